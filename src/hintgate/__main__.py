@@ -1,0 +1,5 @@
+"""`python -m hintgate` runs the command-line interface."""
+
+from hintgate.cli import main
+
+main()

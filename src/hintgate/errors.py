@@ -1,0 +1,102 @@
+"""hintgate's one exception tree.
+
+Errors from dependencies (pydantic, yaml, the MCP SDK, httpx, sqlalchemy) are
+translated into these at the boundary where they enter, and into MCP errors in
+exactly one place (the gateway). Every error says what was wrong and where.
+
+```
+HintgateError
+├── AnnotationError
+│   └── HintTypeError
+├── ConfigError
+├── TargetError
+│   ├── UpstreamError
+│   │   ├── UpstreamStartError
+│   │   ├── UpstreamTimeout
+│   │   ├── UpstreamClosed
+│   │   ├── UpstreamProtocolError
+│   │   └── UpstreamRequestError
+│   └── ToolsFileError
+└── ExpectFileError
+```
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class HintgateError(Exception):
+    """The root of every error hintgate raises on purpose."""
+
+
+class AnnotationError(HintgateError):
+    """A tool's annotations cannot be read."""
+
+
+class HintTypeError(AnnotationError):
+    """A hint holds a value of the wrong type (hints are booleans, title a string)."""
+
+    def __init__(self, tool: str, field: str, value: Any) -> None:
+        self.tool = tool
+        self.field = field
+        self.value = value
+        expected = "a string" if field == "title" else "true or false"
+        super().__init__(
+            f"tool {tool!r}: annotations.{field} must be {expected}, got {type(value).__name__} {value!r}"
+        )
+
+
+class ConfigError(HintgateError):
+    """A configuration file is missing, unreadable or invalid."""
+
+    def __init__(self, message: str, *, file: str | None = None, path: str | None = None) -> None:
+        self.file = file
+        self.path = path
+        where = ", ".join(part for part in (file, f"at {path}" if path else None) if part)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class TargetError(HintgateError):
+    """The tools of a lint or infer target cannot be obtained."""
+
+
+class ToolsFileError(TargetError):
+    """A JSON file meant to hold a tools/list result does not."""
+
+
+class UpstreamError(TargetError):
+    """An MCP server hintgate talks to failed."""
+
+    def __init__(self, message: str, *, server: str | None = None) -> None:
+        self.server = server
+        super().__init__(f"server {server!r}: {message}" if server else message)
+
+
+class UpstreamStartError(UpstreamError):
+    """An MCP server could not be started or connected to."""
+
+
+class UpstreamTimeout(UpstreamError):
+    """An MCP server did not answer in time."""
+
+
+class UpstreamClosed(UpstreamError):
+    """An MCP server's connection ended (the process exited or the stream closed)."""
+
+
+class UpstreamProtocolError(UpstreamError):
+    """An MCP server sent something that is not valid JSON-RPC or not valid MCP."""
+
+
+class UpstreamRequestError(UpstreamError):
+    """An MCP server answered a request with a JSON-RPC error."""
+
+    def __init__(self, message: str, *, code: int, data: Any = None, server: str | None = None) -> None:
+        self.code = code
+        self.data = data
+        super().__init__(f"{message} (JSON-RPC error {code})", server=server)
+
+
+class ExpectFileError(HintgateError):
+    """A lint --expect file is missing or malformed."""

@@ -1,0 +1,86 @@
+"""Shared fixtures: where the real MCP servers and the shared corpus live."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+PEERS = ROOT / "tests" / "peers" / "node_modules" / ".bin"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def npm_server(name: str) -> list[str]:
+    """The command that starts an npm MCP server installed by scripts/test; skips when absent outside CI."""
+    path = PEERS / name
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing: scripts/test installs it with npm")
+        pytest.skip(f"{name} not installed (run scripts/test)")
+    return [str(path)]
+
+
+def python_server(module_or_script: str) -> list[str]:
+    """The command that starts a PyPI MCP server installed in this virtualenv."""
+    found = shutil.which(module_or_script, path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.fail(f"{module_or_script} is not installed: scripts/test installs it from PyPI")
+    return [found]
+
+
+def demo_server() -> list[str]:
+    """The command that starts hintgate's bundled demo server."""
+    return [sys.executable, "-m", "hintgate.demo"]
+
+
+@pytest.fixture
+def demo_cmd() -> list[str]:
+    return demo_server()
+
+
+@pytest.fixture
+def time_cmd() -> list[str]:
+    return [*python_server("mcp-server-time"), "--local-timezone", "UTC"]
+
+
+@pytest.fixture
+def git_cmd(tmp_path: Path) -> list[str]:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    return [*python_server("mcp-server-git"), "--repository", str(repo)]
+
+
+@pytest.fixture
+def filesystem_cmd(tmp_path: Path) -> list[str]:
+    root = tmp_path / "files"
+    root.mkdir()
+    return [*npm_server("mcp-server-filesystem"), str(root)]
+
+
+@pytest.fixture
+def memory_cmd(tmp_path: Path) -> list[str]:
+    return npm_server("mcp-server-memory")
+
+
+@pytest.fixture
+def everything_cmd() -> list[str]:
+    return [*npm_server("mcp-server-everything"), "stdio"]
+
+
+@pytest.fixture
+def corpus() -> Path:
+    path = SHARED / "corpus"
+    if not path.is_dir():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing: CI has shared/ beside the clone")
+        pytest.skip("../shared/corpus is not beside this checkout")
+    return path
