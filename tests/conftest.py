@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def time_cmd() -> list[str]:
 def git_cmd(tmp_path: Path) -> list[str]:
     repo = tmp_path / "repo"
     repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
     return [*python_server("mcp-server-git"), "--repository", str(repo)]
 
 

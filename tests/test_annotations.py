@@ -37,9 +37,7 @@ def test_unset_hints_are_none_and_distinct_from_false() -> None:
 
 def test_effective_fills_unset_hints_with_spec_defaults() -> None:
     effective = Annotations(title="T").effective()
-    assert effective == Annotations(
-        title="T", read_only=False, destructive=True, idempotent=False, open_world=True
-    )
+    assert effective == Annotations(title="T", read_only=False, destructive=True, idempotent=False, open_world=True)
 
 
 def test_effective_read_only_makes_destructive_and_idempotent_moot() -> None:
@@ -62,7 +60,13 @@ def test_to_mcp_leaves_unset_hints_out_unless_explicit() -> None:
 
 
 def test_from_mcp_round_trips_camel_case() -> None:
-    data = {"title": "X", "readOnlyHint": False, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+    data = {
+        "title": "X",
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
     assert Annotations.from_mcp(data, tool="x").to_mcp() == data
 
 
@@ -77,7 +81,7 @@ def test_from_mcp_rejects_integer_hints_even_zero_and_one() -> None:
 
 
 def test_from_mcp_rejects_a_non_string_title() -> None:
-    with pytest.raises(HintTypeError, match="annotations.title must be a string"):
+    with pytest.raises(HintTypeError, match=r"annotations\.title must be a string"):
         Annotations.from_mcp({"title": 3}, tool="t")
 
 
@@ -99,7 +103,7 @@ def test_parse_treats_json_null_as_unset() -> None:
 
 
 def test_parse_rejects_annotations_that_are_not_an_object() -> None:
-    with pytest.raises(HintTypeError, match="annotations.annotations"):
+    with pytest.raises(HintTypeError, match=r"annotations\.annotations"):
         parse_annotations(["readOnlyHint"], tool="t")  # type: ignore[arg-type]
 
 

@@ -42,9 +42,7 @@ class HintTypeError(AnnotationError):
         self.field = field
         self.value = value
         expected = "a string" if field == "title" else "true or false"
-        super().__init__(
-            f"tool {tool!r}: annotations.{field} must be {expected}, got {type(value).__name__} {value!r}"
-        )
+        super().__init__(f"tool {tool!r}: annotations.{field} must be {expected}, got {type(value).__name__} {value!r}")
 
 
 class ConfigError(HintgateError):
@@ -70,6 +68,7 @@ class UpstreamError(TargetError):
 
     def __init__(self, message: str, *, server: str | None = None) -> None:
         self.server = server
+        self.detail = message
         super().__init__(f"server {server!r}: {message}" if server else message)
 
 

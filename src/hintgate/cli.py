@@ -1,0 +1,242 @@
+"""The `hintgate` command: the composition root, kept thin.
+
+Exit codes (every command):
+
+| code | meaning |
+|---|---|
+| 0 | success; for `lint`, no finding at or above `--fail-on` |
+| 1 | `lint` found a problem at or above `--fail-on` |
+| 2 | usage error: a bad option, config file or expect file |
+| 3 | the target failed: a server that does not start, times out or answers garbage, or a bad tools file |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from hintgate import __version__
+from hintgate.errors import ConfigError, ExpectFileError, HintgateError, TargetError
+
+__all__ = ["app", "main"]
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_TARGET = 3
+
+app = typer.Typer(
+    name="hintgate",
+    help="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help=True)
+app.add_typer(config_app, name="config")
+
+
+class OutputFormat(enum.StrEnum):
+    """Output of listings."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+class LintFormat(enum.StrEnum):
+    """Output of `lint`."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    MARKDOWN = "markdown"
+
+
+class FailOn(enum.StrEnum):
+    """The least severe finding that makes `lint` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NEVER = "never"
+
+
+def _out() -> Console:
+    return Console(soft_wrap=False)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+TargetArgs = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="`-- COMMAND [ARG...]` (stdio server), an http(s):// URL, or a JSON file with a tools/list result.",
+        show_default=False,
+    ),
+]
+ConfigOpt = Annotated[str | None, typer.Option("--config", help="A gateway config file (with --server).")]
+ServerOpt = Annotated[str | None, typer.Option("--server", help="The server of --config to inspect.")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for the server to start and answer.")]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option("--profile", help="HTTP-method inference profile (default: the config's, else conservative)."),
+]
+
+
+def _listing(target: list[str] | None, config: str | None, server: str | None, timeout: float):  # type: ignore[no-untyped-def]
+    from hintgate.targets import fetch_listing, parse_target
+
+    try:
+        parsed = parse_target(target or [], config=config, server=server)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except TargetError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    try:
+        return asyncio.run(fetch_listing(parsed, timeout=timeout))
+    except TargetError as exc:
+        _fail(str(exc), EXIT_TARGET)
+
+
+@app.command()
+def lint(
+    target: TargetArgs = None,
+    config: ConfigOpt = None,
+    server: ServerOpt = None,
+    expect: Annotated[
+        Path | None,
+        typer.Option("--expect", help="YAML file mapping tiers to tool names; fail on any mismatch."),
+    ] = None,
+    output: Annotated[LintFormat, typer.Option("--format", help="Report format.")] = LintFormat.TEXT,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Least severe finding that fails.")] = FailOn.ERROR,
+    timeout: TimeoutOpt = 30.0,
+    profile: ProfileOpt = None,
+) -> None:
+    """Check a server's tool annotations: missing, contradictory, or at odds with what the tools do."""
+    from hintgate.lint import Severity, lint_tools, load_expect
+    from hintgate.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
+
+    try:
+        expected = load_expect(expect) if expect is not None else None
+    except ExpectFileError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    listing = _listing(target, config, server, timeout)
+    if profile is None and listing.target.config is not None:
+        profile = listing.target.config.inference_profile
+    try:
+        report = lint_tools(
+            listing.tools,
+            target=listing.target.label,
+            server=listing.server,
+            profile=profile,
+            expect=expected,
+        )
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    console = _out()
+    if output is LintFormat.JSON:
+        print_json(console, lint_json(report))
+    elif output is LintFormat.SARIF:
+        artifact = listing.target.file or (Path(config) if config else None)
+        print_json(console, lint_sarif(report, artifact_uri=artifact.as_posix() if artifact else None))
+    elif output is LintFormat.MARKDOWN:
+        console.file.write(lint_markdown(report))
+    else:
+        console.print(lint_text(report))
+    threshold = None if fail_on is FailOn.NEVER else Severity(fail_on.value)
+    if report.fails(threshold):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def infer(
+    target: TargetArgs = None,
+    config: ConfigOpt = None,
+    server: ServerOpt = None,
+    ignore_declared: Annotated[
+        bool,
+        typer.Option("--ignore-declared", help="Do not use the tools' own annotations (measures inference)."),
+    ] = False,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    timeout: TimeoutOpt = 30.0,
+    profile: ProfileOpt = None,
+) -> None:
+    """Print every tool's four hints and title after resolution, with where each came from."""
+    from hintgate.annotations import Hint
+    from hintgate.catalog import resolve_tool
+    from hintgate.reports import infer_json, infer_table, print_json
+
+    listing = _listing(target, config, server, timeout)
+    cfg = listing.target.config
+    if profile is None and cfg is not None:
+        profile = cfg.inference_profile
+    tools = []
+    for raw in listing.tools:
+        name = str(raw.get("name", ""))
+        override = listing.target.server.override_for(name) if listing.target.server else None
+        overrides: dict[Hint, bool] = dict(override.hints) if override else {}
+        try:
+            tools.append(
+                resolve_tool(
+                    raw,
+                    trusted=listing.target.trusted,
+                    overrides=overrides,
+                    title_override=override.title if override else None,
+                    profile=profile,
+                    ignore_declared=ignore_declared,
+                )
+            )
+        except HintgateError as exc:
+            _fail(str(exc), EXIT_TARGET)
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, infer_json(tools))
+    else:
+        console.print(
+            infer_table(tools, title=f"{listing.target.label}" + (f" ({listing.server})" if listing.server else ""))
+        )
+
+
+@config_app.command("check")
+def config_check(file: Annotated[Path, typer.Argument(help="The config file to validate.")]) -> None:
+    """Validate a config file without starting anything."""
+    from hintgate.config import check_config, load_config
+
+    try:
+        loaded = load_config(file)
+        warnings = check_config(file)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    console = _out()
+    for warning in warnings:
+        console.print(f"[yellow]warning:[/] {warning}", highlight=False)
+    console.print(f"[green]ok[/]: {file}: {len(loaded.servers)} servers", highlight=False)
+
+
+@app.command("demo-server")
+def demo_server() -> None:
+    """Run the bundled demo MCP server over stdio (a notebook in memory, no network)."""
+    from hintgate.demo import main as demo_main
+
+    demo_main()
+
+
+@app.command()
+def version() -> None:
+    """Print hintgate's version."""
+    _out().print(f"hintgate {__version__}", highlight=False)
+
+
+def main() -> None:
+    """Entry point of the console script and `python -m hintgate`."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

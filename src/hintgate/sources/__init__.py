@@ -1,0 +1,1 @@
+"""Where tools come from: upstream MCP servers, OpenAPI documents, Python functions."""

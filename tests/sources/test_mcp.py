@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from hintgate.config import DEFAULT_ENV_ALLOW, StdioTransport
+from hintgate.errors import (
+    UpstreamClosed,
+    UpstreamProtocolError,
+    UpstreamRequestError,
+    UpstreamStartError,
+)
+from hintgate.sources.mcp import connect
+
+pytestmark = pytest.mark.anyio
+
+BAD = str(Path(__file__).parents[1] / "fixtures" / "bad_server.py")
+
+
+def stdio(cmd: list[str]) -> StdioTransport:
+    return StdioTransport(command=cmd[0], args=tuple(cmd[1:]), env={}, cwd=None)
+
+
+def env() -> dict[str, str]:
+    return {k: os.environ[k] for k in DEFAULT_ENV_ALLOW if k in os.environ}
+
+
+def bad(mode: str) -> StdioTransport:
+    return stdio([sys.executable, BAD, mode])
+
+
+async def test_lists_the_tools_of_the_real_time_server(time_cmd: list[str]) -> None:
+    with anyio.fail_after(30):
+        async with connect(stdio(time_cmd), server="time", env=env()) as connection:
+            tools = await connection.list_all("tools/list", "tools", timeout=10)
+    assert {t["name"] for t in tools} == {"get_current_time", "convert_time"}
+    assert connection.info is not None
+    assert connection.info.name == "mcp-time"
+
+
+async def test_calls_a_tool_and_returns_the_raw_result(time_cmd: list[str]) -> None:
+    with anyio.fail_after(30):
+        async with connect(stdio(time_cmd), server="time", env=env()) as connection:
+            result = await connection.request(
+                "tools/call", {"name": "get_current_time", "arguments": {"timezone": "UTC"}}, timeout=10
+            )
+    assert result["isError"] is False
+    assert "UTC" in result["content"][0]["text"]
+
+
+async def test_keeps_non_standard_annotation_keys_and_bad_types_as_sent() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("bad-hints"), server="bad", env=env()) as connection:
+            tools = await connection.list_all("tools/list", "tools", timeout=5)
+    assert tools[0]["annotations"] == {"readOnlyHint": "yes"}
+    assert tools[1]["annotations"] == {"readOnlyHint": True, "costHint": "high"}
+
+
+async def test_follows_pagination_cursors_to_the_end() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("paginate"), server="pages", env=env()) as connection:
+            tools = await connection.list_all("tools/list", "tools", timeout=5)
+    assert [t["name"] for t in tools] == ["get_a", "get_b", "delete_c", "create_d", "list_e"]
+
+
+async def test_a_command_that_does_not_exist_fails_to_start_naming_it() -> None:
+    with (
+        anyio.fail_after(10),
+        pytest.raises(UpstreamStartError, match="'no-such-mcp-server' was not found on PATH"),
+    ):
+        async with connect(stdio(["no-such-mcp-server"]), server="ghost", env=env()):
+            pass
+
+
+async def test_a_server_that_crashes_at_start_reports_exit_code_and_stderr() -> None:
+    with anyio.fail_after(20), pytest.raises(UpstreamStartError) as caught:
+        async with connect(bad("crash"), server="crashy", env=env()):
+            pass
+    message = str(caught.value)
+    assert "crashy" in message
+    assert "exited with code 3" in message
+    assert "fatal: missing API key" in message
+
+
+async def test_a_server_that_never_answers_times_out_at_start() -> None:
+    with (
+        anyio.fail_after(20),
+        pytest.raises(UpstreamStartError, match=r"did not answer initialize within 1 s"),
+    ):
+        async with connect(bad("hang"), server="hang", env=env(), startup_timeout=1):
+            pass
+
+
+async def test_a_line_that_is_not_json_fails_the_waiting_request_at_once() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("garbage"), server="garbage", env=env()) as connection:
+            with pytest.raises(UpstreamProtocolError, match="not JSON: 'Traceback"):
+                await connection.request("tools/list", None, timeout=15)
+
+
+async def test_json_that_is_not_json_rpc_is_a_protocol_error() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("not-rpc"), server="x", env=env()) as connection:
+            with pytest.raises(UpstreamProtocolError, match=r"not a JSON-RPC 2\.0 message"):
+                await connection.request("tools/list", None, timeout=15)
+
+
+async def test_a_result_that_is_not_an_object_is_a_protocol_error() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("no-result"), server="x", env=env()) as connection:
+            with pytest.raises(UpstreamProtocolError, match="without a result object"):
+                await connection.request("tools/list", None, timeout=15)
+
+
+async def test_a_json_rpc_error_is_raised_with_its_code() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("error"), server="x", env=env()) as connection:
+            with pytest.raises(UpstreamRequestError, match="database offline") as caught:
+                await connection.request("tools/list", None, timeout=15)
+    assert caught.value.code == -32000
+
+
+async def test_a_call_in_flight_when_the_server_dies_fails_at_once() -> None:
+    with anyio.fail_after(20):
+        async with connect(bad("die-on-call"), server="dies", env=env()) as connection:
+            with pytest.raises(UpstreamClosed, match="exited with code 7"):
+                await connection.request("tools/call", {"name": "boom", "arguments": {}}, timeout=15)
+            assert connection.closed is not None
+
+
+async def test_the_child_gets_only_the_allow_listed_environment(tmp_path: Path) -> None:
+    script = tmp_path / "env_server.py"
+    script.write_text(
+        "import json, os, sys\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    if 'id' not in r: continue\n"
+        "    res = {'protocolVersion': '2025-11-25', 'capabilities': {}, 'serverInfo': {'name': 'e', 'version': '1'}}\n"
+        "    if r['method'] != 'initialize': res = {'tools': [], 'env': sorted(os.environ)}\n"
+        "    print(json.dumps({'jsonrpc': '2.0', 'id': r['id'], 'result': res}), flush=True)\n"
+    )
+    child_env = {**env(), "ONLY_THIS": "1"}
+    with anyio.fail_after(20):
+        async with connect(stdio([sys.executable, str(script)]), server="env", env=child_env) as connection:
+            result = await connection.request("tools/list", None, timeout=5)
+    assert "ONLY_THIS" in result["env"]
+    assert not set(result["env"]) - set(child_env) - {"LC_CTYPE", "PWD", "SHLVL", "_"}
