@@ -9,8 +9,9 @@ each hint came from.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,13 +28,20 @@ from hintgate.annotations import (
 from hintgate.inference import infer
 
 __all__ = [
+    "META_PREFIX",
     "NAME_CHARS",
     "NAME_MAX",
     "NAME_MAX_STRICT",
+    "SEPARATOR",
+    "Catalog",
+    "CatalogEntry",
     "ResolvedTool",
+    "build_catalog",
     "name_problems",
+    "public_name",
     "resolve_tool",
     "tier_counts",
+    "wire_tool",
 ]
 
 NAME_CHARS = re.compile(r"^[A-Za-z0-9_.\-]+$")
@@ -172,3 +180,133 @@ def tier_counts(tools: Sequence[ResolvedTool]) -> dict[Tier, int]:
     for tool in tools:
         counts[tool.tier] += 1
     return counts
+
+
+SEPARATOR = "_"
+"""Between a server's prefix and its tool's name: `time_get_current_time` (the common convention)."""
+META_PREFIX = "hintgate/"
+"""The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
+_INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
+
+
+def public_name(prefix: str, name: str, *, limit: int = NAME_MAX_STRICT) -> str:
+    """The name a tool gets in the gateway: prefix, separator, name; valid and at most `limit` long.
+
+    Characters the spec does not allow become `_`; a name over the limit keeps
+    its beginning and ends in 8 hex digits of a hash of the whole, so it stays
+    unique and is the same on every run.
+    """
+    joined = f"{prefix}{SEPARATOR}{name}" if prefix else name
+    cleaned = _INVALID.sub("_", joined) or "_"
+    if len(cleaned) <= limit:
+        return cleaned
+    digest = hashlib.sha256(joined.encode()).hexdigest()[:8]
+    return f"{cleaned[: limit - 9]}_{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """A tool as the gateway serves it.
+
+    Attributes:
+        name: the public (namespaced) name.
+        server: the source it comes from.
+        upstream_name: its name at the source.
+        tool: the resolved tool.
+        wire: the `tools/list` entry sent to clients (built once).
+    """
+
+    name: str
+    server: str
+    upstream_name: str
+    tool: ResolvedTool
+    wire: Mapping[str, Any]
+
+    @property
+    def tier(self) -> Tier:
+        """The tool's tier."""
+        return self.tool.tier
+
+    def to_json(self) -> dict[str, Any]:
+        """The `hintgate tools --format json` shape."""
+        return {**self.tool.to_json(), "name": self.name, "server": self.server, "upstream_name": self.upstream_name}
+
+
+def wire_tool(name: str, server: str, tool: ResolvedTool) -> dict[str, Any]:
+    """The tools/list entry for a resolved tool: the source's JSON, renamed and fully annotated.
+
+    Everything the source sent is kept (title, description, schemas, icons,
+    execution, `_meta`); `annotations` carries all four hints explicitly and
+    the title in force; `_meta` gains hintgate's explanation: provenance,
+    tier, server, the source-side name, and any annotation keys the spec does
+    not define (which the MCP SDK's types would otherwise drop).
+    """
+    out = dict(tool.raw)
+    out["name"] = name
+    out["annotations"] = tool.resolution.to_mcp()
+    raw_meta = tool.raw.get("_meta")
+    meta: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, Mapping) else {}
+    meta[META_PREFIX + "provenance"] = tool.resolution.provenance()
+    meta[META_PREFIX + "tier"] = tool.tier.value
+    meta[META_PREFIX + "server"] = server
+    if name != tool.name:
+        meta[META_PREFIX + "name"] = tool.name
+    if tool.parsed.extra:
+        meta[META_PREFIX + "annotations"] = dict(tool.parsed.extra)
+    if tool.parsed.invalid:
+        meta[META_PREFIX + "invalid-annotations"] = dict(tool.parsed.invalid)
+    distrusted = {h.value: r.distrusted for h, r in tool.resolution.hints.items() if r.distrusted is not None}
+    if distrusted:
+        meta[META_PREFIX + "distrusted"] = distrusted
+    out["_meta"] = meta
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every tool the gateway serves, by public name, in a stable order.
+
+    Attributes:
+        entries: public name → entry, in source order then listing order.
+        problems: names that had to change (collisions, invalid characters, length).
+    """
+
+    entries: Mapping[str, CatalogEntry]
+    problems: tuple[str, ...] = ()
+    wire: tuple[Mapping[str, Any], ...] = ()
+
+    def get(self, name: str) -> CatalogEntry | None:
+        """The entry of a public name, if any."""
+        return self.entries.get(name)
+
+
+def build_catalog(groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]]) -> Catalog:
+    """Namespace and merge the tools of several sources.
+
+    Args:
+        groups: (server name, prefix, resolved tools) per source, in config order.
+
+    Collisions are resolved deterministically: the first tool (by source
+    order, then listing order) keeps the name, later ones get `_2`, `_3`...;
+    every change of name is reported in `problems`.
+    """
+    entries: dict[str, CatalogEntry] = {}
+    problems: list[str] = []
+    for server, prefix, tools in groups:
+        for tool in tools:
+            name = public_name(prefix, tool.name)
+            wanted = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
+            if name != wanted:
+                problems.append(f"{server}: tool {tool.name!r} is served as {name!r} (invalid characters or length)")
+            if name in entries:
+                base, n = name, 2
+                while name in entries:
+                    name = public_name("", f"{base}_{n}")
+                    n += 1
+                other = entries[base]
+                problems.append(
+                    f"{server}: tool {tool.name!r} is served as {name!r}: "
+                    f"{base!r} is already {other.server}'s {other.upstream_name!r}"
+                )
+            entries[name] = CatalogEntry(name, server, tool.name, tool, wire_tool(name, server, tool))
+    return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))

@@ -16,13 +16,16 @@ import asyncio
 import enum
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
 from hintgate import __version__
 from hintgate.errors import ConfigError, ExpectFileError, HintgateError, TargetError
+
+if TYPE_CHECKING:
+    from hintgate.config import GatewayConfig
 
 __all__ = ["app", "main"]
 
@@ -70,7 +73,10 @@ def _out() -> Console:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
+    console = Console(stderr=True)
+    for line in message.splitlines() or [""]:
+        console.print("[bold red]error:[/] ", end="", highlight=False)
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -218,6 +224,71 @@ def config_check(file: Annotated[Path, typer.Argument(help="The config file to v
     for warning in warnings:
         console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     console.print(f"[green]ok[/]: {file}: {len(loaded.servers)} servers", highlight=False)
+
+
+def _load(config: Path) -> GatewayConfig:
+    from hintgate.config import load_config
+
+    try:
+        return load_config(config)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
+def _parse_http(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        _fail(f"--http {value!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8765", EXIT_USAGE)
+    if not 0 <= number <= 65535:
+        _fail(f"--http {value!r}: port must be 0-65535", EXIT_USAGE)
+    return host or "127.0.0.1", number
+
+
+ConfigFile = Annotated[Path, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+
+
+@app.command()
+def serve(
+    config: ConfigFile,
+    http: Annotated[
+        str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp) instead of stdio.")
+    ] = None,
+    stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP on stdin/stdout (the default).")] = False,
+) -> None:
+    """Run the gateway: one MCP endpoint over every configured server."""
+    from hintgate.serve import run_http, run_stdio
+
+    if http is not None and stdio:
+        _fail("--http and --stdio exclude each other", EXIT_USAGE)
+    loaded = _load(config)
+    try:
+        if http is not None:
+            host, port = _parse_http(http)
+            asyncio.run(run_http(loaded, host=host, port=port))
+        else:
+            asyncio.run(run_stdio(loaded))
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_TARGET)
+
+
+@app.command()
+def tools(
+    config: ConfigFile,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+) -> None:
+    """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance."""
+    from hintgate.reports import catalog_json, catalog_text, print_json
+    from hintgate.serve import collect_catalog
+
+    loaded = _load(config)
+    console = _out()
+    gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
+    if output is OutputFormat.JSON:
+        print_json(console, catalog_json(gateway))
+    else:
+        console.print(catalog_text(gateway))
 
 
 @app.command("demo-server")

@@ -12,6 +12,7 @@ HintgateError
 ├── TargetError
 │   ├── UpstreamError
 │   │   ├── UpstreamStartError
+│   │   ├── UpstreamDown
 │   │   ├── UpstreamTimeout
 │   │   ├── UpstreamClosed
 │   │   ├── UpstreamProtocolError
@@ -74,6 +75,10 @@ class UpstreamError(TargetError):
 
 class UpstreamStartError(UpstreamError):
     """An MCP server could not be started or connected to."""
+
+
+class UpstreamDown(UpstreamError):
+    """A call was made to a server that is not up (it failed and waits to restart)."""
 
 
 class UpstreamTimeout(UpstreamError):

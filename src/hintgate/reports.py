@@ -15,7 +15,17 @@ from hintgate.annotations import Hint, Origin, Resolution, Tier
 from hintgate.catalog import ResolvedTool
 from hintgate.lint import RULES, LintReport, Severity, origin_counts
 
-__all__ = ["infer_json", "infer_table", "lint_json", "lint_markdown", "lint_sarif", "lint_text"]
+__all__ = [
+    "catalog_json",
+    "catalog_text",
+    "infer_json",
+    "infer_table",
+    "lint_json",
+    "lint_markdown",
+    "lint_sarif",
+    "lint_text",
+    "print_json",
+]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFO_URI = "https://github.com/hintgate/hintgate"
@@ -218,3 +228,47 @@ def _md_escape(text: str) -> str:
 def print_json(console: Console, text: str) -> None:
     """Print JSON untouched by Rich's markup and wrapping."""
     console.file.write(text + "\n")
+
+
+def catalog_json(gateway: Any) -> str:
+    """The `hintgate tools --format json` document: servers with status, and every tool."""
+    return json.dumps(
+        {
+            "servers": [
+                {"name": u.name, "trust": u.trust.value, "status": u.status.to_json(), "tools": len(u.tools)}
+                for u in gateway.upstreams.values()
+            ],
+            "tools": [entry.to_json() for entry in gateway.catalog.entries.values()],
+            "problems": list(gateway.catalog.problems),
+        },
+        indent=2,
+    )
+
+
+def catalog_text(gateway: Any) -> Group:
+    """The resolved catalog for people: servers, then tools with tiers and hints."""
+    servers = Table(title="servers", expand=False)
+    for column in ("server", "trust", "status", "tools", "reason"):
+        servers.add_column(column, overflow="fold")
+    for upstream in gateway.upstreams.values():
+        status = upstream.status
+        servers.add_row(
+            upstream.name, upstream.trust.value, status.state.value, str(len(upstream.tools)), status.reason or ""
+        )
+    entries = list(gateway.catalog.entries.values())
+    parts: list[Any] = [servers, _served_table(entries)]
+    parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)
+    return Group(*parts)
+
+
+def _served_table(entries: Sequence[Any]) -> Table:
+    table = Table(title="tools", expand=False)
+    table.add_column("tool", overflow="fold")
+    table.add_column("title", overflow="fold")
+    table.add_column("tier")
+    for hint in Hint:
+        table.add_column(_SHORT[hint], overflow="fold")
+    for entry in entries:
+        tool = entry.tool
+        table.add_row(entry.name, tool.title or "", tool.tier.value, *(_hint_cell(tool.resolution, h) for h in Hint))
+    return table

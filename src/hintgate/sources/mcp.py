@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import shutil
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -27,19 +28,23 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hintgate import __version__
-from hintgate.config import HttpTransport, StdioTransport
+from hintgate.annotations import Hint
+from hintgate.config import HttpTransport, ServerConfig, StdioTransport, Trust
 from hintgate.errors import (
     UpstreamClosed,
+    UpstreamDown,
     UpstreamError,
     UpstreamProtocolError,
     UpstreamRequestError,
     UpstreamStartError,
     UpstreamTimeout,
 )
+from hintgate.sources.base import CallContext, ChangeListener, SourceState, SourceStatus
 
 __all__ = [
     "HANDSHAKE_VERSION",
     "McpConnection",
+    "McpUpstream",
     "NotificationHandler",
     "RequestHandler",
     "ServerInfo",
@@ -272,10 +277,17 @@ class McpConnection:
         self._closed: UpstreamError | None = None
         self.info: ServerInfo | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._ended = asyncio.Event()
 
     @property
     def closed(self) -> UpstreamError | None:
         """Why the connection ended, or `None` while it is open."""
+        return self._closed
+
+    async def wait_closed(self) -> UpstreamError:
+        """Wait until the connection ends; returns why."""
+        await self._ended.wait()
+        assert self._closed is not None
         return self._closed
 
     async def request(self, method: str, params: dict[str, Any] | None = None, *, timeout: float) -> dict[str, Any]:
@@ -340,6 +352,8 @@ class McpConnection:
             self._closed = UpstreamClosed("the connection was shut down", server=self.server)
             self._fail_pending(self._closed)
             raise
+        finally:
+            self._ended.set()
 
     def _fail_pending(self, exc: UpstreamError) -> None:
         for future in self._pending.values():
@@ -501,3 +515,266 @@ async def connect(
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+
+
+_CLIENT_CAPABILITIES: dict[str, Any] = {
+    # hintgate relays these requests to the client whose call caused them.
+    "elicitation": {"form": {}, "url": {}},
+    "sampling": {},
+    "roots": {"listChanged": True},
+}
+_BACKOFF_FIRST = 1.0
+_BACKOFF_MAX = 30.0
+_STABLE_AFTER = 60.0  # seconds up after which a crash counts as a first failure again
+
+
+class McpUpstream:
+    """One upstream MCP server, kept running: started, listed, watched and restarted.
+
+    `run()` is the supervisor: it connects, lists tools, prompts and resources,
+    and when the connection ends marks the server down with the reason and
+    restarts it with exponential backoff (1 s doubling to 30 s). Listeners hear
+    of every change so the gateway can rebuild its catalog and tell its clients.
+    """
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        *,
+        env: Mapping[str, str],
+        list_timeout: float = 30.0,
+        listener: ChangeListener | None = None,
+    ) -> None:
+        self.config = config
+        self._env = env
+        self._list_timeout = list_timeout
+        self._listener = listener
+        state = SourceState.STARTING if config.enabled else SourceState.DISABLED
+        self._status = SourceStatus(state)
+        self._connection: McpConnection | None = None
+        self.tools: list[dict[str, Any]] = []
+        self.prompts: list[dict[str, Any]] = []
+        self.resources: list[dict[str, Any]] = []
+        self.resource_templates: list[dict[str, Any]] = []
+        self._progress_tokens = itertools.count(1)
+        self._progress: dict[str, CallContext] = {}
+        self._calls: dict[int, CallContext] = {}
+        self._call_ids = itertools.count(1)
+        self._first_attempt = asyncio.Event()
+        self._refreshing: set[str] = set()
+
+    @property
+    def name(self) -> str:
+        """The server's key in the config."""
+        return self.config.name
+
+    @property
+    def trust(self) -> Trust:
+        """Whether its declared hints are believed."""
+        return self.config.trust
+
+    @property
+    def status(self) -> SourceStatus:
+        """Its current status."""
+        return self._status
+
+    @property
+    def info(self) -> ServerInfo | None:
+        """What it said about itself in its last handshake."""
+        return self._connection.info if self._connection else None
+
+    def declared_for(self, tool: Mapping[str, Any]) -> None:
+        """An MCP server declares its hints in `annotations`; nothing else."""
+        return
+
+    def http_method(self, tool: Mapping[str, Any]) -> None:
+        """There is no HTTP method behind an MCP tool."""
+        return
+
+    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
+        """The config file's overrides for one of its tools."""
+        override = self.config.override_for(tool_name)
+        return (override.hints, override.title) if override else ({}, None)
+
+    async def wait_started(self, timeout: float) -> None:
+        """Wait until the first start attempt has succeeded or failed (at most `timeout` s)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._first_attempt.wait(), timeout)
+
+    async def _set_status(self, status: SourceStatus) -> None:
+        self._status = status
+        await self._notify("status")
+
+    async def _notify(self, what: str) -> None:
+        if self._listener is not None:
+            try:
+                await self._listener(self.name, what)
+            except Exception:
+                logger.exception("%s: change listener failed", self.name)
+
+    async def run(self) -> None:
+        """Supervise the server until cancelled."""
+        if not self.config.enabled:
+            self._first_attempt.set()
+            return
+        failures = 0
+        while True:
+            started = asyncio.get_running_loop().time()
+            reason = await self._run_once()
+            self.tools, self.prompts, self.resources, self.resource_templates = [], [], [], []
+            self._first_attempt.set()
+            up_for = asyncio.get_running_loop().time() - started
+            failures = 1 if up_for > _STABLE_AFTER else failures + 1
+            delay = min(_BACKOFF_FIRST * 2 ** (failures - 1), _BACKOFF_MAX)
+            logger.warning("%s is down (%s); restarting in %g s", self.name, reason, delay)
+            await self._set_status(
+                SourceStatus(SourceState.DOWN, reason, restarts=self._status.restarts, retry_at=time.time() + delay)
+            )
+            await asyncio.sleep(delay)
+            await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
+
+    async def _run_once(self) -> str:
+        """Connect, serve until the connection ends; returns why it ended."""
+        try:
+            async with connect(
+                self.config.transport,
+                server=self.name,
+                env=self._env,
+                startup_timeout=self.config.startup_timeout,
+                capabilities=_CLIENT_CAPABILITIES,
+                on_notification=self._on_notification,
+                on_request=self._on_request,
+            ) as connection:
+                self._connection = connection
+                await self._refresh_all(connection)
+                self._first_attempt.set()
+                await self._set_status(SourceStatus(SourceState.UP, restarts=self._status.restarts))
+                closed = await connection.wait_closed()
+                return closed.detail
+        except UpstreamError as exc:
+            return exc.detail
+        except OSError as exc:  # a broken pipe or similar the transport did not translate
+            return f"{type(exc).__name__}: {exc}"
+        finally:
+            self._connection = None
+
+    async def _refresh_all(self, connection: McpConnection) -> None:
+        caps = connection.info.capabilities if connection.info else {}
+        self.tools = await self._list(connection, "tools/list", "tools") if "tools" in caps else []
+        self.prompts = await self._list(connection, "prompts/list", "prompts") if "prompts" in caps else []
+        if "resources" in caps:
+            self.resources = await self._list(connection, "resources/list", "resources")
+            self.resource_templates = await self._list(
+                connection, "resources/templates/list", "resourceTemplates", optional=True
+            )
+
+    async def _list(
+        self, connection: McpConnection, method: str, key: str, *, optional: bool = False
+    ) -> list[dict[str, Any]]:
+        try:
+            return await connection.list_all(method, key, timeout=self._list_timeout)
+        except UpstreamRequestError as exc:
+            if optional and exc.code == -32601:
+                return []
+            raise
+
+    async def _on_notification(self, method: str, params: dict[str, Any] | None) -> None:
+        if method == "notifications/progress" and params:
+            context = self._progress.get(str(params.get("progressToken")))
+            if context is not None:
+                await context.progress(params.get("progress", 0), params.get("total"), params.get("message"))
+            return
+        kind = {
+            "notifications/tools/list_changed": "tools",
+            "notifications/prompts/list_changed": "prompts",
+            "notifications/resources/list_changed": "resources",
+        }.get(method)
+        if kind is not None:
+            await self._refresh(kind)
+        elif method == "notifications/resources/updated":
+            await self._notify("resource-updated:" + str((params or {}).get("uri", "")))
+        elif method == "notifications/message":
+            logger.info("%s: %s", self.name, (params or {}).get("data"))
+
+    async def _refresh(self, kind: str) -> None:
+        connection = self._connection
+        if connection is None or kind in self._refreshing:
+            return
+        self._refreshing.add(kind)
+        try:
+            if kind == "tools":
+                self.tools = await self._list(connection, "tools/list", "tools")
+            elif kind == "prompts":
+                self.prompts = await self._list(connection, "prompts/list", "prompts")
+            else:
+                self.resources = await self._list(connection, "resources/list", "resources")
+        except UpstreamError as exc:
+            logger.warning("%s: refreshing %s failed: %s", self.name, kind, exc.detail)
+            return
+        finally:
+            self._refreshing.discard(kind)
+        await self._notify(kind)
+
+    async def _on_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        # The upstream cannot say which call a request belongs to (stdio has no
+        # such field), so it goes to the client of the newest call in flight.
+        if not self._calls:
+            raise UpstreamRequestError(f"{method} arrived while no client call was in progress", code=-32603)
+        context = self._calls[max(self._calls)]
+        return await context.client_request(method, params)
+
+    def _require(self) -> McpConnection:
+        connection = self._connection
+        if connection is None or self._status.state is not SourceState.UP:
+            status = self._status
+            reason = f": {status.reason}" if status.reason else ""
+            retry = f"; next restart in {max(0, status.retry_at - time.time()):.0f} s" if status.retry_at else ""
+            raise UpstreamDown(f"is {status.state.value}{reason}{retry}", server=self.name)
+        return connection
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        *,
+        meta: Mapping[str, Any] | None,
+        context: CallContext,
+    ) -> dict[str, Any]:
+        """Forward a tools/call; returns the upstream's result JSON untouched.
+
+        Raises:
+            UpstreamDown: the server is not up.
+            UpstreamError: the call failed (timeout, crash, JSON-RPC error).
+        """
+        connection = self._require()
+        params: dict[str, Any] = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        token: str | None = None
+        if meta:
+            forwarded = dict(meta)
+            if "progressToken" in forwarded:
+                # Tokens are the client's; several clients share this upstream, so
+                # the gateway mints its own and maps progress back.
+                token = f"hintgate-{next(self._progress_tokens)}"
+                forwarded["progressToken"] = token
+                self._progress[token] = context
+            params["_meta"] = forwarded
+        call_id = next(self._call_ids)
+        self._calls[call_id] = context
+        try:
+            return await connection.request("tools/call", params, timeout=self.config.call_timeout)
+        finally:
+            del self._calls[call_id]
+            if token is not None:
+                del self._progress[token]
+
+    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
+        """Forward any other request (prompts/get, resources/read, completion/complete...)."""
+        connection = self._require()
+        call_id = next(self._call_ids)
+        self._calls[call_id] = context
+        try:
+            return await connection.request(method, params, timeout=self.config.call_timeout)
+        finally:
+            del self._calls[call_id]

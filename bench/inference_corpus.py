@@ -1,0 +1,462 @@
+"""Measure hint inference on the corpus of real annotated MCP tools.
+
+Scoring follows ``<corpus>/README.md`` ("the scoring that counts"):
+
+- readOnlyHint on every tool that has a readOnly label. The false read-only
+  rate is the dangerous error: tools predicted read-only whose authors say they
+  are not, over the tools labelled not read-only (also shown over all tools
+  with a readOnly label).
+- destructiveHint and idempotentHint only on tools labelled readOnlyHint false;
+  predicted destructive means predicted not read-only and destructive.
+- openWorldHint on every tool that has an openWorld label.
+- A hint a prediction leaves out takes the spec default; a hint the labels
+  leave out is not scored for that tool.
+
+Predictions use only name, description and inputSchema; the tools' own
+annotations are never shown to the predictor. The same run scores two
+baselines from the corpus README: the spec defaults and PraisonAI-style name
+patterns.
+
+Usage::
+
+    python bench/inference_corpus.py [--corpus PATH] [--format text|json]
+                                     [--show-unannotated] [--worst N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO / "src") not in sys.path:  # runnable without installing the package
+    sys.path.insert(0, str(REPO / "src"))
+
+from hintgate.annotations import SPEC_DEFAULTS, Hint  # noqa: E402
+from hintgate.inference import infer  # noqa: E402
+
+DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
+
+TARGETS = {
+    "false read-only rate": ("<=", 0.01),
+    "readOnly recall": (">=", 0.85),
+    "destructive accuracy": (">=", 0.85),
+    "openWorld accuracy": (">=", 0.80),
+    "idempotent F1": (">=", 0.6),
+}
+"""The targets inference must meet, as (comparison, bound)."""
+
+Prediction = Mapping[Hint, bool]
+Predictor = Callable[["Tool"], Prediction]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One corpus tool with its authors' labels (only the hints they set)."""
+
+    server: str
+    name: str
+    description: str
+    input_schema: Mapping[str, Any] | None
+    labels: Mapping[Hint, bool]
+
+
+def load_corpus(corpus: Path) -> list[Tool]:
+    """The labelled tools of a corpus directory, in file order."""
+    labels: dict[tuple[str, str], dict[Hint, bool]] = {}
+    with (corpus / "labels.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            labels[(row["server"], row["name"])] = {h: row[h.value] for h in Hint if h.value in row}
+    tools: list[Tool] = []
+    for path in sorted((corpus / "tools").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        server = data["server"]
+        for raw in data["tools"]:
+            tools.append(
+                Tool(
+                    server=server,
+                    name=raw["name"],
+                    description=raw.get("description") or "",
+                    input_schema=raw.get("inputSchema"),
+                    labels=labels.get((server, raw["name"]), {}),
+                )
+            )
+    return tools
+
+
+def load_unannotated(corpus: Path) -> list[Tool]:
+    """The tools of servers that publish no annotations (no labels)."""
+    tools: list[Tool] = []
+    for path in sorted((corpus / "unannotated").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for raw in data["tools"]:
+            tools.append(Tool(data["server"], raw["name"], raw.get("description") or "", raw.get("inputSchema"), {}))
+    return tools
+
+
+# --- predictors -------------------------------------------------------------------------------
+
+
+def hintgate_predictor(tool: Tool) -> Prediction:
+    """hintgate's inference on name, description and input schema."""
+    return {hint: found.value for hint, found in infer(tool.name, tool.description, tool.input_schema).items()}
+
+
+def spec_default_predictor(tool: Tool) -> Prediction:  # noqa: ARG001  (a Predictor's signature)
+    """Predict nothing: every hint takes the spec default."""
+    return {}
+
+
+_PRAISON_READ = ("show", "list", "get", "read", "search", "find", "query")
+_PRAISON_IDEMPOTENT = ("set", "update", "configure")
+_PRAISON_CLOSED = ("memory", "session", "config", "local")
+
+
+def praisonai_predictor(tool: Tool) -> Prediction:
+    """PraisonAI-style name patterns (seed 004): substrings of the lower-cased name.
+
+    Read-only patterns make a tool read-only (and so not destructive); set,
+    update and configure make it idempotent; memory, session, config and local
+    make it closed-world.
+    """
+    name = tool.name.lower()
+    out: dict[Hint, bool] = {}
+    if any(p in name for p in _PRAISON_READ):
+        out[Hint.READ_ONLY] = True
+        out[Hint.DESTRUCTIVE] = False
+    if any(p in name for p in _PRAISON_IDEMPOTENT):
+        out[Hint.IDEMPOTENT] = True
+    if any(p in name for p in _PRAISON_CLOSED):
+        out[Hint.OPEN_WORLD] = False
+    return out
+
+
+PREDICTORS: Mapping[str, Predictor] = {
+    "hintgate": hintgate_predictor,
+    "spec defaults": spec_default_predictor,
+    "PraisonAI names": praisonai_predictor,
+}
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Confusion:
+    """A binary confusion count; positive means the hint is true."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+
+    def add(self, predicted: bool, actual: bool) -> None:
+        """Count one scored tool."""
+        if predicted and actual:
+            self.tp += 1
+        elif predicted:
+            self.fp += 1
+        elif actual:
+            self.fn += 1
+        else:
+            self.tn += 1
+
+    @property
+    def support(self) -> int:
+        """How many tools were scored."""
+        return self.tp + self.fp + self.fn + self.tn
+
+    @property
+    def precision(self) -> float:
+        """tp / predicted positive (1.0 when nothing was predicted positive)."""
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        """tp / actual positive."""
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        """Share of scored tools predicted right."""
+        return (self.tp + self.tn) / self.support if self.support else 1.0
+
+
+@dataclass
+class Score:
+    """The corpus scores of one predictor."""
+
+    hints: dict[Hint, Confusion] = field(default_factory=lambda: {h: Confusion() for h in Hint})
+    false_read_only: list[Tool] = field(default_factory=list)
+
+    @property
+    def false_read_only_rate(self) -> float:
+        """False read-only over the tools labelled not read-only (the README's meaning)."""
+        ro = self.hints[Hint.READ_ONLY]
+        return ro.fp / (ro.fp + ro.tn) if ro.fp + ro.tn else 0.0
+
+    @property
+    def false_read_only_share(self) -> float:
+        """False read-only over every tool with a readOnly label."""
+        ro = self.hints[Hint.READ_ONLY]
+        return ro.fp / ro.support if ro.support else 0.0
+
+    def metrics(self) -> dict[str, float]:
+        """The numbers the targets are stated in."""
+        return {
+            "false read-only rate": self.false_read_only_rate,
+            "readOnly recall": self.hints[Hint.READ_ONLY].recall,
+            "destructive accuracy": self.hints[Hint.DESTRUCTIVE].accuracy,
+            "openWorld accuracy": self.hints[Hint.OPEN_WORLD].accuracy,
+            "idempotent F1": self.hints[Hint.IDEMPOTENT].f1,
+        }
+
+
+def effective(prediction: Prediction) -> dict[Hint, bool]:
+    """Every hint of a prediction, left-out ones as the spec default."""
+    return {h: prediction.get(h, SPEC_DEFAULTS[h]) for h in Hint}
+
+
+def score_one(score: Score, tool: Tool, prediction: Prediction) -> None:
+    """Add one tool's prediction to `score`, scoring only the hints its labels hold."""
+    pred = effective(prediction)
+    labels = tool.labels
+    if Hint.READ_ONLY in labels:
+        score.hints[Hint.READ_ONLY].add(pred[Hint.READ_ONLY], labels[Hint.READ_ONLY])
+        if pred[Hint.READ_ONLY] and not labels[Hint.READ_ONLY]:
+            score.false_read_only.append(tool)
+        if not labels[Hint.READ_ONLY]:
+            if Hint.DESTRUCTIVE in labels:
+                predicted = not pred[Hint.READ_ONLY] and pred[Hint.DESTRUCTIVE]
+                score.hints[Hint.DESTRUCTIVE].add(predicted, labels[Hint.DESTRUCTIVE])
+            if Hint.IDEMPOTENT in labels:
+                score.hints[Hint.IDEMPOTENT].add(pred[Hint.IDEMPOTENT], labels[Hint.IDEMPOTENT])
+    if Hint.OPEN_WORLD in labels:
+        score.hints[Hint.OPEN_WORLD].add(pred[Hint.OPEN_WORLD], labels[Hint.OPEN_WORLD])
+
+
+def score_tools(tools: Iterable[Tool], predictor: Predictor) -> Score:
+    """Score `predictor` on `tools`."""
+    score = Score()
+    for tool in tools:
+        score_one(score, tool, predictor(tool))
+    return score
+
+
+def by_server(tools: Sequence[Tool], predictor: Predictor) -> dict[str, Score]:
+    """Per-server scores: each server's tools scored on their own."""
+    groups: dict[str, list[Tool]] = {}
+    for tool in tools:
+        groups.setdefault(tool.server, []).append(tool)
+    return {server: score_tools(group, predictor) for server, group in groups.items()}
+
+
+def leave_one_server_out(tools: Sequence[Tool], predictor: Predictor) -> dict[str, dict[str, float]]:
+    """The target metrics on the corpus without each server in turn.
+
+    Rules are fixed, not learned, so this shows how much one server props up
+    (or drags down) each number: a big swing when one server is left out is a
+    sign of rules tuned to it.
+    """
+    servers = sorted({t.server for t in tools})
+    return {s: score_tools([t for t in tools if t.server != s], predictor).metrics() for s in servers}
+
+
+def passes(metric: str, value: float) -> bool:
+    """Whether `value` meets the target for `metric`."""
+    op, bound = TARGETS[metric]
+    return value <= bound if op == "<=" else value >= bound
+
+
+def check_targets(score: Score) -> dict[str, tuple[float, bool]]:
+    """Each target metric with its value and whether it passes."""
+    return {m: (v, passes(m, v)) for m, v in score.metrics().items()}
+
+
+def time_infer(tools: Sequence[Tool], rounds: int = 20) -> float:
+    """Mean seconds per `infer` call over the corpus."""
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for tool in tools:
+            infer(tool.name, tool.description, tool.input_schema)
+    return (time.perf_counter() - start) / (rounds * len(tools))
+
+
+# --- output -----------------------------------------------------------------------------------
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def report_json(tools: Sequence[Tool], corpus: Path) -> dict[str, Any]:
+    """Everything the text report shows, as JSON-ready data."""
+    scores = {name: score_tools(tools, p) for name, p in PREDICTORS.items()}
+    ours = scores["hintgate"]
+    return {
+        "corpus": str(corpus),
+        "tools": len(tools),
+        "predictors": {
+            name: {
+                "hints": {
+                    h.value: {
+                        "precision": c.precision,
+                        "recall": c.recall,
+                        "f1": c.f1,
+                        "accuracy": c.accuracy,
+                        "support": c.support,
+                    }
+                    for h, c in s.hints.items()
+                },
+                "false_read_only_rate": s.false_read_only_rate,
+                "false_read_only_share": s.false_read_only_share,
+                "targets": {m: {"value": v, "pass": ok} for m, (v, ok) in check_targets(s).items()},
+            }
+            for name, s in scores.items()
+        },
+        "false_read_only": [{"server": t.server, "name": t.name} for t in ours.false_read_only],
+        "per_server": {s: sc.metrics() for s, sc in by_server(tools, hintgate_predictor).items()},
+        "leave_one_server_out": leave_one_server_out(tools, hintgate_predictor),
+        "mean_infer_us": time_infer(tools) * 1e6,
+    }
+
+
+def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
+    """Print the Rich report; return True when every target passes."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    scores = {name: score_tools(tools, p) for name, p in PREDICTORS.items()}
+    ours = scores["hintgate"]
+    console.print(f"[bold]corpus[/bold] {corpus} — {len(tools)} tools")
+
+    for name, score in scores.items():
+        table = Table(title=f"{name}: per hint")
+        for col in ("hint", "precision", "recall", "F1", "accuracy", "support"):
+            table.add_column(col, justify="right" if col != "hint" else "left")
+        for hint, c in score.hints.items():
+            table.add_row(hint.value, _fmt(c.precision), _fmt(c.recall), _fmt(c.f1), _fmt(c.accuracy), str(c.support))
+        console.print(table)
+        ro = score.hints[Hint.READ_ONLY]
+        console.print(
+            f"false read-only: {ro.fp} tools = {score.false_read_only_rate:.1%} of {ro.fp + ro.tn} labelled "
+            f"not read-only, {score.false_read_only_share:.1%} of {ro.support} with a readOnly label"
+        )
+
+    targets = Table(title="targets")
+    targets.add_column("metric")
+    targets.add_column("target", justify="right")
+    for name in PREDICTORS:
+        targets.add_column(name, justify="right")
+    targets.add_column("hintgate", justify="center")
+    checks = {name: check_targets(s) for name, s in scores.items()}
+    all_pass = True
+    for metric, (op, bound) in TARGETS.items():
+        ok = checks["hintgate"][metric][1]
+        all_pass = all_pass and ok
+        cells = [_fmt(checks[n][metric][0]) for n in PREDICTORS]
+        targets.add_row(metric, f"{op} {bound}", *cells, "[green]PASS[/green]" if ok else "[red]FAIL[/red]")
+    console.print(targets)
+
+    if ours.false_read_only:
+        console.print("[bold]false read-only tools[/bold]")
+        for tool in ours.false_read_only:
+            found = infer(tool.name, tool.description, tool.input_schema)
+            console.print(f"  {tool.server} / {tool.name}  ({found[Hint.READ_ONLY].rule})")
+
+    servers = by_server(tools, hintgate_predictor)
+    per = Table(title="per server (hintgate)")
+    for col in ("server", "tools", "false RO", "RO recall", "destr acc", "idem F1", "OW acc"):
+        per.add_column(col, justify="left" if col == "server" else "right")
+
+    def badness(item: tuple[str, Score]) -> float:
+        s = item[1]
+        ro, de, ow = s.hints[Hint.READ_ONLY], s.hints[Hint.DESTRUCTIVE], s.hints[Hint.OPEN_WORLD]
+        return ro.fp * 5 + ro.fn + (de.support - de.tp - de.tn) + (ow.support - ow.tp - ow.tn)
+
+    for server, s in sorted(servers.items(), key=badness, reverse=True):
+        ro, de, idem, ow = (s.hints[h] for h in Hint)
+        per.add_row(
+            server,
+            str(sum(1 for t in tools if t.server == server)),
+            str(ro.fp),
+            _fmt(ro.recall) if ro.tp + ro.fn else "-",
+            _fmt(de.accuracy) if de.support else "-",
+            _fmt(idem.f1) if idem.support else "-",
+            _fmt(ow.accuracy) if ow.support else "-",
+        )
+    console.print(per)
+
+    loso = leave_one_server_out(tools, hintgate_predictor)
+    full = ours.metrics()
+    swing = Table(title=f"leave one server out: the {worst} servers whose removal moves the targets most")
+    swing.add_column("left out")
+    for metric in TARGETS:
+        swing.add_column(metric, justify="right")
+
+    def moved(item: tuple[str, dict[str, float]]) -> float:
+        return sum(abs(item[1][m] - full[m]) for m in TARGETS)
+
+    for server, metrics in sorted(loso.items(), key=moved, reverse=True)[:worst]:
+        swing.add_row(server, *(f"{metrics[m]:.3f} ({metrics[m] - full[m]:+.3f})" for m in TARGETS))
+    console.print(swing)
+
+    console.print(f"mean infer() time: {time_infer(tools) * 1e6:.1f} µs per tool")
+    console.print("[green]all targets pass[/green]" if all_pass else "[red]some targets fail[/red]")
+    return all_pass
+
+
+def show_unannotated(corpus: Path) -> None:
+    """Print what inference says about the tools of unannotated servers."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="inferred hints for unannotated servers")
+    for col in ("server", "tool", "RO", "D", "I", "OW", "rules"):
+        table.add_column(col)
+    for tool in load_unannotated(corpus):
+        found = infer(tool.name, tool.description, tool.input_schema)
+        cells = ["·" if h not in found else "T" if found[h].value else "F" for h in Hint]
+        rules = " ".join(sorted({f.rule for f in found.values()}))
+        table.add_row(tool.server, tool.name, *cells, rules)
+    Console().print(table)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point; exit status 1 when a target fails."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--show-unannotated", action="store_true")
+    parser.add_argument("--worst", type=int, default=8)
+    args = parser.parse_args(argv)
+    corpus = args.corpus.resolve()
+    if args.show_unannotated:
+        show_unannotated(corpus)
+        return 0
+    tools = load_corpus(corpus)
+    if args.format == "json":
+        data = report_json(tools, corpus)
+        print(json.dumps(data, indent=2))
+        return 0 if all(t["pass"] for t in data["predictors"]["hintgate"]["targets"].values()) else 1
+    return 0 if report_text(tools, corpus, args.worst) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

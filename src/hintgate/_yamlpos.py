@@ -1,0 +1,244 @@
+"""Reading a config file's text into data, remembering where every key and value sits.
+
+Both formats go through PyYAML's composer, which keeps a start mark on every
+node; JSON is (nearly) a subset of YAML, so one walk over the composed nodes
+maps each key path to a line and column for both. JSON files are still parsed
+by `json` for their data, so JSON's types and syntax errors are exactly JSON's.
+
+Two deliberate departures from stock PyYAML:
+
+- Booleans follow YAML 1.2: only `true` and `false` (any case form PyYAML
+  knows). YAML 1.1's `yes`, `no`, `on`, `off` stay strings, so `trust: yes` or
+  `readOnlyHint: no` is reported instead of silently read as a boolean.
+- A key given twice in one mapping is reported (PyYAML and `json` both keep
+  the last one without a word, which hides a duplicated server).
+
+JSON files may carry `//` and `/* */` comments and trailing commas (VS Code
+writes `mcp.json` as JSONC); they are blanked out, keeping every other
+character where it was so reported columns still match the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import yaml
+
+__all__ = ["Format", "Key", "Mark", "Positions", "SyntaxProblem", "format_path", "read_text"]
+
+Key = str | int
+"""One step of a key path: a mapping key, or an index into a list."""
+
+Mark = tuple[int, int]
+"""A 1-based (line, column)."""
+
+Format = Literal["json", "yaml", "auto"]
+
+
+@dataclass
+class Positions:
+    """Where each key path sits in the source text.
+
+    Attributes:
+        values: the position of the value at each path.
+        keys: the position of the mapping key that leads to each path.
+        duplicates: paths whose key appeared more than once in its mapping,
+            with the position of the first occurrence.
+    """
+
+    values: dict[tuple[Key, ...], Mark] = field(default_factory=dict)
+    keys: dict[tuple[Key, ...], Mark] = field(default_factory=dict)
+    duplicates: list[tuple[tuple[Key, ...], Mark, Mark]] = field(default_factory=list)
+
+    def find(self, path: tuple[Key, ...], *, key: bool = False) -> Mark | None:
+        """The position of `path`, or of its nearest ancestor that has one.
+
+        Args:
+            path: the key path.
+            key: prefer the position of the key over that of the value (for
+                "unknown key" problems the key is what the reader must fix).
+        """
+        table = self.keys if key else self.values
+        for end in range(len(path), -1, -1):
+            prefix = path[:end]
+            found = table.get(prefix) or self.values.get(prefix)
+            if found is not None:
+                return found
+        return None
+
+
+class SyntaxProblem(Exception):
+    """The text is not valid JSON or YAML; `mark` is where the parser stopped."""
+
+    def __init__(self, message: str, mark: Mark | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+
+
+def format_path(path: tuple[Key, ...]) -> str:
+    """`("mcpServers", "github", "args", 2)` → `mcpServers.github.args[2]`.
+
+    Keys that would read ambiguously (containing a dot, a space or a bracket,
+    or empty) are written quoted in brackets: `mcpServers["my.server"]`.
+    """
+    out = ""
+    for step in path:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        elif step == "" or re.search(r"[.\s\[\]\"']", step):
+            out += f"[{json.dumps(step)}]"
+        else:
+            out += f".{step}" if out else step
+    return out
+
+
+def read_text(text: str, fmt: Format) -> tuple[Any, Positions]:
+    """Parse `text` as JSON or YAML and locate every key path in it.
+
+    Args:
+        text: the file's contents.
+        fmt: "json", "yaml", or "auto" (JSON first, then YAML).
+
+    Raises:
+        SyntaxProblem: the text does not parse.
+    """
+    if fmt == "yaml":
+        return _read_yaml(text)
+    if fmt == "json":
+        return _read_json(text)
+    try:
+        return _read_json(text)
+    except SyntaxProblem as json_problem:
+        try:
+            return _read_yaml(text)
+        except SyntaxProblem as yaml_problem:
+            # Report in the language the author most likely meant.
+            raise (json_problem if text.lstrip().startswith(("{", "[")) else yaml_problem) from None
+
+
+def _read_json(text: str) -> tuple[Any, Positions]:
+    cleaned = _blank_jsonc(text)
+    try:
+        data = json.loads(cleaned)
+    except json.JSONDecodeError as exc:
+        raise SyntaxProblem(f"invalid JSON: {exc.msg}", (exc.lineno, exc.colno)) from exc
+    # Strict JSON has no raw tab inside a string, so tabs are whitespace here;
+    # PyYAML refuses tabs as indentation, so they become spaces (one column each).
+    try:
+        _, positions = _compose(cleaned.replace("\t", " "))
+    except SyntaxProblem:
+        positions = Positions()  # data is fine; only line numbers are lost
+    return data, positions
+
+
+def _read_yaml(text: str) -> tuple[Any, Positions]:
+    data, positions = _compose(text, construct=True)
+    return data, positions
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 booleans."""
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(_BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
+def _compose(text: str, *, construct: bool = False) -> tuple[Any, Positions]:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        positions = Positions()
+        if node is not None:
+            _walk(node, (), positions)
+        # Construct after the walk: constructing flattens merge keys in place.
+        data = loader.construct_document(node) if construct and node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = (mark.line + 1, mark.column + 1) if mark is not None else None
+        message = " ".join(part for part in (exc.context, exc.problem) if part) or str(exc)
+        raise SyntaxProblem(f"invalid YAML: {message}", where) from exc
+    except yaml.YAMLError as exc:
+        raise SyntaxProblem(f"invalid YAML: {exc}", None) from exc
+    finally:
+        loader.dispose()
+    return data, positions
+
+
+def _mark(node: yaml.Node) -> Mark:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _walk(node: yaml.Node, path: tuple[Key, ...], positions: Positions) -> None:
+    positions.values.setdefault(path, _mark(node))
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, Mark] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.value == "<<":
+                continue  # complex keys are rejected later; merge keys are YAML plumbing
+            key = str(key_node.value)
+            child = (*path, key)
+            if key in seen:
+                positions.duplicates.append((child, _mark(key_node), seen[key]))
+                continue
+            seen[key] = _mark(key_node)
+            positions.keys[child] = _mark(key_node)
+            _walk(value_node, child, positions)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, (*path, index), positions)
+
+
+def _blank_jsonc(text: str) -> str:
+    """Blank out JSONC comments and trailing commas, keeping every offset."""
+    chars = list(text)
+    for start, end in _jsonc_junk(text):
+        for i in range(start, end):
+            if chars[i] not in "\r\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _jsonc_junk(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of `text` that are comments or trailing commas, outside strings."""
+    i, n = 0, len(text)
+    pending_comma: int | None = None
+    while i < n:
+        c = text[i]
+        if c == '"':
+            pending_comma = None
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            yield i, end
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            yield i, end
+            i = end
+        elif c == ",":
+            pending_comma = i
+            i += 1
+        elif c in "}]":
+            if pending_comma is not None:
+                yield pending_comma, pending_comma + 1
+            pending_comma = None
+            i += 1
+        else:
+            if not c.isspace():
+                pending_comma = None
+            i += 1

@@ -1,0 +1,884 @@
+"""The gateway's configuration file: loading, validation, and the values others read.
+
+The file is the `mcpServers` object that Claude Desktop, Cursor, VS Code, Cline
+and Windsurf write, taken as is, with hintgate's own keys beside the standard
+ones. docs/config.md is the reference of every key.
+
+Every problem in a file is collected and reported at once, one per line, each
+as `FILE:LINE:COL: key.path: what was expected, got what`, in a single
+`ConfigError`. Values of environment variables, `env` and `headers` never
+appear in a message or in `ServerConfig.redacted()`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import fnmatch
+import importlib
+import json
+import math
+import os
+import re
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from hintgate._yamlpos import Format, Key, Mark, Positions, SyntaxProblem, format_path, read_text
+from hintgate.annotations import Hint
+from hintgate.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_ENV_ALLOW",
+    "GatewayConfig",
+    "HttpTransport",
+    "ServerConfig",
+    "StdioTransport",
+    "Timeouts",
+    "ToolOverride",
+    "Trust",
+    "check_config",
+    "child_environment",
+    "load_config",
+    "parse_config",
+]
+
+DEFAULT_ENV_ALLOW: tuple[str, ...] = (
+    # POSIX: who and where the user is, how to find programs, locale and time.
+    "HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
+    # Windows: what programs and runtimes need to start at all.
+    "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "PROGRAMFILES", "PROGRAMFILES(X86)", "COMSPEC", "PATHEXT",
+    "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "TEMP", "TMP", "USERNAME", "USERPROFILE", "HOMEDRIVE",
+    "HOMEPATH", "PROCESSOR_ARCHITECTURE",
+    # Where extra CA certificates are: paths, not secrets, and without them a
+    # server behind a TLS-inspecting proxy fails in ways that are hard to trace.
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+)  # fmt: skip
+"""The variables a stdio child inherits from the gateway's environment.
+
+Proxy variables (`HTTPS_PROXY` ...) are left out on purpose: their URLs often
+carry credentials. Add them, or anything else, with `env: {allow: [...]}`.
+"""
+
+_REDACTED = "***"
+_PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
+_ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_GLOB_CHARS = frozenset("*?[")
+
+
+class Trust(StrEnum):
+    """Whether a server's declared hints are believed (MCP: untrusted unless trusted)."""
+
+    TRUSTED = "trusted"
+    UNTRUSTED = "untrusted"
+
+
+@dataclass(frozen=True)
+class StdioTransport:
+    """A server run as a child process speaking MCP on its stdin and stdout."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+
+@dataclass(frozen=True)
+class HttpTransport:
+    """A remote server reached over streamable HTTP or the older SSE transport."""
+
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    kind: Literal["streamable-http", "sse"] = "streamable-http"
+
+
+@dataclass(frozen=True)
+class ToolOverride:
+    """The operator's values for some hints of a tool; a hint not in `hints` is left alone."""
+
+    hints: Mapping[Hint, bool]
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Gateway-wide time limits in seconds: per call, per server start, per tools/list."""
+
+    call: float = 60.0
+    startup: float = 30.0
+    list: float = 30.0
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One upstream MCP server and what hintgate does with its tools.
+
+    Tool names in `include`, `exclude` and `overrides` are the server's own
+    names, before `prefix` is applied.
+    """
+
+    name: str
+    transport: StdioTransport | HttpTransport
+    trust: Trust = Trust.UNTRUSTED
+    enabled: bool = True
+    prefix: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+    startup_timeout: float = Timeouts.startup
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
+        if self.include and not any(fnmatch.fnmatchcase(tool_name, p) for p in self.include):
+            return False
+        return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The override that applies to a tool, if any.
+
+        An exact name beats every glob. Among matching globs the longest
+        pattern wins, taken as the most specific; between equally long ones,
+        the first in the file. Overrides are not merged: one entry applies.
+        """
+        exact = self.overrides.get(tool_name)
+        if exact is not None and _GLOB_CHARS.isdisjoint(tool_name):
+            return exact
+        best: tuple[int, ToolOverride] | None = None
+        for pattern, override in self.overrides.items():
+            if _GLOB_CHARS.isdisjoint(pattern):
+                if pattern == tool_name:
+                    return override
+                continue
+            if fnmatch.fnmatchcase(tool_name, pattern) and (best is None or len(pattern) > best[0]):
+                best = (len(pattern), override)
+        return best[1] if best else None
+
+    def redacted(self) -> dict[str, Any]:
+        """A JSON-ready description with `env` and `headers` values, and URL credentials, as `***`.
+
+        `args` are shown as written: keep secrets in `env`, not on the command line.
+        """
+        transport: dict[str, Any]
+        if isinstance(self.transport, StdioTransport):
+            transport = {
+                "type": "stdio",
+                "command": self.transport.command,
+                "args": list(self.transport.args),
+                "env": dict.fromkeys(self.transport.env, _REDACTED),
+                "cwd": self.transport.cwd,
+            }
+        else:
+            transport = {
+                "type": self.transport.kind,
+                "url": _redact_url(self.transport.url),
+                "headers": dict.fromkeys(self.transport.headers, _REDACTED),
+            }
+        return {
+            "name": self.name,
+            "transport": transport,
+            "trust": self.trust.value,
+            "enabled": self.enabled,
+            "prefix": self.prefix,
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "overrides": {
+                pattern: {
+                    **({"title": o.title} if o.title is not None else {}),
+                    **{hint.value: value for hint, value in o.hints.items()},
+                }
+                for pattern, o in self.overrides.items()
+            },
+            "call_timeout": self.call_timeout,
+            "startup_timeout": self.startup_timeout,
+        }
+
+    def describe(self) -> str:
+        """One line for people, secrets hidden: `github: stdio npx -y ... (untrusted, prefix "github")`."""
+        t = self.transport
+        if isinstance(t, StdioTransport):
+            how = " ".join(["stdio", t.command, *t.args])
+            secret_keys = sorted(t.env)
+        else:
+            how = f"{t.kind} {_redact_url(t.url)}"
+            secret_keys = sorted(t.headers)
+        parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
+        if secret_keys:
+            parts.append(", ".join(f"{k}={_REDACTED}" for k in secret_keys))
+        if not self.enabled:
+            parts.append("disabled")
+        return f"{self.name}: {how} ({'; '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """A whole configuration file, validated.
+
+    Attributes:
+        servers: the upstream servers by name, in file order (disabled ones included).
+        inference_profile: the name of the inference profile to use.
+        timeouts: the gateway-wide default time limits.
+        env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
+        source: the file it came from, if any.
+        warnings: things that load but deserve a look, located like errors.
+    """
+
+    servers: Mapping[str, ServerConfig] = field(default_factory=dict)
+    inference_profile: str = "conservative"
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    env_allow: tuple[str, ...] = ()
+    source: Path | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def _redact_url(url: str) -> str:
+    """Hide a password in the URL and every query value (API keys travel there)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:{_REDACTED}@{host}" if ":" in userinfo else f"{_REDACTED}@{host}"
+    query = "&".join(f"{item.split('=', 1)[0]}={_REDACTED}" if "=" in item else item for item in parts.query.split("&"))
+    return urlunsplit((parts.scheme, netloc, parts.path, query if parts.query else "", parts.fragment))
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -> GatewayConfig:
+    """Read, parse and validate a configuration file.
+
+    The format follows the extension: `.json` is JSON (comments and trailing
+    commas allowed), `.yaml`/`.yml` is YAML, anything else is tried as JSON,
+    then as YAML.
+
+    Args:
+        path: the file.
+        environ: the variables `${VAR}` may refer to; `os.environ` when omitted.
+
+    Raises:
+        ConfigError: the file is missing, unreadable or invalid; the message
+            lists every problem found, one per line.
+    """
+    file = Path(path)
+    name = str(path)
+    try:
+        text = file.read_text(encoding="utf-8-sig")  # -sig: Windows editors add a BOM
+    except FileNotFoundError as exc:
+        raise _error(name, f"{name}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise _error(name, f"{name}: is a directory, not a config file") from exc
+    except UnicodeDecodeError as exc:
+        raise _error(name, f"{name}: not UTF-8 text (byte {exc.start})") from exc
+    except OSError as exc:
+        raise _error(name, f"{name}: cannot read: {exc.strerror or exc}") from exc
+    suffix = file.suffix.lower()
+    fmt: Format = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else "auto"
+    try:
+        data, positions = read_text(text, fmt)
+    except SyntaxProblem as exc:
+        where = f"{name}:{exc.mark[0]}:{exc.mark[1]}" if exc.mark else name
+        raise _error(name, f"{where}: {exc.message}") from exc
+    base = file.resolve().parent
+    config = parse_config(
+        data,
+        source=name,
+        environ=os.environ if environ is None else environ,
+        positions=positions,
+        base_dir=base,
+    )
+    return dataclasses.replace(config, source=file)
+
+
+def _error(file: str, message: str, path: str | None = None) -> ConfigError:
+    """A `ConfigError` whose message is already located (`FILE:LINE:COL: ...`)."""
+    err = ConfigError(message)
+    err.file, err.path = file, path
+    return err
+
+
+def parse_config(
+    data: Any,
+    *,
+    source: str = "<config>",
+    environ: Mapping[str, str] | None = None,
+    positions: Positions | None = None,
+    base_dir: Path | None = None,
+) -> GatewayConfig:
+    """Validate already-decoded config data.
+
+    Args:
+        data: the decoded file (a mapping at the top).
+        source: the name messages use for the file.
+        environ: the variables `${VAR}` may refer to; none when omitted, so
+            every reference must then carry a default.
+        positions: where each key sits, for line numbers in messages.
+        base_dir: the config file's directory: a relative `cwd` is taken from
+            it, and `${workspaceFolder}` means it (or its parent when it is a
+            `.vscode` or `.cursor` folder).
+
+    Raises:
+        ConfigError: listing every problem found, one per line.
+    """
+    return _Reader(source, positions or Positions(), environ or {}, base_dir).read(data)
+
+
+def check_config(path: str | Path) -> list[str]:
+    """Load a file and return what deserves a look although it loads.
+
+    Covers: no servers at all, every server disabled, disabled servers, keys
+    real clients write that hintgate ignores although they mean something
+    (`autoApprove`, `envFile`, ...), and overrides that can never apply.
+
+    Raises:
+        ConfigError: the file does not load.
+    """
+    config = load_config(path)
+    notes = list(config.warnings)
+    name = str(path)
+    if not config.servers:
+        notes.append(f"{name}: no servers configured; the gateway will serve no tools")
+    elif not any(s.enabled for s in config.servers.values()):
+        notes.append(f"{name}: every server is disabled; the gateway will serve no tools")
+    for server in config.servers.values():
+        if not server.enabled:
+            notes.append(f"{name}: server {json.dumps(server.name)} is disabled")
+        for pattern in server.overrides:
+            if _GLOB_CHARS.isdisjoint(pattern) and not server.wants(pattern):
+                notes.append(
+                    f"{name}: server {json.dumps(server.name)}: the override for {json.dumps(pattern)} "
+                    "never applies: include/exclude filter that tool out"
+                )
+    return notes
+
+
+def child_environment(server: ServerConfig, config: GatewayConfig, environ: Mapping[str, str]) -> dict[str, str]:
+    """The complete environment for a stdio server's child process.
+
+    The allow-listed variables (`DEFAULT_ENV_ALLOW` plus the config's
+    `env.allow`) that are set in `environ`, then the server's own `env` on
+    top. Nothing else from `environ` passes: a gateway holds many servers'
+    secrets and each child gets only its own.
+    """
+    allowed = (*DEFAULT_ENV_ALLOW, *config.env_allow)
+    if os.name == "nt":  # Windows variable names are case-insensitive
+        by_upper = {k.upper(): k for k in environ}
+        names = [by_upper[n.upper()] for n in allowed if n.upper() in by_upper]
+    else:
+        names = [n for n in allowed if n in environ]
+    # A value starting "()" is an exported bash function: code, not data.
+    env = {n: environ[n] for n in names if not environ[n].startswith("()")}
+    if isinstance(server.transport, StdioTransport):
+        env.update(server.transport.env)
+    return env
+
+
+def known_profiles() -> list[str] | None:
+    """The inference profile names, or `None` while no inference module provides them.
+
+    Looked up when needed, not imported at the top: config must load while
+    the inference package is still being written, and stays free of it.
+    """
+    for module_name in ("hintgate.inference", "hintgate.inference.http_method"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        profiles = getattr(module, "PROFILES", None)
+        if profiles is not None:
+            return [str(name) for name in profiles]
+    return None
+
+
+def closest(word: str, choices: Collection[str]) -> str:
+    """`; did you mean "x"?` naming the nearest of `choices`, or "" when none is near."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f'; did you mean "{found[0]}"?' if found else ""
+
+
+def _freeze(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """A read-only copy, so a frozen config stays frozen all the way down."""
+    return MappingProxyType(dict(mapping))
+
+
+# ---------------------------------------------------------------- validation
+
+# Every spelling a server entry may use, mapped to the setting it sets.
+_SERVER_KEYS: Mapping[str, str] = {
+    "command": "command",
+    "args": "args",
+    "env": "env",
+    "cwd": "cwd",
+    "url": "url",
+    "serverUrl": "url",  # Windsurf
+    "headers": "headers",
+    "type": "type",
+    "transportType": "type",  # Cline
+    "trust": "trust",
+    "enabled": "enabled",
+    "disabled": "disabled",  # Cursor, Cline, Roo, Windsurf
+    "prefix": "prefix",
+    "include": "include",
+    "exclude": "exclude",
+    "disabledTools": "disabledTools",  # Windsurf, Roo: hidden like exclude
+    "overrides": "overrides",
+    "timeout": "timeout",
+    "startupTimeout": "startup_timeout",
+    "startup_timeout": "startup_timeout",
+}
+
+# Keys real clients write that hintgate does not use. Ones that change what a
+# server does get a warning, so nobody believes they are in force.
+_FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
+    "autoApprove": "client-side auto-approval is ignored; hintgate decides approvals by policy",
+    "alwaysAllow": "client-side auto-approval is ignored; hintgate decides approvals by policy",
+    "envFile": "ignored: hintgate does not read env files; list the variables under env as ${NAME}",
+    "headersHelper": "ignored: hintgate does not run header helpers; put the headers under headers",
+    "description": None,
+    "name": None,
+    "dev": None,  # VS Code: watch and debug while developing a server
+    "sandboxEnabled": None,  # VS Code
+    "sandbox": None,
+    "gallery": None,
+    "version": None,
+    "watchPaths": None,  # Roo
+    "oauth": None,  # Claude Code, Cursor: hintgate's upstream auth is headers
+    "auth": None,
+}
+
+_TRANSPORT_TYPES: Mapping[str, str] = {
+    "stdio": "stdio",
+    "http": "streamable-http",
+    "streamable-http": "streamable-http",
+    "streamableHttp": "streamable-http",
+    "sse": "sse",
+}
+
+_HINT_SPELLINGS: Mapping[str, Hint] = {
+    **{hint.value: hint for hint in Hint},
+    **{hint.attr: hint for hint in Hint},
+}
+
+# Top-level keys other clients keep in the same file: VS Code's prompted
+# inputs, Claude Desktop's app settings.
+_FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
+
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def _got(value: Any, *, secret: bool = False) -> str:
+    """How a message names a wrong value: the value itself unless it might be a secret."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number" if secret else repr(value)
+    if isinstance(value, str):
+        if secret:
+            return "a string"
+        return json.dumps(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return type(value).__name__
+
+
+class _Reader:
+    """One validation pass over a decoded file, collecting every problem."""
+
+    def __init__(self, source: str, positions: Positions, environ: Mapping[str, str], base: Path | None):
+        self.source = source
+        self.positions = positions
+        self.environ = environ
+        self.base = base
+        # The VS Code variables that have a meaning outside VS Code.
+        self.predefined = {"userHome": str(Path.home())}
+        if base is not None:
+            folder = base.parent if base.name in {".vscode", ".cursor"} else base
+            self.predefined["workspaceFolder"] = str(folder)
+        self.problems: list[tuple[tuple[float, float], str, tuple[Key, ...]]] = []
+        self.notes: list[tuple[tuple[float, float], str]] = []
+        self.profile = "conservative"
+        self.timeouts = Timeouts()
+        self.env_allow: tuple[str, ...] = ()
+        self.servers: dict[str, ServerConfig] = {}
+        self.server_paths: dict[str, tuple[Key, ...]] = {}
+
+    # -- reporting
+
+    def _line(
+        self, path: tuple[Key, ...], message: str, key: bool, at: Mark | None = None
+    ) -> tuple[tuple[float, float], str]:
+        mark = at or self.positions.find(path, key=key)
+        where = f"{self.source}:{mark[0]}:{mark[1]}" if mark else self.source
+        dotted = format_path(path)
+        text = f"{where}: {dotted}: {message}" if dotted else f"{where}: {message}"
+        return (mark or (math.inf, math.inf)), text
+
+    def error(self, path: tuple[Key, ...], message: str, *, key: bool = False, at: Mark | None = None) -> None:
+        sort, text = self._line(path, message, key, at)
+        self.problems.append((sort, text, path))
+
+    def warn(self, path: tuple[Key, ...], message: str, *, key: bool = False) -> None:
+        self.notes.append(self._line(path, message, key))
+
+    # -- scalar readers: each returns None after reporting a problem
+
+    def mapping(self, value: Any, path: tuple[Key, ...], what: str = "a mapping") -> Mapping[str, Any] | None:
+        if not isinstance(value, Mapping):
+            self.error(path, f"expected {what}, got {_got(value)}")
+            return None
+        good: dict[str, Any] = {}
+        for k, v in value.items():
+            if isinstance(k, str):
+                good[k] = v
+            else:
+                self.error((*path, str(k)), f"keys must be strings, got {_got(k)}", key=True)
+        return good
+
+    def keys(self, m: Mapping[str, Any], path: tuple[Key, ...], allowed: Collection[str]) -> None:
+        for k in m:
+            if k not in allowed and not k.startswith("x-"):
+                self.error((*path, k), f'unknown key "{k}"{closest(k, allowed)}', key=True)
+
+    def string(self, value: Any, path: tuple[Key, ...], *, secret: bool = False, empty: bool = True) -> str | None:
+        if not isinstance(value, str):
+            quote = "; quote it" if isinstance(value, int | float) and not isinstance(value, bool) else ""
+            self.error(path, f"expected a string, got {_got(value, secret=secret)}{quote}")
+            return None
+        text = self.expand(value, path)
+        if text is not None and not empty and not text:
+            self.error(path, "must not be empty")
+            return None
+        return text
+
+    def boolean(self, value: Any, path: tuple[Key, ...]) -> bool | None:
+        if not isinstance(value, bool):
+            self.error(path, f"expected true or false, got {_got(value)}")
+            return None
+        return value
+
+    def seconds(self, value: Any, path: tuple[Key, ...]) -> float | None:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not math.isfinite(value) or value <= 0:
+            self.error(path, f"expected a number of seconds greater than 0, got {_got(value)}")
+            return None
+        return float(value)
+
+    def strings(self, value: Any, path: tuple[Key, ...]) -> tuple[str, ...] | None:
+        if not isinstance(value, list):
+            self.error(path, f"expected a list of strings, got {_got(value)}")
+            return None
+        items = [self.string(item, (*path, i)) for i, item in enumerate(value)]
+        return None if any(i is None for i in items) else tuple(i for i in items if i is not None)
+
+    def string_map(self, value: Any, path: tuple[Key, ...]) -> dict[str, str] | None:
+        """A mapping of names to string values; values may be secrets, so never echoed."""
+        m = self.mapping(value, path, "a mapping of names to strings")
+        if m is None:
+            return None
+        out: dict[str, str] = {}
+        for k, v in m.items():
+            if not k or "=" in k or "\0" in k:
+                self.error((*path, k), "is not a usable name", key=True)
+            text = self.string(v, (*path, k), secret=True)
+            if text is not None:
+                out[k] = text
+        return out if len(out) == len(m) else None
+
+    def expand(self, text: str, path: tuple[Key, ...]) -> str | None:
+        """Replace `${NAME}`, `${NAME:-default}`, `${env:NAME}`; `$$` is a literal dollar."""
+        if "$" not in text:
+            return text
+        failed = False
+
+        def one(match: re.Match[str]) -> str:
+            nonlocal failed
+            inner = match.group(1)
+            if match.group(0) == "$$":
+                return "$"
+            if inner is None:
+                failed = True
+                self.error(path, 'unterminated "${" (write "$$" for a literal dollar)')
+                return ""
+            ref = _REF_RE.fullmatch(inner)
+            if ref is None:
+                failed = True
+                why = (
+                    "is a VS Code input prompt, which hintgate cannot show"
+                    if inner.startswith("input:")
+                    else "is not a variable reference"
+                )
+                self.error(path, f'"${{{inner}}}" {why}; write "${{NAME}}" or "${{NAME:-default}}"')
+                return ""
+            env_prefix, name, default = ref.groups()
+            found = self.predefined.get(name) if not env_prefix else None
+            if found is None:
+                found = self.environ.get(name)
+            if default is not None and not found:
+                return str(default)
+            if found is None:
+                failed = True
+                self.error(path, f"environment variable {name} is not set (or write ${{{name}:-default}})")
+                return ""
+            return found
+
+        out = _VAR_RE.sub(one, text)
+        return None if failed else out
+
+    # -- the file
+
+    def read(self, data: Any) -> GatewayConfig:
+        for path, mark, first in self.positions.duplicates:
+            self.error(path, f"duplicate key (first given on line {first[0]})", at=mark)
+        if data is None:
+            self.error((), "the file is empty; expected a mapping with an mcpServers key")
+        elif (top := self.mapping(data, (), "a mapping with an mcpServers key at the top")) is not None:
+            self.top(top)
+        if self.problems:
+            self.problems.sort(key=lambda p: p[0])
+            lines = "\n".join(text for _, text, _ in self.problems)
+            raise _error(self.source, lines, format_path(self.problems[0][2]) or None)
+        return GatewayConfig(
+            servers=_freeze(self.servers),
+            inference_profile=self.profile,
+            timeouts=self.timeouts,
+            env_allow=self.env_allow,
+            warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
+        )
+
+    def top(self, top: Mapping[str, Any]) -> None:
+        for k, v in top.items():
+            if k in _SECTIONS or k in _FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
+                continue
+            hint = closest(k, _SECTIONS)
+            if isinstance(v, Mapping) and ("command" in v or "url" in v):
+                hint = "; servers go under mcpServers"
+            self.error((k,), f'unknown key "{k}"{hint}', key=True)
+        if "mcpServers" in top and "servers" in top:
+            self.error(("servers",), 'both "mcpServers" and "servers" are given; use one', key=True)
+        # Sections run in table order, not file order: servers read the defaults.
+        for name, section in _SECTIONS.items():
+            if name in top and not (name == "servers" and "mcpServers" in top):
+                section(self, top[name], (name,))
+
+    def read_inference(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["profile"])
+        if "profile" in m and (name := self.string(m["profile"], (*path, "profile"))) is not None:
+            profiles = known_profiles()
+            if profiles is not None and name not in profiles:
+                choices = " or ".join(json.dumps(p) for p in profiles)
+                self.error((*path, "profile"), f"expected {choices}, got {json.dumps(name)}")
+            else:
+                self.profile = name
+
+    def read_timeouts(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["call", "startup", "list"])
+        got = {k: self.seconds(m[k], (*path, k)) for k in ("call", "startup", "list") if k in m}
+        self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
+
+    def read_env(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["allow"])
+        if "allow" in m and (names := self.strings(m["allow"], (*path, "allow"))) is not None:
+            for i, n in enumerate(names):
+                if not n or "=" in n:
+                    self.error((*path, "allow", i), f"expected a variable name, got {json.dumps(n)}")
+            self.env_allow = names
+
+    def read_servers(self, value: Any, path: tuple[Key, ...]) -> None:
+        if value is None:
+            return  # `mcpServers:` with every entry commented out: no servers
+        m = self.mapping(value, path, "a mapping of server names to servers")
+        if m is None:
+            return
+        for name, entry in m.items():
+            self.read_server(name, entry, (*path, name))
+        owners: dict[str, str] = {}
+        for server in self.servers.values():
+            if server.prefix and server.prefix in owners:
+                where = self.server_paths[server.name]
+                self.error(
+                    where,
+                    f'prefix "{server.prefix}" is also the prefix of server "{owners[server.prefix]}"; '
+                    "their tool names would collide",
+                )
+            owners.setdefault(server.prefix, server.name)
+
+    def read_server(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path, "a server (a mapping with command or url)")
+        if m is None:
+            return
+        if not name:
+            self.error(path, "a server's name must not be empty", key=True)
+        given: dict[str, tuple[Key, ...]] = {}  # setting -> path of the spelling used
+        for k in m:
+            setting = _SERVER_KEYS.get(k)
+            if setting is None:
+                if k in _FOREIGN_SERVER_KEYS:
+                    note = _FOREIGN_SERVER_KEYS[k]
+                    if note and m[k]:
+                        self.warn((*path, k), note, key=True)
+                elif not k.startswith("x-"):
+                    accepted = [*_SERVER_KEYS, *_FOREIGN_SERVER_KEYS]
+                    self.error((*path, k), f'unknown key "{k}"{closest(k, accepted)}', key=True)
+            elif setting in given:
+                self.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
+            else:
+                given[setting] = (*path, k)
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        start = len(self.problems)
+        transport = self.read_transport(path, given, value_of)
+        trust = Trust.UNTRUSTED
+        if "trust" in given and (t := self.string(value_of("trust"), given["trust"])) is not None:
+            if t in {member.value for member in Trust}:
+                trust = Trust(t)
+            else:
+                self.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+        flags = {s: self.boolean(value_of(s), given[s]) for s in ("enabled", "disabled") if s in given}
+        enabled = flags.get("enabled", not flags.get("disabled", False))
+        if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
+            self.error(given["disabled"], "contradicts enabled; give one of them")
+        prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        if "prefix" in given and (p := self.string(value_of("prefix"), given["prefix"])) is not None:
+            if _PREFIX_RE.fullmatch(p):
+                prefix = p
+            else:
+                self.error(
+                    given["prefix"],
+                    f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(p)}',
+                )
+        lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
+        overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
+        times = {s: self.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
+        if transport is None or len(self.problems) > start:
+            return
+        self.server_paths[name] = given.get("prefix", path)
+        self.servers[name] = ServerConfig(
+            name=name,
+            transport=transport,
+            trust=trust,
+            enabled=bool(enabled),
+            prefix=prefix,
+            include=lists.get("include") or (),
+            exclude=(*(lists.get("exclude") or ()), *(lists.get("disabledTools") or ())),
+            overrides=_freeze(overrides),
+            call_timeout=times.get("timeout") or self.timeouts.call,
+            startup_timeout=times.get("startup_timeout") or self.timeouts.startup,
+        )
+
+    def read_transport(
+        self, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
+    ) -> StdioTransport | HttpTransport | None:
+        kind: str | None = None
+        if "type" in given:
+            written = self.string(value_of("type"), given["type"])
+            if written is None:
+                return None
+            if written not in _TRANSPORT_TYPES:
+                choices = ", ".join(json.dumps(t) for t in _TRANSPORT_TYPES)
+                self.error(given["type"], f"expected one of {choices}, got {json.dumps(written)}")
+                return None
+            kind = _TRANSPORT_TYPES[written]
+        has_command, has_url = "command" in given, "url" in given
+        if kind is None:
+            if has_command and has_url:
+                self.error(path, 'has both "command" (a local server) and "url" (a remote one); keep one')
+                return None
+            if not has_command and not has_url:
+                self.error(path, 'needs "command" (a local stdio server) or "url" (a remote server)', key=True)
+                return None
+            kind = "stdio" if has_command else "streamable-http"
+        if kind == "stdio":
+            if has_url:
+                self.error(given["url"], 'a stdio server takes "command", not "url"', key=True)
+            if not has_command:
+                self.error(path, 'a stdio server needs "command"', key=True)
+                return None
+            if "headers" in given and value_of("headers"):
+                self.warn(given["headers"], "ignored: headers apply to remote servers only", key=True)
+            command = self.string(value_of("command"), given["command"], empty=False)
+            args = self.strings(value_of("args"), given["args"]) if "args" in given else ()
+            env = self.string_map(value_of("env"), given["env"]) if "env" in given else {}
+            cwd = self.string(value_of("cwd"), given["cwd"], empty=False) if "cwd" in given else None
+            if command is None or args is None or env is None or ("cwd" in given and cwd is None):
+                return None
+            if cwd is not None and self.base is not None:
+                cwd = str(self.base / cwd)  # a relative cwd means relative to the config file
+            return StdioTransport(command=command, args=args, env=_freeze(env), cwd=cwd)
+        if has_command:
+            self.error(given["command"], f'a {kind} server takes "url", not "command"', key=True)
+        if not has_url:
+            self.error(path, f'a {kind} server needs "url"', key=True)
+            return None
+        for stdio_only in ("args", "env", "cwd"):
+            if stdio_only in given and value_of(stdio_only):
+                self.warn(given[stdio_only], f"ignored: {stdio_only} applies to stdio servers only", key=True)
+        url = self.string(value_of("url"), given["url"], empty=False)
+        headers = self.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
+        if url is None or headers is None:
+            return None
+        parts = urlsplit(url)
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            self.error(given["url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}")
+            return None
+        if "type" not in given and parts.path.rstrip("/").endswith("/sse"):
+            self.warn(given["url"], 'looks like an SSE endpoint; add type: "sse" if it is one')
+        if parts.scheme == "http" and headers and parts.hostname not in _LOCAL_HOSTS:
+            self.warn(given["url"], "sends headers (often credentials) unencrypted over http://")
+        return HttpTransport(url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http")
+
+    def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
+        m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")
+        out: dict[str, ToolOverride] = {}
+        for tool, spec in (m or {}).items():
+            here = (*path, tool)
+            entry = self.mapping(spec, here, "a mapping of hints to true or false")
+            if entry is None:
+                continue
+            hints: dict[Hint, bool] = {}
+            spelled: dict[Hint, str] = {}
+            title: str | None = None
+            for k, v in entry.items():
+                hint = _HINT_SPELLINGS.get(k)
+                if k == "title":
+                    title = self.string(v, (*here, k))
+                elif hint is None:
+                    self.error((*here, k), f'unknown hint "{k}"{closest(k, [*_HINT_SPELLINGS, "title"])}', key=True)
+                elif hint in spelled:
+                    self.error((*here, k), f'"{k}" repeats "{spelled[hint]}"; give one', key=True)
+                elif (flag := self.boolean(v, (*here, k))) is not None:
+                    hints[hint], spelled[hint] = flag, k
+            out[tool] = ToolOverride(hints=_freeze(hints), title=title)
+        return out
+
+
+_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
+    # One entry per top-level section; the order is the order they are read in.
+    "inference": _Reader.read_inference,
+    "timeouts": _Reader.read_timeouts,
+    "env": _Reader.read_env,
+    "mcpServers": _Reader.read_servers,
+    "servers": _Reader.read_servers,  # VS Code's name for mcpServers
+}
+
+_VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
+_REF_RE = re.compile(r"(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)

@@ -1,0 +1,484 @@
+"""The gateway: one MCP server face over many sources, every tool fully annotated.
+
+The MCP SDK's low-level `Server` speaks to clients (both protocol eras, stdio
+and streamable HTTP, sessions); hintgate keeps what upstreams send as raw
+JSON and hands it back as raw JSON, so nothing an upstream says is lost or
+re-validated on the way through. `tools/call` on handshake-era connections
+takes a shorter path still: a server middleware answers it before the SDK
+validates parameters into models.
+
+Errors become MCP errors in exactly one place, `to_mcp_error`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from hintgate.annotations import Hint
+from hintgate.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
+from hintgate.config import GatewayConfig, child_environment
+from hintgate.errors import (
+    HintgateError,
+    UpstreamDown,
+    UpstreamError,
+    UpstreamRequestError,
+    UpstreamTimeout,
+)
+from hintgate.sources.base import SourceState
+from hintgate.sources.mcp import McpUpstream
+
+__all__ = ["PAGE_SIZE", "Gateway", "to_mcp_error", "tool_error"]
+
+logger = logging.getLogger(__name__)
+
+PAGE_SIZE = 200
+"""Items per page of the gateway's own list results."""
+
+_MODERN = frozenset({"2026-07-28"})
+_STANDARD_KINDS = ("tools", "prompts", "resources")
+
+
+def tool_error(text: str) -> dict[str, Any]:
+    """A `CallToolResult` that reports a failure to the model (`isError` true)."""
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def to_mcp_error(exc: Exception) -> Exception:
+    """The one translation of hintgate's errors into MCP's (JSON-RPC) errors."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
+
+    if isinstance(exc, UpstreamRequestError):
+        # The upstream's own JSON-RPC error passes through as it was.
+        message = exc.detail.rsplit(" (JSON-RPC error", 1)[0]
+        return MCPError(code=exc.code, message=message, data=exc.data)
+    if isinstance(exc, _UnknownName):
+        return MCPError(code=INVALID_PARAMS, message=str(exc))
+    return MCPError(code=INTERNAL_ERROR, message=str(exc))
+
+
+class _UnknownName(HintgateError):
+    """A request named a tool, prompt or resource the gateway does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Routed:
+    server: str
+    upstream_name: str
+    wire: Mapping[str, Any]
+
+
+class _ClientCall:
+    """The client side of one call, for upstreams that report progress or ask questions."""
+
+    def __init__(self, ctx: Any) -> None:
+        self._ctx = ctx
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        with contextlib.suppress(Exception):
+            await self._ctx.session.report_progress(progress, total, message)
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        capability = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
+        session = self._ctx.session
+        caps = session.client_capabilities
+        needed = capability.get(method)
+        if needed is not None and (caps is None or getattr(caps, needed, None) is None):
+            raise UpstreamRequestError(f"the client did not declare the {needed} capability", code=-32601)
+        # The request-scoped channel carries it on the call's own response stream
+        # (streamable HTTP); the SDK exposes it only as the session's outbound.
+        outbound = session._request_outbound
+        try:
+            result: dict[str, Any] = await outbound.send_raw_request(method, params)
+        except Exception as exc:
+            code = getattr(exc, "code", -32603)
+            raise UpstreamRequestError(f"the client could not answer {method}: {exc}", code=code) from exc
+        return result
+
+
+class Gateway:
+    """The running gateway: sources, catalog, and the MCP server face.
+
+    Use as an async context manager: entering starts every enabled upstream
+    concurrently and waits (bounded by each one's startup timeout) for its
+    first attempt, so the first `tools/list` is complete; leaving stops them.
+    """
+
+    def __init__(self, config: GatewayConfig, *, environ: Mapping[str, str] | None = None) -> None:
+        self.config = config
+        environ = os.environ if environ is None else environ
+        self.upstreams: dict[str, McpUpstream] = {
+            name: McpUpstream(
+                server,
+                env=child_environment(server, config, environ),
+                list_timeout=config.timeouts.list,
+                listener=self._on_change,
+            )
+            for name, server in config.servers.items()
+        }
+        self.stored_overrides: dict[str, dict[Hint, bool]] = {}
+        self.catalog = Catalog({})
+        self._prompts: dict[str, _Routed] = {}
+        self._resources: dict[str, str] = {}
+        self._templates: list[tuple[str, Mapping[str, Any]]] = []
+        self._last_server_of: dict[str, str] = {}
+        self._connections: dict[int, Any] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._bus: Any = None
+        self._server: Any = None
+
+    async def __aenter__(self) -> Gateway:
+        for upstream in self.upstreams.values():
+            self._tasks.append(asyncio.create_task(upstream.run(), name=f"upstream:{upstream.name}"))
+        await asyncio.gather(
+            *(u.wait_started(u.config.startup_timeout + self.config.timeouts.list) for u in self.upstreams.values())
+        )
+        self.rebuild()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+    # -- the catalog -------------------------------------------------------
+
+    def resolve(self, upstream: McpUpstream, raw: Mapping[str, Any]) -> ResolvedTool:
+        """Resolve one upstream tool: declared, config and stored overrides, inference, trust."""
+        name = str(raw.get("name", ""))
+        hints, title = upstream.operator_overrides(name)
+        stored = self.stored_overrides.get(public_name(upstream.config.prefix, name))
+        overrides = {**hints, **stored} if stored else hints
+        return resolve_tool(
+            raw,
+            trusted=upstream.trust.value == "trusted",
+            overrides=overrides,
+            title_override=title,
+            profile=self.config.inference_profile,
+        )
+
+    def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:
+        """Rebuild the catalog (and the prompt and resource routes) from the upstreams' listings."""
+        up = [u for u in self.upstreams.values() if u.status.state is SourceState.UP]
+        if "tools" in kinds:
+            groups = []
+            for upstream in up:
+                resolved = []
+                for raw in upstream.tools:
+                    name = raw.get("name")
+                    if not isinstance(name, str) or not upstream.config.wants(name):
+                        continue
+                    try:
+                        resolved.append(self.resolve(upstream, raw))
+                    except HintgateError as exc:
+                        logger.warning("%s: tool %r skipped: %s", upstream.name, name, exc)
+                groups.append((upstream.name, upstream.config.prefix, resolved))
+            self.catalog = build_catalog(groups)
+            for problem in self.catalog.problems:
+                logger.warning("%s", problem)
+            for entry in self.catalog.entries.values():
+                self._last_server_of[entry.name] = entry.server
+        if "prompts" in kinds:
+            prompts: dict[str, _Routed] = {}
+            for upstream in up:
+                for raw in upstream.prompts:
+                    name = raw.get("name")
+                    if isinstance(name, str):
+                        public = public_name(upstream.config.prefix, name, limit=128)
+                        prompts.setdefault(public, _Routed(upstream.name, name, {**raw, "name": public}))
+            self._prompts = prompts
+        if "resources" in kinds:
+            # Resource URIs are addresses that tool results and clients quote, so they
+            # are not renamed: the first server to list a URI owns it.
+            resources: dict[str, str] = {}
+            templates: list[tuple[str, Mapping[str, Any]]] = []
+            for upstream in up:
+                for raw in upstream.resources:
+                    uri = raw.get("uri")
+                    if isinstance(uri, str):
+                        resources.setdefault(uri, upstream.name)
+                templates.extend((upstream.name, raw) for raw in upstream.resource_templates)
+            self._resources = resources
+            self._templates = templates
+
+    async def _on_change(self, server: str, what: str) -> None:
+        if what == "status":
+            self.rebuild()
+            await self._broadcast(_STANDARD_KINDS)
+        elif what in _STANDARD_KINDS:
+            self.rebuild((what,))
+            await self._broadcast((what,))
+        elif what.startswith("resource-updated:"):
+            await self._broadcast_resource_updated(what.partition(":")[2])
+
+    async def set_stored_overrides(self, tool: str, hints: Mapping[Hint, bool]) -> None:
+        """Apply an operator's overrides for a public tool name now and tell the clients."""
+        if hints:
+            self.stored_overrides[tool] = dict(hints)
+        else:
+            self.stored_overrides.pop(tool, None)
+        self.rebuild(("tools",))
+        await self._broadcast(("tools",))
+
+    # -- telling clients ---------------------------------------------------
+
+    def _remember(self, ctx: Any) -> None:
+        # The SDK builds a session per request around the connection-scoped
+        # `Connection`; that is what outlives the request and can notify.
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is None or id(connection) in self._connections:
+            return
+        key = id(connection)
+        self._connections[key] = connection
+        connection.exit_stack.callback(self._connections.pop, key, None)
+
+    async def _broadcast(self, kinds: Sequence[str]) -> None:
+        from mcp.server.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
+
+        events = {"tools": ToolsListChanged, "prompts": PromptsListChanged, "resources": ResourcesListChanged}
+        for kind in kinds:
+            if self._bus is not None:
+                await self._bus.publish(events[kind]())
+            for connection in list(self._connections.values()):
+                if connection.protocol_version in _MODERN:
+                    continue  # the bus reaches modern clients through subscriptions/listen
+                send = getattr(connection, f"send_{kind[:-1] if kind != 'resources' else 'resource'}_list_changed")
+                with contextlib.suppress(Exception):
+                    await send()
+
+    async def _broadcast_resource_updated(self, uri: str) -> None:
+        from mcp.server.subscriptions import ResourceUpdated
+
+        if self._bus is not None:
+            await self._bus.publish(ResourceUpdated(uri=uri))
+        for connection in list(self._connections.values()):
+            if connection.protocol_version not in _MODERN:
+                with contextlib.suppress(Exception):
+                    await connection.send_resource_updated(uri)
+
+    # -- requests ----------------------------------------------------------
+
+    async def call_tool(self, ctx: Any, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Forward a tools/call and return the upstream's result JSON as it was."""
+        if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
+            raise to_mcp_error(_UnknownName("tools/call needs a string 'name'"))
+        name = params["name"]
+        arguments = params.get("arguments")
+        if arguments is not None and not isinstance(arguments, Mapping):
+            raise to_mcp_error(_UnknownName(f"tools/call {name!r}: 'arguments' must be an object"))
+        entry = self.catalog.get(name)
+        if entry is None:
+            server = self._last_server_of.get(name)
+            if server is not None:
+                upstream = self.upstreams[server]
+                status = upstream.status
+                return tool_error(
+                    f"The tool {name!r} is unavailable: server {server!r} is {status.state.value}"
+                    + (f" ({status.reason})" if status.reason else "")
+                    + "."
+                )
+            raise to_mcp_error(_UnknownName(f"Unknown tool: {name}"))
+        upstream = self.upstreams[entry.server]
+        meta = params.get("_meta")
+        try:
+            return await upstream.call_tool(
+                entry.upstream_name,
+                arguments,
+                meta=meta if isinstance(meta, Mapping) else None,
+                context=_ClientCall(ctx),
+            )
+        except UpstreamDown as exc:
+            return tool_error(f"The tool {name!r} is unavailable: server {exc.detail}.")
+        except UpstreamTimeout:
+            return tool_error(
+                f"The tool {name!r} did not answer within {upstream.config.call_timeout:g} s "
+                f"(server {entry.server!r}); the call was cancelled."
+            )
+        except UpstreamRequestError as exc:
+            raise to_mcp_error(exc) from exc
+        except UpstreamError as exc:
+            return tool_error(f"The tool {name!r} failed: server {entry.server!r} {exc.detail}.")
+
+    def list_page(self, items: Sequence[Mapping[str, Any]], key: str, params: Any) -> dict[str, Any]:
+        """One page of a list result, with an opaque cursor for the next."""
+        cursor = getattr(params, "cursor", None) if not isinstance(params, Mapping) else params.get("cursor")
+        start = 0
+        if cursor:
+            try:
+                start = int(base64.urlsafe_b64decode(cursor.encode()).decode())
+            except (ValueError, UnicodeDecodeError):
+                raise to_mcp_error(_UnknownName(f"invalid cursor {cursor!r}")) from None
+        end = start + PAGE_SIZE
+        result: dict[str, Any] = {key: list(items[start:end])}
+        if end < len(items):
+            result["nextCursor"] = base64.urlsafe_b64encode(str(end).encode()).decode()
+        return result
+
+    async def _route(self, server: str, method: str, params: Mapping[str, Any] | None, ctx: Any) -> dict[str, Any]:
+        upstream = self.upstreams[server]
+        try:
+            return await upstream.request(method, dict(params) if params else None, context=_ClientCall(ctx))
+        except UpstreamError as exc:
+            raise to_mcp_error(exc) from exc
+
+    def _resource_server(self, uri: str) -> str:
+        server = self._resources.get(uri)
+        if server is not None:
+            return server
+        for name, template in self._templates:
+            pattern = template.get("uriTemplate")
+            if isinstance(pattern, str) and _template_matches(pattern, uri):
+                return name
+        servers = {name for name, _ in self._templates} | set(self._resources.values())
+        if len(servers) == 1:
+            return next(iter(servers))
+        raise to_mcp_error(_UnknownName(f"Unknown resource: {uri}"))
+
+    # -- the MCP server face -----------------------------------------------
+
+    def build_server(self) -> Any:
+        """The SDK's low-level `Server` wired to this gateway."""
+        import mcp_types as types
+        from mcp.server.lowlevel import NotificationOptions, Server
+        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+        from hintgate import __version__
+
+        gateway = self
+        self._bus = InMemorySubscriptionBus()
+
+        class _Server(Server[Any]):
+            def create_initialization_options(self, notification_options: Any = None, *a: Any, **k: Any) -> Any:
+                options = notification_options or NotificationOptions(True, True, True)
+                return super().create_initialization_options(options, *a, **k)
+
+        async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+            gateway._remember(ctx)
+            return gateway.list_page(gateway.catalog.wire, "tools", params)
+
+        async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
+            gateway._remember(ctx)
+            return await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True))
+
+        async def list_prompts(ctx: Any, params: Any) -> dict[str, Any]:
+            gateway._remember(ctx)
+            return gateway.list_page([r.wire for r in gateway._prompts.values()], "prompts", params)
+
+        async def get_prompt(ctx: Any, params: Any) -> dict[str, Any]:
+            routed = gateway._prompts.get(params.name)
+            if routed is None:
+                raise to_mcp_error(_UnknownName(f"Unknown prompt: {params.name}"))
+            forwarded = params.model_dump(by_alias=True, exclude_none=True)
+            forwarded["name"] = routed.upstream_name
+            return await gateway._route(routed.server, "prompts/get", forwarded, ctx)
+
+        async def list_resources(ctx: Any, params: Any) -> dict[str, Any]:
+            gateway._remember(ctx)
+            items = [r for u in gateway.upstreams.values() if u.status.state is SourceState.UP for r in u.resources]
+            return gateway.list_page(items, "resources", params)
+
+        async def list_templates(_ctx: Any, params: Any) -> dict[str, Any]:
+            return gateway.list_page([t for _, t in gateway._templates], "resourceTemplates", params)
+
+        async def read_resource(ctx: Any, params: Any) -> dict[str, Any]:
+            uri = str(params.uri)
+            return await gateway._route(gateway._resource_server(uri), "resources/read", {"uri": uri}, ctx)
+
+        async def subscribe(ctx: Any, params: Any) -> dict[str, Any]:
+            gateway._remember(ctx)
+            uri = str(params.uri)
+            return await gateway._route(gateway._resource_server(uri), "resources/subscribe", {"uri": uri}, ctx)
+
+        async def unsubscribe(ctx: Any, params: Any) -> dict[str, Any]:
+            uri = str(params.uri)
+            return await gateway._route(gateway._resource_server(uri), "resources/unsubscribe", {"uri": uri}, ctx)
+
+        async def complete(ctx: Any, params: Any) -> dict[str, Any]:
+            forwarded = params.model_dump(by_alias=True, exclude_none=True)
+            ref = forwarded.get("ref", {})
+            if ref.get("type") == "ref/prompt":
+                routed = gateway._prompts.get(ref.get("name", ""))
+                if routed is None:
+                    raise to_mcp_error(_UnknownName(f"Unknown prompt: {ref.get('name')}"))
+                forwarded["ref"] = {**ref, "name": routed.upstream_name}
+                server = routed.server
+            else:
+                server = gateway._resource_server(str(ref.get("uri", "")))
+            return await gateway._route(server, "completion/complete", forwarded, ctx)
+
+        async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
+            return {}
+
+        # The handlers return the upstreams' JSON as dicts (the SDK serializes
+        # dicts as they are), not the SDK's result models the signatures name.
+        handlers: dict[str, Any] = {
+            "on_list_tools": list_tools,
+            "on_call_tool": call_tool,
+            "on_list_prompts": list_prompts,
+            "on_get_prompt": get_prompt,
+            "on_list_resources": list_resources,
+            "on_list_resource_templates": list_templates,
+            "on_read_resource": read_resource,
+            "on_subscribe_resource": subscribe,
+            "on_unsubscribe_resource": unsubscribe,
+            "on_completion": complete,
+            "on_subscriptions_listen": ListenHandler(self._bus),
+        }
+        server = _Server(
+            "hintgate",
+            version=__version__,
+            title="hintgate",
+            description="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+            **handlers,
+        )
+        server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
+
+        async def fast_path(ctx: Any, call_next: Any) -> Any:
+            # Handshake-era tools/call skips the SDK's model validation both ways:
+            # the upstream's result goes back as the JSON it was.
+            if ctx.method == "tools/call" and ctx.request_id is not None and ctx.protocol_version not in _MODERN:
+                gateway._remember(ctx)
+                return await gateway.call_tool(ctx, ctx.params)
+            return await call_next(ctx)
+
+        # The SDK installs an OpenTelemetry middleware by default; a gateway on the
+        # hot path of every call keeps only its own.
+        server.middleware = [fast_path]
+        self._server = server
+        return server
+
+    async def serve_stdio(self) -> None:
+        """Serve MCP on this process's stdin and stdout until the client closes them."""
+        from mcp.server.stdio import stdio_server
+
+        server = self._server or self.build_server()
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    @asynccontextmanager
+    async def http_app(self, *, host: str = "127.0.0.1") -> AsyncIterator[Any]:
+        """The ASGI app serving MCP at `/mcp` (streamable HTTP), with its session manager running."""
+        server = self._server or self.build_server()
+        app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+        async with server.session_manager.run():
+            yield app
+
+
+def _template_matches(template: str, uri: str) -> bool:
+    """Whether `uri` could come from an RFC 6570 level-1 template (`file:///{path}`)."""
+    import re
+
+    parts = re.split(r"\{[^}]*\}", template)
+    pattern = "(.+?)".join(re.escape(p) for p in parts)
+    return re.fullmatch(pattern, uri) is not None

@@ -1,0 +1,113 @@
+"""What every source of tools offers the gateway: status, listings, calls.
+
+Sources are upstream MCP servers (`sources.mcp`), OpenAPI documents and Python
+registries. The gateway talks to all of them through `Source`; each keeps its
+tools as the JSON objects an MCP `tools/list` would carry, so the catalog
+resolves hints the same way whatever the origin.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hintgate.annotations import Hint, ParsedAnnotations
+from hintgate.config import Trust
+
+__all__ = [
+    "CallContext",
+    "ChangeListener",
+    "Source",
+    "SourceState",
+    "SourceStatus",
+]
+
+
+class SourceState(enum.StrEnum):
+    """Where a source is in its life."""
+
+    STARTING = "starting"
+    UP = "up"
+    DOWN = "down"
+    RESTARTING = "restarting"
+    DISABLED = "disabled"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceStatus:
+    """A source's state, why it is in it, and since when.
+
+    Attributes:
+        state: the state.
+        reason: why it is down or restarting (the error), else None.
+        since: wall-clock time the state began.
+        restarts: how many times it was restarted after failing.
+        retry_at: wall-clock time of the next restart attempt, when one is planned.
+    """
+
+    state: SourceState
+    reason: str | None = None
+    since: float = field(default_factory=time.time)
+    restarts: int = 0
+    retry_at: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "state": self.state.value,
+            "reason": self.reason,
+            "since": self.since,
+            "restarts": self.restarts,
+            "retry_at": self.retry_at,
+        }
+
+
+ChangeListener = Callable[[str, str], Awaitable[None]]
+"""Called with (source name, what changed: "tools" | "prompts" | "resources" | "status")."""
+
+
+class CallContext(Protocol):
+    """What a source may ask of the client that made a call, while the call runs."""
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """Report progress of the call to its client (dropped if the client asked for none)."""
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """Relay a request (elicitation, sampling, roots) to the calling client and return its result."""
+
+
+class Source(Protocol):
+    """A provider of tools behind the gateway."""
+
+    @property
+    def name(self) -> str:
+        """The source's name (its key in the config)."""
+
+    @property
+    def trust(self) -> Trust:
+        """Whether its declared hints are believed."""
+
+    @property
+    def status(self) -> SourceStatus:
+        """Its current status."""
+
+    @property
+    def tools(self) -> Sequence[Mapping[str, Any]]:
+        """Its tools as MCP JSON objects (empty unless up)."""
+
+    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
+        """Declared annotations that do not live in `tool["annotations"]` (an OpenAPI extension), else None."""
+
+    def http_method(self, tool: Mapping[str, Any]) -> str | None:
+        """The HTTP method behind a tool, for method-based inference, else None."""
+
+    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
+        """The config file's hint overrides and title for a tool."""
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None, *, meta: Mapping[str, Any] | None, context: CallContext
+    ) -> dict[str, Any]:
+        """Call a tool by its source-side name; returns the MCP `CallToolResult` JSON."""
