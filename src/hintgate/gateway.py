@@ -22,6 +22,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
 from hintgate.annotations import Hint
 from hintgate.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
 from hintgate.config import GatewayConfig, child_environment
@@ -42,7 +44,7 @@ logger = logging.getLogger(__name__)
 PAGE_SIZE = 200
 """Items per page of the gateway's own list results."""
 
-_MODERN = frozenset({"2026-07-28"})
+_MODERN = frozenset(MODERN_PROTOCOL_VERSIONS)
 _STANDARD_KINDS = ("tools", "prompts", "resources")
 
 
@@ -63,6 +65,16 @@ def to_mcp_error(exc: Exception) -> Exception:
     if isinstance(exc, _UnknownName):
         return MCPError(code=INVALID_PARAMS, message=str(exc))
     return MCPError(code=INTERNAL_ERROR, message=str(exc))
+
+
+def _complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
+    """Mark a result complete on 2026-07-28 connections, where `resultType` is required.
+
+    Upstreams speak the handshake era, whose results carry no `resultType`.
+    """
+    if ctx is not None and ctx.protocol_version in _MODERN and "resultType" not in result:
+        return {**result, "resultType": "complete"}
+    return result
 
 
 class _UnknownName(HintgateError):
@@ -350,6 +362,7 @@ class Gateway:
     def build_server(self) -> Any:
         """The SDK's low-level `Server` wired to this gateway."""
         import mcp_types as types
+        from mcp.server.caching import CACHEABLE_METHODS, CacheHint
         from mcp.server.lowlevel import NotificationOptions, Server
         from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 
@@ -365,15 +378,15 @@ class Gateway:
 
         async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
             gateway._remember(ctx)
-            return gateway.list_page(gateway.catalog.wire, "tools", params)
+            return _complete(ctx, gateway.list_page(gateway.catalog.wire, "tools", params))
 
         async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
             gateway._remember(ctx)
-            return await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True))
+            return _complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
 
         async def list_prompts(ctx: Any, params: Any) -> dict[str, Any]:
             gateway._remember(ctx)
-            return gateway.list_page([r.wire for r in gateway._prompts.values()], "prompts", params)
+            return _complete(ctx, gateway.list_page([r.wire for r in gateway._prompts.values()], "prompts", params))
 
         async def get_prompt(ctx: Any, params: Any) -> dict[str, Any]:
             routed = gateway._prompts.get(params.name)
@@ -381,19 +394,21 @@ class Gateway:
                 raise to_mcp_error(_UnknownName(f"Unknown prompt: {params.name}"))
             forwarded = params.model_dump(by_alias=True, exclude_none=True)
             forwarded["name"] = routed.upstream_name
-            return await gateway._route(routed.server, "prompts/get", forwarded, ctx)
+            return _complete(ctx, await gateway._route(routed.server, "prompts/get", forwarded, ctx))
 
         async def list_resources(ctx: Any, params: Any) -> dict[str, Any]:
             gateway._remember(ctx)
             items = [r for u in gateway.upstreams.values() if u.status.state is SourceState.UP for r in u.resources]
-            return gateway.list_page(items, "resources", params)
+            return _complete(ctx, gateway.list_page(items, "resources", params))
 
-        async def list_templates(_ctx: Any, params: Any) -> dict[str, Any]:
-            return gateway.list_page([t for _, t in gateway._templates], "resourceTemplates", params)
+        async def list_templates(ctx: Any, params: Any) -> dict[str, Any]:
+            return _complete(ctx, gateway.list_page([t for _, t in gateway._templates], "resourceTemplates", params))
 
         async def read_resource(ctx: Any, params: Any) -> dict[str, Any]:
             uri = str(params.uri)
-            return await gateway._route(gateway._resource_server(uri), "resources/read", {"uri": uri}, ctx)
+            return _complete(
+                ctx, await gateway._route(gateway._resource_server(uri), "resources/read", {"uri": uri}, ctx)
+            )
 
         async def subscribe(ctx: Any, params: Any) -> dict[str, Any]:
             gateway._remember(ctx)
@@ -415,7 +430,7 @@ class Gateway:
                 server = routed.server
             else:
                 server = gateway._resource_server(str(ref.get("uri", "")))
-            return await gateway._route(server, "completion/complete", forwarded, ctx)
+            return _complete(ctx, await gateway._route(server, "completion/complete", forwarded, ctx))
 
         async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
             return {}
@@ -435,11 +450,16 @@ class Gateway:
             "on_completion": complete,
             "on_subscriptions_listen": ListenHandler(self._bus),
         }
+        # The catalog changes live (overrides, upstream restarts): never fresh.
+        never_fresh: dict[Any, CacheHint] = {
+            method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS
+        }
         server = _Server(
             "hintgate",
             version=__version__,
             title="hintgate",
             description="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+            cache_hints=never_fresh,
             **handlers,
         )
         server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)

@@ -517,6 +517,21 @@ async def connect(
                 await reader
 
 
+_RESERVED_META = "io.modelcontextprotocol/"
+
+
+def _hop_meta(meta: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A request's `_meta` minus the protocol's own keys, which belong to one hop.
+
+    A 2026-07-28 client puts its protocol version, info and capabilities there;
+    passed on, they would tell a handshake-era upstream the request is of an
+    era its connection does not speak.
+    """
+    if not meta:
+        return {}
+    return {k: v for k, v in meta.items() if not k.startswith(_RESERVED_META)}
+
+
 _CLIENT_CAPABILITIES: dict[str, Any] = {
     # hintgate relays these requests to the client whose call caused them.
     "elicitation": {"form": {}, "url": {}},
@@ -751,8 +766,8 @@ class McpUpstream:
         if arguments is not None:
             params["arguments"] = arguments
         token: str | None = None
-        if meta:
-            forwarded = dict(meta)
+        forwarded = _hop_meta(meta)
+        if forwarded:
             if "progressToken" in forwarded:
                 # Tokens are the client's; several clients share this upstream, so
                 # the gateway mints its own and maps progress back.
@@ -772,6 +787,11 @@ class McpUpstream:
     async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
         """Forward any other request (prompts/get, resources/read, completion/complete...)."""
         connection = self._require()
+        if params and "_meta" in params:
+            meta = _hop_meta(params["_meta"])
+            params = {k: v for k, v in params.items() if k != "_meta"}
+            if meta:
+                params["_meta"] = meta
         call_id = next(self._call_ids)
         self._calls[call_id] = context
         try:
