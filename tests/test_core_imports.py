@@ -8,7 +8,14 @@ import textwrap
 
 import pytest
 
-CORE = ["hintgate", "hintgate.annotations", "hintgate.inference", "hintgate.errors", "hintgate.catalog", "hintgate.lint"]
+CORE = [
+    "hintgate",
+    "hintgate.annotations",
+    "hintgate.inference",
+    "hintgate.errors",
+    "hintgate.catalog",
+    "hintgate.lint",
+]
 BLOCKED = ["mcp", "mcp_types", "sqlalchemy", "fastapi", "httpx", "httpx2", "starlette", "uvicorn", "socket"]
 
 SCRIPT = textwrap.dedent(

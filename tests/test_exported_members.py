@@ -39,7 +39,5 @@ def test_all_is_sorted_and_every_name_exists(name: str) -> None:
 
 
 def test_package_exports_every_public_name_it_defines() -> None:
-    public = {
-        n for n, v in vars(hintgate).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)
-    }
+    public = {n for n, v in vars(hintgate).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)}
     assert public == set(hintgate.__all__) - {"__version__"}

@@ -140,9 +140,9 @@ async def test_calls_return_exactly_what_the_upstream_returns(tmp_path: Path, de
 async def test_real_time_server_call_through_gateway(tmp_path: Path, time_cmd: list[str]) -> None:
     config = write_config(tmp_path, {"time": server_entry(time_cmd, trust="trusted")})
     async with through_gateway(config) as client:
-        result = await client.call_tool("time_convert_time", {
-            "source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"
-        })
+        result = await client.call_tool(
+            "time_convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}
+        )
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert result.is_error is False
     assert "21:00" in json.dumps(dump(result))
@@ -223,9 +223,7 @@ async def test_an_upstream_killed_mid_call_returns_a_clear_error_at_once(tmp_pat
     assert "unavailable" in again.content[0].text  # type: ignore[union-attr]
 
 
-async def test_an_upstream_that_never_starts_does_not_stop_the_others(
-    tmp_path: Path, demo_cmd: list[str]
-) -> None:
+async def test_an_upstream_that_never_starts_does_not_stop_the_others(tmp_path: Path, demo_cmd: list[str]) -> None:
     config = write_config(
         tmp_path,
         {
@@ -236,13 +234,17 @@ async def test_an_upstream_that_never_starts_does_not_stop_the_others(
     )
     async with through_gateway(config) as client:
         names = {t.name for t in (await client.list_tools()).tools}
-    assert names and all(n.startswith("demo_") for n in names)
+    assert names
+    assert all(n.startswith("demo_") for n in names)
 
 
 async def test_an_upstream_answering_malformed_json_rpc_is_marked_down_with_the_reason(tmp_path: Path) -> None:
     config = write_config(
         tmp_path,
-        {"garbage": server_entry([sys.executable, BAD, "garbage"]), "norpc": server_entry([sys.executable, BAD, "not-rpc"])},
+        {
+            "garbage": server_entry([sys.executable, BAD, "garbage"]),
+            "norpc": server_entry([sys.executable, BAD, "not-rpc"]),
+        },
     )
     completed = subprocess.run(
         [sys.executable, "-m", "hintgate", "tools", "--config", str(config), "--format", "json"],
@@ -291,15 +293,14 @@ async def test_streamable_http_serves_both_protocol_eras(tmp_path: Path, demo_cm
     assert "Shopping" in json.dumps(dump(result))
 
 
-async def test_everything_server_prompts_and_resources_are_proxied(
-    tmp_path: Path, everything_cmd: list[str]
-) -> None:
+async def test_everything_server_prompts_and_resources_are_proxied(tmp_path: Path, everything_cmd: list[str]) -> None:
     config = write_config(tmp_path, {"every": server_entry(everything_cmd)})
     async with through_gateway(config) as client:
         prompts = (await client.list_prompts()).prompts
         resources = (await client.list_resources()).resources
         templates = (await client.list_resource_templates()).resource_templates
-        assert prompts and all(p.name.startswith("every_") for p in prompts)
+        assert prompts
+        assert all(p.name.startswith("every_") for p in prompts)
         simple = next(p for p in prompts if "simple" in p.name)
         got = await client.get_prompt(simple.name, {})
         assert got.messages

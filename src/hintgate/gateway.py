@@ -88,6 +88,15 @@ class _Routed:
     wire: Mapping[str, Any]
 
 
+def _request_channel(session: Any) -> Any:
+    """The request-scoped channel of a call: on streamable HTTP it rides the call's own response stream.
+
+    The SDK keeps it as the session's outbound and offers only typed requests
+    on it; hintgate relays the upstream's JSON as it came.
+    """
+    return session._request_outbound
+
+
 class _ClientCall:
     """The client side of one call, for upstreams that report progress or ask questions."""
 
@@ -105,15 +114,17 @@ class _ClientCall:
         needed = capability.get(method)
         if needed is not None and (caps is None or getattr(caps, needed, None) is None):
             raise UpstreamRequestError(f"the client did not declare the {needed} capability", code=-32601)
-        # The request-scoped channel carries it on the call's own response stream
-        # (streamable HTTP); the SDK exposes it only as the session's outbound.
-        outbound = session._request_outbound
+        outbound = _request_channel(session)
         try:
             result: dict[str, Any] = await outbound.send_raw_request(method, params)
         except Exception as exc:
             code = getattr(exc, "code", -32603)
             raise UpstreamRequestError(f"the client could not answer {method}: {exc}", code=code) from exc
         return result
+
+    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
+        with contextlib.suppress(Exception):
+            await _request_channel(self._ctx.session).notify(method, params)
 
 
 class Gateway:

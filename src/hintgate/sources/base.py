@@ -78,6 +78,9 @@ class CallContext(Protocol):
     async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         """Relay a request (elicitation, sampling, roots) to the calling client and return its result."""
 
+    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
+        """Relay a notification (a log message) to the calling client."""
+
 
 class Source(Protocol):
     """A provider of tools behind the gateway."""

@@ -709,7 +709,12 @@ class McpUpstream:
         elif method == "notifications/resources/updated":
             await self._notify("resource-updated:" + str((params or {}).get("uri", "")))
         elif method == "notifications/message":
-            logger.info("%s: %s", self.name, (params or {}).get("data"))
+            # A log line of the server's, most likely about the call in flight:
+            # it goes to that call's client, as the upstream meant it for its client.
+            if self._calls:
+                await self._calls[max(self._calls)].client_notify(method, params)
+            else:
+                logger.info("%s: %s", self.name, (params or {}).get("data"))
 
     async def _refresh(self, kind: str) -> None:
         connection = self._connection
