@@ -310,3 +310,86 @@ async def test_everything_server_prompts_and_resources_are_proxied(tmp_path: Pat
             assert read.contents
         echo = await client.call_tool("every_echo", {"message": "hello"})
     assert "hello" in json.dumps(dump(echo))
+
+
+async def test_a_crashed_upstream_is_restarted_and_its_tools_come_back(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"dies": server_entry([sys.executable, BAD, "die-on-call"])})
+    changes = 0
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        nonlocal changes
+        if "tools/list_changed" in repr(message) or "ToolListChanged" in type(message).__name__:
+            changes += 1
+            changed.set()
+
+    async with through_gateway(config, message_handler=on_message) as client:
+        await client.call_tool("dies_boom", {})  # kills it
+        names: set[str] = set()
+        with anyio.fail_after(20):
+            # Down (its tools leave), then restarted after the first backoff (they return).
+            while "dies_boom" not in names or changes < 2:
+                await changed.wait()
+                changed = anyio.Event()
+                names = {t.name for t in (await client.list_tools(cache_mode="refresh")).tools}
+    assert names == {"dies_boom"}
+
+
+async def test_upstream_pagination_is_followed_and_the_gateway_paginates_its_own_list(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path,
+        {
+            "pages": server_entry([sys.executable, BAD, "paginate"]),
+            "many": server_entry([sys.executable, BAD, "many", "450"]),
+        },
+    )
+    async with through_gateway(config) as client:
+        first = await client.list_tools()
+        seen = [t.name for t in first.tools]
+        cursor = first.next_cursor
+        pages = 1
+        while cursor and pages < 10:
+            page = await client.list_tools(cursor=cursor)
+            seen += [t.name for t in page.tools]
+            cursor = page.next_cursor
+            pages += 1
+    assert pages == 3  # 455 tools, 200 a page
+    assert seen[:5] == ["pages_get_a", "pages_get_b", "pages_delete_c", "pages_create_d", "pages_list_e"]
+    assert len(seen) == len(set(seen)) == 455
+
+
+async def test_progress_from_the_upstream_reaches_the_calling_client(tmp_path: Path, everything_cmd: list[str]) -> None:
+    config = write_config(tmp_path, {"every": server_entry(everything_cmd)})
+    updates: list[float] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append(progress)
+
+    async with through_gateway(config) as client:
+        result = await client.call_tool(
+            "every_trigger-long-running-operation", {"duration": 0.4, "steps": 4}, progress_callback=on_progress
+        )
+    assert result.is_error is not True
+    assert len(updates) == 4
+    assert updates == sorted(updates)
+
+
+async def test_elicitation_from_the_upstream_is_relayed_to_the_calling_client(
+    tmp_path: Path, everything_cmd: list[str]
+) -> None:
+    import mcp_types as types
+
+    config = write_config(tmp_path, {"every": server_entry(everything_cmd)})
+    asked: list[str] = []
+
+    async def on_elicit(context: Any, params: Any) -> Any:
+        asked.append(params.message)
+        return types.ElicitResult(action="decline")
+
+    async with through_gateway(config, elicitation_callback=on_elicit) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "every_trigger-elicitation-request" in names
+        with anyio.fail_after(20):
+            result = await client.call_tool("every_trigger-elicitation-request", {})
+    assert asked
+    assert "decline" in json.dumps(dump(result)).lower()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -149,3 +150,37 @@ async def test_the_child_gets_only_the_allow_listed_environment(tmp_path: Path) 
             result = await connection.request("tools/list", None, timeout=5)
     assert "ONLY_THIS" in result["env"]
     assert not set(result["env"]) - set(child_env) - {"LC_CTYPE", "PWD", "SHLVL", "_"}
+
+
+async def test_a_cancelled_request_is_cancelled_upstream(tmp_path: Path) -> None:
+    record = tmp_path / "received.jsonl"
+    spec = stdio([sys.executable, BAD, "record", str(record)])
+    with anyio.fail_after(20):
+        async with connect(spec, server="rec", env=env()) as connection:
+            with anyio.move_on_after(0.5):
+                await connection.request("tools/call", {"name": "hold", "arguments": {}}, timeout=30)
+            # The cancellation is written before the request returns; the child appends it
+            # when it reads it, so poll the file a bounded number of times.
+            for _ in range(100):
+                received = [json.loads(line) for line in record.read_text().splitlines()]
+                if any(m.get("method") == "notifications/cancelled" for m in received):
+                    break
+                await anyio.sleep(0.05)
+    call = next(m for m in received if m.get("method") == "tools/call")
+    cancelled = next(m for m in received if m.get("method") == "notifications/cancelled")
+    assert cancelled["params"]["requestId"] == call["id"]
+
+
+async def test_a_timed_out_request_is_cancelled_upstream_and_raises(tmp_path: Path) -> None:
+    from hintgate.errors import UpstreamTimeout
+
+    record = tmp_path / "received.jsonl"
+    with anyio.fail_after(20):
+        async with connect(stdio([sys.executable, BAD, "record", str(record)]), server="rec", env=env()) as connection:
+            with pytest.raises(UpstreamTimeout, match=r"tools/call got no answer within 0\.3 s"):
+                await connection.request("tools/call", {"name": "hold"}, timeout=0.3)
+            for _ in range(100):
+                if "notifications/cancelled" in record.read_text():
+                    break
+                await anyio.sleep(0.05)
+    assert "notifications/cancelled" in record.read_text()
