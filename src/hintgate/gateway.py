@@ -26,7 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.annotations import Hint
 from hintgate.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
-from hintgate.config import GatewayConfig, child_environment
+from hintgate.config import GatewayConfig, Trust
 from hintgate.errors import (
     HintgateError,
     UpstreamDown,
@@ -34,8 +34,8 @@ from hintgate.errors import (
     UpstreamRequestError,
     UpstreamTimeout,
 )
-from hintgate.sources.base import SourceState
-from hintgate.sources.mcp import McpUpstream
+from hintgate.sources import build_sources
+from hintgate.sources.base import Source, SourceState
 
 __all__ = ["PAGE_SIZE", "Gateway", "to_mcp_error", "tool_error"]
 
@@ -138,15 +138,7 @@ class Gateway:
     def __init__(self, config: GatewayConfig, *, environ: Mapping[str, str] | None = None) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
-        self.upstreams: dict[str, McpUpstream] = {
-            name: McpUpstream(
-                server,
-                env=child_environment(server, config, environ),
-                list_timeout=config.timeouts.list,
-                listener=self._on_change,
-            )
-            for name, server in config.servers.items()
-        }
+        self.sources: dict[str, Source] = build_sources(config, environ=environ, listener=self._on_change)
         self.stored_overrides: dict[str, dict[Hint, bool]] = {}
         self.catalog = Catalog({})
         self._prompts: dict[str, _Routed] = {}
@@ -159,10 +151,10 @@ class Gateway:
         self._server: Any = None
 
     async def __aenter__(self) -> Gateway:
-        for upstream in self.upstreams.values():
-            self._tasks.append(asyncio.create_task(upstream.run(), name=f"upstream:{upstream.name}"))
+        for source in self.sources.values():
+            self._tasks.append(asyncio.create_task(source.run(), name=f"source:{source.name}"))
         await asyncio.gather(
-            *(u.wait_started(u.config.startup_timeout + self.config.timeouts.list) for u in self.upstreams.values())
+            *(s.wait_started(s.startup_timeout + self.config.timeouts.list) for s in self.sources.values())
         )
         self.rebuild()
         return self
@@ -177,36 +169,38 @@ class Gateway:
 
     # -- the catalog -------------------------------------------------------
 
-    def resolve(self, upstream: McpUpstream, raw: Mapping[str, Any]) -> ResolvedTool:
-        """Resolve one upstream tool: declared, config and stored overrides, inference, trust."""
+    def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
+        """Resolve one source tool: declared, config and stored overrides, inference, trust."""
         name = str(raw.get("name", ""))
-        hints, title = upstream.operator_overrides(name)
-        stored = self.stored_overrides.get(public_name(upstream.config.prefix, name))
+        hints, title = source.operator_overrides(name)
+        stored = self.stored_overrides.get(public_name(source.prefix, name))
         overrides = {**hints, **stored} if stored else hints
         return resolve_tool(
             raw,
-            trusted=upstream.trust.value == "trusted",
+            trusted=source.trust is Trust.TRUSTED,
             overrides=overrides,
             title_override=title,
             profile=self.config.inference_profile,
+            http_method=source.http_method(raw),
+            declared=source.declared_for(raw),
         )
 
     def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:
         """Rebuild the catalog (and the prompt and resource routes) from the upstreams' listings."""
-        up = [u for u in self.upstreams.values() if u.status.state is SourceState.UP]
+        up = [s for s in self.sources.values() if s.status.state is SourceState.UP]
         if "tools" in kinds:
             groups = []
-            for upstream in up:
+            for source in up:
                 resolved = []
-                for raw in upstream.tools:
+                for raw in source.tools:
                     name = raw.get("name")
-                    if not isinstance(name, str) or not upstream.config.wants(name):
+                    if not isinstance(name, str) or not source.wants(name):
                         continue
                     try:
-                        resolved.append(self.resolve(upstream, raw))
+                        resolved.append(self.resolve(source, raw))
                     except HintgateError as exc:
-                        logger.warning("%s: tool %r skipped: %s", upstream.name, name, exc)
-                groups.append((upstream.name, upstream.config.prefix, resolved))
+                        logger.warning("%s: tool %r skipped: %s", source.name, name, exc)
+                groups.append((source.name, source.prefix, resolved))
             self.catalog = build_catalog(groups)
             for problem in self.catalog.problems:
                 logger.warning("%s", problem)
@@ -214,24 +208,24 @@ class Gateway:
                 self._last_server_of[entry.name] = entry.server
         if "prompts" in kinds:
             prompts: dict[str, _Routed] = {}
-            for upstream in up:
-                for raw in upstream.prompts:
+            for source in up:
+                for raw in source.prompts:
                     name = raw.get("name")
                     if isinstance(name, str):
-                        public = public_name(upstream.config.prefix, name, limit=128)
-                        prompts.setdefault(public, _Routed(upstream.name, name, {**raw, "name": public}))
+                        public = public_name(source.prefix, name, limit=128)
+                        prompts.setdefault(public, _Routed(source.name, name, {**raw, "name": public}))
             self._prompts = prompts
         if "resources" in kinds:
             # Resource URIs are addresses that tool results and clients quote, so they
             # are not renamed: the first server to list a URI owns it.
             resources: dict[str, str] = {}
             templates: list[tuple[str, Mapping[str, Any]]] = []
-            for upstream in up:
-                for raw in upstream.resources:
+            for source in up:
+                for raw in source.resources:
                     uri = raw.get("uri")
                     if isinstance(uri, str):
-                        resources.setdefault(uri, upstream.name)
-                templates.extend((upstream.name, raw) for raw in upstream.resource_templates)
+                        resources.setdefault(uri, source.name)
+                templates.extend((source.name, raw) for raw in source.resource_templates)
             self._resources = resources
             self._templates = templates
 
@@ -304,7 +298,7 @@ class Gateway:
         if entry is None:
             server = self._last_server_of.get(name)
             if server is not None:
-                upstream = self.upstreams[server]
+                upstream = self.sources[server]
                 status = upstream.status
                 return tool_error(
                     f"The tool {name!r} is unavailable: server {server!r} is {status.state.value}"
@@ -312,7 +306,7 @@ class Gateway:
                     + "."
                 )
             raise to_mcp_error(_UnknownName(f"Unknown tool: {name}"))
-        upstream = self.upstreams[entry.server]
+        upstream = self.sources[entry.server]
         meta = params.get("_meta")
         try:
             return await upstream.call_tool(
@@ -325,7 +319,7 @@ class Gateway:
             return tool_error(f"The tool {name!r} is unavailable: server {exc.detail}.")
         except UpstreamTimeout:
             return tool_error(
-                f"The tool {name!r} did not answer within {upstream.config.call_timeout:g} s "
+                f"The tool {name!r} did not answer within {upstream.call_timeout:g} s "
                 f"(server {entry.server!r}); the call was cancelled."
             )
         except UpstreamRequestError as exc:
@@ -349,7 +343,7 @@ class Gateway:
         return result
 
     async def _route(self, server: str, method: str, params: Mapping[str, Any] | None, ctx: Any) -> dict[str, Any]:
-        upstream = self.upstreams[server]
+        upstream = self.sources[server]
         try:
             return await upstream.request(method, dict(params) if params else None, context=_ClientCall(ctx))
         except UpstreamError as exc:
@@ -409,7 +403,7 @@ class Gateway:
 
         async def list_resources(ctx: Any, params: Any) -> dict[str, Any]:
             gateway._remember(ctx)
-            items = [r for u in gateway.upstreams.values() if u.status.state is SourceState.UP for r in u.resources]
+            items = [r for u in gateway.sources.values() if u.status.state is SourceState.UP for r in u.resources]
             return _complete(ctx, gateway.list_page(items, "resources", params))
 
         async def list_templates(ctx: Any, params: Any) -> dict[str, Any]:

@@ -236,7 +236,7 @@ def catalog_json(gateway: Any) -> str:
         {
             "servers": [
                 {"name": u.name, "trust": u.trust.value, "status": u.status.to_json(), "tools": len(u.tools)}
-                for u in gateway.upstreams.values()
+                for u in gateway.sources.values()
             ],
             "tools": [entry.to_json() for entry in gateway.catalog.entries.values()],
             "problems": list(gateway.catalog.problems),
@@ -250,7 +250,7 @@ def catalog_text(gateway: Any) -> Group:
     servers = Table(title="servers", expand=False)
     for column in ("server", "trust", "status", "tools", "reason"):
         servers.add_column(column, overflow="fold")
-    for upstream in gateway.upstreams.values():
+    for upstream in gateway.sources.values():
         status = upstream.status
         servers.add_row(
             upstream.name, upstream.trust.value, status.state.value, str(len(upstream.tools)), status.reason or ""

@@ -29,10 +29,10 @@ def _log_to_stderr(level: int = logging.INFO) -> Console:
 
 
 def _report_start(gateway: Gateway, console: Console) -> None:
-    for upstream in gateway.upstreams.values():
-        status = upstream.status
+    for source in gateway.sources.values():
+        status = source.status
         detail = f": {status.reason}" if status.reason else ""
-        console.print(f"hintgate: server {upstream.name!r} is {status.state.value}{detail}", highlight=False)
+        console.print(f"hintgate: server {source.name!r} is {status.state.value}{detail}", highlight=False)
     console.print(f"hintgate: serving {len(gateway.catalog.entries)} tools", highlight=False)
 
 
@@ -82,7 +82,7 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True, disable=not progress
     ) as bar:
-        bar.add_task(f"starting {len(gateway.upstreams)} servers and listing their tools", total=None)
+        bar.add_task(f"starting {len(gateway.sources)} servers and listing their tools", total=None)
         async with gateway:
             pass
     return gateway

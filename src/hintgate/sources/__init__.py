@@ -1,1 +1,31 @@
-"""Where tools come from: upstream MCP servers, OpenAPI documents, Python functions."""
+"""Where tools come from: upstream MCP servers, OpenAPI documents, Python functions.
+
+`build_sources` turns a config into the sources the gateway runs, one per
+configured server or document, in config order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hintgate.config import GatewayConfig, child_environment
+from hintgate.sources.base import ChangeListener, Source
+
+__all__ = ["build_sources"]
+
+
+def build_sources(
+    config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
+) -> dict[str, Source]:
+    """One source per configured server, keyed by its name."""
+    from hintgate.sources.mcp import McpUpstream
+
+    sources: dict[str, Source] = {}
+    for name, server in config.servers.items():
+        sources[name] = McpUpstream(
+            server,
+            env=child_environment(server, config, environ),
+            list_timeout=config.timeouts.list,
+            listener=listener,
+        )
+    return sources

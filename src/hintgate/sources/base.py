@@ -83,7 +83,12 @@ class CallContext(Protocol):
 
 
 class Source(Protocol):
-    """A provider of tools behind the gateway."""
+    """A provider of tools behind the gateway.
+
+    The gateway runs `run()` as a task for the gateway's lifetime, waits for
+    `wait_started()` before it serves, and reads the listings whenever a
+    listener call says they changed.
+    """
 
     @property
     def name(self) -> str:
@@ -94,12 +99,39 @@ class Source(Protocol):
         """Whether its declared hints are believed."""
 
     @property
+    def prefix(self) -> str:
+        """What its tools' names are prefixed with in the gateway ("" for none)."""
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+
+    @property
+    def startup_timeout(self) -> float:
+        """Seconds its start may take."""
+
+    @property
     def status(self) -> SourceStatus:
         """Its current status."""
 
     @property
     def tools(self) -> Sequence[Mapping[str, Any]]:
         """Its tools as MCP JSON objects (empty unless up)."""
+
+    @property
+    def prompts(self) -> Sequence[Mapping[str, Any]]:
+        """Its prompts as MCP JSON objects."""
+
+    @property
+    def resources(self) -> Sequence[Mapping[str, Any]]:
+        """Its resources as MCP JSON objects."""
+
+    @property
+    def resource_templates(self) -> Sequence[Mapping[str, Any]]:
+        """Its resource templates as MCP JSON objects."""
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether one of its tools is served (include / exclude)."""
 
     def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
         """Declared annotations that do not live in `tool["annotations"]` (an OpenAPI extension), else None."""
@@ -110,7 +142,24 @@ class Source(Protocol):
     def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
         """The config file's hint overrides and title for a tool."""
 
+    async def run(self) -> None:
+        """Start, and keep it running until cancelled (restarting what fails)."""
+
+    async def wait_started(self, timeout: float) -> None:
+        """Return once the first start attempt succeeded or failed, or after `timeout` s."""
+
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any] | None, *, meta: Mapping[str, Any] | None, context: CallContext
     ) -> dict[str, Any]:
-        """Call a tool by its source-side name; returns the MCP `CallToolResult` JSON."""
+        """Call a tool by its source-side name; returns the MCP `CallToolResult` JSON.
+
+        Raises:
+            UpstreamDown: the source is not up.
+            UpstreamError: the call failed.
+        """
+
+    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
+        """Forward another request (prompts/get, resources/read, ...).
+
+        Sources without prompts or resources raise `UpstreamRequestError`.
+        """

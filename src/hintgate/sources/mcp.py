@@ -589,6 +589,25 @@ class McpUpstream:
         return self.config.trust
 
     @property
+    def prefix(self) -> str:
+        """What its tools' names are prefixed with."""
+        return self.config.prefix
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+        return self.config.call_timeout
+
+    @property
+    def startup_timeout(self) -> float:
+        """Seconds its start (and handshake) may take."""
+        return self.config.startup_timeout
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether the config's include / exclude globs let a tool through."""
+        return self.config.wants(tool_name)
+
+    @property
     def status(self) -> SourceStatus:
         """Its current status."""
         return self._status
