@@ -246,12 +246,27 @@ def _parse_http(value: str) -> tuple[str, int]:
     return host or "127.0.0.1", number
 
 
-ConfigFile = Annotated[Path, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+ConfigFile = Annotated[Path | None, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+DemoFlag = Annotated[
+    bool, typer.Option("--demo", help="Use the bundled demo config: hintgate's demo server, no network needed.")
+]
+
+
+def _config_or_demo(config: Path | None, demo: bool) -> GatewayConfig:
+    if demo == (config is not None):
+        _fail("give exactly one of --config FILE and --demo", EXIT_USAGE)
+    if demo:
+        from hintgate.demo import demo_config
+
+        return demo_config()
+    assert config is not None
+    return _load(config)
 
 
 @app.command()
 def serve(
-    config: ConfigFile,
+    config: ConfigFile = None,
+    demo: DemoFlag = False,
     http: Annotated[
         str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp) instead of stdio.")
     ] = None,
@@ -262,7 +277,7 @@ def serve(
 
     if http is not None and stdio:
         _fail("--http and --stdio exclude each other", EXIT_USAGE)
-    loaded = _load(config)
+    loaded = _config_or_demo(config, demo)
     try:
         if http is not None:
             host, port = _parse_http(http)
@@ -275,14 +290,15 @@ def serve(
 
 @app.command()
 def tools(
-    config: ConfigFile,
+    config: ConfigFile = None,
+    demo: DemoFlag = False,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
 ) -> None:
     """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance."""
     from hintgate.reports import catalog_json, catalog_text, print_json
     from hintgate.serve import collect_catalog
 
-    loaded = _load(config)
+    loaded = _config_or_demo(config, demo)
     console = _out()
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
     if output is OutputFormat.JSON:

@@ -11,9 +11,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Notebook", "build_server", "main"]
+if TYPE_CHECKING:
+    from hintgate.config import GatewayConfig
+
+__all__ = ["Notebook", "build_server", "demo_config", "main"]
 
 
 @dataclass
@@ -153,6 +156,18 @@ def build_server(notebook: Notebook | None = None) -> Any:
         return datetime.now(UTC).isoformat(timespec="seconds")
 
     return server
+
+
+def demo_config() -> GatewayConfig:
+    """The bundled demo gateway config: this demo server, untrusted, prefixed `notes`."""
+    import sys
+
+    from hintgate.config import parse_config
+
+    return parse_config(
+        {"mcpServers": {"notes": {"command": sys.executable, "args": ["-m", "hintgate.demo"]}}},
+        source="<bundled demo config>",
+    )
 
 
 def main() -> None:
