@@ -17,3 +17,44 @@ def test_every_lint_rule_is_documented_with_its_id_and_severity() -> None:
         for m in re.finditer(r"^\| (HG\d{3}) \| ([a-z-]+) \| (error|warning|note) \|", text, re.MULTILINE)
     }
     assert rows == {code: (rule.id, rule.severity.value) for code, rule in RULES.items()}
+
+
+def render_cli_reference() -> str:
+    """docs/cli.md as `--help` prints it, command by command."""
+    import click
+    import typer
+    from typer.testing import CliRunner
+
+    from hintgate.cli import app
+
+    runner = CliRunner()
+    root = typer.main.get_command(app)
+    sections = [
+        "# Command-line reference",
+        "",
+        "Generated from `--help`; `UPDATE_DOCS=1 pytest tests/test_docs.py` rewrites it.",
+        "",
+    ]
+
+    def walk(command: click.Command, path: list[str]) -> None:
+        result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"})
+        assert result.exit_code == 0, result.output
+        title = " ".join(["hintgate", *path])
+        text = "\n".join(line.rstrip() for line in result.output.strip().splitlines())
+        sections.extend([f"## `{title}`", "", "```text", text, "```", ""])
+        if isinstance(command, click.Group):
+            for name in sorted(command.commands):
+                walk(command.commands[name], [*path, name])
+
+    walk(root, [])
+    return "\n".join(sections)
+
+
+def test_the_cli_reference_is_generated_from_help() -> None:
+    import os
+
+    expected = render_cli_reference()
+    path = DOCS / "cli.md"
+    if os.environ.get("UPDATE_DOCS"):
+        path.write_text(expected, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == expected, "docs/cli.md is stale: UPDATE_DOCS=1 pytest tests/test_docs.py"

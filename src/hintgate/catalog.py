@@ -214,6 +214,7 @@ class CatalogEntry:
         upstream_name: its name at the source.
         tool: the resolved tool.
         wire: the `tools/list` entry sent to clients (built once).
+        snapshot: the hints in force with provenance and tier, as calls record them (built once).
     """
 
     name: str
@@ -221,6 +222,7 @@ class CatalogEntry:
     upstream_name: str
     tool: ResolvedTool
     wire: Mapping[str, Any]
+    snapshot: Mapping[str, Any]
 
     @property
     def tier(self) -> Tier:
@@ -308,5 +310,11 @@ def build_catalog(groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]]) -> 
                     f"{server}: tool {tool.name!r} is served as {name!r}: "
                     f"{base!r} is already {other.server}'s {other.upstream_name!r}"
                 )
-            entries[name] = CatalogEntry(name, server, tool.name, tool, wire_tool(name, server, tool))
+            wire = wire_tool(name, server, tool)
+            snapshot = {
+                "annotations": wire["annotations"],
+                "provenance": wire["_meta"][META_PREFIX + "provenance"],
+                "tier": tool.tier.value,
+            }
+            entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot)
     return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))

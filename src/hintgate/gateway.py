@@ -17,15 +17,18 @@ import base64
 import contextlib
 import logging
 import os
+import time
+import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.annotations import Hint
-from hintgate.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
+from hintgate.catalog import Catalog, CatalogEntry, ResolvedTool, build_catalog, public_name, resolve_tool
 from hintgate.config import GatewayConfig, Trust
 from hintgate.errors import (
     HintgateError,
@@ -34,18 +37,31 @@ from hintgate.errors import (
     UpstreamRequestError,
     UpstreamTimeout,
 )
+from hintgate.sessions import ClientSession, SessionTracker
 from hintgate.sources import build_sources
 from hintgate.sources.base import Source, SourceState
+
+if TYPE_CHECKING:
+    from hintgate.store import Store
 
 __all__ = ["PAGE_SIZE", "Gateway", "to_mcp_error", "tool_error"]
 
 logger = logging.getLogger(__name__)
 
-PAGE_SIZE = 200
+PAGE_SIZE = 500
 """Items per page of the gateway's own list results."""
 
 _MODERN = frozenset(MODERN_PROTOCOL_VERSIONS)
 _STANDARD_KINDS = ("tools", "prompts", "resources")
+
+
+def _error_text(result: Mapping[str, Any]) -> str:
+    content = result.get("content")
+    if isinstance(content, list):
+        texts = [str(c["text"]) for c in content if isinstance(c, Mapping) and isinstance(c.get("text"), str)]
+        if texts:
+            return "\n".join(texts)[:2000]
+    return "the tool reported an error"
 
 
 def tool_error(text: str) -> dict[str, Any]:
@@ -135,17 +151,29 @@ class Gateway:
     first attempt, so the first `tools/list` is complete; leaving stops them.
     """
 
-    def __init__(self, config: GatewayConfig, *, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        config: GatewayConfig,
+        *,
+        environ: Mapping[str, str] | None = None,
+        store: Store | None = None,
+        sources: Mapping[str, Source] | None = None,
+    ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
-        self.sources: dict[str, Source] = build_sources(config, environ=environ, listener=self._on_change)
+        self.sources: dict[str, Source] = (
+            dict(sources) if sources is not None else build_sources(config, environ=environ, listener=self._on_change)
+        )
         self.stored_overrides: dict[str, dict[Hint, bool]] = {}
         self.catalog = Catalog({})
         self._prompts: dict[str, _Routed] = {}
         self._resources: dict[str, str] = {}
         self._templates: list[tuple[str, Mapping[str, Any]]] = []
         self._last_server_of: dict[str, str] = {}
-        self._connections: dict[int, Any] = {}
+        self.store = store
+        self.sessions = SessionTracker(
+            on_start=self._session_started, on_end=self._session_ended, modern_versions=_MODERN
+        )
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: Any = None
         self._server: Any = None
@@ -160,6 +188,7 @@ class Gateway:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self.sessions.close_all()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -250,15 +279,27 @@ class Gateway:
 
     # -- telling clients ---------------------------------------------------
 
-    def _remember(self, ctx: Any) -> None:
-        # The SDK builds a session per request around the connection-scoped
-        # `Connection`; that is what outlives the request and can notify.
-        connection = getattr(ctx.session, "_connection", None)
-        if connection is None or id(connection) in self._connections:
-            return
-        key = id(connection)
-        self._connections[key] = connection
-        connection.exit_stack.callback(self._connections.pop, key, None)
+    def _session(self, ctx: Any) -> ClientSession:
+        return self.sessions.for_request(ctx)
+
+    def _session_started(self, session: ClientSession) -> None:
+        if self.store is not None:
+            from hintgate.store import SessionRecord
+
+            self.store.session_started(
+                SessionRecord(
+                    id=session.id,
+                    client_name=session.client_name,
+                    client_version=session.client_version,
+                    started_at=session.started_at,
+                    transport=session.transport,
+                    replica=self.store.replica,
+                )
+            )
+
+    def _session_ended(self, session: ClientSession) -> None:
+        if self.store is not None and session.ended_at is not None:
+            self.store.session_closed(session.id, session.ended_at)
 
     async def _broadcast(self, kinds: Sequence[str]) -> None:
         from mcp.server.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
@@ -267,9 +308,7 @@ class Gateway:
         for kind in kinds:
             if self._bus is not None:
                 await self._bus.publish(events[kind]())
-            for connection in list(self._connections.values()):
-                if connection.protocol_version in _MODERN:
-                    continue  # the bus reaches modern clients through subscriptions/listen
+            for connection in self.sessions.connections():
                 send = getattr(connection, f"send_{kind[:-1] if kind != 'resources' else 'resource'}_list_changed")
                 with contextlib.suppress(Exception):
                     await send()
@@ -279,10 +318,9 @@ class Gateway:
 
         if self._bus is not None:
             await self._bus.publish(ResourceUpdated(uri=uri))
-        for connection in list(self._connections.values()):
-            if connection.protocol_version not in _MODERN:
-                with contextlib.suppress(Exception):
-                    await connection.send_resource_updated(uri)
+        for connection in self.sessions.connections():
+            with contextlib.suppress(Exception):
+                await connection.send_resource_updated(uri)
 
     # -- requests ----------------------------------------------------------
 
@@ -306,10 +344,30 @@ class Gateway:
                     + "."
                 )
             raise to_mcp_error(_UnknownName(f"Unknown tool: {name}"))
-        upstream = self.sources[entry.server]
-        meta = params.get("_meta")
+        session = self._session(ctx) if ctx is not None else None
+        started = time.perf_counter()
+        started_at = datetime.now(UTC)
+        result: dict[str, Any] | None = None
+        error: str | None = None
         try:
-            return await upstream.call_tool(
+            result = await self._forward(entry, arguments, params.get("_meta"), ctx)
+        except Exception as exc:
+            error = str(exc)
+            raise
+        finally:
+            if session is not None:
+                session.calls += 1
+            if self.store is not None:
+                self._record(entry, ctx, session, arguments, result, error, started_at, started)
+        return result
+
+    async def _forward(
+        self, entry: CatalogEntry, arguments: Mapping[str, Any] | None, meta: Any, ctx: Any
+    ) -> dict[str, Any]:
+        name = entry.name
+        source = self.sources[entry.server]
+        try:
+            return await source.call_tool(
                 entry.upstream_name,
                 arguments,
                 meta=meta if isinstance(meta, Mapping) else None,
@@ -319,13 +377,52 @@ class Gateway:
             return tool_error(f"The tool {name!r} is unavailable: server {exc.detail}.")
         except UpstreamTimeout:
             return tool_error(
-                f"The tool {name!r} did not answer within {upstream.call_timeout:g} s "
+                f"The tool {name!r} did not answer within {source.call_timeout:g} s "
                 f"(server {entry.server!r}); the call was cancelled."
             )
         except UpstreamRequestError as exc:
             raise to_mcp_error(exc) from exc
         except UpstreamError as exc:
             return tool_error(f"The tool {name!r} failed: server {entry.server!r} {exc.detail}.")
+
+    def _record(
+        self,
+        entry: CatalogEntry,
+        ctx: Any,
+        session: ClientSession | None,
+        arguments: Mapping[str, Any] | None,
+        result: dict[str, Any] | None,
+        error: str | None,
+        started_at: datetime,
+        started: float,
+    ) -> None:
+        from hintgate.store import CallRecord
+
+        assert self.store is not None
+        if error is None and result is not None and result.get("isError"):
+            error = _error_text(result)
+        source = self.sources[entry.server]
+        info = getattr(source, "info", None)
+        self.store.record_call(
+            CallRecord(
+                id=str(uuid.uuid4()),
+                session_id=session.id if session else None,
+                server_id=entry.server,
+                server_name=getattr(info, "name", None),
+                tool_name=entry.name,
+                upstream_tool=entry.upstream_name,
+                arguments=arguments,
+                response=result,
+                error=error,
+                started_at=started_at,
+                duration_ms=(time.perf_counter() - started) * 1000,
+                request_id=str(ctx.request_id) if ctx is not None and ctx.request_id is not None else None,
+                client_name=session.client_name if session else None,
+                client_version=session.client_version if session else None,
+                hints=entry.snapshot,
+                tier=entry.tier.value,
+            )
+        )
 
     def list_page(self, items: Sequence[Mapping[str, Any]], key: str, params: Any) -> dict[str, Any]:
         """One page of a list result, with an opaque cursor for the next."""
@@ -382,15 +479,15 @@ class Gateway:
                 return super().create_initialization_options(options, *a, **k)
 
         async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._remember(ctx)
+            gateway._session(ctx)
             return _complete(ctx, gateway.list_page(gateway.catalog.wire, "tools", params))
 
         async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._remember(ctx)
+            gateway._session(ctx)
             return _complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
 
         async def list_prompts(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._remember(ctx)
+            gateway._session(ctx)
             return _complete(ctx, gateway.list_page([r.wire for r in gateway._prompts.values()], "prompts", params))
 
         async def get_prompt(ctx: Any, params: Any) -> dict[str, Any]:
@@ -402,7 +499,7 @@ class Gateway:
             return _complete(ctx, await gateway._route(routed.server, "prompts/get", forwarded, ctx))
 
         async def list_resources(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._remember(ctx)
+            gateway._session(ctx)
             items = [r for u in gateway.sources.values() if u.status.state is SourceState.UP for r in u.resources]
             return _complete(ctx, gateway.list_page(items, "resources", params))
 
@@ -416,7 +513,7 @@ class Gateway:
             )
 
         async def subscribe(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._remember(ctx)
+            gateway._session(ctx)
             uri = str(params.uri)
             return await gateway._route(gateway._resource_server(uri), "resources/subscribe", {"uri": uri}, ctx)
 
@@ -470,11 +567,16 @@ class Gateway:
         server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
 
         async def fast_path(ctx: Any, call_next: Any) -> Any:
-            # Handshake-era tools/call skips the SDK's model validation both ways:
-            # the upstream's result goes back as the JSON it was.
-            if ctx.method == "tools/call" and ctx.request_id is not None and ctx.protocol_version not in _MODERN:
-                gateway._remember(ctx)
-                return await gateway.call_tool(ctx, ctx.params)
+            # Handshake-era tools/call and tools/list skip the SDK's model validation
+            # both ways: the upstream's JSON goes back as it was, and a large catalog
+            # is not re-validated into models on every listing.
+            if ctx.request_id is not None and ctx.protocol_version not in _MODERN:
+                if ctx.method == "tools/call":
+                    gateway._session(ctx)
+                    return await gateway.call_tool(ctx, ctx.params)
+                if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
+                    gateway._session(ctx)
+                    return gateway.list_page(gateway.catalog.wire, "tools", ctx.params or {})
             return await call_next(ctx)
 
         # The SDK installs an OpenTelemetry middleware by default; a gateway on the
@@ -485,10 +587,10 @@ class Gateway:
 
     async def serve_stdio(self) -> None:
         """Serve MCP on this process's stdin and stdout until the client closes them."""
-        from mcp.server.stdio import stdio_server
+        from hintgate.stdio import stdio_streams
 
         server = self._server or self.build_server()
-        async with stdio_server() as (read, write):
+        async with stdio_streams() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     @asynccontextmanager

@@ -1,0 +1,160 @@
+"""Test doubles for code that uses hintgate, and for hintgate's own tests.
+
+`FakeSource` is a source of tools kept in memory: no process, no network.
+`in_memory_gateway` runs a gateway over fake sources and connects the MCP
+SDK's client to it in-process:
+
+    async with in_memory_gateway(FakeSource("notes", tools=[...], handlers={...})) as (gateway, client):
+        result = await client.call_tool("notes_get_note", {"id": 1})
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from hintgate.annotations import Hint
+from hintgate.config import GatewayConfig, Trust, parse_config
+from hintgate.errors import UpstreamDown, UpstreamRequestError
+from hintgate.sources.base import CallContext, SourceState, SourceStatus
+
+__all__ = ["FakeSource", "in_memory_gateway", "text_result"]
+
+Handler = Callable[[Mapping[str, Any]], Any]
+
+
+def text_result(text: str, *, is_error: bool = False) -> dict[str, Any]:
+    """A `CallToolResult` with one text block."""
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+
+class FakeSource:
+    """A source whose tools are plain dicts and whose calls are Python callables.
+
+    Args:
+        name: the source's name (and default prefix).
+        tools: the tools as MCP JSON objects (`name`, `description`, `inputSchema`, `annotations`...).
+        handlers: tool name → callable taking the arguments and returning a
+            `CallToolResult` dict, a string (wrapped as text), or an awaitable of either.
+        trust: whether its declared hints are believed.
+        prefix: the name prefix (default: `name`).
+        overrides: tool name → hint overrides, as a config file would give them.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        tools: Sequence[Mapping[str, Any]] = (),
+        handlers: Mapping[str, Handler] | None = None,
+        trust: Trust = Trust.UNTRUSTED,
+        prefix: str | None = None,
+        overrides: Mapping[str, Mapping[Hint, bool]] | None = None,
+    ) -> None:
+        self._name = name
+        self.tools: list[Mapping[str, Any]] = list(tools)
+        self.handlers: dict[str, Handler] = dict(handlers or {})
+        self._trust = trust
+        self._prefix = name if prefix is None else prefix
+        self._overrides = dict(overrides or {})
+        self._status = SourceStatus(SourceState.UP)
+        self.calls: list[tuple[str, Mapping[str, Any] | None]] = []
+        self.prompts: list[Mapping[str, Any]] = []
+        self.resources: list[Mapping[str, Any]] = []
+        self.resource_templates: list[Mapping[str, Any]] = []
+
+    @property
+    def name(self) -> str:
+        """The source's name."""
+        return self._name
+
+    @property
+    def trust(self) -> Trust:
+        """Its trust level."""
+        return self._trust
+
+    @property
+    def prefix(self) -> str:
+        """Its name prefix."""
+        return self._prefix
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+        return 10.0
+
+    @property
+    def startup_timeout(self) -> float:
+        """Seconds a start may take."""
+        return 1.0
+
+    @property
+    def status(self) -> SourceStatus:
+        """Its status (up unless `go_down` was called)."""
+        return self._status
+
+    def go_down(self, reason: str = "stopped by the test") -> None:
+        """Mark it down: its tools leave the catalog and calls fail."""
+        self._status = SourceStatus(SourceState.DOWN, reason)
+
+    def wants(self, tool_name: str) -> bool:
+        """Every tool is served."""
+        return True
+
+    def declared_for(self, tool: Mapping[str, Any]) -> None:
+        """Declarations live in `annotations`."""
+        return
+
+    def http_method(self, tool: Mapping[str, Any]) -> None:
+        """No HTTP behind it."""
+        return
+
+    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
+        """The overrides given to the constructor."""
+        return self._overrides.get(tool_name, {}), None
+
+    async def run(self) -> None:
+        """Nothing to run."""
+
+    async def wait_started(self, timeout: float) -> None:
+        """Started at once."""
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None, *, meta: Mapping[str, Any] | None, context: CallContext
+    ) -> dict[str, Any]:
+        """Run the handler of `name`."""
+        if self._status.state is not SourceState.UP:
+            raise UpstreamDown(f"is {self._status.state.value}: {self._status.reason}", server=self.name)
+        handler = self.handlers.get(name)
+        if handler is None:
+            raise UpstreamRequestError(f"Unknown tool: {name}", code=-32602, server=self.name)
+        self.calls.append((name, arguments))
+        outcome = handler(arguments or {})
+        if inspect.isawaitable(outcome):
+            outcome = await outcome
+        if isinstance(outcome, str):
+            return text_result(outcome)
+        result: dict[str, Any] = outcome
+        return result
+
+    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
+        """No prompts or resources."""
+        raise UpstreamRequestError(f"{method} is not supported by a fake source", code=-32601, server=self.name)
+
+
+@asynccontextmanager
+async def in_memory_gateway(
+    *sources: FakeSource, config: GatewayConfig | None = None, **client_args: Any
+) -> AsyncIterator[tuple[Any, Any]]:
+    """A gateway over `sources` with the SDK's client connected in-process; yields (gateway, client)."""
+    from mcp import Client
+
+    from hintgate.gateway import Gateway
+
+    gateway = Gateway(config or parse_config({"mcpServers": {}}), sources={s.name: s for s in sources})
+    async with gateway:
+        server = gateway.build_server()
+        async with Client(server, mode="legacy", **client_args) as client:
+            yield gateway, client
