@@ -15,6 +15,9 @@ CORE = [
     "hintgate.errors",
     "hintgate.catalog",
     "hintgate.lint",
+    "hintgate.policy",
+    "hintgate.policy_rules",
+    "hintgate.approvals",
 ]
 BLOCKED = ["mcp", "mcp_types", "sqlalchemy", "fastapi", "httpx", "httpx2", "starlette", "uvicorn", "socket"]
 
