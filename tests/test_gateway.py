@@ -28,7 +28,9 @@ def server_entry(cmd: list[str], **extra: Any) -> dict[str, Any]:
 
 
 def write_config(tmp_path: Path, servers: dict[str, dict[str, Any]], **top: Any) -> Path:
+    """A config file; the policy is bypass unless given: these tests are about passing things through."""
     path = tmp_path / "hintgate.json"
+    top.setdefault("policy", {"mode": "bypass"})
     path.write_text(json.dumps({"mcpServers": servers, **top}))
     return path
 

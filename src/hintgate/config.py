@@ -31,11 +31,16 @@ from urllib.parse import urlsplit, urlunsplit
 from hintgate._yamlpos import Format, Key, Mark, Positions, SyntaxProblem, format_path, read_text
 from hintgate.annotations import Hint
 from hintgate.errors import ConfigError
+from hintgate.policy_rules import PolicySettings, Rule, parse_policy
 
 __all__ = [
     "DEFAULT_ENV_ALLOW",
+    "ApiAuth",
     "GatewayConfig",
     "HttpTransport",
+    "OpenApiConfig",
+    "OperationFilter",
+    "PythonConfig",
     "ServerConfig",
     "StdioTransport",
     "Timeouts",
@@ -44,6 +49,7 @@ __all__ = [
     "check_config",
     "child_environment",
     "load_config",
+    "match_override",
     "parse_config",
 ]
 
@@ -139,24 +145,8 @@ class ServerConfig:
         return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
 
     def override_for(self, tool_name: str) -> ToolOverride | None:
-        """The override that applies to a tool, if any.
-
-        An exact name beats every glob. Among matching globs the longest
-        pattern wins, taken as the most specific; between equally long ones,
-        the first in the file. Overrides are not merged: one entry applies.
-        """
-        exact = self.overrides.get(tool_name)
-        if exact is not None and _GLOB_CHARS.isdisjoint(tool_name):
-            return exact
-        best: tuple[int, ToolOverride] | None = None
-        for pattern, override in self.overrides.items():
-            if _GLOB_CHARS.isdisjoint(pattern):
-                if pattern == tool_name:
-                    return override
-                continue
-            if fnmatch.fnmatchcase(tool_name, pattern) and (best is None or len(pattern) > best[0]):
-                best = (len(pattern), override)
-        return best[1] if best else None
+        """The override that applies to a tool, if any (see `match_override`)."""
+        return match_override(self.overrides, tool_name)
 
     def redacted(self) -> dict[str, Any]:
         """A JSON-ready description with `env` and `headers` values, and URL credentials, as `***`.
@@ -214,12 +204,203 @@ class ServerConfig:
         return f"{self.name}: {how} ({'; '.join(parts)})"
 
 
+def match_override(overrides: Mapping[str, ToolOverride], tool_name: str) -> ToolOverride | None:
+    """The override of `overrides` that applies to a tool, if any.
+
+    An exact name beats every glob. Among matching globs the longest
+    pattern wins, taken as the most specific; between equally long ones,
+    the first in the file. Overrides are not merged: one entry applies.
+    """
+    exact = overrides.get(tool_name)
+    if exact is not None and _GLOB_CHARS.isdisjoint(tool_name):
+        return exact
+    best: tuple[int, ToolOverride] | None = None
+    for pattern, override in overrides.items():
+        if _GLOB_CHARS.isdisjoint(pattern):
+            if pattern == tool_name:
+                return override
+            continue
+        if fnmatch.fnmatchcase(tool_name, pattern) and (best is None or len(pattern) > best[0]):
+            best = (len(pattern), override)
+    return best[1] if best else None
+
+
+@dataclass(frozen=True)
+class ApiAuth:
+    """How an OpenAPI source authenticates: a bearer token, an API key, or HTTP basic.
+
+    Attributes:
+        kind: "bearer", "apiKey" or "basic".
+        value: the bearer token or the API key.
+        name: the API key's header, query parameter or cookie name.
+        location: where the API key goes: "header", "query" or "cookie".
+        username: the basic-auth user name.
+        password: the basic-auth password.
+    """
+
+    kind: Literal["bearer", "apiKey", "basic"]
+    value: str = ""
+    name: str = ""
+    location: Literal["header", "query", "cookie"] = "header"
+    username: str = ""
+    password: str = ""
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every string that must never be shown (the raw values and their encoded forms)."""
+        import base64
+
+        if self.kind == "basic":
+            pair = f"{self.username}:{self.password}"
+            return tuple(s for s in (self.password, pair, base64.b64encode(pair.encode()).decode()) if len(s) >= 4)
+        return (self.value,) if len(self.value) >= 4 else ()
+
+    def describe(self) -> str:
+        """The scheme without its secret: `bearer ***`, `apiKey header X-API-Key=***`."""
+        if self.kind == "bearer":
+            return f"bearer {_REDACTED}"
+        if self.kind == "basic":
+            return f"basic {self.username}:{_REDACTED}"
+        return f"apiKey {self.location} {self.name}={_REDACTED}"
+
+
+@dataclass(frozen=True)
+class OperationFilter:
+    """Which operations of a document a filter names: by tag, path glob, method, or tool-name glob.
+
+    Attributes:
+        tags: operation tags.
+        paths: `fnmatch` globs over path templates (`/pet/*`).
+        methods: HTTP methods, upper case.
+        tools: globs over tool names and operationIds.
+    """
+
+    tags: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+
+    def is_empty(self) -> bool:
+        """True when it names nothing."""
+        return not (self.tags or self.paths or self.methods or self.tools)
+
+    def criteria(self, method: str, path: str, tags: Collection[str], names: Collection[str]) -> list[bool]:
+        """For each criterion given, whether the operation meets it."""
+        out: list[bool] = []
+        if self.tags:
+            out.append(any(t in self.tags for t in tags))
+        if self.paths:
+            out.append(any(fnmatch.fnmatchcase(path, p) for p in self.paths))
+        if self.methods:
+            out.append(method.upper() in self.methods)
+        if self.tools:
+            out.append(any(fnmatch.fnmatchcase(n, p) for n in names for p in self.tools))
+        return out
+
+
+@dataclass(frozen=True)
+class OpenApiConfig:
+    """One OpenAPI document served as tools.
+
+    Attributes:
+        name: its key in the config.
+        document: the document's file path (absolute) or http(s) URL.
+        base_url: where calls go; the document's first server when None.
+        auth: credentials sent with every call, if any.
+        headers: extra headers sent with every call (values may be secrets).
+        include: an operation is served only if it meets every criterion given (empty: all).
+        exclude: an operation meeting any criterion given is not served.
+        naming: "operationId" (else method and path) or "method-path".
+    """
+
+    name: str
+    document: str
+    base_url: str | None = None
+    auth: ApiAuth | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    include: OperationFilter = field(default_factory=OperationFilter)
+    exclude: OperationFilter = field(default_factory=OperationFilter)
+    naming: Literal["operationId", "method-path"] = "operationId"
+    trust: Trust = Trust.UNTRUSTED
+    enabled: bool = True
+    prefix: str = ""
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+    startup_timeout: float = Timeouts.startup
+
+    def selects(self, method: str, path: str, tags: Collection[str]) -> bool:
+        """Whether include / exclude let an operation through by its tags, path and method."""
+        include = OperationFilter(self.include.tags, self.include.paths, self.include.methods)
+        exclude = OperationFilter(self.exclude.tags, self.exclude.paths, self.exclude.methods)
+        return all(include.criteria(method, path, tags, ())) and not any(exclude.criteria(method, path, tags, ()))
+
+    def wants(self, tool_name: str, operation_id: str | None = None) -> bool:
+        """Whether include / exclude let a tool through by its name or operationId."""
+        names = (tool_name, operation_id) if operation_id else (tool_name,)
+        include, exclude = OperationFilter(tools=self.include.tools), OperationFilter(tools=self.exclude.tools)
+        return all(include.criteria("", "", (), names)) and not any(exclude.criteria("", "", (), names))
+
+    def override_for(self, tool_name: str, operation_id: str | None = None) -> ToolOverride | None:
+        """The override for a tool, looked up by its tool name, then by its operationId."""
+        found = match_override(self.overrides, tool_name)
+        if found is None and operation_id and operation_id != tool_name:
+            found = match_override(self.overrides, operation_id)
+        return found
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential value this source holds, for scrubbing messages and results."""
+        values = [*(self.auth.secrets() if self.auth else ()), *(v for v in self.headers.values() if len(v) >= 4)]
+        return tuple(sorted(set(values), key=len, reverse=True))
+
+    def describe(self) -> str:
+        """One line for people, secrets hidden."""
+        parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
+        if self.auth:
+            parts.append(self.auth.describe())
+        if not self.enabled:
+            parts.append("disabled")
+        return f"{self.name}: openapi {_redact_url(self.document)} ({'; '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class PythonConfig:
+    """A registry of Python tools served in the gateway.
+
+    Attributes:
+        name: its key in the config.
+        registry: `module:attribute` of a `hintgate.tooldef.ToolRegistry` (or a list of `ToolDefinition`s).
+        path: directories put on `sys.path` before importing (relative ones from the config file's directory).
+    """
+
+    name: str
+    registry: str
+    path: tuple[str, ...] = ()
+    trust: Trust = Trust.UNTRUSTED
+    enabled: bool = True
+    prefix: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
+        if self.include and not any(fnmatch.fnmatchcase(tool_name, p) for p in self.include):
+            return False
+        return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The override that applies to a tool, if any (see `match_override`)."""
+        return match_override(self.overrides, tool_name)
+
+
 @dataclass(frozen=True)
 class GatewayConfig:
     """A whole configuration file, validated.
 
     Attributes:
         servers: the upstream servers by name, in file order (disabled ones included).
+        openapi: the OpenAPI documents served as tools, by name.
+        python: the Python tool registries served, by name.
         inference_profile: the name of the inference profile to use.
         timeouts: the gateway-wide default time limits.
         env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
@@ -228,11 +409,27 @@ class GatewayConfig:
     """
 
     servers: Mapping[str, ServerConfig] = field(default_factory=dict)
+    openapi: Mapping[str, OpenApiConfig] = field(default_factory=dict)
+    python: Mapping[str, PythonConfig] = field(default_factory=dict)
     inference_profile: str = "conservative"
     timeouts: Timeouts = field(default_factory=Timeouts)
     env_allow: tuple[str, ...] = ()
     source: Path | None = None
     warnings: tuple[str, ...] = ()
+    policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
+
+
+def _policy_path(dotted: str | None, fallback: tuple[Key, ...]) -> tuple[Key, ...]:
+    """`policy.rules[2].deny.tier` → ("policy", "rules", 2, "deny", "tier"), for locating the line."""
+    if not dotted:
+        return fallback
+    keys: list[Key] = []
+    for part in dotted.split("."):
+        name, *indexes = part.split("[")
+        if name:
+            keys.append(name)
+        keys.extend(int(i.rstrip("]")) for i in indexes if i.rstrip("]").isdigit())
+    return tuple(keys)
 
 
 def _redact_url(url: str) -> str:
@@ -341,9 +538,11 @@ def check_config(path: str | Path) -> list[str]:
     config = load_config(path)
     notes = list(config.warnings)
     name = str(path)
-    if not config.servers:
+    enabled = [s.enabled for s in config.servers.values()]
+    enabled += [s.enabled for s in config.openapi.values()] + [s.enabled for s in config.python.values()]
+    if not enabled:
         notes.append(f"{name}: no servers configured; the gateway will serve no tools")
-    elif not any(s.enabled for s in config.servers.values()):
+    elif not any(enabled):
         notes.append(f"{name}: every server is disabled; the gateway will serve no tools")
     for server in config.servers.values():
         if not server.enabled:
@@ -510,6 +709,10 @@ class _Reader:
         self.env_allow: tuple[str, ...] = ()
         self.servers: dict[str, ServerConfig] = {}
         self.server_paths: dict[str, tuple[Key, ...]] = {}
+        self.openapi: dict[str, OpenApiConfig] = {}
+        self.python: dict[str, PythonConfig] = {}
+        self.source_paths: dict[str, tuple[Key, ...]] = {}  # openapi and python entries
+        self.policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
 
     # -- reporting
 
@@ -648,9 +851,12 @@ class _Reader:
             raise _error(self.source, lines, format_path(self.problems[0][2]) or None)
         return GatewayConfig(
             servers=_freeze(self.servers),
+            openapi=_freeze(self.openapi),
+            python=_freeze(self.python),
             inference_profile=self.profile,
             timeouts=self.timeouts,
             env_allow=self.env_allow,
+            policy=self.policy,
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
 
@@ -668,6 +874,14 @@ class _Reader:
         for name, section in _SECTIONS.items():
             if name in top and not (name == "servers" and "mcpServers" in top):
                 section(self, top[name], (name,))
+        self.check_sources()
+
+    def read_policy(self, value: Any, path: tuple[Key, ...]) -> None:
+        # The policy section has its own reader (policy_rules); its first problem is reported here.
+        try:
+            self.policy = parse_policy(value, source=self.source, path=".".join(str(p) for p in path))
+        except ConfigError as exc:
+            self.error(_policy_path(exc.path, path), exc.message)
 
     def read_inference(self, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path)
@@ -870,6 +1084,246 @@ class _Reader:
             out[tool] = ToolOverride(hints=_freeze(hints), title=title)
         return out
 
+    # -- openapi and python sources
+
+    def source_keys(
+        self, m: Mapping[str, Any], path: tuple[Key, ...], spellings: Mapping[str, str]
+    ) -> dict[str, tuple[Key, ...]]:
+        """Map each setting given to the path of the spelling used; unknown and repeated keys are errors."""
+        given: dict[str, tuple[Key, ...]] = {}
+        for k in m:
+            setting = spellings.get(k)
+            if setting is None:
+                if not k.startswith("x-"):
+                    self.error((*path, k), f'unknown key "{k}"{closest(k, spellings)}', key=True)
+            elif setting in given:
+                self.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
+            else:
+                given[setting] = (*path, k)
+        return given
+
+    def common(
+        self, name: str, m: Mapping[str, Any], given: Mapping[str, tuple[Key, ...]]
+    ) -> tuple[Trust, bool, str, dict[str, ToolOverride], float | None]:
+        """trust, enabled, prefix, overrides and timeout, read as for MCP servers."""
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        trust = Trust.UNTRUSTED
+        if "trust" in given and (t := self.string(value_of("trust"), given["trust"])) is not None:
+            if t in {member.value for member in Trust}:
+                trust = Trust(t)
+            else:
+                self.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+        enabled = True
+        if "enabled" in given and (flag := self.boolean(value_of("enabled"), given["enabled"])) is not None:
+            enabled = flag
+        prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        if "prefix" in given and (p := self.string(value_of("prefix"), given["prefix"])) is not None:
+            if _PREFIX_RE.fullmatch(p):
+                prefix = p
+            else:
+                self.error(
+                    given["prefix"],
+                    f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(p)}',
+                )
+        overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
+        timeout = self.seconds(value_of("timeout"), given["timeout"]) if "timeout" in given else None
+        return trust, enabled, prefix, overrides, timeout
+
+    def read_openapis(self, value: Any, path: tuple[Key, ...]) -> None:
+        if value is None:
+            return
+        m = self.mapping(value, path, "a mapping of source names to OpenAPI documents")
+        for name, entry in (m or {}).items():
+            self.read_openapi(name, entry, (*path, name))
+
+    def read_openapi(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path, "an OpenAPI source (a mapping with document)")
+        if m is None:
+            return
+        start = len(self.problems)
+        given = self.source_keys(m, path, _OPENAPI_KEYS)
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        if "document" not in given:
+            self.error(path, 'needs "document": the OpenAPI file or its http(s):// URL', key=True)
+        document = self.string(value_of("document"), given["document"], empty=False) if "document" in given else None
+        if document is not None and urlsplit(document).scheme not in {"http", "https"}:
+            document = str(self.base / document) if self.base is not None else document
+        base_url = None
+        if "base_url" in given and (url := self.string(value_of("base_url"), given["base_url"], empty=False)):
+            parts = urlsplit(url)
+            if parts.scheme not in {"http", "https"} or not parts.hostname:
+                self.error(
+                    given["base_url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}"
+                )
+            base_url = url
+        auth = self.read_auth(value_of("auth"), given["auth"]) if "auth" in given else None
+        headers = self.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
+        include = self.read_filter(value_of("include"), given["include"]) if "include" in given else OperationFilter()
+        exclude = self.read_filter(value_of("exclude"), given["exclude"]) if "exclude" in given else OperationFilter()
+        naming: Literal["operationId", "method-path"] = "operationId"
+        if "naming" in given and (n := self.string(value_of("naming"), given["naming"])) is not None:
+            if n == "method-path":
+                naming = "method-path"
+            elif n != "operationId":
+                self.error(given["naming"], f'expected "operationId" or "method-path", got {json.dumps(n)}')
+        trust, enabled, prefix, overrides, timeout = self.common(name, m, given)
+        startup = (
+            self.seconds(value_of("startup_timeout"), given["startup_timeout"]) if "startup_timeout" in given else None
+        )
+        if len(self.problems) > start or document is None or headers is None:
+            return
+        self.source_paths[name] = given.get("prefix", path)
+        self.openapi[name] = OpenApiConfig(
+            name=name,
+            document=document,
+            base_url=base_url,
+            auth=auth,
+            headers=_freeze(headers),
+            include=include or OperationFilter(),
+            exclude=exclude or OperationFilter(),
+            naming=naming,
+            trust=trust,
+            enabled=enabled,
+            prefix=prefix,
+            overrides=_freeze(overrides),
+            call_timeout=timeout or self.timeouts.call,
+            startup_timeout=startup or self.timeouts.startup,
+        )
+
+    def read_auth(self, value: Any, path: tuple[Key, ...]) -> ApiAuth | None:
+        m = self.mapping(value, path, "a mapping with one of bearer, apiKey, basic")
+        if m is None:
+            return None
+        self.keys(m, path, ["bearer", "apiKey", "basic"])
+        kinds = [k for k in ("bearer", "apiKey", "basic") if k in m]
+        if len(kinds) != 1:
+            self.error(path, "give exactly one of bearer, apiKey, basic")
+            return None
+        kind = kinds[0]
+        here = (*path, kind)
+        if kind == "bearer":
+            token = self.string(m[kind], here, secret=True, empty=False)
+            return ApiAuth("bearer", value=token) if token is not None else None
+        entry = self.mapping(m[kind], here)
+        if entry is None:
+            return None
+        if kind == "basic":
+            self.keys(entry, here, ["username", "password"])
+            user = self.string(entry.get("username"), (*here, "username"))
+            password = self.string(entry.get("password"), (*here, "password"), secret=True)
+            if user is None or password is None:
+                return None
+            return ApiAuth("basic", username=user, password=password)
+        self.keys(entry, here, ["name", "in", "value"])
+        key_name = self.string(entry.get("name"), (*here, "name"), empty=False)
+        where = self.string(entry.get("in", "header"), (*here, "in"))
+        secret = self.string(entry.get("value"), (*here, "value"), secret=True, empty=False)
+        if where not in {None, "header", "query", "cookie"}:
+            self.error((*here, "in"), f'expected "header", "query" or "cookie", got {json.dumps(where)}')
+            return None
+        if key_name is None or secret is None or where is None:
+            return None
+        return ApiAuth("apiKey", value=secret, name=key_name, location=where)  # type: ignore[arg-type]
+
+    def read_filter(self, value: Any, path: tuple[Key, ...]) -> OperationFilter | None:
+        if isinstance(value, list):
+            tools = self.strings(value, path)
+            return OperationFilter(tools=tools) if tools is not None else None
+        m = self.mapping(value, path, "a list of tool-name globs, or a mapping of tags, paths, methods, tools")
+        if m is None:
+            return None
+        self.keys(m, path, ["tags", "paths", "methods", "tools"])
+        got = {k: self.strings(m[k], (*path, k)) for k in ("tags", "paths", "methods", "tools") if k in m}
+        if any(v is None for v in got.values()):
+            return None
+        methods = tuple(x.upper() for x in got.get("methods") or ())
+        for i, method in enumerate(methods):
+            if method.lower() not in _HTTP_METHODS:
+                self.error(
+                    (*path, "methods", i), f"expected an HTTP method ({', '.join(_HTTP_METHODS)}), got {method!r}"
+                )
+        return OperationFilter(
+            tags=got.get("tags") or (), paths=got.get("paths") or (), methods=methods, tools=got.get("tools") or ()
+        )
+
+    def read_pythons(self, value: Any, path: tuple[Key, ...]) -> None:
+        if value is None:
+            return
+        m = self.mapping(value, path, "a mapping of source names to Python tool registries")
+        for name, entry in (m or {}).items():
+            self.read_python(name, entry, (*path, name))
+
+    def read_python(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
+        if isinstance(value, str):
+            value = {"registry": value}
+            m: Mapping[str, Any] | None = value
+        else:
+            m = self.mapping(value, path, 'a registry ("module:attribute") or a mapping with registry')
+        if m is None:
+            return
+        start = len(self.problems)
+        given = self.source_keys(m, path, _PYTHON_KEYS)
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        registry = None
+        if "registry" not in given:
+            self.error(path, 'needs "registry": "module:attribute" of a ToolRegistry', key=True)
+        elif (
+            registry := self.string(value_of("registry"), given["registry"], empty=False)
+        ) is not None and not _REGISTRY_RE.fullmatch(registry):
+            self.error(
+                given["registry"],
+                f'expected "module:attribute" (e.g. "mytools:registry"), got {json.dumps(registry)}',
+            )
+        dirs = self.strings(value_of("path"), given["path"]) if "path" in given else ()
+        lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude") if s in given}
+        trust, enabled, prefix, overrides, timeout = self.common(name, m, given)
+        if len(self.problems) > start or registry is None or dirs is None:
+            return
+        if self.base is not None:
+            dirs = tuple(str(self.base / d) for d in dirs)
+        self.source_paths[name] = given.get("prefix", path)
+        self.python[name] = PythonConfig(
+            name=name,
+            registry=registry,
+            path=dirs,
+            trust=trust,
+            enabled=enabled,
+            prefix=prefix,
+            include=lists.get("include") or (),
+            exclude=lists.get("exclude") or (),
+            overrides=_freeze(overrides),
+            call_timeout=timeout or self.timeouts.call,
+        )
+
+    def check_sources(self) -> None:
+        """Source names are unique across mcpServers, openapi and python, and so are non-empty prefixes."""
+        seen: dict[str, str] = dict.fromkeys(self.servers, "mcpServers")
+        prefixes: dict[str, str] = {s.prefix: s.name for s in self.servers.values() if s.prefix}
+        entries = [("openapi", c.name, c.prefix) for c in self.openapi.values()]
+        entries += [("python", c.name, c.prefix) for c in self.python.values()]
+        for section, name, prefix in entries:
+            where = (section, name)
+            if name in seen:
+                self.error(
+                    where, f'the name "{name}" is also used in {seen[name]}; source names must be unique', key=True
+                )
+            seen.setdefault(name, section)
+            if prefix and prefix in prefixes:
+                self.error(
+                    self.source_paths.get(name, where),
+                    f'prefix "{prefix}" is also the prefix of "{prefixes[prefix]}"; their tool names would collide',
+                )
+            prefixes.setdefault(prefix, name)
+
 
 _SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
     # One entry per top-level section; the order is the order they are read in.
@@ -878,7 +1332,42 @@ _SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
     "env": _Reader.read_env,
     "mcpServers": _Reader.read_servers,
     "servers": _Reader.read_servers,  # VS Code's name for mcpServers
+    "openapi": _Reader.read_openapis,
+    "python": _Reader.read_pythons,
+    "policy": _Reader.read_policy,
 }
 
+_OPENAPI_KEYS: Mapping[str, str] = {
+    "document": "document",
+    "baseUrl": "base_url",
+    "base_url": "base_url",
+    "auth": "auth",
+    "headers": "headers",
+    "include": "include",
+    "exclude": "exclude",
+    "naming": "naming",
+    "trust": "trust",
+    "enabled": "enabled",
+    "prefix": "prefix",
+    "overrides": "overrides",
+    "timeout": "timeout",
+    "startupTimeout": "startup_timeout",
+    "startup_timeout": "startup_timeout",
+}
+_PYTHON_KEYS: Mapping[str, str] = {
+    "registry": "registry",
+    "path": "path",
+    "trust": "trust",
+    "enabled": "enabled",
+    "prefix": "prefix",
+    "include": "include",
+    "exclude": "exclude",
+    "overrides": "overrides",
+    "timeout": "timeout",
+}
+_HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_REGISTRY_RE = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
+)
 _VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
 _REF_RE = re.compile(r"(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)

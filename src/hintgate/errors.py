@@ -52,6 +52,7 @@ class ConfigError(HintgateError):
     def __init__(self, message: str, *, file: str | None = None, path: str | None = None) -> None:
         self.file = file
         self.path = path
+        self.message = message
         where = ", ".join(part for part in (file, f"at {path}" if path else None) if part)
         super().__init__(f"{where}: {message}" if where else message)
 

@@ -17,26 +17,23 @@ import base64
 import contextlib
 import logging
 import os
-import time
-import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.annotations import Hint
-from hintgate.catalog import Catalog, CatalogEntry, ResolvedTool, build_catalog, public_name, resolve_tool
+from hintgate.calls import ClientCall, ToolCalls, tool_error
+from hintgate.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
 from hintgate.config import GatewayConfig, Trust
 from hintgate.errors import (
     HintgateError,
-    UpstreamDown,
     UpstreamError,
     UpstreamRequestError,
-    UpstreamTimeout,
 )
+from hintgate.policy_rules import PolicySettings, Rule
 from hintgate.sessions import ClientSession, SessionTracker
 from hintgate.sources import build_sources
 from hintgate.sources.base import Source, SourceState
@@ -53,20 +50,6 @@ PAGE_SIZE = 500
 
 _MODERN = frozenset(MODERN_PROTOCOL_VERSIONS)
 _STANDARD_KINDS = ("tools", "prompts", "resources")
-
-
-def _error_text(result: Mapping[str, Any]) -> str:
-    content = result.get("content")
-    if isinstance(content, list):
-        texts = [str(c["text"]) for c in content if isinstance(c, Mapping) and isinstance(c.get("text"), str)]
-        if texts:
-            return "\n".join(texts)[:2000]
-    return "the tool reported an error"
-
-
-def tool_error(text: str) -> dict[str, Any]:
-    """A `CallToolResult` that reports a failure to the model (`isError` true)."""
-    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 def to_mcp_error(exc: Exception) -> Exception:
@@ -104,45 +87,6 @@ class _Routed:
     wire: Mapping[str, Any]
 
 
-def _request_channel(session: Any) -> Any:
-    """The request-scoped channel of a call: on streamable HTTP it rides the call's own response stream.
-
-    The SDK keeps it as the session's outbound and offers only typed requests
-    on it; hintgate relays the upstream's JSON as it came.
-    """
-    return session._request_outbound
-
-
-class _ClientCall:
-    """The client side of one call, for upstreams that report progress or ask questions."""
-
-    def __init__(self, ctx: Any) -> None:
-        self._ctx = ctx
-
-    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
-        with contextlib.suppress(Exception):
-            await self._ctx.session.report_progress(progress, total, message)
-
-    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        capability = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
-        session = self._ctx.session
-        caps = session.client_capabilities
-        needed = capability.get(method)
-        if needed is not None and (caps is None or getattr(caps, needed, None) is None):
-            raise UpstreamRequestError(f"the client did not declare the {needed} capability", code=-32601)
-        outbound = _request_channel(session)
-        try:
-            result: dict[str, Any] = await outbound.send_raw_request(method, params)
-        except Exception as exc:
-            code = getattr(exc, "code", -32603)
-            raise UpstreamRequestError(f"the client could not answer {method}: {exc}", code=code) from exc
-        return result
-
-    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
-        with contextlib.suppress(Exception):
-            await _request_channel(self._ctx.session).notify(method, params)
-
-
 class Gateway:
     """The running gateway: sources, catalog, and the MCP server face.
 
@@ -158,6 +102,7 @@ class Gateway:
         environ: Mapping[str, str] | None = None,
         store: Store | None = None,
         sources: Mapping[str, Source] | None = None,
+        policy: tuple[PolicySettings, tuple[Rule, ...]] | None = None,
     ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
@@ -174,6 +119,9 @@ class Gateway:
         self.sessions = SessionTracker(
             on_start=self._session_started, on_end=self._session_ended, modern_versions=_MODERN
         )
+        self.modern_versions = _MODERN
+        settings, rules = policy if policy is not None else config.policy
+        self.calls = ToolCalls(self, settings=settings, rules=rules)
         self._tasks: list[asyncio.Task[None]] = []
         self._bus: Any = None
         self._server: Any = None
@@ -325,7 +273,7 @@ class Gateway:
     # -- requests ----------------------------------------------------------
 
     async def call_tool(self, ctx: Any, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Forward a tools/call and return the upstream's result JSON as it was."""
+        """Run a tools/call under the policy; returns the upstream's result JSON as it was, or a tool error."""
         if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
             raise to_mcp_error(_UnknownName("tools/call needs a string 'name'"))
         name = params["name"]
@@ -344,85 +292,7 @@ class Gateway:
                     + "."
                 )
             raise to_mcp_error(_UnknownName(f"Unknown tool: {name}"))
-        session = self._session(ctx) if ctx is not None else None
-        started = time.perf_counter()
-        started_at = datetime.now(UTC)
-        result: dict[str, Any] | None = None
-        error: str | None = None
-        try:
-            result = await self._forward(entry, arguments, params.get("_meta"), ctx)
-        except Exception as exc:
-            error = str(exc)
-            raise
-        finally:
-            if session is not None:
-                session.calls += 1
-            if self.store is not None:
-                self._record(entry, ctx, session, arguments, result, error, started_at, started)
-        return result
-
-    async def _forward(
-        self, entry: CatalogEntry, arguments: Mapping[str, Any] | None, meta: Any, ctx: Any
-    ) -> dict[str, Any]:
-        name = entry.name
-        source = self.sources[entry.server]
-        try:
-            return await source.call_tool(
-                entry.upstream_name,
-                arguments,
-                meta=meta if isinstance(meta, Mapping) else None,
-                context=_ClientCall(ctx),
-            )
-        except UpstreamDown as exc:
-            return tool_error(f"The tool {name!r} is unavailable: server {exc.detail}.")
-        except UpstreamTimeout:
-            return tool_error(
-                f"The tool {name!r} did not answer within {source.call_timeout:g} s "
-                f"(server {entry.server!r}); the call was cancelled."
-            )
-        except UpstreamRequestError as exc:
-            raise to_mcp_error(exc) from exc
-        except UpstreamError as exc:
-            return tool_error(f"The tool {name!r} failed: server {entry.server!r} {exc.detail}.")
-
-    def _record(
-        self,
-        entry: CatalogEntry,
-        ctx: Any,
-        session: ClientSession | None,
-        arguments: Mapping[str, Any] | None,
-        result: dict[str, Any] | None,
-        error: str | None,
-        started_at: datetime,
-        started: float,
-    ) -> None:
-        from hintgate.store import CallRecord
-
-        assert self.store is not None
-        if error is None and result is not None and result.get("isError"):
-            error = _error_text(result)
-        source = self.sources[entry.server]
-        info = getattr(source, "info", None)
-        self.store.record_call(
-            CallRecord(
-                id=str(uuid.uuid4()),
-                session_id=session.id if session else None,
-                server_id=entry.server,
-                server_name=getattr(info, "name", None),
-                tool_name=entry.name,
-                upstream_tool=entry.upstream_name,
-                arguments=arguments,
-                response=result,
-                error=error,
-                started_at=started_at,
-                duration_ms=(time.perf_counter() - started) * 1000,
-                request_id=str(ctx.request_id) if ctx is not None and ctx.request_id is not None else None,
-                client_name=session.client_name if session else None,
-                client_version=session.client_version if session else None,
-                hints=entry.snapshot,
-                tier=entry.tier.value,
-            )
-        )
+        return await self.calls(ctx, entry, arguments, params)
 
     def list_page(self, items: Sequence[Mapping[str, Any]], key: str, params: Any) -> dict[str, Any]:
         """One page of a list result, with an opaque cursor for the next."""
@@ -442,7 +312,7 @@ class Gateway:
     async def _route(self, server: str, method: str, params: Mapping[str, Any] | None, ctx: Any) -> dict[str, Any]:
         upstream = self.sources[server]
         try:
-            return await upstream.request(method, dict(params) if params else None, context=_ClientCall(ctx))
+            return await upstream.request(method, dict(params) if params else None, context=ClientCall(ctx))
         except UpstreamError as exc:
             raise to_mcp_error(exc) from exc
 
@@ -466,6 +336,7 @@ class Gateway:
         import mcp_types as types
         from mcp.server.caching import CACHEABLE_METHODS, CacheHint
         from mcp.server.lowlevel import NotificationOptions, Server
+        from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
         from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 
         from hintgate import __version__
@@ -581,7 +452,10 @@ class Gateway:
 
         # The SDK installs an OpenTelemetry middleware by default; a gateway on the
         # hot path of every call keeps only its own.
-        server.middleware = [fast_path]
+        # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the
+        # boundary seals (and verifies when the client answers), so it cannot be forged.
+        boundary = RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience="hintgate")
+        server.middleware = [fast_path, boundary]
         self._server = server
         return server
 

@@ -80,6 +80,9 @@ class PolicySettings:
         idempotent_retry_window: seconds during which an identical approved call
             of an idempotent tool runs again without asking; 0 turns it off.
         approval_timeout: seconds the gateway waits for a person before denying.
+        ask_via: how a person is asked: "client" (MCP elicitation when the client
+            supports it, else the approval queue) or "queue" (always the queue,
+            answered in the dashboard or through the REST API).
     """
 
     mode: Mode = Mode.DEFAULT
@@ -89,6 +92,7 @@ class PolicySettings:
     taint_enabled: bool = True
     idempotent_retry_window: float = 600.0
     approval_timeout: float = 120.0
+    ask_via: str = "client"
 
 
 def _compile(pattern: str | None) -> re.Pattern[str] | None:
@@ -198,8 +202,11 @@ _TOP_KEYS: Mapping[str, str] = {
     "idempotent_retry_window": "idempotent_retry_window",
     "approvalTimeout": "approval_timeout",
     "approval_timeout": "approval_timeout",
+    "askVia": "ask_via",
+    "ask_via": "ask_via",
     "rules": "rules",
 }
+_ASK_VIA: Mapping[str, str] = {"client": "client", "queue": "queue"}
 _PREFERENCE_KEYS: Mapping[str, str] = {
     "autoApproveReadOnly": "auto_approve_read_only",
     "auto_approve_read_only": "auto_approve_read_only",
@@ -337,6 +344,8 @@ class _Parser:
                 values[setting] = self.seconds(value, here, zero=True)
             elif setting == "approval_timeout":
                 values[setting] = self.seconds(value, here, zero=False)
+            elif setting == "ask_via":
+                values[setting] = self.choice(value, here, _ASK_VIA, "way to ask", list(_ASK_VIA))
             else:
                 rules = self.rules(value, here)
         return PolicySettings(**values), rules

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from hintgate.policy import SessionState
+
 __all__ = ["ClientSession", "SessionTracker"]
 
 SessionListener = Callable[["ClientSession"], None]
@@ -36,7 +38,7 @@ class ClientSession:
         started_at: when it began (UTC).
         ended_at: when it ended, None while active.
         calls: tool calls made so far.
-        state: per-session scratch space for the policy (approvals, taint).
+        policy: what the policy remembers of the session (approvals, taint).
     """
 
     id: str
@@ -48,7 +50,7 @@ class ClientSession:
     ended_at: datetime | None = None
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
-    state: dict[str, Any] = field(default_factory=dict)
+    policy: SessionState = field(default_factory=SessionState)
     connection: Any = None
 
     @property
