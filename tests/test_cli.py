@@ -190,3 +190,21 @@ def test_python_dash_m_hintgate_runs_the_cli() -> None:
     )
     assert completed.returncode == 0
     assert completed.stdout.startswith("hintgate ")
+
+
+def test_policy_explain_gives_every_tool_a_verdict_per_mode_with_reasons() -> None:
+    result = run("policy", "explain", "--demo", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = {row["tool"]: row for row in json.loads(result.stdout)}
+    purge = rows["notes_purge_notes"]
+    assert set(purge["decisions"]) == {"default", "accept-edits", "read-only", "bypass"}
+    assert purge["decisions"]["accept-edits"]["verdict"] == "ask"
+    assert purge["decisions"]["read-only"]["verdict"] == "deny"
+    assert rows["notes_list_notes"]["decisions"]["default"]["verdict"] == "allow"
+    assert all(d["reason"] and d["source"] for row in rows.values() for d in row["decisions"].values())
+
+
+def test_policy_explain_rejects_an_unknown_mode() -> None:
+    result = runner.invoke(app, ["policy", "explain", "--demo", "--mode", "yolo"])
+    assert result.exit_code == EXIT_USAGE
+    assert "accept-edits" in result.output

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -42,6 +43,8 @@ app = typer.Typer(
 )
 config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help=True)
 app.add_typer(config_app, name="config")
+policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=True)
+app.add_typer(policy_app, name="policy")
 
 
 class OutputFormat(enum.StrEnum):
@@ -271,13 +274,19 @@ def serve(
         str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp) instead of stdio.")
     ] = None,
     stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP on stdin/stdout (the default).")] = False,
+    python: Annotated[
+        str | None,
+        typer.Option("--python", help="Serve a Python tool registry alone: MODULE:ATTRIBUTE (instead of --config)."),
+    ] = None,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server."""
     from hintgate.serve import run_http, run_stdio
 
     if http is not None and stdio:
         _fail("--http and --stdio exclude each other", EXIT_USAGE)
-    loaded = _config_or_demo(config, demo)
+    if python is not None and (config is not None or demo):
+        _fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
+    loaded = _python_config(python) if python is not None else _config_or_demo(config, demo)
     try:
         if http is not None:
             host, port = _parse_http(http)
@@ -286,6 +295,22 @@ def serve(
             asyncio.run(run_stdio(loaded))
     except HintgateError as exc:
         _fail(str(exc), EXIT_TARGET)
+
+
+def _python_config(spec: str) -> GatewayConfig:
+    """A config serving one Python registry: trusted (it is the operator's own code), names unprefixed."""
+    import os
+
+    from hintgate.config import parse_config
+
+    name = spec.partition(":")[0].rsplit(".", 1)[-1] or "python"
+    try:
+        return parse_config(
+            {"python": {name: {"registry": spec, "trust": "trusted", "prefix": "", "path": [os.getcwd()]}}},
+            source="--python",
+        )
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
 
 
 @app.command()
@@ -305,6 +330,97 @@ def tools(
         print_json(console, catalog_json(gateway))
     else:
         console.print(catalog_text(gateway))
+
+
+@app.command()
+def openapi(
+    document: Annotated[
+        str, typer.Argument(help="An OpenAPI 3.0/3.1 or Swagger 2.0 document: a file or an http(s) URL.")
+    ],
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    profile: ProfileOpt = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Where calls would go (default: the document's first server).")
+    ] = None,
+) -> None:
+    """Print the tools a document becomes: names, titles, hints with provenance, and what was skipped."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from hintgate.annotations import parse_annotations
+    from hintgate.catalog import resolve_tool
+    from hintgate.openapi_tools import build_tools, decode_document
+    from hintgate.reports import infer_table, print_json
+    from hintgate.sources.openapi import fetch_document
+
+    try:
+        data = asyncio.run(fetch_document(document))
+        toolset = build_tools(decode_document(data, source=document), source=document)
+        resolved = [
+            resolve_tool(
+                op.tool,
+                profile=profile,
+                http_method=op.method,
+                declared=parse_annotations(op.declared, tool=op.name) if op.declared is not None else None,
+            )
+            for op in toolset.operations
+        ]
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_TARGET)
+    target = base_url or next(iter(toolset.servers), None)
+    console = _out()
+    if output is OutputFormat.JSON:
+        report = {
+            "document": toolset.source,
+            "version": toolset.version,
+            "title": toolset.title,
+            "base_url": target,
+            "tools": [
+                {**tool.to_json(), "method": op.method, "path": op.path, "operationId": op.operation_id}
+                for op, tool in zip(toolset.operations, resolved, strict=True)
+            ],
+            "skipped": [{"pointer": p.pointer, "message": p.message} for p in toolset.skipped],
+            "warnings": [{"pointer": p.pointer, "message": p.message} for p in toolset.warnings],
+        }
+        print_json(console, json.dumps(report, indent=2))
+        return
+    heading = f"{toolset.title or toolset.source} (OpenAPI {toolset.version}): {len(resolved)} tools"
+    parts: list[Any] = [infer_table(resolved, title=heading + (f", calls to {target}" if target else ""))]
+    parts += [Text(f"skipped: {toolset.source}: {p}", style="yellow") for p in toolset.skipped]
+    parts += [Text(f"note: {toolset.source}: {p}", style="dim") for p in toolset.warnings]
+    console.print(Group(*parts))
+
+
+@policy_app.command("explain")
+def policy_explain(
+    config: ConfigFile = None,
+    demo: DemoFlag = False,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option("--mode", help="Only this mode (repeatable): default, accept-edits, read-only, bypass."),
+    ] = None,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+) -> None:
+    """A dry run: every tool, the verdict it would get in each mode, and why."""
+    from hintgate.policy import Mode, explain
+    from hintgate.reports import explain_json, explain_text, print_json
+    from hintgate.serve import collect_catalog
+
+    loaded = _config_or_demo(config, demo)
+    try:
+        modes = tuple(Mode(m.replace("_", "-")) for m in mode) if mode else tuple(Mode)
+    except ValueError:
+        _fail(f"--mode: expected one of {', '.join(m.value for m in Mode)}", EXIT_USAGE)
+    gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
+    settings, rules = loaded.policy
+    rows = explain(gateway.catalog.entries.values(), settings, rules, modes)
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, explain_json(rows))
+    else:
+        console.print(explain_text(rows, modes, detailed=bool(mode)))
 
 
 @app.command("demo-server")

@@ -18,6 +18,8 @@ from hintgate.lint import RULES, LintReport, Severity, origin_counts
 __all__ = [
     "catalog_json",
     "catalog_text",
+    "explain_json",
+    "explain_text",
     "infer_json",
     "infer_table",
     "lint_json",
@@ -271,4 +273,31 @@ def _served_table(entries: Sequence[Any]) -> Table:
     for entry in entries:
         tool = entry.tool
         table.add_row(entry.name, tool.title or "", tool.tier.value, *(_hint_cell(tool.resolution, h) for h in Hint))
+    return table
+
+
+_VERDICT_STYLE = {"allow": "green", "ask": "yellow", "deny": "bold red"}
+
+
+def explain_json(rows: Sequence[Any]) -> str:
+    """The `policy explain --format json` document: one object per tool."""
+    return json.dumps([row.to_json() for row in rows], indent=2)
+
+
+def explain_text(rows: Sequence[Any], modes: Sequence[Any], *, detailed: bool) -> Table:
+    """Per tool the verdict in each mode; with `detailed`, the reason and the rule too."""
+    table = Table(title="what each mode would do to a first call", expand=False, show_lines=detailed)
+    table.add_column("tool", overflow="fold")
+    table.add_column("tier")
+    for mode in modes:
+        table.add_column(mode.value, overflow="fold")
+    for row in rows:
+        cells: list[Any] = [row.tool, row.tier.value]
+        for mode in modes:
+            decision = row.decisions[mode]
+            cell = Text(decision.verdict.value, style=_VERDICT_STYLE.get(decision.verdict.value, ""))
+            if detailed:
+                cell.append(f"\n{decision.reason}\n({decision.source})", style="")
+            cells.append(cell)
+        table.add_row(*cells)
     return table
