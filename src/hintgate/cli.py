@@ -271,46 +271,43 @@ def serve(
     config: ConfigFile = None,
     demo: DemoFlag = False,
     http: Annotated[
-        str | None, typer.Option("--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp) instead of stdio.")
+        str | None,
+        typer.Option(
+            "--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp, dashboard at /) instead of stdio."
+        ),
     ] = None,
     stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP on stdin/stdout (the default).")] = False,
-    python: Annotated[
-        str | None,
-        typer.Option("--python", help="Serve a Python tool registry alone: MODULE:ATTRIBUTE (instead of --config)."),
+    dashboard: Annotated[
+        str | None, typer.Option("--dashboard", help="With stdio: also serve the dashboard and REST API on HOST:PORT.")
     ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", help="Database URL (sqlite:///PATH or postgresql://...); default: a SQLite file in the data dir."
+        ),
+    ] = None,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Record no sessions or calls.")] = False,
 ) -> None:
-    """Run the gateway: one MCP endpoint over every configured server."""
+    """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.serve import run_http, run_stdio
+    from hintgate.settings import Settings
 
-    if http is not None and stdio:
-        _fail("--http and --stdio exclude each other", EXIT_USAGE)
-    if python is not None and (config is not None or demo):
-        _fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
-    loaded = _python_config(python) if python is not None else _config_or_demo(config, demo)
+    if http is not None and (stdio or dashboard is not None):
+        _fail("--http serves the dashboard itself; --stdio and --dashboard go without it", EXIT_USAGE)
+    loaded = _config_or_demo(config, demo)
+    try:
+        settings = Settings.from_environ(database_url=db, record=False if no_record else None)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
     try:
         if http is not None:
             host, port = _parse_http(http)
-            asyncio.run(run_http(loaded, host=host, port=port))
+            asyncio.run(run_http(loaded, settings, host=host, port=port))
         else:
-            asyncio.run(run_stdio(loaded))
+            web = _parse_http(dashboard) if dashboard is not None else None
+            asyncio.run(run_stdio(loaded, settings, dashboard=web))
     except HintgateError as exc:
         _fail(str(exc), EXIT_TARGET)
-
-
-def _python_config(spec: str) -> GatewayConfig:
-    """A config serving one Python registry: trusted (it is the operator's own code), names unprefixed."""
-    import os
-
-    from hintgate.config import parse_config
-
-    name = spec.partition(":")[0].rsplit(".", 1)[-1] or "python"
-    try:
-        return parse_config(
-            {"python": {name: {"registry": spec, "trust": "trusted", "prefix": "", "path": [os.getcwd()]}}},
-            source="--python",
-        )
-    except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
 
 
 @app.command()

@@ -110,6 +110,7 @@ class Gateway:
             dict(sources) if sources is not None else build_sources(config, environ=environ, listener=self._on_change)
         )
         self.stored_overrides: dict[str, dict[Hint, bool]] = {}
+        self._overrides_version = 0
         self.catalog = Catalog({})
         self._prompts: dict[str, _Routed] = {}
         self._resources: dict[str, str] = {}
@@ -127,6 +128,9 @@ class Gateway:
         self._server: Any = None
 
     async def __aenter__(self) -> Gateway:
+        if self.store is not None:
+            await self.load_overrides()
+            self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
         for source in self.sources.values():
             self._tasks.append(asyncio.create_task(source.run(), name=f"source:{source.name}"))
         await asyncio.gather(
@@ -216,14 +220,55 @@ class Gateway:
         elif what.startswith("resource-updated:"):
             await self._broadcast_resource_updated(what.partition(":")[2])
 
-    async def set_stored_overrides(self, tool: str, hints: Mapping[Hint, bool]) -> None:
-        """Apply an operator's overrides for a public tool name now and tell the clients."""
-        if hints:
-            self.stored_overrides[tool] = dict(hints)
+    async def load_overrides(self) -> None:
+        """Take the store's overrides (set through the API or dashboard) into the catalog."""
+        if self.store is None:
+            return
+        stored: dict[str, dict[Hint, bool]] = {}
+        for row in await self.store.overrides():
+            stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
+        self.stored_overrides = stored
+        self._overrides_version = await self.store.overrides_version()
+
+    async def apply_overrides(self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str) -> None:
+        """Set (true / false) or clear (None) an operator's overrides of a public tool name.
+
+        Written to the store first (when there is one), then applied to the
+        catalog at once; clients are told the tool list changed.
+        """
+        if self.store is not None:
+            for hint, value in changes.items():
+                if value is None:
+                    await self.store.clear_override(tool, hint.value)
+                else:
+                    await self.store.set_override(tool, hint.value, value, actor=actor)
+            self._overrides_version = await self.store.overrides_version()
+        current = dict(self.stored_overrides.get(tool, {}))
+        for hint, value in changes.items():
+            if value is None:
+                current.pop(hint, None)
+            else:
+                current[hint] = value
+        if current:
+            self.stored_overrides[tool] = current
         else:
             self.stored_overrides.pop(tool, None)
         self.rebuild(("tools",))
         await self._broadcast(("tools",))
+
+    async def _follow_overrides(self, interval: float = 2.0) -> None:
+        """Pick up overrides another replica wrote to the shared store (cheap: one counter read)."""
+        assert self.store is not None
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                version = await self.store.overrides_version()
+                if version != self._overrides_version:
+                    await self.load_overrides()
+                    self.rebuild(("tools",))
+                    await self._broadcast(("tools",))
+            except HintgateError as exc:
+                logger.warning("reading overrides from the store failed: %s", exc)
 
     # -- telling clients ---------------------------------------------------
 
@@ -468,12 +513,12 @@ class Gateway:
             await server.run(read, write, server.create_initialization_options())
 
     @asynccontextmanager
-    async def http_app(self, *, host: str = "127.0.0.1") -> AsyncIterator[Any]:
-        """The ASGI app serving MCP at `/mcp` (streamable HTTP), with its session manager running."""
+    async def mcp_routes(self, *, host: str = "127.0.0.1") -> AsyncIterator[list[Any]]:
+        """The Starlette routes serving MCP at `/mcp` (streamable HTTP), with their session manager running."""
         server = self._server or self.build_server()
         app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
         async with server.session_manager.run():
-            yield app
+            yield list(app.routes)
 
 
 def _template_matches(template: str, uri: str) -> bool:

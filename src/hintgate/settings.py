@@ -1,0 +1,108 @@
+"""One typed settings object for the running gateway, with `HINTGATE_*` environment overrides.
+
+Command-line flags override the environment, which overrides the defaults.
+Nothing is read at import time: `Settings.from_environ()` reads when called.
+docs/settings.md lists every setting; a test keeps it complete.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hintgate.errors import ConfigError
+
+__all__ = ["ENVIRONMENT", "Settings"]
+
+
+def _data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("hintgate", appauthor=False))
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How this gateway process runs (what it serves is the config file's business).
+
+    Attributes:
+        data_dir: where the default database and the API token live.
+        database_url: the store's database; None means the SQLite file in `data_dir`.
+        retention: how many sessions (with their calls) the store keeps.
+        response_cap: bytes of each call's response kept in its record.
+        commit_interval: seconds between the recorder's commits (the most a kill -9 can lose).
+        api_token: the token the REST API, dashboard and MCP endpoint require when bound
+            beyond loopback; None means generate one on first start and keep it in `data_dir`.
+        replica: this gateway's name among replicas sharing one database.
+        record: whether calls and sessions are recorded at all.
+    """
+
+    data_dir: Path = field(default_factory=_data_dir)
+    database_url: str | None = None
+    retention: int = 100
+    response_cap: int = 65536
+    commit_interval: float = 0.05
+    api_token: str | None = None
+    replica: str = field(default_factory=socket.gethostname)
+    record: bool = True
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then `HINTGATE_*` variables, then `overrides` (those not None)."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for name, (variable, convert) in ENVIRONMENT.items():
+            raw = environ.get(variable)
+            if raw is None or raw == "":
+                continue
+            try:
+                values[name] = convert(raw)
+            except ValueError as exc:
+                raise ConfigError(f"{variable}={raw!r}: {exc}") from None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with some settings changed."""
+        return dataclasses.replace(self, **changes)
+
+
+def _positive_int(raw: str) -> int:
+    value = int(raw)
+    if value < 1:
+        raise ValueError("expected a whole number of at least 1")
+    return value
+
+
+def _positive_float(raw: str) -> float:
+    value = float(raw)
+    if not value > 0:
+        raise ValueError("expected a number of seconds above 0")
+    return value
+
+
+def _boolean(raw: str) -> bool:
+    lowered = raw.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("expected true or false")
+
+
+ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
+    "data_dir": ("HINTGATE_DATA_DIR", Path),
+    "database_url": ("HINTGATE_DATABASE_URL", str),
+    "retention": ("HINTGATE_RETENTION", _positive_int),
+    "response_cap": ("HINTGATE_RESPONSE_CAP", _positive_int),
+    "commit_interval": ("HINTGATE_COMMIT_INTERVAL", _positive_float),
+    "api_token": ("HINTGATE_API_TOKEN", str),
+    "replica": ("HINTGATE_REPLICA", str),
+    "record": ("HINTGATE_RECORD", _boolean),
+}
+"""Setting → (environment variable, parser)."""

@@ -1,0 +1,542 @@
+"""The REST API at /api: servers, tools and their hints, overrides, sessions, calls, approvals, policy.
+
+Every response has a declared model, so `/api/openapi.json` describes exactly
+what comes back (schemathesis checks it). Bad requests get a 4xx whose body
+says what was wrong; a request is validated whole before anything is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from hintgate import __version__
+from hintgate.annotations import Hint, Tier
+from hintgate.approvals import Answer
+from hintgate.catalog import CatalogEntry
+from hintgate.policy_rules import Mode, PolicySettings
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+TierName = Literal["read-only", "additive-write", "destructive", "unknown"]
+VerdictName = Literal["allow", "ask", "deny", "approved", "denied"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class Hints(_Model):
+    """All four hints, explicit."""
+
+    readOnlyHint: bool
+    destructiveHint: bool
+    idempotentHint: bool
+    openWorldHint: bool
+    title: str | None = None
+
+
+class InferredHint(_Model):
+    """A hint value an inference rule produced."""
+
+    value: bool
+    rule: str
+
+
+class Overrides(_Model):
+    """Operator overrides of a tool's hints, by where they were set."""
+
+    config: dict[str, bool] = Field(description="From the config file.")
+    stored: dict[str, bool] = Field(description="Set through the API or dashboard; they win over the config file's.")
+
+
+class Tool(_Model):
+    """A tool as the gateway serves it, with everything that went into its hints."""
+
+    name: str
+    server: str
+    upstream_name: str
+    title: str | None
+    description: str | None
+    tier: TierName
+    annotations: Hints
+    provenance: dict[str, str]
+    declared: dict[str, bool | str]
+    inferred: dict[str, InferredHint]
+    distrusted: dict[str, bool]
+    overrides: Overrides
+    input_schema: dict[str, Any]
+
+
+class SourceStatusOut(_Model):
+    state: Literal["starting", "up", "down", "restarting", "disabled"]
+    reason: str | None
+    since: datetime
+    restarts: int
+    retry_at: datetime | None
+
+
+class Server(_Model):
+    """A source of tools and its state."""
+
+    name: str
+    kind: str
+    trust: Literal["trusted", "untrusted"]
+    prefix: str
+    status: SourceStatusOut
+    tools: int
+    tiers: dict[str, int]
+
+
+class Health(_Model):
+    status: Literal["ok", "degraded"]
+    version: str
+    servers_up: int
+    servers_total: int
+    store: str | None
+    pending_approvals: int
+
+
+class OverridesIn(_Model):
+    """Per hint: true or false to override, null to go back to inheriting; hints left out are left alone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    readOnlyHint: StrictBool | None = None
+    destructiveHint: StrictBool | None = None
+    idempotentHint: StrictBool | None = None
+    openWorldHint: StrictBool | None = None
+
+
+class Session(_Model):
+    """An MCP client session (seed 001's MCPSession)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    client_name: str | None
+    client_version: str | None
+    status: Literal["active", "closed"]
+    started_at: str
+    ended_at: str | None
+    tool_call_count: int
+    total_tokens: int
+    transport: str | None = None
+
+
+class Call(_Model):
+    """A recorded tool call (seed 001's ToolCallRecord) with the hints and decision in force."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    session_id: str | None
+    server_id: str
+    tool_name: str
+    started_at: str
+    duration_ms: float
+    error: str | None = None
+    tier: str | None = None
+    verdict: str | None = None
+    hints: dict[str, Any] | None = None
+    decision: dict[str, Any] | None = None
+    arguments: Any = None
+    response: Any = None
+
+
+class SessionDetail(Session):
+    calls: list[Call]
+
+
+class Approval(_Model):
+    """A call waiting for a person."""
+
+    id: str
+    tool: str
+    title: str
+    server: str
+    arguments: dict[str, Any] | None
+    reason: str
+    warnings: list[str]
+    session_id: str | None
+    client_name: str | None
+    created_at: datetime
+    expires_at: datetime
+
+
+class ApprovalAnswer(_Model):
+    model_config = ConfigDict(extra="forbid")
+
+    answer: Literal["approve-once", "approve-session", "deny"]
+
+
+class ApprovalResult(_Model):
+    id: str
+    answer: str
+
+
+class Preferences(_Model):
+    autoApproveReadOnly: bool
+    alwaysConfirmDestructive: bool
+    showHintWarnings: bool
+
+
+class Policy(_Model):
+    """The policy settings in force, and the rules (read-only here: they live in the config file)."""
+
+    mode: Literal["default", "accept-edits", "read-only", "bypass"]
+    preferences: Preferences
+    taint: bool
+    idempotentRetryWindow: float
+    approvalTimeout: float
+    askVia: Literal["client", "queue"]
+    rules: list[str]
+    effects: dict[str, str] = Field(description="What the current settings mean, in a sentence each.")
+
+
+class PreferencesIn(_Model):
+    model_config = ConfigDict(extra="forbid")
+
+    autoApproveReadOnly: StrictBool | None = None
+    alwaysConfirmDestructive: StrictBool | None = None
+    showHintWarnings: StrictBool | None = None
+
+
+class PolicyIn(_Model):
+    """Settings to change; those left out are left alone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["default", "accept-edits", "read-only", "bypass"] | None = None
+    preferences: PreferencesIn | None = None
+    taint: StrictBool | None = None
+    idempotentRetryWindow: Annotated[float, Field(ge=0, le=86400)] | None = None
+    approvalTimeout: Annotated[float, Field(gt=0, le=86400)] | None = None
+    askVia: Literal["client", "queue"] | None = None
+
+
+# -- helpers -----------------------------------------------------------------
+
+
+def _gateway(request: Request) -> Any:
+    return request.app.state.gateway
+
+
+def _store(request: Request) -> Any:
+    return request.app.state.store
+
+
+def _need_store(request: Request) -> Any:
+    store = _store(request)
+    if store is None:
+        raise HTTPException(503, "recording is off (no store): sessions and calls are not kept")
+    return store
+
+
+def tool_out(gateway: Any, entry: CatalogEntry) -> Tool:
+    """The API's view of one catalog entry."""
+    tool = entry.tool
+    source = gateway.sources.get(entry.server)
+    config_hints, _ = source.operator_overrides(entry.upstream_name) if source is not None else ({}, None)
+    stored = gateway.stored_overrides.get(entry.name, {})
+    schema = tool.raw.get("inputSchema")
+    resolution = tool.resolution
+    return Tool(
+        name=entry.name,
+        server=entry.server,
+        upstream_name=entry.upstream_name,
+        title=tool.title,
+        description=tool.description,
+        tier=entry.tier.value,
+        annotations=Hints.model_validate(resolution.to_mcp()),
+        provenance=resolution.provenance(),
+        declared=tool.declared.to_mcp(),
+        inferred={h.value: InferredHint(value=i.value, rule=i.rule) for h, i in resolution.inferred.items()},
+        distrusted={h.value: r.distrusted for h, r in resolution.hints.items() if r.distrusted is not None},
+        overrides=Overrides(
+            config={h.value: v for h, v in config_hints.items()}, stored={h.value: v for h, v in stored.items()}
+        ),
+        input_schema=schema if isinstance(schema, dict) else {},
+    )
+
+
+def policy_out(settings: PolicySettings, rules: Any) -> Policy:
+    """The API's view of the policy settings."""
+    return Policy(
+        mode=settings.mode.value,
+        preferences=Preferences(
+            autoApproveReadOnly=settings.auto_approve_read_only,
+            alwaysConfirmDestructive=settings.always_confirm_destructive,
+            showHintWarnings=settings.show_hint_warnings,
+        ),
+        taint=settings.taint_enabled,
+        idempotentRetryWindow=settings.idempotent_retry_window,
+        approvalTimeout=settings.approval_timeout,
+        askVia=settings.ask_via,  # type: ignore[arg-type]
+        rules=[rule.describe() for rule in rules],
+        effects=effects(settings),
+    )
+
+
+def effects(settings: PolicySettings) -> dict[str, str]:
+    """Each setting's effect, as a sentence a person reads."""
+    mode = {
+        Mode.DEFAULT: "Read-only tools run; everything else asks first.",
+        Mode.ACCEPT_EDITS: "Read-only tools and additive writes run; destructive tools ask first.",
+        Mode.READ_ONLY: "Only read-only tools run; every other call is denied.",
+        Mode.BYPASS: "Everything runs without asking, except what a deny rule forbids.",
+    }[settings.mode]
+    return {
+        "mode": mode,
+        "autoApproveReadOnly": "Read-only tools run without asking."
+        if settings.auto_approve_read_only
+        else "Read-only tools ask first too.",
+        "alwaysConfirmDestructive": "Destructive tools always ask, even in accept-edits mode."
+        if settings.always_confirm_destructive
+        else "In accept-edits mode destructive tools run without asking.",
+        "showHintWarnings": "Approval questions show what the hints say (destructive, read-only, open world)."
+        if settings.show_hint_warnings
+        else "Approval questions do not show hint warnings.",
+        "taint": "After an open-world tool returned content, writes in that session ask first."
+        if settings.taint_enabled
+        else "Content from open-world tools does not change what runs.",
+        "askVia": "People are asked in their MCP client when it can ask, else in the dashboard."
+        if settings.ask_via == "client"
+        else "People are asked in the dashboard's approval queue.",
+    }
+
+
+# -- routes ------------------------------------------------------------------
+
+
+@router.get("/health", response_model=Health)
+async def health(request: Request) -> Health:
+    """Liveness, and how many servers are up."""
+    gateway = _gateway(request)
+    states = [s.status.state.value for s in gateway.sources.values()]
+    up = sum(1 for s in states if s == "up")
+    store = _store(request)
+    return Health(
+        status="ok" if up == len([s for s in states if s != "disabled"]) else "degraded",
+        version=__version__,
+        servers_up=up,
+        servers_total=len(states),
+        store=store.url.split(":", 1)[0].split("+", 1)[0] if store is not None else None,
+        pending_approvals=len(gateway.calls.approvals),
+    )
+
+
+@router.get("/servers", response_model=list[Server])
+async def servers(request: Request) -> list[Server]:
+    """Every configured source: status (up, down with the reason, restarting), trust, tool counts."""
+    gateway = _gateway(request)
+    tiers: dict[str, dict[str, int]] = {}
+    for entry in gateway.catalog.entries.values():
+        per = tiers.setdefault(entry.server, dict.fromkeys((t.value for t in Tier), 0))
+        per[entry.tier.value] += 1
+    out = []
+    for source in gateway.sources.values():
+        status = source.status
+        out.append(
+            Server(
+                name=source.name,
+                kind=getattr(source, "kind", "mcp"),
+                trust=source.trust.value,
+                prefix=source.prefix,
+                status=SourceStatusOut(
+                    state=status.state.value,
+                    reason=status.reason,
+                    since=datetime.fromtimestamp(status.since).astimezone(),
+                    restarts=status.restarts,
+                    retry_at=datetime.fromtimestamp(status.retry_at).astimezone() if status.retry_at else None,
+                ),
+                tools=sum(tiers.get(source.name, {}).values()),
+                tiers=tiers.get(source.name, dict.fromkeys((t.value for t in Tier), 0)),
+            )
+        )
+    return out
+
+
+@router.get("/tools", response_model=list[Tool])
+async def tools(
+    request: Request,
+    tier: Annotated[TierName | None, Query(description="Only tools of this tier.")] = None,
+    server: Annotated[str | None, Query(description="Only tools of this server.")] = None,
+    q: Annotated[str | None, Query(description="Text to find in name, title or description.")] = None,
+) -> list[Tool]:
+    """Every tool with its resolved hints (all four explicit), provenance, tier, and declared and inferred values."""
+    gateway = _gateway(request)
+    needle = q.lower() if q else None
+    out = []
+    for entry in gateway.catalog.entries.values():
+        if tier is not None and entry.tier.value != tier:
+            continue
+        if server is not None and entry.server != server:
+            continue
+        if needle is not None:
+            text = " ".join(filter(None, (entry.name, entry.tool.title, entry.tool.description))).lower()
+            if needle not in text:
+                continue
+        out.append(tool_out(gateway, entry))
+    return out
+
+
+@router.get("/tools/{name}", response_model=Tool)
+async def tool(request: Request, name: str) -> Tool:
+    """One tool."""
+    gateway = _gateway(request)
+    entry = gateway.catalog.get(name)
+    if entry is None:
+        raise HTTPException(404, f"no tool named {name!r}")
+    return tool_out(gateway, entry)
+
+
+@router.patch("/tools/{name}/overrides", response_model=Tool)
+async def set_overrides(request: Request, name: str, body: OverridesIn) -> Tool:
+    """Override hints of a tool (true / false), or clear overrides (null); applied at once, clients told."""
+    gateway = _gateway(request)
+    if gateway.catalog.get(name) is None:
+        raise HTTPException(404, f"no tool named {name!r}")
+    changes = {Hint(k): v for k, v in body.model_dump(exclude_unset=True).items()}
+    if not changes:
+        raise HTTPException(422, "give at least one hint: readOnlyHint, destructiveHint, idempotentHint, openWorldHint")
+    await gateway.apply_overrides(name, changes, actor="api")
+    entry = gateway.catalog.get(name)
+    assert entry is not None
+    return tool_out(gateway, entry)
+
+
+@router.delete("/tools/{name}/overrides", response_model=Tool)
+async def clear_overrides(request: Request, name: str) -> Tool:
+    """Clear every stored override of a tool (the config file's stay)."""
+    gateway = _gateway(request)
+    if gateway.catalog.get(name) is None:
+        raise HTTPException(404, f"no tool named {name!r}")
+    await gateway.apply_overrides(name, dict.fromkeys(Hint), actor="api")
+    entry = gateway.catalog.get(name)
+    assert entry is not None
+    return tool_out(gateway, entry)
+
+
+@router.get("/sessions", response_model=list[Session])
+async def sessions(request: Request, limit: Annotated[int, Query(ge=1, le=1000)] = 20) -> list[Session]:
+    """The most recent sessions, newest first."""
+    rows = await _need_store(request).recent_sessions(limit)
+    return [Session.model_validate(row) for row in rows]
+
+
+@router.get("/sessions/{session_id}", response_model=SessionDetail)
+async def session(
+    request: Request,
+    session_id: str,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> SessionDetail:
+    """One session with its aggregates and its calls in order."""
+    store = _need_store(request)
+    row = await store.session(session_id)
+    if row is None:
+        raise HTTPException(404, f"no session {session_id!r}")
+    calls = await store.calls(session_id=session_id, limit=limit, offset=offset)
+    return SessionDetail.model_validate({**row, "calls": calls})
+
+
+@router.get("/calls", response_model=list[Call])
+async def calls(
+    request: Request,
+    session: Annotated[str | None, Query(description="Only calls of this session.")] = None,
+    server: str | None = None,
+    tool: str | None = None,
+    tier: TierName | None = None,
+    verdict: VerdictName | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[Call]:
+    """Recorded calls, newest first (in order within one session), filtered."""
+    rows = await _need_store(request).calls(
+        session_id=session,
+        server=server,
+        tool=tool,
+        tier=tier,
+        verdict=verdict,
+        since=since,
+        until=until,
+        limit=limit,
+        offset=offset,
+    )
+    return [Call.model_validate(row) for row in rows]
+
+
+@router.get("/calls/{call_id}", response_model=Call)
+async def call(request: Request, call_id: str) -> Call:
+    """One recorded call, arguments and response included."""
+    row = await _need_store(request).call(call_id)
+    if row is None:
+        raise HTTPException(404, f"no call {call_id!r}")
+    return Call.model_validate(row)
+
+
+@router.get("/approvals", response_model=list[Approval])
+async def approvals(request: Request) -> list[Approval]:
+    """Calls waiting for a person, oldest first."""
+    return [Approval.model_validate(p.to_json()) for p in _gateway(request).calls.approvals.pending()]
+
+
+@router.post("/approvals/{approval_id}", response_model=ApprovalResult)
+async def answer(request: Request, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
+    """Approve once, approve for the session, or deny a waiting call."""
+    queue = _gateway(request).calls.approvals
+    if not queue.answer(approval_id, Answer(body.answer), actor=_actor(request)):
+        raise HTTPException(404, f"no pending approval {approval_id!r} (answered, timed out, or never existed)")
+    return ApprovalResult(id=approval_id, answer=body.answer)
+
+
+@router.get("/policy", response_model=Policy)
+async def policy(request: Request) -> Policy:
+    """The policy settings in force and what they mean."""
+    calls_ = _gateway(request).calls
+    return policy_out(calls_.settings, calls_.rules)
+
+
+@router.patch("/policy", response_model=Policy)
+async def set_policy(request: Request, body: PolicyIn) -> Policy:
+    """Change the mode and preferences; takes effect for the next call."""
+    calls_ = _gateway(request).calls
+    given = body.model_dump(exclude_unset=True)
+    changes: dict[str, Any] = {}
+    names = {
+        "mode": "mode",
+        "taint": "taint_enabled",
+        "idempotentRetryWindow": "idempotent_retry_window",
+        "approvalTimeout": "approval_timeout",
+        "askVia": "ask_via",
+    }
+    for key, value in given.items():
+        if value is None:
+            raise HTTPException(422, f"{key}: null is not a setting; leave it out to keep it")
+        if key == "preferences":
+            prefs = {
+                "autoApproveReadOnly": "auto_approve_read_only",
+                "alwaysConfirmDestructive": "always_confirm_destructive",
+                "showHintWarnings": "show_hint_warnings",
+            }
+            for pkey, pvalue in value.items():
+                if pvalue is None:
+                    raise HTTPException(422, f"preferences.{pkey}: null is not a setting; leave it out to keep it")
+                changes[prefs[pkey]] = pvalue
+        else:
+            changes[names[key]] = Mode(value) if key == "mode" else value
+    calls_.settings = dataclasses.replace(calls_.settings, **changes)
+    return policy_out(calls_.settings, calls_.rules)
+
+
+def _actor(request: Request) -> str:
+    return "dashboard" if request.headers.get("hx-request") else "api"

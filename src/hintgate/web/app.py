@@ -1,0 +1,56 @@
+"""The ASGI application: MCP at /mcp, the REST API at /api, the dashboard at /, on one port."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from hintgate import __version__
+from hintgate.web import api, dashboard
+from hintgate.web.auth import security_middleware
+
+__all__ = ["create_app"]
+
+
+def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), token: str | None = None) -> FastAPI:
+    """Build the web app around a running gateway.
+
+    Args:
+        gateway: the running `Gateway`.
+        store: its `Store`, or None when recording is off.
+        mcp_routes: the MCP endpoint's routes (from `Gateway.mcp_routes`).
+        token: the API token every request must carry, or None on loopback.
+    """
+    app = FastAPI(
+        title="hintgate",
+        version=__version__,
+        description="The REST API of hintgate, an MCP gateway that makes tool annotations "
+        "complete, explainable and enforced.",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.gateway = gateway
+    app.state.store = store
+    app.state.token = token
+    app.middleware("http")(security_middleware(token))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Say what was wrong and where, in words, beside the machine-readable list.
+        problems = [
+            f"{'.'.join(str(p) for p in error.get('loc', ()) if p != 'body') or 'body'}: {error.get('msg')}"
+            for error in exc.errors()
+        ]
+        return JSONResponse({"detail": "; ".join(problems), "errors": exc.errors()}, status_code=422)
+
+    app.include_router(api.router)
+    app.include_router(dashboard.router)
+    dashboard.mount_static(app)
+    for route in mcp_routes:
+        app.router.routes.append(route)
+    return app
