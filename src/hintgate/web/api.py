@@ -22,7 +22,29 @@ from hintgate.policy_rules import Mode, PolicySettings
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+class Problem(BaseModel):
+    """What was wrong with a request."""
+
+    detail: str
+
+
+class InvalidRequest(BaseModel):
+    """What was wrong with a request's parameters or body: in words, and field by field."""
+
+    detail: str
+    errors: list[dict[str, Any]] | None = None
+
+
+router = APIRouter(
+    prefix="/api",
+    responses={
+        401: {"model": Problem, "description": "An API token is required (the gateway is bound beyond loopback)."},
+        403: {"model": Problem, "description": "A cross-site or header-less state-changing request."},
+        404: {"model": Problem, "description": "No such tool, session, call or pending approval."},
+        422: {"model": InvalidRequest, "description": "A parameter or the body is invalid; `detail` says which."},
+        503: {"model": Problem, "description": "Recording is off: there are no sessions or calls."},
+    },
+)
 
 TierName = Literal["read-only", "additive-write", "destructive", "unknown"]
 VerdictName = Literal["allow", "ask", "deny", "approved", "denied"]

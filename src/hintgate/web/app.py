@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -46,7 +47,8 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
             f"{'.'.join(str(p) for p in error.get('loc', ()) if p != 'body') or 'body'}: {error.get('msg')}"
             for error in exc.errors()
         ]
-        return JSONResponse({"detail": "; ".join(problems), "errors": exc.errors()}, status_code=422)
+        errors = jsonable_encoder(exc.errors())
+        return JSONResponse({"detail": "; ".join(problems), "errors": errors}, status_code=422)
 
     app.include_router(api.router)
     app.include_router(dashboard.router)

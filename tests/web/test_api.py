@@ -1,0 +1,270 @@
+"""The REST API: every endpoint, bad inputs, auth, live effects; and its OpenAPI document fuzzed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+
+from hintgate.config import parse_config
+from hintgate.gateway import Gateway
+from hintgate.store import Store
+from hintgate.testing import FakeSource
+from hintgate.web.app import create_app
+
+pytestmark = pytest.mark.anyio
+
+WRITE = {"X-Hintgate-Request": "1"}
+TOOLS = [
+    {"name": "get_note", "description": "Get a note by id.", "inputSchema": {"type": "object"}},
+    {
+        "name": "delete_note",
+        "description": "Permanently delete a note.",
+        "inputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}},
+    },
+    {
+        "name": "wipe",
+        "description": "Permanently delete every note.",
+        "inputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": True},
+    },
+]
+
+
+def notes() -> FakeSource:
+    return FakeSource(
+        "notes",
+        tools=TOOLS,
+        handlers={"get_note": lambda a: "a note", "delete_note": lambda a: "deleted", "wipe": lambda a: "wiped"},
+    )
+
+
+@asynccontextmanager
+async def api(
+    tmp_path: Path, *, token: str | None = None, policy: dict[str, Any] | None = None
+) -> AsyncIterator[tuple[httpx.AsyncClient, Gateway, Store]]:
+    store = await Store.open(f"sqlite:///{tmp_path / 'api.db'}", commit_interval=0.01)
+    config = parse_config({"mcpServers": {}, "policy": policy or {"approvalTimeout": 10}})
+    gateway = Gateway(config, sources={"notes": notes()}, store=store)
+    try:
+        async with gateway:
+            app = create_app(gateway, store, token=token)
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+                yield client, gateway, store
+    finally:
+        await store.close()
+
+
+async def test_health_reports_servers_and_store(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        body = (await client.get("/api/health")).json()
+    assert body["status"] == "ok"
+    assert body["servers_up"] == body["servers_total"] == 1
+    assert body["store"] == "sqlite"
+
+
+async def test_servers_list_status_trust_and_tier_counts(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        [server] = (await client.get("/api/servers")).json()
+    assert server["name"] == "notes"
+    assert server["status"]["state"] == "up"
+    assert server["trust"] == "untrusted"
+    assert server["tools"] == 3
+    assert server["tiers"]["destructive"] == 2
+
+
+async def test_tools_carry_four_explicit_hints_provenance_and_declared_beside_inferred(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        tools = {t["name"]: t for t in (await client.get("/api/tools")).json()}
+        destructive = (await client.get("/api/tools", params={"tier": "destructive"})).json()
+        found = (await client.get("/api/tools", params={"q": "every"})).json()
+        missing = await client.get("/api/tools/nope")
+        bad_tier = await client.get("/api/tools", params={"tier": "harmless"})
+    wipe = tools["notes_wipe"]
+    assert set(wipe["annotations"]) >= {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+    assert wipe["declared"] == {"readOnlyHint": True}
+    assert wipe["distrusted"] == {"readOnlyHint": True}
+    assert wipe["annotations"]["readOnlyHint"] is False
+    assert wipe["provenance"]["readOnlyHint"].startswith("inferred:")
+    assert wipe["inferred"]["readOnlyHint"]["value"] is False
+    assert {t["name"] for t in destructive} == {"notes_delete_note", "notes_wipe"}
+    assert [t["name"] for t in found] == ["notes_wipe"]
+    assert missing.status_code == 404
+    assert "no tool named 'nope'" in missing.json()["detail"]
+    assert bad_tier.status_code == 422
+
+
+async def test_overrides_apply_live_and_are_stored_with_their_origin(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, gateway, store):
+        response = await client.patch(
+            "/api/tools/notes_delete_note/overrides", json={"destructiveHint": False}, headers=WRITE
+        )
+        assert response.status_code == 200, response.text
+        tool = response.json()
+        assert tool["annotations"]["destructiveHint"] is False
+        assert tool["provenance"]["destructiveHint"] == "override"
+        assert tool["overrides"]["stored"] == {"destructiveHint": False}
+        assert gateway.catalog.get("notes_delete_note").tier.value == "additive-write"  # type: ignore[union-attr]
+        assert [(r["tool"], r["hint"], r["value"]) for r in await store.overrides()] == [
+            ("notes_delete_note", "destructiveHint", False)
+        ]
+        cleared = await client.patch(
+            "/api/tools/notes_delete_note/overrides", json={"destructiveHint": None}, headers=WRITE
+        )
+        assert cleared.json()["provenance"]["destructiveHint"] != "override"
+        assert await store.overrides() == []
+
+
+async def test_overrides_survive_a_restart(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        await client.patch("/api/tools/notes_get_note/overrides", json={"openWorldHint": False}, headers=WRITE)
+    async with api(tmp_path) as (client, _, _):
+        tool = (await client.get("/api/tools/notes_get_note")).json()
+    assert tool["annotations"]["openWorldHint"] is False
+    assert tool["provenance"]["openWorldHint"] == "override"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"readOnlyHint": "yes"}, "readOnlyHint: Input should be a valid boolean"),
+        ({"readOnlyHint": 1}, "readOnlyHint: Input should be a valid boolean"),
+        ({"readOnlyHnt": True}, "readOnlyHnt: Extra inputs are not permitted"),
+        ({}, "give at least one hint"),
+    ],
+)
+async def test_bad_overrides_are_refused_and_nothing_is_written(
+    tmp_path: Path, body: dict[str, Any], message: str
+) -> None:
+    async with api(tmp_path) as (client, gateway, store):
+        response = await client.patch("/api/tools/notes_get_note/overrides", json=body, headers=WRITE)
+        assert response.status_code == 422
+        assert message in response.json()["detail"]
+        assert await store.overrides() == []
+        assert gateway.stored_overrides == {}
+
+
+async def test_clearing_all_overrides_of_a_tool(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, store):
+        await client.patch(
+            "/api/tools/notes_get_note/overrides", json={"openWorldHint": False, "idempotentHint": True}, headers=WRITE
+        )
+        response = await client.delete("/api/tools/notes_get_note/overrides", headers=WRITE)
+        assert response.json()["overrides"]["stored"] == {}
+        assert await store.overrides() == []
+
+
+async def test_a_waiting_call_is_approved_through_the_api(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, gateway, _):
+        call = asyncio.ensure_future(gateway.call_tool(None, {"name": "notes_delete_note", "arguments": {"id": 3}}))
+        with anyio.fail_after(10):
+            while not (pending := (await client.get("/api/approvals")).json()):
+                await asyncio.sleep(0.01)
+        [approval] = pending
+        assert approval["tool"] == "notes_delete_note"
+        assert "This tool may make destructive changes" in approval["warnings"]
+        answer = await client.post(f"/api/approvals/{approval['id']}", json={"answer": "approve-once"}, headers=WRITE)
+        assert answer.status_code == 200
+        with anyio.fail_after(10):
+            result = await call
+        again = await client.post(f"/api/approvals/{approval['id']}", json={"answer": "deny"}, headers=WRITE)
+        bad = await client.post(f"/api/approvals/{approval['id']}", json={"answer": "maybe"}, headers=WRITE)
+    assert result.get("isError") is not True
+    assert again.status_code == 404
+    assert bad.status_code == 422
+
+
+async def test_a_waiting_call_is_denied_through_the_api(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, gateway, _):
+        call = asyncio.ensure_future(gateway.call_tool(None, {"name": "notes_delete_note", "arguments": {}}))
+        with anyio.fail_after(10):
+            while not (pending := (await client.get("/api/approvals")).json()):
+                await asyncio.sleep(0.01)
+        await client.post(f"/api/approvals/{pending[0]['id']}", json={"answer": "deny"}, headers=WRITE)
+        with anyio.fail_after(10):
+            result = await call
+    assert result["isError"] is True
+    assert "denied (api)" in result["content"][0]["text"]
+
+
+async def test_policy_settings_are_read_and_written_with_their_effect_explained(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, gateway, _):
+        before = (await client.get("/api/policy")).json()
+        changed = await client.patch(
+            "/api/policy",
+            json={"mode": "accept-edits", "preferences": {"alwaysConfirmDestructive": False}},
+            headers=WRITE,
+        )
+        bad = await client.patch("/api/policy", json={"mode": "yolo"}, headers=WRITE)
+        null = await client.patch("/api/policy", json={"taint": None}, headers=WRITE)
+    assert before["mode"] == "default"
+    assert before["effects"]["autoApproveReadOnly"] == "Read-only tools run without asking."
+    assert changed.json()["mode"] == "accept-edits"
+    assert changed.json()["preferences"]["alwaysConfirmDestructive"] is False
+    assert gateway.calls.settings.always_confirm_destructive is False
+    assert bad.status_code == 422
+    assert null.status_code == 422
+    assert gateway.calls.settings.taint_enabled is True
+
+
+async def test_sessions_and_calls_are_served_from_the_store(tmp_path: Path) -> None:
+    async with api(tmp_path, policy={"mode": "bypass"}) as (client, gateway, store):
+        await gateway.call_tool(None, {"name": "notes_get_note", "arguments": {"id": 1}})
+        await gateway.call_tool(None, {"name": "notes_wipe", "arguments": {}})
+        await store.flush()
+        calls = (await client.get("/api/calls")).json()
+        filtered = (await client.get("/api/calls", params={"tier": "destructive"})).json()
+        one = (await client.get(f"/api/calls/{calls[0]['id']}")).json()
+        missing = await client.get("/api/calls/nope")
+        sessions = (await client.get("/api/sessions")).json()
+        no_session = await client.get("/api/sessions/nope")
+    assert [c["tool_name"] for c in calls] == ["notes_wipe", "notes_get_note"]
+    assert [c["tool_name"] for c in filtered] == ["notes_wipe"]
+    assert one["hints"]["tier"] == "destructive"
+    assert one["decision"]["source"] == "mode:bypass"
+    assert missing.status_code == 404
+    assert sessions == []  # calls made without a client session
+    assert no_session.status_code == 404
+
+
+async def test_state_changes_need_the_request_header_and_same_origin(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        bare = await client.patch("/api/policy", json={"mode": "bypass"})
+        cross = await client.patch(
+            "/api/policy", json={"mode": "bypass"}, headers={**WRITE, "Origin": "https://evil.example"}
+        )
+        policy = (await client.get("/api/policy")).json()
+    assert bare.status_code == 403
+    assert cross.status_code == 403
+    assert "cross-site" in cross.json()["detail"]
+    assert policy["mode"] == "default"
+
+
+async def test_a_token_is_required_when_one_is_set(tmp_path: Path) -> None:
+    async with api(tmp_path, token="s3cret") as (client, _, _):
+        missing = await client.get("/api/tools")
+        wrong = await client.get("/api/tools", headers={"Authorization": "Bearer nope"})
+        right = await client.get("/api/tools", headers={"Authorization": "Bearer s3cret"})
+        health = await client.get("/api/health")
+        write = await client.patch("/api/policy", json={"mode": "bypass"}, headers={"Authorization": "Bearer s3cret"})
+    assert missing.status_code == wrong.status_code == 401
+    assert right.status_code == 200
+    assert health.status_code == 200
+    assert write.status_code == 200
+
+
+async def test_recording_off_makes_sessions_and_calls_say_so(tmp_path: Path) -> None:
+    gateway = Gateway(parse_config({"mcpServers": {}}), sources={"notes": notes()})
+    async with gateway:
+        app = create_app(gateway, None)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as client:
+            response = await client.get("/api/sessions")
+    assert response.status_code == 503
+    assert "recording is off" in response.json()["detail"]

@@ -1,0 +1,98 @@
+"""The REST API's own OpenAPI document, fuzzed with schemathesis against a real `hintgate serve`.
+
+No request may get a 5xx, and no response may fall outside the document.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("fuzz")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hintgate", "serve", "--demo", "--http", "127.0.0.1:0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "HINTGATE_DATA_DIR": str(data), "COLUMNS": "200"},
+    )
+    assert process.stderr is not None
+    drain = None
+    try:
+        base = None
+        for _ in range(200):
+            line = process.stderr.readline()
+            if not line:
+                break
+            if "dashboard at " in line:
+                base = line.split("dashboard at ", 1)[1].strip().rstrip("/")
+                break
+        assert base, "hintgate serve did not print its URL"
+        drain = threading.Thread(target=process.stderr.read, daemon=True)
+        drain.start()
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        if drain is not None:
+            drain.join(timeout=10)
+        process.stderr.close()
+
+
+def test_no_request_gets_a_server_error_or_an_undocumented_response(served: str) -> None:
+    # schemathesis's own pytest plugin does not run under this pytest; drive hypothesis directly.
+    schema = schemathesis.openapi.from_url(f"{served}/api/openapi.json")
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 12
+    for operation in operations:
+
+        @settings(
+            max_examples=20,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(case=operation.as_strategy())
+        def check(case: schemathesis.Case) -> None:
+            case.call_and_validate(
+                base_url=served,
+                headers={"X-Hintgate-Request": "1"},
+                timeout=30,
+                checks=[not_a_server_error, response_schema_conformance, status_code_conformance],
+            )
+
+        check()
+
+
+def test_the_document_lists_every_endpoint(served: str) -> None:
+    import httpx
+
+    paths = set(httpx.get(f"{served}/api/openapi.json", timeout=10).json()["paths"])
+    assert {
+        "/api/health",
+        "/api/servers",
+        "/api/tools",
+        "/api/tools/{name}",
+        "/api/tools/{name}/overrides",
+        "/api/sessions",
+        "/api/sessions/{session_id}",
+        "/api/calls",
+        "/api/calls/{call_id}",
+        "/api/approvals",
+        "/api/approvals/{approval_id}",
+        "/api/policy",
+    } <= paths
+    assert Path(__file__).name
