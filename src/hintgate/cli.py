@@ -45,6 +45,8 @@ config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help
 app.add_typer(config_app, name="config")
 policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=True)
 app.add_typer(policy_app, name="policy")
+overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
+app.add_typer(overrides_app, name="overrides")
 
 
 class OutputFormat(enum.StrEnum):
@@ -287,6 +289,10 @@ def serve(
         ),
     ] = None,
     no_record: Annotated[bool, typer.Option("--no-record", help="Record no sessions or calls.")] = False,
+    python: Annotated[
+        str | None,
+        typer.Option("--python", help="Serve a Python tool registry alone: MODULE:ATTRIBUTE (instead of --config)."),
+    ] = None,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.serve import run_http, run_stdio
@@ -294,7 +300,9 @@ def serve(
 
     if http is not None and (stdio or dashboard is not None):
         _fail("--http serves the dashboard itself; --stdio and --dashboard go without it", EXIT_USAGE)
-    loaded = _config_or_demo(config, demo)
+    if python is not None and (config is not None or demo):
+        _fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
+    loaded = _python_config(python) if python is not None else _config_or_demo(config, demo)
     try:
         settings = Settings.from_environ(database_url=db, record=False if no_record else None)
     except ConfigError as exc:
@@ -308,6 +316,22 @@ def serve(
             asyncio.run(run_stdio(loaded, settings, dashboard=web))
     except HintgateError as exc:
         _fail(str(exc), EXIT_TARGET)
+
+
+def _python_config(spec: str) -> GatewayConfig:
+    """A config serving one Python registry: trusted (it is the operator's own code), names unprefixed."""
+    import os
+
+    from hintgate.config import parse_config
+
+    name = spec.partition(":")[0].rsplit(".", 1)[-1] or "python"
+    try:
+        return parse_config(
+            {"python": {name: {"registry": spec, "trust": "trusted", "prefix": "", "path": [os.getcwd()]}}},
+            source="--python",
+        )
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
 
 
 @app.command()
@@ -418,6 +442,135 @@ def policy_explain(
         print_json(console, explain_json(rows))
     else:
         console.print(explain_text(rows, modes, detailed=bool(mode)))
+
+
+DbOpt = Annotated[
+    str | None, typer.Option("--db", help="Database URL; default: HINTGATE_DATABASE_URL, else SQLite in the data dir.")
+]
+
+
+def _with_store(db: str | None, work: Any) -> Any:
+    """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
+    from hintgate.settings import Settings
+    from hintgate.store import Store
+
+    try:
+        settings = Settings.from_environ(database_url=db)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    url = settings.database_url or f"sqlite:///{settings.data_dir / 'hintgate.db'}"
+
+    async def run() -> Any:
+        store = await Store.open(url, recover=False, replica=settings.replica)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    try:
+        return asyncio.run(run())
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_TARGET)
+
+
+@app.command()
+def sessions(
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+) -> None:
+    """Recent client sessions: client, status, start and end, calls, tokens."""
+    from hintgate.reports import print_json, sessions_text
+
+    rows = _with_store(db, lambda store: store.recent_sessions(limit))
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, json.dumps(rows, indent=2))
+    else:
+        console.print(sessions_text(rows))
+
+
+@app.command()
+def calls(
+    session: Annotated[str | None, typer.Option("--session", help="Only calls of this session, in order.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Only calls of this tool (its gateway name).")] = None,
+    server: Annotated[str | None, typer.Option("--server", help="Only calls to this server.")] = None,
+    tier: Annotated[str | None, typer.Option("--tier", help="Only calls of tools of this tier.")] = None,
+    verdict: Annotated[str | None, typer.Option("--verdict", help="allow, deny, approved or denied.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+) -> None:
+    """Recorded tool calls with the hints in force and the policy's decision."""
+    from hintgate.reports import calls_text, print_json
+
+    rows = _with_store(
+        db,
+        lambda store: store.calls(
+            session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
+        ),
+    )
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, json.dumps(rows, indent=2))
+    else:
+        console.print(calls_text(rows))
+
+
+@overrides_app.command("list")
+def overrides_list(
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+) -> None:
+    """The stored overrides (the config file's are shown by `hintgate tools`)."""
+    from hintgate.reports import overrides_text, print_json
+
+    rows = _with_store(db, lambda store: store.overrides())
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, json.dumps(rows, indent=2))
+    else:
+        console.print(overrides_text(rows))
+
+
+@overrides_app.command("set")
+def overrides_set(
+    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. fs_write_file).")],
+    hints: Annotated[
+        list[str], typer.Argument(help="HINT=true|false pairs, e.g. destructiveHint=true readOnlyHint=false.")
+    ],
+    db: DbOpt = None,
+) -> None:
+    """Override hints of a tool; a running gateway on the same database applies them within seconds."""
+    from hintgate.annotations import Hint
+
+    parsed: dict[str, bool] = {}
+    known = ", ".join(h.value for h in Hint)
+    for pair in hints:
+        name, sep, value = pair.partition("=")
+        if not sep or value.lower() not in ("true", "false"):
+            _fail(f"{pair!r}: expected HINT=true or HINT=false (hints: {known})", EXIT_USAGE)
+        if name not in {h.value for h in Hint}:
+            _fail(f"{name!r} is not a hint (hints: {known})", EXIT_USAGE)
+        parsed[name] = value.lower() == "true"
+
+    async def work(store: Any) -> None:
+        for name, value in parsed.items():
+            await store.set_override(tool, name, value, actor="cli")
+
+    _with_store(db, work)
+    _out().print(f"set {', '.join(f'{k}={str(v).lower()}' for k, v in parsed.items())} on {tool}", highlight=False)
+
+
+@overrides_app.command("clear")
+def overrides_clear(
+    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it.")],
+    hint: Annotated[str | None, typer.Option("--hint", help="Only this hint (default: all of the tool's).")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Remove stored overrides of a tool."""
+    removed = _with_store(db, lambda store: store.clear_override(tool, hint))
+    _out().print(f"removed {removed} override(s) of {tool}", highlight=False)
 
 
 @app.command("demo-server")

@@ -18,7 +18,8 @@ HintgateError
 │   │   ├── UpstreamProtocolError
 │   │   └── UpstreamRequestError
 │   └── ToolsFileError
-└── ExpectFileError
+├── ExpectFileError
+└── StoreError
 ```
 """
 
@@ -105,3 +106,7 @@ class UpstreamRequestError(UpstreamError):
 
 class ExpectFileError(HintgateError):
     """A lint --expect file is missing or malformed."""
+
+
+class StoreError(HintgateError):
+    """The database cannot be opened, read or written."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console, Group
@@ -16,6 +16,7 @@ from hintgate.catalog import ResolvedTool
 from hintgate.lint import RULES, LintReport, Severity, origin_counts
 
 __all__ = [
+    "calls_text",
     "catalog_json",
     "catalog_text",
     "explain_json",
@@ -26,7 +27,9 @@ __all__ = [
     "lint_markdown",
     "lint_sarif",
     "lint_text",
+    "overrides_text",
     "print_json",
+    "sessions_text",
 ]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -300,4 +303,59 @@ def explain_text(rows: Sequence[Any], modes: Sequence[Any], *, detailed: bool) -
                 cell.append(f"\n{decision.reason}\n({decision.source})", style="")
             cells.append(cell)
         table.add_row(*cells)
+    return table
+
+
+def sessions_text(rows: Sequence[Mapping[str, Any]]) -> Table:
+    """Recent sessions for people."""
+    table = Table(title="sessions", expand=False)
+    for column in ("session", "client", "status", "started", "ended", "calls", "tokens"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        client = " ".join(filter(None, (row.get("client_name"), row.get("client_version")))) or "?"
+        table.add_row(
+            str(row["id"]),
+            client,
+            str(row["status"]),
+            str(row.get("started_at") or ""),
+            str(row.get("ended_at") or ""),
+            str(row.get("tool_call_count", 0)),
+            str(row.get("total_tokens", 0)),
+        )
+    return table
+
+
+def calls_text(rows: Sequence[Mapping[str, Any]]) -> Table:
+    """Recorded calls for people: tool, tier, verdict and why, duration, error."""
+    table = Table(title="calls", expand=False)
+    for column in ("started", "tool", "tier", "verdict", "why", "ms", "error"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        decision = row.get("decision") or {}
+        verdict = str(row.get("verdict") or "")
+        table.add_row(
+            str(row.get("started_at") or ""),
+            str(row.get("tool_name") or ""),
+            str(row.get("tier") or ""),
+            Text(verdict, style=_VERDICT_STYLE.get(verdict, "")),
+            str(decision.get("reason") or ""),
+            f"{float(row.get('duration_ms') or 0):.1f}",
+            str(row.get("error") or ""),
+        )
+    return table
+
+
+def overrides_text(rows: Sequence[Mapping[str, Any]]) -> Table:
+    """Stored overrides for people."""
+    table = Table(title="stored overrides", expand=False)
+    for column in ("tool", "hint", "value", "by", "at"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(
+            str(row["tool"]),
+            str(row["hint"]),
+            str(row["value"]).lower(),
+            str(row["updated_by"]),
+            str(row["updated_at"]),
+        )
     return table

@@ -48,7 +48,7 @@ class Settings:
     response_cap: int = 65536
     commit_interval: float = 0.05
     api_token: str | None = None
-    replica: str = field(default_factory=socket.gethostname)
+    replica: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     record: bool = True
 
     @classmethod

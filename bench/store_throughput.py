@@ -1,0 +1,215 @@
+"""How fast the store records: sustained records per second, and what recording costs a call.
+
+Usage: python bench/store_throughput.py [--records N] [--no-postgres]
+
+For each backend (a SQLite file; a PostgreSQL server started here from
+Debian's binaries with fsync on, see `_postgres.py`) it enqueues N realistic
+call records as fast as the event loop allows, in bursts, and reports records
+committed per second from the first enqueue until `flush()` returns; meanwhile
+a probe task measures how late the event loop wakes it (the stall recording
+adds to everything else on the loop). Then it compares that lag at a steady
+500 calls/s with recording on and off, and times `record_call` itself,
+building each `CallRecord` included: the cost a call pays.
+
+Goals (issue 4): 5,000 records/s on SQLite; recording adds at most 0.2 ms to a
+call's median latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _postgres
+from hintgate.store import CallRecord, SessionRecord, Store
+
+GOAL_RECORDS_PER_S = 5000
+GOAL_ENQUEUE_US = 200.0
+STEADY_RATE = 500
+STEADY_SECONDS = 3.0
+
+HINTS = {
+    "annotations": {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False},
+    "provenance": {
+        "readOnlyHint": "declared",
+        "destructiveHint": "declared",
+        "idempotentHint": "inferred:name.verb.get",
+        "openWorldHint": "default",
+    },
+    "tier": "read-only",
+}
+RESPONSE_TEXT = (
+    '{"timezone": "Europe/Paris", "datetime": "2026-01-01T12:00:00+01:00", "is_dst": false} '
+    "The current time in Paris is noon; the next daylight-saving change is on the last Sunday of March. " * 3
+)
+
+
+def make_call(n: int, session_id: str) -> CallRecord:
+    return CallRecord(
+        id=str(uuid.uuid4()),
+        session_id=session_id,
+        server_id="time",
+        server_name="mcp-server-time",
+        tool_name="time_get_current_time",
+        upstream_tool="get_current_time",
+        arguments={"timezone": "Europe/Paris", "n": n},
+        response={"content": [{"type": "text", "text": RESPONSE_TEXT}], "isError": False},
+        error=None,
+        started_at=datetime.now(UTC),
+        duration_ms=2.1,
+        request_id=str(n),
+        client_name="bench",
+        client_version="1.0",
+        hints=HINTS,
+        tier="read-only",
+    )
+
+
+async def probe(lags: list[float], stop: asyncio.Event) -> None:
+    """Sleep 1 ms at a time and note how late each wake-up is."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        start = loop.time()
+        await asyncio.sleep(0.001)
+        lags.append((loop.time() - start - 0.001) * 1000)
+
+
+async def sustained(url: str, count: int) -> tuple[float, list[float]]:
+    """Records per second from the first enqueue to the end of flush(), and the loop lags seen meanwhile."""
+    store = await Store.open(url, replica="bench", retention=1000)
+    try:
+        session = SessionRecord(str(uuid.uuid4()), "bench", "1.0", datetime.now(UTC), "stdio", "bench")
+        calls = [make_call(n, session.id) for n in range(count)]
+        lags: list[float] = []
+        stop = asyncio.Event()
+        prober = asyncio.create_task(probe(lags, stop))
+        await asyncio.sleep(0.01)
+        started = time.perf_counter()
+        store.session_started(session)
+        for chunk in range(0, count, 250):
+            for call in calls[chunk : chunk + 250]:
+                store.record_call(call)
+            await asyncio.sleep(0)  # a gateway's loop has other work: let the recorder in
+        await store.flush()
+        elapsed = time.perf_counter() - started
+        stop.set()
+        await prober
+        stored = (await store.session(session.id) or {}).get("tool_call_count")
+        assert stored == count, (stored, count)
+        return count / elapsed, lags
+    finally:
+        await store.close()
+
+
+async def paced(url: str | None, seconds: float, rate: int) -> list[float]:
+    """Loop lags while calls are recorded at a steady `rate` per second (`url` None: not recorded)."""
+    store = await Store.open(url, replica="bench-paced", retention=1000) if url else None
+    try:
+        session_id = str(uuid.uuid4())
+        lags: list[float] = []
+        stop = asyncio.Event()
+        prober = asyncio.create_task(probe(lags, stop))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        n = 0
+        while loop.time() < deadline:
+            call = make_call(n, session_id)
+            if store is not None:
+                store.record_call(call)
+            n += 1
+            await asyncio.sleep(1 / rate)
+        stop.set()
+        await prober
+        if store is not None:
+            await store.flush()
+        return lags
+    finally:
+        if store is not None:
+            await store.close()
+
+
+async def enqueue_cost(url: str, count: int) -> list[float]:
+    """Microseconds per `CallRecord(...)` plus `record_call`, one at a time."""
+    store = await Store.open(url, replica="bench-enqueue", retention=1000)
+    try:
+        session_id = str(uuid.uuid4())
+        timings: list[float] = []
+        clock = time.perf_counter_ns
+        for n in range(count):
+            t0 = clock()
+            store.record_call(make_call(n, session_id))
+            timings.append((clock() - t0) / 1000)
+            if n % 100 == 99:
+                await asyncio.sleep(0)
+        await store.flush()
+        return timings
+    finally:
+        await store.close()
+
+
+def report(
+    name: str,
+    rate: float,
+    lags: list[float],
+    enqueue: list[float],
+    goal_rate: int | None,
+    steady: tuple[list[float], list[float]],
+) -> None:
+    goal = f"  (goal {goal_rate:,}/s: {'met' if rate >= goal_rate else 'NOT met'})" if goal_rate else ""
+    print(f"{name}: {rate:,.0f} records/s sustained{goal}")
+    if lags:
+        lags.sort()
+        p99 = lags[int(len(lags) * 0.99)]
+        print(f"  event-loop lag while recording: median {statistics.median(lags):.3f} ms, p99 {p99:.3f} ms")
+    off, on = (statistics.median(lags) for lags in steady)
+    verdict = "met" if on - off <= GOAL_ENQUEUE_US / 1000 else "NOT met"
+    print(
+        f"  event-loop lag at {STEADY_RATE}/s: median {on:.3f} ms recording vs {off:.3f} ms not"
+        f" ({on - off:+.3f} ms; goal ≤ +{GOAL_ENQUEUE_US / 1000:.1f} ms: {verdict})"
+    )
+    median = statistics.median(enqueue)
+    verdict = "met" if median <= GOAL_ENQUEUE_US else "NOT met"
+    print(f"  CallRecord + record_call: median {median:.2f} µs (goal ≤ {GOAL_ENQUEUE_US:.0f} µs: {verdict})")
+
+
+async def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="hintgate-bench-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        await enqueue_cost(url, 1000)  # warm up: tokenizer, migrations, connections
+        rate, lags = await sustained(url, args.records)
+        enqueue = await enqueue_cost(url, args.records)
+        steady = (await paced(None, STEADY_SECONDS, STEADY_RATE), await paced(url, STEADY_SECONDS, STEADY_RATE))
+        report("SQLite (WAL, synchronous=NORMAL)", rate, lags, enqueue, GOAL_RECORDS_PER_S, steady)
+    if args.no_postgres:
+        return
+    bin_dir = _postgres.find_bin_dir()
+    if bin_dir is None:
+        print("PostgreSQL: skipped (initdb and pg_ctl not found)")
+        return
+    with _postgres.running(bin_dir, durable=True) as server:
+        url = server.create_database("bench")
+        await enqueue_cost(url, 1000)
+        rate, lags = await sustained(url, args.records)
+        enqueue = await enqueue_cost(url, args.records)
+        steady = (await paced(None, STEADY_SECONDS, STEADY_RATE), await paced(url, STEADY_SECONDS, STEADY_RATE))
+        report(f"PostgreSQL ({bin_dir.parent.name}, local, fsync on)", rate, lags, enqueue, None, steady)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=20_000)
+    parser.add_argument("--no-postgres", action="store_true")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""The initial schema: sessions, tool calls, hint overrides, counters.
+
+Revision ID: 0001
+Revises:
+Create Date: 2026-11-22
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "0001"
+down_revision: str | None = None
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def _json() -> sa.JSON:
+    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
+
+
+def _time() -> sa.DateTime:
+    return sa.DateTime(timezone=True)
+
+
+def upgrade() -> None:
+    counters = op.create_table(
+        "counters",
+        sa.Column("name", sa.String(length=64), nullable=False),
+        sa.Column("value", sa.BigInteger(), server_default="0", nullable=False),
+        sa.PrimaryKeyConstraint("name", name=op.f("pk_counters")),
+    )
+    op.bulk_insert(counters, [{"name": "overrides", "value": 0}])
+    op.create_table(
+        "hint_overrides",
+        sa.Column("tool", sa.String(), nullable=False),
+        sa.Column("hint", sa.String(length=32), nullable=False),
+        sa.Column("value", sa.Boolean(), nullable=False),
+        sa.Column("updated_at", _time(), nullable=False),
+        sa.Column("updated_by", sa.String(), nullable=False),
+        sa.CheckConstraint(
+            "hint IN ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')",
+            name=op.f("ck_hint_overrides_hint"),
+        ),
+        sa.PrimaryKeyConstraint("tool", "hint", name=op.f("pk_hint_overrides")),
+    )
+    op.create_table(
+        "sessions",
+        sa.Column("id", sa.String(length=36), nullable=False),
+        sa.Column("client_name", sa.String(), nullable=True),
+        sa.Column("client_version", sa.String(), nullable=True),
+        sa.Column("status", sa.String(length=16), server_default="active", nullable=False),
+        sa.Column("started_at", _time(), nullable=False),
+        sa.Column("ended_at", _time(), nullable=True),
+        sa.Column("tool_call_count", sa.BigInteger(), server_default="0", nullable=False),
+        sa.Column("total_tokens", sa.BigInteger(), server_default="0", nullable=False),
+        sa.Column("transport", sa.String(length=16), nullable=True),
+        sa.Column("replica", sa.String(), nullable=False),
+        sa.CheckConstraint(
+            "(status = 'active' AND ended_at IS NULL) OR (status = 'closed' AND ended_at IS NOT NULL)",
+            name=op.f("ck_sessions_ended_iff_closed"),
+        ),
+        sa.CheckConstraint("status IN ('active', 'closed')", name=op.f("ck_sessions_status")),
+        sa.CheckConstraint("tool_call_count >= 0", name=op.f("ck_sessions_tool_call_count")),
+        sa.CheckConstraint("total_tokens >= 0", name=op.f("ck_sessions_total_tokens")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_sessions")),
+    )
+    op.create_index(op.f("ix_sessions_replica_status"), "sessions", ["replica", "status"])
+    op.create_index(op.f("ix_sessions_started_at"), "sessions", ["started_at"])
+    op.create_table(
+        "tool_calls",
+        sa.Column("id", sa.String(), nullable=False),
+        sa.Column("session_id", sa.String(length=36), nullable=True),
+        sa.Column("server_id", sa.String(), nullable=False),
+        sa.Column("server_name", sa.String(), nullable=True),
+        sa.Column("tool_name", sa.String(), nullable=False),
+        sa.Column("upstream_tool", sa.String(), nullable=False),
+        sa.Column("arguments", _json(), nullable=True),
+        sa.Column("arguments_truncated", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.Column("arguments_size", sa.Integer(), nullable=True),
+        sa.Column("response", _json(), nullable=True),
+        sa.Column("response_truncated", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.Column("response_size", sa.Integer(), nullable=True),
+        sa.Column("response_cap", sa.Integer(), nullable=True),
+        sa.Column("error", sa.Text(), nullable=True),
+        sa.Column("started_at", _time(), nullable=False),
+        sa.Column("duration_ms", sa.Float(), nullable=False),
+        sa.Column("request_id", sa.String(), nullable=True),
+        sa.Column("client_name", sa.String(), nullable=True),
+        sa.Column("client_version", sa.String(), nullable=True),
+        sa.Column("parent_call_id", sa.String(), nullable=True),
+        sa.Column("execution_type", sa.String(length=32), server_default="direct", nullable=False),
+        sa.Column("hints", _json(), nullable=True),
+        sa.Column("tier", sa.String(length=32), nullable=True),
+        sa.Column("decision", _json(), nullable=True),
+        sa.Column("verdict", sa.String(length=16), nullable=True),
+        sa.Column("input_tokens", sa.Integer(), server_default="0", nullable=False),
+        sa.Column("output_tokens", sa.Integer(), server_default="0", nullable=False),
+        sa.Column("tokens_estimated", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.CheckConstraint("input_tokens >= 0", name=op.f("ck_tool_calls_input_tokens")),
+        sa.CheckConstraint("output_tokens >= 0", name=op.f("ck_tool_calls_output_tokens")),
+        sa.ForeignKeyConstraint(
+            ["session_id"], ["sessions.id"], name=op.f("fk_tool_calls_session_id_sessions"), ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_tool_calls")),
+    )
+    for columns in (
+        ["session_id", "started_at"],
+        ["server_id", "started_at"],
+        ["tool_name", "started_at"],
+        ["tier", "started_at"],
+        ["verdict", "started_at"],
+        ["started_at"],
+    ):
+        op.create_index(op.f(f"ix_tool_calls_{'_'.join(columns)}"), "tool_calls", columns)
+
+
+def downgrade() -> None:
+    op.drop_table("tool_calls")
+    op.drop_table("sessions")
+    op.drop_table("hint_overrides")
+    op.drop_table("counters")

@@ -1,0 +1,259 @@
+"""Seed 001's queries, and the store's own upkeep, as functions over a connection.
+
+Rows come back as plain dicts: times as ISO 8601 strings in UTC, JSON columns
+decoded. `Store` wraps each in a connection and translates errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hintgate.store.tables import counters, hint_overrides, sessions, tool_calls
+
+__all__ = [
+    "active_replicas",
+    "begin_write",
+    "call",
+    "calls",
+    "clear_override",
+    "close_abandoned",
+    "overrides",
+    "overrides_version",
+    "prune",
+    "recent_sessions",
+    "session",
+    "set_override",
+]
+
+OVERRIDES_COUNTER = "overrides"
+
+
+@asynccontextmanager
+async def begin_write(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """A connection in a write transaction.
+
+    On SQLite it begins with `BEGIN IMMEDIATE` (see `hintgate.store`), taking the
+    write lock up front so that a read-then-write transaction cannot fail half
+    way when another writer got there first.
+    """
+    async with engine.connect() as plain:
+        conn = await plain.execution_options(hintgate_write=True)
+        async with conn.begin():
+            yield conn
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).isoformat()
+
+
+def _as_dict(row: Row[Any]) -> dict[str, Any]:
+    out = dict(row._mapping)
+    for key, value in out.items():
+        if isinstance(value, datetime):
+            out[key] = _iso(value)
+    return out
+
+
+async def recent_sessions(conn: AsyncConnection, limit: int) -> list[dict[str, Any]]:
+    """The newest `limit` sessions, newest first."""
+    query = select(sessions).order_by(sessions.c.started_at.desc(), sessions.c.id.desc()).limit(limit)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def session(conn: AsyncConnection, session_id: str) -> dict[str, Any] | None:
+    """One session with aggregates over its calls.
+
+    Besides the session's columns: `first_call_at`, `last_call_at`, `errors`
+    (calls with an error), `input_tokens`, `output_tokens`, and `tiers` and
+    `verdicts`, each a `{value: count}` map (`null` counted under `"none"`).
+    `tool_call_count` and `total_tokens` are the counters the recorder keeps.
+    """
+    row = (await conn.execute(select(sessions).where(sessions.c.id == session_id))).first()
+    if row is None:
+        return None
+    out = _as_dict(row)
+    c = tool_calls.c
+    query = (
+        select(
+            c.tier,
+            c.verdict,
+            func.count().label("n"),
+            func.sum(case((c.error.is_not(None), 1), else_=0)).label("errors"),
+            func.min(c.started_at).label("first"),
+            func.max(c.started_at).label("last"),
+            func.sum(c.input_tokens).label("input_tokens"),
+            func.sum(c.output_tokens).label("output_tokens"),
+        )
+        .where(c.session_id == session_id)
+        .group_by(c.tier, c.verdict)
+    )
+    tiers: dict[str, int] = {}
+    verdicts: dict[str, int] = {}
+    errors = input_tokens = output_tokens = 0
+    first: datetime | None = None
+    last: datetime | None = None
+    for group in await conn.execute(query):
+        tier = group.tier or "none"
+        verdict = group.verdict or "none"
+        tiers[tier] = tiers.get(tier, 0) + group.n
+        verdicts[verdict] = verdicts.get(verdict, 0) + group.n
+        errors += int(group.errors or 0)
+        input_tokens += int(group.input_tokens or 0)
+        output_tokens += int(group.output_tokens or 0)
+        first = group.first if first is None or (group.first and group.first < first) else first
+        last = group.last if last is None or (group.last and group.last > last) else last
+    out.update(
+        first_call_at=_iso(first),
+        last_call_at=_iso(last),
+        errors=errors,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        tiers=tiers,
+        verdicts=verdicts,
+    )
+    return out
+
+
+def _moment(value: datetime | str) -> datetime:
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+async def calls(
+    conn: AsyncConnection,
+    *,
+    session_id: str | None = None,
+    server: str | None = None,
+    tool: str | None = None,
+    tier: str | None = None,
+    verdict: str | None = None,
+    since: datetime | str | None = None,
+    until: datetime | str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
+    """Calls matching every filter given.
+
+    Newest first; within one session (`session_id` given) in the order they
+    started, so that paging walks a session from its beginning. `server`
+    matches the server id, `tool` the tool's name as the gateway lists it,
+    `since` is inclusive and `until` exclusive (datetimes or ISO 8601 strings;
+    naive ones are UTC).
+    """
+    c = tool_calls.c
+    where: list[ColumnElement[bool]] = []
+    for column, value in (
+        (c.session_id, session_id),
+        (c.server_id, server),
+        (c.tool_name, tool),
+        (c.tier, tier),
+        (c.verdict, verdict),
+    ):
+        if value is not None:
+            where.append(column == value)
+    if since is not None:
+        where.append(c.started_at >= _moment(since))
+    if until is not None:
+        where.append(c.started_at < _moment(until))
+    order = (c.started_at, c.id) if session_id is not None else (c.started_at.desc(), c.id.desc())
+    query = select(tool_calls).where(and_(True, *where)).order_by(*order).limit(limit).offset(offset)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def call(conn: AsyncConnection, call_id: str) -> dict[str, Any] | None:
+    """One call by id."""
+    row = (await conn.execute(select(tool_calls).where(tool_calls.c.id == call_id))).first()
+    return None if row is None else _as_dict(row)
+
+
+async def overrides(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """Every stored override, by tool then hint."""
+    query = select(hint_overrides).order_by(hint_overrides.c.tool, hint_overrides.c.hint)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def _bump(conn: AsyncConnection) -> None:
+    await conn.execute(update(counters).where(counters.c.name == OVERRIDES_COUNTER).values(value=counters.c.value + 1))
+
+
+async def set_override(conn: AsyncConnection, tool: str, hint: str, value: bool, *, actor: str, now: datetime) -> None:
+    """Insert or replace one override and bump the overrides version, in the caller's transaction."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    stmt = insert(hint_overrides).values(tool=tool, hint=hint, value=value, updated_at=now, updated_by=actor)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[hint_overrides.c.tool, hint_overrides.c.hint],
+        set_={
+            "value": stmt.excluded.value,
+            "updated_at": stmt.excluded.updated_at,
+            "updated_by": stmt.excluded.updated_by,
+        },
+    )
+    await conn.execute(stmt)
+    await _bump(conn)
+
+
+async def clear_override(conn: AsyncConnection, tool: str, hint: str | None) -> int:
+    """Delete one tool's overrides (or one of them); bump the version when any went. Returns how many."""
+    where = hint_overrides.c.tool == tool
+    if hint is not None:
+        where = and_(where, hint_overrides.c.hint == hint)
+    removed = (await conn.execute(delete(hint_overrides).where(where))).rowcount
+    if removed:
+        await _bump(conn)
+    return removed
+
+
+async def overrides_version(conn: AsyncConnection) -> int:
+    """The overrides counter: it changes whenever any override does."""
+    value = await conn.scalar(select(counters.c.value).where(counters.c.name == OVERRIDES_COUNTER))
+    return int(value or 0)
+
+
+async def active_replicas(conn: AsyncConnection, *, prefix: str) -> list[str]:
+    """The replicas whose names start with `prefix` that have active sessions."""
+    query = select(sessions.c.replica).where(sessions.c.status == "active", sessions.c.replica.startswith(prefix))
+    return sorted({row[0] for row in await conn.execute(query.distinct())})
+
+
+async def close_abandoned(conn: AsyncConnection, replicas: Sequence[str]) -> int:
+    """Close the sessions `replicas` left active (they crashed); returns how many.
+
+    Each ends at its last call's start, or at its own start when it has none:
+    the last moment it is known to have been alive.
+    """
+    last_call = (
+        select(func.max(tool_calls.c.started_at)).where(tool_calls.c.session_id == sessions.c.id).scalar_subquery()
+    )
+    result = await conn.execute(
+        update(sessions)
+        .where(sessions.c.replica.in_(list(replicas)), sessions.c.status == "active")
+        .values(status="closed", ended_at=func.coalesce(last_call, sessions.c.started_at))
+    )
+    return result.rowcount
+
+
+async def prune(conn: AsyncConnection, retention: int) -> int:
+    """Keep the newest `retention` sessions with their calls; delete older closed ones. Returns how many went.
+
+    Active sessions are never deleted, however old (a live client keeps its
+    history); they still count among the newest. Calls without a session go
+    when they are older than the oldest session kept.
+    """
+    cutoff = await conn.scalar(
+        select(sessions.c.started_at).order_by(sessions.c.started_at.desc()).offset(retention - 1).limit(1)
+    )
+    if cutoff is None:
+        return 0
+    old: ColumnElement[bool] = and_(sessions.c.started_at < cutoff, sessions.c.status == "closed")
+    # Explicit, not ON DELETE CASCADE alone: SQLite enforces foreign keys only when asked per connection.
+    await conn.execute(delete(tool_calls).where(tool_calls.c.session_id.in_(select(sessions.c.id).where(old))))
+    await conn.execute(delete(tool_calls).where(tool_calls.c.session_id.is_(None), tool_calls.c.started_at < cutoff))
+    return (await conn.execute(delete(sessions).where(old))).rowcount

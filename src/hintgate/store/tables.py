@@ -1,0 +1,171 @@
+"""The store's schema as SQLAlchemy Core tables: sessions, tool calls, hint overrides.
+
+The Alembic migrations under `migrations/versions` must build exactly this; a
+test compares the two. Seed 001's validation rules are CHECK constraints, so
+they hold whatever writes to the database.
+
+Times are stored in UTC. SQLite has no time-zone type, so `UTCDateTime`
+writes UTC and reads back aware UTC datetimes on every backend. JSON columns
+are JSON on SQLite and JSONB on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    false,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+__all__ = [
+    "HINT_NAMES",
+    "JSONColumn",
+    "UTCDateTime",
+    "counters",
+    "hint_overrides",
+    "metadata",
+    "sessions",
+    "tool_calls",
+]
+
+HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+"""The wire names of the four hints (`hintgate.annotations.Hint`), the only ones an override may set."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and read back as an aware UTC datetime (a naive one is taken as UTC)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def JSONColumn() -> JSON:
+    """A JSON column (JSONB on PostgreSQL) where Python `None` is SQL NULL."""
+    return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+
+
+# Constraint names are fixed so that migrations can refer to them on every backend.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(36), primary_key=True),  # a UUID
+    Column("client_name", String),  # from the client's initialize
+    Column("client_version", String),
+    Column("status", String(16), nullable=False, server_default="active"),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("ended_at", UTCDateTime),  # set exactly when status is closed
+    Column("tool_call_count", BigInteger, nullable=False, server_default="0"),
+    Column("total_tokens", BigInteger, nullable=False, server_default="0"),
+    Column("transport", String(16)),  # stdio or http; NULL for a session only known from its calls
+    Column("replica", String, nullable=False),  # the gateway instance that served it
+    CheckConstraint("status IN ('active', 'closed')", name="status"),
+    CheckConstraint(
+        "(status = 'active' AND ended_at IS NULL) OR (status = 'closed' AND ended_at IS NOT NULL)",
+        name="ended_iff_closed",
+    ),
+    CheckConstraint("tool_call_count >= 0", name="tool_call_count"),
+    CheckConstraint("total_tokens >= 0", name="total_tokens"),
+    Index(None, "started_at"),
+    Index(None, "replica", "status"),
+)
+
+tool_calls = Table(
+    "tool_calls",
+    metadata,
+    Column("id", String, primary_key=True),
+    Column("session_id", String(36), ForeignKey("sessions.id", ondelete="CASCADE")),
+    Column("server_id", String, nullable=False),
+    Column("server_name", String),
+    Column("tool_name", String, nullable=False),  # the name the gateway lists
+    Column("upstream_tool", String, nullable=False),  # the name the server lists
+    Column("arguments", JSONColumn()),
+    Column("arguments_truncated", Boolean, nullable=False, server_default=false()),
+    Column("arguments_size", Integer),  # bytes of the arguments' JSON
+    Column("response", JSONColumn()),  # when truncated, a JSON string: the first response_cap bytes
+    Column("response_truncated", Boolean, nullable=False, server_default=false()),
+    Column("response_size", Integer),  # bytes of the response's JSON before any truncation
+    Column("response_cap", Integer),  # the cap in force when recorded
+    Column("error", Text),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("duration_ms", Float, nullable=False),
+    Column("request_id", String),
+    Column("client_name", String),
+    Column("client_version", String),
+    Column("parent_call_id", String),
+    Column("execution_type", String(32), nullable=False, server_default="direct"),
+    Column("hints", JSONColumn()),  # annotations, provenance and tier in force at call time
+    Column("tier", String(32)),
+    Column("decision", JSONColumn()),  # the policy decision
+    Column("verdict", String(16)),
+    Column("input_tokens", Integer, nullable=False, server_default="0"),
+    Column("output_tokens", Integer, nullable=False, server_default="0"),
+    Column("tokens_estimated", Boolean, nullable=False, server_default=false()),
+    CheckConstraint("input_tokens >= 0", name="input_tokens"),
+    CheckConstraint("output_tokens >= 0", name="output_tokens"),
+    Index(None, "session_id", "started_at"),
+    Index(None, "server_id", "started_at"),
+    Index(None, "tool_name", "started_at"),
+    Index(None, "tier", "started_at"),
+    Index(None, "verdict", "started_at"),
+    Index(None, "started_at"),
+)
+
+hint_overrides = Table(
+    "hint_overrides",
+    metadata,
+    Column("tool", String, primary_key=True),  # the tool's name as the gateway lists it
+    Column("hint", String(32), primary_key=True),
+    Column("value", Boolean, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("updated_by", String, nullable=False),
+    CheckConstraint(f"hint IN ({', '.join(repr(h) for h in HINT_NAMES)})", name="hint"),
+)
+
+counters = Table(
+    "counters",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", BigInteger, nullable=False, server_default="0"),
+)
+"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides`."""

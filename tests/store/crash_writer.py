@@ -1,0 +1,53 @@
+"""Records calls until it is killed: the subject of test_durability.py (run with sys.executable).
+
+Usage: crash_writer.py URL N SESSION_ID. Records N calls (ids call-0 ... call-N-1), waits until they are
+committed, prints "flushed", then records more in bursts, printing "burst" after each, until SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import UTC, datetime
+
+from hintgate.store import CallRecord, SessionRecord, Store
+
+
+def call(n: int, session_id: str) -> CallRecord:
+    return CallRecord(
+        id=f"call-{n}",
+        session_id=session_id,
+        server_id="time",
+        server_name="mcp-server-time",
+        tool_name="time_get_current_time",
+        upstream_tool="get_current_time",
+        arguments={"timezone": "Europe/Paris", "n": n},
+        response={"content": [{"type": "text", "text": f"It is 12:00 in Paris ({n})."}]},
+        error=None,
+        started_at=datetime.now(UTC),
+        duration_ms=1.0,
+        request_id=str(n),
+        client_name="crash-test",
+        client_version="1",
+        tier="read-only",
+    )
+
+
+async def main(url: str, count: int, session_id: str) -> None:
+    store = await Store.open(url, replica="crash-writer")
+    store.session_started(SessionRecord(session_id, "crash-test", "1", datetime.now(UTC), "stdio", "crash-writer"))
+    for n in range(count):
+        store.record_call(call(n, session_id))
+    await store.flush()
+    print("flushed", flush=True)
+    n = count
+    while True:
+        for _ in range(100):
+            store.record_call(call(n, session_id))
+            n += 1
+        print("burst", flush=True)
+        await asyncio.sleep(0.002)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))

@@ -1,0 +1,463 @@
+"""The store on SQLite and PostgreSQL: sessions, calls, seed 001's queries, overrides, retention."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import anyio
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import create_async_engine
+
+import hintgate.store
+from hintgate.store import SessionRecord, Store, StoreError, database_url
+from hintgate.store.tables import sessions, tool_calls
+from hintgate.tokens import count_tokens
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_session_is_recorded_active_then_closed_with_its_end_time(store: Store, records: Any) -> None:
+    rec = records.session()
+    store.session_started(rec)
+    await store.flush()
+    row = await store.session(rec.id)
+    assert row is not None
+    assert row["status"] == "active"
+    assert row["ended_at"] is None
+    assert row["client_name"] == "test-client"
+    assert row["transport"] == "stdio"
+    assert row["started_at"] == rec.started_at.isoformat()
+
+    ended = records.tick()
+    store.session_closed(rec.id, ended)
+    await store.flush()
+    row = await store.session(rec.id)
+    assert row is not None
+    assert (row["status"], row["ended_at"]) == ("closed", ended.isoformat())
+
+
+async def test_a_call_keeps_every_field_with_its_hint_snapshot_and_token_counts(store: Store, records: Any) -> None:
+    session = records.session()
+    call = records.call(
+        session.id,
+        parent_call_id="call-0",
+        execution_type="retry",
+        decision={"verdict": "allow", "reason": "read-only", "source": "default", "approver": None},
+        verdict="allow",
+    )
+    store.session_started(session)
+    store.record_call(call)
+    await store.flush()
+
+    row = await store.call(call.id)
+    assert row is not None
+    for field in (
+        "id",
+        "session_id",
+        "server_id",
+        "server_name",
+        "tool_name",
+        "upstream_tool",
+        "arguments",
+        "response",
+        "error",
+        "duration_ms",
+        "request_id",
+        "client_name",
+        "client_version",
+        "parent_call_id",
+        "execution_type",
+        "hints",
+        "tier",
+        "decision",
+        "verdict",
+    ):
+        assert row[field] == getattr(call, field), field
+    assert row["started_at"] == call.started_at.isoformat()
+    assert row["input_tokens"] == count_tokens('{"timezone":"Europe/Paris"}').tokens > 0
+    assert row["output_tokens"] == count_tokens("It is 12:00 in Paris.").tokens > 0
+    assert row["tokens_estimated"] is False
+    assert (row["response_truncated"], row["response_cap"]) == (False, store.response_cap)
+
+    summary = await store.session(session.id)
+    assert summary is not None
+    assert summary["tool_call_count"] == 1
+    assert summary["total_tokens"] == row["input_tokens"] + row["output_tokens"]
+
+
+async def test_session_aggregates_count_tiers_verdicts_errors_and_the_first_and_last_call(
+    store: Store, records: Any
+) -> None:
+    session = records.session()
+    store.session_started(session)
+    made = [
+        records.call(session.id, tier="read-only", verdict="allow"),
+        records.call(session.id, tier="destructive", verdict="deny", error="denied by policy", response=None),
+        records.call(session.id, tier="destructive", verdict="allow"),
+        records.call(session.id, tier="unknown"),
+    ]
+    for call in made:
+        store.record_call(call)
+    await store.flush()
+
+    row = await store.session(session.id)
+    assert row is not None
+    assert row["tool_call_count"] == 4
+    assert row["tiers"] == {"read-only": 1, "destructive": 2, "unknown": 1}
+    assert row["verdicts"] == {"allow": 2, "deny": 1, "none": 1}
+    assert row["errors"] == 1
+    assert row["first_call_at"] == made[0].started_at.isoformat()
+    assert row["last_call_at"] == made[-1].started_at.isoformat()
+    assert row["total_tokens"] == row["input_tokens"] + row["output_tokens"] > 0
+    assert await store.session("00000000-0000-4000-8000-000000000000") is None
+
+
+async def test_recent_sessions_are_newest_first_and_limited(store: Store, records: Any) -> None:
+    made = [records.session() for _ in range(5)]
+    for rec in made:
+        store.session_started(rec)
+    await store.flush()
+    recent = await store.recent_sessions(3)
+    assert [row["id"] for row in recent] == [rec.id for rec in reversed(made)][:3]
+
+
+async def test_calls_of_a_session_come_in_order_with_limit_and_offset(store: Store, records: Any) -> None:
+    session, other = records.session(), records.session()
+    store.session_started(session)
+    store.session_started(other)
+    mine = []
+    for _ in range(7):
+        mine.append(records.call(session.id))
+        store.record_call(records.call(other.id))
+        store.record_call(mine[-1])
+    await store.flush()
+
+    page = await store.calls(session_id=session.id, limit=3, offset=2)
+    assert [row["id"] for row in page] == [call.id for call in mine[2:5]]
+    everything = await store.calls(session_id=session.id, limit=100)
+    assert [row["id"] for row in everything] == [call.id for call in mine]
+
+
+async def test_calls_filter_by_server_tool_tier_verdict_and_time_newest_first(store: Store, records: Any) -> None:
+    session = records.session()
+    store.session_started(session)
+    a = records.call(session.id, server_id="git", tool_name="git_status", tier="read-only", verdict="allow")
+    b = records.call(session.id, server_id="fs", tool_name="fs_delete", tier="destructive", verdict="deny")
+    c = records.call(session.id, server_id="git", tool_name="git_commit", tier="additive-write", verdict="allow")
+    for call in (a, b, c):
+        store.record_call(call)
+    await store.flush()
+
+    def ids(rows: list[dict[str, Any]]) -> list[str]:
+        return [row["id"] for row in rows]
+
+    assert ids(await store.calls()) == [c.id, b.id, a.id]
+    assert ids(await store.calls(server="git")) == [c.id, a.id]
+    assert ids(await store.calls(tool="fs_delete")) == [b.id]
+    assert ids(await store.calls(tier="read-only")) == [a.id]
+    assert ids(await store.calls(verdict="allow")) == [c.id, a.id]
+    assert ids(await store.calls(since=b.started_at)) == [c.id, b.id]
+    assert ids(await store.calls(until=b.started_at)) == [a.id]
+    assert ids(await store.calls(since=a.started_at.isoformat(), until=c.started_at.isoformat())) == [b.id, a.id]
+    assert ids(await store.calls(server="git", verdict="allow", limit=1, offset=1)) == [a.id]
+    with pytest.raises(StoreError, match="time filter"):
+        await store.calls(since="yesterday")
+
+
+async def test_a_response_over_the_cap_is_cut_and_its_size_and_the_cap_recorded(store_url: str, records: Any) -> None:
+    text = "word " * 2000
+    call = records.call(None, response={"content": [{"type": "text", "text": text}]}, arguments={"q": "é" * 100})
+    async with await Store.open(store_url, response_cap=120, replica="cap") as store:
+        store.record_call(call)
+        await store.flush()
+        row = await store.call(call.id)
+    assert row is not None
+    assert row["response_truncated"] is True
+    assert row["response_cap"] == 120
+    assert row["response_size"] > 10_000
+    assert isinstance(row["response"], str)
+    assert len(row["response"].encode()) <= 120
+    assert row["response"].startswith('{"content":[{"type":"text","text":"word word')
+    assert row["arguments_truncated"] is True
+    assert row["arguments_size"] == len('{"q":""}') + 200  # é is two bytes
+    # Tokens are counted on the whole response, not on what was kept.
+    assert row["output_tokens"] == count_tokens(text).tokens
+
+
+async def test_text_a_database_would_refuse_is_stored_cleaned(store: Store, records: Any) -> None:
+    # NUL and lone surrogates: PostgreSQL refuses both in text and JSONB.
+    call = records.call(
+        None,
+        response={"content": [{"type": "text", "text": "a\x00b \ud800 c\\u0000d"}]},
+        error="bad\x00byte",
+    )
+    store.record_call(call)
+    await store.flush()
+    row = await store.call(call.id)
+    assert row is not None
+    assert row["response"]["content"][0]["text"] == "a\ufffdb \ufffd c\\u0000d"
+    assert row["error"] == "bad\ufffdbyte"
+
+
+async def test_a_call_naming_an_unknown_session_creates_it_active(store: Store, records: Any) -> None:
+    session = records.session()
+    store.record_call(records.call(session.id))
+    await store.flush()
+    row = await store.session(session.id)
+    assert row is not None
+    assert (row["status"], row["tool_call_count"], row["client_name"]) == ("active", 1, None)
+    assert row["replica"] == store.replica
+
+    store.session_started(session)  # arriving late, it fills in the client
+    await store.flush()
+    row = await store.session(session.id)
+    assert row is not None
+    assert (row["client_name"], row["tool_call_count"]) == ("test-client", 1)
+
+
+async def test_a_record_the_database_refuses_costs_only_itself(
+    store: Store, records: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = records.session()
+    store.session_started(session)
+    first = records.call(session.id)
+    store.record_call(first)
+    store.record_call(records.call(session.id, id=first.id))  # a duplicate primary key
+    last = records.call(session.id)
+    store.record_call(last)
+    await store.flush()
+
+    assert [row["id"] for row in await store.calls(session_id=session.id)] == [first.id, last.id]
+    row = await store.session(session.id)
+    assert row is not None
+    assert row["tool_call_count"] == 2  # the refused call's increment went with it
+    assert store.dropped == 1
+    assert "dropped" in caplog.text
+
+
+def test_a_session_id_must_be_a_uuid(records: Any) -> None:
+    with pytest.raises(ValueError, match=r"UUID|hexadecimal"):
+        records.session(id="not-a-uuid")
+
+
+async def test_recording_neither_encodes_nor_counts_on_the_callers_thread(store: Store, records: Any) -> None:
+    seen: list[threading.Thread] = []
+
+    class Watched(dict[str, Any]):
+        def items(self) -> Any:
+            seen.append(threading.current_thread())
+            return super().items()
+
+    store.record_call(records.call(None, arguments=Watched(path="/tmp")))
+    assert seen == []  # record_call only enqueued
+    await store.flush()
+    assert seen
+    assert threading.main_thread() not in seen
+
+
+async def test_flush_and_close_lose_nothing(store_url: str, records: Any) -> None:
+    session = records.session()
+    store = await Store.open(store_url, replica="drain", commit_interval=10)  # never on its own in this test
+    store.session_started(session)
+    for _ in range(1200):  # more than two batches
+        store.record_call(records.call(session.id))
+    await store.close()
+    store.record_call(records.call(session.id))  # after close: counted, not raised
+    assert store.dropped == 1
+
+    async with await Store.open(store_url, replica="drain") as again:
+        row = await again.session(session.id)
+        assert row is not None
+        assert row["tool_call_count"] == 1200
+        assert len(await again.calls(session_id=session.id, limit=5000)) == 1200
+
+
+async def test_concurrent_writers_never_lose_an_increment(store_url: str, records: Any) -> None:
+    session = records.session()
+    first = await Store.open(store_url, replica="one", commit_interval=0)
+    second = await Store.open(store_url, replica="two", commit_interval=0)
+    try:
+        first.session_started(session)
+        await first.flush()
+
+        async def burst(store: Store, prefix: str) -> None:
+            for round_ in range(20):
+                for i in range(25):
+                    store.record_call(records.call(session.id, id=f"{prefix}-{round_}-{i}"))
+                await anyio.sleep(0)  # let the other writer in between bursts
+
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(burst, first, "a")
+                tg.start_soon(burst, second, "b")
+            await first.flush()
+            await second.flush()
+    finally:
+        await first.close()
+        await second.close()
+
+    async with await Store.open(store_url, replica="check") as store:
+        row = await store.session(session.id)
+        assert row is not None
+        assert row["tool_call_count"] == 1000
+        assert row["total_tokens"] == row["input_tokens"] + row["output_tokens"]
+
+
+async def test_a_replica_closes_the_sessions_it_left_active_and_only_those(store_url: str, records: Any) -> None:
+    mine, theirs = records.session(replica="a"), records.session(replica="b")
+    call = records.call(mine.id)
+    async with await Store.open(store_url, replica="a") as crashed:
+        crashed.session_started(mine)
+        crashed.session_started(theirs)
+        crashed.record_call(call)
+    # Closed cleanly as a store, but no session end was recorded: as after a crash.
+    async with await Store.open(store_url, replica="b-elsewhere") as other:
+        row = await other.session(mine.id)
+        assert row is not None
+        assert row["status"] == "active"
+    async with await Store.open(store_url, replica="a", recover=False) as reader:  # e.g. the CLI
+        row = await reader.session(mine.id)
+        assert row is not None
+        assert row["status"] == "active"
+    async with await Store.open(store_url, replica="a") as restarted:
+        row = await restarted.session(mine.id)
+        assert row is not None
+        assert (row["status"], row["ended_at"]) == ("closed", call.started_at.isoformat())
+        row = await restarted.session(theirs.id)
+        assert row is not None
+        assert row["status"] == "active"
+
+
+async def test_a_stdio_gateway_closes_what_a_dead_gateway_on_this_host_left_active(
+    store_url: str, records: Any
+) -> None:
+    import os
+    import socket
+
+    dead = f"{socket.gethostname()}:{_finished_pid()}"
+    alive = f"{socket.gethostname()}:{os.getpid()}"
+    gone, live = records.session(replica=dead), records.session(replica=alive)
+    async with await Store.open(store_url, replica=dead) as crashed:
+        crashed.session_started(gone)
+    async with await Store.open(store_url, replica=alive) as running:
+        running.session_started(live)
+    # Another gateway on this host (its pid: the test's parent, alive) starts up.
+    async with await Store.open(store_url, replica=f"{socket.gethostname()}:{os.getppid()}") as later:
+        rows = {sid: await later.session(sid) for sid in (gone.id, live.id)}
+    assert rows[gone.id]["status"] == "closed"  # type: ignore[index]
+    assert rows[live.id]["status"] == "active"  # type: ignore[index]
+
+
+def _finished_pid() -> int:
+    """The pid of a process that has exited (and been reaped)."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait(timeout=30)
+    return child.pid
+
+
+async def test_retention_keeps_the_newest_sessions_with_their_calls(store_url: str, records: Any) -> None:
+    made: list[SessionRecord] = []
+    async with await Store.open(store_url, retention=3, replica="keep") as store:
+        for n in range(6):
+            rec = records.session()
+            made.append(rec)
+            store.session_started(rec)
+            store.record_call(records.call(rec.id))
+            store.record_call(records.call(rec.id))
+            if n != 1:  # the second oldest stays active: a live client keeps its history
+                store.session_closed(rec.id, records.tick())
+        store.record_call(records.call(None, started_at=made[0].started_at))  # sessionless and old
+        await store.flush()
+        assert await store.prune() == 2
+
+        kept = {row["id"] for row in await store.recent_sessions(100)}
+        assert kept == {made[1].id, made[3].id, made[4].id, made[5].id}
+        calls = await store.calls(limit=100)
+        assert {row["session_id"] for row in calls} == kept
+        assert len(calls) == 8
+
+
+async def test_the_recorder_prunes_after_its_commits(
+    store_url: str, records: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hintgate.store, "PRUNE_EVERY", 0)
+    async with await Store.open(store_url, retention=2, replica="auto") as store:
+        for _ in range(4):
+            rec = records.session()
+            store.session_started(rec)
+            store.session_closed(rec.id, records.tick())
+            await store.flush()  # a commit each, each followed by a retention pass
+        assert len(await store.recent_sessions(100)) == 2
+
+
+async def test_overrides_are_stored_listed_replaced_and_cleared_bumping_the_version(store: Store) -> None:
+    start = await store.overrides_version()
+    await store.set_override("fs_delete", "destructiveHint", True, actor="alice")
+    await store.set_override("fs_delete", "readOnlyHint", False)
+    await store.set_override("git_status", "readOnlyHint", True)
+    await store.set_override("fs_delete", "destructiveHint", False, actor="bob")  # replaces
+    assert await store.overrides_version() == start + 4
+
+    listed = await store.overrides()
+    assert [(o["tool"], o["hint"], o["value"], o["updated_by"]) for o in listed] == [
+        ("fs_delete", "destructiveHint", False, "bob"),
+        ("fs_delete", "readOnlyHint", False, "operator"),
+        ("git_status", "readOnlyHint", True, "operator"),
+    ]
+    assert datetime.fromisoformat(listed[0]["updated_at"]).tzinfo is not None
+
+    assert await store.clear_override("fs_delete", "readOnlyHint") == 1
+    assert await store.clear_override("git_status") == 1
+    assert await store.clear_override("nothing_here") == 0
+    assert await store.overrides_version() == start + 6
+    assert [(o["tool"], o["hint"]) for o in await store.overrides()] == [("fs_delete", "destructiveHint")]
+
+
+async def test_an_override_must_name_a_hint_and_hold_a_bool(store: Store) -> None:
+    with pytest.raises(StoreError, match="unknown hint 'readOnly'"):
+        await store.set_override("t", "readOnly", True)
+    with pytest.raises(StoreError, match="true or false"):
+        await store.set_override("t", "readOnlyHint", "yes")  # type: ignore[arg-type]
+    with pytest.raises(StoreError, match="tool name"):
+        await store.set_override("", "readOnlyHint", True)
+    assert await store.overrides() == []
+
+
+async def test_the_seed_validation_rules_hold_in_the_database_itself(store: Store, store_url: str) -> None:
+    now = datetime.now(UTC)
+    base: Mapping[str, Any] = {"started_at": now, "replica": "r", "status": "active"}
+    bad = [
+        {"status": "paused"},
+        {"status": "active", "ended_at": now},
+        {"status": "closed", "ended_at": None},
+        {"tool_call_count": -1},
+        {"total_tokens": -5},
+    ]
+    engine = create_async_engine(database_url(store_url))
+    try:
+        for n, fields in enumerate(bad):
+            with pytest.raises(IntegrityError):
+                async with engine.begin() as conn:
+                    await conn.execute(
+                        sa.insert(sessions).values({**base, "id": f"{n:08d}-0000-4000-8000-0000", **fields})
+                    )
+        async with engine.begin() as conn:
+            await conn.execute(sa.insert(sessions).values({**base, "id": "00000000-0000-4000-8000-000000000001"}))
+            with pytest.raises(IntegrityError):
+                async with conn.begin_nested():
+                    await conn.execute(
+                        sa.insert(tool_calls).values(
+                            id="x", server_id="s", tool_name="t", upstream_tool="t", started_at=now,
+                            duration_ms=1, input_tokens=-1,
+                        )
+                    )  # fmt: skip
+    finally:
+        await engine.dispose()

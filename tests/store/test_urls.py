@@ -1,0 +1,93 @@
+"""Database URLs: the user names a database, hintgate picks the driver; bad URLs say what is wrong."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from hintgate.store import Store, StoreError, database_url
+
+
+def test_the_default_is_a_sqlite_file_in_the_user_data_directory() -> None:
+    url = database_url(environ={})
+    assert url.startswith("sqlite+aiosqlite:///")
+    assert Path(url.removeprefix("sqlite+aiosqlite:///")).parts[-2:] == ("hintgate", "hintgate.db")
+
+
+def test_the_environment_names_the_database_unless_a_url_is_given() -> None:
+    environ = {"HINTGATE_DATABASE_URL": "sqlite:////srv/h.db"}
+    assert database_url(environ=environ) == "sqlite+aiosqlite:////srv/h.db"
+    assert database_url("sqlite:///other.db", environ=environ) == "sqlite+aiosqlite:///other.db"
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("sqlite:///relative.db", "sqlite+aiosqlite:///relative.db"),
+        ("sqlite:////abs/h.db", "sqlite+aiosqlite:////abs/h.db"),
+        ("sqlite+pysqlite:////abs/h.db", "sqlite+aiosqlite:////abs/h.db"),
+        ("/abs/plain/path.db", "sqlite+aiosqlite:////abs/plain/path.db"),
+        ("sqlite:///:memory:", "sqlite+aiosqlite:///:memory:"),
+        ("postgresql://u:pw@db.example:5433/h", "postgresql+asyncpg://u:pw@db.example:5433/h"),
+        ("postgres://u@db/h", "postgresql+asyncpg://u@db/h"),
+        ("postgresql+psycopg2://u@db/h", "postgresql+asyncpg://u@db/h"),
+        ("postgresql://u@db/h?sslmode=require", "postgresql+asyncpg://u@db/h?ssl=require"),
+    ],
+)
+def test_plain_urls_get_hintgates_driver(given: str, expected: str) -> None:
+    assert database_url(given) == expected
+
+
+def test_a_home_relative_sqlite_path_is_expanded() -> None:
+    assert database_url("sqlite:///~/h.db") == f"sqlite+aiosqlite:///{Path.home() / 'h.db'}"
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ("mysql://root:hunter2@db/h", "unsupported database URL mysql://root:\\*\\*\\*@db/h"),
+        ("postgresql://root:hunter2@db:port/h", "invalid database URL postgresql://root:\\*\\*\\*@db:port/h"),
+        ("sqlite://host/h.db", "a SQLite URL names a file"),
+        ("   ", "empty"),
+    ],
+)
+def test_a_bad_url_is_named_with_its_password_masked(given: str, message: str) -> None:
+    with pytest.raises(StoreError, match=message) as caught:
+        database_url(given)
+    assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.anyio
+async def test_an_unreachable_server_is_named_with_its_password_masked() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, not listening: connections are refused
+        with pytest.raises(StoreError, match=f"PostgreSQL at 127.0.0.1:{port}") as caught:
+            await Store.open(f"postgresql://hintgate:hunter2@127.0.0.1:{port}/h")
+    assert "hunter2" not in str(caught.value)
+    assert "***" in str(caught.value)
+
+
+@pytest.mark.anyio
+async def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_text("these are not the tables you are looking for\n" * 100)
+    with pytest.raises(StoreError, match=f"SQLite database {path}"):
+        await Store.open(f"sqlite:///{path}")
+
+
+@pytest.mark.anyio
+async def test_a_directory_that_cannot_be_made_is_named(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match="cannot create the directory of SQLite database"):
+        await Store.open(f"sqlite:///{blocker / 'sub' / 'h.db'}")
+
+
+@pytest.mark.anyio
+async def test_an_in_memory_database_works_for_tests() -> None:
+    async with await Store.open("sqlite:///:memory:", replica="mem") as store:
+        await store.set_override("t", "readOnlyHint", True)
+        assert len(await store.overrides()) == 1
