@@ -57,6 +57,8 @@ TIME_CALL = {"name": "get_current_time", "arguments": {"timezone": "UTC"}}
 GOAL_ADDED_MS = 1.0
 """hintgate adds at most this much to the median call, over direct."""
 GOAL_FRACTION_OF_FASTMCP = 0.25
+GOAL_RECORDING_MS = 0.2
+"""Recording (store on) may add at most this to the median call (issue 4)."""
 """hintgate adds at most this fraction of what FastMCP's proxy adds (median)."""
 
 _LINE_LIMIT = 64 * 1024 * 1024
@@ -355,8 +357,10 @@ class Options:
     workdir: Path
 
 
-def _hintgate_argv(config: Path) -> list[str]:
-    return [sys.executable, "-m", "hintgate", "serve", "--config", str(config)]
+def _hintgate_argv(config: Path, db: Path | None = None) -> list[str]:
+    """hintgate over stdio; recording to `db` when given, else with recording off."""
+    record = ["--db", f"sqlite:///{db}"] if db is not None else ["--no-record"]
+    return [sys.executable, "-m", "hintgate", "serve", "--config", str(config), *record]
 
 
 def _fastmcp_argv(peers_python: str, config: Path) -> list[str]:
@@ -431,6 +435,7 @@ async def bench_call_latency(opts: Options, log: Callable[[str], None]) -> dict[
     clients = [
         StdioClient("direct", [time_server["command"], *time_server["args"]], env=env),
         StdioClient("hintgate", _hintgate_argv(hg_config), env=env),
+        StdioClient("hintgate+record", _hintgate_argv(hg_config, opts.workdir / "record.db"), env=env),
     ]
     if opts.peers_python:
         clients.append(StdioClient("fastmcp", _fastmcp_argv(opts.peers_python, fm_config), env=env))
@@ -469,6 +474,13 @@ async def bench_call_latency(opts: Options, log: Callable[[str], None]) -> dict[
     out: dict[str, Any] = {"stats_ms": stats, "added_ms": added, "goals": {}}
     hg_added = added["hintgate"]["median"]
     out["goals"]["hintgate_added_median_le_1ms"] = {"value": hg_added, "bound": GOAL_ADDED_MS, "met": hg_added <= 1}
+    recording = stats["hintgate+record"]["median"] - stats["hintgate"]["median"]
+    out["recording_added_ms"] = recording
+    out["goals"]["recording_added_median_le_0.2ms"] = {
+        "value": recording,
+        "bound": GOAL_RECORDING_MS,
+        "met": recording <= GOAL_RECORDING_MS,
+    }
     if "fastmcp" in added:
         fm_added = added["fastmcp"]["median"]
         ratio = hg_added / fm_added if fm_added > 0 else math.nan

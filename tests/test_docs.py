@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from hintgate.lint import RULES
 
@@ -21,7 +22,6 @@ def test_every_lint_rule_is_documented_with_its_id_and_severity() -> None:
 
 def render_cli_reference() -> str:
     """docs/cli.md as `--help` prints it, command by command."""
-    import click
     import typer
     from typer.testing import CliRunner
 
@@ -36,15 +36,16 @@ def render_cli_reference() -> str:
         "",
     ]
 
-    def walk(command: click.Command, path: list[str]) -> None:
+    def walk(command: Any, path: list[str]) -> None:
         result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"})
         assert result.exit_code == 0, result.output
         title = " ".join(["hintgate", *path])
         text = "\n".join(line.rstrip() for line in result.output.strip().splitlines())
         sections.extend([f"## `{title}`", "", "```text", text, "```", ""])
-        if isinstance(command, click.Group):
-            for name in sorted(command.commands):
-                walk(command.commands[name], [*path, name])
+        subcommands = getattr(command, "commands", None)  # typer bundles its own click
+        if isinstance(subcommands, dict):
+            for name in sorted(subcommands):
+                walk(subcommands[name], [*path, name])
 
     walk(root, [])
     return "\n".join(sections)

@@ -321,7 +321,8 @@ def gateway_server(upstream: str = "stdio") -> Iterator[str]:
         entry.update(prefix="", trust="trusted")
         directory = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         config = directory / "hintgate.json"
-        config.write_text(json.dumps({"mcpServers": {"fixture": entry}}))
+        # The suite checks faithful pass-through, not approvals: nothing is held for a person.
+        config.write_text(json.dumps({"mcpServers": {"fixture": entry}, "policy": {"mode": "bypass"}}))
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
         stderr = stack.enter_context(tempfile.TemporaryFile())

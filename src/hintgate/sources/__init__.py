@@ -17,8 +17,10 @@ __all__ = ["build_sources"]
 def build_sources(
     config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
 ) -> dict[str, Source]:
-    """One source per configured server, keyed by its name."""
+    """One source per configured server, document and registry, keyed by its name."""
     from hintgate.sources.mcp import McpUpstream
+    from hintgate.sources.openapi import OpenApiSource
+    from hintgate.sources.python import PythonSource
 
     sources: dict[str, Source] = {}
     for name, server in config.servers.items():
@@ -28,4 +30,8 @@ def build_sources(
             list_timeout=config.timeouts.list,
             listener=listener,
         )
+    for name, document in config.openapi.items():
+        sources[name] = OpenApiSource(document, listener=listener)
+    for name, registry in config.python.items():
+        sources[name] = PythonSource(registry, listener=listener)
     return sources

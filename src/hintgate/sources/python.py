@@ -1,0 +1,187 @@
+"""Python tool registries as a source: `module:attribute` imported, its tools called in process.
+
+The registry is imported when the source starts. An import that fails (no
+such module, an exception at import time, an attribute that is not a
+registry) marks the source down with the reason; the gateway keeps serving
+the others. Handlers run in the gateway's process: async ones on its event
+loop, sync ones in a worker thread; an exception becomes an `isError` result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hintgate.annotations import Hint, ParsedAnnotations
+from hintgate.config import PythonConfig, Trust
+from hintgate.errors import ConfigError, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.sources.base import CallContext, ChangeListener, SourceState, SourceStatus
+from hintgate.tooldef import ToolDefinition, ToolRegistry
+
+__all__ = ["PythonSource", "import_registry"]
+
+logger = logging.getLogger(__name__)
+
+
+def import_registry(spec: str, *, path: Iterable[str] = ()) -> ToolRegistry:
+    """Import `module:attribute` and return it as a `ToolRegistry`.
+
+    The attribute may be a `ToolRegistry`, one `ToolDefinition`, or an iterable
+    of them; `path` directories are put in front of `sys.path` first.
+
+    Raises:
+        ConfigError: the module cannot be imported, has no such attribute, or
+            the attribute holds no tools; the message says which and why.
+    """
+    module_name, _, attribute = spec.partition(":")
+    for directory in reversed(list(path)):
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # any exception the module raises while importing
+        raise ConfigError(f"cannot import {module_name!r}: {type(exc).__name__}: {exc}") from exc
+    found: Any = module
+    for part in attribute.split("."):
+        if not hasattr(found, part):
+            raise ConfigError(f"module {module_name!r} has no attribute {attribute!r}")
+        found = getattr(found, part)
+    if isinstance(found, ToolRegistry):
+        return found
+    if isinstance(found, ToolDefinition):
+        return ToolRegistry([found])
+    if isinstance(found, Iterable) and not isinstance(found, str | bytes | Mapping):
+        items = list(found)
+        if all(isinstance(item, ToolDefinition) for item in items):
+            return ToolRegistry(items)
+    raise ConfigError(f"{spec!r} is a {type(found).__name__}, not a ToolRegistry or ToolDefinitions")
+
+
+class PythonSource:
+    """A registry of Python tools behind the gateway."""
+
+    def __init__(
+        self,
+        config: PythonConfig,
+        *,
+        listener: ChangeListener | None = None,
+        registry: ToolRegistry | None = None,
+    ) -> None:
+        self.config = config
+        self._listener = listener
+        self.registry = registry
+        self._status = SourceStatus(SourceState.STARTING if config.enabled else SourceState.DISABLED)
+        self.tools: list[dict[str, Any]] = []
+        self.prompts: list[dict[str, Any]] = []
+        self.resources: list[dict[str, Any]] = []
+        self.resource_templates: list[dict[str, Any]] = []
+        self._first_attempt = asyncio.Event()
+
+    @property
+    def name(self) -> str:
+        """Its key in the config."""
+        return self.config.name
+
+    @property
+    def trust(self) -> Trust:
+        """Whether the hints its definitions declare are believed."""
+        return self.config.trust
+
+    @property
+    def prefix(self) -> str:
+        """What its tools' names are prefixed with."""
+        return self.config.prefix
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a handler may run."""
+        return self.config.call_timeout
+
+    @property
+    def startup_timeout(self) -> float:
+        """Seconds importing may take (it happens at once; this bounds the gateway's wait)."""
+        return 30.0
+
+    @property
+    def status(self) -> SourceStatus:
+        """Its current status."""
+        return self._status
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether include / exclude globs let a tool through."""
+        return self.config.wants(tool_name)
+
+    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
+        """Declared hints travel in the tool's `annotations`."""
+        return None
+
+    def http_method(self, tool: Mapping[str, Any]) -> str | None:
+        """No HTTP method is behind a Python function."""
+        return None
+
+    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
+        """The config's overrides for one of its tools."""
+        override = self.config.override_for(tool_name)
+        return (override.hints, override.title) if override else ({}, None)
+
+    async def wait_started(self, timeout: float) -> None:
+        """Wait until the registry was imported or failed to (at most `timeout` s)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._first_attempt.wait(), timeout)
+
+    async def _set_status(self, status: SourceStatus) -> None:
+        self._status = status
+        if self._listener is not None:
+            try:
+                await self._listener(self.name, "status")
+            except Exception:
+                logger.exception("%s: change listener failed", self.name)
+
+    async def run(self) -> None:
+        """Import the registry, list its tools, and stay up until cancelled."""
+        if not self.config.enabled:
+            self._first_attempt.set()
+            return
+        try:
+            if self.registry is None:
+                self.registry = import_registry(self.config.registry, path=self.config.path)
+        except ConfigError as exc:
+            logger.warning("%s is down: %s", self.name, exc)
+            self._first_attempt.set()
+            await self._set_status(SourceStatus(SourceState.DOWN, str(exc)))
+            return
+        self.tools = [definition.to_mcp_tool() for definition in self.registry]
+        self._first_attempt.set()
+        await self._set_status(SourceStatus(SourceState.UP))
+        await asyncio.Event().wait()
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None, *, meta: Mapping[str, Any] | None, context: CallContext
+    ) -> dict[str, Any]:
+        """Run a tool's handler; its exceptions become `isError` results.
+
+        Raises:
+            UpstreamDown: the registry did not import.
+            UpstreamTimeout: the handler ran longer than the call timeout.
+        """
+        if self.registry is None or self._status.state is not SourceState.UP:
+            reason = f": {self._status.reason}" if self._status.reason else ""
+            raise UpstreamDown(f"is {self._status.state.value}{reason}", server=self.name)
+        definition = self.registry.get(name)
+        if definition is None:
+            raise UpstreamError(f"has no tool {name!r}", server=self.name)
+        try:
+            return await asyncio.wait_for(definition.call(arguments), self.config.call_timeout)
+        except TimeoutError:
+            raise UpstreamTimeout(
+                f"{name} did not finish within {self.config.call_timeout:g} s", server=self.name
+            ) from None
+
+    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
+        """A Python registry has tools only."""
+        raise UpstreamRequestError(f"{method} is not supported by a Python source", code=-32601, server=self.name)
