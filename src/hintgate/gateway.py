@@ -87,6 +87,96 @@ class _Routed:
     wire: Mapping[str, Any]
 
 
+class _DirectOutbound:
+    """The client channel of a direct stdio call: requests through the SDK's connection, notifications written."""
+
+    def __init__(self, connection: Any, write: Any) -> None:
+        self._connection = connection
+        self._write = write
+
+    async def send_raw_request(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        # The SDK correlates the client's answer, which arrives on the same pipe.
+        result: dict[str, Any] = await self._connection.outbound.send_raw_request(method, params)
+        return result
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        await self._write(message)
+
+
+class _DirectSession:
+    """What `ToolCalls` reads of a request's session, for a call taken off the stdio pipe directly."""
+
+    def __init__(self, connection: Any, progress_token: Any, write: Any) -> None:
+        self._connection = connection
+        self._request_outbound = _DirectOutbound(connection, write)
+        self._token = progress_token
+
+    @property
+    def client_params(self) -> Any:
+        return self._connection.client_params
+
+    @property
+    def client_capabilities(self) -> Any:
+        return self._connection.client_capabilities
+
+    async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        if self._token is None:
+            return  # the client asked for no progress
+        params: dict[str, Any] = {"progressToken": self._token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self._request_outbound.notify("notifications/progress", params)
+
+
+class _DirectContext:
+    """The request context of a direct stdio call: the fields of the SDK's that hintgate reads."""
+
+    method = "tools/call"
+    request = None
+
+    def __init__(self, connection: Any, request: Mapping[str, Any], write: Any) -> None:
+        params = request.get("params")
+        self.params = params if isinstance(params, Mapping) else None
+        meta = self.params.get("_meta") if self.params else None
+        token = meta.get("progressToken") if isinstance(meta, Mapping) else None
+        self.protocol_version = connection.protocol_version
+        self.request_id = request.get("id")
+        self.session = _DirectSession(connection, token, write)
+
+
+class _DirectStdioCalls:
+    """Takes handshake-era tools/call off the stdio pipe before the SDK (see `hintgate.stdio`)."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self._gateway = gateway
+
+    def ready(self) -> bool:
+        connection = self._gateway._stdio_connection
+        return (
+            connection is not None
+            and bool(connection.initialize_accepted)
+            and connection.protocol_version not in _MODERN
+        )
+
+    async def call(self, request: dict[str, Any], write: Any) -> dict[str, Any]:
+        from mcp.shared.exceptions import MCPError
+
+        ctx = _DirectContext(self._gateway._stdio_connection, request, write)
+        try:
+            result = await self._gateway.call_tool(ctx, ctx.params)
+        except MCPError as exc:
+            return {"jsonrpc": "2.0", "id": request["id"], "error": exc.error.model_dump(exclude_none=True)}
+        except Exception as exc:
+            logger.exception("tools/call failed")
+            return {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32603, "message": str(exc)}}
+        return {"jsonrpc": "2.0", "id": request["id"], "result": result}
+
+
 class Gateway:
     """The running gateway: sources, catalog, and the MCP server face.
 
@@ -124,6 +214,7 @@ class Gateway:
         settings, rules = policy if policy is not None else config.policy
         self.calls = ToolCalls(self, settings=settings, rules=rules)
         self._tasks: list[asyncio.Task[None]] = []
+        self._stdio_connection: Any = None
         self._bus: Any = None
         self._server: Any = None
 
@@ -483,6 +574,9 @@ class Gateway:
         server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
 
         async def fast_path(ctx: Any, call_next: Any) -> Any:
+            if ctx.request is None and gateway._stdio_connection is None:
+                # stdio has one connection; remember it for calls taken off the pipe directly.
+                gateway._stdio_connection = getattr(ctx.session, "_connection", None)
             # Handshake-era tools/call and tools/list skip the SDK's model validation
             # both ways: the upstream's JSON goes back as it was, and a large catalog
             # is not re-validated into models on every listing.
@@ -509,7 +603,7 @@ class Gateway:
         from hintgate.stdio import stdio_streams
 
         server = self._server or self.build_server()
-        async with stdio_streams() as (read, write):
+        async with stdio_streams(direct=_DirectStdioCalls(self)) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     @asynccontextmanager
