@@ -395,3 +395,19 @@ async def test_elicitation_from_the_upstream_is_relayed_to_the_calling_client(
             result = await client.call_tool("every_trigger-elicitation-request", {})
     assert asked
     assert "decline" in json.dumps(dump(result)).lower()
+
+
+async def test_a_call_the_client_cancels_is_cancelled_upstream(tmp_path: Path) -> None:
+    record = tmp_path / "received.jsonl"
+    config = write_config(tmp_path, {"rec": server_entry([sys.executable, BAD, "record", str(record)])})
+    async with through_gateway(config) as client:
+        with anyio.move_on_after(1.0):
+            await client.call_tool("rec_hold", {})
+        # The upstream appends what it receives; wait (bounded) for the cancellation to arrive.
+        with anyio.fail_after(10):
+            while "notifications/cancelled" not in record.read_text():
+                await anyio.sleep(0.05)
+    received = [json.loads(line) for line in record.read_text().splitlines()]
+    call = next(m for m in received if m.get("method") == "tools/call")
+    cancelled = next(m for m in received if m.get("method") == "notifications/cancelled")
+    assert cancelled["params"]["requestId"] == call["id"]

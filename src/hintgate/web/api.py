@@ -22,6 +22,7 @@ from hintgate.policy_rules import Mode, PolicySettings
 
 __all__ = ["router"]
 
+
 class Problem(BaseModel):
     """What was wrong with a request."""
 

@@ -1,20 +1,257 @@
-"""The dashboard at /: server-rendered pages (Jinja2 + htmx), no front-end build step."""
+"""The dashboard at /: server-rendered pages (Jinja2 + htmx), no front-end build step.
+
+Pages read the gateway and the store through `hintgate.web.pages`; actions
+(overrides, approvals, policy) are htmx requests to the REST API itself, sent
+as JSON by the small `hintgate-json` extension in `static/hintgate.js`. After
+an action succeeds the page refreshes the fragments it affects from the
+`/fragments/...` routes here. Polls (the pending-approvals count on every
+page, the approvals list, an active session's calls) carry what they last
+saw and get `204 No Content` when nothing changed, so nothing is swapped
+under a keyboard user's focus.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import HTMLResponse
+import hmac
+from pathlib import Path
+from typing import Annotated, Any
 
-__all__ = ["mount_static", "router"]
+import jinja2
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
 
-router = APIRouter()
+from hintgate.errors import HintgateError
+from hintgate.web import pages
+from hintgate.web.auth import COOKIE
+
+__all__ = ["STATIC", "TEMPLATES", "mount_static", "router"]
+
+TEMPLATES = Path(__file__).parent / "templates"
+STATIC = Path(__file__).parent / "static"
+
+router = APIRouter(include_in_schema=False)
+
+_templates = Jinja2Templates(
+    env=jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+)
+
+Text = Annotated[str | None, Query(max_length=500)]
 
 
-@router.get("/", response_class=HTMLResponse, include_in_schema=False)
-async def index() -> str:
-    """The catalog page."""
-    return "<!doctype html><title>hintgate</title><p>hintgate: see <a href='/api/docs'>the API</a>.</p>"
+class _BadInput(Exception):
+    """A query parameter the page cannot use; shown as a 400 page."""
+
+
+def _render(request: Request, template: str, page: Any, status: int = 200) -> HTMLResponse:
+    return _templates.TemplateResponse(request, template, {"page": page}, status_code=status)
+
+
+def _error(request: Request, status: int, message: str, *, title: str | None = None) -> HTMLResponse:
+    gateway = request.app.state.gateway
+    titles = {400: "Bad request", 401: "Not signed in", 404: "Not found", 503: "Unavailable"}
+    layout = pages.Layout(title or titles.get(status, "Error"), "", len(gateway.calls.approvals))
+    return _render(request, "error.html", pages.ErrorPage(layout, status, message), status)
+
+
+def _one_of(name: str, value: str | None, allowed: tuple[str, ...]) -> str | None:
+    if not value:
+        return None
+    if value not in allowed:
+        raise _BadInput(f"{name} {value!r} is not one of: {', '.join(allowed)}")
+    return value
+
+
+def _gateway(request: Request) -> Any:
+    return request.app.state.gateway
+
+
+def _store(request: Request) -> Any:
+    return request.app.state.store
+
+
+# -- pages -----------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+async def catalog(request: Request, tier: Text = None, server: Text = None, q: Text = None) -> HTMLResponse:
+    """The catalog: every tool with its badges, filters, counts per tier and hint coverage."""
+    try:
+        filters = pages.CatalogFilters(_one_of("tier", tier, pages.TIERS), server or None, q or None)
+    except _BadInput as exc:
+        return _error(request, 400, str(exc))
+    return _render(request, "catalog.html", pages.catalog_page(_gateway(request), filters))
+
+
+@router.get("/tools/{name}", response_class=HTMLResponse)
+async def tool(request: Request, name: str) -> HTMLResponse:
+    """A tool: its input schema, its hints side by side, and the hint editor."""
+    page = pages.tool_page(_gateway(request), name)
+    if page is None:
+        return _error(request, 404, f"There is no tool named {name!r}.")
+    return _render(request, "tool.html", page)
+
+
+@router.get("/sessions", response_class=HTMLResponse)
+async def sessions(request: Request) -> HTMLResponse:
+    """Recent client sessions."""
+    try:
+        page = await pages.sessions_page(_gateway(request), _store(request))
+    except HintgateError as exc:
+        return _error(request, 503, str(exc))
+    return _render(request, "sessions.html", page)
+
+
+@router.get("/sessions/{session_id}", response_class=HTMLResponse)
+async def session(request: Request, session_id: str) -> HTMLResponse:
+    """One session and its calls in order."""
+    store = _store(request)
+    if store is None:
+        return _error(request, 404, "Recording is off, so sessions are not kept.", title="Recording is off")
+    try:
+        page = await pages.session_page(_gateway(request), store, session_id)
+    except HintgateError as exc:
+        return _error(request, 503, str(exc))
+    if page is None:
+        return _error(request, 404, f"There is no session {session_id!r}.")
+    return _render(request, "session.html", page)
+
+
+@router.get("/calls", response_class=HTMLResponse)
+async def calls(
+    request: Request,
+    server: Text = None,
+    tool: Text = None,
+    tier: Text = None,
+    verdict: Text = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> HTMLResponse:
+    """The call history, filtered."""
+    try:
+        filters = pages.CallsFilters(
+            server=server or None,
+            tool=tool or None,
+            tier=_one_of("tier", tier, pages.TIERS),
+            verdict=_one_of("verdict", verdict, pages.VERDICTS),
+            offset=offset,
+        )
+        page = await pages.calls_page(_gateway(request), _store(request), filters)
+    except _BadInput as exc:
+        return _error(request, 400, str(exc))
+    except HintgateError as exc:
+        return _error(request, 503, str(exc))
+    return _render(request, "calls.html", page)
+
+
+@router.get("/approvals", response_class=HTMLResponse)
+async def approvals(request: Request) -> HTMLResponse:
+    """Calls waiting for a person, with the buttons to answer them."""
+    return _render(request, "approvals.html", pages.approvals_page(_gateway(request)))
+
+
+@router.get("/settings", response_class=HTMLResponse)
+async def settings(request: Request) -> HTMLResponse:
+    """The policy mode and preferences, with what each means."""
+    return _render(request, "settings.html", pages.settings_page(_gateway(request)))
+
+
+@router.get("/login", response_model=None)
+async def login(request: Request, token: Annotated[str, Query(max_length=500)] = "") -> Response:
+    """Trade the API token for the dashboard's cookie, then go to the catalog."""
+    expected: str | None = request.app.state.token
+    if expected is None:
+        return RedirectResponse("/", status_code=303)
+    if not token or not hmac.compare_digest(token.encode(), expected.encode()):
+        page = pages.ErrorPage(
+            pages.Layout("Sign in", "", 0),
+            401,
+            "That token is not this gateway's. Open /login?token=TOKEN with the token "
+            "hintgate printed when it first started (it is kept in its data directory, in api-token).",
+        )
+        return _render(request, "error.html", page, 401)
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/")
+    return response
+
+
+# -- fragments ---------------------------------------------------------------------
+
+
+@router.get("/fragments/approval-count", response_model=None)
+async def approval_count(request: Request, known: str | None = None) -> Response:
+    """The pending approvals count in the nav; 204 when it is still `known`."""
+    pending = len(_gateway(request).calls.approvals)
+    if known == str(pending):
+        return Response(status_code=204)
+    return _render(request, "_approval_count.html", pages.Layout("", "", pending))
+
+
+@router.get("/fragments/approvals", response_model=None)
+async def approvals_list(request: Request, known: str | None = None) -> Response:
+    """The approvals list; 204 when it is still the `known` version."""
+    gateway = _gateway(request)
+    if known is not None and known == pages.approvals_version(gateway):
+        return Response(status_code=204)
+    return _render(request, "_approvals.html", pages.approvals_page(gateway))
+
+
+@router.get("/fragments/tools/{name}/hints", response_class=HTMLResponse)
+async def tool_hints(request: Request, name: str) -> HTMLResponse:
+    """A tool's badges and hints side by side (refreshed after an edit)."""
+    page = pages.tool_page(_gateway(request), name)
+    if page is None:
+        return _error(request, 404, f"There is no tool named {name!r}.")
+    return _render(request, "_tool_hints.html", page)
+
+
+@router.get("/fragments/tools/{name}/editor", response_class=HTMLResponse)
+async def tool_editor(request: Request, name: str) -> HTMLResponse:
+    """The hint editor's controls, showing the stored overrides."""
+    page = pages.tool_page(_gateway(request), name)
+    if page is None:
+        return _error(request, 404, f"There is no tool named {name!r}.")
+    return _render(request, "_hint_fields.html", page)
+
+
+@router.get("/fragments/sessions/{session_id}/calls", response_model=None)
+async def session_calls(request: Request, session_id: str, known: int | None = None) -> Response:
+    """An active session's calls; 204 while there are still `known` of them."""
+    store = _store(request)
+    if store is None:
+        return _error(request, 404, "Recording is off, so sessions are not kept.")
+    page = await pages.session_page(_gateway(request), store, session_id)
+    if page is None:
+        return _error(request, 404, f"There is no session {session_id!r}.")
+    if known is not None and known == len(page.calls) and page.live:
+        return Response(status_code=204)
+    return _render(request, "_session_calls.html", page)
+
+
+@router.get("/fragments/calls/{call_id}", response_class=HTMLResponse)
+async def call_detail(request: Request, call_id: str) -> HTMLResponse:
+    """A call's arguments, response and decision."""
+    store = _store(request)
+    if store is None:
+        return _error(request, 404, "Recording is off, so calls are not kept.")
+    detail = await pages.call_detail(store, call_id)
+    if detail is None:
+        return _error(request, 404, f"There is no call {call_id!r}.")
+    return _render(request, "_call_detail.html", detail)
+
+
+@router.get("/fragments/settings", response_class=HTMLResponse)
+async def settings_fields(request: Request) -> HTMLResponse:
+    """The settings controls with the effects of the values in force."""
+    return _render(request, "_settings_fields.html", pages.settings_page(_gateway(request)))
 
 
 def mount_static(app: FastAPI) -> None:
-    """Serve the dashboard's static files (none yet)."""
+    """Serve the dashboard's CSS and scripts at /static."""
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,0 +1,65 @@
+"""The approvals page: calls waiting for a person, with their warnings and arguments."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from hintgate.web.badges import warning_icon
+from hintgate.web.pages.frame import Layout, Moment, layout, pretty_json
+
+__all__ = ["ApprovalItem", "ApprovalsPage", "approvals_page", "approvals_version"]
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalItem:
+    """A call waiting for a person."""
+
+    id: str
+    tool: str
+    title: str
+    server: str
+    arguments_json: str
+    reason: str
+    warnings: list[tuple[str, str]]
+    client: str
+    session_id: str | None
+    created: Moment | None
+    expires: Moment | None
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalsPage:
+    """What waits for approval; `version` changes exactly when the list does."""
+
+    layout: Layout
+    items: list[ApprovalItem]
+    version: str
+
+
+def approvals_version(gateway: Any) -> str:
+    """A short fingerprint of the pending approvals, so a poll can tell nothing changed."""
+    ids = ",".join(p.id for p in gateway.calls.approvals.pending())
+    return hashlib.sha256(ids.encode()).hexdigest()[:16]
+
+
+def approvals_page(gateway: Any) -> ApprovalsPage:
+    """The approvals page."""
+    items = [
+        ApprovalItem(
+            id=p.id,
+            tool=p.tool,
+            title=p.title,
+            server=p.server,
+            arguments_json=pretty_json(dict(p.arguments) if p.arguments is not None else {}),
+            reason=p.reason,
+            warnings=[(w, warning_icon(w)) for w in p.warnings],
+            client=p.client_name or "unknown client",
+            session_id=p.session_id,
+            created=Moment.parse(p.created_at),
+            expires=Moment.parse(p.expires_at),
+        )
+        for p in gateway.calls.approvals.pending()
+    ]
+    return ApprovalsPage(layout(gateway, "Approvals", "approvals"), items, approvals_version(gateway))

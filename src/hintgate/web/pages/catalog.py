@@ -1,0 +1,193 @@
+"""The catalog page: every tool as a card, filters, counts per tier, and where hints came from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from hintgate.annotations import Hint, Tier
+from hintgate.web import api
+from hintgate.web.badges import HINT_NAMES, TIER_LABELS, Badge, HintSummary, hint_badges, hint_summaries, tier_badge
+from hintgate.web.pages.frame import Choice, Layout, layout
+
+__all__ = [
+    "TIERS",
+    "CatalogFilters",
+    "CatalogPage",
+    "CoverageRow",
+    "TierCount",
+    "ToolCard",
+    "catalog_page",
+    "tool_card",
+]
+
+TIERS: tuple[str, ...] = tuple(t.value for t in Tier)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCard:
+    """A tool as the catalog lists it.
+
+    Attributes:
+        name: the public name.
+        title: the title, or the name when it has none.
+        has_title: whether `title` is a real title (else the name is shown once).
+        server: the source it comes from.
+        description: its description, if any.
+        tier: the tier's value ("read-only"...).
+        tier_badge: the tier as a badge, when the hint badges do not already say it.
+        badges: the hint badges.
+        hints: all four hints with value and origin (the detail line).
+        href: the tool page.
+    """
+
+    name: str
+    title: str
+    has_title: bool
+    server: str
+    description: str | None
+    tier: str
+    tier_badge: Badge | None
+    badges: list[Badge]
+    hints: list[HintSummary]
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
+class TierCount:
+    """How many tools a tier has, and the link that filters by it."""
+
+    tier: str
+    label: str
+    count: int
+    href: str
+    selected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageRow:
+    """Where one hint's values came from, counted over every tool."""
+
+    hint: str
+    name: str
+    declared: int
+    inferred: int
+    override: int
+    default: int
+    distrusted: int
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogFilters:
+    """The catalog's filters as given (None: not filtering)."""
+
+    tier: str | None = None
+    server: str | None = None
+    q: str | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether any filter is set."""
+        return any((self.tier, self.server, self.q))
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogPage:
+    """The catalog: every tool, filters, counts per tier, hint coverage."""
+
+    layout: Layout
+    tools: list[ToolCard]
+    total: int
+    filters: CatalogFilters
+    tiers: list[TierCount]
+    tier_choices: list[Choice]
+    server_choices: list[Choice]
+    coverage: list[CoverageRow]
+    any_declared: int
+    any_inferred: int
+    all_default: int
+
+
+def tool_card(tool: api.Tool) -> ToolCard:
+    """A catalog card from the API's view of a tool."""
+    annotations = tool.annotations.model_dump()
+    return ToolCard(
+        name=tool.name,
+        title=tool.title or tool.name,
+        has_title=bool(tool.title),
+        server=tool.server,
+        description=tool.description,
+        tier=tool.tier,
+        tier_badge=tier_badge(tool.tier),
+        badges=hint_badges(annotations, tool.provenance),
+        hints=hint_summaries(annotations, tool.provenance, tool.distrusted),
+        href=f"/tools/{tool.name}",
+    )
+
+
+def _coverage(tools: Sequence[api.Tool]) -> list[CoverageRow]:
+    rows = []
+    for hint in Hint:
+        origins = [t.provenance.get(hint.value, "default").partition(":")[0] for t in tools]
+        rows.append(
+            CoverageRow(
+                hint=hint.value,
+                name=HINT_NAMES[hint],
+                declared=origins.count("declared"),
+                inferred=origins.count("inferred"),
+                override=origins.count("override"),
+                default=origins.count("default"),
+                distrusted=sum(1 for t in tools if hint.value in t.distrusted),
+            )
+        )
+    return rows
+
+
+def catalog_page(gateway: Any, filters: CatalogFilters) -> CatalogPage:
+    """The catalog page, filtered."""
+    everything = [api.tool_out(gateway, entry) for entry in gateway.catalog.entries.values()]
+    needle = filters.q.lower() if filters.q else None
+    shown = [
+        t
+        for t in everything
+        if (filters.tier is None or t.tier == filters.tier)
+        and (filters.server is None or t.server == filters.server)
+        and (needle is None or needle in " ".join(filter(None, (t.name, t.title, t.description))).lower())
+    ]
+    counts = dict.fromkeys(TIERS, 0)
+    for t in everything:
+        counts[t.tier] += 1
+
+    def link(tier: str | None) -> str:
+        query = {k: v for k, v in (("tier", tier), ("server", filters.server), ("q", filters.q)) if v}
+        return "/?" + urlencode(query) if query else "/"
+
+    servers = sorted(gateway.sources)
+    origins = [{o.partition(":")[0] for o in t.provenance.values()} for t in everything]
+    return CatalogPage(
+        layout=layout(gateway, "Catalog", "catalog"),
+        tools=[tool_card(t) for t in shown],
+        total=len(everything),
+        filters=filters,
+        tiers=[
+            # The selected tier's link takes the filter off again.
+            TierCount(
+                tier,
+                TIER_LABELS[tier],
+                counts[tier],
+                link(None if filters.tier == tier else tier),
+                filters.tier == tier,
+            )
+            for tier in TIERS
+        ],
+        tier_choices=[Choice("", "Every tier", filters.tier is None)]
+        + [Choice(t, TIER_LABELS[t], filters.tier == t) for t in TIERS],
+        server_choices=[Choice("", "Every server", filters.server is None)]
+        + [Choice(s, s, filters.server == s) for s in servers],
+        coverage=_coverage(everything),
+        any_declared=sum(1 for o in origins if "declared" in o),
+        any_inferred=sum(1 for o in origins if "inferred" in o),
+        all_default=sum(1 for o in origins if o == {"default"}),
+    )

@@ -1,0 +1,280 @@
+"""What ran: recent sessions, one session with its calls in order, and the filtered call history."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from hintgate.web.badges import TIER_LABELS, Badge, hint_badges, tier_badge, verdict_badge
+from hintgate.web.pages.catalog import TIERS
+from hintgate.web.pages.frame import Choice, Layout, Moment, layout, pretty_json
+
+__all__ = [
+    "CALLS_PER_PAGE",
+    "VERDICTS",
+    "CallDetail",
+    "CallRow",
+    "CallsFilters",
+    "CallsPage",
+    "SessionPage",
+    "SessionRow",
+    "SessionsPage",
+    "call_detail",
+    "call_row",
+    "calls_page",
+    "session_page",
+    "sessions_page",
+]
+
+VERDICTS: tuple[str, ...] = ("allow", "approved", "denied", "deny")
+CALLS_PER_PAGE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A client session as listed."""
+
+    id: str
+    href: str
+    client: str
+    status: str
+    started: Moment | None
+    ended: Moment | None
+    calls: int
+    tokens: int
+    transport: str | None
+
+
+def _session_row(row: Mapping[str, Any]) -> SessionRow:
+    client = " ".join(filter(None, (row.get("client_name"), row.get("client_version")))) or "unknown client"
+    return SessionRow(
+        id=row["id"],
+        href=f"/sessions/{row['id']}",
+        client=client,
+        status=row.get("status") or "active",
+        started=Moment.parse(row.get("started_at")),
+        ended=Moment.parse(row.get("ended_at")),
+        calls=int(row.get("tool_call_count") or 0),
+        tokens=int(row.get("total_tokens") or 0),
+        transport=row.get("transport"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionsPage:
+    """Recent sessions; `recording` False when there is no store."""
+
+    layout: Layout
+    recording: bool
+    sessions: list[SessionRow]
+
+
+async def sessions_page(gateway: Any, store: Any, limit: int = 50) -> SessionsPage:
+    """The most recent sessions, newest first."""
+    rows = [] if store is None else await store.recent_sessions(limit)
+    return SessionsPage(layout(gateway, "Sessions", "sessions"), store is not None, [_session_row(r) for r in rows])
+
+
+@dataclass(frozen=True, slots=True)
+class CallRow:
+    """A recorded call as listed.
+
+    Attributes:
+        id: the call's id.
+        tool: the tool's public name.
+        server: the server it ran on.
+        session_id: its session, if known.
+        started: when it started.
+        duration: how long it took, as shown ("12.3 ms").
+        badges: the hints in force at call time.
+        tier: the tier at call time, as a badge when the hint badges do not already say it.
+        verdict: the final verdict as a badge.
+        reason: why the policy decided so.
+        rule: which rule or setting decided.
+        approver: who answered, when a person was asked.
+        error: the error, if the call failed.
+        tokens: input plus output tokens.
+    """
+
+    id: str
+    tool: str
+    server: str
+    session_id: str | None
+    started: Moment | None
+    duration: str
+    badges: list[Badge]
+    tier: Badge | None
+    verdict: Badge
+    reason: str | None
+    rule: str | None
+    approver: str | None
+    error: str | None
+    tokens: int
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def call_row(row: Mapping[str, Any]) -> CallRow:
+    """A listed call from the store's record."""
+    snapshot = _mapping(row.get("hints"))
+    annotations = _mapping(snapshot.get("annotations"))
+    decision = _mapping(row.get("decision"))
+    return CallRow(
+        id=row["id"],
+        tool=row["tool_name"],
+        server=row["server_id"],
+        session_id=row.get("session_id"),
+        started=Moment.parse(row.get("started_at")),
+        duration=f"{float(row.get('duration_ms') or 0):.1f} ms",
+        badges=hint_badges(annotations, _mapping(snapshot.get("provenance"))) if annotations else [],
+        tier=tier_badge(row.get("tier")),
+        verdict=verdict_badge(row.get("verdict")),
+        reason=decision.get("reason"),
+        rule=decision.get("source"),
+        approver=decision.get("approver"),
+        error=row.get("error"),
+        tokens=int(row.get("input_tokens") or 0) + int(row.get("output_tokens") or 0),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPage:
+    """One session, its aggregates and its calls in order."""
+
+    layout: Layout
+    session: SessionRow
+    errors: int
+    input_tokens: int
+    output_tokens: int
+    tiers: list[tuple[str, int]]
+    verdicts: list[tuple[str, int]]
+    calls: list[CallRow]
+
+    @property
+    def live(self) -> bool:
+        """Whether the calls list keeps itself up to date (the session is still active)."""
+        return self.session.status == "active"
+
+
+async def session_page(gateway: Any, store: Any, session_id: str) -> SessionPage | None:
+    """A session's page; None when the store has no such session."""
+    row = await store.session(session_id)
+    if row is None:
+        return None
+    calls = await store.calls(session_id=session_id, limit=1000)
+    session = _session_row(row)
+    return SessionPage(
+        layout=layout(gateway, f"Session {session.client}", "sessions"),
+        session=session,
+        errors=int(row.get("errors") or 0),
+        input_tokens=int(row.get("input_tokens") or 0),
+        output_tokens=int(row.get("output_tokens") or 0),
+        tiers=sorted((TIER_LABELS.get(k, k), v) for k, v in (row.get("tiers") or {}).items()),
+        verdicts=sorted(
+            (verdict_badge(None if k == "none" else k).text, v) for k, v in (row.get("verdicts") or {}).items()
+        ),
+        calls=[call_row(c) for c in calls],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CallsFilters:
+    """The call history's filters as given (None: not filtering)."""
+
+    server: str | None = None
+    tool: str | None = None
+    tier: str | None = None
+    verdict: str | None = None
+    offset: int = 0
+
+    def query(self, **changes: Any) -> str:
+        """This filter set's query string, with `changes` applied."""
+        values = {"server": self.server, "tool": self.tool, "tier": self.tier, "verdict": self.verdict}
+        values.update(changes)
+        offset = changes.get("offset", self.offset)
+        pairs = [(k, v) for k, v in values.items() if v and k != "offset"]
+        if offset:
+            pairs.append(("offset", str(offset)))
+        return "?" + urlencode(pairs) if pairs else ""
+
+
+@dataclass(frozen=True, slots=True)
+class CallsPage:
+    """The call history, filtered and paged."""
+
+    layout: Layout
+    recording: bool
+    calls: list[CallRow]
+    filters: CallsFilters
+    server_choices: list[Choice]
+    tool_choices: list[Choice]
+    tier_choices: list[Choice]
+    verdict_choices: list[Choice]
+    newer_href: str | None
+    older_href: str | None
+
+
+async def calls_page(gateway: Any, store: Any, filters: CallsFilters) -> CallsPage:
+    """The call history page."""
+    rows: list[dict[str, Any]] = []
+    if store is not None:
+        rows = await store.calls(
+            server=filters.server,
+            tool=filters.tool,
+            tier=filters.tier,
+            verdict=filters.verdict,
+            limit=CALLS_PER_PAGE + 1,
+            offset=filters.offset,
+        )
+    more = len(rows) > CALLS_PER_PAGE
+    tools = sorted(set(gateway.catalog.entries) | ({filters.tool} if filters.tool else set()))
+    verdict_names = {"allow": "Allowed", "approved": "Approved (asked)", "denied": "Denied (asked)", "deny": "Denied"}
+    return CallsPage(
+        layout=layout(gateway, "Calls", "calls"),
+        recording=store is not None,
+        calls=[call_row(r) for r in rows[:CALLS_PER_PAGE]],
+        filters=filters,
+        server_choices=[Choice("", "Every server", filters.server is None)]
+        + [Choice(s, s, filters.server == s) for s in sorted(gateway.sources)],
+        tool_choices=[Choice("", "Every tool", filters.tool is None)]
+        + [Choice(t, t, filters.tool == t) for t in tools],
+        tier_choices=[Choice("", "Every tier", filters.tier is None)]
+        + [Choice(t, TIER_LABELS[t], filters.tier == t) for t in TIERS],
+        verdict_choices=[Choice("", "Every verdict", filters.verdict is None)]
+        + [Choice(v, verdict_names[v], filters.verdict == v) for v in VERDICTS],
+        newer_href="/calls" + filters.query(offset=max(0, filters.offset - CALLS_PER_PAGE)) if filters.offset else None,
+        older_href="/calls" + filters.query(offset=filters.offset + CALLS_PER_PAGE) if more else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CallDetail:
+    """A call's arguments, response and decision, shown on demand."""
+
+    id: str
+    arguments_json: str
+    arguments_truncated: bool
+    response_json: str
+    response_truncated: bool
+    response_size: int | None
+    decision_json: str
+
+
+async def call_detail(store: Any, call_id: str) -> CallDetail | None:
+    """A call's details; None when there is no such call."""
+    row = await store.call(call_id)
+    if row is None:
+        return None
+    return CallDetail(
+        id=row["id"],
+        arguments_json=pretty_json(row.get("arguments")),
+        arguments_truncated=bool(row.get("arguments_truncated")),
+        response_json=pretty_json(row.get("response")),
+        response_truncated=bool(row.get("response_truncated")),
+        response_size=row.get("response_size"),
+        decision_json=pretty_json(row.get("decision")),
+    )

@@ -1,0 +1,83 @@
+// hintgate's dashboard: htmx requests to the REST API go as JSON, and a
+// successful one refreshes the fragments it affected.
+//
+// - The `hintgate-json` extension (on <body>) encodes a form's fields as a JSON
+//   object: "true" / "false" become booleans, "inherit" becomes null (take the
+//   override off), and a dotted name nests ("preferences.autoApproveReadOnly").
+// - After a request from an element with `data-refresh="#a #b"`, each of those
+//   elements gets a `refresh` event (their hx-trigger reloads them).
+// - The outcome is written into the nearest feedback line: `data-feedback`
+//   names it, else the form's `.feedback`; `data-done` is the success text, a
+//   failure shows the API's `detail`.
+(function () {
+  "use strict";
+
+  function typed(value) {
+    if (value === "true") return true;
+    if (value === "false") return false;
+    if (value === "inherit") return null;
+    return value;
+  }
+
+  htmx.defineExtension("hintgate-json", {
+    onEvent: function (name, event) {
+      if (name === "htmx:configRequest" && event.detail.verb !== "get") {
+        event.detail.headers["Content-Type"] = "application/json";
+        event.detail.headers["X-Hintgate-Request"] = "1";
+      }
+      return true;
+    },
+    encodeParameters: function (xhr, parameters) {
+      xhr.overrideMimeType("application/json");
+      var body = {};
+      parameters.forEach(function (value, key) {
+        var path = key.split(".");
+        var target = body;
+        for (var i = 0; i < path.length - 1; i++) {
+          if (typeof target[path[i]] !== "object" || target[path[i]] === null) target[path[i]] = {};
+          target = target[path[i]];
+        }
+        target[path[path.length - 1]] = typed(value);
+      });
+      return JSON.stringify(body);
+    },
+  });
+
+  function feedbackFor(elt) {
+    var selector = elt.getAttribute("data-feedback");
+    if (selector) return document.querySelector(selector);
+    var form = elt.closest("form");
+    return form ? form.querySelector(".feedback") : null;
+  }
+
+  function problem(xhr) {
+    try {
+      var body = JSON.parse(xhr.responseText);
+      if (body && typeof body.detail === "string") return body.detail;
+    } catch (ignored) {
+      // not JSON: fall through to the status line
+    }
+    return xhr.status ? "HTTP " + xhr.status + " " + xhr.statusText : "the gateway did not answer";
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    var refresh = elt.getAttribute("data-refresh");
+    var done = elt.getAttribute("data-done");
+    if (refresh === null && done === null) return;
+    var feedback = feedbackFor(elt);
+    if (event.detail.successful) {
+      if (feedback) {
+        feedback.textContent = done || "Saved.";
+        feedback.classList.remove("feedback-error");
+      }
+      (refresh || "").split(/\s+/).forEach(function (selector) {
+        var target = selector && document.querySelector(selector);
+        if (target) htmx.trigger(target, "refresh");
+      });
+    } else if (feedback) {
+      feedback.textContent = "Not done: " + problem(event.detail.xhr);
+      feedback.classList.add("feedback-error");
+    }
+  });
+})();

@@ -1,0 +1,313 @@
+"""What operators click, in a real browser: Playwright driving Debian's Chromium against `hintgate serve --http`.
+
+The gateway runs as it would for a person: a subprocess fronting the bundled
+demo server, with an MCP client connected to `/mcp` over streamable HTTP.
+Screenshots of every page at 1280 and 390 px wide go to
+`artifacts/screenshots/` for a reviewer (not committed).
+
+Chromium comes from Debian (`apt-get install chromium`; scripts/test does it
+as root): `playwright install` downloads are not used. Outside CI a missing
+browser skips these tests; under CI it fails them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+WIDTHS = (1280, 390)
+TIMEOUT_MS = 15_000
+
+if not CHROMIUM.exists():
+    reason = (
+        f"{CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (scripts/test does it as root)"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+from playwright.async_api import Browser, Page, async_playwright, expect  # noqa: E402
+
+pytestmark = pytest.mark.anyio
+
+
+@dataclass(frozen=True)
+class Served:
+    """A running gateway: its dashboard's base URL (no trailing slash) and its MCP endpoint."""
+
+    base: str
+    mcp: str
+
+
+@contextmanager
+def serve(tmp_path: Path, policy: dict[str, Any]) -> Iterator[Served]:
+    """`hintgate serve --http 127.0.0.1:0` over the demo server, its store in `tmp_path`."""
+    config = tmp_path / "hintgate.json"
+    demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"]}
+    config.write_text(json.dumps({"mcpServers": {"notes": demo}, "policy": policy}))
+    env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    drain: threading.Thread | None = None
+    try:
+        assert process.stderr is not None
+        dashboard = mcp = None
+        for _ in range(200):  # bounded: the banner comes within a few lines
+            line = process.stderr.readline()
+            if not line:
+                break
+            if "dashboard at " in line:
+                dashboard = line.split("dashboard at ", 1)[1].strip()
+            if "MCP at " in line:
+                mcp = line.split("MCP at ", 1)[1].strip()
+                break
+        assert dashboard, "the gateway did not print its dashboard URL"
+        assert mcp, "the gateway did not print its MCP URL"
+        drain = threading.Thread(target=process.stderr.read, daemon=True)
+        drain.start()
+        yield Served(dashboard.rstrip("/"), mcp)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        if drain is not None:
+            drain.join(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A gateway that asks people in the dashboard's queue, and waits 30 s for them."""
+    with serve(tmp_path, {"askVia": "queue", "approvalTimeout": 30}) as running:
+        yield running
+
+
+@asynccontextmanager
+async def browser_page() -> AsyncIterator[Page]:
+    """A fresh Chromium page 1280 px wide; every Playwright wait bounded by TIMEOUT_MS."""
+    async with async_playwright() as playwright:
+        browser: Browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            context = await browser.new_context(viewport={"width": 1280, "height": 900})
+            context.set_default_timeout(TIMEOUT_MS)
+            page = await context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            yield page
+            assert errors == [], f"JavaScript errors on the page: {errors}"
+        finally:
+            await browser.close()
+
+
+@asynccontextmanager
+async def mcp_client(served: Served) -> AsyncIterator[Client]:
+    """An MCP client on the gateway's streamable HTTP endpoint (it cannot be asked: approvals queue)."""
+    with anyio.fail_after(60):
+        async with Client(served.mcp, mode="legacy") as client:
+            yield client
+
+
+async def screenshot(page: Page, name: str) -> None:
+    """Save the page at both widths, checking it never scrolls sideways; back to 1280 px after."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for width in WIDTHS:
+        await page.set_viewport_size({"width": width, "height": 900})
+        scroll_width = await page.evaluate("document.documentElement.scrollWidth")
+        assert scroll_width <= width, f"{name} scrolls sideways at {width} px ({scroll_width} px wide)"
+        await page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+    await page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def card(page: Page, tool: str) -> Any:
+    return page.locator(f'.tool-card[data-tool="{tool}"]')
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+async def test_a_hint_changed_in_the_editor_changes_the_catalog_badge_and_the_clients_tools_list(
+    served: Served,
+) -> None:
+    async with mcp_client(served) as client, browser_page() as page:
+        before = {t.name: t for t in (await client.list_tools()).tools}
+        assert before["notes_list_notes"].annotations is not None
+        assert before["notes_list_notes"].annotations.open_world_hint is True
+
+        await page.goto(served.base + "/")
+        await expect(card(page, "notes_list_notes").locator(".badge")).to_contain_text(["Read-only", "Open world"])
+        await page.click('.tool-card[data-tool="notes_list_notes"] .tool-title a')
+        await expect(page).to_have_title("List notes · hintgate")
+
+        # By keyboard: arrows move through the radio group, Enter on the button saves.
+        await page.focus("#hint-openWorldHint-inherit")
+        await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("ArrowRight")
+        await expect(page.locator("#hint-openWorldHint-false")).to_be_checked()
+        await page.focus("#save-hints")
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#hint-editor .feedback")).to_contain_text("Saved")
+        effective = page.locator('#tool-hints tr[data-hint="openWorldHint"] td.effective')
+        await expect(effective).to_contain_text("false")
+        await expect(effective).to_contain_text("operator override")
+        await expect(page.locator("#tool-hints > .badges")).to_contain_text("Closed world")
+        await expect(page.locator("#save-hints")).to_be_focused()  # the refresh did not take focus away
+        await screenshot(page, "tool")
+
+        await page.click("header nav >> text=Catalog")
+        badges = card(page, "notes_list_notes").locator(".badge")
+        await expect(badges).to_contain_text(["Read-only", "Closed world"])
+
+        with anyio.fail_after(15):
+            after = {t.name: t for t in (await client.list_tools()).tools}
+        assert after["notes_list_notes"].annotations is not None
+        assert after["notes_list_notes"].annotations.open_world_hint is False
+
+        # Back to inheriting: the server's word (not trusted) and the default stand again.
+        await page.goto(served.base + "/tools/notes_list_notes")
+        await page.click("#clear-hints")
+        await expect(page.locator("#hint-openWorldHint-inherit")).to_be_checked()
+        await expect(page.locator('#tool-hints tr[data-hint="openWorldHint"] td.effective')).to_contain_text("true")
+
+
+async def test_approving_a_waiting_call_in_the_dashboard_gives_the_client_its_result(served: Served) -> None:
+    async with mcp_client(served) as client, browser_page() as page:
+        await page.goto(served.base + "/")
+        call = asyncio.ensure_future(client.call_tool("notes_delete_note", {"note_id": 2}))
+        try:
+            # The count in the nav updates by itself, on any page.
+            await expect(page.locator("#pending-count .count-number")).to_have_text("1")
+            await page.click("header nav >> text=Approvals")
+            approval = page.locator("li.approval")
+            await expect(approval).to_have_count(1)
+            await expect(approval.locator(".warnings")).to_contain_text("This tool may make destructive changes")
+            await expect(approval.locator("pre.arguments")).to_contain_text('"note_id": 2')
+            await screenshot(page, "approvals")
+            await approval.get_by_role("button", name="Approve once").click()
+            await expect(page.locator("#approval-feedback")).to_contain_text("Approved once: notes_delete_note")
+            await expect(approval).to_have_count(0)
+            await expect(page.locator("#approvals .empty")).to_be_visible()
+            await expect(page.locator("#pending-count .count-number")).to_have_text("0")
+            with anyio.fail_after(30):
+                result = await call
+        finally:
+            call.cancel()
+    assert result.is_error is not True
+    assert "deleted note 2" in text_of(result)
+
+
+async def test_denying_a_waiting_call_in_the_dashboard_gives_the_client_an_error(served: Served) -> None:
+    async with mcp_client(served) as client, browser_page() as page:
+        await page.goto(served.base + "/approvals")
+        call = asyncio.ensure_future(client.call_tool("notes_purge_notes", {}))
+        try:
+            approval = page.locator('li.approval[data-tool="notes_purge_notes"]')
+            await expect(approval).to_have_count(1)  # appears without a reload
+            await approval.get_by_role("button", name="Deny").click()
+            await expect(approval).to_have_count(0)
+            with anyio.fail_after(30):
+                result = await call
+        finally:
+            call.cancel()
+    assert result.is_error is True
+    assert "denied" in text_of(result)
+
+
+async def test_a_session_page_shows_the_calls_the_client_made_in_order(served: Served) -> None:
+    async with mcp_client(served) as client, browser_page() as page:
+        await client.call_tool("notes_list_notes", {})
+        await client.call_tool("notes_get_note", {"note_id": 1})
+        await client.call_tool("notes_current_time", {})
+
+        await page.goto(served.base + "/sessions")
+        row = page.locator("tr.session").first
+        await expect(row).to_be_visible()
+        await screenshot(page, "sessions")
+        await row.locator("a").first.click()
+        await expect(page.locator("h1")).to_contain_text("Session of")
+        tools = page.locator("tr.call td[data-label=Tool] code")
+        # The page of an active session picks up calls as they are recorded.
+        await expect(tools).to_have_text(["notes_list_notes", "notes_get_note", "notes_current_time"])
+        await expect(page.locator("tr.call .verdict").first).to_have_text("Allowed")
+        await screenshot(page, "session")
+
+        second = page.locator("tr.call").nth(1)
+        await second.locator("summary").click()
+        await expect(second.locator("pre.arguments")).to_contain_text('"note_id": 1')
+        await expect(second.locator("pre.response")).to_contain_text("Welcome")
+
+        await page.click("header nav >> text=Calls")
+        await expect(page.locator("tr.call")).to_have_count(3)
+        await page.select_option("#filter-tool", "notes_get_note")
+        await expect(page.locator("tr.call")).to_have_count(1)
+        await expect(page).to_have_url(served.base + "/calls?server=&tool=notes_get_note&tier=&verdict=")
+        await page.select_option("#filter-tool", "")
+        await expect(page.locator("tr.call")).to_have_count(3)
+        await screenshot(page, "calls")
+
+
+async def test_the_settings_page_changes_the_mode_and_says_what_it_means(served: Served) -> None:
+    async with browser_page() as page:
+        await page.goto(served.base + "/settings")
+        await screenshot(page, "settings")
+        await page.select_option("#setting-mode", "read-only")
+        await page.check("#setting-preferences-autoApproveReadOnly-false")
+        await page.click("#save-settings")
+        await expect(page.locator("form#settings .feedback")).to_contain_text("Saved")
+        await expect(page.locator('[data-effect="mode"]')).to_have_text(
+            "Only read-only tools run; every other call is denied."
+        )
+        await expect(page.locator('[data-effect="autoApproveReadOnly"]')).to_have_text("Read-only tools ask first too.")
+        response = await page.request.get(served.base + "/api/policy")
+        policy = await response.json()
+    assert policy["mode"] == "read-only"
+    assert policy["preferences"]["autoApproveReadOnly"] is False
+
+
+async def test_the_catalog_filters_and_every_page_fit_both_widths(served: Served) -> None:
+    async with browser_page() as page:
+        await page.goto(served.base + "/")
+        await screenshot(page, "catalog")
+        await page.select_option("#filter-tier", "destructive")
+        await expect(page).to_have_url(served.base + "/?tier=destructive&server=&q=")
+        await expect(page.locator(".tool-card")).to_have_count(3)
+        await page.fill("#filter-q", "purge")
+        await expect(page.locator(".tool-card")).to_have_count(1)
+        await expect(page.locator(".tool-card .tool-title")).to_have_text("Purge notes")
+        await screenshot(page, "catalog-filtered")
+        await page.goto(served.base + "/tools/notes_no_such_tool")
+        await expect(page.locator("[role=alert]")).to_contain_text("There is no tool named")
+        await screenshot(page, "not-found")

@@ -1,0 +1,521 @@
+"""The dashboard's pages and fragments, in process: what each shows, asserted on the HTML's structure."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import mcp_types as types
+import pytest
+from bs4 import BeautifulSoup
+from mcp import Client
+
+from hintgate.approvals import Answer
+from hintgate.web.dashboard import STATIC
+
+if TYPE_CHECKING:
+    from conftest import Dashboard, OpenDashboard
+
+pytestmark = pytest.mark.anyio
+
+HTMX = {"HX-Request": "true"}
+PAGES = ["/", "/tools/notes_get_note", "/sessions", "/calls", "/approvals", "/settings"]
+
+
+def texts(soup: BeautifulSoup, selector: str) -> list[str]:
+    return [" ".join(e.get_text(" ", strip=True).split()) for e in soup.select(selector)]
+
+
+def card(soup: BeautifulSoup, tool: str) -> Any:
+    found = soup.select_one(f'.tool-card[data-tool="{tool}"]')
+    assert found is not None, tool
+    return found
+
+
+@asynccontextmanager
+async def mcp_client(dash: Dashboard, **kwargs: Any) -> AsyncIterator[Client]:
+    """An MCP client connected in process to the dashboard's gateway."""
+    info = types.Implementation(name="web-test-client", version="1.2")
+    with anyio.fail_after(30):
+        async with Client(dash.gateway.build_server(), mode="legacy", client_info=info, **kwargs) as client:
+            yield client
+
+
+async def wait_for_pending(dash: Dashboard, count: int = 1) -> None:
+    with anyio.fail_after(10):
+        while len(dash.gateway.calls.approvals) < count:
+            await asyncio.sleep(0.01)
+
+
+# -- every page ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PAGES)
+async def test_every_page_has_a_title_the_nav_and_the_polled_pending_count(
+    open_dashboard: OpenDashboard, path: str
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page(path)
+    assert soup.title is not None
+    assert soup.title.get_text().endswith("· hintgate")
+    assert soup.select_one("html")["lang"] == "en"  # type: ignore[index]
+    assert texts(soup, "header nav a") == ["Catalog", "Sessions", "Calls", "Approvals 0 waiting", "Settings"]
+    assert len(soup.select('header nav a[aria-current="page"]')) == 1
+    count = soup.select_one("#pending-count")
+    assert count is not None
+    assert count["hx-get"] == "/fragments/approval-count?known=0"
+    assert "every 2s" in count["hx-trigger"]
+    assert soup.select_one("main h1") is not None
+    assert soup.select_one('script[src="/static/htmx.min.js"]') is not None
+
+
+async def test_static_files_are_served_and_htmx_keeps_its_license_beside_it(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        for name in ("htmx.min.js", "hintgate.js", "hintgate.css"):
+            response = await dash.client.get(f"/static/{name}")
+            assert response.status_code == 200, name
+    assert "BSD" in (STATIC / "htmx.LICENSE").read_text()
+
+
+# -- catalog -----------------------------------------------------------------------
+
+
+async def test_catalog_shows_every_tool_with_title_or_name_server_and_badges_in_words(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/")
+    assert sorted(c["data-tool"] for c in soup.select(".tool-card")) == [
+        "clock_now",
+        "notes_create_note",
+        "notes_delete_note",
+        "notes_get_note",
+        "notes_wipe",
+    ]
+    delete = card(soup, "notes_delete_note")
+    assert texts(delete, ".tool-title") == ["Delete a note"]
+    assert "notes_delete_note" in texts(delete, ".tool-meta")[0]
+    assert texts(delete, ".server") == ["notes"]
+    assert texts(delete, ".badge") == ["Destructive", "Idempotent", "Open world"]
+    assert all(badge.select_one("svg.icon use") for badge in delete.select(".badge"))  # a shape besides the colour
+    assert texts(card(soup, "notes_get_note"), ".tool-title") == ["notes_get_note"]  # no title: the name
+    assert texts(card(soup, "notes_get_note"), ".badge") == ["Read-only", "Open world"]
+    # It declared a closed world; untrusted, that would make it look safer, so the default stands.
+    assert texts(card(soup, "notes_create_note"), ".badge") == ["Additive write", "Open world"]
+    assert texts(card(soup, "clock_now"), ".badge") == ["Read-only", "Closed world"]
+
+
+async def test_catalog_detail_line_says_where_each_hint_came_from_and_marks_distrusted_values(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/")
+    lines = texts(card(soup, "notes_delete_note"), ".hint-detail li")
+    assert lines == [
+        "Read-only false declared by the server",
+        "Destructive true declared by the server",
+        "Idempotent true inferred by rule name.verb.delete",
+        "Open world true MCP default (nothing said)",
+    ]
+    wipe = texts(card(soup, "notes_wipe"), ".hint-detail li")
+    assert wipe[0].startswith("Read-only false inferred by rule ")
+    assert wipe[0].endswith("declared true, not trusted")
+    assert texts(card(soup, "notes_wipe"), ".badge")[0] == "Destructive"
+    assert texts(card(soup, "notes_get_note"), ".hint-detail li")[0].startswith("Read-only true inferred by rule name.")
+
+
+async def test_catalog_counts_tools_per_tier_and_the_origin_of_every_hint(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/")
+    assert texts(soup, ".tiers a") == ["2 Read-only", "1 Additive write", "2 Destructive", "0 Unknown"]
+    assert soup.select_one('.tiers a[href="/?tier=destructive"]') is not None
+    rows = {row["data-hint"]: texts(row, "td") for row in soup.select(".coverage-table tbody tr")}
+    # declared, inferred, override, default, declared but not trusted
+    assert rows["readOnlyHint"] == ["3", "2", "0", "0", "1"]
+    assert rows["openWorldHint"] == ["1", "0", "0", "4", "1"]
+    summary = texts(soup, ".coverage summary")[0]
+    assert "of 5 tools, 3 have a hint in force that their server declared, 5 one that hintgate inferred" in summary
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("?tier=read-only", ["clock_now", "notes_get_note"]),
+        ("?server=clock", ["clock_now"]),
+        ("?q=PERMANENTLY", ["notes_delete_note", "notes_wipe"]),
+        ("?tier=destructive&q=every", ["notes_wipe"]),
+        ("?tier=&server=&q=", ["clock_now", "notes_create_note", "notes_delete_note", "notes_get_note", "notes_wipe"]),
+    ],
+)
+async def test_catalog_filters_by_tier_server_and_text(
+    open_dashboard: OpenDashboard, query: str, shown: list[str]
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/" + query)
+    assert sorted(c["data-tool"] for c in soup.select("#catalog-results .tool-card")) == shown
+    form = soup.select_one("form.filters")
+    assert form is not None
+    assert form["method"] == "get"  # works without JavaScript too
+    assert form["hx-select"] == "#catalog-results"
+    assert {s["name"] for s in form.select("select")} == {"tier", "server"}
+
+
+async def test_catalog_marks_the_chosen_filters_and_offers_to_clear_them(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/?tier=read-only&q=note")
+    assert soup.select_one("#filter-tier option[selected]")["value"] == "read-only"  # type: ignore[index]
+    assert soup.select_one("#filter-q")["value"] == "note"  # type: ignore[index]
+    assert texts(soup, ".result-count") == ["1 of 5 tools match."]
+    assert soup.select_one('.tiers a[aria-current="true"]')["href"] == "/?q=note"  # type: ignore[index]
+    assert soup.select_one('form.filters a[href="/"]') is not None
+
+
+async def test_an_unknown_tier_filter_is_a_400_page_that_says_which_tiers_exist(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/?tier=risky", status=400)
+    assert "'risky' is not one of: read-only, additive-write, destructive, unknown" in texts(soup, "[role=alert]")[0]
+
+
+# -- one tool -------------------------------------------------------------------------
+
+
+async def test_tool_page_shows_hints_side_by_side_the_schema_and_a_tri_state_editor(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/tools/notes_wipe")
+    assert soup.title is not None
+    assert soup.title.get_text() == "notes_wipe · hintgate"
+    read_only = soup.select_one('.hints-table tr[data-hint="readOnlyHint"]')
+    assert read_only is not None
+    assert texts(read_only, "td.declared") == ["true not trusted"]
+    assert texts(read_only, "td.inferred")[0].startswith("false rule ")
+    assert texts(read_only, "td.override") == ["none"]
+    assert texts(read_only, "td.effective")[0].startswith("false inferred by rule")
+    assert '"type": "object"' in texts(soup, "pre.json")[0]
+    editor = soup.select_one("form#hint-editor")
+    assert editor is not None
+    assert editor["hx-patch"] == "/api/tools/notes_wipe/overrides"
+    for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
+        radios = editor.select(f'input[type=radio][name="{hint}"]')
+        assert [r["value"] for r in radios] == ["inherit", "true", "false"]
+        assert [r["value"] for r in radios if r.has_attr("checked")] == ["inherit"]
+        assert texts(editor, f"#help-{hint}")  # one line of help each
+    assert texts(editor, "#help-readOnlyHint") == ["The tool does not change anything."]
+    assert editor.select_one("button[type=submit]") is not None
+    assert editor.select_one("button[hx-delete='/api/tools/notes_wipe/overrides']") is not None
+
+
+async def test_an_override_saved_through_the_api_shows_in_the_fragments_and_the_catalog(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash:
+        # What the editor sends (the hintgate-json extension): inherit is null.
+        body = {"readOnlyHint": None, "destructiveHint": False, "idempotentHint": None, "openWorldHint": False}
+        response = await dash.client.patch("/api/tools/notes_delete_note/overrides", json=body, headers=HTMX)
+        assert response.status_code == 200, response.text
+        hints = await dash.page("/fragments/tools/notes_delete_note/hints")
+        fields = await dash.page("/fragments/tools/notes_delete_note/editor")
+        catalog = await dash.page("/")
+    destructive = hints.select_one('tr[data-hint="destructiveHint"]')
+    assert destructive is not None
+    assert texts(destructive, "td.override") == ["false set here"]
+    assert texts(destructive, "td.effective") == ["false operator override"]
+    assert texts(hints, "#tool-hints > .badges .badge") == ["Additive write", "Idempotent", "Closed world"]
+    assert fields.select_one("#hint-destructiveHint-false[checked]") is not None
+    assert fields.select_one("#hint-readOnlyHint-inherit[checked]") is not None
+    assert texts(card(catalog, "notes_delete_note"), ".badge") == ["Additive write", "Idempotent", "Closed world"]
+
+
+async def test_clearing_overrides_puts_the_editor_back_to_inherit(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        await dash.client.patch("/api/tools/notes_get_note/overrides", json={"openWorldHint": False}, headers=HTMX)
+        response = await dash.client.delete("/api/tools/notes_get_note/overrides", headers=HTMX)
+        assert response.status_code == 200
+        fields = await dash.page("/fragments/tools/notes_get_note/editor")
+    assert len(fields.select("input[type=radio][value=inherit][checked]")) == 4
+
+
+async def test_an_unknown_tool_is_a_404_page(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/tools/notes_nope", status=404)
+        fragment = await dash.client.get("/fragments/tools/notes_nope/hints")
+    assert texts(soup, "h1") == ["Not found"]
+    assert texts(soup, "[role=alert]") == ["There is no tool named 'notes_nope'."]
+    assert fragment.status_code == 404
+
+
+# -- sessions and calls ---------------------------------------------------------------------
+
+
+async def test_without_a_store_sessions_and_calls_say_recording_is_off(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard(record=False) as dash:
+        sessions = await dash.page("/sessions")
+        calls = await dash.page("/calls")
+        one = await dash.page("/sessions/abc", status=404)
+    for soup in (sessions, calls):
+        assert "Recording is off" in texts(soup, ".notice")[0]
+        assert soup.select("table") == []
+    assert "Recording is off" in texts(one, "[role=alert]")[0]
+
+
+async def test_sessions_list_client_status_times_calls_and_tokens(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        async with mcp_client(dash) as client:
+            await client.call_tool("notes_get_note", {"id": 1})
+            await client.call_tool("clock_now", {})
+        assert dash.store is not None
+        await dash.store.flush()
+        soup = await dash.page("/sessions")
+    [row] = soup.select("tr.session")
+    cells = {td["data-label"]: " ".join(td.get_text(" ", strip=True).split()) for td in row.select("td")}
+    assert cells["Client"].startswith("web-test-client 1.2")
+    assert cells["Status"] in ("Active", "Closed")
+    assert row.select_one('td[data-label="Started"] time[datetime]') is not None
+    assert cells["Calls"] == "2"
+    assert int(cells["Tokens"]) > 0
+    link = row.select_one("a")
+    assert link is not None
+    assert link["href"] == f"/sessions/{row['data-session']}"
+
+
+async def test_a_session_page_lists_its_calls_in_the_order_they_were_made(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard(policy={"mode": "read-only"}) as dash:
+        async with mcp_client(dash) as client:
+            await client.call_tool("clock_now", {})
+            await client.call_tool("notes_delete_note", {"id": 7})
+            await client.call_tool("notes_get_note", {"id": 7})
+        assert dash.store is not None
+        await dash.store.flush()
+        [session] = await dash.store.recent_sessions()
+        soup = await dash.page(f"/sessions/{session['id']}")
+    assert texts(soup, "h1") == ["Session of web-test-client 1.2"]
+    assert texts(soup, "tr.call td[data-label=Tool] code") == ["clock_now", "notes_delete_note", "notes_get_note"]
+    verdicts = texts(soup, "tr.call .verdict")
+    assert verdicts == ["Allowed", "Denied", "Allowed"]
+    facts = dict(zip(texts(soup, ".facts dt"), texts(soup, ".facts dd"), strict=True))
+    assert facts["Calls"] == "3 (1 failed)"
+    assert facts["Verdicts"] == "Allowed: 2, Denied: 1"
+
+
+async def test_an_unknown_session_is_a_404_page(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/sessions/no-such-session", status=404)
+        fragment = await dash.client.get("/fragments/sessions/no-such-session/calls")
+    assert texts(soup, "[role=alert]") == ["There is no session 'no-such-session'."]
+    assert fragment.status_code == 404
+
+
+async def test_calls_show_hints_at_call_time_verdict_reason_duration_and_errors(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard(policy={"mode": "read-only"}) as dash:
+        async with mcp_client(dash) as client:
+            await client.call_tool("notes_get_note", {"id": 1})
+            await client.call_tool("notes_delete_note", {"id": 2})
+        assert dash.store is not None
+        await dash.store.flush()
+        soup = await dash.page("/calls")
+    rows = {texts(r, "td[data-label=Tool] code")[0]: r for r in soup.select("tr.call")}
+    denied = rows["notes_delete_note"]
+    assert texts(denied, ".badge") == ["Destructive", "Idempotent", "Open world", "Denied"]
+    assert "read-only" in texts(denied, ".reason")[0]
+    assert re.fullmatch(r"\d+\.\d ms( \d+ tokens)?", texts(denied, "td[data-label=Duration]")[0])
+    assert texts(denied, ".error")[0].startswith("Error: hintgate denied this call")
+    allowed = rows["notes_get_note"]
+    assert texts(allowed, ".badge") == ["Read-only", "Open world", "Allowed"]
+    assert allowed.select(".error") == []
+    detail = allowed.select_one("details.call-detail")
+    assert detail is not None
+    assert detail["hx-get"].startswith("/fragments/calls/")
+    assert detail["hx-trigger"] == "toggle once"
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [
+        ("?tool=notes_get_note", ["notes_get_note"]),
+        ("?server=clock", ["clock_now"]),
+        ("?tier=destructive", ["notes_delete_note"]),
+        ("?verdict=deny", ["notes_delete_note"]),
+        ("?verdict=allow&server=notes", ["notes_get_note"]),
+    ],
+)
+async def test_calls_filter_by_server_tool_tier_and_verdict(
+    open_dashboard: OpenDashboard, query: str, shown: list[str]
+) -> None:
+    async with open_dashboard(policy={"mode": "read-only"}) as dash:
+        async with mcp_client(dash) as client:
+            for tool in ("notes_get_note", "clock_now", "notes_delete_note"):
+                await client.call_tool(tool, {})
+        assert dash.store is not None
+        await dash.store.flush()
+        soup = await dash.page("/calls" + query)
+    assert texts(soup, "#call-results tr.call td[data-label=Tool] code") == shown
+    assert {s["name"] for s in soup.select("form.filters select")} == {"server", "tool", "tier", "verdict"}
+
+
+async def test_an_unknown_verdict_filter_is_a_400_page(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/calls?verdict=maybe", status=400)
+    assert "verdict 'maybe' is not one of" in texts(soup, "[role=alert]")[0]
+
+
+async def test_a_calls_arguments_and_response_load_on_demand(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        async with mcp_client(dash) as client:
+            await client.call_tool("notes_get_note", {"id": 42})
+        assert dash.store is not None
+        await dash.store.flush()
+        [call] = await dash.store.calls()
+        soup = await dash.page(f"/fragments/calls/{call['id']}")
+        missing = await dash.client.get("/fragments/calls/nope")
+    assert '"id": 42' in texts(soup, "pre.arguments")[0]
+    assert "a note" in texts(soup, "pre.response")[0]
+    assert '"verdict": "allow"' in texts(soup, "pre.decision")[0]
+    assert missing.status_code == 404
+
+
+# -- approvals ---------------------------------------------------------------------------------
+
+
+async def test_approvals_show_warnings_arguments_and_buttons_that_post_to_the_api(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash, mcp_client(dash) as client:
+        call = asyncio.ensure_future(client.call_tool("notes_delete_note", {"id": 3}))
+        await wait_for_pending(dash)
+        soup = await dash.page("/approvals")
+        [pending] = dash.gateway.calls.approvals.pending()
+        dash.gateway.calls.approvals.answer(pending.id, Answer.DENY, actor="test")
+        with anyio.fail_after(10):
+            await call
+    [item] = soup.select("li.approval")
+    assert item["data-tool"] == "notes_delete_note"
+    assert texts(item, "h2") == ["Delete a note"]
+    assert "This tool may make destructive changes" in texts(item, ".warnings li")
+    assert all(li.select_one("svg.icon") for li in item.select(".warnings li"))
+    assert '"id": 3' in texts(item, "pre.arguments")[0]
+    buttons = item.select("button")
+    assert [b.get_text(strip=True) for b in buttons] == ["Approve once", "Approve for this session", "Deny"]
+    assert {b["hx-post"] for b in buttons} == {f"/api/approvals/{item['data-approval']}"}
+    assert [b["hx-vals"] for b in buttons] == [
+        '{"answer": "approve-once"}',
+        '{"answer": "approve-session"}',
+        '{"answer": "deny"}',
+    ]
+    assert texts(soup, "#pending-count .count-number") == ["1"]
+    assert soup.select_one("#approvals")["hx-trigger"] == "every 2s, refresh"  # type: ignore[index]
+
+
+async def test_an_answered_approval_leaves_the_list_and_the_count(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash, mcp_client(dash) as client:
+        call = asyncio.ensure_future(client.call_tool("notes_delete_note", {"id": 3}))
+        await wait_for_pending(dash)
+        before = await dash.page("/fragments/approvals")
+        version = before.select_one("#approvals")["hx-get"]  # type: ignore[index]
+        assert (await dash.client.get(version)).status_code == 204  # nothing changed: nothing to swap
+        approval = before.select_one("li.approval")["data-approval"]  # type: ignore[index]
+        answer = await dash.client.post(f"/api/approvals/{approval}", json={"answer": "approve-once"}, headers=HTMX)
+        assert answer.status_code == 200
+        with anyio.fail_after(10):
+            result = await call
+        after = await dash.client.get(version)
+        count = await dash.client.get("/fragments/approval-count?known=1")
+    assert result.is_error is not True
+    assert after.status_code == 200
+    assert texts(BeautifulSoup(after.text, "html.parser"), ".empty") == ["Nothing is waiting for approval."]
+    assert texts(BeautifulSoup(count.text, "html.parser"), ".count-number") == ["0"]
+
+
+async def test_the_pending_count_poll_gets_204_while_the_count_is_unchanged(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        unchanged = await dash.client.get("/fragments/approval-count?known=0")
+        changed = await dash.client.get("/fragments/approval-count?known=3")
+    assert unchanged.status_code == 204
+    soup = BeautifulSoup(changed.text, "html.parser")
+    assert soup.select_one("#pending-count")["hx-get"] == "/fragments/approval-count?known=0"  # type: ignore[index]
+
+
+# -- settings ------------------------------------------------------------------------------------
+
+
+async def test_settings_show_the_mode_and_preferences_with_their_effect(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/settings")
+    form = soup.select_one("form#settings")
+    assert form is not None
+    assert form["hx-patch"] == "/api/policy"
+    assert [o["value"] for o in form.select("select[name=mode] option")] == [
+        "default",
+        "accept-edits",
+        "read-only",
+        "bypass",
+    ]
+    assert form.select_one("select[name=mode] option[selected]")["value"] == "default"  # type: ignore[index]
+    auto = form.select_one('fieldset[data-setting="preferences.autoApproveReadOnly"]')
+    assert auto is not None
+    assert [r["value"] for r in auto.select("input[type=radio]")] == ["true", "false"]
+    assert texts(auto, ".effect") == ["Read-only tools run without asking."]
+    names = {f["data-setting"] for f in form.select("fieldset")}
+    assert {"preferences.alwaysConfirmDestructive", "preferences.showHintWarnings"} <= names
+
+
+async def test_a_policy_change_through_the_api_shows_its_new_effect(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        body = {"mode": "accept-edits", "preferences": {"autoApproveReadOnly": False}}
+        response = await dash.client.patch("/api/policy", json=body, headers=HTMX)
+        assert response.status_code == 200, response.text
+        soup = await dash.page("/fragments/settings")
+    assert soup.select_one("select[name=mode] option[selected]")["value"] == "accept-edits"  # type: ignore[index]
+    assert texts(soup, '[data-effect="autoApproveReadOnly"]') == ["Read-only tools ask first too."]
+    assert texts(soup, '[data-effect="mode"]') == [
+        "Read-only tools and additive writes run; destructive tools ask first."
+    ]
+
+
+# -- who may ------------------------------------------------------------------------------------
+
+
+async def test_with_a_token_set_pages_need_it_and_login_trades_it_for_a_strict_cookie(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard(token="s3cret") as dash:
+        refused = await dash.client.get("/")
+        wrong = await dash.page("/login?token=guess", status=401)
+        login = await dash.client.get("/login?token=s3cret")
+        cookie = login.headers["set-cookie"]
+        dash.client.cookies.set("hintgate_token", "s3cret")
+        soup = await dash.page("/")
+    assert refused.status_code == 401
+    assert "not this gateway's" in texts(wrong, "[role=alert]")[0]
+    assert texts(wrong, "#pending-count .count-number") == ["0"]  # nothing leaks to a stranger
+    assert login.status_code == 303
+    assert login.headers["location"] == "/"
+    assert "hintgate_token=s3cret" in cookie
+    assert "HttpOnly" in cookie
+    assert "SameSite=strict" in cookie or "SameSite=Strict" in cookie
+    assert soup.select(".tool-card")
+
+
+async def test_login_without_a_token_set_just_goes_to_the_catalog(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        response = await dash.client.get("/login?token=anything")
+    assert response.status_code == 303
+    assert "set-cookie" not in response.headers
+
+
+async def test_cross_site_and_headerless_writes_are_refused(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        evil = await dash.client.patch(
+            "/api/policy", json={"mode": "bypass"}, headers={**HTMX, "Origin": "https://evil.example"}
+        )
+        bare = await dash.client.patch("/api/policy", json={"mode": "bypass"})
+        mode = dash.gateway.calls.settings.mode.value
+    assert evil.status_code == 403
+    assert bare.status_code == 403
+    assert mode == "default"
