@@ -59,3 +59,13 @@ def test_the_cli_reference_is_generated_from_help() -> None:
     if os.environ.get("UPDATE_DOCS"):
         path.write_text(expected, encoding="utf-8")
     assert path.read_text(encoding="utf-8") == expected, "docs/cli.md is stale: UPDATE_DOCS=1 pytest tests/test_docs.py"
+
+
+def test_every_setting_is_documented_with_its_environment_variable() -> None:
+    from hintgate.settings import ENVIRONMENT, Settings
+
+    text = (DOCS / "settings.md").read_text(encoding="utf-8")
+    names = {f.name for f in __import__("dataclasses").fields(Settings)}
+    assert names == set(ENVIRONMENT)
+    for name, (variable, _) in ENVIRONMENT.items():
+        assert f"| `{name}` | `{variable}` |" in text, name

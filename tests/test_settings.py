@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hintgate.errors import ConfigError
+from hintgate.settings import Settings
+
+
+def test_environment_overrides_defaults_and_flags_override_the_environment(tmp_path: Path) -> None:
+    environ = {"HINTGATE_DATA_DIR": str(tmp_path), "HINTGATE_RETENTION": "5", "HINTGATE_RECORD": "off"}
+    settings = Settings.from_environ(environ, retention=7)
+    assert settings.data_dir == tmp_path
+    assert settings.retention == 7
+    assert settings.record is False
+
+
+def test_a_bad_environment_value_names_the_variable() -> None:
+    with pytest.raises(ConfigError, match=r"HINTGATE_RETENTION='none': invalid literal"):
+        Settings.from_environ({"HINTGATE_RETENTION": "none"})
+    with pytest.raises(ConfigError, match="HINTGATE_COMMIT_INTERVAL='0': expected a number of seconds above 0"):
+        Settings.from_environ({"HINTGATE_COMMIT_INTERVAL": "0"})
+    with pytest.raises(ConfigError, match="HINTGATE_RECORD='maybe': expected true or false"):
+        Settings.from_environ({"HINTGATE_RECORD": "maybe"})
+
+
+def test_the_default_replica_is_host_and_pid() -> None:
+    import os
+
+    assert Settings.from_environ({}).replica.endswith(f":{os.getpid()}")
