@@ -8,19 +8,26 @@ resolves hints the same way whatever the origin.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import enum
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hintgate.annotations import Hint, ParsedAnnotations
-from hintgate.config import Trust
+from hintgate.config import ToolOverride, Trust
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "CallContext",
     "ChangeListener",
+    "ConfiguredSource",
     "Source",
+    "SourceConfig",
     "SourceState",
     "SourceStatus",
 ]
@@ -163,3 +170,118 @@ class Source(Protocol):
 
         Sources without prompts or resources raise `UpstreamRequestError`.
         """
+
+
+class SourceConfig(Protocol):
+    """What every source's config section offers (mcpServers, openapi and python entries)."""
+
+    @property
+    def name(self) -> str:
+        """The source's key."""
+
+    @property
+    def trust(self) -> Trust:
+        """Its trust level."""
+
+    @property
+    def prefix(self) -> str:
+        """Its tools' name prefix."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether it runs."""
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether include / exclude globs let a tool through."""
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The config's overrides for a tool."""
+
+
+class ConfiguredSource:
+    """What the sources share: their config's identity, status, listings, first start, listener.
+
+    Subclasses implement `run`, `call_tool` and `request`, and override what
+    differs (`declared_for`, `http_method`, `wants`, `operator_overrides`).
+    """
+
+    startup_default = 30.0
+    """Seconds the gateway waits for a first start when the config sets no startup timeout."""
+
+    def __init__(self, config: SourceConfig, *, listener: ChangeListener | None = None) -> None:
+        self.config = config
+        self._listener = listener
+        self._status = SourceStatus(SourceState.STARTING if config.enabled else SourceState.DISABLED)
+        self.tools: list[dict[str, Any]] = []
+        self.prompts: list[dict[str, Any]] = []
+        self.resources: list[dict[str, Any]] = []
+        self.resource_templates: list[dict[str, Any]] = []
+        self._first_attempt = asyncio.Event()
+
+    @property
+    def name(self) -> str:
+        """Its key in the config."""
+        return self.config.name
+
+    @property
+    def trust(self) -> Trust:
+        """Whether the hints it declares are believed."""
+        return self.config.trust
+
+    @property
+    def prefix(self) -> str:
+        """What its tools' names are prefixed with."""
+        return self.config.prefix
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds one call may take."""
+        return self.config.call_timeout
+
+    @property
+    def startup_timeout(self) -> float:
+        """Seconds its start may take."""
+        timeout: float = getattr(self.config, "startup_timeout", self.startup_default)
+        return timeout
+
+    @property
+    def status(self) -> SourceStatus:
+        """Its current status."""
+        return self._status
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether the config's include / exclude globs let a tool through."""
+        return self.config.wants(tool_name)
+
+    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
+        """Declared hints travel in the tool's `annotations` unless a subclass says otherwise."""
+        return None
+
+    def http_method(self, tool: Mapping[str, Any]) -> str | None:
+        """No HTTP method is behind the tool unless a subclass says otherwise."""
+        return None
+
+    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
+        """The config file's overrides for one of its tools."""
+        override = self.config.override_for(tool_name)
+        return (override.hints, override.title) if override else ({}, None)
+
+    async def wait_started(self, timeout: float) -> None:
+        """Wait until the first start attempt has succeeded or failed (at most `timeout` s)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._first_attempt.wait(), timeout)
+
+    async def _set_status(self, status: SourceStatus) -> None:
+        self._status = status
+        await self._notify("status")
+
+    async def _notify(self, what: str) -> None:
+        if self._listener is not None:
+            try:
+                await self._listener(self.name, what)
+            except Exception:
+                logger.exception("%s: change listener failed", self.name)

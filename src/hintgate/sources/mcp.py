@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hintgate import __version__
-from hintgate.annotations import Hint
-from hintgate.config import HttpTransport, ServerConfig, StdioTransport, Trust
+from hintgate.config import HttpTransport, ServerConfig, StdioTransport
 from hintgate.errors import (
     UpstreamClosed,
     UpstreamDown,
@@ -39,7 +38,7 @@ from hintgate.errors import (
     UpstreamStartError,
     UpstreamTimeout,
 )
-from hintgate.sources.base import CallContext, ChangeListener, SourceState, SourceStatus
+from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -543,7 +542,7 @@ _BACKOFF_MAX = 30.0
 _STABLE_AFTER = 60.0  # seconds up after which a crash counts as a first failure again
 
 
-class McpUpstream:
+class McpUpstream(ConfiguredSource):
     """One upstream MCP server, kept running: started, listed, watched and restarted.
 
     `run()` is the supervisor: it connects, lists tools, prompts and resources,
@@ -560,91 +559,21 @@ class McpUpstream:
         list_timeout: float = 30.0,
         listener: ChangeListener | None = None,
     ) -> None:
-        self.config = config
+        super().__init__(config, listener=listener)
+        self.config: ServerConfig = config
         self._env = env
         self._list_timeout = list_timeout
-        self._listener = listener
-        state = SourceState.STARTING if config.enabled else SourceState.DISABLED
-        self._status = SourceStatus(state)
         self._connection: McpConnection | None = None
-        self.tools: list[dict[str, Any]] = []
-        self.prompts: list[dict[str, Any]] = []
-        self.resources: list[dict[str, Any]] = []
-        self.resource_templates: list[dict[str, Any]] = []
         self._progress_tokens = itertools.count(1)
         self._progress: dict[str, CallContext] = {}
         self._calls: dict[int, CallContext] = {}
         self._call_ids = itertools.count(1)
-        self._first_attempt = asyncio.Event()
         self._refreshing: set[str] = set()
-
-    @property
-    def name(self) -> str:
-        """The server's key in the config."""
-        return self.config.name
-
-    @property
-    def trust(self) -> Trust:
-        """Whether its declared hints are believed."""
-        return self.config.trust
-
-    @property
-    def prefix(self) -> str:
-        """What its tools' names are prefixed with."""
-        return self.config.prefix
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds a call may take."""
-        return self.config.call_timeout
-
-    @property
-    def startup_timeout(self) -> float:
-        """Seconds its start (and handshake) may take."""
-        return self.config.startup_timeout
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether the config's include / exclude globs let a tool through."""
-        return self.config.wants(tool_name)
-
-    @property
-    def status(self) -> SourceStatus:
-        """Its current status."""
-        return self._status
 
     @property
     def info(self) -> ServerInfo | None:
         """What it said about itself in its last handshake."""
         return self._connection.info if self._connection else None
-
-    def declared_for(self, tool: Mapping[str, Any]) -> None:
-        """An MCP server declares its hints in `annotations`; nothing else."""
-        return
-
-    def http_method(self, tool: Mapping[str, Any]) -> None:
-        """There is no HTTP method behind an MCP tool."""
-        return
-
-    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
-        """The config file's overrides for one of its tools."""
-        override = self.config.override_for(tool_name)
-        return (override.hints, override.title) if override else ({}, None)
-
-    async def wait_started(self, timeout: float) -> None:
-        """Wait until the first start attempt has succeeded or failed (at most `timeout` s)."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._first_attempt.wait(), timeout)
-
-    async def _set_status(self, status: SourceStatus) -> None:
-        self._status = status
-        await self._notify("status")
-
-    async def _notify(self, what: str) -> None:
-        if self._listener is not None:
-            try:
-                await self._listener(self.name, what)
-            except Exception:
-                logger.exception("%s: change listener failed", self.name)
 
     async def run(self) -> None:
         """Supervise the server until cancelled."""

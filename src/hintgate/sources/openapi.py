@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 from hintgate.annotations import Hint, ParsedAnnotations, parse_annotations
-from hintgate.config import OpenApiConfig, Trust
+from hintgate.config import OpenApiConfig
 from hintgate.errors import (
     HintgateError,
     TargetError,
@@ -44,7 +44,7 @@ from hintgate.errors import (
     UpstreamTimeout,
 )
 from hintgate.openapi_tools import Body, Operation, Parameter, ToolSet, build_tools, decode_document
-from hintgate.sources.base import CallContext, ChangeListener, SourceState, SourceStatus
+from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 
 __all__ = [
     "ERROR_BODY_LIMIT",
@@ -459,13 +459,12 @@ def _tool_error(text: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- the source
 
 
-class OpenApiSource:
+class OpenApiSource(ConfiguredSource):
     """An OpenAPI document served as tools: loaded at start, each call one HTTP request."""
 
     def __init__(self, config: OpenApiConfig, *, listener: ChangeListener | None = None) -> None:
-        self.config = config
-        self._listener = listener
-        self._status = SourceStatus(SourceState.STARTING if config.enabled else SourceState.DISABLED)
+        super().__init__(config, listener=listener)
+        self.config: OpenApiConfig = config
         self._secrets = config.secrets()
         _LOG_FILTER.secrets.update(self._secrets)
         for logger_name in ("httpx2", "httpcore2"):
@@ -473,43 +472,8 @@ class OpenApiSource:
         self.toolset: ToolSet | None = None
         self._operations: dict[str, Operation] = {}
         self._declared: dict[str, ParsedAnnotations | None] = {}
-        self.tools: list[dict[str, Any]] = []
-        self.prompts: list[dict[str, Any]] = []
-        self.resources: list[dict[str, Any]] = []
-        self.resource_templates: list[dict[str, Any]] = []
         self._base_url: str | None = None
         self._client: Any = None
-        self._first_attempt = asyncio.Event()
-
-    @property
-    def name(self) -> str:
-        """Its key in the config."""
-        return self.config.name
-
-    @property
-    def trust(self) -> Trust:
-        """Whether the document's `x-mcp-annotations` are believed."""
-        return self.config.trust
-
-    @property
-    def prefix(self) -> str:
-        """What its tools' names are prefixed with."""
-        return self.config.prefix
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds one HTTP call may take."""
-        return self.config.call_timeout
-
-    @property
-    def startup_timeout(self) -> float:
-        """Seconds reading the document may take."""
-        return self.config.startup_timeout
-
-    @property
-    def status(self) -> SourceStatus:
-        """Its current status."""
-        return self._status
 
     def wants(self, tool_name: str) -> bool:
         """Whether include / exclude tool globs let a tool through (tags, paths, methods were applied at load)."""
@@ -530,19 +494,6 @@ class OpenApiSource:
         op = self._operations.get(tool_name)
         override = self.config.override_for(tool_name, op.operation_id if op else None)
         return (override.hints, override.title) if override else ({}, None)
-
-    async def wait_started(self, timeout: float) -> None:
-        """Wait until the document has loaded or failed to (at most `timeout` s)."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._first_attempt.wait(), timeout)
-
-    async def _set_status(self, status: SourceStatus) -> None:
-        self._status = status
-        if self._listener is not None:
-            try:
-                await self._listener(self.name, "status")
-            except Exception:
-                logger.exception("%s: change listener failed", self.name)
 
     def _install(self, toolset: ToolSet) -> None:
         self.toolset = toolset

@@ -10,17 +10,15 @@ loop, sync ones in a worker thread; an exception becomes an `isError` result.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import logging
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hintgate.annotations import Hint, ParsedAnnotations
-from hintgate.config import PythonConfig, Trust
+from hintgate.config import PythonConfig
 from hintgate.errors import ConfigError, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
-from hintgate.sources.base import CallContext, ChangeListener, SourceState, SourceStatus
+from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 from hintgate.tooldef import ToolDefinition, ToolRegistry
 
 __all__ = ["PythonSource", "import_registry"]
@@ -62,7 +60,7 @@ def import_registry(spec: str, *, path: Iterable[str] = ()) -> ToolRegistry:
     raise ConfigError(f"{spec!r} is a {type(found).__name__}, not a ToolRegistry or ToolDefinitions")
 
 
-class PythonSource:
+class PythonSource(ConfiguredSource):
     """A registry of Python tools behind the gateway."""
 
     def __init__(
@@ -72,75 +70,9 @@ class PythonSource:
         listener: ChangeListener | None = None,
         registry: ToolRegistry | None = None,
     ) -> None:
-        self.config = config
-        self._listener = listener
+        super().__init__(config, listener=listener)
+        self.config: PythonConfig = config
         self.registry = registry
-        self._status = SourceStatus(SourceState.STARTING if config.enabled else SourceState.DISABLED)
-        self.tools: list[dict[str, Any]] = []
-        self.prompts: list[dict[str, Any]] = []
-        self.resources: list[dict[str, Any]] = []
-        self.resource_templates: list[dict[str, Any]] = []
-        self._first_attempt = asyncio.Event()
-
-    @property
-    def name(self) -> str:
-        """Its key in the config."""
-        return self.config.name
-
-    @property
-    def trust(self) -> Trust:
-        """Whether the hints its definitions declare are believed."""
-        return self.config.trust
-
-    @property
-    def prefix(self) -> str:
-        """What its tools' names are prefixed with."""
-        return self.config.prefix
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds a handler may run."""
-        return self.config.call_timeout
-
-    @property
-    def startup_timeout(self) -> float:
-        """Seconds importing may take (it happens at once; this bounds the gateway's wait)."""
-        return 30.0
-
-    @property
-    def status(self) -> SourceStatus:
-        """Its current status."""
-        return self._status
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether include / exclude globs let a tool through."""
-        return self.config.wants(tool_name)
-
-    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
-        """Declared hints travel in the tool's `annotations`."""
-        return None
-
-    def http_method(self, tool: Mapping[str, Any]) -> str | None:
-        """No HTTP method is behind a Python function."""
-        return None
-
-    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
-        """The config's overrides for one of its tools."""
-        override = self.config.override_for(tool_name)
-        return (override.hints, override.title) if override else ({}, None)
-
-    async def wait_started(self, timeout: float) -> None:
-        """Wait until the registry was imported or failed to (at most `timeout` s)."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._first_attempt.wait(), timeout)
-
-    async def _set_status(self, status: SourceStatus) -> None:
-        self._status = status
-        if self._listener is not None:
-            try:
-                await self._listener(self.name, "status")
-            except Exception:
-                logger.exception("%s: change listener failed", self.name)
 
     async def run(self) -> None:
         """Import the registry, list its tools, and stay up until cancelled."""
