@@ -18,7 +18,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from hintgate.config import parse_config
 from hintgate.policy_rules import Mode, PolicySettings
-from hintgate.testing import FakeSource, in_memory_gateway
+from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 
 pytestmark = pytest.mark.anyio
 
@@ -237,44 +237,15 @@ async def test_policy_settings_can_be_changed_live() -> None:
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_both_protocol_eras_ask_over_http(tmp_path: Path, filesystem_cmd: list[str], mode: str) -> None:
-    import os
-    import subprocess
-    import threading
-
     target = Path(filesystem_cmd[-1]) / "era.txt"
     target.write_text("original")
     config = config_file(tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}})
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    assert process.stderr is not None
-    drain: threading.Thread | None = None
-    try:
-        url = None
-        for _ in range(200):
-            line = process.stderr.readline()
-            if not line or "MCP at " in line:
-                url = line.split("MCP at ", 1)[1].strip() if line else None
-                break
-        assert url
-        drain = threading.Thread(target=process.stderr.read, daemon=True)
-        drain.start()
-        person = Person("decline", "approve-once")
-        with anyio.fail_after(60):
-            async with Client(url, mode=mode, elicitation_callback=person) as client:  # type: ignore[arg-type]
-                denied = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
-                unchanged = target.read_text()
-                approved = await client.call_tool("fs_write_file", {"path": str(target), "content": "y"})
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-        if drain is not None:
-            drain.join(timeout=10)
-        process.stderr.close()
+    person = Person("decline", "approve-once")
+    with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
+        async with Client(gateway.mcp_url, mode=mode, elicitation_callback=person) as client:  # type: ignore[arg-type]
+            denied = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
+            unchanged = target.read_text()
+            approved = await client.call_tool("fs_write_file", {"path": str(target), "content": "y"})
     assert denied.is_error is True
     assert unchanged == "original"
     assert approved.is_error is False
@@ -286,57 +257,27 @@ async def test_both_protocol_eras_ask_over_http(tmp_path: Path, filesystem_cmd: 
 async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
     tmp_path: Path, filesystem_cmd: list[str], answer: str
 ) -> None:
-    import os
-    import subprocess
-    import threading
-
     import httpx
 
     target = Path(filesystem_cmd[-1]) / "queued.txt"
     config = config_file(
         tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
     )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0", "--no-record"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    assert process.stderr is not None
-    drain: threading.Thread | None = None
-    try:
-        base = None
-        for _ in range(200):
-            line = process.stderr.readline()
-            if not line:
-                break
-            if "dashboard at " in line:
-                base = line.split("dashboard at ", 1)[1].strip().rstrip("/")
-                break
-        assert base
-        drain = threading.Thread(target=process.stderr.read, daemon=True)
-        drain.start()
-        with anyio.fail_after(60):
-            async with Client(f"{base}/mcp", mode="legacy") as client, httpx.AsyncClient(base_url=base) as rest:
-                call = asyncio.ensure_future(
-                    client.call_tool("fs_write_file", {"path": str(target), "content": "queued"})
-                )
-                while not (pending := (await rest.get("/api/approvals")).json()):
-                    await asyncio.sleep(0.05)
-                [approval] = pending
-                assert approval["tool"] == "fs_write_file"
-                response = await rest.post(
-                    f"/api/approvals/{approval['id']}", json={"answer": answer}, headers={"X-Hintgate-Request": "1"}
-                )
-                assert response.status_code == 200
-                result = await call
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
-        if drain is not None:
-            drain.join(timeout=10)
-        process.stderr.close()
+    with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
+        async with (
+            Client(gateway.mcp_url, mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+        ):
+            call = asyncio.ensure_future(client.call_tool("fs_write_file", {"path": str(target), "content": "queued"}))
+            while not (pending := (await rest.get("/api/approvals")).json()):
+                await asyncio.sleep(0.05)
+            [approval] = pending
+            assert approval["tool"] == "fs_write_file"
+            response = await rest.post(
+                f"/api/approvals/{approval['id']}", json={"answer": answer}, headers={"X-Hintgate-Request": "1"}
+            )
+            assert response.status_code == 200
+            result = await call
     if answer == "deny":
         assert result.is_error is True
         assert not target.exists()

@@ -17,6 +17,17 @@ MODULES = [
     "hintgate.reports",
     "hintgate.targets",
     "hintgate.sources.mcp",
+    "hintgate.sources.base",
+    "hintgate.store",
+    "hintgate.store.tables",
+    "hintgate.store.recorder",
+    "hintgate.store.queries",
+    "hintgate.tokens",
+    "hintgate.testing",
+    "hintgate.policy",
+    "hintgate.calls",
+    "hintgate.gateway",
+    "hintgate.web.api",
 ]
 
 

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -16,6 +14,8 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+
+from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
@@ -53,40 +53,8 @@ async def through_gateway(config: Path, **client_args: Any) -> AsyncIterator[Cli
 @contextmanager
 def http_gateway(config: Path) -> Iterator[str]:
     """Run `hintgate serve --http 127.0.0.1:0` and yield its MCP URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    drain: threading.Thread | None = None
-    try:
-        assert process.stderr is not None
-        url = None
-        for _ in range(200):  # bounded: the banner comes within a few lines
-            line = process.stderr.readline()
-            if not line:
-                break
-            if "MCP at " in line:
-                url = line.split("MCP at ", 1)[1].strip()
-                break
-        assert url, "the gateway did not print its URL"
-        # Keep reading its log so a chatty gateway never blocks on a full pipe.
-        drain = threading.Thread(target=process.stderr.read, daemon=True)
-        drain.start()
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if process.stderr is not None:
-            if drain is not None:
-                drain.join(timeout=10)
-            process.stderr.close()
+    with running_gateway("--config", str(config), "--no-record") as gateway:
+        yield gateway.mcp_url
 
 
 def dump(result: Any) -> dict[str, Any]:

@@ -6,9 +6,7 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from typer.testing import CliRunner
 
 from hintgate.cli import app
 from hintgate.store import Store
+from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
@@ -79,53 +78,23 @@ async def test_after_kill_9_the_database_opens_with_every_call_that_returned_bef
 ) -> None:
     db = tmp_path / "history.db"
     config = config_file(tmp_path, {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}})
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "hintgate",
-            "serve",
-            "--config",
-            str(config),
-            "--http",
-            "127.0.0.1:0",
-            "--db",
-            f"sqlite:///{db}",
-        ],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "HINTGATE_DATA_DIR": str(tmp_path / "data"), "COLUMNS": "200"},
-    )
-    assert process.stderr is not None
     returned: list[tuple[float, str]] = []
-    drain: threading.Thread | None = None
-    try:
-        url = None
-        for _ in range(200):
-            line = process.stderr.readline()
-            if not line:
-                break
-            if "MCP at " in line:
-                url = line.split("MCP at ", 1)[1].strip()
-                break
-        assert url
-        drain = threading.Thread(target=process.stderr.read, daemon=True)
-        drain.start()
-        killed_at = 0.0
+    killed_at = 0.0
 
-        async def burst(client: Client, worker: int) -> None:
-            for n in range(10_000):  # bounded; the kill ends it first
-                query = f"w{worker}-{n}"
-                try:
-                    await client.call_tool("demo_search_notes", {"query": query})
-                except Exception:
-                    return
-                returned.append((time.monotonic(), query))
+    async def burst(client: Client, worker: int) -> None:
+        for n in range(10_000):  # bounded; the kill ends it first
+            query = f"w{worker}-{n}"
+            try:
+                await client.call_tool("demo_search_notes", {"query": query})
+            except Exception:
+                return
+            returned.append((time.monotonic(), query))
 
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    with running_gateway("--config", str(config), "--db", f"sqlite:///{db}", env=env) as gateway:
         with anyio.fail_after(60):
             try:
-                async with Client(url, mode="legacy") as client, anyio.create_task_group() as tasks:
+                async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
                     for worker in range(4):
                         tasks.start_soon(burst, client, worker)
                     began = time.monotonic()
@@ -133,19 +102,12 @@ async def test_after_kill_9_the_database_opens_with_every_call_that_returned_bef
                     while len(returned) < 100 or time.monotonic() - began < 2.5:
                         await asyncio.sleep(0.01)
                     killed_at = time.monotonic()
-                    os.kill(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+                    os.kill(gateway.process.pid, signal.SIGKILL)
+                    gateway.process.wait(timeout=10)
             except Exception:
                 # The client's connection breaks with the gateway; only a failure before the kill counts.
                 if not killed_at:
                     raise
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=10)
-        if drain is not None:
-            drain.join(timeout=10)
-        process.stderr.close()
 
     async with await Store.open(f"sqlite:///{db}", recover=False) as store:
         recorded = await store.calls(limit=100_000)

@@ -1,6 +1,7 @@
 """Test doubles for code that uses hintgate, and for hintgate's own tests.
 
 `FakeSource` is a source of tools kept in memory: no process, no network.
+`running_gateway` starts a real `hintgate serve --http` and yields its URLs.
 `in_memory_gateway` runs a gateway over fake sources and connects the MCP
 SDK's client to it in-process:
 
@@ -11,8 +12,15 @@ SDK's client to it in-process:
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from hintgate.annotations import Hint
@@ -20,7 +28,7 @@ from hintgate.config import GatewayConfig, Trust, parse_config
 from hintgate.errors import UpstreamDown, UpstreamRequestError
 from hintgate.sources.base import CallContext, SourceState, SourceStatus
 
-__all__ = ["FakeSource", "in_memory_gateway", "text_result"]
+__all__ = ["FakeSource", "RunningGateway", "in_memory_gateway", "running_gateway", "text_result"]
 
 Handler = Callable[[Mapping[str, Any]], Any]
 
@@ -158,3 +166,75 @@ async def in_memory_gateway(
         server = gateway.build_server()
         async with Client(server, mode="legacy", **client_args) as client:
             yield gateway, client
+
+
+@dataclass(frozen=True, slots=True)
+class RunningGateway:
+    """A `hintgate serve --http` process started by `running_gateway`."""
+
+    base_url: str
+    process: subprocess.Popen[str]
+    log: list[str]
+
+    @property
+    def mcp_url(self) -> str:
+        """Its MCP endpoint."""
+        return f"{self.base_url}/mcp"
+
+
+@contextmanager
+def running_gateway(
+    *args: str, env: Mapping[str, str] | None = None, startup_timeout: float = 60.0
+) -> Iterator[RunningGateway]:
+    """Run `hintgate serve --http 127.0.0.1:0 ARGS...` in a subprocess and yield where it listens.
+
+    Its stderr is read on a thread into `log` (so a chatty gateway never
+    blocks); on exit the process is terminated, and killed if it lingers.
+
+    Raises:
+        RuntimeError: it exited or printed no URL within `startup_timeout` seconds (its log is in the message).
+    """
+    command = [sys.executable, "-m", "hintgate", "serve", "--http", "127.0.0.1:0", *args]
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200", **(env or {})},
+    )
+    lines: queue.Queue[str | None] = queue.Queue()
+    log: list[str] = []
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            log.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + startup_timeout
+        base_url = None
+        while base_url is None:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                line = None
+            if line is None:
+                raise RuntimeError(f"hintgate serve printed no URL; its log:\n{''.join(log)[-4000:]}")
+            if "dashboard at " in line:
+                base_url = line.split("dashboard at ", 1)[1].strip().rstrip("/")
+        yield RunningGateway(base_url, process, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        reader.join(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()

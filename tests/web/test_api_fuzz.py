@@ -5,10 +5,6 @@ No request may get a 5xx, and no response may fall outside the document.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,38 +13,14 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
 
+from hintgate.testing import running_gateway
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("fuzz")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hintgate", "serve", "--demo", "--http", "127.0.0.1:0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "HINTGATE_DATA_DIR": str(data), "COLUMNS": "200"},
-    )
-    assert process.stderr is not None
-    drain = None
-    try:
-        base = None
-        for _ in range(200):
-            line = process.stderr.readline()
-            if not line:
-                break
-            if "dashboard at " in line:
-                base = line.split("dashboard at ", 1)[1].strip().rstrip("/")
-                break
-        assert base, "hintgate serve did not print its URL"
-        drain = threading.Thread(target=process.stderr.read, daemon=True)
-        drain.start()
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        if drain is not None:
-            drain.join(timeout=10)
-        process.stderr.close()
+    with running_gateway("--demo", env={"HINTGATE_DATA_DIR": str(data)}) as gateway:
+        yield gateway.base_url
 
 
 def test_no_request_gets_a_server_error_or_an_undocumented_response(served: str) -> None:
