@@ -27,6 +27,7 @@ from hintgate.errors import ConfigError, ExpectFileError, HintgateError, TargetE
 
 if TYPE_CHECKING:
     from hintgate.config import GatewayConfig
+    from hintgate.targets import Listing
 
 __all__ = ["app", "main"]
 
@@ -101,19 +102,21 @@ ProfileOpt = Annotated[
 ]
 
 
-def _listing(target: list[str] | None, config: str | None, server: str | None, timeout: float):  # type: ignore[no-untyped-def]
+def _listing(target: list[str] | None, config: str | None, server: str | None, timeout: float) -> Listing:
     from hintgate.targets import fetch_listing, parse_target
 
     try:
         parsed = parse_target(target or [], config=config, server=server)
-    except ConfigError as exc:
+    except (ConfigError, TargetError) as exc:
         _fail(str(exc), EXIT_USAGE)
-    except TargetError as exc:
-        _fail(str(exc), EXIT_USAGE)
-    try:
-        return asyncio.run(fetch_listing(parsed, timeout=timeout))
-    except TargetError as exc:
-        _fail(str(exc), EXIT_TARGET)
+    what = "reading" if parsed.file is not None else "starting and listing"
+    # A spinner on stderr while a server starts; invisible when stderr is not a terminal.
+    with Console(stderr=True).status(f"{what} {parsed.label}", spinner="dots"):
+        try:
+            return asyncio.run(fetch_listing(parsed, timeout=timeout))
+        except TargetError as exc:
+            error = exc
+    _fail(str(error), EXIT_TARGET)
 
 
 @app.command()
