@@ -527,7 +527,7 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
 
 
 def test_every_accepted_key_is_documented() -> None:
-    from hintgate import config as module
+    from hintgate import _config_reader as module
 
     text = DOCS.read_text(encoding="utf-8")
     keys = [*module._SERVER_KEYS, *module._FOREIGN_SERVER_KEYS, *module._SECTIONS, *module._FOREIGN_TOP_KEYS]
