@@ -222,6 +222,7 @@ class Gateway:
         if self.store is not None:
             await self.load_overrides()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
+        self._tasks.append(asyncio.create_task(self._expire_sessions(), name="sessions"))
         for source in self.sources.values():
             self._tasks.append(asyncio.create_task(source.run(), name=f"source:{source.name}"))
         await asyncio.gather(
@@ -346,6 +347,12 @@ class Gateway:
             self.stored_overrides.pop(tool, None)
         self.rebuild(("tools",))
         await self._broadcast(("tools",))
+
+    async def _expire_sessions(self, interval: float = 60.0) -> None:
+        """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet."""
+        while True:
+            await asyncio.sleep(interval)
+            self.sessions.expire()
 
     async def _follow_overrides(self, interval: float = 2.0) -> None:
         """Pick up overrides another replica wrote to the shared store (cheap: one counter read)."""
