@@ -268,3 +268,13 @@ async def test_recording_off_makes_sessions_and_calls_say_so(tmp_path: Path) -> 
             response = await client.get("/api/sessions")
     assert response.status_code == 503
     assert "recording is off" in response.json()["detail"]
+
+
+async def test_on_loopback_a_foreign_host_name_is_refused(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        rebinding = await client.get("/api/tools", headers={"Host": "attacker.example:8765"})
+        local = await client.get("/api/tools", headers={"Host": "localhost:8765"})
+        v6 = await client.get("/api/tools", headers={"Host": "[::1]:8765"})
+    assert rebinding.status_code == 421
+    assert "only on loopback names" in rebinding.json()["detail"]
+    assert local.status_code == v6.status_code == 200

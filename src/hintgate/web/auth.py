@@ -6,6 +6,10 @@ token. Bound anywhere else, every request needs the API token, as
 `/login?token=...`). The token is generated at first start, kept in the data
 directory (mode 0600) and shown once in the terminal.
 
+On loopback the Host header must name a loopback address, so that a web page
+on a rebinding domain (attacker.example resolving to 127.0.0.1) cannot read
+the API from the user's browser.
+
 Requests that change state are also protected against cross-site requests: a
 browser only sends them from hintgate's own pages, which add the
 `X-Hintgate-Request` header (htmx sends it on every request; a cross-site
@@ -30,6 +34,7 @@ __all__ = ["COOKIE", "CSRF_HEADER", "is_loopback", "load_or_create_token", "secu
 COOKIE = "hintgate_token"
 CSRF_HEADER = "X-Hintgate-Request"
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 def is_loopback(host: str) -> bool:
@@ -73,6 +78,11 @@ def security_middleware(
 
     async def check(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         path = request.url.path
+        if token is None and not path.startswith("/mcp"):  # the MCP endpoint has the SDK's own check
+            host = request.headers.get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.strip("[]") not in _LOOPBACK_NAMES:
+                return _problem(421, f"this gateway answers only on loopback names, not {host!r}")
         if token is not None and path not in ("/login", "/api/health") and not path.startswith("/static/"):
             presented = _presented(request)
             if presented is None or not hmac.compare_digest(presented, token):
