@@ -452,6 +452,17 @@ DbOpt = Annotated[
 ]
 
 
+def _emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any) -> None:
+    """Print store rows as JSON (as they are) or as a table for people."""
+    from hintgate.reports import print_json
+
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, json.dumps(rows, indent=2))
+    else:
+        console.print(render(rows))
+
+
 def _with_store(db: str | None, work: Any) -> Any:
     """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
     from hintgate.settings import Settings
@@ -483,14 +494,10 @@ def sessions(
     db: DbOpt = None,
 ) -> None:
     """Recent client sessions: client, status, start and end, calls, tokens."""
-    from hintgate.reports import print_json, sessions_text
+    from hintgate.reports import sessions_text
 
     rows = _with_store(db, lambda store: store.recent_sessions(limit))
-    console = _out()
-    if output is OutputFormat.JSON:
-        print_json(console, json.dumps(rows, indent=2))
-    else:
-        console.print(sessions_text(rows))
+    _emit_rows(rows, output, sessions_text)
 
 
 @app.command()
@@ -505,7 +512,7 @@ def calls(
     db: DbOpt = None,
 ) -> None:
     """Recorded tool calls with the hints in force and the policy's decision."""
-    from hintgate.reports import calls_text, print_json
+    from hintgate.reports import calls_text
 
     rows = _with_store(
         db,
@@ -513,11 +520,7 @@ def calls(
             session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
         ),
     )
-    console = _out()
-    if output is OutputFormat.JSON:
-        print_json(console, json.dumps(rows, indent=2))
-    else:
-        console.print(calls_text(rows))
+    _emit_rows(rows, output, calls_text)
 
 
 @overrides_app.command("list")
@@ -526,14 +529,10 @@ def overrides_list(
     db: DbOpt = None,
 ) -> None:
     """The stored overrides (the config file's are shown by `hintgate tools`)."""
-    from hintgate.reports import overrides_text, print_json
+    from hintgate.reports import overrides_text
 
     rows = _with_store(db, lambda store: store.overrides())
-    console = _out()
-    if output is OutputFormat.JSON:
-        print_json(console, json.dumps(rows, indent=2))
-    else:
-        console.print(overrides_text(rows))
+    _emit_rows(rows, output, overrides_text)
 
 
 @overrides_app.command("set")
