@@ -193,6 +193,7 @@ class Gateway:
         store: Store | None = None,
         sources: Mapping[str, Source] | None = None,
         policy: tuple[PolicySettings, tuple[Rule, ...]] | None = None,
+        state_key: str | None = None,
     ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
@@ -215,6 +216,7 @@ class Gateway:
         self.calls = ToolCalls(self, settings=settings, rules=rules)
         self._tasks: list[asyncio.Task[None]] = []
         self._stdio_connection: Any = None
+        self._state_key = state_key
         self._bus: Any = None
         self._server: Any = None
 
@@ -600,7 +602,8 @@ class Gateway:
         # hot path of every call keeps only its own.
         # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the
         # boundary seals (and verifies when the client answers), so it cannot be forged.
-        boundary = RequestStateBoundary(RequestStateSecurity.ephemeral(), default_audience="hintgate")
+        security = RequestStateSecurity(keys=[self._state_key]) if self._state_key else RequestStateSecurity.ephemeral()
+        boundary = RequestStateBoundary(security, default_audience="hintgate")
         server.middleware = [fast_path, boundary]
         self._server = server
         return server

@@ -107,7 +107,7 @@ async def _serve_web(
 async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port: int) -> None:
     """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted."""
     console = _log_to_stderr()
-    async with open_store(settings) as store, Gateway(config, store=store) as gateway:
+    async with open_store(settings) as store, Gateway(config, store=store, state_key=settings.state_key) as gateway:
         _report_start(gateway, console)
         await _serve_web(gateway, store, settings, host=host, port=port, console=console)
 
@@ -115,7 +115,7 @@ async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port
 async def run_stdio(config: GatewayConfig, settings: Settings, *, dashboard: tuple[str, int] | None = None) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin; optionally the dashboard on HOST:PORT too."""
     console = _log_to_stderr(logging.WARNING)
-    async with open_store(settings) as store, Gateway(config, store=store) as gateway:
+    async with open_store(settings) as store, Gateway(config, store=store, state_key=settings.state_key) as gateway:
         _report_start(gateway, console)
         if dashboard is None:
             await gateway.serve_stdio()

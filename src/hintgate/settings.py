@@ -40,6 +40,9 @@ class Settings:
             beyond loopback; None means generate one on first start and keep it in `data_dir`.
         replica: this gateway's name among replicas sharing one database.
         record: whether calls and sessions are recorded at all.
+        state_key: the secret that seals the `requestState` of 2026-07-28 approval questions;
+            replicas behind one load balancer need the same one. None: a key made at start,
+            held by this process only.
     """
 
     data_dir: Path = field(default_factory=_data_dir)
@@ -50,6 +53,7 @@ class Settings:
     api_token: str | None = None
     replica: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     record: bool = True
+    state_key: str | None = None
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -104,5 +108,6 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "api_token": ("HINTGATE_API_TOKEN", str),
     "replica": ("HINTGATE_REPLICA", str),
     "record": ("HINTGATE_RECORD", _boolean),
+    "state_key": ("HINTGATE_STATE_KEY", str),
 }
 """Setting → (environment variable, parser)."""
