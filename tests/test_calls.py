@@ -242,7 +242,7 @@ async def test_both_protocol_eras_ask_over_http(tmp_path: Path, filesystem_cmd: 
     config = config_file(tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}})
     person = Person("decline", "approve-once")
     # A shared sealing key (what replicas behind one load balancer set) for the 2026-07-28 run.
-    env = {"HINTGATE_STATE_KEY": "a shared secret of the replicas"} if mode != "legacy" else {}
+    env = {"HINTGATE_STATE_KEY": "9f2c4be1a7d04c55b8e3f0a6d2c7e91b"} if mode != "legacy" else {}
     with running_gateway("--config", str(config), "--no-record", env=env) as gateway, anyio.fail_after(60):
         async with Client(gateway.mcp_url, mode=mode, elicitation_callback=person) as client:  # type: ignore[arg-type]
             denied = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})

@@ -23,6 +23,9 @@ def test_a_bad_environment_value_names_the_variable() -> None:
         Settings.from_environ({"HINTGATE_COMMIT_INTERVAL": "0"})
     with pytest.raises(ConfigError, match="HINTGATE_RECORD='maybe': expected true or false"):
         Settings.from_environ({"HINTGATE_RECORD": "maybe"})
+    with pytest.raises(ConfigError, match="HINTGATE_STATE_KEY: expected at least 32 bytes") as caught:
+        Settings.from_environ({"HINTGATE_STATE_KEY": "short"})
+    assert "short" not in str(caught.value)
 
 
 def test_the_default_replica_is_host_and_pid() -> None:

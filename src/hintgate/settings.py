@@ -67,7 +67,8 @@ class Settings:
             try:
                 values[name] = convert(raw)
             except ValueError as exc:
-                raise ConfigError(f"{variable}={raw!r}: {exc}") from None
+                shown = variable if name in _SECRET else f"{variable}={raw!r}"  # never echo a secret
+                raise ConfigError(f"{shown}: {exc}") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -90,6 +91,12 @@ def _positive_float(raw: str) -> float:
     return value
 
 
+def _secret_key(raw: str) -> str:
+    if len(raw.encode()) < 32:
+        raise ValueError("expected at least 32 bytes of secret randomness, e.g. the output of: openssl rand -hex 32")
+    return raw
+
+
 def _boolean(raw: str) -> bool:
     lowered = raw.strip().lower()
     if lowered in ("1", "true", "yes", "on"):
@@ -98,6 +105,8 @@ def _boolean(raw: str) -> bool:
         return False
     raise ValueError("expected true or false")
 
+
+_SECRET = frozenset({"api_token", "state_key", "database_url"})
 
 ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "data_dir": ("HINTGATE_DATA_DIR", Path),
@@ -108,6 +117,6 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "api_token": ("HINTGATE_API_TOKEN", str),
     "replica": ("HINTGATE_REPLICA", str),
     "record": ("HINTGATE_RECORD", _boolean),
-    "state_key": ("HINTGATE_STATE_KEY", str),
+    "state_key": ("HINTGATE_STATE_KEY", _secret_key),
 }
 """Setting → (environment variable, parser)."""
