@@ -20,6 +20,12 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Gateways the tests start keep their database and token here, never in the user's data directory."""
+    os.environ["HINTGATE_DATA_DIR"] = str(tmp_path_factory.mktemp("hintgate-data"))
+
+
 def npm_server(name: str) -> list[str]:
     """The command that starts an npm MCP server installed by scripts/test; skips when absent outside CI."""
     path = PEERS / name

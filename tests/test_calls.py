@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -46,7 +47,11 @@ class Person:
 
 @asynccontextmanager
 async def gateway_client(config: Path, person: Person | None, **kwargs: Any) -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "hintgate", "serve", "--config", str(config)])
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config)],
+        env={"HINTGATE_DATA_DIR": os.environ["HINTGATE_DATA_DIR"]},
+    )
     with anyio.fail_after(90):
         async with Client(params, mode="legacy", elicitation_callback=person, **kwargs) as client:
             yield client

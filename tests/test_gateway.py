@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -39,7 +40,7 @@ def gateway_params(config: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "hintgate", "serve", "--config", str(config)],
-        env={"PYTHONUNBUFFERED": "1"},
+        env={"PYTHONUNBUFFERED": "1", "HINTGATE_DATA_DIR": os.environ["HINTGATE_DATA_DIR"]},
     )
 
 
