@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from mcp import Client
 
@@ -51,6 +52,9 @@ if not CHROMIUM.exists():
     pytest.skip(reason, allow_module_level=True)
 
 from playwright.async_api import Browser, Page, async_playwright, expect  # noqa: E402
+
+# Assertions wait as long as actions do: a loaded machine is slow, not wrong.
+expect.set_options(timeout=TIMEOUT_MS)
 
 pytestmark = pytest.mark.anyio
 
@@ -252,6 +256,11 @@ async def test_a_session_page_shows_the_calls_the_client_made_in_order(served: S
         await client.call_tool("notes_get_note", {"note_id": 1})
         await client.call_tool("notes_current_time", {})
 
+        # The recorder commits every 50 ms: wait (bounded) until the session is in the store.
+        async with httpx.AsyncClient(base_url=served.base) as rest:
+            with anyio.fail_after(15):
+                while not (await rest.get("/api/sessions")).json():
+                    await asyncio.sleep(0.05)
         await page.goto(served.base + "/sessions")
         row = page.locator("tr.session").first
         await expect(row).to_be_visible()
