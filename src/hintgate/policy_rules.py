@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from hintgate._yamlpos import format_path
 from hintgate.annotations import Hint, Resolved, Tier
 from hintgate.errors import ConfigError
 
@@ -238,19 +239,6 @@ _RULE_KEYS = ("tool", "server", "tier", "reason")
 _EFFECTS = tuple(v.value for v in Verdict)
 
 
-def _dotted(path: _Path) -> str:
-    """`("policy", "rules", 2, "deny")` → `policy.rules[2].deny`; odd keys quoted in brackets."""
-    out = ""
-    for step in path:
-        if isinstance(step, int):
-            out += f"[{step}]"
-        elif step == "" or re.search(r"[.\s\[\]\"']", step):
-            out += f"[{json.dumps(step)}]"
-        else:
-            out += f".{step}" if out else step
-    return out
-
-
 def _got(value: Any) -> str:
     if value is None:
         return "null"
@@ -279,7 +267,7 @@ class _Parser:
         self.source = source
 
     def fail(self, path: _Path, message: str) -> NoReturn:
-        raise ConfigError(message, file=self.source, path=_dotted(path) or None)
+        raise ConfigError(message, file=self.source, path=format_path(path) or None)
 
     def mapping(self, value: Any, path: _Path, what: str = "a mapping") -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
@@ -390,7 +378,7 @@ class _Parser:
                 hints[hint], spelled[hint] = self.boolean(cvalue, at), ckey
         if not (fields.keys() - {"note"}) and not hints:
             self.fail(here, 'a rule needs a tool, server, tier or hint to match (tool: "*" matches every tool)')
-        return Rule(Verdict(key), **fields, hints=MappingProxyType(hints), index=index, where=_dotted(path))
+        return Rule(Verdict(key), **fields, hints=MappingProxyType(hints), index=index, where=format_path(path))
 
     def tiers(self, value: Any, path: _Path) -> frozenset[Tier]:
         shown = [t.value for t in Tier]
