@@ -197,6 +197,16 @@ class _Reader:
             if k not in allowed and not k.startswith("x-"):
                 self.error((*path, k), f'unknown key "{k}"{closest(k, allowed)}', key=True)
 
+    def prefix(self, name: str, value: Any, path: tuple[Key, ...] | None) -> str:
+        """A source's tool-name prefix: the one given, else its name with invalid characters made `_`."""
+        default = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        if path is None or (given := self.string(value, path)) is None:
+            return default
+        if _PREFIX_RE.fullmatch(given):
+            return given
+        self.error(path, f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(given)}')
+        return default
+
     def string(self, value: Any, path: tuple[Key, ...], *, secret: bool = False, empty: bool = True) -> str | None:
         if not isinstance(value, str):
             quote = "; quote it" if isinstance(value, int | float) and not isinstance(value, bool) else ""
@@ -417,15 +427,7 @@ class _Reader:
         enabled = flags.get("enabled", not flags.get("disabled", False))
         if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
             self.error(given["disabled"], "contradicts enabled; give one of them")
-        prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-        if "prefix" in given and (p := self.string(value_of("prefix"), given["prefix"])) is not None:
-            if _PREFIX_RE.fullmatch(p):
-                prefix = p
-            else:
-                self.error(
-                    given["prefix"],
-                    f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(p)}',
-                )
+        prefix = self.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
         lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
         overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
         times = {s: self.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
@@ -565,15 +567,7 @@ class _Reader:
         enabled = True
         if "enabled" in given and (flag := self.boolean(value_of("enabled"), given["enabled"])) is not None:
             enabled = flag
-        prefix = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-        if "prefix" in given and (p := self.string(value_of("prefix"), given["prefix"])) is not None:
-            if _PREFIX_RE.fullmatch(p):
-                prefix = p
-            else:
-                self.error(
-                    given["prefix"],
-                    f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(p)}',
-                )
+        prefix = self.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
         overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
         timeout = self.seconds(value_of("timeout"), given["timeout"]) if "timeout" in given else None
         return trust, enabled, prefix, overrides, timeout
