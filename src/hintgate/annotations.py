@@ -278,6 +278,11 @@ class Resolution:
     inferred: Mapping[Hint, Inferred]
     overrides: Mapping[Hint, bool]
     trusted: bool
+    tier: Tier = field(init=False)
+    """The tool's tier under these hints (computed once: the policy reads it on every call)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tier", tier_of(self))
 
     def value(self, hint: Hint) -> bool:
         """The value in force for `hint`."""
@@ -294,11 +299,6 @@ class Resolution:
     def provenance(self) -> dict[str, str]:
         """`{wire hint name: "declared" | "override" | "inferred:<rule>" | "default"}`."""
         return {h.value: str(r.provenance) for h, r in self.hints.items()}
-
-    @property
-    def tier(self) -> Tier:
-        """The tool's tier under these hints."""
-        return tier_of(self)
 
 
 def resolve(
