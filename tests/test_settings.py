@@ -17,7 +17,7 @@ def test_environment_overrides_defaults_and_flags_override_the_environment(tmp_p
 
 
 def test_a_bad_environment_value_names_the_variable() -> None:
-    with pytest.raises(ConfigError, match=r"HINTGATE_RETENTION='none': invalid literal"):
+    with pytest.raises(ConfigError, match=r"HINTGATE_RETENTION='none': expected a whole number of at least 1"):
         Settings.from_environ({"HINTGATE_RETENTION": "none"})
     with pytest.raises(ConfigError, match="HINTGATE_COMMIT_INTERVAL='0': expected a number of seconds above 0"):
         Settings.from_environ({"HINTGATE_COMMIT_INTERVAL": "0"})

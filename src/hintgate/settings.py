@@ -78,14 +78,20 @@ class Settings:
 
 
 def _positive_int(raw: str) -> int:
-    value = int(raw)
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError("expected a whole number of at least 1") from None
     if value < 1:
         raise ValueError("expected a whole number of at least 1")
     return value
 
 
 def _positive_float(raw: str) -> float:
-    value = float(raw)
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError("expected a number of seconds above 0") from None
     if not value > 0:
         raise ValueError("expected a number of seconds above 0")
     return value
