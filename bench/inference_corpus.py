@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO / "src") not in sys.path:  # runnable without installing the package
     sys.path.insert(0, str(REPO / "src"))
 
-from hintgate.annotations import SPEC_DEFAULTS, Hint  # noqa: E402
-from hintgate.inference import infer  # noqa: E402
+from hintgate.hints.annotations import SPEC_DEFAULTS, Hint  # noqa: E402
+from hintgate.hints.inference import infer  # noqa: E402
 
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
 

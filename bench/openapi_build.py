@@ -39,9 +39,9 @@ GITHUB_CANDIDATES = [
 
 
 def measure_hintgate(path: Path) -> dict[str, Any]:
-    from hintgate.annotations import parse_annotations
-    from hintgate.catalog import build_catalog, resolve_tool
-    from hintgate.openapi_tools import build_tools, decode_document
+    from hintgate.hints.annotations import parse_annotations
+    from hintgate.hints.catalog import build_catalog, resolve_tool
+    from hintgate.sources.openapi.convert import build_tools, decode_document
 
     start = time.perf_counter()
     toolset = build_tools(decode_document(path.read_bytes(), source=path.name), source=path.name)

@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO / "src") not in sys.path:  # runnable without installing the package
     sys.path.insert(0, str(REPO / "src"))
 
-from hintgate.catalog import build_catalog, resolve_tool  # noqa: E402
-from hintgate.policy import (  # noqa: E402
+from hintgate.hints.catalog import build_catalog, resolve_tool  # noqa: E402
+from hintgate.policy.decide import (  # noqa: E402
     CallFacts,
     Mode,
     PolicySettings,

@@ -10,14 +10,14 @@ import pytest
 
 CORE = [
     "hintgate",
-    "hintgate.annotations",
-    "hintgate.inference",
+    "hintgate.hints.annotations",
+    "hintgate.hints.inference",
     "hintgate.errors",
-    "hintgate.catalog",
-    "hintgate.lint",
-    "hintgate.policy",
-    "hintgate.policy_rules",
-    "hintgate.approvals",
+    "hintgate.hints.catalog",
+    "hintgate.hints.lint",
+    "hintgate.policy.decide",
+    "hintgate.policy.rules",
+    "hintgate.policy.approvals",
 ]
 BLOCKED = ["mcp", "mcp_types", "sqlalchemy", "fastapi", "httpx", "httpx2", "starlette", "uvicorn", "socket"]
 
@@ -60,7 +60,7 @@ def test_core_module_imports_with_sdk_database_and_web_blocked(module: str) -> N
 
 def test_the_blocker_really_blocks() -> None:
     completed = subprocess.run(
-        [sys.executable, "-c", SCRIPT, "hintgate.cli", "typer"],
+        [sys.executable, "-c", SCRIPT, "hintgate.cli.app", "typer"],
         capture_output=True,
         text=True,
         timeout=60,

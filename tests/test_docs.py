@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hintgate.lint import RULES
+from hintgate.hints.lint import RULES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -25,7 +25,7 @@ def render_cli_reference() -> str:
     import typer
     from typer.testing import CliRunner
 
-    from hintgate.cli import app
+    from hintgate.cli.app import app
 
     runner = CliRunner()
     root = typer.main.get_command(app)
@@ -62,7 +62,7 @@ def test_the_cli_reference_is_generated_from_help() -> None:
 
 
 def test_every_setting_is_documented_with_its_environment_variable() -> None:
-    from hintgate.settings import ENVIRONMENT, Settings
+    from hintgate.config.settings import ENVIRONMENT, Settings
 
     text = (DOCS / "settings.md").read_text(encoding="utf-8")
     names = {f.name for f in __import__("dataclasses").fields(Settings)}

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.config import Trust
+from hintgate.config.model import Trust
 from hintgate.testing import FakeSource, in_memory_gateway, text_result
 
 pytestmark = pytest.mark.anyio

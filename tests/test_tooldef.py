@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.annotations import Hint
+from hintgate.hints.annotations import Hint
 from hintgate.tooldef import ToolDefinition, ToolRegistry, tool
 
 pytestmark = pytest.mark.anyio

@@ -1,6 +1,7 @@
 """hintgate: an MCP gateway that makes tool annotations complete, explainable and enforced."""
 
-from hintgate.annotations import (
+from hintgate.errors import HintgateError
+from hintgate.hints.annotations import (
     Annotations,
     Hint,
     Inferred,
@@ -12,7 +13,6 @@ from hintgate.annotations import (
     parse_annotations,
     resolve,
 )
-from hintgate.errors import HintgateError
 
 __version__ = "0.1.0"
 

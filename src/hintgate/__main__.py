@@ -1,5 +1,5 @@
 """`python -m hintgate` runs the command-line interface."""
 
-from hintgate.cli import main
+from hintgate.cli.app import main
 
 main()

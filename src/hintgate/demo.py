@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hintgate.config import GatewayConfig
+    from hintgate.config.model import GatewayConfig
 
 __all__ = ["Notebook", "build_server", "demo_config", "main"]
 
@@ -162,7 +162,7 @@ def demo_config() -> GatewayConfig:
     """The bundled demo gateway config: this demo server, untrusted, prefixed `notes`."""
     import sys
 
-    from hintgate.config import parse_config
+    from hintgate.config.model import parse_config
 
     return parse_config(
         {"mcpServers": {"notes": {"command": sys.executable, "args": ["-m", "hintgate.demo"]}}},

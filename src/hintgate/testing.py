@@ -23,9 +23,9 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.annotations import Hint
-from hintgate.config import GatewayConfig, Trust, parse_config
+from hintgate.config.model import GatewayConfig, Trust, parse_config
 from hintgate.errors import UpstreamDown, UpstreamRequestError
+from hintgate.hints.annotations import Hint
 from hintgate.sources.base import CallContext, SourceState, SourceStatus
 
 __all__ = ["FakeSource", "RunningGateway", "in_memory_gateway", "running_gateway", "text_result"]
@@ -159,7 +159,7 @@ async def in_memory_gateway(
     """A gateway over `sources` with the SDK's client connected in-process; yields (gateway, client)."""
     from mcp import Client
 
-    from hintgate.gateway import Gateway
+    from hintgate.server.gateway import Gateway
 
     gateway = Gateway(config or parse_config({"mcpServers": {}}), sources={s.name: s for s in sources})
     async with gateway:

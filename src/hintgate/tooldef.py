@@ -16,7 +16,7 @@ A definition keeps the hints its author gave apart from the ones it did not:
 false, true) when not given, while `declared` holds only what was given, so
 the gateway can say "declared" or "default" for each hint. With
 `infer_hints=True` the hints not given are inferred from the name and
-description (`hintgate.inference`) instead of taking the defaults.
+description (`hintgate.hints.inference`) instead of taking the defaults.
 
 `to_mcp_schema()` is the MCP tool JSON with all four hints explicit (seed
 004's shape); `to_mcp_tool()` is what the gateway lists: only the declared
@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from hintgate.annotations import SPEC_DEFAULTS, Hint
+from hintgate.hints.annotations import SPEC_DEFAULTS, Hint
 
 __all__ = ["ToolDefinition", "ToolRegistry", "tool"]
 
@@ -126,7 +126,7 @@ class ToolDefinition:
     def inferred(self) -> dict[Hint, bool]:
         """What hintgate's inference makes of the name, description and schema."""
         if self._inferred is None:
-            from hintgate.inference import infer
+            from hintgate.hints.inference import infer
 
             found = infer(self.name, self.description, self.input_schema)
             self._inferred = {hint: found_hint.value for hint, found_hint in found.items()}

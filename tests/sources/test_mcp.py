@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hintgate.config import DEFAULT_ENV_ALLOW, StdioTransport
+from hintgate.config.model import DEFAULT_ENV_ALLOW, StdioTransport
 from hintgate.errors import (
     UpstreamClosed,
     UpstreamProtocolError,

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from hintgate.config import PythonConfig
+from hintgate.config.model import PythonConfig
 from hintgate.errors import ConfigError
 from hintgate.sources.base import SourceState
 from hintgate.sources.python import PythonSource, import_registry

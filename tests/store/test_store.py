@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 import hintgate.store
 from hintgate.store import SessionRecord, Store, StoreError, database_url
 from hintgate.store.tables import sessions, tool_calls
-from hintgate.tokens import count_tokens
+from hintgate.store.tokens import count_tokens
 
 pytestmark = pytest.mark.anyio
 

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from bs4 import BeautifulSoup
 
-from hintgate.config import Trust, parse_config
-from hintgate.gateway import Gateway
+from hintgate.config.model import Trust, parse_config
+from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app

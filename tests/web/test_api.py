@@ -12,8 +12,8 @@ import anyio
 import httpx
 import pytest
 
-from hintgate.config import parse_config
-from hintgate.gateway import Gateway
+from hintgate.config.model import parse_config
+from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app

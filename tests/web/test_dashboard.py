@@ -14,7 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 from mcp import Client
 
-from hintgate.approvals import Answer
+from hintgate.policy.approvals import Answer
 from hintgate.web.dashboard import STATIC
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hintgate.config import GatewayConfig, child_environment
+from hintgate.config.model import GatewayConfig, child_environment
 from hintgate.sources.base import ChangeListener, Source
 
 __all__ = ["build_sources"]
@@ -19,7 +19,7 @@ def build_sources(
 ) -> dict[str, Source]:
     """One source per configured server, document and registry, keyed by its name."""
     from hintgate.sources.mcp import McpUpstream
-    from hintgate.sources.openapi import OpenApiSource
+    from hintgate.sources.openapi.source import OpenApiSource
     from hintgate.sources.python import PythonSource
 
     sources: dict[str, Source] = {}

@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hintgate.annotations import Hint, ParsedAnnotations
-from hintgate.config import ToolOverride, Trust
+from hintgate.config.model import ToolOverride, Trust
+from hintgate.hints.annotations import Hint, ParsedAnnotations
 
 logger = logging.getLogger(__name__)
 

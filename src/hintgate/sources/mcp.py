@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hintgate import __version__
-from hintgate.config import HttpTransport, ServerConfig, StdioTransport
+from hintgate.config.model import HttpTransport, ServerConfig, StdioTransport
 from hintgate.errors import (
     UpstreamClosed,
     UpstreamDown,

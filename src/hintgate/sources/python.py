@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hintgate.config import PythonConfig
+from hintgate.config.model import PythonConfig
 from hintgate.errors import ConfigError, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 from hintgate.tooldef import ToolDefinition, ToolRegistry

@@ -48,10 +48,9 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
-from hintgate import tokens
-from hintgate.annotations import Hint
 from hintgate.errors import StoreError
-from hintgate.store import queries
+from hintgate.hints.annotations import Hint
+from hintgate.store import queries, tokens
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord, json_serializer
 
 __all__ = [

@@ -43,7 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.store.queries import begin_write
 from hintgate.store.tables import UTCDateTime, sessions, tool_calls
-from hintgate.tokens import count_tokens, output_text
+from hintgate.store.tokens import count_tokens, output_text
 
 __all__ = ["CallRecord", "Encoded", "Recorder", "RecorderFailed", "SessionRecord", "json_serializer"]
 

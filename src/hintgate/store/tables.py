@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-"""The wire names of the four hints (`hintgate.annotations.Hint`), the only ones an override may set."""
+"""The wire names of the four hints (`hintgate.hints.annotations.Hint`), the only ones an override may set."""
 
 
 class UTCDateTime(TypeDecorator[datetime]):

@@ -15,10 +15,10 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from hintgate import __version__
-from hintgate.annotations import Hint, Tier
-from hintgate.approvals import Answer
-from hintgate.catalog import CatalogEntry
-from hintgate.policy_rules import Mode, PolicySettings
+from hintgate.hints.annotations import Hint, Tier
+from hintgate.hints.catalog import CatalogEntry
+from hintgate.policy.approvals import Answer
+from hintgate.policy.rules import Mode, PolicySettings
 
 __all__ = ["router"]
 

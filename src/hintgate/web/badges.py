@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.annotations import SPEC_DEFAULTS, Hint, Provenance, Tier
+from hintgate.hints.annotations import SPEC_DEFAULTS, Hint, Provenance, Tier
 
 __all__ = [
     "HINT_HELP",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from hintgate.annotations import Hint, Tier
+from hintgate.hints.annotations import Hint, Tier
 from hintgate.web import api
 from hintgate.web.badges import HINT_NAMES, TIER_LABELS, Badge, HintSummary, hint_badges, hint_summaries, tier_badge
 from hintgate.web.pages.frame import Choice, Layout, layout

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.policy_rules import Mode
+from hintgate.policy.rules import Mode
 from hintgate.web import api
 from hintgate.web.pages.frame import Choice, Layout, layout
 

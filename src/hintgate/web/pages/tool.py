@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hintgate.annotations import Hint
+from hintgate.hints.annotations import Hint
 from hintgate.web import api
 from hintgate.web.badges import HINT_HELP, HINT_NAMES, provenance_text
 from hintgate.web.pages.catalog import ToolCard, tool_card

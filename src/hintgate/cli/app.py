@@ -1,0 +1,597 @@
+"""The `hintgate` command: the composition root, kept thin.
+
+Exit codes (every command):
+
+| code | meaning |
+|---|---|
+| 0 | success; for `lint`, no finding at or above `--fail-on` |
+| 1 | `lint` found a problem at or above `--fail-on` |
+| 2 | usage error: a bad option, config file or expect file |
+| 3 | the target failed: a server that does not start, times out or answers garbage, or a bad tools file |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from hintgate import __version__
+from hintgate.errors import ConfigError, ExpectFileError, HintgateError, TargetError
+
+if TYPE_CHECKING:
+    from hintgate.cli.targets import Listing
+    from hintgate.config.model import GatewayConfig
+
+__all__ = ["app", "main"]
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_TARGET = 3
+
+app = typer.Typer(
+    name="hintgate",
+    help="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help=True)
+app.add_typer(config_app, name="config")
+policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=True)
+app.add_typer(policy_app, name="policy")
+overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
+app.add_typer(overrides_app, name="overrides")
+
+
+class OutputFormat(enum.StrEnum):
+    """Output of listings."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+class LintFormat(enum.StrEnum):
+    """Output of `lint`."""
+
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    MARKDOWN = "markdown"
+
+
+class FailOn(enum.StrEnum):
+    """The least severe finding that makes `lint` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NEVER = "never"
+
+
+def _out() -> Console:
+    return Console(soft_wrap=False)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    console = Console(stderr=True)
+    for line in message.splitlines() or [""]:
+        console.print("[bold red]error:[/] ", end="", highlight=False)
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+TargetArgs = Annotated[
+    list[str] | None,
+    typer.Argument(
+        help="`-- COMMAND [ARG...]` (stdio server), an http(s):// URL, or a JSON file with a tools/list result.",
+        show_default=False,
+    ),
+]
+ConfigOpt = Annotated[str | None, typer.Option("--config", help="A gateway config file (with --server).")]
+ServerOpt = Annotated[str | None, typer.Option("--server", help="The server of --config to inspect.")]
+TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for the server to start and answer.")]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option("--profile", help="HTTP-method inference profile (default: the config's, else conservative)."),
+]
+
+
+def _listing(target: list[str] | None, config: str | None, server: str | None, timeout: float) -> Listing:
+    from hintgate.cli.targets import fetch_listing, parse_target
+
+    try:
+        parsed = parse_target(target or [], config=config, server=server)
+    except (ConfigError, TargetError) as exc:
+        _fail(str(exc), EXIT_USAGE)
+    what = "reading" if parsed.file is not None else "starting and listing"
+    # A spinner on stderr while a server starts; invisible when stderr is not a terminal.
+    with Console(stderr=True).status(f"{what} {parsed.label}", spinner="dots"):
+        try:
+            return asyncio.run(fetch_listing(parsed, timeout=timeout))
+        except TargetError as exc:
+            error = exc
+    _fail(str(error), EXIT_TARGET)
+
+
+@app.command()
+def lint(
+    target: TargetArgs = None,
+    config: ConfigOpt = None,
+    server: ServerOpt = None,
+    expect: Annotated[
+        Path | None,
+        typer.Option("--expect", help="YAML file mapping tiers to tool names; fail on any mismatch."),
+    ] = None,
+    output: Annotated[LintFormat, typer.Option("--format", help="Report format.")] = LintFormat.TEXT,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Least severe finding that fails.")] = FailOn.ERROR,
+    timeout: TimeoutOpt = 30.0,
+    profile: ProfileOpt = None,
+) -> None:
+    """Check a server's tool annotations: missing, contradictory, or at odds with what the tools do."""
+    from hintgate.hints.lint import Severity, lint_tools, load_expect
+    from hintgate.hints.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
+
+    try:
+        expected = load_expect(expect) if expect is not None else None
+    except ExpectFileError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    listing = _listing(target, config, server, timeout)
+    if profile is None and listing.target.config is not None:
+        profile = listing.target.config.inference_profile
+    try:
+        report = lint_tools(
+            listing.tools,
+            target=listing.target.label,
+            server=listing.server,
+            profile=profile,
+            expect=expected,
+        )
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    console = _out()
+    if output is LintFormat.JSON:
+        print_json(console, lint_json(report))
+    elif output is LintFormat.SARIF:
+        artifact = listing.target.file or (Path(config) if config else None)
+        print_json(console, lint_sarif(report, artifact_uri=artifact.as_posix() if artifact else None))
+    elif output is LintFormat.MARKDOWN:
+        console.file.write(lint_markdown(report))
+    else:
+        console.print(lint_text(report))
+    threshold = None if fail_on is FailOn.NEVER else Severity(fail_on.value)
+    if report.fails(threshold):
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def infer(
+    target: TargetArgs = None,
+    config: ConfigOpt = None,
+    server: ServerOpt = None,
+    ignore_declared: Annotated[
+        bool,
+        typer.Option("--ignore-declared", help="Do not use the tools' own annotations (measures inference)."),
+    ] = False,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    timeout: TimeoutOpt = 30.0,
+    profile: ProfileOpt = None,
+) -> None:
+    """Print every tool's four hints and title after resolution, with where each came from."""
+    from hintgate.hints.annotations import Hint
+    from hintgate.hints.catalog import resolve_tool
+    from hintgate.hints.reports import infer_json, infer_table, print_json
+
+    listing = _listing(target, config, server, timeout)
+    cfg = listing.target.config
+    if profile is None and cfg is not None:
+        profile = cfg.inference_profile
+    tools = []
+    for raw in listing.tools:
+        name = str(raw.get("name", ""))
+        override = listing.target.server.override_for(name) if listing.target.server else None
+        overrides: dict[Hint, bool] = dict(override.hints) if override else {}
+        try:
+            tools.append(
+                resolve_tool(
+                    raw,
+                    trusted=listing.target.trusted,
+                    overrides=overrides,
+                    title_override=override.title if override else None,
+                    profile=profile,
+                    ignore_declared=ignore_declared,
+                )
+            )
+        except HintgateError as exc:
+            _fail(str(exc), EXIT_TARGET)
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, infer_json(tools))
+    else:
+        console.print(
+            infer_table(tools, title=f"{listing.target.label}" + (f" ({listing.server})" if listing.server else ""))
+        )
+
+
+@config_app.command("check")
+def config_check(file: Annotated[Path, typer.Argument(help="The config file to validate.")]) -> None:
+    """Validate a config file without starting anything."""
+    from hintgate.config.model import check_config, load_config
+
+    try:
+        loaded = load_config(file)
+        warnings = check_config(file)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    console = _out()
+    for warning in warnings:
+        console.print(f"[yellow]warning:[/] {warning}", highlight=False)
+    console.print(f"[green]ok[/]: {file}: {len(loaded.servers)} servers", highlight=False)
+
+
+def _load(config: Path) -> GatewayConfig:
+    from hintgate.config.model import load_config
+
+    try:
+        return load_config(config)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
+def _parse_http(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        _fail(f"--http {value!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8765", EXIT_USAGE)
+    if not 0 <= number <= 65535:
+        _fail(f"--http {value!r}: port must be 0-65535", EXIT_USAGE)
+    return host or "127.0.0.1", number
+
+
+ConfigFile = Annotated[Path | None, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+DemoFlag = Annotated[
+    bool, typer.Option("--demo", help="Use the bundled demo config: hintgate's demo server, no network needed.")
+]
+
+
+def _config_or_demo(config: Path | None, demo: bool) -> GatewayConfig:
+    if demo == (config is not None):
+        _fail("give exactly one of --config FILE and --demo", EXIT_USAGE)
+    if demo:
+        from hintgate.demo import demo_config
+
+        return demo_config()
+    assert config is not None
+    return _load(config)
+
+
+@app.command()
+def serve(
+    config: ConfigFile = None,
+    demo: DemoFlag = False,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            "--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp, dashboard at /) instead of stdio."
+        ),
+    ] = None,
+    stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP on stdin/stdout (the default).")] = False,
+    dashboard: Annotated[
+        str | None, typer.Option("--dashboard", help="With stdio: also serve the dashboard and REST API on HOST:PORT.")
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", help="Database URL (sqlite:///PATH or postgresql://...); default: a SQLite file in the data dir."
+        ),
+    ] = None,
+    no_record: Annotated[bool, typer.Option("--no-record", help="Record no sessions or calls.")] = False,
+    python: Annotated[
+        str | None,
+        typer.Option("--python", help="Serve a Python tool registry alone: MODULE:ATTRIBUTE (instead of --config)."),
+    ] = None,
+) -> None:
+    """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
+    from hintgate.cli.serve import run_http, run_stdio
+    from hintgate.config.settings import Settings
+
+    if http is not None and (stdio or dashboard is not None):
+        _fail("--http serves the dashboard itself; --stdio and --dashboard go without it", EXIT_USAGE)
+    if python is not None and (config is not None or demo):
+        _fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
+    loaded = _python_config(python) if python is not None else _config_or_demo(config, demo)
+    try:
+        settings = Settings.from_environ(database_url=db, record=False if no_record else None)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    try:
+        if http is not None:
+            host, port = _parse_http(http)
+            asyncio.run(run_http(loaded, settings, host=host, port=port))
+        else:
+            web = _parse_http(dashboard) if dashboard is not None else None
+            asyncio.run(run_stdio(loaded, settings, dashboard=web))
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_TARGET)
+
+
+def _python_config(spec: str) -> GatewayConfig:
+    """A config serving one Python registry: trusted (it is the operator's own code), names unprefixed."""
+    import os
+
+    from hintgate.config.model import parse_config
+
+    name = spec.partition(":")[0].rsplit(".", 1)[-1] or "python"
+    try:
+        return parse_config(
+            {"python": {name: {"registry": spec, "trust": "trusted", "prefix": "", "path": [os.getcwd()]}}},
+            source="--python",
+        )
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
+@app.command()
+def tools(
+    config: ConfigFile = None,
+    demo: DemoFlag = False,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+) -> None:
+    """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance."""
+    from hintgate.cli.serve import collect_catalog
+    from hintgate.hints.reports import catalog_json, catalog_text, print_json
+
+    loaded = _config_or_demo(config, demo)
+    console = _out()
+    gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
+    if output is OutputFormat.JSON:
+        print_json(console, catalog_json(gateway))
+    else:
+        console.print(catalog_text(gateway))
+
+
+@app.command()
+def openapi(
+    document: Annotated[
+        str, typer.Argument(help="An OpenAPI 3.0/3.1 or Swagger 2.0 document: a file or an http(s) URL.")
+    ],
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    profile: ProfileOpt = None,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="Where calls would go (default: the document's first server).")
+    ] = None,
+) -> None:
+    """Print the tools a document becomes: names, titles, hints with provenance, and what was skipped."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from hintgate.hints.annotations import parse_annotations
+    from hintgate.hints.catalog import resolve_tool
+    from hintgate.hints.reports import infer_table, print_json
+    from hintgate.sources.openapi.convert import build_tools, decode_document
+    from hintgate.sources.openapi.source import fetch_document
+
+    try:
+        data = asyncio.run(fetch_document(document))
+        toolset = build_tools(decode_document(data, source=document), source=document)
+        resolved = [
+            resolve_tool(
+                op.tool,
+                profile=profile,
+                http_method=op.method,
+                declared=parse_annotations(op.declared, tool=op.name) if op.declared is not None else None,
+            )
+            for op in toolset.operations
+        ]
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_TARGET)
+    target = base_url or next(iter(toolset.servers), None)
+    console = _out()
+    if output is OutputFormat.JSON:
+        report = {
+            "document": toolset.source,
+            "version": toolset.version,
+            "title": toolset.title,
+            "base_url": target,
+            "tools": [
+                {**tool.to_json(), "method": op.method, "path": op.path, "operationId": op.operation_id}
+                for op, tool in zip(toolset.operations, resolved, strict=True)
+            ],
+            "skipped": [{"pointer": p.pointer, "message": p.message} for p in toolset.skipped],
+            "warnings": [{"pointer": p.pointer, "message": p.message} for p in toolset.warnings],
+        }
+        print_json(console, json.dumps(report, indent=2))
+        return
+    heading = f"{toolset.title or toolset.source} (OpenAPI {toolset.version}): {len(resolved)} tools"
+    parts: list[Any] = [infer_table(resolved, title=heading + (f", calls to {target}" if target else ""))]
+    parts += [Text(f"skipped: {toolset.source}: {p}", style="yellow") for p in toolset.skipped]
+    parts += [Text(f"note: {toolset.source}: {p}", style="dim") for p in toolset.warnings]
+    console.print(Group(*parts))
+
+
+@policy_app.command("explain")
+def policy_explain(
+    config: ConfigFile = None,
+    demo: DemoFlag = False,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option("--mode", help="Only this mode (repeatable): default, accept-edits, read-only, bypass."),
+    ] = None,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+) -> None:
+    """A dry run: every tool, the verdict it would get in each mode, and why."""
+    from hintgate.cli.serve import collect_catalog
+    from hintgate.hints.reports import explain_json, explain_text, print_json
+    from hintgate.policy.decide import Mode, explain
+
+    loaded = _config_or_demo(config, demo)
+    try:
+        modes = tuple(Mode(m.replace("_", "-")) for m in mode) if mode else tuple(Mode)
+    except ValueError:
+        _fail(f"--mode: expected one of {', '.join(m.value for m in Mode)}", EXIT_USAGE)
+    gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
+    settings, rules = loaded.policy
+    rows = explain(gateway.catalog.entries.values(), settings, rules, modes)
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, explain_json(rows))
+    else:
+        console.print(explain_text(rows, modes, detailed=bool(mode)))
+
+
+DbOpt = Annotated[
+    str | None, typer.Option("--db", help="Database URL; default: HINTGATE_DATABASE_URL, else SQLite in the data dir.")
+]
+
+
+def _emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any) -> None:
+    """Print store rows as JSON (as they are) or as a table for people."""
+    from hintgate.hints.reports import print_json
+
+    console = _out()
+    if output is OutputFormat.JSON:
+        print_json(console, json.dumps(rows, indent=2))
+    else:
+        console.print(render(rows))
+
+
+def _with_store(db: str | None, work: Any) -> Any:
+    """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
+    from hintgate.config.settings import Settings
+    from hintgate.store import Store
+
+    try:
+        settings = Settings.from_environ(database_url=db)
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    url = settings.database_url or f"sqlite:///{settings.data_dir / 'hintgate.db'}"
+
+    async def run() -> Any:
+        store = await Store.open(url, recover=False, replica=settings.replica)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    try:
+        return asyncio.run(run())
+    except HintgateError as exc:
+        _fail(str(exc), EXIT_TARGET)
+
+
+@app.command()
+def sessions(
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+) -> None:
+    """Recent client sessions: client, status, start and end, calls, tokens."""
+    from hintgate.hints.reports import sessions_text
+
+    rows = _with_store(db, lambda store: store.recent_sessions(limit))
+    _emit_rows(rows, output, sessions_text)
+
+
+@app.command()
+def calls(
+    session: Annotated[str | None, typer.Option("--session", help="Only calls of this session, in order.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Only calls of this tool (its gateway name).")] = None,
+    server: Annotated[str | None, typer.Option("--server", help="Only calls to this server.")] = None,
+    tier: Annotated[str | None, typer.Option("--tier", help="Only calls of tools of this tier.")] = None,
+    verdict: Annotated[str | None, typer.Option("--verdict", help="allow, deny, approved or denied.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+) -> None:
+    """Recorded tool calls with the hints in force and the policy's decision."""
+    from hintgate.hints.reports import calls_text
+
+    rows = _with_store(
+        db,
+        lambda store: store.calls(
+            session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
+        ),
+    )
+    _emit_rows(rows, output, calls_text)
+
+
+@overrides_app.command("list")
+def overrides_list(
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+) -> None:
+    """The stored overrides (the config file's are shown by `hintgate tools`)."""
+    from hintgate.hints.reports import overrides_text
+
+    rows = _with_store(db, lambda store: store.overrides())
+    _emit_rows(rows, output, overrides_text)
+
+
+@overrides_app.command("set")
+def overrides_set(
+    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. fs_write_file).")],
+    hints: Annotated[
+        list[str], typer.Argument(help="HINT=true|false pairs, e.g. destructiveHint=true readOnlyHint=false.")
+    ],
+    db: DbOpt = None,
+) -> None:
+    """Override hints of a tool; a running gateway on the same database applies them within seconds."""
+    from hintgate.hints.annotations import Hint
+
+    parsed: dict[str, bool] = {}
+    known = ", ".join(h.value for h in Hint)
+    for pair in hints:
+        name, sep, value = pair.partition("=")
+        if not sep or value.lower() not in ("true", "false"):
+            _fail(f"{pair!r}: expected HINT=true or HINT=false (hints: {known})", EXIT_USAGE)
+        if name not in {h.value for h in Hint}:
+            _fail(f"{name!r} is not a hint (hints: {known})", EXIT_USAGE)
+        parsed[name] = value.lower() == "true"
+
+    async def work(store: Any) -> None:
+        for name, value in parsed.items():
+            await store.set_override(tool, name, value, actor="cli")
+
+    _with_store(db, work)
+    _out().print(f"set {', '.join(f'{k}={str(v).lower()}' for k, v in parsed.items())} on {tool}", highlight=False)
+
+
+@overrides_app.command("clear")
+def overrides_clear(
+    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it.")],
+    hint: Annotated[str | None, typer.Option("--hint", help="Only this hint (default: all of the tool's).")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Remove stored overrides of a tool."""
+    removed = _with_store(db, lambda store: store.clear_override(tool, hint))
+    _out().print(f"removed {removed} override(s) of {tool}", highlight=False)
+
+
+@app.command("demo-server")
+def demo_server() -> None:
+    """Run the bundled demo MCP server over stdio (a notebook in memory, no network)."""
+    from hintgate.demo import main as demo_main
+
+    demo_main()
+
+
+@app.command()
+def version() -> None:
+    """Print hintgate's version."""
+    _out().print(f"hintgate {__version__}", highlight=False)
+
+
+def main() -> None:
+    """Entry point of the console script and `python -m hintgate`."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

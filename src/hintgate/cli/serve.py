@@ -1,0 +1,147 @@
+"""Running the gateway: on stdio, on streamable HTTP with the REST API and dashboard, or just long enough to list."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+from rich.console import Console
+from rich.logging import RichHandler
+
+from hintgate.config.model import GatewayConfig
+from hintgate.config.settings import Settings
+from hintgate.server.gateway import Gateway
+
+__all__ = ["collect_catalog", "open_store", "run_http", "run_stdio"]
+
+logger = logging.getLogger("hintgate")
+
+
+def _log_to_stderr(level: int = logging.INFO) -> Console:
+    console = Console(stderr=True)
+    handler = RichHandler(console=console, show_path=False, rich_tracebacks=False, markup=False)
+    root = logging.getLogger("hintgate")
+    if not any(isinstance(h, RichHandler) for h in root.handlers):
+        root.addHandler(handler)
+    root.setLevel(level)
+    return console
+
+
+def _report_start(gateway: Gateway, console: Console) -> None:
+    for source in gateway.sources.values():
+        status = source.status
+        detail = f": {status.reason}" if status.reason else ""
+        console.print(f"hintgate: server {source.name!r} is {status.state.value}{detail}", highlight=False)
+    console.print(f"hintgate: serving {len(gateway.catalog.entries)} tools", highlight=False)
+
+
+@contextlib.asynccontextmanager
+async def open_store(settings: Settings) -> AsyncIterator[Any]:
+    """The store the settings name (None when recording is off); closed, and drained, on exit."""
+    if not settings.record:
+        yield None
+        return
+    from hintgate.store import Store
+
+    url = settings.database_url or f"sqlite:///{settings.data_dir / 'hintgate.db'}"
+    store = await Store.open(
+        url,
+        retention=settings.retention,
+        response_cap=settings.response_cap,
+        commit_interval=settings.commit_interval,
+        replica=settings.replica,
+    )
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def _serve_web(
+    gateway: Gateway, store: Any, settings: Settings, *, host: str, port: int, console: Console
+) -> None:
+    """Serve MCP, the REST API and the dashboard on HOST:PORT until cancelled."""
+    import uvicorn
+
+    from hintgate.web.app import create_app
+    from hintgate.web.auth import is_loopback, load_or_create_token
+
+    token: str | None = None
+    if not is_loopback(host):
+        if settings.api_token:
+            token = settings.api_token
+        else:
+            token, created = load_or_create_token(settings.data_dir)
+            if created:
+                console.print(f"hintgate: API token (shown once, kept in {settings.data_dir}): {token}")
+    async with gateway.mcp_routes(host=host) as routes:
+        app = create_app(gateway, store, mcp_routes=routes, token=token)
+        server = uvicorn.Server(
+            uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning", access_log=False)
+        )
+        serving = asyncio.create_task(server.serve())
+        for _ in range(500):  # up to 5 s for the socket to bind
+            if server.started or serving.done():
+                break
+            await asyncio.sleep(0.01)
+        if serving.done():
+            await serving  # raises why it could not start (address in use...)
+            return
+        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+        shown = f"[{host}]" if ":" in host else host
+        console.print(f"hintgate: dashboard at http://{shown}:{bound}/", highlight=False)
+        console.print(f"hintgate: MCP at http://{shown}:{bound}/mcp", highlight=False)
+        sys.stderr.flush()
+        try:
+            await serving
+        finally:
+            server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError):
+                await serving
+
+
+async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port: int) -> None:
+    """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted."""
+    console = _log_to_stderr()
+    async with open_store(settings) as store, Gateway(config, store=store, state_key=settings.state_key) as gateway:
+        _report_start(gateway, console)
+        await _serve_web(gateway, store, settings, host=host, port=port, console=console)
+
+
+async def run_stdio(config: GatewayConfig, settings: Settings, *, dashboard: tuple[str, int] | None = None) -> None:
+    """Serve MCP over stdin/stdout until the client closes stdin; optionally the dashboard on HOST:PORT too."""
+    console = _log_to_stderr(logging.WARNING)
+    async with open_store(settings) as store, Gateway(config, store=store, state_key=settings.state_key) as gateway:
+        _report_start(gateway, console)
+        if dashboard is None:
+            await gateway.serve_stdio()
+            return
+        web = asyncio.create_task(
+            _serve_web(gateway, store, settings, host=dashboard[0], port=dashboard[1], console=console)
+        )
+        try:
+            await gateway.serve_stdio()
+        finally:
+            web.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await web
+
+
+async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Gateway:
+    """Start every server, build the catalog, stop them; the gateway keeps its last catalog and statuses."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    _log_to_stderr(logging.WARNING)
+    gateway = Gateway(config)
+    console = Console(stderr=True)
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True, disable=not progress
+    ) as bar:
+        bar.add_task(f"starting {len(gateway.sources)} servers and listing their tools", total=None)
+        async with gateway:
+            pass
+    return gateway

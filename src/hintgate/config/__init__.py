@@ -1,0 +1,1 @@
+"""Config: the file's model, its validation with positions, and the process settings."""

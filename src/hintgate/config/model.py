@@ -1,0 +1,598 @@
+"""The gateway's configuration file: loading, validation, and the values others read.
+
+The file is the `mcpServers` object that Claude Desktop, Cursor, VS Code, Cline
+and Windsurf write, taken as is, with hintgate's own keys beside the standard
+ones. docs/config.md is the reference of every key.
+
+Every problem in a file is collected and reported at once, one per line, each
+as `FILE:LINE:COL: key.path: what was expected, got what`, in a single
+`ConfigError`. Values of environment variables, `env` and `headers` never
+appear in a message or in `ServerConfig.redacted()`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import fnmatch
+import importlib
+import json
+import os
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
+from hintgate.errors import ConfigError
+from hintgate.hints.annotations import Hint
+from hintgate.policy.rules import PolicySettings, Rule
+
+__all__ = [
+    "DEFAULT_ENV_ALLOW",
+    "ApiAuth",
+    "GatewayConfig",
+    "HttpTransport",
+    "OpenApiConfig",
+    "OperationFilter",
+    "PythonConfig",
+    "ServerConfig",
+    "StdioTransport",
+    "Timeouts",
+    "ToolOverride",
+    "Trust",
+    "check_config",
+    "child_environment",
+    "load_config",
+    "match_override",
+    "parse_config",
+]
+
+DEFAULT_ENV_ALLOW: tuple[str, ...] = (
+    # POSIX: who and where the user is, how to find programs, locale and time.
+    "HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
+    # Windows: what programs and runtimes need to start at all.
+    "APPDATA", "LOCALAPPDATA", "PROGRAMDATA", "PROGRAMFILES", "PROGRAMFILES(X86)", "COMSPEC", "PATHEXT",
+    "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "TEMP", "TMP", "USERNAME", "USERPROFILE", "HOMEDRIVE",
+    "HOMEPATH", "PROCESSOR_ARCHITECTURE",
+    # Where extra CA certificates are: paths, not secrets, and without them a
+    # server behind a TLS-inspecting proxy fails in ways that are hard to trace.
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+)  # fmt: skip
+"""The variables a stdio child inherits from the gateway's environment.
+
+Proxy variables (`HTTPS_PROXY` ...) are left out on purpose: their URLs often
+carry credentials. Add them, or anything else, with `env: {allow: [...]}`.
+"""
+
+_REDACTED = "***"
+_PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
+_ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_GLOB_CHARS = frozenset("*?[")
+
+
+class Trust(StrEnum):
+    """Whether a server's declared hints are believed (MCP: untrusted unless trusted)."""
+
+    TRUSTED = "trusted"
+    UNTRUSTED = "untrusted"
+
+
+@dataclass(frozen=True)
+class StdioTransport:
+    """A server run as a child process speaking MCP on its stdin and stdout."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+
+@dataclass(frozen=True)
+class HttpTransport:
+    """A remote server reached over streamable HTTP or the older SSE transport."""
+
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    kind: Literal["streamable-http", "sse"] = "streamable-http"
+
+
+@dataclass(frozen=True)
+class ToolOverride:
+    """The operator's values for some hints of a tool; a hint not in `hints` is left alone."""
+
+    hints: Mapping[Hint, bool]
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Gateway-wide time limits in seconds: per call, per server start, per tools/list."""
+
+    call: float = 60.0
+    startup: float = 30.0
+    list: float = 30.0
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """One upstream MCP server and what hintgate does with its tools.
+
+    Tool names in `include`, `exclude` and `overrides` are the server's own
+    names, before `prefix` is applied.
+    """
+
+    name: str
+    transport: StdioTransport | HttpTransport
+    trust: Trust = Trust.UNTRUSTED
+    enabled: bool = True
+    prefix: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+    startup_timeout: float = Timeouts.startup
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
+        if self.include and not any(fnmatch.fnmatchcase(tool_name, p) for p in self.include):
+            return False
+        return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The override that applies to a tool, if any (see `match_override`)."""
+        return match_override(self.overrides, tool_name)
+
+    def redacted(self) -> dict[str, Any]:
+        """A JSON-ready description with `env` and `headers` values, and URL credentials, as `***`.
+
+        `args` are shown as written: keep secrets in `env`, not on the command line.
+        """
+        transport: dict[str, Any]
+        if isinstance(self.transport, StdioTransport):
+            transport = {
+                "type": "stdio",
+                "command": self.transport.command,
+                "args": list(self.transport.args),
+                "env": dict.fromkeys(self.transport.env, _REDACTED),
+                "cwd": self.transport.cwd,
+            }
+        else:
+            transport = {
+                "type": self.transport.kind,
+                "url": _redact_url(self.transport.url),
+                "headers": dict.fromkeys(self.transport.headers, _REDACTED),
+            }
+        return {
+            "name": self.name,
+            "transport": transport,
+            "trust": self.trust.value,
+            "enabled": self.enabled,
+            "prefix": self.prefix,
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "overrides": {
+                pattern: {
+                    **({"title": o.title} if o.title is not None else {}),
+                    **{hint.value: value for hint, value in o.hints.items()},
+                }
+                for pattern, o in self.overrides.items()
+            },
+            "call_timeout": self.call_timeout,
+            "startup_timeout": self.startup_timeout,
+        }
+
+    def describe(self) -> str:
+        """One line for people, secrets hidden: `github: stdio npx -y ... (untrusted, prefix "github")`."""
+        t = self.transport
+        if isinstance(t, StdioTransport):
+            how = " ".join(["stdio", t.command, *t.args])
+            secret_keys = sorted(t.env)
+        else:
+            how = f"{t.kind} {_redact_url(t.url)}"
+            secret_keys = sorted(t.headers)
+        parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
+        if secret_keys:
+            parts.append(", ".join(f"{k}={_REDACTED}" for k in secret_keys))
+        if not self.enabled:
+            parts.append("disabled")
+        return f"{self.name}: {how} ({'; '.join(parts)})"
+
+
+def match_override(overrides: Mapping[str, ToolOverride], tool_name: str) -> ToolOverride | None:
+    """The override of `overrides` that applies to a tool, if any.
+
+    An exact name beats every glob. Among matching globs the longest
+    pattern wins, taken as the most specific; between equally long ones,
+    the first in the file. Overrides are not merged: one entry applies.
+    """
+    exact = overrides.get(tool_name)
+    if exact is not None and _GLOB_CHARS.isdisjoint(tool_name):
+        return exact
+    best: tuple[int, ToolOverride] | None = None
+    for pattern, override in overrides.items():
+        if _GLOB_CHARS.isdisjoint(pattern):
+            if pattern == tool_name:
+                return override
+            continue
+        if fnmatch.fnmatchcase(tool_name, pattern) and (best is None or len(pattern) > best[0]):
+            best = (len(pattern), override)
+    return best[1] if best else None
+
+
+@dataclass(frozen=True)
+class ApiAuth:
+    """How an OpenAPI source authenticates: a bearer token, an API key, or HTTP basic.
+
+    Attributes:
+        kind: "bearer", "apiKey" or "basic".
+        value: the bearer token or the API key.
+        name: the API key's header, query parameter or cookie name.
+        location: where the API key goes: "header", "query" or "cookie".
+        username: the basic-auth user name.
+        password: the basic-auth password.
+    """
+
+    kind: Literal["bearer", "apiKey", "basic"]
+    value: str = ""
+    name: str = ""
+    location: Literal["header", "query", "cookie"] = "header"
+    username: str = ""
+    password: str = ""
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every string that must never be shown (the raw values and their encoded forms)."""
+        import base64
+
+        if self.kind == "basic":
+            pair = f"{self.username}:{self.password}"
+            return tuple(s for s in (self.password, pair, base64.b64encode(pair.encode()).decode()) if len(s) >= 4)
+        return (self.value,) if len(self.value) >= 4 else ()
+
+    def describe(self) -> str:
+        """The scheme without its secret: `bearer ***`, `apiKey header X-API-Key=***`."""
+        if self.kind == "bearer":
+            return f"bearer {_REDACTED}"
+        if self.kind == "basic":
+            return f"basic {self.username}:{_REDACTED}"
+        return f"apiKey {self.location} {self.name}={_REDACTED}"
+
+
+@dataclass(frozen=True)
+class OperationFilter:
+    """Which operations of a document a filter names: by tag, path glob, method, or tool-name glob.
+
+    Attributes:
+        tags: operation tags.
+        paths: `fnmatch` globs over path templates (`/pet/*`).
+        methods: HTTP methods, upper case.
+        tools: globs over tool names and operationIds.
+    """
+
+    tags: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+
+    def is_empty(self) -> bool:
+        """True when it names nothing."""
+        return not (self.tags or self.paths or self.methods or self.tools)
+
+    def criteria(self, method: str, path: str, tags: Collection[str], names: Collection[str]) -> list[bool]:
+        """For each criterion given, whether the operation meets it."""
+        out: list[bool] = []
+        if self.tags:
+            out.append(any(t in self.tags for t in tags))
+        if self.paths:
+            out.append(any(fnmatch.fnmatchcase(path, p) for p in self.paths))
+        if self.methods:
+            out.append(method.upper() in self.methods)
+        if self.tools:
+            out.append(any(fnmatch.fnmatchcase(n, p) for n in names for p in self.tools))
+        return out
+
+
+@dataclass(frozen=True)
+class OpenApiConfig:
+    """One OpenAPI document served as tools.
+
+    Attributes:
+        name: its key in the config.
+        document: the document's file path (absolute) or http(s) URL.
+        base_url: where calls go; the document's first server when None.
+        auth: credentials sent with every call, if any.
+        headers: extra headers sent with every call (values may be secrets).
+        include: an operation is served only if it meets every criterion given (empty: all).
+        exclude: an operation meeting any criterion given is not served.
+        naming: "operationId" (else method and path) or "method-path".
+    """
+
+    name: str
+    document: str
+    base_url: str | None = None
+    auth: ApiAuth | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    include: OperationFilter = field(default_factory=OperationFilter)
+    exclude: OperationFilter = field(default_factory=OperationFilter)
+    naming: Literal["operationId", "method-path"] = "operationId"
+    trust: Trust = Trust.UNTRUSTED
+    enabled: bool = True
+    prefix: str = ""
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+    startup_timeout: float = Timeouts.startup
+
+    def selects(self, method: str, path: str, tags: Collection[str]) -> bool:
+        """Whether include / exclude let an operation through by its tags, path and method."""
+        include = OperationFilter(self.include.tags, self.include.paths, self.include.methods)
+        exclude = OperationFilter(self.exclude.tags, self.exclude.paths, self.exclude.methods)
+        return all(include.criteria(method, path, tags, ())) and not any(exclude.criteria(method, path, tags, ()))
+
+    def wants(self, tool_name: str, operation_id: str | None = None) -> bool:
+        """Whether include / exclude let a tool through by its name or operationId."""
+        names = (tool_name, operation_id) if operation_id else (tool_name,)
+        include, exclude = OperationFilter(tools=self.include.tools), OperationFilter(tools=self.exclude.tools)
+        return all(include.criteria("", "", (), names)) and not any(exclude.criteria("", "", (), names))
+
+    def override_for(self, tool_name: str, operation_id: str | None = None) -> ToolOverride | None:
+        """The override for a tool, looked up by its tool name, then by its operationId."""
+        found = match_override(self.overrides, tool_name)
+        if found is None and operation_id and operation_id != tool_name:
+            found = match_override(self.overrides, operation_id)
+        return found
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential value this source holds, for scrubbing messages and results."""
+        values = [*(self.auth.secrets() if self.auth else ()), *(v for v in self.headers.values() if len(v) >= 4)]
+        return tuple(sorted(set(values), key=len, reverse=True))
+
+    def describe(self) -> str:
+        """One line for people, secrets hidden."""
+        parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
+        if self.auth:
+            parts.append(self.auth.describe())
+        if not self.enabled:
+            parts.append("disabled")
+        return f"{self.name}: openapi {_redact_url(self.document)} ({'; '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class PythonConfig:
+    """A registry of Python tools served in the gateway.
+
+    Attributes:
+        name: its key in the config.
+        registry: `module:attribute` of a `hintgate.tooldef.ToolRegistry` (or a list of `ToolDefinition`s).
+        path: directories put on `sys.path` before importing (relative ones from the config file's directory).
+    """
+
+    name: str
+    registry: str
+    path: tuple[str, ...] = ()
+    trust: Trust = Trust.UNTRUSTED
+    enabled: bool = True
+    prefix: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
+        if self.include and not any(fnmatch.fnmatchcase(tool_name, p) for p in self.include):
+            return False
+        return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The override that applies to a tool, if any (see `match_override`)."""
+        return match_override(self.overrides, tool_name)
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """A whole configuration file, validated.
+
+    Attributes:
+        servers: the upstream servers by name, in file order (disabled ones included).
+        openapi: the OpenAPI documents served as tools, by name.
+        python: the Python tool registries served, by name.
+        inference_profile: the name of the inference profile to use.
+        timeouts: the gateway-wide default time limits.
+        env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
+        source: the file it came from, if any.
+        warnings: things that load but deserve a look, located like errors.
+    """
+
+    servers: Mapping[str, ServerConfig] = field(default_factory=dict)
+    openapi: Mapping[str, OpenApiConfig] = field(default_factory=dict)
+    python: Mapping[str, PythonConfig] = field(default_factory=dict)
+    inference_profile: str = "conservative"
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    env_allow: tuple[str, ...] = ()
+    source: Path | None = None
+    warnings: tuple[str, ...] = ()
+    policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
+
+
+def _redact_url(url: str) -> str:
+    """Hide a password in the URL and every query value (API keys travel there)."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user = userinfo.split(":", 1)[0]
+        netloc = f"{user}:{_REDACTED}@{host}" if ":" in userinfo else f"{_REDACTED}@{host}"
+    query = "&".join(f"{item.split('=', 1)[0]}={_REDACTED}" if "=" in item else item for item in parts.query.split("&"))
+    return urlunsplit((parts.scheme, netloc, parts.path, query if parts.query else "", parts.fragment))
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -> GatewayConfig:
+    """Read, parse and validate a configuration file.
+
+    The format follows the extension: `.json` is JSON (comments and trailing
+    commas allowed), `.yaml`/`.yml` is YAML, anything else is tried as JSON,
+    then as YAML.
+
+    Args:
+        path: the file.
+        environ: the variables `${VAR}` may refer to; `os.environ` when omitted.
+
+    Raises:
+        ConfigError: the file is missing, unreadable or invalid; the message
+            lists every problem found, one per line.
+    """
+    file = Path(path)
+    name = str(path)
+    try:
+        text = file.read_text(encoding="utf-8-sig")  # -sig: Windows editors add a BOM
+    except FileNotFoundError as exc:
+        raise _error(name, f"{name}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise _error(name, f"{name}: is a directory, not a config file") from exc
+    except UnicodeDecodeError as exc:
+        raise _error(name, f"{name}: not UTF-8 text (byte {exc.start})") from exc
+    except OSError as exc:
+        raise _error(name, f"{name}: cannot read: {exc.strerror or exc}") from exc
+    suffix = file.suffix.lower()
+    fmt: Format = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else "auto"
+    try:
+        data, positions = read_text(text, fmt)
+    except SyntaxProblem as exc:
+        where = f"{name}:{exc.mark[0]}:{exc.mark[1]}" if exc.mark else name
+        raise _error(name, f"{where}: {exc.message}") from exc
+    base = file.resolve().parent
+    config = parse_config(
+        data,
+        source=name,
+        environ=os.environ if environ is None else environ,
+        positions=positions,
+        base_dir=base,
+    )
+    return dataclasses.replace(config, source=file)
+
+
+def _error(file: str, message: str, path: str | None = None) -> ConfigError:
+    """A `ConfigError` whose message is already located (`FILE:LINE:COL: ...`)."""
+    err = ConfigError(message)
+    err.file, err.path = file, path
+    return err
+
+
+def parse_config(
+    data: Any,
+    *,
+    source: str = "<config>",
+    environ: Mapping[str, str] | None = None,
+    positions: Positions | None = None,
+    base_dir: Path | None = None,
+) -> GatewayConfig:
+    """Validate already-decoded config data.
+
+    Args:
+        data: the decoded file (a mapping at the top).
+        source: the name messages use for the file.
+        environ: the variables `${VAR}` may refer to; none when omitted, so
+            every reference must then carry a default.
+        positions: where each key sits, for line numbers in messages.
+        base_dir: the config file's directory: a relative `cwd` is taken from
+            it, and `${workspaceFolder}` means it (or its parent when it is a
+            `.vscode` or `.cursor` folder).
+
+    Raises:
+        ConfigError: listing every problem found, one per line.
+    """
+    from hintgate.config.reader import _Reader
+
+    return _Reader(source, positions or Positions(), environ or {}, base_dir).read(data)
+
+
+def check_config(path: str | Path) -> list[str]:
+    """Load a file and return what deserves a look although it loads.
+
+    Covers: no servers at all, every server disabled, disabled servers, keys
+    real clients write that hintgate ignores although they mean something
+    (`autoApprove`, `envFile`, ...), and overrides that can never apply.
+
+    Raises:
+        ConfigError: the file does not load.
+    """
+    config = load_config(path)
+    notes = list(config.warnings)
+    name = str(path)
+    enabled = [s.enabled for s in config.servers.values()]
+    enabled += [s.enabled for s in config.openapi.values()] + [s.enabled for s in config.python.values()]
+    if not enabled:
+        notes.append(f"{name}: no servers configured; the gateway will serve no tools")
+    elif not any(enabled):
+        notes.append(f"{name}: every server is disabled; the gateway will serve no tools")
+    for server in config.servers.values():
+        if not server.enabled:
+            notes.append(f"{name}: server {json.dumps(server.name)} is disabled")
+        for pattern in server.overrides:
+            if _GLOB_CHARS.isdisjoint(pattern) and not server.wants(pattern):
+                notes.append(
+                    f"{name}: server {json.dumps(server.name)}: the override for {json.dumps(pattern)} "
+                    "never applies: include/exclude filter that tool out"
+                )
+    return notes
+
+
+def child_environment(server: ServerConfig, config: GatewayConfig, environ: Mapping[str, str]) -> dict[str, str]:
+    """The complete environment for a stdio server's child process.
+
+    The allow-listed variables (`DEFAULT_ENV_ALLOW` plus the config's
+    `env.allow`) that are set in `environ`, then the server's own `env` on
+    top. Nothing else from `environ` passes: a gateway holds many servers'
+    secrets and each child gets only its own.
+    """
+    allowed = (*DEFAULT_ENV_ALLOW, *config.env_allow)
+    if os.name == "nt":  # Windows variable names are case-insensitive
+        by_upper = {k.upper(): k for k in environ}
+        names = [by_upper[n.upper()] for n in allowed if n.upper() in by_upper]
+    else:
+        names = [n for n in allowed if n in environ]
+    # A value starting "()" is an exported bash function: code, not data.
+    env = {n: environ[n] for n in names if not environ[n].startswith("()")}
+    if isinstance(server.transport, StdioTransport):
+        env.update(server.transport.env)
+    return env
+
+
+def known_profiles() -> list[str] | None:
+    """The inference profile names, or `None` while no inference module provides them.
+
+    Looked up when needed, not imported at the top: config must load while
+    the inference package is still being written, and stays free of it.
+    """
+    for module_name in ("hintgate.hints.inference", "hintgate.hints.inference.http_method"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        profiles = getattr(module, "PROFILES", None)
+        if profiles is not None:
+            return [str(name) for name in profiles]
+    return None
+
+
+def closest(word: str, choices: Collection[str]) -> str:
+    """`; did you mean "x"?` naming the nearest of `choices`, or "" when none is near."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f'; did you mean "{found[0]}"?' if found else ""
+
+
+def _freeze(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """A read-only copy, so a frozen config stays frozen all the way down."""
+    return MappingProxyType(dict(mapping))
+
+
+# ---------------------------------------------------------------- validation
+
+# Every spelling a server entry may use, mapped to the setting it sets.

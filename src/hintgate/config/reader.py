@@ -1,0 +1,813 @@
+"""Reading a config file: the validator behind `hintgate.config.model.parse_config`.
+
+It walks the parsed file section by section, collects every problem with its
+line, column and key path, and builds the values `hintgate.config.model` defines.
+Kept apart from those values so that the reference of what a config holds
+stays short; nothing outside `hintgate.config.model` should need this module.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from hintgate.config.model import (
+    _PREFIX_RE,
+    ApiAuth,
+    GatewayConfig,
+    HttpTransport,
+    OpenApiConfig,
+    OperationFilter,
+    PythonConfig,
+    ServerConfig,
+    StdioTransport,
+    Timeouts,
+    ToolOverride,
+    Trust,
+    _error,
+    _freeze,
+    _redact_url,
+    closest,
+    known_profiles,
+)
+from hintgate.config.yamlpos import Key, Mark, Positions, format_path
+from hintgate.errors import ConfigError
+from hintgate.hints.annotations import Hint
+from hintgate.policy.rules import PolicySettings, Rule, parse_policy
+
+
+def _policy_path(dotted: str | None, fallback: tuple[Key, ...]) -> tuple[Key, ...]:
+    """`policy.rules[2].deny.tier` → ("policy", "rules", 2, "deny", "tier"), for locating the line."""
+    if not dotted:
+        return fallback
+    keys: list[Key] = []
+    for part in dotted.split("."):
+        name, *indexes = part.split("[")
+        if name:
+            keys.append(name)
+        keys.extend(int(i.rstrip("]")) for i in indexes if i.rstrip("]").isdigit())
+    return tuple(keys)
+
+
+_SERVER_KEYS: Mapping[str, str] = {
+    "command": "command",
+    "args": "args",
+    "env": "env",
+    "cwd": "cwd",
+    "url": "url",
+    "serverUrl": "url",  # Windsurf
+    "headers": "headers",
+    "type": "type",
+    "transportType": "type",  # Cline
+    "trust": "trust",
+    "enabled": "enabled",
+    "disabled": "disabled",  # Cursor, Cline, Roo, Windsurf
+    "prefix": "prefix",
+    "include": "include",
+    "exclude": "exclude",
+    "disabledTools": "disabledTools",  # Windsurf, Roo: hidden like exclude
+    "overrides": "overrides",
+    "timeout": "timeout",
+    "startupTimeout": "startup_timeout",
+    "startup_timeout": "startup_timeout",
+}
+
+# Keys real clients write that hintgate does not use. Ones that change what a
+# server does get a warning, so nobody believes they are in force.
+_FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
+    "autoApprove": "client-side auto-approval is ignored; hintgate decides approvals by policy",
+    "alwaysAllow": "client-side auto-approval is ignored; hintgate decides approvals by policy",
+    "envFile": "ignored: hintgate does not read env files; list the variables under env as ${NAME}",
+    "headersHelper": "ignored: hintgate does not run header helpers; put the headers under headers",
+    "description": None,
+    "name": None,
+    "dev": None,  # VS Code: watch and debug while developing a server
+    "sandboxEnabled": None,  # VS Code
+    "sandbox": None,
+    "gallery": None,
+    "version": None,
+    "watchPaths": None,  # Roo
+    "oauth": None,  # Claude Code, Cursor: hintgate's upstream auth is headers
+    "auth": None,
+}
+
+_TRANSPORT_TYPES: Mapping[str, str] = {
+    "stdio": "stdio",
+    "http": "streamable-http",
+    "streamable-http": "streamable-http",
+    "streamableHttp": "streamable-http",
+    "sse": "sse",
+}
+
+_HINT_SPELLINGS: Mapping[str, Hint] = {
+    **{hint.value: hint for hint in Hint},
+    **{hint.attr: hint for hint in Hint},
+}
+
+# Top-level keys other clients keep in the same file: VS Code's prompted
+# inputs, Claude Desktop's app settings.
+_FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
+
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def _got(value: Any, *, secret: bool = False) -> str:
+    """How a message names a wrong value: the value itself unless it might be a secret."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number" if secret else repr(value)
+    if isinstance(value, str):
+        if secret:
+            return "a string"
+        return json.dumps(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return type(value).__name__
+
+
+class _Reader:
+    """One validation pass over a decoded file, collecting every problem."""
+
+    def __init__(self, source: str, positions: Positions, environ: Mapping[str, str], base: Path | None):
+        self.source = source
+        self.positions = positions
+        self.environ = environ
+        self.base = base
+        # The VS Code variables that have a meaning outside VS Code.
+        self.predefined = {"userHome": str(Path.home())}
+        if base is not None:
+            folder = base.parent if base.name in {".vscode", ".cursor"} else base
+            self.predefined["workspaceFolder"] = str(folder)
+        self.problems: list[tuple[tuple[float, float], str, tuple[Key, ...]]] = []
+        self.notes: list[tuple[tuple[float, float], str]] = []
+        self.profile = "conservative"
+        self.timeouts = Timeouts()
+        self.env_allow: tuple[str, ...] = ()
+        self.servers: dict[str, ServerConfig] = {}
+        self.server_paths: dict[str, tuple[Key, ...]] = {}
+        self.openapi: dict[str, OpenApiConfig] = {}
+        self.python: dict[str, PythonConfig] = {}
+        self.source_paths: dict[str, tuple[Key, ...]] = {}  # openapi and python entries
+        self.policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
+
+    # -- reporting
+
+    def _line(
+        self, path: tuple[Key, ...], message: str, key: bool, at: Mark | None = None
+    ) -> tuple[tuple[float, float], str]:
+        mark = at or self.positions.find(path, key=key)
+        where = f"{self.source}:{mark[0]}:{mark[1]}" if mark else self.source
+        dotted = format_path(path)
+        text = f"{where}: {dotted}: {message}" if dotted else f"{where}: {message}"
+        return (mark or (math.inf, math.inf)), text
+
+    def error(self, path: tuple[Key, ...], message: str, *, key: bool = False, at: Mark | None = None) -> None:
+        sort, text = self._line(path, message, key, at)
+        self.problems.append((sort, text, path))
+
+    def warn(self, path: tuple[Key, ...], message: str, *, key: bool = False) -> None:
+        self.notes.append(self._line(path, message, key))
+
+    # -- scalar readers: each returns None after reporting a problem
+
+    def mapping(self, value: Any, path: tuple[Key, ...], what: str = "a mapping") -> Mapping[str, Any] | None:
+        if not isinstance(value, Mapping):
+            self.error(path, f"expected {what}, got {_got(value)}")
+            return None
+        good: dict[str, Any] = {}
+        for k, v in value.items():
+            if isinstance(k, str):
+                good[k] = v
+            else:
+                self.error((*path, str(k)), f"keys must be strings, got {_got(k)}", key=True)
+        return good
+
+    def keys(self, m: Mapping[str, Any], path: tuple[Key, ...], allowed: Collection[str]) -> None:
+        for k in m:
+            if k not in allowed and not k.startswith("x-"):
+                self.error((*path, k), f'unknown key "{k}"{closest(k, allowed)}', key=True)
+
+    def prefix(self, name: str, value: Any, path: tuple[Key, ...] | None) -> str:
+        """A source's tool-name prefix: the one given, else its name with invalid characters made `_`."""
+        default = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+        if path is None or (given := self.string(value, path)) is None:
+            return default
+        if _PREFIX_RE.fullmatch(given):
+            return given
+        self.error(path, f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(given)}')
+        return default
+
+    def string(self, value: Any, path: tuple[Key, ...], *, secret: bool = False, empty: bool = True) -> str | None:
+        if not isinstance(value, str):
+            quote = "; quote it" if isinstance(value, int | float) and not isinstance(value, bool) else ""
+            self.error(path, f"expected a string, got {_got(value, secret=secret)}{quote}")
+            return None
+        text = self.expand(value, path)
+        if text is not None and not empty and not text:
+            self.error(path, "must not be empty")
+            return None
+        return text
+
+    def boolean(self, value: Any, path: tuple[Key, ...]) -> bool | None:
+        if not isinstance(value, bool):
+            self.error(path, f"expected true or false, got {_got(value)}")
+            return None
+        return value
+
+    def seconds(self, value: Any, path: tuple[Key, ...]) -> float | None:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not math.isfinite(value) or value <= 0:
+            self.error(path, f"expected a number of seconds greater than 0, got {_got(value)}")
+            return None
+        return float(value)
+
+    def strings(self, value: Any, path: tuple[Key, ...]) -> tuple[str, ...] | None:
+        if not isinstance(value, list):
+            self.error(path, f"expected a list of strings, got {_got(value)}")
+            return None
+        items = [self.string(item, (*path, i)) for i, item in enumerate(value)]
+        return None if any(i is None for i in items) else tuple(i for i in items if i is not None)
+
+    def string_map(self, value: Any, path: tuple[Key, ...]) -> dict[str, str] | None:
+        """A mapping of names to string values; values may be secrets, so never echoed."""
+        m = self.mapping(value, path, "a mapping of names to strings")
+        if m is None:
+            return None
+        out: dict[str, str] = {}
+        for k, v in m.items():
+            if not k or "=" in k or "\0" in k:
+                self.error((*path, k), "is not a usable name", key=True)
+            text = self.string(v, (*path, k), secret=True)
+            if text is not None:
+                out[k] = text
+        return out if len(out) == len(m) else None
+
+    def expand(self, text: str, path: tuple[Key, ...]) -> str | None:
+        """Replace `${NAME}`, `${NAME:-default}`, `${env:NAME}`; `$$` is a literal dollar."""
+        if "$" not in text:
+            return text
+        failed = False
+
+        def one(match: re.Match[str]) -> str:
+            nonlocal failed
+            inner = match.group(1)
+            if match.group(0) == "$$":
+                return "$"
+            if inner is None:
+                failed = True
+                self.error(path, 'unterminated "${" (write "$$" for a literal dollar)')
+                return ""
+            ref = _REF_RE.fullmatch(inner)
+            if ref is None:
+                failed = True
+                why = (
+                    "is a VS Code input prompt, which hintgate cannot show"
+                    if inner.startswith("input:")
+                    else "is not a variable reference"
+                )
+                self.error(path, f'"${{{inner}}}" {why}; write "${{NAME}}" or "${{NAME:-default}}"')
+                return ""
+            env_prefix, name, default = ref.groups()
+            found = self.predefined.get(name) if not env_prefix else None
+            if found is None:
+                found = self.environ.get(name)
+            if default is not None and not found:
+                return str(default)
+            if found is None:
+                failed = True
+                self.error(path, f"environment variable {name} is not set (or write ${{{name}:-default}})")
+                return ""
+            return found
+
+        out = _VAR_RE.sub(one, text)
+        return None if failed else out
+
+    # -- the file
+
+    def read(self, data: Any) -> GatewayConfig:
+        for path, mark, first in self.positions.duplicates:
+            self.error(path, f"duplicate key (first given on line {first[0]})", at=mark)
+        if data is None:
+            self.error((), "the file is empty; expected a mapping with an mcpServers key")
+        elif (top := self.mapping(data, (), "a mapping with an mcpServers key at the top")) is not None:
+            self.top(top)
+        if self.problems:
+            self.problems.sort(key=lambda p: p[0])
+            lines = "\n".join(text for _, text, _ in self.problems)
+            raise _error(self.source, lines, format_path(self.problems[0][2]) or None)
+        return GatewayConfig(
+            servers=_freeze(self.servers),
+            openapi=_freeze(self.openapi),
+            python=_freeze(self.python),
+            inference_profile=self.profile,
+            timeouts=self.timeouts,
+            env_allow=self.env_allow,
+            policy=self.policy,
+            warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
+        )
+
+    def top(self, top: Mapping[str, Any]) -> None:
+        for k, v in top.items():
+            if k in _SECTIONS or k in _FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
+                continue
+            hint = closest(k, _SECTIONS)
+            if isinstance(v, Mapping) and ("command" in v or "url" in v):
+                hint = "; servers go under mcpServers"
+            self.error((k,), f'unknown key "{k}"{hint}', key=True)
+        if "mcpServers" in top and "servers" in top:
+            self.error(("servers",), 'both "mcpServers" and "servers" are given; use one', key=True)
+        # Sections run in table order, not file order: servers read the defaults.
+        for name, section in _SECTIONS.items():
+            if name in top and not (name == "servers" and "mcpServers" in top):
+                section(self, top[name], (name,))
+        self.check_sources()
+
+    def read_policy(self, value: Any, path: tuple[Key, ...]) -> None:
+        # The policy section has its own reader (policy_rules); its first problem is reported here.
+        try:
+            self.policy = parse_policy(value, source=self.source, path=".".join(str(p) for p in path))
+        except ConfigError as exc:
+            self.error(_policy_path(exc.path, path), exc.message)
+
+    def read_inference(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["profile"])
+        if "profile" in m and (name := self.string(m["profile"], (*path, "profile"))) is not None:
+            profiles = known_profiles()
+            if profiles is not None and name not in profiles:
+                choices = " or ".join(json.dumps(p) for p in profiles)
+                self.error((*path, "profile"), f"expected {choices}, got {json.dumps(name)}")
+            else:
+                self.profile = name
+
+    def read_timeouts(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["call", "startup", "list"])
+        got = {k: self.seconds(m[k], (*path, k)) for k in ("call", "startup", "list") if k in m}
+        self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
+
+    def read_env(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["allow"])
+        if "allow" in m and (names := self.strings(m["allow"], (*path, "allow"))) is not None:
+            for i, n in enumerate(names):
+                if not n or "=" in n:
+                    self.error((*path, "allow", i), f"expected a variable name, got {json.dumps(n)}")
+            self.env_allow = names
+
+    def read_servers(self, value: Any, path: tuple[Key, ...]) -> None:
+        if value is None:
+            return  # `mcpServers:` with every entry commented out: no servers
+        m = self.mapping(value, path, "a mapping of server names to servers")
+        if m is None:
+            return
+        for name, entry in m.items():
+            self.read_server(name, entry, (*path, name))
+        owners: dict[str, str] = {}
+        for server in self.servers.values():
+            if server.prefix and server.prefix in owners:
+                where = self.server_paths[server.name]
+                self.error(
+                    where,
+                    f'prefix "{server.prefix}" is also the prefix of server "{owners[server.prefix]}"; '
+                    "their tool names would collide",
+                )
+            owners.setdefault(server.prefix, server.name)
+
+    def read_server(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path, "a server (a mapping with command or url)")
+        if m is None:
+            return
+        if not name:
+            self.error(path, "a server's name must not be empty", key=True)
+        given: dict[str, tuple[Key, ...]] = {}  # setting -> path of the spelling used
+        for k in m:
+            setting = _SERVER_KEYS.get(k)
+            if setting is None:
+                if k in _FOREIGN_SERVER_KEYS:
+                    note = _FOREIGN_SERVER_KEYS[k]
+                    if note and m[k]:
+                        self.warn((*path, k), note, key=True)
+                elif not k.startswith("x-"):
+                    accepted = [*_SERVER_KEYS, *_FOREIGN_SERVER_KEYS]
+                    self.error((*path, k), f'unknown key "{k}"{closest(k, accepted)}', key=True)
+            elif setting in given:
+                self.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
+            else:
+                given[setting] = (*path, k)
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        start = len(self.problems)
+        transport = self.read_transport(path, given, value_of)
+        trust = Trust.UNTRUSTED
+        if "trust" in given and (t := self.string(value_of("trust"), given["trust"])) is not None:
+            if t in {member.value for member in Trust}:
+                trust = Trust(t)
+            else:
+                self.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+        flags = {s: self.boolean(value_of(s), given[s]) for s in ("enabled", "disabled") if s in given}
+        enabled = flags.get("enabled", not flags.get("disabled", False))
+        if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
+            self.error(given["disabled"], "contradicts enabled; give one of them")
+        prefix = self.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
+        lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
+        overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
+        times = {s: self.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
+        if transport is None or len(self.problems) > start:
+            return
+        self.server_paths[name] = given.get("prefix", path)
+        self.servers[name] = ServerConfig(
+            name=name,
+            transport=transport,
+            trust=trust,
+            enabled=bool(enabled),
+            prefix=prefix,
+            include=lists.get("include") or (),
+            exclude=(*(lists.get("exclude") or ()), *(lists.get("disabledTools") or ())),
+            overrides=_freeze(overrides),
+            call_timeout=times.get("timeout") or self.timeouts.call,
+            startup_timeout=times.get("startup_timeout") or self.timeouts.startup,
+        )
+
+    def read_transport(
+        self, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
+    ) -> StdioTransport | HttpTransport | None:
+        kind: str | None = None
+        if "type" in given:
+            written = self.string(value_of("type"), given["type"])
+            if written is None:
+                return None
+            if written not in _TRANSPORT_TYPES:
+                choices = ", ".join(json.dumps(t) for t in _TRANSPORT_TYPES)
+                self.error(given["type"], f"expected one of {choices}, got {json.dumps(written)}")
+                return None
+            kind = _TRANSPORT_TYPES[written]
+        has_command, has_url = "command" in given, "url" in given
+        if kind is None:
+            if has_command and has_url:
+                self.error(path, 'has both "command" (a local server) and "url" (a remote one); keep one')
+                return None
+            if not has_command and not has_url:
+                self.error(path, 'needs "command" (a local stdio server) or "url" (a remote server)', key=True)
+                return None
+            kind = "stdio" if has_command else "streamable-http"
+        if kind == "stdio":
+            if has_url:
+                self.error(given["url"], 'a stdio server takes "command", not "url"', key=True)
+            if not has_command:
+                self.error(path, 'a stdio server needs "command"', key=True)
+                return None
+            if "headers" in given and value_of("headers"):
+                self.warn(given["headers"], "ignored: headers apply to remote servers only", key=True)
+            command = self.string(value_of("command"), given["command"], empty=False)
+            args = self.strings(value_of("args"), given["args"]) if "args" in given else ()
+            env = self.string_map(value_of("env"), given["env"]) if "env" in given else {}
+            cwd = self.string(value_of("cwd"), given["cwd"], empty=False) if "cwd" in given else None
+            if command is None or args is None or env is None or ("cwd" in given and cwd is None):
+                return None
+            if cwd is not None and self.base is not None:
+                cwd = str(self.base / cwd)  # a relative cwd means relative to the config file
+            return StdioTransport(command=command, args=args, env=_freeze(env), cwd=cwd)
+        if has_command:
+            self.error(given["command"], f'a {kind} server takes "url", not "command"', key=True)
+        if not has_url:
+            self.error(path, f'a {kind} server needs "url"', key=True)
+            return None
+        for stdio_only in ("args", "env", "cwd"):
+            if stdio_only in given and value_of(stdio_only):
+                self.warn(given[stdio_only], f"ignored: {stdio_only} applies to stdio servers only", key=True)
+        url = self.string(value_of("url"), given["url"], empty=False)
+        headers = self.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
+        if url is None or headers is None:
+            return None
+        parts = urlsplit(url)
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            self.error(given["url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}")
+            return None
+        if "type" not in given and parts.path.rstrip("/").endswith("/sse"):
+            self.warn(given["url"], 'looks like an SSE endpoint; add type: "sse" if it is one')
+        if parts.scheme == "http" and headers and parts.hostname not in _LOCAL_HOSTS:
+            self.warn(given["url"], "sends headers (often credentials) unencrypted over http://")
+        return HttpTransport(url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http")
+
+    def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
+        m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")
+        out: dict[str, ToolOverride] = {}
+        for tool, spec in (m or {}).items():
+            here = (*path, tool)
+            entry = self.mapping(spec, here, "a mapping of hints to true or false")
+            if entry is None:
+                continue
+            hints: dict[Hint, bool] = {}
+            spelled: dict[Hint, str] = {}
+            title: str | None = None
+            for k, v in entry.items():
+                hint = _HINT_SPELLINGS.get(k)
+                if k == "title":
+                    title = self.string(v, (*here, k))
+                elif hint is None:
+                    self.error((*here, k), f'unknown hint "{k}"{closest(k, [*_HINT_SPELLINGS, "title"])}', key=True)
+                elif hint in spelled:
+                    self.error((*here, k), f'"{k}" repeats "{spelled[hint]}"; give one', key=True)
+                elif (flag := self.boolean(v, (*here, k))) is not None:
+                    hints[hint], spelled[hint] = flag, k
+            out[tool] = ToolOverride(hints=_freeze(hints), title=title)
+        return out
+
+    # -- openapi and python sources
+
+    def source_keys(
+        self, m: Mapping[str, Any], path: tuple[Key, ...], spellings: Mapping[str, str]
+    ) -> dict[str, tuple[Key, ...]]:
+        """Map each setting given to the path of the spelling used; unknown and repeated keys are errors."""
+        given: dict[str, tuple[Key, ...]] = {}
+        for k in m:
+            setting = spellings.get(k)
+            if setting is None:
+                if not k.startswith("x-"):
+                    self.error((*path, k), f'unknown key "{k}"{closest(k, spellings)}', key=True)
+            elif setting in given:
+                self.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
+            else:
+                given[setting] = (*path, k)
+        return given
+
+    def common(
+        self, name: str, m: Mapping[str, Any], given: Mapping[str, tuple[Key, ...]]
+    ) -> tuple[Trust, bool, str, dict[str, ToolOverride], float | None]:
+        """trust, enabled, prefix, overrides and timeout, read as for MCP servers."""
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        trust = Trust.UNTRUSTED
+        if "trust" in given and (t := self.string(value_of("trust"), given["trust"])) is not None:
+            if t in {member.value for member in Trust}:
+                trust = Trust(t)
+            else:
+                self.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+        enabled = True
+        if "enabled" in given and (flag := self.boolean(value_of("enabled"), given["enabled"])) is not None:
+            enabled = flag
+        prefix = self.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
+        overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
+        timeout = self.seconds(value_of("timeout"), given["timeout"]) if "timeout" in given else None
+        return trust, enabled, prefix, overrides, timeout
+
+    def read_openapis(self, value: Any, path: tuple[Key, ...]) -> None:
+        if value is None:
+            return
+        m = self.mapping(value, path, "a mapping of source names to OpenAPI documents")
+        for name, entry in (m or {}).items():
+            self.read_openapi(name, entry, (*path, name))
+
+    def read_openapi(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path, "an OpenAPI source (a mapping with document)")
+        if m is None:
+            return
+        start = len(self.problems)
+        given = self.source_keys(m, path, _OPENAPI_KEYS)
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        if "document" not in given:
+            self.error(path, 'needs "document": the OpenAPI file or its http(s):// URL', key=True)
+        document = self.string(value_of("document"), given["document"], empty=False) if "document" in given else None
+        if document is not None and urlsplit(document).scheme not in {"http", "https"}:
+            document = str(self.base / document) if self.base is not None else document
+        base_url = None
+        if "base_url" in given and (url := self.string(value_of("base_url"), given["base_url"], empty=False)):
+            parts = urlsplit(url)
+            if parts.scheme not in {"http", "https"} or not parts.hostname:
+                self.error(
+                    given["base_url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}"
+                )
+            base_url = url
+        auth = self.read_auth(value_of("auth"), given["auth"]) if "auth" in given else None
+        headers = self.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
+        include = self.read_filter(value_of("include"), given["include"]) if "include" in given else OperationFilter()
+        exclude = self.read_filter(value_of("exclude"), given["exclude"]) if "exclude" in given else OperationFilter()
+        naming: Literal["operationId", "method-path"] = "operationId"
+        if "naming" in given and (n := self.string(value_of("naming"), given["naming"])) is not None:
+            if n == "method-path":
+                naming = "method-path"
+            elif n != "operationId":
+                self.error(given["naming"], f'expected "operationId" or "method-path", got {json.dumps(n)}')
+        trust, enabled, prefix, overrides, timeout = self.common(name, m, given)
+        startup = (
+            self.seconds(value_of("startup_timeout"), given["startup_timeout"]) if "startup_timeout" in given else None
+        )
+        if len(self.problems) > start or document is None or headers is None:
+            return
+        self.source_paths[name] = given.get("prefix", path)
+        self.openapi[name] = OpenApiConfig(
+            name=name,
+            document=document,
+            base_url=base_url,
+            auth=auth,
+            headers=_freeze(headers),
+            include=include or OperationFilter(),
+            exclude=exclude or OperationFilter(),
+            naming=naming,
+            trust=trust,
+            enabled=enabled,
+            prefix=prefix,
+            overrides=_freeze(overrides),
+            call_timeout=timeout or self.timeouts.call,
+            startup_timeout=startup or self.timeouts.startup,
+        )
+
+    def read_auth(self, value: Any, path: tuple[Key, ...]) -> ApiAuth | None:
+        m = self.mapping(value, path, "a mapping with one of bearer, apiKey, basic")
+        if m is None:
+            return None
+        self.keys(m, path, ["bearer", "apiKey", "basic"])
+        kinds = [k for k in ("bearer", "apiKey", "basic") if k in m]
+        if len(kinds) != 1:
+            self.error(path, "give exactly one of bearer, apiKey, basic")
+            return None
+        kind = kinds[0]
+        here = (*path, kind)
+        if kind == "bearer":
+            token = self.string(m[kind], here, secret=True, empty=False)
+            return ApiAuth("bearer", value=token) if token is not None else None
+        entry = self.mapping(m[kind], here)
+        if entry is None:
+            return None
+        if kind == "basic":
+            self.keys(entry, here, ["username", "password"])
+            user = self.string(entry.get("username"), (*here, "username"))
+            password = self.string(entry.get("password"), (*here, "password"), secret=True)
+            if user is None or password is None:
+                return None
+            return ApiAuth("basic", username=user, password=password)
+        self.keys(entry, here, ["name", "in", "value"])
+        key_name = self.string(entry.get("name"), (*here, "name"), empty=False)
+        where = self.string(entry.get("in", "header"), (*here, "in"))
+        secret = self.string(entry.get("value"), (*here, "value"), secret=True, empty=False)
+        if where not in {None, "header", "query", "cookie"}:
+            self.error((*here, "in"), f'expected "header", "query" or "cookie", got {json.dumps(where)}')
+            return None
+        if key_name is None or secret is None or where is None:
+            return None
+        return ApiAuth("apiKey", value=secret, name=key_name, location=where)  # type: ignore[arg-type]
+
+    def read_filter(self, value: Any, path: tuple[Key, ...]) -> OperationFilter | None:
+        if isinstance(value, list):
+            tools = self.strings(value, path)
+            return OperationFilter(tools=tools) if tools is not None else None
+        m = self.mapping(value, path, "a list of tool-name globs, or a mapping of tags, paths, methods, tools")
+        if m is None:
+            return None
+        self.keys(m, path, ["tags", "paths", "methods", "tools"])
+        got = {k: self.strings(m[k], (*path, k)) for k in ("tags", "paths", "methods", "tools") if k in m}
+        if any(v is None for v in got.values()):
+            return None
+        methods = tuple(x.upper() for x in got.get("methods") or ())
+        for i, method in enumerate(methods):
+            if method.lower() not in _HTTP_METHODS:
+                self.error(
+                    (*path, "methods", i), f"expected an HTTP method ({', '.join(_HTTP_METHODS)}), got {method!r}"
+                )
+        return OperationFilter(
+            tags=got.get("tags") or (), paths=got.get("paths") or (), methods=methods, tools=got.get("tools") or ()
+        )
+
+    def read_pythons(self, value: Any, path: tuple[Key, ...]) -> None:
+        if value is None:
+            return
+        m = self.mapping(value, path, "a mapping of source names to Python tool registries")
+        for name, entry in (m or {}).items():
+            self.read_python(name, entry, (*path, name))
+
+    def read_python(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
+        if isinstance(value, str):
+            value = {"registry": value}
+            m: Mapping[str, Any] | None = value
+        else:
+            m = self.mapping(value, path, 'a registry ("module:attribute") or a mapping with registry')
+        if m is None:
+            return
+        start = len(self.problems)
+        given = self.source_keys(m, path, _PYTHON_KEYS)
+
+        def value_of(setting: str) -> Any:
+            return m[str(given[setting][-1])]
+
+        registry = None
+        if "registry" not in given:
+            self.error(path, 'needs "registry": "module:attribute" of a ToolRegistry', key=True)
+        elif (
+            registry := self.string(value_of("registry"), given["registry"], empty=False)
+        ) is not None and not _REGISTRY_RE.fullmatch(registry):
+            self.error(
+                given["registry"],
+                f'expected "module:attribute" (e.g. "mytools:registry"), got {json.dumps(registry)}',
+            )
+        dirs = self.strings(value_of("path"), given["path"]) if "path" in given else ()
+        lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude") if s in given}
+        trust, enabled, prefix, overrides, timeout = self.common(name, m, given)
+        if len(self.problems) > start or registry is None or dirs is None:
+            return
+        if self.base is not None:
+            dirs = tuple(str(self.base / d) for d in dirs)
+        self.source_paths[name] = given.get("prefix", path)
+        self.python[name] = PythonConfig(
+            name=name,
+            registry=registry,
+            path=dirs,
+            trust=trust,
+            enabled=enabled,
+            prefix=prefix,
+            include=lists.get("include") or (),
+            exclude=lists.get("exclude") or (),
+            overrides=_freeze(overrides),
+            call_timeout=timeout or self.timeouts.call,
+        )
+
+    def check_sources(self) -> None:
+        """Source names are unique across mcpServers, openapi and python, and so are non-empty prefixes."""
+        seen: dict[str, str] = dict.fromkeys(self.servers, "mcpServers")
+        prefixes: dict[str, str] = {s.prefix: s.name for s in self.servers.values() if s.prefix}
+        entries = [("openapi", c.name, c.prefix) for c in self.openapi.values()]
+        entries += [("python", c.name, c.prefix) for c in self.python.values()]
+        for section, name, prefix in entries:
+            where = (section, name)
+            if name in seen:
+                self.error(
+                    where, f'the name "{name}" is also used in {seen[name]}; source names must be unique', key=True
+                )
+            seen.setdefault(name, section)
+            if prefix and prefix in prefixes:
+                self.error(
+                    self.source_paths.get(name, where),
+                    f'prefix "{prefix}" is also the prefix of "{prefixes[prefix]}"; their tool names would collide',
+                )
+            prefixes.setdefault(prefix, name)
+
+
+_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
+    # One entry per top-level section; the order is the order they are read in.
+    "inference": _Reader.read_inference,
+    "timeouts": _Reader.read_timeouts,
+    "env": _Reader.read_env,
+    "mcpServers": _Reader.read_servers,
+    "servers": _Reader.read_servers,  # VS Code's name for mcpServers
+    "openapi": _Reader.read_openapis,
+    "python": _Reader.read_pythons,
+    "policy": _Reader.read_policy,
+}
+
+_OPENAPI_KEYS: Mapping[str, str] = {
+    "document": "document",
+    "baseUrl": "base_url",
+    "base_url": "base_url",
+    "auth": "auth",
+    "headers": "headers",
+    "include": "include",
+    "exclude": "exclude",
+    "naming": "naming",
+    "trust": "trust",
+    "enabled": "enabled",
+    "prefix": "prefix",
+    "overrides": "overrides",
+    "timeout": "timeout",
+    "startupTimeout": "startup_timeout",
+    "startup_timeout": "startup_timeout",
+}
+_PYTHON_KEYS: Mapping[str, str] = {
+    "registry": "registry",
+    "path": "path",
+    "trust": "trust",
+    "enabled": "enabled",
+    "prefix": "prefix",
+    "include": "include",
+    "exclude": "exclude",
+    "overrides": "overrides",
+    "timeout": "timeout",
+}
+_HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_REGISTRY_RE = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
+)
+_VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
+_REF_RE = re.compile(r"(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)

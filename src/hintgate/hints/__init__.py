@@ -1,0 +1,1 @@
+"""Hints: the annotation model, inference, catalog resolution and lint. Pure: no SDK, database or network."""

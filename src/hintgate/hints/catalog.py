@@ -1,0 +1,320 @@
+"""Tools as hintgate sees them: parsed, inferred, overridden and resolved.
+
+Pure functions over sequences of tools. A tool arrives as the JSON object its
+source listed; `resolve_tool` reads its annotations leniently (nothing lost),
+runs inference on its name, description and input schema, applies operator
+overrides and the trust rule, and returns a `ResolvedTool` that can say where
+each hint came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hintgate.hints.annotations import (
+    Annotations,
+    Hint,
+    Inferred,
+    ParsedAnnotations,
+    Resolution,
+    Tier,
+    parse_annotations,
+    resolve,
+)
+from hintgate.hints.inference import infer
+
+__all__ = [
+    "META_PREFIX",
+    "NAME_CHARS",
+    "NAME_MAX",
+    "NAME_MAX_STRICT",
+    "SEPARATOR",
+    "Catalog",
+    "CatalogEntry",
+    "ResolvedTool",
+    "build_catalog",
+    "name_problems",
+    "public_name",
+    "resolve_tool",
+    "tier_counts",
+    "wire_tool",
+]
+
+NAME_CHARS = re.compile(r"^[A-Za-z0-9_.\-]+$")
+"""The characters the MCP spec (2025-11-25, "Tool names") allows in a tool name."""
+NAME_MAX = 128
+"""The spec's upper bound on a tool name's length (SHOULD)."""
+NAME_MAX_STRICT = 64
+"""The stricter bound the official conformance suite and several clients enforce."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedTool:
+    """One tool with its hints resolved.
+
+    Attributes:
+        name: the tool's name as listed.
+        raw: the JSON object the source listed, untouched.
+        parsed: its `annotations` read leniently (extra keys and bad values kept).
+        resolution: hints in force with provenance, declared and inferred beside them.
+    """
+
+    name: str
+    raw: Mapping[str, Any]
+    parsed: ParsedAnnotations
+    resolution: Resolution
+
+    @property
+    def title(self) -> str | None:
+        """`Tool.title`, else `annotations.title`, else `None`."""
+        title = self.raw.get("title")
+        if isinstance(title, str) and title:
+            return title
+        return self.resolution.title
+
+    @property
+    def display_name(self) -> str:
+        """The title when there is one, else the name."""
+        return self.title or self.name
+
+    @property
+    def description(self) -> str | None:
+        """The tool's description, if it is a string."""
+        description = self.raw.get("description")
+        return description if isinstance(description, str) else None
+
+    @property
+    def declared(self) -> Annotations:
+        """What the source declared (well-typed values only)."""
+        return self.parsed.annotations
+
+    @property
+    def tier(self) -> Tier:
+        """The tool's tier under its resolved hints."""
+        return self.resolution.tier
+
+    def to_json(self) -> dict[str, Any]:
+        """The `infer --format json` shape: name, title, tier, annotations, provenance, declared, inferred."""
+        resolution = self.resolution
+        return {
+            "name": self.name,
+            "title": self.title,
+            "tier": self.tier.value,
+            "annotations": resolution.to_mcp(),
+            "provenance": resolution.provenance(),
+            "declared": self.declared.to_mcp(),
+            "inferred": {h.value: {"value": i.value, "rule": i.rule} for h, i in resolution.inferred.items()},
+        }
+
+
+def resolve_tool(
+    raw: Mapping[str, Any],
+    *,
+    trusted: bool = False,
+    overrides: Mapping[Hint, bool] | None = None,
+    title_override: str | None = None,
+    profile: str | None = None,
+    http_method: str | None = None,
+    ignore_declared: bool = False,
+    declared: ParsedAnnotations | None = None,
+) -> ResolvedTool:
+    """Resolve one tool's hints.
+
+    Args:
+        raw: the tool's JSON object as listed (`name`, `description`, `inputSchema`, `annotations`...).
+        trusted: whether the source's declared hints are trusted (DESIGN.md, "Trust").
+        overrides: operator values per hint; they win over everything.
+        title_override: an operator's annotation title.
+        profile: the HTTP-method inference profile (for tools of HTTP APIs).
+        http_method: the HTTP method behind the tool, when there is one.
+        ignore_declared: resolve as if the source declared nothing (how inference is measured).
+        declared: annotations parsed already (e.g. an OpenAPI `x-mcp-annotations`); read from `raw` otherwise.
+
+    Raises:
+        HintTypeError: `raw["annotations"]` is present but not an object.
+    """
+    name = str(raw.get("name", ""))
+    if declared is None:
+        declared = parse_annotations(raw.get("annotations"), tool=name)
+    description = raw.get("description")
+    schema = raw.get("inputSchema")
+    inferred: dict[Hint, Inferred] = infer(
+        name,
+        description if isinstance(description, str) else None,
+        schema if isinstance(schema, Mapping) else None,
+        http_method=http_method,
+        profile=profile,
+    )
+    resolution = resolve(
+        declared=Annotations() if ignore_declared else declared.annotations,
+        inferred=inferred,
+        overrides=overrides,
+        title_override=title_override,
+        trusted=trusted,
+    )
+    return ResolvedTool(name=name, raw=raw, parsed=declared, resolution=resolution)
+
+
+def name_problems(name: str) -> list[str]:
+    """What is wrong with a tool name under the spec's naming rules (empty when nothing is)."""
+    problems: list[str] = []
+    if not name:
+        return ["the name is empty"]
+    if not NAME_CHARS.match(name):
+        bad = sorted({c for c in name if not NAME_CHARS.match(c)})
+        problems.append(f"contains characters outside A-Z a-z 0-9 _ - . : {''.join(bad)!r}")
+    if len(name) > NAME_MAX:
+        problems.append(f"is {len(name)} characters long, over the spec's {NAME_MAX}")
+    elif len(name) > NAME_MAX_STRICT:
+        problems.append(f"is {len(name)} characters long, over the {NAME_MAX_STRICT} that many clients accept")
+    return problems
+
+
+def tier_counts(tools: Sequence[ResolvedTool]) -> dict[Tier, int]:
+    """How many tools are in each tier, every tier present."""
+    counts = dict.fromkeys(Tier, 0)
+    for tool in tools:
+        counts[tool.tier] += 1
+    return counts
+
+
+SEPARATOR = "_"
+"""Between a server's prefix and its tool's name: `time_get_current_time` (the common convention)."""
+META_PREFIX = "hintgate/"
+"""The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
+_INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
+
+
+def public_name(prefix: str, name: str, *, limit: int = NAME_MAX_STRICT) -> str:
+    """The name a tool gets in the gateway: prefix, separator, name; valid and at most `limit` long.
+
+    Characters the spec does not allow become `_`; a name over the limit keeps
+    its beginning and ends in 8 hex digits of a hash of the whole, so it stays
+    unique and is the same on every run.
+    """
+    joined = f"{prefix}{SEPARATOR}{name}" if prefix else name
+    cleaned = _INVALID.sub("_", joined) or "_"
+    if len(cleaned) <= limit:
+        return cleaned
+    digest = hashlib.sha256(joined.encode()).hexdigest()[:8]
+    return f"{cleaned[: limit - 9]}_{digest}"
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """A tool as the gateway serves it.
+
+    Attributes:
+        name: the public (namespaced) name.
+        server: the source it comes from.
+        upstream_name: its name at the source.
+        tool: the resolved tool.
+        wire: the `tools/list` entry sent to clients (built once).
+        snapshot: the hints in force with provenance and tier, as calls record them (built once).
+    """
+
+    name: str
+    server: str
+    upstream_name: str
+    tool: ResolvedTool
+    wire: Mapping[str, Any]
+    snapshot: Mapping[str, Any]
+
+    @property
+    def tier(self) -> Tier:
+        """The tool's tier."""
+        return self.tool.tier
+
+    def to_json(self) -> dict[str, Any]:
+        """The `hintgate tools --format json` shape."""
+        return {**self.tool.to_json(), "name": self.name, "server": self.server, "upstream_name": self.upstream_name}
+
+
+def wire_tool(name: str, server: str, tool: ResolvedTool) -> dict[str, Any]:
+    """The tools/list entry for a resolved tool: the source's JSON, renamed and fully annotated.
+
+    Everything the source sent is kept (title, description, schemas, icons,
+    execution, `_meta`); `annotations` carries all four hints explicitly and
+    the title in force; `_meta` gains hintgate's explanation: provenance,
+    tier, server, the source-side name, and any annotation keys the spec does
+    not define (which the MCP SDK's types would otherwise drop).
+    """
+    out = dict(tool.raw)
+    out["name"] = name
+    out["annotations"] = tool.resolution.to_mcp()
+    raw_meta = tool.raw.get("_meta")
+    meta: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, Mapping) else {}
+    meta[META_PREFIX + "provenance"] = tool.resolution.provenance()
+    meta[META_PREFIX + "tier"] = tool.tier.value
+    meta[META_PREFIX + "server"] = server
+    if name != tool.name:
+        meta[META_PREFIX + "name"] = tool.name
+    if tool.parsed.extra:
+        meta[META_PREFIX + "annotations"] = dict(tool.parsed.extra)
+    if tool.parsed.invalid:
+        meta[META_PREFIX + "invalid-annotations"] = dict(tool.parsed.invalid)
+    distrusted = {h.value: r.distrusted for h, r in tool.resolution.hints.items() if r.distrusted is not None}
+    if distrusted:
+        meta[META_PREFIX + "distrusted"] = distrusted
+    out["_meta"] = meta
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every tool the gateway serves, by public name, in a stable order.
+
+    Attributes:
+        entries: public name → entry, in source order then listing order.
+        problems: names that had to change (collisions, invalid characters, length).
+    """
+
+    entries: Mapping[str, CatalogEntry]
+    problems: tuple[str, ...] = ()
+    wire: tuple[Mapping[str, Any], ...] = ()
+
+    def get(self, name: str) -> CatalogEntry | None:
+        """The entry of a public name, if any."""
+        return self.entries.get(name)
+
+
+def build_catalog(groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]]) -> Catalog:
+    """Namespace and merge the tools of several sources.
+
+    Args:
+        groups: (server name, prefix, resolved tools) per source, in config order.
+
+    Collisions are resolved deterministically: the first tool (by source
+    order, then listing order) keeps the name, later ones get `_2`, `_3`...;
+    every change of name is reported in `problems`.
+    """
+    entries: dict[str, CatalogEntry] = {}
+    problems: list[str] = []
+    for server, prefix, tools in groups:
+        for tool in tools:
+            name = public_name(prefix, tool.name)
+            wanted = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
+            if name != wanted:
+                problems.append(f"{server}: tool {tool.name!r} is served as {name!r} (invalid characters or length)")
+            if name in entries:
+                base, n = name, 2
+                while name in entries:
+                    name = public_name("", f"{base}_{n}")
+                    n += 1
+                other = entries[base]
+                problems.append(
+                    f"{server}: tool {tool.name!r} is served as {name!r}: "
+                    f"{base!r} is already {other.server}'s {other.upstream_name!r}"
+                )
+            wire = wire_tool(name, server, tool)
+            snapshot = {
+                "annotations": wire["annotations"],
+                "provenance": wire["_meta"][META_PREFIX + "provenance"],
+                "tier": tool.tier.value,
+            }
+            entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot)
+    return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))

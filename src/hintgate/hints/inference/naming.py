@@ -1,0 +1,279 @@
+"""Hints from a tool's name: tokenising, the verb lexicon and name qualifiers.
+
+A tool name is split into lower-case words whatever its shape (snake_case,
+camelCase, PascalCase, kebab-case, dotted, ``server__tool``, ALLCAPS, digits).
+The *verb* is the first word found in the lexicon below, so vendor and server
+prefixes (``auth0_``, ``API-``, ``browser_``, ``mongodb-``) are skipped without
+naming any vendor; the words after it are the object; a few adverbs and
+adjectives are *qualifiers* (``soft``, ``force``, ``permanently``, ``all``).
+
+Verb classes follow the MCP spec's definitions (2025-11-25, ToolAnnotations):
+readOnly means "does not modify its environment"; destructive false means
+"performs only additive updates"; idempotent means "calling it repeatedly with
+the same arguments has no additional effect". Rule ids and what they set
+(RO readOnly, D destructive, I idempotent, OW openWorld; blank = left open):
+
+| rule id | verbs (examples) | RO | D | I | OW |
+|---|---|---|---|---|---|
+| name.verb.read | get list read search find query show describe fetch view count check | T | F | T | |
+| | diff status validate explain verify analyze parse wait (read and compute) | | | | |
+| name.verb.create | create add insert append upload record build grant | F | F | F | |
+| name.verb.send | send post publish notify email reply comment | F | F | F | T |
+| name.verb.update | update set put upsert write save configure assign enable disable | F | T | T | |
+| name.verb.edit | edit modify patch move rename replace apply deploy merge rebase | F | T | F | |
+| name.verb.delete | delete remove drop purge destroy truncate wipe reset clear revoke | F | T | T | |
+| | kill terminate cancel uninstall | | | | |
+| name.verb.execute | run execute exec eval invoke call | F | | F | |
+| name.verb.interact | click type press hover drag fill scroll tap | F | | | |
+| name.verb.navigate | navigate goto visit browse | F | | | T |
+| name.verb.start | start resume launch restore open-ended lifecycle starts, pause stop | F | F | | |
+| name.verb.session | connect disconnect select switch activate checkout login | F | F | | |
+| name.verb.toggle | toggle | F | F | F | |
+| name.verb.transition | trigger control complete accept approve submit finalize | F | F | | |
+| name.verb.change | close install manage handle reject | F | | | |
+| name.verbs.mixed | a read verb followed by a writing verb (``get_or_create``) | F | | | |
+| name.qualifier.soft | ``soft`` before a delete | | F | | |
+| name.qualifier.force | ``force``, ``permanently``, ``hard``, ``purge`` | F | T | | |
+
+Opaque verbs (``generate``, ``load``, ``open``, ``resolve``, ``simulate``,
+``perform``, ``process``, ``confirm``) end the search for a verb but set
+nothing: their effect depends on the object, and guessing read-only there is
+the dangerous error.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from hintgate.hints.annotations import Hint
+from hintgate.hints.inference.rule import Effect, cautious_merge, effect
+
+__all__ = [
+    "NAME_QUALIFIERS",
+    "VERBS",
+    "NameParts",
+    "VerbClass",
+    "lookup_verb",
+    "name_effect",
+    "parse_name",
+    "tokenize",
+]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class VerbClass:
+    """A class of verbs with the hints they imply and the rule id that says so."""
+
+    rule: str
+    values: Effect
+
+    @property
+    def reads(self) -> bool:
+        """True when the class only reads."""
+        return self.values.get(Hint.READ_ONLY) is True
+
+    @property
+    def opaque(self) -> bool:
+        """True when the class sets nothing."""
+        return not self.values
+
+
+READ = VerbClass("name.verb.read", effect(read_only=True, destructive=False, idempotent=True))
+CREATE = VerbClass("name.verb.create", effect(read_only=False, destructive=False, idempotent=False))
+SEND = VerbClass("name.verb.send", effect(read_only=False, destructive=False, idempotent=False, open_world=True))
+UPDATE = VerbClass("name.verb.update", effect(read_only=False, destructive=True, idempotent=True))
+EDIT = VerbClass("name.verb.edit", effect(read_only=False, destructive=True, idempotent=False))
+DELETE = VerbClass("name.verb.delete", effect(read_only=False, destructive=True, idempotent=True))
+EXECUTE = VerbClass("name.verb.execute", effect(read_only=False, idempotent=False))
+INTERACT = VerbClass("name.verb.interact", effect(read_only=False))
+NAVIGATE = VerbClass("name.verb.navigate", effect(read_only=False, open_world=True))
+START = VerbClass("name.verb.start", effect(read_only=False, destructive=False))
+SESSION = VerbClass("name.verb.session", effect(read_only=False, destructive=False))
+TOGGLE = VerbClass("name.verb.toggle", effect(read_only=False, destructive=False, idempotent=False))
+TRANSITION = VerbClass("name.verb.transition", effect(read_only=False, destructive=False))
+CHANGE = VerbClass("name.verb.change", effect(read_only=False))
+OPAQUE = VerbClass("name.verb.opaque", effect())
+
+_TABLE: tuple[tuple[VerbClass, str], ...] = (
+    (
+        READ,
+        "get list ls read search find query show describe fetch view lookup count check inspect export "
+        "diff status validate verify explain preview retrieve analyze analyse audit review compare "
+        "summarize summarise estimate calculate compute convert echo ping whoami wait poll discover "
+        "explore lint print display take capture scan aggregate",
+    ),
+    (CREATE, "create add insert append upload record build grant invite new clone copy fork duplicate"),
+    (SEND, "send post publish notify email reply comment share message broadcast"),
+    (UPDATE, "update set put upsert write save configure assign enable disable store"),
+    (EDIT, "edit modify patch move rename replace apply deploy merge rebase upgrade transfer"),
+    (
+        DELETE,
+        "delete del remove rm drop purge destroy truncate wipe reset clear revoke kill terminate cancel "
+        "uninstall unset erase prune evict flush discard abort",
+    ),
+    (EXECUTE, "run execute exec eval evaluate invoke call"),
+    (INTERACT, "click type press hover drag fill scroll tap swipe focus"),
+    (NAVIGATE, "navigate goto visit browse"),
+    (START, "start resume launch restore pause stop unpause"),
+    (SESSION, "connect disconnect reconnect select switch activate checkout login logout authenticate"),
+    (TOGGLE, "toggle"),
+    (TRANSITION, "trigger control complete accept approve submit finalize"),
+    (CHANGE, "close install manage handle reject"),
+    (OPAQUE, "generate load open resolve simulate perform process confirm make do use"),
+)
+
+VERBS: Mapping[str, VerbClass] = {word: cls for cls, words in _TABLE for word in words.split()}
+"""Every verb of the lexicon and its class."""
+
+_DESCRIPTION_ONLY: Mapping[str, VerbClass] = {
+    # Verbs that open a description reliably but are nouns too often in names.
+    **dict.fromkeys(("return", "provide", "give", "obtain", "download", "gather"), READ),
+    **dict.fromkeys(("record", "commit", "stage", "compress"), CREATE),
+    **dict.fromkeys(("unstage",), EDIT),
+}
+
+NAME_QUALIFIERS: Mapping[str, str] = {
+    "soft": "soft",
+    "force": "force",
+    "forced": "force",
+    "forcefully": "force",
+    "permanent": "force",
+    "permanently": "force",
+    "hard": "force",
+    "all": "all",
+    "batch": "all",
+    "bulk": "all",
+    "many": "all",
+    "multiple": "all",
+}
+"""Words in a name that qualify its verb, mapped to their meaning."""
+
+_QUALIFIER_RULES: Mapping[str, tuple[str, Effect]] = {
+    "soft": ("name.qualifier.soft", effect(destructive=False)),
+    "force": ("name.qualifier.force", effect(read_only=False, destructive=True)),
+}
+
+_NOUNISH = frozenset(
+    # Writing verbs that are far more often nouns when they follow the verb:
+    # get_console_message, retrieve_a_comment, list_data_set, get_duplicate_strings.
+    {
+        *("message", "comment", "post", "record", "store", "share", "build", "type", "new", "copy"),
+        *("clone", "duplicate", "set", "run", "call", "test", "email", "reply", "drop", "tag", "log", "upload"),
+    }
+)
+
+_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+@functools.lru_cache(maxsize=8192)
+def tokenize(name: str) -> tuple[str, ...]:
+    """Split a tool name of any common shape into lower-case words.
+
+    ``"auth0_listApplications"`` gives ``("auth0", "list", "applications")``:
+    separators split, case changes split (keeping acronyms whole), and digits
+    stay with the word they end (``auth0``, ``s3``), so vendor names survive.
+    Cached: parameter names such as ``pageId`` recur across a server's tools.
+    """
+    words: list[str] = []
+    for part in _SPLIT.split(name):
+        if not part:
+            continue
+        pieces = _WORDS.findall(part)
+        merged: list[str] = []
+        for piece in pieces:
+            # A digit run glued to the end of a word is part of it (auth0, s3, v2).
+            if piece.isdigit() and merged and not merged[-1].isdigit():
+                merged[-1] += piece
+            else:
+                merged.append(piece)
+        words.extend(p.lower() for p in merged)
+    return tuple(words)
+
+
+def lookup_verb(word: str, *, description: bool = False) -> VerbClass | None:
+    """The class of `word` as a verb, or `None`.
+
+    Args:
+        word: a lower-case word.
+        description: also accept third-person forms (``lists``, ``queries``)
+            and the verbs that only count when they open a description.
+    """
+    found = VERBS.get(word)
+    if found is not None or not description:
+        return found
+    found = _DESCRIPTION_ONLY.get(word)
+    if found is not None:
+        return found
+    for stem in _stems(word):
+        found = VERBS.get(stem) or _DESCRIPTION_ONLY.get(stem)
+        if found is not None:
+            return found
+    return None
+
+
+def _stems(word: str) -> tuple[str, ...]:
+    if word.endswith("ies"):
+        return (word[:-3] + "y",)
+    if word.endswith("es"):
+        return (word[:-2], word[:-1])
+    if word.endswith("s") and not word.endswith("ss"):
+        return (word[:-1],)
+    return ()
+
+
+@dataclass(frozen=True, slots=True)
+class NameParts:
+    """A tool name taken apart.
+
+    Attributes:
+        tokens: the lower-case words of the name.
+        verb: the first word of the lexicon, if any.
+        verb_class: its class.
+        object: the words after the verb that are not qualifiers.
+        qualifiers: meanings of the qualifier words present (``soft``, ``force``, ``all``).
+        later_writes: classes of writing verbs that follow the verb.
+    """
+
+    tokens: tuple[str, ...]
+    verb: str | None
+    verb_class: VerbClass | None
+    object: tuple[str, ...]
+    qualifiers: frozenset[str]
+    later_writes: tuple[VerbClass, ...]
+
+
+def parse_name(name: str) -> NameParts:
+    """Tokenise `name` and find its verb, object and qualifiers."""
+    tokens = tokenize(name)
+    qualifiers = frozenset(NAME_QUALIFIERS[t] for t in tokens if t in NAME_QUALIFIERS)
+    for index, token in enumerate(tokens):
+        cls = VERBS.get(token)
+        if cls is None:
+            continue
+        rest = tokens[index + 1 :]
+        later = tuple(
+            c for t in rest if t not in _NOUNISH and (c := VERBS.get(t)) is not None and not c.reads and not c.opaque
+        )
+        obj = tuple(t for t in rest if t not in NAME_QUALIFIERS)
+        return NameParts(tokens, token, cls, obj, qualifiers, later)
+    return NameParts(tokens, None, None, (), qualifiers, ())
+
+
+def name_effect(parts: NameParts) -> list[tuple[str, Effect]]:
+    """The name rules that match, in precedence order, as (rule id, values)."""
+    found: list[tuple[str, Effect]] = []
+    for qualifier in ("soft", "force"):
+        if qualifier in parts.qualifiers:
+            found.append(_QUALIFIER_RULES[qualifier])
+    cls = parts.verb_class
+    if cls is None or cls.opaque:
+        return found
+    if cls.reads and parts.later_writes:
+        found.append(("name.verbs.mixed", cautious_merge([cls.values, *(c.values for c in parts.later_writes)])))
+    else:
+        found.append((cls.rule, cls.values))
+    return found

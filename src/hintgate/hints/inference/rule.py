@@ -1,0 +1,61 @@
+"""What an inference rule produces: an `Effect`, a partial set of hint values.
+
+Every rule table in this package maps patterns to an `Effect` and a stable rule
+id. An effect only names the hints its rule has evidence for; a hint it leaves
+out is decided by a later rule or, failing all, by the spec default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from hintgate.hints.annotations import CAUTIOUS, Hint, Inferred
+
+__all__ = ["Effect", "apply", "cautious_merge", "effect"]
+
+Effect = Mapping[Hint, bool]
+"""Hint values one rule sets; hints it has no evidence for are absent."""
+
+
+def effect(
+    *,
+    read_only: bool | None = None,
+    destructive: bool | None = None,
+    idempotent: bool | None = None,
+    open_world: bool | None = None,
+) -> Effect:
+    """Build an `Effect` from keyword values, leaving out the `None` ones."""
+    values = {
+        Hint.READ_ONLY: read_only,
+        Hint.DESTRUCTIVE: destructive,
+        Hint.IDEMPOTENT: idempotent,
+        Hint.OPEN_WORLD: open_world,
+    }
+    return {hint: value for hint, value in values.items() if value is not None}
+
+
+def cautious_merge(effects: Iterable[Effect]) -> Effect:
+    """Combine the effects of several verbs that one tool may perform.
+
+    A tool that "lists, creates or closes" tabs is only as safe as its riskiest
+    action: per hint, any effect with the cautious value (the spec default)
+    wins, and a hint some effect leaves open stays open unless another effect
+    sets it cautiously. Only when every effect agrees on the safer value does
+    the merge keep it.
+    """
+    effects = list(effects)
+    merged: dict[Hint, bool] = {}
+    for hint in Hint:
+        values = [e.get(hint) for e in effects]
+        if CAUTIOUS[hint] in values:
+            merged[hint] = CAUTIOUS[hint]
+        elif values and None not in values:
+            merged[hint] = not CAUTIOUS[hint]
+    return merged
+
+
+def apply(found: dict[Hint, Inferred], values: Effect, rule: str) -> None:
+    """Record `values` under `rule` for the hints no earlier rule decided."""
+    for hint, value in values.items():
+        if hint not in found:
+            found[hint] = Inferred(value, rule)

@@ -1,0 +1,458 @@
+"""The annotation linter: findings about a server's tools, each with a stable code.
+
+Pure apart from `load_expect`, which reads a YAML file. Codes never change
+meaning once released; new checks get new codes. The table of rules is
+`RULES`; `docs/lint.md` is checked against it by a test.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hintgate.errors import ExpectFileError, HintTypeError
+from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
+from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
+
+__all__ = [
+    "RULES",
+    "Finding",
+    "LintReport",
+    "Rule",
+    "Severity",
+    "declared_tier",
+    "lint_tools",
+    "load_expect",
+]
+
+
+class Severity(enum.StrEnum):
+    """How bad a finding is; the names are SARIF's levels."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+    @property
+    def rank(self) -> int:
+        """Higher is worse."""
+        return {Severity.NOTE: 0, Severity.WARNING: 1, Severity.ERROR: 2}[self]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A lint check: stable code, short id, default severity, one-line summary."""
+
+    code: str
+    id: str
+    severity: Severity
+    summary: str
+
+
+RULES: Mapping[str, Rule] = {
+    rule.code: rule
+    for rule in (
+        Rule("HG001", "no-annotations", Severity.WARNING, "The tool publishes no annotations at all."),
+        Rule(
+            "HG002",
+            "missing-hints",
+            Severity.NOTE,
+            "Some of the four hints are not set; clients assume the defaults.",
+        ),
+        Rule("HG003", "missing-title", Severity.NOTE, "The tool has no human-readable title."),
+        Rule("HG101", "hint-wrong-type", Severity.ERROR, "A hint is not a boolean (or the title not a string)."),
+        Rule(
+            "HG102",
+            "unknown-annotation-key",
+            Severity.NOTE,
+            "The annotations carry a key the spec does not define.",
+        ),
+        Rule("HG103", "annotations-not-object", Severity.ERROR, "The annotations field is not a JSON object."),
+        Rule(
+            "HG201",
+            "read-only-and-destructive",
+            Severity.ERROR,
+            "readOnlyHint is true and destructiveHint is explicitly true: a contradiction.",
+        ),
+        Rule(
+            "HG202",
+            "read-only-not-idempotent",
+            Severity.WARNING,
+            "readOnlyHint is true and idempotentHint is explicitly false.",
+        ),
+        Rule("HG203", "title-mismatch", Severity.WARNING, "annotations.title differs from Tool.title."),
+        Rule(
+            "HG301",
+            "declared-read-only-but-writes",
+            Severity.ERROR,
+            "Declared read-only, but its name, description or schema say it writes: it would be auto-approved.",
+        ),
+        Rule(
+            "HG302",
+            "declared-additive-but-destructive",
+            Severity.WARNING,
+            "Declared not destructive, but its name, description or schema say it destroys or overwrites data.",
+        ),
+        Rule(
+            "HG303",
+            "declared-closed-but-open-world",
+            Severity.WARNING,
+            "Declared closed-world, but it appears to reach external systems.",
+        ),
+        Rule(
+            "HG304",
+            "declared-write-but-reads",
+            Severity.NOTE,
+            "Declared not read-only, but it looks read-only: clients will ask before every call.",
+        ),
+        Rule(
+            "HG305",
+            "declared-idempotent-disagrees",
+            Severity.NOTE,
+            "Declared idempotency disagrees with what the tool appears to do.",
+        ),
+        Rule("HG401", "invalid-name", Severity.ERROR, "The tool name has characters the spec does not allow."),
+        Rule("HG402", "long-name", Severity.WARNING, "The tool name is longer than 64 characters."),
+        Rule("HG403", "duplicate-name", Severity.ERROR, "Two tools share a name."),
+        Rule("HG501", "expect-wrong-tier", Severity.ERROR, "The tool is not in the tier the expect file gives."),
+        Rule("HG502", "expect-listed-twice", Severity.ERROR, "The expect file lists the tool in two tiers."),
+        Rule(
+            "HG503",
+            "expect-missing-tool",
+            Severity.ERROR,
+            "The expect file lists a tool the server does not have.",
+        ),
+        Rule(
+            "HG504",
+            "expect-unlisted-tool",
+            Severity.ERROR,
+            "The server has a tool the expect file does not list.",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem found, about one tool (or the whole listing when `tool` is None)."""
+
+    code: str
+    message: str
+    tool: str | None = None
+    hint: Hint | None = None
+    severity: Severity | None = None
+
+    @property
+    def rule(self) -> Rule:
+        """The rule this finding is an instance of."""
+        return RULES[self.code]
+
+    @property
+    def level(self) -> Severity:
+        """The finding's severity (the rule's default unless set)."""
+        return self.severity or self.rule.severity
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "code": self.code,
+            "rule": self.rule.id,
+            "severity": self.level.value,
+            "tool": self.tool,
+            "hint": self.hint.value if self.hint else None,
+            "message": self.message,
+        }
+
+
+@dataclass(slots=True)
+class LintReport:
+    """Everything `hintgate lint` found about one target."""
+
+    target: str
+    tools: list[ResolvedTool]
+    findings: list[Finding] = field(default_factory=list)
+    server: str | None = None
+
+    @property
+    def annotated(self) -> int:
+        """Tools that declare at least one hint."""
+        return sum(1 for t in self.tools if t.declared.set_hints())
+
+    @property
+    def coverage(self) -> float:
+        """Annotated tools over all tools (1.0 for an empty listing)."""
+        return self.annotated / len(self.tools) if self.tools else 1.0
+
+    def declared_tiers(self) -> dict[Tier, int]:
+        """Tools per tier from what the server declares alone."""
+        counts = dict.fromkeys(Tier, 0)
+        for tool in self.tools:
+            counts[declared_tier(tool.declared)] += 1
+        return counts
+
+    def resolved_tiers(self) -> dict[Tier, int]:
+        """Tools per tier once inference fills what the server left out."""
+        return tier_counts(self.tools)
+
+    def counts(self) -> dict[Severity, int]:
+        """Findings per severity, every severity present."""
+        counted = Counter(f.level for f in self.findings)
+        return {s: counted.get(s, 0) for s in Severity}
+
+    def worst(self) -> Severity | None:
+        """The worst severity found, or None."""
+        return max((f.level for f in self.findings), key=lambda s: s.rank, default=None)
+
+    def fails(self, fail_on: Severity | None) -> bool:
+        """True when a finding is at least as bad as `fail_on` (None: never fail)."""
+        worst = self.worst()
+        return fail_on is not None and worst is not None and worst.rank >= fail_on.rank
+
+    def to_json(self) -> dict[str, Any]:
+        """The `lint --format json` document."""
+        return {
+            "target": self.target,
+            "server": self.server,
+            "summary": {
+                "tools": len(self.tools),
+                "annotated": self.annotated,
+                "coverage": round(self.coverage, 4),
+                "findings": {s.value: n for s, n in self.counts().items()},
+                "tiers": {
+                    "declared": {t.value: n for t, n in self.declared_tiers().items()},
+                    "resolved": {t.value: n for t, n in self.resolved_tiers().items()},
+                },
+            },
+            "findings": [f.to_json() for f in self.findings],
+            "tools": [t.to_json() for t in self.tools],
+        }
+
+
+def declared_tier(declared: Annotations) -> Tier:
+    """A tool's tier from its declared hints alone (no inference)."""
+    return tier_of(resolve(declared=declared, trusted=True))
+
+
+def lint_tools(
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    target: str,
+    server: str | None = None,
+    profile: str | None = None,
+    expect: Mapping[Tier, Sequence[str]] | None = None,
+) -> LintReport:
+    """Lint a tools/list result.
+
+    Args:
+        tools: the tool objects as the server listed them.
+        target: what was linted, for the report.
+        server: the server's name and version, if known.
+        profile: the HTTP-method inference profile.
+        expect: tier → tool names, from an expect file.
+    """
+    report = LintReport(target=target, tools=[], server=server)
+    findings = report.findings
+    for raw in tools:
+        name = str(raw.get("name", ""))
+        try:
+            resolved = resolve_tool(raw, trusted=True, profile=profile)
+        except HintTypeError:
+            findings.append(Finding("HG103", f"annotations is {type(raw.get('annotations')).__name__}", name))
+            resolved = resolve_tool({**raw, "annotations": None}, trusted=True, profile=profile)
+        report.tools.append(resolved)
+        findings.extend(_tool_findings(resolved))
+    names = Counter(t.name for t in report.tools)
+    findings.extend(
+        Finding("HG403", f"{count} tools are named {name!r}", name) for name, count in names.items() if count > 1
+    )
+    if expect is not None:
+        findings.extend(_expect_findings(report.tools, expect))
+    return report
+
+
+def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:
+    name = tool.name
+    for problem in name_problems(name):
+        long_only = "characters long" in problem and "spec's" not in problem
+        yield Finding("HG402" if long_only else "HG401", f"the name {problem}", name)
+    raw_annotations = tool.raw.get("annotations")
+    parsed = tool.parsed
+    for key, value in parsed.invalid.items():
+        expected = "a string" if key == "title" else "true or false"
+        yield Finding(
+            "HG101",
+            f"annotations.{key} must be {expected}, got {type(value).__name__} {value!r}",
+            name,
+            Hint(key) if key != "title" else None,
+        )
+    for key in parsed.extra:
+        yield Finding("HG102", f"annotations.{key} is not defined by the spec (kept, not interpreted)", name)
+    declared = parsed.annotations
+    if raw_annotations is None or (not declared.set_hints() and not parsed.invalid):
+        yield Finding("HG001", "no hints declared; clients must assume it may destroy data", name)
+    else:
+        missing = [h.value for h in Hint if declared.get(h) is None and not _moot(declared, h)]
+        if missing:
+            yield Finding("HG002", "not set: " + ", ".join(missing), name)
+    tool_title = tool.raw.get("title")
+    if not tool.title:
+        yield Finding("HG003", "no title in Tool.title or annotations.title", name)
+    elif isinstance(tool_title, str) and declared.title is not None and declared.title != tool_title:
+        yield Finding("HG203", f"annotations.title {declared.title!r} differs from Tool.title {tool_title!r}", name)
+    if declared.read_only and declared.destructive:
+        yield Finding("HG201", "readOnlyHint true with destructiveHint true", name, Hint.DESTRUCTIVE)
+    if declared.read_only and declared.idempotent is False:
+        yield Finding("HG202", "readOnlyHint true with idempotentHint false", name, Hint.IDEMPOTENT)
+    yield from _disagreements(tool)
+
+
+def _moot(declared: Annotations, hint: Hint) -> bool:
+    # The spec gives destructive and idempotent no meaning on a read-only tool.
+    return bool(declared.read_only) and hint in (Hint.DESTRUCTIVE, Hint.IDEMPOTENT)
+
+
+def _disagreements(tool: ResolvedTool) -> Iterable[Finding]:
+    declared = tool.declared
+    inferred = tool.resolution.inferred
+    name = tool.name
+
+    def why(hint: Hint) -> str:
+        return f"inference rule {inferred[hint].rule}"
+
+    read_only = inferred.get(Hint.READ_ONLY)
+    if declared.read_only is True and read_only is not None and not read_only.value:
+        yield Finding(
+            "HG301",
+            f"declared readOnlyHint true, but {why(Hint.READ_ONLY)} says it writes",
+            name,
+            Hint.READ_ONLY,
+        )
+        return
+    if declared.read_only is False and read_only is not None and read_only.value:
+        yield Finding(
+            "HG304",
+            f"declared readOnlyHint false, but {why(Hint.READ_ONLY)} says it only reads",
+            name,
+            Hint.READ_ONLY,
+        )
+    writes = declared.read_only is False or (
+        declared.read_only is None and read_only is not None and not read_only.value
+    )
+    destructive = inferred.get(Hint.DESTRUCTIVE)
+    if writes and declared.destructive is False and destructive is not None and destructive.value:
+        yield Finding(
+            "HG302",
+            f"declared destructiveHint false, but {why(Hint.DESTRUCTIVE)} says it destroys or overwrites",
+            name,
+            Hint.DESTRUCTIVE,
+        )
+    idempotent = inferred.get(Hint.IDEMPOTENT)
+    if (
+        writes
+        and declared.idempotent is not None
+        and idempotent is not None
+        and idempotent.value != declared.idempotent
+    ):
+        yield Finding(
+            "HG305",
+            f"declared idempotentHint {str(declared.idempotent).lower()}, "
+            f"but {why(Hint.IDEMPOTENT)} says {str(idempotent.value).lower()}",
+            name,
+            Hint.IDEMPOTENT,
+        )
+    open_world = inferred.get(Hint.OPEN_WORLD)
+    if declared.open_world is False and open_world is not None and open_world.value:
+        yield Finding(
+            "HG303",
+            f"declared openWorldHint false, but {why(Hint.OPEN_WORLD)} says it reaches external systems",
+            name,
+            Hint.OPEN_WORLD,
+        )
+
+
+def _expect_findings(tools: Sequence[ResolvedTool], expect: Mapping[Tier, Sequence[str]]) -> Iterable[Finding]:
+    listed: dict[str, list[Tier]] = {}
+    for tier, names in expect.items():
+        for name in names:
+            listed.setdefault(name, []).append(tier)
+    present = {t.name: t for t in tools}
+    for name, tiers in listed.items():
+        if len(tiers) > 1:
+            yield Finding("HG502", "listed under " + " and ".join(t.value for t in tiers), name)
+        if name not in present:
+            yield Finding("HG503", f"listed under {tiers[0].value}, but the server has no such tool", name)
+            continue
+        actual = declared_tier(present[name].declared)
+        if actual not in tiers:
+            yield Finding(
+                "HG501",
+                f"expected {' or '.join(t.value for t in tiers)}, but its declared hints make it {actual.value}",
+                name,
+            )
+    for name in present:
+        if name not in listed:
+            yield Finding("HG504", "not listed in any tier of the expect file", name)
+
+
+_TIER_NAMES: Mapping[str, Tier] = {
+    "read-only": Tier.READ_ONLY,
+    "read_only": Tier.READ_ONLY,
+    "readonly": Tier.READ_ONLY,
+    "additive-write": Tier.ADDITIVE,
+    "additive_write": Tier.ADDITIVE,
+    "additive": Tier.ADDITIVE,
+    "non-destructive-write": Tier.ADDITIVE,
+    "non_destructive_write": Tier.ADDITIVE,
+    "soft-delete": Tier.ADDITIVE,
+    "soft_delete": Tier.ADDITIVE,
+    "destructive": Tier.DESTRUCTIVE,
+    "unknown": Tier.UNKNOWN,
+}
+
+
+def load_expect(path: str | Path) -> dict[Tier, list[str]]:
+    """Read an expect file: a YAML mapping of tier → list of tool names.
+
+    Tier names: read-only, additive-write (aliases non-destructive-write,
+    soft-delete: seed 003's tiers 2 and 3), destructive, unknown. Several keys
+    may map to one tier; their lists are joined.
+
+    Raises:
+        ExpectFileError: the file is missing, not YAML, or not of that shape.
+    """
+    import yaml
+
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ExpectFileError(f"{path}: cannot read the expect file: {exc.strerror}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise ExpectFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+    if not isinstance(data, dict):
+        raise ExpectFileError(f"{path}: expected a mapping of tier to tool names, got {type(data).__name__}")
+    expect: dict[Tier, list[str]] = {}
+    for key, names in data.items():
+        tier = _TIER_NAMES.get(str(key).lower())
+        if tier is None:
+            known = ", ".join(sorted({t.value for t in Tier}))
+            raise ExpectFileError(f"{path}: {key}: unknown tier (known: {known})")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ExpectFileError(f"{path}: {key}: expected a list of tool names")
+        expect.setdefault(tier, []).extend(names)
+    return expect
+
+
+def origin_counts(tools: Sequence[ResolvedTool]) -> dict[Origin, int]:
+    """Per origin, how many tools have at least one hint from it (coverage by origin)."""
+    counts = dict.fromkeys(Origin, 0)
+    for tool in tools:
+        for origin in {r.provenance.origin for r in tool.resolution.hints.values()}:
+            counts[origin] += 1
+    return counts

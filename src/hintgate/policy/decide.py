@@ -1,0 +1,502 @@
+"""Deciding one tools/call: allow, ask or deny, with a reason a person reads and the rule that decided.
+
+Pure: no I/O, nothing from the MCP SDK, the web stack, the database or the
+network; the gateway calls `decide` on every tools/call, so it stays cheap.
+docs/policy.md explains all of it with examples.
+
+Precedence, first that applies wins:
+
+1. Deny rules. Rules are tool rules (they name a `tool` glob), server rules
+   (a `server` glob and no tool) or global rules (tier and hints only). The
+   most specific level with a matching rule decides: tool rule > server rule
+   > global rule; at one level deny > ask > allow, and among equals the first
+   in the list is cited. When the deciding rule denies, the call is denied in
+   every mode, whatever a person approved before.
+2. Mode limits. `bypass` runs every call no deny rule stopped: ask and allow
+   rules, preferences, taint and unknown tools do not apply. `read-only`
+   denies every tool that is not read-only, whatever ask and allow rules say.
+3. The deciding ask or allow rule; when no rule matches, the mode with its
+   preferences:
+
+   | tier           | default | accept-edits           | read-only |
+   | -------------- | ------- | ---------------------- | --------- |
+   | read-only      | allow*  | allow*                 | allow     |
+   | additive write | ask     | allow                  | deny      |
+   | destructive    | ask     | ask (allow when 'Always confirm destructive' is off) | deny |
+   | unknown        | ask     | ask                    | deny      |
+
+   (*ask when 'Auto-approve read-only tools' is off.) An explicit allow rule
+   is the operator's decision: it allows unknown and destructive tools too.
+4. Taint. Once an open-world tool has returned content in the session, an
+   allow of a tool that is not read-only becomes ask (allow rules included:
+   this is the defence against instructions injected through fetched content).
+5. Earlier answers. An ask becomes allow when a person approved the tool for
+   this session, or when the identical call (tool and canonical JSON of the
+   arguments) of an idempotent tool was approved or allowed within
+   `idempotent_retry_window` seconds. In a tainted session, only approvals
+   given after the taint count for tools that are not read-only.
+
+Trust is applied before all of this, by `hintgate.hints.annotations.resolve`: a
+declared hint of an untrusted server that would make the tool look safer is
+set aside (`Resolved.distrusted`), so no rule or mode sees it. When setting
+it aside changed the outcome, the reason says so and the source is
+`trust:untrusted`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
+from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
+from hintgate.policy.rules import Level, Mode, PolicySettings, Rule, Verdict, parse_policy
+
+if TYPE_CHECKING:
+    from hintgate.hints.catalog import CatalogEntry
+
+__all__ = [
+    "CallFacts",
+    "Decision",
+    "ExplainRow",
+    "Failure",
+    "Level",
+    "Mode",
+    "PolicySettings",
+    "Rule",
+    "SessionState",
+    "Verdict",
+    "decide",
+    "explain",
+    "failure_kind",
+    "parse_policy",
+    "should_retry",
+    "warnings",
+]
+
+_NO_ARGUMENTS: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What happens to a call, why, and which rule or setting decided.
+
+    Attributes:
+        verdict: allow, ask or deny.
+        reason: a sentence a person understands.
+        source: the rule or setting that decided: `mode:default`,
+            `preference:always-confirm-destructive`, `rule:tool:delete_*#3`,
+            `trust:untrusted`, `taint:open-world`, `session-approval`,
+            `retry:idempotent`, `unknown-tool`.
+    """
+
+    verdict: Verdict
+    reason: str
+    source: str
+
+    def to_json(self) -> dict[str, str]:
+        """`{"verdict", "reason", "source"}`."""
+        return {"verdict": self.verdict.value, "reason": self.reason, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class CallFacts:
+    """What the policy knows about one call.
+
+    Attributes:
+        tool: the tool's public (namespaced) name.
+        server: the name of the source it comes from.
+        resolution: the tool's resolved hints with provenance.
+        trusted: whether the server is trusted. When it is not but the
+            resolution was made as if it were, the hints are resolved again
+            untrusted, so a stale or careless caller cannot lend trust.
+        arguments: the call's arguments.
+        title: the tool's display title, if any.
+        tier: the tool's tier (derived).
+        read_only: resolved readOnlyHint (derived).
+        idempotent: resolved idempotentHint (derived).
+        open_world: resolved openWorldHint: content it returns taints the session (derived).
+    """
+
+    tool: str
+    server: str
+    resolution: Resolution
+    trusted: bool
+    arguments: Mapping[str, Any] = field(default_factory=lambda: _NO_ARGUMENTS)
+    title: str | None = None
+    tier: Tier = field(init=False)
+    read_only: bool = field(init=False)
+    idempotent: bool = field(init=False)
+    open_world: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        resolution = self.resolution
+        if resolution.trusted and not self.trusted:
+            resolution = resolve(
+                declared=resolution.declared,
+                inferred=resolution.inferred,
+                overrides=resolution.overrides,
+                title_override=resolution.title,
+                trusted=False,
+            )
+            object.__setattr__(self, "resolution", resolution)
+        hints = resolution.hints
+        object.__setattr__(self, "tier", resolution.tier)
+        object.__setattr__(self, "read_only", hints[Hint.READ_ONLY].value)
+        object.__setattr__(self, "idempotent", hints[Hint.IDEMPOTENT].value)
+        object.__setattr__(self, "open_world", hints[Hint.OPEN_WORLD].value)
+
+    @classmethod
+    def from_entry(cls, entry: CatalogEntry, arguments: Mapping[str, Any] | None = None) -> CallFacts:
+        """The facts of a call of a catalog entry; trust is the entry's resolution's."""
+        resolution = entry.tool.resolution
+        return cls(
+            tool=entry.name,
+            server=entry.server,
+            resolution=resolution,
+            trusted=resolution.trusted,
+            arguments=_NO_ARGUMENTS if arguments is None else arguments,
+            title=entry.tool.title,
+        )
+
+
+def _call_key(tool: str, arguments: Mapping[str, Any]) -> str | None:
+    """Tool name and canonical JSON of the arguments; `None` when they have no canonical form."""
+    try:
+        text = json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):  # keys of mixed types, or a cycle: not a JSON call
+        return None
+    return f"{tool}\0{text}"
+
+
+@dataclass(slots=True)
+class SessionState:
+    """What one session has approved and read, as far as the policy cares.
+
+    The gateway updates it: `approve_for_session` when a person approves a
+    tool for the session, `record_approval` when a call runs (allowed, or
+    approved once), `mark_open_world_result` when an open-world tool returned
+    content. Approvals given once are the gateway's, not stored here.
+
+    Attributes:
+        approved_for_session: tools a person approved for the whole session.
+        approved_since_taint: those of them approved after the session was tainted.
+        tainted_by: the first open-world tool that returned content, if any.
+    """
+
+    approved_for_session: set[str] = field(default_factory=set)
+    approved_since_taint: set[str] = field(default_factory=set)
+    tainted_by: str | None = None
+    _approvals: dict[str, tuple[float, bool]] = field(default_factory=dict, init=False, repr=False)
+
+    max_remembered_calls: ClassVar[int] = 4096
+    """Identical-call approvals kept per session; the oldest go first."""
+
+    def approve_for_session(self, tool: str) -> None:
+        """A person approved `tool` for the rest of the session."""
+        self.approved_for_session.add(tool)
+        if self.tainted_by is not None:
+            self.approved_since_taint.add(tool)
+
+    def mark_open_world_result(self, tool: str) -> None:
+        """An open-world `tool` returned content: the session is tainted from now on."""
+        if self.tainted_by is None:
+            self.tainted_by = tool
+
+    def record_approval(self, tool: str, arguments: Mapping[str, Any], now: float) -> None:
+        """A call ran after an approval or an allow, at `now` (seconds, the clock `decide` is given)."""
+        key = _call_key(tool, arguments)
+        if key is None:
+            return
+        approvals = self._approvals
+        approvals.pop(key, None)  # re-insert so the dict stays oldest-first
+        approvals[key] = (now, self.tainted_by is not None)
+        while len(approvals) > self.max_remembered_calls:
+            del approvals[next(iter(approvals))]
+
+    def approved_at(self, tool: str, arguments: Mapping[str, Any], *, since_taint: bool = False) -> float | None:
+        """When the identical call was last approved; with `since_taint`, only approvals given while tainted."""
+        key = _call_key(tool, arguments)
+        found = None if key is None else self._approvals.get(key)
+        if found is None or (since_taint and not found[1]):
+            return None
+        return found[0]
+
+
+# ----------------------------------------------------------------- deciding
+
+_TIER_PHRASE = {
+    Tier.ADDITIVE: "this tool writes (additive, not destructive)",
+    Tier.DESTRUCTIVE: "this tool is destructive",
+    Tier.UNKNOWN: "nothing is known about this tool (no hints declared, inferred or set)",
+}
+_MODE_DECISIONS: Mapping[tuple[Mode, Tier], Decision] = {
+    **{
+        (mode, Tier.READ_ONLY): Decision(Verdict.ALLOW, "Read-only tools run without asking.", f"mode:{mode}")
+        for mode in Mode
+    },
+    **{
+        (Mode.READ_ONLY, tier): Decision(
+            Verdict.DENY, f"Read-only mode runs only read-only tools; {_TIER_PHRASE[tier]}.", "mode:read-only"
+        )
+        for tier in _TIER_PHRASE
+    },
+    **{
+        (mode, Tier.UNKNOWN): Decision(
+            Verdict.ASK,
+            "Nothing is known about this tool (no hints declared, inferred or set), so it asks.",
+            "unknown-tool",
+        )
+        for mode in (Mode.DEFAULT, Mode.ACCEPT_EDITS)
+    },
+    **{
+        (Mode.DEFAULT, tier): Decision(
+            Verdict.ASK,
+            f"In default mode only read-only tools run without asking; {_TIER_PHRASE[tier]}.",
+            "mode:default",
+        )
+        for tier in (Tier.ADDITIVE, Tier.DESTRUCTIVE)
+    },
+    (Mode.ACCEPT_EDITS, Tier.ADDITIVE): Decision(
+        Verdict.ALLOW, "Accept-edits mode runs additive writes without asking.", "mode:accept-edits"
+    ),
+}
+_ASK_READ_ONLY = Decision(
+    Verdict.ASK, "Read-only tools ask too: 'Auto-approve read-only tools' is off.", "preference:auto-approve-read-only"
+)
+_ASK_DESTRUCTIVE = Decision(
+    Verdict.ASK,
+    "Destructive tools always ask: 'Always confirm destructive' is on.",
+    "preference:always-confirm-destructive",
+)
+_ALLOW_DESTRUCTIVE = Decision(
+    Verdict.ALLOW,
+    "Accept-edits mode runs destructive tools too: 'Always confirm destructive' is off.",
+    "mode:accept-edits",
+)
+_BYPASS = Decision(Verdict.ALLOW, "Bypass mode runs every call that no deny rule stops.", "mode:bypass")
+
+
+def _by_mode(tier: Tier, settings: PolicySettings) -> Decision:
+    """The mode's verdict for a tool of `tier` when no rule decides (bypass is handled before)."""
+    mode = settings.mode
+    if tier is Tier.READ_ONLY and mode is not Mode.READ_ONLY and not settings.auto_approve_read_only:
+        return _ASK_READ_ONLY
+    if mode is Mode.ACCEPT_EDITS and tier is Tier.DESTRUCTIVE:
+        return _ASK_DESTRUCTIVE if settings.always_confirm_destructive else _ALLOW_DESTRUCTIVE
+    return _MODE_DECISIONS[mode, tier]
+
+
+def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -> Decision:
+    """Say so when a declared claim set aside for distrust would have let the call run."""
+    hints = call.resolution.hints
+    if hints[Hint.READ_ONLY].distrusted is True:
+        claimed, claim = Tier.READ_ONLY, "to be read-only"
+    elif hints[Hint.DESTRUCTIVE].distrusted is False:
+        claimed, claim = Tier.ADDITIVE, "not to be destructive"
+    else:
+        return decision
+    if _by_mode(claimed, settings).verdict is not Verdict.ALLOW:
+        return decision
+    reason = f"{decision.reason} Its server is untrusted, so its own claim {claim} was not used."
+    return Decision(decision.verdict, reason, "trust:untrusted")
+
+
+def _deciding_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
+    """The rule that decides: the most specific level that matches, then the strongest effect, then the first."""
+    best: Rule | None = None
+    for rule in rules:
+        # Skip the match when the rule could not beat the one found already.
+        if best is not None and (rule.rank > best.rank or (rule.rank == best.rank and rule.strength <= best.strength)):
+            continue
+        if rule.matches(call.tool, call.server, call.tier, call.resolution.hints):
+            best = rule
+    return best
+
+
+def _earlier_answer(
+    call: CallFacts, session: SessionState, settings: PolicySettings, now: float, tainted: bool
+) -> Decision | None:
+    """An allow standing in for a question a person has in effect answered already."""
+    approved = session.approved_since_taint if tainted else session.approved_for_session
+    if call.tool in approved:
+        return Decision(Verdict.ALLOW, f"A person approved {call.tool} for this session.", "session-approval")
+    window = settings.idempotent_retry_window
+    if window > 0 and call.idempotent:
+        at = session.approved_at(call.tool, call.arguments, since_taint=tainted)
+        if at is not None and 0 <= now - at <= window:
+            reason = (
+                f"The same call (same tool and arguments) was approved {now - at:.0f} s ago and this tool is "
+                "idempotent, so it runs again without asking."
+            )
+            return Decision(Verdict.ALLOW, reason, "retry:idempotent")
+    return None
+
+
+def decide(
+    call: CallFacts, session: SessionState, settings: PolicySettings, rules: Sequence[Rule], *, now: float
+) -> Decision:
+    """Decide whether a call runs, asks or is denied; the precedence is in the module docstring.
+
+    Args:
+        call: the tool, its resolved hints, its server's trust and the arguments.
+        session: what the session approved and read; not changed here.
+        settings: mode and preferences.
+        rules: the operator's rules, in config order.
+        now: the current time in seconds, on the clock `SessionState.record_approval` was given.
+    """
+    rule = _deciding_rule(call, rules) if rules else None
+    if rule is not None and rule.effect is Verdict.DENY:
+        return Decision(Verdict.DENY, rule.reason, rule.id)
+    mode = settings.mode
+    if mode is Mode.BYPASS:
+        return _BYPASS
+    if mode is Mode.READ_ONLY and not call.read_only:
+        return _mind_trust(_by_mode(call.tier, settings), call, settings)
+    decision = _by_mode(call.tier, settings) if rule is None else Decision(rule.effect, rule.reason, rule.id)
+    tainted_by = session.tainted_by
+    tainted = tainted_by is not None and settings.taint_enabled and not call.read_only
+    if decision.verdict is Verdict.ALLOW:
+        if not tainted:
+            return decision
+        reason = f"This session has read content from an open-world tool ({tainted_by}); writes now ask."
+        if rule is not None:
+            reason += f" Rule {rule.cite()} would have allowed it."
+        decision = Decision(Verdict.ASK, reason, "taint:open-world")
+    elif rule is None:
+        decision = _mind_trust(decision, call, settings)
+    earlier = _earlier_answer(call, session, settings, now, tainted)
+    if earlier is not None:
+        return earlier
+    if tainted and decision.source != "taint:open-world":
+        reason = f"{decision.reason} This session has also read content from an open-world tool ({tainted_by})."
+        decision = Decision(decision.verdict, reason, decision.source)
+    return decision
+
+
+# ------------------------------------------------------ warnings and retries
+
+
+def warnings(call: CallFacts, settings: PolicySettings | None = None) -> list[str]:
+    """The hint warnings an approval prompt shows; none when `show_hint_warnings` is off.
+
+    The open-world warning is given only when something says so (declared,
+    inferred or set): from the spec default alone it would be on nearly every
+    tool and mean nothing.
+    """
+    if settings is not None and not settings.show_hint_warnings:
+        return []
+    out: list[str] = []
+    tier = call.tier
+    if tier is Tier.UNKNOWN:
+        out.append("Nothing is known about this tool: no hints declared, inferred or set")
+    elif tier is Tier.DESTRUCTIVE:
+        out.append("This tool may make destructive changes")
+    elif tier is Tier.READ_ONLY:
+        out.append("This tool only reads data")
+    hints = call.resolution.hints
+    if call.open_world and hints[Hint.OPEN_WORLD].provenance.origin is not Origin.DEFAULT:
+        out.append("This tool can reach external systems (open world)")
+    if any(r.distrusted is not None for r in hints.values()):
+        out.append("Hints of this tool come from an untrusted server and were not used to approve it")
+    return out
+
+
+class Failure(StrEnum):
+    """How an upstream call failed, as far as retrying it is concerned."""
+
+    TRANSIENT = "transient"
+    """The call did not reach the tool (the server is down or restarting, the connection dropped)."""
+    TIMEOUT = "timeout"
+    """No answer in time: the call may or may not have run."""
+    PERMANENT = "permanent"
+    """The server answered with an error, or broke the protocol: trying again will not help."""
+
+
+def failure_kind(error: BaseException) -> Failure:
+    """Classify an upstream error for `should_retry`."""
+    if isinstance(error, UpstreamTimeout):
+        return Failure.TIMEOUT
+    if isinstance(error, UpstreamDown | UpstreamClosed | ConnectionError):
+        return Failure.TRANSIENT
+    return Failure.PERMANENT
+
+
+def should_retry(call: CallFacts, error_kind: Failure | str) -> bool:
+    """Whether the gateway may repeat a failed call by itself.
+
+    Only transient failures and timeouts, and only for tools whose repetition
+    is harmless: read-only or idempotent (as resolved, so an untrusted
+    server's claim to be idempotent does not count).
+
+    Raises:
+        ValueError: `error_kind` is not a `Failure` value.
+    """
+    if Failure(error_kind) is Failure.PERMANENT:
+        return False
+    return call.read_only or call.idempotent
+
+
+# ------------------------------------------------------------------ explain
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainRow:
+    """One tool in `hintgate policy explain`: what each mode would do to a first call of it.
+
+    Attributes:
+        tool: the public name.
+        server: the source.
+        tier: the tool's tier.
+        title: its display title, if any.
+        decisions: mode → decision, in the order asked for.
+        warnings: the hint warnings an approval prompt would show.
+    """
+
+    tool: str
+    server: str
+    tier: Tier
+    title: str | None
+    decisions: Mapping[Mode, Decision]
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The `--format json` shape."""
+        return {
+            "tool": self.tool,
+            "server": self.server,
+            "tier": self.tier.value,
+            "title": self.title,
+            "decisions": {mode.value: d.to_json() for mode, d in self.decisions.items()},
+            "warnings": list(self.warnings),
+        }
+
+
+def explain(
+    entries: Iterable[CatalogEntry],
+    settings: PolicySettings,
+    rules: Sequence[Rule],
+    modes: Sequence[Mode] = tuple(Mode),
+) -> list[ExplainRow]:
+    """A dry run: each tool's verdict and reason in each mode, in a fresh session with no arguments."""
+    per_mode = [(mode, dataclasses.replace(settings, mode=mode)) for mode in modes]
+    rows: list[ExplainRow] = []
+    for entry in entries:
+        call = CallFacts.from_entry(entry)
+        decisions = {mode: decide(call, SessionState(), s, rules, now=0.0) for mode, s in per_mode}
+        rows.append(
+            ExplainRow(
+                tool=call.tool,
+                server=call.server,
+                tier=call.tier,
+                title=call.title,
+                decisions=MappingProxyType(decisions),
+                warnings=tuple(warnings(call, settings)),
+            )
+        )
+    return rows

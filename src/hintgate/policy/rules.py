@@ -1,0 +1,411 @@
+"""The policy's vocabulary and configuration: modes, verdicts, settings, rules, and their parser.
+
+Pure: no I/O, nothing from the MCP SDK, the web stack or the database.
+`hintgate.policy.decide` decides calls with these; this module only says what an
+operator wrote and checks it. docs/policy.md is the reference of every key.
+
+A rule's *level* follows from what it names: a `tool` pattern makes it a tool
+rule, else a `server` pattern a server rule, else it is a global rule (it
+matches by tier and hints alone). Globs are compiled once, here, so deciding a
+call costs a few regex matches and attribute reads.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import fnmatch
+import json
+import math
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from hintgate.config.yamlpos import format_path
+from hintgate.errors import ConfigError
+from hintgate.hints.annotations import Hint, Resolved, Tier
+
+__all__ = [
+    "Level",
+    "Mode",
+    "PolicySettings",
+    "Rule",
+    "Verdict",
+    "parse_policy",
+]
+
+
+class Verdict(enum.StrEnum):
+    """What happens to a call: it runs, a person is asked, or it is refused."""
+
+    ALLOW = "allow"
+    ASK = "ask"
+    DENY = "deny"
+
+
+class Mode(enum.StrEnum):
+    """How much runs without asking when no rule decides."""
+
+    DEFAULT = "default"
+    ACCEPT_EDITS = "accept-edits"
+    READ_ONLY = "read-only"
+    BYPASS = "bypass"
+
+
+class Level(enum.StrEnum):
+    """How specific a rule is; a more specific level decides before a less specific one."""
+
+    TOOL = "tool"
+    SERVER = "server"
+    GLOBAL = "global"
+
+
+# At one level the strongest matching effect wins.
+_STRENGTH = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
+_EFFECT_WORDS = {Verdict.ALLOW: "Allowed by rule", Verdict.ASK: "Asks because of rule", Verdict.DENY: "Denied by rule"}
+_RANK = {Level.TOOL: 0, Level.SERVER: 1, Level.GLOBAL: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class PolicySettings:
+    """The policy's settings; the defaults are the ones seed 000 recommends.
+
+    Attributes:
+        mode: what runs without asking when no rule decides.
+        auto_approve_read_only: read-only tools run without asking in default and accept-edits.
+        always_confirm_destructive: destructive tools ask in accept-edits (bypass is not affected).
+        show_hint_warnings: approval prompts carry the hint warnings.
+        taint_enabled: after an open-world tool returned content, writes ask.
+        idempotent_retry_window: seconds during which an identical approved call
+            of an idempotent tool runs again without asking; 0 turns it off.
+        approval_timeout: seconds the gateway waits for a person before denying.
+        ask_via: how a person is asked: "client" (MCP elicitation when the client
+            supports it, else the approval queue) or "queue" (always the queue,
+            answered in the dashboard or through the REST API).
+    """
+
+    mode: Mode = Mode.DEFAULT
+    auto_approve_read_only: bool = True
+    always_confirm_destructive: bool = True
+    show_hint_warnings: bool = True
+    taint_enabled: bool = True
+    idempotent_retry_window: float = 600.0
+    approval_timeout: float = 120.0
+    ask_via: str = "client"
+
+
+def _compile(pattern: str | None) -> re.Pattern[str] | None:
+    # fnmatch.translate, not fnmatch.fnmatch: compiled once, and case-sensitive
+    # on every platform (fnmatch.fnmatch folds case on Windows).
+    return None if pattern is None else re.compile(fnmatch.translate(pattern))
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One allow / ask / deny rule.
+
+    A rule matches a call when every condition it has holds: the tool glob
+    against the public tool name, the server glob against the server name,
+    the tier among `tiers`, and each hint's resolved value.
+
+    Attributes:
+        effect: what the rule does to a call it matches.
+        tool: a glob over public tool names (`fnmatch`, case-sensitive).
+        server: a glob over server names.
+        tiers: the tiers it matches; empty matches any.
+        hints: resolved hint values it requires.
+        index: its position in the config list, part of its id.
+        where: its key path in the config file (`policy.rules[2]`), for reasons.
+        note: the operator's own words, added to the reason.
+        level: tool, server or global (derived).
+        id: `rule:<level>:<pattern>#<index>`, the decision's `source` (derived).
+        reason: the sentence a decision by this rule gives (derived).
+    """
+
+    effect: Verdict
+    tool: str | None = None
+    server: str | None = None
+    tiers: frozenset[Tier] = frozenset()
+    hints: Mapping[Hint, bool] = field(default_factory=lambda: MappingProxyType({}))
+    index: int = 0
+    where: str | None = None
+    note: str | None = None
+    level: Level = field(init=False)
+    id: str = field(init=False)
+    reason: str = field(init=False, repr=False, compare=False)
+    rank: int = field(init=False, repr=False, compare=False)
+    strength: int = field(init=False, repr=False, compare=False)
+    _tool_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _server_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _hint_checks: tuple[tuple[Hint, bool], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        level = Level.TOOL if self.tool is not None else Level.SERVER if self.server is not None else Level.GLOBAL
+        pattern = {Level.TOOL: self.tool, Level.SERVER: self.server}.get(level) or ",".join(self._conditions()[1:])
+        derived = {
+            "level": level,
+            "id": f"rule:{level}:{pattern}#{self.index}",
+            # Built once: a decision by a rule then costs no string formatting.
+            "reason": f"{_EFFECT_WORDS[self.effect]} {self.cite()}." + (f" {self.note}" if self.note else ""),
+            "rank": _RANK[level],
+            "strength": _STRENGTH[self.effect],
+            "_tool_re": _compile(self.tool),
+            "_server_re": _compile(self.server),
+            "_hint_checks": tuple(self.hints.items()),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+    def _conditions(self) -> list[str]:
+        # Index 0 is the effect so that the global pattern can skip it.
+        parts = [self.effect.value]
+        if self.tool is not None:
+            parts.append(f"tool={self.tool}")
+        if self.server is not None:
+            parts.append(f"server={self.server}")
+        if self.tiers:
+            parts.append("tier=" + "|".join(t.value for t in Tier if t in self.tiers))
+        parts.extend(f"{h.value}={str(v).lower()}" for h, v in self.hints.items())
+        return parts
+
+    def describe(self) -> str:
+        """The rule as a person reads it: `deny server=github tier=destructive`."""
+        return " ".join(self._conditions())
+
+    def cite(self) -> str:
+        """The rule and where it is written: `deny tool=x (config policy.rules[2])`."""
+        return f"{self.describe()} (config {self.where or f'rule #{self.index}'})"
+
+    def matches(self, tool: str, server: str, tier: Tier, hints: Mapping[Hint, Resolved]) -> bool:
+        """Whether the rule applies to a call of `tool` on `server` with these resolved hints."""
+        # Cheapest checks first: this runs for every rule on every call.
+        if self.tiers and tier not in self.tiers:
+            return False
+        for hint, value in self._hint_checks:
+            if hints[hint].value is not value:
+                return False
+        if self._server_re is not None and self._server_re.match(server) is None:
+            return False
+        return self._tool_re is None or self._tool_re.match(tool) is not None
+
+
+# ------------------------------------------------------------------ parsing
+
+_Path = tuple[str | int, ...]
+
+_TOP_KEYS: Mapping[str, str] = {
+    "mode": "mode",
+    "preferences": "preferences",
+    "taint": "taint",
+    "idempotentRetryWindow": "idempotent_retry_window",
+    "idempotent_retry_window": "idempotent_retry_window",
+    "approvalTimeout": "approval_timeout",
+    "approval_timeout": "approval_timeout",
+    "askVia": "ask_via",
+    "ask_via": "ask_via",
+    "rules": "rules",
+}
+_ASK_VIA: Mapping[str, str] = {"client": "client", "queue": "queue"}
+_PREFERENCE_KEYS: Mapping[str, str] = {
+    "autoApproveReadOnly": "auto_approve_read_only",
+    "auto_approve_read_only": "auto_approve_read_only",
+    "alwaysConfirmDestructive": "always_confirm_destructive",
+    "always_confirm_destructive": "always_confirm_destructive",
+    "showHintWarnings": "show_hint_warnings",
+    "show_hint_warnings": "show_hint_warnings",
+}
+_MODES: Mapping[str, Mode] = {
+    **{m.value: m for m in Mode},
+    "acceptEdits": Mode.ACCEPT_EDITS,
+    "accept_edits": Mode.ACCEPT_EDITS,
+    "readOnly": Mode.READ_ONLY,
+    "read_only": Mode.READ_ONLY,
+}
+_TIERS: Mapping[str, Tier] = {
+    **{t.value: t for t in Tier},
+    "additive": Tier.ADDITIVE,
+    "additive_write": Tier.ADDITIVE,
+    "read_only": Tier.READ_ONLY,
+    "readOnly": Tier.READ_ONLY,
+}
+_HINT_SPELLINGS: Mapping[str, Hint] = {
+    **{h.value: h for h in Hint},
+    **{h.attr: h for h in Hint},
+    **{f"{h.attr}_hint": h for h in Hint},
+}
+_RULE_KEYS = ("tool", "server", "tier", "reason")
+_EFFECTS = tuple(v.value for v in Verdict)
+
+
+def _got(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return json.dumps(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, int | float):
+        return repr(value)
+    return type(value).__name__
+
+
+def _closest(word: str, choices: Collection[str]) -> str:
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f'; did you mean "{found[0]}"?' if found else ""
+
+
+class _Parser:
+    """One pass over a `policy` section; the first problem raises `ConfigError`."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, path: _Path, message: str) -> NoReturn:
+        raise ConfigError(message, file=self.source, path=format_path(path) or None)
+
+    def mapping(self, value: Any, path: _Path, what: str = "a mapping") -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            self.fail(path, f"expected {what}, got {_got(value)}")
+        for key in value:
+            if not isinstance(key, str):
+                self.fail((*path, str(key)), f"keys must be strings, got {_got(key)}")
+        return value
+
+    def spellings(self, m: Mapping[str, Any], path: _Path, known: Mapping[str, str]) -> dict[str, tuple[str, Any]]:
+        """Map each key to its setting, rejecting unknown keys and two spellings of one setting."""
+        out: dict[str, tuple[str, Any]] = {}
+        for key, value in m.items():
+            if key.startswith("x-"):
+                continue  # extension keys, as elsewhere in the config file
+            setting = known.get(key)
+            if setting is None:
+                self.fail((*path, key), f'unknown key "{key}"{_closest(key, known)}')
+            if setting in out:
+                self.fail((*path, key), f'"{key}" repeats "{out[setting][0]}"; give one')
+            out[setting] = (key, value)
+        return out
+
+    def boolean(self, value: Any, path: _Path) -> bool:
+        if not isinstance(value, bool):
+            self.fail(path, f"expected true or false, got {_got(value)}")
+        return value
+
+    def seconds(self, value: Any, path: _Path, *, zero: bool) -> float:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            bound = "0 or more" if zero else "greater than 0"
+            self.fail(path, f"expected a number of seconds {bound}, got {_got(value)}")
+        return float(value)
+
+    def choice(self, value: Any, path: _Path, choices: Mapping[str, Any], what: str, shown: Collection[str]) -> Any:
+        if not isinstance(value, str) or value not in choices:
+            hint = _closest(value, choices) if isinstance(value, str) else ""
+            self.fail(path, f"expected a {what}: one of {', '.join(shown)}; got {_got(value)}{hint}")
+        return choices[value]
+
+    def glob(self, value: Any, path: _Path) -> str:
+        if not isinstance(value, str) or not value:
+            self.fail(path, f"expected a non-empty glob pattern (a string), got {_got(value)}")
+        return value
+
+    def settings(self, data: Any, path: _Path) -> tuple[PolicySettings, tuple[Rule, ...]]:
+        given = self.spellings(self.mapping(data, path), path, _TOP_KEYS)
+        values: dict[str, Any] = {}
+        rules: tuple[Rule, ...] = ()
+        for setting, (key, value) in given.items():
+            here = (*path, key)
+            if setting == "mode":
+                values["mode"] = self.choice(value, here, _MODES, "mode", [m.value for m in Mode])
+            elif setting == "preferences":
+                prefs = self.spellings(self.mapping(value, here), here, _PREFERENCE_KEYS)
+                for name, (pkey, pvalue) in prefs.items():
+                    values[name] = self.boolean(pvalue, (*here, pkey))
+            elif setting == "taint":
+                values["taint_enabled"] = self.boolean(value, here)
+            elif setting == "idempotent_retry_window":
+                values[setting] = self.seconds(value, here, zero=True)
+            elif setting == "approval_timeout":
+                values[setting] = self.seconds(value, here, zero=False)
+            elif setting == "ask_via":
+                values[setting] = self.choice(value, here, _ASK_VIA, "way to ask", list(_ASK_VIA))
+            else:
+                rules = self.rules(value, here)
+        return PolicySettings(**values), rules
+
+    def rules(self, value: Any, path: _Path) -> tuple[Rule, ...]:
+        if not isinstance(value, list | tuple):
+            self.fail(path, f"expected a list of rules, got {_got(value)}")
+        return tuple(self.rule(item, (*path, i), i) for i, item in enumerate(value))
+
+    def rule(self, value: Any, path: _Path, index: int) -> Rule:
+        effects = ", ".join(_EFFECTS)
+        m = self.mapping(value, path, f"a rule: a mapping with one of {effects}")
+        for key in m:
+            if key not in _EFFECTS:
+                self.fail((*path, key), f'unknown key "{key}"; a rule is one of {effects}{_closest(key, _EFFECTS)}')
+        if len(m) != 1:
+            if not m:
+                self.fail(path, f"a rule needs one of {effects}, got an empty mapping")
+            self.fail(path, f"a rule has one effect, got {' and '.join(json.dumps(k) for k in m)}")
+        key, spec = next(iter(m.items()))
+        here = (*path, key)
+        conditions = self.mapping(spec, here, "a mapping of conditions (tool, server, tier, hints)")
+        known = {**{k: k for k in _RULE_KEYS}, **{k: k for k in _HINT_SPELLINGS}}
+        given = self.spellings(conditions, here, known)
+        hints: dict[Hint, bool] = {}
+        spelled: dict[Hint, str] = {}
+        fields: dict[str, Any] = {}
+        for name, (ckey, cvalue) in given.items():
+            at = (*here, ckey)
+            if name in ("tool", "server"):
+                fields[name] = self.glob(cvalue, at)
+            elif name == "tier":
+                fields["tiers"] = self.tiers(cvalue, at)
+            elif name == "reason":
+                if not isinstance(cvalue, str):
+                    self.fail(at, f"expected a sentence (a string), got {_got(cvalue)}")
+                fields["note"] = cvalue
+            else:
+                hint = _HINT_SPELLINGS[name]
+                if hint in spelled:
+                    self.fail(at, f'"{ckey}" repeats "{spelled[hint]}"; give one')
+                hints[hint], spelled[hint] = self.boolean(cvalue, at), ckey
+        if not (fields.keys() - {"note"}) and not hints:
+            self.fail(here, 'a rule needs a tool, server, tier or hint to match (tool: "*" matches every tool)')
+        return Rule(Verdict(key), **fields, hints=MappingProxyType(hints), index=index, where=format_path(path))
+
+    def tiers(self, value: Any, path: _Path) -> frozenset[Tier]:
+        shown = [t.value for t in Tier]
+        if isinstance(value, list | tuple):
+            if not value:
+                self.fail(path, f"expected a tier or a non-empty list of tiers ({', '.join(shown)})")
+            return frozenset(self.choice(v, (*path, i), _TIERS, "tier", shown) for i, v in enumerate(value))
+        return frozenset({self.choice(value, path, _TIERS, "tier", shown)})
+
+
+def parse_policy(
+    data: Mapping[str, Any] | None, *, source: str = "<config>", path: str = "policy"
+) -> tuple[PolicySettings, tuple[Rule, ...]]:
+    """Read a config file's `policy` section.
+
+    Multiword keys may be written camelCase or snake_case; keys starting with
+    `x-` are ignored.
+
+    Args:
+        data: the value of the `policy` key; `None` when the file has none.
+        source: the file's name, for errors.
+        path: the section's key path in the file, the prefix of error paths.
+
+    Raises:
+        ConfigError: at the first problem, naming its key path
+            (`policy.rules[2].deny.tier`) and what was expected.
+    """
+    if data is None:
+        return PolicySettings(), ()
+    return _Parser(source).settings(data, (path,) if path else ())

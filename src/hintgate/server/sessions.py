@@ -1,0 +1,195 @@
+"""Client sessions: who is connected to the gateway, since when, and what they have done.
+
+A session is one client connection (seed 001's MCPSession): a stdio client
+from its `initialize` until EOF, a streamable HTTP client from its
+`initialize` until the HTTP session ends or expires. The 2026-07-28 protocol
+era has no connection: each request stands alone and carries the client's
+name and version in its envelope; hintgate groups such requests into one
+session per client identity and closes it after `idle_timeout` seconds
+without a request.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from hintgate.policy.decide import SessionState
+
+__all__ = ["ClientSession", "SessionTracker"]
+
+SessionListener = Callable[["ClientSession"], None]
+
+
+@dataclass(slots=True)
+class ClientSession:
+    """One client's session with the gateway.
+
+    Attributes:
+        id: a UUID, the session's key in the store.
+        client_name: from the client's `initialize` (or request envelope).
+        client_version: likewise.
+        transport: "stdio" or "http".
+        protocol_version: the protocol revision in use.
+        started_at: when it began (UTC).
+        ended_at: when it ended, None while active.
+        calls: tool calls made so far.
+        policy: what the policy remembers of the session (approvals, taint).
+    """
+
+    id: str
+    client_name: str | None
+    client_version: str | None
+    transport: str
+    protocol_version: str
+    started_at: datetime
+    ended_at: datetime | None = None
+    calls: int = 0
+    last_seen: float = field(default_factory=time.monotonic)
+    policy: SessionState = field(default_factory=SessionState)
+    connection: Any = None
+
+    @property
+    def active(self) -> bool:
+        """True until the session ends."""
+        return self.ended_at is None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "id": self.id,
+            "client_name": self.client_name,
+            "client_version": self.client_version,
+            "transport": self.transport,
+            "protocol_version": self.protocol_version,
+            "status": "active" if self.active else "closed",
+            "start_time": self.started_at.isoformat(),
+            "end_time": self.ended_at.isoformat() if self.ended_at else None,
+            "tool_call_count": self.calls,
+        }
+
+
+class SessionTracker:
+    """Finds or opens the session of each request and closes sessions when clients go.
+
+    Args:
+        on_start: called with each new session.
+        on_end: called with each session that ended.
+        idle_timeout: seconds after which a connectionless (2026-07-28) session is closed.
+        modern_versions: protocol versions that have no connection.
+    """
+
+    def __init__(
+        self,
+        *,
+        on_start: SessionListener | None = None,
+        on_end: SessionListener | None = None,
+        idle_timeout: float = 1800.0,
+        modern_versions: frozenset[str] = frozenset(),
+    ) -> None:
+        self._on_start = on_start
+        self._on_end = on_end
+        self._idle_timeout = idle_timeout
+        self._modern = modern_versions
+        self._by_connection: dict[int, ClientSession] = {}
+        self._by_identity: dict[tuple[str | None, str | None], ClientSession] = {}
+
+    def __iter__(self) -> Iterator[ClientSession]:
+        """The active sessions."""
+        yield from self._by_connection.values()
+        yield from self._by_identity.values()
+
+    def get(self, session_id: str) -> ClientSession | None:
+        """An active session by id."""
+        return next((s for s in self if s.id == session_id), None)
+
+    def connections(self) -> list[Any]:
+        """The live handshake-era connections (for notifications to every client)."""
+        return [s.connection for s in self._by_connection.values() if s.connection is not None]
+
+    def initialized(self, ctx: Any) -> bool:
+        """Whether the request's connection completed the handshake (requests before it are refused)."""
+        connection = getattr(ctx.session, "_connection", None)
+        return connection is not None and bool(connection.initialize_accepted)
+
+    def for_request(self, ctx: Any) -> ClientSession:
+        """The session a request belongs to, opened on first sight."""
+        # The SDK builds a session object per request around the connection-scoped
+        # `Connection`; that is what lives as long as the client's connection.
+        connection = getattr(ctx.session, "_connection", None)
+        version = ctx.protocol_version
+        if version in self._modern or connection is None:
+            return self._for_identity(ctx, version)
+        key = id(connection)
+        session = self._by_connection.get(key)
+        if session is None:
+            session = self._open(ctx, version, connection)
+            self._by_connection[key] = session
+            connection.exit_stack.callback(self._close_connection, key)
+        session.last_seen = time.monotonic()
+        return session
+
+    def _for_identity(self, ctx: Any, version: str) -> ClientSession:
+        self.expire()
+        name, client_version = _client_info(ctx)
+        key = (name, client_version)
+        session = self._by_identity.get(key)
+        if session is None:
+            session = self._open(ctx, version, None)
+            self._by_identity[key] = session
+        session.last_seen = time.monotonic()
+        return session
+
+    def _open(self, ctx: Any, version: str, connection: Any) -> ClientSession:
+        name, client_version = _client_info(ctx)
+        session = ClientSession(
+            id=str(uuid.uuid4()),
+            client_name=name,
+            client_version=client_version,
+            transport="http" if ctx.request is not None else "stdio",
+            protocol_version=version,
+            started_at=datetime.now(UTC),
+            connection=connection,
+        )
+        if self._on_start is not None:
+            self._on_start(session)
+        return session
+
+    def _close_connection(self, key: int) -> None:
+        session = self._by_connection.pop(key, None)
+        if session is not None:
+            self._end(session)
+
+    def _end(self, session: ClientSession) -> None:
+        session.ended_at = datetime.now(UTC)
+        session.connection = None
+        if self._on_end is not None:
+            self._on_end(session)
+
+    def expire(self) -> None:
+        """Close connectionless sessions idle for longer than the idle timeout."""
+        now = time.monotonic()
+        for key, session in list(self._by_identity.items()):
+            if now - session.last_seen > self._idle_timeout:
+                del self._by_identity[key]
+                self._end(session)
+
+    def close_all(self) -> None:
+        """End every session (the gateway is stopping)."""
+        for connection_key in list(self._by_connection):
+            self._close_connection(connection_key)
+        for identity, session in list(self._by_identity.items()):
+            del self._by_identity[identity]
+            self._end(session)
+
+
+def _client_info(ctx: Any) -> tuple[str | None, str | None]:
+    params = ctx.session.client_params
+    info = getattr(params, "client_info", None)
+    if info is None:
+        return None, None
+    return getattr(info, "name", None), getattr(info, "version", None)

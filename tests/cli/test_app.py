@@ -1,0 +1,210 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from hintgate.cli.app import EXIT_FINDINGS, EXIT_TARGET, EXIT_USAGE, app
+
+runner = CliRunner()
+HINTS = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+BAD = str(Path(__file__).parents[1] / "fixtures" / "bad_server.py")
+
+
+def run(*args: str) -> Any:
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def infer_json(*args: str) -> list[dict[str, Any]]:
+    result = run("infer", "--format", "json", *args)
+    assert result.exit_code == 0, result.output
+    tools: list[dict[str, Any]] = json.loads(result.stdout)
+    return tools
+
+
+def assert_complete(tools: list[dict[str, Any]]) -> None:
+    assert tools
+    for tool in tools:
+        assert set(tool["annotations"]) >= HINTS
+        assert set(tool["provenance"]) == HINTS
+        assert all(isinstance(v, bool) for k, v in tool["annotations"].items() if k in HINTS)
+
+
+def test_infer_on_the_real_time_server_gives_every_tool_four_hints(time_cmd: list[str]) -> None:
+    tools = infer_json("--", *time_cmd)
+    assert_complete(tools)
+    by_name = {t["name"]: t for t in tools}
+    assert by_name["get_current_time"]["annotations"]["readOnlyHint"] is True
+
+
+def test_infer_on_the_real_git_server(git_cmd: list[str]) -> None:
+    tools = infer_json("--ignore-declared", "--", *git_cmd)
+    assert_complete(tools)
+    by_name = {t["name"]: t for t in tools}
+    assert by_name["git_status"]["annotations"]["readOnlyHint"] is True
+    assert by_name["git_status"]["provenance"]["readOnlyHint"].startswith("inferred:")
+    assert by_name["git_commit"]["annotations"]["readOnlyHint"] is False
+
+
+def test_infer_on_the_real_filesystem_server(filesystem_cmd: list[str]) -> None:
+    tools = infer_json("--", *filesystem_cmd)
+    assert_complete(tools)
+    by_name = {t["name"]: t for t in tools}
+    assert by_name["read_text_file"]["annotations"]["readOnlyHint"] is True
+    assert by_name["write_file"]["annotations"]["readOnlyHint"] is False
+
+
+def test_infer_on_the_real_memory_server(memory_cmd: list[str]) -> None:
+    tools = infer_json("--ignore-declared", "--", *memory_cmd)
+    assert_complete(tools)
+    by_name = {t["name"]: t for t in tools}
+    assert by_name["read_graph"]["annotations"]["readOnlyHint"] is True
+    assert by_name["delete_entities"]["annotations"]["destructiveHint"] is True
+
+
+@pytest.mark.parametrize("fixture", ["time_cmd", "git_cmd", "filesystem_cmd", "memory_cmd"])
+def test_lint_runs_against_real_servers_in_every_format(fixture: str, request: pytest.FixtureRequest) -> None:
+    cmd: list[str] = request.getfixturevalue(fixture)
+    result = run("lint", "--format", "json", "--fail-on", "never", "--", *cmd)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["summary"]["tools"] >= 2
+    assert document["summary"]["tools"] == len(document["tools"])
+    sarif = run("lint", "--format", "sarif", "--fail-on", "never", "--", *cmd)
+    assert json.loads(sarif.stdout)["version"] == "2.1.0"
+    text = run("lint", "--format", "markdown", "--fail-on", "never", "--", *cmd)
+    assert "| tier | declared | with inference |" in text.stdout
+
+
+def test_lint_of_the_demo_server_fails_on_the_lying_tool(demo_cmd: list[str]) -> None:
+    result = run("lint", "--format", "json", "--", *demo_cmd)
+    assert result.exit_code == EXIT_FINDINGS
+    document = json.loads(result.stdout)
+    errors = {(f["code"], f["tool"]) for f in document["findings"] if f["severity"] == "error"}
+    assert ("HG301", "purge_notes") in errors
+    assert document["summary"]["annotated"] < document["summary"]["tools"]
+
+
+def test_lint_text_output_shows_findings_and_summary(demo_cmd: list[str]) -> None:
+    result = run("lint", "--fail-on", "never", "--", *demo_cmd)
+    assert result.exit_code == 0
+    assert "HG301" in result.stdout
+    assert "coverage" in result.stdout
+
+
+def test_infer_of_the_demo_distrusts_nothing_but_shows_rules(demo_cmd: list[str]) -> None:
+    tools = {t["name"]: t for t in infer_json("--", *demo_cmd)}
+    # A bare command is an untrusted source: its lie does not make purge_notes read-only.
+    assert tools["purge_notes"]["annotations"]["readOnlyHint"] is False
+    assert tools["get_note"]["provenance"]["readOnlyHint"].startswith("inferred:")
+
+
+def test_lint_on_every_corpus_file(corpus: Path) -> None:
+    files = sorted((corpus / "tools").glob("*.json")) + sorted((corpus / "unannotated").glob("*.json"))
+    assert len(files) >= 31
+    total = 0
+    for path in files:
+        result = run("lint", "--format", "json", "--fail-on", "never", str(path))
+        assert result.exit_code == 0, (path, result.output)
+        total += json.loads(result.stdout)["summary"]["tools"]
+        inferred = infer_json(str(path))
+        assert_complete(inferred)
+    assert total == 572 + 89
+
+
+def test_lint_of_a_command_that_does_not_exist_exits_3_without_traceback() -> None:
+    result = runner.invoke(app, ["lint", "--", "no-such-mcp-server-xyz"])
+    assert result.exit_code == EXIT_TARGET
+    assert "was not found on PATH" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [("crash", "exited with code 3"), ("garbage", "not JSON"), ("error", "database offline")],
+)
+def test_lint_of_a_broken_server_exits_3_with_the_reason(mode: str, message: str) -> None:
+    result = runner.invoke(app, ["lint", "--timeout", "10", "--", sys.executable, BAD, mode])
+    assert result.exit_code == EXIT_TARGET, result.output
+    assert message in result.output
+
+
+def test_lint_of_a_hanging_server_times_out_with_exit_3() -> None:
+    result = runner.invoke(app, ["lint", "--timeout", "1", "--", sys.executable, BAD, "hang"])
+    assert result.exit_code == EXIT_TARGET
+    assert "did not answer initialize within 1 s" in result.output
+
+
+def test_lint_with_a_bad_expect_file_exits_2(tmp_path: Path) -> None:
+    expect = tmp_path / "e.yaml"
+    expect.write_text("harmless: [a]\n")
+    result = runner.invoke(app, ["lint", "--expect", str(expect), str(tmp_path / "x.json")])
+    assert result.exit_code == EXIT_USAGE
+    assert "unknown tier" in result.output
+
+
+def test_lint_with_a_bad_tools_file_exits_3_naming_the_path(tmp_path: Path) -> None:
+    path = tmp_path / "tools.json"
+    path.write_text('{"tools": [{"name": 1}]}')
+    result = runner.invoke(app, ["lint", str(path)])
+    assert result.exit_code == EXIT_TARGET
+    assert "$.tools[0].name" in result.output
+
+
+def test_lint_with_config_and_server(tmp_path: Path, time_cmd: list[str]) -> None:
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"time": {"command": time_cmd[0], "args": time_cmd[1:]}}}))
+    result = run("lint", "--format", "json", "--fail-on", "never", "--config", str(config), "--server", "time")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["summary"]["tools"] == 2
+
+
+def test_infer_applies_config_overrides_with_provenance(tmp_path: Path, time_cmd: list[str]) -> None:
+    config = tmp_path / "servers.yaml"
+    config.write_text(
+        "mcpServers:\n  time:\n"
+        f"    command: {time_cmd[0]}\n    args: {json.dumps(time_cmd[1:])}\n"
+        "    trust: trusted\n    overrides:\n      convert_time:\n        openWorldHint: true\n"
+    )
+    tools = {t["name"]: t for t in infer_json("--config", str(config), "--server", "time")}
+    assert tools["convert_time"]["provenance"]["openWorldHint"] == "override"
+    assert tools["convert_time"]["annotations"]["openWorldHint"] is True
+
+
+def test_config_check_reports_errors_with_exit_2(tmp_path: Path) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text("mcpServers:\n  time:\n    trust: yes\n")
+    result = runner.invoke(app, ["config", "check", str(config)])
+    assert result.exit_code == EXIT_USAGE
+    assert "bad.yaml" in result.output
+
+
+def test_python_dash_m_hintgate_runs_the_cli() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "hintgate", "version"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert completed.returncode == 0
+    assert completed.stdout.startswith("hintgate ")
+
+
+def test_policy_explain_gives_every_tool_a_verdict_per_mode_with_reasons() -> None:
+    result = run("policy", "explain", "--demo", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = {row["tool"]: row for row in json.loads(result.stdout)}
+    purge = rows["notes_purge_notes"]
+    assert set(purge["decisions"]) == {"default", "accept-edits", "read-only", "bypass"}
+    assert purge["decisions"]["accept-edits"]["verdict"] == "ask"
+    assert purge["decisions"]["read-only"]["verdict"] == "deny"
+    assert rows["notes_list_notes"]["decisions"]["default"]["verdict"] == "allow"
+    assert all(d["reason"] and d["source"] for row in rows.values() for d in row["decisions"].values())
+
+
+def test_policy_explain_rejects_an_unknown_mode() -> None:
+    result = runner.invoke(app, ["policy", "explain", "--demo", "--mode", "yolo"])
+    assert result.exit_code == EXIT_USAGE
+    assert "accept-edits" in result.output

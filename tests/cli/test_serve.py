@@ -1,0 +1,141 @@
+"""hintgate serve with its store: sessions and calls recorded end to end, and what survives kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from typer.testing import CliRunner
+
+from hintgate.cli.app import app
+from hintgate.store import Store
+from hintgate.testing import running_gateway
+
+pytestmark = pytest.mark.anyio
+
+
+def config_file(tmp_path: Path, servers: dict[str, Any]) -> Path:
+    path = tmp_path / "hintgate.json"
+    path.write_text(json.dumps({"mcpServers": servers, "policy": {"mode": "bypass"}}))
+    return path
+
+
+async def test_a_client_session_through_serve_is_recorded_and_closed_with_its_calls(
+    tmp_path: Path, time_cmd: list[str], filesystem_cmd: list[str]
+) -> None:
+    db = tmp_path / "history.db"
+    root = Path(filesystem_cmd[-1])
+    config = config_file(
+        tmp_path,
+        {
+            "time": {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"},
+            "fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]},
+        },
+    )
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"],
+        env={"HINTGATE_DATA_DIR": str(tmp_path / "data")},
+    )
+    with anyio.fail_after(90):
+        async with Client(params, mode="legacy") as client:
+            await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+            await client.call_tool("fs_write_file", {"path": str(root / "a.txt"), "content": "hello"})
+            await client.call_tool("fs_read_text_file", {"path": str(root / "a.txt")})
+    # The client closed stdin; the gateway drained its recorder and exited.
+    async with await Store.open(f"sqlite:///{db}", recover=False) as store:
+        [session] = await store.recent_sessions(10)
+        calls = await store.calls(session_id=session["id"])
+    assert session["status"] == "closed"
+    assert session["ended_at"] is not None
+    assert session["client_name"] == "mcp"
+    assert session["tool_call_count"] == 3
+    assert session["total_tokens"] > 0
+    assert [c["tool_name"] for c in calls] == ["time_get_current_time", "fs_write_file", "fs_read_text_file"]
+    read_time, write, _ = calls
+    assert read_time["hints"]["annotations"]["readOnlyHint"] is True
+    assert read_time["hints"]["provenance"]["readOnlyHint"] == "declared"
+    assert read_time["tier"] == "read-only"
+    assert write["hints"]["tier"] == "destructive"
+    assert write["decision"]["verdict"] == "allow"
+    assert write["decision"]["source"] == "mode:bypass"
+    assert write["arguments"] == {"path": str(root / "a.txt"), "content": "hello"}
+    assert write["input_tokens"] > 0
+
+
+async def test_after_kill_9_the_database_opens_with_every_call_that_returned_before_the_last_commit(
+    tmp_path: Path, demo_cmd: list[str]
+) -> None:
+    db = tmp_path / "history.db"
+    config = config_file(tmp_path, {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}})
+    returned: list[tuple[float, str]] = []
+    killed_at = 0.0
+
+    async def burst(client: Client, worker: int) -> None:
+        for n in range(10_000):  # bounded; the kill ends it first
+            query = f"w{worker}-{n}"
+            try:
+                await client.call_tool("demo_search_notes", {"query": query})
+            except Exception:
+                return
+            returned.append((time.monotonic(), query))
+
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    with running_gateway("--config", str(config), "--db", f"sqlite:///{db}", env=env) as gateway:
+        with anyio.fail_after(60):
+            try:
+                async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
+                    for worker in range(4):
+                        tasks.start_soon(burst, client, worker)
+                    began = time.monotonic()
+                    # Kill mid-burst, once calls have been returning for a while.
+                    while len(returned) < 100 or time.monotonic() - began < 2.5:
+                        await asyncio.sleep(0.01)
+                    killed_at = time.monotonic()
+                    os.kill(gateway.process.pid, signal.SIGKILL)
+                    gateway.process.wait(timeout=10)
+            except Exception:
+                # The client's connection breaks with the gateway; only a failure before the kill counts.
+                if not killed_at:
+                    raise
+
+    async with await Store.open(f"sqlite:///{db}", recover=False) as store:
+        recorded = await store.calls(limit=100_000)
+    queries = {c["arguments"]["query"] for c in recorded}
+    # The recorder commits every 50 ms; a loaded machine gets a second of slack.
+    settled = [q for t, q in returned if t < killed_at - 1.0]
+    assert settled, "the burst was too short to judge"
+    missing = [q for q in settled if q not in queries]
+    assert missing == []
+    assert len(recorded) >= len(settled)
+
+
+def test_the_sessions_calls_and_overrides_commands_read_the_store(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    set_ = runner.invoke(app, ["overrides", "set", "fs_write_file", "destructiveHint=true", "--db", db], env=env)
+    assert set_.exit_code == 0, set_.output
+    listed = runner.invoke(app, ["overrides", "list", "--format", "json", "--db", db], env=env)
+    assert [(r["tool"], r["hint"], r["value"]) for r in json.loads(listed.stdout)] == [
+        ("fs_write_file", "destructiveHint", True)
+    ]
+    bad = runner.invoke(app, ["overrides", "set", "fs_write_file", "destructive=yes", "--db", db], env=env)
+    assert bad.exit_code == 2
+    assert "HINT=true or HINT=false" in bad.output
+    cleared = runner.invoke(app, ["overrides", "clear", "fs_write_file", "--db", db], env=env)
+    assert "removed 1 override" in cleared.stdout
+    sessions = runner.invoke(app, ["sessions", "--format", "json", "--db", db], env=env)
+    assert json.loads(sessions.stdout) == []
+    calls = runner.invoke(app, ["calls", "--format", "json", "--limit", "5", "--db", db], env=env)
+    assert json.loads(calls.stdout) == []

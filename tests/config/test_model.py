@@ -1,0 +1,534 @@
+"""Config loading: real client files load unchanged; bad files say where and what."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hintgate.config.model import (
+    DEFAULT_ENV_ALLOW,
+    HttpTransport,
+    ServerConfig,
+    StdioTransport,
+    ToolOverride,
+    Trust,
+    check_config,
+    child_environment,
+    load_config,
+    parse_config,
+)
+from hintgate.errors import ConfigError
+from hintgate.hints.annotations import Hint
+
+CLAUDE_DESKTOP = {
+    "mcpServers": {
+        "filesystem": {
+            "command": "npx",
+            "args": [
+                "-y",
+                "@modelcontextprotocol/server-filesystem",
+                "/Users/me/Desktop",
+                "/Users/me/Downloads",
+            ],
+        },
+        "github": {
+            "command": "npx",
+            "args": ["-y", "@modelcontextprotocol/server-github"],
+            "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literal"},
+        },
+        "time": {"command": "uvx", "args": ["mcp-server-time", "--local-timezone=Europe/Paris"]},
+    },
+    "globalShortcut": "",
+}
+
+CURSOR = """\
+{
+  // Cursor writes JSON; people add comments and trailing commas.
+  "mcpServers": {
+    "linear": {
+      "url": "https://mcp.linear.app/sse",
+      "type": "sse",
+    },
+    "context7": {
+      "url": "https://mcp.context7.com/mcp",
+      "headers": {"CONTEXT7_API_KEY": "${env:CONTEXT7_KEY}"}
+    },
+    "postgres": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-postgres", "${DATABASE_URL}"],
+      "disabled": true,
+      "autoApprove": []
+    }
+  }
+}
+"""
+
+VSCODE = """\
+{
+\t"inputs": [
+\t\t{"type": "promptString", "id": "perplexity-key", "description": "Perplexity API Key", "password": true}
+\t],
+\t"servers": {
+\t\t"github": {"type": "http", "url": "https://api.githubcopilot.com/mcp/"},
+\t\t"fetch": {"type": "stdio", "command": "uvx", "args": ["mcp-server-fetch"],
+\t\t          "envFile": "${workspaceFolder}/.env", "cwd": "${workspaceFolder}"}
+\t}
+}
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def problems(path: Path, environ: dict[str, str] | None = None) -> str:
+    """The error text, with file names relative to the test's directory."""
+    with pytest.raises(ConfigError) as info:
+        load_config(path, environ=environ or {})
+    assert info.value.file == str(path)
+    return str(info.value).replace(f"{path.parent}{os.sep}", "")
+
+
+def stdio(name: str = "s", **kw: object) -> ServerConfig:
+    return ServerConfig(name=name, transport=StdioTransport("cmd", (), {}, None), prefix=name, **kw)  # type: ignore[arg-type]
+
+
+# -- real client files
+
+
+def test_claude_desktop_config_loads_unchanged(tmp_path: Path) -> None:
+    path = write(tmp_path, "claude_desktop_config.json", json.dumps(CLAUDE_DESKTOP, indent=2))
+    config = load_config(path, environ={})
+    assert list(config.servers) == ["filesystem", "github", "time"]
+    github = config.servers["github"]
+    assert isinstance(github.transport, StdioTransport)
+    assert github.transport.command == "npx"
+    assert github.transport.args == ("-y", "@modelcontextprotocol/server-github")
+    assert dict(github.transport.env) == {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literal"}
+    assert github.trust is Trust.UNTRUSTED
+    assert github.enabled
+    assert github.prefix == "github"
+    assert config.source == path
+    assert config.inference_profile == "conservative"
+    assert (github.call_timeout, github.startup_timeout) == (60.0, 30.0)
+
+
+def test_cursor_config_with_comments_sse_and_disabled_loads(tmp_path: Path) -> None:
+    path = write(tmp_path, "mcp.json", CURSOR)
+    config = load_config(path, environ={"CONTEXT7_KEY": "k", "DATABASE_URL": "postgres://db"})
+    linear = config.servers["linear"].transport
+    assert isinstance(linear, HttpTransport)
+    assert linear.kind == "sse"
+    context7 = config.servers["context7"].transport
+    assert isinstance(context7, HttpTransport)
+    assert context7.kind == "streamable-http"
+    assert dict(context7.headers) == {"CONTEXT7_API_KEY": "k"}
+    postgres = config.servers["postgres"]
+    assert not postgres.enabled
+    assert isinstance(postgres.transport, StdioTransport)
+    assert postgres.transport.args[-1] == "postgres://db"
+
+
+def test_vscode_servers_key_with_inputs_and_tabs_loads(tmp_path: Path) -> None:
+    path = write(tmp_path, "mcp.json", VSCODE)
+    config = load_config(path, environ={})
+    assert list(config.servers) == ["github", "fetch"]
+    github = config.servers["github"].transport
+    assert isinstance(github, HttpTransport)
+    assert github.kind == "streamable-http"
+    fetch = config.servers["fetch"].transport
+    assert isinstance(fetch, StdioTransport)
+    assert fetch.cwd == str(tmp_path)  # ${workspaceFolder}: the folder holding the file
+    assert any("envFile" in w and "ignored" in w for w in config.warnings)
+
+
+def test_workspace_folder_of_a_vscode_file_is_the_folder_above_vscode(tmp_path: Path) -> None:
+    (tmp_path / ".vscode").mkdir()
+    text = '{"servers": {"a": {"command": "${workspaceFolder}/bin/srv", "cwd": "sub"}}}'
+    config = load_config(write(tmp_path, ".vscode/mcp.json", text), environ={})
+    transport = config.servers["a"].transport
+    assert isinstance(transport, StdioTransport)
+    assert transport.command == f"{tmp_path}/bin/srv"
+    assert transport.cwd == str(tmp_path / ".vscode" / "sub")  # relative cwd: from the file's folder
+
+
+def test_a_file_with_another_extension_is_read_as_json_or_yaml(tmp_path: Path) -> None:
+    assert list(load_config(write(tmp_path, "a.conf", '{"mcpServers": {"a": {"command": "x"}}}')).servers) == ["a"]
+    assert list(load_config(write(tmp_path, "b.conf", "mcpServers:\n  b: {command: x}\n")).servers) == ["b"]
+
+
+def test_yaml_config_with_hintgate_keys_loads(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "servers.yaml",
+        """\
+        $schema: https://example.com/schema.json
+        x-team: platform
+        inference: {profile: permissive}
+        timeouts: {call: 10, startup: 5, list: 7.5}
+        env: {allow: [HTTPS_PROXY]}
+        mcpServers:
+          git:
+            command: uvx
+            args: [mcp-server-git]
+            trust: trusted
+            prefix: ""
+            include: ["git_*"]
+            exclude: [git_reset]
+            startup_timeout: 12
+            overrides:
+              git_log: {readOnlyHint: true, title: Git log}
+              "git_*": {destructive: false}
+        """,
+    )
+    config = load_config(path, environ={})
+    git = config.servers["git"]
+    assert git.trust is Trust.TRUSTED
+    assert git.prefix == ""
+    assert git.call_timeout == 10.0
+    assert git.startup_timeout == 12.0
+    assert config.timeouts.list == 7.5
+    assert config.env_allow == ("HTTPS_PROXY",)
+    assert config.inference_profile == "permissive"
+    assert git.override_for("git_log") == ToolOverride({Hint.READ_ONLY: True}, "Git log")
+    assert git.override_for("git_push") == ToolOverride({Hint.DESTRUCTIVE: False})
+
+
+def test_a_file_with_no_servers_loads_and_check_warns(tmp_path: Path) -> None:
+    path = write(tmp_path, "empty.yaml", "mcpServers: {}\n")
+    assert load_config(path, environ={}).servers == {}
+    assert any("no servers" in w for w in check_config(path))
+
+
+def test_check_warns_about_disabled_servers_and_overrides_that_never_apply(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "c.yaml",
+        """\
+        mcpServers:
+          a: {command: x, enabled: false, exclude: [rm], overrides: {rm: {readOnlyHint: false}}}
+        """,
+    )
+    warnings = check_config(path)
+    assert any("every server is disabled" in w for w in warnings)
+    assert any('"rm" never applies' in w for w in warnings)
+
+
+# -- environment variables
+
+
+def test_variables_expand_with_defaults_and_dollar_escapes() -> None:
+    data = {
+        "mcpServers": {
+            "s": {
+                "command": "${TOOL_BIN}",
+                "args": ["${MODE:-fast}", "${EMPTY:-filled}", "cost: $$5", "${env:TOOL_BIN}", "$HOME"],
+            }
+        }
+    }
+    config = parse_config(data, environ={"TOOL_BIN": "/bin/tool", "EMPTY": ""})
+    transport = config.servers["s"].transport
+    assert isinstance(transport, StdioTransport)
+    assert transport.command == "/bin/tool"
+    assert transport.args == ("fast", "filled", "cost: $5", "/bin/tool", "$HOME")
+
+
+def test_unset_variable_names_key_path_and_variable_but_not_values(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "servers.yaml",
+        """\
+        mcpServers:
+          github:
+            command: npx
+            env:
+              GITHUB_TOKEN: ${GITHUB_TOKEN}
+              OTHER: ${SET_ONE}
+        """,
+    )
+    message = problems(path, {"SET_ONE": "hunter2"})
+    assert "servers.yaml:5:21: mcpServers.github.env.GITHUB_TOKEN:" in message
+    assert "GITHUB_TOKEN is not set" in message
+    assert "hunter2" not in message
+
+
+def test_vscode_input_variables_are_explained(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.json", '{"servers": {"p": {"command": "x", "env": {"K": "${input:perplexity-key}"}}}}')
+    assert "VS Code input prompt" in problems(path)
+
+
+# -- errors: where and what
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    assert "nope.yaml: no such file" in problems(tmp_path / "nope.yaml")
+
+
+def test_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
+    path = tmp_path / "bin.yaml"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    assert "bin.yaml: not UTF-8 text" in problems(path)
+
+
+def test_yaml_syntax_error_gives_line_and_column(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.yaml", "mcpServers:\n  a: {command: x\n  b: 1\n")
+    message = problems(path)
+    assert message.startswith("bad.yaml:3:")
+    assert "invalid YAML" in message
+
+
+def test_json_syntax_error_gives_line_and_column(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.json", '{\n  "mcpServers": {\n    "a": {"command": "x"}\n    "b": {}\n  }\n}\n')
+    assert problems(path).startswith("bad.json:4:5: invalid JSON")
+
+
+def test_top_level_must_be_a_mapping(tmp_path: Path) -> None:
+    assert "list.yaml:1:1: expected a mapping" in problems(write(tmp_path, "list.yaml", "- a\n- b\n"))
+    assert "empty.yaml: the file is empty" in problems(write(tmp_path, "empty.yaml", "# nothing\n"))
+
+
+def test_unknown_top_level_key_suggests_the_right_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers: {}\ntimeout: {call: 3}\n")
+    assert 'c.yaml:2:1: timeout: unknown key "timeout"; did you mean "timeouts"?' in problems(path)
+
+
+def test_server_written_at_top_level_is_pointed_to_mcpservers(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "github:\n  command: npx\n")
+    assert "servers go under mcpServers" in problems(path)
+
+
+def test_server_without_command_or_url_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    args: [x]\n")
+    assert 'c.yaml:2:3: mcpServers.a: needs "command"' in problems(path)
+
+
+def test_server_with_both_command_and_url_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    command: x\n    url: https://h/mcp\n")
+    assert 'c.yaml:3:5: mcpServers.a: has both "command"' in problems(path)
+
+
+def test_args_must_be_a_list_of_strings(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    command: x\n    args: [one, 2]\n")
+    assert "c.yaml:4:17: mcpServers.a.args[1]: expected a string, got 2" in problems(path)
+    path = write(tmp_path, "d.yaml", "mcpServers:\n  a:\n    command: x\n    args: one two\n")
+    assert "d.yaml:4:11: mcpServers.a.args: expected a list of strings" in problems(path)
+
+
+def test_json_number_in_env_is_an_error_naming_the_key_without_the_value(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.json", '{"mcpServers": {\n  "a": {"command": "x", "env": {"PORT": 31337}}}}')
+    message = problems(path)
+    assert "c.json:2:41: mcpServers.a.env.PORT: expected a string, got a number; quote it" in message
+    assert "31337" not in message
+
+
+def test_trust_must_be_trusted_or_untrusted(tmp_path: Path) -> None:
+    path = write(tmp_path, "servers.yaml", "mcpServers:\n  github:\n    command: x\n    trust: yes\n")
+    assert 'servers.yaml:4:12: mcpServers.github.trust: expected "trusted" or "untrusted", got "yes"' in problems(path)
+
+
+def test_non_boolean_hint_override_is_an_error(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "c.yaml",
+        """\
+        mcpServers:
+          a:
+            command: x
+            overrides:
+              delete_*: {readOnlyHint: yes}
+        """,
+    )
+    expected = 'c.yaml:5:32: mcpServers.a.overrides.delete_*.readOnlyHint: expected true or false, got "yes"'
+    assert expected in problems(path)
+
+
+def test_unknown_hint_suggests_the_right_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    command: x\n    overrides: {t: {readOnly: true}}\n")
+    assert 'c.yaml:4:21: mcpServers.a.overrides.t.readOnly: unknown hint "readOnly"; did you mean' in problems(path)
+
+
+def test_unknown_server_key_suggests_the_right_one(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    command: x\n    exlude: [rm]\n")
+    assert 'c.yaml:4:5: mcpServers.a.exlude: unknown key "exlude"; did you mean "exclude"?' in problems(path)
+
+
+def test_keys_other_clients_write_are_tolerated(tmp_path: Path) -> None:
+    entry = {
+        "command": "x",
+        "type": "stdio",
+        "alwaysAllow": ["read"],
+        "autoApprove": [],
+        "description": "d",
+        "timeout": 90,
+        "disabledTools": ["rm"],
+        "dev": {"watch": "src/**"},
+    }
+    path = write(tmp_path, "c.json", json.dumps({"mcpServers": {"a": entry}}))
+    config = load_config(path, environ={})
+    server = config.servers["a"]
+    assert server.call_timeout == 90.0
+    assert not server.wants("rm")
+    assert any("alwaysAllow" in w and "policy" in w for w in config.warnings)
+
+
+def test_windsurf_server_url_is_accepted(tmp_path: Path) -> None:
+    path = write(tmp_path, "mcp_config.json", '{"mcpServers": {"a": {"serverUrl": "https://h.example/mcp"}}}')
+    transport = load_config(path, environ={}).servers["a"].transport
+    assert isinstance(transport, HttpTransport)
+    assert transport.url == "https://h.example/mcp"
+
+
+def test_camel_and_snake_spellings_of_one_key_together_are_an_error(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "c.yaml",
+        "mcpServers:\n  a:\n    command: x\n    startupTimeout: 1\n    startup_timeout: 2\n",
+    )
+    assert 'c.yaml:5:5: mcpServers.a.startup_timeout: "startup_timeout" repeats "startupTimeout"' in problems(path)
+
+
+def test_prefix_with_invalid_characters_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    command: x\n    prefix: my/tools\n")
+    assert 'c.yaml:4:13: mcpServers.a.prefix: expected letters, digits, "_", "-" and "."' in problems(path)
+
+
+def test_duplicate_prefixes_name_both_servers(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "c.yaml",
+        "mcpServers:\n  github:\n    command: x\n  gh:\n    command: y\n    prefix: github\n",
+    )
+    message = problems(path)
+    assert 'c.yaml:6:13: mcpServers.gh.prefix: prefix "github" is also the prefix of server "github"' in message
+
+
+def test_duplicate_server_names_are_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.json", '{"mcpServers": {\n"a": {"command": "x"},\n"a": {"command": "y"}}}')
+    assert "c.json:3:1: mcpServers.a: duplicate key (first given on line 2)" in problems(path)
+
+
+def test_unknown_transport_type_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    type: websocket\n    url: wss://h/\n")
+    assert 'c.yaml:3:11: mcpServers.a.type: expected one of "stdio"' in problems(path)
+
+
+def test_unknown_inference_profile_is_an_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", "inference: {profile: reckless}\n")
+    assert 'c.yaml:1:22: inference.profile: expected "conservative" or "permissive"' in problems(path)
+
+
+def test_every_error_in_a_file_is_reported_together_in_file_order(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "c.yaml",
+        """\
+        mcpServers:
+          a:
+            command: x
+            trust: maybe
+          b:
+            url: ftp://h/
+          c:
+            command: y
+            timeout: -1
+        """,
+    )
+    lines = problems(path).splitlines()
+    assert [line.split(":")[1] for line in lines] == ["4", "6", "9"]
+    assert all(line.startswith("c.yaml:") for line in lines)
+
+
+# -- child environment and secrets
+
+
+def test_child_environment_passes_only_allowed_variables_and_the_servers_env() -> None:
+    config = parse_config(
+        {"env": {"allow": ["EXTRA"]}, "mcpServers": {"a": {"command": "x", "env": {"API_KEY": "mine"}}}}
+    )
+    environ = {"PATH": "/bin", "HOME": "/h", "SECRET_TOKEN": "s3cret", "EXTRA": "1", "BASH_FUNC_f%%": "() {"}
+    env = child_environment(config.servers["a"], config, environ)
+    assert env == {"PATH": "/bin", "HOME": "/h", "EXTRA": "1", "API_KEY": "mine"}
+    assert "PATH" in DEFAULT_ENV_ALLOW
+
+
+def test_redacted_hides_env_and_header_values_but_keeps_keys() -> None:
+    config = parse_config(
+        {
+            "mcpServers": {
+                "a": {"command": "x", "env": {"TOKEN": "s3cret"}},
+                "b": {
+                    "url": "https://user:pw@h.example/mcp?key=s3cret",
+                    "headers": {"Authorization": "Bearer s3cret"},
+                },
+            }
+        }
+    )
+    shown = json.dumps([config.servers["a"].redacted(), config.servers["b"].redacted()])
+    assert "s3cret" not in shown
+    assert "pw" not in shown
+    assert config.servers["a"].redacted()["transport"]["env"] == {"TOKEN": "***"}
+    assert config.servers["b"].redacted()["transport"]["headers"] == {"Authorization": "***"}
+    assert "s3cret" not in config.servers["b"].describe()
+
+
+# -- tool selection and overrides
+
+
+def test_wants_applies_include_then_exclude_globs() -> None:
+    everything = stdio()
+    assert everything.wants("anything")
+    server = stdio(include=("git_*", "status"), exclude=("git_reset*",))
+    assert server.wants("git_log")
+    assert server.wants("status")
+    assert not server.wants("git_reset_hard")
+    assert not server.wants("other")
+    assert not server.wants("GIT_LOG")  # tool names are case-sensitive
+
+
+def test_override_for_prefers_exact_name_then_longest_glob() -> None:
+    exact = ToolOverride({Hint.READ_ONLY: True})
+    short = ToolOverride({Hint.DESTRUCTIVE: True})
+    long = ToolOverride({Hint.DESTRUCTIVE: False})
+    server = stdio(overrides={"*": short, "delete_*_soft": long, "delete_x_soft": exact})
+    assert server.override_for("delete_x_soft") is exact
+    assert server.override_for("delete_y_soft") is long
+    assert server.override_for("list") is short
+    assert stdio().override_for("list") is None
+
+
+def test_hint_overrides_accept_camel_and_snake_case() -> None:
+    config = parse_config(
+        {"mcpServers": {"a": {"command": "x", "overrides": {"t": {"open_world": False, "idempotentHint": True}}}}}
+    )
+    override = config.servers["a"].override_for("t")
+    assert override is not None
+    assert dict(override.hints) == {Hint.OPEN_WORLD: False, Hint.IDEMPOTENT: True}
+
+
+# -- the reference
+
+
+DOCS = Path(__file__).parents[2] / "docs" / "config.md"
+
+
+def test_the_documented_example_loads(tmp_path: Path) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    example = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = write(tmp_path, "servers.yaml", example)
+    config = load_config(path, environ={"GITHUB_TOKEN": "t", "DOCS_TOKEN": "d"})
+    assert list(config.servers) == ["github", "docs", "old-sse"]
+
+
+def test_every_accepted_key_is_documented() -> None:
+    from hintgate.config import reader as module
+
+    text = DOCS.read_text(encoding="utf-8")
+    keys = [*module._SERVER_KEYS, *module._FOREIGN_SERVER_KEYS, *module._SECTIONS, *module._FOREIGN_TOP_KEYS]
+    assert [k for k in keys if not re.search(rf"`{re.escape(k)}[`.]", text)] == []

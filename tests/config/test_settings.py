@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hintgate.config.settings import Settings
+from hintgate.errors import ConfigError
+
+
+def test_environment_overrides_defaults_and_flags_override_the_environment(tmp_path: Path) -> None:
+    environ = {"HINTGATE_DATA_DIR": str(tmp_path), "HINTGATE_RETENTION": "5", "HINTGATE_RECORD": "off"}
+    settings = Settings.from_environ(environ, retention=7)
+    assert settings.data_dir == tmp_path
+    assert settings.retention == 7
+    assert settings.record is False
+
+
+def test_a_bad_environment_value_names_the_variable() -> None:
+    with pytest.raises(ConfigError, match=r"HINTGATE_RETENTION='none': expected a whole number of at least 1"):
+        Settings.from_environ({"HINTGATE_RETENTION": "none"})
+    with pytest.raises(ConfigError, match="HINTGATE_COMMIT_INTERVAL='0': expected a number of seconds above 0"):
+        Settings.from_environ({"HINTGATE_COMMIT_INTERVAL": "0"})
+    with pytest.raises(ConfigError, match="HINTGATE_RECORD='maybe': expected true or false"):
+        Settings.from_environ({"HINTGATE_RECORD": "maybe"})
+    with pytest.raises(ConfigError, match="HINTGATE_STATE_KEY: expected at least 32 bytes") as caught:
+        Settings.from_environ({"HINTGATE_STATE_KEY": "short"})
+    assert "short" not in str(caught.value)
+
+
+def test_the_default_replica_is_host_and_pid() -> None:
+    import os
+
+    assert Settings.from_environ({}).replica.endswith(f":{os.getpid()}")

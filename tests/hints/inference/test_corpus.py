@@ -1,0 +1,94 @@
+"""Inference meets its targets on the corpus of real annotated MCP tools."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).parents[3]
+CORPUS = REPO / ".." / "shared" / "corpus"
+
+
+def _load_bench() -> ModuleType:
+    path = REPO / "bench" / "inference_corpus.py"
+    spec = importlib.util.spec_from_file_location("inference_corpus_bench", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
+
+pytestmark = pytest.mark.skipif(
+    not (CORPUS / "labels.jsonl").is_file(), reason=f"corpus not found at {CORPUS.resolve()}"
+)
+
+
+@pytest.fixture(scope="module")
+def tools() -> list[object]:
+    loaded: list[object] = bench.load_corpus(CORPUS)
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def score(tools: list[object]) -> object:
+    return bench.score_tools(tools, bench.hintgate_predictor)
+
+
+def test_false_read_only_rate_is_at_most_one_percent_of_write_tools(score: object) -> None:
+    assert score.false_read_only_rate <= 0.01, [t.name for t in score.false_read_only]  # type: ignore[attr-defined]
+
+
+def test_read_only_recall_is_at_least_085(score: object) -> None:
+    assert score.metrics()["readOnly recall"] >= 0.85  # type: ignore[attr-defined]
+
+
+def test_destructive_accuracy_on_write_tools_is_at_least_085(score: object) -> None:
+    assert score.metrics()["destructive accuracy"] >= 0.85  # type: ignore[attr-defined]
+
+
+def test_open_world_accuracy_is_at_least_080(score: object) -> None:
+    assert score.metrics()["openWorld accuracy"] >= 0.80  # type: ignore[attr-defined]
+
+
+def test_idempotent_f1_on_write_tools_is_at_least_06(score: object) -> None:
+    assert score.metrics()["idempotent F1"] >= 0.6  # type: ignore[attr-defined]
+
+
+def test_praisonai_baseline_reproduces_its_published_numbers(tools: list[object]) -> None:
+    baseline = bench.score_tools(tools, bench.praisonai_predictor)
+    ro = baseline.hints[bench.Hint.READ_ONLY]
+    assert round(ro.precision, 3) == 0.959
+    assert round(ro.recall, 3) == 0.676
+    assert round(baseline.false_read_only_rate, 3) == 0.035
+    assert round(baseline.hints[bench.Hint.DESTRUCTIVE].accuracy, 2) == 0.60
+    assert round(baseline.hints[bench.Hint.OPEN_WORLD].accuracy, 2) == 0.60
+
+
+def test_spec_defaults_baseline_has_no_read_only_recall(tools: list[object]) -> None:
+    baseline = bench.score_tools(tools, bench.spec_default_predictor)
+    assert baseline.hints[bench.Hint.READ_ONLY].recall == 0.0
+
+
+def test_scoring_ignores_hints_the_labels_leave_out() -> None:
+    tool = bench.Tool("s", "t", "", None, {bench.Hint.OPEN_WORLD: False})
+    score = bench.Score()
+    bench.score_one(score, tool, {bench.Hint.READ_ONLY: True})
+    assert score.hints[bench.Hint.READ_ONLY].support == 0
+    assert score.hints[bench.Hint.OPEN_WORLD].support == 1
+
+
+def test_scoring_counts_a_predicted_read_only_write_as_not_destructive() -> None:
+    labels = {bench.Hint.READ_ONLY: False, bench.Hint.DESTRUCTIVE: True}
+    score = bench.Score()
+    bench.score_one(score, bench.Tool("s", "t", "", None, labels), {bench.Hint.READ_ONLY: True})
+    destructive = score.hints[bench.Hint.DESTRUCTIVE]
+    assert (destructive.fn, destructive.support) == (1, 1)
+    assert score.false_read_only_rate == 1.0

@@ -1,0 +1,347 @@
+"""Name, description and input-schema rules of hint inference."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hintgate.hints.annotations import Hint, Inferred
+from hintgate.hints.inference import infer
+from hintgate.hints.inference.naming import VERBS, parse_name, tokenize
+from hintgate.hints.inference.schema import schema_facts
+from hintgate.hints.inference.text import lead, lead_verbs
+
+RO, D, IDEM, OW = Hint.READ_ONLY, Hint.DESTRUCTIVE, Hint.IDEMPOTENT, Hint.OPEN_WORLD
+PACKAGE = Path(__file__).parents[3] / "src" / "hintgate" / "hints" / "inference"
+
+
+def value(found: dict[Hint, Inferred], hint: Hint) -> bool | None:
+    inferred = found.get(hint)
+    return None if inferred is None else inferred.value
+
+
+def schema(*names: str, required: tuple[str, ...] = (), **specs: dict[str, Any]) -> dict[str, Any]:
+    properties: dict[str, Any] = {n: {"type": "string"} for n in names}
+    properties.update(specs)
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+# --- tokenizer --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "tokens"),
+    [
+        ("list_applications", ("list", "applications")),
+        ("listApplications", ("list", "applications")),
+        ("ListApplications", ("list", "applications")),
+        ("list-applications", ("list", "applications")),
+        ("memory.show", ("memory", "show")),
+        ("github__create_issue", ("github", "create", "issue")),
+        ("API-get-users", ("api", "get", "users")),
+        ("GET_USERS", ("get", "users")),
+        ("getURLInfo", ("get", "url", "info")),
+        ("auth0_list_applications", ("auth0", "list", "applications")),
+        ("mongodb-find", ("mongodb", "find")),
+        ("s3_put_object", ("s3", "put", "object")),
+        ("get2fa_codes", ("get2", "fa", "codes")),
+        ("kubectl get/pods", ("kubectl", "get", "pods")),
+        ("sequentialthinking", ("sequentialthinking",)),
+        ("", ()),
+    ],
+)
+def test_tokenizer_splits_every_common_name_shape(name: str, tokens: tuple[str, ...]) -> None:
+    assert tokenize(name) == tokens
+
+
+def test_verb_is_found_after_vendor_prefixes_without_naming_vendors() -> None:
+    parts = parse_name("firecrawl_monitor_delete")
+    assert parts.verb == "delete"
+    assert parse_name("netlify-user-services-reader").verb is None
+    assert parse_name("moduleSearch").verb == "search"
+
+
+def test_object_and_qualifiers_are_separated_from_the_verb() -> None:
+    parts = parse_name("force_delete_all_branches")
+    assert parts.verb == "delete"
+    assert parts.object == ("branches",)
+    assert parts.qualifiers == frozenset({"force", "all"})
+
+
+# --- verb tables ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["get_user", "list_users", "search_docs", "find_symbol", "query_logs", "describe_table", "git_status"]
+)
+def test_read_verbs_make_a_tool_read_only_and_idempotent(name: str) -> None:
+    found = infer(name)
+    assert (value(found, RO), value(found, D), value(found, IDEM)) == (True, False, True)
+    assert found[RO].rule == "name.verb.read"
+
+
+@pytest.mark.parametrize("name", ["create_issue", "add_observations", "insert_rows", "append_log"])
+def test_creating_verbs_are_additive_and_not_idempotent(name: str) -> None:
+    found = infer(name)
+    assert (value(found, RO), value(found, D), value(found, IDEM)) == (False, False, False)
+    assert found[RO].rule == "name.verb.create"
+
+
+@pytest.mark.parametrize("name", ["update_project", "set_config_value", "upsert_record", "configure_alerts"])
+def test_updating_verbs_overwrite_so_are_destructive_and_idempotent(name: str) -> None:
+    found = infer(name)
+    assert (value(found, RO), value(found, D), value(found, IDEM)) == (False, True, True)
+
+
+@pytest.mark.parametrize("name", ["delete_branch", "drop_collection", "purge_queue", "kill_process", "revoke_token"])
+def test_deleting_verbs_are_destructive_and_idempotent(name: str) -> None:
+    found = infer(name)
+    assert (value(found, RO), value(found, D), value(found, IDEM)) == (False, True, True)
+    assert found[RO].rule == "name.verb.delete"
+
+
+@pytest.mark.parametrize("name", ["run_script", "execute_sql", "eval_js"])
+def test_execution_verbs_are_never_read_only_and_leave_destructive_at_default(name: str) -> None:
+    found = infer(name)
+    assert value(found, RO) is False
+    assert D not in found
+    assert value(found, IDEM) is False
+
+
+def test_send_verbs_reach_the_open_world() -> None:
+    found = infer("send_email")
+    assert (value(found, RO), value(found, D), value(found, OW)) == (False, False, True)
+
+
+def test_navigation_verbs_are_open_world_writes() -> None:
+    found = infer("browser_navigate", "Navigate to a URL")
+    assert (value(found, RO), value(found, OW)) == (False, True)
+
+
+@pytest.mark.parametrize("name", ["generate_api_key", "resolve_issue", "load_dataset", "simulate_payment"])
+def test_opaque_verbs_never_guess_read_only(name: str) -> None:
+    assert value(infer(name), RO) is not True
+
+
+def test_a_read_verb_followed_by_a_writing_verb_is_not_read_only() -> None:
+    found = infer("get_or_create_user")
+    assert found[RO] == Inferred(False, "name.verbs.mixed")
+
+
+def test_nouns_that_look_like_verbs_after_the_verb_do_not_block_read_only() -> None:
+    assert value(infer("get_console_message"), RO) is True
+    assert value(infer("list_data_set"), RO) is True
+
+
+def test_soft_qualifier_makes_a_delete_not_destructive() -> None:
+    found = infer("soft_delete_note")
+    assert found[D] == Inferred(False, "name.qualifier.soft")
+    assert value(found, RO) is False
+
+
+def test_force_qualifier_makes_a_tool_destructive() -> None:
+    found = infer("force_push_branch")
+    assert found[D] == Inferred(True, "name.qualifier.force")
+
+
+def test_verb_table_has_no_word_in_two_classes() -> None:
+    assert len(VERBS) == len(set(VERBS))
+
+
+# --- description rules ------------------------------------------------------------------------
+
+
+def test_delete_with_permanently_in_description_is_destructive() -> None:
+    found = infer("remove_workspace", "Permanently delete a workspace.")
+    assert found[D] == Inferred(True, "desc.irreversible")
+
+
+def test_cannot_be_undone_anywhere_in_description_marks_destructive() -> None:
+    found = infer("archive_monitor", "Stops a monitor.\n\nThis cannot be undone.")
+    assert found[D] == Inferred(True, "desc.irreversible")
+
+
+def test_soft_delete_description_is_not_destructive() -> None:
+    found = infer("delete_note", "Soft delete a note; it can be restored from the trash.")
+    assert found[D] == Inferred(False, "desc.recoverable")
+    assert value(found, RO) is False
+
+
+def test_overwrite_in_description_is_destructive() -> None:
+    found = infer("write_file", "Create a new file or completely overwrite an existing file.")
+    assert found[D] == Inferred(True, "desc.overwrite")
+
+
+def test_never_overwrite_is_not_an_overwrite() -> None:
+    found = infer("write_pdf", "Create a PDF. NEVER overwrite the original file.")
+    assert found[D].rule != "desc.overwrite"
+
+
+def test_read_only_statement_in_first_sentence_makes_a_nameless_tool_read_only() -> None:
+    found = infer("netlify-team-services-reader", "Select and run one of these operations (read-only) get-teams")
+    assert found[RO] == Inferred(True, "desc.read-only")
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Execute SQL. Queries run in read-only mode by default.",
+        "Run SQL in read-only mode by default.",
+        "Switch databases; this tool is not read-only.",
+    ],
+)
+def test_read_only_by_default_or_negated_does_not_make_a_tool_read_only(description: str) -> None:
+    assert value(infer("run_query", description), RO) is False
+
+
+def test_does_not_modify_makes_a_tool_read_only() -> None:
+    assert infer("inspect_state", "Shows state without modifying anything.")[RO].value is True
+
+
+def test_get_tool_that_updates_something_is_not_read_only() -> None:
+    found = infer("get_quickstart_guide", "Fetch the guide. Resolves URLs and updates them on the application.")
+    assert found[RO] == Inferred(False, "desc.side-effect")
+    assert D not in found  # a read verb's destructive=false follows from read-only, which is gone
+
+
+def test_get_tool_that_saves_to_disk_is_not_read_only() -> None:
+    found = infer("lighthouse_audit", "Get Lighthouse scores. Full reports are saved to disk.")
+    assert found[RO] == Inferred(False, "desc.saves-file")
+
+
+def test_read_named_tool_whose_description_opens_with_a_write_is_not_read_only() -> None:
+    found = infer("search_feedback", "Send structured feedback on a previous search result.")
+    assert found[RO] == Inferred(False, "desc.verb.write")
+
+
+def test_run_opening_a_read_description_does_not_veto_the_read_name() -> None:
+    assert value(infer("find", "Run a find query against a MongoDB collection"), RO) is True
+
+
+def test_nameless_tool_takes_its_description_opening_verbs() -> None:
+    found = infer("collection-indexes", "Describe the indexes for a collection")
+    assert found[RO] == Inferred(True, "desc.verb.read")
+
+
+def test_several_opening_verbs_merge_to_the_riskiest() -> None:
+    found = infer("browser_tabs", "List, create, close, or select a browser tab.")
+    assert value(found, RO) is False
+    assert found[RO].rule != "desc.verb.read"
+
+
+def test_preamble_is_skipped_before_the_opening_verb() -> None:
+    assert [w for w, _ in lead_verbs(lead("this tool will fetch a list of customers."))] == ["fetch"]
+    assert [w for w, _ in lead_verbs("get config value")] == ["get"]
+
+
+def test_third_person_verbs_are_recognised_in_descriptions() -> None:
+    assert [w for w, _ in lead_verbs("lists, queries and retrieves things")] == ["lists", "queries", "retrieves"]
+
+
+# --- input schema rules -----------------------------------------------------------------------
+
+
+def test_output_path_parameter_takes_read_only_away() -> None:
+    spec = {"savePath": {"type": "string", "description": "Local path to save the artifact to"}}
+    found = infer("get_resource", "Retrieves a resource.", schema(**spec))
+    assert found[RO] == Inferred(False, "schema.output-path")
+
+
+def test_path_described_as_save_target_is_an_output_path() -> None:
+    spec = {"responseFilePath": {"type": "string", "description": "Path to save the response body to."}}
+    assert schema_facts(schema(**spec)).output_path
+
+
+def test_bare_file_name_in_the_servers_output_area_is_not_an_output_path() -> None:
+    spec = {"filename": {"type": "string", "description": "File name to save the console messages to."}}
+    assert not schema_facts(schema(**spec)).output_path
+
+
+def test_dry_run_flag_means_the_tool_changes_something() -> None:
+    found = infer("sync_files", "Synchronise files.", schema("dry_run"))
+    assert found[RO] == Inferred(False, "schema.dry-run")
+
+
+def test_force_flag_is_destructive() -> None:
+    found = infer("kubectl_apply", "Apply a manifest", schema(force={"type": "boolean"}))
+    assert found[D] == Inferred(True, "schema.force-flag")
+
+
+def test_confirm_flag_is_destructive() -> None:
+    found = infer("drop_all", "Drops.", schema(confirm={"type": "boolean"}))
+    assert found[D] == Inferred(True, "schema.confirm-flag")
+
+
+def test_url_parameter_makes_a_tool_open_world() -> None:
+    found = infer("summarize", "Summarize a document.", schema("url"))
+    assert found[OW] == Inferred(True, "schema.url-param")
+
+
+def test_required_local_path_parameter_makes_a_tool_closed_world() -> None:
+    found = infer("read_text", "Read a text.", schema("path", required=("path",)))
+    assert found[OW] == Inferred(False, "schema.local-path")
+
+
+def test_optional_path_parameter_says_nothing_about_the_world() -> None:
+    assert OW not in infer("get_instrumentation", "Get the configuration.", schema("file_path"))
+
+
+def test_malformed_schemas_are_ignored() -> None:
+    for bad in ({"properties": ["x"]}, {"properties": {"x": 3}}, {"properties": {1: {}}}):
+        assert value(infer("get_user", "Get a user", bad), RO) is True
+
+
+# --- open world -------------------------------------------------------------------------------
+
+
+def test_web_words_make_a_tool_open_world() -> None:
+    assert infer("web_search", "Search.")[OW] == Inferred(True, "name.web")
+    assert infer("fetch", "Fetches a URL from the internet.")[OW] == Inferred(True, "desc.web")
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "rule"),
+    [
+        ("memory.show", "Show memory contents", "name.local"),
+        ("session.get", "Get session data", "name.local"),
+        ("read_graph", "Read the entire knowledge graph", "desc.local"),
+        ("git_log", "Shows the commit logs of the git repository", "desc.local"),
+        ("get_current_time", "Get current time in a specific timezone", "desc.compute"),
+        ("confirm_cost", "Ask the user to confirm the cost.", "desc.ask-user"),
+        ("toggle_logging", "Toggles simulated logging on or off.", "desc.simulated"),
+    ],
+)
+def test_closed_domains_are_not_open_world(name: str, description: str, rule: str) -> None:
+    assert infer(name, description)[OW] == Inferred(False, rule)
+
+
+def test_cloud_api_without_signals_leaves_open_world_to_the_default() -> None:
+    assert OW not in infer("list_customers", "This tool will fetch a list of Customers from Stripe.")
+
+
+def test_a_tool_with_nothing_to_go_on_gets_no_hints() -> None:
+    assert infer("sequentialthinking_xyz") == {}
+
+
+# --- rule ids are documented ------------------------------------------------------------------
+
+
+def test_every_rule_id_produced_on_examples_is_documented_in_a_docstring() -> None:
+    docs = "\n".join(path.read_text(encoding="utf-8") for path in PACKAGE.glob("*.py"))
+    examples = [
+        infer("get_user"),
+        infer("force_delete_x", "Permanently removes it. It overwrites all.", schema("dry_run")),
+        infer("browser_tabs", "List, create, close, or select a browser tab."),
+        infer("x", "Soft delete; saves it to disk and creates things."),
+        infer("y", "Ask the user to confirm."),
+    ]
+    rules = {f.rule for found in examples for f in found.values()}
+    assert "desc.verb.<class>" in docs
+    for rule in rules:
+        documented = rule
+        if rule.startswith("desc.verb.") and rule != "desc.verb.write":
+            documented = rule.replace("desc.", "name.", 1)  # documented once, as desc.verb.<class>
+        assert re.search(rf"\b{re.escape(documented)}\b", docs), rule

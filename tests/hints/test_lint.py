@@ -1,0 +1,209 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hintgate.errors import ExpectFileError
+from hintgate.hints.annotations import Tier
+from hintgate.hints.lint import RULES, Severity, lint_tools, load_expect
+
+
+def tool(name: str, annotations: Any = None, **extra: Any) -> dict[str, Any]:
+    raw: dict[str, Any] = {"name": name, "inputSchema": {"type": "object"}, **extra}
+    if annotations is not None:
+        raw["annotations"] = annotations
+    return raw
+
+
+def codes(tools: list[dict[str, Any]], **kwargs: Any) -> dict[str, set[str]]:
+    report = lint_tools(tools, target="t", **kwargs)
+    found: dict[str, set[str]] = {}
+    for finding in report.findings:
+        found.setdefault(finding.tool or "", set()).add(finding.code)
+    return found
+
+
+FULL = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+
+
+def test_a_fully_annotated_titled_read_tool_has_no_findings() -> None:
+    assert codes([tool("get_note", FULL, title="Get note", description="Get a note by id.")]) == {}
+
+
+def test_a_tool_without_annotations_is_reported() -> None:
+    assert "HG001" in codes([tool("get_note")])["get_note"]
+
+
+def test_missing_hints_are_listed_but_moot_ones_on_read_only_tools_are_not() -> None:
+    report = lint_tools([tool("get_note", {"readOnlyHint": True}, title="T")], target="t")
+    [finding] = [f for f in report.findings if f.code == "HG002"]
+    assert finding.message == "not set: openWorldHint"
+
+
+def test_missing_title_is_a_note() -> None:
+    report = lint_tools([tool("get_note", FULL)], target="t")
+    assert [(f.code, f.level) for f in report.findings] == [("HG003", Severity.NOTE)]
+
+
+def test_read_only_and_destructive_together_is_an_error() -> None:
+    found = codes([tool("get_x", {"readOnlyHint": True, "destructiveHint": True}, title="X")])
+    assert "HG201" in found["get_x"]
+
+
+def test_read_only_with_explicit_idempotent_false_is_a_warning() -> None:
+    found = codes([tool("get_x", {"readOnlyHint": True, "idempotentHint": False}, title="X")])
+    assert "HG202" in found["get_x"]
+
+
+def test_title_differing_from_tool_title_is_reported() -> None:
+    found = codes([tool("get_x", {**FULL, "title": "Fetch X"}, title="Get X")])
+    assert found["get_x"] == {"HG203"}
+
+
+def test_wrongly_typed_hint_is_an_error_naming_the_field() -> None:
+    report = lint_tools([tool("get_x", {"readOnlyHint": "yes"}, title="X")], target="t")
+    [finding] = [f for f in report.findings if f.code == "HG101"]
+    assert finding.level is Severity.ERROR
+    assert "annotations.readOnlyHint must be true or false, got str 'yes'" in finding.message
+
+
+def test_annotations_that_are_not_an_object_are_an_error() -> None:
+    assert "HG103" in codes([tool("get_x", ["readOnlyHint"], title="X")])["get_x"]
+
+
+def test_unknown_annotation_keys_are_noted() -> None:
+    assert "HG102" in codes([tool("get_x", {**FULL, "costHint": 3}, title="X")])["get_x"]
+
+
+def test_a_tool_declared_read_only_that_deletes_is_an_error() -> None:
+    report = lint_tools(
+        [
+            tool(
+                "delete_all_files",
+                {"readOnlyHint": True},
+                title="D",
+                description="Permanently delete every file.",
+            )
+        ],
+        target="t",
+    )
+    [finding] = [f for f in report.findings if f.code == "HG301"]
+    assert finding.level is Severity.ERROR
+    assert "inference rule" in finding.message
+
+
+def test_a_tool_declared_additive_that_deletes_is_a_warning() -> None:
+    found = codes(
+        [
+            tool(
+                "delete_repository",
+                {
+                    "readOnlyHint": False,
+                    "destructiveHint": False,
+                    "idempotentHint": True,
+                    "openWorldHint": True,
+                },
+                title="Delete",
+                description="Permanently delete a repository. This cannot be undone.",
+            )
+        ]
+    )
+    assert "HG302" in found["delete_repository"]
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("get weather", "HG401"), ("get/weather", "HG401"), ("g" * 65, "HG402"), ("g" * 129, "HG401")],
+)
+def test_names_outside_the_spec_are_reported(name: str, code: str) -> None:
+    assert code in codes([tool(name, FULL, title="X")])[name]
+
+
+def test_duplicate_names_are_an_error() -> None:
+    assert "HG403" in codes([tool("a", FULL, title="A"), tool("a", FULL, title="A")])["a"]
+
+
+def test_coverage_counts_tools_that_declare_a_hint() -> None:
+    report = lint_tools([tool("get_a", FULL), tool("get_b"), tool("get_c", {"title": "only a title"})], target="t")
+    assert report.annotated == 1
+    assert report.coverage == pytest.approx(1 / 3)
+
+
+def test_tier_tables_show_declared_and_inferred_tiers() -> None:
+    report = lint_tools([tool("get_a", FULL), tool("delete_b", description="Permanently delete b.")], target="t")
+    assert report.declared_tiers()[Tier.UNKNOWN] == 1
+    assert report.resolved_tiers()[Tier.DESTRUCTIVE] == 1
+
+
+def test_fail_on_thresholds() -> None:
+    report = lint_tools([tool("get_a", FULL)], target="t")  # one note: no title
+    assert not report.fails(Severity.ERROR)
+    assert not report.fails(Severity.WARNING)
+    assert not report.fails(None)
+    report = lint_tools([tool("get_a")], target="t")  # a warning: no annotations
+    assert report.fails(Severity.WARNING)
+    assert not report.fails(Severity.ERROR)
+
+
+def test_every_rule_has_a_unique_code_and_id() -> None:
+    assert len({r.id for r in RULES.values()}) == len(RULES)
+    assert all(code == rule.code for code, rule in RULES.items())
+
+
+SEED_003_TOOLS = [
+    tool("get_note", {"readOnlyHint": True}),
+    tool("create_note", {"destructiveHint": False, "idempotentHint": False}),
+    tool("delete_note", {"destructiveHint": False}, description="Soft delete a note (can be restored later)."),
+    tool("purge_note", {"destructiveHint": True}),
+]
+
+
+def write_expect(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "expect.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_expect_file_in_seed_003_tiers_passes_when_every_tool_matches(tmp_path: Path) -> None:
+    expect = load_expect(
+        write_expect(
+            tmp_path,
+            "read-only: [get_note]\nnon-destructive-write: [create_note]\nsoft-delete: [delete_note]\n"
+            "destructive: [purge_note]\n",
+        )
+    )
+    report = lint_tools(SEED_003_TOOLS, target="t", expect=expect)
+    assert not [f for f in report.findings if f.code.startswith("HG5")]
+
+
+def test_expect_file_catches_wrong_tier_double_listing_missing_and_unlisted(tmp_path: Path) -> None:
+    expect = load_expect(
+        write_expect(
+            tmp_path,
+            "read-only: [get_note, purge_note, get_ghost]\nadditive-write: [create_note]\ndestructive: [create_note]\n",
+        )
+    )
+    found = codes(SEED_003_TOOLS, expect=expect)
+    assert "HG501" in found["purge_note"]
+    assert "HG502" in found["create_note"]
+    assert "HG503" in found["get_ghost"]
+    assert "HG504" in found["delete_note"]
+
+
+def test_expect_file_with_unknown_tier_names_the_file_and_key(tmp_path: Path) -> None:
+    path = write_expect(tmp_path, "readonly: [a]\nharmless: [b]\n")
+    with pytest.raises(ExpectFileError, match=r"expect.yaml: harmless: unknown tier"):
+        load_expect(path)
+
+
+def test_expect_file_with_broken_yaml_names_the_line(tmp_path: Path) -> None:
+    path = write_expect(tmp_path, "read-only: [a\ndestructive: b]\n")
+    with pytest.raises(ExpectFileError, match=r"expect.yaml:\d+:\d+: not valid YAML"):
+        load_expect(path)
+
+
+def test_missing_expect_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ExpectFileError, match="cannot read the expect file"):
+        load_expect(tmp_path / "nope.yaml")

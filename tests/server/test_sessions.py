@@ -1,0 +1,64 @@
+"""Client sessions: one per connection, or per client identity on the connectionless 2026-07-28 era."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from hintgate.server.sessions import ClientSession, SessionTracker
+
+
+class FakeConnection:
+    def __init__(self) -> None:
+        self.callbacks: list[Any] = []
+        self.exit_stack = SimpleNamespace(callback=lambda fn, *args: self.callbacks.append((fn, args)))
+        self.initialize_accepted = True
+
+    def close(self) -> None:
+        for fn, args in self.callbacks:
+            fn(*args)
+
+
+def ctx(connection: Any, version: str = "2025-11-25", name: str = "client", transport: Any = None) -> Any:
+    info = SimpleNamespace(name=name, version="1.0")
+    session = SimpleNamespace(_connection=connection, client_params=SimpleNamespace(client_info=info))
+    return SimpleNamespace(session=session, protocol_version=version, request=transport)
+
+
+def test_one_connection_is_one_session_closed_when_the_connection_ends() -> None:
+    started: list[ClientSession] = []
+    ended: list[ClientSession] = []
+    tracker = SessionTracker(on_start=started.append, on_end=ended.append)
+    connection = FakeConnection()
+    first = tracker.for_request(ctx(connection))
+    again = tracker.for_request(ctx(connection))
+    assert first is again
+    assert first.transport == "stdio"
+    assert first.client_name == "client"
+    assert tracker.connections() == [connection]
+    connection.close()
+    assert ended == [first]
+    assert first.ended_at is not None
+    assert not first.active
+    assert list(tracker) == []
+
+
+def test_modern_requests_of_one_client_share_a_session_until_it_goes_quiet() -> None:
+    ended: list[ClientSession] = []
+    tracker = SessionTracker(on_end=ended.append, idle_timeout=0.0, modern_versions=frozenset({"2026-07-28"}))
+    first = tracker.for_request(ctx(None, "2026-07-28", transport=object()))
+    assert first.transport == "http"
+    tracker.expire()
+    assert ended == [first]
+    later = tracker.for_request(ctx(None, "2026-07-28", transport=object()))
+    assert later is not first
+
+
+def test_close_all_ends_every_session() -> None:
+    ended: list[ClientSession] = []
+    tracker = SessionTracker(on_end=ended.append, modern_versions=frozenset({"2026-07-28"}))
+    tracker.for_request(ctx(FakeConnection()))
+    tracker.for_request(ctx(None, "2026-07-28", name="other"))
+    tracker.close_all()
+    assert len(ended) == 2
+    assert all(s.to_json()["status"] == "closed" for s in ended)
