@@ -40,7 +40,7 @@ GITHUB_CANDIDATES = [
 
 def measure_hintgate(path: Path) -> dict[str, Any]:
     from hintgate.hints.annotations import parse_annotations
-    from hintgate.hints.catalog import build_catalog, resolve_tool
+    from hintgate.hints.catalog import ToolFacts, build_catalog, resolve_tool
     from hintgate.sources.openapi.convert import build_tools, decode_document
 
     start = time.perf_counter()
@@ -48,8 +48,10 @@ def measure_hintgate(path: Path) -> dict[str, Any]:
     resolved = [
         resolve_tool(
             op.tool,
-            http_method=op.method,
-            declared=parse_annotations(op.declared, tool=op.name) if op.declared is not None else None,
+            facts=ToolFacts(
+                declared=parse_annotations(op.declared, tool=op.name) if op.declared is not None else None,
+                http_method=op.method,
+            ),
         )
         for op in toolset.operations
     ]

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.config.model import GatewayConfig, Trust, parse_config
-from hintgate.errors import UpstreamDown, UpstreamRequestError
+from hintgate.errors import UpstreamRequestError
 from hintgate.hints.annotations import Hint
-from hintgate.sources.base import CallContext, SourceState, SourceStatus
+from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFacts, unavailable
 
 __all__ = ["FakeSource", "RunningGateway", "in_memory_gateway", "running_gateway", "text_result"]
 
@@ -79,6 +79,11 @@ class FakeSource:
         return self._name
 
     @property
+    def kind(self) -> str:
+        """A fake: no source type configures it."""
+        return "fake"
+
+    @property
     def trust(self) -> Trust:
         """Its trust level."""
         return self._trust
@@ -111,17 +116,9 @@ class FakeSource:
         """Every tool is served."""
         return True
 
-    def declared_for(self, tool: Mapping[str, Any]) -> None:
-        """Declarations live in `annotations`."""
-        return
-
-    def http_method(self, tool: Mapping[str, Any]) -> None:
-        """No HTTP behind it."""
-        return
-
-    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
-        """The overrides given to the constructor."""
-        return self._overrides.get(tool_name, {}), None
+    def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
+        """The overrides given to the constructor; declarations live in `annotations`."""
+        return ToolFacts(overrides=self._overrides.get(str(raw.get("name", "")), {}))
 
     async def run(self) -> None:
         """Nothing to run."""
@@ -134,7 +131,7 @@ class FakeSource:
     ) -> dict[str, Any]:
         """Run the handler of `name`."""
         if self._status.state is not SourceState.UP:
-            raise UpstreamDown(f"is {self._status.state.value}: {self._status.reason}", server=self.name)
+            raise unavailable(self.name, self._status)
         handler = self.handlers.get(name)
         if handler is None:
             raise UpstreamRequestError(f"Unknown tool: {name}", code=-32602, server=self.name)

@@ -80,6 +80,25 @@ async def test_servers_list_status_trust_and_tier_counts(tmp_path: Path) -> None
     assert server["tiers"]["destructive"] == 2
 
 
+async def test_servers_name_the_type_of_each_source(tmp_path: Path) -> None:
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    config = parse_config(
+        {
+            "openapi": {"things": {"document": str(fixtures / "openapi" / "methods.oas31.yaml")}},
+            "python": {"pytools": {"registry": "python_tools:registry", "path": [str(fixtures)]}},
+        }
+    )
+    async with Gateway(config) as gateway:
+        app = create_app(gateway, None)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+            listed = (await client.get("/api/servers")).json()
+    assert {s["name"]: (s["kind"], s["status"]["state"]) for s in listed} == {
+        "things": ("openapi", "up"),
+        "pytools": ("python", "up"),
+    }
+
+
 async def test_tools_carry_four_explicit_hints_provenance_and_declared_beside_inferred(tmp_path: Path) -> None:
     async with api(tmp_path) as (client, _, _):
         tools = {t["name"]: t for t in (await client.get("/api/tools")).json()}

@@ -372,7 +372,7 @@ def openapi(
     from rich.text import Text
 
     from hintgate.hints.annotations import parse_annotations
-    from hintgate.hints.catalog import resolve_tool
+    from hintgate.hints.catalog import ToolFacts, resolve_tool
     from hintgate.hints.reports import infer_table, print_json
     from hintgate.sources.openapi.convert import build_tools, decode_document
     from hintgate.sources.openapi.source import fetch_document
@@ -384,8 +384,10 @@ def openapi(
             resolve_tool(
                 op.tool,
                 profile=profile,
-                http_method=op.method,
-                declared=parse_annotations(op.declared, tool=op.name) if op.declared is not None else None,
+                facts=ToolFacts(
+                    declared=parse_annotations(op.declared, tool=op.name) if op.declared is not None else None,
+                    http_method=op.method,
+                ),
             )
             for op in toolset.operations
         ]

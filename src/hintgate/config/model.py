@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
@@ -125,6 +125,9 @@ class ServerConfig:
     Tool names in `include`, `exclude` and `overrides` are the server's own
     names, before `prefix` is applied.
     """
+
+    kind: ClassVar[str] = "mcp"
+    """The type of source this configures."""
 
     name: str
     transport: StdioTransport | HttpTransport
@@ -311,6 +314,9 @@ class OpenApiConfig:
         naming: "operationId" (else method and path) or "method-path".
     """
 
+    kind: ClassVar[str] = "openapi"
+    """The type of source this configures."""
+
     name: str
     document: str
     base_url: str | None = None
@@ -369,6 +375,9 @@ class PythonConfig:
         registry: `module:attribute` of a `hintgate.tooldef.ToolRegistry` (or a list of `ToolDefinition`s).
         path: directories put on `sys.path` before importing (relative ones from the config file's directory).
     """
+
+    kind: ClassVar[str] = "python"
+    """The type of source this configures."""
 
     name: str
     registry: str

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hintgate.hints.annotations import (
@@ -36,6 +36,7 @@ __all__ = [
     "Catalog",
     "CatalogEntry",
     "ResolvedTool",
+    "ToolFacts",
     "build_catalog",
     "name_problems",
     "public_name",
@@ -50,6 +51,25 @@ NAME_MAX = 128
 """The spec's upper bound on a tool name's length (SHOULD)."""
 NAME_MAX_STRICT = 64
 """The stricter bound the official conformance suite and several clients enforce."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFacts:
+    """What a tool's source knows about it beyond its JSON object: the resolver's other inputs.
+
+    Attributes:
+        declared: annotations parsed already, for sources that declare them
+            elsewhere than in `annotations` (an OpenAPI `x-mcp-annotations`);
+            `None` reads them from the tool's `annotations`.
+        http_method: the HTTP method behind the tool, for method-based inference.
+        overrides: the operator's hint values from the config file.
+        title: the operator's title from the config file.
+    """
+
+    declared: ParsedAnnotations | None = None
+    http_method: str | None = None
+    overrides: Mapping[Hint, bool] = field(default_factory=dict)
+    title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,29 +134,34 @@ class ResolvedTool:
 def resolve_tool(
     raw: Mapping[str, Any],
     *,
+    facts: ToolFacts | None = None,
     trusted: bool = False,
     overrides: Mapping[Hint, bool] | None = None,
     title_override: str | None = None,
     profile: str | None = None,
-    http_method: str | None = None,
     ignore_declared: bool = False,
-    declared: ParsedAnnotations | None = None,
 ) -> ResolvedTool:
     """Resolve one tool's hints.
 
     Args:
         raw: the tool's JSON object as listed (`name`, `description`, `inputSchema`, `annotations`...).
-        trusted: whether the source's declared hints are trusted (DESIGN.md, "Trust").
-        overrides: operator values per hint; they win over everything.
-        title_override: an operator's annotation title.
+        facts: what its source knows beyond `raw` (declared annotations parsed
+            elsewhere, the HTTP method, the config's overrides and title).
+        trusted: whether the source's declared hints are believed; an
+            untrusted source cannot make a tool look safer than inference does.
+        overrides: operator values per hint, on top of the facts' overrides; they win over everything.
+        title_override: an operator's annotation title, in place of the facts' title.
         profile: the HTTP-method inference profile (for tools of HTTP APIs).
-        http_method: the HTTP method behind the tool, when there is one.
         ignore_declared: resolve as if the source declared nothing (how inference is measured).
-        declared: annotations parsed already (e.g. an OpenAPI `x-mcp-annotations`); read from `raw` otherwise.
 
     Raises:
         HintTypeError: `raw["annotations"]` is present but not an object.
     """
+    facts = facts or _NO_FACTS
+    if facts.overrides:
+        overrides = {**facts.overrides, **(overrides or {})}
+    title_override = title_override or facts.title
+    declared = facts.declared
     name = str(raw.get("name", ""))
     if declared is None:
         declared = parse_annotations(raw.get("annotations"), tool=name)
@@ -146,7 +171,7 @@ def resolve_tool(
         name,
         description if isinstance(description, str) else None,
         schema if isinstance(schema, Mapping) else None,
-        http_method=http_method,
+        http_method=facts.http_method,
         profile=profile,
     )
     resolution = resolve(
@@ -157,6 +182,9 @@ def resolve_tool(
         trusted=trusted,
     )
     return ResolvedTool(name=name, raw=raw, parsed=declared, resolution=resolution)
+
+
+_NO_FACTS = ToolFacts()
 
 
 def name_problems(name: str) -> list[str]:

@@ -246,18 +246,13 @@ class Gateway:
 
     def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
         """Resolve one source tool: declared, config and stored overrides, inference, trust."""
-        name = str(raw.get("name", ""))
-        hints, title = source.operator_overrides(name)
-        stored = self.stored_overrides.get(public_name(source.prefix, name))
-        overrides = {**hints, **stored} if stored else hints
+        stored = self.stored_overrides.get(public_name(source.prefix, str(raw.get("name", ""))))
         return resolve_tool(
             raw,
+            facts=source.tool_facts(raw),
             trusted=source.trust is Trust.TRUSTED,
-            overrides=overrides,
-            title_override=title,
+            overrides=stored,
             profile=self.config.inference_profile,
-            http_method=source.http_method(raw),
-            declared=source.declared_for(raw),
         )
 
     def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:

@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hintgate.config.model import ToolOverride, Trust
-from hintgate.hints.annotations import Hint, ParsedAnnotations
+from hintgate.errors import UpstreamDown
+from hintgate.hints.catalog import ToolFacts
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "Backoff",
     "CallContext",
     "ChangeListener",
     "ConfiguredSource",
@@ -30,6 +32,8 @@ __all__ = [
     "SourceConfig",
     "SourceState",
     "SourceStatus",
+    "ToolFacts",
+    "unavailable",
 ]
 
 
@@ -102,6 +106,10 @@ class Source(Protocol):
         """The source's name (its key in the config)."""
 
     @property
+    def kind(self) -> str:
+        """What type of source it is: "mcp", "openapi", "python" (a `SourceType`'s kind)."""
+
+    @property
     def trust(self) -> Trust:
         """Whether its declared hints are believed."""
 
@@ -140,14 +148,8 @@ class Source(Protocol):
     def wants(self, tool_name: str) -> bool:
         """Whether one of its tools is served (include / exclude)."""
 
-    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
-        """Declared annotations that do not live in `tool["annotations"]` (an OpenAPI extension), else None."""
-
-    def http_method(self, tool: Mapping[str, Any]) -> str | None:
-        """The HTTP method behind a tool, for method-based inference, else None."""
-
-    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
-        """The config file's hint overrides and title for a tool."""
+    def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
+        """What it knows about one of its listed tools beyond the JSON: the resolver's other inputs."""
 
     async def run(self) -> None:
         """Start, and keep it running until cancelled (restarting what fails)."""
@@ -195,6 +197,10 @@ class SourceConfig(Protocol):
     def call_timeout(self) -> float:
         """Seconds a call may take."""
 
+    @property
+    def kind(self) -> str:
+        """The type of source it configures ("mcp", "openapi", "python")."""
+
     def wants(self, tool_name: str) -> bool:
         """Whether include / exclude globs let a tool through."""
 
@@ -202,11 +208,40 @@ class SourceConfig(Protocol):
         """The config's overrides for a tool."""
 
 
+_NO_FACTS = ToolFacts()
+
+
+def unavailable(name: str, status: SourceStatus) -> UpstreamDown:
+    """The error for a call to a source that is not up: its state, why, and when it is retried."""
+    reason = f": {status.reason}" if status.reason else ""
+    retry = f"; next restart in {max(0, status.retry_at - time.time()):.0f} s" if status.retry_at else ""
+    return UpstreamDown(f"is {status.state.value}{reason}{retry}", server=name)
+
+
+class Backoff:
+    """Seconds to wait before restarting what failed: doubling from `first` up to `maximum`.
+
+    A run that stayed up longer than `stable_after` seconds counts as healthy,
+    so its failure starts the doubling over instead of continuing it.
+    """
+
+    def __init__(self, first: float = 1.0, maximum: float = 30.0, stable_after: float = 60.0) -> None:
+        self.first = first
+        self.maximum = maximum
+        self.stable_after = stable_after
+        self.failures = 0
+
+    def next_delay(self, up_for: float = 0.0) -> float:
+        """Count one more failure after a run of `up_for` seconds; the delay before the next attempt."""
+        self.failures = 1 if up_for > self.stable_after else self.failures + 1
+        return min(self.first * 2.0 ** (self.failures - 1), self.maximum)
+
+
 class ConfiguredSource:
     """What the sources share: their config's identity, status, listings, first start, listener.
 
     Subclasses implement `run`, `call_tool` and `request`, and override what
-    differs (`declared_for`, `http_method`, `wants`, `operator_overrides`).
+    differs (`tool_facts`, `wants`).
     """
 
     startup_default = 30.0
@@ -226,6 +261,11 @@ class ConfiguredSource:
     def name(self) -> str:
         """Its key in the config."""
         return self.config.name
+
+    @property
+    def kind(self) -> str:
+        """The type of source its config configures."""
+        return self.config.kind
 
     @property
     def trust(self) -> Trust:
@@ -257,18 +297,21 @@ class ConfiguredSource:
         """Whether the config's include / exclude globs let a tool through."""
         return self.config.wants(tool_name)
 
-    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
-        """Declared hints travel in the tool's `annotations` unless a subclass says otherwise."""
-        return None
+    def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
+        """The config file's overrides and title for a tool; its declared hints stay in `annotations`."""
+        override = self.config.override_for(str(raw.get("name", "")))
+        return ToolFacts(overrides=override.hints, title=override.title) if override else _NO_FACTS
 
-    def http_method(self, tool: Mapping[str, Any]) -> str | None:
-        """No HTTP method is behind the tool unless a subclass says otherwise."""
-        return None
+    def unavailable(self) -> UpstreamDown:
+        """The error a call gets while the source is not up."""
+        return unavailable(self.name, self._status)
 
-    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
-        """The config file's overrides for one of its tools."""
-        override = self.config.override_for(tool_name)
-        return (override.hints, override.title) if override else ({}, None)
+    async def wait_to_retry(self, reason: str, delay: float, *, restarts: int, verb: str = "restarting") -> None:
+        """Mark the source down with `reason`, say when it is retried, and wait `delay` s."""
+        logger.warning("%s is down (%s); %s in %g s", self.name, reason, verb, delay)
+        self._first_attempt.set()
+        await self._set_status(SourceStatus(SourceState.DOWN, reason, restarts=restarts, retry_at=time.time() + delay))
+        await asyncio.sleep(delay)
 
     async def wait_started(self, timeout: float) -> None:
         """Wait until the first start attempt has succeeded or failed (at most `timeout` s)."""

@@ -20,7 +20,6 @@ import json
 import logging
 import os
 import shutil
-import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -31,14 +30,13 @@ from hintgate import __version__
 from hintgate.config.model import HttpTransport, ServerConfig, StdioTransport
 from hintgate.errors import (
     UpstreamClosed,
-    UpstreamDown,
     UpstreamError,
     UpstreamProtocolError,
     UpstreamRequestError,
     UpstreamStartError,
     UpstreamTimeout,
 )
-from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
+from hintgate.sources.base import Backoff, CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -537,9 +535,6 @@ _CLIENT_CAPABILITIES: dict[str, Any] = {
     "sampling": {},
     "roots": {"listChanged": True},
 }
-_BACKOFF_FIRST = 1.0
-_BACKOFF_MAX = 30.0
-_STABLE_AFTER = 60.0  # seconds up after which a crash counts as a first failure again
 
 
 class McpUpstream(ConfiguredSource):
@@ -580,20 +575,13 @@ class McpUpstream(ConfiguredSource):
         if not self.config.enabled:
             self._first_attempt.set()
             return
-        failures = 0
+        backoff = Backoff()
         while True:
             started = asyncio.get_running_loop().time()
             reason = await self._run_once()
             self.tools, self.prompts, self.resources, self.resource_templates = [], [], [], []
-            self._first_attempt.set()
-            up_for = asyncio.get_running_loop().time() - started
-            failures = 1 if up_for > _STABLE_AFTER else failures + 1
-            delay = min(_BACKOFF_FIRST * 2 ** (failures - 1), _BACKOFF_MAX)
-            logger.warning("%s is down (%s); restarting in %g s", self.name, reason, delay)
-            await self._set_status(
-                SourceStatus(SourceState.DOWN, reason, restarts=self._status.restarts, retry_at=time.time() + delay)
-            )
-            await asyncio.sleep(delay)
+            delay = backoff.next_delay(up_for=asyncio.get_running_loop().time() - started)
+            await self.wait_to_retry(reason, delay, restarts=self._status.restarts)
             await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
 
     async def _run_once(self) -> str:
@@ -694,10 +682,7 @@ class McpUpstream(ConfiguredSource):
     def _require(self) -> McpConnection:
         connection = self._connection
         if connection is None or self._status.state is not SourceState.UP:
-            status = self._status
-            reason = f": {status.reason}" if status.reason else ""
-            retry = f"; next restart in {max(0, status.retry_at - time.time()):.0f} s" if status.retry_at else ""
-            raise UpstreamDown(f"is {status.state.value}{reason}{retry}", server=self.name)
+            raise self.unavailable()
         return connection
 
     async def call_tool(

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hintgate.config.model import PythonConfig
-from hintgate.errors import ConfigError, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.errors import ConfigError, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 from hintgate.tooldef import ToolDefinition, ToolRegistry
 
@@ -102,8 +102,7 @@ class PythonSource(ConfiguredSource):
             UpstreamTimeout: the handler ran longer than the call timeout.
         """
         if self.registry is None or self._status.state is not SourceState.UP:
-            reason = f": {self._status.reason}" if self._status.reason else ""
-            raise UpstreamDown(f"is {self._status.state.value}{reason}", server=self.name)
+            raise self.unavailable()
         definition = self.registry.get(name)
         if definition is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)

@@ -266,7 +266,7 @@ def tool_out(gateway: Any, entry: CatalogEntry) -> Tool:
     """The API's view of one catalog entry."""
     tool = entry.tool
     source = gateway.sources.get(entry.server)
-    config_hints, _ = source.operator_overrides(entry.upstream_name) if source is not None else ({}, None)
+    config_hints = source.tool_facts(tool.raw).overrides if source is not None else {}
     stored = gateway.stored_overrides.get(entry.name, {})
     schema = tool.raw.get("inputSchema")
     resolution = tool.resolution
@@ -369,7 +369,7 @@ async def servers(request: Request) -> list[Server]:
         out.append(
             Server(
                 name=source.name,
-                kind=getattr(source, "kind", "mcp"),
+                kind=source.kind,
                 trust=source.trust.value,
                 prefix=source.prefix,
                 status=SourceStatusOut(

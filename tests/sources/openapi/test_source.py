@@ -28,7 +28,7 @@ from hintgate.cli.app import app
 from hintgate.config.model import ApiAuth, OpenApiConfig, parse_config
 from hintgate.errors import ConfigError, TargetError, UpstreamError, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, parse_annotations
-from hintgate.hints.catalog import NAME_CHARS, NAME_MAX_STRICT, resolve_tool
+from hintgate.hints.catalog import NAME_CHARS, NAME_MAX_STRICT, ToolFacts, resolve_tool
 from hintgate.sources.base import SourceState
 from hintgate.sources.openapi.convert import Parameter, build_tools, decode_document, title_from_id
 from hintgate.sources.openapi.source import OpenApiSource, prepare_request
@@ -313,7 +313,9 @@ async def test_patch_head_options_and_trace_are_called_and_annotated_per_seed_00
 def resolved(path: Path, name: str, *, trusted: bool = False, profile: str | None = None) -> Any:
     op = load(path).by_name()[name]
     declared = parse_annotations(op.declared, tool=op.name) if op.declared is not None else None
-    return resolve_tool(op.tool, trusted=trusted, http_method=op.method, declared=declared, profile=profile)
+    return resolve_tool(
+        op.tool, facts=ToolFacts(declared=declared, http_method=op.method), trusted=trusted, profile=profile
+    )
 
 
 def test_x_mcp_annotations_count_as_declared_and_the_method_fills_nothing_they_set() -> None:
@@ -337,7 +339,7 @@ def test_the_permissive_profile_makes_put_and_patch_non_destructive() -> None:
 
 def test_every_operation_has_all_four_hints_inferred_from_its_method_case_insensitively() -> None:
     for op in load(shared_document("petstore.oas3.json")).operations:
-        tool = resolve_tool(op.tool, http_method=op.method.lower())
+        tool = resolve_tool(op.tool, facts=ToolFacts(http_method=op.method.lower()))
         assert all(r.provenance.rule == f"http.{op.method.lower()}" for r in tool.resolution.hints.values())
 
 

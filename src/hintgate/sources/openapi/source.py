@@ -26,7 +26,6 @@ import base64
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,13 +36,20 @@ from hintgate.config.model import OpenApiConfig
 from hintgate.errors import (
     HintgateError,
     TargetError,
-    UpstreamDown,
     UpstreamError,
     UpstreamRequestError,
     UpstreamTimeout,
 )
-from hintgate.hints.annotations import Hint, ParsedAnnotations, parse_annotations
-from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
+from hintgate.hints.annotations import ParsedAnnotations, parse_annotations
+from hintgate.sources.base import (
+    Backoff,
+    CallContext,
+    ChangeListener,
+    ConfiguredSource,
+    SourceState,
+    SourceStatus,
+    ToolFacts,
+)
 from hintgate.sources.openapi.convert import Body, Operation, Parameter, ToolSet, build_tools, decode_document
 
 __all__ = [
@@ -60,8 +66,6 @@ logger = logging.getLogger(__name__)
 ERROR_BODY_LIMIT = 2000
 """Characters of a non-2xx answer's body kept in the error result."""
 
-_BACKOFF_FIRST = 1.0
-_BACKOFF_MAX = 30.0
 _REDACTED = "***"
 _DOCUMENT_LIMIT = 64 * 1024 * 1024
 
@@ -480,20 +484,17 @@ class OpenApiSource(ConfiguredSource):
         op = self._operations.get(tool_name)
         return self.config.wants(tool_name, op.operation_id if op else None)
 
-    def declared_for(self, tool: Mapping[str, Any]) -> ParsedAnnotations | None:
-        """The operation's `x-mcp-annotations`, read as MCP annotations."""
-        return self._declared.get(str(tool.get("name", "")))
-
-    def http_method(self, tool: Mapping[str, Any]) -> str | None:
-        """The operation's HTTP method, for the method profile."""
-        op = self._operations.get(str(tool.get("name", "")))
-        return op.method if op else None
-
-    def operator_overrides(self, tool_name: str) -> tuple[Mapping[Hint, bool], str | None]:
-        """The config's overrides for a tool, by tool name or operationId."""
-        op = self._operations.get(tool_name)
-        override = self.config.override_for(tool_name, op.operation_id if op else None)
-        return (override.hints, override.title) if override else ({}, None)
+    def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
+        """The operation's `x-mcp-annotations`, its HTTP method, and the config's overrides by name or operationId."""
+        name = str(raw.get("name", ""))
+        op = self._operations.get(name)
+        override = self.config.override_for(name, op.operation_id if op else None)
+        return ToolFacts(
+            declared=self._declared.get(name),
+            http_method=op.method if op else None,
+            overrides=override.hints if override else {},
+            title=override.title if override else None,
+        )
 
     def _install(self, toolset: ToolSet) -> None:
         self.toolset = toolset
@@ -519,7 +520,7 @@ class OpenApiSource(ConfiguredSource):
             return
         import httpx2
 
-        failures = 0
+        backoff = Backoff()
         while True:
             try:
                 toolset = await asyncio.wait_for(load_toolset(self.config), self.config.startup_timeout)
@@ -527,20 +528,14 @@ class OpenApiSource(ConfiguredSource):
             except (TargetError, TimeoutError) as exc:
                 reason = str(exc) if isinstance(exc, TargetError) else "reading the document timed out"
                 reason = _scrub(reason, self._secrets)
-            failures += 1
-            delay = min(_BACKOFF_FIRST * 2 ** (failures - 1), _BACKOFF_MAX)
-            logger.warning("%s is down (%s); retrying in %g s", self.name, reason, delay)
-            self._first_attempt.set()
-            await self._set_status(
-                SourceStatus(SourceState.DOWN, reason, restarts=failures - 1, retry_at=time.time() + delay)
-            )
-            await asyncio.sleep(delay)
+            delay = backoff.next_delay()
+            await self.wait_to_retry(reason, delay, restarts=backoff.failures - 1, verb="retrying")
         self._install(toolset)
         limits = httpx2.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx2.AsyncClient(timeout=httpx2.Timeout(self.config.call_timeout), limits=limits) as client:
             self._client = client
             self._first_attempt.set()
-            await self._set_status(SourceStatus(SourceState.UP, restarts=failures))
+            await self._set_status(SourceStatus(SourceState.UP, restarts=backoff.failures))
             try:
                 await asyncio.Event().wait()
             finally:
@@ -578,8 +573,7 @@ class OpenApiSource(ConfiguredSource):
         """
         client = self._client
         if client is None or self._status.state is not SourceState.UP:
-            reason = f": {self._status.reason}" if self._status.reason else ""
-            raise UpstreamDown(f"is {self._status.state.value}{reason}", server=self.name)
+            raise self.unavailable()
         operation = self._operations.get(name)
         if operation is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)
