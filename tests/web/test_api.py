@@ -267,12 +267,14 @@ async def test_state_changes_need_the_request_header_and_same_origin(tmp_path: P
 
 
 async def test_a_token_is_required_when_one_is_set(tmp_path: Path) -> None:
-    async with api(tmp_path, token="s3cret") as (client, _, _):
+    async with api(tmp_path, token="s3cret-token-for-tests") as (client, _, _):
         missing = await client.get("/api/tools")
         wrong = await client.get("/api/tools", headers={"Authorization": "Bearer nope"})
-        right = await client.get("/api/tools", headers={"Authorization": "Bearer s3cret"})
+        right = await client.get("/api/tools", headers={"Authorization": "Bearer s3cret-token-for-tests"})
         health = await client.get("/api/health")
-        write = await client.patch("/api/policy", json={"mode": "bypass"}, headers={"Authorization": "Bearer s3cret"})
+        write = await client.patch(
+            "/api/policy", json={"mode": "bypass"}, headers={"Authorization": "Bearer s3cret-token-for-tests"}
+        )
     assert missing.status_code == wrong.status_code == 401
     assert right.status_code == 200
     assert health.status_code == 200

@@ -484,19 +484,19 @@ async def test_a_policy_change_through_the_api_shows_its_new_effect(open_dashboa
 async def test_with_a_token_set_pages_need_it_and_login_trades_it_for_a_strict_cookie(
     open_dashboard: OpenDashboard,
 ) -> None:
-    async with open_dashboard(token="s3cret") as dash:
+    async with open_dashboard(token="s3cret-token-for-tests") as dash:
         refused = await dash.client.get("/")
         wrong = await dash.page("/login?token=guess", status=401)
-        login = await dash.client.get("/login?token=s3cret")
+        login = await dash.client.get("/login?token=s3cret-token-for-tests")
         cookie = login.headers["set-cookie"]
-        dash.client.cookies.set("hintgate_token", "s3cret")
+        dash.client.cookies.set("hintgate_token", "s3cret-token-for-tests")
         soup = await dash.page("/")
     assert refused.status_code == 401
     assert "not this gateway's" in texts(wrong, "[role=alert]")[0]
     assert texts(wrong, "#pending-count .count-number") == ["0"]  # nothing leaks to a stranger
     assert login.status_code == 303
     assert login.headers["location"] == "/"
-    assert "hintgate_token=s3cret" in cookie
+    assert "hintgate_token=s3cret-token-for-tests" in cookie
     assert "HttpOnly" in cookie
     assert "SameSite=strict" in cookie or "SameSite=Strict" in cookie
     assert soup.select(".tool-card")

@@ -14,6 +14,7 @@ from rich.logging import RichHandler
 
 from hintgate.config.model import GatewayConfig
 from hintgate.config.settings import Settings
+from hintgate.errors import ConfigError
 from hintgate.server.gateway import Gateway
 
 __all__ = ["collect_catalog", "open_store", "run_http", "run_stdio"]
@@ -68,12 +69,17 @@ async def _serve_web(
     import uvicorn
 
     from hintgate.web.app import create_app
-    from hintgate.web.auth import is_loopback, load_or_create_token
+    from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
 
     token: str | None = None
     if not is_loopback(host):
         if settings.api_token:
-            token = settings.api_token
+            token = settings.api_token.strip()
+            if len(token) < MIN_TOKEN_LENGTH:
+                raise ConfigError(
+                    f"HINTGATE_API_TOKEN has {len(token)} characters; an API token needs at least "
+                    f"{MIN_TOKEN_LENGTH} (or leave it unset and hintgate makes one)"
+                )
         else:
             token, created = load_or_create_token(settings.data_dir)
             if created:

@@ -4,24 +4,32 @@ Bound to loopback (the default), hintgate trusts the machine's users: no
 token. Bound anywhere else, every request needs the API token, as
 `Authorization: Bearer TOKEN` or the dashboard's session cookie (set by
 `/login?token=...`). The token is generated at first start, kept in the data
-directory (mode 0600) and shown once in the terminal.
+directory (mode 0600, written whole or not at all) and shown once in the
+terminal. A token file that is empty, short or not a token is a corruption (a
+start that died while writing it): it is replaced by a new token, said in one
+log line. An empty or short token is never accepted, configured or presented.
 
-On loopback the Host header must name a loopback address, so that a web page
-on a rebinding domain (attacker.example resolving to 127.0.0.1) cannot read
-the API from the user's browser.
+On loopback the Host header must name a loopback address (any of
+127.0.0.0/8, ::1, or localhost) with the bound port, on every path including
+`/mcp`, so that a web page on a rebinding domain (attacker.example resolving
+to 127.0.0.1) cannot read the API or call tools from the user's browser.
 
 Requests that change state are also protected against cross-site requests: a
 browser only sends them from hintgate's own pages, which add the
 `X-Hintgate-Request` header (htmx sends it on every request; a cross-site
 form cannot set a custom header without a CORS preflight, which hintgate
 never grants), and an `Origin` header, when present, must be hintgate's own.
+An MCP client is not a web page: `/mcp` takes no custom header, and an
+`Origin`, when present, must be a loopback one on a loopback bind.
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import os
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,42 +37,137 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-__all__ = ["COOKIE", "CSRF_HEADER", "is_loopback", "load_or_create_token", "security_middleware"]
+__all__ = [
+    "COOKIE",
+    "CSRF_HEADER",
+    "MIN_TOKEN_LENGTH",
+    "is_loopback",
+    "load_or_create_token",
+    "security_middleware",
+    "token_matches",
+]
+
+logger = logging.getLogger("hintgate")
 
 COOKIE = "hintgate_token"
 CSRF_HEADER = "X-Hintgate-Request"
+MIN_TOKEN_LENGTH = 16
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
-_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_\-]{32,}")  # what `secrets.token_urlsafe(32)` writes
 
 
 def is_loopback(host: str) -> bool:
-    """Whether a bind address only accepts connections from this machine."""
-    if host in ("localhost", ""):
-        return host == "localhost"
+    """Whether a bind address (or a Host header's name) only reaches this machine."""
+    if host.lower() == "localhost":
+        return True
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return False
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is 127.0.0.1
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def load_or_create_token(data_dir: Path) -> tuple[str, bool]:
-    """The API token kept in `data_dir`, created on first use; returns (token, created)."""
+    """The API token kept in `data_dir`, created on first use; returns (token, created).
+
+    A file that holds no well-formed token (empty, cut short, garbage) is
+    replaced, with a warning: it can only come from a write that died, and
+    trusting it would let an empty token in.
+    """
     path = data_dir / "api-token"
-    if path.exists():
-        return path.read_text(encoding="utf-8").strip(), False
+    try:
+        kept = path.read_text(encoding="utf-8", errors="replace").strip()
+    except FileNotFoundError:
+        kept = None
+    if kept is not None and _TOKEN_SHAPE.fullmatch(kept):
+        return kept, False
     data_dir.mkdir(parents=True, exist_ok=True)
     token = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(token + "\n")
+    if kept is not None:
+        logger.warning(
+            "%s is corrupt (%d characters, not a token hintgate wrote); replacing it with a new API token",
+            path,
+            len(kept),
+        )
+    if not _write_whole(path, token + "\n", replace=kept is not None):
+        return load_or_create_token(data_dir)  # another start wrote it first: use theirs
     return token, True
 
 
+def _write_whole(path: Path, text: str, *, replace: bool) -> bool:
+    """Write `text` to `path` (mode 0600) so that it holds all of it or nothing.
+
+    Written to a temporary file, flushed to disk, then moved into place; with
+    `replace` false an existing file is kept and False returned.
+    """
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        if replace:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)  # atomic, and never over a file another start just wrote
+            except FileExistsError:
+                return False
+        directory = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+        return True
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
 def _presented(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        return header[7:].strip()
-    return request.cookies.get(COOKIE)
+    """The token the request carries, or None: an empty one is no token."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    presented = value if scheme.lower() == "bearer" else request.cookies.get(COOKIE, "")
+    return presented.strip() or None
+
+
+def token_matches(presented: str | None, token: str) -> bool:
+    """Whether `presented` is `token`, in constant time; an empty one never is."""
+    if not presented or not token:
+        return False
+    return hmac.compare_digest(presented.encode(), token.encode())
+
+
+def _split_host(host: str) -> tuple[str, str | None] | None:
+    """The name and port of a Host header (`name`, `name:port`, `[v6]:port`); None when malformed."""
+    if host.startswith("["):
+        name, bracket, rest = host[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        return name, rest[1:] if rest else None
+    name, colon, port = host.partition(":")
+    if ":" in port:  # an IPv6 address without brackets
+        return None
+    return name, port if colon else None
+
+
+def _host_refusal(request: Request) -> str | None:
+    """Why a loopback-bound gateway must not answer this Host header; None when it names this gateway.
+
+    Answered: localhost or any loopback address (127.0.0.0/8, [::1]) with the
+    port the request came in on (no port only on port 80). A rebinding page's
+    requests carry its own domain, so they are refused whatever it resolves to.
+    """
+    host = request.headers.get("host", "").strip().lower()
+    parts = _split_host(host)
+    if parts is None or not is_loopback(parts[0]):
+        return f"this gateway answers only on loopback names (localhost, 127.0.0.0/8, [::1]), not Host {host!r}"
+    server = request.scope.get("server")
+    port = parts[1] or "80"
+    if server and server[1] is not None and not (port.isdigit() and int(port) == server[1]):
+        return f"this gateway listens on port {server[1]}, so it does not answer Host {host!r}"
+    return None
 
 
 def _problem(status: int, detail: str) -> Response:
@@ -74,23 +177,35 @@ def _problem(status: int, detail: str) -> Response:
 def security_middleware(
     token: str | None,
 ) -> Callable[[Request, Callable[[Request], Awaitable[Response]]], Awaitable[Response]]:
-    """An HTTP middleware enforcing the token (when one is set) and the cross-site checks."""
+    """An HTTP middleware enforcing the token (when one is set) and the cross-site checks.
+
+    Args:
+        token: the API token, or None when bound to loopback (then the Host check applies instead).
+
+    Raises:
+        ValueError: the token is shorter than `MIN_TOKEN_LENGTH` characters.
+    """
+    if token is not None and len(token.strip()) < MIN_TOKEN_LENGTH:
+        raise ValueError(f"the API token must have at least {MIN_TOKEN_LENGTH} characters, not {len(token.strip())}")
 
     async def check(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         path = request.url.path
-        if token is None and not path.startswith("/mcp"):  # the MCP endpoint has the SDK's own check
-            host = request.headers.get("host", "")
-            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-            if name.strip("[]") not in _LOOPBACK_NAMES:
-                return _problem(421, f"this gateway answers only on loopback names, not {host!r}")
-        if token is not None and path not in ("/login", "/api/health") and not path.startswith("/static/"):
-            presented = _presented(request)
-            if presented is None or not hmac.compare_digest(presented, token):
-                return _problem(
-                    401, "an API token is required: Authorization: Bearer TOKEN, or open /login?token=TOKEN"
-                )
-        if request.method not in _SAFE and not path.startswith("/mcp"):
-            origin = request.headers.get("origin")
+        mcp = path == "/mcp" or path.startswith("/mcp/")
+        if token is None:
+            refusal = _host_refusal(request)
+            if refusal is not None:
+                return _problem(421, refusal)
+        # Health's details are for those who may see everything; anyone may see whether it is up.
+        request.state.authenticated = token is None or token_matches(_presented(request), token)
+        open_path = path in ("/login", "/api/health") or path.startswith("/static/")
+        if not request.state.authenticated and not open_path:
+            return _problem(401, "an API token is required: Authorization: Bearer TOKEN, or open /login?token=TOKEN")
+        origin = request.headers.get("origin")
+        if mcp:
+            # MCP clients are programs; a browser page on another site is not one of them.
+            if origin is not None and token is None and not _loopback_origin(origin):
+                return _problem(403, f"cross-site request to /mcp refused (Origin {origin})")
+        elif request.method not in _SAFE:
             if origin is not None and origin.rstrip("/") != f"{request.url.scheme}://{request.url.netloc}":
                 return _problem(403, f"cross-site request refused (Origin {origin})")
             bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
@@ -99,3 +214,12 @@ def security_middleware(
         return await call_next(request)
 
     return check
+
+
+def _loopback_origin(origin: str) -> bool:
+    """Whether an Origin header names a page served from this machine (http(s)://loopback[:port])."""
+    scheme, _, rest = origin.partition("://")
+    if scheme not in ("http", "https") or not rest:
+        return False
+    name = rest[1:].partition("]")[0] if rest.startswith("[") else rest.partition(":")[0]
+    return is_loopback(name)

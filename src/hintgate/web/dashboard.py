@@ -12,7 +12,6 @@ under a keyboard user's focus.
 
 from __future__ import annotations
 
-import hmac
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +23,7 @@ from fastapi.templating import Jinja2Templates
 
 from hintgate.errors import HintgateError
 from hintgate.web import pages
-from hintgate.web.auth import COOKIE
+from hintgate.web.auth import COOKIE, token_matches
 
 __all__ = ["STATIC", "TEMPLATES", "mount_static", "router"]
 
@@ -168,7 +167,7 @@ async def login(request: Request, token: Annotated[str, Query(max_length=500)] =
     expected: str | None = request.app.state.token
     if expected is None:
         return RedirectResponse("/", status_code=303)
-    if not token or not hmac.compare_digest(token.encode(), expected.encode()):
+    if not token_matches(token, expected):
         page = pages.ErrorPage(
             pages.Layout("Sign in", "", 0),
             401,

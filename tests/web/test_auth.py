@@ -1,0 +1,154 @@
+"""Who may use the gateway over HTTP: the API token and its file, and the Host check on every loopback address."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import stat
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+
+from hintgate.config.model import parse_config
+from hintgate.server.gateway import Gateway
+from hintgate.testing import FakeSource, running_gateway
+from hintgate.web.app import create_app
+from hintgate.web.auth import load_or_create_token
+
+pytestmark = pytest.mark.anyio
+
+
+def notes_source() -> FakeSource:
+    tool = {"name": "get_note", "description": "Get a note.", "inputSchema": {"type": "object"}}
+    return FakeSource("notes", tools=[tool], handlers={"get_note": lambda a: "a note"})
+
+
+@asynccontextmanager
+async def serving(token: str | None) -> AsyncIterator[str]:
+    """The web app over a notes gateway, served by uvicorn on a real 127.0.0.1 port; yields its base URL.
+
+    A gateway bound to loopback never asks for a token, so the token's path is
+    tested with the app the serve command builds, on a real socket.
+    """
+    import uvicorn
+
+    gateway = Gateway(parse_config({"mcpServers": {}}), sources={"notes": notes_source()})
+    async with gateway:
+        app = create_app(gateway, None, token=token)
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=0, lifespan="off", log_level="warning", access_log=False)
+        )
+        serve = asyncio.ensure_future(server.serve())
+        try:
+            with anyio.fail_after(10):
+                while not server.started:
+                    if serve.done():
+                        await serve  # raises why it could not start
+                    await anyio.sleep(0.01)
+            yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+        finally:
+            server.should_exit = True
+            with anyio.fail_after(10):
+                await serve
+
+
+@pytest.mark.parametrize("content", ["", "\n", "s3cret\n", "\x00\x00\x00\x00", "not a token at all, spaces!" * 3])
+async def test_a_corrupt_token_file_is_replaced_and_an_empty_token_opens_nothing(
+    tmp_path: Path, content: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A first start that died writing the file (disk full) left it empty or cut short.
+    (tmp_path / "api-token").write_text(content, encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="hintgate"):
+        token, created = load_or_create_token(tmp_path)
+    assert created, "a replaced token is new and must be shown"
+    assert len(token) >= 32
+    assert (tmp_path / "api-token").read_text(encoding="utf-8").strip() == token
+    [warning] = [r for r in caplog.records if "api-token" in r.getMessage()]
+    assert "corrupt" in warning.getMessage()
+    async with serving(token) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
+        empty_cookie = await client.get("/api/tools", headers={"Cookie": "hintgate_token="})
+        empty_bearer = await client.get("/api/tools", headers={"Authorization": "Bearer"})
+        old = content.strip() if content.strip().isprintable() else "x"
+        stale = await client.get("/api/tools", headers={"Authorization": f"Bearer {old or 'x'}"})
+        right = await client.get("/api/tools", headers={"Authorization": f"Bearer {token}"})
+    assert empty_cookie.status_code == empty_bearer.status_code == stale.status_code == 401
+    assert right.status_code == 200
+
+
+async def test_an_empty_presented_token_is_refused_by_cookie_header_and_login(tmp_path: Path) -> None:
+    token, _ = load_or_create_token(tmp_path)
+    async with serving(token) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
+        responses = [
+            await client.get("/api/tools", headers={"Cookie": "hintgate_token="}),
+            await client.get("/api/tools", headers={"Cookie": 'hintgate_token=""'}),
+            await client.get("/api/tools", headers={"Authorization": "Bearer"}),
+            await client.get("/api/tools", headers={"Authorization": "Bearer", "Cookie": "hintgate_token="}),
+            await client.get("/login?token="),
+            await client.get("/", headers={"Cookie": "hintgate_token="}),
+        ]
+    assert [r.status_code for r in responses] == [401] * 6
+
+
+def test_the_token_file_is_written_whole_with_mode_0600_and_kept_across_starts(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    token, created = load_or_create_token(data)
+    again, created_again = load_or_create_token(data)
+    path = data / "api-token"
+    assert created
+    assert not created_again
+    assert again == token
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text(encoding="utf-8") == token + "\n"
+    assert os.listdir(data) == ["api-token"], "no temporary file is left behind"
+
+
+def test_an_app_cannot_be_built_with_an_empty_or_short_token(tmp_path: Path) -> None:
+    gateway = Gateway(parse_config({"mcpServers": {}}), sources={"notes": notes_source()})
+    for weak in ("", "short"):
+        with pytest.raises(ValueError, match="at least 16 characters"):
+            create_app(gateway, None, token=weak)
+
+
+async def test_on_another_loopback_address_mcp_and_the_api_refuse_a_foreign_host(tmp_path: Path) -> None:
+    # 127.0.0.2 is loopback: no token. A rebinding page reaches it with Host: evil.example.
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    accept = {"Accept": "application/json, text/event-stream"}
+    with running_gateway("--demo", "--no-record", bind="127.0.0.2:0") as gateway:
+        port = int(gateway.base_url.rsplit(":", 1)[1])
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            evil_mcp = await client.post("/mcp", json=initialize, headers={**accept, "Host": "evil.example"})
+            evil_api = await client.get("/api/tools", headers={"Host": f"evil.example:{port}"})
+            other_port = await client.get("/api/tools", headers={"Host": f"localhost:{port + 1}"})
+            own_mcp = await client.post("/mcp", json=initialize, headers=accept)
+            own_api = await client.get("/api/tools")
+            localhost = await client.get("/api/health", headers={"Host": f"localhost:{port}"})
+    assert evil_mcp.status_code == evil_api.status_code == other_port.status_code == 421
+    assert "evil.example" in evil_mcp.json()["detail"]
+    assert "loopback" in evil_mcp.json()["detail"]
+    assert own_mcp.status_code == 200
+    assert own_api.status_code == localhost.status_code == 200
+
+
+async def test_a_cross_site_page_cannot_post_to_mcp_on_loopback(tmp_path: Path) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    headers = {"Accept": "application/json, text/event-stream", "Origin": "https://evil.example"}
+    with running_gateway("--demo", "--no-record", bind="127.0.0.2:0") as gateway:
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            response = await client.post("/mcp", json=initialize, headers=headers)
+    assert response.status_code == 403
+    assert "evil.example" in response.json()["detail"]
