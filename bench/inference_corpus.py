@@ -12,6 +12,25 @@ Scoring follows ``<corpus>/README.md`` ("the scoring that counts"):
 - A hint a prediction leaves out takes the spec default; a hint the labels
   leave out is not scored for that tool.
 
+Leave-one-server-out (LOSO) is the headline: each server's tools are
+scored as if nobody had seen that server, and the report gives the pooled
+figures (every tool predicted while its own server was held out), the mean
+over servers and the worst server. The rules are fixed tables, not fitted,
+so pooled LOSO equals the whole-corpus score; what LOSO adds is the spread
+between servers, which is what an unseen server can expect.
+
+Directional errors are printed on their own, because the two directions of
+one hint cost very differently:
+
+- false read-only: labelled not read-only, predicted read-only (auto-run);
+- missed destructive (excluding creates): labelled destructive, predicted
+  not destructive, among writes whose name's action is not a create verb
+  (vendors disagree whether a create is destructive);
+- missed open world: labelled open world, predicted closed;
+- reads that would ask: labelled read-only, predicted not read-only;
+- additive writes called destructive: labelled not read-only and not
+  destructive, predicted destructive.
+
 Predictions use only name, description and inputSchema; the tools' own
 annotations are never shown to the predictor. The same run scores two
 baselines from the corpus README: the spec defaults and PraisonAI-style name
@@ -40,6 +59,7 @@ if str(REPO / "src") not in sys.path:  # runnable without installing the package
 
 from hintgate.hints.annotations import SPEC_DEFAULTS, Hint  # noqa: E402
 from hintgate.hints.inference import infer  # noqa: E402
+from hintgate.hints.inference.naming import CREATE, parse_name  # noqa: E402
 
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
 
@@ -51,6 +71,13 @@ TARGETS = {
     "idempotent F1": (">=", 0.6),
 }
 """The targets inference must meet, as (comparison, bound)."""
+
+DIRECTIONAL_TARGETS = {
+    "false read-only": 0.005,
+    "missed destructive (not creates)": 0.03,
+    "missed open world": 0.02,
+}
+"""Bounds on the directional error rates that an unseen server must meet."""
 
 Prediction = Mapping[Hint, bool]
 Predictor = Callable[["Tool"], Prediction]
@@ -197,12 +224,33 @@ class Confusion:
         return (self.tp + self.tn) / self.support if self.support else 1.0
 
 
+DIRECTIONS = (
+    "false read-only",
+    "missed destructive (not creates)",
+    "missed open world",
+    "reads that would ask",
+    "additive writes called destructive",
+)
+"""The directional errors, each over the tools labelled so that it could happen."""
+
+
+def is_create(tool: Tool) -> bool:
+    """Whether the tool's name acts by creating (its action word is a create verb)."""
+    return parse_name(tool.name).verb_class is CREATE
+
+
 @dataclass
 class Score:
     """The corpus scores of one predictor."""
 
     hints: dict[Hint, Confusion] = field(default_factory=lambda: {h: Confusion() for h in Hint})
     false_read_only: list[Tool] = field(default_factory=list)
+    errors: dict[str, list[Tool]] = field(default_factory=lambda: {k: [] for k in DIRECTIONS})
+    totals: dict[str, int] = field(default_factory=lambda: dict.fromkeys(DIRECTIONS, 0))
+
+    def directional(self) -> dict[str, float]:
+        """Each directional error as a rate over the tools it could happen to."""
+        return {k: len(self.errors[k]) / self.totals[k] if self.totals[k] else 0.0 for k in DIRECTIONS}
 
     @property
     def false_read_only_rate(self) -> float:
@@ -236,6 +284,7 @@ def score_one(score: Score, tool: Tool, prediction: Prediction) -> None:
     """Add one tool's prediction to `score`, scoring only the hints its labels hold."""
     pred = effective(prediction)
     labels = tool.labels
+    _directional(score, tool, pred)
     if Hint.READ_ONLY in labels:
         score.hints[Hint.READ_ONLY].add(pred[Hint.READ_ONLY], labels[Hint.READ_ONLY])
         if pred[Hint.READ_ONLY] and not labels[Hint.READ_ONLY]:
@@ -248,6 +297,26 @@ def score_one(score: Score, tool: Tool, prediction: Prediction) -> None:
                 score.hints[Hint.IDEMPOTENT].add(pred[Hint.IDEMPOTENT], labels[Hint.IDEMPOTENT])
     if Hint.OPEN_WORLD in labels:
         score.hints[Hint.OPEN_WORLD].add(pred[Hint.OPEN_WORLD], labels[Hint.OPEN_WORLD])
+
+
+def _directional(score: Score, tool: Tool, pred: Mapping[Hint, bool]) -> None:
+    labels = tool.labels
+    destructive = not pred[Hint.READ_ONLY] and pred[Hint.DESTRUCTIVE]
+
+    def count(kind: str, applies: bool, wrong: bool) -> None:
+        if applies:
+            score.totals[kind] += 1
+            if wrong:
+                score.errors[kind].append(tool)
+
+    read_only = labels.get(Hint.READ_ONLY)
+    count("false read-only", read_only is False, pred[Hint.READ_ONLY])
+    count("reads that would ask", read_only is True, not pred[Hint.READ_ONLY])
+    if read_only is False:
+        label = labels.get(Hint.DESTRUCTIVE)
+        count("missed destructive (not creates)", label is True and not is_create(tool), not destructive)
+        count("additive writes called destructive", label is False, destructive)
+    count("missed open world", labels.get(Hint.OPEN_WORLD) is True, not pred[Hint.OPEN_WORLD])
 
 
 def score_tools(tools: Iterable[Tool], predictor: Predictor) -> Score:
@@ -275,6 +344,46 @@ def leave_one_server_out(tools: Sequence[Tool], predictor: Predictor) -> dict[st
     """
     servers = sorted({t.server for t in tools})
     return {s: score_tools([t for t in tools if t.server != s], predictor).metrics() for s in servers}
+
+
+@dataclass
+class Loso:
+    """Leave-one-server-out figures: pooled over held-out servers, mean and worst server."""
+
+    pooled: Score
+    held_out: dict[str, Score]
+
+    def mean(self) -> dict[str, float]:
+        """Each directional error rate averaged over the servers it applies to."""
+        out: dict[str, float] = {}
+        for kind in DIRECTIONS:
+            rates = [s.directional()[kind] for s in self.held_out.values() if s.totals[kind]]
+            out[kind] = sum(rates) / len(rates) if rates else 0.0
+        return out
+
+    def worst(self) -> dict[str, tuple[str, float]]:
+        """Per directional error, the held-out server with the highest rate."""
+        out: dict[str, tuple[str, float]] = {}
+        for kind in DIRECTIONS:
+            rates = [(s, sc.directional()[kind]) for s, sc in self.held_out.items() if sc.totals[kind]]
+            out[kind] = max(rates, key=lambda item: item[1]) if rates else ("-", 0.0)
+        return out
+
+    def passes(self) -> dict[str, bool]:
+        """Whether the pooled directional errors meet `DIRECTIONAL_TARGETS`."""
+        pooled = self.pooled.directional()
+        return {k: pooled[k] <= bound for k, bound in DIRECTIONAL_TARGETS.items()}
+
+
+def loso(tools: Sequence[Tool], predictor: Predictor) -> Loso:
+    """Score every server's tools as unseen, pooled and one server at a time."""
+    pooled = Score()
+    held: dict[str, Score] = {}
+    for tool in tools:
+        prediction = predictor(tool)
+        score_one(pooled, tool, prediction)
+        score_one(held.setdefault(tool.server, Score()), tool, prediction)
+    return Loso(pooled, held)
 
 
 def passes(metric: str, value: float) -> bool:
@@ -332,7 +441,27 @@ def report_json(tools: Sequence[Tool], corpus: Path) -> dict[str, Any]:
         "false_read_only": [{"server": t.server, "name": t.name} for t in ours.false_read_only],
         "per_server": {s: sc.metrics() for s, sc in by_server(tools, hintgate_predictor).items()},
         "leave_one_server_out": leave_one_server_out(tools, hintgate_predictor),
+        "loso": _loso_json(loso(tools, hintgate_predictor)),
         "mean_infer_us": time_infer(tools) * 1e6,
+    }
+
+
+def _loso_json(held: Loso) -> dict[str, Any]:
+    pooled = held.pooled.directional()
+    return {
+        "pooled": held.pooled.metrics(),
+        "directional": {
+            kind: {
+                "count": len(held.pooled.errors[kind]),
+                "of": held.pooled.totals[kind],
+                "rate": pooled[kind],
+                "mean_of_servers": held.mean()[kind],
+                "worst_server": list(held.worst()[kind]),
+                "tools": [f"{t.server}/{t.name}" for t in held.pooled.errors[kind]],
+            }
+            for kind in DIRECTIONS
+        },
+        "pass": held.passes(),
     }
 
 
@@ -345,6 +474,8 @@ def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
     scores = {name: score_tools(tools, p) for name, p in PREDICTORS.items()}
     ours = scores["hintgate"]
     console.print(f"[bold]corpus[/bold] {corpus} — {len(tools)} tools")
+    held = loso(tools, hintgate_predictor)
+    _print_loso(console, held)
 
     for name, score in scores.items():
         table = Table(title=f"{name}: per hint")
@@ -403,7 +534,7 @@ def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
         )
     console.print(per)
 
-    loso = leave_one_server_out(tools, hintgate_predictor)
+    swings = leave_one_server_out(tools, hintgate_predictor)
     full = ours.metrics()
     swing = Table(title=f"leave one server out: the {worst} servers whose removal moves the targets most")
     swing.add_column("left out")
@@ -413,13 +544,52 @@ def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
     def moved(item: tuple[str, dict[str, float]]) -> float:
         return sum(abs(item[1][m] - full[m]) for m in TARGETS)
 
-    for server, metrics in sorted(loso.items(), key=moved, reverse=True)[:worst]:
+    for server, metrics in sorted(swings.items(), key=moved, reverse=True)[:worst]:
         swing.add_row(server, *(f"{metrics[m]:.3f} ({metrics[m] - full[m]:+.3f})" for m in TARGETS))
     console.print(swing)
 
     console.print(f"mean infer() time: {time_infer(tools) * 1e6:.1f} µs per tool")
     console.print("[green]all targets pass[/green]" if all_pass else "[red]some targets fail[/red]")
     return all_pass
+
+
+def _print_loso(console: Any, held: Loso) -> None:
+    """The headline: leave-one-server-out targets and directional errors."""
+    from rich.table import Table
+
+    metrics = held.pooled.metrics()
+    mean = {m: sum(s.metrics()[m] for s in held.held_out.values()) / len(held.held_out) for m in TARGETS}
+    head = Table(title=f"leave one server out ({len(held.held_out)} servers): targets")
+    for col in ("metric", "target", "pooled", "mean of servers"):
+        head.add_column(col, justify="left" if col == "metric" else "right")
+    for metric, (op, bound) in TARGETS.items():
+        head.add_row(metric, f"{op} {bound}", _fmt(metrics[metric]), _fmt(mean[metric]))
+    console.print(head)
+
+    pooled = held.pooled.directional()
+    means, worst, ok = held.mean(), held.worst(), held.passes()
+    errors = Table(title="leave one server out: directional errors")
+    for col in ("error", "count", "pooled rate", "goal", "mean of servers", "worst server"):
+        errors.add_column(col, justify="left" if col in {"error", "worst server"} else "right")
+    for kind in DIRECTIONS:
+        goal = f"<= {DIRECTIONAL_TARGETS[kind]:.1%}" if kind in DIRECTIONAL_TARGETS else "-"
+        if kind in ok:
+            goal += " [green]ok[/green]" if ok[kind] else " [red]FAIL[/red]"
+        server, rate = worst[kind]
+        errors.add_row(
+            kind,
+            f"{len(held.pooled.errors[kind])}/{held.pooled.totals[kind]}",
+            f"{pooled[kind]:.1%}",
+            goal,
+            f"{means[kind]:.1%}",
+            f"{server} {rate:.1%}",
+        )
+    console.print(errors)
+    for kind in DIRECTIONS[:3]:
+        for tool in held.pooled.errors[kind]:
+            found = infer(tool.name, tool.description, tool.input_schema)
+            rules = ", ".join(f"{h.label}={f.value}:{f.rule}" for h, f in found.items())
+            console.print(f"  {kind}: {tool.server} / {tool.name}  ({rules or 'defaults'})")
 
 
 def show_unannotated(corpus: Path) -> None:

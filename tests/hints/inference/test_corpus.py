@@ -92,3 +92,24 @@ def test_scoring_counts_a_predicted_read_only_write_as_not_destructive() -> None
     destructive = score.hints[bench.Hint.DESTRUCTIVE]
     assert (destructive.fn, destructive.support) == (1, 1)
     assert score.false_read_only_rate == 1.0
+
+
+def test_missed_destructive_leaves_out_creates_and_counts_other_writes() -> None:
+    labels = {bench.Hint.READ_ONLY: False, bench.Hint.DESTRUCTIVE: True}
+    score = bench.Score()
+    additive = {bench.Hint.READ_ONLY: False, bench.Hint.DESTRUCTIVE: False}
+    bench.score_one(score, bench.Tool("s", "create_widget", "", None, labels), additive)
+    bench.score_one(score, bench.Tool("s", "rewind_widget", "", None, labels), additive)
+    kind = "missed destructive (not creates)"
+    assert ([t.name for t in score.errors[kind]], score.totals[kind]) == (["rewind_widget"], 1)
+
+
+def test_loso_pools_every_server_and_keeps_each_one_apart() -> None:
+    tools = [
+        bench.Tool("a", "read_widget", "", None, {bench.Hint.READ_ONLY: False}),
+        bench.Tool("b", "erase_widget", "", None, {bench.Hint.READ_ONLY: False}),
+    ]
+    held = bench.loso(tools, bench.hintgate_predictor)
+    assert held.pooled.directional()["false read-only"] == 0.5
+    assert held.worst()["false read-only"] == ("a", 1.0)
+    assert held.passes()["false read-only"] is False
