@@ -30,6 +30,7 @@ __all__ = [
     "Provenance",
     "Resolution",
     "Resolved",
+    "Strength",
     "Tier",
     "parse_annotations",
     "resolve",
@@ -226,12 +227,36 @@ class Provenance:
         return cls(Origin(origin), rule or None)
 
 
+class Strength(enum.StrEnum):
+    """How much an inference rule's evidence can be relied on.
+
+    Strong: the HTTP method, an action verb in the name's (or the
+    description's opening) action position, an explicit statement in the
+    description's first sentence. Weak: a word anywhere in the description,
+    a word anywhere in the name that is not its action, a schema property.
+    Weak evidence may make a tool look riskier, never safer.
+    """
+
+    STRONG = "strong"
+    WEAK = "weak"
+
+
 @dataclass(frozen=True, slots=True)
 class Inferred:
-    """A hint value produced by an inference rule, with the rule's id."""
+    """A hint value produced by an inference rule, with the rule's id.
+
+    Attributes:
+        value: the inferred value.
+        rule: the id of the rule that produced it.
+        strength: how strong that rule's evidence is.
+        why: when other evidence disagreed and the riskier value was taken, what disagreed.
+    """
 
     value: bool
     rule: str
+    # Explanations, not identity: two inferences of one value by one rule are the same inference.
+    strength: Strength = field(default=Strength.STRONG, compare=False)
+    why: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

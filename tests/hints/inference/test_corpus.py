@@ -54,8 +54,10 @@ def test_destructive_accuracy_on_write_tools_is_at_least_085(score: object) -> N
     assert score.metrics()["destructive accuracy"] >= 0.85  # type: ignore[attr-defined]
 
 
-def test_open_world_accuracy_is_at_least_080(score: object) -> None:
-    assert score.metrics()["openWorld accuracy"] >= 0.80  # type: ignore[attr-defined]
+def test_open_world_accuracy_is_at_least_070(score: object) -> None:
+    # Weak evidence (a path parameter, "memory" in a name) no longer closes the world: the
+    # accuracy this costs buys the directional goal, no tool labelled open inferred closed.
+    assert score.metrics()["openWorld accuracy"] >= 0.70  # type: ignore[attr-defined]
 
 
 def test_idempotent_f1_on_write_tools_is_at_least_06(score: object) -> None:
@@ -113,3 +115,13 @@ def test_loso_pools_every_server_and_keeps_each_one_apart() -> None:
     assert held.pooled.directional()["false read-only"] == 0.5
     assert held.worst()["false read-only"] == ("a", 1.0)
     assert held.passes()["false read-only"] is False
+
+
+@pytest.fixture(scope="module")
+def held_out(tools: list[object]) -> object:
+    return bench.loso(tools, bench.hintgate_predictor)
+
+
+def test_leave_one_server_out_meets_the_directional_goals(held_out: object) -> None:
+    checks = held_out.passes()  # type: ignore[attr-defined]
+    assert all(checks.values()), (checks, held_out.pooled.directional())  # type: ignore[attr-defined]

@@ -164,10 +164,15 @@ def test_cannot_be_undone_anywhere_in_description_marks_destructive() -> None:
     assert found[D] == Inferred(True, "desc.irreversible")
 
 
-def test_soft_delete_description_is_not_destructive() -> None:
+def test_soft_delete_in_the_description_alone_does_not_make_a_delete_additive() -> None:
     found = infer("delete_note", "Soft delete a note; it can be restored from the trash.")
-    assert found[D] == Inferred(False, "desc.recoverable")
+    assert found[D] == Inferred(True, "name.verb.delete")
     assert value(found, RO) is False
+
+
+def test_soft_qualifier_in_the_name_makes_a_delete_additive() -> None:
+    found = infer("soft_delete_note", "Delete a note; it can be restored from the trash.")
+    assert found[D] == Inferred(False, "name.qualifier.soft")
 
 
 def test_overwrite_in_description_is_destructive() -> None:
@@ -280,9 +285,9 @@ def test_url_parameter_makes_a_tool_open_world() -> None:
     assert found[OW] == Inferred(True, "schema.url-param")
 
 
-def test_required_local_path_parameter_makes_a_tool_closed_world() -> None:
+def test_required_local_path_parameter_alone_does_not_make_a_tool_closed_world() -> None:
     found = infer("read_text", "Read a text.", schema("path", required=("path",)))
-    assert found[OW] == Inferred(False, "schema.local-path")
+    assert OW not in found
 
 
 def test_optional_path_parameter_says_nothing_about_the_world() -> None:
@@ -305,17 +310,26 @@ def test_web_words_make_a_tool_open_world() -> None:
 @pytest.mark.parametrize(
     ("name", "description", "rule"),
     [
-        ("memory.show", "Show memory contents", "name.local"),
-        ("session.get", "Get session data", "name.local"),
         ("read_graph", "Read the entire knowledge graph", "desc.local"),
         ("git_log", "Shows the commit logs of the git repository", "desc.local"),
         ("get_current_time", "Get current time in a specific timezone", "desc.compute"),
         ("confirm_cost", "Ask the user to confirm the cost.", "desc.ask-user"),
-        ("toggle_logging", "Toggles simulated logging on or off.", "desc.simulated"),
     ],
 )
 def test_closed_domains_are_not_open_world(name: str, description: str, rule: str) -> None:
     assert infer(name, description)[OW] == Inferred(False, rule)
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("memory.show", "Show contents."),
+        ("session.get", "Get data."),
+        ("toggle_logging", "Toggles logging on or off; the log lines are simulated."),
+    ],
+)
+def test_weak_evidence_alone_never_makes_a_tool_closed_world(name: str, description: str) -> None:
+    assert OW not in infer(name, description)
 
 
 def test_cloud_api_without_signals_leaves_open_world_to_the_default() -> None:

@@ -1,36 +1,49 @@
 """Hint inference: the four hints a tool most likely has, each with its rule id.
 
 Pure rules as data tables, first match per hint wins. `infer` walks them in
-this order (DESIGN.md: "OpenAPI HTTP method profile, then name / description /
-schema rules"):
+this order (the HTTP method profile, then name / description / schema rules):
 
 1. the HTTP method profile, when the tool is an HTTP operation (`http_method`);
 2. warnings in the description (``desc.irreversible``, ``desc.overwrite``);
-3. an explicit read-only statement in its first sentence (``desc.read-only``);
+3. an explicit read-only statement in its first sentence (``desc.read-only``),
+   unless the name's action writes (then ``conflict.read-only``: not read-only);
 4. evidence of side effects, which can only take read-only away
-   (``schema.output-path``, ``schema.dry-run``, ``schema.force-flag``,
-   ``schema.confirm-flag``, ``desc.recoverable``, ``desc.saves-file``,
+   (``schema.exec-surface``, ``schema.output-path``, ``schema.dry-run``,
+   ``schema.force-flag``, ``schema.confirm-flag``, ``desc.saves-file``,
    ``desc.side-effect``);
 5. name qualifiers (``name.qualifier.soft``, ``name.qualifier.force``), then the
-   name's verb (``name.verb.<class>``, ``name.verbs.mixed``); a read verb whose
-   description opens with a writing verb is not trusted (``desc.verb.write``);
-   a name without a verb falls back to the description's opening verbs
-   (``desc.verb.<class>``);
+   name's action verb (``name.verb.<class>``, ``name.verbs.mixed``); a read verb
+   whose description opens with a writing verb is not trusted
+   (``desc.verb.write``); a name without a verb falls back to the description's
+   opening verbs (``desc.verb.<class>``), but an opaque action (``process``,
+   ``review``) is never made a read by them (``conflict.read-only``);
 6. openWorld: web words in the name (``name.web``), the description
    (``desc.web``) or a URL parameter (``schema.url-param``) make it open;
-   closed-domain words in the name (``name.local``), the description
-   (``desc.local``, ``desc.compute``) or a local path parameter
-   (``schema.local-path``) make it closed.
+   closed-domain statements in the first sentence (``desc.local``,
+   ``desc.ask-user``, ``desc.compute``) make it closed.
+
+Evidence has a strength (`hintgate.hints.annotations.Strength`, ids in
+`hintgate.hints.inference.rule.WEAK_RULES`). Weak evidence (a word anywhere
+in the description, a word of the name that is not its action, a schema
+property) only ever records the cautious value: it may make a tool look
+riskier, never read-only, non-destructive or closed-world on its own. Where
+strong evidence disagrees with itself the riskier value is taken and
+`Inferred.why` says what disagreed.
+
+An execution surface (a string parameter holding code, SQL, a query
+language, a shell command, a script or an expression) makes a tool not
+read-only and not idempotent, unless the description restricts it to reads
+in so many words ("read-only SQL query", "only SELECT statements") or the
+name's action stores it (``create_function(code)``).
 
 A read verb's destructive false and idempotent true are consequences of
 read-only, so they are not applied once read-only was taken away.
 
 POST and reads: RPC-style APIs (Slack's, Notion's ``POST /search``, GraphQL)
-send reads as POST, which the method profile calls a write. When the method is
-POST and the name or description says read-only strongly (a read verb with no
-writing verb, or an explicit "read-only"), and no side effect is in sight, the
-tool is read-only under rule ``http.post.read-name``. Every other method, and
-every hint of a POST without that evidence, keeps the profile's value.
+send reads as POST, which the method profile calls a write. A POST becomes
+read-only (rule ``http.post.read-name``) only when the name's action verb, in
+action position, only reads and nothing took read-only away: never through a
+read word elsewhere in the name, nor through the description alone.
 
 The rule ids are listed with their patterns in the docstrings of
 `hintgate.hints.inference.http_method`, `.naming`, `.text` and `.schema`.
@@ -59,7 +72,7 @@ from hintgate.hints.inference.naming import (
     parse_name,
 )
 from hintgate.hints.inference.rule import apply, cautious_merge, effect
-from hintgate.hints.inference.schema import schema_facts, schema_rules
+from hintgate.hints.inference.schema import EXEC_SURFACE, reads_only, schema_facts, schema_rules
 from hintgate.hints.inference.text import (
     BODY_LIMIT,
     BODY_RULES,
@@ -76,8 +89,10 @@ __all__ = ["DEFAULT_PROFILE", "PROFILES", "infer"]
 
 _WEB_WORDS = frozenset({"browser", "web", "url", "urls", "http", "https", "internet", "website", "webpage"})
 _LOCAL_WORDS = frozenset({"memory", "memories", "session", "config", "cache"})
-_POST_READ_RULES = frozenset({"name.verb.read", "desc.read-only", "desc.verb.read"})
 _NOT_READ = effect(read_only=False)
+_STORING = frozenset({CREATE, UPDATE, EDIT})
+_OPEN = effect(open_world=True)
+_CLOSED = effect(open_world=False)
 # Opening verbs that contradict a read verb in the name. "Run"/"execute" are
 # left out: "Run a find query" describes how a read happens, not a write.
 _VETO_CLASSES = frozenset({CREATE, SEND, UPDATE, EDIT, DELETE, INTERACT, NAVIGATE, START, TOGGLE, TRANSITION, CHANGE})
@@ -117,7 +132,7 @@ def infer(
     if http_method.strip().upper() == "POST":
         text = _infer_text(name, description or "", input_schema)
         read = text.get(Hint.READ_ONLY)
-        if read is not None and read.value and read.rule in _POST_READ_RULES:
+        if read is not None and read.value and read.rule == "name.verb.read":
             rule = "http.post.read-name"
             found[Hint.READ_ONLY] = Inferred(True, rule)
             found[Hint.DESTRUCTIVE] = Inferred(False, rule)
@@ -129,41 +144,74 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     found: dict[Hint, Inferred] = {}
     text = description[:BODY_LIMIT].lower()
     first = lead(text)
+    parts = parse_name(name)
+    cls = parts.verb_class
+    name_writes = (cls is not None and not cls.reads and not cls.opaque) or bool(parts.later_writes)
     for text_rule in BODY_RULES:
         if text_rule.matches(text):
             apply(found, text_rule.values, text_rule.rule)
     for text_rule in LEAD_RULES:
         if text_rule.matches(first):
-            apply(found, text_rule.values, text_rule.rule)
-    side_effects, world = schema_rules(schema_facts(input_schema))
+            if name_writes:
+                # A writing action in the name against "read-only" in the description: the riskier wins.
+                _conflict(found, f"the description says read-only but the name's action is {parts.verb!r}")
+            else:
+                apply(found, text_rule.values, text_rule.rule)
+    facts = schema_facts(input_schema)
+    if facts.exec_param is not None and (cls in _STORING or (not facts.exec_reads_only and reads_only(text))):
+        # "create_function(code)" stores the code it is given, and "runs a read-only SQL query"
+        # restricts the surface to reads in so many words: neither runs arbitrary code.
+        facts.exec_param = None
+    side_effects, world = schema_rules(facts)
     for rule, values in side_effects:
-        apply(found, values, rule)
+        why = f"parameter {facts.exec_param!r} holds code or a query the tool runs" if rule == EXEC_SURFACE else None
+        apply(found, values, rule, why)
     for text_rule in SIDE_EFFECT_RULES:
         if text_rule.matches(text):
             apply(found, text_rule.values, text_rule.rule)
 
-    parts = parse_name(name)
     verbs = lead_verbs(first)
     name_rules = name_effect(parts)
-    if parts.verb_class is None or parts.verb_class.opaque:
+    if cls is None or (cls.opaque and not parts.later_writes):
         if verbs:
-            classes = [cls for _, cls in verbs]
+            classes = [c for _, c in verbs]
             merged = cautious_merge(c.values for c in classes)
-            if merged:
+            if cls is not None and merged.get(Hint.READ_ONLY):
+                # An opaque action ("process", "review") is not made a read by the description's verb.
+                _conflict(found, f"the name's action {parts.verb!r} may write; the description opens with a read")
+            elif merged:
                 riskiest = next((c for c in classes if not c.reads), classes[0])
                 name_rules.append((riskiest.rule.replace("name.", "desc.", 1), merged))
-    elif parts.verb_class.reads and any(cls in _VETO_CLASSES for _, cls in verbs):
-        apply(found, _NOT_READ, "desc.verb.write")
+    elif cls.reads and not parts.later_writes and any(c in _VETO_CLASSES for _, c in verbs):
+        word = next(w for w, c in verbs if c in _VETO_CLASSES)
+        apply(
+            found,
+            _NOT_READ,
+            "desc.verb.write",
+            f"the name reads ({parts.verb!r}) but the description opens with {word!r}",
+        )
     not_read = found.get(Hint.READ_ONLY)
     for rule, values in name_rules:
         if not_read is not None and not not_read.value and values.get(Hint.READ_ONLY):
             # A read verb's destructive/idempotent values follow from read-only, which is gone.
+            if not_read.why is None:
+                found[Hint.READ_ONLY] = Inferred(
+                    False,
+                    not_read.rule,
+                    not_read.strength,
+                    f"the name reads ({parts.verb!r}) but {not_read.rule} says it writes",
+                )
             continue
         apply(found, values, rule)
 
     if Hint.OPEN_WORLD not in found:
         _open_world(found, parts.tokens, first, text, world)
     return found
+
+
+def _conflict(found: dict[Hint, Inferred], why: str) -> None:
+    """Strong evidence disagrees with itself about read-only: take the riskier value and say why."""
+    apply(found, _NOT_READ, "conflict.read-only", why)
 
 
 def _open_world(
@@ -175,13 +223,13 @@ def _open_world(
 ) -> None:
     """Open when anything points outside, else closed when something points inside."""
     if _WEB_WORDS.intersection(tokens):
-        found[Hint.OPEN_WORLD] = Inferred(True, "name.web")
+        apply(found, _OPEN, "name.web")
     elif WEB_RULE.matches(first):
-        found[Hint.OPEN_WORLD] = Inferred(True, WEB_RULE.rule)
+        apply(found, _OPEN, WEB_RULE.rule)
     elif world and world[0][1].get(Hint.OPEN_WORLD):
-        found[Hint.OPEN_WORLD] = Inferred(True, world[0][0])
+        apply(found, _OPEN, world[0][0])
     elif _LOCAL_WORDS.intersection(tokens):
-        found[Hint.OPEN_WORLD] = Inferred(False, "name.local")
+        apply(found, _CLOSED, "name.local")
     else:
         for text_rule in CLOSED_RULES:
             if text_rule.matches(first):

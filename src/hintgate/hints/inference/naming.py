@@ -1,11 +1,18 @@
-"""Hints from a tool's name: tokenising, the verb lexicon and name qualifiers.
+"""Hints from a tool's name: tokenising, the action verb, the verb lexicon and name qualifiers.
 
 A tool name is split into lower-case words whatever its shape (snake_case,
-camelCase, PascalCase, kebab-case, dotted, ``server__tool``, ALLCAPS, digits).
-The *verb* is the first word found in the lexicon below, so vendor and server
-prefixes (``auth0_``, ``API-``, ``browser_``, ``mongodb-``) are skipped without
-naming any vendor; the words after it are the object; a few adverbs and
-adjectives are *qualifiers* (``soft``, ``force``, ``permanently``, ``all``).
+camelCase, PascalCase, kebab-case, dotted ``group.verb``, ``server__tool``,
+ALLCAPS, digits). The *action* is the first word found in the lexicon below,
+so vendor, group and object prefixes (``acme_``, ``API-``, ``deployments.``,
+``registry_list``) are skipped without naming any vendor; the words after it
+are the object; a few adverbs and adjectives are *qualifiers* (``soft``,
+``force``, ``permanently``, ``all``). A read word is an action only in action
+position: writing verbs of general English (``mark``, ``submit``, ``dismiss``,
+``subscribe``...) are in the lexicon so that ``mark_thread_read`` acts by
+marking, and ``review`` is opaque (reviewing a request decides it). Later
+writing verbs are actions too (``get_or_create``, ``create_or_replace``,
+``pause_resume``) and a name with several actions takes the riskiest
+(``name.verbs.mixed``).
 
 Verb classes follow the MCP spec's definitions (2025-11-25, ToolAnnotations):
 readOnly means "does not modify its environment"; destructive false means
@@ -16,29 +23,32 @@ the same arguments has no additional effect". Rule ids and what they set
 | rule id | verbs (examples) | RO | D | I | OW |
 |---|---|---|---|---|---|
 | name.verb.read | get list read search find query show describe fetch view count check | T | F | T | |
-| | diff status validate explain verify analyze parse wait (read and compute) | | | | |
-| name.verb.create | create add insert append upload record build grant | F | F | F | |
+| | diff status validate explain verify analyze render preview wait (read and compute) | | | | |
+| name.verb.create | create add insert append upload record build grant register | F | F | F | |
+| name.verb.artifact | export convert generate synthesize download import compile backup snapshot | F | F | | |
 | name.verb.send | send post publish notify email reply comment | F | F | F | T |
-| name.verb.update | update set put upsert write save configure assign enable disable | F | T | T | |
+| name.verb.update | update set put upsert write save configure assign enable mark flag subscribe | F | T | T | |
 | name.verb.edit | edit modify patch move rename replace apply deploy merge rebase | F | T | F | |
-| name.verb.delete | delete remove drop purge destroy truncate wipe reset clear revoke | F | T | T | |
-| | kill terminate cancel uninstall | | | | |
+| name.verb.restore | restore revert rollback reset overwrite sync: replace existing state | F | T | T | |
+| name.verb.delete | delete remove drop purge destroy truncate wipe clear revoke | F | T | T | |
+| | kill terminate cancel uninstall detach unlink | | | | |
 | name.verb.execute | run execute exec eval invoke call | F | | F | |
-| name.verb.interact | click type press hover drag fill scroll tap | F | | | |
+| name.verb.interact | click type press hover drag fill scroll tap select | F | | | |
 | name.verb.navigate | navigate goto visit browse | F | | | T |
-| name.verb.start | start resume launch restore open-ended lifecycle starts, pause stop | F | F | | |
-| name.verb.session | connect disconnect select switch activate checkout login | F | F | | |
+| name.verb.start | start launch provision trigger: something new begins | F | F | | |
+| name.verb.lifecycle | stop pause resume restart reboot: an existing thing changes state | F | | | |
+| name.verb.session | connect disconnect switch activate checkout login | F | F | | |
 | name.verb.toggle | toggle | F | F | F | |
-| name.verb.transition | trigger control complete accept approve submit finalize | F | F | | |
-| name.verb.change | close install manage handle reject | F | | | |
-| name.verbs.mixed | a read verb followed by a writing verb (``get_or_create``) | F | | | |
+| name.verb.transition | control complete accept approve submit finalize dismiss acknowledge archive | F | F | T | |
+| name.verb.change | close install manage handle reject refund pay | F | | | |
+| name.verbs.mixed | several actions (``get_or_create``): per hint the riskiest | F | | | |
 | name.qualifier.soft | ``soft`` before a delete | | F | | |
 | name.qualifier.force | ``force``, ``permanently``, ``hard``, ``purge`` | F | T | | |
 
-Opaque verbs (``generate``, ``load``, ``open``, ``resolve``, ``simulate``,
-``perform``, ``process``, ``confirm``) end the search for a verb but set
-nothing: their effect depends on the object, and guessing read-only there is
-the dangerous error.
+Opaque verbs (``load``, ``open``, ``review``, ``simulate``, ``perform``,
+``process``, ``confirm``) are actions that set nothing: their effect depends
+on the object, and guessing read-only there is the dangerous error. They do
+not hide a writing verb later in the name.
 """
 
 from __future__ import annotations
@@ -86,43 +96,58 @@ CREATE = VerbClass("name.verb.create", effect(read_only=False, destructive=False
 SEND = VerbClass("name.verb.send", effect(read_only=False, destructive=False, idempotent=False, open_world=True))
 UPDATE = VerbClass("name.verb.update", effect(read_only=False, destructive=True, idempotent=True))
 EDIT = VerbClass("name.verb.edit", effect(read_only=False, destructive=True, idempotent=False))
+ARTIFACT = VerbClass("name.verb.artifact", effect(read_only=False, destructive=False))
+RESTORE = VerbClass("name.verb.restore", effect(read_only=False, destructive=True, idempotent=True))
 DELETE = VerbClass("name.verb.delete", effect(read_only=False, destructive=True, idempotent=True))
 EXECUTE = VerbClass("name.verb.execute", effect(read_only=False, idempotent=False))
 INTERACT = VerbClass("name.verb.interact", effect(read_only=False))
 NAVIGATE = VerbClass("name.verb.navigate", effect(read_only=False, open_world=True))
 START = VerbClass("name.verb.start", effect(read_only=False, destructive=False))
+LIFECYCLE = VerbClass("name.verb.lifecycle", effect(read_only=False))
 SESSION = VerbClass("name.verb.session", effect(read_only=False, destructive=False))
 TOGGLE = VerbClass("name.verb.toggle", effect(read_only=False, destructive=False, idempotent=False))
-TRANSITION = VerbClass("name.verb.transition", effect(read_only=False, destructive=False))
+TRANSITION = VerbClass("name.verb.transition", effect(read_only=False, destructive=False, idempotent=True))
 CHANGE = VerbClass("name.verb.change", effect(read_only=False))
 OPAQUE = VerbClass("name.verb.opaque", effect())
 
 _TABLE: tuple[tuple[VerbClass, str], ...] = (
     (
         READ,
-        "get list ls read search find query show describe fetch view lookup count check inspect export "
-        "diff status validate verify explain preview retrieve analyze analyse audit review compare "
-        "summarize summarise estimate calculate compute convert echo ping whoami wait poll discover "
-        "explore lint print display take capture scan aggregate",
+        "get list ls read search find query show describe fetch view lookup count check inspect "
+        "diff status validate verify explain preview retrieve analyze analyse audit compare "
+        "summarize summarise estimate calculate compute echo ping whoami wait poll discover "
+        "explore lint print display take capture scan aggregate render",
     ),
-    (CREATE, "create add insert append upload record build grant invite new clone copy fork duplicate"),
+    (CREATE, "create add insert append upload record build grant invite new clone copy fork duplicate register enroll"),
+    (ARTIFACT, "export convert generate synthesize synthesise download import compile package bundle backup snapshot"),
     (SEND, "send post publish notify email reply comment share message broadcast"),
-    (UPDATE, "update set put upsert write save configure assign enable disable store"),
-    (EDIT, "edit modify patch move rename replace apply deploy merge rebase upgrade transfer"),
+    (
+        UPDATE,
+        "update set put upsert write save configure assign unassign enable disable store mark unmark flag unflag "
+        "label pin unpin star unstar tag untag subscribe unsubscribe mute unmute follow unfollow lock unlock "
+        "block unblock ban unban rotate scale resize",
+    ),
+    (EDIT, "edit modify patch move rename replace apply deploy merge rebase upgrade downgrade transfer attach link"),
+    (RESTORE, "restore revert rollback reset overwrite sync reimport"),
     (
         DELETE,
-        "delete del remove rm drop purge destroy truncate wipe reset clear revoke kill terminate cancel "
-        "uninstall unset erase prune evict flush discard abort",
+        "delete del remove rm drop purge destroy truncate wipe clear revoke kill terminate cancel "
+        "uninstall unset erase prune evict flush discard abort detach unlink unregister deprovision",
     ),
     (EXECUTE, "run execute exec eval evaluate invoke call"),
-    (INTERACT, "click type press hover drag fill scroll tap swipe focus"),
+    (INTERACT, "click type press hover drag fill scroll tap swipe focus select"),
     (NAVIGATE, "navigate goto visit browse"),
-    (START, "start resume launch restore pause stop unpause"),
-    (SESSION, "connect disconnect reconnect select switch activate checkout login logout authenticate"),
+    (START, "start launch provision schedule spawn trigger"),
+    (LIFECYCLE, "stop pause resume unpause restart reboot reschedule suspend"),
+    (SESSION, "connect disconnect reconnect switch activate checkout login logout authenticate join leave"),
     (TOGGLE, "toggle"),
-    (TRANSITION, "trigger control complete accept approve submit finalize"),
-    (CHANGE, "close install manage handle reject"),
-    (OPAQUE, "generate load open resolve simulate perform process confirm make do use"),
+    (
+        TRANSITION,
+        "control complete accept approve submit finalize dismiss acknowledge ack snooze escalate "
+        "archive unarchive reopen",
+    ),
+    (CHANGE, "close install manage handle reject refund charge pay book reserve sign"),
+    (OPAQUE, "load open resolve simulate perform process confirm make do use review"),
 )
 
 VERBS: Mapping[str, VerbClass] = {word: cls for cls, words in _TABLE for word in words.split()}
@@ -130,7 +155,7 @@ VERBS: Mapping[str, VerbClass] = {word: cls for cls, words in _TABLE for word in
 
 _DESCRIPTION_ONLY: Mapping[str, VerbClass] = {
     # Verbs that open a description reliably but are nouns too often in names.
-    **dict.fromkeys(("return", "provide", "give", "obtain", "download", "gather"), READ),
+    **dict.fromkeys(("return", "provide", "give", "obtain", "gather"), READ),
     **dict.fromkeys(("record", "commit", "stage", "compress"), CREATE),
     **dict.fromkeys(("unstage",), EDIT),
 }
@@ -158,12 +183,16 @@ _QUALIFIER_RULES: Mapping[str, tuple[str, Effect]] = {
 
 _NOUNISH = frozenset(
     # Writing verbs that are far more often nouns when they follow the verb:
-    # get_console_message, retrieve_a_comment, list_data_set, get_duplicate_strings.
+    # get_console_message, retrieve_a_comment, list_data_set, get_block_children.
     {
         *("message", "comment", "post", "record", "store", "share", "build", "type", "new", "copy"),
         *("clone", "duplicate", "set", "run", "call", "test", "email", "reply", "drop", "tag", "log", "upload"),
+        *("snapshot", "backup", "export", "import", "download", "package", "bundle", "block", "lock", "link"),
+        *("label", "flag", "pin", "star", "schedule", "archive", "patch", "sign", "charge", "book", "transfer"),
+        *("review", "mark", "scale", "sync", "reset", "snooze", "release", "deploy", "merge", "refund", "stop"),
     }
 )
+_JOINERS = frozenset({"and", "or", "then", "plus"})
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -247,7 +276,17 @@ class NameParts:
 
 
 def parse_name(name: str) -> NameParts:
-    """Tokenise `name` and find its verb, object and qualifiers."""
+    """Tokenise `name` and find its action verb, object, qualifiers and any further actions.
+
+    The action is the first word of the lexicon: vendor and group prefixes
+    (``acme_``, ``deployments.``) are not verbs, and in the noun-verb style
+    (``registry_list``) the verb comes last. An opaque verb is an action too,
+    but it does not hide a writing verb later in the name. Further writing
+    verbs count as actions of their own: after a read verb unless they are
+    usually nouns there (``get_block_children``), after any other verb when a
+    joiner precedes them (``create_or_replace``), they stand last, or they
+    follow it directly (``pause_resume``).
+    """
     tokens = tokenize(name)
     qualifiers = frozenset(NAME_QUALIFIERS[t] for t in tokens if t in NAME_QUALIFIERS)
     for index, token in enumerate(tokens):
@@ -255,11 +294,20 @@ def parse_name(name: str) -> NameParts:
         if cls is None:
             continue
         rest = tokens[index + 1 :]
-        later = tuple(
-            c for t in rest if t not in _NOUNISH and (c := VERBS.get(t)) is not None and not c.reads and not c.opaque
-        )
+        later: list[VerbClass] = []
+        for offset, word in enumerate(rest):
+            other = VERBS.get(word)
+            if other is None or other.reads or other.opaque:
+                continue
+            joined = offset > 0 and rest[offset - 1] in _JOINERS
+            if cls.reads or cls.opaque:
+                counts = joined or word not in _NOUNISH
+            else:
+                counts = joined or (word not in _NOUNISH and (offset == 0 or offset == len(rest) - 1))
+            if counts:
+                later.append(other)
         obj = tuple(t for t in rest if t not in NAME_QUALIFIERS)
-        return NameParts(tokens, token, cls, obj, qualifiers, later)
+        return NameParts(tokens, token, cls, obj, qualifiers, tuple(later))
     return NameParts(tokens, None, None, (), qualifiers, ())
 
 
@@ -270,10 +318,10 @@ def name_effect(parts: NameParts) -> list[tuple[str, Effect]]:
         if qualifier in parts.qualifiers:
             found.append(_QUALIFIER_RULES[qualifier])
     cls = parts.verb_class
-    if cls is None or cls.opaque:
+    if cls is None:
         return found
-    if cls.reads and parts.later_writes:
+    if parts.later_writes:
         found.append(("name.verbs.mixed", cautious_merge([cls.values, *(c.values for c in parts.later_writes)])))
-    else:
+    elif not cls.opaque:
         found.append((cls.rule, cls.values))
     return found

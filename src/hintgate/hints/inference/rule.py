@@ -9,9 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from hintgate.hints.annotations import CAUTIOUS, Hint, Inferred
+from hintgate.hints.annotations import CAUTIOUS, Hint, Inferred, Strength
 
-__all__ = ["Effect", "apply", "cautious_merge", "effect"]
+__all__ = ["WEAK_RULES", "Effect", "apply", "cautious_merge", "effect", "strength_of"]
+
+WEAK_RULES: tuple[str, ...] = (
+    "schema.",
+    "desc.irreversible",
+    "desc.overwrite",
+    "desc.recoverable",
+    "desc.saves-file",
+    "desc.side-effect",
+    "desc.simulated",
+    "name.web",
+    "name.local",
+)
+"""Rule ids (or their prefixes) whose evidence is weak: a word anywhere in the
+description or the name that is not its action, or a property of the input
+schema. Every other rule is strong: the HTTP method, the name's action verb,
+the description's opening verb or an explicit statement in its first sentence."""
 
 Effect = Mapping[Hint, bool]
 """Hint values one rule sets; hints it has no evidence for are absent."""
@@ -54,8 +70,21 @@ def cautious_merge(effects: Iterable[Effect]) -> Effect:
     return merged
 
 
-def apply(found: dict[Hint, Inferred], values: Effect, rule: str) -> None:
-    """Record `values` under `rule` for the hints no earlier rule decided."""
+def strength_of(rule: str) -> Strength:
+    """The strength of a rule's evidence (see `WEAK_RULES`)."""
+    return Strength.WEAK if rule.startswith(WEAK_RULES) else Strength.STRONG
+
+
+def apply(found: dict[Hint, Inferred], values: Effect, rule: str, why: str | None = None) -> None:
+    """Record `values` under `rule` for the hints no earlier rule decided.
+
+    Weak evidence only ever records the cautious value of a hint: on its own
+    it may make a tool look riskier, never safer.
+    """
+    strength = strength_of(rule)
     for hint, value in values.items():
-        if hint not in found:
-            found[hint] = Inferred(value, rule)
+        if hint in found:
+            continue
+        if strength is Strength.WEAK and value != CAUTIOUS[hint]:
+            continue
+        found[hint] = Inferred(value, rule, strength, why)

@@ -9,6 +9,7 @@ Only top-level properties are read; their names are tokenised like tool names
 | schema.dry-run | is a dry-run switch: the tool changes something when it is off | RO F |
 | schema.force-flag | is a ``force`` or ``overwrite`` switch | RO F, D T |
 | schema.confirm-flag | asks for confirmation (``confirm``, ``confirmDrain``) | D T |
+| schema.exec-surface | holds code, SQL, a query language, a shell command, a script or an expression | RO F, I F |
 | schema.url-param | takes a URL to visit (``url``, ``urls``, ``uri``, ``href``) | OW T |
 | schema.local-path | requires a local file or directory path (and no URL) | OW F |
 """
@@ -22,7 +23,7 @@ from typing import Any
 from hintgate.hints.inference.naming import tokenize
 from hintgate.hints.inference.rule import Effect, effect
 
-__all__ = ["SchemaFacts", "schema_facts", "schema_rules"]
+__all__ = ["EXEC_SURFACE", "SchemaFacts", "exec_surface", "reads_only", "schema_facts", "schema_rules"]
 
 _PATH_WORDS = frozenset({"path", "paths", "file", "files", "filename", "filepath", "dir", "directory", "folder"})
 _WHERE_WORDS = frozenset({"path", "paths", "filepath", "dir", "directory", "folder"})
@@ -30,20 +31,63 @@ _OUTPUT_WORDS = frozenset({"save", "output", "out", "dest", "destination", "targ
 _URL_NAMES = frozenset({"url", "urls", "uri", "uris", "href", "link", "links", "website"})
 _SAVE_TO = re.compile(r"\b(?:save|saves|saved|write|writes|written|store|stores)\b.{0,60}?\b(?:to|into|in)\b", re.I)
 
+# Execution surfaces: a free-form string whose content the tool runs. What the
+# call does then depends on the argument, not on the tool's name: "query" may
+# be a SELECT or a DROP. A parameter counts by its name when the name is the
+# thing itself (``sql``, ``script``, ``command``) and by its description,
+# ``format`` or examples when they name a language or say it is run.
+_EXEC_NAMES = frozenset(
+    {"sql", "code", "script", "command", "cmd", "shell", "cypher", "statement", "statements", "expression"}
+    | {"javascript", "js", "python", "bash", "graphql", "snippet", "program", "eval"}
+)
+_EXEC_LAST = frozenset({"sql", "script", "command", "cmd", "cypher", "statement", "statements", "snippet"})
+_LANGUAGES = r"(?:sql|cypher|graphql|javascript|typescript|python|shell|bash|powershell|lua|ruby|js)"
+_SURFACES = r"(?:quer(?:y|ies)|code|scripts?|commands?|statements?|expressions?|functions?|source|snippets?|programs?)"
+_EXEC_TEXT = re.compile(
+    rf"\b{_LANGUAGES}\s+(?:\w+\s+)?{_SURFACES}\b"
+    rf"|\b(?:{_LANGUAGES}|{_SURFACES}) to (?:run|execute|evaluate|apply)\b"
+    r"|\bsource code\b|\bquery language\b|\b(?:shell|terminal) command",
+    re.I,
+)
+_EXEC_STEMS = (
+    *("sql", "cypher", "graphql", "script", "python", "shell", "bash", "lua", "ruby", " js "),
+    *("source code", "query language", "to run", "to exec", "to eval", "to apply"),
+)
+_EXEC_FORMATS = frozenset({"sql", "javascript", "python", "shell", "bash", "cypher", "graphql", "code"})
+_READS_ONLY = re.compile(
+    r"\bread[- ]only\b(?:\s+\w+){0,3}?\s+(?:sql\s+)?(?:quer(?:y|ies)|statements?|sql)\b"
+    r"|\bread (?:\w+ )?(?:quer(?:y|ies)|statements?)\b"
+    r"|\bonly (?:select|read|read-only)\b|\bselect (?:statements|queries) only\b"
+    r"|\b(?:must|should|can only) be (?:a )?(?:read-only|select)\b",
+    re.I,
+)
+
+
+def reads_only(text: str) -> bool:
+    """Whether `text` restricts an execution surface to reads in so many words ("read-only SQL query")."""
+    return _READS_ONLY.search(text) is not None
+
+
+EXEC_SURFACE = "schema.exec-surface"
+"""The rule id of an execution surface."""
+
 _OUTPUT_PATH = ("schema.output-path", effect(read_only=False))
 _DRY_RUN = ("schema.dry-run", effect(read_only=False))
 _FORCE = ("schema.force-flag", effect(read_only=False, destructive=True))
 _CONFIRM = ("schema.confirm-flag", effect(destructive=True))
 _URL = ("schema.url-param", effect(open_world=True))
 _LOCAL_PATH = ("schema.local-path", effect(open_world=False))
+_EXEC = (EXEC_SURFACE, effect(read_only=False, idempotent=False))
 
 
 class SchemaFacts:
     """What the rules need to know about a schema's top-level properties."""
 
-    __slots__ = ("confirm", "dry_run", "force", "local_path", "output_path", "url")
+    __slots__ = ("confirm", "dry_run", "exec_param", "exec_reads_only", "force", "local_path", "output_path", "url")
 
     def __init__(self) -> None:
+        self.exec_param: str | None = None
+        self.exec_reads_only = False
         self.output_path = False
         self.dry_run = False
         self.force = False
@@ -90,7 +134,46 @@ def schema_facts(input_schema: Mapping[str, Any] | None) -> SchemaFacts:
             facts.confirm = True
         if joined in _URL_NAMES or (last in {"url", "urls"} and words[0] in {"target", "page", "start"}):
             facts.url = True
+        if facts.exec_param is None and exec_surface(spec, words, description):
+            facts.exec_param = name
+            facts.exec_reads_only = reads_only(description)
     return facts
+
+
+def exec_surface(spec: Mapping[str, Any], words: tuple[str, ...], description: str) -> bool:
+    """Whether a property (its schema `spec`, its name's `words`) is a free-form string the tool runs.
+
+    A string without ``enum`` or ``const``, named for what it holds (``sql``,
+    ``code``, ``command``, ``initScript``) or described, formatted or
+    exemplified as code, SQL, a query language, a shell command, a script or
+    an expression to run. ``query`` alone is a search string, not a surface.
+    """
+    kind = spec.get("type", "string")
+    if kind != "string" or "enum" in spec or "const" in spec:
+        return False
+    fmt = spec.get("format")
+    if isinstance(fmt, str) and fmt.lower() in _EXEC_FORMATS:
+        return True
+    joined = "".join(words)
+    if joined in _EXEC_NAMES or words[-1] in _EXEC_LAST:
+        # An identifier that is named like code ("service_code") says so in its description.
+        return not _IDENTIFIER.search(description)
+    lowered = description.lower()
+    if any(stem in lowered for stem in _EXEC_STEMS) and _EXEC_TEXT.search(description):
+        return not _IDENTIFIER.search(description)
+    examples = spec.get("examples")
+    if isinstance(examples, list):
+        text = " ".join(e for e in examples if isinstance(e, str))
+        return bool(_CODE_EXAMPLE.search(text))
+    return False
+
+
+_IDENTIFIER = re.compile(
+    r"\b(?:identifier|id|name|slug|code unit)\b(?! of the (?:query|script|command))|\be\.g\., \"", re.I
+)
+_CODE_EXAMPLE = re.compile(
+    r"\b(?:select|insert|update|delete|match|create)\b .*\b(?:from|into|set|return)\b|=>|\bfunction\s*\(", re.I
+)
 
 
 def schema_rules(facts: SchemaFacts) -> tuple[list[tuple[str, Effect]], list[tuple[str, Effect]]]:
@@ -104,6 +187,8 @@ def schema_rules(facts: SchemaFacts) -> tuple[list[tuple[str, Effect]], list[tup
         effects.append(_FORCE)
     if facts.confirm:
         effects.append(_CONFIRM)
+    if facts.exec_param is not None and not facts.exec_reads_only:
+        effects.append(_EXEC)
     world: list[tuple[str, Effect]] = []
     if facts.url:
         world.append(_URL)
