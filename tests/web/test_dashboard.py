@@ -15,6 +15,7 @@ from bs4 import BeautifulSoup
 from mcp import Client
 
 from hintgate.policy.approvals import Answer
+from hintgate.testing import FakeSource
 from hintgate.web.dashboard import STATIC
 
 if TYPE_CHECKING:
@@ -519,3 +520,15 @@ async def test_cross_site_and_headerless_writes_are_refused(open_dashboard: Open
     assert evil.status_code == 403
     assert bare.status_code == 403
     assert mode == "default"
+
+
+async def test_catalog_lists_the_tools_it_had_to_rename(open_dashboard: OpenDashboard) -> None:
+    sources = (
+        FakeSource("svc", tools=[{"name": "admin_get_status", "inputSchema": {"type": "object"}}]),
+        FakeSource("svc_admin", tools=[{"name": "get_status", "inputSchema": {"type": "object"}}]),
+    )
+    async with open_dashboard(sources=sources) as dash:
+        soup = await dash.page("/")
+    problems = texts(soup, ".name-problems li")
+    assert len(problems) == 1
+    assert "'get_status' is served as 'svc_admin_get_status_2'" in problems[0]

@@ -310,39 +310,59 @@ class Catalog:
         return self.entries.get(name)
 
 
-def build_catalog(groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]]) -> Catalog:
+def build_catalog(
+    groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]], *, held: Mapping[str, str] | None = None
+) -> Catalog:
     """Namespace and merge the tools of several sources.
 
     Args:
         groups: (server name, prefix, resolved tools) per source, in config order.
+        held: public name → the server it was given to before (in earlier
+            catalogs of this gateway). A name once given stays with its server:
+            a tool of another server that would get it now is renamed instead.
 
-    Collisions are resolved deterministically: the first tool (by source
-    order, then listing order) keeps the name, later ones get `_2`, `_3`...;
-    every change of name is reported in `problems`.
+    Public names are what allow rules, session approvals and clients hold on
+    to, so a name never moves to another server: tools keep the names they
+    held first; other collisions are resolved by config order, then listing
+    order (the first keeps the name, later ones get `_2`, `_3`...). Every
+    change of name is reported in `problems`.
     """
-    entries: dict[str, CatalogEntry] = {}
+    held = held or {}
+    listed = [(server, prefix, tool) for server, prefix, tools in groups for tool in tools]
+    names: list[str | None] = [None] * len(listed)
+    owner: dict[str, tuple[str, str]] = {}
     problems: list[str] = []
-    for server, prefix, tools in groups:
-        for tool in tools:
-            name = public_name(prefix, tool.name)
-            wanted = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
-            if name != wanted:
-                problems.append(f"{server}: tool {tool.name!r} is served as {name!r} (invalid characters or length)")
-            if name in entries:
-                base, n = name, 2
-                while name in entries:
-                    name = public_name("", f"{base}_{n}")
-                    n += 1
-                other = entries[base]
+    # Incumbents first: a tool listed again by the server that held its name keeps it.
+    for i, (server, prefix, tool) in enumerate(listed):
+        name = public_name(prefix, tool.name)
+        if held.get(name) == server and name not in owner:
+            names[i], owner[name] = name, (server, tool.name)
+    for i, (server, prefix, tool) in enumerate(listed):
+        wanted = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
+        name = public_name(prefix, tool.name)
+        if name != wanted:
+            problems.append(f"{server}: tool {tool.name!r} is served as {name!r} (invalid characters or length)")
+        if names[i] is None:
+            base, n = name, 2
+            while name in owner or held.get(name, server) != server:
+                name = public_name("", f"{base}_{n}")
+                n += 1
+            if name != base:
+                other_server, other_tool = owner.get(base) or (held[base], None)
+                whose = f"{other_server}'s {other_tool!r}" if other_tool else f"held by {other_server} (not listed now)"
                 problems.append(
-                    f"{server}: tool {tool.name!r} is served as {name!r}: "
-                    f"{base!r} is already {other.server}'s {other.upstream_name!r}"
+                    f"{server}: tool {tool.name!r} is served as {name!r}: {base!r} is already {whose} "
+                    "(a public name never moves to another server)"
                 )
-            wire = wire_tool(name, server, tool)
-            snapshot = {
-                "annotations": wire["annotations"],
-                "provenance": wire["_meta"][META_PREFIX + "provenance"],
-                "tier": tool.tier.value,
-            }
-            entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot)
+            names[i], owner[name] = name, (server, tool.name)
+    entries: dict[str, CatalogEntry] = {}
+    for (server, _prefix, tool), given in zip(listed, names, strict=True):
+        name = str(given)  # every tool was named above
+        wire = wire_tool(name, server, tool)
+        snapshot = {
+            "annotations": wire["annotations"],
+            "provenance": wire["_meta"][META_PREFIX + "provenance"],
+            "tier": tool.tier.value,
+        }
+        entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot)
     return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))

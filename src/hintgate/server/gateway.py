@@ -230,6 +230,8 @@ class Gateway:
         await asyncio.gather(
             *(s.wait_started(s.startup_timeout + self.config.timeouts.list) for s in self.sources.values())
         )
+        # Names taken while upstreams came up in whatever order are forgotten: the first full build is in config order.
+        self._last_server_of.clear()
         self.rebuild()
         return self
 
@@ -246,7 +248,11 @@ class Gateway:
 
     def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
         """Resolve one source tool: declared, config and stored overrides, inference, trust."""
-        stored = self.stored_overrides.get(public_name(source.prefix, str(raw.get("name", ""))))
+        public = public_name(source.prefix, str(raw.get("name", "")))
+        # A stored override belongs to the tool that holds the public name, not to a newcomer that wants it.
+        stored = (
+            self.stored_overrides.get(public) if self._last_server_of.get(public, source.name) == source.name else None
+        )
         return resolve_tool(
             raw,
             facts=source.tool_facts(raw),
@@ -271,7 +277,7 @@ class Gateway:
                     except HintgateError as exc:
                         logger.warning("%s: tool %r skipped: %s", source.name, name, exc)
                 groups.append((source.name, source.prefix, resolved))
-            self.catalog = build_catalog(groups)
+            self.catalog = build_catalog(groups, held=self._last_server_of)
             for problem in self.catalog.problems:
                 logger.warning("%s", problem)
             for entry in self.catalog.entries.values():

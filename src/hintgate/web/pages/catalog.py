@@ -108,6 +108,8 @@ class CatalogPage:
     any_declared: int
     any_inferred: int
     all_default: int
+    problems: tuple[str, ...] = ()
+    """Names the catalog had to change (a collision, invalid characters, length)."""
 
 
 def tool_card(tool: api.Tool) -> ToolCard:
@@ -190,4 +192,5 @@ def catalog_page(gateway: Any, filters: CatalogFilters) -> CatalogPage:
         any_declared=sum(1 for o in origins if "declared" in o),
         any_inferred=sum(1 for o in origins if "inferred" in o),
         all_default=sum(1 for o in origins if o == {"default"}),
+        problems=tuple(gateway.catalog.problems),
     )
