@@ -18,6 +18,7 @@ from hintgate.config.model import PythonConfig
 from hintgate.errors import ConfigError
 from hintgate.sources.base import SourceState
 from hintgate.sources.python import PythonSource, import_registry
+from isolation import child_env
 
 pytestmark = pytest.mark.anyio
 
@@ -27,9 +28,7 @@ HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 @asynccontextmanager
 async def client_of(args: list[str], cwd: Path | None = None) -> AsyncIterator[Client]:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "hintgate", *args], env={"PYTHONUNBUFFERED": "1"}, cwd=cwd
-    )
+    params = StdioServerParameters(command=sys.executable, args=["-m", "hintgate", *args], env=child_env(), cwd=cwd)
     with anyio.fail_after(60):
         async with Client(params, mode="legacy") as client:
             yield client

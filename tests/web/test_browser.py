@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -122,18 +123,23 @@ def served(tmp_path: Path) -> Iterator[Served]:
 @asynccontextmanager
 async def browser_page() -> AsyncIterator[Page]:
     """A fresh Chromium page 1280 px wide; every Playwright wait bounded by TIMEOUT_MS."""
-    async with async_playwright() as playwright:
-        browser: Browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = await browser.new_context(viewport={"width": 1280, "height": 900})
-            context.set_default_timeout(TIMEOUT_MS)
-            page = await context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            yield page
-            assert errors == [], f"JavaScript errors on the page: {errors}"
-        finally:
-            await browser.close()
+    # Chromium keeps crash reports and settings under HOME and the XDG directories: give it its own.
+    with tempfile.TemporaryDirectory(prefix="hintgate-chromium-") as home:
+        env = {**os.environ, "HOME": home, "XDG_CONFIG_HOME": f"{home}/.config", "XDG_CACHE_HOME": f"{home}/.cache"}
+        async with async_playwright() as playwright:
+            browser: Browser = await playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, env=env
+            )
+            try:
+                context = await browser.new_context(viewport={"width": 1280, "height": 900})
+                context.set_default_timeout(TIMEOUT_MS)
+                page = await context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                yield page
+                assert errors == [], f"JavaScript errors on the page: {errors}"
+            finally:
+                await browser.close()
 
 
 @asynccontextmanager

@@ -32,6 +32,7 @@ from hintgate.hints.catalog import NAME_CHARS, NAME_MAX_STRICT, ToolFacts, resol
 from hintgate.sources.base import SourceState
 from hintgate.sources.openapi.convert import Parameter, build_tools, decode_document, title_from_id
 from hintgate.sources.openapi.source import OpenApiSource, prepare_request
+from isolation import child_env
 
 pytestmark = pytest.mark.anyio
 
@@ -152,7 +153,7 @@ def gateway_params(config: Path, env: dict[str, str] | None = None) -> StdioServ
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "hintgate", "serve", "--config", str(config)],
-        env={"PYTHONUNBUFFERED": "1", **(env or {})},
+        env=child_env(**(env or {})),
     )
 
 
