@@ -528,7 +528,9 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
 
 def test_every_accepted_key_is_documented() -> None:
     from hintgate.config import reader as module
+    from hintgate.sources.types import SOURCE_TYPES
 
     text = DOCS.read_text(encoding="utf-8")
-    keys = [*module._SERVER_KEYS, *module._FOREIGN_SERVER_KEYS, *module._SECTIONS, *module._FOREIGN_TOP_KEYS]
+    sections = [*module._SETTINGS_SECTIONS, "policy", *(k for row in SOURCE_TYPES for k in (row.key, *row.aliases))]
+    keys = [*module._SERVER_KEYS, *module._FOREIGN_SERVER_KEYS, *sections, *module._FOREIGN_TOP_KEYS]
     assert [k for k in keys if not re.search(rf"`{re.escape(k)}[`.]", text)] == []

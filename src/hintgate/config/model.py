@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import fnmatch
-import importlib
 import json
 import os
 import re
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
@@ -41,6 +40,7 @@ __all__ = [
     "OperationFilter",
     "PythonConfig",
     "ServerConfig",
+    "SourceConfig",
     "StdioTransport",
     "Timeouts",
     "ToolOverride",
@@ -73,6 +73,40 @@ _REDACTED = "***"
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
 _ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GLOB_CHARS = frozenset("*?[")
+
+
+class SourceConfig(Protocol):
+    """What every source's config entry offers (mcpServers, openapi and python entries)."""
+
+    @property
+    def kind(self) -> str:
+        """The type of source it configures ("mcp", "openapi", "python")."""
+
+    @property
+    def name(self) -> str:
+        """The source's key."""
+
+    @property
+    def trust(self) -> Trust:
+        """Its trust level."""
+
+    @property
+    def prefix(self) -> str:
+        """Its tools' name prefix."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether it runs."""
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether include / exclude globs let a tool through."""
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The config's overrides for a tool."""
 
 
 class Trust(StrEnum):
@@ -406,9 +440,8 @@ class GatewayConfig:
     """A whole configuration file, validated.
 
     Attributes:
-        servers: the upstream servers by name, in file order (disabled ones included).
-        openapi: the OpenAPI documents served as tools, by name.
-        python: the Python tool registries served, by name.
+        sources: every configured source by name (disabled ones included),
+            section by section in source-type order, each section in file order.
         inference_profile: the name of the inference profile to use.
         timeouts: the gateway-wide default time limits.
         env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
@@ -416,15 +449,28 @@ class GatewayConfig:
         warnings: things that load but deserve a look, located like errors.
     """
 
-    servers: Mapping[str, ServerConfig] = field(default_factory=dict)
-    openapi: Mapping[str, OpenApiConfig] = field(default_factory=dict)
-    python: Mapping[str, PythonConfig] = field(default_factory=dict)
+    sources: Mapping[str, SourceConfig] = field(default_factory=dict)
     inference_profile: str = "conservative"
     timeouts: Timeouts = field(default_factory=Timeouts)
     env_allow: tuple[str, ...] = ()
     source: Path | None = None
     warnings: tuple[str, ...] = ()
     policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
+
+    @property
+    def servers(self) -> Mapping[str, ServerConfig]:
+        """The upstream MCP servers by name, in file order."""
+        return MappingProxyType({n: c for n, c in self.sources.items() if isinstance(c, ServerConfig)})
+
+    @property
+    def openapi(self) -> Mapping[str, OpenApiConfig]:
+        """The OpenAPI documents served as tools, by name."""
+        return MappingProxyType({n: c for n, c in self.sources.items() if isinstance(c, OpenApiConfig)})
+
+    @property
+    def python(self) -> Mapping[str, PythonConfig]:
+        """The Python tool registries served, by name."""
+        return MappingProxyType({n: c for n, c in self.sources.items() if isinstance(c, PythonConfig)})
 
 
 def _redact_url(url: str) -> str:
@@ -532,24 +578,20 @@ def check_config(path: str | Path) -> list[str]:
     Raises:
         ConfigError: the file does not load.
     """
+    from hintgate.sources.types import SOURCE_TYPES
+
     config = load_config(path)
     notes = list(config.warnings)
     name = str(path)
-    enabled = [s.enabled for s in config.servers.values()]
-    enabled += [s.enabled for s in config.openapi.values()] + [s.enabled for s in config.python.values()]
+    enabled = [s.enabled for s in config.sources.values()]
     if not enabled:
         notes.append(f"{name}: no servers configured; the gateway will serve no tools")
     elif not any(enabled):
         notes.append(f"{name}: every server is disabled; the gateway will serve no tools")
-    for server in config.servers.values():
-        if not server.enabled:
-            notes.append(f"{name}: server {json.dumps(server.name)} is disabled")
-        for pattern in server.overrides:
-            if _GLOB_CHARS.isdisjoint(pattern) and not server.wants(pattern):
-                notes.append(
-                    f"{name}: server {json.dumps(server.name)}: the override for {json.dumps(pattern)} "
-                    "never applies: include/exclude filter that tool out"
-                )
+    for row in SOURCE_TYPES:
+        for entry in config.sources.values():
+            if isinstance(entry, row.config):
+                notes.extend(row.check(entry, name))
     return notes
 
 
@@ -572,23 +614,6 @@ def child_environment(server: ServerConfig, config: GatewayConfig, environ: Mapp
     if isinstance(server.transport, StdioTransport):
         env.update(server.transport.env)
     return env
-
-
-def known_profiles() -> list[str] | None:
-    """The inference profile names, or `None` while no inference module provides them.
-
-    Looked up when needed, not imported at the top: config must load while
-    the inference package is still being written, and stays free of it.
-    """
-    for module_name in ("hintgate.hints.inference", "hintgate.hints.inference.http_method"):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        profiles = getattr(module, "PROFILES", None)
-        if profiles is not None:
-            return [str(name) for name in profiles]
-    return None
 
 
 def closest(word: str, choices: Collection[str]) -> str:

@@ -25,6 +25,7 @@ from hintgate.config.model import (
     OperationFilter,
     PythonConfig,
     ServerConfig,
+    SourceConfig,
     StdioTransport,
     Timeouts,
     ToolOverride,
@@ -33,11 +34,11 @@ from hintgate.config.model import (
     _freeze,
     _redact_url,
     closest,
-    known_profiles,
 )
 from hintgate.config.yamlpos import Key, Mark, Positions, format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
+from hintgate.hints.inference import PROFILES
 from hintgate.policy.rules import PolicySettings, Rule, parse_policy
 
 
@@ -153,11 +154,9 @@ class _Reader:
         self.profile = "conservative"
         self.timeouts = Timeouts()
         self.env_allow: tuple[str, ...] = ()
-        self.servers: dict[str, ServerConfig] = {}
-        self.server_paths: dict[str, tuple[Key, ...]] = {}
-        self.openapi: dict[str, OpenApiConfig] = {}
-        self.python: dict[str, PythonConfig] = {}
-        self.source_paths: dict[str, tuple[Key, ...]] = {}  # openapi and python entries
+        self.sources: dict[str, SourceConfig] = {}
+        self.sections: dict[str, str] = {}  # source name -> the config key of its section
+        self.prefixes: dict[str, str] = {}  # non-empty prefix -> the source that has it
         self.policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
 
     # -- reporting
@@ -306,9 +305,7 @@ class _Reader:
             lines = "\n".join(text for _, text, _ in self.problems)
             raise _error(self.source, lines, format_path(self.problems[0][2]) or None)
         return GatewayConfig(
-            servers=_freeze(self.servers),
-            openapi=_freeze(self.openapi),
-            python=_freeze(self.python),
+            sources=_freeze(self.sources),
             inference_profile=self.profile,
             timeouts=self.timeouts,
             env_allow=self.env_allow,
@@ -317,20 +314,50 @@ class _Reader:
         )
 
     def top(self, top: Mapping[str, Any]) -> None:
+        from hintgate.sources.types import SOURCE_TYPES
+
+        sections: dict[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = dict(_SETTINGS_SECTIONS)
+        for row in SOURCE_TYPES:
+            for spelling in (row.key, *row.aliases):
+                sections[spelling] = row.read
+                if spelling != row.key and spelling in top and row.key in top:
+                    self.error((spelling,), f'both "{row.key}" and "{spelling}" are given; use one', key=True)
+        sections["policy"] = _Reader.read_policy
         for k, v in top.items():
-            if k in _SECTIONS or k in _FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
+            if k in sections or k in _FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
                 continue
-            hint = closest(k, _SECTIONS)
+            hint = closest(k, sections)
             if isinstance(v, Mapping) and ("command" in v or "url" in v):
                 hint = "; servers go under mcpServers"
             self.error((k,), f'unknown key "{k}"{hint}', key=True)
-        if "mcpServers" in top and "servers" in top:
-            self.error(("servers",), 'both "mcpServers" and "servers" are given; use one', key=True)
-        # Sections run in table order, not file order: servers read the defaults.
-        for name, section in _SECTIONS.items():
-            if name in top and not (name == "servers" and "mcpServers" in top):
+        # Sections run in this order, not file order: sources read the default timeouts,
+        # and a name or prefix given twice is reported at the entry of the later section.
+        aliases = {alias: row.key for row in SOURCE_TYPES for alias in row.aliases}
+        for name, section in sections.items():
+            if name in top and aliases.get(name) not in top:
                 section(self, top[name], (name,))
-        self.check_sources()
+
+    def add_source(self, config: SourceConfig, path: tuple[Key, ...], prefix_path: tuple[Key, ...]) -> None:
+        """Keep a valid source entry; its name must be unique across sections and its prefix across sources."""
+        from hintgate.sources.types import source_type
+
+        if config.name in self.sources:
+            self.error(
+                path,
+                f'the name "{config.name}" is also used in {self.sections[config.name]}; source names must be unique',
+                key=True,
+            )
+            return
+        if config.prefix and (owner := self.prefixes.get(config.prefix)) is not None:
+            noun = source_type(self.sources[owner].kind).noun
+            self.error(
+                prefix_path,
+                f'prefix "{config.prefix}" is also the prefix of {noun} "{owner}"; their tool names would collide',
+            )
+        self.sources[config.name] = config
+        self.sections[config.name] = source_type(config.kind).key
+        if config.prefix:
+            self.prefixes.setdefault(config.prefix, config.name)
 
     def read_policy(self, value: Any, path: tuple[Key, ...]) -> None:
         # The policy section has its own reader (policy_rules); its first problem is reported here.
@@ -345,9 +372,8 @@ class _Reader:
             return
         self.keys(m, path, ["profile"])
         if "profile" in m and (name := self.string(m["profile"], (*path, "profile"))) is not None:
-            profiles = known_profiles()
-            if profiles is not None and name not in profiles:
-                choices = " or ".join(json.dumps(p) for p in profiles)
+            if name not in PROFILES:
+                choices = " or ".join(json.dumps(p) for p in PROFILES)
                 self.error((*path, "profile"), f"expected {choices}, got {json.dumps(name)}")
             else:
                 self.profile = name
@@ -379,16 +405,6 @@ class _Reader:
             return
         for name, entry in m.items():
             self.read_server(name, entry, (*path, name))
-        owners: dict[str, str] = {}
-        for server in self.servers.values():
-            if server.prefix and server.prefix in owners:
-                where = self.server_paths[server.name]
-                self.error(
-                    where,
-                    f'prefix "{server.prefix}" is also the prefix of server "{owners[server.prefix]}"; '
-                    "their tool names would collide",
-                )
-            owners.setdefault(server.prefix, server.name)
 
     def read_server(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path, "a server (a mapping with command or url)")
@@ -433,8 +449,7 @@ class _Reader:
         times = {s: self.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
         if transport is None or len(self.problems) > start:
             return
-        self.server_paths[name] = given.get("prefix", path)
-        self.servers[name] = ServerConfig(
+        server = ServerConfig(
             name=name,
             transport=transport,
             trust=trust,
@@ -446,6 +461,7 @@ class _Reader:
             call_timeout=times.get("timeout") or self.timeouts.call,
             startup_timeout=times.get("startup_timeout") or self.timeouts.startup,
         )
+        self.add_source(server, path, given.get("prefix", path))
 
     def read_transport(
         self, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
@@ -618,8 +634,7 @@ class _Reader:
         )
         if len(self.problems) > start or document is None or headers is None:
             return
-        self.source_paths[name] = given.get("prefix", path)
-        self.openapi[name] = OpenApiConfig(
+        document_config = OpenApiConfig(
             name=name,
             document=document,
             base_url=base_url,
@@ -635,6 +650,7 @@ class _Reader:
             call_timeout=timeout or self.timeouts.call,
             startup_timeout=startup or self.timeouts.startup,
         )
+        self.add_source(document_config, path, given.get("prefix", path))
 
     def read_auth(self, value: Any, path: tuple[Key, ...]) -> ApiAuth | None:
         m = self.mapping(value, path, "a mapping with one of bearer, apiKey, basic")
@@ -730,8 +746,7 @@ class _Reader:
             return
         if self.base is not None:
             dirs = tuple(str(self.base / d) for d in dirs)
-        self.source_paths[name] = given.get("prefix", path)
-        self.python[name] = PythonConfig(
+        registry_config = PythonConfig(
             name=name,
             registry=registry,
             path=dirs,
@@ -743,38 +758,15 @@ class _Reader:
             overrides=_freeze(overrides),
             call_timeout=timeout or self.timeouts.call,
         )
-
-    def check_sources(self) -> None:
-        """Source names are unique across mcpServers, openapi and python, and so are non-empty prefixes."""
-        seen: dict[str, str] = dict.fromkeys(self.servers, "mcpServers")
-        prefixes: dict[str, str] = {s.prefix: s.name for s in self.servers.values() if s.prefix}
-        entries = [("openapi", c.name, c.prefix) for c in self.openapi.values()]
-        entries += [("python", c.name, c.prefix) for c in self.python.values()]
-        for section, name, prefix in entries:
-            where = (section, name)
-            if name in seen:
-                self.error(
-                    where, f'the name "{name}" is also used in {seen[name]}; source names must be unique', key=True
-                )
-            seen.setdefault(name, section)
-            if prefix and prefix in prefixes:
-                self.error(
-                    self.source_paths.get(name, where),
-                    f'prefix "{prefix}" is also the prefix of "{prefixes[prefix]}"; their tool names would collide',
-                )
-            prefixes.setdefault(prefix, name)
+        self.add_source(registry_config, path, given.get("prefix", path))
 
 
-_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
-    # One entry per top-level section; the order is the order they are read in.
+_SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
+    # The sections read before the sources' (`hintgate.sources.types`), in this order;
+    # policy is read after them.
     "inference": _Reader.read_inference,
     "timeouts": _Reader.read_timeouts,
     "env": _Reader.read_env,
-    "mcpServers": _Reader.read_servers,
-    "servers": _Reader.read_servers,  # VS Code's name for mcpServers
-    "openapi": _Reader.read_openapis,
-    "python": _Reader.read_pythons,
-    "policy": _Reader.read_policy,
 }
 
 _OPENAPI_KEYS: Mapping[str, str] = {

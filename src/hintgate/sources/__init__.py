@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hintgate.config.model import GatewayConfig, child_environment
+from hintgate.config.model import GatewayConfig
 from hintgate.sources.base import ChangeListener, Source
 
 __all__ = ["build_sources"]
@@ -18,20 +18,11 @@ def build_sources(
     config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
 ) -> dict[str, Source]:
     """One source per configured server, document and registry, keyed by its name."""
-    from hintgate.sources.mcp import McpUpstream
-    from hintgate.sources.openapi.source import OpenApiSource
-    from hintgate.sources.python import PythonSource
+    from hintgate.sources.types import SOURCE_TYPES
 
     sources: dict[str, Source] = {}
-    for name, server in config.servers.items():
-        sources[name] = McpUpstream(
-            server,
-            env=child_environment(server, config, environ),
-            list_timeout=config.timeouts.list,
-            listener=listener,
-        )
-    for name, document in config.openapi.items():
-        sources[name] = OpenApiSource(document, listener=listener)
-    for name, registry in config.python.items():
-        sources[name] = PythonSource(registry, listener=listener)
+    for row in SOURCE_TYPES:
+        for name, entry in config.sources.items():
+            if isinstance(entry, row.config):
+                sources[name] = row.build(entry, config, environ, listener)
     return sources

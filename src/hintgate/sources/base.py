@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hintgate.config.model import ToolOverride, Trust
+from hintgate.config.model import SourceConfig, Trust
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
 
@@ -172,40 +172,6 @@ class Source(Protocol):
 
         Sources without prompts or resources raise `UpstreamRequestError`.
         """
-
-
-class SourceConfig(Protocol):
-    """What every source's config section offers (mcpServers, openapi and python entries)."""
-
-    @property
-    def name(self) -> str:
-        """The source's key."""
-
-    @property
-    def trust(self) -> Trust:
-        """Its trust level."""
-
-    @property
-    def prefix(self) -> str:
-        """Its tools' name prefix."""
-
-    @property
-    def enabled(self) -> bool:
-        """Whether it runs."""
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds a call may take."""
-
-    @property
-    def kind(self) -> str:
-        """The type of source it configures ("mcp", "openapi", "python")."""
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether include / exclude globs let a tool through."""
-
-    def override_for(self, tool_name: str) -> ToolOverride | None:
-        """The config's overrides for a tool."""
 
 
 _NO_FACTS = ToolFacts()
