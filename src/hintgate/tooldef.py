@@ -18,8 +18,8 @@ the gateway can say "declared" or "default" for each hint. With
 `infer_hints=True` the hints not given are inferred from the name and
 description (`hintgate.hints.inference`) instead of taking the defaults.
 
-`to_mcp_schema()` is the MCP tool JSON with all four hints explicit (seed
-004's shape); `to_mcp_tool()` is what the gateway lists: only the declared
+`to_mcp_schema()` is the MCP tool JSON with all four hints explicit;
+`to_mcp_tool()` is what the gateway lists: only the declared
 hints, so its resolution can tell them from inferred and default ones.
 """
 

@@ -32,3 +32,22 @@ def test_the_default_replica_is_host_and_pid() -> None:
     import os
 
     assert Settings.from_environ({}).replica.endswith(f":{os.getpid()}")
+
+
+def test_the_default_database_is_a_sqlite_file_in_the_data_directory(tmp_path: Path) -> None:
+    settings = Settings.from_environ({"HINTGATE_DATA_DIR": str(tmp_path)})
+    assert settings.store_url == f"sqlite:///{tmp_path / 'hintgate.db'}"
+
+
+def test_the_environment_names_the_database_unless_a_flag_does() -> None:
+    environ = {"HINTGATE_DATABASE_URL": "sqlite:////srv/h.db"}
+    assert Settings.from_environ(environ).store_url == "sqlite:////srv/h.db"
+    assert Settings.from_environ(environ, database_url="sqlite:///other.db").store_url == "sqlite:///other.db"
+
+
+def test_the_store_reads_no_environment_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hintgate.store import database_url
+
+    monkeypatch.setenv("HINTGATE_DATABASE_URL", "sqlite:////elsewhere.db")
+    url = Settings.from_environ({"HINTGATE_DATA_DIR": str(tmp_path)}).store_url
+    assert database_url(url) == f"sqlite+aiosqlite:///{tmp_path / 'hintgate.db'}"

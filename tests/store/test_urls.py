@@ -10,18 +10,6 @@ import pytest
 from hintgate.store import Store, StoreError, database_url
 
 
-def test_the_default_is_a_sqlite_file_in_the_user_data_directory() -> None:
-    url = database_url(environ={})
-    assert url.startswith("sqlite+aiosqlite:///")
-    assert Path(url.removeprefix("sqlite+aiosqlite:///")).parts[-2:] == ("hintgate", "hintgate.db")
-
-
-def test_the_environment_names_the_database_unless_a_url_is_given() -> None:
-    environ = {"HINTGATE_DATABASE_URL": "sqlite:////srv/h.db"}
-    assert database_url(environ=environ) == "sqlite+aiosqlite:////srv/h.db"
-    assert database_url("sqlite:///other.db", environ=environ) == "sqlite+aiosqlite:///other.db"
-
-
 @pytest.mark.parametrize(
     ("given", "expected"),
     [

@@ -474,7 +474,7 @@ def _with_store(db: str | None, work: Any) -> Any:
         settings = Settings.from_environ(database_url=db)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
-    url = settings.database_url or f"sqlite:///{settings.data_dir / 'hintgate.db'}"
+    url = settings.store_url
 
     async def run() -> Any:
         store = await Store.open(url, recover=False, replica=settings.replica)

@@ -48,7 +48,7 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
         return
     from hintgate.store import Store
 
-    url = settings.database_url or f"sqlite:///{settings.data_dir / 'hintgate.db'}"
+    url = settings.store_url
     store = await Store.open(
         url,
         retention=settings.retention,

@@ -1,6 +1,6 @@
 """What `hintgate lint` and `hintgate infer` look at: a TARGET and the tools it lists.
 
-A TARGET is one of (DESIGN.md): `-- COMMAND [ARG...]` (a stdio server), an
+A TARGET is one of: `-- COMMAND [ARG...]` (a stdio server), an
 `http(s)://` URL (streamable HTTP), a JSON file holding a tools/list result
 (`{"tools": [...]}`), or `--config FILE --server NAME`.
 """

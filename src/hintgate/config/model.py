@@ -315,10 +315,6 @@ class OperationFilter:
     methods: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
 
-    def is_empty(self) -> bool:
-        """True when it names nothing."""
-        return not (self.tags or self.paths or self.methods or self.tools)
-
     def criteria(self, method: str, path: str, tags: Collection[str], names: Collection[str]) -> list[bool]:
         """For each criterion given, whether the operation meets it."""
         out: list[bool] = []

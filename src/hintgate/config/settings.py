@@ -7,7 +7,6 @@ docs/settings.md lists every setting; a test keeps it complete.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import socket
 from collections.abc import Mapping
@@ -17,7 +16,10 @@ from typing import Any
 
 from hintgate.errors import ConfigError
 
-__all__ = ["ENVIRONMENT", "Settings"]
+__all__ = ["DATABASE_FILE", "ENVIRONMENT", "Settings"]
+
+DATABASE_FILE = "hintgate.db"
+"""The default database's file name in the data directory."""
 
 
 def _data_dir() -> Path:
@@ -72,9 +74,10 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
-    def with_(self, **changes: Any) -> Settings:
-        """A copy with some settings changed."""
-        return dataclasses.replace(self, **changes)
+    @property
+    def store_url(self) -> str:
+        """The database the store opens: `database_url`, else the `hintgate.db` SQLite file in `data_dir`."""
+        return self.database_url or f"sqlite:///{self.data_dir / DATABASE_FILE}"
 
 
 def _positive_int(raw: str) -> int:

@@ -99,10 +99,6 @@ class Annotations:
         value: bool | None = getattr(self, hint.attr)
         return value
 
-    def is_empty(self) -> bool:
-        """True when neither title nor any hint is set."""
-        return self.title is None and all(self.get(h) is None for h in Hint)
-
     def set_hints(self) -> dict[Hint, bool]:
         """The hints that are set, in spec order."""
         return {h: v for h in Hint if (v := self.get(h)) is not None}
@@ -334,7 +330,7 @@ def resolve(
     title_override: str | None = None,
     trusted: bool = False,
 ) -> Resolution:
-    """Resolve each hint on its own, first match wins (DESIGN.md).
+    """Resolve each hint on its own, first match wins.
 
     Precedence: operator override, then declared by the source, then inferred,
     then the spec default. For an untrusted source a declared value only counts
@@ -390,10 +386,9 @@ def tier_of(resolution: Resolution) -> Tier:
     - read-only: readOnly is true.
     - unknown: neither readOnly nor destructive came from anything but the spec
       defaults (nothing declared, inferred or overridden says what it does).
-    - additive write: not read-only and destructive is false (seed 003's tiers 2
-      and 3, non-destructive writes and soft deletes, which hints alone cannot
-      tell apart).
-    - destructive: not read-only and destructive is true (seed 003's tier 4),
+    - additive write: not read-only and destructive is false: non-destructive
+      writes and soft deletes alike, which hints alone cannot tell apart.
+    - destructive: not read-only and destructive is true,
       including a tool declared not read-only that leaves destructive unset,
       because the spec's default for it is true.
     """

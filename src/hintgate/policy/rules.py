@@ -70,7 +70,7 @@ _RANK = {Level.TOOL: 0, Level.SERVER: 1, Level.GLOBAL: 2}
 
 @dataclass(frozen=True, slots=True)
 class PolicySettings:
-    """The policy's settings; the defaults are the ones seed 000 recommends.
+    """The policy's settings; the defaults ask before anything that is not a read.
 
     Attributes:
         mode: what runs without asking when no rule decides.

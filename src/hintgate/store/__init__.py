@@ -20,7 +20,7 @@ appends to a deque; a background task commits every `commit_interval`
 commit interval plus one commit (a few ms) earlier is in the database; a clean
 `close()` loses nothing.
 
-Sessions: a replica (`replica`, else `HINTGATE_REPLICA`, else the host name)
+Sessions: a replica (`replica`, from `Settings.replica`, else `HOST:PID`)
 closes, when it opens the store, the sessions it left active when it crashed.
 Replicas sharing a host name must set `HINTGATE_REPLICA`. Retention keeps the
 newest `retention` sessions with their calls; the recorder prunes at most
@@ -36,7 +36,7 @@ import re
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -68,7 +68,7 @@ __all__ = [
 logger = logging.getLogger("hintgate.store")
 
 DEFAULT_RETENTION = 100
-"""Sessions kept, with their calls (seed 001)."""
+"""Sessions kept, with their calls; older ones are pruned."""
 DEFAULT_RESPONSE_CAP = 65536
 """Bytes of a call's response (and arguments) JSON kept; the rest is cut and the original size recorded."""
 DEFAULT_COMMIT_INTERVAL = 0.05
@@ -119,29 +119,19 @@ def _parse(raw: str) -> URL:
     )
 
 
-def database_url(url: str | None = None, *, environ: Mapping[str, str] = os.environ) -> str:
+def database_url(url: str) -> str:
     """The SQLAlchemy URL of the database to use, with hintgate's async driver.
 
     Args:
-        url: as the user gave it: `sqlite:///PATH`, a bare file path,
-            `postgresql://...` or `postgres://...`; any driver named in it is
-            replaced. `sqlite:///:memory:` is accepted for tests (nothing is durable).
-        environ: where `HINTGATE_DATABASE_URL` is read when `url` is `None`.
-
-    Returns:
-        The URL, defaulting to `hintgate.db` in the user data directory.
+        url: as the user gave it (`Settings.store_url` when a gateway opens it):
+            `sqlite:///PATH`, a bare file path, `postgresql://...` or
+            `postgres://...`; any driver named in it is replaced.
+            `sqlite:///:memory:` is accepted for tests (nothing is durable).
 
     Raises:
         StoreError: the URL cannot be parsed or names another database (the password is masked).
     """
-    raw = url if url is not None else environ.get("HINTGATE_DATABASE_URL") or None
-    if raw is None:
-        import platformdirs
-
-        path = Path(platformdirs.user_data_dir("hintgate", appauthor=False)) / "hintgate.db"
-        parsed = URL.create("sqlite+aiosqlite", database=str(path))
-    else:
-        parsed = _parse(raw)
+    parsed = _parse(url)
     if parsed.database == ":memory:":
         return "sqlite+aiosqlite:///:memory:"  # rendered, it would read %3Amemory%3A
     return parsed.render_as_string(hide_password=False)
@@ -254,7 +244,7 @@ def _upgrade(conn: Connection) -> None:
 
 
 class Store:
-    """Sessions, calls and overrides in one database; open with `await Store.open()`.
+    """Sessions, calls and overrides in one database; open with `await Store.open(url)`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.
@@ -294,7 +284,7 @@ class Store:
     @classmethod
     async def open(
         cls,
-        url: str | None = None,
+        url: str,
         *,
         retention: int = DEFAULT_RETENTION,
         response_cap: int = DEFAULT_RESPONSE_CAP,
@@ -305,11 +295,11 @@ class Store:
         """Open (creating and migrating as needed) the database, and start recording.
 
         Args:
-            url: see `database_url`; `None` reads `HINTGATE_DATABASE_URL`, then the default file.
+            url: see `database_url`.
             retention: sessions to keep, at least 1.
             response_cap: bytes of each call's response and arguments JSON to keep.
             commit_interval: seconds between commits of recorded calls.
-            replica: this instance's id; else `HINTGATE_REPLICA`, else `HOST:PID`.
+            replica: this instance's id (`Settings.replica`); else `HOST:PID`.
             recover: close the sessions this replica left active (it crashed). A
                 gateway does; a reader such as the CLI must not, or it would close
                 the sessions a gateway of the same replica is serving.
@@ -322,7 +312,7 @@ class Store:
         if response_cap < 0 or commit_interval < 0:
             raise ValueError("response_cap and commit_interval cannot be negative")
         parsed = make_url(database_url(url))
-        replica = replica or os.environ.get("HINTGATE_REPLICA") or default_replica()
+        replica = replica or default_replica()
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
             path = Path(parsed.database or "")
             with _translated(parsed, "create the directory of"):

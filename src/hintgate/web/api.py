@@ -8,17 +8,20 @@ says what was wrong; a request is validated whole before anything is written.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from hintgate import __version__
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.approvals import Answer
-from hintgate.policy.rules import Mode, PolicySettings
+from hintgate.policy.rules import Mode, PolicySettings, Rule
+from hintgate.server.gateway import Gateway
+from hintgate.store import Store
 
 __all__ = ["router"]
 
@@ -138,7 +141,7 @@ class OverridesIn(_Model):
 
 
 class Session(_Model):
-    """An MCP client session (seed 001's MCPSession)."""
+    """An MCP client session: who connected, when, and how its calls went."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -154,7 +157,7 @@ class Session(_Model):
 
 
 class Call(_Model):
-    """A recorded tool call (seed 001's ToolCallRecord) with the hints and decision in force."""
+    """A recorded tool call with the hints and decision in force."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -247,22 +250,35 @@ class PolicyIn(_Model):
 # -- helpers -----------------------------------------------------------------
 
 
-def _gateway(request: Request) -> Any:
-    return request.app.state.gateway
+def gateway_of(request: Request) -> Gateway:
+    """The gateway the app serves (set by `create_app`)."""
+    gateway: Gateway = request.app.state.gateway
+    return gateway
 
 
-def _store(request: Request) -> Any:
-    return request.app.state.store
+def store_of(request: Request) -> Store | None:
+    """The store the app reads, or None when recording is off."""
+    store: Store | None = request.app.state.store
+    return store
 
 
-def _need_store(request: Request) -> Any:
-    store = _store(request)
+def required_store(request: Request) -> Store:
+    """The store; a 503 when recording is off."""
+    store = store_of(request)
     if store is None:
         raise HTTPException(503, "recording is off (no store): sessions and calls are not kept")
     return store
 
 
-def tool_out(gateway: Any, entry: CatalogEntry) -> Tool:
+GatewayDep = Annotated[Gateway, Depends(gateway_of)]
+"""An endpoint parameter receiving the gateway."""
+MaybeStoreDep = Annotated[Store | None, Depends(store_of)]
+"""An endpoint parameter receiving the store, or None when recording is off."""
+StoreDep = Annotated[Store, Depends(required_store)]
+"""An endpoint parameter receiving the store (the endpoint answers 503 without one)."""
+
+
+def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
     """The API's view of one catalog entry."""
     tool = entry.tool
     source = gateway.sources.get(entry.server)
@@ -289,7 +305,7 @@ def tool_out(gateway: Any, entry: CatalogEntry) -> Tool:
     )
 
 
-def policy_out(settings: PolicySettings, rules: Any) -> Policy:
+def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> Policy:
     """The API's view of the policy settings."""
     return Policy(
         mode=settings.mode.value,
@@ -339,12 +355,10 @@ def effects(settings: PolicySettings) -> dict[str, str]:
 
 
 @router.get("/health", response_model=Health)
-async def health(request: Request) -> Health:
+async def health(gateway: GatewayDep, store: MaybeStoreDep) -> Health:
     """Liveness, and how many servers are up."""
-    gateway = _gateway(request)
     states = [s.status.state.value for s in gateway.sources.values()]
     up = sum(1 for s in states if s == "up")
-    store = _store(request)
     return Health(
         status="ok" if up == len([s for s in states if s != "disabled"]) else "degraded",
         version=__version__,
@@ -356,9 +370,8 @@ async def health(request: Request) -> Health:
 
 
 @router.get("/servers", response_model=list[Server])
-async def servers(request: Request) -> list[Server]:
+async def servers(gateway: GatewayDep) -> list[Server]:
     """Every configured source: status (up, down with the reason, restarting), trust, tool counts."""
-    gateway = _gateway(request)
     tiers: dict[str, dict[str, int]] = {}
     for entry in gateway.catalog.entries.values():
         per = tiers.setdefault(entry.server, dict.fromkeys((t.value for t in Tier), 0))
@@ -388,13 +401,12 @@ async def servers(request: Request) -> list[Server]:
 
 @router.get("/tools", response_model=list[Tool])
 async def tools(
-    request: Request,
+    gateway: GatewayDep,
     tier: Annotated[TierName | None, Query(description="Only tools of this tier.")] = None,
     server: Annotated[str | None, Query(description="Only tools of this server.")] = None,
     q: Annotated[str | None, Query(description="Text to find in name, title or description.")] = None,
 ) -> list[Tool]:
     """Every tool with its resolved hints (all four explicit), provenance, tier, and declared and inferred values."""
-    gateway = _gateway(request)
     needle = q.lower() if q else None
     out = []
     for entry in gateway.catalog.entries.values():
@@ -411,9 +423,8 @@ async def tools(
 
 
 @router.get("/tools/{name}", response_model=Tool)
-async def tool(request: Request, name: str) -> Tool:
+async def tool(gateway: GatewayDep, name: str) -> Tool:
     """One tool."""
-    gateway = _gateway(request)
     entry = gateway.catalog.get(name)
     if entry is None:
         raise HTTPException(404, f"no tool named {name!r}")
@@ -421,9 +432,8 @@ async def tool(request: Request, name: str) -> Tool:
 
 
 @router.patch("/tools/{name}/overrides", response_model=Tool)
-async def set_overrides(request: Request, name: str, body: OverridesIn) -> Tool:
+async def set_overrides(gateway: GatewayDep, name: str, body: OverridesIn) -> Tool:
     """Override hints of a tool (true / false), or clear overrides (null); applied at once, clients told."""
-    gateway = _gateway(request)
     if gateway.catalog.get(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
     changes = {Hint(k): v for k, v in body.model_dump(exclude_unset=True).items()}
@@ -436,9 +446,8 @@ async def set_overrides(request: Request, name: str, body: OverridesIn) -> Tool:
 
 
 @router.delete("/tools/{name}/overrides", response_model=Tool)
-async def clear_overrides(request: Request, name: str) -> Tool:
+async def clear_overrides(gateway: GatewayDep, name: str) -> Tool:
     """Clear every stored override of a tool (the config file's stay)."""
-    gateway = _gateway(request)
     if gateway.catalog.get(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
     await gateway.apply_overrides(name, dict.fromkeys(Hint), actor="api")
@@ -448,21 +457,20 @@ async def clear_overrides(request: Request, name: str) -> Tool:
 
 
 @router.get("/sessions", response_model=list[Session])
-async def sessions(request: Request, limit: Annotated[int, Query(ge=1, le=1000)] = 20) -> list[Session]:
+async def sessions(store: StoreDep, limit: Annotated[int, Query(ge=1, le=1000)] = 20) -> list[Session]:
     """The most recent sessions, newest first."""
-    rows = await _need_store(request).recent_sessions(limit)
+    rows = await store.recent_sessions(limit)
     return [Session.model_validate(row) for row in rows]
 
 
 @router.get("/sessions/{session_id}", response_model=SessionDetail)
 async def session(
-    request: Request,
+    store: StoreDep,
     session_id: str,
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> SessionDetail:
     """One session with its aggregates and its calls in order."""
-    store = _need_store(request)
     row = await store.session(session_id)
     if row is None:
         raise HTTPException(404, f"no session {session_id!r}")
@@ -472,7 +480,7 @@ async def session(
 
 @router.get("/calls", response_model=list[Call])
 async def calls(
-    request: Request,
+    store: StoreDep,
     session: Annotated[str | None, Query(description="Only calls of this session.")] = None,
     server: str | None = None,
     tool: str | None = None,
@@ -484,7 +492,7 @@ async def calls(
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> list[Call]:
     """Recorded calls, newest first (in order within one session), filtered."""
-    rows = await _need_store(request).calls(
+    rows = await store.calls(
         session_id=session,
         server=server,
         tool=tool,
@@ -499,40 +507,40 @@ async def calls(
 
 
 @router.get("/calls/{call_id}", response_model=Call)
-async def call(request: Request, call_id: str) -> Call:
+async def call(store: StoreDep, call_id: str) -> Call:
     """One recorded call, arguments and response included."""
-    row = await _need_store(request).call(call_id)
+    row = await store.call(call_id)
     if row is None:
         raise HTTPException(404, f"no call {call_id!r}")
     return Call.model_validate(row)
 
 
 @router.get("/approvals", response_model=list[Approval])
-async def approvals(request: Request) -> list[Approval]:
+async def approvals(gateway: GatewayDep) -> list[Approval]:
     """Calls waiting for a person, oldest first."""
-    return [Approval.model_validate(p.to_json()) for p in _gateway(request).calls.approvals.pending()]
+    return [Approval.model_validate(p.to_json()) for p in gateway.calls.approvals.pending()]
 
 
 @router.post("/approvals/{approval_id}", response_model=ApprovalResult)
-async def answer(request: Request, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
+async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
     """Approve once, approve for the session, or deny a waiting call."""
-    queue = _gateway(request).calls.approvals
+    queue = gateway.calls.approvals
     if not queue.answer(approval_id, Answer(body.answer), actor=_actor(request)):
         raise HTTPException(404, f"no pending approval {approval_id!r} (answered, timed out, or never existed)")
     return ApprovalResult(id=approval_id, answer=body.answer)
 
 
 @router.get("/policy", response_model=Policy)
-async def policy(request: Request) -> Policy:
+async def policy(gateway: GatewayDep) -> Policy:
     """The policy settings in force and what they mean."""
-    calls_ = _gateway(request).calls
+    calls_ = gateway.calls
     return policy_out(calls_.settings, calls_.rules)
 
 
 @router.patch("/policy", response_model=Policy)
-async def set_policy(request: Request, body: PolicyIn) -> Policy:
+async def set_policy(gateway: GatewayDep, body: PolicyIn) -> Policy:
     """Change the mode and preferences; takes effect for the next call."""
-    calls_ = _gateway(request).calls
+    calls_ = gateway.calls
     given = body.model_dump(exclude_unset=True)
     changes: dict[str, Any] = {}
     names = {

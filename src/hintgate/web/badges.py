@@ -1,8 +1,8 @@
 """How the dashboard shows hints: badges with text and an icon, one-line help, provenance in words.
 
 Every badge carries its meaning in text; the icon and the colour only repeat
-it (seed 000: badges for listings, icons where space is short, a detail line
-with all the hints).
+it. Listings show badges, places short of space show icons, and a tool's
+detail line shows all four hints.
 """
 
 from __future__ import annotations

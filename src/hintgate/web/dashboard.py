@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from hintgate.errors import HintgateError
-from hintgate.web import pages
+from hintgate.web import api, pages
 from hintgate.web.auth import COOKIE, token_matches
 
 __all__ = ["STATIC", "TEMPLATES", "mount_static", "router"]
@@ -68,54 +68,47 @@ def _one_of(name: str, value: str | None, allowed: tuple[str, ...]) -> str | Non
     return value
 
 
-def _gateway(request: Request) -> Any:
-    return request.app.state.gateway
-
-
-def _store(request: Request) -> Any:
-    return request.app.state.store
-
-
 # -- pages -----------------------------------------------------------------------
 
 
 @router.get("/", response_class=HTMLResponse)
-async def catalog(request: Request, tier: Text = None, server: Text = None, q: Text = None) -> HTMLResponse:
+async def catalog(
+    request: Request, gateway: api.GatewayDep, tier: Text = None, server: Text = None, q: Text = None
+) -> HTMLResponse:
     """The catalog: every tool with its badges, filters, counts per tier and hint coverage."""
     try:
         filters = pages.CatalogFilters(_one_of("tier", tier, pages.TIERS), server or None, q or None)
     except _BadInput as exc:
         return _error(request, 400, str(exc))
-    return _render(request, "catalog.html", pages.catalog_page(_gateway(request), filters))
+    return _render(request, "catalog.html", pages.catalog_page(gateway, filters))
 
 
 @router.get("/tools/{name}", response_class=HTMLResponse)
-async def tool(request: Request, name: str) -> HTMLResponse:
+async def tool(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResponse:
     """A tool: its input schema, its hints side by side, and the hint editor."""
-    page = pages.tool_page(_gateway(request), name)
+    page = pages.tool_page(gateway, name)
     if page is None:
         return _error(request, 404, f"There is no tool named {name!r}.")
     return _render(request, "tool.html", page)
 
 
 @router.get("/sessions", response_class=HTMLResponse)
-async def sessions(request: Request) -> HTMLResponse:
+async def sessions(request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep) -> HTMLResponse:
     """Recent client sessions."""
     try:
-        page = await pages.sessions_page(_gateway(request), _store(request))
+        page = await pages.sessions_page(gateway, store)
     except HintgateError as exc:
         return _error(request, 503, str(exc))
     return _render(request, "sessions.html", page)
 
 
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
-async def session(request: Request, session_id: str) -> HTMLResponse:
+async def session(request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, session_id: str) -> HTMLResponse:
     """One session and its calls in order."""
-    store = _store(request)
     if store is None:
         return _error(request, 404, "Recording is off, so sessions are not kept.", title="Recording is off")
     try:
-        page = await pages.session_page(_gateway(request), store, session_id)
+        page = await pages.session_page(gateway, store, session_id)
     except HintgateError as exc:
         return _error(request, 503, str(exc))
     if page is None:
@@ -126,6 +119,8 @@ async def session(request: Request, session_id: str) -> HTMLResponse:
 @router.get("/calls", response_class=HTMLResponse)
 async def calls(
     request: Request,
+    gateway: api.GatewayDep,
+    store: api.MaybeStoreDep,
     server: Text = None,
     tool: Text = None,
     tier: Text = None,
@@ -141,7 +136,7 @@ async def calls(
             verdict=_one_of("verdict", verdict, pages.VERDICTS),
             offset=offset,
         )
-        page = await pages.calls_page(_gateway(request), _store(request), filters)
+        page = await pages.calls_page(gateway, store, filters)
     except _BadInput as exc:
         return _error(request, 400, str(exc))
     except HintgateError as exc:
@@ -150,15 +145,15 @@ async def calls(
 
 
 @router.get("/approvals", response_class=HTMLResponse)
-async def approvals(request: Request) -> HTMLResponse:
+async def approvals(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """Calls waiting for a person, with the buttons to answer them."""
-    return _render(request, "approvals.html", pages.approvals_page(_gateway(request)))
+    return _render(request, "approvals.html", pages.approvals_page(gateway))
 
 
 @router.get("/settings", response_class=HTMLResponse)
-async def settings(request: Request) -> HTMLResponse:
+async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """The policy mode and preferences, with what each means."""
-    return _render(request, "settings.html", pages.settings_page(_gateway(request)))
+    return _render(request, "settings.html", pages.settings_page(gateway))
 
 
 @router.get("/login", response_model=None)
@@ -184,48 +179,48 @@ async def login(request: Request, token: Annotated[str, Query(max_length=500)] =
 
 
 @router.get("/fragments/approval-count", response_model=None)
-async def approval_count(request: Request, known: str | None = None) -> Response:
+async def approval_count(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
     """The pending approvals count in the nav; 204 when it is still `known`."""
-    pending = len(_gateway(request).calls.approvals)
+    pending = len(gateway.calls.approvals)
     if known == str(pending):
         return Response(status_code=204)
     return _render(request, "_approval_count.html", pages.Layout("", "", pending))
 
 
 @router.get("/fragments/approvals", response_model=None)
-async def approvals_list(request: Request, known: str | None = None) -> Response:
+async def approvals_list(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
     """The approvals list; 204 when it is still the `known` version."""
-    gateway = _gateway(request)
     if known is not None and known == pages.approvals_version(gateway):
         return Response(status_code=204)
     return _render(request, "_approvals.html", pages.approvals_page(gateway))
 
 
 @router.get("/fragments/tools/{name}/hints", response_class=HTMLResponse)
-async def tool_hints(request: Request, name: str) -> HTMLResponse:
+async def tool_hints(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResponse:
     """A tool's badges and hints side by side (refreshed after an edit)."""
-    page = pages.tool_page(_gateway(request), name)
+    page = pages.tool_page(gateway, name)
     if page is None:
         return _error(request, 404, f"There is no tool named {name!r}.")
     return _render(request, "_tool_hints.html", page)
 
 
 @router.get("/fragments/tools/{name}/editor", response_class=HTMLResponse)
-async def tool_editor(request: Request, name: str) -> HTMLResponse:
+async def tool_editor(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResponse:
     """The hint editor's controls, showing the stored overrides."""
-    page = pages.tool_page(_gateway(request), name)
+    page = pages.tool_page(gateway, name)
     if page is None:
         return _error(request, 404, f"There is no tool named {name!r}.")
     return _render(request, "_hint_fields.html", page)
 
 
 @router.get("/fragments/sessions/{session_id}/calls", response_model=None)
-async def session_calls(request: Request, session_id: str, known: int | None = None) -> Response:
+async def session_calls(
+    request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, session_id: str, known: int | None = None
+) -> Response:
     """An active session's calls; 204 while there are still `known` of them."""
-    store = _store(request)
     if store is None:
         return _error(request, 404, "Recording is off, so sessions are not kept.")
-    page = await pages.session_page(_gateway(request), store, session_id)
+    page = await pages.session_page(gateway, store, session_id)
     if page is None:
         return _error(request, 404, f"There is no session {session_id!r}.")
     if known is not None and known == len(page.calls) and page.live:
@@ -234,9 +229,8 @@ async def session_calls(request: Request, session_id: str, known: int | None = N
 
 
 @router.get("/fragments/calls/{call_id}", response_class=HTMLResponse)
-async def call_detail(request: Request, call_id: str) -> HTMLResponse:
+async def call_detail(request: Request, store: api.MaybeStoreDep, call_id: str) -> HTMLResponse:
     """A call's arguments, response and decision."""
-    store = _store(request)
     if store is None:
         return _error(request, 404, "Recording is off, so calls are not kept.")
     detail = await pages.call_detail(store, call_id)
@@ -246,9 +240,9 @@ async def call_detail(request: Request, call_id: str) -> HTMLResponse:
 
 
 @router.get("/fragments/settings", response_class=HTMLResponse)
-async def settings_fields(request: Request) -> HTMLResponse:
+async def settings_fields(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """The settings controls with the effects of the values in force."""
-    return _render(request, "_settings_fields.html", pages.settings_page(_gateway(request)))
+    return _render(request, "_settings_fields.html", pages.settings_page(gateway))
 
 
 def mount_static(app: FastAPI) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hintgate.web.badges import warning_icon
 from hintgate.web.pages.frame import Layout, Moment, layout, pretty_json
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = ["ApprovalItem", "ApprovalsPage", "approvals_page", "approvals_version"]
 
@@ -38,13 +41,13 @@ class ApprovalsPage:
     version: str
 
 
-def approvals_version(gateway: Any) -> str:
+def approvals_version(gateway: Gateway) -> str:
     """A short fingerprint of the pending approvals, so a poll can tell nothing changed."""
     ids = ",".join(p.id for p in gateway.calls.approvals.pending())
     return hashlib.sha256(ids.encode()).hexdigest()[:16]
 
 
-def approvals_page(gateway: Any) -> ApprovalsPage:
+def approvals_page(gateway: Gateway) -> ApprovalsPage:
     """The approvals page."""
     items = [
         ApprovalItem(

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.web import api
 from hintgate.web.badges import HINT_NAMES, TIER_LABELS, Badge, HintSummary, hint_badges, hint_summaries, tier_badge
 from hintgate.web.pages.frame import Choice, Layout, layout
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = [
     "TIERS",
@@ -147,7 +150,7 @@ def _coverage(tools: Sequence[api.Tool]) -> list[CoverageRow]:
     return rows
 
 
-def catalog_page(gateway: Any, filters: CatalogFilters) -> CatalogPage:
+def catalog_page(gateway: Gateway, filters: CatalogFilters) -> CatalogPage:
     """The catalog page, filtered."""
     everything = [api.tool_out(gateway, entry) for entry in gateway.catalog.entries.values()]
     needle = filters.q.lower() if filters.q else None

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = ["Choice", "ErrorPage", "Layout", "Moment", "layout", "pretty_json"]
 
@@ -51,7 +54,7 @@ class Choice:
     selected: bool
 
 
-def layout(gateway: Any, title: str, section: str) -> Layout:
+def layout(gateway: Gateway, title: str, section: str) -> Layout:
     """The frame of a page: its title, its nav section and the pending approvals count."""
     return Layout(title=title, section=section, pending=len(gateway.calls.approvals))
 

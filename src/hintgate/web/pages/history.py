@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from hintgate.web.badges import TIER_LABELS, Badge, hint_badges, tier_badge, verdict_badge
 from hintgate.web.pages.catalog import TIERS
 from hintgate.web.pages.frame import Choice, Layout, Moment, layout, pretty_json
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
+    from hintgate.store import Store
 
 __all__ = [
     "CALLS_PER_PAGE",
@@ -71,7 +75,7 @@ class SessionsPage:
     sessions: list[SessionRow]
 
 
-async def sessions_page(gateway: Any, store: Any, limit: int = 50) -> SessionsPage:
+async def sessions_page(gateway: Gateway, store: Store | None, limit: int = 50) -> SessionsPage:
     """The most recent sessions, newest first."""
     rows = [] if store is None else await store.recent_sessions(limit)
     return SessionsPage(layout(gateway, "Sessions", "sessions"), store is not None, [_session_row(r) for r in rows])
@@ -160,7 +164,7 @@ class SessionPage:
         return self.session.status == "active"
 
 
-async def session_page(gateway: Any, store: Any, session_id: str) -> SessionPage | None:
+async def session_page(gateway: Gateway, store: Store, session_id: str) -> SessionPage | None:
     """A session's page; None when the store has no such session."""
     row = await store.session(session_id)
     if row is None:
@@ -218,7 +222,7 @@ class CallsPage:
     older_href: str | None
 
 
-async def calls_page(gateway: Any, store: Any, filters: CallsFilters) -> CallsPage:
+async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilters) -> CallsPage:
     """The call history page."""
     rows: list[dict[str, Any]] = []
     if store is not None:
@@ -264,7 +268,7 @@ class CallDetail:
     decision_json: str
 
 
-async def call_detail(store: Any, call_id: str) -> CallDetail | None:
+async def call_detail(store: Store, call_id: str) -> CallDetail | None:
     """A call's details; None when there is no such call."""
     row = await store.call(call_id)
     if row is None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hintgate.policy.rules import Mode
 from hintgate.web import api
 from hintgate.web.pages.frame import Choice, Layout, layout
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = ["SettingRow", "SettingsPage", "settings_page"]
 
@@ -55,7 +58,7 @@ _MODE_LABELS = {
 }
 
 
-def settings_page(gateway: Any) -> SettingsPage:
+def settings_page(gateway: Gateway) -> SettingsPage:
     """The settings page."""
     policy = api.policy_out(gateway.calls.settings, gateway.calls.rules)
     effects = policy.effects

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint
 from hintgate.web import api
 from hintgate.web.badges import HINT_HELP, HINT_NAMES, provenance_text
 from hintgate.web.pages.catalog import ToolCard, tool_card
 from hintgate.web.pages.frame import Choice, Layout, layout, pretty_json
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = ["HintRow", "ToolPage", "tool_page"]
 
@@ -64,7 +67,7 @@ class ToolPage:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-def tool_page(gateway: Any, name: str) -> ToolPage | None:
+def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
     """The page of the tool listed as `name`; None when there is no such tool."""
     entry = gateway.catalog.get(name)
     if entry is None:
