@@ -69,3 +69,21 @@ def test_every_setting_is_documented_with_its_environment_variable() -> None:
     assert names == set(ENVIRONMENT)
     for name, (variable, _) in ENVIRONMENT.items():
         assert f"| `{name}` | `{variable}` |" in text, name
+
+
+def test_every_policy_setting_is_documented_with_its_default() -> None:
+    from hintgate.policy.rules import POLICY_SETTINGS
+
+    lines = (DOCS / "policy.md").read_text(encoding="utf-8").splitlines()
+    for setting in POLICY_SETTINGS:
+        row = [line for line in lines if line.startswith(f"| `{setting.path}` |")]
+        assert row, f"docs/policy.md has no row for policy.{setting.path}"
+        default = setting.default
+        shown = (
+            str(default).lower()
+            if isinstance(default, bool)
+            else f"{default:g}"
+            if isinstance(default, float)
+            else str(default)
+        )
+        assert row[0].rstrip().endswith(f"| `{shown}` |"), (setting.path, row[0])

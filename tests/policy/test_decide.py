@@ -31,7 +31,7 @@ from hintgate.policy.decide import (
     should_retry,
     warnings,
 )
-from hintgate.policy.rules import _PREFERENCE_KEYS, _TOP_KEYS
+from hintgate.policy.rules import _PREFERENCE_KEYS, _TOP_KEYS, POLICY_SETTINGS, PolicySetting
 
 ALLOW, ASK, DENY = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
 
@@ -761,3 +761,26 @@ def test_every_policy_key_and_decision_source_is_documented() -> None:
     sources = {"mode:default", "preference:auto-approve-read-only", "preference:always-confirm-destructive"}
     sources |= {"trust:untrusted", "unknown-tool", "taint:open-world", "session-approval", "retry:idempotent"}
     assert [s for s in sorted(sources) if f"`{s}`" not in text] == []
+
+
+def _other_value(setting: PolicySetting) -> Any:
+    """A value of the setting that is not its default, as the config file writes it."""
+    if setting.kind == "bool":
+        return not setting.default
+    if setting.kind == "seconds":
+        return setting.default + 5
+    return next(c for c in setting.choices if c != setting.default)
+
+
+@pytest.mark.parametrize("setting", POLICY_SETTINGS, ids=lambda s: s.path)
+def test_every_policy_setting_is_read_in_each_accepted_spelling(setting: PolicySetting) -> None:
+    value = _other_value(setting)
+    for spelling in setting.spellings:
+        data = {setting.group: {spelling: value}} if setting.group else {spelling: value}
+        settings, _ = parse_policy(data)
+        assert getattr(settings, setting.attr) == value, spelling
+
+
+def test_seconds_beyond_a_day_are_refused_with_the_bound() -> None:
+    with pytest.raises(ConfigError, match="expected a number of seconds up to 86400, got 90000"):
+        parse_policy({"approvalTimeout": 90000})

@@ -21,15 +21,17 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 from hintgate.config.yamlpos import format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Resolved, Tier
 
 __all__ = [
+    "POLICY_SETTINGS",
     "Level",
     "Mode",
+    "PolicySetting",
     "PolicySettings",
     "Rule",
     "Verdict",
@@ -94,6 +96,130 @@ class PolicySettings:
     idempotent_retry_window: float = 600.0
     approval_timeout: float = 120.0
     ask_via: str = "client"
+
+
+SettingKind = Literal["mode", "bool", "seconds", "choice"]
+
+
+@dataclass(frozen=True, slots=True)
+class PolicySetting:
+    """One policy setting as every reader of it sees it: spelling, type, bounds, meaning.
+
+    The config parser, the REST API's models, the dashboard's settings page
+    and the docs test all read `POLICY_SETTINGS`, so a setting is added or
+    renamed in one place.
+
+    Attributes:
+        attr: its `PolicySettings` attribute.
+        key: its key in the config file and the REST API (camelCase); the
+            snake_case spelling is accepted in the config file too.
+        kind: "mode" (a `Mode`), "bool", "seconds" or "choice" (one of `choices`).
+        doc: what it does, in one line.
+        label: what the settings page calls it.
+        group: the mapping it sits in under `policy` ("preferences"), or "" at the top.
+        choices: the values a mode or choice takes, as written.
+        noun: what one of its choices is called in errors ("expected a mode: ...").
+        zero: whether 0 seconds is allowed (else more than 0 is required).
+        maximum: the most seconds accepted.
+    """
+
+    attr: str
+    key: str
+    kind: SettingKind
+    doc: str
+    label: str
+    group: str = ""
+    choices: tuple[str, ...] = ()
+    noun: str = ""
+    zero: bool = False
+    maximum: float = 86400.0
+
+    @property
+    def path(self) -> str:
+        """Its key path under `policy` (`preferences.autoApproveReadOnly`)."""
+        return f"{self.group}.{self.key}" if self.group else self.key
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """The keys the config file accepts for it: camelCase, and snake_case when that differs."""
+        snake = re.sub(r"(?<!^)([A-Z])", r"_\1", self.key).lower()
+        return (self.key,) if snake == self.key else (self.key, snake)
+
+    @property
+    def default(self) -> Any:
+        """Its value when nothing sets it."""
+        return getattr(_DEFAULTS, self.attr)
+
+
+_DEFAULTS = PolicySettings()
+
+POLICY_SETTINGS: tuple[PolicySetting, ...] = (
+    PolicySetting(
+        "mode",
+        "mode",
+        "mode",
+        "what runs without asking when no rule decides",
+        "Mode",
+        choices=tuple(m.value for m in Mode),
+        noun="mode",
+    ),
+    PolicySetting(
+        "auto_approve_read_only",
+        "autoApproveReadOnly",
+        "bool",
+        "read-only tools run without asking in default and accept-edits",
+        "Auto-approve read-only tools",
+        group="preferences",
+    ),
+    PolicySetting(
+        "always_confirm_destructive",
+        "alwaysConfirmDestructive",
+        "bool",
+        "destructive tools ask in accept-edits",
+        "Always confirm destructive tools",
+        group="preferences",
+    ),
+    PolicySetting(
+        "show_hint_warnings",
+        "showHintWarnings",
+        "bool",
+        "approval prompts show the hint warnings",
+        "Show hint warnings",
+        group="preferences",
+    ),
+    PolicySetting(
+        "taint_enabled",
+        "taint",
+        "bool",
+        "after an open-world tool returned content, writes ask",
+        "Ask for writes after open-world content",
+    ),
+    PolicySetting(
+        "idempotent_retry_window",
+        "idempotentRetryWindow",
+        "seconds",
+        "seconds an identical approved call of an idempotent tool runs again without asking; 0 turns it off",
+        "Idempotent retry window",
+        zero=True,
+    ),
+    PolicySetting(
+        "approval_timeout",
+        "approvalTimeout",
+        "seconds",
+        "seconds a call waits for a person before it is denied",
+        "Approval timeout",
+    ),
+    PolicySetting(
+        "ask_via",
+        "askVia",
+        "choice",
+        "client: MCP elicitation when the client can ask, else the approval queue; queue: always the queue",
+        "Where people are asked",
+        choices=("client", "queue"),
+        noun="way to ask",
+    ),
+)
+"""Every policy setting, in the order the docs, the API and the settings page show them."""
 
 
 def _compile(pattern: str | None) -> re.Pattern[str] | None:
@@ -195,27 +321,15 @@ class Rule:
 
 _Path = tuple[str | int, ...]
 
+_SECTION_KEYS = ("preferences", "rules")
 _TOP_KEYS: Mapping[str, str] = {
-    "mode": "mode",
-    "preferences": "preferences",
-    "taint": "taint",
-    "idempotentRetryWindow": "idempotent_retry_window",
-    "idempotent_retry_window": "idempotent_retry_window",
-    "approvalTimeout": "approval_timeout",
-    "approval_timeout": "approval_timeout",
-    "askVia": "ask_via",
-    "ask_via": "ask_via",
-    "rules": "rules",
+    **{spelling: row.attr for row in POLICY_SETTINGS if not row.group for spelling in row.spellings},
+    **{key: key for key in _SECTION_KEYS},
 }
-_ASK_VIA: Mapping[str, str] = {"client": "client", "queue": "queue"}
 _PREFERENCE_KEYS: Mapping[str, str] = {
-    "autoApproveReadOnly": "auto_approve_read_only",
-    "auto_approve_read_only": "auto_approve_read_only",
-    "alwaysConfirmDestructive": "always_confirm_destructive",
-    "always_confirm_destructive": "always_confirm_destructive",
-    "showHintWarnings": "show_hint_warnings",
-    "show_hint_warnings": "show_hint_warnings",
+    spelling: row.attr for row in POLICY_SETTINGS if row.group == "preferences" for spelling in row.spellings
 }
+_BY_ATTR: Mapping[str, PolicySetting] = {row.attr: row for row in POLICY_SETTINGS}
 _MODES: Mapping[str, Mode] = {
     **{m.value: m for m in Mode},
     "acceptEdits": Mode.ACCEPT_EDITS,
@@ -296,11 +410,13 @@ class _Parser:
             self.fail(path, f"expected true or false, got {_got(value)}")
         return value
 
-    def seconds(self, value: Any, path: _Path, *, zero: bool) -> float:
+    def seconds(self, value: Any, path: _Path, *, zero: bool, maximum: float) -> float:
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if not number or not math.isfinite(value) or value < 0 or (value == 0 and not zero):
             bound = "0 or more" if zero else "greater than 0"
             self.fail(path, f"expected a number of seconds {bound}, got {_got(value)}")
+        if value > maximum:
+            self.fail(path, f"expected a number of seconds up to {maximum:g}, got {_got(value)}")
         return float(value)
 
     def choice(self, value: Any, path: _Path, choices: Mapping[str, Any], what: str, shown: Collection[str]) -> Any:
@@ -320,23 +436,24 @@ class _Parser:
         rules: tuple[Rule, ...] = ()
         for setting, (key, value) in given.items():
             here = (*path, key)
-            if setting == "mode":
-                values["mode"] = self.choice(value, here, _MODES, "mode", [m.value for m in Mode])
-            elif setting == "preferences":
+            if setting == "preferences":
                 prefs = self.spellings(self.mapping(value, here), here, _PREFERENCE_KEYS)
                 for name, (pkey, pvalue) in prefs.items():
-                    values[name] = self.boolean(pvalue, (*here, pkey))
-            elif setting == "taint":
-                values["taint_enabled"] = self.boolean(value, here)
-            elif setting == "idempotent_retry_window":
-                values[setting] = self.seconds(value, here, zero=True)
-            elif setting == "approval_timeout":
-                values[setting] = self.seconds(value, here, zero=False)
-            elif setting == "ask_via":
-                values[setting] = self.choice(value, here, _ASK_VIA, "way to ask", list(_ASK_VIA))
-            else:
+                    values[name] = self.setting(_BY_ATTR[name], pvalue, (*here, pkey))
+            elif setting == "rules":
                 rules = self.rules(value, here)
+            else:
+                values[setting] = self.setting(_BY_ATTR[setting], value, here)
         return PolicySettings(**values), rules
+
+    def setting(self, row: PolicySetting, value: Any, path: _Path) -> Any:
+        """One setting's value, checked against its kind and bounds."""
+        if row.kind == "bool":
+            return self.boolean(value, path)
+        if row.kind == "seconds":
+            return self.seconds(value, path, zero=row.zero, maximum=row.maximum)
+        accepted = _MODES if row.kind == "mode" else {c: c for c in row.choices}
+        return self.choice(value, path, accepted, row.noun, row.choices)
 
     def rules(self, value: Any, path: _Path) -> tuple[Rule, ...]:
         if not isinstance(value, list | tuple):

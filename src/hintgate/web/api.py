@@ -7,8 +7,6 @@ says what was wrong; a request is validated whole before anything is written.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -19,9 +17,9 @@ from hintgate import __version__
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.approvals import Answer
-from hintgate.policy.rules import Mode, PolicySettings, Rule
 from hintgate.server.gateway import Gateway
 from hintgate.store import Store
+from hintgate.web.policy_models import Policy, PolicyIn, apply_policy, policy_out
 
 __all__ = ["router"]
 
@@ -207,46 +205,6 @@ class ApprovalResult(_Model):
     answer: str
 
 
-class Preferences(_Model):
-    autoApproveReadOnly: bool
-    alwaysConfirmDestructive: bool
-    showHintWarnings: bool
-
-
-class Policy(_Model):
-    """The policy settings in force, and the rules (read-only here: they live in the config file)."""
-
-    mode: Literal["default", "accept-edits", "read-only", "bypass"]
-    preferences: Preferences
-    taint: bool
-    idempotentRetryWindow: float
-    approvalTimeout: float
-    askVia: Literal["client", "queue"]
-    rules: list[str]
-    effects: dict[str, str] = Field(description="What the current settings mean, in a sentence each.")
-
-
-class PreferencesIn(_Model):
-    model_config = ConfigDict(extra="forbid")
-
-    autoApproveReadOnly: StrictBool | None = None
-    alwaysConfirmDestructive: StrictBool | None = None
-    showHintWarnings: StrictBool | None = None
-
-
-class PolicyIn(_Model):
-    """Settings to change; those left out are left alone."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    mode: Literal["default", "accept-edits", "read-only", "bypass"] | None = None
-    preferences: PreferencesIn | None = None
-    taint: StrictBool | None = None
-    idempotentRetryWindow: Annotated[float, Field(ge=0, le=86400)] | None = None
-    approvalTimeout: Annotated[float, Field(gt=0, le=86400)] | None = None
-    askVia: Literal["client", "queue"] | None = None
-
-
 # -- helpers -----------------------------------------------------------------
 
 
@@ -303,52 +261,6 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
         ),
         input_schema=schema if isinstance(schema, dict) else {},
     )
-
-
-def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> Policy:
-    """The API's view of the policy settings."""
-    return Policy(
-        mode=settings.mode.value,
-        preferences=Preferences(
-            autoApproveReadOnly=settings.auto_approve_read_only,
-            alwaysConfirmDestructive=settings.always_confirm_destructive,
-            showHintWarnings=settings.show_hint_warnings,
-        ),
-        taint=settings.taint_enabled,
-        idempotentRetryWindow=settings.idempotent_retry_window,
-        approvalTimeout=settings.approval_timeout,
-        askVia=settings.ask_via,  # type: ignore[arg-type]
-        rules=[rule.describe() for rule in rules],
-        effects=effects(settings),
-    )
-
-
-def effects(settings: PolicySettings) -> dict[str, str]:
-    """Each setting's effect, as a sentence a person reads."""
-    mode = {
-        Mode.DEFAULT: "Read-only tools run; everything else asks first.",
-        Mode.ACCEPT_EDITS: "Read-only tools and additive writes run; destructive tools ask first.",
-        Mode.READ_ONLY: "Only read-only tools run; every other call is denied.",
-        Mode.BYPASS: "Everything runs without asking, except what a deny rule forbids.",
-    }[settings.mode]
-    return {
-        "mode": mode,
-        "autoApproveReadOnly": "Read-only tools run without asking."
-        if settings.auto_approve_read_only
-        else "Read-only tools ask first too.",
-        "alwaysConfirmDestructive": "Destructive tools always ask, even in accept-edits mode."
-        if settings.always_confirm_destructive
-        else "In accept-edits mode destructive tools run without asking.",
-        "showHintWarnings": "Approval questions show what the hints say (destructive, read-only, open world)."
-        if settings.show_hint_warnings
-        else "Approval questions do not show hint warnings.",
-        "taint": "After an open-world tool returned content, writes in that session ask first."
-        if settings.taint_enabled
-        else "Content from open-world tools does not change what runs.",
-        "askVia": "People are asked in their MCP client when it can ask, else in the dashboard."
-        if settings.ask_via == "client"
-        else "People are asked in the dashboard's approval queue.",
-    }
 
 
 # -- routes ------------------------------------------------------------------
@@ -531,41 +443,20 @@ async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: 
 
 
 @router.get("/policy", response_model=Policy)
-async def policy(gateway: GatewayDep) -> Policy:
+async def policy(gateway: GatewayDep) -> BaseModel:
     """The policy settings in force and what they mean."""
     calls_ = gateway.calls
     return policy_out(calls_.settings, calls_.rules)
 
 
 @router.patch("/policy", response_model=Policy)
-async def set_policy(gateway: GatewayDep, body: PolicyIn) -> Policy:
+async def set_policy(gateway: GatewayDep, body: PolicyIn) -> BaseModel:
     """Change the mode and preferences; takes effect for the next call."""
     calls_ = gateway.calls
-    given = body.model_dump(exclude_unset=True)
-    changes: dict[str, Any] = {}
-    names = {
-        "mode": "mode",
-        "taint": "taint_enabled",
-        "idempotentRetryWindow": "idempotent_retry_window",
-        "approvalTimeout": "approval_timeout",
-        "askVia": "ask_via",
-    }
-    for key, value in given.items():
-        if value is None:
-            raise HTTPException(422, f"{key}: null is not a setting; leave it out to keep it")
-        if key == "preferences":
-            prefs = {
-                "autoApproveReadOnly": "auto_approve_read_only",
-                "alwaysConfirmDestructive": "always_confirm_destructive",
-                "showHintWarnings": "show_hint_warnings",
-            }
-            for pkey, pvalue in value.items():
-                if pvalue is None:
-                    raise HTTPException(422, f"preferences.{pkey}: null is not a setting; leave it out to keep it")
-                changes[prefs[pkey]] = pvalue
-        else:
-            changes[names[key]] = Mode(value) if key == "mode" else value
-    calls_.settings = dataclasses.replace(calls_.settings, **changes)
+    try:
+        calls_.settings = apply_policy(calls_.settings, body.model_dump(exclude_unset=True))
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
     return policy_out(calls_.settings, calls_.rules)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hintgate.policy.rules import Mode
-from hintgate.web import api
+from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting
 from hintgate.web.pages.frame import Choice, Layout, layout
+from hintgate.web.policy_models import effects
 
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
@@ -50,61 +50,38 @@ class SettingsPage:
     rules: list[str]
 
 
-_MODE_LABELS = {
-    Mode.DEFAULT.value: "Default: reads run, everything else asks",
-    Mode.ACCEPT_EDITS.value: "Accept edits: reads and additive writes run",
-    Mode.READ_ONLY.value: "Read-only: only reads run",
-    Mode.BYPASS.value: "Bypass: everything runs",
+_CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "mode": {
+        Mode.DEFAULT.value: "Default: reads run, everything else asks",
+        Mode.ACCEPT_EDITS.value: "Accept edits: reads and additive writes run",
+        Mode.READ_ONLY.value: "Read-only: only reads run",
+        Mode.BYPASS.value: "Bypass: everything runs",
+    },
+    "askVia": {"client": "In the MCP client when it can ask", "queue": "Always in the dashboard"},
+    "bool": {"true": "On", "false": "Off"},
 }
 
 
+def _row(setting: PolicySetting, value: object, effect: str) -> SettingRow:
+    if setting.kind == "bool":
+        labels = _CHOICE_LABELS["bool"]
+        choices = [Choice("true", labels["true"], value is True), Choice("false", labels["false"], value is False)]
+    else:
+        shown = value.value if isinstance(value, Mode) else value
+        labels = _CHOICE_LABELS.get(setting.key, {})
+        choices = [Choice(c, labels.get(c, c), shown == c) for c in setting.choices]
+    return SettingRow(setting.path, setting.key, setting.label, choices, effect)
+
+
 def settings_page(gateway: Gateway) -> SettingsPage:
-    """The settings page."""
-    policy = api.policy_out(gateway.calls.settings, gateway.calls.rules)
-    effects = policy.effects
-
-    def on_off(key: str, effect_key: str, label: str, value: bool, on: str = "On", off: str = "Off") -> SettingRow:
-        return SettingRow(
-            key, effect_key, label, [Choice("true", on, value), Choice("false", off, not value)], effects[effect_key]
-        )
-
-    prefs = policy.preferences
+    """The settings page: every setting a person picks from choices; the seconds are listed as set."""
+    settings = gateway.calls.settings
+    said = effects(settings)
+    rows = [_row(s, getattr(settings, s.attr), said[s.key]) for s in POLICY_SETTINGS if s.kind != "seconds"]
     return SettingsPage(
         layout=layout(gateway, "Settings", "settings"),
-        settings=[
-            SettingRow(
-                "mode",
-                "mode",
-                "Mode",
-                [Choice(m, label, policy.mode == m) for m, label in _MODE_LABELS.items()],
-                effects["mode"],
-            ),
-            on_off(
-                "preferences.autoApproveReadOnly",
-                "autoApproveReadOnly",
-                "Auto-approve read-only tools",
-                prefs.autoApproveReadOnly,
-            ),
-            on_off(
-                "preferences.alwaysConfirmDestructive",
-                "alwaysConfirmDestructive",
-                "Always confirm destructive tools",
-                prefs.alwaysConfirmDestructive,
-            ),
-            on_off("preferences.showHintWarnings", "showHintWarnings", "Show hint warnings", prefs.showHintWarnings),
-            on_off("taint", "taint", "Ask for writes after open-world content", policy.taint),
-            SettingRow(
-                "askVia",
-                "askVia",
-                "Where people are asked",
-                [
-                    Choice("client", "In the MCP client when it can ask", policy.askVia == "client"),
-                    Choice("queue", "Always in the dashboard", policy.askVia == "queue"),
-                ],
-                effects["askVia"],
-            ),
-        ],
-        approval_timeout=policy.approvalTimeout,
-        retry_window=policy.idempotentRetryWindow,
-        rules=policy.rules,
+        settings=rows,
+        approval_timeout=settings.approval_timeout,
+        retry_window=settings.idempotent_retry_window,
+        rules=[rule.describe() for rule in gateway.calls.rules],
     )

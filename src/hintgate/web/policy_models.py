@@ -1,0 +1,150 @@
+"""The REST API's policy models, made from `POLICY_SETTINGS` so they cannot drift from the config file.
+
+`Policy` is what `GET /api/policy` answers, `PolicyIn` what `PATCH
+/api/policy` takes: the same keys as the config file's `policy` section
+(camelCase), with the preferences nested under `preferences`, each setting
+typed and bounded as its row says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, create_model
+
+from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Rule
+
+__all__ = ["Policy", "PolicyIn", "apply_policy", "effects", "policy_out"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+
+def _type(row: PolicySetting, *, given: bool) -> Any:
+    """The pydantic type of a setting: as answered, or as given in a PATCH (strict, bounded)."""
+    if row.kind == "bool":
+        return StrictBool if given else bool
+    if row.kind == "seconds":
+        bounded = Field(ge=0, le=row.maximum) if row.zero else Field(gt=0, le=row.maximum)
+        return Annotated[float, bounded] if given else float
+    return Literal.__getitem__(row.choices)
+
+
+def _fields(rows: Sequence[PolicySetting], *, given: bool) -> dict[str, Any]:
+    if given:
+        return {row.key: (_type(row, given=True) | None, Field(None, description=row.doc)) for row in rows}
+    return {row.key: (_type(row, given=False), Field(description=row.doc)) for row in rows}
+
+
+def _models(*, given: bool) -> type[BaseModel]:
+    base: type[BaseModel] = _Strict if given else _Model
+    groups: dict[str, list[PolicySetting]] = {}
+    for row in POLICY_SETTINGS:
+        groups.setdefault(row.group, []).append(row)
+    fields: dict[str, Any] = {}
+    for row in POLICY_SETTINGS:
+        if not row.group:
+            fields.update(_fields([row], given=given))
+        elif row.group not in fields:
+            suffix = "In" if given else ""
+            nested = create_model(
+                f"{row.group.title()}{suffix}", __base__=base, **_fields(groups[row.group], given=given)
+            )
+            fields[row.group] = (nested | None, None) if given else (nested, ...)
+    if given:
+        doc = "Settings to change; those left out are left alone."
+        return create_model("PolicyIn", __base__=base, __doc__=doc, **fields)
+    return create_model(
+        "Policy",
+        __base__=base,
+        __doc__="The policy settings in force, and the rules (read-only here: they live in the config file).",
+        **fields,
+        rules=(list[str], ...),
+        effects=(dict[str, str], Field(description="What the current settings mean, in a sentence each.")),
+    )
+
+
+if TYPE_CHECKING:  # made at run time; to a type checker, models like any other
+    Policy = BaseModel
+    PolicyIn = BaseModel
+else:
+    Policy = _models(given=False)
+    PolicyIn = _models(given=True)
+
+
+def _out(value: Any) -> Any:
+    return value.value if isinstance(value, Mode) else value
+
+
+def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> BaseModel:
+    """The API's view of the policy settings."""
+    values: dict[str, Any] = {"rules": [rule.describe() for rule in rules], "effects": effects(settings)}
+    for row in POLICY_SETTINGS:
+        value = _out(getattr(settings, row.attr))
+        if row.group:
+            values.setdefault(row.group, {})[row.key] = value
+        else:
+            values[row.key] = value
+    return Policy.model_validate(values)
+
+
+def apply_policy(settings: PolicySettings, given: Mapping[str, Any]) -> PolicySettings:
+    """`settings` with the values of a validated `PolicyIn` dump (exclude_unset) applied.
+
+    Raises:
+        ValueError: a setting was given as null; the message names it.
+    """
+    by_path = {row.path: row for row in POLICY_SETTINGS}
+    changes: dict[str, Any] = {}
+    flat: list[tuple[str, Any]] = []
+    for key, value in given.items():
+        if isinstance(value, Mapping) and key not in by_path:
+            flat.extend((f"{key}.{k}", v) for k, v in value.items())
+        else:
+            flat.append((key, value))
+    for path, value in flat:
+        if value is None:
+            raise ValueError(f"{path}: null is not a setting; leave it out to keep it")
+        row = by_path[path]
+        changes[row.attr] = Mode(value) if row.kind == "mode" else value
+    return dataclasses.replace(settings, **changes)
+
+
+def effects(settings: PolicySettings) -> dict[str, str]:
+    """Each setting's effect, as a sentence a person reads, by its key."""
+    mode = {
+        Mode.DEFAULT: "Read-only tools run; everything else asks first.",
+        Mode.ACCEPT_EDITS: "Read-only tools and additive writes run; destructive tools ask first.",
+        Mode.READ_ONLY: "Only read-only tools run; every other call is denied.",
+        Mode.BYPASS: "Everything runs without asking, except what a deny rule forbids.",
+    }[settings.mode]
+    return {
+        "mode": mode,
+        "autoApproveReadOnly": "Read-only tools run without asking."
+        if settings.auto_approve_read_only
+        else "Read-only tools ask first too.",
+        "alwaysConfirmDestructive": "Destructive tools always ask, even in accept-edits mode."
+        if settings.always_confirm_destructive
+        else "In accept-edits mode destructive tools run without asking.",
+        "showHintWarnings": "Approval questions show what the hints say (destructive, read-only, open world)."
+        if settings.show_hint_warnings
+        else "Approval questions do not show hint warnings.",
+        "taint": "After an open-world tool returned content, writes in that session ask first."
+        if settings.taint_enabled
+        else "Content from open-world tools does not change what runs.",
+        "idempotentRetryWindow": f"An identical approved call of an idempotent tool runs again without asking "
+        f"for {settings.idempotent_retry_window:g} s."
+        if settings.idempotent_retry_window
+        else "Every call of an idempotent tool asks again.",
+        "approvalTimeout": f"A person has {settings.approval_timeout:g} s to answer; then the call is denied.",
+        "askVia": "People are asked in their MCP client when it can ask, else in the dashboard."
+        if settings.ask_via == "client"
+        else "People are asked in the dashboard's approval queue.",
+    }
