@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
+from hintgate.config.source_config import SourceConfig
 from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
@@ -73,40 +74,6 @@ _REDACTED = "***"
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
 _ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GLOB_CHARS = frozenset("*?[")
-
-
-class SourceConfig(Protocol):
-    """What every source's config entry offers (mcpServers, openapi and python entries)."""
-
-    @property
-    def kind(self) -> str:
-        """The type of source it configures ("mcp", "openapi", "python")."""
-
-    @property
-    def name(self) -> str:
-        """The source's key."""
-
-    @property
-    def trust(self) -> Trust:
-        """Its trust level."""
-
-    @property
-    def prefix(self) -> str:
-        """Its tools' name prefix."""
-
-    @property
-    def enabled(self) -> bool:
-        """Whether it runs."""
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds a call may take."""
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether include / exclude globs let a tool through."""
-
-    def override_for(self, tool_name: str) -> ToolOverride | None:
-        """The config's overrides for a tool."""
 
 
 class Trust(StrEnum):
