@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from hintgate import __version__
 from hintgate.web import api, dashboard
 from hintgate.web.auth import security_middleware
+from hintgate.web.limits import BodyLimit, without_large_inputs
 
 __all__ = ["create_app"]
 
@@ -39,6 +40,7 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
     app.state.store = store
     app.state.token = token
     app.middleware("http")(security_middleware(token))
+    app.add_middleware(BodyLimit)  # outermost: a body too large is refused before anything reads it
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -47,7 +49,7 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
             f"{'.'.join(str(p) for p in error.get('loc', ()) if p != 'body') or 'body'}: {error.get('msg')}"
             for error in exc.errors()
         ]
-        errors = jsonable_encoder(exc.errors())
+        errors = without_large_inputs(jsonable_encoder(exc.errors()))
         return JSONResponse({"detail": "; ".join(problems), "errors": errors}, status_code=422)
 
     app.include_router(api.router)
