@@ -152,3 +152,14 @@ async def test_a_cross_site_page_cannot_post_to_mcp_on_loopback(tmp_path: Path) 
             response = await client.post("/mcp", json=initialize, headers=headers)
     assert response.status_code == 403
     assert "evil.example" in response.json()["detail"]
+
+
+async def test_health_tells_a_caller_without_the_token_only_whether_it_is_up(tmp_path: Path) -> None:
+    token, _ = load_or_create_token(tmp_path)
+    async with serving(token) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:
+        anonymous = await client.get("/api/health")
+        signed_in = await client.get("/api/health", headers={"Authorization": f"Bearer {token}"})
+    assert anonymous.status_code == signed_in.status_code == 200
+    assert anonymous.json() == {"status": "ok"}
+    assert signed_in.json()["pending_approvals"] == 0
+    assert signed_in.json()["servers_up"] == 1

@@ -119,12 +119,14 @@ class Server(_Model):
 
 
 class Health(_Model):
+    """Whether the gateway is up; the details only for a caller who may use the API (or on loopback)."""
+
     status: Literal["ok", "degraded"]
-    version: str
-    servers_up: int
-    servers_total: int
-    store: str | None
-    pending_approvals: int
+    version: str | None = None
+    servers_up: int | None = None
+    servers_total: int | None = None
+    store: str | None = None
+    pending_approvals: int | None = None
 
 
 class OverridesIn(_Model):
@@ -266,13 +268,16 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
 # -- routes ------------------------------------------------------------------
 
 
-@router.get("/health", response_model=Health)
-async def health(gateway: GatewayDep, store: MaybeStoreDep) -> Health:
-    """Liveness, and how many servers are up."""
+@router.get("/health", response_model=Health, response_model_exclude_unset=True)
+async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) -> Health:
+    """Liveness; how many servers are up, the store and waiting approvals only with the token (or on loopback)."""
     states = [s.status.state.value for s in gateway.sources.values()]
     up = sum(1 for s in states if s == "up")
+    status: Literal["ok", "degraded"] = "ok" if up == len([s for s in states if s != "disabled"]) else "degraded"
+    if not getattr(request.state, "authenticated", False):
+        return Health(status=status)  # open to all when a token is set: says nothing about what runs
     return Health(
-        status="ok" if up == len([s for s in states if s != "disabled"]) else "degraded",
+        status=status,
         version=__version__,
         servers_up=up,
         servers_total=len(states),
