@@ -139,3 +139,53 @@ def test_the_sessions_calls_and_overrides_commands_read_the_store(tmp_path: Path
     assert json.loads(sessions.stdout) == []
     calls = runner.invoke(app, ["calls", "--format", "json", "--limit", "5", "--db", db], env=env)
     assert json.loads(calls.stdout) == []
+
+
+def _has_ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback (::1) to bind")
+async def test_serve_on_a_bracketed_ipv6_loopback_address_prints_a_url_that_works() -> None:
+    import httpx
+
+    with running_gateway("--demo", "--no-record", bind="[::1]:0") as gateway:
+        assert gateway.base_url.startswith("http://[::1]:")
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            health = await client.get("/api/health")
+        with anyio.fail_after(60):
+            async with Client(gateway.mcp_url, mode="legacy") as client:
+                tools = await client.list_tools()
+    assert health.status_code == 200
+    assert health.json()["status"] == "ok"
+    assert tools.tools
+
+
+@pytest.mark.parametrize("value", ["::1:8765", "[::1:8765", "[::1]8765"])
+def test_serve_refuses_an_ipv6_address_without_brackets_naming_the_form(value: str) -> None:
+    result = CliRunner().invoke(app, ["serve", "--demo", "--http", value])
+    assert result.exit_code == 2
+    assert "[::1]:8765" in result.output
+    assert "Traceback" not in result.output
+
+
+async def test_a_negative_list_cursor_is_refused_as_invalid() -> None:
+    import base64
+
+    from mcp.shared.exceptions import MCPError
+
+    negative = base64.urlsafe_b64encode(b"-3").decode()
+    with running_gateway("--demo", "--no-record") as gateway:
+        with anyio.fail_after(60):
+            async with Client(gateway.mcp_url, mode="legacy") as client:
+                everything = await client.list_tools()
+                with pytest.raises(MCPError, match="invalid cursor"):
+                    await client.list_tools(cursor=negative)
+    assert everything.tools

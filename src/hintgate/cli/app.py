@@ -244,11 +244,16 @@ def _load(config: Path) -> GatewayConfig:
 
 
 def _parse_http(value: str) -> tuple[str, int]:
+    """HOST:PORT, [IPV6]:PORT or PORT, as (host without brackets, port)."""
     host, _, port = value.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    elif ":" in host or "[" in value or "]" in value:
+        _fail(f"--http {value!r}: write an IPv6 address in brackets, e.g. [::1]:8765", EXIT_USAGE)
     try:
         number = int(port)
     except ValueError:
-        _fail(f"--http {value!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8765", EXIT_USAGE)
+        _fail(f"--http {value!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 or [::1]:8765", EXIT_USAGE)
     if not 0 <= number <= 65535:
         _fail(f"--http {value!r}: port must be 0-65535", EXIT_USAGE)
     return host or "127.0.0.1", number

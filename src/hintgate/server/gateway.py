@@ -447,6 +447,8 @@ class Gateway:
         if cursor:
             try:
                 start = int(base64.urlsafe_b64decode(cursor.encode()).decode())
+                if start < 0:
+                    raise ValueError(start)  # a negative offset would page from the end
             except (ValueError, UnicodeDecodeError):
                 raise to_mcp_error(_UnknownName(f"invalid cursor {cursor!r}")) from None
         end = start + PAGE_SIZE
