@@ -1,8 +1,14 @@
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +144,57 @@ def test_lint_of_a_hanging_server_times_out_with_exit_3() -> None:
     result = runner.invoke(app, ["lint", "--timeout", "1", "--", sys.executable, BAD, "hang"])
     assert result.exit_code == EXIT_TARGET
     assert "did not answer initialize within 1 s" in result.output
+
+
+@contextmanager
+def answering_500() -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 that answers every request with 500; yields its MCP URL."""
+
+    class Failing(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.send_response(500)
+            self.send_header("Content-Length", "14")
+            self.end_headers()
+            self.wfile.write(b"internal error")
+
+        do_GET = do_DELETE = do_POST
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Failing) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        finally:
+            server.shutdown()
+            thread.join(timeout=10)
+
+
+def closed_port_url() -> str:
+    """An http:// URL on 127.0.0.1 where nothing listens (a port just bound and released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}/mcp"
+
+
+@pytest.mark.parametrize("remote", ["nothing listening", "answers 500"])
+def test_lint_of_a_failing_remote_prints_one_line_and_exits_3(remote: str) -> None:
+    with contextlib.ExitStack() as stack:
+        url = closed_port_url() if remote == "nothing listening" else stack.enter_context(answering_500())
+        completed = subprocess.run(
+            [sys.executable, "-m", "hintgate", "lint", "--timeout", "20", url],
+            capture_output=True,
+            text=True,
+            timeout=90,
+            check=False,
+        )
+    assert completed.returncode == EXIT_TARGET, completed.stderr[-2000:]
+    assert "Traceback" not in completed.stderr
+    [line] = completed.stderr.strip().splitlines()
+    assert url in line
+    assert line.startswith("error: ")
 
 
 def test_lint_with_a_bad_expect_file_exits_2(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from hintgate import __version__
 from hintgate.config.model import HttpTransport, ServerConfig, StdioTransport
 from hintgate.errors import (
+    HintgateError,
     UpstreamClosed,
     UpstreamError,
     UpstreamProtocolError,
@@ -248,6 +249,27 @@ async def _open_http(spec: HttpTransport, server: str, timeout: float) -> AsyncI
             yield _HttpChannel(read, write, server, spec.url)
     except httpx2.HTTPError as exc:
         raise UpstreamStartError(f"HTTP connection to {spec.url} failed: {exc}", server=server) from exc
+    except BaseExceptionGroup as group:
+        # The SDK's client runs in a task group, which wraps what failed (a refused
+        # connection, or hintgate's own error raised inside) in a group: unwrap it.
+        leaves = _leaves(group)
+        if not all(isinstance(leaf, Exception) for leaf in leaves):
+            raise  # a cancellation is not an error to translate
+        ours = next((leaf for leaf in leaves if isinstance(leaf, HintgateError)), None)
+        if ours is not None:
+            raise ours from group
+        failed = next((leaf for leaf in leaves if isinstance(leaf, httpx2.HTTPError)), None)
+        if failed is None:
+            raise
+        raise UpstreamStartError(f"HTTP connection to {spec.url} failed: {failed}", server=server) from group
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    """The exceptions inside a group, nested groups flattened."""
+    out: list[BaseException] = []
+    for inner in group.exceptions:
+        out.extend(_leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner])
+    return out
 
 
 class McpConnection:
