@@ -43,6 +43,8 @@ router = APIRouter(
         401: {"model": Problem, "description": "An API token is required (the gateway is bound beyond loopback)."},
         403: {"model": Problem, "description": "A cross-site or header-less state-changing request."},
         404: {"model": Problem, "description": "No such tool, session, call or pending approval."},
+        413: {"model": Problem, "description": "The request body is over 1 MiB."},
+        421: {"model": Problem, "description": "Bound to loopback, and the Host header names something else."},
         422: {"model": InvalidRequest, "description": "A parameter or the body is invalid; `detail` says which."},
         503: {"model": Problem, "description": "Recording is off: there are no sessions or calls."},
     },
