@@ -38,7 +38,10 @@ def test_a_validation_error_does_not_echo_a_large_input(served: str) -> None:
     with httpx.Client(base_url=served, timeout=60) as client:
         large = client.patch("/api/policy", json={"mode": "x" * 900_000}, headers=WRITE)
         short = client.patch("/api/policy", json={"mode": "nope"}, headers=WRITE)
-    assert large.status_code == short.status_code == 422
+        long_key = client.patch("/api/policy", json={"k" * 900_000: 1}, headers=WRITE)
+    assert large.status_code == short.status_code == long_key.status_code == 422
+    assert len(long_key.content) < 2000, "an unknown key is part of the location: it is cut too"
+    assert "900000 characters" in long_key.json()["detail"]
     assert len(large.content) < 2000, "the 422 must not send the 900 kB input back"
     assert "mode" in large.json()["detail"]
     [error] = large.json()["errors"]

@@ -45,11 +45,11 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # Say what was wrong and where, in words, beside the machine-readable list.
+        errors = without_large_inputs(jsonable_encoder(exc.errors()))
         problems = [
             f"{'.'.join(str(p) for p in error.get('loc', ()) if p != 'body') or 'body'}: {error.get('msg')}"
-            for error in exc.errors()
+            for error in errors
         ]
-        errors = without_large_inputs(jsonable_encoder(exc.errors()))
         return JSONResponse({"detail": "; ".join(problems), "errors": errors}, status_code=422)
 
     app.include_router(api.router)

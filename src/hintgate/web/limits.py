@@ -5,7 +5,7 @@ Every body they take is a small JSON object or form, so a body over
 its length, before a byte is read; when it is sent in chunks, as soon as the
 count passes the limit. `/mcp` is not covered here: the MCP SDK bounds its
 own bodies (4 MiB). A validation error shows the input it refused only when
-that input is short, so a 422 never sends a large body back.
+that input is short, and cuts long keys, so a 422 never sends a large body back.
 """
 
 from __future__ import annotations
@@ -70,10 +70,23 @@ class BodyLimit:
 
 
 def without_large_inputs(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Validation errors (already JSON-ready) minus every `input` longer than `ECHO_LIMIT` characters of JSON."""
+    """Validation errors (already JSON-ready) that cannot echo a large input.
+
+    An `input` longer than `ECHO_LIMIT` characters of JSON is left out; a
+    location part or message that long (an unknown key is part of the
+    location) is cut, saying how long it was.
+    """
     return [
-        {k: v for k, v in error.items() if k != "input"}
-        if len(json.dumps(error.get("input"), default=str)) > ECHO_LIMIT
-        else error
+        {
+            key: _cut(value) if key == "msg" else [_cut(p) for p in value] if key == "loc" else value
+            for key, value in error.items()
+            if key != "input" or len(json.dumps(value, default=str)) <= ECHO_LIMIT
+        }
         for error in errors
     ]
+
+
+def _cut(part: Any) -> Any:
+    if isinstance(part, str) and len(part) > ECHO_LIMIT:
+        return f"{part[:40]}... ({len(part)} characters)"
+    return part
