@@ -318,7 +318,7 @@ async def test_the_catalog_filters_and_every_page_fit_both_widths(served: Served
         await screenshot(page, "catalog")
         await page.select_option("#filter-tier", "destructive")
         await expect(page).to_have_url(served.base + "/?tier=destructive&server=&q=")
-        await expect(page.locator(".tool-card")).to_have_count(3)
+        await expect(page.locator(".tool-card")).to_have_count(4)  # update, restore, delete, purge
         await page.fill("#filter-q", "purge")
         await expect(page.locator(".tool-card")).to_have_count(1)
         await expect(page.locator(".tool-card .tool-title")).to_have_text("Purge notes")

@@ -103,7 +103,8 @@ async def test_catalog_shows_every_tool_with_title_or_name_server_and_badges_in_
     assert texts(delete, ".server") == ["notes"]
     assert texts(delete, ".badge") == ["Destructive", "Idempotent", "Open world"]
     assert all(badge.select_one("svg.icon use") for badge in delete.select(".badge"))  # a shape besides the colour
-    assert texts(card(soup, "notes_get_note"), ".tool-title") == ["notes_get_note"]  # no title: the name
+    assert texts(card(soup, "notes_get_note"), ".tool-title") == ["Get note"]  # no title: derived from the name
+    assert "notes_get_note" in texts(card(soup, "notes_get_note"), ".tool-meta")[0]
     assert texts(card(soup, "notes_get_note"), ".badge") == ["Read-only", "Open world"]
     # It declared a closed world; untrusted, that would make it look safer, so the default stands.
     assert texts(card(soup, "notes_create_note"), ".badge") == ["Additive write", "Open world"]
@@ -190,7 +191,7 @@ async def test_tool_page_shows_hints_side_by_side_the_schema_and_a_tri_state_edi
     async with open_dashboard() as dash:
         soup = await dash.page("/tools/notes_wipe")
     assert soup.title is not None
-    assert soup.title.get_text() == "notes_wipe · hintgate"
+    assert soup.title.get_text() == "Wipe · hintgate"  # no declared title: derived from the name
     read_only = soup.select_one('.hints-table tr[data-hint="readOnlyHint"]')
     assert read_only is not None
     assert texts(read_only, "td.declared") == ["true not trusted"]

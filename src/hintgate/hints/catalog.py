@@ -26,6 +26,7 @@ from hintgate.hints.annotations import (
     resolve,
 )
 from hintgate.hints.inference import infer
+from hintgate.hints.titles import TitleOrigin, title_from_name
 
 __all__ = [
     "META_PREFIX",
@@ -88,18 +89,38 @@ class ResolvedTool:
     parsed: ParsedAnnotations
     resolution: Resolution
 
+    title_override: str | None = None
+
     @property
-    def title(self) -> str | None:
-        """`Tool.title`, else `annotations.title`, else `None`."""
+    def declared_title(self) -> str | None:
+        """`Tool.title`, else `annotations.title`, as the source listed them; `None` when neither is set."""
         title = self.raw.get("title")
-        if isinstance(title, str) and title:
+        if isinstance(title, str) and title.strip():
             return title
-        return self.resolution.title
+        title = self.parsed.annotations.title
+        return title if title and title.strip() else None
+
+    @property
+    def title_origin(self) -> TitleOrigin:
+        """Where `title` comes from (`hintgate.hints.titles`)."""
+        if self.title_override:
+            return TitleOrigin.OVERRIDE
+        if self.declared_title is None:
+            return TitleOrigin.DERIVED
+        meta = self.raw.get("_meta")
+        if isinstance(meta, Mapping) and OPENAPI_META in meta:
+            return TitleOrigin.OPENAPI
+        return TitleOrigin.DECLARED
+
+    @property
+    def title(self) -> str:
+        """The title people see, never empty: override, declared, OpenAPI summary, else derived from the name."""
+        return self.title_override or self.declared_title or title_from_name(self.name) or self.name
 
     @property
     def display_name(self) -> str:
-        """The title when there is one, else the name."""
-        return self.title or self.name
+        """The title (every tool has one)."""
+        return self.title
 
     @property
     def description(self) -> str | None:
@@ -123,6 +144,7 @@ class ResolvedTool:
         return {
             "name": self.name,
             "title": self.title,
+            "title_provenance": self.title_origin.value,
             "tier": self.tier.value,
             "annotations": resolution.to_mcp(),
             "provenance": resolution.provenance(),
@@ -181,7 +203,9 @@ def resolve_tool(
         title_override=title_override,
         trusted=trusted,
     )
-    return ResolvedTool(name=name, raw=raw, parsed=declared, resolution=resolution)
+    return ResolvedTool(
+        name=name, raw=raw, parsed=declared, resolution=resolution, title_override=title_override or None
+    )
 
 
 _NO_FACTS = ToolFacts()
@@ -213,6 +237,8 @@ def tier_counts(tools: Sequence[ResolvedTool]) -> dict[Tier, int]:
 SEPARATOR = "_"
 """Between a server's prefix and its tool's name: `time_get_current_time` (the common convention)."""
 META_PREFIX = "hintgate/"
+OPENAPI_META = "hintgate/openapi"
+"""The `_meta` key an OpenAPI source puts on its tools (method, path, operationId)."""
 """The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
 _INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
 
@@ -265,19 +291,23 @@ class CatalogEntry:
 def wire_tool(name: str, server: str, tool: ResolvedTool) -> dict[str, Any]:
     """The tools/list entry for a resolved tool: the source's JSON, renamed and fully annotated.
 
-    Everything the source sent is kept (title, description, schemas, icons,
-    execution, `_meta`); `annotations` carries all four hints explicitly and
-    the title in force; `_meta` gains hintgate's explanation: provenance,
-    tier, server, the source-side name, and any annotation keys the spec does
-    not define (which the MCP SDK's types would otherwise drop).
+    Everything the source sent is kept (description, schemas, icons, execution,
+    `_meta`) but `title`, which becomes the title in force (never empty, see
+    `hintgate.hints.titles`); `annotations` carries all four hints explicitly
+    and the annotation title in force; `_meta` gains hintgate's explanation:
+    provenance, the title's provenance (``hintgate/title``), tier, server, the
+    source-side name, and any annotation keys the spec does not define (which
+    the MCP SDK's types would otherwise drop).
     """
     out = dict(tool.raw)
     out["name"] = name
+    out["title"] = tool.title
     out["annotations"] = tool.resolution.to_mcp()
     raw_meta = tool.raw.get("_meta")
     meta: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, Mapping) else {}
     meta[META_PREFIX + "provenance"] = tool.resolution.provenance()
     meta[META_PREFIX + "tier"] = tool.tier.value
+    meta[META_PREFIX + "title"] = tool.title_origin.value
     meta[META_PREFIX + "server"] = server
     if name != tool.name:
         meta[META_PREFIX + "name"] = tool.name

@@ -17,6 +17,7 @@ from typing import Any
 from hintgate.errors import ExpectFileError, HintTypeError
 from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
+from hintgate.hints.titles import TitleOrigin
 
 __all__ = [
     "RULES",
@@ -299,8 +300,8 @@ def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:
         if missing:
             yield Finding("HG002", "not set: " + ", ".join(missing), name)
     tool_title = tool.raw.get("title")
-    if not tool.title:
-        yield Finding("HG003", "no title in Tool.title or annotations.title", name)
+    if tool.title_origin is TitleOrigin.DERIVED:
+        yield Finding("HG003", f"no title in Tool.title or annotations.title (shown as {tool.title!r})", name)
     elif isinstance(tool_title, str) and declared.title is not None and declared.title != tool_title:
         yield Finding("HG203", f"annotations.title {declared.title!r} differs from Tool.title {tool_title!r}", name)
     if declared.read_only and declared.destructive:

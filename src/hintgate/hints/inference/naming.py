@@ -27,7 +27,7 @@ the same arguments has no additional effect". Rule ids and what they set
 | name.verb.create | create add insert append upload record build grant register | F | F | F | |
 | name.verb.artifact | export convert generate synthesize download import compile backup snapshot | F | F | | |
 | name.verb.send | send post publish notify email reply comment | F | F | F | T |
-| name.verb.update | update set put upsert write save configure assign enable mark flag subscribe | F | T | T | |
+| name.verb.update | update set put upsert write save configure assign enable disable block rotate | F | T | T | |
 | name.verb.edit | edit modify patch move rename replace apply deploy merge rebase | F | T | F | |
 | name.verb.restore | restore revert rollback reset overwrite sync: replace existing state | F | T | T | |
 | name.verb.delete | delete remove drop purge destroy truncate wipe clear revoke | F | T | T | |
@@ -39,7 +39,7 @@ the same arguments has no additional effect". Rule ids and what they set
 | name.verb.lifecycle | stop pause resume restart reboot: an existing thing changes state | F | | | |
 | name.verb.session | connect disconnect switch activate checkout login | F | F | | |
 | name.verb.toggle | toggle | F | F | F | |
-| name.verb.transition | control complete accept approve submit finalize dismiss acknowledge archive | F | F | T | |
+| name.verb.transition | approve submit complete dismiss acknowledge archive; markers: mark tag pin star | F | F | T | |
 | name.verb.change | close install manage handle reject refund pay | F | | | |
 | name.verbs.mixed | several actions (``get_or_create``): per hint the riskiest | F | | | |
 | name.qualifier.soft | ``soft`` before a delete | | F | | |
@@ -123,8 +123,7 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
     (SEND, "send post publish notify email reply comment share message broadcast"),
     (
         UPDATE,
-        "update set put upsert write save configure assign unassign enable disable store mark unmark flag unflag "
-        "label pin unpin star unstar tag untag subscribe unsubscribe mute unmute follow unfollow lock unlock "
+        "update set put upsert write save configure assign unassign enable disable store "
         "block unblock ban unban rotate scale resize",
     ),
     (EDIT, "edit modify patch move rename replace apply deploy merge rebase upgrade downgrade transfer attach link"),
@@ -144,7 +143,8 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
     (
         TRANSITION,
         "control complete accept approve submit finalize dismiss acknowledge ack snooze escalate "
-        "archive unarchive reopen",
+        "archive unarchive reopen mark unmark flag unflag label pin unpin star unstar tag untag "
+        "subscribe unsubscribe mute unmute follow unfollow lock unlock",
     ),
     (CHANGE, "close install manage handle reject refund charge pay book reserve sign"),
     (OPAQUE, "load open resolve simulate perform process confirm make do use review"),
