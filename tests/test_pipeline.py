@@ -63,7 +63,8 @@ def text(result: Any) -> str:
 
 async def test_a_read_only_call_of_the_time_server_runs_without_a_question(tmp_path: Path, time_cmd: list[str]) -> None:
     person = Person()
-    config = config_file(tmp_path, {"time": {"command": time_cmd[0], "args": time_cmd[1:]}})
+    # Trusted: an untrusted server's own word that a tool only reads does not let it run unasked.
+    config = config_file(tmp_path, {"time": {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}})
     async with gateway_client(config, person) as client:
         result = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
     assert result.is_error is False

@@ -159,13 +159,21 @@ def build_server(notebook: Notebook | None = None) -> Any:
 
 
 def demo_config() -> GatewayConfig:
-    """The bundled demo gateway config: this demo server, untrusted, prefixed `notes`."""
+    """The bundled demo gateway config: this demo server, untrusted, prefixed `notes`.
+
+    Untrusted, so `purge_notes`' claim to be read-only is set aside; and an
+    allow rule for its read-only tools, because an untrusted server's own
+    word that a tool only reads does not let it run unasked.
+    """
     import sys
 
     from hintgate.config.model import parse_config
 
     return parse_config(
-        {"mcpServers": {"notes": {"command": sys.executable, "args": ["-m", "hintgate.demo"]}}},
+        {
+            "mcpServers": {"notes": {"command": sys.executable, "args": ["-m", "hintgate.demo"]}},
+            "policy": {"rules": [{"allow": {"server": "notes", "tier": "read-only"}}]},
+        },
         source="<bundled demo config>",
     )
 

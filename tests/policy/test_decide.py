@@ -372,8 +372,39 @@ def test_an_explicit_allow_rule_allows_an_unknown_tool() -> None:
 
 
 def test_a_tool_with_only_an_inferred_hint_is_not_unknown() -> None:
-    inferred = resolve(declared=Annotations(), inferred={Hint.READ_ONLY: Inferred(True, "name.verb.get")})
+    inferred = resolve(declared=Annotations(), inferred={Hint.READ_ONLY: Inferred(True, "name.verb.get")}, trusted=True)
     assert run(facts(inferred)).verdict is ALLOW
+
+
+# ------------------------------------------- untrusted read-only: on its own word
+
+GET_NOTE = {Hint.READ_ONLY: Inferred(True, "name.verb.get")}
+UNTRUSTED_READS = {
+    "declared and inferred": resolve(declared=Annotations(read_only=True), inferred=GET_NOTE),
+    "inferred": resolve(declared=Annotations(), inferred=GET_NOTE),
+}
+
+
+@pytest.mark.parametrize("mode", [Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.READ_ONLY])
+@pytest.mark.parametrize("basis", list(UNTRUSTED_READS))
+def test_an_untrusted_tool_read_only_on_its_servers_word_asks(mode: Mode, basis: str) -> None:
+    call = facts(UNTRUSTED_READS[basis], tool="notes_get_note")
+    decision = run(call, mode)
+    assert call.tier is Tier.READ_ONLY
+    assert (decision.verdict, decision.source) == (ASK, "trust:untrusted")
+    assert decision.reason.startswith("Its server is untrusted, and that this tool only reads rests on its ")
+    assert "an allow rule, an operator's override or a person's approval for this session" in decision.reason
+
+
+def test_an_untrusted_read_only_tool_runs_with_an_allow_rule_an_override_or_a_session_approval() -> None:
+    unvouched = facts(UNTRUSTED_READS["declared and inferred"], tool="notes_get_note")
+    overridden = resolve(declared=Annotations(), inferred=GET_NOTE, overrides={Hint.READ_ONLY: True})
+    session = SessionState()
+    session.approve_for_session("notes_get_note")
+    assert run(unvouched, rules=[Rule(Verdict.ALLOW, tool="notes_get_*")]).verdict is ALLOW
+    assert run(facts(overridden)).verdict is ALLOW
+    assert run(unvouched, session=session).source == "session-approval"
+    assert run(unvouched, Mode.BYPASS).verdict is ALLOW
 
 
 # ------------------------------------------------------------------- taint
@@ -550,6 +581,13 @@ def test_a_session_forgets_its_oldest_approved_calls_beyond_its_limit(monkeypatc
     ("resolution", "kind", "expected"),
     [
         (READ_ONLY, Failure.TRANSIENT, True),
+        (READ_ONLY, Failure.TIMEOUT, True),
+        (UNTRUSTED_READS["declared and inferred"], Failure.TIMEOUT, False),
+        (UNTRUSTED_READS["inferred"], Failure.TRANSIENT, False),
+        (resolve(declared=Annotations(), inferred=GET_NOTE, trusted=True), Failure.TIMEOUT, False),
+        (resolve(declared=Annotations(), inferred=GET_NOTE, overrides={Hint.READ_ONLY: True}), Failure.TIMEOUT, True),
+        (resolve(declared=Annotations(idempotent=True, read_only=False)), Failure.TIMEOUT, False),
+        (resolve(declared=Annotations(read_only=False), overrides={Hint.IDEMPOTENT: True}), Failure.TIMEOUT, True),
         (IDEMPOTENT_WRITE, Failure.TRANSIENT, True),
         (IDEMPOTENT_WRITE, Failure.TIMEOUT, True),
         (ADDITIVE, Failure.TRANSIENT, False),
@@ -558,7 +596,7 @@ def test_a_session_forgets_its_oldest_approved_calls_beyond_its_limit(monkeypatc
         (READ_ONLY, "transient", True),
     ],
 )
-def test_only_read_only_or_idempotent_tools_are_retried_after_transient_failures(
+def test_only_tools_vouched_read_only_or_idempotent_are_retried_after_transient_failures(
     resolution: Resolution, kind: Failure | str, expected: bool
 ) -> None:
     assert should_retry(facts(resolution), kind) is expected

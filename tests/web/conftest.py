@@ -108,7 +108,11 @@ async def dashboard(
 ) -> AsyncIterator[Dashboard]:
     """The web app over an in-memory gateway (notes and clock servers), with a SQLite store unless `record` is off."""
     store = await Store.open(f"sqlite:///{tmp_path / 'web.db'}", commit_interval=0.01) if record else None
-    config = parse_config({"mcpServers": {}, "policy": policy or {"approvalTimeout": 10}})
+    policy = dict(policy or {"approvalTimeout": 10})
+    # These tests are about the web app, so the untrusted notes server's get_note runs unasked by a rule:
+    # its own word that it only reads would not let it (the policy tests cover that).
+    policy.setdefault("rules", [{"allow": {"tool": "notes_get_note"}}])
+    config = parse_config({"mcpServers": {}, "policy": policy})
     chosen = sources if sources is not None else (notes_source(), clock_source())
     gateway = Gateway(config, sources={s.name: s for s in chosen}, store=store)
     try:

@@ -115,8 +115,13 @@ def serve(tmp_path: Path, policy: dict[str, Any]) -> Iterator[Served]:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    """A gateway that asks people in the dashboard's queue, and waits 30 s for them."""
-    with serve(tmp_path, {"askVia": "queue", "approvalTimeout": 30}) as running:
+    """A gateway that asks people in the dashboard's queue, and waits 30 s for them.
+
+    Its read-only tools run unasked by the rule the bundled demo config has: the
+    demo server is untrusted, and its own word that a tool only reads would not do.
+    """
+    policy = {"askVia": "queue", "approvalTimeout": 30, "rules": [{"allow": {"server": "notes", "tier": "read-only"}}]}
+    with serve(tmp_path, policy) as running:
         yield running
 
 

@@ -25,8 +25,12 @@ Precedence, first that applies wins:
    | destructive    | ask     | ask (allow when 'Always confirm destructive' is off) | deny |
    | unknown        | ask     | ask                    | deny      |
 
-   (*ask when 'Auto-approve read-only tools' is off.) An explicit allow rule
-   is the operator's decision: it allows unknown and destructive tools too.
+   (*ask when 'Auto-approve read-only tools' is off, and for a tool of an
+   untrusted server whose only word that it reads is the server's own: its
+   declaration, or inference from its name, description or schema. An
+   operator's override, an allow rule or a person's approval for the session
+   lets it run.) An explicit allow rule is the operator's decision: it allows
+   unknown and destructive tools too.
 4. Taint. Once an open-world tool has returned content in the session, an
    allow of a tool that is not read-only becomes ask (allow rules included:
    this is the defence against instructions injected through fetched content).
@@ -307,6 +311,42 @@ def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -
     return Decision(decision.verdict, reason, "trust:untrusted")
 
 
+def vouched(call: CallFacts, hint: Hint) -> bool:
+    """Whether a hint's value is on the word of an operator (override) or of a trusted server (declaration).
+
+    An untrusted server controls its own declaration and the name, description
+    and schema inference reads; inference is a guess even on a trusted server.
+    """
+    origin = call.resolution.hints[hint].provenance.origin
+    return origin is Origin.OVERRIDE or (call.trusted and origin is Origin.DECLARED)
+
+
+def _reads_on_its_own_word(call: CallFacts) -> bool:
+    """Read-only only because an untrusted server's own text says so (no operator's override)."""
+    return (
+        call.read_only
+        and not call.trusted
+        and call.resolution.hints[Hint.READ_ONLY].provenance.origin is not Origin.OVERRIDE
+    )
+
+
+def _unvouched_read(call: CallFacts) -> Decision:
+    """The question for a read-only tool whose only word that it reads is its untrusted server's."""
+    provenance = call.resolution.hints[Hint.READ_ONLY].provenance
+    if provenance.origin is Origin.DECLARED:
+        basis = "its own declaration"
+    else:
+        basis = "its tool's name, description or schema" + (
+            f" (inference rule {provenance.rule})" if provenance.rule else ""
+        )
+    reason = (
+        f"Its server is untrusted, and that this tool only reads rests on {basis}, which the server controls; "
+        "untrusted read-only tools ask unless an allow rule, an operator's override or a person's approval "
+        "for this session covers them."
+    )
+    return Decision(Verdict.ASK, reason, "trust:untrusted")
+
+
 def _deciding_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
     """The rule that decides: the most specific level that matches, then the strongest effect, then the first."""
     best: Rule | None = None
@@ -359,6 +399,8 @@ def decide(
     if mode is Mode.READ_ONLY and not call.read_only:
         return _mind_trust(_by_mode(call.tier, settings), call, settings)
     decision = _by_mode(call.tier, settings) if rule is None else Decision(rule.effect, rule.reason, rule.id)
+    if rule is None and decision.verdict is Verdict.ALLOW and _reads_on_its_own_word(call):
+        decision = _unvouched_read(call)
     tainted_by = session.tainted_by
     tainted = tainted_by is not None and settings.taint_enabled and not call.read_only
     if decision.verdict is Verdict.ALLOW:
@@ -431,15 +473,17 @@ def should_retry(call: CallFacts, error_kind: Failure | str) -> bool:
     """Whether the gateway may repeat a failed call by itself.
 
     Only transient failures and timeouts, and only for tools whose repetition
-    is harmless: read-only or idempotent (as resolved, so an untrusted
-    server's claim to be idempotent does not count).
+    is harmless: read-only or idempotent on the word of someone hintgate
+    believes (`vouched`: an operator's override, or a trusted server's
+    declaration). Inference never earns a retry, nor does an untrusted
+    server's claim: a slow write named `get_...` would run twice.
 
     Raises:
         ValueError: `error_kind` is not a `Failure` value.
     """
     if Failure(error_kind) is Failure.PERMANENT:
         return False
-    return call.read_only or call.idempotent
+    return (call.read_only and vouched(call, Hint.READ_ONLY)) or (call.idempotent and vouched(call, Hint.IDEMPOTENT))
 
 
 # ------------------------------------------------------------------ explain

@@ -1,0 +1,87 @@
+"""Tools of an untrusted server that say they only read, end to end: `hintgate serve` over a real MCP server."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+pytestmark = pytest.mark.anyio
+
+NAMED = str(Path(__file__).parent / "fixtures" / "named_server.py")
+
+
+class Person:
+    """Answers every elicitation with `answer`, and remembers the questions."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+        self.asked: list[str] = []
+
+    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
+        self.asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"decision": self.answer})
+
+
+@asynccontextmanager
+async def serving(tmp_path: Path, config: dict[str, Any], person: Person) -> AsyncIterator[Client]:
+    path = tmp_path / "hintgate.json"
+    path.write_text(json.dumps(config))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(path), "--no-record"],
+        env={"HINTGATE_DATA_DIR": os.environ["HINTGATE_DATA_DIR"]},
+    )
+    with anyio.fail_after(60):
+        async with Client(params, mode="legacy", elicitation_callback=person) as client:
+            yield client
+
+
+def notes(tmp_path: Path, **extra: Any) -> dict[str, Any]:
+    env = {"NOTE_WIPED_FILE": str(tmp_path / "wiped"), "NOTE_RUNS_FILE": str(tmp_path / "runs")}
+    return {"command": sys.executable, "args": [NAMED, "note"], "env": env, **extra}
+
+
+async def test_an_untrusted_get_note_declared_read_only_asks_before_it_runs(tmp_path: Path) -> None:
+    person = Person("deny")
+    async with serving(tmp_path, {"mcpServers": {"notes": notes(tmp_path)}}, person) as client:
+        result = await client.call_tool("notes_get_note", {})
+    assert result.is_error is True
+    assert not (tmp_path / "wiped").exists()
+    [question] = person.asked
+    assert "Its server is untrusted, and that this tool only reads rests on" in question
+
+
+async def test_a_trusted_server_or_an_allow_rule_lets_a_read_only_tool_run_unasked(tmp_path: Path) -> None:
+    person = Person("deny")
+    config = {
+        "mcpServers": {"notes": notes(tmp_path)},
+        "policy": {"rules": [{"allow": {"tool": "notes_get_note"}}]},
+    }
+    async with serving(tmp_path, config, person) as client:
+        result = await client.call_tool("notes_get_note", {})
+    assert result.is_error is False
+    assert person.asked == []
+
+
+async def test_an_untrusted_read_only_tool_that_times_out_is_not_run_again(tmp_path: Path) -> None:
+    config = {
+        "mcpServers": {"notes": notes(tmp_path, timeout=1)},
+        "policy": {"rules": [{"allow": {"tool": "notes_slow_get_total"}}]},
+    }
+    async with serving(tmp_path, config, Person("deny")) as client:
+        with anyio.fail_after(30):
+            result = await client.call_tool("notes_slow_get_total", {})
+    assert result.is_error is True
+    assert "did not answer within 1 s" in result.content[0].text  # type: ignore[union-attr]
+    assert (tmp_path / "runs").read_text() == "ran\n"
