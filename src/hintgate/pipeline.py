@@ -175,7 +175,8 @@ class ToolCalls:
                 if session is not None:
                     session.calls += 1
                 if gateway.store is not None:
-                    self._record(entry, ctx, session, arguments, result, error, started_at, started, attempt)
+                    # Durable recording: the result goes back once its record is committed.
+                    await self._record(entry, ctx, session, arguments, result, error, started_at, started, attempt)
 
     # -- asking ------------------------------------------------------------
 
@@ -314,7 +315,7 @@ class ToolCalls:
 
     # -- recording ---------------------------------------------------------
 
-    def _record(
+    async def _record(
         self,
         entry: CatalogEntry,
         ctx: Any,
@@ -333,7 +334,7 @@ class ToolCalls:
         if error is None and result is not None and result.get("isError"):
             error = _error_text(result)
         info = getattr(self._gateway.sources[entry.server], "info", None)
-        store.record_call(
+        await store.record_call_durable(
             CallRecord(
                 id=str(uuid.uuid4()),
                 session_id=session.id if session else None,

@@ -1,7 +1,11 @@
 """Records calls until it is killed: the subject of test_durability.py (run with sys.executable).
 
-Usage: crash_writer.py URL N SESSION_ID. Records N calls (ids call-0 ... call-N-1), waits until they are
-committed, prints "flushed", then records more in bursts, printing "burst" after each, until SIGKILL.
+Usage: crash_writer.py URL N SESSION_ID MODE. Records N calls (ids call-0 ... call-N-1), waits until they
+are committed, prints "flushed", then records more until SIGKILL:
+
+- MODE fast: in bursts of 100 `record_call`s, printing "burst" after each;
+- MODE durable: from 8 concurrent tasks, each awaiting `record_call_durable` and then printing
+  "returned ID", as a gateway releases a call's result once its record is committed.
 """
 
 from __future__ import annotations
@@ -33,13 +37,15 @@ def call(n: int, session_id: str) -> CallRecord:
     )
 
 
-async def main(url: str, count: int, session_id: str) -> None:
-    store = await Store.open(url, replica="crash-writer")
+async def main(url: str, count: int, session_id: str, mode: str) -> None:
+    store = await Store.open(url, replica="crash-writer", commit=mode)
     store.session_started(SessionRecord(session_id, "crash-test", "1", datetime.now(UTC), "stdio", "crash-writer"))
     for n in range(count):
         store.record_call(call(n, session_id))
     await store.flush()
     print("flushed", flush=True)
+    if mode == "durable":
+        await asyncio.gather(*(returning(store, session_id, count + worker * 1_000_000) for worker in range(8)))
     n = count
     while True:
         for _ in range(100):
@@ -49,5 +55,13 @@ async def main(url: str, count: int, session_id: str) -> None:
         await asyncio.sleep(0.002)
 
 
+async def returning(store: Store, session_id: str, first: int) -> None:
+    for n in range(first, first + 1_000_000):
+        record = call(n, session_id)
+        if not await store.record_call_durable(record):
+            print(f"unconfirmed {record.id}", flush=True)
+        print(f"returned {record.id}", flush=True)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]))

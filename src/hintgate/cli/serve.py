@@ -54,6 +54,7 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
         retention=settings.retention,
         response_cap=settings.response_cap,
         commit_interval=settings.commit_interval,
+        commit=settings.commit,
         replica=settings.replica,
     )
     try:

@@ -37,7 +37,9 @@ class Settings:
         database_url: the store's database; None means the SQLite file in `data_dir`.
         retention: how many sessions (with their calls) the store keeps.
         response_cap: bytes of each call's response kept in its record.
-        commit_interval: seconds between the recorder's commits (the most a kill -9 can lose).
+        commit: `"durable"`: a call's result goes back once its record is committed (a kill -9
+            loses no call that returned); `"fast"`: records are committed every `commit_interval`.
+        commit_interval: in fast mode, seconds between the recorder's commits (the most a kill -9 can lose).
         api_token: the token the REST API, dashboard and MCP endpoint require when bound
             beyond loopback; None means generate one on first start and keep it in `data_dir`.
         replica: this gateway's name among replicas sharing one database.
@@ -51,6 +53,7 @@ class Settings:
     database_url: str | None = None
     retention: int = 100
     response_cap: int = 65536
+    commit: str = "durable"
     commit_interval: float = 0.05
     api_token: str | None = None
     replica: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
@@ -100,6 +103,13 @@ def _positive_float(raw: str) -> float:
     return value
 
 
+def _commit_mode(raw: str) -> str:
+    lowered = raw.strip().lower()
+    if lowered not in ("durable", "fast"):
+        raise ValueError("expected durable or fast")
+    return lowered
+
+
 def _secret_key(raw: str) -> str:
     if len(raw.encode()) < 32:
         raise ValueError("expected at least 32 bytes of secret randomness, e.g. the output of: openssl rand -hex 32")
@@ -122,6 +132,7 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "database_url": ("HINTGATE_DATABASE_URL", str),
     "retention": ("HINTGATE_RETENTION", _positive_int),
     "response_cap": ("HINTGATE_RESPONSE_CAP", _positive_int),
+    "commit": ("HINTGATE_COMMIT", _commit_mode),
     "commit_interval": ("HINTGATE_COMMIT_INTERVAL", _positive_float),
     "api_token": ("HINTGATE_API_TOKEN", str),
     "replica": ("HINTGATE_REPLICA", str),

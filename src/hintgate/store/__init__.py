@@ -15,10 +15,24 @@ open (under an advisory lock on PostgreSQL, a write transaction on SQLite, so
 replicas starting together migrate once).
 
 Recording is off the call path (`hintgate.store.recorder`): `record_call`
-appends to a deque; a background task commits every `commit_interval`
-(50 ms by default). After a `kill -9` every record enqueued more than one
-commit interval plus one commit (a few ms) earlier is in the database; a clean
-`close()` loses nothing.
+appends to a deque and a background task commits. With `commit="durable"`
+(the default) it commits as soon as it is free, batching whatever arrived
+meanwhile (a group commit), and `await record_call_durable(rec)` returns once
+that record is committed: a gateway releases a call's result only then, so
+after a `kill -9` every call that returned is in the database. If the
+database cannot take the record (down, failing), the wait ends at the first
+failed attempt or after `DURABLE_WAIT` seconds and the call goes on
+(availability first): the record stays queued and is retried, and the miss
+is counted in `health()`. With `commit="fast"` nothing waits and the task
+commits every `commit_interval` (50 ms by default): a `kill -9` loses what
+was enqueued in the last interval plus one commit. A clean `close()` loses
+nothing in either mode.
+
+A SQLite file deleted or replaced under a running store is noticed before
+the next commit (and by `health()`): the store reopens the path, migrating a
+fresh database if there is none, and reports the incident in `health()` for
+`INCIDENT_HOLD` seconds. What was committed to the old file after it was
+unlinked is lost with it.
 
 Sessions: a replica (`replica`, from `Settings.replica`, else `HOST:PID`)
 closes, when it opens the store, the sessions it left active when it crashed.
@@ -30,38 +44,46 @@ every `PRUNE_EVERY` seconds, and once on open.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
-import re
 import socket
-import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, event, make_url, text
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import AsyncAdaptedQueuePool
+from sqlalchemy import URL, make_url, text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
 from hintgate.store import queries, tokens
-from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord, json_serializer
+from hintgate.store.engine import (
+    _MIGRATION_LOCK,
+    _create_engine,
+    _describe,
+    _reason,
+    _translated,
+    _upgrade,
+    database_url,
+)
+from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 
 __all__ = [
+    "COMMIT_MODES",
     "DEFAULT_COMMIT_INTERVAL",
     "DEFAULT_RESPONSE_CAP",
     "DEFAULT_RETENTION",
+    "DURABLE_WAIT",
+    "INCIDENT_HOLD",
     "PRUNE_EVERY",
     "CallRecord",
     "SessionRecord",
     "Store",
     "StoreError",
+    "StoreHealth",
     "database_url",
 ]
 
@@ -72,116 +94,15 @@ DEFAULT_RETENTION = 100
 DEFAULT_RESPONSE_CAP = 65536
 """Bytes of a call's response (and arguments) JSON kept; the rest is cut and the original size recorded."""
 DEFAULT_COMMIT_INTERVAL = 0.05
-"""Seconds between the recorder's commits: the window a `kill -9` can lose."""
+"""Seconds between the recorder's commits in fast mode: the window a `kill -9` can lose."""
+COMMIT_MODES = ("durable", "fast")
+"""durable: a call returns once its record is committed (group commit); fast: commits every interval."""
+DURABLE_WAIT = 5.0
+"""Seconds a call waits at most for its record's commit before it returns anyway (counted as unconfirmed)."""
+INCIDENT_HOLD = 3600.0
+"""Seconds `health()` stays degraded after the database file was found deleted or replaced."""
 PRUNE_EVERY = 5.0
 """Seconds between retention passes (each is a few indexed deletes)."""
-
-_MIGRATIONS = Path(__file__).parent / "migrations"
-_MIGRATION_LOCK = 0x68696E74  # "hint": the PostgreSQL advisory lock key replicas migrate under
-
-
-# -- URLs -----------------------------------------------------------------
-
-
-def _mask(raw: str) -> str:
-    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", raw)
-
-
-def _parse(raw: str) -> URL:
-    raw = raw.strip()
-    if not raw:
-        raise StoreError("the database URL is empty")
-    if "://" not in raw:
-        return URL.create("sqlite+aiosqlite", database=str(Path(raw).expanduser()))
-    try:
-        url = make_url(raw)
-    except (ArgumentError, ValueError) as exc:
-        raise StoreError(f"invalid database URL {_mask(raw)}: {exc}") from None
-    backend = url.get_backend_name()
-    if backend == "sqlite":
-        if url.host or url.username or url.port:
-            raise StoreError(
-                f"invalid database URL {_mask(raw)}: a SQLite URL names a file, "
-                "sqlite:///relative/path.db or sqlite:////absolute/path.db"
-            )
-        database = url.database or ":memory:"
-        if database != ":memory:":
-            database = str(Path(database).expanduser())
-        return url.set(drivername="sqlite+aiosqlite", database=database)
-    if backend in {"postgresql", "postgres"}:
-        query = dict(url.query)
-        if "sslmode" in query:  # libpq's name for what asyncpg calls ssl
-            query.setdefault("ssl", query.pop("sslmode"))
-        return url.set(drivername="postgresql+asyncpg", query=query)
-    raise StoreError(
-        f"unsupported database URL {url.render_as_string(hide_password=True)}: "
-        "hintgate stores to SQLite (sqlite:///PATH) or PostgreSQL (postgresql://USER@HOST/DB)"
-    )
-
-
-def database_url(url: str) -> str:
-    """The SQLAlchemy URL of the database to use, with hintgate's async driver.
-
-    Args:
-        url: as the user gave it (`Settings.store_url` when a gateway opens it):
-            `sqlite:///PATH`, a bare file path, `postgresql://...` or
-            `postgres://...`; any driver named in it is replaced.
-            `sqlite:///:memory:` is accepted for tests (nothing is durable).
-
-    Raises:
-        StoreError: the URL cannot be parsed or names another database (the password is masked).
-    """
-    parsed = _parse(url)
-    if parsed.database == ":memory:":
-        return "sqlite+aiosqlite:///:memory:"  # rendered, it would read %3Amemory%3A
-    return parsed.render_as_string(hide_password=False)
-
-
-def _describe(url: URL) -> str:
-    if url.get_backend_name() == "sqlite":
-        return f"SQLite database {url.database}"
-    where = f"{url.host or 'localhost'}:{url.port or 5432}"
-    shown = url.set(drivername="postgresql").render_as_string(hide_password=True)
-    return f"PostgreSQL at {where} ({shown})"
-
-
-def _reason(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)
-    detail = str(orig if orig is not None else exc).strip() or type(exc).__name__
-    return detail.splitlines()[0]
-
-
-@contextmanager
-def _translated(url: URL, doing: str) -> Iterator[None]:
-    """Map database and driver errors to `StoreError`, naming the database (password masked)."""
-    try:
-        yield
-    except StoreError:
-        raise
-    except (SQLAlchemyError, OSError, sqlite3.Error) as exc:
-        raise StoreError(f"cannot {doing} {_describe(url)}: {_reason(exc)}") from exc
-    except Exception as exc:
-        # asyncpg raises its own errors (bad password, unknown database) while connecting.
-        if type(exc).__module__.partition(".")[0] in {"asyncpg", "aiosqlite", "alembic"}:
-            raise StoreError(f"cannot {doing} {_describe(url)}: {_reason(exc)}") from exc
-        raise
-
-
-# -- engine ---------------------------------------------------------------
-
-
-def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
-    # Let SQLAlchemy's "begin" hook issue BEGIN itself (the pysqlite driver would
-    # defer it past DDL and cannot take the write lock up front).
-    dbapi_conn.isolation_level = None
-    cursor = dbapi_conn.cursor()
-    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=10000", "foreign_keys=ON"):
-        cursor.execute(f"PRAGMA {pragma}")
-    cursor.close()
-
-
-def _sqlite_begin(conn: Connection) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("hintgate_write") else "BEGIN")
 
 
 def default_replica() -> str:
@@ -214,33 +135,31 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _create_engine(url: URL) -> AsyncEngine:
-    if url.get_backend_name() == "sqlite":
-        if url.database == ":memory:":
-            # One connection for everyone: a second would open a second, empty database.
-            engine = create_async_engine(
-                url, json_serializer=json_serializer, poolclass=AsyncAdaptedQueuePool, pool_size=1, max_overflow=0
-            )
-        else:
-            engine = create_async_engine(url, json_serializer=json_serializer)
-        event.listen(engine.sync_engine, "connect", _sqlite_connect)
-        event.listen(engine.sync_engine, "begin", _sqlite_begin)
-        return engine
-    return create_async_engine(url, json_serializer=json_serializer, pool_pre_ping=True, connect_args={"timeout": 10})
-
-
-def _upgrade(conn: Connection) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS).replace("%", "%%"))
-    config.set_main_option("path_separator", "os")
-    config.attributes["connection"] = conn
-    command.upgrade(config, "head")
-
-
 # -- the store ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoreHealth:
+    """How recording is going, for `/api/health`.
+
+    Attributes:
+        status: `"degraded"` when the recorder stopped, the database is failing, or its file was
+            deleted or replaced within `INCIDENT_HOLD` seconds; else `"ok"`.
+        reason: what is wrong, when degraded.
+        commit: `"durable"` or `"fast"`.
+        backlog: records waiting to be committed.
+        dropped: records lost since start (pushed out of a full queue, refused by the database).
+        failures: batches whose commit failed at least once since start (each retried).
+        unconfirmed: calls that returned before their record was committed (durable mode, database failing).
+    """
+
+    status: str
+    reason: str | None
+    commit: str
+    backlog: int
+    dropped: int
+    failures: int
+    unconfirmed: int
 
 
 class Store:
@@ -263,6 +182,7 @@ class Store:
         retention: int,
         response_cap: int,
         commit_interval: float,
+        commit: str = "durable",
     ) -> None:
         self._engine = engine
         self._url = url
@@ -271,15 +191,24 @@ class Store:
         self.retention = retention
         self.response_cap = response_cap
         self.commit_interval = commit_interval
+        self.commit = commit
         self._recorder = Recorder(
             engine,
             replica=replica,
             response_cap=response_cap,
             commit_interval=commit_interval,
+            durable=commit == "durable",
+            before_commit=self._check_file,
+            on_failure=self._check_file,
             after_commit=self._maybe_prune,
         )
         self._last_prune = time.monotonic()
         self._closed = False
+        self._path: Path | None = None
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+            self._path = Path(url.database or "")
+        self._identity = _identity(self._path)
+        self._incident: tuple[float, str] | None = None
 
     @classmethod
     async def open(
@@ -289,6 +218,7 @@ class Store:
         retention: int = DEFAULT_RETENTION,
         response_cap: int = DEFAULT_RESPONSE_CAP,
         commit_interval: float = DEFAULT_COMMIT_INTERVAL,
+        commit: str = "durable",
         replica: str | None = None,
         recover: bool = True,
     ) -> Store:
@@ -298,7 +228,9 @@ class Store:
             url: see `database_url`.
             retention: sessions to keep, at least 1.
             response_cap: bytes of each call's response and arguments JSON to keep.
-            commit_interval: seconds between commits of recorded calls.
+            commit_interval: seconds between commits of recorded calls in fast mode.
+            commit: `"durable"` (a call's record is committed before `record_call_durable`
+                returns) or `"fast"` (committed within `commit_interval`); see the module.
             replica: this instance's id (`Settings.replica`); else `HOST:PID`.
             recover: close the sessions this replica left active (it crashed). A
                 gateway does; a reader such as the CLI must not, or it would close
@@ -311,6 +243,8 @@ class Store:
             raise ValueError(f"retention must be at least 1 session, got {retention}")
         if response_cap < 0 or commit_interval < 0:
             raise ValueError("response_cap and commit_interval cannot be negative")
+        if commit not in COMMIT_MODES:
+            raise ValueError(f"commit must be one of {', '.join(COMMIT_MODES)}, got {commit!r}")
         parsed = make_url(database_url(url))
         replica = replica or default_replica()
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
@@ -343,6 +277,7 @@ class Store:
             retention=retention,
             response_cap=response_cap,
             commit_interval=commit_interval,
+            commit=commit,
         )
         store._recorder.start()
         return store
@@ -383,6 +318,30 @@ class Store:
         except RecorderFailed as exc:
             raise StoreError(str(exc)) from exc
 
+    def health(self) -> StoreHealth:
+        """How recording is going: cheap (one `stat` of a SQLite file), for a health endpoint."""
+        recorder = self._recorder
+        problems: list[str] = []
+        if not recorder.running and not self._closed:
+            problems.append(f"the recorder stopped ({recorder.last_error or 'see the log'}); calls are not recorded")
+        if recorder.failing_since is not None:
+            since = datetime.fromtimestamp(recorder.failing_since, UTC).isoformat(timespec="seconds")
+            problems.append(f"cannot write to {_describe(self._url)} since {since}: {recorder.last_error}")
+        changed = self._file_change()
+        if changed is not None:
+            problems.append(f"{changed}; it is recreated at the next write")
+        if self._incident is not None and time.time() - self._incident[0] < INCIDENT_HOLD:
+            problems.append(self._incident[1])
+        return StoreHealth(
+            status="degraded" if problems else "ok",
+            reason="; ".join(problems) or None,
+            commit=self.commit,
+            backlog=recorder.pending,
+            dropped=recorder.dropped,
+            failures=recorder.failures,
+            unconfirmed=recorder.unconfirmed,
+        )
+
     @property
     def dropped(self) -> int:
         """Records lost so far: refused by the database, or pushed out of a full queue while it was down."""
@@ -410,6 +369,29 @@ class Store:
             self._recorder.dropped += 1
             return
         self._recorder.record_call(rec)
+
+    async def record_call_durable(self, rec: CallRecord) -> bool:
+        """Record one tool call; in durable mode, return once it is committed. Never raises.
+
+        The record is enqueued before the first await: a caller cancelled while
+        waiting still has its record written.
+
+        Returns:
+            True when the record is committed. False in fast mode (enqueued, committed
+            within `commit_interval`), or when the database failed or `DURABLE_WAIT`
+            passed first: the record stays queued and is retried, and `health()` counts
+            the call as unconfirmed.
+        """
+        if self._closed or not self._recorder.durable:
+            self.record_call(rec)
+            return False
+        waiter = self._recorder.record_call_waited(rec)
+        done, _ = await asyncio.wait((waiter,), timeout=DURABLE_WAIT)
+        if not done:
+            waiter.set_result(False)
+            self._recorder.unconfirmed += 1
+            return False
+        return waiter.result()
 
     # -- queries ------------------------------------------------------------
 
@@ -519,6 +501,48 @@ class Store:
             async with queries.begin_write(self._engine) as conn:
                 return await queries.prune(conn, self.retention)
 
+    def _file_change(self) -> str | None:
+        """What happened to the SQLite file since it was opened, if it is no longer the same file."""
+        if self._path is None or self._identity is None:
+            return None
+        now = _identity(self._path)
+        if now == self._identity:
+            return None
+        if now is None:
+            return f"the database file {self._path} was deleted"
+        return f"the database file {self._path} was replaced by another file"
+
+    async def _check_file(self) -> None:
+        """Before a commit: if the SQLite file was deleted or replaced, reopen the path (migrating it)."""
+        changed = self._file_change()
+        if changed is None:
+            return
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        # The pool's connections hold the old file open; closing them lets the next
+        # connection open whatever the path names now.
+        await self._engine.dispose()
+        assert self._path is not None
+        # SQLite cannot checkpoint into a file that moved, so the old database's WAL stays
+        # behind; opened with the new file it would be replayed into it. It is the old
+        # file's, gone with it.
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self._path}{suffix}")
+        try:
+            with _translated(self._url, "recreate"):
+                self._path.parent.mkdir(parents=True, exist_ok=True)
+                async with queries.begin_write(self._engine) as conn:
+                    await conn.run_sync(_upgrade)
+        except Exception as exc:  # whatever it is, the recorder carries on and retries
+            reason = f"{changed}, and reopening it failed: {_reason(exc)}"
+            if self._incident is None or not self._incident[1].startswith(reason):  # once, not every retry
+                logger.error("%s (at %s)", reason, at)
+                self._incident = (time.time(), f"{reason} (at {at})")
+            return
+        self._identity = _identity(self._path)
+        logger.error("%s at %s; recreated it, records committed to the old file since then are lost", changed, at)
+        self._incident = (time.time(), f"{changed} at {at}; recreated, calls recorded in between may be lost")
+
     async def _maybe_prune(self) -> None:
         if time.monotonic() - self._last_prune < PRUNE_EVERY:
             return
@@ -526,6 +550,17 @@ class Store:
             await self.prune()
         except StoreError as exc:
             logger.warning("%s; retrying later", exc)
+
+
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """(st_dev, st_ino) of the file at `path`, None when there is none."""
+    if path is None:
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino)
 
 
 def _check_hint(hint: str) -> None:

@@ -1,0 +1,154 @@
+"""Where the database is and how hintgate connects to it: URLs, engines, migrations, error messages."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, event, make_url
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool
+
+from hintgate.errors import StoreError
+from hintgate.store.rows import json_serializer
+
+__all__ = ["database_url"]
+
+_MIGRATIONS = Path(__file__).parent / "migrations"
+_MIGRATION_LOCK = 0x68696E74  # "hint": the PostgreSQL advisory lock key replicas migrate under
+
+
+# -- URLs -----------------------------------------------------------------
+
+
+def _mask(raw: str) -> str:
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", raw)
+
+
+def _parse(raw: str) -> URL:
+    raw = raw.strip()
+    if not raw:
+        raise StoreError("the database URL is empty")
+    if "://" not in raw:
+        return URL.create("sqlite+aiosqlite", database=str(Path(raw).expanduser()))
+    try:
+        url = make_url(raw)
+    except (ArgumentError, ValueError) as exc:
+        raise StoreError(f"invalid database URL {_mask(raw)}: {exc}") from None
+    backend = url.get_backend_name()
+    if backend == "sqlite":
+        if url.host or url.username or url.port:
+            raise StoreError(
+                f"invalid database URL {_mask(raw)}: a SQLite URL names a file, "
+                "sqlite:///relative/path.db or sqlite:////absolute/path.db"
+            )
+        database = url.database or ":memory:"
+        if database != ":memory:":
+            database = str(Path(database).expanduser())
+        return url.set(drivername="sqlite+aiosqlite", database=database)
+    if backend in {"postgresql", "postgres"}:
+        query = dict(url.query)
+        if "sslmode" in query:  # libpq's name for what asyncpg calls ssl
+            query.setdefault("ssl", query.pop("sslmode"))
+        return url.set(drivername="postgresql+asyncpg", query=query)
+    raise StoreError(
+        f"unsupported database URL {url.render_as_string(hide_password=True)}: "
+        "hintgate stores to SQLite (sqlite:///PATH) or PostgreSQL (postgresql://USER@HOST/DB)"
+    )
+
+
+def database_url(url: str) -> str:
+    """The SQLAlchemy URL of the database to use, with hintgate's async driver.
+
+    Args:
+        url: as the user gave it (`Settings.store_url` when a gateway opens it):
+            `sqlite:///PATH`, a bare file path, `postgresql://...` or
+            `postgres://...`; any driver named in it is replaced.
+            `sqlite:///:memory:` is accepted for tests (nothing is durable).
+
+    Raises:
+        StoreError: the URL cannot be parsed or names another database (the password is masked).
+    """
+    parsed = _parse(url)
+    if parsed.database == ":memory:":
+        return "sqlite+aiosqlite:///:memory:"  # rendered, it would read %3Amemory%3A
+    return parsed.render_as_string(hide_password=False)
+
+
+def _describe(url: URL) -> str:
+    if url.get_backend_name() == "sqlite":
+        return f"SQLite database {url.database}"
+    where = f"{url.host or 'localhost'}:{url.port or 5432}"
+    shown = url.set(drivername="postgresql").render_as_string(hide_password=True)
+    return f"PostgreSQL at {where} ({shown})"
+
+
+def _reason(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    detail = str(orig if orig is not None else exc).strip() or type(exc).__name__
+    return detail.splitlines()[0]
+
+
+@contextmanager
+def _translated(url: URL, doing: str) -> Iterator[None]:
+    """Map database and driver errors to `StoreError`, naming the database (password masked)."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except (SQLAlchemyError, OSError, sqlite3.Error) as exc:
+        raise StoreError(f"cannot {doing} {_describe(url)}: {_reason(exc)}") from exc
+    except Exception as exc:
+        # asyncpg raises its own errors (bad password, unknown database) while connecting.
+        if type(exc).__module__.partition(".")[0] in {"asyncpg", "aiosqlite", "alembic"}:
+            raise StoreError(f"cannot {doing} {_describe(url)}: {_reason(exc)}") from exc
+        raise
+
+
+# -- engine ---------------------------------------------------------------
+
+
+def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
+    # Let SQLAlchemy's "begin" hook issue BEGIN itself (the pysqlite driver would
+    # defer it past DDL and cannot take the write lock up front).
+    dbapi_conn.isolation_level = None
+    cursor = dbapi_conn.cursor()
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=10000", "foreign_keys=ON"):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("hintgate_write") else "BEGIN")
+
+
+def _create_engine(url: URL) -> AsyncEngine:
+    if url.get_backend_name() == "sqlite":
+        if url.database == ":memory:":
+            # One connection for everyone: a second would open a second, empty database.
+            engine = create_async_engine(
+                url, json_serializer=json_serializer, poolclass=AsyncAdaptedQueuePool, pool_size=1, max_overflow=0
+            )
+        else:
+            engine = create_async_engine(url, json_serializer=json_serializer)
+        event.listen(engine.sync_engine, "connect", _sqlite_connect)
+        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+        return engine
+    return create_async_engine(url, json_serializer=json_serializer, pool_pre_ping=True, connect_args={"timeout": 10})
+
+
+def _upgrade(conn: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS).replace("%", "%%"))
+    config.set_main_option("path_separator", "os")
+    config.attributes["connection"] = conn
+    command.upgrade(config, "head")

@@ -1,0 +1,313 @@
+"""What the recorder writes: the records, and the rows and statements they become.
+
+`prepare` turns queued records into rows (JSON encoding, size caps, token
+counts: CPU work the recorder runs in a worker thread); `write` executes a
+prepared batch inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import bindparam, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from hintgate.store.tables import UTCDateTime, sessions, tool_calls
+from hintgate.store.tokens import count_tokens, output_text
+
+__all__ = ["Batch", "CallRecord", "Encoded", "SessionRecord", "json_serializer", "prepare", "write"]
+
+logger = logging.getLogger("hintgate.store")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """A client session as it starts (seed 001's MCPSession).
+
+    Attributes:
+        id: a UUID string; anything else raises `ValueError` here, at construction.
+        client_name: `clientInfo.name` from the client's `initialize`.
+        client_version: `clientInfo.version`.
+        started_at: when the session began (an aware datetime; naive is taken as UTC).
+        transport: `"stdio"` or `"http"`.
+        replica: the gateway instance serving it (`Store.replica`).
+    """
+
+    id: str
+    client_name: str | None
+    client_version: str | None
+    started_at: datetime
+    transport: str
+    replica: str
+
+    def __post_init__(self) -> None:
+        uuid.UUID(self.id)  # seed 001: the id must be a valid UUID
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One tool call as the gateway saw it (seed 001's ToolCallRecord).
+
+    The store keeps references to `arguments` and `response` until the
+    recorder has encoded them: do not mutate them after `record_call`.
+
+    Attributes:
+        id: unique per call (a UUID string by convention).
+        session_id: the session it belongs to; a session not recorded yet is
+            created from the call (active, no client details).
+        server_id: the configured server the call went to.
+        server_name: the name the server gave itself in `initialize`.
+        tool_name: the name the gateway lists.
+        upstream_tool: the name the server lists.
+        arguments: the call's arguments.
+        response: the `CallToolResult` JSON, `None` when there was none.
+        error: what went wrong, for a failed call or an `isError` result.
+        started_at: when the call started (aware; naive is taken as UTC).
+        duration_ms: how long it took.
+        request_id: the client's JSON-RPC request id.
+        client_name: the client's name, denormalized for queries.
+        client_version: the client's version.
+        parent_call_id: the call that caused this one, if any.
+        execution_type: `"direct"` or how else it ran.
+        hints: `{"annotations": {...}, "provenance": {...}, "tier": ...}` in force at call time.
+        tier: the tool's tier at call time.
+        decision: the policy decision: `{"verdict", "reason", "source", "approver", "approval", "waited_ms"}`.
+        verdict: the decision's verdict, a column of its own for filtering.
+    """
+
+    id: str
+    session_id: str | None
+    server_id: str
+    server_name: str | None
+    tool_name: str
+    upstream_tool: str
+    arguments: Mapping[str, Any] | None
+    response: Mapping[str, Any] | None
+    error: str | None
+    started_at: datetime
+    duration_ms: float
+    request_id: str | None
+    client_name: str | None
+    client_version: str | None
+    parent_call_id: str | None = None
+    execution_type: str = "direct"
+    hints: Mapping[str, Any] | None = None
+    tier: str | None = None
+    decision: Mapping[str, Any] | None = None
+    verdict: str | None = None
+
+
+class Encoded(str):
+    """JSON text encoded already, which `json_serializer` passes through untouched."""
+
+    __slots__ = ()
+
+
+def json_serializer(value: Any) -> str:
+    """The engine's JSON serializer: pre-encoded text as is, anything else compact JSON."""
+    if isinstance(value, Encoded):
+        return str.__str__(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+_START, _CALL, _CLOSE = 0, 1, 2
+Item = tuple[int, Any, asyncio.Future[bool] | None]
+"""(kind, record, the future of whoever waits for its commit)."""
+
+# PostgreSQL's JSONB refuses the NUL character (`\u0000`); an escape preceded by an
+# even number of backslashes is a real NUL, an odd number is a literal backslash.
+_NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(slots=True)
+class Batch:
+    """Rows ready for one transaction, prepared off the event loop."""
+
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    stubs: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    increments: list[dict[str, Any]] = field(default_factory=list)
+    closes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _clean(text: str | None) -> str | None:
+    """Text a database accepts: no NUL, no lone surrogate."""
+    if text is None:
+        return None
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def _dumps(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+    except (TypeError, ValueError) as exc:
+        text = json.dumps({"unencodable": str(exc)})
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: valid Python, not valid UTF-8
+        text = _SURROGATE.sub("\ufffd", text)
+    if "\\u0000" in text:
+        text = _NUL_ESCAPE.sub(r"\1\\ufffd", text)
+    return text
+
+
+def _capped(text: str, cap: int) -> tuple[Encoded, int, bool]:
+    """The JSON to store, the original size in bytes, and whether it was truncated.
+
+    Over the cap, what is stored is a JSON string holding the first `cap` bytes of the JSON text.
+    """
+    data = text.encode("utf-8")
+    if len(data) <= cap:
+        return Encoded(text), len(data), False
+    prefix = data[:cap].decode("utf-8", "ignore")
+    return Encoded(json.dumps(prefix, ensure_ascii=False)), len(data), True
+
+
+def _call_row(rec: CallRecord, cap: int, *, safe: bool = False) -> dict[str, Any]:
+    arguments_json = None if rec.arguments is None else _dumps(rec.arguments)
+    input_count = count_tokens(arguments_json or "")
+    output_count = count_tokens(output_text(rec.response, rec.error))
+    row: dict[str, Any] = {
+        "id": _clean(rec.id),
+        "session_id": rec.session_id,
+        "server_id": _clean(rec.server_id),
+        "server_name": _clean(rec.server_name),
+        "tool_name": _clean(rec.tool_name),
+        "upstream_tool": _clean(rec.upstream_tool),
+        "arguments": None,
+        "arguments_truncated": False,
+        "arguments_size": None,
+        "response": None,
+        "response_truncated": False,
+        "response_size": None,
+        "response_cap": cap,
+        "error": _clean(rec.error),
+        "started_at": _utc(rec.started_at),
+        "duration_ms": float(rec.duration_ms),
+        "request_id": _clean(rec.request_id),
+        "client_name": _clean(rec.client_name),
+        "client_version": _clean(rec.client_version),
+        "parent_call_id": _clean(rec.parent_call_id),
+        "execution_type": _clean(rec.execution_type) or "direct",
+        "hints": None if rec.hints is None else Encoded(_dumps(rec.hints)),
+        "tier": _clean(rec.tier),
+        "decision": None if rec.decision is None else Encoded(_dumps(rec.decision)),
+        "verdict": _clean(rec.verdict),
+        "input_tokens": input_count.tokens,
+        "output_tokens": output_count.tokens,
+        "tokens_estimated": input_count.estimated or output_count.estimated,
+    }
+    if arguments_json is not None:
+        row["arguments"], row["arguments_size"], row["arguments_truncated"] = _capped(arguments_json, cap)
+    if rec.response is not None:
+        row["response"], row["response_size"], row["response_truncated"] = _capped(_dumps(rec.response), cap)
+    if safe:
+        note = Encoded(json.dumps({"unstorable": "the database refused this value; see the gateway's log"}))
+        for column in ("arguments", "response", "hints", "decision"):
+            if row[column] is not None:
+                row[column] = note
+    return row
+
+
+def prepare(items: list[Item], *, response_cap: int, replica: str, safe: bool = False) -> Batch:
+    """Turn queued items into rows: encode, cap, count tokens. CPU work, run in a worker thread."""
+    batch = Batch()
+    started: dict[str, dict[str, Any]] = {}
+    stubs: dict[str, dict[str, Any]] = {}
+    counts: dict[str, list[int]] = {}
+    for kind, payload, _ in items:
+        if kind == _CALL:
+            row = _call_row(payload, response_cap, safe=safe)
+            session_id = row["session_id"]
+            if session_id is not None:
+                try:
+                    uuid.UUID(session_id)
+                except (ValueError, TypeError, AttributeError):
+                    logger.warning(
+                        "call %s names session %r, which is not a UUID; stored without it", row["id"], session_id
+                    )
+                    row["session_id"] = session_id = None
+            if session_id is not None:
+                if session_id not in started and session_id not in stubs:
+                    stubs[session_id] = {"id": session_id, "started_at": row["started_at"], "replica": replica}
+                tally = counts.setdefault(session_id, [0, 0])
+                tally[0] += 1
+                tally[1] += row["input_tokens"] + row["output_tokens"]
+            batch.calls.append(row)
+        elif kind == _START:
+            rec: SessionRecord = payload
+            started[rec.id] = {
+                "id": rec.id,
+                "client_name": _clean(rec.client_name),
+                "client_version": _clean(rec.client_version),
+                "started_at": _utc(rec.started_at),
+                "transport": _clean(rec.transport),
+                "replica": _clean(rec.replica),
+            }
+        else:
+            session_id, ended_at = payload
+            batch.closes.append({"sid": session_id, "ended": _utc(ended_at)})
+    batch.sessions = list(started.values())
+    batch.stubs = list(stubs.values())
+    # A fixed order of row locks keeps two writers on one PostgreSQL database from deadlocking.
+    batch.increments = [{"sid": sid, "n": n, "t": t} for sid, (n, t) in sorted(counts.items())]
+    batch.closes.sort(key=lambda row: row["sid"])
+    return batch
+
+
+_INCREMENT = (
+    update(sessions)
+    .where(sessions.c.id == bindparam("sid"))
+    .values(
+        tool_call_count=sessions.c.tool_call_count + bindparam("n"),
+        total_tokens=sessions.c.total_tokens + bindparam("t"),
+    )
+)
+_CLOSE_SESSION = (
+    update(sessions)
+    .where(sessions.c.id == bindparam("sid"), sessions.c.status == "active")
+    .values(status="closed", ended_at=bindparam("ended", type_=UTCDateTime))
+)
+
+
+async def write(conn: AsyncConnection, batch: Batch) -> None:
+    """Write a prepared batch on `conn`, inside the caller's transaction."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    if batch.sessions:
+        upsert = insert(sessions)
+        upsert = upsert.on_conflict_do_update(
+            index_elements=[sessions.c.id],
+            set_={
+                c: upsert.excluded[c] for c in ("client_name", "client_version", "started_at", "transport", "replica")
+            },
+        )
+        await conn.execute(upsert, batch.sessions)
+    if batch.stubs:
+        await conn.execute(insert(sessions).on_conflict_do_nothing(index_elements=[sessions.c.id]), batch.stubs)
+    if batch.calls:
+        await conn.execute(tool_calls.insert(), batch.calls)
+    if batch.increments:
+        await conn.execute(_INCREMENT, batch.increments)
+    if batch.closes:
+        await conn.execute(_CLOSE_SESSION, batch.closes)
