@@ -199,7 +199,7 @@ class Store:
             commit_interval=commit_interval,
             durable=commit == "durable",
             before_commit=self._check_file,
-            on_failure=self._check_file,
+            on_failure=self._check_after_failure,
             after_commit=self._maybe_prune,
         )
         self._last_prune = time.monotonic()
@@ -209,6 +209,8 @@ class Store:
             self._path = Path(url.database or "")
         self._identity = _identity(self._path)
         self._incident: tuple[float, str] | None = None
+        self._reopen: str | None = None
+        """Why the file must be reopened at the next check, even if it looks the same."""
 
     @classmethod
     async def open(
@@ -512,9 +514,16 @@ class Store:
             return f"the database file {self._path} was deleted"
         return f"the database file {self._path} was replaced by another file"
 
+    async def _check_after_failure(self) -> None:
+        """After a failed commit: reopen the file if it changed, if reopening it failed before, or if it
+        lacks the tables (an empty file a connection made at the path, perhaps on the old file's inode)."""
+        if self._path is not None and self._reopen is None and "no such table" in (self._recorder.last_error or ""):
+            self._reopen = f"the database file {self._path} lost its tables"
+        await self._check_file()
+
     async def _check_file(self) -> None:
         """Before a commit: if the SQLite file was deleted or replaced, reopen the path (migrating it)."""
-        changed = self._file_change()
+        changed = self._file_change() or self._reopen
         if changed is None:
             return
         at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -538,7 +547,9 @@ class Store:
             if self._incident is None or not self._incident[1].startswith(reason):  # once, not every retry
                 logger.error("%s (at %s)", reason, at)
                 self._incident = (time.time(), f"{reason} (at {at})")
+            self._reopen = changed
             return
+        self._reopen = None
         self._identity = _identity(self._path)
         logger.error("%s at %s; recreated it, records committed to the old file since then are lost", changed, at)
         self._incident = (time.time(), f"{changed} at {at}; recreated, calls recorded in between may be lost")
