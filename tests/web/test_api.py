@@ -68,6 +68,24 @@ async def test_health_reports_servers_and_store(tmp_path: Path) -> None:
     assert body["status"] == "ok"
     assert body["servers_up"] == body["servers_total"] == 1
     assert body["store"] == "sqlite"
+    assert body["recording"] == {
+        "status": "ok",
+        "reason": None,
+        "commit": "durable",
+        "backlog": 0,
+        "dropped": 0,
+        "failures": 0,
+        "unconfirmed": 0,
+    }
+
+
+async def test_health_is_degraded_with_the_reason_when_the_database_file_is_deleted(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, _, _):
+        (tmp_path / "api.db").unlink()
+        body = (await client.get("/api/health")).json()
+    assert body["status"] == "degraded"
+    assert body["recording"]["status"] == "degraded"
+    assert "api.db was deleted" in body["recording"]["reason"]
 
 
 async def test_servers_list_status_trust_and_tier_counts(tmp_path: Path) -> None:

@@ -120,6 +120,18 @@ class Server(_Model):
     tiers: dict[str, int]
 
 
+class Recording(_Model):
+    """How the store records: `Store.health()`; degraded while it cannot write or after its file went away."""
+
+    status: Literal["ok", "degraded"]
+    reason: str | None
+    commit: Literal["durable", "fast"]
+    backlog: int
+    dropped: int
+    failures: int
+    unconfirmed: int
+
+
 class Health(_Model):
     """Whether the gateway is up; the details only for a caller who may use the API (or on loopback)."""
 
@@ -128,6 +140,7 @@ class Health(_Model):
     servers_up: int | None = None
     servers_total: int | None = None
     store: str | None = None
+    recording: Recording | None = None
     pending_approvals: int | None = None
 
 
@@ -276,6 +289,9 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
     states = [s.status.state.value for s in gateway.sources.values()]
     up = sum(1 for s in states if s == "up")
     status: Literal["ok", "degraded"] = "ok" if up == len([s for s in states if s != "disabled"]) else "degraded"
+    recording = Recording.model_validate(store.health(), from_attributes=True) if store is not None else None
+    if recording is not None and recording.status == "degraded":
+        status = "degraded"
     if not getattr(request.state, "authenticated", False):
         return Health(status=status)  # open to all when a token is set: says nothing about what runs
     return Health(
@@ -284,6 +300,7 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
         servers_up=up,
         servers_total=len(states),
         store=store.url.split(":", 1)[0].split("+", 1)[0] if store is not None else None,
+        recording=recording,
         pending_approvals=len(gateway.calls.approvals),
     )
 
