@@ -265,3 +265,17 @@ def test_policy_explain_rejects_an_unknown_mode() -> None:
     result = runner.invoke(app, ["policy", "explain", "--demo", "--mode", "yolo"])
     assert result.exit_code == EXIT_USAGE
     assert "accept-edits" in result.output
+
+
+def test_lint_of_a_configured_untrusted_server_reports_the_gateways_tiers(tmp_path: Path, demo_cmd: list[str]) -> None:
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:]}}}))
+    result = run("lint", "--format", "json", "--fail-on", "never", "--config", str(config), "--server", "notes")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    linted = {t["name"]: t["tier"] for t in report["tools"]}
+    served = {t["name"]: t["tier"] for t in infer_json("--config", str(config), "--server", "notes")}
+    assert linted == served
+    assert any(f["code"] == "HG308" for f in report["findings"])  # its closed-world claims are not believed
+    bare = json.loads(run("lint", "--format", "json", "--fail-on", "never", "--", *demo_cmd).stdout)
+    assert not any(f["code"] == "HG308" for f in bare["findings"])

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from hintgate.errors import ExpectFileError
-from hintgate.hints.annotations import Tier
+from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.lint import RULES, Severity, lint_tools, load_expect
 
 
@@ -207,3 +207,45 @@ def test_expect_file_with_broken_yaml_names_the_line(tmp_path: Path) -> None:
 def test_missing_expect_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ExpectFileError, match="cannot read the expect file"):
         load_expect(tmp_path / "nope.yaml")
+
+
+def test_a_tool_that_runs_caller_supplied_sql_is_flagged_for_review() -> None:
+    raw = {
+        "name": "probe_ledger",
+        "description": "Probe the ledger.",
+        "inputSchema": {"type": "object", "properties": {"sql": {"type": "string", "description": "SQL to run."}}},
+    }
+    report = lint_tools([raw], target="t")
+    [finding] = [f for f in report.findings if f.code == "HG307"]
+    assert "'sql'" in finding.message
+
+
+def test_a_write_kept_from_read_only_by_conflicting_evidence_is_flagged_for_review() -> None:
+    raw = {"name": "deploy_gizmo", "description": "Read-only preview of a deploy."}
+    report = lint_tools([raw], target="t")
+    [finding] = [f for f in report.findings if f.code == "HG306"]
+    assert finding.hint is Hint.READ_ONLY
+    assert "deploy" in finding.message
+
+
+def test_read_only_resting_only_on_the_description_is_flagged_for_review() -> None:
+    report = lint_tools([{"name": "gizmo_tally", "description": "Counts gizmos."}], target="t")
+    assert [f.code for f in report.findings if f.code.startswith("HG30")] == ["HG306"]
+
+
+def test_untrusted_server_lint_reports_the_gateways_tiers_and_what_it_did_not_believe() -> None:
+    raw = {"name": "frobnicate", "annotations": {"readOnlyHint": True, "openWorldHint": False}}
+    trusted = lint_tools([raw], target="t")
+    untrusted = lint_tools([raw], target="t", trusted=False)
+    assert trusted.tools[0].tier is Tier.READ_ONLY
+    assert untrusted.tools[0].tier is Tier.UNKNOWN
+    distrusted = sorted(f.hint.value for f in untrusted.findings if f.code == "HG308" and f.hint)
+    assert distrusted == ["openWorldHint", "readOnlyHint"]
+    assert not [f for f in trusted.findings if f.code == "HG308"]
+
+
+def test_lint_applies_the_configs_overrides_like_the_gateway() -> None:
+    raw = {"name": "frobnicate"}
+    report = lint_tools([raw], target="t", trusted=False, overrides=lambda name: ({Hint.READ_ONLY: True}, "Frob"))
+    assert report.tools[0].tier is Tier.READ_ONLY
+    assert report.tools[0].title == "Frob"

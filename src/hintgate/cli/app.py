@@ -134,6 +134,7 @@ def lint(
     profile: ProfileOpt = None,
 ) -> None:
     """Check a server's tool annotations: missing, contradictory, or at odds with what the tools do."""
+    from hintgate.hints.annotations import Hint
     from hintgate.hints.lint import Severity, lint_tools, load_expect
     from hintgate.hints.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
 
@@ -144,6 +145,12 @@ def lint(
     listing = _listing(target, config, server, timeout)
     if profile is None and listing.target.config is not None:
         profile = listing.target.config.inference_profile
+    configured = listing.target.server
+
+    def overrides(name: str) -> tuple[dict[Hint, bool], str | None]:
+        found = configured.override_for(name) if configured is not None else None
+        return (dict(found.hints), found.title) if found is not None else ({}, None)
+
     try:
         report = lint_tools(
             listing.tools,
@@ -151,6 +158,9 @@ def lint(
             server=listing.server,
             profile=profile,
             expect=expected,
+            # Configured: what the gateway would do with this server, trust included.
+            trusted=listing.target.trusted if configured is not None else True,
+            overrides=overrides,
         )
     except HintgateError as exc:
         _fail(str(exc), EXIT_USAGE)

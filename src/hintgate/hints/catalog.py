@@ -149,7 +149,15 @@ class ResolvedTool:
             "annotations": resolution.to_mcp(),
             "provenance": resolution.provenance(),
             "declared": self.declared.to_mcp(),
-            "inferred": {h.value: {"value": i.value, "rule": i.rule} for h, i in resolution.inferred.items()},
+            "inferred": {
+                h.value: {
+                    "value": i.value,
+                    "rule": i.rule,
+                    "strength": i.strength.value,
+                    **({"why": i.why} if i.why else {}),
+                }
+                for h, i in resolution.inferred.items()
+            },
         }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from hintgate.errors import ExpectFileError, HintTypeError
 from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
+from hintgate.hints.review import review_reasons
 from hintgate.hints.titles import TitleOrigin
 
 __all__ = [
@@ -115,6 +116,24 @@ RULES: Mapping[str, Rule] = {
             "declared-idempotent-disagrees",
             Severity.NOTE,
             "Declared idempotency disagrees with what the tool appears to do.",
+        ),
+        Rule(
+            "HG306",
+            "weak-evidence",
+            Severity.WARNING,
+            "An inferred hint rests only on weak or conflicting evidence: review it and set an override.",
+        ),
+        Rule(
+            "HG307",
+            "runs-code",
+            Severity.WARNING,
+            "The tool runs caller-supplied code, SQL, queries or commands: its hints cannot say what a call does.",
+        ),
+        Rule(
+            "HG308",
+            "distrusted-hint",
+            Severity.WARNING,
+            "The server is untrusted, so a declared hint that would make the tool look safer is not believed.",
         ),
         Rule("HG401", "invalid-name", Severity.ERROR, "The tool name has characters the spec does not allow."),
         Rule("HG402", "long-name", Severity.WARNING, "The tool name is longer than 64 characters."),
@@ -245,6 +264,8 @@ def lint_tools(
     server: str | None = None,
     profile: str | None = None,
     expect: Mapping[Tier, Sequence[str]] | None = None,
+    trusted: bool = True,
+    overrides: Callable[[str], tuple[Mapping[Hint, bool], str | None]] | None = None,
 ) -> LintReport:
     """Lint a tools/list result.
 
@@ -254,16 +275,23 @@ def lint_tools(
         server: the server's name and version, if known.
         profile: the HTTP-method inference profile.
         expect: tier → tool names, from an expect file.
+        trusted: whether the server's declared hints are believed, as the
+            gateway's config says; a bare target is linted as its author's
+            own (trusted), a configured server as the gateway would serve it.
+        overrides: tool name → the config's (hint overrides, title), so the
+            resolved hints and tiers are the gateway's.
     """
     report = LintReport(target=target, tools=[], server=server)
     findings = report.findings
     for raw in tools:
         name = str(raw.get("name", ""))
+        hints, title = overrides(name) if overrides is not None else ({}, None)
+        options: dict[str, Any] = {"trusted": trusted, "profile": profile, "overrides": hints, "title_override": title}
         try:
-            resolved = resolve_tool(raw, trusted=True, profile=profile)
+            resolved = resolve_tool(raw, **options)
         except HintTypeError:
             findings.append(Finding("HG103", f"annotations is {type(raw.get('annotations')).__name__}", name))
-            resolved = resolve_tool({**raw, "annotations": None}, trusted=True, profile=profile)
+            resolved = resolve_tool({**raw, "annotations": None}, **options)
         report.tools.append(resolved)
         findings.extend(_tool_findings(resolved))
     names = Counter(t.name for t in report.tools)
@@ -309,6 +337,17 @@ def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:
     if declared.read_only and declared.idempotent is False:
         yield Finding("HG202", "readOnlyHint true with idempotentHint false", name, Hint.IDEMPOTENT)
     yield from _disagreements(tool)
+    for reason in review_reasons(tool):
+        yield Finding(reason.code, reason.message, name, reason.hint)
+    for hint, resolved in tool.resolution.hints.items():
+        if resolved.distrusted is not None:
+            yield Finding(
+                "HG308",
+                f"declared {hint.value} {str(resolved.distrusted).lower()} is not believed from an untrusted "
+                f"server; the gateway uses {str(resolved.value).lower()} ({resolved.provenance})",
+                name,
+                hint,
+            )
 
 
 def _moot(declared: Annotations, hint: Hint) -> bool:

@@ -68,11 +68,12 @@ from hintgate.hints.inference.naming import (
     TOGGLE,
     TRANSITION,
     UPDATE,
+    VerbClass,
     name_effect,
     parse_name,
 )
 from hintgate.hints.inference.rule import apply, cautious_merge, effect
-from hintgate.hints.inference.schema import EXEC_SURFACE, reads_only, schema_facts, schema_rules
+from hintgate.hints.inference.schema import EXEC_SURFACE, SchemaFacts, reads_only, schema_facts, schema_rules
 from hintgate.hints.inference.text import (
     BODY_LIMIT,
     BODY_RULES,
@@ -85,7 +86,7 @@ from hintgate.hints.inference.text import (
     lead_verbs,
 )
 
-__all__ = ["DEFAULT_PROFILE", "PROFILES", "infer"]
+__all__ = ["DEFAULT_PROFILE", "PROFILES", "execution_surface", "infer"]
 
 _WEB_WORDS = frozenset({"browser", "web", "url", "urls", "http", "https", "internet", "website", "webpage"})
 _LOCAL_WORDS = frozenset({"memory", "memories", "session", "config", "cache"})
@@ -158,10 +159,7 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
             else:
                 apply(found, text_rule.values, text_rule.rule)
     facts = schema_facts(input_schema)
-    if facts.exec_param is not None and (cls in _STORING or (not facts.exec_reads_only and reads_only(text))):
-        # "create_function(code)" stores the code it is given, and "runs a read-only SQL query"
-        # restricts the surface to reads in so many words: neither runs arbitrary code.
-        facts.exec_param = None
+    facts.exec_param = _surface(facts, cls, text)
     side_effects, world = schema_rules(facts)
     for rule, values in side_effects:
         why = f"parameter {facts.exec_param!r} holds code or a query the tool runs" if rule == EXEC_SURFACE else None
@@ -207,6 +205,29 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     if Hint.OPEN_WORLD not in found:
         _open_world(found, parts.tokens, first, text, world)
     return found
+
+
+def execution_surface(
+    name: str, description: str | None = None, input_schema: Mapping[str, Any] | None = None
+) -> str | None:
+    """The parameter through which a tool runs caller-supplied code, SQL, queries or commands, if any.
+
+    `None` when there is none, when the description restricts it to reads in
+    so many words, or when the name's action stores what it is given
+    (``create_function(code)``).
+    """
+    facts = schema_facts(input_schema)
+    if facts.exec_param is None:
+        return None
+    return _surface(facts, parse_name(name).verb_class, (description or "")[:BODY_LIMIT].lower())
+
+
+def _surface(facts: SchemaFacts, cls: VerbClass | None, text: str) -> str | None:
+    if facts.exec_param is None or facts.exec_reads_only or cls in _STORING or reads_only(text):
+        # "create_function(code)" stores the code it is given, and "runs a read-only SQL query"
+        # restricts the surface to reads in so many words: neither runs arbitrary code.
+        return None
+    return facts.exec_param
 
 
 def _conflict(found: dict[Hint, Inferred], why: str) -> None:
