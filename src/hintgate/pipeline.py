@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 from hintgate.errors import UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
-from hintgate.policy.asking import APPROVAL_KEY, answer_from_elicitation, approval_form, question
+from hintgate.policy.asking import (
+    APPROVAL_KEY,
+    ARGUMENTS_SHOWN,
+    answer_from_elicitation,
+    approval_form,
+    arguments_text,
+    question,
+)
 from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, failure_kind, should_retry, warnings
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.server.sessions import ClientSession
@@ -193,6 +200,7 @@ class ToolCalls:
         title = entry.tool.display_name
         text = question(
             title=title,
+            title_origin=entry.tool.title_origin.value,
             tool=entry.name,
             server=entry.server,
             arguments=facts.arguments,
@@ -201,7 +209,8 @@ class ToolCalls:
         )
         started = time.perf_counter()
         modern = ctx is not None and ctx.protocol_version in self._gateway.modern_versions
-        if self._can_elicit(ctx):
+        # Arguments too long to show whole in a client's question wait in the queue, where they are shown whole.
+        if len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN and self._can_elicit(ctx):
             if modern:
                 responses = params.get("inputResponses")
                 if params.get("requestState") == APPROVAL_KEY and isinstance(responses, Mapping):
@@ -229,6 +238,7 @@ class ToolCalls:
         outcome = await self.approvals.wait(
             tool=entry.name,
             title=title,
+            title_origin=entry.tool.title_origin.value,
             server=entry.server,
             arguments=facts.arguments,
             reason=attempt.decision.reason,

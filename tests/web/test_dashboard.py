@@ -398,7 +398,8 @@ async def test_approvals_show_warnings_arguments_and_buttons_that_post_to_the_ap
             await call
     [item] = soup.select("li.approval")
     assert item["data-tool"] == "notes_delete_note"
-    assert texts(item, "h2") == ["Delete a note"]
+    assert texts(item, "h2") == ["notes_delete_note on server notes"]
+    assert texts(item, ".tool-title") == ['Title: "Delete a note" (the server\'s claim, not checked)']
     assert "This tool may make destructive changes" in texts(item, ".warnings li")
     assert all(li.select_one("svg.icon") for li in item.select(".warnings li"))
     assert '"id": 3' in texts(item, "pre.arguments")[0]

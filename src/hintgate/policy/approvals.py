@@ -67,6 +67,8 @@ class PendingApproval:
     expires_at: datetime
     _future: asyncio.Future[tuple[Answer, str]] = field(repr=False)
     _started: float = field(default_factory=time.monotonic, repr=False)
+    title_origin: str = "declared"
+    """Who gave the title (`hintgate.hints.titles.TitleOrigin`): a server's title is only its claim."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict for the REST API and the dashboard."""
@@ -74,6 +76,7 @@ class PendingApproval:
             "id": self.id,
             "tool": self.tool,
             "title": self.title,
+            "title_origin": self.title_origin,
             "server": self.server,
             "arguments": self.arguments,
             "reason": self.reason,
@@ -119,6 +122,7 @@ class ApprovalQueue:
         session_id: str | None,
         client_name: str | None,
         timeout: float,
+        title_origin: str = "declared",
     ) -> Outcome:
         """Queue a call and wait for an answer, at most `timeout` seconds (then deny)."""
         now = datetime.now(UTC)
@@ -136,6 +140,7 @@ class ApprovalQueue:
             created_at=now,
             expires_at=datetime.fromtimestamp(now.timestamp() + timeout, UTC),
             _future=future,
+            title_origin=title_origin,
         )
         self._pending[approval.id] = approval
         self._changed()

@@ -8,33 +8,102 @@ Pure. The same question goes to a client through MCP elicitation (form mode,
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from hintgate.policy.approvals import Answer
 
-__all__ = ["APPROVAL_KEY", "answer_from_elicitation", "approval_form", "question"]
+__all__ = [
+    "APPROVAL_KEY",
+    "ARGUMENTS_SHOWN",
+    "WHOLE_CALL_AT",
+    "answer_from_elicitation",
+    "approval_form",
+    "arguments_text",
+    "question",
+    "title_phrase",
+]
 
 APPROVAL_KEY = "hintgate-approval"
 """The key of hintgate's question in an `InputRequiredResult`'s `inputRequests`."""
 
-_ARGUMENTS_SHOWN = 1500  # characters of the arguments' JSON shown in the question
+ARGUMENTS_SHOWN = 100_000
+"""Characters of the arguments' JSON a question shows. Longer arguments are not
+shown in part: the call is asked in the approval queue, where the dashboard
+and the REST API show it whole, and the question says so."""
+
+WHOLE_CALL_AT = "the dashboard's Approvals page (/approvals) or GET /api/approvals"
+"""Where a person sees a waiting call whole."""
+
+_TITLE_WORDS = {
+    "override": "set by the operator",
+    "declared": "the server's claim, not checked",
+    "openapi": "the API document's summary: the server's claim, not checked",
+    "derived": "made by hintgate from the tool's name",
+}
 
 _CHOICES = (
     (Answer.APPROVE_ONCE, "Approve once"),
     (Answer.APPROVE_SESSION, "Approve for this session"),
     (Answer.DENY, "Deny"),
 )
+# Characters that change how text around them reads without being seen
+# (bidirectional overrides, zero-width and other format or control characters).
+_INVISIBLE = {"Cc", "Cf", "Zl", "Zp"}
+
+
+def _visible(text: str, *, keep_newlines: bool = False) -> str:
+    """`text` with invisible characters written as `\\uXXXX` escapes (newlines too, unless kept)."""
+    return "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c) in _INVISIBLE and not (keep_newlines and c == "\n") else c
+        for c in text
+    )
+
+
+def arguments_text(arguments: Mapping[str, Any] | None) -> str:
+    """The arguments as indented JSON, with invisible characters written as `\\uXXXX` escapes."""
+    return _visible(json.dumps(arguments or {}, indent=2, ensure_ascii=False, default=str), keep_newlines=True)
+
+
+def title_phrase(title: str, origin: str) -> str:
+    """A tool's title in quotes, with who gave it: `"Check the weather" (the server's claim, not checked)`.
+
+    Newlines and other invisible characters are escaped: a title cannot fake a line of the question.
+    """
+    return f'"{_visible(title)}" ({_TITLE_WORDS.get(origin, origin)})'
 
 
 def question(
-    *, title: str, tool: str, server: str, arguments: Mapping[str, Any] | None, reason: str, warnings: list[str]
+    *,
+    tool: str,
+    server: str,
+    title: str,
+    title_origin: str,
+    arguments: Mapping[str, Any] | None,
+    reason: str,
+    warnings: list[str],
 ) -> str:
-    """The text a person reads before answering."""
-    shown = json.dumps(arguments or {}, indent=2, ensure_ascii=False, default=str)
-    if len(shown) > _ARGUMENTS_SHOWN:
-        shown = shown[:_ARGUMENTS_SHOWN] + "\n… (truncated)"
-    lines = [f"Allow {title}?", "", f"Tool: {tool}", f"Server: {server}", f"Arguments:\n{shown}"]
+    """The text a person reads before answering.
+
+    It leads with what hintgate knows for sure, the public tool name and its
+    server; the title comes after, in quotes, as the claim it is (an upstream
+    can title `destroy_cluster` "Check the weather"). The arguments are shown
+    whole, invisible characters escaped; past `ARGUMENTS_SHOWN` characters the
+    question says how much is cut and where to see the call whole.
+    """
+    shown = arguments_text(arguments)
+    lines = [f"Allow a call of the tool {tool} on server {server}?", "", f"Tool: {tool}", f"Server: {server}"]
+    lines.append(f"Title: {title_phrase(title, title_origin)}")
+    if len(shown) > ARGUMENTS_SHOWN:
+        cut = len(shown) - ARGUMENTS_SHOWN
+        lines.append(
+            f"Arguments: {len(shown):,} characters of JSON, too long for this question: the first "
+            f"{ARGUMENTS_SHOWN:,} are shown and the last {cut:,} are CUT. See the call whole in {WHOLE_CALL_AT} "
+            f"before you approve.\n{shown[:ARGUMENTS_SHOWN]}\n… ({cut:,} characters cut)"
+        )
+    else:
+        lines.append(f"Arguments (all of them):\n{shown}")
     if warnings:
         lines += ["", *(f"⚠ {w}" for w in warnings)]
     lines += ["", f"Why hintgate asks: {reason}"]

@@ -201,6 +201,7 @@ class Approval(_Model):
     id: str
     tool: str
     title: str
+    title_origin: str = Field("declared", description="Who gave the title: override, declared, openapi, derived.")
     server: str
     arguments: dict[str, Any] | None
     reason: str

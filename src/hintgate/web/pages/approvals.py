@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hintgate.policy.asking import title_phrase
 from hintgate.web.badges import warning_icon
 from hintgate.web.pages.frame import Layout, Moment, layout, pretty_json
 
@@ -22,6 +23,7 @@ class ApprovalItem:
     id: str
     tool: str
     title: str
+    title_phrase: str
     server: str
     arguments_json: str
     reason: str
@@ -54,6 +56,7 @@ def approvals_page(gateway: Gateway) -> ApprovalsPage:
             id=p.id,
             tool=p.tool,
             title=p.title,
+            title_phrase=title_phrase(p.title, p.title_origin),
             server=p.server,
             arguments_json=pretty_json(dict(p.arguments) if p.arguments is not None else {}),
             reason=p.reason,
