@@ -527,10 +527,11 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
 
 
 def test_every_accepted_key_is_documented() -> None:
+    from hintgate.config import mcp_entry
     from hintgate.config import reader as module
     from hintgate.sources.types import SOURCE_TYPES
 
     text = DOCS.read_text(encoding="utf-8")
     sections = [*module._SETTINGS_SECTIONS, "policy", *(k for row in SOURCE_TYPES for k in (row.key, *row.aliases))]
-    keys = [*module._SERVER_KEYS, *module._FOREIGN_SERVER_KEYS, *sections, *module._FOREIGN_TOP_KEYS]
+    keys = [*mcp_entry._SERVER_KEYS, *mcp_entry._FOREIGN_SERVER_KEYS, *sections, *module._FOREIGN_TOP_KEYS]
     assert [k for k in keys if not re.search(rf"`{re.escape(k)}[`.]", text)] == []

@@ -588,8 +588,3 @@ def closest(word: str, choices: Collection[str]) -> str:
 def _freeze(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
     """A read-only copy, so a frozen config stays frozen all the way down."""
     return MappingProxyType(dict(mapping))
-
-
-# ---------------------------------------------------------------- validation
-
-# Every spelling a server entry may use, mapped to the setting it sets.

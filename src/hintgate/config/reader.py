@@ -3,7 +3,9 @@
 It walks the parsed file section by section, collects every problem with its
 line, column and key path, and builds the values `hintgate.config.model` defines.
 Kept apart from those values so that the reference of what a config holds
-stays short; nothing outside `hintgate.config.model` should need this module.
+stays short. The sources' sections are read by their type's validator
+(`hintgate.config.mcp_entry`, `.openapi_entry`, `.python_entry`, named in
+`hintgate.sources.types.SOURCE_TYPES`) with the helpers of `_Reader`.
 """
 
 from __future__ import annotations
@@ -13,26 +15,17 @@ import math
 import re
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import Any, Literal
-from urllib.parse import urlsplit
+from typing import Any
 
 from hintgate.config.model import (
     _PREFIX_RE,
-    ApiAuth,
     GatewayConfig,
-    HttpTransport,
-    OpenApiConfig,
-    OperationFilter,
-    PythonConfig,
-    ServerConfig,
     SourceConfig,
-    StdioTransport,
     Timeouts,
     ToolOverride,
     Trust,
     _error,
     _freeze,
-    _redact_url,
     closest,
 )
 from hintgate.config.yamlpos import Key, Mark, Positions, format_path
@@ -55,56 +48,6 @@ def _policy_path(dotted: str | None, fallback: tuple[Key, ...]) -> tuple[Key, ..
     return tuple(keys)
 
 
-_SERVER_KEYS: Mapping[str, str] = {
-    "command": "command",
-    "args": "args",
-    "env": "env",
-    "cwd": "cwd",
-    "url": "url",
-    "serverUrl": "url",  # Windsurf
-    "headers": "headers",
-    "type": "type",
-    "transportType": "type",  # Cline
-    "trust": "trust",
-    "enabled": "enabled",
-    "disabled": "disabled",  # Cursor, Cline, Roo, Windsurf
-    "prefix": "prefix",
-    "include": "include",
-    "exclude": "exclude",
-    "disabledTools": "disabledTools",  # Windsurf, Roo: hidden like exclude
-    "overrides": "overrides",
-    "timeout": "timeout",
-    "startupTimeout": "startup_timeout",
-    "startup_timeout": "startup_timeout",
-}
-
-# Keys real clients write that hintgate does not use. Ones that change what a
-# server does get a warning, so nobody believes they are in force.
-_FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
-    "autoApprove": "client-side auto-approval is ignored; hintgate decides approvals by policy",
-    "alwaysAllow": "client-side auto-approval is ignored; hintgate decides approvals by policy",
-    "envFile": "ignored: hintgate does not read env files; list the variables under env as ${NAME}",
-    "headersHelper": "ignored: hintgate does not run header helpers; put the headers under headers",
-    "description": None,
-    "name": None,
-    "dev": None,  # VS Code: watch and debug while developing a server
-    "sandboxEnabled": None,  # VS Code
-    "sandbox": None,
-    "gallery": None,
-    "version": None,
-    "watchPaths": None,  # Roo
-    "oauth": None,  # Claude Code, Cursor: hintgate's upstream auth is headers
-    "auth": None,
-}
-
-_TRANSPORT_TYPES: Mapping[str, str] = {
-    "stdio": "stdio",
-    "http": "streamable-http",
-    "streamable-http": "streamable-http",
-    "streamableHttp": "streamable-http",
-    "sse": "sse",
-}
-
 _HINT_SPELLINGS: Mapping[str, Hint] = {
     **{hint.value: hint for hint in Hint},
     **{hint.attr: hint for hint in Hint},
@@ -113,8 +56,6 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
 # Top-level keys other clients keep in the same file: VS Code's prompted
 # inputs, Claude Desktop's app settings.
 _FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
-
-_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 def _got(value: Any, *, secret: bool = False) -> str:
@@ -397,133 +338,6 @@ class _Reader:
                     self.error((*path, "allow", i), f"expected a variable name, got {json.dumps(n)}")
             self.env_allow = names
 
-    def read_servers(self, value: Any, path: tuple[Key, ...]) -> None:
-        if value is None:
-            return  # `mcpServers:` with every entry commented out: no servers
-        m = self.mapping(value, path, "a mapping of server names to servers")
-        if m is None:
-            return
-        for name, entry in m.items():
-            self.read_server(name, entry, (*path, name))
-
-    def read_server(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path, "a server (a mapping with command or url)")
-        if m is None:
-            return
-        if not name:
-            self.error(path, "a server's name must not be empty", key=True)
-        given: dict[str, tuple[Key, ...]] = {}  # setting -> path of the spelling used
-        for k in m:
-            setting = _SERVER_KEYS.get(k)
-            if setting is None:
-                if k in _FOREIGN_SERVER_KEYS:
-                    note = _FOREIGN_SERVER_KEYS[k]
-                    if note and m[k]:
-                        self.warn((*path, k), note, key=True)
-                elif not k.startswith("x-"):
-                    accepted = [*_SERVER_KEYS, *_FOREIGN_SERVER_KEYS]
-                    self.error((*path, k), f'unknown key "{k}"{closest(k, accepted)}', key=True)
-            elif setting in given:
-                self.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
-            else:
-                given[setting] = (*path, k)
-
-        def value_of(setting: str) -> Any:
-            return m[str(given[setting][-1])]
-
-        start = len(self.problems)
-        transport = self.read_transport(path, given, value_of)
-        trust = Trust.UNTRUSTED
-        if "trust" in given and (t := self.string(value_of("trust"), given["trust"])) is not None:
-            if t in {member.value for member in Trust}:
-                trust = Trust(t)
-            else:
-                self.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
-        flags = {s: self.boolean(value_of(s), given[s]) for s in ("enabled", "disabled") if s in given}
-        enabled = flags.get("enabled", not flags.get("disabled", False))
-        if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
-            self.error(given["disabled"], "contradicts enabled; give one of them")
-        prefix = self.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
-        lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
-        overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
-        times = {s: self.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
-        if transport is None or len(self.problems) > start:
-            return
-        server = ServerConfig(
-            name=name,
-            transport=transport,
-            trust=trust,
-            enabled=bool(enabled),
-            prefix=prefix,
-            include=lists.get("include") or (),
-            exclude=(*(lists.get("exclude") or ()), *(lists.get("disabledTools") or ())),
-            overrides=_freeze(overrides),
-            call_timeout=times.get("timeout") or self.timeouts.call,
-            startup_timeout=times.get("startup_timeout") or self.timeouts.startup,
-        )
-        self.add_source(server, path, given.get("prefix", path))
-
-    def read_transport(
-        self, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
-    ) -> StdioTransport | HttpTransport | None:
-        kind: str | None = None
-        if "type" in given:
-            written = self.string(value_of("type"), given["type"])
-            if written is None:
-                return None
-            if written not in _TRANSPORT_TYPES:
-                choices = ", ".join(json.dumps(t) for t in _TRANSPORT_TYPES)
-                self.error(given["type"], f"expected one of {choices}, got {json.dumps(written)}")
-                return None
-            kind = _TRANSPORT_TYPES[written]
-        has_command, has_url = "command" in given, "url" in given
-        if kind is None:
-            if has_command and has_url:
-                self.error(path, 'has both "command" (a local server) and "url" (a remote one); keep one')
-                return None
-            if not has_command and not has_url:
-                self.error(path, 'needs "command" (a local stdio server) or "url" (a remote server)', key=True)
-                return None
-            kind = "stdio" if has_command else "streamable-http"
-        if kind == "stdio":
-            if has_url:
-                self.error(given["url"], 'a stdio server takes "command", not "url"', key=True)
-            if not has_command:
-                self.error(path, 'a stdio server needs "command"', key=True)
-                return None
-            if "headers" in given and value_of("headers"):
-                self.warn(given["headers"], "ignored: headers apply to remote servers only", key=True)
-            command = self.string(value_of("command"), given["command"], empty=False)
-            args = self.strings(value_of("args"), given["args"]) if "args" in given else ()
-            env = self.string_map(value_of("env"), given["env"]) if "env" in given else {}
-            cwd = self.string(value_of("cwd"), given["cwd"], empty=False) if "cwd" in given else None
-            if command is None or args is None or env is None or ("cwd" in given and cwd is None):
-                return None
-            if cwd is not None and self.base is not None:
-                cwd = str(self.base / cwd)  # a relative cwd means relative to the config file
-            return StdioTransport(command=command, args=args, env=_freeze(env), cwd=cwd)
-        if has_command:
-            self.error(given["command"], f'a {kind} server takes "url", not "command"', key=True)
-        if not has_url:
-            self.error(path, f'a {kind} server needs "url"', key=True)
-            return None
-        for stdio_only in ("args", "env", "cwd"):
-            if stdio_only in given and value_of(stdio_only):
-                self.warn(given[stdio_only], f"ignored: {stdio_only} applies to stdio servers only", key=True)
-        url = self.string(value_of("url"), given["url"], empty=False)
-        headers = self.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
-        if url is None or headers is None:
-            return None
-        parts = urlsplit(url)
-        if parts.scheme not in {"http", "https"} or not parts.hostname:
-            self.error(given["url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}")
-            return None
-        if "type" not in given and parts.path.rstrip("/").endswith("/sse"):
-            self.warn(given["url"], 'looks like an SSE endpoint; add type: "sse" if it is one')
-        if parts.scheme == "http" and headers and parts.hostname not in _LOCAL_HOSTS:
-            self.warn(given["url"], "sends headers (often credentials) unencrypted over http://")
-        return HttpTransport(url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http")
-
     def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
         m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")
         out: dict[str, ToolOverride] = {}
@@ -548,7 +362,7 @@ class _Reader:
             out[tool] = ToolOverride(hints=_freeze(hints), title=title)
         return out
 
-    # -- openapi and python sources
+    # -- what every source entry shares
 
     def source_keys(
         self, m: Mapping[str, Any], path: tuple[Key, ...], spellings: Mapping[str, str]
@@ -588,178 +402,6 @@ class _Reader:
         timeout = self.seconds(value_of("timeout"), given["timeout"]) if "timeout" in given else None
         return trust, enabled, prefix, overrides, timeout
 
-    def read_openapis(self, value: Any, path: tuple[Key, ...]) -> None:
-        if value is None:
-            return
-        m = self.mapping(value, path, "a mapping of source names to OpenAPI documents")
-        for name, entry in (m or {}).items():
-            self.read_openapi(name, entry, (*path, name))
-
-    def read_openapi(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path, "an OpenAPI source (a mapping with document)")
-        if m is None:
-            return
-        start = len(self.problems)
-        given = self.source_keys(m, path, _OPENAPI_KEYS)
-
-        def value_of(setting: str) -> Any:
-            return m[str(given[setting][-1])]
-
-        if "document" not in given:
-            self.error(path, 'needs "document": the OpenAPI file or its http(s):// URL', key=True)
-        document = self.string(value_of("document"), given["document"], empty=False) if "document" in given else None
-        if document is not None and urlsplit(document).scheme not in {"http", "https"}:
-            document = str(self.base / document) if self.base is not None else document
-        base_url = None
-        if "base_url" in given and (url := self.string(value_of("base_url"), given["base_url"], empty=False)):
-            parts = urlsplit(url)
-            if parts.scheme not in {"http", "https"} or not parts.hostname:
-                self.error(
-                    given["base_url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}"
-                )
-            base_url = url
-        auth = self.read_auth(value_of("auth"), given["auth"]) if "auth" in given else None
-        headers = self.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
-        include = self.read_filter(value_of("include"), given["include"]) if "include" in given else OperationFilter()
-        exclude = self.read_filter(value_of("exclude"), given["exclude"]) if "exclude" in given else OperationFilter()
-        naming: Literal["operationId", "method-path"] = "operationId"
-        if "naming" in given and (n := self.string(value_of("naming"), given["naming"])) is not None:
-            if n == "method-path":
-                naming = "method-path"
-            elif n != "operationId":
-                self.error(given["naming"], f'expected "operationId" or "method-path", got {json.dumps(n)}')
-        trust, enabled, prefix, overrides, timeout = self.common(name, m, given)
-        startup = (
-            self.seconds(value_of("startup_timeout"), given["startup_timeout"]) if "startup_timeout" in given else None
-        )
-        if len(self.problems) > start or document is None or headers is None:
-            return
-        document_config = OpenApiConfig(
-            name=name,
-            document=document,
-            base_url=base_url,
-            auth=auth,
-            headers=_freeze(headers),
-            include=include or OperationFilter(),
-            exclude=exclude or OperationFilter(),
-            naming=naming,
-            trust=trust,
-            enabled=enabled,
-            prefix=prefix,
-            overrides=_freeze(overrides),
-            call_timeout=timeout or self.timeouts.call,
-            startup_timeout=startup or self.timeouts.startup,
-        )
-        self.add_source(document_config, path, given.get("prefix", path))
-
-    def read_auth(self, value: Any, path: tuple[Key, ...]) -> ApiAuth | None:
-        m = self.mapping(value, path, "a mapping with one of bearer, apiKey, basic")
-        if m is None:
-            return None
-        self.keys(m, path, ["bearer", "apiKey", "basic"])
-        kinds = [k for k in ("bearer", "apiKey", "basic") if k in m]
-        if len(kinds) != 1:
-            self.error(path, "give exactly one of bearer, apiKey, basic")
-            return None
-        kind = kinds[0]
-        here = (*path, kind)
-        if kind == "bearer":
-            token = self.string(m[kind], here, secret=True, empty=False)
-            return ApiAuth("bearer", value=token) if token is not None else None
-        entry = self.mapping(m[kind], here)
-        if entry is None:
-            return None
-        if kind == "basic":
-            self.keys(entry, here, ["username", "password"])
-            user = self.string(entry.get("username"), (*here, "username"))
-            password = self.string(entry.get("password"), (*here, "password"), secret=True)
-            if user is None or password is None:
-                return None
-            return ApiAuth("basic", username=user, password=password)
-        self.keys(entry, here, ["name", "in", "value"])
-        key_name = self.string(entry.get("name"), (*here, "name"), empty=False)
-        where = self.string(entry.get("in", "header"), (*here, "in"))
-        secret = self.string(entry.get("value"), (*here, "value"), secret=True, empty=False)
-        if where not in {None, "header", "query", "cookie"}:
-            self.error((*here, "in"), f'expected "header", "query" or "cookie", got {json.dumps(where)}')
-            return None
-        if key_name is None or secret is None or where is None:
-            return None
-        return ApiAuth("apiKey", value=secret, name=key_name, location=where)  # type: ignore[arg-type]
-
-    def read_filter(self, value: Any, path: tuple[Key, ...]) -> OperationFilter | None:
-        if isinstance(value, list):
-            tools = self.strings(value, path)
-            return OperationFilter(tools=tools) if tools is not None else None
-        m = self.mapping(value, path, "a list of tool-name globs, or a mapping of tags, paths, methods, tools")
-        if m is None:
-            return None
-        self.keys(m, path, ["tags", "paths", "methods", "tools"])
-        got = {k: self.strings(m[k], (*path, k)) for k in ("tags", "paths", "methods", "tools") if k in m}
-        if any(v is None for v in got.values()):
-            return None
-        methods = tuple(x.upper() for x in got.get("methods") or ())
-        for i, method in enumerate(methods):
-            if method.lower() not in _HTTP_METHODS:
-                self.error(
-                    (*path, "methods", i), f"expected an HTTP method ({', '.join(_HTTP_METHODS)}), got {method!r}"
-                )
-        return OperationFilter(
-            tags=got.get("tags") or (), paths=got.get("paths") or (), methods=methods, tools=got.get("tools") or ()
-        )
-
-    def read_pythons(self, value: Any, path: tuple[Key, ...]) -> None:
-        if value is None:
-            return
-        m = self.mapping(value, path, "a mapping of source names to Python tool registries")
-        for name, entry in (m or {}).items():
-            self.read_python(name, entry, (*path, name))
-
-    def read_python(self, name: str, value: Any, path: tuple[Key, ...]) -> None:
-        if isinstance(value, str):
-            value = {"registry": value}
-            m: Mapping[str, Any] | None = value
-        else:
-            m = self.mapping(value, path, 'a registry ("module:attribute") or a mapping with registry')
-        if m is None:
-            return
-        start = len(self.problems)
-        given = self.source_keys(m, path, _PYTHON_KEYS)
-
-        def value_of(setting: str) -> Any:
-            return m[str(given[setting][-1])]
-
-        registry = None
-        if "registry" not in given:
-            self.error(path, 'needs "registry": "module:attribute" of a ToolRegistry', key=True)
-        elif (
-            registry := self.string(value_of("registry"), given["registry"], empty=False)
-        ) is not None and not _REGISTRY_RE.fullmatch(registry):
-            self.error(
-                given["registry"],
-                f'expected "module:attribute" (e.g. "mytools:registry"), got {json.dumps(registry)}',
-            )
-        dirs = self.strings(value_of("path"), given["path"]) if "path" in given else ()
-        lists = {s: self.strings(value_of(s), given[s]) for s in ("include", "exclude") if s in given}
-        trust, enabled, prefix, overrides, timeout = self.common(name, m, given)
-        if len(self.problems) > start or registry is None or dirs is None:
-            return
-        if self.base is not None:
-            dirs = tuple(str(self.base / d) for d in dirs)
-        registry_config = PythonConfig(
-            name=name,
-            registry=registry,
-            path=dirs,
-            trust=trust,
-            enabled=enabled,
-            prefix=prefix,
-            include=lists.get("include") or (),
-            exclude=lists.get("exclude") or (),
-            overrides=_freeze(overrides),
-            call_timeout=timeout or self.timeouts.call,
-        )
-        self.add_source(registry_config, path, given.get("prefix", path))
-
 
 _SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
     # The sections read before the sources' (`hintgate.sources.types`), in this order;
@@ -769,37 +411,5 @@ _SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]
     "env": _Reader.read_env,
 }
 
-_OPENAPI_KEYS: Mapping[str, str] = {
-    "document": "document",
-    "baseUrl": "base_url",
-    "base_url": "base_url",
-    "auth": "auth",
-    "headers": "headers",
-    "include": "include",
-    "exclude": "exclude",
-    "naming": "naming",
-    "trust": "trust",
-    "enabled": "enabled",
-    "prefix": "prefix",
-    "overrides": "overrides",
-    "timeout": "timeout",
-    "startupTimeout": "startup_timeout",
-    "startup_timeout": "startup_timeout",
-}
-_PYTHON_KEYS: Mapping[str, str] = {
-    "registry": "registry",
-    "path": "path",
-    "trust": "trust",
-    "enabled": "enabled",
-    "prefix": "prefix",
-    "include": "include",
-    "exclude": "exclude",
-    "overrides": "overrides",
-    "timeout": "timeout",
-}
-_HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-_REGISTRY_RE = re.compile(
-    r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
-)
 _VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
 _REF_RE = re.compile(r"(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)

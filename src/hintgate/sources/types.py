@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hintgate.config.mcp_entry import read_servers
 from hintgate.config.model import (
     _GLOB_CHARS,
     GatewayConfig,
@@ -23,6 +24,8 @@ from hintgate.config.model import (
     SourceConfig,
     child_environment,
 )
+from hintgate.config.openapi_entry import read_openapis
+from hintgate.config.python_entry import read_pythons
 from hintgate.config.reader import _Reader
 from hintgate.config.yamlpos import Key
 from hintgate.sources.base import ChangeListener, Source
@@ -47,7 +50,7 @@ class SourceType:
         aliases: other spellings of that key (read when `key` is not given).
         noun: what one entry is called in messages ("server").
         config: the dataclass one entry of the section becomes.
-        read: the section's validator (in `hintgate.config.reader`).
+        read: the section's validator (`hintgate.config.mcp_entry` and its siblings).
         check: what `config check` notes about one entry.
         build: makes the running source for one entry.
         docs: the docs file and section heading describing its config.
@@ -115,7 +118,7 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         aliases=("servers",),  # VS Code's name for mcpServers
         noun="server",
         config=ServerConfig,
-        read=_Reader.read_servers,
+        read=read_servers,
         check=_check_server,
         build=_build_mcp,
         docs=("config.md", "A server"),
@@ -126,7 +129,7 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         aliases=(),
         noun="OpenAPI source",
         config=OpenApiConfig,
-        read=_Reader.read_openapis,
+        read=read_openapis,
         check=_no_notes,
         build=_build_openapi,
         docs=("config.md", "An OpenAPI source"),
@@ -137,7 +140,7 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         aliases=(),
         noun="Python registry",
         config=PythonConfig,
-        read=_Reader.read_pythons,
+        read=read_pythons,
         check=_no_notes,
         build=_build_python,
         docs=("config.md", "A Python registry"),

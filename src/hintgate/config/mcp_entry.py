@@ -1,0 +1,206 @@
+"""Reading the `mcpServers` section: one upstream MCP server per entry, stdio or remote.
+
+Every spelling a server entry may use (Claude Desktop, Cursor, VS Code, Cline,
+Windsurf) maps to one setting; keys other clients write that hintgate does not
+use are accepted, and noted when they mean something.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from hintgate.config.model import (
+    HttpTransport,
+    ServerConfig,
+    StdioTransport,
+    Trust,
+    _freeze,
+    _redact_url,
+    closest,
+)
+from hintgate.config.reader import _Reader
+from hintgate.config.yamlpos import Key
+
+__all__ = ["read_servers"]
+
+_SERVER_KEYS: Mapping[str, str] = {
+    "command": "command",
+    "args": "args",
+    "env": "env",
+    "cwd": "cwd",
+    "url": "url",
+    "serverUrl": "url",  # Windsurf
+    "headers": "headers",
+    "type": "type",
+    "transportType": "type",  # Cline
+    "trust": "trust",
+    "enabled": "enabled",
+    "disabled": "disabled",  # Cursor, Cline, Roo, Windsurf
+    "prefix": "prefix",
+    "include": "include",
+    "exclude": "exclude",
+    "disabledTools": "disabledTools",  # Windsurf, Roo: hidden like exclude
+    "overrides": "overrides",
+    "timeout": "timeout",
+    "startupTimeout": "startup_timeout",
+    "startup_timeout": "startup_timeout",
+}
+# Keys real clients write that hintgate does not use. Ones that change what a
+# server does get a warning, so nobody believes they are in force.
+_FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
+    "autoApprove": "client-side auto-approval is ignored; hintgate decides approvals by policy",
+    "alwaysAllow": "client-side auto-approval is ignored; hintgate decides approvals by policy",
+    "envFile": "ignored: hintgate does not read env files; list the variables under env as ${NAME}",
+    "headersHelper": "ignored: hintgate does not run header helpers; put the headers under headers",
+    "description": None,
+    "name": None,
+    "dev": None,  # VS Code: watch and debug while developing a server
+    "sandboxEnabled": None,  # VS Code
+    "sandbox": None,
+    "gallery": None,
+    "version": None,
+    "watchPaths": None,  # Roo
+    "oauth": None,  # Claude Code, Cursor: hintgate's upstream auth is headers
+    "auth": None,
+}
+_TRANSPORT_TYPES: Mapping[str, str] = {
+    "stdio": "stdio",
+    "http": "streamable-http",
+    "streamable-http": "streamable-http",
+    "streamableHttp": "streamable-http",
+    "sse": "sse",
+}
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def read_servers(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
+    if value is None:
+        return  # `mcpServers:` with every entry commented out: no servers
+    m = reader.mapping(value, path, "a mapping of server names to servers")
+    if m is None:
+        return
+    for name, entry in m.items():
+        read_server(reader, name, entry, (*path, name))
+
+
+def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
+    m = reader.mapping(value, path, "a server (a mapping with command or url)")
+    if m is None:
+        return
+    if not name:
+        reader.error(path, "a server's name must not be empty", key=True)
+    given: dict[str, tuple[Key, ...]] = {}  # setting -> path of the spelling used
+    for k in m:
+        setting = _SERVER_KEYS.get(k)
+        if setting is None:
+            if k in _FOREIGN_SERVER_KEYS:
+                note = _FOREIGN_SERVER_KEYS[k]
+                if note and m[k]:
+                    reader.warn((*path, k), note, key=True)
+            elif not k.startswith("x-"):
+                accepted = [*_SERVER_KEYS, *_FOREIGN_SERVER_KEYS]
+                reader.error((*path, k), f'unknown key "{k}"{closest(k, accepted)}', key=True)
+        elif setting in given:
+            reader.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
+        else:
+            given[setting] = (*path, k)
+
+    def value_of(setting: str) -> Any:
+        return m[str(given[setting][-1])]
+
+    start = len(reader.problems)
+    transport = read_transport(reader, path, given, value_of)
+    trust = Trust.UNTRUSTED
+    if "trust" in given and (t := reader.string(value_of("trust"), given["trust"])) is not None:
+        if t in {member.value for member in Trust}:
+            trust = Trust(t)
+        else:
+            reader.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+    flags = {s: reader.boolean(value_of(s), given[s]) for s in ("enabled", "disabled") if s in given}
+    enabled = flags.get("enabled", not flags.get("disabled", False))
+    if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
+        reader.error(given["disabled"], "contradicts enabled; give one of them")
+    prefix = reader.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
+    lists = {s: reader.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
+    overrides = reader.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
+    times = {s: reader.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
+    if transport is None or len(reader.problems) > start:
+        return
+    server = ServerConfig(
+        name=name,
+        transport=transport,
+        trust=trust,
+        enabled=bool(enabled),
+        prefix=prefix,
+        include=lists.get("include") or (),
+        exclude=(*(lists.get("exclude") or ()), *(lists.get("disabledTools") or ())),
+        overrides=_freeze(overrides),
+        call_timeout=times.get("timeout") or reader.timeouts.call,
+        startup_timeout=times.get("startup_timeout") or reader.timeouts.startup,
+    )
+    reader.add_source(server, path, given.get("prefix", path))
+
+
+def read_transport(
+    reader: _Reader, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
+) -> StdioTransport | HttpTransport | None:
+    kind: str | None = None
+    if "type" in given:
+        written = reader.string(value_of("type"), given["type"])
+        if written is None:
+            return None
+        if written not in _TRANSPORT_TYPES:
+            choices = ", ".join(json.dumps(t) for t in _TRANSPORT_TYPES)
+            reader.error(given["type"], f"expected one of {choices}, got {json.dumps(written)}")
+            return None
+        kind = _TRANSPORT_TYPES[written]
+    has_command, has_url = "command" in given, "url" in given
+    if kind is None:
+        if has_command and has_url:
+            reader.error(path, 'has both "command" (a local server) and "url" (a remote one); keep one')
+            return None
+        if not has_command and not has_url:
+            reader.error(path, 'needs "command" (a local stdio server) or "url" (a remote server)', key=True)
+            return None
+        kind = "stdio" if has_command else "streamable-http"
+    if kind == "stdio":
+        if has_url:
+            reader.error(given["url"], 'a stdio server takes "command", not "url"', key=True)
+        if not has_command:
+            reader.error(path, 'a stdio server needs "command"', key=True)
+            return None
+        if "headers" in given and value_of("headers"):
+            reader.warn(given["headers"], "ignored: headers apply to remote servers only", key=True)
+        command = reader.string(value_of("command"), given["command"], empty=False)
+        args = reader.strings(value_of("args"), given["args"]) if "args" in given else ()
+        env = reader.string_map(value_of("env"), given["env"]) if "env" in given else {}
+        cwd = reader.string(value_of("cwd"), given["cwd"], empty=False) if "cwd" in given else None
+        if command is None or args is None or env is None or ("cwd" in given and cwd is None):
+            return None
+        if cwd is not None and reader.base is not None:
+            cwd = str(reader.base / cwd)  # a relative cwd means relative to the config file
+        return StdioTransport(command=command, args=args, env=_freeze(env), cwd=cwd)
+    if has_command:
+        reader.error(given["command"], f'a {kind} server takes "url", not "command"', key=True)
+    if not has_url:
+        reader.error(path, f'a {kind} server needs "url"', key=True)
+        return None
+    for stdio_only in ("args", "env", "cwd"):
+        if stdio_only in given and value_of(stdio_only):
+            reader.warn(given[stdio_only], f"ignored: {stdio_only} applies to stdio servers only", key=True)
+    url = reader.string(value_of("url"), given["url"], empty=False)
+    headers = reader.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
+    if url is None or headers is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        reader.error(given["url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}")
+        return None
+    if "type" not in given and parts.path.rstrip("/").endswith("/sse"):
+        reader.warn(given["url"], 'looks like an SSE endpoint; add type: "sse" if it is one')
+    if parts.scheme == "http" and headers and parts.hostname not in _LOCAL_HOSTS:
+        reader.warn(given["url"], "sends headers (often credentials) unencrypted over http://")
+    return HttpTransport(url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http")

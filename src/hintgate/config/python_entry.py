@@ -1,0 +1,86 @@
+"""Reading the `python` section: one registry of Python tools per entry (`module:attribute`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from hintgate.config.model import (
+    PythonConfig,
+    _freeze,
+)
+from hintgate.config.reader import _Reader
+from hintgate.config.yamlpos import Key
+
+__all__ = ["read_pythons"]
+
+_PYTHON_KEYS: Mapping[str, str] = {
+    "registry": "registry",
+    "path": "path",
+    "trust": "trust",
+    "enabled": "enabled",
+    "prefix": "prefix",
+    "include": "include",
+    "exclude": "exclude",
+    "overrides": "overrides",
+    "timeout": "timeout",
+}
+_REGISTRY_RE = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
+)
+
+
+def read_pythons(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
+    if value is None:
+        return
+    m = reader.mapping(value, path, "a mapping of source names to Python tool registries")
+    for name, entry in (m or {}).items():
+        read_python(reader, name, entry, (*path, name))
+
+
+def read_python(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
+    if isinstance(value, str):
+        value = {"registry": value}
+        m: Mapping[str, Any] | None = value
+    else:
+        m = reader.mapping(value, path, 'a registry ("module:attribute") or a mapping with registry')
+    if m is None:
+        return
+    start = len(reader.problems)
+    given = reader.source_keys(m, path, _PYTHON_KEYS)
+
+    def value_of(setting: str) -> Any:
+        return m[str(given[setting][-1])]
+
+    registry = None
+    if "registry" not in given:
+        reader.error(path, 'needs "registry": "module:attribute" of a ToolRegistry', key=True)
+    elif (
+        registry := reader.string(value_of("registry"), given["registry"], empty=False)
+    ) is not None and not _REGISTRY_RE.fullmatch(registry):
+        reader.error(
+            given["registry"],
+            f'expected "module:attribute" (e.g. "mytools:registry"), got {json.dumps(registry)}',
+        )
+    dirs = reader.strings(value_of("path"), given["path"]) if "path" in given else ()
+    lists = {s: reader.strings(value_of(s), given[s]) for s in ("include", "exclude") if s in given}
+    trust, enabled, prefix, overrides, timeout = reader.common(name, m, given)
+    if len(reader.problems) > start or registry is None or dirs is None:
+        return
+    if reader.base is not None:
+        dirs = tuple(str(reader.base / d) for d in dirs)
+    registry_config = PythonConfig(
+        name=name,
+        registry=registry,
+        path=dirs,
+        trust=trust,
+        enabled=enabled,
+        prefix=prefix,
+        include=lists.get("include") or (),
+        exclude=lists.get("exclude") or (),
+        overrides=_freeze(overrides),
+        call_timeout=timeout or reader.timeouts.call,
+    )
+    reader.add_source(registry_config, path, given.get("prefix", path))
