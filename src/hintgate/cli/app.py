@@ -96,6 +96,9 @@ TargetArgs = Annotated[
 ConfigOpt = Annotated[str | None, typer.Option("--config", help="A gateway config file (with --server).")]
 ServerOpt = Annotated[str | None, typer.Option("--server", help="The server of --config to inspect.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for the server to start and answer.")]
+WideOpt = Annotated[
+    bool, typer.Option("--wide", help="Show every column untruncated, whole ids and timestamps (lines may wrap).")
+]
 ProfileOpt = Annotated[
     str | None,
     typer.Option("--profile", help="HTTP-method inference profile (default: the config's, else conservative)."),
@@ -191,6 +194,7 @@ def infer(
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     timeout: TimeoutOpt = 30.0,
     profile: ProfileOpt = None,
+    wide: WideOpt = False,
 ) -> None:
     """Print every tool's four hints and title after resolution, with where each came from."""
     from hintgate.hints.annotations import Hint
@@ -223,9 +227,8 @@ def infer(
     if output is OutputFormat.JSON:
         print_json(console, infer_json(tools))
     else:
-        console.print(
-            infer_table(tools, title=f"{listing.target.label}" + (f" ({listing.server})" if listing.server else ""))
-        )
+        title = listing.target.label + (f" ({listing.server})" if listing.server else "")
+        _print_wide(console, infer_table(tools, title=title, width=console.width, wide=wide), wide)
 
 
 @config_app.command("check")
@@ -357,6 +360,7 @@ def tools(
     config: ConfigFile = None,
     demo: DemoFlag = False,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    wide: WideOpt = False,
 ) -> None:
     """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance."""
     from hintgate.cli.serve import collect_catalog
@@ -368,7 +372,7 @@ def tools(
     if output is OutputFormat.JSON:
         print_json(console, catalog_json(gateway))
     else:
-        console.print(catalog_text(gateway))
+        _print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)
 
 
 @app.command()
@@ -381,6 +385,7 @@ def openapi(
     base_url: Annotated[
         str | None, typer.Option("--base-url", help="Where calls would go (default: the document's first server).")
     ] = None,
+    wide: WideOpt = False,
 ) -> None:
     """Print the tools a document becomes: names, titles, hints with provenance, and what was skipped."""
     from rich.console import Group
@@ -428,10 +433,11 @@ def openapi(
         print_json(console, json.dumps(report, indent=2))
         return
     heading = f"{toolset.title or toolset.source} (OpenAPI {toolset.version}): {len(resolved)} tools"
-    parts: list[Any] = [infer_table(resolved, title=heading + (f", calls to {target}" if target else ""))]
+    title = heading + (f", calls to {target}" if target else "")
+    parts: list[Any] = [infer_table(resolved, title=title, width=console.width, wide=wide)]
     parts += [Text(f"skipped: {toolset.source}: {p}", style="yellow") for p in toolset.skipped]
     parts += [Text(f"note: {toolset.source}: {p}", style="dim") for p in toolset.warnings]
-    console.print(Group(*parts))
+    _print_wide(console, Group(*parts), wide)
 
 
 @policy_app.command("explain")
@@ -443,6 +449,7 @@ def policy_explain(
         typer.Option("--mode", help="Only this mode (repeatable): default, accept-edits, read-only, bypass."),
     ] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    wide: WideOpt = False,
 ) -> None:
     """A dry run: every tool, the verdict it would get in each mode, and why."""
     from hintgate.cli.serve import collect_catalog
@@ -461,7 +468,8 @@ def policy_explain(
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))
     else:
-        console.print(explain_text(rows, modes, detailed=bool(mode)))
+        table = explain_text(rows, modes, detailed=bool(mode), width=console.width, wide=wide)
+        _print_wide(console, table, wide)
 
 
 DbOpt = Annotated[
@@ -469,15 +477,24 @@ DbOpt = Annotated[
 ]
 
 
-def _emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any) -> None:
-    """Print store rows as JSON (as they are) or as a table for people."""
+def _print_wide(console: Console, renderable: Any, wide: bool) -> None:
+    """Print a fitted table; with `--wide`, at whatever width it takes rather than the console's."""
+    if wide:
+        # Fitted tables fix their own column widths; a wide console just keeps Rich from squeezing them.
+        Console(file=console.file, width=100_000, soft_wrap=False).print(renderable)
+    else:
+        console.print(renderable)
+
+
+def _emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wide: bool = False) -> None:
+    """Print store rows as JSON (as they are) or as a table for people, fitted to the console unless `wide`."""
     from hintgate.hints.reports import print_json
 
     console = _out()
     if output is OutputFormat.JSON:
         print_json(console, json.dumps(rows, indent=2))
     else:
-        console.print(render(rows))
+        _print_wide(console, render(rows, width=console.width, wide=wide), wide)
 
 
 def _with_store(db: str | None, work: Any) -> Any:
@@ -509,12 +526,13 @@ def sessions(
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,
+    wide: WideOpt = False,
 ) -> None:
     """Recent client sessions: client, status, start and end, calls, tokens."""
     from hintgate.hints.reports import sessions_text
 
     rows = _with_store(db, lambda store: store.recent_sessions(limit))
-    _emit_rows(rows, output, sessions_text)
+    _emit_rows(rows, output, sessions_text, wide)
 
 
 @app.command()
@@ -527,6 +545,7 @@ def calls(
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,
+    wide: WideOpt = False,
 ) -> None:
     """Recorded tool calls with the hints in force and the policy's decision."""
     from hintgate.hints.reports import calls_text
@@ -537,19 +556,20 @@ def calls(
             session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
         ),
     )
-    _emit_rows(rows, output, calls_text)
+    _emit_rows(rows, output, calls_text, wide)
 
 
 @overrides_app.command("list")
 def overrides_list(
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,
+    wide: WideOpt = False,
 ) -> None:
     """The stored overrides (the config file's are shown by `hintgate tools`)."""
     from hintgate.hints.reports import overrides_text
 
     rows = _with_store(db, lambda store: store.overrides())
-    _emit_rows(rows, output, overrides_text)
+    _emit_rows(rows, output, overrides_text, wide)
 
 
 @overrides_app.command("set")

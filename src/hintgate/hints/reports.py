@@ -6,13 +6,14 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from hintgate import __version__
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier
 from hintgate.hints.catalog import ResolvedTool
+from hintgate.hints.layout import Column, fit_table, short_id, when
 from hintgate.hints.lint import RULES, LintReport, Severity, origin_counts
 
 __all__ = [
@@ -43,32 +44,48 @@ _SHORT = {
 }
 
 
-def _hint_cell(resolution: Resolution, hint: Hint) -> Text:
+def _hint_cell(resolution: Resolution, hint: Hint, *, wide: bool = False) -> Text:
+    """`true (declared)`; with `wide` the rule too; `*` marks a declaration set aside as untrusted."""
     resolved = resolution.hints[hint]
     text = Text("true" if resolved.value else "false", style="bold" if resolved.value else "")
     origin = resolved.provenance.origin
-    text.append(f" ({resolved.provenance})", style="dim" if origin is Origin.DEFAULT else "")
+    shown = str(resolved.provenance) if wide else origin.value
+    text.append(f" ({shown})", style="dim" if origin is Origin.DEFAULT else "")
     if resolved.distrusted is not None:
-        text.append(f" [declared {str(resolved.distrusted).lower()}, not trusted]", style="yellow")
+        marker = f" [declared {str(resolved.distrusted).lower()}, not trusted]" if wide else "*"
+        text.append(marker, style="yellow")
     return text
 
 
-def infer_table(tools: Sequence[ResolvedTool], *, title: str | None = None) -> Table:
-    """A Rich table of every tool's resolved hints with provenance."""
-    table = Table(title=title, show_lines=False, expand=False)
-    table.add_column("tool", overflow="fold")
-    table.add_column("title", overflow="fold")
-    table.add_column("tier")
-    for hint in Hint:
-        table.add_column(_SHORT[hint], overflow="fold")
-    for tool in tools:
-        table.add_row(
-            tool.name,
-            tool.title or "",
-            tool.tier.value,
-            *(_hint_cell(tool.resolution, hint) for hint in Hint),
-        )
-    return table
+_DISTRUST_NOTE = "* declared otherwise by an untrusted server: set aside"
+
+
+def _hint_columns() -> list[Column]:
+    # Which hint columns stay longest at 80 columns: what decides the tier first.
+    order = {Hint.READ_ONLY: 2, Hint.DESTRUCTIVE: 3, Hint.OPEN_WORLD: 4, Hint.IDEMPOTENT: 5}
+    return [Column(_SHORT[hint], priority=order[hint]) for hint in Hint]
+
+
+def _tools_table(
+    tools: Sequence[tuple[str, ResolvedTool]], *, title: str | None, width: int, wide: bool
+) -> RenderableType:
+    columns = [Column("tool"), Column("tier", priority=1), *_hint_columns(), Column("title", priority=6, cut=True)]
+    rows = [
+        [name, tool.tier.value, *(_hint_cell(tool.resolution, h, wide=wide) for h in Hint), tool.title or ""]
+        for name, tool in tools
+    ]
+    table = fit_table(columns, rows, width=width, wide=wide, title=title)
+    distrusted = any(t.resolution.hints[h].distrusted is not None for _, t in tools for h in Hint)
+    if wide or not distrusted:
+        return table
+    return Group(table, Text(_DISTRUST_NOTE, style="yellow"))
+
+
+def infer_table(
+    tools: Sequence[ResolvedTool], *, title: str | None = None, width: int = 80, wide: bool = False
+) -> RenderableType:
+    """Every tool's tier and resolved hints with their origin, fitted to `width` (all of it with `wide`)."""
+    return _tools_table([(tool.name, tool) for tool in tools], title=title, width=width, wide=wide)
 
 
 def infer_json(tools: Sequence[ResolvedTool]) -> str:
@@ -250,33 +267,25 @@ def catalog_json(gateway: Any) -> str:
     )
 
 
-def catalog_text(gateway: Any) -> Group:
+def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
     """The resolved catalog for people: servers, then tools with tiers and hints."""
-    servers = Table(title="servers", expand=False)
-    for column in ("server", "trust", "status", "tools", "reason"):
-        servers.add_column(column, overflow="fold")
-    for upstream in gateway.sources.values():
-        status = upstream.status
-        servers.add_row(
-            upstream.name, upstream.trust.value, status.state.value, str(len(upstream.tools)), status.reason or ""
-        )
+    columns = [
+        Column("server"),
+        Column("status", priority=1),
+        Column("tools", priority=2, justify="right"),
+        Column("trust", priority=3),
+        Column("reason", priority=4, cut=True),
+    ]
+    rows = [
+        [u.name, u.status.state.value, str(len(u.tools)), u.trust.value, u.status.reason or ""]
+        for u in gateway.sources.values()
+    ]
+    servers = fit_table(columns, rows, width=width, wide=wide, title="servers")
     entries = list(gateway.catalog.entries.values())
-    parts: list[Any] = [servers, _served_table(entries)]
+    tools = _tools_table([(e.name, e.tool) for e in entries], title="tools", width=width, wide=wide)
+    parts: list[Any] = [servers, Text(""), tools]
     parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)
     return Group(*parts)
-
-
-def _served_table(entries: Sequence[Any]) -> Table:
-    table = Table(title="tools", expand=False)
-    table.add_column("tool", overflow="fold")
-    table.add_column("title", overflow="fold")
-    table.add_column("tier")
-    for hint in Hint:
-        table.add_column(_SHORT[hint], overflow="fold")
-    for entry in entries:
-        tool = entry.tool
-        table.add_row(entry.name, tool.title or "", tool.tier.value, *(_hint_cell(tool.resolution, h) for h in Hint))
-    return table
 
 
 _VERDICT_STYLE = {"allow": "green", "ask": "yellow", "deny": "bold red"}
@@ -287,75 +296,107 @@ def explain_json(rows: Sequence[Any]) -> str:
     return json.dumps([row.to_json() for row in rows], indent=2)
 
 
-def explain_text(rows: Sequence[Any], modes: Sequence[Any], *, detailed: bool) -> Table:
+def explain_text(
+    rows: Sequence[Any], modes: Sequence[Any], *, detailed: bool, width: int = 80, wide: bool = False
+) -> RenderableType:
     """Per tool the verdict in each mode; with `detailed`, the reason and the rule too."""
-    table = Table(title="what each mode would do to a first call", expand=False, show_lines=detailed)
-    table.add_column("tool", overflow="fold")
-    table.add_column("tier")
-    for mode in modes:
-        table.add_column(mode.value, overflow="fold")
+    # The verdicts are the point of this table; the tier goes before any mode does.
+    columns = [Column("tool"), Column("tier", priority=len(modes) + 2)]
+    columns += [Column(mode.value, priority=1 + n, cut=detailed, wrap=True) for n, mode in enumerate(modes)]
+    cells: list[list[str | Text]] = []
     for row in rows:
-        cells: list[Any] = [row.tool, row.tier.value]
+        line: list[str | Text] = [row.tool, row.tier.value]
         for mode in modes:
             decision = row.decisions[mode]
             cell = Text(decision.verdict.value, style=_VERDICT_STYLE.get(decision.verdict.value, ""))
             if detailed:
                 cell.append(f"\n{decision.reason}\n({decision.source})", style="")
-            cells.append(cell)
-        table.add_row(*cells)
-    return table
+            line.append(cell)
+        cells.append(line)
+    return fit_table(columns, cells, width=width, wide=wide, title="what each mode would do to a first call")
 
 
-def sessions_text(rows: Sequence[Mapping[str, Any]]) -> Table:
-    """Recent sessions for people."""
-    table = Table(title="sessions", expand=False)
-    for column in ("session", "client", "status", "started", "ended", "calls", "tokens"):
-        table.add_column(column, overflow="fold")
+def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
+    """Recent sessions for people: short ids and local times (whole ones with `wide`)."""
+    columns = [
+        Column("session"),
+        Column("client", priority=2, cut=True),
+        Column("status", priority=1),
+        Column("started", priority=3),
+        Column("ended", priority=6),
+        Column("calls", priority=4, justify="right"),
+        Column("tokens", priority=5, justify="right"),
+    ]
+    cells: list[list[str | Text]] = []
     for row in rows:
         client = " ".join(filter(None, (row.get("client_name"), row.get("client_version")))) or "?"
-        table.add_row(
-            str(row["id"]),
-            client,
-            str(row["status"]),
-            str(row.get("started_at") or ""),
-            str(row.get("ended_at") or ""),
-            str(row.get("tool_call_count", 0)),
-            str(row.get("total_tokens", 0)),
+        cells.append(
+            [
+                str(row["id"]) if wide else short_id(row["id"]),
+                client,
+                str(row["status"]),
+                _time(row.get("started_at"), wide),
+                _time(row.get("ended_at"), wide),
+                str(row.get("tool_call_count", 0)),
+                str(row.get("total_tokens", 0)),
+            ]
         )
-    return table
+    return fit_table(columns, cells, width=width, wide=wide, title="sessions")
 
 
-def calls_text(rows: Sequence[Mapping[str, Any]]) -> Table:
-    """Recorded calls for people: tool, tier, verdict and why, duration, error."""
-    table = Table(title="calls", expand=False)
-    for column in ("started", "tool", "tier", "verdict", "why", "ms", "error"):
-        table.add_column(column, overflow="fold")
+def _time(value: Any, wide: bool) -> str:
+    return str(value or "") if wide else when(value)
+
+
+def calls_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
+    """Recorded calls for people: when, tool, tier, verdict and why, duration, error."""
+    columns = [
+        Column("started", priority=2),
+        Column("tool"),
+        Column("tier", priority=4),
+        Column("verdict", priority=1),
+        Column("why", priority=3, cut=True),
+        Column("ms", priority=6, justify="right"),
+        Column("error", priority=5, cut=True),
+        Column("session", priority=7),
+    ]
+    cells: list[list[str | Text]] = []
     for row in rows:
         decision = row.get("decision") or {}
         verdict = str(row.get("verdict") or "")
-        table.add_row(
-            str(row.get("started_at") or ""),
-            str(row.get("tool_name") or ""),
-            str(row.get("tier") or ""),
-            Text(verdict, style=_VERDICT_STYLE.get(verdict, "")),
-            str(decision.get("reason") or ""),
-            f"{float(row.get('duration_ms') or 0):.1f}",
-            str(row.get("error") or ""),
+        session = str(row.get("session_id") or "")
+        cells.append(
+            [
+                _time(row.get("started_at"), wide),
+                str(row.get("tool_name") or ""),
+                str(row.get("tier") or ""),
+                Text(verdict, style=_VERDICT_STYLE.get(verdict, "")),
+                str(decision.get("reason") or ""),
+                f"{float(row.get('duration_ms') or 0):.1f}",
+                str(row.get("error") or ""),
+                session if wide else short_id(session),
+            ]
         )
-    return table
+    return fit_table(columns, cells, width=width, wide=wide, title="calls")
 
 
-def overrides_text(rows: Sequence[Mapping[str, Any]]) -> Table:
+def overrides_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
     """Stored overrides for people."""
-    table = Table(title="stored overrides", expand=False)
-    for column in ("tool", "hint", "value", "by", "at"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(
+    columns = [
+        Column("tool"),
+        Column("hint", priority=0),
+        Column("value", priority=0),
+        Column("by", priority=2, cut=True),
+        Column("at", priority=1),
+    ]
+    cells: list[list[str | Text]] = [
+        [
             str(row["tool"]),
             str(row["hint"]),
             str(row["value"]).lower(),
             str(row["updated_by"]),
-            str(row["updated_at"]),
-        )
-    return table
+            _time(row["updated_at"], wide),
+        ]
+        for row in rows
+    ]
+    return fit_table(columns, cells, width=width, wide=wide, title="stored overrides")

@@ -1,0 +1,149 @@
+"""Tables that fit a width: columns drop, least important first, before anything wraps.
+
+A terminal table that wraps cells splits words and names over several lines
+(a UUID over four). Here each column has a priority; when the table is wider
+than the console, the least important columns go first, then cuttable text
+is cut with an ellipsis. Nothing wraps: a tool name is shown whole or its
+column is not there at all. `wide` shows every column at full width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["Column", "fit_table", "short_id", "when"]
+
+_GAP = 3  # a column separator and one space of padding on each side of it
+_ELLIPSIS_MIN = 8  # a cut column keeps at least this many cells, or it is dropped
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a fitted table.
+
+    Attributes:
+        header: the heading.
+        priority: 0 is never dropped; higher numbers drop first.
+        cut: whether cells may be cut with an ellipsis (free text) or must be whole (names, ids).
+        justify: "left" or "right".
+        wrap: whether a cut column wraps its text between words instead of cutting it.
+    """
+
+    header: str
+    priority: int = 0
+    cut: bool = False
+    justify: str = "left"
+    wrap: bool = False
+
+
+def _natural(header: str, cells: Sequence[Text]) -> int:
+    widest = cell_len(header)
+    for cell in cells:
+        for line in cell.plain.splitlines() or [""]:
+            widest = max(widest, cell_len(line))
+    return widest
+
+
+def fit_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str | Text]],
+    *,
+    width: int,
+    wide: bool = False,
+    title: str | None = None,
+) -> RenderableType:
+    """A table of `rows` no wider than `width` (unless `wide`), with a note naming dropped columns.
+
+    Args:
+        columns: the columns, in display order.
+        rows: one sequence of cells per row, in the columns' order.
+        width: the console's width.
+        wide: show every column untruncated, however wide.
+        title: a heading above the table.
+    """
+    texts = [[cell if isinstance(cell, Text) else Text(cell) for cell in row] for row in rows]
+    natural = [_natural(c.header, [row[i] for row in texts]) for i, c in enumerate(columns)]
+    # An empty column of free text (no errors, say) is noise at a narrow width.
+    keep = [i for i, c in enumerate(columns) if wide or not c.cut or any(row[i].plain for row in texts)]
+
+    def least(i: int) -> int:
+        return natural[i] if not columns[i].cut else min(natural[i], max(_ELLIPSIS_MIN, cell_len(columns[i].header)))
+
+    def needed(kept: list[int]) -> int:
+        return sum(least(i) for i in kept) + _GAP * (len(kept) - 1)
+
+    if not wide:
+        while needed(keep) > width:
+            droppable = [i for i in keep if columns[i].priority > 0]
+            if not droppable:
+                break
+            # The least important goes first; among equals, the rightmost.
+            keep.remove(max(droppable, key=lambda i: (columns[i].priority, i)))
+    widths = {i: natural[i] for i in keep}
+    if not wide:
+        widths = {i: least(i) for i in keep}
+        spare = width - needed(keep)
+        for i in sorted(keep, key=lambda i: (columns[i].priority, i)):
+            grow = min(spare, natural[i] - widths[i])
+            widths[i] += max(grow, 0)
+            spare -= max(grow, 0)
+    table = Table(
+        title=title,
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        expand=False,
+        header_style="bold",
+        title_justify="left",
+    )
+    for i in keep:
+        column = columns[i]
+        table.add_column(
+            column.header,
+            width=widths[i],
+            no_wrap=not (column.cut and column.wrap and not wide),
+            overflow="ellipsis",
+            justify="right" if column.justify == "right" else "left",
+        )
+    for row in texts:
+        table.add_row(*(row[i] for i in keep))
+    hidden = [columns[i].header for i in range(len(columns)) if i not in keep and any(row[i].plain for row in texts)]
+    if not hidden:
+        return table
+    note = Text(f"(hidden: {', '.join(hidden)}; --wide shows all)", style="dim")
+    return Group(table, note)
+
+
+def short_id(value: object) -> str:
+    """The first 8 characters of an id: enough to tell rows apart (`--session` takes such a prefix)."""
+    return str(value or "")[:8]
+
+
+def when(value: object, *, now: datetime | None = None) -> str:
+    """A stored timestamp for people: "42 s ago", "3 min ago", today's local time, or a local date and time."""
+    if value in (None, ""):
+        return ""
+    try:
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)  # the store keeps UTC
+    now = now or datetime.now(UTC)
+    seconds = (now - moment).total_seconds()
+    if 0 <= seconds < 60:
+        return f"{int(seconds)} s ago"
+    if 0 <= seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    local = moment.astimezone()
+    if local.date() == now.astimezone().date():
+        return local.strftime("%H:%M:%S")
+    return local.strftime("%Y-%m-%d %H:%M:%S")

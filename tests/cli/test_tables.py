@@ -1,0 +1,114 @@
+"""The CLI's tables at 80 columns (the width when output is not a terminal): nothing wraps, ids are short."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from typer.testing import CliRunner
+
+from hintgate.cli.app import app
+from hintgate.testing import running_gateway
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
+OPENAPI = Path(__file__).parents[1] / "fixtures" / "openapi" / "methods.oas31.yaml"
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def run80(*args: str, env: dict[str, str]) -> str:
+    result = CliRunner().invoke(app, list(args), env={**env, "COLUMNS": "80"}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def save(name: str, text: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.txt").write_text(text, encoding="utf-8")
+
+
+def assert_fits(text: str, whole_words: set[str]) -> None:
+    """No line over 80 cells, and every name shown whole on one line (never split over two)."""
+    lines = text.splitlines()
+    assert lines
+    too_long = [line for line in lines if len(line.rstrip()) > 80]
+    assert too_long == []
+    words = {word for line in lines for word in line.split()}
+    missing = sorted(w for w in whole_words if w not in words)
+    assert missing == []
+
+
+async def make_calls(url: str) -> set[str]:
+    """A few calls through a real gateway; the names of the tools it lists."""
+    with anyio.fail_after(60):
+        async with Client(url, mode="legacy") as client:
+            listed = await client.list_tools()
+            for _ in range(3):
+                await client.call_tool("notes_search_notes", {"query": "plan"})
+                await client.call_tool("notes_list_notes", {})
+                await client.call_tool("notes_current_time", {})
+    return {tool.name for tool in listed.tools}
+
+
+def test_every_table_fits_80_columns_with_short_ids_and_whole_tool_names(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    with running_gateway("--demo", "--db", db, env=env) as gateway:
+        tool_names = anyio.run(make_calls, gateway.mcp_url)
+    set_ = CliRunner().invoke(
+        app, ["overrides", "set", "notes_purge_notes", "destructiveHint=true", "--db", db], env=env
+    )
+    assert set_.exit_code == 0, set_.output
+
+    calls = run80("calls", "--limit", "12", "--db", db, env=env)
+    assert_fits(calls, {"notes_search_notes", "notes_list_notes", "notes_current_time"})
+    sessions = run80("sessions", "--db", db, env=env)
+    [session] = json.loads(run80("sessions", "--format", "json", "--db", db, env=env))
+    assert_fits(sessions, {session["id"][:8]})
+    assert UUID.search(sessions) is None
+    assert UUID.search(calls) is None
+    # Times are local to the second or relative, never ISO with microseconds.
+    assert not re.search(r"\d{2}:\d{2}:\d{2}\.\d", calls + sessions)
+    overrides = run80("overrides", "list", "--db", db, env=env)
+    assert_fits(overrides, {"notes_purge_notes", "destructiveHint"})
+    tools = run80("tools", "--demo", env=env)
+    assert_fits(tools, tool_names)
+    explain = run80("policy", "explain", "--demo", env=env)
+    assert_fits(explain, tool_names | {"default", "accept-edits", "read-only", "bypass"})
+    detailed = run80("policy", "explain", "--demo", "--mode", "accept-edits", env=env)
+    assert_fits(detailed, tool_names)
+    openapi = run80("openapi", str(OPENAPI), env=env)
+    openapi_tools = {
+        t["name"] for t in json.loads(run80("openapi", str(OPENAPI), "--format", "json", env=env))["tools"]
+    }
+    assert_fits(openapi, openapi_tools)
+
+    wide = run80("calls", "--limit", "12", "--wide", "--db", db, env=env)
+    assert UUID.search(wide) is not None  # --wide shows the whole session id
+    wide_tools = run80("tools", "--demo", "--wide", env=env)
+    assert "openWorld" in wide_tools
+    assert "idempotent" in wide_tools
+    for name, text in {
+        "calls": calls,
+        "sessions": sessions,
+        "overrides-list": overrides,
+        "tools": tools,
+        "policy-explain": explain,
+        "policy-explain-accept-edits": detailed,
+        "openapi": openapi,
+    }.items():
+        save(name, text)
+
+
+def test_infer_fits_80_columns_and_keeps_the_evidence_for_wide(demo_cmd: list[str]) -> None:
+    env: dict[str, Any] = {}
+    narrow = run80("infer", "--", *demo_cmd, env=env)
+    names = {t["name"] for t in json.loads(run80("infer", "--format", "json", "--", *demo_cmd, env=env))}
+    assert_fits(narrow, names)
+    assert "inferred:" not in narrow
+    wide = run80("infer", "--wide", "--", *demo_cmd, env=env)
+    assert "inferred:name.verb" in wide
+    save("infer", narrow)
