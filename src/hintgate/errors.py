@@ -19,6 +19,7 @@ HintgateError
 │   │   └── UpstreamRequestError
 │   └── ToolsFileError
 ├── ExpectFileError
+├── ListenError
 └── StoreError
 ```
 """
@@ -106,6 +107,10 @@ class UpstreamRequestError(UpstreamError):
 
 class ExpectFileError(HintgateError):
     """A lint --expect file is missing or malformed."""
+
+
+class ListenError(HintgateError):
+    """The address to serve on cannot be bound: in use, not allowed, or not this machine's."""
 
 
 class StoreError(HintgateError):

@@ -8,6 +8,7 @@ Exit codes (every command):
 | 1 | `lint` found a problem at or above `--fail-on` |
 | 2 | usage error: a bad option, config file or expect file |
 | 3 | the target failed: a server that does not start, times out or answers garbage, or a bad tools file |
+| 4 | `serve` cannot listen on the `--http` or `--dashboard` address (in use, not allowed); nothing was started |
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import typer
 from rich.console import Console
 
 from hintgate import __version__
-from hintgate.errors import ConfigError, ExpectFileError, HintgateError, TargetError
+from hintgate.errors import ConfigError, ExpectFileError, HintgateError, ListenError, TargetError
 
 if TYPE_CHECKING:
     from hintgate.cli.targets import Listing
@@ -34,6 +35,7 @@ __all__ = ["app", "main"]
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_TARGET = 3
+EXIT_LISTEN = 4
 
 app = typer.Typer(
     name="hintgate",
@@ -335,6 +337,8 @@ def serve(
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
             asyncio.run(run_stdio(loaded, settings, dashboard=web))
+    except ListenError as exc:
+        _fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:
         _fail(str(exc), EXIT_TARGET)
 

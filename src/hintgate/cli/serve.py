@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
+import socket
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,10 +16,10 @@ from rich.logging import RichHandler
 
 from hintgate.config.model import GatewayConfig
 from hintgate.config.settings import Settings
-from hintgate.errors import ConfigError
+from hintgate.errors import ConfigError, ListenError
 from hintgate.server.gateway import Gateway
 
-__all__ = ["collect_catalog", "open_store", "run_http", "run_stdio"]
+__all__ = ["bind_listener", "collect_catalog", "open_store", "run_http", "run_stdio"]
 
 logger = logging.getLogger("hintgate")
 
@@ -63,10 +65,32 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
         await store.close()
 
 
+def bind_listener(host: str, port: int) -> socket.socket:
+    """A socket bound to HOST:PORT, made before any upstream starts so a busy port fails at once.
+
+    Raises:
+        ListenError: the address is in use, not allowed, or not this machine's.
+    """
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror as exc:
+        raise ListenError(f"cannot listen on {shown}:{port}: unknown host ({exc.strerror})") from exc
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        reason = "address already in use" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc)).lower()
+        raise ListenError(f"cannot listen on {shown}:{port}: {reason}") from exc
+    return sock
+
+
 async def _serve_web(
-    gateway: Gateway, store: Any, settings: Settings, *, host: str, port: int, console: Console
+    gateway: Gateway, store: Any, settings: Settings, *, host: str, sock: socket.socket, console: Console
 ) -> None:
-    """Serve MCP, the REST API and the dashboard on HOST:PORT until cancelled."""
+    """Serve MCP, the REST API and the dashboard on the bound socket until cancelled."""
     import uvicorn
 
     from hintgate.web.app import create_app
@@ -87,10 +111,11 @@ async def _serve_web(
                 console.print(f"hintgate: API token (shown once, kept in {settings.data_dir}): {token}")
     async with gateway.mcp_routes(host=host) as routes:
         app = create_app(gateway, store, mcp_routes=routes, token=token)
+        port = sock.getsockname()[1]
         server = uvicorn.Server(
             uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning", access_log=False)
         )
-        serving = asyncio.create_task(server.serve())
+        serving = asyncio.create_task(server.serve(sockets=[sock]))
         for _ in range(500):  # up to 5 s for the socket to bind
             if server.started or serving.done():
                 break
@@ -114,28 +139,39 @@ async def _serve_web(
 async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port: int) -> None:
     """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted."""
     console = _log_to_stderr()
-    async with open_store(settings) as store, Gateway(config, store=store, state_key=settings.state_key) as gateway:
-        _report_start(gateway, console)
-        await _serve_web(gateway, store, settings, host=host, port=port, console=console)
+    # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
+    with bind_listener(host, port) as sock:
+        async with (
+            open_store(settings) as store,
+            Gateway(config, store=store, state_key=settings.state_key) as gateway,
+        ):
+            _report_start(gateway, console)
+            await _serve_web(gateway, store, settings, host=host, sock=sock, console=console)
 
 
 async def run_stdio(config: GatewayConfig, settings: Settings, *, dashboard: tuple[str, int] | None = None) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin; optionally the dashboard on HOST:PORT too."""
     console = _log_to_stderr(logging.WARNING)
-    async with open_store(settings) as store, Gateway(config, store=store, state_key=settings.state_key) as gateway:
-        _report_start(gateway, console)
-        if dashboard is None:
-            await gateway.serve_stdio()
-            return
-        web = asyncio.create_task(
-            _serve_web(gateway, store, settings, host=dashboard[0], port=dashboard[1], console=console)
-        )
-        try:
-            await gateway.serve_stdio()
-        finally:
-            web.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await web
+    # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
+    sock = bind_listener(*dashboard) if dashboard is not None else None
+    with contextlib.closing(sock) if sock is not None else contextlib.nullcontext():
+        async with (
+            open_store(settings) as store,
+            Gateway(config, store=store, state_key=settings.state_key) as gateway,
+        ):
+            _report_start(gateway, console)
+            if dashboard is None or sock is None:
+                await gateway.serve_stdio()
+                return
+            web = asyncio.create_task(
+                _serve_web(gateway, store, settings, host=dashboard[0], sock=sock, console=console)
+            )
+            try:
+                await gateway.serve_stdio()
+            finally:
+                web.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await web
 
 
 async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Gateway:
