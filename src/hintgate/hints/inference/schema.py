@@ -49,6 +49,7 @@ _EXEC_TEXT = re.compile(
     r"|\bsource code\b|\bquery language\b|\b(?:shell|terminal) command",
     re.I,
 )
+# A cheap pre-check before `_EXEC_TEXT`: most parameter descriptions mention none of these.
 _EXEC_STEMS = (
     *("sql", "cypher", "graphql", "script", "python", "shell", "bash", "lua", "ruby", " js "),
     *("source code", "query language", "to run", "to exec", "to eval", "to apply"),
