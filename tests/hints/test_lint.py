@@ -216,7 +216,8 @@ def test_a_tool_that_runs_caller_supplied_sql_is_flagged_for_review() -> None:
         "inputSchema": {"type": "object", "properties": {"sql": {"type": "string", "description": "SQL to run."}}},
     }
     report = lint_tools([raw], target="t")
-    [finding] = [f for f in report.findings if f.code == "HG307"]
+    [finding] = [f for f in report.findings if f.code in {"HG306", "HG307"}]
+    assert finding.code == "HG307"
     assert "'sql'" in finding.message
 
 

@@ -534,3 +534,32 @@ async def test_catalog_lists_the_tools_it_had_to_rename(open_dashboard: OpenDash
     problems = texts(soup, ".name-problems li")
     assert len(problems) == 1
     assert "'get_status' is served as 'svc_admin_get_status_2'" in problems[0]
+
+
+async def test_catalog_marks_tools_that_need_review_and_filters_them(open_dashboard: OpenDashboard) -> None:
+    sql = {"type": "object", "properties": {"sql": {"type": "string", "description": "SQL to run."}}}
+    sources = (
+        FakeSource(
+            "ledger",
+            tools=[
+                {"name": "probe_ledger", "description": "Probe the ledger.", "inputSchema": sql},
+                {"name": "list_ledgers", "description": "List ledgers.", "inputSchema": {"type": "object"}},
+            ],
+        ),
+    )
+    async with open_dashboard(sources=sources) as dash:
+        everything = await dash.page("/")
+        filtered = await dash.page("/?review=1")
+        tool = (await dash.client.get("/api/tools/ledger_probe_ledger")).json()
+    assert texts(card(everything, "ledger_list_ledgers"), ".needs-review") == []
+    assert "'sql'" in texts(card(everything, "ledger_probe_ledger"), ".needs-review")[0]
+    assert [c["data-tool"] for c in filtered.select("#catalog-results .tool-card")] == ["ledger_probe_ledger"]
+    assert filtered.select_one("#filter-review[checked]") is not None
+    assert len(tool["review"]) == 1
+    assert "'sql'" in tool["review"][0]
+    assert tool["inferred"]["readOnlyHint"] == {
+        "value": False,
+        "rule": "schema.exec-surface",
+        "strength": "weak",
+        "why": "parameter 'sql' holds code or a query the tool runs",
+    }

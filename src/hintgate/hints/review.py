@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from hintgate.hints.annotations import CAUTIOUS, Hint, Origin, Strength
 from hintgate.hints.catalog import ResolvedTool
 from hintgate.hints.inference import execution_surface
+from hintgate.hints.inference.schema import EXEC_SURFACE
 
 __all__ = ["ReviewReason", "review_reasons"]
 
@@ -46,6 +47,8 @@ def review_reasons(tool: ResolvedTool) -> list[ReviewReason]:
         if found is None or found.value != resolved.value:
             continue
         safe = resolved.value != CAUTIOUS[hint]
+        if found.rule == EXEC_SURFACE:
+            continue  # said once, below (HG307)
         if found.why:
             reasons.append(
                 ReviewReason("HG306", f"{hint.value} {str(found.value).lower()}: evidence disagreed, {found.why}", hint)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from hintgate import __version__
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.catalog import CatalogEntry
+from hintgate.hints.review import review_reasons
 from hintgate.policy.approvals import Answer
 from hintgate.server.gateway import Gateway
 from hintgate.store import Store
@@ -69,10 +70,12 @@ class Hints(_Model):
 
 
 class InferredHint(_Model):
-    """A hint value an inference rule produced."""
+    """A hint value an inference rule produced, with how strong its evidence is."""
 
     value: bool
     rule: str
+    strength: Literal["strong", "weak"] = Field(description="Weak evidence only ever makes a tool look riskier.")
+    why: str | None = Field(default=None, description="What disagreed, when the riskier value was taken.")
 
 
 class Overrides(_Model):
@@ -98,6 +101,10 @@ class Tool(_Model):
     distrusted: dict[str, bool]
     overrides: Overrides
     input_schema: dict[str, Any]
+    review: list[str] = Field(
+        default_factory=list,
+        description="Why the tool needs review (lint HG306/HG307): thin evidence or caller-supplied code.",
+    )
 
 
 class SourceStatusOut(_Model):
@@ -272,12 +279,16 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
         annotations=Hints.model_validate(resolution.to_mcp()),
         provenance=resolution.provenance(),
         declared=tool.declared.to_mcp(),
-        inferred={h.value: InferredHint(value=i.value, rule=i.rule) for h, i in resolution.inferred.items()},
+        inferred={
+            h.value: InferredHint(value=i.value, rule=i.rule, strength=i.strength.value, why=i.why)
+            for h, i in resolution.inferred.items()
+        },
         distrusted={h.value: r.distrusted for h, r in resolution.hints.items() if r.distrusted is not None},
         overrides=Overrides(
             config={h.value: v for h, v in config_hints.items()}, stored={h.value: v for h, v in stored.items()}
         ),
         input_schema=schema if isinstance(schema, dict) else {},
+        review=[r.message for r in review_reasons(tool)],
     )
 
 

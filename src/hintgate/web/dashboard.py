@@ -73,11 +73,18 @@ def _one_of(name: str, value: str | None, allowed: tuple[str, ...]) -> str | Non
 
 @router.get("/", response_class=HTMLResponse)
 async def catalog(
-    request: Request, gateway: api.GatewayDep, tier: Text = None, server: Text = None, q: Text = None
+    request: Request,
+    gateway: api.GatewayDep,
+    tier: Text = None,
+    server: Text = None,
+    q: Text = None,
+    review: Text = None,
 ) -> HTMLResponse:
     """The catalog: every tool with its badges, filters, counts per tier and hint coverage."""
     try:
-        filters = pages.CatalogFilters(_one_of("tier", tier, pages.TIERS), server or None, q or None)
+        filters = pages.CatalogFilters(
+            _one_of("tier", tier, pages.TIERS), server or None, q or None, _one_of("review", review, ("1",)) == "1"
+        )
     except _BadInput as exc:
         return _error(request, 400, str(exc))
     return _render(request, "catalog.html", pages.catalog_page(gateway, filters))

@@ -44,6 +44,7 @@ class ToolCard:
         badges: the hint badges.
         hints: all four hints with value and origin (the detail line).
         href: the tool page.
+        review: why the tool needs review (empty when it does not).
     """
 
     name: str
@@ -56,6 +57,7 @@ class ToolCard:
     badges: list[Badge]
     hints: list[HintSummary]
     href: str
+    review: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +91,13 @@ class CatalogFilters:
     tier: str | None = None
     server: str | None = None
     q: str | None = None
+    review: bool = False
+    """Only tools that need review."""
 
     @property
     def active(self) -> bool:
         """Whether any filter is set."""
-        return any((self.tier, self.server, self.q))
+        return any((self.tier, self.server, self.q, self.review))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +133,7 @@ def tool_card(tool: api.Tool) -> ToolCard:
         badges=hint_badges(annotations, tool.provenance),
         hints=hint_summaries(annotations, tool.provenance, tool.distrusted),
         href=f"/tools/{tool.name}",
+        review=tool.review,
     )
 
 
@@ -160,13 +165,20 @@ def catalog_page(gateway: Gateway, filters: CatalogFilters) -> CatalogPage:
         if (filters.tier is None or t.tier == filters.tier)
         and (filters.server is None or t.server == filters.server)
         and (needle is None or needle in " ".join(filter(None, (t.name, t.title, t.description))).lower())
+        and (not filters.review or t.review)
     ]
     counts = dict.fromkeys(TIERS, 0)
     for t in everything:
         counts[t.tier] += 1
 
     def link(tier: str | None) -> str:
-        query = {k: v for k, v in (("tier", tier), ("server", filters.server), ("q", filters.q)) if v}
+        pairs = (
+            ("tier", tier),
+            ("server", filters.server),
+            ("q", filters.q),
+            ("review", "1" if filters.review else None),
+        )
+        query = {k: v for k, v in pairs if v}
         return "/?" + urlencode(query) if query else "/"
 
     servers = sorted(gateway.sources)
