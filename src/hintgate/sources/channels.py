@@ -1,0 +1,283 @@
+"""How hintgate reaches an upstream MCP server: the message channels under `McpConnection`.
+
+The stdio channel is hintgate's own (a child process with an allow-listed
+environment, newline-delimited JSON); the streamable HTTP channel adapts the
+SDK's client transport, converting its typed messages to dicts at the edge.
+A channel that ends says why (exit code and last stderr lines, or the HTTP
+failure), so the errors of the requests it fails can name the cause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+from collections import deque
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Any, Protocol
+
+from hintgate.config.model import HttpTransport, StdioTransport
+from hintgate.errors import HintgateError, UpstreamClosed, UpstreamProtocolError, UpstreamStartError
+
+__all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_stdio"]
+
+logger = logging.getLogger(__name__)
+
+_LINE_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; screenshots make lines large
+_STDERR_LINES = 20
+
+# The SDK's stand-in errors for a failed HTTP exchange (see HttpChannel._check_transport_error).
+_INVALID_REQUEST = -32600
+_CONNECTION_CLOSED = -32000
+_SESSION_TERMINATED = "Session terminated"
+_LOST_STREAMS_LIMIT = 3
+
+
+class MessageChannel(Protocol):
+    """A bidirectional stream of JSON-RPC messages as dicts."""
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one message."""
+
+    async def receive(self) -> dict[str, Any]:
+        """The next message; raises `UpstreamClosed` at the end, `UpstreamProtocolError` on garbage."""
+
+    def describe_exit(self) -> str:
+        """Why the channel ended, for error messages (exit code, last stderr lines)."""
+
+
+class StdioChannel:
+    """A child process speaking newline-delimited JSON-RPC on its stdin and stdout."""
+
+    def __init__(self, process: asyncio.subprocess.Process, server: str) -> None:
+        self._process = process
+        self._server = server
+        self.stderr_tail: deque[str] = deque(maxlen=_STDERR_LINES)
+        self._stderr_task = asyncio.ensure_future(self._drain_stderr())
+
+    async def _drain_stderr(self) -> None:
+        stream = self._process.stderr
+        assert stream is not None
+        with contextlib.suppress(Exception):
+            while line := await stream.readline():
+                text = line.decode("utf-8", "replace").rstrip()
+                if text:
+                    self.stderr_tail.append(text)
+                    logger.debug("%s stderr: %s", self._server, text)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        stdin = self._process.stdin
+        assert stdin is not None
+        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+        try:
+            stdin.write(data)
+            await stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            raise UpstreamClosed(f"its stdin is closed; {self.describe_exit()}", server=self._server) from exc
+
+    async def receive(self) -> dict[str, Any]:
+        stdout = self._process.stdout
+        assert stdout is not None
+        while True:
+            try:
+                line = await stdout.readline()
+            except (ValueError, asyncio.LimitOverrunError) as exc:
+                raise UpstreamProtocolError(
+                    f"sent a line longer than {_LINE_LIMIT} bytes", server=self._server
+                ) from exc
+            if not line:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._process.wait(), 2.0)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(self._stderr_task), 0.5)
+                raise UpstreamClosed(f"closed its stdout; {self.describe_exit()}", server=self._server)
+            if not line.strip():
+                continue
+            return _decode(line, self._server)
+
+    def describe_exit(self) -> str:
+        code = self._process.returncode
+        state = "it is still running" if code is None else f"it exited with code {code}"
+        if self.stderr_tail:
+            return f"{state}; its last stderr lines: " + " | ".join(self.stderr_tail)
+        return state
+
+    async def aclose(self) -> None:
+        process = self._process
+        if process.stdin is not None and not process.stdin.is_closing():
+            process.stdin.close()
+        # The spec's shutdown: close stdin, wait, then SIGTERM, then SIGKILL.
+        for step in (None, process.terminate, process.kill):
+            if process.returncode is not None:
+                break
+            if step is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    step()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(process.wait(), 2.0)
+        self._stderr_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._stderr_task
+
+
+def _decode(line: bytes, server: str) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        snippet = line[:200].decode("utf-8", "replace").strip()
+        raise UpstreamProtocolError(f"sent a line that is not JSON: {snippet!r}", server=server) from exc
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        snippet = line[:200].decode("utf-8", "replace").strip()
+        raise UpstreamProtocolError(f"sent something that is not a JSON-RPC 2.0 message: {snippet!r}", server=server)
+    return message
+
+
+@asynccontextmanager
+async def open_stdio(spec: StdioTransport, env: Mapping[str, str], server: str) -> AsyncIterator[StdioChannel]:
+    command = spec.command
+    if os.sep not in command and shutil.which(command, path=env.get("PATH")) is None:
+        raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            command,
+            *spec.args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=dict(env),
+            cwd=spec.cwd,
+            limit=_LINE_LIMIT,
+            start_new_session=True,  # a Ctrl-C to the gateway must not reach the child first
+        )
+    except OSError as exc:
+        raise UpstreamStartError(f"could not start {command!r}: {exc.strerror or exc}", server=server) from exc
+    channel = StdioChannel(process, server)
+    try:
+        yield channel
+    finally:
+        await asyncio.shield(channel.aclose())
+
+
+class HttpChannel:
+    """Adapts the SDK's streamable HTTP transport (typed messages) to dicts."""
+
+    def __init__(self, read: Any, write: Any, server: str, url: str) -> None:
+        self._read = read
+        self._write = write
+        self._server = server
+        self._url = url
+        self.protocol_version: str | None = None
+        self.session_lost = False
+        self._lost_streams = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        from mcp.shared.message import ClientMessageMetadata, SessionMessage
+        from mcp_types import jsonrpc_message_adapter
+
+        try:
+            typed = jsonrpc_message_adapter.validate_python(message)
+        except ValueError as exc:
+            raise UpstreamProtocolError(f"cannot send invalid JSON-RPC: {exc}", server=self._server) from exc
+        metadata = None
+        if self.protocol_version and message.get("method") != "initialize":
+            metadata = ClientMessageMetadata(headers={"MCP-Protocol-Version": self.protocol_version})
+        try:
+            await self._write.send(SessionMessage(typed, metadata=metadata))
+        except Exception as exc:  # the SDK raises anyio's Closed/BrokenResourceError
+            raise UpstreamClosed(f"connection to {self._url} closed", server=self._server) from exc
+
+    async def receive(self) -> dict[str, Any]:
+        try:
+            item = await self._read.receive()
+        except Exception as exc:  # anyio.EndOfStream / ClosedResourceError
+            raise UpstreamClosed(f"connection to {self._url} closed", server=self._server) from exc
+        if isinstance(item, Exception):
+            raise UpstreamProtocolError(f"{type(item).__name__}: {item}", server=self._server) from item
+        dumped: dict[str, Any] = item.message.model_dump(by_alias=True, exclude_unset=True, mode="json")
+        self._check_transport_error(dumped)
+        return dumped
+
+    def _check_transport_error(self, message: dict[str, Any]) -> None:
+        """End the channel on the SDK's stand-in errors that say the connection itself is gone.
+
+        The SDK answers a request with a made-up JSON-RPC error when the HTTP
+        exchange failed rather than the server: a 404 for a session the server no
+        longer knows (it restarted), or a response stream that ended without an
+        answer (the server died mid-call). Returned as errors, they would fail
+        every call while the upstream looked up; a lost session ends the
+        connection at once, lost streams after `_LOST_STREAMS_LIMIT` in a row.
+        """
+        error = message.get("error")
+        if not isinstance(error, dict):
+            if "id" in message:
+                self._lost_streams = 0
+            return
+        code, text = error.get("code"), str(error.get("message", ""))
+        if self.session_lost or (code == _INVALID_REQUEST and text == _SESSION_TERMINATED):
+            raise UpstreamClosed(
+                f"{self._url} no longer knows hintgate's session (HTTP 404: {text}): "
+                "the server restarted or dropped it",
+                server=self._server,
+            )
+        if code == _CONNECTION_CLOSED:
+            self._lost_streams += 1
+            if self._lost_streams >= _LOST_STREAMS_LIMIT:
+                raise UpstreamClosed(
+                    f"{self._lost_streams} responses from {self._url} in a row were lost ({text})",
+                    server=self._server,
+                )
+
+    def describe_exit(self) -> str:
+        return f"the HTTP connection to {self._url} ended"
+
+
+@asynccontextmanager
+async def open_http(spec: HttpTransport, server: str, timeout: float) -> AsyncIterator[HttpChannel]:
+    if spec.kind == "sse":
+        raise UpstreamStartError("the legacy SSE transport is not supported; use streamable HTTP", server=server)
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    channel: HttpChannel | None = None
+
+    async def watch_session(response: httpx2.Response) -> None:
+        # A 404 to a request that carried the session id means the server no longer
+        # knows the session; the SDK passes on only the body's JSON-RPC error.
+        if response.status_code == 404 and "mcp-session-id" in response.request.headers and channel is not None:
+            channel.session_lost = True
+
+    client = httpx2.AsyncClient(
+        headers=dict(spec.headers),
+        timeout=httpx2.Timeout(timeout, read=None),
+        event_hooks={"response": [watch_session]},
+    )
+    try:
+        async with client, streamable_http_client(spec.url, http_client=client) as (read, write):
+            channel = HttpChannel(read, write, server, spec.url)
+            yield channel
+    except httpx2.HTTPError as exc:
+        raise UpstreamStartError(f"HTTP connection to {spec.url} failed: {exc}", server=server) from exc
+    except BaseExceptionGroup as group:
+        # The SDK's client runs in a task group, which wraps what failed (a refused
+        # connection, or hintgate's own error raised inside) in a group: unwrap it.
+        leaves = _leaves(group)
+        if not all(isinstance(leaf, Exception) for leaf in leaves):
+            raise  # a cancellation is not an error to translate
+        ours = next((leaf for leaf in leaves if isinstance(leaf, HintgateError)), None)
+        if ours is not None:
+            raise ours from group
+        failed = next((leaf for leaf in leaves if isinstance(leaf, httpx2.HTTPError)), leaves[0])
+        detail = str(failed) if isinstance(failed, httpx2.HTTPError) else f"{type(failed).__name__}: {failed}"
+        raise UpstreamStartError(f"HTTP connection to {spec.url} failed: {detail}", server=server) from group
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    """The exceptions inside a group, nested groups flattened."""
+    out: list[BaseException] = []
+    for inner in group.exceptions:
+        out.extend(_leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner])
+    return out
