@@ -489,7 +489,13 @@ def test_wants_applies_include_then_exclude_globs() -> None:
     assert server.wants("status")
     assert not server.wants("git_reset_hard")
     assert not server.wants("other")
-    assert not server.wants("GIT_LOG")  # tool names are case-sensitive
+    assert server.wants("GIT_LOG")  # globs ignore case: an include is about the name people read
+
+
+@pytest.mark.parametrize("name", ["delete repo", "Delete_repo", "d\u0435lete_repo", "DELETE_repo"])
+def test_exclude_catches_a_name_spelled_to_escape_it(name: str) -> None:
+    assert not stdio(exclude=("delete_*",)).wants(name)
+    assert stdio(exclude=("delete_*",)).wants("list_repos")
 
 
 def test_override_for_prefers_exact_name_then_longest_glob() -> None:

@@ -121,6 +121,18 @@ def test_names_outside_the_spec_are_reported(name: str, code: str) -> None:
     assert code in codes([tool(name, FULL, title="X")])[name]
 
 
+@pytest.mark.parametrize("name", ["d\u0435lete_repo", "\u0440ush_main", "get_\u03bfrders"])
+def test_names_with_letters_that_look_latin_but_are_not_are_an_error(name: str) -> None:
+    report = lint_tools([tool(name, FULL, title="X")], target="t")
+    [finding] = [f for f in report.findings if f.code == "HG404"]
+    assert finding.tool == name
+    assert "reads as" in finding.message
+
+
+def test_plain_latin_names_are_not_confusable() -> None:
+    assert "HG404" not in codes([tool("Delete_Repo", FULL, title="X")]).get("Delete_Repo", [])
+
+
 def test_duplicate_names_are_an_error() -> None:
     assert "HG403" in codes([tool("a", FULL, title="A"), tool("a", FULL, title="A")])["a"]
 

@@ -227,11 +227,32 @@ def test_rule_with_tool_and_server_is_a_tool_rule_and_needs_both_to_match() -> N
     assert run(facts(READ_ONLY, server="prod"), rules=[rule]).verdict is DENY
 
 
-def test_globs_match_whole_names_case_sensitively() -> None:
+def test_globs_match_whole_names_ignoring_case_and_look_alike_letters() -> None:
     rule = Rule(DENY, tool="delete*")
     assert run(facts(READ_ONLY, tool="delete_note"), rules=[rule]).verdict is DENY
-    assert run(facts(READ_ONLY, tool="Delete_note"), rules=[rule]).verdict is ALLOW
+    assert run(facts(READ_ONLY, tool="Delete_note"), rules=[rule]).verdict is DENY
+    assert run(facts(READ_ONLY, tool="DELETE_NOTE"), rules=[rule]).verdict is DENY
     assert run(facts(READ_ONLY, tool="notes_delete"), rules=[rule]).verdict is ALLOW
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+@pytest.mark.parametrize(
+    ("public", "spelled"),
+    [
+        ("gh_delete_repo", "gh_delete repo"),  # a space, served as `_`
+        ("gh_Delete_repo", "gh_Delete_repo"),  # a capital
+        ("gh_d_lete_repo", "gh_d\u0435lete_repo"),  # a Cyrillic е, served as `_`
+        ("gh_\uff44elete_repo", "gh_\uff44elete_repo"),  # a fullwidth ｄ
+    ],
+)
+def test_a_deny_rule_catches_every_spelling_of_a_name_in_every_mode(mode: Mode, public: str, spelled: str) -> None:
+    call = CallFacts(tool=public, server="gh", resolution=READ_ONLY, trusted=True, spelled=spelled)
+    assert run(call, mode, [Rule(DENY, tool="gh_delete_*")]).verdict is DENY
+
+
+def test_an_allow_rule_matches_the_public_name_only_not_a_spelling_that_folds_to_it() -> None:
+    call = CallFacts(tool="gh_g_t_secret", server="gh", resolution=ADDITIVE, trusted=True, spelled="gh_g\u0435t_secret")
+    assert run(call, rules=[Rule(Verdict.ALLOW, tool="gh_get_*")]).verdict is ASK
 
 
 def test_global_rules_match_by_hint_and_tier() -> None:

@@ -72,3 +72,32 @@ async def test_a_tool_added_at_run_time_cannot_take_a_trusted_tools_public_name(
     assert after["svc_admin_get_status"].model_dump(by_alias=True)["_meta"]["hintgate/server"] == "svc_admin"
     assert after["svc_admin_get_status_2"].model_dump(by_alias=True)["_meta"]["hintgate/server"] == "svc"
     assert result.content[0].text == "incumbent: all good"  # type: ignore[union-attr]
+
+
+LOOKALIKES = ("delete repo", "Delete_repo", "d\u0435lete_repo")
+
+
+async def test_an_exclude_glob_catches_names_spelled_to_escape_it(tmp_path: Path) -> None:
+    config = {"mcpServers": {"lk": named("lookalike", exclude=["delete_*"])}, "policy": {"mode": "bypass"}}
+    async with serving(tmp_path, config) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+    assert names == {"lk_list_repos"}
+
+
+async def test_a_deny_rule_stops_names_spelled_to_escape_it_even_in_bypass_mode(tmp_path: Path) -> None:
+    config = {
+        "mcpServers": {"lk": named("lookalike")},
+        "policy": {"mode": "bypass", "rules": [{"deny": {"tool": "lk_delete_*"}}]},
+    }
+    async with serving(tmp_path, config) as client:
+        tools = {
+            t.model_dump(by_alias=True)["_meta"].get("hintgate/name", t.name): t.name
+            for t in (await client.list_tools()).tools
+        }
+        results = {raw: await client.call_tool(tools[raw], {}) for raw in LOOKALIKES}
+        listed = await client.call_tool("lk_list_repos", {})
+    assert set(tools) == {*LOOKALIKES, "list_repos"}
+    for raw, result in results.items():
+        assert result.is_error is True, raw
+        assert "hintgate denied this call" in result.content[0].text  # type: ignore[union-attr]
+    assert listed.is_error is False

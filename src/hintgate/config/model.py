@@ -30,6 +30,7 @@ from hintgate.config.source_config import SourceConfig
 from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
+from hintgate.hints.names import names_match
 from hintgate.policy.rules import PolicySettings, Rule
 
 __all__ = [
@@ -143,9 +144,10 @@ class ServerConfig:
 
     def wants(self, tool_name: str) -> bool:
         """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
-        if self.include and not any(fnmatch.fnmatchcase(tool_name, p) for p in self.include):
+        # As listed or as served, case and look-alike letters folded: `delete repo` cannot escape `delete_*`.
+        if self.include and not names_match(self.include, tool_name):
             return False
-        return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
+        return not names_match(self.exclude, tool_name)
 
     def override_for(self, tool_name: str) -> ToolOverride | None:
         """The override that applies to a tool, if any (see `match_override`)."""
@@ -292,7 +294,7 @@ class OperationFilter:
         if self.methods:
             out.append(method.upper() in self.methods)
         if self.tools:
-            out.append(any(fnmatch.fnmatchcase(n, p) for n in names for p in self.tools))
+            out.append(any(names_match(self.tools, n) for n in names))
         return out
 
 
@@ -389,9 +391,10 @@ class PythonConfig:
 
     def wants(self, tool_name: str) -> bool:
         """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
-        if self.include and not any(fnmatch.fnmatchcase(tool_name, p) for p in self.include):
+        # As listed or as served, case and look-alike letters folded: `delete repo` cannot escape `delete_*`.
+        if self.include and not names_match(self.include, tool_name):
             return False
-        return not any(fnmatch.fnmatchcase(tool_name, p) for p in self.exclude)
+        return not names_match(self.exclude, tool_name)
 
     def override_for(self, tool_name: str) -> ToolOverride | None:
         """The override that applies to a tool, if any (see `match_override`)."""

@@ -277,6 +277,7 @@ class CatalogEntry:
         tool: the resolved tool.
         wire: the `tools/list` entry sent to clients (built once).
         snapshot: the hints in force with provenance and tier, as calls record them (built once).
+        spelled: prefix and name as the source spelled them, before sanitizing (deny rules match it too).
     """
 
     name: str
@@ -285,6 +286,7 @@ class CatalogEntry:
     tool: ResolvedTool
     wire: Mapping[str, Any]
     snapshot: Mapping[str, Any]
+    spelled: str = ""
 
     @property
     def tier(self) -> Tier:
@@ -394,7 +396,7 @@ def build_catalog(
                 )
             names[i], owner[name] = name, (server, tool.name)
     entries: dict[str, CatalogEntry] = {}
-    for (server, _prefix, tool), given in zip(listed, names, strict=True):
+    for (server, prefix, tool), given in zip(listed, names, strict=True):
         name = str(given)  # every tool was named above
         wire = wire_tool(name, server, tool)
         snapshot = {
@@ -402,5 +404,6 @@ def build_catalog(
             "provenance": wire["_meta"][META_PREFIX + "provenance"],
             "tier": tool.tier.value,
         }
-        entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot)
+        spelled = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
+        entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot, spelled)
     return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))

@@ -17,6 +17,7 @@ from typing import Any
 from hintgate.errors import ExpectFileError, HintTypeError
 from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
+from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.hints.review import review_reasons
 from hintgate.hints.titles import TitleOrigin
 
@@ -138,6 +139,12 @@ RULES: Mapping[str, Rule] = {
         Rule("HG401", "invalid-name", Severity.ERROR, "The tool name has characters the spec does not allow."),
         Rule("HG402", "long-name", Severity.WARNING, "The tool name is longer than 64 characters."),
         Rule("HG403", "duplicate-name", Severity.ERROR, "Two tools share a name."),
+        Rule(
+            "HG404",
+            "confusable-name",
+            Severity.ERROR,
+            "The tool name has letters drawn like Latin ones but from another script (Cyrillic, Greek).",
+        ),
         Rule("HG501", "expect-wrong-tier", Severity.ERROR, "The tool is not in the tier the expect file gives."),
         Rule("HG502", "expect-listed-twice", Severity.ERROR, "The expect file lists the tool in two tiers."),
         Rule(
@@ -308,6 +315,10 @@ def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:
     for problem in name_problems(name):
         long_only = "characters long" in problem and "spec's" not in problem
         yield Finding("HG402" if long_only else "HG401", f"the name {problem}", name)
+    lookalikes = confusable_letters(name)
+    if lookalikes:
+        shown = ", ".join(f"{c!r} (U+{ord(c):04X}, looks like {skeleton(c)!r})" for c in lookalikes)
+        yield Finding("HG404", f"the name reads as {skeleton(name)!r} but has {shown}", name)
     raw_annotations = tool.raw.get("annotations")
     parsed = tool.parsed
     for key, value in parsed.invalid.items():

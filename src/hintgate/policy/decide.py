@@ -121,6 +121,7 @@ class CallFacts:
             untrusted, so a stale or careless caller cannot lend trust.
         arguments: the call's arguments.
         title: the tool's display title, if any.
+        spelled: the name as its server spelled it (prefix joined, not sanitized), when it differs.
         tier: the tool's tier (derived).
         read_only: resolved readOnlyHint (derived).
         idempotent: resolved idempotentHint (derived).
@@ -133,6 +134,7 @@ class CallFacts:
     trusted: bool
     arguments: Mapping[str, Any] = field(default_factory=lambda: _NO_ARGUMENTS)
     title: str | None = None
+    spelled: str | None = None
     tier: Tier = field(init=False)
     read_only: bool = field(init=False)
     idempotent: bool = field(init=False)
@@ -166,6 +168,7 @@ class CallFacts:
             trusted=resolution.trusted,
             arguments=_NO_ARGUMENTS if arguments is None else arguments,
             title=entry.tool.title,
+            spelled=entry.spelled or None,
         )
 
 
@@ -354,7 +357,7 @@ def _deciding_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
         # Skip the match when the rule could not beat the one found already.
         if best is not None and (rule.rank > best.rank or (rule.rank == best.rank and rule.strength <= best.strength)):
             continue
-        if rule.matches(call.tool, call.server, call.tier, call.resolution.hints):
+        if rule.matches(call.tool, call.server, call.tier, call.resolution.hints, call.spelled):
             best = rule
     return best
 

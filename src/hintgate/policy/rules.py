@@ -26,6 +26,7 @@ from typing import Any, Literal, NoReturn
 from hintgate.config.yamlpos import format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Resolved, Tier
+from hintgate.hints.names import NameGlob
 
 __all__ = [
     "POLICY_SETTINGS",
@@ -234,11 +235,14 @@ class Rule:
 
     A rule matches a call when every condition it has holds: the tool glob
     against the public tool name, the server glob against the server name,
-    the tier among `tiers`, and each hint's resolved value.
+    the tier among `tiers`, and each hint's resolved value. The tool glob
+    ignores case and look-alike letters (`hintgate.hints.names.NameGlob`);
+    a deny or ask rule also matches the name as its server spelled it, before
+    invalid characters became `_`, so no spelling escapes it.
 
     Attributes:
         effect: what the rule does to a call it matches.
-        tool: a glob over public tool names (`fnmatch`, case-sensitive).
+        tool: a glob over public tool names (`fnmatch`; case and look-alike letters folded).
         server: a glob over server names.
         tiers: the tiers it matches; empty matches any.
         hints: resolved hint values it requires.
@@ -263,7 +267,7 @@ class Rule:
     reason: str = field(init=False, repr=False, compare=False)
     rank: int = field(init=False, repr=False, compare=False)
     strength: int = field(init=False, repr=False, compare=False)
-    _tool_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _tool_glob: NameGlob | None = field(init=False, repr=False, compare=False)
     _server_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _hint_checks: tuple[tuple[Hint, bool], ...] = field(init=False, repr=False, compare=False)
 
@@ -277,7 +281,7 @@ class Rule:
             "reason": f"{_EFFECT_WORDS[self.effect]} {self.cite()}." + (f" {self.note}" if self.note else ""),
             "rank": _RANK[level],
             "strength": _STRENGTH[self.effect],
-            "_tool_re": _compile(self.tool),
+            "_tool_glob": None if self.tool is None else NameGlob(self.tool),
             "_server_re": _compile(self.server),
             "_hint_checks": tuple(self.hints.items()),
         }
@@ -304,8 +308,15 @@ class Rule:
         """The rule and where it is written: `deny tool=x (config policy.rules[2])`."""
         return f"{self.describe()} (config {self.where or f'rule #{self.index}'})"
 
-    def matches(self, tool: str, server: str, tier: Tier, hints: Mapping[Hint, Resolved]) -> bool:
-        """Whether the rule applies to a call of `tool` on `server` with these resolved hints."""
+    def matches(
+        self, tool: str, server: str, tier: Tier, hints: Mapping[Hint, Resolved], spelled: str | None = None
+    ) -> bool:
+        """Whether the rule applies to a call of `tool` on `server` with these resolved hints.
+
+        `spelled` is the name as the server spelled it (prefix joined, before
+        sanitizing). Deny and ask rules match it too; an allow rule matches
+        the public name only, so a name cannot reach an allow by its spelling.
+        """
         # Cheapest checks first: this runs for every rule on every call.
         if self.tiers and tier not in self.tiers:
             return False
@@ -314,7 +325,12 @@ class Rule:
                 return False
         if self._server_re is not None and self._server_re.match(server) is None:
             return False
-        return self._tool_re is None or self._tool_re.match(tool) is not None
+        glob = self._tool_glob
+        if glob is None:
+            return True
+        if spelled is not None and spelled != tool and self.effect is not Verdict.ALLOW:
+            return glob.matches(tool, spelled)
+        return glob.matches(tool)
 
 
 # ------------------------------------------------------------------ parsing
