@@ -177,6 +177,10 @@ class ToolCalls:
         except Exception as exc:
             error = str(exc)
             raise
+        except asyncio.CancelledError:
+            # It may have reached its server: the record says so rather than losing it.
+            error = "cancelled before it finished (the client cancelled it, or the gateway stopped)"
+            raise
         finally:
             if result is not None or error is not None:
                 if session is not None:

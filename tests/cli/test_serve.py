@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -188,3 +189,104 @@ async def test_a_negative_list_cursor_is_refused_as_invalid() -> None:
                 with pytest.raises(MCPError, match="invalid cursor"):
                     await client.list_tools(cursor=negative)
     assert everything.tools
+
+
+async def _send(process: Any, message: dict[str, Any]) -> None:
+    await process.stdin.send(json.dumps(message).encode() + b"\n")
+
+
+async def _receive_until(process: Any, buffer: bytearray, wanted: Any) -> dict[str, Any]:
+    """The next JSON-RPC message on the gateway's stdout for which `wanted(message)` holds."""
+    while True:
+        while b"\n" in buffer:
+            line, _, rest = bytes(buffer).partition(b"\n")
+            buffer[:] = rest
+            message = json.loads(line)
+            if wanted(message):
+                return message
+        buffer.extend(await process.stdout.receive())
+
+
+async def test_sigterm_mid_call_records_the_call_in_flight_before_the_gateway_exits(
+    tmp_path: Path, everything_cmd: list[str]
+) -> None:
+    db = tmp_path / "history.db"
+    config = config_file(tmp_path, {"every": {"command": everything_cmd[0], "args": everything_cmd[1:]}})
+    command = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"]
+    env = {**os.environ, "HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    buffer = bytearray()
+    with anyio.fail_after(90):
+        async with await anyio.open_process(command, env=env, stderr=None) as process:
+            await _send(
+                process,
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-11-25",
+                        "capabilities": {},
+                        "clientInfo": {"name": "sigterm-test", "version": "1"},
+                    },
+                },
+            )
+            await _receive_until(process, buffer, lambda m: m.get("id") == 1)
+            await _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+            await _send(
+                process,
+                {
+                    "jsonrpc": "2.0",
+                    "id": 2,
+                    "method": "tools/call",
+                    "params": {
+                        "name": "every_trigger-long-running-operation",
+                        "arguments": {"duration": 60, "steps": 60},
+                        "_meta": {"progressToken": "slow"},
+                    },
+                },
+            )
+            # The first progress notification: the call is running on the upstream server.
+            await _receive_until(process, buffer, lambda m: m.get("method") == "notifications/progress")
+            process.send_signal(signal.SIGTERM)
+            assert await process.wait() == 0
+
+    async with await Store.open(f"sqlite:///{db}", recover=False) as store:
+        [session] = await store.recent_sessions(10)
+        [call] = await store.calls(session_id=session["id"])
+    assert session["client_name"] == "sigterm-test"
+    assert session["status"] == "closed"
+    assert call["tool_name"] == "every_trigger-long-running-operation"
+    assert call["arguments"] == {"duration": 60, "steps": 60}
+    assert "cancelled" in call["error"]
+
+
+async def test_sigterm_to_an_http_gateway_mid_call_records_the_call_before_it_exits(
+    tmp_path: Path, everything_cmd: list[str]
+) -> None:
+    db = tmp_path / "history.db"
+    config = config_file(tmp_path, {"every": {"command": everything_cmd[0], "args": everything_cmd[1:]}})
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    running = anyio.Event()
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        running.set()
+
+    async def slow_call(client: Client) -> None:
+        with contextlib.suppress(Exception):  # the gateway may go before it answers
+            await client.call_tool(
+                "every_trigger-long-running-operation", {"duration": 4, "steps": 8}, progress_callback=on_progress
+            )
+
+    with running_gateway("--config", str(config), "--db", f"sqlite:///{db}", env=env) as gateway:
+        with anyio.fail_after(60):
+            with contextlib.suppress(Exception):  # the connection breaks as the gateway stops
+                async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
+                    tasks.start_soon(slow_call, client)
+                    await running.wait()
+                    gateway.process.send_signal(signal.SIGTERM)
+                    await anyio.to_thread.run_sync(gateway.process.wait, 30)
+            assert gateway.process.wait(timeout=30) == 0
+
+    async with await Store.open(f"sqlite:///{db}", recover=False) as store:
+        calls = await store.calls()
+    assert [c["tool_name"] for c in calls] == ["every_trigger-long-running-operation"]

@@ -6,9 +6,10 @@ import asyncio
 import contextlib
 import errno
 import logging
+import signal
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from rich.console import Console
@@ -136,6 +137,38 @@ async def _serve_web(
                 await serving
 
 
+async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` until it ends, or until SIGTERM cancels it.
+
+    SIGTERM's default would end the process on the spot, losing the calls in
+    flight and what the recorder has not committed yet. Cancelled instead, the
+    calls in flight end (each recorded as cancelled), the caller's `async with`
+    blocks stop the servers and drain the store, and the process exits 0.
+    """
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    terminated = False
+
+    def terminate() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, terminate)
+    except (NotImplementedError, RuntimeError, ValueError):  # no signals here (Windows, another thread)
+        await task
+        return
+    try:
+        await task
+    except asyncio.CancelledError:
+        if not terminated or not task.cancelled():
+            raise
+        logger.info("SIGTERM: stopped serving; recording the calls in flight")
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port: int) -> None:
     """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted."""
     console = _log_to_stderr()
@@ -146,7 +179,7 @@ async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port
             Gateway(config, store=store, state_key=settings.state_key) as gateway,
         ):
             _report_start(gateway, console)
-            await _serve_web(gateway, store, settings, host=host, sock=sock, console=console)
+            await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
 
 
 async def run_stdio(config: GatewayConfig, settings: Settings, *, dashboard: tuple[str, int] | None = None) -> None:
@@ -161,13 +194,13 @@ async def run_stdio(config: GatewayConfig, settings: Settings, *, dashboard: tup
         ):
             _report_start(gateway, console)
             if dashboard is None or sock is None:
-                await gateway.serve_stdio()
+                await _until_terminated(gateway.serve_stdio())
                 return
             web = asyncio.create_task(
                 _serve_web(gateway, store, settings, host=dashboard[0], sock=sock, console=console)
             )
             try:
-                await gateway.serve_stdio()
+                await _until_terminated(gateway.serve_stdio())
             finally:
                 web.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
