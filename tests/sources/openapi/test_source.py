@@ -723,3 +723,28 @@ def test_openapi_config_errors_name_the_key_path_and_never_a_secret() -> None:
     assert 'python.py.registry: expected "module:attribute"' in message
     assert TOKEN not in message
     assert "12345678" not in message
+
+
+def test_a_post_whose_name_holds_a_read_word_as_object_stays_a_write_and_has_its_summary_as_title() -> None:
+    def post(operation_id: str, summary: str) -> dict[str, Any]:
+        return {"post": {"operationId": operation_id, "summary": summary, "responses": {"200": {"description": "ok"}}}}
+
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "gizmos", "version": "1"},
+        "paths": {
+            "/runs/{id}/pending": post("reviewPendingGizmoRollouts", "Review pending rollouts for a run"),
+            "/reviews/{id}/approve": post("approveRolloutReview", "Approve or reject a rollout review"),
+            "/gizmos/search": post("searchGizmos", "Search gizmos"),
+        },
+    }
+    ops = build_tools(doc, source="gizmos.json").by_name()
+
+    def tool(name: str) -> Any:
+        return resolve_tool(ops[name].tool, facts=ToolFacts(http_method=ops[name].method))
+
+    for name in ("reviewPendingGizmoRollouts", "approveRolloutReview"):
+        assert tool(name).resolution.value(Hint.READ_ONLY) is False, name
+        assert str(tool(name).resolution.hints[Hint.READ_ONLY].provenance) == "inferred:http.post"
+    assert str(tool("searchGizmos").resolution.hints[Hint.READ_ONLY].provenance) == "inferred:http.post.read-name"
+    assert (tool("searchGizmos").title, tool("searchGizmos").title_origin) == ("Search gizmos", "openapi")
