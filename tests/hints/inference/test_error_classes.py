@@ -187,3 +187,15 @@ def test_a_post_stays_a_write_unless_its_action_verb_only_reads(name: str, descr
 @pytest.mark.parametrize("name", ["searchGizmos", "gizmos.list", "validate_ledger", "previewInvoice"])
 def test_a_post_whose_action_verb_only_reads_is_read_only(name: str) -> None:
     assert infer(name, "", http_method="POST")[RO] == Inferred(True, "http.post.read-name")
+
+
+def test_an_action_parameter_offering_a_write_makes_the_tool_as_risky_as_that_write() -> None:
+    schema = {"type": "object", "properties": {"action": {"type": "string", "enum": ["list", "get", "purge"]}}}
+    found = infer("gizmo_data", "Retrieve gizmo data; the action parameter picks the operation.", schema)
+    assert found[RO] == Inferred(False, "schema.action-enum")
+    assert value(found, D) is True
+
+
+def test_an_action_parameter_offering_only_reads_leaves_a_read_tool_read_only() -> None:
+    schema = {"type": "object", "properties": {"operation": {"type": "string", "enum": ["list", "describe"]}}}
+    assert value(infer("gizmo_data", "Retrieve gizmo data.", schema), RO) is True

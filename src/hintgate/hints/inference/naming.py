@@ -126,8 +126,12 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
         "update set put upsert write save configure assign unassign enable disable store "
         "block unblock ban unban rotate scale resize",
     ),
-    (EDIT, "edit modify patch move rename replace apply deploy merge rebase upgrade downgrade transfer attach link"),
-    (RESTORE, "restore revert rollback reset overwrite sync reimport"),
+    (
+        EDIT,
+        "edit modify patch move rename replace apply deploy merge rebase upgrade downgrade transfer attach "
+        "link reorder",
+    ),
+    (RESTORE, "restore revert rollback reset overwrite sync reimport undo"),
     (
         DELETE,
         "delete del remove rm drop purge destroy truncate wipe clear revoke kill terminate cancel "

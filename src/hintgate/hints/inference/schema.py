@@ -10,6 +10,7 @@ Only top-level properties are read; their names are tokenised like tool names
 | schema.force-flag | is a ``force`` or ``overwrite`` switch | RO F, D T |
 | schema.confirm-flag | asks for confirmation (``confirm``, ``confirmDrain``) | D T |
 | schema.exec-surface | holds code, SQL, a query language, a shell command, a script or an expression | RO F, I F |
+| schema.action-enum | picks the action (``action``, ``operation``) among choices one of which writes | riskiest |
 | schema.url-param | takes a URL to visit (``url``, ``urls``, ``uri``, ``href``) | OW T |
 | schema.local-path | requires a local file or directory path (and no URL) | OW F |
 """
@@ -20,8 +21,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from hintgate.hints.inference.naming import tokenize
-from hintgate.hints.inference.rule import Effect, effect
+from hintgate.hints.inference.naming import parse_name, tokenize
+from hintgate.hints.inference.rule import Effect, cautious_merge, effect
 
 __all__ = ["EXEC_SURFACE", "SchemaFacts", "exec_surface", "reads_only", "schema_facts", "schema_rules"]
 
@@ -72,6 +73,13 @@ def reads_only(text: str) -> bool:
 EXEC_SURFACE = "schema.exec-surface"
 """The rule id of an execution surface."""
 
+ACTION_ENUM = "schema.action-enum"
+"""The rule id of an ``action`` parameter whose choices include a writing action."""
+
+# A parameter that picks what the tool does ("action": ["list", "create"]): its
+# choices are actions, and a tool is as risky as the riskiest it offers.
+_ACTION_NAMES = frozenset({"action", "actions", "operation", "op", "command", "subcommand", "verb", "method"})
+
 _OUTPUT_PATH = ("schema.output-path", effect(read_only=False))
 _DRY_RUN = ("schema.dry-run", effect(read_only=False))
 _FORCE = ("schema.force-flag", effect(read_only=False, destructive=True))
@@ -84,7 +92,10 @@ _EXEC = (EXEC_SURFACE, effect(read_only=False, idempotent=False))
 class SchemaFacts:
     """What the rules need to know about a schema's top-level properties."""
 
-    __slots__ = ("confirm", "dry_run", "exec_param", "exec_reads_only", "force", "local_path", "output_path", "url")
+    __slots__ = (
+        *("action_effect", "confirm", "dry_run", "exec_param", "exec_reads_only", "force", "local_path"),
+        *("output_path", "url"),
+    )
 
     def __init__(self) -> None:
         self.exec_param: str | None = None
@@ -95,6 +106,7 @@ class SchemaFacts:
         self.confirm = False
         self.url = False
         self.local_path = False
+        self.action_effect: Effect | None = None
 
 
 def schema_facts(input_schema: Mapping[str, Any] | None) -> SchemaFacts:
@@ -135,6 +147,8 @@ def schema_facts(input_schema: Mapping[str, Any] | None) -> SchemaFacts:
             facts.confirm = True
         if joined in _URL_NAMES or (last in {"url", "urls"} and words[0] in {"target", "page", "start"}):
             facts.url = True
+        if joined in _ACTION_NAMES and isinstance(spec.get("enum"), list):
+            facts.action_effect = _action_effect(spec["enum"]) or facts.action_effect
         if facts.exec_param is None and exec_surface(spec, words, description):
             facts.exec_param = name
             facts.exec_reads_only = reads_only(description)
@@ -177,6 +191,16 @@ _CODE_EXAMPLE = re.compile(
 )
 
 
+def _action_effect(values: list[Any]) -> Effect | None:
+    """The riskiest of the actions an ``action`` enum offers, when one of them writes."""
+    classes = [
+        cls for v in values if isinstance(v, str) and (cls := parse_name(v).verb_class) is not None and not cls.opaque
+    ]
+    if not any(not cls.reads for cls in classes):
+        return None
+    return cautious_merge(cls.values for cls in classes)
+
+
 def schema_rules(facts: SchemaFacts) -> tuple[list[tuple[str, Effect]], list[tuple[str, Effect]]]:
     """The schema rules that match: (side-effect rules, open-world rules), in order."""
     effects: list[tuple[str, Effect]] = []
@@ -190,6 +214,8 @@ def schema_rules(facts: SchemaFacts) -> tuple[list[tuple[str, Effect]], list[tup
         effects.append(_CONFIRM)
     if facts.exec_param is not None and not facts.exec_reads_only:
         effects.append(_EXEC)
+    if facts.action_effect is not None:
+        effects.append((ACTION_ENUM, facts.action_effect))
     world: list[tuple[str, Effect]] = []
     if facts.url:
         world.append(_URL)
