@@ -66,15 +66,25 @@ class NameGlob:
     pattern: str
     _plain: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _folded: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _plain_is_folded: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # fnmatch.translate, not fnmatch.fnmatch: compiled once, and the same on every platform.
+        folded = skeleton(self.pattern)
         object.__setattr__(self, "_plain", re.compile(fnmatch.translate(self.pattern)))
-        object.__setattr__(self, "_folded", re.compile(fnmatch.translate(skeleton(self.pattern))))
+        object.__setattr__(self, "_folded", re.compile(fnmatch.translate(folded)))
+        object.__setattr__(self, "_plain_is_folded", folded == self.pattern)
 
     def matches(self, *names: str) -> bool:
         """Whether the glob matches any of `names`, as spelled or folded."""
-        return any(self._plain.match(n) is not None or self._folded.match(skeleton(n)) is not None for n in names)
+        # This runs for every tool rule on every call: one regex per name when nothing folds.
+        for name in names:
+            folded = skeleton(name)
+            if self._folded.match(folded) is not None:
+                return True
+            if (folded != name or not self._plain_is_folded) and self._plain.match(name) is not None:
+                return True
+        return False
 
 
 @functools.lru_cache(maxsize=1024)
