@@ -11,8 +11,13 @@ adds to everything else on the loop). Then it compares that lag at a steady
 500 calls/s with recording on and off, and times `record_call` itself,
 building each `CallRecord` included: the cost a call pays.
 
+Those run in fast mode (`commit="fast"`: commits every 50 ms, off the call's
+path). Durable mode (the default) is measured apart: concurrent callers each
+await `record_call_durable` (their record committed, in group commits), and
+it reports records per second and what that wait adds to each call.
+
 Goals (issue 4): 5,000 records/s on SQLite; recording adds at most 0.2 ms to a
-call's median latency.
+call's median latency (fast mode; durable mode adds one commit).
 """
 
 from __future__ import annotations
@@ -85,7 +90,7 @@ async def probe(lags: list[float], stop: asyncio.Event) -> None:
 
 async def sustained(url: str, count: int) -> tuple[float, list[float]]:
     """Records per second from the first enqueue to the end of flush(), and the loop lags seen meanwhile."""
-    store = await Store.open(url, replica="bench", retention=1000)
+    store = await Store.open(url, replica="bench", retention=1000, commit="fast")
     try:
         session = SessionRecord(str(uuid.uuid4()), "bench", "1.0", datetime.now(UTC), "stdio", "bench")
         calls = [make_call(n, session.id) for n in range(count)]
@@ -112,7 +117,7 @@ async def sustained(url: str, count: int) -> tuple[float, list[float]]:
 
 async def paced(url: str | None, seconds: float, rate: int) -> list[float]:
     """Loop lags while calls are recorded at a steady `rate` per second (`url` None: not recorded)."""
-    store = await Store.open(url, replica="bench-paced", retention=1000) if url else None
+    store = await Store.open(url, replica="bench-paced", retention=1000, commit="fast") if url else None
     try:
         session_id = str(uuid.uuid4())
         lags: list[float] = []
@@ -139,7 +144,7 @@ async def paced(url: str | None, seconds: float, rate: int) -> list[float]:
 
 async def enqueue_cost(url: str, count: int) -> list[float]:
     """Microseconds per `CallRecord(...)` plus `record_call`, one at a time."""
-    store = await Store.open(url, replica="bench-enqueue", retention=1000)
+    store = await Store.open(url, replica="bench-enqueue", retention=1000, commit="fast")
     try:
         session_id = str(uuid.uuid4())
         timings: list[float] = []
@@ -154,6 +159,47 @@ async def enqueue_cost(url: str, count: int) -> list[float]:
         return timings
     finally:
         await store.close()
+
+
+async def durable(url: str, count: int, callers: int) -> tuple[float, list[float]]:
+    """Durable mode: `callers` concurrent callers each awaiting `record_call_durable`, `count` in all.
+
+    Returns:
+        Records per second, and the milliseconds each caller waited for its record's commit.
+    """
+    store = await Store.open(url, replica="bench-durable", retention=1000)
+    try:
+        session_id = str(uuid.uuid4())
+        waits: list[float] = []
+        clock = time.perf_counter
+
+        async def caller(first: int) -> None:
+            for n in range(first, count, callers):
+                call = make_call(n, session_id)
+                t0 = clock()
+                committed = await store.record_call_durable(call)
+                waits.append((clock() - t0) * 1000)
+                assert committed, "a durable record was not confirmed"
+
+        started = clock()
+        await asyncio.gather(*(caller(i) for i in range(callers)))
+        return count / (clock() - started), waits
+    finally:
+        await store.close()
+
+
+def report_durable(results: list[tuple[int, float, list[float]]]) -> None:
+    for callers, rate, waits in results:
+        waits.sort()
+        p99 = waits[int(len(waits) * 0.99)]
+        print(
+            f"  durable, {callers} concurrent callers: {rate:,.0f} records/s; each call waits"
+            f" median {statistics.median(waits):.2f} ms, p99 {p99:.2f} ms for its commit"
+        )
+
+
+async def durable_runs(url: str, count: int) -> list[tuple[int, float, list[float]]]:
+    return [(callers, *(await durable(url, count if callers > 1 else count // 10, callers))) for callers in (1, 16, 64)]
 
 
 def report(
@@ -189,6 +235,7 @@ async def run(args: argparse.Namespace) -> None:
         enqueue = await enqueue_cost(url, args.records)
         steady = (await paced(None, STEADY_SECONDS, STEADY_RATE), await paced(url, STEADY_SECONDS, STEADY_RATE))
         report("SQLite (WAL, synchronous=NORMAL)", rate, lags, enqueue, GOAL_RECORDS_PER_S, steady)
+        report_durable(await durable_runs(url, args.records // 4))
     if args.no_postgres:
         return
     bin_dir = _postgres.find_bin_dir()
@@ -202,6 +249,7 @@ async def run(args: argparse.Namespace) -> None:
         enqueue = await enqueue_cost(url, args.records)
         steady = (await paced(None, STEADY_SECONDS, STEADY_RATE), await paced(url, STEADY_SECONDS, STEADY_RATE))
         report(f"PostgreSQL ({bin_dir.parent.name}, local, fsync on)", rate, lags, enqueue, None, steady)
+        report_durable(await durable_runs(url, args.records // 4))
 
 
 def main() -> None:
