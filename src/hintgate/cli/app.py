@@ -330,13 +330,15 @@ def serve(
         settings = Settings.from_environ(database_url=db, record=False if no_record else None)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
+    # Checked now, before a port is bound or an upstream started; said once the gateway is up.
+    where = _database_location(settings) if settings.record else "nowhere (--no-record)"
     try:
         if http is not None:
             host, port = _parse_http(http)
-            asyncio.run(run_http(loaded, settings, host=host, port=port))
+            asyncio.run(run_http(loaded, settings, host=host, port=port, recording=where))
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
-            asyncio.run(run_stdio(loaded, settings, dashboard=web))
+            asyncio.run(run_stdio(loaded, settings, dashboard=web, recording=where))
     except ListenError as exc:
         _fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:
@@ -501,6 +503,17 @@ def _emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wi
         _print_wide(console, render(rows, width=console.width, wide=wide), wide)
 
 
+def _database_location(settings: Any) -> str:
+    """The database in use, for people; a SQLite file outside the data dir must have an existing directory."""
+    from hintgate.errors import StoreError
+    from hintgate.store.engine import database_location
+
+    try:
+        return database_location(settings.store_url, default=settings.database_url is None)
+    except StoreError as exc:
+        _fail(str(exc), EXIT_USAGE)
+
+
 def _with_store(db: str | None, work: Any) -> Any:
     """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
     from hintgate.config.settings import Settings
@@ -511,6 +524,7 @@ def _with_store(db: str | None, work: Any) -> Any:
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
     url = settings.store_url
+    _database_location(settings)
 
     async def run() -> Any:
         store = await Store.open(url, recover=False, replica=settings.replica)

@@ -35,6 +35,11 @@ def _log_to_stderr(level: int = logging.INFO) -> Console:
     return console
 
 
+def _report_recording(console: Console, recording: str | None) -> None:
+    if recording is not None:
+        console.print(f"hintgate: recording to {recording}", highlight=False, soft_wrap=True)
+
+
 def _report_start(gateway: Gateway, console: Console) -> None:
     for source in gateway.sources.values():
         status = source.status
@@ -169,11 +174,17 @@ async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
-async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port: int) -> None:
-    """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted."""
+async def run_http(
+    config: GatewayConfig, settings: Settings, *, host: str, port: int, recording: str | None = None
+) -> None:
+    """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted.
+
+    `recording` names the database for the start report ("SQLite database /path").
+    """
     console = _log_to_stderr()
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
     with bind_listener(host, port) as sock:
+        _report_recording(console, recording)
         async with (
             open_store(settings) as store,
             Gateway(config, store=store, state_key=settings.state_key) as gateway,
@@ -182,12 +193,22 @@ async def run_http(config: GatewayConfig, settings: Settings, *, host: str, port
             await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
 
 
-async def run_stdio(config: GatewayConfig, settings: Settings, *, dashboard: tuple[str, int] | None = None) -> None:
-    """Serve MCP over stdin/stdout until the client closes stdin; optionally the dashboard on HOST:PORT too."""
+async def run_stdio(
+    config: GatewayConfig,
+    settings: Settings,
+    *,
+    dashboard: tuple[str, int] | None = None,
+    recording: str | None = None,
+) -> None:
+    """Serve MCP over stdin/stdout until the client closes stdin; optionally the dashboard on HOST:PORT too.
+
+    `recording` names the database for the start report ("SQLite database /path").
+    """
     console = _log_to_stderr(logging.WARNING)
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
     sock = bind_listener(*dashboard) if dashboard is not None else None
     with contextlib.closing(sock) if sock is not None else contextlib.nullcontext():
+        _report_recording(console, recording)
         async with (
             open_store(settings) as store,
             Gateway(config, store=store, state_key=settings.state_key) as gateway,

@@ -18,7 +18,7 @@ from sqlalchemy.pool import AsyncAdaptedQueuePool
 from hintgate.errors import StoreError
 from hintgate.store.rows import json_serializer
 
-__all__ = ["database_url"]
+__all__ = ["database_location", "database_url"]
 
 _MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK = 0x68696E74  # "hint": the PostgreSQL advisory lock key replicas migrate under
@@ -79,6 +79,38 @@ def database_url(url: str) -> str:
     if parsed.database == ":memory:":
         return "sqlite+aiosqlite:///:memory:"  # rendered, it would read %3Amemory%3A
     return parsed.render_as_string(hide_password=False)
+
+
+def database_location(url: str, *, default: bool = False) -> str:
+    """Where `url` stores, for people, checked before anything opens it.
+
+    Returns:
+        "SQLite database /absolute/path.db" or "PostgreSQL at HOST:PORT (URL, password hidden)".
+
+    Args:
+        url: as the user gave it.
+        default: it is hintgate's own data dir, which hintgate creates; any other
+            SQLite file's directory must exist (a typo should not become a directory tree).
+
+    Raises:
+        StoreError: the URL is invalid, or a SQLite file's directory does not exist.
+    """
+    parsed = _parse(url)
+    if parsed.get_backend_name() != "sqlite":
+        return _describe(parsed)
+    if parsed.database in (None, "", ":memory:"):
+        return "SQLite in memory (nothing is kept)"
+    given = Path(parsed.database or "")
+    path = given.absolute()
+    if not default and not path.parent.is_dir():
+        relative = (
+            ""
+            if given.is_absolute() or "://" not in url
+            else f"; sqlite:///PATH is relative to the working directory, an absolute path takes four slashes: "
+            f"sqlite:////{given}"
+        )
+        raise StoreError(f"database {_mask(url.strip())}: the directory {path.parent} does not exist{relative}")
+    return f"SQLite database {path}"
 
 
 def _describe(url: URL) -> str:
