@@ -192,6 +192,7 @@ async def test_tool_page_shows_hints_side_by_side_the_schema_and_a_tri_state_edi
         soup = await dash.page("/tools/notes_wipe")
     assert soup.title is not None
     assert soup.title.get_text() == "Wipe · hintgate"  # no declared title: derived from the name
+    assert texts(soup, ".title-provenance") == ["title derived from the name"]
     read_only = soup.select_one('.hints-table tr[data-hint="readOnlyHint"]')
     assert read_only is not None
     assert texts(read_only, "td.declared") == ["true not trusted"]

@@ -92,6 +92,9 @@ class Tool(_Model):
     server: str
     upstream_name: str
     title: str | None
+    title_provenance: Literal["override", "declared", "openapi", "derived"] = Field(
+        default="declared", description="Where the title came from; `derived` is the name in sentence case."
+    )
     description: str | None
     tier: TierName
     annotations: Hints
@@ -274,6 +277,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
         server=entry.server,
         upstream_name=entry.upstream_name,
         title=tool.title,
+        title_provenance=tool.title_origin.value,
         description=tool.description,
         tier=entry.tier.value,
         annotations=Hints.model_validate(resolution.to_mcp()),

@@ -45,6 +45,7 @@ class ToolCard:
         hints: all four hints with value and origin (the detail line).
         href: the tool page.
         review: why the tool needs review (empty when it does not).
+        title_provenance: where the title came from ("derived": the name in sentence case).
     """
 
     name: str
@@ -58,6 +59,7 @@ class ToolCard:
     hints: list[HintSummary]
     href: str
     review: list[str]
+    title_provenance: str = "declared"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,7 @@ def tool_card(tool: api.Tool) -> ToolCard:
         hints=hint_summaries(annotations, tool.provenance, tool.distrusted),
         href=f"/tools/{tool.name}",
         review=tool.review,
+        title_provenance=tool.title_provenance,
     )
 
 
