@@ -380,3 +380,23 @@ async def test_a_call_the_client_cancels_is_cancelled_upstream(tmp_path: Path) -
     call = next(m for m in received if m.get("method") == "tools/call")
     cancelled = next(m for m in received if m.get("method") == "notifications/cancelled")
     assert cancelled["params"]["requestId"] == call["id"]
+
+
+async def test_hintgate_tools_and_its_log_never_show_a_secret_a_failing_child_printed(tmp_path: Path) -> None:
+    leaky = server_entry([sys.executable, BAD, "leak", "${LEAK_TOKEN}"], env={"API_KEY": "sk-live-1234567"})
+    config = write_config(tmp_path, {"leaky": leaky})
+    completed = subprocess.run(
+        [sys.executable, "-m", "hintgate", "tools", "--config", str(config), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+        env={**os.environ, "LEAK_TOKEN": "tok-from-env-89"},
+    )
+    assert completed.returncode == 0, completed.stderr
+    reason = {s["name"]: s for s in json.loads(completed.stdout)["servers"]}["leaky"]["status"]["reason"]
+    assert "API_KEY=*** rejected" in reason
+    assert "token *** rejected" in reason
+    for secret in ("sk-live-1234567", "tok-from-env-89"):
+        assert secret not in completed.stdout
+        assert secret not in completed.stderr

@@ -184,3 +184,28 @@ async def test_a_timed_out_request_is_cancelled_upstream_and_raises(tmp_path: Pa
                     break
                 await anyio.sleep(0.05)
     assert "notifications/cancelled" in record.read_text()
+
+
+async def test_a_childs_secret_printed_to_stderr_is_hidden_in_its_status_reason(tmp_path: Path) -> None:
+    from hintgate.config.model import load_config
+    from hintgate.sources.base import SourceState
+    from hintgate.sources.mcp import McpUpstream
+
+    path = tmp_path / "hintgate.json"
+    server = {"command": sys.executable, "args": [BAD, "leak", "${LEAK_TOKEN}"], "env": {"API_KEY": "sk-live-1234567"}}
+    path.write_text(json.dumps({"mcpServers": {"leaky": server}}))
+    config = load_config(path, environ={**os.environ, "LEAK_TOKEN": "tok-from-env-89"})
+    upstream = McpUpstream(config.servers["leaky"], env={**env(), "API_KEY": "sk-live-1234567"})
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(upstream.run)
+            await upstream.wait_started(20)
+            tg.cancel_scope.cancel()
+    status = upstream.status
+    assert status.state is SourceState.DOWN
+    assert status.reason is not None
+    assert "exited with code 3" in status.reason
+    assert "API_KEY=*** rejected" in status.reason
+    assert "token *** rejected" in status.reason
+    assert "sk-live-1234567" not in json.dumps(status.to_json())
+    assert "tok-from-env-89" not in json.dumps(status.to_json())

@@ -111,6 +111,7 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
     def value_of(setting: str) -> Any:
         return m[str(given[setting][-1])]
 
+    expanded = len(reader.from_environment)
     start = len(reader.problems)
     transport = read_transport(reader, path, given, value_of)
     trust = Trust.UNTRUSTED
@@ -140,6 +141,7 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
         overrides=_freeze(overrides),
         call_timeout=times.get("timeout") or reader.timeouts.call,
         startup_timeout=times.get("startup_timeout") or reader.timeouts.startup,
+        from_environment=tuple(reader.from_environment[expanded:]),
     )
     reader.add_source(server, path, given.get("prefix", path))
 

@@ -32,6 +32,7 @@ from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
 from hintgate.policy.rules import PolicySettings, Rule
+from hintgate.redaction import REDACTED, secret_values, url_secrets
 
 __all__ = [
     "DEFAULT_ENV_ALLOW",
@@ -71,7 +72,6 @@ Proxy variables (`HTTPS_PROXY` ...) are left out on purpose: their URLs often
 carry credentials. Add them, or anything else, with `env: {allow: [...]}`.
 """
 
-_REDACTED = "***"
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
 _ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GLOB_CHARS = frozenset("*?[")
@@ -141,6 +141,14 @@ class ServerConfig:
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
     call_timeout: float = Timeouts.call
     startup_timeout: float = Timeouts.startup
+    from_environment: tuple[str, ...] = ()
+    """The values `${VAR}` took from the environment in this entry: kept secret, wherever they went."""
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every configured value never to show: `env` and header values, URL credentials, `${VAR}` values."""
+        t = self.transport
+        values = [*t.env.values()] if isinstance(t, StdioTransport) else [*t.headers.values(), *url_secrets(t.url)]
+        return secret_values([*values, *self.from_environment])
 
     def wants(self, tool_name: str) -> bool:
         """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
@@ -164,14 +172,14 @@ class ServerConfig:
                 "type": "stdio",
                 "command": self.transport.command,
                 "args": list(self.transport.args),
-                "env": dict.fromkeys(self.transport.env, _REDACTED),
+                "env": dict.fromkeys(self.transport.env, REDACTED),
                 "cwd": self.transport.cwd,
             }
         else:
             transport = {
                 "type": self.transport.kind,
                 "url": _redact_url(self.transport.url),
-                "headers": dict.fromkeys(self.transport.headers, _REDACTED),
+                "headers": dict.fromkeys(self.transport.headers, REDACTED),
             }
         return {
             "name": self.name,
@@ -203,7 +211,7 @@ class ServerConfig:
             secret_keys = sorted(t.headers)
         parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
         if secret_keys:
-            parts.append(", ".join(f"{k}={_REDACTED}" for k in secret_keys))
+            parts.append(", ".join(f"{k}={REDACTED}" for k in secret_keys))
         if not self.enabled:
             parts.append("disabled")
         return f"{self.name}: {how} ({'; '.join(parts)})"
@@ -262,10 +270,10 @@ class ApiAuth:
     def describe(self) -> str:
         """The scheme without its secret: `bearer ***`, `apiKey header X-API-Key=***`."""
         if self.kind == "bearer":
-            return f"bearer {_REDACTED}"
+            return f"bearer {REDACTED}"
         if self.kind == "basic":
-            return f"basic {self.username}:{_REDACTED}"
-        return f"apiKey {self.location} {self.name}={_REDACTED}"
+            return f"basic {self.username}:{REDACTED}"
+        return f"apiKey {self.location} {self.name}={REDACTED}"
 
 
 @dataclass(frozen=True)
@@ -330,6 +338,7 @@ class OpenApiConfig:
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
     call_timeout: float = Timeouts.call
     startup_timeout: float = Timeouts.startup
+    from_environment: tuple[str, ...] = ()  # what `${VAR}` took from the environment: secret
 
     def selects(self, method: str, path: str, tags: Collection[str]) -> bool:
         """Whether include / exclude let an operation through by its tags, path and method."""
@@ -353,6 +362,7 @@ class OpenApiConfig:
     def secrets(self) -> tuple[str, ...]:
         """Every credential value this source holds, for scrubbing messages and results."""
         values = [*(self.auth.secrets() if self.auth else ()), *(v for v in self.headers.values() if len(v) >= 4)]
+        values += secret_values([*url_secrets(self.base_url or ""), *self.from_environment])
         return tuple(sorted(set(values), key=len, reverse=True))
 
     def describe(self) -> str:
@@ -446,8 +456,8 @@ def _redact_url(url: str) -> str:
     if "@" in netloc:
         userinfo, _, host = netloc.rpartition("@")
         user = userinfo.split(":", 1)[0]
-        netloc = f"{user}:{_REDACTED}@{host}" if ":" in userinfo else f"{_REDACTED}@{host}"
-    query = "&".join(f"{item.split('=', 1)[0]}={_REDACTED}" if "=" in item else item for item in parts.query.split("&"))
+        netloc = f"{user}:{REDACTED}@{host}" if ":" in userinfo else f"{REDACTED}@{host}"
+    query = "&".join(f"{item.split('=', 1)[0]}={REDACTED}" if "=" in item else item for item in parts.query.split("&"))
     return urlunsplit((parts.scheme, netloc, parts.path, query if parts.query else "", parts.fragment))
 
 

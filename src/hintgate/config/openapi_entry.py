@@ -51,6 +51,7 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
     m = reader.mapping(value, path, "an OpenAPI source (a mapping with document)")
     if m is None:
         return
+    expanded = len(reader.from_environment)
     start = len(reader.problems)
     given = reader.source_keys(m, path, _OPENAPI_KEYS)
 
@@ -99,6 +100,7 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
         overrides=_freeze(overrides),
         call_timeout=timeout or reader.timeouts.call,
         startup_timeout=startup or reader.timeouts.startup,
+        from_environment=tuple(reader.from_environment[expanded:]),
     )
     reader.add_source(document_config, path, given.get("prefix", path))
 

@@ -91,6 +91,7 @@ class _Reader:
             folder = base.parent if base.name in {".vscode", ".cursor"} else base
             self.predefined["workspaceFolder"] = str(folder)
         self.problems: list[tuple[tuple[float, float], str, tuple[Key, ...]]] = []
+        self.from_environment: list[str] = []  # every value ${VAR} took from the environment, in order
         self.notes: list[tuple[tuple[float, float], str]] = []
         self.profile = "conservative"
         self.timeouts = Timeouts()
@@ -221,6 +222,8 @@ class _Reader:
             found = self.predefined.get(name) if not env_prefix else None
             if found is None:
                 found = self.environ.get(name)
+                if found:
+                    self.from_environment.append(found)
             if default is not None and not found:
                 return str(default)
             if found is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import logging
 import time
@@ -20,6 +21,7 @@ from typing import Any, Protocol
 from hintgate.config.model import SourceConfig, Trust
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
+from hintgate.redaction import Redactor
 
 logger = logging.getLogger(__name__)
 
@@ -222,6 +224,9 @@ class ConfiguredSource:
         self.resources: list[dict[str, Any]] = []
         self.resource_templates: list[dict[str, Any]] = []
         self._first_attempt = asyncio.Event()
+        secrets = getattr(config, "secrets", None)  # Python registries hold none
+        self.redact = Redactor(secrets() if secrets is not None else ())
+        """Hides the config's secrets in upstream text hintgate shows (status reasons, errors, logs)."""
 
     @property
     def name(self) -> str:
@@ -274,6 +279,7 @@ class ConfiguredSource:
 
     async def wait_to_retry(self, reason: str, delay: float, *, restarts: int, verb: str = "restarting") -> None:
         """Mark the source down with `reason`, say when it is retried, and wait `delay` s."""
+        reason = self.redact.text(reason)
         logger.warning("%s is down (%s); %s in %g s", self.name, reason, verb, delay)
         self._first_attempt.set()
         await self._set_status(SourceStatus(SourceState.DOWN, reason, restarts=restarts, retry_at=time.time() + delay))
@@ -285,6 +291,8 @@ class ConfiguredSource:
             await asyncio.wait_for(self._first_attempt.wait(), timeout)
 
     async def _set_status(self, status: SourceStatus) -> None:
+        if status.reason is not None and self.redact:
+            status = dataclasses.replace(status, reason=self.redact.text(status.reason))
         self._status = status
         await self._notify("status")
 

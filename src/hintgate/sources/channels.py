@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from hintgate.config.model import HttpTransport, StdioTransport
 from hintgate.errors import HintgateError, UpstreamClosed, UpstreamProtocolError, UpstreamStartError
+from hintgate.redaction import Redactor
 
 __all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_stdio"]
 
@@ -53,9 +54,10 @@ class MessageChannel(Protocol):
 class StdioChannel:
     """A child process speaking newline-delimited JSON-RPC on its stdin and stdout."""
 
-    def __init__(self, process: asyncio.subprocess.Process, server: str) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, server: str, redact: Redactor) -> None:
         self._process = process
         self._server = server
+        self._redact = redact
         self.stderr_tail: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
 
@@ -64,7 +66,8 @@ class StdioChannel:
         assert stream is not None
         with contextlib.suppress(Exception):
             while line := await stream.readline():
-                text = line.decode("utf-8", "replace").rstrip()
+                # Children print their configuration (API keys included) when they fail.
+                text = self._redact.text(line.decode("utf-8", "replace").rstrip())
                 if text:
                     self.stderr_tail.append(text)
                     logger.debug("%s stderr: %s", self._server, text)
@@ -97,7 +100,7 @@ class StdioChannel:
                 raise UpstreamClosed(f"closed its stdout; {self.describe_exit()}", server=self._server)
             if not line.strip():
                 continue
-            return _decode(line, self._server)
+            return _decode(line, self._server, self._redact)
 
     def describe_exit(self) -> str:
         code = self._process.returncode
@@ -124,20 +127,27 @@ class StdioChannel:
             await self._stderr_task
 
 
-def _decode(line: bytes, server: str) -> dict[str, Any]:
+def _snippet(line: bytes, redact: Redactor) -> str:
+    # Hidden before it is cut, so a secret across the cut cannot show its first half.
+    return redact.text(line[:4096].decode("utf-8", "replace")).strip()[:200]
+
+
+def _decode(line: bytes, server: str, redact: Redactor) -> dict[str, Any]:
     try:
         message = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        snippet = line[:200].decode("utf-8", "replace").strip()
+        snippet = _snippet(line, redact)
         raise UpstreamProtocolError(f"sent a line that is not JSON: {snippet!r}", server=server) from exc
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-        snippet = line[:200].decode("utf-8", "replace").strip()
+        snippet = _snippet(line, redact)
         raise UpstreamProtocolError(f"sent something that is not a JSON-RPC 2.0 message: {snippet!r}", server=server)
     return message
 
 
 @asynccontextmanager
-async def open_stdio(spec: StdioTransport, env: Mapping[str, str], server: str) -> AsyncIterator[StdioChannel]:
+async def open_stdio(
+    spec: StdioTransport, env: Mapping[str, str], server: str, redact: Redactor
+) -> AsyncIterator[StdioChannel]:
     command = spec.command
     if os.sep not in command and shutil.which(command, path=env.get("PATH")) is None:
         raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)
@@ -155,7 +165,7 @@ async def open_stdio(spec: StdioTransport, env: Mapping[str, str], server: str) 
         )
     except OSError as exc:
         raise UpstreamStartError(f"could not start {command!r}: {exc.strerror or exc}", server=server) from exc
-    channel = StdioChannel(process, server)
+    channel = StdioChannel(process, server, redact)
     try:
         yield channel
     finally:
@@ -165,7 +175,8 @@ async def open_stdio(spec: StdioTransport, env: Mapping[str, str], server: str) 
 class HttpChannel:
     """Adapts the SDK's streamable HTTP transport (typed messages) to dicts."""
 
-    def __init__(self, read: Any, write: Any, server: str, url: str) -> None:
+    def __init__(self, read: Any, write: Any, server: str, url: str, redact: Redactor) -> None:
+        self._redact = redact
         self._read = read
         self._write = write
         self._server = server
@@ -196,7 +207,9 @@ class HttpChannel:
         except Exception as exc:  # anyio.EndOfStream / ClosedResourceError
             raise UpstreamClosed(f"connection to {self._url} closed", server=self._server) from exc
         if isinstance(item, Exception):
-            raise UpstreamProtocolError(f"{type(item).__name__}: {item}", server=self._server) from item
+            raise UpstreamProtocolError(
+                self._redact.text(f"{type(item).__name__}: {item}"), server=self._server
+            ) from item
         dumped: dict[str, Any] = item.message.model_dump(by_alias=True, exclude_unset=True, mode="json")
         self._check_transport_error(dumped)
         return dumped
@@ -236,12 +249,13 @@ class HttpChannel:
 
 
 @asynccontextmanager
-async def open_http(spec: HttpTransport, server: str, timeout: float) -> AsyncIterator[HttpChannel]:
+async def open_http(spec: HttpTransport, server: str, timeout: float, redact: Redactor) -> AsyncIterator[HttpChannel]:
     if spec.kind == "sse":
         raise UpstreamStartError("the legacy SSE transport is not supported; use streamable HTTP", server=server)
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
+    url = redact.text(spec.url)  # as messages show it: API keys in its query hidden
     channel: HttpChannel | None = None
 
     async def watch_session(response: httpx2.Response) -> None:
@@ -257,10 +271,10 @@ async def open_http(spec: HttpTransport, server: str, timeout: float) -> AsyncIt
     )
     try:
         async with client, streamable_http_client(spec.url, http_client=client) as (read, write):
-            channel = HttpChannel(read, write, server, spec.url)
+            channel = HttpChannel(read, write, server, url, redact)
             yield channel
     except httpx2.HTTPError as exc:
-        raise UpstreamStartError(f"HTTP connection to {spec.url} failed: {exc}", server=server) from exc
+        raise UpstreamStartError(f"HTTP connection to {url} failed: {redact.text(str(exc))}", server=server) from exc
     except BaseExceptionGroup as group:
         # The SDK's client runs in a task group, which wraps what failed (a refused
         # connection, or hintgate's own error raised inside) in a group: unwrap it.
@@ -272,7 +286,7 @@ async def open_http(spec: HttpTransport, server: str, timeout: float) -> AsyncIt
             raise ours from group
         failed = next((leaf for leaf in leaves if isinstance(leaf, httpx2.HTTPError)), leaves[0])
         detail = str(failed) if isinstance(failed, httpx2.HTTPError) else f"{type(failed).__name__}: {failed}"
-        raise UpstreamStartError(f"HTTP connection to {spec.url} failed: {detail}", server=server) from group
+        raise UpstreamStartError(f"HTTP connection to {url} failed: {redact.text(detail)}", server=server) from group
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

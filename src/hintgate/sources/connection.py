@@ -29,6 +29,7 @@ from hintgate.errors import (
     UpstreamStartError,
     UpstreamTimeout,
 )
+from hintgate.redaction import Redactor
 from hintgate.sources.channels import HttpChannel, MessageChannel, open_http, open_stdio
 
 __all__ = [
@@ -75,9 +76,11 @@ class McpConnection:
         server: str,
         on_notification: NotificationHandler | None = None,
         on_request: RequestHandler | None = None,
+        redact: Redactor | None = None,
     ) -> None:
         self._channel = channel
         self.server = server
+        self._redact = redact or Redactor()
         self._on_notification = on_notification
         self._on_request = on_request
         self._ids = itertools.count(1)
@@ -185,9 +188,9 @@ class McpConnection:
             error = message["error"] if isinstance(message["error"], dict) else {}
             future.set_exception(
                 UpstreamRequestError(
-                    str(error.get("message", "error without a message")),
+                    self._redact.text(str(error.get("message", "error without a message"))),
                     code=int(error.get("code", -32603)) if isinstance(error.get("code"), int) else -32603,
-                    data=error.get("data"),
+                    data=self._redact.value(error.get("data")),
                     server=self.server,
                 )
             )
@@ -282,6 +285,7 @@ async def connect(
     capabilities: dict[str, Any] | None = None,
     on_notification: NotificationHandler | None = None,
     on_request: RequestHandler | None = None,
+    redact: Redactor | None = None,
 ) -> AsyncIterator[McpConnection]:
     """Start or reach an upstream, run the handshake, and yield the connection.
 
@@ -293,18 +297,23 @@ async def connect(
         capabilities: the client capabilities to declare upstream.
         on_notification: called for each notification the server sends.
         on_request: called for each request the server sends (except ping).
+        redact: hides the server's configured secrets in what it sends that
+            hintgate shows (stderr lines, error messages, garbage quoted).
 
     Raises:
         UpstreamStartError: the server could not be started, or did not
             complete the handshake (the reason and its stderr are in the message).
     """
+    redact = redact or Redactor()
     opener: contextlib.AbstractAsyncContextManager[Any]
     if isinstance(spec, StdioTransport):
-        opener = open_stdio(spec, env if env is not None else {}, server)
+        opener = open_stdio(spec, env if env is not None else {}, server, redact)
     else:
-        opener = open_http(spec, server, startup_timeout)
+        opener = open_http(spec, server, startup_timeout, redact)
     async with opener as channel:
-        connection = McpConnection(channel, server=server, on_notification=on_notification, on_request=on_request)
+        connection = McpConnection(
+            channel, server=server, on_notification=on_notification, on_request=on_request, redact=redact
+        )
         reader = asyncio.ensure_future(connection.run())
         try:
             try:

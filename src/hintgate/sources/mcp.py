@@ -136,6 +136,7 @@ class McpUpstream(ConfiguredSource):
                 capabilities=_CLIENT_CAPABILITIES,
                 on_notification=self._on_notification,
                 on_request=self._on_request,
+                redact=self.redact,
             ) as connection:
                 self._connection = connection
                 await self._refresh_all(connection)
@@ -224,7 +225,7 @@ class McpUpstream(ConfiguredSource):
             if self._calls:
                 await self._calls[max(self._calls)].client_notify(method, params)
             else:
-                logger.info("%s: %s", self.name, (params or {}).get("data"))
+                logger.info("%s: %s", self.name, self.redact.value((params or {}).get("data")))
 
     async def _refresh(self, kind: str) -> None:
         connection = self._connection

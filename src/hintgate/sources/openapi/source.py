@@ -26,7 +26,7 @@ import base64
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from hintgate.errors import (
     UpstreamTimeout,
 )
 from hintgate.hints.annotations import ParsedAnnotations, parse_annotations
+from hintgate.redaction import Redactor
 from hintgate.sources.base import (
     Backoff,
     CallContext,
@@ -355,22 +356,6 @@ def _place_body(request: PreparedRequest, body: Body, args: Mapping[str, Any]) -
 # ---------------------------------------------------------------- answers
 
 
-def _scrub(value: Any, secrets: Sequence[str]) -> Any:
-    """`value` with every secret replaced by `***` (strings, and strings inside JSON values)."""
-    if not secrets:
-        return value
-    if isinstance(value, str):
-        for secret in secrets:
-            if secret in value:
-                value = value.replace(secret, _REDACTED)
-        return value
-    if isinstance(value, dict):
-        return {_scrub(k, secrets): _scrub(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_scrub(v, secrets) for v in value]
-    return value
-
-
 def _is_text(content_type: str) -> bool:
     low = content_type.lower()
     return low.startswith("text/") or any(t in low for t in ("json", "xml", "javascript", "yaml", "x-www-form"))
@@ -447,7 +432,7 @@ class _SecretFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if self.secrets:
             message = record.getMessage()
-            scrubbed = _scrub(message, sorted(self.secrets, key=len, reverse=True))
+            scrubbed = Redactor(self.secrets).text(message)
             if scrubbed != message:
                 record.msg, record.args = scrubbed, ()
         return True
@@ -470,6 +455,7 @@ class OpenApiSource(ConfiguredSource):
         super().__init__(config, listener=listener)
         self.config: OpenApiConfig = config
         self._secrets = config.secrets()
+        self._redact = Redactor(self._secrets)
         _LOG_FILTER.secrets.update(self._secrets)
         for logger_name in ("httpx2", "httpcore2"):
             logging.getLogger(logger_name).addFilter(_LOG_FILTER)  # a no-op when added already
@@ -527,7 +513,7 @@ class OpenApiSource(ConfiguredSource):
                 break
             except (TargetError, TimeoutError) as exc:
                 reason = str(exc) if isinstance(exc, TargetError) else "reading the document timed out"
-                reason = _scrub(reason, self._secrets)
+                reason = self._redact.text(reason)
             delay = backoff.next_delay()
             await self.wait_to_retry(reason, delay, restarts=backoff.failures - 1, verb="retrying")
         self._install(toolset)
@@ -597,7 +583,7 @@ class OpenApiSource(ConfiguredSource):
                 f"{where} got no answer within {self.config.call_timeout:g} s", server=self.name
             ) from None
         except (httpx2.HTTPError, httpx2.InvalidURL) as exc:
-            detail = _scrub(f"{where} failed: {type(exc).__name__}: {exc}", self._secrets)
+            detail = self._redact.text(f"{where} failed: {type(exc).__name__}: {exc}")
             raise UpstreamError(detail, server=self.name) from None
         result = answer_to_result(
             response.status_code,
@@ -608,7 +594,7 @@ class OpenApiSource(ConfiguredSource):
             headers={k: v for k, v in response.headers.items() if k.lower() not in {"set-cookie"}},
             expects_object="outputSchema" in operation.tool,
         )
-        scrubbed: dict[str, Any] = _scrub(result, self._secrets)
+        scrubbed: dict[str, Any] = self._redact.value(result)
         return scrubbed
 
     async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
