@@ -590,33 +590,90 @@ def overrides_list(
     _emit_rows(rows, output, overrides_text, wide)
 
 
+def _hint_spellings() -> dict[str, str]:
+    """What `overrides set` takes for a hint, as the config file does: readOnlyHint, read_only, readOnly..."""
+    from hintgate.hints.annotations import Hint
+
+    spellings: dict[str, str] = {}
+    for hint in Hint:
+        short = hint.value.removesuffix("Hint")
+        for spelling in (hint.value, hint.attr, f"{hint.attr}_hint", short):
+            spellings[spelling] = hint.value
+    return spellings
+
+
 @overrides_app.command("set")
 def overrides_set(
     tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. fs_write_file).")],
     hints: Annotated[
-        list[str], typer.Argument(help="HINT=true|false pairs, e.g. destructiveHint=true readOnlyHint=false.")
+        list[str],
+        typer.Argument(help="HINT=true|false pairs, e.g. destructiveHint=true read_only=false (config spellings)."),
     ],
     db: DbOpt = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", "-c", help="Check TOOL against this config's catalog (starts its servers)."),
+    ] = None,
 ) -> None:
-    """Override hints of a tool; a running gateway on the same database applies them within seconds."""
+    """Override hints of a tool; a running gateway on the same database applies them within seconds.
+
+    An unknown tool is refused when `--config` is given (the catalog is
+    consulted); without it, a tool the store has never seen (no recorded
+    call, no override) is set with a warning, since a server may list it later.
+    """
     from hintgate.hints.annotations import Hint
 
+    spellings = _hint_spellings()
     parsed: dict[str, bool] = {}
     known = ", ".join(h.value for h in Hint)
     for pair in hints:
         name, sep, value = pair.partition("=")
         if not sep or value.lower() not in ("true", "false"):
             _fail(f"{pair!r}: expected HINT=true or HINT=false (hints: {known})", EXIT_USAGE)
-        if name not in {h.value for h in Hint}:
-            _fail(f"{name!r} is not a hint (hints: {known})", EXIT_USAGE)
-        parsed[name] = value.lower() == "true"
+        if name not in spellings:
+            _fail(f"{name!r} is not a hint (hints: {known}, or their config spellings)", EXIT_USAGE)
+        parsed[spellings[name]] = value.lower() == "true"
+    if config is not None:
+        _check_in_catalog(tool, _load(config))
 
-    async def work(store: Any) -> None:
+    async def work(store: Any) -> bool:
+        seen = bool(await store.calls(tool=tool, limit=1)) or any(r["tool"] == tool for r in await store.overrides())
         for name, value in parsed.items():
             await store.set_override(tool, name, value, actor="cli")
+        return seen
 
-    _with_store(db, work)
+    seen = _with_store(db, work)
+    if not seen and config is None:
+        Console(stderr=True).print(
+            f"[yellow]warning:[/] no recorded call or override names {tool!r}: check the name "
+            "(`hintgate tools`, or give --config FILE to check it); the override applies once a server lists it",
+            highlight=False,
+            soft_wrap=True,
+        )
     _out().print(f"set {', '.join(f'{k}={str(v).lower()}' for k, v in parsed.items())} on {tool}", highlight=False)
+
+
+def _check_in_catalog(tool: str, loaded: GatewayConfig) -> None:
+    import difflib
+
+    from hintgate.cli.serve import collect_catalog
+
+    gateway = asyncio.run(collect_catalog(loaded, progress=False))
+    names = list(gateway.catalog.entries)
+    if tool in names:
+        return
+    down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
+    if down:
+        Console(stderr=True).print(
+            f"[yellow]warning:[/] {tool!r} is not in the catalog, but {', '.join(down)} did not start, "
+            "so it may be theirs",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return
+    close = difflib.get_close_matches(tool, names, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else f" ({len(names)} tools listed)"
+    _fail(f"{tool!r} is not a tool of this config's catalog{hint}", EXIT_USAGE)
 
 
 @overrides_app.command("clear")

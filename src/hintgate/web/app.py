@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 
 from hintgate import __version__
 from hintgate.web import api, dashboard
-from hintgate.web.auth import security_middleware
+from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
 
 __all__ = ["create_app"]
@@ -52,6 +52,14 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
         ]
         return JSONResponse({"detail": "; ".join(problems), "errors": errors}, status_code=422)
 
+    default_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = describe_security(default_openapi(), token=token is not None)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.include_router(api.router)
     app.include_router(dashboard.router)
     dashboard.mount_static(app)

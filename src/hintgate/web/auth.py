@@ -33,6 +33,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -41,6 +42,7 @@ __all__ = [
     "COOKIE",
     "CSRF_HEADER",
     "MIN_TOKEN_LENGTH",
+    "describe_security",
     "is_loopback",
     "load_or_create_token",
     "security_middleware",
@@ -214,6 +216,40 @@ def security_middleware(
         return await call_next(request)
 
     return check
+
+
+def describe_security(schema: dict[str, Any], *, token: bool) -> dict[str, Any]:
+    """The OpenAPI document with what a request needs written in: the write header, and the token if any.
+
+    Every operation that changes state (not GET, HEAD, OPTIONS) outside `/mcp`
+    lists `X-Hintgate-Request` (any value) or a bearer token as its security,
+    so a generated client or `/api/docs` sends one; with a token every operation
+    lists the bearer token.
+    """
+    schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
+    schemes["hintgateRequest"] = {
+        "type": "apiKey",
+        "in": "header",
+        "name": CSRF_HEADER,
+        "description": f"Requests that change state need the {CSRF_HEADER} header, with any value (say 1), "
+        "unless they carry a bearer token: a cross-site web page cannot send it.",
+    }
+    schemes["bearerToken"] = {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The API token printed at first start; required on every request when hintgate "
+        "is bound beyond loopback.",
+    }
+    for path in schema.get("paths", {}).values():
+        for method, operation in path.items():
+            if not isinstance(operation, dict):
+                continue
+            if method.upper() in _SAFE:
+                if token:
+                    operation["security"] = [{"bearerToken": []}]
+            else:
+                operation["security"] = [{"hintgateRequest": []}, {"bearerToken": []}]
+    return schema
 
 
 def _loopback_origin(origin: str) -> bool:

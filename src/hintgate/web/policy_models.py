@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, create_model
 
 from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Rule
 
-__all__ = ["Policy", "PolicyIn", "apply_policy", "effects", "policy_out"]
+__all__ = ["MODE_SPELLINGS", "Policy", "PolicyIn", "apply_policy", "effects", "policy_out"]
 
 
 class _Model(BaseModel):
@@ -27,8 +27,21 @@ class _Strict(BaseModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
 
+def _camel(words: str) -> str:
+    first, *rest = words.split("-")
+    return first + "".join(word.title() for word in rest)
+
+
+# A PATCH takes the mode as the config file does: accept-edits, accept_edits or acceptEdits.
+MODE_SPELLINGS: Mapping[str, Mode] = {
+    spelling: mode for mode in Mode for spelling in (mode.value, mode.value.replace("-", "_"), _camel(mode.value))
+}
+
+
 def _type(row: PolicySetting, *, given: bool) -> Any:
     """The pydantic type of a setting: as answered, or as given in a PATCH (strict, bounded)."""
+    if row.kind == "mode" and given:
+        return Literal.__getitem__(tuple(MODE_SPELLINGS))
     if row.kind == "bool":
         return StrictBool if given else bool
     if row.kind == "seconds":
@@ -113,7 +126,7 @@ def apply_policy(settings: PolicySettings, given: Mapping[str, Any]) -> PolicySe
         if value is None:
             raise ValueError(f"{path}: null is not a setting; leave it out to keep it")
         row = by_path[path]
-        changes[row.attr] = Mode(value) if row.kind == "mode" else value
+        changes[row.attr] = MODE_SPELLINGS[value] if row.kind == "mode" else value
     return dataclasses.replace(settings, **changes)
 
 
