@@ -17,8 +17,8 @@ from typing import Any
 from hintgate.errors import ExpectFileError, HintTypeError
 from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
-from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.hints.review import review_reasons
+from hintgate.hints.scan import SCAN_RULES, Level, scan_tool
 from hintgate.hints.titles import TitleOrigin
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "LintReport",
     "Rule",
     "Severity",
+    "Span",
     "declared_tier",
     "lint_tools",
     "load_expect",
@@ -56,7 +57,7 @@ class Rule:
     summary: str
 
 
-RULES: Mapping[str, Rule] = {
+_OWN_RULES: Mapping[str, Rule] = {
     rule.code: rule
     for rule in (
         Rule("HG001", "no-annotations", Severity.WARNING, "The tool publishes no annotations at all."),
@@ -139,12 +140,6 @@ RULES: Mapping[str, Rule] = {
         Rule("HG401", "invalid-name", Severity.ERROR, "The tool name has characters the spec does not allow."),
         Rule("HG402", "long-name", Severity.WARNING, "The tool name is longer than 64 characters."),
         Rule("HG403", "duplicate-name", Severity.ERROR, "Two tools share a name."),
-        Rule(
-            "HG404",
-            "confusable-name",
-            Severity.ERROR,
-            "The tool name has letters drawn like Latin ones but from another script (Cyrillic, Greek).",
-        ),
         Rule("HG501", "expect-wrong-tier", Severity.ERROR, "The tool is not in the tier the expect file gives."),
         Rule("HG502", "expect-listed-twice", Severity.ERROR, "The expect file lists the tool in two tiers."),
         Rule(
@@ -161,6 +156,29 @@ RULES: Mapping[str, Rule] = {
         ),
     )
 }
+_SCAN_SEVERITY = {Level.HIGH: Severity.ERROR, Level.WARNING: Severity.WARNING, Level.INFO: Severity.NOTE}
+RULES: Mapping[str, Rule] = dict(
+    sorted(
+        {
+            **_OWN_RULES,
+            # The poisoning scan's rules, a high finding being an error.
+            **{c: Rule(c, r.id, _SCAN_SEVERITY[r.level], r.summary) for c, r in SCAN_RULES.items()},
+        }.items()
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where in a tool a finding is: the JSON path of a text field and the offsets within that text."""
+
+    path: str
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"path": self.path, "start": self.start, "end": self.end}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +190,7 @@ class Finding:
     tool: str | None = None
     hint: Hint | None = None
     severity: Severity | None = None
+    span: Span | None = None
 
     @property
     def rule(self) -> Rule:
@@ -192,6 +211,7 @@ class Finding:
             "tool": self.tool,
             "hint": self.hint.value if self.hint else None,
             "message": self.message,
+            "span": self.span.to_json() if self.span else None,
         }
 
 
@@ -273,6 +293,7 @@ def lint_tools(
     expect: Mapping[Tier, Sequence[str]] | None = None,
     trusted: bool = True,
     overrides: Callable[[str], tuple[Mapping[Hint, bool], str | None]] | None = None,
+    others: Mapping[str, str] | None = None,
 ) -> LintReport:
     """Lint a tools/list result.
 
@@ -287,6 +308,8 @@ def lint_tools(
             own (trusted), a configured server as the gateway would serve it.
         overrides: tool name → the config's (hint overrides, title), so the
             resolved hints and tiers are the gateway's.
+        others: tool name → server for other servers' tools, so a
+            description that uses one is reported (HG615).
     """
     report = LintReport(target=target, tools=[], server=server)
     findings = report.findings
@@ -301,6 +324,9 @@ def lint_tools(
             resolved = resolve_tool({**raw, "annotations": None}, **options)
         report.tools.append(resolved)
         findings.extend(_tool_findings(resolved))
+        findings.extend(
+            Finding(f.code, f.message, name, span=Span(f.path, f.start, f.end)) for f in scan_tool(raw, others=others)
+        )
     names = Counter(t.name for t in report.tools)
     findings.extend(
         Finding("HG403", f"{count} tools are named {name!r}", name) for name, count in names.items() if count > 1
@@ -315,10 +341,6 @@ def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:
     for problem in name_problems(name):
         long_only = "characters long" in problem and "spec's" not in problem
         yield Finding("HG402" if long_only else "HG401", f"the name {problem}", name)
-    lookalikes = confusable_letters(name)
-    if lookalikes:
-        shown = ", ".join(f"{c!r} (U+{ord(c):04X}, looks like {skeleton(c)!r})" for c in lookalikes)
-        yield Finding("HG404", f"the name reads as {skeleton(name)!r} but has {shown}", name)
     raw_annotations = tool.raw.get("annotations")
     parsed = tool.parsed
     for key, value in parsed.invalid.items():

@@ -14,7 +14,7 @@ from hintgate import __version__
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier
 from hintgate.hints.catalog import ResolvedTool
 from hintgate.hints.layout import Column, fit_table, short_id, when
-from hintgate.hints.lint import RULES, LintReport, Severity, origin_counts
+from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 
 __all__ = [
     "calls_text",
@@ -112,13 +112,17 @@ def lint_text(report: LintReport) -> Group:
                 Text(finding.level.value, style=_STYLE[finding.level]),
                 f"{finding.code} {finding.rule.id}",
                 finding.tool or "",
-                finding.message,
+                finding.message if finding.span is None else f"{finding.message} (at {_at(finding.span)})",
             )
         parts.append(table)
     else:
         parts.append(Text("no findings", style="green"))
     parts.append(_summary_table(report))
     return Group(*parts)
+
+
+def _at(span: Span) -> str:
+    return f"{span.path}:{span.start}-{span.end}"
 
 
 def _summary_table(report: LintReport) -> Table:
@@ -166,6 +170,11 @@ def lint_sarif(report: LintReport, *, artifact_uri: str | None = None) -> str:
                 }
             ]
         }
+        if finding.span is not None:
+            qualified = f"{report.server or report.target}/{finding.tool or ''}/{finding.span.path}"
+            location["logicalLocations"].append(
+                {"name": finding.span.path, "fullyQualifiedName": qualified, "kind": "member"}
+            )
         if artifact_uri is not None:
             location["physicalLocation"] = {"artifactLocation": {"uri": artifact_uri}}
         result: dict[str, Any] = {
@@ -178,6 +187,9 @@ def lint_sarif(report: LintReport, *, artifact_uri: str | None = None) -> str:
         }
         if finding.tool:
             result["properties"] = {"tool": finding.tool}
+        if finding.span is not None:
+            result.setdefault("properties", {})["span"] = finding.span.to_json()
+            result["partialFingerprints"]["hintgate/v1"] += f":{finding.span.path}:{finding.span.start}"
         results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,
