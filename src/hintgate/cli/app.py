@@ -276,7 +276,10 @@ def _parse_http(value: str) -> tuple[str, int]:
 
 ConfigFile = Annotated[Path | None, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
 DemoFlag = Annotated[
-    bool, typer.Option("--demo", help="Use the bundled demo config: hintgate's demo server, no network needed.")
+    bool,
+    typer.Option(
+        "--demo", help="Use the bundled demo config: a trusted notebook and an untrusted fake web, no network needed."
+    ),
 ]
 
 
@@ -332,6 +335,10 @@ def serve(
         _fail(str(exc), EXIT_USAGE)
     # Checked now, before a port is bound or an upstream started; said once the gateway is up.
     where = _database_location(settings) if settings.record else "nowhere (--no-record)"
+    if demo:
+        from hintgate.demo import BANNER
+
+        Console(stderr=True).print(BANNER, highlight=False, markup=False, soft_wrap=True)
     try:
         if http is not None:
             host, port = _parse_http(http)
