@@ -4,8 +4,10 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from hintgate.config.model import DEFAULT_ENV_ALLOW, StdioTransport
@@ -209,3 +211,65 @@ async def test_a_childs_secret_printed_to_stderr_is_hidden_in_its_status_reason(
     assert "token *** rejected" in status.reason
     assert "sk-live-1234567" not in json.dumps(status.to_json())
     assert "tok-from-env-89" not in json.dumps(status.to_json())
+
+
+class CountingClient:
+    """A calling client that counts what reaches it, each message taking a turn of the event loop as a send would."""
+
+    def __init__(self) -> None:
+        self.logs = 0
+        self.progress_reports: list[float] = []
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        await anyio.lowlevel.checkpoint()
+        self.progress_reports.append(progress)
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        raise AssertionError(f"unexpected {method}")
+
+    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
+        await anyio.lowlevel.checkpoint()
+        self.logs += 1
+
+
+async def test_a_notification_flood_is_bounded_and_counted_and_other_upstreams_keep_working(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from hintgate.config.model import ServerConfig
+    from hintgate.sources.base import SourceState
+    from hintgate.sources.mcp import McpUpstream
+
+    flood = McpUpstream(
+        ServerConfig(name="flood", transport=stdio([sys.executable, BAD, "flood", "100000"]), call_timeout=120),
+        env=env(),
+    )
+    other = McpUpstream(ServerConfig(name="other", transport=bad("slow"), call_timeout=60), env=env())
+    client = CountingClient()
+    results: dict[str, Any] = {}
+    with anyio.fail_after(90):  # generous: it is a bound, not a timing
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(flood.run)
+            tg.start_soon(other.run)
+            await flood.wait_started(30)
+            await other.wait_started(30)
+            assert flood.status.state is SourceState.UP
+            assert other.status.state is SourceState.UP
+
+            async def call_flood() -> None:
+                results["flood"] = await flood.call_tool("flood", {}, meta={"progressToken": "mine"}, context=client)
+
+            tg.start_soon(call_flood)
+            results["other"] = await other.call_tool("wait", {"seconds": 0}, meta=None, context=CountingClient())
+            while "flood" not in results:
+                await anyio.sleep(0.05)  # the flood's call runs in its own task; nothing to wait on
+            tg.cancel_scope.cancel()
+    assert results["flood"]["content"][0]["text"] == "flooded 100000"
+    assert results["other"]["content"][0]["text"] == "done"
+    dropped = flood.status.notifications_dropped
+    assert dropped > 0
+    assert client.logs + len(client.progress_reports) + dropped <= 200_000
+    assert client.logs < 100_000
+    assert flood.status.to_json()["notifications_dropped"] == dropped
+    warnings = [r for r in caplog.records if "notifications faster than they could be handled" in r.getMessage()]
+    assert warnings
+    assert sum(int(r.getMessage().split(": ")[1].split()[0]) for r in warnings) == dropped

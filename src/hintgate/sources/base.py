@@ -59,6 +59,8 @@ class SourceStatus:
         since: wall-clock time the state began.
         restarts: how many times it was restarted after failing.
         retry_at: wall-clock time of the next restart attempt, when one is planned.
+        notifications_dropped: how many of its notifications were dropped since the gateway started
+            because too many waited (a flood).
     """
 
     state: SourceState
@@ -66,6 +68,7 @@ class SourceStatus:
     since: float = field(default_factory=time.time)
     restarts: int = 0
     retry_at: float | None = None
+    notifications_dropped: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -75,6 +78,7 @@ class SourceStatus:
             "since": self.since,
             "restarts": self.restarts,
             "retry_at": self.retry_at,
+            "notifications_dropped": self.notifications_dropped,
         }
 
 
@@ -290,10 +294,16 @@ class ConfiguredSource:
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._first_attempt.wait(), timeout)
 
+    def count_dropped(self, count: int) -> None:
+        """Count notifications dropped in a flood; the status shows the total (no listener is told)."""
+        self._status = dataclasses.replace(
+            self._status, notifications_dropped=self._status.notifications_dropped + count
+        )
+
     async def _set_status(self, status: SourceStatus) -> None:
         if status.reason is not None and self.redact:
             status = dataclasses.replace(status, reason=self.redact.text(status.reason))
-        self._status = status
+        self._status = dataclasses.replace(status, notifications_dropped=self._status.notifications_dropped)
         await self._notify("status")
 
     async def _notify(self, what: str) -> None:

@@ -169,7 +169,17 @@ async def open_stdio(
     try:
         yield channel
     finally:
-        await asyncio.shield(channel.aclose())
+        # Cancelled or not, the child is gone before this returns (at most ~4 s):
+        # a supervisor cancelled at shutdown must not leave it to a closed loop.
+        closing = asyncio.ensure_future(channel.aclose())
+        cancelled = False
+        while not closing.done():
+            try:
+                await asyncio.shield(closing)
+            except asyncio.CancelledError:
+                cancelled = True
+        if cancelled:
+            raise asyncio.CancelledError
 
 
 class HttpChannel:

@@ -31,6 +31,7 @@ from hintgate.errors import (
 )
 from hintgate.redaction import Redactor
 from hintgate.sources.channels import HttpChannel, MessageChannel, open_http, open_stdio
+from hintgate.sources.notifications import DEFAULT_LIMIT, NotificationQueue
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -77,11 +78,17 @@ class McpConnection:
         on_notification: NotificationHandler | None = None,
         on_request: RequestHandler | None = None,
         redact: Redactor | None = None,
+        notification_limit: int = DEFAULT_LIMIT,
+        on_drop: Callable[[int], None] | None = None,
     ) -> None:
         self._channel = channel
         self.server = server
         self._redact = redact or Redactor()
-        self._on_notification = on_notification
+        self._notifications = (
+            NotificationQueue(on_notification, server=server, limit=notification_limit, on_drop=on_drop)
+            if on_notification is not None
+            else None
+        )
         self._on_request = on_request
         self._ids = itertools.count(1)
         self._pending: dict[int | str, asyncio.Future[dict[str, Any]]] = {}
@@ -143,8 +150,14 @@ class McpConnection:
             message["params"] = params
         await self._channel.send(message)
 
+    @property
+    def notifications_dropped(self) -> int:
+        """How many of the server's notifications were dropped because too many waited."""
+        return self._notifications.dropped if self._notifications is not None else 0
+
     async def run(self) -> None:
         """Read messages until the channel ends; then fail whatever still waits."""
+        worker = asyncio.ensure_future(self._notifications.run()) if self._notifications is not None else None
         try:
             while True:
                 try:
@@ -164,6 +177,8 @@ class McpConnection:
             self._fail_pending(self._closed)
             raise
         finally:
+            if worker is not None:
+                worker.cancel()
             self._ended.set()
 
     def _fail_pending(self, exc: UpstreamError) -> None:
@@ -177,8 +192,8 @@ class McpConnection:
             params = params if isinstance(params, dict) else None
             if "id" in message:
                 self._spawn(self._answer(message["id"], message["method"], params))
-            elif self._on_notification is not None:
-                self._spawn(self._on_notification(message["method"], params))
+            elif self._notifications is not None:
+                self._notifications.put(message["method"], params)
             return
         future = self._pending.get(message.get("id"))  # type: ignore[arg-type]
         if future is None or future.done():
@@ -286,6 +301,7 @@ async def connect(
     on_notification: NotificationHandler | None = None,
     on_request: RequestHandler | None = None,
     redact: Redactor | None = None,
+    on_drop: Callable[[int], None] | None = None,
 ) -> AsyncIterator[McpConnection]:
     """Start or reach an upstream, run the handshake, and yield the connection.
 
@@ -299,6 +315,7 @@ async def connect(
         on_request: called for each request the server sends (except ping).
         redact: hides the server's configured secrets in what it sends that
             hintgate shows (stderr lines, error messages, garbage quoted).
+        on_drop: called with a count when notifications are dropped (too many waiting).
 
     Raises:
         UpstreamStartError: the server could not be started, or did not
@@ -312,7 +329,12 @@ async def connect(
         opener = open_http(spec, server, startup_timeout, redact)
     async with opener as channel:
         connection = McpConnection(
-            channel, server=server, on_notification=on_notification, on_request=on_request, redact=redact
+            channel,
+            server=server,
+            on_notification=on_notification,
+            on_request=on_request,
+            redact=redact,
+            on_drop=on_drop,
         )
         reader = asyncio.ensure_future(connection.run())
         try:

@@ -137,6 +137,7 @@ class McpUpstream(ConfiguredSource):
                 on_notification=self._on_notification,
                 on_request=self._on_request,
                 redact=self.redact,
+                on_drop=self.count_dropped,
             ) as connection:
                 self._connection = connection
                 await self._refresh_all(connection)

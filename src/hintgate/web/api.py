@@ -116,6 +116,9 @@ class SourceStatusOut(_Model):
     since: datetime
     restarts: int
     retry_at: datetime | None
+    notifications_dropped: int = Field(
+        0, description="Notifications of the server's dropped because too many waited (a flood), since start."
+    )
 
 
 class Server(_Model):
@@ -343,6 +346,7 @@ async def servers(gateway: GatewayDep) -> list[Server]:
                     since=datetime.fromtimestamp(status.since).astimezone(),
                     restarts=status.restarts,
                     retry_at=datetime.fromtimestamp(status.retry_at).astimezone() if status.retry_at else None,
+                    notifications_dropped=status.notifications_dropped,
                 ),
                 tools=sum(tiers.get(source.name, {}).values()),
                 tiers=tiers.get(source.name, dict.fromkeys((t.value for t in Tier), 0)),
