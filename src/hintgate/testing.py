@@ -108,9 +108,10 @@ class FakeSource:
         """Its status (up unless `go_down` was called)."""
         return self._status
 
-    def go_down(self, reason: str = "stopped by the test") -> None:
-        """Mark it down: its tools leave the catalog and calls fail."""
-        self._status = SourceStatus(SourceState.DOWN, reason)
+    def go_down(self, reason: str = "stopped by the test", *, retry_at: float | None = None) -> None:
+        """Mark it down (restarting, when a retry time is given): its tools leave the catalog and calls fail."""
+        state = SourceState.DOWN if retry_at is None else SourceState.RESTARTING
+        self._status = SourceStatus(state, reason, retry_at=retry_at)
 
     def wants(self, tool_name: str) -> bool:
         """Every tool is served."""

@@ -69,11 +69,11 @@ class Served:
 
 
 @contextmanager
-def serve(tmp_path: Path, policy: dict[str, Any]) -> Iterator[Served]:
-    """`hintgate serve --http 127.0.0.1:0` over the demo server, its store in `tmp_path`."""
+def serve(tmp_path: Path, policy: dict[str, Any], others: dict[str, Any] | None = None) -> Iterator[Served]:
+    """`hintgate serve --http 127.0.0.1:0` over the demo server (and `others`), its store in `tmp_path`."""
     config = tmp_path / "hintgate.json"
     demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"]}
-    config.write_text(json.dumps({"mcpServers": {"notes": demo}, "policy": policy}))
+    config.write_text(json.dumps({"mcpServers": {"notes": demo, **(others or {})}, "policy": policy}))
     env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(tmp_path / "data")}
     process = subprocess.Popen(
         [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0"],
@@ -331,3 +331,20 @@ async def test_the_catalog_filters_and_every_page_fit_both_widths(served: Served
         await page.goto(served.base + "/tools/notes_no_such_tool")
         await expect(page.locator("[role=alert]")).to_contain_text("There is no tool named")
         await screenshot(page, "not-found")
+
+
+async def test_the_catalog_says_which_servers_are_down_and_why(tmp_path: Path) -> None:
+    failing = {"command": sys.executable, "args": ["-c", "raise SystemExit('cannot open repository /srv/repo')"]}
+    missing = {"command": str(tmp_path / "no-such-server")}
+    with serve(tmp_path, {"askVia": "queue"}, {"git": failing, "fs": missing}) as running:
+        async with browser_page() as page:
+            await page.goto(running.base + "/")
+            banner = page.locator(".servers-banner")
+            await expect(banner).to_contain_text("2 of 3 servers are not up")
+            await expect(banner.locator('[data-server="git"]')).to_be_visible()
+            await expect(banner.locator('[data-server="fs"]')).to_be_visible()
+            await expect(page.locator('#servers tr[data-server="notes"]')).to_have_attribute("data-state", "up")
+            await expect(page.locator('#servers tr[data-server="git"]')).not_to_have_attribute("data-state", "up")
+            await screenshot(page, "catalog-server-down")
+            await page.goto(running.base + "/settings")
+            await expect(page.locator(".servers-banner")).to_contain_text("2 of 3 servers are not up")

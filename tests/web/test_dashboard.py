@@ -140,7 +140,7 @@ async def test_catalog_counts_tools_per_tier_and_the_origin_of_every_hint(open_d
     assert rows["readOnlyHint"] == ["3", "2", "0", "0", "1"]
     assert rows["openWorldHint"] == ["1", "0", "0", "4", "1"]
     summary = texts(soup, ".coverage summary")[0]
-    assert "of 5 tools, 3 have a hint in force that their server declared, 5 one that hintgate inferred" in summary
+    assert "of 5 tools, 3 have a hint in force that their server declared, 5 a hint that hintgate inferred" in summary
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def _render(request: Request, template: str, page: Any, status: int = 200) -> HT
 def _error(request: Request, status: int, message: str, *, title: str | None = None) -> HTMLResponse:
     gateway = request.app.state.gateway
     titles = {400: "Bad request", 401: "Not signed in", 404: "Not found", 503: "Unavailable"}
-    layout = pages.Layout(title or titles.get(status, "Error"), "", len(gateway.calls.approvals))
+    layout = pages.layout(gateway, title or titles.get(status, "Error"), "")
     return _render(request, "error.html", pages.ErrorPage(layout, status, message), status)
 
 

@@ -18,7 +18,7 @@ from hintgate.web.pages.catalog import (
     catalog_page,
     tool_card,
 )
-from hintgate.web.pages.frame import Choice, ErrorPage, Layout, Moment, layout, pretty_json
+from hintgate.web.pages.frame import Choice, ErrorPage, Layout, Moment, ServerState, layout, pretty_json
 from hintgate.web.pages.history import (
     CALLS_PER_PAGE,
     VERDICTS,
@@ -56,6 +56,7 @@ __all__ = [
     "HintRow",
     "Layout",
     "Moment",
+    "ServerState",
     "SessionPage",
     "SessionRow",
     "SessionsPage",

@@ -4,13 +4,41 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["Choice", "ErrorPage", "Layout", "Moment", "layout", "pretty_json"]
+__all__ = ["Choice", "ErrorPage", "Layout", "Moment", "ServerState", "layout", "pretty_json"]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerState:
+    """A configured source as the frame's banner and the catalog's server list show it.
+
+    Attributes:
+        name: the source's name.
+        state: "up", "down", "restarting", "starting" or "disabled".
+        reason: why it is not up (the error), if known.
+        retry: when the next restart attempt is planned, if one is.
+        since: when it entered this state.
+        tools: how many tools it lists now.
+        trust: "trusted" or "untrusted".
+    """
+
+    name: str
+    state: str
+    reason: str | None
+    retry: Moment | None
+    since: Moment | None
+    tools: int
+    trust: str
+
+    @property
+    def up(self) -> bool:
+        """Whether it serves its tools."""
+        return self.state == "up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,11 +49,18 @@ class Layout:
         title: the page's own title (the `<title>` adds " · hintgate").
         section: the nav entry to mark current (catalog, sessions, calls, approvals, settings).
         pending: approvals waiting, for the count in the nav.
+        servers: every configured source's state, for the banner when one is not up.
     """
 
     title: str
     section: str
     pending: int
+    servers: tuple[ServerState, ...] = ()
+
+    @property
+    def not_up(self) -> tuple[ServerState, ...]:
+        """The sources that are not serving their tools: the banner names them."""
+        return tuple(s for s in self.servers if not s.up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +89,29 @@ class Choice:
     selected: bool
 
 
+def _when(epoch: float | None) -> Moment | None:
+    return None if epoch is None else Moment.parse(datetime.fromtimestamp(epoch, tz=UTC))
+
+
+def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
+    """Every configured source's state, in the config's order."""
+    return tuple(
+        ServerState(
+            name=source.name,
+            state=source.status.state.value,
+            reason=source.status.reason,
+            retry=_when(source.status.retry_at),
+            since=_when(source.status.since),
+            tools=len(source.tools),
+            trust=source.trust.value,
+        )
+        for source in gateway.sources.values()
+    )
+
+
 def layout(gateway: Gateway, title: str, section: str) -> Layout:
-    """The frame of a page: its title, its nav section and the pending approvals count."""
-    return Layout(title=title, section=section, pending=len(gateway.calls.approvals))
+    """The frame of a page: its title, its nav section, the pending approvals count and the servers' states."""
+    return Layout(title=title, section=section, pending=len(gateway.calls.approvals), servers=server_states(gateway))
 
 
 def pretty_json(value: Any) -> str:
