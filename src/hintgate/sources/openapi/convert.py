@@ -23,14 +23,21 @@ operation that cannot be converted is skipped and reported in
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hintgate.errors import TargetError
 from hintgate.hints.catalog import NAME_MAX_STRICT, public_name
+from hintgate.sources.openapi.operations import (
+    Body,
+    Operation,
+    Parameter,
+    ToolSet,
+    decode_document,
+    method_path_name,
+    title_from_id,
+)
 from hintgate.sources.openapi.schema import Problem, SchemaSet, Skip, is_object, json_path
 
 __all__ = [
@@ -58,7 +65,6 @@ every `tools/list`.
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 """The HTTP methods an OpenAPI path item may hold operations for, in document order."""
 
-Location = Literal["path", "query", "header", "cookie"]
 Naming = Literal["operationId", "method-path"]
 
 _JSON_TYPES = ("application/json",)
@@ -92,159 +98,6 @@ _SWAGGER_SCHEMA_KEYS = (
     "uniqueItems",
     "multipleOf",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Parameter:
-    """How one tool argument travels: where, under which name, serialized how.
-
-    Attributes:
-        name: the parameter's name on the wire.
-        location: path, query, header or cookie.
-        arg: its argument name in the tool's input schema.
-        required: whether the call must give it.
-        style: the OpenAPI serialization style (form, simple, label, matrix,
-            spaceDelimited, pipeDelimited, tabDelimited, deepObject).
-        explode: whether arrays and objects become separate parameters.
-        allow_reserved: whether reserved characters are left unencoded (query only).
-        as_json: the parameter has `content` with a JSON media type: send the value as JSON text.
-    """
-
-    name: str
-    location: Location
-    arg: str
-    required: bool = False
-    style: str = "form"
-    explode: bool = True
-    allow_reserved: bool = False
-    as_json: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Body:
-    """How a request body is built from the arguments.
-
-    Attributes:
-        media_type: the content type sent.
-        arg: the argument holding the whole body, or None when the body
-            object's properties are arguments of their own (`fields`).
-        fields: the argument names that make up the body when `arg` is None.
-        required: whether the call must send a body.
-        encoding: per form field, its (style, explode) from the document's `encoding`.
-        binary: form fields whose format is binary (sent as files in multipart).
-    """
-
-    media_type: str
-    arg: str | None
-    fields: tuple[str, ...] = ()
-    required: bool = False
-    encoding: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
-    binary: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One OpenAPI operation and the tool it became.
-
-    Attributes:
-        name: the tool's name (valid per the MCP spec, unique in the document).
-        method: the HTTP method, upper case.
-        path: the path template (`/pet/{petId}`).
-        operation_id: the document's operationId, if any.
-        tags: its tags.
-        parameters: its parameters, path-level ones merged in.
-        body: its request body, if any.
-        declared: its `x-mcp-annotations` extension as written, if any.
-        tool: the MCP tool JSON object (name, title, description, schemas, `_meta`).
-        pointer: where it is in the document (`$.paths./pet.get`).
-    """
-
-    name: str
-    method: str
-    path: str
-    operation_id: str | None
-    tags: tuple[str, ...]
-    parameters: tuple[Parameter, ...]
-    body: Body | None
-    declared: Mapping[str, Any] | None
-    tool: Mapping[str, Any]
-    pointer: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSet:
-    """What a document became.
-
-    Attributes:
-        source: the document's name in messages (its file or URL).
-        version: the specification version it declares (`3.0.0`, `3.1.0`, `2.0`).
-        title: its `info.title`.
-        servers: the base URLs it names (OpenAPI 3 `servers`, Swagger 2 scheme/host/basePath).
-        operations: the converted operations in document order.
-        skipped: operations that could not be converted, with why.
-        warnings: things converted with a compromise.
-    """
-
-    source: str
-    version: str
-    title: str
-    servers: tuple[str, ...]
-    operations: tuple[Operation, ...]
-    skipped: tuple[Problem, ...] = ()
-    warnings: tuple[Problem, ...] = ()
-
-    def by_name(self) -> dict[str, Operation]:
-        """The operations keyed by tool name."""
-        return {op.name: op for op in self.operations}
-
-
-# ---------------------------------------------------------------- decoding
-
-
-def decode_document(data: bytes | str, *, source: str) -> Any:
-    """Decode a document's bytes: JSON when it looks like JSON, else YAML.
-
-    Raises:
-        TargetError: the text is neither, naming the file, line and column.
-    """
-    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-    if text.lstrip()[:1] in {"{", "["} or source.lower().endswith(".json"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TargetError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from exc
-    import yaml
-
-    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(text, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        raise TargetError(f"{where}: not valid YAML: {exc.problem or exc}") from exc
-    except yaml.YAMLError as exc:
-        raise TargetError(f"{source}: not valid YAML: {exc}") from exc
-
-
-# ---------------------------------------------------------------- names and titles
-
-_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
-
-
-def title_from_id(operation_id: str) -> str:
-    """A title for people from an operationId: `getPetById` → "Get pet by id"."""
-    words = _WORDS.findall(operation_id)
-    if not words:
-        return operation_id
-    out = [w if w.isupper() and len(w) > 1 else w.lower() for w in words]
-    out[0] = out[0][:1].upper() + out[0][1:]
-    return " ".join(out)
-
-
-def _method_path_name(method: str, path: str) -> str:
-    slug = re.sub(r"[{}]", "", path)
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", slug).strip("_")
-    return f"{method.lower()}_{slug}" if slug else method.lower()
 
 
 # ---------------------------------------------------------------- operations
@@ -587,7 +440,7 @@ class _Converter:
     # -- naming
 
     def name(self, op: Operation, operation_id: str | None) -> str:
-        base = operation_id if operation_id and self.naming == "operationId" else _method_path_name(op.method, op.path)
+        base = operation_id if operation_id and self.naming == "operationId" else method_path_name(op.method, op.path)
         name = public_name("", base, limit=NAME_MAX_STRICT)
         n = 2
         while name in self.names:
