@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from hintgate.cli.app import EXIT_LISTEN
+from hintgate.cli.serve import url_host
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
 
@@ -63,3 +64,17 @@ def test_the_upstream_of_the_busy_port_test_does_write_its_marker_when_started(t
         check=False,
     )
     assert marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("bind", "shown"),
+    [
+        ("0.0.0.0", "127.0.0.1"),
+        ("::", "[::1]"),
+        ("127.0.0.1", "127.0.0.1"),
+        ("::1", "[::1]"),
+        ("localhost", "localhost"),
+    ],
+)
+def test_the_start_line_names_an_address_a_browser_can_open(bind: str, shown: str) -> None:
+    assert url_host(bind) == shown

@@ -11,7 +11,7 @@ import anyio
 from mcp import Client
 from typer.testing import CliRunner
 
-from hintgate.cli.app import app
+from hintgate.cli.app import EXIT_TARGET, app
 from hintgate.testing import running_gateway
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
@@ -112,3 +112,16 @@ def test_infer_fits_80_columns_and_keeps_the_evidence_for_wide(demo_cmd: list[st
     wide = run80("infer", "--wide", "--", *demo_cmd, env=env)
     assert "inferred:name.verb" in wide
     save("infer", narrow)
+
+
+def test_tools_with_a_server_down_prints_its_reason_whole_and_exits_3(tmp_path: Path, demo_cmd: list[str]) -> None:
+    missing = tmp_path / "no-such-server"
+    config = tmp_path / "hintgate.json"
+    servers = {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:]}, "bad": {"command": str(missing)}}
+    config.write_text(json.dumps({"mcpServers": servers}))
+    result = CliRunner().invoke(app, ["tools", "--config", str(config)], env={"COLUMNS": "80"})
+    assert result.exit_code == EXIT_TARGET
+    assert "error: 1 of 2 servers are not up: bad" in result.stderr
+    assert "restarting in" not in result.stderr  # a one-shot command does not narrate restarts
+    assert "bad is down: could not start" in " ".join(result.stdout.split())
+    assert_fits(result.stdout, {"notes_list_notes"})

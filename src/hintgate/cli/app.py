@@ -375,7 +375,10 @@ def tools(
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     wide: WideOpt = False,
 ) -> None:
-    """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance."""
+    """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance.
+
+    Exits 3 when a server did not start (after printing what the others serve).
+    """
     from hintgate.cli.serve import collect_catalog
     from hintgate.hints.reports import catalog_json, catalog_text, print_json
 
@@ -386,6 +389,9 @@ def tools(
         print_json(console, catalog_json(gateway))
     else:
         _print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)
+    down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
+    if down:
+        _fail(f"{len(down)} of {len(gateway.sources)} servers are not up: {', '.join(down)}", EXIT_TARGET)
 
 
 @app.command()

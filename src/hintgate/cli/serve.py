@@ -20,7 +20,7 @@ from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, ListenError
 from hintgate.server.gateway import Gateway
 
-__all__ = ["bind_listener", "collect_catalog", "open_store", "run_http", "run_stdio"]
+__all__ = ["bind_listener", "collect_catalog", "open_store", "run_http", "run_stdio", "url_host"]
 
 logger = logging.getLogger("hintgate")
 
@@ -69,6 +69,18 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
         yield store
     finally:
         await store.close()
+
+
+def url_host(host: str) -> str:
+    """The host part of a URL a browser on this machine can open, for a bind address.
+
+    A wildcard (0.0.0.0, ::) is where one listens, not an address to open: its loopback stands in.
+    """
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
 
 
 def bind_listener(host: str, port: int) -> socket.socket:
@@ -130,7 +142,9 @@ async def _serve_web(
             await serving  # raises why it could not start (address in use...)
             return
         bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-        shown = f"[{host}]" if ":" in host else host
+        shown = url_host(host)
+        if shown != (f"[{host}]" if ":" in host else host):
+            console.print(f"hintgate: listening on every address of this machine ({host or '*'}:{bound})")
         console.print(f"hintgate: dashboard at http://{shown}:{bound}/", highlight=False)
         console.print(f"hintgate: MCP at http://{shown}:{bound}/mcp", highlight=False)
         sys.stderr.flush()
@@ -232,7 +246,8 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
     """Start every server, build the catalog, stop them; the gateway keeps its last catalog and statuses."""
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
-    _log_to_stderr(logging.WARNING)
+    # One shot: a down server's restarts ("restarting in 1 s") are noise; its reason is in the report.
+    _log_to_stderr(logging.ERROR)
     gateway = Gateway(config)
     console = Console(stderr=True)
     with Progress(

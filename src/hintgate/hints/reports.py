@@ -286,16 +286,18 @@ def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
         Column("status", priority=1),
         Column("tools", priority=2, justify="right"),
         Column("trust", priority=3),
-        Column("reason", priority=4, cut=True),
     ]
-    rows = [
-        [u.name, u.status.state.value, str(len(u.tools)), u.trust.value, u.status.reason or ""]
-        for u in gateway.sources.values()
-    ]
+    rows = [[u.name, u.status.state.value, str(len(u.tools)), u.trust.value] for u in gateway.sources.values()]
     servers = fit_table(columns, rows, width=width, wide=wide, title="servers")
+    # A reason is a sentence: under the table it wraps between words instead of being cut.
+    reasons = [
+        Text(f"{u.name} is {u.status.state.value}: {u.status.reason}", style="red")
+        for u in gateway.sources.values()
+        if u.status.reason and u.status.state.value != "up"
+    ]
     entries = list(gateway.catalog.entries.values())
     tools = _tools_table([(e.name, e.tool) for e in entries], title="tools", width=width, wide=wide)
-    parts: list[Any] = [servers, Text(""), tools]
+    parts: list[Any] = [servers, *reasons, Text(""), tools]
     parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)
     return Group(*parts)
 
