@@ -51,10 +51,18 @@ class HintTypeError(AnnotationError):
 class ConfigError(HintgateError):
     """A configuration file is missing, unreadable or invalid."""
 
-    def __init__(self, message: str, *, file: str | None = None, path: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        path: str | None = None,
+        others: tuple[tuple[str | None, str], ...] = (),
+    ) -> None:
         self.file = file
         self.path = path
         self.message = message
+        self.others = others  # further problems of the same file, as (path, message)
         where = ", ".join(part for part in (file, f"at {path}" if path else None) if part)
         super().__init__(f"{where}: {message}" if where else message)
 

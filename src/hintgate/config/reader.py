@@ -304,11 +304,12 @@ class _Reader:
             self.prefixes.setdefault(config.prefix, config.name)
 
     def read_policy(self, value: Any, path: tuple[Key, ...]) -> None:
-        # The policy section has its own reader (policy_rules); its first problem is reported here.
+        # The policy section has its own reader (policy.rules); every problem it found is reported here.
         try:
             self.policy = parse_policy(value, source=self.source, path=".".join(str(p) for p in path))
         except ConfigError as exc:
-            self.error(_policy_path(exc.path, path), exc.message)
+            for where, message in ((exc.path, exc.message), *exc.others):
+                self.error(_policy_path(where, path), message)
 
     def read_inference(self, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path)

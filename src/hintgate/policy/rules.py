@@ -387,17 +387,31 @@ def _got(value: Any) -> str:
 
 def _closest(word: str, choices: Collection[str]) -> str:
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f'; did you mean "{found[0]}"?' if found else ""
+    if not found:
+        return ""
+    # Suggest what the value is, not the alias it happened to be nearest (readonly -> read-only).
+    canonical = choices[found[0]] if isinstance(choices, Mapping) else found[0]
+    return f'; did you mean "{getattr(canonical, "value", canonical)}"?'
+
+
+class _Problem(Exception):
+    """One problem of a policy section, at a key path."""
+
+    def __init__(self, path: _Path, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
 
 
 class _Parser:
-    """One pass over a `policy` section; the first problem raises `ConfigError`."""
+    """One pass over a `policy` section, collecting every problem (each setting and rule checked on its own)."""
 
     def __init__(self, source: str) -> None:
         self.source = source
+        self.problems: list[_Problem] = []
 
     def fail(self, path: _Path, message: str) -> NoReturn:
-        raise ConfigError(message, file=self.source, path=format_path(path) or None)
+        raise _Problem(path, message)
 
     def mapping(self, value: Any, path: _Path, what: str = "a mapping") -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
@@ -415,7 +429,8 @@ class _Parser:
                 continue  # extension keys, as elsewhere in the config file
             setting = known.get(key)
             if setting is None:
-                self.fail((*path, key), f'unknown key "{key}"{_closest(key, known)}')
+                self.problems.append(_Problem((*path, key), f'unknown key "{key}"{_closest(key, list(known))}'))
+                continue
             if setting in out:
                 self.fail((*path, key), f'"{key}" repeats "{out[setting][0]}"; give one')
             out[setting] = (key, value)
@@ -452,14 +467,20 @@ class _Parser:
         rules: tuple[Rule, ...] = ()
         for setting, (key, value) in given.items():
             here = (*path, key)
-            if setting == "preferences":
-                prefs = self.spellings(self.mapping(value, here), here, _PREFERENCE_KEYS)
-                for name, (pkey, pvalue) in prefs.items():
-                    values[name] = self.setting(_BY_ATTR[name], pvalue, (*here, pkey))
-            elif setting == "rules":
-                rules = self.rules(value, here)
-            else:
-                values[setting] = self.setting(_BY_ATTR[setting], value, here)
+            try:
+                if setting == "preferences":
+                    prefs = self.spellings(self.mapping(value, here), here, _PREFERENCE_KEYS)
+                    for name, (pkey, pvalue) in prefs.items():
+                        try:
+                            values[name] = self.setting(_BY_ATTR[name], pvalue, (*here, pkey))
+                        except _Problem as problem:
+                            self.problems.append(problem)
+                elif setting == "rules":
+                    rules = self.rules(value, here)
+                else:
+                    values[setting] = self.setting(_BY_ATTR[setting], value, here)
+            except _Problem as problem:
+                self.problems.append(problem)
         return PolicySettings(**values), rules
 
     def setting(self, row: PolicySetting, value: Any, path: _Path) -> Any:
@@ -474,7 +495,13 @@ class _Parser:
     def rules(self, value: Any, path: _Path) -> tuple[Rule, ...]:
         if not isinstance(value, list | tuple):
             self.fail(path, f"expected a list of rules, got {_got(value)}")
-        return tuple(self.rule(item, (*path, i), i) for i, item in enumerate(value))
+        rules: list[Rule] = []
+        for i, item in enumerate(value):
+            try:
+                rules.append(self.rule(item, (*path, i), i))
+            except _Problem as problem:
+                self.problems.append(problem)
+        return tuple(rules)
 
     def rule(self, value: Any, path: _Path, index: int) -> Rule:
         effects = ", ".join(_EFFECTS)
@@ -536,9 +563,22 @@ def parse_policy(
         path: the section's key path in the file, the prefix of error paths.
 
     Raises:
-        ConfigError: at the first problem, naming its key path
-            (`policy.rules[2].deny.tier`) and what was expected.
+        ConfigError: naming the first problem's key path (`policy.rules[2].deny.tier`)
+            and what was expected; `others` holds the rest, as (path, message).
     """
     if data is None:
         return PolicySettings(), ()
-    return _Parser(source).settings(data, (path,) if path else ())
+    parser = _Parser(source)
+    try:
+        parsed = parser.settings(data, (path,) if path else ())
+    except _Problem as problem:
+        parser.problems.append(problem)
+    if parser.problems:
+        first, *rest = parser.problems
+        raise ConfigError(
+            first.message,
+            file=source,
+            path=format_path(first.path) or None,
+            others=tuple((format_path(p.path) or None, p.message) for p in rest),
+        )
+    return parsed
