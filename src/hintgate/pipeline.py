@@ -172,7 +172,7 @@ class ToolCalls:
                 state.record_approval(entry.name, arguments or {}, now)
             result = await self._forward(ctx, entry, facts, arguments, params.get("_meta"), session, attempt)
             if facts.open_world and not result.get("isError") and result.get("content"):
-                state.mark_open_world_result(entry.name)
+                state.mark_result(facts, self.settings)
             return result
         except Exception as exc:
             error = str(exc)

@@ -29,9 +29,10 @@ from hintgate.policy.decide import (
     failure_kind,
     parse_policy,
     should_retry,
+    taint_basis,
     warnings,
 )
-from hintgate.policy.rules import _PREFERENCE_KEYS, _TOP_KEYS, POLICY_SETTINGS, PolicySetting
+from hintgate.policy.rules import _PREFERENCE_KEYS, _TOP_KEYS, POLICY_SETTINGS, PolicySetting, Taint
 
 ALLOW, ASK, DENY = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
 
@@ -463,7 +464,7 @@ def test_taint_overrides_allow_rules_for_writes_but_deny_rules_still_deny() -> N
 
 
 def test_taint_can_be_turned_off() -> None:
-    assert run(facts(ADDITIVE), Mode.ACCEPT_EDITS, session=tainted(), taint_enabled=False).verdict is ALLOW
+    assert run(facts(ADDITIVE), Mode.ACCEPT_EDITS, session=tainted(), taint=Taint.OFF).verdict is ALLOW
 
 
 def test_taint_does_not_affect_bypass() -> None:
@@ -480,6 +481,54 @@ def test_the_first_open_world_tool_is_the_one_named() -> None:
     session = tainted()
     session.mark_open_world_result("search")
     assert session.tainted_by == TAINTED
+
+
+OPEN_BY_DEFAULT = resolve(declared=Annotations(read_only=True), trusted=True)
+FETCHER = resolve_tool(
+    {"name": "fetch", "description": "Fetches a URL from the internet and returns its contents."}
+).resolution
+
+
+def test_only_tools_whose_open_world_rests_on_evidence_taint_the_session() -> None:
+    evidence = PolicySettings()
+    declared_open = resolve(declared=Annotations(read_only=True, open_world=True), trusted=False)
+    set_open = resolve(declared=Annotations(read_only=True), overrides={Hint.OPEN_WORLD: True})
+    claims_closed = resolve(declared=Annotations(read_only=True, open_world=False), trusted=False)
+    assert taint_basis(facts(OPEN_BY_DEFAULT), evidence) is None
+    assert taint_basis(facts(claims_closed), evidence) is None
+    assert taint_basis(facts(READ_ONLY), evidence) is None
+    assert taint_basis(facts(declared_open), evidence) == "its server declares it reaches the open world"
+    assert taint_basis(facts(set_open), evidence) == "an operator's override says it reaches the open world"
+    assert "inference rule desc.web" in str(taint_basis(facts(FETCHER, tool="fetch"), evidence))
+
+
+def test_strict_taint_counts_the_spec_default_and_off_counts_nothing() -> None:
+    assert taint_basis(facts(OPEN_BY_DEFAULT), PolicySettings(taint=Taint.STRICT)) == (
+        "it may reach the open world by the spec default, and taint is strict"
+    )
+    assert taint_basis(facts(FETCHER, tool="fetch"), PolicySettings(taint=Taint.OFF)) is None
+
+
+def test_a_result_taints_the_session_only_when_its_tool_does_and_the_write_that_follows_says_why() -> None:
+    session = SessionState()
+    assert session.mark_result(facts(OPEN_BY_DEFAULT, tool="notes_read"), PolicySettings()) is False
+    assert run(facts(ADDITIVE), Mode.ACCEPT_EDITS, session=session).verdict is ALLOW
+    assert session.mark_result(facts(FETCHER, tool="fetch"), PolicySettings()) is True
+    decision = run(facts(ADDITIVE), Mode.ACCEPT_EDITS, session=session)
+    assert decision.source == "taint:open-world"
+    assert "(fetch); writes now ask. It taints because what it does says" in decision.reason
+
+
+def test_explain_says_which_tools_would_taint() -> None:
+    tools = [
+        resolve_tool({"name": "fetch", "description": "Fetches a URL from the internet."}),
+        resolve_tool({"name": "get_note"}),
+    ]
+    entries = build_catalog([("n", "n", tools)]).entries
+    rows = {row.tool: row for row in explain(entries.values(), PolicySettings(), (), (Mode.DEFAULT,))}
+    assert rows["n_fetch"].to_json()["taints"] == rows["n_fetch"].taints
+    assert "inference rule" in str(rows["n_fetch"].taints)
+    assert rows["n_get_note"].taints is None
 
 
 def test_a_distrusted_claim_to_be_closed_world_still_counts_as_open_world() -> None:
@@ -576,6 +625,19 @@ def test_retry_in_a_tainted_session_needs_an_approval_given_after_the_taint() ->
     assert run(call, session=session, now=101).verdict is ASK
     session.record_approval("notes_tool", {"id": 7}, 102)
     assert run(call, session=session, now=103).source == "retry:idempotent"
+
+
+def test_the_identical_idempotent_retry_of_the_call_that_tainted_the_session_does_not_ask_again() -> None:
+    fetch = resolve(
+        declared=Annotations(read_only=False, destructive=False, idempotent=True, open_world=True), trusted=True
+    )
+    call = facts(fetch, tool="web_put", arguments={"url": "https://example.org"}, trusted=True)
+    session = SessionState()
+    session.record_approval("web_put", {"url": "https://example.org"}, 100)
+    assert session.mark_result(call, PolicySettings()) is True
+    assert run(call, session=session, now=101).source == "retry:idempotent"
+    other = facts(fetch, tool="web_put", arguments={"url": "https://example.com"}, trusted=True)
+    assert run(other, Mode.ACCEPT_EDITS, session=session, now=101).source == "taint:open-world"
 
 
 def test_read_only_calls_are_retried_when_read_only_tools_ask() -> None:
@@ -713,7 +775,7 @@ def test_rules_take_every_hint_spelling_and_tier_lists() -> None:
         ({"prefrences": {}}, "policy.prefrences", 'unknown key "prefrences"; did you mean "preferences"?'),
         ({"preferences": {"autoApprove": 1}}, "policy.preferences.autoApprove", 'did you mean "autoApproveReadOnly"'),
         ({"preferences": {"showHintWarnings": "yes"}}, "policy.preferences.showHintWarnings", 'got "yes"'),
-        ({"taint": 1}, "policy.taint", "expected true or false, got 1"),
+        ({"taint": 1}, "policy.taint", "expected a taint setting: one of evidence, strict, off; got 1"),
         ({"approvalTimeout": 0}, "policy.approvalTimeout", "greater than 0"),
         ({"idempotentRetryWindow": -1}, "policy.idempotentRetryWindow", "0 or more"),
         ({"approvalTimeout": 5, "approval_timeout": 5}, "policy.approval_timeout", 'repeats "approvalTimeout"'),

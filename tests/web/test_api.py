@@ -241,6 +241,9 @@ async def test_policy_settings_are_read_and_written_with_their_effect_explained(
         )
         bad = await client.patch("/api/policy", json={"mode": "yolo"}, headers=WRITE)
         null = await client.patch("/api/policy", json={"taint": None}, headers=WRITE)
+        strict = (await client.patch("/api/policy", json={"taint": "strict"}, headers=WRITE)).json()
+        off = (await client.patch("/api/policy", json={"taint": False}, headers=WRITE)).json()
+        evidence = (await client.patch("/api/policy", json={"taint": True}, headers=WRITE)).json()
     assert before["mode"] == "default"
     assert before["effects"]["autoApproveReadOnly"] == "Read-only tools run without asking."
     assert changed.json()["mode"] == "accept-edits"
@@ -249,6 +252,8 @@ async def test_policy_settings_are_read_and_written_with_their_effect_explained(
     assert bad.status_code == 422
     assert null.status_code == 422
     assert gateway.calls.settings.taint_enabled is True
+    assert (strict["taint"], off["taint"], evidence["taint"]) == ("strict", "off", "evidence")
+    assert "the spec default included" in strict["effects"]["taint"]
 
 
 async def test_sessions_and_calls_are_served_from_the_store(tmp_path: Path) -> None:

@@ -317,6 +317,8 @@ def explain_text(
     # The verdicts are the point of this table; the tier goes before any mode does.
     columns = [Column("tool"), Column("tier", priority=len(modes) + 2)]
     columns += [Column(mode.value, priority=1 + n, cut=detailed, wrap=True) for n, mode in enumerate(modes)]
+    # Whether its results would make later writes ask: "taints", and why when detailed.
+    columns.append(Column("taints", priority=len(modes) + 3, cut=detailed, wrap=True))
     cells: list[list[str | Text]] = []
     for row in rows:
         line: list[str | Text] = [row.tool, row.tier.value]
@@ -326,6 +328,8 @@ def explain_text(
             if detailed:
                 cell.append(f"\n{decision.reason}\n({decision.source})", style="")
             line.append(cell)
+        taints = getattr(row, "taints", None)
+        line.append("" if taints is None else f"taints: {taints}" if detailed else "taints")
         cells.append(line)
     return fit_table(columns, cells, width=width, wide=wide, title="what each mode would do to a first call")
 

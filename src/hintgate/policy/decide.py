@@ -31,14 +31,21 @@ Precedence, first that applies wins:
    operator's override, an allow rule or a person's approval for the session
    lets it run.) An explicit allow rule is the operator's decision: it allows
    unknown and destructive tools too.
-4. Taint. Once an open-world tool has returned content in the session, an
+4. Taint. Once a tool that taints has returned content in the session, an
    allow of a tool that is not read-only becomes ask (allow rules included:
    this is the defence against instructions injected through fetched content).
+   Which tools taint is the `taint` setting (`taint_basis`): by default
+   (`evidence`) those whose open world rests on evidence (declared by any
+   server, inferred from what the tool does, or an operator's override), not
+   on the spec default alone, which nearly every tool has; `strict` counts
+   the default too; `off` turns taint off.
 5. Earlier answers. An ask becomes allow when a person approved the tool for
    this session, or when the identical call (tool and canonical JSON of the
    arguments) of an idempotent tool was approved or allowed within
    `idempotent_retry_window` seconds. In a tainted session, only approvals
-   given after the taint count for tools that are not read-only.
+   given after the taint count for tools that are not read-only; the call
+   whose own result tainted the session counts as approved after it, so its
+   identical idempotent retry does not ask again.
 
 Trust is applied before all of this, by `hintgate.hints.annotations.resolve`: a
 declared hint of an untrusted server that would make the tool look safer is
@@ -59,7 +66,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
-from hintgate.policy.rules import Level, Mode, PolicySettings, Rule, Verdict, parse_policy
+from hintgate.policy.rules import Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
 
 if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
@@ -74,12 +81,14 @@ __all__ = [
     "PolicySettings",
     "Rule",
     "SessionState",
+    "Taint",
     "Verdict",
     "decide",
     "explain",
     "failure_kind",
     "parse_policy",
     "should_retry",
+    "taint_basis",
     "warnings",
 ]
 
@@ -187,18 +196,20 @@ class SessionState:
 
     The gateway updates it: `approve_for_session` when a person approves a
     tool for the session, `record_approval` when a call runs (allowed, or
-    approved once), `mark_open_world_result` when an open-world tool returned
-    content. Approvals given once are the gateway's, not stored here.
+    approved once), `mark_result` when a tool returned content. Approvals
+    given once are the gateway's, not stored here.
 
     Attributes:
         approved_for_session: tools a person approved for the whole session.
         approved_since_taint: those of them approved after the session was tainted.
-        tainted_by: the first open-world tool that returned content, if any.
+        tainted_by: the first tool whose returned content tainted the session, if any.
+        taint_reason: why that tool's content taints (`taint_basis`), if known.
     """
 
     approved_for_session: set[str] = field(default_factory=set)
     approved_since_taint: set[str] = field(default_factory=set)
     tainted_by: str | None = None
+    taint_reason: str | None = None
     _approvals: dict[str, tuple[float, bool]] = field(default_factory=dict, init=False, repr=False)
 
     max_remembered_calls: ClassVar[int] = 4096
@@ -210,10 +221,30 @@ class SessionState:
         if self.tainted_by is not None:
             self.approved_since_taint.add(tool)
 
-    def mark_open_world_result(self, tool: str) -> None:
-        """An open-world `tool` returned content: the session is tainted from now on."""
+    def mark_open_world_result(self, tool: str, reason: str | None = None) -> None:
+        """A `tool` whose content taints returned content: the session is tainted from now on."""
         if self.tainted_by is None:
             self.tainted_by = tool
+            self.taint_reason = reason
+
+    def mark_result(self, call: CallFacts, settings: PolicySettings) -> bool:
+        """`call` returned content: taint the session when its tool taints (`taint_basis`); True if it did now.
+
+        The call itself ran on an approval given before its own result
+        arrived; that approval counts as given after the taint, so its
+        identical idempotent retry is not asked again because of it.
+        """
+        if self.tainted_by is not None:
+            return False
+        reason = taint_basis(call, settings)
+        if reason is None:
+            return False
+        self.mark_open_world_result(call.tool, reason)
+        key = _call_key(call.tool, call.arguments)
+        found = None if key is None else self._approvals.get(key)
+        if key is not None and found is not None:
+            self._approvals[key] = (found[0], True)
+        return True
 
     def record_approval(self, tool: str, arguments: Mapping[str, Any], now: float) -> None:
         """A call ran after an approval or an allow, at `now` (seconds, the clock `decide` is given)."""
@@ -297,6 +328,33 @@ def _by_mode(tier: Tier, settings: PolicySettings) -> Decision:
     if mode is Mode.ACCEPT_EDITS and tier is Tier.DESTRUCTIVE:
         return _ASK_DESTRUCTIVE if settings.always_confirm_destructive else _ALLOW_DESTRUCTIVE
     return _MODE_DECISIONS[mode, tier]
+
+
+def taint_basis(call: CallFacts, settings: PolicySettings) -> str | None:
+    """Why content `call`'s tool returns taints the session, in a phrase; None when it does not.
+
+    A tool taints when its resolved openWorldHint is true and, under the
+    default `taint: evidence`, that value rests on something: a declaration
+    (an untrusted server may always say its tool is riskier), an inference
+    from what the tool does (fetching, browsing or searching the web, mail
+    and messages, a URL parameter, an HTTP API), or an operator's override.
+    The spec default alone does not taint: nearly every tool has it, since an
+    untrusted server's closed-world claim is set aside. `taint: strict`
+    counts the default too.
+    """
+    if not call.open_world or settings.taint is Taint.OFF:
+        return None
+    provenance = call.resolution.hints[Hint.OPEN_WORLD].provenance
+    origin = provenance.origin
+    if origin is Origin.OVERRIDE:
+        return "an operator's override says it reaches the open world"
+    if origin is Origin.DECLARED:
+        return "its server declares it reaches the open world"
+    if origin is Origin.INFERRED:
+        return f"what it does says it reaches the open world (inference rule {provenance.rule})"
+    if settings.taint is Taint.STRICT:
+        return "it may reach the open world by the spec default, and taint is strict"
+    return None
 
 
 def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -> Decision:
@@ -410,6 +468,8 @@ def decide(
         if not tainted:
             return decision
         reason = f"This session has read content from an open-world tool ({tainted_by}); writes now ask."
+        if session.taint_reason:
+            reason += f" It taints because {session.taint_reason}."
         if rule is not None:
             reason += f" Rule {rule.cite()} would have allowed it."
         decision = Decision(Verdict.ASK, reason, "taint:open-world")
@@ -503,6 +563,7 @@ class ExplainRow:
         title: its display title, if any.
         decisions: mode → decision, in the order asked for.
         warnings: the hint warnings an approval prompt would show.
+        taints: why content it returns would taint the session (`taint_basis`); None when it would not.
     """
 
     tool: str
@@ -511,6 +572,7 @@ class ExplainRow:
     title: str | None
     decisions: Mapping[Mode, Decision]
     warnings: tuple[str, ...]
+    taints: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `--format json` shape."""
@@ -521,6 +583,7 @@ class ExplainRow:
             "title": self.title,
             "decisions": {mode.value: d.to_json() for mode, d in self.decisions.items()},
             "warnings": list(self.warnings),
+            "taints": self.taints,
         }
 
 
@@ -544,6 +607,7 @@ def explain(
                 title=call.title,
                 decisions=MappingProxyType(decisions),
                 warnings=tuple(warnings(call, settings)),
+                taints=taint_basis(call, settings),
             )
         )
     return rows

@@ -35,6 +35,7 @@ __all__ = [
     "PolicySetting",
     "PolicySettings",
     "Rule",
+    "Taint",
     "Verdict",
     "parse_policy",
 ]
@@ -55,6 +56,17 @@ class Mode(enum.StrEnum):
     ACCEPT_EDITS = "accept-edits"
     READ_ONLY = "read-only"
     BYPASS = "bypass"
+
+
+class Taint(enum.StrEnum):
+    """Which tools' results taint a session, so that later writes ask."""
+
+    EVIDENCE = "evidence"
+    """Tools whose open world rests on evidence: declared, inferred from what they do, or overridden."""
+    STRICT = "strict"
+    """Every tool whose open-world hint is true, the spec default included."""
+    OFF = "off"
+    """None: content a tool returns never changes what runs."""
 
 
 class Level(enum.StrEnum):
@@ -80,7 +92,8 @@ class PolicySettings:
         auto_approve_read_only: read-only tools run without asking in default and accept-edits.
         always_confirm_destructive: destructive tools ask in accept-edits (bypass is not affected).
         show_hint_warnings: approval prompts carry the hint warnings.
-        taint_enabled: after an open-world tool returned content, writes ask.
+        taint: which tools' results taint a session (after which writes ask):
+            `evidence`, `strict` or `off` (`Taint`).
         idempotent_retry_window: seconds during which an identical approved call
             of an idempotent tool runs again without asking; 0 turns it off.
         approval_timeout: seconds the gateway waits for a person before denying.
@@ -93,10 +106,15 @@ class PolicySettings:
     auto_approve_read_only: bool = True
     always_confirm_destructive: bool = True
     show_hint_warnings: bool = True
-    taint_enabled: bool = True
+    taint: Taint = Taint.EVIDENCE
     idempotent_retry_window: float = 600.0
     approval_timeout: float = 120.0
     ask_via: str = "client"
+
+    @property
+    def taint_enabled(self) -> bool:
+        """Whether any tool's result can taint a session."""
+        return self.taint is not Taint.OFF
 
 
 SettingKind = Literal["mode", "bool", "seconds", "choice"]
@@ -120,6 +138,7 @@ class PolicySetting:
         group: the mapping it sits in under `policy` ("preferences"), or "" at the top.
         choices: the values a mode or choice takes, as written.
         noun: what one of its choices is called in errors ("expected a mode: ...").
+        booleans: the choices `false` and `true` stand for, for a choice that was a bool once.
         zero: whether 0 seconds is allowed (else more than 0 is required).
         maximum: the most seconds accepted.
     """
@@ -132,6 +151,7 @@ class PolicySetting:
     group: str = ""
     choices: tuple[str, ...] = ()
     noun: str = ""
+    booleans: tuple[str, str] | None = None
     zero: bool = False
     maximum: float = 86400.0
 
@@ -189,11 +209,15 @@ POLICY_SETTINGS: tuple[PolicySetting, ...] = (
         group="preferences",
     ),
     PolicySetting(
-        "taint_enabled",
         "taint",
-        "bool",
-        "after an open-world tool returned content, writes ask",
+        "taint",
+        "choice",
+        "which tools' results make later writes ask: evidence (open world declared, inferred from what the "
+        "tool does, or set), strict (open world by the spec default too), off; true means evidence, false off",
         "Ask for writes after open-world content",
+        choices=tuple(t.value for t in Taint),
+        noun="taint setting",
+        booleans=(Taint.OFF.value, Taint.EVIDENCE.value),
     ),
     PolicySetting(
         "idempotent_retry_window",
@@ -346,6 +370,8 @@ _PREFERENCE_KEYS: Mapping[str, str] = {
     spelling: row.attr for row in POLICY_SETTINGS if row.group == "preferences" for spelling in row.spellings
 }
 _BY_ATTR: Mapping[str, PolicySetting] = {row.attr: row for row in POLICY_SETTINGS}
+# Choices whose settings attribute holds an enum rather than the string.
+_CHOICE_ENUMS: Mapping[str, type[enum.StrEnum]] = {"taint": Taint}
 _MODES: Mapping[str, Mode] = {
     **{m.value: m for m in Mode},
     "acceptEdits": Mode.ACCEPT_EDITS,
@@ -489,8 +515,12 @@ class _Parser:
             return self.boolean(value, path)
         if row.kind == "seconds":
             return self.seconds(value, path, zero=row.zero, maximum=row.maximum)
+        if row.booleans is not None and isinstance(value, bool):
+            value = row.booleans[value]
         accepted = _MODES if row.kind == "mode" else {c: c for c in row.choices}
-        return self.choice(value, path, accepted, row.noun, row.choices)
+        found = self.choice(value, path, accepted, row.noun, row.choices)
+        kind = _CHOICE_ENUMS.get(row.attr)
+        return found if kind is None else kind(found)
 
     def rules(self, value: Any, path: _Path) -> tuple[Rule, ...]:
         if not isinstance(value, list | tuple):

@@ -9,12 +9,13 @@ typed and bounded as its row says.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, create_model
 
-from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Rule
+from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Rule, Taint
 
 __all__ = ["MODE_SPELLINGS", "Policy", "PolicyIn", "apply_policy", "effects", "policy_out"]
 
@@ -47,6 +48,8 @@ def _type(row: PolicySetting, *, given: bool) -> Any:
     if row.kind == "seconds":
         bounded = Field(ge=0, le=row.maximum) if row.zero else Field(gt=0, le=row.maximum)
         return Annotated[float, bounded] if given else float
+    if row.booleans is not None and given:  # a choice that was a bool once still takes true and false
+        return Literal.__getitem__(row.choices) | StrictBool
     return Literal.__getitem__(row.choices)
 
 
@@ -93,7 +96,7 @@ else:
 
 
 def _out(value: Any) -> Any:
-    return value.value if isinstance(value, Mode) else value
+    return value.value if isinstance(value, enum.Enum) else value
 
 
 def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> BaseModel:
@@ -126,8 +129,20 @@ def apply_policy(settings: PolicySettings, given: Mapping[str, Any]) -> PolicySe
         if value is None:
             raise ValueError(f"{path}: null is not a setting; leave it out to keep it")
         row = by_path[path]
-        changes[row.attr] = MODE_SPELLINGS[value] if row.kind == "mode" else value
+        chosen = row.booleans[value] if row.booleans is not None and isinstance(value, bool) else value
+        changes[row.attr] = MODE_SPELLINGS[chosen] if row.kind == "mode" else chosen
+    if "taint" in changes:
+        changes["taint"] = Taint(changes["taint"])
     return dataclasses.replace(settings, **changes)
+
+
+_TAINT_EFFECTS: Mapping[Taint, str] = {
+    Taint.EVIDENCE: "After a tool whose open world rests on evidence (declared, inferred from what it does, or "
+    "set) returned content, writes in that session ask first.",
+    Taint.STRICT: "After any open-world tool returned content, the spec default included, writes in that session "
+    "ask first.",
+    Taint.OFF: "Content from open-world tools does not change what runs.",
+}
 
 
 def effects(settings: PolicySettings) -> dict[str, str]:
@@ -149,9 +164,7 @@ def effects(settings: PolicySettings) -> dict[str, str]:
         "showHintWarnings": "Approval questions show what the hints say (destructive, read-only, open world)."
         if settings.show_hint_warnings
         else "Approval questions do not show hint warnings.",
-        "taint": "After an open-world tool returned content, writes in that session ask first."
-        if settings.taint_enabled
-        else "Content from open-world tools does not change what runs.",
+        "taint": _TAINT_EFFECTS[settings.taint],
         "idempotentRetryWindow": f"An identical approved call of an idempotent tool runs again without asking "
         f"for {settings.idempotent_retry_window:g} s."
         if settings.idempotent_retry_window

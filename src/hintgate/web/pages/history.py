@@ -157,6 +157,8 @@ class SessionPage:
     tiers: list[tuple[str, int]]
     verdicts: list[tuple[str, int]]
     calls: list[CallRow]
+    taint: str | None = None
+    """While the session is open: which tool's content tainted it and why (writes ask since)."""
 
     @property
     def live(self) -> bool:
@@ -182,7 +184,18 @@ async def session_page(gateway: Gateway, store: Store, session_id: str) -> Sessi
             (verdict_badge(None if k == "none" else k).text, v) for k, v in (row.get("verdicts") or {}).items()
         ),
         calls=[call_row(c) for c in calls],
+        taint=_taint(gateway, session_id),
     )
+
+
+def _taint(gateway: Gateway, session_id: str) -> str | None:
+    """What tainted a session the gateway holds open, in a sentence; None when nothing did (or it is gone)."""
+    live = gateway.sessions.get(session_id)
+    state = None if live is None else live.policy
+    if state is None or state.tainted_by is None:
+        return None
+    why = f" ({state.taint_reason})" if state.taint_reason else ""
+    return f"{state.tainted_by} returned content{why}; writes in this session ask since."
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,11 @@ _CHOICE_LABELS: dict[str, dict[str, str]] = {
         Mode.BYPASS.value: "Bypass: everything runs",
     },
     "askVia": {"client": "In the MCP client when it can ask", "queue": "Always in the dashboard"},
+    "taint": {
+        "evidence": "After tools known to reach the open world",
+        "strict": "After any tool that may reach the open world",
+        "off": "Off",
+    },
     "bool": {"true": "On", "false": "Off"},
 }
 
@@ -67,7 +73,7 @@ def _row(setting: PolicySetting, value: object, effect: str) -> SettingRow:
         labels = _CHOICE_LABELS["bool"]
         choices = [Choice("true", labels["true"], value is True), Choice("false", labels["false"], value is False)]
     else:
-        shown = value.value if isinstance(value, Mode) else value
+        shown = value.value if isinstance(value, enum.Enum) else value
         labels = _CHOICE_LABELS.get(setting.key, {})
         choices = [Choice(c, labels.get(c, c), shown == c) for c in setting.choices]
     return SettingRow(setting.path, setting.key, setting.label, choices, effect)
