@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from hintgate.hints.annotations import Hint
+from hintgate.hints.annotations import Annotations, Hint, resolve
+from hintgate.hints.lint import lint_tools
 from hintgate.tooldef import ToolDefinition, ToolRegistry, tool
 
 pytestmark = pytest.mark.anyio
 
 
-def test_to_mcp_schema_matches_seed_004_exactly() -> None:
+def test_to_mcp_schema_has_every_hint_explicit_in_spec_order() -> None:
     definition = ToolDefinition(
         name="example.tool",
         description="Example",
@@ -31,7 +32,7 @@ def test_to_mcp_schema_matches_seed_004_exactly() -> None:
           "annotations": {
             "readOnlyHint": true,
             "destructiveHint": false,
-            "idempotentHint": false,
+            "idempotentHint": true,
             "openWorldHint": true
           }
         }
@@ -49,6 +50,28 @@ def test_hints_not_given_read_as_the_spec_defaults_but_are_not_declared() -> Non
     assert definition.open_world_hint is True
     assert definition.declared == {}
     assert "annotations" not in definition.to_mcp_tool()
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        {"read_only_hint": True},
+        {"read_only_hint": True, "destructive_hint": True, "idempotent_hint": False},
+        {"read_only_hint": False},
+        {"read_only_hint": False, "destructive_hint": False, "idempotent_hint": True},
+        {},
+    ],
+)
+def test_to_mcp_schema_agrees_with_the_gateways_resolution_and_lint(declared: dict[str, bool]) -> None:
+    definition = ToolDefinition("notes.item", "A note.", lambda: None, {"type": "object"}, **declared)
+    emitted = definition.to_mcp_schema()["annotations"]
+    given = Annotations.from_mcp(definition.to_mcp_tool().get("annotations"), tool="notes.item")
+    served = resolve(declared=given, trusted=True).to_mcp()
+    assert emitted == served
+    report = lint_tools([definition.to_mcp_schema()], target="tooldef")
+    assert "HG201" not in [f.code for f in report.findings]
+    if declared.get("read_only_hint"):
+        assert (emitted["destructiveHint"], emitted["idempotentHint"]) == (False, True)
 
 
 def test_a_title_goes_into_the_annotations() -> None:

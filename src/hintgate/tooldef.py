@@ -114,7 +114,19 @@ class ToolDefinition:
     # -- hints
 
     def hint(self, hint: Hint) -> bool:
-        """A hint's value: declared, else inferred (with `infer_hints`), else the spec's default."""
+        """A hint's value: declared, else inferred (with `infer_hints`), else the spec's default.
+
+        As the gateway resolves it: when the tool is read-only, destructive is
+        false and idempotent true whatever was declared for them (a tool that
+        changes nothing destroys nothing and can be repeated), so the schema
+        it emits never pairs read-only with destructive (lint HG201).
+        """
+        if hint in (Hint.DESTRUCTIVE, Hint.IDEMPOTENT) and self._own(Hint.READ_ONLY):
+            return hint is Hint.IDEMPOTENT
+        return self._own(hint)
+
+    def _own(self, hint: Hint) -> bool:
+        """A hint's value on its own: declared, else inferred (with `infer_hints`), else the spec's default."""
         if hint in self.declared:
             return self.declared[hint]
         if self.infer_hints:

@@ -702,7 +702,17 @@ def test_warnings_name_what_the_hints_say() -> None:
     assert warnings(facts(READ_ONLY)) == ["This tool only reads data"]
     assert warnings(facts(UNKNOWN)) == ["Nothing is known about this tool: no hints declared, inferred or set"]
     assert warnings(facts(CLAIMS_READ_ONLY))[-1] == (
-        "Hints of this tool come from an untrusted server and were not used to approve it"
+        "Its untrusted server says it is read-only; that was set aside, not used to approve it"
+    )
+
+
+def test_the_untrusted_hints_warning_appears_only_where_a_declared_claim_was_set_aside() -> None:
+    cautious = resolve(declared=Annotations(read_only=False, destructive=True, open_world=True), trusted=False)
+    closed_reader = resolve(declared=Annotations(read_only=True, open_world=False), trusted=False)
+    assert not any("untrusted" in w for w in warnings(facts(cautious)))
+    assert not any("untrusted" in w for w in warnings(facts(READ_ONLY)))
+    assert warnings(facts(closed_reader))[-1] == (
+        "Its untrusted server says it is read-only and closed world; that was set aside, not used to approve it"
     )
 
 

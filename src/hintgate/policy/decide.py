@@ -507,9 +507,25 @@ def warnings(call: CallFacts, settings: PolicySettings | None = None) -> list[st
     hints = call.resolution.hints
     if call.open_world and hints[Hint.OPEN_WORLD].provenance.origin is not Origin.DEFAULT:
         out.append("This tool can reach external systems (open world)")
-    if any(r.distrusted is not None for r in hints.values()):
-        out.append("Hints of this tool come from an untrusted server and were not used to approve it")
+    claims = [_CLAIMS[hint, r.distrusted] for hint, r in hints.items() if r.distrusted is not None]
+    if claims:
+        # Only claims that were set aside: a declaration that was used is not news to the person asked.
+        out.append(
+            f"Its untrusted server says it is {' and '.join(claims)}; that was set aside, not used to approve it"
+        )
     return out
+
+
+_CLAIMS: Mapping[tuple[Hint, bool], str] = {
+    (Hint.READ_ONLY, True): "read-only",
+    (Hint.READ_ONLY, False): "not read-only",
+    (Hint.DESTRUCTIVE, False): "not destructive",
+    (Hint.DESTRUCTIVE, True): "destructive",
+    (Hint.IDEMPOTENT, True): "idempotent",
+    (Hint.IDEMPOTENT, False): "not idempotent",
+    (Hint.OPEN_WORLD, False): "closed world",
+    (Hint.OPEN_WORLD, True): "open world",
+}
 
 
 class Failure(StrEnum):
