@@ -77,7 +77,7 @@ def test_every_table_fits_80_columns_with_short_ids_and_whole_tool_names(tmp_pat
     tools = run80("tools", "--demo", env=env)
     assert_fits(tools, tool_names)
     explain = run80("policy", "explain", "--demo", env=env)
-    assert_fits(explain, tool_names | {"default", "accept-edits", "read-only", "bypass"})
+    assert_fits(explain, tool_names | {"default", "accept-edits*", "read-only", "bypass"})
     detailed = run80("policy", "explain", "--demo", "--mode", "accept-edits", env=env)
     assert_fits(detailed, tool_names)
     openapi = run80("openapi", str(OPENAPI), env=env)
@@ -125,3 +125,14 @@ def test_tools_with_a_server_down_prints_its_reason_whole_and_exits_3(tmp_path: 
     assert "restarting in" not in result.stderr  # a one-shot command does not narrate restarts
     assert "bad is down: could not start" in " ".join(result.stdout.split())
     assert_fits(result.stdout, {"notes_list_notes"})
+
+
+def test_policy_explain_marks_the_configured_mode_and_gives_its_reasons_when_there_is_room() -> None:
+    narrow = run80("policy", "explain", "--demo", env={})
+    assert "* the configured mode (accept-edits)" in narrow
+    assert "hidden: tier, why (accept-edits)" in narrow
+    result = CliRunner().invoke(app, ["policy", "explain", "--demo"], env={"COLUMNS": "140"})
+    assert result.exit_code == 0, result.output
+    assert "why (accept-edits)" in result.stdout
+    create = next(line for line in result.stdout.splitlines() if line.startswith("notes_create_note "))
+    assert "Accept-edits mode runs additive writes without asking." in create

@@ -487,7 +487,7 @@ def policy_explain(
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))
     else:
-        table = explain_text(rows, modes, detailed=bool(mode), width=console.width, wide=wide)
+        table = explain_text(rows, modes, detailed=bool(mode), configured=settings.mode, width=console.width, wide=wide)
         _print_wide(console, table, wide)
 
 

@@ -35,6 +35,7 @@ class Column:
         cut: whether cells may be cut with an ellipsis (free text) or must be whole (names, ids).
         justify: "left" or "right".
         wrap: whether a cut column wraps its text between words instead of cutting it.
+        minimum: the least width a cut column is worth showing at (else it is dropped).
     """
 
     header: str
@@ -42,6 +43,7 @@ class Column:
     cut: bool = False
     justify: str = "left"
     wrap: bool = False
+    minimum: int = _ELLIPSIS_MIN
 
 
 def _natural(header: str, cells: Sequence[Text]) -> int:
@@ -75,7 +77,8 @@ def fit_table(
     keep = [i for i, c in enumerate(columns) if wide or not c.cut or any(row[i].plain for row in texts)]
 
     def least(i: int) -> int:
-        return natural[i] if not columns[i].cut else min(natural[i], max(_ELLIPSIS_MIN, cell_len(columns[i].header)))
+        column = columns[i]
+        return natural[i] if not column.cut else min(natural[i], max(column.minimum, cell_len(column.header)))
 
     def needed(kept: list[int]) -> int:
         return sum(least(i) for i in kept) + _GAP * (len(kept) - 1)

@@ -311,14 +311,30 @@ def explain_json(rows: Sequence[Any]) -> str:
 
 
 def explain_text(
-    rows: Sequence[Any], modes: Sequence[Any], *, detailed: bool, width: int = 80, wide: bool = False
+    rows: Sequence[Any],
+    modes: Sequence[Any],
+    *,
+    detailed: bool,
+    configured: Any = None,
+    width: int = 80,
+    wide: bool = False,
 ) -> RenderableType:
-    """Per tool the verdict in each mode; with `detailed`, the reason and the rule too."""
+    """Per tool the verdict in each mode, the configured one marked `*`, and why it decides so.
+
+    With `detailed` every mode's cell holds its reason and rule; otherwise a
+    last column gives the configured mode's reason (when there is room for it).
+    """
     # The verdicts are the point of this table; the tier goes before any mode does.
-    columns = [Column("tool"), Column("tier", priority=len(modes) + 2)]
-    columns += [Column(mode.value, priority=1 + n, cut=detailed, wrap=True) for n, mode in enumerate(modes)]
+    columns = [Column("tool"), Column("tier", priority=len(modes) + 3)]
+    columns += [
+        Column(f"{mode.value}*" if mode == configured else mode.value, priority=1 + n, cut=detailed, wrap=True)
+        for n, mode in enumerate(modes)
+    ]
     # Whether its results would make later writes ask: "taints", and why when detailed.
-    columns.append(Column("taints", priority=len(modes) + 3, cut=detailed, wrap=True))
+    columns.append(Column("taints", priority=len(modes) + 4, cut=detailed, wrap=True))
+    why = configured in modes and not detailed
+    if why:
+        columns.append(Column(f"why ({configured.value})", priority=len(modes) + 2, cut=True, wrap=True, minimum=30))
     cells: list[list[str | Text]] = []
     for row in rows:
         line: list[str | Text] = [row.tool, row.tier.value]
@@ -330,8 +346,13 @@ def explain_text(
             line.append(cell)
         taints = getattr(row, "taints", None)
         line.append("" if taints is None else f"taints: {taints}" if detailed else "taints")
+        if why:
+            line.append(row.decisions[configured].reason)
         cells.append(line)
-    return fit_table(columns, cells, width=width, wide=wide, title="what each mode would do to a first call")
+    table = fit_table(columns, cells, width=width, wide=wide, title="what each mode would do to a first call")
+    if configured not in modes:
+        return table
+    return Group(table, Text(f"* the configured mode ({configured.value})", style="dim"))
 
 
 def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
