@@ -14,6 +14,14 @@ parsed line, skipping the SDK's dispatcher and its model validation both ways
 (`notifications/cancelled`) is honoured here too; everything else, the
 handshake included, is the SDK's.
 
+Input is checked before anything runs, and every broken request is answered
+as the HTTP transport answers it rather than dropped: a line longer than
+`LINE_LIMIT` is skipped (never held whole) and answered with -32600; a line
+that is not JSON, or not UTF-8, with -32700; a request whose id is not a
+string or an integer (MCP forbids null; arrays, objects, floats and booleans
+are not ids either), a batch, or a message that is not a request object, with
+-32600 and `id: null`, and it is not executed. The gateway keeps serving.
+
 While it serves, fd 0 reads from the null device and fd 1 writes to stderr,
 so stray prints and children cannot corrupt the protocol stream; both are
 restored on exit.
@@ -24,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -33,8 +42,11 @@ from typing import Any, Protocol
 import anyio
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
+from pydantic import ValidationError
 
-__all__ = ["DirectCalls", "stdio_streams"]
+__all__ = ["LINE_LIMIT", "DirectCalls", "stdio_streams"]
+
+logger = logging.getLogger(__name__)
 
 Write = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -49,7 +61,68 @@ class DirectCalls(Protocol):
         """Run one tools/call request; returns the JSON-RPC response message to send."""
 
 
-_LINE_LIMIT = 64 * 1024 * 1024
+LINE_LIMIT = 16 * 1024 * 1024
+"""Bytes one JSON-RPC line on stdin may hold; a longer line is skipped and answered with an error."""
+
+_PARSE_ERROR = -32700
+_INVALID_REQUEST = -32600
+
+
+def _valid_id(value: Any) -> bool:
+    """A JSON-RPC id MCP accepts: a string or an integer (not null, and bool is not an integer here)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _refusal(message: Any) -> tuple[Any, str] | None:
+    """(id to answer with, what is wrong) for a message that must not reach a handler; None when it may.
+
+    Responses and notifications get no answer in JSON-RPC; a broken one is
+    refused with id None and the caller only logs it.
+    """
+    if isinstance(message, list):
+        return None, "Invalid Request: JSON-RPC batches are not supported by MCP; send one message per line"
+    if not isinstance(message, dict):
+        return None, f"Invalid Request: a JSON-RPC message is an object, not {type(message).__name__}"
+    if "id" in message and not _valid_id(message["id"]):
+        shown = json.dumps(message["id"])[:40]
+        return None, f"Invalid Request: id {shown} is not a string or an integer; the request was not run"
+    if "method" in message and "id" in message:
+        if message.get("jsonrpc") != "2.0":
+            return message["id"], 'Invalid Request: "jsonrpc" must be "2.0"'
+        if not isinstance(message["method"], str):
+            return message["id"], 'Invalid Request: "method" must be a string'
+    return None
+
+
+def _error(request_id: Any, code: int, text: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}}
+
+
+def _is_request(message: Any) -> bool:
+    return isinstance(message, dict) and "method" in message and "id" in message
+
+
+async def _read_line(reader: asyncio.StreamReader) -> bytes | int:
+    """The next line (b"" at EOF), or the length of a line over the reader's limit, skipped unread.
+
+    An over-long line is dropped as it arrives, so at most twice the limit is
+    ever buffered whatever the line's length.
+    """
+    try:
+        return await reader.readuntil(b"\n")
+    except asyncio.IncompleteReadError as exc:
+        return exc.partial  # the last line had no newline, or EOF
+    except asyncio.LimitOverrunError as exc:
+        overrun = exc
+    skipped = 0
+    while True:
+        skipped += len(await reader.readexactly(overrun.consumed))
+        try:
+            return skipped + len(await reader.readuntil(b"\n"))
+        except asyncio.IncompleteReadError as exc:
+            return skipped + len(exc.partial)
+        except asyncio.LimitOverrunError as exc:
+            overrun = exc
 
 
 def _pipeable(fd: int) -> bool:
@@ -58,8 +131,14 @@ def _pipeable(fd: int) -> bool:
 
 
 @asynccontextmanager
-async def stdio_streams(direct: DirectCalls | None = None) -> AsyncIterator[tuple[Any, Any]]:
+async def stdio_streams(
+    direct: DirectCalls | None = None, *, line_limit: int = LINE_LIMIT
+) -> AsyncIterator[tuple[Any, Any]]:
     """Yield (read stream, write stream) of `SessionMessage`s over stdin/stdout.
+
+    Args:
+        direct: the fast path for handshake-era tools/call, if any.
+        line_limit: the most bytes one line on stdin may hold.
 
     Falls back to the SDK's threaded transport when stdin or stdout is not a
     pipe, socket or terminal (a regular file cannot be polled).
@@ -77,7 +156,7 @@ async def stdio_streams(direct: DirectCalls | None = None) -> AsyncIterator[tupl
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     os.close(devnull)
-    reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+    reader = asyncio.StreamReader(limit=line_limit)
     in_file = os.fdopen(protocol_in, "rb", buffering=0)
     out_file = os.fdopen(protocol_out, "wb", buffering=0)
     read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), in_file)
@@ -115,21 +194,57 @@ async def stdio_streams(direct: DirectCalls | None = None) -> AsyncIterator[tupl
                 return True
         return False
 
+    async def refuse(request_id: Any, code: int, text: str) -> None:
+        logger.warning("stdio: %s", text)
+        await write(_error(request_id, code, text))
+
+    async def take(line: bytes) -> SessionMessage | None:
+        """The message a line holds, for the SDK; None when it was answered or taken here."""
+        try:
+            message = json.loads(line)
+        except ValueError as exc:  # invalid JSON, or bytes that are not UTF-8
+            await refuse(None, _PARSE_ERROR, f"Parse error: {exc}")
+            return None
+        refusal = _refusal(message)
+        if refusal is not None:
+            request_id, text = refusal
+            if request_id is not None or not isinstance(message, dict) or "method" in message:
+                await refuse(request_id, _INVALID_REQUEST, text)
+            else:  # a broken response: JSON-RPC answers no response
+                logger.warning("stdio: message skipped: %s", text)
+            return None
+        if take_directly(message):
+            return None
+        try:
+            return SessionMessage(jsonrpc_message_adapter.validate_python(message, by_name=False))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"][1:]) or "the message"
+            text = f"Invalid Request: not a JSON-RPC request, notification or response ({where}: {first['msg']})"
+            if _is_request(message):
+                await refuse(message["id"], _INVALID_REQUEST, text)
+            elif not ({"method", "result", "error"} & message.keys()):  # not even recognizable
+                await refuse(None, _INVALID_REQUEST, text)
+            else:  # a broken notification or response: JSON-RPC answers neither
+                logger.warning("stdio: message skipped: %s", text)
+            return None
+
     async def pump_in() -> None:
         async with to_server:
-            while line := await reader.readline():
+            while line := await _read_line(reader):
+                if isinstance(line, int):
+                    await refuse(
+                        None,
+                        _INVALID_REQUEST,
+                        f"Invalid Request: a line of {line:,} bytes is over the stdio limit of "
+                        f"{line_limit:,} bytes; it was skipped unread",
+                    )
+                    continue
                 if not line.strip():
                     continue
-                try:
-                    message = json.loads(line)
-                    if take_directly(message):
-                        continue
-                    item: SessionMessage | Exception = SessionMessage(
-                        jsonrpc_message_adapter.validate_python(message, by_name=False)
-                    )
-                except Exception as exc:  # the SDK answers a broken message with a JSON-RPC error
-                    item = exc
-                await to_server.send(item)
+                item = await take(line)
+                if item is not None:
+                    await to_server.send(item)
 
     async def pump_out() -> None:
         async with from_server:
