@@ -18,6 +18,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from hintgate.config.model import parse_config
+from hintgate.pipeline import CallOutcome
 from hintgate.policy.rules import Mode, PolicySettings
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 
@@ -292,3 +293,65 @@ async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
     else:
         assert result.is_error is False
         assert target.read_text() == "queued"
+
+
+# ------------------------------------------------------------------ observers
+
+
+class Outcomes:
+    """A call observer that keeps every outcome it is told of."""
+
+    def __init__(self) -> None:
+        self.seen: list[CallOutcome] = []
+
+    def call_finished(self, outcome: CallOutcome) -> None:
+        self.seen.append(outcome)
+
+
+class Broken:
+    """A call observer that always fails."""
+
+    def call_finished(self, outcome: CallOutcome) -> None:
+        raise RuntimeError("observer broke")
+
+
+OBSERVED_TOOLS = [
+    {"name": "read", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+    {"name": "wipe", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
+]
+
+
+async def test_every_answered_call_reaches_the_observers_as_one_outcome() -> None:
+    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers={"read": lambda a: "text", "wipe": lambda a: "gone"})
+    config = parse_config({"mcpServers": {}, "policy": {"rules": [{"deny": {"tool": "notes_wipe"}}]}})
+    outcomes = Outcomes()
+    async with in_memory_gateway(source, config=config) as (gateway, client):
+        gateway.calls.observers.append(outcomes)
+        with anyio.fail_after(30):
+            await client.call_tool("notes_read", {"q": 1})
+            await client.call_tool("notes_wipe", {})
+    read, wipe = outcomes.seen
+    assert (read.entry.name, read.entry.upstream_name, read.entry.server) == ("notes_read", "read", "notes")
+    assert (read.verdict, read.outcome, read.error, read.arguments) == ("allow", "ok", None, {"q": 1})
+    assert read.session_id is not None
+    assert read.upstream_ms is not None
+    assert read.duration_ms >= read.upstream_ms
+    assert read.decision_json()["source"] == "mode:default"
+    assert (wipe.verdict, wipe.outcome, wipe.upstream_ms) == ("deny", "tool_error", None)
+    assert wipe.error is not None
+    assert wipe.error.startswith("hintgate denied this call of 'notes_wipe'")
+    assert wipe.decision_json()["source"] == "rule:tool:notes_wipe#0"
+    assert read.call_id != wipe.call_id
+    assert source.calls == [("read", {"q": 1})]
+
+
+async def test_an_observer_that_fails_does_not_fail_the_call_or_the_observers_after_it() -> None:
+    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers={"read": lambda a: "text"})
+    outcomes = Outcomes()
+    async with in_memory_gateway(source) as (gateway, client):
+        gateway.calls.observers[:0] = [Broken()]
+        gateway.calls.observers.append(outcomes)
+        with anyio.fail_after(30):
+            result = await client.call_tool("notes_read", {})
+    assert result.is_error is False
+    assert [o.entry.name for o in outcomes.seen] == ["notes_read"]

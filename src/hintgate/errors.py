@@ -105,10 +105,17 @@ class UpstreamProtocolError(UpstreamError):
 
 
 class UpstreamRequestError(UpstreamError):
-    """An MCP server answered a request with a JSON-RPC error."""
+    """An MCP server answered a request with a JSON-RPC error.
+
+    Attributes:
+        code: the JSON-RPC error code, as the server sent it.
+        message: the server's own message, as it sent it (the exception's text adds the code).
+        data: the error's `data`, as sent (None when absent).
+    """
 
     def __init__(self, message: str, *, code: int, data: Any = None, server: str | None = None) -> None:
         self.code = code
+        self.message = message
         self.data = data
         super().__init__(f"{message} (JSON-RPC error {code})", server=server)
 

@@ -7,19 +7,25 @@ declared support (`elicitation/create` on 2025-11-25 connections, an
 2026-07-28 ones); otherwise, or when the policy says so, the call waits in the
 approval queue that the REST API and the dashboard answer. No answer in time
 means deny. Every decision, with who answered, how and how long it took, goes
-on the call's record.
+on the call's outcome.
+
+One immutable `CallOutcome` leaves every call that got an answer, and the
+observers given to `ToolCalls` receive it: the store's recorder, metrics and
+tracing are observers, so the call path knows none of them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from hintgate.errors import UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
@@ -34,32 +40,21 @@ from hintgate.policy.asking import (
 )
 from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, failure_kind, should_retry, warnings
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
-from hintgate.server.sessions import ClientSession
-from hintgate.sources.base import SourceState
+from hintgate.results import error_text, tool_error, unavailable
+from hintgate.sources.base import Source, SourceState
 
 if TYPE_CHECKING:
-    from hintgate.server.gateway import Gateway
+    from hintgate.server.context import RequestContext, RequestSession
+    from hintgate.server.sessions import ClientSession
 
-__all__ = ["ClientCall", "ToolCalls", "tool_error"]
+__all__ = ["CallObserver", "CallOutcome", "ClientCall", "SessionLookup", "ToolCalls", "Tracer"]
+
+logger = logging.getLogger(__name__)
 
 _RETRY_WAIT = 10.0  # seconds a retry waits for a restarted source to come back up
 
 
-def tool_error(text: str) -> dict[str, Any]:
-    """A `CallToolResult` that reports a failure to the model (`isError` true)."""
-    return {"content": [{"type": "text", "text": text}], "isError": True}
-
-
-def _error_text(result: Mapping[str, Any]) -> str:
-    content = result.get("content")
-    if isinstance(content, list):
-        texts = [str(c["text"]) for c in content if isinstance(c, Mapping) and isinstance(c.get("text"), str)]
-        if texts:
-            return "\n".join(texts)[:2000]
-    return "the tool reported an error"
-
-
-def _request_channel(session: Any) -> Any:
+def _request_channel(session: RequestSession) -> Any:
     """The request-scoped channel of a call: on streamable HTTP it rides the call's own response stream.
 
     The SDK keeps it as the session's outbound and offers only typed requests
@@ -71,7 +66,7 @@ def _request_channel(session: Any) -> Any:
 class ClientCall:
     """The client side of one call, for sources that report progress or ask questions."""
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: RequestContext | None) -> None:
         self._ctx = ctx
 
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
@@ -104,59 +99,204 @@ class ClientCall:
                 await _request_channel(self._ctx.session).notify(method, params)
 
 
-@dataclass(slots=True)
-class _Attempt:
-    """What one call went through, for its record."""
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    """What one tools/call went through and how it ended; what observers receive.
 
+    Attributes:
+        call_id: unique per call (a UUID string).
+        entry: the catalog entry called (public name, server, upstream name, hints, tier).
+        server_name: the name the server gave itself in `initialize`, if any.
+        session_id: the client session's id (None for a call without one).
+        client_name: the client's name, from its session.
+        client_version: the client's version.
+        request_id: the client's JSON-RPC request id, as a string.
+        arguments: the call's arguments.
+        result: the `CallToolResult` JSON sent back, None when the call raised.
+        error: what went wrong: the exception's text, or the text of an `isError` result.
+        started_at: when the call started (UTC).
+        duration_ms: how long the whole call took, questions included.
+        upstream_ms: how long the source took to answer (None when it was not called).
+        decision: the policy's decision.
+        verdict: allow, deny, or for asked calls approved / denied.
+        approver: who answered a question (`client`, `api`, `timeout`...).
+        approval: `once`, `session` or `denied` for asked calls.
+        asked_via: `elicitation`, `input-required` or `queue` for asked calls.
+        waited_ms: how long the question waited for its answer.
+    """
+
+    call_id: str
+    entry: CatalogEntry
+    server_name: str | None
+    session_id: str | None
+    client_name: str | None
+    client_version: str | None
+    request_id: str | None
+    arguments: Mapping[str, Any] | None
+    result: Mapping[str, Any] | None
+    error: str | None
+    started_at: datetime
+    duration_ms: float
+    upstream_ms: float | None
     decision: Decision
-    actor: str | None = None
+    verdict: str
+    approver: str | None = None
     approval: str | None = None
     asked_via: str | None = None
     waited_ms: float | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def outcome(self) -> str:
+        """`ok`, `tool_error` (an `isError` result, denials included) or `error` (the call raised)."""
+        if self.result is None:
+            return "error"
+        return "tool_error" if self.result.get("isError") else "ok"
+
+    def decision_json(self) -> dict[str, Any]:
+        """`{"verdict", "reason", "source", "approver", "approval", "asked_via", "waited_ms"}`, as recorded."""
         return {
             **self.decision.to_json(),
-            "approver": self.actor,
+            "approver": self.approver,
             "approval": self.approval,
             "asked_via": self.asked_via,
             "waited_ms": None if self.waited_ms is None else round(self.waited_ms, 3),
         }
 
 
+class CallObserver(Protocol):
+    """Receives every call's outcome (the recorder, metrics...).
+
+    Called synchronously on the call path: it must be cheap (hand slow work to
+    a queue) and should not raise; what it raises is logged and dropped. It
+    returns None, or an awaitable that the call waits for before its answer
+    goes back (durable recording: the answer leaves once its record is
+    committed); what that raises is logged too.
+    """
+
+    def call_finished(self, outcome: CallOutcome) -> Awaitable[object] | None:
+        """One call has its answer."""
+
+
+class Tracer(Protocol):
+    """Opens a span around a phase of a call (decide, ask, upstream call, record)."""
+
+    def span(self, name: str, attributes: Mapping[str, str]) -> AbstractContextManager[object]:
+        """A context manager timing one phase; current while it is open."""
+
+
+class _NoTracer:
+    """The tracer when tracing is off: every span is the same empty context manager."""
+
+    _none: ClassVar[AbstractContextManager[object]] = contextlib.nullcontext()
+
+    def span(self, name: str, attributes: Mapping[str, str]) -> AbstractContextManager[object]:
+        return self._none
+
+
+class SessionLookup(Protocol):
+    """Finds the client session of a request (`hintgate.server.sessions.SessionTracker`)."""
+
+    def for_request(self, ctx: Any) -> ClientSession:
+        """The session the request belongs to, opened on first sight."""
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """What one call went through so far (mutable while it runs; frozen into a `CallOutcome`)."""
+
+    decision: Decision
+    actor: str | None = None
+    approval: str | None = None
+    asked_via: str | None = None
+    waited_ms: float | None = None
+    upstream_ms: float | None = None
+
+    def add_upstream_time(self, began: float) -> None:
+        """Count the time since `began` (a `perf_counter` reading) as the source's."""
+        self.upstream_ms = (self.upstream_ms or 0.0) + (time.perf_counter() - began) * 1000
+
+    def final_verdict(self) -> str:
+        """allow, deny, or for asked calls approved / denied."""
+        verdict = self.decision.verdict
+        if verdict is not Verdict.ASK:
+            return verdict.value
+        return "approved" if self.approval in ("once", "session") else "denied"
+
+
 class ToolCalls:
-    """Runs tools/call for a gateway under its policy.
+    """Runs tools/call under a policy, over its sources, telling its observers how each call ended.
+
+    Args:
+        sources: the sources by name (the gateway's own mapping: it may change as sources come and go).
+        sessions: finds the client session of a request.
+        settings: the policy settings in force.
+        rules: the policy rules in force.
+        approvals: the queue that calls needing a person wait in (a new one when not given).
+        observers: told of every call's outcome, in order.
+        tracer: opens the spans of a call's phases (none when not given).
+        modern_versions: protocol versions whose questions go out as `InputRequiredResult`.
 
     Attributes:
         settings: the policy settings in force (the REST API may replace them).
         rules: the policy rules in force.
         approvals: calls waiting for a person.
+        observers: told of every call's outcome.
     """
 
-    def __init__(self, gateway: Gateway, *, settings: PolicySettings, rules: tuple[Rule, ...]) -> None:
-        self._gateway = gateway
+    def __init__(
+        self,
+        sources: Mapping[str, Source],
+        sessions: SessionLookup,
+        *,
+        settings: PolicySettings,
+        rules: tuple[Rule, ...],
+        approvals: ApprovalQueue | None = None,
+        observers: Iterable[CallObserver] = (),
+        tracer: Tracer | None = None,
+        modern_versions: frozenset[str] = frozenset(),
+    ) -> None:
+        self._sources = sources
+        self._sessions = sessions
         self.settings = settings
         self.rules = rules
-        self.approvals = ApprovalQueue()
+        self.approvals = approvals if approvals is not None else ApprovalQueue()
+        self.observers: list[CallObserver] = list(observers)
+        self._tracer: Tracer = tracer if tracer is not None else _NoTracer()
+        self._modern = modern_versions
 
     async def __call__(
-        self, ctx: Any, entry: CatalogEntry, arguments: Mapping[str, Any] | None, params: Mapping[str, Any]
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        params: Mapping[str, Any],
     ) -> dict[str, Any]:
-        """Decide, ask, forward and record one call; returns the result JSON for the client."""
-        gateway = self._gateway
-        session = gateway.sessions.for_request(ctx) if ctx is not None else None
+        """Decide, ask, forward and report one call; returns the result JSON for the client."""
+        with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
+            return await self._run(ctx, entry, arguments, params)
+
+    async def _run(
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        params: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        session = self._sessions.for_request(ctx) if ctx is not None else None
         state: SessionState = session.policy if session is not None else SessionState()
         started = time.perf_counter()
         started_at = datetime.now(UTC)
         facts = CallFacts.from_entry(entry, arguments)
         now = time.time()
-        attempt = _Attempt(decide(facts, state, self.settings, self.rules, now=now))
+        with self._tracer.span("hintgate.decide", {"tool": entry.name}):
+            attempt = _Attempt(decide(facts, state, self.settings, self.rules, now=now))
         verdict = attempt.decision.verdict
         result: dict[str, Any] | None = None
         error: str | None = None
         try:
             if verdict is Verdict.ASK:
-                answered = await self._ask(ctx, entry, facts, attempt, session, params)
+                with self._tracer.span("hintgate.ask", {"tool": entry.name}):
+                    answered = await self._ask(ctx, entry, facts, attempt, session, params)
                 if isinstance(answered, dict):  # a 2026-07-28 InputRequiredResult: the question goes out
                     return answered
                 if not answered.approved:
@@ -170,7 +310,8 @@ class ToolCalls:
                 return result
             elif facts.idempotent and not facts.read_only:
                 state.record_approval(entry.name, arguments or {}, now)
-            result = await self._forward(ctx, entry, facts, arguments, params.get("_meta"), session, attempt)
+            with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
+                result = await self._forward(ctx, entry, facts, arguments, params.get("_meta"), attempt)
             if facts.open_world and not result.get("isError") and result.get("content"):
                 state.mark_result(facts, self.settings)
             return result
@@ -185,15 +326,75 @@ class ToolCalls:
             if result is not None or error is not None:
                 if session is not None:
                     session.calls += 1
-                if gateway.store is not None:
-                    # Durable recording: the result goes back once its record is committed.
-                    await self._record(entry, ctx, session, arguments, result, error, started_at, started, attempt)
+                if self.observers:
+                    outcome = self._outcome(entry, ctx, session, arguments, result, error, started_at, started, attempt)
+                    with self._tracer.span("hintgate.record", {"tool": entry.name}):
+                        # An observer that returns an awaitable holds the answer until it is done:
+                        # durable recording sends the result once its record is committed.
+                        for waiting in self._tell(outcome):
+                            try:
+                                await waiting
+                            except Exception:
+                                logger.exception("call observer failed while the call waited for it")
+
+    def _outcome(
+        self,
+        entry: CatalogEntry,
+        ctx: RequestContext | None,
+        session: ClientSession | None,
+        arguments: Mapping[str, Any] | None,
+        result: dict[str, Any] | None,
+        error: str | None,
+        started_at: datetime,
+        started: float,
+        attempt: _Attempt,
+    ) -> CallOutcome:
+        if error is None and result is not None and result.get("isError"):
+            error = error_text(result)
+        source = self._sources.get(entry.server)
+        info = getattr(source, "info", None)
+        request_id = ctx.request_id if ctx is not None else None
+        return CallOutcome(
+            call_id=str(uuid.uuid4()),
+            entry=entry,
+            server_name=getattr(info, "name", None),
+            session_id=session.id if session else None,
+            client_name=session.client_name if session else None,
+            client_version=session.client_version if session else None,
+            request_id=str(request_id) if request_id is not None else None,
+            arguments=arguments,
+            result=result,
+            error=error,
+            started_at=started_at,
+            duration_ms=(time.perf_counter() - started) * 1000,
+            upstream_ms=attempt.upstream_ms,
+            decision=attempt.decision,
+            verdict=attempt.final_verdict(),
+            approver=attempt.actor,
+            approval=attempt.approval,
+            asked_via=attempt.asked_via,
+            waited_ms=attempt.waited_ms,
+        )
+
+    def _tell(self, outcome: CallOutcome) -> list[Awaitable[object]]:
+        """Tell every observer; returns what they asked the call to wait for."""
+        waits: list[Awaitable[object]] = []
+        for observer in self.observers:
+            try:
+                waiting = observer.call_finished(outcome)
+            except Exception:
+                # An observer's failure must not turn an answered call into a failed one.
+                logger.exception("call observer %r failed", observer)
+                continue
+            if waiting is not None:
+                waits.append(waiting)
+        return waits
 
     # -- asking ------------------------------------------------------------
 
     async def _ask(
         self,
-        ctx: Any,
+        ctx: RequestContext | None,
         entry: CatalogEntry,
         facts: CallFacts,
         attempt: _Attempt,
@@ -212,10 +413,9 @@ class ToolCalls:
             warnings=shown,
         )
         started = time.perf_counter()
-        modern = ctx is not None and ctx.protocol_version in self._gateway.modern_versions
         # Arguments too long to show whole in a client's question wait in the queue, where they are shown whole.
-        if len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN and self._can_elicit(ctx):
-            if modern:
+        if ctx is not None and len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN and self._can_elicit(ctx):
+            if ctx.protocol_version in self._modern:
                 responses = params.get("inputResponses")
                 if params.get("requestState") == APPROVAL_KEY and isinstance(responses, Mapping):
                     # The SDK's RequestStateBoundary verified the sealed state before
@@ -255,8 +455,8 @@ class ToolCalls:
         attempt.approval = _approval_name(outcome.answer)
         return outcome
 
-    def _can_elicit(self, ctx: Any) -> bool:
-        if ctx is None or self.settings.ask_via == "queue":
+    def _can_elicit(self, ctx: RequestContext) -> bool:
+        if self.settings.ask_via == "queue":
             return False
         caps = ctx.session.client_capabilities
         elicitation = getattr(caps, "elicitation", None) if caps is not None else None
@@ -286,40 +486,44 @@ class ToolCalls:
 
     async def _forward(
         self,
-        ctx: Any,
+        ctx: RequestContext | None,
         entry: CatalogEntry,
         facts: CallFacts,
         arguments: Mapping[str, Any] | None,
         meta: Any,
-        session: ClientSession | None,
         attempt: _Attempt,
     ) -> dict[str, Any]:
-        source = self._gateway.sources[entry.server]
+        source = self._sources[entry.server]
         name = entry.name
         client = ClientCall(ctx)
         meta = meta if isinstance(meta, Mapping) else None
         for tries in (1, 2):
+            began = time.perf_counter()
             try:
-                return await source.call_tool(entry.upstream_name, arguments, meta=meta, context=client)
+                result = await source.call_tool(entry.upstream_name, arguments, meta=meta, context=client)
             except UpstreamRequestError:
+                attempt.add_upstream_time(began)
                 raise
             except UpstreamError as exc:
+                attempt.add_upstream_time(began)
                 # Transient failures are retried once, only for tools that are safe to repeat.
                 if tries == 1 and should_retry(facts, failure_kind(exc)) and await self._back_up(entry.server):
                     continue
                 if isinstance(exc, UpstreamDown):
-                    return tool_error(f"The tool {name!r} is unavailable: server {exc.detail}.")
+                    return unavailable(name, entry.server, exc.detail)
                 if isinstance(exc, UpstreamTimeout):
                     return tool_error(
                         f"The tool {name!r} did not answer within {source.call_timeout:g} s "
                         f"(server {entry.server!r}); the call was cancelled."
                     )
                 return tool_error(f"The tool {name!r} failed: server {entry.server!r} {exc.detail}.")
+            attempt.add_upstream_time(began)
+            return result
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _back_up(self, server: str) -> bool:
         """Wait (bounded) for a source to be up again; True when it is."""
-        source = self._gateway.sources[server]
+        source = self._sources[server]
         deadline = time.monotonic() + min(_RETRY_WAIT, source.call_timeout)
         while time.monotonic() < deadline:
             if source.status.state is SourceState.UP:
@@ -327,58 +531,6 @@ class ToolCalls:
             await asyncio.sleep(0.05)
         return False
 
-    # -- recording ---------------------------------------------------------
-
-    async def _record(
-        self,
-        entry: CatalogEntry,
-        ctx: Any,
-        session: ClientSession | None,
-        arguments: Mapping[str, Any] | None,
-        result: dict[str, Any] | None,
-        error: str | None,
-        started_at: datetime,
-        started: float,
-        attempt: _Attempt,
-    ) -> None:
-        from hintgate.store import CallRecord
-
-        store = self._gateway.store
-        assert store is not None
-        if error is None and result is not None and result.get("isError"):
-            error = _error_text(result)
-        info = getattr(self._gateway.sources[entry.server], "info", None)
-        await store.record_call_durable(
-            CallRecord(
-                id=str(uuid.uuid4()),
-                session_id=session.id if session else None,
-                server_id=entry.server,
-                server_name=getattr(info, "name", None),
-                tool_name=entry.name,
-                upstream_tool=entry.upstream_name,
-                arguments=arguments,
-                response=result,
-                error=error,
-                started_at=started_at,
-                duration_ms=(time.perf_counter() - started) * 1000,
-                request_id=str(ctx.request_id) if ctx is not None and ctx.request_id is not None else None,
-                client_name=session.client_name if session else None,
-                client_version=session.client_version if session else None,
-                hints=entry.snapshot,
-                tier=entry.tier.value,
-                decision=attempt.to_json(),
-                verdict=_final_verdict(attempt),
-            )
-        )
-
 
 def _approval_name(answer: Answer) -> str:
     return {Answer.APPROVE_ONCE: "once", Answer.APPROVE_SESSION: "session", Answer.DENY: "denied"}[answer]
-
-
-def _final_verdict(attempt: _Attempt) -> str:
-    """allow, deny, or for asked calls approved / denied."""
-    verdict = attempt.decision.verdict
-    if verdict is not Verdict.ASK:
-        return verdict.value
-    return "approved" if attempt.approval in ("once", "session") else "denied"

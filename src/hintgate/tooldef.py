@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from hintgate.hints.annotations import SPEC_DEFAULTS, Hint
+from hintgate.results import tool_error
 
 __all__ = ["ToolDefinition", "ToolRegistry", "tool"]
 
@@ -221,7 +222,7 @@ class ToolDefinition:
                     value = await value
         except Exception as exc:
             message = str(exc) or type(exc).__name__
-            return {"content": [{"type": "text", "text": f"{type(exc).__name__}: {message}"}], "isError": True}
+            return tool_error(f"{type(exc).__name__}: {message}")
         return result_of(value)
 
 

@@ -17,6 +17,7 @@ from hintgate.hints.catalog import build_catalog, resolve_tool
 from hintgate.policy.decide import (
     CallFacts,
     Decision,
+    DecisionSource,
     Failure,
     Level,
     Mode,
@@ -311,7 +312,10 @@ def test_a_rule_decision_cites_the_rule_and_where_the_config_has_it() -> None:
     _, rules = parse_policy({"rules": [{"deny": {"server": "notes", "tier": "destructive"}}]})
     decision = run(facts(DESTRUCTIVE), rules=rules)
     assert decision == Decision(
-        DENY, "Denied by rule deny server=notes tier=destructive (config policy.rules[0]).", "rule:server:notes#0"
+        DENY,
+        "Denied by rule deny server=notes tier=destructive (config policy.rules[0]).",
+        DecisionSource.RULE,
+        "rule:server:notes#0",
     )
 
 
@@ -443,7 +447,7 @@ def tainted() -> SessionState:
 def test_taint_makes_writes_ask_in_accept_edits() -> None:
     decision = run(facts(ADDITIVE), Mode.ACCEPT_EDITS, session=tainted())
     assert decision == Decision(
-        ASK, "This session has read content from an open-world tool (web_fetch); writes now ask.", "taint:open-world"
+        ASK, "This session has read content from an open-world tool (web_fetch); writes now ask.", DecisionSource.TAINT
     )
 
 
@@ -554,7 +558,9 @@ def test_session_approval_runs_the_tool_without_asking() -> None:
     session = SessionState()
     session.approve_for_session("notes_tool")
     decision = run(facts(DESTRUCTIVE), Mode.ACCEPT_EDITS, session=session)
-    assert decision == Decision(ALLOW, "A person approved notes_tool for this session.", "session-approval")
+    assert decision == Decision(
+        ALLOW, "A person approved notes_tool for this session.", DecisionSource.SESSION_APPROVAL
+    )
     assert run(facts(DESTRUCTIVE, tool="notes_other"), session=session).verdict is ASK
 
 

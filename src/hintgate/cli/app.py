@@ -319,18 +319,24 @@ def serve(
         str | None,
         typer.Option("--python", help="Serve a Python tool registry alone: MODULE:ATTRIBUTE (instead of --config)."),
     ] = None,
+    metrics: Annotated[
+        str | None, typer.Option("--metrics", help="With stdio: serve Prometheus metrics at HOST:PORT/metrics.")
+    ] = None,
+    tracing: Annotated[
+        bool, typer.Option("--tracing", help="Trace calls with OpenTelemetry (the otel extra).")
+    ] = False,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
-    from hintgate.cli.serve import run_http, run_stdio
+    from hintgate.cli.serve import python_config, run_http, run_stdio
     from hintgate.config.settings import Settings
 
-    if http is not None and (stdio or dashboard is not None):
-        _fail("--http serves the dashboard itself; --stdio and --dashboard go without it", EXIT_USAGE)
+    if http is not None and (stdio or dashboard is not None or metrics is not None):
+        _fail("--http serves the dashboard and /metrics itself; --stdio, --dashboard, --metrics go without", EXIT_USAGE)
     if python is not None and (config is not None or demo):
         _fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
-    loaded = _python_config(python) if python is not None else _config_or_demo(config, demo)
     try:
-        settings = Settings.from_environ(database_url=db, record=False if no_record else None)
+        loaded = python_config(python) if python is not None else _config_or_demo(config, demo)
+        settings = Settings.from_environ(database_url=db, record=False if no_record else None, tracing=tracing or None)
     except ConfigError as exc:
         _fail(str(exc), EXIT_USAGE)
     # Checked now, before a port is bound or an upstream started; said once the gateway is up.
@@ -345,27 +351,12 @@ def serve(
             asyncio.run(run_http(loaded, settings, host=host, port=port, recording=where))
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
-            asyncio.run(run_stdio(loaded, settings, dashboard=web, recording=where))
+            scrape = _parse_http(metrics) if metrics is not None else None
+            asyncio.run(run_stdio(loaded, settings, dashboard=web, metrics=scrape, recording=where))
     except ListenError as exc:
         _fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:
         _fail(str(exc), EXIT_TARGET)
-
-
-def _python_config(spec: str) -> GatewayConfig:
-    """A config serving one Python registry: trusted (it is the operator's own code), names unprefixed."""
-    import os
-
-    from hintgate.config.model import parse_config
-
-    name = spec.partition(":")[0].rsplit(".", 1)[-1] or "python"
-    try:
-        return parse_config(
-            {"python": {name: {"registry": spec, "trust": "trusted", "prefix": "", "path": [os.getcwd()]}}},
-            source="--python",
-        )
-    except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
 
 
 @app.command()

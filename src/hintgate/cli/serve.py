@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import os
 import signal
 import socket
 import sys
@@ -15,14 +16,40 @@ from typing import Any
 from rich.console import Console
 from rich.logging import RichHandler
 
-from hintgate.config.model import GatewayConfig
+from hintgate.config.model import GatewayConfig, parse_config
 from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, ListenError
+from hintgate.pipeline import Tracer
 from hintgate.server.gateway import Gateway
 
-__all__ = ["bind_listener", "collect_catalog", "open_store", "run_http", "run_stdio", "url_host"]
+__all__ = ["bind_listener", "collect_catalog", "open_store", "python_config", "run_http", "run_stdio", "url_host"]
 
 logger = logging.getLogger("hintgate")
+
+
+def python_config(spec: str) -> GatewayConfig:
+    """A config serving one Python registry: trusted (it is the operator's own code), names unprefixed."""
+    name = spec.partition(":")[0].rsplit(".", 1)[-1] or "python"
+    return parse_config(
+        {"python": {name: {"registry": spec, "trust": "trusted", "prefix": "", "path": [os.getcwd()]}}},
+        source="--python",
+    )
+
+
+def _tracer(settings: Settings) -> Tracer | None:
+    """The OpenTelemetry tracer when tracing is on."""
+    if not settings.tracing:
+        return None
+    try:
+        from hintgate.observers.tracing import Tracing
+
+        return Tracing.install()
+    except ImportError as exc:
+        raise ConfigError(f"tracing is on but OpenTelemetry is missing ({exc}): pip install 'hintgate[otel]'") from exc
+
+
+def _gateway(config: GatewayConfig, settings: Settings, store: Any) -> Gateway:
+    return Gateway(config, store=store, state_key=settings.state_key, tracer=_tracer(settings))
 
 
 def _log_to_stderr(level: int = logging.INFO) -> Console:
@@ -108,52 +135,86 @@ def bind_listener(host: str, port: int) -> socket.socket:
 async def _serve_web(
     gateway: Gateway, store: Any, settings: Settings, *, host: str, sock: socket.socket, console: Console
 ) -> None:
-    """Serve MCP, the REST API and the dashboard on the bound socket until cancelled."""
-    import uvicorn
-
+    """Serve MCP, the REST API, /metrics and the dashboard on the bound socket until cancelled."""
     from hintgate.web.app import create_app
-    from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
 
-    token: str | None = None
-    if not is_loopback(host):
-        if settings.api_token:
-            token = settings.api_token.strip()
-            if len(token) < MIN_TOKEN_LENGTH:
-                raise ConfigError(
-                    f"HINTGATE_API_TOKEN has {len(token)} characters; an API token needs at least "
-                    f"{MIN_TOKEN_LENGTH} (or leave it unset and hintgate makes one)"
-                )
-        else:
-            token, created = load_or_create_token(settings.data_dir)
-            if created:
-                console.print(f"hintgate: API token (shown once, kept in {settings.data_dir}): {token}")
+    token = _token(settings, host, console)
     async with gateway.mcp_routes(host=host) as routes:
         app = create_app(gateway, store, mcp_routes=routes, token=token)
-        port = sock.getsockname()[1]
-        server = uvicorn.Server(
-            uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning", access_log=False)
-        )
-        serving = asyncio.create_task(server.serve(sockets=[sock]))
-        for _ in range(500):  # up to 5 s for the socket to bind
-            if server.started or serving.done():
-                break
-            await asyncio.sleep(0.01)
-        if serving.done():
-            await serving  # raises why it could not start (address in use...)
-            return
-        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-        shown = url_host(host)
-        if shown != (f"[{host}]" if ":" in host else host):
-            console.print(f"hintgate: listening on every address of this machine ({host or '*'}:{bound})")
-        console.print(f"hintgate: dashboard at http://{shown}:{bound}/", highlight=False)
-        console.print(f"hintgate: MCP at http://{shown}:{bound}/mcp", highlight=False)
-        sys.stderr.flush()
-        try:
+        await _serve_app(app, host, sock, console, ("dashboard", "/"), ("MCP", "/mcp"), ("metrics", "/metrics"))
+
+
+def _token(settings: Settings, host: str, console: Console) -> str | None:
+    """The API token requests must carry: None on loopback, else the configured or kept one."""
+    from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
+
+    if is_loopback(host):
+        return None
+    if settings.api_token:
+        token = settings.api_token.strip()
+        if len(token) < MIN_TOKEN_LENGTH:
+            raise ConfigError(
+                f"HINTGATE_API_TOKEN has {len(token)} characters; an API token needs at least "
+                f"{MIN_TOKEN_LENGTH} (or leave it unset and hintgate makes one)"
+            )
+        return token
+    token, created = load_or_create_token(settings.data_dir)
+    if created:
+        console.print(f"hintgate: API token (shown once, kept in {settings.data_dir}): {token}")
+    return token
+
+
+async def _serve_metrics(
+    gateway: Gateway, settings: Settings, *, host: str, sock: socket.socket, console: Console
+) -> None:
+    """Serve /metrics alone on the bound socket until cancelled, under the same rules as the REST API."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.base import BaseHTTPMiddleware
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from hintgate.observers.metrics import CONTENT_TYPE
+    from hintgate.web.auth import security_middleware
+
+    async def scrape(_request: Request) -> Response:
+        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
+    guard = Middleware(BaseHTTPMiddleware, dispatch=security_middleware(_token(settings, host, console)))
+    app = Starlette(routes=[Route("/metrics", scrape)], middleware=[guard])
+    await _serve_app(app, host, sock, console, ("metrics", "/metrics"))
+
+
+async def _serve_app(app: Any, host: str, sock: socket.socket, console: Console, *shown: tuple[str, str]) -> None:
+    """Serve an ASGI app on a bound socket until cancelled, saying where once it listens."""
+    import uvicorn
+
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning", access_log=False)
+    )
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    for _ in range(500):  # up to 5 s for the server to start
+        if server.started or serving.done():
+            break
+        await asyncio.sleep(0.01)
+    if serving.done():
+        await serving  # raises why it could not start
+        return
+    bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
+    where = url_host(host)
+    if where != (f"[{host}]" if ":" in host else host):
+        console.print(f"hintgate: listening on every address of this machine ({host or '*'}:{bound})")
+    for what, path in shown:
+        console.print(f"hintgate: {what} at http://{where}:{bound}{path}", highlight=False)
+    sys.stderr.flush()
+    try:
+        await serving
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
             await serving
-        finally:
-            server.should_exit = True
-            with contextlib.suppress(asyncio.CancelledError):
-                await serving
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
@@ -201,7 +262,7 @@ async def run_http(
         _report_recording(console, recording)
         async with (
             open_store(settings) as store,
-            Gateway(config, store=store, state_key=settings.state_key) as gateway,
+            _gateway(config, settings, store) as gateway,
         ):
             _report_start(gateway, console)
             await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
@@ -212,34 +273,43 @@ async def run_stdio(
     settings: Settings,
     *,
     dashboard: tuple[str, int] | None = None,
+    metrics: tuple[str, int] | None = None,
     recording: str | None = None,
 ) -> None:
-    """Serve MCP over stdin/stdout until the client closes stdin; optionally the dashboard on HOST:PORT too.
+    """Serve MCP over stdin/stdout until the client closes stdin.
 
-    `recording` names the database for the start report ("SQLite database /path").
+    Args:
+        config: what to serve.
+        settings: how.
+        dashboard: also serve the dashboard, the REST API and /metrics on (HOST, PORT).
+        metrics: also serve /metrics alone on (HOST, PORT).
+        recording: names the database for the start report ("SQLite database /path").
     """
     console = _log_to_stderr(logging.WARNING)
-    # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
-    sock = bind_listener(*dashboard) if dashboard is not None else None
-    with contextlib.closing(sock) if sock is not None else contextlib.nullcontext():
+    with contextlib.ExitStack() as sockets:
+        # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
+        web_sock = sockets.enter_context(bind_listener(*dashboard)) if dashboard is not None else None
+        scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
         _report_recording(console, recording)
         async with (
             open_store(settings) as store,
-            Gateway(config, store=store, state_key=settings.state_key) as gateway,
+            _gateway(config, settings, store) as gateway,
         ):
             _report_start(gateway, console)
-            if dashboard is None or sock is None:
-                await _until_terminated(gateway.serve_stdio())
-                return
-            web = asyncio.create_task(
-                _serve_web(gateway, store, settings, host=dashboard[0], sock=sock, console=console)
-            )
+            side: list[asyncio.Task[None]] = []
+            if dashboard is not None and web_sock is not None:
+                web = _serve_web(gateway, store, settings, host=dashboard[0], sock=web_sock, console=console)
+                side.append(asyncio.create_task(web))
+            if metrics is not None and scrape_sock is not None:
+                scrape = _serve_metrics(gateway, settings, host=metrics[0], sock=scrape_sock, console=console)
+                side.append(asyncio.create_task(scrape))
             try:
                 await _until_terminated(gateway.serve_stdio())
             finally:
-                web.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await web
+                for task in side:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
 
 
 async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Gateway:

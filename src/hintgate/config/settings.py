@@ -47,6 +47,7 @@ class Settings:
         state_key: the secret that seals the `requestState` of 2026-07-28 approval questions;
             replicas behind one load balancer need the same one. None: a key made at start,
             held by this process only.
+        tracing: whether calls are traced with OpenTelemetry (needs the `otel` extra).
     """
 
     data_dir: Path = field(default_factory=_data_dir)
@@ -59,6 +60,7 @@ class Settings:
     replica: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     record: bool = True
     state_key: str | None = None
+    tracing: bool = False
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -138,5 +140,6 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "replica": ("HINTGATE_REPLICA", str),
     "record": ("HINTGATE_RECORD", _boolean),
     "state_key": ("HINTGATE_STATE_KEY", _secret_key),
+    "tracing": ("HINTGATE_TRACING", _boolean),
 }
 """Setting → (environment variable, parser)."""

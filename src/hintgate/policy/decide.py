@@ -74,6 +74,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CallFacts",
     "Decision",
+    "DecisionSource",
     "ExplainRow",
     "Failure",
     "Level",
@@ -95,6 +96,23 @@ __all__ = [
 _NO_ARGUMENTS: Mapping[str, Any] = MappingProxyType({})
 
 
+class DecisionSource(StrEnum):
+    """What kind of thing decided a call: a rule, the mode, a preference, trust, taint or an earlier answer."""
+
+    RULE = "rule"
+    MODE_DEFAULT = "mode:default"
+    MODE_ACCEPT_EDITS = "mode:accept-edits"
+    MODE_READ_ONLY = "mode:read-only"
+    MODE_BYPASS = "mode:bypass"
+    AUTO_APPROVE_READ_ONLY = "preference:auto-approve-read-only"
+    ALWAYS_CONFIRM_DESTRUCTIVE = "preference:always-confirm-destructive"
+    UNTRUSTED = "trust:untrusted"
+    TAINT = "taint:open-world"
+    SESSION_APPROVAL = "session-approval"
+    IDEMPOTENT_RETRY = "retry:idempotent"
+    UNKNOWN_TOOL = "unknown-tool"
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """What happens to a call, why, and which rule or setting decided.
@@ -102,15 +120,19 @@ class Decision:
     Attributes:
         verdict: allow, ask or deny.
         reason: a sentence a person understands.
-        source: the rule or setting that decided: `mode:default`,
-            `preference:always-confirm-destructive`, `rule:tool:delete_*#3`,
-            `trust:untrusted`, `taint:open-world`, `session-approval`,
-            `retry:idempotent`, `unknown-tool`.
+        by: the kind of rule or setting that decided.
+        rule: the deciding rule's id (`rule:tool:delete_*#3`) when `by` is `RULE`.
     """
 
     verdict: Verdict
     reason: str
-    source: str
+    by: DecisionSource
+    rule: str | None = None
+
+    @property
+    def source(self) -> str:
+        """The rule or setting cited: the rule's id, or the source's name (`mode:default`)."""
+        return self.rule if self.rule is not None else self.by.value
 
     def to_json(self) -> dict[str, str]:
         """`{"verdict", "reason", "source"}`."""
@@ -275,12 +297,16 @@ _TIER_PHRASE = {
 }
 _MODE_DECISIONS: Mapping[tuple[Mode, Tier], Decision] = {
     **{
-        (mode, Tier.READ_ONLY): Decision(Verdict.ALLOW, "Read-only tools run without asking.", f"mode:{mode}")
+        (mode, Tier.READ_ONLY): Decision(
+            Verdict.ALLOW, "Read-only tools run without asking.", DecisionSource(f"mode:{mode}")
+        )
         for mode in Mode
     },
     **{
         (Mode.READ_ONLY, tier): Decision(
-            Verdict.DENY, f"Read-only mode runs only read-only tools; {_TIER_PHRASE[tier]}.", "mode:read-only"
+            Verdict.DENY,
+            f"Read-only mode runs only read-only tools; {_TIER_PHRASE[tier]}.",
+            DecisionSource.MODE_READ_ONLY,
         )
         for tier in _TIER_PHRASE
     },
@@ -288,7 +314,7 @@ _MODE_DECISIONS: Mapping[tuple[Mode, Tier], Decision] = {
         (mode, Tier.UNKNOWN): Decision(
             Verdict.ASK,
             "Nothing is known about this tool (no hints declared, inferred or set), so it asks.",
-            "unknown-tool",
+            DecisionSource.UNKNOWN_TOOL,
         )
         for mode in (Mode.DEFAULT, Mode.ACCEPT_EDITS)
     },
@@ -296,28 +322,30 @@ _MODE_DECISIONS: Mapping[tuple[Mode, Tier], Decision] = {
         (Mode.DEFAULT, tier): Decision(
             Verdict.ASK,
             f"In default mode only read-only tools run without asking; {_TIER_PHRASE[tier]}.",
-            "mode:default",
+            DecisionSource.MODE_DEFAULT,
         )
         for tier in (Tier.ADDITIVE, Tier.DESTRUCTIVE)
     },
     (Mode.ACCEPT_EDITS, Tier.ADDITIVE): Decision(
-        Verdict.ALLOW, "Accept-edits mode runs additive writes without asking.", "mode:accept-edits"
+        Verdict.ALLOW, "Accept-edits mode runs additive writes without asking.", DecisionSource.MODE_ACCEPT_EDITS
     ),
 }
 _ASK_READ_ONLY = Decision(
-    Verdict.ASK, "Read-only tools ask too: 'Auto-approve read-only tools' is off.", "preference:auto-approve-read-only"
+    Verdict.ASK,
+    "Read-only tools ask too: 'Auto-approve read-only tools' is off.",
+    DecisionSource.AUTO_APPROVE_READ_ONLY,
 )
 _ASK_DESTRUCTIVE = Decision(
     Verdict.ASK,
     "Destructive tools always ask: 'Always confirm destructive' is on.",
-    "preference:always-confirm-destructive",
+    DecisionSource.ALWAYS_CONFIRM_DESTRUCTIVE,
 )
 _ALLOW_DESTRUCTIVE = Decision(
     Verdict.ALLOW,
     "Accept-edits mode runs destructive tools too: 'Always confirm destructive' is off.",
-    "mode:accept-edits",
+    DecisionSource.MODE_ACCEPT_EDITS,
 )
-_BYPASS = Decision(Verdict.ALLOW, "Bypass mode runs every call that no deny rule stops.", "mode:bypass")
+_BYPASS = Decision(Verdict.ALLOW, "Bypass mode runs every call that no deny rule stops.", DecisionSource.MODE_BYPASS)
 
 
 def _by_mode(tier: Tier, settings: PolicySettings) -> Decision:
@@ -369,7 +397,7 @@ def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -
     if _by_mode(claimed, settings).verdict is not Verdict.ALLOW:
         return decision
     reason = f"{decision.reason} Its server is untrusted, so its own claim {claim} was not used."
-    return Decision(decision.verdict, reason, "trust:untrusted")
+    return Decision(decision.verdict, reason, DecisionSource.UNTRUSTED)
 
 
 def vouched(call: CallFacts, hint: Hint) -> bool:
@@ -405,7 +433,7 @@ def _unvouched_read(call: CallFacts) -> Decision:
         "untrusted read-only tools ask unless an allow rule, an operator's override or a person's approval "
         "for this session covers them."
     )
-    return Decision(Verdict.ASK, reason, "trust:untrusted")
+    return Decision(Verdict.ASK, reason, DecisionSource.UNTRUSTED)
 
 
 def _deciding_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
@@ -426,7 +454,9 @@ def _earlier_answer(
     """An allow standing in for a question a person has in effect answered already."""
     approved = session.approved_since_taint if tainted else session.approved_for_session
     if call.tool in approved:
-        return Decision(Verdict.ALLOW, f"A person approved {call.tool} for this session.", "session-approval")
+        return Decision(
+            Verdict.ALLOW, f"A person approved {call.tool} for this session.", DecisionSource.SESSION_APPROVAL
+        )
     window = settings.idempotent_retry_window
     if window > 0 and call.idempotent:
         at = session.approved_at(call.tool, call.arguments, since_taint=tainted)
@@ -435,7 +465,7 @@ def _earlier_answer(
                 f"The same call (same tool and arguments) was approved {now - at:.0f} s ago and this tool is "
                 "idempotent, so it runs again without asking."
             )
-            return Decision(Verdict.ALLOW, reason, "retry:idempotent")
+            return Decision(Verdict.ALLOW, reason, DecisionSource.IDEMPOTENT_RETRY)
     return None
 
 
@@ -453,13 +483,17 @@ def decide(
     """
     rule = _deciding_rule(call, rules) if rules else None
     if rule is not None and rule.effect is Verdict.DENY:
-        return Decision(Verdict.DENY, rule.reason, rule.id)
+        return Decision(Verdict.DENY, rule.reason, DecisionSource.RULE, rule.id)
     mode = settings.mode
     if mode is Mode.BYPASS:
         return _BYPASS
     if mode is Mode.READ_ONLY and not call.read_only:
         return _mind_trust(_by_mode(call.tier, settings), call, settings)
-    decision = _by_mode(call.tier, settings) if rule is None else Decision(rule.effect, rule.reason, rule.id)
+    decision = (
+        _by_mode(call.tier, settings)
+        if rule is None
+        else Decision(rule.effect, rule.reason, DecisionSource.RULE, rule.id)
+    )
     if rule is None and decision.verdict is Verdict.ALLOW and _reads_on_its_own_word(call):
         decision = _unvouched_read(call)
     tainted_by = session.tainted_by
@@ -472,15 +506,15 @@ def decide(
             reason += f" It taints because {session.taint_reason}."
         if rule is not None:
             reason += f" Rule {rule.cite()} would have allowed it."
-        decision = Decision(Verdict.ASK, reason, "taint:open-world")
+        decision = Decision(Verdict.ASK, reason, DecisionSource.TAINT)
     elif rule is None:
         decision = _mind_trust(decision, call, settings)
     earlier = _earlier_answer(call, session, settings, now, tainted)
     if earlier is not None:
         return earlier
-    if tainted and decision.source != "taint:open-world":
+    if tainted and decision.by is not DecisionSource.TAINT:
         reason = f"{decision.reason} This session has also read content from an open-world tool ({tainted_by})."
-        decision = Decision(decision.verdict, reason, decision.source)
+        decision = dataclasses.replace(decision, reason=reason)
     return decision
 
 

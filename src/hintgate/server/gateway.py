@@ -1,184 +1,51 @@
-"""The gateway: one MCP server face over many sources, every tool fully annotated.
+"""The gateway: one MCP face over many sources, every tool fully annotated.
 
-The MCP SDK's low-level `Server` speaks to clients (both protocol eras, stdio
-and streamable HTTP, sessions); hintgate keeps what upstreams send as raw
-JSON and hands it back as raw JSON, so nothing an upstream says is lost or
-re-validated on the way through. `tools/call` on handshake-era connections
-takes a shorter path still: a server middleware answers it before the SDK
-validates parameters into models.
-
-Errors become MCP errors in exactly one place, `to_mcp_error`.
+The gateway owns the catalog's lifecycle (sources start, list, restart; the
+catalog and the prompt and resource routes are rebuilt and clients told),
+operator overrides (stored, applied, followed across replicas), and the call
+pipeline with its observers. The SDK server it serves through is built in
+`hintgate.server.face`; errors become MCP errors in `hintgate.server.errors`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
 from hintgate.config.model import GatewayConfig, Trust
-from hintgate.errors import (
-    HintgateError,
-    UpstreamError,
-    UpstreamRequestError,
-)
+from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
-from hintgate.pipeline import ClientCall, ToolCalls, tool_error
+from hintgate.observers.metrics import Metrics
+from hintgate.pipeline import CallObserver, ToolCalls, Tracer
 from hintgate.policy.rules import PolicySettings, Rule
-from hintgate.server.sessions import ClientSession, SessionTracker
+from hintgate.results import unavailable
+from hintgate.server.context import RequestContext
+from hintgate.server.errors import UnknownName, to_mcp_error
+from hintgate.server.face import MODERN_VERSIONS, build_server
+from hintgate.server.overrides import StoredOverrides
+from hintgate.server.routing import Routes
+from hintgate.server.sessions import ClientSession, SessionObserver, SessionTracker
 from hintgate.sources import build_sources
 from hintgate.sources.base import Source, SourceState
 
 if TYPE_CHECKING:
     from hintgate.store import Store
 
-__all__ = ["PAGE_SIZE", "Gateway", "to_mcp_error", "tool_error"]
+__all__ = ["Gateway"]
 
 logger = logging.getLogger(__name__)
 
-PAGE_SIZE = 500
-"""Items per page of the gateway's own list results."""
-
-_MODERN = frozenset(MODERN_PROTOCOL_VERSIONS)
 _STANDARD_KINDS = ("tools", "prompts", "resources")
 
 
-def to_mcp_error(exc: Exception) -> Exception:
-    """The one translation of hintgate's errors into MCP's (JSON-RPC) errors."""
-    from mcp.shared.exceptions import MCPError
-    from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
-
-    if isinstance(exc, UpstreamRequestError):
-        # The upstream's own JSON-RPC error passes through as it was.
-        message = exc.detail.rsplit(" (JSON-RPC error", 1)[0]
-        return MCPError(code=exc.code, message=message, data=exc.data)
-    if isinstance(exc, _UnknownName):
-        return MCPError(code=INVALID_PARAMS, message=str(exc))
-    return MCPError(code=INTERNAL_ERROR, message=str(exc))
-
-
-def _complete(ctx: Any, result: dict[str, Any]) -> dict[str, Any]:
-    """Mark a result complete on 2026-07-28 connections, where `resultType` is required.
-
-    Upstreams speak the handshake era, whose results carry no `resultType`.
-    """
-    if ctx is not None and ctx.protocol_version in _MODERN and "resultType" not in result:
-        return {**result, "resultType": "complete"}
-    return result
-
-
-class _UnknownName(HintgateError):
-    """A request named a tool, prompt or resource the gateway does not have."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Routed:
-    server: str
-    upstream_name: str
-    wire: Mapping[str, Any]
-
-
-class _DirectOutbound:
-    """The client channel of a direct stdio call: requests through the SDK's connection, notifications written."""
-
-    def __init__(self, connection: Any, write: Any) -> None:
-        self._connection = connection
-        self._write = write
-
-    async def send_raw_request(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        # The SDK correlates the client's answer, which arrives on the same pipe.
-        result: dict[str, Any] = await self._connection.outbound.send_raw_request(method, params)
-        return result
-
-    async def notify(self, method: str, params: Mapping[str, Any] | None) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            message["params"] = params
-        await self._write(message)
-
-
-class _DirectSession:
-    """What `ToolCalls` reads of a request's session, for a call taken off the stdio pipe directly."""
-
-    def __init__(self, connection: Any, progress_token: Any, write: Any) -> None:
-        self._connection = connection
-        self._request_outbound = _DirectOutbound(connection, write)
-        self._token = progress_token
-
-    @property
-    def client_params(self) -> Any:
-        return self._connection.client_params
-
-    @property
-    def client_capabilities(self) -> Any:
-        return self._connection.client_capabilities
-
-    async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
-        if self._token is None:
-            return  # the client asked for no progress
-        params: dict[str, Any] = {"progressToken": self._token, "progress": progress}
-        if total is not None:
-            params["total"] = total
-        if message is not None:
-            params["message"] = message
-        await self._request_outbound.notify("notifications/progress", params)
-
-
-class _DirectContext:
-    """The request context of a direct stdio call: the fields of the SDK's that hintgate reads."""
-
-    method = "tools/call"
-    request = None
-
-    def __init__(self, connection: Any, request: Mapping[str, Any], write: Any) -> None:
-        params = request.get("params")
-        self.params = params if isinstance(params, Mapping) else None
-        meta = self.params.get("_meta") if self.params else None
-        token = meta.get("progressToken") if isinstance(meta, Mapping) else None
-        self.protocol_version = connection.protocol_version
-        self.request_id = request.get("id")
-        self.session = _DirectSession(connection, token, write)
-
-
-class _DirectStdioCalls:
-    """Takes handshake-era tools/call off the stdio pipe before the SDK (see `hintgate.server.stdio`)."""
-
-    def __init__(self, gateway: Gateway) -> None:
-        self._gateway = gateway
-
-    def ready(self) -> bool:
-        connection = self._gateway._stdio_connection
-        return (
-            connection is not None
-            and bool(connection.initialize_accepted)
-            and connection.protocol_version not in _MODERN
-        )
-
-    async def call(self, request: dict[str, Any], write: Any) -> dict[str, Any]:
-        from mcp.shared.exceptions import MCPError
-
-        ctx = _DirectContext(self._gateway._stdio_connection, request, write)
-        try:
-            result = await self._gateway.call_tool(ctx, ctx.params)
-        except MCPError as exc:
-            return {"jsonrpc": "2.0", "id": request["id"], "error": exc.error.model_dump(exclude_none=True)}
-        except Exception as exc:
-            logger.exception("tools/call failed")
-            return {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32603, "message": str(exc)}}
-        return {"jsonrpc": "2.0", "id": request["id"], "result": result}
-
-
 class Gateway:
-    """The running gateway: sources, catalog, and the MCP server face.
+    """The running gateway: sources, catalog, overrides, the call pipeline and its MCP face.
 
     Use as an async context manager: entering starts every enabled upstream
     concurrently and waits (bounded by each one's startup timeout) for its
@@ -194,35 +61,50 @@ class Gateway:
         sources: Mapping[str, Source] | None = None,
         policy: tuple[PolicySettings, tuple[Rule, ...]] | None = None,
         state_key: str | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
         self.sources: dict[str, Source] = (
             dict(sources) if sources is not None else build_sources(config, environ=environ, listener=self._on_change)
         )
-        self.stored_overrides: dict[str, dict[Hint, bool]] = {}
-        self._overrides_version = 0
+        self.overrides = StoredOverrides(store)
         self.catalog = Catalog({})
-        self._prompts: dict[str, _Routed] = {}
-        self._resources: dict[str, str] = {}
-        self._templates: list[tuple[str, Mapping[str, Any]]] = []
+        self.routes = Routes()
         self._last_server_of: dict[str, str] = {}
         self.store = store
         self.sessions = SessionTracker(
-            on_start=self._session_started, on_end=self._session_ended, modern_versions=_MODERN
+            on_start=self._session_started, on_end=self._session_ended, modern_versions=MODERN_VERSIONS
         )
-        self.modern_versions = _MODERN
+        self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store)
+        call_observers: list[CallObserver] = []
+        self.session_observers: list[SessionObserver] = []
+        if store is not None:
+            from hintgate.observers.recording import Recording
+
+            recording = Recording(store)
+            call_observers.append(recording)
+            self.session_observers.append(recording)
+        call_observers.append(self.metrics)
         settings, rules = policy if policy is not None else config.policy
-        self.calls = ToolCalls(self, settings=settings, rules=rules)
+        self.calls = ToolCalls(
+            self.sources,
+            self.sessions,
+            settings=settings,
+            rules=rules,
+            observers=call_observers,
+            tracer=tracer,
+            modern_versions=MODERN_VERSIONS,
+        )
         self._tasks: list[asyncio.Task[None]] = []
-        self._stdio_connection: Any = None
+        self.stdio_connection: Any = None
         self._state_key = state_key
         self._bus: Any = None
         self._server: Any = None
 
     async def __aenter__(self) -> Gateway:
         if self.store is not None:
-            await self.load_overrides()
+            await self.overrides.load()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
         self._tasks.append(asyncio.create_task(self._expire_sessions(), name="sessions"))
         for source in self.sources.values():
@@ -283,27 +165,9 @@ class Gateway:
             for entry in self.catalog.entries.values():
                 self._last_server_of[entry.name] = entry.server
         if "prompts" in kinds:
-            prompts: dict[str, _Routed] = {}
-            for source in up:
-                for raw in source.prompts:
-                    name = raw.get("name")
-                    if isinstance(name, str):
-                        public = public_name(source.prefix, name, limit=128)
-                        prompts.setdefault(public, _Routed(source.name, name, {**raw, "name": public}))
-            self._prompts = prompts
+            self.routes.rebuild_prompts(up)
         if "resources" in kinds:
-            # Resource URIs are addresses that tool results and clients quote, so they
-            # are not renamed: the first server to list a URI owns it.
-            resources: dict[str, str] = {}
-            templates: list[tuple[str, Mapping[str, Any]]] = []
-            for source in up:
-                for raw in source.resources:
-                    uri = raw.get("uri")
-                    if isinstance(uri, str):
-                        resources.setdefault(uri, source.name)
-                templates.extend((source.name, raw) for raw in source.resource_templates)
-            self._resources = resources
-            self._templates = templates
+            self.routes.rebuild_resources(up)
 
     async def _on_change(self, server: str, what: str) -> None:
         if what == "status":
@@ -315,15 +179,10 @@ class Gateway:
         elif what.startswith("resource-updated:"):
             await self._broadcast_resource_updated(what.partition(":")[2])
 
-    async def load_overrides(self) -> None:
-        """Take the store's overrides (set through the API or dashboard) into the catalog."""
-        if self.store is None:
-            return
-        stored: dict[str, dict[Hint, bool]] = {}
-        for row in await self.store.overrides():
-            stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
-        self.stored_overrides = stored
-        self._overrides_version = await self.store.overrides_version()
+    @property
+    def stored_overrides(self) -> dict[str, dict[Hint, bool]]:
+        """The overrides set through the API or dashboard, by public tool name."""
+        return self.overrides.by_tool
 
     async def apply_overrides(self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str) -> None:
         """Set (true / false) or clear (None) an operator's overrides of a public tool name.
@@ -331,23 +190,7 @@ class Gateway:
         Written to the store first (when there is one), then applied to the
         catalog at once; clients are told the tool list changed.
         """
-        if self.store is not None:
-            for hint, value in changes.items():
-                if value is None:
-                    await self.store.clear_override(tool, hint.value)
-                else:
-                    await self.store.set_override(tool, hint.value, value, actor=actor)
-            self._overrides_version = await self.store.overrides_version()
-        current = dict(self.stored_overrides.get(tool, {}))
-        for hint, value in changes.items():
-            if value is None:
-                current.pop(hint, None)
-            else:
-                current[hint] = value
-        if current:
-            self.stored_overrides[tool] = current
-        else:
-            self.stored_overrides.pop(tool, None)
+        await self.overrides.apply(tool, changes, actor=actor)
         self.rebuild(("tools",))
         await self._broadcast(("tools",))
 
@@ -359,41 +202,30 @@ class Gateway:
 
     async def _follow_overrides(self, interval: float = 2.0) -> None:
         """Pick up overrides another replica wrote to the shared store (cheap: one counter read)."""
-        assert self.store is not None
         while True:
             await asyncio.sleep(interval)
             try:
-                version = await self.store.overrides_version()
-                if version != self._overrides_version:
-                    await self.load_overrides()
+                if await self.overrides.changed_elsewhere():
                     self.rebuild(("tools",))
                     await self._broadcast(("tools",))
             except HintgateError as exc:
                 logger.warning("reading overrides from the store failed: %s", exc)
 
-    # -- telling clients ---------------------------------------------------
-
-    def _session(self, ctx: Any) -> ClientSession:
-        return self.sessions.for_request(ctx)
+    # -- telling observers and clients ------------------------------------
 
     def _session_started(self, session: ClientSession) -> None:
-        if self.store is not None:
-            from hintgate.store import SessionRecord
-
-            self.store.session_started(
-                SessionRecord(
-                    id=session.id,
-                    client_name=session.client_name,
-                    client_version=session.client_version,
-                    started_at=session.started_at,
-                    transport=session.transport,
-                    replica=self.store.replica,
-                )
-            )
+        for observer in self.session_observers:
+            try:
+                observer.session_started(session)
+            except Exception:  # an observer's failure must not refuse the client's request
+                logger.exception("session observer %r failed", observer)
 
     def _session_ended(self, session: ClientSession) -> None:
-        if self.store is not None and session.ended_at is not None:
-            self.store.session_closed(session.id, session.ended_at)
+        for observer in self.session_observers:
+            try:
+                observer.session_ended(session)
+            except Exception:
+                logger.exception("session observer %r failed", observer)
 
     async def _broadcast(self, kinds: Sequence[str]) -> None:
         from mcp.server.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
@@ -418,205 +250,42 @@ class Gateway:
 
     # -- requests ----------------------------------------------------------
 
-    async def call_tool(self, ctx: Any, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    async def call_tool(self, ctx: RequestContext | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
         """Run a tools/call under the policy; returns the upstream's result JSON as it was, or a tool error."""
         if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
-            raise to_mcp_error(_UnknownName("tools/call needs a string 'name'"))
+            raise to_mcp_error(UnknownName("tools/call needs a string 'name'"))
         name = params["name"]
         arguments = params.get("arguments")
         if arguments is not None and not isinstance(arguments, Mapping):
-            raise to_mcp_error(_UnknownName(f"tools/call {name!r}: 'arguments' must be an object"))
+            raise to_mcp_error(UnknownName(f"tools/call {name!r}: 'arguments' must be an object"))
         entry = self.catalog.get(name)
         if entry is None:
             server = self._last_server_of.get(name)
             if server is not None:
-                upstream = self.sources[server]
-                status = upstream.status
-                return tool_error(
-                    f"The tool {name!r} is unavailable: server {server!r} is {status.state.value}"
-                    + (f" ({status.reason})" if status.reason else "")
-                    + "."
-                )
-            raise to_mcp_error(_UnknownName(f"Unknown tool: {name}"))
+                status = self.sources[server].status
+                reason = f" ({status.reason})" if status.reason else ""
+                return unavailable(name, server, f"is {status.state.value}{reason}")
+            raise to_mcp_error(UnknownName(f"Unknown tool: {name}"))
         return await self.calls(ctx, entry, arguments, params)
-
-    def list_page(self, items: Sequence[Mapping[str, Any]], key: str, params: Any) -> dict[str, Any]:
-        """One page of a list result, with an opaque cursor for the next."""
-        cursor = getattr(params, "cursor", None) if not isinstance(params, Mapping) else params.get("cursor")
-        start = 0
-        if cursor:
-            try:
-                start = int(base64.urlsafe_b64decode(cursor.encode()).decode())
-                if start < 0:
-                    raise ValueError(start)  # a negative offset would page from the end
-            except (ValueError, UnicodeDecodeError):
-                raise to_mcp_error(_UnknownName(f"invalid cursor {cursor!r}")) from None
-        end = start + PAGE_SIZE
-        result: dict[str, Any] = {key: list(items[start:end])}
-        if end < len(items):
-            result["nextCursor"] = base64.urlsafe_b64encode(str(end).encode()).decode()
-        return result
-
-    async def _route(self, server: str, method: str, params: Mapping[str, Any] | None, ctx: Any) -> dict[str, Any]:
-        upstream = self.sources[server]
-        try:
-            return await upstream.request(method, dict(params) if params else None, context=ClientCall(ctx))
-        except UpstreamError as exc:
-            raise to_mcp_error(exc) from exc
-
-    def _resource_server(self, uri: str) -> str:
-        server = self._resources.get(uri)
-        if server is not None:
-            return server
-        for name, template in self._templates:
-            pattern = template.get("uriTemplate")
-            if isinstance(pattern, str) and _template_matches(pattern, uri):
-                return name
-        servers = {name for name, _ in self._templates} | set(self._resources.values())
-        if len(servers) == 1:
-            return next(iter(servers))
-        raise to_mcp_error(_UnknownName(f"Unknown resource: {uri}"))
 
     # -- the MCP server face -----------------------------------------------
 
     def build_server(self) -> Any:
         """The SDK's low-level `Server` wired to this gateway."""
-        import mcp_types as types
-        from mcp.server.caching import CACHEABLE_METHODS, CacheHint
-        from mcp.server.lowlevel import NotificationOptions, Server
-        from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
-        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+        from mcp.server.subscriptions import InMemorySubscriptionBus
 
-        from hintgate import __version__
-
-        gateway = self
         self._bus = InMemorySubscriptionBus()
-
-        class _Server(Server[Any]):
-            def create_initialization_options(self, notification_options: Any = None, *a: Any, **k: Any) -> Any:
-                options = notification_options or NotificationOptions(True, True, True)
-                return super().create_initialization_options(options, *a, **k)
-
-        async def list_tools(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._session(ctx)
-            return _complete(ctx, gateway.list_page(gateway.catalog.wire, "tools", params))
-
-        async def call_tool(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._session(ctx)
-            return _complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
-
-        async def list_prompts(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._session(ctx)
-            return _complete(ctx, gateway.list_page([r.wire for r in gateway._prompts.values()], "prompts", params))
-
-        async def get_prompt(ctx: Any, params: Any) -> dict[str, Any]:
-            routed = gateway._prompts.get(params.name)
-            if routed is None:
-                raise to_mcp_error(_UnknownName(f"Unknown prompt: {params.name}"))
-            forwarded = params.model_dump(by_alias=True, exclude_none=True)
-            forwarded["name"] = routed.upstream_name
-            return _complete(ctx, await gateway._route(routed.server, "prompts/get", forwarded, ctx))
-
-        async def list_resources(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._session(ctx)
-            items = [r for u in gateway.sources.values() if u.status.state is SourceState.UP for r in u.resources]
-            return _complete(ctx, gateway.list_page(items, "resources", params))
-
-        async def list_templates(ctx: Any, params: Any) -> dict[str, Any]:
-            return _complete(ctx, gateway.list_page([t for _, t in gateway._templates], "resourceTemplates", params))
-
-        async def read_resource(ctx: Any, params: Any) -> dict[str, Any]:
-            uri = str(params.uri)
-            return _complete(
-                ctx, await gateway._route(gateway._resource_server(uri), "resources/read", {"uri": uri}, ctx)
-            )
-
-        async def subscribe(ctx: Any, params: Any) -> dict[str, Any]:
-            gateway._session(ctx)
-            uri = str(params.uri)
-            return await gateway._route(gateway._resource_server(uri), "resources/subscribe", {"uri": uri}, ctx)
-
-        async def unsubscribe(ctx: Any, params: Any) -> dict[str, Any]:
-            uri = str(params.uri)
-            return await gateway._route(gateway._resource_server(uri), "resources/unsubscribe", {"uri": uri}, ctx)
-
-        async def complete(ctx: Any, params: Any) -> dict[str, Any]:
-            forwarded = params.model_dump(by_alias=True, exclude_none=True)
-            ref = forwarded.get("ref", {})
-            if ref.get("type") == "ref/prompt":
-                routed = gateway._prompts.get(ref.get("name", ""))
-                if routed is None:
-                    raise to_mcp_error(_UnknownName(f"Unknown prompt: {ref.get('name')}"))
-                forwarded["ref"] = {**ref, "name": routed.upstream_name}
-                server = routed.server
-            else:
-                server = gateway._resource_server(str(ref.get("uri", "")))
-            return _complete(ctx, await gateway._route(server, "completion/complete", forwarded, ctx))
-
-        async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
-            return {}
-
-        # The handlers return the upstreams' JSON as dicts (the SDK serializes
-        # dicts as they are), not the SDK's result models the signatures name.
-        handlers: dict[str, Any] = {
-            "on_list_tools": list_tools,
-            "on_call_tool": call_tool,
-            "on_list_prompts": list_prompts,
-            "on_get_prompt": get_prompt,
-            "on_list_resources": list_resources,
-            "on_list_resource_templates": list_templates,
-            "on_read_resource": read_resource,
-            "on_subscribe_resource": subscribe,
-            "on_unsubscribe_resource": unsubscribe,
-            "on_completion": complete,
-            "on_subscriptions_listen": ListenHandler(self._bus),
-        }
-        # The catalog changes live (overrides, upstream restarts): never fresh.
-        never_fresh: dict[Any, CacheHint] = {
-            method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS
-        }
-        server = _Server(
-            "hintgate",
-            version=__version__,
-            title="hintgate",
-            description="An MCP gateway that makes tool annotations complete, explainable and enforced.",
-            cache_hints=never_fresh,
-            **handlers,
-        )
-        server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
-
-        async def fast_path(ctx: Any, call_next: Any) -> Any:
-            if ctx.request is None and gateway._stdio_connection is None:
-                # stdio has one connection; remember it for calls taken off the pipe directly.
-                gateway._stdio_connection = getattr(ctx.session, "_connection", None)
-            # Handshake-era tools/call and tools/list skip the SDK's model validation
-            # both ways: the upstream's JSON goes back as it was, and a large catalog
-            # is not re-validated into models on every listing.
-            if ctx.request_id is not None and ctx.protocol_version not in _MODERN:
-                if ctx.method == "tools/call":
-                    gateway._session(ctx)
-                    return await gateway.call_tool(ctx, ctx.params)
-                if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
-                    gateway._session(ctx)
-                    return gateway.list_page(gateway.catalog.wire, "tools", ctx.params or {})
-            return await call_next(ctx)
-
-        # The SDK installs an OpenTelemetry middleware by default; a gateway on the
-        # hot path of every call keeps only its own.
-        # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the
-        # boundary seals (and verifies when the client answers), so it cannot be forged.
-        security = RequestStateSecurity(keys=[self._state_key]) if self._state_key else RequestStateSecurity.ephemeral()
-        boundary = RequestStateBoundary(security, default_audience="hintgate")
-        server.middleware = [fast_path, boundary]
-        self._server = server
-        return server
+        self._server = build_server(self, bus=self._bus, state_key=self._state_key)
+        return self._server
 
     async def serve_stdio(self) -> None:
         """Serve MCP on this process's stdin and stdout until the client closes them."""
+        from hintgate.server.direct import DirectStdioCalls
         from hintgate.server.stdio import stdio_streams
 
         server = self._server or self.build_server()
-        async with stdio_streams(direct=_DirectStdioCalls(self)) as (read, write):
+        direct = DirectStdioCalls(lambda: self.stdio_connection, self.call_tool, modern_versions=MODERN_VERSIONS)
+        async with stdio_streams(direct=direct) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     @asynccontextmanager
@@ -626,12 +295,3 @@ class Gateway:
         app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
         async with server.session_manager.run():
             yield list(app.routes)
-
-
-def _template_matches(template: str, uri: str) -> bool:
-    """Whether `uri` could come from an RFC 6570 level-1 template (`file:///{path}`)."""
-    import re
-
-    parts = re.split(r"\{[^}]*\}", template)
-    pattern = "(.+?)".join(re.escape(p) for p in parts)
-    return re.fullmatch(pattern, uri) is not None

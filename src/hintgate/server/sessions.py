@@ -16,13 +16,23 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from hintgate.policy.decide import SessionState
 
-__all__ = ["ClientSession", "SessionTracker"]
+__all__ = ["ClientSession", "SessionObserver", "SessionTracker"]
 
 SessionListener = Callable[["ClientSession"], None]
+
+
+class SessionObserver(Protocol):
+    """Told when a client session starts and ends (the store's recorder, metrics...)."""
+
+    def session_started(self, session: ClientSession) -> None:
+        """A session began."""
+
+    def session_ended(self, session: ClientSession) -> None:
+        """A session ended (`ended_at` is set)."""
 
 
 @dataclass(slots=True)

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from hintgate.config.model import HttpTransport, StdioTransport
 from hintgate.errors import HintgateError, UpstreamClosed, UpstreamProtocolError, UpstreamStartError
 from hintgate.redaction import Redactor
+from hintgate.tracecontext import trace_headers
 
 __all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_stdio"]
 
@@ -203,9 +204,10 @@ class HttpChannel:
             typed = jsonrpc_message_adapter.validate_python(message)
         except ValueError as exc:
             raise UpstreamProtocolError(f"cannot send invalid JSON-RPC: {exc}", server=self._server) from exc
-        metadata = None
+        headers = trace_headers()
         if self.protocol_version and message.get("method") != "initialize":
-            metadata = ClientMessageMetadata(headers={"MCP-Protocol-Version": self.protocol_version})
+            headers["MCP-Protocol-Version"] = self.protocol_version
+        metadata = ClientMessageMetadata(headers=headers) if headers else None
         try:
             await self._write.send(SessionMessage(typed, metadata=metadata))
         except Exception as exc:  # the SDK raises anyio's Closed/BrokenResourceError

@@ -349,6 +349,11 @@ class Store:
         """Records lost so far: refused by the database, or pushed out of a full queue while it was down."""
         return self._recorder.dropped
 
+    @property
+    def pending(self) -> int:
+        """Records queued and not yet committed."""
+        return self._recorder.pending
+
     # -- recording (never blocks, never raises) ---------------------------
 
     def session_started(self, rec: SessionRecord) -> None:

@@ -1,4 +1,4 @@
-"""The ASGI application: MCP at /mcp, the REST API at /api, the dashboard at /, on one port."""
+"""The ASGI application: MCP at /mcp, the REST API at /api, metrics at /metrics, the dashboard at /, on one port."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from hintgate import __version__
 from hintgate.web import api, dashboard
@@ -60,6 +60,14 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        # Prometheus text format; the security middleware guards it like /api.
+        from hintgate.observers.metrics import CONTENT_TYPE
+
+        return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
+
     app.include_router(api.router)
     app.include_router(dashboard.router)
     dashboard.mount_static(app)

@@ -42,6 +42,7 @@ from hintgate.errors import (
 )
 from hintgate.hints.annotations import ParsedAnnotations, parse_annotations
 from hintgate.redaction import Redactor
+from hintgate.results import tool_error
 from hintgate.sources.base import (
     Backoff,
     CallContext,
@@ -52,6 +53,7 @@ from hintgate.sources.base import (
     ToolFacts,
 )
 from hintgate.sources.openapi.convert import Body, Operation, Parameter, ToolSet, build_tools, decode_document
+from hintgate.tracecontext import trace_headers
 
 __all__ = [
     "ERROR_BODY_LIMIT",
@@ -393,12 +395,12 @@ def answer_to_result(
         if not isinstance(parsed, dict):
             shown = (text or "")[:ERROR_BODY_LIMIT] or f"({len(body)} bytes of {content_type or 'no type'})"
             message = f"HTTP {status} {reason}: the answer is not the JSON object the document describes: {shown}"
-            return {"content": [{"type": "text", "text": message}], "isError": True}
+            return tool_error(message)
     if not ok:
         shown = (text or "")[:ERROR_BODY_LIMIT]
         cut = "…" if text is not None and len(text) > ERROR_BODY_LIMIT else ""
         message = f"HTTP {status} {reason}".rstrip() + (f": {shown}{cut}" if shown else "")
-        return {"content": [{"type": "text", "text": message}], "isError": True}
+        return tool_error(message)
     if method == "HEAD" or not body:
         summary = {"status": status, "headers": dict(headers or {})} if method == "HEAD" else {"status": status}
         return {
@@ -439,10 +441,6 @@ class _SecretFilter(logging.Filter):
 
 
 _LOG_FILTER = _SecretFilter()
-
-
-def _tool_error(text: str) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 # ---------------------------------------------------------------- the source
@@ -564,19 +562,23 @@ class OpenApiSource(ConfiguredSource):
         if operation is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)
         if self._base_url is None:
-            return _tool_error(
+            return tool_error(
                 f"{self.name}: the document names no server URL; set baseUrl for this source in the config"
             )
         request = prepare_request(operation, arguments, self._base_url)
         if request.problems:
-            return _tool_error("; ".join(request.problems))
+            return tool_error("; ".join(request.problems))
         self._authorize(request)
         import httpx2
 
         where = f"{operation.method} {operation.path}"
         try:
             response = await client.request(
-                request.method, request.url, headers=request.headers, content=request.content, files=request.files
+                request.method,
+                request.url,
+                headers={**request.headers, **trace_headers()},
+                content=request.content,
+                files=request.files,
             )
         except httpx2.TimeoutException:
             raise UpstreamTimeout(

@@ -1,0 +1,73 @@
+"""The store's recorder as an observer: each call's outcome and each session, as records.
+
+In durable mode (the default) a call's answer goes back once its record is
+committed: `call_finished` returns the wait, which the pipeline awaits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
+
+from hintgate.pipeline import CallOutcome
+from hintgate.store.recorder import CallRecord, SessionRecord
+
+if TYPE_CHECKING:
+    from hintgate.server.sessions import ClientSession
+    from hintgate.store import Store
+
+__all__ = ["Recording", "call_record"]
+
+
+def call_record(outcome: CallOutcome) -> CallRecord:
+    """The store's record of one call."""
+    entry = outcome.entry
+    return CallRecord(
+        id=outcome.call_id,
+        session_id=outcome.session_id,
+        server_id=entry.server,
+        server_name=outcome.server_name,
+        tool_name=entry.name,
+        upstream_tool=entry.upstream_name,
+        arguments=outcome.arguments,
+        response=outcome.result,
+        error=outcome.error,
+        started_at=outcome.started_at,
+        duration_ms=outcome.duration_ms,
+        request_id=outcome.request_id,
+        client_name=outcome.client_name,
+        client_version=outcome.client_version,
+        hints=entry.snapshot,
+        tier=entry.tier.value,
+        decision=outcome.decision_json(),
+        verdict=outcome.verdict,
+    )
+
+
+class Recording:
+    """Writes calls and sessions to a store (its recorder queues them off the call path)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def call_finished(self, outcome: CallOutcome) -> Awaitable[bool]:
+        """Queue the call's record; the call's answer waits until it is committed (in durable mode)."""
+        return self.store.record_call_durable(call_record(outcome))
+
+    def session_started(self, session: ClientSession) -> None:
+        """Queue the new session's record, stamped with this replica."""
+        self.store.session_started(
+            SessionRecord(
+                id=session.id,
+                client_name=session.client_name,
+                client_version=session.client_version,
+                started_at=session.started_at,
+                transport=session.transport,
+                replica=self.store.replica,
+            )
+        )
+
+    def session_ended(self, session: ClientSession) -> None:
+        """Queue the session's end."""
+        if session.ended_at is not None:
+            self.store.session_closed(session.id, session.ended_at)

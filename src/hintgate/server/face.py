@@ -1,0 +1,195 @@
+"""The gateway's MCP face: the SDK's low-level `Server`, its handlers and the fast path.
+
+The MCP SDK's low-level `Server` speaks to clients (both protocol eras, stdio
+and streamable HTTP, sessions); hintgate keeps what upstreams send as raw
+JSON and hands it back as raw JSON, so nothing an upstream says is lost or
+re-validated on the way through. `tools/call` and `tools/list` on
+handshake-era connections take a shorter path still: a server middleware
+(`fast_path`) answers them before the SDK validates parameters into models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from hintgate.errors import UpstreamError
+from hintgate.pipeline import ClientCall
+from hintgate.server.context import RequestContext
+from hintgate.server.errors import to_mcp_error
+from hintgate.server.routing import list_page
+from hintgate.sources.base import SourceState
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
+
+__all__ = ["MODERN_VERSIONS", "build_server", "complete"]
+
+MODERN_VERSIONS = frozenset(MODERN_PROTOCOL_VERSIONS)
+"""Protocol versions of the 2026-07-28 era: no connection, no handshake, `resultType` on every result."""
+
+Handler = Callable[[RequestContext, Any], Awaitable[dict[str, Any]]]
+
+
+def complete(ctx: RequestContext | None, result: dict[str, Any]) -> dict[str, Any]:
+    """Mark a result complete on 2026-07-28 connections, where `resultType` is required.
+
+    Upstreams speak the handshake era, whose results carry no `resultType`.
+    """
+    if ctx is not None and ctx.protocol_version in MODERN_VERSIONS and "resultType" not in result:
+        return {**result, "resultType": "complete"}
+    return result
+
+
+async def _route(
+    gateway: Gateway, server: str, method: str, params: Mapping[str, Any] | None, ctx: RequestContext
+) -> dict[str, Any]:
+    """Forward a request to the source that serves it; its errors become MCP errors."""
+    upstream = gateway.sources[server]
+    try:
+        return await upstream.request(method, dict(params) if params else None, context=ClientCall(ctx))
+    except UpstreamError as exc:
+        raise to_mcp_error(exc) from exc
+
+
+def _handlers(gateway: Gateway) -> dict[str, Handler]:
+    """The SDK `Server`'s request handlers, by its keyword names.
+
+    They return the upstreams' JSON as dicts (the SDK serializes dicts as they
+    are), not the SDK's result models the signatures name.
+    """
+    routes = gateway.routes
+
+    async def list_tools(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        gateway.sessions.for_request(ctx)
+        return complete(ctx, list_page(gateway.catalog.wire, "tools", params))
+
+    async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        gateway.sessions.for_request(ctx)
+        return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
+
+    async def list_prompts(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        gateway.sessions.for_request(ctx)
+        return complete(ctx, list_page([r.wire for r in routes.prompts.values()], "prompts", params))
+
+    async def get_prompt(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        routed = routes.prompt(params.name)
+        forwarded = params.model_dump(by_alias=True, exclude_none=True)
+        forwarded["name"] = routed.upstream_name
+        return complete(ctx, await _route(gateway, routed.server, "prompts/get", forwarded, ctx))
+
+    async def list_resources(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        gateway.sessions.for_request(ctx)
+        items = [r for u in gateway.sources.values() if u.status.state is SourceState.UP for r in u.resources]
+        return complete(ctx, list_page(items, "resources", params))
+
+    async def list_templates(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        return complete(ctx, list_page([t for _, t in routes.templates], "resourceTemplates", params))
+
+    async def read_resource(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        uri = str(params.uri)
+        return complete(ctx, await _route(gateway, routes.resource_server(uri), "resources/read", {"uri": uri}, ctx))
+
+    async def subscribe(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        gateway.sessions.for_request(ctx)
+        uri = str(params.uri)
+        return await _route(gateway, routes.resource_server(uri), "resources/subscribe", {"uri": uri}, ctx)
+
+    async def unsubscribe(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        uri = str(params.uri)
+        return await _route(gateway, routes.resource_server(uri), "resources/unsubscribe", {"uri": uri}, ctx)
+
+    async def completion(ctx: RequestContext, params: Any) -> dict[str, Any]:
+        forwarded = params.model_dump(by_alias=True, exclude_none=True)
+        ref = forwarded.get("ref", {})
+        if ref.get("type") == "ref/prompt":
+            routed = routes.prompt(ref.get("name", ""))
+            forwarded["ref"] = {**ref, "name": routed.upstream_name}
+            server = routed.server
+        else:
+            server = routes.resource_server(str(ref.get("uri", "")))
+        return complete(ctx, await _route(gateway, server, "completion/complete", forwarded, ctx))
+
+    return {
+        "on_list_tools": list_tools,
+        "on_call_tool": call_tool,
+        "on_list_prompts": list_prompts,
+        "on_get_prompt": get_prompt,
+        "on_list_resources": list_resources,
+        "on_list_resource_templates": list_templates,
+        "on_read_resource": read_resource,
+        "on_subscribe_resource": subscribe,
+        "on_unsubscribe_resource": unsubscribe,
+        "on_completion": completion,
+    }
+
+
+def _fast_path(gateway: Gateway) -> Any:
+    """The middleware that answers handshake-era tools/call and tools/list before the SDK validates them."""
+    modern = MODERN_VERSIONS
+
+    async def fast_path(ctx: Any, call_next: Any) -> Any:
+        if ctx.request is None and gateway.stdio_connection is None:
+            # stdio has one connection; remember it for calls taken off the pipe directly.
+            gateway.stdio_connection = getattr(ctx.session, "_connection", None)
+        # Handshake-era tools/call and tools/list skip the SDK's model validation
+        # both ways: the upstream's JSON goes back as it was, and a large catalog
+        # is not re-validated into models on every listing.
+        if ctx.request_id is not None and ctx.protocol_version not in modern:
+            if ctx.method == "tools/call":
+                gateway.sessions.for_request(ctx)
+                return await gateway.call_tool(ctx, ctx.params)
+            if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
+                gateway.sessions.for_request(ctx)
+                return list_page(gateway.catalog.wire, "tools", ctx.params or {})
+        return await call_next(ctx)
+
+    return fast_path
+
+
+def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
+    """The SDK's low-level `Server` wired to a gateway.
+
+    Args:
+        gateway: what the handlers serve.
+        bus: the subscription bus 2026-07-28 clients listen on for list changes.
+        state_key: the key that seals `requestState` (an ephemeral one when None).
+    """
+    import mcp_types as types
+    from mcp.server.caching import CACHEABLE_METHODS, CacheHint
+    from mcp.server.lowlevel import NotificationOptions, Server
+    from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+    from mcp.server.subscriptions import ListenHandler
+
+    from hintgate import __version__
+
+    class _Server(Server[Any]):
+        def create_initialization_options(self, notification_options: Any = None, *a: Any, **k: Any) -> Any:
+            options = notification_options or NotificationOptions(True, True, True)
+            return super().create_initialization_options(options, *a, **k)
+
+    async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
+        return {}
+
+    handlers: dict[str, Any] = {**_handlers(gateway), "on_subscriptions_listen": ListenHandler(bus)}
+    # The catalog changes live (overrides, upstream restarts): never fresh.
+    never_fresh: dict[Any, CacheHint] = {method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS}
+    server = _Server(
+        "hintgate",
+        version=__version__,
+        title="hintgate",
+        description="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+        cache_hints=never_fresh,
+        **handlers,
+    )
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
+    # The SDK installs an OpenTelemetry middleware by default; a gateway on the
+    # hot path of every call keeps only its own.
+    # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the
+    # boundary seals (and verifies when the client answers), so it cannot be forged.
+    security = RequestStateSecurity(keys=[state_key]) if state_key else RequestStateSecurity.ephemeral()
+    boundary = RequestStateBoundary(security, default_audience="hintgate")
+    server.middleware = [_fast_path(gateway), boundary]
+    return server

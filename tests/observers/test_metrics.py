@@ -1,0 +1,148 @@
+"""Prometheus metrics: scraped from a real gateway after real calls, parsed with prometheus-client's parser."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from prometheus_client.parser import text_string_to_metric_families
+
+from hintgate.config.model import parse_config
+from hintgate.observers.metrics import Metrics
+from hintgate.server.gateway import Gateway
+from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
+from hintgate.web.app import create_app
+
+pytestmark = pytest.mark.anyio
+
+NOTES_TOOLS = [
+    {"name": "read", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+    {"name": "wipe", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
+]
+
+
+def samples(text: str, name: str) -> list[tuple[dict[str, str], float]]:
+    """The samples of one metric in a scrape, as (labels, value)."""
+    found = []
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name:
+                found.append((dict(sample.labels), sample.value))
+    return found
+
+
+def config_file(tmp_path: Path, servers: dict[str, Any], policy: dict[str, Any]) -> Path:
+    path = tmp_path / "hintgate.json"
+    path.write_text(json.dumps({"mcpServers": servers, "policy": policy}))
+    return path
+
+
+async def test_metrics_of_a_served_gateway_count_real_calls_by_verdict(tmp_path: Path, demo_cmd: list[str]) -> None:
+    config = config_file(
+        tmp_path,
+        {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}},
+        {"rules": [{"deny": {"tool": "demo_delete_note"}}]},
+    )
+    with running_gateway("--config", str(config), "--no-record") as gateway:
+        with anyio.fail_after(60):
+            async with Client(gateway.mcp_url, mode="legacy") as client:
+                for query in ("a", "b"):
+                    assert (await client.call_tool("demo_search_notes", {"query": query})).is_error is False
+                denied = await client.call_tool("demo_delete_note", {"note_id": 1})
+                assert denied.is_error is True
+            async with httpx.AsyncClient() as http:
+                scrape = await http.get(f"{gateway.base_url}/metrics")
+    assert scrape.status_code == 200
+    assert scrape.headers["content-type"].startswith("text/plain")
+    calls = samples(scrape.text, "hintgate_calls_total")
+    by_verdict: dict[str, float] = {}
+    for labels, value in calls:
+        assert labels["server"] == "demo"
+        by_verdict[labels["verdict"]] = by_verdict.get(labels["verdict"], 0) + value
+    assert by_verdict == {"allow": 2.0, "deny": 1.0}
+    [(allowed, _)] = [(labels, v) for labels, v in calls if labels["verdict"] == "allow"]
+    assert (allowed["tier"], allowed["outcome"]) == ("read-only", "ok")
+    [(denied_labels, _)] = [(labels, v) for labels, v in calls if labels["verdict"] == "deny"]
+    assert (denied_labels["tier"], denied_labels["outcome"]) == ("destructive", "tool_error")
+    # Denied calls never reach the upstream: two upstream latencies, three call latencies.
+    assert samples(scrape.text, "hintgate_upstream_duration_seconds_count") == [({"server": "demo"}, 2.0)]
+    assert samples(scrape.text, "hintgate_call_duration_seconds_count") == [({"server": "demo"}, 3.0)]
+    states = {labels["state"]: value for labels, value in samples(scrape.text, "hintgate_upstream_state")}
+    assert states["up"] == 1.0
+    assert sum(states.values()) == 1.0
+    assert samples(scrape.text, "hintgate_pending_approvals") == [({}, 0.0)]
+
+
+async def test_metrics_need_the_api_token_when_the_app_has_one() -> None:
+    source = FakeSource("a", tools=NOTES_TOOLS, handlers={"read": lambda _: "ok"})
+    gateway = Gateway(parse_config({"mcpServers": {}}), sources={"a": source})
+    async with gateway:
+        app = create_app(gateway, None, token="s3cret")
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.example:8765") as http:
+            refused = await http.get("/metrics")
+            allowed = await http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
+    assert refused.status_code == 401
+    assert allowed.status_code == 200
+    assert samples(allowed.text, "hintgate_pending_approvals") == [({}, 0.0)]
+
+
+async def test_a_stdio_gateway_serves_metrics_on_the_address_given(tmp_path: Path, demo_cmd: list[str]) -> None:
+    config = config_file(tmp_path, {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}}, {})
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config), "--no-record", "--metrics", f"127.0.0.1:{port}"],
+        env={"HINTGATE_DATA_DIR": os.environ["HINTGATE_DATA_DIR"]},
+    )
+    with anyio.fail_after(90):
+        async with Client(params, mode="legacy") as client:
+            await client.call_tool("demo_search_notes", {"query": "x"})
+            async with httpx.AsyncClient() as http:
+                scrape = None
+                for _ in range(100):  # the metrics listener starts beside stdio; bounded
+                    try:
+                        scrape = await http.get(f"http://127.0.0.1:{port}/metrics")
+                        break
+                    except httpx.ConnectError:
+                        await anyio.sleep(0.05)
+    assert scrape is not None
+    assert scrape.status_code == 200
+    calls = samples(scrape.text, "hintgate_calls_total")
+    assert [(labels["verdict"], value) for labels, value in calls] == [("allow", 1.0)]
+
+
+async def test_two_gateways_in_one_process_keep_their_own_counts() -> None:
+    first, second = FakeSource("a", tools=NOTES_TOOLS, handlers={"read": lambda _: "ok"}), FakeSource("b")
+    async with in_memory_gateway(first) as (one, client):
+        await client.call_tool("a_read", {})
+        async with in_memory_gateway(second) as (two, _):
+            assert samples(two.metrics.render().decode(), "hintgate_calls_total") == []
+        assert [v for _, v in samples(one.metrics.render().decode(), "hintgate_calls_total")] == [1.0]
+
+
+async def test_pending_approvals_and_recorder_gauges_are_read_when_scraped() -> None:
+    class Recorder:
+        pending = 3
+        dropped = 2
+
+    class Queue:
+        def __len__(self) -> int:
+            return 5
+
+    metrics = Metrics({}, Queue, Recorder())  # type: ignore[arg-type,return-value]
+    text = metrics.render().decode()
+    assert samples(text, "hintgate_pending_approvals") == [({}, 5.0)]
+    assert samples(text, "hintgate_recorder_queue_length") == [({}, 3.0)]
+    assert samples(text, "hintgate_recorder_dropped_records") == [({}, 2.0)]
