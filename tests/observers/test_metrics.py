@@ -24,6 +24,8 @@ from hintgate.web.app import create_app
 
 pytestmark = pytest.mark.anyio
 
+TOKEN = "metrics-test-token-0123456789abcdef"
+
 NOTES_TOOLS = [
     {"name": "read", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
     {"name": "wipe", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": True}},
@@ -86,11 +88,11 @@ async def test_metrics_need_the_api_token_when_the_app_has_one() -> None:
     source = FakeSource("a", tools=NOTES_TOOLS, handlers={"read": lambda _: "ok"})
     gateway = Gateway(parse_config({"mcpServers": {}}), sources={"a": source})
     async with gateway:
-        app = create_app(gateway, None, token="s3cret")
+        app = create_app(gateway, None, token=TOKEN)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://gateway.example:8765") as http:
             refused = await http.get("/metrics")
-            allowed = await http.get("/metrics", headers={"Authorization": "Bearer s3cret"})
+            allowed = await http.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
     assert refused.status_code == 401
     assert allowed.status_code == 200
     assert samples(allowed.text, "hintgate_pending_approvals") == [({}, 0.0)]
