@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO / "src") not in sys.path:  # runnable without installing the package
     sys.path.insert(0, str(REPO / "src"))
 
-from hintgate.config.model import parse_config  # noqa: E402
+from hintgate.config.model import Trust, parse_config  # noqa: E402
 from hintgate.observers.metrics import Metrics  # noqa: E402
 from hintgate.pipeline import CallOutcome  # noqa: E402
 from hintgate.policy.decide import Decision, DecisionSource, Verdict  # noqa: E402
@@ -96,7 +96,8 @@ async def whole_calls(gateway: Gateway, repeat: int, number: int) -> float:
 
 
 async def measure(repeat: int, number: int) -> dict[str, float]:
-    source = FakeSource("a", tools=TOOLS, handlers={"read": lambda _: "ok", "write": lambda _: "ok"})
+    handlers = {"read": lambda _: "ok", "write": lambda _: "ok"}
+    source = FakeSource("a", tools=TOOLS, handlers=handlers, trust=Trust.TRUSTED)
     gateway = Gateway(parse_config({"mcpServers": {}}), sources={"a": source})
     async with gateway:
         alone = observer_alone(gateway, repeat, number)

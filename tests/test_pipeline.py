@@ -17,7 +17,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from hintgate.config.model import parse_config
+from hintgate.config.model import Trust, parse_config
 from hintgate.pipeline import CallOutcome
 from hintgate.policy.rules import Mode, PolicySettings
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
@@ -322,7 +322,8 @@ OBSERVED_TOOLS = [
 
 
 async def test_every_answered_call_reaches_the_observers_as_one_outcome() -> None:
-    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers={"read": lambda a: "text", "wipe": lambda a: "gone"})
+    handlers = {"read": lambda a: "text", "wipe": lambda a: "gone"}
+    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers=handlers, trust=Trust.TRUSTED)
     config = parse_config({"mcpServers": {}, "policy": {"rules": [{"deny": {"tool": "notes_wipe"}}]}})
     outcomes = Outcomes()
     async with in_memory_gateway(source, config=config) as (gateway, client):
@@ -346,7 +347,7 @@ async def test_every_answered_call_reaches_the_observers_as_one_outcome() -> Non
 
 
 async def test_an_observer_that_fails_does_not_fail_the_call_or_the_observers_after_it() -> None:
-    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers={"read": lambda a: "text"})
+    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers={"read": lambda a: "text"}, trust=Trust.TRUSTED)
     outcomes = Outcomes()
     async with in_memory_gateway(source) as (gateway, client):
         gateway.calls.observers[:0] = [Broken()]

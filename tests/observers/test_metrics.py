@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from prometheus_client.parser import text_string_to_metric_families
 
-from hintgate.config.model import parse_config
+from hintgate.config.model import Trust, parse_config
 from hintgate.observers.metrics import Metrics
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
@@ -51,7 +51,7 @@ def config_file(tmp_path: Path, servers: dict[str, Any], policy: dict[str, Any])
 async def test_metrics_of_a_served_gateway_count_real_calls_by_verdict(tmp_path: Path, demo_cmd: list[str]) -> None:
     config = config_file(
         tmp_path,
-        {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}},
+        {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
         {"rules": [{"deny": {"tool": "demo_delete_note"}}]},
     )
     with running_gateway("--config", str(config), "--no-record") as gateway:
@@ -99,7 +99,8 @@ async def test_metrics_need_the_api_token_when_the_app_has_one() -> None:
 
 
 async def test_a_stdio_gateway_serves_metrics_on_the_address_given(tmp_path: Path, demo_cmd: list[str]) -> None:
-    config = config_file(tmp_path, {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}}, {})
+    demo = {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}
+    config = config_file(tmp_path, {"demo": demo}, {})
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -126,7 +127,8 @@ async def test_a_stdio_gateway_serves_metrics_on_the_address_given(tmp_path: Pat
 
 
 async def test_two_gateways_in_one_process_keep_their_own_counts() -> None:
-    first, second = FakeSource("a", tools=NOTES_TOOLS, handlers={"read": lambda _: "ok"}), FakeSource("b")
+    first = FakeSource("a", tools=NOTES_TOOLS, handlers={"read": lambda _: "ok"}, trust=Trust.TRUSTED)
+    second = FakeSource("b")
     async with in_memory_gateway(first) as (one, client):
         await client.call_tool("a_read", {})
         async with in_memory_gateway(second) as (two, _):

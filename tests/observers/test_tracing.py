@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from hintgate import tracecontext
-from hintgate.config.model import OpenApiConfig, parse_config
+from hintgate.config.model import OpenApiConfig, Trust, parse_config
 from hintgate.observers.tracing import Tracing
 from hintgate.server.gateway import Gateway
 from hintgate.sources.openapi.source import OpenApiSource
@@ -95,7 +95,7 @@ async def test_an_openapi_call_is_traced_and_its_upstream_gets_the_traceparent(
     document = tmp_path / "ping.yaml"
     document.write_text(DOCUMENT)
     with header_recorder() as (url, seen):
-        source = OpenApiSource(OpenApiConfig(name="api", document=str(document), base_url=url))
+        source = OpenApiSource(OpenApiConfig(name="api", document=str(document), base_url=url, trust=Trust.TRUSTED))
         gateway = Gateway(parse_config({"mcpServers": {}}), sources={"api": source}, tracer=tracing)
         result = await call_through(gateway, "ping", {})
     assert result.is_error is False
@@ -135,7 +135,7 @@ async def test_without_tracing_no_traceparent_is_sent(tmp_path: Path) -> None:
     document = tmp_path / "ping.yaml"
     document.write_text(DOCUMENT)
     with header_recorder() as (url, seen):
-        source = OpenApiSource(OpenApiConfig(name="api", document=str(document), base_url=url))
+        source = OpenApiSource(OpenApiConfig(name="api", document=str(document), base_url=url, trust=Trust.TRUSTED))
         gateway = Gateway(parse_config({"mcpServers": {}}), sources={"api": source})
         await call_through(gateway, "ping", {})
     [headers] = seen
