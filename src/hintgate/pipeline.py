@@ -69,6 +69,19 @@ class ClientCall:
     def __init__(self, ctx: RequestContext | None) -> None:
         self._ctx = ctx
 
+    @property
+    def session_key(self) -> object:
+        """The client's connection (itself for a call without one), to tell clients apart.
+
+        The SDK builds a session object per request around the connection, which is
+        what lasts as long as the client's connection; a stateless 2026-07-28 request
+        has none, so each such call counts as its own client.
+        """
+        if self._ctx is None:
+            return self
+        session = self._ctx.session
+        return getattr(session, "_connection", None) or session
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         """Report progress to the client (a no-op unless it asked for progress)."""
         if self._ctx is not None:

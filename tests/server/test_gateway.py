@@ -400,3 +400,70 @@ async def test_hintgate_tools_and_its_log_never_show_a_secret_a_failing_child_pr
     for secret in ("sk-live-1234567", "tok-from-env-89"):
         assert secret not in completed.stdout
         assert secret not in completed.stderr
+
+
+class Person:
+    """One client's human and log window: what questions and logs reached it."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+        self.questions: list[str] = []
+        self.logs: list[str] = []
+
+    async def elicit(self, context: Any, params: Any) -> Any:
+        import mcp_types as types
+
+        self.questions.append(params.message)
+        return types.ElicitResult(action="accept", content={"answer": self.answer})
+
+    async def log(self, params: Any) -> None:
+        self.logs.append(str(params.data))
+
+
+@asynccontextmanager
+async def http_client(url: str, person: Person) -> AsyncIterator[Client]:
+    async with Client(url, mode="legacy", elicitation_callback=person.elicit, logging_callback=person.log) as client:
+        yield client
+
+
+async def test_an_upstream_question_and_log_whose_client_is_unknown_reach_no_client(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"asker": server_entry([sys.executable, BAD, "ask", "2"])})
+    alice, bob = Person("from alice"), Person("from bob")
+    results: dict[str, str] = {}
+    with http_gateway(config) as url, anyio.fail_after(60):
+        async with http_client(url, alice) as a, http_client(url, bob) as b:
+
+            async def ask(client: Client, tag: str) -> None:
+                result = await client.call_tool("asker_ask", {"tag": tag})
+                results[tag] = json.dumps(dump(result))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(ask, a, "alice-call")
+                tg.start_soon(ask, b, "bob-call")
+    # Two clients' calls were in flight when the upstream asked and logged: neither gets
+    # the other's question or log, and the upstream is told hintgate cannot route them.
+    assert alice.questions == bob.questions == []
+    assert not any("log for" in line for line in alice.logs + bob.logs)
+    assert "cannot tell which client" in results["alice-call"]
+    assert "cannot tell which client" in results["bob-call"]
+
+
+async def test_an_upstream_question_and_log_reach_the_one_client_with_calls_in_flight(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"asker": server_entry([sys.executable, BAD, "ask", "2"])})
+    alice = Person("from alice")
+    results: dict[str, str] = {}
+    with http_gateway(config) as url, anyio.fail_after(60):
+        async with http_client(url, alice) as a:
+
+            async def ask(tag: str) -> None:
+                results[tag] = json.dumps(dump(await a.call_tool("asker_ask", {"tag": tag})))
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(ask, "first")
+                tg.start_soon(ask, "second")
+    assert sorted(alice.questions) == ["question for first", "question for second"]
+    assert "from alice" in results["first"]
+    assert "from alice" in results["second"]
+    with anyio.fail_after(10):
+        while len([line for line in alice.logs if "log for" in line]) < 2:
+            await anyio.sleep(0.05)  # logs are notifications: they may trail the results a little

@@ -220,6 +220,10 @@ class CountingClient:
         self.logs = 0
         self.progress_reports: list[float] = []
 
+    @property
+    def session_key(self) -> object:
+        return self
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         await anyio.lowlevel.checkpoint()
         self.progress_reports.append(progress)

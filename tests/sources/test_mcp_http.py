@@ -71,6 +71,10 @@ def http_server() -> Iterator[HttpServer]:
 class Client:
     """The calling client as a source sees it; these tests ask nothing of it."""
 
+    @property
+    def session_key(self) -> object:
+        return self
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         pass
 

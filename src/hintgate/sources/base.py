@@ -89,6 +89,10 @@ ChangeListener = Callable[[str, str], Awaitable[None]]
 class CallContext(Protocol):
     """What a source may ask of the client that made a call, while the call runs."""
 
+    @property
+    def session_key(self) -> object:
+        """Equal for calls from the same client session (hashable), so a source can tell whose a message is."""
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         """Report progress of the call to its client (dropped if the client asked for none)."""
 

@@ -221,10 +221,11 @@ class McpUpstream(ConfiguredSource):
         elif method == "notifications/resources/updated":
             await self._notify("resource-updated:" + str((params or {}).get("uri", "")))
         elif method == "notifications/message":
-            # A log line of the server's, most likely about the call in flight:
-            # it goes to that call's client, as the upstream meant it for its client.
-            if self._calls:
-                await self._calls[max(self._calls)].client_notify(method, params)
+            # A log line of the server's, most likely about a call in flight: it goes
+            # to that call's client when there is only one it can be; never a guess.
+            owner = self._owner()
+            if owner is not None:
+                await owner.client_notify(method, params)
             else:
                 logger.info("%s: %s", self.name, self.redact.value((params or {}).get("data")))
 
@@ -248,12 +249,25 @@ class McpUpstream(ConfiguredSource):
         await self._notify(kind)
 
     async def _on_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        # The upstream cannot say which call a request belongs to (stdio has no
-        # such field), so it goes to the client of the newest call in flight.
+        # Neither stdio nor the SDK's HTTP client says which call a server's request
+        # belongs to: it goes to the client only when just one client has calls here.
         if not self._calls:
             raise UpstreamRequestError(f"{method} arrived while no client call was in progress", code=-32603)
-        context = self._calls[max(self._calls)]
-        return await context.client_request(method, params)
+        owner = self._owner()
+        if owner is None:
+            clients = len({context.session_key for context in self._calls.values()})
+            raise UpstreamRequestError(
+                f"hintgate cannot tell which client {method} is for: {len(self._calls)} calls from "
+                f"{clients} clients are in flight on this server, and nothing in the request names one",
+                code=-32603,
+            )
+        return await owner.client_request(method, params)
+
+    def _owner(self) -> CallContext | None:
+        """The caller the server's own requests and logs belong to: the one client with calls here, else None."""
+        if not self._calls or len({context.session_key for context in self._calls.values()}) != 1:
+            return None
+        return self._calls[max(self._calls)]
 
     def _require(self) -> McpConnection:
         connection = self._connection

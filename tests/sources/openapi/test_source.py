@@ -124,6 +124,10 @@ def echo_api() -> Iterator[EchoApi]:
 
 
 class NoClient:
+    @property
+    def session_key(self) -> object:
+        return self
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         return None
 
