@@ -199,6 +199,20 @@ async def test_ask_via_queue_uses_the_queue_even_when_the_client_could_be_asked(
     assert result.is_error is True
 
 
+@pytest.mark.parametrize(("confirm", "questions"), [("first", 1), ("always", 3)])
+async def test_a_confirm_rule_asks_the_first_time_or_every_time(confirm: str, questions: int) -> None:
+    person = Person("approve-once", "approve-once", "approve-once")
+    rules = [{"ask": {"tool": "notes_delete_note", "confirm": confirm}}]
+    config = parse_config({"mcpServers": {}, "policy": {"rules": rules}})
+    source = notes_source()
+    async with in_memory_gateway(source, config=config, elicitation_callback=person) as (_, client):
+        with anyio.fail_after(20):
+            results = [await client.call_tool("notes_delete_note", {"id": n}) for n in (1, 2, 2)]
+    assert [r.is_error for r in results] == [False, False, False]
+    assert len(person.asked) == questions
+    assert len(source.calls) == 3
+
+
 async def test_taint_makes_writes_ask_after_open_world_content() -> None:
     tools = [
         {

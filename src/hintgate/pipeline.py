@@ -315,6 +315,7 @@ class ToolCalls:
                 if not answered.approved:
                     result = tool_error(self._denial(entry, attempt, answered))
                     return result
+                state.approve_once(entry.name)
                 if answered.answer is Answer.APPROVE_SESSION:
                     state.approve_for_session(entry.name)
                 state.record_approval(entry.name, arguments or {}, now)

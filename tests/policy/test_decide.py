@@ -16,6 +16,7 @@ from hintgate.hints.annotations import Annotations, Hint, Inferred, Resolution, 
 from hintgate.hints.catalog import build_catalog, resolve_tool
 from hintgate.policy.decide import (
     CallFacts,
+    Confirm,
     Decision,
     DecisionSource,
     Failure,
@@ -921,3 +922,52 @@ def test_every_policy_setting_is_read_in_each_accepted_spelling(setting: PolicyS
 def test_seconds_beyond_a_day_are_refused_with_the_bound() -> None:
     with pytest.raises(ConfigError, match="expected a number of seconds up to 86400, got 90000"):
         parse_policy({"approvalTimeout": 90000})
+
+
+# ------------------------------------------------------------ confirm per tool
+
+
+def test_confirm_is_read_from_rules_per_tool_or_glob_and_checked_against_the_effect() -> None:
+    _, rules = parse_policy(
+        {
+            "rules": [
+                {"ask": {"tool": "notes_delete_*", "confirm": "always"}},
+                {"ask": {"server": "notes", "confirm": "first"}},
+                {"allow": {"tool": "notes_get_*", "confirm": "never"}},
+            ]
+        }
+    )
+    assert [r.confirm for r in rules] == [Confirm.ALWAYS, Confirm.FIRST, Confirm.NEVER]
+    assert rules[0].describe() == "ask tool=notes_delete_* confirm=always"
+    with pytest.raises(ConfigError, match=r"confirm: never goes in an allow rule, not ask"):
+        parse_policy({"rules": [{"ask": {"tool": "x", "confirm": "never"}}]})
+    with pytest.raises(ConfigError, match=r"expected a confirm value: one of first, always, never"):
+        parse_policy({"rules": [{"ask": {"tool": "x", "confirm": "sometimes"}}]})
+
+
+def test_confirm_first_asks_until_a_person_approved_one_call_then_runs_for_the_session() -> None:
+    rules = [Rule(ASK, tool="notes_*", confirm=Confirm.FIRST)]
+    session = SessionState()
+    assert run(facts(ADDITIVE), rules=rules, session=session).verdict is ASK
+    session.approve_once("notes_tool")
+    decision = run(facts(ADDITIVE, arguments={"other": 1}), rules=rules, session=session)
+    assert (decision.verdict, decision.source) == (ALLOW, "confirm:first")
+    assert run(facts(ADDITIVE), rules=[Rule(ASK, tool="notes_*")], session=session).verdict is ASK
+
+
+def test_confirm_always_asks_every_call_whatever_was_approved_before() -> None:
+    rules = [Rule(ASK, tool="notes_*", confirm=Confirm.ALWAYS)]
+    call = facts(IDEMPOTENT_WRITE, arguments={"id": 7})
+    session = SessionState()
+    session.approve_for_session("notes_tool")
+    session.approve_once("notes_tool")
+    session.record_approval("notes_tool", {"id": 7}, 100)
+    decision = run(call, Mode.ACCEPT_EDITS, rules=rules, session=session, now=101)
+    assert (decision.verdict, decision.source) == (ASK, "rule:tool:notes_*#0")
+    assert run(call, Mode.ACCEPT_EDITS, session=session, now=101).verdict is ALLOW
+
+
+def test_confirm_never_runs_without_asking_and_a_tool_rule_beats_a_server_rule() -> None:
+    rules = [Rule(ALLOW, tool="notes_tool", confirm=Confirm.NEVER), Rule(ASK, server="notes", confirm=Confirm.ALWAYS)]
+    assert run(facts(DESTRUCTIVE), rules=rules).verdict is ALLOW
+    assert run(facts(DESTRUCTIVE, tool="notes_other"), rules=rules).verdict is ASK

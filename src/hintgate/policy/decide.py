@@ -42,7 +42,9 @@ Precedence, first that applies wins:
 5. Earlier answers. An ask becomes allow when a person approved the tool for
    this session, or when the identical call (tool and canonical JSON of the
    arguments) of an idempotent tool was approved or allowed within
-   `idempotent_retry_window` seconds. In a tainted session, only approvals
+   `idempotent_retry_window` seconds, or (a rule with `confirm: first`)
+   when a person approved a call of the tool in this session. A rule with
+   `confirm: always` lets no earlier answer stand. In a tainted session, only approvals
    given after the taint count for tools that are not read-only; the call
    whose own result tainted the session counts as approved after it, so its
    identical idempotent retry does not ask again.
@@ -66,13 +68,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
-from hintgate.policy.rules import Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
+from hintgate.policy.rules import Confirm, Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
 
 if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
 
 __all__ = [
     "CallFacts",
+    "Confirm",
     "Decision",
     "DecisionSource",
     "ExplainRow",
@@ -110,6 +113,7 @@ class DecisionSource(StrEnum):
     TAINT = "taint:open-world"
     SESSION_APPROVAL = "session-approval"
     IDEMPOTENT_RETRY = "retry:idempotent"
+    CONFIRM_FIRST = "confirm:first"
     UNKNOWN_TOOL = "unknown-tool"
 
 
@@ -226,12 +230,16 @@ class SessionState:
         approved_since_taint: those of them approved after the session was tainted.
         tainted_by: the first tool whose returned content tainted the session, if any.
         taint_reason: why that tool's content taints (`taint_basis`), if known.
+        approved_once: tools a person approved at least one call of (for `confirm: first`).
+        approved_once_since_taint: those of them approved after the session was tainted.
     """
 
     approved_for_session: set[str] = field(default_factory=set)
     approved_since_taint: set[str] = field(default_factory=set)
     tainted_by: str | None = None
     taint_reason: str | None = None
+    approved_once: set[str] = field(default_factory=set)
+    approved_once_since_taint: set[str] = field(default_factory=set)
     _approvals: dict[str, tuple[float, bool]] = field(default_factory=dict, init=False, repr=False)
 
     max_remembered_calls: ClassVar[int] = 4096
@@ -242,6 +250,12 @@ class SessionState:
         self.approved_for_session.add(tool)
         if self.tainted_by is not None:
             self.approved_since_taint.add(tool)
+
+    def approve_once(self, tool: str) -> None:
+        """A person approved one call of `tool` (what `confirm: first` rules wait for)."""
+        self.approved_once.add(tool)
+        if self.tainted_by is not None:
+            self.approved_once_since_taint.add(tool)
 
     def mark_open_world_result(self, tool: str, reason: str | None = None) -> None:
         """A `tool` whose content taints returned content: the session is tainted from now on."""
@@ -509,9 +523,17 @@ def decide(
         decision = Decision(Verdict.ASK, reason, DecisionSource.TAINT)
     elif rule is None:
         decision = _mind_trust(decision, call, settings)
+    confirm = None if rule is None else rule.confirm
+    if confirm is Confirm.ALWAYS:
+        return decision
     earlier = _earlier_answer(call, session, settings, now, tainted)
     if earlier is not None:
         return earlier
+    if rule is not None and confirm is Confirm.FIRST:
+        once = session.approved_once_since_taint if tainted else session.approved_once
+        if call.tool in once:
+            reason = f"A person approved a call of {call.tool} in this session; rule {rule.cite()} asks the first time."
+            return Decision(Verdict.ALLOW, reason, DecisionSource.CONFIRM_FIRST)
     if tainted and decision.by is not DecisionSource.TAINT:
         reason = f"{decision.reason} This session has also read content from an open-world tool ({tainted_by})."
         decision = dataclasses.replace(decision, reason=reason)

@@ -4,6 +4,11 @@ Pure: no I/O, nothing from the MCP SDK, the web stack or the database.
 `hintgate.policy.decide` decides calls with these; this module only says what an
 operator wrote and checks it. docs/policy.md is the reference of every key.
 
+A rule may say how often its tools ask (`confirm: first | always | never`,
+per tool or glob): `first` and `always` go in ask rules, `never` in allow
+rules, so a confirm setting takes the place and precedence of the rule that
+carries it (tool rule > server rule > global; deny > ask > allow).
+
 A rule's *level* follows from what it names: a `tool` pattern makes it a tool
 rule, else a `server` pattern a server rule, else it is a global rule (it
 matches by tier and hints alone). Globs are compiled once, here, so deciding a
@@ -30,6 +35,7 @@ from hintgate.hints.names import NameGlob
 
 __all__ = [
     "POLICY_SETTINGS",
+    "Confirm",
     "Level",
     "Mode",
     "PolicySetting",
@@ -67,6 +73,20 @@ class Taint(enum.StrEnum):
     """Every tool whose open-world hint is true, the spec default included."""
     OFF = "off"
     """None: content a tool returns never changes what runs."""
+
+
+class Confirm(enum.StrEnum):
+    """How often a tool a rule names asks a person (`confirm:` in a rule)."""
+
+    FIRST = "first"
+    """An ask rule: the first call in a session asks; once a person approves it, the tool runs for the session."""
+    ALWAYS = "always"
+    """An ask rule: every call asks; approvals for the session and idempotent retries do not waive it."""
+    NEVER = "never"
+    """An allow rule: it runs without asking (taint and deny rules still apply)."""
+
+
+_CONFIRM_EFFECT = {Confirm.FIRST: "ask", Confirm.ALWAYS: "ask", Confirm.NEVER: "allow"}
 
 
 class Level(enum.StrEnum):
@@ -273,6 +293,8 @@ class Rule:
         index: its position in the config list, part of its id.
         where: its key path in the config file (`policy.rules[2]`), for reasons.
         note: the operator's own words, added to the reason.
+        confirm: for an ask rule, `first` (an approval counts for the session)
+            or `always` (nothing waives the question); `never` on an allow rule.
         level: tool, server or global (derived).
         id: `rule:<level>:<pattern>#<index>`, the decision's `source` (derived).
         reason: the sentence a decision by this rule gives (derived).
@@ -283,6 +305,7 @@ class Rule:
     server: str | None = None
     tiers: frozenset[Tier] = frozenset()
     hints: Mapping[Hint, bool] = field(default_factory=lambda: MappingProxyType({}))
+    confirm: Confirm | None = None
     index: int = 0
     where: str | None = None
     note: str | None = None
@@ -322,6 +345,8 @@ class Rule:
         if self.tiers:
             parts.append("tier=" + "|".join(t.value for t in Tier if t in self.tiers))
         parts.extend(f"{h.value}={str(v).lower()}" for h, v in self.hints.items())
+        if self.confirm is not None:
+            parts.append(f"confirm={self.confirm.value}")
         return parts
 
     def describe(self) -> str:
@@ -391,8 +416,9 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
     **{h.attr: h for h in Hint},
     **{f"{h.attr}_hint": h for h in Hint},
 }
-_RULE_KEYS = ("tool", "server", "tier", "reason")
+_RULE_KEYS = ("tool", "server", "tier", "reason", "confirm")
 _EFFECTS = tuple(v.value for v in Verdict)
+_CONFIRMS: Mapping[str, Confirm] = {c.value: c for c in Confirm}
 
 
 def _got(value: Any) -> str:
@@ -561,6 +587,10 @@ class _Parser:
                 if not isinstance(cvalue, str):
                     self.fail(at, f"expected a sentence (a string), got {_got(cvalue)}")
                 fields["note"] = cvalue
+            elif name == "confirm":
+                fields["confirm"] = confirm = self.choice(cvalue, at, _CONFIRMS, "confirm value", _CONFIRMS)
+                if _CONFIRM_EFFECT[confirm] != key:
+                    self.fail(at, f"confirm: {confirm.value} goes in an {_CONFIRM_EFFECT[confirm]} rule, not {key}")
             else:
                 hint = _HINT_SPELLINGS[name]
                 if hint in spelled:
