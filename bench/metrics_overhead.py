@@ -31,7 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO / "src") not in sys.path:  # runnable without installing the package
     sys.path.insert(0, str(REPO / "src"))
 
-from hintgate.config.model import Trust, parse_config  # noqa: E402
+from hintgate.config.loading import parse_config  # noqa: E402
+from hintgate.config.model import Trust  # noqa: E402
 from hintgate.observers.metrics import Metrics  # noqa: E402
 from hintgate.pipeline import CallOutcome  # noqa: E402
 from hintgate.policy.decide import Decision, DecisionSource, Verdict  # noqa: E402

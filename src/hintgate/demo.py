@@ -206,7 +206,7 @@ def demo_config() -> GatewayConfig:
     """
     import sys
 
-    from hintgate.config.model import parse_config
+    from hintgate.config.loading import parse_config
 
     return parse_config(
         {

@@ -23,7 +23,8 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.config.model import GatewayConfig, Trust, parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.model import GatewayConfig, Trust
 from hintgate.errors import UpstreamRequestError
 from hintgate.hints.annotations import Hint
 from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFacts, unavailable

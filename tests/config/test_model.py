@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hintgate.config.loading import check_config, load_config, parse_config
 from hintgate.config.model import (
     DEFAULT_ENV_ALLOW,
     HttpTransport,
@@ -17,10 +18,7 @@ from hintgate.config.model import (
     StdioTransport,
     ToolOverride,
     Trust,
-    check_config,
     child_environment,
-    load_config,
-    parse_config,
 )
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
@@ -535,7 +533,7 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
 def test_every_accepted_key_is_documented() -> None:
     from hintgate.config import mcp_entry
     from hintgate.config import reader as module
-    from hintgate.sources.types import SOURCE_TYPES
+    from hintgate.config.types import SOURCE_TYPES
 
     text = DOCS.read_text(encoding="utf-8")
     sections = [*module._SETTINGS_SECTIONS, "policy", *(k for row in SOURCE_TYPES for k in (row.key, *row.aliases))]

@@ -16,7 +16,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from prometheus_client.parser import text_string_to_metric_families
 
-from hintgate.config.model import Trust, parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.model import Trust
 from hintgate.observers.metrics import Metrics
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway

@@ -21,7 +21,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from hintgate import tracecontext
-from hintgate.config.model import OpenApiConfig, Trust, parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.model import OpenApiConfig, Trust
 from hintgate.observers.tracing import Tracing
 from hintgate.server.gateway import Gateway
 from hintgate.sources.openapi.source import OpenApiSource

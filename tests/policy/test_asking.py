@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from hintgate.config.model import parse_config
+from hintgate.config.loading import parse_config
 from hintgate.policy.approvals import Answer
 from hintgate.policy.asking import ARGUMENTS_SHOWN, WHOLE_CALL_AT, question
 from hintgate.testing import FakeSource, in_memory_gateway

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hintgate.config.model import parse_config
+from hintgate.config.loading import parse_config
 from hintgate.errors import ConfigError
 from hintgate.policy.rules import parse_policy
 

@@ -189,7 +189,7 @@ async def test_a_timed_out_request_is_cancelled_upstream_and_raises(tmp_path: Pa
 
 
 async def test_a_childs_secret_printed_to_stderr_is_hidden_in_its_status_reason(tmp_path: Path) -> None:
-    from hintgate.config.model import load_config
+    from hintgate.config.loading import load_config
     from hintgate.sources.base import SourceState
     from hintgate.sources.mcp import McpUpstream
 

@@ -12,7 +12,8 @@ import httpx
 import pytest
 from bs4 import BeautifulSoup
 
-from hintgate.config.model import Trust, parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.model import Trust
 from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 from hintgate.testing import FakeSource

@@ -12,7 +12,7 @@ import anyio
 import httpx
 import pytest
 
-from hintgate.config.model import parse_config
+from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 from hintgate.testing import FakeSource

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 import httpx
 import pytest
 
-from hintgate.config.model import parse_config
+from hintgate.config.loading import parse_config
 from hintgate.policy.rules import Mode, parse_policy
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource

@@ -14,7 +14,7 @@ import anyio
 import httpx
 import pytest
 
-from hintgate.config.model import parse_config
+from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, running_gateway
 from hintgate.web.app import create_app

@@ -236,7 +236,7 @@ def infer(
 @config_app.command("check")
 def config_check(file: Annotated[Path, typer.Argument(help="The config file to validate.")]) -> None:
     """Validate a config file without starting anything."""
-    from hintgate.config.model import check_config, load_config
+    from hintgate.config.loading import check_config, load_config
 
     try:
         loaded = load_config(file)
@@ -250,7 +250,7 @@ def config_check(file: Annotated[Path, typer.Argument(help="The config file to v
 
 
 def _load(config: Path) -> GatewayConfig:
-    from hintgate.config.model import load_config
+    from hintgate.config.loading import load_config
 
     try:
         return load_config(config)

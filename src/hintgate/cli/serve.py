@@ -16,7 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.logging import RichHandler
 
-from hintgate.config.model import GatewayConfig, parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.model import GatewayConfig
 from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, ListenError
 from hintgate.pipeline import Tracer

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hintgate.config.loading import load_config
 from hintgate.config.model import (
     DEFAULT_ENV_ALLOW,
     GatewayConfig,
@@ -22,7 +23,6 @@ from hintgate.config.model import (
     StdioTransport,
     Trust,
     child_environment,
-    load_config,
 )
 from hintgate.errors import TargetError, ToolsFileError
 

@@ -12,7 +12,6 @@ appear in a message or in `ServerConfig.redacted()`.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import fnmatch
 import json
@@ -27,7 +26,6 @@ from typing import Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from hintgate.config.source_config import SourceConfig
-from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
@@ -48,11 +46,8 @@ __all__ = [
     "Timeouts",
     "ToolOverride",
     "Trust",
-    "check_config",
     "child_environment",
-    "load_config",
     "match_override",
-    "parse_config",
 ]
 
 DEFAULT_ENV_ALLOW: tuple[str, ...] = (
@@ -464,111 +459,11 @@ def _redact_url(url: str) -> str:
 # ---------------------------------------------------------------- loading
 
 
-def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -> GatewayConfig:
-    """Read, parse and validate a configuration file.
-
-    The format follows the extension: `.json` is JSON (comments and trailing
-    commas allowed), `.yaml`/`.yml` is YAML, anything else is tried as JSON,
-    then as YAML.
-
-    Args:
-        path: the file.
-        environ: the variables `${VAR}` may refer to; `os.environ` when omitted.
-
-    Raises:
-        ConfigError: the file is missing, unreadable or invalid; the message
-            lists every problem found, one per line.
-    """
-    file = Path(path)
-    name = str(path)
-    try:
-        text = file.read_text(encoding="utf-8-sig")  # -sig: Windows editors add a BOM
-    except FileNotFoundError as exc:
-        raise _error(name, f"{name}: no such file") from exc
-    except IsADirectoryError as exc:
-        raise _error(name, f"{name}: is a directory, not a config file") from exc
-    except UnicodeDecodeError as exc:
-        raise _error(name, f"{name}: not UTF-8 text (byte {exc.start})") from exc
-    except OSError as exc:
-        raise _error(name, f"{name}: cannot read: {exc.strerror or exc}") from exc
-    suffix = file.suffix.lower()
-    fmt: Format = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else "auto"
-    try:
-        data, positions = read_text(text, fmt)
-    except SyntaxProblem as exc:
-        where = f"{name}:{exc.mark[0]}:{exc.mark[1]}" if exc.mark else name
-        raise _error(name, f"{where}: {exc.message}") from exc
-    base = file.resolve().parent
-    config = parse_config(
-        data,
-        source=name,
-        environ=os.environ if environ is None else environ,
-        positions=positions,
-        base_dir=base,
-    )
-    return dataclasses.replace(config, source=file)
-
-
 def _error(file: str, message: str, path: str | None = None) -> ConfigError:
     """A `ConfigError` whose message is already located (`FILE:LINE:COL: ...`)."""
     err = ConfigError(message)
     err.file, err.path = file, path
     return err
-
-
-def parse_config(
-    data: Any,
-    *,
-    source: str = "<config>",
-    environ: Mapping[str, str] | None = None,
-    positions: Positions | None = None,
-    base_dir: Path | None = None,
-) -> GatewayConfig:
-    """Validate already-decoded config data.
-
-    Args:
-        data: the decoded file (a mapping at the top).
-        source: the name messages use for the file.
-        environ: the variables `${VAR}` may refer to; none when omitted, so
-            every reference must then carry a default.
-        positions: where each key sits, for line numbers in messages.
-        base_dir: the config file's directory: a relative `cwd` is taken from
-            it, and `${workspaceFolder}` means it (or its parent when it is a
-            `.vscode` or `.cursor` folder).
-
-    Raises:
-        ConfigError: listing every problem found, one per line.
-    """
-    from hintgate.config.reader import _Reader
-
-    return _Reader(source, positions or Positions(), environ or {}, base_dir).read(data)
-
-
-def check_config(path: str | Path) -> list[str]:
-    """Load a file and return what deserves a look although it loads.
-
-    Covers: no servers at all, every server disabled, disabled servers, keys
-    real clients write that hintgate ignores although they mean something
-    (`autoApprove`, `envFile`, ...), and overrides that can never apply.
-
-    Raises:
-        ConfigError: the file does not load.
-    """
-    from hintgate.sources.types import SOURCE_TYPES
-
-    config = load_config(path)
-    notes = list(config.warnings)
-    name = str(path)
-    enabled = [s.enabled for s in config.sources.values()]
-    if not enabled:
-        notes.append(f"{name}: no servers configured; the gateway will serve no tools")
-    elif not any(enabled):
-        notes.append(f"{name}: every server is disabled; the gateway will serve no tools")
-    for row in SOURCE_TYPES:
-        for entry in config.sources.values():
-            if isinstance(entry, row.config):
-                notes.extend(row.check(entry, name))
-    return notes
 
 
 def child_environment(server: ServerConfig, config: GatewayConfig, environ: Mapping[str, str]) -> dict[str, str]:

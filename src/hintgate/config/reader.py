@@ -1,11 +1,11 @@
-"""Reading a config file: the validator behind `hintgate.config.model.parse_config`.
+"""Reading a config file: the validator behind `hintgate.config.loading.parse_config`.
 
 It walks the parsed file section by section, collects every problem with its
 line, column and key path, and builds the values `hintgate.config.model` defines.
 Kept apart from those values so that the reference of what a config holds
 stays short. The sources' sections are read by their type's validator
 (`hintgate.config.mcp_entry`, `.openapi_entry`, `.python_entry`, named in
-`hintgate.sources.types.SOURCE_TYPES`) with the helpers of `_Reader`.
+`hintgate.config.types.SOURCE_TYPES`) with the helpers of `_Reader`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintgate.config.model import (
     _PREFIX_RE,
@@ -33,6 +33,9 @@ from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.inference import PROFILES
 from hintgate.policy.rules import PolicySettings, Rule, parse_policy
+
+if TYPE_CHECKING:
+    from hintgate.config.types import SourceType
 
 
 def _policy_path(dotted: str | None, fallback: tuple[Key, ...]) -> tuple[Key, ...]:
@@ -80,8 +83,16 @@ def _got(value: Any, *, secret: bool = False) -> str:
 class _Reader:
     """One validation pass over a decoded file, collecting every problem."""
 
-    def __init__(self, source: str, positions: Positions, environ: Mapping[str, str], base: Path | None):
+    def __init__(
+        self,
+        source: str,
+        positions: Positions,
+        environ: Mapping[str, str],
+        base: Path | None,
+        types: Sequence[SourceType],
+    ):
         self.source = source
+        self.types = types  # the source sections this reader knows (hintgate.config.types)
         self.positions = positions
         self.environ = environ
         self.base = base
@@ -258,10 +269,8 @@ class _Reader:
         )
 
     def top(self, top: Mapping[str, Any]) -> None:
-        from hintgate.sources.types import SOURCE_TYPES
-
         sections: dict[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = dict(_SETTINGS_SECTIONS)
-        for row in SOURCE_TYPES:
+        for row in self.types:
             for spelling in (row.key, *row.aliases):
                 sections[spelling] = row.read
                 if spelling != row.key and spelling in top and row.key in top:
@@ -276,15 +285,13 @@ class _Reader:
             self.error((k,), f'unknown key "{k}"{hint}', key=True)
         # Sections run in this order, not file order: sources read the default timeouts,
         # and a name or prefix given twice is reported at the entry of the later section.
-        aliases = {alias: row.key for row in SOURCE_TYPES for alias in row.aliases}
+        aliases = {alias: row.key for row in self.types for alias in row.aliases}
         for name, section in sections.items():
             if name in top and aliases.get(name) not in top:
                 section(self, top[name], (name,))
 
     def add_source(self, config: SourceConfig, path: tuple[Key, ...], prefix_path: tuple[Key, ...]) -> None:
         """Keep a valid source entry; its name must be unique across sections and its prefix across sources."""
-        from hintgate.sources.types import source_type
-
         if config.name in self.sources:
             self.error(
                 path,
@@ -293,13 +300,13 @@ class _Reader:
             )
             return
         if config.prefix and (owner := self.prefixes.get(config.prefix)) is not None:
-            noun = source_type(self.sources[owner].kind).noun
+            noun = next(t.noun for t in self.types if t.kind == self.sources[owner].kind)
             self.error(
                 prefix_path,
                 f'prefix "{config.prefix}" is also the prefix of {noun} "{owner}"; their tool names would collide',
             )
         self.sources[config.name] = config
-        self.sections[config.name] = source_type(config.kind).key
+        self.sections[config.name] = next(t.key for t in self.types if t.kind == config.kind)
         if config.prefix:
             self.prefixes.setdefault(config.prefix, config.name)
 
@@ -408,7 +415,7 @@ class _Reader:
 
 
 _SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
-    # The sections read before the sources' (`hintgate.sources.types`), in this order;
+    # The sections read before the sources' (`hintgate.config.types`), in this order;
     # policy is read after them.
     "inference": _Reader.read_inference,
     "timeouts": _Reader.read_timeouts,

@@ -6,9 +6,11 @@ configured server or document, in config order.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
 from hintgate.config.model import GatewayConfig
+from hintgate.config.types import SOURCE_TYPES
 from hintgate.sources.base import ChangeListener, Source
 
 __all__ = ["build_sources"]
@@ -18,11 +20,11 @@ def build_sources(
     config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
 ) -> dict[str, Source]:
     """One source per configured server, document and registry, keyed by its name."""
-    from hintgate.sources.types import SOURCE_TYPES
-
     sources: dict[str, Source] = {}
     for row in SOURCE_TYPES:
+        module, _, function = row.build.partition(":")
+        build = getattr(importlib.import_module(module), function)
         for name, entry in config.sources.items():
             if isinstance(entry, row.config):
-                sources[name] = row.build(entry, config, environ, listener)
+                sources[name] = build(entry, config, environ, listener)
     return sources

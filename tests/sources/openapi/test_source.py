@@ -25,7 +25,8 @@ from starlette.routing import Route
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
-from hintgate.config.model import ApiAuth, OpenApiConfig, parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.model import ApiAuth, OpenApiConfig
 from hintgate.errors import ConfigError, TargetError, UpstreamError, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, parse_annotations
 from hintgate.hints.catalog import NAME_CHARS, NAME_MAX_STRICT, ToolFacts, resolve_tool

@@ -10,32 +10,29 @@ checks that every row's docs section exists.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintgate.config.mcp_entry import read_servers
 from hintgate.config.model import (
     _GLOB_CHARS,
-    GatewayConfig,
     OpenApiConfig,
     PythonConfig,
     ServerConfig,
     SourceConfig,
-    child_environment,
 )
 from hintgate.config.openapi_entry import read_openapis
 from hintgate.config.python_entry import read_pythons
-from hintgate.config.reader import _Reader
 from hintgate.config.yamlpos import Key
-from hintgate.sources.base import ChangeListener, Source
+
+if TYPE_CHECKING:
+    from hintgate.config.reader import _Reader
 
 __all__ = ["SOURCE_TYPES", "SourceType", "source_type"]
 
-Validator = Callable[[_Reader, Any, tuple[Key, ...]], None]
+Validator = Callable[["_Reader", Any, tuple[Key, ...]], None]
 """Reads one config section (all its entries), reporting problems to the reader and adding what is valid."""
-Builder = Callable[[Any, GatewayConfig, Mapping[str, str], ChangeListener | None], Source]
-"""Makes the source for one of its config entries: (entry, whole config, environment, change listener)."""
 Checker = Callable[[Any, str], list[str]]
 """What `config check` notes about one entry that loads (given the file's name)."""
 
@@ -52,7 +49,9 @@ class SourceType:
         config: the dataclass one entry of the section becomes.
         read: the section's validator (`hintgate.config.mcp_entry` and its siblings).
         check: what `config check` notes about one entry.
-        build: makes the running source for one entry.
+        build: where the function that makes the running source for one entry lives
+            (`module:function`, imported when sources are built: the config layer
+            names the sources layer's builder without importing it).
         docs: the docs file and section heading describing its config.
     """
 
@@ -63,7 +62,7 @@ class SourceType:
     config: type[SourceConfig]
     read: Validator
     check: Checker
-    build: Builder
+    build: str
     docs: tuple[str, str]
 
 
@@ -84,31 +83,6 @@ def _no_notes(_entry: SourceConfig, _file: str) -> list[str]:
     return []
 
 
-def _build_mcp(
-    server: ServerConfig, config: GatewayConfig, environ: Mapping[str, str], listener: ChangeListener | None
-) -> Source:
-    from hintgate.sources.mcp import McpUpstream
-
-    env = child_environment(server, config, environ)
-    return McpUpstream(server, env=env, list_timeout=config.timeouts.list, listener=listener)
-
-
-def _build_openapi(
-    document: OpenApiConfig, _config: GatewayConfig, _environ: Mapping[str, str], listener: ChangeListener | None
-) -> Source:
-    from hintgate.sources.openapi.source import OpenApiSource
-
-    return OpenApiSource(document, listener=listener)
-
-
-def _build_python(
-    registry: PythonConfig, _config: GatewayConfig, _environ: Mapping[str, str], listener: ChangeListener | None
-) -> Source:
-    from hintgate.sources.python import PythonSource
-
-    return PythonSource(registry, listener=listener)
-
-
 SOURCE_TYPES: tuple[SourceType, ...] = (
     # Table order is the order sections are read in and sources are built in;
     # a name or prefix given twice is reported at the later entry.
@@ -120,7 +94,7 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         config=ServerConfig,
         read=read_servers,
         check=_check_server,
-        build=_build_mcp,
+        build="hintgate.sources.builders:build_mcp",
         docs=("config.md", "A server"),
     ),
     SourceType(
@@ -131,7 +105,7 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         config=OpenApiConfig,
         read=read_openapis,
         check=_no_notes,
-        build=_build_openapi,
+        build="hintgate.sources.builders:build_openapi",
         docs=("config.md", "An OpenAPI source"),
     ),
     SourceType(
@@ -142,7 +116,7 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         config=PythonConfig,
         read=read_pythons,
         check=_no_notes,
-        build=_build_python,
+        build="hintgate.sources.builders:build_python",
         docs=("config.md", "A Python registry"),
     ),
 )

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from hintgate.config.model import parse_config
+from hintgate.config.loading import parse_config
+from hintgate.config.types import SOURCE_TYPES, SourceType, source_type
 from hintgate.errors import ConfigError
 from hintgate.sources import build_sources
-from hintgate.sources.types import SOURCE_TYPES, SourceType, source_type
 
 DOCS = Path(__file__).parents[2] / "docs"
 FIXTURES = Path(__file__).parents[1] / "fixtures"
