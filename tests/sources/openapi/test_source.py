@@ -32,7 +32,8 @@ from hintgate.hints.annotations import Hint, Origin, parse_annotations
 from hintgate.hints.catalog import NAME_CHARS, NAME_MAX_STRICT, ToolFacts, resolve_tool
 from hintgate.sources.base import SourceState
 from hintgate.sources.openapi.convert import Parameter, build_tools, decode_document, title_from_id
-from hintgate.sources.openapi.source import OpenApiSource, prepare_request
+from hintgate.sources.openapi.serialization import prepare_request
+from hintgate.sources.openapi.source import OpenApiSource
 from isolation import child_env
 
 pytestmark = pytest.mark.anyio
