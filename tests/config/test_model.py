@@ -539,3 +539,14 @@ def test_every_accepted_key_is_documented() -> None:
     sections = [*module._SETTINGS_SECTIONS, "policy", *(k for row in SOURCE_TYPES for k in (row.key, *row.aliases))]
     keys = [*mcp_entry._SERVER_KEYS, *mcp_entry._FOREIGN_SERVER_KEYS, *sections, *module._FOREIGN_TOP_KEYS]
     assert [k for k in keys if not re.search(rf"`{re.escape(k)}[`.]", text)] == []
+
+
+def test_an_oauth_key_under_a_server_is_an_error_that_says_what_to_do_instead(tmp_path: Path) -> None:
+    path = tmp_path / "servers.yaml"
+    path.write_text("mcpServers:\n  remote:\n    url: https://example.com/mcp\n    oauth: {clientId: abc}\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert "servers.yaml:4:5: mcpServers.remote.oauth" in message
+    assert "not supported yet" in message
+    assert "headers" in message

@@ -63,8 +63,18 @@ _FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
     "gallery": None,
     "version": None,
     "watchPaths": None,  # Roo
-    "oauth": None,  # Claude Code, Cursor: hintgate's upstream auth is headers
-    "auth": None,
+}
+_UNSUPPORTED_SERVER_KEYS: Mapping[str, str] = {
+    # Claude Code and Cursor write these for servers behind OAuth. hintgate cannot log in to such a
+    # server yet, and ignoring the key would only make the server fail later with a 401.
+    "oauth": (
+        "OAuth login to an upstream is not supported yet; give a token you obtained as "
+        'headers: {Authorization: "Bearer ${TOKEN}"}'
+    ),
+    "auth": (
+        "upstream auth settings are not supported; give credentials as headers "
+        '(headers: {Authorization: "Bearer ${TOKEN}"})'
+    ),
 }
 _TRANSPORT_TYPES: Mapping[str, str] = {
     "stdio": "stdio",
@@ -96,7 +106,9 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
     for k in m:
         setting = _SERVER_KEYS.get(k)
         if setting is None:
-            if k in _FOREIGN_SERVER_KEYS:
+            if k in _UNSUPPORTED_SERVER_KEYS:
+                reader.error((*path, k), f'"{k}": {_UNSUPPORTED_SERVER_KEYS[k]}', key=True)
+            elif k in _FOREIGN_SERVER_KEYS:
                 note = _FOREIGN_SERVER_KEYS[k]
                 if note and m[k]:
                     reader.warn((*path, k), note, key=True)
