@@ -17,6 +17,8 @@ CORE = [
     "hintgate.hints.lint",
     "hintgate.policy.decide",
     "hintgate.policy.rules",
+    "hintgate.policy.settings",
+    "hintgate.policy.explain",
     "hintgate.policy.approvals",
 ]
 BLOCKED = ["mcp", "mcp_types", "sqlalchemy", "fastapi", "httpx", "httpx2", "starlette", "uvicorn", "socket"]

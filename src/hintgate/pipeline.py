@@ -38,7 +38,8 @@ from hintgate.policy.asking import (
     arguments_text,
     question,
 )
-from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, failure_kind, should_retry, warnings
+from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, failure_kind, should_retry
+from hintgate.policy.explain import warnings
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.results import error_text, tool_error, unavailable
 from hintgate.sources.base import Source, SourceState

@@ -27,13 +27,12 @@ from hintgate.policy.decide import (
     SessionState,
     Verdict,
     decide,
-    explain,
     failure_kind,
     parse_policy,
     should_retry,
     taint_basis,
-    warnings,
 )
+from hintgate.policy.explain import explain, warnings
 from hintgate.policy.rules import _PREFERENCE_KEYS, _TOP_KEYS, POLICY_SETTINGS, PolicySetting, Taint
 
 ALLOW, ASK, DENY = Verdict.ALLOW, Verdict.ASK, Verdict.DENY

@@ -464,7 +464,8 @@ def policy_explain(
     """A dry run: every tool, the verdict it would get in each mode, and why."""
     from hintgate.cli.serve import collect_catalog
     from hintgate.hints.reports import explain_json, explain_text, print_json
-    from hintgate.policy.decide import Mode, explain
+    from hintgate.policy.decide import Mode
+    from hintgate.policy.explain import explain
 
     loaded = _config_or_demo(config, demo)
     try:

@@ -1,6 +1,8 @@
 """The policy's vocabulary and configuration: modes, verdicts, settings, rules, and their parser.
 
 Pure: no I/O, nothing from the MCP SDK, the web stack or the database.
+The settings (`PolicySettings`, the `POLICY_SETTINGS` table, `Mode`, `Taint`)
+live in `hintgate.policy.settings` and are exported here too.
 `hintgate.policy.decide` decides calls with these; this module only says what an
 operator wrote and checks it. docs/policy.md is the reference of every key.
 
@@ -26,12 +28,13 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, NoReturn
+from typing import Any, NoReturn
 
 from hintgate.config.yamlpos import format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Resolved, Tier
 from hintgate.hints.names import NameGlob
+from hintgate.policy.settings import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Taint
 
 __all__ = [
     "POLICY_SETTINGS",
@@ -53,26 +56,6 @@ class Verdict(enum.StrEnum):
     ALLOW = "allow"
     ASK = "ask"
     DENY = "deny"
-
-
-class Mode(enum.StrEnum):
-    """How much runs without asking when no rule decides."""
-
-    DEFAULT = "default"
-    ACCEPT_EDITS = "accept-edits"
-    READ_ONLY = "read-only"
-    BYPASS = "bypass"
-
-
-class Taint(enum.StrEnum):
-    """Which tools' results taint a session, so that later writes ask."""
-
-    EVIDENCE = "evidence"
-    """Tools whose open world rests on evidence: declared, inferred from what they do, or overridden."""
-    STRICT = "strict"
-    """Every tool whose open-world hint is true, the spec default included."""
-    OFF = "off"
-    """None: content a tool returns never changes what runs."""
 
 
 class Confirm(enum.StrEnum):
@@ -101,170 +84,6 @@ class Level(enum.StrEnum):
 _STRENGTH = {Verdict.ALLOW: 0, Verdict.ASK: 1, Verdict.DENY: 2}
 _EFFECT_WORDS = {Verdict.ALLOW: "Allowed by rule", Verdict.ASK: "Asks because of rule", Verdict.DENY: "Denied by rule"}
 _RANK = {Level.TOOL: 0, Level.SERVER: 1, Level.GLOBAL: 2}
-
-
-@dataclass(frozen=True, slots=True)
-class PolicySettings:
-    """The policy's settings; the defaults ask before anything that is not a read.
-
-    Attributes:
-        mode: what runs without asking when no rule decides.
-        auto_approve_read_only: read-only tools run without asking in default and accept-edits.
-        always_confirm_destructive: destructive tools ask in accept-edits (bypass is not affected).
-        show_hint_warnings: approval prompts carry the hint warnings.
-        taint: which tools' results taint a session (after which writes ask):
-            `evidence`, `strict` or `off` (`Taint`).
-        idempotent_retry_window: seconds during which an identical approved call
-            of an idempotent tool runs again without asking; 0 turns it off.
-        approval_timeout: seconds the gateway waits for a person before denying.
-        ask_via: how a person is asked: "client" (MCP elicitation when the client
-            supports it, else the approval queue) or "queue" (always the queue,
-            answered in the dashboard or through the REST API).
-    """
-
-    mode: Mode = Mode.DEFAULT
-    auto_approve_read_only: bool = True
-    always_confirm_destructive: bool = True
-    show_hint_warnings: bool = True
-    taint: Taint = Taint.EVIDENCE
-    idempotent_retry_window: float = 600.0
-    approval_timeout: float = 120.0
-    ask_via: str = "client"
-
-    @property
-    def taint_enabled(self) -> bool:
-        """Whether any tool's result can taint a session."""
-        return self.taint is not Taint.OFF
-
-
-SettingKind = Literal["mode", "bool", "seconds", "choice"]
-
-
-@dataclass(frozen=True, slots=True)
-class PolicySetting:
-    """One policy setting as every reader of it sees it: spelling, type, bounds, meaning.
-
-    The config parser, the REST API's models, the dashboard's settings page
-    and the docs test all read `POLICY_SETTINGS`, so a setting is added or
-    renamed in one place.
-
-    Attributes:
-        attr: its `PolicySettings` attribute.
-        key: its key in the config file and the REST API (camelCase); the
-            snake_case spelling is accepted in the config file too.
-        kind: "mode" (a `Mode`), "bool", "seconds" or "choice" (one of `choices`).
-        doc: what it does, in one line.
-        label: what the settings page calls it.
-        group: the mapping it sits in under `policy` ("preferences"), or "" at the top.
-        choices: the values a mode or choice takes, as written.
-        noun: what one of its choices is called in errors ("expected a mode: ...").
-        booleans: the choices `false` and `true` stand for, for a choice that was a bool once.
-        zero: whether 0 seconds is allowed (else more than 0 is required).
-        maximum: the most seconds accepted.
-    """
-
-    attr: str
-    key: str
-    kind: SettingKind
-    doc: str
-    label: str
-    group: str = ""
-    choices: tuple[str, ...] = ()
-    noun: str = ""
-    booleans: tuple[str, str] | None = None
-    zero: bool = False
-    maximum: float = 86400.0
-
-    @property
-    def path(self) -> str:
-        """Its key path under `policy` (`preferences.autoApproveReadOnly`)."""
-        return f"{self.group}.{self.key}" if self.group else self.key
-
-    @property
-    def spellings(self) -> tuple[str, ...]:
-        """The keys the config file accepts for it: camelCase, and snake_case when that differs."""
-        snake = re.sub(r"(?<!^)([A-Z])", r"_\1", self.key).lower()
-        return (self.key,) if snake == self.key else (self.key, snake)
-
-    @property
-    def default(self) -> Any:
-        """Its value when nothing sets it."""
-        return getattr(_DEFAULTS, self.attr)
-
-
-_DEFAULTS = PolicySettings()
-
-POLICY_SETTINGS: tuple[PolicySetting, ...] = (
-    PolicySetting(
-        "mode",
-        "mode",
-        "mode",
-        "what runs without asking when no rule decides",
-        "Mode",
-        choices=tuple(m.value for m in Mode),
-        noun="mode",
-    ),
-    PolicySetting(
-        "auto_approve_read_only",
-        "autoApproveReadOnly",
-        "bool",
-        "read-only tools run without asking in default and accept-edits",
-        "Auto-approve read-only tools",
-        group="preferences",
-    ),
-    PolicySetting(
-        "always_confirm_destructive",
-        "alwaysConfirmDestructive",
-        "bool",
-        "destructive tools ask in accept-edits",
-        "Always confirm destructive tools",
-        group="preferences",
-    ),
-    PolicySetting(
-        "show_hint_warnings",
-        "showHintWarnings",
-        "bool",
-        "approval prompts show the hint warnings",
-        "Show hint warnings",
-        group="preferences",
-    ),
-    PolicySetting(
-        "taint",
-        "taint",
-        "choice",
-        "which tools' results make later writes ask: evidence (open world declared, inferred from what the "
-        "tool does, or set), strict (open world by the spec default too), off; true means evidence, false off",
-        "Ask for writes after open-world content",
-        choices=tuple(t.value for t in Taint),
-        noun="taint setting",
-        booleans=(Taint.OFF.value, Taint.EVIDENCE.value),
-    ),
-    PolicySetting(
-        "idempotent_retry_window",
-        "idempotentRetryWindow",
-        "seconds",
-        "seconds an identical approved call of an idempotent tool runs again without asking; 0 turns it off",
-        "Idempotent retry window",
-        zero=True,
-    ),
-    PolicySetting(
-        "approval_timeout",
-        "approvalTimeout",
-        "seconds",
-        "seconds a call waits for a person before it is denied",
-        "Approval timeout",
-    ),
-    PolicySetting(
-        "ask_via",
-        "askVia",
-        "choice",
-        "client: MCP elicitation when the client can ask, else the approval queue; queue: always the queue",
-        "Where people are asked",
-        choices=("client", "queue"),
-        noun="way to ask",
-    ),
-)
-"""Every policy setting, in the order the docs, the API and the settings page show them."""
 
 
 def _compile(pattern: str | None) -> re.Pattern[str] | None:
