@@ -461,3 +461,30 @@ async def test_the_seed_validation_rules_hold_in_the_database_itself(store: Stor
                     )  # fmt: skip
     finally:
         await engine.dispose()
+
+
+async def test_tool_usage_counts_calls_errors_last_use_and_the_median_duration_per_tool(
+    store: Store, records: Any
+) -> None:
+    session = records.session()
+    store.session_started(session)
+    made = [
+        records.call(session.id, duration_ms=4.0),
+        records.call(session.id, duration_ms=1.0, error="upstream failed", response=None),
+        records.call(session.id, duration_ms=10.0),
+        records.call(session.id, tool_name="notes_create_note", duration_ms=2.0),
+        records.call(session.id, tool_name="notes_create_note", duration_ms=3.0),
+    ]
+    for call in made:
+        store.record_call(call)
+    await store.flush()
+    usage = await store.tool_usage()
+    assert usage == {
+        "time_get_current_time": {
+            "calls": 3,
+            "errors": 1,
+            "last_used": made[2].started_at.isoformat(),
+            "p50_ms": 4.0,
+        },
+        "notes_create_note": {"calls": 2, "errors": 0, "last_used": made[4].started_at.isoformat(), "p50_ms": 2.5},
+    }

@@ -322,3 +322,16 @@ async def test_on_loopback_a_foreign_host_name_is_refused(tmp_path: Path) -> Non
     assert rebinding.status_code == 421
     assert "only on loopback names" in rebinding.json()["detail"]
     assert local.status_code == v6.status_code == 200
+
+
+async def test_the_tools_listing_says_how_each_tool_was_used(tmp_path: Path) -> None:
+    async with api(tmp_path, policy={"mode": "bypass"}) as (client, gateway, store):
+        await gateway.call_tool(None, {"name": "notes_get_note", "arguments": {"id": 1}})
+        await gateway.call_tool(None, {"name": "notes_get_note", "arguments": {"id": 2}})
+        await store.flush()
+        listed = {t["name"]: t for t in (await client.get("/api/tools")).json()}
+    used = listed["notes_get_note"]["usage"]
+    assert (used["calls"], used["errors"]) == (2, 0)
+    assert used["last_used"] is not None
+    assert used["p50_ms"] >= 0
+    assert listed["notes_wipe"]["usage"] is None

@@ -452,6 +452,12 @@ class Store:
             async with self._engine.connect() as conn:
                 return await queries.call(conn, call_id)
 
+    async def tool_usage(self) -> dict[str, dict[str, Any]]:
+        """Per tool name: `{"calls", "errors", "last_used", "p50_ms"}` over every recorded call."""
+        with _translated(self._url, "read tool usage from"):
+            async with self._engine.connect() as conn:
+                return await queries.tool_usage(conn)
+
     # -- overrides --------------------------------------------------------
 
     async def overrides(self) -> list[dict[str, Any]]:

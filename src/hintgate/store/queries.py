@@ -122,6 +122,41 @@ async def session(conn: AsyncConnection, session_id: str) -> dict[str, Any] | No
     return out
 
 
+async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
+    """Per tool the gateway lists: `calls`, `errors` (calls with an error), `last_used` (ISO) and `p50_ms`.
+
+    The median is the middle one or two durations of the tool's calls, ordered
+    by the database, so no tool's history is read into memory.
+    """
+    c = tool_calls.c
+    query = select(
+        c.tool_name,
+        func.count().label("calls"),
+        func.sum(case((c.error.is_not(None), 1), else_=0)).label("errors"),
+        func.max(c.started_at).label("last"),
+    ).group_by(c.tool_name)
+    usage: dict[str, dict[str, Any]] = {}
+    for row in await conn.execute(query):
+        usage[row.tool_name] = {
+            "calls": int(row.calls),
+            "errors": int(row.errors or 0),
+            "last_used": _iso(row.last),
+            "p50_ms": None,
+        }
+    for name, found in usage.items():
+        n = found["calls"]
+        middle = (
+            select(c.duration_ms)
+            .where(c.tool_name == name)
+            .order_by(c.duration_ms)
+            .offset((n - 1) // 2)
+            .limit(2 - n % 2)
+        )
+        values = [float(v) for v in (await conn.scalars(middle))]
+        found["p50_ms"] = round(sum(values) / len(values), 3) if values else None
+    return usage
+
+
 def _moment(value: datetime | str) -> datetime:
     moment = datetime.fromisoformat(value) if isinstance(value, str) else value
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

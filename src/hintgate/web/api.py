@@ -85,6 +85,15 @@ class Overrides(_Model):
     stored: dict[str, bool] = Field(description="Set through the API or dashboard; they win over the config file's.")
 
 
+class ToolUsage(_Model):
+    """How a tool has been used, from the recorded calls."""
+
+    calls: int
+    errors: int = Field(description="Calls that ended in an error (denied calls included).")
+    last_used: str | None = Field(description="When it was last called (ISO 8601, UTC).")
+    p50_ms: float | None = Field(description="The median duration of its calls, in milliseconds.")
+
+
 class Tool(_Model):
     """A tool as the gateway serves it, with everything that went into its hints."""
 
@@ -107,6 +116,10 @@ class Tool(_Model):
     review: list[str] = Field(
         default_factory=list,
         description="Why the tool needs review (lint HG306/HG307): thin evidence or caller-supplied code.",
+    )
+    usage: ToolUsage | None = Field(
+        default=None,
+        description="Its recorded calls (in GET /api/tools); null when recording is off or it was never called.",
     )
 
 
@@ -358,12 +371,14 @@ async def servers(gateway: GatewayDep) -> list[Server]:
 @router.get("/tools", response_model=list[Tool])
 async def tools(
     gateway: GatewayDep,
+    store: MaybeStoreDep,
     tier: Annotated[TierName | None, Query(description="Only tools of this tier.")] = None,
     server: Annotated[str | None, Query(description="Only tools of this server.")] = None,
     q: Annotated[str | None, Query(description="Text to find in name, title or description.")] = None,
 ) -> list[Tool]:
     """Every tool with its resolved hints (all four explicit), provenance, tier, and declared and inferred values."""
     needle = q.lower() if q else None
+    usage = await store.tool_usage() if store is not None else {}
     out = []
     for entry in gateway.catalog.entries.values():
         if tier is not None and entry.tier.value != tier:
@@ -374,7 +389,9 @@ async def tools(
             text = " ".join(filter(None, (entry.name, entry.tool.title, entry.tool.description))).lower()
             if needle not in text:
                 continue
-        out.append(tool_out(gateway, entry))
+        listed = tool_out(gateway, entry)
+        used = usage.get(entry.name)
+        out.append(listed if used is None else listed.model_copy(update={"usage": ToolUsage(**used)}))
     return out
 
 
