@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from hintgate.arguments import argument_problem
 from hintgate.errors import UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
@@ -38,7 +39,15 @@ from hintgate.policy.asking import (
     arguments_text,
     question,
 )
-from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, failure_kind, should_retry
+from hintgate.policy.decide import (
+    CallFacts,
+    Decision,
+    DecisionSource,
+    SessionState,
+    decide,
+    failure_kind,
+    should_retry,
+)
 from hintgate.policy.explain import warnings
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.results import error_text, tool_error, unavailable
@@ -302,8 +311,19 @@ class ToolCalls:
         started_at = datetime.now(UTC)
         facts = CallFacts.from_entry(entry, arguments)
         now = time.time()
+        # A call its server would reject is refused before anyone is asked to approve it.
+        problem = argument_problem(entry.tool.raw.get("inputSchema"), arguments)
         with self._tracer.span("hintgate.decide", {"tool": entry.name}):
-            attempt = _Attempt(decide(facts, state, self.settings, self.rules, now=now))
+            decided = (
+                Decision(
+                    Verdict.DENY,
+                    f"The arguments do not match the tool's input schema: {problem}",
+                    DecisionSource.INPUT_SCHEMA,
+                )
+                if problem is not None
+                else decide(facts, state, self.settings, self.rules, now=now)
+            )
+            attempt = _Attempt(decided)
         verdict = attempt.decision.verdict
         result: dict[str, Any] | None = None
         error: str | None = None

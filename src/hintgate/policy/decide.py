@@ -112,6 +112,7 @@ class DecisionSource(StrEnum):
     IDEMPOTENT_RETRY = "retry:idempotent"
     CONFIRM_FIRST = "confirm:first"
     UNKNOWN_TOOL = "unknown-tool"
+    INPUT_SCHEMA = "input-schema"
 
 
 @dataclass(frozen=True, slots=True)
