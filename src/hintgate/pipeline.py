@@ -4,7 +4,8 @@ allow: forwarded. deny: a tool error whose text gives the reason; the source
 is never called. ask: the client is asked through MCP elicitation when it
 declared support (`elicitation/create` on 2025-11-25 connections, an
 `InputRequiredResult` whose sealed `requestState` it cannot forge on
-2026-07-28 ones); otherwise, or when the policy says so, the call waits in the
+2026-07-28 ones, answered once, by the session asked, before `approvalTimeout`:
+see `hintgate.policy.seals`); otherwise, or when the policy says so, the call waits in the
 approval queue that the REST API and the dashboard answer. No answer in time
 means deny. Every decision, with who answered, how and how long it took, goes
 on the call's outcome.
@@ -50,6 +51,7 @@ from hintgate.policy.decide import (
 )
 from hintgate.policy.explain import warnings
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
+from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import error_text, tool_error, unavailable
 from hintgate.sources.base import Source, SourceState
 
@@ -233,6 +235,7 @@ class _Attempt:
     asked_via: str | None = None
     waited_ms: float | None = None
     upstream_ms: float | None = None
+    refusal: str | None = None
 
     def add_upstream_time(self, began: float) -> None:
         """Count the time since `began` (a `perf_counter` reading) as the source's."""
@@ -286,6 +289,7 @@ class ToolCalls:
         self.observers: list[CallObserver] = list(observers)
         self._tracer: Tracer = tracer if tracer is not None else _NoTracer()
         self._modern = modern_versions
+        self.seals = ApprovalSeals()
 
     async def __call__(
         self,
@@ -306,7 +310,7 @@ class ToolCalls:
         params: Mapping[str, Any],
     ) -> dict[str, Any]:
         session = self._sessions.for_request(ctx) if ctx is not None else None
-        state: SessionState = session.policy if session is not None else SessionState()
+        state = _policy_state(session, ctx is not None and ctx.protocol_version in self._modern)
         started = time.perf_counter()
         started_at = datetime.now(UTC)
         facts = CallFacts.from_entry(entry, arguments)
@@ -349,6 +353,8 @@ class ToolCalls:
                 result = await self._forward(ctx, entry, facts, arguments, params.get("_meta"), attempt)
             if facts.open_world and not result.get("isError") and result.get("content"):
                 state.mark_result(facts, self.settings)
+                if session is not None and session.policy is not state:
+                    session.policy.mark_result(facts, self.settings)
             return result
         except Exception as exc:
             error = str(exc)
@@ -451,17 +457,7 @@ class ToolCalls:
         # Arguments too long to show whole in a client's question wait in the queue, where they are shown whole.
         if ctx is not None and len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN and self._can_elicit(ctx):
             if ctx.protocol_version in self._modern:
-                responses = params.get("inputResponses")
-                if params.get("requestState") == APPROVAL_KEY and isinstance(responses, Mapping):
-                    # The SDK's RequestStateBoundary verified the sealed state before
-                    # this runs: the client cannot answer a question it was not asked.
-                    attempt.asked_via = "input-required"
-                    return self._answered(attempt, answer_from_elicitation(responses.get(APPROVAL_KEY)), started)
-                return {
-                    "resultType": "input_required",
-                    "inputRequests": {APPROVAL_KEY: {"method": "elicitation/create", "params": approval_form(text)}},
-                    "requestState": APPROVAL_KEY,
-                }
+                return self._ask_in_result(attempt, session, params, text, started)
             attempt.asked_via = "elicitation"
             try:
                 reply = await asyncio.wait_for(
@@ -490,6 +486,42 @@ class ToolCalls:
         attempt.approval = _approval_name(outcome.answer)
         return outcome
 
+    def _ask_in_result(
+        self,
+        attempt: _Attempt,
+        session: ClientSession | None,
+        params: Mapping[str, Any],
+        text: str,
+        started: float,
+    ) -> Outcome | dict[str, Any]:
+        """The 2026-07-28 way: the question goes out in an InputRequiredResult, the answer comes on a new request.
+
+        The SDK's RequestStateBoundary seals the state on the way out (bound to
+        the tool and its arguments) and verifies it on the way back before
+        this runs, so the client cannot forge it; `self.seals` makes the answer
+        good once, for the session asked, until `approvalTimeout`.
+        """
+        session_id = session.id if session is not None else None
+        responses = params.get("inputResponses")
+        echoed = params.get("requestState")
+        if ApprovalSeals.is_ours(echoed) and isinstance(responses, Mapping):
+            attempt.asked_via = "input-required"
+            redeemed = self.seals.redeem(echoed, session_id, now=time.time())
+            if redeemed.late:
+                return self._timed_out(attempt, started)
+            if not redeemed.accepted:
+                attempt.refusal = redeemed.refusal
+                return self._answered(attempt, Answer.DENY, started)
+            answer = answer_from_elicitation(responses.get(APPROVAL_KEY))
+            # No session to approve for (see approval_form): a session answer approves this call only.
+            return self._answered(attempt, Answer.APPROVE_ONCE if answer is Answer.APPROVE_SESSION else answer, started)
+        form = approval_form(text, for_session=False)
+        return {
+            "resultType": "input_required",
+            "inputRequests": {APPROVAL_KEY: {"method": "elicitation/create", "params": form}},
+            "requestState": self.seals.mint(session_id, timeout=self.settings.approval_timeout, now=time.time()),
+        }
+
     def _can_elicit(self, ctx: RequestContext) -> bool:
         if self.settings.ask_via == "queue":
             return False
@@ -511,8 +543,12 @@ class ToolCalls:
         return Outcome(Answer.DENY, "timeout", waited, timed_out=True)
 
     def _denial(self, entry: CatalogEntry, attempt: _Attempt, outcome: Outcome) -> str:
-        if outcome.timed_out:
+        if outcome.timed_out and attempt.asked_via == "input-required":
+            how = f"the answer came after the question expired ({self.settings.approval_timeout:g} s), so it was denied"
+        elif outcome.timed_out:
             how = f"nobody answered within {self.settings.approval_timeout:g} s, so it was denied"
+        elif attempt.refusal is not None:
+            how = f"it refused the answer: {attempt.refusal}"
         else:
             how = f"it was denied ({outcome.actor})"
         return f"hintgate asked before running {entry.name!r} and {how}. Why it asked: {attempt.decision.reason}"
@@ -565,6 +601,22 @@ class ToolCalls:
                 return True
             await asyncio.sleep(0.05)
         return False
+
+
+def _policy_state(session: ClientSession | None, modern: bool) -> SessionState:
+    """What the policy remembers for this call.
+
+    A 2026-07-28 "session" is requests grouped by the name and version the
+    client declares, which any other client can declare too: it lends its
+    taint (so it only ever asks more) but no approvals, and what this call
+    approves is forgotten with it.
+    """
+    if session is None:
+        return SessionState()
+    if modern:
+        shared = session.policy
+        return SessionState(tainted_by=shared.tainted_by, taint_reason=shared.taint_reason)
+    return session.policy
 
 
 def _approval_name(answer: Answer) -> str:

@@ -110,8 +110,21 @@ def question(
     return "\n".join(lines)
 
 
-def approval_form(message: str) -> dict[str, Any]:
-    """`elicitation/create` params in form mode: one required choice, deny by default."""
+def approval_form(message: str, *, for_session: bool = True) -> dict[str, Any]:
+    """`elicitation/create` params in form mode: one required choice, deny by default.
+
+    Args:
+        message: the question.
+        for_session: offer "Approve for this session". Not on the 2026-07-28
+            protocol, which has no session a client could not claim: another
+            client declaring the same name and version would inherit it.
+    """
+    choices = [(value, label) for value, label in _CHOICES if for_session or value is not Answer.APPROVE_SESSION]
+    what = (
+        "Approve this call once, approve this tool for the rest of the session, or deny."
+        if for_session
+        else "Approve this call once, or deny. (This protocol has no session to approve the tool for.)"
+    )
     return {
         "mode": "form",
         "message": message,
@@ -121,8 +134,8 @@ def approval_form(message: str) -> dict[str, Any]:
                 "decision": {
                     "type": "string",
                     "title": "Decision",
-                    "description": "Approve this call once, approve this tool for the rest of the session, or deny.",
-                    "oneOf": [{"const": value.value, "title": label} for value, label in _CHOICES],
+                    "description": what,
+                    "oneOf": [{"const": value.value, "title": label} for value, label in choices],
                     "default": Answer.DENY.value,
                 }
             },

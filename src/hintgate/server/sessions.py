@@ -6,7 +6,9 @@ from its `initialize` until EOF, a streamable HTTP client from its
 era has no connection: each request stands alone and carries the client's
 name and version in its envelope; hintgate groups such requests into one
 session per client identity and closes it after `idle_timeout` seconds
-without a request.
+without a request. Any client can declare any name and version, so that
+grouping is for the records only: the call pipeline lends such a session's
+taint to its calls but keeps no approval in it.
 """
 
 from __future__ import annotations
