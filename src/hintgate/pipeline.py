@@ -310,7 +310,8 @@ class ToolCalls:
         params: Mapping[str, Any],
     ) -> dict[str, Any]:
         session = self._sessions.for_request(ctx) if ctx is not None else None
-        state = _policy_state(session, ctx is not None and ctx.protocol_version in self._modern)
+        modern = ctx is not None and ctx.protocol_version in self._modern
+        state = session.policy_state(connectionless=modern) if session is not None else SessionState()
         started = time.perf_counter()
         started_at = datetime.now(UTC)
         facts = CallFacts.from_entry(entry, arguments)
@@ -601,22 +602,6 @@ class ToolCalls:
                 return True
             await asyncio.sleep(0.05)
         return False
-
-
-def _policy_state(session: ClientSession | None, modern: bool) -> SessionState:
-    """What the policy remembers for this call.
-
-    A 2026-07-28 "session" is requests grouped by the name and version the
-    client declares, which any other client can declare too: it lends its
-    taint (so it only ever asks more) but no approvals, and what this call
-    approves is forgotten with it.
-    """
-    if session is None:
-        return SessionState()
-    if modern:
-        shared = session.policy
-        return SessionState(tainted_by=shared.tainted_by, taint_reason=shared.taint_reason)
-    return session.policy
 
 
 def _approval_name(answer: Answer) -> str:

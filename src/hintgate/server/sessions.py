@@ -65,6 +65,18 @@ class ClientSession:
     policy: SessionState = field(default_factory=SessionState)
     connection: Any = None
 
+    def policy_state(self, *, connectionless: bool) -> SessionState:
+        """What the policy may remember for a call in this session.
+
+        A connectionless (2026-07-28) session is requests grouped by the name
+        and version the client declares, which any other client can declare
+        too: it lends its taint (so calls only ever ask more) but no
+        approvals, and what the call approves is forgotten with it.
+        """
+        if not connectionless:
+            return self.policy
+        return SessionState(tainted_by=self.policy.tainted_by, taint_reason=self.policy.taint_reason)
+
     @property
     def active(self) -> bool:
         """True until the session ends."""
