@@ -365,18 +365,34 @@ def tools(
     demo: DemoFlag = False,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     wide: WideOpt = False,
+    usage: Annotated[
+        bool, typer.Option("--usage", help="Instead of the hints: each tool's recorded calls, errors, last use, p50.")
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="With --usage: the database URL (default as for serve).")
+    ] = None,
 ) -> None:
     """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance.
 
     Exits 3 when a server did not start (after printing what the others serve).
     """
     from hintgate.cli.serve import collect_catalog
-    from hintgate.hints.reports import catalog_json, catalog_text, print_json
+    from hintgate.hints.reports import catalog_json, catalog_text, print_json, usage_rows, usage_text
 
     loaded = _config_or_demo(config, demo)
     console = _out()
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
-    if output is OutputFormat.JSON:
+    if usage:
+
+        async def read(store: Any) -> Any:
+            return await store.tool_usage()
+
+        rows = usage_rows(gateway.catalog.entries.values(), _with_store(db, read))
+        if output is OutputFormat.JSON:
+            print_json(console, json.dumps(rows, indent=2))
+        else:
+            _print_wide(console, usage_text(rows, width=console.width, wide=wide), wide)
+    elif output is OutputFormat.JSON:
         print_json(console, catalog_json(gateway))
     else:
         _print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)

@@ -355,6 +355,50 @@ def explain_text(
     return Group(table, Text(f"* the configured mode ({configured.value})", style="dim"))
 
 
+def usage_rows(entries: Any, usage: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One row per catalog entry: tool, tier, and its recorded calls, errors, last use and median duration."""
+    rows = []
+    for entry in entries:
+        used = usage.get(entry.name, {})
+        rows.append(
+            {
+                "tool": entry.name,
+                "tier": entry.tier.value,
+                "calls": int(used.get("calls", 0)),
+                "errors": int(used.get("errors", 0)),
+                "last_used": used.get("last_used"),
+                "p50_ms": used.get("p50_ms"),
+            }
+        )
+    return rows
+
+
+def usage_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
+    """`hintgate tools --usage` for people: each tool's calls, errors, last use and p50 duration."""
+    columns = [
+        Column("tool"),
+        Column("tier", priority=5),
+        Column("calls", priority=1, justify="right"),
+        Column("errors", priority=2, justify="right"),
+        Column("last used", priority=3),
+        Column("p50 ms", priority=4, justify="right"),
+    ]
+    cells: list[list[str | Text]] = []
+    for row in rows:
+        p50 = row["p50_ms"]
+        cells.append(
+            [
+                row["tool"],
+                row["tier"],
+                str(row["calls"]),
+                str(row["errors"]),
+                _time(row["last_used"], wide) if row["last_used"] else "never",
+                "" if p50 is None else f"{p50:g}",
+            ]
+        )
+    return fit_table(columns, cells, width=width, wide=wide, title="tool usage (recorded calls)")
+
+
 def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
     """Recent sessions for people: short ids and local times (whole ones with `wide`)."""
     columns = [
