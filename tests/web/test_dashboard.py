@@ -332,6 +332,20 @@ async def test_a_live_session_page_says_which_tool_tainted_it_and_why(open_dashb
     )
 
 
+async def test_the_catalog_shows_each_tools_recorded_calls(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard(policy={"mode": "bypass"}) as dash:
+        async with mcp_client(dash) as client:
+            await client.call_tool("clock_now", {})
+            await client.call_tool("clock_now", {})
+        assert dash.store is not None
+        await dash.store.flush()
+        soup = await dash.page("/")
+    usage = {card["data-tool"]: card.select_one("[data-usage]").get_text() for card in soup.select("li.tool-card")}
+    assert usage["clock_now"].startswith("2 calls, last ")
+    assert " UTC, p50 " in usage["clock_now"]
+    assert usage["notes_wipe"] == "Not called yet"
+
+
 async def test_an_unknown_session_is_a_404_page(open_dashboard: OpenDashboard) -> None:
     async with open_dashboard() as dash:
         soup = await dash.page("/sessions/no-such-session", status=404)

@@ -75,6 +75,7 @@ def _one_of(name: str, value: str | None, allowed: tuple[str, ...]) -> str | Non
 async def catalog(
     request: Request,
     gateway: api.GatewayDep,
+    store: api.MaybeStoreDep,
     tier: Text = None,
     server: Text = None,
     q: Text = None,
@@ -87,7 +88,8 @@ async def catalog(
         )
     except _BadInput as exc:
         return _error(request, 400, str(exc))
-    return _render(request, "catalog.html", pages.catalog_page(gateway, filters))
+    usage = await store.tool_usage() if store is not None else None
+    return _render(request, "catalog.html", pages.catalog_page(gateway, filters, usage))
 
 
 @router.get("/tools/{name}", response_class=HTMLResponse)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from hintgate.hints.annotations import Hint, Tier
@@ -46,6 +47,7 @@ class ToolCard:
         href: the tool page.
         review: why the tool needs review (empty when it does not).
         title_provenance: where the title came from ("derived": the name in sentence case).
+        usage: its recorded calls in a line ("3 calls, 1 failed, last ..., p50 2.1 ms"); None when none.
     """
 
     name: str
@@ -60,6 +62,7 @@ class ToolCard:
     href: str
     review: list[str]
     title_provenance: str = "declared"
+    usage: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +161,25 @@ def _coverage(tools: Sequence[api.Tool]) -> list[CoverageRow]:
     return rows
 
 
-def catalog_page(gateway: Gateway, filters: CatalogFilters) -> CatalogPage:
-    """The catalog page, filtered."""
+def usage_line(used: Mapping[str, Any] | None) -> str | None:
+    """A tool's recorded calls in a line, from `Store.tool_usage`; None when it was never called."""
+    if not used or not used.get("calls"):
+        return None
+    calls, errors = int(used["calls"]), int(used.get("errors") or 0)
+    parts = [f"{calls} call{'s' if calls != 1 else ''}"]
+    if errors:
+        parts.append(f"{errors} failed")
+    if used.get("last_used"):
+        parts.append(f"last {str(used['last_used'])[:19].replace('T', ' ')} UTC")
+    if used.get("p50_ms") is not None:
+        parts.append(f"p50 {float(used['p50_ms']):.1f} ms")
+    return ", ".join(parts)
+
+
+def catalog_page(
+    gateway: Gateway, filters: CatalogFilters, usage: Mapping[str, Mapping[str, Any]] | None = None
+) -> CatalogPage:
+    """The catalog page, filtered; `usage` (from `Store.tool_usage`) adds each tool's recorded calls."""
     everything = [api.tool_out(gateway, entry) for entry in gateway.catalog.entries.values()]
     needle = filters.q.lower() if filters.q else None
     shown = [
@@ -188,7 +208,7 @@ def catalog_page(gateway: Gateway, filters: CatalogFilters) -> CatalogPage:
     origins = [{o.partition(":")[0] for o in t.provenance.values()} for t in everything]
     return CatalogPage(
         layout=layout(gateway, "Catalog", "catalog"),
-        tools=[tool_card(t) for t in shown],
+        tools=[dataclasses.replace(tool_card(t), usage=usage_line((usage or {}).get(t.name))) for t in shown],
         total=len(everything),
         filters=filters,
         tiers=[
