@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import subprocess
 import sys
@@ -970,3 +971,19 @@ def test_confirm_never_runs_without_asking_and_a_tool_rule_beats_a_server_rule()
     rules = [Rule(ALLOW, tool="notes_tool", confirm=Confirm.NEVER), Rule(ASK, server="notes", confirm=Confirm.ALWAYS)]
     assert run(facts(DESTRUCTIVE), rules=rules).verdict is ALLOW
     assert run(facts(DESTRUCTIVE, tool="notes_other"), rules=rules).verdict is ASK
+
+
+# ------------------------------------------------------------------ quarantine
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_a_quarantined_tool_asks_in_every_mode_even_with_an_allow_rule(mode: Mode) -> None:
+    call = dataclasses.replace(facts(READ_ONLY), quarantine="Tool 'notes_tool' is quarantined: HG612 ...")
+    decision = run(call, mode, rules=[Rule(ALLOW, tool="notes_tool", index=0)])
+    assert (decision.verdict, decision.source) == (ASK, "quarantine")
+    assert "HG612" in decision.reason
+
+
+def test_a_deny_rule_still_denies_a_quarantined_tool() -> None:
+    call = dataclasses.replace(facts(READ_ONLY), quarantine="held")
+    assert run(call, rules=[Rule(DENY, tool="notes_*", index=0)]).verdict is DENY

@@ -467,3 +467,71 @@ async def test_an_upstream_question_and_log_reach_the_one_client_with_calls_in_f
     with anyio.fail_after(10):
         while len([line for line in alice.logs if "log for" in line]) < 2:
             await anyio.sleep(0.05)  # logs are notifications: they may trail the results a little
+
+
+NAMED = str(Path(__file__).parents[1] / "fixtures" / "named_server.py")
+
+
+def cli(*args: str) -> Any:
+    from typer.testing import CliRunner
+
+    from hintgate.cli.app import app
+
+    return CliRunner().invoke(app, ["quarantine", *args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize("on_change", ["ask", "hide"])
+async def test_a_poisoned_tool_is_quarantined_until_an_operator_accepts_it_through_the_api(
+    tmp_path: Path, on_change: str
+) -> None:
+    import httpx
+
+    asked: list[str] = []
+
+    async def person(context: Any, params: Any) -> Any:
+        import mcp_types as types
+
+        asked.append(params.message)
+        return types.ElicitResult(action="decline")
+
+    entry = server_entry([sys.executable, NAMED, "poisoned"], trust="trusted")
+    config = write_config(tmp_path, {"p": entry}, integrity={"onChange": on_change}, policy={"mode": "bypass"})
+    with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
+        async with (
+            Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client,
+            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+        ):
+            listed = {t.name for t in (await client.list_tools()).tools}
+            [held] = (await rest.get("/api/quarantine")).json()
+            held_call = await client.call_tool("p_add_numbers", {"a": 1, "b": 2})
+            clean = await client.call_tool("p_get_status", {})
+            if on_change == "ask":
+                accepted = await rest.post("/api/quarantine/p_add_numbers/accept", headers={"X-Hintgate-Request": "1"})
+                assert accepted.status_code == 200
+            else:  # the CLI, which goes through the same API
+                listing = await anyio.to_thread.run_sync(cli, "list", "--url", gateway.base_url)
+                assert "HG613 secret-file-reference at description:" in listing.stdout
+                accepted_cli = await anyio.to_thread.run_sync(cli, "accept", "p_add_numbers", "--url", gateway.base_url)
+                assert accepted_cli.exit_code == 0, accepted_cli.output
+                assert "accepted p_add_numbers" in accepted_cli.stdout
+            after = {t.name for t in (await client.list_tools(cache_mode="refresh")).tools}
+            runs = await client.call_tool("p_add_numbers", {"a": 1, "b": 2})
+            still_held = (await rest.get("/api/quarantine")).json()
+    assert held["name"] == "p_add_numbers"
+    assert held["hidden"] is (on_change == "hide")
+    spans = {(f["code"], f["path"]) for f in held["findings"]}
+    assert {("HG611", "description"), ("HG612", "description"), ("HG613", "description")} <= spans
+    assert held_call.is_error is True
+    assert clean.is_error is False
+    assert "p_add_numbers" in after
+    assert runs.is_error is False
+    assert runs.content[0].text == "3"  # type: ignore[union-attr]
+    assert still_held == []
+    if on_change == "ask":
+        assert "p_add_numbers" in listed
+        [question] = asked  # bypass mode, yet the held tool asked; the accepted one did not
+        assert "quarantined" in question
+        assert "HG612" in question
+    else:
+        assert "p_add_numbers" not in listed
+        assert asked == []

@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 
 from hintgate import __version__
+from hintgate.cli.quarantine import quarantine_app
 from hintgate.errors import ConfigError, ExpectFileError, HintgateError, ListenError, TargetError
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=T
 app.add_typer(policy_app, name="policy")
 overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
 app.add_typer(overrides_app, name="overrides")
+app.add_typer(quarantine_app, name="quarantine")
 
 
 class OutputFormat(enum.StrEnum):

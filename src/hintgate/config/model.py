@@ -416,6 +416,7 @@ class GatewayConfig:
         inference_profile: the name of the inference profile to use.
         timeouts: the gateway-wide default time limits.
         env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
+        on_change: what happens to a quarantined tool (`integrity.onChange`): `ask` on every call, or `hide`.
         source: the file it came from, if any.
         warnings: things that load but deserve a look, located like errors.
     """
@@ -424,6 +425,7 @@ class GatewayConfig:
     inference_profile: str = "conservative"
     timeouts: Timeouts = field(default_factory=Timeouts)
     env_allow: tuple[str, ...] = ()
+    on_change: str = "ask"
     source: Path | None = None
     warnings: tuple[str, ...] = ()
     policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())

@@ -107,6 +107,7 @@ class _Reader:
         self.profile = "conservative"
         self.timeouts = Timeouts()
         self.env_allow: tuple[str, ...] = ()
+        self.on_change = "ask"
         self.sources: dict[str, SourceConfig] = {}
         self.sections: dict[str, str] = {}  # source name -> the config key of its section
         self.prefixes: dict[str, str] = {}  # non-empty prefix -> the source that has it
@@ -264,6 +265,7 @@ class _Reader:
             inference_profile=self.profile,
             timeouts=self.timeouts,
             env_allow=self.env_allow,
+            on_change=self.on_change,
             policy=self.policy,
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
@@ -349,6 +351,17 @@ class _Reader:
                     self.error((*path, "allow", i), f"expected a variable name, got {json.dumps(n)}")
             self.env_allow = names
 
+    def read_integrity(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["onChange"])
+        if "onChange" in m and (how := self.string(m["onChange"], (*path, "onChange"))) is not None:
+            if how not in ("ask", "hide"):
+                self.error((*path, "onChange"), f'expected "ask" or "hide", got {json.dumps(how)}')
+            else:
+                self.on_change = how
+
     def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
         m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")
         out: dict[str, ToolOverride] = {}
@@ -420,6 +433,7 @@ _SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]
     "inference": _Reader.read_inference,
     "timeouts": _Reader.read_timeouts,
     "env": _Reader.read_env,
+    "integrity": _Reader.read_integrity,
 }
 
 _VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")

@@ -278,6 +278,7 @@ class CatalogEntry:
         wire: the `tools/list` entry sent to clients (built once).
         snapshot: the hints in force with provenance and tier, as calls record them (built once).
         spelled: prefix and name as the source spelled them, before sanitizing (deny rules match it too).
+        quarantine: why the tool is held (a high poisoning-scan finding not yet accepted): every call asks.
     """
 
     name: str
@@ -287,6 +288,7 @@ class CatalogEntry:
     wire: Mapping[str, Any]
     snapshot: Mapping[str, Any]
     spelled: str = ""
+    quarantine: str | None = None
 
     @property
     def tier(self) -> Tier:

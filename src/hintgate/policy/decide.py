@@ -12,6 +12,10 @@ Precedence, first that applies wins:
    > global rule; at one level deny > ask > allow, and among equals the first
    in the list is cited. When the deciding rule denies, the call is denied in
    every mode, whatever a person approved before.
+1a. Quarantine. A tool held for an operator (a high poisoning-scan finding
+   not yet accepted, `CallFacts.quarantine`) asks on every call, in every
+   mode, whatever rules, preferences or earlier approvals say; source
+   `quarantine`.
 2. Mode limits. `bypass` runs every call no deny rule stopped: ask and allow
    rules, preferences, taint and unknown tools do not apply. `read-only`
    denies every tool that is not read-only, whatever ask and allow rules say.
@@ -113,6 +117,7 @@ class DecisionSource(StrEnum):
     CONFIRM_FIRST = "confirm:first"
     UNKNOWN_TOOL = "unknown-tool"
     INPUT_SCHEMA = "input-schema"
+    QUARANTINE = "quarantine"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +160,7 @@ class CallFacts:
         arguments: the call's arguments.
         title: the tool's display title, if any.
         spelled: the name as its server spelled it (prefix joined, not sanitized), when it differs.
+        quarantine: why the tool is quarantined, if it is: every call asks, whatever the mode.
         tier: the tool's tier (derived).
         read_only: resolved readOnlyHint (derived).
         idempotent: resolved idempotentHint (derived).
@@ -168,6 +174,7 @@ class CallFacts:
     arguments: Mapping[str, Any] = field(default_factory=lambda: _NO_ARGUMENTS)
     title: str | None = None
     spelled: str | None = None
+    quarantine: str | None = None
     tier: Tier = field(init=False)
     read_only: bool = field(init=False)
     idempotent: bool = field(init=False)
@@ -202,6 +209,7 @@ class CallFacts:
             arguments=_NO_ARGUMENTS if arguments is None else arguments,
             title=entry.tool.title,
             spelled=entry.spelled or None,
+            quarantine=entry.quarantine,
         )
 
 
@@ -496,6 +504,9 @@ def decide(
     rule = _deciding_rule(call, rules) if rules else None
     if rule is not None and rule.effect is Verdict.DENY:
         return Decision(Verdict.DENY, rule.reason, DecisionSource.RULE, rule.id)
+    if call.quarantine is not None:
+        # Held for an operator: no mode, rule or earlier approval lets a poisoned definition run unasked.
+        return Decision(Verdict.ASK, call.quarantine, DecisionSource.QUARANTINE)
     mode = settings.mode
     if mode is Mode.BYPASS:
         return _BYPASS

@@ -21,6 +21,7 @@ from hintgate.config.model import GatewayConfig, Trust
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
+from hintgate.hints.quarantine import OnFinding, Quarantine, quarantine_catalog
 from hintgate.observers.metrics import Metrics
 from hintgate.pipeline import CallObserver, ToolCalls, Tracer
 from hintgate.policy.rules import PolicySettings, Rule
@@ -72,6 +73,9 @@ class Gateway:
         self.catalog = Catalog({})
         self.routes = Routes()
         self._last_server_of: dict[str, str] = {}
+        # Quarantined tools by public name, and the fingerprints operators accepted (this process only).
+        self.quarantined: dict[str, Quarantine] = {}
+        self.accepted_quarantine: dict[str, str] = {}
         self.store = store
         self.sessions = SessionTracker(
             on_start=self._session_started, on_end=self._session_ended, modern_versions=MODERN_VERSIONS
@@ -164,6 +168,11 @@ class Gateway:
                 logger.warning("%s", problem)
             for entry in self.catalog.entries.values():
                 self._last_server_of[entry.name] = entry.server
+            self.catalog, self.quarantined = quarantine_catalog(
+                self.catalog, accepted=self.accepted_quarantine, on_finding=OnFinding(self.config.on_change)
+            )
+            for held in self.quarantined.values():
+                logger.warning("%s", held.reason)
         if "prompts" in kinds:
             self.routes.rebuild_prompts(up)
         if "resources" in kinds:
@@ -183,6 +192,19 @@ class Gateway:
     def stored_overrides(self) -> dict[str, dict[Hint, bool]]:
         """The overrides set through the API or dashboard, by public tool name."""
         return self.overrides.by_tool
+
+    async def accept_quarantine(self, name: str, *, actor: str) -> Quarantine:
+        """Accept a quarantined tool's current definition: it is served as usual, clients are told.
+
+        Raises:
+            KeyError: no tool of that name is quarantined.
+        """
+        held = self.quarantined[name]
+        self.accepted_quarantine[name] = held.fingerprint
+        logger.warning("%s: quarantine of %r accepted by %s (%s)", held.server, name, actor, held.fingerprint)
+        self.rebuild(("tools",))
+        await self._broadcast(("tools",))
+        return held
 
     async def apply_overrides(self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str) -> None:
         """Set (true / false) or clear (None) an operator's overrides of a public tool name.

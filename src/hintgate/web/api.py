@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from hintgate import __version__
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.catalog import CatalogEntry
+from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.review import review_reasons
 from hintgate.policy.approvals import Answer
 from hintgate.server.gateway import Gateway
@@ -120,6 +121,9 @@ class Tool(_Model):
     usage: ToolUsage | None = Field(
         default=None,
         description="Its recorded calls (in GET /api/tools); null when recording is off or it was never called.",
+    )
+    quarantine: str | None = Field(
+        default=None, description="Why the tool is quarantined (every call asks), or null; see /api/quarantine."
     )
 
 
@@ -249,6 +253,28 @@ class ApprovalResult(_Model):
     answer: str
 
 
+class ScanFindingOut(_Model):
+    """A poisoning-scan finding and its span: `path` into the tool, `start`:`end` in that text."""
+
+    code: str
+    rule: str
+    message: str
+    path: str
+    start: int
+    end: int
+
+
+class QuarantinedTool(_Model):
+    """A tool held until an operator accepts it (every call asks, or it is hidden)."""
+
+    name: str
+    server: str
+    reason: str
+    fingerprint: str = Field(description="What accepting names: a changed definition is held again.")
+    hidden: bool
+    findings: list[ScanFindingOut]
+
+
 # -- helpers -----------------------------------------------------------------
 
 
@@ -309,6 +335,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
         ),
         input_schema=schema if isinstance(schema, dict) else {},
         review=[r.message for r in review_reasons(tool)],
+        quarantine=entry.quarantine,
     )
 
 
@@ -501,6 +528,37 @@ async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: 
     if not queue.answer(approval_id, Answer(body.answer), actor=_actor(request)):
         raise HTTPException(404, f"no pending approval {approval_id!r} (answered, timed out, or never existed)")
     return ApprovalResult(id=approval_id, answer=body.answer)
+
+
+def quarantined_out(held: Quarantine) -> QuarantinedTool:
+    """The API's view of a quarantined tool."""
+    return QuarantinedTool(
+        name=held.name,
+        server=held.server,
+        reason=held.reason,
+        fingerprint=held.fingerprint,
+        hidden=held.hidden,
+        findings=[
+            ScanFindingOut(code=f.code, rule=f.rule.id, message=f.message, path=f.path, start=f.start, end=f.end)
+            for f in held.findings
+        ],
+    )
+
+
+@router.get("/quarantine", response_model=list[QuarantinedTool])
+async def quarantine(gateway: GatewayDep) -> list[QuarantinedTool]:
+    """Tools held because the poisoning scan flagged their definition, with the findings and their spans."""
+    return [quarantined_out(held) for held in gateway.quarantined.values()]
+
+
+@router.post("/quarantine/{name}/accept", response_model=QuarantinedTool)
+async def accept_quarantine(request: Request, gateway: GatewayDep, name: str) -> QuarantinedTool:
+    """Accept a quarantined tool's definition as it is now: it is served as usual; clients are told."""
+    try:
+        held = await gateway.accept_quarantine(name, actor=_actor(request))
+    except KeyError:
+        raise HTTPException(404, f"no quarantined tool named {name!r}") from None
+    return quarantined_out(held)
 
 
 @router.get("/policy", response_model=Policy)
