@@ -81,7 +81,7 @@ async def test_a_call_keeps_every_field_with_its_hint_snapshot_and_token_counts(
     assert row["started_at"] == call.started_at.isoformat()
     assert row["input_tokens"] == count_tokens('{"timezone":"Europe/Paris"}').tokens > 0
     assert row["output_tokens"] == count_tokens("It is 12:00 in Paris.").tokens > 0
-    assert row["tokens_estimated"] is False
+    assert row["tokens_estimated"] is True  # a calibrated estimate unless exact counts are asked for
     assert (row["response_truncated"], row["response_cap"]) == (False, store.response_cap)
 
     summary = await store.session(session.id)
@@ -187,6 +187,20 @@ async def test_a_response_over_the_cap_is_cut_and_its_size_and_the_cap_recorded(
     assert row["arguments_size"] == len('{"q":""}') + 200  # é is two bytes
     # Tokens are counted on the whole response, not on what was kept.
     assert row["output_tokens"] == count_tokens(text).tokens
+
+
+async def test_a_store_counting_exactly_records_exact_o200k_counts(store_url: str, records: Any) -> None:
+    session = records.session()
+    call = records.call(session.id)
+    async with await Store.open(store_url, replica="exact", tokens="exact") as store:
+        store.session_started(session)
+        store.record_call(call)
+        await store.flush()
+        row = await store.call(call.id)
+    assert row is not None
+    assert row["input_tokens"] == count_tokens('{"timezone":"Europe/Paris"}', exact=True).tokens
+    assert row["output_tokens"] == count_tokens("It is 12:00 in Paris.", exact=True).tokens
+    assert row["tokens_estimated"] is False
 
 
 async def test_text_a_database_would_refuse_is_stored_cleaned(store: Store, records: Any) -> None:

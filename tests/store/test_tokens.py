@@ -1,4 +1,4 @@
-"""Token counts: o200k from the vocabulary bundled in bpe-openai, offline, estimated past a bound."""
+"""Token counts: a calibrated o200k estimate by default; exact from bpe-openai's bundled vocabulary, offline."""
 
 from __future__ import annotations
 
@@ -9,13 +9,39 @@ import textwrap
 import pytest
 
 from hintgate.store import tokens
-from hintgate.store.tokens import count_tokens, output_text
+from hintgate.store.tokens import count_tokens, estimate_tokens, output_text
 
 
-def test_counts_are_real_o200k_tokens() -> None:
+def test_exact_counts_are_real_o200k_tokens() -> None:
+    assert count_tokens("", exact=True) == (0, False)
+    assert count_tokens("hello world", exact=True) == (2, False)
+    assert count_tokens("<|endoftext|>", exact=True).tokens > 1  # text, never a control token
+
+
+def test_counts_are_estimated_and_flagged_unless_exact_is_asked_for() -> None:
     assert count_tokens("") == (0, False)
-    assert count_tokens("hello world") == (2, False)
-    assert count_tokens("<|endoftext|>").tokens > 1  # text, never a control token
+    assert count_tokens("hello world") == (2, True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Get the current time in a specific timezone. Use the IANA timezone name, e.g. 'Europe/Paris'.",
+        '{"timezone":"Europe/Paris","datetime":"2026-11-23T14:10:55+01:00","day_of_week":"Monday","is_dst":false}',
+        "commit 3f2a9c1\nAuthor: A <a@example.com>\n\n    Recorder counts tokens in its worker thread\n",
+        "def handler(request: Request) -> Response:\n    return JSONResponse({'ok': True}, status_code=200)\n",
+    ],
+)
+def test_the_estimate_is_close_to_the_exact_count_on_tool_text(text: str) -> None:
+    exact = count_tokens(text, exact=True).tokens
+    assert abs(estimate_tokens(text) - exact) <= max(2, exact * 0.15)
+
+
+def test_the_estimate_never_loads_the_tokenizer() -> None:
+    script = "from hintgate.store.tokens import count_tokens\nimport sys\ncount_tokens('hello world')\n"
+    script += "print('bpe_openai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_the_vocabulary_loads_without_the_network() -> None:
@@ -31,7 +57,7 @@ def test_the_vocabulary_loads_without_the_network() -> None:
         socket.create_connection = refuse
         socket.getaddrinfo = refuse
         from hintgate.store.tokens import count_tokens
-        print(count_tokens("hello world").tokens)
+        print(count_tokens("hello world", exact=True).tokens)
         """
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
@@ -42,7 +68,7 @@ def test_long_text_is_counted_up_to_a_bound_and_extrapolated(monkeypatch: pytest
     monkeypatch.setattr(tokens, "EXACT_CHARS", 1000)
     text = "hello world " * 1000
     exact = len(text) // 12 * 2
-    counted = count_tokens(text)
+    counted = count_tokens(text, exact=True)
     assert counted.estimated
     assert abs(counted.tokens - exact) / exact < 0.02
 
@@ -63,7 +89,18 @@ def test_output_text_is_what_the_model_reads() -> None:
     assert output_text({"odd": "shape"}) == '{"odd":"shape"}'
 
 
-def test_without_a_tokenizer_counts_are_estimated_not_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_long_text_is_estimated_up_to_a_bound_and_extrapolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "ESTIMATE_CHARS", 1200)
+    seen: list[int] = []
+    monkeypatch.setattr(tokens, "estimate_tokens", lambda text: seen.append(len(text)) or estimate_tokens(text))
+    text = "hello world " * 1000
+    counted = count_tokens(text)
+    assert seen == [1200]
+    assert counted.estimated
+    assert abs(counted.tokens - estimate_tokens(text)) / estimate_tokens(text) < 0.02
+
+
+def test_without_a_tokenizer_exact_counts_are_estimated_not_failed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens, "_encoding", None)
     monkeypatch.setattr(tokens, "_failed", True)
-    assert count_tokens("twelve chars") == (3, True)
+    assert count_tokens("twelve chars", exact=True) == (estimate_tokens("twelve chars"), True)

@@ -92,6 +92,7 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
         commit_interval=settings.commit_interval,
         commit=settings.commit,
         replica=settings.replica,
+        tokens=settings.tokens,
     )
     try:
         yield store

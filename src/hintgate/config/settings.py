@@ -48,6 +48,8 @@ class Settings:
             replicas behind one load balancer need the same one. None: a key made at start,
             held by this process only.
         tracing: whether calls are traced with OpenTelemetry (needs the `otel` extra).
+        tokens: how recorded calls' tokens are counted: `"estimate"` (calibrated, flagged as
+            estimated, no tokenizer in memory) or `"exact"` (o200k, ~140 MB once loaded).
     """
 
     data_dir: Path = field(default_factory=_data_dir)
@@ -61,6 +63,7 @@ class Settings:
     record: bool = True
     state_key: str | None = None
     tracing: bool = False
+    tokens: str = "estimate"
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -112,6 +115,13 @@ def _commit_mode(raw: str) -> str:
     return lowered
 
 
+def _token_mode(raw: str) -> str:
+    lowered = raw.strip().lower()
+    if lowered not in ("estimate", "exact"):
+        raise ValueError("expected estimate or exact")
+    return lowered
+
+
 def _secret_key(raw: str) -> str:
     if len(raw.encode()) < 32:
         raise ValueError("expected at least 32 bytes of secret randomness, e.g. the output of: openssl rand -hex 32")
@@ -141,5 +151,6 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "record": ("HINTGATE_RECORD", _boolean),
     "state_key": ("HINTGATE_STATE_KEY", _secret_key),
     "tracing": ("HINTGATE_TRACING", _boolean),
+    "tokens": ("HINTGATE_TOKENS", _token_mode),
 }
 """Setting → (environment variable, parser)."""

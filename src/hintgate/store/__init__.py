@@ -59,7 +59,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
-from hintgate.store import queries, tokens
+from hintgate.store import queries
 from hintgate.store.engine import (
     _MIGRATION_LOCK,
     _create_engine,
@@ -70,6 +70,7 @@ from hintgate.store.engine import (
     database_url,
 )
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
+from hintgate.store.tokens import MODES as TOKEN_MODES
 
 __all__ = [
     "COMMIT_MODES",
@@ -171,6 +172,7 @@ class Store:
         retention: sessions kept.
         response_cap: bytes of response and arguments JSON kept per call.
         commit_interval: seconds between the recorder's commits.
+        tokens: how calls' tokens are counted, one of `tokens.MODES`.
     """
 
     def __init__(
@@ -183,6 +185,7 @@ class Store:
         response_cap: int,
         commit_interval: float,
         commit: str = "durable",
+        tokens: str = "estimate",
     ) -> None:
         self._engine = engine
         self._url = url
@@ -192,12 +195,14 @@ class Store:
         self.response_cap = response_cap
         self.commit_interval = commit_interval
         self.commit = commit
+        self.tokens = tokens
         self._recorder = Recorder(
             engine,
             replica=replica,
             response_cap=response_cap,
             commit_interval=commit_interval,
             durable=commit == "durable",
+            exact_tokens=tokens == "exact",
             before_commit=self._check_file,
             on_failure=self._check_after_failure,
             after_commit=self._maybe_prune,
@@ -223,6 +228,7 @@ class Store:
         commit: str = "durable",
         replica: str | None = None,
         recover: bool = True,
+        tokens: str = "estimate",
     ) -> Store:
         """Open (creating and migrating as needed) the database, and start recording.
 
@@ -237,6 +243,8 @@ class Store:
             recover: close the sessions this replica left active (it crashed). A
                 gateway does; a reader such as the CLI must not, or it would close
                 the sessions a gateway of the same replica is serving.
+            tokens: `"estimate"` (calibrated, ~no memory) or `"exact"` (o200k's tables,
+                ~140 MB, loaded in the recorder's worker on the first call recorded).
 
         Raises:
             StoreError: the URL is invalid, or the database cannot be created, reached or migrated.
@@ -247,14 +255,14 @@ class Store:
             raise ValueError("response_cap and commit_interval cannot be negative")
         if commit not in COMMIT_MODES:
             raise ValueError(f"commit must be one of {', '.join(COMMIT_MODES)}, got {commit!r}")
+        if tokens not in TOKEN_MODES:
+            raise ValueError(f"tokens must be one of {', '.join(TOKEN_MODES)}, got {tokens!r}")
         parsed = make_url(database_url(url))
         replica = replica or default_replica()
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
             path = Path(parsed.database or "")
             with _translated(parsed, "create the directory of"):
                 path.parent.mkdir(parents=True, exist_ok=True)
-        # The tokenizer takes ~0.5 s to load: now, off the loop, rather than in the first batch.
-        await asyncio.to_thread(tokens.load)
         engine = _create_engine(parsed)
         try:
             with _translated(parsed, "open"):
@@ -280,6 +288,7 @@ class Store:
             response_cap=response_cap,
             commit_interval=commit_interval,
             commit=commit,
+            tokens=tokens,
         )
         store._recorder.start()
         return store

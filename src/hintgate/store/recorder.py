@@ -86,6 +86,7 @@ class Recorder:
         response_cap: int,
         commit_interval: float,
         durable: bool = True,
+        exact_tokens: bool = False,
         batch_size: int = 500,
         max_pending: int = 100_000,
         before_commit: Callable[[], Awaitable[None]] | None = None,
@@ -95,6 +96,7 @@ class Recorder:
         self._engine = engine
         self._replica = replica
         self._cap = response_cap
+        self._exact_tokens = exact_tokens
         self._interval = commit_interval
         self.durable = durable
         self._before_commit = before_commit
@@ -268,7 +270,9 @@ class Recorder:
 
     async def _commit(self, items: list[Item]) -> None:
         try:
-            batch = await asyncio.to_thread(prepare, items, response_cap=self._cap, replica=self._replica)
+            batch = await asyncio.to_thread(
+                prepare, items, response_cap=self._cap, replica=self._replica, exact_tokens=self._exact_tokens
+            )
             await self._write(batch, items)
             _resolve(items, True)
             return
@@ -292,13 +296,23 @@ class Recorder:
         if error is None:
             try:
                 await self._write(
-                    await asyncio.to_thread(prepare, [item], response_cap=self._cap, replica=self._replica), (item,)
+                    await asyncio.to_thread(
+                        prepare, [item], response_cap=self._cap, replica=self._replica, exact_tokens=self._exact_tokens
+                    ),
+                    (item,),
                 )
                 return True
             except _REFUSED as exc:
                 error = exc
         try:
-            batch = await asyncio.to_thread(prepare, [item], response_cap=self._cap, replica=self._replica, safe=True)
+            batch = await asyncio.to_thread(
+                prepare,
+                [item],
+                response_cap=self._cap,
+                replica=self._replica,
+                safe=True,
+                exact_tokens=self._exact_tokens,
+            )
             await self._write(batch, (item,))
         except _REFUSED as exc:
             self.dropped += 1

@@ -184,10 +184,10 @@ def _capped(text: str, cap: int) -> tuple[Encoded, int, bool]:
     return Encoded(json.dumps(prefix, ensure_ascii=False)), len(data), True
 
 
-def _call_row(rec: CallRecord, cap: int, *, safe: bool = False) -> dict[str, Any]:
+def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bool = False) -> dict[str, Any]:
     arguments_json = None if rec.arguments is None else _dumps(rec.arguments)
-    input_count = count_tokens(arguments_json or "")
-    output_count = count_tokens(output_text(rec.response, rec.error))
+    input_count = count_tokens(arguments_json or "", exact=exact_tokens)
+    output_count = count_tokens(output_text(rec.response, rec.error), exact=exact_tokens)
     row: dict[str, Any] = {
         "id": _clean(rec.id),
         "session_id": rec.session_id,
@@ -230,15 +230,20 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False) -> dict[str, Any
     return row
 
 
-def prepare(items: list[Item], *, response_cap: int, replica: str, safe: bool = False) -> Batch:
-    """Turn queued items into rows: encode, cap, count tokens. CPU work, run in a worker thread."""
+def prepare(
+    items: list[Item], *, response_cap: int, replica: str, safe: bool = False, exact_tokens: bool = False
+) -> Batch:
+    """Turn queued items into rows: encode, cap, count tokens. CPU work, run in a worker thread.
+
+    With `exact_tokens`, tokens are counted with o200k's tables (loaded here, on first use), else estimated.
+    """
     batch = Batch()
     started: dict[str, dict[str, Any]] = {}
     stubs: dict[str, dict[str, Any]] = {}
     counts: dict[str, list[int]] = {}
     for kind, payload, _ in items:
         if kind == _CALL:
-            row = _call_row(payload, response_cap, safe=safe)
+            row = _call_row(payload, response_cap, safe=safe, exact_tokens=exact_tokens)
             session_id = row["session_id"]
             if session_id is not None:
                 try:
