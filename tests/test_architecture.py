@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("config", ("hintgate.config",)),
     ("sources", ("hintgate.sources",)),
     ("store", ("hintgate.store",)),
-    ("pipeline", ("hintgate.pipeline",)),
+    ("pipeline", ("hintgate.pipeline", "hintgate.arguments")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),
     ("web", ("hintgate.web",)),
