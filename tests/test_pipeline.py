@@ -310,6 +310,64 @@ async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
         assert target.read_text() == "queued"
 
 
+async def _raw_http_call(mcp_url: str, arguments: dict[str, Any]) -> tuple[Any, str, Any]:
+    """Open a streamable HTTP session by hand and start a write_file call; returns (client, session id, stream)."""
+    import httpx
+
+    http = httpx.AsyncClient(timeout=30)
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    opened = await http.post(mcp_url, json=init, headers=headers)
+    session_id = opened.headers["mcp-session-id"]
+    headers = {**headers, "mcp-session-id": session_id, "mcp-protocol-version": "2025-11-25"}
+    await http.post(mcp_url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    params = {"name": "fs_write_file", "arguments": arguments}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params}
+    stream = await http.send(http.build_request("POST", mcp_url, json=call, headers=headers), stream=True)
+    return http, session_id, stream
+
+
+@pytest.mark.parametrize("how", ["cancelled", "session-deleted", "stream-dropped"])
+async def test_a_queued_write_whose_caller_is_gone_is_withdrawn_and_never_runs(
+    tmp_path: Path, filesystem_cmd: list[str], how: str
+) -> None:
+    import httpx
+
+    target = Path(filesystem_cmd[-1]) / "orphan.txt"
+    config = config_file(
+        tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
+    )
+    with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
+        async with httpx.AsyncClient(base_url=gateway.base_url) as rest:
+            http, session_id, stream = await _raw_http_call(gateway.mcp_url, {"path": str(target), "content": "x"})
+            headers = {"mcp-session-id": session_id, "mcp-protocol-version": "2025-11-25"}
+            while not (pending := (await rest.get("/api/approvals")).json()):
+                await asyncio.sleep(0.05)
+            [approval] = pending
+            assert approval["caller_connected"] is True
+            if how == "cancelled":
+                cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}}
+                accept = {"Accept": "application/json, text/event-stream"}
+                await http.post(gateway.mcp_url, json=cancel, headers={**headers, **accept})
+            elif how == "session-deleted":
+                await http.delete(gateway.mcp_url, headers=headers)
+            await stream.aclose()
+            await http.aclose()
+            while (await rest.get("/api/approvals")).json():
+                await asyncio.sleep(0.05)
+            response = await rest.post(
+                f"/api/approvals/{approval['id']}", json={"answer": "approve-once"}, headers={"X-Hintgate-Request": "1"}
+            )
+    assert response.status_code == 409
+    assert "withdrawn" in response.json()["detail"]
+    assert not target.exists()
+
+
 # ------------------------------------------------------------------ observers
 
 

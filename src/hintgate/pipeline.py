@@ -22,7 +22,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -246,6 +246,8 @@ class _Attempt:
         verdict = self.decision.verdict
         if verdict is not Verdict.ASK:
             return verdict.value
+        if self.approval == "withdrawn":
+            return "withdrawn"
         return "approved" if self.approval in ("once", "session") else "denied"
 
 
@@ -261,6 +263,8 @@ class ToolCalls:
         observers: told of every call's outcome, in order.
         tracer: opens the spans of a call's phases (none when not given).
         modern_versions: protocol versions whose questions go out as `InputRequiredResult`.
+        caller_probe: gives, for a request, a check that its result can still reach the caller
+            (None when it cannot tell); a queued call whose caller is gone is withdrawn.
 
     Attributes:
         settings: the policy settings in force (the REST API may replace them).
@@ -280,6 +284,7 @@ class ToolCalls:
         observers: Iterable[CallObserver] = (),
         tracer: Tracer | None = None,
         modern_versions: frozenset[str] = frozenset(),
+        caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
     ) -> None:
         self._sources = sources
         self._sessions = sessions
@@ -290,6 +295,7 @@ class ToolCalls:
         self._tracer: Tracer = tracer if tracer is not None else _NoTracer()
         self._modern = modern_versions
         self.seals = ApprovalSeals()
+        self._caller_probe = caller_probe
 
     async def __call__(
         self,
@@ -471,20 +477,28 @@ class ToolCalls:
                 reply = None
             return self._answered(attempt, answer_from_elicitation(reply), started)
         attempt.asked_via = "queue"
-        outcome = await self.approvals.wait(
-            tool=entry.name,
-            title=title,
-            title_origin=entry.tool.title_origin.value,
-            server=entry.server,
-            arguments=facts.arguments,
-            reason=attempt.decision.reason,
-            warnings=shown,
-            session_id=session.id if session else None,
-            client_name=session.client_name if session else None,
-            timeout=self.settings.approval_timeout,
-        )
+        probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
+        try:
+            outcome = await self.approvals.wait(
+                tool=entry.name,
+                title=title,
+                title_origin=entry.tool.title_origin.value,
+                server=entry.server,
+                arguments=facts.arguments,
+                reason=attempt.decision.reason,
+                warnings=shown,
+                session_id=session.id if session else None,
+                client_name=session.client_name if session else None,
+                timeout=self.settings.approval_timeout,
+                caller_alive=probe,
+            )
+        except asyncio.CancelledError:
+            # The client cancelled or closed its session: the approval is withdrawn, and the record says so.
+            attempt.actor, attempt.approval = "client", "withdrawn"
+            attempt.waited_ms = (time.perf_counter() - started) * 1000
+            raise
         attempt.actor, attempt.waited_ms = outcome.actor, outcome.waited_ms
-        attempt.approval = _approval_name(outcome.answer)
+        attempt.approval = "withdrawn" if outcome.withdrawn is not None else _approval_name(outcome.answer)
         return outcome
 
     def _ask_in_result(
@@ -544,7 +558,9 @@ class ToolCalls:
         return Outcome(Answer.DENY, "timeout", waited, timed_out=True)
 
     def _denial(self, entry: CatalogEntry, attempt: _Attempt, outcome: Outcome) -> str:
-        if outcome.timed_out and attempt.asked_via == "input-required":
+        if outcome.withdrawn is not None:
+            how = f"it was withdrawn: {outcome.withdrawn}"
+        elif outcome.timed_out and attempt.asked_via == "input-required":
             how = f"the answer came after the question expired ({self.settings.approval_timeout:g} s), so it was denied"
         elif outcome.timed_out:
             how = f"nobody answered within {self.settings.approval_timeout:g} s, so it was denied"

@@ -214,7 +214,8 @@ async def test_a_waiting_call_is_approved_through_the_api(tmp_path: Path) -> Non
         again = await client.post(f"/api/approvals/{approval['id']}", json={"answer": "deny"}, headers=WRITE)
         bad = await client.post(f"/api/approvals/{approval['id']}", json={"answer": "maybe"}, headers=WRITE)
     assert result.get("isError") is not True
-    assert again.status_code == 404
+    assert again.status_code == 409
+    assert "approved" in again.json()["detail"]
     assert bad.status_code == 422
 
 

@@ -29,6 +29,7 @@ from hintgate.results import unavailable
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server
+from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import StoredOverrides
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import ClientSession, SessionObserver, SessionTracker
@@ -99,6 +100,7 @@ class Gateway:
             observers=call_observers,
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
+            caller_probe=lambda ctx: caller_probe(self._server, ctx),
         )
         self._tasks: list[asyncio.Task[None]] = []
         self.stdio_connection: Any = None

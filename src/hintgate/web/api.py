@@ -53,7 +53,7 @@ router = APIRouter(
 )
 
 TierName = Literal["read-only", "additive-write", "destructive", "unknown"]
-VerdictName = Literal["allow", "ask", "deny", "approved", "denied"]
+VerdictName = Literal["allow", "ask", "deny", "approved", "denied", "withdrawn"]
 
 
 class _Model(BaseModel):
@@ -240,6 +240,9 @@ class Approval(_Model):
     client_name: str | None
     created_at: datetime
     expires_at: datetime
+    caller_connected: bool = Field(
+        True, description="Whether the caller still waits for the result; a call whose caller left is withdrawn."
+    )
 
 
 class ApprovalAnswer(_Model):
@@ -521,11 +524,18 @@ async def approvals(gateway: GatewayDep) -> list[Approval]:
     return [Approval.model_validate(p.to_json()) for p in gateway.calls.approvals.pending()]
 
 
-@router.post("/approvals/{approval_id}", response_model=ApprovalResult)
+@router.post(
+    "/approvals/{approval_id}",
+    response_model=ApprovalResult,
+    responses={409: {"model": Problem, "description": "The approval was already answered, expired or withdrawn."}},
+)
 async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
     """Approve once, approve for the session, or deny a waiting call."""
     queue = gateway.calls.approvals
     if not queue.answer(approval_id, Answer(body.answer), actor=_actor(request)):
+        ended = queue.ended(approval_id)
+        if ended is not None:
+            raise HTTPException(409, f"approval {approval_id!r} is {ended.state}: {ended.reason}")
         raise HTTPException(404, f"no pending approval {approval_id!r} (answered, timed out, or never existed)")
     return ApprovalResult(id=approval_id, answer=body.answer)
 

@@ -32,6 +32,7 @@ class ApprovalItem:
     session_id: str | None
     created: Moment | None
     expires: Moment | None
+    caller_connected: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,7 @@ def approvals_page(gateway: Gateway) -> ApprovalsPage:
             session_id=p.session_id,
             created=Moment.parse(p.created_at),
             expires=Moment.parse(p.expires_at),
+            caller_connected=p.caller_connected,
         )
         for p in gateway.calls.approvals.pending()
     ]
