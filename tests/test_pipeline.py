@@ -297,6 +297,10 @@ async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
                 await asyncio.sleep(0.05)
             [approval] = pending
             assert approval["tool"] == "fs_write_file"
+            while not any("fs_write_file (server fs) waits for approval" in line for line in gateway.log):
+                await asyncio.sleep(0.05)
+            [said] = [line for line in gateway.log if "waits for approval" in line]
+            assert f"{gateway.base_url}/approvals" in said
             response = await rest.post(
                 f"/api/approvals/{approval['id']}", json={"answer": answer}, headers={"X-Hintgate-Request": "1"}
             )

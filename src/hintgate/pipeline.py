@@ -270,6 +270,7 @@ class ToolCalls:
         settings: the policy settings in force (the REST API may replace them).
         rules: the policy rules in force.
         approvals: calls waiting for a person.
+        approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
         observers: told of every call's outcome.
     """
 
@@ -296,6 +297,7 @@ class ToolCalls:
         self._modern = modern_versions
         self.seals = ApprovalSeals()
         self._caller_probe = caller_probe
+        self.approvals_url: str | None = None
 
     async def __call__(
         self,
@@ -478,6 +480,15 @@ class ToolCalls:
             return self._answered(attempt, answer_from_elicitation(reply), started)
         attempt.asked_via = "queue"
         probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
+        # One line on stderr, so a call waiting for a person never hangs silently.
+        where = f"answer it at {self.approvals_url}" if self.approvals_url else _NO_DASHBOARD
+        logger.warning(
+            "hintgate: %s (server %s) waits for approval, up to %g s; %s",
+            entry.name,
+            entry.server,
+            self.settings.approval_timeout,
+            where,
+        )
         try:
             outcome = await self.approvals.wait(
                 tool=entry.name,
@@ -618,6 +629,9 @@ class ToolCalls:
                 return True
             await asyncio.sleep(0.05)
         return False
+
+
+_NO_DASHBOARD = "no dashboard is served to answer it: run `hintgate serve --dashboard HOST:PORT` to answer in a browser"
 
 
 def _approval_name(answer: Answer) -> str:

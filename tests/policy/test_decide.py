@@ -734,7 +734,7 @@ EXAMPLE = {
     "preferences": {"autoApproveReadOnly": True, "alwaysConfirmDestructive": True, "showHintWarnings": True},
     "taint": True,
     "idempotentRetryWindow": 600,
-    "approvalTimeout": 120,
+    "approvalTimeout": 50,
     "rules": [
         {"deny": {"server": "github", "tier": "destructive"}},
         {"allow": {"tool": "time_*"}},

@@ -10,7 +10,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 from rich.console import Console
@@ -143,7 +143,16 @@ async def _serve_web(
     token = _token(settings, host, console)
     async with gateway.mcp_routes(host=host) as routes:
         app = create_app(gateway, store, mcp_routes=routes, token=token)
-        await _serve_app(app, host, sock, console, ("dashboard", "/"), ("MCP", "/mcp"), ("metrics", "/metrics"))
+        await _serve_app(
+            app,
+            host,
+            sock,
+            console,
+            ("dashboard", "/"),
+            ("MCP", "/mcp"),
+            ("metrics", "/metrics"),
+            on_listening=lambda base: setattr(gateway.calls, "approvals_url", f"{base}/approvals"),
+        )
 
 
 def _token(settings: Settings, host: str, console: Console) -> str | None:
@@ -188,8 +197,15 @@ async def _serve_metrics(
     await _serve_app(app, host, sock, console, ("metrics", "/metrics"))
 
 
-async def _serve_app(app: Any, host: str, sock: socket.socket, console: Console, *shown: tuple[str, str]) -> None:
-    """Serve an ASGI app on a bound socket until cancelled, saying where once it listens."""
+async def _serve_app(
+    app: Any,
+    host: str,
+    sock: socket.socket,
+    console: Console,
+    *shown: tuple[str, str],
+    on_listening: Callable[[str], None] | None = None,
+) -> None:
+    """Serve an ASGI app on a bound socket until cancelled, saying where once it listens (`on_listening(base URL)`)."""
     import uvicorn
 
     port = sock.getsockname()[1]
@@ -210,6 +226,8 @@ async def _serve_app(app: Any, host: str, sock: socket.socket, console: Console,
         console.print(f"hintgate: listening on every address of this machine ({host or '*'}:{bound})")
     for what, path in shown:
         console.print(f"hintgate: {what} at http://{where}:{bound}{path}", highlight=False)
+    if on_listening is not None:
+        on_listening(f"http://{where}:{bound}")
     sys.stderr.flush()
     try:
         await serving

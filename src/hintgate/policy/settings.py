@@ -61,7 +61,7 @@ class PolicySettings:
     show_hint_warnings: bool = True
     taint: Taint = Taint.EVIDENCE
     idempotent_retry_window: float = 600.0
-    approval_timeout: float = 120.0
+    approval_timeout: float = 50.0
     ask_via: str = "client"
 
     @property
