@@ -314,6 +314,37 @@ async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
         assert target.read_text() == "queued"
 
 
+async def test_a_queued_call_sends_progress_while_it_waits_when_the_client_asked_for_it(
+    tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    import httpx
+
+    target = Path(filesystem_cmd[-1]) / "patient.txt"
+    config = config_file(
+        tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
+    )
+    heard = asyncio.Event()
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        if message and "waits for a person" in message:
+            heard.set()
+
+    with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
+        async with (
+            Client(gateway.mcp_url, mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+        ):
+            arguments = {"path": str(target), "content": "kept waiting"}
+            call = asyncio.ensure_future(client.call_tool("fs_write_file", arguments, progress_callback=progress))
+            await heard.wait()
+            [approval] = (await rest.get("/api/approvals")).json()
+            answer = {"answer": "approve-once"}
+            await rest.post(f"/api/approvals/{approval['id']}", json=answer, headers={"X-Hintgate-Request": "1"})
+            result = await call
+    assert result.is_error is False
+    assert target.read_text() == "kept waiting"
+
+
 async def _raw_http_call(mcp_url: str, arguments: dict[str, Any]) -> tuple[Any, str, Any]:
     """Open a streamable HTTP session by hand and start a write_file call; returns (client, session id, stream)."""
     import httpx

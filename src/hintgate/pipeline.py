@@ -489,6 +489,7 @@ class ToolCalls:
             self.settings.approval_timeout,
             where,
         )
+        heartbeat = asyncio.create_task(_keep_waiting(ClientCall(ctx), entry.name)) if ctx is not None else None
         try:
             outcome = await self.approvals.wait(
                 tool=entry.name,
@@ -508,6 +509,9 @@ class ToolCalls:
             attempt.actor, attempt.approval = "client", "withdrawn"
             attempt.waited_ms = (time.perf_counter() - started) * 1000
             raise
+        finally:
+            if heartbeat is not None:
+                heartbeat.cancel()
         attempt.actor, attempt.waited_ms = outcome.actor, outcome.waited_ms
         attempt.approval = "withdrawn" if outcome.withdrawn is not None else _approval_name(outcome.answer)
         return outcome
@@ -629,6 +633,16 @@ class ToolCalls:
                 return True
             await asyncio.sleep(0.05)
         return False
+
+
+_PROGRESS_EVERY = 5.0  # seconds between progress notifications while a call waits for a person
+
+
+async def _keep_waiting(client: ClientCall, tool: str) -> None:
+    """Send progress while a call waits, so a client that resets its timeout on progress keeps waiting."""
+    for beat in range(1, 100_000):
+        await asyncio.sleep(_PROGRESS_EVERY)
+        await client.progress(beat * _PROGRESS_EVERY, None, f"{tool} waits for a person to approve it")
 
 
 _NO_DASHBOARD = "no dashboard is served to answer it: run `hintgate serve --dashboard HOST:PORT` to answer in a browser"
