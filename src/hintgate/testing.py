@@ -50,6 +50,7 @@ class FakeSource:
         trust: whether its declared hints are believed.
         prefix: the name prefix (default: `name`).
         overrides: tool name → hint overrides, as a config file would give them.
+        titles: tool name → title, as a config file would give it.
     """
 
     def __init__(
@@ -61,6 +62,7 @@ class FakeSource:
         trust: Trust = Trust.UNTRUSTED,
         prefix: str | None = None,
         overrides: Mapping[str, Mapping[Hint, bool]] | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
         self._name = name
         self.tools: list[Mapping[str, Any]] = list(tools)
@@ -68,6 +70,7 @@ class FakeSource:
         self._trust = trust
         self._prefix = name if prefix is None else prefix
         self._overrides = dict(overrides or {})
+        self._titles = dict(titles or {})
         self._status = SourceStatus(SourceState.UP)
         self.calls: list[tuple[str, Mapping[str, Any] | None]] = []
         self.prompts: list[Mapping[str, Any]] = []
@@ -119,8 +122,9 @@ class FakeSource:
         return True
 
     def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
-        """The overrides given to the constructor; declarations live in `annotations`."""
-        return ToolFacts(overrides=self._overrides.get(str(raw.get("name", "")), {}))
+        """The overrides and titles given to the constructor; declarations live in `annotations`."""
+        name = str(raw.get("name", ""))
+        return ToolFacts(overrides=self._overrides.get(name, {}), title=self._titles.get(name))
 
     async def run(self) -> None:
         """Nothing to run."""

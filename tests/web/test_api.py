@@ -37,9 +37,10 @@ TOOLS = [
 ]
 
 
-def notes() -> FakeSource:
+def notes(titles: dict[str, str] | None = None) -> FakeSource:
     return FakeSource(
         "notes",
+        titles=titles,
         tools=TOOLS,
         handlers={"get_note": lambda a: "a note", "delete_note": lambda a: "deleted", "wipe": lambda a: "wiped"},
     )
@@ -47,11 +48,15 @@ def notes() -> FakeSource:
 
 @asynccontextmanager
 async def api(
-    tmp_path: Path, *, token: str | None = None, policy: dict[str, Any] | None = None
+    tmp_path: Path,
+    *,
+    token: str | None = None,
+    policy: dict[str, Any] | None = None,
+    titles: dict[str, str] | None = None,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, Gateway, Store]]:
     store = await Store.open(f"sqlite:///{tmp_path / 'api.db'}", commit_interval=0.01)
     config = parse_config({"mcpServers": {}, "policy": policy or {"approvalTimeout": 10}})
-    gateway = Gateway(config, sources={"notes": notes()}, store=store)
+    gateway = Gateway(config, sources={"notes": notes(titles)}, store=store)
     try:
         async with gateway:
             app = create_app(gateway, store, token=token)
@@ -174,7 +179,13 @@ async def test_overrides_survive_a_restart(tmp_path: Path) -> None:
         ({"readOnlyHint": "yes"}, "readOnlyHint: Input should be a valid boolean"),
         ({"readOnlyHint": 1}, "readOnlyHint: Input should be a valid boolean"),
         ({"readOnlyHnt": True}, "readOnlyHnt: Extra inputs are not permitted"),
-        ({}, "give at least one hint"),
+        ({}, "give a hint"),
+        ({"title": ""}, "title: Value error, a title must not be empty"),
+        ({"title": "   "}, "title: Value error, a title must not be empty"),
+        ({"title": "x" * 201}, "title: Value error, a title is at most 200 characters, got 201"),
+        ({"title": "Two\nlines"}, "title: Value error, a title must not contain control characters"),
+        ({"title": "Bell\x07"}, "title: Value error, a title must not contain control characters"),
+        ({"title": 5}, "title: Input should be a valid string"),
     ],
 )
 async def test_bad_overrides_are_refused_and_nothing_is_written(
@@ -185,7 +196,47 @@ async def test_bad_overrides_are_refused_and_nothing_is_written(
         assert response.status_code == 422
         assert message in response.json()["detail"]
         assert await store.overrides() == []
+        assert await store.title_overrides() == {}
         assert gateway.stored_overrides == {}
+
+
+async def test_a_title_is_overridden_live_with_provenance_stored_and_cleared_with_null(tmp_path: Path) -> None:
+    async with api(tmp_path) as (client, gateway, store):
+        before = (await client.get("/api/tools/notes_get_note")).json()
+        assert (before["title"], before["title_provenance"]) == ("Get note", "derived")
+        response = await client.patch(
+            "/api/tools/notes_get_note/overrides", json={"title": "Read one note"}, headers=WRITE
+        )
+        assert response.status_code == 200, response.text
+        tool = response.json()
+        assert (tool["title"], tool["title_provenance"]) == ("Read one note", "override")
+        assert tool["overrides"]["stored_title"] == "Read one note"
+        assert tool["overrides"]["stored"] == {}
+        listed = {t["name"]: t for t in (await client.get("/api/tools")).json()}
+        assert listed["notes_get_note"]["title"] == "Read one note"
+        assert listed["notes_get_note"]["title_provenance"] == "override"
+        assert gateway.catalog.get("notes_get_note").tool.title == "Read one note"  # type: ignore[union-attr]
+        assert await store.title_overrides() == {"notes_get_note": "Read one note"}
+        cleared = (
+            await client.patch("/api/tools/notes_get_note/overrides", json={"title": None}, headers=WRITE)
+        ).json()
+        assert (cleared["title"], cleared["title_provenance"]) == ("Get note", "derived")
+        assert cleared["overrides"]["stored_title"] is None
+        assert await store.title_overrides() == {}
+
+
+async def test_a_stored_title_wins_over_the_config_files_and_survives_a_restart(tmp_path: Path) -> None:
+    config = {"wipe": "Wipe (config)"}
+    async with api(tmp_path, titles=config) as (client, _, _):
+        tool = (await client.get("/api/tools/notes_wipe")).json()
+        assert (tool["title"], tool["overrides"]["config_title"]) == ("Wipe (config)", "Wipe (config)")
+        await client.patch("/api/tools/notes_wipe/overrides", json={"title": "Wipe all notes"}, headers=WRITE)
+    async with api(tmp_path, titles=config) as (client, _, _):
+        tool = (await client.get("/api/tools/notes_wipe")).json()
+        assert (tool["title"], tool["title_provenance"]) == ("Wipe all notes", "override")
+        assert tool["overrides"]["config_title"] == "Wipe (config)"
+        await client.delete("/api/tools/notes_wipe/overrides", headers=WRITE)
+        assert (await client.get("/api/tools/notes_wipe")).json()["title"] == "Wipe (config)"
 
 
 async def test_clearing_all_overrides_of_a_tool(tmp_path: Path) -> None:

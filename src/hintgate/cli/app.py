@@ -630,7 +630,10 @@ def overrides_set(
     tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. fs_write_file).")],
     hints: Annotated[
         list[str],
-        typer.Argument(help="HINT=true|false pairs, e.g. destructiveHint=true read_only=false (config spellings)."),
+        typer.Argument(
+            help="HINT=true|false pairs, e.g. destructiveHint=true read_only=false (config spellings), "
+            'and title="New title".'
+        ),
     ],
     db: DbOpt = None,
     config: Annotated[
@@ -638,21 +641,28 @@ def overrides_set(
         typer.Option("--config", "-c", help="Check TOOL against this config's catalog (starts its servers)."),
     ] = None,
 ) -> None:
-    """Override hints of a tool; a running gateway on the same database applies them within seconds.
+    """Override hints or the title of a tool; a running gateway on the same database applies them within seconds.
 
     An unknown tool is refused when `--config` is given (the catalog is
     consulted); without it, a tool the store has never seen (no recorded
     call, no override) is set with a warning, since a server may list it later.
     """
     from hintgate.hints.annotations import Hint
+    from hintgate.hints.titles import title_problem
 
     spellings = _hint_spellings()
     parsed: dict[str, bool] = {}
+    title: str | None = None
     known = ", ".join(h.value for h in Hint)
     for pair in hints:
         name, sep, value = pair.partition("=")
+        if sep and name == "title":
+            if problem := title_problem(value):
+                _fail(f"title: {problem}", EXIT_USAGE)
+            title = value
+            continue
         if not sep or value.lower() not in ("true", "false"):
-            _fail(f"{pair!r}: expected HINT=true or HINT=false (hints: {known})", EXIT_USAGE)
+            _fail(f"{pair!r}: expected HINT=true, HINT=false or title=TEXT (hints: {known})", EXIT_USAGE)
         if name not in spellings:
             _fail(f"{name!r} is not a hint (hints: {known}, or their config spellings)", EXIT_USAGE)
         parsed[spellings[name]] = value.lower() == "true"
@@ -661,8 +671,11 @@ def overrides_set(
 
     async def work(store: Any) -> bool:
         seen = bool(await store.calls(tool=tool, limit=1)) or any(r["tool"] == tool for r in await store.overrides())
+        seen = seen or tool in await store.title_overrides()
         for name, value in parsed.items():
             await store.set_override(tool, name, value, actor="cli")
+        if title is not None:
+            await store.set_title_override(tool, title, actor="cli")
         return seen
 
     seen = _with_store(db, work)
@@ -673,7 +686,8 @@ def overrides_set(
             highlight=False,
             soft_wrap=True,
         )
-    _out().print(f"set {', '.join(f'{k}={str(v).lower()}' for k, v in parsed.items())} on {tool}", highlight=False)
+    done = [f"{k}={str(v).lower()}" for k, v in parsed.items()] + ([f"title={title!r}"] if title is not None else [])
+    _out().print(f"set {', '.join(done)} on {tool}", highlight=False)
 
 
 def _check_in_catalog(tool: str, loaded: GatewayConfig) -> None:
@@ -702,11 +716,30 @@ def _check_in_catalog(tool: str, loaded: GatewayConfig) -> None:
 @overrides_app.command("clear")
 def overrides_clear(
     tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it.")],
+    what: Annotated[
+        str | None, typer.Argument(help="Only this: a hint, or `title` (default: all of the tool's, title too).")
+    ] = None,
     hint: Annotated[str | None, typer.Option("--hint", help="Only this hint (default: all of the tool's).")] = None,
     db: DbOpt = None,
 ) -> None:
-    """Remove stored overrides of a tool."""
-    removed = _with_store(db, lambda store: store.clear_override(tool, hint))
+    """Remove stored overrides of a tool: `overrides clear T`, `overrides clear T title`, `--hint readOnlyHint`."""
+    if what is not None and hint is not None:
+        _fail("give the hint either as an argument or as --hint, not both", EXIT_USAGE)
+    only = what if what is not None else hint
+    if only is not None and only != "title":
+        if only not in (spellings := _hint_spellings()):
+            _fail(f"{only!r} is not a hint or title (hints: {', '.join(sorted(set(spellings.values())))})", EXIT_USAGE)
+        only = spellings[only]
+
+    async def work(store: Any) -> int:
+        removed = 0
+        if only is None or only == "title":
+            removed += await store.clear_title_override(tool)
+        if only != "title":
+            removed += await store.clear_override(tool, only)
+        return removed
+
+    removed = _with_store(db, work)
     _out().print(f"removed {removed} override(s) of {tool}", highlight=False)
 
 

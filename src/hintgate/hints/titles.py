@@ -6,7 +6,7 @@ gets a title, first match wins:
 
 | provenance | source |
 |---|---|
-| ``override`` | the operator's ``title`` in the config file |
+| ``override`` | the operator's title: set through the API, CLI or dashboard, else the config file's ``title`` |
 | ``declared`` | ``Tool.title``, else ``annotations.title``, as the source listed them |
 | ``openapi`` | the OpenAPI operation's ``summary`` (its ``operationId`` words when there is none) |
 | ``derived`` | the tool's name in sentence case |
@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 
-__all__ = ["TitleOrigin", "title_from_name"]
+__all__ = ["MAX_TITLE_LENGTH", "TitleOrigin", "title_from_name", "title_problem"]
+
+MAX_TITLE_LENGTH = 200
+"""The longest title an operator may set (a title is a short label, not a description)."""
 
 
 class TitleOrigin(enum.StrEnum):
@@ -54,3 +58,21 @@ def title_from_name(name: str) -> str:
     first = words[0]
     words[0] = first[:1].upper() + first[1:]
     return " ".join(words)
+
+
+def title_problem(title: object) -> str | None:
+    """What is wrong with a title an operator wants to set, or None when it is fine.
+
+    A title is text, not blank, at most `MAX_TITLE_LENGTH` characters, and has no
+    control characters (a newline or escape would break the one-line places it shows).
+    """
+    if not isinstance(title, str):
+        return f"a title is text, got {type(title).__name__}"
+    if not title.strip():
+        return "a title must not be empty"
+    if len(title) > MAX_TITLE_LENGTH:
+        return f"a title is at most {MAX_TITLE_LENGTH} characters, got {len(title)}"
+    bad = next((c for c in title if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        return f"a title must not contain control characters, found {bad!r} at {title.index(bad)}"
+    return None

@@ -30,7 +30,7 @@ from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server
 from hintgate.server.liveness import caller_probe
-from hintgate.server.overrides import StoredOverrides
+from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import ClientSession, SessionObserver, SessionTracker
 from hintgate.sources import build_sources
@@ -138,14 +138,13 @@ class Gateway:
         """Resolve one source tool: declared, config and stored overrides, inference, trust."""
         public = public_name(source.prefix, str(raw.get("name", "")))
         # A stored override belongs to the tool that holds the public name, not to a newcomer that wants it.
-        stored = (
-            self.stored_overrides.get(public) if self._last_server_of.get(public, source.name) == source.name else None
-        )
+        owner = self._last_server_of.get(public, source.name) == source.name
         return resolve_tool(
             raw,
             facts=source.tool_facts(raw),
             trusted=source.trust is Trust.TRUSTED,
-            overrides=stored,
+            overrides=self.stored_overrides.get(public) if owner else None,
+            title_override=self.overrides.titles.get(public) if owner else None,
             profile=self.config.inference_profile,
         )
 
@@ -208,13 +207,16 @@ class Gateway:
         await self._broadcast(("tools",))
         return held
 
-    async def apply_overrides(self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str) -> None:
+    async def apply_overrides(
+        self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
+    ) -> None:
         """Set (true / false) or clear (None) an operator's overrides of a public tool name.
 
         Written to the store first (when there is one), then applied to the
-        catalog at once; clients are told the tool list changed.
+        catalog at once; clients are told the tool list changed. `title` sets
+        the tool's title (None clears the stored one, `KEEP` leaves it).
         """
-        await self.overrides.apply(tool, changes, actor=actor)
+        await self.overrides.apply(tool, changes, actor=actor, title=title)
         self.rebuild(("tools",))
         await self._broadcast(("tools",))
 

@@ -1,16 +1,27 @@
-"""Operators' hint overrides set through the API or dashboard: kept in the store, shared by replicas."""
+"""Operators' hint and title overrides set through the API, CLI or dashboard: kept in the store, shared by replicas."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from hintgate.hints.annotations import Hint
 
 if TYPE_CHECKING:
     from hintgate.store import Store
 
-__all__ = ["StoredOverrides"]
+__all__ = ["KEEP", "Keep", "StoredOverrides"]
+
+
+class Keep(enum.Enum):
+    """The type of `KEEP`."""
+
+    KEEP = "keep"
+
+
+KEEP: Final = Keep.KEEP
+"""Leave the stored title as it is (a title of None clears it)."""
 
 
 class StoredOverrides:
@@ -21,11 +32,13 @@ class StoredOverrides:
 
     Attributes:
         by_tool: public tool name → hint → value.
+        titles: public tool name → title.
     """
 
     def __init__(self, store: Store | None) -> None:
         self._store = store
         self.by_tool: dict[str, dict[Hint, bool]] = {}
+        self.titles: dict[str, str] = {}
         self._version = 0
 
     async def load(self) -> None:
@@ -36,6 +49,7 @@ class StoredOverrides:
         for row in await self._store.overrides():
             stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
         self.by_tool = stored
+        self.titles = await self._store.title_overrides()
         self._version = await self._store.overrides_version()
 
     async def changed_elsewhere(self) -> bool:
@@ -45,15 +59,32 @@ class StoredOverrides:
         await self.load()
         return True
 
-    async def apply(self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str) -> None:
-        """Set (true / false) or clear (None) overrides of a tool: in the store first, then here."""
+    async def apply(
+        self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
+    ) -> None:
+        """Set (true / false) or clear (None) overrides of a tool: in the store first, then here.
+
+        Args:
+            tool: the public tool name.
+            changes: per hint, the new value, or None to clear it.
+            actor: who made the change, kept beside it.
+            title: a new title, None to clear the stored one, `KEEP` to leave it.
+        """
         if self._store is not None:
+            if isinstance(title, str):
+                await self._store.set_title_override(tool, title, actor=actor)
+            elif title is None:
+                await self._store.clear_title_override(tool)
             for hint, value in changes.items():
                 if value is None:
                     await self._store.clear_override(tool, hint.value)
                 else:
                     await self._store.set_override(tool, hint.value, value, actor=actor)
             self._version = await self._store.overrides_version()
+        if isinstance(title, str):
+            self.titles[tool] = title
+        elif title is None:
+            self.titles.pop(tool, None)
         current = dict(self.by_tool.get(tool, {}))
         for hint, value in changes.items():
             if value is None:

@@ -59,6 +59,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
+from hintgate.hints.titles import title_problem
 from hintgate.store import queries
 from hintgate.store.engine import (
     _MIGRATION_LOCK,
@@ -503,6 +504,31 @@ class Store:
         with _translated(self._url, "remove an override from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_override(conn, tool, hint)
+
+    async def title_overrides(self) -> dict[str, str]:
+        """Every stored title override: public tool name → title."""
+        with _translated(self._url, "read title overrides from"):
+            async with self._engine.connect() as conn:
+                return {row["tool"]: row["title"] for row in await queries.stored_titles(conn)}
+
+    async def set_title_override(self, tool: str, title: str, *, actor: str = "operator") -> None:
+        """Set the title of one tool, replacing any stored one; committed on return.
+
+        Raises:
+            StoreError: an empty tool name, a title `title_problem` refuses, or a database failure.
+        """
+        problem = "an override needs a tool name" if not tool else title_problem(title)
+        if problem:
+            raise StoreError(f"title of {tool!r}: {problem}")
+        with _translated(self._url, "write a title override to"):
+            async with queries.begin_write(self._engine) as conn:
+                await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
+
+    async def clear_title_override(self, tool: str) -> int:
+        """Remove the stored title of `tool`; returns how many went (0 or 1)."""
+        with _translated(self._url, "remove a title override from"):
+            async with queries.begin_write(self._engine) as conn:
+                return await queries.clear_title_override(conn, tool)
 
     async def overrides_version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""

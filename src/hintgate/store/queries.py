@@ -16,7 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from hintgate.store.tables import counters, hint_overrides, sessions, tool_calls
+from hintgate.store.tables import counters, hint_overrides, sessions, title_overrides, tool_calls
 
 __all__ = [
     "active_replicas",
@@ -24,6 +24,7 @@ __all__ = [
     "call",
     "calls",
     "clear_override",
+    "clear_title_override",
     "close_abandoned",
     "overrides",
     "overrides_version",
@@ -31,6 +32,8 @@ __all__ = [
     "recent_sessions",
     "session",
     "set_override",
+    "set_title_override",
+    "stored_titles",
 ]
 
 OVERRIDES_COUNTER = "overrides"
@@ -241,6 +244,36 @@ async def clear_override(conn: AsyncConnection, tool: str, hint: str | None) -> 
     if hint is not None:
         where = and_(where, hint_overrides.c.hint == hint)
     removed = (await conn.execute(delete(hint_overrides).where(where))).rowcount
+    if removed:
+        await _bump(conn)
+    return removed
+
+
+async def stored_titles(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """Every stored title override, by tool."""
+    query = select(title_overrides).order_by(title_overrides.c.tool)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def set_title_override(conn: AsyncConnection, tool: str, title: str, *, actor: str, now: datetime) -> None:
+    """Insert or replace one tool's title and bump the overrides version, in the caller's transaction."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    stmt = insert(title_overrides).values(tool=tool, title=title, updated_at=now, updated_by=actor)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[title_overrides.c.tool],
+        set_={
+            "title": stmt.excluded.title,
+            "updated_at": stmt.excluded.updated_at,
+            "updated_by": stmt.excluded.updated_by,
+        },
+    )
+    await conn.execute(stmt)
+    await _bump(conn)
+
+
+async def clear_title_override(conn: AsyncConnection, tool: str) -> int:
+    """Delete one tool's title override; bump the version when it went. Returns how many went (0 or 1)."""
+    removed = (await conn.execute(delete(title_overrides).where(title_overrides.c.tool == tool))).rowcount
     if removed:
         await _bump(conn)
     return removed

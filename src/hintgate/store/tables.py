@@ -42,6 +42,7 @@ __all__ = [
     "hint_overrides",
     "metadata",
     "sessions",
+    "title_overrides",
     "tool_calls",
 ]
 
@@ -162,10 +163,20 @@ hint_overrides = Table(
     CheckConstraint(f"hint IN ({', '.join(repr(h) for h in HINT_NAMES)})", name="hint"),
 )
 
+title_overrides = Table(
+    "title_overrides",
+    metadata,
+    Column("tool", String, primary_key=True),  # the tool's name as the gateway lists it
+    Column("title", Text, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("updated_by", String, nullable=False),
+)
+"""Operators' titles by public tool name; they win over the config file's `title`."""
+
 counters = Table(
     "counters",
     metadata,
     Column("name", String(64), primary_key=True),
     Column("value", BigInteger, nullable=False, server_default="0"),
 )
-"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides`."""
+"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides` or `title_overrides`."""

@@ -11,15 +11,17 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 
 from hintgate import __version__
 from hintgate.hints.annotations import Hint, Tier
-from hintgate.hints.catalog import CatalogEntry
+from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.review import review_reasons
+from hintgate.hints.titles import title_problem
 from hintgate.policy.approvals import Answer
 from hintgate.server.gateway import Gateway
+from hintgate.server.overrides import KEEP
 from hintgate.store import Store
 from hintgate.web.policy_models import Policy, PolicyIn, apply_policy, policy_out
 
@@ -84,6 +86,8 @@ class Overrides(_Model):
 
     config: dict[str, bool] = Field(description="From the config file.")
     stored: dict[str, bool] = Field(description="Set through the API or dashboard; they win over the config file's.")
+    config_title: str | None = Field(default=None, description="The config file's title.")
+    stored_title: str | None = Field(default=None, description="Set through the API, CLI or dashboard; wins.")
 
 
 class ToolUsage(_Model):
@@ -183,6 +187,14 @@ class OverridesIn(_Model):
     destructiveHint: StrictBool | None = None
     idempotentHint: StrictBool | None = None
     openWorldHint: StrictBool | None = None
+    title: StrictStr | None = Field(default=None, description="The tool's title; null goes back to inheriting.")
+
+    @field_validator("title")
+    @classmethod
+    def _title_is_a_label(cls, title: str | None) -> str | None:
+        if title is not None and (problem := title_problem(title)):
+            raise ValueError(problem)
+        return title
 
 
 class Session(_Model):
@@ -313,7 +325,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
     """The API's view of one catalog entry."""
     tool = entry.tool
     source = gateway.sources.get(entry.server)
-    config_hints = source.tool_facts(tool.raw).overrides if source is not None else {}
+    facts = source.tool_facts(tool.raw) if source is not None else ToolFacts()
     stored = gateway.stored_overrides.get(entry.name, {})
     schema = tool.raw.get("inputSchema")
     resolution = tool.resolution
@@ -334,7 +346,10 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
         },
         distrusted={h.value: r.distrusted for h, r in resolution.hints.items() if r.distrusted is not None},
         overrides=Overrides(
-            config={h.value: v for h, v in config_hints.items()}, stored={h.value: v for h, v in stored.items()}
+            config={h.value: v for h, v in facts.overrides.items()},
+            stored={h.value: v for h, v in stored.items()},
+            config_title=facts.title,
+            stored_title=gateway.overrides.titles.get(entry.name),
         ),
         input_schema=schema if isinstance(schema, dict) else {},
         review=[r.message for r in review_reasons(tool)],
@@ -436,13 +451,15 @@ async def tool(gateway: GatewayDep, name: str) -> Tool:
 
 @router.patch("/tools/{name}/overrides", response_model=Tool)
 async def set_overrides(gateway: GatewayDep, name: str, body: OverridesIn) -> Tool:
-    """Override hints of a tool (true / false), or clear overrides (null); applied at once, clients told."""
+    """Override hints or the title of a tool, or clear overrides (null); applied at once, clients told."""
     if gateway.catalog.get(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
-    changes = {Hint(k): v for k, v in body.model_dump(exclude_unset=True).items()}
-    if not changes:
-        raise HTTPException(422, "give at least one hint: readOnlyHint, destructiveHint, idempotentHint, openWorldHint")
-    await gateway.apply_overrides(name, changes, actor="api")
+    given = body.model_dump(exclude_unset=True)
+    title = given.pop("title") if "title" in given else KEEP
+    changes = {Hint(k): v for k, v in given.items()}
+    if not changes and title is KEEP:
+        raise HTTPException(422, "give a hint (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) or title")
+    await gateway.apply_overrides(name, changes, actor="api", title=title)
     entry = gateway.catalog.get(name)
     assert entry is not None
     return tool_out(gateway, entry)
@@ -450,10 +467,10 @@ async def set_overrides(gateway: GatewayDep, name: str, body: OverridesIn) -> To
 
 @router.delete("/tools/{name}/overrides", response_model=Tool)
 async def clear_overrides(gateway: GatewayDep, name: str) -> Tool:
-    """Clear every stored override of a tool (the config file's stay)."""
+    """Clear every stored override of a tool, its title too (the config file's stay)."""
     if gateway.catalog.get(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
-    await gateway.apply_overrides(name, dict.fromkeys(Hint), actor="api")
+    await gateway.apply_overrides(name, dict.fromkeys(Hint), actor="api", title=None)
     entry = gateway.catalog.get(name)
     assert entry is not None
     return tool_out(gateway, entry)

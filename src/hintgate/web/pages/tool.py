@@ -1,4 +1,4 @@
-"""A tool's page: its hints side by side, the tri-state editor, its input schema."""
+"""A tool's page: its hints side by side, the tri-state editor, the title editor, its input schema."""
 
 from __future__ import annotations
 
@@ -64,6 +64,8 @@ class ToolPage:
     rows: list[HintRow]
     schema_json: str
     declared_title: str | None = None
+    stored_title: str | None = None
+    config_title: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -106,6 +108,9 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
         trusted=source is not None and source.trust.value == "trusted",
         rows=rows,
         schema_json=pretty_json(tool.input_schema),
+        declared_title=entry.tool.declared_title,
+        stored_title=tool.overrides.stored_title,
+        config_title=tool.overrides.config_title,
     )
 
 
