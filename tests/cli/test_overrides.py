@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from hintgate.cli.app import EXIT_USAGE, app
 
 
-def stored(db: str) -> list[tuple[str, str, bool]]:
+def stored(db: str) -> list[tuple[str, str, bool | str]]:
     result = CliRunner().invoke(app, ["overrides", "list", "--format", "json", "--db", db])
     return [(r["tool"], r["hint"], r["value"]) for r in json.loads(result.stdout)]
 
@@ -62,3 +62,44 @@ def test_with_a_config_an_unknown_tool_is_refused_with_the_nearest_names(tmp_pat
     )
     assert accepted.exit_code == 0, accepted.output
     assert stored(db) == [("notes_purge_notes", "destructiveHint", True)]
+
+
+def test_a_title_is_set_listed_and_cleared_beside_the_hints(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'o.db'}"
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["overrides", "set", "fs_write_file", "title=Write a file", "destructive=true", "--db", db]
+    )
+    assert result.exit_code == 0, result.output
+    assert "title='Write a file'" in result.output
+    assert stored(db) == [("fs_write_file", "destructiveHint", True), ("fs_write_file", "title", "Write a file")]
+    text = runner.invoke(app, ["overrides", "list", "--db", db]).output
+    assert "Write a file" in text
+    cleared = runner.invoke(app, ["overrides", "clear", "fs_write_file", "title", "--db", db])
+    assert cleared.exit_code == 0, cleared.output
+    assert "removed 1 override(s)" in cleared.output
+    assert stored(db) == [("fs_write_file", "destructiveHint", True)]
+    runner.invoke(app, ["overrides", "set", "fs_write_file", "title=Again", "--db", db])
+    everything = runner.invoke(app, ["overrides", "clear", "fs_write_file", "--db", db])
+    assert "removed 2 override(s)" in everything.output
+    assert stored(db) == []
+
+
+def test_a_bad_title_is_refused_with_usage_and_nothing_is_written(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'o.db'}"
+    for bad, message in [("title=", "must not be empty"), ("title=" + "x" * 201, "is at most 200 characters")]:
+        result = CliRunner().invoke(app, ["overrides", "set", "fs_write_file", bad, "destructive=true", "--db", db])
+        assert result.exit_code == EXIT_USAGE
+        assert f"title: a title {message}" in result.output
+    assert stored(db) == []
+
+
+def test_clearing_one_hint_takes_the_config_spelling_and_refuses_unknown_names(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'o.db'}"
+    runner = CliRunner()
+    runner.invoke(app, ["overrides", "set", "t", "read_only=true", "title=T", "--db", db])
+    assert runner.invoke(app, ["overrides", "clear", "t", "read_only", "--db", db]).exit_code == 0
+    assert stored(db) == [("t", "title", "T")]
+    refused = runner.invoke(app, ["overrides", "clear", "t", "titel", "--db", db])
+    assert refused.exit_code == EXIT_USAGE
+    assert "'titel' is not a hint or title" in refused.output

@@ -445,6 +445,43 @@ async def test_an_override_must_name_a_hint_and_hold_a_bool(store: Store) -> Non
     assert await store.overrides() == []
 
 
+async def test_title_overrides_are_stored_replaced_and_cleared_bumping_the_version(store: Store) -> None:
+    start = await store.overrides_version()
+    await store.set_title_override("fs_delete", "Delete a file", actor="alice")
+    await store.set_title_override("git_status", "Show the working tree's status")
+    await store.set_title_override("fs_delete", "Delete one file for good", actor="bob")  # replaces
+    assert await store.overrides_version() == start + 3
+    listed = await store.title_overrides()
+    assert [(o["tool"], o["title"], o["updated_by"]) for o in listed] == [
+        ("fs_delete", "Delete one file for good", "bob"),
+        ("git_status", "Show the working tree's status", "operator"),
+    ]
+    assert datetime.fromisoformat(listed[0]["updated_at"]).tzinfo is not None
+    assert await store.overrides() == []  # titles are not hint rows
+
+    assert await store.clear_title_override("fs_delete") == 1
+    assert await store.clear_title_override("fs_delete") == 0
+    assert await store.overrides_version() == start + 4
+    assert [o["tool"] for o in await store.title_overrides()] == ["git_status"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "title", "message"),
+    [
+        ("t", "", "must not be empty"),
+        ("t", "x" * 201, "at most 200 characters"),
+        ("t", "tab\there", "control characters"),
+        ("", "A title", "tool name"),
+    ],
+)
+async def test_a_title_override_must_be_a_short_one_line_label(
+    store: Store, tool: str, title: str, message: str
+) -> None:
+    with pytest.raises(StoreError, match=message):
+        await store.set_title_override(tool, title)
+    assert await store.title_overrides() == []
+
+
 async def test_the_seed_validation_rules_hold_in_the_database_itself(store: Store, store_url: str) -> None:
     now = datetime.now(UTC)
     base: Mapping[str, Any] = {"started_at": now, "replica": "r", "status": "active"}

@@ -196,7 +196,7 @@ async def test_bad_overrides_are_refused_and_nothing_is_written(
         assert response.status_code == 422
         assert message in response.json()["detail"]
         assert await store.overrides() == []
-        assert await store.title_overrides() == {}
+        assert await store.title_overrides() == []
         assert gateway.stored_overrides == {}
 
 
@@ -216,13 +216,15 @@ async def test_a_title_is_overridden_live_with_provenance_stored_and_cleared_wit
         assert listed["notes_get_note"]["title"] == "Read one note"
         assert listed["notes_get_note"]["title_provenance"] == "override"
         assert gateway.catalog.get("notes_get_note").tool.title == "Read one note"  # type: ignore[union-attr]
-        assert await store.title_overrides() == {"notes_get_note": "Read one note"}
+        assert [(r["tool"], r["title"], r["updated_by"]) for r in await store.title_overrides()] == [
+            ("notes_get_note", "Read one note", "api")
+        ]
         cleared = (
             await client.patch("/api/tools/notes_get_note/overrides", json={"title": None}, headers=WRITE)
         ).json()
         assert (cleared["title"], cleared["title_provenance"]) == ("Get note", "derived")
         assert cleared["overrides"]["stored_title"] is None
-        assert await store.title_overrides() == {}
+        assert await store.title_overrides() == []
 
 
 async def test_a_stored_title_wins_over_the_config_files_and_survives_a_restart(tmp_path: Path) -> None:

@@ -606,10 +606,14 @@ def overrides_list(
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
-    """The stored overrides (the config file's are shown by `hintgate tools`)."""
+    """The stored overrides, titles as hint `title` (the config file's are shown by `hintgate tools`)."""
     from hintgate.hints.reports import overrides_text
 
-    rows = _with_store(db, lambda store: store.overrides())
+    async def work(store: Any) -> list[dict[str, Any]]:
+        titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.title_overrides()]
+        return sorted([*await store.overrides(), *titles], key=lambda row: (row["tool"], row["hint"]))
+
+    rows = _with_store(db, work)
     _emit_rows(rows, output, overrides_text, wide)
 
 
@@ -671,7 +675,7 @@ def overrides_set(
 
     async def work(store: Any) -> bool:
         seen = bool(await store.calls(tool=tool, limit=1)) or any(r["tool"] == tool for r in await store.overrides())
-        seen = seen or tool in await store.title_overrides()
+        seen = seen or any(r["tool"] == tool for r in await store.title_overrides())
         for name, value in parsed.items():
             await store.set_override(tool, name, value, actor="cli")
         if title is not None:

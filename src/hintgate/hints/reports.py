@@ -464,7 +464,7 @@ def calls_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool
 
 
 def overrides_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
-    """Stored overrides for people."""
+    """Stored overrides for people (a title override is a row of hint `title`)."""
     columns = [
         Column("tool"),
         Column("hint", priority=0),
@@ -476,7 +476,7 @@ def overrides_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: 
         [
             str(row["tool"]),
             str(row["hint"]),
-            str(row["value"]).lower(),
+            str(row["value"]).lower() if isinstance(row["value"], bool) else str(row["value"]),
             str(row["updated_by"]),
             _time(row["updated_at"], wide),
         ]

@@ -49,7 +49,7 @@ class StoredOverrides:
         for row in await self._store.overrides():
             stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
         self.by_tool = stored
-        self.titles = await self._store.title_overrides()
+        self.titles = {row["tool"]: row["title"] for row in await self._store.title_overrides()}
         self._version = await self._store.overrides_version()
 
     async def changed_elsewhere(self) -> bool:

@@ -505,11 +505,11 @@ class Store:
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_override(conn, tool, hint)
 
-    async def title_overrides(self) -> dict[str, str]:
-        """Every stored title override: public tool name → title."""
+    async def title_overrides(self) -> list[dict[str, Any]]:
+        """Every stored title override: `{"tool", "title", "updated_at", "updated_by"}`, by tool."""
         with _translated(self._url, "read title overrides from"):
             async with self._engine.connect() as conn:
-                return {row["tool"]: row["title"] for row in await queries.stored_titles(conn)}
+                return await queries.stored_titles(conn)
 
     async def set_title_override(self, tool: str, title: str, *, actor: str = "operator") -> None:
         """Set the title of one tool, replacing any stored one; committed on return.
