@@ -234,6 +234,44 @@ async def test_an_override_saved_through_the_api_shows_in_the_fragments_and_the_
     assert texts(card(catalog, "notes_delete_note"), ".badge") == ["Additive write", "Idempotent", "Closed world"]
 
 
+async def test_tool_page_has_a_title_editor_that_saves_through_the_same_patch(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard() as dash:
+        before = await dash.page("/tools/notes_wipe")
+        # What the title form sends (the hintgate-json extension).
+        response = await dash.client.patch(
+            "/api/tools/notes_wipe/overrides", json={"title": "Wipe every note"}, headers=HTMX
+        )
+        assert response.status_code == 200, response.text
+        after = await dash.page("/tools/notes_wipe")
+        catalog = await dash.page("/")
+        # What "Inherit title" sends: "inherit" becomes null.
+        await dash.client.patch("/api/tools/notes_wipe/overrides", json={"title": None}, headers=HTMX)
+        reset = await dash.page("/tools/notes_wipe")
+    editor = before.select_one("form#title-editor")
+    assert editor is not None
+    assert editor["hx-patch"] == "/api/tools/notes_wipe/overrides"
+    field = editor.select_one("input#tool-title[name=title]")
+    assert field is not None
+    assert (field["value"], field["maxlength"]) == ("Wipe", "200")
+    assert field.has_attr("required")
+    assert before.select_one("label[for=tool-title]") is not None
+    assert editor.select_one("button#save-title[type=submit]") is not None
+    inherit = before.select_one("button#reset-title")
+    assert inherit is not None
+    assert inherit.find_parent("form") is None  # so the text field is not sent with it
+    assert (inherit["hx-patch"], inherit["hx-vals"]) == ("/api/tools/notes_wipe/overrides", '{"title": "inherit"}')
+
+    assert texts(after, "h1") == ["Wipe every note"]
+    assert texts(after, ".title-provenance") == ["title set by the operator"]
+    saved = after.select_one("input#tool-title")
+    assert saved is not None
+    assert saved["value"] == "Wipe every note"
+    assert "Set here." in texts(after, "#title-help")[0]
+    assert "Wipe every note" in texts(card(catalog, "notes_wipe"), "*")[0]
+    assert texts(reset, "h1") == ["Wipe"]
+    assert texts(reset, ".title-provenance") == ["title derived from the name"]
+
+
 async def test_clearing_overrides_puts_the_editor_back_to_inherit(open_dashboard: OpenDashboard) -> None:
     async with open_dashboard() as dash:
         await dash.client.patch("/api/tools/notes_get_note/overrides", json={"openWorldHint": False}, headers=HTMX)
