@@ -535,3 +535,37 @@ async def test_a_poisoned_tool_is_quarantined_until_an_operator_accepts_it_throu
     else:
         assert "p_add_numbers" not in listed
         assert asked == []
+
+
+async def test_a_title_patched_over_rest_reaches_an_mcp_clients_next_tools_list(tmp_path: Path) -> None:
+    import httpx
+
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if "ToolListChanged" in type(message).__name__ or "tools/list_changed" in repr(message):
+            changed.set()
+
+    data = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    with running_gateway("--demo", env=data) as gateway, anyio.fail_after(60):
+        async with (
+            Client(gateway.mcp_url, mode="legacy", message_handler=on_message) as client,
+            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+        ):
+            before = {t.name: t for t in (await client.list_tools()).tools}
+            patched = await rest.patch(
+                "/api/tools/notes_create_note/overrides",
+                json={"title": "Write a new note"},
+                headers={"X-Hintgate-Request": "1"},
+            )
+            assert patched.status_code == 200, patched.text
+            await changed.wait()
+            after = {t.name: t for t in (await client.list_tools(cache_mode="refresh")).tools}
+            listed = {t["name"]: t for t in (await rest.get("/api/tools")).json()}
+    assert before["notes_create_note"].title != "Write a new note"
+    assert after["notes_create_note"].title == "Write a new note"
+    annotations = after["notes_create_note"].annotations
+    assert annotations is not None
+    assert annotations.title == "Write a new note"
+    assert listed["notes_create_note"]["title_provenance"] == "override"
+    assert after["notes_get_note"].title == before["notes_get_note"].title  # only that tool changed
