@@ -58,8 +58,6 @@ from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
-from hintgate.hints.annotations import Hint
-from hintgate.hints.titles import title_problem
 from hintgate.store import queries
 from hintgate.store.engine import (
     _MIGRATION_LOCK,
@@ -70,6 +68,7 @@ from hintgate.store.engine import (
     _upgrade,
     database_url,
 )
+from hintgate.store.overrides import OverridesStore
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.tokens import MODES as TOKEN_MODES
 
@@ -164,7 +163,7 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store:
+class Store(OverridesStore):
     """Sessions, calls and overrides in one database; open with `await Store.open(url)`.
 
     Attributes:
@@ -468,74 +467,6 @@ class Store:
             async with self._engine.connect() as conn:
                 return await queries.tool_usage(conn)
 
-    # -- overrides --------------------------------------------------------
-
-    async def overrides(self) -> list[dict[str, Any]]:
-        """Every stored override: `{"tool", "hint", "value", "updated_at", "updated_by"}`, by tool and hint."""
-        with _translated(self._url, "read overrides from"):
-            async with self._engine.connect() as conn:
-                return await queries.overrides(conn)
-
-    async def set_override(self, tool: str, hint: str, value: bool, *, actor: str = "operator") -> None:
-        """Set one hint of one tool, replacing any stored value; committed on return.
-
-        Args:
-            tool: the tool's name as the gateway lists it.
-            hint: a hint's wire name: readOnlyHint, destructiveHint, idempotentHint or openWorldHint.
-            value: the hint's value.
-            actor: who set it, kept beside it.
-
-        Raises:
-            StoreError: an empty tool name, an unknown hint, a value that is not a bool, or a database failure.
-        """
-        if not tool:
-            raise StoreError("an override needs a tool name")
-        _check_hint(hint)
-        if not isinstance(value, bool):
-            raise StoreError(f"a hint is true or false, got {value!r}")
-        with _translated(self._url, "write an override to"):
-            async with queries.begin_write(self._engine) as conn:
-                await queries.set_override(conn, tool, hint, value, actor=actor, now=datetime.now(UTC))
-
-    async def clear_override(self, tool: str, hint: str | None = None) -> int:
-        """Remove one stored override of `tool`, or all of them when `hint` is `None`; returns how many went."""
-        if hint is not None:
-            _check_hint(hint)
-        with _translated(self._url, "remove an override from"):
-            async with queries.begin_write(self._engine) as conn:
-                return await queries.clear_override(conn, tool, hint)
-
-    async def title_overrides(self) -> list[dict[str, Any]]:
-        """Every stored title override: `{"tool", "title", "updated_at", "updated_by"}`, by tool."""
-        with _translated(self._url, "read title overrides from"):
-            async with self._engine.connect() as conn:
-                return await queries.stored_titles(conn)
-
-    async def set_title_override(self, tool: str, title: str, *, actor: str = "operator") -> None:
-        """Set the title of one tool, replacing any stored one; committed on return.
-
-        Raises:
-            StoreError: an empty tool name, a title `title_problem` refuses, or a database failure.
-        """
-        problem = "an override needs a tool name" if not tool else title_problem(title)
-        if problem:
-            raise StoreError(f"title of {tool!r}: {problem}")
-        with _translated(self._url, "write a title override to"):
-            async with queries.begin_write(self._engine) as conn:
-                await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
-
-    async def clear_title_override(self, tool: str) -> int:
-        """Remove the stored title of `tool`; returns how many went (0 or 1)."""
-        with _translated(self._url, "remove a title override from"):
-            async with queries.begin_write(self._engine) as conn:
-                return await queries.clear_title_override(conn, tool)
-
-    async def overrides_version(self) -> int:
-        """A number that changes whenever any stored override does: cheap to poll from other replicas."""
-        with _translated(self._url, "read the overrides version from"):
-            async with self._engine.connect() as conn:
-                return await queries.overrides_version(conn)
-
     # -- upkeep -----------------------------------------------------------
 
     async def prune(self) -> int:
@@ -618,11 +549,3 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     except OSError:
         return None
     return (found.st_dev, found.st_ino)
-
-
-def _check_hint(hint: str) -> None:
-    try:
-        Hint(hint)
-    except ValueError:
-        names = ", ".join(h.value for h in Hint)
-        raise StoreError(f"unknown hint {hint!r}: one of {names}") from None
