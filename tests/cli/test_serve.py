@@ -132,7 +132,7 @@ def test_the_sessions_calls_and_overrides_commands_read_the_store(tmp_path: Path
     ]
     bad = runner.invoke(app, ["overrides", "set", "fs_write_file", "destructive=yes", "--db", db], env=env)
     assert bad.exit_code == 2
-    assert "HINT=true or HINT=false" in bad.output
+    assert "expected HINT=true, HINT=false or title=TEXT" in bad.output
     cleared = runner.invoke(app, ["overrides", "clear", "fs_write_file", "--db", db], env=env)
     assert "removed 1 override" in cleared.stdout
     sessions = runner.invoke(app, ["sessions", "--format", "json", "--db", db], env=env)
