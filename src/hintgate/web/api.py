@@ -11,18 +11,18 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from hintgate import __version__
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.review import review_reasons
-from hintgate.hints.titles import title_problem
 from hintgate.policy.approvals import Answer
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
 from hintgate.store import Store
+from hintgate.web.override_models import Overrides, OverridesIn
 from hintgate.web.policy_models import Policy, PolicyIn, apply_policy, policy_out
 
 __all__ = ["router"]
@@ -79,15 +79,6 @@ class InferredHint(_Model):
     rule: str
     strength: Literal["strong", "weak"] = Field(description="Weak evidence only ever makes a tool look riskier.")
     why: str | None = Field(default=None, description="What disagreed, when the riskier value was taken.")
-
-
-class Overrides(_Model):
-    """Operator overrides of a tool's hints, by where they were set."""
-
-    config: dict[str, bool] = Field(description="From the config file.")
-    stored: dict[str, bool] = Field(description="Set through the API or dashboard; they win over the config file's.")
-    config_title: str | None = Field(default=None, description="The config file's title.")
-    stored_title: str | None = Field(default=None, description="Set through the API, CLI or dashboard; wins.")
 
 
 class ToolUsage(_Model):
@@ -176,25 +167,6 @@ class Health(_Model):
     store: str | None = None
     recording: Recording | None = None
     pending_approvals: int | None = None
-
-
-class OverridesIn(_Model):
-    """Per hint: true or false to override, null to go back to inheriting; hints left out are left alone."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    readOnlyHint: StrictBool | None = None
-    destructiveHint: StrictBool | None = None
-    idempotentHint: StrictBool | None = None
-    openWorldHint: StrictBool | None = None
-    title: StrictStr | None = Field(default=None, description="The tool's title; null goes back to inheriting.")
-
-    @field_validator("title")
-    @classmethod
-    def _title_is_a_label(cls, title: str | None) -> str | None:
-        if title is not None and (problem := title_problem(title)):
-            raise ValueError(problem)
-        return title
 
 
 class Session(_Model):
