@@ -34,7 +34,7 @@ if str(REPO / "src") not in sys.path:  # runnable without installing the package
 from hintgate.config.loading import parse_config  # noqa: E402
 from hintgate.config.model import Trust  # noqa: E402
 from hintgate.observers.metrics import Metrics  # noqa: E402
-from hintgate.pipeline import CallOutcome  # noqa: E402
+from hintgate.outcome import CallOutcome  # noqa: E402
 from hintgate.policy.decide import Decision, DecisionSource, Verdict  # noqa: E402
 from hintgate.server.gateway import Gateway  # noqa: E402
 from hintgate.testing import FakeSource  # noqa: E402

@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("config", ("hintgate.config",)),
     ("sources", ("hintgate.sources",)),
     ("store", ("hintgate.store",)),
-    ("pipeline", ("hintgate.pipeline", "hintgate.arguments")),
+    ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),
     ("web", ("hintgate.web",)),

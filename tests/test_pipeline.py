@@ -19,7 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
-from hintgate.pipeline import CallOutcome
+from hintgate.outcome import CallOutcome
 from hintgate.policy.rules import Mode, PolicySettings
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 

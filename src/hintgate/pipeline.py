@@ -23,14 +23,14 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.arguments import argument_problem
 from hintgate.errors import UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
+from hintgate.outcome import NO_TRACER, CallObserver, CallOutcome, Tracer
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from hintgate.server.context import RequestContext, RequestSession
     from hintgate.server.sessions import ClientSession
 
-__all__ = ["CallObserver", "CallOutcome", "ClientCall", "SessionLookup", "ToolCalls", "Tracer"]
+__all__ = ["ClientCall", "SessionLookup", "ToolCalls"]
 
 logger = logging.getLogger(__name__)
 
@@ -122,100 +122,6 @@ class ClientCall:
         if self._ctx is not None:
             with contextlib.suppress(Exception):
                 await _request_channel(self._ctx.session).notify(method, params)
-
-
-@dataclass(frozen=True, slots=True)
-class CallOutcome:
-    """What one tools/call went through and how it ended; what observers receive.
-
-    Attributes:
-        call_id: unique per call (a UUID string).
-        entry: the catalog entry called (public name, server, upstream name, hints, tier).
-        server_name: the name the server gave itself in `initialize`, if any.
-        session_id: the client session's id (None for a call without one).
-        client_name: the client's name, from its session.
-        client_version: the client's version.
-        request_id: the client's JSON-RPC request id, as a string.
-        arguments: the call's arguments.
-        result: the `CallToolResult` JSON sent back, None when the call raised.
-        error: what went wrong: the exception's text, or the text of an `isError` result.
-        started_at: when the call started (UTC).
-        duration_ms: how long the whole call took, questions included.
-        upstream_ms: how long the source took to answer (None when it was not called).
-        decision: the policy's decision.
-        verdict: allow, deny, or for asked calls approved / denied.
-        approver: who answered a question (`client`, `api`, `timeout`...).
-        approval: `once`, `session` or `denied` for asked calls.
-        asked_via: `elicitation`, `input-required` or `queue` for asked calls.
-        waited_ms: how long the question waited for its answer.
-    """
-
-    call_id: str
-    entry: CatalogEntry
-    server_name: str | None
-    session_id: str | None
-    client_name: str | None
-    client_version: str | None
-    request_id: str | None
-    arguments: Mapping[str, Any] | None
-    result: Mapping[str, Any] | None
-    error: str | None
-    started_at: datetime
-    duration_ms: float
-    upstream_ms: float | None
-    decision: Decision
-    verdict: str
-    approver: str | None = None
-    approval: str | None = None
-    asked_via: str | None = None
-    waited_ms: float | None = None
-
-    @property
-    def outcome(self) -> str:
-        """`ok`, `tool_error` (an `isError` result, denials included) or `error` (the call raised)."""
-        if self.result is None:
-            return "error"
-        return "tool_error" if self.result.get("isError") else "ok"
-
-    def decision_json(self) -> dict[str, Any]:
-        """`{"verdict", "reason", "source", "approver", "approval", "asked_via", "waited_ms"}`, as recorded."""
-        return {
-            **self.decision.to_json(),
-            "approver": self.approver,
-            "approval": self.approval,
-            "asked_via": self.asked_via,
-            "waited_ms": None if self.waited_ms is None else round(self.waited_ms, 3),
-        }
-
-
-class CallObserver(Protocol):
-    """Receives every call's outcome (the recorder, metrics...).
-
-    Called synchronously on the call path: it must be cheap (hand slow work to
-    a queue) and should not raise; what it raises is logged and dropped. It
-    returns None, or an awaitable that the call waits for before its answer
-    goes back (durable recording: the answer leaves once its record is
-    committed); what that raises is logged too.
-    """
-
-    def call_finished(self, outcome: CallOutcome) -> Awaitable[object] | None:
-        """One call has its answer."""
-
-
-class Tracer(Protocol):
-    """Opens a span around a phase of a call (decide, ask, upstream call, record)."""
-
-    def span(self, name: str, attributes: Mapping[str, str]) -> AbstractContextManager[object]:
-        """A context manager timing one phase; current while it is open."""
-
-
-class _NoTracer:
-    """The tracer when tracing is off: every span is the same empty context manager."""
-
-    _none: ClassVar[AbstractContextManager[object]] = contextlib.nullcontext()
-
-    def span(self, name: str, attributes: Mapping[str, str]) -> AbstractContextManager[object]:
-        return self._none
 
 
 class SessionLookup(Protocol):
@@ -293,7 +199,7 @@ class ToolCalls:
         self.rules = rules
         self.approvals = approvals if approvals is not None else ApprovalQueue()
         self.observers: list[CallObserver] = list(observers)
-        self._tracer: Tracer = tracer if tracer is not None else _NoTracer()
+        self._tracer: Tracer = tracer if tracer is not None else NO_TRACER
         self._modern = modern_versions
         self.seals = ApprovalSeals()
         self._caller_probe = caller_probe

@@ -20,7 +20,7 @@ from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig
 from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, ListenError
-from hintgate.pipeline import Tracer
+from hintgate.outcome import Tracer
 from hintgate.server.gateway import Gateway
 
 __all__ = ["bind_listener", "collect_catalog", "open_store", "python_config", "run_http", "run_stdio", "url_host"]

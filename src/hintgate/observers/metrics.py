@@ -18,7 +18,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from hintgate.pipeline import CallOutcome
+from hintgate.outcome import CallOutcome
 from hintgate.sources.base import Source, SourceState
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
-from hintgate.pipeline import CallOutcome
+from hintgate.outcome import CallOutcome
 from hintgate.store.recorder import CallRecord, SessionRecord
 
 if TYPE_CHECKING:

@@ -23,7 +23,8 @@ from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
 from hintgate.hints.quarantine import OnFinding, Quarantine, quarantine_catalog
 from hintgate.observers.metrics import Metrics
-from hintgate.pipeline import CallObserver, ToolCalls, Tracer
+from hintgate.outcome import CallObserver, Tracer
+from hintgate.pipeline import ToolCalls
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.results import unavailable
 from hintgate.server.context import RequestContext

@@ -1,0 +1,118 @@
+"""What one tools/call leaves behind, and who hears of it.
+
+`hintgate.pipeline.ToolCalls` makes one `CallOutcome` per answered call and
+hands it to every `CallObserver` (the store's recorder, metrics, tracing); a
+`Tracer` times the phases of the call while it runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar, Protocol
+
+from hintgate.hints.catalog import CatalogEntry
+from hintgate.policy.decide import Decision
+
+__all__ = ["NO_TRACER", "CallObserver", "CallOutcome", "Tracer"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    """What one tools/call went through and how it ended; what observers receive.
+
+    Attributes:
+        call_id: unique per call (a UUID string).
+        entry: the catalog entry called (public name, server, upstream name, hints, tier).
+        server_name: the name the server gave itself in `initialize`, if any.
+        session_id: the client session's id (None for a call without one).
+        client_name: the client's name, from its session.
+        client_version: the client's version.
+        request_id: the client's JSON-RPC request id, as a string.
+        arguments: the call's arguments.
+        result: the `CallToolResult` JSON sent back, None when the call raised.
+        error: what went wrong: the exception's text, or the text of an `isError` result.
+        started_at: when the call started (UTC).
+        duration_ms: how long the whole call took, questions included.
+        upstream_ms: how long the source took to answer (None when it was not called).
+        decision: the policy's decision.
+        verdict: allow, deny, or for asked calls approved / denied.
+        approver: who answered a question (`client`, `api`, `timeout`...).
+        approval: `once`, `session` or `denied` for asked calls.
+        asked_via: `elicitation`, `input-required` or `queue` for asked calls.
+        waited_ms: how long the question waited for its answer.
+    """
+
+    call_id: str
+    entry: CatalogEntry
+    server_name: str | None
+    session_id: str | None
+    client_name: str | None
+    client_version: str | None
+    request_id: str | None
+    arguments: Mapping[str, Any] | None
+    result: Mapping[str, Any] | None
+    error: str | None
+    started_at: datetime
+    duration_ms: float
+    upstream_ms: float | None
+    decision: Decision
+    verdict: str
+    approver: str | None = None
+    approval: str | None = None
+    asked_via: str | None = None
+    waited_ms: float | None = None
+
+    @property
+    def outcome(self) -> str:
+        """`ok`, `tool_error` (an `isError` result, denials included) or `error` (the call raised)."""
+        if self.result is None:
+            return "error"
+        return "tool_error" if self.result.get("isError") else "ok"
+
+    def decision_json(self) -> dict[str, Any]:
+        """`{"verdict", "reason", "source", "approver", "approval", "asked_via", "waited_ms"}`, as recorded."""
+        return {
+            **self.decision.to_json(),
+            "approver": self.approver,
+            "approval": self.approval,
+            "asked_via": self.asked_via,
+            "waited_ms": None if self.waited_ms is None else round(self.waited_ms, 3),
+        }
+
+
+class CallObserver(Protocol):
+    """Receives every call's outcome (the recorder, metrics...).
+
+    Called synchronously on the call path: it must be cheap (hand slow work to
+    a queue) and should not raise; what it raises is logged and dropped. It
+    returns None, or an awaitable that the call waits for before its answer
+    goes back (durable recording: the answer leaves once its record is
+    committed); what that raises is logged too.
+    """
+
+    def call_finished(self, outcome: CallOutcome) -> Awaitable[object] | None:
+        """One call has its answer."""
+
+
+class Tracer(Protocol):
+    """Opens a span around a phase of a call (decide, ask, upstream call, record)."""
+
+    def span(self, name: str, attributes: Mapping[str, str]) -> AbstractContextManager[object]:
+        """A context manager timing one phase; current while it is open."""
+
+
+class _NoTracer:
+    """The tracer when tracing is off: every span is the same empty context manager."""
+
+    _none: ClassVar[AbstractContextManager[object]] = contextlib.nullcontext()
+
+    def span(self, name: str, attributes: Mapping[str, str]) -> AbstractContextManager[object]:
+        return self._none
+
+
+NO_TRACER: Tracer = _NoTracer()
+"""The tracer in force when tracing is off."""
