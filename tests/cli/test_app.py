@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from hintgate.cli.app import EXIT_FINDINGS, EXIT_TARGET, EXIT_USAGE, app
+from hintgate.cli.app import app
+from hintgate.cli.common import EXIT_FINDINGS, EXIT_TARGET, EXIT_USAGE
 
 runner = CliRunner()
 HINTS = {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}

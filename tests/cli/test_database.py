@@ -10,7 +10,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from hintgate.cli.app import EXIT_USAGE, app
+from hintgate.cli.app import app
+from hintgate.cli.common import EXIT_USAGE
 
 
 def serve(tmp_path: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hintgate.cli.app import EXIT_LISTEN
+from hintgate.cli.common import EXIT_LISTEN
 from hintgate.cli.serve import url_host
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from hintgate.cli.app import EXIT_USAGE, app
+from hintgate.cli.app import app
+from hintgate.cli.common import EXIT_USAGE
 
 
 def stored(db: str) -> list[tuple[str, str, bool | str]]:

@@ -11,7 +11,8 @@ import anyio
 from mcp import Client
 from typer.testing import CliRunner
 
-from hintgate.cli.app import EXIT_TARGET, app
+from hintgate.cli.app import app
+from hintgate.cli.common import EXIT_TARGET
 from hintgate.testing import running_gateway
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"

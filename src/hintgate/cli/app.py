@@ -18,13 +18,28 @@ import enum
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from hintgate import __version__
+from hintgate.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_LISTEN,
+    EXIT_TARGET,
+    EXIT_USAGE,
+    OutputFormat,
+    WideOpt,
+    fail,
+    load_or_fail,
+    out,
+    print_wide,
+    store_location,
+    with_store,
+)
 from hintgate.cli.quarantine import quarantine_app
+from hintgate.cli.store_commands import calls, overrides_app, sessions
 from hintgate.errors import ConfigError, ExpectFileError, HintgateError, ListenError, TargetError
 
 if TYPE_CHECKING:
@@ -32,11 +47,6 @@ if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig
 
 __all__ = ["app", "main"]
-
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_TARGET = 3
-EXIT_LISTEN = 4
 
 app = typer.Typer(
     name="hintgate",
@@ -49,16 +59,7 @@ config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help
 app.add_typer(config_app, name="config")
 policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=True)
 app.add_typer(policy_app, name="policy")
-overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
-app.add_typer(overrides_app, name="overrides")
 app.add_typer(quarantine_app, name="quarantine")
-
-
-class OutputFormat(enum.StrEnum):
-    """Output of listings."""
-
-    TEXT = "text"
-    JSON = "json"
 
 
 class LintFormat(enum.StrEnum):
@@ -78,18 +79,6 @@ class FailOn(enum.StrEnum):
     NEVER = "never"
 
 
-def _out() -> Console:
-    return Console(soft_wrap=False)
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    console = Console(stderr=True)
-    for line in message.splitlines() or [""]:
-        console.print("[bold red]error:[/] ", end="", highlight=False)
-        console.print(line, highlight=False, markup=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
 TargetArgs = Annotated[
     list[str] | None,
     typer.Argument(
@@ -100,9 +89,6 @@ TargetArgs = Annotated[
 ConfigOpt = Annotated[str | None, typer.Option("--config", help="A gateway config file (with --server).")]
 ServerOpt = Annotated[str | None, typer.Option("--server", help="The server of --config to inspect.")]
 TimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for the server to start and answer.")]
-WideOpt = Annotated[
-    bool, typer.Option("--wide", help="Show every column untruncated, whole ids and timestamps (lines may wrap).")
-]
 ProfileOpt = Annotated[
     str | None,
     typer.Option("--profile", help="HTTP-method inference profile (default: the config's, else conservative)."),
@@ -115,7 +101,7 @@ def _listing(target: list[str] | None, config: str | None, server: str | None, t
     try:
         parsed = parse_target(target or [], config=config, server=server)
     except (ConfigError, TargetError) as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     what = "reading" if parsed.file is not None else "starting and listing"
     # A spinner on stderr while a server starts; invisible when stderr is not a terminal.
     with Console(stderr=True).status(f"{what} {parsed.label}", spinner="dots"):
@@ -123,7 +109,7 @@ def _listing(target: list[str] | None, config: str | None, server: str | None, t
             return asyncio.run(fetch_listing(parsed, timeout=timeout))
         except TargetError as exc:
             error = exc
-    _fail(str(error), EXIT_TARGET)
+    return fail(str(error), EXIT_TARGET)  # after the spinner has stopped
 
 
 @app.command()
@@ -148,7 +134,7 @@ def lint(
     try:
         expected = load_expect(expect) if expect is not None else None
     except ExpectFileError as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     listing = _listing(target, config, server, timeout)
     if profile is None and listing.target.config is not None:
         profile = listing.target.config.inference_profile
@@ -170,8 +156,8 @@ def lint(
             overrides=overrides,
         )
     except HintgateError as exc:
-        _fail(str(exc), EXIT_USAGE)
-    console = _out()
+        fail(str(exc), EXIT_USAGE)
+    console = out()
     if output is LintFormat.JSON:
         print_json(console, lint_json(report))
     elif output is LintFormat.SARIF:
@@ -226,13 +212,13 @@ def infer(
                 )
             )
         except HintgateError as exc:
-            _fail(str(exc), EXIT_TARGET)
-    console = _out()
+            fail(str(exc), EXIT_TARGET)
+    console = out()
     if output is OutputFormat.JSON:
         print_json(console, infer_json(tools))
     else:
         title = listing.target.label + (f" ({listing.server})" if listing.server else "")
-        _print_wide(console, infer_table(tools, title=title, width=console.width, wide=wide), wide)
+        print_wide(console, infer_table(tools, title=title, width=console.width, wide=wide), wide)
 
 
 @config_app.command("check")
@@ -244,20 +230,11 @@ def config_check(file: Annotated[Path, typer.Argument(help="The config file to v
         loaded = load_config(file)
         warnings = check_config(file)
     except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
-    console = _out()
+        fail(str(exc), EXIT_USAGE)
+    console = out()
     for warning in warnings:
         console.print(f"[yellow]warning:[/] {warning}", highlight=False)
     console.print(f"[green]ok[/]: {file}: {len(loaded.servers)} servers", highlight=False)
-
-
-def _load(config: Path) -> GatewayConfig:
-    from hintgate.config.loading import load_config
-
-    try:
-        return load_config(config)
-    except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
 
 
 def _parse_http(value: str) -> tuple[str, int]:
@@ -266,13 +243,13 @@ def _parse_http(value: str) -> tuple[str, int]:
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
     elif ":" in host or "[" in value or "]" in value:
-        _fail(f"--http {value!r}: write an IPv6 address in brackets, e.g. [::1]:8765", EXIT_USAGE)
+        fail(f"--http {value!r}: write an IPv6 address in brackets, e.g. [::1]:8765", EXIT_USAGE)
     try:
         number = int(port)
     except ValueError:
-        _fail(f"--http {value!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 or [::1]:8765", EXIT_USAGE)
+        fail(f"--http {value!r}: expected HOST:PORT or PORT, e.g. 127.0.0.1:8765 or [::1]:8765", EXIT_USAGE)
     if not 0 <= number <= 65535:
-        _fail(f"--http {value!r}: port must be 0-65535", EXIT_USAGE)
+        fail(f"--http {value!r}: port must be 0-65535", EXIT_USAGE)
     return host or "127.0.0.1", number
 
 
@@ -287,13 +264,13 @@ DemoFlag = Annotated[
 
 def _config_or_demo(config: Path | None, demo: bool) -> GatewayConfig:
     if demo == (config is not None):
-        _fail("give exactly one of --config FILE and --demo", EXIT_USAGE)
+        fail("give exactly one of --config FILE and --demo", EXIT_USAGE)
     if demo:
         from hintgate.demo import demo_config
 
         return demo_config()
     assert config is not None
-    return _load(config)
+    return load_or_fail(config)
 
 
 @app.command()
@@ -333,16 +310,16 @@ def serve(
     from hintgate.config.settings import Settings
 
     if http is not None and (stdio or dashboard is not None or metrics is not None):
-        _fail("--http serves the dashboard and /metrics itself; --stdio, --dashboard, --metrics go without", EXIT_USAGE)
+        fail("--http serves the dashboard and /metrics itself; --stdio, --dashboard, --metrics go without", EXIT_USAGE)
     if python is not None and (config is not None or demo):
-        _fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
+        fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
     try:
         loaded = python_config(python) if python is not None else _config_or_demo(config, demo)
         settings = Settings.from_environ(database_url=db, record=False if no_record else None, tracing=tracing or None)
     except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     # Checked now, before a port is bound or an upstream started; said once the gateway is up.
-    where = _database_location(settings) if settings.record else "nowhere (--no-record)"
+    where = store_location(settings) if settings.record else "nowhere (--no-record)"
     if demo:
         from hintgate.demo import BANNER
 
@@ -356,9 +333,9 @@ def serve(
             scrape = _parse_http(metrics) if metrics is not None else None
             asyncio.run(run_stdio(loaded, settings, dashboard=web, metrics=scrape, recording=where))
     except ListenError as exc:
-        _fail(str(exc), EXIT_LISTEN)
+        fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:
-        _fail(str(exc), EXIT_TARGET)
+        fail(str(exc), EXIT_TARGET)
 
 
 @app.command()
@@ -382,25 +359,25 @@ def tools(
     from hintgate.hints.reports import catalog_json, catalog_text, print_json, usage_rows, usage_text
 
     loaded = _config_or_demo(config, demo)
-    console = _out()
+    console = out()
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
     if usage:
 
         async def read(store: Any) -> Any:
             return await store.tool_usage()
 
-        rows = usage_rows(gateway.catalog.entries.values(), _with_store(db, read))
+        rows = usage_rows(gateway.catalog.entries.values(), with_store(db, read))
         if output is OutputFormat.JSON:
             print_json(console, json.dumps(rows, indent=2))
         else:
-            _print_wide(console, usage_text(rows, width=console.width, wide=wide), wide)
+            print_wide(console, usage_text(rows, width=console.width, wide=wide), wide)
     elif output is OutputFormat.JSON:
         print_json(console, catalog_json(gateway))
     else:
-        _print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)
+        print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)
     down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
     if down:
-        _fail(f"{len(down)} of {len(gateway.sources)} servers are not up: {', '.join(down)}", EXIT_TARGET)
+        fail(f"{len(down)} of {len(gateway.sources)} servers are not up: {', '.join(down)}", EXIT_TARGET)
 
 
 @app.command()
@@ -440,11 +417,11 @@ def openapi(
             for op in toolset.operations
         ]
     except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
+        fail(str(exc), EXIT_USAGE)
     except HintgateError as exc:
-        _fail(str(exc), EXIT_TARGET)
+        fail(str(exc), EXIT_TARGET)
     target = base_url or next(iter(toolset.servers), None)
-    console = _out()
+    console = out()
     if output is OutputFormat.JSON:
         report = {
             "document": toolset.source,
@@ -465,7 +442,7 @@ def openapi(
     parts: list[Any] = [infer_table(resolved, title=title, width=console.width, wide=wide)]
     parts += [Text(f"skipped: {toolset.source}: {p}", style="yellow") for p in toolset.skipped]
     parts += [Text(f"note: {toolset.source}: {p}", style="dim") for p in toolset.warnings]
-    _print_wide(console, Group(*parts), wide)
+    print_wide(console, Group(*parts), wide)
 
 
 @policy_app.command("explain")
@@ -489,262 +466,21 @@ def policy_explain(
     try:
         modes = tuple(Mode(m.replace("_", "-")) for m in mode) if mode else tuple(Mode)
     except ValueError:
-        _fail(f"--mode: expected one of {', '.join(m.value for m in Mode)}", EXIT_USAGE)
+        fail(f"--mode: expected one of {', '.join(m.value for m in Mode)}", EXIT_USAGE)
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
     settings, rules = loaded.policy
     rows = explain(gateway.catalog.entries.values(), settings, rules, modes)
-    console = _out()
+    console = out()
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))
     else:
         table = explain_text(rows, modes, detailed=bool(mode), configured=settings.mode, width=console.width, wide=wide)
-        _print_wide(console, table, wide)
+        print_wide(console, table, wide)
 
 
-DbOpt = Annotated[
-    str | None, typer.Option("--db", help="Database URL; default: HINTGATE_DATABASE_URL, else SQLite in the data dir.")
-]
-
-
-def _print_wide(console: Console, renderable: Any, wide: bool) -> None:
-    """Print a fitted table; with `--wide`, at whatever width it takes rather than the console's."""
-    if wide:
-        # Fitted tables fix their own column widths; a wide console just keeps Rich from squeezing them.
-        Console(file=console.file, width=100_000, soft_wrap=False).print(renderable)
-    else:
-        console.print(renderable)
-
-
-def _emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wide: bool = False) -> None:
-    """Print store rows as JSON (as they are) or as a table for people, fitted to the console unless `wide`."""
-    from hintgate.hints.reports import print_json
-
-    console = _out()
-    if output is OutputFormat.JSON:
-        print_json(console, json.dumps(rows, indent=2))
-    else:
-        _print_wide(console, render(rows, width=console.width, wide=wide), wide)
-
-
-def _database_location(settings: Any) -> str:
-    """The database in use, for people; a SQLite file outside the data dir must have an existing directory."""
-    from hintgate.errors import StoreError
-    from hintgate.store.engine import database_location
-
-    try:
-        return database_location(settings.store_url, default=settings.database_url is None)
-    except StoreError as exc:
-        _fail(str(exc), EXIT_USAGE)
-
-
-def _with_store(db: str | None, work: Any) -> Any:
-    """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
-    from hintgate.config.settings import Settings
-    from hintgate.store import Store
-
-    try:
-        settings = Settings.from_environ(database_url=db)
-    except ConfigError as exc:
-        _fail(str(exc), EXIT_USAGE)
-    url = settings.store_url
-    _database_location(settings)
-
-    async def run() -> Any:
-        store = await Store.open(url, recover=False, replica=settings.replica)
-        try:
-            return await work(store)
-        finally:
-            await store.close()
-
-    try:
-        return asyncio.run(run())
-    except HintgateError as exc:
-        _fail(str(exc), EXIT_TARGET)
-
-
-@app.command()
-def sessions(
-    limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
-    db: DbOpt = None,
-    wide: WideOpt = False,
-) -> None:
-    """Recent client sessions: client, status, start and end, calls, tokens."""
-    from hintgate.hints.reports import sessions_text
-
-    rows = _with_store(db, lambda store: store.recent_sessions(limit))
-    _emit_rows(rows, output, sessions_text, wide)
-
-
-@app.command()
-def calls(
-    session: Annotated[str | None, typer.Option("--session", help="Only calls of this session, in order.")] = None,
-    tool: Annotated[str | None, typer.Option("--tool", help="Only calls of this tool (its gateway name).")] = None,
-    server: Annotated[str | None, typer.Option("--server", help="Only calls to this server.")] = None,
-    tier: Annotated[str | None, typer.Option("--tier", help="Only calls of tools of this tier.")] = None,
-    verdict: Annotated[str | None, typer.Option("--verdict", help="allow, deny, approved or denied.")] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
-    db: DbOpt = None,
-    wide: WideOpt = False,
-) -> None:
-    """Recorded tool calls with the hints in force and the policy's decision."""
-    from hintgate.hints.reports import calls_text
-
-    rows = _with_store(
-        db,
-        lambda store: store.calls(
-            session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
-        ),
-    )
-    _emit_rows(rows, output, calls_text, wide)
-
-
-@overrides_app.command("list")
-def overrides_list(
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
-    db: DbOpt = None,
-    wide: WideOpt = False,
-) -> None:
-    """The stored overrides, titles as hint `title` (the config file's are shown by `hintgate tools`)."""
-    from hintgate.hints.reports import overrides_text
-
-    async def work(store: Any) -> list[dict[str, Any]]:
-        titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.title_overrides()]
-        return sorted([*await store.overrides(), *titles], key=lambda row: (row["tool"], row["hint"]))
-
-    rows = _with_store(db, work)
-    _emit_rows(rows, output, overrides_text, wide)
-
-
-def _hint_spellings() -> dict[str, str]:
-    """What `overrides set` takes for a hint, as the config file does: readOnlyHint, read_only, readOnly..."""
-    from hintgate.hints.annotations import Hint
-
-    spellings: dict[str, str] = {}
-    for hint in Hint:
-        short = hint.value.removesuffix("Hint")
-        for spelling in (hint.value, hint.attr, f"{hint.attr}_hint", short):
-            spellings[spelling] = hint.value
-    return spellings
-
-
-@overrides_app.command("set")
-def overrides_set(
-    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. fs_write_file).")],
-    hints: Annotated[
-        list[str],
-        typer.Argument(
-            help="HINT=true|false pairs, e.g. destructiveHint=true read_only=false (config spellings), "
-            'and title="New title".'
-        ),
-    ],
-    db: DbOpt = None,
-    config: Annotated[
-        Path | None,
-        typer.Option("--config", "-c", help="Check TOOL against this config's catalog (starts its servers)."),
-    ] = None,
-) -> None:
-    """Override hints or the title of a tool; a running gateway on the same database applies them within seconds.
-
-    An unknown tool is refused when `--config` is given (the catalog is
-    consulted); without it, a tool the store has never seen (no recorded
-    call, no override) is set with a warning, since a server may list it later.
-    """
-    from hintgate.hints.annotations import Hint
-    from hintgate.hints.titles import title_problem
-
-    spellings = _hint_spellings()
-    parsed: dict[str, bool] = {}
-    title: str | None = None
-    known = ", ".join(h.value for h in Hint)
-    for pair in hints:
-        name, sep, value = pair.partition("=")
-        if sep and name == "title":
-            if problem := title_problem(value):
-                _fail(f"title: {problem}", EXIT_USAGE)
-            title = value
-            continue
-        if not sep or value.lower() not in ("true", "false"):
-            _fail(f"{pair!r}: expected HINT=true, HINT=false or title=TEXT (hints: {known})", EXIT_USAGE)
-        if name not in spellings:
-            _fail(f"{name!r} is not a hint (hints: {known}, or their config spellings)", EXIT_USAGE)
-        parsed[spellings[name]] = value.lower() == "true"
-    if config is not None:
-        _check_in_catalog(tool, _load(config))
-
-    async def work(store: Any) -> bool:
-        seen = bool(await store.calls(tool=tool, limit=1)) or any(r["tool"] == tool for r in await store.overrides())
-        seen = seen or any(r["tool"] == tool for r in await store.title_overrides())
-        for name, value in parsed.items():
-            await store.set_override(tool, name, value, actor="cli")
-        if title is not None:
-            await store.set_title_override(tool, title, actor="cli")
-        return seen
-
-    seen = _with_store(db, work)
-    if not seen and config is None:
-        Console(stderr=True).print(
-            f"[yellow]warning:[/] no recorded call or override names {tool!r}: check the name "
-            "(`hintgate tools`, or give --config FILE to check it); the override applies once a server lists it",
-            highlight=False,
-            soft_wrap=True,
-        )
-    done = [f"{k}={str(v).lower()}" for k, v in parsed.items()] + ([f"title={title!r}"] if title is not None else [])
-    _out().print(f"set {', '.join(done)} on {tool}", highlight=False)
-
-
-def _check_in_catalog(tool: str, loaded: GatewayConfig) -> None:
-    import difflib
-
-    from hintgate.cli.serve import collect_catalog
-
-    gateway = asyncio.run(collect_catalog(loaded, progress=False))
-    names = list(gateway.catalog.entries)
-    if tool in names:
-        return
-    down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
-    if down:
-        Console(stderr=True).print(
-            f"[yellow]warning:[/] {tool!r} is not in the catalog, but {', '.join(down)} did not start, "
-            "so it may be theirs",
-            highlight=False,
-            soft_wrap=True,
-        )
-        return
-    close = difflib.get_close_matches(tool, names, n=3)
-    hint = f"; did you mean {', '.join(close)}?" if close else f" ({len(names)} tools listed)"
-    _fail(f"{tool!r} is not a tool of this config's catalog{hint}", EXIT_USAGE)
-
-
-@overrides_app.command("clear")
-def overrides_clear(
-    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it.")],
-    what: Annotated[
-        str | None, typer.Argument(help="Only this: a hint, or `title` (default: all of the tool's, title too).")
-    ] = None,
-    hint: Annotated[str | None, typer.Option("--hint", help="Only this hint (default: all of the tool's).")] = None,
-    db: DbOpt = None,
-) -> None:
-    """Remove stored overrides of a tool: `overrides clear T`, `overrides clear T title`, `--hint readOnlyHint`."""
-    if what is not None and hint is not None:
-        _fail("give the hint either as an argument or as --hint, not both", EXIT_USAGE)
-    only = what if what is not None else hint
-    if only is not None and only != "title":
-        if only not in (spellings := _hint_spellings()):
-            _fail(f"{only!r} is not a hint or title (hints: {', '.join(sorted(set(spellings.values())))})", EXIT_USAGE)
-        only = spellings[only]
-
-    async def work(store: Any) -> int:
-        removed = 0
-        if only is None or only == "title":
-            removed += await store.clear_title_override(tool)
-        if only != "title":
-            removed += await store.clear_override(tool, only)
-        return removed
-
-    removed = _with_store(db, work)
-    _out().print(f"removed {removed} override(s) of {tool}", highlight=False)
+app.command()(sessions)
+app.command()(calls)
+app.add_typer(overrides_app, name="overrides")
 
 
 @app.command("demo-server")
@@ -758,7 +494,7 @@ def demo_server() -> None:
 @app.command()
 def version() -> None:
     """Print hintgate's version."""
-    _out().print(f"hintgate {__version__}", highlight=False)
+    out().print(f"hintgate {__version__}", highlight=False)
 
 
 def main() -> None:

@@ -1,0 +1,135 @@
+"""What every command shares: exit codes, output formats, errors, fitted tables, the store.
+
+Commands live in `hintgate.cli.app` and its siblings; this module holds what
+they have in common so none of them imports another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from hintgate.errors import ConfigError, HintgateError
+
+if TYPE_CHECKING:
+    from hintgate.config.model import GatewayConfig
+
+__all__ = [
+    "EXIT_FINDINGS",
+    "EXIT_LISTEN",
+    "EXIT_TARGET",
+    "EXIT_USAGE",
+    "DbOpt",
+    "OutputFormat",
+    "WideOpt",
+    "emit_rows",
+    "fail",
+    "load_or_fail",
+    "out",
+    "print_wide",
+    "store_location",
+    "with_store",
+]
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_TARGET = 3
+EXIT_LISTEN = 4
+
+
+class OutputFormat(enum.StrEnum):
+    """Output of listings."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+def out() -> Console:
+    return Console(soft_wrap=False)
+
+
+def fail(message: str, code: int) -> NoReturn:
+    console = Console(stderr=True)
+    for line in message.splitlines() or [""]:
+        console.print("[bold red]error:[/] ", end="", highlight=False)
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+WideOpt = Annotated[
+    bool, typer.Option("--wide", help="Show every column untruncated, whole ids and timestamps (lines may wrap).")
+]
+DbOpt = Annotated[
+    str | None, typer.Option("--db", help="Database URL; default: HINTGATE_DATABASE_URL, else SQLite in the data dir.")
+]
+
+
+def print_wide(console: Console, renderable: Any, wide: bool) -> None:
+    """Print a fitted table; with `--wide`, at whatever width it takes rather than the console's."""
+    if wide:
+        # Fitted tables fix their own column widths; a wide console just keeps Rich from squeezing them.
+        Console(file=console.file, width=100_000, soft_wrap=False).print(renderable)
+    else:
+        console.print(renderable)
+
+
+def emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wide: bool = False) -> None:
+    """Print store rows as JSON (as they are) or as a table for people, fitted to the console unless `wide`."""
+    from hintgate.hints.reports import print_json
+
+    console = out()
+    if output is OutputFormat.JSON:
+        print_json(console, json.dumps(rows, indent=2))
+    else:
+        print_wide(console, render(rows, width=console.width, wide=wide), wide)
+
+
+def store_location(settings: Any) -> str:
+    """The database in use, for people; a SQLite file outside the data dir must have an existing directory."""
+    from hintgate.errors import StoreError
+    from hintgate.store.engine import database_location
+
+    try:
+        return database_location(settings.store_url, default=settings.database_url is None)
+    except StoreError as exc:
+        fail(str(exc), EXIT_USAGE)
+
+
+def with_store(db: str | None, work: Any) -> Any:
+    """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
+    from hintgate.config.settings import Settings
+    from hintgate.store import Store
+
+    try:
+        settings = Settings.from_environ(database_url=db)
+    except ConfigError as exc:
+        fail(str(exc), EXIT_USAGE)
+    url = settings.store_url
+    store_location(settings)
+
+    async def run() -> Any:
+        store = await Store.open(url, recover=False, replica=settings.replica)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    try:
+        return asyncio.run(run())
+    except HintgateError as exc:
+        fail(str(exc), EXIT_TARGET)
+
+
+def load_or_fail(config: Path) -> GatewayConfig:
+    from hintgate.config.loading import load_config
+
+    try:
+        return load_config(config)
+    except ConfigError as exc:
+        fail(str(exc), EXIT_USAGE)

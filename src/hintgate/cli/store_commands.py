@@ -1,0 +1,212 @@
+"""Commands that read and edit the store: `sessions`, `calls`, `overrides list|set|clear`."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from hintgate.cli.common import (
+    EXIT_USAGE,
+    DbOpt,
+    OutputFormat,
+    WideOpt,
+    emit_rows,
+    fail,
+    load_or_fail,
+    out,
+    with_store,
+)
+
+if TYPE_CHECKING:
+    from hintgate.config.model import GatewayConfig
+
+__all__ = ["calls", "overrides_app", "sessions"]
+
+overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
+
+
+def sessions(
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+    wide: WideOpt = False,
+) -> None:
+    """Recent client sessions: client, status, start and end, calls, tokens."""
+    from hintgate.hints.reports import sessions_text
+
+    rows = with_store(db, lambda store: store.recent_sessions(limit))
+    emit_rows(rows, output, sessions_text, wide)
+
+
+def calls(
+    session: Annotated[str | None, typer.Option("--session", help="Only calls of this session, in order.")] = None,
+    tool: Annotated[str | None, typer.Option("--tool", help="Only calls of this tool (its gateway name).")] = None,
+    server: Annotated[str | None, typer.Option("--server", help="Only calls to this server.")] = None,
+    tier: Annotated[str | None, typer.Option("--tier", help="Only calls of tools of this tier.")] = None,
+    verdict: Annotated[str | None, typer.Option("--verdict", help="allow, deny, approved or denied.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+    wide: WideOpt = False,
+) -> None:
+    """Recorded tool calls with the hints in force and the policy's decision."""
+    from hintgate.hints.reports import calls_text
+
+    rows = with_store(
+        db,
+        lambda store: store.calls(
+            session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
+        ),
+    )
+    emit_rows(rows, output, calls_text, wide)
+
+
+@overrides_app.command("list")
+def overrides_list(
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+    wide: WideOpt = False,
+) -> None:
+    """The stored overrides, titles as hint `title` (the config file's are shown by `hintgate tools`)."""
+    from hintgate.hints.reports import overrides_text
+
+    async def work(store: Any) -> list[dict[str, Any]]:
+        titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.title_overrides()]
+        return sorted([*await store.overrides(), *titles], key=lambda row: (row["tool"], row["hint"]))
+
+    rows = with_store(db, work)
+    emit_rows(rows, output, overrides_text, wide)
+
+
+def _hint_spellings() -> dict[str, str]:
+    """What `overrides set` takes for a hint, as the config file does: readOnlyHint, read_only, readOnly..."""
+    from hintgate.hints.annotations import Hint
+
+    spellings: dict[str, str] = {}
+    for hint in Hint:
+        short = hint.value.removesuffix("Hint")
+        for spelling in (hint.value, hint.attr, f"{hint.attr}_hint", short):
+            spellings[spelling] = hint.value
+    return spellings
+
+
+@overrides_app.command("set")
+def overrides_set(
+    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. fs_write_file).")],
+    hints: Annotated[
+        list[str],
+        typer.Argument(
+            help="HINT=true|false pairs, e.g. destructiveHint=true read_only=false (config spellings), "
+            'and title="New title".'
+        ),
+    ],
+    db: DbOpt = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", "-c", help="Check TOOL against this config's catalog (starts its servers)."),
+    ] = None,
+) -> None:
+    """Override hints or the title of a tool; a running gateway on the same database applies them within seconds.
+
+    An unknown tool is refused when `--config` is given (the catalog is
+    consulted); without it, a tool the store has never seen (no recorded
+    call, no override) is set with a warning, since a server may list it later.
+    """
+    from hintgate.hints.annotations import Hint
+    from hintgate.hints.titles import title_problem
+
+    spellings = _hint_spellings()
+    parsed: dict[str, bool] = {}
+    title: str | None = None
+    known = ", ".join(h.value for h in Hint)
+    for pair in hints:
+        name, sep, value = pair.partition("=")
+        if sep and name == "title":
+            if problem := title_problem(value):
+                fail(f"title: {problem}", EXIT_USAGE)
+            title = value
+            continue
+        if not sep or value.lower() not in ("true", "false"):
+            fail(f"{pair!r}: expected HINT=true, HINT=false or title=TEXT (hints: {known})", EXIT_USAGE)
+        if name not in spellings:
+            fail(f"{name!r} is not a hint (hints: {known}, or their config spellings)", EXIT_USAGE)
+        parsed[spellings[name]] = value.lower() == "true"
+    if config is not None:
+        _check_in_catalog(tool, load_or_fail(config))
+
+    async def work(store: Any) -> bool:
+        seen = bool(await store.calls(tool=tool, limit=1)) or any(r["tool"] == tool for r in await store.overrides())
+        seen = seen or any(r["tool"] == tool for r in await store.title_overrides())
+        for name, value in parsed.items():
+            await store.set_override(tool, name, value, actor="cli")
+        if title is not None:
+            await store.set_title_override(tool, title, actor="cli")
+        return seen
+
+    seen = with_store(db, work)
+    if not seen and config is None:
+        Console(stderr=True).print(
+            f"[yellow]warning:[/] no recorded call or override names {tool!r}: check the name "
+            "(`hintgate tools`, or give --config FILE to check it); the override applies once a server lists it",
+            highlight=False,
+            soft_wrap=True,
+        )
+    done = [f"{k}={str(v).lower()}" for k, v in parsed.items()] + ([f"title={title!r}"] if title is not None else [])
+    out().print(f"set {', '.join(done)} on {tool}", highlight=False)
+
+
+def _check_in_catalog(tool: str, loaded: GatewayConfig) -> None:
+    import difflib
+
+    from hintgate.cli.serve import collect_catalog
+
+    gateway = asyncio.run(collect_catalog(loaded, progress=False))
+    names = list(gateway.catalog.entries)
+    if tool in names:
+        return
+    down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
+    if down:
+        Console(stderr=True).print(
+            f"[yellow]warning:[/] {tool!r} is not in the catalog, but {', '.join(down)} did not start, "
+            "so it may be theirs",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return
+    close = difflib.get_close_matches(tool, names, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else f" ({len(names)} tools listed)"
+    fail(f"{tool!r} is not a tool of this config's catalog{hint}", EXIT_USAGE)
+
+
+@overrides_app.command("clear")
+def overrides_clear(
+    tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it.")],
+    what: Annotated[
+        str | None, typer.Argument(help="Only this: a hint, or `title` (default: all of the tool's, title too).")
+    ] = None,
+    hint: Annotated[str | None, typer.Option("--hint", help="Only this hint (default: all of the tool's).")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Remove stored overrides of a tool: `overrides clear T`, `overrides clear T title`, `--hint readOnlyHint`."""
+    if what is not None and hint is not None:
+        fail("give the hint either as an argument or as --hint, not both", EXIT_USAGE)
+    only = what if what is not None else hint
+    if only is not None and only != "title":
+        if only not in (spellings := _hint_spellings()):
+            fail(f"{only!r} is not a hint or title (hints: {', '.join(sorted(set(spellings.values())))})", EXIT_USAGE)
+        only = spellings[only]
+
+    async def work(store: Any) -> int:
+        removed = 0
+        if only is None or only == "title":
+            removed += await store.clear_title_override(tool)
+        if only != "title":
+            removed += await store.clear_override(tool, only)
+        return removed
+
+    removed = with_store(db, work)
+    out().print(f"removed {removed} override(s) of {tool}", highlight=False)
