@@ -115,8 +115,27 @@ class Timeouts:
     list: float = 30.0
 
 
+class _ToolFilter:
+    """`wants` and `override_for` of a source entry that lists tools by name (a server, a Python registry)."""
+
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    overrides: Mapping[str, ToolOverride]
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
+        # As listed or as served, case and look-alike letters folded: `delete repo` cannot escape `delete_*`.
+        if self.include and not names_match(self.include, tool_name):
+            return False
+        return not names_match(self.exclude, tool_name)
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The override that applies to a tool, if any (see `match_override`)."""
+        return match_override(self.overrides, tool_name)
+
+
 @dataclass(frozen=True)
-class ServerConfig:
+class ServerConfig(_ToolFilter):
     """One upstream MCP server and what hintgate does with its tools.
 
     Tool names in `include`, `exclude` and `overrides` are the server's own
@@ -144,17 +163,6 @@ class ServerConfig:
         t = self.transport
         values = [*t.env.values()] if isinstance(t, StdioTransport) else [*t.headers.values(), *url_secrets(t.url)]
         return secret_values([*values, *self.from_environment])
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
-        # As listed or as served, case and look-alike letters folded: `delete repo` cannot escape `delete_*`.
-        if self.include and not names_match(self.include, tool_name):
-            return False
-        return not names_match(self.exclude, tool_name)
-
-    def override_for(self, tool_name: str) -> ToolOverride | None:
-        """The override that applies to a tool, if any (see `match_override`)."""
-        return match_override(self.overrides, tool_name)
 
     def redacted(self) -> dict[str, Any]:
         """A JSON-ready description with `env` and `headers` values, and URL credentials, as `***`.
@@ -371,7 +379,7 @@ class OpenApiConfig:
 
 
 @dataclass(frozen=True)
-class PythonConfig:
+class PythonConfig(_ToolFilter):
     """A registry of Python tools served in the gateway.
 
     Attributes:
@@ -393,17 +401,6 @@ class PythonConfig:
     exclude: tuple[str, ...] = ()
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
     call_timeout: float = Timeouts.call
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
-        # As listed or as served, case and look-alike letters folded: `delete repo` cannot escape `delete_*`.
-        if self.include and not names_match(self.include, tool_name):
-            return False
-        return not names_match(self.exclude, tool_name)
-
-    def override_for(self, tool_name: str) -> ToolOverride | None:
-        """The override that applies to a tool, if any (see `match_override`)."""
-        return match_override(self.overrides, tool_name)
 
 
 @dataclass(frozen=True)
