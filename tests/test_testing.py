@@ -49,7 +49,8 @@ async def test_fake_source_calls_run_the_handler_and_are_counted() -> None:
 
 
 async def test_a_fake_source_that_goes_down_answers_with_a_clear_tool_error() -> None:
-    source = notes()
+    # Trusted, so its read-only tool runs unasked: this is about availability, not about asking.
+    source = notes(trust=Trust.TRUSTED)
     async with in_memory_gateway(source) as (gateway, client):
         source.go_down("maintenance")
         result = await client.call_tool("notes_get_note", {"id": 1})
