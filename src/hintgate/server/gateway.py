@@ -27,13 +27,14 @@ from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.results import unavailable
+from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.routing import Routes
-from hintgate.server.sessions import ClientSession, SessionObserver, SessionTracker
+from hintgate.server.sessions import SessionObservers, SessionTracker
 from hintgate.sources import build_sources
 from hintgate.sources.base import Source, SourceState
 
@@ -79,12 +80,14 @@ class Gateway:
         self.quarantined: dict[str, Quarantine] = {}
         self.accepted_quarantine: dict[str, str] = {}
         self.store = store
+        self.session_observers = SessionObservers()
         self.sessions = SessionTracker(
-            on_start=self._session_started, on_end=self._session_ended, modern_versions=MODERN_VERSIONS
+            on_start=self.session_observers.started,
+            on_end=self.session_observers.ended,
+            modern_versions=MODERN_VERSIONS,
         )
         self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store)
         call_observers: list[CallObserver] = []
-        self.session_observers: list[SessionObserver] = []
         if store is not None:
             from hintgate.observers.recording import Recording
 
@@ -106,7 +109,7 @@ class Gateway:
         self._tasks: list[asyncio.Task[None]] = []
         self.stdio_connection: Any = None
         self._state_key = state_key
-        self._bus: Any = None
+        self.broadcast = Broadcast(self.sessions)
         self._server: Any = None
 
     async def __aenter__(self) -> Gateway:
@@ -183,12 +186,12 @@ class Gateway:
     async def _on_change(self, server: str, what: str) -> None:
         if what == "status":
             self.rebuild()
-            await self._broadcast(_STANDARD_KINDS)
+            await self.broadcast.lists_changed(_STANDARD_KINDS)
         elif what in _STANDARD_KINDS:
             self.rebuild((what,))
-            await self._broadcast((what,))
+            await self.broadcast.lists_changed((what,))
         elif what.startswith("resource-updated:"):
-            await self._broadcast_resource_updated(what.partition(":")[2])
+            await self.broadcast.resource_updated(what.partition(":")[2])
 
     @property
     def stored_overrides(self) -> dict[str, dict[Hint, bool]]:
@@ -205,7 +208,7 @@ class Gateway:
         self.accepted_quarantine[name] = held.fingerprint
         logger.warning("%s: quarantine of %r accepted by %s (%s)", held.server, name, actor, held.fingerprint)
         self.rebuild(("tools",))
-        await self._broadcast(("tools",))
+        await self.broadcast.lists_changed(("tools",))
         return held
 
     async def apply_overrides(
@@ -219,7 +222,7 @@ class Gateway:
         """
         await self.overrides.apply(tool, changes, actor=actor, title=title)
         self.rebuild(("tools",))
-        await self._broadcast(("tools",))
+        await self.broadcast.lists_changed(("tools",))
 
     async def _expire_sessions(self, interval: float = 60.0) -> None:
         """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet."""
@@ -234,46 +237,11 @@ class Gateway:
             try:
                 if await self.overrides.changed_elsewhere():
                     self.rebuild(("tools",))
-                    await self._broadcast(("tools",))
+                    await self.broadcast.lists_changed(("tools",))
             except HintgateError as exc:
                 logger.warning("reading overrides from the store failed: %s", exc)
 
     # -- telling observers and clients ------------------------------------
-
-    def _session_started(self, session: ClientSession) -> None:
-        for observer in self.session_observers:
-            try:
-                observer.session_started(session)
-            except Exception:  # an observer's failure must not refuse the client's request
-                logger.exception("session observer %r failed", observer)
-
-    def _session_ended(self, session: ClientSession) -> None:
-        for observer in self.session_observers:
-            try:
-                observer.session_ended(session)
-            except Exception:
-                logger.exception("session observer %r failed", observer)
-
-    async def _broadcast(self, kinds: Sequence[str]) -> None:
-        from mcp.server.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
-
-        events = {"tools": ToolsListChanged, "prompts": PromptsListChanged, "resources": ResourcesListChanged}
-        for kind in kinds:
-            if self._bus is not None:
-                await self._bus.publish(events[kind]())
-            for connection in self.sessions.connections():
-                send = getattr(connection, f"send_{kind[:-1] if kind != 'resources' else 'resource'}_list_changed")
-                with contextlib.suppress(Exception):
-                    await send()
-
-    async def _broadcast_resource_updated(self, uri: str) -> None:
-        from mcp.server.subscriptions import ResourceUpdated
-
-        if self._bus is not None:
-            await self._bus.publish(ResourceUpdated(uri=uri))
-        for connection in self.sessions.connections():
-            with contextlib.suppress(Exception):
-                await connection.send_resource_updated(uri)
 
     # -- requests ----------------------------------------------------------
 
@@ -301,8 +269,8 @@ class Gateway:
         """The SDK's low-level `Server` wired to this gateway."""
         from mcp.server.subscriptions import InMemorySubscriptionBus
 
-        self._bus = InMemorySubscriptionBus()
-        self._server = build_server(self, bus=self._bus, state_key=self._state_key)
+        self.broadcast.bus = InMemorySubscriptionBus()
+        self._server = build_server(self, bus=self.broadcast.bus, state_key=self._state_key)
         return self._server
 
     async def serve_stdio(self) -> None:

@@ -13,6 +13,7 @@ taint to its calls but keeps no approval in it.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -22,7 +23,9 @@ from typing import Any, Protocol
 
 from hintgate.policy.decide import SessionState
 
-__all__ = ["ClientSession", "SessionObserver", "SessionTracker"]
+__all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker"]
+
+logger = logging.getLogger(__name__)
 
 SessionListener = Callable[["ClientSession"], None]
 
@@ -35,6 +38,26 @@ class SessionObserver(Protocol):
 
     def session_ended(self, session: ClientSession) -> None:
         """A session ended (`ended_at` is set)."""
+
+
+class SessionObservers(list[SessionObserver]):
+    """The session observers of a gateway, told in order; one that fails is logged and skipped."""
+
+    def started(self, session: ClientSession) -> None:
+        """Tell every observer a session began."""
+        for observer in self:
+            try:
+                observer.session_started(session)
+            except Exception:  # an observer's failure must not refuse the client's request
+                logger.exception("session observer %r failed", observer)
+
+    def ended(self, session: ClientSession) -> None:
+        """Tell every observer a session ended."""
+        for observer in self:
+            try:
+                observer.session_ended(session)
+            except Exception:
+                logger.exception("session observer %r failed", observer)
 
 
 @dataclass(slots=True)
