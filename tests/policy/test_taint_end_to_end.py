@@ -70,7 +70,13 @@ def demo_with_web(tmp_path: Path, **policy: Any) -> Path:
     config = {
         "mcpServers": {
             "notes": {"command": sys.executable, "args": ["-m", "hintgate.demo"]},
-            "web": {"command": fetch, "args": ["--ignore-robots-txt", "--allow-private-ips"]},
+            "web": {
+                "command": fetch,
+                "args": ["--ignore-robots-txt", "--allow-private-ips"],
+                # The fetch server's HTML reader runs `npm install` on first use: npm's cache and logs
+                # go to the test's directory, never under HOME.
+                "env": {"npm_config_cache": str(tmp_path / "npm-cache"), "npm_config_update_notifier": "false"},
+            },
         },
         "policy": {
             "mode": "accept-edits",
