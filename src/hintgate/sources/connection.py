@@ -179,6 +179,8 @@ class McpConnection:
         finally:
             if worker is not None:
                 worker.cancel()
+            if self._notifications is not None:
+                self._notifications.report_dropped()  # a burst cut short by the end is still reported
             self._ended.set()
 
     def _fail_pending(self, exc: UpstreamError) -> None:

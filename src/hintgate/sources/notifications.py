@@ -89,11 +89,15 @@ class NotificationQueue:
                 except Exception:
                     logger.exception("%s: handling %s failed", self._server, method)
             self._ready.clear()
-            if self._burst_dropped:
-                logger.warning(
-                    "%s sent notifications faster than they could be handled: %d dropped (%d waiting at most)",
-                    self._server,
-                    self._burst_dropped,
-                    self._limit,
-                )
-                self._burst_dropped = 0
+            self.report_dropped()
+
+    def report_dropped(self) -> None:
+        """Log the notifications dropped since the last report, once per burst (and when the connection ends)."""
+        if self._burst_dropped:
+            logger.warning(
+                "%s sent notifications faster than they could be handled: %d dropped (%d waiting at most)",
+                self._server,
+                self._burst_dropped,
+                self._limit,
+            )
+            self._burst_dropped = 0
