@@ -247,6 +247,7 @@ async def test_a_notification_flood_is_bounded_and_counted_and_other_upstreams_k
     # Listen on the queue's own logger: earlier tests may have changed how hintgate's loggers propagate.
     notifications_log = logging.getLogger("hintgate.sources.notifications")
     notifications_log.addHandler(caplog.handler)
+    caplog.set_level(logging.WARNING, logger=notifications_log.name)
     flood = McpUpstream(
         ServerConfig(name="flood", transport=stdio([sys.executable, BAD, "flood", "100000"]), call_timeout=120),
         env=env(),
