@@ -49,8 +49,17 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
     first = await _inspect(store_url, _state)
     assert first == (
         _head(),
-        ["alembic_version", "counters", "hint_overrides", "sessions", "title_overrides", "tool_calls"],
-        [("overrides", 0)],
+        [
+            "alembic_version",
+            "counters",
+            "hint_overrides",
+            "pin_events",
+            "sessions",
+            "title_overrides",
+            "tool_calls",
+            "tool_pins",
+        ],
+        [("overrides", 0), ("pins", 0)],
     )
     await (await Store.open(store_url, replica="m")).close()
     assert await _inspect(store_url, _state) == first

@@ -69,6 +69,7 @@ from hintgate.store.engine import (
     database_url,
 )
 from hintgate.store.overrides import OverridesStore
+from hintgate.store.pins import PinsStore
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.tokens import MODES as TOKEN_MODES
 
@@ -163,8 +164,8 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(OverridesStore):
-    """Sessions, calls and overrides in one database; open with `await Store.open(url)`.
+class Store(OverridesStore, PinsStore):
+    """Sessions, calls, overrides and tool pins in one database; open with `await Store.open(url)`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.

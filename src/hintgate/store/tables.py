@@ -1,4 +1,4 @@
-"""The store's schema as SQLAlchemy Core tables: sessions, tool calls, hint overrides.
+"""The store's schema as SQLAlchemy Core tables: sessions, tool calls, hint overrides, tool pins.
 
 The Alembic migrations under `migrations/versions` must build exactly this; a
 test compares the two. Seed 001's validation rules are CHECK constraints, so
@@ -36,14 +36,17 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 __all__ = [
     "HINT_NAMES",
+    "PIN_STATES",
     "JSONColumn",
     "UTCDateTime",
     "counters",
     "hint_overrides",
     "metadata",
+    "pin_events",
     "sessions",
     "title_overrides",
     "tool_calls",
+    "tool_pins",
 ]
 
 HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -179,4 +182,45 @@ counters = Table(
     Column("name", String(64), primary_key=True),
     Column("value", BigInteger, nullable=False, server_default="0"),
 )
-"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides` or `title_overrides`."""
+"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides` or `title_overrides`,
+`pins` on every change of `tool_pins`."""
+
+PIN_STATES = ("accepted", "quarantined", "removed")
+"""A pin's states (`hintgate.hints.pins.PinState`)."""
+
+tool_pins = Table(
+    "tool_pins",
+    metadata,
+    Column("server", String, primary_key=True),  # the source's name
+    Column("tool", String, primary_key=True),  # the tool's name at the source
+    Column("name", String, nullable=False),  # the name the gateway lists it under, when last seen
+    Column("sha256", String(64), nullable=False),  # of the canonical form last seen
+    Column("definition", Text, nullable=False),  # the canonical form last seen
+    Column("accepted_sha256", String(64)),  # NULL: never accepted
+    Column("accepted_definition", Text),
+    Column("state", String(16), nullable=False),
+    Column("reason", Text),
+    Column("reviewed", Boolean, nullable=False, server_default=false()),
+    Column("first_seen_at", UTCDateTime, nullable=False),
+    Column("last_seen_at", UTCDateTime, nullable=False),
+    Column("accepted_at", UTCDateTime),
+    Column("accepted_by", String),
+    CheckConstraint(f"state IN ({', '.join(repr(s) for s in PIN_STATES)})", name="state"),
+    Index(None, "state"),
+)
+"""Every tool's pin: the definition accepted and the one last seen (`hintgate.hints.pins`)."""
+
+pin_events = Table(
+    "pin_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("server", String, nullable=False),
+    Column("tool", String, nullable=False),
+    Column("kind", String(16), nullable=False),  # hintgate.hints.pins.ChangeKind
+    Column("sha256", String(64), nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Column("actor", String, nullable=False),
+    Column("detail", Text, nullable=False),
+    Index(None, "server", "tool", "id"),
+)
+"""Each pin's history: first sight, changes (accepted or quarantined), acceptances, removals."""

@@ -1,0 +1,414 @@
+"""Tool pins: the definition of every tool as an operator (or first use) accepted it, and what a change is.
+
+Pure. A pin is kept per (server, upstream tool name). Its hash is SHA-256
+over the tool's canonical form: a JSON object of the definition's `name`,
+`title`, `description`, `inputSchema`, `outputSchema` and `annotations` as
+the server declared them (absent and null members left out), written with
+sorted keys, no insignificant whitespace and non-ASCII characters as they
+are (UTF-8). Any change to what the model reads changes the hash.
+
+When a pinned tool's hash changes, `classify` says what kind of change it is:
+
+| change                                           | outcome                       |
+|--------------------------------------------------|-------------------------------|
+| only whitespace in any text                      | cosmetic: accepted, pin moves |
+| only hints, each one riskier                     | riskier: accepted, recorded   |
+| hints that got safer (alone or with riskier)     | quarantined                   |
+| anything else (text, schema, annotation title)   | quarantined                   |
+
+A tool never seen before is accepted on first use unless its server is
+pinned by hand (`pin: manual`) or its name is close to a pinned tool of
+another server (`close_name`); then it is quarantined. A pinned tool no
+longer listed by its (running) server is recorded as removed. `reconcile`
+applies all of this to a set of pins and a listing and returns the pins that
+changed and the events to record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import enum
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from hintgate.hints.names import skeleton
+
+__all__ = [
+    "DIFF_MAX_LINES",
+    "Change",
+    "ChangeKind",
+    "Pin",
+    "PinEvent",
+    "PinState",
+    "Reconciled",
+    "canonical",
+    "canonical_json",
+    "classify",
+    "close_name",
+    "definition_diff",
+    "pin_hash",
+    "reconcile",
+]
+
+DIFF_MAX_LINES = 60
+"""Lines of a definition diff kept in a quarantine reason; the rest is counted."""
+
+_CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+_WHITESPACE = re.compile(r"\s+")
+# Each hint's value when a server leaves it out (MCP's defaults), and the value that is riskier.
+_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+_RISKIER = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+_SEPARATORS = re.compile(r"[\s_.\-/]+")
+
+
+class PinState(enum.StrEnum):
+    """Where a pinned tool stands."""
+
+    ACCEPTED = "accepted"
+    QUARANTINED = "quarantined"
+    REMOVED = "removed"
+
+
+class ChangeKind(enum.StrEnum):
+    """What happened to a tool, as recorded in its history."""
+
+    FIRST_USE = "first-use"  # first sight, accepted (trust on first use)
+    NEW = "new"  # first sight, quarantined (`pin: manual`, or a name close to another server's tool)
+    COSMETIC = "cosmetic"  # whitespace only: accepted
+    RISKIER = "riskier"  # hints only, each riskier: accepted
+    CHANGED = "changed"  # anything else: quarantined
+    REMOVED = "removed"  # no longer listed
+    RETURNED = "returned"  # listed again, as accepted
+    ACCEPTED = "accepted"  # an operator accepted the definition as it is
+    IMPORTED = "imported"  # accepted from a pins file
+
+
+def canonical(tool: Mapping[str, Any]) -> dict[str, Any]:
+    """The members of a tool definition a pin covers, absent and null ones left out."""
+    return {key: tool[key] for key in _CANONICAL_KEYS if tool.get(key) is not None}
+
+
+def canonical_json(tool: Mapping[str, Any]) -> str:
+    """The canonical form: `canonical(tool)` as JSON, sorted keys, no insignificant whitespace."""
+    return json.dumps(canonical(tool), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def pin_hash(definition: str) -> str:
+    """SHA-256 (hex) of a canonical form's UTF-8 bytes."""
+    return hashlib.sha256(definition.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A classified change: its kind (COSMETIC, RISKIER or CHANGED) and one line saying what moved."""
+
+    kind: ChangeKind
+    summary: str
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the change is accepted without an operator."""
+        return self.kind in (ChangeKind.COSMETIC, ChangeKind.RISKIER)
+
+
+def _squeeze(value: Any) -> Any:
+    """Every string (keys included) with runs of whitespace made one space and the ends stripped."""
+    if isinstance(value, str):
+        return _WHITESPACE.sub(" ", value).strip()
+    if isinstance(value, Mapping):
+        return {_squeeze(k): _squeeze(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_squeeze(v) for v in value]
+    return value
+
+
+def _hints(form: Mapping[str, Any]) -> dict[str, Any]:
+    annotations = form.get("annotations")
+    given = annotations if isinstance(annotations, Mapping) else {}
+    return {hint: given.get(hint, default) for hint, default in _HINT_DEFAULTS.items()}
+
+
+def _without_hints(form: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(form)
+    annotations = out.get("annotations")
+    if isinstance(annotations, Mapping):
+        rest = {k: v for k, v in annotations.items() if k not in _HINT_DEFAULTS}
+        if rest:
+            out["annotations"] = rest
+        else:
+            out.pop("annotations")
+    return out
+
+
+def classify(old: str, new: str) -> Change:
+    """What kind of change turns the canonical form `old` into `new` (two different forms)."""
+    before, after = _squeeze(json.loads(old)), _squeeze(json.loads(new))
+    if before == after:
+        return Change(ChangeKind.COSMETIC, "whitespace only")
+    if _without_hints(before) != _without_hints(after):
+        moved = sorted(k for k in {*before, *after} if before.get(k) != after.get(k))
+        return Change(ChangeKind.CHANGED, f"changed: {', '.join(moved)}")
+    old_hints, new_hints = _hints(before), _hints(after)
+    changed = {h: (old_hints[h], new_hints[h]) for h in _HINT_DEFAULTS if old_hints[h] != new_hints[h]}
+    shown = ", ".join(f"{h} {json.dumps(a)} → {json.dumps(b)}" for h, (a, b) in changed.items())
+    if changed and all(b == _RISKIER[h] for h, (_, b) in changed.items()):
+        return Change(ChangeKind.RISKIER, f"hints riskier: {shown}")
+    if not changed:  # a hint spelled out with its default value, or a non-boolean one
+        return Change(ChangeKind.CHANGED, "changed: annotations")
+    return Change(ChangeKind.CHANGED, f"hints safer: {shown}")
+
+
+def definition_diff(old: str | None, new: str, *, max_lines: int = DIFF_MAX_LINES) -> str:
+    """A unified diff of two canonical forms, pretty-printed, capped at `max_lines` lines."""
+
+    def lines(form: str | None) -> list[str]:
+        if form is None:
+            return []
+        return json.dumps(json.loads(form), sort_keys=True, indent=2, ensure_ascii=False).splitlines()
+
+    diff = list(difflib.unified_diff(lines(old), lines(new), "accepted", "now", lineterm="", n=1))
+    if len(diff) > max_lines:
+        diff = [*diff[:max_lines], f"... {len(diff) - max_lines} more lines"]
+    return "\n".join(diff)
+
+
+def _fold(name: str) -> str:
+    return _SEPARATORS.sub("", skeleton(name))
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One letter replaced, or two neighbours swapped (not a letter added: plurals are common)."""
+    if len(a) != len(b) or a == b:
+        return False
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(diffs) == 1:
+        return True
+    i = diffs[0]
+    return len(diffs) == 2 and diffs[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+
+
+def close_name(name: str, others: Iterable[str]) -> str | None:
+    """The first of `others` that `name` imitates: the same once case, separators and look-alike letters
+    are folded, or (names of 6 letters or more) one letter replaced or two swapped. Equal names are not close."""
+    folded = _fold(name)
+    for other in others:
+        if other == name:
+            continue
+        theirs = _fold(other)
+        if theirs == folded or (len(folded) >= 6 and _one_edit_apart(folded, theirs)):
+            return other
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """One tool's pin.
+
+    Attributes:
+        server: the source's name.
+        tool: the tool's name at the source.
+        name: the name the gateway lists it under (when last seen).
+        sha256: the hash of the definition last seen.
+        definition: the canonical form last seen.
+        accepted_sha256: the hash of the accepted definition (None: never accepted).
+        accepted_definition: the accepted canonical form.
+        state: accepted, quarantined or removed.
+        reason: why it is quarantined (with the diff), or what the last accepted change was.
+        reviewed: an operator accepted (or imported) this definition; trust on first use is not a review.
+    """
+
+    server: str
+    tool: str
+    name: str
+    sha256: str
+    definition: str
+    accepted_sha256: str | None
+    accepted_definition: str | None
+    state: PinState
+    reason: str | None
+    first_seen_at: datetime
+    last_seen_at: datetime
+    accepted_at: datetime | None
+    accepted_by: str | None
+    reviewed: bool = False
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(server, tool)."""
+        return (self.server, self.tool)
+
+    @property
+    def diff(self) -> str:
+        """The accepted definition against the one last seen (empty when they are the same)."""
+        if self.accepted_sha256 == self.sha256:
+            return ""
+        return definition_diff(self.accepted_definition, self.definition)
+
+    def accept(self, *, actor: str, at: datetime, reviewed: bool = True) -> Pin:
+        """This pin with the definition last seen accepted."""
+        state = PinState.REMOVED if self.state is PinState.REMOVED else PinState.ACCEPTED
+        return dataclasses.replace(
+            self,
+            accepted_sha256=self.sha256,
+            accepted_definition=self.definition,
+            state=state,
+            reason=None,
+            accepted_at=at,
+            accepted_by=actor,
+            reviewed=reviewed,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (times as ISO 8601), with the diff."""
+        out = dataclasses.asdict(self)
+        for key in ("first_seen_at", "last_seen_at", "accepted_at"):
+            value = out[key]
+            out[key] = value.isoformat() if value is not None else None
+        out["state"] = self.state.value
+        out["diff"] = self.diff
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PinEvent:
+    """One line of a tool's history."""
+
+    server: str
+    tool: str
+    kind: ChangeKind
+    sha256: str
+    at: datetime
+    actor: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    """What `reconcile` found: the pins that changed (to write) and the events to record."""
+
+    pins: tuple[Pin, ...] = ()
+    events: tuple[PinEvent, ...] = ()
+
+
+def reconcile(
+    pins: Mapping[tuple[str, str], Pin],
+    listings: Mapping[str, Sequence[tuple[str, Mapping[str, Any]]]],
+    *,
+    now: datetime,
+    manual: frozenset[str] = frozenset(),
+    touch: bool = False,
+) -> Reconciled:
+    """Compare listings with the pins: first sights, changes, removals.
+
+    Args:
+        pins: the pins by (server, tool).
+        listings: per running server, its tools as (public name, definition as the server sent it).
+        now: the time to stamp.
+        manual: servers whose new tools wait for an operator (`pin: manual`).
+        touch: also return unchanged pins with `last_seen_at` moved to `now` (once per start, not per list).
+    """
+    changed: list[Pin] = []
+    events: list[PinEvent] = []
+    accepted_elsewhere: dict[str, list[str]] = {}
+    for (server, tool), held in pins.items():
+        if held.state is PinState.ACCEPTED:
+            accepted_elsewhere.setdefault(server, []).append(tool)
+    for server, tools in listings.items():
+        known = {tool for (s, tool) in pins if s == server}
+        first_sight = not known
+        others = [t for s, names in accepted_elsewhere.items() if s != server for t in names]
+        listed: set[str] = set()
+        for public, raw in tools:
+            tool = str(raw.get("name", ""))
+            listed.add(tool)
+            definition = canonical_json(raw)
+            sha = pin_hash(definition)
+            pin = pins.get((server, tool))
+            event: PinEvent | None
+            if pin is None:
+                changed_pin, event = _first_sight(
+                    server, tool, public, definition, sha, now, manual, first_sight, others
+                )
+            else:
+                found = _seen_again(pin, public, definition, sha, now, touch)
+                if found is None:
+                    continue
+                changed_pin, event = found
+            changed.append(changed_pin)
+            if event is not None:
+                events.append(event)
+        for tool in sorted(known - listed):
+            pin = pins[(server, tool)]
+            if pin.state is not PinState.REMOVED:
+                changed.append(dataclasses.replace(pin, state=PinState.REMOVED))
+                events.append(PinEvent(server, tool, ChangeKind.REMOVED, pin.sha256, now, "gateway"))
+    return Reconciled(tuple(changed), tuple(events))
+
+
+def _first_sight(
+    server: str,
+    tool: str,
+    public: str,
+    definition: str,
+    sha: str,
+    now: datetime,
+    manual: frozenset[str],
+    first_sight: bool,
+    others: Sequence[str],
+) -> tuple[Pin, PinEvent]:
+    reason: str | None = None
+    if server in manual:
+        reason = f"new tool of {server!r}, which is pinned by hand (pin: manual)"
+    elif (near := close_name(tool, others)) is not None:
+        reason = f"new tool whose name is close to {near!r}, a tool of another server"
+    accepted = reason is None
+    pin = Pin(
+        server=server,
+        tool=tool,
+        name=public,
+        sha256=sha,
+        definition=definition,
+        accepted_sha256=sha if accepted else None,
+        accepted_definition=definition if accepted else None,
+        state=PinState.ACCEPTED if accepted else PinState.QUARANTINED,
+        reason=reason,
+        first_seen_at=now,
+        last_seen_at=now,
+        accepted_at=now if accepted else None,
+        accepted_by="first use" if accepted else None,
+    )
+    detail = reason or ("first sight of the server" if first_sight else "new tool")
+    kind = ChangeKind.FIRST_USE if accepted else ChangeKind.NEW
+    return pin, PinEvent(server, tool, kind, sha, now, "gateway", detail)
+
+
+def _seen_again(
+    pin: Pin, public: str, definition: str, sha: str, now: datetime, touch: bool
+) -> tuple[Pin, PinEvent | None] | None:
+    """The pin after seeing `definition` again, and the event; None when nothing changed."""
+    seen = dataclasses.replace(pin, name=public, last_seen_at=now)
+    if sha == pin.sha256 and pin.state is not PinState.REMOVED:
+        return (seen, None) if touch or public != pin.name else None
+    seen = dataclasses.replace(seen, sha256=sha, definition=definition)
+    if pin.accepted_sha256 == sha:
+        returned = pin.state is PinState.REMOVED
+        kind = ChangeKind.RETURNED if returned else ChangeKind.ACCEPTED
+        seen = dataclasses.replace(seen, state=PinState.ACCEPTED, reason=None)
+        return seen, PinEvent(pin.server, pin.tool, kind, sha, now, "gateway", "the accepted definition again")
+    if pin.accepted_definition is None:  # never accepted: it stays held, with the new definition
+        reason = pin.reason or "new tool, not accepted yet"
+        seen = dataclasses.replace(seen, state=PinState.QUARANTINED, reason=reason)
+        return seen, PinEvent(pin.server, pin.tool, ChangeKind.NEW, sha, now, "gateway", reason)
+    change = classify(pin.accepted_definition, definition)
+    if change.accepted:
+        seen = seen.accept(actor=change.kind.value, at=now, reviewed=pin.reviewed)
+        seen = dataclasses.replace(seen, state=PinState.ACCEPTED, reason=change.summary)
+    else:
+        seen = dataclasses.replace(seen, state=PinState.QUARANTINED, reason=change.summary)
+    return seen, PinEvent(pin.server, pin.tool, change.kind, sha, now, "gateway", change.summary)

@@ -1,0 +1,62 @@
+"""Tool pins (the accepted and the last seen definition of every tool), their history, and the `pins` counter.
+
+Revision ID: 0004
+Revises: 0002
+Create Date: 2026-11-25
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | None = "0002"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "tool_pins",
+        sa.Column("server", sa.String(), nullable=False),
+        sa.Column("tool", sa.String(), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
+        sa.Column("sha256", sa.String(length=64), nullable=False),
+        sa.Column("definition", sa.Text(), nullable=False),
+        sa.Column("accepted_sha256", sa.String(length=64), nullable=True),
+        sa.Column("accepted_definition", sa.Text(), nullable=True),
+        sa.Column("state", sa.String(length=16), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=True),
+        sa.Column("reviewed", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.Column("first_seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("accepted_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("accepted_by", sa.String(), nullable=True),
+        sa.CheckConstraint("state IN ('accepted', 'quarantined', 'removed')", name=op.f("ck_tool_pins_state")),
+        sa.PrimaryKeyConstraint("server", "tool", name=op.f("pk_tool_pins")),
+    )
+    op.create_index(op.f("ix_tool_pins_state"), "tool_pins", ["state"], unique=False)
+    op.create_table(
+        "pin_events",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("server", sa.String(), nullable=False),
+        sa.Column("tool", sa.String(), nullable=False),
+        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("sha256", sa.String(length=64), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("actor", sa.String(), nullable=False),
+        sa.Column("detail", sa.Text(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_pin_events")),
+    )
+    op.create_index(op.f("ix_pin_events_server_tool_id"), "pin_events", ["server", "tool", "id"], unique=False)
+    counters = sa.table("counters", sa.column("name", sa.String()), sa.column("value", sa.BigInteger()))
+    op.bulk_insert(counters, [{"name": "pins", "value": 0}])
+
+
+def downgrade() -> None:
+    op.execute("DELETE FROM counters WHERE name = 'pins'")
+    op.drop_index(op.f("ix_pin_events_server_tool_id"), table_name="pin_events")
+    op.drop_table("pin_events")
+    op.drop_index(op.f("ix_tool_pins_state"), table_name="tool_pins")
+    op.drop_table("tool_pins")

@@ -1,0 +1,198 @@
+"""The store's tool pins: every tool's accepted and last seen definition, their history, and a version counter.
+
+Shared by every replica on the same database: one that writes a pin bumps
+the `pins` counter, the others poll it (`pins_version`) and reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import URL, Row, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hintgate.errors import StoreError
+from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState
+from hintgate.store import queries
+from hintgate.store.engine import _translated
+from hintgate.store.tables import counters, pin_events, tool_pins
+
+__all__ = ["PINS_COUNTER", "PinsStore"]
+
+PINS_COUNTER = "pins"
+
+_PIN_COLUMNS = (
+    "name",
+    "sha256",
+    "definition",
+    "accepted_sha256",
+    "accepted_definition",
+    "state",
+    "reason",
+    "reviewed",
+    "first_seen_at",
+    "last_seen_at",
+    "accepted_at",
+    "accepted_by",
+)
+
+
+def _pin(row: Row[Any]) -> Pin:
+    values = dict(row._mapping)
+    values["state"] = PinState(values["state"])
+    values["reviewed"] = bool(values["reviewed"])
+    return Pin(**values)
+
+
+def _row(pin: Pin) -> dict[str, Any]:
+    return {"server": pin.server, "tool": pin.tool, **{c: getattr(pin, c) for c in _PIN_COLUMNS}} | {
+        "state": pin.state.value
+    }
+
+
+async def _write(conn: AsyncConnection, pins: Sequence[Pin], events: Sequence[PinEvent]) -> None:
+    if pins:
+        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        for pin in pins:
+            stmt = dialect_insert(tool_pins).values(_row(pin))
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[tool_pins.c.server, tool_pins.c.tool],
+                set_={c: stmt.excluded[c] for c in _PIN_COLUMNS},
+            )
+            await conn.execute(stmt)
+        await conn.execute(update(counters).where(counters.c.name == PINS_COUNTER).values(value=counters.c.value + 1))
+    if events:
+        await conn.execute(
+            insert(pin_events),
+            [
+                {
+                    "server": e.server,
+                    "tool": e.tool,
+                    "kind": e.kind.value,
+                    "sha256": e.sha256,
+                    "at": e.at,
+                    "actor": e.actor,
+                    "detail": e.detail,
+                }
+                for e in events
+            ],
+        )
+
+
+class PinsStore:
+    """The pin methods of `hintgate.store.Store` (which sets `_engine` and `_url`)."""
+
+    _engine: AsyncEngine
+    _url: URL
+
+    async def pins(self, *, server: str | None = None) -> list[Pin]:
+        """Every pin (of one server), by server and tool."""
+        query = select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool)
+        if server is not None:
+            query = query.where(tool_pins.c.server == server)
+        with _translated(self._url, "read tool pins from"):
+            async with self._engine.connect() as conn:
+                return [_pin(row) for row in await conn.execute(query)]
+
+    async def save_pins(self, pins: Sequence[Pin], events: Sequence[PinEvent] = ()) -> None:
+        """Insert or replace pins and append their events, in one transaction; committed on return."""
+        if not pins and not events:
+            return
+        with _translated(self._url, "write tool pins to"):
+            async with queries.begin_write(self._engine) as conn:
+                await _write(conn, pins, events)
+
+    async def accept_pins(
+        self, choose: Callable[[Pin], bool], *, actor: str, kind: ChangeKind = ChangeKind.ACCEPTED
+    ) -> list[Pin]:
+        """Accept the definition last seen of every pin `choose` picks that is not accepted as it is.
+
+        Read and written in one transaction, so an acceptance is never lost to a
+        concurrent one. Returns the pins accepted.
+
+        Raises:
+            StoreError: an empty actor, or a database failure.
+        """
+        if not actor:
+            raise StoreError("an acceptance needs the name of who accepts")
+        now = datetime.now(UTC)
+        with _translated(self._url, "accept tool pins in"):
+            async with queries.begin_write(self._engine) as conn:
+                rows = await conn.execute(select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool))
+                chosen = [p for p in map(_pin, rows) if choose(p)]
+                todo = [p for p in chosen if p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256]
+                accepted = [p.accept(actor=actor, at=now) for p in todo]
+                events = [PinEvent(p.server, p.tool, kind, p.sha256, now, actor) for p in accepted]
+                await _write(conn, accepted, events)
+        return accepted
+
+    async def import_pins(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> list[Pin]:
+        """Accept definitions from a pins file: (server, tool, canonical form) each.
+
+        A tool with no pin gets one, accepted (its listing is compared with it
+        when the server is next seen); a pin whose last seen definition is the
+        file's is accepted; a pin with another definition gets the file's as its
+        accepted one (so what the server lists now is held until it matches).
+        Returns the pins written.
+        """
+        from hintgate.hints.pins import pin_hash
+
+        now = datetime.now(UTC)
+        written: list[Pin] = []
+        events: list[PinEvent] = []
+        with _translated(self._url, "import tool pins into"):
+            async with queries.begin_write(self._engine) as conn:
+                stored = {p.key: p for p in map(_pin, await conn.execute(select(tool_pins)))}
+                for server, tool, definition in entries:
+                    sha = pin_hash(definition)
+                    pin = stored.get((server, tool))
+                    if pin is not None and pin.accepted_sha256 == sha and pin.reviewed:
+                        continue
+                    if pin is None:
+                        accepted = PinState.ACCEPTED
+                        pin = Pin(server, tool, tool, sha, definition, None, None, accepted, None, now, now, None, None)
+                    seen_now = pin.sha256 == sha
+                    imported = Pin(
+                        server=server,
+                        tool=tool,
+                        name=pin.name,
+                        sha256=pin.sha256,
+                        definition=pin.definition,
+                        accepted_sha256=sha,
+                        accepted_definition=definition,
+                        state=PinState.ACCEPTED if seen_now and pin.state is not PinState.REMOVED else pin.state,
+                        reason=None if seen_now else pin.reason,
+                        first_seen_at=pin.first_seen_at,
+                        last_seen_at=pin.last_seen_at,
+                        accepted_at=now,
+                        accepted_by=actor,
+                        reviewed=True,
+                    )
+                    written.append(imported)
+                    events.append(PinEvent(server, tool, ChangeKind.IMPORTED, sha, now, actor))
+                await _write(conn, written, events)
+        return written
+
+    async def pin_history(self, server: str, tool: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        """A tool's pin events, newest first: `{"kind", "sha256", "at", "actor", "detail"}`."""
+        e = pin_events.c
+        query = (
+            select(e.kind, e.sha256, e.at, e.actor, e.detail)
+            .where(e.server == server, e.tool == tool)
+            .order_by(e.id.desc())
+            .limit(limit)
+        )
+        with _translated(self._url, "read pin history from"):
+            async with self._engine.connect() as conn:
+                return [{**row._mapping, "at": row.at.astimezone(UTC).isoformat()} for row in await conn.execute(query)]
+
+    async def pins_version(self) -> int:
+        """A number that changes whenever any pin does: cheap to poll from other replicas."""
+        with _translated(self._url, "read the pins version from"):
+            async with self._engine.connect() as conn:
+                value = await conn.scalar(select(counters.c.value).where(counters.c.name == PINS_COUNTER))
+                return int(value or 0)
