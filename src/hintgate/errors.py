@@ -16,8 +16,10 @@ HintgateError
 │   │   ├── UpstreamTimeout
 │   │   ├── UpstreamClosed
 │   │   ├── UpstreamProtocolError
-│   │   └── UpstreamRequestError
+│   │   ├── UpstreamRequestError
+│   │   └── UpstreamNeedsLogin
 │   └── ToolsFileError
+├── OAuthLoginError
 ├── ExpectFileError
 ├── ListenError
 └── StoreError
@@ -118,6 +120,14 @@ class UpstreamRequestError(UpstreamError):
         self.message = message
         self.data = data
         super().__init__(f"{message} (JSON-RPC error {code})", server=server)
+
+
+class UpstreamNeedsLogin(UpstreamError):
+    """A server behind OAuth has no usable token: someone must log in (`hintgate auth login`)."""
+
+
+class OAuthLoginError(HintgateError):
+    """Logging in to a server behind OAuth failed (discovery, registration, consent or token exchange)."""
 
 
 class ExpectFileError(HintgateError):

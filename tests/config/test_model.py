@@ -541,12 +541,12 @@ def test_every_accepted_key_is_documented() -> None:
     assert [k for k in keys if not re.search(rf"`{re.escape(k)}[`.]", text)] == []
 
 
-def test_an_oauth_key_under_a_server_is_an_error_that_says_what_to_do_instead(tmp_path: Path) -> None:
+def test_an_auth_key_under_a_server_is_an_error_that_points_to_oauth_and_headers(tmp_path: Path) -> None:
     path = tmp_path / "servers.yaml"
-    path.write_text("mcpServers:\n  remote:\n    url: https://example.com/mcp\n    oauth: {clientId: abc}\n")
+    path.write_text("mcpServers:\n  remote:\n    url: https://example.com/mcp\n    auth: {token: abc}\n")
     with pytest.raises(ConfigError) as info:
         load_config(path)
     message = str(info.value)
-    assert "servers.yaml:4:5: mcpServers.remote.oauth" in message
-    assert "not supported yet" in message
+    assert "servers.yaml:4:5: mcpServers.remote.auth" in message
+    assert '"oauth"' in message
     assert "headers" in message

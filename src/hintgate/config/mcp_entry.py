@@ -21,6 +21,7 @@ from hintgate.config.model import (
     _redact_url,
     closest,
 )
+from hintgate.config.oauth_entry import read_oauth
 from hintgate.config.reader import _Reader
 from hintgate.config.yamlpos import Key
 
@@ -34,6 +35,7 @@ _SERVER_KEYS: Mapping[str, str] = {
     "url": "url",
     "serverUrl": "url",  # Windsurf
     "headers": "headers",
+    "oauth": "oauth",
     "type": "type",
     "transportType": "type",  # Cline
     "trust": "trust",
@@ -65,15 +67,10 @@ _FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
     "watchPaths": None,  # Roo
 }
 _UNSUPPORTED_SERVER_KEYS: Mapping[str, str] = {
-    # Claude Code and Cursor write these for servers behind OAuth. hintgate cannot log in to such a
-    # server yet, and ignoring the key would only make the server fail later with a 401.
-    "oauth": (
-        "OAuth login to an upstream is not supported yet; give a token you obtained as "
-        'headers: {Authorization: "Bearer ${TOKEN}"}'
-    ),
+    # Ignoring it would only make the server fail later with a 401.
     "auth": (
-        "upstream auth settings are not supported; give credentials as headers "
-        '(headers: {Authorization: "Bearer ${TOKEN}"})'
+        'hintgate logs in to a server behind OAuth with an "oauth" block (oauth: {} to discover '
+        'everything); give a static token as headers: {Authorization: "Bearer ${TOKEN}"}'
     ),
 }
 _TRANSPORT_TYPES: Mapping[str, str] = {
@@ -188,6 +185,8 @@ def read_transport(
             return None
         if "headers" in given and value_of("headers"):
             reader.warn(given["headers"], "ignored: headers apply to remote servers only", key=True)
+        if "oauth" in given:
+            reader.error(given["oauth"], "OAuth applies to remote servers only (a url)", key=True)
         command = reader.string(value_of("command"), given["command"], empty=False)
         args = reader.strings(value_of("args"), given["args"]) if "args" in given else ()
         env = reader.string_map(value_of("env"), given["env"]) if "env" in given else {}
@@ -207,7 +206,11 @@ def read_transport(
             reader.warn(given[stdio_only], f"ignored: {stdio_only} applies to stdio servers only", key=True)
     url = reader.string(value_of("url"), given["url"], empty=False)
     headers = reader.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
-    if url is None or headers is None:
+    oauth = read_oauth(reader, value_of("oauth"), given["oauth"]) if "oauth" in given else None
+    if url is None or headers is None or ("oauth" in given and oauth is None):
+        return None
+    if oauth is not None and any(k.lower() == "authorization" for k in headers):
+        reader.error(given["oauth"], "the OAuth login sends its own Authorization header; remove it from headers")
         return None
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.hostname:
@@ -217,4 +220,9 @@ def read_transport(
         reader.warn(given["url"], 'looks like an SSE endpoint; add type: "sse" if it is one')
     if parts.scheme == "http" and headers and parts.hostname not in _LOCAL_HOSTS:
         reader.warn(given["url"], "sends headers (often credentials) unencrypted over http://")
-    return HttpTransport(url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http")
+    if oauth is not None and kind == "sse":
+        reader.error(given["oauth"], "OAuth login is supported for streamable HTTP servers only", key=True)
+        return None
+    return HttpTransport(
+        url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http", oauth=oauth
+    )

@@ -37,6 +37,7 @@ __all__ = [
     "ApiAuth",
     "GatewayConfig",
     "HttpTransport",
+    "OAuthConfig",
     "OpenApiConfig",
     "OperationFilter",
     "PythonConfig",
@@ -90,12 +91,43 @@ class StdioTransport:
 
 
 @dataclass(frozen=True)
+class OAuthConfig:
+    """How hintgate logs in to a remote server with OAuth 2.1; every field may be left to discovery.
+
+    Attributes:
+        client_id: a client registered with the authorization server beforehand; None to register
+            dynamically, which needs a server that offers registration.
+        client_secret: that client's secret, for a confidential client.
+        scopes: the scopes to ask for; empty to ask for what the server advertises.
+        redirect_port: the loopback port the login's redirect comes back to; None for any free port.
+    """
+
+    client_id: str | None = None
+    client_secret: str | None = None
+    scopes: tuple[str, ...] = ()
+    redirect_port: int | None = None
+
+    def redacted(self) -> dict[str, Any]:
+        """A JSON-ready description, the client secret as `***`."""
+        return {
+            "client_id": self.client_id,
+            "client_secret": REDACTED if self.client_secret else None,
+            "scopes": list(self.scopes),
+            "redirect_port": self.redirect_port,
+        }
+
+
+@dataclass(frozen=True)
 class HttpTransport:
-    """A remote server reached over streamable HTTP or the older SSE transport."""
+    """A remote server reached over streamable HTTP or the older SSE transport.
+
+    `oauth` is set when the server sits behind OAuth 2.1 and hintgate logs in to it.
+    """
 
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
     kind: Literal["streamable-http", "sse"] = "streamable-http"
+    oauth: OAuthConfig | None = None
 
 
 @dataclass(frozen=True)
@@ -161,7 +193,12 @@ class ServerConfig(_ToolFilter):
     def secrets(self) -> tuple[str, ...]:
         """Every configured value never to show: `env` and header values, URL credentials, `${VAR}` values."""
         t = self.transport
-        values = [*t.env.values()] if isinstance(t, StdioTransport) else [*t.headers.values(), *url_secrets(t.url)]
+        if isinstance(t, StdioTransport):
+            values = [*t.env.values()]
+        else:
+            values = [*t.headers.values(), *url_secrets(t.url)]
+            if t.oauth is not None and t.oauth.client_secret:
+                values.append(t.oauth.client_secret)
         return secret_values([*values, *self.from_environment])
 
     def redacted(self) -> dict[str, Any]:
@@ -184,6 +221,8 @@ class ServerConfig(_ToolFilter):
                 "url": _redact_url(self.transport.url),
                 "headers": dict.fromkeys(self.transport.headers, REDACTED),
             }
+            if self.transport.oauth is not None:
+                transport["oauth"] = self.transport.oauth.redacted()
         return {
             "name": self.name,
             "transport": transport,
@@ -210,7 +249,7 @@ class ServerConfig(_ToolFilter):
             how = " ".join(["stdio", t.command, *t.args])
             secret_keys = sorted(t.env)
         else:
-            how = f"{t.kind} {_redact_url(t.url)}"
+            how = f"{t.kind} {_redact_url(t.url)}" + (" with OAuth" if t.oauth is not None else "")
             secret_keys = sorted(t.headers)
         parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
         if secret_keys:

@@ -68,6 +68,7 @@ from hintgate.store.engine import (
     _upgrade,
     database_url,
 )
+from hintgate.store.oauth_tokens import CredentialsStore
 from hintgate.store.overrides import OverridesStore
 from hintgate.store.pins import PinsStore
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
@@ -164,8 +165,8 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(OverridesStore, PinsStore):
-    """Sessions, calls, overrides and tool pins in one database; open with `await Store.open(url)`.
+class Store(OverridesStore, PinsStore, CredentialsStore):
+    """Sessions, calls, overrides, tool pins and OAuth credentials in one database: `await Store.open(url)`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.

@@ -25,6 +25,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -42,6 +43,7 @@ __all__ = [
     "counters",
     "hint_overrides",
     "metadata",
+    "oauth_credentials",
     "pin_events",
     "sessions",
     "title_overrides",
@@ -224,3 +226,12 @@ pin_events = Table(
     Index(None, "server", "tool", "id"),
 )
 """Each pin's history: first sight, changes (accepted or quarantined), acceptances, removals."""
+
+oauth_credentials = Table(
+    "oauth_credentials",
+    metadata,
+    Column("server", String, primary_key=True),  # the server's name in the config
+    Column("sealed", LargeBinary, nullable=False),  # tokens and client registration, encrypted (AES-GCM)
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+"""What hintgate holds to log in to a server behind OAuth: only ever stored encrypted (`store.oauth_tokens`)."""

@@ -1,0 +1,30 @@
+"""OAuth tokens and client registrations of upstream servers, encrypted.
+
+Revision ID: 0007
+Revises: 0004
+Create Date: 2026-11-25
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0007"
+down_revision: str | None = "0004"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "oauth_credentials",
+        sa.Column("server", sa.String(), nullable=False),
+        sa.Column("sealed", sa.LargeBinary(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("server", name=op.f("pk_oauth_credentials")),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("oauth_credentials")

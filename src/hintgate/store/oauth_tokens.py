@@ -1,0 +1,177 @@
+"""What hintgate holds to log in to servers behind OAuth, encrypted at rest.
+
+Per server, one JSON document (its tokens, its client registration, the
+authorization server's metadata) is sealed with AES-256-GCM under a key
+derived (HKDF-SHA256) from `HINTGATE_STATE_KEY`, the server's name bound in as
+associated data so a row copied to another server does not open. Without
+`HINTGATE_STATE_KEY` the key is a random one kept in `state.key` (mode 0600)
+in the data directory, made on first use. Nothing but the sealed bytes and the
+time they were written reaches the database.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from hintgate.errors import StoreError
+from hintgate.store import queries
+from hintgate.store.engine import _translated
+from hintgate.store.tables import oauth_credentials
+
+__all__ = ["KEY_FILE", "CredentialsStore", "CredentialsVault", "vault_key"]
+
+KEY_FILE = "state.key"
+"""The file in the data directory that keeps the key when `HINTGATE_STATE_KEY` is not set."""
+
+_VERSION = b"hg1"
+_NONCE = 12
+
+
+class CredentialsStore:
+    """The sealed-credentials methods of `hintgate.store.Store` (which sets `_engine` and `_url`)."""
+
+    _engine: AsyncEngine
+    _url: URL
+
+    async def sealed_credentials(self, server: str) -> bytes | None:
+        """The sealed document kept for `server`, or None."""
+        with _translated(self._url, "read OAuth credentials from"):
+            async with self._engine.connect() as conn:
+                row = (
+                    await conn.execute(select(oauth_credentials.c.sealed).where(oauth_credentials.c.server == server))
+                ).first()
+        return None if row is None else bytes(row[0])
+
+    async def set_sealed_credentials(self, server: str, sealed: bytes) -> None:
+        """Keep `sealed` for `server`, replacing what was kept; committed on return."""
+        now = datetime.now(UTC)
+        with _translated(self._url, "write OAuth credentials to"):
+            async with queries.begin_write(self._engine) as conn:
+                changed = await conn.execute(
+                    update(oauth_credentials)
+                    .where(oauth_credentials.c.server == server)
+                    .values(sealed=sealed, updated_at=now)
+                )
+                if changed.rowcount == 0:
+                    await conn.execute(insert(oauth_credentials).values(server=server, sealed=sealed, updated_at=now))
+
+    async def delete_credentials(self, server: str) -> bool:
+        """Forget what is kept for `server`; whether there was anything."""
+        with _translated(self._url, "remove OAuth credentials from"):
+            async with queries.begin_write(self._engine) as conn:
+                gone = await conn.execute(delete(oauth_credentials).where(oauth_credentials.c.server == server))
+        return bool(gone.rowcount)
+
+    async def credentials_written(self) -> dict[str, datetime]:
+        """Server → when its credentials were last written, for every server that has some."""
+        with _translated(self._url, "read OAuth credentials from"):
+            async with self._engine.connect() as conn:
+                rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
+                return {row.server: row.updated_at for row in rows}
+
+
+class CredentialsVault:
+    """Seals and opens each server's credentials document in a `CredentialsStore`.
+
+    Args:
+        store: where the sealed documents are kept.
+        key: the secret the encryption key is derived from (see `vault_key`).
+    """
+
+    def __init__(self, store: CredentialsStore, key: str) -> None:
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        from cryptography.hazmat.primitives.hashes import SHA256
+        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+        derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=b"hintgate oauth credentials v1")
+        self._aead = AESGCM(derived.derive(key.encode()))
+        self._store = store
+
+    def seal(self, server: str, document: dict[str, Any]) -> bytes:
+        """`document` encrypted and authenticated for `server`."""
+        nonce = os.urandom(_NONCE)
+        plain = json.dumps(document, separators=(",", ":")).encode()
+        return _VERSION + nonce + self._aead.encrypt(nonce, plain, server.encode())
+
+    def open(self, server: str, sealed: bytes) -> dict[str, Any]:
+        """The document `seal` made for `server`.
+
+        Raises:
+            StoreError: it was sealed under another key or for another server, or was altered.
+        """
+        from cryptography.exceptions import InvalidTag
+
+        if not sealed.startswith(_VERSION) or len(sealed) < len(_VERSION) + _NONCE + 16:
+            raise StoreError(f"the OAuth credentials kept for {server!r} are not in a format hintgate wrote")
+        nonce, body = sealed[len(_VERSION) : len(_VERSION) + _NONCE], sealed[len(_VERSION) + _NONCE :]
+        try:
+            document: dict[str, Any] = json.loads(self._aead.decrypt(nonce, body, server.encode()))
+        except InvalidTag:
+            raise StoreError(
+                f"the OAuth credentials kept for {server!r} cannot be decrypted: they were sealed under "
+                "another key (HINTGATE_STATE_KEY changed?); log in again"
+            ) from None
+        return document
+
+    async def load(self, server: str) -> dict[str, Any] | None:
+        """The credentials document of `server`, or None when none is kept."""
+        sealed = await self._store.sealed_credentials(server)
+        return None if sealed is None else self.open(server, sealed)
+
+    async def save(self, server: str, document: dict[str, Any]) -> None:
+        """Keep `document` for `server`, sealed."""
+        await self._store.set_sealed_credentials(server, self.seal(server, document))
+
+    async def forget(self, server: str) -> bool:
+        """Remove what is kept for `server`; whether there was anything."""
+        return await self._store.delete_credentials(server)
+
+    async def written(self) -> dict[str, datetime]:
+        """Server → when its credentials were last written."""
+        return await self._store.credentials_written()
+
+
+def vault_key(state_key: str | None, data_dir: Path) -> str:
+    """The secret credentials are sealed with: `state_key` when set, else the one kept in `data_dir`.
+
+    The kept key is made on first use (32 random bytes, mode 0600); every
+    hintgate process with the same data directory finds the same one.
+    """
+    if state_key:
+        return state_key
+    path = data_dir / KEY_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        kept = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StoreError(f"cannot read the credentials key {path}: {exc}") from exc
+    if len(kept) >= 32:
+        return kept
+    if kept:
+        raise StoreError(f"{path} holds no key hintgate wrote; remove it (stored OAuth logins are then lost)")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as file:
+            file.write(key + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, path)  # never over a key another process just made
+        except FileExistsError:
+            return vault_key(None, data_dir)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return key

@@ -1,0 +1,83 @@
+"""OAuth credentials are kept sealed: only ciphertext reaches the database, and only the right key opens it."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from hintgate.errors import StoreError
+from hintgate.store import Store, database_url
+from hintgate.store.oauth_tokens import KEY_FILE, CredentialsVault, vault_key
+
+pytestmark = pytest.mark.anyio
+
+KEY = "k" * 40
+DOCUMENT = {"tokens": {"access_token": "at-plaintext-4242", "refresh_token": "rt-plaintext-4242"}, "expires_at": 1.0}
+
+
+async def _raw_rows(url: str) -> list[tuple[str, bytes]]:
+    engine = create_async_engine(database_url(url))
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(sa.text("SELECT server, sealed FROM oauth_credentials"))
+            return [(server, bytes(sealed)) for server, sealed in rows]
+    finally:
+        await engine.dispose()
+
+
+async def test_a_saved_document_comes_back_and_the_database_holds_no_token_in_clear(
+    store: Store, store_url: str
+) -> None:
+    vault = CredentialsVault(store, KEY)
+    await vault.save("remote", DOCUMENT)
+    assert await vault.load("remote") == DOCUMENT
+    rows = await _raw_rows(store_url)
+    assert [server for server, _ in rows] == ["remote"]
+    assert b"plaintext-4242" not in rows[0][1]
+    assert list(await vault.written()) == ["remote"]
+
+
+async def test_saving_again_replaces_and_forgetting_removes(store: Store) -> None:
+    vault = CredentialsVault(store, KEY)
+    await vault.save("remote", DOCUMENT)
+    await vault.save("remote", {"tokens": None})
+    assert await vault.load("remote") == {"tokens": None}
+    assert await vault.forget("remote") is True
+    assert await vault.load("remote") is None
+    assert await vault.forget("remote") is False
+
+
+async def test_another_key_cannot_open_the_credentials_and_says_so(store: Store) -> None:
+    await CredentialsVault(store, KEY).save("remote", DOCUMENT)
+    with pytest.raises(StoreError, match="sealed under another key") as info:
+        await CredentialsVault(store, "z" * 40).load("remote")
+    assert "plaintext" not in str(info.value)
+
+
+async def test_credentials_sealed_for_one_server_do_not_open_as_another(store: Store) -> None:
+    vault = CredentialsVault(store, KEY)
+    await vault.save("a", DOCUMENT)
+    sealed = await store.sealed_credentials("a")
+    assert sealed is not None
+    await store.set_sealed_credentials("b", sealed)
+    with pytest.raises(StoreError, match="'b'"):
+        await vault.load("b")
+
+
+def test_without_a_state_key_one_private_key_file_is_made_and_reused(tmp_path: Path) -> None:
+    first = vault_key(None, tmp_path)
+    assert vault_key(None, tmp_path) == first
+    assert len(first) >= 32
+    assert stat.S_IMODE(os.stat(tmp_path / KEY_FILE).st_mode) == 0o600
+    assert vault_key("s" * 32, tmp_path) == "s" * 32
+
+
+def test_a_key_file_that_holds_no_key_is_an_error_that_names_it(tmp_path: Path) -> None:
+    (tmp_path / KEY_FILE).write_text("short\n")
+    with pytest.raises(StoreError, match=KEY_FILE):
+        vault_key(None, tmp_path)
