@@ -62,3 +62,15 @@ def test_close_all_ends_every_session() -> None:
     tracker.close_all()
     assert len(ended) == 2
     assert all(s.to_json()["status"] == "closed" for s in ended)
+
+
+def test_a_modern_session_serving_a_request_is_not_idle_however_long_the_request_takes() -> None:
+    ended: list[ClientSession] = []
+    tracker = SessionTracker(on_end=ended.append, idle_timeout=0.0, modern_versions=frozenset({"2026-07-28"}))
+    request = ctx(None, "2026-07-28", transport=object())
+    with tracker.serving(request) as session:
+        tracker.expire()
+        assert ended == []
+        assert session.in_flight == 1
+    tracker.expire()
+    assert ended == [session]

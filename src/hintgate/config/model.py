@@ -140,11 +140,13 @@ class ToolOverride:
 
 @dataclass(frozen=True)
 class Timeouts:
-    """Gateway-wide time limits in seconds: per call, per server start, per tools/list."""
+    """Gateway-wide time limits in seconds: per call, per server start, per tools/list, per idle HTTP session."""
 
     call: float = 60.0
     startup: float = 30.0
     list: float = 30.0
+    session_idle: float = 1800.0
+    """An HTTP session with no request in flight for this long is closed (both protocol eras)."""
 
 
 class _ToolFilter:

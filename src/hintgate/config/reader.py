@@ -336,8 +336,9 @@ class _Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["call", "startup", "list"])
-        got = {k: self.seconds(m[k], (*path, k)) for k in ("call", "startup", "list") if k in m}
+        spelled = {"call": "call", "startup": "startup", "list": "list", "sessionIdle": "session_idle"}
+        self.keys(m, path, list(spelled))
+        got = {attr: self.seconds(m[key], (*path, key)) for key, attr in spelled.items() if key in m}
         self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
 
     def read_env(self, value: Any, path: tuple[Key, ...]) -> None:

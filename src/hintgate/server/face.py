@@ -67,8 +67,8 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
         return complete(ctx, list_page(gateway.catalog.wire, "tools", params))
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        gateway.sessions.for_request(ctx)
-        return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
+        with gateway.sessions.serving(ctx):
+            return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
 
     async def list_prompts(ctx: RequestContext, params: Any) -> dict[str, Any]:
         gateway.sessions.for_request(ctx)
@@ -139,8 +139,8 @@ def _fast_path(gateway: Gateway) -> Any:
         # is not re-validated into models on every listing.
         if ctx.request_id is not None and ctx.protocol_version not in modern:
             if ctx.method == "tools/call":
-                gateway.sessions.for_request(ctx)
-                return await gateway.call_tool(ctx, ctx.params)
+                with gateway.sessions.serving(ctx):
+                    return await gateway.call_tool(ctx, ctx.params)
             if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
                 gateway.sessions.for_request(ctx)
                 return list_page(gateway.catalog.wire, "tools", ctx.params or {})

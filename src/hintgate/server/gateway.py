@@ -84,6 +84,7 @@ class Gateway:
         self.sessions = SessionTracker(
             on_start=self.session_observers.started,
             on_end=self.session_observers.ended,
+            idle_timeout=config.timeouts.session_idle,
             modern_versions=MODERN_VERSIONS,
         )
         self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store)
@@ -224,8 +225,13 @@ class Gateway:
         self.rebuild(("tools",))
         await self.broadcast.lists_changed(("tools",))
 
-    async def _expire_sessions(self, interval: float = 60.0) -> None:
-        """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet."""
+    async def _expire_sessions(self) -> None:
+        """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet.
+
+        The sweep runs every half idle timeout, at least every 0.25 s and at
+        most every 60 s: a session ends at most that long after its timeout.
+        """
+        interval = min(60.0, max(0.25, self.sessions.idle_timeout / 2))
         while True:
             await asyncio.sleep(interval)
             self.sessions.expire()
@@ -287,6 +293,9 @@ class Gateway:
     async def mcp_routes(self, *, host: str = "127.0.0.1") -> AsyncIterator[list[Any]]:
         """The Starlette routes serving MCP at `/mcp` (streamable HTTP), with their session manager running."""
         server = self._server or self.build_server()
-        app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+        # The SDK ends a handshake-era session with no request in flight for this long; its id then answers 404.
+        app = server.streamable_http_app(
+            streamable_http_path="/mcp", host=host, session_idle_timeout=self.config.timeouts.session_idle
+        )
         async with server.session_manager.run():
             yield list(app.routes)

@@ -2,13 +2,15 @@
 
 A session is one client connection (seed 001's MCPSession): a stdio client
 from its `initialize` until EOF, a streamable HTTP client from its
-`initialize` until the HTTP session ends or expires. The 2026-07-28 protocol
-era has no connection: each request stands alone and carries the client's
-name and version in its envelope; hintgate groups such requests into one
-session per client identity and closes it after `idle_timeout` seconds
-without a request. Any client can declare any name and version, so that
-grouping is for the records only: the call pipeline lends such a session's
-taint to its calls but keeps no approval in it.
+`initialize` until the HTTP session ends: the client sends DELETE, or it has
+had no request in flight for `timeouts.sessionIdle` seconds (the SDK's
+session manager then terminates it, and its id answers 404). The 2026-07-28
+protocol era has no connection: each request stands alone and carries the
+client's name and version in its envelope; hintgate groups such requests into
+one session per client identity and closes it once it has had no request in
+flight for `idle_timeout` seconds. Any client can declare any name and
+version, so that grouping is for the records only: the call pipeline lends
+such a session's taint to its calls but keeps no approval in it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -85,6 +88,8 @@ class ClientSession:
     ended_at: datetime | None = None
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
+    in_flight: int = 0
+    """Requests of this session being served now (a session with one is not idle)."""
     policy: SessionState = field(default_factory=SessionState)
     connection: Any = None
 
@@ -126,7 +131,8 @@ class SessionTracker:
     Args:
         on_start: called with each new session.
         on_end: called with each session that ended.
-        idle_timeout: seconds after which a connectionless (2026-07-28) session is closed.
+        idle_timeout: seconds without a request in flight after which a connectionless
+            (2026-07-28) session is closed.
         modern_versions: protocol versions that have no connection.
     """
 
@@ -191,6 +197,22 @@ class SessionTracker:
         session.last_seen = time.monotonic()
         return session
 
+    @property
+    def idle_timeout(self) -> float:
+        """Seconds without a request in flight after which a connectionless session is closed."""
+        return self._idle_timeout
+
+    @contextmanager
+    def serving(self, ctx: Any) -> Iterator[ClientSession]:
+        """The request's session, kept from going idle while the request is served (a call waiting for a person)."""
+        session = self.for_request(ctx)
+        session.in_flight += 1
+        try:
+            yield session
+        finally:
+            session.in_flight -= 1
+            session.last_seen = time.monotonic()
+
     def _open(self, ctx: Any, version: str, connection: Any) -> ClientSession:
         name, client_version = _client_info(ctx)
         session = ClientSession(
@@ -218,10 +240,10 @@ class SessionTracker:
             self._on_end(session)
 
     def expire(self) -> None:
-        """Close connectionless sessions idle for longer than the idle timeout."""
+        """Close connectionless sessions that have had no request in flight for longer than the idle timeout."""
         now = time.monotonic()
         for key, session in list(self._by_identity.items()):
-            if now - session.last_seen > self._idle_timeout:
+            if session.in_flight == 0 and now - session.last_seen > self._idle_timeout:
                 del self._by_identity[key]
                 self._end(session)
 

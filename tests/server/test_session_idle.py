@@ -1,0 +1,160 @@
+"""HTTP sessions that go quiet end: a real `serve --http`, raw HTTP clients of both protocol eras.
+
+With `timeouts.sessionIdle` set to one second, a handshake-era session with
+no request in flight is terminated (its id answers 404, as the spec says for
+an expired session) and recorded closed; a 2026-07-28 client's session is
+recorded closed once it stops sending requests. A session that keeps
+talking stays active.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from hintgate.testing import RunningGateway, running_gateway
+
+HANDSHAKE = "2025-11-25"
+MODERN = "2026-07-28"
+ACCEPT = "application/json, text/event-stream"
+WAIT = 30.0  # seconds any one condition may take to come true
+
+
+@contextmanager
+def gateway(tmp_path: Path, idle: float = 1) -> Iterator[RunningGateway]:
+    """An empty gateway (no servers: sessions need none) recording to its own database."""
+    config = tmp_path / "hintgate.json"
+    config.write_text(json.dumps({"mcpServers": {}, "timeouts": {"sessionIdle": idle}}))
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    with running_gateway("--config", str(config), "--db", f"sqlite:///{tmp_path / 'h.db'}", env=env) as running:
+        yield running
+
+
+def body(response: httpx.Response) -> dict[str, Any]:
+    """The JSON-RPC message of a response, whether sent as JSON or as one SSE event."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        data = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
+        return json.loads(next(d for d in data if d))  # type: ignore[no-any-return]
+    return response.json()  # type: ignore[no-any-return]
+
+
+class HandshakeClient:
+    """A 2025-11-25 client over raw HTTP: initialize, then requests under its Mcp-Session-Id."""
+
+    def __init__(self, http: httpx.Client, url: str, name: str) -> None:
+        self.http, self.url, self.next_id = http, url, 1
+        opened = self.post(
+            "initialize",
+            {"protocolVersion": HANDSHAKE, "capabilities": {}, "clientInfo": {"name": name, "version": "1"}},
+        )
+        assert opened.status_code == 200, opened.text
+        self.session_id = opened.headers["mcp-session-id"]
+        initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert self.http.post(self.url, json=initialized, headers=self.headers()).status_code == 202
+
+    def headers(self) -> dict[str, str]:
+        sid = getattr(self, "session_id", None)
+        extra = {"mcp-session-id": sid, "mcp-protocol-version": HANDSHAKE} if sid else {}
+        return {"accept": ACCEPT, **extra}
+
+    def post(self, method: str, params: dict[str, Any] | None = None) -> httpx.Response:
+        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}}
+        self.next_id += 1
+        return self.http.post(self.url, json=message, headers=self.headers())
+
+
+def modern_request(http: httpx.Client, url: str, name: str, method: str) -> httpx.Response:
+    """One self-contained 2026-07-28 request from the client `name`."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": name, "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": {"_meta": meta}}
+    headers = {"accept": ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": method}
+    return http.post(url, json=message, headers=headers)
+
+
+def recorded(http: httpx.Client, running: RunningGateway, client: str) -> dict[str, Any] | None:
+    """The recorded session of the client named `client`, as /api/sessions lists it."""
+    rows = http.get(f"{running.base_url}/api/sessions").json()
+    return next((row for row in rows if row["client_name"] == client), None)
+
+
+def until(condition: Callable[[], Any], what: str, *, meanwhile: Callable[[], object] = lambda: None) -> Any:
+    """Poll `condition` until it returns something truthy (bounded by WAIT), calling `meanwhile` between tries."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if found := condition():
+            return found
+        meanwhile()
+        time.sleep(0.1)
+    raise AssertionError(f"not within {WAIT:g} s: {what}")
+
+
+def test_a_handshake_session_idle_past_the_timeout_is_ended_and_its_id_answers_404(tmp_path: Path) -> None:
+    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT) as http:
+        quiet = HandshakeClient(http, running.mcp_url, "quiet")
+        talking = HandshakeClient(http, running.mcp_url, "talking")
+        assert quiet.post("tools/list").status_code == 200
+        assert talking.post("tools/list").status_code == 200
+        assert recorded(http, running, "quiet")["status"] == "active"  # type: ignore[index]
+
+        def keep_talking() -> None:
+            answer = talking.post("tools/list")
+            assert answer.status_code == 200, answer.text
+
+        ended = until(
+            lambda: (row := recorded(http, running, "quiet")) and row["status"] == "closed" and row,
+            "the quiet session is recorded closed",
+            meanwhile=keep_talking,
+        )
+        late = quiet.post("tools/list")
+        kept = talking.post("tools/list")
+        still = recorded(http, running, "talking")
+    assert ended["ended_at"] is not None
+    assert late.status_code == 404
+    assert kept.status_code == 200
+    assert "tools" in body(kept)["result"]
+    assert still is not None
+    assert still["status"] == "active"
+
+
+def test_a_2026_07_28_client_that_stops_sending_requests_has_its_session_ended(tmp_path: Path) -> None:
+    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT) as http:
+        for name in ("quiet-modern", "talking-modern"):
+            answer = modern_request(http, running.mcp_url, name, "tools/list")
+            assert answer.status_code == 200, answer.text
+        assert recorded(http, running, "quiet-modern")["status"] == "active"  # type: ignore[index]
+
+        def keep_talking() -> None:
+            answer = modern_request(http, running.mcp_url, "talking-modern", "tools/list")
+            assert answer.status_code == 200, answer.text
+
+        ended = until(
+            lambda: (row := recorded(http, running, "quiet-modern")) and row["status"] == "closed" and row,
+            "the quiet 2026-07-28 session is recorded closed",
+            meanwhile=keep_talking,
+        )
+        still = recorded(http, running, "talking-modern")
+    assert ended["ended_at"] is not None
+    assert still is not None
+    assert still["status"] == "active"
+
+
+@pytest.mark.parametrize("value", [0, -1, "soon", True])
+def test_a_session_idle_timeout_that_is_not_a_positive_number_is_refused_naming_its_key(
+    tmp_path: Path, value: Any
+) -> None:
+    from hintgate.config.loading import parse_config
+    from hintgate.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"timeouts\.sessionIdle.*expected a number of seconds greater than 0"):
+        parse_config({"mcpServers": {}, "timeouts": {"sessionIdle": value}}, source="test.json")
