@@ -60,7 +60,8 @@ def test_tokenizer_splits_every_common_name_shape(name: str, tokens: tuple[str, 
 def test_verb_is_found_after_vendor_prefixes_without_naming_vendors() -> None:
     parts = parse_name("firecrawl_monitor_delete")
     assert parts.verb == "delete"
-    assert parse_name("netlify-user-services-reader").verb is None
+    assert parse_name("acme-user-services").verb is None
+    assert parse_name("acme-user-services-reader").verb == "reader"  # an agent noun: who reads
     assert parse_name("moduleSearch").verb == "search"
 
 
@@ -149,6 +150,69 @@ def test_force_qualifier_makes_a_tool_destructive() -> None:
 
 def test_verb_table_has_no_word_in_two_classes() -> None:
     assert len(VERBS) == len(set(VERBS))
+
+
+# --- verbs whose object decides, agent nouns ----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["parse_invoice_pdf", "gadget_parse", "extract_table_rows", "research_topics"])
+def test_parsing_extracting_and_researching_read(name: str) -> None:
+    assert value(infer(name), RO) is True
+
+
+@pytest.mark.parametrize("name", ["extract_archive", "extractZipToFolder", "gadget_extract_tarball", "unzip_bundle"])
+def test_extracting_an_archive_writes_its_files_out(name: str) -> None:
+    found = infer(name)
+    assert value(found, RO) is False
+    assert found[RO].rule == "name.verb.artifact"
+
+
+@pytest.mark.parametrize("name", ["resolve_widget_id", "resolveHostname", "gizmo_resolve_alias", "resolve_part_name"])
+def test_resolving_a_name_or_identifier_looks_it_up(name: str) -> None:
+    assert value(infer(name), RO) is True
+
+
+@pytest.mark.parametrize("name", ["resolve_ticket", "resolve_outage_by_id", "resolve_dispute_for_name", "resolve"])
+def test_resolving_anything_else_stays_opaque(name: str) -> None:
+    assert RO not in infer(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "read_only"),
+    [
+        ("gadget_config_reader", True),
+        ("ledgerViewer", True),
+        ("schema_validator", True),
+        ("ledger_writer", False),
+        ("gadget_updater", False),
+        ("job_runner", False),
+    ],
+)
+def test_a_name_without_a_verb_acts_through_its_agent_noun(name: str, read_only: bool) -> None:
+    assert value(infer(name), RO) is read_only
+
+
+@pytest.mark.parametrize("name", ["current_user", "order_number", "gizmo_folder"])
+def test_nouns_ending_in_er_that_name_no_verb_are_not_agent_nouns(name: str) -> None:
+    assert parse_name(name).verb is None
+
+
+def test_a_verb_before_an_agent_noun_stays_the_action() -> None:
+    # "update the reader", "reset the counter": the agent noun is the object.
+    assert value(infer("update_card_reader"), RO) is False
+    assert value(infer("reset_page_counter"), RO) is False
+    assert (
+        value(infer("update_card_reader", "Update a card reader's settings; read-only ones are skipped."), RO) is False
+    )
+
+
+def test_a_read_only_statement_settles_a_noun_or_verb_before_a_reader_head() -> None:
+    statement = "Select and run one of these read operations (read-only): list-releases, get-release."
+    assert value(infer("gizmo-deploy-records-reader"), RO) is False
+    found = infer("gizmo-deploy-records-reader", statement)
+    assert value(found, RO) is True
+    assert found[RO].rule == "desc.read-only"
+    assert value(infer("gizmo-deploy-records-updater", statement), RO) is False
 
 
 # --- description rules ------------------------------------------------------------------------

@@ -148,6 +148,8 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     parts = parse_name(name)
     cls = parts.verb_class
     name_writes = (cls is not None and not cls.reads and not cls.opaque) or bool(parts.later_writes)
+    # "deploy_log_reader": the action is "deploy" or "read"; a read-only statement may settle it.
+    name_writes = name_writes and not parts.reader_head
     for text_rule in BODY_RULES:
         if text_rule.matches(text):
             apply(found, text_rule.values, text_rule.rule)

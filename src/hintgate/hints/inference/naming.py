@@ -23,9 +23,9 @@ the same arguments has no additional effect". Rule ids and what they set
 | rule id | verbs (examples) | RO | D | I | OW |
 |---|---|---|---|---|---|
 | name.verb.read | get list read search find query show describe fetch view count check | T | F | T | |
-| | diff status validate explain verify analyze render preview wait (read and compute) | | | | |
+| | diff status validate explain verify analyze render preview wait parse extract research | | | | |
 | name.verb.create | create add insert append upload record build grant register | F | F | F | |
-| name.verb.artifact | export convert generate synthesize download import compile backup snapshot | F | F | | |
+| name.verb.artifact | export convert generate synthesize download import compile backup snapshot unzip | F | F | | |
 | name.verb.send | send post publish notify email reply comment | F | F | F | T |
 | name.verb.update | update set put upsert write save configure assign enable disable block rotate | F | T | T | |
 | name.verb.edit | edit modify patch move rename replace apply deploy merge rebase | F | T | F | |
@@ -49,6 +49,22 @@ Opaque verbs (``load``, ``open``, ``review``, ``simulate``, ``perform``,
 ``process``, ``confirm``) are actions that set nothing: their effect depends
 on the object, and guessing read-only there is the dangerous error. They do
 not hide a writing verb later in the name.
+
+Two verbs have an effect that English ties to their object: ``extract``
+reads (facts from a page) unless its object is an archive (``extract_zip``
+writes the files out: ``name.verb.artifact``), and ``resolve`` is opaque
+(resolving an incident closes it) unless the head of its object, the last
+word before any preposition, is a name, ID, address, path or alias
+(``resolve_host_name`` looks it up: ``name.verb.read``).
+
+Agent nouns: a name without a verb that ends in an agent noun made from a
+verb of the lexicon acts through it (``config_reader`` reads, ``log_writer``
+writes; never an opaque verb, so ``user`` is not "one who uses"). After a
+verb the agent noun is its object (``update_card_reader``), except that a
+read agent noun after a word that is as often a noun (``deploy_log_reader``)
+makes the action ambiguous: then a read-only statement in the description's
+first sentence settles it (``desc.read-only``), and without one the riskier
+word stays the action.
 """
 
 from __future__ import annotations
@@ -116,10 +132,14 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
         "get list ls read search find query show describe fetch view lookup count check inspect "
         "diff status validate verify explain preview retrieve analyze analyse audit compare "
         "summarize summarise estimate calculate compute echo ping whoami wait poll discover "
-        "explore lint print display take capture scan aggregate render",
+        "explore lint print display take capture scan aggregate render parse extract research",
     ),
     (CREATE, "create add insert append upload record build grant invite new clone copy fork duplicate register enroll"),
-    (ARTIFACT, "export convert generate synthesize synthesise download import compile package bundle backup snapshot"),
+    (
+        ARTIFACT,
+        "export convert generate synthesize synthesise download import compile package bundle backup snapshot "
+        "unzip unpack untar decompress",
+    ),
     (SEND, "send post publish notify email reply comment share message broadcast"),
     (
         UPDATE,
@@ -197,6 +217,16 @@ _NOUNISH = frozenset(
     }
 )
 _JOINERS = frozenset({"and", "or", "then", "plus"})
+_PREPOSITIONS = frozenset({"by", "for", "from", "in", "into", "of", "on", "to", "with", "at", "as"})
+
+# Verbs whose effect depends on their object, in general English: extracting
+# facts from a page reads, extracting an archive writes its files out;
+# resolving a name, ID or address looks it up, resolving an incident closes it.
+_ARCHIVES = frozenset({"archive", "archives", "zip", "zipfile", "tar", "tarball", "gz", "gzip", "rar", "7z"})
+_IDENTIFIERS = frozenset(
+    {"id", "ids", "identifier", "identifiers", "name", "names", "address", "addresses", "hostname", "host"}
+    | {"dns", "url", "uri", "path", "alias", "reference", "ref", "symbol", "handle"}
+)
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -269,6 +299,9 @@ class NameParts:
         object: the words after the verb that are not qualifiers.
         qualifiers: meanings of the qualifier words present (``soft``, ``force``, ``all``).
         later_writes: classes of writing verbs that follow the verb.
+        reader_head: the name ends in an agent noun of a read verb (``..._reader``)
+            while its action word may be a noun (``deploy_log_reader``): which of
+            the two is the action is ambiguous, so the description may decide.
     """
 
     tokens: tuple[str, ...]
@@ -277,6 +310,7 @@ class NameParts:
     object: tuple[str, ...]
     qualifiers: frozenset[str]
     later_writes: tuple[VerbClass, ...]
+    reader_head: bool = False
 
 
 def parse_name(name: str) -> NameParts:
@@ -298,6 +332,7 @@ def parse_name(name: str) -> NameParts:
         if cls is None:
             continue
         rest = tokens[index + 1 :]
+        cls = _by_object(token, cls, rest)
         later: list[VerbClass] = []
         for offset, word in enumerate(rest):
             other = VERBS.get(word)
@@ -311,8 +346,47 @@ def parse_name(name: str) -> NameParts:
             if counts:
                 later.append(other)
         obj = tuple(t for t in rest if t not in NAME_QUALIFIERS)
-        return NameParts(tokens, token, cls, obj, qualifiers, tuple(later))
+        head = _agent_verb(rest[-1]) if rest and token in _NOUNISH else None
+        reader_head = head is not None and head.reads and not cls.reads
+        return NameParts(tokens, token, cls, obj, qualifiers, tuple(later), reader_head)
+    head = _agent_verb(tokens[-1]) if tokens else None
+    if head is not None:
+        # No verb, but the name ends in an agent noun: "config_reader" reads, "log_writer" writes.
+        obj = tuple(t for t in tokens[:-1] if t not in NAME_QUALIFIERS)
+        return NameParts(tokens, tokens[-1], head, obj, qualifiers, ())
     return NameParts(tokens, None, None, (), qualifiers, ())
+
+
+def _by_object(verb: str, cls: VerbClass, rest: tuple[str, ...]) -> VerbClass:
+    """The class of a verb whose effect depends on its object (``extract``, ``resolve``)."""
+    if verb == "extract" and _ARCHIVES.intersection(rest):
+        return ARTIFACT
+    if verb == "resolve":
+        # The head of the object is its last word before a preposition: resolve_alert_by_id resolves an alert.
+        head = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))
+        if head and rest[head - 1] in _IDENTIFIERS:
+            return READ
+    return cls
+
+
+@functools.lru_cache(maxsize=4096)
+def _agent_verb(word: str) -> VerbClass | None:
+    """The class of the verb an agent noun is made from (``reader``, ``updater``, ``validator``), if any.
+
+    Only nouns ending in -er or -or that are not verbs themselves, and never an
+    opaque verb (``user`` is not one who uses).
+    """
+    if word in VERBS or len(word) < 5 or not word.endswith(("er", "or")):
+        return None
+    stem = word[:-2]
+    candidates = [stem, word[:-1], stem + "e"]
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        candidates.append(stem[:-1])  # runner, getter, scanner
+    for candidate in candidates:
+        cls = VERBS.get(candidate)
+        if cls is not None and not cls.opaque:
+            return cls
+    return None
 
 
 def name_effect(parts: NameParts) -> list[tuple[str, Effect]]:
