@@ -51,6 +51,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
         _head(),
         [
             "alembic_version",
+            "approvals",
             "counters",
             "hint_overrides",
             "oauth_credentials",

@@ -9,6 +9,12 @@ A call waits only while someone waits for its result: when the client
 cancels, closes its session or loses its response stream, the approval is
 withdrawn and the call never runs. An approval that left the queue is
 remembered for a while (bounded), so answering it late says why it is gone.
+
+With a `Ledger` (the store's `approvals` table) the queue is shared: every
+approval is written there, any replica or the CLI answers it there (one
+atomic update: of two racing answers exactly one wins), and the in-process
+future only wakes the local waiter. The ledger tells the queue about answers
+made elsewhere; the queue settles timeouts (`expired`) and withdrawals there.
 """
 
 from __future__ import annotations
@@ -16,15 +22,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import logging
 import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["Answer", "ApprovalQueue", "Ended", "Outcome", "PendingApproval"]
+from hintgate.errors import HintgateError
+
+__all__ = ["Answer", "ApprovalQueue", "Ended", "Ledger", "Outcome", "PendingApproval"]
+
+logger = logging.getLogger(__name__)
 
 _REMEMBERED = 500  # approvals that left the queue kept to explain a late answer
 _CALLER_CHECK = 0.25  # seconds between checks that the caller still waits for the result
@@ -69,10 +80,16 @@ class Ended:
     Attributes:
         state: `approved`, `denied`, `expired` or `withdrawn`.
         reason: what moved it there, in words.
+        won: this answer is the one that moved it (False: another got there first, `state` says what won).
+        answer: the person's answer, when one answered.
+        actor: who moved it.
     """
 
     state: str
     reason: str
+    won: bool = False
+    answer: Answer | None = None
+    actor: str | None = None
 
 
 @dataclass(slots=True)
@@ -90,12 +107,19 @@ class PendingApproval:
     client_name: str | None
     created_at: datetime
     expires_at: datetime
-    _future: asyncio.Future[tuple[Answer, str]] = field(repr=False)
+    _future: asyncio.Future[tuple[Answer, str]] | None = field(repr=False)
+    """Wakes the waiting call; None for an approval another process waits for."""
     _started: float = field(default_factory=time.monotonic, repr=False)
     title_origin: str = "declared"
     """Who gave the title (`hintgate.hints.titles.TitleOrigin`): a server's title is only its claim."""
     caller_alive: Callable[[], bool] | None = field(default=None, repr=False)
     """Whether the result can still reach the caller (None: always, as far as hintgate can tell)."""
+    call_id: str | None = None
+    """The id the call is recorded under once it ends."""
+    hints: Mapping[str, Any] | None = field(default=None, repr=False)
+    """The tool's hints, provenance and tier when it was asked."""
+    replica: str | None = None
+    """The gateway instance whose call waits (None: this one, without a shared ledger)."""
 
     @property
     def caller_connected(self) -> bool:
@@ -123,7 +147,44 @@ class PendingApproval:
             "created_at": self.created_at.isoformat(),
             "expires_at": self.expires_at.isoformat(),
             "caller_connected": self.caller_connected,
+            "replica": self.replica,
         }
+
+
+class Ledger(Protocol):
+    """Where a shared queue keeps its approvals (`hintgate.store.approvals.StoredApprovals`)."""
+
+    replica: str
+    """This gateway instance, stamped on the approvals it holds."""
+
+    async def add(self, approval: PendingApproval) -> None:
+        """Write a new pending approval."""
+
+    async def settle(
+        self,
+        approval_id: str,
+        state: str,
+        *,
+        answer: Answer | None,
+        actor: str,
+        via: str,
+        reason: str,
+        replace: tuple[str, ...] = (),
+    ) -> Ended | None:
+        """Move a pending approval (or one in a `replace` state) to `state`, atomically.
+
+        Returns:
+            `won=True` when this moved it; else what holds now. None when there is no such approval.
+        """
+
+    async def pending(self) -> list[PendingApproval]:
+        """Every pending approval of every replica, oldest first."""
+
+    def watch(self, approval_id: str, on_settled: Callable[[Ended], None]) -> None:
+        """Call `on_settled` once when the approval is settled elsewhere (by another replica or process)."""
+
+    def unwatch(self, approval_id: str) -> None:
+        """Stop watching an approval."""
 
 
 class ApprovalQueue:
@@ -131,16 +192,41 @@ class ApprovalQueue:
 
     Args:
         on_change: called after an approval is added or leaves the queue (to update dashboards).
+        ledger: the shared store of approvals; None keeps them in this process only.
+
+    Attributes:
+        ledger: the shared store of approvals, if any.
+        known: how many approvals wait on every replica, as last listed (this process's count without a ledger).
     """
 
-    def __init__(self, *, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, *, on_change: Callable[[], None] | None = None, ledger: Ledger | None = None) -> None:
         self._pending: dict[str, PendingApproval] = {}
         self._ended: OrderedDict[str, Ended] = OrderedDict()
         self._on_change = on_change
+        self.ledger = ledger
+        self._shared = 0
+        self._background: set[asyncio.Task[Any]] = set()
+
+    @property
+    def known(self) -> int:
+        """How many approvals wait, on every replica as far as the last listing knows."""
+        return max(self._shared, len(self._pending)) if self.ledger is not None else len(self._pending)
 
     def pending(self) -> list[PendingApproval]:
-        """What waits, oldest first."""
+        """What waits in this process, oldest first."""
         return sorted(self._pending.values(), key=lambda p: p.created_at)
+
+    async def listing(self) -> list[PendingApproval]:
+        """What waits on every replica sharing the ledger (this process's own without one), oldest first.
+
+        Raises:
+            HintgateError: the ledger cannot be read.
+        """
+        if self.ledger is None:
+            return self.pending()
+        found = [self._pending.get(p.id, p) for p in await self.ledger.pending()]
+        self._shared = len(found)
+        return found
 
     def get(self, approval_id: str) -> PendingApproval | None:
         """A pending approval by id."""
@@ -149,7 +235,8 @@ class ApprovalQueue:
     def ended(self, approval_id: str) -> Ended | None:
         """How a recent approval left the queue, or is leaving it (None when unknown or still answerable)."""
         approval = self._pending.get(approval_id)
-        if approval is not None and not approval._future.done() and not approval.caller_connected:
+        future = approval._future if approval is not None else None
+        if approval is not None and future is not None and not future.done() and not approval.caller_connected:
             return Ended("withdrawn", _GONE)
         return self._ended.get(approval_id)
 
@@ -170,6 +257,8 @@ class ApprovalQueue:
         timeout: float,
         title_origin: str = "declared",
         caller_alive: Callable[[], bool] | None = None,
+        call_id: str | None = None,
+        hints: Mapping[str, Any] | None = None,
     ) -> Outcome:
         """Queue a call and wait for an answer, at most `timeout` seconds (then deny).
 
@@ -194,12 +283,19 @@ class ApprovalQueue:
             _future=future,
             title_origin=title_origin,
             caller_alive=caller_alive,
+            call_id=call_id,
+            hints=hints,
+            replica=self.ledger.replica if self.ledger is not None else None,
         )
         self._pending[approval.id] = approval
+        shared = await self._share(approval)
         self._changed()
-        ended = Ended("withdrawn", "the client cancelled the call or closed its session before it was answered")
+        ended = Ended("withdrawn", _CANCELLED)
+        settled = False
         try:
             outcome = await self._await_answer(approval, timeout)
+            if shared and self.ledger is not None:
+                self.ledger.unwatch(approval.id)  # what this replica settles next is no news to it
             if outcome.withdrawn is not None:
                 ended = Ended("withdrawn", outcome.withdrawn)
             elif outcome.timed_out:
@@ -207,39 +303,148 @@ class ApprovalQueue:
             else:
                 verb = "approved" if outcome.approved else "denied"
                 ended = Ended(verb, f"{verb} by {outcome.actor}")
+                settled = True  # answers are settled in the ledger before they wake the waiter
+            if shared and not settled:
+                outcome, ended = await self._settle_end(approval, outcome, ended)
+            settled = True
             return outcome
         finally:
+            if shared and self.ledger is not None:
+                self.ledger.unwatch(approval.id)
+                if not settled:  # cancelled: the ledger is told in the background, the cancellation goes on
+                    self._in_background(self._withdraw(approval.id, ended.reason))
+            if future.done() and not future.cancelled():
+                future.exception()  # an expiry or withdrawal heard too late is nobody's error
             self._pending.pop(approval.id, None)
             self._ended[approval.id] = ended
             while len(self._ended) > _REMEMBERED:
                 self._ended.popitem(last=False)
             self._changed()
 
+    async def _share(self, approval: PendingApproval) -> bool:
+        """Write the approval to the ledger and watch for answers made elsewhere; False without one."""
+        if self.ledger is None:
+            return False
+        try:
+            await self.ledger.add(approval)
+        except HintgateError as exc:
+            logger.warning("the approval of %s stays in this process only: %s", approval.tool, exc)
+            return False
+        self._shared += 1
+        self.ledger.watch(approval.id, lambda ended: self._settled_elsewhere(approval, ended))
+        return True
+
+    def _settled_elsewhere(self, approval: PendingApproval, ended: Ended) -> None:
+        """Another replica or process settled the approval: wake the waiter with what it decided."""
+        future = approval._future
+        if future is None or future.done():
+            return
+        if ended.state in ("approved", "denied"):
+            answer = ended.answer or (Answer.APPROVE_ONCE if ended.state == "approved" else Answer.DENY)
+            future.set_result((answer, ended.actor or "unknown"))
+        else:  # expired or withdrawn elsewhere (a restart's sweep, an operator): it does not run
+            future.set_exception(_Gone(ended))
+
+    async def _settle_end(self, approval: PendingApproval, outcome: Outcome, ended: Ended) -> tuple[Outcome, Ended]:
+        """Settle a timeout or a withdrawal in the ledger; an answer that got there first stands."""
+        assert self.ledger is not None
+        state = "withdrawn" if outcome.withdrawn is not None else "expired"
+        via = "caller" if state == "withdrawn" else "timeout"
+        try:
+            won = await self.ledger.settle(
+                approval.id, state, answer=None, actor="hintgate", via=via, reason=ended.reason
+            )
+        except HintgateError as exc:
+            logger.warning("could not mark the approval of %s %s in the store: %s", approval.tool, state, exc)
+            return outcome, ended
+        if won is None or won.won or state == "withdrawn" or won.state not in ("approved", "denied"):
+            return outcome, ended
+        # Answered in the instant before it expired: that answer stands.
+        answer = won.answer or (Answer.APPROVE_ONCE if won.state == "approved" else Answer.DENY)
+        return Outcome(answer, won.actor or "unknown", outcome.waited_ms), won
+
+    async def _withdraw(self, approval_id: str, reason: str) -> None:
+        assert self.ledger is not None
+        try:
+            await self.ledger.settle(approval_id, "withdrawn", answer=None, actor="client", via="caller", reason=reason)
+        except HintgateError as exc:
+            logger.warning("could not mark approval %s withdrawn in the store: %s", approval_id, exc)
+
+    def _in_background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def _await_answer(self, approval: PendingApproval, timeout: float) -> Outcome:
         """Wait for the answer, the timeout or the caller leaving, whichever comes first."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         future = approval._future
+        assert future is not None
         while not future.done():
             left = deadline - loop.time()
             if left <= 0:
                 return Outcome(Answer.DENY, "timeout", self._waited(approval), timed_out=True)
             step = left if approval.caller_alive is None else min(left, _CALLER_CHECK)
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(TimeoutError, _Gone):
                 await asyncio.wait_for(asyncio.shield(future), step)
             if not future.done() and not approval.caller_connected:
                 return Outcome(Answer.DENY, "caller", self._waited(approval), withdrawn=_GONE)
-        answer, actor = future.result()
+        try:
+            answer, actor = future.result()
+        except _Gone as gone:
+            if gone.ended.state == "withdrawn":
+                return Outcome(
+                    Answer.DENY, gone.ended.actor or "caller", self._waited(approval), withdrawn=gone.ended.reason
+                )
+            return Outcome(Answer.DENY, gone.ended.actor or "timeout", self._waited(approval), timed_out=True)
+        if answer is not Answer.DENY and not approval.caller_connected:
+            # Approved elsewhere in the instant the caller left: nobody could receive the result.
+            return Outcome(Answer.DENY, "caller", self._waited(approval), withdrawn=_GONE)
         return Outcome(answer, actor, self._waited(approval))
 
     @staticmethod
     def _waited(approval: PendingApproval) -> float:
         return (time.monotonic() - approval._started) * 1000
 
+    async def respond(self, approval_id: str, answer: Answer, *, actor: str, via: str) -> Ended | None:
+        """Answer an approval waiting on any replica sharing the ledger (this process's own without one).
+
+        Args:
+            approval_id: the approval's id.
+            answer: the person's answer.
+            actor: who answers.
+            via: how: dashboard, api, cli.
+
+        Returns:
+            `won=True` when this answer settled it; else how it ended (answered,
+            expired or withdrawn). None when there is no such approval.
+
+        Raises:
+            HintgateError: the ledger cannot be reached.
+        """
+        local = self._pending.get(approval_id)
+        state = "denied" if answer is Answer.DENY else "approved"
+        waiting = local is not None and local._future is not None and not local._future.done()
+        if waiting and local is not None and not local.caller_connected and answer is not Answer.DENY:
+            # Approving for a caller who is gone would run a write nobody waits for.
+            return Ended("withdrawn", _GONE)
+        if self.ledger is None:
+            if self.answer(approval_id, answer, actor=actor):
+                return Ended(state, f"{state} by {actor}", won=True, answer=answer, actor=actor)
+            return self.ended(approval_id)
+        ended = await self.ledger.settle(
+            approval_id, state, answer=answer, actor=actor, via=via, reason=f"{state} by {actor} ({via})"
+        )
+        future = local._future if local is not None else None
+        if ended is not None and ended.won and future is not None and not future.done():
+            future.set_result((answer, actor))
+        return ended
+
     def answer(self, approval_id: str, answer: Answer, *, actor: str) -> bool:
-        """Answer a pending approval; False when it is no longer pending."""
+        """Answer a pending approval of this process, without a ledger; False when it is no longer pending."""
         approval = self._pending.get(approval_id)
-        if approval is None or approval._future.done():
+        if approval is None or approval._future is None or approval._future.done():
             return False
         if not approval.caller_connected:
             # Approving for a caller who is gone would run a write nobody waits for.
@@ -252,4 +457,13 @@ class ApprovalQueue:
             self._on_change()
 
 
+class _Gone(Exception):
+    """The approval was settled elsewhere as expired or withdrawn."""
+
+    def __init__(self, ended: Ended) -> None:
+        super().__init__(ended.reason)
+        self.ended = ended
+
+
+_CANCELLED = "the client cancelled the call or closed its session before it was answered"
 _GONE = "the caller is gone (its response stream closed), so nobody could receive the result"

@@ -35,7 +35,8 @@ fresh database if there is none, and reports the incident in `health()` for
 unlinked is lost with it.
 
 Sessions: a replica (`replica`, from `Settings.replica`, else `HOST:PID`)
-closes, when it opens the store, the sessions it left active when it crashed.
+closes, when it opens the store, the sessions it left active when it crashed,
+and marks `expired` the approvals it left pending (`hintgate.store.approvals`).
 Replicas sharing a host name must set `HINTGATE_REPLICA`. Retention keeps the
 newest `retention` sessions with their calls; the recorder prunes at most
 every `PRUNE_EVERY` seconds, and once on open.
@@ -59,6 +60,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.store import queries
+from hintgate.store.approvals import StoredApprovals, expire_replicas, pending_replicas, prune_settled
 from hintgate.store.engine import (
     _MIGRATION_LOCK,
     _create_engine,
@@ -68,6 +70,7 @@ from hintgate.store.engine import (
     _upgrade,
     database_url,
 )
+from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import CredentialsStore
 from hintgate.store.overrides import OverridesStore
 from hintgate.store.pins import PinsStore
@@ -117,11 +120,14 @@ async def _abandoned(conn: AsyncConnection, replica: str) -> list[str]:
     """This replica, and every `HOST:PID` replica of this host whose process is gone.
 
     Stdio gateways are many on one host, each started by a client; a crashed
-    one's sessions would stay active forever unless a later one closes them.
+    one's sessions would stay active, and its approvals pending, forever unless
+    a later one closes and expires them.
     """
     host = socket.gethostname()
     found = [replica]
-    for other in await queries.active_replicas(conn, prefix=f"{host}:"):
+    others = set(await queries.active_replicas(conn, prefix=f"{host}:"))
+    others.update(await pending_replicas(conn, prefix=f"{host}:"))
+    for other in sorted(others):
         pid = other.rpartition(":")[2]
         if other != replica and pid.isdigit() and not _alive(int(pid)):
             found.append(other)
@@ -198,6 +204,9 @@ class Store(OverridesStore, PinsStore, CredentialsStore):
         self.commit_interval = commit_interval
         self.commit = commit
         self.tokens = tokens
+        self.notifications = Notifications(engine)
+        self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)
+        """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
         self._recorder = Recorder(
             engine,
             replica=replica,
@@ -273,13 +282,19 @@ class Store(OverridesStore, PinsStore, CredentialsStore):
                         await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
                     await conn.run_sync(_upgrade)
                 async with queries.begin_write(engine) as conn:
-                    closed = await queries.close_abandoned(conn, await _abandoned(conn, replica)) if recover else 0
+                    closed = expired = 0
+                    if recover:
+                        gone = await _abandoned(conn, replica)
+                        closed = await queries.close_abandoned(conn, gone)
+                        expired = await expire_replicas(conn, gone, now=datetime.now(UTC))
                     pruned = await queries.prune(conn, retention)
         except BaseException:
             await engine.dispose()
             raise
         if closed:
             logger.info("closed %d sessions that replica %r left active", closed, replica)
+        if expired:
+            logger.warning("%d approvals were pending when their gateway stopped: marked expired, nothing ran", expired)
         if pruned:
             logger.info("removed %d old sessions (retention %d)", pruned, retention)
         store = cls(
@@ -313,6 +328,8 @@ class Store(OverridesStore, PinsStore, CredentialsStore):
         if self._closed:
             return
         self._closed = True
+        await self.approvals.close()
+        await self.notifications.close()
         try:
             lost = await self._recorder.close(timeout)
         finally:
@@ -480,6 +497,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore):
         self._last_prune = time.monotonic()
         with _translated(self._url, "prune"):
             async with queries.begin_write(self._engine) as conn:
+                await prune_settled(conn)
                 return await queries.prune(conn, self.retention)
 
     def _file_change(self) -> str | None:

@@ -16,6 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from hintgate.store.notify import OVERRIDES, notify
 from hintgate.store.tables import counters, hint_overrides, sessions, title_overrides, tool_calls
 
 __all__ = [
@@ -220,6 +221,7 @@ async def overrides(conn: AsyncConnection) -> list[dict[str, Any]]:
 
 async def _bump(conn: AsyncConnection) -> None:
     await conn.execute(update(counters).where(counters.c.name == OVERRIDES_COUNTER).values(value=counters.c.value + 1))
+    await notify(conn, OVERRIDES)
 
 
 async def set_override(conn: AsyncConnection, tool: str, hint: str, value: bool, *, actor: str, now: datetime) -> None:

@@ -36,10 +36,12 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 
 __all__ = [
+    "APPROVAL_STATES",
     "HINT_NAMES",
     "PIN_STATES",
     "JSONColumn",
     "UTCDateTime",
+    "approvals",
     "counters",
     "hint_overrides",
     "metadata",
@@ -235,3 +237,43 @@ oauth_credentials = Table(
     Column("updated_at", UTCDateTime, nullable=False),
 )
 """What hintgate holds to log in to a server behind OAuth: only ever stored encrypted (`store.oauth_tokens`)."""
+"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides` or `title_overrides`."""
+
+APPROVAL_STATES = ("pending", "approved", "denied", "expired", "withdrawn")
+"""Where an approval is: waiting, or how it left the queue (the four others are final)."""
+
+approvals = Table(
+    "approvals",
+    metadata,
+    Column("id", String(36), primary_key=True),  # a UUID
+    Column("call_id", String),  # the tool call's id, as recorded in tool_calls once it ends
+    Column("session_id", String(36)),  # no foreign key: sessions are pruned on their own schedule
+    Column("client_name", String),
+    Column("tool", String, nullable=False),  # the public tool name
+    Column("title", Text),
+    Column("title_origin", String(16)),
+    Column("server", String, nullable=False),
+    Column("arguments", JSONColumn()),
+    Column("hints", JSONColumn()),  # annotations, provenance and tier when it was asked
+    Column("warnings", JSONColumn()),
+    Column("reason", Text, nullable=False),  # why hintgate asks
+    Column("asked_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("replica", String, nullable=False),  # the gateway instance holding the waiting call
+    Column("state", String(16), nullable=False, server_default="pending"),
+    Column("answer", String(16)),  # approve-once, approve-session or deny, when a person answered
+    Column("answered_by", String),  # who: a user name, "api", "dashboard", "client", "hintgate"
+    Column("answered_via", String(16)),  # how: dashboard, api, cli, elicitation, timeout, caller, restart
+    Column("answered_at", UTCDateTime),  # set exactly when it left pending
+    Column("end_reason", Text),  # what moved it out of pending, in words
+    CheckConstraint(f"state IN ({', '.join(repr(s) for s in APPROVAL_STATES)})", name="state"),
+    CheckConstraint("answer IS NULL OR answer IN ('approve-once', 'approve-session', 'deny')", name="answer"),
+    CheckConstraint(
+        "(state = 'pending' AND answered_at IS NULL) OR (state <> 'pending' AND answered_at IS NOT NULL)",
+        name="answered_iff_settled",
+    ),
+    Index(None, "state", "expires_at"),
+    Index(None, "replica", "state"),
+    Index(None, "answered_at"),
+)
+"""Calls waiting for a person, shared by every replica; answering is one `UPDATE ... WHERE state = 'pending'`."""

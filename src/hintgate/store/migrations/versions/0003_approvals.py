@@ -1,0 +1,70 @@
+"""The approval queue, shared by every replica.
+
+Revision ID: 0003
+Revises: 0007
+Create Date: 2026-11-25
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "0003"
+down_revision: str | None = "0007"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def _json() -> sa.JSON:
+    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
+
+
+def _time() -> sa.DateTime:
+    return sa.DateTime(timezone=True)
+
+
+def upgrade() -> None:
+    op.create_table(
+        "approvals",
+        sa.Column("id", sa.String(length=36), nullable=False),
+        sa.Column("call_id", sa.String(), nullable=True),
+        sa.Column("session_id", sa.String(length=36), nullable=True),
+        sa.Column("client_name", sa.String(), nullable=True),
+        sa.Column("tool", sa.String(), nullable=False),
+        sa.Column("title", sa.Text(), nullable=True),
+        sa.Column("title_origin", sa.String(length=16), nullable=True),
+        sa.Column("server", sa.String(), nullable=False),
+        sa.Column("arguments", _json(), nullable=True),
+        sa.Column("hints", _json(), nullable=True),
+        sa.Column("warnings", _json(), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=False),
+        sa.Column("asked_at", _time(), nullable=False),
+        sa.Column("expires_at", _time(), nullable=False),
+        sa.Column("replica", sa.String(), nullable=False),
+        sa.Column("state", sa.String(length=16), server_default="pending", nullable=False),
+        sa.Column("answer", sa.String(length=16), nullable=True),
+        sa.Column("answered_by", sa.String(), nullable=True),
+        sa.Column("answered_via", sa.String(length=16), nullable=True),
+        sa.Column("answered_at", _time(), nullable=True),
+        sa.Column("end_reason", sa.Text(), nullable=True),
+        sa.CheckConstraint(
+            "state IN ('pending', 'approved', 'denied', 'expired', 'withdrawn')", name=op.f("ck_approvals_state")
+        ),
+        sa.CheckConstraint(
+            "answer IS NULL OR answer IN ('approve-once', 'approve-session', 'deny')", name=op.f("ck_approvals_answer")
+        ),
+        sa.CheckConstraint(
+            "(state = 'pending' AND answered_at IS NULL) OR (state <> 'pending' AND answered_at IS NOT NULL)",
+            name=op.f("ck_approvals_answered_iff_settled"),
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_approvals")),
+    )
+    op.create_index(op.f("ix_approvals_state_expires_at"), "approvals", ["state", "expires_at"])
+    op.create_index(op.f("ix_approvals_replica_state"), "approvals", ["replica", "state"])
+    op.create_index(op.f("ix_approvals_answered_at"), "approvals", ["answered_at"])
+
+
+def downgrade() -> None:
+    op.drop_table("approvals")

@@ -1,0 +1,258 @@
+"""The shared approval queue in the store: atomic answers, expiry, restarts, answers made elsewhere."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import anyio
+import pytest
+
+from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, PendingApproval
+from hintgate.store import Store
+
+pytestmark = pytest.mark.anyio
+
+
+def approval(*, expires_in: float = 60.0, tool: str = "fs_write_file") -> PendingApproval:
+    now = datetime.now(UTC)
+    return PendingApproval(
+        id=str(uuid.uuid4()),
+        tool=tool,
+        title="Write file",
+        server="fs",
+        arguments={"path": "/tmp/x", "content": "ü"},
+        reason="destructive tools ask",
+        warnings=["This tool may make destructive changes"],
+        session_id=str(uuid.uuid4()),
+        client_name="test-client",
+        created_at=now,
+        expires_at=now + timedelta(seconds=expires_in),
+        _future=None,
+        call_id="call-1",
+        hints={"tier": "destructive"},
+    )
+
+
+def dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+async def test_a_pending_approval_is_listed_whole_by_every_store_on_the_database(store: Store, store_url: str) -> None:
+    asked = approval()
+    await store.approvals.add(asked)
+    async with await Store.open(store_url, replica="other", recover=False) as other:
+        [listed] = await other.approvals.pending()
+    assert (listed.id, listed.tool, listed.server, listed.replica) == (asked.id, "fs_write_file", "fs", "test-replica")
+    assert listed.arguments == {"path": "/tmp/x", "content": "ü"}
+    assert listed.warnings == ["This tool may make destructive changes"]
+    assert listed.hints == {"tier": "destructive"}
+    assert listed.caller_connected is True
+
+
+async def test_of_two_racing_answers_exactly_one_wins_and_the_other_learns_what_won(
+    store: Store, store_url: str
+) -> None:
+    asked = approval()
+    await store.approvals.add(asked)
+    async with (
+        await Store.open(store_url, replica="a", recover=False) as a,
+        await Store.open(store_url, replica="b", recover=False) as b,
+    ):
+        for _ in range(3):  # warm both pools so the answers really overlap
+            await a.approvals.pending()
+            await b.approvals.pending()
+        with anyio.fail_after(30):
+            approved, denied = await asyncio.gather(
+                a.approvals.settle(
+                    asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="api", reason="approved"
+                ),
+                b.approvals.settle(asked.id, "denied", answer=Answer.DENY, actor="bob", via="cli", reason="denied"),
+            )
+    assert approved is not None
+    assert denied is not None
+    assert [approved.won, denied.won].count(True) == 1
+    winner, loser = (approved, denied) if approved.won else (denied, approved)
+    assert loser.state == winner.state
+    assert loser.actor == winner.actor
+    row = await store.approvals.get(asked.id)
+    assert row is not None
+    assert row["state"] == winner.state
+    assert row["answered_by"] == winner.actor
+    assert await store.approvals.pending() == []
+
+
+async def test_an_approval_past_its_expiry_cannot_be_approved_and_is_marked_expired(store: Store) -> None:
+    asked = approval(expires_in=-1)
+    await store.approvals.add(asked)
+    assert await store.approvals.pending() == []
+    ended = await store.approvals.settle(
+        asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="cli", reason="approved"
+    )
+    assert ended is not None
+    assert not ended.won
+    assert ended.state == "expired"
+    row = await store.approvals.get(asked.id)
+    assert row is not None
+    assert row["state"] == "expired"
+    assert row["answered_via"] == "timeout"
+
+
+async def test_an_unknown_approval_settles_to_nothing(store: Store) -> None:
+    assert await store.approvals.settle("nope", "denied", answer=Answer.DENY, actor="x", via="api", reason="r") is None
+
+
+async def test_reopening_expires_what_this_replica_and_dead_replicas_of_its_host_left_pending(store_url: str) -> None:
+    host = socket.gethostname()
+    dead = f"{host}:{dead_pid()}"
+    mine, theirs, elsewhere = approval(), approval(), approval()
+    for replica, asked in ((f"{host}:1-me", mine), (dead, theirs), ("other-host:1", elsewhere)):
+        async with await Store.open(store_url, replica=replica, recover=False) as opened:
+            await opened.approvals.add(asked)
+    async with await Store.open(store_url, replica=f"{host}:1-me") as reopened:
+        assert [p.id for p in await reopened.approvals.pending()] == [elsewhere.id]
+        for gone in (mine, theirs):
+            row = await reopened.approvals.get(gone.id)
+            assert row is not None
+            assert (row["state"], row["answered_via"]) == ("expired", "restart")
+            assert "never ran" in row["end_reason"]
+
+
+async def test_a_dead_local_replicas_approval_cannot_be_approved(store_url: str) -> None:
+    dead = f"{socket.gethostname()}:{dead_pid()}"
+    asked = approval()
+    async with await Store.open(store_url, replica=dead, recover=False) as gone:
+        await gone.approvals.add(asked)
+    async with await Store.open(store_url, replica="cli", recover=False) as cli:
+        [listed] = await cli.approvals.pending()
+        assert listed.caller_connected is False
+        ended = await cli.approvals.settle(
+            asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="cli", reason="approved"
+        )
+    assert ended is not None
+    assert not ended.won
+    assert ended.state == "expired"
+
+
+async def test_a_waiting_call_learns_an_answer_made_by_another_process(store: Store, store_url: str) -> None:
+    queue = ApprovalQueue(ledger=store.approvals)
+    waiting = asyncio.ensure_future(
+        queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments={"path": "a"},
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=60,
+        )
+    )
+    async with await Store.open(store_url, replica="elsewhere", recover=False) as other:
+        with anyio.fail_after(30):
+            while not (listed := await other.approvals.pending()):
+                await asyncio.sleep(0.02)
+            [asked] = listed
+            ended = await other.approvals.settle(
+                asked.id, "approved", answer=Answer.APPROVE_SESSION, actor="alice", via="cli", reason="approved"
+            )
+            assert ended is not None
+            assert ended.won
+            outcome = await waiting
+    assert outcome.approved
+    assert (outcome.answer, outcome.actor) == (Answer.APPROVE_SESSION, "alice")
+
+
+async def test_a_wait_that_times_out_is_expired_in_the_store_and_a_late_answer_says_so(store: Store) -> None:
+    queue = ApprovalQueue(ledger=store.approvals)
+    with anyio.fail_after(30):
+        outcome = await queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments=None,
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=0.1,
+        )
+    assert outcome.timed_out
+    assert not outcome.approved
+    row = await _only_row(store)
+    assert (row["state"], row["answered_via"]) == ("expired", "timeout")
+    late = await queue.respond(row["id"], Answer.APPROVE_ONCE, actor="alice", via="api")
+    assert late == Ended("expired", "nobody answered within 0.1 s", won=False, answer=None, actor="hintgate")
+
+
+async def test_a_cancelled_wait_is_withdrawn_in_the_store(store: Store) -> None:
+    queue = ApprovalQueue(ledger=store.approvals)
+    waiting = asyncio.ensure_future(
+        queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments=None,
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=60,
+        )
+    )
+    with anyio.fail_after(30):
+        while not await store.approvals.pending():
+            await asyncio.sleep(0.02)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        while (row := await _only_row(store))["state"] == "pending":
+            await asyncio.sleep(0.02)
+    assert (row["state"], row["answered_via"]) == ("withdrawn", "caller")
+
+
+async def test_an_override_change_is_heard_at_once_by_other_replicas_on_postgresql(
+    store: Store, store_url: str
+) -> None:
+    if not store.notifications.available:
+        pytest.skip("SQLite has no notifications: replicas poll the overrides version")
+    heard = asyncio.Event()
+    store.notifications.subscribe("hintgate_overrides", lambda _payload: heard.set())
+    with anyio.fail_after(30):
+        await store.notifications.listening.wait()
+        async with await Store.open(store_url, replica="other", recover=False) as other:
+            await other.set_override("fs_write_file", "destructiveHint", True)
+        await heard.wait()
+
+
+async def test_settled_approvals_beyond_the_newest_kept_are_pruned(store: Store) -> None:
+    from hintgate.store.approvals import prune_settled
+    from hintgate.store.queries import begin_write
+
+    asked = [approval() for _ in range(4)]
+    for one in asked:
+        await store.approvals.add(one)
+    for one in asked[:3]:
+        await store.approvals.settle(one.id, "denied", answer=Answer.DENY, actor="x", via="api", reason="no")
+    async with begin_write(store._engine) as conn:
+        assert await prune_settled(conn, keep=1) == 2
+    assert [await store.approvals.get(one.id) is not None for one in asked] == [False, False, True, True]
+
+
+async def _only_row(store: Store) -> dict[str, Any]:
+    from sqlalchemy import select
+
+    from hintgate.store.approvals import row_json
+    from hintgate.store.tables import approvals
+
+    async with store._engine.connect() as conn:
+        [row] = [row_json(row) for row in await conn.execute(select(approvals))]
+    return row
