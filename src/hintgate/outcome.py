@@ -44,6 +44,11 @@ class CallOutcome:
         approval: `once`, `session` or `denied` for asked calls.
         asked_via: `elicitation`, `input-required` or `queue` for asked calls.
         waited_ms: how long the question waited for its answer.
+        parent_call_id: the call this one repeats, for a retry.
+        execution_type: `direct`; `retry` for the gateway's own second attempt after a transient
+            failure (its parent is the failed attempt, recorded as a call of its own); `client_retry`
+            for the client's identical call of an idempotent tool within `idempotentRetryWindow`
+            seconds of the earlier one (its parent).
     """
 
     call_id: str
@@ -65,6 +70,8 @@ class CallOutcome:
     approval: str | None = None
     asked_via: str | None = None
     waited_ms: float | None = None
+    parent_call_id: str | None = None
+    execution_type: str = "direct"
 
     @property
     def outcome(self) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 import uuid
@@ -28,7 +29,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.arguments import argument_problem
-from hintgate.errors import UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.outcome import NO_TRACER, CallObserver, CallOutcome, Tracer
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
@@ -53,7 +54,7 @@ from hintgate.policy.explain import warnings
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import error_text, tool_error, unavailable
-from hintgate.sources.base import Source, SourceState
+from hintgate.sources.base import Source, SourceState, SourceStatus
 
 if TYPE_CHECKING:
     from hintgate.server.context import RequestContext, RequestSession
@@ -136,6 +137,11 @@ class _Attempt:
     """What one call went through so far (mutable while it runs; frozen into a `CallOutcome`)."""
 
     decision: Decision
+    started: float  # a perf_counter reading
+    started_at: datetime
+    call_id: str = dataclasses.field(default_factory=lambda: str(uuid.uuid4()))
+    parent_call_id: str | None = None
+    execution_type: str = "direct"
     actor: str | None = None
     approval: str | None = None
     asked_via: str | None = None
@@ -242,7 +248,12 @@ class ToolCalls:
                 if problem is not None
                 else decide(facts, state, self.settings, self.rules, now=now)
             )
-            attempt = _Attempt(decided)
+            attempt = _Attempt(decided, started, started_at)
+        if facts.idempotent and not facts.read_only:
+            window = self.settings.idempotent_retry_window
+            earlier = state.earlier_call(entry.name, arguments or {}, now=now, window=window)
+            if earlier is not None:  # the client repeats a call it may not have had the answer of
+                attempt.parent_call_id, attempt.execution_type = earlier, "client_retry"
         verdict = attempt.decision.verdict
         result: dict[str, Any] | None = None
         error: str | None = None
@@ -258,14 +269,14 @@ class ToolCalls:
                 state.approve_once(entry.name)
                 if answered.answer is Answer.APPROVE_SESSION:
                     state.approve_for_session(entry.name)
-                state.record_approval(entry.name, arguments or {}, now)
+                state.record_approval(entry.name, arguments or {}, now, call_id=attempt.call_id)
             elif verdict is Verdict.DENY:
                 result = tool_error(f"hintgate denied this call of {entry.name!r}: {attempt.decision.reason}")
                 return result
             elif facts.idempotent and not facts.read_only:
-                state.record_approval(entry.name, arguments or {}, now)
+                state.record_approval(entry.name, arguments or {}, now, call_id=attempt.call_id)
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
-                result = await self._forward(ctx, entry, facts, arguments, params.get("_meta"), attempt)
+                result = await self._forward(ctx, session, entry, facts, arguments, params.get("_meta"), attempt)
             if facts.open_world and not result.get("isError") and result.get("content"):
                 state.mark_result(facts, self.settings)
                 if session is not None and session.policy is not state:
@@ -280,18 +291,32 @@ class ToolCalls:
             raise
         finally:
             if result is not None or error is not None:
-                if session is not None:
-                    session.calls += 1
-                if self.observers:
-                    outcome = self._outcome(entry, ctx, session, arguments, result, error, started_at, started, attempt)
-                    with self._tracer.span("hintgate.record", {"tool": entry.name}):
-                        # An observer that returns an awaitable holds the answer until it is done:
-                        # durable recording sends the result once its record is committed.
-                        for waiting in self._tell(outcome):
-                            try:
-                                await waiting
-                            except Exception:
-                                logger.exception("call observer failed while the call waited for it")
+                await self._record(entry, ctx, session, arguments, result, error, attempt)
+
+    async def _record(
+        self,
+        entry: CatalogEntry,
+        ctx: RequestContext | None,
+        session: ClientSession | None,
+        arguments: Mapping[str, Any] | None,
+        result: dict[str, Any] | None,
+        error: str | None,
+        attempt: _Attempt,
+    ) -> None:
+        """Count the call on its session and tell the observers how it ended."""
+        if session is not None:
+            session.calls += 1
+        if not self.observers:
+            return
+        outcome = self._outcome(entry, ctx, session, arguments, result, error, attempt)
+        with self._tracer.span("hintgate.record", {"tool": entry.name}):
+            # An observer that returns an awaitable holds the answer until it is done:
+            # durable recording sends the result once its record is committed.
+            for waiting in self._tell(outcome):
+                try:
+                    await waiting
+                except Exception:
+                    logger.exception("call observer failed while the call waited for it")
 
     def _outcome(
         self,
@@ -301,8 +326,6 @@ class ToolCalls:
         arguments: Mapping[str, Any] | None,
         result: dict[str, Any] | None,
         error: str | None,
-        started_at: datetime,
-        started: float,
         attempt: _Attempt,
     ) -> CallOutcome:
         if error is None and result is not None and result.get("isError"):
@@ -311,7 +334,7 @@ class ToolCalls:
         info = getattr(source, "info", None)
         request_id = ctx.request_id if ctx is not None else None
         return CallOutcome(
-            call_id=str(uuid.uuid4()),
+            call_id=attempt.call_id,
             entry=entry,
             server_name=getattr(info, "name", None),
             session_id=session.id if session else None,
@@ -321,8 +344,8 @@ class ToolCalls:
             arguments=arguments,
             result=result,
             error=error,
-            started_at=started_at,
-            duration_ms=(time.perf_counter() - started) * 1000,
+            started_at=attempt.started_at,
+            duration_ms=(time.perf_counter() - attempt.started) * 1000,
             upstream_ms=attempt.upstream_ms,
             decision=attempt.decision,
             verdict=attempt.final_verdict(),
@@ -330,6 +353,8 @@ class ToolCalls:
             approval=attempt.approval,
             asked_via=attempt.asked_via,
             waited_ms=attempt.waited_ms,
+            parent_call_id=attempt.parent_call_id,
+            execution_type=attempt.execution_type,
         )
 
     def _tell(self, outcome: CallOutcome) -> list[Awaitable[object]]:
@@ -496,6 +521,7 @@ class ToolCalls:
     async def _forward(
         self,
         ctx: RequestContext | None,
+        session: ClientSession | None,
         entry: CatalogEntry,
         facts: CallFacts,
         arguments: Mapping[str, Any] | None,
@@ -516,7 +542,14 @@ class ToolCalls:
             except UpstreamError as exc:
                 attempt.add_upstream_time(began)
                 # Transient failures are retried once, only for tools that are safe to repeat.
-                if tries == 1 and should_retry(facts, failure_kind(exc)) and await self._back_up(entry.server):
+                # A closed connection leaves the source's status UP until it notices: the retry waits for a new one.
+                stale = source.status if isinstance(exc, UpstreamClosed) else None
+                if tries == 1 and should_retry(facts, failure_kind(exc)) and await self._back_up(entry.server, stale):
+                    # The failed attempt is a call of its own on record; the retry names it as its parent.
+                    await self._record(entry, ctx, session, arguments, None, f"{exc} (retried)", attempt)
+                    attempt.parent_call_id, attempt.call_id = attempt.call_id, str(uuid.uuid4())
+                    attempt.execution_type, attempt.upstream_ms = "retry", None
+                    attempt.started, attempt.started_at = time.perf_counter(), datetime.now(UTC)
                     continue
                 if isinstance(exc, UpstreamDown):
                     return unavailable(name, entry.server, exc.detail)
@@ -530,12 +563,12 @@ class ToolCalls:
             return result
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _back_up(self, server: str) -> bool:
-        """Wait (bounded) for a source to be up again; True when it is."""
+    async def _back_up(self, server: str, stale: SourceStatus | None) -> bool:
+        """Wait (bounded) for a source to be up again, on a status other than `stale`; True when it is."""
         source = self._sources[server]
         deadline = time.monotonic() + min(_RETRY_WAIT, source.call_timeout)
         while time.monotonic() < deadline:
-            if source.status.state is SourceState.UP:
+            if source.status.state is SourceState.UP and source.status is not stale:
                 return True
             await asyncio.sleep(0.05)
         return False

@@ -37,6 +37,8 @@ def call_record(outcome: CallOutcome) -> CallRecord:
         request_id=outcome.request_id,
         client_name=outcome.client_name,
         client_version=outcome.client_version,
+        parent_call_id=outcome.parent_call_id,
+        execution_type=outcome.execution_type,
         hints=entry.snapshot,
         tier=entry.tier.value,
         decision=outcome.decision_json(),

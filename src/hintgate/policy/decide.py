@@ -246,7 +246,8 @@ class SessionState:
     taint_reason: str | None = None
     approved_once: set[str] = field(default_factory=set)
     approved_once_since_taint: set[str] = field(default_factory=set)
-    _approvals: dict[str, tuple[float, bool]] = field(default_factory=dict, init=False, repr=False)
+    # call key -> (when it ran, whether the session was tainted then, the call's id)
+    _approvals: dict[str, tuple[float, bool, str | None]] = field(default_factory=dict, init=False, repr=False)
 
     max_remembered_calls: ClassVar[int] = 4096
     """Identical-call approvals kept per session; the oldest go first."""
@@ -285,17 +286,19 @@ class SessionState:
         key = _call_key(call.tool, call.arguments)
         found = None if key is None else self._approvals.get(key)
         if key is not None and found is not None:
-            self._approvals[key] = (found[0], True)
+            self._approvals[key] = (found[0], True, found[2])
         return True
 
-    def record_approval(self, tool: str, arguments: Mapping[str, Any], now: float) -> None:
-        """A call ran after an approval or an allow, at `now` (seconds, the clock `decide` is given)."""
+    def record_approval(
+        self, tool: str, arguments: Mapping[str, Any], now: float, *, call_id: str | None = None
+    ) -> None:
+        """A call (record `call_id`) ran after an approval or an allow, at `now` (seconds, `decide`'s clock)."""
         key = _call_key(tool, arguments)
         if key is None:
             return
         approvals = self._approvals
         approvals.pop(key, None)  # re-insert so the dict stays oldest-first
-        approvals[key] = (now, self.tainted_by is not None)
+        approvals[key] = (now, self.tainted_by is not None, call_id)
         while len(approvals) > self.max_remembered_calls:
             del approvals[next(iter(approvals))]
 
@@ -306,6 +309,14 @@ class SessionState:
         if found is None or (since_taint and not found[1]):
             return None
         return found[0]
+
+    def earlier_call(self, tool: str, arguments: Mapping[str, Any], *, now: float, window: float) -> str | None:
+        """The id of the identical call that ran within `window` seconds before `now`, if one did."""
+        key = _call_key(tool, arguments)
+        found = None if key is None else self._approvals.get(key)
+        if found is None or not 0 <= now - found[0] <= window:
+            return None
+        return found[2]
 
 
 # ----------------------------------------------------------------- deciding

@@ -77,8 +77,9 @@ class CallRecord:
         request_id: the client's JSON-RPC request id.
         client_name: the client's name, denormalized for queries.
         client_version: the client's version.
-        parent_call_id: the call that caused this one, if any.
-        execution_type: `"direct"` or how else it ran.
+        parent_call_id: the call this one repeats, if any.
+        execution_type: `"direct"`, `"retry"` (the gateway's second attempt after a transient
+            failure) or `"client_retry"` (the client's identical call of an idempotent tool).
         hints: `{"annotations": {...}, "provenance": {...}, "tier": ...}` in force at call time.
         tier: the tool's tier at call time.
         decision: the policy decision: `{"verdict", "reason", "source", "approver", "approval", "waited_ms"}`.

@@ -34,6 +34,8 @@ __all__ = [
 
 VERDICTS: tuple[str, ...] = ("allow", "approved", "denied", "deny")
 CALLS_PER_PAGE = 50
+_EXECUTION_NAMES = {"retry": "Retry by the gateway", "client_retry": "Retry by the client"}
+"""How a call that did not run directly ran (`execution_type`), as shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,8 @@ class CallRow:
         approver: who answered, when a person was asked.
         error: the error, if the call failed.
         tokens: input plus output tokens.
+        execution: how it ran when not directly ("Retry by the gateway", "Retry by the client"), else None.
+        parent_id: the call it repeats, for a retry.
     """
 
     id: str
@@ -116,6 +120,8 @@ class CallRow:
     approver: str | None
     error: str | None
     tokens: int
+    execution: str | None = None
+    parent_id: str | None = None
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -142,6 +148,8 @@ def call_row(row: Mapping[str, Any]) -> CallRow:
         approver=decision.get("approver"),
         error=row.get("error"),
         tokens=int(row.get("input_tokens") or 0) + int(row.get("output_tokens") or 0),
+        execution=_EXECUTION_NAMES.get(row.get("execution_type") or "direct"),
+        parent_id=row.get("parent_call_id"),
     )
 
 
