@@ -126,6 +126,40 @@ async def test_recent_sessions_are_newest_first_and_limited(store: Store, record
     assert [row["id"] for row in recent] == [rec.id for rec in reversed(made)][:3]
 
 
+async def test_recent_sessions_filter_by_status_and_replica(store: Store, records: Any) -> None:
+    here_open = records.session(replica="a")
+    here_done = records.session(replica="a")
+    there_open = records.session(replica="b")
+    for rec in (here_open, here_done, there_open):
+        store.session_started(rec)
+    store.session_closed(here_done.id, records.tick())
+    await store.flush()
+
+    def ids(rows: list[dict[str, Any]]) -> set[str]:
+        return {row["id"] for row in rows}
+
+    assert ids(await store.recent_sessions(10, status="active")) == {here_open.id, there_open.id}
+    assert ids(await store.recent_sessions(10, status="closed")) == {here_done.id}
+    assert ids(await store.recent_sessions(10, replica="a")) == {here_open.id, here_done.id}
+    assert ids(await store.recent_sessions(10, status="active", replica="a")) == {here_open.id}
+    assert await store.recent_sessions(10, replica="nobody") == []
+
+
+async def test_a_session_id_prefix_finds_the_sessions_it_starts_and_treats_wildcards_as_text(
+    store: Store, records: Any
+) -> None:
+    tail = "-0000-4000-8000-000000000000"
+    for head in ("abc11111", "abc22222", "abd33333"):
+        store.session_started(records.session(id=head + tail))
+    await store.flush()
+    assert await store.sessions_with_prefix("abd") == ["abd33333" + tail]
+    assert await store.sessions_with_prefix("abc") == ["abc11111" + tail, "abc22222" + tail]
+    assert await store.sessions_with_prefix("a_d") == []
+    assert await store.sessions_with_prefix("ab%") == []
+    assert await store.sessions_with_prefix("ABD") == []
+    assert await store.sessions_with_prefix("zzz") == []
+
+
 async def test_calls_of_a_session_come_in_order_with_limit_and_offset(store: Store, records: Any) -> None:
     session, other = records.session(), records.session()
     store.session_started(session)

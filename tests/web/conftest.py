@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from bs4 import BeautifulSoup
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import SessionRecord, Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app
 
@@ -137,3 +139,24 @@ def open_dashboard(tmp_path: Path) -> OpenDashboard:
         return dashboard(tmp_path, **kwargs)
 
     return opener
+
+
+SeedSessions = Callable[[Store], Awaitable[dict[str, str]]]
+
+
+async def _seed_sessions(store: Store) -> dict[str, str]:
+    """Three recorded sessions: active on replica a, closed on replica a, active on replica b; ids by name."""
+    ids = {name: str(uuid.uuid4()) for name in ("a-open", "a-done", "b-open")}
+    for name, sid in ids.items():
+        store.session_started(
+            SessionRecord(sid, name, "1", datetime.now(UTC), transport="http", replica=name.split("-")[0])
+        )
+    store.session_closed(ids["a-done"], datetime.now(UTC))
+    await store.flush()
+    return ids
+
+
+@pytest.fixture
+def seed_sessions() -> SeedSessions:
+    """Records three sessions in a store: active and closed on replica a, active on replica b (ids by name)."""
+    return _seed_sessions

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
@@ -17,6 +17,9 @@ from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app
+
+if TYPE_CHECKING:
+    from conftest import SeedSessions
 
 pytestmark = pytest.mark.anyio
 
@@ -328,6 +331,32 @@ async def test_sessions_and_calls_are_served_from_the_store(tmp_path: Path) -> N
     assert missing.status_code == 404
     assert sessions == []  # calls made without a client session
     assert no_session.status_code == 404
+
+
+async def test_sessions_are_filtered_by_status_and_replica(tmp_path: Path, seed_sessions: SeedSessions) -> None:
+    async with api(tmp_path) as (client, _, store):
+        ids = await seed_sessions(store)
+
+        async def names(**params: str) -> set[str]:
+            response = await client.get("/api/sessions", params=params)
+            assert response.status_code == 200, response.text
+            return {row["client_name"] for row in response.json()}
+
+        active = await names(status="active")
+        closed = await names(status="closed")
+        on_a = await names(replica="a")
+        active_on_a = await names(status="active", replica="a")
+        nowhere = await names(replica="c")
+        every = (await client.get("/api/sessions")).json()
+        bad = await client.get("/api/sessions", params={"status": "ended"})
+    assert active == {"a-open", "b-open"}
+    assert closed == {"a-done"}
+    assert on_a == {"a-open", "a-done"}
+    assert active_on_a == {"a-open"}
+    assert nowhere == set()
+    assert {row["id"]: row["replica"] for row in every} == {sid: name[0] for name, sid in ids.items()}
+    assert bad.status_code == 422
+    assert "status" in bad.json()["detail"]
 
 
 async def test_state_changes_need_the_request_header_and_same_origin(tmp_path: Path) -> None:

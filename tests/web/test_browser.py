@@ -261,6 +261,31 @@ async def test_denying_a_waiting_call_in_the_dashboard_gives_the_client_an_error
     assert "denied" in text_of(result)
 
 
+async def test_the_sessions_page_separates_active_sessions_from_closed_ones(served: Served) -> None:
+    async with browser_page() as page, httpx.AsyncClient(base_url=served.base) as rest:
+        async with mcp_client(served) as client:
+            await client.call_tool("notes_list_notes", {})
+            with anyio.fail_after(15):  # the recorder commits every 50 ms
+                while not (await rest.get("/api/sessions")).json():
+                    await asyncio.sleep(0.05)
+            await page.goto(served.base + "/sessions")
+            await page.get_by_role("link", name="Active", exact=True).click()
+            await expect(page.locator("tr.session[data-status=active]")).to_have_count(1)
+            await page.get_by_role("link", name="Closed", exact=True).click()
+            await expect(page.locator("tr.session")).to_have_count(0)
+            await expect(page.locator(".notice")).to_contain_text("No closed sessions")
+        # The client ended its session (DELETE): it moves to the Closed tab.
+        with anyio.fail_after(15):
+            while not (await rest.get("/api/sessions", params={"status": "closed"})).json():
+                await asyncio.sleep(0.05)
+        await page.reload()
+        await expect(page.locator("tr.session[data-status=closed]")).to_have_count(1)
+        await expect(page.get_by_role("link", name="Closed", exact=True)).to_have_attribute("aria-current", "true")
+        await page.get_by_role("link", name="Active", exact=True).click()
+        await expect(page.locator("tr.session")).to_have_count(0)
+        await screenshot(page, "sessions-active-empty")
+
+
 async def test_a_session_page_shows_the_calls_the_client_made_in_order(served: Served) -> None:
     async with mcp_client(served) as client, browser_page() as page:
         await client.call_tool("notes_list_notes", {})

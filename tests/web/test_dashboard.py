@@ -19,7 +19,7 @@ from hintgate.testing import FakeSource
 from hintgate.web.dashboard import STATIC
 
 if TYPE_CHECKING:
-    from conftest import Dashboard, OpenDashboard
+    from conftest import Dashboard, OpenDashboard, SeedSessions
 
 pytestmark = pytest.mark.anyio
 
@@ -322,6 +322,45 @@ async def test_sessions_list_client_status_times_calls_and_tokens(open_dashboard
     link = row.select_one("a")
     assert link is not None
     assert link["href"] == f"/sessions/{row['data-session']}"
+
+
+async def test_the_sessions_page_has_active_and_closed_tabs_and_a_replica_filter(
+    open_dashboard: OpenDashboard, seed_sessions: SeedSessions
+) -> None:
+    async with open_dashboard() as dash:
+        assert dash.store is not None
+        await seed_sessions(dash.store)
+        every = await dash.page("/sessions")
+        active = await dash.page("/sessions?status=active")
+        closed = await dash.page("/sessions?status=closed")
+        closed_on_b = await dash.page("/sessions?status=closed&replica=b")
+        bad = await dash.page("/sessions?status=ended", status=400)
+
+    def shown(soup: BeautifulSoup) -> dict[str, str]:
+        return {
+            row.select_one("a").get_text(strip=True).split()[0]: row["data-status"] for row in soup.select("tr.session")
+        }  # type: ignore[union-attr]
+
+    def current(soup: BeautifulSoup) -> list[str]:
+        return [a.get_text(strip=True) for a in soup.select(".session-tabs a[aria-current]")]
+
+    assert shown(every) == {"a-open": "active", "a-done": "closed", "b-open": "active"}
+    assert current(every) == ["All"]
+    assert shown(active) == {"a-open": "active", "b-open": "active"}
+    assert current(active) == ["Active"]
+    assert shown(closed) == {"a-done": "closed"}
+    assert current(closed) == ["Closed"]
+    replica_links = {a.get_text(strip=True): a["href"] for a in closed.select("a.replica")}
+    assert replica_links == {"on a": "/sessions?status=closed&replica=a"}
+    assert shown(closed_on_b) == {}
+    assert "No closed sessions on this replica" in texts(closed_on_b, ".notice")[-1]
+    assert "replica b" in texts(closed_on_b, ".replica-filter")[0]
+    assert [a["href"] for a in closed_on_b.select(".session-tabs a")] == [
+        "/sessions?replica=b",
+        "/sessions?status=active&replica=b",
+        "/sessions?status=closed&replica=b",
+    ]
+    assert "status 'ended' is not one of: active, closed" in bad.get_text()
 
 
 async def test_a_session_page_lists_its_calls_in_the_order_they_were_made(open_dashboard: OpenDashboard) -> None:

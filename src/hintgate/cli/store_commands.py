@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,21 +30,52 @@ __all__ = ["calls", "overrides_app", "sessions"]
 overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
 
 
+class SessionStatus(enum.StrEnum):
+    """A recorded session's status."""
+
+    ACTIVE = "active"
+    CLOSED = "closed"
+
+
 def sessions(
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
+    status: Annotated[
+        SessionStatus | None, typer.Option("--status", help="Only active sessions, or only closed ones.")
+    ] = None,
+    replica: Annotated[
+        str | None, typer.Option("--replica", help="Only sessions this replica served (gateways sharing a database).")
+    ] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
-    """Recent client sessions: client, status, start and end, calls, tokens."""
+    """Recent client sessions: client, status, start and end, calls, tokens, replica."""
     from hintgate.hints.reports import sessions_text
 
-    rows = with_store(db, lambda store: store.recent_sessions(limit))
+    wanted = status.value if status is not None else None
+    rows = with_store(db, lambda store: store.recent_sessions(limit, status=wanted, replica=replica))
     emit_rows(rows, output, sessions_text, wide)
 
 
+async def _session_id(store: Any, given: str) -> str:
+    """The whole id of the one recorded session whose id starts with `given` (a short id as listed)."""
+    found = await store.sessions_with_prefix(given, limit=3)
+    if not found:
+        fail(
+            f"--session {given}: no recorded session has an id starting with {given!r} (see `hintgate sessions`)",
+            EXIT_USAGE,
+        )
+    if len(found) > 1 and given not in found:
+        shown = ", ".join(found[:2]) + (", ..." if len(found) > 2 else "")
+        fail(f"--session {given}: more than one session starts with it ({shown}); give more of the id", EXIT_USAGE)
+    return given if given in found else str(found[0])
+
+
 def calls(
-    session: Annotated[str | None, typer.Option("--session", help="Only calls of this session, in order.")] = None,
+    session: Annotated[
+        str | None,
+        typer.Option("--session", help="Only calls of this session, in order (its id, or a unique start of it)."),
+    ] = None,
     tool: Annotated[str | None, typer.Option("--tool", help="Only calls of this tool (its gateway name).")] = None,
     server: Annotated[str | None, typer.Option("--server", help="Only calls to this server.")] = None,
     tier: Annotated[str | None, typer.Option("--tier", help="Only calls of tools of this tier.")] = None,
@@ -56,13 +88,14 @@ def calls(
     """Recorded tool calls with the hints in force and the policy's decision."""
     from hintgate.hints.reports import calls_text
 
-    rows = with_store(
-        db,
-        lambda store: store.calls(
-            session_id=session, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
-        ),
-    )
-    emit_rows(rows, output, calls_text, wide)
+    async def work(store: Any) -> list[dict[str, Any]]:
+        session_id = await _session_id(store, session) if session is not None else None
+        rows: list[dict[str, Any]] = await store.calls(
+            session_id=session_id, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
+        )
+        return rows
+
+    emit_rows(with_store(db, work), output, calls_text, wide)
 
 
 @overrides_app.command("list")

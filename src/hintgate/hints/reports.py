@@ -409,6 +409,7 @@ def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: b
         Column("ended", priority=6),
         Column("calls", priority=4, justify="right"),
         Column("tokens", priority=5, justify="right"),
+        Column("replica", priority=7, cut=True),
     ]
     cells: list[list[str | Text]] = []
     for row in rows:
@@ -422,6 +423,7 @@ def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: b
                 _time(row.get("ended_at"), wide),
                 str(row.get("tool_call_count", 0)),
                 str(row.get("total_tokens", 0)),
+                str(row.get("replica") or ""),
             ]
         )
     return fit_table(columns, cells, width=width, wide=wide, title="sessions")

@@ -430,11 +430,19 @@ class Store(OverridesStore, PinsStore, CredentialsStore):
 
     # -- queries ------------------------------------------------------------
 
-    async def recent_sessions(self, limit: int = 10) -> list[dict[str, Any]]:
-        """The newest `limit` sessions, newest first."""
+    async def recent_sessions(
+        self, limit: int = 10, *, status: str | None = None, replica: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The newest `limit` sessions, newest first: only `active` or `closed` ones, or one replica's, when given."""
         with _translated(self._url, "read sessions from"):
             async with self._engine.connect() as conn:
-                return await queries.recent_sessions(conn, limit)
+                return await queries.recent_sessions(conn, limit, status=status, replica=replica)
+
+    async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
+        """The ids of at most `limit` sessions that start with `prefix` (to resolve a short id)."""
+        with _translated(self._url, "read sessions from"):
+            async with self._engine.connect() as conn:
+                return await queries.sessions_with_prefix(conn, prefix, limit)
 
     async def session(self, session_id: str) -> dict[str, Any] | None:
         """One session with aggregates over its calls (see `queries.session`), or `None`."""

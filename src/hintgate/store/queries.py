@@ -32,6 +32,7 @@ __all__ = [
     "prune",
     "recent_sessions",
     "session",
+    "sessions_with_prefix",
     "set_override",
     "set_title_override",
     "stored_titles",
@@ -66,10 +67,34 @@ def _as_dict(row: Row[Any]) -> dict[str, Any]:
     return out
 
 
-async def recent_sessions(conn: AsyncConnection, limit: int) -> list[dict[str, Any]]:
-    """The newest `limit` sessions, newest first."""
-    query = select(sessions).order_by(sessions.c.started_at.desc(), sessions.c.id.desc()).limit(limit)
+async def recent_sessions(
+    conn: AsyncConnection, limit: int, *, status: str | None = None, replica: str | None = None
+) -> list[dict[str, Any]]:
+    """The newest `limit` sessions, newest first; only those of `status` and `replica` when given."""
+    where: list[ColumnElement[bool]] = []
+    if status is not None:
+        where.append(sessions.c.status == status)
+    if replica is not None:
+        where.append(sessions.c.replica == replica)
+    query = (
+        select(sessions)
+        .where(and_(True, *where))
+        .order_by(sessions.c.started_at.desc(), sessions.c.id.desc())
+        .limit(limit)
+    )
     return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def sessions_with_prefix(conn: AsyncConnection, prefix: str, limit: int) -> list[str]:
+    """The ids of sessions that start with `prefix`, at most `limit` (ordered, so the answer is stable)."""
+    query = (
+        select(sessions.c.id)
+        .where(sessions.c.id.startswith(prefix, autoescape=True))
+        .order_by(sessions.c.id)
+        .limit(limit)
+    )
+    # SQLite's LIKE ignores case and PostgreSQL's does not: the prefix matches as given on both.
+    return [row.id for row in await conn.execute(query) if row.id.startswith(prefix)]
 
 
 async def session(conn: AsyncConnection, session_id: str) -> dict[str, Any] | None:

@@ -183,6 +183,7 @@ class Session(_Model):
     tool_call_count: int
     total_tokens: int
     transport: str | None = None
+    replica: str | None = None
 
 
 class Call(_Model):
@@ -449,9 +450,19 @@ async def clear_overrides(gateway: GatewayDep, name: str) -> Tool:
 
 
 @router.get("/sessions", response_model=list[Session])
-async def sessions(store: StoreDep, limit: Annotated[int, Query(ge=1, le=1000)] = 20) -> list[Session]:
-    """The most recent sessions, newest first."""
-    rows = await store.recent_sessions(limit)
+async def sessions(
+    store: StoreDep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 20,
+    status: Annotated[
+        Literal["active", "closed"] | None, Query(description="Only active sessions, or only closed ones.")
+    ] = None,
+    replica: Annotated[
+        str | None,
+        Query(max_length=500, description="Only sessions this replica served (gateways sharing a database)."),
+    ] = None,
+) -> list[Session]:
+    """The most recent sessions, newest first, filtered."""
+    rows = await store.recent_sessions(limit, status=status, replica=replica)
     return [Session.model_validate(row) for row in rows]
 
 

@@ -102,10 +102,15 @@ async def tool(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResp
 
 
 @router.get("/sessions", response_class=HTMLResponse)
-async def sessions(request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep) -> HTMLResponse:
-    """Recent client sessions."""
+async def sessions(
+    request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, status: Text = None, replica: Text = None
+) -> HTMLResponse:
+    """Recent client sessions: all, the active or the closed ones; every replica's or one's."""
     try:
-        page = await pages.sessions_page(gateway, store)
+        chosen = _one_of("status", status, pages.SESSION_STATUSES)
+        page = await pages.sessions_page(gateway, store, status=chosen, replica=replica or None)
+    except _BadInput as exc:
+        return _error(request, 400, str(exc))
     except HintgateError as exc:
         return _error(request, 503, str(exc))
     return _render(request, "sessions.html", page)

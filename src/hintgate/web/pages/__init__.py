@@ -21,6 +21,7 @@ from hintgate.web.pages.catalog import (
 from hintgate.web.pages.frame import Choice, ErrorPage, Layout, Moment, ServerState, layout, pretty_json
 from hintgate.web.pages.history import (
     CALLS_PER_PAGE,
+    SESSION_STATUSES,
     VERDICTS,
     CallDetail,
     CallRow,
@@ -29,6 +30,7 @@ from hintgate.web.pages.history import (
     SessionPage,
     SessionRow,
     SessionsPage,
+    SessionTab,
     call_detail,
     call_row,
     calls_page,
@@ -40,6 +42,7 @@ from hintgate.web.pages.tool import HintRow, ToolPage, tool_page
 
 __all__ = [
     "CALLS_PER_PAGE",
+    "SESSION_STATUSES",
     "TIERS",
     "VERDICTS",
     "ApprovalItem",
@@ -59,6 +62,7 @@ __all__ = [
     "ServerState",
     "SessionPage",
     "SessionRow",
+    "SessionTab",
     "SessionsPage",
     "SettingRow",
     "SettingsPage",

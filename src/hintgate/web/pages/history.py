@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALLS_PER_PAGE",
+    "SESSION_STATUSES",
     "VERDICTS",
     "CallDetail",
     "CallRow",
@@ -24,6 +25,7 @@ __all__ = [
     "CallsPage",
     "SessionPage",
     "SessionRow",
+    "SessionTab",
     "SessionsPage",
     "call_detail",
     "call_row",
@@ -51,6 +53,7 @@ class SessionRow:
     calls: int
     tokens: int
     transport: str | None
+    replica: str | None = None
 
 
 def _session_row(row: Mapping[str, Any]) -> SessionRow:
@@ -65,22 +68,62 @@ def _session_row(row: Mapping[str, Any]) -> SessionRow:
         calls=int(row.get("tool_call_count") or 0),
         tokens=int(row.get("total_tokens") or 0),
         transport=row.get("transport"),
+        replica=row.get("replica"),
     )
+
+
+SESSION_STATUSES: tuple[str, ...] = ("active", "closed")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTab:
+    """One of the sessions page's tabs (every session, active ones, closed ones)."""
+
+    label: str
+    href: str
+    current: bool
 
 
 @dataclass(frozen=True, slots=True)
 class SessionsPage:
-    """Recent sessions; `recording` False when there is no store."""
+    """Recent sessions, filtered by status and replica; `recording` False when there is no store."""
 
     layout: Layout
     recording: bool
     sessions: list[SessionRow]
+    tabs: list[SessionTab]
+    status: str | None = None
+    replica: str | None = None
+    every_replica_href: str = "/sessions"
+
+    def replica_href(self, replica: str) -> str:
+        """This page's tab, showing only `replica`'s sessions."""
+        return _sessions_href(self.status, replica)
 
 
-async def sessions_page(gateway: Gateway, store: Store | None, limit: int = 50) -> SessionsPage:
-    """The most recent sessions, newest first."""
-    rows = [] if store is None else await store.recent_sessions(limit)
-    return SessionsPage(layout(gateway, "Sessions", "sessions"), store is not None, [_session_row(r) for r in rows])
+def _sessions_href(status: str | None, replica: str | None) -> str:
+    pairs = [(k, v) for k, v in (("status", status), ("replica", replica)) if v]
+    return "/sessions" + ("?" + urlencode(pairs) if pairs else "")
+
+
+async def sessions_page(
+    gateway: Gateway, store: Store | None, *, status: str | None = None, replica: str | None = None, limit: int = 50
+) -> SessionsPage:
+    """The most recent sessions, newest first: every one, the active or the closed ones; all replicas' or one's."""
+    rows = [] if store is None else await store.recent_sessions(limit, status=status, replica=replica)
+    tabs = [
+        SessionTab(label, _sessions_href(value, replica), status == value)
+        for value, label in ((None, "All"), ("active", "Active"), ("closed", "Closed"))
+    ]
+    return SessionsPage(
+        layout(gateway, "Sessions", "sessions"),
+        store is not None,
+        [_session_row(r) for r in rows],
+        tabs,
+        status,
+        replica,
+        _sessions_href(status, None),
+    )
 
 
 @dataclass(frozen=True, slots=True)
