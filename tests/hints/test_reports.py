@@ -1,13 +1,16 @@
 from __future__ import annotations
 
+import io
 import json
 from importlib import resources
 from typing import Any
 
 import jsonschema
+from rich.console import Console
 
+from hintgate.hints.catalog import resolve_tool
 from hintgate.hints.lint import lint_tools
-from hintgate.hints.reports import lint_json, lint_markdown, lint_sarif
+from hintgate.hints.reports import infer_json, infer_table, lint_json, lint_markdown, lint_sarif
 
 TOOLS: list[dict[str, Any]] = [
     {"name": "get_a", "annotations": {"readOnlyHint": True}},
@@ -64,3 +67,28 @@ def test_markdown_report_has_a_tier_table_and_escapes_pipes() -> None:
     assert "| tier | declared | with inference |" in text
     assert "| read-only |" in text
     assert "a\\|b" not in text or "\\|" in text
+
+
+def _render(renderable: Any, width: int) -> str:
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_the_tools_table_says_where_each_title_came_from_within_80_columns() -> None:
+    tools = [
+        resolve_tool({"name": "gizmo_part_list", "inputSchema": {"type": "object"}}),
+        resolve_tool({"name": "fold_gizmo", "title": "Fold a gizmo", "inputSchema": {"type": "object"}}),
+        resolve_tool({"name": "bend_gizmo", "inputSchema": {"type": "object"}}, title_override="Bend it"),
+    ]
+    text = _render(infer_table(tools, width=80), 80)
+    assert all(len(line.rstrip()) <= 80 for line in text.splitlines())
+    rows = {line.split()[0]: line for line in text.splitlines() if line.split()}
+    assert "derived: List gizmo part" in rows["gizmo_part_list"]
+    assert "declared: Fold a gizmo" in rows["fold_gizmo"]
+    assert "override: Bend it" in rows["bend_gizmo"]
+
+
+def test_infer_json_gives_each_title_its_provenance() -> None:
+    [tool] = json.loads(infer_json([resolve_tool({"name": "gizmo_part_list", "inputSchema": {"type": "object"}})]))
+    assert (tool["title"], tool["title_provenance"]) == ("List gizmo part", "derived")

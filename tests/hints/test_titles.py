@@ -14,7 +14,15 @@ from hintgate.hints.titles import TitleOrigin, title_from_name
     ("name", "title"),
     [
         ("update_note", "Update note"),
-        ("acr_registry_list", "Acr registry list"),
+        ("acr_registry_list", "List acr registry"),
+        ("gizmo.part.delete", "Delete gizmo part"),
+        ("AcmeWidgetPartsGet", "Get acme widget parts"),
+        ("gizmo_list", "Gizmo list"),  # one word before: a tool's command, kept in order
+        ("shop_order_search", "Shop order search"),  # "search" is as often a noun
+        ("shop_order_status", "Shop order status"),
+        ("shop_order_export", "Shop order export"),
+        ("get_shop_order_list", "Get shop order list"),  # the action comes first already
+        ("shop_order_reader", "Shop order reader"),  # an agent noun is no verb
         ("getURLInfo", "Get URL info"),
         ("widgets.archive", "Widgets archive"),
         ("API-get-users", "API get users"),

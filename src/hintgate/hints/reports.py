@@ -61,17 +61,30 @@ _DISTRUST_NOTE = "* declared otherwise by an untrusted server: set aside"
 
 
 def _hint_columns() -> list[Column]:
-    # Which hint columns stay longest at 80 columns: what decides the tier first.
-    order = {Hint.READ_ONLY: 2, Hint.DESTRUCTIVE: 3, Hint.OPEN_WORLD: 4, Hint.IDEMPOTENT: 5}
+    # Which columns stay longest at 80 columns: the tier, readOnly (what decides the tier first, with its
+    # origin), then the title people read; destructive is already in the tier, so it goes before the title.
+    order = {Hint.READ_ONLY: 2, Hint.DESTRUCTIVE: 4, Hint.OPEN_WORLD: 5, Hint.IDEMPOTENT: 6}
     return [Column(_SHORT[hint], priority=order[hint]) for hint in Hint]
+
+
+def _title_cell(tool: ResolvedTool) -> Text:
+    """`derived: Update note`: where the title came from first, so that a cut title keeps it."""
+    text = Text(f"{tool.title_origin.value}: ", style="dim")
+    text.append(tool.title or "")
+    return text
 
 
 def _tools_table(
     tools: Sequence[tuple[str, ResolvedTool]], *, title: str | None, width: int, wide: bool
 ) -> RenderableType:
-    columns = [Column("tool"), Column("tier", priority=1), *_hint_columns(), Column("title", priority=6, cut=True)]
+    columns = [
+        Column("tool"),
+        Column("tier", priority=1),
+        *_hint_columns(),
+        Column("title", priority=3, cut=True, minimum=18),
+    ]
     rows = [
-        [name, tool.tier.value, *(_hint_cell(tool.resolution, h, wide=wide) for h in Hint), tool.title or ""]
+        [name, tool.tier.value, *(_hint_cell(tool.resolution, h, wide=wide) for h in Hint), _title_cell(tool)]
         for name, tool in tools
     ]
     table = fit_table(columns, rows, width=width, wide=wide, title=title)

@@ -11,12 +11,20 @@ gets a title, first match wins:
 | ``openapi`` | the OpenAPI operation's ``summary`` (its ``operationId`` words when there is none) |
 | ``derived`` | the tool's name in sentence case |
 
-A derived title keeps the name's words in their order and only changes their
-case: ``update_note`` → "Update note", ``acr_registry_list`` → "Acr registry
-list", ``getURLInfo`` → "Get URL info". Reordering words into a sentence
-("List ACR registries") would invent grammar the name does not state and
-could misread which word is the action; upper-case acronyms of two letters
-or more are kept as written (unless the whole name is upper case).
+A derived title is the name's words in sentence case: ``update_note`` →
+"Update note", ``getURLInfo`` → "Get URL info"; upper-case acronyms of two
+letters or more are kept as written (unless the whole name is upper case).
+
+One reordering, for names in noun-verb style: when the name's only action
+word is its last word, at least two words come before it, and that word is
+a plain verb rather than one as often a noun (``export``, ``status``,
+``search``, ``check``...), the verb moves to the front: ``acr_registry_list``
+→ "List acr registry", while ``shop_order_search`` stays "Shop order
+search". With one word before it the name is usually a command of a tool
+(``git_add``, ``kubectl_get``) and keeps its order. The verbs are those of
+the inference lexicon (`hintgate.hints.inference.naming`). Words are never
+inflected ("registry" stays singular): a title says what the name says, in
+the order a sentence would.
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
+
+from hintgate.hints.inference.naming import VERBS, noun_like
 
 __all__ = ["MAX_TITLE_LENGTH", "TitleOrigin", "title_from_name", "title_problem"]
 
@@ -55,9 +65,21 @@ def title_from_name(name: str) -> str:
             words.append(word if keep else word.lower())
     if not words:
         return name
+    if _verb_last(words):
+        words.insert(0, words.pop())
     first = words[0]
     words[0] = first[:1].upper() + first[1:]
     return " ".join(words)
+
+
+def _verb_last(words: list[str]) -> bool:
+    """Whether a name is in noun-verb style with a plain verb last (``acr_registry_list``)."""
+    if len(words) < 3:
+        return False
+    last = words[-1].lower()
+    if last not in VERBS or noun_like(last):
+        return False
+    return not any(w.lower() in VERBS for w in words[:-1])
 
 
 def title_problem(title: object) -> str | None:

@@ -84,6 +84,7 @@ __all__ = [
     "VerbClass",
     "lookup_verb",
     "name_effect",
+    "noun_like",
     "parse_name",
     "tokenize",
 ]
@@ -216,6 +217,11 @@ _NOUNISH = frozenset(
         *("review", "mark", "scale", "sync", "reset", "snooze", "release", "deploy", "merge", "refund", "stop"),
     }
 )
+# Read words that are as often nouns, or states, at the end of a name (request_status, page_count).
+_NOUN_READS = frozenset(
+    {"status", "diff", "count", "echo", "print", "display", "preview", "audit", "capture", "scan", "render"}
+    | {"query", "search", "lookup", "check", "wait", "poll", "view", "summary", "estimate", "compare", "ping"}
+)
 _JOINERS = frozenset({"and", "or", "then", "plus"})
 _PREPOSITIONS = frozenset({"by", "for", "from", "in", "into", "of", "on", "to", "with", "at", "as"})
 
@@ -255,6 +261,11 @@ def tokenize(name: str) -> tuple[str, ...]:
                 merged.append(piece)
         words.extend(p.lower() for p in merged)
     return tuple(words)
+
+
+def noun_like(word: str) -> bool:
+    """Whether a lexicon verb is as often a noun or a state in a name (``export``, ``status``, ``check``)."""
+    return word in _NOUNISH or word in _NOUN_READS
 
 
 def lookup_verb(word: str, *, description: bool = False) -> VerbClass | None:
