@@ -452,6 +452,21 @@ class ApprovalQueue:
         approval._future.set_result((answer, actor))
         return True
 
+    def withdraw_server(self, server: str, reason: str) -> int:
+        """Withdraw every approval of this process waiting on a server's tools (it was removed or disabled).
+
+        Each waiting call ends at once with a tool error that gives `reason`,
+        and the approval is settled as withdrawn (in the ledger too, when
+        shared). Returns how many were withdrawn.
+        """
+        withdrawn = 0
+        for approval in list(self._pending.values()):
+            future = approval._future
+            if approval.server == server and future is not None and not future.done():
+                future.set_exception(_Gone(Ended("withdrawn", reason, actor="hintgate")))
+                withdrawn += 1
+        return withdrawn
+
     def _changed(self) -> None:
         if self._on_change is not None:
             self._on_change()

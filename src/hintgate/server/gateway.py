@@ -31,11 +31,12 @@ from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server
+from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionTracker
-from hintgate.sources import build_sources
+from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
 
 if TYPE_CHECKING:
@@ -69,9 +70,15 @@ class Gateway:
     ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
+        self._environ = environ
+        self._built_from_config = sources is None
         self.sources: dict[str, Source] = (
             dict(sources) if sources is not None else build_sources(config, environ=environ, listener=self._on_change)
         )
+        self.server_set = ServerSet(config, apply=self.apply_config, store=store, environ=environ)
+        """The config file and the runtime changes over it: what adds, edits, removes, enables and disables servers."""
+        self._source_tasks: dict[str, asyncio.Task[None]] = {}
+        self._reconfiguring = asyncio.Lock()
         self.overrides = StoredOverrides(store)
         self.catalog = Catalog({})
         self.routes = Routes()
@@ -117,9 +124,15 @@ class Gateway:
         if self.store is not None:
             await self.overrides.load()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
+            if self._built_from_config:
+                layered = await self.server_set.load()
+                if layered != self.config:  # runtime changes are stored: run the config they make
+                    self.config = layered
+                    self.sources.clear()
+                    self.sources.update(build_sources(layered, environ=self._environ, listener=self._on_change))
         self._tasks.append(asyncio.create_task(self._expire_sessions(), name="sessions"))
         for source in self.sources.values():
-            self._tasks.append(asyncio.create_task(source.run(), name=f"source:{source.name}"))
+            self._start_source(source)
         await asyncio.gather(
             *(s.wait_started(s.startup_timeout + self.config.timeouts.list) for s in self.sources.values())
         )
@@ -130,12 +143,73 @@ class Gateway:
 
     async def __aexit__(self, *exc: object) -> None:
         self.sessions.close_all()
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._source_tasks.values()]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        self._source_tasks.clear()
+
+    # -- the running sources -------------------------------------------------
+
+    def _start_source(self, source: Source) -> None:
+        self._source_tasks[source.name] = asyncio.create_task(source.run(), name=f"source:{source.name}")
+
+    async def _stop_source(self, name: str) -> None:
+        """Stop a source's supervision: its connection closes, a stdio child is shut down."""
+        task = self._source_tasks.pop(name, None)
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+    async def apply_config(self, new: GatewayConfig) -> SourceDiff:
+        """Run `new`, changing only what differs: the rest keeps its process and connection.
+
+        A source whose definition changed is stopped and started anew; one
+        removed or disabled is stopped, its tools leave the catalog and the
+        approvals waiting on them are withdrawn; one added or enabled starts
+        (waited for like at start). Clients are told the lists changed. The
+        file's other settings (inference profile, timeouts, policy) take
+        effect too.
+        """
+        async with self._reconfiguring:
+            old = self.config
+            plan, diff = diff_sources(old, new)
+            for name, verb in plan.items():
+                if verb in ("stop", "stop-keep", "restart"):
+                    await self._stop_source(name)
+            self.config = new
+            started: list[Source] = []
+            for name, verb in plan.items():
+                if verb == "stop":
+                    self.sources.pop(name, None)
+                    for public in [p for p, server in self._last_server_of.items() if server == name]:
+                        del self._last_server_of[public]
+                    continue
+                source = build_source(new.sources[name], new, environ=self._environ, listener=self._on_change)
+                self.sources[name] = source
+                if verb in ("start", "restart"):
+                    self._start_source(source)
+                    started.append(source)
+            ordered = {name: self.sources[name] for name in new.sources if name in self.sources}
+            self.sources.clear()
+            self.sources.update(ordered)  # the same dict the pipeline and metrics hold
+            for name in diff.removed:
+                gone = "removed" if name not in new.sources else "disabled"
+                reason = f"its server {name!r} was {gone} while the call waited"
+                if withdrawn := self.calls.approvals.withdraw_server(name, reason):
+                    logger.warning("%s: %d waiting approvals withdrawn (the server was %s)", name, withdrawn, gone)
+            if new.policy != old.policy:
+                self.calls.settings, self.calls.rules = new.policy
+            await asyncio.gather(*(s.wait_started(s.startup_timeout + new.timeouts.list) for s in started))
+            self.rebuild()
+            if not diff.empty or new != old:
+                await self.broadcast.lists_changed(_STANDARD_KINDS)
+            return diff
 
     # -- the catalog -------------------------------------------------------
 
@@ -262,7 +336,7 @@ class Gateway:
         entry = self.catalog.get(name)
         if entry is None:
             server = self._last_server_of.get(name)
-            if server is not None:
+            if server is not None and server in self.sources:
                 status = self.sources[server].status
                 reason = f" ({status.reason})" if status.reason else ""
                 return unavailable(name, server, f"is {status.state.value}{reason}")

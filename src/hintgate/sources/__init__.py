@@ -9,11 +9,22 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 
-from hintgate.config.model import GatewayConfig
-from hintgate.config.types import SOURCE_TYPES
+from hintgate.config.model import GatewayConfig, SourceConfig
+from hintgate.config.types import SOURCE_TYPES, source_type
 from hintgate.sources.base import ChangeListener, Source
 
-__all__ = ["build_sources"]
+__all__ = ["build_source", "build_sources"]
+
+
+def build_source(
+    entry: SourceConfig, config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
+) -> Source:
+    """The running source for one config entry (not started)."""
+    row = source_type(entry.kind)
+    module, _, function = row.build.partition(":")
+    build = getattr(importlib.import_module(module), function)
+    source: Source = build(entry, config, environ, listener)
+    return source
 
 
 def build_sources(

@@ -75,6 +75,7 @@ from hintgate.store.oauth_tokens import CredentialsStore
 from hintgate.store.overrides import OverridesStore
 from hintgate.store.pins import PinsStore
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
+from hintgate.store.server_changes import ServerChangesStore
 from hintgate.store.tokens import MODES as TOKEN_MODES
 
 __all__ = [
@@ -171,8 +172,10 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(OverridesStore, PinsStore, CredentialsStore):
-    """Sessions, calls, overrides, tool pins and OAuth credentials in one database: `await Store.open(url)`.
+class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
+    """Sessions, calls, overrides, tool pins, OAuth credentials and server changes in one database.
+
+    Open with `await Store.open(url)`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.

@@ -47,6 +47,7 @@ __all__ = [
     "metadata",
     "oauth_credentials",
     "pin_events",
+    "server_changes",
     "sessions",
     "title_overrides",
     "tool_calls",
@@ -179,6 +180,19 @@ title_overrides = Table(
     Column("updated_by", String, nullable=False),
 )
 """Operators' titles by public tool name; they win over the config file's `title`."""
+
+server_changes = Table(
+    "server_changes",
+    metadata,
+    Column("name", String, primary_key=True),  # the server's name, as in the config file
+    Column("action", String(16), nullable=False),
+    Column("config", JSONColumn()),  # the server's mcpServers entry, when the change defines it
+    Column("changed_at", UTCDateTime, nullable=False),
+    Column("changed_by", String, nullable=False),
+    CheckConstraint("action IN ('add', 'edit', 'remove', 'enable', 'disable')", name="action"),
+)
+"""Servers changed while the gateway runs, one change per server, laid over the config file
+(`hintgate.config.layering`)."""
 
 counters = Table(
     "counters",

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from hintgate import __version__
-from hintgate.hints.annotations import Hint, Tier
+from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.review import review_reasons
@@ -120,29 +120,6 @@ class Tool(_Model):
     quarantine: str | None = Field(
         default=None, description="Why the tool is quarantined (every call asks), or null; see /api/quarantine."
     )
-
-
-class SourceStatusOut(_Model):
-    state: Literal["starting", "up", "down", "restarting", "disabled"]
-    reason: str | None
-    since: datetime
-    restarts: int
-    retry_at: datetime | None
-    notifications_dropped: int = Field(
-        0, description="Notifications of the server's dropped because too many waited (a flood), since start."
-    )
-
-
-class Server(_Model):
-    """A source of tools and its state."""
-
-    name: str
-    kind: str
-    trust: Literal["trusted", "untrusted"]
-    prefix: str
-    status: SourceStatusOut
-    tools: int
-    tiers: dict[str, int]
 
 
 class Recording(_Model):
@@ -353,37 +330,6 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
         recording=recording,
         pending_approvals=len(gateway.calls.approvals),
     )
-
-
-@router.get("/servers", response_model=list[Server])
-async def servers(gateway: GatewayDep) -> list[Server]:
-    """Every configured source: status (up, down with the reason, restarting), trust, tool counts."""
-    tiers: dict[str, dict[str, int]] = {}
-    for entry in gateway.catalog.entries.values():
-        per = tiers.setdefault(entry.server, dict.fromkeys((t.value for t in Tier), 0))
-        per[entry.tier.value] += 1
-    out = []
-    for source in gateway.sources.values():
-        status = source.status
-        out.append(
-            Server(
-                name=source.name,
-                kind=source.kind,
-                trust=source.trust.value,
-                prefix=source.prefix,
-                status=SourceStatusOut(
-                    state=status.state.value,
-                    reason=status.reason,
-                    since=datetime.fromtimestamp(status.since).astimezone(),
-                    restarts=status.restarts,
-                    retry_at=datetime.fromtimestamp(status.retry_at).astimezone() if status.retry_at else None,
-                    notifications_dropped=status.notifications_dropped,
-                ),
-                tools=sum(tiers.get(source.name, {}).values()),
-                tiers=tiers.get(source.name, dict.fromkeys((t.value for t in Tier), 0)),
-            )
-        )
-    return out
 
 
 @router.get("/tools", response_model=list[Tool])
