@@ -56,9 +56,9 @@ def test_every_problem_of_an_entry_is_named_by_its_json_path() -> None:
 
 
 def test_a_name_in_the_body_must_be_the_servers_and_the_name_must_be_usable() -> None:
-    with pytest.raises(InvalidEntry, match='body.name: is "b" but the server is "a"'):
+    with pytest.raises(InvalidEntry, match=r'body\.name: is "b" but the server is "a"'):
         read_entry("a", {"name": "b", "command": "x"}, base=FILE, environ={})
-    with pytest.raises(InvalidEntry, match="body.name"):
+    with pytest.raises(InvalidEntry, match=r"body\.name"):
         read_entry("a/b", {"command": "x"}, base=FILE, environ={})
     assert read_entry("a", {"name": "a", "command": "x"}, base=FILE, environ={})[0].name == "a"
 
@@ -76,10 +76,13 @@ def test_changes_are_laid_over_the_file_oldest_first() -> None:
     )
     sources = layered.config.sources
     assert list(sources) == ["time", "new"]
-    assert not sources["time"].enabled and not sources["new"].enabled
+    assert not sources["time"].enabled
+    assert not sources["new"].enabled
     new = sources["new"]
-    assert isinstance(new, ServerConfig) and isinstance(new.transport, StdioTransport)
-    assert layered.origin("new") == "runtime" and layered.origin("time") == "config"
+    assert isinstance(new, ServerConfig)
+    assert isinstance(new.transport, StdioTransport)
+    assert layered.origin("new") == "runtime"
+    assert layered.origin("time") == "config"
     assert layered.problems == ()
     assert FILE.sources["time"].enabled  # the file's config is never changed
 

@@ -75,7 +75,8 @@ async def test_adding_disabling_enabling_and_removing_a_server_changes_only_that
             assert not any(n.startswith("memory_") for n in names(gateway))
             assert gateway.sources["memory"].status.state.value == "disabled"
             gone = await gateway.call_tool(None, {"name": "memory_read_graph", "arguments": {}})
-            assert gone["isError"] and "disabled" in gone["content"][0]["text"]
+            assert gone["isError"]
+            assert "disabled" in gone["content"][0]["text"]
 
             result = await gateway.server_set.set_enabled("memory", True, actor="test")
             assert result.diff.added == ("memory",)
@@ -98,7 +99,7 @@ async def test_editing_a_server_restarts_it_and_leaves_the_other_running(
     with anyio.fail_after(120):
         async with Gateway(config) as gateway:
             time_pids, memory_pids = pids_of("mcp-server-time"), pids_of("mcp-server-memory")
-            edited = {**entry(time_cmd[:-1] + ["Europe/Paris"]), "prefix": "clock"}
+            edited = {**entry([*time_cmd[:-1], "Europe/Paris"]), "prefix": "clock"}
             result = await gateway.server_set.edit("time", edited, actor="test")
             assert result.diff.restarted == ("time",)
             assert result.diff.unchanged == ("memory",)
@@ -106,9 +107,11 @@ async def test_editing_a_server_restarts_it_and_leaves_the_other_running(
             assert "time_get_current_time" not in names(gateway)
             assert pids_of("mcp-server-memory") == memory_pids
             new_time = pids_of("mcp-server-time")
-            assert len(new_time) == 1 and new_time != time_pids
+            assert len(new_time) == 1
+            assert new_time != time_pids
             change = gateway.server_set.change("time")
-            assert change is not None and change.action == "edit"
+            assert change is not None
+            assert change.action == "edit"
 
             await gateway.server_set.reset("time", actor="test")
             assert "time_get_current_time" in names(gateway)
@@ -158,7 +161,8 @@ async def test_removing_a_server_withdraws_the_approvals_waiting_on_its_tools(de
             assert "was removed" in result["content"][0]["text"]
             assert not gateway.calls.approvals.answer(pending.id, Answer.APPROVE_ONCE, actor="api")
             ended = gateway.calls.approvals.ended(pending.id)
-            assert ended is not None and ended.state == "withdrawn"
+            assert ended is not None
+            assert ended.state == "withdrawn"
 
 
 async def test_stored_changes_are_laid_over_the_file_at_the_next_start(
@@ -177,5 +181,7 @@ async def test_stored_changes_are_laid_over_the_file_at_the_next_start(
             assert gateway.server_set.origin("memory") == "runtime"
             assert gateway.server_set.origin("time") == "config"
             change = gateway.server_set.change("time")
-            assert change is not None and change.action == "disable" and change.changed_by == "test"
+            assert change is not None
+            assert change.action == "disable"
+            assert change.changed_by == "test"
             assert {n.split("_")[0] for n in names(gateway)} == {"memory"}
