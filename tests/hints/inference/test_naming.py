@@ -61,7 +61,7 @@ def test_verb_is_found_after_vendor_prefixes_without_naming_vendors() -> None:
     parts = parse_name("firecrawl_monitor_delete")
     assert parts.verb == "delete"
     assert parse_name("acme-user-services").verb is None
-    assert parse_name("acme-user-services-reader").verb == "reader"  # an agent noun: who reads
+    assert parse_name("acme-user-services-writer").verb == "writer"  # an agent noun: who writes
     assert parse_name("moduleSearch").verb == "search"
 
 
@@ -177,19 +177,17 @@ def test_resolving_anything_else_stays_opaque(name: str) -> None:
     assert RO not in infer(name)
 
 
-@pytest.mark.parametrize(
-    ("name", "read_only"),
-    [
-        ("gadget_config_reader", True),
-        ("ledgerViewer", True),
-        ("schema_validator", True),
-        ("ledger_writer", False),
-        ("gadget_updater", False),
-        ("job_runner", False),
-    ],
-)
-def test_a_name_without_a_verb_acts_through_its_agent_noun(name: str, read_only: bool) -> None:
-    assert value(infer(name), RO) is read_only
+@pytest.mark.parametrize("name", ["ledger_writer", "gadget_updater", "job_runner", "parts_importer"])
+def test_a_name_without_a_verb_acts_through_a_writing_agent_noun(name: str) -> None:
+    assert value(infer(name), RO) is False
+    assert value(infer(name, "Lists the ledgers."), RO) is False  # the riskier of name and description
+
+
+@pytest.mark.parametrize("name", ["gadget_config_reader", "ledgerViewer", "increment_counter"])
+def test_a_read_agent_noun_alone_never_makes_a_tool_read_only(name: str) -> None:
+    assert RO not in infer(name)
+    assert RO not in infer(name, "Increments the counter by one.")
+    assert value(infer(name, "Returns the ledger's entries."), RO) is True
 
 
 @pytest.mark.parametrize("name", ["current_user", "order_number", "gizmo_folder"])

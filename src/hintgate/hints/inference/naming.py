@@ -58,13 +58,16 @@ word before any preposition, is a name, ID, address, path or alias
 (``resolve_host_name`` looks it up: ``name.verb.read``).
 
 Agent nouns: a name without a verb that ends in an agent noun made from a
-verb of the lexicon acts through it (``config_reader`` reads, ``log_writer``
-writes; never an opaque verb, so ``user`` is not "one who uses"). After a
-verb the agent noun is its object (``update_card_reader``), except that a
-read agent noun after a word that is as often a noun (``deploy_log_reader``)
-makes the action ambiguous: then a read-only statement in the description's
-first sentence settles it (``desc.read-only``), and without one the riskier
-word stays the action.
+writing verb of the lexicon acts through it (``log_writer`` writes, never an
+opaque verb, so ``user`` is not "one who uses"). A read agent noun alone
+does not make a tool read-only, since the word before it may be a verb the
+lexicon lacks (``increment_counter``): such a name is decided by its
+description like any name without a verb. After a verb the agent noun is
+its object (``update_card_reader``), except that a read agent noun after a
+word that is as often a noun (``deploy_log_reader``) makes the action
+ambiguous: then a read-only statement in the description's first sentence
+settles it (``desc.read-only``), and without one the riskier word stays the
+action.
 """
 
 from __future__ import annotations
@@ -361,8 +364,10 @@ def parse_name(name: str) -> NameParts:
         reader_head = head is not None and head.reads and not cls.reads
         return NameParts(tokens, token, cls, obj, qualifiers, tuple(later), reader_head)
     head = _agent_verb(tokens[-1]) if tokens else None
-    if head is not None:
-        # No verb, but the name ends in an agent noun: "config_reader" reads, "log_writer" writes.
+    if head is not None and not head.reads:
+        # No verb, but the name ends in an agent noun that writes: "log_writer", "data_importer".
+        # A read agent noun is not enough to make a tool read-only: "increment_counter" has a verb
+        # the lexicon lacks, and the description decides as for any name without a verb.
         obj = tuple(t for t in tokens[:-1] if t not in NAME_QUALIFIERS)
         return NameParts(tokens, tokens[-1], head, obj, qualifiers, ())
     return NameParts(tokens, None, None, (), qualifiers, ())
