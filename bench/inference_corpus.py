@@ -39,7 +39,11 @@ patterns.
 Usage::
 
     python bench/inference_corpus.py [--corpus PATH] [--format text|json]
-                                     [--show-unannotated] [--worst N]
+                                     [--show-unannotated] [--show-missed] [--worst N]
+
+``--show-missed`` lists every tool of every directional error (the reads
+that would ask and the additive writes called destructive too), with the
+rules that decided it: the list to study before adding a rule.
 """
 
 from __future__ import annotations
@@ -465,7 +469,7 @@ def _loso_json(held: Loso) -> dict[str, Any]:
     }
 
 
-def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
+def report_text(tools: Sequence[Tool], corpus: Path, worst: int, *, show_missed: bool = False) -> bool:
     """Print the Rich report; return True when every target passes."""
     from rich.console import Console
     from rich.table import Table
@@ -475,7 +479,7 @@ def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
     ours = scores["hintgate"]
     console.print(f"[bold]corpus[/bold] {corpus} — {len(tools)} tools")
     held = loso(tools, hintgate_predictor)
-    _print_loso(console, held)
+    _print_loso(console, held, show_missed=show_missed)
 
     for name, score in scores.items():
         table = Table(title=f"{name}: per hint")
@@ -553,7 +557,7 @@ def report_text(tools: Sequence[Tool], corpus: Path, worst: int) -> bool:
     return all_pass
 
 
-def _print_loso(console: Any, held: Loso) -> None:
+def _print_loso(console: Any, held: Loso, *, show_missed: bool = False) -> None:
     """The headline: leave-one-server-out targets and directional errors."""
     from rich.table import Table
 
@@ -585,7 +589,7 @@ def _print_loso(console: Any, held: Loso) -> None:
             f"{server} {rate:.1%}",
         )
     console.print(errors)
-    for kind in DIRECTIONS[:3]:
+    for kind in DIRECTIONS if show_missed else DIRECTIONS[:3]:
         for tool in held.pooled.errors[kind]:
             found = infer(tool.name, tool.description, tool.input_schema)
             rules = ", ".join(f"{h.label}={f.value}:{f.rule}" for h, f in found.items())
@@ -614,6 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--show-unannotated", action="store_true")
+    parser.add_argument("--show-missed", action="store_true", help="list every tool of every directional error")
     parser.add_argument("--worst", type=int, default=8)
     args = parser.parse_args(argv)
     corpus = args.corpus.resolve()
@@ -625,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data = report_json(tools, corpus)
         print(json.dumps(data, indent=2))
         return 0 if all(t["pass"] for t in data["predictors"]["hintgate"]["targets"].values()) else 1
-    return 0 if report_text(tools, corpus, args.worst) else 1
+    return 0 if report_text(tools, corpus, args.worst, show_missed=args.show_missed) else 1
 
 
 if __name__ == "__main__":

@@ -46,8 +46,8 @@ def test_false_read_only_rate_is_at_most_one_percent_of_write_tools(score: objec
     assert score.false_read_only_rate <= 0.01, [t.name for t in score.false_read_only]  # type: ignore[attr-defined]
 
 
-def test_read_only_recall_is_at_least_085(score: object) -> None:
-    assert score.metrics()["readOnly recall"] >= 0.85  # type: ignore[attr-defined]
+def test_read_only_recall_is_at_least_088(score: object) -> None:
+    assert score.metrics()["readOnly recall"] >= 0.88  # type: ignore[attr-defined]
 
 
 def test_destructive_accuracy_on_write_tools_is_at_least_085(score: object) -> None:
