@@ -183,6 +183,15 @@ def test_a_name_without_a_verb_acts_through_a_writing_agent_noun(name: str) -> N
     assert value(infer(name, "Lists the ledgers."), RO) is False  # the riskier of name and description
 
 
+def test_a_writing_agent_noun_only_ever_makes_a_tool_look_riskier() -> None:
+    # "update" would say idempotent; an agent noun is not an action in action position.
+    found = infer("gadget_updater", "Select and run one of the gadget write operations.")
+    assert found[RO].rule == "name.agent-noun"
+    assert value(found, D) is True
+    assert value(found, IDEM) in (None, False)
+    assert value(infer("parts_importer"), D) is None  # "import" is additive, which is the safer side
+
+
 @pytest.mark.parametrize("name", ["gadget_config_reader", "ledgerViewer", "increment_counter"])
 def test_a_read_agent_noun_alone_never_makes_a_tool_read_only(name: str) -> None:
     assert RO not in infer(name)

@@ -42,6 +42,7 @@ the same arguments has no additional effect". Rule ids and what they set
 | name.verb.transition | approve submit complete dismiss acknowledge archive; markers: mark tag pin star | F | F | T | |
 | name.verb.change | close install manage handle reject refund pay | F | | | |
 | name.verbs.mixed | several actions (``get_or_create``): per hint the riskiest | F | | | |
+| name.agent-noun | a writing agent noun ending a verbless name (``log_writer``): cautious values only | F | | | |
 | name.qualifier.soft | ``soft`` before a delete | | F | | |
 | name.qualifier.force | ``force``, ``permanently``, ``hard``, ``purge`` | F | T | | |
 
@@ -77,7 +78,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hintgate.hints.annotations import Hint
+from hintgate.hints.annotations import CAUTIOUS, Hint
 from hintgate.hints.inference.rule import Effect, cautious_merge, effect
 
 __all__ = [
@@ -369,7 +370,7 @@ def parse_name(name: str) -> NameParts:
         # A read agent noun is not enough to make a tool read-only: "increment_counter" has a verb
         # the lexicon lacks, and the description decides as for any name without a verb.
         obj = tuple(t for t in tokens[:-1] if t not in NAME_QUALIFIERS)
-        return NameParts(tokens, tokens[-1], head, obj, qualifiers, ())
+        return NameParts(tokens, tokens[-1], _agent_class(head), obj, qualifiers, ())
     return NameParts(tokens, None, None, (), qualifiers, ())
 
 
@@ -403,6 +404,17 @@ def _agent_verb(word: str) -> VerbClass | None:
         if cls is not None and not cls.opaque:
             return cls
     return None
+
+
+@functools.cache
+def _agent_class(cls: VerbClass) -> VerbClass:
+    """What a writing agent noun says: only the cautious values of its verb's class.
+
+    An agent noun names who acts, not the action in action position, so it may
+    make a tool look riskier (not read-only, destructive, not idempotent) but
+    never safer: ``parts_updater`` is not idempotent on its word.
+    """
+    return VerbClass("name.agent-noun", {h: v for h, v in cls.values.items() if v == CAUTIOUS[h]})
 
 
 def name_effect(parts: NameParts) -> list[tuple[str, Effect]]:
