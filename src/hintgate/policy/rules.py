@@ -46,6 +46,7 @@ __all__ = [
     "Rule",
     "Taint",
     "Verdict",
+    "confirm_rule",
     "parse_policy",
 ]
 
@@ -112,6 +113,7 @@ class Rule:
         index: its position in the config list, part of its id.
         where: its key path in the config file (`policy.rules[2]`), for reasons.
         note: the operator's own words, added to the reason.
+        stored: set through the API or dashboard (`confirm_rule`), not written in the config file.
         confirm: for an ask rule, `first` (an approval counts for the session)
             or `always` (nothing waives the question); `never` on an allow rule.
         level: tool, server or global (derived).
@@ -128,6 +130,7 @@ class Rule:
     index: int = 0
     where: str | None = None
     note: str | None = None
+    stored: bool = False
     level: Level = field(init=False)
     id: str = field(init=False)
     reason: str = field(init=False, repr=False, compare=False)
@@ -142,7 +145,7 @@ class Rule:
         pattern = {Level.TOOL: self.tool, Level.SERVER: self.server}.get(level) or ",".join(self._conditions()[1:])
         derived = {
             "level": level,
-            "id": f"rule:{level}:{pattern}#{self.index}",
+            "id": f"rule:{level}:{pattern}#{'stored' if self.stored else self.index}",
             # Built once: a decision by a rule then costs no string formatting.
             "reason": f"{_EFFECT_WORDS[self.effect]} {self.cite()}." + (f" {self.note}" if self.note else ""),
             "rank": _RANK[level],
@@ -174,6 +177,8 @@ class Rule:
 
     def cite(self) -> str:
         """The rule and where it is written: `deny tool=x (config policy.rules[2])`."""
+        if self.stored:
+            return f"{self.describe()} (set through the API or dashboard)"
         return f"{self.describe()} (config {self.where or f'rule #{self.index}'})"
 
     def matches(
@@ -238,6 +243,11 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
 _RULE_KEYS = ("tool", "server", "tier", "reason", "confirm")
 _EFFECTS = tuple(v.value for v in Verdict)
 _CONFIRMS: Mapping[str, Confirm] = {c.value: c for c in Confirm}
+
+
+def confirm_rule(tool: str, confirm: Confirm) -> Rule:
+    """The tool rule a `confirm` set through the API or dashboard stands for: ask (first, always) or allow (never)."""
+    return Rule(Verdict(_CONFIRM_EFFECT[confirm]), tool=tool, confirm=confirm, stored=True)
 
 
 def _got(value: Any) -> str:

@@ -25,7 +25,7 @@ from hintgate.hints.quarantine import OnFinding, Quarantine, quarantine_catalog
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
-from hintgate.policy.rules import PolicySettings, Rule
+from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.results import unavailable
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
@@ -104,6 +104,7 @@ class Gateway:
             self.session_observers.append(recording)
         call_observers.append(self.metrics)
         settings, rules = policy if policy is not None else config.policy
+        self._config_rules = rules
         self.calls = ToolCalls(
             self.sources,
             self.sessions,
@@ -123,6 +124,7 @@ class Gateway:
     async def __aenter__(self) -> Gateway:
         if self.store is not None:
             await self.overrides.load()
+            self._apply_confirms()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config:
                 layered = await self.server_set.load()
@@ -299,6 +301,16 @@ class Gateway:
         self.rebuild(("tools",))
         await self.broadcast.lists_changed(("tools",))
 
+    async def apply_confirm(self, tool: str, confirm: Confirm | None, *, actor: str) -> None:
+        """Set (or clear, None) how often a public tool name or glob asks; in force for the next call."""
+        await self.overrides.apply_confirm(tool, confirm, actor=actor)
+        self._apply_confirms()
+
+    def _apply_confirms(self) -> None:
+        # Stored confirms are tool rules placed before the config file's: see docs/policy.md for precedence.
+        stored = tuple(confirm_rule(tool, confirm) for tool, confirm in sorted(self.overrides.confirms.items()))
+        self.calls.rules = (*stored, *self._config_rules)
+
     async def _expire_sessions(self) -> None:
         """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet.
 
@@ -316,6 +328,7 @@ class Gateway:
             await asyncio.sleep(interval)
             try:
                 if await self.overrides.changed_elsewhere():
+                    self._apply_confirms()
                     self.rebuild(("tools",))
                     await self.broadcast.lists_changed(("tools",))
             except HintgateError as exc:

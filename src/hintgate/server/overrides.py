@@ -1,4 +1,4 @@
-"""Operators' hint and title overrides set through the API, CLI or dashboard: kept in the store, shared by replicas."""
+"""Operators' hint, title and confirm overrides set through the API, CLI or dashboard: kept in the store."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from hintgate.hints.annotations import Hint
+from hintgate.policy.rules import Confirm
 
 if TYPE_CHECKING:
     from hintgate.store import Store
@@ -33,12 +34,14 @@ class StoredOverrides:
     Attributes:
         by_tool: public tool name → hint → value.
         titles: public tool name → title.
+        confirms: public tool name or glob → how often it asks (`confirm_rule` makes the rule).
     """
 
     def __init__(self, store: Store | None) -> None:
         self._store = store
         self.by_tool: dict[str, dict[Hint, bool]] = {}
         self.titles: dict[str, str] = {}
+        self.confirms: dict[str, Confirm] = {}
         self._version = 0
 
     async def load(self) -> None:
@@ -50,6 +53,7 @@ class StoredOverrides:
             stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
         self.by_tool = stored
         self.titles = {row["tool"]: row["title"] for row in await self._store.title_overrides()}
+        self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in await self._store.confirms()}
         self._version = await self._store.overrides_version()
 
     async def changed_elsewhere(self) -> bool:
@@ -95,3 +99,16 @@ class StoredOverrides:
             self.by_tool[tool] = current
         else:
             self.by_tool.pop(tool, None)
+
+    async def apply_confirm(self, tool: str, confirm: Confirm | None, *, actor: str) -> None:
+        """Set (or clear, None) how often a tool name or glob asks: in the store first, then here."""
+        if self._store is not None:
+            if confirm is None:
+                await self._store.clear_confirm(tool)
+            else:
+                await self._store.set_confirm(tool, confirm.value, actor=actor)
+            self._version = await self._store.overrides_version()
+        if confirm is None:
+            self.confirms.pop(tool, None)
+        else:
+            self.confirms[tool] = confirm

@@ -14,7 +14,10 @@ from hintgate.hints.titles import title_problem
 from hintgate.store import queries
 from hintgate.store.engine import _translated
 
-__all__ = ["OverridesStore"]
+__all__ = ["CONFIRM_VALUES", "OverridesStore"]
+
+CONFIRM_VALUES = ("first", "always", "never")
+"""The values of a stored confirm setting (`hintgate.policy.rules.Confirm`)."""
 
 
 class OverridesStore:
@@ -82,6 +85,32 @@ class OverridesStore:
         with _translated(self._url, "remove a title override from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_title_override(conn, tool)
+
+    async def confirms(self) -> list[dict[str, Any]]:
+        """Every stored confirm setting: `{"tool", "confirm", "updated_at", "updated_by"}`, by tool name or glob."""
+        with _translated(self._url, "read confirm settings from"):
+            async with self._engine.connect() as conn:
+                return await queries.stored_confirms(conn)
+
+    async def set_confirm(self, tool: str, confirm: str, *, actor: str = "operator") -> None:
+        """Set how often a tool (a public name or a glob over them) asks: first, always or never.
+
+        Raises:
+            StoreError: an empty tool name, another confirm value, or a database failure.
+        """
+        if not tool:
+            raise StoreError("a confirm setting needs a tool name or glob")
+        if confirm not in CONFIRM_VALUES:
+            raise StoreError(f"confirm of {tool!r}: {confirm!r} is not one of {', '.join(CONFIRM_VALUES)}")
+        with _translated(self._url, "write a confirm setting to"):
+            async with queries.begin_write(self._engine) as conn:
+                await queries.set_confirm(conn, tool, confirm, actor=actor, now=datetime.now(UTC))
+
+    async def clear_confirm(self, tool: str) -> int:
+        """Remove the stored confirm setting of `tool`; returns how many went (0 or 1)."""
+        with _translated(self._url, "remove a confirm setting from"):
+            async with queries.begin_write(self._engine) as conn:
+                return await queries.clear_confirm(conn, tool)
 
     async def overrides_version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""

@@ -17,13 +17,14 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.store.notify import OVERRIDES, notify
-from hintgate.store.tables import counters, hint_overrides, sessions, title_overrides, tool_calls
+from hintgate.store.tables import counters, hint_overrides, sessions, title_overrides, tool_calls, tool_confirms
 
 __all__ = [
     "active_replicas",
     "begin_write",
     "call",
     "calls",
+    "clear_confirm",
     "clear_override",
     "clear_title_override",
     "close_abandoned",
@@ -33,8 +34,10 @@ __all__ = [
     "recent_sessions",
     "session",
     "sessions_with_prefix",
+    "set_confirm",
     "set_override",
     "set_title_override",
+    "stored_confirms",
     "stored_titles",
 ]
 
@@ -301,6 +304,36 @@ async def set_title_override(conn: AsyncConnection, tool: str, title: str, *, ac
 async def clear_title_override(conn: AsyncConnection, tool: str) -> int:
     """Delete one tool's title override; bump the version when it went. Returns how many went (0 or 1)."""
     removed = (await conn.execute(delete(title_overrides).where(title_overrides.c.tool == tool))).rowcount
+    if removed:
+        await _bump(conn)
+    return removed
+
+
+async def stored_confirms(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """Every stored confirm setting, by tool name or glob."""
+    query = select(tool_confirms).order_by(tool_confirms.c.tool)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def set_confirm(conn: AsyncConnection, tool: str, confirm: str, *, actor: str, now: datetime) -> None:
+    """Insert or replace the confirm setting of a tool name or glob and bump the overrides version."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    stmt = insert(tool_confirms).values(tool=tool, confirm=confirm, updated_at=now, updated_by=actor)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[tool_confirms.c.tool],
+        set_={
+            "confirm": stmt.excluded.confirm,
+            "updated_at": stmt.excluded.updated_at,
+            "updated_by": stmt.excluded.updated_by,
+        },
+    )
+    await conn.execute(stmt)
+    await _bump(conn)
+
+
+async def clear_confirm(conn: AsyncConnection, tool: str) -> int:
+    """Delete the confirm setting of a tool name or glob; bump the version when it went. Returns 0 or 1."""
+    removed = (await conn.execute(delete(tool_confirms).where(tool_confirms.c.tool == tool))).rowcount
     if removed:
         await _bump(conn)
     return removed

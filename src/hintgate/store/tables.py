@@ -51,6 +51,7 @@ __all__ = [
     "sessions",
     "title_overrides",
     "tool_calls",
+    "tool_confirms",
     "tool_pins",
 ]
 
@@ -194,14 +195,25 @@ server_changes = Table(
 """Servers changed while the gateway runs, one change per server, laid over the config file
 (`hintgate.config.layering`)."""
 
+tool_confirms = Table(
+    "tool_confirms",
+    metadata,
+    Column("tool", String, primary_key=True),  # a public tool name, or a glob over them
+    Column("confirm", String(16), nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("updated_by", String, nullable=False),
+    CheckConstraint("confirm IN ('first', 'always', 'never')", name="confirm"),
+)
+"""Operators' `confirm` settings by tool name or glob, set through the API or dashboard (tool rules of their own)."""
+
 counters = Table(
     "counters",
     metadata,
     Column("name", String(64), primary_key=True),
     Column("value", BigInteger, nullable=False, server_default="0"),
 )
-"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides` or `title_overrides`,
-`pins` on every change of `tool_pins`."""
+"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides`, `title_overrides` or
+`tool_confirms`, `pins` on every change of `tool_pins`."""
 
 PIN_STATES = ("accepted", "quarantined", "removed")
 """A pin's states (`hintgate.hints.pins.PinState`)."""

@@ -80,7 +80,8 @@ def _models(*, given: bool) -> type[BaseModel]:
     return create_model(
         "Policy",
         __base__=base,
-        __doc__="The policy settings in force, and the rules (read-only here: they live in the config file).",
+        __doc__="The policy settings in force, and the rules: the confirm settings made through "
+        "`PUT /api/tools/{name}/confirm` first, then the config file's (read-only here).",
         **fields,
         rules=(list[str], ...),
         effects=(dict[str, str], Field(description="What the current settings mean, in a sentence each.")),
@@ -101,7 +102,8 @@ def _out(value: Any) -> Any:
 
 def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> BaseModel:
     """The API's view of the policy settings."""
-    values: dict[str, Any] = {"rules": [rule.describe() for rule in rules], "effects": effects(settings)}
+    described = [rule.describe() + (" (set through the API or dashboard)" if rule.stored else "") for rule in rules]
+    values: dict[str, Any] = {"rules": described, "effects": effects(settings)}
     for row in POLICY_SETTINGS:
         value = _out(getattr(settings, row.attr))
         if row.group:

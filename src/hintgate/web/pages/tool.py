@@ -1,4 +1,4 @@
-"""A tool's page: its hints side by side, the tri-state editor, the title editor, its input schema."""
+"""A tool's page: its hints side by side, the tri-state editor, the title and confirmation editors, its input schema."""
 
 from __future__ import annotations
 
@@ -66,6 +66,7 @@ class ToolPage:
     declared_title: str | None = None
     stored_title: str | None = None
     config_title: str | None = None
+    confirm_choices: list[Choice] = field(default_factory=list)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -101,6 +102,8 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
             )
         )
     source = gateway.sources.get(entry.server)
+    stored_confirm = gateway.overrides.confirms.get(name)
+    current_confirm = "inherit" if stored_confirm is None else stored_confirm.value
     return ToolPage(
         layout=layout(gateway, tool.title or tool.name, "catalog"),
         card=tool_card(tool),
@@ -111,7 +114,14 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
         declared_title=entry.tool.declared_title,
         stored_title=tool.overrides.stored_title,
         config_title=tool.overrides.config_title,
+        confirm_choices=[Choice(v, label, current_confirm == v) for v, label in _CONFIRM_CHOICES],
     )
 
 
 _TRI_STATE = (("inherit", "Inherit"), ("true", "True"), ("false", "False"))
+_CONFIRM_CHOICES = (
+    ("inherit", "Inherit: the config file's rules and the mode decide"),
+    ("first", "First call in a session asks"),
+    ("always", "Every call asks"),
+    ("never", "Never asks"),
+)

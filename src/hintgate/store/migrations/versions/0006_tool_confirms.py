@@ -1,0 +1,32 @@
+"""Operators' confirm settings (first, always, never) by tool name or glob.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-25
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0006"
+down_revision: str | None = "0005"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "tool_confirms",
+        sa.Column("tool", sa.String(), nullable=False),
+        sa.Column("confirm", sa.String(length=16), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_by", sa.String(), nullable=False),
+        sa.CheckConstraint("confirm IN ('first', 'always', 'never')", name=op.f("ck_tool_confirms_confirm")),
+        sa.PrimaryKeyConstraint("tool", name=op.f("pk_tool_confirms")),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("tool_confirms")
