@@ -36,6 +36,7 @@ from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
     ARGUMENTS_SHOWN,
+    UNATTENDED,
     answer_from_elicitation,
     approval_form,
     arguments_text,
@@ -409,6 +410,10 @@ class ToolCalls:
             except Exception:
                 reply = None
             return self._answered(attempt, answer_from_elicitation(reply), started)
+        # Nobody could answer the queue: no dashboard or REST API is served, and no store keeps it.
+        if self.settings.ask_via == "deny-unattended" and self.approvals_url is None and self.approvals.ledger is None:
+            attempt.actor, attempt.waited_ms, attempt.approval = "unattended", 0.0, "denied"
+            return Outcome(Answer.DENY, "unattended", 0.0)
         attempt.asked_via = "queue"
         probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
         # One line on stderr, so a call waiting for a person never hangs silently.
@@ -510,6 +515,8 @@ class ToolCalls:
             how = f"the answer came after the question expired ({self.settings.approval_timeout:g} s), so it was denied"
         elif outcome.timed_out:
             how = f"nobody answered within {self.settings.approval_timeout:g} s, so it was denied"
+        elif outcome.actor == "unattended":
+            how = f"denied it at once: {UNATTENDED}"
         elif attempt.refusal is not None:
             how = f"it refused the answer: {attempt.refusal}"
         else:

@@ -17,6 +17,7 @@ from hintgate.policy.approvals import Answer
 __all__ = [
     "APPROVAL_KEY",
     "ARGUMENTS_SHOWN",
+    "UNATTENDED",
     "WHOLE_CALL_AT",
     "answer_from_elicitation",
     "approval_form",
@@ -32,6 +33,14 @@ ARGUMENTS_SHOWN = 100_000
 """Characters of the arguments' JSON a question shows. Longer arguments are not
 shown in part: the call is asked in the approval queue, where the dashboard
 and the REST API show it whole, and the question says so."""
+
+UNATTENDED = (
+    "nobody can be asked (askVia: deny-unattended): this client cannot answer questions (no elicitation), "
+    "no dashboard or REST API is served and no store keeps the approval queue. To approve calls, serve the "
+    "dashboard (`hintgate serve --dashboard HOST:PORT` with stdio, or `--http HOST:PORT`), or record to a "
+    "database (not --no-record) and answer from another terminal with `hintgate approvals` against the same --db"
+)
+"""Why a call that asks is denied at once when nobody could answer it, and how to set someone up."""
 
 WHOLE_CALL_AT = "the dashboard's Approvals page (/approvals) or GET /api/approvals"
 """Where a person sees a waiting call whole."""

@@ -51,8 +51,11 @@ class PolicySettings:
             of an idempotent tool runs again without asking; 0 turns it off.
         approval_timeout: seconds the gateway waits for a person before denying.
         ask_via: how a person is asked: "client" (MCP elicitation when the client
-            supports it, else the approval queue) or "queue" (always the queue,
-            answered in the dashboard or through the REST API).
+            supports it, else the approval queue), "queue" (always the queue,
+            answered in the dashboard or through the REST API) or
+            "deny-unattended" (as "client", but when nobody could answer the
+            queue, with no dashboard or REST API served and no store keeping
+            it, an ask is denied at once with how to set one up).
     """
 
     mode: Mode = Mode.DEFAULT
@@ -191,9 +194,10 @@ POLICY_SETTINGS: tuple[PolicySetting, ...] = (
         "ask_via",
         "askVia",
         "choice",
-        "client: MCP elicitation when the client can ask, else the approval queue; queue: always the queue",
+        "client: MCP elicitation when the client can ask, else the approval queue; queue: always the queue; "
+        "deny-unattended: as client, but deny at once when nobody could answer the queue",
         "Where people are asked",
-        choices=("client", "queue"),
+        choices=("client", "queue", "deny-unattended"),
         noun="way to ask",
     ),
 )

@@ -146,6 +146,13 @@ _TAINT_EFFECTS: Mapping[Taint, str] = {
     Taint.OFF: "Content from open-world tools does not change what runs.",
 }
 
+_ASK_VIA_EFFECTS: Mapping[str, str] = {
+    "client": "People are asked in their MCP client when it can ask, else in the dashboard.",
+    "queue": "People are asked in the dashboard's approval queue.",
+    "deny-unattended": "People are asked in their MCP client when it can ask, else in the approval queue; "
+    "when nobody could answer that (no dashboard, no REST API, no store), the call is denied at once.",
+}
+
 
 def effects(settings: PolicySettings) -> dict[str, str]:
     """Each setting's effect, as a sentence a person reads, by its key."""
@@ -172,7 +179,5 @@ def effects(settings: PolicySettings) -> dict[str, str]:
         if settings.idempotent_retry_window
         else "Every call of an idempotent tool asks again.",
         "approvalTimeout": f"A person has {settings.approval_timeout:g} s to answer; then the call is denied.",
-        "askVia": "People are asked in their MCP client when it can ask, else in the dashboard."
-        if settings.ask_via == "client"
-        else "People are asked in the dashboard's approval queue.",
+        "askVia": _ASK_VIA_EFFECTS.get(settings.ask_via, settings.ask_via),
     }

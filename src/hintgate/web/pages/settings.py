@@ -58,7 +58,11 @@ _CHOICE_LABELS: dict[str, dict[str, str]] = {
         Mode.READ_ONLY.value: "Read-only: only reads run",
         Mode.BYPASS.value: "Bypass: everything runs",
     },
-    "askVia": {"client": "In the MCP client when it can ask", "queue": "Always in the dashboard"},
+    "askVia": {
+        "client": "In the MCP client when it can ask",
+        "queue": "Always in the dashboard",
+        "deny-unattended": "In the MCP client; deny when nobody can answer",
+    },
     "taint": {
         "evidence": "After tools known to reach the open world",
         "strict": "After any tool that may reach the open world",
