@@ -6,9 +6,12 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from oauth_peer import OAuthPeer
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -92,3 +95,11 @@ def corpus() -> Path:
             pytest.fail(f"{path} is missing: CI has shared/ beside the clone")
         pytest.skip("../shared/corpus is not beside this checkout")
     return path
+
+
+@pytest.fixture
+def oauth_peer() -> Iterator[OAuthPeer]:
+    """An MCP server behind a real OAuth authorization server (long-lived access tokens)."""
+    peer = OAuthPeer()
+    yield peer
+    peer.stop()

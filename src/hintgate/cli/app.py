@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 
 from hintgate import __version__
+from hintgate.cli.auth import auth_app
 from hintgate.cli.common import (
     EXIT_FINDINGS,
     EXIT_LISTEN,
@@ -60,6 +61,7 @@ app.add_typer(config_app, name="config")
 policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=True)
 app.add_typer(policy_app, name="policy")
 app.add_typer(quarantine_app, name="quarantine")
+app.add_typer(auth_app, name="auth")
 
 
 class LintFormat(enum.StrEnum):

@@ -49,8 +49,23 @@ def _tracer(settings: Settings) -> Tracer | None:
         raise ConfigError(f"tracing is on but OpenTelemetry is missing ({exc}): pip install 'hintgate[otel]'") from exc
 
 
+def credentials_of(store: Any, settings: Settings) -> Any:
+    """The vault of OAuth logins in `store` (None without a store)."""
+    if store is None:
+        return None
+    from hintgate.store.oauth_tokens import CredentialsVault, vault_key
+
+    return CredentialsVault(store, vault_key(settings.state_key, settings.data_dir))
+
+
 def _gateway(config: GatewayConfig, settings: Settings, store: Any) -> Gateway:
-    return Gateway(config, store=store, state_key=settings.state_key, tracer=_tracer(settings))
+    return Gateway(
+        config,
+        store=store,
+        state_key=settings.state_key,
+        tracer=_tracer(settings),
+        credentials=credentials_of(store, settings),
+    )
 
 
 def _log_to_stderr(level: int = logging.INFO) -> Console:
@@ -338,12 +353,26 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
 
     # One shot: a down server's restarts ("restarting in 1 s") are noise; its reason is in the report.
     _log_to_stderr(logging.ERROR)
-    gateway = Gateway(config)
     console = Console(stderr=True)
-    with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True, disable=not progress
-    ) as bar:
-        bar.add_task(f"starting {len(gateway.sources)} servers and listing their tools", total=None)
-        async with gateway:
-            pass
+    async with contextlib.AsyncExitStack() as stack:
+        credentials = None
+        if any(_has_oauth(server) for server in config.servers.values()):
+            # Servers behind OAuth log in with what `hintgate auth login` kept in the store.
+            from hintgate.store import Store
+
+            settings = Settings.from_environ()
+            store = await Store.open(settings.store_url, recover=False, replica=settings.replica)
+            stack.push_async_callback(store.close)
+            credentials = credentials_of(store, settings)
+        gateway = Gateway(config, credentials=credentials)
+        with Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True, disable=not progress
+        ) as bar:
+            bar.add_task(f"starting {len(gateway.sources)} servers and listing their tools", total=None)
+            async with gateway:
+                pass
     return gateway
+
+
+def _has_oauth(server: Any) -> bool:
+    return getattr(server.transport, "oauth", None) is not None

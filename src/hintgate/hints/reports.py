@@ -304,7 +304,12 @@ def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
     servers = fit_table(columns, rows, width=width, wide=wide, title="servers")
     # A reason is a sentence: under the table it wraps between words instead of being cut.
     reasons = [
-        Text(f"{u.name} is {u.status.state.value}: {u.status.reason}", style="red")
+        Text(
+            f"{u.name} needs an OAuth login: {u.status.reason}; run: hintgate auth login {u.name}"
+            if u.status.state.value == "needs_login"
+            else f"{u.name} is {u.status.state.value}: {u.status.reason}",
+            style="red",
+        )
         for u in gateway.sources.values()
         if u.status.reason and u.status.state.value != "up"
     ]

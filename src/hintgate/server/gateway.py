@@ -38,6 +38,8 @@ from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionTracker
 from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
+from hintgate.sources.mcp import McpUpstream
+from hintgate.sources.oauth import Credentials
 
 if TYPE_CHECKING:
     from hintgate.store import Store
@@ -67,6 +69,7 @@ class Gateway:
         policy: tuple[PolicySettings, tuple[Rule, ...]] | None = None,
         state_key: str | None = None,
         tracer: Tracer | None = None,
+        credentials: Credentials | None = None,
     ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
@@ -79,6 +82,8 @@ class Gateway:
         """The config file and the runtime changes over it: what adds, edits, removes, enables and disables servers."""
         self._source_tasks: dict[str, asyncio.Task[None]] = {}
         self._reconfiguring = asyncio.Lock()
+        self.credentials = credentials
+        """Where the OAuth logins of servers behind OAuth are kept (None: such servers cannot log in)."""
         self.overrides = StoredOverrides(store)
         self.catalog = Catalog({})
         self.routes = Routes()
@@ -121,6 +126,11 @@ class Gateway:
         self.broadcast = Broadcast(self.sessions)
         self._server: Any = None
 
+    def attach(self, source: Source) -> None:
+        """Give a newly built source what the gateway holds for it (the OAuth credentials)."""
+        if isinstance(source, McpUpstream):
+            source.credentials = self.credentials
+
     async def __aenter__(self) -> Gateway:
         if self.store is not None:
             await self.overrides.load()
@@ -157,6 +167,7 @@ class Gateway:
     # -- the running sources -------------------------------------------------
 
     def _start_source(self, source: Source) -> None:
+        self.attach(source)
         self._source_tasks[source.name] = asyncio.create_task(source.run(), name=f"source:{source.name}")
 
     async def _stop_source(self, name: str) -> None:

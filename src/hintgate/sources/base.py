@@ -47,6 +47,8 @@ class SourceState(enum.StrEnum):
     DOWN = "down"
     RESTARTING = "restarting"
     DISABLED = "disabled"
+    NEEDS_LOGIN = "needs_login"
+    """A server behind OAuth without a usable token: someone must log in; the reason says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +191,12 @@ _NO_FACTS = ToolFacts()
 
 def unavailable(name: str, status: SourceStatus) -> UpstreamDown:
     """The error for a call to a source that is not up: its state, why, and when it is retried."""
+    if status.state is SourceState.NEEDS_LOGIN:
+        return UpstreamDown(
+            f"needs an OAuth login ({status.reason}): run `hintgate auth login {name}` or press Connect "
+            "in the dashboard",
+            server=name,
+        )
     reason = f": {status.reason}" if status.reason else ""
     retry = f"; next restart in {max(0, status.retry_at - time.time()):.0f} s" if status.retry_at else ""
     return UpstreamDown(f"is {status.state.value}{reason}{retry}", server=name)

@@ -16,14 +16,23 @@ import logging
 import os
 import shutil
 from collections import deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.config.model import HttpTransport, StdioTransport
-from hintgate.errors import HintgateError, UpstreamClosed, UpstreamProtocolError, UpstreamStartError
+from hintgate.errors import (
+    HintgateError,
+    UpstreamClosed,
+    UpstreamNeedsLogin,
+    UpstreamProtocolError,
+    UpstreamStartError,
+)
 from hintgate.redaction import Redactor
 from hintgate.tracecontext import trace_headers
+
+if TYPE_CHECKING:
+    from hintgate.sources.oauth import GatewayAuth
 
 __all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_stdio"]
 
@@ -186,8 +195,17 @@ async def open_stdio(
 class HttpChannel:
     """Adapts the SDK's streamable HTTP transport (typed messages) to dicts."""
 
-    def __init__(self, read: Any, write: Any, server: str, url: str, redact: Redactor) -> None:
+    def __init__(
+        self,
+        read: Any,
+        write: Any,
+        server: str,
+        url: str,
+        redact: Redactor,
+        refusal: Callable[[], str | None] | None = None,
+    ) -> None:
         self._redact = redact
+        self._refusal = refusal
         self._read = read
         self._write = write
         self._server = server
@@ -241,6 +259,11 @@ class HttpChannel:
             if "id" in message:
                 self._lost_streams = 0
             return
+        refused = self._refusal() if self._refusal is not None else None
+        if refused is not None:
+            # The OAuth token stopped working and no refresh cured it: the SDK's stand-in
+            # error for the 401 would fail every call while the server looked up.
+            raise UpstreamNeedsLogin(refused, server=self._server)
         code, text = error.get("code"), str(error.get("message", ""))
         if self.session_lost or (code == _INVALID_REQUEST and text == _SESSION_TERMINATED):
             raise UpstreamClosed(
@@ -261,7 +284,9 @@ class HttpChannel:
 
 
 @asynccontextmanager
-async def open_http(spec: HttpTransport, server: str, timeout: float, redact: Redactor) -> AsyncIterator[HttpChannel]:
+async def open_http(
+    spec: HttpTransport, server: str, timeout: float, redact: Redactor, auth: GatewayAuth | None = None
+) -> AsyncIterator[HttpChannel]:
     if spec.kind == "sse":
         raise UpstreamStartError("the legacy SSE transport is not supported; use streamable HTTP", server=server)
     import httpx2
@@ -280,10 +305,11 @@ async def open_http(spec: HttpTransport, server: str, timeout: float, redact: Re
         headers=dict(spec.headers),
         timeout=httpx2.Timeout(timeout, read=None),
         event_hooks={"response": [watch_session]},
+        auth=auth.auth if auth is not None else None,
     )
     try:
         async with client, streamable_http_client(spec.url, http_client=client) as (read, write):
-            channel = HttpChannel(read, write, server, url, redact)
+            channel = HttpChannel(read, write, server, url, redact, auth.refusal if auth is not None else None)
             yield channel
     except httpx2.HTTPError as exc:
         raise UpstreamStartError(f"HTTP connection to {url} failed: {redact.text(str(exc))}", server=server) from exc

@@ -17,13 +17,14 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintgate import __version__
 from hintgate.config.model import HttpTransport, StdioTransport
 from hintgate.errors import (
     UpstreamClosed,
     UpstreamError,
+    UpstreamNeedsLogin,
     UpstreamProtocolError,
     UpstreamRequestError,
     UpstreamStartError,
@@ -32,6 +33,9 @@ from hintgate.errors import (
 from hintgate.redaction import Redactor
 from hintgate.sources.channels import HttpChannel, MessageChannel, open_http, open_stdio
 from hintgate.sources.notifications import DEFAULT_LIMIT, NotificationQueue
+
+if TYPE_CHECKING:
+    from hintgate.sources.oauth import GatewayAuth
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -304,6 +308,7 @@ async def connect(
     on_request: RequestHandler | None = None,
     redact: Redactor | None = None,
     on_drop: Callable[[int], None] | None = None,
+    auth: GatewayAuth | None = None,
 ) -> AsyncIterator[McpConnection]:
     """Start or reach an upstream, run the handshake, and yield the connection.
 
@@ -318,6 +323,7 @@ async def connect(
         redact: hides the server's configured secrets in what it sends that
             hintgate shows (stderr lines, error messages, garbage quoted).
         on_drop: called with a count when notifications are dropped (too many waiting).
+        auth: the OAuth auth of a remote server behind OAuth (`hintgate.sources.oauth.gateway_auth`).
 
     Raises:
         UpstreamStartError: the server could not be started, or did not
@@ -328,7 +334,7 @@ async def connect(
     if isinstance(spec, StdioTransport):
         opener = open_stdio(spec, env if env is not None else {}, server, redact)
     else:
-        opener = open_http(spec, server, startup_timeout, redact)
+        opener = open_http(spec, server, startup_timeout, redact, auth)
     async with opener as channel:
         connection = McpConnection(
             channel,
@@ -348,7 +354,7 @@ async def connect(
                     server=server,
                 ) from exc
             except UpstreamError as exc:
-                if isinstance(exc, UpstreamStartError):
+                if isinstance(exc, UpstreamStartError | UpstreamNeedsLogin):
                     raise
                 raise UpstreamStartError(f"failed during initialize: {exc.detail}", server=server) from exc
             yield connection

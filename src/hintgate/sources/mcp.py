@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hintgate.config.model import HttpTransport, ServerConfig
-from hintgate.errors import UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.errors import HintgateError, UpstreamError, UpstreamNeedsLogin, UpstreamRequestError, UpstreamTimeout
 from hintgate.sources.base import (
     Backoff,
     CallContext,
@@ -32,6 +32,7 @@ from hintgate.sources.connection import (
     ServerInfo,
     connect,
 )
+from hintgate.sources.oauth import Credentials, gateway_auth, oauth_of
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -93,6 +94,7 @@ class McpUpstream(ConfiguredSource):
         list_timeout: float = 30.0,
         listener: ChangeListener | None = None,
         ping_interval: float = 15.0,
+        login_poll: float = 5.0,
     ) -> None:
         super().__init__(config, listener=listener)
         self.config: ServerConfig = config
@@ -105,6 +107,10 @@ class McpUpstream(ConfiguredSource):
         self._calls: dict[int, CallContext] = {}
         self._call_ids = itertools.count(1)
         self._refreshing: set[str] = set()
+        self._login_poll = login_poll
+        self._logged_in = asyncio.Event()
+        self.credentials: Credentials | None = None
+        """Where OAuth logins are kept (the gateway sets it); a server behind OAuth needs it."""
 
     @property
     def info(self) -> ServerInfo | None:
@@ -121,13 +127,41 @@ class McpUpstream(ConfiguredSource):
             started = asyncio.get_running_loop().time()
             reason = await self._run_once()
             self.tools, self.prompts, self.resources, self.resource_templates = [], [], [], []
+            if isinstance(reason, UpstreamNeedsLogin):
+                await self._wait_for_login(reason.detail)
+                backoff = Backoff()
+                continue
             delay = backoff.next_delay(up_for=asyncio.get_running_loop().time() - started)
             await self.wait_to_retry(reason, delay, restarts=self._status.restarts)
             await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
 
-    async def _run_once(self) -> str:
+    def logged_in(self) -> None:
+        """Someone logged in (the dashboard's Connect): a server waiting in `needs_login` connects now."""
+        self._logged_in.set()
+
+    async def _wait_for_login(self, reason: str) -> None:
+        """Stay in `needs_login` until a login happened, here or in another process (seen in the store)."""
+        logger.warning("%s needs an OAuth login: %s", self.name, self.redact.text(reason))
+        self._first_attempt.set()
+        self._logged_in.clear()
+        await self._set_status(SourceStatus(SourceState.NEEDS_LOGIN, reason, restarts=self._status.restarts))
+        while not self._logged_in.is_set():
+            try:
+                await asyncio.wait_for(self._logged_in.wait(), self._login_poll)
+            except TimeoutError:
+                if self.credentials is None:
+                    continue
+                try:
+                    document = await self.credentials.load(self.name)
+                except HintgateError:
+                    continue
+                if document and document.get("tokens"):
+                    return
+
+    async def _run_once(self) -> str | UpstreamNeedsLogin:
         """Connect, serve until the connection ends; returns why it ended."""
         try:
+            auth = await gateway_auth(self.config, self.credentials) if oauth_of(self.config) else None
             async with connect(
                 self.config.transport,
                 server=self.name,
@@ -138,6 +172,7 @@ class McpUpstream(ConfiguredSource):
                 on_request=self._on_request,
                 redact=self.redact,
                 on_drop=self.count_dropped,
+                auth=auth,
             ) as connection:
                 self._connection = connection
                 await self._refresh_all(connection)
@@ -147,6 +182,8 @@ class McpUpstream(ConfiguredSource):
                     return await self._watch(connection)
                 closed = await connection.wait_closed()
                 return closed.detail
+        except UpstreamNeedsLogin as exc:
+            return exc
         except UpstreamError as exc:
             return exc.detail
         except OSError as exc:  # a broken pipe or similar the transport did not translate
@@ -170,6 +207,8 @@ class McpUpstream(ConfiguredSource):
             while True:
                 await asyncio.wait({ended}, timeout=self._ping_interval)
                 if ended.done():
+                    if isinstance(ended.result(), UpstreamNeedsLogin):
+                        raise ended.result()
                     return ended.result().detail
                 try:
                     await connection.request("ping", timeout=self._ping_interval)

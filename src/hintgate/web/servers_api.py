@@ -40,7 +40,7 @@ class RuntimeChange(_Model):
 
 
 class SourceStatusOut(_Model):
-    state: Literal["starting", "up", "down", "restarting", "disabled"]
+    state: Literal["starting", "up", "down", "restarting", "disabled", "needs_login"]
     reason: str | None
     since: datetime
     restarts: int

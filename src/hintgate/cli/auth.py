@@ -1,0 +1,208 @@
+"""`hintgate auth`: log in to, look at and log out of the servers behind OAuth.
+
+The logins are kept in the store (encrypted, see docs/security.md), where a
+running gateway finds them: a server waiting in `needs_login` connects within
+seconds of `hintgate auth login` finishing, in whatever process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+import webbrowser
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, fail, load_or_fail, out, print_wide
+from hintgate.errors import ConfigError, HintgateError
+
+if TYPE_CHECKING:
+    from hintgate.config.model import GatewayConfig, ServerConfig
+    from hintgate.sources.oauth import Credentials
+
+__all__ = ["auth_app"]
+
+auth_app = typer.Typer(help="Log in to servers behind OAuth, see their logins, log out.", no_args_is_help=True)
+
+T = TypeVar("T")
+
+ConfigOpt = Annotated[Path, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+ServerArg = Annotated[str, typer.Argument(help="The server's name in the config.")]
+
+
+def _with_credentials(work: Callable[[Credentials], Awaitable[T]]) -> T:
+    """Open the store the settings name, run `work` with its OAuth credentials, close it."""
+    from hintgate.config.settings import Settings
+    from hintgate.store import Store
+    from hintgate.store.oauth_tokens import CredentialsVault, vault_key
+
+    try:
+        settings = Settings.from_environ()
+    except ConfigError as exc:
+        fail(str(exc), EXIT_USAGE)
+
+    async def run() -> T:
+        store = await Store.open(settings.store_url, recover=False, replica=settings.replica)
+        try:
+            return await work(CredentialsVault(store, vault_key(settings.state_key, settings.data_dir)))
+        finally:
+            await store.close()
+
+    try:
+        return asyncio.run(run())
+    except HintgateError as exc:
+        fail(str(exc), EXIT_TARGET)
+
+
+def _oauth_servers(config: GatewayConfig) -> list[ServerConfig]:
+    from hintgate.sources.oauth import oauth_of
+
+    return [server for server in config.servers.values() if oauth_of(server) is not None]
+
+
+def _server(config: GatewayConfig, name: str) -> ServerConfig:
+    from hintgate.config.model import closest
+
+    servers = _oauth_servers(config)
+    found = next((s for s in servers if s.name == name), None)
+    if found is None:
+        if name in config.servers:
+            fail(f"server {name!r} has no oauth block in the config: it does not log in", EXIT_USAGE)
+        names = [s.name for s in servers]
+        known = f" (servers behind OAuth: {', '.join(names)})" if names else " (no server has an oauth block)"
+        fail(f"no server {name!r} in the config{closest(name, names)}{known}", EXIT_USAGE)
+    return found
+
+
+def _can_open_browser() -> bool:
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+@auth_app.command("login")
+def auth_login(
+    server: ServerArg,
+    config: ConfigOpt,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1, help="Seconds to wait for the browser to come back.")
+    ] = 300.0,
+    browser: Annotated[
+        bool,
+        typer.Option("--browser/--no-browser", help="Open the URL in a browser too (when there is a display)."),
+    ] = True,
+) -> None:
+    """Log in to a server behind OAuth: prints the authorization URL and waits for the redirect.
+
+    On a machine without a browser, open the URL anywhere that can reach the
+    authorization server; the redirect must reach 127.0.0.1 on this machine
+    (an SSH tunnel of the port does).
+    """
+    from hintgate.sources.oauth import login
+
+    loaded = load_or_fail(config)
+    chosen = _server(loaded, server)
+    err = Console(stderr=True)
+
+    async def show(url: str) -> None:
+        err.print(f"Open this URL to log in to {chosen.name!r} (waiting up to {timeout:g} s):", highlight=False)
+        print(url, flush=True)
+        if browser and _can_open_browser():
+            await asyncio.to_thread(webbrowser.open, url)
+
+    async def run(credentials: Credentials) -> None:
+        await login(chosen, credentials, show_url=show, timeout=timeout)
+
+    _with_credentials(run)
+    err.print(f"Logged in to {chosen.name!r}; the tokens are kept encrypted in the store.", highlight=False)
+
+
+@auth_app.command("status")
+def auth_status(
+    config: ConfigOpt,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+) -> None:
+    """The servers behind OAuth and their logins: logged in (until when) or why a login is needed."""
+    from hintgate.sources.oauth import login_state
+
+    servers = _oauth_servers(load_or_fail(config))
+
+    async def read(credentials: Credentials) -> list[dict[str, Any]]:
+        rows = []
+        for server in servers:
+            state = await login_state(server, credentials)
+            rows.append({"server": server.name, "state": "logged_in" if state.logged_in else "needs_login"})
+            rows[-1].update(state.to_json())
+        return rows
+
+    rows = _with_credentials(read) if servers else []
+    console = out()
+    if output is OutputFormat.JSON:
+        console.print_json(json.dumps(rows))
+        return
+    if not rows:
+        console.print("no server in the config has an oauth block", highlight=False)
+        return
+    print_wide(console, _status_table(rows, console.width), False)
+
+
+def _status_table(rows: list[dict[str, Any]], width: int) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    from hintgate.hints.layout import Column, fit_table
+
+    now = time.time()
+
+    def expires(row: dict[str, Any]) -> str:
+        at = row["expires_at"]
+        if not row["logged_in"]:
+            return "-"
+        if at is None:
+            return "never"
+        return "expired" if at <= now else f"in {_duration(at - now)}"
+
+    table = fit_table(
+        [Column("server"), Column("state"), Column("expires", priority=1), Column("refresh", priority=2)],
+        [
+            [r["server"], r["state"], expires(r), "yes" if r["refreshable"] else "no" if r["logged_in"] else "-"]
+            for r in rows
+        ],
+        width=width,
+        wide=False,
+        title="logins",
+    )
+    reasons = [Text(f"{r['server']}: {r['reason']}", style="red") for r in rows if r["reason"]]
+    return Group(table, *reasons)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.0f} h"
+
+
+@auth_app.command("logout")
+def auth_logout(server: ServerArg) -> None:
+    """Forget a server's tokens and registered client.
+
+    A gateway running in another process keeps the token it holds until the
+    token stops working or the gateway restarts; then it asks for a login.
+    """
+
+    async def forget(credentials: Credentials) -> bool:
+        return await credentials.forget(server)
+
+    if _with_credentials(forget):
+        Console(stderr=True).print(f"Logged out of {server!r}: its tokens are gone from the store.", highlight=False)
+    else:
+        Console(stderr=True).print(f"No login of {server!r} was kept; nothing to forget.", highlight=False)

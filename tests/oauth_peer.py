@@ -1,0 +1,75 @@
+"""tests/fixtures/oauth_server.py run as a child: an MCP server behind a real OAuth authorization server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+SCRIPT = str(Path(__file__).parent / "fixtures" / "oauth_server.py")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class OAuthPeer:
+    """The authorization server at `issuer` and the MCP server at `url`, until `stop()`."""
+
+    def __init__(self, access_ttl: int = 3600) -> None:
+        self.as_port, self.mcp_port = free_port(), free_port()
+        self.issuer = f"http://127.0.0.1:{self.as_port}"
+        self.url = f"http://127.0.0.1:{self.mcp_port}/mcp"
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, SCRIPT, str(self.as_port), str(self.mcp_port), str(access_ttl)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        ready = threading.Event()
+
+        def wait_ready() -> None:
+            assert self.process.stdout is not None
+            if self.process.stdout.readline().strip() == "ready":
+                ready.set()
+
+        threading.Thread(target=wait_ready, daemon=True).start()
+        if not ready.wait(30):
+            self.stop()
+            raise RuntimeError("the OAuth fixture server did not start within 30 s")
+
+    def stats(self) -> dict[str, Any]:
+        stats: dict[str, Any] = httpx.get(f"{self.issuer}/test/stats", timeout=10).json()
+        return stats
+
+    def revoke_all(self) -> None:
+        httpx.post(f"{self.issuer}/test/revoke", timeout=10).raise_for_status()
+
+    def add_client(self, client_id: str, redirect_uri: str, secret: str | None = None) -> None:
+        body = {"client_id": client_id, "redirect_uri": redirect_uri, "client_secret": secret}
+        httpx.post(f"{self.issuer}/test/clients", json=body, timeout=10).raise_for_status()
+
+    def approve_without_browser(self, authorization_url: str) -> None:
+        """What a person does in the browser: open the URL, press Allow, follow the redirect home."""
+        with httpx.Client(timeout=10, follow_redirects=True) as client:
+            page = client.get(authorization_url)
+            page.raise_for_status()
+            tx = page.text.split('name="tx" value="', 1)[1].split('"', 1)[0]
+            client.post(f"{self.issuer}/consent", data={"tx": tx}).raise_for_status()
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()

@@ -1,0 +1,217 @@
+"""An upstream behind a real OAuth 2.1 authorization server: needs login, logs in, refreshes, loses its grant.
+
+The server is tests/fixtures/oauth_server.py: the SDK's authorization-server
+routes over an in-memory provider, in front of an MCP server that checks the
+bearer token. Consent is given here over HTTP the way a browser would (the
+browser itself drives it in tests/web/test_oauth_browser.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import anyio
+import pytest
+
+from hintgate.config.model import HttpTransport, OAuthConfig, ServerConfig
+from hintgate.errors import OAuthLoginError, UpstreamError
+from hintgate.sources.base import SourceState
+from hintgate.sources.mcp import McpUpstream
+from hintgate.sources.oauth import NOT_LOGGED_IN, login, login_state
+from oauth_peer import OAuthPeer, free_port
+
+pytestmark = pytest.mark.anyio
+
+
+class MemoryCredentials:
+    """Credentials kept in a dict (the store's vault is tested in tests/store)."""
+
+    def __init__(self) -> None:
+        self.documents: dict[str, dict[str, Any]] = {}
+
+    async def load(self, server: str) -> dict[str, Any] | None:
+        return self.documents.get(server)
+
+    async def save(self, server: str, document: dict[str, Any]) -> None:
+        self.documents[server] = json.loads(json.dumps(document))
+
+    async def forget(self, server: str) -> bool:
+        return self.documents.pop(server, None) is not None
+
+
+class Client:
+    @property
+    def session_key(self) -> object:
+        return self
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        pass
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        raise AssertionError(f"unexpected {method}")
+
+    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
+        pass
+
+
+def server_config(peer: OAuthPeer, oauth: OAuthConfig | None = None) -> ServerConfig:
+    transport = HttpTransport(url=peer.url, oauth=oauth or OAuthConfig())
+    return ServerConfig(name="remote", transport=transport, startup_timeout=10, call_timeout=10)
+
+
+class Watched:
+    def __init__(self, config: ServerConfig, credentials: MemoryCredentials) -> None:
+        self.changed = anyio.Event()
+        self.upstream = McpUpstream(config, env={}, listener=self._heard, login_poll=0.2)
+        self.upstream.credentials = credentials
+
+    async def _heard(self, name: str, what: str) -> None:
+        self.changed.set()
+
+    async def until(self, state: SourceState) -> None:
+        with anyio.fail_after(30):
+            while self.upstream.status.state is not state:
+                await self.changed.wait()
+                self.changed = anyio.Event()
+
+    async def whoami(self) -> dict[str, Any]:
+        return await self.upstream.call_tool("whoami", {}, meta=None, context=Client())
+
+
+async def log_in(peer: OAuthPeer, config: ServerConfig, credentials: MemoryCredentials) -> list[str]:
+    shown: list[str] = []
+
+    async def show(url: str) -> None:
+        shown.append(url)
+        await anyio.to_thread.run_sync(peer.approve_without_browser, url)
+
+    with anyio.fail_after(60):
+        await login(config, credentials, show_url=show, timeout=30)
+    return shown
+
+
+async def test_a_server_behind_oauth_needs_login_until_one_happens_and_then_serves_calls(
+    oauth_peer: OAuthPeer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    credentials = MemoryCredentials()
+    config = server_config(oauth_peer)
+    watched = Watched(config, credentials)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watched.upstream.run)
+        await watched.until(SourceState.NEEDS_LOGIN)
+        assert watched.upstream.status.reason == NOT_LOGGED_IN
+        assert watched.upstream.tools == []
+        with pytest.raises(UpstreamError, match=r"needs an OAuth login .* `hintgate auth login remote`"):
+            await watched.whoami()
+
+        shown = await log_in(oauth_peer, config, credentials)
+        assert shown[0].startswith(f"{oauth_peer.issuer}/authorize?")
+        assert "code_challenge_method=S256" in shown[0]
+        assert oauth_peer.stats()["registered"] == 1  # dynamic client registration
+
+        await watched.until(SourceState.UP)  # seen in the credentials, without being told
+        assert {tool["name"] for tool in watched.upstream.tools} == {"echo", "whoami"}
+        assert "authorized" in str(await watched.whoami())
+        tg.cancel_scope.cancel()
+
+    document = credentials.documents["remote"]
+    state = await login_state(config, credentials)
+    assert state.logged_in
+    assert state.refreshable
+    assert state.registered_client
+    for secret in (document["tokens"]["access_token"], document["tokens"]["refresh_token"]):
+        assert secret not in caplog.text
+        assert secret not in repr(state.to_json())
+        assert secret not in repr(watched.upstream.status.to_json())
+
+
+async def test_a_short_lived_token_is_refreshed_before_it_expires_and_no_call_fails() -> None:
+    peer = OAuthPeer(access_ttl=3)
+    try:
+        credentials = MemoryCredentials()
+        config = server_config(peer)
+        await log_in(peer, config, credentials)
+        watched = Watched(config, credentials)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watched.upstream.run)
+            await watched.until(SourceState.UP)
+            calls = 0
+            with anyio.fail_after(30):
+                while peer.stats()["refresh_token"] < 2:
+                    assert "authorized" in str(await watched.whoami())
+                    calls += 1
+            tg.cancel_scope.cancel()
+        stats = peer.stats()
+        assert stats["refused"] == 0  # no request went out with an expired token
+        assert stats["authorization_code"] == 1  # refreshed, never logged in again
+        assert calls > 2
+    finally:
+        peer.stop()
+
+
+async def test_a_revoked_grant_turns_the_server_to_needs_login_with_the_reason(oauth_peer: OAuthPeer) -> None:
+    credentials = MemoryCredentials()
+    config = server_config(oauth_peer, OAuthConfig(redirect_port=free_port()))
+    await log_in(oauth_peer, config, credentials)
+    watched = Watched(config, credentials)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watched.upstream.run)
+        await watched.until(SourceState.UP)
+        oauth_peer.revoke_all()
+        with pytest.raises(UpstreamError, match="refused to refresh"):
+            await watched.whoami()
+        await watched.until(SourceState.NEEDS_LOGIN)
+        reason = watched.upstream.status.reason or ""
+        assert "the authorization server refused to refresh the token (HTTP 400, invalid_grant" in reason
+        assert "log in again" in reason
+        assert watched.upstream.tools == []
+
+        await log_in(oauth_peer, config, credentials)  # logging in again brings it back
+        await watched.until(SourceState.UP)
+        assert "authorized" in str(await watched.whoami())
+        tg.cancel_scope.cancel()
+    assert oauth_peer.stats()["registered"] == 1  # the same redirect port: the registered client was reused
+
+
+async def test_a_configured_confidential_client_is_used_instead_of_registering(oauth_peer: OAuthPeer) -> None:
+    port = free_port()
+    oauth_peer.add_client("preset", f"http://127.0.0.1:{port}/callback", secret="preset-secret-value")
+    credentials = MemoryCredentials()
+    oauth = OAuthConfig(client_id="preset", client_secret="preset-secret-value", scopes=("mcp",), redirect_port=port)
+    config = server_config(oauth_peer, oauth)
+    shown = await log_in(oauth_peer, config, credentials)
+    assert "client_id=preset" in shown[0]
+    assert "scope=mcp" in shown[0]
+    stats = oauth_peer.stats()
+    assert (stats["registered"], stats["authorization_code"]) == (0, 1)
+    assert "client" not in credentials.documents["remote"]  # the config's client is not copied to the store
+    state = await login_state(config, credentials)
+    assert state.logged_in
+    assert not state.registered_client
+
+
+async def test_a_login_refused_by_the_authorization_server_says_so(oauth_peer: OAuthPeer) -> None:
+    config = server_config(oauth_peer, OAuthConfig(client_id="unknown-to-the-server"))
+
+    async def show(url: str) -> None:
+        pass
+
+    with anyio.fail_after(30), pytest.raises(OAuthLoginError) as info:
+        await login(config, MemoryCredentials(), show_url=show, timeout=5)
+    assert "login to 'remote'" in str(info.value)
+
+
+async def test_a_login_that_gets_no_redirect_in_time_says_so_and_keeps_what_was_stored(oauth_peer: OAuthPeer) -> None:
+    credentials = MemoryCredentials()
+    config = server_config(oauth_peer)
+    await credentials.save("remote", {"tokens": {"access_token": "old-access", "token_type": "Bearer"}})
+
+    async def ignore(url: str) -> None:
+        pass
+
+    with anyio.fail_after(30), pytest.raises(OAuthLoginError, match=r"no redirect came back .* within 0.5 s"):
+        await login(config, credentials, show_url=ignore, timeout=0.5)
+    assert credentials.documents["remote"]["tokens"]["access_token"] == "old-access"
