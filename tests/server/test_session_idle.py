@@ -10,12 +10,14 @@ talking stays active.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
@@ -158,3 +160,63 @@ def test_a_session_idle_timeout_that_is_not_a_positive_number_is_refused_naming_
 
     with pytest.raises(ConfigError, match=r"timeouts\.sessionIdle.*expected a number of seconds greater than 0"):
         parse_config({"mcpServers": {}, "timeouts": {"sessionIdle": value}}, source="test.json")
+
+
+async def _modern_answer_after_the_idle_timeout(running: RunningGateway) -> tuple[Any, dict[str, Any]]:
+    """Ask (2026-07-28), let a later client's session go idle and end, then answer; returns the answer's result."""
+    import mcp_types as types
+    from mcp import Client
+
+    from hintgate.policy.asking import APPROVAL_KEY
+
+    async def never_asked(context: Any, params: Any) -> types.ElicitResult:
+        raise AssertionError("the answer is given by hand")
+
+    asker = types.Implementation(name="asker", version="1")
+    note = {"title": "after idle", "body": "b"}
+    with anyio.fail_after(WAIT * 2):
+        async with (
+            httpx.AsyncClient(timeout=WAIT) as http,
+            Client(running.mcp_url, mode=MODERN, client_info=asker, elicitation_callback=never_asked) as client,  # type: ignore[arg-type]
+        ):
+            question = await client.session.call_tool("demo_create_note", note, allow_input_required=True)
+            assert isinstance(question, types.InputRequiredResult), question
+            # A client that speaks after the question goes quiet: once its session is ended, the asker's
+            # (quiet for longer) would have been too, were its open question not holding it.
+            later = await http.post(
+                running.mcp_url,
+                json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": _envelope("later")}},
+                headers={"accept": ACCEPT, "mcp-protocol-version": MODERN, "mcp-method": "tools/list"},
+            )
+            assert later.status_code == 200, later.text
+            while (await http.get(f"{running.base_url}/api/sessions", params={"status": "closed"})).json() == []:
+                await anyio.sleep(0.1)
+            reply = {APPROVAL_KEY: types.ElicitResult(action="accept", content={"decision": "approve-once"})}
+            answered = await client.session.call_tool(
+                "demo_create_note", note, input_responses=reply, request_state=question.request_state
+            )
+            rows = (await http.get(f"{running.base_url}/api/sessions")).json()
+    return answered, {row["client_name"]: row["status"] for row in rows}
+
+
+def _envelope(name: str) -> dict[str, Any]:
+    return {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": name, "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
+
+@pytest.mark.anyio
+async def test_a_2026_07_28_session_with_an_open_approval_question_outlives_the_idle_timeout(tmp_path: Path) -> None:
+    config = tmp_path / "hintgate.json"
+    demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"], "trust": "trusted"}
+    policy = {"mode": "default", "approvalTimeout": 300}
+    config.write_text(json.dumps({"mcpServers": {"demo": demo}, "timeouts": {"sessionIdle": 1}, "policy": policy}))
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    with running_gateway("--config", str(config), "--db", db, env=env) as running:
+        answered, statuses = await _modern_answer_after_the_idle_timeout(running)
+    assert answered.is_error is False, answered
+    assert statuses["later"] == "closed"
+    assert statuses["asker"] == "active"

@@ -74,3 +74,15 @@ def test_a_modern_session_serving_a_request_is_not_idle_however_long_the_request
         assert session.in_flight == 1
     tracker.expire()
     assert ended == [session]
+
+
+def test_a_modern_session_holding_an_open_question_is_not_idle_until_the_question_expires() -> None:
+    ended: list[ClientSession] = []
+    tracker = SessionTracker(on_end=ended.append, idle_timeout=0.0, modern_versions=frozenset({"2026-07-28"}))
+    session = tracker.for_request(ctx(None, "2026-07-28", transport=object()))
+    session.hold(3600)
+    tracker.expire()
+    assert ended == []
+    session.held_until = 0.0  # the question expired
+    tracker.expire()
+    assert ended == [session]

@@ -67,8 +67,12 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
         return complete(ctx, list_page(gateway.catalog.wire, "tools", params))
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        with gateway.sessions.serving(ctx):
-            return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
+        with gateway.sessions.serving(ctx) as session:
+            result = await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True))
+            if result.get("resultType") == "input_required":
+                # The answer must come back in this session: it stays open while the question does.
+                session.hold(gateway.calls.settings.approval_timeout)
+            return complete(ctx, result)
 
     async def list_prompts(ctx: RequestContext, params: Any) -> dict[str, Any]:
         gateway.sessions.for_request(ctx)

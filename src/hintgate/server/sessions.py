@@ -90,6 +90,13 @@ class ClientSession:
     last_seen: float = field(default_factory=time.monotonic)
     in_flight: int = 0
     """Requests of this session being served now (a session with one is not idle)."""
+    held_until: float = 0.0
+    """Not idle before this `time.monotonic()` reading: a question it was asked is still open."""
+
+    def hold(self, seconds: float) -> None:
+        """Keep the session from going idle for `seconds` (its client is answering a question)."""
+        self.held_until = max(self.held_until, time.monotonic() + seconds)
+
     policy: SessionState = field(default_factory=SessionState)
     connection: Any = None
 
@@ -240,10 +247,15 @@ class SessionTracker:
             self._on_end(session)
 
     def expire(self) -> None:
-        """Close connectionless sessions that have had no request in flight for longer than the idle timeout."""
+        """Close connectionless sessions that have had no request in flight for longer than the idle timeout.
+
+        A session whose client still has an approval question to answer is
+        held open until the question expires: the answer must come from the
+        session that was asked.
+        """
         now = time.monotonic()
         for key, session in list(self._by_identity.items()):
-            if session.in_flight == 0 and now - session.last_seen > self._idle_timeout:
+            if session.in_flight == 0 and now >= session.held_until and now - session.last_seen > self._idle_timeout:
                 del self._by_identity[key]
                 self._end(session)
 
