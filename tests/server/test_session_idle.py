@@ -4,7 +4,9 @@ With `timeouts.sessionIdle` set to one second, a handshake-era session with
 no request in flight is terminated (its id answers 404, as the spec says for
 an expired session) and recorded closed; a 2026-07-28 client's session is
 recorded closed once it stops sending requests. A session that keeps
-talking stays active.
+talking stays active, and so does one listening on an open GET stream until
+that stream drops; a 2026-07-28 session asked an approval question stays open
+until the question expires.
 """
 
 from __future__ import annotations
@@ -220,3 +222,32 @@ async def test_a_2026_07_28_session_with_an_open_approval_question_outlives_the_
     assert answered.is_error is False, answered
     assert statuses["later"] == "closed"
     assert statuses["asker"] == "active"
+
+
+def test_a_handshake_session_listening_on_a_get_stream_is_kept_and_ends_once_the_stream_drops(
+    tmp_path: Path,
+) -> None:
+    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT) as http:
+        listening = HandshakeClient(http, running.mcp_url, "listening")
+        assert listening.post("tools/list").status_code == 200
+        with http.stream("GET", running.mcp_url, headers=listening.headers()) as stream:
+            assert stream.status_code == 200
+            # A session opened after the stream goes quiet; once it has ended, the listening one
+            # (quiet for longer) would have too, were its open stream not a request in flight.
+            marker = HandshakeClient(http, running.mcp_url, "marker")
+            assert marker.post("tools/list").status_code == 200
+            until(
+                lambda: (row := recorded(http, running, "marker")) and row["status"] == "closed",
+                "the marker session is recorded closed",
+            )
+            kept = recorded(http, running, "listening")
+        # The client went away without DELETE: its stream dropped, and the session ends after the timeout.
+        ended = until(
+            lambda: (row := recorded(http, running, "listening")) and row["status"] == "closed" and row,
+            "the listening session is recorded closed once its stream dropped",
+        )
+        late = listening.post("tools/list")
+    assert kept is not None
+    assert kept["status"] == "active"
+    assert ended["ended_at"] is not None
+    assert late.status_code == 404
