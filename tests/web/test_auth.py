@@ -88,10 +88,14 @@ async def test_an_empty_presented_token_is_refused_by_cookie_header_and_login(tm
             await client.get("/api/tools", headers={"Cookie": 'hintgate_token=""'}),
             await client.get("/api/tools", headers={"Authorization": "Bearer"}),
             await client.get("/api/tools", headers={"Authorization": "Bearer", "Cookie": "hintgate_token="}),
-            await client.get("/login?token="),
+            await client.post("/login", data={"token": ""}),
             await client.get("/", headers={"Cookie": "hintgate_token="}),
         ]
+        form = await client.get("/login?token=")  # no token given: the sign-in form, and no cookie
     assert [r.status_code for r in responses] == [401] * 6
+    assert all("set-cookie" not in r.headers for r in responses)
+    assert form.status_code == 200
+    assert "set-cookie" not in form.headers
 
 
 def test_the_token_file_is_written_whole_with_mode_0600_and_kept_across_starts(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Operators' controls in a real browser (Chromium, as in test_browser): per-tool confirmation."""
+"""Operators' controls in a real browser (Chromium, as in test_browser): per-tool confirmation, signing in."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 from playwright.async_api import expect
+from test_auth import serving
 from test_browser import Served, browser_page, mcp_client, screenshot, serve, text_of
 
 pytestmark = pytest.mark.anyio
@@ -58,3 +59,21 @@ async def test_confirm_always_chosen_on_the_tool_page_makes_the_next_call_wait_f
         with anyio.fail_after(30):
             again = await client.call_tool("notes_create_note", {"title": "t", "body": "b"})
     assert again.is_error is not True
+
+
+async def test_beyond_loopback_a_browser_signs_in_with_the_token_and_lands_on_the_page_it_asked_for() -> None:
+    token = "s3cret-token-for-the-browser-test"
+    async with serving(token) as base, browser_page() as page:
+        await page.goto(base + "/tools/notes_get_note")
+        await expect(page).to_have_title("Sign in · hintgate")
+        await screenshot(page, "login")
+        await page.fill("#login-token", "not-the-token")
+        await page.click("#sign-in")
+        await expect(page.locator("[role=alert]")).to_contain_text("not this gateway's")
+        await page.fill("#login-token", token)
+        await page.press("#login-token", "Enter")
+        await expect(page).to_have_url(base + "/tools/notes_get_note")
+        await expect(page.locator("h1")).to_have_text("Get note")
+        cookies = await page.context.cookies()
+    [cookie] = [c for c in cookies if c["name"] == "hintgate_token"]
+    assert (cookie["httpOnly"], cookie["sameSite"], cookie["secure"]) == (True, "Strict", False)

@@ -3,7 +3,8 @@
 Bound to loopback (the default), hintgate trusts the machine's users: no
 token. Bound anywhere else, every request needs the API token, as
 `Authorization: Bearer TOKEN` or the dashboard's session cookie (set by
-`/login?token=...`). The token is generated at first start, kept in the data
+signing in at `/login`). A browser asking for a page without either is sent
+to the sign-in page; programs get a JSON 401. The token is generated at first start, kept in the data
 directory (mode 0600, written whole or not at all) and shown once in the
 terminal. A token file that is empty, short or not a token is a corruption (a
 start that died while writing it): it is replaced by a new token, said in one
@@ -34,9 +35,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 __all__ = [
     "COOKIE",
@@ -172,6 +174,15 @@ def _host_refusal(request: Request) -> str | None:
     return None
 
 
+def _browser_page(request: Request) -> bool:
+    """Whether a person's browser asks for a page: a GET accepting HTML, not an htmx fragment request."""
+    return (
+        request.method in ("GET", "HEAD")
+        and "text/html" in request.headers.get("accept", "")
+        and request.headers.get("hx-request") is None
+    )
+
+
 def _problem(status: int, detail: str) -> Response:
     return JSONResponse({"detail": detail}, status_code=status)
 
@@ -201,7 +212,11 @@ def security_middleware(
         request.state.authenticated = token is None or token_matches(_presented(request), token)
         open_path = path in ("/login", "/api/health") or path.startswith("/static/")
         if not request.state.authenticated and not open_path:
-            return _problem(401, "an API token is required: Authorization: Bearer TOKEN, or open /login?token=TOKEN")
+            if not mcp and _browser_page(request):
+                # A person in a browser gets the sign-in page; programs get the JSON 401.
+                target = path + (f"?{request.url.query}" if request.url.query else "")
+                return RedirectResponse(f"/login?{urlencode({'next': target})}", status_code=303)
+            return _problem(401, "an API token is required: Authorization: Bearer TOKEN, or sign in at /login")
         origin = request.headers.get("origin")
         if mcp:
             # MCP clients are programs; a browser page on another site is not one of them.
@@ -211,7 +226,9 @@ def security_middleware(
             if origin is not None and origin.rstrip("/") != f"{request.url.scheme}://{request.url.netloc}":
                 return _problem(403, f"cross-site request refused (Origin {origin})")
             bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
-            if not bearer and request.headers.get(CSRF_HEADER) is None and request.headers.get("hx-request") is None:
+            # The sign-in form is a plain form post: it changes nothing but the cookie, and carries the token.
+            marked = request.headers.get(CSRF_HEADER) is not None or request.headers.get("hx-request") is not None
+            if not bearer and not marked and path != "/login":
                 return _problem(403, f"state-changing requests need the {CSRF_HEADER} header (or a bearer token)")
         return await call_next(request)
 

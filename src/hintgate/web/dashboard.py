@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import parse_qs
 
 import jinja2
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -171,22 +172,43 @@ async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
 
 
 @router.get("/login", response_model=None)
-async def login(request: Request, token: Annotated[str, Query(max_length=500)] = "") -> Response:
-    """Trade the API token for the dashboard's cookie, then go to the catalog."""
-    expected: str | None = request.app.state.token
-    if expected is None:
-        return RedirectResponse("/", status_code=303)
-    if not token_matches(token, expected):
-        page = pages.ErrorPage(
-            pages.Layout("Sign in", "", 0),
-            401,
-            "That token is not this gateway's. Open /login?token=TOKEN with the token "
-            "hintgate printed when it first started (it is kept in its data directory, in api-token).",
+async def login(request: Request, token: Annotated[str, Query(max_length=500)] = "", next: Text = None) -> Response:
+    """The sign-in page beyond loopback; `?token=TOKEN` trades the token for the cookie at once."""
+    if request.app.state.token is None:
+        return RedirectResponse(_local(next), status_code=303)
+    if not token:
+        return _render(request, "login.html", pages.LoginPage(_local(next)))
+    return _sign_in(request, token, next)
+
+
+@router.post("/login", response_model=None)
+async def login_form(request: Request) -> Response:
+    """The sign-in form's answer: the token as the dashboard's cookie, then the page asked for."""
+    form = parse_qs((await request.body()).decode("utf-8", "replace"), max_num_fields=4)
+    token = (form.get("token") or [""])[0][:500]
+    next_page = (form.get("next") or [""])[0]
+    if request.app.state.token is None:
+        return RedirectResponse(_local(next_page), status_code=303)
+    return _sign_in(request, token, next_page)
+
+
+def _sign_in(request: Request, token: str, next_page: str | None) -> Response:
+    if not token_matches(token, request.app.state.token):
+        message = (
+            "That token is not this gateway's. Use the token hintgate printed when it first started "
+            "(it is kept in its data directory, in api-token)."
         )
-        return _render(request, "error.html", page, 401)
-    response = RedirectResponse("/", status_code=303)
+        return _render(request, "login.html", pages.LoginPage(_local(next_page), message), 401)
+    response = RedirectResponse(_local(next_page), status_code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/")
     return response
+
+
+def _local(path: str | None) -> str:
+    """`path` when it is a page of this gateway (`/...`, not `//host` or a URL), else the catalog."""
+    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return path
 
 
 # -- fragments ---------------------------------------------------------------------

@@ -18,7 +18,16 @@ from hintgate.web.pages.catalog import (
     catalog_page,
     tool_card,
 )
-from hintgate.web.pages.frame import Choice, ErrorPage, Layout, Moment, ServerState, layout, pretty_json
+from hintgate.web.pages.frame import (
+    Choice,
+    ErrorPage,
+    Layout,
+    LoginPage,
+    Moment,
+    ServerState,
+    layout,
+    pretty_json,
+)
 from hintgate.web.pages.history import (
     CALLS_PER_PAGE,
     SESSION_STATUSES,
@@ -58,6 +67,7 @@ __all__ = [
     "ErrorPage",
     "HintRow",
     "Layout",
+    "LoginPage",
     "Moment",
     "ServerState",
     "SessionPage",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["Choice", "ErrorPage", "Layout", "Moment", "ServerState", "layout", "pretty_json"]
+__all__ = ["Choice", "ErrorPage", "Layout", "LoginPage", "Moment", "ServerState", "layout", "pretty_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +126,16 @@ class ErrorPage:
     layout: Layout
     status: int
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoginPage:
+    """The sign-in form a browser gets beyond loopback: the token, and the page to go to after.
+
+    Attributes:
+        next: the page asked for (a path of this gateway), where signing in leads.
+        message: why the last attempt failed, if one did.
+    """
+
+    next: str
+    message: str | None = None
