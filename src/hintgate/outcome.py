@@ -39,9 +39,10 @@ class CallOutcome:
         duration_ms: how long the whole call took, questions included.
         upstream_ms: how long the source took to answer (None when it was not called).
         decision: the policy's decision.
-        verdict: allow, deny, or for asked calls approved / denied.
+        verdict: allow, deny, or for asked calls approved / denied / expired (nobody answered in time) /
+            withdrawn (the caller left first).
         approver: who answered a question (`client`, `api`, `timeout`...).
-        approval: `once`, `session` or `denied` for asked calls.
+        approval: `once`, `session`, `denied`, `expired` or `withdrawn` for asked calls.
         asked_via: `elicitation`, `input-required` or `queue` for asked calls.
         waited_ms: how long the question waited for its answer.
         parent_call_id: the call this one repeats, for a retry.

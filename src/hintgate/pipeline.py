@@ -155,12 +155,12 @@ class _Attempt:
         self.upstream_ms = (self.upstream_ms or 0.0) + (time.perf_counter() - began) * 1000
 
     def final_verdict(self) -> str:
-        """allow, deny, or for asked calls approved / denied."""
+        """allow, deny, or for asked calls approved / denied / expired (nobody answered in time) / withdrawn."""
         verdict = self.decision.verdict
         if verdict is not Verdict.ASK:
             return verdict.value
-        if self.approval == "withdrawn":
-            return "withdrawn"
+        if self.approval in ("withdrawn", "expired"):
+            return self.approval
         return "approved" if self.approval in ("once", "session") else "denied"
 
 
@@ -184,6 +184,7 @@ class ToolCalls:
         rules: the policy rules in force.
         approvals: calls waiting for a person.
         approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
+        approvals_command: the command that answers them from a terminal, when they are in a store.
         observers: told of every call's outcome.
     """
 
@@ -211,6 +212,7 @@ class ToolCalls:
         self.seals = ApprovalSeals()
         self._caller_probe = caller_probe
         self.approvals_url: str | None = None
+        self.approvals_command: str | None = None
 
     async def __call__(
         self,
@@ -417,7 +419,10 @@ class ToolCalls:
         attempt.asked_via = "queue"
         probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
         # One line on stderr, so a call waiting for a person never hangs silently.
-        where = f"answer it at {self.approvals_url}" if self.approvals_url else _NO_DASHBOARD
+        ways = [f"at {self.approvals_url}"] if self.approvals_url else []
+        if self.approvals_command and self.approvals.ledger is not None:
+            ways.append(f"with `{self.approvals_command}` in another terminal")
+        where = f"answer it {' or '.join(ways)}" if ways else _NO_DASHBOARD
         logger.warning(
             "hintgate: %s (server %s) waits for approval, up to %g s; %s",
             entry.name,
@@ -439,6 +444,8 @@ class ToolCalls:
                 client_name=session.client_name if session else None,
                 timeout=self.settings.approval_timeout,
                 caller_alive=probe,
+                call_id=attempt.call_id,
+                hints=entry.snapshot,
             )
         except asyncio.CancelledError:
             # The client cancelled or closed its session: the approval is withdrawn, and the record says so.
@@ -449,7 +456,12 @@ class ToolCalls:
             if heartbeat is not None:
                 heartbeat.cancel()
         attempt.actor, attempt.waited_ms = outcome.actor, outcome.waited_ms
-        attempt.approval = "withdrawn" if outcome.withdrawn is not None else _approval_name(outcome.answer)
+        if outcome.withdrawn is not None:
+            attempt.approval = "withdrawn"
+        elif outcome.timed_out:
+            attempt.approval = "expired"
+        else:
+            attempt.approval = _approval_name(outcome.answer)
         return outcome
 
     def _ask_in_result(
@@ -505,7 +517,7 @@ class ToolCalls:
 
     def _timed_out(self, attempt: _Attempt, started: float) -> Outcome:
         waited = (time.perf_counter() - started) * 1000
-        attempt.actor, attempt.waited_ms, attempt.approval = "timeout", waited, "denied"
+        attempt.actor, attempt.waited_ms, attempt.approval = "timeout", waited, "expired"
         return Outcome(Answer.DENY, "timeout", waited, timed_out=True)
 
     def _denial(self, entry: CatalogEntry, attempt: _Attempt, outcome: Outcome) -> str:

@@ -7,6 +7,7 @@ import contextlib
 import errno
 import logging
 import os
+import shlex
 import signal
 import socket
 import sys
@@ -59,13 +60,19 @@ def credentials_of(store: Any, settings: Settings) -> Any:
 
 
 def _gateway(config: GatewayConfig, settings: Settings, store: Any) -> Gateway:
-    return Gateway(
+    gateway = Gateway(
         config,
         store=store,
         state_key=settings.state_key,
         tracer=_tracer(settings),
         credentials=credentials_of(store, settings),
     )
+    if store is not None:
+        given = settings.database_url
+        # A URL with a password is shown masked: the person adds the password back.
+        db = "" if given is None else f" --db {shlex.quote(store.url if '@' in given else given)}"
+        gateway.calls.approvals_command = f"hintgate approvals watch{db}"
+    return gateway
 
 
 def _log_to_stderr(level: int = logging.INFO) -> Console:

@@ -25,6 +25,7 @@ from hintgate.hints.quarantine import OnFinding, Quarantine, quarantine_catalog
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
+from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.results import unavailable
 from hintgate.server.broadcast import Broadcast
@@ -43,6 +44,9 @@ from hintgate.sources.oauth import Credentials
 
 if TYPE_CHECKING:
     from hintgate.store import Store
+
+OVERRIDES = "hintgate_overrides"
+"""The store's notification channel for override changes (`hintgate.store.notify.OVERRIDES`)."""
 
 __all__ = ["Gateway"]
 
@@ -115,6 +119,7 @@ class Gateway:
             self.sessions,
             settings=settings,
             rules=rules,
+            approvals=ApprovalQueue(ledger=store.approvals) if store is not None else None,
             observers=call_observers,
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
@@ -333,10 +338,25 @@ class Gateway:
             await asyncio.sleep(interval)
             self.sessions.expire()
 
-    async def _follow_overrides(self, interval: float = 2.0) -> None:
-        """Pick up overrides another replica wrote to the shared store (cheap: one counter read)."""
+    async def _follow_overrides(self, interval: float = 2.0, notified_interval: float = 30.0) -> None:
+        """Pick up overrides another replica wrote to the shared store (cheap: one counter read).
+
+        On PostgreSQL a change is notified (`LISTEN`), so it is read at once; the
+        counter is still read every `notified_interval` seconds in case a
+        notification was missed. SQLite has no notifications: it is read every `interval`.
+        """
+        assert self.store is not None
+        notifications = self.store.notifications
+        changed = asyncio.Event()
+        if notifications.available:
+            notifications.subscribe(OVERRIDES, lambda _payload: changed.set())
         while True:
-            await asyncio.sleep(interval)
+            if notifications.available:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), notified_interval)
+                changed.clear()
+            else:
+                await asyncio.sleep(interval)
             try:
                 if await self.overrides.changed_elsewhere():
                     self._apply_confirms()

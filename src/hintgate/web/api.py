@@ -18,14 +18,13 @@ from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.review import review_reasons
-from hintgate.policy.approvals import Answer
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
 from hintgate.store import Store
 from hintgate.web.override_models import Overrides, OverridesIn
 from hintgate.web.policy_models import Policy, PolicyIn, apply_policy, policy_out
 
-__all__ = ["router"]
+__all__ = ["actor_of", "router"]
 
 
 class Problem(BaseModel):
@@ -55,7 +54,7 @@ router = APIRouter(
 )
 
 TierName = Literal["read-only", "additive-write", "destructive", "unknown"]
-VerdictName = Literal["allow", "ask", "deny", "approved", "denied", "withdrawn"]
+VerdictName = Literal["allow", "ask", "deny", "approved", "denied", "expired", "withdrawn"]
 
 
 class _Model(BaseModel):
@@ -187,37 +186,6 @@ class SessionDetail(Session):
     calls: list[Call]
 
 
-class Approval(_Model):
-    """A call waiting for a person."""
-
-    id: str
-    tool: str
-    title: str
-    title_origin: str = Field("declared", description="Who gave the title: override, declared, openapi, derived.")
-    server: str
-    arguments: dict[str, Any] | None
-    reason: str
-    warnings: list[str]
-    session_id: str | None
-    client_name: str | None
-    created_at: datetime
-    expires_at: datetime
-    caller_connected: bool = Field(
-        True, description="Whether the caller still waits for the result; a call whose caller left is withdrawn."
-    )
-
-
-class ApprovalAnswer(_Model):
-    model_config = ConfigDict(extra="forbid")
-
-    answer: Literal["approve-once", "approve-session", "deny"]
-
-
-class ApprovalResult(_Model):
-    id: str
-    answer: str
-
-
 class ScanFindingOut(_Model):
     """A poisoning-scan finding and its span: `path` into the tool, `start`:`end` in that text."""
 
@@ -328,7 +296,7 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
         servers_total=len(states),
         store=store.url.split(":", 1)[0].split("+", 1)[0] if store is not None else None,
         recording=recording,
-        pending_approvals=len(gateway.calls.approvals),
+        pending_approvals=gateway.calls.approvals.known,
     )
 
 
@@ -464,28 +432,6 @@ async def call(store: StoreDep, call_id: str) -> Call:
     return Call.model_validate(row)
 
 
-@router.get("/approvals", response_model=list[Approval])
-async def approvals(gateway: GatewayDep) -> list[Approval]:
-    """Calls waiting for a person, oldest first."""
-    return [Approval.model_validate(p.to_json()) for p in gateway.calls.approvals.pending()]
-
-
-@router.post(
-    "/approvals/{approval_id}",
-    response_model=ApprovalResult,
-    responses={409: {"model": Problem, "description": "The approval was already answered, expired or withdrawn."}},
-)
-async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
-    """Approve once, approve for the session, or deny a waiting call."""
-    queue = gateway.calls.approvals
-    if not queue.answer(approval_id, Answer(body.answer), actor=_actor(request)):
-        ended = queue.ended(approval_id)
-        if ended is not None:
-            raise HTTPException(409, f"approval {approval_id!r} is {ended.state}: {ended.reason}")
-        raise HTTPException(404, f"no pending approval {approval_id!r} (answered, timed out, or never existed)")
-    return ApprovalResult(id=approval_id, answer=body.answer)
-
-
 def quarantined_out(held: Quarantine) -> QuarantinedTool:
     """The API's view of a quarantined tool."""
     return QuarantinedTool(
@@ -511,7 +457,7 @@ async def quarantine(gateway: GatewayDep) -> list[QuarantinedTool]:
 async def accept_quarantine(request: Request, gateway: GatewayDep, name: str) -> QuarantinedTool:
     """Accept a quarantined tool's definition as it is now: it is served as usual; clients are told."""
     try:
-        held = await gateway.accept_quarantine(name, actor=_actor(request))
+        held = await gateway.accept_quarantine(name, actor=actor_of(request))
     except KeyError:
         raise HTTPException(404, f"no quarantined tool named {name!r}") from None
     return quarantined_out(held)
@@ -535,5 +481,6 @@ async def set_policy(gateway: GatewayDep, body: PolicyIn) -> BaseModel:
     return policy_out(calls_.settings, calls_.rules)
 
 
-def _actor(request: Request) -> str:
+def actor_of(request: Request) -> str:
+    """Who made a request: `dashboard` for the dashboard's own requests, else `api`."""
     return "dashboard" if request.headers.get("hx-request") else "api"

@@ -54,6 +54,8 @@ _VERDICTS = {
     "ask": ("Asked", "question", "caution"),
     "deny": ("Denied", "cross", "danger"),
     "denied": ("Denied", "cross", "danger"),
+    "expired": ("Expired", "cross", "danger"),
+    "withdrawn": ("Withdrawn", "cross", "neutral"),
 }
 
 

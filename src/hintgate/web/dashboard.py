@@ -12,6 +12,7 @@ under a keyboard user's focus.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import parse_qs
@@ -162,7 +163,11 @@ async def calls(
 @router.get("/approvals", response_class=HTMLResponse)
 async def approvals(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """Calls waiting for a person, with the buttons to answer them."""
-    return _render(request, "approvals.html", pages.approvals_page(gateway))
+    try:
+        waiting = await gateway.calls.approvals.listing()
+    except HintgateError as exc:
+        return _error(request, 503, str(exc))
+    return _render(request, "approvals.html", pages.approvals_page(gateway, waiting))
 
 
 @router.get("/settings", response_class=HTMLResponse)
@@ -217,7 +222,10 @@ def _local(path: str | None) -> str:
 @router.get("/fragments/approval-count", response_model=None)
 async def approval_count(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
     """The pending approvals count in the nav; 204 when it is still `known`."""
-    pending = len(gateway.calls.approvals)
+    queue = gateway.calls.approvals
+    with contextlib.suppress(HintgateError):  # the store cannot be read: the last count known stands
+        await queue.listing()
+    pending = queue.known
     if known == str(pending):
         return Response(status_code=204)
     return _render(request, "_approval_count.html", pages.Layout("", "", pending))
@@ -226,9 +234,13 @@ async def approval_count(request: Request, gateway: api.GatewayDep, known: str |
 @router.get("/fragments/approvals", response_model=None)
 async def approvals_list(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
     """The approvals list; 204 when it is still the `known` version."""
-    if known is not None and known == pages.approvals_version(gateway):
+    try:
+        waiting = await gateway.calls.approvals.listing()
+    except HintgateError as exc:
+        return _error(request, 503, str(exc))
+    if known is not None and known == pages.approvals_version(waiting):
         return Response(status_code=204)
-    return _render(request, "_approvals.html", pages.approvals_page(gateway))
+    return _render(request, "_approvals.html", pages.approvals_page(gateway, waiting))
 
 
 @router.get("/fragments/tools/{name}/hints", response_class=HTMLResponse)

@@ -11,6 +11,7 @@ from hintgate.web.badges import warning_icon
 from hintgate.web.pages.frame import Layout, Moment, layout, pretty_json
 
 if TYPE_CHECKING:
+    from hintgate.policy.approvals import PendingApproval
     from hintgate.server.gateway import Gateway
 
 __all__ = ["ApprovalItem", "ApprovalsPage", "approvals_page", "approvals_version"]
@@ -44,14 +45,14 @@ class ApprovalsPage:
     version: str
 
 
-def approvals_version(gateway: Gateway) -> str:
+def approvals_version(waiting: list[PendingApproval]) -> str:
     """A short fingerprint of the pending approvals, so a poll can tell nothing changed."""
-    ids = ",".join(p.id for p in gateway.calls.approvals.pending())
+    ids = ",".join(f"{p.id}:{p.caller_connected}" for p in waiting)
     return hashlib.sha256(ids.encode()).hexdigest()[:16]
 
 
-def approvals_page(gateway: Gateway) -> ApprovalsPage:
-    """The approvals page."""
+def approvals_page(gateway: Gateway, waiting: list[PendingApproval]) -> ApprovalsPage:
+    """The approvals page, listing `waiting` (`ApprovalQueue.listing()`: every replica's)."""
     items = [
         ApprovalItem(
             id=p.id,
@@ -68,6 +69,6 @@ def approvals_page(gateway: Gateway) -> ApprovalsPage:
             expires=Moment.parse(p.expires_at),
             caller_connected=p.caller_connected,
         )
-        for p in gateway.calls.approvals.pending()
+        for p in waiting
     ]
-    return ApprovalsPage(layout(gateway, "Approvals", "approvals"), items, approvals_version(gateway))
+    return ApprovalsPage(layout(gateway, "Approvals", "approvals"), items, approvals_version(waiting))

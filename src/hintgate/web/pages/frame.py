@@ -111,7 +111,7 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
 
 def layout(gateway: Gateway, title: str, section: str) -> Layout:
     """The frame of a page: its title, its nav section, the pending approvals count and the servers' states."""
-    return Layout(title=title, section=section, pending=len(gateway.calls.approvals), servers=server_states(gateway))
+    return Layout(title=title, section=section, pending=gateway.calls.approvals.known, servers=server_states(gateway))
 
 
 def pretty_json(value: Any) -> str:

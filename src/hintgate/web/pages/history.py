@@ -34,7 +34,7 @@ __all__ = [
     "sessions_page",
 ]
 
-VERDICTS: tuple[str, ...] = ("allow", "approved", "denied", "deny")
+VERDICTS: tuple[str, ...] = ("allow", "approved", "denied", "deny", "expired", "withdrawn")
 CALLS_PER_PAGE = 50
 _EXECUTION_NAMES = {"retry": "Retry by the gateway", "client_retry": "Retry by the client"}
 """How a call that did not run directly ran (`execution_type`), as shown."""
@@ -300,7 +300,14 @@ async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilter
         )
     more = len(rows) > CALLS_PER_PAGE
     tools = sorted(set(gateway.catalog.entries) | ({filters.tool} if filters.tool else set()))
-    verdict_names = {"allow": "Allowed", "approved": "Approved (asked)", "denied": "Denied (asked)", "deny": "Denied"}
+    verdict_names = {
+        "allow": "Allowed",
+        "approved": "Approved (asked)",
+        "denied": "Denied (asked)",
+        "deny": "Denied",
+        "expired": "Expired (nobody answered)",
+        "withdrawn": "Withdrawn (the caller left)",
+    }
     return CallsPage(
         layout=layout(gateway, "Calls", "calls"),
         recording=store is not None,

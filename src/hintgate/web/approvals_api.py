@@ -1,0 +1,101 @@
+"""The REST API's approvals: list every pending approval, approve or deny one.
+
+With a store, the queue is the store's `approvals` table, shared by every
+replica: any replica lists and answers every pending approval, and the
+replica holding the waiting call learns the answer at once. Answering is one
+atomic update: of two racing answers exactly one wins; the other gets 409
+naming the state that won.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from hintgate.errors import HintgateError
+from hintgate.policy.approvals import Answer
+from hintgate.web.api import GatewayDep, Problem, actor_of
+from hintgate.web.api import router as api_router
+
+__all__ = ["Approval", "ApprovalAnswer", "ApprovalResult", "router"]
+
+router = APIRouter(prefix="/api", responses=dict(api_router.responses))
+
+
+class Approval(BaseModel):
+    """A call waiting for a person."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: str
+    tool: str
+    title: str
+    title_origin: str = Field("declared", description="Who gave the title: override, declared, openapi, derived.")
+    server: str
+    arguments: dict[str, Any] | None
+    reason: str
+    warnings: list[str]
+    session_id: str | None
+    client_name: str | None
+    created_at: datetime
+    expires_at: datetime
+    caller_connected: bool = Field(
+        True, description="Whether the caller still waits for the result; a call whose caller left is withdrawn."
+    )
+    replica: str | None = Field(
+        None, description="The gateway instance whose call waits (with a store shared by replicas)."
+    )
+
+
+class ApprovalAnswer(BaseModel):
+    """An answer to a waiting call."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer: Literal["approve-once", "approve-session", "deny"]
+
+
+class ApprovalResult(BaseModel):
+    """The answer that settled a waiting call."""
+
+    id: str
+    answer: str
+
+
+@router.get(
+    "/approvals",
+    response_model=list[Approval],
+    responses={503: {"model": Problem, "description": "The store holding the approvals cannot be read."}},
+)
+async def approvals(gateway: GatewayDep) -> list[Approval]:
+    """Calls waiting for a person on every replica sharing the store, oldest first."""
+    try:
+        waiting = await gateway.calls.approvals.listing()
+    except HintgateError as exc:
+        raise HTTPException(503, str(exc)) from None
+    return [Approval.model_validate(p.to_json()) for p in waiting]
+
+
+@router.post(
+    "/approvals/{approval_id}",
+    response_model=ApprovalResult,
+    responses={
+        409: {"model": Problem, "description": "The approval was already answered, expired or withdrawn."},
+        503: {"model": Problem, "description": "The store holding the approvals cannot be reached."},
+    },
+)
+async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
+    """Approve once, approve for the session, or deny a waiting call (on any replica sharing the store)."""
+    actor = actor_of(request)
+    try:
+        ended = await gateway.calls.approvals.respond(approval_id, Answer(body.answer), actor=actor, via=actor)
+    except HintgateError as exc:
+        raise HTTPException(503, str(exc)) from None
+    if ended is None:
+        raise HTTPException(404, f"no pending approval {approval_id!r} (answered, timed out, or never existed)")
+    if not ended.won:
+        raise HTTPException(409, f"approval {approval_id!r} is {ended.state}: {ended.reason}")
+    return ApprovalResult(id=approval_id, answer=body.answer)
