@@ -532,7 +532,7 @@ class ToolCalls:
         elif attempt.refusal is not None:
             how = f"it refused the answer: {attempt.refusal}"
         else:
-            how = f"it was denied ({outcome.actor})"
+            how = f"it was denied ({outcome.actor})" + (f": {outcome.note}" if outcome.note else "")
         return f"hintgate asked before running {entry.name!r} and {how}. Why it asked: {attempt.decision.reason}"
 
     # -- forwarding --------------------------------------------------------

@@ -24,6 +24,7 @@ import typer
 from rich.console import Console
 
 from hintgate import __version__
+from hintgate.cli.approvals import approvals_app
 from hintgate.cli.auth import auth_app
 from hintgate.cli.common import (
     EXIT_FINDINGS,
@@ -62,6 +63,7 @@ policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=T
 app.add_typer(policy_app, name="policy")
 app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(auth_app, name="auth")
+app.add_typer(approvals_app, name="approvals")
 
 
 class LintFormat(enum.StrEnum):

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from hintgate.errors import HintgateError
 
-__all__ = ["Answer", "ApprovalQueue", "Ended", "Ledger", "Outcome", "PendingApproval"]
+__all__ = ["Answer", "ApprovalQueue", "Ended", "Ledger", "Outcome", "PendingApproval", "answered_reason", "note_in"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ class Outcome:
         waited_ms: how long the call waited.
         timed_out: True when nobody answered in time.
         withdrawn: why the call was withdrawn (its caller is gone), None otherwise.
+        note: what the person who answered said (a denial's reason), if anything.
     """
 
     answer: Answer
@@ -66,6 +67,7 @@ class Outcome:
     waited_ms: float
     timed_out: bool = False
     withdrawn: str | None = None
+    note: str | None = None
 
     @property
     def approved(self) -> bool:
@@ -80,6 +82,7 @@ class Ended:
     Attributes:
         state: `approved`, `denied`, `expired` or `withdrawn`.
         reason: what moved it there, in words.
+        note: what the person who answered said (a denial's reason), if anything.
         won: this answer is the one that moved it (False: another got there first, `state` says what won).
         answer: the person's answer, when one answered.
         actor: who moved it.
@@ -88,6 +91,7 @@ class Ended:
     state: str
     reason: str
     won: bool = False
+    note: str | None = None
     answer: Answer | None = None
     actor: str | None = None
 
@@ -107,7 +111,7 @@ class PendingApproval:
     client_name: str | None
     created_at: datetime
     expires_at: datetime
-    _future: asyncio.Future[tuple[Answer, str]] | None = field(repr=False)
+    _future: asyncio.Future[tuple[Answer, str, str | None]] | None = field(repr=False)
     """Wakes the waiting call; None for an approval another process waits for."""
     _started: float = field(default_factory=time.monotonic, repr=False)
     title_origin: str = "declared"
@@ -170,6 +174,7 @@ class Ledger(Protocol):
         via: str,
         reason: str,
         replace: tuple[str, ...] = (),
+        note: str | None = None,
     ) -> Ended | None:
         """Move a pending approval (or one in a `replace` state) to `state`, atomically.
 
@@ -267,7 +272,7 @@ class ApprovalQueue:
         cancelled, or closed its session) withdraws it too.
         """
         now = datetime.now(UTC)
-        future: asyncio.Future[tuple[Answer, str]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[tuple[Answer, str, str | None]] = asyncio.get_running_loop().create_future()
         approval = PendingApproval(
             id=str(uuid.uuid4()),
             tool=tool,
@@ -341,7 +346,7 @@ class ApprovalQueue:
             return
         if ended.state in ("approved", "denied"):
             answer = ended.answer or (Answer.APPROVE_ONCE if ended.state == "approved" else Answer.DENY)
-            future.set_result((answer, ended.actor or "unknown"))
+            future.set_result((answer, ended.actor or "unknown", ended.note))
         else:  # expired or withdrawn elsewhere (a restart's sweep, an operator): it does not run
             future.set_exception(_Gone(ended))
 
@@ -391,7 +396,7 @@ class ApprovalQueue:
             if not future.done() and not approval.caller_connected:
                 return Outcome(Answer.DENY, "caller", self._waited(approval), withdrawn=_GONE)
         try:
-            answer, actor = future.result()
+            answer, actor, note = future.result()
         except _Gone as gone:
             if gone.ended.state == "withdrawn":
                 return Outcome(
@@ -401,13 +406,15 @@ class ApprovalQueue:
         if answer is not Answer.DENY and not approval.caller_connected:
             # Approved elsewhere in the instant the caller left: nobody could receive the result.
             return Outcome(Answer.DENY, "caller", self._waited(approval), withdrawn=_GONE)
-        return Outcome(answer, actor, self._waited(approval))
+        return Outcome(answer, actor, self._waited(approval), note=note)
 
     @staticmethod
     def _waited(approval: PendingApproval) -> float:
         return (time.monotonic() - approval._started) * 1000
 
-    async def respond(self, approval_id: str, answer: Answer, *, actor: str, via: str) -> Ended | None:
+    async def respond(
+        self, approval_id: str, answer: Answer, *, actor: str, via: str, note: str | None = None
+    ) -> Ended | None:
         """Answer an approval waiting on any replica sharing the ledger (this process's own without one).
 
         Args:
@@ -415,6 +422,7 @@ class ApprovalQueue:
             answer: the person's answer.
             actor: who answers.
             via: how: dashboard, api, cli.
+            note: what the person says with the answer (a denial's reason), passed on to the caller.
 
         Returns:
             `won=True` when this answer settled it; else how it ended (answered,
@@ -430,18 +438,19 @@ class ApprovalQueue:
             # Approving for a caller who is gone would run a write nobody waits for.
             return Ended("withdrawn", _GONE)
         if self.ledger is None:
-            if self.answer(approval_id, answer, actor=actor):
-                return Ended(state, f"{state} by {actor}", won=True, answer=answer, actor=actor)
+            if self.answer(approval_id, answer, actor=actor, note=note):
+                return Ended(state, f"{state} by {actor}", won=True, note=note, answer=answer, actor=actor)
             return self.ended(approval_id)
+        reason = answered_reason(state, actor, via, note)
         ended = await self.ledger.settle(
-            approval_id, state, answer=answer, actor=actor, via=via, reason=f"{state} by {actor} ({via})"
+            approval_id, state, answer=answer, actor=actor, via=via, reason=reason, note=note
         )
         future = local._future if local is not None else None
         if ended is not None and ended.won and future is not None and not future.done():
-            future.set_result((answer, actor))
+            future.set_result((answer, actor, note))
         return ended
 
-    def answer(self, approval_id: str, answer: Answer, *, actor: str) -> bool:
+    def answer(self, approval_id: str, answer: Answer, *, actor: str, note: str | None = None) -> bool:
         """Answer a pending approval of this process, without a ledger; False when it is no longer pending."""
         approval = self._pending.get(approval_id)
         if approval is None or approval._future is None or approval._future.done():
@@ -449,7 +458,7 @@ class ApprovalQueue:
         if not approval.caller_connected:
             # Approving for a caller who is gone would run a write nobody waits for.
             return False
-        approval._future.set_result((answer, actor))
+        approval._future.set_result((answer, actor, note))
         return True
 
     def withdraw_server(self, server: str, reason: str) -> int:
@@ -470,6 +479,17 @@ class ApprovalQueue:
     def _changed(self) -> None:
         if self._on_change is not None:
             self._on_change()
+
+
+def answered_reason(state: str, actor: str, via: str, note: str | None) -> str:
+    """How an answered approval's end is put in words: `denied by alice (cli): too broad`."""
+    return f"{state} by {actor} ({via})" + (f": {note}" if note else "")
+
+
+def note_in(reason: str, state: str, actor: str, via: str) -> str | None:
+    """The note `answered_reason` put in `reason`, if any."""
+    prefix = answered_reason(state, actor, via, None) + ": "
+    return reason[len(prefix) :] if reason.startswith(prefix) else None
 
 
 class _Gone(Exception):

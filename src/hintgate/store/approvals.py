@@ -33,7 +33,7 @@ from sqlalchemy import URL, Row, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
-from hintgate.policy.approvals import Answer, Ended, PendingApproval
+from hintgate.policy.approvals import Answer, Ended, PendingApproval, note_in
 from hintgate.store.engine import _translated
 from hintgate.store.notify import APPROVALS, Notifications, notify
 from hintgate.store.queries import begin_write
@@ -107,10 +107,13 @@ async def prune_settled(conn: AsyncConnection, keep: int = KEEP_SETTLED) -> int:
 def _ended(row: Row[Any] | dict[str, Any], *, won: bool) -> Ended:
     values = dict(row._mapping) if isinstance(row, Row) else row
     answer = values.get("answer")
+    reason = values.get("end_reason") or values["state"]
+    actor, via = values.get("answered_by") or "", values.get("answered_via") or ""
     return Ended(
         state=values["state"],
-        reason=values.get("end_reason") or values["state"],
+        reason=reason,
         won=won,
+        note=note_in(reason, values["state"], actor, via),
         answer=Answer(answer) if answer else None,
         actor=values.get("answered_by"),
     )
@@ -207,6 +210,7 @@ class StoredApprovals:
         via: str,
         reason: str,
         replace: tuple[str, ...] = (),
+        note: str | None = None,
     ) -> Ended | None:
         """Move a pending approval to `state` in one atomic update; see `hintgate.policy.approvals.Ledger`.
 
@@ -231,12 +235,12 @@ class StoredApprovals:
                     "answered_by": actor,
                     "answered_via": via,
                     "answered_at": now,
-                    "end_reason": reason,
+                    "end_reason": reason,  # says the note, if any: `respond` puts it there
                 }
                 changed = (await conn.execute(update(approvals).where(where).values(values))).rowcount
                 if changed:
                     await notify(conn, APPROVALS, json.dumps({"id": approval_id, **values, "answered_at": None}))
-                    return Ended(state, reason, won=True, answer=answer, actor=actor)
+                    return Ended(state, reason, won=True, note=note, answer=answer, actor=actor)
                 row = (await conn.execute(select(approvals).where(approvals.c.id == approval_id))).first()
                 if row is None:
                     return None

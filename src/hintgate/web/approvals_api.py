@@ -56,6 +56,9 @@ class ApprovalAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     answer: Literal["approve-once", "approve-session", "deny"]
+    reason: str | None = Field(
+        None, max_length=1000, description="Why, in words; a denial's reason reaches the caller."
+    )
 
 
 class ApprovalResult(BaseModel):
@@ -91,7 +94,9 @@ async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: 
     """Approve once, approve for the session, or deny a waiting call (on any replica sharing the store)."""
     actor = actor_of(request)
     try:
-        ended = await gateway.calls.approvals.respond(approval_id, Answer(body.answer), actor=actor, via=actor)
+        ended = await gateway.calls.approvals.respond(
+            approval_id, Answer(body.answer), actor=actor, via=actor, note=body.reason or None
+        )
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from None
     if ended is None:

@@ -1,0 +1,146 @@
+"""`hintgate approvals`: a queued call of a real gateway answered from a second terminal, against the same --db."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+from hintgate.store import Store
+from hintgate.testing import running_gateway
+from isolation import child_env
+
+pytestmark = pytest.mark.anyio
+
+
+def config_file(tmp_path: Path, filesystem_cmd: list[str], timeout: float = 60) -> Path:
+    path = tmp_path / "hintgate.json"
+    servers = {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}
+    path.write_text(json.dumps({"mcpServers": servers, "policy": {"approvalTimeout": timeout}}))
+    return path
+
+
+def hintgate(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the hintgate CLI in a child process, as a person in another terminal would."""
+    return subprocess.run(
+        [sys.executable, "-m", "hintgate", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **child_env(), "COLUMNS": "80"},
+        check=False,
+    )
+
+
+async def pending(db: str) -> list[Any]:
+    """The pending approvals in the database, once there is at least one."""
+    async with await Store.open(db, recover=False, replica="test-reader") as store:
+        while not (found := await store.approvals.pending()):
+            await asyncio.sleep(0.05)
+        return found
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_a_queued_write_is_approved_with_the_cli_and_its_result_reaches_the_client(
+    tmp_path: Path, filesystem_cmd: list[str], mode: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'gate.db'}"
+    target = Path(filesystem_cmd[-1]) / "approved.txt"
+    config = config_file(tmp_path, filesystem_cmd)
+    with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(90):
+        async with Client(gateway.mcp_url, mode=mode) as client:  # type: ignore[arg-type]
+            arguments = {"path": str(target), "content": "from the terminal"}
+            call = asyncio.ensure_future(client.call_tool("fs_write_file", arguments))
+            [waiting] = await pending(db)
+            listed = await asyncio.to_thread(hintgate, "approvals", "--db", db)
+            assert listed.returncode == 0, listed.stderr
+            assert waiting.id[:8] in listed.stdout
+            assert "fs_write_file" in listed.stdout
+            assert max(len(line) for line in listed.stdout.splitlines()) <= 80
+            assert not target.exists()
+            answered = await asyncio.to_thread(hintgate, "approvals", "approve", waiting.id[:8], "--db", db)
+            assert answered.returncode == 0, answered.stderr
+            assert "approved once" in answered.stdout
+            result = await call
+            again = await asyncio.to_thread(hintgate, "approvals", "deny", waiting.id[:8], "--db", db)
+        said = [line for line in gateway.log if "waits for approval" in line]
+    assert result.is_error is False
+    assert target.read_text() == "from the terminal"
+    assert again.returncode == 5
+    assert "already approved" in again.stderr
+    assert any("hintgate approvals watch --db" in line for line in said)
+    async with await Store.open(db, recover=False) as store:
+        [call_row] = await store.calls(tool="fs_write_file")
+        row = await store.approvals.get(waiting.id)
+    assert call_row["verdict"] == "approved"
+    assert row is not None
+    assert (row["state"], row["answered_via"], row["call_id"]) == ("approved", "cli", call_row["id"])
+
+
+async def test_a_denial_from_the_cli_reaches_the_client_with_its_reason(
+    tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'gate.db'}"
+    target = Path(filesystem_cmd[-1]) / "denied.txt"
+    config = config_file(tmp_path, filesystem_cmd)
+    with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(90):
+        async with Client(gateway.mcp_url, mode="legacy") as client:
+            call = asyncio.ensure_future(client.call_tool("fs_write_file", {"path": str(target), "content": "x"}))
+            [waiting] = await pending(db)
+            watched = await asyncio.to_thread(
+                hintgate, "approvals", "watch", "--timeout", "1", "--format", "json", "--db", db
+            )
+            denied = await asyncio.to_thread(
+                hintgate, "approvals", "--db", db, "deny", waiting.id, "--reason", "not in this folder"
+            )
+            result = await call
+    assert json.loads(watched.stdout.splitlines()[0])["id"] == waiting.id
+    assert denied.returncode == 0, denied.stderr
+    assert result.is_error is True
+    assert "not in this folder" in result.content[0].text  # type: ignore[union-attr]
+    assert not target.exists()
+
+
+async def test_an_unknown_or_ambiguous_id_exits_1(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'empty.db'}"
+    unknown = await asyncio.to_thread(hintgate, "approvals", "approve", "0123", "--db", db)
+    assert unknown.returncode == 1
+    assert "no approval has an id starting with '0123'" in unknown.stderr
+
+
+async def test_a_gateway_killed_with_a_pending_approval_runs_nothing_and_the_approval_is_expired_after_restart(
+    tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'gate.db'}"
+    target = Path(filesystem_cmd[-1]) / "orphan.txt"
+    config = config_file(tmp_path, filesystem_cmd)
+    killed = False
+    with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(90):
+        try:
+            async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
+                tasks.start_soon(client.call_tool, "fs_write_file", {"path": str(target), "content": "x"})
+                [waiting] = await pending(db)
+                killed = True
+                os.kill(gateway.process.pid, signal.SIGKILL)
+                gateway.process.wait(timeout=10)
+        except Exception:
+            if not killed:  # only the client's connection breaking with the gateway is expected
+                raise
+    with running_gateway("--config", str(config), "--db", db), anyio.fail_after(60):
+        late = await asyncio.to_thread(hintgate, "approvals", "approve", waiting.id[:8], "--db", db)
+    assert late.returncode == 5
+    assert "already expired" in late.stderr
+    async with await Store.open(db, recover=False) as store:
+        row = await store.approvals.get(waiting.id)
+    assert row is not None
+    assert (row["state"], row["answered_via"]) == ("expired", "restart")
+    assert not target.exists()
