@@ -419,9 +419,8 @@ class ToolCalls:
         attempt.asked_via = "queue"
         probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
         # One line on stderr, so a call waiting for a person never hangs silently.
-        ways = [f"at {self.approvals_url}"] if self.approvals_url else []
-        if self.approvals_command and self.approvals.ledger is not None:
-            ways.append(f"with `{self.approvals_command}` in another terminal")
+        ways = [f"at {url}" for url in [self.approvals_url] if url]
+        ways += [f"with `{command}` in another terminal" for command in [self.approvals_command] if command]
         where = f"answer it {' or '.join(ways)}" if ways else _NO_DASHBOARD
         logger.warning(
             "hintgate: %s (server %s) waits for approval, up to %g s; %s",
@@ -456,12 +455,9 @@ class ToolCalls:
             if heartbeat is not None:
                 heartbeat.cancel()
         attempt.actor, attempt.waited_ms = outcome.actor, outcome.waited_ms
-        if outcome.withdrawn is not None:
-            attempt.approval = "withdrawn"
-        elif outcome.timed_out:
-            attempt.approval = "expired"
-        else:
-            attempt.approval = _approval_name(outcome.answer)
+        attempt.approval = _approval_name(outcome.answer)
+        if outcome.withdrawn is not None or outcome.timed_out:
+            attempt.approval = "withdrawn" if outcome.withdrawn is not None else "expired"
         return outcome
 
     def _ask_in_result(
