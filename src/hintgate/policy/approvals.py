@@ -316,6 +316,7 @@ class ApprovalQueue:
         finally:
             if shared and self.ledger is not None:
                 self.ledger.unwatch(approval.id)
+                self._shared = max(0, self._shared - 1)
                 if not settled:  # cancelled: the ledger is told in the background, the cancellation goes on
                     self._in_background(self._withdraw(approval.id, ended.reason))
             if future.done() and not future.cancelled():
@@ -356,8 +357,10 @@ class ApprovalQueue:
         state = "withdrawn" if outcome.withdrawn is not None else "expired"
         via = "caller" if state == "withdrawn" else "timeout"
         try:
+            # An approval given in the instant the caller left ran nothing: the row says withdrawn, as it is.
+            replace = ("approved",) if state == "withdrawn" else ()
             won = await self.ledger.settle(
-                approval.id, state, answer=None, actor="hintgate", via=via, reason=ended.reason
+                approval.id, state, answer=None, actor="hintgate", via=via, reason=ended.reason, replace=replace
             )
         except HintgateError as exc:
             logger.warning("could not mark the approval of %s %s in the store: %s", approval.tool, state, exc)
