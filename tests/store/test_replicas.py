@@ -57,9 +57,7 @@ async def test_a_call_reaching_replica_a_is_answered_through_replica_b_and_throu
             httpx.AsyncClient(base_url=b.base_url) as rest_b,
         ):
             # Answered through replica B's REST API.
-            first = asyncio.ensure_future(
-                client.call_tool("fs_write_file", {"path": str(root / "b.txt"), "content": "b"})
-            )
+            first = write(client, root, "b.txt")
             approval = await waiting_on(rest_b)
             assert approval["replica"] == f"{socket.gethostname()}:{a.process.pid}"
             answered = await rest_b.post(
@@ -69,9 +67,7 @@ async def test_a_call_reaching_replica_a_is_answered_through_replica_b_and_throu
             assert (await first).is_error is False
 
             # Answered with `hintgate approvals approve`, against the same database.
-            second = asyncio.ensure_future(
-                client.call_tool("fs_write_file", {"path": str(root / "cli.txt"), "content": "c"})
-            )
+            second = write(client, root, "cli.txt")
             approval = await waiting_on(rest_b)
             cli = await asyncio.to_thread(
                 subprocess.run,
@@ -86,9 +82,7 @@ async def test_a_call_reaching_replica_a_is_answered_through_replica_b_and_throu
             assert (await second).is_error is False
 
             # Two replicas answer at once: exactly one answer wins, the other is told what won.
-            third = asyncio.ensure_future(
-                client.call_tool("fs_write_file", {"path": str(root / "race.txt"), "content": "r"})
-            )
+            third = write(client, root, "race.txt")
             approval = await waiting_on(rest_a)
             path = f"/api/approvals/{approval['id']}"
             deny, approve = await asyncio.gather(
