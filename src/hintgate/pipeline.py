@@ -36,11 +36,12 @@ from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
     ARGUMENTS_SHOWN,
-    UNATTENDED,
     answer_from_elicitation,
     approval_form,
     arguments_text,
+    denial,
     question,
+    where_to_answer,
 )
 from hintgate.policy.decide import (
     CallFacts,
@@ -419,9 +420,7 @@ class ToolCalls:
         attempt.asked_via = "queue"
         probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
         # One line on stderr, so a call waiting for a person never hangs silently.
-        ways = [f"at {url}" for url in [self.approvals_url] if url]
-        ways += [f"with `{command}` in another terminal" for command in [self.approvals_command] if command]
-        where = f"answer it {' or '.join(ways)}" if ways else _NO_DASHBOARD
+        where = where_to_answer(self.approvals_url, self.approvals_command)
         logger.warning(
             "hintgate: %s (server %s) waits for approval, up to %g s; %s",
             entry.name,
@@ -517,19 +516,14 @@ class ToolCalls:
         return Outcome(Answer.DENY, "timeout", waited, timed_out=True)
 
     def _denial(self, entry: CatalogEntry, attempt: _Attempt, outcome: Outcome) -> str:
-        if outcome.withdrawn is not None:
-            how = f"it was withdrawn: {outcome.withdrawn}"
-        elif outcome.timed_out and attempt.asked_via == "input-required":
-            how = f"the answer came after the question expired ({self.settings.approval_timeout:g} s), so it was denied"
-        elif outcome.timed_out:
-            how = f"nobody answered within {self.settings.approval_timeout:g} s, so it was denied"
-        elif outcome.actor == "unattended":
-            how = f"denied it at once: {UNATTENDED}"
-        elif attempt.refusal is not None:
-            how = f"it refused the answer: {attempt.refusal}"
-        else:
-            how = f"it was denied ({outcome.actor})" + (f": {outcome.note}" if outcome.note else "")
-        return f"hintgate asked before running {entry.name!r} and {how}. Why it asked: {attempt.decision.reason}"
+        return denial(
+            entry.name,
+            outcome,
+            asked_via=attempt.asked_via,
+            refusal=attempt.refusal,
+            timeout=self.settings.approval_timeout,
+            reason=attempt.decision.reason,
+        )
 
     # -- forwarding --------------------------------------------------------
 
@@ -597,9 +591,6 @@ async def _keep_waiting(client: ClientCall, tool: str) -> None:
     for beat in range(1, 100_000):
         await asyncio.sleep(_PROGRESS_EVERY)
         await client.progress(beat * _PROGRESS_EVERY, None, f"{tool} waits for a person to approve it")
-
-
-_NO_DASHBOARD = "no dashboard is served to answer it: run `hintgate serve --dashboard HOST:PORT` to answer in a browser"
 
 
 def _approval_name(answer: Answer) -> str:

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from hintgate.policy.approvals import Answer
+from hintgate.policy.approvals import Answer, Outcome
 
 __all__ = [
     "APPROVAL_KEY",
@@ -22,8 +22,10 @@ __all__ = [
     "answer_from_elicitation",
     "approval_form",
     "arguments_text",
+    "denial",
     "question",
     "title_phrase",
+    "where_to_answer",
 ]
 
 APPROVAL_KEY = "hintgate-approval"
@@ -163,3 +165,32 @@ def answer_from_elicitation(result: Mapping[str, Any] | None) -> Answer:
         return Answer(str(choice))
     except ValueError:
         return Answer.DENY
+
+
+_NO_DASHBOARD = "no dashboard is served to answer it: run `hintgate serve --dashboard HOST:PORT` to answer in a browser"
+
+
+def where_to_answer(url: str | None, command: str | None) -> str:
+    """Where a person answers a queued call, for the line logged when it is queued."""
+    ways = [f"at {url}" for url in [url] if url]
+    ways += [f"with `{command}` in another terminal" for command in [command] if command]
+    return f"answer it {' or '.join(ways)}" if ways else _NO_DASHBOARD
+
+
+def denial(
+    tool: str, outcome: Outcome, *, asked_via: str | None, refusal: str | None, timeout: float, reason: str
+) -> str:
+    """The tool error a caller gets when hintgate asked and the call does not run: what happened, and why it asked."""
+    if outcome.withdrawn is not None:
+        how = f"it was withdrawn: {outcome.withdrawn}"
+    elif outcome.timed_out and asked_via == "input-required":
+        how = f"the answer came after the question expired ({timeout:g} s), so it was denied"
+    elif outcome.timed_out:
+        how = f"nobody answered within {timeout:g} s, so it was denied"
+    elif outcome.actor == "unattended":
+        how = f"denied it at once: {UNATTENDED}"
+    elif refusal is not None:
+        how = f"it refused the answer: {refusal}"
+    else:
+        how = f"it was denied ({outcome.actor})" + (f": {outcome.note}" if outcome.note else "")
+    return f"hintgate asked before running {tool!r} and {how}. Why it asked: {reason}"
