@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from hintgate import __version__
-from hintgate.web import api, approvals_api, confirm_api, dashboard, servers_api
+from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, servers_api
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
 
@@ -70,6 +70,7 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
 
     app.include_router(api.router)
     app.include_router(servers_api.router)
+    app.include_router(oauth_api.router)
     app.include_router(confirm_api.router)
     app.include_router(approvals_api.router)
     app.include_router(dashboard.router)

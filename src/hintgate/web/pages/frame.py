@@ -19,7 +19,7 @@ class ServerState:
 
     Attributes:
         name: the source's name.
-        state: "up", "down", "restarting", "starting" or "disabled".
+        state: "up", "down", "restarting", "starting", "disabled" or "needs_login" (an OAuth login is needed).
         reason: why it is not up (the error), if known.
         retry: when the next restart attempt is planned, if one is.
         since: when it entered this state.

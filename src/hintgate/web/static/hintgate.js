@@ -9,6 +9,9 @@
 // - The outcome is written into the nearest feedback line: `data-feedback`
 //   names it, else the form's `.feedback`; `data-done` is the success text, a
 //   failure shows the API's `detail`.
+// - A `data-connect="SERVER"` button starts that server's OAuth login: a new
+//   tab goes to the authorization server, and the page reloads once the login
+//   is done (the server then connects).
 (function () {
   "use strict";
 
@@ -79,5 +82,58 @@
       feedback.textContent = "Not done: " + problem(event.detail.xhr);
       feedback.classList.add("feedback-error");
     }
+  });
+
+  function say(name, text, failed) {
+    var line = document.getElementById("connect-" + name);
+    if (!line) return;
+    line.textContent = text;
+    line.classList.toggle("feedback-error", !!failed);
+  }
+
+  function follow(name, path) {
+    fetch(path, { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (body) {
+        if (body.state === "done") {
+          say(name, "Logged in; connecting.", false);
+          window.setTimeout(function () { window.location.reload(); }, 1000);
+        } else if (body.state === "failed") {
+          say(name, "Not logged in: " + (body.error || "the login failed"), true);
+        } else {
+          window.setTimeout(function () { follow(name, path); }, 1000);
+        }
+      })
+      .catch(function () { say(name, "Not logged in: the gateway did not answer", true); });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-connect]");
+    if (!button) return;
+    var name = button.getAttribute("data-connect");
+    var path = "/api/servers/" + encodeURIComponent(name) + "/login";
+    // Opened now, while the click counts as the user's: a tab opened after the request is a blocked popup.
+    var tab = window.open("", "_blank");
+    if (tab) tab.opener = null;
+    say(name, "Starting the login...", false);
+    fetch(path, { method: "POST", credentials: "same-origin", headers: { "X-Hintgate-Request": "1" } })
+      .then(function (response) {
+        return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+      })
+      .then(function (answer) {
+        if (!answer.ok) {
+          if (tab) tab.close();
+          say(name, "Not started: " + (answer.body.detail || "the gateway refused"), true);
+          return;
+        }
+        if (tab) tab.location.href = answer.body.authorization_url;
+        else window.open(answer.body.authorization_url, "_blank", "noopener");
+        say(name, "Log in and consent in the new tab; this page updates when you are done.", false);
+        follow(name, path);
+      })
+      .catch(function () {
+        if (tab) tab.close();
+        say(name, "Not started: the gateway did not answer", true);
+      });
   });
 })();

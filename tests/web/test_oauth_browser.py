@@ -1,0 +1,142 @@
+"""A server behind OAuth, connected from the dashboard in a real browser (Debian's Chromium through Playwright).
+
+`hintgate serve --http` fronts tests/fixtures/oauth_server.py (a real
+authorization server before an MCP server checking bearer tokens). The
+server starts in `needs_login`; the operator presses Connect, consents in the
+tab that opens, the redirect comes back to the gateway's loopback listener,
+and the server's tools reach a connected MCP client, all without a restart.
+Tokens are looked up in the store afterwards and must appear nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from test_browser import CHROMIUM, browser_page, mcp_client, text_of  # skips the module without Chromium
+
+from hintgate.store import Store
+from hintgate.store.oauth_tokens import CredentialsVault, vault_key
+from oauth_peer import OAuthPeer
+
+pytestmark = pytest.mark.anyio
+
+assert CHROMIUM.exists()
+
+
+@dataclass
+class Gateway:
+    base: str
+    mcp: str
+    data: Path
+    log: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def serve(tmp_path: Path, peer: OAuthPeer) -> Iterator[Gateway]:
+    """`hintgate serve --http` with the OAuth server as `tracker`, its stderr kept."""
+    config = tmp_path / "hintgate.json"
+    policy = {"rules": [{"allow": {"server": "tracker"}}]}
+    config.write_text(json.dumps({"mcpServers": {"tracker": {"url": peer.url, "oauth": {}}}, "policy": policy}))
+    data = tmp_path / "data"
+    env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(data)}
+    env.pop("HINTGATE_STATE_KEY", None)  # the key made in the data directory
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    log: list[str] = []
+    drain: threading.Thread | None = None
+    try:
+        assert process.stderr is not None
+        dashboard = mcp = None
+        for _ in range(200):  # bounded: the banner comes within a few lines
+            line = process.stderr.readline()
+            log.append(line)
+            if not line:
+                break
+            if "dashboard at " in line:
+                dashboard = line.split("dashboard at ", 1)[1].strip()
+            if "MCP at " in line:
+                mcp = line.split("MCP at ", 1)[1].strip()
+                break
+        assert dashboard, "".join(log)
+        assert mcp, "".join(log)
+        stderr = process.stderr
+        drain = threading.Thread(target=lambda: log.extend(iter(stderr.readline, "")), daemon=True)
+        drain.start()
+        yield Gateway(dashboard.rstrip("/"), mcp, data, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        if drain is not None:
+            drain.join(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+async def kept_tokens(data: Path) -> list[str]:
+    store = await Store.open(f"sqlite:///{data / 'hintgate.db'}", recover=False, replica="test")
+    try:
+        document = await CredentialsVault(store, vault_key(None, data)).load("tracker")
+    finally:
+        await store.close()
+    assert document is not None
+    tokens = document["tokens"]
+    return [tokens["access_token"], tokens["refresh_token"]]
+
+
+async def test_connect_in_the_dashboard_logs_in_and_the_servers_tools_reach_a_connected_client(
+    tmp_path: Path, oauth_peer: OAuthPeer
+) -> None:
+    with serve(tmp_path, oauth_peer) as gateway:
+        async with httpx.AsyncClient(base_url=gateway.base, timeout=30) as rest, mcp_client(gateway) as client:  # type: ignore[arg-type]
+            [server] = [s for s in (await rest.get("/api/servers")).json() if s["name"] == "tracker"]
+            assert server["status"]["state"] == "needs_login"
+            assert server["status"]["reason"] == "no one has logged in to it yet"
+            assert not [t for t in (await client.list_tools()).tools if t.name.startswith("tracker_")]
+
+            async with browser_page() as page:
+                await page.goto(gateway.base + "/")
+                row = page.locator('tr[data-server="tracker"]')
+                assert await row.get_attribute("data-state") == "needs_login"
+                async with page.context.expect_page() as opened:
+                    await row.get_by_role("button", name="Connect").click()
+                consent = await opened.value
+                await consent.get_by_role("button", name="Allow").click()
+                await consent.get_by_role("heading", name="Logged in to tracker").wait_for()
+                await page.locator('tr[data-server="tracker"][data-state="up"]').wait_for()
+                dashboard_html = await page.content()
+
+            with anyio.fail_after(30):
+                while not [t for t in (await client.list_tools()).tools if t.name == "tracker_whoami"]:
+                    await asyncio.sleep(0.2)  # bounded poll: the list changes once the server is up
+            assert "authorized" in text_of(await client.call_tool("tracker_whoami", {}))
+
+            answers = [
+                (await rest.get(path)).text
+                for path in ("/api/servers", "/api/servers/tracker", "/api/servers/tracker/login", "/")
+            ]
+        tokens = await kept_tokens(gateway.data)
+    for token in tokens:
+        assert token not in dashboard_html
+        assert all(token not in answer for answer in answers)
+        assert token not in "".join(gateway.log)
