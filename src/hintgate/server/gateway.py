@@ -28,6 +28,7 @@ from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.results import unavailable
+from hintgate.server import http_fast
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
@@ -130,6 +131,7 @@ class Gateway:
         self._state_key = state_key
         self.broadcast = Broadcast(self.sessions)
         self._server: Any = None
+        self.http_fast: http_fast.HttpFastPath | None = None
 
     def attach(self, source: Source) -> None:
         """Give a newly built source what the gateway holds for it (the OAuth credentials)."""
@@ -415,5 +417,23 @@ class Gateway:
         app = server.streamable_http_app(
             streamable_http_path="/mcp", host=host, session_idle_timeout=self.config.timeouts.session_idle
         )
+        routes = list(app.routes)
+        if http_fast.enabled(os.environ):
+            routes = [self._fast_route(route, server) for route in routes]
         async with server.session_manager.run():
-            yield list(app.routes)
+            yield routes
+
+    def _fast_route(self, route: Any, server: Any) -> Any:
+        """The `/mcp` route with the fast path in front of the SDK's endpoint (other routes as they are)."""
+        from starlette.routing import Route
+
+        if getattr(route, "path", None) != "/mcp":
+            return route
+        self.http_fast = http_fast.HttpFastPath(self, server, route.app)
+        server.get_tool_input_schema = self._input_schema
+        return Route("/mcp", endpoint=self.http_fast)
+
+    def _input_schema(self, name: str) -> Any:
+        """The input schema a listed tool advertises (the SDK checks `Mcp-Param-*` headers against it)."""
+        entry = self.catalog.get(name)
+        return entry.tool.raw.get("inputSchema") if entry is not None else None

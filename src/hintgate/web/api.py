@@ -133,6 +133,13 @@ class Recording(_Model):
     unconfirmed: int
 
 
+class HttpFast(_Model):
+    """The streamable HTTP fast path: MCP requests answered with one JSON body, and those it left to the SDK."""
+
+    taken: int = Field(description="Requests to /mcp answered by the fast path since start.")
+    fallbacks: dict[str, int] = Field(description="Requests it looked at and left to the SDK, by reason.")
+
+
 class Health(_Model):
     """Whether the gateway is up; the details only for a caller who may use the API (or on loopback)."""
 
@@ -143,6 +150,7 @@ class Health(_Model):
     store: str | None = None
     recording: Recording | None = None
     pending_approvals: int | None = None
+    http_fast: HttpFast | None = None
 
 
 class Session(_Model):
@@ -289,7 +297,10 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
         status = "degraded"
     if not getattr(request.state, "authenticated", False):
         return Health(status=status)  # open to all when a token is set: says nothing about what runs
+    fast = getattr(gateway, "http_fast", None)
+    extra = {"http_fast": HttpFast(**fast.stats())} if fast is not None else {}
     return Health(
+        **extra,
         status=status,
         version=__version__,
         servers_up=up,
