@@ -14,17 +14,18 @@ the SDK's) and a single `application/json` response, which the client accepted
 Everything else goes the SDK's way, unchanged, with the request body replayed:
 `initialize`, notifications, responses, batches, GET and DELETE, unknown or
 closed sessions, bad headers or bodies (the SDK gives its own errors), a
-request with a progress token, a call that reaches an upstream when the client
-declared `sampling`, `elicitation` or `roots` (the upstream may ask the client
-something, which needs the stream), a `tools/call` the policy may ask about,
-and 2026-07-28 requests carrying an answer to a question (`inputResponses`,
-`requestState`). A notification the server sends while it answers (an
-upstream's log message) switches the answer to an event stream, as the SDK's
-would be. `HINTGATE_HTTP_FAST=0` turns the path off.
+request with a progress token, a `tools/call` the policy may ask about, and
+2026-07-28 requests carrying an answer to a question (`inputResponses`,
+`requestState`). A message for the client while the answer is being made (an
+upstream's log message, or its sampling or elicitation request, relayed
+through the session's own dispatcher so the client's reply finds its way back)
+switches the answer to an event stream, as the SDK's would be.
+`HINTGATE_HTTP_FAST=0` turns the path off.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -76,8 +77,6 @@ _FAST_METHODS = frozenset(
         "completion/complete",
     }
 )
-_UPSTREAM_METHODS = frozenset({"tools/call", "prompts/get", "resources/read", "completion/complete"})
-_ASKING_CAPABILITIES = ("sampling", "elicitation", "roots")
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 _SSE_HEADERS = [(b"cache-control", b"no-cache, no-transform"), (b"connection", b"keep-alive")]
 _MODERN_SSE_HEADERS = [
@@ -118,19 +117,21 @@ class _Fallback(Exception):
 
 
 class _Reply:
-    """One response: a JSON body, unless a notification went out first (then an event stream)."""
+    """One response: a JSON body, unless a message for the client went out first (then an event stream)."""
 
     def __init__(self, send: Send, sse_headers: list[tuple[bytes, bytes]]) -> None:
         self._send = send
         self._sse_headers = sse_headers
+        self._lock = asyncio.Lock()
         self.streaming = False
 
     async def event(self, data: str) -> None:
-        if not self.streaming:
-            self.streaming = True
-            await self._send({"type": "http.response.start", "status": 200, "headers": self._sse_headers})
         frame = f"event: message\r\ndata: {data}\r\n\r\n".encode()
-        await self._send({"type": "http.response.body", "body": frame, "more_body": True})
+        async with self._lock:
+            if not self.streaming:
+                self.streaming = True
+                await self._send({"type": "http.response.start", "status": 200, "headers": self._sse_headers})
+            await self._send({"type": "http.response.body", "body": frame, "more_body": True})
 
     async def finish(self, data: str, *, status: int = 200, headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
         if self.streaming:
@@ -148,23 +149,43 @@ class _Reply:
 
 
 class _HandshakeDispatch:
-    """The dispatch context of a handshake-era request on the fast path (the SDK's `DispatchContext` shape)."""
+    """The dispatch context of a handshake-era request on the fast path (the SDK's `DispatchContext` shape).
 
-    can_send_request = False
+    A request to the client (an upstream asking for sampling or elicitation
+    mid-call) goes through the session's own dispatcher, which correlates the
+    client's answer; the transport's router hands it to this request's stream,
+    and from then on the answer is an event stream, as on the SDK's path.
+    """
 
-    def __init__(self, request_id: Any, request: Request, reply: _Reply) -> None:
-        self.transport = TransportContext(kind="jsonrpc", can_send_request=False)
+    def __init__(self, request_id: Any, request: Request, reply: _Reply, session: tuple[Any, Any] | None) -> None:
+        self.transport = TransportContext(kind="jsonrpc", can_send_request=session is not None)
         self.request_id = request_id
         self.message_metadata = ServerMessageMetadata(request_context=request)
         self.cancel_requested = anyio.Event()
         self._reply = reply
+        self._session = session  # (connection, transport) when requests can be relayed
+        self._relay: asyncio.Task[None] | None = None
+
+    @property
+    def can_send_request(self) -> bool:
+        return self._session is not None
 
     async def send_raw_request(self, method: str, params: Any, opts: Any = None) -> dict[str, Any]:
-        from mcp.shared.exceptions import NoBackChannelError
+        if self._session is None:
+            from mcp.shared.exceptions import NoBackChannelError
 
-        raise NoBackChannelError(method)
+            raise NoBackChannelError(method)
+        self._open_relay()
+        outbound = self._session[0].outbound
+        answer: dict[str, Any] = await outbound.send_raw_request(
+            method, params, opts, _related_request_id=self.request_id
+        )
+        return answer
 
     async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
+        if self._relay is not None:  # keep the order of what the dispatcher already sent
+            await self._session[0].outbound.notify(method, params, opts, _related_request_id=self.request_id)  # type: ignore[index]
+            return
         message = (
             JSONRPCNotification(jsonrpc="2.0", method=method, params=dict(params))
             if params is not None
@@ -175,12 +196,39 @@ class _HandshakeDispatch:
     async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         return  # only requests without a progress token take the fast path
 
+    def _open_relay(self) -> None:
+        if self._relay is not None or self._session is None:
+            return
+        from mcp.server.streamable_http import REQUEST_STREAM_BUFFER_SIZE, EventMessage
+
+        writer, reader = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
+        self._session[1]._request_streams[str(self.request_id)] = (writer, reader)
+
+        async def pump() -> None:
+            async with reader:
+                async for event in reader:
+                    await self._reply.event(event.message.model_dump_json(by_alias=True, exclude_unset=True))
+
+        self._relay = asyncio.ensure_future(pump())
+
+    async def close(self) -> None:
+        """Stop relaying; whatever the dispatcher sent for this request before its answer is written first."""
+        if self._relay is None or self._session is None:
+            return
+        streams = self._session[1]._request_streams.pop(str(self.request_id), None)
+        if streams is not None:
+            await streams[0].aclose()
+        try:
+            await self._relay
+        except Exception:  # the client left: nothing more can reach it
+            logger.debug("relaying to the client failed", exc_info=True)
+
 
 class _ModernDispatch(_HandshakeDispatch):
     """The dispatch context of a 2026-07-28 request on the fast path."""
 
     def __init__(self, request_id: Any, request: Request, reply: _Reply) -> None:
-        super().__init__(request_id, request, reply)
+        super().__init__(request_id, request, reply, None)
         self.transport = TransportContext(kind="streamable-http", can_send_request=False, headers=request.headers)
 
     async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
@@ -351,15 +399,16 @@ class HttpFastPath:
             raise _Fallback(fallback.reason, body) from None
         if not connection.initialize_accepted:
             raise _Fallback("before initialized", body)
-        if method in _UPSTREAM_METHODS and _may_be_asked(connection.client_capabilities):
-            raise _Fallback("client may be asked", body)
         sse_headers = [*_SSE_HEADERS, (b"content-type", b"text/event-stream"), _session_header(session_id)]
         reply = _Reply(send, [*sse_headers, (b"x-accel-buffering", b"no")])
-        dispatch = _HandshakeDispatch(request_id, request, reply)
+        dispatch = _HandshakeDispatch(request_id, request, reply, (connection, transport))
         runner = ServerRunner(self._server, connection, manager._lifespan_state)
         with _InFlight(transport):
             try:
-                result = await runner.on_request(dispatch, method, params)
+                try:
+                    result = await runner.on_request(dispatch, method, params)
+                finally:
+                    await dispatch.close()
             except _NeedsStream:
                 raise _Fallback("may ask", body) from None
             except Exception as exc:
@@ -435,13 +484,6 @@ class HttpFastPath:
         if schema is None:
             return lookup is None  # no cheap schema: let the SDK walk the listing
         return validate_mcp_param_headers(schema, arguments or {}, request.headers) is not None
-
-
-def _may_be_asked(capabilities: Any) -> bool:
-    """Whether the client declared a capability an upstream could use to ask it something mid-call."""
-    return capabilities is not None and any(
-        getattr(capabilities, name, None) is not None for name in _ASKING_CAPABILITIES
-    )
 
 
 def _session_header(session_id: str) -> tuple[bytes, bytes]:
