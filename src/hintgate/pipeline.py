@@ -322,19 +322,6 @@ class ToolCalls:
                 except Exception:
                     logger.exception("call observer failed while the call waited for it")
 
-    def would_ask(self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
-        """Whether a call might be asked about if it ran now; nothing is run, recorded or remembered.
-
-        The HTTP fast path answers with one JSON body, which has no room for a
-        question: a call that may ask takes the SDK's streaming path instead.
-        (Arguments that fail the tool's schema are denied rather than asked
-        about; they are not checked here, so such a call may be sent the long way.)
-        """
-        session = self._sessions.for_request(ctx)
-        state = session.policy_state(connectionless=ctx.protocol_version in self._modern)
-        facts = CallFacts.from_entry(entry, arguments)
-        return decide(facts, state, self.settings, self.rules, now=time.time()).verdict is Verdict.ASK
-
     def _outcome(
         self,
         entry: CatalogEntry,
