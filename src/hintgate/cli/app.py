@@ -41,6 +41,7 @@ from hintgate.cli.common import (
     with_store,
 )
 from hintgate.cli.quarantine import quarantine_app
+from hintgate.cli.servers import servers_app
 from hintgate.cli.store_commands import calls, overrides_app, sessions
 from hintgate.errors import ConfigError, ExpectFileError, HintgateError, ListenError, TargetError
 
@@ -64,6 +65,7 @@ app.add_typer(policy_app, name="policy")
 app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")
+app.add_typer(servers_app, name="servers")
 
 
 class LintFormat(enum.StrEnum):
@@ -308,6 +310,12 @@ def serve(
     tracing: Annotated[
         bool, typer.Option("--tracing", help="Trace calls with OpenTelemetry (the otel extra).")
     ] = False,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch", help="Reload the config file when it changes (SIGHUP always does), applying the difference."
+        ),
+    ] = False,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.cli.serve import python_config, run_http, run_stdio
@@ -317,6 +325,8 @@ def serve(
         fail("--http serves the dashboard and /metrics itself; --stdio, --dashboard, --metrics go without", EXIT_USAGE)
     if python is not None and (config is not None or demo):
         fail("--python serves a registry alone; leave out --config and --demo", EXIT_USAGE)
+    if watch and config is None:
+        fail("--watch reloads a config file: give --config FILE", EXIT_USAGE)
     try:
         loaded = python_config(python) if python is not None else _config_or_demo(config, demo)
         settings = Settings.from_environ(database_url=db, record=False if no_record else None, tracing=tracing or None)
@@ -331,11 +341,11 @@ def serve(
     try:
         if http is not None:
             host, port = _parse_http(http)
-            asyncio.run(run_http(loaded, settings, host=host, port=port, recording=where))
+            asyncio.run(run_http(loaded, settings, host=host, port=port, recording=where, watch=watch))
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
             scrape = _parse_http(metrics) if metrics is not None else None
-            asyncio.run(run_stdio(loaded, settings, dashboard=web, metrics=scrape, recording=where))
+            asyncio.run(run_stdio(loaded, settings, dashboard=web, metrics=scrape, recording=where, watch=watch))
     except ListenError as exc:
         fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:

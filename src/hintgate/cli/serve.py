@@ -292,12 +292,21 @@ async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
 
 
 async def run_http(
-    config: GatewayConfig, settings: Settings, *, host: str, port: int, recording: str | None = None
+    config: GatewayConfig,
+    settings: Settings,
+    *,
+    host: str,
+    port: int,
+    recording: str | None = None,
+    watch: bool = False,
 ) -> None:
     """Serve MCP over streamable HTTP at `/mcp`, with the REST API and dashboard, until interrupted.
 
-    `recording` names the database for the start report ("SQLite database /path").
+    `recording` names the database for the start report ("SQLite database /path"). SIGHUP
+    reloads the config file, and so does any change to it with `watch`.
     """
+    from hintgate.cli.reload import reloading
+
     console = _log_to_stderr()
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
     with bind_listener(host, port) as sock:
@@ -307,7 +316,8 @@ async def run_http(
             _gateway(config, settings, store) as gateway,
         ):
             _report_start(gateway, console)
-            await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
+            async with reloading(gateway, watch=watch):
+                await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
 
 
 async def run_stdio(
@@ -317,6 +327,7 @@ async def run_stdio(
     dashboard: tuple[str, int] | None = None,
     metrics: tuple[str, int] | None = None,
     recording: str | None = None,
+    watch: bool = False,
 ) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin.
 
@@ -326,7 +337,10 @@ async def run_stdio(
         dashboard: also serve the dashboard, the REST API and /metrics on (HOST, PORT).
         metrics: also serve /metrics alone on (HOST, PORT).
         recording: names the database for the start report ("SQLite database /path").
+        watch: reload the config file whenever it changes (SIGHUP always reloads it).
     """
+    from hintgate.cli.reload import reloading
+
     console = _log_to_stderr(logging.WARNING)
     with contextlib.ExitStack() as sockets:
         # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
@@ -346,7 +360,8 @@ async def run_stdio(
                 scrape = _serve_metrics(gateway, settings, host=metrics[0], sock=scrape_sock, console=console)
                 side.append(asyncio.create_task(scrape))
             try:
-                await _until_terminated(gateway.serve_stdio())
+                async with reloading(gateway, watch=watch):
+                    await _until_terminated(gateway.serve_stdio())
             finally:
                 for task in side:
                     task.cancel()

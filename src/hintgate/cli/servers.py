@@ -1,0 +1,297 @@
+"""`hintgate servers`: list, add, edit, remove, enable and disable the servers of a running gateway.
+
+The servers run in the gateway process, so these commands talk to it through
+its REST API at `--url` (the address `serve --http` or `--dashboard` printed,
+or `HINTGATE_URL`), with the API token when the gateway needs one: `--token`,
+else `HINTGATE_API_TOKEN`, else the token the gateway keeps in its data
+directory. A change is applied at once, only to that server, and kept in the
+gateway's store, laid over its config file (docs/config.md).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, fail, out
+
+__all__ = ["servers_app"]
+
+servers_app = typer.Typer(
+    help="The servers of a running gateway: list, add, edit, remove, enable, disable.", no_args_is_help=True
+)
+
+UrlOpt = Annotated[
+    str,
+    typer.Option("--url", envvar="HINTGATE_URL", help="The running gateway's base URL (serve --http/--dashboard)."),
+]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar="HINTGATE_API_TOKEN",
+        help="The API token, if the gateway needs one (default: the one kept in the data directory).",
+    ),
+]
+NameArg = Annotated[str, typer.Argument(help="The server's name (its key under mcpServers).")]
+CommandArgs = Annotated[
+    list[str] | None,
+    typer.Argument(help="`-- COMMAND [ARG...]`: a local server started as a child process.", show_default=False),
+]
+ServerUrlOpt = Annotated[str | None, typer.Option("--server-url", help="A remote server's URL (streamable HTTP).")]
+HeaderOpt = Annotated[
+    list[str] | None, typer.Option("--header", help="NAME=VALUE sent to a remote server (repeatable).")
+]
+EnvOpt = Annotated[list[str] | None, typer.Option("--env", help="NAME=VALUE for a local server (repeatable).")]
+TrustOpt = Annotated[bool, typer.Option("--trusted", help="Believe the hints the server declares.")]
+PrefixOpt = Annotated[str | None, typer.Option("--prefix", help="Its tools' name prefix (default: its name).")]
+SseOpt = Annotated[bool, typer.Option("--sse", help="The remote server speaks the older SSE transport.")]
+DisabledOpt = Annotated[bool, typer.Option("--disabled", help="Configure it without starting it.")]
+EntryOpt = Annotated[
+    str | None,
+    typer.Option("--entry", help="The whole mcpServers entry as JSON (instead of the options above)."),
+]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+
+
+def _token(given: str | None) -> str | None:
+    """The token given, else the one a gateway on this machine keeps in the data directory (if any)."""
+    if given:
+        return given.strip()
+    from hintgate.config.settings import Settings
+
+    try:
+        path = Settings.from_environ().data_dir / "api-token"
+        kept = path.read_text(encoding="utf-8").strip()
+    except Exception:
+        return None
+    return kept or None
+
+
+def _request(method: str, url: str, path: str, token: str | None, body: Any = None) -> Any:
+    import httpx2
+
+    from hintgate import __version__
+
+    token = _token(token)
+    headers = {"User-Agent": f"hintgate/{__version__}", "X-Hintgate-Request": "1"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        response = httpx2.request(method, url.rstrip("/") + path, headers=headers, json=body, timeout=120)
+    except httpx2.HTTPError as exc:
+        fail(f"cannot reach the gateway at {url}: {exc}", EXIT_TARGET)
+    if response.status_code >= 400:
+        try:
+            problem = response.json()
+        except ValueError:
+            problem = {"detail": response.text}
+        errors = problem.get("errors") if isinstance(problem, dict) else None
+        if response.status_code == 422 and errors:
+            lines = [f"{_loc(e.get('loc', ()))}: {e.get('msg')}" for e in errors]
+            fail("the gateway refused the server:\n" + "\n".join(lines), EXIT_USAGE)
+        detail = problem.get("detail", response.text) if isinstance(problem, dict) else response.text
+        code = EXIT_USAGE if response.status_code in (401, 403, 404, 409, 422) else EXIT_TARGET
+        fail(f"{method} {path}: {response.status_code}: {detail}", code)
+    return response.json()
+
+
+def _loc(loc: Any) -> str:
+    from hintgate.config.yamlpos import format_path
+
+    return format_path(tuple(loc)) or "body"
+
+
+def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for value in values or []:
+        key, sep, rest = value.partition("=")
+        if not sep or not key:
+            fail(f"{option} {value!r}: expected NAME=VALUE", EXIT_USAGE)
+        pairs[key] = rest
+    return pairs
+
+
+def _entry(
+    command: list[str] | None,
+    server_url: str | None,
+    headers: list[str] | None,
+    env: list[str] | None,
+    trusted: bool,
+    prefix: str | None,
+    sse: bool,
+    disabled: bool,
+    entry: str | None,
+) -> dict[str, Any]:
+    """The mcpServers entry the options describe."""
+    if command and len(command) == 1 and command[0].startswith(("http://", "https://")) and server_url is None:
+        server_url, command = command[0], None  # `add NAME https://...`: a remote server
+    if entry is not None:
+        if command or server_url or headers or env or trusted or prefix is not None or sse or disabled:
+            fail("--entry gives the whole entry; leave out -- COMMAND, --server-url and the other options", EXIT_USAGE)
+        try:
+            parsed = json.loads(entry)
+        except json.JSONDecodeError as exc:
+            fail(f"--entry is not JSON: {exc}", EXIT_USAGE)
+        if not isinstance(parsed, dict):
+            fail("--entry must be a JSON object (an mcpServers entry)", EXIT_USAGE)
+        return parsed
+    if bool(command) == (server_url is not None):
+        fail("give exactly one of -- COMMAND [ARG...] (a local server) and --server-url URL (a remote one)", EXIT_USAGE)
+    body: dict[str, Any]
+    if command:
+        if headers or sse:
+            fail("--header and --sse are for a remote server (--server-url)", EXIT_USAGE)
+        body = {"command": command[0], "args": command[1:]}
+        if env:
+            body["env"] = _pairs(env, "--env")
+    else:
+        if env:
+            fail("--env is for a local server (-- COMMAND)", EXIT_USAGE)
+        body = {"url": server_url}
+        if headers:
+            body["headers"] = _pairs(headers, "--header")
+        if sse:
+            body["type"] = "sse"
+    if trusted:
+        body["trust"] = "trusted"
+    if prefix is not None:
+        body["prefix"] = prefix
+    if disabled:
+        body["enabled"] = False
+    return body
+
+
+def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) -> None:
+    console = out()
+    if output is OutputFormat.JSON:
+        console.print_json(json.dumps(result))
+        return
+    server = result.get("server")
+    if server is None:
+        line = f"{verb} server {name!r}"
+    else:
+        state = server["status"]["state"]
+        reason = f" ({server['status']['reason']})" if server["status"].get("reason") else ""
+        line = f"{verb} server {name!r}: {state}{reason}, {server['tools']} tools"
+    diff = result["diff"]
+    if diff["unchanged"]:
+        line += f"; left running: {', '.join(diff['unchanged'])}"
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+    for warning in result.get("warnings", []):
+        console.print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
+    if not result.get("persisted", True):
+        console.print(
+            "note: the gateway has no store (--no-record): the change lasts until it stops",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+def _render(rows: list[dict[str, Any]], *, width: int, wide: bool = False) -> Any:
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, show_edge=False, width=None if wide else min(width, 100))
+    for column, kwargs in (
+        ("SERVER", {"overflow": "fold", "ratio": 2}),
+        ("STATE", {"no_wrap": True}),
+        ("TOOLS", {"justify": "right", "no_wrap": True}),
+        ("ORIGIN", {"no_wrap": True}),
+        ("CHANGE", {"no_wrap": True}),
+        ("REASON", {"overflow": "fold", "ratio": 3}),
+    ):
+        table.add_column(column, **kwargs)
+    for s in rows:
+        change = s.get("change") or {}
+        table.add_row(
+            s["name"],
+            s["status"]["state"],
+            str(s["tools"]),
+            s.get("origin", "config"),
+            change.get("action", ""),
+            s["status"].get("reason") or "",
+        )
+    return table
+
+
+@servers_app.command("list")
+def servers_list(url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT) -> None:
+    """Every server: state, tools, where it is defined (config file or runtime), the runtime change in force."""
+    from hintgate.cli.common import emit_rows
+
+    rows = _request("GET", url, "/api/servers", token)
+    if output is OutputFormat.TEXT and not rows:
+        out().print("the gateway has no servers", markup=False)
+        return
+    emit_rows(rows, output, _render)
+
+
+@servers_app.command("add")
+def servers_add(
+    name: NameArg,
+    url: UrlOpt,
+    command: CommandArgs = None,
+    server_url: ServerUrlOpt = None,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    trusted: TrustOpt = False,
+    prefix: PrefixOpt = None,
+    sse: SseOpt = False,
+    disabled: DisabledOpt = False,
+    entry: EntryOpt = None,
+    token: TokenOpt = None,
+    output: FormatOpt = OutputFormat.TEXT,
+) -> None:
+    """Add a server and start it: `add NAME -- COMMAND [ARG...]`, or `add NAME https://...` for a remote one."""
+    body = _entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+    result = _request("POST", url, "/api/servers", token, {"name": name, **body})
+    _report(result, "added", name, output)
+
+
+@servers_app.command("edit")
+def servers_edit(
+    name: NameArg,
+    url: UrlOpt,
+    command: CommandArgs = None,
+    server_url: ServerUrlOpt = None,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    trusted: TrustOpt = False,
+    prefix: PrefixOpt = None,
+    sse: SseOpt = False,
+    disabled: DisabledOpt = False,
+    entry: EntryOpt = None,
+    token: TokenOpt = None,
+    output: FormatOpt = OutputFormat.TEXT,
+) -> None:
+    """Replace a server's whole definition (the same options as add); it restarts, the others are left alone."""
+    body = _entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+    result = _request("PUT", url, f"/api/servers/{_quote(name)}", token, body)
+    _report(result, "edited", name, output)
+
+
+def _quote(name: str) -> str:
+    from urllib.parse import quote
+
+    return quote(name, safe="")
+
+
+def _simple(verb: str, method: str, suffix: str) -> Any:
+    def command(name: NameArg, url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT) -> None:
+        result = _request(method, url, f"/api/servers/{_quote(name)}{suffix}", token)
+        _report(result, verb, name, output)
+
+    return command
+
+
+servers_app.command("remove", help="Stop a server and remove it (a config file's server stays removed until reset).")(
+    _simple("removed", "DELETE", "")
+)
+servers_app.command("enable", help="Start a disabled server.")(_simple("enabled", "POST", "/enable"))
+servers_app.command("disable", help="Stop a server but keep it configured.")(_simple("disabled", "POST", "/disable"))
+servers_app.command("reset", help="Drop a server's runtime change: the config file's entry applies again.")(
+    _simple("reset", "POST", "/reset")
+)
