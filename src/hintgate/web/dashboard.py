@@ -231,6 +231,12 @@ async def approval_count(request: Request, gateway: api.GatewayDep, known: str |
     return _render(request, "_approval_count.html", pages.Layout("", "", pending))
 
 
+@router.get("/fragments/servers", response_class=HTMLResponse)
+async def servers_list(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
+    """The server list with its actions and the add form (refreshed after a server is changed)."""
+    return _render(request, "_servers.html", pages.ServersFragment(pages.layout(gateway, "", "")))
+
+
 @router.get("/fragments/approvals", response_model=None)
 async def approvals_list(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
     """The approvals list; 204 when it is still the `known` version."""

@@ -10,7 +10,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["Choice", "ErrorPage", "Layout", "LoginPage", "Moment", "ServerState", "layout", "pretty_json"]
+__all__ = [
+    "Choice",
+    "ErrorPage",
+    "Layout",
+    "LoginPage",
+    "Moment",
+    "ServerState",
+    "ServersFragment",
+    "layout",
+    "pretty_json",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +35,8 @@ class ServerState:
         since: when it entered this state.
         tools: how many tools it lists now.
         trust: "trusted" or "untrusted".
+        origin: "config" (the config file's entry) or "runtime" (an entry changed while the gateway runs).
+        change: the runtime change in force ("add", "edit", "enable", "disable"), if any.
     """
 
     name: str
@@ -34,6 +46,8 @@ class ServerState:
     since: Moment | None
     tools: int
     trust: str
+    origin: str = "config"
+    change: str | None = None
 
     @property
     def up(self) -> bool:
@@ -104,6 +118,8 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
             since=_when(source.status.since),
             tools=len(source.tools),
             trust=source.trust.value,
+            origin=gateway.server_set.origin(source.name),
+            change=change.action if (change := gateway.server_set.change(source.name)) is not None else None,
         )
         for source in gateway.sources.values()
     )
@@ -112,6 +128,13 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
 def layout(gateway: Gateway, title: str, section: str) -> Layout:
     """The frame of a page: its title, its nav section, the pending approvals count and the servers' states."""
     return Layout(title=title, section=section, pending=gateway.calls.approvals.known, servers=server_states(gateway))
+
+
+@dataclass(frozen=True, slots=True)
+class ServersFragment:
+    """The catalog page's server list alone, refreshed after a server is changed."""
+
+    layout: Layout
 
 
 def pretty_json(value: Any) -> str:

@@ -4,6 +4,9 @@
 // - The `hintgate-json` extension (on <body>) encodes a form's fields as a JSON
 //   object: "true" / "false" become booleans, "inherit" becomes null (take the
 //   override off), and a dotted name nests ("preferences.autoApproveReadOnly").
+//   A name ending "?" is left out when empty; "[]" makes a list of the
+//   non-empty lines; "{}" makes an object of NAME=VALUE lines (left out when
+//   empty): the add-server form's command, args and env.
 // - After a request from an element with `data-refresh="#a #b"`, each of those
 //   elements gets a `refresh` event (their hx-trigger reloads them).
 // - The outcome is written into the nearest feedback line: `data-feedback`
@@ -34,6 +37,27 @@
       xhr.overrideMimeType("application/json");
       var body = {};
       parameters.forEach(function (value, key) {
+        var marker = key.slice(-1) === "?" ? "?" : key.slice(-2);
+        if (marker === "?" || marker === "[]" || marker === "{}") {
+          key = key.slice(0, -marker.length);
+          var lines = String(value).split(/\r?\n/).map(function (l) { return l.trim(); }).filter(Boolean);
+          if (marker === "[]") {
+            if (!lines.length) return;
+            value = lines;
+          } else if (marker === "{}") {
+            if (!lines.length) return;
+            var object = {};
+            lines.forEach(function (line) {
+              var at = line.indexOf("=");
+              object[at < 0 ? line : line.slice(0, at)] = at < 0 ? "" : line.slice(at + 1);
+            });
+            value = object;
+          } else if (String(value).trim() === "") {
+            return;
+          }
+          body[key] = value;
+          return;
+        }
         var path = key.split(".");
         var target = body;
         for (var i = 0; i < path.length - 1; i++) {
