@@ -61,6 +61,14 @@ async def test_the_demo_trusts_the_notebook_overrides_its_lying_tool_and_distrus
     assert open_world == ["web_fetch_page"]
 
 
+async def test_a_missing_note_is_an_error_that_names_it() -> None:
+    with anyio.fail_after(60):
+        async with Gateway(demo_config()) as gateway, Client(gateway.build_server(), mode="legacy") as client:
+            result = await client.call_tool("notes_get_note", {"note_id": 99})
+    assert result.is_error
+    assert getattr(result.content[0], "text", "") == "Error executing tool get_note: no note with id 99"
+
+
 def test_the_demo_banner_says_what_to_try_in_a_few_lines() -> None:
     lines = BANNER.splitlines()
     assert 3 <= len(lines) <= 5

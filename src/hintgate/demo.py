@@ -63,11 +63,13 @@ class Notebook:
         return note
 
     def get(self, note_id: int) -> _Note:
-        """A note by id, or a ValueError naming it."""
+        """A note by id, or a `ToolError` naming it (the client reads its text; any other error is hidden)."""
+        from mcp.server.mcpserver.exceptions import ToolError
+
         try:
             return self.notes[note_id]
         except KeyError:
-            raise ValueError(f"no note with id {note_id}") from None
+            raise ToolError(f"no note with id {note_id}") from None
 
 
 def _view(note: _Note) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Operators' controls in a real browser (Chromium, as in test_browser): per-tool confirmation, signing in."""
+"""Operators' pages in a real browser (Chromium, as in test_browser): per-tool confirmation, signing in, long lists."""
 
 from __future__ import annotations
 
@@ -7,10 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
+import httpx
 import pytest
 from playwright.async_api import expect
 from test_auth import serving
 from test_browser import Served, browser_page, mcp_client, screenshot, serve, text_of
+
+from hintgate.web.pages import CALLS_PER_PAGE
 
 pytestmark = pytest.mark.anyio
 
@@ -77,3 +80,36 @@ async def test_beyond_loopback_a_browser_signs_in_with_the_token_and_lands_on_th
         cookies = await page.context.cookies()
     [cookie] = [c for c in cookies if c["name"] == "hintgate_token"]
     assert (cookie["httpOnly"], cookie["sameSite"], cookie["secure"]) == (True, "Strict", False)
+
+
+async def _recorded_calls(base: str, count: int) -> None:
+    """Wait (bounded) until the store holds `count` calls."""
+    async with httpx.AsyncClient(base_url=base) as rest:
+        with anyio.fail_after(30):
+            while len((await rest.get("/api/calls", params={"limit": count})).json()) < count:
+                await asyncio.sleep(0.05)
+
+
+async def test_the_calls_page_is_paginated_and_its_dates_stay_on_one_line(tmp_path: Path) -> None:
+    policy = {"rules": [{"allow": {"server": "notes", "tier": "read-only"}}]}
+    with serve(tmp_path, policy) as running:
+        async with mcp_client(running) as client:
+            for number in range(CALLS_PER_PAGE + 5):
+                await client.call_tool("notes_get_note", {"note_id": number % 3 + 1})
+        await _recorded_calls(running.base, CALLS_PER_PAGE + 5)
+        async with browser_page() as page:
+            await page.goto(running.base + "/calls")
+            rows = page.locator("tr.call")
+            await expect(rows).to_have_count(CALLS_PER_PAGE)
+            lines = await page.eval_on_selector_all(
+                "tr.call td[data-label=Started] time", "times => times.map(t => t.getClientRects().length)"
+            )
+            assert set(lines) == {1}, "a date wraps at 1280 px"
+            await page.set_viewport_size({"width": 390, "height": 900})
+            height = await page.evaluate("document.documentElement.scrollHeight")
+            print("height at 390", height)
+            assert height < 12_000, f"the calls page is {height} px long at 390 px"
+            await screenshot(page, "calls-paginated")
+            await page.click("nav.pager >> text=Older calls")
+            await expect(rows).to_have_count(5)
+            await expect(page.locator("nav.pager a")).to_have_text(["Newer calls"])

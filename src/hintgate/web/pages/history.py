@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 VERDICTS: tuple[str, ...] = ("allow", "approved", "denied", "deny", "expired", "withdrawn")
-CALLS_PER_PAGE = 50
+CALLS_PER_PAGE = 25
 _EXECUTION_NAMES = {"retry": "Retry by the gateway", "client_retry": "Retry by the client"}
 """How a call that did not run directly ran (`execution_type`), as shown."""
 
