@@ -79,7 +79,9 @@ def calls(
     tool: Annotated[str | None, typer.Option("--tool", help="Only calls of this tool (its gateway name).")] = None,
     server: Annotated[str | None, typer.Option("--server", help="Only calls to this server.")] = None,
     tier: Annotated[str | None, typer.Option("--tier", help="Only calls of tools of this tier.")] = None,
-    verdict: Annotated[str | None, typer.Option("--verdict", help="allow, deny, approved or denied.")] = None,
+    verdict: Annotated[
+        str | None, typer.Option("--verdict", help="allow, deny, approved, denied, expired, withdrawn.")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,

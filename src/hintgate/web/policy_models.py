@@ -178,6 +178,6 @@ def effects(settings: PolicySettings) -> dict[str, str]:
         f"for {settings.idempotent_retry_window:g} s."
         if settings.idempotent_retry_window
         else "Every call of an idempotent tool asks again.",
-        "approvalTimeout": f"A person has {settings.approval_timeout:g} s to answer; then the call is denied.",
+        "approvalTimeout": f"A person has {settings.approval_timeout:g} s to answer; then it expires, unrun.",
         "askVia": _ASK_VIA_EFFECTS.get(settings.ask_via, settings.ask_via),
     }
