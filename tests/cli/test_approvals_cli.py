@@ -144,3 +144,69 @@ async def test_a_gateway_killed_with_a_pending_approval_runs_nothing_and_the_app
     assert row is not None
     assert (row["state"], row["answered_via"]) == ("expired", "restart")
     assert not target.exists()
+
+
+def test_watch_on_a_terminal_answers_the_approval_shown_with_a_key_press(tmp_path: Path) -> None:
+    import pty
+    import select
+    import time
+    import uuid
+    from datetime import UTC, datetime, timedelta
+
+    from hintgate.policy.approvals import PendingApproval
+
+    db = f"sqlite:///{tmp_path / 'watch.db'}"
+    now = datetime.now(UTC)
+    asked = PendingApproval(
+        id=str(uuid.uuid4()),
+        tool="fs_write_file",
+        title="Write file",
+        server="fs",
+        arguments={"path": "notes.txt", "content": "hello"},
+        reason="writes ask",
+        warnings=[],
+        session_id=None,
+        client_name="test-client",
+        created_at=now,
+        expires_at=now + timedelta(seconds=60),
+        _future=None,
+    )
+
+    async def add() -> None:
+        async with await Store.open(db, recover=False, replica=f"test:{os.getpid()}") as store:
+            await store.approvals.add(asked)
+
+    asyncio.run(add())
+    primary, secondary = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "hintgate", "approvals", "watch", "--timeout", "30", "--db", db],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env={**os.environ, **child_env(), "COLUMNS": "100"},
+    )
+    os.close(secondary)
+    seen = b""
+    deadline = time.monotonic() + 60
+    try:
+        while b"[d] deny" not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            if select.select([primary], [], [], 1)[0]:
+                seen += os.read(primary, 4096)
+        os.write(primary, b"s")
+        while b"approved for the session" not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            if select.select([primary], [], [], 1)[0]:
+                seen += os.read(primary, 4096)
+    finally:
+        child.terminate()
+        child.wait(timeout=10)
+        os.close(primary)
+
+    async def state() -> Any:
+        async with await Store.open(db, recover=False) as store:
+            return await store.approvals.get(asked.id)
+
+    row = asyncio.run(state())
+    assert b"fs_write_file" in seen
+    assert (row["state"], row["answer"], row["answered_via"]) == ("approved", "approve-session", "cli")

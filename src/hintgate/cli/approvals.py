@@ -279,9 +279,10 @@ def _card(row: dict[str, Any]) -> RenderableType:
 async def _ask_key(store: Any, console: Console, row: dict[str, Any]) -> None:
     from hintgate.policy.approvals import Answer
 
-    console.print("[a] approve once  [s] approve for the session  [d] deny  [any other key] later: ", end="")
+    prompt = "[a] approve once  [s] approve for the session  [d] deny  [any other key] later: "
+    console.print(prompt, end="", markup=False, highlight=False)
     key = await asyncio.get_running_loop().run_in_executor(None, _read_key)
-    console.print(key if key.isprintable() else "")
+    console.print(key if key.isprintable() else "", markup=False, highlight=False)
     answer = {"a": Answer.APPROVE_ONCE, "s": Answer.APPROVE_SESSION, "d": Answer.DENY}.get(key.lower())
     if answer is None:
         console.print("Left for later.", style="dim")
