@@ -62,9 +62,9 @@ def server_config(peer: OAuthPeer, oauth: OAuthConfig | None = None) -> ServerCo
 
 
 class Watched:
-    def __init__(self, config: ServerConfig, credentials: MemoryCredentials) -> None:
+    def __init__(self, config: ServerConfig, credentials: MemoryCredentials, **options: Any) -> None:
         self.changed = anyio.Event()
-        self.upstream = McpUpstream(config, env={}, listener=self._heard, login_poll=0.2)
+        self.upstream = McpUpstream(config, env={}, listener=self._heard, login_poll=0.2, **options)
         self.upstream.credentials = credentials
 
     async def _heard(self, name: str, what: str) -> None:
@@ -215,3 +215,29 @@ async def test_a_login_that_gets_no_redirect_in_time_says_so_and_keeps_what_was_
     with anyio.fail_after(30), pytest.raises(OAuthLoginError, match=r"no redirect came back .* within 0.5 s"):
         await login(config, credentials, show_url=ignore, timeout=0.5)
     assert credentials.documents["remote"]["tokens"]["access_token"] == "old-access"
+
+
+async def test_a_server_behind_oauth_without_an_oauth_block_is_down_saying_to_add_one(oauth_peer: OAuthPeer) -> None:
+    config = ServerConfig(name="remote", transport=HttpTransport(url=oauth_peer.url), startup_timeout=10)
+    upstream = McpUpstream(config, env={})
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(upstream.run)
+        await upstream.wait_started(30)
+        tg.cancel_scope.cancel()
+    assert upstream.status.state is SourceState.DOWN
+    assert upstream.status.reason is not None
+    assert "asks for an OAuth login: add oauth: {} to its entry" in upstream.status.reason
+
+
+async def test_a_logout_in_another_process_turns_a_connected_server_to_needs_login(oauth_peer: OAuthPeer) -> None:
+    credentials = MemoryCredentials()
+    config = server_config(oauth_peer)
+    await log_in(oauth_peer, config, credentials)
+    watched = Watched(config, credentials, ping_interval=0.2)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watched.upstream.run)
+        await watched.until(SourceState.UP)
+        await credentials.forget("remote")  # what `hintgate auth logout` does to the shared store
+        await watched.until(SourceState.NEEDS_LOGIN)
+        tg.cancel_scope.cancel()
+    assert watched.upstream.status.reason == "it was logged out: its tokens were forgotten"

@@ -66,10 +66,19 @@ async def test_a_login_started_through_the_api_ends_with_the_server_up(tmp_path:
                 "error": None,
             }
             answers = (await client.get("/api/servers")).text + (await client.get("/api/servers/tracker")).text
-        document = await CredentialsVault(store, "k" * 40).load("tracker")
-        assert document is not None
-        assert document["tokens"]["access_token"] not in answers
-        assert document["tokens"]["refresh_token"] not in answers
+            kept = await CredentialsVault(store, "k" * 40).load("tracker")
+            assert kept is not None
+            assert kept["tokens"]["access_token"] not in answers
+            assert kept["tokens"]["refresh_token"] not in answers
+
+            logout = await client.delete("/api/servers/tracker/login", headers=WRITE)
+            assert logout.json() == {"server": "tracker", "forgotten": True}
+            with anyio.fail_after(30):
+                while (await state_of(client, "tracker"))["state"] != "needs_login":
+                    await asyncio.sleep(0.1)
+            assert (await state_of(client, "tracker"))["reason"] == "it was logged out: its tokens were forgotten"
+            again = await client.delete("/api/servers/tracker/login", headers=WRITE)
+            assert again.json() == {"server": "tracker", "forgotten": False}
     finally:
         await store.close()
 

@@ -195,8 +195,8 @@ def _duration(seconds: float) -> str:
 def auth_logout(server: ServerArg) -> None:
     """Forget a server's tokens and registered client.
 
-    A gateway running in another process keeps the token it holds until the
-    token stops working or the gateway restarts; then it asks for a login.
+    A running gateway notices at its next ping of the server (15 s) and puts
+    the server in needs_login.
     """
 
     async def forget(credentials: Credentials) -> bool:

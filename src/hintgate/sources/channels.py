@@ -32,6 +32,8 @@ from hintgate.redaction import Redactor
 from hintgate.tracecontext import trace_headers
 
 if TYPE_CHECKING:
+    import httpx2
+
     from hintgate.sources.oauth import GatewayAuth
 
 __all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_stdio"]
@@ -212,6 +214,8 @@ class HttpChannel:
         self._url = url
         self.protocol_version: str | None = None
         self.session_lost = False
+        self.unauthorized: str | None = None
+        """Why the server refused hintgate's requests with a 401, when it did (a server without `oauth`)."""
         self._lost_streams = 0
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -259,6 +263,8 @@ class HttpChannel:
             if "id" in message:
                 self._lost_streams = 0
             return
+        if self.unauthorized is not None:
+            raise UpstreamStartError(self.unauthorized, server=self._server)
         refused = self._refusal() if self._refusal is not None else None
         if refused is not None:
             # The OAuth token stopped working and no refresh cured it: the SDK's stand-in
@@ -300,6 +306,8 @@ async def open_http(
         # knows the session; the SDK passes on only the body's JSON-RPC error.
         if response.status_code == 404 and "mcp-session-id" in response.request.headers and channel is not None:
             channel.session_lost = True
+        if response.status_code == 401 and auth is None and channel is not None:
+            channel.unauthorized = _unauthorized(spec, server, response)
 
     client = httpx2.AsyncClient(
         headers=dict(spec.headers),
@@ -325,6 +333,17 @@ async def open_http(
         failed = next((leaf for leaf in leaves if isinstance(leaf, httpx2.HTTPError)), leaves[0])
         detail = str(failed) if isinstance(failed, httpx2.HTTPError) else f"{type(failed).__name__}: {failed}"
         raise UpstreamStartError(f"HTTP connection to {url} failed: {redact.text(detail)}", server=server) from group
+
+
+def _unauthorized(spec: HttpTransport, server: str, response: httpx2.Response) -> str:
+    """What a 401 from a server without an `oauth` block means, and what to do."""
+    challenge = response.headers.get("www-authenticate", "")
+    if challenge.lower().startswith("bearer") and not any(k.lower() == "authorization" for k in spec.headers):
+        return (
+            "it answered HTTP 401 and asks for an OAuth login: add oauth: {} to its entry, "
+            f"then log in (hintgate auth login {server}, or Connect in the dashboard)"
+        )
+    return "it answered HTTP 401 Unauthorized: check the credentials under its headers"
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

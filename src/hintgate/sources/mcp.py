@@ -32,7 +32,7 @@ from hintgate.sources.connection import (
     ServerInfo,
     connect,
 )
-from hintgate.sources.oauth import Credentials, gateway_auth, oauth_of
+from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, gateway_auth, oauth_of
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -109,6 +109,7 @@ class McpUpstream(ConfiguredSource):
         self._refreshing: set[str] = set()
         self._login_poll = login_poll
         self._logged_in = asyncio.Event()
+        self._logged_out = asyncio.Event()
         self.credentials: Credentials | None = None
         """Where OAuth logins are kept (the gateway sets it); a server behind OAuth needs it."""
 
@@ -138,6 +139,24 @@ class McpUpstream(ConfiguredSource):
     def logged_in(self) -> None:
         """Someone logged in (the dashboard's Connect): a server waiting in `needs_login` connects now."""
         self._logged_in.set()
+
+    def logged_out(self) -> None:
+        """Its login was forgotten (through the API): a connected server goes to `needs_login` now."""
+        self._logged_out.set()
+
+    async def _login_gone(self) -> str | None:
+        """Why a server behind OAuth has no login any more (forgotten, or refused in another process); else None."""
+        if self.credentials is None or not oauth_of(self.config):
+            return None
+        try:
+            document = await self.credentials.load(self.name)
+        except HintgateError as exc:
+            return str(exc)
+        if document is None:
+            return "it was logged out: its tokens were forgotten"
+        if not document.get("tokens"):
+            return str(document.get("refused") or NOT_LOGGED_IN)
+        return None
 
     async def _wait_for_login(self, reason: str) -> None:
         """Stay in `needs_login` until a login happened, here or in another process (seen in the store)."""
@@ -199,17 +218,28 @@ class McpUpstream(ConfiguredSource):
 
         A refused connection or a lost session ends the connection itself (the
         ping only provokes the exchange); pings that go unanswered
-        `_PINGS_MISSED_LIMIT` times in a row end it here.
+        `_PINGS_MISSED_LIMIT` times in a row end it here. A server behind OAuth
+        whose login is gone from the store goes to `needs_login`.
         """
         ended = asyncio.ensure_future(connection.wait_closed())
+        self._logged_out.clear()
+        logged_out = asyncio.ensure_future(self._logged_out.wait())
         missed = 0
         try:
             while True:
-                await asyncio.wait({ended}, timeout=self._ping_interval)
+                waits: set[asyncio.Future[Any]] = {ended, logged_out}
+                await asyncio.wait(waits, timeout=self._ping_interval, return_when=asyncio.FIRST_COMPLETED)
                 if ended.done():
                     if isinstance(ended.result(), UpstreamNeedsLogin):
                         raise ended.result()
                     return ended.result().detail
+                # A logout here or in another process (`hintgate auth logout`) is seen at once or within a ping.
+                gone = await self._login_gone()
+                if gone is not None:
+                    raise UpstreamNeedsLogin(gone, server=self.name)
+                if logged_out.done():
+                    self._logged_out.clear()
+                    logged_out = asyncio.ensure_future(self._logged_out.wait())
                 try:
                     await connection.request("ping", timeout=self._ping_interval)
                     missed = 0
@@ -223,6 +253,7 @@ class McpUpstream(ConfiguredSource):
                     continue  # the connection ended: `ended` says why
         finally:
             ended.cancel()
+            logged_out.cancel()
 
     async def _refresh_all(self, connection: McpConnection) -> None:
         caps = connection.info.capabilities if connection.info else {}

@@ -139,6 +139,32 @@ async def start_login(request: Request, gateway: GatewayDep, name: str) -> Login
     return LoginStarted(server=name, authorization_url=url.result(), expires_in=LOGIN_TIMEOUT)
 
 
+class LoggedOut(_Model):
+    """What a logout did."""
+
+    server: str
+    forgotten: bool = Field(description="Whether a login was kept (false: there was nothing to forget).")
+
+
+@router.delete("/servers/{name}/login", response_model=LoggedOut, responses=_ERRORS)
+async def logout(request: Request, gateway: GatewayDep, name: str) -> LoggedOut:
+    """Forget a server's tokens and registered client; the server goes to `needs_login` at once."""
+    _server(gateway, name)
+    credentials = gateway.credentials
+    assert credentials is not None
+    current = _logins(request).pop(name, None)
+    if current is not None and current.task is not None and current.running:
+        current.task.cancel()
+    try:
+        forgotten = await credentials.forget(name)
+    except HintgateError as exc:
+        raise HTTPException(503, str(exc)) from exc
+    source = gateway.sources.get(name)
+    if isinstance(source, McpUpstream):
+        source.logged_out()
+    return LoggedOut(server=name, forgotten=forgotten)
+
+
 @router.get("/servers/{name}/login", response_model=LoginProgress, responses=_ERRORS)
 async def login_progress(request: Request, gateway: GatewayDep, name: str) -> LoginProgress:
     """How the last login started through the API for this server is going."""
