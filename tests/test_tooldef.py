@@ -1,4 +1,4 @@
-"""Python tool definitions: the decorator, seed 004's schema, hints declared or not, and registry search."""
+"""Python tool definitions: the decorator, the MCP tool schema, hints declared or not, and registry search."""
 
 from __future__ import annotations
 

@@ -212,7 +212,7 @@ def test_resolution_keeps_declared_title() -> None:
 @pytest.mark.parametrize(
     ("declared", "tier"),
     [
-        # Seed 003's four tiers, annotated as that server annotates them.
+        # The four tiers, annotated as that server annotates them.
         (Annotations(read_only=True), Tier.READ_ONLY),
         (Annotations(destructive=False, idempotent=False), Tier.ADDITIVE),  # tier 2: create_note
         (Annotations(destructive=False), Tier.ADDITIVE),  # tier 3: soft delete

@@ -1,4 +1,4 @@
-"""The store on SQLite and PostgreSQL: sessions, calls, seed 001's queries, overrides, retention."""
+"""The store on SQLite and PostgreSQL: sessions, calls, the recorded queries, overrides, retention."""
 
 from __future__ import annotations
 

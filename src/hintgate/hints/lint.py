@@ -491,7 +491,7 @@ def load_expect(path: str | Path) -> dict[Tier, list[str]]:
     """Read an expect file: a YAML mapping of tier → list of tool names.
 
     Tier names: read-only, additive-write (aliases non-destructive-write,
-    soft-delete: seed 003's tiers 2 and 3), destructive, unknown. Several keys
+    soft-delete: the two middle tiers), destructive, unknown. Several keys
     may map to one tier; their lists are joined.
 
     Raises:

@@ -1,6 +1,6 @@
 """Client sessions: who is connected to the gateway, since when, and what they have done.
 
-A session is one client connection (seed 001's MCPSession): a stdio client
+A session is one client connection (recorded as a session row): a stdio client
 from its `initialize` until EOF, a streamable HTTP client from its
 `initialize` until the HTTP session ends: the client sends DELETE, or it has
 had no request in flight for `timeouts.sessionIdle` seconds (the SDK's

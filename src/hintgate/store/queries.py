@@ -1,4 +1,4 @@
-"""Seed 001's queries, and the store's own upkeep, as functions over a connection.
+"""The recorder's and the API's queries, and the store's own upkeep, as functions over a connection.
 
 Rows come back as plain dicts: times as ISO 8601 strings in UTC, JSON columns
 decoded. `Store` wraps each in a connection and translates errors.

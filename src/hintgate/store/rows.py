@@ -32,7 +32,7 @@ logger = logging.getLogger("hintgate.store")
 
 @dataclass(frozen=True, slots=True)
 class SessionRecord:
-    """A client session as it starts (seed 001's MCPSession).
+    """A client session as it starts (the session record).
 
     Attributes:
         id: a UUID string; anything else raises `ValueError` here, at construction.
@@ -51,12 +51,12 @@ class SessionRecord:
     replica: str
 
     def __post_init__(self) -> None:
-        uuid.UUID(self.id)  # seed 001: the id must be a valid UUID
+        uuid.UUID(self.id)  # the id must be a valid UUID
 
 
 @dataclass(frozen=True, slots=True)
 class CallRecord:
-    """One tool call as the gateway saw it (seed 001's ToolCallRecord).
+    """One tool call as the gateway saw it (the tool-call record).
 
     The store keeps references to `arguments` and `response` until the
     recorder has encoded them: do not mutate them after `record_call`.

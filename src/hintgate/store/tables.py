@@ -1,7 +1,7 @@
 """The store's schema as SQLAlchemy Core tables: sessions, tool calls, hint overrides, tool pins.
 
 The Alembic migrations under `migrations/versions` must build exactly this; a
-test compares the two. Seed 001's validation rules are CHECK constraints, so
+test compares the two. The records' validation rules are CHECK constraints, so
 they hold whatever writes to the database.
 
 Times are stored in UTC. SQLite has no time-zone type, so `UTCDateTime`

@@ -1,4 +1,4 @@
-"""HTTP method profiles: seed 002's acceptance criteria and seed 000's table."""
+"""HTTP method profiles: the conservative table and the permissive one."""
 
 from __future__ import annotations
 

@@ -220,7 +220,7 @@ async def test_petstore_is_served_through_the_gateway_and_every_method_reaches_t
     assert len(tools) == 20
     for name, tool in tools.items():
         assert set(tool["annotations"]) >= set(HINTS), name
-        assert "title" not in tool["annotations"], name  # seed 002 AC8: titles live in Tool.title
+        assert "title" not in tool["annotations"], name  # titles live in Tool.title
         assert tool["title"], name
         assert len(name) <= NAME_MAX_STRICT
         assert NAME_CHARS.match(name)

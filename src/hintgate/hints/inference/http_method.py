@@ -2,12 +2,12 @@
 
 Two published tables exist and they disagree on PUT and PATCH:
 
-- ``conservative`` (rmcp-openapi, seed 002, the default): PUT and PATCH are
+- ``conservative`` (as rmcp-openapi has it; the default): PUT and PATCH are
   destructive. They overwrite fields that exist, and the MCP spec defines
   ``destructiveHint: false`` as "performs only additive updates", so an
   overwrite is destructive. It is also the cautious reading, which is what a
   gateway should assume about an API it did not write.
-- ``permissive`` (Gram, seed 000): PUT and PATCH are not destructive, for APIs
+- ``permissive`` (as Gram has it): PUT and PATCH are not destructive, for APIs
   whose updates are known to be benign. Gram's table has no openWorld column;
   this profile sets it true like the other, because an HTTP API lies outside
   the gateway.
@@ -61,7 +61,7 @@ PROFILES: Mapping[str, Mapping[str, Effect]] = MappingProxyType(
 """HTTP method tables by profile name: method (upper case) to the four hints."""
 
 DEFAULT_PROFILE = "conservative"
-"""The profile used when none is named: seed 002's, destructive PUT and PATCH."""
+"""The profile used when none is named: ``conservative``, destructive PUT and PATCH."""
 
 
 def method_hints(method: str, profile: str | None = None) -> dict[Hint, Inferred]:
