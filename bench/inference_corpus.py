@@ -153,7 +153,7 @@ _PRAISON_CLOSED = ("memory", "session", "config", "local")
 
 
 def praisonai_predictor(tool: Tool) -> Prediction:
-    """PraisonAI-style name patterns : substrings of the lower-cased name.
+    """PraisonAI-style name patterns: substrings of the lower-cased name.
 
     Read-only patterns make a tool read-only (and so not destructive); set,
     update and configure make it idempotent; memory, session, config and local
