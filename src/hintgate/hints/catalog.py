@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "SEPARATOR",
     "Catalog",
     "CatalogEntry",
+    "ResolveMemo",
     "ResolvedTool",
     "ToolFacts",
     "build_catalog",
@@ -219,6 +220,39 @@ def resolve_tool(
 _NO_FACTS = ToolFacts()
 
 
+class ResolveMemo:
+    """Resolved tools kept from one catalog to the next, so a rebuild resolves only what changed.
+
+    A tool is resolved again when its source listed a new object for it or
+    any other input of `resolve_tool` differs (compared with ==); otherwise
+    the kept `ResolvedTool` is reused. `resolved` counts the resolutions made.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[Hashable, tuple[Mapping[str, Any], object, ResolvedTool]] = {}
+        self._next: dict[Hashable, tuple[Mapping[str, Any], object, ResolvedTool]] = {}
+        self.resolved = 0
+
+    def get(
+        self, key: Hashable, raw: Mapping[str, Any], inputs: object, resolve: Callable[[], ResolvedTool]
+    ) -> ResolvedTool:
+        """The tool resolved from `raw` and `inputs`, calling `resolve` only when they changed since last time."""
+        kept = self._kept.get(key)
+        if kept is None or kept[0] is not raw or kept[1] != inputs:
+            kept = (raw, inputs, resolve())
+            self.resolved += 1
+        self._next[key] = kept
+        return kept[2]
+
+    def done(self) -> None:
+        """End a catalog: tools it did not ask for are forgotten."""
+        self._kept, self._next = self._next, {}
+
+    def clear(self) -> None:
+        """Forget everything: the next catalog resolves every tool."""
+        self._kept, self._next = {}, {}
+
+
 def name_problems(name: str) -> list[str]:
     """What is wrong with a tool name under the spec's naming rules (empty when nothing is)."""
     problems: list[str] = []
@@ -353,7 +387,10 @@ class Catalog:
 
 
 def build_catalog(
-    groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]], *, held: Mapping[str, str] | None = None
+    groups: Iterable[tuple[str, str, Sequence[ResolvedTool]]],
+    *,
+    held: Mapping[str, str] | None = None,
+    previous: Catalog | None = None,
 ) -> Catalog:
     """Namespace and merge the tools of several sources.
 
@@ -362,6 +399,8 @@ def build_catalog(
         held: public name → the server it was given to before (in earlier
             catalogs of this gateway). A name once given stays with its server:
             a tool of another server that would get it now is renamed instead.
+        previous: the catalog built before; an entry whose name, server and
+            resolved tool (the same object) are unchanged is reused as it was.
 
     Public names are what allow rules, session approvals and clients hold on
     to, so a name never moves to another server: tools keep the names they
@@ -398,14 +437,19 @@ def build_catalog(
                 )
             names[i], owner[name] = name, (server, tool.name)
     entries: dict[str, CatalogEntry] = {}
+    before = previous.entries if previous is not None else {}
     for (server, prefix, tool), given in zip(listed, names, strict=True):
         name = str(given)  # every tool was named above
+        spelled = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
+        kept = before.get(name)
+        if kept is not None and kept.tool is tool and kept.server == server and kept.spelled == spelled:
+            entries[name] = kept
+            continue
         wire = wire_tool(name, server, tool)
         snapshot = {
             "annotations": wire["annotations"],
             "provenance": wire["_meta"][META_PREFIX + "provenance"],
             "tier": tool.tier.value,
         }
-        spelled = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
         entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot, spelled)
     return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))

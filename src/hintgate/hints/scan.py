@@ -31,6 +31,7 @@ __all__ = [
     "ScanFinding",
     "ScanRule",
     "high_findings",
+    "named_words",
     "scan_texts",
     "scan_tool",
     "tool_texts",
@@ -481,6 +482,20 @@ def _is_symbol(char: str) -> bool:
 def _tag_text(chars: str) -> str:
     # Tag characters mirror ASCII at U+E0000: decoding them shows what was hidden.
     return "".join(chr(ord(c) - 0xE0000) for c in chars if 0xE0020 <= ord(c) <= 0xE007E)
+
+
+def named_words(tool: Mapping[str, Any]) -> frozenset[str]:
+    """The words of a tool's prose that could name another server's tool (what HG615 looks up).
+
+    A scan with `others` can find shadowing only when one of these is among
+    them, so a caller that keeps them can skip that part for everyone else.
+    """
+    name = tool.get("name") if isinstance(tool.get("name"), str) else None
+    words: set[str] = set()
+    for path, text in tool_texts(tool):
+        if path.rsplit(".", 1)[-1] in _PROSE:
+            words.update(w.strip(".-") for w in _NON_NAME.split(text))
+    return frozenset(w for w in words if w != name and _distinctive(w))
 
 
 def _other_tools(path: str, text: str, tool: str | None, others: Mapping[str, str]) -> Iterator[ScanFinding]:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from hintgate.config.model import GatewayConfig, Trust
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
-from hintgate.hints.catalog import Catalog, ResolvedTool, build_catalog, public_name, resolve_tool
-from hintgate.hints.quarantine import OnFinding, Quarantine, quarantine_catalog
+from hintgate.hints.catalog import Catalog, ResolvedTool, ResolveMemo, build_catalog, public_name, resolve_tool
+from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
@@ -91,6 +91,11 @@ class Gateway:
         """Where the OAuth logins of servers behind OAuth are kept (None: such servers cannot log in)."""
         self.overrides = StoredOverrides(store)
         self.catalog = Catalog({})
+        self._built = Catalog({})  # the catalog before quarantine, reused entry by entry by the next build
+        self.resolved = ResolveMemo()
+        """Resolved tools kept between rebuilds: one server's new list re-resolves only its tools."""
+        self.scans = ScanMemo()
+        """Poisoning scans kept between rebuilds: only new definitions are scanned."""
         self.routes = Routes()
         self._last_server_of: dict[str, str] = {}
         # Quarantined tools by public name, and the fingerprints operators accepted (this process only).
@@ -235,20 +240,32 @@ class Gateway:
 
     def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
         """Resolve one source tool: declared, config and stored overrides, inference, trust."""
-        public = public_name(source.prefix, str(raw.get("name", "")))
+        name = str(raw.get("name", ""))
+        public = public_name(source.prefix, name)
         # A stored override belongs to the tool that holds the public name, not to a newcomer that wants it.
         owner = self._last_server_of.get(public, source.name) == source.name
-        return resolve_tool(
+        facts = source.tool_facts(raw)
+        trusted = source.trust is Trust.TRUSTED
+        overrides = self.stored_overrides.get(public) if owner else None
+        title = self.overrides.titles.get(public) if owner else None
+        profile = self.config.inference_profile
+        return self.resolved.get(
+            (source.name, name),
             raw,
-            facts=source.tool_facts(raw),
-            trusted=source.trust is Trust.TRUSTED,
-            overrides=self.stored_overrides.get(public) if owner else None,
-            title_override=self.overrides.titles.get(public) if owner else None,
-            profile=self.config.inference_profile,
+            (facts, trusted, overrides, title, profile),
+            lambda: resolve_tool(
+                raw, facts=facts, trusted=trusted, overrides=overrides, title_override=title, profile=profile
+            ),
         )
 
     def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:
-        """Rebuild the catalog (and the prompt and resource routes) from the upstreams' listings."""
+        """Rebuild the catalog (and the prompt and resource routes) from the upstreams' listings.
+
+        Tools are resolved and scanned again only where their definition or
+        an input of their resolution changed (`resolved`, `scans`): after one
+        server's `list_changed` that is its tools; the merged catalog reuses
+        every other entry as it was.
+        """
         up = [s for s in self.sources.values() if s.status.state is SourceState.UP]
         if "tools" in kinds:
             groups = []
@@ -263,13 +280,18 @@ class Gateway:
                     except HintgateError as exc:
                         logger.warning("%s: tool %r skipped: %s", source.name, name, exc)
                 groups.append((source.name, source.prefix, resolved))
-            self.catalog = build_catalog(groups, held=self._last_server_of)
+            self.resolved.done()
+            self._built = build_catalog(groups, held=self._last_server_of, previous=self._built)
+            self.catalog = self._built
             for problem in self.catalog.problems:
                 logger.warning("%s", problem)
             for entry in self.catalog.entries.values():
                 self._last_server_of[entry.name] = entry.server
             self.catalog, self.quarantined = quarantine_catalog(
-                self.catalog, accepted=self.accepted_quarantine, on_finding=OnFinding(self.config.on_change)
+                self.catalog,
+                accepted=self.accepted_quarantine,
+                on_finding=OnFinding(self.config.on_change),
+                memo=self.scans,
             )
             for held in self.quarantined.values():
                 logger.warning("%s", held.reason)

@@ -1,0 +1,79 @@
+"""Rebuilding the catalog after one server's list changed costs that server's tools, not the whole catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from hintgate.hints.annotations import Hint
+from hintgate.hints.catalog import ResolvedTool, resolve_tool
+from hintgate.testing import FakeSource, in_memory_gateway
+
+pytestmark = pytest.mark.anyio
+
+
+def listing(server: str, version: str = "v1") -> list[dict[str, Any]]:
+    return [
+        {"name": f"get_{noun}", "description": f"Gets a {noun} ({version}).", "inputSchema": {"type": "object"}}
+        for noun in ("note", "file", "user")
+    ]
+
+
+@pytest.fixture
+def resolved(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every tool name the gateway resolves (inference and all), in order."""
+    names: list[str] = []
+
+    def counting(raw: Mapping[str, Any], **kwargs: Any) -> ResolvedTool:
+        names.append(str(raw["name"]))
+        return resolve_tool(raw, **kwargs)
+
+    monkeypatch.setattr("hintgate.server.gateway.resolve_tool", counting)
+    return names
+
+
+async def test_one_servers_list_changed_re_resolves_only_that_servers_tools(resolved: list[str]) -> None:
+    sources = [FakeSource(name, tools=listing(name)) for name in ("alpha", "beta", "gamma")]
+    async with in_memory_gateway(*sources) as (gateway, client):
+        assert len(resolved) == 9
+        before = dict(gateway.catalog.entries)
+        scans = gateway.scans.scans
+        resolved.clear()
+        sources[1].tools = listing("beta", "v2")
+        await gateway._on_change("beta", "tools")
+        listed = {t.name: t.description for t in (await client.list_tools()).tools}
+        after = gateway.catalog.entries
+    assert resolved == ["get_note", "get_file", "get_user"]
+    assert gateway.scans.scans - scans == 3
+    assert listed["beta_get_file"] == "Gets a file (v2)."
+    assert listed["alpha_get_file"] == "Gets a file (v1)."
+    assert all(after[name] is entry for name, entry in before.items() if entry.server != "beta")
+    assert not any(after[name] is entry for name, entry in before.items() if entry.server == "beta")
+
+
+async def test_an_operators_override_re_resolves_only_the_tool_it_names(resolved: list[str]) -> None:
+    sources = [FakeSource(name, tools=listing(name)) for name in ("alpha", "beta")]
+    async with in_memory_gateway(*sources) as (gateway, client):
+        resolved.clear()
+        await gateway.apply_overrides("beta_get_user", {Hint.DESTRUCTIVE: True}, actor="test")
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert resolved == ["get_user"]
+    assert tools["beta_get_user"].annotations.destructive_hint is True
+    assert tools["alpha_get_user"].annotations.destructive_hint is False
+
+
+async def test_a_server_gone_down_leaves_the_catalog_and_comes_back_without_stale_entries(resolved: list[str]) -> None:
+    sources = [FakeSource(name, tools=listing(name)) for name in ("alpha", "beta")]
+    async with in_memory_gateway(*sources) as (gateway, _client):
+        sources[0].go_down()
+        await gateway._on_change("alpha", "status")
+        gone = set(gateway.catalog.entries)
+        sources[0] = FakeSource("alpha", tools=listing("alpha", "v3"))
+        gateway.sources["alpha"] = sources[0]
+        await gateway._on_change("alpha", "status")
+        back = gateway.catalog.get("alpha_get_note")
+    assert gone == {"beta_get_note", "beta_get_file", "beta_get_user"}
+    assert back is not None
+    assert back.wire["description"] == "Gets a note (v3)."
