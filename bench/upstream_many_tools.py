@@ -9,9 +9,14 @@ It answers ``initialize``, ``ping``, ``tools/list`` (every tool in one page)
 and ``tools/call`` (echoes the arguments as text); notifications are ignored
 and any other request gets a JSON-RPC "method not found" error.
 
+With ``--distinct`` every tool name carries the server's name, as tools of
+different servers do in practice. With ``--changeable`` it also offers
+``bench_change_tools``: a call changes every other tool's description, sends
+``notifications/tools/list_changed``, then answers.
+
 Usage::
 
-    python bench/upstream_many_tools.py [--tools 50] [--name synth]
+    python bench/upstream_many_tools.py [--tools 50] [--name synth] [--distinct] [--changeable]
 """
 
 from __future__ import annotations
@@ -28,12 +33,17 @@ _VERBS = ("get", "list", "search", "create", "update", "delete", "archive", "exp
 _NOUNS = ("note", "issue", "file", "user", "event", "invoice", "record", "task", "report", "label")
 
 
-def make_tools(count: int, server: str) -> list[dict[str, Any]]:
+CHANGE_TOOL = "bench_change_tools"
+"""The tool that changes the list (with ``--changeable``)."""
+
+
+def make_tools(count: int, server: str, *, distinct: bool = False) -> list[dict[str, Any]]:
     """The tool definitions: realistic names, descriptions and input schemas, no annotations.
 
     Args:
         count: how many tools.
         server: the server's name, mentioned in each description.
+        distinct: put the server's name in each tool name too.
 
     Returns:
         A list of MCP ``Tool`` objects as dicts.
@@ -42,7 +52,7 @@ def make_tools(count: int, server: str) -> list[dict[str, Any]]:
     for index in range(count):
         verb = _VERBS[index % len(_VERBS)]
         noun = _NOUNS[(index // len(_VERBS)) % len(_NOUNS)]
-        name = f"{verb}_{noun}_{index}"
+        name = f"{verb}_{noun}_{server}_{index}" if distinct else f"{verb}_{noun}_{index}"
         tools.append(
             {
                 "name": name,
@@ -92,7 +102,7 @@ def handle(message: dict[str, Any], tools: list[dict[str, Any]], server: str) ->
             request_id,
             {
                 "protocolVersion": version,
-                "capabilities": {"tools": {"listChanged": False}},
+                "capabilities": {"tools": {"listChanged": True}},
                 "serverInfo": {"name": server, "version": "0.1.0"},
             },
         )
@@ -104,6 +114,13 @@ def handle(message: dict[str, Any], tools: list[dict[str, Any]], server: str) ->
         text = json.dumps({"tool": params.get("name"), "arguments": params.get("arguments") or {}})
         return _result(request_id, {"content": [{"type": "text", "text": text}], "isError": False})
     return _error(request_id, -32601, f"Method not found: {method}")
+
+
+def _calls(message: Any, tool: str) -> bool:
+    if not isinstance(message, dict) or message.get("method") != "tools/call":
+        return False
+    params = message.get("params")
+    return isinstance(params, dict) and params.get("name") == tool
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,8 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tools", type=int, default=50, help="how many tools to offer (default 50)")
     parser.add_argument("--name", default="synth", help="the server's name (default synth)")
+    parser.add_argument("--distinct", action="store_true", help="put the server's name in every tool name")
+    parser.add_argument("--changeable", action="store_true", help=f"offer {CHANGE_TOOL}, which changes the list")
     args = parser.parse_args(argv)
-    tools = make_tools(args.tools, args.name)
+    tools = make_tools(args.tools, args.name, distinct=args.distinct)
+    changes = 0
+    if args.changeable:
+        tools.append(
+            {"name": CHANGE_TOOL, "description": "Changes this server's tool list.", "inputSchema": {"type": "object"}}
+        )
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     for line in stdin:
         if not line.strip():
@@ -129,6 +153,12 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             reply: dict[str, Any] | None = _error(None, -32700, "Parse error")
         else:
+            if args.changeable and _calls(message, CHANGE_TOOL):
+                changes += 1
+                for tool in tools[:-1]:
+                    tool["description"] = f"{tool['description'].split(' [')[0]} [changed {changes}]"
+                changed = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+                stdout.write(json.dumps(changed).encode() + b"\n")
             reply = handle(message, tools, args.name) if isinstance(message, dict) else None
         if reply is not None:
             stdout.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
