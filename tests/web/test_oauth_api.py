@@ -99,3 +99,25 @@ async def test_a_login_is_refused_for_an_unknown_server_one_without_oauth_and_a_
         status = await state_of(client, "tracker")
         assert status["state"] == "needs_login"
         assert "this gateway runs without one" in status["reason"]
+
+
+async def test_a_server_behind_oauth_added_at_run_time_is_connected_without_a_restart(
+    tmp_path: Path, oauth_peer: OAuthPeer
+) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path / 'h.db'}", replica="t")
+    try:
+        async with api({}, store) as client:
+            added = await client.post(
+                "/api/servers", headers=WRITE, json={"name": "tracker", "url": oauth_peer.url, "oauth": {}}
+            )
+            assert added.status_code == 201, added.text
+            assert (await state_of(client, "tracker"))["state"] == "needs_login"
+            started = await client.post("/api/servers/tracker/login", headers=WRITE)
+            await anyio.to_thread.run_sync(oauth_peer.approve_without_browser, started.json()["authorization_url"])
+            with anyio.fail_after(30):
+                while (await state_of(client, "tracker"))["state"] != "up":
+                    await asyncio.sleep(0.1)  # bounded poll: the server connects once the login is kept
+            tools = {tool["name"] for tool in (await client.get("/api/tools", params={"server": "tracker"})).json()}
+            assert tools == {"tracker_echo", "tracker_whoami"}
+    finally:
+        await store.close()
