@@ -98,3 +98,31 @@ async def test_a_call_reaching_replica_a_is_answered_through_replica_b_and_throu
     assert f"is {won}" in loser.json()["detail"]
     assert raced.is_error is (won == "denied")
     assert (root / "race.txt").exists() is (won == "approved")
+
+
+async def test_an_override_set_on_replica_b_reaches_replica_a_through_the_notification(
+    postgres_server: Any, tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    import httpx
+
+    db = postgres_server.create_database()
+    config = tmp_path / "hintgate.json"
+    servers = {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}
+    config.write_text(json.dumps({"mcpServers": servers}))
+    with (
+        running_gateway("--config", str(config), "--db", db) as a,
+        running_gateway("--config", str(config), "--db", db) as b,
+        anyio.fail_after(120),
+    ):
+        async with (
+            httpx.AsyncClient(base_url=a.base_url) as rest_a,
+            httpx.AsyncClient(base_url=b.base_url) as rest_b,
+        ):
+            tool = "/api/tools/fs_read_text_file"
+            patched = await rest_b.patch(f"{tool}/overrides", json={"title": "Read a note"}, headers=WRITE)
+            assert patched.status_code == 200, patched.text
+            # Replica A reads the overrides version only every 30 s without a notification:
+            # seeing the title well before then means the NOTIFY carried it.
+            with anyio.fail_after(10):
+                while (await rest_a.get(tool)).json()["title"] != "Read a note":
+                    await asyncio.sleep(0.05)
