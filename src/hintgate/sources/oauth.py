@@ -250,6 +250,14 @@ def _provider_class() -> type[Any]:
                         response = yield outgoing
                         if outgoing is request and response.status_code == 401:
                             break
+                        if outgoing is request and _insufficient_scope(response):
+                            # A step-up needs a person's consent: never started from here.
+                            self.refusal = (
+                                "the server asks for more scopes than were granted (HTTP 403 insufficient_scope); "
+                                "log in again"
+                            )
+                            await self.stored.save(tokens=None, expires_at=None, refused=self.refusal)
+                            return
                         outgoing = await flow.asend(response)
                 except StopAsyncIteration:
                     return
@@ -269,6 +277,11 @@ def _provider_class() -> type[Any]:
                 return
 
     return Provider
+
+
+def _insufficient_scope(response: httpx2.Response) -> bool:
+    challenge = response.headers.get("www-authenticate", "")
+    return response.status_code == 403 and "insufficient_scope" in challenge
 
 
 def _refusal(response: httpx2.Response) -> str:
