@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hintgate import __version__
 from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, servers_api
@@ -16,6 +17,37 @@ from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
 
 __all__ = ["create_app"]
+
+
+class Checked:
+    """ASGI middleware running an HTTP check (`check(request, call_next)`) without wrapping the response.
+
+    Starlette's `BaseHTTPMiddleware` runs the app in a task and streams its
+    response through memory streams, for every request: that was a large part
+    of what a call to /mcp cost. The check only ever answers itself or lets the
+    request through, so this runs it first, then the app as it is.
+    """
+
+    def __init__(
+        self, app: ASGIApp, check: Callable[[Request, Callable[[Request], Awaitable[Response]]], Awaitable[Response]]
+    ) -> None:
+        self.app = app
+        self.check = check
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        passed = Response()
+
+        async def through(_request: Request) -> Response:
+            return passed
+
+        answer = await self.check(Request(scope, receive), through)
+        if answer is passed:
+            await self.app(scope, receive, send)
+        else:
+            await answer(scope, receive, send)
 
 
 def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), token: str | None = None) -> FastAPI:
@@ -39,7 +71,7 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
     app.state.gateway = gateway
     app.state.store = store
     app.state.token = token
-    app.middleware("http")(security_middleware(token))
+    app.add_middleware(Checked, check=security_middleware(token))
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before anything reads it
 
     @app.exception_handler(RequestValidationError)
@@ -75,6 +107,6 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
     app.include_router(approvals_api.router)
     app.include_router(dashboard.router)
     dashboard.mount_static(app)
-    for route in mcp_routes:
-        app.router.routes.append(route)
+    # MCP first: every call to /mcp is matched against the first route rather than after every page.
+    app.router.routes[0:0] = list(mcp_routes)
     return app
