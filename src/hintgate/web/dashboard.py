@@ -234,7 +234,7 @@ async def approval_count(request: Request, gateway: api.GatewayDep, known: str |
 @router.get("/fragments/servers", response_class=HTMLResponse)
 async def servers_list(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """The server list with its actions and the add form (refreshed after a server is changed)."""
-    return _render(request, "_servers.html", pages.ServersFragment(pages.layout(gateway, "", "")))
+    return _render(request, "_servers_table.html", pages.ServersFragment(pages.layout(gateway, "", "")))
 
 
 @router.get("/fragments/approvals", response_model=None)

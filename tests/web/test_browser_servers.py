@@ -1,0 +1,77 @@
+"""The dashboard's server list in a real browser: add a server from the form, disable, enable and remove it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from playwright.async_api import expect
+from test_browser import Served, browser_page, mcp_client, screenshot, serve
+
+pytestmark = pytest.mark.anyio
+
+
+async def tool_names(client: object) -> set[str]:
+    listed = await client.list_tools(cache_mode="refresh")  # type: ignore[attr-defined]
+    return {t.name for t in listed.tools}
+
+
+async def until(predicate: object, client: object) -> set[str]:
+    """The client's tool names once `predicate(names)` holds (bounded)."""
+    with anyio.fail_after(30):
+        while True:
+            names = await tool_names(client)
+            if predicate(names):  # type: ignore[operator]
+                return names
+            await anyio.sleep(0.2)
+
+
+async def test_a_server_added_in_the_form_runs_and_can_be_disabled_enabled_and_removed(tmp_path: Path) -> None:
+    with serve(tmp_path, {"mode": "bypass"}) as served:
+        await _drive(served)
+
+
+async def _drive(served: Served) -> None:
+    async with mcp_client(served) as client, browser_page() as page:
+        page.on("dialog", lambda dialog: dialog.accept())
+        await page.goto(served.base + "/")
+        await page.click(".add-server summary")
+        await page.fill("#server-name", "extra")
+        await page.fill("#server-command", sys.executable)
+        await page.fill("#server-args", "-m\nhintgate.demo")
+        await page.fill("#server-env", "DEMO_LABEL=${NOT_SET:-none}")
+        await page.check("#server-trust")
+        await page.click("#add-server-submit")
+        await expect(page.locator("#add-server .feedback")).to_contain_text("Added")
+        row = page.locator('#servers tr[data-server="extra"]')
+        await expect(row).to_have_attribute("data-state", "up")
+        await expect(row.locator(".origin")).to_contain_text("added here")
+        await expect(row.locator('td[data-label="Trust"]')).to_have_text("trusted")
+        assert "extra_search_notes" in await until(lambda n: "extra_search_notes" in n, client)
+        await screenshot(page, "catalog-servers")
+
+        await row.locator("button.disable").click()
+        await expect(row).to_have_attribute("data-state", "disabled")
+        await expect(page.locator("#servers-feedback")).to_contain_text("Disabled: extra")
+        await until(lambda n: not any(x.startswith("extra_") for x in n), client)
+
+        await row.locator("button.enable").click()
+        await expect(row).to_have_attribute("data-state", "up")
+        await until(lambda n: "extra_search_notes" in n, client)
+
+        await row.locator("button.remove").click()
+        await expect(row).to_have_count(0)
+        await expect(page.locator("#servers-feedback")).to_contain_text("Removed: extra")
+        names = await until(lambda n: not any(x.startswith("extra_") for x in n), client)
+        assert "notes_search_notes" in names
+
+        # A bad entry is refused with what was wrong, and nothing is added.
+        await page.fill("#server-name", "broken")
+        await page.fill("#server-command", "")
+        await page.fill("#server-args", "")
+        await page.fill("#server-env", "")
+        await page.click("#add-server-submit")
+        await expect(page.locator("#add-server .feedback")).to_contain_text('needs "command"')
+        await expect(page.locator('#servers tr[data-server="broken"]')).to_have_count(0)
