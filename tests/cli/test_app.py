@@ -262,6 +262,18 @@ def test_policy_explain_gives_every_tool_a_verdict_per_mode_with_reasons() -> No
     assert all(d["reason"] and d["source"] for row in rows.values() for d in row["decisions"].values())
 
 
+def test_policy_explain_narrows_to_the_tools_named_or_globbed() -> None:
+    result = run("policy", "explain", "--demo", "--format", "json", "notes_purge_notes", "web_*")
+    assert result.exit_code == 0, result.output
+    assert [row["tool"] for row in json.loads(result.stdout)] == ["notes_purge_notes", "web_fetch_page"]
+
+
+def test_policy_explain_of_a_tool_that_is_not_there_names_the_nearest() -> None:
+    result = runner.invoke(app, ["policy", "explain", "--demo", "notes_purge_note"])
+    assert result.exit_code == EXIT_USAGE
+    assert "no tool matches 'notes_purge_note'; did you mean notes_purge_notes" in result.output
+
+
 def test_policy_explain_rejects_an_unknown_mode() -> None:
     result = runner.invoke(app, ["policy", "explain", "--demo", "--mode", "yolo"])
     assert result.exit_code == EXIT_USAGE

@@ -137,3 +137,17 @@ def test_policy_explain_marks_the_configured_mode_and_gives_its_reasons_when_the
     assert "why (accept-edits)" in result.stdout
     create = next(line for line in result.stdout.splitlines() if line.startswith("notes_create_note "))
     assert "Accept-edits mode runs additive writes" in create
+
+
+def test_lint_findings_fit_80_columns_and_wrap_only_between_words(time_cmd: list[str]) -> None:
+    runner = CliRunner()
+    args = ["lint", "--fail-on", "never", "--", *time_cmd]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    document = runner.invoke(app, [*args[:1], "--format", "json", *args[1:]], catch_exceptions=False)
+    findings = json.loads(document.stdout)["findings"]
+    assert findings  # the time server leaves titles out, at least
+    words = {f["code"] for f in findings} | {f["tool"] for f in findings} | {f["rule"] for f in findings}
+    words |= {word for f in findings for word in f["message"].split()}
+    assert_fits(result.stdout, words)
+    save("lint", result.stdout)

@@ -461,6 +461,10 @@ def openapi(
 
 @policy_app.command("explain")
 def policy_explain(
+    tools: Annotated[
+        list[str] | None,
+        typer.Argument(help="Only these tools: gateway names or globs (fs_write_file, 'git_*').", show_default=False),
+    ] = None,
     config: ConfigFile = None,
     demo: DemoFlag = False,
     mode: Annotated[
@@ -483,13 +487,34 @@ def policy_explain(
         fail(f"--mode: expected one of {', '.join(m.value for m in Mode)}", EXIT_USAGE)
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
     settings, rules = loaded.policy
-    rows = explain(gateway.catalog.entries.values(), settings, rules, modes)
+    entries = list(gateway.catalog.entries.values())
+    if tools:
+        entries = _chosen_tools(entries, tools)
+    rows = explain(entries, settings, rules, modes)
     console = out()
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))
     else:
         table = explain_text(rows, modes, detailed=bool(mode), configured=settings.mode, width=console.width, wide=wide)
         print_wide(console, table, wide)
+
+
+def _chosen_tools(entries: list[Any], patterns: list[str]) -> list[Any]:
+    """The entries named by `patterns` (names or globs); a pattern naming none fails with the nearest names."""
+    import difflib
+
+    from hintgate.hints.names import NameGlob
+
+    chosen: dict[str, Any] = {}
+    for pattern in patterns:
+        glob = NameGlob(pattern)
+        found = [e for e in entries if glob.matches(e.name)]
+        if not found:
+            near = difflib.get_close_matches(pattern, [e.name for e in entries], n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(near)}?" if near else " (`hintgate tools` lists them)"
+            fail(f"no tool matches {pattern!r}{hint}", EXIT_USAGE)
+        chosen.update((e.name, e) for e in found)
+    return list(chosen.values())
 
 
 app.command()(sessions)

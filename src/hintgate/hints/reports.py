@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -114,20 +115,15 @@ def lint_text(report: LintReport) -> Group:
         header.append(f"  ({report.server})", style="dim")
     parts.append(header)
     if report.findings:
-        table = Table(show_header=True, header_style="bold", expand=False)
-        table.add_column("severity")
-        table.add_column("code")
-        table.add_column("tool", overflow="fold")
-        table.add_column("finding", overflow="fold")
+        # One finding a few lines: a message wraps between words at any width, never inside a name.
         ordered = sorted(report.findings, key=lambda f: (-f.level.rank, f.tool or "", f.code))
         for finding in ordered:
-            table.add_row(
-                Text(finding.level.value, style=_STYLE[finding.level]),
-                f"{finding.code} {finding.rule.id}",
-                finding.tool or "",
-                finding.message if finding.span is None else f"{finding.message} (at {_at(finding.span)})",
-            )
-        parts.append(table)
+            line = Text(f"{finding.level.value:<7}", style=_STYLE[finding.level])
+            line.append(f" {finding.code} {finding.rule.id}", style="bold")
+            if finding.tool:
+                line.append(f"  {finding.tool}")
+            message = finding.message if finding.span is None else f"{finding.message} (at {_at(finding.span)})"
+            parts += [line, Padding(Text(message), (0, 0, 0, 8))]
     else:
         parts.append(Text("no findings", style="green"))
     parts.append(_summary_table(report))
