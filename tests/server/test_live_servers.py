@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import anyio
 import pytest
 
 from hintgate.config.layering import InvalidEntry
-from hintgate.config.loading import parse_config
+from hintgate.config.loading import load_config, parse_config
 from hintgate.policy.approvals import Answer
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ServerChangeRefused, UnknownServer
@@ -169,7 +170,9 @@ async def test_stored_changes_are_laid_over_the_file_at_the_next_start(
     time_cmd: list[str], memory_cmd: list[str], tmp_path: Path
 ) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
-    config = parse_config({"mcpServers": {"time": entry(time_cmd)}})
+    file = tmp_path / "hintgate.json"
+    file.write_text(json.dumps({"mcpServers": {"time": entry(time_cmd)}}))
+    config = load_config(file)
     memory = entry(memory_cmd, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")})
     with anyio.fail_after(120):
         async with await Store.open(url) as store, Gateway(config, store=store) as gateway:
@@ -185,3 +188,14 @@ async def test_stored_changes_are_laid_over_the_file_at_the_next_start(
             assert change.action == "disable"
             assert change.changed_by == "test"
             assert {n.split("_")[0] for n in names(gateway)} == {"memory"}
+
+
+async def test_without_a_config_file_changes_are_not_stored(demo_cmd: list[str], tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    config = parse_config({"mcpServers": {}})  # what --demo and --python serve: no file to lay changes over
+    with anyio.fail_after(60):
+        async with await Store.open(url) as store, Gateway(config, store=store) as gateway:
+            result = await gateway.server_set.add("demo", entry(demo_cmd), actor="test")
+            assert result.persisted is False
+            assert "demo_search_notes" in names(gateway)
+            assert await store.server_changes() == []

@@ -12,7 +12,7 @@ import anyio
 import httpx
 import pytest
 
-from hintgate.config.loading import parse_config
+from hintgate.config.loading import load_config, parse_config
 from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 from hintgate.web.app import create_app
@@ -24,8 +24,15 @@ SECRET = "sk-live-abcdef0123456789"
 
 
 @asynccontextmanager
-async def api(servers: dict[str, Any], store: Store | None = None) -> AsyncIterator[httpx.AsyncClient]:
-    gateway = Gateway(parse_config({"mcpServers": servers}), store=store, environ={"PATH": "/usr/bin:/bin"})
+async def api(
+    servers: dict[str, Any], store: Store | None = None, file: Path | None = None
+) -> AsyncIterator[httpx.AsyncClient]:
+    if file is not None:
+        file.write_text(json.dumps({"mcpServers": servers}))
+        config = load_config(file)
+    else:
+        config = parse_config({"mcpServers": servers})
+    gateway = Gateway(config, store=store, environ={"PATH": "/usr/bin:/bin"})
     async with gateway:
         app = create_app(gateway, store)
         transport = httpx.ASGITransport(app=app)
@@ -44,7 +51,7 @@ async def test_a_server_added_through_the_api_runs_and_its_secrets_never_come_ba
     with anyio.fail_after(120):
         async with (
             await Store.open(f"sqlite:///{tmp_path / 's.db'}") as store,
-            api({"time": entry(time_cmd)}, store) as client,
+            api({"time": entry(time_cmd)}, store, tmp_path / "hintgate.json") as client,
         ):
             added = await client.post("/api/servers", json={"name": "memory", **memory}, headers=WRITE)
             assert added.status_code == 201, added.text

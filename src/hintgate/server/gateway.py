@@ -83,7 +83,9 @@ class Gateway:
         self.sources: dict[str, Source] = (
             dict(sources) if sources is not None else build_sources(config, environ=environ, listener=self._on_change)
         )
-        self.server_set = ServerSet(config, apply=self.apply_config, store=store, environ=environ)
+        # Runtime changes are kept in the store for a config file; what --demo or --python serve stays as it is.
+        layer_store = store if config.source is not None else None
+        self.server_set = ServerSet(config, apply=self.apply_config, store=layer_store, environ=environ)
         """The config file and the runtime changes over it: what adds, edits, removes, enables and disables servers."""
         self._source_tasks: dict[str, asyncio.Task[None]] = {}
         self._reconfiguring = asyncio.Lock()
@@ -148,7 +150,7 @@ class Gateway:
             await self.overrides.load()
             self._apply_confirms()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
-            if self._built_from_config:
+            if self._built_from_config and self.server_set.persisted:
                 layered = await self.server_set.load()
                 if layered != self.config:  # runtime changes are stored: run the config they make
                     self.config = layered
