@@ -19,7 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
-from hintgate.outcome import CallOutcome
+from hintgate.outcome import WITHDRAWN, CallOutcome
 from hintgate.policy.rules import Mode, PolicySettings
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 
@@ -464,3 +464,23 @@ async def test_an_observer_that_fails_does_not_fail_the_call_or_the_observers_af
             result = await client.call_tool("notes_read", {})
     assert result.is_error is False
     assert [o.entry.name for o in outcomes.seen] == ["notes_read"]
+
+
+async def test_a_call_withdrawn_while_it_waited_for_a_person_is_recorded_as_never_run() -> None:
+    source = FakeSource("notes", tools=OBSERVED_TOOLS, handlers={"wipe": lambda a: "gone"}, trust=Trust.TRUSTED)
+    config = parse_config({"mcpServers": {}, "policy": {"askVia": "queue", "approvalTimeout": 30}})
+    outcomes = Outcomes()
+    async with in_memory_gateway(source, config=config) as (gateway, client):
+        gateway.calls.observers.append(outcomes)
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(client.call_tool, "notes_wipe", {})
+                while not gateway.calls.approvals:
+                    await asyncio.sleep(0.01)
+                tasks.cancel_scope.cancel()
+            while not outcomes.seen:
+                await asyncio.sleep(0.01)
+    [withdrawn] = outcomes.seen
+    assert (withdrawn.verdict, withdrawn.approval) == ("withdrawn", "withdrawn")
+    assert withdrawn.error == WITHDRAWN
+    assert source.calls == []

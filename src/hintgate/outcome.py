@@ -17,7 +17,13 @@ from typing import Any, ClassVar, Protocol
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.decide import Decision
 
-__all__ = ["NO_TRACER", "CallObserver", "CallOutcome", "Tracer"]
+__all__ = ["CANCELLED", "NO_TRACER", "WITHDRAWN", "CallObserver", "CallOutcome", "Tracer"]
+
+CANCELLED = "cancelled before it finished (the client cancelled it, or the gateway stopped)"
+"""The error on record of a call cancelled while it ran: it may have reached its server."""
+
+WITHDRAWN = "withdrawn before a person answered (the client cancelled it or went away); it never ran"
+"""The error on record of a call whose question the client withdrew."""
 
 
 @dataclass(frozen=True, slots=True)

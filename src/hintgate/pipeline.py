@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from hintgate.arguments import argument_problem
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.outcome import NO_TRACER, CallObserver, CallOutcome, Tracer
+from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallObserver, CallOutcome, Tracer
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
@@ -290,8 +290,8 @@ class ToolCalls:
             error = str(exc)
             raise
         except asyncio.CancelledError:
-            # It may have reached its server: the record says so rather than losing it.
-            error = "cancelled before it finished (the client cancelled it, or the gateway stopped)"
+            # It may have reached its server (not when withdrawn while asking): the record says so.
+            error = WITHDRAWN if attempt.approval == "withdrawn" else CANCELLED
             raise
         finally:
             if result is not None or error is not None:

@@ -1,4 +1,4 @@
-"""Retries on the calls page: which calls the gateway or the client repeated, and which call each repeats."""
+"""The calls page says how a call ran: retries and the call each repeats, and questions the client withdrew."""
 
 from __future__ import annotations
 
@@ -61,3 +61,25 @@ async def test_the_calls_page_marks_retries_and_links_each_to_the_call_it_repeat
     client = rows[again].select_one(".execution")
     assert client is not None
     assert client.get_text(" ", strip=True).startswith("Retry by the client of")
+
+
+async def test_a_call_withdrawn_while_it_waited_says_so_instead_of_who_answered(open_dashboard: OpenDashboard) -> None:
+    decision = {
+        "verdict": "ask",
+        "reason": "r",
+        "source": "mode:default",
+        "approver": "client",
+        "approval": "withdrawn",
+    }
+    async with open_dashboard() as dash:
+        assert dash.store is not None
+        dash.store.record_call(
+            _call("w", datetime(2026, 1, 1, tzinfo=UTC), response=None, decision=decision, verdict="withdrawn")
+        )
+        await dash.store.flush()
+        soup = await dash.page("/calls")
+    [row] = soup.select("tr.call")
+    approver = row.select_one(".approver")
+    assert approver is not None
+    assert approver.get_text(strip=True).startswith("withdrawn while it waited")
+    assert "answered by" not in row.get_text()

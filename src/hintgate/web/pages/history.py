@@ -142,7 +142,8 @@ class CallRow:
         verdict: the final verdict as a badge.
         reason: why the policy decided so.
         rule: which rule or setting decided.
-        approver: who answered, when a person was asked.
+        approver: who answered, when a person was asked, as shown ("answered by api"); a question the
+            client withdrew (it cancelled or went away) says so instead.
         error: the error, if the call failed.
         tokens: input plus output tokens.
         execution: how it ran when not directly ("Retry by the gateway", "Retry by the client"), else None.
@@ -171,6 +172,13 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _answered(decision: Mapping[str, Any]) -> str | None:
+    approver = decision.get("approver")
+    if decision.get("approval") == "withdrawn":
+        return "withdrawn while it waited: the client cancelled it or went away, so it never ran"
+    return None if not approver else f"answered by {approver}"
+
+
 def call_row(row: Mapping[str, Any]) -> CallRow:
     """A listed call from the store's record."""
     snapshot = _mapping(row.get("hints"))
@@ -188,7 +196,7 @@ def call_row(row: Mapping[str, Any]) -> CallRow:
         verdict=verdict_badge(row.get("verdict")),
         reason=decision.get("reason"),
         rule=decision.get("source"),
-        approver=decision.get("approver"),
+        approver=_answered(decision),
         error=row.get("error"),
         tokens=int(row.get("input_tokens") or 0) + int(row.get("output_tokens") or 0),
         execution=_EXECUTION_NAMES.get(row.get("execution_type") or "direct"),
