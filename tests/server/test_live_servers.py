@@ -199,3 +199,31 @@ async def test_without_a_config_file_changes_are_not_stored(demo_cmd: list[str],
             assert result.persisted is False
             assert "demo_search_notes" in names(gateway)
             assert await store.server_changes() == []
+
+
+async def test_a_replica_sharing_the_store_catches_up_with_a_change_made_through_another(
+    time_cmd: list[str], demo_cmd: list[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    file = tmp_path / "hintgate.json"
+    file.write_text(json.dumps({"mcpServers": {"time": entry(time_cmd)}}))
+    config = load_config(file)
+    with anyio.fail_after(120):
+        async with await Store.open(url, replica="a") as store_a, await Store.open(url, replica="b") as store_b:
+            a, b = Gateway(config, store=store_a), Gateway(config, store=store_b)
+            b.server_set.follow_interval = 3600  # caught up by hand below, not by its timer
+            async with a, b:
+                await _replicas(a, b, demo_cmd)
+
+
+async def _replicas(a: Gateway, b: Gateway, demo_cmd: list[str]) -> None:
+    time_b = b.sources["time"]
+    await a.server_set.add("demo", entry(demo_cmd), actor="test")
+    assert "demo_search_notes" not in names(b)
+    diff = await b.server_set.catch_up()
+    assert diff is not None
+    assert diff.added == ("demo",)
+    assert "demo_search_notes" in names(b)
+    assert b.sources["time"] is time_b
+    assert await b.server_set.catch_up() is None  # nothing new: nothing applied
+    assert await a.server_set.catch_up() is None  # its own change is no news to it

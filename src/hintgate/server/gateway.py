@@ -151,6 +151,7 @@ class Gateway:
             self._apply_confirms()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config and self.server_set.persisted:
+                self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
                 layered = await self.server_set.load()
                 if layered != self.config:  # runtime changes are stored: run the config they make
                     self.config = layered

@@ -161,19 +161,49 @@ class ServerSet:
     async def load(self) -> GatewayConfig:
         """Read the stored changes and lay them over the file; returns the config to run (nothing applied)."""
         if self._store is not None:
-            rows = await self._store.server_changes()
-            self._changes = {
-                row["name"]: ServerChange(
-                    name=row["name"],
-                    action=row["action"],
-                    config=row["config"],
-                    changed_at=row["changed_at"],
-                    changed_by=row["changed_by"],
-                )
-                for row in rows
-            }
+            self._changes = await self._stored()
         self.layered = self._lay(self.layered.file)
         return self.layered.config
+
+    async def _stored(self) -> dict[str, ServerChange]:
+        assert self._store is not None
+        return {
+            row["name"]: ServerChange(
+                name=row["name"],
+                action=row["action"],
+                config=row["config"],
+                changed_at=row["changed_at"],
+                changed_by=row["changed_by"],
+            )
+            for row in await self._store.server_changes()
+        }
+
+    follow_interval = 5.0
+    """Seconds between two looks at the store for changes other gateways made."""
+
+    async def follow(self) -> None:
+        """Apply the changes other gateways sharing the store make (replicas), every `follow_interval` seconds."""
+        while True:
+            await asyncio.sleep(self.follow_interval)
+            try:
+                await self.catch_up()
+            except HintgateError as exc:
+                logger.warning("reading server changes from the store failed: %s", exc)
+
+    async def catch_up(self) -> SourceDiff | None:
+        """Run the stored changes if they differ from those in force; returns the diff, or None when equal."""
+        if self._store is None:
+            return None
+        async with self._lock:
+            stored = await self._stored()
+            if _effect(stored) == _effect(self._changes):
+                return None
+            self._changes = stored
+            layered = self._lay(self.layered.file)
+            diff = await self._apply(layered.config)
+            self.layered = layered
+            logger.info("server changes made elsewhere applied: %s", diff.describe())
+            return diff
 
     def _lay(self, file: GatewayConfig) -> Layered:
         layered = lay_over(file, self._changes.values(), environ=self._environ)
@@ -304,6 +334,11 @@ class ServerSet:
         diff = await self._apply(layered.config)
         self.layered = layered
         return ChangeResult(diff, persisted=self._store is not None)
+
+
+def _effect(changes: Mapping[str, ServerChange]) -> dict[str, tuple[str, str]]:
+    """What changes do, without when or by whom: equal means the same servers run."""
+    return {n: (c.action, json.dumps(c.config, sort_keys=True)) for n, c in changes.items()}
 
 
 def _noun(kind: str) -> str:
