@@ -44,11 +44,12 @@ class Gateway:
 
 
 @contextmanager
-def serve(tmp_path: Path, peer: OAuthPeer) -> Iterator[Gateway]:
-    """`hintgate serve --http` with the OAuth server as `tracker`, its stderr kept."""
+def serve(tmp_path: Path, peer: OAuthPeer, *, configured: bool = True) -> Iterator[Gateway]:
+    """`hintgate serve --http` with the OAuth server as `tracker` (unless not `configured`), its stderr kept."""
     config = tmp_path / "hintgate.json"
     policy = {"rules": [{"allow": {"server": "tracker"}}]}
-    config.write_text(json.dumps({"mcpServers": {"tracker": {"url": peer.url, "oauth": {}}}, "policy": policy}))
+    servers = {"tracker": {"url": peer.url, "oauth": {}}} if configured else {}
+    config.write_text(json.dumps({"mcpServers": servers, "policy": policy}))
     data = tmp_path / "data"
     env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(data)}
     env.pop("HINTGATE_STATE_KEY", None)  # the key made in the data directory
@@ -140,3 +141,32 @@ async def test_connect_in_the_dashboard_logs_in_and_the_servers_tools_reach_a_co
         assert token not in dashboard_html
         assert all(token not in answer for answer in answers)
         assert token not in "".join(gateway.log)
+
+
+async def test_a_server_behind_oauth_added_in_the_dashboard_is_connected_and_logged_out_there(
+    tmp_path: Path, oauth_peer: OAuthPeer
+) -> None:
+    with serve(tmp_path, oauth_peer, configured=False) as gateway:
+        async with browser_page() as page:
+            await page.goto(gateway.base + "/")
+            if await page.locator("details.add-server").get_attribute("open") is None:
+                await page.locator("details.add-server summary").click()
+            await page.fill("#server-name", "tracker")
+            await page.fill("#server-url", oauth_peer.url)
+            await page.check("#server-oauth")
+            await page.click("#add-server-submit")
+            row = page.locator('tr[data-server="tracker"]')
+            await page.locator('tr[data-server="tracker"][data-state="needs_login"]').wait_for()
+
+            async with page.context.expect_page() as opened:
+                await row.get_by_role("button", name="Connect").click()
+            consent = await opened.value
+            await consent.get_by_role("button", name="Allow").click()
+            await consent.get_by_role("heading", name="Logged in to tracker").wait_for()
+            await page.locator('tr[data-server="tracker"][data-state="up"]').wait_for()
+
+            page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+            await page.locator('tr[data-server="tracker"]').get_by_role("button", name="Log out").click()
+            await page.locator('tr[data-server="tracker"][data-state="needs_login"]').wait_for()
+            reason = await page.locator('tr[data-server="tracker"] td.reason').inner_text()
+            assert "it was logged out: its tokens were forgotten" in reason

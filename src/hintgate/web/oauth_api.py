@@ -23,6 +23,7 @@ from pydantic import Field
 from hintgate.config.model import ServerConfig
 from hintgate.errors import HintgateError
 from hintgate.server.gateway import Gateway
+from hintgate.sources.base import SourceState
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import login, oauth_of
 from hintgate.web.api import GatewayDep, Problem, _Model
@@ -36,6 +37,7 @@ router = APIRouter(prefix="/api", tags=["servers"])
 LOGIN_TIMEOUT = 300.0
 """Seconds a login started from the dashboard waits for the browser to come back."""
 _URL_WAIT = 30.0  # discovery and registration, before the URL is known
+_LOGOUT_WAIT = 5.0
 
 
 @dataclass
@@ -162,6 +164,11 @@ async def logout(request: Request, gateway: GatewayDep, name: str) -> LoggedOut:
     source = gateway.sources.get(name)
     if isinstance(source, McpUpstream):
         source.logged_out()
+        # Answered once the server has left `up` (at most a few seconds), so a list read next shows it.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(_LOGOUT_WAIT):
+                while source.status.state is SourceState.UP:
+                    await asyncio.sleep(0.05)
     return LoggedOut(server=name, forgotten=forgotten)
 
 

@@ -37,6 +37,7 @@ class ServerState:
         trust: "trusted" or "untrusted".
         origin: "config" (the config file's entry) or "runtime" (an entry changed while the gateway runs).
         change: the runtime change in force ("add", "edit", "enable", "disable"), if any.
+        oauth: it logs in with OAuth (its entry has an `oauth` block).
     """
 
     name: str
@@ -48,6 +49,7 @@ class ServerState:
     trust: str
     origin: str = "config"
     change: str | None = None
+    oauth: bool = False
 
     @property
     def up(self) -> bool:
@@ -107,6 +109,13 @@ def _when(epoch: float | None) -> Moment | None:
     return None if epoch is None else Moment.parse(datetime.fromtimestamp(epoch, tz=UTC))
 
 
+def _logs_in(gateway: Gateway, name: str) -> bool:
+    from hintgate.sources.oauth import oauth_of
+
+    server = gateway.config.servers.get(name)
+    return server is not None and oauth_of(server) is not None
+
+
 def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
     """Every configured source's state, in the config's order."""
     return tuple(
@@ -120,6 +129,7 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
             trust=source.trust.value,
             origin=gateway.server_set.origin(source.name),
             change=change.action if (change := gateway.server_set.change(source.name)) is not None else None,
+            oauth=_logs_in(gateway, source.name),
         )
         for source in gateway.sources.values()
     )
