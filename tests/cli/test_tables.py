@@ -151,3 +151,12 @@ def test_lint_findings_fit_80_columns_and_wrap_only_between_words(time_cmd: list
     words |= {word for f in findings for word in f["message"].split()}
     assert_fits(result.stdout, words)
     save("lint", result.stdout)
+
+
+def test_the_untrusted_mark_note_says_when_every_mark_is_in_a_hidden_column(git_cmd: list[str]) -> None:
+    narrow = run80("infer", "--", *git_cmd, env={})
+    table = narrow.split("(hidden:")[0]
+    assert "*" not in table  # mcp-server-git's set-aside declarations are in columns dropped at 80
+    assert narrow.rstrip().endswith("* in hidden columns: hints an untrusted server declared otherwise, set aside")
+    wide = run80("infer", "--wide", "--", *git_cmd, env={})
+    assert "not trusted]" in wide

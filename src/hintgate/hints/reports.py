@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -59,6 +60,7 @@ def _hint_cell(resolution: Resolution, hint: Hint, *, wide: bool = False) -> Tex
 
 
 _DISTRUST_NOTE = "* declared otherwise by an untrusted server: set aside"
+_DISTRUST_HIDDEN = "* in hidden columns: hints an untrusted server declared otherwise, set aside"
 
 
 def _hint_columns() -> list[Column]:
@@ -92,7 +94,12 @@ def _tools_table(
     distrusted = any(t.resolution.hints[h].distrusted is not None for _, t in tools for h in Hint)
     if wide or not distrusted:
         return table
-    return Group(table, Text(_DISTRUST_NOTE, style="yellow"))
+    # The marks may all sit in columns dropped to fit the width: then the note says where they are.
+    shown = Console(width=width, file=io.StringIO(), color_system=None)
+    with shown.capture() as captured:
+        shown.print(table)
+    note = _DISTRUST_NOTE if "*" in captured.get() else _DISTRUST_HIDDEN
+    return Group(table, Text(note, style="yellow"))
 
 
 def infer_table(
