@@ -1,9 +1,11 @@
 """Throughput over streamable HTTP: hintgate `serve --http`, FastMCP's proxy, and the direct server.
 
 Every target serves `get_current_time` over HTTP on 127.0.0.1 and is driven by
-the same client: raw JSON-RPC over one pooled `httpx.AsyncClient`, N sessions
-(each initialised once, protocol 2025-11-25) calling concurrently, so the
-client's own CPU stays small next to the server's (it is reported too).
+the same client: raw JSON-RPC written on N keep-alive HTTP/1.1 connections
+with asyncio streams (one per session, each initialised once, protocol
+2025-11-25) calling concurrently, so the client's own CPU stays small next to
+the server's (it is reported too; an `httpx` client cost more per call than
+the servers measured).
 
 - direct: the MCP SDK's own HTTP server (`MCPServer`) with a `get_current_time`
   tool calling `mcp_server_time`'s own `TimeServer`.
@@ -37,11 +39,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING or "--serve-fastmcp" not in sys.argv:
-    # The FastMCP server runs this file in the peers' environment, which has no client library.
-    import httpx
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 PROTOCOL = "2025-11-25"
@@ -97,98 +95,138 @@ def _peak_rss_mb(pid: int) -> int:
     return 0
 
 
-def _answer(response: httpx.Response, request_id: int) -> dict[str, Any]:
-    if response.headers.get("content-type", "").startswith("text/event-stream"):
-        for line in response.text.splitlines():
+class _Connection:
+    """One keep-alive HTTP/1.1 connection speaking just enough HTTP for JSON-RPC POSTs."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def post(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        if self._streams is None:
+            self._streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self._streams
+        data = json.dumps(body).encode()
+        head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: application/json\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        writer.write(f"{head}Content-Length: {len(data)}\r\n\r\n".encode() + data)
+        status = int((await reader.readline()).split()[1])
+        answer_headers: dict[str, str] = {}
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            answer_headers[name.strip().lower()] = value.strip()
+        if "content-length" in answer_headers:
+            return status, answer_headers, await reader.readexactly(int(answer_headers["content-length"]))
+        chunks = []
+        while size := int((await reader.readline()).strip(), 16):  # chunked
+            chunks.append(await reader.readexactly(size))
+            await reader.readline()
+        await reader.readline()
+        return status, answer_headers, b"".join(chunks)
+
+    def close(self) -> None:
+        if self._streams is not None:
+            self._streams[1].close()
+            self._streams = None
+
+
+def _answer(headers: dict[str, str], body: bytes, request_id: int) -> dict[str, Any]:
+    if headers.get("content-type", "").startswith("text/event-stream"):
+        for line in body.decode().splitlines():
             if line.startswith("data:"):
                 message = json.loads(line[5:])
                 if message.get("id") == request_id:
                     return dict(message)
-        raise RuntimeError(f"no answer to request {request_id} in the event stream: {response.text[:200]}")
-    return dict(response.json())
+        raise RuntimeError(f"no answer to request {request_id} in the event stream: {body[:200]!r}")
+    return dict(json.loads(body))
 
 
-async def _session(client: httpx.AsyncClient, url: str) -> dict[str, str]:
+async def _session(connection: _Connection) -> dict[str, str]:
     init = {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "http-throughput", "version": "1"}}
-    response = await client.post(
-        url, json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}, headers=HEADERS
-    )
-    response.raise_for_status()
-    _answer(response, 0)
-    headers = dict(HEADERS)
-    if "mcp-session-id" in response.headers:
-        headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
-    note = await client.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
-    note.raise_for_status()
-    return headers
+    body = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}
+    status, headers, answer = await connection.post(body, HEADERS)
+    if status != 200:
+        raise RuntimeError(f"initialize answered {status}: {answer[:200]!r}")
+    _answer(headers, answer, 0)
+    session = dict(HEADERS)
+    if "mcp-session-id" in headers:
+        session["Mcp-Session-Id"] = headers["mcp-session-id"]
+    status, _, answer = await connection.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+    if status >= 300:
+        raise RuntimeError(f"notifications/initialized answered {status}: {answer[:200]!r}")
+    return session
 
 
-async def _wait_ready(client: httpx.AsyncClient, url: str, proc: subprocess.Popen[bytes]) -> None:
+async def _wait_ready(port: int, proc: subprocess.Popen[bytes]) -> None:
     async with asyncio.timeout(120):
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"{url}: the server exited with {proc.returncode}")
+                raise RuntimeError(f"port {port}: the server exited with {proc.returncode}")
+            probe = _Connection(port)
             try:
-                await _session(client, url)
+                await _session(probe)
                 return
-            except (httpx.TransportError, httpx.HTTPStatusError):
+            except (OSError, RuntimeError, ValueError, IndexError):
                 await asyncio.sleep(0.1)
+            finally:
+                probe.close()
 
 
 async def _drive(target: Target, sessions: int, calls: int) -> Result:
-    url = f"http://127.0.0.1:{target.port}/mcp"
     log = Path(target.env["HINTGATE_DATA_DIR"]) / f"{target.label}.log"
     with log.open("wb") as sink:
         proc = subprocess.Popen(target.argv, env=target.env, stdout=subprocess.DEVNULL, stderr=sink)
-    limits = httpx.Limits(max_connections=sessions, max_keepalive_connections=sessions)
+    connections = [_Connection(target.port) for _ in range(sessions)]
     try:
-        async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-            try:
-                await _wait_ready(client, url, proc)
-            except RuntimeError as exc:
-                raise RuntimeError(f"{target.label}: {exc}; its stderr ends: {log.read_text()[-1500:]}") from None
-            all_headers = [await _session(client, url) for _ in range(sessions)]
-            counter = iter(range(1, 10**9))
-            latencies: list[float] = []
-            remaining = [calls]
-            errors = [0]
+        try:
+            await _wait_ready(target.port, proc)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{target.label}: {exc}; its stderr ends: {log.read_text()[-1500:]}") from None
+        all_headers = [await _session(c) for c in connections]
+        counter = iter(range(1, 10**9))
+        latencies: list[float] = []
+        remaining = [calls]
+        errors = [0]
 
-            async def worker(headers: dict[str, str]) -> None:
-                while remaining[0] > 0:
-                    remaining[0] -= 1
-                    request_id = next(counter)
-                    body = {
-                        "jsonrpc": "2.0",
-                        "id": request_id,
-                        "method": "tools/call",
-                        "params": {"name": target.tool, "arguments": {"timezone": "Europe/Paris"}},
-                    }
-                    started = time.perf_counter()
-                    try:
-                        response = await client.post(url, json=body, headers=headers)
-                    except httpx.TransportError:  # counted and shown: a dropped connection is a failed call
-                        errors[0] += 1
-                        continue
-                    answer = _answer(response, request_id)
-                    latencies.append(time.perf_counter() - started)
-                    if "result" not in answer or answer["result"].get("isError"):
-                        raise RuntimeError(f"{target.label}: call failed: {answer}")
+        async def worker(connection: _Connection, headers: dict[str, str]) -> None:
+            while remaining[0] > 0:
+                remaining[0] -= 1
+                request_id = next(counter)
+                body = {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "method": "tools/call",
+                    "params": {"name": target.tool, "arguments": {"timezone": "Europe/Paris"}},
+                }
+                started = time.perf_counter()
+                try:
+                    _, answer_headers, answer_body = await connection.post(body, headers)
+                except (OSError, ValueError, IndexError, asyncio.IncompleteReadError):
+                    errors[0] += 1  # counted and shown: a dropped connection is a failed call
+                    connection.close()
+                    continue
+                answer = _answer(answer_headers, answer_body, request_id)
+                latencies.append(time.perf_counter() - started)
+                if "result" not in answer or answer["result"].get("isError"):
+                    raise RuntimeError(f"{target.label}: call failed: {answer}")
 
-            # Warm up, then measure.
-            remaining[0] = sessions * 5
-            await asyncio.gather(*(worker(h) for h in all_headers))
-            latencies.clear()
-            errors[0] = 0
-            remaining[0] = calls
-            server_before, client_before = _proc_cpu(proc.pid), time.process_time()
-            started = time.perf_counter()
-            async with asyncio.timeout(600):
-                await asyncio.gather(*(worker(h) for h in all_headers))
-            seconds = time.perf_counter() - started
-            server_cpu = _proc_cpu(proc.pid) - server_before
-            client_cpu = time.process_time() - client_before
-            peak = _peak_rss_mb(proc.pid)
+        # Warm up, then measure.
+        remaining[0] = sessions * 5
+        await asyncio.gather(*(worker(c, h) for c, h in zip(connections, all_headers, strict=True)))
+        latencies.clear()
+        errors[0] = 0
+        remaining[0] = calls
+        server_before, client_before = _proc_cpu(proc.pid), time.process_time()
+        started = time.perf_counter()
+        async with asyncio.timeout(600):
+            await asyncio.gather(*(worker(c, h) for c, h in zip(connections, all_headers, strict=True)))
+        seconds = time.perf_counter() - started
+        server_cpu = _proc_cpu(proc.pid) - server_before
+        client_cpu = time.process_time() - client_before
+        peak = _peak_rss_mb(proc.pid)
     finally:
+        for connection in connections:
+            connection.close()
         proc.terminate()
         try:
             proc.wait(15)
@@ -208,11 +246,14 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
     targets.append(Target("direct", [sys.executable, __file__, "--serve-direct", str(port)], base, port))
     for label, extra in (
         ("hintgate", ["--no-record"]),
+        ("hintgate-sdk-path", ["--no-record"]),
         ("hintgate+record", ["--db", f"sqlite:///{work}/durable.db"]),
         ("hintgate+record-fast", ["--db", f"sqlite:///{work}/fast.db"]),
     ):
         port = _free_port()
         env = dict(base, HINTGATE_COMMIT="fast") if label.endswith("fast") else base
+        if label == "hintgate-sdk-path":
+            env = dict(base, HINTGATE_HTTP_FAST="0")  # every request through the MCP SDK's own HTTP path
         argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
         targets.append(Target(label, [*argv, *extra], env, port))
     if opts.peers_python:
@@ -224,17 +265,22 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
         )
         argv = [opts.peers_python, __file__, "--serve-fastmcp", str(peers), str(port)]
         targets.append(Target("fastmcp", argv, env, port))
+    if opts.only:
+        targets = [t for t in targets if t.label in opts.only]
     return targets
 
 
 def _report(results: list[Result]) -> None:
-    columns = ("sessions", "calls/s", "p50 ms", "p90 ms", "cpu/call", "client", "RSS MB", "x fastmcp", "errors")
-    print(f"{'target':22} " + " ".join(f"{c:>9}" for c in columns))
+    """One line per target and concurrency: medians over passes, the range of calls/s, ratios to FastMCP."""
+    columns = ("sessions", "calls/s", "range", "p50 ms", "+p50 ms", "p90 ms", "cpu/call", "client", "RSS MB")
+    print(f"{'target':20} " + " ".join(f"{c:>9}" for c in (*columns, "x fastmcp", "errors")))
     for sessions in sorted({r.sessions for r in results}):
         group = [r for r in results if r.sessions == sessions]
         labels = list(dict.fromkeys(r.label for r in group))
         reference = [r for r in group if r.label == "fastmcp"]
         ref_rate = statistics.median(r.rate for r in reference) if reference else None
+        direct = [lat for r in group if r.label == "direct" for lat in r.latencies]
+        direct_p50 = statistics.median(direct) * 1000 if direct else None
         for label in labels:
             runs = [r for r in group if r.label == label]
             rate = statistics.median(r.rate for r in runs)
@@ -243,19 +289,20 @@ def _report(results: list[Result]) -> None:
             p90 = sorted(latencies)[int(0.9 * len(latencies))] * 1000
             cpu = sum(r.server_cpu for r in runs) / sum(r.calls for r in runs) * 1000
             client = sum(r.client_cpu for r in runs) / sum(r.calls for r in runs) * 1000
-            peak = max(r.peak_rss_mb for r in runs)
-            ratio = f"{rate / ref_rate:.2f}" if ref_rate else "-"
             cells = (
                 sessions,
                 f"{rate:.0f}",
+                f"{min(r.rate for r in runs):.0f}-{max(r.rate for r in runs):.0f}",
                 f"{p50:.1f}",
+                f"{p50 - direct_p50:+.1f}" if direct_p50 is not None else "-",
                 f"{p90:.1f}",
                 f"{cpu:.2f}ms",
                 f"{client:.2f}ms",
-                peak,
-                ratio,
+                max(r.peak_rss_mb for r in runs),
+                f"{rate / ref_rate:.2f}" if ref_rate else "-",
+                sum(r.errors for r in runs),
             )
-            print(f"{label:22} " + " ".join(f"{c:>9}" for c in cells))
+            print(f"{label:20} " + " ".join(f"{c:>9}" for c in cells))
 
 
 async def _main(opts: argparse.Namespace) -> int:
@@ -311,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=2000, help="measured calls per run")
     parser.add_argument("--sessions", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument("--only", nargs="+", metavar="TARGET", help="run only these targets (labels as printed)")
     return asyncio.run(_main(parser.parse_args(args)))
 
 
