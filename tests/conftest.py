@@ -29,6 +29,13 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["HINTGATE_DATA_DIR"] = str(tmp_path_factory.mktemp("hintgate-data"))
 
 
+@pytest.fixture(autouse=True)
+def _data_dir_per_test(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's gateways get a fresh data directory, so the tool pins (and overrides) one test's gateways
+    keep never hold a tool of the next test's. Module-scoped fixtures, set up first, share the session's."""
+    monkeypatch.setenv("HINTGATE_DATA_DIR", str(tmp_path_factory.mktemp("hintgate-data")))
+
+
 def npm_server(name: str) -> list[str]:
     """The command that starts an npm MCP server installed by scripts/test; skips when absent outside CI."""
     path = PEERS / name

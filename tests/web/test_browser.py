@@ -373,3 +373,26 @@ async def test_the_catalog_says_which_servers_are_down_and_why(tmp_path: Path) -
             await screenshot(page, "catalog-server-down")
             await page.goto(running.base + "/settings")
             await expect(page.locator(".servers-banner")).to_contain_text("2 of 3 servers are not up")
+
+
+async def test_a_poisoned_tool_shows_its_highlighted_span_on_the_changes_page_and_accept_releases_it(
+    tmp_path: Path,
+) -> None:
+    named = str(Path(__file__).parents[1] / "fixtures" / "named_server.py")
+    poisoned = {"command": sys.executable, "args": [named, "poisoned"]}
+    policy = {"askVia": "queue", "approvalTimeout": 30}
+    with serve(tmp_path, policy, {"p": poisoned}) as running:
+        async with browser_page() as page:
+            await page.goto(running.base + "/changes")
+            held = page.locator('.card.change[data-tool="p_add_numbers"]')
+            await expect(held.locator(".finding mark").first).to_be_visible()
+            await expect(held.locator('.finding[data-code="HG613"] mark')).to_have_text(["~/.ssh", "id_rsa"])
+            await screenshot(page, "changes")
+            await held.locator("button.approve").click()
+            await expect(page.locator("#change-feedback")).to_contain_text("Accepted: p_add_numbers")
+            await expect(held).to_have_count(0)
+            await expect(page.locator("#changes .notice.empty")).to_contain_text("No tool is held")
+            async with httpx.AsyncClient(base_url=running.base) as rest:
+                pins = {p["name"]: p for p in (await rest.get("/api/pins", params={"server": "p"})).json()}
+    assert pins["p_add_numbers"]["state"] == "accepted"
+    assert pins["p_add_numbers"]["accepted_by"] == "dashboard"

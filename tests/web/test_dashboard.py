@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.anyio
 
 HTMX = {"HX-Request": "true"}
-PAGES = ["/", "/tools/notes_get_note", "/sessions", "/calls", "/approvals", "/settings"]
+PAGES = ["/", "/tools/notes_get_note", "/sessions", "/calls", "/approvals", "/changes", "/settings"]
 
 
 def texts(soup: BeautifulSoup, selector: str) -> list[str]:
@@ -64,7 +64,7 @@ async def test_every_page_has_a_title_the_nav_and_the_polled_pending_count(
     assert soup.title is not None
     assert soup.title.get_text().endswith("· hintgate")
     assert soup.select_one("html")["lang"] == "en"  # type: ignore[index]
-    assert texts(soup, "header nav a") == ["Catalog", "Sessions", "Calls", "Approvals 0 waiting", "Settings"]
+    assert texts(soup, "header nav a") == ["Catalog", "Sessions", "Calls", "Approvals 0 waiting", "Changes", "Settings"]
     assert len(soup.select('header nav a[aria-current="page"]')) == 1
     count = soup.select_one("#pending-count")
     assert count is not None

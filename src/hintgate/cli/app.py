@@ -40,6 +40,7 @@ from hintgate.cli.common import (
     store_location,
     with_store,
 )
+from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
 from hintgate.cli.servers import servers_app
 from hintgate.cli.store_commands import calls, overrides_app, sessions
@@ -66,6 +67,7 @@ app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")
 app.add_typer(servers_app, name="servers")
+app.add_typer(pins_app, name="pins")
 
 
 class LintFormat(enum.StrEnum):

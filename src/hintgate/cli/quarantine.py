@@ -1,9 +1,11 @@
 """`hintgate quarantine`: list and accept the tools a running gateway holds, through its REST API.
 
-Quarantine lives in the gateway process (a tool is held from the moment its
-definition is scanned), so these commands talk to that process at `--url`
-(the address `serve --http` or `--dashboard` printed) with the API token when
-one is set (`HINTGATE_API_TOKEN`).
+What a gateway holds right now (a definition changed since it was accepted,
+with the diff, or one the poisoning scan flags, with the findings) is known
+to that process, so these commands talk to it at `--url` (the address `serve
+--http` or `--dashboard` printed) with the API token when one is set
+(`HINTGATE_API_TOKEN`). Acceptances are kept in the store as tool pins:
+`hintgate pins` works on the store directly, with or without a gateway.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from rich.console import Console
 __all__ = ["quarantine_app"]
 
 quarantine_app = typer.Typer(
-    help="Tools a running gateway holds because the poisoning scan flagged them.", no_args_is_help=True
+    help="Tools a running gateway holds: changed since accepted, or flagged by the poisoning scan.",
+    no_args_is_help=True,
 )
 
 UrlOpt = Annotated[
@@ -58,6 +61,10 @@ def _show(held: dict[str, Any]) -> str:
     lines = [
         f"{held['name']} ({held['server']}){' hidden' if held['hidden'] else ''}  fingerprint {held['fingerprint']}"
     ]
+    if held.get("change"):
+        lines.append(f"  {held['change']}")
+    if held.get("diff"):
+        lines.extend(f"    {line}" for line in held["diff"].splitlines())
     for finding in held["findings"]:
         where = f"{finding['path']}:{finding['start']}-{finding['end']}"
         lines.append(f"  {finding['code']} {finding['rule']} at {where}: {finding['message']}")
@@ -66,7 +73,7 @@ def _show(held: dict[str, Any]) -> str:
 
 @quarantine_app.command("list")
 def quarantine_list(url: UrlOpt, token: TokenOpt = None, as_json: JsonOpt = False) -> None:
-    """The quarantined tools, each finding with its span (field path and offsets)."""
+    """The quarantined tools: the change with its diff, each finding with its span (field path and offsets)."""
     held = _request("GET", url, "/api/quarantine", token)
     out = Console(soft_wrap=True)
     if as_json:

@@ -49,6 +49,7 @@ _SERVER_KEYS: Mapping[str, str] = {
     "timeout": "timeout",
     "startupTimeout": "startup_timeout",
     "startup_timeout": "startup_timeout",
+    "pin": "pin",
 }
 # Keys real clients write that hintgate does not use. Ones that change what a
 # server does get a warning, so nobody believes they are in force.
@@ -137,6 +138,12 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
     lists = {s: reader.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
     overrides = reader.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
     times = {s: reader.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
+    pin = "auto"
+    if "pin" in given and (how := reader.string(value_of("pin"), given["pin"])) is not None:
+        if how not in ("auto", "manual"):
+            reader.error(given["pin"], f'expected "auto" or "manual", got {json.dumps(how)}')
+        else:
+            pin = how
     if transport is None or len(reader.problems) > start:
         return
     server = ServerConfig(
@@ -151,6 +158,7 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
         call_timeout=times.get("timeout") or reader.timeouts.call,
         startup_timeout=times.get("startup_timeout") or reader.timeouts.startup,
         from_environment=tuple(reader.from_environment[expanded:]),
+        pin=pin,
     )
     reader.add_source(server, path, given.get("prefix", path))
 

@@ -191,6 +191,8 @@ class ServerConfig(_ToolFilter):
     startup_timeout: float = Timeouts.startup
     from_environment: tuple[str, ...] = ()
     """The values `${VAR}` took from the environment in this entry: kept secret, wherever they went."""
+    pin: str = "auto"
+    """`auto`: the first sight of a tool is accepted (trust on first use); `manual`: new tools wait for an operator."""
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured value never to show: `env` and header values, URL credentials, `${VAR}` values."""
@@ -242,6 +244,7 @@ class ServerConfig(_ToolFilter):
             },
             "call_timeout": self.call_timeout,
             "startup_timeout": self.startup_timeout,
+            "pin": self.pin,
         }
 
     def describe(self) -> str:
@@ -455,6 +458,7 @@ class GatewayConfig:
         timeouts: the gateway-wide default time limits.
         env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
         on_change: what happens to a quarantined tool (`integrity.onChange`): `ask` on every call, or `hide`.
+        pins_file: a pins file (`integrity.pins`) whose definitions are accepted at start.
         source: the file it came from, if any.
         warnings: things that load but deserve a look, located like errors.
     """
@@ -464,6 +468,7 @@ class GatewayConfig:
     timeouts: Timeouts = field(default_factory=Timeouts)
     env_allow: tuple[str, ...] = ()
     on_change: str = "ask"
+    pins_file: Path | None = None
     source: Path | None = None
     warnings: tuple[str, ...] = ()
     policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())

@@ -108,6 +108,7 @@ class _Reader:
         self.timeouts = Timeouts()
         self.env_allow: tuple[str, ...] = ()
         self.on_change = "ask"
+        self.pins_file: Path | None = None
         self.sources: dict[str, SourceConfig] = {}
         self.sections: dict[str, str] = {}  # source name -> the config key of its section
         self.prefixes: dict[str, str] = {}  # non-empty prefix -> the source that has it
@@ -266,6 +267,7 @@ class _Reader:
             timeouts=self.timeouts,
             env_allow=self.env_allow,
             on_change=self.on_change,
+            pins_file=self.pins_file,
             policy=self.policy,
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
@@ -356,12 +358,15 @@ class _Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["onChange"])
+        self.keys(m, path, ["onChange", "pins"])
         if "onChange" in m and (how := self.string(m["onChange"], (*path, "onChange"))) is not None:
             if how not in ("ask", "hide"):
                 self.error((*path, "onChange"), f'expected "ask" or "hide", got {json.dumps(how)}')
             else:
                 self.on_change = how
+        if "pins" in m and (file := self.string(m["pins"], (*path, "pins"), empty=False)) is not None:
+            # A relative path means relative to the config file.
+            self.pins_file = Path(file).expanduser() if self.base is None else self.base / Path(file).expanduser()
 
     def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
         m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")

@@ -32,7 +32,7 @@ import enum
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -182,26 +182,25 @@ def _fold(name: str) -> str:
     return _SEPARATORS.sub("", skeleton(name))
 
 
-def _one_edit_apart(a: str, b: str) -> bool:
-    """One letter replaced, or two neighbours swapped (not a letter added: plurals are common)."""
+def _swapped(a: str, b: str) -> bool:
+    """Two neighbouring letters swapped, the typo a squatter picks (`send_emial`). A letter replaced or
+    added is not counted: `search_notes` and `search_nodes`, `get_file` and `get_files` are different tools."""
     if len(a) != len(b) or a == b:
         return False
     diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    if len(diffs) == 1:
-        return True
     i = diffs[0]
     return len(diffs) == 2 and diffs[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
 
 
 def close_name(name: str, others: Iterable[str]) -> str | None:
     """The first of `others` that `name` imitates: the same once case, separators and look-alike letters
-    are folded, or (names of 6 letters or more) one letter replaced or two swapped. Equal names are not close."""
+    are folded, or (names of 6 letters or more) with two neighbouring letters swapped. Equal names are not close."""
     folded = _fold(name)
     for other in others:
         if other == name:
             continue
         theirs = _fold(other)
-        if theirs == folded or (len(folded) >= 6 and _one_edit_apart(folded, theirs)):
+        if theirs == folded or (len(folded) >= 6 and _swapped(folded, theirs)):
             return other
     return None
 
@@ -264,6 +263,44 @@ class Pin:
             reviewed=reviewed,
         )
 
+    def with_accepted(self, definition: str, *, actor: str, at: datetime) -> Pin:
+        """This pin with `definition` (a pins file's) accepted, reviewed; the definition last seen is then
+        judged against it as a change would be: held unless the same, cosmetic or only riskier."""
+        sha = pin_hash(definition)
+        state = self.state
+        reason: str | None = None
+        accepted, accepted_sha = definition, sha
+        if sha != self.sha256:
+            change = classify(definition, self.definition)
+            if change.accepted:
+                accepted, accepted_sha = self.definition, self.sha256
+                reason = f"pins file: {change.summary}"
+            elif state is not PinState.REMOVED:
+                state = PinState.QUARANTINED
+                reason = f"differs from the pins file: {change.summary}"
+        if reason is None and state is PinState.QUARANTINED:
+            state = PinState.ACCEPTED
+        return dataclasses.replace(
+            self,
+            accepted_sha256=accepted_sha,
+            accepted_definition=accepted,
+            state=state,
+            reason=reason,
+            accepted_at=at,
+            accepted_by=actor,
+            reviewed=True,
+        )
+
+    def same_as(self, other: Pin) -> bool:
+        """Whether the two pins hold the same definitions, state and reason (when and by whom aside)."""
+        return dataclasses.replace(self, accepted_at=other.accepted_at, accepted_by=other.accepted_by) == other
+
+    @classmethod
+    def unseen(cls, server: str, tool: str, definition: str, *, at: datetime) -> Pin:
+        """A pin for a tool known only from a pins file: its definition as if seen and accepted."""
+        sha = pin_hash(definition)
+        return cls(server, tool, tool, sha, definition, sha, definition, PinState.ACCEPTED, None, at, at, None, None)
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (times as ISO 8601), with the diff."""
         out = dataclasses.asdict(self)
@@ -302,7 +339,8 @@ def reconcile(
     *,
     now: datetime,
     manual: frozenset[str] = frozenset(),
-    touch: bool = False,
+    touch: frozenset[str] = frozenset(),
+    form: Callable[[Mapping[str, Any]], tuple[str, str]] | None = None,
 ) -> Reconciled:
     """Compare listings with the pins: first sights, changes, removals.
 
@@ -311,24 +349,27 @@ def reconcile(
         listings: per running server, its tools as (public name, definition as the server sent it).
         now: the time to stamp.
         manual: servers whose new tools wait for an operator (`pin: manual`).
-        touch: also return unchanged pins with `last_seen_at` moved to `now` (once per start, not per list).
+        touch: servers whose unchanged pins are returned too, `last_seen_at` moved to `now`
+            (once per start, not at every listing).
+        form: a definition's (canonical form, hash), when the caller keeps them; else computed.
     """
     changed: list[Pin] = []
     events: list[PinEvent] = []
-    accepted_elsewhere: dict[str, list[str]] = {}
+    known_by_server: dict[str, set[str]] = {}
+    accepted_by_server: dict[str, list[str]] = {}
     for (server, tool), held in pins.items():
+        known_by_server.setdefault(server, set()).add(tool)
         if held.state is PinState.ACCEPTED:
-            accepted_elsewhere.setdefault(server, []).append(tool)
+            accepted_by_server.setdefault(server, []).append(tool)
     for server, tools in listings.items():
-        known = {tool for (s, tool) in pins if s == server}
+        known = known_by_server.get(server, set())
         first_sight = not known
-        others = [t for s, names in accepted_elsewhere.items() if s != server for t in names]
+        others = _LazyOthers(accepted_by_server, server)
         listed: set[str] = set()
         for public, raw in tools:
             tool = str(raw.get("name", ""))
             listed.add(tool)
-            definition = canonical_json(raw)
-            sha = pin_hash(definition)
+            definition, sha = form(raw) if form is not None else _form(raw)
             pin = pins.get((server, tool))
             event: PinEvent | None
             if pin is None:
@@ -336,7 +377,7 @@ def reconcile(
                     server, tool, public, definition, sha, now, manual, first_sight, others
                 )
             else:
-                found = _seen_again(pin, public, definition, sha, now, touch)
+                found = _seen_again(pin, public, definition, sha, now, server in touch)
                 if found is None:
                     continue
                 changed_pin, event = found
@@ -349,6 +390,31 @@ def reconcile(
                 changed.append(dataclasses.replace(pin, state=PinState.REMOVED))
                 events.append(PinEvent(server, tool, ChangeKind.REMOVED, pin.sha256, now, "gateway"))
     return Reconciled(tuple(changed), tuple(events))
+
+
+class _LazyOthers(Sequence[str]):
+    """The accepted tools of every server but one, listed only when a new tool needs them."""
+
+    def __init__(self, by_server: Mapping[str, list[str]], server: str) -> None:
+        self._by_server = by_server
+        self._server = server
+        self._names: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._names is None:
+            self._names = [t for s, names in self._by_server.items() if s != self._server for t in names]
+        return self._names
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+def _form(raw: Mapping[str, Any]) -> tuple[str, str]:
+    definition = canonical_json(raw)
+    return definition, pin_hash(definition)
 
 
 def _first_sight(

@@ -1,27 +1,32 @@
-"""Quarantine: a tool whose definition the poisoning scan flags high is held until an operator accepts it.
+"""Quarantine: a tool held until an operator accepts it, because it changed or because the scan flags it.
 
-Pure. `quarantine_catalog` scans every tool of a catalog (with the other
-servers' tools as the shadowing catalog) and marks the entries that have a
-high finding: with `ask` they stay listed but every call asks, with the
-findings as the reason; with `hide` they are left out of the listing (and so
-cannot be called). An operator accepts a quarantined tool by its
-fingerprint, a hash of the findings' codes and spans and of the texts they
-point into, so a definition that changes after it was accepted is held again.
+Pure. `quarantine_catalog` holds two kinds of tools: those whose pin is
+quarantined (`hintgate.hints.pins`: a definition that changed since it was
+accepted, a new tool of a server pinned by hand, a name close to another
+server's tool), given as `changed`; and those whose definition the poisoning
+scan flags high (with the other servers' tools as the shadowing catalog),
+unless an operator reviewed that very definition (`accepted`: public name →
+the SHA-256 of the canonical form accepted). With `ask` a held tool stays
+listed and every call asks, with the reason; with `hide` it is left out of
+the listing (and so cannot be called). The fingerprint of a hold is the
+SHA-256 of the tool's canonical form (`hintgate.hints.pins.pin_hash`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.catalog import Catalog, CatalogEntry
-from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_tool, tool_texts
+from hintgate.hints.pins import canonical_json, pin_hash
+from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_tool
 
 __all__ = ["OnFinding", "Quarantine", "ScanMemo", "quarantine_catalog"]
+
+_REASON_DIFF_LINES = 24
 
 
 class OnFinding(enum.StrEnum):
@@ -33,19 +38,32 @@ class OnFinding(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Quarantine:
-    """Why a tool is held: its high findings, and the fingerprint an acceptance names."""
+    """Why a tool is held: its change since it was accepted (with the diff), its high findings, or both."""
 
     name: str
     server: str
     findings: tuple[ScanFinding, ...]
     fingerprint: str
     hidden: bool = False
+    change: str | None = None
+    diff: str = ""
 
     @property
     def reason(self) -> str:
-        """One line for the approval prompt and the API: each finding with its span."""
-        shown = "; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in self.findings)
-        return f"Tool {self.name!r} is quarantined until an operator accepts it: {shown}"
+        """For the approval prompt and the API: the change with (the start of) its diff, each finding with its span."""
+        parts = []
+        if self.change is not None:
+            parts.append(self.change)
+        if self.findings:
+            parts.append("; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in self.findings))
+        text = f"Tool {self.name!r} is quarantined until an operator accepts it: {'; '.join(parts)}"
+        if self.diff:
+            lines = self.diff.splitlines()
+            shown = lines[:_REASON_DIFF_LINES]
+            if len(lines) > len(shown):
+                shown.append(f"... {len(lines) - len(shown)} more lines")
+            text += "\n" + "\n".join(shown)
+        return text
 
 
 class ScanMemo:
@@ -102,23 +120,29 @@ def quarantine_catalog(
     catalog: Catalog,
     *,
     accepted: Mapping[str, str] | None = None,
+    changed: Mapping[str, tuple[str, str]] | None = None,
     on_finding: OnFinding = OnFinding.ASK,
     memo: ScanMemo | None = None,
+    fingerprints: Mapping[str, str] | None = None,
 ) -> tuple[Catalog, dict[str, Quarantine]]:
-    """Scan a catalog and hold the tools with a high finding.
+    """Hold the tools whose pin is quarantined, and those with a high scan finding not reviewed.
 
     Args:
         catalog: the catalog as built from the sources.
-        accepted: public name → the fingerprint an operator accepted.
+        accepted: public name → the fingerprint of the definition an operator reviewed (its findings too).
+        changed: public name → (why its pin is quarantined, the diff) for tools held by their pin.
         on_finding: whether held tools stay listed and ask, or are hidden.
         memo: scans kept from the previous catalog (see `ScanMemo`); without
             one every definition is scanned.
+        fingerprints: public name → the SHA-256 of its canonical form, when already known.
 
     Returns:
         The catalog to serve (held entries carry `quarantine`, or are left out
         with `hide`) and every held tool by public name.
     """
     accepted = accepted or {}
+    changed = changed or {}
+    fingerprints = fingerprints or {}
     by_server: dict[str, dict[str, str]] = {}
     for entry in catalog.entries.values():
         by_server.setdefault(entry.server, {})[entry.upstream_name] = entry.server
@@ -128,18 +152,29 @@ def quarantine_catalog(
             everyone.setdefault(upstream, server)
     held: dict[str, Quarantine] = {}
     entries: dict[str, CatalogEntry] = {}
+    hide = on_finding is OnFinding.HIDE
     for name, entry in catalog.entries.items():
-        others = _Others(everyone, by_server[entry.server])
-        scanned = (
-            memo.findings(entry.tool.raw, others) if memo is not None else scan_tool(entry.tool.raw, others=others)
-        )
-        findings = high_findings(scanned)
-        fingerprint = _fingerprint(entry, findings) if findings else ""
-        if not findings or accepted.get(name) == fingerprint:
+        fingerprint = fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))
+        findings: list[ScanFinding] = []
+        if accepted.get(name) != fingerprint:
+            others = _Others(everyone, by_server[entry.server])
+            scanned = (
+                memo.findings(entry.tool.raw, others) if memo is not None else scan_tool(entry.tool.raw, others=others)
+            )
+            findings = high_findings(scanned)
+        change = changed.get(name)
+        if not findings and change is None:
             entries[name] = entry
             continue
-        hide = on_finding is OnFinding.HIDE
-        quarantine = Quarantine(name, entry.server, tuple(findings), fingerprint, hidden=hide)
+        quarantine = Quarantine(
+            name,
+            entry.server,
+            tuple(findings),
+            fingerprint,
+            hidden=hide,
+            change=change[0] if change else None,
+            diff=change[1] if change else "",
+        )
         held[name] = quarantine
         if not hide:
             entries[name] = dataclasses.replace(entry, quarantine=quarantine.reason)
@@ -149,13 +184,3 @@ def quarantine_catalog(
         return catalog, held
     wire = tuple(e.wire for e in entries.values())
     return Catalog(entries, catalog.problems, wire), held
-
-
-def _fingerprint(entry: CatalogEntry, findings: list[ScanFinding]) -> str:
-    texts = dict(tool_texts(entry.tool.raw))
-    digest = hashlib.sha256()
-    for finding in findings:
-        digest.update(f"{finding.code}\0{finding.path}\0{finding.start}\0{finding.end}\0".encode())
-        digest.update(texts.get(finding.path, "").encode("utf-8", "surrogatepass"))
-        digest.update(b"\1")
-    return digest.hexdigest()[:16]

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,10 @@ from hintgate.config.model import GatewayConfig, Trust
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import Catalog, ResolvedTool, ResolveMemo, build_catalog, public_name, resolve_tool
+from hintgate.hints.pinfile import read_pins_file
+from hintgate.hints.pins import Pin
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog
+from hintgate.hints.scan import ScanFinding, high_findings, scan_texts
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
@@ -36,6 +39,7 @@ from hintgate.server.face import MODERN_VERSIONS, build_server
 from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
+from hintgate.server.pins import OtherServers, PinKeeper, source_texts
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionTracker
 from hintgate.sources import build_source, build_sources
@@ -100,9 +104,12 @@ class Gateway:
         """Poisoning scans kept between rebuilds: only new definitions are scanned."""
         self.routes = Routes()
         self._last_server_of: dict[str, str] = {}
-        # Quarantined tools by public name, and the fingerprints operators accepted (this process only).
+        # Quarantined tools by public name; every tool's pin (in the store when there is one).
         self.quarantined: dict[str, Quarantine] = {}
-        self.accepted_quarantine: dict[str, str] = {}
+        manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
+        self.pins = PinKeeper(store, manual=manual)
+        # High scan findings in each running server's instructions, prompt and resource descriptions.
+        self.server_findings: dict[str, list[ScanFinding]] = {}
         self.store = store
         self.session_observers = SessionObservers()
         self.sessions = SessionTracker(
@@ -149,6 +156,7 @@ class Gateway:
         if self.store is not None:
             await self.overrides.load()
             self._apply_confirms()
+            await self.pins.load()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config and self.server_set.persisted:
                 self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
@@ -157,6 +165,11 @@ class Gateway:
                     self.config = layered
                     self.sources.clear()
                     self.sources.update(build_sources(layered, environ=self._environ, listener=self._on_change))
+        if self.config.pins_file is not None:
+            entries = read_pins_file(self.config.pins_file)
+            seeded = await self.pins.seed(entries, actor=f"pins file {self.config.pins_file.name}")
+            if seeded:
+                logger.info("%d pins accepted from %s", seeded, self.config.pins_file)
         self._tasks.append(asyncio.create_task(self._expire_sessions(), name="sessions"))
         for source in self.sources.values():
             self._start_source(source)
@@ -178,6 +191,7 @@ class Gateway:
                 await task
         self._tasks.clear()
         self._source_tasks.clear()
+        await self.pins.close()
 
     # -- the running sources -------------------------------------------------
 
@@ -290,18 +304,53 @@ class Gateway:
                 logger.warning("%s", problem)
             for entry in self.catalog.entries.values():
                 self._last_server_of[entry.name] = entry.server
+            listings: dict[str, list[tuple[str, Mapping[str, Any]]]] = {s.name: [] for s in up}
+            for entry in self.catalog.entries.values():
+                listings[entry.server].append((entry.name, entry.tool.raw))
+            self.pins.manual = frozenset(
+                n for n, c in self.config.sources.items() if getattr(c, "pin", "auto") == "manual"
+            )
+            self.pins.observe(listings)
+            upstream = {e.name: e.upstream_name for e in self.catalog.entries.values()}
             self.catalog, self.quarantined = quarantine_catalog(
                 self.catalog,
-                accepted=self.accepted_quarantine,
+                accepted=self.pins.accepted_fingerprints(),
+                changed=self.pins.quarantined(),
                 on_finding=OnFinding(self.config.on_change),
                 memo=self.scans,
+                fingerprints=self.pins.fingerprints,
             )
+            scanned = {
+                (held.server, upstream[held.name]): "held by the poisoning scan"
+                for held in self.quarantined.values()
+                if held.findings and held.change is None
+            }
+            self.pins.hold(scanned)
             for held in self.quarantined.values():
                 logger.warning("%s", held.reason)
+        self._scan_sources(up)
         if "prompts" in kinds:
             self.routes.rebuild_prompts(up)
         if "resources" in kinds:
             self.routes.rebuild_resources(up)
+
+    def _scan_sources(self, up: Sequence[Source]) -> None:
+        """Scan what each running server says besides its tools; a new high finding is logged once."""
+        tools: dict[str, str] | None = None
+        for source in up:
+            texts = source_texts(source)
+            if not texts:
+                self.server_findings.pop(source.name, None)
+                continue
+            if tools is None:
+                tools = {e.upstream_name: e.server for e in self.catalog.entries.values()}
+            found = high_findings(scan_texts(texts, others=OtherServers(tools, source.name)))
+            if found and found != self.server_findings.get(source.name):
+                shown = "; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in found)
+                logger.warning(
+                    "%s: the server's instructions, prompts or resources are flagged: %s", source.name, shown
+                )
+            self.server_findings[source.name] = found
 
     async def _on_change(self, server: str, what: str) -> None:
         if what == "status":
@@ -325,11 +374,19 @@ class Gateway:
             KeyError: no tool of that name is quarantined.
         """
         held = self.quarantined[name]
-        self.accepted_quarantine[name] = held.fingerprint
-        logger.warning("%s: quarantine of %r accepted by %s (%s)", held.server, name, actor, held.fingerprint)
-        self.rebuild(("tools",))
-        await self.broadcast.lists_changed(("tools",))
+        await self.accept_pins(lambda p: p.name == name and p.server == held.server, actor=actor)
         return held
+
+    async def accept_pins(self, choose: Callable[[Pin], bool], *, actor: str, held_only: bool = False) -> list[Pin]:
+        """Accept the definition last seen of the chosen pins (in the store first); clients are told.
+
+        With `held_only`, pins accepted on first use and not quarantined are left as they are.
+        """
+        accepted = await self.pins.accept(choose, actor=actor, review=not held_only)
+        if accepted:
+            self.rebuild(("tools",))
+            await self.broadcast.lists_changed(("tools",))
+        return accepted
 
     async def apply_overrides(
         self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
@@ -385,12 +442,15 @@ class Gateway:
             else:
                 await asyncio.sleep(interval)
             try:
-                if await self.overrides.changed_elsewhere():
+                overrides = await self.overrides.changed_elsewhere()
+                if overrides:
                     self._apply_confirms()
+                pins = await self.pins.changed_elsewhere()
+                if overrides or pins:
                     self.rebuild(("tools",))
                     await self.broadcast.lists_changed(("tools",))
             except HintgateError as exc:
-                logger.warning("reading overrides from the store failed: %s", exc)
+                logger.warning("reading overrides or pins from the store failed: %s", exc)
 
     # -- telling observers and clients ------------------------------------
 

@@ -16,7 +16,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
-from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState
+from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, pin_hash
 from hintgate.store import queries
 from hintgate.store.engine import _translated
 from hintgate.store.tables import counters, pin_events, tool_pins
@@ -106,10 +106,11 @@ class PinsStore:
             async with queries.begin_write(self._engine) as conn:
                 await _write(conn, pins, events)
 
-    async def accept_pins(
-        self, choose: Callable[[Pin], bool], *, actor: str, kind: ChangeKind = ChangeKind.ACCEPTED
-    ) -> list[Pin]:
+    async def accept_pins(self, choose: Callable[[Pin], bool], *, actor: str, review: bool = False) -> list[Pin]:
         """Accept the definition last seen of every pin `choose` picks that is not accepted as it is.
+
+        With `review`, also the chosen pins accepted without an operator (on
+        first use): an operator's acceptance covers the scan's findings too.
 
         Read and written in one transaction, so an acceptance is never lost to a
         concurrent one. Returns the pins accepted.
@@ -124,9 +125,13 @@ class PinsStore:
             async with queries.begin_write(self._engine) as conn:
                 rows = await conn.execute(select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool))
                 chosen = [p for p in map(_pin, rows) if choose(p)]
-                todo = [p for p in chosen if p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256]
+                todo = [
+                    p
+                    for p in chosen
+                    if p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256 or (review and not p.reviewed)
+                ]
                 accepted = [p.accept(actor=actor, at=now) for p in todo]
-                events = [PinEvent(p.server, p.tool, kind, p.sha256, now, actor) for p in accepted]
+                events = [PinEvent(p.server, p.tool, ChangeKind.ACCEPTED, p.sha256, now, actor) for p in accepted]
                 await _write(conn, accepted, events)
         return accepted
 
@@ -135,12 +140,10 @@ class PinsStore:
 
         A tool with no pin gets one, accepted (its listing is compared with it
         when the server is next seen); a pin whose last seen definition is the
-        file's is accepted; a pin with another definition gets the file's as its
-        accepted one (so what the server lists now is held until it matches).
-        Returns the pins written.
+        file's is accepted; one seen otherwise is judged against the file's as a
+        change would be (`Pin.with_accepted`): held unless cosmetic or only
+        riskier. Returns the pins written.
         """
-        from hintgate.hints.pins import pin_hash
-
         now = datetime.now(UTC)
         written: list[Pin] = []
         events: list[PinEvent] = []
@@ -148,32 +151,12 @@ class PinsStore:
             async with queries.begin_write(self._engine) as conn:
                 stored = {p.key: p for p in map(_pin, await conn.execute(select(tool_pins)))}
                 for server, tool, definition in entries:
-                    sha = pin_hash(definition)
-                    pin = stored.get((server, tool))
-                    if pin is not None and pin.accepted_sha256 == sha and pin.reviewed:
+                    pin = stored.get((server, tool)) or Pin.unseen(server, tool, definition, at=now)
+                    imported = pin.with_accepted(definition, actor=actor, at=now)
+                    if imported.same_as(pin):
                         continue
-                    if pin is None:
-                        accepted = PinState.ACCEPTED
-                        pin = Pin(server, tool, tool, sha, definition, None, None, accepted, None, now, now, None, None)
-                    seen_now = pin.sha256 == sha
-                    imported = Pin(
-                        server=server,
-                        tool=tool,
-                        name=pin.name,
-                        sha256=pin.sha256,
-                        definition=pin.definition,
-                        accepted_sha256=sha,
-                        accepted_definition=definition,
-                        state=PinState.ACCEPTED if seen_now and pin.state is not PinState.REMOVED else pin.state,
-                        reason=None if seen_now else pin.reason,
-                        first_seen_at=pin.first_seen_at,
-                        last_seen_at=pin.last_seen_at,
-                        accepted_at=now,
-                        accepted_by=actor,
-                        reviewed=True,
-                    )
                     written.append(imported)
-                    events.append(PinEvent(server, tool, ChangeKind.IMPORTED, sha, now, actor))
+                    events.append(PinEvent(server, tool, ChangeKind.IMPORTED, pin_hash(definition), now, actor))
                 await _write(conn, written, events)
         return written
 

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from hintgate import __version__
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import CatalogEntry, ToolFacts
-from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.review import review_reasons
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
@@ -117,7 +116,7 @@ class Tool(_Model):
         description="Its recorded calls (in GET /api/tools); null when recording is off or it was never called.",
     )
     quarantine: str | None = Field(
-        default=None, description="Why the tool is quarantined (every call asks), or null; see /api/quarantine."
+        default=None, description="Why the tool is quarantined (every call asks), or null; see /api/pins."
     )
 
 
@@ -192,28 +191,6 @@ class Call(_Model):
 
 class SessionDetail(Session):
     calls: list[Call]
-
-
-class ScanFindingOut(_Model):
-    """A poisoning-scan finding and its span: `path` into the tool, `start`:`end` in that text."""
-
-    code: str
-    rule: str
-    message: str
-    path: str
-    start: int
-    end: int
-
-
-class QuarantinedTool(_Model):
-    """A tool held until an operator accepts it (every call asks, or it is hidden)."""
-
-    name: str
-    server: str
-    reason: str
-    fingerprint: str = Field(description="What accepting names: a changed definition is held again.")
-    hidden: bool
-    findings: list[ScanFindingOut]
 
 
 # -- helpers -----------------------------------------------------------------
@@ -441,37 +418,6 @@ async def call(store: StoreDep, call_id: str) -> Call:
     if row is None:
         raise HTTPException(404, f"no call {call_id!r}")
     return Call.model_validate(row)
-
-
-def quarantined_out(held: Quarantine) -> QuarantinedTool:
-    """The API's view of a quarantined tool."""
-    return QuarantinedTool(
-        name=held.name,
-        server=held.server,
-        reason=held.reason,
-        fingerprint=held.fingerprint,
-        hidden=held.hidden,
-        findings=[
-            ScanFindingOut(code=f.code, rule=f.rule.id, message=f.message, path=f.path, start=f.start, end=f.end)
-            for f in held.findings
-        ],
-    )
-
-
-@router.get("/quarantine", response_model=list[QuarantinedTool])
-async def quarantine(gateway: GatewayDep) -> list[QuarantinedTool]:
-    """Tools held because the poisoning scan flagged their definition, with the findings and their spans."""
-    return [quarantined_out(held) for held in gateway.quarantined.values()]
-
-
-@router.post("/quarantine/{name}/accept", response_model=QuarantinedTool)
-async def accept_quarantine(request: Request, gateway: GatewayDep, name: str) -> QuarantinedTool:
-    """Accept a quarantined tool's definition as it is now: it is served as usual; clients are told."""
-    try:
-        held = await gateway.accept_quarantine(name, actor=actor_of(request))
-    except KeyError:
-        raise HTTPException(404, f"no quarantined tool named {name!r}") from None
-    return quarantined_out(held)
 
 
 @router.get("/policy", response_model=Policy)

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hintgate import __version__
-from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, servers_api
+from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, pins_api, servers_api
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
 
@@ -105,6 +105,7 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
     app.include_router(oauth_api.router)
     app.include_router(confirm_api.router)
     app.include_router(approvals_api.router)
+    app.include_router(pins_api.pins_router)
     app.include_router(dashboard.router)
     dashboard.mount_static(app)
     # MCP first: every call to /mcp is matched against the first route rather than after every page.

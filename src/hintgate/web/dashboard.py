@@ -170,6 +170,12 @@ async def approvals(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     return _render(request, "approvals.html", pages.approvals_page(gateway, waiting))
 
 
+@router.get("/changes", response_class=HTMLResponse)
+async def changes(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
+    """Tools held until an operator accepts them: the diff, the scan's spans, and the Accept button."""
+    return _render(request, "changes.html", pages.changes_page(gateway))
+
+
 @router.get("/settings", response_class=HTMLResponse)
 async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """The policy mode and preferences, with what each means."""
@@ -291,6 +297,12 @@ async def call_detail(request: Request, store: api.MaybeStoreDep, call_id: str) 
     if detail is None:
         return _error(request, 404, f"There is no call {call_id!r}.")
     return _render(request, "_call_detail.html", detail)
+
+
+@router.get("/fragments/changes", response_class=HTMLResponse)
+async def changes_list(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
+    """The held tools (refreshed after an acceptance)."""
+    return _render(request, "_changes.html", pages.changes_page(gateway))
 
 
 @router.get("/fragments/settings", response_class=HTMLResponse)

@@ -18,6 +18,7 @@ from hintgate.web.pages.catalog import (
     catalog_page,
     tool_card,
 )
+from hintgate.web.pages.changes import ChangeItem, ChangesPage, FindingView, changes_page
 from hintgate.web.pages.frame import (
     Choice,
     ErrorPage,
@@ -63,9 +64,12 @@ __all__ = [
     "CallsPage",
     "CatalogFilters",
     "CatalogPage",
+    "ChangeItem",
+    "ChangesPage",
     "Choice",
     "CoverageRow",
     "ErrorPage",
+    "FindingView",
     "HintRow",
     "Layout",
     "LoginPage",
@@ -87,6 +91,7 @@ __all__ = [
     "call_row",
     "calls_page",
     "catalog_page",
+    "changes_page",
     "layout",
     "pretty_json",
     "session_page",

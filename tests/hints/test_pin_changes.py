@@ -78,12 +78,13 @@ def test_the_diff_shows_old_and_new_lines_and_is_capped() -> None:
     assert capped.endswith("more lines")
 
 
-def test_close_names_fold_case_separators_and_look_alikes_and_one_swapped_letter() -> None:
+def test_close_names_fold_case_separators_and_look_alikes_and_two_swapped_letters() -> None:
     assert close_name("Send-Email", ["send_email"]) == "send_email"
     assert close_name("s\u0435nd_email", ["send_email"]) == "send_email"  # Cyrillic е
     assert close_name("send_emial", ["send_email"]) == "send_email"
     assert close_name("send_email", ["send_email"]) is None
     assert close_name("send_emails", ["send_email"]) is None
+    assert close_name("search_notes", ["search_nodes"]) is None  # a letter replaced: another tool
     assert close_name("get_x", ["get_y"]) is None  # too short to tell
 
 

@@ -1,0 +1,230 @@
+"""The gateway's tool pins: held in memory, kept in the store, shared by replicas and restarts.
+
+`PinKeeper.observe` compares a catalog's tools with the pins (synchronously,
+as the catalog is rebuilt) and queues what changed; `flush` writes it. Another
+replica's or the CLI's writes are noticed through the store's `pins` counter
+(`changed_elsewhere`). Without a store the pins live as long as the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, Reconciled, canonical_json, pin_hash, reconcile
+
+if TYPE_CHECKING:
+    from hintgate.store import Store
+
+__all__ = ["OtherServers", "PinKeeper", "source_texts"]
+
+logger = logging.getLogger("hintgate.server.pins")
+
+
+class PinKeeper:
+    """Every tool's pin by (server, tool), and the writes not yet in the store.
+
+    Args:
+        store: where pins are kept; None keeps them in memory only.
+        manual: the servers whose new tools wait for an operator (`pin: manual`).
+    """
+
+    def __init__(self, store: Store | None, *, manual: frozenset[str] = frozenset()) -> None:
+        self._store = store
+        self.manual = manual
+        self.by_key: dict[tuple[str, str], Pin] = {}
+        self._pending: list[Reconciled] = []
+        self._touched: set[str] = set()
+        self._version = 0
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.fingerprints: dict[str, str] = {}
+        """Public name → SHA-256 of the canonical form of the tool listed under it (as last observed)."""
+        # Canonical forms by the definition object a source listed, kept from one listing to the next.
+        self._forms: dict[int, tuple[Mapping[str, Any], str, str]] = {}
+
+    async def load(self) -> None:
+        """Read every pin from the store."""
+        if self._store is None:
+            return
+        self._version = await self._store.pins_version()
+        self.by_key = {p.key: p for p in await self._store.pins()}
+
+    async def seed(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> int:
+        """Accept the definitions of a pins file (server, tool, canonical form); returns how many pins changed."""
+        if self._store is not None:
+            written = await self._store.import_pins(entries, actor=actor)
+            await self.load()
+            return len(written)
+        now = datetime.now(UTC)
+        count = 0
+        for server, tool, definition in entries:
+            pin = self.by_key.get((server, tool)) or Pin.unseen(server, tool, definition, at=now)
+            imported = pin.with_accepted(definition, actor=actor, at=now)
+            if not imported.same_as(pin):
+                self.by_key[(server, tool)] = imported
+                count += 1
+        return count
+
+    def observe(self, listings: Mapping[str, Sequence[tuple[str, Mapping[str, Any]]]]) -> Reconciled:
+        """Compare running servers' tools with the pins; apply and queue the changes (see `reconcile`)."""
+        touch = frozenset(listings) - self._touched
+        forms: dict[int, tuple[Mapping[str, Any], str, str]] = {}
+
+        def form(raw: Mapping[str, Any]) -> tuple[str, str]:
+            kept = self._forms.get(id(raw))
+            if kept is None or kept[0] is not raw:  # the object is held, so an equal id is the same object
+                definition = canonical_json(raw)
+                kept = (raw, definition, pin_hash(definition))
+            forms[id(raw)] = kept
+            return kept[1], kept[2]
+
+        found = reconcile(self.by_key, listings, now=datetime.now(UTC), manual=self.manual, touch=touch, form=form)
+        self._forms = forms
+        self.fingerprints = {public: form(raw)[1] for tools in listings.values() for public, raw in tools}
+        self._touched.update(listings)
+        self._apply(found)
+        return found
+
+    def hold(self, holds: Mapping[tuple[str, str], str]) -> None:
+        """Quarantine accepted pins the gateway holds for another reason (the scan), with that reason."""
+        now = datetime.now(UTC)
+        pins: list[Pin] = []
+        events: list[PinEvent] = []
+        for key, reason in holds.items():
+            pin = self.by_key.get(key)
+            if pin is None or pin.state is not PinState.ACCEPTED:
+                continue
+            pins.append(dataclasses.replace(pin, state=PinState.QUARANTINED, reason=reason))
+            events.append(PinEvent(pin.server, pin.tool, ChangeKind.CHANGED, pin.sha256, now, "gateway", reason))
+        if pins:
+            self._apply(Reconciled(tuple(pins), tuple(events)))
+
+    def _apply(self, found: Reconciled) -> None:
+        if not found.pins and not found.events:
+            return
+        for pin in found.pins:
+            self.by_key[pin.key] = pin
+        for event in found.events:
+            if event.kind in (ChangeKind.CHANGED, ChangeKind.NEW):
+                logger.warning("%s: tool %r quarantined: %s", event.server, event.tool, event.detail)
+            elif event.kind in (ChangeKind.RISKIER, ChangeKind.REMOVED, ChangeKind.COSMETIC):
+                logger.warning("%s: tool %r %s: %s", event.server, event.tool, event.kind.value, event.detail or "")
+        if self._store is None:
+            return
+        self._pending.append(found)
+        with contextlib.suppress(RuntimeError):  # no running loop: written at the next flush
+            task = asyncio.get_running_loop().create_task(self.flush())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def flush(self) -> None:
+        """Write the queued changes, in order; a failure is logged and the changes kept for the next try."""
+        if self._store is None:
+            return
+        async with self._lock:
+            while self._pending:
+                found = self._pending[0]
+                try:
+                    await self._store.save_pins(found.pins, found.events)
+                except Exception as exc:
+                    logger.warning("writing tool pins to the store failed (retried at the next change): %s", exc)
+                    return
+                self._pending.pop(0)
+                self._version = await self._store.pins_version()
+
+    async def changed_elsewhere(self) -> bool:
+        """Whether another replica or the CLI wrote pins since the last read (one counter read); reloads if so."""
+        if self._store is None or self._pending:
+            return False
+        async with self._lock:
+            if await self._store.pins_version() == self._version:
+                return False
+            await self.load()
+        return True
+
+    async def accept(self, choose: Callable[[Pin], bool], *, actor: str, review: bool = True) -> list[Pin]:
+        """Accept the definition last seen of the chosen pins that are held (and, with `review`, not yet reviewed)."""
+        await self.flush()
+        if self._store is not None:
+            async with self._lock:
+                accepted = await self._store.accept_pins(choose, actor=actor, review=review)
+                self._version = await self._store.pins_version()
+        else:
+            now = datetime.now(UTC)
+            accepted = [
+                p.accept(actor=actor, at=now)
+                for p in self.by_key.values()
+                if choose(p)
+                and (p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256 or (review and not p.reviewed))
+            ]
+        for pin in accepted:
+            self.by_key[pin.key] = pin
+            logger.warning("%s: tool %r accepted by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
+        return accepted
+
+    def accepted_fingerprints(self) -> dict[str, str]:
+        """Public name → fingerprint of the definition an operator reviewed and that is the one served."""
+        return {
+            p.name: p.sha256
+            for p in self.by_key.values()
+            if p.reviewed and p.state is PinState.ACCEPTED and p.accepted_sha256 == p.sha256
+        }
+
+    def quarantined(self) -> dict[str, tuple[str, str]]:
+        """Public name → (reason, diff) of every quarantined pin."""
+        return {
+            p.name: (p.reason or "quarantined", p.diff) for p in self.by_key.values() if p.state is PinState.QUARANTINED
+        }
+
+    async def close(self) -> None:
+        """Write what is queued."""
+        for task in list(self._tasks):
+            with contextlib.suppress(Exception):
+                await task
+        await self.flush()
+
+
+def source_texts(source: Any) -> list[tuple[str, str]]:
+    """What a source tells the model besides its tools: `instructions`, prompt and resource descriptions."""
+    texts: list[tuple[str, str]] = []
+    info = getattr(source, "info", None)
+    instructions = getattr(info, "instructions", None)
+    if isinstance(instructions, str) and instructions:
+        texts.append(("instructions", instructions))
+    for kind, key in (("prompts", "name"), ("resources", "uri")):
+        for item in getattr(source, kind, ()):
+            if not isinstance(item, Mapping):
+                continue
+            where = f"{kind}.{item.get(key)}"
+            if isinstance(item.get("description"), str):
+                texts.append((f"{where}.description", item["description"]))
+            for argument in item.get("arguments") or ():
+                if isinstance(argument, Mapping) and isinstance(argument.get("description"), str):
+                    texts.append((f"{where}.arguments.{argument.get('name')}.description", argument["description"]))
+    return texts
+
+
+class OtherServers(Mapping[str, str]):
+    """Tool name → server for the tools of every server but one, without copying the catalog's names."""
+
+    def __init__(self, tools: Mapping[str, str], server: str) -> None:
+        self._tools = tools
+        self._server = server
+
+    def __getitem__(self, name: str) -> str:
+        server = self._tools[name]
+        if server == self._server:
+            raise KeyError(name)
+        return server
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, server in self._tools.items() if server != self._server)
+
+    def __len__(self) -> int:
+        return sum(1 for server in self._tools.values() if server != self._server)

@@ -1,0 +1,194 @@
+"""The REST API's tool integrity endpoints: pins (/api/pins), quarantine (/api/quarantine), server scans.
+
+A pin is a tool's accepted definition and the one last seen (see
+`hintgate.hints.pins`); a quarantined tool is held until an operator accepts
+it here, in the dashboard or with `hintgate pins accept`. `/api/quarantine`
+lists what the gateway holds right now (a changed definition, high scan
+findings, or both); `/api/pins` every pin with its state and diff.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, Field
+
+from hintgate.hints.pins import Pin
+from hintgate.hints.quarantine import Quarantine
+from hintgate.hints.scan import ScanFinding
+from hintgate.web.api import GatewayDep, _Model, actor_of, router
+
+__all__ = ["pins_router", "quarantined_out"]
+
+pins_router = APIRouter(prefix="/api", responses=router.responses)
+
+PinStateName = Literal["accepted", "quarantined", "removed"]
+
+
+class ScanFindingOut(_Model):
+    """A poisoning-scan finding and its span: `path` into the tool, `start`:`end` in that text."""
+
+    code: str
+    rule: str
+    level: str = "high"
+    message: str
+    path: str
+    start: int
+    end: int
+
+
+class QuarantinedTool(_Model):
+    """A tool held until an operator accepts it (every call asks, or it is hidden)."""
+
+    name: str
+    server: str
+    reason: str
+    fingerprint: str = Field(description="SHA-256 of the definition held: a later change is held again.")
+    hidden: bool
+    change: str | None = Field(default=None, description="What changed since the tool was accepted, if it did.")
+    diff: str = Field(default="", description="Unified diff of the accepted definition against the one held.")
+    findings: list[ScanFindingOut]
+
+
+class PinOut(_Model):
+    """One tool's pin: the definition accepted and the one last seen, and where it stands."""
+
+    server: str
+    tool: str = Field(description="The tool's name at its server.")
+    name: str = Field(description="The name the gateway lists it under.")
+    state: PinStateName
+    reason: str | None
+    sha256: str = Field(description="SHA-256 of the canonical form last seen.")
+    accepted_sha256: str | None = Field(description="SHA-256 of the accepted canonical form; null: never accepted.")
+    reviewed: bool = Field(description="An operator accepted (or imported) this definition; first use is not review.")
+    first_seen_at: str
+    last_seen_at: str
+    accepted_at: str | None
+    accepted_by: str | None
+    diff: str = Field(description="Unified diff of the accepted definition against the one last seen.")
+    definition: str = Field(description="The canonical form last seen (JSON).")
+
+
+class PinEventOut(_Model):
+    """A line of a pin's history."""
+
+    kind: str
+    sha256: str
+    at: str
+    actor: str
+    detail: str
+
+
+class AcceptIn(BaseModel):
+    """Which pins to accept: one tool (by the name the gateway lists), a server's, or all."""
+
+    tool: str | None = None
+    server: str | None = None
+    all: bool = False
+
+
+class ServerScan(_Model):
+    """High findings in what a server says besides its tools: `instructions`, prompts, resources."""
+
+    server: str
+    findings: list[ScanFindingOut]
+
+
+def finding_out(f: ScanFinding) -> ScanFindingOut:
+    """The API's view of a scan finding."""
+    return ScanFindingOut(
+        code=f.code, rule=f.rule.id, level=f.level.value, message=f.message, path=f.path, start=f.start, end=f.end
+    )
+
+
+def quarantined_out(held: Quarantine) -> QuarantinedTool:
+    """The API's view of a quarantined tool."""
+    return QuarantinedTool(
+        name=held.name,
+        server=held.server,
+        reason=held.reason,
+        fingerprint=held.fingerprint,
+        hidden=held.hidden,
+        change=held.change,
+        diff=held.diff,
+        findings=[finding_out(f) for f in held.findings],
+    )
+
+
+def pin_out(pin: Pin) -> PinOut:
+    """The API's view of a pin."""
+    data = pin.to_json()
+    data.pop("accepted_definition")
+    return PinOut(**data)
+
+
+@pins_router.get("/quarantine", response_model=list[QuarantinedTool])
+async def quarantine(gateway: GatewayDep) -> list[QuarantinedTool]:
+    """Tools held now: changed since accepted (with the diff), or flagged by the poisoning scan (with spans)."""
+    return [quarantined_out(held) for held in gateway.quarantined.values()]
+
+
+@pins_router.post("/quarantine/{name}/accept", response_model=QuarantinedTool)
+async def accept_quarantine(request: Request, gateway: GatewayDep, name: str) -> QuarantinedTool:
+    """Accept a quarantined tool's definition as it is now: it is served as usual; clients are told."""
+    try:
+        held = await gateway.accept_quarantine(name, actor=actor_of(request))
+    except KeyError:
+        raise HTTPException(404, f"no quarantined tool named {name!r}") from None
+    return quarantined_out(held)
+
+
+@pins_router.get("/pins", response_model=list[PinOut])
+async def pins(
+    gateway: GatewayDep,
+    server: str | None = None,
+    state: Annotated[PinStateName | None, Query(description="Only pins in this state.")] = None,
+) -> list[PinOut]:
+    """Every tool's pin, by server and tool, with its state and the diff of a change not yet accepted."""
+    chosen = sorted(gateway.pins.by_key.values(), key=lambda p: p.key)
+    return [
+        pin_out(p) for p in chosen if (server is None or p.server == server) and (state is None or p.state == state)
+    ]
+
+
+@pins_router.post("/pins/accept", response_model=list[PinOut])
+async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> list[PinOut]:
+    """Accept the definition last seen of one tool (`tool`), of a server's held tools (`server`), or all (`all`)."""
+    if sum((body.tool is not None, body.server is not None and body.tool is None, body.all)) != 1:
+        raise HTTPException(422, "give one of: tool, server, all")
+    if body.tool is not None:
+        tool = body.tool
+        if not any(p.name == tool and (body.server in (None, p.server)) for p in gateway.pins.by_key.values()):
+            raise HTTPException(404, f"no pinned tool named {tool!r}")
+        accepted = await gateway.accept_pins(
+            lambda p: p.name == tool and body.server in (None, p.server), actor=actor_of(request)
+        )
+    elif body.server is not None:
+        server = body.server
+        if server not in gateway.sources:
+            raise HTTPException(404, f"no server named {server!r}")
+        accepted = await gateway.accept_pins(lambda p: p.server == server, actor=actor_of(request), held_only=True)
+    else:
+        accepted = await gateway.accept_pins(lambda _: True, actor=actor_of(request), held_only=True)
+    return [pin_out(p) for p in accepted]
+
+
+@pins_router.get("/pins/{server}/{tool}/history", response_model=list[PinEventOut])
+async def pin_history(gateway: GatewayDep, server: str, tool: str) -> list[PinEventOut]:
+    """A pin's history, newest first: first sight, changes, acceptances, removals (503 without a store)."""
+    if (server, tool) not in gateway.pins.by_key:
+        raise HTTPException(404, f"no pin for tool {tool!r} of {server!r}")
+    if gateway.store is None:
+        raise HTTPException(503, "recording is off (no store): pin history is not kept")
+    return [PinEventOut(**e) for e in await gateway.store.pin_history(server, tool)]
+
+
+@pins_router.get("/scan", response_model=list[ServerScan])
+async def server_scans(gateway: GatewayDep) -> list[ServerScan]:
+    """High scan findings in servers' `instructions`, prompt and resource descriptions (checked at connect)."""
+    return [
+        ServerScan(server=name, findings=[finding_out(f) for f in found])
+        for name, found in sorted(gateway.server_findings.items())
+        if found
+    ]
