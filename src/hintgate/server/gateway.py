@@ -179,6 +179,7 @@ class Gateway:
         # Names taken while upstreams came up in whatever order are forgotten: the first full build is in config order.
         self._last_server_of.clear()
         self.rebuild()
+        await self.pins.flush()  # the pins of the first full listing are stored before any client is served
         return self
 
     async def __aexit__(self, *exc: object) -> None:
