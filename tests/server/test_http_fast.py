@@ -193,3 +193,34 @@ async def test_sdk_clients_of_both_eras_are_served_through_the_fast_path(tmp_pat
     assert "demo_search_notes" in found["legacy"][0]
     assert found["legacy"][1] is False
     assert counted["taken"] >= 4
+
+
+async def test_a_fast_path_call_the_client_cancels_is_answered_as_cancelled_and_cancelled_upstream(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "received.jsonl"
+    bad = Path(__file__).resolve().parent.parent / "fixtures" / "bad_server.py"
+    config = tmp_path / "hintgate.json"
+    upstream = {"command": sys.executable, "args": [str(bad), "record", str(record)]}
+    config.write_text(json.dumps({"mcpServers": {"rec": upstream}, "policy": {"mode": "bypass"}}))
+    with running_gateway("--config", str(config), "--no-record") as running, anyio.fail_after(60):
+        async with raw_session(running) as raw, anyio.create_task_group() as tasks:
+            answers: list[httpx.Response] = []
+
+            async def call() -> None:
+                answers.append(await raw.request("tools/call", {"name": "rec_hold", "arguments": {}}))
+
+            tasks.start_soon(call)
+            # The upstream appends what it receives; wait (bounded) for the call to reach it.
+            while "tools/call" not in (record.read_text() if record.exists() else ""):
+                await anyio.sleep(0.05)
+            cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+            accepted = await raw.http.post(raw.url, json=cancel, headers=raw.headers)
+        while "notifications/cancelled" not in record.read_text():
+            await anyio.sleep(0.05)
+        counted = health(running)["http_fast"]
+
+    assert accepted.status_code == 202
+    assert answers[0].headers["content-type"] == "application/json"
+    assert answers[0].json() == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32800, "message": "Request cancelled"}}
+    assert counted["taken"] == 1

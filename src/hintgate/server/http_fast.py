@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import pydantic_core
 from mcp.server.runner import ServerRunner, modern_error_data, serve_one
-from mcp.server.streamable_http import check_accept_headers
+from mcp.server.streamable_http import REQUEST_CANCELLED, check_accept_headers
 from mcp.server.transport_security import TransportSecurityMiddleware
 from mcp.shared.inbound import (
     ERROR_CODE_HTTP_STATUS,
@@ -286,6 +286,8 @@ class HttpFastPath:
         self._security = TransportSecurityMiddleware(self._manager.security_settings)
         # Handshake-era connections by HTTP session id, learned as the SDK serves their first request.
         self._connections: dict[str, Any] = {}
+        # Requests answered here right now, by (session id, request id): a client may cancel them.
+        self._running: dict[tuple[str, str], tuple[anyio.CancelScope, _HandshakeDispatch]] = {}
         self.taken = 0
         self.fallbacks: Counter[str] = Counter()
         # Only the SDK's default mode (event-stream answers, sessions, no replay) is mirrored here.
@@ -405,6 +407,8 @@ class HttpFastPath:
             decoded = pydantic_core.from_json(body)
         except ValueError:
             raise _Fallback("parse error", body) from None
+        if isinstance(decoded, dict) and decoded.get("method") == "notifications/cancelled":
+            self._cancel(session_id, decoded.get("params"))  # the SDK takes the notification as well
         try:
             request_id, method, params = _request_shape(decoded)
         except _Fallback as fallback:
@@ -415,11 +419,15 @@ class HttpFastPath:
         reply = _Reply(send, [*sse_headers, (b"x-accel-buffering", b"no")])
         dispatch = _HandshakeDispatch(request_id, request, reply, (connection, transport))
         runner = ServerRunner(self._server, connection, manager._lifespan_state)
-        with _InFlight(transport):
+        key = (session_id, str(request_id))
+        with _InFlight(transport), anyio.CancelScope() as scope:
+            self._running[key] = (scope, dispatch)
             try:
                 try:
                     result = await runner.on_request(dispatch, method, params)
                 finally:
+                    if self._running.get(key, (None,))[0] is scope:
+                        del self._running[key]
                     await dispatch.close()
             except _NeedsStream:
                 raise _Fallback("may ask", body) from None
@@ -431,8 +439,21 @@ class HttpFastPath:
                 answer: JSONRPCResponse | JSONRPCError = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
             else:
                 answer = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result)
+        if scope.cancelled_caught:  # the client cancelled it: answered as the SDK answers this era's cancelled requests
+            error = ErrorData(code=REQUEST_CANCELLED, message="Request cancelled")
+            answer = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
         data = answer.model_dump_json(by_alias=True, exclude_unset=True)
         await reply.finish(data, headers=(_session_header(session_id),))
+
+    def _cancel(self, session_id: str, params: Any) -> None:
+        """Cancel a request of the session running here, as a `notifications/cancelled` asks."""
+        request_id = params.get("requestId") if isinstance(params, dict) else None
+        if request_id is None or isinstance(request_id, bool):
+            return
+        running = self._running.get((session_id, str(request_id)))
+        if running is not None:
+            running[1].cancel_requested.set()
+            running[0].cancel()
 
     # -- the 2026-07-28 era ----------------------------------------------------
 
