@@ -194,6 +194,7 @@ def test_watch_on_a_terminal_answers_the_approval_shown_with_a_key_press(tmp_pat
             if select.select([primary], [], [], 1)[0]:
                 seen += os.read(primary, 4096)
         os.write(primary, b"s")
+        deadline = time.monotonic() + 60
         while b"approved for the session" not in seen:
             assert time.monotonic() < deadline, seen.decode(errors="replace")
             if select.select([primary], [], [], 1)[0]:

@@ -16,7 +16,7 @@ import getpass
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -229,8 +229,26 @@ def watch(
     async def work(store: Any) -> None:
         await _watch(store, timeout=timeout, output=output, keys=keys)
 
-    with contextlib.suppress(KeyboardInterrupt):
+    with contextlib.suppress(KeyboardInterrupt), _keys_at_once(keys):
         with_store(db or ctx.obj, work)
+
+
+@contextlib.contextmanager
+def _keys_at_once(on: bool) -> Iterator[None]:
+    """Put the terminal in cbreak mode for the whole watch: a key typed at any moment is read, not flushed."""
+    if not on:
+        yield
+        return
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd, termios.TCSANOW)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
 async def _watch(store: Any, *, timeout: float | None, output: OutputFormat, keys: bool) -> None:
@@ -292,14 +310,5 @@ async def _ask_key(store: Any, console: Console, row: dict[str, Any]) -> None:
 
 
 def _read_key() -> str:
-    """One key press from the terminal, without waiting for Enter."""
-    import termios
-    import tty
-
-    fd = sys.stdin.fileno()
-    saved = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd)
-        return sys.stdin.read(1)
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    """One key press from the terminal (in cbreak mode: no Enter needed)."""
+    return sys.stdin.read(1)
