@@ -130,3 +130,30 @@ async def test_a_tool_relabelled_after_list_changed_asks_until_accepted_through_
     assert [p["state"] for p in accepted.json()] == ["accepted"]
     assert runs.is_error is False
     assert quarantine == []
+
+
+async def test_poisoned_server_instructions_and_prompts_are_reported_and_instructions_never_reach_clients(
+    tmp_path: Path,
+) -> None:
+    named = str(Path(__file__).parents[1] / "fixtures" / "named_server.py")
+    config = tmp_path / "hintgate.json"
+    config.write_text(json.dumps({"mcpServers": {"n": {"command": sys.executable, "args": [named, "instructed"]}}}))
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    with running_gateway("--config", str(config), env=env) as gateway, anyio.fail_after(60):
+        async with (
+            Client(gateway.mcp_url, mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+        ):
+            instructions = client.instructions
+            scan = (await rest.get("/api/scan")).json()
+            tools = {t.name for t in (await client.list_tools()).tools}
+        log = "".join(gateway.log)
+    [server] = scan
+    assert server["server"] == "n"
+    spans = {(f["code"], f["path"]) for f in server["findings"]}
+    assert ("HG611", "instructions") in spans
+    assert ("HG613", "instructions") in spans
+    assert ("HG612", "prompts.summary.description") in spans
+    assert instructions is None  # hintgate does not pass an upstream's instructions on
+    assert "n_get_status" in tools  # reported, not held: the tool itself is clean
+    assert "the server's instructions, prompts or resources are flagged" in log
