@@ -31,7 +31,6 @@ from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.results import unavailable
-from hintgate.server import http_fast
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
@@ -48,6 +47,7 @@ from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import Credentials
 
 if TYPE_CHECKING:
+    from hintgate.server.http_fast import HttpFastPath
     from hintgate.store import Store
 
 OVERRIDES = "hintgate_overrides"
@@ -145,7 +145,7 @@ class Gateway:
         self._state_key = state_key
         self.broadcast = Broadcast(self.sessions)
         self._server: Any = None
-        self.http_fast: http_fast.HttpFastPath | None = None
+        self.http_fast: HttpFastPath | None = None
 
     def attach(self, source: Source) -> None:
         """Give a newly built source what the gateway holds for it (the OAuth credentials)."""
@@ -498,6 +498,8 @@ class Gateway:
     @asynccontextmanager
     async def mcp_routes(self, *, host: str = "127.0.0.1") -> AsyncIterator[list[Any]]:
         """The Starlette routes serving MCP at `/mcp` (streamable HTTP), with their session manager running."""
+        from hintgate.server import http_fast  # the SDK's server side: loaded only when HTTP is served
+
         server = self._server or self.build_server()
         # The SDK ends a handshake-era session with no request in flight for this long; its id then answers 404.
         app = server.streamable_http_app(
@@ -515,7 +517,9 @@ class Gateway:
 
         if getattr(route, "path", None) != "/mcp":
             return route
-        self.http_fast = http_fast.HttpFastPath(self, server, route.app)
+        from hintgate.server.http_fast import HttpFastPath
+
+        self.http_fast = HttpFastPath(self, server, route.app)
         server.get_tool_input_schema = self._input_schema
         return Route("/mcp", endpoint=self.http_fast)
 
