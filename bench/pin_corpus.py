@@ -7,7 +7,9 @@ as CPU time of this process, best of N rounds:
 - first sight: `reconcile` of the whole corpus against no pins (every tool pinned);
 - compare: `reconcile` of the whole corpus against its own pins (nothing changed), what a gateway does at
   every start and `list_changed`;
-- classify: `classify` of each tool against itself with its description changed (the diff included).
+- classify: `classify` of each tool against itself with its description changed (the diff included);
+- rebuild: the gateway's `PinKeeper.observe` of the whole corpus again, definitions unchanged (the
+  canonical forms kept from the previous listing), what every later catalog rebuild pays.
 
 It also counts the tools a server listed after all the others would see quarantined for a name close
 to another server's tool (`close_name`): on this corpus, false positives.
@@ -73,11 +75,16 @@ def main() -> None:
             classify(old, new)
             definition_diff(old, new)
 
+    from hintgate.server.pins import PinKeeper
+
+    keeper = PinKeeper(None)
+    keeper.observe(listings)
     timings = {
         "pin": best(args.rounds, lambda: [pin_hash(canonical_json(t)) for t in tools]),
         "first sight": best(args.rounds, lambda: reconcile({}, listings, now=NOW)),
         "compare": best(args.rounds, lambda: reconcile(pins, listings, now=NOW)),
         "classify + diff": best(args.rounds, classify_all),
+        "rebuild": best(args.rounds, lambda: keeper.observe(listings)),
     }
     print(f"{n} tools of {len(servers)} servers, best of {args.rounds} rounds (CPU time):")
     for what, seconds in timings.items():

@@ -458,9 +458,11 @@ def _seen_again(
     pin: Pin, public: str, definition: str, sha: str, now: datetime, touch: bool
 ) -> tuple[Pin, PinEvent | None] | None:
     """The pin after seeing `definition` again, and the event; None when nothing changed."""
-    seen = dataclasses.replace(pin, name=public, last_seen_at=now)
     if sha == pin.sha256 and pin.state is not PinState.REMOVED:
-        return (seen, None) if touch or public != pin.name else None
+        if not touch and public == pin.name:
+            return None
+        return dataclasses.replace(pin, name=public, last_seen_at=now), None
+    seen = dataclasses.replace(pin, name=public, last_seen_at=now)
     seen = dataclasses.replace(seen, sha256=sha, definition=definition)
     if pin.accepted_sha256 == sha:
         returned = pin.state is PinState.REMOVED
