@@ -211,3 +211,27 @@ def test_watch_on_a_terminal_answers_the_approval_shown_with_a_key_press(tmp_pat
     row = asyncio.run(state())
     assert b"fs_write_file" in seen
     assert (row["state"], row["answer"], row["answered_via"]) == ("approved", "approve-session", "cli")
+
+
+async def test_a_stdio_gateways_queued_write_is_approved_from_a_second_terminal(
+    tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    from mcp.client.stdio import StdioServerParameters
+
+    db = f"sqlite:///{tmp_path / 'stdio.db'}"
+    target = Path(filesystem_cmd[-1]) / "stdio.txt"
+    config = config_file(tmp_path, filesystem_cmd)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config), "--db", db],
+        env=child_env(),
+    )
+    with anyio.fail_after(90):
+        async with Client(params, mode="legacy") as client:
+            call = asyncio.ensure_future(client.call_tool("fs_write_file", {"path": str(target), "content": "stdio"}))
+            [waiting] = await pending(db)
+            answered = await asyncio.to_thread(hintgate, "approvals", "approve", waiting.id[:8], "--db", db)
+            assert answered.returncode == 0, answered.stderr
+            result = await call
+    assert result.is_error is False
+    assert target.read_text() == "stdio"
