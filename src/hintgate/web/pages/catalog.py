@@ -122,6 +122,10 @@ class CatalogPage:
     all_default: int
     problems: tuple[str, ...] = ()
     """Names the catalog had to change (a collision, invalid characters, length)."""
+    held: int = 0
+    """Tools quarantined until an operator accepts them (see the Changes page)."""
+    hidden: int = 0
+    """Of those, the ones hidden from clients (`integrity.onChange: hide`)."""
 
 
 def tool_card(tool: api.Tool) -> ToolCard:
@@ -231,4 +235,6 @@ def catalog_page(
         any_inferred=sum(1 for o in origins if "inferred" in o),
         all_default=sum(1 for o in origins if o == {"default"}),
         problems=tuple(gateway.catalog.problems),
+        held=len(gateway.quarantined),
+        hidden=sum(1 for q in gateway.quarantined.values() if q.hidden),
     )
