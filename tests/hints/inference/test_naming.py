@@ -167,6 +167,35 @@ def test_extracting_an_archive_writes_its_files_out(name: str) -> None:
     assert found[RO].rule == "name.verb.artifact"
 
 
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("convert_distance", "Convert a distance between miles and kilometres."),
+        ("convertCurrency", "Converts an amount from one currency to another."),
+        ("gizmo_tool", "Convert a temperature between Celsius and Fahrenheit."),
+    ],
+)
+def test_converting_a_value_is_neither_called_a_write_nor_a_read(name: str, description: str) -> None:
+    found = infer(name, description)
+    assert value(found, RO) is None
+    assert value(found, D) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("convert_document", "Convert a document to PDF."),
+        ("convert_image_to_png", None),
+        ("gizmo_tool", "Convert the given file to Markdown and save it beside the original."),
+        ("convert", None),
+    ],
+)
+def test_converting_a_stored_thing_makes_a_new_one(name: str, description: str | None) -> None:
+    found = infer(name, description)
+    assert value(found, RO) is False
+    assert found[RO].rule.endswith("verb.artifact")
+
+
 @pytest.mark.parametrize("name", ["resolve_widget_id", "resolveHostname", "gizmo_resolve_alias", "resolve_part_name"])
 def test_resolving_a_name_or_identifier_looks_it_up(name: str) -> None:
     assert value(infer(name), RO) is True

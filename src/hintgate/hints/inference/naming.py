@@ -86,6 +86,7 @@ __all__ = [
     "VERBS",
     "NameParts",
     "VerbClass",
+    "by_object",
     "lookup_verb",
     "name_effect",
     "noun_like",
@@ -233,6 +234,16 @@ _PREPOSITIONS = frozenset({"by", "for", "from", "in", "into", "of", "on", "to", 
 # facts from a page reads, extracting an archive writes its files out;
 # resolving a name, ID or address looks it up, resolving an incident closes it.
 _ARCHIVES = frozenset({"archive", "archives", "zip", "zipfile", "tar", "tarball", "gz", "gzip", "rar", "7z"})
+# Converting a value (a time, a unit, an amount of money) computes an answer,
+# which the name alone cannot call a write or a read; converting anything else
+# (a file, a document, a memo) is taken to make a new one, the cautious reading.
+_VALUES = frozenset(
+    {"time", "times", "date", "dates", "datetime", "timestamp", "timestamps", "timezone", "timezones", "unit"}
+    | {"units", "currency", "currencies", "amount", "amounts", "temperature", "temperatures", "number", "numbers"}
+    | {"distance", "length", "weight", "measurement", "measurements", "coordinates", "color", "colour", "value"}
+    | {"values", "quantity", "quantities", "rate", "base"}
+)
+_ARTICLES = frozenset({"a", "an", "the", "this", "that", "given", "one", "some"})
 _IDENTIFIERS = frozenset(
     {"id", "ids", "identifier", "identifiers", "name", "names", "address", "addresses", "hostname", "host"}
     | {"dns", "url", "uri", "path", "alias", "reference", "ref", "symbol", "handle"}
@@ -347,7 +358,7 @@ def parse_name(name: str) -> NameParts:
         if cls is None:
             continue
         rest = tokens[index + 1 :]
-        cls = _by_object(token, cls, rest)
+        cls = by_object(token, cls, rest)
         later: list[VerbClass] = []
         for offset, word in enumerate(rest):
             other = VERBS.get(word)
@@ -374,10 +385,16 @@ def parse_name(name: str) -> NameParts:
     return NameParts(tokens, None, None, (), qualifiers, ())
 
 
-def _by_object(verb: str, cls: VerbClass, rest: tuple[str, ...]) -> VerbClass:
-    """The class of a verb whose effect depends on its object (``extract``, ``resolve``)."""
+def by_object(verb: str, cls: VerbClass, rest: tuple[str, ...]) -> VerbClass:
+    """The class of a verb whose effect depends on its object (``extract``, ``convert``, ``resolve``)."""
+    if verb not in VERBS:  # an inflected form from a description: "converts", "resolves"
+        verb = next((s for s in _stems(verb) if s in VERBS), verb)
     if verb == "extract" and _ARCHIVES.intersection(rest):
         return ARTIFACT
+    if verb == "convert":
+        head = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS or w == "between"), len(rest))
+        obj = [w for w in rest[:head] if w not in _ARTICLES]
+        return OPAQUE if obj and all(w in _VALUES for w in obj) else cls
     if verb == "resolve":
         # The head of the object is its last word before a preposition: resolve_alert_by_id resolves an alert.
         head = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))

@@ -37,7 +37,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from hintgate.hints.inference.naming import VerbClass, lookup_verb
+from hintgate.hints.inference.naming import VerbClass, by_object, lookup_verb
 from hintgate.hints.inference.rule import Effect, effect
 
 __all__ = [
@@ -228,6 +228,8 @@ def lead_verbs(lead_text: str) -> Sequence[tuple[str, VerbClass]]:
         cls = lookup_verb(word, description=True)
         if cls is None:
             break
+        # The words after the verb are its object: "convert a time" computes, "convert a file" writes one.
+        cls = by_object(word, cls, tuple(_WORD.findall(rest[word_match.end() : word_match.end() + 60])))
         found.append((word, cls))
         joined = False
     return found
