@@ -53,10 +53,11 @@ def approvals(
 ) -> None:
     """Calls waiting for a person: list them, approve or deny one, or watch them arrive.
 
-    Without a command, lists the pending approvals of every gateway on the database:
-    id, tool, session, when asked, when it expires, whether the caller is connected.
-    Answer one with `hintgate approvals approve ID` or `deny ID` (a unique prefix of the
-    id is enough), or run `hintgate approvals watch` to see them arrive and answer with a key.
+    Without a command, lists the pending approvals of every gateway on the database.
+
+    Answer one with `hintgate approvals approve ID` or `deny ID` (a unique start of the id is enough).
+
+    `hintgate approvals watch` shows them as they arrive and answers each with a key.
     """
     if ctx.invoked_subcommand is not None:
         ctx.obj = db  # `hintgate approvals --db URL approve ID` means that database too
