@@ -2,7 +2,8 @@
 
 `tests/peers/ts_client.mjs` (on npm's `@modelcontextprotocol/sdk`) declares
 no elicitation, so a write waits in the approval queue: approved through the
-REST API, it runs and the client gets its result; when the client's request
+REST API or with `hintgate approvals approve` from another terminal (against
+the same `--db`), it runs and the client gets its result; when the client's request
 times out first (the SDK then cancels it), the approval is withdrawn and the
 file is never written.
 """
@@ -13,6 +14,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +25,7 @@ import httpx
 import pytest
 
 from hintgate.testing import RunningGateway, running_gateway
+from isolation import child_env
 
 PEERS = Path(__file__).resolve().parents[1] / "peers"
 SCRIPT = PEERS / "ts_client.mjs"
@@ -102,6 +105,36 @@ def test_a_typescript_client_without_elicitation_gets_its_result_once_approved_o
     assert output["result"].get("isError") in (None, False)
     assert "Successfully wrote" in output["result"]["content"][0]["text"]
     assert target.read_text() == "written by the TypeScript SDK"
+
+
+def test_a_typescript_client_gets_its_result_once_the_call_is_approved_with_the_cli_against_the_same_db(
+    tmp_path: Path, node: str, filesystem_cmd: list[str]
+) -> None:
+    target = Path(filesystem_cmd[-1]) / "from-ts-cli.txt"
+    arguments = {"path": str(target), "content": "approved from a terminal"}
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    with (
+        gateway(tmp_path, filesystem_cmd) as running,
+        httpx.Client(base_url=running.base_url, timeout=WAIT) as rest,
+        ts_client(node, running, arguments) as process,
+    ):
+        [pending] = until(lambda: rest.get("/api/approvals").json(), "the call waits for approval")
+        assert not target.exists()
+        answered = subprocess.run(
+            [sys.executable, "-m", "hintgate", "approvals", "approve", pending["id"][:8], "--db", db],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            env={**os.environ, **child_env()},
+            check=False,
+        )
+        output = printed(process)
+    assert answered.returncode == 0, answered.stderr
+    assert "approved once" in answered.stdout
+    assert "error" not in output, output
+    assert output["result"].get("isError") in (None, False)
+    assert "Successfully wrote" in output["result"]["content"][0]["text"]
+    assert target.read_text() == "approved from a terminal"
 
 
 def test_when_the_typescript_clients_request_times_out_its_approval_is_withdrawn_and_nothing_is_written(
