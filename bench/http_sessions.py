@@ -124,7 +124,13 @@ async def open_many(era: Era, count: int, prefix: str, concurrency: int) -> list
 
     async def opener() -> None:
         for i in next_index:
-            sessions[i] = await era.open(f"{prefix}-{i:05d}")
+            for attempt in range(3):
+                try:
+                    sessions[i] = await era.open(f"{prefix}-{i:05d}")
+                    break
+                except httpx.TransportError:  # a pooled connection the server closed while it sat idle
+                    if attempt == 2:
+                        raise
 
     await asyncio.gather(*(opener() for _ in range(concurrency)))
     return [s for s in sessions if s is not None]

@@ -43,8 +43,12 @@ sys.path.insert(0, str(HERE))
 
 from upstream_many_tools import CHANGE_TOOL, make_tools  # noqa: E402
 
-WAIT = 300.0
+WAIT = 120.0
 """Seconds any one step may take before the bench gives up (the machine may be loaded)."""
+
+
+def progress(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
 def proc_memory(pid: int) -> dict[str, float]:
@@ -137,8 +141,9 @@ async def end_to_end(upstreams: int, tools: int, lists: int, work: Path) -> dict
         str(config),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
+        stderr=(work / "gateway.log").open("wb"),
         env=env,
+        limit=2**26,  # a page of 500 tools is one line of about half a megabyte
     )
     peer = StdioPeer(proc)
     try:
@@ -147,9 +152,11 @@ async def end_to_end(upstreams: int, tools: int, lists: int, work: Path) -> dict
             {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
         )
         await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        progress(f"initialize answered after {time.perf_counter() - started:.1f} s")
         first_at = time.perf_counter()
         listed = await peer.list_tools()
         done = time.perf_counter()
+        progress(f"first tools/list: {len(listed)} tools after {done - started:.1f} s")
         steady = []
         for _ in range(lists):
             t = time.perf_counter()
@@ -167,10 +174,12 @@ async def end_to_end(upstreams: int, tools: int, lists: int, work: Path) -> dict
                 if method == "notifications/tools/list_changed":
                     break
             rebuilds.append(at - t)
+            progress(f"list_changed reached the client after {(at - t) * 1000:.0f} ms")
         changed = await peer.list_tools()
         assert any("[changed 3]" in str(tool.get("description")) for tool in changed), "the change was not listed"
     finally:
         await peer.close()
+        progress(f"the gateway's log ends: {(work / 'gateway.log').read_text()[-300:]!r}")
     return {
         "upstreams": upstreams,
         "tools": len(listed),
