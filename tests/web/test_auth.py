@@ -167,3 +167,42 @@ async def test_health_tells_a_caller_without_the_token_only_whether_it_is_up(tmp
     assert anonymous.json() == {"status": "ok"}
     assert signed_in.json()["pending_approvals"] == 0
     assert signed_in.json()["servers_up"] == 1
+
+
+@pytest.mark.parametrize("asked", ["--require-token", "HINTGATE_REQUIRE_TOKEN=1"])
+async def test_on_loopback_the_token_is_required_only_when_asked_for(tmp_path: Path, asked: str) -> None:
+    browser = {"Accept": "text/html,application/xhtml+xml"}
+    data = tmp_path / "data"
+    with running_gateway("--demo", "--no-record", env={"HINTGATE_DATA_DIR": str(data)}) as gateway:
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            open_api = await client.get("/api/tools")
+            open_page = await client.get("/", headers=browser)
+    flag, env = ((asked,), {}) if asked.startswith("--") else ((), dict([asked.split("=")]))
+    env["HINTGATE_DATA_DIR"] = str(data)
+    with running_gateway("--demo", "--no-record", *flag, env=env) as gateway:
+        token = (data / "api-token").read_text().strip()
+        port = int(gateway.base_url.rsplit(":", 1)[1])
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            api = await client.get("/api/tools")
+            mcp = await client.post("/mcp", json={}, headers={"Accept": "application/json, text/event-stream"})
+            page = await client.get("/approvals", headers=browser)
+            sign_in = await client.get(page.headers["location"], headers=browser)
+            with_token = await client.get("/api/tools", headers={"Authorization": f"Bearer {token}"})
+            signed_in = await client.post("/login", data={"token": token, "next": "/approvals"})
+            with_cookie = await client.get("/approvals", headers=browser)
+            rebinding = await client.get(
+                "/api/tools", headers={"Authorization": f"Bearer {token}", "Host": f"evil.example:{port}"}
+            )
+    assert open_api.status_code == open_page.status_code == 200
+    assert api.status_code == mcp.status_code == 401
+    assert "API token is required" in api.json()["detail"]
+    assert page.status_code == 303
+    assert page.headers["location"].startswith("/login?next=")
+    assert sign_in.status_code == 200
+    assert 'name="token"' in sign_in.text
+    assert with_token.status_code == 200
+    assert with_token.json() == open_api.json()
+    assert signed_in.status_code == 303, signed_in.text
+    assert with_cookie.status_code == 200
+    assert rebinding.status_code == 421
+    assert any("API token (shown once" in line for line in gateway.log)

@@ -318,6 +318,14 @@ def serve(
             "--watch", help="Reload the config file when it changes (SIGHUP always does), applying the difference."
         ),
     ] = False,
+    require_token: Annotated[
+        bool,
+        typer.Option(
+            "--require-token",
+            help="Require the API token on loopback too (always required beyond it), so other local users "
+            "and processes cannot use the gateway.",
+        ),
+    ] = False,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.cli.serve import python_config, run_http, run_stdio
@@ -331,7 +339,12 @@ def serve(
         fail("--watch reloads a config file: give --config FILE", EXIT_USAGE)
     try:
         loaded = python_config(python) if python is not None else _config_or_demo(config, demo)
-        settings = Settings.from_environ(database_url=db, record=False if no_record else None, tracing=tracing or None)
+        settings = Settings.from_environ(
+            database_url=db,
+            record=False if no_record else None,
+            tracing=tracing or None,
+            require_token=require_token or None,
+        )
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
     # Checked now, before a port is bound or an upstream started; said once the gateway is up.

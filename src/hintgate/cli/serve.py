@@ -161,10 +161,11 @@ async def _serve_web(
 ) -> None:
     """Serve MCP, the REST API, /metrics and the dashboard on the bound socket until cancelled."""
     from hintgate.web.app import create_app
+    from hintgate.web.auth import is_loopback
 
     token = _token(settings, host, console)
     async with gateway.mcp_routes(host=host) as routes:
-        app = create_app(gateway, store, mcp_routes=routes, token=token)
+        app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host))
         await _serve_app(
             app,
             host,
@@ -178,10 +179,10 @@ async def _serve_web(
 
 
 def _token(settings: Settings, host: str, console: Console) -> str | None:
-    """The API token requests must carry: None on loopback, else the configured or kept one."""
+    """The API token requests must carry: None on loopback (unless required there), else the configured or kept one."""
     from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
 
-    if is_loopback(host):
+    if is_loopback(host) and not settings.require_token:
         return None
     if settings.api_token:
         token = settings.api_token.strip()
@@ -209,12 +210,15 @@ async def _serve_metrics(
     from starlette.routing import Route
 
     from hintgate.observers.metrics import CONTENT_TYPE
-    from hintgate.web.auth import security_middleware
+    from hintgate.web.auth import is_loopback, security_middleware
 
     async def scrape(_request: Request) -> Response:
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
-    guard = Middleware(BaseHTTPMiddleware, dispatch=security_middleware(_token(settings, host, console)))
+    guard = Middleware(
+        BaseHTTPMiddleware,
+        dispatch=security_middleware(_token(settings, host, console), loopback=is_loopback(host)),
+    )
     app = Starlette(routes=[Route("/metrics", scrape)], middleware=[guard])
     await _serve_app(app, host, sock, console, ("metrics", "/metrics"))
 

@@ -41,7 +41,10 @@ class Settings:
             loses no call that returned); `"fast"`: records are committed every `commit_interval`.
         commit_interval: in fast mode, seconds between the recorder's commits (the most a kill -9 can lose).
         api_token: the token the REST API, dashboard and MCP endpoint require when bound
-            beyond loopback; None means generate one on first start and keep it in `data_dir`.
+            beyond loopback (or on loopback with `require_token`); None means generate one on
+            first start and keep it in `data_dir`.
+        require_token: whether a gateway bound to loopback requires the API token too, so
+            other users and processes of the machine cannot use it.
         replica: this gateway's name among replicas sharing one database.
         record: whether calls and sessions are recorded at all.
         state_key: the secret that seals the `requestState` of 2026-07-28 approval questions;
@@ -59,6 +62,7 @@ class Settings:
     commit: str = "durable"
     commit_interval: float = 0.05
     api_token: str | None = None
+    require_token: bool = False
     replica: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     record: bool = True
     state_key: str | None = None
@@ -147,6 +151,7 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "commit": ("HINTGATE_COMMIT", _commit_mode),
     "commit_interval": ("HINTGATE_COMMIT_INTERVAL", _positive_float),
     "api_token": ("HINTGATE_API_TOKEN", str),
+    "require_token": ("HINTGATE_REQUIRE_TOKEN", _boolean),
     "replica": ("HINTGATE_REPLICA", str),
     "record": ("HINTGATE_RECORD", _boolean),
     "state_key": ("HINTGATE_STATE_KEY", _secret_key),

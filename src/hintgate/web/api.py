@@ -42,7 +42,7 @@ class InvalidRequest(BaseModel):
 router = APIRouter(
     prefix="/api",
     responses={
-        401: {"model": Problem, "description": "An API token is required (the gateway is bound beyond loopback)."},
+        401: {"model": Problem, "description": "An API token is required (bound beyond loopback, or --require-token)."},
         403: {"model": Problem, "description": "A cross-site or header-less state-changing request."},
         404: {"model": Problem, "description": "No such tool, session, call or pending approval."},
         413: {"model": Problem, "description": "The request body is over 1 MiB."},

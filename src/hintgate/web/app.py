@@ -50,14 +50,22 @@ class Checked:
             await answer(scope, receive, send)
 
 
-def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), token: str | None = None) -> FastAPI:
+def create_app(
+    gateway: Any,
+    store: Any,
+    *,
+    mcp_routes: Sequence[Any] = (),
+    token: str | None = None,
+    loopback: bool | None = None,
+) -> FastAPI:
     """Build the web app around a running gateway.
 
     Args:
         gateway: the running `Gateway`.
         store: its `Store`, or None when recording is off.
         mcp_routes: the MCP endpoint's routes (from `Gateway.mcp_routes`).
-        token: the API token every request must carry, or None on loopback.
+        token: the API token every request must carry, or None on loopback without `--require-token`.
+        loopback: whether the gateway is bound to loopback (by default, whether no token is set).
     """
     app = FastAPI(
         title="hintgate",
@@ -71,7 +79,7 @@ def create_app(gateway: Any, store: Any, *, mcp_routes: Sequence[Any] = (), toke
     app.state.gateway = gateway
     app.state.store = store
     app.state.token = token
-    app.add_middleware(Checked, check=security_middleware(token))
+    app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before anything reads it
 
     @app.exception_handler(RequestValidationError)

@@ -1,7 +1,9 @@
 """Who may use the REST API, the dashboard and the MCP endpoint.
 
 Bound to loopback (the default), hintgate trusts the machine's users: no
-token. Bound anywhere else, every request needs the API token, as
+token, unless `require_token` is set (`serve --require-token`,
+`HINTGATE_REQUIRE_TOKEN=1`), so that other users and processes of the machine
+cannot use it. Bound anywhere else, every request needs the API token, as
 `Authorization: Bearer TOKEN` or the dashboard's session cookie (set by
 signing in at `/login`). A browser asking for a page without either is sent
 to the sign-in page; programs get a JSON 401. The token is generated at first start, kept in the data
@@ -10,7 +12,7 @@ terminal. A token file that is empty, short or not a token is a corruption (a
 start that died while writing it): it is replaced by a new token, said in one
 log line. An empty or short token is never accepted, configured or presented.
 
-On loopback the Host header must name a loopback address (any of
+On loopback (token or not) the Host header must name a loopback address (any of
 127.0.0.0/8, ::1, or localhost) with the bound port, on every path including
 `/mcp`, so that a web page on a rebinding domain (attacker.example resolving
 to 127.0.0.1) cannot read the API or call tools from the user's browser.
@@ -188,23 +190,26 @@ def _problem(status: int, detail: str) -> Response:
 
 
 def security_middleware(
-    token: str | None,
+    token: str | None, *, loopback: bool | None = None
 ) -> Callable[[Request, Callable[[Request], Awaitable[Response]]], Awaitable[Response]]:
     """An HTTP middleware enforcing the token (when one is set) and the cross-site checks.
 
     Args:
-        token: the API token, or None when bound to loopback (then the Host check applies instead).
+        token: the API token, or None when bound to loopback without `--require-token`.
+        loopback: whether the gateway is bound to loopback (then the Host and `/mcp` Origin
+            checks apply, token or not); by default, whether no token is set.
 
     Raises:
         ValueError: the token is shorter than `MIN_TOKEN_LENGTH` characters.
     """
     if token is not None and len(token.strip()) < MIN_TOKEN_LENGTH:
         raise ValueError(f"the API token must have at least {MIN_TOKEN_LENGTH} characters, not {len(token.strip())}")
+    on_loopback = token is None if loopback is None else loopback
 
     async def check(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         path = request.url.path
         mcp = path == "/mcp" or path.startswith("/mcp/")
-        if token is None:
+        if on_loopback:
             refusal = _host_refusal(request)
             if refusal is not None:
                 return _problem(421, refusal)
@@ -220,7 +225,7 @@ def security_middleware(
         origin = request.headers.get("origin")
         if mcp:
             # MCP clients are programs; a browser page on another site is not one of them.
-            if origin is not None and token is None and not _loopback_origin(origin):
+            if origin is not None and on_loopback and not _loopback_origin(origin):
                 return _problem(403, f"cross-site request to /mcp refused (Origin {origin})")
         elif request.method not in _SAFE:
             if origin is not None and origin.rstrip("/") != f"{request.url.scheme}://{request.url.netloc}":
@@ -255,7 +260,7 @@ def describe_security(schema: dict[str, Any], *, token: bool) -> dict[str, Any]:
         "type": "http",
         "scheme": "bearer",
         "description": "The API token printed at first start; required on every request when hintgate "
-        "is bound beyond loopback.",
+        "is bound beyond loopback, or started with --require-token.",
     }
     for path in schema.get("paths", {}).values():
         for method, operation in path.items():

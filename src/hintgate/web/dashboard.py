@@ -184,7 +184,7 @@ async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
 
 @router.get("/login", response_model=None)
 async def login(request: Request, token: Annotated[str, Query(max_length=500)] = "", next: Text = None) -> Response:
-    """The sign-in page beyond loopback; `?token=TOKEN` trades the token for the cookie at once."""
+    """The sign-in page when the token is required; `?token=TOKEN` trades the token for the cookie at once."""
     if request.app.state.token is None:
         return RedirectResponse(_local(next), status_code=303)
     if not token:

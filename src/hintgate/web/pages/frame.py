@@ -163,7 +163,7 @@ class ErrorPage:
 
 @dataclass(frozen=True, slots=True)
 class LoginPage:
-    """The sign-in form a browser gets beyond loopback: the token, and the page to go to after.
+    """The sign-in form a browser gets when the token is required: the token, and the page to go to after.
 
     Attributes:
         next: the page asked for (a path of this gateway), where signing in leads.
