@@ -58,9 +58,11 @@ async def test_an_operators_override_re_resolves_only_the_tool_it_names(resolved
     async with in_memory_gateway(*sources) as (gateway, client):
         resolved.clear()
         await gateway.apply_overrides("beta_get_user", {Hint.DESTRUCTIVE: True}, actor="test")
+        await gateway.apply_overrides("beta_get_user", {Hint.OPEN_WORLD: False}, actor="test")
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert resolved == ["get_user"]
+    assert resolved == ["get_user", "get_user"]
     assert tools["beta_get_user"].annotations.destructive_hint is True
+    assert tools["beta_get_user"].annotations.open_world_hint is False
     assert tools["alpha_get_user"].annotations.destructive_hint is False
 
 
