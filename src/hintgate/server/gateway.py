@@ -505,11 +505,22 @@ class Gateway:
         app = server.streamable_http_app(
             streamable_http_path="/mcp", host=host, session_idle_timeout=self.config.timeouts.session_idle
         )
-        routes = list(app.routes)
+        routes = [self._guarded_route(route) for route in app.routes]
         if http_fast.enabled(os.environ):
             routes = [self._fast_route(route, server) for route in routes]
         async with server.session_manager.run():
             yield routes
+
+    @staticmethod
+    def _guarded_route(route: Any) -> Any:
+        """The `/mcp` route with a client's leaving told in one line, not the SDK's tracebacks."""
+        from starlette.routing import Route
+
+        from hintgate.server.client_left import ClientLeftGuard
+
+        if getattr(route, "path", None) != "/mcp":
+            return route
+        return Route("/mcp", endpoint=ClientLeftGuard(route.app))
 
     def _fast_route(self, route: Any, server: Any) -> Any:
         """The `/mcp` route with the fast path in front of the SDK's endpoint (other routes as they are)."""
