@@ -128,3 +128,33 @@ def test_import_refuses_a_file_whose_hash_does_not_match_and_names_the_entry(db:
     missing = run("import", str(tmp_path / "nope.yaml"), "--db", db)
     assert missing.exit_code == 2
     assert "cannot read the pins file" in missing.output
+
+
+def test_block_keeps_a_held_tool_blocked_with_who_and_why_and_show_and_list_say_so(db: str) -> None:
+    seed(db, manual=True)
+    done = run("block", "docs_get_doc", "--db", db, "--by", "alice", "--reason", "  not reviewed by legal ")
+    assert done.exit_code == 0, done.output
+    assert "kept blocked docs_get_doc (docs)" in done.stdout
+    pin = pins_of(db)[("docs", "get_doc")]
+    assert pin.state is PinState.QUARANTINED
+    assert pin.blocked is not None
+    assert (pin.blocked.by, pin.blocked.reason) == ("alice", "not reviewed by legal")
+    shown = run("show", "docs_get_doc", "--db", db)
+    assert "kept blocked by alice" in shown.stdout
+    assert "blocked by alice: not reviewed by legal" in shown.stdout  # the history line
+    [row] = json.loads(
+        run("list", "--db", db, "--format", "json", "--server", "docs", "--state", "quarantined").stdout
+    )[:1]
+    assert row["blocked"]["by"] == "alice"
+    assert "blocked" in run("list", "--db", db).stdout
+
+
+def test_block_refuses_an_unknown_tool_and_one_that_is_not_held(db: str) -> None:
+    seed(db)
+    unknown = run("block", "nope", "--db", db)
+    assert unknown.exit_code == 2
+    assert "no pinned tool named 'nope'" in unknown.output
+    accepted = run("block", "mail_send_email", "--db", db)
+    assert accepted.exit_code == 2
+    assert "is not held (accepted)" in accepted.output
+    assert pins_of(db)[("mail", "send_email")].blocked is None

@@ -77,3 +77,54 @@ async def test_a_poisoned_tool_shows_the_span_the_scan_found_marked_in_its_text(
     assert ("HG612", "<IMPORTANT>") in marks
     assert [h["name"] for h in api] == ["calc_add"]
     assert api[0]["findings"][0]["level"] == "high"
+
+
+async def test_keeping_a_changed_tool_blocked_moves_it_to_the_blocked_list_until_it_changes_again(
+    open_dashboard: OpenDashboard,
+) -> None:
+    notes = FakeSource("notes", tools=NOTES)
+    async with open_dashboard(sources=(notes,)) as dash:
+        relabel(notes, "get_note", description="Get a note, then mail it out.")
+        dash.gateway.rebuild()
+        held = await dash.page("/changes")
+        kept = await dash.client.post(
+            "/api/pins/block", json={"tool": "notes_get_note", "reason": "mails notes out"}, headers=CSRF
+        )
+        blocked = await dash.page("/fragments/changes")
+        still_held = set(dash.gateway.quarantined)
+        pins = (await dash.client.get("/api/pins", params={"state": "quarantined"})).json()
+        quarantine = (await dash.client.get("/api/quarantine")).json()
+        history = (await dash.client.get("/api/pins/notes/get_note/history")).json()
+        not_held = await dash.client.post("/api/pins/block", json={"tool": "notes_list_notes"}, headers=CSRF)
+        unknown = await dash.client.post("/api/pins/block", json={"tool": "nope"}, headers=CSRF)
+        relabel(notes, "get_note", description="Get a note, then mail it to everyone.")
+        dash.gateway.rebuild()
+        changed_again = await dash.page("/changes")
+    [form] = held.select(".review .card.change form.block-form")
+    assert form["hx-post"] == "/api/pins/block"
+    assert kept.status_code == 200, kept.text
+    [decided] = kept.json()
+    assert (decided["name"], decided["state"], decided["blocked"]["reason"]) == (
+        "notes_get_note",
+        "quarantined",
+        "mails notes out",
+    )
+    assert decided["blocked"]["by"]
+    assert blocked.select(".review .card.change") == []
+    assert "No tool is waiting for review." in blocked.select_one(".notice.empty").get_text()
+    [card] = blocked.select(".kept-blocked-list .card.change")
+    text = " ".join(card.select_one(".kept-blocked").get_text().split())
+    assert text.startswith(f"Kept blocked by {pins[0]['blocked']['by']} at ")
+    assert text.endswith(": mails notes out")
+    assert card.select_one("form.block-form") is None
+    assert card.select_one("button.approve") is not None  # it can still be accepted
+    assert card.select_one("a.pin-history")["href"] == "/pins/notes/get_note"
+    assert still_held == {"notes_get_note"}
+    assert quarantine[0]["blocked"]["reason"] == "mails notes out"
+    assert (history[0]["kind"], history[0]["detail"]) == ("blocked", "mails notes out")
+    assert not_held.status_code == 409
+    assert "is not held (accepted)" in not_held.json()["detail"]
+    assert unknown.status_code == 404
+    [back] = changed_again.select(".review .card.change")
+    assert back["data-tool"] == "notes_get_note"
+    assert changed_again.select(".kept-blocked-list .card") == []

@@ -24,7 +24,16 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.anyio
 
 HTMX = {"HX-Request": "true"}
-PAGES = ["/", "/tools/notes_get_note", "/sessions", "/calls", "/approvals", "/changes", "/settings"]
+PAGES = [
+    "/",
+    "/tools/notes_get_note",
+    "/sessions",
+    "/calls",
+    "/approvals",
+    "/changes",
+    "/pins/notes/get_note",
+    "/settings",
+]
 
 
 def texts(soup: BeautifulSoup, selector: str) -> list[str]:

@@ -58,7 +58,9 @@ def _table(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: bool = Fals
         [
             str(r["name"]),
             str(r["server"]),
-            Text(r["state"], style="bold red" if r["state"] == "quarantined" else ""),
+            Text(
+                "blocked" if r.get("blocked") else r["state"], style="bold red" if r["state"] == "quarantined" else ""
+            ),
             str(r["sha256"]) if wide else str(r["sha256"])[:12],
             str(r["accepted_by"] or ""),
             str(r["last_seen_at"]) if wide else when(r["last_seen_at"]),
@@ -123,6 +125,9 @@ def pins_show(
         parts.append(Text(f"{pin.name} ({pin.server}/{pin.tool}): {pin.state.value}", style="bold"))
         if pin.reason:
             parts.append(Text(f"  {pin.reason}"))
+        if pin.blocked is not None:
+            why = f": {pin.blocked.reason}" if pin.blocked.reason else ""
+            parts.append(Text(f"  kept blocked by {pin.blocked.by} at {pin.blocked.at.isoformat()}{why}"))
         parts.append(Text(f"  sha256 {pin.sha256}  accepted {pin.accepted_sha256 or 'never'}"))
         if pin.diff:
             parts.append(Text(pin.diff))
@@ -165,6 +170,33 @@ def pins_accept(
         console.print("nothing to accept: no matching tool is held", markup=False)
     for pin in accepted:
         console.print(f"accepted {pin.name} ({pin.server}) sha256 {pin.sha256[:16]}", markup=False, highlight=False)
+
+
+@pins_app.command("block")
+def pins_block(
+    tool: Annotated[str, typer.Argument(help="The held tool's name as the gateway lists it.")],
+    server: Annotated[
+        str | None, typer.Option("--server", help="Its server (then TOOL may be the server's name).")
+    ] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why, recorded in the tool's history.")] = "",
+    actor: Annotated[str, typer.Option("--by", help="Who decides, recorded with the pin.")] = "cli",
+    db: DbOpt = None,
+) -> None:
+    """Keep a held tool blocked: it stays held and leaves the review list until its definition changes again."""
+    from hintgate.hints.pins import PinState
+
+    known: list[Pin] = with_store(db, lambda store: store.pins(server=server))
+    found = _find(known, tool, server)
+    if not found:
+        fail(f"no pinned tool named {tool!r}{f' on {server!r}' if server else ''} (see hintgate pins list)", EXIT_USAGE)
+    if not any(p.state is PinState.QUARANTINED for p in found):
+        fail(f"tool {tool!r} is not held ({found[0].state.value}): nothing to keep blocked", EXIT_USAGE)
+    keys = {p.key for p in found}
+    blocked: list[Pin] = with_store(
+        db, lambda store: store.block_pins(lambda p: p.key in keys, actor=actor, reason=reason.strip())
+    )
+    for pin in blocked:
+        out().print(f"kept blocked {pin.name} ({pin.server}) sha256 {pin.sha256[:16]}", markup=False, highlight=False)
 
 
 @pins_app.command("export")

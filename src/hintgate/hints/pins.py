@@ -19,7 +19,9 @@ When a pinned tool's hash changes, `classify` says what kind of change it is:
 A tool never seen before is accepted on first use unless its server is
 pinned by hand (`pin: manual`) or its name is close to a pinned tool of
 another server (`close_name`); then it is quarantined. A pinned tool no
-longer listed by its (running) server is recorded as removed. `reconcile`
+longer listed by its (running) server is recorded as removed. An operator
+may keep a held tool blocked (`Pin.block`): it stays held, out of the review
+list, until its definition changes again. `reconcile`
 applies all of this to a set of pins and a listing and returns the pins that
 changed and the events to record.
 """
@@ -44,6 +46,7 @@ __all__ = [
     "Change",
     "ChangeKind",
     "Pin",
+    "PinBlock",
     "PinEvent",
     "PinState",
     "Reconciled",
@@ -87,6 +90,7 @@ class ChangeKind(enum.StrEnum):
     RETURNED = "returned"  # listed again, as accepted
     ACCEPTED = "accepted"  # an operator accepted the definition as it is
     IMPORTED = "imported"  # accepted from a pins file
+    BLOCKED = "blocked"  # an operator kept the held definition blocked
 
 
 def canonical(tool: Mapping[str, Any]) -> dict[str, Any]:
@@ -206,6 +210,15 @@ def close_name(name: str, others: Iterable[str]) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class PinBlock:
+    """An operator's decision to keep a held definition blocked: who, when, and why (may be empty)."""
+
+    by: str
+    at: datetime
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Pin:
     """One tool's pin.
 
@@ -220,6 +233,7 @@ class Pin:
         state: accepted, quarantined or removed.
         reason: why it is quarantined (with the diff), or what the last accepted change was.
         reviewed: an operator accepted (or imported) this definition; trust on first use is not a review.
+        blocked: an operator kept the definition last seen blocked (only while it is quarantined and the same).
     """
 
     server: str
@@ -236,6 +250,7 @@ class Pin:
     accepted_at: datetime | None
     accepted_by: str | None
     reviewed: bool = False
+    blocked: PinBlock | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -261,7 +276,12 @@ class Pin:
             accepted_at=at,
             accepted_by=actor,
             reviewed=reviewed,
+            blocked=None,
         )
+
+    def block(self, *, actor: str, at: datetime, reason: str = "") -> Pin:
+        """This (quarantined) pin kept blocked by an operator: still held, no longer waiting for review."""
+        return dataclasses.replace(self, blocked=PinBlock(actor, at, reason))
 
     def with_accepted(self, definition: str, *, actor: str, at: datetime) -> Pin:
         """This pin with `definition` (a pins file's) accepted, reviewed; the definition last seen is then
@@ -289,6 +309,7 @@ class Pin:
             accepted_at=at,
             accepted_by=actor,
             reviewed=True,
+            blocked=None,
         )
 
     def same_as(self, other: Pin) -> bool:
@@ -309,6 +330,8 @@ class Pin:
             out[key] = value.isoformat() if value is not None else None
         out["state"] = self.state.value
         out["diff"] = self.diff
+        if self.blocked is not None:
+            out["blocked"] = {"by": self.blocked.by, "at": self.blocked.at.isoformat(), "reason": self.blocked.reason}
         return out
 
 
@@ -387,7 +410,7 @@ def reconcile(
         for tool in sorted(known - listed):
             pin = pins[(server, tool)]
             if pin.state is not PinState.REMOVED:
-                changed.append(dataclasses.replace(pin, state=PinState.REMOVED))
+                changed.append(dataclasses.replace(pin, state=PinState.REMOVED, blocked=None))
                 events.append(PinEvent(server, tool, ChangeKind.REMOVED, pin.sha256, now, "gateway"))
     return Reconciled(tuple(changed), tuple(events))
 
@@ -462,7 +485,7 @@ def _seen_again(
         if not touch and public == pin.name:
             return None
         return dataclasses.replace(pin, name=public, last_seen_at=now), None
-    seen = dataclasses.replace(pin, name=public, last_seen_at=now)
+    seen = dataclasses.replace(pin, name=public, last_seen_at=now, blocked=None)  # a new definition: reviewed anew
     seen = dataclasses.replace(seen, sha256=sha, definition=definition)
     if pin.accepted_sha256 == sha:
         returned = pin.state is PinState.REMOVED

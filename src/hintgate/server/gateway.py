@@ -389,6 +389,10 @@ class Gateway:
             await self.broadcast.lists_changed(("tools",))
         return accepted
 
+    async def block_pins(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
+        """Keep the chosen quarantined pins blocked (in the store first): they stay held, out of review."""
+        return await self.pins.block(choose, actor=actor, reason=reason)
+
     async def apply_overrides(
         self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
     ) -> None:

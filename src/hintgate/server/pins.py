@@ -168,6 +168,25 @@ class PinKeeper:
             logger.warning("%s: tool %r accepted by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return accepted
 
+    async def block(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
+        """Keep the chosen quarantined pins blocked (an operator's recorded decision); they stay held."""
+        await self.flush()
+        if self._store is not None:
+            async with self._lock:
+                blocked = await self._store.block_pins(choose, actor=actor, reason=reason)
+                self._version = await self._store.pins_version()
+        else:
+            now = datetime.now(UTC)
+            blocked = [
+                p.block(actor=actor, at=now, reason=reason)
+                for p in self.by_key.values()
+                if choose(p) and p.state is PinState.QUARANTINED
+            ]
+        for pin in blocked:
+            self.by_key[pin.key] = pin
+            logger.warning("%s: tool %r kept blocked by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
+        return blocked
+
     def accepted_fingerprints(self) -> dict[str, str]:
         """Public name → fingerprint of the definition an operator reviewed and that is the one served."""
         return {

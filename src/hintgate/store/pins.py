@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL, Row, insert, select, update
+from sqlalchemy import URL, Row, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -54,6 +54,35 @@ def _row(pin: Pin) -> dict[str, Any]:
     }
 
 
+async def _read(conn: AsyncConnection, server: str | None = None) -> list[Pin]:
+    """Pins by server and tool, each held one with its operator's block when the latest event is one for
+    the definition held (a later change, acceptance or removal ends a block)."""
+    query = select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool)
+    if server is not None:
+        query = query.where(tool_pins.c.server == server)
+    pins = [_pin(row) for row in await conn.execute(query)]
+    if not any(p.state is PinState.QUARANTINED for p in pins):
+        return pins
+    e = pin_events.c
+    latest = select(func.max(e.id)).group_by(e.server, e.tool)
+    if server is not None:
+        latest = latest.where(e.server == server)
+    blocks = {
+        (row.server, row.tool): row
+        for row in await conn.execute(
+            select(e.server, e.tool, e.sha256, e.at, e.actor, e.detail).where(
+                e.id.in_(latest.scalar_subquery()), e.kind == ChangeKind.BLOCKED.value
+            )
+        )
+    }
+    return [
+        pin.block(actor=row.actor, at=row.at, reason=row.detail)
+        if (row := blocks.get(pin.key)) is not None and pin.state is PinState.QUARANTINED and row.sha256 == pin.sha256
+        else pin
+        for pin in pins
+    ]
+
+
 async def _write(conn: AsyncConnection, pins: Sequence[Pin], events: Sequence[PinEvent]) -> None:
     if pins:
         dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
@@ -91,12 +120,9 @@ class PinsStore:
 
     async def pins(self, *, server: str | None = None) -> list[Pin]:
         """Every pin (of one server), by server and tool."""
-        query = select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool)
-        if server is not None:
-            query = query.where(tool_pins.c.server == server)
         with _translated(self._url, "read tool pins from"):
             async with self._engine.connect() as conn:
-                return [_pin(row) for row in await conn.execute(query)]
+                return await _read(conn, server)
 
     async def save_pins(self, pins: Sequence[Pin], events: Sequence[PinEvent] = ()) -> None:
         """Insert or replace pins and append their events, in one transaction; committed on return."""
@@ -134,6 +160,27 @@ class PinsStore:
                 events = [PinEvent(p.server, p.tool, ChangeKind.ACCEPTED, p.sha256, now, actor) for p in accepted]
                 await _write(conn, accepted, events)
         return accepted
+
+    async def block_pins(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
+        """Keep the chosen quarantined pins blocked: still held, recorded as an operator's decision.
+
+        A `blocked` event (who, when, `reason`) goes into each pin's history; the
+        pin stays blocked until its definition changes, it is accepted or removed.
+        Returns the pins blocked (a pin not quarantined is left out).
+
+        Raises:
+            StoreError: an empty actor, or a database failure.
+        """
+        if not actor:
+            raise StoreError("keeping a tool blocked needs the name of who decides")
+        now = datetime.now(UTC)
+        with _translated(self._url, "keep tool pins blocked in"):
+            async with queries.begin_write(self._engine) as conn:
+                chosen = [p for p in await _read(conn) if choose(p) and p.state is PinState.QUARANTINED]
+                blocked = [p.block(actor=actor, at=now, reason=reason) for p in chosen]
+                events = [PinEvent(p.server, p.tool, ChangeKind.BLOCKED, p.sha256, now, actor, reason) for p in chosen]
+                await _write(conn, blocked, events)
+        return blocked
 
     async def import_pins(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> list[Pin]:
         """Accept definitions from a pins file: (server, tool, canonical form) each.

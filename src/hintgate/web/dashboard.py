@@ -176,6 +176,20 @@ async def changes(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     return _render(request, "changes.html", pages.changes_page(gateway))
 
 
+@router.get("/pins/{server}/{tool:path}", response_class=HTMLResponse)
+async def pin(
+    request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, server: str, tool: str
+) -> HTMLResponse:
+    """A tool's pin: its state, the diff of a held change, and its history, newest first."""
+    try:
+        page = await pages.pin_page(gateway, store, server, tool)
+    except HintgateError as exc:
+        return _error(request, 503, str(exc))
+    if page is None:
+        return _error(request, 404, f"There is no pin for tool {tool!r} of server {server!r}.")
+    return _render(request, "pin.html", page)
+
+
 @router.get("/settings", response_class=HTMLResponse)
 async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """The policy mode and preferences, with what each means."""

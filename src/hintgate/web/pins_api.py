@@ -2,7 +2,9 @@
 
 A pin is a tool's accepted definition and the one last seen (see
 `hintgate.hints.pins`); a quarantined tool is held until an operator accepts
-it here, in the dashboard or with `hintgate pins accept`. `/api/quarantine`
+it here, in the dashboard or with `hintgate pins accept`, or keeps it blocked
+(`/api/pins/block`, `hintgate pins block`): still held, recorded, out of the
+review list until its definition changes again. `/api/quarantine`
 lists what the gateway holds right now (a changed definition, high scan
 findings, or both); `/api/pins` every pin with its state and diff.
 """
@@ -14,7 +16,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
-from hintgate.hints.pins import Pin
+from hintgate.hints.pins import Pin, PinBlock, PinState
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.scan import ScanFinding
 from hintgate.web.api import GatewayDep, _Model, actor_of, router
@@ -38,6 +40,14 @@ class ScanFindingOut(_Model):
     end: int
 
 
+class PinBlockOut(_Model):
+    """An operator's decision to keep a held definition blocked."""
+
+    by: str
+    at: str
+    reason: str
+
+
 class QuarantinedTool(_Model):
     """A tool held until an operator accepts it (every call asks, or it is hidden)."""
 
@@ -49,6 +59,7 @@ class QuarantinedTool(_Model):
     change: str | None = Field(default=None, description="What changed since the tool was accepted, if it did.")
     diff: str = Field(default="", description="Unified diff of the accepted definition against the one held.")
     findings: list[ScanFindingOut]
+    blocked: PinBlockOut | None = Field(default=None, description="Kept blocked by an operator: not awaiting review.")
 
 
 class PinOut(_Model):
@@ -68,6 +79,9 @@ class PinOut(_Model):
     accepted_by: str | None
     diff: str = Field(description="Unified diff of the accepted definition against the one last seen.")
     definition: str = Field(description="The canonical form last seen (JSON).")
+    blocked: PinBlockOut | None = Field(
+        default=None, description="An operator kept this held definition blocked; a new change ends it."
+    )
 
 
 class PinEventOut(_Model):
@@ -88,6 +102,14 @@ class AcceptIn(BaseModel):
     all: bool = False
 
 
+class BlockIn(BaseModel):
+    """Which held tool to keep blocked (by the name the gateway lists; `server` to tell two apart), and why."""
+
+    tool: str
+    server: str | None = None
+    reason: str = Field(default="", max_length=2000)
+
+
 class ServerScan(_Model):
     """High findings in what a server says besides its tools: `instructions`, prompts, resources."""
 
@@ -102,7 +124,14 @@ def finding_out(f: ScanFinding) -> ScanFindingOut:
     )
 
 
-def quarantined_out(held: Quarantine) -> QuarantinedTool:
+def block_out(block: PinBlock | None) -> PinBlockOut | None:
+    """The API's view of an operator's block."""
+    if block is None:
+        return None
+    return PinBlockOut(by=block.by, at=block.at.isoformat(), reason=block.reason)
+
+
+def quarantined_out(held: Quarantine, block: PinBlock | None = None) -> QuarantinedTool:
     """The API's view of a quarantined tool."""
     return QuarantinedTool(
         name=held.name,
@@ -113,6 +142,7 @@ def quarantined_out(held: Quarantine) -> QuarantinedTool:
         change=held.change,
         diff=held.diff,
         findings=[finding_out(f) for f in held.findings],
+        blocked=block_out(block),
     )
 
 
@@ -120,13 +150,18 @@ def pin_out(pin: Pin) -> PinOut:
     """The API's view of a pin."""
     data = pin.to_json()
     data.pop("accepted_definition")
+    data["blocked"] = block_out(pin.blocked)
     return PinOut(**data)
 
 
 @pins_router.get("/quarantine", response_model=list[QuarantinedTool])
 async def quarantine(gateway: GatewayDep) -> list[QuarantinedTool]:
     """Tools held now: changed since accepted (with the diff), or flagged by the poisoning scan (with spans)."""
-    return [quarantined_out(held) for held in gateway.quarantined.values()]
+    pins = {(p.server, p.name): p for p in gateway.pins.by_key.values()}
+    return [
+        quarantined_out(held, getattr(pins.get((held.server, held.name)), "blocked", None))
+        for held in gateway.quarantined.values()
+    ]
 
 
 @pins_router.post("/quarantine/{name}/accept", response_model=QuarantinedTool)
@@ -172,6 +207,20 @@ async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> 
     else:
         accepted = await gateway.accept_pins(lambda _: True, actor=actor_of(request), held_only=True)
     return [pin_out(p) for p in accepted]
+
+
+@pins_router.post("/pins/block", response_model=list[PinOut])
+async def block_pins(request: Request, gateway: GatewayDep, body: BlockIn) -> list[PinOut]:
+    """Keep a held tool blocked: it stays held, the decision (who, when, `reason`) goes into its history, and it
+    leaves the review list until its definition changes again (404: no such pin; 409: the tool is not held)."""
+    found = [p for p in gateway.pins.by_key.values() if p.name == body.tool and body.server in (None, p.server)]
+    if not found:
+        raise HTTPException(404, f"no pinned tool named {body.tool!r}")
+    if not any(p.state is PinState.QUARANTINED for p in found):
+        raise HTTPException(409, f"tool {body.tool!r} is not held ({found[0].state.value}): nothing to keep blocked")
+    keys = {p.key for p in found}
+    blocked = await gateway.block_pins(lambda p: p.key in keys, actor=actor_of(request), reason=body.reason.strip())
+    return [pin_out(p) for p in blocked]
 
 
 @pins_router.get("/pins/{server}/{tool}/history", response_model=list[PinEventOut])

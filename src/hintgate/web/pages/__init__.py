@@ -48,6 +48,7 @@ from hintgate.web.pages.history import (
     session_page,
     sessions_page,
 )
+from hintgate.web.pages.pin import PinEventRow, PinPage, pin_page
 from hintgate.web.pages.settings import SettingRow, SettingsPage, settings_page
 from hintgate.web.pages.tool import HintRow, ToolPage, tool_page
 
@@ -74,6 +75,8 @@ __all__ = [
     "Layout",
     "LoginPage",
     "Moment",
+    "PinEventRow",
+    "PinPage",
     "ServerState",
     "ServersFragment",
     "SessionPage",
@@ -93,6 +96,7 @@ __all__ = [
     "catalog_page",
     "changes_page",
     "layout",
+    "pin_page",
     "pretty_json",
     "session_page",
     "sessions_page",

@@ -1,4 +1,8 @@
-"""The Changes page: tools held until an operator accepts them, with the diff and the scan's spans highlighted."""
+"""The Changes page: tools held until an operator accepts them, with the diff and the scan's spans highlighted.
+
+Held tools wait for review; one an operator kept blocked is listed apart
+("Blocked"), still held, until its definition changes again.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from hintgate.hints.scan import ScanFinding, tool_texts
 from hintgate.server.pins import source_texts
@@ -14,7 +19,7 @@ from hintgate.web.pages.frame import Layout, Moment, layout
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["ChangeItem", "ChangesPage", "FindingView", "changes_page"]
+__all__ = ["ChangeItem", "ChangesPage", "FindingView", "changes_page", "diff_lines", "pin_url"]
 
 _EXCERPT = 80  # characters shown either side of a finding's span
 
@@ -43,19 +48,36 @@ class ChangeItem:
     findings: list[FindingView]
     fingerprint: str
     last_seen: Moment | None
+    tool: str = ""
+    blocked_by: str | None = None
+    blocked_at: Moment | None = None
+    blocked_reason: str = ""
+
+    @property
+    def history_url(self) -> str:
+        """The tool's pin history page."""
+        return pin_url(self.server, self.tool)
 
 
 @dataclass(frozen=True, slots=True)
 class ChangesPage:
-    """Held tools, the servers whose other texts the scan flags, and the pins per state."""
+    """Held tools awaiting review, those kept blocked, the servers whose other texts the scan flags, and the
+    pins per state."""
 
     layout: Layout
     items: list[ChangeItem]
+    blocked: list[ChangeItem]
     servers: list[tuple[str, list[FindingView]]]
     counts: list[tuple[str, int]]
 
 
-def _diff_lines(diff: str) -> list[tuple[str, str]]:
+def pin_url(server: str, tool: str) -> str:
+    """The dashboard page of the pin of `tool` (its name at `server`)."""
+    return f"/pins/{quote(server, safe='')}/{quote(tool, safe='')}"
+
+
+def diff_lines(diff: str) -> list[tuple[str, str]]:
+    """A unified diff as (kind, line) pairs for the page: `add`, `del`, `hunk` or `same`; file headers dropped."""
     out: list[tuple[str, str]] = []
     for line in diff.splitlines():
         if line.startswith(("+++", "---")):
@@ -79,20 +101,26 @@ def _views(findings: list[ScanFinding], texts: dict[str, str]) -> list[FindingVi
 def changes_page(gateway: Gateway) -> ChangesPage:
     """The Changes page."""
     pins = {(p.server, p.name): p for p in gateway.pins.by_key.values()}
-    items = []
+    items: list[ChangeItem] = []
+    blocked: list[ChangeItem] = []
     for held in gateway.quarantined.values():
         pin = pins.get((held.server, held.name))
         texts = dict(tool_texts(json.loads(pin.definition))) if pin is not None else {}
-        items.append(
+        block = pin.blocked if pin is not None else None
+        (items if block is None else blocked).append(
             ChangeItem(
                 name=held.name,
                 server=held.server,
                 hidden=held.hidden,
                 change=held.change,
-                diff=_diff_lines(held.diff),
+                diff=diff_lines(held.diff),
                 findings=_views(list(held.findings), texts),
                 fingerprint=held.fingerprint[:16],
                 last_seen=Moment.parse(pin.last_seen_at) if pin is not None else None,
+                tool=pin.tool if pin is not None else held.name,
+                blocked_by=block.by if block is not None else None,
+                blocked_at=Moment.parse(block.at) if block is not None else None,
+                blocked_reason=block.reason if block is not None else "",
             )
         )
     servers = []
@@ -104,4 +132,6 @@ def changes_page(gateway: Gateway) -> ChangesPage:
         servers.append((name, _views(found, texts)))
     counts = Counter(p.state.value for p in gateway.pins.by_key.values())
     order = ("accepted", "quarantined", "removed")
-    return ChangesPage(layout(gateway, "Changes", "changes"), items, servers, [(s, counts.get(s, 0)) for s in order])
+    return ChangesPage(
+        layout(gateway, "Changes", "changes"), items, blocked, servers, [(s, counts.get(s, 0)) for s in order]
+    )

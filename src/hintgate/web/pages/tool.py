@@ -10,6 +10,7 @@ from hintgate.hints.annotations import Hint
 from hintgate.web import api
 from hintgate.web.badges import HINT_HELP, HINT_NAMES, provenance_text
 from hintgate.web.pages.catalog import ToolCard, tool_card
+from hintgate.web.pages.changes import pin_url
 from hintgate.web.pages.frame import Choice, Layout, layout, pretty_json
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class ToolPage:
     stored_title: str | None = None
     config_title: str | None = None
     confirm_choices: list[Choice] = field(default_factory=list)
+    pin_url: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -115,6 +117,9 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
         stored_title=tool.overrides.stored_title,
         config_title=tool.overrides.config_title,
         confirm_choices=[Choice(v, label, current_confirm == v) for v, label in _CONFIRM_CHOICES],
+        pin_url=pin_url(entry.server, tool.upstream_name)
+        if (entry.server, tool.upstream_name) in gateway.pins.by_key
+        else None,
     )
 
 
