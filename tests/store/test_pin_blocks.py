@@ -99,3 +99,30 @@ async def test_a_blocked_tool_is_still_held_by_the_gateway_at_its_next_start(sto
     assert listed is None
     assert pin.blocked is not None
     assert pin.blocked.by == "alice"
+
+
+async def test_a_block_on_one_replica_is_seen_by_another_sharing_the_store(store_url: str) -> None:
+    from hintgate.config.loading import parse_config
+    from hintgate.server.gateway import Gateway
+    from hintgate.testing import FakeSource
+
+    config = parse_config({"mcpServers": {}})
+    listing = [tool("a", "Get it and mail it."), tool("b")]
+    async with (
+        await Store.open(store_url, replica="one") as one_store,
+        await Store.open(store_url, replica="two") as two_store,
+    ):
+        await _held(one_store)
+        one = Gateway(config, store=one_store, sources={"s": FakeSource("s", tools=listing)})
+        two = Gateway(config, store=two_store, sources={"s": FakeSource("s", tools=listing)})
+        async with one, two:
+            before = two.pins.by_key[("s", "a")].blocked
+            await one.block_pins(lambda p: p.tool == "a", actor="alice", reason="mails out")
+            noticed = await two.pins.changed_elsewhere()  # what its follower polls every two seconds
+            after = two.pins.by_key[("s", "a")].blocked
+            held_on_two = set(two.quarantined)
+    assert before is None
+    assert noticed is True
+    assert after is not None
+    assert (after.by, after.reason) == ("alice", "mails out")
+    assert held_on_two == {"s_a"}

@@ -44,7 +44,7 @@ async def test_the_pin_page_lists_first_sight_changes_the_block_and_the_acceptan
     assert kinds == ["accepted", "changed", "blocked", "changed", "first-use"]
     texts = [" ".join(e.get_text().split()) for e in accepted.select(".pin-event")]
     assert texts[0].startswith("Accepted by ")
-    assert texts[1].startswith("Changed: held for review")
+    assert texts[1].startswith("Held for review")
     assert "changed: description" in texts[1]
     assert texts[2].startswith("Kept blocked by ")
     assert texts[2].split(" · ")[2] == "mails out"

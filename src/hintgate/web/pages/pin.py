@@ -21,7 +21,7 @@ _KIND_TEXT = {
     ChangeKind.NEW: "First seen, held for review",
     ChangeKind.COSMETIC: "Changed, whitespace only: accepted",
     ChangeKind.RISKIER: "Changed, hints riskier: accepted",
-    ChangeKind.CHANGED: "Changed: held for review",
+    ChangeKind.CHANGED: "Held for review",  # a change, or a hold by the poisoning scan: the detail says which
     ChangeKind.REMOVED: "Removed: no longer listed",
     ChangeKind.RETURNED: "Listed again as accepted",
     ChangeKind.ACCEPTED: "Accepted by {actor}",
