@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL, Row, func, insert, select, update
+from sqlalchemy import URL, Row, func, insert, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -24,6 +24,7 @@ from hintgate.store.tables import counters, pin_events, tool_pins
 __all__ = ["PINS_COUNTER", "PinsStore"]
 
 PINS_COUNTER = "pins"
+_HELD_IN_QUERY = 500  # held tools named in the query that looks for their blocks (two parameters each)
 
 _PIN_COLUMNS = (
     "name",
@@ -61,12 +62,13 @@ async def _read(conn: AsyncConnection, server: str | None = None) -> list[Pin]:
     if server is not None:
         query = query.where(tool_pins.c.server == server)
     pins = [_pin(row) for row in await conn.execute(query)]
-    if not any(p.state is PinState.QUARANTINED for p in pins):
+    held = [p.key for p in pins if p.state is PinState.QUARANTINED]
+    if not held:
         return pins
     e = pin_events.c
     latest = select(func.max(e.id)).group_by(e.server, e.tool)
-    if server is not None:
-        latest = latest.where(e.server == server)
+    if len(held) <= _HELD_IN_QUERY:  # the held tools' events only (by the index); else every tool's latest
+        latest = latest.where(tuple_(e.server, e.tool).in_(held))
     blocks = {
         (row.server, row.tool): row
         for row in await conn.execute(
