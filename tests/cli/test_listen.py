@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hintgate.cli.common import EXIT_LISTEN
-from hintgate.cli.serve import url_host
+from hintgate.cli.serve import bind_listener, url_host
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
 
@@ -78,3 +79,25 @@ def test_the_upstream_of_the_busy_port_test_does_write_its_marker_when_started(t
 )
 def test_the_start_line_names_an_address_a_browser_can_open(bind: str, shown: str) -> None:
     assert url_host(bind) == shown
+
+
+@pytest.mark.anyio
+async def test_connections_accepted_on_the_listener_send_without_waiting_for_acks() -> None:
+    """Nagle's algorithm is off on accepted connections, so a response written in two parts is not held back."""
+    sock = bind_listener("127.0.0.1", 0)
+    accepted: asyncio.Queue[int] = asyncio.Queue()
+
+    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        raw = writer.get_extra_info("socket")
+        await accepted.put(raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        writer.close()
+
+    server = await asyncio.start_server(on_connect, sock=sock)
+    async with server:
+        _, writer = await asyncio.open_connection("127.0.0.1", sock.getsockname()[1])
+        try:
+            async with asyncio.timeout(10):
+                nodelay = await accepted.get()
+        finally:
+            writer.close()
+    assert nodelay != 0
