@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, and_, case, delete, func, select, update
+from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -287,26 +287,12 @@ async def stored_titles(conn: AsyncConnection) -> list[dict[str, Any]]:
 
 async def set_title_override(conn: AsyncConnection, tool: str, title: str, *, actor: str, now: datetime) -> None:
     """Insert or replace one tool's title and bump the overrides version, in the caller's transaction."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(title_overrides).values(tool=tool, title=title, updated_at=now, updated_by=actor)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[title_overrides.c.tool],
-        set_={
-            "title": stmt.excluded.title,
-            "updated_at": stmt.excluded.updated_at,
-            "updated_by": stmt.excluded.updated_by,
-        },
-    )
-    await conn.execute(stmt)
-    await _bump(conn)
+    await _put_per_tool(conn, title_overrides, tool, {"title": title}, actor=actor, now=now)
 
 
 async def clear_title_override(conn: AsyncConnection, tool: str) -> int:
     """Delete one tool's title override; bump the version when it went. Returns how many went (0 or 1)."""
-    removed = (await conn.execute(delete(title_overrides).where(title_overrides.c.tool == tool))).rowcount
-    if removed:
-        await _bump(conn)
-    return removed
+    return await _drop_per_tool(conn, title_overrides, tool)
 
 
 async def stored_confirms(conn: AsyncConnection) -> list[dict[str, Any]]:
@@ -317,23 +303,31 @@ async def stored_confirms(conn: AsyncConnection) -> list[dict[str, Any]]:
 
 async def set_confirm(conn: AsyncConnection, tool: str, confirm: str, *, actor: str, now: datetime) -> None:
     """Insert or replace the confirm setting of a tool name or glob and bump the overrides version."""
+    await _put_per_tool(conn, tool_confirms, tool, {"confirm": confirm}, actor=actor, now=now)
+
+
+async def clear_confirm(conn: AsyncConnection, tool: str) -> int:
+    """Delete the confirm setting of a tool name or glob; bump the version when it went. Returns 0 or 1."""
+    return await _drop_per_tool(conn, tool_confirms, tool)
+
+
+async def _put_per_tool(
+    conn: AsyncConnection, table: Table, tool: str, values: dict[str, Any], *, actor: str, now: datetime
+) -> None:
+    """Insert or replace a per-tool setting row (keyed by `tool`) and bump the overrides version."""
     insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(tool_confirms).values(tool=tool, confirm=confirm, updated_at=now, updated_by=actor)
+    stmt = insert(table).values(tool=tool, updated_at=now, updated_by=actor, **values)
+    changed = [*values, "updated_at", "updated_by"]
     stmt = stmt.on_conflict_do_update(
-        index_elements=[tool_confirms.c.tool],
-        set_={
-            "confirm": stmt.excluded.confirm,
-            "updated_at": stmt.excluded.updated_at,
-            "updated_by": stmt.excluded.updated_by,
-        },
+        index_elements=[table.c.tool], set_={name: stmt.excluded[name] for name in changed}
     )
     await conn.execute(stmt)
     await _bump(conn)
 
 
-async def clear_confirm(conn: AsyncConnection, tool: str) -> int:
-    """Delete the confirm setting of a tool name or glob; bump the version when it went. Returns 0 or 1."""
-    removed = (await conn.execute(delete(tool_confirms).where(tool_confirms.c.tool == tool))).rowcount
+async def _drop_per_tool(conn: AsyncConnection, table: Table, tool: str) -> int:
+    """Delete a per-tool setting row; bump the overrides version when it went. Returns 0 or 1."""
+    removed = (await conn.execute(delete(table).where(table.c.tool == tool))).rowcount
     if removed:
         await _bump(conn)
     return removed
