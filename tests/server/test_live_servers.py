@@ -14,6 +14,7 @@ import pytest
 from hintgate.config.layering import InvalidEntry
 from hintgate.config.loading import load_config, parse_config
 from hintgate.policy.approvals import Answer
+from hintgate.policy.rules import Confirm
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ServerChangeRefused, UnknownServer
 from hintgate.store import Store
@@ -227,3 +228,19 @@ async def _replicas(a: Gateway, b: Gateway, demo_cmd: list[str]) -> None:
     assert b.sources["time"] is time_b
     assert await b.server_set.catch_up() is None  # nothing new: nothing applied
     assert await a.server_set.catch_up() is None  # its own change is no news to it
+
+
+async def test_a_config_reload_keeps_the_confirm_settings_stored_through_the_api(
+    time_cmd: list[str], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    file = tmp_path / "hintgate.json"
+    file.write_text(json.dumps({"mcpServers": {"time": entry(time_cmd)}, "policy": {"mode": "default"}}))
+    with anyio.fail_after(120):
+        async with await Store.open(url) as store, Gateway(load_config(file), store=store) as gateway:
+            await gateway.apply_confirm("time_*", Confirm.ALWAYS, actor="test")
+            file.write_text(json.dumps({"mcpServers": {"time": entry(time_cmd)}, "policy": {"mode": "bypass"}}))
+            await gateway.apply_config(load_config(file))
+            assert gateway.calls.settings.mode == "bypass"
+            stored = [rule for rule in gateway.calls.rules if rule.stored]
+            assert [(rule.tool, rule.confirm) for rule in stored] == [("time_*", Confirm.ALWAYS)]

@@ -247,7 +247,8 @@ class Gateway:
                 if withdrawn := self.calls.approvals.withdraw_server(name, reason):
                     logger.warning("%s: %d waiting approvals withdrawn (the server was %s)", name, withdrawn, gone)
             if new.policy != old.policy:
-                self.calls.settings, self.calls.rules = new.policy
+                self.calls.settings, self._config_rules = new.policy
+                self._apply_confirms()  # the stored confirm rules stay in front of the new file's
             await asyncio.gather(*(s.wait_started(s.startup_timeout + new.timeouts.list) for s in started))
             self.rebuild()
             if not diff.empty or new != old:
