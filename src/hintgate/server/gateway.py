@@ -50,8 +50,6 @@ if TYPE_CHECKING:
     from hintgate.server.http_fast import HttpFastPath
     from hintgate.store import Store
 
-OVERRIDES = "hintgate_overrides"
-"""The store's notification channel for override changes (`hintgate.store.notify.OVERRIDES`)."""
 
 __all__ = ["Gateway"]
 
@@ -435,6 +433,8 @@ class Gateway:
         counter is still read every `notified_interval` seconds in case a
         notification was missed. SQLite has no notifications: it is read every `interval`.
         """
+        from hintgate.store.notify import OVERRIDES  # here: the gateway module does not load the store
+
         assert self.store is not None
         notifications = self.store.notifications
         changed = asyncio.Event()
