@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import enum
+import functools
 import hashlib
 import json
 import re
@@ -66,7 +67,7 @@ _CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema"
 _WHITESPACE = re.compile(r"\s+")
 # Each hint's value when a server leaves it out (MCP's defaults), and the value that is riskier.
 _HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
-_RISKIER = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+_RISKIER = _HINT_DEFAULTS  # the spec's defaults are each hint's riskier value
 _SEPARATORS = re.compile(r"[\s_.\-/]+")
 
 
@@ -168,6 +169,7 @@ def classify(old: str, new: str) -> Change:
     return Change(ChangeKind.CHANGED, f"hints safer: {shown}")
 
 
+@functools.lru_cache(maxsize=512)  # every rebuild asks again for the diffs of the held tools
 def definition_diff(old: str | None, new: str, *, max_lines: int = DIFF_MAX_LINES) -> str:
     """A unified diff of two canonical forms, pretty-printed, capped at `max_lines` lines."""
 
