@@ -119,8 +119,9 @@ async def listen_for_redirect(server: str, port: int | None) -> AsyncIterator[Lo
     try:
         listener = await asyncio.start_server(handle, "127.0.0.1", port or 0)
     except OSError as exc:
+        where = f"127.0.0.1:{port} (its oauth.redirect_port)" if port else "a free port of 127.0.0.1"
         raise OAuthLoginError(
-            f"login to {server!r}: cannot listen on 127.0.0.1:{port} for the redirect: {exc.strerror or exc}"
+            f"login to {server!r}: cannot listen on {where} for the redirect: {exc.strerror or exc}"
         ) from exc
     bound = listener.sockets[0].getsockname()[1]
     redirect = LoopbackRedirect(server, bound)
