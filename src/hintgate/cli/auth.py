@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, fail, load_or_fail, out, print_wide
-from hintgate.errors import ConfigError, HintgateError
+from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, load_or_fail, out, print_wide, with_store
 
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig, ServerConfig
@@ -40,25 +39,14 @@ ServerArg = Annotated[str, typer.Argument(help="The server's name in the config.
 def _with_credentials(work: Callable[[Credentials], Awaitable[T]]) -> T:
     """Open the store the settings name, run `work` with its OAuth credentials, close it."""
     from hintgate.config.settings import Settings
-    from hintgate.store import Store
     from hintgate.store.oauth_tokens import CredentialsVault, vault_key
 
-    try:
-        settings = Settings.from_environ()
-    except ConfigError as exc:
-        fail(str(exc), EXIT_USAGE)
+    async def run(store: Any) -> T:
+        settings = Settings.from_environ()  # with_store has read (and checked) it already
+        return await work(CredentialsVault(store, vault_key(settings.state_key, settings.data_dir)))
 
-    async def run() -> T:
-        store = await Store.open(settings.store_url, recover=False, replica=settings.replica)
-        try:
-            return await work(CredentialsVault(store, vault_key(settings.state_key, settings.data_dir)))
-        finally:
-            await store.close()
-
-    try:
-        return asyncio.run(run())
-    except HintgateError as exc:
-        fail(str(exc), EXIT_TARGET)
+    result: T = with_store(None, run)
+    return result
 
 
 def _oauth_servers(config: GatewayConfig) -> list[ServerConfig]:
