@@ -88,13 +88,12 @@ async def _read(conn: AsyncConnection, server: str | None = None) -> list[Pin]:
 async def _write(conn: AsyncConnection, pins: Sequence[Pin], events: Sequence[PinEvent]) -> None:
     if pins:
         dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-        for pin in pins:
-            stmt = dialect_insert(tool_pins).values(_row(pin))
-            stmt = stmt.on_conflict_do_update(
-                index_elements=[tool_pins.c.server, tool_pins.c.tool],
-                set_={c: stmt.excluded[c] for c in _PIN_COLUMNS},
-            )
-            await conn.execute(stmt)
+        stmt = dialect_insert(tool_pins)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[tool_pins.c.server, tool_pins.c.tool],
+            set_={c: stmt.excluded[c] for c in _PIN_COLUMNS},
+        )
+        await conn.execute(stmt, [_row(pin) for pin in pins])  # one statement for every pin, not one each
         await conn.execute(update(counters).where(counters.c.name == PINS_COUNTER).values(value=counters.c.value + 1))
     if events:
         await conn.execute(
