@@ -124,11 +124,9 @@ class StoredTokens:
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
         expires_at = time.time() + tokens.expires_in if tokens.expires_in is not None else None
-        lifetime = float(tokens.expires_in) if tokens.expires_in is not None else None
         await self.save(
             tokens=tokens.model_dump(mode="json", exclude_none=True),
             expires_at=expires_at,
-            lifetime=lifetime,
             refused=None,
             logged_in_at=self.document.get("logged_in_at") or time.time(),
         )
@@ -187,7 +185,7 @@ def _provider_class() -> type[Any]:
         async def _initialize(self) -> None:
             await super()._initialize()
             document = self.stored.document
-            expires_at, lifetime = self.stored.expires_at, document.get("lifetime")
+            expires_at, lifetime = self.stored.expires_at, (document.get("tokens") or {}).get("expires_in")
             if expires_at is not None:
                 self.context.token_expiry_time = expires_at - refresh_margin(float(lifetime or 0))
             if document.get("metadata") and self.context.oauth_metadata is None:
