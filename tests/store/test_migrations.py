@@ -1,7 +1,10 @@
-"""Alembic migrations build exactly `tables.py`, are applied on open, and a second open changes nothing."""
+"""Migrations build exactly `tables.py`; a new database is created as they build it; an older one is migrated."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -10,20 +13,26 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import create_async_engine
+from tests.isolation import child_env
 
 from hintgate.store import Store, database_url
-from hintgate.store.tables import metadata
+from hintgate.store.schema import HEAD_REVISION, migrate
+from hintgate.store.tables import metadata, sessions
 
 pytestmark = pytest.mark.anyio
 
 
-def _head() -> str:
+def _config() -> Any:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", "hintgate.store:migrations")
     config.set_main_option("path_separator", "os")
-    head = ScriptDirectory.from_config(config).get_current_head()
+    return config
+
+
+def _head() -> str:
+    head = ScriptDirectory.from_config(_config()).get_current_head()
     assert head is not None
     return head
 
@@ -35,6 +44,41 @@ async def _inspect(url: str, fn: Any) -> Any:
             return await conn.run_sync(fn)
     finally:
         await engine.dispose()
+
+
+async def _migrated(url: str, revision: str = "head") -> None:
+    """Build the database at `url` by running the migrations, as an older hintgate did."""
+    engine = create_async_engine(database_url(url))
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(migrate, revision)
+    finally:
+        await engine.dispose()
+
+
+def _schema(conn: sa.Connection) -> dict[str, Any]:
+    """Every table's columns, keys, indexes and constraints, as the database reports them."""
+    inspector = sa.inspect(conn)
+    facts: dict[str, Any] = {}
+    for table in inspector.get_table_names():
+        facts[table] = {
+            "columns": sorted(
+                (c["name"], str(c["type"]), c["nullable"], str(c.get("default"))) for c in inspector.get_columns(table)
+            ),
+            "primary key": inspector.get_pk_constraint(table),
+            "indexes": sorted(
+                (i["name"], tuple(i["column_names"]), bool(i["unique"])) for i in inspector.get_indexes(table)
+            ),
+            "unique": sorted((u["name"], tuple(u["column_names"])) for u in inspector.get_unique_constraints(table)),
+            "foreign keys": sorted(
+                (f["name"], tuple(f["constrained_columns"]), f["referred_table"], tuple(f["referred_columns"]))
+                for f in inspector.get_foreign_keys(table)
+            ),
+            "checks": sorted(
+                (c["name"], " ".join(c["sqltext"].split())) for c in inspector.get_check_constraints(table)
+            ),
+        }
+    return facts
 
 
 def _state(conn: sa.Connection) -> tuple[str | None, list[str], Any]:
@@ -70,7 +114,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
 
 
 async def test_the_migrations_build_exactly_the_tables_module(store_url: str) -> None:
-    await (await Store.open(store_url, replica="m")).close()
+    await _migrated(store_url)
 
     def diff(conn: sa.Connection) -> list[Any]:
         context = MigrationContext.configure(conn, opts={"compare_type": True, "compare_server_default": True})
@@ -90,3 +134,81 @@ async def test_the_comparison_would_see_a_table_change(store_url: str) -> None:
         return list(compare_metadata(MigrationContext.configure(conn), changed))
 
     assert [entry[0] for entry in await _inspect(store_url, diff)] == ["add_column"]
+
+
+@pytest.fixture
+def second_url(store_url: str, request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """Another empty database on the same backend as `store_url`."""
+    if store_url.startswith("sqlite"):
+        return f"sqlite:///{tmp_path / 'second.db'}"
+    server = request.getfixturevalue("postgres_server")
+    url: str = server.create_database()
+    return url
+
+
+def test_the_head_revision_the_store_knows_is_the_newest_migration() -> None:
+    assert _head() == HEAD_REVISION
+
+
+async def test_a_new_database_is_created_exactly_as_the_migrations_build_it(store_url: str, second_url: str) -> None:
+    await (await Store.open(store_url, replica="m")).close()
+    await _migrated(second_url)
+    created, migrated = await _inspect(store_url, _schema), await _inspect(second_url, _schema)
+    assert sorted(created) == sorted(migrated)
+    for table in created:
+        assert created[table] == migrated[table], table
+    assert await _inspect(store_url, _state) == await _inspect(second_url, _state)
+
+
+async def test_a_database_of_an_older_revision_is_migrated_on_open_and_keeps_its_rows(store_url: str) -> None:
+    script = ScriptDirectory.from_config(_config())
+    previous = script.get_revision(HEAD_REVISION).down_revision
+    assert isinstance(previous, str)
+    await _migrated(store_url, previous)
+    engine = create_async_engine(database_url(store_url))
+    try:
+        async with engine.begin() as conn:
+            moment = datetime(2026, 1, 1, tzinfo=UTC)
+            await conn.execute(
+                sessions.insert().values(id=_OLD, started_at=moment, ended_at=moment, status="closed", replica="old")
+            )
+    finally:
+        await engine.dispose()
+    await (await Store.open(store_url, replica="m")).close()
+    revision, _, _ = await _inspect(store_url, _state)
+    assert revision == HEAD_REVISION
+    rows = await _inspect(store_url, lambda conn: conn.execute(sa.text("SELECT id FROM sessions")).scalars().all())
+    assert rows == [_OLD]
+
+
+_OLD = "0b1c2d3e-0000-4000-8000-000000000001"
+
+_OPEN_AND_REPORT = """
+import asyncio, sys
+from hintgate.store import Store
+async def main():
+    await (await Store.open(sys.argv[1], replica="m")).close()
+asyncio.run(main())
+print("alembic" in sys.modules)
+"""
+
+
+def _opens_with_alembic(url: str) -> bool:
+    done = subprocess.run(
+        [sys.executable, "-c", _OPEN_AND_REPORT, url],
+        check=False,
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip() == "True"
+
+
+async def test_only_an_older_database_makes_the_store_load_the_migration_tool(store_url: str, second_url: str) -> None:
+    assert not _opens_with_alembic(store_url)  # new: created directly
+    assert not _opens_with_alembic(store_url)  # current: one query
+    script = ScriptDirectory.from_config(_config())
+    await _migrated(second_url, str(script.get_revision(HEAD_REVISION).down_revision))
+    assert _opens_with_alembic(second_url)

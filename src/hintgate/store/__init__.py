@@ -67,7 +67,6 @@ from hintgate.store.engine import (
     _describe,
     _reason,
     _translated,
-    _upgrade,
     database_url,
 )
 from hintgate.store.notify import Notifications
@@ -75,6 +74,7 @@ from hintgate.store.oauth_tokens import CredentialsStore
 from hintgate.store.overrides import OverridesStore
 from hintgate.store.pins import PinsStore
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
+from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChangesStore
 from hintgate.store.tokens import MODES as TOKEN_MODES
 
@@ -283,7 +283,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
                 async with queries.begin_write(engine) as conn:
                     if conn.dialect.name == "postgresql":
                         await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-                    await conn.run_sync(_upgrade)
+                    await conn.run_sync(upgrade)
                 async with queries.begin_write(engine) as conn:
                     closed = expired = 0
                     if recover:
@@ -549,7 +549,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
             with _translated(self._url, "recreate"):
                 self._path.parent.mkdir(parents=True, exist_ok=True)
                 async with queries.begin_write(self._engine) as conn:
-                    await conn.run_sync(_upgrade)
+                    await conn.run_sync(upgrade)
         except Exception as exc:  # whatever it is, the recorder carries on and retries
             reason = f"{changed}, and reopening it failed: {_reason(exc)}"
             if self._incident is None or not self._incident[1].startswith(reason):  # once, not every retry

@@ -1,4 +1,4 @@
-"""Where the database is and how hintgate connects to it: URLs, engines, migrations, error messages."""
+"""Where the database is and how hintgate connects to it: URLs, engines, error messages."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from hintgate.store.rows import json_serializer
 
 __all__ = ["database_location", "database_url"]
 
-_MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK = 0x68696E74  # "hint": the PostgreSQL advisory lock key replicas migrate under
 
 
@@ -173,14 +172,3 @@ def _create_engine(url: URL) -> AsyncEngine:
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
         return engine
     return create_async_engine(url, json_serializer=json_serializer, pool_pre_ping=True, connect_args={"timeout": 10})
-
-
-def _upgrade(conn: Connection) -> None:
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS).replace("%", "%%"))
-    config.set_main_option("path_separator", "os")
-    config.attributes["connection"] = conn
-    command.upgrade(config, "head")

@@ -215,6 +215,9 @@ counters = Table(
 """Named monotonic counters: `overrides` bumps on every change of `hint_overrides`, `title_overrides` or
 `tool_confirms`, `pins` on every change of `tool_pins`."""
 
+COUNTER_NAMES = ("overrides", "pins")
+"""The rows of `counters`, each starting at 0 (the migrations that added them seed them too)."""
+
 PIN_STATES = ("accepted", "quarantined", "removed")
 """A pin's states (`hintgate.hints.pins.PinState`)."""
 
