@@ -2,10 +2,12 @@
 
 What a gateway holds right now (a definition changed since it was accepted,
 with the diff, or one the poisoning scan flags, with the findings) is known
-to that process, so these commands talk to it at `--url` (the address `serve
---http` or `--dashboard` printed) with the API token when one is set
-(`HINTGATE_API_TOKEN`). Acceptances are kept in the store as tool pins:
-`hintgate pins` works on the store directly, with or without a gateway.
+to that process, so these commands talk to it through its REST API at `--url`
+(the address `serve --http` or `--dashboard` printed, or `HINTGATE_URL`),
+with the API token when the gateway needs one: `--token`, else
+`HINTGATE_API_TOKEN`, else the token the gateway keeps in its data directory.
+Acceptances are kept in the store as tool pins: `hintgate pins` works on the
+store directly, with or without a gateway.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
+
 __all__ = ["quarantine_app"]
 
 quarantine_app = typer.Typer(
@@ -23,38 +27,7 @@ quarantine_app = typer.Typer(
     no_args_is_help=True,
 )
 
-UrlOpt = Annotated[
-    str,
-    typer.Option("--url", envvar="HINTGATE_URL", help="The running gateway's base URL (serve --http/--dashboard)."),
-]
-TokenOpt = Annotated[
-    str | None, typer.Option("--token", envvar="HINTGATE_API_TOKEN", help="The API token, if the gateway needs one.")
-]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON.")]
-
-_EXIT_USAGE = 2
-_EXIT_TARGET = 3
-
-
-def _request(method: str, url: str, path: str, token: str | None) -> Any:
-    import httpx2
-
-    # A bearer token is also what lets a write through without the browser-only CSRF header.
-    headers = {"Authorization": f"Bearer {token}"} if token else {"X-Hintgate-Request": "1"}
-    err = Console(stderr=True)
-    try:
-        response = httpx2.request(method, url.rstrip("/") + path, headers=headers, timeout=30)
-    except httpx2.HTTPError as exc:
-        err.print(f"error: cannot reach the gateway at {url}: {exc}", markup=False, highlight=False)
-        raise typer.Exit(_EXIT_TARGET) from None
-    if response.status_code >= 400:
-        try:
-            detail = response.json().get("detail", response.text)
-        except ValueError:
-            detail = response.text
-        err.print(f"error: {method} {path}: {response.status_code}: {detail}", markup=False, highlight=False)
-        raise typer.Exit(_EXIT_USAGE if response.status_code == 404 else _EXIT_TARGET)
-    return response.json()
 
 
 def _show(held: dict[str, Any]) -> str:
@@ -74,7 +47,7 @@ def _show(held: dict[str, Any]) -> str:
 @quarantine_app.command("list")
 def quarantine_list(url: UrlOpt, token: TokenOpt = None, as_json: JsonOpt = False) -> None:
     """The quarantined tools: the change with its diff, each finding with its span (field path and offsets)."""
-    held = _request("GET", url, "/api/quarantine", token)
+    held = call_api("GET", url, "/api/quarantine", token)
     out = Console(soft_wrap=True)
     if as_json:
         out.print_json(json.dumps(held))
@@ -92,7 +65,7 @@ def quarantine_accept(
     as_json: JsonOpt = False,
 ) -> None:
     """Accept a quarantined tool's definition as it is now; a later change is held again."""
-    held = _request("POST", url, f"/api/quarantine/{tool}/accept", token)
+    held = call_api("POST", url, f"/api/quarantine/{quoted(tool)}/accept", token)
     out = Console(soft_wrap=True)
     if as_json:
         out.print_json(json.dumps(held))

@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, fail, out
+from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, out
+from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 
 __all__ = ["servers_app"]
 
@@ -23,18 +24,6 @@ servers_app = typer.Typer(
     help="The servers of a running gateway: list, add, edit, remove, enable, disable.", no_args_is_help=True
 )
 
-UrlOpt = Annotated[
-    str,
-    typer.Option("--url", envvar="HINTGATE_URL", help="The running gateway's base URL (serve --http/--dashboard)."),
-]
-TokenOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--token",
-        envvar="HINTGATE_API_TOKEN",
-        help="The API token, if the gateway needs one (default: the one kept in the data directory).",
-    ),
-]
 NameArg = Annotated[str, typer.Argument(help="The server's name (its key under mcpServers).")]
 CommandArgs = Annotated[
     list[str] | None,
@@ -56,52 +45,9 @@ EntryOpt = Annotated[
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 
-def _token(given: str | None) -> str | None:
-    """The token given, else the one a gateway on this machine keeps in the data directory (if any)."""
-    if given:
-        return given.strip()
-    from hintgate.config.settings import Settings
-
-    try:
-        path = Settings.from_environ().data_dir / "api-token"
-        kept = path.read_text(encoding="utf-8").strip()
-    except Exception:
-        return None
-    return kept or None
-
-
 def _request(method: str, url: str, path: str, token: str | None, body: Any = None) -> Any:
-    import httpx2
-
-    from hintgate import __version__
-
-    token = _token(token)
-    headers = {"User-Agent": f"hintgate/{__version__}", "X-Hintgate-Request": "1"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    try:
-        response = httpx2.request(method, url.rstrip("/") + path, headers=headers, json=body, timeout=120)
-    except httpx2.HTTPError as exc:
-        fail(f"cannot reach the gateway at {url}: {exc}", EXIT_TARGET)
-    if response.status_code >= 400:
-        try:
-            problem = response.json()
-        except ValueError:
-            problem = {"detail": response.text}
-        errors = problem.get("errors") if isinstance(problem, dict) else None
-        if response.status_code == 422 and errors:
-            lines = [f"{_loc(e.get('loc', ()))}: {e.get('msg')}" for e in errors]
-            fail("the gateway refused the server:\n" + "\n".join(lines), EXIT_USAGE)
-        detail = problem.get("detail", response.text) if isinstance(problem, dict) else response.text
-        code = EXIT_USAGE if response.status_code in (401, 403, 404, 409, 422) else EXIT_TARGET
-        fail(f"{method} {path}: {response.status_code}: {detail}", code)
-    return response.json()
-
-
-def _loc(loc: Any) -> str:
-    from hintgate.config.yamlpos import format_path
-
-    return format_path(tuple(loc)) or "body"
+    # Adding, editing or enabling a server waits for it to start.
+    return call_api(method, url, path, token, body, timeout=120, refused="the server")
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
@@ -269,19 +215,13 @@ def servers_edit(
 ) -> None:
     """Replace a server's whole definition (the same options as add); it restarts, the others are left alone."""
     body = _entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
-    result = _request("PUT", url, f"/api/servers/{_quote(name)}", token, body)
+    result = _request("PUT", url, f"/api/servers/{quoted(name)}", token, body)
     _report(result, "edited", name, output)
-
-
-def _quote(name: str) -> str:
-    from urllib.parse import quote
-
-    return quote(name, safe="")
 
 
 def _simple(verb: str, method: str, suffix: str) -> Any:
     def command(name: NameArg, url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT) -> None:
-        result = _request(method, url, f"/api/servers/{_quote(name)}{suffix}", token)
+        result = _request(method, url, f"/api/servers/{quoted(name)}{suffix}", token)
         _report(result, verb, name, output)
 
     return command

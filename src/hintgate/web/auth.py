@@ -46,6 +46,7 @@ __all__ = [
     "COOKIE",
     "CSRF_HEADER",
     "MIN_TOKEN_LENGTH",
+    "TOKEN_FILE",
     "describe_security",
     "is_loopback",
     "load_or_create_token",
@@ -58,6 +59,8 @@ logger = logging.getLogger("hintgate")
 COOKIE = "hintgate_token"
 CSRF_HEADER = "X-Hintgate-Request"
 MIN_TOKEN_LENGTH = 16
+TOKEN_FILE = "api-token"
+"""The file in the data directory that keeps the API token (`load_or_create_token`)."""
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_\-]{32,}")  # what `secrets.token_urlsafe(32)` writes
 
@@ -81,7 +84,7 @@ def load_or_create_token(data_dir: Path) -> tuple[str, bool]:
     replaced, with a warning: it can only come from a write that died, and
     trusting it would let an empty token in.
     """
-    path = data_dir / "api-token"
+    path = data_dir / TOKEN_FILE
     try:
         kept = path.read_text(encoding="utf-8", errors="replace").strip()
     except FileNotFoundError:
