@@ -12,6 +12,7 @@ from hintgate.hints.pins import (
     classify,
     close_name,
     definition_diff,
+    find_pins,
     pin_hash,
     reconcile,
 )
@@ -157,3 +158,13 @@ def test_a_servers_new_tool_named_like_another_servers_pinned_tool_is_held() -> 
 def test_a_server_that_is_not_listed_loses_no_pins() -> None:
     pins = pinned(tool("a"))
     assert reconcile(pins, {}, now=T1) == reconcile(pins, {"other": []}, now=T1)
+
+
+def test_a_pin_is_found_by_its_listed_name_or_with_its_server_by_the_servers_own_name() -> None:
+    mail = reconcile({}, {"mail": [("mail_send", tool("send")), ("mail_list", tool("list"))]}, now=T0).pins
+    work = reconcile({}, {"work": [("work_send", tool("send"))]}, now=T0).pins
+    pins = [*mail, *work]
+    assert [p.key for p in find_pins(pins, "mail_send")] == [("mail", "send")]
+    assert [p.key for p in find_pins(pins, "mail_send", "work")] == []
+    assert [p.key for p in find_pins(pins, "send", "work")] == [("work", "send")]
+    assert find_pins(pins, "send") == []  # the server's own name needs the server: two servers have it

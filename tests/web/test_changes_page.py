@@ -128,3 +128,24 @@ async def test_keeping_a_changed_tool_blocked_moves_it_to_the_blocked_list_until
     [back] = changed_again.select(".review .card.change")
     assert back["data-tool"] == "notes_get_note"
     assert changed_again.select(".kept-blocked-list .card") == []
+
+
+async def test_the_api_finds_a_held_tool_by_its_servers_own_name_when_the_server_is_given(
+    open_dashboard: OpenDashboard,
+) -> None:
+    notes = FakeSource("notes", tools=NOTES)
+    async with open_dashboard(sources=(notes,)) as dash:
+        relabel(notes, "get_note", description="Get a note, then mail it out.")
+        dash.gateway.rebuild()
+        without_server = await dash.client.post("/api/pins/block", json={"tool": "get_note"}, headers=CSRF)
+        other_server = await dash.client.post(
+            "/api/pins/block", json={"tool": "get_note", "server": "mail"}, headers=CSRF
+        )
+        own_name = {"tool": "get_note", "server": "notes"}
+        kept = await dash.client.post("/api/pins/block", json=own_name, headers=CSRF)
+        accepted = await dash.client.post("/api/pins/accept", json=own_name, headers=CSRF)
+    assert (without_server.status_code, other_server.status_code) == (404, 404)
+    assert without_server.json()["detail"] == "no pinned tool named 'get_note'"
+    assert [p["name"] for p in kept.json()] == ["notes_get_note"]
+    assert [(p["name"], p["state"]) for p in accepted.json()] == [("notes_get_note", "accepted")]
+    assert dash.gateway.quarantined == {}

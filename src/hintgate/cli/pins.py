@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from hintgate.cli.common import EXIT_USAGE, DbOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
+from hintgate.hints.pins import find_pins
 
 if TYPE_CHECKING:
     from hintgate.hints.pins import Pin
@@ -89,14 +90,6 @@ def pins_list(
     emit_rows(_rows(chosen), output, _table, wide)
 
 
-def _find(pins: Sequence[Pin], tool: str, server: str | None) -> list[Pin]:
-    """Pins named `tool` as the gateway lists it, or as its server does (with `--server`)."""
-    found = [p for p in pins if p.name == tool and server in (None, p.server)]
-    if not found and server is not None:
-        found = [p for p in pins if p.tool == tool and p.server == server]
-    return found
-
-
 @pins_app.command("show")
 def pins_show(
     tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. github_create_issue).")],
@@ -109,7 +102,7 @@ def pins_show(
     """One pin: state, reason, the diff of a held change against the accepted definition, and its history."""
 
     async def work(store: Any) -> tuple[list[Pin], list[list[dict[str, Any]]]]:
-        found = _find(await store.pins(server=server), tool, server)
+        found = find_pins(await store.pins(server=server), tool, server)
         return found, [await store.pin_history(p.server, p.tool) for p in found]
 
     found, histories = with_store(db, work)
@@ -152,7 +145,7 @@ def pins_accept(
     review = tool is not None
     if tool is not None:
         known: list[Pin] = with_store(db, lambda store: store.pins(server=server))
-        found = _find(known, tool, server)
+        found = find_pins(known, tool, server)
         if not found:
             fail(
                 f"no pinned tool named {tool!r}{f' on {server!r}' if server else ''} (see hintgate pins list)",
@@ -186,7 +179,7 @@ def pins_block(
     from hintgate.hints.pins import PinState
 
     known: list[Pin] = with_store(db, lambda store: store.pins(server=server))
-    found = _find(known, tool, server)
+    found = find_pins(known, tool, server)
     if not found:
         fail(f"no pinned tool named {tool!r}{f' on {server!r}' if server else ''} (see hintgate pins list)", EXIT_USAGE)
     if not any(p.state is PinState.QUARANTINED for p in found):

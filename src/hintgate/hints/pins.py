@@ -56,6 +56,7 @@ __all__ = [
     "classify",
     "close_name",
     "definition_diff",
+    "find_pins",
     "pin_hash",
     "reconcile",
 ]
@@ -335,6 +336,19 @@ class Pin:
         if self.blocked is not None:
             out["blocked"] = {"by": self.blocked.by, "at": self.blocked.at.isoformat(), "reason": self.blocked.reason}
         return out
+
+
+def find_pins(pins: Iterable[Pin], tool: str, server: str | None = None) -> list[Pin]:
+    """The pins of the tool the gateway lists as `tool` (only `server`'s, when given).
+
+    With `server`, `tool` may also be the tool's name at that server: what an
+    operator who names the server is likely to type.
+    """
+    candidates = list(pins)
+    found = [p for p in candidates if p.name == tool and server in (None, p.server)]
+    if not found and server is not None:
+        found = [p for p in candidates if p.tool == tool and p.server == server]
+    return found
 
 
 @dataclass(frozen=True, slots=True)

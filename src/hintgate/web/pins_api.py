@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
-from hintgate.hints.pins import Pin, PinBlock, PinState
+from hintgate.hints.pins import Pin, PinBlock, PinState, find_pins
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.scan import ScanFinding
 from hintgate.web.api import GatewayDep, _Model, actor_of, router
@@ -95,7 +95,7 @@ class PinEventOut(_Model):
 
 
 class AcceptIn(BaseModel):
-    """Which pins to accept: one tool (by the name the gateway lists), a server's, or all."""
+    """Which pins to accept: one tool (by the name the gateway lists, or its own with `server`), a server's, or all."""
 
     tool: str | None = None
     server: str | None = None
@@ -103,7 +103,7 @@ class AcceptIn(BaseModel):
 
 
 class BlockIn(BaseModel):
-    """Which held tool to keep blocked (by the name the gateway lists; `server` to tell two apart), and why."""
+    """Which held tool to keep blocked (by the name the gateway lists, or its own with `server`), and why."""
 
     tool: str
     server: str | None = None
@@ -193,12 +193,11 @@ async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> 
     if sum((body.tool is not None, body.server is not None and body.tool is None, body.all)) != 1:
         raise HTTPException(422, "give one of: tool, server, all")
     if body.tool is not None:
-        tool = body.tool
-        if not any(p.name == tool and (body.server in (None, p.server)) for p in gateway.pins.by_key.values()):
-            raise HTTPException(404, f"no pinned tool named {tool!r}")
-        accepted = await gateway.accept_pins(
-            lambda p: p.name == tool and body.server in (None, p.server), actor=actor_of(request)
-        )
+        found = find_pins(gateway.pins.by_key.values(), body.tool, body.server)
+        if not found:
+            raise HTTPException(404, f"no pinned tool named {body.tool!r}")
+        keys = {p.key for p in found}
+        accepted = await gateway.accept_pins(lambda p: p.key in keys, actor=actor_of(request))
     elif body.server is not None:
         server = body.server
         if server not in gateway.sources:
@@ -213,7 +212,7 @@ async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> 
 async def block_pins(request: Request, gateway: GatewayDep, body: BlockIn) -> list[PinOut]:
     """Keep a held tool blocked: it stays held, the decision (who, when, `reason`) goes into its history, and it
     leaves the review list until its definition changes again (404: no such pin; 409: the tool is not held)."""
-    found = [p for p in gateway.pins.by_key.values() if p.name == body.tool and body.server in (None, p.server)]
+    found = find_pins(gateway.pins.by_key.values(), body.tool, body.server)
     if not found:
         raise HTTPException(404, f"no pinned tool named {body.tool!r}")
     if not any(p.state is PinState.QUARANTINED for p in found):
