@@ -155,6 +155,18 @@ def test_a_servers_new_tool_named_like_another_servers_pinned_tool_is_held() -> 
     assert "send_email" in (held.reason or "")
 
 
+def test_a_new_tool_named_like_a_tool_two_other_servers_pinned_is_held() -> None:
+    pins = {
+        **pinned(tool("send_email"), server="mail"),
+        **pinned(tool("send_email"), server="work"),
+        **pinned(tool("add"), server="calc"),
+    }
+    found = reconcile(pins, {"calc": [("add", tool("add")), ("calc_send_emial", tool("send_emial"))]}, now=T1)
+    [held] = found.pins
+    assert held.state is PinState.QUARANTINED
+    assert "close to 'send_email'" in (held.reason or "")
+
+
 def test_a_server_that_is_not_listed_loses_no_pins() -> None:
     pins = pinned(tool("a"))
     assert reconcile(pins, {}, now=T1) == reconcile(pins, {"other": []}, now=T1)

@@ -41,6 +41,7 @@ from datetime import datetime
 from typing import Any
 
 from hintgate.hints.names import skeleton
+from hintgate.hints.others import OtherTools, tool_owners
 
 __all__ = [
     "DIFF_MAX_LINES",
@@ -395,15 +396,15 @@ def reconcile(
     changed: list[Pin] = []
     events: list[PinEvent] = []
     known_by_server: dict[str, set[str]] = {}
-    accepted_by_server: dict[str, list[str]] = {}
+    accepted_by_server: dict[str, dict[str, None]] = {}
     for (server, tool), held in pins.items():
         known_by_server.setdefault(server, set()).add(tool)
         if held.state is PinState.ACCEPTED:
-            accepted_by_server.setdefault(server, []).append(tool)
+            accepted_by_server.setdefault(server, {})[tool] = None
+    owners: dict[str, str] | None = None  # made when a new tool needs them
     for server, tools in listings.items():
         known = known_by_server.get(server, set())
         first_sight = not known
-        others = _LazyOthers(accepted_by_server, server)
         listed: set[str] = set()
         for public, raw in tools:
             tool = str(raw.get("name", ""))
@@ -412,6 +413,9 @@ def reconcile(
             pin = pins.get((server, tool))
             event: PinEvent | None
             if pin is None:
+                if owners is None:
+                    owners = tool_owners(accepted_by_server)
+                others = OtherTools(owners, accepted_by_server.get(server, {}))
                 changed_pin, event = _first_sight(
                     server, tool, public, definition, sha, now, manual, first_sight, others
                 )
@@ -431,26 +435,6 @@ def reconcile(
     return Reconciled(tuple(changed), tuple(events))
 
 
-class _LazyOthers(Sequence[str]):
-    """The accepted tools of every server but one, listed only when a new tool needs them."""
-
-    def __init__(self, by_server: Mapping[str, list[str]], server: str) -> None:
-        self._by_server = by_server
-        self._server = server
-        self._names: list[str] | None = None
-
-    def _all(self) -> list[str]:
-        if self._names is None:
-            self._names = [t for s, names in self._by_server.items() if s != self._server for t in names]
-        return self._names
-
-    def __getitem__(self, index: Any) -> Any:
-        return self._all()[index]
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-
 def _form(raw: Mapping[str, Any]) -> tuple[str, str]:
     definition = canonical_json(raw)
     return definition, pin_hash(definition)
@@ -465,7 +449,7 @@ def _first_sight(
     now: datetime,
     manual: frozenset[str],
     first_sight: bool,
-    others: Sequence[str],
+    others: Iterable[str],
 ) -> tuple[Pin, PinEvent]:
     reason: str | None = None
     if server in manual:

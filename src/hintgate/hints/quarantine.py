@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.catalog import Catalog, CatalogEntry
+from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pins import canonical_json, pin_hash
 from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_tool
 
@@ -97,25 +98,6 @@ class ScanMemo:
         self._kept, self._next = self._next, {}
 
 
-class _Others(Mapping[str, str]):
-    """Tool name → server for the tools of servers other than one, without copying the whole catalog's names."""
-
-    def __init__(self, everyone: Mapping[str, str], own: Mapping[str, str]) -> None:
-        self._everyone = everyone
-        self._own = own
-
-    def __getitem__(self, name: str) -> str:
-        if name in self._own:
-            raise KeyError(name)
-        return self._everyone[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name in self._everyone if name not in self._own)
-
-    def __len__(self) -> int:
-        return len(self._everyone) - len(self._own)  # every own name is in everyone
-
-
 def quarantine_catalog(
     catalog: Catalog,
     *,
@@ -143,13 +125,10 @@ def quarantine_catalog(
     accepted = accepted or {}
     changed = changed or {}
     fingerprints = fingerprints or {}
-    by_server: dict[str, dict[str, str]] = {}
+    by_server: dict[str, dict[str, None]] = {}
     for entry in catalog.entries.values():
-        by_server.setdefault(entry.server, {})[entry.upstream_name] = entry.server
-    everyone: dict[str, str] = {}
-    for names in by_server.values():
-        for upstream, server in names.items():
-            everyone.setdefault(upstream, server)
+        by_server.setdefault(entry.server, {})[entry.upstream_name] = None
+    owners = tool_owners(by_server)
     held: dict[str, Quarantine] = {}
     entries: dict[str, CatalogEntry] = {}
     hide = on_finding is OnFinding.HIDE
@@ -157,7 +136,7 @@ def quarantine_catalog(
         fingerprint = fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))
         findings: list[ScanFinding] = []
         if accepted.get(name) != fingerprint:
-            others = _Others(everyone, by_server[entry.server])
+            others = OtherTools(owners, by_server[entry.server])
             scanned = (
                 memo.findings(entry.tool.raw, others) if memo is not None else scan_tool(entry.tool.raw, others=others)
             )

@@ -12,10 +12,11 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from hintgate.hints.others import OtherTools
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, Reconciled, canonical_json, pin_hash, reconcile
 
 if TYPE_CHECKING:
@@ -229,21 +230,15 @@ def source_texts(source: Any) -> list[tuple[str, str]]:
     return texts
 
 
-class OtherServers(Mapping[str, str]):
-    """Tool name → server for the tools of every server but one, without copying the catalog's names."""
+class OtherServers(OtherTools):
+    """`OtherTools` over a flat tool name → server map, which holds one server per name.
+
+    A name two servers list is kept there under one of them, so whether the
+    other one's view has it depends on which: build the view from the names
+    by server (`OtherTools.of`, `tool_owners`) wherever they are at hand.
+    """
+
+    __slots__ = ()
 
     def __init__(self, tools: Mapping[str, str], server: str) -> None:
-        self._tools = tools
-        self._server = server
-
-    def __getitem__(self, name: str) -> str:
-        server = self._tools[name]
-        if server == self._server:
-            raise KeyError(name)
-        return server
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name, server in self._tools.items() if server != self._server)
-
-    def __len__(self) -> int:
-        return sum(1 for server in self._tools.values() if server != self._server)
+        super().__init__(tools, {name for name, owner in tools.items() if owner == server})
