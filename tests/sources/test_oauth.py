@@ -30,12 +30,21 @@ class MemoryCredentials:
 
     def __init__(self) -> None:
         self.documents: dict[str, dict[str, Any]] = {}
+        self.written: dict[str, int] = {}  # server → its document's writes so far
+        self.opened = 0  # documents loaded (what the vault decrypts)
+        self.version_read = anyio.Event()
 
     async def load(self, server: str) -> dict[str, Any] | None:
+        self.opened += 1
         return self.documents.get(server)
+
+    async def version(self, server: str) -> object | None:
+        self.version_read.set()
+        return self.written.get(server) if server in self.documents else None
 
     async def save(self, server: str, document: dict[str, Any]) -> None:
         self.documents[server] = json.loads(json.dumps(document))
+        self.written[server] = self.written.get(server, 0) + 1
 
     async def forget(self, server: str) -> bool:
         return self.documents.pop(server, None) is not None
@@ -241,3 +250,36 @@ async def test_a_logout_in_another_process_turns_a_connected_server_to_needs_log
         await watched.until(SourceState.NEEDS_LOGIN)
         tg.cancel_scope.cancel()
     assert watched.upstream.status.reason == "it was logged out: its tokens were forgotten"
+
+
+async def pings(credentials: MemoryCredentials, count: int) -> None:
+    """Wait for `count` liveness checks of the stored login."""
+    with anyio.fail_after(30):
+        for _ in range(count):
+            credentials.version_read = anyio.Event()
+            await credentials.version_read.wait()
+
+
+async def test_a_connected_servers_stored_login_is_opened_again_only_when_it_was_written_since(
+    oauth_peer: OAuthPeer,
+) -> None:
+    credentials = MemoryCredentials()
+    config = server_config(oauth_peer)
+    await log_in(oauth_peer, config, credentials)
+    watched = Watched(config, credentials, ping_interval=0.1)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watched.upstream.run)
+        await watched.until(SourceState.UP)
+        await pings(credentials, 2)
+        opened = credentials.opened
+        await pings(credentials, 3)
+        unchanged = credentials.opened
+        await credentials.save("remote", credentials.documents["remote"])  # a refresh, say
+        await pings(credentials, 2)
+        rewritten = credentials.opened
+        await credentials.save("remote", {**credentials.documents["remote"], "tokens": None})
+        await watched.until(SourceState.NEEDS_LOGIN)
+        tg.cancel_scope.cancel()
+    assert unchanged == opened
+    assert rewritten == opened + 1
+    assert watched.upstream.status.reason == NOT_LOGGED_IN

@@ -52,6 +52,19 @@ async def test_saving_again_replaces_and_forgetting_removes(store: Store) -> Non
     assert await vault.forget("remote") is False
 
 
+async def test_the_version_of_a_login_changes_at_every_write_and_is_none_when_forgotten(store: Store) -> None:
+    vault = CredentialsVault(store, KEY)
+    assert await vault.version("remote") is None
+    await vault.save("remote", DOCUMENT)
+    first = await vault.version("remote")
+    assert first is not None
+    assert await vault.version("remote") == first
+    await vault.save("remote", DOCUMENT)  # the same document written again is still a write
+    assert await vault.version("remote") not in (None, first)
+    await vault.forget("remote")
+    assert await vault.version("remote") is None
+
+
 async def test_another_key_cannot_open_the_credentials_and_says_so(store: Store) -> None:
     await CredentialsVault(store, KEY).save("remote", DOCUMENT)
     with pytest.raises(StoreError, match="sealed under another key") as info:

@@ -112,6 +112,7 @@ class McpUpstream(ConfiguredSource):
         self._logged_out = asyncio.Event()
         self.credentials: Credentials | None = None
         """Where OAuth logins are kept (the gateway sets it); a server behind OAuth needs it."""
+        self._login_version: object | None = None  # the stored login last opened and found to hold tokens
 
     @property
     def info(self) -> ServerInfo | None:
@@ -148,14 +149,19 @@ class McpUpstream(ConfiguredSource):
         """Why a server behind OAuth has no login any more (forgotten, or refused in another process); else None."""
         if self.credentials is None or not oauth_of(self.config):
             return None
+        # Asked at every ping: the stored login is opened (decrypted) only when it was written since.
         try:
-            document = await self.credentials.load(self.name)
+            version = await self.credentials.version(self.name)
+            if version is not None and version == self._login_version:
+                return None
+            document = None if version is None else await self.credentials.load(self.name)
         except HintgateError as exc:
             return str(exc)
         if document is None:
             return "it was logged out: its tokens were forgotten"
         if not document.get("tokens"):
             return str(document.get("refused") or NOT_LOGGED_IN)
+        self._login_version = version
         return None
 
     async def _wait_for_login(self, reason: str) -> None:

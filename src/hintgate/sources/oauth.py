@@ -68,6 +68,9 @@ class Credentials(Protocol):
     async def load(self, server: str) -> dict[str, Any] | None:
         """The document kept for `server`, or None."""
 
+    async def version(self, server: str) -> object | None:
+        """What changes whenever `server`'s document is written, read without opening it; None when none is kept."""
+
     async def save(self, server: str, document: dict[str, Any]) -> None:
         """Keep `document` for `server`."""
 

@@ -127,6 +127,10 @@ class CredentialsVault:
         sealed = await self._store.sealed_credentials(server)
         return None if sealed is None else self.open(server, sealed)
 
+    async def version(self, server: str) -> bytes | None:
+        """The sealed document of `server`, unopened: each `save` seals with a new nonce, so it changes."""
+        return await self._store.sealed_credentials(server)
+
     async def save(self, server: str, document: dict[str, Any]) -> None:
         """Keep `document` for `server`, sealed."""
         await self._store.set_sealed_credentials(server, self.seal(server, document))
