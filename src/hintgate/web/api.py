@@ -8,7 +8,7 @@ says what was wrong; a request is validated whole before anything is written.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -19,9 +19,12 @@ from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.review import review_reasons
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
-from hintgate.store import Store
 from hintgate.web.override_models import Overrides, OverridesIn
 from hintgate.web.policy_models import Policy, PolicyIn, apply_policy, policy_out
+
+if TYPE_CHECKING:
+    # Only for types: with recording off the store (and SQLAlchemy) is never imported.
+    from hintgate.store import Store
 
 __all__ = ["actor_of", "router"]
 
@@ -218,10 +221,16 @@ def required_store(request: Request) -> Store:
 
 GatewayDep = Annotated[Gateway, Depends(gateway_of)]
 """An endpoint parameter receiving the gateway."""
-MaybeStoreDep = Annotated[Store | None, Depends(store_of)]
-"""An endpoint parameter receiving the store, or None when recording is off."""
-StoreDep = Annotated[Store, Depends(required_store)]
-"""An endpoint parameter receiving the store (the endpoint answers 503 without one)."""
+# MaybeStoreDep: an endpoint parameter receiving the store, or None when recording is off.
+# StoreDep: an endpoint parameter receiving the store (the endpoint answers 503 without one).
+if TYPE_CHECKING:
+    MaybeStoreDep = Annotated[Store | None, Depends(store_of)]
+    StoreDep = Annotated[Store, Depends(required_store)]
+else:
+    # FastAPI evaluates these when the routes are declared, and never checks a dependency's value
+    # against its type: Any stands in for Store, which is imported only when recording is on.
+    MaybeStoreDep = Annotated[Any, Depends(store_of)]
+    StoreDep = Annotated[Any, Depends(required_store)]
 
 
 def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
