@@ -37,6 +37,8 @@ SERVE_AND_LIST_MODULES = textwrap.dedent(
     """
 )
 
+# Loaded with the first page of the dashboard, never by MCP clients.
+DASHBOARD = ["jinja2", "hintgate.web.pages"]
 # Loaded only when recording is on.
 STORE = ["sqlalchemy", "aiosqlite", "hintgate.store"]
 
@@ -107,13 +109,19 @@ def loaded(modules: set[str], packages: list[str]) -> list[str]:
     return sorted(m for m in modules if any(m == p or m.startswith(f"{p}.") for p in packages))
 
 
-async def test_serving_without_recording_does_not_import_the_store(tmp_path: Path, time_cmd: list[str]) -> None:
+async def test_serving_without_recording_imports_neither_the_store_nor_the_dashboard(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
     modules = await modules_after_a_listing(tmp_path, time_cmd, "--no-record")
     assert "hintgate.server.gateway" in modules
     assert loaded(modules, STORE) == []
+    assert loaded(modules, DASHBOARD) == []
 
 
-async def test_serving_with_recording_imports_the_store(tmp_path: Path, time_cmd: list[str]) -> None:
+async def test_serving_with_recording_imports_the_store_but_not_the_dashboard(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
     modules = await modules_after_a_listing(tmp_path, time_cmd, "--db", f"sqlite:///{tmp_path / 'calls.db'}")
     assert "hintgate.store" in modules
     assert "aiosqlite" in modules
+    assert loaded(modules, DASHBOARD) == []

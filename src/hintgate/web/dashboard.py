@@ -13,19 +13,22 @@ under a keyboard user's focus.
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import parse_qs
 
-import jinja2
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 
 from hintgate.errors import HintgateError
-from hintgate.web import api, pages
+from hintgate.web import api
 from hintgate.web.auth import COOKIE, token_matches
+
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
 
 __all__ = ["STATIC", "TEMPLATES", "mount_static", "router"]
 
@@ -34,15 +37,39 @@ STATIC = Path(__file__).parent / "static"
 
 router = APIRouter(include_in_schema=False)
 
-_templates = Jinja2Templates(
-    env=jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
+
+class _OnFirstUse:
+    """A module imported when one of its names is first read: the pages load with the first page, not at start-up."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+if TYPE_CHECKING:
+    from hintgate.web import pages
+else:
+    pages = _OnFirstUse("hintgate.web.pages")
+
+
+@functools.cache
+def _templates() -> Jinja2Templates:
+    """The page templates; Jinja2 is imported with the first page served, not at start-up."""
+    import jinja2
+    from fastapi.templating import Jinja2Templates
+
+    return Jinja2Templates(
+        env=jinja2.Environment(
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
     )
-)
+
 
 Text = Annotated[str | None, Query(max_length=500)]
 
@@ -52,7 +79,7 @@ class _BadInput(Exception):
 
 
 def _render(request: Request, template: str, page: Any, status: int = 200) -> HTMLResponse:
-    return _templates.TemplateResponse(request, template, {"page": page}, status_code=status)
+    return _templates().TemplateResponse(request, template, {"page": page}, status_code=status)
 
 
 def _error(request: Request, status: int, message: str, *, title: str | None = None) -> HTMLResponse:
