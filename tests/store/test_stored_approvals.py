@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
+import sqlalchemy as sa
 
 from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, PendingApproval
 from hintgate.store import Store
@@ -103,6 +104,43 @@ async def test_an_approval_past_its_expiry_cannot_be_approved_and_is_marked_expi
     assert row is not None
     assert row["state"] == "expired"
     assert row["answered_via"] == "timeout"
+
+
+class Statements:
+    """The SQL statements a store's engine runs on the approvals table, by their first word."""
+
+    def __init__(self, store: Store) -> None:
+        self.seen: list[str] = []
+        self._engine = store._engine.sync_engine
+
+    def _heard(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "approvals" in statement:
+            self.seen.append(statement.split(None, 1)[0].upper())
+
+    def __enter__(self) -> list[str]:
+        sa.event.listen(self._engine, "before_cursor_execute", self._heard)
+        return self.seen
+
+    def __exit__(self, *exc: object) -> None:
+        sa.event.remove(self._engine, "before_cursor_execute", self._heard)
+
+
+async def test_an_answer_reads_once_and_writes_only_what_changes(store: Store) -> None:
+    open_, late, expired = approval(), approval(), approval(expires_in=-1)
+    for asked in (open_, late, expired):
+        await store.approvals.add(asked)
+    await store.approvals.settle(late.id, "denied", answer=Answer.DENY, actor="bob", via="api", reason="denied")
+    answers = {}
+    for asked in (open_, late, expired):
+        with Statements(store) as seen:
+            ended = await store.approvals.settle(
+                asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="api", reason="approved"
+            )
+        assert ended is not None
+        answers[asked.id] = (ended.state, ended.won, seen)
+    assert answers[open_.id] == ("approved", True, ["SELECT", "UPDATE"])
+    assert answers[late.id] == ("denied", False, ["SELECT"])  # told what won, nothing written
+    assert answers[expired.id] == ("expired", False, ["SELECT", "UPDATE"])
 
 
 async def test_an_unknown_approval_settles_to_nothing(store: Store) -> None:

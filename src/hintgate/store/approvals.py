@@ -6,7 +6,8 @@
 - `settle` is one `UPDATE ... WHERE id = :id AND state = 'pending'`: of two
   racing answers exactly one changes the row; the other is told the state
   that won. An approval past its `expires_at` cannot be answered: answering it
-  marks it `expired`.
+  marks it `expired`. An answer reads the row first (its holder, its state,
+  its expiry), so one that comes too late is told what won from that read.
 - `watch` wakes this replica's waiter when another replica or process
   settles its approval: on PostgreSQL a `NOTIFY` sent in the settling
   transaction, backed by a 1 s poll; on SQLite a poll every `POLL` seconds,
@@ -153,6 +154,28 @@ def _pending_approval(row: Row[Any]) -> PendingApproval:
     )
 
 
+async def _row(conn: AsyncConnection, approval_id: str) -> Row[Any] | None:
+    return (await conn.execute(select(approvals).where(approvals.c.id == approval_id))).first()
+
+
+async def _expire(conn: AsyncConnection, row: Row[Any], *, now: datetime) -> Ended:
+    """Mark `expired` a pending approval past its expiry, which an answer just tried; the answer loses."""
+    at = row.expires_at.isoformat(timespec="seconds")
+    expired = {
+        "state": "expired",
+        "answered_by": "hintgate",
+        "answered_via": "timeout",
+        "answered_at": now,
+        "end_reason": f"nobody answered before it expired at {at}",
+    }
+    settled = update(approvals).where(approvals.c.id == row.id, approvals.c.state == "pending").values(expired)
+    if not (await conn.execute(settled)).rowcount:  # settled since it was read: that is what won
+        won = await _row(conn, row.id)
+        return _ended(won if won is not None else row, won=False)
+    await notify(conn, APPROVALS, json.dumps({"id": row.id, **expired, "answered_at": None}))
+    return _ended({**dict(row._mapping), **expired}, won=False)
+
+
 class StoredApprovals:
     """The approvals of one store, shared by every replica and process that opens it.
 
@@ -221,14 +244,23 @@ class StoredApprovals:
             StoreError: the database cannot be reached.
         """
         now = datetime.now(UTC)
+        settleable = ("pending", *replace)
         with _translated(self._url, "answer an approval in"):
             async with begin_write(self._engine) as conn:
-                where = (approvals.c.id == approval_id) & approvals.c.state.in_(("pending", *replace))
+                where = (approvals.c.id == approval_id) & approvals.c.state.in_(settleable)
                 if state in ("approved", "denied"):
+                    # An answer reads the row first: who holds it, whether it is still open and not past
+                    # its expiry. What the read rules out needs no update (a late answer: one query).
                     where &= approvals.c.expires_at > now
-                    holder = await conn.scalar(select(approvals.c.replica).where(approvals.c.id == approval_id))
-                    if holder is not None and holder != self.replica and dead_here(holder):
-                        await expire_replicas(conn, [holder], now=now)
+                    row = await _row(conn, approval_id)
+                    if row is None:
+                        return None
+                    if row.replica != self.replica and dead_here(row.replica):
+                        await expire_replicas(conn, [row.replica], now=now)
+                    elif row.state not in settleable:
+                        return _ended(row, won=False)
+                    elif row.state == "pending" and row.expires_at <= now:
+                        return await _expire(conn, row, now=now)
                 values = {
                     "state": state,
                     "answer": answer.value if answer is not None else None,
@@ -241,23 +273,13 @@ class StoredApprovals:
                 if changed:
                     await notify(conn, APPROVALS, json.dumps({"id": approval_id, **values, "answered_at": None}))
                     return Ended(state, reason, won=True, note=note, answer=answer, actor=actor)
-                row = (await conn.execute(select(approvals).where(approvals.c.id == approval_id))).first()
+                # Settled meanwhile (or just now, its holder dead), or past its expiry.
+                row = await _row(conn, approval_id)
                 if row is None:
                     return None
                 if row.state != "pending":
                     return _ended(row, won=False)
-                # Still pending, so past its expiry: it expires now, and the answer loses.
-                at = row.expires_at.isoformat(timespec="seconds")
-                expired = {
-                    "state": "expired",
-                    "answered_by": "hintgate",
-                    "answered_via": "timeout",
-                    "answered_at": now,
-                    "end_reason": f"nobody answered before it expired at {at}",
-                }
-                await conn.execute(update(approvals).where(approvals.c.id == approval_id).values(expired))
-                await notify(conn, APPROVALS, json.dumps({"id": approval_id, **expired, "answered_at": None}))
-                return _ended({**dict(row._mapping), **expired}, won=False)
+                return await _expire(conn, row, now=now)
 
     async def pending(self) -> list[PendingApproval]:
         """Every pending approval not past its expiry, oldest first, on every replica.
