@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -238,17 +240,24 @@ async def test_a_server_behind_oauth_without_an_oauth_block_is_down_saying_to_ad
     assert "asks for an OAuth login: add oauth: {} to its entry" in upstream.status.reason
 
 
-async def test_a_logout_in_another_process_turns_a_connected_server_to_needs_login(oauth_peer: OAuthPeer) -> None:
+@asynccontextmanager
+async def connected(peer: OAuthPeer, *, ping_interval: float) -> AsyncIterator[tuple[Watched, MemoryCredentials]]:
+    """A server behind OAuth, logged in and up, pinged every `ping_interval` seconds."""
     credentials = MemoryCredentials()
-    config = server_config(oauth_peer)
-    await log_in(oauth_peer, config, credentials)
-    watched = Watched(config, credentials, ping_interval=0.2)
+    config = server_config(peer)
+    await log_in(peer, config, credentials)
+    watched = Watched(config, credentials, ping_interval=ping_interval)
     async with anyio.create_task_group() as tg:
         tg.start_soon(watched.upstream.run)
         await watched.until(SourceState.UP)
+        yield watched, credentials
+        tg.cancel_scope.cancel()
+
+
+async def test_a_logout_in_another_process_turns_a_connected_server_to_needs_login(oauth_peer: OAuthPeer) -> None:
+    async with connected(oauth_peer, ping_interval=0.2) as (watched, credentials):
         await credentials.forget("remote")  # what `hintgate auth logout` does to the shared store
         await watched.until(SourceState.NEEDS_LOGIN)
-        tg.cancel_scope.cancel()
     assert watched.upstream.status.reason == "it was logged out: its tokens were forgotten"
 
 
@@ -263,13 +272,7 @@ async def pings(credentials: MemoryCredentials, count: int) -> None:
 async def test_a_connected_servers_stored_login_is_opened_again_only_when_it_was_written_since(
     oauth_peer: OAuthPeer,
 ) -> None:
-    credentials = MemoryCredentials()
-    config = server_config(oauth_peer)
-    await log_in(oauth_peer, config, credentials)
-    watched = Watched(config, credentials, ping_interval=0.1)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(watched.upstream.run)
-        await watched.until(SourceState.UP)
+    async with connected(oauth_peer, ping_interval=0.1) as (watched, credentials):
         await pings(credentials, 2)
         opened = credentials.opened
         await pings(credentials, 3)
@@ -279,7 +282,6 @@ async def test_a_connected_servers_stored_login_is_opened_again_only_when_it_was
         rewritten = credentials.opened
         await credentials.save("remote", {**credentials.documents["remote"], "tokens": None})
         await watched.until(SourceState.NEEDS_LOGIN)
-        tg.cancel_scope.cancel()
     assert unchanged == opened
     assert rewritten == opened + 1
     assert watched.upstream.status.reason == NOT_LOGGED_IN
