@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 
 from hintgate.hints.others import OtherTools, tool_owners
-from hintgate.server.pins import OtherServers
 
 BY_SERVER = {
     "mail": ["send_email", "list_inbox"],
@@ -42,9 +41,3 @@ def test_lookups_iteration_and_length_agree() -> None:
     assert others.get("send_email") is None
     assert others.get("nope", "-") == "-"
     assert OtherTools.of(BY_SERVER, "unlisted") == tool_owners(BY_SERVER)
-
-
-def test_the_flat_map_view_leaves_out_the_servers_own_names() -> None:
-    flat = {"send_email": "mail", "list_inbox": "mail", "add": "calc"}
-    assert dict(OtherServers(flat, "mail")) == {"add": "calc"}
-    assert dict(OtherServers(flat, "calc")) == {"send_email": "mail", "list_inbox": "mail"}

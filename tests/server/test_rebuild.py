@@ -79,3 +79,18 @@ async def test_a_server_gone_down_leaves_the_catalog_and_comes_back_without_stal
     assert gone == {"beta_get_note", "beta_get_file", "beta_get_user"}
     assert back is not None
     assert back.wire["description"] == "Gets a note (v3)."
+
+
+@pytest.mark.parametrize("order", [("mail_a", "mail_b", "notes"), ("notes", "mail_b", "mail_a")])
+async def test_a_servers_prompt_may_name_its_own_tool_but_not_another_servers_whatever_the_order(
+    order: tuple[str, ...],
+) -> None:
+    send = {"name": "send_email", "description": "Sends an email.", "inputSchema": {"type": "object"}}
+    prompt = {"name": "digest", "description": "Summarise the notes, then call send_email with the summary."}
+    sources = {name: FakeSource(name, tools=[send] if name.startswith("mail") else listing(name)) for name in order}
+    sources["notes"].prompts = [prompt]
+    sources["mail_a"].prompts = [dict(prompt, name="mail_digest")]  # its own tool: not shadowing
+    async with in_memory_gateway(*sources.values()) as (gateway, _client):
+        findings = {name: [f.code for f in found] for name, found in gateway.server_findings.items()}
+    assert findings.get("notes") == ["HG615"]
+    assert "HG615" not in findings.get("mail_a", [])

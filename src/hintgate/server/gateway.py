@@ -21,6 +21,7 @@ from hintgate.config.model import GatewayConfig, Trust
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import Catalog, ResolvedTool, ResolveMemo, build_catalog, public_name, resolve_tool
+from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pinfile import read_pins_file
 from hintgate.hints.pins import Pin
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog
@@ -38,7 +39,7 @@ from hintgate.server.face import MODERN_VERSIONS, build_server
 from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
-from hintgate.server.pins import OtherServers, PinKeeper, source_texts
+from hintgate.server.pins import PinKeeper, source_texts
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionTracker
 from hintgate.sources import build_source, build_sources
@@ -336,15 +337,20 @@ class Gateway:
 
     def _scan_sources(self, up: Sequence[Source]) -> None:
         """Scan what each running server says besides its tools; a new high finding is logged once."""
-        tools: dict[str, str] | None = None
+        by_server: dict[str, set[str]] | None = None
+        owners: dict[str, str] = {}
         for source in up:
             texts = source_texts(source)
             if not texts:
                 self.server_findings.pop(source.name, None)
                 continue
-            if tools is None:
-                tools = {e.upstream_name: e.server for e in self.catalog.entries.values()}
-            found = high_findings(scan_texts(texts, others=OtherServers(tools, source.name)))
+            if by_server is None:
+                by_server = {}
+                for entry in self.catalog.entries.values():
+                    by_server.setdefault(entry.server, set()).add(entry.upstream_name)
+                owners = tool_owners(by_server)
+            others = OtherTools(owners, by_server.get(source.name, set()))
+            found = high_findings(scan_texts(texts, others=others))
             if found and found != self.server_findings.get(source.name):
                 shown = "; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in found)
                 logger.warning(

@@ -16,13 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hintgate.hints.others import OtherTools
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, Reconciled, canonical_json, pin_hash, reconcile
 
 if TYPE_CHECKING:
     from hintgate.store import Store
 
-__all__ = ["OtherServers", "PinKeeper", "source_texts"]
+__all__ = ["PinKeeper", "source_texts"]
 
 logger = logging.getLogger("hintgate.server.pins")
 
@@ -228,17 +227,3 @@ def source_texts(source: Any) -> list[tuple[str, str]]:
                 if isinstance(argument, Mapping) and isinstance(argument.get("description"), str):
                     texts.append((f"{where}.arguments.{argument.get('name')}.description", argument["description"]))
     return texts
-
-
-class OtherServers(OtherTools):
-    """`OtherTools` over a flat tool name → server map, which holds one server per name.
-
-    A name two servers list is kept there under one of them, so whether the
-    other one's view has it depends on which: build the view from the names
-    by server (`OtherTools.of`, `tool_owners`) wherever they are at hand.
-    """
-
-    __slots__ = ()
-
-    def __init__(self, tools: Mapping[str, str], server: str) -> None:
-        super().__init__(tools, {name for name, owner in tools.items() if owner == server})
