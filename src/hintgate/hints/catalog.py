@@ -83,6 +83,8 @@ class ResolvedTool:
         raw: the JSON object the source listed, untouched.
         parsed: its `annotations` read leniently (extra keys and bad values kept).
         resolution: hints in force with provenance, declared and inferred beside them.
+        title: the title people see, never empty: override, declared, OpenAPI summary, else derived
+            from the name (worked out once: every call's facts carry it).
     """
 
     name: str
@@ -91,6 +93,11 @@ class ResolvedTool:
     resolution: Resolution
 
     title_override: str | None = None
+    title: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        title = self.title_override or self.declared_title or title_from_name(self.name) or self.name
+        object.__setattr__(self, "title", title)
 
     @property
     def declared_title(self) -> str | None:
@@ -112,11 +119,6 @@ class ResolvedTool:
         if isinstance(meta, Mapping) and OPENAPI_META in meta:
             return TitleOrigin.OPENAPI
         return TitleOrigin.DECLARED
-
-    @property
-    def title(self) -> str:
-        """The title people see, never empty: override, declared, OpenAPI summary, else derived from the name."""
-        return self.title_override or self.declared_title or title_from_name(self.name) or self.name
 
     @property
     def display_name(self) -> str:
