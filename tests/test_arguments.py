@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio
+import jsonschema  # type: ignore[import-untyped]
 import mcp_types as types
 import pytest
+from jsonschema.exceptions import SchemaError, best_match  # type: ignore[import-untyped]
+from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
 from hintgate.arguments import argument_problem
 from hintgate.config.loading import parse_config
@@ -63,3 +67,91 @@ def test_a_missing_or_invalid_schema_checks_nothing() -> None:
     assert argument_problem(None, {"x": 1}) is None
     assert argument_problem({}, {"x": 1}) is None
     assert argument_problem({"type": "no-such-type"}, {"x": 1}) is None
+
+
+def _validator_says(schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """What the full validator of the schema's draft reports first, formatted as refusals are.
+
+    The schema is read with its keys sorted, as hintgate reads it: the same schema written in
+    another order gives the same problem.
+    """
+    schema = json.loads(json.dumps(schema, sort_keys=True))
+    cls = validator_for(schema, default=jsonschema.Draft202012Validator)
+    error = best_match(cls(schema).iter_errors(arguments))
+    if error is None:
+        return None
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    return f"arguments{where}: {error.message}"
+
+
+VALUES: list[Any] = [
+    None, True, False, 0, 1, -3, 2.0, 2.5, 10**20, "", "a", "UTC", "Europe/Paris", "12", "x" * 40,
+    [], [1, 2], ["a", "b", "c"], [None], [[1]], {}, {"a": 1}, {"b": "c", "d": 2},
+]  # fmt: skip
+SUBSCHEMAS: list[Any] = [
+    True,
+    {},
+    {"type": "string"},
+    {"type": "integer"},
+    {"type": "number"},
+    {"type": "boolean"},
+    {"type": "null"},
+    {"type": "array"},
+    {"type": "object"},
+    {"type": ["string", "null"]},
+    {"type": "string", "format": "date-time", "title": "When", "description": "d", "default": "x", "x-extra": 1},
+    {"enum": ["a", "b", "UTC"]},
+    {"enum": ["a", 1, None, True]},
+    {"const": "a"},
+    {"const": 1},
+    {"type": "integer", "minimum": 0, "maximum": 10},
+    {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 2.5},
+    {"minimum": 1},
+    {"type": "string", "minLength": 1, "maxLength": 3},
+    {"minLength": 2},
+    {"type": "string", "pattern": "^[A-Z][a-z]+/[A-Za-z_]+$"},
+    {"pattern": "\\d"},
+    {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 2},
+    {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+    {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
+    {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    {"anyOf": [{"type": "integer", "minimum": 5}, {"type": "string", "maxLength": 1}]},
+    {"allOf": [{"type": "string"}, {"minLength": 2}]},
+    {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+    {"not": {"type": "string"}},
+    {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"], "additionalProperties": False},
+    {"type": "object", "additionalProperties": {"type": "string"}},
+    {"type": "object", "patternProperties": {"^b": {"type": "string"}}, "additionalProperties": False},
+    {"$ref": "#/$defs/name"},
+    {"uniqueItems": True},
+]
+
+
+@pytest.mark.parametrize(
+    "draft", [None, "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#"]
+)
+@pytest.mark.parametrize("sub", SUBSCHEMAS)
+def test_every_problem_and_every_acceptance_is_the_full_validators(draft: str | None, sub: Any) -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"v": sub, "w": {"type": "string"}},
+        "required": ["v"],
+        "$defs": {"name": {"type": "string", "minLength": 2}},
+    }
+    if draft is not None:
+        schema["$schema"] = draft
+    try:
+        validator_for(schema).check_schema(schema)
+    except SchemaError:
+        pytest.skip("not a schema of this draft")
+    for value in VALUES:
+        for arguments in ({"v": value}, {"v": value, "w": 3}, {"w": "x"}, {"v": value, "extra": True}):
+            assert argument_problem(schema, arguments) == _validator_says(schema, arguments), (sub, arguments)
+
+
+def test_an_equal_schema_in_another_object_is_checked_the_same() -> None:
+    first = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    second = json.loads(json.dumps(first))
+    assert argument_problem(first, {"n": 1}) is None
+    assert argument_problem(second, {"n": "1"}) == "arguments.n: '1' is not of type 'integer'"
+    assert argument_problem(first, {"n": "1"}) == "arguments.n: '1' is not of type 'integer'"

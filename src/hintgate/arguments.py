@@ -6,12 +6,23 @@ first, with what was wrong. Schemas are the tool's own `inputSchema`, checked
 with the JSON Schema draft they declare (2020-12 when they declare none, as
 MCP says). A schema that is itself invalid checks nothing: the server is the
 judge of its own schema, and hintgate does not block calls on its mistake.
+
+Every tools/call is checked, so the check is made cheap for the common case:
+a schema's validator is found by the schema object itself (the catalog keeps
+the same object from one call to the next), and a schema written only with
+the plain keywords (types, properties, required, enums of strings, bounds,
+patterns, anyOf/allOf...) is also turned once into a quick check that can
+only say "valid". Arguments it passes are valid; anything else, and every
+schema beyond those keywords, goes through the full validator, whose first
+problem is the one reported.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import numbers
+import re
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +33,10 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 __all__ = ["argument_problem"]
 
 _SHOWN = 300  # characters of the problem in the refusal: a huge value is not echoed whole
+_KEPT = 4096  # schemas whose validator is kept by identity
+
+_Check = Callable[[Any], bool]
+"""True only when the full validator would find nothing wrong (False: not known, ask the validator)."""
 
 
 @lru_cache(maxsize=1024)
@@ -35,6 +50,26 @@ def _validator(schema_json: str) -> Any:
     return cls(schema)
 
 
+# schema's id -> (the schema, kept so its id is not reused while here; its validator; its quick check)
+_by_schema: dict[int, tuple[Any, Any, _Check | None]] = {}
+
+
+def _checking(schema: Mapping[str, Any]) -> tuple[Any, _Check | None]:
+    """The validator of `schema` (None: it checks nothing) and its quick check (None: there is none)."""
+    kept = _by_schema.get(id(schema))
+    if kept is not None and kept[0] is schema:
+        return kept[1], kept[2]
+    try:
+        validator = _validator(json.dumps(schema, sort_keys=True))
+    except (TypeError, ValueError):
+        validator = None
+    quick = _quick_check(validator) if validator is not None else None
+    while len(_by_schema) >= _KEPT:
+        del _by_schema[next(iter(_by_schema))]  # the oldest
+    _by_schema[id(schema)] = (schema, validator, quick)
+    return validator, quick
+
+
 def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | None:
     """Why `arguments` do not match `schema` (the first problem, with where), or None when they do.
 
@@ -44,15 +79,239 @@ def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | 
     """
     if not isinstance(schema, Mapping) or not schema:
         return None
-    try:
-        validator = _validator(json.dumps(schema, sort_keys=True))
-    except (TypeError, ValueError):
-        return None
+    validator, quick = _checking(schema)
     if validator is None:
         return None
-    error = jsonschema.exceptions.best_match(validator.iter_errors(dict(arguments or {})))
+    instance = dict(arguments or {})
+    if quick is not None and quick(instance):
+        return None
+    error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is None:
         return None
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
     message = error.message if len(error.message) <= _SHOWN else error.message[: _SHOWN - 3] + "..."
     return f"arguments{where}: {message}"
+
+
+# ------------------------------------------------------------ the quick check
+
+# Drafts whose keywords below mean what the quick check does (draft 4's bounds and draft 3 differ).
+_QUICK_DRAFTS = (
+    jsonschema.Draft6Validator,
+    jsonschema.Draft7Validator,
+    jsonschema.Draft201909Validator,
+    jsonschema.Draft202012Validator,
+)
+
+
+def _is_integer(instance: Any) -> bool:
+    if isinstance(instance, bool):
+        return False
+    return isinstance(instance, int) or (isinstance(instance, float) and instance.is_integer())
+
+
+def _is_number(instance: Any) -> bool:
+    return isinstance(instance, numbers.Number) and not isinstance(instance, bool)
+
+
+_TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER  # the one those drafts share
+
+
+# The JSON types as those drafts' type checker tells them (an integral float is an integer, a bool no number).
+_TYPES: Mapping[str, Callable[[Any], bool]] = {
+    "array": lambda instance: isinstance(instance, list),
+    "boolean": lambda instance: isinstance(instance, bool),
+    "integer": _is_integer,
+    "null": lambda instance: instance is None,
+    "number": _is_number,
+    "object": lambda instance: isinstance(instance, dict),
+    "string": lambda instance: isinstance(instance, str),
+}
+
+
+def _quick_check(validator: Any) -> _Check | None:
+    """A check of the plain keywords that says "valid" only when `validator` would; None when a keyword is not plain.
+
+    Keywords the validator does not know are ignored by it, and so here; `format` is an annotation
+    unless the validator checks formats; anything else the validator knows (`$ref`, `oneOf`,
+    `patternProperties`, `unevaluatedProperties`...) leaves the schema to the validator alone.
+    """
+    if (
+        type(validator) not in _QUICK_DRAFTS
+        or validator.TYPE_CHECKER is not jsonschema.Draft202012Validator.TYPE_CHECKER
+    ):
+        return None
+    try:
+        return _Compiler(validator).compile(validator.schema, root=True)
+    except _NotPlain:
+        return None
+
+
+class _NotPlain(Exception):
+    """The schema uses a keyword the quick check does not follow."""
+
+
+def _always(_instance: Any) -> bool:
+    return True
+
+
+def _every(checks: tuple[_Check, ...]) -> _Check:
+    def every(instance: Any) -> bool:
+        for check in checks:  # noqa: SIM110 (a loop costs less than all() over a generator, on every call)
+            if not check(instance):
+                return False
+        return True
+
+    return every
+
+
+class _Compiler:
+    """Turns a schema into nested closures, keyword by keyword, as the validator reads them."""
+
+    def __init__(self, validator: Any) -> None:
+        self.keywords = frozenset(validator.VALIDATORS)
+        self.annotations = frozenset({"format"}) if validator.format_checker is None else frozenset()
+        self.makers: Mapping[str, Callable[[Any, Mapping[str, Any]], _Check]] = {
+            "type": self._type,
+            "properties": self._properties,
+            "required": self._required,
+            "additionalProperties": self._additional_properties,
+            "items": self._items,
+            "anyOf": self._any_of,
+            "allOf": self._all_of,
+            "enum": self._enum,
+            "const": self._const,
+            "minimum": lambda bound, _: _bound(bound, lambda instance: instance >= bound),
+            "maximum": lambda bound, _: _bound(bound, lambda instance: instance <= bound),
+            "exclusiveMinimum": lambda bound, _: _bound(bound, lambda instance: instance > bound),
+            "exclusiveMaximum": lambda bound, _: _bound(bound, lambda instance: instance < bound),
+            "minLength": lambda bound, _: _length(bound, str, lambda size: size >= bound),
+            "maxLength": lambda bound, _: _length(bound, str, lambda size: size <= bound),
+            "minItems": lambda bound, _: _length(bound, list, lambda size: size >= bound),
+            "maxItems": lambda bound, _: _length(bound, list, lambda size: size <= bound),
+            "pattern": self._pattern,
+        }
+
+    def compile(self, schema: Any, *, root: bool = False) -> _Check:
+        if schema is True:
+            return _always
+        if not isinstance(schema, dict) or (not root and "$schema" in schema):
+            raise _NotPlain  # false schemas, and a subschema that picks its own draft
+        checks: list[_Check] = []
+        for key, value in schema.items():
+            if key not in self.keywords or key in self.annotations:
+                continue
+            make = self.makers.get(key)
+            if make is None:
+                raise _NotPlain
+            checks.append(make(value, schema))
+        if not checks:
+            return _always
+        return checks[0] if len(checks) == 1 else _every(tuple(checks))
+
+    def _type(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list) or not names or not all(n in _TYPES for n in names):
+            raise _NotPlain
+        if len(names) == 1:
+            return _TYPES[names[0]]
+        kinds = tuple(_TYPES[n] for n in names)
+        return lambda instance: any(kind(instance) for kind in kinds)
+
+    def _properties(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, dict):
+            raise _NotPlain
+        children = tuple((name, self.compile(sub)) for name, sub in value.items())
+
+        def properties(instance: Any) -> bool:
+            if isinstance(instance, dict):
+                for name, check in children:
+                    if name in instance and not check(instance[name]):
+                        return False
+            return True
+
+        return properties
+
+    def _required(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            raise _NotPlain
+        names = tuple(value)
+
+        def required(instance: Any) -> bool:
+            if isinstance(instance, dict):
+                for name in names:
+                    if name not in instance:
+                        return False
+            return True
+
+        return required
+
+    def _additional_properties(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        declared = schema.get("properties", {})
+        if not isinstance(declared, dict) or "patternProperties" in schema:
+            raise _NotPlain
+        known = frozenset(declared)
+        if value is True:
+            return _always
+        check = None if value is False else self.compile(value)
+
+        def additional(instance: Any) -> bool:
+            if isinstance(instance, dict):
+                for key, item in instance.items():
+                    if key not in known and (check is None or not check(item)):
+                        return False
+            return True
+
+        return additional
+
+    def _items(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, dict):
+            raise _NotPlain  # tuple forms and boolean items are the validator's
+        check = self.compile(value)
+        return lambda instance: not isinstance(instance, list) or all(check(item) for item in instance)
+
+    def _any_of(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, list) or not value:
+            raise _NotPlain
+        branches = tuple(self.compile(sub) for sub in value)
+        return lambda instance: any(branch(instance) for branch in branches)
+
+    def _all_of(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, list) or not value:
+            raise _NotPlain
+        return _every(tuple(self.compile(sub) for sub in value))
+
+    def _enum(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, list):
+            raise _NotPlain
+        texts = frozenset(v for v in value if isinstance(v, str))
+        # A string equals only a string; any other value is left to the validator's own equality.
+        return lambda instance: isinstance(instance, str) and instance in texts
+
+    def _const(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, str):
+            raise _NotPlain
+        return lambda instance: isinstance(instance, str) and instance == value
+
+    def _pattern(self, value: Any, schema: Mapping[str, Any]) -> _Check:
+        if not isinstance(value, str):
+            raise _NotPlain
+        try:
+            search = re.compile(value).search
+        except re.error:
+            raise _NotPlain from None
+        return lambda instance: not isinstance(instance, str) or search(instance) is not None
+
+
+def _bound(bound: Any, passes: _Check) -> _Check:
+    """A numeric bound: numbers must pass it, other values are not its business."""
+    if not _is_number(bound):
+        raise _NotPlain
+    return lambda instance: not _is_number(instance) or passes(instance)
+
+
+def _length(bound: Any, kind: type[str] | type[list[Any]], passes: Callable[[int], bool]) -> _Check:
+    """A bound on the length of strings (characters) or arrays (items)."""
+    if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
+        raise _NotPlain
+    return lambda instance: not isinstance(instance, kind) or passes(len(instance))
