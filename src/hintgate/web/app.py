@@ -19,6 +19,14 @@ from hintgate.web.limits import BodyLimit, without_large_inputs
 __all__ = ["create_app"]
 
 
+_PASSED = Response()
+"""What a check's `call_next` gives back: the request may go on (never sent)."""
+
+
+async def _through(_request: Request) -> Response:
+    return _PASSED
+
+
 class Checked:
     """ASGI middleware running an HTTP check (`check(request, call_next)`) without wrapping the response.
 
@@ -38,13 +46,8 @@ class Checked:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        passed = Response()
-
-        async def through(_request: Request) -> Response:
-            return passed
-
-        answer = await self.check(Request(scope, receive), through)
-        if answer is passed:
+        answer = await self.check(Request(scope, receive), _through)
+        if answer is _PASSED:
             await self.app(scope, receive, send)
         else:
             await answer(scope, receive, send)

@@ -35,6 +35,7 @@ import os
 import re
 import secrets
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -65,8 +66,9 @@ _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_\-]{32,}")  # what `secrets.token_urlsafe(32)` writes
 
 
+@lru_cache(maxsize=256)
 def is_loopback(host: str) -> bool:
-    """Whether a bind address (or a Host header's name) only reaches this machine."""
+    """Whether a bind address (or a Host header's name) only reaches this machine (remembered: asked per request)."""
     if host.lower() == "localhost":
         return True
     try:
@@ -168,14 +170,23 @@ def _host_refusal(request: Request) -> str | None:
     port the request came in on (no port only on port 80). A rebinding page's
     requests carry its own domain, so they are refused whatever it resolves to.
     """
-    host = request.headers.get("host", "").strip().lower()
+    server = request.scope.get("server")
+    return _refusal_of_host(request.headers.get("host", ""), server[1] if server else None)
+
+
+@lru_cache(maxsize=256)
+def _refusal_of_host(header: str, listening: int | None) -> str | None:
+    """`_host_refusal` of a Host header, for a request that came in on port `listening` (None: any).
+
+    Remembered: it is asked on every request, and clients send the same few Host headers.
+    """
+    host = header.strip().lower()
     parts = _split_host(host)
     if parts is None or not is_loopback(parts[0]):
         return f"this gateway answers only on loopback names (localhost, 127.0.0.0/8, [::1]), not Host {host!r}"
-    server = request.scope.get("server")
     port = parts[1] or "80"
-    if server and server[1] is not None and not (port.isdigit() and int(port) == server[1]):
-        return f"this gateway listens on port {server[1]}, so it does not answer Host {host!r}"
+    if listening is not None and not (port.isdigit() and int(port) == listening):
+        return f"this gateway listens on port {listening}, so it does not answer Host {host!r}"
     return None
 
 
@@ -210,19 +221,21 @@ def security_middleware(
     on_loopback = token is None if loopback is None else loopback
 
     async def check(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        path = request.url.path
+        path = request.scope["path"]  # what `request.url.path` says for every path compared below, without a URL
         mcp = path == "/mcp" or path.startswith("/mcp/")
         if on_loopback:
             refusal = _host_refusal(request)
             if refusal is not None:
                 return _problem(421, refusal)
         # Health's details are for those who may see everything; anyone may see whether it is up.
-        request.state.authenticated = token is None or token_matches(_presented(request), token)
+        authenticated = token is None or token_matches(_presented(request), token)
+        request.state.authenticated = authenticated
         open_path = path in ("/login", "/api/health") or path.startswith("/static/")
-        if not request.state.authenticated and not open_path:
+        if not authenticated and not open_path:
             if not mcp and _browser_page(request):
                 # A person in a browser gets the sign-in page; programs get the JSON 401.
-                target = path + (f"?{request.url.query}" if request.url.query else "")
+                url = request.url
+                target = url.path + (f"?{url.query}" if url.query else "")
                 return RedirectResponse(f"/login?{urlencode({'next': target})}", status_code=303)
             return _problem(401, "an API token is required: Authorization: Bearer TOKEN, or sign in at /login")
         origin = request.headers.get("origin")
