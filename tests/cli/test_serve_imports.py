@@ -41,6 +41,8 @@ SERVE_AND_LIST_MODULES = textwrap.dedent(
 DASHBOARD = ["jinja2", "hintgate.web.pages"]
 # Loaded only when recording is on.
 STORE = ["sqlalchemy", "aiosqlite", "hintgate.store"]
+# Never needed: nothing hintgate serves speaks WebSocket.
+NEVER = ["websockets"]
 
 
 @contextmanager
@@ -116,6 +118,7 @@ async def test_serving_without_recording_imports_neither_the_store_nor_the_dashb
     assert "hintgate.server.gateway" in modules
     assert loaded(modules, STORE) == []
     assert loaded(modules, DASHBOARD) == []
+    assert loaded(modules, NEVER) == []
 
 
 async def test_serving_with_recording_imports_the_store_but_not_the_dashboard(
@@ -125,3 +128,4 @@ async def test_serving_with_recording_imports_the_store_but_not_the_dashboard(
     assert "hintgate.store" in modules
     assert "aiosqlite" in modules
     assert loaded(modules, DASHBOARD) == []
+    assert loaded(modules, NEVER) == []

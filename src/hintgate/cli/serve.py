@@ -238,9 +238,9 @@ async def _serve_app(
     import uvicorn
 
     port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning", access_log=False)
-    )
+    # ws="none": nothing here speaks WebSocket, so uvicorn need not load a WebSocket library to serve.
+    config = uvicorn.Config(app, host=host, port=port, lifespan="off", ws="none", log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     for _ in range(500):  # up to 5 s for the server to start
         if server.started or serving.done():
