@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import importlib
 import logging
 import os
 import shlex
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -266,6 +267,33 @@ async def _serve_app(
             await serving
 
 
+WEB_MODULES = ("mcp.server", "hintgate.server.http_fast", "hintgate.web.app", "uvicorn")
+"""What serving the web app imports: the SDK's server side, the fast path, the FastAPI app and its routes, uvicorn."""
+
+
+def _import_in_background(modules: Sequence[str]) -> asyncio.Future[None]:
+    """Import `modules` on a thread, for a start-up that waits for the upstream servers meanwhile.
+
+    The web stack takes a good part of a start-up to import, and starting the
+    upstreams is mostly waiting for their processes: done side by side, the
+    gateway listens sooner. A failure here is ignored; the import made where
+    the module is used raises it.
+    """
+
+    def load() -> None:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                return
+
+    if not modules:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
+    return asyncio.ensure_future(asyncio.to_thread(load))
+
+
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
     """Run `work` until it ends, or until SIGTERM cancels it.
 
@@ -318,10 +346,12 @@ async def run_http(
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
     with bind_listener(host, port) as sock:
         _report_recording(console, recording)
+        web_imported = _import_in_background(WEB_MODULES)
         async with (
             open_store(settings) as store,
             _gateway(config, settings, store) as gateway,
         ):
+            await web_imported
             _report_start(gateway, console)
             async with reloading(gateway, watch=watch):
                 await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
@@ -354,10 +384,12 @@ async def run_stdio(
         web_sock = sockets.enter_context(bind_listener(*dashboard)) if dashboard is not None else None
         scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
         _report_recording(console, recording)
+        web_imported = _import_in_background(WEB_MODULES if dashboard is not None else ())
         async with (
             open_store(settings) as store,
             _gateway(config, settings, store) as gateway,
         ):
+            await web_imported
             _report_start(gateway, console)
             side: list[asyncio.Task[None]] = []
             if dashboard is not None and web_sock is not None:
