@@ -77,6 +77,7 @@ from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, Sessio
 from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChangesStore
 from hintgate.store.tokens import MODES as TOKEN_MODES
+from hintgate.store.writer import SqliteWriter
 
 __all__ = [
     "COMMIT_MODES",
@@ -210,6 +211,11 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         self.notifications = Notifications(engine)
         self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
+        self._path: Path | None = None
+        self._writer: SqliteWriter | None = None
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+            self._path = Path(url.database or "")
+            self._writer = SqliteWriter(url)
         self._recorder = Recorder(
             engine,
             replica=replica,
@@ -220,12 +226,10 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
             before_commit=self._check_file,
             on_failure=self._check_after_failure,
             after_commit=self._maybe_prune,
+            writer=None if self._writer is None else self._writer.write,
         )
         self._last_prune = time.monotonic()
         self._closed = False
-        self._path: Path | None = None
-        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            self._path = Path(url.database or "")
         self._identity = _identity(self._path)
         self._incident: tuple[float, str] | None = None
         self._reopen: str | None = None
@@ -336,6 +340,8 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         try:
             lost = await self._recorder.close(timeout)
         finally:
+            if self._writer is not None:
+                await self._writer.close()
             await self._engine.dispose()
         if lost:
             raise StoreError(f"{lost} records could not be written to {_describe(self._url)} before closing")
@@ -535,9 +541,11 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         if changed is None:
             return
         at = datetime.now(UTC).isoformat(timespec="seconds")
-        # The pool's connections hold the old file open; closing them lets the next
-        # connection open whatever the path names now.
+        # The pool's connections, and the recorder's, hold the old file open; closing
+        # them lets the next connection open whatever the path names now.
         await self._engine.dispose()
+        if self._writer is not None:
+            await self._writer.reset()
         assert self._path is not None
         # SQLite cannot checkpoint into a file that moved, so the old database's WAL stays
         # behind; opened with the new file it would be replayed into it. It is the old

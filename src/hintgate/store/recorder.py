@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -62,6 +63,9 @@ from hintgate.store.rows import (
 __all__ = ["CallRecord", "Encoded", "Recorder", "RecorderFailed", "SessionRecord", "json_serializer"]
 
 logger = logging.getLogger("hintgate.store")
+
+WriteBatch = Callable[[Callable[[], Batch]], Awaitable[None]]
+"""Prepares a batch (calling what it is given, off the event loop) and commits it in one transaction."""
 
 
 class RecorderFailed(RuntimeError):
@@ -92,8 +96,10 @@ class Recorder:
         before_commit: Callable[[], Awaitable[None]] | None = None,
         on_failure: Callable[[], Awaitable[None]] | None = None,
         after_commit: Callable[[], Awaitable[None]] | None = None,
+        writer: WriteBatch | None = None,
     ) -> None:
         self._engine = engine
+        self._write_batch: WriteBatch = writer if writer is not None else self._write_with_engine
         self._replica = replica
         self._cap = response_cap
         self._exact_tokens = exact_tokens
@@ -268,12 +274,27 @@ class Recorder:
                 still.append((target, future))
         self._waiters = still
 
+    def _preparer(self, items: Sequence[Item], *, safe: bool = False) -> Callable[[], Batch]:
+        """`prepare` of `items`, run once however often the write is retried."""
+        return functools.cache(
+            functools.partial(
+                prepare,
+                items,
+                response_cap=self._cap,
+                replica=self._replica,
+                safe=safe,
+                exact_tokens=self._exact_tokens,
+            )
+        )
+
+    async def _write_with_engine(self, prepared: Callable[[], Batch]) -> None:
+        batch = await asyncio.to_thread(prepared)
+        async with begin_write(self._engine) as conn:
+            await write(conn, batch)
+
     async def _commit(self, items: list[Item]) -> None:
         try:
-            batch = await asyncio.to_thread(
-                prepare, items, response_cap=self._cap, replica=self._replica, exact_tokens=self._exact_tokens
-            )
-            await self._write(batch, items)
+            await self._write(self._preparer(items), items)
             _resolve(items, True)
             return
         except _REFUSED as exc:
@@ -295,25 +316,12 @@ class Recorder:
         error = refused
         if error is None:
             try:
-                await self._write(
-                    await asyncio.to_thread(
-                        prepare, [item], response_cap=self._cap, replica=self._replica, exact_tokens=self._exact_tokens
-                    ),
-                    (item,),
-                )
+                await self._write(self._preparer((item,)), (item,))
                 return True
             except _REFUSED as exc:
                 error = exc
         try:
-            batch = await asyncio.to_thread(
-                prepare,
-                [item],
-                response_cap=self._cap,
-                replica=self._replica,
-                safe=True,
-                exact_tokens=self._exact_tokens,
-            )
-            await self._write(batch, (item,))
+            await self._write(self._preparer((item,), safe=True), (item,))
         except _REFUSED as exc:
             self.dropped += 1
             logger.error("a %s record was dropped: the database refused it (%s)", _KINDS[item[0]], _reason(exc))
@@ -323,21 +331,21 @@ class Recorder:
         )
         return True
 
-    async def _write(self, batch: Batch, items: Iterable[Item]) -> None:
-        """Commit `batch` in one transaction, retrying while the database is unreachable or busy.
+    async def _write(self, prepared: Callable[[], Batch], items: Iterable[Item]) -> None:
+        """Prepare and commit a batch in one transaction, retrying while the database is unreachable or busy.
 
         At the first failure, whoever waits on `items` is released (unconfirmed) rather than
         held until the database is back.
 
         Raises:
-            IntegrityError: or another of `_REFUSED`, when the database refuses the data itself.
+            IntegrityError: or another of `_REFUSED`, when the database refuses the data itself
+                (or it cannot be prepared).
         """
         delay = 0.05
         failing_since: float | None = None
         while True:
             try:
-                async with begin_write(self._engine) as conn:
-                    await write(conn, batch)
+                await self._write_batch(prepared)
             except _REFUSED:
                 raise
             except (SQLAlchemyError, OSError) as exc:

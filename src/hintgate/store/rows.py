@@ -12,7 +12,7 @@ import json
 import logging
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -21,11 +21,12 @@ from sqlalchemy import bindparam, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.dml import UpdateBase
 
 from hintgate.store.tables import UTCDateTime, sessions, tool_calls
 from hintgate.store.tokens import count_tokens, output_text
 
-__all__ = ["Batch", "CallRecord", "Encoded", "SessionRecord", "json_serializer", "prepare", "write"]
+__all__ = ["Batch", "CallRecord", "Encoded", "SessionRecord", "json_serializer", "prepare", "statements", "write"]
 
 logger = logging.getLogger("hintgate.store")
 
@@ -232,7 +233,7 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bo
 
 
 def prepare(
-    items: list[Item], *, response_cap: int, replica: str, safe: bool = False, exact_tokens: bool = False
+    items: Sequence[Item], *, response_cap: int, replica: str, safe: bool = False, exact_tokens: bool = False
 ) -> Batch:
     """Turn queued items into rows: encode, cap, count tokens. CPU work, run in a worker thread.
 
@@ -297,23 +298,37 @@ _CLOSE_SESSION = (
 )
 
 
+def _upserts(insert: Any) -> tuple[UpdateBase, UpdateBase]:
+    upsert = insert(sessions)
+    upsert = upsert.on_conflict_do_update(
+        index_elements=[sessions.c.id],
+        set_={c: upsert.excluded[c] for c in ("client_name", "client_version", "started_at", "transport", "replica")},
+    )
+    return upsert, insert(sessions).on_conflict_do_nothing(index_elements=[sessions.c.id])
+
+
+_UPSERTS = {"postgresql": _upserts(pg_insert), "sqlite": _upserts(sqlite_insert)}
+_INSERT_CALLS = tool_calls.insert()
+
+
+def statements(batch: Batch, dialect: str) -> list[tuple[str, UpdateBase, list[dict[str, Any]]]]:
+    """The statements that write `batch`, in order, each with its name and its rows (none without rows).
+
+    Sessions started come first, then sessions known only from their calls, the calls,
+    the sessions' counters, and the sessions closed.
+    """
+    upsert, stub = _UPSERTS["postgresql" if dialect == "postgresql" else "sqlite"]
+    planned = (
+        ("sessions", upsert, batch.sessions),
+        ("stubs", stub, batch.stubs),
+        ("calls", _INSERT_CALLS, batch.calls),
+        ("increments", _INCREMENT, batch.increments),
+        ("closes", _CLOSE_SESSION, batch.closes),
+    )
+    return [entry for entry in planned if entry[2]]
+
+
 async def write(conn: AsyncConnection, batch: Batch) -> None:
     """Write a prepared batch on `conn`, inside the caller's transaction."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    if batch.sessions:
-        upsert = insert(sessions)
-        upsert = upsert.on_conflict_do_update(
-            index_elements=[sessions.c.id],
-            set_={
-                c: upsert.excluded[c] for c in ("client_name", "client_version", "started_at", "transport", "replica")
-            },
-        )
-        await conn.execute(upsert, batch.sessions)
-    if batch.stubs:
-        await conn.execute(insert(sessions).on_conflict_do_nothing(index_elements=[sessions.c.id]), batch.stubs)
-    if batch.calls:
-        await conn.execute(tool_calls.insert(), batch.calls)
-    if batch.increments:
-        await conn.execute(_INCREMENT, batch.increments)
-    if batch.closes:
-        await conn.execute(_CLOSE_SESSION, batch.closes)
+    for _, statement, rows in statements(batch, conn.dialect.name):
+        await conn.execute(statement, rows)

@@ -1,0 +1,152 @@
+"""The recorder's SQLite writer: a whole batch in one hop to one thread.
+
+A recorded batch on SQLite is prepared (JSON, caps, token counts) and written
+(`BEGIN IMMEDIATE`, one `executemany` per statement, `COMMIT`) in a single
+call to a dedicated thread that owns one connection of a synchronous engine on
+the standard `sqlite3` driver, opened with the same PRAGMAs and `BEGIN
+IMMEDIATE` hook as the store's async engine (`hintgate.store.engine`). The
+statements are compiled once by SQLAlchemy and their rows bound through the
+columns' own bind processors, so the rows are stored exactly as the async
+engine stores them; only the per-statement execution machinery is skipped.
+
+The connection stays checked out between batches (no pool reset, no
+reconnect); it is closed after a failed write, so the next attempt opens the
+path afresh, and by `reset()` when the store found its file deleted or replaced.
+Errors are SQLAlchemy's (`IntegrityError`, `OperationalError`...), as from the
+async engine, so the recorder treats both alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from operator import itemgetter
+from typing import Any
+
+from sqlalchemy import URL, Connection, Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool
+from sqlalchemy.sql.dml import UpdateBase
+
+from hintgate.store.engine import _sqlite_begin, _sqlite_connect
+from hintgate.store.rows import Batch, json_serializer, statements
+
+__all__ = ["SqliteWriter"]
+
+_Processor = Callable[[Any], Any]
+
+
+class _Plan:
+    """One statement compiled for SQLite: its SQL, and how a row dict becomes its positional parameters."""
+
+    __slots__ = ("_constants", "_get", "_processors", "_single", "sql")
+
+    def __init__(self, engine: Engine, statement: UpdateBase, keys: Sequence[str]) -> None:
+        dialect = engine.dialect
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys))
+        names = list(compiled.positiontup or ())
+        self.sql = str(compiled)
+        self._get = itemgetter(*names)
+        self._single = len(names) == 1
+        self._constants: dict[str, Any] = {}
+        """The statement's own values (`status = 'active'`), by parameter name."""
+        self._processors: list[tuple[int, _Processor]] = []
+        for index, name in enumerate(names):
+            bind = compiled.binds[name]
+            if name not in keys:
+                self._constants[name] = bind.value
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                self._processors.append((index, processor))
+
+    def parameters(self, rows: Iterable[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+        """The positional parameters of each row, bound as SQLAlchemy binds them."""
+        get, processors, constants, single = self._get, self._processors, self._constants, self._single
+        out: list[tuple[Any, ...]] = []
+        for row in rows:
+            got = get({**constants, **row} if constants else row)
+            if not processors:
+                out.append((got,) if single else got)
+                continue
+            values = [got] if single else list(got)
+            for index, processor in processors:
+                values[index] = processor(values[index])
+            out.append(tuple(values))
+        return out
+
+
+class SqliteWriter:
+    """Writes prepared batches to one SQLite file from a thread of its own.
+
+    `write` is called by one task at a time (the recorder's); `reset` and `close` from the same loop.
+    """
+
+    def __init__(self, url: URL) -> None:
+        # NullPool: closing the connection closes the file, so a reset reopens whatever the path names.
+        self._engine = create_engine(
+            url.set(drivername="sqlite+pysqlite"), json_serializer=json_serializer, poolclass=NullPool
+        )
+        event.listen(self._engine, "connect", _sqlite_connect)
+        event.listen(self._engine, "begin", _sqlite_begin)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hintgate-store-writer")
+        self._conn: Connection | None = None
+        self._plans: dict[tuple[str, tuple[str, ...]], _Plan] = {}
+
+    async def write(self, prepare: Callable[[], Batch]) -> None:
+        """Prepare a batch and commit it in one transaction, both on the writer's thread.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database failed or refused the batch (nothing of it is written).
+        """
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._write, prepare)
+
+    async def reset(self) -> None:
+        """Close the connection (the file may have moved); the next write opens the path again."""
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._drop)
+
+    async def close(self) -> None:
+        """Close the connection and stop the thread."""
+        await self.reset()
+        self._executor.shutdown(wait=False)
+        self._engine.dispose()
+
+    def _connection(self) -> Connection:
+        if self._conn is None:
+            self._conn = self._engine.connect().execution_options(hintgate_write=True)
+        return self._conn
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # closing a broken connection: nothing more to do with it
+                conn.invalidate()
+
+    def _write(self, prepare: Callable[[], Batch]) -> None:
+        batch = prepare()
+        try:
+            conn = self._connection()
+            raw = conn.connection.driver_connection
+            assert isinstance(raw, sqlite3.Connection)
+            with conn.begin():  # BEGIN IMMEDIATE (`_sqlite_begin`); COMMIT on leaving
+                for name, statement, rows in statements(batch, "sqlite"):
+                    plan = self._plan(conn, name, statement, rows[0])
+                    try:
+                        raw.executemany(plan.sql, plan.parameters(rows))
+                    except sqlite3.Error as exc:
+                        wrapped = DBAPIError.instance(plan.sql, None, exc, sqlite3.Error)
+                        assert isinstance(wrapped, DBAPIError)
+                        raise wrapped from exc
+        except DBAPIError:
+            self._drop()  # whatever broke, the next attempt starts from a fresh connection
+            raise
+
+    def _plan(self, conn: Connection, name: str, statement: UpdateBase, row: Mapping[str, Any]) -> _Plan:
+        key = (name, tuple(row))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _Plan(conn.engine, statement, key[1])
+        return plan
