@@ -430,12 +430,20 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
             self.record_call(rec)
             return False
         waiter = self._recorder.record_call_waited(rec)
-        done, _ = await asyncio.wait((waiter,), timeout=DURABLE_WAIT)
-        if not done:
+        if waiter.done():
+            return waiter.result()
+        timer = asyncio.get_running_loop().call_later(DURABLE_WAIT, self._unconfirmed, waiter)
+        try:
+            # Cancelled here, the waiter is cancelled with the caller; the record stays queued.
+            return await waiter
+        finally:
+            timer.cancel()
+
+    def _unconfirmed(self, waiter: asyncio.Future[bool]) -> None:
+        """`DURABLE_WAIT` passed before the record was committed: the call goes on, counted."""
+        if not waiter.done():
             waiter.set_result(False)
             self._recorder.unconfirmed += 1
-            return False
-        return waiter.result()
 
     # -- queries ------------------------------------------------------------
 

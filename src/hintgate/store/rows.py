@@ -153,25 +153,68 @@ def _clean(text: str | None) -> str | None:
         return None
     if "\x00" in text:
         text = text.replace("\x00", "\ufffd")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = _SURROGATE.sub("\ufffd", text)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = _SURROGATE.sub("\ufffd", text)
     return text
+
+
+# One encoder for every record: `json.dumps` with options builds a new one per call.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
 
 
 def _dumps(value: Any) -> str:
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=str)
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         text = json.dumps({"unencodable": str(exc)})
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: valid Python, not valid UTF-8
-        text = _SURROGATE.sub("\ufffd", text)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: valid Python, not valid UTF-8
+            text = _SURROGATE.sub("\ufffd", text)
     if "\\u0000" in text:
         text = _NUL_ESCAPE.sub(r"\1\\ufffd", text)
     return text
+
+
+# The hints in force are one mapping per tool until the catalog changes: encoded once per mapping.
+# Each entry keeps its mapping alive, so that its id cannot name another one meanwhile.
+_HINTS_JSON: dict[int, tuple[Mapping[str, Any], Encoded]] = {}
+_HINTS_KEPT = 4096
+
+
+def _hints_json(hints: Mapping[str, Any]) -> Encoded:
+    cached = _HINTS_JSON.get(id(hints))
+    if cached is not None and cached[0] is hints:
+        return cached[1]
+    text = Encoded(_dumps(hints))
+    if len(_HINTS_JSON) >= _HINTS_KEPT:
+        _HINTS_JSON.clear()
+    _HINTS_JSON[id(hints)] = (hints, text)
+    return text
+
+
+# Session ids seen valid: checked once each, not on every call.
+_SESSION_IDS: set[str] = set()
+_SESSION_IDS_KEPT = 4096
+
+
+def _valid_session(session_id: object) -> bool:
+    if not isinstance(session_id, str):
+        return False
+    if session_id in _SESSION_IDS:
+        return True
+    try:
+        uuid.UUID(session_id)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    if len(_SESSION_IDS) >= _SESSION_IDS_KEPT:
+        _SESSION_IDS.clear()
+    _SESSION_IDS.add(session_id)
+    return True
 
 
 def _capped(text: str, cap: int) -> tuple[Encoded, int, bool]:
@@ -179,11 +222,11 @@ def _capped(text: str, cap: int) -> tuple[Encoded, int, bool]:
 
     Over the cap, what is stored is a JSON string holding the first `cap` bytes of the JSON text.
     """
-    data = text.encode("utf-8")
-    if len(data) <= cap:
-        return Encoded(text), len(data), False
-    prefix = data[:cap].decode("utf-8", "ignore")
-    return Encoded(json.dumps(prefix, ensure_ascii=False)), len(data), True
+    size = len(text) if text.isascii() else len(text.encode("utf-8"))
+    if size <= cap:
+        return Encoded(text), size, False
+    prefix = text.encode("utf-8")[:cap].decode("utf-8", "ignore")
+    return Encoded(json.dumps(prefix, ensure_ascii=False)), size, True
 
 
 def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bool = False) -> dict[str, Any]:
@@ -212,7 +255,7 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bo
         "client_version": _clean(rec.client_version),
         "parent_call_id": _clean(rec.parent_call_id),
         "execution_type": _clean(rec.execution_type) or "direct",
-        "hints": None if rec.hints is None else Encoded(_dumps(rec.hints)),
+        "hints": None if rec.hints is None else _hints_json(rec.hints),
         "tier": _clean(rec.tier),
         "decision": None if rec.decision is None else Encoded(_dumps(rec.decision)),
         "verdict": _clean(rec.verdict),
@@ -247,14 +290,11 @@ def prepare(
         if kind == _CALL:
             row = _call_row(payload, response_cap, safe=safe, exact_tokens=exact_tokens)
             session_id = row["session_id"]
-            if session_id is not None:
-                try:
-                    uuid.UUID(session_id)
-                except (ValueError, TypeError, AttributeError):
-                    logger.warning(
-                        "call %s names session %r, which is not a UUID; stored without it", row["id"], session_id
-                    )
-                    row["session_id"] = session_id = None
+            if session_id is not None and not _valid_session(session_id):
+                logger.warning(
+                    "call %s names session %r, which is not a UUID; stored without it", row["id"], session_id
+                )
+                row["session_id"] = session_id = None
             if session_id is not None:
                 if session_id not in started and session_id not in stubs:
                     stubs[session_id] = {"id": session_id, "started_at": row["started_at"], "replica": replica}

@@ -82,6 +82,11 @@ _PUNCT_COST = (0, 1.0, 1.0, 1.04, 1.33, 1.84, 2.37, 3.1, 3.1, 3.66)
 # Non-ASCII pieces: about a token per 3 bytes of UTF-8 (accented words, CJK, emoji).
 _BYTES_PER_TOKEN = 3.0
 
+# Pieces repeat (JSON keys and marks, common words): their costs are kept, for short pieces, up to a bound.
+_COSTS: dict[str, float] = {}
+_CACHED_PIECES = 16_384
+_CACHED_PIECE_CHARS = 24
+
 ESTIMATE_CHARS = 20_000
 """How many characters of one text the estimate looks at (about 10 ms); the rest is extrapolated."""
 
@@ -156,20 +161,31 @@ def count_tokens(text: str, *, exact: bool = False) -> TokenCount:
 
 def estimate_tokens(text: str) -> int:
     """A calibrated estimate of `text`'s o200k token count (see the module docstring), at least 1 for any text."""
+    if not text:
+        return 0
+    costs = _COSTS
     total = 0.0
-    for match in _PIECE.finditer(text):
-        piece = match.group()
-        if not piece.isascii():
-            total += max(1.0, len(piece.encode("utf-8", "surrogatepass")) / _BYTES_PER_TOKEN)
-        elif piece[-1].isalpha():
-            letters = len(piece) - (0 if piece[0].isalpha() else 1)
-            total += _WORD_COST[letters] if letters < len(_WORD_COST) else letters / 5.5
-        elif piece[-1].isdigit() or piece.isspace():
-            total += 1.0
-        else:
-            marks = len(piece)
-            total += _PUNCT_COST[marks] if marks < len(_PUNCT_COST) else marks / 2.8
-    return max(1, round(total)) if text else 0
+    for piece in _PIECE.findall(text):
+        cost = costs.get(piece)
+        if cost is None:
+            cost = _cost(piece)
+            if len(piece) <= _CACHED_PIECE_CHARS and len(costs) < _CACHED_PIECES:
+                costs[piece] = cost
+        total += cost
+    return max(1, round(total))
+
+
+def _cost(piece: str) -> float:
+    """What one piece of text costs, in tokens."""
+    if not piece.isascii():
+        return max(1.0, len(piece.encode("utf-8", "surrogatepass")) / _BYTES_PER_TOKEN)
+    if piece[-1].isalpha():
+        letters = len(piece) - (0 if piece[0].isalpha() else 1)
+        return _WORD_COST[letters] if letters < len(_WORD_COST) else letters / 5.5
+    if piece[-1].isdigit() or piece.isspace():
+        return 1.0
+    marks = len(piece)
+    return _PUNCT_COST[marks] if marks < len(_PUNCT_COST) else marks / 2.8
 
 
 def _estimate(text: str) -> TokenCount:

@@ -19,9 +19,12 @@ async engine, so the recorder treats both alike.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from operator import itemgetter
 from typing import Any
 
@@ -36,6 +39,16 @@ from hintgate.store.rows import Batch, json_serializer, statements
 __all__ = ["SqliteWriter"]
 
 _Processor = Callable[[Any], Any]
+_Job = tuple[Callable[[], None], "asyncio.Future[None]", asyncio.AbstractEventLoop]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():  # the waiting task was cancelled
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 class _Plan:
@@ -90,7 +103,8 @@ class SqliteWriter:
         )
         event.listen(self._engine, "connect", _sqlite_connect)
         event.listen(self._engine, "begin", _sqlite_begin)
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hintgate-store-writer")
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
         self._conn: Connection | None = None
         self._plans: dict[tuple[str, tuple[str, ...]], _Plan] = {}
 
@@ -100,17 +114,43 @@ class SqliteWriter:
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database failed or refused the batch (nothing of it is written).
         """
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._write, prepare)
+        await self._run(functools.partial(self._write, prepare))
 
     async def reset(self) -> None:
         """Close the connection (the file may have moved); the next write opens the path again."""
-        await asyncio.get_running_loop().run_in_executor(self._executor, self._drop)
+        if self._thread is not None:
+            await self._run(self._drop)
 
     async def close(self) -> None:
         """Close the connection and stop the thread."""
         await self.reset()
-        self._executor.shutdown(wait=False)
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread = None
         self._engine.dispose()
+
+    def _run(self, job: Callable[[], None]) -> asyncio.Future[None]:
+        """Run `job` on the writer's thread; the future settles on the loop once it has run."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="hintgate-store-writer", daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._jobs.put((job, done, loop))
+        return done
+
+    def _serve(self) -> None:
+        jobs = self._jobs
+        while (taken := jobs.get()) is not None:
+            job, done, loop = taken
+            error: BaseException | None = None
+            try:
+                job()
+            except BaseException as exc:  # handed to the waiting task, which raises it
+                error = exc
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(_settle, done, error)
+            del taken, job, done, error  # hold no batch while idle
 
     def _connection(self) -> Connection:
         if self._conn is None:
