@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections import deque
@@ -276,16 +275,7 @@ class Recorder:
 
     def _preparer(self, items: Sequence[Item], *, safe: bool = False) -> Callable[[], Batch]:
         """`prepare` of `items`, run once however often the write is retried."""
-        return functools.cache(
-            functools.partial(
-                prepare,
-                items,
-                response_cap=self._cap,
-                replica=self._replica,
-                safe=safe,
-                exact_tokens=self._exact_tokens,
-            )
-        )
+        return _Prepared(items, self._cap, self._replica, safe, self._exact_tokens)
 
     async def _write_with_engine(self, prepared: Callable[[], Batch]) -> None:
         batch = await asyncio.to_thread(prepared)
@@ -365,6 +355,23 @@ class Recorder:
                 self.failing_since = None
                 logger.warning("the database is writable again after %.1f s", time.monotonic() - failing_since)
             return
+
+
+class _Prepared:
+    """A batch's rows, prepared on first call (in the writer's thread) and kept for retries."""
+
+    __slots__ = ("_batch", "_cap", "_exact", "_items", "_replica", "_safe")
+
+    def __init__(self, items: Sequence[Item], cap: int, replica: str, safe: bool, exact: bool) -> None:
+        self._items, self._cap, self._replica, self._safe, self._exact = items, cap, replica, safe, exact
+        self._batch: Batch | None = None
+
+    def __call__(self) -> Batch:
+        if self._batch is None:
+            self._batch = prepare(
+                self._items, response_cap=self._cap, replica=self._replica, safe=self._safe, exact_tokens=self._exact
+            )
+        return self._batch
 
 
 _KINDS = {_START: "session start", _CALL: "tool call", _CLOSE: "session close"}
