@@ -3,8 +3,13 @@
 `Recorder.put` appends to an in-memory deque and returns: it never blocks,
 never raises and does no serialization on the caller's path. A background task
 commits what is pending, one transaction per batch. JSON encoding, size
-capping and token counting happen in a worker thread (`asyncio.to_thread`), so
-neither the call nor the event loop pays for them.
+capping and token counting happen off the event loop, with the write: on a
+SQLite file, preparing and committing a batch is one hop to the store's
+writer thread (`hintgate.store.writer`); elsewhere (PostgreSQL, in-memory
+SQLite) the batch is prepared in a worker thread (`asyncio.to_thread`) and
+written through the async engine. Either way neither the call nor the event
+loop pays for the encoding, and a batch is prepared once however often its
+write is retried.
 
 Two modes:
 

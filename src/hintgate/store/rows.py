@@ -82,6 +82,8 @@ class CallRecord:
         execution_type: `"direct"`, `"retry"` (the gateway's second attempt after a transient
             failure) or `"client_retry"` (the client's identical call of an idempotent tool).
         hints: `{"annotations": {...}, "provenance": {...}, "tier": ...}` in force at call time.
+            Encoded once per mapping (the catalog's snapshot of a tool serves all its calls):
+            pass a new mapping when the hints change, never a mutated one.
         tier: the tool's tier at call time.
         decision: the policy decision: `{"verdict", "reason", "source", "approver", "approval", "waited_ms"}`.
         verdict: the decision's verdict, a column of its own for filtering.

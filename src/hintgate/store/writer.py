@@ -154,9 +154,10 @@ class SqliteWriter:
     async def close(self) -> None:
         """Close the connection and stop the thread."""
         await self.reset()
-        if self._thread is not None:
+        thread, self._thread = self._thread, None
+        if thread is not None:
             self._jobs.put(None)
-            self._thread = None
+            thread.join(timeout=5.0)  # idle since the reset: it ends at once
         self._engine.dispose()
 
     def _run(self, job: Callable[[], None]) -> asyncio.Future[None]:

@@ -1,0 +1,132 @@
+"""The recorder's SQLite writer: a batch in one transaction on a thread of its own, stored as the engine stores it."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from sqlalchemy import make_url
+
+from hintgate.store import Store, database_url
+from hintgate.store.engine import _create_engine
+from hintgate.store.queries import begin_write
+from hintgate.store.rows import _CALL, _CLOSE, _START, Item, prepare, write
+from hintgate.store.writer import SqliteWriter
+
+pytestmark = pytest.mark.anyio
+
+
+def _writer_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "hintgate-store-writer"]
+
+
+def _rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        tables = ("sessions", "tool_calls")
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY id").fetchall() for table in tables}
+
+
+async def test_the_sqlite_writer_stores_every_column_as_the_async_engine_does(tmp_path: Path, records: Any) -> None:
+    session = records.session(started_at=datetime(2026, 1, 1, 12, 0, 0, 123456, tzinfo=UTC))
+    items: list[Item] = [
+        (_START, session, None),
+        (_CALL, records.call(session.id, decision={"verdict": "allow", "reason": "read-only"}, verdict="allow"), None),
+        (
+            _CALL,
+            records.call(session.id, arguments=None, response=None, error="boom", started_at=datetime(2026, 1, 2)),
+            None,
+        ),
+        (_CALL, records.call(None, arguments={"text": "\ud800 lone", "nul": "\u0000"}, parent_call_id="call-1"), None),
+        (_CALL, records.call(records.session().id, response={"content": [{"type": "text", "text": "x" * 300}]}), None),
+        (_CLOSE, (session.id, datetime(2026, 1, 1, 13, tzinfo=UTC)), None),
+    ]
+    batch = prepare(items, response_cap=200, replica="same")
+    paths = [tmp_path / "writer.db", tmp_path / "engine.db"]
+    for path in paths:
+        await (await Store.open(f"sqlite:///{path}", replica="same")).close()  # created and migrated
+
+    writer = SqliteWriter(make_url(database_url(str(paths[0]))))
+    try:
+        await writer.write(lambda: batch)
+    finally:
+        await writer.close()
+    engine = _create_engine(make_url(database_url(str(paths[1]))))
+    try:
+        async with begin_write(engine) as conn:
+            await write(conn, batch)
+    finally:
+        await engine.dispose()
+
+    by_writer, by_engine = _rows(paths[0]), _rows(paths[1])
+    assert by_writer == by_engine
+    assert len(by_writer["tool_calls"]) == 4
+    assert sorted(row[3] for row in by_writer["sessions"]) == ["active", "closed"]  # a stub, and the closed session
+
+
+async def test_a_refused_record_in_a_durable_batch_fails_alone(store_url: str, records: Any) -> None:
+    session = records.session()
+    first = records.call(session.id)
+    batch = [first, records.call(session.id, id=first.id), records.call(session.id)]  # the second repeats a key
+    async with await Store.open(store_url, replica="refused") as store:
+        store.session_started(session)
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tasks:  # enqueued together: one batch
+                results: dict[int, bool] = {}
+
+                async def record(index: int) -> None:
+                    results[index] = await store.record_call_durable(batch[index])
+
+                for index in range(len(batch)):
+                    tasks.start_soon(record, index)
+        assert results == {0: True, 1: False, 2: True}
+        assert [row["id"] for row in await store.calls(session_id=session.id)] == [first.id, batch[2].id]
+        row = await store.session(session.id)
+        assert row is not None
+        assert row["tool_call_count"] == 2
+        assert store.dropped == 1
+        assert store.health().unconfirmed == 0  # refused, not unconfirmed: the database answered
+
+
+async def test_a_write_that_fails_leaves_nothing_of_its_batch_and_is_retried(tmp_path: Path, records: Any) -> None:
+    path = tmp_path / "retried.db"
+    session = records.session()
+    async with await Store.open(f"sqlite:///{path}", replica="retried") as store:
+        store.session_started(session)
+        calls = [records.call(session.id) for _ in range(5)]
+        path.unlink()
+        path.mkdir()  # the next write fails whole: no database can be opened there
+        for call in calls:
+            store.record_call(call)
+        with anyio.fail_after(30):
+            while store.health().failures == 0:
+                await anyio.sleep(0.01)
+        path.rmdir()
+        with anyio.fail_after(30):
+            await store.flush()
+        # The batch went in once, whole, after the path could be recreated.
+        assert [row["id"] for row in await store.calls(session_id=session.id)] == [call.id for call in calls]
+        row = await store.session(session.id)
+        assert row is not None
+        assert row["tool_call_count"] == 5
+
+
+async def test_closing_the_store_stops_its_writer_thread(tmp_path: Path, records: Any) -> None:
+    before = len(_writer_threads())
+    for n in range(3):
+        async with await Store.open(f"sqlite:///{tmp_path / f'{n}.db'}", replica="threads") as store:
+            assert await store.record_call_durable(records.call(None)) is True
+            assert len(_writer_threads()) == before + 1
+    assert len(_writer_threads()) == before
+
+
+async def test_a_store_that_never_recorded_starts_no_writer_thread(tmp_path: Path) -> None:
+    before = len(_writer_threads())
+    async with await Store.open(f"sqlite:///{tmp_path / 'idle.db'}", replica="idle", recover=False) as store:
+        assert await store.recent_sessions() == []
+        assert len(_writer_threads()) == before
