@@ -1,9 +1,16 @@
 """What `hintgate serve --http` costs to start and to hold sessions.
 
-1. Start-up: from spawning `hintgate serve --http` (with `mcp-server-time`
-   upstream over stdio, recording off) until its first `tools/list` is
-   answered, median of `--starts` starts; and the import time of the modules
-   the start path loads (`python -X importtime`), the largest listed.
+1. Start-up, recording off (`--no-record`) and on (SQLite in a temporary
+   directory): from spawning `hintgate serve --http` (with `mcp-server-time`
+   upstream over stdio) until its first `tools/list` is answered, median of
+   `--starts` starts (the first creates the database, the others open it as
+   a restarted gateway would); with the gateway's CPU time by then (less
+   sensitive to the machine's load than the wall clock) and its resident
+   memory (VmRSS) and peak (VmHWM), from /proc. Then one more start of each
+   under `python -X importtime`, until the same first `tools/list`: the
+   imports of the real start path, the slowest listed (cumulative, as
+   imported by hintgate's own code or the interpreter, not nested inside a
+   library).
 2. Idle sessions: the gateway's resident memory (VmRSS, from /proc) after one
    session, then after `--sessions` more handshake-era sessions are opened
    (initialize + notifications/initialized, then left idle), in bytes per
@@ -28,25 +35,40 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from http_throughput import _Connection, _free_port, _session
+from http_throughput import _Connection, _free_port, _proc_cpu, _session
 
 TOOL_CALL = {"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}
+# One database for every start: the first creates it, the others open it as a restarted gateway would.
+RECORDING = {"recording off": ["--no-record"], "recording to SQLite": ["--db", "sqlite:///{work}/calls.db"]}
+
+
+def _status_mb(pid: int, field: str) -> float:
+    match = re.search(rf"{field}:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text())
+    return int(match.group(1)) / 1024 if match else 0.0
 
 
 def _rss(pid: int) -> int:
-    match = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text())
-    return int(match.group(1)) * 1024 if match else 0
+    return int(_status_mb(pid, "VmRSS") * 2**20)
 
 
-def _spawn(work: Path, port: int) -> subprocess.Popen[bytes]:
+def _spawn(
+    work: Path,
+    port: int,
+    extra: Sequence[str] = ("--no-record",),
+    *,
+    python: Sequence[str] = (),
+    stderr: int | None = None,
+) -> subprocess.Popen[bytes]:
     time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
     config = work / "hintgate.json"
     config.write_text(json.dumps({"mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}}}))
-    argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
+    argv = [sys.executable, *python, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
     env = dict(os.environ, HOME=str(work), HINTGATE_DATA_DIR=str(work))
-    return subprocess.Popen([*argv, "--no-record"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sink = subprocess.DEVNULL if stderr is None else stderr
+    return subprocess.Popen([*argv, *extra], env=env, stdout=subprocess.DEVNULL, stderr=sink)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -77,18 +99,73 @@ async def _first_listing(port: int, proc: subprocess.Popen[bytes]) -> float:
                 connection.close()
 
 
-def _imports() -> list[tuple[int, str]]:
-    """(cumulative µs, module) of the slowest imports on the start path."""
-    probe = "import hintgate.cli.serve, hintgate.server.gateway, hintgate.web.app"
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", probe], capture_output=True, text=True, timeout=120, check=True
-    )
+@dataclass
+class Start:
+    """One start-up, measured when the first `tools/list` was answered."""
+
+    seconds: float
+    cpu: float
+    rss_mb: float
+    peak_mb: float
+
+
+async def _start(work: Path, extra: Sequence[str]) -> Start:
+    port = _free_port()
+    proc = _spawn(work, port, extra)
+    try:
+        seconds = await _first_listing(port, proc)
+        return Start(seconds, _proc_cpu(proc.pid), _status_mb(proc.pid, "VmRSS"), _status_mb(proc.pid, "VmHWM"))
+    finally:
+        _stop(proc)
+
+
+async def _imports(work: Path, extra: Sequence[str]) -> list[tuple[int, str]]:
+    """(cumulative µs, module) of the imports a real start made until its first `tools/list`, slowest first.
+
+    Only the outermost imports of each chain, and those hintgate's own modules make (a library's
+    own imports are inside its cumulative time).
+    """
+    log = work / "importtime.txt"
+    port = _free_port()
+    with log.open("wb") as sink:
+        proc = _spawn(work, port, extra, python=["-X", "importtime"], stderr=sink.fileno())
+        try:
+            await _first_listing(port, proc)
+        finally:
+            _stop(proc)
     rows = []
-    for line in done.stderr.splitlines():
+    parent_is_ours: dict[int, bool] = {}
+    for line in reversed(log.read_text(errors="replace").splitlines()):  # a parent is printed after its imports
         parts = line.split("|")
-        if len(parts) == 3 and parts[1].strip().isdigit():
-            rows.append((int(parts[1]), parts[2].rstrip()))
+        if len(parts) != 3 or not parts[1].strip().isdigit():
+            continue
+        name = parts[2].rstrip()
+        depth = (len(name) - len(name.lstrip())) // 2
+        module = name.strip()
+        if depth == 0 or parent_is_ours.get(depth - 1, False):
+            rows.append((int(parts[1]), module))
+        parent_is_ours[depth] = module == "hintgate" or module.startswith("hintgate.")
     return sorted(rows, reverse=True)
+
+
+async def _startups(work: Path, starts: int) -> None:
+    print(f"start to the first tools/list answered, median of {starts} (mcp-server-time upstream):")
+    for label, template in RECORDING.items():
+        runs = []
+        extra = [arg.format(work=work) for arg in template]
+        for _ in range(starts):
+            runs.append(await _start(work, extra))
+        each = ", ".join(f"{r.seconds:.2f}" for r in runs)
+        print(
+            f"  {label:20} {statistics.median(r.seconds for r in runs):5.2f} s (of {each}); "
+            f"gateway CPU {statistics.median(r.cpu for r in runs):.2f} s; "
+            f"RSS {statistics.median(r.rss_mb for r in runs):.1f} MB, peak {max(r.peak_mb for r in runs):.1f} MB"
+        )
+    for label, template in RECORDING.items():
+        extra = [arg.format(work=work) for arg in template]
+        print(f"slowest imports of one start, {label} (cumulative ms, under -X importtime):")
+        for micros, module in (await _imports(work, extra))[:12]:
+            print(f"  {micros / 1000:8.1f}  {module}")
 
 
 async def _sessions(work: Path, count: int) -> None:
@@ -120,19 +197,7 @@ async def _sessions(work: Path, count: int) -> None:
 async def _main(opts: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="http-footprint-") as tmp:
         work = Path(tmp)
-        times = []
-        for _ in range(opts.starts):
-            port = _free_port()
-            proc = _spawn(work, port)
-            try:
-                times.append(await _first_listing(port, proc))
-            finally:
-                _stop(proc)
-        each = ", ".join(f"{t:.2f}" for t in times)
-        print(f"start to first tools/list: median {statistics.median(times):.2f} s (of {each})")
-        print("slowest imports on the start path (cumulative ms):")
-        for micros, module in _imports()[:12]:
-            print(f"  {micros / 1000:8.1f}  {module}")
+        await _startups(work, opts.starts)
         await _sessions(work, opts.sessions)
     return 0
 
