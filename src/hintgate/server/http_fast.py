@@ -83,6 +83,7 @@ _FAST_METHODS = frozenset(
     }
 )
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
+_PASSED_KEPT = 256  # header combinations remembered as passing the SDK's checks
 _SSE_HEADERS = [(b"cache-control", b"no-cache, no-transform"), (b"connection", b"keep-alive")]
 _MODERN_SSE_HEADERS = [
     (b"content-type", b"text/event-stream"),
@@ -166,7 +167,7 @@ class _HandshakeDispatch:
         self.transport = TransportContext(kind="jsonrpc", can_send_request=session is not None)
         self.request_id = request_id
         self.message_metadata = ServerMessageMetadata(request_context=request)
-        self.cancel_requested = anyio.Event()
+        self._cancel_requested: anyio.Event | None = None
         self._reply = reply
         self._session = session  # (connection, transport) when requests can be relayed
         self._relay: asyncio.Task[None] | None = None
@@ -174,6 +175,13 @@ class _HandshakeDispatch:
     @property
     def can_send_request(self) -> bool:
         return self._session is not None
+
+    @property
+    def cancel_requested(self) -> anyio.Event:
+        """Set when the client cancels the request (made when first asked for: most requests never are)."""
+        if self._cancel_requested is None:
+            self._cancel_requested = anyio.Event()
+        return self._cancel_requested
 
     async def send_raw_request(self, method: str, params: Any, opts: Any = None) -> dict[str, Any]:
         if self._session is None:
@@ -288,6 +296,8 @@ class HttpFastPath:
         self._connections: dict[str, Any] = {}
         # Requests answered here right now, by (session id, request id): a client may cancel them.
         self._running: dict[tuple[str, str], tuple[anyio.CancelScope, _HandshakeDispatch]] = {}
+        # Header values (Content-Type, Host, Origin, Accept) that passed the SDK's checks.
+        self._passed: set[tuple[str | None, ...]] = set()
         self.taken = 0
         self.fallbacks: Counter[str] = Counter()
         # Only the SDK's default mode (event-stream answers, sessions, no replay) is mirrored here.
@@ -373,7 +383,15 @@ class HttpFastPath:
                 return b"".join(chunks)
 
     async def _checked(self, request: Request) -> None:
-        """The SDK's header checks (Host, Origin, Content-Type, Accept); `_Fallback` if any fails."""
+        """The SDK's header checks (Host, Origin, Content-Type, Accept); `_Fallback` if any fails.
+
+        They read only those four headers, with settings fixed at start: headers that passed once
+        pass again without being checked (clients send the same few).
+        """
+        headers = request.headers
+        key = (headers.get("content-type"), headers.get("host"), headers.get("origin"), headers.get("accept"))
+        if key in self._passed:
+            return
         if await self._security.validate_request(request, is_post=True) is not None:
             raise _Fallback("refused headers")
         content_type = request.headers.get("content-type", "")
@@ -382,6 +400,9 @@ class HttpFastPath:
         has_json, has_sse = check_accept_headers(request)
         if not (has_json and has_sse):
             raise _Fallback("accept")
+        if len(self._passed) >= _PASSED_KEPT:
+            self._passed.clear()
+        self._passed.add(key)
 
     # -- the handshake era ---------------------------------------------------
 
@@ -436,13 +457,13 @@ class HttpFastPath:
                 if error is None:
                     logger.exception("handler for %r raised", method)
                     error = ErrorData(code=0, message=str(exc))
-                answer: JSONRPCResponse | JSONRPCError = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+                answer: JSONRPCResponse | JSONRPCError | str = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
             else:
-                answer = JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result)
+                answer = _response(request_id, result)
         if scope.cancelled_caught:  # the client cancelled it: answered as the SDK answers this era's cancelled requests
             error = ErrorData(code=REQUEST_CANCELLED, message="Request cancelled")
             answer = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
-        data = answer.model_dump_json(by_alias=True, exclude_unset=True)
+        data = answer if isinstance(answer, str) else answer.model_dump_json(by_alias=True, exclude_unset=True)
         await reply.finish(data, headers=(_session_header(session_id),))
 
     def _cancel(self, session_id: str, params: Any) -> None:
@@ -517,6 +538,18 @@ class HttpFastPath:
         if schema is None:
             return lookup is None  # no cheap schema: let the SDK walk the listing
         return validate_mcp_param_headers(schema, arguments or {}, request.headers) is not None
+
+
+def _response(request_id: Any, result: Any) -> JSONRPCResponse | str:
+    """A handshake-era success answer, as `JSONRPCResponse.model_dump_json` writes it.
+
+    A plain dict result (every handler's) is written straight by the same serializer,
+    without building and validating the model around it first.
+    """
+    if type(result) is dict:
+        body = {"jsonrpc": "2.0", "id": request_id, "result": result}
+        return pydantic_core.to_json(body, inf_nan_mode="null").decode()
+    return JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result)
 
 
 def _session_header(session_id: str) -> tuple[bytes, bytes]:
