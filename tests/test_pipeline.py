@@ -8,7 +8,9 @@ import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -17,10 +19,14 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from hintgate import pipeline
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
+from hintgate.hints.catalog import CatalogEntry, build_catalog, resolve_tool
 from hintgate.outcome import WITHDRAWN, CallOutcome
-from hintgate.policy.rules import Mode, PolicySettings
+from hintgate.pipeline import ToolCalls
+from hintgate.policy.rules import Mode, PolicySettings, Verdict
+from hintgate.server.sessions import ClientSession
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 
 pytestmark = pytest.mark.anyio
@@ -483,4 +489,88 @@ async def test_a_call_withdrawn_while_it_waited_for_a_person_is_recorded_as_neve
     [withdrawn] = outcomes.seen
     assert (withdrawn.verdict, withdrawn.approval) == ("withdrawn", "withdrawn")
     assert withdrawn.error == WITHDRAWN
+    assert source.calls == []
+
+
+# -- a decision taken beforehand (the HTTP fast path asks `would_ask` first) --------------
+
+WRITE_NOTE = {
+    "name": "write_note",
+    "description": "Write a note.",
+    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+    "annotations": {"readOnlyHint": False, "destructiveHint": False},
+}
+
+
+class _Request:
+    """The parts of a handshake-era request the pipeline reads."""
+
+    protocol_version = "2025-11-25"
+    request_id = 7
+    session = SimpleNamespace(client_capabilities=None)  # a client that cannot be asked
+
+
+class _OneSession:
+    def __init__(self) -> None:
+        self.session = ClientSession("s1", "client", "1", "http", "2025-11-25", datetime.now(UTC))
+
+    def for_request(self, ctx: Any) -> ClientSession:
+        return self.session
+
+
+def _calls(source: FakeSource, settings: PolicySettings) -> tuple[ToolCalls, CatalogEntry, list[CallOutcome]]:
+    outcomes: list[CallOutcome] = []
+
+    class Observer:
+        def call_finished(self, outcome: CallOutcome) -> None:
+            outcomes.append(outcome)
+
+    calls = ToolCalls({source.name: source}, _OneSession(), settings=settings, rules=(), observers=[Observer()])
+    tools = [resolve_tool(tool, trusted=True) for tool in source.tools]
+    entry = build_catalog([(source.name, source.prefix, tools)]).entries["notes_write_note"]
+    return calls, entry, outcomes
+
+
+async def test_a_call_decided_beforehand_in_the_same_step_is_not_decided_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
+    calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS))
+    decided: list[Any] = []
+    real = pipeline.decide
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        decided.append(real(*args, **kwargs))
+        return decided[-1]
+
+    monkeypatch.setattr(pipeline, "decide", counted)
+    ctx, arguments = _Request(), {"text": "hello"}
+    assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
+    result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
+    assert result.get("isError") is not True
+    assert len(decided) == 1
+    assert outcomes[0].decision is decided[0]
+    assert source.calls == [("write_note", arguments)]
+
+
+async def test_a_decision_taken_before_the_session_was_tainted_is_taken_again() -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
+    calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS, ask_via="deny-unattended"))
+    ctx, arguments = _Request(), {"text": "hello"}
+    assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
+    await asyncio.sleep(0)  # another step of the event loop: anything may have run
+    calls._sessions.for_request(ctx).policy.mark_open_world_result("web_fetch")  # type: ignore[attr-defined]
+    result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
+    assert result["isError"] is True  # writes ask once tainted, and nobody can answer here
+    assert outcomes[0].decision.verdict is Verdict.ASK
+    assert source.calls == []
+
+
+async def test_a_decision_taken_before_the_settings_changed_is_taken_again() -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
+    calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS))
+    ctx, arguments = _Request(), {"text": "hello"}
+    assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
+    calls.settings = PolicySettings(mode=Mode.READ_ONLY)
+    result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
+    assert result["isError"] is True
+    assert outcomes[0].decision.verdict is Verdict.DENY
     assert source.calls == []

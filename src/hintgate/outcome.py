@@ -1,23 +1,27 @@
 """What one tools/call leaves behind, and who hears of it.
 
-`hintgate.pipeline.ToolCalls` makes one `CallOutcome` per answered call and
-hands it to every `CallObserver` (the store's recorder, metrics, tracing); a
-`Tracer` times the phases of the call while it runs.
+`hintgate.pipeline.ToolCalls` keeps a `CallAttempt` while a call runs, makes
+one `CallOutcome` per answered call and hands it to every `CallObserver` (the
+store's recorder, metrics, tracing); a `Tracer` times the phases of the call
+while it runs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
+import uuid
 from collections.abc import Awaitable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol
 
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.decide import Decision
+from hintgate.policy.rules import Verdict
 
-__all__ = ["CANCELLED", "NO_TRACER", "WITHDRAWN", "CallObserver", "CallOutcome", "Tracer"]
+__all__ = ["CANCELLED", "NO_TRACER", "WITHDRAWN", "CallAttempt", "CallObserver", "CallOutcome", "Tracer"]
 
 CANCELLED = "cancelled before it finished (the client cancelled it, or the gateway stopped)"
 """The error on record of a call cancelled while it ran: it may have reached its server."""
@@ -96,6 +100,37 @@ class CallOutcome:
             "asked_via": self.asked_via,
             "waited_ms": None if self.waited_ms is None else round(self.waited_ms, 3),
         }
+
+
+@dataclass(slots=True)
+class CallAttempt:
+    """What one call went through so far (mutable while it runs; frozen into a `CallOutcome`)."""
+
+    decision: Decision
+    started: float  # a perf_counter reading
+    started_at: datetime
+    call_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    parent_call_id: str | None = None
+    execution_type: str = "direct"
+    actor: str | None = None
+    approval: str | None = None
+    asked_via: str | None = None
+    waited_ms: float | None = None
+    upstream_ms: float | None = None
+    refusal: str | None = None
+
+    def add_upstream_time(self, began: float) -> None:
+        """Count the time since `began` (a `perf_counter` reading) as the source's."""
+        self.upstream_ms = (self.upstream_ms or 0.0) + (time.perf_counter() - began) * 1000
+
+    def final_verdict(self) -> str:
+        """allow, deny, or for asked calls approved / denied / expired (nobody answered in time) / withdrawn."""
+        verdict = self.decision.verdict
+        if verdict is not Verdict.ASK:
+            return verdict.value
+        if self.approval in ("withdrawn", "expired"):
+            return self.approval
+        return "approved" if self.approval in ("once", "session") else "denied"
 
 
 class CallObserver(Protocol):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import time
 import uuid
@@ -31,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from hintgate.arguments import argument_problem
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallObserver, CallOutcome, Tracer
+from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallAttempt, CallObserver, CallOutcome, Tracer
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
@@ -135,34 +134,17 @@ class SessionLookup(Protocol):
 
 
 @dataclass(slots=True)
-class _Attempt:
-    """What one call went through so far (mutable while it runs; frozen into a `CallOutcome`)."""
+class _Ahead:
+    """A decision `ToolCalls.would_ask` took, for the call it was taken for (`key`: the same objects)."""
 
+    key: tuple[object, ...]  # the request, entry, arguments, settings and rules
+    session: ClientSession
+    state: SessionState
+    facts: CallFacts
     decision: Decision
-    started: float  # a perf_counter reading
-    started_at: datetime
-    call_id: str = dataclasses.field(default_factory=lambda: str(uuid.uuid4()))
-    parent_call_id: str | None = None
-    execution_type: str = "direct"
-    actor: str | None = None
-    approval: str | None = None
-    asked_via: str | None = None
-    waited_ms: float | None = None
-    upstream_ms: float | None = None
-    refusal: str | None = None
 
-    def add_upstream_time(self, began: float) -> None:
-        """Count the time since `began` (a `perf_counter` reading) as the source's."""
-        self.upstream_ms = (self.upstream_ms or 0.0) + (time.perf_counter() - began) * 1000
-
-    def final_verdict(self) -> str:
-        """allow, deny, or for asked calls approved / denied / expired (nobody answered in time) / withdrawn."""
-        verdict = self.decision.verdict
-        if verdict is not Verdict.ASK:
-            return verdict.value
-        if self.approval in ("withdrawn", "expired"):
-            return self.approval
-        return "approved" if self.approval in ("once", "session") else "denied"
+    def holds_for(self, *key: object) -> bool:
+        return all(a is b for a, b in zip(self.key, key, strict=True)) and self.state is self.session.policy
 
 
 class ToolCalls:
@@ -214,6 +196,24 @@ class ToolCalls:
         self._caller_probe = caller_probe
         self.approvals_url: str | None = None
         self.approvals_command: str | None = None
+        self._ahead: _Ahead | None = None
+
+    def would_ask(self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
+        """Whether the policy would ask about this call (arguments unchecked: ones that fail the schema are denied).
+
+        Nothing changes but the request's session being opened, as the call would open it. The call,
+        when it runs in the same step of the event loop, takes this decision as its own.
+        """
+        session = self._sessions.for_request(ctx)
+        connectionless = ctx.protocol_version in self._modern
+        state = session.policy_state(connectionless=connectionless)
+        facts = CallFacts.from_entry(entry, arguments)
+        decision = decide(facts, state, self.settings, self.rules, now=time.time())
+        if decision.verdict is not Verdict.ASK and not connectionless:  # a connectionless state is the call's copy
+            self._ahead = _Ahead((ctx, entry, arguments, self.settings, self.rules), session, state, facts, decision)
+            # Whatever runs after this step may change what was decided: then it no longer stands.
+            asyncio.get_running_loop().call_soon(setattr, self, "_ahead", None)
+        return decision.verdict is Verdict.ASK
 
     async def __call__(
         self,
@@ -233,26 +233,29 @@ class ToolCalls:
         arguments: Mapping[str, Any] | None,
         params: Mapping[str, Any],
     ) -> dict[str, Any]:
-        session = self._sessions.for_request(ctx) if ctx is not None else None
-        modern = ctx is not None and ctx.protocol_version in self._modern
-        state = session.policy_state(connectionless=modern) if session is not None else SessionState()
         started = time.perf_counter()
         started_at = datetime.now(UTC)
-        facts = CallFacts.from_entry(entry, arguments)
         now = time.time()
+        ahead, self._ahead = self._ahead, None
+        if ahead is None or not ahead.holds_for(ctx, entry, arguments, self.settings, self.rules):
+            ahead = None
+            session = self._sessions.for_request(ctx) if ctx is not None else None
+            modern = ctx is not None and ctx.protocol_version in self._modern
+            state = session.policy_state(connectionless=modern) if session is not None else SessionState()
+            facts = CallFacts.from_entry(entry, arguments)
+        else:
+            session, state, facts = ahead.session, ahead.state, ahead.facts
         # A call its server would reject is refused before anyone is asked to approve it.
         problem = argument_problem(entry.tool.raw.get("inputSchema"), arguments)
         with self._tracer.span("hintgate.decide", {"tool": entry.name}):
-            decided = (
-                Decision(
-                    Verdict.DENY,
-                    f"The arguments do not match the tool's input schema: {problem}",
-                    DecisionSource.INPUT_SCHEMA,
-                )
-                if problem is not None
-                else decide(facts, state, self.settings, self.rules, now=now)
-            )
-            attempt = _Attempt(decided, started, started_at)
+            if problem is not None:
+                reason = f"The arguments do not match the tool's input schema: {problem}"
+                decided = Decision(Verdict.DENY, reason, DecisionSource.INPUT_SCHEMA)
+            elif ahead is not None:
+                decided = ahead.decision
+            else:
+                decided = decide(facts, state, self.settings, self.rules, now=now)
+            attempt = CallAttempt(decided, started, started_at)
         if facts.idempotent and not facts.read_only:
             window = self.settings.idempotent_retry_window
             earlier = state.earlier_call(entry.name, arguments or {}, now=now, window=window)
@@ -305,7 +308,7 @@ class ToolCalls:
         arguments: Mapping[str, Any] | None,
         result: dict[str, Any] | None,
         error: str | None,
-        attempt: _Attempt,
+        attempt: CallAttempt,
     ) -> None:
         """Count the call on its session and tell the observers how it ended."""
         if session is not None:
@@ -330,7 +333,7 @@ class ToolCalls:
         arguments: Mapping[str, Any] | None,
         result: dict[str, Any] | None,
         error: str | None,
-        attempt: _Attempt,
+        attempt: CallAttempt,
     ) -> CallOutcome:
         if error is None and result is not None and result.get("isError"):
             error = error_text(result)
@@ -382,7 +385,7 @@ class ToolCalls:
         ctx: RequestContext | None,
         entry: CatalogEntry,
         facts: CallFacts,
-        attempt: _Attempt,
+        attempt: CallAttempt,
         session: ClientSession | None,
         params: Mapping[str, Any],
     ) -> Outcome | dict[str, Any]:
@@ -461,7 +464,7 @@ class ToolCalls:
 
     def _ask_in_result(
         self,
-        attempt: _Attempt,
+        attempt: CallAttempt,
         session: ClientSession | None,
         params: Mapping[str, Any],
         text: str,
@@ -505,17 +508,17 @@ class ToolCalls:
         # An empty elicitation capability means form mode (the spec's default).
         return getattr(elicitation, "form", None) is not None or getattr(elicitation, "url", None) is None
 
-    def _answered(self, attempt: _Attempt, answer: Answer, started: float) -> Outcome:
+    def _answered(self, attempt: CallAttempt, answer: Answer, started: float) -> Outcome:
         waited = (time.perf_counter() - started) * 1000
         attempt.actor, attempt.waited_ms, attempt.approval = "client", waited, _approval_name(answer)
         return Outcome(answer, "client", waited)
 
-    def _timed_out(self, attempt: _Attempt, started: float) -> Outcome:
+    def _timed_out(self, attempt: CallAttempt, started: float) -> Outcome:
         waited = (time.perf_counter() - started) * 1000
         attempt.actor, attempt.waited_ms, attempt.approval = "timeout", waited, "expired"
         return Outcome(Answer.DENY, "timeout", waited, timed_out=True)
 
-    def _denial(self, entry: CatalogEntry, attempt: _Attempt, outcome: Outcome) -> str:
+    def _denial(self, entry: CatalogEntry, attempt: CallAttempt, outcome: Outcome) -> str:
         return denial(
             entry.name,
             outcome,
@@ -535,7 +538,7 @@ class ToolCalls:
         facts: CallFacts,
         arguments: Mapping[str, Any] | None,
         meta: Any,
-        attempt: _Attempt,
+        attempt: CallAttempt,
     ) -> dict[str, Any]:
         source = self._sources[entry.server]
         name = entry.name

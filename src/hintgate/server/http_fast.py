@@ -29,7 +29,6 @@ import asyncio
 import json
 import logging
 import math
-import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -52,10 +51,6 @@ from mcp.shared.transport_context import TransportContext
 from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, JSONRPCResponse
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
-
-from hintgate.policy.decide import CallFacts, decide
-from hintgate.policy.rules import Verdict
-from hintgate.server.face import MODERN_VERSIONS
 
 if TYPE_CHECKING:
     from starlette.types import Message, Receive, Scope, Send
@@ -333,14 +328,8 @@ class HttpFastPath:
         arguments = params.get("arguments")
         if entry is None or (arguments is not None and not isinstance(arguments, Mapping)):
             return False
-        # The pipeline's own decision, taken beforehand without side effects (the session is
-        # opened, as the call would open it). Arguments that fail the tool's schema are denied,
-        # not asked about; they are not checked here, so such a call may go the SDK's way.
-        calls = self._gateway.calls
-        session = self._gateway.sessions.for_request(ctx)
-        state = session.policy_state(connectionless=ctx.protocol_version in MODERN_VERSIONS)
-        facts = CallFacts.from_entry(entry, arguments)
-        return decide(facts, state, calls.settings, calls.rules, now=time.time()).verdict is Verdict.ASK
+        # The pipeline's own decision, taken beforehand (the call that follows uses it).
+        return self._gateway.calls.would_ask(ctx, entry, arguments)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self._active or scope["type"] != "http" or scope["method"] != "POST" or scope.get("user") is not None:
