@@ -11,15 +11,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import URL, Row, func, insert, select, tuple_, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, pin_hash
 from hintgate.store import queries
 from hintgate.store.engine import _translated
-from hintgate.store.tables import counters, pin_events, tool_pins
+from hintgate.store.tables import counters, pin_events, tool_pins, upsert
 
 __all__ = ["PINS_COUNTER", "PinsStore"]
 
@@ -87,8 +85,7 @@ async def _read(conn: AsyncConnection, server: str | None = None) -> list[Pin]:
 
 async def _write(conn: AsyncConnection, pins: Sequence[Pin], events: Sequence[PinEvent]) -> None:
     if pins:
-        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-        stmt = dialect_insert(tool_pins)
+        stmt = upsert(tool_pins, conn.dialect.name)
         stmt = stmt.on_conflict_do_update(
             index_elements=[tool_pins.c.server, tool_pins.c.tool],
             set_={c: stmt.excluded[c] for c in _PIN_COLUMNS},

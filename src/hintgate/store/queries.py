@@ -12,12 +12,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.store.notify import OVERRIDES, notify
-from hintgate.store.tables import counters, hint_overrides, sessions, title_overrides, tool_calls, tool_confirms
+from hintgate.store.tables import (
+    counters,
+    hint_overrides,
+    sessions,
+    title_overrides,
+    tool_calls,
+    tool_confirms,
+    upsert,
+)
 
 __all__ = [
     "active_replicas",
@@ -254,8 +260,9 @@ async def _bump(conn: AsyncConnection) -> None:
 
 async def set_override(conn: AsyncConnection, tool: str, hint: str, value: bool, *, actor: str, now: datetime) -> None:
     """Insert or replace one override and bump the overrides version, in the caller's transaction."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(hint_overrides).values(tool=tool, hint=hint, value=value, updated_at=now, updated_by=actor)
+    stmt = upsert(hint_overrides, conn.dialect.name).values(
+        tool=tool, hint=hint, value=value, updated_at=now, updated_by=actor
+    )
     stmt = stmt.on_conflict_do_update(
         index_elements=[hint_overrides.c.tool, hint_overrides.c.hint],
         set_={
@@ -315,8 +322,7 @@ async def _put_per_tool(
     conn: AsyncConnection, table: Table, tool: str, values: dict[str, Any], *, actor: str, now: datetime
 ) -> None:
     """Insert or replace a per-tool setting row (keyed by `tool`) and bump the overrides version."""
-    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    stmt = insert(table).values(tool=tool, updated_at=now, updated_by=actor, **values)
+    stmt = upsert(table, conn.dialect.name).values(tool=tool, updated_at=now, updated_by=actor, **values)
     changed = [*values, "updated_at", "updated_by"]
     stmt = stmt.on_conflict_do_update(
         index_elements=[table.c.tool], set_={name: stmt.excluded[name] for name in changed}

@@ -7,14 +7,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import URL, delete, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.engine import _translated
-from hintgate.store.tables import server_changes
+from hintgate.store.tables import server_changes, upsert
 
 __all__ = ["SERVER_ACTIONS", "ServerChangesStore"]
 
@@ -56,8 +54,7 @@ class ServerChangesStore:
         }
         with _translated(self._url, "write a server change to"):
             async with queries.begin_write(self._engine) as conn:
-                insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-                stmt = insert(server_changes).values(**values)
+                stmt = upsert(server_changes, conn.dialect.name).values(**values)
                 stmt = stmt.on_conflict_do_update(
                     index_elements=[server_changes.c.name],
                     set_={k: stmt.excluded[k] for k in ("action", "config", "changed_at", "changed_by")},

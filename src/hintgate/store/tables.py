@@ -12,6 +12,7 @@ are JSON on SQLite and JSONB on PostgreSQL.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
@@ -33,7 +34,11 @@ from sqlalchemy import (
     TypeDecorator,
     false,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+
+if TYPE_CHECKING:
+    from sqlalchemy.dialects.postgresql import Insert as PostgresInsert
+    from sqlalchemy.dialects.sqlite import Insert as SQLiteInsert
+    from sqlalchemy.types import TypeEngine
 
 __all__ = [
     "APPROVAL_STATES",
@@ -53,6 +58,7 @@ __all__ = [
     "tool_calls",
     "tool_confirms",
     "tool_pins",
+    "upsert",
 ]
 
 HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -80,9 +86,36 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
-def JSONColumn() -> JSON:
-    """A JSON column (JSONB on PostgreSQL) where Python `None` is SQL NULL."""
-    return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+class JSONColumn(TypeDecorator[Any]):
+    """A JSON column (JSONB on PostgreSQL) where Python `None` is SQL NULL.
+
+    PostgreSQL's type is looked up when a PostgreSQL engine first uses the
+    column, so a gateway recording to SQLite never loads that dialect.
+    """
+
+    impl = JSON(none_as_null=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import JSONB
+
+            return dialect.type_descriptor(JSONB(none_as_null=True))
+        return dialect.type_descriptor(JSON(none_as_null=True))
+
+
+def upsert(table: Table, dialect: str) -> PostgresInsert | SQLiteInsert:
+    """An INSERT into `table` that can say ON CONFLICT, in `dialect`'s (a `Dialect.name`) own form.
+
+    Each dialect's module is loaded on first use: a gateway on SQLite never loads PostgreSQL's.
+    """
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgres_insert
+
+        return postgres_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
 
 
 # Constraint names are fixed so that migrations can refer to them on every backend.
