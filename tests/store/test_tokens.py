@@ -104,3 +104,21 @@ def test_without_a_tokenizer_exact_counts_are_estimated_not_failed(monkeypatch: 
     monkeypatch.setattr(tokens, "_encoding", None)
     monkeypatch.setattr(tokens, "_failed", True)
     assert count_tokens("twelve chars", exact=True) == (estimate_tokens("twelve chars"), True)
+
+
+def test_an_estimate_is_the_same_whether_its_text_or_pieces_were_seen_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [
+        '{"timezone":"Europe/Paris","datetime":"2026-11-23T14:10:55+01:00"}',
+        "Héllo wörld, 日本語のテキスト 😀 and ASCII words again: words, words.",
+        "  \n\n\t spaces, then CamelCaseWords and 1234567 digits !!! ... ",
+        "x" * 40 + " " + "y" * 3,
+    ]
+    monkeypatch.setattr(tokens, "_CACHED_PIECES", 0)
+    monkeypatch.setattr(tokens, "_CACHED_TEXT_CHARS", -1)
+    uncached = [count_tokens(text) for text in texts]
+    assert not tokens._TEXTS or all(text not in tokens._TEXTS for text in texts)
+    monkeypatch.undo()
+
+    for _ in range(2):  # seen for the first time, then from what was kept
+        assert [count_tokens(text) for text in texts] == uncached
+    assert all(text in tokens._TEXTS for text in texts)

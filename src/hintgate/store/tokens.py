@@ -87,6 +87,12 @@ _COSTS: dict[str, float] = {}
 _CACHED_PIECES = 16_384
 _CACHED_PIECE_CHARS = 24
 
+# Short texts recur (a tool called again with the same arguments, a result that has not changed
+# since the last call): their estimates are kept, up to a bound, and forgotten all at once past it.
+_TEXTS: dict[str, int] = {}
+_CACHED_TEXTS = 1024
+_CACHED_TEXT_CHARS = 1024
+
 ESTIMATE_CHARS = 20_000
 """How many characters of one text the estimate looks at (about 10 ms); the rest is extrapolated."""
 
@@ -189,6 +195,14 @@ def _cost(piece: str) -> float:
 
 
 def _estimate(text: str) -> TokenCount:
+    if len(text) <= _CACHED_TEXT_CHARS:
+        counted = _TEXTS.get(text)
+        if counted is None:
+            counted = estimate_tokens(text)
+            if len(_TEXTS) >= _CACHED_TEXTS:
+                _TEXTS.clear()
+            _TEXTS[text] = counted
+        return TokenCount(counted, estimated=True)
     # The estimate costs ~0.5 ms per thousand characters: past a bound, the rest is extrapolated.
     head = text[:ESTIMATE_CHARS]
     counted = estimate_tokens(head)
