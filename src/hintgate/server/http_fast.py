@@ -123,11 +123,13 @@ class _Reply:
     def __init__(self, send: Send, sse_headers: list[tuple[bytes, bytes]]) -> None:
         self._send = send
         self._sse_headers = sse_headers
-        self._lock = asyncio.Lock()
+        self._lock: asyncio.Lock | None = None  # made by the first event: most answers have none
         self.streaming = False
 
     async def event(self, data: str) -> None:
         frame = f"event: message\r\ndata: {data}\r\n\r\n".encode()
+        if self._lock is None:
+            self._lock = asyncio.Lock()
         async with self._lock:
             if not self.streaming:
                 self.streaming = True
@@ -562,7 +564,8 @@ class _InFlight:
         if self._idle is not None and self._timeout is not None:
             self._transport._requests_in_flight -= 1
             if not self._transport._requests_in_flight:
-                self._idle.deadline = anyio.current_time() + self._timeout
+                # anyio.current_time() on asyncio (the only loop this path runs on), without its backend lookup
+                self._idle.deadline = asyncio.get_running_loop().time() + self._timeout
 
 
 def _replay(body: bytes, receive: Receive, more: bool = False) -> Receive:
