@@ -121,11 +121,12 @@ async def test_serving_without_recording_imports_neither_the_store_nor_the_dashb
     assert loaded(modules, NEVER) == []
 
 
-async def test_serving_with_recording_imports_the_store_but_not_the_dashboard(
+async def test_serving_with_recording_to_sqlite_imports_the_store_but_not_the_dashboard_nor_postgresql(
     tmp_path: Path, time_cmd: list[str]
 ) -> None:
     modules = await modules_after_a_listing(tmp_path, time_cmd, "--db", f"sqlite:///{tmp_path / 'calls.db'}")
     assert "hintgate.store" in modules
     assert "aiosqlite" in modules
     assert loaded(modules, DASHBOARD) == []
+    assert loaded(modules, ["sqlalchemy.dialects.postgresql", "asyncpg"]) == []
     assert loaded(modules, NEVER) == []

@@ -8,6 +8,7 @@ prepared batch inside the caller's transaction.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -18,12 +19,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import UpdateBase
 
-from hintgate.store.tables import UTCDateTime, sessions, tool_calls
+from hintgate.store.tables import UTCDateTime, sessions, tool_calls, upsert
 from hintgate.store.tokens import count_tokens, output_text
 
 __all__ = ["Batch", "CallRecord", "Encoded", "SessionRecord", "json_serializer", "prepare", "statements", "write"]
@@ -340,16 +339,17 @@ _CLOSE_SESSION = (
 )
 
 
-def _upserts(insert: Any) -> tuple[UpdateBase, UpdateBase]:
-    upsert = insert(sessions)
-    upsert = upsert.on_conflict_do_update(
+@functools.cache
+def _upserts(dialect: str) -> tuple[UpdateBase, UpdateBase]:
+    """The session upsert and the stub insert, in `dialect`'s form (built once per dialect)."""
+    started = upsert(sessions, dialect)
+    started = started.on_conflict_do_update(
         index_elements=[sessions.c.id],
-        set_={c: upsert.excluded[c] for c in ("client_name", "client_version", "started_at", "transport", "replica")},
+        set_={c: started.excluded[c] for c in ("client_name", "client_version", "started_at", "transport", "replica")},
     )
-    return upsert, insert(sessions).on_conflict_do_nothing(index_elements=[sessions.c.id])
+    return started, upsert(sessions, dialect).on_conflict_do_nothing(index_elements=[sessions.c.id])
 
 
-_UPSERTS = {"postgresql": _upserts(pg_insert), "sqlite": _upserts(sqlite_insert)}
 _INSERT_CALLS = tool_calls.insert()
 
 
@@ -359,9 +359,9 @@ def statements(batch: Batch, dialect: str) -> list[tuple[str, UpdateBase, list[d
     Sessions started come first, then sessions known only from their calls, the calls,
     the sessions' counters, and the sessions closed.
     """
-    upsert, stub = _UPSERTS["postgresql" if dialect == "postgresql" else "sqlite"]
+    started, stub = _upserts("postgresql" if dialect == "postgresql" else "sqlite")
     planned = (
-        ("sessions", upsert, batch.sessions),
+        ("sessions", started, batch.sessions),
         ("stubs", stub, batch.stubs),
         ("calls", _INSERT_CALLS, batch.calls),
         ("increments", _INCREMENT, batch.increments),
