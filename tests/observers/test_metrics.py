@@ -7,6 +7,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -151,3 +152,72 @@ async def test_pending_approvals_and_recorder_gauges_are_read_when_scraped() -> 
     assert samples(text, "hintgate_pending_approvals") == [({}, 5.0)]
     assert samples(text, "hintgate_recorder_queue_length") == [({}, 3.0)]
     assert samples(text, "hintgate_recorder_dropped_records") == [({}, 2.0)]
+
+
+def _prometheus_clients_own(observed: list[tuple[str, str, str, str, float, float | None]]) -> str:
+    """The scrape prometheus_client's own Counter and Histograms give for the same calls."""
+    from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+    registry = CollectorRegistry(auto_describe=False)
+    buckets = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+    calls = Counter(
+        "hintgate_calls",
+        "Tool calls answered, by server, tool tier, final verdict and outcome.",
+        ["server", "tier", "verdict", "outcome"],
+        registry=registry,
+    )
+    duration = Histogram(
+        "hintgate_call_duration_seconds",
+        "Time from a call's arrival to its answer, questions to people included.",
+        ["server"],
+        buckets=buckets,
+        registry=registry,
+    )
+    upstream = Histogram(
+        "hintgate_upstream_duration_seconds",
+        "Time the upstream took to answer a forwarded call.",
+        ["server"],
+        buckets=buckets,
+        registry=registry,
+    )
+    for server, tier, verdict, outcome, took, upstream_took in observed:
+        calls.labels(server, tier, verdict, outcome).inc()
+        duration.labels(server).observe(took)
+        upstream_child = upstream.labels(server)
+        if upstream_took is not None:
+            upstream_child.observe(upstream_took)
+    return generate_latest(registry).decode()
+
+
+def test_the_call_metrics_scrape_as_prometheus_clients_own_counter_and_histograms_would() -> None:
+    observed: list[tuple[str, str, str, str, float, float | None]] = [
+        ("a", "read-only", "allow", "ok", 0.0004, 0.0003),
+        ("a", "read-only", "allow", "ok", 0.001, None),
+        ("b", "destructive", "denied", "error", 0.0, None),
+        ("a", "additive", "approved", "ok", 75.0, 60.0),
+        ("b", "destructive", "denied", "error", 2.5, 0.1 + 0.2),
+        ("a", "read-only", "allow", "ok", 0.0123456789, 0.0100000001),
+    ]
+    metrics = Metrics({}, lambda: [])  # type: ignore[arg-type,return-value]
+    for server, tier, verdict, outcome, took, upstream_took in observed:
+        entry = SimpleNamespace(server=server, tier=SimpleNamespace(value=tier))
+        metrics.call_finished(
+            SimpleNamespace(  # type: ignore[arg-type]
+                entry=entry,
+                verdict=verdict,
+                outcome=outcome,
+                duration_ms=took * 1000,
+                upstream_ms=None if upstream_took is None else upstream_took * 1000,
+            )
+        )
+    ours = metrics.render().decode().split("# HELP hintgate_pending_approvals")[0]
+    # As the gateway gives them: milliseconds, turned back into seconds.
+    theirs = _prometheus_clients_own(
+        [(s, t, v, o, d * 1000 / 1000, None if u is None else u * 1000 / 1000) for s, t, v, o, d, u in observed]
+    )
+
+    def without_creation_times(text: str) -> list[str]:
+        return [line.rsplit(" ", 1)[0] if "_created{" in line else line for line in text.splitlines()]
+
+    assert without_creation_times(ours) == without_creation_times(theirs)
+    assert "hintgate_calls_created" in ours

@@ -11,12 +11,17 @@ in one process do not collide in the library's global one.
 
 from __future__ import annotations
 
+import math
+import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import metrics as prometheus_metrics
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 from hintgate.outcome import CallOutcome
 from hintgate.sources.base import Source, SourceState
@@ -84,6 +89,72 @@ class _Scraped(Collector):
             yield dropped
 
 
+class _Calls(Collector):
+    """Calls by label set and their latencies, as prometheus_client's Counter and Histograms expose them.
+
+    Counted in plain numbers by the event loop that runs the calls: the call path takes no lock
+    and walks no bucket list (prometheus_client's own metrics do both on every observation).
+    The scrape shows the same families, series, samples and order as those metrics would.
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str, str, str], list[float]] = {}  # labels -> [count, created]
+        self.per_server: dict[str, tuple[_Latency, _Latency]] = {}  # server -> (call, upstream)
+
+    def collect(self) -> Iterator[Metric]:
+        created = getattr(prometheus_metrics, "_use_created", True)
+        calls = Metric("hintgate_calls", _CALLS_HELP, "counter")
+        for key, (count, since) in list(self.counts.items()):
+            labels = dict(zip(_CALL_LABELS, key, strict=True))
+            calls.add_sample("hintgate_calls_total", labels, count)
+            if created:
+                calls.add_sample("hintgate_calls_created", dict(labels), since)
+        yield calls
+        servers = list(self.per_server.items())
+        for index, (name, help_text) in enumerate(_LATENCIES):
+            family = Metric(name, help_text, "histogram")
+            for server, latencies in servers:
+                latencies[index].samples(family, name, server, created=created)
+            yield family
+
+
+class _Latency:
+    """One histogram series: counts per bucket (not cumulative), their sum, when it began."""
+
+    __slots__ = ("buckets", "created", "sum")
+
+    def __init__(self) -> None:
+        self.buckets = [0.0] * len(_BOUNDS)
+        self.sum = 0.0
+        self.created = time.time()
+
+    def observe(self, amount: float) -> None:
+        self.sum += amount
+        index = bisect_left(_BOUNDS, amount)
+        if index < len(_BOUNDS) and amount <= _BOUNDS[index]:  # NaN lands in no bucket, as there
+            self.buckets[index] += 1.0
+
+    def samples(self, family: Metric, name: str, server: str, *, created: bool) -> None:
+        total = 0.0
+        for bound, count in zip(_BOUNDS, self.buckets, strict=True):
+            total += count
+            family.add_sample(name + "_bucket", {"server": server, "le": _LE[bound]}, total)
+        family.add_sample(name + "_count", {"server": server}, total)
+        family.add_sample(name + "_sum", {"server": server}, self.sum)
+        if created:
+            family.add_sample(name + "_created", {"server": server}, self.created)
+
+
+_BOUNDS = (*_LATENCY_BUCKETS, math.inf)
+_LE = {bound: floatToGoString(bound) for bound in _BOUNDS}  # type: ignore[no-untyped-call]
+_CALL_LABELS = ("server", "tier", "verdict", "outcome")
+_CALLS_HELP = "Tool calls answered, by server, tool tier, final verdict and outcome."
+_LATENCIES = (
+    ("hintgate_call_duration_seconds", "Time from a call's arrival to its answer, questions to people included."),
+    ("hintgate_upstream_duration_seconds", "Time the upstream took to answer a forwarded call."),
+)
+
+
 class Metrics:
     """A gateway's metrics: a call observer, and the registry `/metrics` serves.
 
@@ -100,46 +171,25 @@ class Metrics:
         recorder: RecorderGauges | None = None,
     ) -> None:
         self.registry = CollectorRegistry(auto_describe=False)
-        self._calls = Counter(
-            "hintgate_calls",
-            "Tool calls answered, by server, tool tier, final verdict and outcome.",
-            ["server", "tier", "verdict", "outcome"],
-            registry=self.registry,
-        )
-        self._duration = Histogram(
-            "hintgate_call_duration_seconds",
-            "Time from a call's arrival to its answer, questions to people included.",
-            ["server"],
-            buckets=_LATENCY_BUCKETS,
-            registry=self.registry,
-        )
-        self._upstream = Histogram(
-            "hintgate_upstream_duration_seconds",
-            "Time the upstream took to answer a forwarded call.",
-            ["server"],
-            buckets=_LATENCY_BUCKETS,
-            registry=self.registry,
-        )
+        self._calls = _Calls()
+        self.registry.register(self._calls)
         self.registry.register(_Scraped(sources, approvals, recorder))
-        # Label lookups cost more than the increments: each label set is resolved once.
-        self._children: dict[tuple[str, str, str, str], Any] = {}
-        self._per_server: dict[str, tuple[Any, Any]] = {}
 
     def call_finished(self, outcome: CallOutcome) -> None:
         """Count one call and observe its latencies."""
         entry = outcome.entry
         server = entry.server
         key = (server, entry.tier.value, outcome.verdict, outcome.outcome)
-        counter = self._children.get(key)
-        if counter is None:
-            counter = self._children[key] = self._calls.labels(*key)
-        counter.inc()
-        histograms = self._per_server.get(server)
-        if histograms is None:
-            histograms = self._per_server[server] = (self._duration.labels(server), self._upstream.labels(server))
-        histograms[0].observe(outcome.duration_ms / 1000)
+        counted = self._calls.counts.get(key)
+        if counted is None:
+            counted = self._calls.counts[key] = [0.0, time.time()]
+        counted[0] += 1.0
+        latencies = self._calls.per_server.get(server)
+        if latencies is None:
+            latencies = self._calls.per_server[server] = (_Latency(), _Latency())
+        latencies[0].observe(outcome.duration_ms / 1000)
         if outcome.upstream_ms is not None:
-            histograms[1].observe(outcome.upstream_ms / 1000)
+            latencies[1].observe(outcome.upstream_ms / 1000)
 
     def render(self) -> bytes:
         """The metrics in Prometheus text format."""
