@@ -39,6 +39,8 @@ SERVE_AND_LIST_MODULES = textwrap.dedent(
 
 # Loaded with the first page of the dashboard, never by MCP clients.
 DASHBOARD = ["jinja2", "hintgate.web.pages"]
+# Loaded by the first scrape of /metrics.
+SCRAPE = ["prometheus_client", "hintgate.observers.exposition"]
 # Loaded only when recording is on.
 STORE = ["sqlalchemy", "aiosqlite", "hintgate.store"]
 # Never needed: nothing hintgate serves speaks WebSocket.
@@ -118,6 +120,7 @@ async def test_serving_without_recording_imports_neither_the_store_nor_the_dashb
     assert "hintgate.server.gateway" in modules
     assert loaded(modules, STORE) == []
     assert loaded(modules, DASHBOARD) == []
+    assert loaded(modules, SCRAPE) == []
     assert loaded(modules, NEVER) == []
 
 
@@ -128,5 +131,6 @@ async def test_serving_with_recording_to_sqlite_imports_the_store_but_not_the_da
     assert "hintgate.store" in modules
     assert "aiosqlite" in modules
     assert loaded(modules, DASHBOARD) == []
+    assert loaded(modules, SCRAPE) == []
     assert loaded(modules, ["sqlalchemy.dialects.postgresql", "asyncpg"]) == []
     assert loaded(modules, NEVER) == []
