@@ -187,12 +187,17 @@ class RunningGateway:
 
 @contextmanager
 def running_gateway(
-    *args: str, env: Mapping[str, str] | None = None, startup_timeout: float = 60.0, bind: str = "127.0.0.1:0"
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    startup_timeout: float = 60.0,
+    bind: str = "127.0.0.1:0",
+    launcher: Sequence[str] = (),
 ) -> Iterator[RunningGateway]:
     """Run `hintgate serve --http BIND ARGS...` in a subprocess and yield where it listens.
 
     `bind` is `127.0.0.1:0` (any free port) unless given; `127.0.0.2:0` or
-    `[::1]:0` test other loopback addresses.
+    `[::1]:0` test other loopback addresses. `launcher` is the command that
+    runs hintgate's CLI (this interpreter's `python -m hintgate` unless given).
 
     Its stderr is read on a thread into `log` (so a chatty gateway never
     blocks); on exit the process is terminated, and killed if it lingers.
@@ -200,7 +205,7 @@ def running_gateway(
     Raises:
         RuntimeError: it exited or printed no URL within `startup_timeout` seconds (its log is in the message).
     """
-    command = [sys.executable, "-m", "hintgate", "serve", "--http", bind, *args]
+    command = [*(launcher or (sys.executable, "-m", "hintgate")), "serve", "--http", bind, *args]
     process = subprocess.Popen(
         command,
         stdin=subprocess.DEVNULL,

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import queue
 import signal
-import subprocess
 import sys
 import textwrap
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import Client
+
+from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
@@ -47,64 +42,19 @@ STORE = ["sqlalchemy", "aiosqlite", "hintgate.store"]
 NEVER = ["websockets"]
 
 
-@contextmanager
-def serving(tmp_path: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """Run `hintgate serve --http 127.0.0.1:0 ARGS...`; yield its MCP URL and process once it listens."""
-    command = [sys.executable, "-c", SERVE_AND_LIST_MODULES, str(tmp_path / "modules.json")]
-    process = subprocess.Popen(
-        [*command, "serve", "--http", "127.0.0.1:0", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    lines: queue.Queue[str | None] = queue.Queue()
-    log: list[str] = []
-
-    def read() -> None:
-        assert process.stderr is not None
-        for line in process.stderr:
-            log.append(line)
-            lines.put(line)
-        lines.put(None)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        deadline = time.monotonic() + 60
-        url = None
-        while url is None:
-            try:
-                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                line = None
-            if line is None:
-                raise AssertionError(f"hintgate serve printed no MCP URL; its log:\n{''.join(log)[-4000:]}")
-            if "MCP at " in line:
-                url = line.split("MCP at ", 1)[1].strip()
-        yield url, process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
-        reader.join(timeout=10)
-        if process.stderr is not None:
-            process.stderr.close()
-
-
 async def modules_after_a_listing(tmp_path: Path, time_cmd: list[str], *args: str) -> set[str]:
     """The modules a gateway serving the time server had imported by the time it answered a `tools/list`."""
     config = tmp_path / "hintgate.json"
     server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
     config.write_text(json.dumps({"mcpServers": {"time": server}}))
-    with serving(tmp_path, "--config", str(config), *args) as (url, process):
+    launcher = [sys.executable, "-c", SERVE_AND_LIST_MODULES, str(tmp_path / "modules.json")]
+    with running_gateway("--config", str(config), *args, launcher=launcher) as gateway:
         with anyio.fail_after(60):
-            async with Client(url, mode="legacy") as client:
+            async with Client(gateway.mcp_url, mode="legacy") as client:
                 listed = await client.list_tools()
         assert {tool.name for tool in listed.tools} == {"time_get_current_time", "time_convert_time"}
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=30) == 0
+        gateway.process.send_signal(signal.SIGTERM)
+        assert gateway.process.wait(timeout=30) == 0
     return set(json.loads((tmp_path / "modules.json").read_text()))
 
 
