@@ -285,3 +285,25 @@ async def test_a_connected_servers_stored_login_is_opened_again_only_when_it_was
     assert unchanged == opened
     assert rewritten == opened + 1
     assert watched.upstream.status.reason == NOT_LOGGED_IN
+
+
+async def test_a_server_waiting_for_a_login_opens_the_stored_one_only_when_it_was_written_since(
+    oauth_peer: OAuthPeer,
+) -> None:
+    credentials = MemoryCredentials()
+    config = server_config(oauth_peer)
+    watched = Watched(config, credentials)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watched.upstream.run)
+        await watched.until(SourceState.NEEDS_LOGIN)
+        opened_at_start = credentials.opened
+        await pings(credentials, 3)  # nothing stored: nothing to open
+        nothing_stored = credentials.opened
+        await credentials.save("remote", {"tokens": None, "refused": "the user said no"})
+        await pings(credentials, 3)
+        refused = credentials.opened
+        await log_in(oauth_peer, config, credentials)
+        await watched.until(SourceState.UP)
+        tg.cancel_scope.cancel()
+    assert nothing_stored == opened_at_start
+    assert refused == opened_at_start + 1  # opened once, not at every poll

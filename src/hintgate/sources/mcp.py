@@ -170,6 +170,7 @@ class McpUpstream(ConfiguredSource):
         self._first_attempt.set()
         self._logged_in.clear()
         await self._set_status(SourceStatus(SourceState.NEEDS_LOGIN, reason, restarts=self._status.restarts))
+        seen: object | None = None  # the stored login last opened here: opened again only once rewritten
         while not self._logged_in.is_set():
             try:
                 await asyncio.wait_for(self._logged_in.wait(), self._login_poll)
@@ -177,9 +178,13 @@ class McpUpstream(ConfiguredSource):
                 if self.credentials is None:
                     continue
                 try:
+                    version = await self.credentials.version(self.name)
+                    if version is None or version == seen:
+                        continue
                     document = await self.credentials.load(self.name)
                 except HintgateError:
                     continue
+                seen = version
                 if document and document.get("tokens"):
                     return
 
