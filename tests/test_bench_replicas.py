@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tests.scripts import load_script
 
 REPO = Path(__file__).parents[1]
 
 
-def _load_bench() -> ModuleType:
-    path = REPO / "bench" / "replicas.py"
-    spec = importlib.util.spec_from_file_location("replicas_bench", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_script(REPO / "bench" / "replicas.py", "replicas_bench")
 
 
 def _run(setup: str, replicas: int, rss: list[int]) -> object:

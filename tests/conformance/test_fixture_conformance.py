@@ -6,29 +6,16 @@ the fixture itself is conformant, so any later failure is hintgate's.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tests.scripts import load_script
 
 HERE = Path(__file__).resolve().parent
 
 
-def _load_runner() -> ModuleType:
-    # run.py is a script, not a package module; load it under a unique name so that no other `run` collides.
-    spec = importlib.util.spec_from_file_location("hintgate_conformance_run", HERE / "run.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up in sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = _load_runner()
+runner = load_script(HERE / "run.py", "hintgate_conformance_run")
 
 
 @pytest.mark.timeout(600)

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tests.scripts import load_script
 
 REPO = Path(__file__).parents[3]
 CORPUS = REPO / ".." / "shared" / "corpus"
 
 
-def _load_bench() -> ModuleType:
-    path = REPO / "bench" / "inference_corpus.py"
-    spec = importlib.util.spec_from_file_location("inference_corpus_bench", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_script(REPO / "bench" / "inference_corpus.py", "inference_corpus_bench")
 
 pytestmark = pytest.mark.skipif(
     not (CORPUS / "labels.jsonl").is_file(), reason=f"corpus not found at {CORPUS.resolve()}"
