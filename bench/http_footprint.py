@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from _procs import stop
 from http_throughput import _Connection, _free_port, _proc_cpu, _session
 
 TOOL_CALL = {"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}
@@ -69,15 +70,6 @@ def _spawn(
     env = dict(os.environ, HOME=str(work), HINTGATE_DATA_DIR=str(work))
     sink = subprocess.DEVNULL if stderr is None else stderr
     return subprocess.Popen([*argv, *extra], env=env, stdout=subprocess.DEVNULL, stderr=sink)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(15)
 
 
 async def _first_listing(port: int, proc: subprocess.Popen[bytes]) -> float:
@@ -116,7 +108,7 @@ async def _start(work: Path, extra: Sequence[str]) -> Start:
         seconds = await _first_listing(port, proc)
         return Start(seconds, _proc_cpu(proc.pid), _status_mb(proc.pid, "VmRSS"), _status_mb(proc.pid, "VmHWM"))
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 async def _imports(work: Path, extra: Sequence[str]) -> list[tuple[int, str]]:
@@ -132,7 +124,7 @@ async def _imports(work: Path, extra: Sequence[str]) -> list[tuple[int, str]]:
         try:
             await _first_listing(port, proc)
         finally:
-            _stop(proc)
+            stop(proc)
     rows = []
     parent_is_ours: dict[int, bool] = {}
     for line in reversed(log.read_text(errors="replace").splitlines()):  # a parent is printed after its imports
@@ -186,7 +178,7 @@ async def _sessions(work: Path, count: int) -> None:
         active = _rss(proc.pid)
         connection.close()
     finally:
-        _stop(proc)
+        stop(proc)
     print(f"RSS after 1 session: {before / 2**20:.1f} MB")
     print(
         f"RSS with {count} more idle sessions: {idle / 2**20:.1f} MB ({(idle - before) / count:,.0f} bytes per session)"

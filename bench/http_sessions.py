@@ -47,6 +47,8 @@ from typing import Any
 
 import httpx
 
+from _procs import stop
+
 HANDSHAKE = "2025-11-25"
 MODERN = "2026-07-28"
 ACCEPT = "application/json, text/event-stream"
@@ -237,12 +239,7 @@ async def run_era(name: str, opts: argparse.Namespace, work: Path) -> dict[str, 
             mem = memory_mb(proc.pid)
             out.update(rss_second_wave_mb=mem["VmRSS"], hwm_mb=mem["VmHWM"])
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(30)
+        stop(proc, 30)
     return out
 
 

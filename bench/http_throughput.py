@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from _procs import stop
+
 REPO = Path(__file__).resolve().parent.parent
 PROTOCOL = "2025-11-25"
 HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": PROTOCOL}
@@ -227,12 +229,7 @@ async def _drive(target: Target, sessions: int, calls: int) -> Result:
     finally:
         for connection in connections:
             connection.close()
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(15)
+        stop(proc)
     return Result(target.label, sessions, len(latencies), seconds, latencies, server_cpu, client_cpu, peak, errors[0])
 
 

@@ -61,6 +61,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _postgres
+from _procs import stop
 from http_throughput import _answer, _Connection, _free_port, _peak_rss_mb, _proc_cpu, _session, _wait_ready
 
 SETUPS = ("direct", "sqlite-norecord", "sqlite-record", "pg-record", "pg-2-replicas")
@@ -142,16 +143,6 @@ def _spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[
         return subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=sink)
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(15)
-
-
 @contextlib.contextmanager
 def _gateways(
     setup: str, work: Path, database: str | None, commit: str
@@ -184,7 +175,7 @@ def _gateways(
         yield started
     finally:
         for _, proc in started:
-            _stop(proc)
+            stop(proc)
 
 
 async def _ready(setup: str, work: Path, started: list[tuple[int, subprocess.Popen[bytes]]]) -> None:
