@@ -20,7 +20,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,6 +123,13 @@ def served(tmp_path: Path) -> Iterator[Served]:
     policy = {"askVia": "queue", "approvalTimeout": 30, "rules": [{"allow": {"server": "notes", "tier": "read-only"}}]}
     with serve(tmp_path, policy) as running:
         yield running
+
+
+def serve_poisoned(tmp_path: Path) -> AbstractContextManager[Served]:
+    """`serve` with the named fixture server's poisoned tool as server `p` (held as `p_add_numbers`)."""
+    named = str(Path(__file__).parents[1] / "fixtures" / "named_server.py")
+    poisoned = {"command": sys.executable, "args": [named, "poisoned"]}
+    return serve(tmp_path, {"askVia": "queue", "approvalTimeout": 30}, {"p": poisoned})
 
 
 @asynccontextmanager
@@ -378,10 +385,7 @@ async def test_the_catalog_says_which_servers_are_down_and_why(tmp_path: Path) -
 async def test_a_poisoned_tool_shows_its_highlighted_span_on_the_changes_page_and_accept_releases_it(
     tmp_path: Path,
 ) -> None:
-    named = str(Path(__file__).parents[1] / "fixtures" / "named_server.py")
-    poisoned = {"command": sys.executable, "args": [named, "poisoned"]}
-    policy = {"askVia": "queue", "approvalTimeout": 30}
-    with serve(tmp_path, policy, {"p": poisoned}) as running:
+    with serve_poisoned(tmp_path) as running:
         async with browser_page() as page:
             await page.goto(running.base + "/changes")
             held = page.locator('.card.change[data-tool="p_add_numbers"]')

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
 from playwright.async_api import expect
-from test_browser import browser_page, screenshot, serve
+from test_browser import browser_page, screenshot, serve_poisoned
 
 pytestmark = pytest.mark.anyio
 
@@ -16,10 +15,7 @@ pytestmark = pytest.mark.anyio
 async def test_keep_blocked_moves_a_held_tool_to_the_blocked_list_and_its_pin_history_says_who(
     tmp_path: Path,
 ) -> None:
-    named = str(Path(__file__).parents[1] / "fixtures" / "named_server.py")
-    poisoned = {"command": sys.executable, "args": [named, "poisoned"]}
-    policy = {"askVia": "queue", "approvalTimeout": 30}
-    with serve(tmp_path, policy, {"p": poisoned}) as running:
+    with serve_poisoned(tmp_path) as running:
         async with browser_page() as page:
             await page.goto(running.base + "/changes")
             review = page.locator('.review .card.change[data-tool="p_add_numbers"]')
