@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+from test_changes_page import CSRF, NOTES, relabel
 
 from hintgate.testing import FakeSource
 
@@ -12,16 +13,6 @@ if TYPE_CHECKING:
     from conftest import OpenDashboard
 
 pytestmark = pytest.mark.anyio
-
-CSRF = {"X-Hintgate-Request": "1"}
-NOTES = [
-    {"name": "get_note", "description": "Get a note by id.", "inputSchema": {"type": "object"}},
-    {"name": "list_notes", "description": "List the notes.", "inputSchema": {"type": "object"}},
-]
-
-
-def relabel(source: FakeSource, tool: str, **changes: Any) -> None:
-    source.tools = [{**t, **changes} if t["name"] == tool else t for t in source.tools]
 
 
 async def test_the_pin_page_lists_first_sight_changes_the_block_and_the_acceptance_newest_first(
