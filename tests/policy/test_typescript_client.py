@@ -15,14 +15,15 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from tests.waiting import until as poll_until
 
 from hintgate.testing import RunningGateway, running_gateway
 from isolation import child_env
@@ -31,6 +32,7 @@ PEERS = Path(__file__).resolve().parents[1] / "peers"
 SCRIPT = PEERS / "ts_client.mjs"
 WRITE = {"X-Hintgate-Request": "1"}
 WAIT = 60.0  # seconds any one step may take
+until = partial(poll_until, within=WAIT)  # bounded polls: see tests.waiting
 
 
 @pytest.fixture
@@ -73,15 +75,6 @@ def printed(process: Any) -> dict[str, Any]:
     out, err = process.communicate(timeout=WAIT)
     assert process.returncode == 0, err
     return json.loads(out.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-
-def until(condition: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if found := condition():
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"not within {WAIT:g} s: {what}")
 
 
 def test_a_typescript_client_without_elicitation_gets_its_result_once_approved_over_rest(

@@ -11,29 +11,22 @@ from __future__ import annotations
 import json
 import logging
 import socket
-import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
 import pytest
+from tests.waiting import until as poll_until
 
 from hintgate.server.client_left import ClientLeftGuard
 from hintgate.testing import running_gateway
 
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 WAIT = 60.0  # seconds any one step may take
-
-
-def until(condition: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if found := condition():
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"not within {WAIT:g} s: {what}")
+until = partial(poll_until, within=WAIT)  # bounded polls: see tests.waiting
 
 
 def cancel_and_leave(base_url: str, session_headers: dict[str, str], request_id: int) -> list[bytes]:

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
 import pytest
+from tests.waiting import until as poll_until
 
 from hintgate.testing import RunningGateway, running_gateway
 
@@ -29,6 +30,7 @@ HANDSHAKE = "2025-11-25"
 MODERN = "2026-07-28"
 ACCEPT = "application/json, text/event-stream"
 WAIT = 30.0  # seconds any one condition may take to come true
+until = partial(poll_until, within=WAIT, every=0.1)  # bounded polls: see tests.waiting
 
 
 @contextmanager
@@ -90,17 +92,6 @@ def recorded(http: httpx.Client, running: RunningGateway, client: str) -> dict[s
     """The recorded session of the client named `client`, as /api/sessions lists it."""
     rows = http.get(f"{running.base_url}/api/sessions").json()
     return next((row for row in rows if row["client_name"] == client), None)
-
-
-def until(condition: Callable[[], Any], what: str, *, meanwhile: Callable[[], object] = lambda: None) -> Any:
-    """Poll `condition` until it returns something truthy (bounded by WAIT), calling `meanwhile` between tries."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if found := condition():
-            return found
-        meanwhile()
-        time.sleep(0.1)
-    raise AssertionError(f"not within {WAIT:g} s: {what}")
 
 
 def test_a_handshake_session_idle_past_the_timeout_is_ended_and_its_id_answers_404(tmp_path: Path) -> None:
