@@ -13,8 +13,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import anyio
+import httpx
 import pytest
 
 from hintgate.config.model import HttpTransport, OAuthConfig, ServerConfig
@@ -91,11 +93,19 @@ class Watched:
         return await self.upstream.call_tool("whoami", {}, meta=None, context=Client())
 
 
-async def log_in(peer: OAuthPeer, config: ServerConfig, credentials: MemoryCredentials) -> list[str]:
+async def log_in(
+    peer: OAuthPeer, config: ServerConfig, credentials: MemoryCredentials, *, stray: bool = False
+) -> list[str]:
+    """Log in, approving as a browser would; with `stray`, a request with a wrong state reaches the listener first."""
     shown: list[str] = []
 
     async def show(url: str) -> None:
         shown.append(url)
+        if stray:
+            redirect_uri = parse_qs(urlsplit(url).query)["redirect_uri"][0]
+            async with httpx.AsyncClient(timeout=10) as other:
+                page = await other.get(redirect_uri, params={"code": "forged", "state": "wrong"})
+            assert page.status_code == 400
         await anyio.to_thread.run_sync(peer.approve_without_browser, url)
 
     with anyio.fail_after(60):
@@ -118,7 +128,7 @@ async def test_a_server_behind_oauth_needs_login_until_one_happens_and_then_serv
         with pytest.raises(UpstreamError, match=r"needs an OAuth login .* `hintgate auth login remote`"):
             await watched.whoami()
 
-        shown = await log_in(oauth_peer, config, credentials)
+        shown = await log_in(oauth_peer, config, credentials, stray=True)
         assert shown[0].startswith(f"{oauth_peer.issuer}/authorize?")
         assert "code_challenge_method=S256" in shown[0]
         assert oauth_peer.stats()["registered"] == 1  # dynamic client registration

@@ -4,12 +4,19 @@ While a login runs, hintgate listens on 127.0.0.1 (a configured port or a
 free one) for the authorization server's redirect to `/callback`, answers the
 browser with a short page, and hands the `code`, `state` and `iss` to the
 login. It serves nothing else and stops when the login ends.
+
+Only the redirect of this login ends it: the listener knows the `state` the
+authorization URL carried (`expect_state`), and a request with another state,
+or with none, gets a 400 page while the login keeps waiting. Any local process
+or web page can send a request to a loopback port; without this check a stray
+`GET /callback?state=wrong` would end (or fail) the login in progress.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import html
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +43,11 @@ class LoopbackRedirect:
         self.server = server
         self.port = port
         self._result: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
+        self._state: str | None = None
+
+    def expect_state(self, state: str) -> None:
+        """Take only a redirect carrying `state` (the one the authorization URL sent)."""
+        self._state = state
 
     @property
     def redirect_uri(self) -> str:
@@ -72,6 +84,12 @@ class LoopbackRedirect:
         query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
         if self._result.done():
             await _respond(writer, 409, "Already done", "This login already received its answer.")
+            return
+        if self._state is None or not hmac.compare_digest(query.get("state", "").encode(), self._state.encode()):
+            # Not this login's redirect (a stray request, another tab, a page probing the port): keep waiting.
+            await _respond(
+                writer, 400, "Wrong state", "This is not the redirect of the login in progress; it keeps waiting."
+            )
             return
         if "error" in query:
             said = query["error"] + (f": {query['error_description']}" if query.get("error_description") else "")

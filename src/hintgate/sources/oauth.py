@@ -29,6 +29,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import parse_qs, urlsplit
 
 from hintgate.config.model import HttpTransport, OAuthConfig, ServerConfig
 from hintgate.errors import HintgateError, OAuthLoginError, UpstreamNeedsLogin
@@ -448,13 +449,20 @@ async def login(
             query = await redirect.wait(timeout)
             return AuthorizationCodeResult(code=query["code"], state=query.get("state"), iss=query.get("iss"))
 
+        async def show(url: str) -> None:
+            # The listener takes only the redirect that carries this URL's state.
+            state = parse_qs(urlsplit(url).query).get("state", [""])[0]
+            if state:
+                redirect.expect_state(state)
+            await show_url(url)
+
         provider = _provider_class()(
             storage,
             interactive=True,
             scopes=config.scopes,
             server_url=transport.url,
             client_metadata=_client_metadata(redirect.redirect_uri, config),
-            redirect_handler=show_url,
+            redirect_handler=show,
             callback_handler=callback,
         )
         where = f"login to {server.name!r}"
