@@ -519,6 +519,7 @@ class Gateway:
         routes = [self._guarded_route(route) for route in app.routes]
         if http_fast.enabled(os.environ):
             routes = [self._fast_route(route, server) for route in routes]
+        routes = [self._id_checked_route(route, server) for route in routes]
         async with server.session_manager.run():
             yield routes
 
@@ -532,6 +533,17 @@ class Gateway:
         if getattr(route, "path", None) != "/mcp":
             return route
         return Route("/mcp", endpoint=ClientLeftGuard(route.app))
+
+    @staticmethod
+    def _id_checked_route(route: Any, server: Any) -> Any:
+        """The `/mcp` route with a request whose id MCP refuses answered -32600, as on stdio."""
+        from starlette.routing import Route
+
+        from hintgate.server.request_ids import RequestIdGuard
+
+        if getattr(route, "path", None) != "/mcp":
+            return route
+        return Route("/mcp", endpoint=RequestIdGuard(route.app, server.session_manager.max_request_body_size))
 
     def _fast_route(self, route: Any, server: Any) -> Any:
         """The `/mcp` route with the fast path in front of the SDK's endpoint (other routes as they are)."""

@@ -44,6 +44,8 @@ from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 
+from hintgate.server.request_ids import id_refusal
+
 __all__ = ["LINE_LIMIT", "DirectCalls", "stdio_streams"]
 
 logger = logging.getLogger(__name__)
@@ -68,11 +70,6 @@ _PARSE_ERROR = -32700
 _INVALID_REQUEST = -32600
 
 
-def _valid_id(value: Any) -> bool:
-    """A JSON-RPC id MCP accepts: a string or an integer (not null, and bool is not an integer here)."""
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-
-
 def _refusal(message: Any) -> tuple[Any, str] | None:
     """(id to answer with, what is wrong) for a message that must not reach a handler; None when it may.
 
@@ -83,9 +80,9 @@ def _refusal(message: Any) -> tuple[Any, str] | None:
         return None, "Invalid Request: JSON-RPC batches are not supported by MCP; send one message per line"
     if not isinstance(message, dict):
         return None, f"Invalid Request: a JSON-RPC message is an object, not {type(message).__name__}"
-    if "id" in message and not _valid_id(message["id"]):
-        shown = json.dumps(message["id"])[:40]
-        return None, f"Invalid Request: id {shown} is not a string or an integer; the request was not run"
+    wrong_id = id_refusal(message)
+    if wrong_id is not None:
+        return None, wrong_id
     if "method" in message and "id" in message:
         if message.get("jsonrpc") != "2.0":
             return message["id"], 'Invalid Request: "jsonrpc" must be "2.0"'
