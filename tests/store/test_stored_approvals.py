@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import subprocess
 import sys
@@ -294,3 +295,85 @@ async def _only_row(store: Store) -> dict[str, Any]:
     async with store._engine.connect() as conn:
         [row] = [row_json(row) for row in await conn.execute(select(approvals))]
     return row
+
+
+async def _role_without_grants(store_url: str) -> str:
+    """A login role that was granted nothing, on the test's database: the URL to connect as it."""
+    import asyncpg
+
+    owner = sa.make_url(store_url)
+    role = f"nobody_{uuid.uuid4().hex[:8]}"
+    conn = await asyncpg.connect(host=owner.host, port=owner.port, user=owner.username, database=owner.database)
+    try:
+        await conn.execute(f"CREATE ROLE {role} LOGIN")
+    finally:
+        await conn.close()
+    return owner.set(username=role).render_as_string(hide_password=False)
+
+
+async def test_a_role_without_grants_cannot_approve_a_call_by_forging_a_notification(
+    store: Store, store_url: str
+) -> None:
+    if not store.notifications.available:
+        pytest.skip("SQLite has no notifications")
+    import asyncpg
+
+    mallory_url = sa.make_url(await _role_without_grants(store_url))
+    queue = ApprovalQueue(ledger=store.approvals)
+    waiting = asyncio.ensure_future(
+        queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments={"path": "a"},
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=60,
+        )
+    )
+    mallory = await asyncpg.connect(
+        host=mallory_url.host, port=mallory_url.port, user=mallory_url.username, database=mallory_url.database
+    )
+    heard: list[str] = []
+    try:
+        own = mallory.get_server_pid()
+
+        def hear(_conn: Any, pid: int, _channel: str, payload: str) -> None:
+            if pid != own:
+                heard.append(payload)
+
+        await mallory.add_listener("hintgate_approvals", hear)
+        with anyio.fail_after(30):
+            await store.notifications.listening.wait()
+            while not (listed := await store.approvals.pending()):
+                await asyncio.sleep(0.02)
+            [asked] = listed
+            with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                await mallory.execute("UPDATE approvals SET state = 'approved'")
+            forged = {
+                "id": asked.id,
+                "state": "approved",
+                "answer": "approve-once",
+                "answered_by": "mallory",
+                "answered_via": "api",
+                "end_reason": "approved by mallory (api)",
+            }
+            for _ in range(3):  # a notification is delivered in commit order: before the real answer below
+                await mallory.execute("SELECT pg_notify('hintgate_approvals', $1)", json.dumps(forged))
+            ended = await store.approvals.settle(
+                asked.id, "denied", answer=Answer.DENY, actor="alice", via="cli", reason="denied by alice (cli)"
+            )
+            assert ended is not None
+            assert ended.won
+            outcome = await waiting
+    finally:
+        await mallory.close()
+    assert not outcome.approved
+    assert (outcome.answer, outcome.actor) == (Answer.DENY, "alice")
+    row = await _only_row(store)
+    assert (row["state"], row["answered_by"]) == ("denied", "alice")
+    # What the gateway itself sends tells a listener nothing: no id, no state, no approver.
+    assert asked.id not in "".join(heard)
+    assert "alice" not in "".join(heard)

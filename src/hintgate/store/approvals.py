@@ -13,6 +13,13 @@
   transaction, backed by a 1 s poll; on SQLite a poll every `POLL` seconds,
   only while this replica has approvals waiting.
 
+A notification is a wake-up, never an answer. Any role that can connect to
+the database may `LISTEN` and `pg_notify` on hintgate's channels, grants or
+not; so the payload is empty (it tells a listener nothing) and whatever it
+says, the watcher re-reads its approvals' rows and acts only on a state the
+table holds, which only a conditional `UPDATE` by a role with write grants
+can have put there. Many notifications before one read cost one read.
+
 A gateway that opens the store marks `expired` the approvals that its own
 replica id and dead `HOST:PID` replicas of its host left pending: their
 calls died with those processes, so nothing may run when they are answered.
@@ -22,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
@@ -172,7 +178,7 @@ async def _expire(conn: AsyncConnection, row: Row[Any], *, now: datetime) -> End
     if not (await conn.execute(settled)).rowcount:  # settled since it was read: that is what won
         won = await _row(conn, row.id)
         return _ended(won if won is not None else row, won=False)
-    await notify(conn, APPROVALS, json.dumps({"id": row.id, **expired, "answered_at": None}))
+    await notify(conn, APPROVALS)
     return _ended({**dict(row._mapping), **expired}, won=False)
 
 
@@ -191,6 +197,7 @@ class StoredApprovals:
         self._watchers: dict[str, Callable[[Ended], None]] = {}
         self._poller: asyncio.Task[None] | None = None
         self._subscribed = False
+        self._woken = asyncio.Event()
 
     # -- the ledger ---------------------------------------------------------
 
@@ -221,7 +228,7 @@ class StoredApprovals:
         with _translated(self._url, "add an approval to"):
             async with begin_write(self._engine) as conn:
                 await conn.execute(approvals.insert().values(values))
-                await notify(conn, APPROVALS, json.dumps({"id": approval.id, "state": "pending"}))
+                await notify(conn, APPROVALS)
 
     async def settle(
         self,
@@ -271,7 +278,7 @@ class StoredApprovals:
                 }
                 changed = (await conn.execute(update(approvals).where(where).values(values))).rowcount
                 if changed:
-                    await notify(conn, APPROVALS, json.dumps({"id": approval_id, **values, "answered_at": None}))
+                    await notify(conn, APPROVALS)
                     return Ended(state, reason, won=True, note=note, answer=answer, actor=actor)
                 # Settled meanwhile (or just now, its holder dead), or past its expiry.
                 row = await _row(conn, approval_id)
@@ -353,22 +360,18 @@ class StoredApprovals:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await poller
 
-    def _notified(self, payload: str) -> None:
-        try:
-            values = json.loads(payload)
-        except ValueError:
-            return
-        if not isinstance(values, dict) or values.get("state") in (None, "pending"):
-            return
-        callback = self._watchers.pop(str(values.get("id")), None)
-        if callback is not None:
-            callback(_ended(values, won=False))
+    def _notified(self, _payload: str) -> None:
+        # Whoever sent it and whatever it says: the rows are read again, and only they are believed.
+        if self._watchers:
+            self._woken.set()
 
     async def _poll(self) -> None:
-        """Check the watched approvals until none is left (the answer, when missed or on SQLite)."""
+        """Check the watched approvals until none is left: when notified, else every `POLL` seconds."""
         interval = POLL_NOTIFIED if self._notifications.available else POLL
         while self._watchers:
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), interval)
+            self._woken.clear()
             ids = list(self._watchers)
             if not ids:
                 break
