@@ -44,6 +44,8 @@ def test_tools_usage_lists_every_tool_with_its_recorded_calls(tmp_path: Path, de
         "tier": rows["notes_create_note"]["tier"],
         "calls": 0,
         "errors": 0,
+        "denied": 0,
+        "expired": 0,
         "last_used": None,
         "p50_ms": None,
     }

@@ -568,8 +568,35 @@ async def test_tool_usage_counts_calls_errors_last_use_and_the_median_duration_p
         "time_get_current_time": {
             "calls": 3,
             "errors": 1,
+            "denied": 0,
+            "expired": 0,
             "last_used": made[2].started_at.isoformat(),
             "p50_ms": 4.0,
         },
-        "notes_create_note": {"calls": 2, "errors": 0, "last_used": made[4].started_at.isoformat(), "p50_ms": 2.5},
+        "notes_create_note": {
+            "calls": 2,
+            "errors": 0,
+            "denied": 0,
+            "expired": 0,
+            "last_used": made[4].started_at.isoformat(),
+            "p50_ms": 2.5,
+        },
     }
+
+
+async def test_tool_usage_counts_denied_and_expired_calls_apart_from_failures(store: Store, records: Any) -> None:
+    session = records.session()
+    store.session_started(session)
+    made = [
+        records.call(session.id, error="upstream failed", response=None, verdict="allow"),
+        records.call(session.id, error="denied by rule", response=None, verdict="deny"),
+        records.call(session.id, error="a person denied it", response=None, verdict="denied"),
+        records.call(session.id, error="nobody answered", response=None, verdict="expired"),
+        records.call(session.id, error="the caller left", response=None, verdict="withdrawn"),
+        records.call(session.id, verdict="approved"),
+    ]
+    for call in made:
+        store.record_call(call)
+    await store.flush()
+    used = (await store.tool_usage())["time_get_current_time"]
+    assert (used["calls"], used["errors"], used["denied"], used["expired"]) == (6, 1, 2, 2)

@@ -110,14 +110,15 @@ async def test_catalog_shows_every_tool_with_title_or_name_server_and_badges_in_
     assert texts(delete, ".tool-title") == ["Delete a note"]
     assert "notes_delete_note" in texts(delete, ".tool-meta")[0]
     assert texts(delete, ".server") == ["notes"]
-    assert texts(delete, ".badge") == ["Destructive", "Idempotent", "Open world"]
-    assert all(badge.select_one("svg.icon use") for badge in delete.select(".badge"))  # a shape besides the colour
+    assert texts(delete, ".badges .badge") == ["Destructive", "Idempotent", "Open world"]
+    # A shape besides the colour.
+    assert all(badge.select_one("svg.icon use") for badge in delete.select(".badges .badge"))
     assert texts(card(soup, "notes_get_note"), ".tool-title") == ["Get note"]  # no title: derived from the name
     assert "notes_get_note" in texts(card(soup, "notes_get_note"), ".tool-meta")[0]
-    assert texts(card(soup, "notes_get_note"), ".badge") == ["Read-only", "Open world"]
+    assert texts(card(soup, "notes_get_note"), ".badges .badge") == ["Read-only", "Open world"]
     # It declared a closed world; untrusted, that would make it look safer, so the default stands.
-    assert texts(card(soup, "notes_create_note"), ".badge") == ["Additive write", "Open world"]
-    assert texts(card(soup, "clock_now"), ".badge") == ["Read-only", "Closed world"]
+    assert texts(card(soup, "notes_create_note"), ".badges .badge") == ["Additive write", "Open world"]
+    assert texts(card(soup, "clock_now"), ".badges .badge") == ["Read-only", "Closed world"]
 
 
 async def test_catalog_detail_line_says_where_each_hint_came_from_and_marks_distrusted_values(
@@ -135,7 +136,7 @@ async def test_catalog_detail_line_says_where_each_hint_came_from_and_marks_dist
     wipe = texts(card(soup, "notes_wipe"), ".hint-detail li")
     assert wipe[0].startswith("Read-only false inferred by rule ")
     assert wipe[0].endswith("declared true, not trusted")
-    assert texts(card(soup, "notes_wipe"), ".badge")[0] == "Destructive"
+    assert texts(card(soup, "notes_wipe"), ".badges .badge")[0] == "Destructive"
     assert texts(card(soup, "notes_get_note"), ".hint-detail li")[0].startswith("Read-only true inferred by rule name.")
 
 
@@ -240,7 +241,8 @@ async def test_an_override_saved_through_the_api_shows_in_the_fragments_and_the_
     assert texts(hints, "#tool-hints > .badges .badge") == ["Additive write", "Idempotent", "Closed world"]
     assert fields.select_one("#hint-destructiveHint-false[checked]") is not None
     assert fields.select_one("#hint-readOnlyHint-inherit[checked]") is not None
-    assert texts(card(catalog, "notes_delete_note"), ".badge") == ["Additive write", "Idempotent", "Closed world"]
+    badges = texts(card(catalog, "notes_delete_note"), ".badges .badge")
+    assert badges == ["Additive write", "Idempotent", "Closed world"]
 
 
 async def test_tool_page_has_a_title_editor_that_saves_through_the_same_patch(open_dashboard: OpenDashboard) -> None:
@@ -430,6 +432,73 @@ async def test_the_catalog_shows_each_tools_recorded_calls(open_dashboard: OpenD
     assert usage["clock_now"].startswith("2 calls, last ")
     assert " UTC, p50 " in usage["clock_now"]
     assert usage["notes_wipe"] == "Not called yet"
+
+
+async def test_the_catalog_counts_denied_calls_apart_from_failures(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard(policy={"mode": "read-only"}) as dash:
+        async with mcp_client(dash) as client:
+            await client.call_tool("notes_delete_note", {"id": 1})  # read-only mode denies a write
+        assert dash.store is not None
+        await dash.store.flush()
+        soup = await dash.page("/")
+    line = card(soup, "notes_delete_note").select_one("[data-usage]")
+    assert line is not None
+    assert line.get_text().startswith("1 call, 1 denied, last ")
+    assert "failed" not in line.get_text()
+
+
+def first_call(soup: Any) -> tuple[str, str, str]:
+    """A card's or tool page's first-call line: (data-verdict, badge text, reason)."""
+    found = soup.select_one(".first-call")
+    assert found is not None
+    return found["data-verdict"], texts(found, ".badge")[0], texts(found, ".first-call-reason")[0]
+
+
+async def test_each_catalog_card_says_what_the_mode_in_force_does_to_its_first_call_and_why(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/")
+        assert texts(soup, ".mode-in-force") == ["default"]
+        verdicts = {c["data-tool"]: first_call(c) for c in soup.select(".tool-card")}
+        assert {tool: v[0] for tool, v in verdicts.items()} == {
+            "clock_now": "allow",
+            "notes_get_note": "allow",  # the allow rule the web tests' policy has
+            "notes_create_note": "ask",
+            "notes_delete_note": "ask",
+            "notes_wipe": "ask",
+        }
+        assert verdicts["notes_delete_note"][1] == "Asks first"
+        assert verdicts["clock_now"][1] == "Runs unasked"
+        # The reason is the policy's own: the same words a caller would be told.
+        assert "destructive" in verdicts["notes_delete_note"][2]
+        assert "rule" in verdicts["notes_get_note"][2]
+
+        response = await dash.client.patch("/api/policy", json={"mode": "read-only"}, headers=HTMX)
+        assert response.status_code == 200, response.text
+        soup = await dash.page("/")
+    assert texts(soup, ".mode-in-force") == ["read-only"]
+    verdict, badge, reason = first_call(card(soup, "notes_delete_note"))
+    assert (verdict, badge) == ("deny", "Denied")
+    assert "read-only" in reason
+    assert first_call(card(soup, "clock_now"))[0] == "allow"
+
+
+async def test_the_tool_page_shows_the_first_call_verdict_and_an_override_changes_it(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard(policy={"mode": "accept-edits", "approvalTimeout": 10}) as dash:
+        soup = await dash.page("/tools/notes_delete_note")
+        verdict, badge, reason = first_call(soup.select_one("#tool-hints"))
+        assert (verdict, badge) == ("ask", "Asks first")
+        assert "destructive" in reason
+        # Overridden to an additive write: accept-edits runs it, and the refreshed fragment says so.
+        body = {"readOnlyHint": False, "destructiveHint": False}
+        response = await dash.client.patch("/api/tools/notes_delete_note/overrides", json=body, headers=HTMX)
+        assert response.status_code == 200, response.text
+        hints = await dash.page("/fragments/tools/notes_delete_note/hints")
+    verdict, badge, _ = first_call(hints)
+    assert (verdict, badge) == ("allow", "Runs unasked")
 
 
 async def test_an_unknown_session_is_a_404_page(open_dashboard: OpenDashboard) -> None:

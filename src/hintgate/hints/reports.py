@@ -377,7 +377,7 @@ def explain_text(
 
 
 def usage_rows(entries: Any, usage: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per catalog entry: tool, tier, and its recorded calls, errors, last use and median duration."""
+    """One row per catalog entry: tool, tier, its recorded calls, errors, refusals, last use and median duration."""
     rows = []
     for entry in entries:
         used = usage.get(entry.name, {})
@@ -387,6 +387,8 @@ def usage_rows(entries: Any, usage: Mapping[str, Mapping[str, Any]]) -> list[dic
                 "tier": entry.tier.value,
                 "calls": int(used.get("calls", 0)),
                 "errors": int(used.get("errors", 0)),
+                "denied": int(used.get("denied", 0)),
+                "expired": int(used.get("expired", 0)),
                 "last_used": used.get("last_used"),
                 "p50_ms": used.get("p50_ms"),
             }
@@ -401,8 +403,10 @@ def usage_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool
         Column("tier", priority=5),
         Column("calls", priority=1, justify="right"),
         Column("errors", priority=2, justify="right"),
-        Column("last used", priority=3),
-        Column("p50 ms", priority=4, justify="right"),
+        Column("denied", priority=3, justify="right"),
+        Column("expired", priority=6, justify="right"),
+        Column("last used", priority=4),
+        Column("p50 ms", priority=5, justify="right"),
     ]
     cells: list[list[str | Text]] = []
     for row in rows:
@@ -413,6 +417,8 @@ def usage_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool
                 row["tier"],
                 str(row["calls"]),
                 str(row["errors"]),
+                str(row.get("denied", 0)),
+                str(row.get("expired", 0)),
                 _time(row["last_used"], wide) if row["last_used"] else "never",
                 "" if p50 is None else f"{p50:g}",
             ]

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, select, update
+from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.store.notify import OVERRIDES, notify
@@ -160,8 +160,21 @@ async def session(conn: AsyncConnection, session_id: str) -> dict[str, Any] | No
     return out
 
 
+_REFUSED = ("deny", "denied")
+_UNANSWERED = ("expired", "withdrawn")
+
+
+def _not_refused(verdict: ColumnElement[Any]) -> ColumnElement[bool]:
+    return or_(verdict.is_(None), verdict.not_in(_REFUSED + _UNANSWERED))
+
+
 async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
-    """Per tool the gateway lists: `calls`, `errors` (calls with an error), `last_used` (ISO) and `p50_ms`.
+    """Per tool the gateway lists: `calls`, `errors`, `denied`, `expired`, `last_used` (ISO) and `p50_ms`.
+
+    `errors` counts calls that ran, or were let through, and failed; a call the
+    policy or a person denied is `denied`, and one asked about that nobody
+    answered in time (or whose caller left) is `expired`: neither is the
+    tool's failure.
 
     The median is the middle one or two durations of the tool's calls, ordered
     by the database, so no tool's history is read into memory.
@@ -170,7 +183,9 @@ async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
     query = select(
         c.tool_name,
         func.count().label("calls"),
-        func.sum(case((c.error.is_not(None), 1), else_=0)).label("errors"),
+        func.sum(case((c.error.is_not(None) & _not_refused(c.verdict), 1), else_=0)).label("errors"),
+        func.sum(case((c.verdict.in_(_REFUSED), 1), else_=0)).label("denied"),
+        func.sum(case((c.verdict.in_(_UNANSWERED), 1), else_=0)).label("expired"),
         func.max(c.started_at).label("last"),
     ).group_by(c.tool_name)
     usage: dict[str, dict[str, Any]] = {}
@@ -178,6 +193,8 @@ async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
         usage[row.tool_name] = {
             "calls": int(row.calls),
             "errors": int(row.errors or 0),
+            "denied": int(row.denied or 0),
+            "expired": int(row.expired or 0),
             "last_used": _iso(row.last),
             "p50_ms": None,
         }

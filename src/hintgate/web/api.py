@@ -86,7 +86,9 @@ class ToolUsage(_Model):
     """How a tool has been used, from the recorded calls."""
 
     calls: int
-    errors: int = Field(description="Calls that ended in an error (denied calls included).")
+    errors: int = Field(description="Calls that ran and failed (denied and expired calls are counted apart).")
+    denied: int = Field(default=0, description="Calls the policy or a person denied.")
+    expired: int = Field(default=0, description="Calls asked about that nobody answered in time, or whose caller left.")
     last_used: str | None = Field(description="When it was last called (ISO 8601, UTC).")
     p50_ms: float | None = Field(description="The median duration of its calls, in milliseconds.")
 

@@ -19,6 +19,7 @@ __all__ = [
     "TIER_LABELS",
     "Badge",
     "HintSummary",
+    "first_call_badge",
     "hint_badges",
     "hint_summaries",
     "provenance_text",
@@ -189,6 +190,19 @@ def verdict_badge(verdict: str | None) -> Badge:
     if verdict is None:
         return Badge("No verdict", "question", "neutral")
     text, icon, kind = _VERDICTS.get(verdict, (verdict.capitalize(), "question", "neutral"))
+    return Badge(text, icon, kind)
+
+
+_FIRST_CALLS = {
+    "allow": ("Runs unasked", "check", "good"),
+    "ask": ("Asks first", "question", "caution"),
+    "deny": ("Denied", "cross", "danger"),
+}
+
+
+def first_call_badge(verdict: str) -> Badge:
+    """The badge for what the mode in force does to a tool's first call in a session (allow, ask or deny)."""
+    text, icon, kind = _FIRST_CALLS.get(verdict, (verdict.capitalize(), "question", "neutral"))
     return Badge(text, icon, kind)
 
 

@@ -9,11 +9,22 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from hintgate.hints.annotations import Hint, Tier
+from hintgate.policy.explain import explain
 from hintgate.web import api
-from hintgate.web.badges import HINT_NAMES, TIER_LABELS, Badge, HintSummary, hint_badges, hint_summaries, tier_badge
+from hintgate.web.badges import (
+    HINT_NAMES,
+    TIER_LABELS,
+    Badge,
+    HintSummary,
+    first_call_badge,
+    hint_badges,
+    hint_summaries,
+    tier_badge,
+)
 from hintgate.web.pages.frame import Choice, Layout, layout
 
 if TYPE_CHECKING:
+    from hintgate.hints.catalog import CatalogEntry
     from hintgate.server.gateway import Gateway
 
 __all__ = [
@@ -21,13 +32,43 @@ __all__ = [
     "CatalogFilters",
     "CatalogPage",
     "CoverageRow",
+    "FirstCall",
     "TierCount",
     "ToolCard",
     "catalog_page",
+    "first_calls",
     "tool_card",
 ]
 
 TIERS: tuple[str, ...] = tuple(t.value for t in Tier)
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCall:
+    """What the policy in force does to a tool's first call in a fresh session, and why.
+
+    Attributes:
+        verdict: allow, ask or deny.
+        badge: the verdict as a badge.
+        reason: the policy's own reason, as a person is told it.
+        mode: the mode in force (the verdict is this mode's).
+    """
+
+    verdict: str
+    badge: Badge
+    reason: str
+    mode: str
+
+
+def first_calls(gateway: Gateway, entries: Sequence[CatalogEntry]) -> dict[str, FirstCall]:
+    """Tool name → what the mode in force does to its first call (`policy.explain`'s dry run, no arguments)."""
+    settings, rules = gateway.calls.settings, gateway.calls.rules
+    out: dict[str, FirstCall] = {}
+    for row in explain(entries, settings, rules, (settings.mode,)):
+        decision = row.decisions[settings.mode]
+        verdict = decision.verdict.value
+        out[row.tool] = FirstCall(verdict, first_call_badge(verdict), decision.reason, settings.mode.value)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +89,7 @@ class ToolCard:
         review: why the tool needs review (empty when it does not).
         title_provenance: where the title came from ("derived": the name in sentence case).
         usage: its recorded calls in a line ("3 calls, 1 failed, last ..., p50 2.1 ms"); None when none.
+        first_call: what the mode in force does to its first call in a session, and why.
     """
 
     name: str
@@ -63,6 +105,7 @@ class ToolCard:
     review: list[str]
     title_provenance: str = "declared"
     usage: str | None = None
+    first_call: FirstCall | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +169,12 @@ class CatalogPage:
     """Tools quarantined until an operator accepts them (see the Changes page)."""
     hidden: int = 0
     """Of those, the ones hidden from clients (`integrity.onChange: hide`)."""
+    mode: str = "default"
+    """The policy mode in force: each card's first-call verdict is this mode's."""
 
 
-def tool_card(tool: api.Tool) -> ToolCard:
-    """A catalog card from the API's view of a tool."""
+def tool_card(tool: api.Tool, first_call: FirstCall | None = None) -> ToolCard:
+    """A catalog card from the API's view of a tool, with what its first call gets when known."""
     annotations = tool.annotations.model_dump()
     return ToolCard(
         name=tool.name,
@@ -144,6 +189,7 @@ def tool_card(tool: api.Tool) -> ToolCard:
         href=f"/tools/{tool.name}",
         review=tool.review,
         title_provenance=tool.title_provenance,
+        first_call=first_call,
     )
 
 
@@ -173,6 +219,11 @@ def usage_line(used: Mapping[str, Any] | None) -> str | None:
     parts = [f"{calls} call{'s' if calls != 1 else ''}"]
     if errors:
         parts.append(f"{errors} failed")
+    # A refusal or an unanswered question is the policy working, not the tool failing: counted apart.
+    if used.get("denied"):
+        parts.append(f"{int(used['denied'])} denied")
+    if used.get("expired"):
+        parts.append(f"{int(used['expired'])} expired unanswered")
     if used.get("last_used"):
         parts.append(f"last {str(used['last_used'])[:19].replace('T', ' ')} UTC")
     if used.get("p50_ms") is not None:
@@ -184,7 +235,8 @@ def catalog_page(
     gateway: Gateway, filters: CatalogFilters, usage: Mapping[str, Mapping[str, Any]] | None = None
 ) -> CatalogPage:
     """The catalog page, filtered; `usage` (from `Store.tool_usage`) adds each tool's recorded calls."""
-    everything = [api.tool_out(gateway, entry) for entry in gateway.catalog.entries.values()]
+    entries = list(gateway.catalog.entries.values())
+    everything = [api.tool_out(gateway, entry) for entry in entries]
     needle = filters.q.lower() if filters.q else None
     shown = [
         t
@@ -209,10 +261,16 @@ def catalog_page(
         return "/?" + urlencode(query) if query else "/"
 
     servers = sorted(gateway.sources)
+    shown_names = {t.name for t in shown}
+    verdicts = first_calls(gateway, [e for e in entries if e.name in shown_names])
     origins = [{o.partition(":")[0] for o in t.provenance.values()} for t in everything]
     return CatalogPage(
         layout=layout(gateway, "Catalog", "catalog"),
-        tools=[dataclasses.replace(tool_card(t), usage=usage_line((usage or {}).get(t.name))) for t in shown],
+        tools=[
+            dataclasses.replace(tool_card(t, verdicts.get(t.name)), usage=usage_line((usage or {}).get(t.name)))
+            for t in shown
+        ],
+        mode=gateway.calls.settings.mode.value,
         total=len(everything),
         filters=filters,
         tiers=[

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from hintgate.hints.annotations import Hint
 from hintgate.web import api
 from hintgate.web.badges import HINT_HELP, HINT_NAMES, provenance_text
-from hintgate.web.pages.catalog import ToolCard, tool_card
+from hintgate.web.pages.catalog import ToolCard, first_calls, tool_card
 from hintgate.web.pages.changes import pin_url
 from hintgate.web.pages.frame import Choice, Layout, layout, pretty_json
 
@@ -108,7 +108,7 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
     current_confirm = "inherit" if stored_confirm is None else stored_confirm.value
     return ToolPage(
         layout=layout(gateway, tool.title or tool.name, "catalog"),
-        card=tool_card(tool),
+        card=tool_card(tool, first_calls(gateway, [entry]).get(entry.name)),
         upstream_name=tool.upstream_name,
         trusted=source is not None and source.trust.value == "trusted",
         rows=rows,
