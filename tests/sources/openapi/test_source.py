@@ -453,6 +453,13 @@ def test_names_are_valid_unique_deterministic_and_at_most_64_characters() -> Non
     assert by_path == ["get_a", "get_b", "get_c_id", "post_d_id_e"]
 
 
+def test_the_x_mcp_annotations_title_is_the_tools_title_before_the_summary() -> None:
+    ops = load(FIXTURES / "methods.oas31.yaml").by_name()
+    assert ops["createThing"].tool["title"] == "Make a thing"
+    assert ops["get_things"].tool["title"] == "List things"
+    assert resolved(FIXTURES / "methods.oas31.yaml", "createThing").resolution.title == "Make a thing"
+
+
 def test_titles_come_from_the_summary_else_from_the_operation_id() -> None:
     assert title_from_id("getPetById") == "Get pet by id"
     assert title_from_id("list_repo_issues") == "List repo issues"

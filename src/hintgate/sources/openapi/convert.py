@@ -318,7 +318,15 @@ class _Converter:
         operation_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
         summary = op.get("summary") if isinstance(op.get("summary"), str) else None
         description = op.get("description") if isinstance(op.get("description"), str) else None
-        title = summary.strip() if summary and summary.strip() else None
+        declared = op.get("x-mcp-annotations")
+        if declared is not None and not isinstance(declared, Mapping):
+            self.warnings.append(Problem(json_path((*path, "x-mcp-annotations")), "expected an object; ignored"))
+            declared = None
+        # The title the document's author wrote for the tool beats one made from the summary or operationId.
+        named = declared.get("title") if declared is not None else None
+        title = named.strip() if isinstance(named, str) and named.strip() else None
+        if title is None and summary and summary.strip():
+            title = summary.strip()
         if title is None:
             title = title_from_id(operation_id) if operation_id else f"{method.upper()} {template}"
         text = _description(summary, description)
@@ -326,10 +334,6 @@ class _Converter:
         if text:
             tool["description"] = text
         tags = tuple(t for t in op.get("tags", ()) if isinstance(t, str)) if isinstance(op.get("tags"), list) else ()
-        declared = op.get("x-mcp-annotations")
-        if declared is not None and not isinstance(declared, Mapping):
-            self.warnings.append(Problem(json_path((*path, "x-mcp-annotations")), "expected an object; ignored"))
-            declared = None
         tool["_meta"] = {
             "hintgate/openapi": {
                 "method": method.upper(),
