@@ -110,13 +110,70 @@ def test_code_given_to_a_create_is_stored_not_run() -> None:
 # --- artifact and restore verbs ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "name",
-    ["export_ledger", "convert_memo", "synthesize_speech", "download_attachment", "import_contacts", "generate_thumb"],
-)
+@pytest.mark.parametrize("name", ["convert_memo", "synthesize_speech", "generate_thumb", "backup_now", "compile_deck"])
 def test_artifact_verbs_create_something(name: str) -> None:
     found = infer(name, "Does it.")
     assert (value(found, RO), value(found, D)) == (False, False)
+
+
+@pytest.mark.parametrize(
+    "name", ["export_ledger", "download_attachment", "exportAllMemos", "gizmo_backup_status", "vault_archive_download"]
+)
+def test_exporting_downloading_and_backup_status_tools_read(name: str) -> None:
+    found = infer(name, "Does it.")
+    assert (value(found, RO), value(found, D), value(found, IDEM)) == (True, False, True)
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "schema"),
+    [
+        ("export_ledger", "Export the ledger.", one_param("targetDirectory")),
+        ("download_attachment", "Download an attachment.", one_param("save_path")),
+        ("export_ledger", "Exports the ledger to a file on disk.", None),
+        ("vault_attachment", "Download the attachment into the given folder.", None),
+        ("gizmo_attachment", "Download the attachment.", one_param("destination_path")),
+    ],
+)
+def test_an_export_or_download_told_where_to_save_is_not_read_only(
+    name: str, description: str, schema: dict[str, Any] | None
+) -> None:
+    assert value(infer(name, description, schema), RO) is False
+
+
+@pytest.mark.parametrize("name", ["import_contacts", "gizmo_backup_import", "vault_import_keyset", "restore_database"])
+def test_importing_and_restoring_overwrite_what_is_there(name: str) -> None:
+    found = infer(name, "Does it.")
+    assert (value(found, RO), value(found, D)) == (False, True)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Soft delete a memo (can be restored later).",
+        "Deletes the memo. It can be recovered from the archive for 30 days.",
+        "Moves the memo to the trash.",
+        "Delete a gizmo: it is sent to the recycle bin.",
+    ],
+)
+def test_a_delete_that_can_be_restored_is_not_destructive(description: str) -> None:
+    found = infer("delete_memo", description)
+    assert found[D] == Inferred(False, "desc.recoverable")
+    assert value(found, RO) is False
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("delete_memo", "Permanently delete a memo. Deleted memos cannot be restored."),
+        ("delete_memo", "Deletes the memo; it cannot be restored. Use archive_memo if it can be restored later."),
+        ("force_delete_memo", "Deletes the memo even when it is in the trash. It can be restored from a backup."),
+        ("rename_memo", "Renames a memo. The old name can be restored."),
+    ],
+)
+def test_a_warning_a_forced_delete_or_another_verb_keeps_the_restorable_phrase_from_counting(
+    name: str, description: str
+) -> None:
+    assert value(infer(name, description), D) is True
 
 
 @pytest.mark.parametrize(

@@ -218,7 +218,8 @@ def test_a_writing_agent_noun_only_ever_makes_a_tool_look_riskier() -> None:
     assert found[RO].rule == "name.agent-noun"
     assert value(found, D) is True
     assert value(found, IDEM) in (None, False)
-    assert value(infer("parts_importer"), D) is None  # "import" is additive, which is the safer side
+    assert value(infer("parts_importer"), D) is True  # "import" may overwrite: the cautious side is kept
+    assert value(infer("parts_exporter"), RO) is None  # "export" reads: the safer side is not
 
 
 @pytest.mark.parametrize("name", ["gadget_config_reader", "ledgerViewer", "increment_counter"])
@@ -264,10 +265,11 @@ def test_cannot_be_undone_anywhere_in_description_marks_destructive() -> None:
     assert found[D] == Inferred(True, "desc.irreversible")
 
 
-def test_soft_delete_in_the_description_alone_does_not_make_a_delete_additive() -> None:
+def test_soft_delete_in_the_description_of_a_delete_makes_it_additive() -> None:
     found = infer("delete_note", "Soft delete a note; it can be restored from the trash.")
-    assert found[D] == Inferred(True, "name.verb.delete")
+    assert found[D] == Inferred(False, "desc.recoverable")
     assert value(found, RO) is False
+    assert value(infer("purge_note", "Purge a note: it cannot be restored from the trash."), D) is True
 
 
 def test_soft_qualifier_in_the_name_makes_a_delete_additive() -> None:
@@ -421,15 +423,30 @@ def test_closed_domains_are_not_open_world(name: str, description: str, rule: st
 
 
 @pytest.mark.parametrize(
+    "name", ["memory.show", "session.get", "write_memories", "get_gizmo_config", "clear_cache", "read_local_file"]
+)
+def test_names_of_memory_session_config_and_local_file_tools_are_closed_world(name: str) -> None:
+    assert infer(name, "Does it.")[OW] == Inferred(False, "name.local")
+
+
+@pytest.mark.parametrize(
     ("name", "description"),
     [
-        ("memory.show", "Show contents."),
-        ("session.get", "Get data."),
-        ("toggle_logging", "Toggles logging on or off; the log lines are simulated."),
+        ("browser_session_get", "Get data."),
+        (
+            "fetch_config",
+            "Fetch the configuration of the given URL.",
+        ),
+        ("gizmo_local_search", "Search for places."),
     ],
 )
-def test_weak_evidence_alone_never_makes_a_tool_closed_world(name: str, description: str) -> None:
-    assert OW not in infer(name, description)
+def test_web_words_beat_local_names_and_local_alone_is_not_local_files(name: str, description: str) -> None:
+    assert value(infer(name, description), OW) is not False
+
+
+@pytest.mark.parametrize("description", ["Toggles logging on or off; the log lines are simulated."])
+def test_weak_evidence_alone_never_makes_a_tool_closed_world(description: str) -> None:
+    assert OW not in infer("toggle_logging", description)
 
 
 def test_cloud_api_without_signals_leaves_open_world_to_the_default() -> None:

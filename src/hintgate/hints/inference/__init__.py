@@ -10,7 +10,9 @@ this order (the HTTP method profile, then name / description / schema rules):
 4. evidence of side effects, which can only take read-only away
    (``schema.exec-surface``, ``schema.output-path``, ``schema.dry-run``,
    ``schema.force-flag``, ``schema.confirm-flag``, ``desc.saves-file``,
-   ``desc.side-effect``);
+   ``desc.side-effect``; ``schema.export-path``: an export or download told
+   where to save its copy writes there); a delete whose description says what
+   it removes can be restored is not destructive (``desc.recoverable``);
 5. name qualifiers (``name.qualifier.soft``, ``name.qualifier.force``), then the
    name's action verb (``name.verb.<class>``, ``name.verbs.mixed``); a read verb
    whose description opens with a writing verb is not trusted
@@ -20,7 +22,8 @@ this order (the HTTP method profile, then name / description / schema rules):
 6. openWorld: web words in the name (``name.web``), the description
    (``desc.web``) or a URL parameter (``schema.url-param``) make it open;
    closed-domain statements in the first sentence (``desc.local``,
-   ``desc.ask-user``, ``desc.compute``) make it closed.
+   ``desc.ask-user``, ``desc.compute``) and names of memory, session, config,
+   cache or local-file tools (``name.local``) make it closed.
 
 Evidence has a strength (`hintgate.hints.annotations.Strength`, ids in
 `hintgate.hints.inference.rule.WEAK_RULES`). Weak evidence (a word anywhere
@@ -61,6 +64,7 @@ from hintgate.hints.inference.naming import (
     CREATE,
     DELETE,
     EDIT,
+    EXPORT,
     INTERACT,
     NAVIGATE,
     SEND,
@@ -78,7 +82,9 @@ from hintgate.hints.inference.text import (
     BODY_LIMIT,
     BODY_RULES,
     CLOSED_RULES,
+    EXPORT_TO_FILE_RULE,
     LEAD_RULES,
+    RECOVERABLE_RULE,
     SIDE_EFFECT_RULES,
     SIMULATED_RULE,
     WEB_RULE,
@@ -89,7 +95,10 @@ from hintgate.hints.inference.text import (
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "execution_surface", "infer"]
 
 _WEB_WORDS = frozenset({"browser", "web", "url", "urls", "http", "https", "internet", "website", "webpage"})
-_LOCAL_WORDS = frozenset({"memory", "memories", "session", "config", "cache"})
+# The agent's own memory, session, configuration or cache, and local files: a closed domain.
+_LOCAL_WORDS = frozenset({"memory", "memories", "session", "sessions", "config", "configs", "cache"})
+_FILE_WORDS = frozenset({"file", "files", "fs", "filesystem", "disk", "dir", "directory", "directories", "folder"})
+_RECOVERABLE = effect(destructive=False)
 _NOT_READ = effect(read_only=False)
 _STORING = frozenset({CREATE, UPDATE, EDIT})
 _OPEN = effect(open_world=True)
@@ -169,8 +178,16 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     for text_rule in SIDE_EFFECT_RULES:
         if text_rule.matches(text):
             apply(found, text_rule.values, text_rule.rule)
-
     verbs = lead_verbs(first)
+    exports = cls is EXPORT or (cls is None and any(c is EXPORT for _, c in verbs))
+    if exports and (facts.where_param is not None or EXPORT_TO_FILE_RULE.matches(text)):
+        # An export or a download that is told where to put its copy writes a file there.
+        where = f"parameter {facts.where_param!r} says where" if facts.where_param else "the description says so"
+        apply(found, _NOT_READ, "schema.export-path", f"it saves its copy to a path: {where}")
+    if cls is DELETE and not {"force", "soft"} & parts.qualifiers and RECOVERABLE_RULE.matches(text):
+        # "Soft delete a note (can be restored later)": what the delete removes can come back.
+        apply(found, _RECOVERABLE, RECOVERABLE_RULE.rule)
+
     name_rules = name_effect(parts)
     if cls is None or (cls.opaque and not parts.later_writes):
         if verbs:
@@ -232,6 +249,11 @@ def _surface(facts: SchemaFacts, cls: VerbClass | None, text: str) -> str | None
     return facts.exec_param
 
 
+def _local_files(tokens: tuple[str, ...]) -> bool:
+    """Whether the name speaks of local files (``read_local_file``); ``local`` alone may mean nearby places."""
+    return any(t == "local" and _FILE_WORDS.intersection(tokens[i + 1 : i + 3]) for i, t in enumerate(tokens))
+
+
 def _conflict(found: dict[Hint, Inferred], why: str) -> None:
     """Strong evidence disagrees with itself about read-only: take the riskier value and say why."""
     apply(found, _NOT_READ, "conflict.read-only", why)
@@ -251,7 +273,7 @@ def _open_world(
         apply(found, _OPEN, WEB_RULE.rule)
     elif world and world[0][1].get(Hint.OPEN_WORLD):
         apply(found, _OPEN, world[0][0])
-    elif _LOCAL_WORDS.intersection(tokens):
+    elif _LOCAL_WORDS.intersection(tokens) or _local_files(tokens):
         apply(found, _CLOSED, "name.local")
     else:
         for text_rule in CLOSED_RULES:

@@ -25,7 +25,9 @@ the same arguments has no additional effect". Rule ids and what they set
 | name.verb.read | get list read search find query show describe fetch view count check | T | F | T | |
 | | diff status validate explain verify analyze render preview wait parse extract research | | | | |
 | name.verb.create | create add insert append upload record build grant register | F | F | F | |
-| name.verb.artifact | export convert generate synthesize download import compile backup snapshot unzip | F | F | | |
+| name.verb.export | export download: a copy of what exists comes back to the caller | T | F | T | |
+| name.verb.artifact | convert generate synthesize compile backup snapshot unzip | F | F | | |
+| name.verb.import | import: what comes in may overwrite what is there | F | T | | |
 | name.verb.send | send post publish notify email reply comment | F | F | F | T |
 | name.verb.update | update set put upsert write save configure assign enable disable block rotate | F | T | T | |
 | name.verb.edit | edit modify patch move rename replace apply deploy merge rebase | F | T | F | |
@@ -57,6 +59,12 @@ writes the files out: ``name.verb.artifact``), and ``resolve`` is opaque
 (resolving an incident closes it) unless the head of its object, the last
 word before any preposition, is a name, ID, address, path or alias
 (``resolve_host_name`` looks it up: ``name.verb.read``).
+
+Nouns of a job or an artifact: ``backup``, ``snapshot``, ``export``,
+``archive``, ``build``, ``deploy``... are verbs, but a name that starts with
+one and ends with another verb is in the noun-verb style: the last word is
+the action and the first its object (``backup_status`` reads the status of a
+backup, ``backup_download`` downloads one, ``backup_import`` imports one).
 
 Agent nouns: a name without a verb that ends in an agent noun made from a
 writing verb of the lexicon acts through it (``log_writer`` writes, never an
@@ -118,7 +126,9 @@ CREATE = VerbClass("name.verb.create", effect(read_only=False, destructive=False
 SEND = VerbClass("name.verb.send", effect(read_only=False, destructive=False, idempotent=False, open_world=True))
 UPDATE = VerbClass("name.verb.update", effect(read_only=False, destructive=True, idempotent=True))
 EDIT = VerbClass("name.verb.edit", effect(read_only=False, destructive=True, idempotent=False))
+EXPORT = VerbClass("name.verb.export", effect(read_only=True, destructive=False, idempotent=True))
 ARTIFACT = VerbClass("name.verb.artifact", effect(read_only=False, destructive=False))
+IMPORT = VerbClass("name.verb.import", effect(read_only=False, destructive=True))
 RESTORE = VerbClass("name.verb.restore", effect(read_only=False, destructive=True, idempotent=True))
 DELETE = VerbClass("name.verb.delete", effect(read_only=False, destructive=True, idempotent=True))
 EXECUTE = VerbClass("name.verb.execute", effect(read_only=False, idempotent=False))
@@ -141,11 +151,12 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
         "explore lint print display take capture scan aggregate render parse extract research",
     ),
     (CREATE, "create add insert append upload record build grant invite new clone copy fork duplicate register enroll"),
+    (EXPORT, "export download"),
     (
         ARTIFACT,
-        "export convert generate synthesize synthesise download import compile package bundle backup snapshot "
-        "unzip unpack untar decompress",
+        "convert generate synthesize synthesise compile package bundle backup snapshot unzip unpack untar decompress",
     ),
+    (IMPORT, "import"),
     (SEND, "send post publish notify email reply comment share message broadcast"),
     (
         UPDATE,
@@ -228,6 +239,11 @@ _NOUN_READS = frozenset(
     | {"query", "search", "lookup", "check", "wait", "poll", "view", "summary", "estimate", "compare", "ping"}
 )
 _JOINERS = frozenset({"and", "or", "then", "plus"})
+# Verbs that name a job or an artifact as often as an action: before a final verb they are its object.
+_JOB_NOUNS = frozenset(
+    {"backup", "snapshot", "export", "import", "download", "upload", "archive", "build", "package", "bundle"}
+    | {"deploy", "sync", "merge"}
+)
 _PREPOSITIONS = frozenset({"by", "for", "from", "in", "into", "of", "on", "to", "with", "at", "as"})
 
 # Verbs whose effect depends on their object, in general English: extracting
@@ -358,6 +374,11 @@ def parse_name(name: str) -> NameParts:
         if cls is None:
             continue
         rest = tokens[index + 1 :]
+        final = VERBS.get(rest[-1]) if rest and token in _JOB_NOUNS else None
+        if final is not None and not final.opaque:
+            # "backup_status", "archive_download": the job noun is the object of the final verb.
+            obj = tuple(t for t in (token, *rest[:-1]) if t not in NAME_QUALIFIERS)
+            return NameParts(tokens, rest[-1], by_object(rest[-1], final, ()), obj, qualifiers, ())
         cls = by_object(token, cls, rest)
         later: list[VerbClass] = []
         for offset, word in enumerate(rest):

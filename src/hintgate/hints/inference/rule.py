@@ -17,12 +17,10 @@ WEAK_RULES: tuple[str, ...] = (
     "schema.",
     "desc.irreversible",
     "desc.overwrite",
-    "desc.recoverable",
     "desc.saves-file",
     "desc.side-effect",
     "desc.simulated",
     "name.web",
-    "name.local",
 )
 """Rule ids (or their prefixes) whose evidence is weak: a word anywhere in the
 description or the name that is not its action, or a property of the input

@@ -13,6 +13,7 @@ Only top-level properties are read; their names are tokenised like tool names
 | schema.action-enum | picks the action (``action``, ``operation``) among choices one of which writes | riskiest |
 | schema.url-param | takes a URL to visit (``url``, ``urls``, ``uri``, ``href``) | OW T |
 | schema.local-path | requires a local file or directory path (and no URL) | OW F |
+| schema.export-path | of an export or download says where to save the copy (path, directory) | RO F |
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class SchemaFacts:
 
     __slots__ = (
         *("action_effect", "confirm", "dry_run", "exec_param", "exec_reads_only", "force", "local_path"),
-        *("output_path", "url"),
+        *("output_path", "url", "where_param"),
     )
 
     def __init__(self) -> None:
@@ -107,6 +108,7 @@ class SchemaFacts:
         self.url = False
         self.local_path = False
         self.action_effect: Effect | None = None
+        self.where_param: str | None = None
 
 
 def schema_facts(input_schema: Mapping[str, Any] | None) -> SchemaFacts:
@@ -135,6 +137,8 @@ def schema_facts(input_schema: Mapping[str, Any] | None) -> SchemaFacts:
             # A bare file *name* is placed by the server in its own output area;
             # a path or directory can point anywhere on disk.
             anywhere = bool(_WHERE_WORDS.intersection(words)) or joined == "filepath"
+            if (anywhere or output) and facts.where_param is None:
+                facts.where_param = name
             if output or (anywhere and _SAVE_TO.search(description)):
                 facts.output_path = True
             elif name in required:

@@ -12,10 +12,10 @@ Rule ids, in the order they are tried (first match per hint wins):
 
 | rule id | where | matches | sets |
 |---|---|---|---|
-| desc.irreversible | body | permanently, irreversible, cannot be undone, will be lost | RO F, D T |
+| desc.irreversible | body | permanently, irreversible, cannot be undone or restored, will be lost | RO F, D T |
 | desc.overwrite | body | overwrites, replaces the entire/existing, clears all | RO F, D T |
 | desc.read-only | lead | read-only (not "by default"), does not modify, without modifying | RO T, D F, I T |
-| desc.recoverable | body | soft delete, can be restored, moved to the trash | D F |
+| desc.recoverable | body | soft delete, can be restored, moved to the trash: for a delete only | D F |
 | desc.saves-file | body | saved to disk, writes ... to a file | RO F |
 | desc.side-effect | body | a third-person writing verb (updates, creates, sends, starts) | RO F |
 | desc.verb.<class> | lead | the opening verb(s), when the name has none (see naming) | as the class |
@@ -44,7 +44,9 @@ __all__ = [
     "BODY_LIMIT",
     "BODY_RULES",
     "CLOSED_RULES",
+    "EXPORT_TO_FILE_RULE",
     "LEAD_RULES",
+    "RECOVERABLE_RULE",
     "SIDE_EFFECT_RULES",
     "SIMULATED_RULE",
     "WEB_RULE",
@@ -96,8 +98,8 @@ def _rule(rule: str, stems: str, pattern: str, values: Effect) -> TextRule:
 BODY_RULES: tuple[TextRule, ...] = (
     _rule(
         "desc.irreversible",
-        "permanent irrevers undone reversed recovered undo lost",
-        r"\b(?:permanently|irreversibl[ey]|(?:cannot|can ?not|can't) be (?:undone|reversed|recovered)"
+        "permanent irrevers undone reversed recovered restored undo lost",
+        r"\b(?:permanently|irreversibl[ey]|(?:cannot|can ?not|can't) be (?:undone|reversed|recovered|restored)"
         r"|no way to (?:undo|recover)|will be (?:permanently )?lost)\b",
         effect(read_only=False, destructive=True),
     ),
@@ -125,12 +127,6 @@ LEAD_RULES: tuple[TextRule, ...] = (
 
 SIDE_EFFECT_RULES: tuple[TextRule, ...] = (
     _rule(
-        "desc.recoverable",
-        "soft restored recovered undone trash",
-        r"\bsoft[- ]delet\w*|\bcan be (?:restored|recovered|undone)\b|\bmoved? to (?:the )?trash\b",
-        effect(destructive=False),
-    ),
-    _rule(
         "desc.saves-file",
         "save writ",
         r"\b(?:saved?|saves|written|writes?) (?:\w+ ){0,3}?(?:to|into|on) (?:the )?(?:disk|a (?:local )?file"
@@ -148,6 +144,28 @@ SIDE_EFFECT_RULES: tuple[TextRule, ...] = (
     ),
 )
 """Side effects and their reversibility, anywhere in the description."""
+
+RECOVERABLE_RULE = _rule(
+    "desc.recoverable",
+    "soft restor recover undone trash bin",
+    r"\bsoft[- ]delet\w*|\bcan (?:later )?be (?:restored|recovered|undone|undeleted)\b"
+    r"|\b(?:mov(?:es?|ed|ing)|sends?|sent|puts?) (?:\w+ ){0,4}?to (?:the )?(?:trash|recycle bin|bin)\b",
+    effect(destructive=False),
+)
+"""A delete that says what it removes can come back (a soft delete, a trash): not destructive.
+
+Strong evidence only for a tool whose name's action deletes (``delete_note``,
+"can be restored later"); a warning such as "cannot be undone" anywhere in
+the description comes first and keeps it destructive."""
+
+EXPORT_TO_FILE_RULE = _rule(
+    "desc.saves-file",
+    "export download",
+    r"\b(?:export|download)(?:s|ed|ing)?\b(?:\s+\S+){0,6}?\s+(?:to|into)\s+(?:\w+\s+){0,3}?"
+    r"(?:file|disk|director(?:y|ies)|folder|path)\b",
+    effect(read_only=False),
+)
+"""An export or a download written to a file, a directory or a path: it writes there."""
 
 WEB_RULE = _rule(
     "desc.web",

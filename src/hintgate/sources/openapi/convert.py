@@ -322,8 +322,11 @@ class _Converter:
         if declared is not None and not isinstance(declared, Mapping):
             self.warnings.append(Problem(json_path((*path, "x-mcp-annotations")), "expected an object; ignored"))
             declared = None
-        # The title the document's author wrote for the tool beats one made from the summary or operationId.
+        # The title the document's author wrote for the tool beats one made from the summary or operationId;
+        # it is the tool's title, so annotations.title stays unset as for every operation.
         named = declared.get("title") if declared is not None else None
+        if declared is not None and "title" in declared:
+            declared = {key: value for key, value in declared.items() if key != "title"}
         title = named.strip() if isinstance(named, str) and named.strip() else None
         if title is None and summary and summary.strip():
             title = summary.strip()
