@@ -21,6 +21,8 @@ from isolation import child_env
 
 pytestmark = pytest.mark.anyio
 
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
+
 
 def config_file(tmp_path: Path, filesystem_cmd: list[str], timeout: float = 60) -> Path:
     path = tmp_path / "hintgate.json"
@@ -66,6 +68,14 @@ async def test_a_queued_write_is_approved_with_the_cli_and_its_result_reaches_th
             assert waiting.id[:8] in listed.stdout
             assert "fs_write_file" in listed.stdout
             assert max(len(line) for line in listed.stdout.splitlines()) <= 80
+            # Its arguments, shortened, and why it asks, whole (wrapped between words), at 80 columns.
+            assert "content=from the terminal" in listed.stdout
+            assert "path=/" in listed.stdout
+            said = {word for line in listed.stdout.splitlines() for word in line.split()}
+            assert set(waiting.reason.split()) <= said
+            if mode == "legacy":
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                (ARTIFACTS / "approvals.txt").write_text(listed.stdout, encoding="utf-8")
             assert not target.exists()
             answered = await asyncio.to_thread(hintgate, "approvals", "approve", waiting.id[:8], "--db", db)
             assert answered.returncode == 0, answered.stderr

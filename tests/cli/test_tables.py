@@ -66,6 +66,13 @@ def test_every_table_fits_80_columns_with_short_ids_and_whole_tool_names(tmp_pat
 
     calls = run80("calls", "--limit", "12", "--db", db, env=env)
     assert_fits(calls, {"notes_search_notes", "notes_list_notes", "notes_current_time"})
+    # Server and outcome are there, and the reason is whole: it wraps between words, not cut.
+    assert calls.splitlines()[1].split()[:5] == ["started", "server", "tool", "outcome", "why"]
+    assert "…" not in calls
+    recorded = json.loads(run80("calls", "--limit", "12", "--format", "json", "--db", db, env=env))
+    said = {word for line in calls.splitlines() for word in line.split()}
+    for row in recorded:
+        assert set(row["decision"]["reason"].split()) <= said
     sessions = run80("sessions", "--db", db, env=env)
     [session] = json.loads(run80("sessions", "--format", "json", "--db", db, env=env))
     assert_fits(sessions, {session["id"][:8]})

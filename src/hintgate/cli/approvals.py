@@ -76,15 +76,18 @@ async def _pending(store: Any) -> list[dict[str, Any]]:
 
 
 def approvals_text(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
-    """Pending approvals for people: short ids, tool, session, when asked, when it expires, the caller."""
-    from hintgate.hints.layout import Column, fit_table, short_id, when
+    """Pending approvals for people: short id, tool, its arguments (shortened), why it asks, when it expires."""
+    from hintgate.hints.layout import Column, fit_table, short_arguments, short_id, when
 
     columns = [
         Column("id"),
         Column("tool", cut=True, minimum=12),
-        Column("session", priority=3),
-        Column("asked", priority=2),
-        Column("expires", priority=1),
+        Column("arguments", priority=1, cut=True, minimum=26),
+        # The reason wraps between words rather than lose its end: that is where it names the fix.
+        Column("why", priority=2, cut=True, wrap=True, minimum=24),
+        Column("session", priority=6),
+        Column("asked", priority=5),
+        Column("expires", priority=3),
         Column("caller", priority=4),
     ]
     now = datetime.now(UTC)
@@ -92,6 +95,8 @@ def approvals_text(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: boo
         [
             str(row["id"]) if wide else short_id(row["id"]),
             str(row["tool"]),
+            short_arguments(row.get("arguments"), value_width=200 if wide else 20, sep="\n"),
+            str(row.get("reason") or ""),
             (str(row["session_id"]) if wide else short_id(row["session_id"])) if row.get("session_id") else "-",
             when(row.get("asked_at"), now=now),
             _expires_in(row.get("expires_at"), now),

@@ -9,6 +9,7 @@ column is not there at all. `wide` shows every column at full width.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Column", "fit_table", "short_id", "when"]
+__all__ = ["Column", "fit_table", "short_arguments", "short_id", "when"]
 
 _GAP = 3  # a column separator and one space of padding on each side of it
 _ELLIPSIS_MIN = 8  # a cut column keeps at least this many cells, or it is dropped
@@ -128,6 +129,23 @@ def fit_table(
 def short_id(value: object) -> str:
     """The first 8 characters of an id: enough to tell rows apart (`--session` takes such a prefix)."""
     return str(value or "")[:8]
+
+
+def short_arguments(arguments: object, *, value_width: int = 24, sep: str = " ") -> str:
+    """A call's arguments for people: `key=value` pairs joined by `sep`, each value cut to `value_width`."""
+    if arguments in (None, "", {}):
+        return "-"
+    if not isinstance(arguments, dict):
+        return _cut(json.dumps(arguments, ensure_ascii=False, default=str), value_width)
+    pairs = []
+    for key, value in arguments.items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+        pairs.append(f"{key}={_cut(' '.join(str(text).split()), value_width)}")
+    return sep.join(pairs)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def when(value: object, *, now: datetime | None = None) -> str:

@@ -19,6 +19,7 @@ from hintgate.hints.layout import Column, fit_table, short_id, when
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 
 __all__ = [
+    "call_outcome",
     "calls_text",
     "catalog_json",
     "catalog_text",
@@ -461,15 +462,20 @@ def _time(value: Any, wide: bool) -> str:
 
 
 def calls_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
-    """Recorded calls for people: when, tool, tier, verdict and why, duration, error."""
+    """Recorded calls for people: when, server, tool, outcome, and why the policy decided as it did.
+
+    At 80 columns the reason wraps between words instead of being cut: its
+    end is where it names what would change the verdict.
+    """
     columns = [
-        Column("started", priority=2),
+        Column("started", priority=3),
+        Column("server", priority=2),
         Column("tool"),
-        Column("tier", priority=4),
-        Column("verdict", priority=1),
-        Column("why", priority=3, cut=True),
-        Column("ms", priority=6, justify="right"),
-        Column("error", priority=5, cut=True),
+        Column("outcome"),
+        Column("why", priority=1, cut=True, wrap=True, minimum=28),
+        Column("ms", priority=5, justify="right"),
+        Column("error", priority=4, cut=True),
+        Column("tier", priority=6),
         Column("session", priority=7),
     ]
     cells: list[list[str | Text]] = []
@@ -477,19 +483,34 @@ def calls_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool
         decision = row.get("decision") or {}
         verdict = str(row.get("verdict") or "")
         session = str(row.get("session_id") or "")
+        outcome = call_outcome(verdict, failed=row.get("error") is not None)
         cells.append(
             [
                 _time(row.get("started_at"), wide),
+                str(row.get("server_id") or ""),
                 str(row.get("tool_name") or ""),
-                str(row.get("tier") or ""),
-                Text(verdict, style=_VERDICT_STYLE.get(verdict, "")),
+                Text(outcome, style=_OUTCOME_STYLE.get(outcome.rpartition(" ")[2], "")),
                 str(decision.get("reason") or ""),
                 f"{float(row.get('duration_ms') or 0):.1f}",
                 str(row.get("error") or ""),
+                str(row.get("tier") or ""),
                 session if wide else short_id(session),
             ]
         )
     return fit_table(columns, cells, width=width, wide=wide, title="calls")
+
+
+_OUTCOME_STYLE = {"ok": "green", "failed": "red", "denied": "bold red", "expired": "yellow", "withdrawn": "dim"}
+
+
+def call_outcome(verdict: str, *, failed: bool) -> str:
+    """What became of a recorded call, in a word or two: `ok`, `failed`, `approved, ok`, `denied`, `expired`..."""
+    if verdict in ("deny", "denied"):
+        return "denied"
+    if verdict in ("expired", "withdrawn"):
+        return verdict
+    result = "failed" if failed else "ok"
+    return f"approved, {result}" if verdict == "approved" else result
 
 
 def overrides_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
