@@ -22,7 +22,8 @@ HintgateError
 ├── OAuthLoginError
 ├── ExpectFileError
 ├── ListenError
-└── StoreError
+├── StoreError
+└── IdentityError
 ```
 """
 
@@ -140,3 +141,7 @@ class ListenError(HintgateError):
 
 class StoreError(HintgateError):
     """The database cannot be opened, read or written."""
+
+
+class IdentityError(HintgateError):
+    """A bearer token is not one the identity provider issued for this gateway, or its keys cannot be had."""

@@ -19,9 +19,9 @@ from rich.console import Console
 from rich.logging import RichHandler
 
 from hintgate.config.loading import parse_config
-from hintgate.config.model import GatewayConfig
+from hintgate.config.model import GatewayConfig, IdentityConfig
 from hintgate.config.settings import Settings
-from hintgate.errors import ConfigError, ListenError
+from hintgate.errors import ConfigError, IdentityError, ListenError
 from hintgate.outcome import Tracer
 from hintgate.server.gateway import Gateway
 
@@ -167,9 +167,11 @@ async def _serve_web(
     from hintgate.web.app import create_app
     from hintgate.web.auth import is_loopback
 
-    token = _token(settings, host, console)
+    identity = gateway.config.identity
+    token = _token(settings, host, console, identity=identity is not None)
+    verifier = await _verifier(identity)
     async with gateway.mcp_routes(host=host) as routes:
-        app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host))
+        app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host), identity=verifier)
         await _serve_app(
             app,
             host,
@@ -182,11 +184,30 @@ async def _serve_web(
         )
 
 
-def _token(settings: Settings, host: str, console: Console) -> str | None:
-    """The API token requests must carry: None on loopback (unless required there), else the configured or kept one."""
+async def _verifier(identity: IdentityConfig | None) -> Any:
+    """The bearer-token verifier of an `identity` section (None without one), its keys fetched once to say so."""
+    if identity is None:
+        return None
+    from hintgate.web.identity import TokenVerifier
+
+    verifier = TokenVerifier(identity)
+    try:
+        await verifier.keys.refresh()
+    except IdentityError as exc:
+        # The API token still works; people's tokens are refused until the issuer answers (fetched again per kid).
+        logger.warning("identity: cannot fetch the keys of %s yet: %s", identity.issuer, exc)
+    return verifier
+
+
+def _token(settings: Settings, host: str, console: Console, *, identity: bool = False) -> str | None:
+    """The API token requests must carry: None on loopback (unless required there), else the configured or kept one.
+
+    With an identity provider every request proves who makes it, on loopback too: the token is then the
+    operator's and automation's.
+    """
     from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
 
-    if is_loopback(host) and not settings.require_token:
+    if is_loopback(host) and not settings.require_token and not identity:
         return None
     if settings.api_token:
         token = settings.api_token.strip()
@@ -219,11 +240,16 @@ async def _serve_metrics(
     async def scrape(_request: Request) -> Response:
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
-    guard = Middleware(
-        BaseHTTPMiddleware,
-        dispatch=security_middleware(_token(settings, host, console), loopback=is_loopback(host)),
-    )
-    app = Starlette(routes=[Route("/metrics", scrape)], middleware=[guard])
+    identity = gateway.config.identity
+    token = _token(settings, host, console, identity=identity is not None)
+    guards = [Middleware(BaseHTTPMiddleware, dispatch=security_middleware(token, loopback=is_loopback(host)))]
+    verifier = await _verifier(identity)
+    if verifier is not None:
+        from hintgate.web.identity import identity_middleware
+
+        # Outermost (first), before the token check that takes the person it verified as signed in.
+        guards.insert(0, Middleware(BaseHTTPMiddleware, dispatch=identity_middleware(verifier, token)))
+    app = Starlette(routes=[Route("/metrics", scrape)], middleware=guards)
     await _serve_app(app, host, sock, console, ("metrics", "/metrics"))
 
 

@@ -34,9 +34,11 @@ from hintgate.redaction import REDACTED, secret_values, url_secrets
 
 __all__ = [
     "DEFAULT_ENV_ALLOW",
+    "SIGNING_ALGORITHMS",
     "ApiAuth",
     "GatewayConfig",
     "HttpTransport",
+    "IdentityConfig",
     "OAuthConfig",
     "OpenApiConfig",
     "OperationFilter",
@@ -136,6 +138,43 @@ class ToolOverride:
 
     hints: Mapping[Hint, bool]
     title: str | None = None
+
+
+SIGNING_ALGORITHMS: tuple[str, ...] = (
+    "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA",
+)  # fmt: skip
+"""The JWT signature algorithms `identity.algorithms` may name: public-key ones only.
+
+`none` proves nothing, and an HMAC algorithm (`HS256` ...) would verify with
+a shared secret: given the issuer's *public* key as that secret, anyone could
+sign a token the gateway accepts.
+"""
+
+
+@dataclass(frozen=True)
+class IdentityConfig:
+    """The company's identity provider, whose users may use the gateway (the `identity` section).
+
+    With it, the gateway is an OAuth 2.1 protected resource: `/mcp`, `/api` and
+    `/metrics` take `Authorization: Bearer JWT` from `issuer` for `audience`.
+
+    Attributes:
+        issuer: the OpenID issuer; its keys come from `{issuer}/.well-known/openid-configuration`.
+        audience: the resource tokens must be issued for (`aud`): the gateway's public `/mcp` URL.
+        user_claims: the claims that name a user, first present wins.
+        groups_claim: the claim listing a user's groups (a list of strings, or one string).
+        algorithms: the signature algorithms accepted (public-key ones only, `SIGNING_ALGORITHMS`).
+        clock_skew: seconds of difference between the issuer's clock and ours tolerated on `exp`, `nbf`, `iat`.
+        scopes: the scopes a client should ask for, advertised in the protected-resource metadata.
+    """
+
+    issuer: str
+    audience: str
+    user_claims: tuple[str, ...] = ("email", "preferred_username", "sub")
+    groups_claim: str = "groups"
+    algorithms: tuple[str, ...] = SIGNING_ALGORITHMS
+    clock_skew: float = 60.0
+    scopes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -461,6 +500,7 @@ class GatewayConfig:
         pins_file: a pins file (`integrity.pins`) whose definitions are accepted at start.
         source: the file it came from, if any.
         warnings: things that load but deserve a look, located like errors.
+        identity: the identity provider whose users may use the gateway, or None: one operator, no users.
     """
 
     sources: Mapping[str, SourceConfig] = field(default_factory=dict)
@@ -472,6 +512,7 @@ class GatewayConfig:
     source: Path | None = None
     warnings: tuple[str, ...] = ()
     policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
+    identity: IdentityConfig | None = None
 
     @property
     def servers(self) -> Mapping[str, ServerConfig]:

@@ -16,10 +16,13 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from hintgate.config.model import (
     _PREFIX_RE,
+    SIGNING_ALGORITHMS,
     GatewayConfig,
+    IdentityConfig,
     SourceConfig,
     Timeouts,
     ToolOverride,
@@ -113,6 +116,7 @@ class _Reader:
         self.sections: dict[str, str] = {}  # source name -> the config key of its section
         self.prefixes: dict[str, str] = {}  # non-empty prefix -> the source that has it
         self.policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
+        self.identity: IdentityConfig | None = None
 
     # -- reporting
 
@@ -269,6 +273,7 @@ class _Reader:
             on_change=self.on_change,
             pins_file=self.pins_file,
             policy=self.policy,
+            identity=self.identity,
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
 
@@ -368,6 +373,60 @@ class _Reader:
             # A relative path means relative to the config file.
             self.pins_file = Path(file).expanduser() if self.base is None else self.base / Path(file).expanduser()
 
+    def read_identity(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        spelled = ["issuer", "audience", "userClaim", "groupsClaim", "algorithms", "clockSkew", "scopes"]
+        self.keys(m, path, spelled)
+        for required in ("issuer", "audience"):
+            if required not in m:
+                self.error(path, f"{required} is required (the {_IDENTITY_NEEDS[required]})")
+        issuer = self.string(m["issuer"], (*path, "issuer"), empty=False) if "issuer" in m else None
+        if issuer is not None and (why := _issuer_problem(issuer)) is not None:
+            self.error((*path, "issuer"), why)
+            issuer = None
+        audience = self.string(m["audience"], (*path, "audience"), empty=False) if "audience" in m else None
+        got: dict[str, Any] = {}
+        if "userClaim" in m:
+            here = (*path, "userClaim")
+            given = m["userClaim"]
+            claims = self.strings([given] if isinstance(given, str) else given, here)
+            if claims is not None and claims and all(claims):
+                got["user_claims"] = claims
+            elif claims is not None:
+                self.error(here, "expected a claim name or a non-empty list of them")
+        if "groupsClaim" in m and (claim := self.string(m["groupsClaim"], (*path, "groupsClaim"), empty=False)):
+            got["groups_claim"] = claim
+        if "algorithms" in m and (names := self.strings(m["algorithms"], (*path, "algorithms"))) is not None:
+            for i, name in enumerate(names):
+                if name not in SIGNING_ALGORITHMS:
+                    why = (
+                        "proves nothing"
+                        if name.lower() == "none"
+                        else "is a shared-secret algorithm: the issuer's public key would sign tokens"
+                        if name.upper().startswith("HS")
+                        else "is not a JWT signature algorithm"
+                    )
+                    self.error(
+                        (*path, "algorithms", i),
+                        f"{json.dumps(name)} {why}; expected one of {', '.join(SIGNING_ALGORITHMS)}",
+                    )
+            if not names:
+                self.error((*path, "algorithms"), "expected at least one algorithm")
+            got["algorithms"] = names
+        if "clockSkew" in m:
+            skew = m["clockSkew"]
+            ok = isinstance(skew, int | float) and not isinstance(skew, bool) and math.isfinite(skew)
+            if not ok or not 0 <= skew <= 600:
+                self.error((*path, "clockSkew"), f"expected seconds from 0 to 600, got {_got(skew)}")
+            else:
+                got["clock_skew"] = float(skew)
+        if "scopes" in m and (scopes := self.strings(m["scopes"], (*path, "scopes"))) is not None:
+            got["scopes"] = scopes
+        if issuer and audience:
+            self.identity = IdentityConfig(issuer=issuer, audience=audience, **got)
+
     def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
         m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")
         out: dict[str, ToolOverride] = {}
@@ -440,7 +499,28 @@ _SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]
     "timeouts": _Reader.read_timeouts,
     "env": _Reader.read_env,
     "integrity": _Reader.read_integrity,
+    "identity": _Reader.read_identity,
 }
+
+_IDENTITY_NEEDS = {
+    "issuer": "OpenID issuer URL of the identity provider",
+    "audience": "resource tokens must be issued for: the gateway's public /mcp URL",
+}
+
+
+def _issuer_problem(issuer: str) -> str | None:
+    """Why `issuer` cannot be an OpenID issuer: https (http only on loopback), no query or fragment."""
+    parts = urlsplit(issuer)
+    host = (parts.hostname or "").lower()
+    local = host == "localhost" or host.startswith("127.") or host == "::1"
+    if parts.scheme != "https" and not (parts.scheme == "http" and local):
+        return f"expected an https:// URL (http:// only on this machine), got {json.dumps(issuer)}"
+    if not host:
+        return f"expected a URL with a host, got {json.dumps(issuer)}"
+    if parts.query or parts.fragment:
+        return f"an issuer has no query or fragment, got {json.dumps(issuer)}"
+    return None
+
 
 _VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
 _REF_RE = re.compile(r"(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hintgate import __version__
 from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, pins_api, servers_api
 from hintgate.web.auth import describe_security, security_middleware
+from hintgate.web.identity import TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
 
 __all__ = ["create_app"]
@@ -60,6 +61,7 @@ def create_app(
     mcp_routes: Sequence[Any] = (),
     token: str | None = None,
     loopback: bool | None = None,
+    identity: TokenVerifier | None = None,
 ) -> FastAPI:
     """Build the web app around a running gateway.
 
@@ -69,6 +71,7 @@ def create_app(
         mcp_routes: the MCP endpoint's routes (from `Gateway.mcp_routes`).
         token: the API token every request must carry, or None on loopback without `--require-token`.
         loopback: whether the gateway is bound to loopback (by default, whether no token is set).
+        identity: verifies bearer tokens from the identity provider, when the config has an `identity` section.
     """
     app = FastAPI(
         title="hintgate",
@@ -83,6 +86,9 @@ def create_app(
     app.state.store = store
     app.state.token = token
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
+    if identity is not None:
+        # Before the token check, which takes the person it verified as signed in.
+        app.add_middleware(Checked, check=identity_middleware(identity, token))
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before anything reads it
 
     @app.exception_handler(RequestValidationError)

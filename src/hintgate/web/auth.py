@@ -47,6 +47,7 @@ __all__ = [
     "COOKIE",
     "CSRF_HEADER",
     "MIN_TOKEN_LENGTH",
+    "PRINCIPAL",
     "TOKEN_FILE",
     "describe_security",
     "is_loopback",
@@ -62,6 +63,8 @@ CSRF_HEADER = "X-Hintgate-Request"
 MIN_TOKEN_LENGTH = 16
 TOKEN_FILE = "api-token"
 """The file in the data directory that keeps the API token (`load_or_create_token`)."""
+PRINCIPAL = "hintgate.principal"
+"""The ASGI scope key where the identity check (`hintgate.web.identity`) leaves who a request was verified as."""
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_\-]{32,}")  # what `secrets.token_urlsafe(32)` writes
 
@@ -228,7 +231,10 @@ def security_middleware(
             if refusal is not None:
                 return _problem(421, refusal)
         # Health's details are for those who may see everything; anyone may see whether it is up.
-        authenticated = token is None or token_matches(_presented(request), token)
+        # A person the identity provider vouched for (hintgate.web.identity, which ran first) counts as signed in.
+        authenticated = (
+            token is None or token_matches(_presented(request), token) or request.scope.get(PRINCIPAL) is not None
+        )
         request.state.authenticated = authenticated
         open_path = path in ("/login", "/api/health") or path.startswith("/static/")
         if not authenticated and not open_path:

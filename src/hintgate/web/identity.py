@@ -1,0 +1,365 @@
+"""The gateway as an OAuth 2.1 protected resource: people signed in at the company's identity provider.
+
+With an `identity` section, `/mcp`, `/api` and `/metrics` take
+`Authorization: Bearer JWT`, where the JWT is an access token the configured
+issuer signed for the configured audience (MCP authorization, RFC 9068,
+RFC 8707). The issuer's keys come from its OpenID discovery document's
+`jwks_uri`, are cached, and are fetched again when a token names a key id
+the cache does not hold, at most once per `REFRESH_EVERY` seconds (a flood of
+tokens naming made-up key ids costs the issuer one request per interval) and
+every `KEYS_MAX_AGE` seconds in any case. `iss`, `aud` and `exp` are required,
+`nbf` and `iat` checked when present, all with `clock_skew` seconds of slack.
+Only public-key algorithms are accepted: `alg: none` proves nothing, and an
+HMAC token would verify with the issuer's *public* key as its secret.
+
+A request without a token, or with one refused, gets 401 with
+`WWW-Authenticate: Bearer resource_metadata="..."` naming the RFC 9728
+protected-resource metadata, which the gateway serves (at
+`/.well-known/oauth-protected-resource` and at the path-suffixed form for the
+audience's path): MCP clients read it to find the issuer and log their user in.
+The static API token stays valid beside it, for automation and the operator
+(`API_TOKEN`), and the dashboard's cookie is left to `hintgate.web.auth`.
+
+A token once verified is remembered (up to `ACCEPTED_CACHE` tokens) until it
+expires, so a client's next request costs a dictionary lookup, not a signature
+check; the memory is emptied whenever the keys are fetched again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import jwt
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from hintgate.config.model import IdentityConfig
+from hintgate.errors import IdentityError
+from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind
+from hintgate.web.auth import PRINCIPAL, token_matches
+
+__all__ = [
+    "ACCEPTED_CACHE",
+    "KEYS_MAX_AGE",
+    "METADATA_PATH",
+    "REFRESH_EVERY",
+    "IssuerKeys",
+    "TokenVerifier",
+    "identity_middleware",
+    "principal_of",
+    "resource_metadata_url",
+]
+
+logger = logging.getLogger("hintgate")
+
+METADATA_PATH = "/.well-known/oauth-protected-resource"
+REFRESH_EVERY = 10.0
+"""Seconds between fetches of the issuer's keys prompted by an unknown key id."""
+KEYS_MAX_AGE = 3600.0
+"""Seconds the issuer's keys are used before they are fetched again anyway (a removed key stops working)."""
+ACCEPTED_CACHE = 4096
+"""Verified tokens remembered until they expire."""
+_FETCH_TIMEOUT = 10.0
+_FAMILY = {
+    **dict.fromkeys(("RS256", "RS384", "RS512", "PS256", "PS384", "PS512"), "RSA"),
+    **dict.fromkeys(("ES256", "ES384", "ES512"), "EC"),
+    "EdDSA": "OKP",
+}
+"""The key type (`kty`) each accepted algorithm signs with: a token's algorithm must fit its key."""
+
+
+def principal_of(scope: Mapping[str, Any]) -> Principal | None:
+    """The principal a request was verified as, or None when no identity check ran or it proved nothing."""
+    found = scope.get(PRINCIPAL)
+    return found if isinstance(found, Principal) else None
+
+
+class IssuerKeys:
+    """The signing keys an OpenID issuer publishes, fetched through its discovery document and cached.
+
+    Args:
+        issuer: the issuer as configured; discovery must name the same one.
+        get: fetches a URL's JSON (by default with httpx2, no redirects, 10 s): replaced in tests only to count.
+        refresh_every: the least time between two fetches prompted by an unknown key id.
+    """
+
+    def __init__(
+        self,
+        issuer: str,
+        *,
+        get: Callable[[str], Awaitable[Any]] | None = None,
+        refresh_every: float = REFRESH_EVERY,
+    ) -> None:
+        self.issuer = issuer
+        self.get = get or _get_json
+        self.refresh_every = refresh_every
+        self.keys: dict[str, jwt.PyJWK] = {}
+        self.declared: dict[str, str] = {}  # key id -> the algorithm its JWK names, when it names one
+        self.issuer_named = issuer  # the issuer as discovery spells it: `iss` must be exactly that
+        self.anonymous: list[jwt.PyJWK] = []  # keys published without a `kid`
+        self.fetched_at: float | None = None
+        self.fetches = 0
+        self.generation = 0  # bumped by every fetch that changed the keys
+        self._lock = anyio.Lock()
+
+    async def key(self, kid: str | None) -> jwt.PyJWK | None:
+        """The published key with this id (the only key without an id, when `kid` is None), or None."""
+        now = time.monotonic()
+        stale = self.fetched_at is None or now - self.fetched_at > KEYS_MAX_AGE
+        found = self._pick(kid)
+        if found is not None and not stale:
+            return found
+        async with self._lock:
+            found = self._pick(kid)
+            fetched = self.fetched_at
+            if fetched is not None and (time.monotonic() - fetched) < self.refresh_every:
+                # Fetched a moment ago (maybe by the request we waited for): what it has is what there is.
+                return found
+            if found is not None and not stale:
+                return found
+            await self.refresh()
+            return self._pick(kid)
+
+    def _pick(self, kid: str | None) -> jwt.PyJWK | None:
+        if kid is None:
+            return self.anonymous[0] if len(self.anonymous) == 1 and not self.keys else None
+        return self.keys.get(kid)
+
+    async def refresh(self) -> None:
+        """Fetch the discovery document and the key set again.
+
+        Raises:
+            IdentityError: the issuer cannot be reached, or answers with something other than its keys.
+        """
+        self.fetches += 1
+        self.fetched_at = time.monotonic()  # a failed fetch also waits its turn: no retry storm on a down issuer
+        base = self.issuer.rstrip("/")
+        discovery = await self.get(f"{base}/.well-known/openid-configuration")
+        if not isinstance(discovery, Mapping):
+            raise IdentityError(f"{base}/.well-known/openid-configuration is not a JSON object")
+        named = discovery.get("issuer")
+        if not isinstance(named, str) or named.rstrip("/") != base:
+            raise IdentityError(f"the discovery document of {self.issuer} names another issuer: {named!r}")
+        jwks_uri = discovery.get("jwks_uri")
+        if not isinstance(jwks_uri, str) or urlsplit(jwks_uri).scheme not in ("https", "http"):
+            raise IdentityError(f"the discovery document of {self.issuer} has no usable jwks_uri: {jwks_uri!r}")
+        document = await self.get(jwks_uri)
+        listed = document.get("keys") if isinstance(document, Mapping) else None
+        if not isinstance(listed, list):
+            raise IdentityError(f"{jwks_uri} is not a JSON Web Key Set (no keys list)")
+        keys: dict[str, jwt.PyJWK] = {}
+        declared: dict[str, str] = {}
+        anonymous: list[jwt.PyJWK] = []
+        for entry in listed:
+            if not isinstance(entry, Mapping) or entry.get("use", "sig") != "sig":
+                continue
+            try:
+                key = jwt.PyJWK(dict(entry))
+            except jwt.PyJWTError:
+                continue  # a key type or curve this machine cannot use: its tokens are refused
+            if key.key_type == "oct":
+                continue  # a shared secret has no place in a public key set
+            kid = entry.get("kid")
+            if isinstance(kid, str):
+                keys[kid] = key
+                if isinstance(alg := entry.get("alg"), str):
+                    declared[kid] = alg
+            else:
+                anonymous.append(key)
+        if set(keys) != set(self.keys) or len(anonymous) != len(self.anonymous):
+            self.generation += 1
+        self.keys, self.declared, self.anonymous = keys, declared, anonymous
+        self.issuer_named = named
+
+
+async def _get_json(url: str) -> Any:
+    import httpx2
+
+    try:
+        async with httpx2.AsyncClient(timeout=_FETCH_TIMEOUT, follow_redirects=False) as client:
+            response = await client.get(url, headers={"Accept": "application/json"})
+    except httpx2.HTTPError as exc:
+        raise IdentityError(f"cannot fetch {url}: {exc}") from exc
+    if response.status_code != 200:
+        raise IdentityError(f"{url} answered {response.status_code}")
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise IdentityError(f"{url} did not answer JSON") from exc
+
+
+class TokenVerifier:
+    """Turns a bearer token into the `Principal` it proves, or says why it proves nothing."""
+
+    def __init__(self, config: IdentityConfig, keys: IssuerKeys | None = None) -> None:
+        self.config = config
+        self.keys = keys or IssuerKeys(config.issuer)
+        self.accepted: dict[str, tuple[Principal, float]] = {}
+        self._generation = self.keys.generation
+        self._options: Any = {"require": ["exp", "iss", "aud"], "verify_signature": True}
+
+    async def principal(self, token: str) -> Principal:
+        """The person `token` names, when the issuer signed it for this gateway and it is in date.
+
+        Raises:
+            IdentityError: why the token is refused (one line, safe to show its bearer).
+        """
+        if self._generation != self.keys.generation:
+            self.accepted.clear()
+            self._generation = self.keys.generation
+        remembered = self.accepted.get(token)
+        if remembered is not None:
+            principal, expires = remembered
+            if time.time() <= expires + self.config.clock_skew:
+                return principal
+            del self.accepted[token]
+            raise IdentityError("the token has expired")
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError as exc:
+            raise IdentityError("the bearer token is not a JWT") from exc
+        alg = header.get("alg")
+        if alg not in self.config.algorithms:
+            raise IdentityError(f"tokens signed with {alg!r} are not accepted")
+        kid = header.get("kid")
+        key = await self.keys.key(kid if isinstance(kid, str) else None)
+        if key is None:
+            raise IdentityError(f"the token is signed with a key the issuer does not publish (kid {kid!r})")
+        declared = self.keys.declared.get(kid) if isinstance(kid, str) else None
+        if key.key_type != _FAMILY[alg] or declared not in (None, alg):
+            raise IdentityError(f"the issuer's key {kid!r} is not a key for {alg}")
+        try:
+            claims = jwt.decode(
+                token,
+                key.key,
+                algorithms=[alg],
+                audience=self.config.audience,
+                issuer=self.keys.issuer_named,
+                leeway=self.config.clock_skew,
+                options=self._options,
+            )
+        except jwt.ExpiredSignatureError as exc:
+            raise IdentityError("the token has expired") from exc
+        except jwt.InvalidAudienceError as exc:
+            raise IdentityError(f"the token is not for this gateway (audience is not {self.config.audience})") from exc
+        except jwt.InvalidIssuerError as exc:
+            raise IdentityError(f"the token is not from {self.config.issuer}") from exc
+        except jwt.ImmatureSignatureError as exc:
+            raise IdentityError("the token is not valid yet") from exc
+        except jwt.MissingRequiredClaimError as exc:
+            raise IdentityError(f"the token has no {exc.claim!r} claim") from exc
+        except jwt.PyJWTError as exc:
+            raise IdentityError(f"the token's signature does not verify ({type(exc).__name__})") from exc
+        principal = self._principal(claims)
+        if len(self.accepted) >= ACCEPTED_CACHE:
+            del self.accepted[next(iter(self.accepted))]
+        self.accepted[token] = (principal, float(claims["exp"]))
+        return principal
+
+    def _principal(self, claims: Mapping[str, Any]) -> Principal:
+        name = next(
+            (v for c in self.config.user_claims if isinstance(v := claims.get(c), str) and v.strip()),
+            None,
+        )
+        if name is None:
+            raise IdentityError(f"the token names no user (none of {', '.join(self.config.user_claims)})")
+        listed = claims.get(self.config.groups_claim, ())
+        if isinstance(listed, str):
+            listed = [listed]
+        groups = frozenset(g for g in listed if isinstance(g, str)) if isinstance(listed, list) else frozenset()
+        subject = claims.get("sub")
+        return Principal(
+            name.strip(), PrincipalKind.USER, groups, subject=subject if isinstance(subject, str) else None
+        )
+
+
+def resource_metadata_url(config: IdentityConfig) -> str:
+    """Where the protected-resource metadata of the audience is: its origin, the well-known path, its path."""
+    parts = urlsplit(config.audience)
+    path = parts.path.rstrip("/")
+    return f"{parts.scheme}://{parts.netloc}{METADATA_PATH}{path}"
+
+
+def _metadata(config: IdentityConfig) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "resource": config.audience,
+        "authorization_servers": [config.issuer],
+        "bearer_methods_supported": ["header"],
+        "resource_signing_alg_values_supported": list(config.algorithms),
+        "resource_name": "hintgate",
+    }
+    if config.scopes:
+        document["scopes_supported"] = list(config.scopes)
+    return document
+
+
+def _challenge(config: IdentityConfig, url: str, error: str | None = None) -> str:
+    parts = [f'resource_metadata="{url}"']
+    if config.scopes:
+        parts.append(f'scope="{" ".join(config.scopes)}"')
+    if error is not None:
+        parts.append('error="invalid_token"')
+        parts.append(f"error_description={json.dumps(error)}")
+    return "Bearer " + ", ".join(parts)
+
+
+def _guarded(path: str) -> bool:
+    """Whether a path takes a bearer token from the identity provider: MCP, the REST API and metrics."""
+    if path == "/api/health":
+        return False  # whether it is up is for anyone: load balancers ask without a token
+    return path in ("/mcp", "/metrics", "/api") or path.startswith(("/mcp/", "/api/"))
+
+
+def identity_middleware(
+    verifier: TokenVerifier, token: str | None
+) -> Callable[[Request, Callable[[Request], Awaitable[Response]]], Awaitable[Response]]:
+    """An HTTP check answering the metadata document and verifying bearer JWTs (see the module's docstring).
+
+    A verified request carries its `Principal` in the scope (`PRINCIPAL`), which
+    `hintgate.web.auth` takes as authenticated; the API token is left to that
+    check, and a request with it is the `API_TOKEN` principal.
+
+    Args:
+        verifier: checks the tokens.
+        token: the gateway's static API token, if any.
+    """
+    config = verifier.config
+    url = resource_metadata_url(config)
+    metadata = _metadata(config)
+    documents = {METADATA_PATH, METADATA_PATH + urlsplit(config.audience).path.rstrip("/")}
+
+    async def check(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        path = request.scope["path"]
+        if path in documents and request.method in ("GET", "HEAD"):
+            return JSONResponse(metadata, headers={"Cache-Control": "max-age=3600"})
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        presented = value.strip() if scheme.lower() == "bearer" else ""
+        if presented.count(".") == 2:
+            try:
+                request.scope[PRINCIPAL] = await verifier.principal(presented)
+            except IdentityError as exc:
+                return _refusal(config, url, str(exc))
+            return await call_next(request)
+        if token is not None and token_matches(presented, token):
+            request.scope[PRINCIPAL] = API_TOKEN
+            return await call_next(request)
+        if _guarded(path) and not presented and not (path.startswith("/api/") and request.cookies):
+            return _refusal(config, url, None)
+        return await call_next(request)
+
+    return check
+
+
+def _refusal(config: IdentityConfig, url: str, error: str | None) -> Response:
+    detail = error or "a bearer token from the identity provider is required"
+    return JSONResponse(
+        {"detail": detail},
+        status_code=401,
+        headers={"WWW-Authenticate": _challenge(config, url, error)},
+    )

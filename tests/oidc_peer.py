@@ -1,0 +1,89 @@
+"""tests/peers/oidc_issuer.mjs run as a child: a real OpenID provider (the npm `oidc-provider` package).
+
+People: alice (group readers), bob (devs), carol (dba); each is also a client_credentials client
+(id = name, secret = NAME-secret), so a test gets a person's token without a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from oauth_peer import free_port
+
+PEERS = Path(__file__).parent / "peers"
+SCRIPT = PEERS / "oidc_issuer.mjs"
+
+
+class OidcIssuer:
+    """The OpenID provider at `issuer`, until `stop()`."""
+
+    def __init__(self, redirect_uris: tuple[str, ...] = ()) -> None:
+        node = shutil.which("node")
+        if node is None or not (PEERS / "node_modules" / "oidc-provider").is_dir():
+            if os.environ.get("CI"):
+                pytest.fail("oidc-provider is missing: scripts/test installs it with npm")
+            pytest.skip("oidc-provider not installed (run scripts/test)")
+        self.port = free_port()
+        self.issuer = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "OIDC_REDIRECT_URIS": " ".join(redirect_uris)}
+        self.process = subprocess.Popen(
+            [node, str(SCRIPT), str(self.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=PEERS,
+        )
+        ready = threading.Event()
+
+        def wait_ready() -> None:
+            assert self.process.stdout is not None
+            if self.process.stdout.readline().strip() == "ready":
+                ready.set()
+
+        threading.Thread(target=wait_ready, daemon=True).start()
+        if not ready.wait(30):
+            self.stop()
+            raise RuntimeError("the OpenID provider did not start within 30 s")
+
+    def token(self, person: str, resource: str, scope: str | None = None) -> str:
+        """An access token for `person` (client_credentials), issued for `resource`."""
+        data = {"grant_type": "client_credentials", "resource": resource}
+        if scope:
+            data["scope"] = scope
+        response = httpx.post(f"{self.issuer}/token", data=data, auth=(person, f"{person}-secret"), timeout=10)
+        response.raise_for_status()
+        token: str = response.json()["access_token"]
+        return token
+
+    def signed(self, **claims: Any) -> str:
+        """A JWT with exactly these claims (and `iss`), signed by the provider's current key."""
+        response = httpx.post(f"{self.issuer}/test/sign", json={"claims": claims}, timeout=10)
+        response.raise_for_status()
+        token: str = response.json()["token"]
+        return token
+
+    def rotate(self) -> str:
+        """Replace the signing key (the old one is no longer published); returns the new key id."""
+        response = httpx.post(f"{self.issuer}/test/rotate", timeout=30)
+        response.raise_for_status()
+        kid: str = response.json()["kid"]
+        return kid
+
+    def jwks(self) -> dict[str, Any]:
+        keys: dict[str, Any] = httpx.get(f"{self.issuer}/jwks", timeout=10).json()
+        return keys
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
