@@ -377,3 +377,42 @@ async def test_a_role_without_grants_cannot_approve_a_call_by_forging_a_notifica
     # What the gateway itself sends tells a listener nothing: no id, no state, no approver.
     assert asked.id not in "".join(heard)
     assert "alice" not in "".join(heard)
+
+
+@pytest.mark.parametrize("first", ["answer", "cancel"])
+async def test_an_approval_racing_the_calls_cancellation_is_answered_withdrawn_and_stored_withdrawn(
+    store: Store, first: str
+) -> None:
+    queue = ApprovalQueue(ledger=store.approvals)
+    waiting = asyncio.ensure_future(
+        queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments={"path": "a"},
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=60,
+        )
+    )
+    with anyio.fail_after(30):
+        while not (listed := await store.approvals.pending()):
+            await asyncio.sleep(0.02)
+        [asked] = listed
+        if first == "cancel":
+            waiting.cancel()
+        answering = asyncio.ensure_future(queue.respond(asked.id, Answer.APPROVE_ONCE, actor="alice", via="api"))
+        if first == "answer":
+            await asyncio.sleep(0)  # the answer starts its write; the cancellation lands while it is in flight
+            waiting.cancel()
+        ended = await answering
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        while queue._background:  # the withdrawal is written in the background
+            await asyncio.sleep(0.02)
+        row = await _only_row(store)
+    assert ended is not None
+    assert (ended.state, ended.won) == ("withdrawn", False)
+    assert row["state"] == "withdrawn"

@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 
 _REMEMBERED = 500  # approvals that left the queue kept to explain a late answer
 _CALLER_CHECK = 0.25  # seconds between checks that the caller still waits for the result
+_TAKEN_WAIT = 10.0  # seconds an answer waits to learn whether its waiter took it (one loop turn, or a store write)
 
 
 class Answer(enum.StrEnum):
@@ -124,6 +125,8 @@ class PendingApproval:
     """The tool's hints, provenance and tier when it was asked."""
     replica: str | None = None
     """The gateway instance whose call waits (None: this one, without a shared ledger)."""
+    _taken: asyncio.Future[Ended] | None = field(default=None, repr=False)
+    """How the local wait ended, once it has: an answer learns from it whether its call will run."""
 
     @property
     def caller_connected(self) -> bool:
@@ -272,7 +275,9 @@ class ApprovalQueue:
         cancelled, or closed its session) withdraws it too.
         """
         now = datetime.now(UTC)
-        future: asyncio.Future[tuple[Answer, str, str | None]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[tuple[Answer, str, str | None]] = loop.create_future()
+        taken: asyncio.Future[Ended] = loop.create_future()
         approval = PendingApproval(
             id=str(uuid.uuid4()),
             tool=tool,
@@ -291,6 +296,7 @@ class ApprovalQueue:
             call_id=call_id,
             hints=hints,
             replica=self.ledger.replica if self.ledger is not None else None,
+            _taken=taken,
         )
         self._pending[approval.id] = approval
         shared = await self._share(approval)
@@ -321,6 +327,8 @@ class ApprovalQueue:
                     self._in_background(self._withdraw(approval.id, ended.reason))
             if future.done() and not future.cancelled():
                 future.exception()  # an expiry or withdrawal heard too late is nobody's error
+            if not taken.done():
+                taken.set_result(ended)
             self._pending.pop(approval.id, None)
             self._ended[approval.id] = ended
             while len(self._ended) > _REMEMBERED:
@@ -374,7 +382,16 @@ class ApprovalQueue:
     async def _withdraw(self, approval_id: str, reason: str) -> None:
         assert self.ledger is not None
         try:
-            await self.ledger.settle(approval_id, "withdrawn", answer=None, actor="client", via="caller", reason=reason)
+            # An approval given in the instant the call was cancelled ran nothing: the row says withdrawn.
+            await self.ledger.settle(
+                approval_id,
+                "withdrawn",
+                answer=None,
+                actor="client",
+                via="caller",
+                reason=reason,
+                replace=("approved",),
+            )
         except HintgateError as exc:
             logger.warning("could not mark approval %s withdrawn in the store: %s", approval_id, exc)
 
@@ -429,7 +446,10 @@ class ApprovalQueue:
 
         Returns:
             `won=True` when this answer settled it; else how it ended (answered,
-            expired or withdrawn). None when there is no such approval.
+            expired or withdrawn). None when there is no such approval. An
+            approval of this process is answered only once its waiter has taken
+            the answer: a call withdrawn in the meantime (its client cancelled
+            or left) is answered `withdrawn`, never `approved`.
 
         Raises:
             HintgateError: the ledger cannot be reached.
@@ -440,9 +460,14 @@ class ApprovalQueue:
         if waiting and local is not None and not local.caller_connected and answer is not Answer.DENY:
             # Approving for a caller who is gone would run a write nobody waits for.
             return Ended("withdrawn", _GONE)
+        gone = self._ended.get(approval_id)
+        if local is None and gone is not None and gone.state == "withdrawn":
+            # Its wait ended here; the ledger may not have been told yet (that is written in the background).
+            return gone
         if self.ledger is None:
             if self.answer(approval_id, answer, actor=actor, note=note):
-                return Ended(state, f"{state} by {actor}", won=True, note=note, answer=answer, actor=actor)
+                won = Ended(state, f"{state} by {actor}", won=True, note=note, answer=answer, actor=actor)
+                return await self._taken_as(local, won)
             return self.ended(approval_id)
         reason = answered_reason(state, actor, via, note)
         ended = await self.ledger.settle(
@@ -451,7 +476,23 @@ class ApprovalQueue:
         future = local._future if local is not None else None
         if ended is not None and ended.won and future is not None and not future.done():
             future.set_result((answer, actor, note))
+        if ended is not None and ended.won:
+            return await self._taken_as(local, ended)
         return ended
+
+    @staticmethod
+    async def _taken_as(local: PendingApproval | None, won: Ended) -> Ended:
+        """What a winning answer amounts to once the local waiter took it: withdrawn if its call was."""
+        taken = local._taken if local is not None else None
+        if taken is None:
+            return won  # held by another replica: it answers for itself
+        try:
+            final = await asyncio.wait_for(asyncio.shield(taken), _TAKEN_WAIT)
+        except TimeoutError:
+            return won
+        if won.state == "approved" and final.state in ("withdrawn", "expired"):
+            return Ended(final.state, final.reason, won=False, actor=final.actor)
+        return won
 
     def answer(self, approval_id: str, answer: Answer, *, actor: str, note: str | None = None) -> bool:
         """Answer a pending approval of this process, without a ledger; False when it is no longer pending."""
