@@ -21,6 +21,7 @@ HintgateError
 │   └── ToolsFileError
 ├── OAuthLoginError
 ├── ExpectFileError
+├── BaselineFileError
 ├── ListenError
 ├── StoreError
 └── IdentityError
@@ -133,6 +134,10 @@ class OAuthLoginError(HintgateError):
 
 class ExpectFileError(HintgateError):
     """A lint --expect file is missing or malformed."""
+
+
+class BaselineFileError(HintgateError):
+    """A lint --baseline file is missing or malformed, or an entry gives no reason."""
 
 
 class ListenError(HintgateError):

@@ -317,3 +317,84 @@ def test_lint_fails_on_a_poisoned_description_and_sarif_points_at_its_span(tmp_p
     ssh = next(r for r in scanned if r["ruleId"] == "HG613" and "ssh" in r["message"]["text"])
     start, end = ssh["properties"]["span"]["start"], ssh["properties"]["span"]["end"]
     assert poisoned["description"][start:end] == "~/.ssh"
+
+
+NOTEBOOK = str(Path(__file__).parents[1] / "fixtures" / "notebook_server.py")
+
+
+@pytest.fixture
+def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME in a tmp dir for these tests and the servers they start."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def test_lint_passes_a_server_whose_export_download_and_backup_status_tools_are_read_only(own_home: Path) -> None:
+    result = run("lint", "--format", "json", "--fail-on", "warning", "--", sys.executable, NOTEBOOK, "correct")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["findings"] == []
+    assert document["summary"]["tiers"]["declared"] == document["summary"]["tiers"]["resolved"]
+    assert document["trust"] == {
+        "level": "trusted",
+        "source": "default for a local command",
+        "declared_hints_count": True,
+    }
+    lying = run("lint", "--", sys.executable, NOTEBOOK, "lying")
+    assert lying.exit_code == EXIT_FINDINGS
+    assert "HG301 declared-read-only-but-writes  export_notebook_to_disk" in lying.stdout
+    assert "trust: trusted (default for a local command)" in lying.stdout
+
+
+def test_a_baseline_written_filled_in_and_checked_in_lets_correct_annotations_pass(
+    own_home: Path, tmp_path: Path
+) -> None:
+    lying = ["--", sys.executable, NOTEBOOK, "lying"]
+    baseline = tmp_path / "lint-baseline.yaml"
+    written = run("lint", "--write-baseline", str(baseline), *lying)
+    assert written.exit_code == 0, written.output
+    assert "give the 1 empty reasons" in written.stderr
+    text = baseline.read_text()
+    assert 'tool: "export_notebook_to_disk"' in text
+    assert "code: HG301" in text
+    refused = run("lint", "--baseline", str(baseline), *lying)
+    assert refused.exit_code == EXIT_USAGE
+    assert "accepted[0]: export_notebook_to_disk HG301: give the reason" in refused.output
+    baseline.write_text(text.replace('reason: ""', 'reason: "the directory is a sandbox the user empties"'))
+    passed = run("lint", "--format", "json", "--baseline", str(baseline), *lying)
+    assert passed.exit_code == 0, passed.output
+    document = json.loads(passed.stdout)
+    assert [(a["code"], a["tool"], a["reason"]) for a in document["accepted"]] == [
+        ("HG301", "export_notebook_to_disk", "the directory is a sandbox the user empties")
+    ]
+    assert not [f for f in document["findings"] if f["severity"] == "error"]
+    sarif = json.loads(run("lint", "--format", "sarif", "--baseline", str(baseline), *lying).stdout)
+    [suppressed] = [r for r in sarif["runs"][0]["results"] if "suppressions" in r]
+    assert suppressed["suppressions"][0]["justification"] == "the directory is a sandbox the user empties"
+    # Once the tool is gone the entry is stale: reported, and a failure at --fail-on warning.
+    fixed = ["--", sys.executable, NOTEBOOK, "correct"]
+    stale = run("lint", "--baseline", str(baseline), *fixed)
+    assert stale.exit_code == 0, stale.output
+    assert "HG505 baseline-stale  export_notebook_to_disk" in stale.stdout
+    assert run("lint", "--fail-on", "warning", "--baseline", str(baseline), *fixed).exit_code == EXIT_FINDINGS
+
+
+def test_fail_on_never_does_not_silence_the_expect_files_tier_checks(tmp_path: Path, time_cmd: list[str]) -> None:
+    expect = tmp_path / "expect.yaml"
+    expect.write_text("destructive: [get_current_time, convert_time]\n")
+    result = run("lint", "--format", "json", "--fail-on", "never", "--expect", str(expect), "--", *time_cmd)
+    assert result.exit_code == EXIT_FINDINGS
+    assert {f["code"] for f in json.loads(result.stdout)["findings"]} >= {"HG501"}
+    expect.write_text("read-only: [get_current_time, convert_time]\n")
+    result = run("lint", "--fail-on", "never", "--expect", str(expect), "--", *time_cmd)
+    assert result.exit_code == 0, result.output
+
+
+def test_lint_with_a_bad_baseline_exits_2_naming_the_file(tmp_path: Path) -> None:
+    baseline = tmp_path / "b.yaml"
+    baseline.write_text("accepted:\n  - {tool: a, code: HG301}\n")
+    result = runner.invoke(app, ["lint", "--baseline", str(baseline), str(tmp_path / "x.json")])
+    assert result.exit_code == EXIT_USAGE
+    assert "b.yaml:2: accepted[0]: a HG301: give the reason" in result.output

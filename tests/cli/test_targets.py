@@ -79,3 +79,18 @@ def test_bad_tools_files_name_the_file_and_json_path(tmp_path: Path, text: str, 
     path.write_text(text)
     with pytest.raises(ToolsFileError, match=message):
         read_tools_file(path)
+
+
+def test_a_bare_target_is_linted_with_the_trust_the_gateway_gives_its_origin(tmp_path: Path) -> None:
+    command = parse_target(["mcp-server-time"]).lint_trust()
+    assert (command.level, command.source, command.believed) == ("trusted", "default for a local command", True)
+    url = parse_target(["https://mcp.example.com/mcp"]).lint_trust()
+    assert (url.level, url.source, url.believed) == ("untrusted", "default for a URL", False)
+    tools = tmp_path / "tools.json"
+    tools.write_text('{"tools": []}')
+    listing = parse_target([str(tools)]).lint_trust()
+    assert (listing.source, listing.believed) == ("default for a tools file", True)
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"mcpServers": {"time": {"command": "mcp-server-time", "trust": "trusted"}}}))
+    configured = parse_target([], config=str(config), server="time").lint_trust()
+    assert (configured.level, configured.source, configured.believed) == ("trusted", "config", True)

@@ -7,7 +7,7 @@ import pytest
 
 from hintgate.errors import ExpectFileError
 from hintgate.hints.annotations import Hint, Tier
-from hintgate.hints.lint import RULES, Severity, lint_tools, load_expect
+from hintgate.hints.lint import RULES, LintTrust, Severity, lint_tools, load_expect
 
 
 def tool(name: str, annotations: Any = None, **extra: Any) -> dict[str, Any]:
@@ -262,3 +262,30 @@ def test_lint_applies_the_configs_overrides_like_the_gateway() -> None:
     report = lint_tools([raw], target="t", trusted=False, overrides=lambda name: ({Hint.READ_ONLY: True}, "Frob"))
     assert report.tools[0].tier is Tier.READ_ONLY
     assert report.tools[0].title == "Frob"
+
+
+def test_an_expect_mismatch_fails_even_when_fail_on_is_never(tmp_path: Path) -> None:
+    expect = load_expect(write_expect(tmp_path, "destructive: [get_note, create_note, delete_note, purge_note]\n"))
+    report = lint_tools(SEED_003_TOOLS, target="t", expect=expect)
+    assert {f.code for f in report.findings} >= {"HG501"}
+    assert report.fails(None)
+    matching = load_expect(
+        write_expect(
+            tmp_path, "read-only: [get_note]\nadditive-write: [create_note, delete_note]\ndestructive: [purge_note]\n"
+        )
+    )
+    assert not lint_tools(SEED_003_TOOLS, target="t", expect=matching).fails(None)
+
+
+def test_the_report_says_which_trust_it_resolved_with() -> None:
+    raw = {"name": "frobnicate", "annotations": {"readOnlyHint": True}}
+    local = lint_tools([raw], target="t", trust=LintTrust("trusted", "default for a local command", believed=True))
+    remote = lint_tools([raw], target="t", trust=LintTrust("untrusted", "default for a URL", believed=False))
+    assert local.tools[0].tier is Tier.READ_ONLY
+    assert remote.tools[0].tier is Tier.UNKNOWN
+    assert remote.to_json()["trust"] == {
+        "level": "untrusted",
+        "source": "default for a URL",
+        "declared_hints_count": False,
+    }
+    assert str(local.trust) == "trusted (default for a local command)"

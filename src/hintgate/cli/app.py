@@ -44,7 +44,14 @@ from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
 from hintgate.cli.servers import servers_app
 from hintgate.cli.store_commands import calls, overrides_app, sessions
-from hintgate.errors import ConfigError, ExpectFileError, HintgateError, ListenError, TargetError
+from hintgate.errors import (
+    BaselineFileError,
+    ConfigError,
+    ExpectFileError,
+    HintgateError,
+    ListenError,
+    TargetError,
+)
 
 if TYPE_CHECKING:
     from hintgate.cli.targets import Listing
@@ -129,19 +136,39 @@ def lint(
         Path | None,
         typer.Option("--expect", help="YAML file mapping tiers to tool names; fail on any mismatch."),
     ] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="YAML file of accepted findings (tool, code, reason): they do not fail."),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--write-baseline",
+            help="Write the findings that fail (and those --baseline accepts, with their reasons) to this file.",
+        ),
+    ] = None,
     output: Annotated[LintFormat, typer.Option("--format", help="Report format.")] = LintFormat.TEXT,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Least severe finding that fails.")] = FailOn.ERROR,
+    fail_on: Annotated[
+        FailOn,
+        typer.Option("--fail-on", help="Least severe finding that fails (an --expect mismatch always fails)."),
+    ] = FailOn.ERROR,
     timeout: TimeoutOpt = 30.0,
     profile: ProfileOpt = None,
 ) -> None:
-    """Check a server's tool annotations: missing, contradictory, or at odds with what the tools do."""
+    """Check a server's tool annotations: missing, contradictory, or at odds with what the tools do.
+
+    A bare TARGET is linted with the trust the gateway would give it: a local
+    command's declared hints count, a URL's do not; the report says which.
+    """
     from hintgate.hints.annotations import Hint
+    from hintgate.hints.baseline import apply_baseline, baseline_entries, baseline_text, load_baseline
     from hintgate.hints.lint import Severity, lint_tools, load_expect
     from hintgate.hints.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
 
     try:
         expected = load_expect(expect) if expect is not None else None
-    except ExpectFileError as exc:
+        accepted = load_baseline(baseline) if baseline is not None else []
+    except (ExpectFileError, BaselineFileError) as exc:
         fail(str(exc), EXIT_USAGE)
     listing = _listing(target, config, server, timeout)
     if profile is None and listing.target.config is not None:
@@ -159,12 +186,25 @@ def lint(
             server=listing.server,
             profile=profile,
             expect=expected,
-            # Configured: what the gateway would do with this server, trust included.
-            trusted=listing.target.trusted if configured is not None else True,
+            # What the gateway would do with this server: its config's trust, else the default for its origin.
+            trust=listing.target.lint_trust(),
             overrides=overrides,
         )
     except HintgateError as exc:
         fail(str(exc), EXIT_USAGE)
+    apply_baseline(report, accepted)
+    threshold = None if fail_on is FailOn.NEVER else Severity(fail_on.value)
+    if write_baseline is not None:
+        entries = baseline_entries(report, threshold=threshold or Severity.WARNING, keep=accepted)
+        try:
+            write_baseline.write_text(baseline_text(entries), encoding="utf-8")
+        except OSError as exc:
+            fail(f"{write_baseline}: cannot write the baseline: {exc.strerror}", EXIT_USAGE)
+        empty = sum(1 for _, reason in entries if not reason)
+        todo = f"; give the {empty} empty reasons before using it with --baseline" if empty else ""
+        Console(stderr=True).print(
+            f"wrote {len(entries)} accepted findings to {write_baseline}{todo}", highlight=False, soft_wrap=True
+        )
     console = out()
     if output is LintFormat.JSON:
         print_json(console, lint_json(report))
@@ -175,8 +215,8 @@ def lint(
         console.file.write(lint_markdown(report))
     else:
         console.print(lint_text(report))
-    threshold = None if fail_on is FailOn.NEVER else Severity(fail_on.value)
-    if report.fails(threshold):
+    # Writing a baseline accepts what lint found, but not a tool outside the tier the expect file gives it.
+    if report.fails(None if write_baseline is not None else threshold):
         raise typer.Exit(EXIT_FINDINGS)
 
 

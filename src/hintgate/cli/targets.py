@@ -25,6 +25,7 @@ from hintgate.config.model import (
     child_environment,
 )
 from hintgate.errors import TargetError, ToolsFileError
+from hintgate.hints.lint import LintTrust
 
 __all__ = ["Listing", "Target", "fetch_listing", "parse_target", "read_tools_file"]
 
@@ -51,6 +52,23 @@ class Target:
     def trusted(self) -> bool:
         """Whether the config says this server is trusted (a bare target is not)."""
         return self.server is not None and self.server.trust is Trust.TRUSTED
+
+    def lint_trust(self) -> LintTrust:
+        """The trust the gateway would give this target, for `hintgate lint`, and where it comes from.
+
+        A configured server gets its config's. A bare command is a program its
+        user runs with their own rights: a lying hint gains it nothing, so its
+        declared hints count (lint still reports where evidence contradicts
+        them). A URL is someone else's service: untrusted. A tools file is the
+        project's own listing, linted like a local command.
+        """
+        if self.server is not None:
+            level = self.server.trust
+            return LintTrust(level.value, "config", level is Trust.TRUSTED)
+        if isinstance(self.transport, HttpTransport):
+            return LintTrust(Trust.UNTRUSTED.value, "default for a URL", believed=False)
+        origin = "default for a tools file" if self.file is not None else "default for a local command"
+        return LintTrust(Trust.TRUSTED.value, origin, believed=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,13 @@ from hintgate.hints.scan import SCAN_RULES, Level, scan_tool
 from hintgate.hints.titles import TitleOrigin
 
 __all__ = [
+    "EXPECT_CODES",
     "RULES",
+    "STALE_BASELINE",
+    "Accepted",
     "Finding",
     "LintReport",
+    "LintTrust",
     "Rule",
     "Severity",
     "Span",
@@ -154,8 +158,18 @@ _OWN_RULES: Mapping[str, Rule] = {
             Severity.ERROR,
             "The server has a tool the expect file does not list.",
         ),
+        Rule(
+            "HG505",
+            "baseline-stale",
+            Severity.WARNING,
+            "The baseline accepts a finding lint no longer makes: remove the entry.",
+        ),
     )
 }
+EXPECT_CODES = frozenset({"HG501", "HG502", "HG503", "HG504"})
+"""The expect-file checks: they fail the run whatever `--fail-on` says, and no baseline accepts them."""
+STALE_BASELINE = "HG505"
+"""The code of a baseline entry that accepts nothing."""
 _SCAN_SEVERITY = {Level.HIGH: Severity.ERROR, Level.WARNING: Severity.WARNING, Level.INFO: Severity.NOTE}
 RULES: Mapping[str, Rule] = dict(
     sorted(
@@ -215,14 +229,56 @@ class Finding:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A finding a baseline accepts, with the reason its entry gives."""
+
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LintTrust:
+    """The trust a target was linted with, as the gateway would give it, and where that came from.
+
+    Attributes:
+        level: the trust level as a config writes it (``trusted``, ``untrusted``...).
+        source: where it came from: ``config``, or the default for the target's origin
+            (``default for a local command``, ``default for a URL``, ``default for a tools file``).
+        believed: whether the server's declared hints count.
+    """
+
+    level: str
+    source: str
+    believed: bool
+
+    def __str__(self) -> str:
+        return f"{self.level} ({self.source})"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"level": self.level, "source": self.source, "declared_hints_count": self.believed}
+
+
 @dataclass(slots=True)
 class LintReport:
-    """Everything `hintgate lint` found about one target."""
+    """Everything `hintgate lint` found about one target.
+
+    Attributes:
+        target: what was linted.
+        tools: its tools, resolved as the gateway would.
+        findings: what lint found, less what a baseline accepts.
+        server: the server's name and version, if known.
+        trust: the trust the tools were resolved with, if known.
+        accepted: the findings a baseline accepts; they never fail the run.
+    """
 
     target: str
     tools: list[ResolvedTool]
     findings: list[Finding] = field(default_factory=list)
     server: str | None = None
+    trust: LintTrust | None = None
+    accepted: list[Accepted] = field(default_factory=list)
 
     @property
     def annotated(self) -> int:
@@ -255,7 +311,14 @@ class LintReport:
         return max((f.level for f in self.findings), key=lambda s: s.rank, default=None)
 
     def fails(self, fail_on: Severity | None) -> bool:
-        """True when a finding is at least as bad as `fail_on` (None: never fail)."""
+        """True when a finding is at least as bad as `fail_on` (None: never), or an expect-file check failed.
+
+        The expect file is the check its user asked for: a tool out of its tier
+        fails the run even with ``--fail-on never``, which only silences the
+        findings lint volunteers.
+        """
+        if any(f.code in EXPECT_CODES for f in self.findings):
+            return True
         worst = self.worst()
         return fail_on is not None and worst is not None and worst.rank >= fail_on.rank
 
@@ -264,17 +327,20 @@ class LintReport:
         return {
             "target": self.target,
             "server": self.server,
+            "trust": self.trust.to_json() if self.trust else None,
             "summary": {
                 "tools": len(self.tools),
                 "annotated": self.annotated,
                 "coverage": round(self.coverage, 4),
                 "findings": {s.value: n for s, n in self.counts().items()},
+                "accepted": len(self.accepted),
                 "tiers": {
                     "declared": {t.value: n for t, n in self.declared_tiers().items()},
                     "resolved": {t.value: n for t, n in self.resolved_tiers().items()},
                 },
             },
             "findings": [f.to_json() for f in self.findings],
+            "accepted": [{**a.finding.to_json(), "reason": a.reason} for a in self.accepted],
             "tools": [t.to_json() for t in self.tools],
         }
 
@@ -292,6 +358,7 @@ def lint_tools(
     profile: str | None = None,
     expect: Mapping[Tier, Sequence[str]] | None = None,
     trusted: bool = True,
+    trust: LintTrust | None = None,
     overrides: Callable[[str], tuple[Mapping[Hint, bool], str | None]] | None = None,
     others: Mapping[str, str] | None = None,
 ) -> LintReport:
@@ -303,15 +370,18 @@ def lint_tools(
         server: the server's name and version, if known.
         profile: the HTTP-method inference profile.
         expect: tier → tool names, from an expect file.
-        trusted: whether the server's declared hints are believed, as the
-            gateway's config says; a bare target is linted as its author's
-            own (trusted), a configured server as the gateway would serve it.
+        trusted: whether the server's declared hints are believed, when `trust` is not given.
+        trust: the trust the gateway would give the server (from its config,
+            else by where it runs); it decides whether declared hints are
+            believed, and the report says which was used.
         overrides: tool name → the config's (hint overrides, title), so the
             resolved hints and tiers are the gateway's.
         others: tool name → server for other servers' tools, so a
             description that uses one is reported (HG615).
     """
-    report = LintReport(target=target, tools=[], server=server)
+    if trust is not None:
+        trusted = trust.believed
+    report = LintReport(target=target, tools=[], server=server, trust=trust)
     findings = report.findings
     for raw in tools:
         name = str(raw.get("name", ""))

@@ -122,6 +122,8 @@ def lint_text(report: LintReport) -> Group:
     if report.server:
         header.append(f"  ({report.server})", style="dim")
     parts.append(header)
+    if report.trust is not None:
+        parts.append(Text(f"trust: {report.trust}: {_trust_meaning(report.trust.believed)}", style="dim"))
     if report.findings:
         # One finding a few lines: a message wraps between words at any width, never inside a name.
         ordered = sorted(report.findings, key=lambda f: (-f.level.rank, f.tool or "", f.code))
@@ -134,8 +136,21 @@ def lint_text(report: LintReport) -> Group:
             parts += [line, Padding(Text(message), (0, 0, 0, 8))]
     else:
         parts.append(Text("no findings", style="green"))
+    if report.accepted:
+        parts.append(Text(f"accepted by the baseline ({len(report.accepted)}):", style="bold"))
+        for accepted in sorted(report.accepted, key=lambda a: (a.finding.tool or "", a.finding.code)):
+            finding = accepted.finding
+            line = Text(f"{'accepted':<9}", style="dim")
+            line.append(f"{finding.code} {finding.rule.id}  {finding.tool or ''}")
+            parts += [line, Padding(Text(f"because: {accepted.reason}", style="dim"), (0, 0, 0, 8))]
     parts.append(_summary_table(report))
     return Group(*parts)
+
+
+def _trust_meaning(believed: bool) -> str:
+    if believed:
+        return "declared hints count; lint reports where evidence contradicts them"
+    return "declared hints count only where they make a tool look riskier"
 
 
 def _at(span: Span) -> str:
@@ -158,6 +173,8 @@ def _summary_table(report: LintReport) -> Table:
         f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTE]} notes",
         "",
     )
+    if report.accepted:
+        table.add_row("accepted", f"{len(report.accepted)} by the baseline", "")
     return table
 
 
@@ -177,7 +194,12 @@ def lint_sarif(report: LintReport, *, artifact_uri: str | None = None) -> str:
     rules = list(RULES.values())
     index = {rule.code: i for i, rule in enumerate(rules)}
     results = []
-    for finding in report.findings:
+    reasons: dict[int, str] = {}
+    findings = list(report.findings)
+    for accepted in report.accepted:
+        reasons[len(findings)] = accepted.reason
+        findings.append(accepted.finding)
+    for number, finding in enumerate(findings):
         location: dict[str, Any] = {
             "logicalLocations": [
                 {
@@ -207,6 +229,9 @@ def lint_sarif(report: LintReport, *, artifact_uri: str | None = None) -> str:
         if finding.span is not None:
             result.setdefault("properties", {})["span"] = finding.span.to_json()
             result["partialFingerprints"]["hintgate/v1"] += f":{finding.span.path}:{finding.span.start}"
+        if number in reasons:
+            # SARIF's own way to carry a finding accepted in a file beside the code.
+            result["suppressions"] = [{"kind": "external", "status": "accepted", "justification": reasons[number]}]
         results.append(result)
     log = {
         "$schema": SARIF_SCHEMA,
@@ -233,6 +258,7 @@ def lint_sarif(report: LintReport, *, artifact_uri: str | None = None) -> str:
                     }
                 },
                 "automationDetails": {"id": f"hintgate/lint/{report.server or report.target}"},
+                **({"properties": {"trust": report.trust.to_json()}} if report.trust else {}),
                 "results": results,
             }
         ],
@@ -250,6 +276,8 @@ def lint_markdown(report: LintReport) -> str:
     lines = [f"## hintgate lint: `{report.target}`", ""]
     if report.server:
         lines += [f"Server: {report.server}", ""]
+    if report.trust is not None:
+        lines += [f"Trust: {report.trust}: {_trust_meaning(report.trust.believed)}.", ""]
     lines += [
         f"**{len(report.tools)} tools**, {report.annotated} annotated ({report.coverage:.0%}); "
         f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTE]} notes.",
@@ -269,6 +297,18 @@ def lint_markdown(report: LintReport) -> str:
         ]
     else:
         lines.append("No findings.")
+    if report.accepted:
+        lines += [
+            "",
+            f"Accepted by the baseline ({len(report.accepted)}):",
+            "",
+            "| code | tool | reason |",
+            "|---|---|---|",
+        ]
+        lines += [
+            f"| {a.finding.code} {a.finding.rule.id} | `{a.finding.tool or ''}` | {_md_escape(a.reason)} |"
+            for a in sorted(report.accepted, key=lambda a: (a.finding.tool or "", a.finding.code))
+        ]
     return "\n".join(lines) + "\n"
 
 

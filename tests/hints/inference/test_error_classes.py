@@ -117,11 +117,34 @@ def test_artifact_verbs_create_something(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["export_ledger", "download_attachment", "exportAllMemos", "gizmo_backup_status", "vault_archive_download"]
+    ("name", "description"),
+    [
+        ("export_ledger", "Does it."),
+        ("download_attachment", "Does it."),
+        ("exportAllMemos", "Does it."),
+        ("gizmo_backup_status", "Does it."),
+        ("vault_archive_download", "Download the latest archive of a vault."),
+        ("download_vault_backup", "Downloads a backup of the vault."),
+    ],
 )
-def test_exporting_downloading_and_backup_status_tools_read(name: str) -> None:
-    found = infer(name, "Does it.")
+def test_exporting_downloading_and_backup_status_tools_read(name: str, description: str) -> None:
+    found = infer(name, description)
     assert (value(found, RO), value(found, D), value(found, IDEM)) == (True, False, True)
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("vault_archive_download", "Does it."),
+        ("download_vault_backup", "Does it."),
+        ("download_vault_backup", "Backs up the vault, then downloads it."),
+        ("vault_backup_import", "Does it."),
+    ],
+)
+def test_two_job_nouns_without_a_description_that_says_which_acts_are_not_read_only(
+    name: str, description: str
+) -> None:
+    assert value(infer(name, description), RO) is False
 
 
 @pytest.mark.parametrize(

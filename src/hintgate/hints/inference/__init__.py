@@ -75,6 +75,7 @@ from hintgate.hints.inference.naming import (
     VerbClass,
     name_effect,
     parse_name,
+    settle,
 )
 from hintgate.hints.inference.rule import apply, cautious_merge, effect
 from hintgate.hints.inference.schema import EXEC_SURFACE, SchemaFacts, reads_only, schema_facts, schema_rules
@@ -155,6 +156,13 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     text = description[:BODY_LIMIT].lower()
     first = lead(text)
     parts = parse_name(name)
+    verbs = lead_verbs(first)
+    if parts.candidates and verbs:
+        # "backup_download": either word may be the action; "Download the latest backup" says which.
+        opening = verbs[0][0]
+        chosen = next((w for w in parts.candidates if opening in (w, f"{w}s", f"{w}es", f"{w}ed")), None)
+        if chosen is not None:
+            parts = settle(parts, chosen)
     cls = parts.verb_class
     name_writes = (cls is not None and not cls.reads and not cls.opaque) or bool(parts.later_writes)
     # "deploy_log_reader": the action is "deploy" or "read"; a read-only statement may settle it.
@@ -178,7 +186,6 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     for text_rule in SIDE_EFFECT_RULES:
         if text_rule.matches(text):
             apply(found, text_rule.values, text_rule.rule)
-    verbs = lead_verbs(first)
     exports = cls is EXPORT or (cls is None and any(c is EXPORT for _, c in verbs))
     if exports and (facts.where_param is not None or EXPORT_TO_FILE_RULE.matches(text)):
         # An export or a download that is told where to put its copy writes a file there.

@@ -64,7 +64,10 @@ Nouns of a job or an artifact: ``backup``, ``snapshot``, ``export``,
 ``archive``, ``build``, ``deploy``... are verbs, but a name that starts with
 one and ends with another verb is in the noun-verb style: the last word is
 the action and the first its object (``backup_status`` reads the status of a
-backup, ``backup_download`` downloads one, ``backup_import`` imports one).
+backup, ``snapshot_delete`` deletes one). When the last word is such a noun
+too (``backup_download``, ``download_backup``, ``backup_import``) either may
+be the action: the description's opening verb settles which (`settle`), and
+without one both count and the riskier wins.
 
 Agent nouns: a name without a verb that ends in an agent noun made from a
 writing verb of the lexicon acts through it (``log_writer`` writes, never an
@@ -99,6 +102,7 @@ __all__ = [
     "name_effect",
     "noun_like",
     "parse_name",
+    "settle",
     "tokenize",
 ]
 
@@ -344,6 +348,8 @@ class NameParts:
         reader_head: the name ends in an agent noun of a read verb (``..._reader``)
             while its action word may be a noun (``deploy_log_reader``): which of
             the two is the action is ambiguous, so the description may decide.
+        candidates: the two words either of which may be the action, when the name
+            starts and ends with a job or artifact noun (``backup_download``).
     """
 
     tokens: tuple[str, ...]
@@ -353,6 +359,7 @@ class NameParts:
     qualifiers: frozenset[str]
     later_writes: tuple[VerbClass, ...]
     reader_head: bool = False
+    candidates: tuple[str, ...] = ()
 
 
 def parse_name(name: str) -> NameParts:
@@ -375,11 +382,11 @@ def parse_name(name: str) -> NameParts:
             continue
         rest = tokens[index + 1 :]
         final = VERBS.get(rest[-1]) if rest and token in _JOB_NOUNS else None
-        if final is not None and not final.opaque:
-            # "backup_status", "archive_download": the job noun is the object of the final verb.
-            obj = tuple(t for t in (token, *rest[:-1]) if t not in NAME_QUALIFIERS)
-            return NameParts(tokens, rest[-1], by_object(rest[-1], final, ()), obj, qualifiers, ())
+        if final is not None and not final.opaque and rest[-1] not in _JOB_NOUNS:
+            # "backup_status", "snapshot_delete": the job noun is the object of the final verb.
+            return settle(NameParts(tokens, token, cls, (), qualifiers, ()), rest[-1])
         cls = by_object(token, cls, rest)
+        candidates = (token, rest[-1]) if final is not None and rest[-1] in _JOB_NOUNS else ()
         later: list[VerbClass] = []
         for offset, word in enumerate(rest):
             other = VERBS.get(word)
@@ -395,7 +402,9 @@ def parse_name(name: str) -> NameParts:
         obj = tuple(t for t in rest if t not in NAME_QUALIFIERS)
         head = _agent_verb(rest[-1]) if rest and token in _NOUNISH else None
         reader_head = head is not None and head.reads and not cls.reads
-        return NameParts(tokens, token, cls, obj, qualifiers, tuple(later), reader_head)
+        if candidates and final is not None and not final.reads and final not in later:
+            later.append(final)  # undecided between two actions: the riskier counts
+        return NameParts(tokens, token, cls, obj, qualifiers, tuple(later), reader_head, candidates)
     head = _agent_verb(tokens[-1]) if tokens else None
     if head is not None and not head.reads:
         # No verb, but the name ends in an agent noun that writes: "log_writer", "data_importer".
@@ -404,6 +413,15 @@ def parse_name(name: str) -> NameParts:
         obj = tuple(t for t in tokens[:-1] if t not in NAME_QUALIFIERS)
         return NameParts(tokens, tokens[-1], _agent_class(head), obj, qualifiers, ())
     return NameParts(tokens, None, None, (), qualifiers, ())
+
+
+def settle(parts: NameParts, word: str) -> NameParts:
+    """`parts` with `word`, one of its tokens, as the one action and the other words as its object."""
+    cls = VERBS[word]
+    index = parts.tokens.index(word)
+    rest = parts.tokens[index + 1 :]
+    obj = tuple(t for t in (*parts.tokens[:index], *rest) if t not in NAME_QUALIFIERS)
+    return NameParts(parts.tokens, word, by_object(word, cls, rest), obj, parts.qualifiers, ())
 
 
 def by_object(verb: str, cls: VerbClass, rest: tuple[str, ...]) -> VerbClass:
