@@ -369,6 +369,7 @@ def serve(
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.cli.serve import python_config, run_http, run_stdio
+    from hintgate.config.environment import GATEWAY_SECRETS, wipe
     from hintgate.config.settings import Settings
 
     if http is not None and (stdio or dashboard is not None or metrics is not None):
@@ -387,6 +388,8 @@ def serve(
         )
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
+    # Read once, now gone: a stdio server (the same user) could read them in /proc/<this pid>/environ.
+    wipe(GATEWAY_SECRETS)
     # Checked now, before a port is bound or an upstream started; said once the gateway is up.
     where = store_location(settings) if settings.record else "nowhere (--no-record)"
     if demo:

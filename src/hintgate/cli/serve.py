@@ -169,6 +169,8 @@ async def _serve_web(
 
     identity = gateway.config.identity
     token = _token(settings, host, console, identity=identity is not None)
+    if gateway.recording is not None:
+        gateway.recording.hide(token, settings.api_token)
     verifier = await _verifier(identity)
     async with gateway.mcp_routes(host=host) as routes:
         app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host), identity=verifier)

@@ -2,6 +2,9 @@
 
 In durable mode (the default) a call's answer goes back once its record is
 committed: `call_finished` returns the wait, which the pipeline awaits.
+The gateway's own secrets (its API token, its state key) are masked in what
+is recorded of a call's arguments, result or error: a tool that read them (a stdio server
+runs with the user's power) does not put them in the database.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from hintgate.outcome import CallOutcome
+from hintgate.redaction import Redactor
 from hintgate.store.recorder import CallRecord, SessionRecord
 
 if TYPE_CHECKING:
@@ -19,9 +23,13 @@ if TYPE_CHECKING:
 __all__ = ["Recording", "call_record"]
 
 
-def call_record(outcome: CallOutcome) -> CallRecord:
-    """The store's record of one call."""
+def call_record(outcome: CallOutcome, redact: Redactor | None = None) -> CallRecord:
+    """The store's record of one call, with `redact`'s secrets masked in its arguments, result and error."""
     entry = outcome.entry
+    arguments, result, error = outcome.arguments, outcome.result, outcome.error
+    if redact:
+        arguments, result = redact.value(arguments), redact.value(result)
+        error = redact.text(error) if error is not None else None
     return CallRecord(
         id=outcome.call_id,
         session_id=outcome.session_id,
@@ -29,9 +37,9 @@ def call_record(outcome: CallOutcome) -> CallRecord:
         server_name=outcome.server_name,
         tool_name=entry.name,
         upstream_tool=entry.upstream_name,
-        arguments=outcome.arguments,
-        response=outcome.result,
-        error=outcome.error,
+        arguments=arguments,
+        response=result,
+        error=error,
         started_at=outcome.started_at,
         duration_ms=outcome.duration_ms,
         request_id=outcome.request_id,
@@ -51,10 +59,16 @@ class Recording:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.redact = Redactor()
+        """The gateway's own secrets, masked in recorded results and errors (`hide`)."""
+
+    def hide(self, *secrets: str | None) -> None:
+        """Mask `secrets` (None and empty ones skipped) in every call recorded from now on."""
+        self.redact = Redactor([*self.redact.secrets, *(s for s in secrets if s)])
 
     def call_finished(self, outcome: CallOutcome) -> Awaitable[bool]:
         """Queue the call's record; the call's answer waits until it is committed (in durable mode)."""
-        return self.store.record_call_durable(call_record(outcome))
+        return self.store.record_call_durable(call_record(outcome, self.redact))
 
     def session_started(self, session: ClientSession) -> None:
         """Queue the new session's record, stamped with this replica."""

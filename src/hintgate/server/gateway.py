@@ -48,6 +48,7 @@ from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import Credentials
 
 if TYPE_CHECKING:
+    from hintgate.observers.recording import Recording
     from hintgate.server.http_fast import HttpFastPath
     from hintgate.store import Store
 
@@ -119,10 +120,14 @@ class Gateway:
         )
         self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store)
         call_observers: list[CallObserver] = []
+        self.recording: Recording | None = None
+        """Writes calls and sessions to the store (None without one); masks the gateway's secrets in them."""
         if store is not None:
             from hintgate.observers.recording import Recording
 
             recording = Recording(store)
+            recording.hide(state_key)
+            self.recording = recording
             call_observers.append(recording)
             self.session_observers.append(recording)
         call_observers.append(self.metrics)
