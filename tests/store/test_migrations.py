@@ -100,6 +100,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "hint_overrides",
             "oauth_credentials",
             "pin_events",
+            "policy_settings",
             "server_changes",
             "sessions",
             "title_overrides",

@@ -42,3 +42,22 @@ async def test_the_catalog_and_a_tool_page_show_the_first_call_verdict_and_follo
             await expect(denied.locator(".badge")).to_have_text("Denied")
             await expect(denied.locator(".first-call-reason")).to_contain_text("read-only")
             await screenshot(page, "catalog-verdicts-read-only")
+
+
+async def test_a_mode_saved_on_the_settings_page_says_it_was_changed_here_and_its_reset_brings_back_the_files(
+    tmp_path: Path,
+) -> None:
+    with serve(tmp_path, {"mode": "accept-edits"}) as running:
+        async with browser_page() as page:
+            await page.goto(running.base + "/settings")
+            origin = page.locator('[data-origin="mode"]')
+            await expect(origin).to_have_text("From the config file.")
+            await page.select_option("#setting-mode", "read-only")
+            await page.click("#save-settings")
+            await expect(page.locator("form#settings .feedback")).to_contain_text("Saved")
+            await expect(origin).to_contain_text("Changed here by dashboard")
+            await expect(origin).to_contain_text("the config file says accept-edits")
+            await screenshot(page, "settings-stored")
+            await origin.locator("button.reset-setting").click()
+            await expect(origin).to_have_text("From the config file.")
+            await expect(page.locator("#setting-mode")).to_have_value("accept-edits")

@@ -678,6 +678,63 @@ async def test_a_policy_change_through_the_api_shows_its_new_effect(open_dashboa
     ]
 
 
+async def test_a_policy_change_is_kept_in_the_store_and_the_api_says_where_each_value_comes_from(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard(policy={"mode": "accept-edits", "approvalTimeout": 10}) as dash:
+        response = await dash.client.patch("/api/policy", json={"mode": "read-only"}, headers=HTMX)
+        assert response.status_code == 200, response.text
+        origins = response.json()["origins"]
+        assert origins["mode"]["source"] == "stored"
+        assert origins["mode"]["file_value"] == "accept-edits"
+        assert origins["mode"]["updated_by"] == "dashboard"
+        assert origins["approvalTimeout"]["source"] == "file"
+        assert origins["preferences.showHintWarnings"]["source"] == "default"
+        assert dash.store is not None
+        assert [(r["setting"], r["value"]) for r in await dash.store.policy_settings()] == [("mode", "read-only")]
+
+        bad = await dash.client.delete("/api/policy/stored", params={"setting": "moed"}, headers=HTMX)
+        assert bad.status_code == 422
+        assert "moed: not a policy setting" in bad.text
+        reset = await dash.client.delete("/api/policy/stored", params={"setting": "mode"}, headers=HTMX)
+        assert reset.status_code == 200, reset.text
+        assert reset.json()["mode"] == "accept-edits"
+        assert reset.json()["origins"]["mode"]["source"] == "file"
+        assert await dash.store.policy_settings() == []
+
+
+async def test_the_settings_page_says_where_each_value_comes_from_and_offers_a_reset(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard(policy={"mode": "accept-edits", "approvalTimeout": 10}) as dash:
+        before = await dash.page("/settings")
+        assert texts(before, '[data-origin="mode"]') == ["From the config file."]
+        assert texts(before, '[data-origin="preferences.showHintWarnings"]') == [
+            "The default: the config file does not set it."
+        ]
+        assert before.select("button.reset-setting") == []
+        assert "kept in the store" in texts(before, ".lead")[0]
+        body = {"mode": "bypass", "preferences": {"showHintWarnings": False}}
+        response = await dash.client.patch("/api/policy", json=body, headers=HTMX)
+        assert response.status_code == 200, response.text
+        after = await dash.page("/fragments/settings")
+    said = texts(after, '[data-origin="mode"]')[0]
+    assert said.startswith("Changed here by dashboard (")
+    assert "the config file says accept-edits" in said
+    reset = after.select_one('[data-origin="mode"] button.reset-setting')
+    assert reset is not None
+    assert reset["hx-delete"] == "/api/policy/stored?setting=mode"
+    assert texts(after, "#reset-settings") == ["Reset all 2 to the config file"]
+
+
+async def test_without_a_store_the_settings_page_says_changes_last_until_hintgate_stops(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard(record=False) as dash:
+        soup = await dash.page("/settings")
+    assert "last until hintgate stops" in texts(soup, ".lead")[0]
+
+
 # -- who may ------------------------------------------------------------------------------------
 
 

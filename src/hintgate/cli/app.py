@@ -43,7 +43,7 @@ from hintgate.cli.common import (
 from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
 from hintgate.cli.servers import servers_app
-from hintgate.cli.store_commands import calls, overrides_app, sessions
+from hintgate.cli.store_commands import calls, overrides_app, policy_reset, policy_stored, sessions
 from hintgate.errors import (
     BaselineFileError,
     ConfigError,
@@ -68,8 +68,12 @@ app = typer.Typer(
 )
 config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help=True)
 app.add_typer(config_app, name="config")
-policy_app = typer.Typer(help="See what the policy would do.", no_args_is_help=True)
+policy_app = typer.Typer(
+    help="See what the policy would do; list or reset the settings changed at run time.", no_args_is_help=True
+)
 app.add_typer(policy_app, name="policy")
+policy_app.command("stored")(policy_stored)
+policy_app.command("reset")(policy_reset)
 app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")

@@ -1,4 +1,4 @@
-"""Commands that read and edit the store: `sessions`, `calls`, `overrides list|set|clear`."""
+"""Commands that read and edit the store: `sessions`, `calls`, `overrides list|set|clear`, `policy stored|reset`."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from hintgate.cli.common import (
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig
 
-__all__ = ["calls", "overrides_app", "sessions"]
+__all__ = ["calls", "overrides_app", "policy_reset", "policy_stored", "sessions"]
 
 overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
 
@@ -245,3 +245,60 @@ def overrides_clear(
 
     removed = with_store(db, work)
     out().print(f"removed {removed} override(s) of {tool}", highlight=False)
+
+
+def policy_stored(
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    db: DbOpt = None,
+    wide: WideOpt = False,
+) -> None:
+    """Policy settings changed at run time (dashboard, `PATCH /api/policy`), kept in the store over the config file."""
+    from hintgate.hints.layout import Column, fit_table, when
+
+    async def work(store: Any) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = await store.policy_settings()
+        return rows
+
+    def text(rows: list[dict[str, Any]], *, width: int = 80, wide: bool = False) -> Any:
+        if not rows:
+            return "No policy setting is stored: every one follows the config file."
+        columns = [Column("setting"), Column("value"), Column("by", priority=2, cut=True), Column("at", priority=1)]
+        cells: list[list[Any]] = [
+            [
+                str(r["setting"]),
+                str(r["value"]).lower() if isinstance(r["value"], bool) else str(r["value"]),
+                str(r["updated_by"]),
+                when(r["updated_at"]),
+            ]
+            for r in rows
+        ]
+        return fit_table(columns, cells, width=width, wide=wide, title="policy settings kept in the store")
+
+    emit_rows(with_store(db, work), output, text, wide)
+
+
+def policy_reset(
+    settings: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[SETTING]...",
+            help="Key paths (`mode`, `preferences.autoApproveReadOnly`); every stored one when none is given.",
+        ),
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Put policy settings changed at run time back to the config file's values; running gateways follow."""
+    from hintgate.policy.settings import POLICY_SETTINGS
+
+    known = [row.path for row in POLICY_SETTINGS]
+    for setting in settings or ():
+        if setting not in known:
+            fail(f"{setting!r} is not a policy setting (one of {', '.join(known)})", EXIT_USAGE)
+
+    async def work(store: Any) -> int:
+        removed: int = await store.clear_policy_settings(settings or None)
+        return removed
+
+    removed = with_store(db, work)
+    said = "every stored setting" if not settings else ", ".join(settings)
+    out().print(f"reset {removed} policy setting(s) ({said}): the config file's values apply again", highlight=False)

@@ -8,12 +8,24 @@ only. `hintgate.policy.rules` exports these names too.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["POLICY_SETTINGS", "Mode", "PolicySetting", "PolicySettings", "SettingKind", "Taint"]
+__all__ = [
+    "MODE_SPELLINGS",
+    "POLICY_SETTINGS",
+    "Mode",
+    "PolicySetting",
+    "PolicySettings",
+    "SettingKind",
+    "Taint",
+    "layer_settings",
+    "setting_values",
+]
 
 
 class Mode(enum.StrEnum):
@@ -202,3 +214,67 @@ POLICY_SETTINGS: tuple[PolicySetting, ...] = (
     ),
 )
 """Every policy setting, in the order the docs, the API and the settings page show them."""
+
+
+def _camel(words: str) -> str:
+    first, *rest = words.split("-")
+    return first + "".join(word.title() for word in rest)
+
+
+MODE_SPELLINGS: Mapping[str, Mode] = {
+    spelling: mode for mode in Mode for spelling in (mode.value, mode.value.replace("-", "_"), _camel(mode.value))
+}
+"""A mode as the config file and the REST API take it: accept-edits, accept_edits or acceptEdits."""
+
+
+def _checked(row: PolicySetting, value: Any) -> Any:
+    """`value` as `row`'s attribute takes it; ValueError naming the setting when it is not one of its values."""
+    if row.kind == "mode":
+        if isinstance(value, str) and value in MODE_SPELLINGS:
+            return MODE_SPELLINGS[value]
+        raise ValueError(f"{row.path}: {value!r} is not a mode: one of {', '.join(row.choices)}")
+    if row.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"{row.path}: expected true or false, got {value!r}")
+    if row.kind == "seconds":
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            low_ok = value >= 0 if row.zero else value > 0
+            if low_ok and value <= row.maximum:
+                return float(value)
+        least = "0 or more" if row.zero else "more than 0"
+        raise ValueError(f"{row.path}: expected seconds, {least} and at most {row.maximum:g}, got {value!r}")
+    if row.booleans is not None and isinstance(value, bool):
+        value = row.booleans[value]
+    if isinstance(value, str) and value in row.choices:
+        return Taint(value) if row.attr == "taint" else value
+    raise ValueError(f"{row.path}: {value!r} is not a {row.noun}: one of {', '.join(row.choices)}")
+
+
+def layer_settings(base: PolicySettings, values: Mapping[str, Any]) -> PolicySettings:
+    """`base` with `values` (setting key path → value as the config file writes it) laid over it.
+
+    This is how the settings changed at run time (the REST API, the dashboard)
+    sit over the config file's: a setting given here wins, the others are the
+    file's.
+
+    Raises:
+        ValueError: a key that is no setting, or a value the setting does not take; the message names it.
+    """
+    by_path = {row.path: row for row in POLICY_SETTINGS}
+    changes: dict[str, Any] = {}
+    for path, value in values.items():
+        row = by_path.get(path)
+        if row is None:
+            raise ValueError(f"{path}: not a policy setting (one of {', '.join(by_path)})")
+        changes[row.attr] = _checked(row, value)
+    return dataclasses.replace(base, **changes)
+
+
+def setting_values(settings: PolicySettings) -> dict[str, Any]:
+    """Every setting's value by key path, as the config file and the REST API write it."""
+    out: dict[str, Any] = {}
+    for row in POLICY_SETTINGS:
+        value = getattr(settings, row.attr)
+        out[row.path] = value.value if isinstance(value, enum.Enum) else value
+    return out

@@ -31,6 +31,7 @@ from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
+from hintgate.policy.settings import layer_settings, setting_values
 from hintgate.results import unavailable
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
@@ -133,6 +134,7 @@ class Gateway:
         call_observers.append(self.metrics)
         settings, rules = policy if policy is not None else config.policy
         self._config_rules = rules
+        self._file_settings = settings  # what the stored policy settings are laid over
         self.calls = ToolCalls(
             self.sources,
             self.sessions,
@@ -160,6 +162,7 @@ class Gateway:
         if self.store is not None:
             await self.overrides.load()
             self._apply_confirms()
+            self._apply_policy_layer()
             await self.pins.load()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config and self.server_set.persisted:
@@ -251,7 +254,8 @@ class Gateway:
                 if withdrawn := self.calls.approvals.withdraw_server(name, reason):
                     logger.warning("%s: %d waiting approvals withdrawn (the server was %s)", name, withdrawn, gone)
             if new.policy != old.policy:
-                self.calls.settings, self._config_rules = new.policy
+                self._file_settings, self._config_rules = new.policy
+                self._apply_policy_layer()  # the stored settings stay laid over the new file's
                 self._apply_confirms()  # the stored confirm rules stay in front of the new file's
             await asyncio.gather(*(s.wait_started(s.startup_timeout + new.timeouts.list) for s in started))
             self.rebuild()
@@ -421,6 +425,61 @@ class Gateway:
         await self.overrides.apply_confirm(tool, confirm, actor=actor)
         self._apply_confirms()
 
+    @property
+    def file_settings(self) -> PolicySettings:
+        """The policy settings of the config file (or the defaults), under those changed at run time."""
+        return self._file_settings
+
+    async def set_policy(self, values: Mapping[str, Any], *, actor: str) -> None:
+        """Change policy settings (key path → value), kept in the store and in force from the next call.
+
+        A value equal to the config file's is not kept: that setting follows
+        the file again. Other replicas sharing the store pick the change up.
+
+        Raises:
+            ValueError: a key that is no setting or a value it does not take; nothing is changed.
+        """
+        wanted = setting_values(layer_settings(self.calls.settings, values))
+        from_file = setting_values(self._file_settings)
+        keep = {path: wanted[path] for path in values if wanted[path] != from_file[path]}
+        cleared = [path for path in values if path not in keep and path in self.overrides.policy]
+        await self.overrides.apply_policy(keep, cleared, actor=actor)
+        self._apply_policy_layer()
+        for path in values:
+            said = "kept in the store" if path in keep else "the config file's value"
+            logger.info("policy: %s is %s (%s, by %s)", path, wanted[path], said, actor)
+
+    async def reset_policy(self, paths: Sequence[str] | None = None, *, actor: str) -> list[str]:
+        """Drop stored policy settings (every one when None): the config file's values apply again.
+
+        Returns the settings that were stored and now follow the file.
+
+        Raises:
+            ValueError: a key that is no policy setting.
+        """
+        known = setting_values(self._file_settings)
+        for path in paths or ():
+            if path not in known:
+                raise ValueError(f"{path}: not a policy setting (one of {', '.join(known)})")
+        cleared = [
+            p for p in (paths if paths is not None else list(self.overrides.policy)) if p in self.overrides.policy
+        ]
+        if cleared:
+            await self.overrides.apply_policy({}, cleared, actor=actor)
+            self._apply_policy_layer()
+            logger.info("policy: %s reset to the config file's value by %s", ", ".join(cleared), actor)
+        return cleared
+
+    def _apply_policy_layer(self) -> None:
+        # Stored settings over the file's; a stored value this version cannot read is skipped, loudly.
+        settings = self._file_settings
+        for path, row in sorted(self.overrides.policy.items()):
+            try:
+                settings = layer_settings(settings, {path: row["value"]})
+            except ValueError as exc:
+                logger.warning("stored policy setting ignored: %s", exc)
+        self.calls.settings = settings
+
     def _apply_confirms(self) -> None:
         # Stored confirms are tool rules placed before the config file's: see docs/policy.md for precedence.
         stored = tuple(confirm_rule(tool, confirm) for tool, confirm in sorted(self.overrides.confirms.items()))
@@ -462,6 +521,7 @@ class Gateway:
                 overrides = await self.overrides.changed_elsewhere()
                 if overrides:
                     self._apply_confirms()
+                    self._apply_policy_layer()
                 pins = await self.pins.changed_elsewhere()
                 if overrides or pins:
                     self.rebuild(("tools",))

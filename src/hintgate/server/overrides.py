@@ -1,10 +1,14 @@
-"""Operators' hint, title and confirm overrides set through the API, CLI or dashboard: kept in the store."""
+"""Operators' hint, title and confirm overrides and policy settings set through the API, CLI or dashboard.
+
+Kept in the store, so they survive a restart and reach every replica sharing it.
+"""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final
 
 from hintgate.hints.annotations import Hint
 from hintgate.policy.rules import Confirm
@@ -35,6 +39,8 @@ class StoredOverrides:
         by_tool: public tool name → hint → value.
         titles: public tool name → title.
         confirms: public tool name or glob → how often it asks (`confirm_rule` makes the rule).
+        policy: policy setting key path → its stored row (`value`, `updated_at`, `updated_by`),
+            laid over the config file's settings (`hintgate.policy.settings.layer_settings`).
     """
 
     def __init__(self, store: Store | None) -> None:
@@ -42,6 +48,7 @@ class StoredOverrides:
         self.by_tool: dict[str, dict[Hint, bool]] = {}
         self.titles: dict[str, str] = {}
         self.confirms: dict[str, Confirm] = {}
+        self.policy: dict[str, dict[str, Any]] = {}
         self._version = 0
 
     async def load(self) -> None:
@@ -54,6 +61,7 @@ class StoredOverrides:
         self.by_tool = stored
         self.titles = {row["tool"]: row["title"] for row in await self._store.title_overrides()}
         self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in await self._store.confirms()}
+        self.policy = {row["setting"]: row for row in await self._store.policy_settings()}
         self._version = await self._store.overrides_version()
 
     async def changed_elsewhere(self) -> bool:
@@ -112,3 +120,19 @@ class StoredOverrides:
             self.confirms.pop(tool, None)
         else:
             self.confirms[tool] = confirm
+
+    async def apply_policy(self, values: Mapping[str, Any], cleared: Sequence[str], *, actor: str) -> None:
+        """Store policy settings (key path → value) and drop the stored ones in `cleared`: in the store, then here."""
+        if self._store is not None:
+            if cleared:
+                await self._store.clear_policy_settings(list(cleared))
+            if values:
+                await self._store.set_policy_settings(values, actor=actor)
+            self.policy = {row["setting"]: row for row in await self._store.policy_settings()}
+            self._version = await self._store.overrides_version()
+            return
+        for path in cleared:
+            self.policy.pop(path, None)
+        now = datetime.now(UTC)
+        for path, value in values.items():
+            self.policy[path] = {"setting": path, "value": value, "updated_at": now, "updated_by": actor}

@@ -1,7 +1,9 @@
-"""The store's operator overrides: hint values and titles by public tool name, and their version counter."""
+"""The store's operator overrides: hint values, titles and confirms by public tool name, policy settings laid
+over the config file, and their version counter."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.titles import title_problem
+from hintgate.policy.settings import POLICY_SETTINGS
 from hintgate.store import queries
 from hintgate.store.engine import _translated
 
@@ -111,6 +114,34 @@ class OverridesStore:
         with _translated(self._url, "remove a confirm setting from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_confirm(conn, tool)
+
+    async def policy_settings(self) -> list[dict[str, Any]]:
+        """Every stored policy setting: `{"setting", "value", "updated_at", "updated_by"}`, by key path."""
+        with _translated(self._url, "read policy settings from"):
+            async with self._engine.connect() as conn:
+                return await queries.stored_policy_settings(conn)
+
+    async def set_policy_settings(self, values: Mapping[str, Any], *, actor: str = "operator") -> None:
+        """Store policy settings by key path (`mode`, `preferences.showHintWarnings`), replacing those stored.
+
+        The values are checked by the caller (`hintgate.policy.settings.layer_settings`); committed on return.
+
+        Raises:
+            StoreError: a key that is no policy setting, or a database failure.
+        """
+        known = {row.path for row in POLICY_SETTINGS}
+        for setting in values:
+            if setting not in known:
+                raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
+        with _translated(self._url, "write policy settings to"):
+            async with queries.begin_write(self._engine) as conn:
+                await queries.set_policy_settings(conn, values, actor=actor, now=datetime.now(UTC))
+
+    async def clear_policy_settings(self, settings: Sequence[str] | None = None) -> int:
+        """Remove stored policy settings (every one when None): the config file's values apply again."""
+        with _translated(self._url, "remove policy settings from"):
+            async with queries.begin_write(self._engine) as conn:
+                return await queries.clear_policy_settings(conn, settings)
 
     async def overrides_version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""

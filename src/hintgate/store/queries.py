@@ -6,7 +6,7 @@ decoded. `Store` wraps each in a connection and translates errors.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +18,7 @@ from hintgate.store.notify import OVERRIDES, notify
 from hintgate.store.tables import (
     counters,
     hint_overrides,
+    policy_settings,
     sessions,
     title_overrides,
     tool_calls,
@@ -32,6 +33,7 @@ __all__ = [
     "calls",
     "clear_confirm",
     "clear_override",
+    "clear_policy_settings",
     "clear_title_override",
     "close_abandoned",
     "overrides",
@@ -42,8 +44,10 @@ __all__ = [
     "sessions_with_prefix",
     "set_confirm",
     "set_override",
+    "set_policy_settings",
     "set_title_override",
     "stored_confirms",
+    "stored_policy_settings",
     "stored_titles",
 ]
 
@@ -351,6 +355,38 @@ async def _put_per_tool(
 async def _drop_per_tool(conn: AsyncConnection, table: Table, tool: str) -> int:
     """Delete a per-tool setting row; bump the overrides version when it went. Returns 0 or 1."""
     removed = (await conn.execute(delete(table).where(table.c.tool == tool))).rowcount
+    if removed:
+        await _bump(conn)
+    return removed
+
+
+async def stored_policy_settings(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """Every stored policy setting (`setting`, `value`, `updated_at`, `updated_by`), by its key path."""
+    query = select(policy_settings).order_by(policy_settings.c.setting)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def set_policy_settings(conn: AsyncConnection, values: Mapping[str, Any], *, actor: str, now: datetime) -> None:
+    """Insert or replace policy settings by key path and bump the overrides version, in the caller's transaction."""
+    for setting, value in values.items():
+        stmt = upsert(policy_settings, conn.dialect.name).values(
+            setting=setting, value=value, updated_at=now, updated_by=actor
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[policy_settings.c.setting],
+            set_={name: stmt.excluded[name] for name in ("value", "updated_at", "updated_by")},
+        )
+        await conn.execute(stmt)
+    if values:
+        await _bump(conn)
+
+
+async def clear_policy_settings(conn: AsyncConnection, settings: Sequence[str] | None) -> int:
+    """Delete the stored policy settings named (every one when None); bump the version when any went."""
+    query = delete(policy_settings)
+    if settings is not None:
+        query = query.where(policy_settings.c.setting.in_(list(settings)))
+    removed = (await conn.execute(query)).rowcount
     if removed:
         await _bump(conn)
     return removed

@@ -52,6 +52,7 @@ __all__ = [
     "metadata",
     "oauth_credentials",
     "pin_events",
+    "policy_settings",
     "server_changes",
     "sessions",
     "title_overrides",
@@ -239,14 +240,25 @@ tool_confirms = Table(
 )
 """Operators' `confirm` settings by tool name or glob, set through the API or dashboard (tool rules of their own)."""
 
+policy_settings = Table(
+    "policy_settings",
+    metadata,
+    Column("setting", String, primary_key=True),  # its key path under `policy`: mode, preferences.showHintWarnings
+    Column("value", JSONColumn(), nullable=False),  # as the REST API and the config file write it
+    Column("updated_at", UTCDateTime, nullable=False),
+    Column("updated_by", String, nullable=False),
+)
+"""Policy settings (mode, preferences...) changed through the API, dashboard or CLI, laid over the config
+file's `policy` section; a setting without a row follows the file."""
+
 counters = Table(
     "counters",
     metadata,
     Column("name", String(64), primary_key=True),
     Column("value", BigInteger, nullable=False, server_default="0"),
 )
-"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides`, `title_overrides` or
-`tool_confirms`, `pins` on every change of `tool_pins`."""
+"""Named monotonic counters: `overrides` bumps on every change of `hint_overrides`, `title_overrides`,
+`tool_confirms` or `policy_settings`, `pins` on every change of `tool_pins`."""
 
 COUNTER_NAMES = ("overrides", "pins")
 """The rows of `counters`, each starting at 0 (the migrations that added them seed them too)."""

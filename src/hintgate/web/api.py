@@ -20,7 +20,7 @@ from hintgate.hints.review import review_reasons
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
 from hintgate.web.override_models import Overrides, OverridesIn
-from hintgate.web.policy_models import Policy, PolicyIn, apply_policy, policy_out
+from hintgate.web.policy_models import Policy, PolicyIn, flat_policy, origins, policy_out
 
 if TYPE_CHECKING:
     # Only for types: with recording off the store (and SQLAlchemy) is never imported.
@@ -433,20 +433,43 @@ async def call(store: StoreDep, call_id: str) -> Call:
 
 @router.get("/policy", response_model=Policy)
 async def policy(gateway: GatewayDep) -> BaseModel:
-    """The policy settings in force and what they mean."""
-    calls_ = gateway.calls
-    return policy_out(calls_.settings, calls_.rules)
+    """The policy settings in force, what they mean, and where each value comes from."""
+    return _policy(gateway)
 
 
 @router.patch("/policy", response_model=Policy)
-async def set_policy(gateway: GatewayDep, body: PolicyIn) -> BaseModel:
-    """Change the mode and preferences; takes effect for the next call."""
-    calls_ = gateway.calls
+async def set_policy(request: Request, gateway: GatewayDep, body: PolicyIn) -> BaseModel:
+    """Change the mode and preferences: in force for the next call, kept in the store (every replica, restarts).
+
+    A value equal to the config file's is not kept: that setting follows the file again.
+    """
     try:
-        calls_.settings = apply_policy(calls_.settings, body.model_dump(exclude_unset=True))
+        await gateway.set_policy(flat_policy(body.model_dump(exclude_unset=True)), actor=actor_of(request))
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
-    return policy_out(calls_.settings, calls_.rules)
+    return _policy(gateway)
+
+
+@router.delete("/policy/stored", response_model=Policy)
+async def reset_policy(
+    request: Request,
+    gateway: GatewayDep,
+    setting: Annotated[
+        list[str] | None,
+        Query(description="A setting's key path (`mode`, `preferences.showHintWarnings`); every one when left out."),
+    ] = None,
+) -> BaseModel:
+    """Put settings changed at run time back to the config file's values (all of them, or those named)."""
+    try:
+        await gateway.reset_policy(setting, actor=actor_of(request))
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return _policy(gateway)
+
+
+def _policy(gateway: Gateway) -> BaseModel:
+    calls_ = gateway.calls
+    return policy_out(calls_.settings, calls_.rules, origins(gateway.file_settings, gateway.overrides.policy))
 
 
 def actor_of(request: Request) -> str:

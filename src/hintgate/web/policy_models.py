@@ -8,16 +8,26 @@ typed and bounded as its row says.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, create_model
 
 from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Rule, Taint
+from hintgate.policy.settings import MODE_SPELLINGS, setting_values
 
-__all__ = ["MODE_SPELLINGS", "Policy", "PolicyIn", "apply_policy", "effects", "policy_out"]
+__all__ = [
+    "MODE_SPELLINGS",
+    "Policy",
+    "PolicyIn",
+    "SettingOrigin",
+    "effects",
+    "flat_policy",
+    "origins",
+    "policy_out",
+]
 
 
 class _Model(BaseModel):
@@ -26,17 +36,6 @@ class _Model(BaseModel):
 
 class _Strict(BaseModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-
-def _camel(words: str) -> str:
-    first, *rest = words.split("-")
-    return first + "".join(word.title() for word in rest)
-
-
-# A PATCH takes the mode as the config file does: accept-edits, accept_edits or acceptEdits.
-MODE_SPELLINGS: Mapping[str, Mode] = {
-    spelling: mode for mode in Mode for spelling in (mode.value, mode.value.replace("-", "_"), _camel(mode.value))
-}
 
 
 def _type(row: PolicySetting, *, given: bool) -> Any:
@@ -85,7 +84,42 @@ def _models(*, given: bool) -> type[BaseModel]:
         **fields,
         rules=(list[str], ...),
         effects=(dict[str, str], Field(description="What the current settings mean, in a sentence each.")),
+        origins=(
+            dict[str, SettingOrigin],
+            Field(
+                default_factory=dict,
+                description="Where each setting's value comes from, by key path (`preferences.showHintWarnings`).",
+            ),
+        ),
     )
+
+
+class SettingOrigin(_Model):
+    """Where a policy setting's value in force comes from."""
+
+    source: Literal["stored", "file", "default"] = Field(
+        description="stored: changed through the API, dashboard or CLI and kept in the store, laid over the "
+        "config file; file: the config file's `policy` section; default: neither sets it."
+    )
+    file_value: Any = Field(description="The config file's value (or the default): what a reset goes back to.")
+    updated_at: datetime | None = Field(default=None, description="When a stored value was set.")
+    updated_by: str | None = Field(default=None, description="Who set a stored value: api, dashboard, cli...")
+
+
+def origins(file: PolicySettings, stored: Mapping[str, Mapping[str, Any]]) -> dict[str, SettingOrigin]:
+    """Each setting's origin, by key path: stored (`stored` has it), else the file, else the default."""
+    from_file = setting_values(file)
+    defaults = setting_values(PolicySettings())
+    out: dict[str, SettingOrigin] = {}
+    for path, value in from_file.items():
+        row = stored.get(path)
+        if row is not None:
+            out[path] = SettingOrigin(
+                source="stored", file_value=value, updated_at=row.get("updated_at"), updated_by=row.get("updated_by")
+            )
+        else:
+            out[path] = SettingOrigin(source="file" if value != defaults[path] else "default", file_value=value)
+    return out
 
 
 if TYPE_CHECKING:  # made at run time; to a type checker, models like any other
@@ -100,10 +134,12 @@ def _out(value: Any) -> Any:
     return value.value if isinstance(value, enum.Enum) else value
 
 
-def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> BaseModel:
-    """The API's view of the policy settings."""
+def policy_out(
+    settings: PolicySettings, rules: Sequence[Rule], where: Mapping[str, SettingOrigin] | None = None
+) -> BaseModel:
+    """The API's view of the policy settings; `where` says where each value comes from (`origins`)."""
     described = [rule.describe() + (" (set through the API or dashboard)" if rule.stored else "") for rule in rules]
-    values: dict[str, Any] = {"rules": described, "effects": effects(settings)}
+    values: dict[str, Any] = {"rules": described, "effects": effects(settings), "origins": dict(where or {})}
     for row in POLICY_SETTINGS:
         value = _out(getattr(settings, row.attr))
         if row.group:
@@ -113,29 +149,23 @@ def policy_out(settings: PolicySettings, rules: Sequence[Rule]) -> BaseModel:
     return Policy.model_validate(values)
 
 
-def apply_policy(settings: PolicySettings, given: Mapping[str, Any]) -> PolicySettings:
-    """`settings` with the values of a validated `PolicyIn` dump (exclude_unset) applied.
+def flat_policy(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A validated `PolicyIn` dump (exclude_unset) as setting key path → value.
 
     Raises:
         ValueError: a setting was given as null; the message names it.
     """
-    by_path = {row.path: row for row in POLICY_SETTINGS}
-    changes: dict[str, Any] = {}
-    flat: list[tuple[str, Any]] = []
+    by_path = {row.path for row in POLICY_SETTINGS}
+    flat: dict[str, Any] = {}
     for key, value in given.items():
         if isinstance(value, Mapping) and key not in by_path:
-            flat.extend((f"{key}.{k}", v) for k, v in value.items())
+            flat.update((f"{key}.{k}", v) for k, v in value.items())
         else:
-            flat.append((key, value))
-    for path, value in flat:
+            flat[key] = value
+    for path, value in flat.items():
         if value is None:
             raise ValueError(f"{path}: null is not a setting; leave it out to keep it")
-        row = by_path[path]
-        chosen = row.booleans[value] if row.booleans is not None and isinstance(value, bool) else value
-        changes[row.attr] = MODE_SPELLINGS[chosen] if row.kind == "mode" else chosen
-    if "taint" in changes:
-        changes["taint"] = Taint(changes["taint"])
-    return dataclasses.replace(settings, **changes)
+    return flat
 
 
 _TAINT_EFFECTS: Mapping[Taint, str] = {

@@ -1,4 +1,4 @@
-"""The settings page: the policy mode and preferences, each with what it means."""
+"""The settings page: the policy mode and preferences, each with what it means and where its value comes from."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting
 from hintgate.web.pages.frame import Choice, Layout, layout
-from hintgate.web.policy_models import effects
+from hintgate.web.policy_models import SettingOrigin, effects, origins
 
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
@@ -26,6 +26,8 @@ class SettingRow:
         label: what it is called.
         choices: the values it can take.
         effect: what the current value means, in a sentence.
+        origin: where the value in force comes from, in words.
+        stored: whether it was changed at run time and kept in the store (a reset puts the file's back).
     """
 
     key: str
@@ -33,6 +35,8 @@ class SettingRow:
     label: str
     choices: list[Choice]
     effect: str
+    origin: str = ""
+    stored: bool = False
 
     @property
     def field_id(self) -> str:
@@ -49,6 +53,10 @@ class SettingsPage:
     approval_timeout: float
     retry_window: float
     rules: list[str]
+    kept: bool = True
+    """Whether changes are kept in the store (else they last until hintgate stops)."""
+    stored: int = 0
+    """How many settings were changed at run time and are kept."""
 
 
 _CHOICE_LABELS: dict[str, dict[str, str]] = {
@@ -72,7 +80,17 @@ _CHOICE_LABELS: dict[str, dict[str, str]] = {
 }
 
 
-def _row(setting: PolicySetting, value: object, effect: str) -> SettingRow:
+def _origin_text(origin: SettingOrigin) -> str:
+    if origin.source == "stored":
+        when = origin.updated_at.strftime("%Y-%m-%d %H:%M UTC") if origin.updated_at else "earlier"
+        shown = str(origin.file_value).lower() if isinstance(origin.file_value, bool) else origin.file_value
+        return f"Changed here by {origin.updated_by or 'someone'} ({when}); the config file says {shown}."
+    if origin.source == "file":
+        return "From the config file."
+    return "The default: the config file does not set it."
+
+
+def _row(setting: PolicySetting, value: object, effect: str, origin: SettingOrigin | None = None) -> SettingRow:
     if setting.kind == "bool":
         labels = _CHOICE_LABELS["bool"]
         choices = [Choice("true", labels["true"], value is True), Choice("false", labels["false"], value is False)]
@@ -80,18 +98,31 @@ def _row(setting: PolicySetting, value: object, effect: str) -> SettingRow:
         shown = value.value if isinstance(value, enum.Enum) else value
         labels = _CHOICE_LABELS.get(setting.key, {})
         choices = [Choice(c, labels.get(c, c), shown == c) for c in setting.choices]
-    return SettingRow(setting.path, setting.key, setting.label, choices, effect)
+    return SettingRow(
+        setting.path,
+        setting.key,
+        setting.label,
+        choices,
+        effect,
+        origin=_origin_text(origin) if origin is not None else "",
+        stored=origin is not None and origin.source == "stored",
+    )
 
 
 def settings_page(gateway: Gateway) -> SettingsPage:
     """The settings page: every setting a person picks from choices; the seconds are listed as set."""
     settings = gateway.calls.settings
     said = effects(settings)
-    rows = [_row(s, getattr(settings, s.attr), said[s.key]) for s in POLICY_SETTINGS if s.kind != "seconds"]
+    where = origins(gateway.file_settings, gateway.overrides.policy)
+    rows = [
+        _row(s, getattr(settings, s.attr), said[s.key], where[s.path]) for s in POLICY_SETTINGS if s.kind != "seconds"
+    ]
     return SettingsPage(
         layout=layout(gateway, "Settings", "settings"),
         settings=rows,
         approval_timeout=settings.approval_timeout,
         retry_window=settings.idempotent_retry_window,
         rules=[rule.describe() for rule in gateway.calls.rules],
+        kept=gateway.store is not None,
+        stored=sum(1 for o in where.values() if o.source == "stored"),
     )
