@@ -41,6 +41,7 @@ class CallOutcome:
         session_id: the client session's id (None for a call without one).
         client_name: the client's name, from its session.
         client_version: the client's version.
+        user: who made the call (its session's person, `api-token`), None when the gateway knows no users.
         request_id: the client's JSON-RPC request id, as a string.
         arguments: the call's arguments.
         result: the `CallToolResult` JSON sent back, None when the call raised.
@@ -83,6 +84,7 @@ class CallOutcome:
     waited_ms: float | None = None
     parent_call_id: str | None = None
     execution_type: str = "direct"
+    user: str | None = None
 
     @property
     def outcome(self) -> str:

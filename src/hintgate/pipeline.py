@@ -347,6 +347,7 @@ class ToolCalls:
             session_id=session.id if session else None,
             client_name=session.client_name if session else None,
             client_version=session.client_version if session else None,
+            user=session.user if session else None,
             request_id=str(request_id) if request_id is not None else None,
             arguments=arguments,
             result=result,

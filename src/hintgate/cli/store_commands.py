@@ -45,6 +45,9 @@ def sessions(
     replica: Annotated[
         str | None, typer.Option("--replica", help="Only sessions this replica served (gateways sharing a database).")
     ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", help="Only sessions this person opened (as recorded: email, api-token).")
+    ] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,
     wide: WideOpt = False,
@@ -53,7 +56,7 @@ def sessions(
     from hintgate.hints.reports import sessions_text
 
     wanted = status.value if status is not None else None
-    rows = with_store(db, lambda store: store.recent_sessions(limit, status=wanted, replica=replica))
+    rows = with_store(db, lambda store: store.recent_sessions(limit, status=wanted, replica=replica, user=user))
     emit_rows(rows, output, sessions_text, wide)
 
 
@@ -82,6 +85,9 @@ def calls(
     verdict: Annotated[
         str | None, typer.Option("--verdict", help="allow, deny, approved, denied, expired, withdrawn.")
     ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", help="Only calls this person made (as recorded: email, api-token).")
+    ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     db: DbOpt = None,
@@ -93,7 +99,7 @@ def calls(
     async def work(store: Any) -> list[dict[str, Any]]:
         session_id = await _session_id(store, session) if session is not None else None
         rows: list[dict[str, Any]] = await store.calls(
-            session_id=session_id, tool=tool, server=server, tier=tier, verdict=verdict, limit=limit
+            session_id=session_id, tool=tool, server=server, tier=tier, verdict=verdict, user=user, limit=limit
         )
         return rows
 

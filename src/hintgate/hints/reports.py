@@ -494,7 +494,17 @@ def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: b
                 str(row.get("replica") or ""),
             ]
         )
+    _with_people(columns, cells, rows)
     return fit_table(columns, cells, width=width, wide=wide, title="sessions")
+
+
+def _with_people(columns: list[Column], cells: list[list[str | Text]], rows: Sequence[Mapping[str, Any]]) -> None:
+    """A `user` column after the first, when any row names a person (a gateway with an identity provider)."""
+    if not any(row.get("user_name") for row in rows):
+        return  # a gateway that knows no users: the table stays as it was
+    columns.insert(1, Column("user", priority=1, cut=True))
+    for row, line in zip(rows, cells, strict=True):
+        line.insert(1, str(row.get("user_name") or ""))
 
 
 def _time(value: Any, wide: bool) -> str:
@@ -537,6 +547,7 @@ def calls_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: bool
                 session if wide else short_id(session),
             ]
         )
+    _with_people(columns, cells, rows)
     return fit_table(columns, cells, width=width, wide=wide, title="calls")
 
 

@@ -8,10 +8,15 @@ section every request is the machine's user (`LOCAL`), as before.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-__all__ = ["API_TOKEN", "LOCAL", "Principal", "PrincipalKind"]
+__all__ = ["API_TOKEN", "LOCAL", "SCOPE_KEY", "Principal", "PrincipalKind", "principal_of"]
+
+SCOPE_KEY = "hintgate.principal"
+"""The ASGI scope key where the web layer leaves the `Principal` an HTTP request was verified as."""
 
 
 class PrincipalKind(StrEnum):
@@ -51,3 +56,9 @@ LOCAL = Principal("local", PrincipalKind.LOCAL)
 
 API_TOKEN = Principal("api-token", PrincipalKind.TOKEN)
 """Whoever holds the static API token: automation and the operator."""
+
+
+def principal_of(scope: Mapping[str, Any] | None) -> Principal | None:
+    """The principal an HTTP request's scope was verified as; None when nothing proved who it is."""
+    found = scope.get(SCOPE_KEY) if scope is not None else None
+    return found if isinstance(found, Principal) else None

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from hintgate.policy.decide import SessionState
+from hintgate.policy.principal import principal_of
 
 __all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker"]
 
@@ -77,6 +78,8 @@ class ClientSession:
         ended_at: when it ended, None while active.
         calls: tool calls made so far.
         policy: what the policy remembers of the session (approvals, taint).
+        user: who opened it: a person's name from the identity provider, `api-token`, or None
+            when the gateway knows no users (stdio, or HTTP without an `identity` section).
     """
 
     id: str
@@ -86,6 +89,7 @@ class ClientSession:
     protocol_version: str
     started_at: datetime
     ended_at: datetime | None = None
+    user: str | None = None
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
     in_flight: int = 0
@@ -123,6 +127,7 @@ class ClientSession:
             "id": self.id,
             "client_name": self.client_name,
             "client_version": self.client_version,
+            "user": self.user,
             "transport": self.transport,
             "protocol_version": self.protocol_version,
             "status": "active" if self.active else "closed",
@@ -156,7 +161,8 @@ class SessionTracker:
         self._idle_timeout = idle_timeout
         self._modern = modern_versions
         self._by_connection: dict[int, ClientSession] = {}
-        self._by_identity: dict[tuple[str | None, str | None], ClientSession] = {}
+        # Keyed by person too: two people whose clients declare the same name never share a session.
+        self._by_identity: dict[tuple[str | None, str | None, str | None], ClientSession] = {}
 
     def __iter__(self) -> Iterator[ClientSession]:
         """The active sessions."""
@@ -196,7 +202,7 @@ class SessionTracker:
     def _for_identity(self, ctx: Any, version: str) -> ClientSession:
         self.expire()
         name, client_version = _client_info(ctx)
-        key = (name, client_version)
+        key = (_user(ctx), name, client_version)
         session = self._by_identity.get(key)
         if session is None:
             session = self._open(ctx, version, None)
@@ -226,6 +232,7 @@ class SessionTracker:
             id=str(uuid.uuid4()),
             client_name=name,
             client_version=client_version,
+            user=_user(ctx),
             transport="http" if ctx.request is not None else "stdio",
             protocol_version=version,
             started_at=datetime.now(UTC),
@@ -266,6 +273,13 @@ class SessionTracker:
         for identity, session in list(self._by_identity.items()):
             del self._by_identity[identity]
             self._end(session)
+
+
+def _user(ctx: Any) -> str | None:
+    """Who makes an HTTP request, as the web layer verified it; None on stdio or without an identity provider."""
+    request = ctx.request
+    principal = principal_of(getattr(request, "scope", None)) if request is not None else None
+    return principal.name if principal is not None else None
 
 
 def _client_info(ctx: Any) -> tuple[str | None, str | None]:

@@ -448,12 +448,13 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
     # -- queries ------------------------------------------------------------
 
     async def recent_sessions(
-        self, limit: int = 10, *, status: str | None = None, replica: str | None = None
+        self, limit: int = 10, *, status: str | None = None, replica: str | None = None, user: str | None = None
     ) -> list[dict[str, Any]]:
-        """The newest `limit` sessions, newest first: only `active` or `closed` ones, or one replica's, when given."""
+        """The newest `limit` sessions, newest first: only `active` or `closed` ones, one replica's, or one
+        person's, when given."""
         with _translated(self._url, "read sessions from"):
             async with self._engine.connect() as conn:
-                return await queries.recent_sessions(conn, limit, status=status, replica=replica)
+                return await queries.recent_sessions(conn, limit, status=status, replica=replica, user=user)
 
     async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         """The ids of at most `limit` sessions that start with `prefix` (to resolve a short id)."""
@@ -475,6 +476,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         tool: str | None = None,
         tier: str | None = None,
         verdict: str | None = None,
+        user: str | None = None,
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         limit: int = 50,
@@ -491,6 +493,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
                         tool=tool,
                         tier=tier,
                         verdict=verdict,
+                        user=user,
                         since=since,
                         until=until,
                         limit=limit,

@@ -81,10 +81,17 @@ def _as_dict(row: Row[Any]) -> dict[str, Any]:
 
 
 async def recent_sessions(
-    conn: AsyncConnection, limit: int, *, status: str | None = None, replica: str | None = None
+    conn: AsyncConnection,
+    limit: int,
+    *,
+    status: str | None = None,
+    replica: str | None = None,
+    user: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The newest `limit` sessions, newest first; only those of `status` and `replica` when given."""
+    """The newest `limit` sessions, newest first; only those of `status`, `replica` and `user` when given."""
     where: list[ColumnElement[bool]] = []
+    if user is not None:
+        where.append(sessions.c.user_name == user)
     if status is not None:
         where.append(sessions.c.status == status)
     if replica is not None:
@@ -229,12 +236,13 @@ async def calls(
     tool: str | None = None,
     tier: str | None = None,
     verdict: str | None = None,
+    user: str | None = None,
     since: datetime | str | None = None,
     until: datetime | str | None = None,
     limit: int = 50,
     offset: int = 0,
 ) -> list[dict[str, Any]]:
-    """Calls matching every filter given.
+    """Calls matching every filter given (`user`: the person who made them).
 
     Newest first; within one session (`session_id` given) in the order they
     started, so that paging walks a session from its beginning. `server`
@@ -250,6 +258,7 @@ async def calls(
         (c.tool_name, tool),
         (c.tier, tier),
         (c.verdict, verdict),
+        (c.user_name, user),
     ):
         if value is not None:
             where.append(column == value)

@@ -41,6 +41,7 @@ class SessionRecord:
         started_at: when the session began (an aware datetime; naive is taken as UTC).
         transport: `"stdio"` or `"http"`.
         replica: the gateway instance serving it (`Store.replica`).
+        user: the person who opened it (`api-token` for the API token); None when the gateway knows no users.
     """
 
     id: str
@@ -49,6 +50,7 @@ class SessionRecord:
     started_at: datetime
     transport: str
     replica: str
+    user: str | None = None
 
     def __post_init__(self) -> None:
         uuid.UUID(self.id)  # the id must be a valid UUID
@@ -86,6 +88,7 @@ class CallRecord:
         tier: the tool's tier at call time.
         decision: the policy decision: `{"verdict", "reason", "source", "approver", "approval", "waited_ms"}`.
         verdict: the decision's verdict, a column of its own for filtering.
+        user: the person who made the call (`api-token` for the API token); None when the gateway knows no users.
     """
 
     id: str
@@ -108,6 +111,7 @@ class CallRecord:
     tier: str | None = None
     decision: Mapping[str, Any] | None = None
     verdict: str | None = None
+    user: str | None = None
 
 
 class Encoded(str):
@@ -254,6 +258,7 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bo
         "request_id": _clean(rec.request_id),
         "client_name": _clean(rec.client_name),
         "client_version": _clean(rec.client_version),
+        "user_name": _clean(rec.user),
         "parent_call_id": _clean(rec.parent_call_id),
         "execution_type": _clean(rec.execution_type) or "direct",
         "hints": None if rec.hints is None else _hints_json(rec.hints),
@@ -309,6 +314,7 @@ def prepare(
                 "id": rec.id,
                 "client_name": _clean(rec.client_name),
                 "client_version": _clean(rec.client_version),
+                "user_name": _clean(rec.user),
                 "started_at": _utc(rec.started_at),
                 "transport": _clean(rec.transport),
                 "replica": _clean(rec.replica),
@@ -345,7 +351,10 @@ def _upserts(dialect: str) -> tuple[UpdateBase, UpdateBase]:
     started = upsert(sessions, dialect)
     started = started.on_conflict_do_update(
         index_elements=[sessions.c.id],
-        set_={c: started.excluded[c] for c in ("client_name", "client_version", "started_at", "transport", "replica")},
+        set_={
+            c: started.excluded[c]
+            for c in ("client_name", "client_version", "user_name", "started_at", "transport", "replica")
+        },
     )
     return started, upsert(sessions, dialect).on_conflict_do_nothing(index_elements=[sessions.c.id])
 

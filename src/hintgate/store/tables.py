@@ -136,6 +136,7 @@ sessions = Table(
     Column("id", String(36), primary_key=True),  # a UUID
     Column("client_name", String),  # from the client's initialize
     Column("client_version", String),
+    Column("user_name", String),  # the person who opened it (identity provider), or api-token; NULL: no users
     Column("status", String(16), nullable=False, server_default="active"),
     Column("started_at", UTCDateTime, nullable=False),
     Column("ended_at", UTCDateTime),  # set exactly when status is closed
@@ -152,6 +153,7 @@ sessions = Table(
     CheckConstraint("total_tokens >= 0", name="total_tokens"),
     Index(None, "started_at"),
     Index(None, "replica", "status"),
+    Index(None, "user_name", "started_at"),
 )
 
 tool_calls = Table(
@@ -176,6 +178,7 @@ tool_calls = Table(
     Column("request_id", String),
     Column("client_name", String),
     Column("client_version", String),
+    Column("user_name", String),  # the person who made the call, or api-token; NULL when the gateway knows no users
     Column("parent_call_id", String),
     Column("execution_type", String(32), nullable=False, server_default="direct"),
     Column("hints", JSONColumn()),  # annotations, provenance and tier in force at call time
@@ -192,6 +195,7 @@ tool_calls = Table(
     Index(None, "tool_name", "started_at"),
     Index(None, "tier", "started_at"),
     Index(None, "verdict", "started_at"),
+    Index(None, "user_name", "started_at"),
     Index(None, "started_at"),
 )
 

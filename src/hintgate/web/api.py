@@ -172,6 +172,8 @@ class Session(_Model):
     total_tokens: int
     transport: str | None = None
     replica: str | None = None
+    user_name: str | None = None
+    """The person who opened it (identity provider), `api-token`; null when the gateway knows no users."""
 
 
 class Call(_Model):
@@ -185,6 +187,8 @@ class Call(_Model):
     tool_name: str
     started_at: str
     duration_ms: float
+    user_name: str | None = None
+    """The person who made it (identity provider), `api-token`; null when the gateway knows no users."""
     error: str | None = None
     tier: str | None = None
     verdict: str | None = None
@@ -373,9 +377,10 @@ async def sessions(
         str | None,
         Query(max_length=500, description="Only sessions this replica served (gateways sharing a database)."),
     ] = None,
+    user: Annotated[str | None, Query(max_length=500, description="Only sessions this person opened.")] = None,
 ) -> list[Session]:
     """The most recent sessions, newest first, filtered."""
-    rows = await store.recent_sessions(limit, status=status, replica=replica)
+    rows = await store.recent_sessions(limit, status=status, replica=replica, user=user)
     return [Session.model_validate(row) for row in rows]
 
 
@@ -402,6 +407,7 @@ async def calls(
     tool: str | None = None,
     tier: TierName | None = None,
     verdict: VerdictName | None = None,
+    user: Annotated[str | None, Query(max_length=500, description="Only calls this person made.")] = None,
     since: datetime | None = None,
     until: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
@@ -414,6 +420,7 @@ async def calls(
         tool=tool,
         tier=tier,
         verdict=verdict,
+        user=user,
         since=since,
         until=until,
         limit=limit,

@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hintgate import __version__
 from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, pins_api, servers_api
 from hintgate.web.auth import describe_security, security_middleware
-from hintgate.web.identity import TokenVerifier, identity_middleware
+from hintgate.web.identity import SessionOwners, TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
 
 __all__ = ["create_app"]
@@ -87,6 +87,7 @@ def create_app(
     app.state.token = token
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:
+        app.add_middleware(SessionOwners)  # inside the identity check: it reads whom that check verified
         # Before the token check, which takes the person it verified as signed in.
         app.add_middleware(Checked, check=identity_middleware(identity, token))
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before anything reads it

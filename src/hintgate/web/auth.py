@@ -43,6 +43,8 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from hintgate.policy.principal import SCOPE_KEY
+
 __all__ = [
     "COOKIE",
     "CSRF_HEADER",
@@ -63,7 +65,7 @@ CSRF_HEADER = "X-Hintgate-Request"
 MIN_TOKEN_LENGTH = 16
 TOKEN_FILE = "api-token"
 """The file in the data directory that keeps the API token (`load_or_create_token`)."""
-PRINCIPAL = "hintgate.principal"
+PRINCIPAL = SCOPE_KEY
 """The ASGI scope key where the identity check (`hintgate.web.identity`) leaves who a request was verified as."""
 _SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_\-]{32,}")  # what `secrets.token_urlsafe(32)` writes

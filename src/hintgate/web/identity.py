@@ -38,10 +38,11 @@ import anyio
 import jwt
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hintgate.config.model import IdentityConfig
 from hintgate.errors import IdentityError
-from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind
+from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, principal_of
 from hintgate.web.auth import PRINCIPAL, token_matches
 
 __all__ = [
@@ -50,9 +51,9 @@ __all__ = [
     "METADATA_PATH",
     "REFRESH_EVERY",
     "IssuerKeys",
+    "SessionOwners",
     "TokenVerifier",
     "identity_middleware",
-    "principal_of",
     "resource_metadata_url",
 ]
 
@@ -72,12 +73,6 @@ _FAMILY = {
     "EdDSA": "OKP",
 }
 """The key type (`kty`) each accepted algorithm signs with: a token's algorithm must fit its key."""
-
-
-def principal_of(scope: Mapping[str, Any]) -> Principal | None:
-    """The principal a request was verified as, or None when no identity check ran or it proved nothing."""
-    found = scope.get(PRINCIPAL)
-    return found if isinstance(found, Principal) else None
 
 
 class IssuerKeys:
@@ -363,3 +358,55 @@ def _refusal(config: IdentityConfig, url: str, error: str | None) -> Response:
         status_code=401,
         headers={"WWW-Authenticate": _challenge(config, url, error)},
     )
+
+
+class SessionOwners:
+    """ASGI middleware: a handshake-era MCP session answers only the person who opened it.
+
+    The MCP SDK finds a session by its `Mcp-Session-Id` alone, which travels in
+    clear beside the token; without this, another person who learnt the id
+    could send requests in it, or listen on its stream for its questions. The
+    owner is taken from the `initialize` response that hands out the id; a
+    request naming a session with another owner, or one this gateway did not
+    hand out, gets 404 (the spec's answer for an unknown session, which tells
+    nothing). The most recent `limit` sessions are remembered; an older one
+    gets 404 and its client starts a new session, as after a restart.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = 65536) -> None:
+        self.app = app
+        self.limit = limit
+        self.owners: dict[str, str] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        principal = principal_of(scope) if scope["type"] == "http" else None
+        if principal is None or not (path == "/mcp" or path.startswith("/mcp/")):
+            await self.app(scope, receive, send)
+            return
+        session_id = _session_id(scope["headers"])
+        if session_id is not None:
+            if self.owners.get(session_id) != principal.name:
+                await JSONResponse({"detail": "no such session"}, status_code=404)(scope, receive, send)
+                return
+            if scope.get("method") == "DELETE":
+                await self.app(scope, receive, send)
+                self.owners.pop(session_id, None)
+                return
+            await self.app(scope, receive, send)
+            return
+
+        async def noting(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                given = _session_id(message.get("headers", ()))
+                if given is not None:
+                    if len(self.owners) >= self.limit:
+                        del self.owners[next(iter(self.owners))]
+                    self.owners[given] = principal.name
+            await send(message)
+
+        await self.app(scope, receive, noting)
+
+
+def _session_id(headers: Any) -> str | None:
+    return next((v.decode("latin-1") for k, v in headers if k.lower() == b"mcp-session-id"), None)

@@ -1,0 +1,30 @@
+"""Who opened each session and made each call: a person from the identity provider, or the API token.
+
+Revision ID: 0009
+Revises: 0008
+Create Date: 2026-11-27
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0009"
+down_revision: str | None = "0008"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    # A plain ADD COLUMN on both backends: never a rebuild of sessions, which tool_calls cascade from.
+    for table in ("sessions", "tool_calls"):
+        op.add_column(table, sa.Column("user_name", sa.String(), nullable=True))
+        op.create_index(op.f(f"ix_{table}_user_name_started_at"), table, ["user_name", "started_at"])
+
+
+def downgrade() -> None:
+    for table in ("sessions", "tool_calls"):
+        op.drop_index(op.f(f"ix_{table}_user_name_started_at"), table_name=table)
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column("user_name")
