@@ -270,6 +270,7 @@ class ToolCalls:
                     answered = await self._ask(ctx, entry, facts, attempt, session, params)
                 if isinstance(answered, dict):  # a 2026-07-28 InputRequiredResult: the question goes out
                     return answered
+                _log_answer(entry, attempt, answered, self.settings.approval_timeout)
                 if not answered.approved:
                     result = tool_error(self._denial(entry, attempt, answered))
                     return result
@@ -599,3 +600,25 @@ async def _keep_waiting(client: ClientCall, tool: str) -> None:
 
 def _approval_name(answer: Answer) -> str:
     return {Answer.APPROVE_ONCE: "once", Answer.APPROVE_SESSION: "session", Answer.DENY: "denied"}[answer]
+
+
+_ANSWERS = {
+    Answer.APPROVE_ONCE: "approved once",
+    Answer.APPROVE_SESSION: "approved for the session",
+    Answer.DENY: "denied",
+}
+
+
+def _log_answer(entry: CatalogEntry, attempt: CallAttempt, outcome: Outcome, timeout: float) -> None:
+    """One line on stderr when a call asked about is answered, expires or is withdrawn: the end of its wait line."""
+    waited = f"after {(outcome.waited_ms or 0) / 1000:.1f} s"
+    if outcome.timed_out:
+        said = f"expired: nobody answered within {timeout:g} s; it did not run"
+    elif outcome.withdrawn is not None:
+        said = f"withdrawn {waited}: {outcome.withdrawn}"
+    else:
+        by = attempt.asked_via or "queue"
+        note = f" ({outcome.note})" if outcome.note else ""
+        said = f"{_ANSWERS[outcome.answer]} by {outcome.actor} via {by} {waited}{note}"
+    # At the wait line's level, so a stdio gateway (warnings only) shows how each wait ended too.
+    logger.warning("hintgate: %s (server %s) %s", entry.name, entry.server, said)

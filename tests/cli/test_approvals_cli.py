@@ -83,7 +83,10 @@ async def test_a_queued_write_is_approved_with_the_cli_and_its_result_reaches_th
             result = await call
             again = await asyncio.to_thread(hintgate, "approvals", "deny", waiting.id[:8], "--db", db)
         said = [line for line in gateway.log if "waits for approval" in line]
+        answered_lines = [line for line in gateway.log if "fs_write_file (server fs) approved once by" in line]
     assert result.is_error is False
+    assert len(answered_lines) == 1
+    assert " via queue after " in answered_lines[0]
     assert target.read_text() == "from the terminal"
     assert again.returncode == 5
     assert "already approved" in again.stderr
@@ -245,3 +248,16 @@ async def test_a_stdio_gateways_queued_write_is_approved_from_a_second_terminal(
             result = await call
     assert result.is_error is False
     assert target.read_text() == "stdio"
+
+
+async def test_an_approval_nobody_answers_is_logged_as_expired(tmp_path: Path, filesystem_cmd: list[str]) -> None:
+    db = f"sqlite:///{tmp_path / 'gate.db'}"
+    config = config_file(tmp_path, filesystem_cmd, timeout=1)
+    target = Path(filesystem_cmd[-1]) / "never.txt"
+    with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(60):
+        async with Client(gateway.mcp_url, mode="legacy") as client:
+            result = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
+        expired = [line for line in gateway.log if "fs_write_file (server fs) expired" in line]
+    assert result.is_error is True
+    assert len(expired) == 1
+    assert "nobody answered within 1 s; it did not run" in expired[0]

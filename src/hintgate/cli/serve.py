@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import Console
@@ -25,7 +26,16 @@ from hintgate.errors import ConfigError, IdentityError, ListenError
 from hintgate.outcome import Tracer
 from hintgate.server.gateway import Gateway
 
-__all__ = ["bind_listener", "collect_catalog", "open_store", "python_config", "run_http", "run_stdio", "url_host"]
+__all__ = [
+    "PlainLogFormatter",
+    "bind_listener",
+    "collect_catalog",
+    "open_store",
+    "python_config",
+    "run_http",
+    "run_stdio",
+    "url_host",
+]
 
 logger = logging.getLogger("hintgate")
 
@@ -60,7 +70,12 @@ def credentials_of(store: Any, settings: Settings) -> Any:
     return CredentialsVault(store, vault_key(settings.state_key, settings.data_dir))
 
 
-def _gateway(config: GatewayConfig, settings: Settings, store: Any) -> Gateway:
+def _base_url(host: str, sock: socket.socket) -> str:
+    """The URL of the dashboard served on `sock` (bound, so its port is known before the gateway starts)."""
+    return f"http://{url_host(host)}:{sock.getsockname()[1]}"
+
+
+def _gateway(config: GatewayConfig, settings: Settings, store: Any, *, dashboard: str | None = None) -> Gateway:
     gateway = Gateway(
         config,
         store=store,
@@ -73,17 +88,42 @@ def _gateway(config: GatewayConfig, settings: Settings, store: Any) -> Gateway:
         # A URL with a password is shown masked: the person adds the password back.
         db = "" if given is None else f" --db {shlex.quote(store.url if '@' in given else given)}"
         gateway.calls.approvals_command = f"hintgate approvals watch{db}"
+        gateway.store_flag = db
+    gateway.dashboard_url = dashboard
     return gateway
 
 
+class PlainLogFormatter(logging.Formatter):
+    """One line per record for a log file or collector: ISO 8601 UTC time, level, logger, message."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def _log_to_stderr(level: int = logging.INFO) -> Console:
-    console = Console(stderr=True)
-    handler = RichHandler(console=console, show_path=False, rich_tracebacks=False, markup=False)
+    """Log to stderr: Rich's columns for a person at a terminal, plain lines otherwise.
+
+    Piped into a file, journald or a collector, Rich's layout would wrap a line
+    at 80 columns and show a time without a date: each record is one line
+    with an ISO timestamp instead, and the console's own lines are not wrapped.
+    """
+    terminal = sys.stderr.isatty()
+    console = Console(stderr=True, soft_wrap=not terminal)
+    handler: logging.Handler
+    if terminal:
+        handler = RichHandler(console=console, show_path=False, rich_tracebacks=False, markup=False)
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(PlainLogFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.set_name(_HANDLER)
     root = logging.getLogger("hintgate")
-    if not any(isinstance(h, RichHandler) for h in root.handlers):
+    if not any(h.get_name() == _HANDLER for h in root.handlers):
         root.addHandler(handler)
     root.setLevel(level)
     return console
+
+
+_HANDLER = "hintgate-stderr"
 
 
 def _report_recording(console: Console, recording: str | None) -> None:
@@ -377,7 +417,7 @@ async def run_http(
         web_imported = _import_in_background(WEB_MODULES)
         async with (
             open_store(settings) as store,
-            _gateway(config, settings, store) as gateway,
+            _gateway(config, settings, store, dashboard=_base_url(host, sock)) as gateway,
         ):
             await web_imported
             _report_start(gateway, console)
@@ -413,9 +453,10 @@ async def run_stdio(
         scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
         _report_recording(console, recording)
         web_imported = _import_in_background(WEB_MODULES if dashboard is not None else ())
+        base = _base_url(dashboard[0], web_sock) if dashboard is not None and web_sock is not None else None
         async with (
             open_store(settings) as store,
-            _gateway(config, settings, store) as gateway,
+            _gateway(config, settings, store, dashboard=base) as gateway,
         ):
             await web_imported
             _report_start(gateway, console)

@@ -107,6 +107,11 @@ class Gateway:
         self._last_server_of: dict[str, str] = {}
         # Quarantined tools by public name; every tool's pin (in the store when there is one).
         self.quarantined: dict[str, Quarantine] = {}
+        self._held_said: dict[str, tuple[object, ...]] = {}  # what was logged of each held tool, so once per change
+        self.dashboard_url: str | None = None
+        """The dashboard's base URL when one is served (a held tool's log line points to its Changes page)."""
+        self.store_flag = ""
+        """The `--db URL` a command needs to reach this gateway's store, with a leading space; empty for the default."""
         manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
         self.pins = PinKeeper(store, manual=manual)
         # High scan findings in each running server's instructions, prompt and resource descriptions.
@@ -336,13 +341,28 @@ class Gateway:
                 if held.findings and held.change is None
             }
             self.pins.hold(scanned)
+            said: dict[str, tuple[object, ...]] = {}
             for held in self.quarantined.values():
-                logger.warning("%s", held.reason)
+                said[held.name] = (held.fingerprint, held.change, held.hidden, tuple(f.code for f in held.findings))
+                if self._held_said.get(held.name) != said[held.name]:
+                    logger.warning("%s", self.held_line(held))
+            self._held_said = said
         self._scan_sources(up)
         if "prompts" in kinds:
             self.routes.rebuild_prompts(up)
         if "resources" in kinds:
             self.routes.rebuild_resources(up)
+
+    def held_line(self, held: Quarantine) -> str:
+        """One log line for a held tool: why, what it means meanwhile, and how to accept it (command, dashboard)."""
+        why = [held.change] if held.change is not None else []
+        why += [f"{f.code} {f.message}" for f in held.findings]
+        meanwhile = "hidden from clients" if held.hidden else "every call asks"
+        where = f" or on {self.dashboard_url}/changes" if self.dashboard_url else ""
+        return (
+            f"{held.name} (server {held.server}) is held until an operator accepts it ({meanwhile}): "
+            f"{'; '.join(why)}; review and accept it with `hintgate pins accept {held.name}{self.store_flag}`{where}"
+        )
 
     def _scan_sources(self, up: Sequence[Source]) -> None:
         """Scan what each running server says besides its tools; a new high finding is logged once."""
