@@ -132,15 +132,36 @@ async def test_on_another_loopback_address_mcp_and_the_api_refuse_a_foreign_host
         async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
             evil_mcp = await client.post("/mcp", json=initialize, headers={**accept, "Host": "evil.example"})
             evil_api = await client.get("/api/tools", headers={"Host": f"evil.example:{port}"})
-            other_port = await client.get("/api/tools", headers={"Host": f"localhost:{port + 1}"})
+            bad_port = await client.get("/api/tools", headers={"Host": "localhost:80x"})
             own_mcp = await client.post("/mcp", json=initialize, headers=accept)
             own_api = await client.get("/api/tools")
             localhost = await client.get("/api/health", headers={"Host": f"localhost:{port}"})
-    assert evil_mcp.status_code == evil_api.status_code == other_port.status_code == 421
+    assert evil_mcp.status_code == evil_api.status_code == bad_port.status_code == 421
     assert "evil.example" in evil_mcp.json()["detail"]
     assert "loopback" in evil_mcp.json()["detail"]
     assert own_mcp.status_code == 200
     assert own_api.status_code == localhost.status_code == 200
+
+
+async def test_a_loopback_name_on_another_port_is_answered_as_an_ssh_forward_sends_it(tmp_path: Path) -> None:
+    # `ssh -L 9000:127.0.0.1:PORT` delivers the browser's `Host: localhost:9000` to the gateway's own port.
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    accept = {"Accept": "application/json, text/event-stream"}
+    with running_gateway("--demo", "--no-record") as gateway:
+        port = int(gateway.base_url.rsplit(":", 1)[1])
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            forwarded = {"Host": f"localhost:{port + 1}"}
+            page = await client.get("/", headers=forwarded)
+            api = await client.get("/api/tools", headers={"Host": f"127.0.0.1:{port + 2}"})
+            mcp = await client.post("/mcp", json=initialize, headers={**accept, **forwarded})
+            foreign = await client.get("/api/tools", headers={"Host": f"evil.example:{port + 1}"})
+    assert page.status_code == api.status_code == mcp.status_code == 200
+    assert foreign.status_code == 421
 
 
 async def test_a_cross_site_page_cannot_post_to_mcp_on_loopback(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ start that died while writing it): it is replaced by a new token, said in one
 log line. An empty or short token is never accepted, configured or presented.
 
 On loopback (token or not) the Host header must name a loopback address (any of
-127.0.0.0/8, ::1, or localhost) with the bound port, on every path including
+127.0.0.0/8, ::1, or localhost), on any port (an `ssh -L` forward), on every path including
 `/mcp`, so that a web page on a rebinding domain (attacker.example resolving
 to 127.0.0.1) cannot read the API or call tools from the user's browser.
 
@@ -171,27 +171,25 @@ def _split_host(host: str) -> tuple[str, str | None] | None:
 def _host_refusal(request: Request) -> str | None:
     """Why a loopback-bound gateway must not answer this Host header; None when it names this gateway.
 
-    Answered: localhost or any loopback address (127.0.0.0/8, [::1]) with the
-    port the request came in on (no port only on port 80). A rebinding page's
-    requests carry its own domain, so they are refused whatever it resolves to.
+    Answered: localhost or any loopback address (127.0.0.0/8, [::1]), on any
+    port: an `ssh -L 9000:127.0.0.1:8765` forward sends `Host: localhost:9000`,
+    and only this machine's programs can reach a loopback name. A rebinding
+    page's requests carry its own domain, so they are refused whatever it
+    resolves to.
     """
-    server = request.scope.get("server")
-    return _refusal_of_host(request.headers.get("host", ""), server[1] if server else None)
+    return _refusal_of_host(request.headers.get("host", ""))
 
 
 @lru_cache(maxsize=256)
-def _refusal_of_host(header: str, listening: int | None) -> str | None:
-    """`_host_refusal` of a Host header, for a request that came in on port `listening` (None: any).
+def _refusal_of_host(header: str) -> str | None:
+    """`_host_refusal` of a Host header.
 
     Remembered: it is asked on every request, and clients send the same few Host headers.
     """
     host = header.strip().lower()
     parts = _split_host(host)
-    if parts is None or not is_loopback(parts[0]):
+    if parts is None or not is_loopback(parts[0]) or not (parts[1] is None or parts[1].isdigit()):
         return f"this gateway answers only on loopback names (localhost, 127.0.0.0/8, [::1]), not Host {host!r}"
-    port = parts[1] or "80"
-    if listening is not None and not (port.isdigit() and int(port) == listening):
-        return f"this gateway listens on port {listening}, so it does not answer Host {host!r}"
     return None
 
 
