@@ -207,7 +207,7 @@ class ToolCalls:
         session = self._sessions.for_request(ctx)
         connectionless = ctx.protocol_version in self._modern
         state = session.policy_state(connectionless=connectionless)
-        facts = CallFacts.from_entry(entry, arguments)
+        facts = CallFacts.from_entry(entry, arguments, session.principal)
         decision = decide(facts, state, self.settings, self.rules, now=time.time())
         if decision.verdict is not Verdict.ASK and not connectionless:  # a connectionless state is the call's copy
             self._ahead = _Ahead((ctx, entry, arguments, self.settings, self.rules), session, state, facts, decision)
@@ -242,7 +242,7 @@ class ToolCalls:
             session = self._sessions.for_request(ctx) if ctx is not None else None
             modern = ctx is not None and ctx.protocol_version in self._modern
             state = session.policy_state(connectionless=modern) if session is not None else SessionState()
-            facts = CallFacts.from_entry(entry, arguments)
+            facts = CallFacts.from_entry(entry, arguments, session.principal if session is not None else None)
         else:
             session, state, facts = ahead.session, ahead.state, ahead.facts
         # A call its server would reject is refused before anyone is asked to approve it.

@@ -533,10 +533,17 @@ def policy_explain(
         list[str] | None,
         typer.Option("--mode", help="Only this mode (repeatable): default, accept-edits, read-only, bypass."),
     ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", help="As this person would get them (their name, e.g. an email).")
+    ] = None,
+    group: Annotated[
+        list[str] | None,
+        typer.Option("--group", help="As a member of this group (repeatable)."),
+    ] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     wide: WideOpt = False,
 ) -> None:
-    """A dry run: every tool, the verdict it would get in each mode, and why."""
+    """A dry run: every tool, the verdict it would get in each mode, and why (for a person: --user, --group)."""
     from hintgate.cli.serve import collect_catalog
     from hintgate.hints.reports import explain_json, explain_text, print_json
     from hintgate.policy.decide import Mode
@@ -552,7 +559,12 @@ def policy_explain(
     entries = list(gateway.catalog.entries.values())
     if tools:
         entries = _chosen_tools(entries, tools)
-    rows = explain(entries, settings, rules, modes)
+    who = None
+    if user is not None or group:
+        from hintgate.policy.principal import Principal, PrincipalKind
+
+        who = Principal(user or "(any member)", PrincipalKind.USER, frozenset(group or ()))
+    rows = explain(entries, settings, rules, modes, who)
     console = out()
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))

@@ -11,7 +11,9 @@ Precedence, first that applies wins:
    most specific level with a matching rule decides: tool rule > server rule
    > global rule; at one level deny > ask > allow, and among equals the first
    in the list is cited. When the deciding rule denies, the call is denied in
-   every mode, whatever a person approved before.
+   every mode, whatever a person approved before. A rule may also name people
+   (`user`, `group`): it applies to their calls only, and a deny rule naming
+   people that matches decides before any level's rules (a role's limit).
 1a. Quarantine. A tool held for an operator (a high poisoning-scan finding
    not yet accepted, `CallFacts.quarantine`) asks on every call, in every
    mode, whatever rules, preferences or earlier approvals say; source
@@ -72,6 +74,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
+from hintgate.policy.principal import Principal
 from hintgate.policy.rules import Confirm, Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
 
 if TYPE_CHECKING:
@@ -91,6 +94,7 @@ __all__ = [
     "Taint",
     "Verdict",
     "decide",
+    "denied_by_rule",
     "failure_kind",
     "parse_policy",
     "should_retry",
@@ -161,6 +165,7 @@ class CallFacts:
         title: the tool's display title, if any.
         spelled: the name as its server spelled it (prefix joined, not sanitized), when it differs.
         quarantine: why the tool is quarantined, if it is: every call asks, whatever the mode.
+        who: the person or program calling, for rules that name people (None: the gateway knows no users).
         tier: the tool's tier (derived).
         read_only: resolved readOnlyHint (derived).
         idempotent: resolved idempotentHint (derived).
@@ -175,6 +180,7 @@ class CallFacts:
     title: str | None = None
     spelled: str | None = None
     quarantine: str | None = None
+    who: Principal | None = None
     tier: Tier = field(init=False)
     read_only: bool = field(init=False)
     idempotent: bool = field(init=False)
@@ -198,8 +204,10 @@ class CallFacts:
         object.__setattr__(self, "open_world", hints[Hint.OPEN_WORLD].value)
 
     @classmethod
-    def from_entry(cls, entry: CatalogEntry, arguments: Mapping[str, Any] | None = None) -> CallFacts:
-        """The facts of a call of a catalog entry; trust is the entry's resolution's."""
+    def from_entry(
+        cls, entry: CatalogEntry, arguments: Mapping[str, Any] | None = None, who: Principal | None = None
+    ) -> CallFacts:
+        """The facts of a call of a catalog entry by `who`; trust is the entry's resolution's."""
         resolution = entry.tool.resolution
         return cls(
             tool=entry.name,
@@ -210,6 +218,7 @@ class CallFacts:
             title=entry.tool.title,
             spelled=entry.spelled or None,
             quarantine=entry.quarantine,
+            who=who,
         )
 
 
@@ -468,15 +477,36 @@ def _unvouched_read(call: CallFacts) -> Decision:
 
 
 def _deciding_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
-    """The rule that decides: the most specific level that matches, then the strongest effect, then the first."""
+    """The rule that decides: the most specific level that matches, then the strongest effect, then the first.
+
+    A deny rule naming people (`user`, `group`) that matches decides first, at any level: a role's limit
+    is not lifted by a more specific rule written for everyone.
+    """
     best: Rule | None = None
+    if call.who is not None:
+        for rule in rules:
+            if (
+                rule.effect is Verdict.DENY
+                and rule.names_people
+                and rule.matches(call.tool, call.server, call.tier, call.resolution.hints, call.spelled, call.who)
+            ):
+                return rule
     for rule in rules:
         # Skip the match when the rule could not beat the one found already.
         if best is not None and (rule.rank > best.rank or (rule.rank == best.rank and rule.strength <= best.strength)):
             continue
-        if rule.matches(call.tool, call.server, call.tier, call.resolution.hints, call.spelled):
+        if rule.matches(call.tool, call.server, call.tier, call.resolution.hints, call.spelled, call.who):
             best = rule
     return best
+
+
+def denied_by_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
+    """The deny rule that decides every call of this tool by this caller, whatever its arguments, if one does.
+
+    A person's `tools/list` leaves such tools out: no call of theirs could run.
+    """
+    rule = _deciding_rule(call, rules) if rules else None
+    return rule if rule is not None and rule.effect is Verdict.DENY else None
 
 
 def _earlier_answer(

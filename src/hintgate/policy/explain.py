@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint, Origin, Tier
 from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, taint_basis
+from hintgate.policy.principal import Principal
 from hintgate.policy.rules import Mode, PolicySettings, Rule
 
 if TYPE_CHECKING:
@@ -103,12 +104,16 @@ def explain(
     settings: PolicySettings,
     rules: Sequence[Rule],
     modes: Sequence[Mode] = tuple(Mode),
+    who: Principal | None = None,
 ) -> list[ExplainRow]:
-    """A dry run: each tool's verdict and reason in each mode, in a fresh session with no arguments."""
+    """A dry run: each tool's verdict and reason in each mode, in a fresh session with no arguments.
+
+    With `who`, as that person (their name and groups) would get them; rules naming people apply only then.
+    """
     per_mode = [(mode, dataclasses.replace(settings, mode=mode)) for mode in modes]
     rows: list[ExplainRow] = []
     for entry in entries:
-        call = CallFacts.from_entry(entry)
+        call = CallFacts.from_entry(entry, None, who)
         decisions = {mode: decide(call, SessionState(), s, rules, now=0.0) for mode, s in per_mode}
         rows.append(
             ExplainRow(

@@ -34,6 +34,7 @@ from hintgate.config.yamlpos import format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Resolved, Tier
 from hintgate.hints.names import NameGlob
+from hintgate.policy.principal import Principal
 from hintgate.policy.settings import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Taint
 
 __all__ = [
@@ -110,6 +111,9 @@ class Rule:
         server: a glob over server names.
         tiers: the tiers it matches; empty matches any.
         hints: resolved hint values it requires.
+        users: globs over the names of the people it applies to (`who`: a person's email...).
+        groups: the groups it applies to; a rule naming users or groups applies to those people only,
+            never to a caller the gateway knows no person for (no `identity` section, stdio).
         index: its position in the config list, part of its id.
         where: its key path in the config file (`policy.rules[2]`), for reasons.
         note: the operator's own words, added to the reason.
@@ -127,6 +131,8 @@ class Rule:
     tiers: frozenset[Tier] = frozenset()
     hints: Mapping[Hint, bool] = field(default_factory=lambda: MappingProxyType({}))
     confirm: Confirm | None = None
+    users: tuple[str, ...] = ()
+    groups: frozenset[str] = frozenset()
     index: int = 0
     where: str | None = None
     note: str | None = None
@@ -139,6 +145,7 @@ class Rule:
     _tool_glob: NameGlob | None = field(init=False, repr=False, compare=False)
     _server_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _hint_checks: tuple[tuple[Hint, bool], ...] = field(init=False, repr=False, compare=False)
+    _user_res: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         level = Level.TOOL if self.tool is not None else Level.SERVER if self.server is not None else Level.GLOBAL
@@ -153,6 +160,8 @@ class Rule:
             "_tool_glob": None if self.tool is None else NameGlob(self.tool),
             "_server_re": _compile(self.server),
             "_hint_checks": tuple(self.hints.items()),
+            # People's names compare without case: Alice@Example.com is alice@example.com.
+            "_user_res": tuple(re.compile(fnmatch.translate(u.casefold())) for u in self.users),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)
@@ -167,9 +176,29 @@ class Rule:
         if self.tiers:
             parts.append("tier=" + "|".join(t.value for t in Tier if t in self.tiers))
         parts.extend(f"{h.value}={str(v).lower()}" for h, v in self.hints.items())
+        if self.users:
+            parts.append("user=" + "|".join(self.users))
+        if self.groups:
+            parts.append("group=" + "|".join(sorted(self.groups)))
         if self.confirm is not None:
             parts.append(f"confirm={self.confirm.value}")
         return parts
+
+    @property
+    def names_people(self) -> bool:
+        """Whether the rule applies to some people only (it has `user` or `group`)."""
+        return bool(self.users or self.groups)
+
+    def applies_to(self, who: Principal | None) -> bool:
+        """Whether the rule applies to calls `who` makes (every caller, for a rule naming no one)."""
+        if not self.users and not self.groups:
+            return True
+        if who is None:
+            return False
+        if self.groups & who.groups:
+            return True
+        name = who.name.casefold()
+        return any(pattern.match(name) is not None for pattern in self._user_res)
 
     def describe(self) -> str:
         """The rule as a person reads it: `deny server=github tier=destructive`."""
@@ -182,9 +211,15 @@ class Rule:
         return f"{self.describe()} (config {self.where or f'rule #{self.index}'})"
 
     def matches(
-        self, tool: str, server: str, tier: Tier, hints: Mapping[Hint, Resolved], spelled: str | None = None
+        self,
+        tool: str,
+        server: str,
+        tier: Tier,
+        hints: Mapping[Hint, Resolved],
+        spelled: str | None = None,
+        who: Principal | None = None,
     ) -> bool:
-        """Whether the rule applies to a call of `tool` on `server` with these resolved hints.
+        """Whether the rule applies to a call of `tool` on `server` with these resolved hints, made by `who`.
 
         `spelled` is the name as the server spelled it (prefix joined, before
         sanitizing). Deny and ask rules match it too; an allow rule matches
@@ -192,6 +227,8 @@ class Rule:
         """
         # Cheapest checks first: this runs for every rule on every call.
         if self.tiers and tier not in self.tiers:
+            return False
+        if (self.users or self.groups) and not self.applies_to(who):
             return False
         for hint, value in self._hint_checks:
             if hints[hint].value is not value:
@@ -240,7 +277,7 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
     **{h.attr: h for h in Hint},
     **{f"{h.attr}_hint": h for h in Hint},
 }
-_RULE_KEYS = ("tool", "server", "tier", "reason", "confirm")
+_RULE_KEYS = ("tool", "server", "tier", "reason", "confirm", "user", "group")
 _EFFECTS = tuple(v.value for v in Verdict)
 _CONFIRMS: Mapping[str, Confirm] = {c.value: c for c in Confirm}
 
@@ -412,6 +449,10 @@ class _Parser:
                 fields[name] = self.glob(cvalue, at)
             elif name == "tier":
                 fields["tiers"] = self.tiers(cvalue, at)
+            elif name == "user":
+                fields["users"] = self.names(cvalue, at, "a person's name (or a glob)")
+            elif name == "group":
+                fields["groups"] = frozenset(self.names(cvalue, at, "a group's name"))
             elif name == "reason":
                 if not isinstance(cvalue, str):
                     self.fail(at, f"expected a sentence (a string), got {_got(cvalue)}")
@@ -427,7 +468,20 @@ class _Parser:
                 hints[hint], spelled[hint] = self.boolean(cvalue, at), ckey
         if not (fields.keys() - {"note"}) and not hints:
             self.fail(here, 'a rule needs a tool, server, tier or hint to match (tool: "*" matches every tool)')
+        if "confirm" in fields and ("users" in fields or "groups" in fields):
+            self.fail(here, "confirm applies to everyone: write it in a rule without user or group")
         return Rule(Verdict(key), **fields, hints=MappingProxyType(hints), index=index, where=format_path(path))
+
+    def names(self, value: Any, path: _Path, what: str) -> tuple[str, ...]:
+        """One name or a non-empty list of names (a rule's `user` or `group`)."""
+        items = list(value) if isinstance(value, list | tuple) else [value]
+        if not items:
+            self.fail(path, f"expected {what} or a non-empty list of them")
+        for i, item in enumerate(items):
+            if not isinstance(item, str) or not item.strip():
+                at = (*path, i) if isinstance(value, list | tuple) else path
+                self.fail(at, f"expected {what}, got {_got(item)}")
+        return tuple(item.strip() for item in items)
 
     def tiers(self, value: Any, path: _Path) -> frozenset[Tier]:
         shown = [t.value for t in Tier]

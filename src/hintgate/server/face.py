@@ -10,13 +10,16 @@ handshake-era connections take a shorter path still: a server middleware
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.errors import UpstreamError
+from hintgate.hints.catalog import Catalog
 from hintgate.pipeline import ClientCall
+from hintgate.policy.decide import CallFacts, Rule, denied_by_rule
+from hintgate.policy.principal import Principal
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.routing import list_page
@@ -62,9 +65,15 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
     """
     routes = gateway.routes
 
+    reachable = _Reachable()
+
     async def list_tools(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        gateway.sessions.for_request(ctx)
-        return complete(ctx, list_page(gateway.catalog.wire, "tools", params))
+        session = gateway.sessions.for_request(ctx)
+        if session.principal is None:
+            return complete(ctx, list_page(gateway.catalog.wire, "tools", params))
+        # A person's own list: no cache between people may hold it.
+        tools = reachable(gateway.catalog, gateway.calls.rules, session.principal)
+        return complete(ctx, {**list_page(tools, "tools", params), "cacheScope": "private"})
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
         with gateway.sessions.serving(ctx) as session:
@@ -197,3 +206,32 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     boundary = RequestStateBoundary(security, default_audience="hintgate")
     server.middleware = [_fast_path(gateway), boundary]
     return server
+
+
+class _Reachable:
+    """The tools a person's `tools/list` holds: every tool no deny rule decides for them.
+
+    Remembered per person and groups until the catalog or the rules change
+    (a list is asked for often; deciding costs rules × tools).
+    """
+
+    def __init__(self) -> None:
+        self.basis: tuple[Any, Any] | None = None
+        self.lists: dict[tuple[str, frozenset[str]], list[Mapping[str, Any]]] = {}
+
+    def __call__(self, catalog: Catalog, rules: Sequence[Rule], who: Principal) -> list[Mapping[str, Any]]:
+        if self.basis is None or self.basis[0] is not catalog or self.basis[1] is not rules:
+            self.basis, self.lists = (catalog, rules), {}
+        key = (who.name, who.groups)
+        found = self.lists.get(key)
+        if found is None:
+            found = [
+                wire
+                for wire in catalog.wire
+                if (entry := catalog.get(str(wire.get("name")))) is None
+                or denied_by_rule(CallFacts.from_entry(entry, None, who), rules) is None
+            ]
+            if len(self.lists) >= 1024:
+                self.lists.clear()
+            self.lists[key] = found
+        return found

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from hintgate.policy.decide import SessionState
-from hintgate.policy.principal import principal_of
+from hintgate.policy.principal import Principal, principal_of
 
 __all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker"]
 
@@ -80,6 +80,7 @@ class ClientSession:
         policy: what the policy remembers of the session (approvals, taint).
         user: who opened it: a person's name from the identity provider, `api-token`, or None
             when the gateway knows no users (stdio, or HTTP without an `identity` section).
+        principal: that person with their groups, for rules that name people.
     """
 
     id: str
@@ -90,6 +91,7 @@ class ClientSession:
     started_at: datetime
     ended_at: datetime | None = None
     user: str | None = None
+    principal: Principal | None = None
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
     in_flight: int = 0
@@ -202,7 +204,8 @@ class SessionTracker:
     def _for_identity(self, ctx: Any, version: str) -> ClientSession:
         self.expire()
         name, client_version = _client_info(ctx)
-        key = (_user(ctx), name, client_version)
+        principal = _principal(ctx)
+        key = (principal.name if principal is not None else None, name, client_version)
         session = self._by_identity.get(key)
         if session is None:
             session = self._open(ctx, version, None)
@@ -232,7 +235,8 @@ class SessionTracker:
             id=str(uuid.uuid4()),
             client_name=name,
             client_version=client_version,
-            user=_user(ctx),
+            user=principal.name if (principal := _principal(ctx)) is not None else None,
+            principal=principal,
             transport="http" if ctx.request is not None else "stdio",
             protocol_version=version,
             started_at=datetime.now(UTC),
@@ -275,11 +279,10 @@ class SessionTracker:
             self._end(session)
 
 
-def _user(ctx: Any) -> str | None:
+def _principal(ctx: Any) -> Principal | None:
     """Who makes an HTTP request, as the web layer verified it; None on stdio or without an identity provider."""
     request = ctx.request
-    principal = principal_of(getattr(request, "scope", None)) if request is not None else None
-    return principal.name if principal is not None else None
+    return principal_of(getattr(request, "scope", None)) if request is not None else None
 
 
 def _client_info(ctx: Any) -> tuple[str | None, str | None]:

@@ -1,0 +1,108 @@
+"""Rules that name people: `user` and `group` in a rule, as an operator writes roles by hint tier."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from hintgate.errors import ConfigError
+from hintgate.hints.annotations import Annotations, Resolution, resolve
+from hintgate.policy.decide import CallFacts, SessionState, Verdict, decide, denied_by_rule
+from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind
+from hintgate.policy.rules import parse_policy
+
+READ_ONLY = resolve(declared=Annotations(read_only=True, open_world=False), trusted=True)
+ADDITIVE = resolve(declared=Annotations(read_only=False, destructive=False, open_world=False), trusted=True)
+DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=True, open_world=False), trusted=True)
+
+ALICE = Principal("alice@example.com", PrincipalKind.USER, frozenset({"readers"}))
+BOB = Principal("bob@example.com", PrincipalKind.USER, frozenset({"devs"}))
+CAROL = Principal("carol@example.com", PrincipalKind.USER, frozenset({"dba"}))
+
+# The roles the feature is for: readers read and nothing else; devs write to github unasked; prod-db's
+# destructive tools ask everyone.
+TEAM = {
+    "rules": [
+        {"allow": {"group": "readers", "tier": "read-only"}},
+        {"deny": {"group": "readers", "tier": ["additive", "destructive", "unknown"],
+                  "reason": "Readers only read."}},
+        {"allow": {"group": "devs", "server": "github", "tier": "additive"}},
+        {"ask": {"server": "prod-db", "tier": "destructive"}},
+    ]
+}  # fmt: skip
+
+
+def verdict(resolution: Resolution, server: str, who: Principal | None, policy: dict[str, object] = TEAM) -> Verdict:
+    settings, rules = parse_policy(policy)
+    call = CallFacts(tool=f"{server}_tool", server=server, resolution=resolution, trusted=True, who=who)
+    return decide(call, SessionState(), settings, rules, now=0.0).verdict
+
+
+def test_readers_run_read_only_tools_of_every_server_and_nothing_else() -> None:
+    assert verdict(READ_ONLY, "github", ALICE) is Verdict.ALLOW
+    assert verdict(READ_ONLY, "prod-db", ALICE) is Verdict.ALLOW
+    assert verdict(ADDITIVE, "github", ALICE) is Verdict.DENY
+    assert verdict(DESTRUCTIVE, "prod-db", ALICE) is Verdict.DENY
+
+
+def test_a_readers_limit_holds_against_a_more_specific_rule_written_for_everyone() -> None:
+    policy = {"rules": [*TEAM["rules"], {"allow": {"tool": "github_tool"}}]}  # type: ignore[list-item]
+    assert verdict(ADDITIVE, "github", ALICE, policy) is Verdict.DENY
+    assert verdict(ADDITIVE, "github", CAROL, policy) is Verdict.ALLOW
+
+
+def test_devs_run_additive_writes_of_github_unasked_and_only_of_github() -> None:
+    assert verdict(ADDITIVE, "github", BOB) is Verdict.ALLOW
+    assert verdict(ADDITIVE, "jira", BOB) is Verdict.ASK, "the mode decides elsewhere"
+
+
+def test_destructive_tools_of_prod_db_ask_everyone() -> None:
+    for who in (BOB, CAROL, API_TOKEN, None):
+        assert verdict(DESTRUCTIVE, "prod-db", who) is Verdict.ASK
+
+
+def test_a_rule_naming_people_never_applies_when_the_gateway_knows_no_users() -> None:
+    # A single user on a laptop (no identity section): the rules of a team change nothing for them.
+    policy = {"rules": [{"deny": {"group": "readers", "tool": "*"}}, {"allow": {"user": "*", "tier": "additive"}}]}
+    assert verdict(ADDITIVE, "github", None, policy) is Verdict.ASK
+    assert verdict(ADDITIVE, "github", ALICE, policy) is Verdict.DENY
+    assert verdict(ADDITIVE, "github", BOB, policy) is Verdict.ALLOW
+
+
+def test_user_globs_ignore_case_and_groups_match_exactly() -> None:
+    policy = {"rules": [{"allow": {"user": ["*@EXAMPLE.com"], "tier": "additive"}},
+                        {"deny": {"group": "Readers", "tier": "additive"}}]}  # fmt: skip
+    assert verdict(ADDITIVE, "x", ALICE, policy) is Verdict.ALLOW, "group Readers is not group readers"
+    outsider = Principal("eve@elsewhere.example", PrincipalKind.USER)
+    assert verdict(ADDITIVE, "x", outsider, policy) is Verdict.ASK
+
+
+def test_the_deny_rule_a_person_cannot_pass_hides_the_tool_from_them_only() -> None:
+    settings, rules = parse_policy(TEAM)
+    call = CallFacts(tool="github_push", server="github", resolution=ADDITIVE, trusted=True)
+    denial = denied_by_rule(dataclasses.replace(call, who=ALICE), rules)
+    assert denial is not None
+    assert denial.describe() == "deny tier=additive-write|destructive|unknown group=readers"
+    assert denied_by_rule(dataclasses.replace(call, who=BOB), rules) is None
+    assert denied_by_rule(call, rules) is None
+    assert (
+        "Readers only read."
+        in decide(dataclasses.replace(call, who=ALICE), SessionState(), settings, rules, now=0.0).reason
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ({"allow": {"group": [], "tier": "read-only"}}, "expected a group's name or a non-empty list"),
+        ({"allow": {"group": ["ok", 3], "tier": "read-only"}}, "rules[0].allow.group[1]: expected a group's name"),
+        ({"allow": {"user": "  ", "tier": "read-only"}}, "rules[0].allow.user: expected a person's name"),
+        ({"ask": {"group": "devs", "tool": "x", "confirm": "always"}}, "confirm applies to everyone"),
+        ({"allow": {"groups": "devs", "tier": "read-only"}}, 'unknown key "groups"; did you mean "group"?'),
+    ],
+)
+def test_bad_user_and_group_conditions_are_reported_where_they_are(rule: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_policy({"rules": [rule]})
+    assert message in f"{caught.value.path}: {caught.value.message}"
