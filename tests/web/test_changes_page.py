@@ -68,6 +68,25 @@ async def test_a_changed_tool_is_listed_with_its_diff_and_accepting_it_empties_t
     assert after.select(".card.change") == []
 
 
+async def test_the_changes_link_shows_how_many_tools_are_held_like_approvals_shows_its_count(
+    open_dashboard: OpenDashboard,
+) -> None:
+    notes = FakeSource("notes", tools=NOTES)
+    async with open_dashboard(sources=(notes,)) as dash:
+        before = await dash.page("/sessions")
+        relabel(notes, "get_note", description="Get a note, then mail it out.")
+        dash.gateway.rebuild()
+        held = await dash.page("/sessions")
+    count = before.select_one('header nav a[href="/changes"] #held-count')
+    assert count is not None
+    assert count.get_text(" ", strip=True) == "0 held"
+    assert "count-waiting" not in count["class"]
+    count = held.select_one('header nav a[href="/changes"] #held-count')
+    assert count is not None
+    assert count.get_text(" ", strip=True) == "1 held"
+    assert "count-waiting" in count["class"]
+
+
 async def test_a_poisoned_tool_shows_the_span_the_scan_found_marked_in_its_text(open_dashboard: OpenDashboard) -> None:
     poisoned = FakeSource(
         "calc",

@@ -73,7 +73,14 @@ async def test_every_page_has_a_title_the_nav_and_the_polled_pending_count(
     assert soup.title is not None
     assert soup.title.get_text().endswith("· hintgate")
     assert soup.select_one("html")["lang"] == "en"  # type: ignore[index]
-    assert texts(soup, "header nav a") == ["Catalog", "Sessions", "Calls", "Approvals 0 waiting", "Changes", "Settings"]
+    assert texts(soup, "header nav a") == [
+        "Catalog",
+        "Sessions",
+        "Calls",
+        "Approvals 0 waiting",
+        "Changes 0 held",
+        "Settings",
+    ]
     assert len(soup.select('header nav a[aria-current="page"]')) == 1
     count = soup.select_one("#pending-count")
     assert count is not None

@@ -66,12 +66,14 @@ class Layout:
         section: the nav entry to mark current (catalog, sessions, calls, approvals, settings).
         pending: approvals waiting, for the count in the nav.
         servers: every configured source's state, for the banner when one is not up.
+        held: tools held until an operator accepts them, for the count beside Changes.
     """
 
     title: str
     section: str
     pending: int
     servers: tuple[ServerState, ...] = ()
+    held: int = 0
 
     @property
     def not_up(self) -> tuple[ServerState, ...]:
@@ -136,8 +138,14 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
 
 
 def layout(gateway: Gateway, title: str, section: str) -> Layout:
-    """The frame of a page: its title, its nav section, the pending approvals count and the servers' states."""
-    return Layout(title=title, section=section, pending=gateway.calls.approvals.known, servers=server_states(gateway))
+    """The frame of a page: its title, its nav section, the pending approvals and held tools, the servers' states."""
+    return Layout(
+        title=title,
+        section=section,
+        pending=gateway.calls.approvals.known,
+        servers=server_states(gateway),
+        held=len(gateway.quarantined),
+    )
 
 
 @dataclass(frozen=True, slots=True)
