@@ -75,3 +75,22 @@ def test_the_demo_banner_says_what_to_try_in_a_few_lines() -> None:
     assert all(len(line) <= 100 for line in lines)
     assert "web_fetch_page" in BANNER
     assert "notes_purge_notes" in BANNER
+
+
+def test_the_policy_docs_demo_paragraph_names_each_demo_servers_trust_and_its_allow_rule() -> None:
+    from pathlib import Path
+
+    from hintgate.demo import demo_config
+
+    text = (Path(__file__).parents[1] / "docs" / "policy.md").read_text(encoding="utf-8")
+    start = text.index("The bundled demo")
+    paragraph = " ".join(text[start : text.index("\n\n", start)].split())
+    config = demo_config()
+    for name, server in config.sources.items():
+        assert f"`{name}` is `{server.trust.value}`" in paragraph or f"`{name}` stays `{server.trust.value}`" in (
+            paragraph
+        ), (name, paragraph)
+    _, rules = config.policy
+    for rule in rules:
+        assert f"`{rule.tool}`" in paragraph, (rule, paragraph)
+    assert "python -m hintgate.demo" in paragraph
