@@ -374,6 +374,7 @@ def serve(
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.cli.serve import python_config, run_http, run_stdio
     from hintgate.config.environment import GATEWAY_SECRETS, wipe
+    from hintgate.config.permissions import private_directory
     from hintgate.config.settings import Settings
 
     if http is not None and (stdio or dashboard is not None or metrics is not None):
@@ -394,6 +395,10 @@ def serve(
         fail(str(exc), EXIT_USAGE)
     # Read once, now gone: a stdio server (the same user) could read them in /proc/<this pid>/environ.
     wipe(GATEWAY_SECRETS)
+    try:
+        private_directory(settings.data_dir)  # the API token, the sealing key, by default the database
+    except OSError as exc:
+        fail(f"cannot make the data directory {settings.data_dir} owner-only: {exc}", EXIT_USAGE)
     # Checked now, before a port is bound or an upstream started; said once the gateway is up.
     where = store_location(settings) if settings.record else "nowhere (--no-record)"
     if demo:

@@ -58,6 +58,7 @@ from typing import Any
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from hintgate.config.permissions import private_directory, private_sqlite
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.approvals import StoredApprovals, expire_replicas, pending_replicas, prune_settled
@@ -280,7 +281,9 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
             path = Path(parsed.database or "")
             with _translated(parsed, "create the directory of"):
-                path.parent.mkdir(parents=True, exist_ok=True)
+                if not path.parent.is_dir():
+                    private_directory(path.parent)
+                private_sqlite(path)
         engine = _create_engine(parsed)
         try:
             with _translated(parsed, "open"):
@@ -566,7 +569,9 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
                 os.unlink(f"{self._path}{suffix}")
         try:
             with _translated(self._url, "recreate"):
-                self._path.parent.mkdir(parents=True, exist_ok=True)
+                if not self._path.parent.is_dir():
+                    private_directory(self._path.parent)
+                private_sqlite(self._path)
                 async with queries.begin_write(self._engine) as conn:
                     await conn.run_sync(upgrade)
         except Exception as exc:  # whatever it is, the recorder carries on and retries

@@ -12,7 +12,6 @@ time they were written reaches the database.
 from __future__ import annotations
 
 import base64
-import json
 import os
 import secrets
 from datetime import UTC, datetime
@@ -22,18 +21,17 @@ from typing import Any
 from sqlalchemy import URL, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hintgate.config.permissions import private_directory
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.engine import _translated
+from hintgate.store.sealing import Sealer
 from hintgate.store.tables import oauth_credentials
 
 __all__ = ["KEY_FILE", "CredentialsStore", "CredentialsVault", "vault_key"]
 
 KEY_FILE = "state.key"
 """The file in the data directory that keeps the key when `HINTGATE_STATE_KEY` is not set."""
-
-_VERSION = b"hg1"
-_NONCE = 12
 
 
 class CredentialsStore:
@@ -88,19 +86,14 @@ class CredentialsVault:
     """
 
     def __init__(self, store: CredentialsStore, key: str) -> None:
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-        from cryptography.hazmat.primitives.hashes import SHA256
-        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
-        derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=b"hintgate oauth credentials v1")
-        self._aead = AESGCM(derived.derive(key.encode()))
+        self._sealer = Sealer(
+            key, purpose=b"hintgate oauth credentials v1", what="the OAuth credentials", remedy="log in again"
+        )
         self._store = store
 
     def seal(self, server: str, document: dict[str, Any]) -> bytes:
         """`document` encrypted and authenticated for `server`."""
-        nonce = os.urandom(_NONCE)
-        plain = json.dumps(document, separators=(",", ":")).encode()
-        return _VERSION + nonce + self._aead.encrypt(nonce, plain, server.encode())
+        return self._sealer.seal(server, document)
 
     def open(self, server: str, sealed: bytes) -> dict[str, Any]:
         """The document `seal` made for `server`.
@@ -108,18 +101,7 @@ class CredentialsVault:
         Raises:
             StoreError: it was sealed under another key or for another server, or was altered.
         """
-        from cryptography.exceptions import InvalidTag
-
-        if not sealed.startswith(_VERSION) or len(sealed) < len(_VERSION) + _NONCE + 16:
-            raise StoreError(f"the OAuth credentials kept for {server!r} are not in a format hintgate wrote")
-        nonce, body = sealed[len(_VERSION) : len(_VERSION) + _NONCE], sealed[len(_VERSION) + _NONCE :]
-        try:
-            document: dict[str, Any] = json.loads(self._aead.decrypt(nonce, body, server.encode()))
-        except InvalidTag:
-            raise StoreError(
-                f"the OAuth credentials kept for {server!r} cannot be decrypted: they were sealed under "
-                "another key (HINTGATE_STATE_KEY changed?); log in again"
-            ) from None
+        document: dict[str, Any] = self._sealer.open(server, sealed)
         return document
 
     async def load(self, server: str) -> dict[str, Any] | None:
@@ -163,7 +145,7 @@ def vault_key(state_key: str | None, data_dir: Path) -> str:
         return kept
     if kept:
         raise StoreError(f"{path} holds no key hintgate wrote; remove it (stored OAuth logins are then lost)")
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_directory(data_dir)
     key = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -1,20 +1,36 @@
-"""The store's runtime server changes: one per server name, laid over the config file."""
+"""The store's runtime server changes: one per server name, laid over the config file.
+
+A change's `mcpServers` entry holds literal secrets as often as not (a stdio
+child's `env`, a remote server's `headers`, credentials in its URL). Once the
+store is given a key (`seal_server_changes`, which a gateway does at start) each
+entry is kept sealed (`hintgate.store.sealing`, the key OAuth credentials are
+sealed with, the server's name bound in) as `{"hintgate/sealed": "..."}`, and
+opened again when read; entries written in clear before are sealed then.
+"""
 
 from __future__ import annotations
 
+import base64
+import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL, delete, select
+from sqlalchemy import URL, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.engine import _translated
+from hintgate.store.sealing import Sealer
 from hintgate.store.tables import server_changes, upsert
 
-__all__ = ["SERVER_ACTIONS", "ServerChangesStore"]
+__all__ = ["SEALED", "SERVER_ACTIONS", "ServerChangesStore"]
+
+logger = logging.getLogger(__name__)
+
+SEALED = "hintgate/sealed"
+"""The one key of a stored entry that is sealed: its value is the sealed entry, base64."""
 
 SERVER_ACTIONS = ("add", "edit", "remove", "enable", "disable")
 """What a stored change does to its server (`hintgate.config.layering.ACTIONS`)."""
@@ -25,13 +41,77 @@ class ServerChangesStore:
 
     _engine: AsyncEngine
     _url: URL
+    _entries: Sealer | None = None
+
+    async def seal_server_changes(self, key: str) -> int:
+        """Keep every server change's entry sealed under `key` from now on; seals those kept in clear.
+
+        Returns:
+            How many entries kept in clear were sealed now.
+
+        Raises:
+            StoreError: the database cannot be read or written.
+        """
+        self._entries = Sealer(
+            key,
+            purpose=b"hintgate server changes v1",
+            what="the server entry",
+            remedy="add the server again (hintgate servers add)",
+        )
+        query = select(server_changes.c.name, server_changes.c.config).where(server_changes.c.config.is_not(None))
+        sealed = 0
+        with _translated(self._url, "seal the server changes in"):
+            async with queries.begin_write(self._engine) as conn:
+                for name, config in list(await conn.execute(query)):
+                    if not _is_sealed(config):
+                        stored = self._stored_entry(name, config)
+                        await conn.execute(
+                            update(server_changes).where(server_changes.c.name == name).values(config=stored)
+                        )
+                        sealed += 1
+        if sealed:
+            logger.warning(
+                "sealed the entries of %d server changes the store kept in clear; their old bytes may stay in the "
+                "database's free space until it is vacuumed",
+                sealed,
+            )
+        return sealed
+
+    def _stored_entry(self, name: str, config: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        if config is None or self._entries is None:
+            return dict(config) if config is not None else None
+        return {SEALED: base64.b64encode(self._entries.seal(name, dict(config))).decode("ascii")}
+
+    def _read_entry(self, name: str, config: Any) -> Any:
+        if not _is_sealed(config):
+            return config
+        if self._entries is None:
+            raise StoreError(
+                f"the server entry kept for {name!r} is sealed, and this process was given no key to open it"
+            )
+        return self._entries.open(name, base64.b64decode(config[SEALED]))
 
     async def server_changes(self) -> list[dict[str, Any]]:
-        """Every stored change: `{"name", "action", "config", "changed_at", "changed_by"}`, oldest first."""
+        """Every stored change: `{"name", "action", "config", "changed_at", "changed_by"}`, oldest first.
+
+        A change whose sealed entry cannot be opened (another key) is left out, with an error in the log.
+
+        Raises:
+            StoreError: the database cannot be read.
+        """
         query = select(server_changes).order_by(server_changes.c.changed_at, server_changes.c.name)
         with _translated(self._url, "read server changes from"):
             async with self._engine.connect() as conn:
-                return [dict(row._mapping) for row in await conn.execute(query)]
+                rows = [dict(row._mapping) for row in await conn.execute(query)]
+        readable = []
+        for row in rows:
+            try:
+                row["config"] = self._read_entry(row["name"], row["config"])
+            except StoreError as exc:  # one unreadable entry must not stop the others, nor the gateway
+                logger.error("server change of %r left out: %s", row["name"], exc)
+                continue
+            readable.append(row)
+        return readable
 
     async def set_server_change(
         self, name: str, action: str, config: Mapping[str, Any] | None, *, actor: str = "operator"
@@ -48,7 +128,7 @@ class ServerChangesStore:
         values = {
             "name": name,
             "action": action,
-            "config": dict(config) if config is not None else None,
+            "config": self._stored_entry(name, config),
             "changed_at": datetime.now(UTC),
             "changed_by": actor,
         }
@@ -66,3 +146,7 @@ class ServerChangesStore:
         with _translated(self._url, "remove a server change from"):
             async with queries.begin_write(self._engine) as conn:
                 return int((await conn.execute(delete(server_changes).where(server_changes.c.name == name))).rowcount)
+
+
+def _is_sealed(config: Any) -> bool:
+    return isinstance(config, dict) and set(config) == {SEALED} and isinstance(config[SEALED], str)

@@ -43,6 +43,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from hintgate.config.permissions import private_directory
 from hintgate.policy.principal import SCOPE_KEY
 
 __all__ = [
@@ -98,7 +99,7 @@ def load_or_create_token(data_dir: Path) -> tuple[str, bool]:
         kept = None
     if kept is not None and _TOKEN_SHAPE.fullmatch(kept):
         return kept, False
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_directory(data_dir)
     token = secrets.token_urlsafe(32)
     if kept is not None:
         logger.warning(
