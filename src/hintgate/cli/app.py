@@ -26,6 +26,7 @@ from rich.console import Console
 from hintgate import __version__
 from hintgate.cli.approvals import approvals_app
 from hintgate.cli.auth import auth_app
+from hintgate.cli.call import call
 from hintgate.cli.common import (
     EXIT_FINDINGS,
     EXIT_LISTEN,
@@ -79,6 +80,7 @@ app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")
 app.add_typer(servers_app, name="servers")
 app.add_typer(pins_app, name="pins")
+app.command("call")(call)
 
 
 class LintFormat(enum.StrEnum):
