@@ -1,13 +1,21 @@
-"""Measure the poisoning scan on the corpus of real MCP tools: cost per tool and findings.
+"""Measure the poisoning scan: the labelled cases, the corpus of real MCP tools, and what it costs.
 
-Cost is the CPU time of this process, best of N rounds, so a busy machine
-inflates it less than wall time would.
+Three parts:
 
-Every tool of ``<corpus>/tools`` and ``<corpus>/unannotated`` is scanned with
-the whole corpus as the catalog (each server's tools are "other servers' tools"
-for every other server, except names the server itself also has), which is
-harsher than any real gateway. None of these tools is poisoned, so every high
-finding is a false positive; they are all printed.
+- **Labelled cases** (``tests/hints/scan_cases``): poisoned definitions and
+  results by attack class, benign ones by kind. Recall of high findings per
+  class, false high findings per benign kind, and leave-one-class-out recall:
+  for each class, every rule that catches poisoned cases of that class only
+  (a rule "tuned on the class") is left out (`scan_tool(without=...)`) and the
+  class is scanned again; what still catches it generalises.
+- **Corpus** (``<corpus>/tools`` and ``<corpus>/unannotated``): every tool is
+  scanned with the whole corpus as the catalog (each server's tools are "other
+  servers' tools" for every other server, except names the server itself also
+  has), which is harsher than any real gateway. None is poisoned, so every
+  high finding is a false positive; they are all printed.
+- **Cost**: CPU time of this process per tool (p50 and mean, best of N rounds
+  per tool), and of scanning one 100 KB result (English prose with code and
+  links), best of N.
 
 Usage::
 
@@ -18,16 +26,119 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hintgate.hints.scan import Level, scan_tool
+import yaml
+
+from hintgate.hints.scan import Level, ScanFinding, scan_result, scan_tool
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
+CASES = REPO / "tests" / "hints" / "scan_cases"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One labelled definition (and, for output poisoning, the result it returns)."""
+
+    kind: str
+    poisoned: bool
+    tool: dict[str, Any]
+    others: dict[str, str] | None = None
+    result: dict[str, Any] | None = None
+    where: str = ""
+
+
+def load_cases(folder: Path = CASES) -> list[Case]:
+    """Every case of ``poisoned/*.yaml`` and ``benign/*.yaml``."""
+    cases = []
+    for path in sorted(folder.glob("*/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for i, raw in enumerate(data["cases"]):
+            tool = {k: v for k, v in raw.items() if k not in ("others", "result")}
+            cases.append(
+                Case(
+                    str(data["class"]),
+                    bool(data["poisoned"]),
+                    tool,
+                    raw.get("others"),
+                    raw.get("result"),
+                    f"{path.relative_to(folder)}[{i}] {raw.get('name')}",
+                )
+            )
+    return cases
+
+
+def findings_of(case: Case, without: frozenset[str] = frozenset()) -> list[ScanFinding]:
+    """What the scan finds in a case: its definition and, if it has one, its result."""
+    found = scan_tool(case.tool, others=case.others, without=without)
+    if case.result is not None:
+        found += scan_result(case.result, tool=str(case.tool.get("name")), without=without)
+    return found
+
+
+def is_high(findings: list[ScanFinding]) -> bool:
+    """Whether any finding is high."""
+    return any(f.level is Level.HIGH for f in findings)
+
+
+@dataclass
+class CaseScore:
+    """Recall per attack class, false highs per benign kind, leave-one-class-out recall."""
+
+    recall: dict[str, tuple[int, int]] = field(default_factory=dict)
+    false_high: dict[str, tuple[int, int]] = field(default_factory=dict)
+    loco: dict[str, tuple[int, int]] = field(default_factory=dict)
+    left_out: dict[str, list[str]] = field(default_factory=dict)
+    missed: list[str] = field(default_factory=list)
+    flagged: list[str] = field(default_factory=list)
+
+    def totals(self) -> dict[str, float]:
+        """Overall recall, false-high rate and the worst class numbers."""
+        hit = sum(h for h, _ in self.recall.values())
+        poisoned = sum(n for _, n in self.recall.values())
+        false = sum(h for h, _ in self.false_high.values())
+        benign = sum(n for _, n in self.false_high.values())
+        return {
+            "poisoned": poisoned,
+            "benign": benign,
+            "recall": hit / poisoned,
+            "false_high_rate": false / benign,
+            "worst_class_recall": min(h / n for h, n in self.recall.values()),
+            "worst_loco_recall": min(h / n for h, n in self.loco.values()),
+        }
+
+
+def score_cases(cases: list[Case]) -> CaseScore:
+    """Scan every case; then, per class, leave out the rules that catch that class only and scan it again."""
+    score = CaseScore()
+    caught_by: dict[str, set[str]] = {}
+    for case in cases:
+        found = findings_of(case)
+        table = score.recall if case.poisoned else score.false_high
+        hit, total = table.get(case.kind, (0, 0))
+        high = is_high(found)
+        table[case.kind] = (hit + high, total + 1)
+        if case.poisoned and not high:
+            score.missed.append(case.where)
+        if not case.poisoned and high:
+            score.flagged.append(f"{case.where}: " + "; ".join(f.message for f in found if f.level is Level.HIGH)[:300])
+        if case.poisoned:
+            for finding in found:
+                if finding.level is Level.HIGH:
+                    caught_by.setdefault(finding.key, set()).add(case.kind)
+    for kind in score.recall:
+        only_here = frozenset(key for key, kinds in caught_by.items() if kinds == {kind})
+        score.left_out[kind] = sorted(only_here)
+        mine = [c for c in cases if c.poisoned and c.kind == kind]
+        score.loco[kind] = (sum(is_high(findings_of(c, only_here)) for c in mine), len(mine))
+    return score
 
 
 def load(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -40,14 +151,8 @@ def load(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
     return tools
 
 
-def main() -> int:
-    """Scan the corpus, print cost and findings."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    args = parser.parse_args()
-    tools = load(args.corpus)
+def catalogs(tools: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, str]]:
+    """Server → the other servers' tools (name → server), leaving out names the server has itself."""
     by_server: dict[str, set[str]] = {}
     for server, tool in tools:
         by_server.setdefault(server, set()).add(str(tool.get("name")))
@@ -55,59 +160,108 @@ def main() -> int:
     for server, names in by_server.items():
         for name in names:
             everyone.setdefault(name, server)
-    others = {
+    return {
         server: {n: s for n, s in everyone.items() if n not in names and s != server}
         for server, names in by_server.items()
     }
-    annotated = [(s, t) for s, t in tools]
-    # Cost: the plain scan (no catalog) over the annotated tools, best of N rounds.
-    plain = [t for s, t in load_annotated(args.corpus)]
-    best = float("inf")
-    for _ in range(args.rounds):
-        start = time.process_time()
-        for tool in plain:
+
+
+def cost_per_tool(tools: list[dict[str, Any]], rounds: int) -> tuple[float, float]:
+    """(p50, mean) CPU seconds to scan one tool, best of `rounds` per tool."""
+    best = [float("inf")] * len(tools)
+    for _ in range(rounds):
+        for i, tool in enumerate(tools):
+            start = time.process_time()
             scan_tool(tool)
-        best = min(best, time.process_time() - start)
-    with_catalog = float("inf")
-    for _ in range(args.rounds):
+            best[i] = min(best[i], time.process_time() - start)
+    return statistics.median(best), statistics.mean(best)
+
+
+def hundred_kb_result() -> dict[str, Any]:
+    """A 100 KB result of ordinary documentation: prose, code, links, a few imperative sentences."""
+    paragraph = (
+        "## Configuring the client\n\nThe client reads its settings from `config.toml` in the working directory. "
+        "Before you run it, install the dependencies with `pip install -r requirements.txt` and set the API key in "
+        "the environment. You must restart the client after changing the file. See "
+        "[the reference](https://docs.example.com/reference?section=config) for every option, and always pin "
+        "versions in production. Errors are logged to `logs/client.log`; ignore the warnings about deprecated "
+        "options for now.\n\n```python\nclient = Client(timeout=30)\nclient.run()\n```\n\n"
+    )
+    text = (paragraph * (102_400 // len(paragraph) + 1))[:102_400]
+    return {"content": [{"type": "text", "text": text}]}
+
+
+def cost_of_result(rounds: int) -> float:
+    """CPU seconds to scan a 100 KB result, best of `rounds`."""
+    result = hundred_kb_result()
+    best = float("inf")
+    for _ in range(rounds):
         start = time.process_time()
-        for server, tool in annotated:
-            scan_tool(tool, others=others[server])
-        with_catalog = min(with_catalog, time.process_time() - start)
-    findings = [(server, f) for server, tool in annotated for f in scan_tool(tool, others=others[server])]
+        scan_result(result)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def main() -> int:
+    """Score the cases, scan the corpus, print cost and findings."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    args = parser.parse_args()
+    cases = score_cases(load_cases())
+    tools = load(args.corpus)
+    others = catalogs(tools)
+    p50, mean = cost_per_tool([t for _, t in tools], args.rounds)
+    findings = [(server, f) for server, tool in tools for f in scan_tool(tool, others=others[server])]
     high_tools = {(s, f.tool) for s, f in findings if f.level is Level.HIGH}
     result = {
-        "tools": len(annotated),
-        "us_per_tool_plain": round(best / len(plain) * 1e6, 1),
-        "us_per_tool_with_catalog": round(with_catalog / len(annotated) * 1e6, 1),
+        "cases": {
+            **cases.totals(),
+            "recall_per_class": cases.recall,
+            "loco_recall_per_class": cases.loco,
+            "false_high_per_kind": cases.false_high,
+            "left_out_per_class": cases.left_out,
+            "missed": cases.missed,
+            "flagged_benign": cases.flagged,
+        },
+        "tools": len(tools),
+        "us_per_tool_p50": round(p50 * 1e6, 1),
+        "us_per_tool_mean": round(mean * 1e6, 1),
+        "ms_per_100kb_result": round(cost_of_result(max(3, args.rounds // 4)) * 1e3, 2),
         "findings": dict(Counter(f.code for _, f in findings)),
         "tools_flagged_high": len(high_tools),
-        "high_rate": round(len(high_tools) / len(annotated), 4),
+        "high_rate": round(len(high_tools) / len(tools), 4),
         "high": [{"server": s, **f.to_json()} for s, f in findings if f.level is Level.HIGH],
         "other": [{"server": s, **f.to_json()} for s, f in findings if f.level is not Level.HIGH],
     }
     if args.format == "json":
-        json.dump(result, sys.stdout, indent=2)
+        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
         print()
         return 0
-    print(f"tools: {result['tools']}")
-    print(
-        f"cost per tool: {result['us_per_tool_plain']} us (tools/ only, no catalog), "
-        f"{result['us_per_tool_with_catalog']} us (all, whole corpus as catalog)"
-    )
-    print(f"tools flagged high: {result['tools_flagged_high']} ({result['high_rate']:.2%})")
-    for entry in result["high"] + result["other"]:
+    totals = cases.totals()
+    print(f"labelled cases: {totals['poisoned']} poisoned, {totals['benign']} benign")
+    print(f"{'class':14} {'recall':>10} {'leave-one-class-out':>20}  rules left out")
+    for kind, (hit, total) in sorted(cases.recall.items()):
+        loco_hit, _ = cases.loco[kind]
+        print(
+            f"{kind:14} {hit:4}/{total:<4} {hit / total:4.0%} {loco_hit:8}/{total:<4} {loco_hit / total:4.0%}  "
+            f"{len(cases.left_out[kind])}"
+        )
+    print(f"{'benign kind':14} {'false high':>10}")
+    for kind, (hit, total) in sorted(cases.false_high.items()):
+        print(f"{kind:14} {hit:4}/{total:<4} {hit / total:4.0%}")
+    print(f"overall recall {totals['recall']:.1%}, false high {totals['false_high_rate']:.1%} of benign")
+    for where in cases.missed:
+        print(f"  missed  {where}")
+    for where in cases.flagged:
+        print(f"  flagged {where}")
+    print(f"corpus tools: {result['tools']}, flagged high: {result['tools_flagged_high']} ({result['high_rate']:.2%})")
+    print(f"cost per tool: p50 {result['us_per_tool_p50']} us, mean {result['us_per_tool_mean']} us (no catalog)")
+    print(f"cost of a 100 KB result: {result['ms_per_100kb_result']} ms")
+    for entry in result["high"]:
         print(f"  {entry['level']:7} {entry['code']} {entry['server']}/{entry['tool']}: {entry['message']}")
     return 0
-
-
-def load_annotated(corpus: Path) -> list[tuple[str, dict[str, Any]]]:
-    """(server, tool) for the tools of ``<corpus>/tools`` only."""
-    tools = []
-    for path in sorted((corpus / "tools").glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        tools.extend((str(data["server"]), tool) for tool in data["tools"])
-    return tools
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from hintgate.errors import ExpectFileError, HintTypeError
 from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
 from hintgate.hints.review import review_reasons
-from hintgate.hints.scan import SCAN_RULES, Level, scan_tool
+from hintgate.hints.scan import SCAN_RULES, Level, ScanFinding, scan_tool
 from hintgate.hints.titles import TitleOrigin
 
 __all__ = [
@@ -394,9 +394,7 @@ def lint_tools(
             resolved = resolve_tool({**raw, "annotations": None}, **options)
         report.tools.append(resolved)
         findings.extend(_tool_findings(resolved))
-        findings.extend(
-            Finding(f.code, f.message, name, span=Span(f.path, f.start, f.end)) for f in scan_tool(raw, others=others)
-        )
+        findings.extend(_scan_finding(f, name) for f in scan_tool(raw, others=others))
     names = Counter(t.name for t in report.tools)
     findings.extend(
         Finding("HG403", f"{count} tools are named {name!r}", name) for name, count in names.items() if count > 1
@@ -404,6 +402,16 @@ def lint_tools(
     if expect is not None:
         findings.extend(_expect_findings(report.tools, expect))
     return report
+
+
+def _scan_finding(found: ScanFinding, name: str) -> Finding:
+    """A scan finding as a lint finding: its level as the text earned it, and what the model reads when decoded."""
+    message = found.message
+    if found.decoded is not None and found.decoded not in message:
+        message = f"{message}; decoded: {found.decoded!r}"
+    return Finding(
+        found.code, message, name, severity=_SCAN_SEVERITY[found.level], span=Span(found.path, found.start, found.end)
+    )
 
 
 def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:

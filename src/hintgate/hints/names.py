@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-__all__ = ["NameGlob", "confusable_letters", "name_glob", "names_match", "sanitize", "skeleton"]
+__all__ = ["NameGlob", "confusable_letters", "fold_lookalikes", "name_glob", "names_match", "sanitize", "skeleton"]
 
 _INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
 
@@ -29,6 +29,10 @@ _LOOKALIKES = {
     "υ": "u", "χ": "x", "γ": "y", "ω": "w", "ϲ": "c", "ϳ": "j",
 }  # fmt: skip
 _FOLD = str.maketrans(_LOOKALIKES)
+# The same letters in either case, folded without casefolding the rest (lengths stay as they are).
+_FOLD_CASED = str.maketrans(
+    {**_LOOKALIKES, **{k.upper(): v.upper() for k, v in _LOOKALIKES.items() if len(k.upper()) == 1 and k.upper() != k}}
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -40,6 +44,14 @@ def skeleton(name: str) -> str:
     look like: `skeleton("Dеlete_Repo")` (Cyrillic е) is `"delete_repo"`.
     """
     return unicodedata.normalize("NFKC", name).casefold().translate(_FOLD)
+
+
+def fold_lookalikes(text: str) -> str:
+    """`text` with its Cyrillic and Greek look-alike letters replaced by the Latin ones, case kept, nothing else.
+
+    One character for one, so offsets in the result are offsets in `text`.
+    """
+    return text.translate(_FOLD_CASED)
 
 
 def sanitize(name: str) -> str:

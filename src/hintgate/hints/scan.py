@@ -11,27 +11,46 @@ names) and reports each hit with a stable code, a level and its exact span:
 the JSON path of the field and the offsets within its text. `scan_texts`
 does the same for server `instructions` and prompt and resource descriptions.
 
-The patterns are facts about English and Unicode, never about one server.
+Every text is read as the model reads it (`hints.reading`: NFKC, invisible
+characters removed, look-alike letters and digits folded, entities, comments
+and encoded runs decoded) and judged by what it does (`hints.phrases`): a
+finding is high when the text addresses the model *and* points at an action
+beyond the tool's own job, or hides either from people; a path such as
+`~/.ssh/config` in an SSH tool's own parameter, or an order quoted as an
+example, is at most a warning. `scan_result` reads a tool's result the same
+way, within a size and time budget.
+
+The patterns are facts about languages and Unicode, never about one server.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import functools
 import re
+import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.names import confusable_letters, skeleton
+from hintgate.hints.phrases import ADDRESS, BOTH, ENV_FILES, MENTION, PHRASES, QUOTE_CUES, REACH, SECRET_FILES, Phrase
+from hintgate.hints.reading import View, invisible_spans, read
 
 __all__ = [
+    "RESULT_CHARACTERS",
+    "RESULT_SECONDS",
     "SCAN_RULES",
     "Level",
     "ScanFinding",
     "ScanRule",
     "high_findings",
+    "judge",
     "named_words",
+    "result_texts",
+    "scan_result",
     "scan_texts",
     "scan_tool",
     "tool_texts",
@@ -84,22 +103,37 @@ SCAN_RULES: Mapping[str, ScanRule] = {
             "A word mixes Latin letters with Cyrillic or Greek look-alikes.",
         ),
         ScanRule(
+            "HG604",
+            "disguised-text",
+            Level.HIGH,
+            "An order or a reach for secrets is hidden from people (encoded, in a comment, look-alike letters).",
+        ),
+        ScanRule(
+            "HG605",
+            "not-scanned",
+            Level.INFO,
+            "Part of a result was not scanned: it was larger or took longer than the scan's budget.",
+        ),
+        ScanRule(
             "HG611",
             "model-instruction",
             Level.HIGH,
-            "The text gives the model orders (ignore previous instructions, hide this from the user, do this first).",
+            "The text gives the model orders (ignore previous instructions, hide this from the user, do this first);"
+            " high when they reach beyond the tool's job.",
         ),
         ScanRule(
             "HG612",
             "instruction-tag",
             Level.HIGH,
-            "The text wraps content in a tag addressed to the model (<IMPORTANT>, <system>, <instructions>).",
+            "The text wraps content in a tag or role marker addressed to the model (<IMPORTANT>, SYSTEM:);"
+            " high when it reaches beyond the tool's job.",
         ),
         ScanRule(
             "HG613",
             "secret-file-reference",
             Level.HIGH,
-            "The text names a file that holds secrets (~/.ssh, id_rsa, ~/.aws, .netrc, an MCP client's config).",
+            "The text names a file that holds secrets (~/.ssh, id_rsa, ~/.aws, .netrc, an MCP client's config);"
+            " high when the model is told to read or send it.",
         ),
         ScanRule(
             "HG614",
@@ -119,6 +153,20 @@ SCAN_RULES: Mapping[str, ScanRule] = {
             Level.HIGH,
             "A parameter is described as hidden, or is a free-text note that asks for other data.",
         ),
+        ScanRule(
+            "HG617",
+            "exfiltration",
+            Level.HIGH,
+            "The text asks for secrets or the conversation, or for data sent to an outside address;"
+            " high when it addresses the model.",
+        ),
+        ScanRule(
+            "HG618",
+            "other-tool-steering",
+            Level.HIGH,
+            "The text steers other tools (call or avoid them, change their arguments);"
+            " high when it addresses the model.",
+        ),
     )
 }
 
@@ -133,6 +181,17 @@ class ScanFinding:
     start: int
     end: int
     tool: str | None = None
+    severity: Level | None = None
+    """This finding's level when the text around it decides it (a secret path alone is a warning); else the rule's."""
+    decoded: str | None = None
+    """The text as the model reads it, when a disguise was undone (base64, rot13, look-alike letters, ...)."""
+    phrase: str | None = None
+    """The key of the phrase that matched (`hints.phrases`), for findings of a phrase."""
+
+    @property
+    def key(self) -> str:
+        """What found it: the phrase's key, else the code (what `scan_tool(without=...)` leaves out)."""
+        return self.phrase if self.phrase is not None else self.code
 
     @property
     def rule(self) -> ScanRule:
@@ -141,12 +200,12 @@ class ScanFinding:
 
     @property
     def level(self) -> Level:
-        """The rule's level."""
-        return self.rule.level
+        """The finding's level: `severity` when set, else the rule's."""
+        return self.severity if self.severity is not None else self.rule.level
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {
+        out: dict[str, Any] = {
             "code": self.code,
             "rule": self.rule.id,
             "level": self.level.value,
@@ -154,6 +213,9 @@ class ScanFinding:
             "message": self.message,
             "span": {"path": self.path, "start": self.start, "end": self.end},
         }
+        if self.decoded is not None:
+            out["decoded"] = self.decoded
+        return out
 
 
 def high_findings(findings: Iterable[ScanFinding]) -> list[ScanFinding]:
@@ -161,102 +223,24 @@ def high_findings(findings: Iterable[ScanFinding]) -> list[ScanFinding]:
     return [f for f in findings if f.level is Level.HIGH]
 
 
-# Zero-width and other invisible formatting, Unicode tags (U+E0000 block: ASCII written invisibly),
-# and the supplementary variation selectors (used to smuggle bytes after a visible character).
-_INVISIBLE = re.compile(
-    "[\u200b-\u200d\u2060-\u2064\ufeff\u180e\u034f\u115f\u1160\u3164\uffa0\U000e0000-\U000e007f\U000e0100-\U000e01ef]+"
-)
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]+")
-_VARIATION = re.compile("[\ufe00-\ufe0f]+")
-_ZWJ = "\u200d"
+_BIDI = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C])
 
 # Greek and Cyrillic letters, where the look-alikes live; a word holding one is checked further.
 _GREEK_CYRILLIC = re.compile("[\u0370-\u03ff\u0400-\u052f]")
 _WORD_AROUND = re.compile(r"[^\W\d_]+")
-
-_NOTHING_BEFORE = r"(?<![\w.~/-])"
-
-
-@dataclass(frozen=True, slots=True)
-class _Pattern:
-    """A text pattern and the lowercase words one of which it cannot match without (a cheap `in` check)."""
-
-    code: str
-    what: str
-    needs: tuple[str, ...]
-    regex: re.Pattern[str]
-
-
-def _pattern(code: str, what: str, needs: tuple[str, ...], *alternatives: str) -> _Pattern:
-    return _Pattern(code, what, needs, re.compile("|".join(alternatives), re.IGNORECASE))
-
-
-_ORDER = "an order to the model"
-_SECRET = "a file that holds secrets"
-_PATTERNS: tuple[_Pattern, ...] = (
-    _pattern(
-        "HG611",
-        _ORDER,
-        ("ignore", "disregard", "forget", "override"),
-        r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
-        r"(?:previous|prior|above|earlier|preceding|other|system)\s+"
-        r"(?:instructions?|prompts?|rules|directions|messages|guidelines)",
-    ),
-    _pattern(
-        "HG611",
-        _ORDER,
-        ("the user",),
-        r"\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show)\b"
-        r"(?:\s+(?:this|it|that|anything|them))?(?:\s+to)?\s+the\s+user",
-        r"\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user",
-        r"\b(?:hide|conceal)\s+(?:this|it|that)\s+from\s+the\s+user",
-        r"\b(?:the\s+)?user\s+has\s+already\s+(?:approved|authorized|authorised|consented)",
-    ),
-    _pattern(
-        "HG611",
-        _ORDER,
-        ("before",),
-        r"\bbefore\s+(?:using|calling|invoking|running)\s+(?:any|every|all)\s+(?:other\s+)?tools?\b",
-    ),
-    _pattern(
-        "HG611",
-        _ORDER,
-        ("first", "you are now"),
-        r"\byou\s+(?:must|have\s+to|need\s+to)\s+first\s+(?:read|open|send|include|pass|fetch|cat)\b",
-        r"\byou\s+are\s+now\s+(?:a|an|in)\s+\w+",
-    ),
-    _pattern(
-        "HG612",
-        "a tag addressed to the model",
-        ("<",),
-        r"</?\s*(?:important|system|instructions?|secret|hidden|admin|critical|assistant)\s*>",
-    ),
-    _pattern(
-        "HG612",
-        "a tag addressed to the model",
-        ("[",),
-        r"\[/?\s*(?:system|instructions?|important)\s*\]",
-    ),
-    _pattern(
-        "HG613",
-        _SECRET,
-        ("ssh", "aws", "gnupg", "kube", "docker", "id_", "git-cred", "netrc", "pgpass", "npmrc", "pypirc", "/etc/",
-         "mcp.json", "claude_desktop"),
-        _NOTHING_BEFORE + r"~/\.(?:ssh|aws|gnupg|kube|docker)\b",
-        r"(?<![\w.])\.(?:ssh|aws|gnupg)/",
-        r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b",
-        r"\.aws/credentials\b|\.git-credentials\b|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b",
-        r"/etc/(?:shadow|passwd|sudoers)\b",
-        r"\bclaude_desktop_config\.json\b|\bmcp\.json\b",
-    ),
-    _pattern(
-        "HG614",
-        "a dotenv file or credentials file",
-        (".env", "credentials."),
-        r"(?<![\w.])\.env(?![\w.-])",
-        r"\bcredentials\.(?:json|ya?ml|toml|ini)\b",
-    ),
-)  # fmt: skip
+_CJK = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_QUOTE_PAIRS = (("\u201c", "\u201d"), ("\u2018", "\u2019"), ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("`", "`"))
+_ROLE_TAGS = frozenset({"a system or role tag addressed to the model", "a role marker addressed to the model"})
+_NAME_SPACES = str.maketrans("_-", "  ")
+# A reach under negation in its own clause ("do not include passwords", "never share ~/.ssh") forbids it.
+_NEGATED = re.compile(
+    r"\b(?:not|never|no|don't|doesn't|won't|nor|without|nicht|nie|niemals|kein\w*|ne|jamais|pas|nunca|não|non|mai|не|никогда)\b"
+    r"(?:\s+(?:\w+|\S*/\S*)){0,4}\s*$|(?:不要|不得|勿|别)\S{0,6}$",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 # Parameters people add to smuggle data out: free-text notes the model fills in.
 _NOTE_NAMES = frozenset(
@@ -281,7 +265,7 @@ _NOTE_NAMES = frozenset(
 )
 _ASKS_FOR_OTHER_DATA = re.compile(
     r"\b(?:conversation|chat\s+history|previous\s+messages?|system\s+prompt|other\s+tools?|"
-    r"contents?\s+of|entire|password|passphrase|private\s+key|secret|api[\s_-]?keys?|access\s+tokens?|"
+    r"contents?\s+of|entire|passwords?|passphrases?|private\s+keys?|secrets?|api[\s_-]?keys?|access\s+tokens?|"
     r"credentials?|environment\s+variables?|everything\s+the\s+user)\b",
     re.IGNORECASE,
 )
@@ -330,8 +314,9 @@ def _schema_texts(schema: Mapping[str, Any], path: str, depth: int) -> Iterator[
         elif isinstance(value, dict):
             here = _join(path, key)
             if key == "properties":
+                # A property's name is read by the model too (`ignore_previous_instructions` as a name).
                 for name in value:
-                    if isinstance(name, str) and not name.isascii():
+                    if isinstance(name, str):
                         yield _join(here, name), name
             yield from _schema_texts(value, here, depth + 1)
         elif isinstance(value, list):
@@ -354,6 +339,7 @@ def scan_tool(
     tool: Mapping[str, Any],
     *,
     others: Mapping[str, str] | None = None,
+    without: Collection[str] = (),
 ) -> list[ScanFinding]:
     """Scan one tool as a server listed it.
 
@@ -362,10 +348,14 @@ def scan_tool(
         others: tool name → server, for the tools of *other* servers in the
             catalog; a text naming one of them is shadowing (HG615). Names the
             tool's own server also has should be left out by the caller.
+        without: rules to leave out, by `ScanFinding.key` (a code, or a
+            phrase's key): for measuring how the rest generalise.
     """
     name = tool.get("name") if isinstance(tool.get("name"), str) else None
-    findings = _scan_all(list(tool_texts(tool)), name, others)
-    findings.extend(_covert_parameters(tool, name))
+    off = frozenset(without)
+    findings = _scan_all(list(tool_texts(tool)), name, others, off)
+    if "HG616" not in off:
+        findings.extend(_covert_parameters(tool, name))
     return findings
 
 
@@ -375,69 +365,375 @@ def scan_texts(
     others: Mapping[str, str] | None = None,
 ) -> list[ScanFinding]:
     """Scan other texts a server gives the model: `("instructions", ...)`, `("prompts.x.description", ...)`."""
-    return _scan_all(list(texts), None, others)
+    return _scan_all(list(texts), None, others, frozenset())
 
 
-def _scan_all(texts: list[tuple[str, str]], tool: str | None, others: Mapping[str, str] | None) -> list[ScanFinding]:
-    # One lowercase blob of every text decides which patterns can match at all: most tools need none.
-    blob = "\n".join(text for _, text in texts)
-    lowered = blob.lower()
-    active = [p for p in _PATTERNS if any(word in lowered for word in p.needs)]
-    unicode = not blob.isascii()
+RESULT_CHARACTERS = 512 * 1024
+"""How much of one result `scan_result` reads by default: the rest is not scanned (and said so in a finding)."""
+RESULT_SECONDS = 0.05
+"""How much CPU time `scan_result` spends on one result by default before it stops (and says so)."""
+_UNICODE_CODES = frozenset({"HG601", "HG602", "HG603"})
+
+
+def result_texts(result: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every text of a tool result the model reads, as (JSON path, text): text content, embedded resources' text,
+    resource links' descriptions, and every string of `structuredContent`."""
+    content = result.get("content")
+    if isinstance(content, list):
+        for i, block in enumerate(content):
+            if not isinstance(block, Mapping):
+                continue
+            if isinstance(block.get("text"), str):
+                yield f"content[{i}].text", block["text"]
+            resource = block.get("resource")
+            if isinstance(resource, Mapping) and isinstance(resource.get("text"), str):
+                yield f"content[{i}].resource.text", resource["text"]
+            for key in ("description", "title"):
+                if block.get("type") == "resource_link" and isinstance(block.get(key), str):
+                    yield f"content[{i}].{key}", block[key]
+    structured = result.get("structuredContent")
+    if structured is not None:
+        yield from _value_texts(structured, "structuredContent", 0)
+
+
+def _value_texts(value: Any, path: str, depth: int) -> Iterator[tuple[str, str]]:
+    if depth > 32:
+        return
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _value_texts(item, _join(path, str(key)), depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _value_texts(item, f"{path}[{i}]", depth + 1)
+
+
+def scan_result(
+    result: Mapping[str, Any],
+    *,
+    tool: str | None = None,
+    characters: int = RESULT_CHARACTERS,
+    seconds: float = RESULT_SECONDS,
+    without: Collection[str] = (),
+) -> list[ScanFinding]:
+    """Scan a tool's result as the model will read it, within a size and a CPU-time budget.
+
+    A result is someone else's words (a web page, an issue, an email): the
+    same judgement as for definitions applies, but invisible characters,
+    bidirectional controls and mixed scripts are only warnings here (web text
+    has them); they are still removed before the phrases are matched, so an
+    order they disguise is found. A result larger than `characters` is read
+    up to that size; a scan that takes more than `seconds` of CPU stops; both
+    are reported as an info finding on the text where reading stopped.
+
+    Args:
+        result: the `CallToolResult` as JSON (content, structuredContent).
+        tool: the tool's name, for the findings.
+        characters: how many characters of text to read at most.
+        seconds: how much CPU time to spend at most.
+        without: rules to leave out, as for `scan_tool`.
+    """
+    off = frozenset(without)
+    started = time.process_time()
+    findings: list[ScanFinding] = []
+    left = characters
+    for path, text in result_texts(result):
+        if left <= 0 or time.process_time() - started > seconds:
+            findings.append(
+                ScanFinding("HG605", f"{path} and what follows were not scanned (budget)", path, 0, 0, tool)
+            )
+            break
+        part = text[:left]
+        left -= len(part)
+        findings.extend(
+            dataclasses.replace(f, severity=Level.WARNING) if f.code in _UNICODE_CODES else f
+            for f in _scan_all([(path, part)], tool, None, off)
+        )
+        if len(part) < len(text):
+            findings.append(
+                ScanFinding(
+                    "HG605", f"{path} was scanned up to {len(part)} characters", path, len(part), len(text), tool
+                )
+            )
+    return findings
+
+
+def _scan_all(
+    texts: list[tuple[str, str]], tool: str | None, others: Mapping[str, str] | None, off: frozenset[str]
+) -> list[ScanFinding]:
+    # One lowercase blob of every text decides which phrases can match as written: most tools need few.
+    candidates = _candidates("\n".join(text for _, text in texts).lower())
     findings: list[ScanFinding] = []
     for path, text in texts:
         is_name = path == "name"
-        if unicode and not text.isascii():
-            findings.extend(_unicode_findings(path, text, tool, is_name=is_name))
+        if not text.isascii():
+            findings.extend(f for f in _unicode_findings(path, text, tool, is_name=is_name) if f.code not in off)
         if is_name:
             continue
-        low = text.lower()
-        for pattern in active:
-            if not any(word in low for word in pattern.needs):
-                continue
-            for match in pattern.regex.finditer(text):
-                found = " ".join(match.group().split())
-                findings.append(
-                    ScanFinding(
-                        pattern.code, f"{path} has {pattern.what}: {found!r}", path, match.start(), match.end(), tool
-                    )
-                )
-        if others and path.rsplit(".", 1)[-1] in _PROSE:
+        findings.extend(_judge(path, text, tool, is_key=_is_property_name(path), candidates=candidates, off=off))
+        if others and "HG615" not in off and path.rsplit(".", 1)[-1] in _PROSE:
             findings.extend(_other_tools(path, text, tool, others))
     return findings
 
 
+def _is_property_name(path: str) -> bool:
+    if path.endswith("]") and not path.endswith("]]"):
+        bracket = path.rfind("[")
+        return path[bracket + 1 : bracket + 2] in "'\"" and path[:bracket].endswith(".properties")
+    return path.rpartition(".")[0].endswith(".properties")
+
+
+@dataclass(frozen=True, slots=True)
+class _Signal:
+    phrase: Phrase
+    view: View
+    found: str
+    start: int
+    end: int
+    discount: str | None
+    """Why the phrase counts for nothing ("quoted as an example", "negated"), or None when it counts."""
+
+
+def judge(path: str, text: str, tool: str | None = None, *, is_key: bool = False) -> list[ScanFinding]:
+    """The findings of one text the model reads, each with the level the whole text earns.
+
+    A text is high when it gives an order that is itself beyond a tool's job
+    (ignore earlier instructions, keep something from the user, claim the user
+    approved), when it addresses the model and reaches beyond the tool's job,
+    when a tag or role marker comes with a secret file, or when either is
+    hidden from people (decoded, in a comment, in look-alike letters). Phrases
+    quoted as examples count for nothing; on their own, the rest are warnings.
+
+    Args:
+        path: the JSON path of the text, for the findings.
+        text: the text.
+        tool: the tool's name, for the findings.
+        is_key: the text is a property name (`read_the_ssh_key`), read as words.
+    """
+    return _judge(path, text, tool, is_key=is_key, candidates=None, off=frozenset())
+
+
+def _judge(
+    path: str, text: str, tool: str | None, *, is_key: bool, candidates: _Plan | None, off: frozenset[str]
+) -> list[ScanFinding]:
+    matched = _CAMEL.sub(" ", text).translate(_NAME_SPACES) if is_key else text
+    signals = _signals(matched, candidates)
+    if off:
+        signals = [s for s in signals if s.phrase.key not in off]
+    if not signals:
+        return []
+    if is_key:
+        signals = [_Signal(s.phrase, s.view, s.found, 0, len(text), s.discount) for s in signals]
+    live = [s for s in signals if s.discount is None]
+    # A discounted phrase inside a phrase that counts ("do not use [any other tool]") says nothing more.
+    signals = [
+        s
+        for s in signals
+        if s.discount is None
+        or not any(o.phrase.code == s.phrase.code and o.start <= s.start and s.end <= o.end for o in live)
+    ]
+    kinds = {s.phrase.kind for s in live}
+    tag = any(s.phrase.code == "HG612" for s in live)
+    hidden = [s for s in live if s.view.hidden and s.phrase.kind != MENTION and "HG604" not in off]
+    # A system or role tag (`<system>`, `[INST]`, `SYSTEM:`) is never how a tool describes itself: with any
+    # other order or reach beside it, the text is written for the model.
+    role = [s for s in live if s.phrase.what in _ROLE_TAGS]
+    high = (
+        BOTH in kinds
+        or (ADDRESS in kinds and REACH in kinds)
+        or (tag and MENTION in kinds)
+        or bool(hidden)
+        or (bool(role) and any(s.phrase.what not in _ROLE_TAGS for s in live))
+    )
+    findings: dict[tuple[str, int, int], ScanFinding] = {}
+    for signal in signals:
+        level = Level.HIGH if high and signal.discount is None and signal.phrase.code != "HG614" else Level.WARNING
+        where = "" if signal.phrase.lang == "en" else f" ({signal.phrase.lang})"
+        quoted = f" ({signal.discount})" if signal.discount else ""
+        key = (signal.phrase.code, signal.start, signal.end)
+        if key in findings:
+            continue
+        findings[key] = ScanFinding(
+            signal.phrase.code,
+            f"{path} has {signal.phrase.what}{where}{quoted}: {signal.found!r}",
+            path,
+            signal.start,
+            signal.end,
+            tool,
+            severity=level,
+            decoded=_clip(signal.view.text, signal) if signal.view.hidden else None,
+            phrase=signal.phrase.key,
+        )
+    for how in sorted({s.view.how for s in hidden}):
+        spans = [s for s in hidden if s.view.how == how]
+        start, end = min(s.start for s in spans), max(s.end for s in spans)
+        shown = _clip(spans[0].view.text, spans[0])
+        findings[("HG604", start, end)] = ScanFinding(
+            "HG604",
+            f"{path} hides text from people ({_HOW[how]}); the model reads {shown!r}",
+            path,
+            start,
+            end,
+            tool,
+            severity=Level.HIGH,
+            decoded=shown,
+        )
+    return list(findings.values())
+
+
+_HOW = {
+    "lookalike": "letters from another script drawn like Latin ones",
+    "leet": "digits written for letters",
+    "entities": "HTML entities",
+    "comment": "an HTML comment",
+    "base64": "base64",
+    "hex": "hex",
+    "percent": "percent-encoding",
+    "rot13": "rot13",
+    "tags": "Unicode tag characters",
+}
+
+
+def _clip(text: str, signal: _Signal) -> str:
+    if len(text) <= 240:
+        return text
+    found = text.find(signal.found)
+    start = max(0, found - 80) if found >= 0 else 0
+    return text[start : start + 240]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The phrases worth trying on a text: those searched whole, and those tried where a first word starts."""
+
+    searched: tuple[Phrase, ...]
+    anchored: frozenset[Phrase]
+
+
+def _candidates(low: str) -> _Plan:
+    """The plan for `low` (lowercase): phrases of its scripts, those needing strings only if it holds one."""
+    scripts = frozenset() if low.isascii() else _scripts(low)
+    present = frozenset(p for p in _NEEDING if any(word in low for word in p.needs))
+    return _plan(scripts, present)
+
+
+def _scripts(text: str) -> frozenset[str]:
+    return frozenset(lang for lang, script in (("ru", _CYRILLIC), ("zh", _CJK), ("ja", _CJK)) if script.search(text))
+
+
+@functools.cache
+def _plan(scripts: frozenset[str], present: frozenset[Phrase]) -> _Plan:
+    latin = {"en", "de", "fr", "es", "pt", "it", "multi"}
+    phrases = [
+        p
+        for p in (SECRET_FILES, ENV_FILES, *PHRASES)
+        if (p.lang in latin or p.lang in scripts) and (not p.needs or p in present)
+    ]
+    return _Plan(tuple(p for p in phrases if p.first is None), frozenset(p for p in phrases if p.first is not None))
+
+
+_NEEDING = tuple(p for p in (SECRET_FILES, ENV_FILES, *PHRASES) if p.needs)
+
+
+@functools.lru_cache(maxsize=16384)
+def _starting(word: str) -> tuple[Phrase, ...]:
+    """The phrases that can start with `word` (lowercase)."""
+    return tuple(p for p in PHRASES if p.first is not None and p.first.fullmatch(word))
+
+
+def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
+    """Every match of the plan's phrases in `text`: searched, or tried only where one of their first words starts."""
+    for phrase in plan.searched:
+        for found in phrase.regex.finditer(text):
+            yield phrase, found
+    anchored = plan.anchored
+    reached: dict[Phrase, int] = {}
+    for word in _WORD.finditer(text):
+        for phrase in _starting(word.group().lower()):
+            if phrase not in anchored or reached.get(phrase, -1) > word.start():
+                continue
+            match = phrase.regex.match(text, word.start())
+            if match is not None and match.end() > match.start():
+                reached[phrase] = match.end()
+                yield phrase, match
+
+
+def _signals(text: str, candidates: _Plan | None) -> list[_Signal]:
+    signals: list[_Signal] = []
+    seen: set[tuple[str, int, int]] = set()
+    views = read(text)
+    # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
+    comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
+    for view in views:
+        # The tool's gate holds for the text as written; a view that changed the text is gated on its own.
+        plan = candidates if candidates is not None and view.text is text else _candidates(view.text.lower())
+        for phrase, match in _matches(view.text, plan):
+            start, end = view.origin(match.start(), match.end())
+            key = (phrase.code + phrase.kind, start, end)
+            # A disguise undone only counts where the plain text did not already say the same.
+            if key in seen or (view.hidden and any(k[0] == key[0] and k[1] <= start < k[2] for k in seen)):
+                continue
+            seen.add(key)
+            found = " ".join(match.group().split())
+            discount = (
+                "quoted as an example"
+                if _quoted(view.text, match.start(), match.end())
+                else "negated"
+                if phrase.kind in (REACH, MENTION) and _negated(view.text, match.start())
+                else None
+            )
+            where = next((c for c, first, last in comments if first <= start and end <= last), view)
+            signals.append(_Signal(phrase, where if not view.hidden else view, found, start, end, discount))
+    return signals
+
+
+def _negated(text: str, start: int) -> bool:
+    return _NEGATED.search(text, max(0, start - 40), start) is not None
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` is quoted or given as an example rather than said."""
+    if QUOTE_CUES.search(text, max(0, start - 40), start):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text.count('"', line_start, start) % 2 == 1 and '"' in text[end:line_end]:
+        return True
+    for opening, closing in _QUOTE_PAIRS:
+        at = text.rfind(opening, line_start, start)
+        if at >= 0 and closing not in text[at + 1 : start] and closing in text[end:line_end]:
+            return True
+    at = text.rfind("'", line_start, start)
+    if at >= 0 and (at == 0 or not text[at - 1].isalnum()) and "'" not in text[at + 1 : start]:
+        after = text.find("'", end, line_end)
+        if after >= 0 and (after + 1 >= len(text) or not text[after + 1].isalnum()):
+            return True
+    return False
+
+
 def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) -> Iterator[ScanFinding]:
-    for match in _INVISIBLE.finditer(text):
-        if match.group() == _ZWJ and _between_symbols(text, match.start(), match.end()):
-            continue  # joins two emoji into one, as in a profession or family emoji
-        shown = ", ".join(sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in match.group()}))
-        hidden = _tag_text(match.group())
+    for start, end in invisible_spans(text):
+        run = text[start:end]
+        bidi = [c for c in run if ord(c) in _BIDI]
+        if bidi:
+            shown = ", ".join(sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in bidi}))
+            yield ScanFinding("HG602", f"{path} has bidirectional controls: {shown}", path, start, end, tool)
+            if len(bidi) == len(run):
+                continue
+        rest = [c for c in run if ord(c) not in _BIDI]
+        shown = ", ".join(sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in rest}))
+        hidden = _tag_text(run)
         extra = f" spelling {hidden!r}" if hidden else ""
-        count = len(match.group())
         yield ScanFinding(
             "HG601",
-            f"{path} has {count} invisible character(s): {shown}{extra}",
+            f"{path} has {len(rest)} invisible character(s): {shown}{extra}",
             path,
-            match.start(),
-            match.end(),
+            start,
+            end,
             tool,
-        )
-    for match in _VARIATION.finditer(text):
-        if len(match.group()) == 1 and match.start() > 0 and _is_symbol(text[match.start() - 1]):
-            continue  # an emoji's own presentation selector
-        yield ScanFinding(
-            "HG601",
-            f"{path} has {len(match.group())} variation selector(s) not following a symbol",
-            path,
-            match.start(),
-            match.end(),
-            tool,
-        )
-    for match in _BIDI.finditer(text):
-        shown = ", ".join(sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in match.group()}))
-        yield ScanFinding(
-            "HG602", f"{path} has bidirectional controls: {shown}", path, match.start(), match.end(), tool
+            decoded=hidden or None,
         )
     if is_name:
         lookalikes = confusable_letters(text)
@@ -469,14 +765,6 @@ def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) 
                 word_match.end(),
                 tool,
             )
-
-
-def _between_symbols(text: str, start: int, end: int) -> bool:
-    return start > 0 and end < len(text) and _is_symbol(text[start - 1]) and _is_symbol(text[end])
-
-
-def _is_symbol(char: str) -> bool:
-    return unicodedata.category(char) in ("So", "Sk") or ord(char) >= 0x1F000
 
 
 def _tag_text(chars: str) -> str:

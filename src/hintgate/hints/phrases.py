@@ -1,0 +1,802 @@
+"""The phrases the poisoning scan looks for, per language: how text addresses a model, and what it asks for.
+
+Pure data and compiled patterns. Two kinds of phrase matter, and a text is
+judged by both (`hints.scan`):
+
+- *address*: the text speaks to the model rather than describing the tool
+  (imperatives to the assistant, "before using this tool", "do not tell the
+  user", claims of priority or pre-approval, role markers such as `SYSTEM:`);
+- *reach*: the text points at an action beyond a tool's own job (reading or
+  sending secrets, sending data to an address, calling or avoiding other
+  tools, changing other tools' arguments).
+
+Some phrases are both at once (ignoring earlier instructions, hiding
+something from the user, claiming the user already approved). The tables
+cover English, German, French, Spanish, Portuguese, Italian, Russian, Chinese
+and Japanese with a few grammatical forms each; they are facts about those
+languages, never about one server.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["ADDRESS", "BOTH", "ENV_FILES", "MENTION", "PHRASES", "QUOTE_CUES", "REACH", "SECRET_FILES", "Phrase"]
+
+ADDRESS = "address"
+REACH = "reach"
+BOTH = "both"
+MENTION = "mention"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Phrase:
+    """A pattern: the scan code it reports, its kind (address, reach or both), what it is, and the language."""
+
+    code: str
+    kind: str
+    what: str
+    lang: str
+    regex: re.Pattern[str]
+    needs: tuple[str, ...] = ()
+    """Lowercase strings one of which the text must hold for the pattern to be searched (a cheap `in` check)."""
+    first: re.Pattern[str] | None = None
+    """The first words the pattern can start with: it is then matched only where such a word starts."""
+
+    @property
+    def key(self) -> str:
+        """A stable name for the phrase: code, language and what it is."""
+        return f"{self.code}/{self.lang}/{self.what}"
+
+
+def _p(
+    code: str,
+    kind: str,
+    what: str,
+    lang: str,
+    *alternatives: str,
+    flags: int = re.IGNORECASE,
+    needs: tuple[str, ...] = (),
+) -> Phrase:
+    return Phrase(code, kind, what, lang, re.compile("|".join(alternatives), flags), needs)
+
+
+# Shared pieces of English.
+_TOOL = r"(?:tools?|functions?|commands?|actions?)"
+_USE = r"(?:us(?:e|es|ed|ing)|call(?:s|ed|ing)?|invok(?:e|es|ed|ing)|runn?(?:s|ing)?|execut(?:e|es|ed|ing))"
+_SECRET_THING = (
+    r"(?:(?:private|ssh|secret|signing|api|access|auth(?:entication)?|session|bearer|refresh|oauth|github|aws)"
+    r"[\s_-]*(?:keys?|tokens?|secrets?|credentials?)|passwords?|passphrases?|credentials|cookies|"
+    r"environment\s+variables|env\s+vars|secrets?|seed\s+phrases?|mnemonics?|wallet\s+keys?)"
+)
+_CONTEXT_THING = (
+    r"(?:system\s+prompt|(?:conversation|chat|message)\s+(?:history|log|transcript)|previous\s+messages|"
+    r"(?:the\s+)?(?:entire|full|whole|complete)\s+(?:conversation|chat|context|transcript)|"
+    r"(?:your|the)\s+(?:instructions|context\s+window)|everything\s+the\s+user\s+(?:said|typed|wrote))"
+)
+_DATA = (
+    r"\b(?:secrets?|passwords?|keys|api\s+keys?|tokens?|credentials?|cookies|conversation|history|transcript|"
+    r"chat|contents?|files?|data|everything|all|copy|summary|messages?|emails?|inbox|logs?|env|environment|"
+    r"variables|prompt|details|location|arguments|results?|session|card|documents?|keys?)\b"
+)
+_SEND = (
+    r"(?:send|sends|sending|post|posting|upload|uploading|forward|forwarding|transmit|exfiltrate|leak|share|"
+    r"sync|report|submit|deliver|email|mail|pipe|beacon|ping|fetch|visit|open|load|request|get)"
+)
+_TAKE = (
+    r"(?:read|reads|reading|cat|open|include|includes|including|pass|passing|attach|attaching|append|appending|"
+    r"embed|embedding|copy|copying|paste|print|output|dump|dumping|reveal|return|returning|provide|put|add|"
+    r"insert|collect|gather|extract|load|grab|send|sending|upload|forward|post|leak|share|encode|"
+    r"base64[\s-]?encode|summari[sz]e|fill)"
+)
+
+PHRASES: tuple[Phrase, ...] = (
+    # ---- English: address and both.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "en",
+        r"\b(?:ignore|disregard|forget|override|bypass|skip|drop|abandon)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
+        r"(?:the\s+|your\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|former|system|"
+        r"original|initial|old|existing|safety|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|"
+        r"orders|directives|constraints|guardrails|policies|commands)",
+        r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before)",
+        r"\b(?:new|updated|real|actual|revised)\s+(?:system\s+)?instructions\s*:",
+        r"\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|agent))\b",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to keep something from the user", "en",
+        r"\b(?:do\s+not|don't|dont|never|must\s+not|should\s+not|shouldn't)\s+"
+        r"(?:tell|inform|mention|reveal|disclose|notify|alert|show|let|report|explain|say)\b"
+        r"(?:\s+[\w']+){0,3}?(?:\s+(?:to|on|with))?\s+(?:the\s+)?(?:user|human|operator)",
+        r"\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:it|this|that)\s*(?:[.;!]|$)",
+        r"\btell\s+the\s+user\s+nothing\b",
+        r"\b(?:never|do\s+not|don't)\s+(?:show|display|mention|reveal|explain)\s+(?:this|that|the)\s+"
+        r"(?:field|parameter|value|argument|step)\b",
+        r"\b(?:do\s+not|don't|never)\s+(?:display|show)(?:\s+(?:it|this|them))?\s*(?:[.;!]|$)",
+        r"\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these)\s+"
+        r"(?:step|instructions?|note|requirement|part)",
+        r"\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing|letting)\s+(?:the\s+)?(?:user|human)",
+        r"\b(?:hide|conceal|keep)\s+(?:this|it|that|these\s+steps?)\s+(?:hidden\s+)?(?:from|secret\s+from)\s+"
+        r"(?:the\s+)?(?:user|human)",
+        r"\buser\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|see|notice|be\s+told)",
+        r"\b(?:silently|quietly|secretly|covertly|invisibly)\s+(?:read|send|include|attach|forward|upload|copy|"
+        r"append|pass|add|call|post|exfiltrate)",
+    ),
+    _p(
+        "HG611", BOTH, "a claim that the user already approved", "en",
+        r"\buser\s+has\s+(?:already\s+|previously\s+)?(?:approved|authori[sz]ed|consented|agreed|"
+        r"allowed|granted|confirmed)",
+        r"\b(?:is|are|been|was)\s+(?:already\s+)?pre-?(?:approved|authori[sz]ed|cleared)",
+        r"\buser\s+(?:has\s+)?(?:already\s+)?pre-?(?:approved|authori[sz]ed|consented)",
+        r"\bpre-?(?:approved|authori[sz]ed)\s+(?:by|for)\b",
+        r"\b(?:no|without)\s+(?:need\s+(?:for|to\s+ask\s+for)\s+)?(?:user\s+)?(?:confirmation|approval|permission)"
+        r"\s+(?:is\s+)?(?:needed|required|necessary)",
+        r"\b(?:do\s+not|don't|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|approval|permission)",
+    ),
+    _p(
+        "HG611", ADDRESS, "a claim of priority over other instructions", "en",
+        r"\b(?:this|these)\s+(?:instructions?|rules?|notes?|requirements?)\s+(?:take|takes|have|has)\s+"
+        r"(?:precedence|priority)",
+        r"\b(?:highest|top|absolute)\s+priority\b",
+        r"\boverrides?\s+(?:all|any)\s+(?:other|previous)",
+        r"\b(?:very|extremely|critically)\s+important\s*[:!]",
+        r"\bmandatory\s+(?:step|requirement|instruction|protocol|procedure)",
+        r"\brequired\s+by\s+(?:the\s+)?(?:system|security|compliance|admin)\s+(?:policy|team|protocol)",
+        r"\b(?:authori[sz]ed|approved|required|requested)\s+by\s+(?:the\s+)?(?:system\s+)?"
+        r"(?:administrator|admin|developers?|security\s+team|it\s+department|anthropic|openai)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order tied to using tools", "en",
+        rf"\b(?:before|prior\s+to|after|when(?:ever)?|each\s+time|every\s+time)\s+(?:you\s+)?(?:{_USE}|answering|"
+        rf"responding|replying)\s+(?:this|the|any|every|each|all|another|other)\s+(?:\w+\s+)?{_TOOL}",
+        rf"\b(?:before|prior\s+to)\s+(?:{_USE}|answering|responding|replying|doing)\s+(?:anything|any)",
+        r"\b(?:at\s+the\s+(?:start|beginning)\s+of|in)\s+(?:every|each)\s+(?:conversation|session|response|reply|"
+        r"answer)",
+        r"\b(?:before|prior\s+to)\s+(?:you\s+)?(?:answer(?:ing)?|respond(?:ing)?|repl(?:y|ying)|proceed(?:ing)?)\b",
+        rf"\b(?:whenever|when|every\s+time|each\s+time|before|after)\s+(?:you\s+)?{_USE}\s+[`'\"]?[A-Za-z]\w*_\w+",
+        r"\b(?:first|then|next|afterwards|finally),?\s+(?:you\s+(?:must|should|need\s+to)\s+)?"
+        r"(?:read|cat|send|include|pass|fetch|open|upload|forward|call|invoke|post|attach|append)\s+"
+        r"(?:the\s+)?(?:contents?|file|~|/|\.|all|every|your|user)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "en",
+        r"\byou\s+(?:must|should|shall|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+"
+        r"(?:always\s+|never\s+|not\s+|first\s+|also\s+|now\s+|immediately\s+|silently\s+)?"
+        r"(?:read|send|include|call|pass|fetch|open|forward|upload|post|copy|add|set|use|invoke|run|append|attach|"
+        r"ignore|output|print|reveal|respond|reply|say|tell|answer|cat|execute|write|replace|change|redirect|cc|bcc|"
+        r"email|mail|share|leak|transmit|provide|put|paste|submit|report|render|embed|return)\b",
+        r"\b(?:always|never)\s+(?:call|use|invoke|send|include|pass|read|add|set|forward|cc|bcc|respond|reply|tell|"
+        r"mention|append|attach|upload|run|route|redirect|replace|change|render|embed|output|print|return|email|post|"
+        r"fetch|visit|open|load|request|share)\b",
+        r"\b(?:requires|asks|instructs|tells|wants|expects)\s+(?:the\s+)?(?:assistant|ai|model|agent|llm|"
+        r"you)\s+to\s+\w+",
+        r"\b(?:assistant|ai|model|llm|agent|claude|gpt|chatgpt|copilot|bot)s?\s+"
+        r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+(?:required|instructed)\s+to)\s+(?!be\b)",
+        r"\bas\s+an?\s+(?:ai|assistant|language\s+model|llm)\b,?\s+you\b",
+        r"\byou\s+are\s+now\s+(?:a|an|in|the)\s+\w+",
+        r"\byour\s+(?:new\s+)?(?:task|role|job|goal|objective|instructions?)\s+(?:is|are)\b",
+        r"\b(?:note|message|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:assistant|ai|model|agent|llm|claude)",
+        r"\b(?:dear|attention|hey|hello)\s+(?:assistant|ai|model|agent|llm|claude|chatgpt)\b",
+        r"\b(?:assistant|ai|model|agent|llm)\s*,\s*(?:please\s+)?(?:read|send|call|include|ignore|forget)\b",
+    ),
+    # ---- Tags and role markers.
+    _p(
+        "HG612", ADDRESS, "a tag addressed to the model", "en",
+        r"</?\s*(?:important|important[-_ ]?(?:note|notice|instructions?)|critical|assistant|ai[-_ ]?(?:instructions?|"
+        r"note)|note[-_ ]?to[-_ ]?(?:ai|assistant|model)|priority)\s*/?>",
+        r"\[/?\s*important\s*\]",
+        r"#{2,}\s*important\b",
+    ),
+    _p(
+        "HG612", ADDRESS, "a system or role tag addressed to the model", "en",
+        r"</?\s*(?:system|system[-_ ]?(?:prompt|message|note)|instructions?|secret|hidden|admin|override|sudo|"
+        r"developer|im_start|im_end)\s*/?>",
+        r"\[/?\s*(?:system|instructions?|inst|admin|sys|assistant)\s*\]",
+        r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|<</?SYS>>",
+        r"#{2,}\s*(?:system|instructions?|new\s+instructions?)\b",
+    ),
+    _p(
+        "HG612", ADDRESS, "a role marker addressed to the model", "en",
+        r"(?<![\w,;] )(?<![\w,;])(?:SYSTEM|ASSISTANT|DEVELOPER|ADMIN|ADMINISTRATOR|NOTICE\s+TO\s+(?:AI|ASSISTANT|"
+        r"MODEL)|"
+        r"AI\s+INSTRUCTIONS?|SYSTEM\s+(?:NOTE|MESSAGE|OVERRIDE|PROMPT))\s*:",
+        r"(?i:^(?:system|assistant|developer)\s*(?:message|prompt|note)?\s*:\s*(?=[A-Za-z]))",
+        r"(?i:\b(?:ai\s+)?(?:assistant|agent|model|llm)s?\s*:\s*(?=(?:please\s+)?(?:read|send|call|include|ignore|"
+        r"forget|you|do|always|never|before|post|upload|forward|fetch|open|run|add|append|cat)\b))",
+        flags=re.MULTILINE,
+    ),
+    # ---- English: reach.
+    _p(
+        "HG613", REACH, "an order to read or send a file that holds secrets", "en",
+        r"\b" + _TAKE + r"\b(?:[^.!?\n]|\.(?=\S)){0,60}?(?=(?:~/|\$HOME/|/home/\w+/|/root/|/etc/|/proc/|\.ssh|\.aws|"
+        r"id_(?:rsa|dsa|"
+        r"ecdsa|ed25519)|\.env\b|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.vault-token|\.kube/config|"
+        r"\.docker/config|mcp\.json|claude_desktop_config|\.bash_history|\.zsh_history|hosts\.yml))",
+        r"\bcontents?\s+of\s+(?=(?:the\s+|the\s+user's\s+|your\s+|their\s+)?[`'\"]?(?:~/|\$HOME|/etc/|/proc/|/root/|"
+        r"\.ssh|\.aws|\.env|id_))",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "en",
+        r"\b" + _TAKE + r"\b\s+(?:[\w']+\s+){0,4}?(?:the\s+|all\s+|any\s+|your\s+|their\s+|user'?s?\s+)?"
+        r"(?:[\w']+\s+)?" + _SECRET_THING + r"\b",
+        r"\b" + _TAKE + r"\b\s+(?:\w+\s+){0,3}?" + _CONTEXT_THING,
+    ),
+    _p(
+        "HG617", REACH, "data sent to an outside address", "en",
+        r"\b" + _SEND + r"\b(?=(?:[^.!?\n]|\.(?=\S)){0,80}?" + _DATA + r")(?:[^.!?\n]|\.(?=\S)){0,80}?\b(?:to|at|via|"
+        r"into|on)\s+[`'\"<(]?"
+        r"(?:https?|ftp|wss?)://",
+        r"\b" + _SEND + r"\b(?=(?:[^.!?\n]|\.(?=\S)){0,60}?" + _DATA + r")(?:[^.!?\n]|\.(?=\S)){0,60}?\b(?:to|at|"
+        r"into)\s+[`'\"<]?[\w.+-]+@[\w-]+"
+        r"\.[\w.-]+",
+        r"\b" + _DATA + r"\s+(?:must|should|will|are|is|shall)\s+(?:also\s+|always\s+)?(?:be\s+)?(?:sent|forwarded|"
+        r"posted|uploaded|copied|mirrored|emailed|mailed|shared|transmitted|bcc'?d|cc'?d)\s+(?:also\s+)?"
+        r"(?:to|at)\s+[`'\"<]?(?:(?:https?|ftp|wss?)://|[\w.+-]+@[\w-]+\.[\w.-]+)",
+        r"\b(?:cc|bcc|blind[\s-]copy|copy)\s+(?:\w+\s+){0,3}?(?:to\s+)?[`'\"<]?[\w.+-]+@[\w-]+\.[\w.-]+",
+        r"(?:https?|wss?)://[^\s\"'<>)]*[?&](?:\w+)=(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\]|%s|\.\.\.)",
+    ),
+    _p(
+        "HG617", REACH, "an image whose address carries data out", "en",
+        r"!\[[^\]]*\]\((?:https?|wss?)://[^)\s]*[?&]\w+=[^)\s]*\)",
+        needs=("![",),
+    ),
+    _p(
+        "HG617", BOTH, "an image whose address the model is to fill with data", "en",
+        r"!\[[^\]]*\]\((?:https?|wss?)://[^)\s]*[?&]\w+=(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\])[^)\s]*\)",
+        needs=("![",),
+    ),
+    # Secret files with a verb of another language, in either order (German and Japanese put the verb last).
+    _p(
+        "HG613", REACH, "an order to read or send a file that holds secrets", "multi",
+        r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)\S*(?:[^.!?\n]|\.(?=\S)){0,40}?\b(?:lesen|senden|"
+        r"übergeben|schicken|hochladen|anhängen|kopieren|einfügen|auslesen)\b",
+        r"\b(?:lies|lese|sende|schicke|übergib|kopiere|lire|lisez|envoyer|envoyez|inclure|incluez|transmettre|"
+        r"transmettez|leer|lee|enviar|envía|incluir|incluye|adjuntar|pasar|ler|leia|envie|inclua|anexe|leggere|leggi|"
+        r"inviare|invia|includere|includi|allegare|passare)\b(?:[^.!?\n]|\.(?=\S)){0,40}?"
+        r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)",
+        needs=("~/", "/etc/", "/proc/", ".ssh/", "id_rsa", "id_ed25519", ".aws/"),
+    ),
+    _p(
+        "HG618", BOTH, "an order to avoid other tools", "multi",
+        r"\b(?:benutze|verwende|nutze)\s+(?:keine\s+anderen|kein\s+anderes)\s+(?:Tools?|Werkzeuge?)",
+        r"\bn'utilise[zs]?\s+(?:pas|aucun)\s+(?:d'autres|autre)\s+outils?",
+        r"\bno\s+(?:uses|use|utilices|utilice)\s+otras?\s+herramientas?",
+        r"\bnão\s+(?:use|utilize|chame)\s+(?:outras|nenhuma\s+outra)\s+ferramentas?",
+        r"\bnon\s+(?:usare|utilizzare|usate)\s+altri\s+strumenti",
+        r"не\s+(?:используй(?:те)?|вызывай(?:те)?)\s+други[еx]\s+инструмент",
+        r"不要(?:使用|调用)其他(?:工具|函数)",
+        r"他の(?:ツール|関数)を(?:使わないで|使用しないで|呼び出さないで)",
+        needs=("anderen", "anderes", "autre", "otras", "otra", "outras", "outra", "altri", "други", "其他", "他の"),
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "en",
+        rf"\b(?:all|any|every|each)\s+other\s+(?:\w+\s+)?{_TOOL}\b",
+        rf"\b(?:before|after|when(?:ever)?)\s+{_USE}\s+(?:any|every|all|another)\s+(?:other\s+)?(?:\w+\s+)?{_TOOL}",
+        rf"\binstead\s+of\s+(?:using|calling|invoking)\s+(?:the\s+)?[`'\"]?[\w.-]+[`'\"]?\s+{_TOOL}",
+        r"\b(?:replace|change|modify|rewrite|redirect|override|swap|set|alter)\s+(?:\w+\s+){0,3}?(?:the\s+|its\s+|"
+        r"their\s+)?"
+        r"(?:recipients?|destination|account\s+(?:number|id)|iban|wallet\s+address|to\s+address|`?to`?\s+field|"
+        r"arguments?|parameters?|target\s+(?:url|address)|webhook)\b(?:[^.!?\n]|\.(?=\S)){0,40}?\b(?:of|for|in|on|"
+        r"when)\b"
+        r"(?:(?:[^.!?\n]|\.(?=\S)){0,80}?\b(?:other|another|every|any|all|each|next)\b|\s+(?:the\s+|"
+        r"that\s+)?[`'\"]?[\w.-]+[`'\"]?"
+        r"\s+tool'?s?\b)",
+        r"\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'\"]?[A-Za-z]\w*_\w+[`'\"]?(?:\s+tool)?(?:[^.!?\n]|"
+        r"\.(?=\S)){0,60}?\b(?:with|passing|"
+        r"including|and\s+(?:pass|include|send))\s+(?:[\w']+\s+){0,2}?(?:full\s+|whole\s+|entire\s+)?"
+        r"(?:file\s+)?(?:contents?|conversation|chat\s+history|history|secrets?|passwords?|credentials|keys|tokens|"
+        r"arguments)\b",
+        r"\b(?:add|include|insert|append|put)\s+(?:\S+\s+){0,3}?(?:as\s+)?(?:a\s+)?(?:hidden\s+)?(?:bcc|cc)\b",
+    ),
+    _p(
+        "HG617", BOTH, "a request for what the user said or holds elsewhere", "en",
+        r"\b(?:conversation|chat)\s+(?:history\s+)?so\s+far\b",
+        r"\b(?:entire|full|whole|complete)\s+(?:conversation|chat(?:\s+(?:history|log))?|context\s+window)\s*,?\s*"
+        r"(?:verbatim|so\s+far|including)\b",
+        r"\beverything\s+the\s+user\s+(?:said|typed|wrote|shared|mentioned|told\s+you)",
+        r"\b" + _SECRET_THING + r"\s+(?:that\s+)?(?:you\s+(?:have\s+)?(?:seen|know|found|saw|received|read)|"
+        r"the\s+user\s+"
+        r"(?:gave|typed|shared|mentioned|entered|told\s+you)|(?:mentioned|seen|shared)\s+(?:so\s+far|earlier|before|"
+        r"in\s+(?:this|the)\s+(?:chat|conversation))|mentioned\b)",
+        r"\b(?:every|all|any)\s+(?:\w+\s+)?" + _SECRET_THING + r"\s+(?:in|from)\s+(?:the\s+)?(?:environment|"
+        r"conversation|chat|context)",
+        r"\bcontents?\s+of\s+the\s+user'?s\s+(?=\.env|~/|\.ssh|\.aws|private|ssh|secret)",
+    ),
+    _p(
+        "HG618", BOTH, "an order to avoid other tools", "en",
+        rf"\b(?:do\s+not|don't|never|stop|avoid)\s+(?:use|call|invoke|run|using|calling|invoking|running|trust)\s+"
+        rf"(?:any\s+|the\s+)?(?:other|another)\s+(?:\w+\s+)?{_TOOL}",
+        rf"\b(?:all|every|any)\s+other\s+(?:\w+\s+)?{_TOOL}\s+(?:are|is)\s+(?:unsafe|compromised|deprecated|broken|"
+        rf"malicious|disabled)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an imperative sentence", "en",
+        r"(?:(?<=[.!?:;,>]\s)|(?<=[.!?:;,]\s\s)|(?<=[\n>]))(?:then\s+|also\s+|first\s+|please\s+|now\s+)?"
+        r"(?:send|post|upload|forward|include|append|attach|read|cat|copy|paste|email|pass|put|add|insert|embed|"
+        r"leak|exfiltrate|transmit|submit|output|print|reveal|replace|change|redirect|set)\s+(?:the\s+|all\s+|every\s+|"
+        r"each\s+|any\s+|its\s+|their\s+|them|it|a\s+copy|your\s+|this\s+)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order that waits for the user's action", "en",
+        r"\bwhen(?:ever)?\s+(?:the\s+user|you)\s+(?:\w+\s+){0,3}?(?:send|sends|email|emails|transfer|transfers|pay|"
+        r"pays|push|pushes|commit|commits|deploy|deploys|mentions?|asks?\s+(?:about|for))\b",
+        r"\bif\s+the\s+user\s+(?:\w+\s+){0,3}?(?:mentions?|asks?|says|types|requests?)\b",
+    ),
+    # ---- German.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "de",
+        r"\b(?:ignorier(?:e|en)?|vergiss|vergessen\s+sie|missachte)\s+(?:sie\s+)?(?:alle\s+)?(?:die\s+|deine\s+|"
+        r"ihre\s+)?"
+        r"(?:vorherigen|bisherigen|früheren|obigen|vorigen|vorangegangenen)\s+(?:Anweisungen|Anordnungen|Regeln|"
+        r"Befehle|Instruktionen)",
+        r"\b(?:alle|die)\s+(?:vorherigen|bisherigen|früheren)\s+(?:Anweisungen|Regeln)\s+(?:ignorieren|vergessen)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "de",
+        r"\b(?:sag|sage|sagen\s+sie|erzähl|erwähne|erwähnen\s+sie|teile|informiere)\b(?:[^.!?\n]|\.(?=\S)){0,30}?"
+        r"(?:dem|den)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:davon\s+)?nichts?",
+        r"\bohne\s+(?:den|dem)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:zu\s+)?(?:informieren|fragen|benachrichtigen|"
+        r"Bescheid)",
+        r"\b(?:der|die)\s+(?:Benutzer|Nutzer)\w*\s+(?:darf|soll)\s+(?:davon\s+)?nichts?\s+(?:davon\s+)?(?:wissen|"
+        r"erfahren|"
+        r"merken)",
+        r"\bvor\s+(?:dem|den)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:verbergen|verheimlichen|geheim\s+halten)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "de",
+        r"\b(?:du\s+musst|sie\s+müssen|du\s+sollst|sie\s+sollen|du\s+solltest)\s+(?:\S+\s+){0,5}?"
+        r"(?:lesen|senden|schicken|einfügen|übergeben|aufrufen|anhängen|hochladen|weiterleiten|ausgeben|verwenden|"
+        r"benutzen|kopieren|hinzufügen|ignorieren)",
+        r"\bbevor\s+(?:du|sie)\s+(?:dieses|ein|irgendein|ein\s+anderes)\s+(?:\w+\s+)?(?:Tool|Werkzeug|Funktion)",
+        r"\b(?:vor\s+(?:der|jeder)\s+(?:Nutzung|Verwendung|Benutzung))\s+(?:dieses|eines|jedes)",
+        r"\b(?:lies|lese|sende|schicke|übergib|rufe|füge|lade)\b(?:[^.!?\n]|\.(?=\S)){0,30}?\b(?:zuerst|immer|vorher|"
+        r"heimlich)\b",
+        r"\bimmer\s+(?:zuerst\s+)?(?:aufrufen|senden|lesen|anhängen|hinzufügen|verwenden)",
+        r"\b(?:Assistent|KI|Agent|Modell)\s+(?:muss|soll)\b",
+        r"\bwichtig(?:e)?\s+(?:Anweisung|Hinweis)\s*:",
+        r"\bwenn\s+(?:der|die)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+",
+        r"\b(?:lies|sende|schicke|übergib|kopiere|leite)\s+(?:den|die|das|alle|sämtliche|seine|ihre|deine|ihren|"
+        r"seinen)\b",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "de",
+        r"\b(?:lies|lese|lesen|sende|senden|schicke|schicken|übergib|übergeben|füge|einfügen|anhängen|kopiere|"
+        r"hochladen|lade)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:Passw(?:ort|örter)|Schlüssel|Token|Zugangsdaten|Anmeldedaten|"
+        r"Geheimnisse|Umgebungsvariablen|Systemprompt|Gesprächsverlauf|Chatverlauf|gesamten?\s+(?:Gespräch|Verlauf))",
+        r"\b(?:an|nach|zu)\s+(?:https?://|[\w.+-]+@[\w-]+\.\w+)[^\n]{0,40}?\b(?:senden|schicken|übertragen|"
+        r"hochladen|weiterleiten)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "de",
+        r"\b(?:alle|jedes|jede|andere[nsm]?)\s+(?:anderen?\s+)?(?:Tools?|Werkzeuge?|Funktionen)\b",
+        r"\bstatt(?:dessen)?\s+(?:des|dem|der)?\s*[`'\"]?[\w.-]+[`'\"]?\s+(?:Tools?|Werkzeugs?)",
+    ),
+    # ---- French.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "fr",
+        r"\b(?:ignore[zr]?|oublie[zr]?|néglige[zr]?)\s+(?:toutes\s+|tous\s+)?(?:les\s+|vos\s+|tes\s+)?"
+        r"(?:instructions|consignes|règles|directives|ordres)\s+(?:précédentes|antérieures|ci-dessus|"
+        r"d'avant|du\s+système)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "fr",
+        r"\bne\s+(?:le\s+|lui\s+|rien\s+)?(?:dis|dites|mentionne[zs]?|révèle[zs]?|signale[zs]?|montre[zs]?|"
+        r"informe[zs]?|dire|mentionner)\s+(?:rien\s+|pas\s+|jamais\s+)?(?:de\s+(?:ceci|cela)\s+)?"
+        r"(?:à\s+l'|l')utilisat(?:eur|rice)",
+        r"\bsans\s+(?:le\s+dire|en\s+informer|informer|prévenir|demander)\s+(?:à\s+)?l'utilisat(?:eur|rice)",
+        r"\bà\s+l'insu\s+de\s+l'utilisat(?:eur|rice)",
+        r"\bl'utilisat(?:eur|rice)\s+ne\s+doit\s+(?:pas|jamais|rien)\s+(?:savoir|voir|remarquer)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "fr",
+        r"\b(?:vous\s+devez|tu\s+dois|il\s+faut)\s+(?:toujours\s+|d'abord\s+|aussi\s+)?(?:lire|envoyer|inclure|"
+        r"transmettre|appeler|joindre|ajouter|utiliser|copier|téléverser|ignorer|fournir|transférer)",
+        r"\bavant\s+(?:d'utiliser|d'appeler|d'invoquer|de\s+répondre|toute\s+(?:autre\s+)?utilisation)",
+        r"\b(?:l'assistant|l'IA|le\s+modèle|l'agent)\s+doit\b",
+        r"\b(?:toujours|d'abord)\s+(?:lire|envoyer|inclure|appeler|joindre|ajouter)\b",
+        r"\b(?:envoyez|lisez|incluez|transmettez|joignez|copiez|transférez)\b",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "fr",
+        r"\b(?:lire|lis|lisez|envoyer|envoie[zs]?|inclure|inclue[zs]?|inclus|transmettre|transmets|joindre|joins|"
+        r"copier|copie[zs]?|ajouter|ajoute[zs]?|fournir|fournis)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:mots?\s+de\s+passe|"
+        r"clés?\s+"
+        r"(?:privées?|d'API|secrètes?|SSH)|jetons?|identifiants|secrets|variables\s+d'environnement|prompt\s+système|"
+        r"historique\s+(?:de\s+la\s+)?conversation|toute\s+la\s+conversation)",
+        r"\b(?:envoyer|envoie[zs]?|transmettre|transmets|transférer)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\bà\s+(?:https?://|"
+        r"[\w.+-]+@)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "fr",
+        r"\b(?:tous\s+les|tout|chaque|les)\s+(?:autres?\s+)?outils?\b|\bautres?\s+outils?\b",
+        r"\bau\s+lieu\s+d'(?:utiliser|appeler)\b",
+    ),
+    # ---- Spanish.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "es",
+        r"\b(?:ignora|ignore|ignorar|olvida|olvide|olvidar|omite|descarta)\s+(?:todas\s+|todos\s+)?(?:las\s+|los\s+|"
+        r"tus\s+|"
+        r"sus\s+)?(?:instrucciones|reglas|indicaciones|órdenes|directrices)\s+(?:anteriores|previas|de\s+arriba|"
+        r"del\s+sistema)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "es",
+        r"\bno\s+(?:se\s+lo\s+|le\s+|lo\s+)?(?:digas|diga|menciones|mencione|informes|informe|reveles|revele|"
+        r"muestres|muestre|avises|avise)\s+(?:nada\s+|esto\s+)?(?:al|a\s+el)\s+usuario",
+        r"\bsin\s+(?:decirle|decírselo|informar|avisar|preguntar|notificar)(?:le)?\s+(?:al|a\s+el)\s+usuario",
+        r"\bel\s+usuario\s+no\s+(?:debe|tiene\s+que)\s+(?:saber|enterarse|ver)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "es",
+        r"\b(?:debes|deberás|tienes\s+que|usted\s+debe|hay\s+que)\s+(?:siempre\s+|primero\s+|también\s+)?"
+        r"(?:leer|enviar|incluir|llamar|adjuntar|pasar|añadir|agregar|usar|utilizar|copiar|subir|ignorar|"
+        r"reenviar|proporcionar)",
+        r"\bantes\s+de\s+(?:usar|utilizar|llamar|invocar|responder|ejecutar)\s+(?:esta|este|cualquier|otra|otro)",
+        r"\b(?:el\s+asistente|la\s+IA|el\s+modelo|el\s+agente)\s+debe\b",
+        r"\bsiempre\s+(?:lee|envía|incluye|llama|adjunta|añade|agrega)\b",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "es",
+        r"\b(?:lee|leer|envía|enviar|envíe|incluye|incluir|incluya|adjunta|adjuntar|pasa|pasar|copia|copiar|"
+        r"añade|añadir|agrega|agregar|sube|subir|reenvía|proporciona)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:contraseñas?|"
+        r"claves?\s+"
+        r"(?:privadas?|de\s+API|secretas?|SSH)|tokens?|credenciales|secretos|variables\s+de\s+entorno|"
+        r"prompt\s+del\s+sistema|historial\s+de\s+(?:la\s+)?conversación|toda\s+la\s+conversación)",
+        r"\b(?:envía|enviar|envíe|reenvía|manda|mandar)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\ba\s+(?:https?://|[\w.+-]+@)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "es",
+        r"\b(?:todas\s+las|cualquier|cada|las)\s+(?:otras?\s+)?herramientas?\b|\botras?\s+herramientas?\b",
+        r"\ben\s+lugar\s+de\s+(?:usar|llamar)\b",
+    ),
+    # ---- Portuguese.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "pt",
+        r"\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere)\s+(?:todas\s+)?(?:as\s+|suas\s+|tuas\s+)?"
+        r"(?:instruções|regras|orientações|ordens|diretrizes)\s+(?:anteriores|prévias|acima|do\s+sistema)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "pt",
+        r"\bnão\s+(?:diga|conte|mencione|informe|revele|mostre|avise)\s+(?:nada\s+|isso\s+)?(?:ao|para\s+o)\s+usuário",
+        r"\bsem\s+(?:dizer|contar|informar|avisar|perguntar)\s+(?:ao|para\s+o)\s+usuário",
+        r"\bo\s+usuário\s+não\s+(?:deve|pode)\s+(?:saber|ver|perceber)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "pt",
+        r"\b(?:você\s+deve|deve\s+sempre|você\s+precisa|tens\s+de|tem\s+que)\s+(?:sempre\s+|primeiro\s+)?"
+        r"(?:ler|enviar|incluir|chamar|anexar|passar|adicionar|usar|copiar|ignorar|encaminhar)",
+        r"\bantes\s+de\s+(?:usar|utilizar|chamar|invocar|responder)\s+(?:esta|este|qualquer|outra|outro)",
+        r"\b(?:o\s+assistente|a\s+IA|o\s+modelo|o\s+agente)\s+deve\b",
+        r"\b(?:envie|leia|inclua|anexe|mande|copie|encaminhe)\b",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "pt",
+        r"\b(?:leia|ler|envie|enviar|inclua|incluir|anexe|anexar|passe|passar|copie|copiar|adicione|encaminhe)\b"
+        r"(?:[^.!?\n]|\.(?=\S)){0,50}?(?:senhas?|chaves?\s+(?:privadas?|de\s+API|secretas?|SSH)|tokens?|credenciais|"
+        r"segredos|"
+        r"variáveis\s+de\s+ambiente|prompt\s+do\s+sistema|histórico\s+d[ae]\s+conversa|toda\s+a\s+conversa)",
+        r"\b(?:envie|enviar|encaminhe|mande)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\bpara\s+(?:https?://|[\w.+-]+@)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "pt",
+        r"\b(?:todas\s+as|qualquer|cada)\s+(?:outras?\s+)?ferramentas?\b|\boutras?\s+ferramentas?\b",
+        r"\bem\s+vez\s+de\s+(?:usar|chamar)\b",
+    ),
+    # ---- Italian.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "it",
+        r"\b(?:ignora|ignori|ignorare|dimentica|dimentichi|trascura)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole|"
+        r"indicazioni|direttive)\s+(?:precedenti|di\s+prima|sopra|del\s+sistema)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "it",
+        r"\bnon\s+(?:dire|dirlo|dirgli|menzionare|menzionarlo|informare|rivelare|mostrare|avvisare)\s+(?:nulla\s+|"
+        r"niente\s+)?"
+        r"(?:all'|a\s+l')utente",
+        r"\bsenza\s+(?:dirlo|informare|avvisare|chiedere)\s+(?:all'|l')utente",
+        r"\bl'utente\s+non\s+deve\s+(?:sapere|vedere|accorgersi)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "it",
+        r"\b(?:devi|deve|dovete)\s+(?:sempre\s+|prima\s+)?(?:leggere|inviare|includere|chiamare|allegare|passare|"
+        r"aggiungere|usare|copiare|ignorare|inoltrare)",
+        r"\bprima\s+di\s+(?:usare|utilizzare|chiamare|invocare|rispondere)\s+(?:questo|questa|qualsiasi|altri|altre)",
+        r"\bprima\s+di\s+rispondere\b",
+        r"\b(?:l'assistente|l'IA|il\s+modello|l'agente)\s+deve\b",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "it",
+        r"\b(?:leggi|leggere|invia|inviare|includi|includere|allega|allegare|passa|passare|copia|copiare|aggiungi|"
+        r"inoltra)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:password|chiavi?\s+(?:private?|API|segrete?|SSH)|token|credenziali|"
+        r"segreti|"
+        r"variabili\s+d'ambiente|prompt\s+di\s+sistema|cronologia\s+della\s+conversazione|tutta\s+la\s+conversazione)",
+        r"\b(?:invia|inviare|inoltra|manda)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\ba\s+(?:https?://|[\w.+-]+@)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "it",
+        r"\b(?:tutti\s+gli|qualsiasi|ogni)\s+(?:altri?\s+)?strument[oi]\b|\baltri\s+strumenti\b",
+        r"\binvece\s+di\s+(?:usare|chiamare)\b",
+    ),
+    # ---- Russian.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "ru",
+        r"(?:игнорируй(?:те)?|забудь(?:те)?|не\s+обращай(?:те)?\s+внимания\s+на|отбрось(?:те)?)\s+(?:все\s+)?"
+        r"(?:предыдущие|прежние|предшествующие|системные|вышеуказанные)\s+(?:инструкции|указания|правила|команды)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "ru",
+        r"не\s+(?:говори(?:те)?|сообщай(?:те)?|упоминай(?:те)?|рассказывай(?:те)?|показывай(?:те)?)\s+(?:об\s+этом\s+)?"
+        r"пользовател[юя]",
+        r"без\s+(?:ведома|уведомления|разрешения)\s+пользователя",
+        r"пользователь\s+не\s+должен\s+(?:знать|видеть|заметить)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "ru",
+        r"(?:ты\s+должен|вы\s+должны|тебе\s+нужно|вам\s+нужно|необходимо)\s+(?:всегда\s+|сначала\s+)?"
+        r"(?:прочитать|отправить|включить|вызвать|приложить|передать|добавить|использовать|скопировать|игнорировать)",
+        r"перед\s+(?:использованием|вызовом)\s+(?:этого|любого|других|каждого)",
+        r"(?:ассистент|модель|агент|ИИ)\s+должен",
+        r"(?:всегда|сначала)\s+(?:прочитай|отправь|включи|вызови|приложи|передай|добавь)",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "ru",
+        r"(?:прочитай(?:те)?|отправь(?:те)?|включи(?:те)?|приложи(?:те)?|передай(?:те)?|скопируй(?:те)?|добавь(?:те)?)"
+        r"(?:[^.!?\n]|\.(?=\S)){0,50}?(?:парол[ьи]|ключ|токен|учётные\s+данные|учетные\s+данные|секрет|"
+        r"переменные\s+окружения|"
+        r"системный\s+промпт|историю\s+(?:переписки|разговора|диалога)|весь\s+(?:разговор|диалог))",
+        r"(?:отправь(?:те)?|перешли(?:те)?|передай(?:те)?)(?:[^.!?\n]|\.(?=\S)){0,60}?(?:на\s+)?(?:https?://|"
+        r"[\w.+-]+@)",
+        r"(?:прочитай(?:те)?|прочти(?:те)?|отправь(?:те)?|передай(?:те)?|скопируй(?:те)?|приложи(?:те)?)\s+"
+        r"(?:файл\s+|содержимое\s+)?(?:~/|/etc/|/proc/|\S*\.ssh|\S*id_rsa)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "ru",
+        r"(?:все|любые|другие|каждый)\s+(?:другие\s+)?инструмент(?:ы|ов)?",
+        r"вместо\s+(?:использования|вызова)",
+    ),
+    # ---- Chinese.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "zh",
+        r"(?:忽略|无视|忘记|忘掉|不要理会|忽视)(?:所有|全部|一切)?(?:之前|以前|先前|上面|上述|前面|系统)的?(?:所有)?(?:指令|指示|说明|规则|提示|命令)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "zh",
+        r"(?:不要|别|切勿|不得|不可)(?:告诉|通知|提醒|透露|提及|显示给|让)用户",
+        r"(?:在)?(?:不|未|没有)(?:告知|通知|告诉|询问)用户的?(?:情况下)?",
+        r"(?:对|向)用户(?:隐瞒|保密)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "zh",
+        r"(?:你|您)?(?:必须|务必|一定要|需要先|应当|应该)(?:先|首先|始终|总是)?(?:读取|发送|包含|调用|附上|传递|添加|使用|复制|上传|忽略)",
+        r"在(?:使用|调用)(?:此|这个|本|任何|其他)(?:工具|函数)?之前",
+        r"(?:助手|模型|AI|智能体)(?:必须|应该|需要)",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "zh",
+        r"(?:读取|发送|包含|附上|传递|复制|上传|添加|提供)[^。！？\n]{0,30}?(?:密码|私钥|密钥|令牌|凭据|凭证|环境变量|系统提示|对话历史|聊天记录|整个对话)",
+        r"(?:发送|上传|转发|提交)[^。！？\n]{0,30}?(?:到|至|给)\s*(?:https?://|[\w.+-]+@)",
+        r"(?:读取|发送|上传|复制|附上)\s*(?:文件\s*)?(?:~/|/etc/|/proc/|\S*\.ssh|\S*id_rsa)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "zh",
+        r"(?:所有|任何|其他|其它|每个)(?:其他)?(?:工具|函数)",
+        r"(?:而不是|代替|取代)(?:使用|调用)",
+    ),
+    # ---- Japanese.
+    _p(
+        "HG611", BOTH, "an order to ignore earlier instructions", "ja",
+        r"(?:以前|これまで|前|上記|先|システム)の(?:すべての|全ての)?(?:指示|命令|ルール|指令|プロンプト)を?(?:すべて|全て)?(?:無視|忘れ)",
+    ),
+    _p(
+        "HG611", BOTH, "an order to keep something from the user", "ja",
+        r"ユーザー(?:に|には)(?:は)?(?:伝え|言わ|知らせ|見せ|教え|報告し)(?:ないで|ないこと|てはいけない|るな)",
+        r"ユーザー(?:に知らせず|に伝えずに|の許可なく|に気づかれないように)",
+    ),
+    _p(
+        "HG611", ADDRESS, "an order to the assistant", "ja",
+        r"(?:必ず|常に|まず|最初に)[^。\n]{0,20}?(?:読み|読んで|送信|送って|含め|呼び出|添付|渡し|追加|使用|コピー|アップロード)",
+        r"(?:この|他の|いずれかの|任意の)?(?:ツール|関数)を(?:使用|使う|呼び出す)前に",
+        r"(?:アシスタント|モデル|AI|エージェント)は[^。\n]{0,10}?(?:必要があります|なければなりません|べきです)",
+    ),
+    _p(
+        "HG617", REACH, "an order to hand over secrets or the conversation", "ja",
+        r"(?:パスワード|秘密鍵|APIキー|トークン|認証情報|環境変数|システムプロンプト|会話履歴|会話全体)[^。\n]{0,20}?(?:を|も)?(?:読み|読んで|送信|送って|含め|添付|渡し|追加|コピー|"
+        r"アップロード)",
+        r"(?:https?://|[\w.+-]+@)[^\s。]*\s*(?:に|へ)(?:送信|送って|転送|アップロード)",
+        r"(?:~/|/etc/|/proc/)\S+\s*(?:を|も)\s*(?:読み|読んで|送信|送って|含め|添付|渡し|コピー|アップロード)",
+    ),
+    _p(
+        "HG618", REACH, "an order about other tools", "ja",
+        r"(?:すべての|全ての|他の|ほかの|いずれの)(?:ツール|関数)",
+        r"(?:の代わりに)(?:使用|使って|呼び出)",
+    ),
+)  # fmt: skip
+
+_SECRET_PATHS = (
+    "~/",
+    "$home",
+    "/home/",
+    "/root/",
+    "/etc/",
+    "/proc/",
+    ".ssh",
+    ".aws",
+    "id_",
+    ".env",
+    ".netrc",
+    ".git-cred",
+    ".npmrc",
+    ".pypirc",
+    ".pgpass",
+    ".vault",
+    ".kube",
+    ".docker",
+    "mcp.json",
+    "claude_desktop",
+    "_history",
+    "hosts.y",
+    ".gnupg",
+    ".azure",
+    ".password-store",
+    "wallet.dat",
+    "logins.json",
+    "application_default",
+)
+# The first word of every alternative of a phrase (lowercase, whole word): the phrase is tried only where a
+# word of the text is one of them, anchored there. One pass over the words replaces one search per phrase.
+_TAKE_WORD = (
+    "fill|read|reads|reading|cat|open|include|includes|including|pass|passing|attach|attaching|append|"
+    "appending|embed|embedding|copy|copying|paste|print|output|dump|dumping|reveal|return|returning|"
+    "provide|put|add|insert|collect|gather|extract|load|grab|send|sending|upload|forward|post|leak|share|"
+    "encode|base64|summari[sz]e"
+)
+_SEND_WORD = (
+    "send|sends|sending|post|posting|upload|uploading|forward|forwarding|transmit|exfiltrate|leak|share|"
+    "sync|report|submit|deliver|email|mail|pipe|beacon|ping|fetch|visit|open|load|request|get"
+)
+_FIRST: dict[tuple[str, str], str] = {
+    ("en", "an order to ignore earlier instructions"): (
+        "ignore|disregard|forget|override|bypass|skip|drop|abandon|new|updated|real|actual|revised|from"
+    ),
+    ("en", "an order to keep something from the user"): (
+        "do|don|dont|never|must|should|shouldn|without|hide|conceal|keep|user|silently|quietly|secretly|covertly|"
+        "invisibly"
+    ),
+    ("en", "a claim that the user already approved"): (
+        "user|is|are|been|was|pre|preapproved|preauthori[sz]ed|no|without|do|don|never"
+    ),
+    ("en", "a claim of priority over other instructions"): (
+        "this|these|highest|top|absolute|overrides?|very|extremely|critically|mandatory|required|authori[sz]ed|"
+        "approved|requested"
+    ),
+    ("en", "an order tied to using tools"): (
+        "before|prior|after|when|whenever|each|every|at|in|first|then|next|afterwards|finally"
+    ),
+    ("en", "an order to the assistant"): (
+        "requires|asks|instructs|tells|wants|expects|you|always|never|(?:assistant|ai|model|llm|agent|claude|gpt|"
+        "chatgpt|copilot|bot)s?|as|your|note|message|"
+        "instructions?|reminder|dear|attention|hey|hello"
+    ),
+    ("en", "an order that waits for the user's action"): "when|whenever|if",
+    ("en", "an order to avoid other tools"): "do|don|never|stop|avoid|all|every|any",
+    ("en", "a request for what the user said or holds elsewhere"): (
+        "conversation|chat|entire|full|whole|complete|everything|previous|earlier|prior|every|all|any|contents?|"
+        "private|ssh|secret|signing|api|access|auth|authentication|session|bearer|refresh|oauth|github|aws|"
+        "passwords?|passphrases?|credentials|cookies|environment|env|secrets?|seed|mnemonics?|wallet"
+    ),
+    ("en", "an imperative sentence"): (
+        "then|also|first|please|now|send|post|upload|forward|include|append|attach|read|cat|copy|paste|email|pass|"
+        "put|add|insert|embed|leak|exfiltrate|transmit|submit|output|print|reveal|replace|change|redirect|set"
+    ),
+    ("en", "a role marker addressed to the model"): (
+        "system|assistant|developer|admin|administrator|notice|ai|agent|model|llm|assistants|agents|models|llms"
+    ),
+    ("en", "an order to read or send a file that holds secrets"): _TAKE_WORD + "|contents?",
+    ("en", "an order to hand over secrets or the conversation"): _TAKE_WORD,
+    ("en", "data sent to an outside address"): (
+        _SEND_WORD + "|cc|bcc|blind|copy|https?|wss?|secrets?|passwords?|keys?|api|tokens?|credentials?|cookies|"
+        "conversation|history|transcript|chat|contents?|files?|data|everything|all|summary|messages?|emails?|inbox|"
+        "logs?|env|environment|variables|prompt|details|location|arguments|results?|session|card|documents?"
+    ),
+    ("en", "an order about other tools"): (
+        "all|any|every|each|before|after|when|whenever|instead|replace|change|modify|"
+        "rewrite|redirect|override|swap|set|alter|add|include|insert|append|put|call|invoke|use|run"
+    ),
+    (
+        "de",
+        "an order to ignore earlier instructions",
+    ): "ignorier|ignoriere|ignorieren|vergiss|vergessen|missachte|alle|die",
+    ("de", "an order to keep something from the user"): (
+        "sag|sage|sagen|erzähl|erwähne|erwähnen|teile|informiere|ohne|der|die|vor"
+    ),
+    ("de", "an order to the assistant"): (
+        "wenn|leite|du|sie|bevor|vor|lies|lese|sende|schicke|übergib|rufe|füge|lade|immer|assistent|ki|agent|modell|"
+        "wichtig|"
+        "wichtige"
+    ),
+    ("de", "an order to hand over secrets or the conversation"): (
+        "lies|lese|lesen|sende|senden|schicke|schicken|übergib|übergeben|füge|einfügen|anhängen|kopiere|hochladen|"
+        "lade|an|nach|zu"
+    ),
+    ("de", "an order about other tools"): "alle|jedes|jede|andere|anderen|anderes|anderem|statt|stattdessen",
+    (
+        "fr",
+        "an order to ignore earlier instructions",
+    ): "ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez|négliger",
+    ("fr", "an order to keep something from the user"): "ne|sans|à|l",
+    ("fr", "an order to the assistant"): (
+        "vous|tu|il|avant|l|le|toujours|d|envoyez|lisez|incluez|transmettez|joignez|copiez|transférez"
+    ),
+    ("fr", "an order to hand over secrets or the conversation"): (
+        "lire|lis|lisez|envoyer|envoie[zs]?|inclure|inclue[zs]?|inclus|transmettre|transmets|joindre|joins|copier|"
+        "copie[zs]?|ajouter|ajoute[zs]?|fournir|fournis|transférer"
+    ),
+    ("fr", "an order about other tools"): "tous|tout|chaque|les|autres?|au",
+    ("es", "an order to ignore earlier instructions"): "ignora|ignore|ignorar|olvida|olvide|olvidar|omite|descarta",
+    ("es", "an order to keep something from the user"): "no|sin|el",
+    ("es", "an order to the assistant"): "debes|deberás|tienes|usted|hay|antes|el|la|siempre",
+    ("es", "an order to hand over secrets or the conversation"): (
+        "lee|leer|envía|enviar|envíe|incluye|incluir|incluya|adjunta|adjuntar|pasa|pasar|copia|copiar|añade|añadir|"
+        "agrega|agregar|sube|subir|reenvía|proporciona|manda|mandar"
+    ),
+    ("es", "an order about other tools"): "todas|cualquier|cada|las|otras?|en",
+    ("pt", "an order to ignore earlier instructions"): "ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere",
+    ("pt", "an order to keep something from the user"): "não|sem|o",
+    ("pt", "an order to the assistant"): "você|deve|tens|tem|antes|o|a|envie|leia|inclua|anexe|mande|copie|encaminhe",
+    ("pt", "an order to hand over secrets or the conversation"): (
+        "leia|ler|envie|enviar|inclua|incluir|anexe|anexar|passe|passar|copie|copiar|adicione|encaminhe|mande"
+    ),
+    ("pt", "an order about other tools"): "todas|qualquer|cada|outras?|em",
+    ("it", "an order to ignore earlier instructions"): "ignora|ignori|ignorare|dimentica|dimentichi|trascura",
+    ("it", "an order to keep something from the user"): "non|senza|l",
+    ("it", "an order to the assistant"): "devi|deve|dovete|prima|l|il",
+    ("it", "an order to hand over secrets or the conversation"): (
+        "leggi|leggere|invia|inviare|includi|includere|allega|allegare|passa|passare|copia|copiare|aggiungi|inoltra|"
+        "manda"
+    ),
+    ("it", "an order about other tools"): "tutti|qualsiasi|ogni|altri|invece",
+}
+_SYMBOL_NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("en", "a tag addressed to the model"): ("<", "[", "##"),
+    ("en", "a system or role tag addressed to the model"): ("<", "[", "##"),
+}
+PHRASES = tuple(
+    Phrase(
+        p.code,
+        p.kind,
+        p.what,
+        p.lang,
+        p.regex,
+        p.needs or _SYMBOL_NEEDS.get((p.lang, p.what), ()),
+        re.compile(_FIRST[(p.lang, p.what)]) if (p.lang, p.what) in _FIRST else None,
+    )
+    for p in PHRASES
+)
+
+# Words before a phrase that make it a quotation or an example, not an order ("detects phrases such as ...").
+QUOTE_CUES = re.compile(
+    r"(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|patterns?|strings?|text|detects?|flags?|"
+    r"catches|blocks?|scans?\s+for|matches|example|attempts?|injections?|including|contains?|e\.\s*g\.|"
+    r"wie|z\.\s*B\.|comme|como|come|например|例如|如|例えば)\s*[:\"'“‘`«「(]*\s*$",
+    re.IGNORECASE,
+)
+
+# Files that hold secrets, named as such: a mention is reach only when the text also addresses the model.
+SECRET_FILES = _p(
+    "HG613", "mention", "a file that holds secrets", "en",
+    r"(?<![\w.~/-])~/\.(?:ssh|aws|gnupg|kube|docker|azure|vault-token|password-store|netrc|pgpass|git-credentials|"
+    r"npmrc|pypirc|bash_history|zsh_history|config/gh|config/gcloud|terraform\.d)\b",
+    r"(?<![\w.])\.(?:ssh|aws|gnupg)/",
+    r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b",
+    r"\.aws/credentials\b|\.git-credentials\b|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|\.vault-token\b",
+    r"/etc/(?:shadow|passwd|sudoers|gshadow)\b|/proc/(?:self|\d+)/environ\b",
+    r"\bclaude_desktop_config\.json\b|\bmcp\.json\b|\.config/gh/hosts\.ya?ml\b|\.(?:bash|zsh)_history\b",
+    r"\bapplication_default_credentials\.json\b|\bwallet\.dat\b|\blogins\.json\b",
+    needs=_SECRET_PATHS,
+)  # fmt: skip
+ENV_FILES = _p(
+    "HG614", "mention", "a dotenv file or credentials file", "en",
+    r"(?<![\w.])\.env(?![\w.-])",
+    r"\bcredentials\.(?:json|ya?ml|toml|ini)\b",
+    needs=(".env", "credentials."),
+)  # fmt: skip

@@ -1,0 +1,344 @@
+"""The text the model reads: a field's text with every disguise undone, as views the scan's rules match on.
+
+Pure. A person reads rendered text; a model reads code points. A server can
+therefore write an order so that people (and naive filters) miss it: letters
+split by invisible characters (`i\\u00adg\\u00adnore`), fullwidth or Cyrillic
+look-alike letters, digits for letters (`1gn0re`), HTML entities, an HTML
+comment, or a base64, hex, rot13 or percent-encoded run. `read` returns the
+views of one text that the rules are matched on:
+
+- `plain`: NFKC, every invisible or format code point removed (`invisible_spans`
+  reports them), always present;
+- `lookalike`: plain with Cyrillic and Greek look-alikes folded to Latin, when
+  the text has any;
+- `leet`: digits standing for letters inside words, when there are any;
+- `entities`, `comment`, `base64`, `hex`, `percent`, `rot13`: text decoded
+  from the plain view, when it decodes to text.
+
+Every view maps its offsets back to the original text (`View.origin`), so a
+finding is reported where a person can see it. Views are built with
+`str.translate` and regexes (C loops); the per-character work that maps
+offsets runs only for text that NFKC or the removal changes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import functools
+import html
+import re
+import sys
+import unicodedata
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from hintgate.hints.names import fold_lookalikes
+
+__all__ = ["INVISIBLE_ALLOWED", "View", "invisible_spans", "is_invisible", "read"]
+
+# Code points that are invisible yet not of category Cf: fillers drawn as nothing (Hangul, braille
+# blank), the combining grapheme joiner, Mongolian and other variation selectors, Khmer inherent vowels.
+_FILLERS = frozenset(
+    [
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+    ]
+)
+
+INVISIBLE_ALLOWED = (
+    "U+200D ZERO WIDTH JOINER between two emoji or symbols (one emoji drawn from several); "
+    "U+200C ZERO WIDTH NON-JOINER and U+200D between letters of a script that needs them (Arabic, Persian, "
+    "Indic); U+FE0E and U+FE0F, one after a symbol (text or emoji presentation); the visible prepended "
+    "concatenation marks of Arabic, Syriac and Kaithi (U+0600-U+0605, U+06DD, U+070F, U+0890, U+0891, U+08E2, "
+    "U+110BD, U+110CD), which are drawn."
+)
+_VISIBLE_FORMAT = frozenset([*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD])
+_JOINERS = frozenset([0x200C, 0x200D])
+_PRESENTATION = frozenset([0xFE0E, 0xFE0F])
+
+
+@functools.cache
+def _invisible_table() -> dict[int, None]:
+    # Every Cf code point of the running Unicode version, built once on first use (~0.1 s), not at import.
+    table: dict[int, None] = {}
+    # Planes 0-1 and the tags/selectors plane 14 hold every Cf code point; the rest are unassigned or private.
+    for code in [*range(0x20000), *range(0xE0000, 0xE1000)]:
+        if code in _FILLERS or (unicodedata.category(chr(code)) == "Cf" and code not in _VISIBLE_FORMAT):
+            table[code] = None
+    return table
+
+
+@functools.cache
+def _invisible_class() -> re.Pattern[str]:
+    codes = sorted(_invisible_table())
+    ranges: list[str] = []
+    start = prev = codes[0]
+    for code in [*codes[1:], -1]:
+        if code == prev + 1:
+            prev = code
+            continue
+        ranges.append(re.escape(chr(start)) + (f"-{re.escape(chr(prev))}" if prev != start else ""))
+        start = prev = code
+    return re.compile(f"[{''.join(ranges)}]+")
+
+
+def is_invisible(char: str) -> bool:
+    """Whether a code point is drawn as nothing (category Cf or a filler), before the allow-list."""
+    return ord(char) in _invisible_table()
+
+
+def invisible_spans(text: str) -> Iterator[tuple[int, int]]:
+    """The runs of invisible code points in `text` that the allow-list (`INVISIBLE_ALLOWED`) does not excuse."""
+    if text.isascii():
+        return
+    for match in _invisible_class().finditer(text):
+        start, end = match.start(), match.end()
+        if end - start == 1 and _allowed(text, start):
+            continue
+        yield start, end
+
+
+def _allowed(text: str, at: int) -> bool:
+    code = ord(text[at])
+    before = text[at - 1] if at > 0 else ""
+    after = text[at + 1] if at + 1 < len(text) else ""
+    if code in _PRESENTATION:
+        return bool(before) and _is_symbol(before)
+    if code in _JOINERS and before and after:
+        if code == 0x200D and _is_symbol(before) and (_is_symbol(after) or after in "\u2640\u2642"):
+            return True
+        return before.isalpha() and after.isalpha() and not before.isascii() and not after.isascii()
+    return False
+
+
+def _is_symbol(char: str) -> bool:
+    return unicodedata.category(char) in ("So", "Sk") or ord(char) >= 0x1F000 or ord(char) in _PRESENTATION
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One reading of a text: `text` as matched, `how` it was derived, `hidden` when it undid a disguise.
+
+    `origin(start, end)` gives the span of the original text the view's
+    `start`:`end` came from.
+    """
+
+    text: str
+    how: str
+    hidden: bool
+    # Segments (offset here, start in the parent, end in the parent, whether offsets inside run one to one);
+    # empty when offsets are the parent's. The parent is the view this one was decoded from (None: the original).
+    segments: tuple[tuple[int, int, int, bool], ...] = ()
+    parent: View | None = None
+
+    def origin(self, start: int, end: int) -> tuple[int, int]:
+        """The original text's span for the view's `start`:`end`."""
+        first, last = self._at(start, end=False), self._at(max(start, end - 1), end=True)
+        if self.parent is None:
+            return first, last
+        return self.parent.origin(first, last)
+
+    def _at(self, index: int, *, end: bool) -> int:
+        if not self.segments:
+            return index + (1 if end else 0)
+        i = max(0, bisect.bisect_right(self.segments, (index, sys.maxsize)) - 1)
+        view_start, parent_start, parent_end, one_to_one = self.segments[i]
+        if one_to_one:
+            return min(parent_start + index - view_start + (1 if end else 0), parent_end)
+        return parent_end if end else parent_start
+
+
+def read(text: str, *, decode: bool = True) -> list[View]:
+    """The views of `text` the rules are matched on: `plain` first, then every disguise undone.
+
+    Args:
+        text: the original text.
+        decode: also decode entities, comments and encoded runs (results are
+            read with it too; it costs a few regex passes).
+    """
+    plain = _plain(text)
+    views = [plain]
+    if not plain.text.isascii():
+        folded = fold_lookalikes(plain.text)
+        if folded != plain.text:
+            views.append(View(folded, "lookalike", True, parent=plain))
+    base = views[-1]
+    leet = _LEET_WORD.sub(_unleet, base.text) if _HAS_DIGIT_IN_WORD.search(base.text) else base.text
+    if leet != base.text:
+        views.append(View(leet, "leet", True, parent=plain))
+    if not text.isascii() and _TAGS.search(text):
+        # Unicode tag characters mirror ASCII invisibly: what they spell is read as text of its own.
+        for match in _TAGS.finditer(text):
+            spelled = "".join(chr(ord(c) - 0xE0000) for c in match.group())
+            views.append(View(spelled, "tags", True, ((0, match.start(), match.end(), False),)))
+    if not decode or len(plain.text) < 12:
+        return views
+    source = plain.text
+    if "&" in source and ";" in source:
+        decoded = _rewrite(source, _ENTITY, lambda m: html.unescape(m.group()))
+        if decoded is not None:
+            views.append(View(decoded[0], "entities", True, decoded[1], plain))
+            source = decoded[0]
+    if "<!--" in source:
+        parent = views[-1] if source is not plain.text else plain
+        for match in _COMMENT.finditer(source):
+            views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
+    if _ENCODED.search(plain.text):
+        for how, pattern, decoder in _ENCODINGS:
+            for match in pattern.finditer(plain.text):
+                out = decoder(match.group())
+                if out is not None and _is_text(out):
+                    views.append(View(out, how, True, ((0, match.start(), match.end(), False),), plain))
+    low = plain.text.lower()
+    if any(word in low for word in _ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
+        views.append(View(plain.text.translate(_ROT13), "rot13", True, parent=plain))
+    return views
+
+
+def _plain(text: str) -> View:
+    if text.isascii():
+        return View(text, "plain", False)
+    table = _invisible_table()
+    if unicodedata.is_normalized("NFKC", text):
+        stripped = text.translate(table)
+        if len(stripped) == len(text):
+            return View(text, "plain", False)
+    # Map each output character to the original one it came from (only for text that changes).
+    out: list[str] = []
+    segments: list[tuple[int, int, int, bool]] = []
+    size = 0
+    for i, char in enumerate(text):
+        if ord(char) in table:
+            continue
+        folded = char if char.isascii() else unicodedata.normalize("NFKC", char).translate(table)
+        if not folded:
+            continue
+        out.append(folded)
+        segments.append((size, i, i + 1, len(folded) == 1))
+        size += len(folded)
+    return View("".join(out), "plain", False, tuple(_merge(segments)))
+
+
+def _merge(segments: list[tuple[int, int, int, bool]]) -> Iterator[tuple[int, int, int, bool]]:
+    # Consecutive one-to-one characters become one segment: the map stays small for mostly-ASCII text.
+    current: tuple[int, int, int, bool] | None = None
+    for seg in segments:
+        if (
+            current is not None
+            and current[3]
+            and seg[3]
+            and seg[1] == current[2]
+            and seg[0] == current[0] + (current[2] - current[1])
+        ):
+            current = (current[0], current[1], seg[2], True)
+            continue
+        if current is not None:
+            yield current
+        current = seg
+    if current is not None:
+        yield current
+
+
+def _rewrite(
+    text: str, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]
+) -> tuple[str, tuple[tuple[int, int, int, bool], ...]] | None:
+    """`text` with each match replaced, and segments from the new text to the old; None when nothing changed."""
+    out: list[str] = []
+    segments: list[tuple[int, int, int, bool]] = []
+    size = last = 0
+    for match in pattern.finditer(text):
+        new = replace(match)
+        if new == match.group():
+            continue
+        if match.start() > last:
+            segments.append((size, last, match.start(), True))
+            out.append(text[last : match.start()])
+            size += match.start() - last
+        segments.append((size, match.start(), match.end(), False))
+        out.append(new)
+        size += len(new)
+        last = match.end()
+    if not out:
+        return None
+    segments.append((size, last, len(text), True))
+    out.append(text[last:])
+    return "".join(out), tuple(segments)
+
+
+_TAGS = re.compile("[\U000e0020-\U000e007e]+")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:0x)?[0-9A-Fa-f]{2}[\s:,]?){12,}(?![0-9A-Fa-f])")
+_PERCENT = re.compile(r"[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){3,}")
+_LEET_WORD = re.compile(r"(?<![\w$])(?=[a-zA-Z0-9]*[a-zA-Z])(?=[a-zA-Z0-9]*[013457])[a-zA-Z0-9]{3,}")
+_HAS_DIGIT_IN_WORD = re.compile(r"[a-zA-Z][013457]|[013457][a-zA-Z]")
+_LEET = str.maketrans("013457", "oieast")
+_ROT13 = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm"
+)
+# Words an order or a secret is hardly written without: rot13 is decoded only when the text has one in rot13
+# (and none as written, so that plain text is not read twice).
+_PLAIN_WORDS = ("ignore", "instruction", "previous", "the user", " you ", ".ssh", "id_rsa", "password", "secret")
+_ROT13_WORDS = tuple(word.translate(_ROT13) for word in _PLAIN_WORDS)
+_ENCODED = re.compile(r"[A-Za-z0-9+/_-]{20}|%[0-9A-Fa-f]{2}|[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}")
+
+
+def _unleet(match: re.Match[str]) -> str:
+    word = match.group()
+    letters = sum(c.isalpha() for c in word)
+    # A word mostly of letters with a few digits is leetspeak; `sha256`, `v2` and hex ids are not.
+    if letters < 2 or letters < len(word) / 3 or re.fullmatch(r"[0-9a-fA-F]+", word):
+        return word
+    return word.translate(_LEET)
+
+
+def _base64(run: str) -> str | None:
+    if len(run) % 4 == 1 or run.isalpha() or run.isdigit():
+        return None
+    try:
+        raw = base64.b64decode(run + "=" * (-len(run) % 4), altchars=b"-_" if "-" in run or "_" in run else None)
+    except (binascii.Error, ValueError):
+        return None
+    return _utf8(raw)
+
+
+def _hex(run: str) -> str | None:
+    digits = re.sub(r"0x|[\s:,]", "", run)
+    if len(digits) % 2:
+        return None
+    try:
+        return _utf8(bytes.fromhex(digits))
+    except ValueError:
+        return None
+
+
+def _percent(run: str) -> str | None:
+    return urllib.parse.unquote(run, errors="strict") if "%" in run else None
+
+
+def _utf8(raw: bytes) -> str | None:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _is_text(decoded: str) -> bool:
+    """Whether decoded bytes read as words: printable, mostly letters and spaces (binary and ids are not)."""
+    if len(decoded) < 8 or not decoded.replace("\n", " ").isprintable():
+        return False
+    wordish = sum(c.isalnum() or c in _WORDISH for c in decoded)
+    return wordish >= len(decoded) * 0.85 and sum(c.isalpha() for c in decoded) >= len(decoded) * 0.5
+
+
+_WORDISH = frozenset(" /._~:-,'\"!?()@<>=")
+_ENCODINGS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] = (
+    ("base64", _BASE64, _base64),
+    ("hex", _HEX, _hex),
+    ("percent", _PERCENT, _percent),
+)
