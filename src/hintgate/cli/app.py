@@ -75,7 +75,7 @@ policy_app = typer.Typer(
 app.add_typer(policy_app, name="policy")
 policy_app.command("stored")(policy_stored)
 policy_app.command("reset")(policy_reset)
-app.add_typer(quarantine_app, name="quarantine")
+app.add_typer(quarantine_app, name="quarantine", hidden=True)  # the older name of `pins held` / `accept --url`
 app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")
 app.add_typer(servers_app, name="servers")

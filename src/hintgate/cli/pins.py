@@ -1,9 +1,10 @@
-"""`hintgate pins`: every tool's pinned definition, kept in the store; list, show, accept, export, import.
+"""`hintgate pins`: every tool's pinned definition, kept in the store; list, show, held, accept, block, export, import.
 
 These commands work on the store (`--db`, else `HINTGATE_DATABASE_URL`, else
 SQLite in the data directory), with or without a gateway running: a running
 gateway on the same database picks a change up within two seconds and tells
-its clients the tool list changed.
+its clients the tool list changed. `held` asks a running gateway (`--url`)
+what it holds right now, and `accept --url` accepts through it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from hintgate.cli.common import EXIT_USAGE, DbOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
+from hintgate.cli.gateway_api import TokenOpt, call_api
+from hintgate.cli.quarantine import held_tools
 from hintgate.hints.pins import find_pins
 
 if TYPE_CHECKING:
@@ -27,9 +30,10 @@ if TYPE_CHECKING:
 __all__ = ["pins_app"]
 
 pins_app = typer.Typer(
-    help="Tool pins: each tool's accepted definition; a changed tool is quarantined until accepted.",
+    help="Tool pins: each tool's accepted definition; a changed or flagged tool is held until accepted.",
     no_args_is_help=True,
 )
+pins_app.command("held")(held_tools)
 
 
 class FileFormat(enum.StrEnum):
@@ -137,10 +141,29 @@ def pins_accept(
     every: Annotated[bool, typer.Option("--all", help="Every held tool.")] = False,
     actor: Annotated[str, typer.Option("--by", help="Who accepts, recorded with the pin.")] = "cli",
     db: DbOpt = None,
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="Accept through the running gateway at this URL (its REST API) instead of --db."),
+    ] = None,
+    token: TokenOpt = None,
+    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
 ) -> None:
     """Accept the definition last seen of a tool (or of the held tools of a server, or of all held tools)."""
     if (tool is not None) + every + (server is not None and tool is None) != 1:
         fail("give one of: TOOL, --server SERVER, --all", EXIT_USAGE)
+    if url is not None:
+        if db is not None:
+            fail("give --db (the store) or --url (a running gateway), not both", EXIT_USAGE)
+        body = {"tool": tool, "server": server} if tool is not None else {"server": server} if server else {"all": True}
+        done: list[dict[str, Any]] = call_api("POST", url, "/api/pins/accept", token, body, refused="the acceptance")
+        if output is OutputFormat.JSON:
+            out().print_json(json.dumps(done))
+            return
+        for row in done:
+            out().print(f"accepted {row['name']} ({row['server']}) sha256 {row['sha256'][:16]}", markup=False)
+        if not done:
+            out().print("nothing to accept: no matching tool is held", markup=False)
+        return
     choose: Callable[[Pin], bool]
     review = tool is not None
     if tool is not None:

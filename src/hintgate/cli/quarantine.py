@@ -1,4 +1,4 @@
-"""`hintgate quarantine`: list and accept the tools a running gateway holds, through its REST API.
+"""The tools a running gateway holds, through its REST API: `hintgate pins held` (and the older `quarantine`).
 
 What a gateway holds right now (a definition changed since it was accepted,
 with the diff, or one the poisoning scan flags, with the findings) is known
@@ -6,8 +6,10 @@ to that process, so these commands talk to it through its REST API at `--url`
 (the address `serve --http` or `--dashboard` printed, or `HINTGATE_URL`),
 with the API token when the gateway needs one: `--token`, else
 `HINTGATE_API_TOKEN`, else the token the gateway keeps in its data directory.
-Acceptances are kept in the store as tool pins: `hintgate pins` works on the
-store directly, with or without a gateway.
+Acceptances are kept in the store as tool pins: the other `hintgate pins`
+commands work on the store directly (`--db`), with or without a gateway, and
+`hintgate pins accept --url` accepts through the gateway instead.
+`hintgate quarantine list|accept` are the older names, kept as aliases.
 """
 
 from __future__ import annotations
@@ -18,16 +20,18 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from hintgate.cli.common import OutputFormat
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 
-__all__ = ["quarantine_app"]
+__all__ = ["held_tools", "quarantine_app"]
 
 quarantine_app = typer.Typer(
-    help="Tools a running gateway holds: changed since accepted, or flagged by the poisoning scan.",
+    help="Older name of `hintgate pins held` and `pins accept --url`: tools a running gateway holds.",
     no_args_is_help=True,
 )
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON (as --format json).", hidden=True)]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 
 def _show(held: dict[str, Any]) -> str:
@@ -44,17 +48,21 @@ def _show(held: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@quarantine_app.command("list")
-def quarantine_list(url: UrlOpt, token: TokenOpt = None, as_json: JsonOpt = False) -> None:
-    """The quarantined tools: the change with its diff, each finding with its span (field path and offsets)."""
+def held_tools(
+    url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT, as_json: JsonOpt = False
+) -> None:
+    """The tools a running gateway holds now: the change with its diff, each scan finding with its span."""
     held = call_api("GET", url, "/api/quarantine", token)
     out = Console(soft_wrap=True)
-    if as_json:
+    if as_json or output is OutputFormat.JSON:
         out.print_json(json.dumps(held))
     elif not held:
-        out.print("no tool is quarantined", markup=False)
+        out.print("no tool is held", markup=False)
     else:
         out.print("\n".join(_show(h) for h in held), markup=False, highlight=False)
+
+
+quarantine_app.command("list")(held_tools)
 
 
 @quarantine_app.command("accept")
@@ -62,12 +70,13 @@ def quarantine_accept(
     tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. calc_add).")],
     url: UrlOpt,
     token: TokenOpt = None,
+    output: FormatOpt = OutputFormat.TEXT,
     as_json: JsonOpt = False,
 ) -> None:
-    """Accept a quarantined tool's definition as it is now; a later change is held again."""
+    """Accept a held tool's definition as it is now (as `hintgate pins accept TOOL --url`); a later change is held."""
     held = call_api("POST", url, f"/api/quarantine/{quoted(tool)}/accept", token)
     out = Console(soft_wrap=True)
-    if as_json:
+    if as_json or output is OutputFormat.JSON:
         out.print_json(json.dumps(held))
     else:
         out.print(f"accepted {held['name']} (fingerprint {held['fingerprint']})", markup=False, highlight=False)
