@@ -35,7 +35,7 @@ def test_a_name_once_given_never_moves_to_a_newcomer_listed_before_it() -> None:
     }
     assert catalog.problems == (
         "svc: tool 'admin_get_status' is served as 'svc_admin_get_status_2': 'svc_admin_get_status' is already "
-        "svc_admin's 'get_status' (a public name never moves to another server)",
+        "svc_admin's 'get_status' (a public name never moves to another tool)",
     )
     # Listing order is kept: config order, then the server's own order.
     assert [e.server for e in catalog.entries.values()] == ["svc", "svc_admin"]

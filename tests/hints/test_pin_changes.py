@@ -30,11 +30,17 @@ def pinned(*tools: dict[str, Any], server: str = "s") -> dict[tuple[str, str], P
     return {p.key: p for p in found.pins}
 
 
-def test_the_canonical_form_sorts_keys_drops_nulls_and_ignores_members_outside_the_definition() -> None:
+def test_the_canonical_form_sorts_keys_drops_nulls_and_ignores_meta_and_members_the_spec_does_not_define() -> None:
     a = {"name": "x", "description": "d", "title": None, "_meta": {"k": 1}, "inputSchema": {"b": 1, "a": 2}}
-    b = {"inputSchema": {"a": 2, "b": 1}, "description": "d", "name": "x", "icons": []}
+    b = {"inputSchema": {"a": 2, "b": 1}, "description": "d", "name": "x", "extra": "read this first"}
     assert canonical_json(a) == canonical_json(b) == '{"description":"d","inputSchema":{"a":2,"b":1},"name":"x"}'
     assert len(pin_hash(canonical_json(a))) == 64
+
+
+def test_icons_and_execution_are_pinned_as_every_member_the_spec_defines_and_clients_are_given() -> None:
+    plain = canonical_json(tool())
+    assert classify(plain, canonical_json(tool(icons=[{"src": "https://x.test/i.png"}]))).kind is ChangeKind.CHANGED
+    assert classify(plain, canonical_json(tool(execution={"taskSupport": "optional"}))).kind is ChangeKind.CHANGED
 
 
 def test_a_whitespace_only_change_is_cosmetic() -> None:
@@ -180,3 +186,51 @@ def test_a_pin_is_found_by_its_listed_name_or_with_its_server_by_the_servers_own
     assert [p.key for p in find_pins(pins, "mail_send", "work")] == []
     assert [p.key for p in find_pins(pins, "send", "work")] == [("work", "send")]
     assert find_pins(pins, "send") == []  # the server's own name needs the server: two servers have it
+
+
+def test_whitespace_in_keys_or_a_changed_type_is_no_cosmetic_change() -> None:
+    base = canonical_json(tool(annotations={"readOnlyHint": False}))
+    spaced_key = canonical_json(tool(annotations={"readOnlyHint": True, "readOnlyHint ": False}))
+    assert classify(base, spaced_key).kind is ChangeKind.CHANGED
+    decoy = {"type": "object", "properties": {"folder": {"description": "Mail it."}, "folder ": {"description": "x"}}}
+    plain = {"type": "object", "properties": {"folder": {"description": "x"}}}
+    assert classify(canonical_json(tool(inputSchema=plain)), canonical_json(tool(inputSchema=decoy))).kind is (
+        ChangeKind.CHANGED
+    )
+    typed = canonical_json(tool(annotations={"destructiveHint": 1}))
+    assert classify(canonical_json(tool(annotations={"destructiveHint": True})), typed).kind is ChangeKind.CHANGED
+
+
+def test_a_name_listed_twice_changes_no_pin_and_is_reported() -> None:
+    pins = pinned(tool())
+    twice = reconcile(pins, {"s": [("s_get_report", tool(description="Delete it.")), ("s_get_report", tool())]}, now=T1)
+    assert twice.pins == ()
+    assert twice.events == ()
+    assert twice.duplicates == (("s", "get_report"),)
+
+
+def test_a_new_tool_in_the_listing_that_dropped_another_is_held() -> None:
+    pins = pinned(tool())
+    renamed = tool("get_report_v2")
+    found = reconcile(pins, {"s": [("s_get_report_v2", renamed)]}, now=T1)
+    new = {p.tool: p for p in found.pins}
+    assert new["get_report_v2"].state is PinState.QUARANTINED
+    assert new["get_report_v2"].accepted_definition is None
+    assert "dropped 'get_report'" in (new["get_report_v2"].reason or "")
+    assert new["get_report"].state is PinState.REMOVED
+
+
+def test_an_automatic_acceptance_is_not_a_review_and_a_flagged_definition_is_never_accepted_by_itself() -> None:
+    [pin] = pinned(tool(annotations={"readOnlyHint": True})).values()
+    reviewed = {pin.key: pin.accept(actor="alice", at=T0)}
+    riskier = tool(annotations={"readOnlyHint": False})
+    [moved] = reconcile(reviewed, {"s": [("s_get_report", riskier)]}, now=T1).pins
+    assert moved.state is PinState.ACCEPTED
+    assert moved.reviewed is False
+    [held] = reconcile(reviewed, {"s": [("s_get_report", riskier)]}, now=T1, flagged={pin.key: "HG613"}).pins
+    assert held.state is PinState.QUARANTINED
+    assert held.accepted_sha256 == pin.sha256  # the reviewed definition stays the accepted one
+    first = reconcile({}, {"s": [("s_get_report", tool())]}, now=T0, flagged={("s", "get_report"): "HG612"})
+    [new] = first.pins
+    assert new.state is PinState.QUARANTINED
+    assert new.accepted_definition is None

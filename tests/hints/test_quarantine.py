@@ -16,16 +16,30 @@ def catalog(*groups: tuple[str, list[dict[str, Any]]]) -> Any:
     return build_catalog([(server, server, [resolve_tool(t) for t in tools]) for server, tools in groups])
 
 
-def test_a_tool_with_a_high_finding_is_held_with_the_findings_as_reason() -> None:
+def test_a_tool_with_a_high_finding_is_held_with_the_findings_for_the_operator_only() -> None:
     built = catalog(("calc", [tool("add", POISONED), tool("sub", "Subtracts numbers.")]))
-    served, held = quarantine_catalog(built)
+    accepted = {"name": "add", "description": "Adds numbers.", "inputSchema": {"type": "object"}}
+    served, held = quarantine_catalog(built, serve=lambda entry: {**entry.wire, "description": accepted["description"]})
     assert set(held) == {"calc_add"}
-    reason = served.get("calc_add").quarantine  # type: ignore[union-attr]
-    assert reason is not None
-    assert "HG612" in reason
-    assert "HG613" in reason
-    assert "description:" in reason
+    assert "HG612" in held["calc_add"].reason
+    assert "HG613" in held["calc_add"].reason
+    assert "description:" in held["calc_add"].reason
+    entry = served.get("calc_add")
+    assert entry is not None
+    assert entry.quarantine is not None
+    assert "HG612" in entry.quarantine
+    assert "id_rsa" not in entry.quarantine  # no text of the held definition reaches a client
+    assert entry.wire["description"] == "Adds numbers."
+    assert entry.wire["_meta"]["hintgate/held"].startswith("flagged by the poisoning scan")
     assert served.get("calc_sub").quarantine is None  # type: ignore[union-attr]
+
+
+def test_a_held_tool_with_no_accepted_definition_is_left_out_even_with_ask() -> None:
+    built = catalog(("calc", [tool("add", POISONED), tool("sub", "Subtracts numbers.")]))
+    served, held = quarantine_catalog(built, serve=lambda entry: None)
+    assert served.get("calc_add") is None
+    assert held["calc_add"].hidden
+    assert [w["name"] for w in served.wire] == ["calc_sub"]
 
 
 def test_hide_leaves_the_held_tool_out_of_the_listing() -> None:

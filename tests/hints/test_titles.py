@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.hints.catalog import META_PREFIX, build_catalog, resolve_tool
+from hintgate.hints.catalog import META_PREFIX, ToolFacts, build_catalog, resolve_tool
 from hintgate.hints.titles import TitleOrigin, title_from_name
 
 
@@ -53,7 +53,8 @@ def _tool(**extra: Any) -> dict[str, Any]:
 def test_the_title_follows_override_then_declared_then_openapi_then_the_name(
     raw: dict[str, Any], override: str | None, title: str, origin: str
 ) -> None:
-    tool = resolve_tool(raw, title_override=override)
+    facts = ToolFacts(http_method="POST") if "_meta" in raw else None
+    tool = resolve_tool(raw, title_override=override, facts=facts)
     assert (tool.title, tool.title_origin) == (title, origin)
     assert tool.to_json()["title_provenance"] == origin
 

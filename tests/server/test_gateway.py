@@ -518,7 +518,7 @@ async def test_a_poisoned_tool_is_quarantined_until_an_operator_accepts_it_throu
             runs = await client.call_tool("p_add_numbers", {"a": 1, "b": 2})
             still_held = (await rest.get("/api/quarantine")).json()
     assert held["name"] == "p_add_numbers"
-    assert held["hidden"] is (on_change == "hide")
+    assert held["hidden"] is True  # flagged on first sight: no accepted definition to serve in its place
     spans = {(f["code"], f["path"]) for f in held["findings"]}
     assert {("HG611", "description"), ("HG612", "description"), ("HG613", "description")} <= spans
     assert held_call.is_error is True
@@ -527,14 +527,9 @@ async def test_a_poisoned_tool_is_quarantined_until_an_operator_accepts_it_throu
     assert runs.is_error is False
     assert runs.content[0].text == "3"  # type: ignore[union-attr]
     assert still_held == []
-    if on_change == "ask":
-        assert "p_add_numbers" in listed
-        [question] = asked  # bypass mode, yet the held tool asked; the accepted one did not
-        assert "quarantined" in question
-        assert "HG612" in question
-    else:
-        assert "p_add_numbers" not in listed
-        assert asked == []
+    assert "p_add_numbers" not in listed  # its flagged text never reaches the model
+    assert "id_rsa" not in held_call.content[0].text  # type: ignore[union-attr]
+    assert asked == []
 
 
 async def test_a_title_patched_over_rest_reaches_an_mcp_clients_next_tools_list(tmp_path: Path) -> None:

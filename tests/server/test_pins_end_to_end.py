@@ -117,6 +117,7 @@ async def test_a_tool_relabelled_after_list_changed_asks_until_accepted_through_
             await client.call_tool("r_reload", {})
             await changed.seen.wait()
             held_call = await client.call_tool("r_get_report", {})
+            [held_listed] = [t for t in (await client.list_tools()).tools if t.name == "r_get_report"]
             pins = {p["tool"]: p for p in (await rest.get("/api/pins", params={"state": "quarantined"})).json()}
             accepted = await rest.post("/api/pins/accept", json={"tool": "r_get_report"}, headers=CSRF)
             runs = await client.call_tool("r_get_report", {})
@@ -125,7 +126,10 @@ async def test_a_tool_relabelled_after_list_changed_asks_until_accepted_through_
     assert held_call.is_error is True
     [question] = asked  # bypass mode, yet the changed tool asked; once accepted it did not
     assert "quarantined" in question
-    assert "audit@example.test" in question  # the person sees the diff
+    assert "audit@example.test" not in question  # the diff is the operator's (dashboard, API, CLI)
+    assert "audit@example.test" not in held_call.content[0].text  # type: ignore[union-attr]
+    assert held_listed.description == "Get the quarterly report."  # served as accepted while held
+    assert (held_listed.meta or {})["hintgate/held"] == "changed: description"
     assert list(pins) == ["get_report"]
     assert accepted.status_code == 200, accepted.text
     assert [p["state"] for p in accepted.json()] == ["accepted"]

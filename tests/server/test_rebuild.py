@@ -15,8 +15,14 @@ pytestmark = pytest.mark.anyio
 
 
 def listing(server: str, version: str = "v1") -> list[dict[str, Any]]:
+    """Three tools; a later version makes them riskier (no longer read-only): a change accepted without review."""
     return [
-        {"name": f"get_{noun}", "description": f"Gets a {noun} ({version}).", "inputSchema": {"type": "object"}}
+        {
+            "name": f"get_{noun}",
+            "description": f"Gets a {noun}.",
+            "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": version == "v1"},
+        }
         for noun in ("note", "file", "user")
     ]
 
@@ -43,12 +49,12 @@ async def test_one_servers_list_changed_re_resolves_only_that_servers_tools(reso
         resolved.clear()
         sources[1].tools = listing("beta", "v2")
         await gateway._on_change("beta", "tools")
-        listed = {t.name: t.description for t in (await client.list_tools()).tools}
+        listed = {t.name: t.annotations.read_only_hint for t in (await client.list_tools()).tools if t.annotations}
         after = gateway.catalog.entries
     assert resolved == ["get_note", "get_file", "get_user"]
     assert gateway.scans.scans - scans == 3
-    assert listed["beta_get_file"] == "Gets a file (v2)."
-    assert listed["alpha_get_file"] == "Gets a file (v1)."
+    assert listed["beta_get_file"] is False
+    assert listed["alpha_get_file"] is True
     assert all(after[name] is entry for name, entry in before.items() if entry.server != "beta")
     assert not any(after[name] is entry for name, entry in before.items() if entry.server == "beta")
 
@@ -78,7 +84,7 @@ async def test_a_server_gone_down_leaves_the_catalog_and_comes_back_without_stal
         back = gateway.catalog.get("alpha_get_note")
     assert gone == {"beta_get_note", "beta_get_file", "beta_get_user"}
     assert back is not None
-    assert back.wire["description"] == "Gets a note (v3)."
+    assert back.wire["annotations"]["readOnlyHint"] is False
 
 
 @pytest.mark.parametrize("order", [("mail_a", "mail_b", "notes"), ("notes", "mail_b", "mail_a")])

@@ -34,6 +34,7 @@ __all__ = [
     "NAME_MAX",
     "NAME_MAX_STRICT",
     "SEPARATOR",
+    "WIRE_KEYS",
     "Catalog",
     "CatalogEntry",
     "ResolveMemo",
@@ -53,6 +54,9 @@ NAME_MAX = 128
 """The spec's upper bound on a tool name's length (SHOULD)."""
 NAME_MAX_STRICT = 64
 """The stricter bound the official conformance suite and several clients enforce."""
+WIRE_KEYS = ("description", "inputSchema", "outputSchema", "icons", "execution")
+"""The members of a source's tool passed on to clients as they are (name, title, annotations and `_meta` are
+the gateway's): what the MCP spec defines for a tool, all of them pinned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,7 @@ class ResolvedTool:
         resolution: hints in force with provenance, declared and inferred beside them.
         title: the title people see, never empty: override, declared, OpenAPI summary, else derived
             from the name (worked out once: every call's facts carry it).
+        http_method: the HTTP method behind the tool (an OpenAPI operation's), else None.
     """
 
     name: str
@@ -93,6 +98,7 @@ class ResolvedTool:
     resolution: Resolution
 
     title_override: str | None = None
+    http_method: str | None = None
     title: str = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -116,7 +122,7 @@ class ResolvedTool:
         if self.declared_title is None:
             return TitleOrigin.DERIVED
         meta = self.raw.get("_meta")
-        if isinstance(meta, Mapping) and OPENAPI_META in meta:
+        if self.http_method is not None and isinstance(meta, Mapping) and OPENAPI_META in meta:
             return TitleOrigin.OPENAPI
         return TitleOrigin.DECLARED
 
@@ -215,7 +221,12 @@ def resolve_tool(
         trusted=trusted,
     )
     return ResolvedTool(
-        name=name, raw=raw, parsed=declared, resolution=resolution, title_override=title_override or None
+        name=name,
+        raw=raw,
+        parsed=declared,
+        resolution=resolution,
+        title_override=title_override or None,
+        http_method=facts.http_method,
     )
 
 
@@ -337,22 +348,30 @@ class CatalogEntry:
 
 
 def wire_tool(name: str, server: str, tool: ResolvedTool) -> dict[str, Any]:
-    """The tools/list entry for a resolved tool: the source's JSON, renamed and fully annotated.
+    """The tools/list entry for a resolved tool: the source's definition, renamed and fully annotated.
 
-    Everything the source sent is kept (description, schemas, icons, execution,
-    `_meta`) but `title`, which becomes the title in force (never empty, see
-    `hintgate.hints.titles`); `annotations` carries all four hints explicitly
-    and the annotation title in force; `_meta` gains hintgate's explanation:
-    provenance, the title's provenance (``hintgate/title``), tier, server, the
-    source-side name, and any annotation keys the spec does not define (which
-    the MCP SDK's types would otherwise drop).
+    Only the members the MCP spec defines for a tool are passed on
+    (`WIRE_KEYS`: description, schemas, icons, execution), every one of them
+    covered by the tool's pin (`hintgate.hints.pins.CANONICAL_KEYS`); any
+    other member the source sent, and its `_meta`, stay with the gateway, so
+    nothing unpinned and unscanned reaches a client. `title` becomes the title
+    in force (never empty, see `hintgate.hints.titles`); `annotations` carries
+    all four hints explicitly and the annotation title in force; `_meta` holds
+    hintgate's explanation only: provenance, the title's provenance
+    (``hintgate/title``), tier, server, the source-side name, and any
+    annotation keys the spec does not define (which the MCP SDK's types would
+    otherwise drop).
     """
-    out = dict(tool.raw)
+    out = {key: tool.raw[key] for key in WIRE_KEYS if tool.raw.get(key) is not None}
     out["name"] = name
     out["title"] = tool.title
     out["annotations"] = tool.resolution.to_mcp()
+    meta: dict[str, Any] = {}
     raw_meta = tool.raw.get("_meta")
-    meta: dict[str, Any] = dict(raw_meta) if isinstance(raw_meta, Mapping) else {}
+    openapi = raw_meta.get(OPENAPI_META) if isinstance(raw_meta, Mapping) and tool.http_method is not None else None
+    if isinstance(openapi, Mapping):
+        # What an OpenAPI source says of the operation (method, path); an MCP server's `_meta` never passes.
+        meta[OPENAPI_META] = openapi
     meta[META_PREFIX + "provenance"] = tool.resolution.provenance()
     meta[META_PREFIX + "tier"] = tool.tier.value
     meta[META_PREFIX + "title"] = tool.title_origin.value
@@ -393,6 +412,7 @@ def build_catalog(
     *,
     held: Mapping[str, str] | None = None,
     previous: Catalog | None = None,
+    bound: Mapping[tuple[str, str], str] | None = None,
 ) -> Catalog:
     """Namespace and merge the tools of several sources.
 
@@ -403,41 +423,69 @@ def build_catalog(
             a tool of another server that would get it now is renamed instead.
         previous: the catalog built before; an entry whose name, server and
             resolved tool (the same object) are unchanged is reused as it was.
+        bound: (server, tool at the source) → the public name it was given
+            (for the life of the store: its pin's). A bound name is that tool's
+            and no other's, whatever the order a server lists its tools in.
 
-    Public names are what allow rules, session approvals and clients hold on
-    to, so a name never moves to another server: tools keep the names they
-    held first; other collisions are resolved by config order, then listing
-    order (the first keeps the name, later ones get `_2`, `_3`...). Every
-    change of name is reported in `problems`.
+    Public names are what allow rules, session approvals, retry memory and
+    clients hold on to, so a name never moves to another tool: a tool keeps
+    the name bound to it (unless its server's prefix changed it); a name bound
+    to another tool, or held by another server, is not given; other
+    collisions are resolved by config order, then listing order (the first
+    keeps the name, later ones get `_2`, `_3`...). A name one server lists
+    twice is a protocol error: none of its copies is served. Every change of
+    name and every refused copy is reported in `problems`.
     """
     held = held or {}
+    bound = bound or {}
+    reserved = {name: key for key, name in bound.items()}
     listed = [(server, prefix, tool) for server, prefix, tools in groups for tool in tools]
+    counts: dict[tuple[str, str], int] = {}
+    for server, _, tool in listed:
+        counts[(server, tool.name)] = counts.get((server, tool.name), 0) + 1
+    problems = [
+        f"{server}: tool {tool!r} is listed {n} times in one listing (a protocol error): none of them is served"
+        for (server, tool), n in counts.items()
+        if n > 1
+    ]
+    listed = [item for item in listed if counts[(item[0], item[2].name)] == 1]
     names: list[str | None] = [None] * len(listed)
     owner: dict[str, tuple[str, str]] = {}
-    problems: list[str] = []
-    # Incumbents first: a tool listed again by the server that held its name keeps it.
+    # Incumbents first: a tool keeps the name bound to it, then a tool listed again by the server that held its name.
+    for i, (server, prefix, tool) in enumerate(listed):
+        mine = bound.get((server, tool.name))
+        if mine is not None and mine not in owner and _derived(mine, public_name(prefix, tool.name)):
+            names[i], owner[mine] = mine, (server, tool.name)
     for i, (server, prefix, tool) in enumerate(listed):
         name = public_name(prefix, tool.name)
-        if held.get(name) == server and name not in owner:
-            names[i], owner[name] = name, (server, tool.name)
+        key = (server, tool.name)
+        if names[i] is None and held.get(name) == server and name not in owner and reserved.get(name, key) == key:
+            names[i], owner[name] = name, key
     for i, (server, prefix, tool) in enumerate(listed):
+        key = (server, tool.name)
         wanted = f"{prefix}{SEPARATOR}{tool.name}" if prefix else tool.name
         name = public_name(prefix, tool.name)
         if name != wanted:
             problems.append(f"{server}: tool {tool.name!r} is served as {name!r} (invalid characters or length)")
         if names[i] is None:
             base, n = name, 2
-            while name in owner or held.get(name, server) != server:
+            while name in owner or held.get(name, server) != server or reserved.get(name, key) != key:
                 name = public_name("", f"{base}_{n}")
                 n += 1
             if name != base:
-                other_server, other_tool = owner.get(base) or (held[base], None)
-                whose = f"{other_server}'s {other_tool!r}" if other_tool else f"held by {other_server} (not listed now)"
+                if base in owner:
+                    other_server, other_tool = owner[base]
+                    whose = f"{other_server}'s {other_tool!r}"
+                elif base in reserved:
+                    other_server, other_tool = reserved[base]
+                    whose = f"bound to {other_server}'s {other_tool!r}"
+                else:
+                    whose = f"held by {held[base]} (not listed now)"
                 problems.append(
                     f"{server}: tool {tool.name!r} is served as {name!r}: {base!r} is already {whose} "
-                    "(a public name never moves to another server)"
+                    "(a public name never moves to another tool)"
                 )
-            names[i], owner[name] = name, (server, tool.name)
+            names[i], owner[name] = name, key
     entries: dict[str, CatalogEntry] = {}
     before = previous.entries if previous is not None else {}
     for (server, prefix, tool), given in zip(listed, names, strict=True):
@@ -455,3 +503,14 @@ def build_catalog(
         }
         entries[name] = CatalogEntry(name, server, tool.name, tool, wire, snapshot, spelled)
     return Catalog(entries, tuple(problems), tuple(e.wire for e in entries.values()))
+
+
+_SUFFIX = re.compile(r"_\d+$")
+
+
+def _derived(given: str, wanted: str, *, limit: int = NAME_MAX_STRICT) -> bool:
+    """Whether `given` is `wanted` or one of the names made from it when it was taken (`_2`, `_3`... or, for a
+    long name, its shortened form): a bound name made under another prefix is not."""
+    if given == wanted or _SUFFIX.sub("", given) == wanted:
+        return True
+    return len(given) == limit and given[: limit - 9] == wanted[: limit - 9]

@@ -2,24 +2,35 @@
 
 Pure. A pin is kept per (server, upstream tool name). Its hash is SHA-256
 over the tool's canonical form: a JSON object of the definition's `name`,
-`title`, `description`, `inputSchema`, `outputSchema` and `annotations` as
-the server declared them (absent and null members left out), written with
-sorted keys, no insignificant whitespace and non-ASCII characters as they
-are (UTF-8). Any change to what the model reads changes the hash.
+`title`, `description`, `inputSchema`, `outputSchema`, `annotations`,
+`icons` and `execution` as the server declared them (absent and null members
+left out), written with sorted keys, no insignificant whitespace and
+non-ASCII characters as they are (UTF-8): every member of a tool the MCP
+spec defines but `_meta`, which the gateway does not pass on. Any change to
+what a client is given changes the hash.
 
 When a pinned tool's hash changes, `classify` says what kind of change it is:
 
 | change                                           | outcome                       |
 |--------------------------------------------------|-------------------------------|
-| only whitespace in any text                      | cosmetic: accepted, pin moves |
+| only whitespace inside string values, the same   | cosmetic: accepted, pin moves |
+|   keys at every level                            |                               |
 | only hints, each one riskier                     | riskier: accepted, recorded   |
 | hints that got safer (alone or with riskier)     | quarantined                   |
 | anything else (text, schema, annotation title)   | quarantined                   |
 
+A definition the poisoning scan flags is never accepted without an operator:
+not on first use, not as cosmetic or riskier (`reconcile`'s `flagged`). An
+operator's review covers exactly the definition they accepted: a change
+accepted without one is not reviewed, so it is scanned again.
+
 A tool never seen before is accepted on first use unless its server is
-pinned by hand (`pin: manual`) or its name is close to a pinned tool of
-another server (`close_name`); then it is quarantined. A pinned tool no
-longer listed by its (running) server is recorded as removed. An operator
+pinned by hand (`pin: manual`), its name is close to a pinned tool of
+another server (`close_name`), or the same listing dropped one of the
+server's tools (a rename, or one tool swapped for another); then it is
+quarantined. A pinned tool no longer listed by its (running) server is
+recorded as removed. A name listed twice by one server is a protocol error:
+`reconcile` leaves its pin as it was and reports it (`Reconciled.duplicates`). An operator
 may keep a held tool blocked (`Pin.block`): it stays held, out of the review
 list, until its definition changes again. `reconcile`
 applies all of this to a set of pins and a listing and returns the pins that
@@ -44,7 +55,9 @@ from hintgate.hints.names import skeleton
 from hintgate.hints.others import OtherTools, tool_owners
 
 __all__ = [
+    "CANONICAL_KEYS",
     "DIFF_MAX_LINES",
+    "SCAN_HOLD",
     "Change",
     "ChangeKind",
     "Pin",
@@ -64,8 +77,11 @@ __all__ = [
 
 DIFF_MAX_LINES = 60
 """Lines of a definition diff kept in a quarantine reason; the rest is counted."""
+SCAN_HOLD = "flagged by the poisoning scan"
+"""The reason of a pin held because the scan flags its definition (the findings are kept beside it)."""
 
-_CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution")
+"""The members of a tool a pin covers: what the MCP spec (2025-11-25, 2026-07-28) defines for a tool, but `_meta`."""
 _WHITESPACE = re.compile(r"\s+")
 # Each hint's value when a server leaves it out (MCP's defaults), and the value that is riskier.
 _HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
@@ -98,7 +114,7 @@ class ChangeKind(enum.StrEnum):
 
 def canonical(tool: Mapping[str, Any]) -> dict[str, Any]:
     """The members of a tool definition a pin covers, absent and null ones left out."""
-    return {key: tool[key] for key in _CANONICAL_KEYS if tool.get(key) is not None}
+    return {key: tool[key] for key in CANONICAL_KEYS if tool.get(key) is not None}
 
 
 def canonical_json(tool: Mapping[str, Any]) -> str:
@@ -125,14 +141,24 @@ class Change:
 
 
 def _squeeze(value: Any) -> Any:
-    """Every string (keys included) with runs of whitespace made one space and the ends stripped."""
+    """Every string value with runs of whitespace made one space and the ends stripped; keys are left as
+    they are, so a key with a space (`"readOnlyHint "`, a decoy `"folder "` parameter) stays a key of its own."""
     if isinstance(value, str):
         return _WHITESPACE.sub(" ", value).strip()
     if isinstance(value, Mapping):
-        return {_squeeze(k): _squeeze(v) for k, v in value.items()}
+        return {k: _squeeze(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_squeeze(v) for v in value]
     return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal JSON values, types compared too (`true` is not `1`); objects with exactly the same keys."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
 
 
 def _hints(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -156,15 +182,15 @@ def _without_hints(form: Mapping[str, Any]) -> dict[str, Any]:
 def classify(old: str, new: str) -> Change:
     """What kind of change turns the canonical form `old` into `new` (two different forms)."""
     before, after = _squeeze(json.loads(old)), _squeeze(json.loads(new))
-    if before == after:
+    if _same(before, after):
         return Change(ChangeKind.COSMETIC, "whitespace only")
-    if _without_hints(before) != _without_hints(after):
-        moved = sorted(k for k in {*before, *after} if before.get(k) != after.get(k))
+    if not _same(_without_hints(before), _without_hints(after)):
+        moved = sorted(k for k in {*before, *after} if not _same(before.get(k), after.get(k)))
         return Change(ChangeKind.CHANGED, f"changed: {', '.join(moved)}")
     old_hints, new_hints = _hints(before), _hints(after)
     changed = {h: (old_hints[h], new_hints[h]) for h in _HINT_DEFAULTS if old_hints[h] != new_hints[h]}
     shown = ", ".join(f"{h} {json.dumps(a)} → {json.dumps(b)}" for h, (a, b) in changed.items())
-    if changed and all(b == _RISKIER[h] for h, (_, b) in changed.items()):
+    if changed and all(b is _RISKIER[h] for h, (_, b) in changed.items()):
         return Change(ChangeKind.RISKIER, f"hints riskier: {shown}")
     if not changed:  # a hint spelled out with its default value, or a non-boolean one
         return Change(ChangeKind.CHANGED, "changed: annotations")
@@ -312,7 +338,7 @@ class Pin:
             reason=reason,
             accepted_at=at,
             accepted_by=actor,
-            reviewed=True,
+            reviewed=accepted_sha == sha,  # the file's definition was reviewed, not the one it let through
             blocked=None,
         )
 
@@ -367,10 +393,12 @@ class PinEvent:
 
 @dataclass(frozen=True, slots=True)
 class Reconciled:
-    """What `reconcile` found: the pins that changed (to write) and the events to record."""
+    """What `reconcile` found: the pins that changed (to write), the events to record, and the names a server
+    listed more than once (server, tool), which no pin was compared with."""
 
     pins: tuple[Pin, ...] = ()
     events: tuple[PinEvent, ...] = ()
+    duplicates: tuple[tuple[str, str], ...] = ()
 
 
 def reconcile(
@@ -381,6 +409,7 @@ def reconcile(
     manual: frozenset[str] = frozenset(),
     touch: frozenset[str] = frozenset(),
     form: Callable[[Mapping[str, Any]], tuple[str, str]] | None = None,
+    flagged: Mapping[tuple[str, str], str] | None = None,
 ) -> Reconciled:
     """Compare listings with the pins: first sights, changes, removals.
 
@@ -392,9 +421,13 @@ def reconcile(
         touch: servers whose unchanged pins are returned too, `last_seen_at` moved to `now`
             (once per start, not at every listing).
         form: a definition's (canonical form, hash), when the caller keeps them; else computed.
+        flagged: (server, tool) → what the poisoning scan found in the definition listed now (one line);
+            such a definition is held unless an operator reviewed that very one.
     """
+    flagged = flagged or {}
     changed: list[Pin] = []
     events: list[PinEvent] = []
+    duplicates: list[tuple[str, str]] = []
     known_by_server: dict[str, set[str]] = {}
     accepted_by_server: dict[str, dict[str, None]] = {}
     for (server, tool), held in pins.items():
@@ -405,34 +438,42 @@ def reconcile(
     for server, tools in listings.items():
         known = known_by_server.get(server, set())
         first_sight = not known
-        listed: set[str] = set()
+        counts: dict[str, int] = {}
+        for _, raw in tools:
+            counts[str(raw.get("name", ""))] = counts.get(str(raw.get("name", "")), 0) + 1
+        # A name listed twice is no definition at all: neither copy may overwrite what the other found.
+        twice = sorted(t for t, n in counts.items() if n > 1)
+        duplicates.extend((server, t) for t in twice)
+        listed = set(counts)
+        gone = sorted(t for t in known - listed if pins[(server, t)].state is not PinState.REMOVED)
         for public, raw in tools:
             tool = str(raw.get("name", ""))
-            listed.add(tool)
+            if counts[tool] > 1:
+                continue
             definition, sha = form(raw) if form is not None else _form(raw)
             pin = pins.get((server, tool))
+            finding = flagged.get((server, tool))
             event: PinEvent | None
             if pin is None:
                 if owners is None:
                     owners = tool_owners(accepted_by_server)
                 others = OtherTools(owners, accepted_by_server.get(server, {}))
                 changed_pin, event = _first_sight(
-                    server, tool, public, definition, sha, now, manual, first_sight, others
+                    server, tool, public, definition, sha, now, manual, first_sight, others, gone, finding
                 )
             else:
-                found = _seen_again(pin, public, definition, sha, now, server in touch)
+                found = _seen_again(pin, public, definition, sha, now, server in touch, finding)
                 if found is None:
                     continue
                 changed_pin, event = found
             changed.append(changed_pin)
             if event is not None:
                 events.append(event)
-        for tool in sorted(known - listed):
+        for tool in gone:
             pin = pins[(server, tool)]
-            if pin.state is not PinState.REMOVED:
-                changed.append(dataclasses.replace(pin, state=PinState.REMOVED, blocked=None))
-                events.append(PinEvent(server, tool, ChangeKind.REMOVED, pin.sha256, now, "gateway"))
-    return Reconciled(tuple(changed), tuple(events))
+            changed.append(dataclasses.replace(pin, state=PinState.REMOVED, blocked=None))
+            events.append(PinEvent(server, tool, ChangeKind.REMOVED, pin.sha256, now, "gateway"))
+    return Reconciled(tuple(changed), tuple(events), tuple(duplicates))
 
 
 def _form(raw: Mapping[str, Any]) -> tuple[str, str]:
@@ -450,12 +491,19 @@ def _first_sight(
     manual: frozenset[str],
     first_sight: bool,
     others: Iterable[str],
+    gone: Sequence[str],
+    finding: str | None,
 ) -> tuple[Pin, PinEvent]:
     reason: str | None = None
-    if server in manual:
+    if finding is not None:
+        reason = f"{SCAN_HOLD}: {finding}"
+    elif server in manual:
         reason = f"new tool of {server!r}, which is pinned by hand (pin: manual)"
     elif (near := close_name(tool, others)) is not None:
         reason = f"new tool whose name is close to {near!r}, a tool of another server"
+    elif gone:
+        shown = ", ".join(repr(t) for t in gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+        reason = f"new tool listed in the same update that dropped {shown}: a rename or a swap waits for an operator"
     accepted = reason is None
     pin = Pin(
         server=server,
@@ -478,28 +526,43 @@ def _first_sight(
 
 
 def _seen_again(
-    pin: Pin, public: str, definition: str, sha: str, now: datetime, touch: bool
+    pin: Pin, public: str, definition: str, sha: str, now: datetime, touch: bool, finding: str | None
 ) -> tuple[Pin, PinEvent | None] | None:
     """The pin after seeing `definition` again, and the event; None when nothing changed."""
+    reviewed = pin.reviewed and pin.accepted_sha256 == sha
+    if finding is not None and not reviewed and pin.state is PinState.ACCEPTED and sha == pin.sha256:
+        # The definition did not change, but the scan now flags it (another server lists a tool it names).
+        reason = f"{SCAN_HOLD}: {finding}"
+        held = dataclasses.replace(pin, name=public, last_seen_at=now, state=PinState.QUARANTINED, reason=reason)
+        return held, PinEvent(pin.server, pin.tool, ChangeKind.CHANGED, sha, now, "gateway", reason)
     if sha == pin.sha256 and pin.state is not PinState.REMOVED:
         if not touch and public == pin.name:
             return None
         return dataclasses.replace(pin, name=public, last_seen_at=now), None
     seen = dataclasses.replace(pin, name=public, last_seen_at=now, blocked=None)  # a new definition: reviewed anew
     seen = dataclasses.replace(seen, sha256=sha, definition=definition)
-    if pin.accepted_sha256 == sha:
+    if pin.accepted_sha256 == sha and (finding is None or reviewed):
         returned = pin.state is PinState.REMOVED
         kind = ChangeKind.RETURNED if returned else ChangeKind.ACCEPTED
         seen = dataclasses.replace(seen, state=PinState.ACCEPTED, reason=None)
         return seen, PinEvent(pin.server, pin.tool, kind, sha, now, "gateway", "the accepted definition again")
     if pin.accepted_definition is None:  # never accepted: it stays held, with the new definition
         reason = pin.reason or "new tool, not accepted yet"
+        if finding is not None and not reason.startswith(SCAN_HOLD):
+            reason = f"{reason}; {SCAN_HOLD}: {finding}"
         seen = dataclasses.replace(seen, state=PinState.QUARANTINED, reason=reason)
         return seen, PinEvent(pin.server, pin.tool, ChangeKind.NEW, sha, now, "gateway", reason)
+    if pin.accepted_sha256 == sha:  # the accepted definition again, but the scan flags it now
+        reason = f"{SCAN_HOLD}: {finding}"
+        seen = dataclasses.replace(seen, state=PinState.QUARANTINED, reason=reason)
+        return seen, PinEvent(pin.server, pin.tool, ChangeKind.CHANGED, sha, now, "gateway", reason)
     change = classify(pin.accepted_definition, definition)
-    if change.accepted:
-        seen = seen.accept(actor=change.kind.value, at=now, reviewed=pin.reviewed)
+    if change.accepted and finding is None:
+        # Accepted without an operator: whatever they reviewed before, this definition is theirs no longer.
+        seen = seen.accept(actor=change.kind.value, at=now, reviewed=False)
         seen = dataclasses.replace(seen, state=PinState.ACCEPTED, reason=change.summary)
-    else:
-        seen = dataclasses.replace(seen, state=PinState.QUARANTINED, reason=change.summary)
-    return seen, PinEvent(pin.server, pin.tool, change.kind, sha, now, "gateway", change.summary)
+        return seen, PinEvent(pin.server, pin.tool, change.kind, sha, now, "gateway", change.summary)
+    reason = change.summary if finding is None else f"{change.summary}; {SCAN_HOLD}: {finding}"
+    seen = dataclasses.replace(seen, state=PinState.QUARANTINED, reason=reason)
+    kind = change.kind if finding is None else ChangeKind.CHANGED
+    return seen, PinEvent(pin.server, pin.tool, kind, sha, now, "gateway", reason)

@@ -3,12 +3,19 @@
 Pure. `quarantine_catalog` holds two kinds of tools: those whose pin is
 quarantined (`hintgate.hints.pins`: a definition that changed since it was
 accepted, a new tool of a server pinned by hand, a name close to another
-server's tool), given as `changed`; and those whose definition the poisoning
-scan flags high (with the other servers' tools as the shadowing catalog),
-unless an operator reviewed that very definition (`accepted`: public name →
-the SHA-256 of the canonical form accepted). With `ask` a held tool stays
-listed and every call asks, with the reason; with `hide` it is left out of
-the listing (and so cannot be called). The fingerprint of a hold is the
+server's tool, a definition the scan flags), given as `changed`; and those
+whose definition the poisoning scan flags high (with the other servers'
+tools as the shadowing catalog), unless an operator reviewed that very
+definition (`accepted`: public name → the SHA-256 of the canonical form
+accepted). `scan_catalog` runs the scan alone, so the pins can be told what
+it flags before they accept anything.
+
+A held tool never reaches a client with the definition that is held: with
+`ask` it is listed with its last accepted definition (`serve` builds that
+entry; every call asks, with a short reason) and `_meta["hintgate/held"]`
+says why, or left out when it has none; with `hide` it is left out. The
+diff and the findings are for the operator (`Quarantine.reason`: API,
+dashboard, CLI, log), never for a client. The fingerprint of a hold is the
 SHA-256 of the tool's canonical form (`hintgate.hints.pins.pin_hash`).
 """
 
@@ -16,17 +23,19 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.catalog import Catalog, CatalogEntry
+from hintgate.hints.catalog import META_PREFIX, Catalog, CatalogEntry
 from hintgate.hints.others import OtherTools, tool_owners
-from hintgate.hints.pins import canonical_json, pin_hash
+from hintgate.hints.pins import SCAN_HOLD, canonical_json, pin_hash
 from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_tool
 
-__all__ = ["OnFinding", "Quarantine", "ScanMemo", "quarantine_catalog"]
+__all__ = ["HELD_META", "OnFinding", "Quarantine", "ScanMemo", "quarantine_catalog", "scan_catalog"]
 
+HELD_META = META_PREFIX + "held"
+"""The `_meta` key of a held tool served with its accepted definition: why it is held, in a few words."""
 _REASON_DIFF_LINES = 24
 
 
@@ -39,7 +48,10 @@ class OnFinding(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Quarantine:
-    """Why a tool is held: its change since it was accepted (with the diff), its high findings, or both."""
+    """Why a tool is held: its change since it was accepted (with the diff), its high findings, or both.
+
+    `hidden`: not listed at all (`hide`, or no accepted definition to serve in its place).
+    """
 
     name: str
     server: str
@@ -51,7 +63,7 @@ class Quarantine:
 
     @property
     def reason(self) -> str:
-        """For the approval prompt and the API: the change with (the start of) its diff, each finding with its span."""
+        """For the operator (API, dashboard, log): the change with (the start of) its diff, each finding and span."""
         parts = []
         if self.change is not None:
             parts.append(self.change)
@@ -65,6 +77,22 @@ class Quarantine:
                 shown.append(f"... {len(lines) - len(shown)} more lines")
             text += "\n" + "\n".join(shown)
         return text
+
+    @property
+    def held(self) -> str:
+        """For clients (`_meta["hintgate/held"]`): what kind of hold, with no text of the held definition."""
+        parts = [self.change] if self.change is not None else []
+        if self.findings:
+            parts.append(f"{SCAN_HOLD} ({', '.join(sorted({f.code for f in self.findings}))})")
+        return "; ".join(parts) or "held"
+
+    @property
+    def notice(self) -> str:
+        """For the person asked and the model told of a denial: the hold in short, no diff, no finding text."""
+        return (
+            f"Tool {self.name!r} is quarantined until an operator accepts it ({self.held}); "
+            "the change and the findings are on the gateway's dashboard and API."
+        )
 
 
 class ScanMemo:
@@ -98,6 +126,43 @@ class ScanMemo:
         self._kept, self._next = self._next, {}
 
 
+def scan_catalog(
+    catalog: Catalog,
+    *,
+    reviewed: Mapping[str, str] | None = None,
+    memo: ScanMemo | None = None,
+    fingerprints: Mapping[str, str] | None = None,
+) -> dict[str, tuple[ScanFinding, ...]]:
+    """The high findings of every tool of `catalog` (public name → findings; tools with none left out).
+
+    Args:
+        catalog: the catalog as built from the sources.
+        reviewed: public name → the fingerprint of the definition an operator reviewed (its findings
+            too): that definition is not scanned; any other is.
+        memo: scans kept from the previous catalog (see `ScanMemo`); without one every definition is scanned.
+        fingerprints: public name → the SHA-256 of its canonical form, when already known.
+    """
+    reviewed = reviewed or {}
+    fingerprints = fingerprints or {}
+    by_server: dict[str, dict[str, None]] = {}
+    for entry in catalog.entries.values():
+        by_server.setdefault(entry.server, {})[entry.upstream_name] = None
+    owners = tool_owners(by_server)
+    found: dict[str, tuple[ScanFinding, ...]] = {}
+    for name, entry in catalog.entries.items():
+        if name in reviewed and reviewed[name] == (fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))):
+            continue
+        others = OtherTools(owners, by_server[entry.server])
+        scanned = (
+            memo.findings(entry.tool.raw, others) if memo is not None else scan_tool(entry.tool.raw, others=others)
+        )
+        if high := high_findings(scanned):
+            found[name] = tuple(high)
+    if memo is not None:
+        memo.done()
+    return found
+
+
 def quarantine_catalog(
     catalog: Catalog,
     *,
@@ -106,6 +171,8 @@ def quarantine_catalog(
     on_finding: OnFinding = OnFinding.ASK,
     memo: ScanMemo | None = None,
     fingerprints: Mapping[str, str] | None = None,
+    findings: Mapping[str, tuple[ScanFinding, ...]] | None = None,
+    serve: Callable[[CatalogEntry], Mapping[str, Any] | None] | None = None,
 ) -> tuple[Catalog, dict[str, Quarantine]]:
     """Hold the tools whose pin is quarantined, and those with a high scan finding not reviewed.
 
@@ -113,53 +180,47 @@ def quarantine_catalog(
         catalog: the catalog as built from the sources.
         accepted: public name → the fingerprint of the definition an operator reviewed (its findings too).
         changed: public name → (why its pin is quarantined, the diff) for tools held by their pin.
-        on_finding: whether held tools stay listed and ask, or are hidden.
+        on_finding: whether held tools stay listed (with their accepted definition) and ask, or are hidden.
         memo: scans kept from the previous catalog (see `ScanMemo`); without
             one every definition is scanned.
         fingerprints: public name → the SHA-256 of its canonical form, when already known.
+        findings: the scan's high findings by public name, when `scan_catalog` ran already
+            (then `accepted` and `memo` are not used).
+        serve: the `tools/list` entry of a held tool's last accepted definition, or None when it has none
+            (then it is left out); without it every held tool is left out.
 
     Returns:
-        The catalog to serve (held entries carry `quarantine`, or are left out
-        with `hide`) and every held tool by public name.
+        The catalog to serve (held entries carry a short `quarantine` reason
+        and the accepted definition, or are left out) and every held tool by public name.
     """
-    accepted = accepted or {}
     changed = changed or {}
     fingerprints = fingerprints or {}
-    by_server: dict[str, dict[str, None]] = {}
-    for entry in catalog.entries.values():
-        by_server.setdefault(entry.server, {})[entry.upstream_name] = None
-    owners = tool_owners(by_server)
+    if findings is None:
+        findings = scan_catalog(catalog, reviewed=accepted, memo=memo, fingerprints=fingerprints)
     held: dict[str, Quarantine] = {}
     entries: dict[str, CatalogEntry] = {}
     hide = on_finding is OnFinding.HIDE
     for name, entry in catalog.entries.items():
-        fingerprint = fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))
-        findings: list[ScanFinding] = []
-        if accepted.get(name) != fingerprint:
-            others = OtherTools(owners, by_server[entry.server])
-            scanned = (
-                memo.findings(entry.tool.raw, others) if memo is not None else scan_tool(entry.tool.raw, others=others)
-            )
-            findings = high_findings(scanned)
+        found = findings.get(name, ())
         change = changed.get(name)
-        if not findings and change is None:
+        if not found and change is None:
             entries[name] = entry
             continue
+        fingerprint = fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))
+        why = change[0] if change is not None else None
+        if why is not None:  # the scan's part of a pin's reason is told by the findings
+            why = None if why.startswith(SCAN_HOLD) else why.split(f"; {SCAN_HOLD}")[0]
         quarantine = Quarantine(
-            name,
-            entry.server,
-            tuple(findings),
-            fingerprint,
-            hidden=hide,
-            change=change[0] if change else None,
-            diff=change[1] if change else "",
+            name, entry.server, found, fingerprint, change=why, diff=change[1] if change is not None else ""
         )
+        wire = None if hide or serve is None else serve(entry)
+        quarantine = dataclasses.replace(quarantine, hidden=wire is None)
         held[name] = quarantine
-        if not hide:
-            entries[name] = dataclasses.replace(entry, quarantine=quarantine.reason)
-    if memo is not None:
-        memo.done()
+        if wire is not None:
+            meta = dict(wire.get("_meta") or {})
+            meta[HELD_META] = quarantine.held
+            entries[name] = dataclasses.replace(entry, wire={**wire, "_meta": meta}, quarantine=quarantine.notice)
     if not held:
         return catalog, held
-    wire = tuple(e.wire for e in entries.values())
-    return Catalog(entries, catalog.problems, wire), held
+    wire_list = tuple(e.wire for e in entries.values())
+    return Catalog(entries, catalog.problems, wire_list), held

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -20,19 +21,28 @@ from typing import TYPE_CHECKING, Any
 from hintgate.config.model import GatewayConfig, Trust
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
-from hintgate.hints.catalog import Catalog, ResolvedTool, ResolveMemo, build_catalog, public_name, resolve_tool
+from hintgate.hints.catalog import (
+    Catalog,
+    CatalogEntry,
+    ResolvedTool,
+    ResolveMemo,
+    build_catalog,
+    public_name,
+    resolve_tool,
+    wire_tool,
+)
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pinfile import read_pins_file
 from hintgate.hints.pins import Pin
-from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog
-from hintgate.hints.scan import ScanFinding, high_findings, scan_texts
+from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
+from hintgate.hints.scan import ScanFinding, high_findings, scan_texts, scan_tool
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.policy.settings import layer_settings, setting_values
-from hintgate.results import unavailable
+from hintgate.results import tool_error, unavailable
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
@@ -114,6 +124,8 @@ class Gateway:
         """The `--db URL` a command needs to reach this gateway's store, with a leading space; empty for the default."""
         manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
         self.pins = PinKeeper(store, manual=manual)
+        self.listing_problems: dict[str, list[str]] = {}
+        """Per running server, what is wrong with its last tool listing (a name listed twice), for its health."""
         # High scan findings in each running server's instructions, prompt and resource descriptions.
         self.server_findings: dict[str, list[ScanFinding]] = {}
         self.store = store
@@ -273,9 +285,12 @@ class Gateway:
     def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
         """Resolve one source tool: declared, config and stored overrides, inference, trust."""
         name = str(raw.get("name", ""))
-        public = public_name(source.prefix, name)
+        bound = self.pins.by_key.get((source.name, name))
+        public = bound.name if bound is not None else public_name(source.prefix, name)
         # A stored override belongs to the tool that holds the public name, not to a newcomer that wants it.
-        owner = self._last_server_of.get(public, source.name) == source.name
+        owner = bound is not None or (
+            self._last_server_of.get(public, source.name) == source.name and not self.pins.is_bound(public)
+        )
         facts = source.tool_facts(raw)
         trusted = source.trust is Trust.TRUSTED
         overrides = self.stored_overrides.get(public) if owner else None
@@ -313,7 +328,8 @@ class Gateway:
                         logger.warning("%s: tool %r skipped: %s", source.name, name, exc)
                 groups.append((source.name, source.prefix, resolved))
             self.resolved.done()
-            self._built = build_catalog(groups, held=self._last_server_of, previous=self._built)
+            bound = self.pins.bound(self.sources)
+            self._built = build_catalog(groups, held=self._last_server_of, previous=self._built, bound=bound)
             self.catalog = self._built
             for problem in self.catalog.problems:
                 logger.warning("%s", problem)
@@ -322,25 +338,38 @@ class Gateway:
             listings: dict[str, list[tuple[str, Mapping[str, Any]]]] = {s.name: [] for s in up}
             for entry in self.catalog.entries.values():
                 listings[entry.server].append((entry.name, entry.tool.raw))
+            self.listing_problems = {}
+            for source in up:  # every copy of a name listed twice: the pins see them, and refuse them
+                twice = _listed_twice(source)
+                for raw in twice:
+                    listings[source.name].append((public_name(source.prefix, str(raw["name"])), raw))
+                if twice:
+                    names = sorted({str(raw["name"]) for raw in twice})
+                    self.listing_problems[source.name] = [
+                        f"tool {name!r} is listed more than once in one listing (a protocol error): none is served"
+                        for name in names
+                    ]
             self.pins.manual = frozenset(
                 n for n, c in self.config.sources.items() if getattr(c, "pin", "auto") == "manual"
             )
-            self.pins.observe(listings)
-            upstream = {e.name: e.upstream_name for e in self.catalog.entries.values()}
+            fingerprints = {e.name: self.pins.fingerprint(e.tool.raw) for e in self.catalog.entries.values()}
+            findings = scan_catalog(
+                self.catalog, reviewed=self.pins.reviewed(), memo=self.scans, fingerprints=fingerprints
+            )
+            flagged = {
+                (entry.server, entry.upstream_name): ", ".join(sorted({f.code for f in findings[entry.name]}))
+                for entry in self.catalog.entries.values()
+                if entry.name in findings
+            }
+            self.pins.observe(listings, flagged=flagged)
             self.catalog, self.quarantined = quarantine_catalog(
                 self.catalog,
-                accepted=self.pins.accepted_fingerprints(),
                 changed=self.pins.quarantined(),
                 on_finding=OnFinding(self.config.on_change),
-                memo=self.scans,
-                fingerprints=self.pins.fingerprints,
+                fingerprints=fingerprints,
+                findings=findings,
+                serve=self._accepted_wire,
             )
-            scanned = {
-                (held.server, upstream[held.name]): "held by the poisoning scan"
-                for held in self.quarantined.values()
-                if held.findings and held.change is None
-            }
-            self.pins.hold(scanned)
             said: dict[str, tuple[object, ...]] = {}
             for held in self.quarantined.values():
                 said[held.name] = (held.fingerprint, held.change, held.hidden, tuple(f.code for f in held.findings))
@@ -357,12 +386,40 @@ class Gateway:
         """One log line for a held tool: why, what it means meanwhile, and how to accept it (command, dashboard)."""
         why = [held.change] if held.change is not None else []
         why += [f"{f.code} {f.message}" for f in held.findings]
-        meanwhile = "hidden from clients" if held.hidden else "every call asks"
+        meanwhile = "hidden from clients" if held.hidden else "listed as accepted, every call asks"
         where = f" or on {self.dashboard_url}/changes" if self.dashboard_url else ""
         return (
             f"{held.name} (server {held.server}) is held until an operator accepts it ({meanwhile}): "
             f"{'; '.join(why)}; review and accept it with `hintgate pins accept {held.name}{self.store_flag}`{where}"
         )
+
+    def _accepted_wire(self, entry: CatalogEntry) -> Mapping[str, Any] | None:
+        """The `tools/list` entry of a held tool's last accepted definition; None when it has none that may be
+        served (never accepted, or the accepted one is what is held, or the scan flags it and no operator
+        reviewed it)."""
+        pin = self.pins.by_key.get((entry.server, entry.upstream_name))
+        source = self.sources.get(entry.server)
+        if pin is None or source is None or pin.accepted_definition is None or pin.accepted_sha256 == pin.sha256:
+            return None
+        raw = json.loads(pin.accepted_definition)
+        if not pin.reviewed:
+            by_server: dict[str, dict[str, None]] = {}
+            for other in self.catalog.entries.values():
+                by_server.setdefault(other.server, {})[other.upstream_name] = None
+            others = OtherTools(tool_owners(by_server), by_server.get(entry.server, {}))
+            if high_findings(scan_tool(raw, others=others)):
+                return None
+        facts = source.tool_facts(raw)
+        overrides = self.stored_overrides.get(entry.name)
+        resolved = resolve_tool(
+            raw,
+            facts=facts,
+            trusted=source.trust is Trust.TRUSTED,
+            overrides=overrides,
+            title_override=self.overrides.titles.get(entry.name),
+            profile=self.config.inference_profile,
+        )
+        return wire_tool(entry.name, entry.server, resolved)
 
     def _scan_sources(self, up: Sequence[Source]) -> None:
         """Scan what each running server says besides its tools; a new high finding is logged once."""
@@ -409,7 +466,10 @@ class Gateway:
             KeyError: no tool of that name is quarantined.
         """
         held = self.quarantined[name]
-        await self.accept_pins(lambda p: p.name == name and p.server == held.server, actor=actor)
+        # The review covers the definition held (its fingerprint), not one the server listed since.
+        await self.accept_pins(
+            lambda p: p.name == name and p.server == held.server and p.sha256 == held.fingerprint, actor=actor
+        )
         return held
 
     async def accept_pins(self, choose: Callable[[Pin], bool], *, actor: str, held_only: bool = False) -> list[Pin]:
@@ -563,6 +623,8 @@ class Gateway:
             raise to_mcp_error(UnknownName(f"tools/call {name!r}: 'arguments' must be an object"))
         entry = self.catalog.get(name)
         if entry is None:
+            if (held := self.quarantined.get(name)) is not None:  # hidden until an operator accepts it
+                return tool_error(held.notice)
             server = self._last_server_of.get(name)
             if server is not None and server in self.sources:
                 status = self.sources[server].status
@@ -645,4 +707,14 @@ class Gateway:
     def _input_schema(self, name: str) -> Any:
         """The input schema a listed tool advertises (the SDK checks `Mcp-Param-*` headers against it)."""
         entry = self.catalog.get(name)
-        return entry.tool.raw.get("inputSchema") if entry is not None else None
+        return entry.wire.get("inputSchema") if entry is not None else None
+
+
+def _listed_twice(source: Source) -> list[Mapping[str, Any]]:
+    """Every copy of each tool name `source` listed more than once (the names it serves only)."""
+    counts: dict[str, int] = {}
+    for raw in source.tools:
+        name = raw.get("name")
+        if isinstance(name, str) and source.wants(name):
+            counts[name] = counts.get(name, 0) + 1
+    return [raw for raw in source.tools if counts.get(raw.get("name"), 0) > 1]  # type: ignore[arg-type]

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, Reconciled, canonical_json, pin_hash, reconcile
+from hintgate.hints.pins import ChangeKind, Pin, PinState, Reconciled, canonical_json, pin_hash, reconcile
 
 if TYPE_CHECKING:
     from hintgate.store import Store
@@ -47,6 +46,7 @@ class PinKeeper:
         """Public name → SHA-256 of the canonical form of the tool listed under it (as last observed)."""
         # Canonical forms by the definition object a source listed, kept from one listing to the next.
         self._forms: dict[int, tuple[Mapping[str, Any], str, str]] = {}
+        self._next_forms: dict[int, tuple[Mapping[str, Any], str, str]] = {}
 
     async def load(self) -> None:
         """Read every pin from the store."""
@@ -71,39 +71,55 @@ class PinKeeper:
                 count += 1
         return count
 
-    def observe(self, listings: Mapping[str, Sequence[tuple[str, Mapping[str, Any]]]]) -> Reconciled:
-        """Compare running servers' tools with the pins; apply and queue the changes (see `reconcile`)."""
+    def fingerprint(self, raw: Mapping[str, Any]) -> str:
+        """The SHA-256 of a listed definition's canonical form (kept by the object from one listing to the next)."""
+        return self._form(raw)[1]
+
+    def _form(self, raw: Mapping[str, Any]) -> tuple[str, str]:
+        kept = self._forms.get(id(raw)) or self._next_forms.get(id(raw))
+        if kept is None or kept[0] is not raw:  # the object is held, so an equal id is the same object
+            definition = canonical_json(raw)
+            kept = (raw, definition, pin_hash(definition))
+        self._next_forms[id(raw)] = kept
+        return kept[1], kept[2]
+
+    def observe(
+        self,
+        listings: Mapping[str, Sequence[tuple[str, Mapping[str, Any]]]],
+        *,
+        flagged: Mapping[tuple[str, str], str] | None = None,
+    ) -> Reconciled:
+        """Compare running servers' tools with the pins; apply and queue the changes (see `reconcile`).
+
+        `flagged`: (server, tool) → what the poisoning scan finds in the definition listed now.
+        """
         touch = frozenset(listings) - self._touched
-        forms: dict[int, tuple[Mapping[str, Any], str, str]] = {}
-
-        def form(raw: Mapping[str, Any]) -> tuple[str, str]:
-            kept = self._forms.get(id(raw))
-            if kept is None or kept[0] is not raw:  # the object is held, so an equal id is the same object
-                definition = canonical_json(raw)
-                kept = (raw, definition, pin_hash(definition))
-            forms[id(raw)] = kept
-            return kept[1], kept[2]
-
-        found = reconcile(self.by_key, listings, now=datetime.now(UTC), manual=self.manual, touch=touch, form=form)
-        self._forms = forms
-        self.fingerprints = {public: form(raw)[1] for tools in listings.values() for public, raw in tools}
+        found = reconcile(
+            self.by_key,
+            listings,
+            now=datetime.now(UTC),
+            manual=self.manual,
+            touch=touch,
+            form=self._form,
+            flagged=flagged,
+        )
+        self.fingerprints = {public: self._form(raw)[1] for tools in listings.values() for public, raw in tools}
+        self._forms, self._next_forms = self._next_forms, {}
         self._touched.update(listings)
         self._apply(found)
         return found
 
-    def hold(self, holds: Mapping[tuple[str, str], str]) -> None:
-        """Quarantine accepted pins the gateway holds for another reason (the scan), with that reason."""
-        now = datetime.now(UTC)
-        pins: list[Pin] = []
-        events: list[PinEvent] = []
-        for key, reason in holds.items():
-            pin = self.by_key.get(key)
-            if pin is None or pin.state is not PinState.ACCEPTED:
-                continue
-            pins.append(dataclasses.replace(pin, state=PinState.QUARANTINED, reason=reason))
-            events.append(PinEvent(pin.server, pin.tool, ChangeKind.CHANGED, pin.sha256, now, "gateway", reason))
-        if pins:
-            self._apply(Reconciled(tuple(pins), tuple(events)))
+    def bound(self, servers: Collection[str]) -> dict[tuple[str, str], str]:
+        """(server, tool) → the public name bound to it, for the pins of `servers` (whatever their state)."""
+        return {key: p.name for key, p in self.by_key.items() if key[0] in servers}
+
+    def is_bound(self, name: str) -> bool:
+        """Whether a public name is bound to a tool (it is given to that tool only)."""
+        return any(p.name == name for p in self.by_key.values())
+
+    def reviewed(self) -> dict[str, str]:
+        """Public name → fingerprint of the definition an operator reviewed (and accepted, as it is)."""
+        return {p.name: p.accepted_sha256 for p in self.by_key.values() if p.reviewed and p.accepted_sha256}
 
     def _apply(self, found: Reconciled) -> None:
         if not found.pins and not found.events:
@@ -187,14 +203,6 @@ class PinKeeper:
             self.by_key[pin.key] = pin
             logger.warning("%s: tool %r kept blocked by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return blocked
-
-    def accepted_fingerprints(self) -> dict[str, str]:
-        """Public name → fingerprint of the definition an operator reviewed and that is the one served."""
-        return {
-            p.name: p.sha256
-            for p in self.by_key.values()
-            if p.reviewed and p.state is PinState.ACCEPTED and p.accepted_sha256 == p.sha256
-        }
 
     def quarantined(self) -> dict[str, tuple[str, str]]:
         """Public name → (reason, diff) of every quarantined pin."""

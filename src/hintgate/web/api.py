@@ -284,6 +284,8 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
     states = [s.status.state.value for s in gateway.sources.values()]
     up = sum(1 for s in states if s == "up")
     status: Literal["ok", "degraded"] = "ok" if up == len([s for s in states if s != "disabled"]) else "degraded"
+    if gateway.listing_problems:  # a server listed a tool name twice: none of those copies is served
+        status = "degraded"
     recording = Recording.model_validate(store.health(), from_attributes=True) if store is not None else None
     if recording is not None and recording.status == "degraded":
         status = "degraded"

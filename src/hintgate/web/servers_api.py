@@ -68,6 +68,10 @@ class Server(_Model):
     change: RuntimeChange | None = Field(
         None, description="The runtime change in force (laid over the config file), or null when there is none."
     )
+    listing_problems: list[str] = Field(
+        default_factory=list,
+        description="What is wrong with its last tool listing (a name listed twice: none of the copies is served).",
+    )
 
 
 class ServerDetail(Server):
@@ -204,6 +208,7 @@ def server_out(gateway: Gateway, source: Source) -> Server:
             if change is not None
             else None
         ),
+        listing_problems=list(gateway.listing_problems.get(source.name, ())),
     )
 
 
