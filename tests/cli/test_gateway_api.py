@@ -116,3 +116,28 @@ def test_a_quarantine_command_whose_gateway_does_not_answer_is_exit_3_naming_its
     result = run("quarantine", "list", "--url", url)
     assert result.exit_code == 3
     assert f"cannot reach the gateway at {url}" in result.output
+
+
+@pytest.mark.parametrize(
+    ("trust", "said"),
+    [
+        ("untrusted", "trust: untrusted: its declared hints count only where they make a tool look riskier"),
+        ("trusted", "trust: trusted: its declared hints count as it declares them"),
+    ],
+)
+def test_servers_add_says_the_trust_the_new_server_got_and_what_it_means(trust: str, said: str) -> None:
+    server = {
+        "name": "notes",
+        "kind": "mcp",
+        "trust": trust,
+        "prefix": "notes",
+        "status": {"state": "up"},
+        "tools": 3,
+        "tiers": {},
+    }
+    answer = {"server": server, "diff": {"unchanged": []}, "warnings": [], "persisted": True}
+    with Canned(201, answer) as gateway:
+        result = run("servers", "add", "notes", "--url", gateway.url, "--", "python", "-m", "hintgate.demo")
+    assert result.exit_code == 0, result.output
+    assert "added server 'notes': up, 3 tools" in result.stdout
+    assert said in " ".join(result.stdout.split())

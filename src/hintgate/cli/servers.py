@@ -110,6 +110,19 @@ def _entry(
     return body
 
 
+_TRUST_MEANS = {
+    "trusted": "its declared hints count as it declares them",
+    "untrusted": "its declared hints count only where they make a tool look riskier, so its tools' own word that "
+    "they only read does not let them run unasked (`--trusted` on edit trusts it, an allow rule lets its reads run)",
+}
+
+
+def _trust_line(server: dict[str, Any]) -> str:
+    """What the trust a server got means for its tools, in one line."""
+    trust = str(server.get("trust") or "untrusted")
+    return f"trust: {trust}: {_TRUST_MEANS.get(trust, 'see docs/security.md')}"
+
+
 def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) -> None:
     console = out()
     if output is OutputFormat.JSON:
@@ -126,6 +139,8 @@ def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) 
     if diff["unchanged"]:
         line += f"; left running: {', '.join(diff['unchanged'])}"
     console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if server is not None and verb in ("added", "edited"):
+        console.print(_trust_line(server), markup=False, highlight=False, soft_wrap=True)
     for warning in result.get("warnings", []):
         console.print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
     if not result.get("persisted", True):
