@@ -100,3 +100,18 @@ async def test_a_servers_prompt_may_name_its_own_tool_but_not_another_servers_wh
         findings = {name: [f.code for f in found] for name, found in gateway.server_findings.items()}
     assert findings.get("notes") == ["HG615"]
     assert "HG615" not in findings.get("mail_a", [])
+
+
+async def test_an_override_stays_with_the_tool_its_public_name_is_bound_to_when_the_listing_is_reordered() -> None:
+    reader = {"name": "get report", "description": "Read the report.", "inputSchema": {"type": "object"}}
+    deleter = {"name": "get_report", "description": "Delete the report.", "inputSchema": {"type": "object"}}
+    source = FakeSource("s", tools=[reader, deleter])
+    async with in_memory_gateway(source) as (gateway, _client):
+        await gateway.apply_overrides("s_get_report", {Hint.READ_ONLY: True}, actor="test")
+        source.tools = [deleter, reader]
+        await gateway._on_change("s", "tools")
+        entries = {e.upstream_name: e for e in gateway.catalog.entries.values()}
+    assert entries["get report"].name == "s_get_report"
+    assert entries["get report"].wire["annotations"]["readOnlyHint"] is True
+    assert entries["get_report"].name == "s_get_report_2"
+    assert entries["get_report"].wire["annotations"]["readOnlyHint"] is False

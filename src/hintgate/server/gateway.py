@@ -124,6 +124,7 @@ class Gateway:
         """The `--db URL` a command needs to reach this gateway's store, with a leading space; empty for the default."""
         manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
         self.pins = PinKeeper(store, manual=manual)
+        self._bound_names: dict[str, tuple[str, str]] = {}  # public name → its tool, as of the rebuild in progress
         self.listing_problems: dict[str, list[str]] = {}
         """Per running server, what is wrong with its last tool listing (a name listed twice), for its health."""
         # High scan findings in each running server's instructions, prompt and resource descriptions.
@@ -289,7 +290,7 @@ class Gateway:
         public = bound.name if bound is not None else public_name(source.prefix, name)
         # A stored override belongs to the tool that holds the public name, not to a newcomer that wants it.
         owner = bound is not None or (
-            self._last_server_of.get(public, source.name) == source.name and not self.pins.is_bound(public)
+            self._last_server_of.get(public, source.name) == source.name and public not in self._bound_names
         )
         facts = source.tool_facts(raw)
         trusted = source.trust is Trust.TRUSTED
@@ -315,6 +316,7 @@ class Gateway:
         """
         up = [s for s in self.sources.values() if s.status.state is SourceState.UP]
         if "tools" in kinds:
+            self._bound_names = self.pins.bound_names()
             groups = []
             for source in up:
                 resolved = []

@@ -113,9 +113,9 @@ class PinKeeper:
         """(server, tool) → the public name bound to it, for the pins of `servers` (whatever their state)."""
         return {key: p.name for key, p in self.by_key.items() if key[0] in servers}
 
-    def is_bound(self, name: str) -> bool:
-        """Whether a public name is bound to a tool (it is given to that tool only)."""
-        return any(p.name == name for p in self.by_key.values())
+    def bound_names(self) -> dict[str, tuple[str, str]]:
+        """Public name → the (server, tool) it is bound to (it is given to that tool only)."""
+        return {p.name: key for key, p in self.by_key.items()}
 
     def reviewed(self) -> dict[str, str]:
         """Public name → fingerprint of the definition an operator reviewed (and accepted, as it is)."""
