@@ -24,7 +24,8 @@ HintgateError
 ├── BaselineFileError
 ├── ListenError
 ├── StoreError
-└── IdentityError
+├── IdentityError
+└── NotAnApprover
 ```
 """
 
@@ -150,3 +151,7 @@ class StoreError(HintgateError):
 
 class IdentityError(HintgateError):
     """A bearer token is not one the identity provider issued for this gateway, or its keys cannot be had."""
+
+
+class NotAnApprover(HintgateError):
+    """The person answering an approval may not answer it: not among its approvers, or it is their own call."""

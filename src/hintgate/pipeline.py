@@ -52,6 +52,7 @@ from hintgate.policy.decide import (
     should_retry,
 )
 from hintgate.policy.explain import warnings
+from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import error_text, tool_error, unavailable
@@ -403,8 +404,12 @@ class ToolCalls:
             warnings=shown,
         )
         started = time.perf_counter()
+        caller, approvers = self._approvers(session, attempt.decision)
+        # Asking the client is asking the caller: only when they may answer their own call.
+        caller_may = approvers is None or (caller is not None and approvers.refusal(caller, caller.name) is None)
         # Arguments too long to show whole in a client's question wait in the queue, where they are shown whole.
-        if ctx is not None and len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN and self._can_elicit(ctx):
+        short = len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN
+        if ctx is not None and caller_may and short and self._can_elicit(ctx):
             if ctx.protocol_version in self._modern:
                 return self._ask_in_result(attempt, session, params, text, started)
             attempt.asked_via = "elicitation"
@@ -449,6 +454,8 @@ class ToolCalls:
                 caller_alive=probe,
                 call_id=attempt.call_id,
                 hints=entry.snapshot,
+                caller=caller.name if caller is not None else None,
+                approvers=approvers,
             )
         except asyncio.CancelledError:
             # The client cancelled or closed its session: the approval is withdrawn, and the record says so.
@@ -499,6 +506,20 @@ class ToolCalls:
             "inputRequests": {APPROVAL_KEY: {"method": "elicitation/create", "params": form}},
             "requestState": self.seals.mint(session_id, timeout=self.settings.approval_timeout, now=time.time()),
         }
+
+    def _approvers(
+        self, session: ClientSession | None, decision: Decision
+    ) -> tuple[Principal | None, Approvers | None]:
+        """Who made a call that asks, and who may answer it: None when the gateway knows no person.
+
+        A person's call is answered by the deciding rule's approvers (anyone, when it names none), and
+        not by the person who made it unless the rule says `selfApproval: true`.
+        """
+        caller = session.principal if session is not None else None
+        if caller is None or caller.kind is not PrincipalKind.USER:
+            return caller, None
+        rule = next((r for r in self.rules if r.id == decision.rule), None) if decision.rule is not None else None
+        return caller, (rule.approvers if rule is not None and rule.approvers is not None else Approvers())
 
     def _can_elicit(self, ctx: RequestContext) -> bool:
         if self.settings.ask_via == "queue":

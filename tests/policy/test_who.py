@@ -106,3 +106,28 @@ def test_bad_user_and_group_conditions_are_reported_where_they_are(rule: dict[st
     with pytest.raises(ConfigError) as caught:
         parse_policy({"rules": [rule]})
     assert message in f"{caught.value.path}: {caught.value.message}"
+
+
+def test_approvers_of_an_ask_rule_say_who_answers_and_the_caller_never_by_default() -> None:
+    from hintgate.policy.principal import Approvers
+
+    _, rules = parse_policy({"rules": [{"ask": {"server": "prod-db", "approvers": {"group": "dba"}}},
+                                       {"ask": {"server": "ci", "selfApproval": True}}]})  # fmt: skip
+    dba, own = rules[0].approvers, rules[1].approvers
+    assert dba == Approvers(groups=frozenset({"dba"}))
+    assert dba.refusal(CAROL, "bob@example.com") is None
+    assert "only group dba" in (dba.refusal(ALICE, "bob@example.com") or "")
+    assert "may not approve it" in (dba.refusal(CAROL, "carol@example.com") or "")
+    assert own is not None
+    assert own.refusal(BOB, "bob@example.com") is None
+    assert Approvers().refusal(None, "bob@example.com") is None, "no people known: as before"
+    assert "may not approve it" in (Approvers().refusal(BOB, "bob@example.com") or "")
+
+
+def test_approvers_go_in_ask_rules_only() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_policy({"rules": [{"allow": {"tier": "read-only", "approvers": {"group": "dba"}}}]})
+    assert "approvers goes in an ask rule" in caught.value.message
+    with pytest.raises(ConfigError) as caught:
+        parse_policy({"rules": [{"ask": {"tier": "destructive", "approvers": {"team": "dba"}}}]})
+    assert 'unknown key "team"' in caught.value.message

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from hintgate.errors import HintgateError
+from hintgate.errors import HintgateError, NotAnApprover
+from hintgate.policy.principal import Approvers, Principal
 
 __all__ = ["Answer", "ApprovalQueue", "Ended", "Ledger", "Outcome", "PendingApproval", "answered_reason", "note_in"]
 
@@ -127,6 +128,10 @@ class PendingApproval:
     """The gateway instance whose call waits (None: this one, without a shared ledger)."""
     _taken: asyncio.Future[Ended] | None = field(default=None, repr=False)
     """How the local wait ended, once it has: an answer learns from it whether its call will run."""
+    caller: str | None = None
+    """The person who made the call (None when the gateway knows no users)."""
+    approvers: Approvers | None = None
+    """Who may answer it (None: anyone who reaches the queue)."""
 
     @property
     def caller_connected(self) -> bool:
@@ -155,6 +160,8 @@ class PendingApproval:
             "expires_at": self.expires_at.isoformat(),
             "caller_connected": self.caller_connected,
             "replica": self.replica,
+            "caller": self.caller,
+            "approvers": self.approvers.describe() if self.approvers is not None else None,
         }
 
 
@@ -267,8 +274,12 @@ class ApprovalQueue:
         caller_alive: Callable[[], bool] | None = None,
         call_id: str | None = None,
         hints: Mapping[str, Any] | None = None,
+        caller: str | None = None,
+        approvers: Approvers | None = None,
     ) -> Outcome:
         """Queue a call and wait for an answer, at most `timeout` seconds (then deny).
+
+        `caller` made the call; `approvers` say who may answer it (see `respond`).
 
         `caller_alive` tells whether the result can still reach the caller; once
         it says no, the approval is withdrawn. Cancelling the wait (the client
@@ -297,6 +308,8 @@ class ApprovalQueue:
             hints=hints,
             replica=self.ledger.replica if self.ledger is not None else None,
             _taken=taken,
+            caller=caller,
+            approvers=approvers,
         )
         self._pending[approval.id] = approval
         shared = await self._share(approval)
@@ -433,7 +446,14 @@ class ApprovalQueue:
         return (time.monotonic() - approval._started) * 1000
 
     async def respond(
-        self, approval_id: str, answer: Answer, *, actor: str, via: str, note: str | None = None
+        self,
+        approval_id: str,
+        answer: Answer,
+        *,
+        actor: str,
+        via: str,
+        note: str | None = None,
+        who: Principal | None = None,
     ) -> Ended | None:
         """Answer an approval waiting on any replica sharing the ledger (this process's own without one).
 
@@ -443,6 +463,8 @@ class ApprovalQueue:
             actor: who answers.
             via: how: dashboard, api, cli.
             note: what the person says with the answer (a denial's reason), passed on to the caller.
+            who: the person answering, when the gateway knows people: they must be among the
+                approval's approvers, and not the person who made the call unless allowed.
 
         Returns:
             `won=True` when this answer settled it; else how it ended (answered,
@@ -452,9 +474,16 @@ class ApprovalQueue:
             or left) is answered `withdrawn`, never `approved`.
 
         Raises:
+            NotAnApprover: `who` may not answer this approval.
             HintgateError: the ledger cannot be reached.
         """
         local = self._pending.get(approval_id)
+        if who is not None:
+            held = local or next((p for p in await self.listing() if p.id == approval_id), None)
+            if held is not None:
+                refusal = (held.approvers or Approvers()).refusal(who, held.caller)
+                if refusal is not None:
+                    raise NotAnApprover(refusal)
         state = "denied" if answer is Answer.DENY else "approved"
         waiting = local is not None and local._future is not None and not local._future.done()
         if waiting and local is not None and not local.caller_connected and answer is not Answer.DENY:

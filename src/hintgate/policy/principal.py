@@ -8,12 +8,13 @@ section every request is the machine's user (`LOCAL`), as before.
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["API_TOKEN", "LOCAL", "SCOPE_KEY", "Principal", "PrincipalKind", "principal_of"]
+__all__ = ["API_TOKEN", "LOCAL", "SCOPE_KEY", "Approvers", "Principal", "PrincipalKind", "principal_of"]
 
 SCOPE_KEY = "hintgate.principal"
 """The ASGI scope key where the web layer leaves the `Principal` an HTTP request was verified as."""
@@ -62,3 +63,50 @@ def principal_of(scope: Mapping[str, Any] | None) -> Principal | None:
     """The principal an HTTP request's scope was verified as; None when nothing proved who it is."""
     found = scope.get(SCOPE_KEY) if scope is not None else None
     return found if isinstance(found, Principal) else None
+
+
+@dataclass(frozen=True)
+class Approvers:
+    """Who may answer a call that asks: some people or groups (anyone, when none is named), and whether
+    the person who made the call may answer it.
+
+    Without people (a gateway with no `identity` section) nothing here applies: whoever reaches the
+    dashboard, the REST API or the client answers, as before.
+    """
+
+    users: tuple[str, ...] = ()
+    groups: frozenset[str] = frozenset()
+    self_approval: bool = False
+
+    def refusal(self, answerer: Principal | None, caller: str | None) -> str | None:
+        """Why `answerer` may not answer a call `caller` made; None when they may."""
+        if answerer is None or answerer.kind is PrincipalKind.LOCAL:
+            return None
+        if caller is not None and answerer.name == caller and not self.self_approval:
+            return f"{answerer.name} made this call and may not approve it (a rule's selfApproval allows it)"
+        if not self.users and not self.groups:
+            return None
+        name = answerer.name.casefold()
+        if answerer.groups & self.groups or any(fnmatch.fnmatchcase(name, u.casefold()) for u in self.users):
+            return None
+        return f"only {self.describe()} may answer this call, not {answerer.name}"
+
+    def describe(self) -> str:
+        """`group dba or user ops@example.com`."""
+        named = [f"group {g}" for g in sorted(self.groups)] + [f"user {u}" for u in self.users]
+        return " or ".join(named) or "anyone"
+
+    def to_json(self) -> dict[str, Any]:
+        """What the approvals table keeps."""
+        return {"users": list(self.users), "groups": sorted(self.groups), "self": self.self_approval}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Approvers | None:
+        """The approvers the approvals table kept (None for a row without them)."""
+        if not isinstance(data, Mapping):
+            return None
+        return cls(
+            tuple(str(u) for u in data.get("users") or ()),
+            frozenset(str(g) for g in data.get("groups") or ()),
+            bool(data.get("self")),
+        )

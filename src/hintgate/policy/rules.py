@@ -19,6 +19,7 @@ call costs a few regex matches and attribute reads.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import enum
 import fnmatch
@@ -34,7 +35,7 @@ from hintgate.config.yamlpos import format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Resolved, Tier
 from hintgate.hints.names import NameGlob
-from hintgate.policy.principal import Principal
+from hintgate.policy.principal import Approvers, Principal
 from hintgate.policy.settings import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Taint
 
 __all__ = [
@@ -118,6 +119,8 @@ class Rule:
         where: its key path in the config file (`policy.rules[2]`), for reasons.
         note: the operator's own words, added to the reason.
         stored: set through the API or dashboard (`confirm_rule`), not written in the config file.
+        approvers: for an ask rule, who may answer its calls and whether a caller may answer their own
+            (None: anyone, and the caller too; with people known, the caller never by default).
         confirm: for an ask rule, `first` (an approval counts for the session)
             or `always` (nothing waives the question); `never` on an allow rule.
         level: tool, server or global (derived).
@@ -133,6 +136,7 @@ class Rule:
     confirm: Confirm | None = None
     users: tuple[str, ...] = ()
     groups: frozenset[str] = frozenset()
+    approvers: Approvers | None = None
     index: int = 0
     where: str | None = None
     note: str | None = None
@@ -182,6 +186,8 @@ class Rule:
             parts.append("group=" + "|".join(sorted(self.groups)))
         if self.confirm is not None:
             parts.append(f"confirm={self.confirm.value}")
+        if self.approvers is not None:
+            parts.append("approvers=" + self.approvers.describe().replace(" ", ":").replace(":or:", "|"))
         return parts
 
     @property
@@ -277,7 +283,7 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
     **{h.attr: h for h in Hint},
     **{f"{h.attr}_hint": h for h in Hint},
 }
-_RULE_KEYS = ("tool", "server", "tier", "reason", "confirm", "user", "group")
+_RULE_KEYS = ("tool", "server", "tier", "reason", "confirm", "user", "group", "approvers", "selfApproval")
 _EFFECTS = tuple(v.value for v in Verdict)
 _CONFIRMS: Mapping[str, Confirm] = {c.value: c for c in Confirm}
 
@@ -453,6 +459,29 @@ class _Parser:
                 fields["users"] = self.names(cvalue, at, "a person's name (or a glob)")
             elif name == "group":
                 fields["groups"] = frozenset(self.names(cvalue, at, "a group's name"))
+            elif name in ("approvers", "selfApproval"):
+                if key != Verdict.ASK:
+                    self.fail(at, f"{ckey} goes in an ask rule: only a call that asks has someone to answer it")
+                approvers = fields.get("approvers") or Approvers()
+                if name == "selfApproval":
+                    approvers = dataclasses.replace(approvers, self_approval=self.boolean(cvalue, at))
+                else:
+                    who = self.mapping(cvalue, at, "a mapping with user and/or group")
+                    for wkey in who:
+                        if wkey not in ("user", "group"):
+                            self.fail((*at, wkey), f'unknown key "{wkey}"; approvers are a user and/or a group')
+                    if not who:
+                        self.fail(at, "expected a user and/or a group")
+                    users = (
+                        self.names(who["user"], (*at, "user"), "a person's name (or a glob)") if "user" in who else ()
+                    )
+                    groups = (
+                        frozenset(self.names(who["group"], (*at, "group"), "a group's name"))
+                        if "group" in who
+                        else frozenset()
+                    )
+                    approvers = dataclasses.replace(approvers, users=users, groups=groups)
+                fields["approvers"] = approvers
             elif name == "reason":
                 if not isinstance(cvalue, str):
                     self.fail(at, f"expected a sentence (a string), got {_got(cvalue)}")
@@ -466,7 +495,7 @@ class _Parser:
                 if hint in spelled:
                     self.fail(at, f'"{ckey}" repeats "{spelled[hint]}"; give one')
                 hints[hint], spelled[hint] = self.boolean(cvalue, at), ckey
-        if not (fields.keys() - {"note"}) and not hints:
+        if not (fields.keys() - {"note", "approvers"}) and not hints:
             self.fail(here, 'a rule needs a tool, server, tier or hint to match (tool: "*" matches every tool)')
         if "confirm" in fields and ("users" in fields or "groups" in fields):
             self.fail(here, "confirm applies to everyone: write it in a rule without user or group")

@@ -41,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.policy.approvals import Answer, Ended, PendingApproval, note_in
+from hintgate.policy.principal import Approvers
 from hintgate.store.engine import _translated
 from hintgate.store.notify import APPROVALS, Notifications, notify
 from hintgate.store.queries import begin_write
@@ -157,6 +158,8 @@ def _pending_approval(row: Row[Any]) -> PendingApproval:
         call_id=values["call_id"],
         hints=values["hints"],
         replica=replica,
+        caller=values["user_name"],
+        approvers=Approvers.from_json(values["approvers"]),
     )
 
 
@@ -212,6 +215,8 @@ class StoredApprovals:
             "call_id": approval.call_id,
             "session_id": approval.session_id,
             "client_name": approval.client_name,
+            "user_name": approval.caller,
+            "approvers": approval.approvers.to_json() if approval.approvers is not None else None,
             "tool": approval.tool,
             "title": approval.title,
             "title_origin": approval.title_origin,

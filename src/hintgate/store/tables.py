@@ -327,6 +327,8 @@ approvals = Table(
     Column("call_id", String),  # the tool call's id, as recorded in tool_calls once it ends
     Column("session_id", String(36)),  # no foreign key: sessions are pruned on their own schedule
     Column("client_name", String),
+    Column("user_name", String),  # the person whose call waits; NULL when the gateway knows no users
+    Column("approvers", JSONColumn()),  # who may answer: {"users", "groups", "self"}; NULL: anyone
     Column("tool", String, nullable=False),  # the public tool name
     Column("title", Text),
     Column("title_origin", String(16)),

@@ -15,8 +15,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from hintgate.errors import HintgateError
+from hintgate.errors import HintgateError, NotAnApprover
 from hintgate.policy.approvals import Answer
+from hintgate.policy.principal import principal_of
 from hintgate.web.api import GatewayDep, Problem, actor_of
 from hintgate.web.api import router as api_router
 
@@ -48,6 +49,8 @@ class Approval(BaseModel):
     replica: str | None = Field(
         None, description="The gateway instance whose call waits (with a store shared by replicas)."
     )
+    caller: str | None = Field(None, description="The person whose call waits (with an identity provider).")
+    approvers: str | None = Field(None, description="Who may answer it, when a rule names approvers.")
 
 
 class ApprovalAnswer(BaseModel):
@@ -86,17 +89,23 @@ async def approvals(gateway: GatewayDep) -> list[Approval]:
     "/approvals/{approval_id}",
     response_model=ApprovalResult,
     responses={
+        403: {"model": Problem, "description": "The signed-in person may not answer it (approvers, own call)."},
         409: {"model": Problem, "description": "The approval was already answered, expired or withdrawn."},
         503: {"model": Problem, "description": "The store holding the approvals cannot be reached."},
     },
 )
 async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
     """Approve once, approve for the session, or deny a waiting call (on any replica sharing the store)."""
-    actor = actor_of(request)
+    via = actor_of(request)
+    # With people known, the answer is the signed-in person's, and only theirs to give if they may.
+    who = principal_of(request.scope)
+    actor = who.name if who is not None else via
     try:
         ended = await gateway.calls.approvals.respond(
-            approval_id, Answer(body.answer), actor=actor, via=actor, note=body.reason or None
+            approval_id, Answer(body.answer), actor=actor, via=via, note=body.reason or None, who=who
         )
+    except NotAnApprover as exc:
+        raise HTTPException(403, str(exc)) from None
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from None
     if ended is None:

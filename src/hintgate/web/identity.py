@@ -43,7 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hintgate.config.model import IdentityConfig
 from hintgate.errors import IdentityError
 from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, principal_of
-from hintgate.web.auth import PRINCIPAL, token_matches
+from hintgate.web.auth import COOKIE, PRINCIPAL, token_matches
 
 __all__ = [
     "ACCEPTED_CACHE",
@@ -341,8 +341,8 @@ def identity_middleware(
             except IdentityError as exc:
                 return _refusal(config, url, str(exc))
             return await call_next(request)
-        if token is not None and token_matches(presented, token):
-            request.scope[PRINCIPAL] = API_TOKEN
+        if token is not None and token_matches(presented or request.cookies.get(COOKIE), token):
+            request.scope[PRINCIPAL] = API_TOKEN  # the operator's dashboard cookie is the same token
             return await call_next(request)
         if _guarded(path) and not presented and not (path.startswith("/api/") and request.cookies):
             return _refusal(config, url, None)
