@@ -21,13 +21,17 @@ call and peak RSS of the server process (from /proc; hintgate's and FastMCP's
 upstream child is not included), the client's CPU per call, and calls/s
 relative to FastMCP's, and calls that failed on a dropped connection. Numbers only; nothing here asserts timings.
 
-Usage: python bench/http_throughput.py [--peers-python PATH] [--calls N] [--sessions 16 64] [--passes 2]
+Usage: python bench/http_throughput.py [--peers-python PATH] [--calls N] [--sessions 16 64] [--passes 2] [--identity]
+
+`--identity` adds hintgate+identity: the same gateway with an `identity` section naming the tests' real
+OpenID provider (npm `oidc-provider`), every session with its own person's bearer token.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import socket
@@ -58,6 +62,8 @@ class Target:
     env: dict[str, str]
     port: int
     tool: str = "get_current_time"
+    issuer: str | None = None
+    """With `--identity`: the OpenID issuer each session gets its own person's token from."""
 
 
 @dataclass
@@ -143,14 +149,26 @@ def _answer(headers: dict[str, str], body: bytes, request_id: int) -> dict[str, 
     return dict(json.loads(body))
 
 
-async def _session(connection: _Connection) -> dict[str, str]:
+def _token(issuer: str, port: int) -> dict[str, str]:
+    """A fresh access token for alice from the issuer, for the gateway on `port`, as a header."""
+    import urllib.parse
+    import urllib.request
+
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "resource": f"http://127.0.0.1:{port}/mcp"})
+    request = urllib.request.Request(f"{issuer}/token", data=form.encode(), method="POST")
+    request.add_header("Authorization", "Basic " + base64.b64encode(b"alice:alice-secret").decode())
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return {"Authorization": f"Bearer {json.loads(answer.read())['access_token']}"}
+
+
+async def _session(connection: _Connection, extra: dict[str, str] | None = None) -> dict[str, str]:
     init = {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "http-throughput", "version": "1"}}
     body = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}
-    status, headers, answer = await connection.post(body, HEADERS)
+    status, headers, answer = await connection.post(body, {**HEADERS, **(extra or {})})
     if status != 200:
         raise RuntimeError(f"initialize answered {status}: {answer[:200]!r}")
     _answer(headers, answer, 0)
-    session = dict(HEADERS)
+    session = {**HEADERS, **(extra or {})}
     if "mcp-session-id" in headers:
         session["Mcp-Session-Id"] = headers["mcp-session-id"]
     status, _, answer = await connection.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
@@ -159,14 +177,14 @@ async def _session(connection: _Connection) -> dict[str, str]:
     return session
 
 
-async def _wait_ready(port: int, proc: subprocess.Popen[bytes]) -> None:
+async def _wait_ready(port: int, proc: subprocess.Popen[bytes], extra: dict[str, str] | None = None) -> None:
     async with asyncio.timeout(120):
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"port {port}: the server exited with {proc.returncode}")
             probe = _Connection(port)
             try:
-                await _session(probe)
+                await _session(probe, extra)
                 return
             except (OSError, RuntimeError, ValueError, IndexError):
                 await asyncio.sleep(0.1)
@@ -180,11 +198,13 @@ async def _drive(target: Target, sessions: int, calls: int) -> Result:
         proc = subprocess.Popen(target.argv, env=target.env, stdout=subprocess.DEVNULL, stderr=sink)
     connections = [_Connection(target.port) for _ in range(sessions)]
     try:
+        # Every session its own person's token: each is verified once, then remembered until it expires.
+        tokens = [_token(target.issuer, target.port) if target.issuer else {} for _ in range(sessions + 1)]
         try:
-            await _wait_ready(target.port, proc)
+            await _wait_ready(target.port, proc, tokens[-1])
         except RuntimeError as exc:
             raise RuntimeError(f"{target.label}: {exc}; its stderr ends: {log.read_text()[-1500:]}") from None
-        all_headers = [await _session(c) for c in connections]
+        all_headers = [await _session(c, t) for c, t in zip(connections, tokens, strict=False)]
         counter = iter(range(1, 10**9))
         latencies: list[float] = []
         remaining = [calls]
@@ -253,6 +273,16 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
             env = dict(base, HINTGATE_HTTP_FAST="0")  # every request through the MCP SDK's own HTTP path
         argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
         targets.append(Target(label, [*argv, *extra], env, port))
+    if opts.identity:
+        port = _free_port()
+        with_identity = work / "hintgate-identity.json"
+        with_identity.write_text(json.dumps({
+            "mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}},
+            "identity": {"issuer": opts.identity, "audience": f"http://127.0.0.1:{port}/mcp"},
+        }))  # fmt: skip
+        argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(with_identity)]
+        argv += ["--http", f"127.0.0.1:{port}"]
+        targets.append(Target("hintgate+identity", [*argv, "--no-record"], base, port, issuer=opts.identity))
     if opts.peers_python:
         peers = work / "fastmcp.json"
         peers.write_text(json.dumps({"mcpServers": {"time": time_server}}))  # the same upstream as hintgate's
@@ -303,6 +333,33 @@ def _report(results: list[Result]) -> None:
 
 
 async def _main(opts: argparse.Namespace) -> int:
+    issuer = _start_issuer() if opts.identity else None
+    try:
+        if issuer is not None:
+            opts.identity = issuer[1]
+        return await _measure(opts)
+    finally:
+        if issuer is not None:
+            stop(issuer[0])
+
+
+def _start_issuer() -> tuple[subprocess.Popen[bytes], str]:
+    """The tests' real OpenID provider (npm `oidc-provider`, tests/peers/oidc_issuer.mjs) on a free port."""
+    peers = Path(__file__).resolve().parent.parent / "tests" / "peers"
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["node", str(peers / "oidc_issuer.mjs"), str(port)],
+        cwd=peers,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None
+    if proc.stdout.readline().strip() != b"ready":
+        raise SystemExit("the OpenID provider did not start: scripts/test installs oidc-provider in tests/peers")
+    return proc, f"http://127.0.0.1:{port}"
+
+
+async def _measure(opts: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="http-throughput-") as tmp:
         targets = _targets(opts, Path(tmp))
         results = []
@@ -356,6 +413,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--passes", type=int, default=2)
     parser.add_argument("--only", nargs="+", metavar="TARGET", help="run only these targets (labels as printed)")
+    parser.add_argument(
+        "--identity",
+        action="store_true",
+        help="also hintgate+identity: an identity section naming a real OpenID provider (npm oidc-provider, "
+        "tests/peers), every session with its own person's bearer token",
+    )
     return asyncio.run(_main(parser.parse_args(args)))
 
 
