@@ -100,6 +100,14 @@ class AcceptIn(BaseModel):
     tool: str | None = None
     server: str | None = None
     all: bool = False
+    sha256: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=64,
+        pattern="^[0-9a-f]+$",
+        description="With `tool`: the SHA-256 (or its first 16+ hex digits) of the definition reviewed; accepted "
+        "only if it is still the one last seen (409 otherwise: it changed since it was shown).",
+    )
 
 
 class BlockIn(BaseModel):
@@ -197,7 +205,13 @@ async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> 
         if not found:
             raise HTTPException(404, f"no pinned tool named {body.tool!r}")
         keys = {p.key for p in found}
-        accepted = await gateway.accept_pins(lambda p: p.key in keys, actor=actor_of(request))
+        seen = body.sha256
+        if seen is not None and not all(p.sha256.startswith(seen) for p in found):
+            raise HTTPException(409, f"tool {body.tool!r} changed since it was shown: review it again")
+        # The review covers the definition reviewed: checked again where the acceptance is written.
+        accepted = await gateway.accept_pins(
+            lambda p: p.key in keys and (seen is None or p.sha256.startswith(seen)), actor=actor_of(request)
+        )
     elif body.server is not None:
         server = body.server
         if server not in gateway.sources:
