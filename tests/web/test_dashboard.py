@@ -734,6 +734,22 @@ async def test_the_settings_page_says_where_each_value_comes_from_and_offers_a_r
     assert texts(after, "#reset-settings") == ["Reset all 2 to the config file"]
 
 
+async def test_a_timeout_changed_through_the_api_says_so_on_the_settings_page(open_dashboard: OpenDashboard) -> None:
+    async with open_dashboard(policy={"approvalTimeout": 10}) as dash:
+        before = await dash.page("/settings")
+        response = await dash.client.patch("/api/policy", json={"approvalTimeout": 30}, headers=HTMX)
+        assert response.status_code == 200, response.text
+        after = await dash.page("/settings")
+    assert texts(before, '[data-origin="approvalTimeout"] .muted') == ["From the config file."]
+    assert texts(before, '[data-origin="idempotentRetryWindow"] .muted') == [
+        "The default: the config file does not set it."
+    ]
+    changed = texts(after, '[data-origin="approvalTimeout"]')[0]
+    assert changed.startswith("A person has 30.0 s to answer")
+    assert "Changed here by dashboard" in changed
+    assert "the config file says 10.0" in changed
+
+
 async def test_without_a_store_the_settings_page_says_changes_last_until_hintgate_stops(
     open_dashboard: OpenDashboard,
 ) -> None:

@@ -55,6 +55,10 @@ class SettingsPage:
     rules: list[str]
     kept: bool = True
     """Whether changes are kept in the store (else they last until hintgate stops)."""
+    timeout_origin: str = ""
+    """Where the approval timeout comes from, in words."""
+    retry_origin: str = ""
+    """Where the idempotent retry window comes from, in words."""
     stored: int = 0
     """How many settings were changed at run time and are kept."""
 
@@ -124,5 +128,7 @@ def settings_page(gateway: Gateway) -> SettingsPage:
         retry_window=settings.idempotent_retry_window,
         rules=[rule.describe() for rule in gateway.calls.rules],
         kept=gateway.store is not None,
+        timeout_origin=_origin_text(where["approvalTimeout"]),
+        retry_origin=_origin_text(where["idempotentRetryWindow"]),
         stored=sum(1 for o in where.values() if o.source == "stored"),
     )
