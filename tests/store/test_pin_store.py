@@ -208,3 +208,22 @@ async def test_an_acceptance_on_one_replica_releases_the_tool_on_another_sharing
     assert held_on_two == {"r_get_report"}
     assert noticed is True
     assert released_on_two == {}
+
+
+async def test_a_public_name_stays_bound_to_its_tool_across_restarts_whatever_the_listing_order(
+    store_url: str,
+) -> None:
+    reader = {"name": "get report", "description": "Read the report.", "inputSchema": {"type": "object"}}
+    deleter = {"name": "get_report", "description": "Delete the report.", "inputSchema": {"type": "object"}}
+    first = await _run_gateway(store_url, reader, deleter)
+    reordered = await _run_gateway(store_url, deleter, reader)
+    alone = await _run_gateway(store_url, deleter)  # the name's tool is gone: its name is not given to another
+    assert {e.name: e.upstream_name for e in first.catalog.entries.values()} == {
+        "r_get_report": "get report",
+        "r_get_report_2": "get_report",
+    }
+    assert {e.name: e.upstream_name for e in reordered.catalog.entries.values()} == {
+        "r_get_report": "get report",
+        "r_get_report_2": "get_report",
+    }
+    assert {e.name: e.upstream_name for e in alone.catalog.entries.values()} == {"r_get_report_2": "get_report"}
