@@ -130,7 +130,8 @@ def pins_show(
             parts.append(Text(pin.diff))
         for event in history:
             detail = f": {event['detail']}" if event["detail"] else ""
-            parts.append(Text(f"  {event['at']}  {event['kind']} by {event['actor']}{detail}"))
+            again = f" (×{event['repeats']}, last at {event['last_at']})" if event.get("repeats", 1) > 1 else ""
+            parts.append(Text(f"  {event['at']}  {event['kind']} by {event['actor']}{detail}{again}"))
     console.print(Group(*parts), soft_wrap=True)
 
 

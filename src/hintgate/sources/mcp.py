@@ -36,6 +36,7 @@ from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, gateway_auth, oau
 
 __all__ = [
     "HANDSHAKE_VERSION",
+    "REFRESH_INTERVAL",
     "McpConnection",
     "McpUpstream",
     "NotificationHandler",
@@ -62,6 +63,11 @@ def _hop_meta(meta: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 _PINGS_MISSED_LIMIT = 3
+
+REFRESH_INTERVAL = 1.0
+"""Seconds at least between two listings of one kind after `list_changed`: a server that sends it in a loop costs
+one listing (and one catalog rebuild) a second. The notifications that arrive meanwhile wait as one
+(`hintgate.sources.notifications`), so the listing made after the wait is the last one: it wins."""
 
 _CLIENT_CAPABILITIES: dict[str, Any] = {
     # hintgate relays these requests to the client whose call caused them.
@@ -107,6 +113,7 @@ class McpUpstream(ConfiguredSource):
         self._calls: dict[int, CallContext] = {}
         self._call_ids = itertools.count(1)
         self._refreshing: set[str] = set()
+        self._refreshed_at: dict[str, float] = {}  # loop time of the last listing of each kind
         self._login_poll = login_poll
         self._logged_in = asyncio.Event()
         self._logged_out = asyncio.Event()
@@ -311,11 +318,18 @@ class McpUpstream(ConfiguredSource):
                 logger.info("%s: %s", self.name, self.redact.value((params or {}).get("data")))
 
     async def _refresh(self, kind: str) -> None:
-        connection = self._connection
-        if connection is None or kind in self._refreshing:
+        if self._connection is None or kind in self._refreshing:
             return
         self._refreshing.add(kind)
         try:
+            loop = asyncio.get_running_loop()
+            wait = self._refreshed_at.get(kind, -REFRESH_INTERVAL) + REFRESH_INTERVAL - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            connection = self._connection
+            if connection is None:
+                return
+            self._refreshed_at[kind] = loop.time()
             if kind == "tools":
                 self.tools = await self._list(connection, "tools/list", "tools")
             elif kind == "prompts":

@@ -2,6 +2,11 @@
 
 Shared by every replica on the same database: one that writes a pin bumps
 the `pins` counter, the others poll it (`pins_version`) and reload.
+
+The history is bounded against a server that changes a tool in a loop: an
+event equal to one of the tool's latest `REPEAT_WINDOW` lines (same kind,
+definition, actor and detail) is counted on that line (`repeats`, `last_at`)
+rather than written again. A block always gets a line of its own.
 """
 
 from __future__ import annotations
@@ -19,9 +24,14 @@ from hintgate.store import queries
 from hintgate.store.engine import _translated
 from hintgate.store.tables import counters, pin_events, tool_pins, upsert
 
-__all__ = ["PINS_COUNTER", "PinsStore"]
+__all__ = ["PINS_COUNTER", "REPEAT_WINDOW", "PinsStore"]
 
 PINS_COUNTER = "pins"
+REPEAT_WINDOW = 2
+"""A tool's latest events an automatic one is compared with: two catch a server flipping between two definitions,
+which wrote 429 lines in 20 s; now it writes two, each with its count."""
+# A block is in force while it is its tool's latest line (`_read`), so one always gets a line of its own.
+_ALWAYS_A_LINE = frozenset({ChangeKind.BLOCKED})
 _HELD_IN_QUERY = 500  # held tools named in the query that looks for their blocks (two parameters each)
 
 _PIN_COLUMNS = (
@@ -92,22 +102,38 @@ async def _write(conn: AsyncConnection, pins: Sequence[Pin], events: Sequence[Pi
         )
         await conn.execute(stmt, [_row(pin) for pin in pins])  # one statement for every pin, not one each
         await conn.execute(update(counters).where(counters.c.name == PINS_COUNTER).values(value=counters.c.value + 1))
-    if events:
-        await conn.execute(
-            insert(pin_events),
-            [
-                {
-                    "server": e.server,
-                    "tool": e.tool,
-                    "kind": e.kind.value,
-                    "sha256": e.sha256,
-                    "at": e.at,
-                    "actor": e.actor,
-                    "detail": e.detail,
-                }
-                for e in events
-            ],
+    for event in events:
+        await _add_event(conn, event)
+
+
+async def _add_event(conn: AsyncConnection, event: PinEvent) -> None:
+    """Write `event`, or count it on the same event (kind, definition, actor, detail) among the tool's latest
+    `REPEAT_WINDOW` lines: a server flipping between two definitions gets two lines, each with its count."""
+    e = pin_events.c
+    if event.kind not in _ALWAYS_A_LINE:
+        recent = await conn.execute(
+            select(e.id, e.kind, e.sha256, e.actor, e.detail)
+            .where(e.server == event.server, e.tool == event.tool)
+            .order_by(e.id.desc())
+            .limit(REPEAT_WINDOW)
         )
+        same = (event.kind.value, event.sha256, event.actor, event.detail)
+        for row in recent:
+            if (row.kind, row.sha256, row.actor, row.detail) == same:
+                counted = update(pin_events).where(e.id == row.id).values(repeats=e.repeats + 1, last_at=event.at)
+                await conn.execute(counted)
+                return
+    await conn.execute(
+        insert(pin_events).values(
+            server=event.server,
+            tool=event.tool,
+            kind=event.kind.value,
+            sha256=event.sha256,
+            at=event.at,
+            actor=event.actor,
+            detail=event.detail,
+        )
+    )
 
 
 class PinsStore:
@@ -206,17 +232,27 @@ class PinsStore:
         return written
 
     async def pin_history(self, server: str, tool: str, *, limit: int = 50) -> list[dict[str, Any]]:
-        """A tool's pin events, newest first: `{"kind", "sha256", "at", "actor", "detail"}`."""
+        """A tool's pin events, newest first: `{"kind", "sha256", "at", "actor", "detail", "repeats", "last_at"}`.
+
+        `repeats` counts how often the event happened (`last_at` the last time, when more than once).
+        """
         e = pin_events.c
         query = (
-            select(e.kind, e.sha256, e.at, e.actor, e.detail)
+            select(e.kind, e.sha256, e.at, e.actor, e.detail, e.repeats, e.last_at)
             .where(e.server == server, e.tool == tool)
             .order_by(e.id.desc())
             .limit(limit)
         )
         with _translated(self._url, "read pin history from"):
             async with self._engine.connect() as conn:
-                return [{**row._mapping, "at": row.at.astimezone(UTC).isoformat()} for row in await conn.execute(query)]
+                return [
+                    {
+                        **row._mapping,
+                        "at": row.at.astimezone(UTC).isoformat(),
+                        "last_at": row.last_at.astimezone(UTC).isoformat() if row.last_at is not None else None,
+                    }
+                    for row in await conn.execute(query)
+                ]
 
     async def pins_version(self) -> int:
         """A number that changes whenever any pin does: cheap to poll from other replicas."""

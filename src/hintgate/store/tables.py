@@ -303,6 +303,9 @@ pin_events = Table(
     Column("at", UTCDateTime, nullable=False),
     Column("actor", String, nullable=False),
     Column("detail", Text, nullable=False),
+    # The same event again (a server flipping between two definitions) counts here instead of a new line.
+    Column("repeats", Integer, nullable=False, server_default="1"),
+    Column("last_at", UTCDateTime),
     Index(None, "server", "tool", "id"),
 )
 """Each pin's history: first sight, changes (accepted or quarantined), acceptances, removals."""

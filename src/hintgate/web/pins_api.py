@@ -92,6 +92,8 @@ class PinEventOut(_Model):
     at: str
     actor: str
     detail: str
+    repeats: int = Field(default=1, description="How often this event happened; the same event again is counted here.")
+    last_at: str | None = Field(default=None, description="When it last happened, when more than once.")
 
 
 class AcceptIn(BaseModel):

@@ -1,0 +1,28 @@
+"""A pin event seen again is counted on its line instead of written anew: `repeats` and `last_at`.
+
+Revision ID: 0010
+Revises: 0009
+Create Date: 2026-11-27
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0010"
+down_revision: str | None = "0009"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    # Plain ADD COLUMNs on both backends: the history already written stays as it is (one each).
+    op.add_column("pin_events", sa.Column("repeats", sa.Integer(), nullable=False, server_default="1"))
+    op.add_column("pin_events", sa.Column("last_at", sa.DateTime(timezone=True), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("pin_events") as batch:
+        batch.drop_column("last_at")
+        batch.drop_column("repeats")
