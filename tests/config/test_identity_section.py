@@ -63,3 +63,10 @@ def test_an_issuer_over_plain_http_is_accepted_only_on_this_machine() -> None:
     assert config.identity is not None
     with pytest.raises(ConfigError, match="only on this machine"):
         parse_config({"identity": {"issuer": "http://idp.internal", "audience": "x"}})
+
+
+def test_the_dashboard_client_is_read_when_given() -> None:
+    config = parse_config({"identity": {"issuer": "https://idp.example", "audience": "https://h.example/mcp",
+                                        "dashboardClient": "hintgate-dashboard"}})  # fmt: skip
+    assert config.identity is not None
+    assert config.identity.dashboard_client == "hintgate-dashboard"

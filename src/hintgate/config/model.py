@@ -166,6 +166,9 @@ class IdentityConfig:
         algorithms: the signature algorithms accepted (public-key ones only, `SIGNING_ALGORITHMS`).
         clock_skew: seconds of difference between the issuer's clock and ours tolerated on `exp`, `nbf`, `iat`.
         scopes: the scopes a client should ask for, advertised in the protected-resource metadata.
+        dashboard_client: the client id the dashboard signs people in with (authorization code and
+            PKCE, a public client whose redirect is `{audience origin}/login/identity/callback`); None:
+            the dashboard takes the API token only.
     """
 
     issuer: str
@@ -175,6 +178,7 @@ class IdentityConfig:
     algorithms: tuple[str, ...] = SIGNING_ALGORITHMS
     clock_skew: float = 60.0
     scopes: tuple[str, ...] = ()
+    dashboard_client: str | None = None
 
 
 @dataclass(frozen=True)

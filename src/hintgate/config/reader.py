@@ -377,7 +377,16 @@ class _Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        spelled = ["issuer", "audience", "userClaim", "groupsClaim", "algorithms", "clockSkew", "scopes"]
+        spelled = [
+            "issuer",
+            "audience",
+            "userClaim",
+            "groupsClaim",
+            "algorithms",
+            "clockSkew",
+            "scopes",
+            "dashboardClient",
+        ]
         self.keys(m, path, spelled)
         for required in ("issuer", "audience"):
             if required not in m:
@@ -424,6 +433,10 @@ class _Reader:
                 got["clock_skew"] = float(skew)
         if "scopes" in m and (scopes := self.strings(m["scopes"], (*path, "scopes"))) is not None:
             got["scopes"] = scopes
+        if "dashboardClient" in m:
+            client = self.string(m["dashboardClient"], (*path, "dashboardClient"), empty=False)
+            if client:
+                got["dashboard_client"] = client
         if issuer and audience:
             self.identity = IdentityConfig(issuer=issuer, audience=audience, **got)
 

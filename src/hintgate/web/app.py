@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hintgate import __version__
-from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, pins_api, servers_api
+from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, pins_api, servers_api, signin
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.identity import SessionOwners, TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
@@ -85,6 +85,7 @@ def create_app(
     app.state.gateway = gateway
     app.state.store = store
     app.state.token = token
+    app.state.identity = identity
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:
         app.add_middleware(SessionOwners)  # inside the identity check: it reads whom that check verified
@@ -124,6 +125,7 @@ def create_app(
     app.include_router(confirm_api.router)
     app.include_router(approvals_api.router)
     app.include_router(pins_api.pins_router)
+    app.include_router(signin.router)
     app.include_router(dashboard.router)
     dashboard.mount_static(app)
     # MCP first: every call to /mcp is matched against the first route rather than after every page.

@@ -237,7 +237,7 @@ def security_middleware(
             token is None or token_matches(_presented(request), token) or request.scope.get(PRINCIPAL) is not None
         )
         request.state.authenticated = authenticated
-        open_path = path in ("/login", "/api/health") or path.startswith("/static/")
+        open_path = path in ("/login", "/api/health") or path.startswith(("/static/", "/login/identity"))
         if not authenticated and not open_path:
             if not mcp and _browser_page(request):
                 # A person in a browser gets the sign-in page; programs get the JSON 401.

@@ -49,6 +49,7 @@ __all__ = [
     "ACCEPTED_CACHE",
     "KEYS_MAX_AGE",
     "METADATA_PATH",
+    "PERSON_COOKIE",
     "REFRESH_EVERY",
     "IssuerKeys",
     "SessionOwners",
@@ -60,6 +61,8 @@ __all__ = [
 logger = logging.getLogger("hintgate")
 
 METADATA_PATH = "/.well-known/oauth-protected-resource"
+PERSON_COOKIE = "hintgate_person"
+"""The dashboard's cookie holding the access token of the person signed in (`hintgate.web.signin`)."""
 REFRESH_EVERY = 10.0
 """Seconds between fetches of the issuer's keys prompted by an unknown key id."""
 KEYS_MAX_AGE = 3600.0
@@ -97,6 +100,7 @@ class IssuerKeys:
         self.keys: dict[str, jwt.PyJWK] = {}
         self.declared: dict[str, str] = {}  # key id -> the algorithm its JWK names, when it names one
         self.issuer_named = issuer  # the issuer as discovery spells it: `iss` must be exactly that
+        self.discovery: Mapping[str, Any] = {}  # the issuer's discovery document, as last fetched
         self.anonymous: list[jwt.PyJWK] = []  # keys published without a `kid`
         self.fetched_at: float | None = None
         self.fetches = 0
@@ -141,6 +145,7 @@ class IssuerKeys:
         named = discovery.get("issuer")
         if not isinstance(named, str) or named.rstrip("/") != base:
             raise IdentityError(f"the discovery document of {self.issuer} names another issuer: {named!r}")
+        self.discovery = discovery
         jwks_uri = discovery.get("jwks_uri")
         if not isinstance(jwks_uri, str) or urlsplit(jwks_uri).scheme not in ("https", "http"):
             raise IdentityError(f"the discovery document of {self.issuer} has no usable jwks_uri: {jwks_uri!r}")
@@ -335,6 +340,15 @@ def identity_middleware(
             return JSONResponse(metadata, headers={"Cache-Control": "max-age=3600"})
         scheme, _, value = request.headers.get("authorization", "").partition(" ")
         presented = value.strip() if scheme.lower() == "bearer" else ""
+        signed_in = request.cookies.get(PERSON_COOKIE, "") if not presented else ""
+        if signed_in.count(".") == 2:
+            # A person signed in to the dashboard: their token, kept in the cookie the sign-in set.
+            try:
+                request.scope[PRINCIPAL] = await verifier.principal(signed_in)
+            except IdentityError:
+                pass  # expired or stale: as if not signed in (a page goes to /login, the API answers 401)
+            else:
+                return await call_next(request)
         if presented.count(".") == 2:
             try:
                 request.scope[PRINCIPAL] = await verifier.principal(presented)
