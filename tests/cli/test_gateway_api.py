@@ -121,15 +121,19 @@ def test_a_quarantine_command_whose_gateway_does_not_answer_is_exit_3_naming_its
 @pytest.mark.parametrize(
     ("trust", "said"),
     [
-        ("untrusted", "trust: untrusted: its declared hints count only where they make a tool look riskier"),
-        ("trusted", "trust: trusted: its declared hints count as it declares them"),
+        ({"trust": "untrusted"}, "trust: untrusted: its declared hints count only where they make a tool look riskier"),
+        ({"trust": "trusted"}, "trust: trusted: its declared hints count as it declares them"),
+        (
+            {"trust": "local", "trust_from": "origin"},
+            "trust: local (the default for where it runs): its declared hints count unless strong evidence",
+        ),
     ],
 )
-def test_servers_add_says_the_trust_the_new_server_got_and_what_it_means(trust: str, said: str) -> None:
+def test_servers_add_says_the_trust_the_new_server_got_and_what_it_means(trust: dict[str, str], said: str) -> None:
     server = {
         "name": "notes",
         "kind": "mcp",
-        "trust": trust,
+        **trust,
         "prefix": "notes",
         "status": {"state": "up"},
         "tools": 3,

@@ -112,15 +112,23 @@ def _entry(
 
 _TRUST_MEANS = {
     "trusted": "its declared hints count as it declares them",
+    "local": "its declared hints count unless strong evidence says a tool is riskier",
     "untrusted": "its declared hints count only where they make a tool look riskier, so its tools' own word that "
     "they only read does not let them run unasked (`--trusted` on edit trusts it, an allow rule lets its reads run)",
+}
+_TRUST_FROM = {
+    "config": "as its entry says",
+    "origin": "the default for where it runs",
+    "runtime": "changed while the gateway runs",
 }
 
 
 def _trust_line(server: dict[str, Any]) -> str:
-    """What the trust a server got means for its tools, in one line."""
+    """What the trust a server got means for its tools, and where it came from when the gateway says, in one line."""
     trust = str(server.get("trust") or "untrusted")
-    return f"trust: {trust}: {_TRUST_MEANS.get(trust, 'see docs/security.md')}"
+    source = _TRUST_FROM.get(str(server.get("trust_from")))
+    where = f" ({source})" if source else ""
+    return f"trust: {trust}{where}: {_TRUST_MEANS.get(trust, 'see docs/security.md')}"
 
 
 def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) -> None:
