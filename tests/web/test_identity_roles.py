@@ -124,3 +124,25 @@ def test_policy_explain_as_a_group_shows_what_its_members_would_get(
     assert readers["notes_list_notes"]["verdict"] == "allow"
     assert devs["notes_create_note"]["verdict"] == "allow"
     assert nobody["notes_create_note"]["verdict"] == "ask", "rules naming people apply to no one else"
+
+
+def test_the_typescript_sdk_client_finds_the_issuer_gets_a_token_and_sees_only_its_roles_tools(
+    issuer: OidcIssuer, gateway: RunningGateway
+) -> None:
+    import shutil
+
+    node = shutil.which("node")
+    peers = Path(__file__).resolve().parents[1] / "peers"
+    if node is None or not (peers / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
+        pytest.skip("node or the TypeScript MCP SDK is missing (run scripts/test)")
+    done = subprocess.run(
+        [node, str(peers / "ts_identity_client.mjs"), gateway.mcp_url, issuer.issuer, "alice", "alice-secret",
+         "notes_list_notes", "{}"],
+        check=False, capture_output=True, text=True, timeout=120, env={**os.environ, "NODE_NO_WARNINGS": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    output = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "error" not in output, output
+    assert "notes_list_notes" in output["tools"]
+    assert "notes_create_note" not in output["tools"], "alice is a reader"
+    assert not output["result"].get("isError")

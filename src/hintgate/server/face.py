@@ -57,7 +57,16 @@ async def _route(
         raise to_mcp_error(exc) from exc
 
 
-def _handlers(gateway: Gateway) -> dict[str, Handler]:
+def _tools_page(gateway: Gateway, reachable: _Reachable, session: Any, params: Any) -> dict[str, Any]:
+    """A page of `tools/list` for a session: a person's own list (only what they may reach), or everyone's."""
+    if session.principal is None:
+        return list_page(gateway.catalog.wire, "tools", params)
+    # A person's own list: no cache between people may hold it.
+    tools = reachable(gateway.catalog, gateway.calls.rules, session.principal)
+    return {**list_page(tools, "tools", params), "cacheScope": "private"}
+
+
+def _handlers(gateway: Gateway, reachable: _Reachable) -> dict[str, Handler]:
     """The SDK `Server`'s request handlers, by its keyword names.
 
     They return the upstreams' JSON as dicts (the SDK serializes dicts as they
@@ -65,15 +74,8 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
     """
     routes = gateway.routes
 
-    reachable = _Reachable()
-
     async def list_tools(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        session = gateway.sessions.for_request(ctx)
-        if session.principal is None:
-            return complete(ctx, list_page(gateway.catalog.wire, "tools", params))
-        # A person's own list: no cache between people may hold it.
-        tools = reachable(gateway.catalog, gateway.calls.rules, session.principal)
-        return complete(ctx, {**list_page(tools, "tools", params), "cacheScope": "private"})
+        return complete(ctx, _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), params))
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
         with gateway.sessions.serving(ctx) as session:
@@ -139,7 +141,7 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
     }
 
 
-def _fast_path(gateway: Gateway) -> Any:
+def _fast_path(gateway: Gateway, reachable: _Reachable) -> Any:
     """The middleware that answers handshake-era tools/call and tools/list before the SDK validates them."""
     modern = MODERN_VERSIONS
 
@@ -155,8 +157,7 @@ def _fast_path(gateway: Gateway) -> Any:
                 with gateway.sessions.serving(ctx):
                     return await gateway.call_tool(ctx, ctx.params)
             if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
-                gateway.sessions.for_request(ctx)
-                return list_page(gateway.catalog.wire, "tools", ctx.params or {})
+                return _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), ctx.params or {})
         return await call_next(ctx)
 
     return fast_path
@@ -186,7 +187,8 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
         return {}
 
-    handlers: dict[str, Any] = {**_handlers(gateway), "on_subscriptions_listen": ListenHandler(bus)}
+    reachable = _Reachable()  # one per server: both paths that answer tools/list share what it remembers
+    handlers: dict[str, Any] = {**_handlers(gateway, reachable), "on_subscriptions_listen": ListenHandler(bus)}
     # The catalog changes live (overrides, upstream restarts): never fresh.
     never_fresh: dict[Any, CacheHint] = {method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS}
     server = _Server(
@@ -204,7 +206,7 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     # boundary seals (and verifies when the client answers), so it cannot be forged.
     security = RequestStateSecurity(keys=[state_key]) if state_key else RequestStateSecurity.ephemeral()
     boundary = RequestStateBoundary(security, default_audience="hintgate")
-    server.middleware = [_fast_path(gateway), boundary]
+    server.middleware = [_fast_path(gateway, reachable), boundary]
     return server
 
 
