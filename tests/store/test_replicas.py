@@ -126,3 +126,60 @@ async def test_an_override_set_on_replica_b_reaches_replica_a_through_the_notifi
             with anyio.fail_after(10):
                 while (await rest_a.get(tool)).json()["title"] != "Read a note":
                     await asyncio.sleep(0.05)
+
+
+async def test_a_database_role_without_grants_cannot_approve_a_waiting_call_of_a_running_gateway(
+    postgres_server: Any, tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    import asyncpg
+    import httpx
+    import httpx2
+    import sqlalchemy as sa
+    from mcp.client.streamable_http import streamable_http_client
+
+    db = postgres_server.create_database()
+    owner = sa.make_url(db)
+    mallory = "mallory_" + os.urandom(4).hex()
+    admin = await asyncpg.connect(host=owner.host, port=owner.port, user=owner.username, database=owner.database)
+    try:
+        await admin.execute(f"CREATE ROLE {mallory} LOGIN")  # granted nothing at all
+    finally:
+        await admin.close()
+    root = Path(filesystem_cmd[-1])
+    config = tmp_path / "hintgate.json"
+    servers = {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}
+    config.write_text(json.dumps({"mcpServers": servers, "policy": {"approvalTimeout": 60}}))
+    token = "forgery-test-token-" + "7" * 16
+    bearer = {"Authorization": f"Bearer {token}"}
+    env = {"HINTGATE_API_TOKEN": token}
+    with running_gateway("--config", str(config), "--db", db, env=env) as gateway, anyio.fail_after(120):
+        forger = await asyncpg.connect(host=owner.host, port=owner.port, user=mallory, database=owner.database)
+        try:
+            async with (
+                httpx2.AsyncClient(headers=bearer, timeout=60) as http,
+                Client(streamable_http_client(gateway.mcp_url, http_client=http), mode="legacy") as client,  # type: ignore[arg-type]
+                httpx.AsyncClient(base_url=gateway.base_url, headers=bearer) as rest,
+            ):
+                call = write(client, root, "forged.txt")
+                approval = await waiting_on(rest)
+                forged = {
+                    "id": approval["id"],
+                    "state": "approved",
+                    "answer": "approve-once",
+                    "answered_by": "mallory",
+                    "answered_via": "api",
+                    "end_reason": "approved by mallory (api)",
+                }
+                for _ in range(3):  # delivered in commit order, before the real answer below
+                    await forger.execute("SELECT pg_notify('hintgate_approvals', $1)", json.dumps(forged))
+                denied = await rest.post(
+                    f"/api/approvals/{approval['id']}", json={"answer": "deny"}, headers={**WRITE, **bearer}
+                )
+                assert denied.status_code == 200, denied.text
+                result = await call
+                calls = (await rest.get("/api/calls")).json()
+        finally:
+            await forger.close()
+    assert result.is_error
+    assert not (root / "forged.txt").exists()
+    assert "mallory" not in json.dumps(calls)
