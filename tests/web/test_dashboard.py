@@ -840,3 +840,32 @@ async def test_catalog_marks_tools_that_need_review_and_filters_them(open_dashbo
         "strength": "weak",
         "why": "parameter 'sql' holds code or a query the tool runs",
     }
+
+
+async def test_calls_filter_by_person_and_the_field_shows_only_when_people_are_known(
+    open_dashboard: OpenDashboard,
+) -> None:
+    from datetime import UTC, datetime
+
+    from hintgate.store import CallRecord
+
+    async with open_dashboard() as dash:
+        assert dash.store is not None
+        for n, person in enumerate(("alice@example.com", "bob@example.com", None)):
+            dash.store.record_call(
+                CallRecord(
+                    id=f"call-{n}", session_id=None, server_id="notes", server_name=None, tool_name=f"notes_t{n}",
+                    upstream_tool=f"t{n}", arguments={}, response=None, error=None,
+                    started_at=datetime.now(UTC), duration_ms=1.0, request_id=str(n), client_name=None,
+                    client_version=None, user=person,
+                )
+            )  # fmt: skip
+        await dash.store.flush()
+        everyone = await dash.page("/calls")
+        alices = await dash.page("/calls?user=alice@example.com")
+    assert texts(alices, "#call-results tr.call td[data-label=Tool] code") == ["notes_t0"]
+    assert len(texts(everyone, "#call-results tr.call td[data-label=Tool] code")) == 3
+    assert everyone.select("input#filter-user") == [], "a gateway that knows no people has no person filter"
+    field = alices.select_one("input#filter-user")
+    assert field is not None
+    assert field["value"] == "alice@example.com"

@@ -168,15 +168,17 @@ async def calls(
     tool: Text = None,
     tier: Text = None,
     verdict: Text = None,
+    user: Text = None,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> HTMLResponse:
-    """The call history, filtered."""
+    """The call history, filtered (by person too, when the gateway knows people)."""
     try:
         filters = pages.CallsFilters(
             server=server or None,
             tool=tool or None,
             tier=_one_of("tier", tier, pages.TIERS),
             verdict=_one_of("verdict", verdict, pages.VERDICTS),
+            user=user.strip() if user and user.strip() else None,
             offset=offset,
         )
         page = await pages.calls_page(gateway, store, filters)

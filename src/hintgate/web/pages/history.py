@@ -265,11 +265,18 @@ class CallsFilters:
     tool: str | None = None
     tier: str | None = None
     verdict: str | None = None
+    user: str | None = None
     offset: int = 0
 
     def query(self, **changes: Any) -> str:
         """This filter set's query string, with `changes` applied."""
-        values = {"server": self.server, "tool": self.tool, "tier": self.tier, "verdict": self.verdict}
+        values = {
+            "server": self.server,
+            "tool": self.tool,
+            "tier": self.tier,
+            "verdict": self.verdict,
+            "user": self.user,
+        }
         values.update(changes)
         offset = changes.get("offset", self.offset)
         pairs = [(k, v) for k, v in values.items() if v and k != "offset"]
@@ -292,6 +299,8 @@ class CallsPage:
     verdict_choices: list[Choice]
     newer_href: str | None
     older_href: str | None
+    people: bool = False
+    """Whether the gateway knows people (an identity provider): the page then filters by person."""
 
 
 async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilters) -> CallsPage:
@@ -303,6 +312,7 @@ async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilter
             tool=filters.tool,
             tier=filters.tier,
             verdict=filters.verdict,
+            user=filters.user,
             limit=CALLS_PER_PAGE + 1,
             offset=filters.offset,
         )
@@ -331,6 +341,7 @@ async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilter
         + [Choice(v, verdict_names[v], filters.verdict == v) for v in VERDICTS],
         newer_href="/calls" + filters.query(offset=max(0, filters.offset - CALLS_PER_PAGE)) if filters.offset else None,
         older_href="/calls" + filters.query(offset=filters.offset + CALLS_PER_PAGE) if more else None,
+        people=gateway.config.identity is not None or filters.user is not None,
     )
 
 
