@@ -137,6 +137,7 @@ async def test_a_name_listed_twice_is_served_in_neither_copy_and_the_servers_hea
         call = await gateway.call("r_get_report")
         [server] = (await gateway.rest.get("/api/servers")).json()
         health = (await gateway.rest.get("/api/health")).json()
+        dashboard = (await gateway.rest.get("/fragments/servers")).text
         pins = await gateway.pins()
         again = await gateway.relist([accepted])
         log = "".join(gateway.running.log)
@@ -148,6 +149,7 @@ async def test_a_name_listed_twice_is_served_in_neither_copy_and_the_servers_hea
         "tool 'get_report' is listed more than once in one listing (a protocol error): none is served"
     ]
     assert health["status"] == "degraded"
+    assert "tool &#39;get_report&#39; is listed more than once" in dashboard  # the servers list on the dashboard
     assert "is listed 2 times in one listing" in log
     assert pins["get_report"]["state"] == "accepted"  # neither copy moved the pin
     assert pins["get_report"]["sha256"] == pins["get_report"]["accepted_sha256"]

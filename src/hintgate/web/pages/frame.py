@@ -124,7 +124,9 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
         ServerState(
             name=source.name,
             state=source.status.state.value,
-            reason=source.status.reason,
+            # A listing problem (a name listed twice, none of its copies served) shows beside the state's reason.
+            reason="; ".join(filter(None, (source.status.reason, *gateway.listing_problems.get(source.name, ()))))
+            or None,
             retry=_when(source.status.retry_at),
             since=_when(source.status.since),
             tools=len(source.tools),
