@@ -85,6 +85,8 @@ class CallOutcome:
     parent_call_id: str | None = None
     execution_type: str = "direct"
     user: str | None = None
+    result_findings: tuple[Mapping[str, Any], ...] = ()
+    result_action: str | None = None
 
     @property
     def outcome(self) -> str:
@@ -101,6 +103,11 @@ class CallOutcome:
             "approval": self.approval,
             "asked_via": self.asked_via,
             "waited_ms": None if self.waited_ms is None else round(self.waited_ms, 3),
+            **(
+                {"result_findings": list(self.result_findings), "result_action": self.result_action}
+                if self.result_findings
+                else {}
+            ),
         }
 
 
@@ -119,6 +126,8 @@ class CallAttempt:
     asked_via: str | None = None
     waited_ms: float | None = None
     upstream_ms: float | None = None
+    result_findings: tuple[Mapping[str, Any], ...] = ()
+    result_action: str | None = None
     refusal: str | None = None
 
     def add_upstream_time(self, began: float) -> None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from hintgate.arguments import argument_problem
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.catalog import CatalogEntry
+from hintgate.hints.resultscan import OnResultFinding, guard
 from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallAttempt, CallObserver, CallOutcome, Tracer
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
@@ -162,6 +163,8 @@ class ToolCalls:
         modern_versions: protocol versions whose questions go out as `InputRequiredResult`.
         caller_probe: gives, for a request, a check that its result can still reach the caller
             (None when it cannot tell); a queued call whose caller is gone is withdrawn.
+        on_result_finding: what reaches the client when a result speaks to the model
+            (`integrity.onResultFinding`; see `hints.resultscan`).
 
     Attributes:
         settings: the policy settings in force (the REST API may replace them).
@@ -170,6 +173,7 @@ class ToolCalls:
         approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
         approvals_command: the command that answers them from a terminal, when they are in a store.
         observers: told of every call's outcome.
+        on_result_finding: what reaches the client when a result speaks to the model.
     """
 
     def __init__(
@@ -184,6 +188,7 @@ class ToolCalls:
         tracer: Tracer | None = None,
         modern_versions: frozenset[str] = frozenset(),
         caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
+        on_result_finding: OnResultFinding = OnResultFinding.REDACT,
     ) -> None:
         self._sources = sources
         self._sessions = sessions
@@ -198,6 +203,7 @@ class ToolCalls:
         self.approvals_url: str | None = None
         self.approvals_command: str | None = None
         self._ahead: _Ahead | None = None
+        self.on_result_finding = on_result_finding
 
     def would_ask(self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
         """Whether the policy would ask about this call (arguments unchecked: ones that fail the schema are denied).
@@ -286,10 +292,23 @@ class ToolCalls:
                 state.record_approval(entry.name, arguments or {}, now, call_id=attempt.call_id)
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
                 result = await self._forward(ctx, session, entry, facts, arguments, params.get("_meta"), attempt)
-            if facts.open_world and not result.get("isError") and result.get("content"):
-                state.mark_result(facts, self.settings)
+            returned = not result.get("isError") and bool(result.get("content") or result.get("structuredContent"))
+            guarded = guard(result, action=self.on_result_finding, tool=entry.name)
+            if guarded.findings:
+                attempt.result_findings = tuple(f.to_json() for f in guarded.findings)
+                attempt.result_action = self.on_result_finding.value
+                logger.warning(
+                    "the result of %s speaks to the model (%s); %s it and tainted the session",
+                    entry.name,
+                    guarded.summary(),
+                    {"mark": "marked", "redact": "redacted", "block": "withheld"}[self.on_result_finding.value],
+                )
+                result = guarded.result
+            if returned or guarded.findings:
+                finding = guarded.summary()
+                state.mark_result(facts, self.settings, finding=finding)
                 if session is not None and session.policy is not state:
-                    session.policy.mark_result(facts, self.settings)
+                    session.policy.mark_result(facts, self.settings, finding=finding)
             return result
         except Exception as exc:
             error = str(exc)
@@ -365,6 +384,8 @@ class ToolCalls:
             waited_ms=attempt.waited_ms,
             parent_call_id=attempt.parent_call_id,
             execution_type=attempt.execution_type,
+            result_findings=attempt.result_findings,
+            result_action=attempt.result_action,
         )
 
     def _tell(self, outcome: CallOutcome) -> list[Awaitable[object]]:

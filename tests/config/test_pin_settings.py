@@ -39,3 +39,13 @@ def test_the_pins_file_is_relative_to_the_config_file(tmp_path: Path) -> None:
 def test_an_empty_pins_path_is_an_error() -> None:
     with pytest.raises(ConfigError, match=r"integrity\.pins"):
         parse_config({"mcpServers": {}, "integrity": {"pins": ""}})
+
+
+def test_what_reaches_the_client_of_a_result_that_speaks_to_the_model_is_redact_unless_set() -> None:
+    assert parse_config({"mcpServers": {}}).on_result_finding == "redact"
+    marked = parse_config({"mcpServers": {}, "integrity": {"onResultFinding": "mark"}})
+    assert marked.on_result_finding == "mark"
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"mcpServers": {}, "integrity": {"onResultFinding": "drop"}})
+    assert "integrity.onResultFinding" in str(caught.value)
+    assert 'expected "mark", "redact" or "block", got "drop"' in str(caught.value)

@@ -16,6 +16,7 @@ from hintgate.errors import ConfigError, UpstreamClosed, UpstreamDown, UpstreamR
 from hintgate.hints.annotations import Annotations, Hint, Inferred, Resolution, Tier, resolve
 from hintgate.hints.catalog import build_catalog, resolve_tool
 from hintgate.policy.decide import (
+    UNTRUSTED_CONTENT,
     CallFacts,
     Confirm,
     Decision,
@@ -500,7 +501,7 @@ def test_only_tools_whose_open_world_rests_on_evidence_taint_the_session() -> No
     set_open = resolve(declared=Annotations(read_only=True), overrides={Hint.OPEN_WORLD: True})
     claims_closed = resolve(declared=Annotations(read_only=True, open_world=False), trusted=False)
     assert taint_basis(facts(OPEN_BY_DEFAULT), evidence) is None
-    assert taint_basis(facts(claims_closed), evidence) is None
+    assert taint_basis(facts(claims_closed), evidence) == UNTRUSTED_CONTENT  # someone else's words, whatever its claim
     assert taint_basis(facts(READ_ONLY), evidence) is None
     assert taint_basis(facts(declared_open), evidence) == "its server declares it reaches the open world"
     assert taint_basis(facts(set_open), evidence) == "an operator's override says it reaches the open world"
@@ -527,13 +528,16 @@ def test_a_result_taints_the_session_only_when_its_tool_does_and_the_write_that_
 def test_explain_says_which_tools_would_taint() -> None:
     tools = [
         resolve_tool({"name": "fetch", "description": "Fetches a URL from the internet."}),
-        resolve_tool({"name": "get_note"}),
+        resolve_tool({"name": "get_note"}, trusted=True),
     ]
     entries = build_catalog([("n", "n", tools)]).entries
     rows = {row.tool: row for row in explain(entries.values(), PolicySettings(), (), (Mode.DEFAULT,))}
     assert rows["n_fetch"].to_json()["taints"] == rows["n_fetch"].taints
     assert "inference rule" in str(rows["n_fetch"].taints)
     assert rows["n_get_note"].taints is None
+    untrusted = build_catalog([("u", "u", [resolve_tool({"name": "get_note"}, trusted=False)])]).entries
+    [row] = explain(untrusted.values(), PolicySettings(), (), (Mode.DEFAULT,))
+    assert row.taints == UNTRUSTED_CONTENT
 
 
 def test_a_distrusted_claim_to_be_closed_world_still_counts_as_open_world() -> None:
@@ -987,3 +991,40 @@ def test_a_quarantined_tool_asks_in_every_mode_even_with_an_allow_rule(mode: Mod
 def test_a_deny_rule_still_denies_a_quarantined_tool() -> None:
     call = dataclasses.replace(facts(READ_ONLY), quarantine="held")
     assert run(call, rules=[Rule(DENY, tool="notes_*", index=0)]).verdict is DENY
+
+
+# ------------------------------------------------------------------ taint from results
+
+
+def test_an_untrusted_servers_content_taints_other_servers_writes_but_not_its_own() -> None:
+    settings = PolicySettings(mode=Mode.ACCEPT_EDITS)
+    read = facts(resolve(declared=Annotations()), tool="docs_get_doc", server="docs", trusted=False)
+    assert read.open_world is True  # by the spec default only: `taint: evidence` alone would not taint
+    session = SessionState()
+    assert session.mark_result(read, settings) is True
+    assert session.taint_reason == UNTRUSTED_CONTENT
+    other = run(facts(ADDITIVE, tool="notes_create_note", server="notes"), Mode.ACCEPT_EDITS, session=session)
+    own = run(facts(ADDITIVE, tool="docs_save", server="docs"), Mode.ACCEPT_EDITS, session=session)
+    assert (other.verdict, other.source) == (ASK, "taint:open-world")
+    assert own.verdict is ALLOW
+
+
+def test_a_second_untrusted_server_widens_the_taint_to_every_servers_writes() -> None:
+    settings = PolicySettings(mode=Mode.ACCEPT_EDITS)
+    session = SessionState()
+    session.mark_result(facts(resolve(declared=Annotations()), tool="a_get", server="a", trusted=False), settings)
+    session.mark_result(facts(resolve(declared=Annotations()), tool="b_get", server="b", trusted=False), settings)
+    assert run(facts(ADDITIVE, tool="a_save", server="a"), Mode.ACCEPT_EDITS, session=session).verdict is ASK
+
+
+def test_a_result_that_speaks_to_the_model_taints_even_from_a_trusted_closed_world_tool() -> None:
+    settings = PolicySettings(mode=Mode.ACCEPT_EDITS)
+    session = SessionState()
+    assert session.mark_result(facts(READ_ONLY, tool="notes_get"), settings) is False
+    assert session.mark_result(facts(READ_ONLY, tool="notes_get"), settings, finding="HG611: an order") is True
+    assert session.taint_reason is not None
+    assert "HG611" in session.taint_reason
+    assert run(facts(ADDITIVE, tool="notes_create"), Mode.ACCEPT_EDITS, session=session).verdict is ASK
+    off = SessionState()
+    off_settings = PolicySettings(mode=Mode.ACCEPT_EDITS, taint=Taint.OFF)
+    assert off.mark_result(facts(READ_ONLY), off_settings, finding="HG611: an order") is False

@@ -501,6 +501,8 @@ class GatewayConfig:
         timeouts: the gateway-wide default time limits.
         env_allow: variable names stdio children inherit beyond `DEFAULT_ENV_ALLOW`.
         on_change: what happens to a quarantined tool (`integrity.onChange`): `ask` on every call, or `hide`.
+        on_result_finding: what reaches the client when a tool result speaks to the model
+            (`integrity.onResultFinding`): `mark`, `redact` or `block`.
         pins_file: a pins file (`integrity.pins`) whose definitions are accepted at start.
         source: the file it came from, if any.
         warnings: things that load but deserve a look, located like errors.
@@ -512,6 +514,7 @@ class GatewayConfig:
     timeouts: Timeouts = field(default_factory=Timeouts)
     env_allow: tuple[str, ...] = ()
     on_change: str = "ask"
+    on_result_finding: str = "redact"
     pins_file: Path | None = None
     source: Path | None = None
     warnings: tuple[str, ...] = ()

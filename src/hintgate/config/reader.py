@@ -111,6 +111,7 @@ class _Reader:
         self.timeouts = Timeouts()
         self.env_allow: tuple[str, ...] = ()
         self.on_change = "ask"
+        self.on_result_finding = "redact"
         self.pins_file: Path | None = None
         self.sources: dict[str, SourceConfig] = {}
         self.sections: dict[str, str] = {}  # source name -> the config key of its section
@@ -271,6 +272,7 @@ class _Reader:
             timeouts=self.timeouts,
             env_allow=self.env_allow,
             on_change=self.on_change,
+            on_result_finding=self.on_result_finding,
             pins_file=self.pins_file,
             policy=self.policy,
             identity=self.identity,
@@ -363,7 +365,13 @@ class _Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["onChange", "pins"])
+        self.keys(m, path, ["onChange", "onResultFinding", "pins"])
+        act = self.string(m["onResultFinding"], (*path, "onResultFinding")) if "onResultFinding" in m else None
+        if act is not None:
+            if act not in ("mark", "redact", "block"):
+                self.error((*path, "onResultFinding"), f'expected "mark", "redact" or "block", got {json.dumps(act)}')
+            else:
+                self.on_result_finding = act
         if "onChange" in m and (how := self.string(m["onChange"], (*path, "onChange"))) is not None:
             if how not in ("ask", "hide"):
                 self.error((*path, "onChange"), f'expected "ask" or "hide", got {json.dumps(how)}')

@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
 
 __all__ = [
+    "UNTRUSTED_CONTENT",
     "CallFacts",
     "Confirm",
     "Decision",
@@ -255,6 +256,8 @@ class SessionState:
     taint_reason: str | None = None
     approved_once: set[str] = field(default_factory=set)
     approved_once_since_taint: set[str] = field(default_factory=set)
+    taint_scope: str | None = None
+    """The server whose own tools the taint leaves alone (it came only from that untrusted server's content)."""
     # call key -> (when it ran, whether the session was tainted then, the call's id)
     _approvals: dict[str, tuple[float, bool, str | None]] = field(default_factory=dict, init=False, repr=False)
 
@@ -279,19 +282,28 @@ class SessionState:
             self.tainted_by = tool
             self.taint_reason = reason
 
-    def mark_result(self, call: CallFacts, settings: PolicySettings) -> bool:
+    def mark_result(self, call: CallFacts, settings: PolicySettings, *, finding: str | None = None) -> bool:
         """`call` returned content: taint the session when its tool taints (`taint_basis`); True if it did now.
 
-        The call itself ran on an approval given before its own result
-        arrived; that approval counts as given after the taint, so its
-        identical idempotent retry is not asked again because of it.
+        A `finding` (the poisoning scan found the result addressing the model)
+        taints whatever the tool, unless taint is off. The call itself ran on
+        an approval given before its own result arrived; that approval counts
+        as given after the taint, so its identical idempotent retry is not
+        asked again because of it.
         """
-        if self.tainted_by is not None:
-            return False
-        reason = taint_basis(call, settings)
+        if finding is not None and settings.taint is not Taint.OFF:
+            reason: str | None = f"its result speaks to the model ({finding})"
+        else:
+            reason = taint_basis(call, settings)
         if reason is None:
             return False
+        scoped = reason == UNTRUSTED_CONTENT
+        if self.tainted_by is not None:
+            if self.taint_scope is not None and (not scoped or self.taint_scope != call.server):
+                self.taint_scope = None  # someone else's words now reach every server's tools
+            return False
         self.mark_open_world_result(call.tool, reason)
+        self.taint_scope = call.server if scoped else None
         key = _call_key(call.tool, call.arguments)
         found = None if key is None else self._approvals.get(key)
         if key is not None and found is not None:
@@ -408,10 +420,15 @@ def taint_basis(call: CallFacts, settings: PolicySettings) -> str | None:
     and messages, a URL parameter, an HTTP API), or an operator's override.
     The spec default alone does not taint: nearly every tool has it, since an
     untrusted server's closed-world claim is set aside. `taint: strict`
-    counts the default too.
+    counts the default too. Whatever its open world, content from an
+    untrusted server taints (`UNTRUSTED_CONTENT`) for the tools of other
+    servers: it is someone else's words, and the server's own tools could do
+    whatever it says without being told.
     """
-    if not call.open_world or settings.taint is Taint.OFF:
+    if settings.taint is Taint.OFF:
         return None
+    if not call.open_world:
+        return None if call.trusted else UNTRUSTED_CONTENT
     provenance = call.resolution.hints[Hint.OPEN_WORLD].provenance
     origin = provenance.origin
     if origin is Origin.OVERRIDE:
@@ -422,7 +439,11 @@ def taint_basis(call: CallFacts, settings: PolicySettings) -> str | None:
         return f"what it does says it reaches the open world (inference rule {provenance.rule})"
     if settings.taint is Taint.STRICT:
         return "it may reach the open world by the spec default, and taint is strict"
-    return None
+    return None if call.trusted else UNTRUSTED_CONTENT
+
+
+UNTRUSTED_CONTENT = "its server is untrusted: what it returns is someone else's words"
+"""Why an untrusted server's content taints, whatever its tool's open world (calls of that server stay as they were)."""
 
 
 def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -> Decision:
@@ -561,7 +582,9 @@ def decide(
     if rule is None and decision.verdict is Verdict.ALLOW and _reads_on_its_own_word(call):
         decision = _unvouched_read(call)
     tainted_by = session.tainted_by
-    tainted = tainted_by is not None and settings.taint_enabled and not call.read_only
+    tainted = (
+        tainted_by is not None and settings.taint_enabled and not call.read_only and session.taint_scope != call.server
+    )
     if decision.verdict is Verdict.ALLOW:
         if not tainted:
             return decision

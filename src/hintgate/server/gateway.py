@@ -35,6 +35,7 @@ from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pinfile import read_pins_file
 from hintgate.hints.pins import Pin
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
+from hintgate.hints.resultscan import OnResultFinding
 from hintgate.hints.scan import ScanFinding, high_findings, scan_texts, scan_tool
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import CallObserver, Tracer
@@ -163,6 +164,7 @@ class Gateway:
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
             caller_probe=lambda ctx: caller_probe(self._server, ctx),
+            on_result_finding=OnResultFinding(config.on_result_finding),
         )
         self._tasks: list[asyncio.Task[None]] = []
         self.stdio_connection: Any = None
@@ -251,6 +253,7 @@ class Gateway:
                 if verb in ("stop", "stop-keep", "restart"):
                     await self._stop_source(name)
             self.config = new
+            self.calls.on_result_finding = OnResultFinding(new.on_result_finding)
             started: list[Source] = []
             for name, verb in plan.items():
                 if verb == "stop":

@@ -148,6 +148,8 @@ class CallRow:
         tokens: input plus output tokens.
         execution: how it ran when not directly ("Retry by the gateway", "Retry by the client"), else None.
         parent_id: the call it repeats, for a retry.
+        result_finding: what the poisoning scan found in the result and did with it, when it spoke to the
+            model ("HG611, HG612 in the result: redacted"), else None.
     """
 
     id: str
@@ -166,6 +168,16 @@ class CallRow:
     tokens: int
     execution: str | None = None
     parent_id: str | None = None
+    result_finding: str | None = None
+
+
+def _result_finding(decision: Mapping[str, Any]) -> str | None:
+    findings = decision.get("result_findings")
+    if not isinstance(findings, list) or not findings:
+        return None
+    codes = ", ".join(sorted({str(f.get("code")) for f in findings if isinstance(f, Mapping)}))
+    done = {"mark": "marked", "redact": "redacted", "block": "withheld"}.get(str(decision.get("result_action")), "")
+    return f"The result spoke to the model ({codes}): {done}, and the session was tainted."
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -201,6 +213,7 @@ def call_row(row: Mapping[str, Any]) -> CallRow:
         tokens=int(row.get("input_tokens") or 0) + int(row.get("output_tokens") or 0),
         execution=_EXECUTION_NAMES.get(row.get("execution_type") or "direct"),
         parent_id=row.get("parent_call_id"),
+        result_finding=_result_finding(decision),
     )
 
 
