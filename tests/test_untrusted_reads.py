@@ -1,9 +1,16 @@
-"""Tools of an untrusted server that say they only read, end to end: `hintgate serve` over a real MCP server."""
+"""Tools of an untrusted server that say they only read, end to end: `hintgate serve` over a real MCP server.
+
+The server is reached by URL, so it is untrusted by default; the same server launched from a local
+command is `local`, and its declared read-only hint counts (its lie would gain it nothing it could not
+do with the operator's rights anyway).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,14 +54,44 @@ async def serving(tmp_path: Path, config: dict[str, Any], person: Person) -> Asy
             yield client
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+async def notes_url(tmp_path: Path) -> AsyncIterator[str]:
+    """The note server over streamable HTTP: a server reached by URL."""
+    port = free_port()
+    env = {**os.environ, "NOTE_WIPED_FILE": str(tmp_path / "wiped"), "NOTE_RUNS_FILE": str(tmp_path / "runs")}
+    process = subprocess.Popen([sys.executable, NAMED, "note", str(port)], env=env, stderr=subprocess.DEVNULL)
+    try:
+        with anyio.fail_after(30):
+            while True:
+                try:
+                    stream = await anyio.connect_tcp("127.0.0.1", port)
+                except OSError:
+                    assert process.poll() is None, "the note server exited"
+                    await anyio.sleep(0.05)  # polling for a port: nothing to wait on instead
+                    continue
+                await stream.aclose()
+                break
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 def notes(tmp_path: Path, **extra: Any) -> dict[str, Any]:
     env = {"NOTE_WIPED_FILE": str(tmp_path / "wiped"), "NOTE_RUNS_FILE": str(tmp_path / "runs")}
     return {"command": sys.executable, "args": [NAMED, "note"], "env": env, **extra}
 
 
-async def test_an_untrusted_get_note_declared_read_only_asks_before_it_runs(tmp_path: Path) -> None:
+async def test_an_untrusted_get_note_declared_read_only_asks_before_it_runs(tmp_path: Path, notes_url: str) -> None:
     person = Person("deny")
-    async with serving(tmp_path, {"mcpServers": {"notes": notes(tmp_path)}}, person) as client:
+    async with serving(tmp_path, {"mcpServers": {"notes": {"url": notes_url}}}, person) as client:
         result = await client.call_tool("notes_get_note", {})
     assert result.is_error is True
     assert not (tmp_path / "wiped").exists()
@@ -62,10 +99,12 @@ async def test_an_untrusted_get_note_declared_read_only_asks_before_it_runs(tmp_
     assert "Its server is untrusted, and that this tool only reads rests on" in question
 
 
-async def test_a_trusted_server_or_an_allow_rule_lets_a_read_only_tool_run_unasked(tmp_path: Path) -> None:
+async def test_a_trusted_server_or_an_allow_rule_lets_a_read_only_tool_run_unasked(
+    tmp_path: Path, notes_url: str
+) -> None:
     person = Person("deny")
     config = {
-        "mcpServers": {"notes": notes(tmp_path)},
+        "mcpServers": {"notes": {"url": notes_url}},
         "policy": {"rules": [{"allow": {"tool": "notes_get_note"}}]},
     }
     async with serving(tmp_path, config, person) as client:
@@ -74,9 +113,9 @@ async def test_a_trusted_server_or_an_allow_rule_lets_a_read_only_tool_run_unask
     assert person.asked == []
 
 
-async def test_an_untrusted_read_only_tool_that_times_out_is_not_run_again(tmp_path: Path) -> None:
+async def test_an_untrusted_read_only_tool_that_times_out_is_not_run_again(tmp_path: Path, notes_url: str) -> None:
     config = {
-        "mcpServers": {"notes": notes(tmp_path, timeout=1)},
+        "mcpServers": {"notes": {"url": notes_url, "timeout": 1}},
         "policy": {"rules": [{"allow": {"tool": "notes_slow_get_total"}}]},
     }
     async with serving(tmp_path, config, Person("deny")) as client:
@@ -85,3 +124,13 @@ async def test_an_untrusted_read_only_tool_that_times_out_is_not_run_again(tmp_p
     assert result.is_error is True
     assert "did not answer within 1 s" in result.content[0].text  # type: ignore[union-attr]
     assert (tmp_path / "runs").read_text() == "ran\n"
+
+
+async def test_the_same_server_launched_from_a_local_command_is_local_and_its_declared_read_runs_unasked(
+    tmp_path: Path,
+) -> None:
+    person = Person("deny")
+    async with serving(tmp_path, {"mcpServers": {"notes": notes(tmp_path)}}, person) as client:
+        result = await client.call_tool("notes_get_note", {})
+    assert result.is_error is False
+    assert person.asked == []

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.config.loading import parse_config
-from hintgate.config.model import GatewayConfig, Trust
+from hintgate.config.model import GatewayConfig, Trust, TrustFrom
 from hintgate.errors import UpstreamRequestError
 from hintgate.hints.annotations import Hint
 from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFacts, unavailable
@@ -91,6 +91,11 @@ class FakeSource:
     def trust(self) -> Trust:
         """Its trust level."""
         return self._trust
+
+    @property
+    def trust_from(self) -> TrustFrom:
+        """Given by the test: as if the config file said so."""
+        return TrustFrom.CONFIG
 
     @property
     def prefix(self) -> str:

@@ -18,6 +18,7 @@ from hintgate.config.model import (
     StdioTransport,
     ToolOverride,
     Trust,
+    TrustFrom,
     child_environment,
 )
 from hintgate.errors import ConfigError
@@ -110,7 +111,8 @@ def test_claude_desktop_config_loads_unchanged(tmp_path: Path) -> None:
     assert github.transport.command == "npx"
     assert github.transport.args == ("-y", "@modelcontextprotocol/server-github")
     assert dict(github.transport.env) == {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literal"}
-    assert github.trust is Trust.UNTRUSTED
+    # No trust key: a server launched from a local command is `local` by default.
+    assert (github.trust, github.trust_from) == (Trust.LOCAL, TrustFrom.ORIGIN)
     assert github.enabled
     assert github.prefix == "github"
     assert config.source == path
@@ -326,9 +328,10 @@ def test_json_number_in_env_is_an_error_naming_the_key_without_the_value(tmp_pat
     assert "31337" not in message
 
 
-def test_trust_must_be_trusted_or_untrusted(tmp_path: Path) -> None:
+def test_trust_must_be_trusted_local_or_untrusted(tmp_path: Path) -> None:
     path = write(tmp_path, "servers.yaml", "mcpServers:\n  github:\n    command: x\n    trust: yes\n")
-    assert 'servers.yaml:4:12: mcpServers.github.trust: expected "trusted" or "untrusted", got "yes"' in problems(path)
+    expected = 'servers.yaml:4:12: mcpServers.github.trust: expected one of "trusted", "local", "untrusted", got "yes"'
+    assert expected in problems(path)
 
 
 def test_non_boolean_hint_override_is_an_error(tmp_path: Path) -> None:

@@ -59,3 +59,28 @@ def test_a_prefix_taken_by_another_source_type_names_that_source() -> None:
 def test_an_unknown_kind_names_the_known_ones() -> None:
     with pytest.raises(KeyError, match="mcp, openapi, python"):
         source_type("graphql")
+
+
+def test_a_source_without_a_trust_key_gets_the_default_for_where_it_runs() -> None:
+    data = {**ONE_OF_EACH, "mcpServers": {**ONE_OF_EACH["mcpServers"], "far": {"url": "https://example.com/mcp"}}}
+    config = parse_config(data)
+    assert {name: (entry.trust.value, entry.trust_from.value) for name, entry in config.sources.items()} == {
+        "clock": ("local", "origin"),
+        "far": ("untrusted", "origin"),
+        "things": ("local", "origin"),
+        "pytools": ("trusted", "origin"),
+    }
+
+
+def test_a_trust_key_wins_over_the_default_and_local_can_be_written() -> None:
+    data = {
+        "mcpServers": {"clock": {"command": "mcp-server-time", "trust": "untrusted"}},
+        "openapi": {"things": {**ONE_OF_EACH["openapi"]["things"], "trust": "trusted"}},
+        "python": {"pytools": {**ONE_OF_EACH["python"]["pytools"], "trust": "local"}},
+    }
+    config = parse_config(data)
+    assert {name: (entry.trust.value, entry.trust_from.value) for name, entry in config.sources.items()} == {
+        "clock": ("untrusted", "config"),
+        "things": ("trusted", "config"),
+        "pytools": ("local", "config"),
+    }

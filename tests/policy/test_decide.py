@@ -109,13 +109,16 @@ def test_each_mode_decides_each_tier_as_documented(mode: Mode, tier: Tier) -> No
 def test_reasons_are_sentences_a_person_reads() -> None:
     assert run(facts(READ_ONLY)).reason == "Read-only tools run without asking."
     assert run(facts(DESTRUCTIVE), Mode.ACCEPT_EDITS).reason == (
-        "Destructive tools always ask: 'Always confirm destructive' is on."
+        "Destructive tools always ask: 'Always confirm destructive' is on. "
+        "To run it without asking: the allow rule {allow: {tool: notes_tool}}."
     )
     assert run(facts(ADDITIVE)).reason == (
-        "In default mode only read-only tools run without asking; this tool writes (additive, not destructive)."
+        "In default mode only read-only tools run without asking; this tool writes (additive, not destructive). "
+        "To run it without asking: the allow rule {allow: {tool: notes_tool}}."
     )
     assert run(facts(DESTRUCTIVE), Mode.READ_ONLY).reason == (
-        "Read-only mode runs only read-only tools; this tool is destructive."
+        "Read-only mode runs only read-only tools; this tool is destructive. "
+        "If it only reads, an override of readOnlyHint true says so; otherwise another mode runs it."
     )
 
 
@@ -421,7 +424,7 @@ def test_an_untrusted_tool_read_only_on_its_servers_word_asks(mode: Mode, basis:
     assert call.tier is Tier.READ_ONLY
     assert (decision.verdict, decision.source) == (ASK, "trust:untrusted")
     assert decision.reason.startswith("Its server is untrusted, and that this tool only reads rests on its ")
-    assert "an allow rule, an operator's override or a person's approval for this session" in decision.reason
+    assert "To believe the hints its server declares: hintgate trust notes." in decision.reason
 
 
 def test_an_untrusted_read_only_tool_runs_with_an_allow_rule_an_override_or_a_session_approval() -> None:
@@ -480,7 +483,8 @@ def test_taint_does_not_affect_bypass() -> None:
 def test_taint_is_mentioned_when_a_write_would_ask_anyway() -> None:
     decision = run(facts(ADDITIVE), Mode.DEFAULT, session=tainted())
     assert decision.source == "mode:default"
-    assert decision.reason.endswith("This session has also read content from an open-world tool (web_fetch).")
+    assert "This session has also read content from an open-world tool (web_fetch)." in decision.reason
+    assert decision.reason.endswith("To run it without asking: the allow rule {allow: {tool: notes_tool}}.")
 
 
 def test_the_first_open_world_tool_is_the_one_named() -> None:

@@ -1,9 +1,10 @@
 """Taint from evidence, end to end: a real `serve` process, the bundled notebook, a real web fetch, an MCP client.
 
-The notebook is untrusted here (as any server is by default), so its declared
-closed world is set aside and its tools are open world only by the spec
-default: reading them must not make accept-edits ask. A page fetched by
-`mcp-server-fetch` (open world by its declaration) must.
+The notebook is launched from a local command, so it is `local` by default and
+its declared closed world counts: reading it must not make accept-edits ask.
+Made untrusted, its closed-world claim is set aside and its tools are open
+world only by the spec default, which taints only under `taint: strict`. A
+page fetched by `mcp-server-fetch` (open world by its declaration) taints.
 """
 
 from __future__ import annotations
@@ -64,12 +65,21 @@ class Person:
         return types.ElicitResult(action="accept", content={"decision": "deny"})
 
 
-def demo_with_web(tmp_path: Path, **policy: Any) -> Path:
+def demo_with_web(tmp_path: Path, notes_trust: str | None = None, **policy: Any) -> Path:
     fetch = shutil.which("mcp-server-fetch", path=str(Path(sys.executable).parent))
     assert fetch is not None, "mcp-server-fetch is a test dependency"
     config = {
         "mcpServers": {
-            "notes": {"command": sys.executable, "args": ["-m", "hintgate.demo"]},
+            "notes": {
+                "command": sys.executable,
+                "args": ["-m", "hintgate.demo"],
+                # Untrusted, its writes run in accept-edits only where the operator vouches for the tier.
+                **(
+                    {"trust": notes_trust, "overrides": {"create_note": {"destructiveHint": False}}}
+                    if notes_trust
+                    else {}
+                ),
+            },
             "web": {
                 "command": fetch,
                 "args": ["--ignore-robots-txt", "--allow-private-ips"],
@@ -116,7 +126,8 @@ async def test_accept_edits_still_asks_for_writes_after_a_web_fetch(tmp_path: Pa
 
 async def test_strict_taint_asks_after_a_notebook_read_too(tmp_path: Path) -> None:
     person = Person()
-    config = demo_with_web(tmp_path, taint="strict")
+    # Untrusted, the notebook's closed-world claim is set aside: only the spec default says it is open.
+    config = demo_with_web(tmp_path, notes_trust="untrusted", taint="strict")
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(90):
         async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             await client.call_tool("notes_search_notes", {"query": "milk"})

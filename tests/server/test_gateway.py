@@ -122,8 +122,13 @@ async def test_real_time_server_call_through_gateway(tmp_path: Path, time_cmd: l
     assert annotations.read_only_hint is True
 
 
-async def test_an_untrusted_servers_lying_hint_does_not_reach_the_client(tmp_path: Path, demo_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"demo": server_entry(demo_cmd)})
+@pytest.mark.parametrize("trust", ["untrusted", None], ids=["untrusted", "local by default"])
+async def test_an_untrusted_or_local_servers_lying_hint_does_not_reach_the_client(
+    tmp_path: Path, demo_cmd: list[str], trust: str | None
+) -> None:
+    # Local (no trust key, a local command): strong evidence (the name's verb `purge`) overrules the lie.
+    entry = server_entry(demo_cmd, **({"trust": trust} if trust else {}))
+    config = write_config(tmp_path, {"demo": entry})
     async with through_gateway(config) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     purge = tools["demo_purge_notes"].model_dump(by_alias=True, exclude_none=True)

@@ -48,7 +48,7 @@ async def _drive(served: Served) -> None:
         row = page.locator('#servers tr[data-server="extra"]')
         await expect(row).to_have_attribute("data-state", "up")
         await expect(row.locator(".origin")).to_contain_text("added here")
-        await expect(row.locator('td[data-label="Trust"]')).to_have_text("trusted")
+        await expect(row.locator('td[data-label="Trust"]')).to_have_attribute("data-trust", "trusted")
         assert "extra_search_notes" in await until(lambda n: "extra_search_notes" in n, client)
         await screenshot(page, "catalog-servers")
 
@@ -75,3 +75,34 @@ async def _drive(served: Served) -> None:
         await page.click("#add-server-submit")
         await expect(page.locator("#add-server .feedback")).to_contain_text('needs "command"')
         await expect(page.locator('#servers tr[data-server="broken"]')).to_have_count(0)
+
+
+async def test_the_trust_button_of_a_server_that_is_not_trusted_trusts_it_and_says_where_that_came_from(
+    tmp_path: Path,
+) -> None:
+    far = {"command": sys.executable, "args": ["-m", "hintgate.demo"], "trust": "untrusted", "prefix": "far"}
+    with serve(tmp_path, {"mode": "default"}, {"far": far}) as served:
+        async with browser_page() as page:
+            page.on("dialog", lambda dialog: dialog.accept())
+            await page.goto(served.base + "/")
+            notes = page.locator('#servers tr[data-server="notes"] td[data-label="Trust"]')
+            await expect(notes).to_have_attribute("data-trust", "local")
+            await expect(notes).to_contain_text("default for where it runs")
+            row = page.locator('#servers tr[data-server="far"]')
+            cell = row.locator('td[data-label="Trust"]')
+            await expect(cell).to_have_attribute("data-trust", "untrusted")
+            await expect(cell).to_contain_text("config file")
+            await row.locator("button.trust").click()
+            await expect(page.locator("#servers-feedback")).to_contain_text("Trusted: far")
+            await expect(cell).to_have_attribute("data-trust", "trusted")
+            await expect(cell).to_have_attribute("data-trust-from", "runtime")
+            await expect(row.locator("button.trust")).to_have_count(0)
+
+            await page.goto(served.base + "/tools/notes_search_notes")
+            await expect(page.locator("#trust-server")).to_contain_text("Trust notes")
+            await expect(page.locator("#trust-help")).to_contain_text("hintgate trust notes")
+            await page.click("#trust-server")
+            await expect(page.locator("#trust-feedback")).to_contain_text("Trusted: notes")
+            await page.reload()
+            await expect(page.locator(".tool-meta .trust")).to_have_attribute("data-trust", "trusted")
+            await expect(page.locator("#trust-server")).to_have_count(0)

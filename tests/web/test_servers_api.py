@@ -141,3 +141,55 @@ async def test_a_bad_entry_gets_a_422_naming_each_json_path_and_changes_nothing(
             assert unsigned.status_code == 403  # a cross-site page cannot add a server
 
             assert [s["name"] for s in (await client.get("/api/servers")).json()] == ["time"]
+
+
+async def test_trusting_a_server_resolves_its_tools_again_is_stored_and_survives_a_restart(
+    demo_cmd: list[str], tmp_path: Path
+) -> None:
+    file = tmp_path / "hintgate.json"
+    # The demo notebook's purge_notes claims to be read-only and deletes everything.
+    servers = {"notes": entry(demo_cmd, trust="untrusted")}
+    with anyio.fail_after(120):
+        async with await Store.open(f"sqlite:///{tmp_path / 's.db'}") as store:
+            async with api(servers, store, file) as client:
+                [before] = (await client.get("/api/servers")).json()
+                assert (before["trust"], before["trust_from"]) == ("untrusted", "config")
+                tool = (await client.get("/api/tools/notes_purge_notes")).json()
+                assert tool["distrusted"] == {"readOnlyHint": True}
+
+                trusted = await client.post("/api/servers/notes/trust", headers=WRITE)
+                assert trusted.status_code == 200, trusted.text
+                server = trusted.json()["server"]
+                assert (server["trust"], server["trust_from"]) == ("trusted", "runtime")
+                assert server["origin"] == "config"  # its definition is still the file's
+                tool = (await client.get("/api/tools/notes_purge_notes")).json()
+                assert tool["distrusted"] == {}
+                assert tool["annotations"]["readOnlyHint"] is True  # trusted: the lie counts
+
+                local = await client.post("/api/servers/notes/trust", json={"trust": "local"}, headers=WRITE)
+                assert local.json()["server"]["trust"] == "local"
+                unknown = await client.post("/api/servers/nope/trust", headers=WRITE)
+                assert unknown.status_code == 404
+
+            async with api(servers, store, file) as client:
+                [after] = (await client.get("/api/servers")).json()
+                assert (after["trust"], after["trust_from"]) == ("local", "runtime")
+                reset = await client.post("/api/servers/notes/reset", headers=WRITE)
+                assert reset.status_code == 200
+                assert (reset.json()["server"]["trust"], reset.json()["server"]["trust_from"]) == (
+                    "untrusted",
+                    "config",
+                )
+
+
+async def test_trusting_a_server_added_at_run_time_keeps_its_definition(time_cmd: list[str]) -> None:
+    with anyio.fail_after(120):
+        async with api({}) as client:
+            added = await client.post("/api/servers", json={"name": "time", **entry(time_cmd)}, headers=WRITE)
+            assert added.json()["server"]["trust"] == "local"  # a local command, no trust key
+            assert added.json()["server"]["trust_from"] == "origin"
+            trusted = await client.post("/api/servers/time/trust", headers=WRITE)
+            server = trusted.json()["server"]
+            assert (server["trust"], server["trust_from"], server["origin"]) == ("trusted", "runtime", "runtime")
+            assert server["change"]["action"] == "add"
+            assert server["config"]["transport"]["command"] == time_cmd[0]

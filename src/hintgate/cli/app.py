@@ -43,7 +43,7 @@ from hintgate.cli.common import (
 )
 from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
-from hintgate.cli.servers import servers_app
+from hintgate.cli.servers import servers_app, trust_command
 from hintgate.cli.store_commands import calls, overrides_app, policy_reset, policy_stored, sessions
 from hintgate.errors import (
     BaselineFileError,
@@ -79,6 +79,7 @@ app.add_typer(quarantine_app, name="quarantine", hidden=True)  # the older name 
 app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")
 app.add_typer(servers_app, name="servers")
+app.command("trust")(trust_command)
 app.add_typer(pins_app, name="pins")
 app.command("call")(call)
 
@@ -553,6 +554,7 @@ def policy_explain(
     """A dry run: every tool, the verdict it would get in each mode, and why (for a person: --user, --group)."""
     from hintgate.cli.serve import collect_catalog
     from hintgate.hints.reports import explain_json, explain_text, print_json
+    from hintgate.hints.trust import trust_note
     from hintgate.policy.decide import Mode
     from hintgate.policy.explain import explain
 
@@ -571,13 +573,19 @@ def policy_explain(
         from hintgate.policy.principal import Principal, PrincipalKind
 
         who = Principal(user or "(any member)", PrincipalKind.USER, frozenset(group or ()))
-    rows = explain(entries, settings, rules, modes, who)
+    sources = gateway.sources.values()
+    rows = explain(entries, settings, rules, modes, who, trust_from={s.name: s.trust_from.value for s in sources})
     console = out()
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))
     else:
         table = explain_text(rows, modes, detailed=bool(mode), configured=settings.mode, width=console.width, wide=wide)
         print_wide(console, table, wide)
+        shown = {row.server for row in rows}
+        for source in sources:
+            note = trust_note(source.name, source.trust, source.trust_from) if source.name in shown else None
+            if note is not None:
+                console.print(f"server {note}", highlight=False, style="dim")
 
 
 def _chosen_tools(entries: list[Any], patterns: list[str]) -> list[Any]:

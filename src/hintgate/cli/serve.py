@@ -23,6 +23,7 @@ from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig, IdentityConfig
 from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, IdentityError, ListenError
+from hintgate.hints.trust import trust_note
 from hintgate.outcome import Tracer
 from hintgate.server.gateway import Gateway
 
@@ -136,6 +137,10 @@ def _report_start(gateway: Gateway, console: Console) -> None:
         status = source.status
         detail = f": {status.reason}" if status.reason else ""
         console.print(f"hintgate: server {source.name!r} is {status.state.value}{detail}", highlight=False)
+    for source in gateway.sources.values():
+        note = trust_note(source.name, source.trust, source.trust_from)
+        if note is not None:
+            console.print(f"hintgate: server {note}", highlight=False, soft_wrap=True)
     console.print(f"hintgate: serving {len(gateway.catalog.entries)} tools", highlight=False)
 
 

@@ -18,7 +18,7 @@ import typer
 from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, out
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 
-__all__ = ["servers_app"]
+__all__ = ["servers_app", "trust_command"]
 
 servers_app = typer.Typer(
     help="The servers of a running gateway: list, add, edit, remove, enable, disable.", no_args_is_help=True
@@ -114,7 +114,8 @@ _TRUST_MEANS = {
     "trusted": "its declared hints count as it declares them",
     "local": "its declared hints count unless strong evidence says a tool is riskier",
     "untrusted": "its declared hints count only where they make a tool look riskier, so its tools' own word that "
-    "they only read does not let them run unasked (`--trusted` on edit trusts it, an allow rule lets its reads run)",
+    "they only read does not let them run unasked (`hintgate trust NAME` trusts it, an allow rule lets its reads "
+    "run)",
 }
 _TRUST_FROM = {
     "config": "as its entry says",
@@ -147,7 +148,7 @@ def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) 
     if diff["unchanged"]:
         line += f"; left running: {', '.join(diff['unchanged'])}"
     console.print(line, markup=False, highlight=False, soft_wrap=True)
-    if server is not None and verb in ("added", "edited"):
+    if server is not None and (verb in ("added", "edited") or verb.startswith("trust")):
         console.print(_trust_line(server), markup=False, highlight=False, soft_wrap=True)
     for warning in result.get("warnings", []):
         console.print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
@@ -258,3 +259,32 @@ servers_app.command("disable", help="Stop a server but keep it configured.")(_si
 servers_app.command("reset", help="Drop a server's runtime change: the config file's entry applies again.")(
     _simple("reset", "POST", "/reset")
 )
+
+
+LevelOpt = Annotated[
+    str,
+    typer.Option(
+        "--level",
+        help="trusted: its declared hints count as declared; local: unless strong evidence says a tool is riskier; "
+        "untrusted: only when they make a tool look riskier.",
+    ),
+]
+
+
+def trust_command(
+    name: NameArg,
+    url: UrlOpt,
+    level: LevelOpt = "trusted",
+    token: TokenOpt = None,
+    output: FormatOpt = OutputFormat.TEXT,
+) -> None:
+    """Believe the hints a server of a running gateway declares (or set another trust level with --level).
+
+    Its tools are resolved again with the new level; the change is kept in the
+    gateway's store over its config file until `hintgate servers reset NAME`.
+    """
+    levels = ("trusted", "local", "untrusted")
+    if level not in levels:
+        fail(f"--level {level!r}: expected one of {', '.join(levels)}", EXIT_USAGE)
+    result = _request("POST", url, f"/api/servers/{quoted(name)}/trust", token, {"trust": level})
+    _report(result, f"trust {level}:", name, output)

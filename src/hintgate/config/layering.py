@@ -10,6 +10,11 @@ entry for it until the change is reset.
 An added or edited server is the same JSON as an `mcpServers` entry, read by
 the same validator as the file (`hintgate.config.mcp_entry`), so a body the
 API accepts is exactly an entry the file would accept.
+
+A trust change (`hintgate trust`) of a server defined at run time sets its
+entry's `trust`; of a config file's source (of any type), it is an overlay,
+`{"trust": LEVEL}`, kept with that source's enable or disable change. Either
+way the level's origin is `runtime`.
 """
 
 from __future__ import annotations
@@ -26,14 +31,17 @@ from hintgate.config.model import GatewayConfig, ServerConfig, SourceConfig, _fr
 from hintgate.config.reader import _Reader
 from hintgate.config.types import SOURCE_TYPES
 from hintgate.config.yamlpos import Key, Positions, format_path
+from hintgate.hints.trust import Trust, TrustFrom
 
 __all__ = [
     "ACTIONS",
+    "OVERLAY_KEYS",
     "Action",
     "EntryProblem",
     "InvalidEntry",
     "Layered",
     "ServerChange",
+    "is_overlay",
     "lay_over",
     "read_entry",
 ]
@@ -42,6 +50,15 @@ Action = Literal["add", "edit", "remove", "enable", "disable"]
 ACTIONS: tuple[Action, ...] = ("add", "edit", "remove", "enable", "disable")
 """What a runtime change does to a server: `add` one the file lacks, `edit` (replace) one it has,
 `remove`, `enable` or `disable` one."""
+
+
+OVERLAY_KEYS = frozenset({"trust"})
+"""The keys a change may lay over a config file's source without redefining it."""
+
+
+def is_overlay(config: Mapping[str, Any] | None) -> bool:
+    """Whether a change's `config` is an overlay of a file's source (`{"trust": ...}`), not a whole entry."""
+    return config is not None and bool(config) and set(config) <= OVERLAY_KEYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +193,11 @@ class Layered:
     def origin(self, name: str) -> Literal["config", "runtime"]:
         """`runtime` when the server's definition comes from a runtime change, else `config` (the file's)."""
         change = self.changes.get(name)
-        return "runtime" if change is not None and change.config is not None else "config"
+        return (
+            "runtime"
+            if change is not None and change.config is not None and not is_overlay(change.config)
+            else "config"
+        )
 
 
 def lay_over(file: GatewayConfig, changes: Iterable[ServerChange], *, environ: Mapping[str, str]) -> Layered:
@@ -192,7 +213,8 @@ def lay_over(file: GatewayConfig, changes: Iterable[ServerChange], *, environ: M
     for change in sorted(changes, key=lambda c: c.changed_at):
         name = change.name
         entry: SourceConfig | None
-        if change.config is not None:
+        overlay = is_overlay(change.config)
+        if change.config is not None and not overlay:
             try:
                 entry, _ = read_entry(name, change.config, base=file, environ=environ, others=sources)
             except InvalidEntry as exc:
@@ -200,6 +222,12 @@ def lay_over(file: GatewayConfig, changes: Iterable[ServerChange], *, environ: M
                 continue
         else:
             entry = sources.get(name)
+        if entry is not None and change.config is not None and "trust" in change.config:
+            level = change.config["trust"]
+            if level not in {t.value for t in Trust}:
+                problems.append(f"the runtime trust of server {json.dumps(name)} is skipped: {json.dumps(level)}")
+            else:
+                entry = dataclasses.replace(entry, trust=Trust(level), trust_from=TrustFrom.RUNTIME)  # type: ignore[type-var]
         if change.action == "remove":
             sources.pop(name, None)
         elif entry is None:

@@ -16,7 +16,7 @@ from hintgate.config.model import (
     HttpTransport,
     ServerConfig,
     StdioTransport,
-    Trust,
+    TrustFrom,
     _freeze,
     _redact_url,
     closest,
@@ -24,6 +24,7 @@ from hintgate.config.model import (
 from hintgate.config.oauth_entry import read_oauth
 from hintgate.config.reader import _Reader
 from hintgate.config.yamlpos import Key
+from hintgate.hints.trust import trust_by_origin
 
 __all__ = ["read_servers"]
 
@@ -124,12 +125,7 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
     expanded = len(reader.from_environment)
     start = len(reader.problems)
     transport = read_transport(reader, path, given, value_of)
-    trust = Trust.UNTRUSTED
-    if "trust" in given and (t := reader.string(value_of("trust"), given["trust"])) is not None:
-        if t in {member.value for member in Trust}:
-            trust = Trust(t)
-        else:
-            reader.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+    trust = reader.trust(value_of("trust"), given["trust"]) if "trust" in given else None
     flags = {s: reader.boolean(value_of(s), given[s]) for s in ("enabled", "disabled") if s in given}
     enabled = flags.get("enabled", not flags.get("disabled", False))
     if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
@@ -149,7 +145,8 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
     server = ServerConfig(
         name=name,
         transport=transport,
-        trust=trust,
+        trust=trust or trust_by_origin("mcp", remote=isinstance(transport, HttpTransport)),
+        trust_from=TrustFrom.ORIGIN if trust is None else TrustFrom.CONFIG,
         enabled=bool(enabled),
         prefix=prefix,
         include=lists.get("include") or (),

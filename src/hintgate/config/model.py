@@ -19,7 +19,6 @@ import os
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
@@ -29,6 +28,7 @@ from hintgate.config.source_config import SourceConfig
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
+from hintgate.hints.trust import Trust, TrustFrom
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.redaction import REDACTED, secret_values, url_secrets
 
@@ -49,8 +49,10 @@ __all__ = [
     "Timeouts",
     "ToolOverride",
     "Trust",
+    "TrustFrom",
     "child_environment",
     "match_override",
+    "trust_words",
 ]
 
 DEFAULT_ENV_ALLOW: tuple[str, ...] = (
@@ -73,13 +75,6 @@ carry credentials. Add them, or anything else, with `env: {allow: [...]}`.
 _PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
 _ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GLOB_CHARS = frozenset("*?[")
-
-
-class Trust(StrEnum):
-    """Whether a server's declared hints are believed (MCP: untrusted unless trusted)."""
-
-    TRUSTED = "trusted"
-    UNTRUSTED = "untrusted"
 
 
 @dataclass(frozen=True)
@@ -225,6 +220,8 @@ class ServerConfig(_ToolFilter):
     name: str
     transport: StdioTransport | HttpTransport
     trust: Trust = Trust.UNTRUSTED
+    trust_from: TrustFrom = TrustFrom.CONFIG
+    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
     enabled: bool = True
     prefix: str = ""
     include: tuple[str, ...] = ()
@@ -274,6 +271,7 @@ class ServerConfig(_ToolFilter):
             "name": self.name,
             "transport": transport,
             "trust": self.trust.value,
+            "trust_from": self.trust_from.value,
             "enabled": self.enabled,
             "prefix": self.prefix,
             "include": list(self.include),
@@ -299,7 +297,7 @@ class ServerConfig(_ToolFilter):
         else:
             how = f"{t.kind} {_redact_url(t.url)}" + (" with OAuth" if t.oauth is not None else "")
             secret_keys = sorted(t.headers)
-        parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
+        parts = [trust_words(self.trust, self.trust_from), f"prefix {json.dumps(self.prefix)}"]
         if secret_keys:
             parts.append(", ".join(f"{k}={REDACTED}" for k in secret_keys))
         if not self.enabled:
@@ -423,6 +421,8 @@ class OpenApiConfig:
     exclude: OperationFilter = field(default_factory=OperationFilter)
     naming: Literal["operationId", "method-path"] = "operationId"
     trust: Trust = Trust.UNTRUSTED
+    trust_from: TrustFrom = TrustFrom.CONFIG
+    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
     enabled: bool = True
     prefix: str = ""
     overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
@@ -457,7 +457,7 @@ class OpenApiConfig:
 
     def describe(self) -> str:
         """One line for people, secrets hidden."""
-        parts = [self.trust.value, f"prefix {json.dumps(self.prefix)}"]
+        parts = [trust_words(self.trust, self.trust_from), f"prefix {json.dumps(self.prefix)}"]
         if self.auth:
             parts.append(self.auth.describe())
         if not self.enabled:
@@ -482,6 +482,8 @@ class PythonConfig(_ToolFilter):
     registry: str
     path: tuple[str, ...] = ()
     trust: Trust = Trust.UNTRUSTED
+    trust_from: TrustFrom = TrustFrom.CONFIG
+    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
     enabled: bool = True
     prefix: str = ""
     include: tuple[str, ...] = ()
@@ -557,6 +559,11 @@ def _error(file: str, message: str, path: str | None = None) -> ConfigError:
     err = ConfigError(message)
     err.file, err.path = file, path
     return err
+
+
+def trust_words(trust: Trust, trust_from: TrustFrom) -> str:
+    """`local` or `local by default`: a trust level as config descriptions show it."""
+    return f"{trust.value} by default" if trust_from is TrustFrom.ORIGIN else trust.value
 
 
 def child_environment(server: ServerConfig, config: GatewayConfig, environ: Mapping[str, str]) -> dict[str, str]:

@@ -16,6 +16,7 @@ from hintgate.config.model import (
 )
 from hintgate.config.reader import _Reader
 from hintgate.config.yamlpos import Key
+from hintgate.hints.trust import TrustFrom, trust_by_origin
 
 __all__ = ["read_openapis"]
 
@@ -94,7 +95,8 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
         include=include or OperationFilter(),
         exclude=exclude or OperationFilter(),
         naming=naming,
-        trust=trust,
+        trust=trust or trust_by_origin("openapi", remote=False),
+        trust_from=TrustFrom.ORIGIN if trust is None else TrustFrom.CONFIG,
         enabled=enabled,
         prefix=prefix,
         overrides=_freeze(overrides),

@@ -13,6 +13,7 @@ from hintgate.config.model import (
 )
 from hintgate.config.reader import _Reader
 from hintgate.config.yamlpos import Key
+from hintgate.hints.trust import TrustFrom, trust_by_origin
 
 __all__ = ["read_pythons"]
 
@@ -75,7 +76,8 @@ def read_python(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
         name=name,
         registry=registry,
         path=dirs,
-        trust=trust,
+        trust=trust or trust_by_origin("python", remote=False),
+        trust_from=TrustFrom.ORIGIN if trust is None else TrustFrom.CONFIG,
         enabled=enabled,
         prefix=prefix,
         include=lists.get("include") or (),

@@ -490,20 +490,26 @@ class _Reader:
                 given[setting] = (*path, k)
         return given
 
+    def trust(self, value: Any, path: tuple[Key, ...]) -> Trust | None:
+        """A `trust` key's level; None (and a problem) when it is not one."""
+        text = self.string(value, path)
+        if text is None:
+            return None
+        if text not in {member.value for member in Trust}:
+            levels = ", ".join(f'"{member.value}"' for member in Trust)
+            self.error(path, f"expected one of {levels}, got {json.dumps(text)}")
+            return None
+        return Trust(text)
+
     def common(
         self, name: str, m: Mapping[str, Any], given: Mapping[str, tuple[Key, ...]]
-    ) -> tuple[Trust, bool, str, dict[str, ToolOverride], float | None]:
-        """trust, enabled, prefix, overrides and timeout, read as for MCP servers."""
+    ) -> tuple[Trust | None, bool, str, dict[str, ToolOverride], float | None]:
+        """trust (None when not given), enabled, prefix, overrides and timeout, read as for MCP servers."""
 
         def value_of(setting: str) -> Any:
             return m[str(given[setting][-1])]
 
-        trust = Trust.UNTRUSTED
-        if "trust" in given and (t := self.string(value_of("trust"), given["trust"])) is not None:
-            if t in {member.value for member in Trust}:
-                trust = Trust(t)
-            else:
-                self.error(given["trust"], f'expected "trusted" or "untrusted", got {json.dumps(t)}')
+        trust = self.trust(value_of("trust"), given["trust"]) if "trust" in given else None
         enabled = True
         if "enabled" in given and (flag := self.boolean(value_of("enabled"), given["enabled"])) is not None:
             enabled = flag

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from hintgate.config.model import ToolOverride, Trust
+    from hintgate.config.model import ToolOverride, Trust, TrustFrom
 
 __all__ = ["SourceConfig"]
 
@@ -29,6 +29,10 @@ class SourceConfig(Protocol):
     @property
     def trust(self) -> Trust:
         """Its trust level."""
+
+    @property
+    def trust_from(self) -> TrustFrom:
+        """Where its trust level came from."""
 
     @property
     def prefix(self) -> str:

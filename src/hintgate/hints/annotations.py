@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hintgate.errors import HintTypeError
+from hintgate.hints.trust import Trust
 
 __all__ = [
     "CAUTIOUS",
@@ -244,7 +245,7 @@ class Inferred:
     Attributes:
         value: the inferred value.
         rule: the id of the rule that produced it.
-        strength: how strong that rule's evidence is.
+        strength: how strong the evidence for the value is (strong when a strong rule agrees with a weak one).
         why: when other evidence disagreed and the riskier value was taken, what disagreed.
     """
 
@@ -262,8 +263,10 @@ class Resolved:
     Attributes:
         value: the value in force.
         provenance: where `value` came from.
-        distrusted: a declared value that was set aside because the source is
-            untrusted and it would have made the tool look safer.
+        distrusted: a declared value that was set aside because it would have
+            made the tool look safer: the source is untrusted, or (trust
+            `local`) strong evidence says the tool is riskier. The
+            resolution's `trust` tells which.
     """
 
     value: bool
@@ -290,7 +293,7 @@ class Resolution:
         declared: what the source declared.
         inferred: what inference produced, per hint.
         overrides: the operator's values, per hint.
-        trusted: whether the source's declarations were trusted.
+        trust: how far the source's declarations were believed.
     """
 
     hints: Mapping[Hint, Resolved]
@@ -298,12 +301,17 @@ class Resolution:
     declared: Annotations
     inferred: Mapping[Hint, Inferred]
     overrides: Mapping[Hint, bool]
-    trusted: bool
+    trust: Trust
     tier: Tier = field(init=False)
     """The tool's tier under these hints (computed once: the policy reads it on every call)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tier", tier_of(self))
+
+    @property
+    def trusted(self) -> bool:
+        """Whether a declared value that stands is believed (trust `trusted` or `local`)."""
+        return self.trust.believed
 
     def value(self, hint: Hint) -> bool:
         """The value in force for `hint`."""
@@ -329,6 +337,7 @@ def resolve(
     overrides: Mapping[Hint, bool] | None = None,
     title_override: str | None = None,
     trusted: bool = False,
+    trust: Trust | None = None,
 ) -> Resolution:
     """Resolve each hint on its own, first match wins.
 
@@ -336,12 +345,19 @@ def resolve(
     then the spec default. For an untrusted source a declared value only counts
     when it is at least as cautious as what would stand without it (inferred,
     else the default); otherwise that fallback wins and the declared value is
-    kept as `distrusted` for display.
+    kept as `distrusted` for display. For a `local` source a declared value
+    counts unless a strong inference gives the hint its cautious value: then
+    the riskier, inferred value wins and the declared one is kept the same way.
+
+    `trusted` is shorthand for `trust` trusted (True) or untrusted (False);
+    `trust`, when given, wins.
 
     When the resolved readOnly is true, destructive and idempotent have no
     meaning; they resolve to false and true unless overridden, with the
     provenance of the readOnly hint.
     """
+    if trust is None:
+        trust = Trust.TRUSTED if trusted else Trust.UNTRUSTED
     inferred = inferred or {}
     overrides = overrides or {}
     hints: dict[Hint, Resolved] = {}
@@ -353,7 +369,7 @@ def resolve(
         value = declared.get(hint)
         if value is None:
             hints[hint] = fallback
-        elif trusted or value == CAUTIOUS[hint] or value == fallback.value:
+        elif value == CAUTIOUS[hint] or value == fallback.value or _stands(trust, hint, inferred.get(hint)):
             hints[hint] = Resolved(value, Provenance(Origin.DECLARED))
         else:
             hints[hint] = Resolved(fallback.value, fallback.provenance, distrusted=value)
@@ -369,8 +385,19 @@ def resolve(
         declared=declared,
         inferred=dict(inferred),
         overrides=dict(overrides),
-        trusted=trusted,
+        trust=trust,
     )
+
+
+def _stands(trust: Trust, hint: Hint, evidence: Inferred | None) -> bool:
+    """Whether a declared value that would make the tool look safer than `evidence` does stands."""
+    if trust is Trust.TRUSTED:
+        return True
+    if trust is Trust.LOCAL:
+        # Only strong evidence for the cautious value overrules a local server: weak evidence is a
+        # word anywhere, and a mistaken hint is what strong evidence is good at catching.
+        return evidence is None or evidence.strength is not Strength.STRONG or evidence.value != CAUTIOUS[hint]
+    return False
 
 
 def _fallback(hint: Hint, inferred: Mapping[Hint, Inferred]) -> Resolved:

@@ -27,6 +27,7 @@ from hintgate.hints.annotations import (
 )
 from hintgate.hints.inference import infer
 from hintgate.hints.titles import TitleOrigin, title_from_name
+from hintgate.hints.trust import Trust
 
 __all__ = [
     "META_PREFIX",
@@ -175,6 +176,7 @@ def resolve_tool(
     *,
     facts: ToolFacts | None = None,
     trusted: bool = False,
+    trust: Trust | None = None,
     overrides: Mapping[Hint, bool] | None = None,
     title_override: str | None = None,
     profile: str | None = None,
@@ -188,6 +190,7 @@ def resolve_tool(
             elsewhere, the HTTP method, the config's overrides and title).
         trusted: whether the source's declared hints are believed; an
             untrusted source cannot make a tool look safer than inference does.
+        trust: the source's trust level (`hintgate.hints.trust`); when given it wins over `trusted`.
         overrides: operator values per hint, on top of the facts' overrides; they win over everything.
         title_override: an operator's annotation title, in place of the facts' title.
         profile: the HTTP-method inference profile (for tools of HTTP APIs).
@@ -219,6 +222,7 @@ def resolve_tool(
         overrides=overrides,
         title_override=title_override,
         trusted=trusted,
+        trust=trust,
     )
     return ResolvedTool(
         name=name,

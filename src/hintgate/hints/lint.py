@@ -450,8 +450,10 @@ def _tool_findings(tool: ResolvedTool) -> Iterable[Finding]:
     yield from _disagreements(tool)
     for reason in review_reasons(tool):
         yield Finding(reason.code, reason.message, name, reason.hint)
+    # A local server's declaration set aside by strong evidence is a contradiction, reported above (HG30x).
+    untrusted = not tool.resolution.trusted
     for hint, resolved in tool.resolution.hints.items():
-        if resolved.distrusted is not None:
+        if untrusted and resolved.distrusted is not None:
             yield Finding(
                 "HG308",
                 f"declared {hint.value} {str(resolved.distrusted).lower()} is not believed from an untrusted "

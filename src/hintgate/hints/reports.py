@@ -17,6 +17,7 @@ from hintgate.hints.annotations import Hint, Origin, Resolution, Tier
 from hintgate.hints.catalog import ResolvedTool
 from hintgate.hints.layout import Column, fit_table, short_id, when
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
+from hintgate.hints.trust import Trust, TrustFrom
 
 __all__ = [
     "call_outcome",
@@ -34,6 +35,7 @@ __all__ = [
     "overrides_text",
     "print_json",
     "sessions_text",
+    "trust_cell",
 ]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -326,7 +328,13 @@ def catalog_json(gateway: Any) -> str:
     return json.dumps(
         {
             "servers": [
-                {"name": u.name, "trust": u.trust.value, "status": u.status.to_json(), "tools": len(u.tools)}
+                {
+                    "name": u.name,
+                    "trust": u.trust.value,
+                    "trust_from": u.trust_from.value,
+                    "status": u.status.to_json(),
+                    "tools": len(u.tools),
+                }
                 for u in gateway.sources.values()
             ],
             "tools": [entry.to_json() for entry in gateway.catalog.entries.values()],
@@ -334,6 +342,13 @@ def catalog_json(gateway: Any) -> str:
         },
         indent=2,
     )
+
+
+def trust_cell(trust: Trust, trust_from: TrustFrom) -> str:
+    """`local (by default)`, `trusted (runtime)`, `untrusted`: a server's trust and, unless the file set it, why."""
+    if trust_from is TrustFrom.CONFIG:
+        return trust.value
+    return f"{trust.value} ({'by default' if trust_from is TrustFrom.ORIGIN else 'runtime'})"
 
 
 def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
@@ -344,7 +359,10 @@ def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
         Column("tools", priority=2, justify="right"),
         Column("trust", priority=3),
     ]
-    rows = [[u.name, u.status.state.value, str(len(u.tools)), u.trust.value] for u in gateway.sources.values()]
+    rows = [
+        [u.name, u.status.state.value, str(len(u.tools)), trust_cell(u.trust, u.trust_from)]
+        for u in gateway.sources.values()
+    ]
     servers = fit_table(columns, rows, width=width, wide=wide, title="servers")
     # A reason is a sentence: under the table it wraps between words instead of being cut.
     reasons = [

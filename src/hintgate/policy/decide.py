@@ -57,16 +57,17 @@ Precedence, first that applies wins:
 
 Trust is applied before all of this, by `hintgate.hints.annotations.resolve`: a
 declared hint of an untrusted server that would make the tool look safer is
-set aside (`Resolved.distrusted`), so no rule or mode sees it. When setting
-it aside changed the outcome, the reason says so and the source is
-`trust:untrusted`.
+set aside (`Resolved.distrusted`), so no rule or mode sees it; so is one of a
+`local` server that strong evidence contradicts. When setting it aside
+changed the outcome, the reason says so and the source is `trust:untrusted`
+or `trust:contradicted`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -74,6 +75,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
+from hintgate.hints.trust import Trust
 from hintgate.policy.principal import Principal
 from hintgate.policy.rules import Confirm, Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
 
@@ -116,6 +118,7 @@ class DecisionSource(StrEnum):
     AUTO_APPROVE_READ_ONLY = "preference:auto-approve-read-only"
     ALWAYS_CONFIRM_DESTRUCTIVE = "preference:always-confirm-destructive"
     UNTRUSTED = "trust:untrusted"
+    CONTRADICTED = "trust:contradicted"
     TAINT = "taint:open-world"
     SESSION_APPROVAL = "session-approval"
     IDEMPOTENT_RETRY = "retry:idempotent"
@@ -342,10 +345,11 @@ class SessionState:
 
 # ----------------------------------------------------------------- deciding
 
+_NOTHING_KNOWN = "no hints declared, inferred or set"
 _TIER_PHRASE = {
     Tier.ADDITIVE: "this tool writes (additive, not destructive)",
     Tier.DESTRUCTIVE: "this tool is destructive",
-    Tier.UNKNOWN: "nothing is known about this tool (no hints declared, inferred or set)",
+    Tier.UNKNOWN: f"nothing is known about this tool ({_NOTHING_KNOWN})",
 }
 _MODE_DECISIONS: Mapping[tuple[Mode, Tier], Decision] = {
     **{
@@ -365,7 +369,7 @@ _MODE_DECISIONS: Mapping[tuple[Mode, Tier], Decision] = {
     **{
         (mode, Tier.UNKNOWN): Decision(
             Verdict.ASK,
-            "Nothing is known about this tool (no hints declared, inferred or set), so it asks.",
+            f"Nothing is known about this tool ({_NOTHING_KNOWN}), so it asks.",
             DecisionSource.UNKNOWN_TOOL,
         )
         for mode in (Mode.DEFAULT, Mode.ACCEPT_EDITS)
@@ -387,6 +391,11 @@ _ASK_READ_ONLY = Decision(
     "Read-only tools ask too: 'Auto-approve read-only tools' is off.",
     DecisionSource.AUTO_APPROVE_READ_ONLY,
 )
+_ASK_WRITES_TOO = Decision(
+    Verdict.ASK,
+    "Read-only tools ask ('Auto-approve read-only tools' is off), so writes ask too, even in accept-edits mode.",
+    DecisionSource.AUTO_APPROVE_READ_ONLY,
+)
 _ASK_DESTRUCTIVE = Decision(
     Verdict.ASK,
     "Destructive tools always ask: 'Always confirm destructive' is on.",
@@ -401,10 +410,18 @@ _BYPASS = Decision(Verdict.ALLOW, "Bypass mode runs every call that no deny rule
 
 
 def _by_mode(tier: Tier, settings: PolicySettings) -> Decision:
-    """The mode's verdict for a tool of `tier` when no rule decides (bypass is handled before)."""
+    """The mode's verdict for a tool of `tier` when no rule decides (bypass is handled before).
+
+    Monotonic in the tier (read-only < additive write < destructive < unknown):
+    a mode never runs a tool unasked while it asks for one of a safer tier.
+    """
     mode = settings.mode
-    if tier is Tier.READ_ONLY and mode is not Mode.READ_ONLY and not settings.auto_approve_read_only:
-        return _ASK_READ_ONLY
+    if mode is not Mode.READ_ONLY and not settings.auto_approve_read_only:
+        if tier is Tier.READ_ONLY:
+            return _ASK_READ_ONLY
+        if mode is Mode.ACCEPT_EDITS and tier is not Tier.UNKNOWN:
+            # Writes running unasked while reads ask would be the policy upside down.
+            return _ASK_WRITES_TOO
     if mode is Mode.ACCEPT_EDITS and tier is Tier.DESTRUCTIVE:
         return _ASK_DESTRUCTIVE if settings.always_confirm_destructive else _ALLOW_DESTRUCTIVE
     return _MODE_DECISIONS[mode, tier]
@@ -457,6 +474,14 @@ def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -
         return decision
     if _by_mode(claimed, settings).verdict is not Verdict.ALLOW:
         return decision
+    if call.resolution.trust is Trust.LOCAL:
+        hint = Hint.READ_ONLY if claimed is Tier.READ_ONLY else Hint.DESTRUCTIVE
+        rule = call.resolution.hints[hint].provenance.rule
+        reason = (
+            f"{decision.reason} Its server declares it {claim[3:]}, but strong evidence (inference rule {rule}) "
+            "says otherwise, and the riskier value wins; `hintgate lint` reports the contradiction."
+        )
+        return Decision(decision.verdict, reason, DecisionSource.CONTRADICTED)
     reason = f"{decision.reason} Its server is untrusted, so its own claim {claim} was not used."
     return Decision(decision.verdict, reason, DecisionSource.UNTRUSTED)
 
@@ -480,6 +505,41 @@ def _reads_on_its_own_word(call: CallFacts) -> bool:
     )
 
 
+def _unvouched_write(call: CallFacts) -> Decision | None:
+    """The question for a write of an untrusted server the mode would run: its tier is the server's own word.
+
+    None when an operator's override of destructiveHint vouches for the tier.
+    Its reads ask (`_unvouched_read`); a write whose tier rests on the same
+    server-controlled text running unasked would let a riskier tool through
+    where a safer one asks.
+    """
+    provenance = call.resolution.hints[Hint.DESTRUCTIVE].provenance
+    if provenance.origin is Origin.OVERRIDE:
+        return None
+    if call.tier is Tier.ADDITIVE:
+        basis = _basis(call, Hint.DESTRUCTIVE)
+        what = f"that this write is additive (not destructive) rests on {basis}, which the server controls"
+    else:
+        what = "it is destructive"
+    reason = (
+        f"Its server is untrusted and {what}; its writes ask like its reads, so no write of it runs unasked "
+        "while its reads ask."
+    )
+    return Decision(Verdict.ASK, reason, DecisionSource.UNTRUSTED)
+
+
+def _basis(call: CallFacts, hint: Hint) -> str:
+    """What a hint's value rests on, for a reason: the server's declaration or inference from its text."""
+    provenance = call.resolution.hints[hint].provenance
+    if provenance.origin is Origin.DECLARED:
+        return "its own declaration"
+    if provenance.origin is Origin.DEFAULT:
+        return "the spec default"
+    return "its tool's name, description or schema" + (
+        f" (inference rule {provenance.rule})" if provenance.rule else ""
+    )
+
+
 def _unvouched_read(call: CallFacts) -> Decision:
     """The question for a read-only tool whose only word that it reads is its untrusted server's."""
     provenance = call.resolution.hints[Hint.READ_ONLY].provenance
@@ -491,8 +551,7 @@ def _unvouched_read(call: CallFacts) -> Decision:
         )
     reason = (
         f"Its server is untrusted, and that this tool only reads rests on {basis}, which the server controls; "
-        "untrusted read-only tools ask unless an allow rule, an operator's override or a person's approval "
-        "for this session covers them."
+        "untrusted read-only tools ask unless the operator vouches for them."
     )
     return Decision(Verdict.ASK, reason, DecisionSource.UNTRUSTED)
 
@@ -556,6 +615,10 @@ def decide(
 ) -> Decision:
     """Decide whether a call runs, asks or is denied; the precedence is in the module docstring.
 
+    The reason of an ask or a deny is true for this tool (hints declared and
+    set aside are named, not called undeclared) and, when the mode or the
+    server's trust decided, ends with the one step that changes it.
+
     Args:
         call: the tool, its resolved hints, its server's trust and the arguments.
         session: what the session approved and read; not changed here.
@@ -563,6 +626,81 @@ def decide(
         rules: the operator's rules, in config order.
         now: the current time in seconds, on the clock `SessionState.record_approval` was given.
     """
+    decision = _decide(call, session, settings, rules, now=now)
+    if decision.verdict is Verdict.ALLOW:
+        return decision
+    reason = decision.reason
+    if _NOTHING_KNOWN in reason:
+        reason = reason.replace(_NOTHING_KNOWN, _unknown_phrase(call))
+    fix = _FIXES.get(decision.by)
+    if fix is not None:
+        reason = f"{reason} {fix(call)}"
+    return dataclasses.replace(decision, reason=reason) if reason != decision.reason else decision
+
+
+def _unknown_phrase(call: CallFacts) -> str:
+    """Why a tool's tier is unknown, truly: nothing declared, or declared and set aside, or declared but not these."""
+    declared = call.resolution.declared.set_hints()
+    if not declared:
+        return _NOTHING_KNOWN
+    hints = call.resolution.hints
+    set_aside = [
+        f"{h.value} {str(r.distrusted).lower()}"
+        for h in (Hint.READ_ONLY, Hint.DESTRUCTIVE)
+        if (r := hints[h]).distrusted is not None
+    ]
+    if set_aside:
+        return (
+            f"its server declared {' and '.join(set_aside)}, set aside because the server is untrusted; "
+            "nothing is inferred or set"
+        )
+    return "neither readOnlyHint nor destructiveHint is declared, inferred or set"
+
+
+def _allow_rule(call: CallFacts) -> str:
+    return f"To run it without asking: the allow rule {{allow: {{tool: {call.tool}}}}}."
+
+
+def _trust_step(call: CallFacts) -> str:
+    return f"To believe the hints its server declares: hintgate trust {call.server}."
+
+
+def _override_step(call: CallFacts) -> str:
+    if call.resolution.declared.set_hints() and not call.trusted:
+        return _trust_step(call)
+    return (
+        f"To say what it does: an override of its hints (the tool's page on the dashboard, or the server's "
+        f"`overrides:`), or the allow rule {{allow: {{tool: {call.tool}}}}}."
+    )
+
+
+def _read_only_mode_step(_call: CallFacts) -> str:
+    return "If it only reads, an override of readOnlyHint true says so; otherwise another mode runs it."
+
+
+def _contradicted_step(_call: CallFacts) -> str:
+    return "If its declaration is right, an override of the hint says so."
+
+
+def _preference_step(_call: CallFacts) -> str:
+    return "Turning 'Auto-approve read-only tools' on runs read-only tools without asking."
+
+
+_FIXES: Mapping[DecisionSource, Callable[[CallFacts], str]] = {
+    DecisionSource.MODE_DEFAULT: _allow_rule,
+    DecisionSource.ALWAYS_CONFIRM_DESTRUCTIVE: _allow_rule,
+    DecisionSource.UNTRUSTED: _trust_step,
+    DecisionSource.UNKNOWN_TOOL: _override_step,
+    DecisionSource.MODE_READ_ONLY: _read_only_mode_step,
+    DecisionSource.CONTRADICTED: _contradicted_step,
+    DecisionSource.AUTO_APPROVE_READ_ONLY: _preference_step,
+}
+"""The one step that changes an ask or a deny the mode or trust gave, by what decided it."""
+
+
+def _decide(
+    call: CallFacts, session: SessionState, settings: PolicySettings, rules: Sequence[Rule], *, now: float
+) -> Decision:
     rule = _deciding_rule(call, rules) if rules else None
     if rule is not None and rule.effect is Verdict.DENY:
         return Decision(Verdict.DENY, rule.reason, DecisionSource.RULE, rule.id)
@@ -579,8 +717,11 @@ def decide(
         if rule is None
         else Decision(rule.effect, rule.reason, DecisionSource.RULE, rule.id)
     )
-    if rule is None and decision.verdict is Verdict.ALLOW and _reads_on_its_own_word(call):
-        decision = _unvouched_read(call)
+    if rule is None and decision.verdict is Verdict.ALLOW and not call.trusted:
+        if _reads_on_its_own_word(call):
+            decision = _unvouched_read(call)
+        elif not call.read_only:
+            decision = _unvouched_write(call) or decision
     tainted_by = session.tainted_by
     tainted = (
         tainted_by is not None and settings.taint_enabled and not call.read_only and session.taint_scope != call.server

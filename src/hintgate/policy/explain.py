@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint, Origin, Tier
+from hintgate.hints.trust import Trust
 from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, taint_basis
 from hintgate.policy.principal import Principal
 from hintgate.policy.rules import Mode, PolicySettings, Rule
@@ -46,9 +47,12 @@ def warnings(call: CallFacts, settings: PolicySettings | None = None) -> list[st
     claims = [_CLAIMS[hint, r.distrusted] for hint, r in hints.items() if r.distrusted is not None]
     if claims:
         # Only claims that were set aside: a declaration that was used is not news to the person asked.
-        out.append(
-            f"Its untrusted server says it is {' and '.join(claims)}; that was set aside, not used to approve it"
-        )
+        said = " and ".join(claims)
+        if call.resolution.trust is Trust.LOCAL:
+            said = f"Its server says it is {said}, but strong evidence says otherwise"
+        else:
+            said = f"Its untrusted server says it is {said}"
+        out.append(f"{said}; that was set aside, not used to approve it")
     return out
 
 
@@ -76,6 +80,7 @@ class ExplainRow:
         decisions: mode → decision, in the order asked for.
         warnings: the hint warnings an approval prompt would show.
         taints: why content it returns would taint the session (`taint_basis`); None when it would not.
+        trust: its server's trust level, and where that came from ("config", "origin", "runtime") when known.
     """
 
     tool: str
@@ -85,6 +90,7 @@ class ExplainRow:
     decisions: Mapping[Mode, Decision]
     warnings: tuple[str, ...]
     taints: str | None = None
+    trust: tuple[Trust, str | None] = (Trust.UNTRUSTED, None)
 
     def to_json(self) -> dict[str, Any]:
         """The `--format json` shape."""
@@ -96,6 +102,8 @@ class ExplainRow:
             "decisions": {mode.value: d.to_json() for mode, d in self.decisions.items()},
             "warnings": list(self.warnings),
             "taints": self.taints,
+            "trust": self.trust[0].value,
+            "trust_from": self.trust[1],
         }
 
 
@@ -105,10 +113,12 @@ def explain(
     rules: Sequence[Rule],
     modes: Sequence[Mode] = tuple(Mode),
     who: Principal | None = None,
+    trust_from: Mapping[str, str] | None = None,
 ) -> list[ExplainRow]:
     """A dry run: each tool's verdict and reason in each mode, in a fresh session with no arguments.
 
     With `who`, as that person (their name and groups) would get them; rules naming people apply only then.
+    `trust_from` gives, by server, where its trust came from, for the rows to say.
     """
     per_mode = [(mode, dataclasses.replace(settings, mode=mode)) for mode in modes]
     rows: list[ExplainRow] = []
@@ -124,6 +134,7 @@ def explain(
                 decisions=MappingProxyType(decisions),
                 warnings=tuple(warnings(call, settings)),
                 taints=taint_basis(call, settings),
+                trust=(call.resolution.trust, (trust_from or {}).get(call.server)),
             )
         )
     return rows

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from hintgate.config.model import GatewayConfig, Trust
+from hintgate.config.model import GatewayConfig
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import (
@@ -296,16 +296,16 @@ class Gateway:
             self._last_server_of.get(public, source.name) == source.name and public not in self._bound_names
         )
         facts = source.tool_facts(raw)
-        trusted = source.trust is Trust.TRUSTED
+        trust = source.trust
         overrides = self.stored_overrides.get(public) if owner else None
         title = self.overrides.titles.get(public) if owner else None
         profile = self.config.inference_profile
         return self.resolved.get(
             (source.name, name),
             raw,
-            (facts, trusted, overrides, title, profile),
+            (facts, trust, overrides, title, profile),
             lambda: resolve_tool(
-                raw, facts=facts, trusted=trusted, overrides=overrides, title_override=title, profile=profile
+                raw, facts=facts, trust=trust, overrides=overrides, title_override=title, profile=profile
             ),
         )
 
@@ -419,7 +419,7 @@ class Gateway:
         resolved = resolve_tool(
             raw,
             facts=facts,
-            trusted=source.trust is Trust.TRUSTED,
+            trust=source.trust,
             overrides=overrides,
             title_override=self.overrides.titles.get(entry.name),
             profile=self.config.inference_profile,

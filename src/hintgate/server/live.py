@@ -19,9 +19,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hintgate.config.layering import Action, EntryProblem, InvalidEntry, Layered, ServerChange, lay_over, read_entry
+from hintgate.config.layering import (
+    Action,
+    EntryProblem,
+    InvalidEntry,
+    Layered,
+    ServerChange,
+    is_overlay,
+    lay_over,
+    read_entry,
+)
 from hintgate.config.model import GatewayConfig, ServerConfig, SourceConfig
 from hintgate.errors import HintgateError
+from hintgate.hints.trust import Trust
 
 if TYPE_CHECKING:
     from hintgate.store import Store
@@ -284,6 +294,22 @@ class ServerSet:
             if file_entry is not None and file_entry.enabled == enabled:
                 return await self._commit(name, None)  # as the file has it: no change needed
             return await self._commit(name, ServerChange(name, action, None, datetime.now(UTC), actor))
+
+    async def set_trust(self, name: str, trust: Trust, *, actor: str) -> ChangeResult:
+        """Set how far a server's declared hints are believed; kept as a runtime change until reset.
+
+        Raises:
+            UnknownServer: no server of that name.
+        """
+        async with self._lock:
+            current = self._existing(name)
+            before = self._changes.get(name)
+            now = datetime.now(UTC)
+            if before is not None and before.config is not None and not is_overlay(before.config):
+                entry = {**before.config, "trust": trust.value}
+                return await self._commit(name, ServerChange(name, before.action, entry, now, actor))
+            action: Action = before.action if before is not None else ("enable" if current.enabled else "disable")
+            return await self._commit(name, ServerChange(name, action, {"trust": trust.value}, now, actor))
 
     async def reset(self, name: str, *, actor: str) -> ChangeResult:
         """Drop a server's runtime change: the config file's entry (or none) applies again.

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hintgate.config.model import SourceConfig, Trust
+from hintgate.config.model import SourceConfig, Trust, TrustFrom
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
 from hintgate.redaction import Redactor
@@ -123,7 +123,11 @@ class Source(Protocol):
 
     @property
     def trust(self) -> Trust:
-        """Whether its declared hints are believed."""
+        """How far its declared hints are believed."""
+
+    @property
+    def trust_from(self) -> TrustFrom:
+        """Where its trust level came from (the config file, the default for where it runs, a runtime change)."""
 
     @property
     def prefix(self) -> str:
@@ -256,8 +260,13 @@ class ConfiguredSource:
 
     @property
     def trust(self) -> Trust:
-        """Whether the hints it declares are believed."""
+        """How far the hints it declares are believed."""
         return self.config.trust
+
+    @property
+    def trust_from(self) -> TrustFrom:
+        """Where its trust level came from."""
+        return self.config.trust_from
 
     @property
     def prefix(self) -> str:

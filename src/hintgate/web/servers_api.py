@@ -21,6 +21,7 @@ from hintgate.config.layering import InvalidEntry
 from hintgate.config.model import ServerConfig
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Tier
+from hintgate.hints.trust import Trust
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ChangeResult, ServerChangeRefused, UnknownServer
 from hintgate.sources.base import Source, SourceState
@@ -55,7 +56,16 @@ class Server(_Model):
 
     name: str
     kind: str
-    trust: Literal["trusted", "untrusted"]
+    trust: Literal["trusted", "local", "untrusted"] = Field(
+        description="How far its declared hints are believed: as declared (trusted), unless strong evidence says a "
+        "tool is riskier (local), or only when they make a tool look riskier (untrusted)."
+    )
+    trust_from: Literal["config", "origin", "runtime"] = Field(
+        "config",
+        description="Where its trust came from: the config file's `trust` key, the default for where it runs "
+        "(a local command: local; a URL: untrusted; OpenAPI: local; Python: trusted), or a change made while the "
+        "gateway runs.",
+    )
     prefix: str
     status: SourceStatusOut
     tools: int
@@ -102,6 +112,16 @@ class ServerChanged(_Model):
     persisted: bool = Field(
         description="Whether the change is kept in the store (false: recording is off, so the "
         "change lasts until the gateway stops)."
+    )
+
+
+class TrustBody(_Model):
+    """How far to believe a server's declared hints."""
+
+    trust: Literal["trusted", "local", "untrusted"] = Field(
+        "trusted",
+        description="trusted: its declared hints count as declared; local: unless strong evidence says a tool is "
+        "riskier; untrusted: only when they make a tool look riskier.",
     )
 
 
@@ -190,6 +210,7 @@ def server_out(gateway: Gateway, source: Source) -> Server:
         name=source.name,
         kind=source.kind,
         trust=source.trust.value,
+        trust_from=source.trust_from.value,
         prefix=source.prefix,
         status=SourceStatusOut(
             state=status.state.value,
@@ -265,6 +286,14 @@ async def enable_server(request: Request, gateway: GatewayDep, name: str) -> Any
 async def disable_server(request: Request, gateway: GatewayDep, name: str) -> Any:
     """Stop a server but keep it configured; its tools leave the catalog."""
     return await _changed(gateway, name, gateway.server_set.set_enabled(name, False, actor=_actor(request)))
+
+
+@router.post("/servers/{name}/trust", response_model=ServerChanged, responses=_ERRORS)
+async def trust_server(request: Request, gateway: GatewayDep, name: str, body: TrustBody | None = None) -> Any:
+    """Set how far a server's declared hints are believed (default: trusted); kept as a runtime change over the
+    config file until reset. The server restarts and its tools are resolved again."""
+    level = Trust(body.trust) if body is not None else Trust.TRUSTED
+    return await _changed(gateway, name, gateway.server_set.set_trust(name, level, actor=_actor(request)))
 
 
 @router.post("/servers/{name}/reset", response_model=ServerChanged, responses=_ERRORS)

@@ -77,11 +77,17 @@ def apply(found: dict[Hint, Inferred], values: Effect, rule: str, why: str | Non
     """Record `values` under `rule` for the hints no earlier rule decided.
 
     Weak evidence only ever records the cautious value of a hint: on its own
-    it may make a tool look riskier, never safer.
+    it may make a tool look riskier, never safer. A hint decided on weak
+    evidence that a later strong rule agrees with becomes strong (its rule
+    stays the first one's).
     """
     strength = strength_of(rule)
     for hint, value in values.items():
-        if hint in found:
+        kept = found.get(hint)
+        if kept is not None:
+            if kept.strength is Strength.WEAK and strength is Strength.STRONG and kept.value == value:
+                # Strong evidence agrees: the value no longer rests on weak evidence alone.
+                found[hint] = Inferred(kept.value, kept.rule, Strength.STRONG, kept.why)
             continue
         if strength is Strength.WEAK and value != CAUTIOUS[hint]:
             continue

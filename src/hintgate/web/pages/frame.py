@@ -34,7 +34,8 @@ class ServerState:
         retry: when the next restart attempt is planned, if one is.
         since: when it entered this state.
         tools: how many tools it lists now.
-        trust: "trusted" or "untrusted".
+        trust: "trusted", "local" or "untrusted".
+        trust_from: where the trust came from: "config", "origin" (the default for where it runs) or "runtime".
         origin: "config" (the config file's entry) or "runtime" (an entry changed while the gateway runs).
         change: the runtime change in force ("add", "edit", "enable", "disable"), if any.
         oauth: it logs in with OAuth (its entry has an `oauth` block).
@@ -48,6 +49,7 @@ class ServerState:
     tools: int
     trust: str
     origin: str = "config"
+    trust_from: str = "config"
     change: str | None = None
     oauth: bool = False
 
@@ -131,6 +133,7 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
             since=_when(source.status.since),
             tools=len(source.tools),
             trust=source.trust.value,
+            trust_from=source.trust_from.value,
             origin=gateway.server_set.origin(source.name),
             change=change.action if (change := gateway.server_set.change(source.name)) is not None else None,
             oauth=_logs_in(gateway, source.name),

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint
+from hintgate.hints.trust import Trust, TrustFrom
 from hintgate.web import api
 from hintgate.web.badges import HINT_HELP, HINT_NAMES, provenance_text
 from hintgate.web.pages.catalog import ToolCard, first_calls, tool_card
@@ -64,6 +65,9 @@ class ToolPage:
     trusted: bool
     rows: list[HintRow]
     schema_json: str
+    trust: str = "untrusted"
+    trust_from: str = TrustFrom.CONFIG.phrase
+    trust_meaning: str = Trust.UNTRUSTED.meaning
     declared_title: str | None = None
     stored_title: str | None = None
     config_title: str | None = None
@@ -110,7 +114,10 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
         layout=layout(gateway, tool.title or tool.name, "catalog"),
         card=tool_card(tool, first_calls(gateway, [entry]).get(entry.name)),
         upstream_name=tool.upstream_name,
-        trusted=source is not None and source.trust.value == "trusted",
+        trusted=source is not None and source.trust is Trust.TRUSTED,
+        trust=(source.trust if source is not None else Trust.UNTRUSTED).value,
+        trust_from=(source.trust_from if source is not None else TrustFrom.CONFIG).phrase,
+        trust_meaning=(source.trust if source is not None else Trust.UNTRUSTED).meaning,
         rows=rows,
         schema_json=pretty_json(tool.input_schema),
         declared_title=entry.tool.declared_title,

@@ -1,0 +1,82 @@
+"""Trust levels: the default by where a source runs, and what `local` believes."""
+
+from __future__ import annotations
+
+from hintgate.hints.annotations import Annotations, Hint, Inferred, Origin, Strength, resolve
+from hintgate.hints.catalog import resolve_tool
+from hintgate.hints.trust import Trust, TrustFrom, trust_by_origin, trust_note
+
+
+def test_a_server_launched_from_a_command_is_local_and_one_reached_by_url_untrusted() -> None:
+    assert trust_by_origin("mcp", remote=False) is Trust.LOCAL
+    assert trust_by_origin("mcp", remote=True) is Trust.UNTRUSTED
+
+
+def test_openapi_operations_are_local_and_python_tools_trusted() -> None:
+    assert trust_by_origin("openapi", remote=False) is Trust.LOCAL
+    assert trust_by_origin("python", remote=False) is Trust.TRUSTED
+
+
+def test_a_kind_the_function_does_not_know_is_untrusted() -> None:
+    assert trust_by_origin("fake", remote=False) is Trust.UNTRUSTED
+
+
+def test_a_local_server_s_declared_read_only_counts_where_no_evidence_disagrees() -> None:
+    tool = resolve_tool(
+        {"name": "show_things", "annotations": {"readOnlyHint": True, "openWorldHint": False}}, trust=Trust.LOCAL
+    )
+    assert tool.resolution.value(Hint.READ_ONLY) is True
+    assert tool.resolution.hints[Hint.READ_ONLY].provenance.origin is Origin.DECLARED
+    assert tool.resolution.value(Hint.OPEN_WORLD) is False
+    assert tool.resolution.trusted
+
+
+def test_a_local_server_s_lying_read_only_loses_to_strong_evidence_and_is_kept_as_set_aside() -> None:
+    tool = resolve_tool(
+        {"name": "purge_notes", "description": "Remove every note.", "annotations": {"readOnlyHint": True}},
+        trust=Trust.LOCAL,
+    )
+    read_only = tool.resolution.hints[Hint.READ_ONLY]
+    assert (read_only.value, read_only.distrusted) == (False, True)
+    assert read_only.provenance.origin is Origin.INFERRED
+    assert tool.resolution.value(Hint.DESTRUCTIVE) is True
+
+
+def test_a_trusted_server_s_lying_read_only_stands() -> None:
+    tool = resolve_tool({"name": "purge_notes", "annotations": {"readOnlyHint": True}}, trust=Trust.TRUSTED)
+    assert tool.resolution.value(Hint.READ_ONLY) is True
+
+
+def test_weak_evidence_does_not_overrule_a_local_server_s_declaration() -> None:
+    weak = resolve(
+        declared=Annotations(destructive=False, read_only=False),
+        inferred={Hint.DESTRUCTIVE: Inferred(True, "desc.word", Strength.WEAK)},
+        trust=Trust.LOCAL,
+    )
+    assert weak.value(Hint.DESTRUCTIVE) is False
+    strong = resolve(
+        declared=Annotations(destructive=False, read_only=False),
+        inferred={Hint.DESTRUCTIVE: Inferred(True, "name.verb.delete", Strength.STRONG)},
+        trust=Trust.LOCAL,
+    )
+    assert (strong.value(Hint.DESTRUCTIVE), strong.hints[Hint.DESTRUCTIVE].distrusted) == (True, False)
+
+
+def test_a_local_server_may_always_say_its_tool_is_riskier() -> None:
+    tool = resolve_tool({"name": "get_thing", "annotations": {"readOnlyHint": False}}, trust=Trust.LOCAL)
+    assert tool.resolution.value(Hint.READ_ONLY) is False
+
+
+def test_trusted_shorthand_still_means_trusted_or_untrusted() -> None:
+    assert resolve(declared=Annotations(), trusted=True).trust is Trust.TRUSTED
+    assert resolve(declared=Annotations()).trust is Trust.UNTRUSTED
+
+
+def test_the_note_on_a_server_that_is_not_trusted_says_where_its_trust_came_from_and_the_command_that_changes_it() -> (
+    None
+):
+    note = trust_note("fetch", Trust.UNTRUSTED, TrustFrom.ORIGIN)
+    assert note is not None
+    assert note.startswith("fetch: untrusted (the default for where it runs): ")
+    assert note.endswith("hintgate trust fetch")
+    assert trust_note("git", Trust.TRUSTED, TrustFrom.CONFIG) is None
