@@ -636,10 +636,17 @@ def _plan(scripts: frozenset[str], present: frozenset[Phrase]) -> _Plan:
 _NEEDING = tuple(p for p in (SECRET_FILES, ENV_FILES, *PHRASES) if p.needs)
 
 
-@functools.lru_cache(maxsize=16384)
+_STARTING: dict[str, tuple[Phrase, ...]] = {}
+
+
 def _starting(word: str) -> tuple[Phrase, ...]:
-    """The phrases that can start with `word` (lowercase)."""
-    return tuple(p for p in PHRASES if p.first is not None and p.first.fullmatch(word))
+    """The phrases that can start with `word` (lowercase), remembered per word (a dict lookup on the hot path)."""
+    found = _STARTING.get(word)
+    if found is None:
+        found = tuple(p for p in PHRASES if p.first is not None and p.first.fullmatch(word))
+        if len(_STARTING) < 65536:  # words are bounded by the languages; text that invents words is not kept
+            _STARTING[word] = found
+    return found
 
 
 def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
@@ -649,11 +656,22 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
             yield phrase, found
     anchored = plan.anchored
     reached: dict[Phrase, int] = {}
-    for word in _WORD.finditer(text):
-        for phrase in _starting(word.group().lower()):
-            if phrase not in anchored or reached.get(phrase, -1) > word.start():
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lowercase is longer (İ): positions must come from the text itself
+        low = text
+    starting = _STARTING.get
+    for word in _WORD.finditer(low):
+        key = word.group()
+        phrases = starting(key)
+        if phrases is None:
+            phrases = _starting(key.lower())
+        if not phrases:
+            continue
+        at = word.start()
+        for phrase in phrases:
+            if phrase not in anchored or reached.get(phrase, -1) > at:
                 continue
-            match = phrase.regex.match(text, word.start())
+            match = phrase.regex.match(text, at)
             if match is not None and match.end() > match.start():
                 reached[phrase] = match.end()
                 yield phrase, match
