@@ -556,7 +556,8 @@ def _judge(
             continue
         findings[key] = ScanFinding(
             signal.phrase.code,
-            f"{path} has {signal.phrase.what}{where}{quoted}: {signal.found!r}",
+            f"{path} has {signal.phrase.what}{where}{quoted}: {signal.found!r}"
+            + (f" (decoded from {_HOW.get(signal.view.how, signal.view.how)})" if signal.view.hidden else ""),
             path,
             signal.start,
             signal.end,
