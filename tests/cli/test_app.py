@@ -282,7 +282,8 @@ def test_policy_explain_rejects_an_unknown_mode() -> None:
 
 def test_lint_of_a_configured_untrusted_server_reports_the_gateways_tiers(tmp_path: Path, demo_cmd: list[str]) -> None:
     config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:]}}}))
+    entry = {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "untrusted"}
+    config.write_text(json.dumps({"mcpServers": {"notes": entry}}))
     result = run("lint", "--format", "json", "--fail-on", "never", "--config", str(config), "--server", "notes")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
@@ -292,6 +293,22 @@ def test_lint_of_a_configured_untrusted_server_reports_the_gateways_tiers(tmp_pa
     assert any(f["code"] == "HG308" for f in report["findings"])  # its closed-world claims are not believed
     bare = json.loads(run("lint", "--format", "json", "--fail-on", "never", "--", *demo_cmd).stdout)
     assert not any(f["code"] == "HG308" for f in bare["findings"])
+
+
+def test_lint_and_infer_of_a_configured_local_server_resolve_as_the_gateway_does(
+    tmp_path: Path, demo_cmd: list[str]
+) -> None:
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:]}}}))
+    result = run("lint", "--format", "json", "--fail-on", "never", "--config", str(config), "--server", "notes")
+    report = json.loads(result.stdout)
+    linted = {t["name"]: t["tier"] for t in report["tools"]}
+    served = {t["name"]: t["tier"] for t in infer_json("--config", str(config), "--server", "notes")}
+    assert linted == served
+    # Local: the lying purge_notes loses to strong evidence, and lint reports the contradiction, not distrust.
+    assert served["purge_notes"] == "destructive"
+    assert any(f["code"] == "HG301" and f["tool"] == "purge_notes" for f in report["findings"])
+    assert not any(f["code"] == "HG308" for f in report["findings"])
 
 
 def test_lint_fails_on_a_poisoned_description_and_sarif_points_at_its_span(tmp_path: Path) -> None:

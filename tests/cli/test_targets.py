@@ -94,3 +94,6 @@ def test_a_bare_target_is_linted_with_the_trust_the_gateway_gives_its_origin(tmp
     config.write_text(json.dumps({"mcpServers": {"time": {"command": "mcp-server-time", "trust": "trusted"}}}))
     configured = parse_target([], config=str(config), server="time").lint_trust()
     assert (configured.level, configured.source, configured.believed) == ("trusted", "config", True)
+    config.write_text(json.dumps({"mcpServers": {"time": {"command": "mcp-server-time"}}}))
+    by_origin = parse_target([], config=str(config), server="time").lint_trust()
+    assert (by_origin.level, by_origin.source, by_origin.believed) == ("local", "default for a local command", True)

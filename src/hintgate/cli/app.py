@@ -260,6 +260,7 @@ def infer(
                 resolve_tool(
                     raw,
                     trusted=listing.target.trusted,
+                    trust=listing.target.server.trust if listing.target.server else None,
                     overrides=overrides,
                     title_override=override.title if override else None,
                     profile=profile,

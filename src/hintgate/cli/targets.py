@@ -22,6 +22,7 @@ from hintgate.config.model import (
     ServerConfig,
     StdioTransport,
     Trust,
+    TrustFrom,
     child_environment,
 )
 from hintgate.errors import TargetError, ToolsFileError
@@ -64,7 +65,10 @@ class Target:
         """
         if self.server is not None:
             level = self.server.trust
-            return LintTrust(level.value, "config", level is Trust.TRUSTED)
+            if self.server.trust_from is TrustFrom.CONFIG:
+                return LintTrust(level.value, "config", level.believed)
+            remote = isinstance(self.server.transport, HttpTransport)
+            return LintTrust(level.value, f"default for a {'URL' if remote else 'local command'}", level.believed)
         if isinstance(self.transport, HttpTransport):
             return LintTrust(Trust.UNTRUSTED.value, "default for a URL", believed=False)
         origin = "default for a tools file" if self.file is not None else "default for a local command"

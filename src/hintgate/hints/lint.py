@@ -20,6 +20,7 @@ from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, ti
 from hintgate.hints.review import review_reasons
 from hintgate.hints.scan import SCAN_RULES, Level, ScanFinding, scan_tool
 from hintgate.hints.titles import TitleOrigin
+from hintgate.hints.trust import Trust
 
 __all__ = [
     "EXPECT_CODES",
@@ -379,14 +380,23 @@ def lint_tools(
         others: tool name → server for other servers' tools, so a
             description that uses one is reported (HG615).
     """
+    level: Trust | None = None
     if trust is not None:
         trusted = trust.believed
+        # Resolve with the gateway's level itself: a local server's declaration loses to strong evidence.
+        level = Trust(trust.level) if trust.level in {t.value for t in Trust} else None
     report = LintReport(target=target, tools=[], server=server, trust=trust)
     findings = report.findings
     for raw in tools:
         name = str(raw.get("name", ""))
         hints, title = overrides(name) if overrides is not None else ({}, None)
-        options: dict[str, Any] = {"trusted": trusted, "profile": profile, "overrides": hints, "title_override": title}
+        options: dict[str, Any] = {
+            "trusted": trusted,
+            "trust": level,
+            "profile": profile,
+            "overrides": hints,
+            "title_override": title,
+        }
         try:
             resolved = resolve_tool(raw, **options)
         except HintTypeError:
