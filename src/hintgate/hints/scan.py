@@ -547,7 +547,11 @@ def _judge(
         or (bool(role) and any(s.phrase.what not in _ROLE_TAGS for s in live))
     )
     findings: dict[tuple[str, int, int], ScanFinding] = {}
+    # "read [~/.ssh/id_rsa]": the files named show where; the verb before them only decides the level.
+    named = any(s.phrase is SECRET_FILES for s in signals)
     for signal in signals:
+        if named and signal.phrase.code == "HG613" and signal.phrase.kind == REACH:
+            continue
         level = Level.HIGH if high and signal.discount is None and signal.phrase.code != "HG614" else Level.WARNING
         where = "" if signal.phrase.lang == "en" else f" ({signal.phrase.lang})"
         quoted = f" ({signal.discount})" if signal.discount else ""
