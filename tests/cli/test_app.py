@@ -292,6 +292,7 @@ def test_lint_of_a_configured_untrusted_server_reports_the_gateways_tiers(tmp_pa
     assert linted == served
     assert any(f["code"] == "HG308" for f in report["findings"])  # its closed-world claims are not believed
     bare = json.loads(run("lint", "--format", "json", "--fail-on", "never", "--", *demo_cmd).stdout)
+    assert bare["trust"]["level"] == "local"
     assert not any(f["code"] == "HG308" for f in bare["findings"])
 
 
@@ -309,6 +310,9 @@ def test_lint_and_infer_of_a_configured_local_server_resolve_as_the_gateway_does
     assert served["purge_notes"] == "destructive"
     assert any(f["code"] == "HG301" and f["tool"] == "purge_notes" for f in report["findings"])
     assert not any(f["code"] == "HG308" for f in report["findings"])
+    assert report["trust"]["level"] == "local"
+    bare = json.loads(run("lint", "--format", "json", "--fail-on", "never", "--", *demo_cmd).stdout)
+    assert {t["name"]: t["tier"] for t in bare["tools"]} == served  # a bare command is linted as local too
 
 
 def test_lint_fails_on_a_poisoned_description_and_sarif_points_at_its_span(tmp_path: Path) -> None:
@@ -354,15 +358,12 @@ def test_lint_passes_a_server_whose_export_download_and_backup_status_tools_are_
     document = json.loads(result.stdout)
     assert document["findings"] == []
     assert document["summary"]["tiers"]["declared"] == document["summary"]["tiers"]["resolved"]
-    assert document["trust"] == {
-        "level": "trusted",
-        "source": "default for a local command",
-        "declared_hints_count": True,
-    }
+    assert document["trust"]["level"] == "local"
+    assert document["trust"]["source"] == "default for a local command"
     lying = run("lint", "--", sys.executable, NOTEBOOK, "lying")
     assert lying.exit_code == EXIT_FINDINGS
     assert "HG301 declared-read-only-but-writes  export_notebook_to_disk" in lying.stdout
-    assert "trust: trusted (default for a local command)" in lying.stdout
+    assert "trust: local (default for a local command)" in lying.stdout
 
 
 def test_a_baseline_written_filled_in_and_checked_in_lets_correct_annotations_pass(

@@ -8,6 +8,7 @@ import pytest
 from hintgate.cli.targets import parse_target, read_tools_file
 from hintgate.config.model import HttpTransport, StdioTransport
 from hintgate.errors import TargetError, ToolsFileError
+from hintgate.hints.trust import Trust
 
 
 def test_words_after_the_options_are_a_stdio_command() -> None:
@@ -82,18 +83,27 @@ def test_bad_tools_files_name_the_file_and_json_path(tmp_path: Path, text: str, 
 
 
 def test_a_bare_target_is_linted_with_the_trust_the_gateway_gives_its_origin(tmp_path: Path) -> None:
-    command = parse_target(["mcp-server-time"]).lint_trust()
-    assert (command.level, command.source, command.believed) == ("trusted", "default for a local command", True)
-    url = parse_target(["https://mcp.example.com/mcp"]).lint_trust()
-    assert (url.level, url.source, url.believed) == ("untrusted", "default for a URL", False)
+    command = parse_target(["mcp-server-time"]).gateway_trust()
+    assert (command.level, command.source) == (Trust.LOCAL, "default for a local command")
+    url = parse_target(["https://mcp.example.com/mcp"]).gateway_trust()
+    assert (url.level, url.source) == (Trust.UNTRUSTED, "default for a URL")
     tools = tmp_path / "tools.json"
     tools.write_text('{"tools": []}')
-    listing = parse_target([str(tools)]).lint_trust()
-    assert (listing.source, listing.believed) == ("default for a tools file", True)
+    assert parse_target([str(tools)]).gateway_trust().level is Trust.LOCAL
     config = tmp_path / "c.json"
-    config.write_text(json.dumps({"mcpServers": {"time": {"command": "mcp-server-time", "trust": "trusted"}}}))
-    configured = parse_target([], config=str(config), server="time").lint_trust()
-    assert (configured.level, configured.source, configured.believed) == ("trusted", "config", True)
-    config.write_text(json.dumps({"mcpServers": {"time": {"command": "mcp-server-time"}}}))
-    by_origin = parse_target([], config=str(config), server="time").lint_trust()
-    assert (by_origin.level, by_origin.source, by_origin.believed) == ("local", "default for a local command", True)
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "time": {"command": "mcp-server-time", "trust": "trusted"},
+                    "clock": {"command": "mcp-server-time"},
+                    "web": {"url": "https://mcp.example.com/mcp"},
+                }
+            }
+        )
+    )
+    time = parse_target([], config=str(config), server="time").gateway_trust()
+    assert (time.level, time.source) == (Trust.TRUSTED, "set in the config file")
+    clock = parse_target([], config=str(config), server="clock").gateway_trust()
+    assert (clock.level, clock.source) == (Trust.LOCAL, "the default for where it runs")
+    assert parse_target([], config=str(config), server="web").gateway_trust().level is Trust.UNTRUSTED

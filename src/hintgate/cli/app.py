@@ -194,7 +194,7 @@ def lint(
             profile=profile,
             expect=expected,
             # What the gateway would do with this server: its config's trust, else the default for its origin.
-            trust=listing.target.lint_trust(),
+            trust=listing.target.gateway_trust(),
             overrides=overrides,
         )
     except HintgateError as exc:
@@ -259,8 +259,7 @@ def infer(
             tools.append(
                 resolve_tool(
                     raw,
-                    trusted=listing.target.trusted,
-                    trust=listing.target.server.trust if listing.target.server else None,
+                    trust=listing.target.gateway_trust().level,
                     overrides=overrides,
                     title_override=override.title if override else None,
                     profile=profile,

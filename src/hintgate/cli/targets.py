@@ -22,11 +22,11 @@ from hintgate.config.model import (
     ServerConfig,
     StdioTransport,
     Trust,
-    TrustFrom,
     child_environment,
 )
 from hintgate.errors import TargetError, ToolsFileError
 from hintgate.hints.lint import LintTrust
+from hintgate.hints.trust import trust_by_origin
 
 __all__ = ["Listing", "Target", "fetch_listing", "parse_target", "read_tools_file"]
 
@@ -54,25 +54,23 @@ class Target:
         """Whether the config says this server is trusted (a bare target is not)."""
         return self.server is not None and self.server.trust is Trust.TRUSTED
 
-    def lint_trust(self) -> LintTrust:
-        """The trust the gateway would give this target, for `hintgate lint`, and where it comes from.
+    def gateway_trust(self) -> LintTrust:
+        """The trust the gateway would give this target, for `lint` and `infer`, and where it comes from.
 
-        A configured server gets its config's. A bare command is a program its
-        user runs with their own rights: a lying hint gains it nothing, so its
-        declared hints count (lint still reports where evidence contradicts
-        them). A URL is someone else's service: untrusted. A tools file is the
-        project's own listing, linted like a local command.
+        A configured server gets the trust the gateway gives it (its `trust`
+        key, else the default for where it runs). A bare target gets the
+        default for where it runs (`trust_by_origin`): a command is `local`, a
+        URL `untrusted`. A tools file is the project's own listing: `local`,
+        like the command that produced it.
         """
         if self.server is not None:
-            level = self.server.trust
-            if self.server.trust_from is TrustFrom.CONFIG:
-                return LintTrust(level.value, "config", level.believed)
-            remote = isinstance(self.server.transport, HttpTransport)
-            return LintTrust(level.value, f"default for a {'URL' if remote else 'local command'}", level.believed)
-        if isinstance(self.transport, HttpTransport):
-            return LintTrust(Trust.UNTRUSTED.value, "default for a URL", believed=False)
-        origin = "default for a tools file" if self.file is not None else "default for a local command"
-        return LintTrust(Trust.TRUSTED.value, origin, believed=True)
+            return LintTrust(self.server.trust, self.server.trust_from.phrase)
+        if self.file is not None:
+            return LintTrust(Trust.LOCAL, "default for a tools file")
+        remote = isinstance(self.transport, HttpTransport)
+        return LintTrust(
+            trust_by_origin("mcp", remote=remote), "default for a URL" if remote else "default for a local command"
+        )
 
 
 @dataclass(frozen=True, slots=True)

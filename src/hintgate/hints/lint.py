@@ -243,22 +243,21 @@ class LintTrust:
     """The trust a target was linted with, as the gateway would give it, and where that came from.
 
     Attributes:
-        level: the trust level as a config writes it (``trusted``, ``untrusted``...).
-        source: where it came from: ``config``, or the default for the target's origin
-            (``default for a local command``, ``default for a URL``, ``default for a tools file``).
-        believed: whether the server's declared hints count.
+        level: the trust level the tools are resolved with.
+        source: where it came from: ``set in the config file``, or the default
+            for the target's origin (``default for a local command``,
+            ``default for a URL``, ``default for a tools file``).
     """
 
-    level: str
+    level: Trust
     source: str
-    believed: bool
 
     def __str__(self) -> str:
-        return f"{self.level} ({self.source})"
+        return f"{self.level.value} ({self.source})"
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"level": self.level, "source": self.source, "declared_hints_count": self.believed}
+        return {"level": self.level.value, "source": self.source, "meaning": self.level.meaning}
 
 
 @dataclass(slots=True)
@@ -373,18 +372,14 @@ def lint_tools(
         expect: tier → tool names, from an expect file.
         trusted: whether the server's declared hints are believed, when `trust` is not given.
         trust: the trust the gateway would give the server (from its config,
-            else by where it runs); it decides whether declared hints are
-            believed, and the report says which was used.
+            else by where it runs); the tools are resolved with it, and the
+            report says which was used.
         overrides: tool name → the config's (hint overrides, title), so the
             resolved hints and tiers are the gateway's.
         others: tool name → server for other servers' tools, so a
             description that uses one is reported (HG615).
     """
-    level: Trust | None = None
-    if trust is not None:
-        trusted = trust.believed
-        # Resolve with the gateway's level itself: a local server's declaration loses to strong evidence.
-        level = Trust(trust.level) if trust.level in {t.value for t in Trust} else None
+    level = trust.level if trust is not None else None
     report = LintReport(target=target, tools=[], server=server, trust=trust)
     findings = report.findings
     for raw in tools:

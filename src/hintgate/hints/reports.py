@@ -125,7 +125,7 @@ def lint_text(report: LintReport) -> Group:
         header.append(f"  ({report.server})", style="dim")
     parts.append(header)
     if report.trust is not None:
-        parts.append(Text(f"trust: {report.trust}: {_trust_meaning(report.trust.believed)}", style="dim"))
+        parts.append(Text(f"trust: {report.trust}: {report.trust.level.meaning}", style="dim"))
     if report.findings:
         # One finding a few lines: a message wraps between words at any width, never inside a name.
         ordered = sorted(report.findings, key=lambda f: (-f.level.rank, f.tool or "", f.code))
@@ -147,12 +147,6 @@ def lint_text(report: LintReport) -> Group:
             parts += [line, Padding(Text(f"because: {accepted.reason}", style="dim"), (0, 0, 0, 8))]
     parts.append(_summary_table(report))
     return Group(*parts)
-
-
-def _trust_meaning(believed: bool) -> str:
-    if believed:
-        return "declared hints count; lint reports where evidence contradicts them"
-    return "declared hints count only where they make a tool look riskier"
 
 
 def _at(span: Span) -> str:
@@ -279,7 +273,7 @@ def lint_markdown(report: LintReport) -> str:
     if report.server:
         lines += [f"Server: {report.server}", ""]
     if report.trust is not None:
-        lines += [f"Trust: {report.trust}: {_trust_meaning(report.trust.believed)}.", ""]
+        lines += [f"Trust: {report.trust}: {report.trust.level.meaning}.", ""]
     lines += [
         f"**{len(report.tools)} tools**, {report.annotated} annotated ({report.coverage:.0%}); "
         f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTE]} notes.",
