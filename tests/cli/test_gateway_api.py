@@ -121,11 +121,15 @@ def test_a_quarantine_command_whose_gateway_does_not_answer_is_exit_3_naming_its
 @pytest.mark.parametrize(
     ("trust", "said"),
     [
-        ({"trust": "untrusted"}, "trust: untrusted: its declared hints count only where they make a tool look riskier"),
-        ({"trust": "trusted"}, "trust: trusted: its declared hints count as it declares them"),
+        (
+            {"trust": "untrusted", "trust_from": "origin"},
+            "notes: untrusted (the default for where it runs): a declared hint counts only when it makes the tool "
+            "look riskier",
+        ),
+        ({"trust": "trusted", "trust_from": "config"}, "notes: trusted (set in the config file): its declared hints"),
         (
             {"trust": "local", "trust_from": "origin"},
-            "trust: local (the default for where it runs): its declared hints count unless strong evidence",
+            "notes: local (the default for where it runs): a declared hint counts unless strong evidence",
         ),
     ],
 )

@@ -110,26 +110,19 @@ def _entry(
     return body
 
 
-_TRUST_MEANS = {
-    "trusted": "its declared hints count as it declares them",
-    "local": "its declared hints count unless strong evidence says a tool is riskier",
-    "untrusted": "its declared hints count only where they make a tool look riskier, so its tools' own word that "
-    "they only read does not let them run unasked (`hintgate trust NAME` trusts it, an allow rule lets its reads "
-    "run)",
-}
-_TRUST_FROM = {
-    "config": "as its entry says",
-    "origin": "the default for where it runs",
-    "runtime": "changed while the gateway runs",
-}
-
-
 def _trust_line(server: dict[str, Any]) -> str:
-    """What the trust a server got means for its tools, and where it came from when the gateway says, in one line."""
-    trust = str(server.get("trust") or "untrusted")
-    source = _TRUST_FROM.get(str(server.get("trust_from")))
-    where = f" ({source})" if source else ""
-    return f"trust: {trust}{where}: {_TRUST_MEANS.get(trust, 'see docs/security.md')}"
+    """The trust a server got, where it came from, what it does to its tools and how to change it, in one line."""
+    from hintgate.hints.trust import Trust, TrustFrom, trust_note
+
+    try:
+        trust = Trust(server["trust"])
+        source = TrustFrom(server.get("trust_from") or TrustFrom.CONFIG.value)
+    except (KeyError, ValueError):
+        return f"trust: {server.get('trust')}"
+    # trust_note says nothing of a trusted server (there is nothing to change); the line still says its level.
+    return trust_note(server["name"], trust, source) or f"{server['name']}: {trust.value} ({source.phrase}): " + (
+        f"{trust.meaning} as declared"
+    )
 
 
 def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) -> None:
