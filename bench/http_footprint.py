@@ -67,6 +67,7 @@ def _spawn(
     config = work / "hintgate.json"
     config.write_text(json.dumps({"mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}}}))
     argv = [sys.executable, *python, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
+    argv.append("--no-require-token")  # measures memory per session, not sign-in
     env = dict(os.environ, HOME=str(work), HINTGATE_DATA_DIR=str(work))
     sink = subprocess.DEVNULL if stderr is None else stderr
     return subprocess.Popen([*argv, *extra], env=env, stdout=subprocess.DEVNULL, stderr=sink)

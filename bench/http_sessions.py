@@ -199,6 +199,7 @@ async def run_era(name: str, opts: argparse.Namespace, work: Path) -> dict[str, 
     )
     env = {**os.environ, "HOME": str(work), "HINTGATE_DATA_DIR": str(work / name), "PYTHONUNBUFFERED": "1"}
     argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
+    argv.append("--no-require-token")  # measures sessions, not sign-in
     argv += ["--db", f"sqlite:///{work}/{name}.db"]
     log = work / f"{name}.log"
     with log.open("wb") as sink:

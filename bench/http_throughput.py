@@ -272,6 +272,7 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
         if label == "hintgate-sdk-path":
             env = dict(base, HINTGATE_HTTP_FAST="0")  # every request through the MCP SDK's own HTTP path
         argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
+        argv.append("--no-require-token")  # the peers take no token either: like for like
         targets.append(Target(label, [*argv, *extra], env, port))
     if opts.identity:
         port = _free_port()

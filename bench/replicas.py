@@ -163,7 +163,8 @@ def _gateways(
                 data.mkdir()
                 port = _free_port()
                 argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(_config(work))]
-                argv += ["--http", f"127.0.0.1:{port}"]
+                # Measures approvals across replicas, not sign-in: no API token on loopback.
+                argv += ["--http", f"127.0.0.1:{port}", "--no-require-token"]
                 if setup == "sqlite-norecord":
                     argv.append("--no-record")
                 elif setup == "sqlite-record":

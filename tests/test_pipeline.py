@@ -272,7 +272,7 @@ async def test_both_protocol_eras_ask_over_http(tmp_path: Path, filesystem_cmd: 
     # A shared sealing key (what replicas behind one load balancer set) for the 2026-07-28 run.
     env = {"HINTGATE_STATE_KEY": "9f2c4be1a7d04c55b8e3f0a6d2c7e91b"} if mode != "legacy" else {}
     with running_gateway("--config", str(config), "--no-record", env=env) as gateway, anyio.fail_after(60):
-        async with Client(gateway.mcp_url, mode=mode, elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode=mode, elicitation_callback=person) as client:  # type: ignore[arg-type]
             denied = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
             unchanged = target.read_text()
             approved = await client.call_tool("fs_write_file", {"path": str(target), "content": "y"})
@@ -295,8 +295,8 @@ async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
     )
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
         async with (
-            Client(gateway.mcp_url, mode="legacy") as client,
-            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+            Client(gateway.mcp_transport(), mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
         ):
             call = asyncio.ensure_future(client.call_tool("fs_write_file", {"path": str(target), "content": "queued"}))
             while not (pending := (await rest.get("/api/approvals")).json()):
@@ -337,8 +337,8 @@ async def test_a_queued_call_sends_progress_while_it_waits_when_the_client_asked
 
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
         async with (
-            Client(gateway.mcp_url, mode="legacy") as client,
-            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+            Client(gateway.mcp_transport(), mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
         ):
             arguments = {"path": str(target), "content": "kept waiting"}
             call = asyncio.ensure_future(client.call_tool("fs_write_file", arguments, progress_callback=progress))
@@ -351,11 +351,11 @@ async def test_a_queued_call_sends_progress_while_it_waits_when_the_client_asked
     assert target.read_text() == "kept waiting"
 
 
-async def _raw_http_call(mcp_url: str, arguments: dict[str, Any]) -> tuple[Any, str, Any]:
+async def _raw_http_call(mcp_url: str, arguments: dict[str, Any], auth: dict[str, str]) -> tuple[Any, str, Any]:
     """Open a streamable HTTP session by hand and start a write_file call; returns (client, session id, stream)."""
     import httpx
 
-    http = httpx.AsyncClient(timeout=30)
+    http = httpx.AsyncClient(timeout=30, headers=auth)
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     init = {
         "jsonrpc": "2.0",
@@ -384,8 +384,10 @@ async def test_a_queued_write_whose_caller_is_gone_is_withdrawn_and_never_runs(
         tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
     )
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
-        async with httpx.AsyncClient(base_url=gateway.base_url) as rest:
-            http, session_id, stream = await _raw_http_call(gateway.mcp_url, {"path": str(target), "content": "x"})
+        async with httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest:
+            http, session_id, stream = await _raw_http_call(
+                gateway.mcp_url, {"path": str(target), "content": "x"}, gateway.headers
+            )
             headers = {"mcp-session-id": session_id, "mcp-protocol-version": "2025-11-25"}
             while not (pending := (await rest.get("/api/approvals")).json()):
                 await asyncio.sleep(0.05)

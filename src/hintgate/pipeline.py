@@ -53,6 +53,7 @@ from hintgate.policy.decide import (
     should_retry,
 )
 from hintgate.policy.explain import warnings
+from hintgate.policy.own_places import OwnPlaces
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
@@ -172,6 +173,7 @@ class ToolCalls:
         approvals: calls waiting for a person.
         approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
         approvals_command: the command that answers them from a terminal, when they are in a store.
+        own_places: the gateway's listening addresses and data directory: a call naming them asks.
         observers: told of every call's outcome.
         on_result_finding: what reaches the client when a result speaks to the model.
     """
@@ -202,6 +204,7 @@ class ToolCalls:
         self._caller_probe = caller_probe
         self.approvals_url: str | None = None
         self.approvals_command: str | None = None
+        self.own_places = OwnPlaces()
         self._ahead: _Ahead | None = None
         self.on_result_finding = on_result_finding
 
@@ -214,7 +217,8 @@ class ToolCalls:
         session = self._sessions.for_request(ctx)
         connectionless = ctx.protocol_version in self._modern
         state = session.policy_state(connectionless=connectionless)
-        facts = CallFacts.from_entry(entry, arguments, session.principal)
+        named = self.own_places.named_in(arguments)
+        facts = CallFacts.from_entry(entry, arguments, session.principal, names_gateway=named)
         decision = decide(facts, state, self.settings, self.rules, now=time.time())
         if decision.verdict is not Verdict.ASK and not connectionless:  # a connectionless state is the call's copy
             self._ahead = _Ahead((ctx, entry, arguments, self.settings, self.rules), session, state, facts, decision)
@@ -249,7 +253,12 @@ class ToolCalls:
             session = self._sessions.for_request(ctx) if ctx is not None else None
             modern = ctx is not None and ctx.protocol_version in self._modern
             state = session.policy_state(connectionless=modern) if session is not None else SessionState()
-            facts = CallFacts.from_entry(entry, arguments, session.principal if session is not None else None)
+            facts = CallFacts.from_entry(
+                entry,
+                arguments,
+                session.principal if session is not None else None,
+                names_gateway=self.own_places.named_in(arguments),
+            )
         else:
             session, state, facts = ahead.session, ahead.state, ahead.facts
         # A call its server would reject is refused before anyone is asked to approve it.

@@ -1,7 +1,9 @@
 """Test doubles for code that uses hintgate, and for hintgate's own tests.
 
 `FakeSource` is a source of tools kept in memory: no process, no network.
-`running_gateway` starts a real `hintgate serve --http` and yields its URLs.
+`running_gateway` starts a real `hintgate serve --http` and yields its URLs
+and the API token it printed (`RunningGateway.headers` carries it; connect
+the SDK's client with `Client(running.mcp_transport())`).
 `in_memory_gateway` runs a gateway over fake sources and connects the MCP
 SDK's client to it in-process:
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import inspect
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -32,6 +35,7 @@ from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFa
 __all__ = ["FakeSource", "RunningGateway", "in_memory_gateway", "running_gateway", "text_result"]
 
 Handler = Callable[[Mapping[str, Any]], Any]
+_BEARER = re.compile(r"Authorization: Bearer ([A-Za-z0-9_\-.~+/=]+)")
 
 
 def text_result(text: str, *, is_error: bool = False) -> dict[str, Any]:
@@ -183,11 +187,31 @@ class RunningGateway:
     base_url: str
     process: subprocess.Popen[str]
     log: list[str]
+    token: str | None = None
+    """The API token it printed; None when it serves without one (`--no-require-token`)."""
 
     @property
     def mcp_url(self) -> str:
         """Its MCP endpoint."""
         return f"{self.base_url}/mcp"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The headers a request to it carries: the token as a bearer token, when it needs one."""
+        return {"Authorization": f"Bearer {self.token}"} if self.token is not None else {}
+
+    @asynccontextmanager
+    async def mcp_transport(self) -> AsyncIterator[Any]:
+        """The streamable HTTP transport to its MCP endpoint, sending the token: `mcp.Client(this)`."""
+        import httpx2
+        from mcp.client.streamable_http import streamable_http_client
+
+        # The SDK's own client's timeouts: a response stream may stay open for minutes.
+        async with (
+            httpx2.AsyncClient(headers=self.headers, timeout=httpx2.Timeout(30.0, read=300.0)) as http,
+            streamable_http_client(self.mcp_url, http_client=http) as streams,
+        ):
+            yield streams
 
 
 @contextmanager
@@ -234,6 +258,7 @@ def running_gateway(
     try:
         deadline = time.monotonic() + startup_timeout
         base_url = None
+        token = None
         while base_url is None:
             try:
                 line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -241,9 +266,13 @@ def running_gateway(
                 line = None
             if line is None:
                 raise RuntimeError(f"hintgate serve printed no URL; its log:\n{''.join(log)[-4000:]}")
+            # The client setup lines come before the URLs: "... the header 'Authorization: Bearer TOKEN' ...".
+            found = _BEARER.search(line)
+            if found is not None and token is None:
+                token = found.group(1)
             if "dashboard at " in line:
                 base_url = line.split("dashboard at ", 1)[1].strip().rstrip("/")
-        yield RunningGateway(base_url, process, log)
+        yield RunningGateway(base_url, process, log, token)
     finally:
         process.terminate()
         try:

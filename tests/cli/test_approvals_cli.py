@@ -59,7 +59,7 @@ async def test_a_queued_write_is_approved_with_the_cli_and_its_result_reaches_th
     target = Path(filesystem_cmd[-1]) / "approved.txt"
     config = config_file(tmp_path, filesystem_cmd)
     with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(90):
-        async with Client(gateway.mcp_url, mode=mode) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode=mode) as client:  # type: ignore[arg-type]
             arguments = {"path": str(target), "content": "from the terminal"}
             call = asyncio.ensure_future(client.call_tool("fs_write_file", arguments))
             [waiting] = await pending(db)
@@ -106,7 +106,7 @@ async def test_a_denial_from_the_cli_reaches_the_client_with_its_reason(
     target = Path(filesystem_cmd[-1]) / "denied.txt"
     config = config_file(tmp_path, filesystem_cmd)
     with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(90):
-        async with Client(gateway.mcp_url, mode="legacy") as client:
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
             call = asyncio.ensure_future(client.call_tool("fs_write_file", {"path": str(target), "content": "x"}))
             [waiting] = await pending(db)
             watched = await asyncio.to_thread(
@@ -139,7 +139,7 @@ async def test_a_gateway_killed_with_a_pending_approval_runs_nothing_and_the_app
     killed = False
     with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(90):
         try:
-            async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
+            async with Client(gateway.mcp_transport(), mode="legacy") as client, anyio.create_task_group() as tasks:
                 tasks.start_soon(client.call_tool, "fs_write_file", {"path": str(target), "content": "x"})
                 [waiting] = await pending(db)
                 killed = True
@@ -255,7 +255,7 @@ async def test_an_approval_nobody_answers_is_logged_as_expired(tmp_path: Path, f
     config = config_file(tmp_path, filesystem_cmd, timeout=1)
     target = Path(filesystem_cmd[-1]) / "never.txt"
     with running_gateway("--config", str(config), "--db", db) as gateway, anyio.fail_after(60):
-        async with Client(gateway.mcp_url, mode="legacy") as client:
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
             result = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
         expired = [line for line in gateway.log if "fs_write_file (server fs) expired" in line]
     assert result.is_error is True

@@ -95,7 +95,7 @@ async def test_after_kill_9_the_database_opens_with_every_call_that_returned(
     with running_gateway("--config", str(config), "--db", f"sqlite:///{db}", env=env) as gateway:
         with anyio.fail_after(60):
             try:
-                async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
+                async with Client(gateway.mcp_transport(), mode="legacy") as client, anyio.create_task_group() as tasks:
                     for worker in range(4):
                         tasks.start_soon(burst, client, worker)
                     began = time.monotonic()
@@ -158,10 +158,10 @@ async def test_serve_on_a_bracketed_ipv6_loopback_address_prints_a_url_that_work
 
     with running_gateway("--demo", "--no-record", bind="[::1]:0") as gateway:
         assert gateway.base_url.startswith("http://[::1]:")
-        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers, timeout=30) as client:
             health = await client.get("/api/health")
         with anyio.fail_after(60):
-            async with Client(gateway.mcp_url, mode="legacy") as client:
+            async with Client(gateway.mcp_transport(), mode="legacy") as client:
                 tools = await client.list_tools()
     assert health.status_code == 200
     assert health.json()["status"] == "ok"
@@ -184,7 +184,7 @@ async def test_a_negative_list_cursor_is_refused_as_invalid() -> None:
     negative = base64.urlsafe_b64encode(b"-3").decode()
     with running_gateway("--demo", "--no-record") as gateway:
         with anyio.fail_after(60):
-            async with Client(gateway.mcp_url, mode="legacy") as client:
+            async with Client(gateway.mcp_transport(), mode="legacy") as client:
                 everything = await client.list_tools()
                 with pytest.raises(MCPError, match="invalid cursor"):
                     await client.list_tools(cursor=negative)
@@ -280,7 +280,7 @@ async def test_sigterm_to_an_http_gateway_mid_call_records_the_call_before_it_ex
     with running_gateway("--config", str(config), "--db", f"sqlite:///{db}", env=env) as gateway:
         with anyio.fail_after(60):
             with contextlib.suppress(Exception):  # the connection breaks as the gateway stops
-                async with Client(gateway.mcp_url, mode="legacy") as client, anyio.create_task_group() as tasks:
+                async with Client(gateway.mcp_transport(), mode="legacy") as client, anyio.create_task_group() as tasks:
                     tasks.start_soon(slow_call, client)
                     await running.wait()
                     gateway.process.send_signal(signal.SIGTERM)

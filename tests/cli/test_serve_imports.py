@@ -50,7 +50,7 @@ async def modules_after_a_listing(tmp_path: Path, time_cmd: list[str], *args: st
     launcher = [sys.executable, "-c", SERVE_AND_LIST_MODULES, str(tmp_path / "modules.json")]
     with running_gateway("--config", str(config), *args, launcher=launcher) as gateway:
         with anyio.fail_after(60):
-            async with Client(gateway.mcp_url, mode="legacy") as client:
+            async with Client(gateway.mcp_transport(), mode="legacy") as client:
                 listed = await client.list_tools()
         assert {tool.name for tool in listed.tools} == {"time_get_current_time", "time_convert_time"}
         gateway.process.send_signal(signal.SIGTERM)

@@ -112,8 +112,8 @@ async def test_servers_changed_through_the_api_and_the_cli_reach_a_connected_cli
     with gateway_with(tmp_path, {"time": entry(time_cmd), "memory": memory}) as (gateway, _):
         changed = ListChanged()
         async with (
-            Client(gateway.mcp_url, mode="legacy", message_handler=changed) as client,
-            httpx.AsyncClient(base_url=gateway.base_url, timeout=60) as api,
+            Client(gateway.mcp_transport(), mode="legacy", message_handler=changed) as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers, timeout=60) as api,
         ):
             before = await tool_names(client)
             assert "time_get_current_time" in before
@@ -176,7 +176,7 @@ async def test_sighup_restarts_only_the_changed_server_and_a_bad_file_keeps_what
     memory = entry(memory_cmd, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")})
     with gateway_with(tmp_path, {"time": entry(time_cmd), "memory": memory}) as (gateway, config):
         changed = ListChanged()
-        async with Client(gateway.mcp_url, mode="legacy", message_handler=changed) as client:
+        async with Client(gateway.mcp_transport(), mode="legacy", message_handler=changed) as client:
             assert "time_get_current_time" in await tool_names(client)
             pids = upstream_pids(gateway)
             write_config(config, {"time": entry(time_cmd, prefix="clock"), "memory": memory})
@@ -207,7 +207,7 @@ async def test_watch_applies_a_changed_config_file_without_a_signal(
 ) -> None:
     with gateway_with(tmp_path, {"time": entry(time_cmd)}, "--watch") as (gateway, config):
         changed = ListChanged()
-        async with Client(gateway.mcp_url, mode="legacy", message_handler=changed) as client:
+        async with Client(gateway.mcp_transport(), mode="legacy", message_handler=changed) as client:
             assert "demo_search_notes" not in await tool_names(client)
             pids = upstream_pids(gateway)
             write_config(config, {"time": entry(time_cmd), "demo": entry(demo_cmd)})
@@ -218,4 +218,4 @@ async def test_watch_applies_a_changed_config_file_without_a_signal(
 
 
 def gateway_tools(gateway: RunningGateway) -> set[str]:
-    return {t["name"] for t in httpx.get(f"{gateway.base_url}/api/tools", timeout=30).json()}
+    return {t["name"] for t in httpx.get(f"{gateway.base_url}/api/tools", headers=gateway.headers, timeout=30).json()}

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from hintgate.cli.app import app
 from hintgate.cli.common import EXIT_TARGET
-from hintgate.testing import running_gateway
+from hintgate.testing import RunningGateway, running_gateway
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
 OPENAPI = Path(__file__).parents[1] / "fixtures" / "openapi" / "methods.oas31.yaml"
@@ -42,10 +42,10 @@ def assert_fits(text: str, whole_words: set[str]) -> None:
     assert missing == []
 
 
-async def make_calls(url: str) -> set[str]:
+async def make_calls(gateway: RunningGateway) -> set[str]:
     """A few calls through a real gateway; the names of the tools it lists."""
     with anyio.fail_after(60):
-        async with Client(url, mode="legacy") as client:
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
             listed = await client.list_tools()
             for _ in range(3):
                 await client.call_tool("notes_search_notes", {"query": "plan"})
@@ -58,7 +58,7 @@ def test_every_table_fits_80_columns_with_short_ids_and_whole_tool_names(tmp_pat
     db = f"sqlite:///{tmp_path / 'tables.db'}"
     env = {"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)}
     with running_gateway("--demo", "--db", db, env=env) as gateway:
-        tool_names = anyio.run(make_calls, gateway.mcp_url)
+        tool_names = anyio.run(make_calls, gateway)
     set_ = CliRunner().invoke(
         app, ["overrides", "set", "notes_purge_notes", "destructiveHint=true", "--db", db], env=env
     )

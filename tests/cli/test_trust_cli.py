@@ -42,7 +42,7 @@ async def test_an_untrusted_servers_read_asks_naming_hintgate_trust_and_runs_una
         noted = [line.rstrip() for line in gateway.log if "server notes: untrusted (set in the config file): " in line]
         assert noted, gateway.log
         assert noted[0].endswith("hintgate trust notes")
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             asked = await client.call_tool("notes_search_notes", {"query": "milk"})
             assert asked.is_error is True
             [question] = person.asked
@@ -54,7 +54,7 @@ async def test_an_untrusted_servers_read_asks_naming_hintgate_trust_and_runs_una
         assert done.returncode == 0, output
         assert "trust trusted: server 'notes': up" in output
 
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             found = await client.call_tool("notes_search_notes", {"query": "milk"})
         assert found.is_error is False, found.content
         assert len(person.asked) == 1

@@ -326,8 +326,10 @@ def gateway_server(upstream: str = "stdio") -> Iterator[str]:
         port = free_port()
         url = f"http://127.0.0.1:{port}/mcp"
         stderr = stack.enter_context(tempfile.TemporaryFile())
+        # The suite's client sends no Authorization header: this gateway serves loopback without the token.
+        argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
         process = subprocess.Popen(
-            [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"],
+            [*argv, "--no-require-token"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=stderr,

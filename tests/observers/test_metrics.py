@@ -58,12 +58,12 @@ async def test_metrics_of_a_served_gateway_count_real_calls_by_verdict(tmp_path:
     )
     with running_gateway("--config", str(config), "--no-record") as gateway:
         with anyio.fail_after(60):
-            async with Client(gateway.mcp_url, mode="legacy") as client:
+            async with Client(gateway.mcp_transport(), mode="legacy") as client:
                 for query in ("a", "b"):
                     assert (await client.call_tool("demo_search_notes", {"query": query})).is_error is False
                 denied = await client.call_tool("demo_delete_note", {"note_id": 1})
                 assert denied.is_error is True
-            async with httpx.AsyncClient() as http:
+            async with httpx.AsyncClient(headers=gateway.headers) as http:
                 scrape = await http.get(f"{gateway.base_url}/metrics")
     assert scrape.status_code == 200
     assert scrape.headers["content-type"].startswith("text/plain")
@@ -118,7 +118,11 @@ async def test_a_stdio_gateway_serves_metrics_on_the_address_given(tmp_path: Pat
                 scrape = None
                 for _ in range(100):  # the metrics listener starts beside stdio; bounded
                     try:
-                        scrape = await http.get(f"http://127.0.0.1:{port}/metrics")
+                        # The token is kept before the listener serves: once it answers, the file is there.
+                        token_file = Path(os.environ["HINTGATE_DATA_DIR"]) / "api-token"
+                        token = token_file.read_text().strip() if token_file.exists() else ""
+                        auth = {"Authorization": f"Bearer {token}"}
+                        scrape = await http.get(f"http://127.0.0.1:{port}/metrics", headers=auth)
                         break
                     except httpx.ConnectError:
                         await anyio.sleep(0.05)

@@ -6,6 +6,7 @@
 // usage: node ts_client.mjs URL TOOL ARGUMENTS_JSON [TIMEOUT_MS]
 // TIMEOUT_MS is the SDK's request timeout (60000, its default, when not given):
 // on expiry the SDK cancels the request (notifications/cancelled).
+// MCP_BEARER_TOKEN, when set, is sent as `Authorization: Bearer TOKEN`.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,7 +18,9 @@ if (!url || !tool || !argumentsJson) {
 }
 
 const client = new Client({ name: "ts-sdk-test", version: "1.0.0" }, { capabilities: {} });
-const transport = new StreamableHTTPClientTransport(new URL(url));
+const token = process.env.MCP_BEARER_TOKEN;
+const requestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : undefined;
+const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit });
 await client.connect(transport);
 let output;
 try {

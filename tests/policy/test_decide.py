@@ -1032,3 +1032,23 @@ def test_a_result_that_speaks_to_the_model_taints_even_from_a_trusted_closed_wor
     off = SessionState()
     off_settings = PolicySettings(mode=Mode.ACCEPT_EDITS, taint=Taint.OFF)
     assert off.mark_result(facts(READ_ONLY), off_settings, finding="HG611: an order") is False
+
+
+# ------------------------------------------------------------------ the gateway itself
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_a_call_naming_the_gateway_itself_asks_in_every_mode_even_with_an_allow_rule_or_an_approval(
+    mode: Mode,
+) -> None:
+    call = dataclasses.replace(facts(READ_ONLY), names_gateway="The arguments name this gateway's own address")
+    session = SessionState()
+    session.approve_for_session("notes_tool")
+    decision = run(call, mode, rules=[Rule(ALLOW, tool="notes_tool", index=0)], session=session)
+    assert (decision.verdict, decision.source) == (ASK, "gateway-itself")
+    assert "own address" in decision.reason
+
+
+def test_a_deny_rule_still_denies_a_call_naming_the_gateway() -> None:
+    call = dataclasses.replace(facts(READ_ONLY), names_gateway="its address")
+    assert run(call, Mode.BYPASS, rules=[Rule(DENY, tool="notes_*", index=0)]).verdict is DENY

@@ -142,7 +142,7 @@ async def test_first_calls_through_a_running_gateway_run_reads_and_additive_writ
     subprocess.run(["git", "-C", str(repo), *who, "commit", "-q", "-m", "first"], check=True, timeout=30)
     config = pypi_config(tmp_path, time_cmd, git_cmd, mode="accept-edits")
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(120):
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             now = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
             status = await client.call_tool("git_git_status", {"repo_path": git_cmd[-1]})
             branch = await client.call_tool("git_git_create_branch", {"repo_path": git_cmd[-1], "branch_name": "topic"})

@@ -66,8 +66,8 @@ async def test_an_untrusted_result_that_orders_the_model_is_redacted_recorded_an
     env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
     with running_gateway("--config", str(config(tmp_path)), env=env) as gateway, anyio.fail_after(90):
         async with (
-            Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client,  # type: ignore[arg-type]
-            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+            Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client,  # type: ignore[arg-type]
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
         ):
             doc = await client.call_tool("docs_get_doc", {"name": "release"})
             written = await client.call_tool("notes_create_note", {"title": "key", "body": "x"})
@@ -99,7 +99,7 @@ async def test_an_honest_result_with_ignore_in_it_passes_unchanged_and_a_trusted
         running_gateway("--config", str(config(tmp_path, trust="trusted")), "--no-record") as gateway,
         anyio.fail_after(90),
     ):
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             manual = await client.call_tool("docs_get_manual", {"name": "search"})
             written = await client.call_tool("notes_create_note", {"title": "tea", "body": "green"})
     assert text(manual).startswith("Matching ignores case.")

@@ -102,7 +102,7 @@ def demo_with_web(tmp_path: Path, notes_trust: str | None = None, **policy: Any)
 async def test_accept_edits_runs_additive_writes_after_reading_a_closed_world_notebook_tool(tmp_path: Path) -> None:
     person = Person()
     with running_gateway("--config", str(demo_with_web(tmp_path)), "--no-record") as gateway, anyio.fail_after(90):
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             read = await client.call_tool("notes_search_notes", {"query": "milk"})
             written = await client.call_tool("notes_create_note", {"title": "tea", "body": "green"})
     assert read.is_error is False
@@ -113,7 +113,7 @@ async def test_accept_edits_runs_additive_writes_after_reading_a_closed_world_no
 async def test_accept_edits_still_asks_for_writes_after_a_web_fetch(tmp_path: Path, web_page: str) -> None:
     person = Person()
     with running_gateway("--config", str(demo_with_web(tmp_path)), "--no-record") as gateway, anyio.fail_after(90):
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             page = await client.call_tool("web_fetch", {"url": web_page})
             written = await client.call_tool("notes_create_note", {"title": "tea", "body": "green"})
     assert page.is_error is False, page.content
@@ -129,7 +129,7 @@ async def test_strict_taint_asks_after_a_notebook_read_too(tmp_path: Path) -> No
     # Untrusted, the notebook's closed-world claim is set aside: only the spec default says it is open.
     config = demo_with_web(tmp_path, notes_trust="untrusted", taint="strict")
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(90):
-        async with Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:  # type: ignore[arg-type]
             await client.call_tool("notes_search_notes", {"query": "milk"})
             written = await client.call_tool("notes_create_note", {"title": "tea", "body": "green"})
     assert written.is_error is True

@@ -60,7 +60,7 @@ def gateway(tmp_path: Path, filesystem_cmd: list[str]) -> Iterator[RunningGatewa
 def ts_client(node: str, running: RunningGateway, arguments: dict[str, Any], *timeout_ms: str) -> Iterator[Any]:
     """The TypeScript client calling fs_write_file, running in the background."""
     command = [node, str(SCRIPT), running.mcp_url, "fs_write_file", json.dumps(arguments), *timeout_ms]
-    env = {**os.environ, "NODE_NO_WARNINGS": "1"}
+    env = {**os.environ, "NODE_NO_WARNINGS": "1", **({"MCP_BEARER_TOKEN": running.token} if running.token else {})}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         yield process
@@ -84,7 +84,7 @@ def test_a_typescript_client_without_elicitation_gets_its_result_once_approved_o
     arguments = {"path": str(target), "content": "written by the TypeScript SDK"}
     with (
         gateway(tmp_path, filesystem_cmd) as running,
-        httpx.Client(base_url=running.base_url, timeout=WAIT) as rest,
+        httpx.Client(base_url=running.base_url, headers=running.headers, timeout=WAIT) as rest,
         ts_client(node, running, arguments) as process,
     ):
         [pending] = until(lambda: rest.get("/api/approvals").json(), "the call waits for approval")
@@ -108,7 +108,7 @@ def test_a_typescript_client_gets_its_result_once_the_call_is_approved_with_the_
     db = f"sqlite:///{tmp_path / 'h.db'}"
     with (
         gateway(tmp_path, filesystem_cmd) as running,
-        httpx.Client(base_url=running.base_url, timeout=WAIT) as rest,
+        httpx.Client(base_url=running.base_url, headers=running.headers, timeout=WAIT) as rest,
         ts_client(node, running, arguments) as process,
     ):
         [pending] = until(lambda: rest.get("/api/approvals").json(), "the call waits for approval")
@@ -137,7 +137,7 @@ def test_when_the_typescript_clients_request_times_out_its_approval_is_withdrawn
     arguments = {"path": str(target), "content": "nobody waits for this"}
     with (
         gateway(tmp_path, filesystem_cmd) as running,
-        httpx.Client(base_url=running.base_url, timeout=WAIT) as rest,
+        httpx.Client(base_url=running.base_url, headers=running.headers, timeout=WAIT) as rest,
     ):
         with ts_client(node, running, arguments, "2000") as process:
             output = printed(process)

@@ -70,8 +70,8 @@ async def test_with_the_dashboard_served_the_same_setting_queues_the_call_for_a_
     results: list[Any] = []
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(90):
         async with (
-            Client(gateway.mcp_url, mode="legacy") as client,
-            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+            Client(gateway.mcp_transport(), mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
             anyio.create_task_group() as tasks,
         ):
 

@@ -62,8 +62,8 @@ def test_a_client_leaving_while_its_call_waits_for_approval_is_one_line_on_stder
     db = f"sqlite:///{tmp_path / 'h.db'}"
     with (
         running_gateway("--config", str(config), "--db", db, env=env) as gateway,
-        httpx.Client(base_url=gateway.base_url, timeout=WAIT) as rest,
-        httpx.Client(base_url=gateway.base_url, timeout=WAIT) as caller,
+        httpx.Client(base_url=gateway.base_url, headers=gateway.headers, timeout=WAIT) as rest,
+        httpx.Client(base_url=gateway.base_url, headers=gateway.headers, timeout=WAIT) as caller,
     ):
         hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
         opened = rest.post(
@@ -75,7 +75,7 @@ def test_a_client_leaving_while_its_call_waits_for_approval_is_one_line_on_stder
         call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": write}
         with caller.stream("POST", "/mcp", json=call, headers=session) as waiting:
             until(lambda: rest.get("/api/approvals").json(), "the call waits for approval")
-            answers = cancel_and_leave(gateway.base_url, session, 7)
+            answers = cancel_and_leave(gateway.base_url, {**session, **gateway.headers}, 7)
             waiting.close()
         until(lambda: [line for line in gateway.log if "client left" in line or "Traceback" in line], "a word")
         [recorded] = until(lambda: rest.get("/api/calls", params={"tool": "fs_write_file"}).json(), "the record")

@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from hintgate.testing import running_gateway
+from hintgate.testing import RunningGateway, running_gateway
 
 pytestmark = pytest.mark.anyio
 
@@ -52,10 +52,10 @@ async def through_gateway(config: Path, **client_args: Any) -> AsyncIterator[Cli
 
 
 @contextmanager
-def http_gateway(config: Path) -> Iterator[str]:
-    """Run `hintgate serve --http 127.0.0.1:0` and yield its MCP URL."""
+def http_gateway(config: Path) -> Iterator[RunningGateway]:
+    """Run `hintgate serve --http 127.0.0.1:0` and yield it."""
     with running_gateway("--config", str(config), "--no-record") as gateway:
-        yield gateway.mcp_url
+        yield gateway
 
 
 def dump(result: Any) -> dict[str, Any]:
@@ -257,9 +257,9 @@ async def test_unknown_tool_is_a_json_rpc_error(tmp_path: Path, demo_cmd: list[s
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_streamable_http_serves_both_protocol_eras(tmp_path: Path, demo_cmd: list[str], mode: str) -> None:
     config = write_config(tmp_path, {"demo": server_entry(demo_cmd)})
-    with http_gateway(config) as url:
+    with http_gateway(config) as gateway:
         with anyio.fail_after(60):
-            async with Client(url, mode=mode) as client:  # type: ignore[arg-type]
+            async with Client(gateway.mcp_transport(), mode=mode) as client:  # type: ignore[arg-type]
                 tools = {t.name: t for t in (await client.list_tools()).tools}
                 result = await client.call_tool("demo_search_notes", {"query": "tea"})
                 version = client.protocol_version
@@ -426,8 +426,10 @@ class Person:
 
 
 @asynccontextmanager
-async def http_client(url: str, person: Person) -> AsyncIterator[Client]:
-    async with Client(url, mode="legacy", elicitation_callback=person.elicit, logging_callback=person.log) as client:
+async def http_client(gateway: RunningGateway, person: Person) -> AsyncIterator[Client]:
+    async with Client(
+        gateway.mcp_transport(), mode="legacy", elicitation_callback=person.elicit, logging_callback=person.log
+    ) as client:
         yield client
 
 
@@ -435,8 +437,8 @@ async def test_an_upstream_question_and_log_whose_client_is_unknown_reach_no_cli
     config = write_config(tmp_path, {"asker": server_entry([sys.executable, BAD, "ask", "2"])})
     alice, bob = Person("from alice"), Person("from bob")
     results: dict[str, str] = {}
-    with http_gateway(config) as url, anyio.fail_after(60):
-        async with http_client(url, alice) as a, http_client(url, bob) as b:
+    with http_gateway(config) as gateway, anyio.fail_after(60):
+        async with http_client(gateway, alice) as a, http_client(gateway, bob) as b:
 
             async def ask(client: Client, tag: str) -> None:
                 result = await client.call_tool("asker_ask", {"tag": tag})
@@ -457,8 +459,8 @@ async def test_an_upstream_question_and_log_reach_the_one_client_with_calls_in_f
     config = write_config(tmp_path, {"asker": server_entry([sys.executable, BAD, "ask", "2"])})
     alice = Person("from alice")
     results: dict[str, str] = {}
-    with http_gateway(config) as url, anyio.fail_after(60):
-        async with http_client(url, alice) as a:
+    with http_gateway(config) as gateway, anyio.fail_after(60):
+        async with http_client(gateway, alice) as a:
 
             async def ask(tag: str) -> None:
                 results[tag] = json.dumps(dump(await a.call_tool("asker_ask", {"tag": tag})))
@@ -503,8 +505,8 @@ async def test_a_poisoned_tool_is_quarantined_until_an_operator_accepts_it_throu
     config = write_config(tmp_path, {"p": entry}, integrity={"onChange": on_change}, policy={"mode": "bypass"})
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
         async with (
-            Client(gateway.mcp_url, mode="legacy", elicitation_callback=person) as client,
-            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+            Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
         ):
             listed = {t.name for t in (await client.list_tools()).tools}
             [held] = (await rest.get("/api/quarantine")).json()
@@ -549,8 +551,8 @@ async def test_a_title_patched_over_rest_reaches_an_mcp_clients_next_tools_list(
     data = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
     with running_gateway("--demo", env=data) as gateway, anyio.fail_after(60):
         async with (
-            Client(gateway.mcp_url, mode="legacy", message_handler=on_message) as client,
-            httpx.AsyncClient(base_url=gateway.base_url) as rest,
+            Client(gateway.mcp_transport(), mode="legacy", message_handler=on_message) as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
         ):
             before = {t.name: t for t in (await client.list_tools()).tools}
             patched = await rest.patch(

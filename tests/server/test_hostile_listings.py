@@ -102,8 +102,10 @@ async def serving(tmp_path: Path, tools: list[dict[str, Any]], on_change: str = 
             return types.ElicitResult(action="decline")
 
         async with (
-            Client(running.mcp_url, mode="legacy", message_handler=on_message, elicitation_callback=person) as client,
-            httpx.AsyncClient(base_url=running.base_url, timeout=30) as rest,
+            Client(
+                running.mcp_transport(), mode="legacy", message_handler=on_message, elicitation_callback=person
+            ) as client,
+            httpx.AsyncClient(base_url=running.base_url, headers=running.headers, timeout=30) as rest,
         ):
             box.append(Gateway(tmp_path / "listing.json", running, client, rest))
             yield box[0]
@@ -267,7 +269,7 @@ async def raw_tools(running: RunningGateway) -> list[dict[str, Any]]:
         "capabilities": {},
         "clientInfo": {"name": "raw", "version": "1"},
     }
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx.AsyncClient(timeout=30, headers=running.headers) as http:
         opened = await http.post(
             running.mcp_url, json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}, headers=accept
         )

@@ -83,14 +83,14 @@ class Raw:
 
 @asynccontextmanager
 async def raw_session(running: RunningGateway, capabilities: dict[str, Any] | None = None) -> AsyncIterator[Raw]:
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx.AsyncClient(timeout=30, headers=running.headers) as http:
         session = Raw(http, running.mcp_url)
         await session.open(capabilities)
         yield session
 
 
 def health(running: RunningGateway) -> dict[str, Any]:
-    answer: dict[str, Any] = httpx.get(f"{running.base_url}/api/health", timeout=10).json()
+    answer: dict[str, Any] = httpx.get(f"{running.base_url}/api/health", headers=running.headers, timeout=10).json()
     return answer
 
 
@@ -170,7 +170,7 @@ async def test_fast_path_calls_are_recorded_like_any_other(tmp_path: Path) -> No
     with gateway(tmp_path, "--db", database) as running, anyio.fail_after(60):
         async with raw_session(running) as raw:
             called = await raw.request("tools/call", SEARCH)
-        calls = httpx.get(f"{running.base_url}/api/calls", timeout=10).json()
+        calls = httpx.get(f"{running.base_url}/api/calls", headers=running.headers, timeout=10).json()
         counted = health(running)["http_fast"]
 
     assert called.headers["content-type"] == "application/json"
@@ -183,7 +183,7 @@ async def test_sdk_clients_of_both_eras_are_served_through_the_fast_path(tmp_pat
     with gateway(tmp_path) as running, anyio.fail_after(90):
         found = {}
         for mode in ("legacy", MODERN):
-            async with Client(running.mcp_url, mode=mode) as client:  # type: ignore[arg-type]
+            async with Client(running.mcp_transport(), mode=mode) as client:  # type: ignore[arg-type]
                 tools = await client.list_tools()
                 result = await client.call_tool("demo_search_notes", {"query": "x"})
                 found[mode] = ([t.name for t in tools.tools], result.is_error)

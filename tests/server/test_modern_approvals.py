@@ -51,7 +51,7 @@ async def never_asked(context: Any, params: Any) -> types.ElicitResult:
 @asynccontextmanager
 async def client(running: RunningGateway, mode: str = MODERN, **kwargs: Any) -> AsyncIterator[Client]:
     kwargs.setdefault("elicitation_callback", never_asked)
-    async with Client(running.mcp_url, mode=mode, client_info=SAME_NAME, **kwargs) as connected:  # type: ignore[arg-type]
+    async with Client(running.mcp_transport(), mode=mode, client_info=SAME_NAME, **kwargs) as connected:  # type: ignore[arg-type]
         yield connected
 
 

@@ -38,7 +38,7 @@ async def test_a_request_whose_id_is_not_a_string_or_an_integer_is_answered_inva
     config.write_text(json.dumps({"mcpServers": {"demo": demo}}))
     env = {"HINTGATE_HTTP_FAST": fast}
     with running_gateway("--config", str(config), "--no-record", env=env) as gateway:
-        async with httpx.AsyncClient(timeout=30, headers=HEADERS) as http:
+        async with httpx.AsyncClient(timeout=30, headers={**HEADERS, **gateway.headers}) as http:
             url = gateway.mcp_url
             call = {"name": "demo_search_notes", "arguments": {"query": "x"}}
             for wrong in (1.5, True, None, {}, [1]):

@@ -95,7 +95,7 @@ def recorded(http: httpx.Client, running: RunningGateway, client: str) -> dict[s
 
 
 def test_a_handshake_session_idle_past_the_timeout_is_ended_and_its_id_answers_404(tmp_path: Path) -> None:
-    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT) as http:
+    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT, headers=running.headers) as http:
         quiet = HandshakeClient(http, running.mcp_url, "quiet")
         talking = HandshakeClient(http, running.mcp_url, "talking")
         assert quiet.post("tools/list").status_code == 200
@@ -123,7 +123,7 @@ def test_a_handshake_session_idle_past_the_timeout_is_ended_and_its_id_answers_4
 
 
 def test_a_2026_07_28_client_that_stops_sending_requests_has_its_session_ended(tmp_path: Path) -> None:
-    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT) as http:
+    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT, headers=running.headers) as http:
         for name in ("quiet-modern", "talking-modern"):
             answer = modern_request(http, running.mcp_url, name, "tools/list")
             assert answer.status_code == 200, answer.text
@@ -169,8 +169,8 @@ async def _modern_answer_after_the_idle_timeout(running: RunningGateway) -> tupl
     note = {"title": "after idle", "body": "b"}
     with anyio.fail_after(WAIT * 2):
         async with (
-            httpx.AsyncClient(timeout=WAIT) as http,
-            Client(running.mcp_url, mode=MODERN, client_info=asker, elicitation_callback=never_asked) as client,  # type: ignore[arg-type]
+            httpx.AsyncClient(timeout=WAIT, headers=running.headers) as http,
+            Client(running.mcp_transport(), mode=MODERN, client_info=asker, elicitation_callback=never_asked) as client,  # type: ignore[arg-type]
         ):
             question = await client.session.call_tool("demo_create_note", note, allow_input_required=True)
             assert isinstance(question, types.InputRequiredResult), question
@@ -218,7 +218,7 @@ async def test_a_2026_07_28_session_with_an_open_approval_question_outlives_the_
 def test_a_handshake_session_listening_on_a_get_stream_is_kept_and_ends_once_the_stream_drops(
     tmp_path: Path,
 ) -> None:
-    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT) as http:
+    with gateway(tmp_path) as running, httpx.Client(timeout=WAIT, headers=running.headers) as http:
         listening = HandshakeClient(http, running.mcp_url, "listening")
         assert listening.post("tools/list").status_code == 200
         with http.stream("GET", running.mcp_url, headers=listening.headers()) as stream:

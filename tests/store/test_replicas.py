@@ -52,9 +52,9 @@ async def test_a_call_reaching_replica_a_is_answered_through_replica_b_and_throu
         anyio.fail_after(120),
     ):
         async with (
-            Client(a.mcp_url, mode="legacy") as client,
-            httpx.AsyncClient(base_url=a.base_url) as rest_a,
-            httpx.AsyncClient(base_url=b.base_url) as rest_b,
+            Client(a.mcp_transport(), mode="legacy") as client,
+            httpx.AsyncClient(base_url=a.base_url, headers=a.headers) as rest_a,
+            httpx.AsyncClient(base_url=b.base_url, headers=b.headers) as rest_b,
         ):
             # Answered through replica B's REST API.
             first = write(client, root, "b.txt")
@@ -115,8 +115,8 @@ async def test_an_override_set_on_replica_b_reaches_replica_a_through_the_notifi
         anyio.fail_after(120),
     ):
         async with (
-            httpx.AsyncClient(base_url=a.base_url) as rest_a,
-            httpx.AsyncClient(base_url=b.base_url) as rest_b,
+            httpx.AsyncClient(base_url=a.base_url, headers=a.headers) as rest_a,
+            httpx.AsyncClient(base_url=b.base_url, headers=b.headers) as rest_b,
         ):
             tool = "/api/tools/fs_read_text_file"
             patched = await rest_b.patch(f"{tool}/overrides", json={"title": "Read a note"}, headers=WRITE)

@@ -13,19 +13,19 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance, status_code_conformance
 
-from hintgate.testing import running_gateway
+from hintgate.testing import RunningGateway, running_gateway
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningGateway]:
     data = tmp_path_factory.mktemp("fuzz")
     with running_gateway("--demo", env={"HINTGATE_DATA_DIR": str(data)}) as gateway:
-        yield gateway.base_url
+        yield gateway
 
 
-def test_no_request_gets_a_server_error_or_an_undocumented_response(served: str) -> None:
+def test_no_request_gets_a_server_error_or_an_undocumented_response(served: RunningGateway) -> None:
     # schemathesis's own pytest plugin does not run under this pytest; drive hypothesis directly.
-    schema = schemathesis.openapi.from_url(f"{served}/api/openapi.json")
+    schema = schemathesis.openapi.from_url(f"{served.base_url}/api/openapi.json", headers=served.headers)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 12
     for operation in operations:
@@ -40,8 +40,8 @@ def test_no_request_gets_a_server_error_or_an_undocumented_response(served: str)
         @given(case=operation.as_strategy())
         def check(case: schemathesis.Case) -> None:
             case.call_and_validate(
-                base_url=served,
-                headers={"X-Hintgate-Request": "1"},
+                base_url=served.base_url,
+                headers={"X-Hintgate-Request": "1", **served.headers},
                 timeout=30,
                 checks=[not_a_server_error, response_schema_conformance, status_code_conformance],
             )
@@ -49,10 +49,10 @@ def test_no_request_gets_a_server_error_or_an_undocumented_response(served: str)
         check()
 
 
-def test_the_document_lists_every_endpoint(served: str) -> None:
+def test_the_document_lists_every_endpoint(served: RunningGateway) -> None:
     import httpx
 
-    paths = set(httpx.get(f"{served}/api/openapi.json", timeout=10).json()["paths"])
+    paths = set(httpx.get(f"{served.base_url}/api/openapi.json", headers=served.headers, timeout=10).json()["paths"])
     assert {
         "/api/health",
         "/api/servers",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import re
 import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +15,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
+from mcp import Client
 
 from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
@@ -129,7 +132,7 @@ async def test_on_another_loopback_address_mcp_and_the_api_refuse_a_foreign_host
     accept = {"Accept": "application/json, text/event-stream"}
     with running_gateway("--demo", "--no-record", bind="127.0.0.2:0") as gateway:
         port = int(gateway.base_url.rsplit(":", 1)[1])
-        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers, timeout=30) as client:
             evil_mcp = await client.post("/mcp", json=initialize, headers={**accept, "Host": "evil.example"})
             evil_api = await client.get("/api/tools", headers={"Host": f"evil.example:{port}"})
             bad_port = await client.get("/api/tools", headers={"Host": "localhost:80x"})
@@ -154,7 +157,7 @@ async def test_a_loopback_name_on_another_port_is_answered_as_an_ssh_forward_sen
     accept = {"Accept": "application/json, text/event-stream"}
     with running_gateway("--demo", "--no-record") as gateway:
         port = int(gateway.base_url.rsplit(":", 1)[1])
-        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers, timeout=30) as client:
             forwarded = {"Host": f"localhost:{port + 1}"}
             page = await client.get("/", headers=forwarded)
             api = await client.get("/api/tools", headers={"Host": f"127.0.0.1:{port + 2}"})
@@ -173,7 +176,7 @@ async def test_a_cross_site_page_cannot_post_to_mcp_on_loopback(tmp_path: Path) 
     }
     headers = {"Accept": "application/json, text/event-stream", "Origin": "https://evil.example"}
     with running_gateway("--demo", "--no-record", bind="127.0.0.2:0") as gateway:
-        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers, timeout=30) as client:
             response = await client.post("/mcp", json=initialize, headers=headers)
     assert response.status_code == 403
     assert "evil.example" in response.json()["detail"]
@@ -190,18 +193,31 @@ async def test_health_tells_a_caller_without_the_token_only_whether_it_is_up(tmp
     assert signed_in.json()["servers_up"] == 1
 
 
-@pytest.mark.parametrize("asked", ["--require-token", "HINTGATE_REQUIRE_TOKEN=1"])
-async def test_on_loopback_the_token_is_required_only_when_asked_for(tmp_path: Path, asked: str) -> None:
+@pytest.mark.parametrize("opened", ["--no-require-token", "HINTGATE_REQUIRE_TOKEN=0"])
+@pytest.mark.parametrize("asked", ["", "--require-token", "HINTGATE_REQUIRE_TOKEN=1"])
+async def test_on_loopback_the_token_is_required_unless_turned_off_explicitly_with_a_warning(
+    tmp_path: Path, asked: str, opened: str
+) -> None:
     browser = {"Accept": "text/html,application/xhtml+xml"}
     data = tmp_path / "data"
-    with running_gateway("--demo", "--no-record", env={"HINTGATE_DATA_DIR": str(data)}) as gateway:
+
+    def how(setting: str) -> tuple[tuple[str, ...], dict[str, str]]:
+        flag, env = (
+            ((setting,), {}) if setting.startswith("--") else ((), dict([setting.split("=")] if setting else []))
+        )
+        return flag, {**env, "HINTGATE_DATA_DIR": str(data)}
+
+    flag, env = how(opened)
+    with running_gateway("--demo", "--no-record", *flag, env=env) as gateway:
+        assert gateway.token is None
         async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
             open_api = await client.get("/api/tools")
             open_page = await client.get("/", headers=browser)
-    flag, env = ((asked,), {}) if asked.startswith("--") else ((), dict([asked.split("=")]))
-    env["HINTGATE_DATA_DIR"] = str(data)
+    assert any("without an API token (--no-require-token)" in line for line in gateway.log)
+    flag, env = how(asked)
     with running_gateway("--demo", "--no-record", *flag, env=env) as gateway:
         token = (data / "api-token").read_text().strip()
+        assert gateway.token == token
         port = int(gateway.base_url.rsplit(":", 1)[1])
         async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
             api = await client.get("/api/tools")
@@ -226,4 +242,49 @@ async def test_on_loopback_the_token_is_required_only_when_asked_for(tmp_path: P
     assert signed_in.status_code == 303, signed_in.text
     assert with_cookie.status_code == 200
     assert rebinding.status_code == 421
-    assert any("API token (shown once" in line for line in gateway.log)
+    assert any("made an API token" in line for line in gateway.log)  # the open start before made none
+
+
+async def test_serve_prints_each_clients_configuration_with_the_token_and_a_sign_in_link_that_works_once(
+    tmp_path: Path,
+) -> None:
+    browser = {"Accept": "text/html,application/xhtml+xml"}
+    with running_gateway("--demo", "--no-record") as gateway:
+        assert gateway.token is not None
+        log = "".join(gateway.log)
+        header = f"Authorization: Bearer {gateway.token}"
+        claude = f"claude mcp add --transport http hintgate {gateway.mcp_url} --header '{header}'"
+        assert claude in log
+        mcp_servers = {
+            "mcpServers": {
+                "hintgate": {"url": gateway.mcp_url, "headers": {"Authorization": f"Bearer {gateway.token}"}}
+            }
+        }
+        assert json.dumps(mcp_servers) in log
+        vscode = {
+            "servers": {
+                "hintgate": {
+                    "type": "http",
+                    "url": gateway.mcp_url,
+                    "headers": {"Authorization": f"Bearer {gateway.token}"},
+                }
+            }
+        }
+        assert json.dumps(vscode) in log
+        (link,) = re.findall(r"this link works once\): (\S+)", log)
+        assert link.startswith(f"{gateway.base_url}/login?once=")
+        assert gateway.token not in link
+        async with httpx.AsyncClient(timeout=30) as first, httpx.AsyncClient(timeout=30) as second:
+            signed = await first.get(link, headers=browser)
+            assert signed.status_code == 303
+            page = await first.get(f"{gateway.base_url}/approvals", headers=browser)
+            again = await second.get(link, headers=browser)
+            refused = await second.get(f"{gateway.base_url}/approvals", headers=browser)
+        # The configuration printed is what an MCP client needs: the SDK's client connects with it.
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
+            listed = await client.list_tools()
+    assert page.status_code == 200
+    assert again.status_code == 401
+    assert "used already" in again.text
+    assert refused.status_code == 303  # the second browser is sent to sign in
+    assert listed.tools

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -29,6 +30,8 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+
+from hintgate.testing import running_gateway
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -76,7 +79,19 @@ def serve(tmp_path: Path, policy: dict[str, Any], others: dict[str, Any] | None 
     config.write_text(json.dumps({"mcpServers": {"notes": demo, **(others or {})}, "policy": policy}))
     env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(tmp_path / "data")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--http", "127.0.0.1:0"],
+        # These tests are about the dashboard's pages, not signing in (tests/web/test_auth.py and
+        # test_a_browser_signs_in_once_with_the_link_serve_prints are): no token on loopback.
+        [
+            sys.executable,
+            "-m",
+            "hintgate",
+            "serve",
+            "--config",
+            str(config),
+            "--http",
+            "127.0.0.1:0",
+            "--no-require-token",
+        ],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
@@ -400,3 +415,20 @@ async def test_a_poisoned_tool_shows_its_highlighted_span_on_the_changes_page_an
                 pins = {p["name"]: p for p in (await rest.get("/api/pins", params={"server": "p"})).json()}
     assert pins["p_add_numbers"]["state"] == "accepted"
     assert pins["p_add_numbers"]["accepted_by"] == "dashboard"
+
+
+async def test_a_browser_signs_in_once_with_the_link_serve_prints_and_the_link_is_spent(tmp_path: Path) -> None:
+    with running_gateway("--demo", "--no-record") as gateway:
+        (link,) = re.findall(r"this link works once\): (\S+)", "".join(gateway.log))
+        async with browser_page() as page:
+            await page.goto(gateway.base_url + "/approvals")
+            await expect(page.locator("input[name=token]")).to_be_visible()  # not signed in: the sign-in page
+            await page.goto(link)
+            await expect(page).to_have_url(gateway.base_url + "/")
+            await page.goto(gateway.base_url + "/approvals")
+            await expect(page.locator("input[name=token]")).to_have_count(0)
+        async with browser_page() as other:
+            response = await other.goto(link)
+            assert response is not None
+            assert response.status == 401
+            await expect(other.locator("body")).to_contain_text("used already")

@@ -7,20 +7,20 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from hintgate.testing import running_gateway
+from hintgate.testing import RunningGateway, running_gateway
 
 WRITE = {"X-Hintgate-Request": "1"}
 MIB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[str]:
+def served() -> Iterator[RunningGateway]:
     with running_gateway("--demo", "--no-record") as gateway:
-        yield gateway.base_url
+        yield gateway
 
 
-def test_a_body_over_one_mib_is_refused_with_413_before_it_is_read(served: str) -> None:
-    with httpx.Client(base_url=served, timeout=60) as client:
+def test_a_body_over_one_mib_is_refused_with_413_before_it_is_read(served: RunningGateway) -> None:
+    with httpx.Client(base_url=served.base_url, headers=served.headers, timeout=60) as client:
         sized = client.patch("/api/policy", json={"mode": "x" * (2 * MIB)}, headers=WRITE)
         chunked = client.patch(
             "/api/policy",
@@ -34,8 +34,8 @@ def test_a_body_over_one_mib_is_refused_with_413_before_it_is_read(served: str) 
     assert small.status_code == 200
 
 
-def test_a_validation_error_does_not_echo_a_large_input(served: str) -> None:
-    with httpx.Client(base_url=served, timeout=60) as client:
+def test_a_validation_error_does_not_echo_a_large_input(served: RunningGateway) -> None:
+    with httpx.Client(base_url=served.base_url, headers=served.headers, timeout=60) as client:
         large = client.patch("/api/policy", json={"mode": "x" * 900_000}, headers=WRITE)
         short = client.patch("/api/policy", json={"mode": "nope"}, headers=WRITE)
         long_key = client.patch("/api/policy", json={"k" * 900_000: 1}, headers=WRITE)

@@ -366,13 +366,15 @@ def serve(
         ),
     ] = False,
     require_token: Annotated[
-        bool,
+        bool | None,
         typer.Option(
-            "--require-token",
-            help="Require the API token on loopback too (always required beyond it), so other local users "
-            "and processes cannot use the gateway.",
+            "--require-token/--no-require-token",
+            help="Require the API token on loopback too (the default; always required beyond it), so other "
+            "local users and processes, and a model's tools behind the gateway, cannot use it. "
+            "--no-require-token (or HINTGATE_REQUIRE_TOKEN=0) serves loopback without one, with a warning.",
+            show_default=False,
         ),
-    ] = False,
+    ] = None,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.cli.serve import python_config, run_http, run_stdio
@@ -392,7 +394,7 @@ def serve(
             database_url=db,
             record=False if no_record else None,
             tracing=tracing or None,
-            require_token=require_token or None,
+            require_token=require_token,
         )
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)

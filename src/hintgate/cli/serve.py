@@ -25,6 +25,7 @@ from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, IdentityError, ListenError
 from hintgate.hints.trust import trust_note
 from hintgate.outcome import Tracer
+from hintgate.policy.own_places import OwnPlaces
 from hintgate.server.gateway import Gateway
 
 __all__ = [
@@ -84,6 +85,9 @@ def _gateway(config: GatewayConfig, settings: Settings, store: Any, *, dashboard
         tracer=_tracer(settings),
         credentials=credentials_of(store, settings),
     )
+    # A call naming the gateway's data directory (its token, its database) asks; its listeners are added later.
+    home = os.path.expanduser("~")
+    gateway.calls.own_places = OwnPlaces.of_data_dir(str(settings.data_dir.resolve()), home if home != "~" else None)
     if store is not None:
         given = settings.database_url
         # A URL with a password is shown masked: the person adds the password back.
@@ -223,6 +227,14 @@ async def _serve_web(
     verifier = await _verifier(identity)
     async with gateway.mcp_routes(host=host) as routes:
         app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host), identity=verifier)
+
+        def listening(base: str, port: int) -> None:
+            # Where approvals are answered, the gateway's own address (a call naming it asks), and how to connect.
+            gateway.calls.approvals_url = f"{base}/approvals"
+            gateway.calls.own_places = gateway.calls.own_places.with_listener(host, port)
+            if token is not None:
+                _print_client_setup(console, base, token, app.state.sign_in_links.issue())
+
         await _serve_app(
             app,
             host,
@@ -231,8 +243,22 @@ async def _serve_web(
             ("dashboard", "/"),
             ("MCP", "/mcp"),
             ("metrics", "/metrics"),
-            on_listening=lambda base: setattr(gateway.calls, "approvals_url", f"{base}/approvals"),
+            on_listening=listening,
         )
+
+
+def _print_client_setup(console: Console, base: str, token: str, code: str) -> None:
+    """The client configuration lines and the one-time dashboard link, on the terminal (never in a log file)."""
+    from hintgate.cli.client_setup import client_setup
+
+    for line in client_setup(f"{base}/mcp", token):
+        console.print(f"hintgate: {line}", highlight=False, markup=False, soft_wrap=True)
+    console.print(
+        f"hintgate: sign a browser in to the dashboard (this link works once): {base}/login?once={code}",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 async def _verifier(identity: IdentityConfig | None) -> Any:
@@ -259,6 +285,12 @@ def _token(settings: Settings, host: str, console: Console, *, identity: bool = 
     from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
 
     if is_loopback(host) and not settings.require_token and not identity:
+        logger.warning(
+            "serving %s without an API token (--no-require-token): any process of this machine, a model's "
+            "tools behind this gateway included, can read every recorded call and change the gateway's "
+            "settings and servers",
+            host,
+        )
         return None
     if settings.api_token:
         token = settings.api_token.strip()
@@ -270,7 +302,7 @@ def _token(settings: Settings, host: str, console: Console, *, identity: bool = 
         return token
     token, created = load_or_create_token(settings.data_dir)
     if created:
-        console.print(f"hintgate: API token (shown once, kept in {settings.data_dir}): {token}")
+        console.print(f"hintgate: made an API token, kept in {settings.data_dir}", highlight=False)
     return token
 
 
@@ -301,7 +333,16 @@ async def _serve_metrics(
         # Outermost (first), before the token check that takes the person it verified as signed in.
         guards.insert(0, Middleware(BaseHTTPMiddleware, dispatch=identity_middleware(verifier, token)))
     app = Starlette(routes=[Route("/metrics", scrape)], middleware=guards)
-    await _serve_app(app, host, sock, console, ("metrics", "/metrics"))
+    await _serve_app(
+        app,
+        host,
+        sock,
+        console,
+        ("metrics", "/metrics"),
+        on_listening=lambda _base, port: setattr(
+            gateway.calls, "own_places", gateway.calls.own_places.with_listener(host, port)
+        ),
+    )
 
 
 async def _serve_app(
@@ -310,9 +351,9 @@ async def _serve_app(
     sock: socket.socket,
     console: Console,
     *shown: tuple[str, str],
-    on_listening: Callable[[str], None] | None = None,
+    on_listening: Callable[[str, int], None] | None = None,
 ) -> None:
-    """Serve an ASGI app on a bound socket until cancelled, saying where once it listens (`on_listening(base URL)`)."""
+    """Serve an ASGI app on a bound socket until cancelled, saying where once it listens (`on_listening(URL, port)`)."""
     import uvicorn
 
     port = sock.getsockname()[1]
@@ -331,10 +372,10 @@ async def _serve_app(
     where = url_host(host)
     if where != (f"[{host}]" if ":" in host else host):
         console.print(f"hintgate: listening on every address of this machine ({host or '*'}:{bound})")
+    if on_listening is not None:
+        on_listening(f"http://{where}:{bound}", bound)
     for what, path in shown:
         console.print(f"hintgate: {what} at http://{where}:{bound}{path}", highlight=False)
-    if on_listening is not None:
-        on_listening(f"http://{where}:{bound}")
     sys.stderr.flush()
     try:
         await serving

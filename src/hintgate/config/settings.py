@@ -40,11 +40,12 @@ class Settings:
         commit: `"durable"`: a call's result goes back once its record is committed (a kill -9
             loses no call that returned); `"fast"`: records are committed every `commit_interval`.
         commit_interval: in fast mode, seconds between the recorder's commits (the most a kill -9 can lose).
-        api_token: the token the REST API, dashboard and MCP endpoint require when bound
-            beyond loopback (or on loopback with `require_token`); None means generate one on
-            first start and keep it in `data_dir`.
-        require_token: whether a gateway bound to loopback requires the API token too, so
-            other users and processes of the machine cannot use it.
+        api_token: the token the REST API, dashboard and MCP endpoint require (on loopback
+            unless `require_token` is off); None means generate one on first start and keep it
+            in `data_dir`.
+        require_token: whether a gateway bound to loopback requires the API token too (the
+            default), so other users and processes of the machine, and a model's tools behind
+            the gateway, cannot use it. Beyond loopback it is always required.
         replica: this gateway's name among replicas sharing one database.
         record: whether calls and sessions are recorded at all.
         state_key: the secret that seals the `requestState` of 2026-07-28 approval questions;
@@ -62,7 +63,7 @@ class Settings:
     commit: str = "durable"
     commit_interval: float = 0.05
     api_token: str | None = None
-    require_token: bool = False
+    require_token: bool = True
     replica: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
     record: bool = True
     state_key: str | None = None

@@ -18,6 +18,12 @@ Precedence, first that applies wins:
    not yet accepted, `CallFacts.quarantine`) asks on every call, in every
    mode, whatever rules, preferences or earlier approvals say; source
    `quarantine`.
+1b. The gateway itself. A call whose arguments name the gateway's own
+   listening address or its data directory (`CallFacts.names_gateway`,
+   found by `hintgate.policy.own_places`) asks on every call, in every mode,
+   bypass included, whatever allow rules or earlier approvals say: a tool
+   pointed at the gateway could read other clients' calls or change its
+   settings. Source `gateway-itself`.
 2. Mode limits. `bypass` runs every call no deny rule stopped: ask and allow
    rules, preferences, taint and unknown tools do not apply. `read-only`
    denies every tool that is not read-only, whatever ask and allow rules say.
@@ -126,6 +132,7 @@ class DecisionSource(StrEnum):
     UNKNOWN_TOOL = "unknown-tool"
     INPUT_SCHEMA = "input-schema"
     QUARANTINE = "quarantine"
+    GATEWAY_ITSELF = "gateway-itself"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +177,8 @@ class CallFacts:
         spelled: the name as its server spelled it (prefix joined, not sanitized), when it differs.
         quarantine: why the tool is quarantined, if it is: every call asks, whatever the mode.
         who: the person or program calling, for rules that name people (None: the gateway knows no users).
+        names_gateway: why the arguments reach the gateway itself (its address or data directory), if they
+            do: the call asks, whatever the mode.
         tier: the tool's tier (derived).
         read_only: resolved readOnlyHint (derived).
         idempotent: resolved idempotentHint (derived).
@@ -185,6 +194,7 @@ class CallFacts:
     spelled: str | None = None
     quarantine: str | None = None
     who: Principal | None = None
+    names_gateway: str | None = None
     tier: Tier = field(init=False)
     read_only: bool = field(init=False)
     idempotent: bool = field(init=False)
@@ -209,7 +219,12 @@ class CallFacts:
 
     @classmethod
     def from_entry(
-        cls, entry: CatalogEntry, arguments: Mapping[str, Any] | None = None, who: Principal | None = None
+        cls,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None = None,
+        who: Principal | None = None,
+        *,
+        names_gateway: str | None = None,
     ) -> CallFacts:
         """The facts of a call of a catalog entry by `who`; trust is the entry's resolution's."""
         resolution = entry.tool.resolution
@@ -223,6 +238,7 @@ class CallFacts:
             spelled=entry.spelled or None,
             quarantine=entry.quarantine,
             who=who,
+            names_gateway=names_gateway,
         )
 
 
@@ -707,6 +723,9 @@ def _decide(
     if call.quarantine is not None:
         # Held for an operator: no mode, rule or earlier approval lets a poisoned definition run unasked.
         return Decision(Verdict.ASK, call.quarantine, DecisionSource.QUARANTINE)
+    if call.names_gateway is not None:
+        # A tool pointed at the gateway itself could steer it: no mode, rule or earlier approval covers that.
+        return Decision(Verdict.ASK, call.names_gateway, DecisionSource.GATEWAY_ITSELF)
     mode = settings.mode
     if mode is Mode.BYPASS:
         return _BYPASS

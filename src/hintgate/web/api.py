@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     # Only for types: with recording off the store (and SQLAlchemy) is never imported.
     from hintgate.store import Store
 
-__all__ = ["actor_of", "router"]
+__all__ = ["MAX_OFFSET", "actor_of", "router"]
 
 
 class Problem(BaseModel):
@@ -42,10 +42,13 @@ class InvalidRequest(BaseModel):
     errors: list[dict[str, Any]] | None = None
 
 
+MAX_OFFSET = 2**62
+"""The largest `offset` a listing takes: the database's integers are 64-bit, and no store holds more rows."""
+
 router = APIRouter(
     prefix="/api",
     responses={
-        401: {"model": Problem, "description": "An API token is required (bound beyond loopback, or --require-token)."},
+        401: {"model": Problem, "description": "An API token is required (unless served with --no-require-token)."},
         403: {"model": Problem, "description": "A cross-site or header-less state-changing request."},
         404: {"model": Problem, "description": "No such tool, session, call or pending approval."},
         413: {"model": Problem, "description": "The request body is over 1 MiB."},
@@ -391,7 +394,7 @@ async def session(
     store: StoreDep,
     session_id: str,
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> SessionDetail:
     """One session with its aggregates and its calls in order."""
     row = await store.session(session_id)
@@ -413,7 +416,7 @@ async def calls(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> list[Call]:
     """Recorded calls, newest first (in order within one session), filtered."""
     rows = await store.calls(

@@ -16,6 +16,7 @@ from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, 
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.identity import SessionOwners, TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
+from hintgate.web.sign_in_links import SignInLinks
 
 __all__ = ["create_app"]
 
@@ -69,7 +70,7 @@ def create_app(
         gateway: the running `Gateway`.
         store: its `Store`, or None when recording is off.
         mcp_routes: the MCP endpoint's routes (from `Gateway.mcp_routes`).
-        token: the API token every request must carry, or None on loopback without `--require-token`.
+        token: the API token every request must carry, or None on loopback with `--no-require-token`.
         loopback: whether the gateway is bound to loopback (by default, whether no token is set).
         identity: verifies bearer tokens from the identity provider, when the config has an `identity` section.
     """
@@ -86,6 +87,7 @@ def create_app(
     app.state.store = store
     app.state.token = token
     app.state.identity = identity
+    app.state.sign_in_links = SignInLinks()
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:
         app.add_middleware(SessionOwners)  # inside the identity check: it reads whom that check verified

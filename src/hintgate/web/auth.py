@@ -1,11 +1,14 @@
 """Who may use the REST API, the dashboard and the MCP endpoint.
 
-Bound to loopback (the default), hintgate trusts the machine's users: no
-token, unless `require_token` is set (`serve --require-token`,
-`HINTGATE_REQUIRE_TOKEN=1`), so that other users and processes of the machine
-cannot use it. Bound anywhere else, every request needs the API token, as
-`Authorization: Bearer TOKEN` or the dashboard's session cookie (set by
-signing in at `/login`). A browser asking for a page without either is sent
+Every request needs the API token, as `Authorization: Bearer TOKEN` or the
+dashboard's session cookie (set by signing in at `/login`, or by the one-time
+link `serve` prints), on loopback too: a model behind the gateway whose tools
+can send HTTP requests (a fetcher, a browser) runs on this machine, and
+without the token it could read other clients' calls, switch the mode to
+bypass or add a server that runs a command. Only an explicit
+`serve --no-require-token` (`HINTGATE_REQUIRE_TOKEN=0`) serves loopback
+without a token, with a warning at start; beyond loopback it is always
+required. A browser asking for a page without either is sent
 to the sign-in page; programs get a JSON 401. The token is generated at first start, kept in the data
 directory (mode 0600, written whole or not at all) and shown once in the
 terminal. A token file that is empty, short or not a token is a corruption (a
@@ -213,7 +216,7 @@ def security_middleware(
     """An HTTP middleware enforcing the token (when one is set) and the cross-site checks.
 
     Args:
-        token: the API token, or None when bound to loopback without `--require-token`.
+        token: the API token, or None when bound to loopback with `--no-require-token`.
         loopback: whether the gateway is bound to loopback (then the Host and `/mcp` Origin
             checks apply, token or not); by default, whether no token is set.
 
@@ -282,8 +285,8 @@ def describe_security(schema: dict[str, Any], *, token: bool) -> dict[str, Any]:
     schemes["bearerToken"] = {
         "type": "http",
         "scheme": "bearer",
-        "description": "The API token printed at first start; required on every request when hintgate "
-        "is bound beyond loopback, or started with --require-token.",
+        "description": "The API token `hintgate serve` prints at start (kept in the data directory, "
+        "in api-token); required on every request unless started on loopback with --no-require-token.",
     }
     for path in schema.get("paths", {}).values():
         for method, operation in path.items():

@@ -169,7 +169,7 @@ async def calls(
     tier: Text = None,
     verdict: Text = None,
     user: Text = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=api.MAX_OFFSET)] = 0,
 ) -> HTMLResponse:
     """The call history, filtered (by person too, when the gateway knows people)."""
     try:
@@ -226,10 +226,27 @@ async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
 
 
 @router.get("/login", response_model=None)
-async def login(request: Request, token: Annotated[str, Query(max_length=500)] = "", next: Text = None) -> Response:
-    """The sign-in page when the token is required; `?token=TOKEN` trades the token for the cookie at once."""
+async def login(
+    request: Request,
+    token: Annotated[str, Query(max_length=500)] = "",
+    once: Annotated[str, Query(max_length=500)] = "",
+    next: Text = None,
+) -> Response:
+    """The sign-in page when the token is required; `?token=TOKEN` trades the token for the cookie at once.
+
+    `?once=CODE` is the one-time link `hintgate serve` prints: it signs this browser in, and the code is spent.
+    """
     if request.app.state.token is None:
         return RedirectResponse(_local(next), status_code=303)
+    if once:
+        links = getattr(request.app.state, "sign_in_links", None)
+        if links is None or not links.redeem(once):
+            message = (
+                "That sign-in link was used already (each works once) or is not this gateway's. Sign in with "
+                "the API token, or use the link the gateway prints at its next start."
+            )
+            return _render(request, "login.html", pages.LoginPage(_local(next), message), 401)
+        return _sign_in(request, request.app.state.token, next)
     if not token:
         return _render(request, "login.html", pages.LoginPage(_local(next)))
     return _sign_in(request, token, next)
