@@ -185,6 +185,8 @@ class Timeouts:
     list: float = 30.0
     session_idle: float = 1800.0
     """An HTTP session with no request in flight for this long is closed (both protocol eras)."""
+    session_first_request: float = 60.0
+    """A handshake-era HTTP session that has made no request since `initialize` is closed after this long."""
 
 
 class _ToolFilter:

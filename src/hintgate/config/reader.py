@@ -345,7 +345,13 @@ class _Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        spelled = {"call": "call", "startup": "startup", "list": "list", "sessionIdle": "session_idle"}
+        spelled = {
+            "call": "call",
+            "startup": "startup",
+            "list": "list",
+            "sessionIdle": "session_idle",
+            "sessionFirstRequest": "session_first_request",
+        }
         self.keys(m, path, list(spelled))
         got = {attr: self.seconds(m[key], (*path, key)) for key, attr in spelled.items() if key in m}
         self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})

@@ -671,6 +671,7 @@ class Gateway:
         routes = [self._guarded_route(route) for route in app.routes]
         if http_fast.enabled(os.environ):
             routes = [self._fast_route(route, server) for route in routes]
+        routes = [self._first_request_route(route, server) for route in routes]
         routes = [self._id_checked_route(route, server) for route in routes]
         async with server.session_manager.run():
             yield routes
@@ -685,6 +686,17 @@ class Gateway:
         if getattr(route, "path", None) != "/mcp":
             return route
         return Route("/mcp", endpoint=ClientLeftGuard(route.app))
+
+    def _first_request_route(self, route: Any, server: Any) -> Any:
+        """The `/mcp` route with a session that makes no request after `initialize` closed early."""
+        from starlette.routing import Route
+
+        from hintgate.server.first_request import FirstRequestDeadline
+
+        if getattr(route, "path", None) != "/mcp":
+            return route
+        timeout = self.config.timeouts.session_first_request
+        return Route("/mcp", endpoint=FirstRequestDeadline(route.app, server.session_manager, timeout))
 
     @staticmethod
     def _id_checked_route(route: Any, server: Any) -> Any:

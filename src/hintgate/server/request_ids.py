@@ -20,10 +20,13 @@ import pydantic_core
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["INVALID_REQUEST", "RequestIdGuard", "id_refusal", "valid_id"]
+__all__ = ["INVALID_REQUEST", "MESSAGE_KEY", "RequestIdGuard", "id_refusal", "valid_id"]
 
 INVALID_REQUEST = -32600
 """JSON-RPC's Invalid Request error code."""
+
+MESSAGE_KEY = "hintgate.message"
+"""The ASGI scope key where `RequestIdGuard` leaves the POST's decoded message (absent: not read whole)."""
 
 
 def valid_id(value: Any) -> bool:
@@ -75,6 +78,7 @@ class RequestIdGuard:
                 decoded = pydantic_core.from_json(body)
             except ValueError:
                 decoded = None  # the endpoint answers the parse error
+            scope[MESSAGE_KEY] = decoded
             refusal = id_refusal(decoded)
             if refusal is not None:
                 await _refuse(send, refusal)
