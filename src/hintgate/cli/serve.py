@@ -244,6 +244,7 @@ async def _serve_web(
             ("MCP", "/mcp"),
             ("metrics", "/metrics"),
             on_listening=listening,
+            settings=settings,
         )
 
 
@@ -342,6 +343,7 @@ async def _serve_metrics(
         on_listening=lambda _base, port: setattr(
             gateway.calls, "own_places", gateway.calls.own_places.with_listener(host, port)
         ),
+        settings=settings,
     )
 
 
@@ -352,13 +354,30 @@ async def _serve_app(
     console: Console,
     *shown: tuple[str, str],
     on_listening: Callable[[str, int], None] | None = None,
+    settings: Settings,
 ) -> None:
     """Serve an ASGI app on a bound socket until cancelled, saying where once it listens (`on_listening(URL, port)`)."""
     import uvicorn
 
+    from hintgate.web.connections import ConnectionLimits, guarded_protocol, raise_open_files_limit
+
+    before, after = raise_open_files_limit()
+    if after != before:
+        logger.info("raised the open files limit from %d to %d", before, after)
+    limits = ConnectionLimits(settings.max_connections, settings.max_connections_per_peer, settings.head_timeout)
     port = sock.getsockname()[1]
     # ws="none": nothing here speaks WebSocket, so uvicorn need not load a WebSocket library to serve.
-    config = uvicorn.Config(app, host=host, port=port, lifespan="off", ws="none", log_level="warning", access_log=False)
+    # The guarded protocol caps connections (per gateway, per peer) and gives a request's head a deadline.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        lifespan="off",
+        ws="none",
+        http=guarded_protocol(limits),
+        log_level="warning",
+        access_log=False,
+    )
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve(sockets=[sock]))
     for _ in range(500):  # up to 5 s for the server to start

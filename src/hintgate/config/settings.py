@@ -52,6 +52,9 @@ class Settings:
             replicas behind one load balancer need the same one. None: a key made at start,
             held by this process only.
         tracing: whether calls are traced with OpenTelemetry (needs the `otel` extra).
+        max_connections: HTTP connections the gateway holds at once; more are answered 503.
+        max_connections_per_peer: HTTP connections one peer address holds at once; more are answered 503.
+        head_timeout: seconds an HTTP request's head (request line and headers) may take to arrive.
         tokens: how recorded calls' tokens are counted: `"estimate"` (calibrated, flagged as
             estimated, no tokenizer in memory) or `"exact"` (o200k, ~140 MB once loaded).
     """
@@ -69,6 +72,9 @@ class Settings:
     state_key: str | None = None
     tracing: bool = False
     tokens: str = "estimate"
+    max_connections: int = 1000
+    max_connections_per_peer: int = 200
+    head_timeout: float = 10.0
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -158,5 +164,8 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "state_key": ("HINTGATE_STATE_KEY", _secret_key),
     "tracing": ("HINTGATE_TRACING", _boolean),
     "tokens": ("HINTGATE_TOKENS", _token_mode),
+    "max_connections": ("HINTGATE_MAX_CONNECTIONS", _positive_int),
+    "max_connections_per_peer": ("HINTGATE_MAX_CONNECTIONS_PER_PEER", _positive_int),
+    "head_timeout": ("HINTGATE_HEAD_TIMEOUT", _positive_float),
 }
 """Setting → (environment variable, parser)."""
