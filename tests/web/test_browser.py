@@ -72,10 +72,15 @@ class Served:
 
 
 @contextmanager
-def serve(tmp_path: Path, policy: dict[str, Any], others: dict[str, Any] | None = None) -> Iterator[Served]:
-    """`hintgate serve --http 127.0.0.1:0` over the demo server (and `others`), its store in `tmp_path`."""
+def serve(
+    tmp_path: Path, policy: dict[str, Any], others: dict[str, Any] | None = None, trust: str | None = None
+) -> Iterator[Served]:
+    """`hintgate serve --http 127.0.0.1:0` over the demo server (and `others`), its store in `tmp_path`.
+
+    The demo server is `local` (a local command) unless `trust` says otherwise.
+    """
     config = tmp_path / "hintgate.json"
-    demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"]}
+    demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"], **({"trust": trust} if trust else {})}
     config.write_text(json.dumps({"mcpServers": {"notes": demo, **(others or {})}, "policy": policy}))
     env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(tmp_path / "data")}
     process = subprocess.Popen(
@@ -136,7 +141,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     demo server is untrusted, and its own word that a tool only reads would not do.
     """
     policy = {"askVia": "queue", "approvalTimeout": 30, "rules": [{"allow": {"server": "notes", "tier": "read-only"}}]}
-    with serve(tmp_path, policy) as running:
+    with serve(tmp_path, policy, trust="untrusted") as running:
         yield running
 
 
