@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -34,6 +35,18 @@ def _data_dir_per_test(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     """Each test's gateways get a fresh data directory, so the tool pins (and overrides) one test's gateways
     keep never hold a tool of the next test's. Module-scoped fixtures, set up first, share the session's."""
     monkeypatch.setenv("HINTGATE_DATA_DIR", str(tmp_path_factory.mktemp("hintgate-data")))
+
+
+@pytest.fixture(autouse=True)
+def _hintgate_logger_as_found() -> Iterator[None]:
+    """A command run in-process (serve, lint) sets the level of the "hintgate" logger and adds its stderr
+    handler; put both back, so a later test's caplog sees every record whatever ran before it."""
+    logger = logging.getLogger("hintgate")
+    level, handlers, propagate = logger.level, list(logger.handlers), logger.propagate
+    yield
+    logger.setLevel(level)
+    logger.handlers[:] = handlers
+    logger.propagate = propagate
 
 
 def npm_server(name: str) -> list[str]:

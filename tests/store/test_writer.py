@@ -26,8 +26,9 @@ def _writer_threads() -> list[threading.Thread]:
     return [thread for thread in threading.enumerate() if thread.name == "hintgate-store-writer"]
 
 
-def _rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+def _rows(path: Path) -> dict[str, list[sqlite3.Row]]:
     with contextlib.closing(sqlite3.connect(path)) as db:
+        db.row_factory = sqlite3.Row
         tables = ("sessions", "tool_calls")
         return {table: db.execute(f"SELECT * FROM {table} ORDER BY id").fetchall() for table in tables}
 
@@ -64,9 +65,12 @@ async def test_the_sqlite_writer_stores_every_column_as_the_async_engine_does(tm
         await engine.dispose()
 
     by_writer, by_engine = _rows(paths[0]), _rows(paths[1])
-    assert by_writer == by_engine
+    assert {t: [tuple(r) for r in rows] for t, rows in by_writer.items()} == {
+        t: [tuple(r) for r in rows] for t, rows in by_engine.items()
+    }
     assert len(by_writer["tool_calls"]) == 4
-    assert sorted(row[3] for row in by_writer["sessions"]) == ["active", "closed"]  # a stub, and the closed session
+    # a stub, and the closed session
+    assert sorted(row["status"] for row in by_writer["sessions"]) == ["active", "closed"]
 
 
 async def test_a_refused_record_in_a_durable_batch_fails_alone(store_url: str, records: Any) -> None:
