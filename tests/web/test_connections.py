@@ -71,3 +71,18 @@ def test_one_peer_address_cannot_take_every_connection() -> None:
     assert answer.startswith(b"HTTP/1.1 503 ")
     assert b"127.0.0.2 holds 4 connections" in answer
     assert other.status_code == 200
+
+
+def test_a_body_that_stops_after_its_head_is_cut_off_by_the_body_deadline() -> None:
+    with gateway(HINTGATE_BODY_TIMEOUT="2", HINTGATE_HEAD_TIMEOUT="60") as running, ExitStack() as stack:
+        host, port = running.base_url.removeprefix("http://").rsplit(":", 1)
+        sock = stack.enter_context(socket.create_connection((host, int(port)), timeout=WAIT))
+        head = (
+            f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nAuthorization: Bearer {running.token}\r\n"
+            "Content-Length: 400\r\n\r\n"
+        )
+        sock.sendall(head.encode() + b'{"jsonrpc": "2.0", ')  # the head is whole; the body stops here
+        until(lambda: closed(sock), "the connection with a stalled body is closed", within=WAIT)
+        with httpx.Client(timeout=WAIT, headers=running.headers) as http:
+            assert http.get(f"{running.base_url}/api/health").status_code == 200

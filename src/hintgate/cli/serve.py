@@ -364,7 +364,9 @@ async def _serve_app(
     before, after = raise_open_files_limit()
     if after != before:
         logger.info("raised the open files limit from %d to %d", before, after)
-    limits = ConnectionLimits(settings.max_connections, settings.max_connections_per_peer, settings.head_timeout)
+    limits = ConnectionLimits(
+        settings.max_connections, settings.max_connections_per_peer, settings.head_timeout, settings.body_timeout
+    )
     port = sock.getsockname()[1]
     # ws="none": nothing here speaks WebSocket, so uvicorn need not load a WebSocket library to serve.
     # The guarded protocol caps connections (per gateway, per peer) and gives a request's head a deadline.

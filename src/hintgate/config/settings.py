@@ -55,6 +55,7 @@ class Settings:
         max_connections: HTTP connections the gateway holds at once; more are answered 503.
         max_connections_per_peer: HTTP connections one peer address holds at once; more are answered 503.
         head_timeout: seconds an HTTP request's head (request line and headers) may take to arrive.
+        body_timeout: seconds an HTTP request's body may take to arrive after its head.
         tokens: how recorded calls' tokens are counted: `"estimate"` (calibrated, flagged as
             estimated, no tokenizer in memory) or `"exact"` (o200k, ~140 MB once loaded).
     """
@@ -75,6 +76,7 @@ class Settings:
     max_connections: int = 1000
     max_connections_per_peer: int = 200
     head_timeout: float = 10.0
+    body_timeout: float = 30.0
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -167,5 +169,6 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "max_connections": ("HINTGATE_MAX_CONNECTIONS", _positive_int),
     "max_connections_per_peer": ("HINTGATE_MAX_CONNECTIONS_PER_PEER", _positive_int),
     "head_timeout": ("HINTGATE_HEAD_TIMEOUT", _positive_float),
+    "body_timeout": ("HINTGATE_BODY_TIMEOUT", _positive_float),
 }
 """Setting → (environment variable, parser)."""

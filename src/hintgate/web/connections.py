@@ -9,6 +9,9 @@ protocol (httptools) that
 - closes a connection whose request head (request line and headers) has not
   arrived within `head_timeout` seconds of the connection opening or of the
   previous answer (a slow sender gets no more time by sending a byte at a time);
+- closes a connection whose request body has not all arrived within
+  `body_timeout` seconds of its head (MCP and REST bodies are small: a body
+  still trickling after that holds a descriptor for nothing);
 - answers 503 and closes at once when the gateway already holds
   `max_connections` connections, or the peer address `max_per_peer`, with one
   log line each time it becomes full.
@@ -57,12 +60,20 @@ class ConnectionLimits:
         max_connections: connections the gateway holds at once; more are answered 503.
         max_per_peer: connections one peer address holds at once; more are answered 503.
         head_timeout: seconds a request's head may take to arrive.
+        body_timeout: seconds a request's body may take to arrive after its head.
     """
 
-    def __init__(self, max_connections: int = 1000, max_per_peer: int = 200, head_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        max_connections: int = 1000,
+        max_per_peer: int = 200,
+        head_timeout: float = 10.0,
+        body_timeout: float = 30.0,
+    ) -> None:
         self.max_connections = max_connections
         self.max_per_peer = max_per_peer
         self.head_timeout = head_timeout
+        self.body_timeout = body_timeout
         self.open = 0
         self.by_peer: Counter[str] = Counter()
         self.refused = 0
@@ -102,6 +113,7 @@ def guarded_protocol(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
     class Guarded(HttpToolsProtocol):
         _peer: str | None = None
         _deadline: asyncio.TimerHandle | None = None
+        _body_pending = False  # the deadline armed is the body's (set at the head's end, met at the message's)
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -123,25 +135,33 @@ def guarded_protocol(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
             super().connection_lost(exc)
 
         def on_headers_complete(self) -> None:
-            self._disarm()
+            self._arm(limits.body_timeout, body=True)
             super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            if self._body_pending:
+                self._disarm()
+            super().on_message_complete()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
                 self._arm()  # the next request's head gets the same deadline
 
-        def _arm(self) -> None:
+        def _arm(self, seconds: float | None = None, *, body: bool = False) -> None:
             self._disarm()
-            self._deadline = self.loop.call_later(limits.head_timeout, self._head_late)
+            self._body_pending = body
+            self._deadline = self.loop.call_later(limits.head_timeout if seconds is None else seconds, self._late)
 
         def _disarm(self) -> None:
+            self._body_pending = False
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
 
-        def _head_late(self) -> None:
+        def _late(self) -> None:
             self._deadline = None
+            self._body_pending = False
             limits.timed_out += 1
             self.transport.close()
 
