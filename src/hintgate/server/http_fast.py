@@ -52,8 +52,10 @@ from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, JSONRPCRespo
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
+from hintgate.server.request_ids import replay
+
 if TYPE_CHECKING:
-    from starlette.types import Message, Receive, Scope, Send
+    from starlette.types import Receive, Scope, Send
 
     from hintgate.server.gateway import Gateway
 
@@ -350,7 +352,7 @@ class HttpFastPath:
             self.fallbacks[fallback.reason] += 1
             logger.debug("http fast path: %s; the SDK answers", fallback.reason)
             if fallback.body is not None:
-                receive = _replay(fallback.body, receive, more=fallback.more)
+                receive = replay(fallback.body, receive, more=fallback.more)
         await self._sdk(scope, receive, send)
 
     async def _read(self, request: Request) -> bytes:
@@ -566,17 +568,3 @@ class _InFlight:
             if not self._transport._requests_in_flight:
                 # anyio.current_time() on asyncio (the only loop this path runs on), without its backend lookup
                 self._idle.deadline = asyncio.get_running_loop().time() + self._timeout
-
-
-def _replay(body: bytes, receive: Receive, more: bool = False) -> Receive:
-    """A `receive` that gives the body already read, then what the client still sends."""
-    sent = False
-
-    async def replayed() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": more}
-        return await receive()
-
-    return replayed

@@ -20,7 +20,7 @@ import pydantic_core
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["INVALID_REQUEST", "MESSAGE_KEY", "RequestIdGuard", "id_refusal", "valid_id"]
+__all__ = ["INVALID_REQUEST", "MESSAGE_KEY", "RequestIdGuard", "id_refusal", "replay", "valid_id"]
 
 INVALID_REQUEST = -32600
 """JSON-RPC's Invalid Request error code."""
@@ -83,7 +83,7 @@ class RequestIdGuard:
             if refusal is not None:
                 await _refuse(send, refusal)
                 return
-        await self._app(scope, _replay(body, receive, more=more), send)
+        await self._app(scope, replay(body, receive, more=more), send)
 
 
 async def _refuse(send: Send, text: str) -> None:
@@ -93,7 +93,7 @@ async def _refuse(send: Send, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _replay(body: bytes, receive: Receive, *, more: bool) -> Receive:
+def replay(body: bytes, receive: Receive, *, more: bool) -> Receive:
     """A `receive` that gives the body already read, then what the client still sends."""
     sent = False
 
