@@ -18,26 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from tests.asking import Person
 
 pytestmark = pytest.mark.anyio
 
 NAMED = str(Path(__file__).parent / "fixtures" / "named_server.py")
-
-
-class Person:
-    """Answers every elicitation with `answer`, and remembers the questions."""
-
-    def __init__(self, answer: str) -> None:
-        self.answer = answer
-        self.asked: list[str] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"decision": self.answer})
 
 
 @asynccontextmanager

@@ -6,27 +6,15 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp import Client
+from tests.asking import Person
 
 from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
-
-
-class Person:
-    """Denies every question, and remembers it."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"decision": "deny"})
 
 
 async def test_an_untrusted_servers_read_asks_naming_hintgate_trust_and_runs_unasked_once_trusted(

@@ -19,26 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp import Client
+from tests.asking import Person
 
 from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
 GIT_WRITES = {"git_git_add", "git_git_commit", "git_git_reset", "git_git_create_branch", "git_git_checkout"}
-
-
-class Person:
-    """Denies every question, and remembers which tool it was about."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"decision": "deny"})
 
 
 def pypi_config(tmp_path: Path, time_cmd: list[str], git_cmd: list[str], **policy: Any) -> Path:

@@ -20,9 +20,9 @@ from typing import Any
 
 import anyio
 import httpx
-import mcp_types as types
 import pytest
 from mcp import Client
+from tests.asking import Person
 
 from hintgate.testing import running_gateway
 
@@ -53,18 +53,6 @@ def web_page() -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
-
-
-class Person:
-    """Answers every question with `decision`, and remembers the questions."""
-
-    def __init__(self, decision: str) -> None:
-        self.decision = decision
-        self.asked: list[str] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"decision": self.decision})
 
 
 def fetch_in_bypass(tmp_path: Path) -> Path:

@@ -17,26 +17,15 @@ from typing import Any
 
 import anyio
 import httpx
-import mcp_types as types
 import pytest
 from mcp import Client
+from tests.asking import Person
 
 from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
 DOCS = str(Path(__file__).parents[1] / "fixtures" / "doc_server.py")
-
-
-class Person:
-    """Denies every question, and remembers it."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"decision": "deny"})
 
 
 def config(tmp_path: Path, **docs: Any) -> Path:

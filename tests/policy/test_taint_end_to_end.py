@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp import Client
+from tests.asking import Person
 
 from hintgate.testing import running_gateway
 
@@ -52,17 +52,6 @@ def web_page() -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
-
-
-class Person:
-    """Denies every question, and remembers it."""
-
-    def __init__(self) -> None:
-        self.asked: list[str] = []
-
-    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
-        self.asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"decision": "deny"})
 
 
 def demo_with_web(tmp_path: Path, notes_trust: str | None = None, **policy: Any) -> Path:
