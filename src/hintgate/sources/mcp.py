@@ -114,6 +114,8 @@ class McpUpstream(ConfiguredSource):
         self._call_ids = itertools.count(1)
         self._refreshing: set[str] = set()
         self._refreshed_at: dict[str, float] = {}  # loop time of the last listing of each kind
+        self._stale: set[str] = set()  # kinds changed again while a listing of them was fetched
+        self._refresh_tasks: set[asyncio.Task[None]] = set()  # listings waiting out the interval
         self._login_poll = login_poll
         self._logged_in = asyncio.Event()
         self._logged_out = asyncio.Event()
@@ -230,6 +232,8 @@ class McpUpstream(ConfiguredSource):
             return f"{type(exc).__name__}: {exc}"
         finally:
             self._connection = None
+            for task in list(self._refresh_tasks):
+                task.cancel()
 
     async def _watch(self, connection: McpConnection) -> str:
         """Wait for a remote connection to end, pinging it while idle; returns why it ended.
@@ -305,7 +309,7 @@ class McpUpstream(ConfiguredSource):
             "notifications/resources/list_changed": "resources",
         }.get(method)
         if kind is not None:
-            await self._refresh(kind)
+            await self._list_changed(kind)
         elif method == "notifications/resources/updated":
             await self._notify("resource-updated:" + str((params or {}).get("uri", "")))
         elif method == "notifications/message":
@@ -317,25 +321,49 @@ class McpUpstream(ConfiguredSource):
             else:
                 logger.info("%s: %s", self.name, self.redact.value((params or {}).get("data")))
 
-    async def _refresh(self, kind: str) -> None:
-        if self._connection is None or kind in self._refreshing:
+    async def _list_changed(self, kind: str) -> None:
+        """A `list_changed` of `kind`: listed now, or, within a second of the last listing, once that second ends.
+
+        The later listing runs in a task of its own: the notifications of this
+        connection are handled one at a time, and a call's progress must not
+        wait behind a list change. A change that arrives while a later listing
+        is pending is covered by it; one that arrives while it is fetched makes
+        it list again, so the last listing wins.
+        """
+        if self._connection is None:
+            return
+        if kind in self._refreshing:
+            self._stale.add(kind)
+            return
+        wait = self._refreshed_at.get(kind, -REFRESH_INTERVAL) + REFRESH_INTERVAL - asyncio.get_running_loop().time()
+        if wait <= 0:
+            await self._refresh(kind)
             return
         self._refreshing.add(kind)
+        task = asyncio.get_running_loop().create_task(self._refresh(kind, after=wait), name=f"refresh:{kind}")
+        self._refresh_tasks.add(task)
+        task.add_done_callback(self._refresh_tasks.discard)
+
+    async def _refresh(self, kind: str, *, after: float = 0.0) -> None:
+        self._refreshing.add(kind)
         try:
-            loop = asyncio.get_running_loop()
-            wait = self._refreshed_at.get(kind, -REFRESH_INTERVAL) + REFRESH_INTERVAL - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            connection = self._connection
-            if connection is None:
-                return
-            self._refreshed_at[kind] = loop.time()
-            if kind == "tools":
-                self.tools = await self._list(connection, "tools/list", "tools")
-            elif kind == "prompts":
-                self.prompts = await self._list(connection, "prompts/list", "prompts")
-            else:
-                self.resources = await self._list(connection, "resources/list", "resources")
+            while True:
+                if after > 0:
+                    await asyncio.sleep(after)
+                connection = self._connection
+                if connection is None:
+                    return
+                self._stale.discard(kind)
+                self._refreshed_at[kind] = asyncio.get_running_loop().time()
+                if kind == "tools":
+                    self.tools = await self._list(connection, "tools/list", "tools")
+                elif kind == "prompts":
+                    self.prompts = await self._list(connection, "prompts/list", "prompts")
+                else:
+                    self.resources = await self._list(connection, "resources/list", "resources")
+                if kind not in self._stale:
+                    break
+                after = REFRESH_INTERVAL  # changed again while it was listed: list once more, a second on
         except UpstreamError as exc:
             logger.warning("%s: refreshing %s failed: %s", self.name, kind, exc.detail)
             return
