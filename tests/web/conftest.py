@@ -52,10 +52,11 @@ NOTE_TOOLS: list[dict[str, Any]] = [
 ]
 
 
-def notes_source() -> FakeSource:
-    """An untrusted notes server whose tools answer at once."""
+def notes_source(trust: Trust = Trust.UNTRUSTED) -> FakeSource:
+    """A notes server (untrusted unless told) whose tools answer at once."""
     return FakeSource(
         "notes",
+        trust=trust,
         tools=NOTE_TOOLS,
         handlers={
             "get_note": lambda a: "a note",
@@ -108,6 +109,7 @@ async def dashboard(
     token: str | None = None,
     policy: dict[str, Any] | None = None,
     sources: tuple[FakeSource, ...] | None = None,
+    notes_trust: Trust = Trust.UNTRUSTED,
 ) -> AsyncIterator[Dashboard]:
     """The web app over an in-memory gateway (notes and clock servers), with a SQLite store unless `record` is off."""
     store = await Store.open(f"sqlite:///{tmp_path / 'web.db'}", commit_interval=0.01) if record else None
@@ -116,7 +118,7 @@ async def dashboard(
     # its own word that it only reads would not let it (the policy tests cover that).
     policy.setdefault("rules", [{"allow": {"tool": "notes_get_note"}}])
     config = parse_config({"mcpServers": {}, "policy": policy})
-    chosen = sources if sources is not None else (notes_source(), clock_source())
+    chosen = sources if sources is not None else (notes_source(notes_trust), clock_source())
     gateway = Gateway(config, sources={s.name: s for s in chosen}, store=store)
     try:
         async with gateway:
@@ -133,7 +135,7 @@ OpenDashboard = Callable[..., AbstractAsyncContextManager[Dashboard]]
 
 @pytest.fixture
 def open_dashboard(tmp_path: Path) -> OpenDashboard:
-    """`open_dashboard(record=..., token=..., policy=..., sources=...)`: the app, as an async context manager."""
+    """`open_dashboard(record=, token=, policy=, sources=, notes_trust=)`: the app, as an async context manager."""
 
     def opener(**kwargs: Any) -> AbstractAsyncContextManager[Dashboard]:
         return dashboard(tmp_path, **kwargs)

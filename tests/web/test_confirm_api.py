@@ -12,6 +12,8 @@ import pytest
 from bs4 import BeautifulSoup
 from mcp import Client
 
+from hintgate.config.model import Trust
+
 if TYPE_CHECKING:
     from conftest import Dashboard, OpenDashboard
 
@@ -51,7 +53,11 @@ async def test_confirm_always_makes_an_additive_write_ask_every_time_until_it_is
     open_dashboard: OpenDashboard,
 ) -> None:
     person = Person()
-    async with open_dashboard(policy=ACCEPT_EDITS) as dash, client_of(dash, person) as client:
+    # A trusted server's word that the write is additive is what lets accept-edits run it unasked.
+    async with (
+        open_dashboard(policy=ACCEPT_EDITS, notes_trust=Trust.TRUSTED) as dash,
+        client_of(dash, person) as client,
+    ):
         await client.call_tool("notes_create_note", {"title": "a"})
         assert person.asked == 0  # accept-edits runs additive writes
         body = await put(dash, "notes_create_note", "always")
