@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +20,7 @@ from hintgate.server.gateway import Gateway
 from hintgate.store import SessionRecord, Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app
+from oidc_peer import OidcIssuer
 
 BASE_URL = "http://127.0.0.1:8765"
 
@@ -141,6 +142,14 @@ def open_dashboard(tmp_path: Path) -> OpenDashboard:
         return dashboard(tmp_path, **kwargs)
 
     return opener
+
+
+@pytest.fixture(scope="module")
+def issuer() -> Iterator[OidcIssuer]:
+    """A real OpenID provider (npm `oidc-provider`) for the identity tests of one module."""
+    provider = OidcIssuer()
+    yield provider
+    provider.stop()
 
 
 SeedSessions = Callable[[Store], Awaitable[dict[str, str]]]

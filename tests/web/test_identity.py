@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -35,13 +35,6 @@ from oidc_peer import OidcIssuer
 pytestmark = pytest.mark.anyio
 
 API_TOKEN = "an-api-token-for-automation-0123456789"
-
-
-@pytest.fixture(scope="module")
-def issuer() -> Iterator[OidcIssuer]:
-    provider = OidcIssuer()
-    yield provider
-    provider.stop()
 
 
 def notes_source() -> FakeSource:

@@ -31,13 +31,6 @@ RULES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def issuer() -> Iterator[OidcIssuer]:
-    provider = OidcIssuer()
-    yield provider
-    provider.stop()
-
-
 @pytest.fixture
 def gateway(issuer: OidcIssuer, tmp_path: Path, demo_cmd: list[str]) -> Iterator[RunningGateway]:
     port = free_port()

@@ -32,13 +32,6 @@ MODERN = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
           "MCP-Protocol-Version": "2026-07-28"}  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def issuer() -> Iterator[OidcIssuer]:
-    provider = OidcIssuer()
-    yield provider
-    provider.stop()
-
-
 def config_file(tmp_path: Path, demo_cmd: list[str], issuer: str, port: int) -> Path:
     config = tmp_path / "hintgate.json"
     config.write_text(json.dumps({
