@@ -12,47 +12,25 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import anyio
 import httpx
 import pytest
 from mcp import Client
 from tests.asking import Person
+from tests.pages import serving_page
 
 from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
 
-class _Page(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = b"<html><body><p>A page elsewhere.</p></body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet: the test reads nothing from it
-        return
-
-
 @pytest.fixture
 def web_page() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/page.html"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serving_page(b"<html><body><p>A page elsewhere.</p></body></html>") as url:
+        yield url
 
 
 def fetch_in_bypass(tmp_path: Path) -> Path:
