@@ -14,7 +14,7 @@ MODULES = [
     "hintgate.hints.annotations",
     "hintgate.hints.catalog",
     "hintgate.hints.lint",
-    "hintgate.hints.reports",
+    "hintgate.cli.reports",
     "hintgate.cli.targets",
     "hintgate.sources.mcp",
     "hintgate.sources.base",

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from hintgate.cli.reports import catalog_json
 from hintgate.config.model import Trust
 from hintgate.hints.catalog import ResolvedTool, build_catalog, resolve_tool
-from hintgate.hints.reports import catalog_json
 from hintgate.testing import FakeSource, in_memory_gateway
 from hintgate.web.pages.catalog import CatalogFilters, catalog_page
 

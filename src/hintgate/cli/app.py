@@ -167,10 +167,10 @@ def lint(
     A bare TARGET is linted with the trust the gateway would give it: a local
     command's declared hints count, a URL's do not; the report says which.
     """
+    from hintgate.cli.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
     from hintgate.hints.annotations import Hint
     from hintgate.hints.baseline import apply_baseline, baseline_entries, baseline_text, load_baseline
     from hintgate.hints.lint import Severity, lint_tools, load_expect
-    from hintgate.hints.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
 
     try:
         expected = load_expect(expect) if expect is not None else None
@@ -242,9 +242,9 @@ def infer(
     wide: WideOpt = False,
 ) -> None:
     """Print every tool's four hints and title after resolution, with where each came from."""
+    from hintgate.cli.reports import infer_json, infer_table, print_json
     from hintgate.hints.annotations import Hint
     from hintgate.hints.catalog import resolve_tool
-    from hintgate.hints.reports import infer_json, infer_table, print_json
 
     listing = _listing(target, config, server, timeout)
     cfg = listing.target.config
@@ -441,8 +441,8 @@ def tools(
 
     Exits 3 when a server did not start (after printing what the others serve).
     """
+    from hintgate.cli.reports import catalog_json, catalog_text, print_json, usage_rows, usage_text
     from hintgate.cli.serve import collect_catalog
-    from hintgate.hints.reports import catalog_json, catalog_text, print_json, usage_rows, usage_text
 
     loaded = _config_or_demo(config, demo)
     console = out()
@@ -482,9 +482,9 @@ def openapi(
     from rich.console import Group
     from rich.text import Text
 
+    from hintgate.cli.reports import infer_table, print_json
     from hintgate.hints.annotations import parse_annotations
     from hintgate.hints.catalog import ToolFacts, resolve_tool
-    from hintgate.hints.reports import infer_table, print_json
     from hintgate.sources.openapi.convert import build_tools, decode_document
     from hintgate.sources.openapi.source import fetch_document
 
@@ -554,8 +554,8 @@ def policy_explain(
     wide: WideOpt = False,
 ) -> None:
     """A dry run: every tool, the verdict it would get in each mode, and why (for a person: --user, --group)."""
+    from hintgate.cli.reports import explain_json, explain_text, print_json
     from hintgate.cli.serve import collect_catalog
-    from hintgate.hints.reports import explain_json, explain_text, print_json
     from hintgate.hints.trust import trust_note
     from hintgate.policy.decide import Mode
     from hintgate.policy.explain import explain

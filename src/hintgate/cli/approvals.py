@@ -77,7 +77,7 @@ async def _pending(store: Any) -> list[dict[str, Any]]:
 
 def approvals_text(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
     """Pending approvals for people: short id, tool, its arguments (shortened), why it asks, when it expires."""
-    from hintgate.hints.layout import Column, fit_table, short_arguments, short_id, when
+    from hintgate.cli.layout import Column, fit_table, short_arguments, short_id, when
 
     columns = [
         Column("id"),

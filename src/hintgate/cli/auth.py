@@ -145,7 +145,7 @@ def _status_table(rows: list[dict[str, Any]], width: int) -> Any:
     from rich.console import Group
     from rich.text import Text
 
-    from hintgate.hints.layout import Column, fit_table
+    from hintgate.cli.layout import Column, fit_table
 
     now = time.time()
 

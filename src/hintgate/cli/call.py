@@ -153,7 +153,7 @@ def _print_tools(tools: list[Any], output: OutputFormat) -> None:
     if output is OutputFormat.JSON:
         out().print_json(json.dumps(rows))
         return
-    from hintgate.hints.layout import Column, fit_table
+    from hintgate.cli.layout import Column, fit_table
 
     def flag(row: dict[str, Any], hint: str, shown: str) -> str:
         return shown if (row.get("annotations") or {}).get(hint) else ""

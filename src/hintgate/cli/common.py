@@ -81,7 +81,7 @@ def print_wide(console: Console, renderable: Any, wide: bool) -> None:
 
 def emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wide: bool = False) -> None:
     """Print store rows as JSON (as they are) or as a table for people, fitted to the console unless `wide`."""
-    from hintgate.hints.reports import print_json
+    from hintgate.cli.reports import print_json
 
     console = out()
     if output is OutputFormat.JSON:

@@ -48,7 +48,7 @@ def _rows(pins: Sequence[Pin]) -> list[dict[str, Any]]:
 
 
 def _table(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
-    from hintgate.hints.layout import Column, fit_table, when
+    from hintgate.cli.layout import Column, fit_table, when
 
     columns = [
         Column("tool"),

@@ -53,7 +53,7 @@ def sessions(
     wide: WideOpt = False,
 ) -> None:
     """Recent client sessions: client, status, start and end, calls, tokens, replica."""
-    from hintgate.hints.reports import sessions_text
+    from hintgate.cli.reports import sessions_text
 
     wanted = status.value if status is not None else None
     rows = with_store(db, lambda store: store.recent_sessions(limit, status=wanted, replica=replica, user=user))
@@ -94,7 +94,7 @@ def calls(
     wide: WideOpt = False,
 ) -> None:
     """Recorded tool calls with the hints in force and the policy's decision."""
-    from hintgate.hints.reports import calls_text
+    from hintgate.cli.reports import calls_text
 
     async def work(store: Any) -> list[dict[str, Any]]:
         session_id = await _session_id(store, session) if session is not None else None
@@ -113,7 +113,7 @@ def overrides_list(
     wide: WideOpt = False,
 ) -> None:
     """The stored overrides, titles as hint `title` (the config file's are shown by `hintgate tools`)."""
-    from hintgate.hints.reports import overrides_text
+    from hintgate.cli.reports import overrides_text
 
     async def work(store: Any) -> list[dict[str, Any]]:
         titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.title_overrides()]
@@ -259,7 +259,7 @@ def policy_stored(
     wide: WideOpt = False,
 ) -> None:
     """Policy settings changed at run time (dashboard, `PATCH /api/policy`), kept in the store over the config file."""
-    from hintgate.hints.layout import Column, fit_table, when
+    from hintgate.cli.layout import Column, fit_table, when
 
     async def work(store: Any) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = await store.policy_settings()

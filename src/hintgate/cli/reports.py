@@ -13,9 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from hintgate import __version__
+from hintgate.cli.layout import Column, fit_table, short_id, when
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier
 from hintgate.hints.catalog import ResolvedTool
-from hintgate.hints.layout import Column, fit_table, short_id, when
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 from hintgate.hints.trust import Trust, TrustFrom
 

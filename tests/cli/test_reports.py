@@ -8,9 +8,9 @@ from typing import Any
 import jsonschema
 from rich.console import Console
 
+from hintgate.cli.reports import infer_json, infer_table, lint_json, lint_markdown, lint_sarif
 from hintgate.hints.catalog import resolve_tool
 from hintgate.hints.lint import lint_tools
-from hintgate.hints.reports import infer_json, infer_table, lint_json, lint_markdown, lint_sarif
 
 TOOLS: list[dict[str, Any]] = [
     {"name": "get_a", "annotations": {"readOnlyHint": True}},
