@@ -1,11 +1,15 @@
-"""Renderings of lint reports and inferred catalogs: text (Rich), JSON, SARIF 2.1.0, Markdown."""
+"""What the command line prints: its reports as text (Rich tables), JSON, SARIF 2.1.0 and Markdown.
+
+Lint reports, inferred and served catalogs, `policy explain`, tool usage and the store's listings
+(sessions, calls, overrides); the tables are fitted to the console by `cli.layout`.
+"""
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
@@ -15,9 +19,14 @@ from rich.text import Text
 from hintgate import __version__
 from hintgate.cli.layout import Column, fit_table, short_id, when
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier
-from hintgate.hints.catalog import ResolvedTool
+from hintgate.hints.catalog import CatalogEntry, ResolvedTool
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 from hintgate.hints.trust import Trust, TrustFrom
+from hintgate.policy.explain import ExplainRow
+from hintgate.policy.settings import Mode
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = [
     "call_outcome",
@@ -119,7 +128,7 @@ def infer_json(tools: Sequence[ResolvedTool]) -> str:
 
 def lint_text(report: LintReport) -> Group:
     """The human report: findings per tool, then coverage and the tier table."""
-    parts: list[Any] = []
+    parts: list[RenderableType] = []
     header = Text(f"hintgate lint: {report.target}", style="bold")
     if report.server:
         header.append(f"  ({report.server})", style="dim")
@@ -317,7 +326,7 @@ def print_json(console: Console, text: str) -> None:
     console.file.write(text + "\n")
 
 
-def catalog_json(gateway: Any) -> str:
+def catalog_json(gateway: Gateway) -> str:
     """The `hintgate tools --format json` document: servers with status, and every tool."""
     return json.dumps(
         {
@@ -345,7 +354,7 @@ def trust_cell(trust: Trust, trust_from: TrustFrom) -> str:
     return f"{trust.value} ({'by default' if trust_from is TrustFrom.ORIGIN else 'runtime'})"
 
 
-def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
+def catalog_text(gateway: Gateway, *, width: int = 80, wide: bool = False) -> Group:
     """The resolved catalog for people: servers, then tools with tiers and hints."""
     columns = [
         Column("server"),
@@ -371,7 +380,7 @@ def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
     ]
     entries = list(gateway.catalog.entries.values())
     tools = _tools_table([(e.name, e.tool) for e in entries], title="tools", width=width, wide=wide)
-    parts: list[Any] = [servers, *reasons, Text(""), tools]
+    parts: list[RenderableType] = [servers, *reasons, Text(""), tools]
     parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)
     return Group(*parts)
 
@@ -379,17 +388,17 @@ def catalog_text(gateway: Any, *, width: int = 80, wide: bool = False) -> Group:
 _VERDICT_STYLE = {"allow": "green", "ask": "yellow", "deny": "bold red"}
 
 
-def explain_json(rows: Sequence[Any]) -> str:
+def explain_json(rows: Sequence[ExplainRow]) -> str:
     """The `policy explain --format json` document: one object per tool."""
     return json.dumps([row.to_json() for row in rows], indent=2)
 
 
 def explain_text(
-    rows: Sequence[Any],
-    modes: Sequence[Any],
+    rows: Sequence[ExplainRow],
+    modes: Sequence[Mode],
     *,
     detailed: bool,
-    configured: Any = None,
+    configured: Mode | None = None,
     width: int = 80,
     wide: bool = False,
 ) -> RenderableType:
@@ -406,9 +415,10 @@ def explain_text(
     ]
     # Whether its results would make later writes ask: "taints", and why when detailed.
     columns.append(Column("taints", priority=len(modes) + 4, cut=detailed, wrap=True))
-    why = configured in modes and not detailed
-    if why:
-        columns.append(Column(f"why ({configured.value})", priority=len(modes) + 2, cut=True, wrap=True, minimum=30))
+    # The configured mode's reason gets a column when that mode is shown and cells do not already hold reasons.
+    why = configured if configured in modes and not detailed else None
+    if why is not None:
+        columns.append(Column(f"why ({why.value})", priority=len(modes) + 2, cut=True, wrap=True, minimum=30))
     cells: list[list[str | Text]] = []
     for row in rows:
         line: list[str | Text] = [row.tool, row.tier.value]
@@ -418,18 +428,18 @@ def explain_text(
             if detailed:
                 cell.append(f"\n{decision.reason}\n({decision.source})", style="")
             line.append(cell)
-        taints = getattr(row, "taints", None)
+        taints = row.taints
         line.append("" if taints is None else f"taints: {taints}" if detailed else "taints")
-        if why:
-            line.append(row.decisions[configured].reason)
+        if why is not None:
+            line.append(row.decisions[why].reason)
         cells.append(line)
     table = fit_table(columns, cells, width=width, wide=wide, title="what each mode would do to a first call")
-    if configured not in modes:
+    if configured is None or configured not in modes:
         return table
     return Group(table, Text(f"* the configured mode ({configured.value})", style="dim"))
 
 
-def usage_rows(entries: Any, usage: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+def usage_rows(entries: Iterable[CatalogEntry], usage: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One row per catalog entry: tool, tier, its recorded calls, errors, refusals, last use and median duration."""
     rows = []
     for entry in entries:
@@ -519,7 +529,7 @@ def _with_people(columns: list[Column], cells: list[list[str | Text]], rows: Seq
         line.insert(1, str(row.get("user_name") or ""))
 
 
-def _time(value: Any, wide: bool) -> str:
+def _time(value: object, wide: bool) -> str:
     return str(value or "") if wide else when(value)
 
 
