@@ -652,7 +652,7 @@ _CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("SDK JSON-RPC dispatch (mcp/shared, runner, lowlevel)", ("mcp/shared/", "mcp/server/runner", "lowlevel/")),
     ("pydantic validation / serialization", ("pydantic",)),
     ("json module", ("json/",)),
-    ("hintgate's forward path (gateway, sources/mcp)", ("Gateway.call_tool", "fast_path", "hintgate/sources/mcp.py")),
+    ("hintgate's forward path (gateway, sources/mcp)", ("Gateway.call_tool", "raw_json", "hintgate/sources/mcp.py")),
     ("writes to pipes (asyncio transports)", ("_UnixWritePipeTransport.write", "StreamWriter.write")),
 )
 """Where the forward path's CPU goes: a sample counts for every category with a frame on its stack."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hintgate.results import ERROR_TEXT_LIMIT, error_text, tool_error, unavailable
+from hintgate.results import ERROR_TEXT_LIMIT, error_text, server_down_error, tool_error
 
 
 def test_a_tool_error_is_one_text_block_marked_as_an_error() -> None:
@@ -10,7 +10,7 @@ def test_a_tool_error_is_one_text_block_marked_as_an_error() -> None:
 
 
 def test_an_unavailable_tool_names_the_tool_the_server_and_its_state_once() -> None:
-    result = unavailable("time_now", "time", "is down: exited with 1.")
+    result = server_down_error("time_now", "time", "is down: exited with 1.")
     assert error_text(result) == "The tool 'time_now' is unavailable: server 'time' is down: exited with 1."
 
 

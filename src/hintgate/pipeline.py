@@ -57,7 +57,7 @@ from hintgate.policy.own_places import OwnPlaces
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
-from hintgate.results import error_text, tool_error, unavailable
+from hintgate.results import error_text, server_down_error, tool_error
 from hintgate.sources.base import Source, SourceState, SourceStatus
 
 if TYPE_CHECKING:
@@ -617,7 +617,7 @@ class ToolCalls:
                     attempt.started, attempt.started_at = time.perf_counter(), datetime.now(UTC)
                     continue
                 if isinstance(exc, UpstreamDown):
-                    return unavailable(name, entry.server, exc.detail)
+                    return server_down_error(name, entry.server, exc.detail)
                 if isinstance(exc, UpstreamTimeout):
                     return tool_error(
                         f"The tool {name!r} did not answer within {source.call_timeout:g} s "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ERROR_TEXT_LIMIT", "error_text", "tool_error", "unavailable"]
+__all__ = ["ERROR_TEXT_LIMIT", "error_text", "server_down_error", "tool_error"]
 
 ERROR_TEXT_LIMIT = 2000
 """Characters of a failed result's text kept as the call's error."""
@@ -21,7 +21,7 @@ def tool_error(text: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
-def unavailable(tool: str, server: str, state: str) -> dict[str, Any]:
+def server_down_error(tool: str, server: str, state: str) -> dict[str, Any]:
     """The tool error of a call to a server that is not up.
 
     Args:

@@ -30,7 +30,7 @@ from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig, Trust, TrustFrom
 from hintgate.errors import UpstreamRequestError
 from hintgate.hints.annotations import Hint
-from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFacts, unavailable
+from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFacts, upstream_down
 
 __all__ = ["FakeSource", "RunningGateway", "in_memory_gateway", "running_gateway", "text_result"]
 
@@ -146,7 +146,7 @@ class FakeSource:
     ) -> dict[str, Any]:
         """Run the handler of `name`."""
         if self._status.state is not SourceState.UP:
-            raise unavailable(self.name, self._status)
+            raise upstream_down(self.name, self._status)
         handler = self.handlers.get(name)
         if handler is None:
             raise UpstreamRequestError(f"Unknown tool: {name}", code=-32602, server=self.name)

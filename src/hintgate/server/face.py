@@ -1,11 +1,13 @@
-"""The gateway's MCP face: the SDK's low-level `Server`, its handlers and the fast path.
+"""The gateway's MCP face: the SDK's low-level `Server`, its handlers and the raw-JSON middleware.
 
 The MCP SDK's low-level `Server` speaks to clients (both protocol eras, stdio
 and streamable HTTP, sessions); hintgate keeps what upstreams send as raw
 JSON and hands it back as raw JSON, so nothing an upstream says is lost or
 re-validated on the way through. `tools/call` and `tools/list` on
-handshake-era connections take a shorter path still: a server middleware
-(`fast_path`) answers them before the SDK validates parameters into models.
+handshake-era connections skip the SDK's models altogether: a server
+middleware (`raw_json`) answers them before the SDK validates their
+parameters into models, whichever transport brought them (stdio, the SDK's
+HTTP path, or `server.http_fast`).
 """
 
 from __future__ import annotations
@@ -141,13 +143,13 @@ def _handlers(gateway: Gateway, reachable: _Reachable) -> dict[str, Handler]:
     }
 
 
-def _fast_path(gateway: Gateway, reachable: _Reachable) -> Any:
-    """The middleware that answers handshake-era tools/call and tools/list before the SDK validates them."""
+def _raw_json(gateway: Gateway, reachable: _Reachable) -> Any:
+    """The middleware that answers handshake-era tools/call and tools/list as raw JSON, unvalidated by the SDK."""
     modern = MODERN_VERSIONS
 
-    async def fast_path(ctx: Any, call_next: Any) -> Any:
+    async def raw_json(ctx: Any, call_next: Any) -> Any:
         if ctx.request is None and gateway.stdio_connection is None:
-            # stdio has one connection; remember it for calls taken off the pipe directly.
+            # stdio has one connection; remember it for the direct calls (`server.direct`) taken off the pipe.
             gateway.stdio_connection = getattr(ctx.session, "_connection", None)
         # Handshake-era tools/call and tools/list skip the SDK's model validation
         # both ways: the upstream's JSON goes back as it was, and a large catalog
@@ -160,7 +162,7 @@ def _fast_path(gateway: Gateway, reachable: _Reachable) -> Any:
                 return _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), ctx.params or {})
         return await call_next(ctx)
 
-    return fast_path
+    return raw_json
 
 
 def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
@@ -206,7 +208,7 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     # boundary seals (and verifies when the client answers), so it cannot be forged.
     security = RequestStateSecurity(keys=[state_key]) if state_key else RequestStateSecurity.ephemeral()
     boundary = RequestStateBoundary(security, default_audience="hintgate")
-    server.middleware = [_fast_path(gateway, reachable), boundary]
+    server.middleware = [_raw_json(gateway, reachable), boundary]
     return server
 
 

@@ -43,7 +43,7 @@ from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.policy.settings import layer_settings, setting_values
-from hintgate.results import tool_error, unavailable
+from hintgate.results import server_down_error, tool_error
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
@@ -634,7 +634,7 @@ class Gateway:
             if server is not None and server in self.sources:
                 status = self.sources[server].status
                 reason = f" ({status.reason})" if status.reason else ""
-                return unavailable(name, server, f"is {status.state.value}{reason}")
+                return server_down_error(name, server, f"is {status.state.value}{reason}")
             raise to_mcp_error(UnknownName(f"Unknown tool: {name}"))
         return await self.calls(ctx, entry, arguments, params)
 

@@ -7,7 +7,7 @@ transport reads and writes the same newline-delimited JSON-RPC on asyncio
 pipe transports instead, and yields the streams the SDK's `Server.run()`
 takes, so the protocol handling stays the SDK's.
 
-One exception, the hot path: a `tools/call` on a connection that finished
+One exception, the direct calls: a `tools/call` on a connection that finished
 the 2025-11-25 handshake can go to a `DirectCalls` handler straight from the
 parsed line, skipping the SDK's dispatcher and its model validation both ways
 (measured: about half the CPU the gateway spent per call). Its cancellation
@@ -134,7 +134,7 @@ async def stdio_streams(
     """Yield (read stream, write stream) of `SessionMessage`s over stdin/stdout.
 
     Args:
-        direct: the fast path for handshake-era tools/call, if any.
+        direct: takes handshake-era tools/call off the pipe directly (`server.direct`), if given.
         line_limit: the most bytes one line on stdin may hold.
 
     Falls back to the SDK's threaded transport when stdin or stdout is not a

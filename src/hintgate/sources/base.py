@@ -35,7 +35,7 @@ __all__ = [
     "SourceState",
     "SourceStatus",
     "ToolFacts",
-    "unavailable",
+    "upstream_down",
 ]
 
 
@@ -193,7 +193,7 @@ class Source(Protocol):
 _NO_FACTS = ToolFacts()
 
 
-def unavailable(name: str, status: SourceStatus) -> UpstreamDown:
+def upstream_down(name: str, status: SourceStatus) -> UpstreamDown:
     """The error for a call to a source that is not up: its state, why, and when it is retried."""
     if status.state is SourceState.NEEDS_LOGIN:
         return UpstreamDown(
@@ -298,9 +298,9 @@ class ConfiguredSource:
         override = self.config.override_for(str(raw.get("name", "")))
         return ToolFacts(overrides=override.hints, title=override.title) if override else _NO_FACTS
 
-    def unavailable(self) -> UpstreamDown:
+    def upstream_down(self) -> UpstreamDown:
         """The error a call gets while the source is not up."""
-        return unavailable(self.name, self._status)
+        return upstream_down(self.name, self._status)
 
     async def wait_to_retry(self, reason: str, delay: float, *, restarts: int, verb: str = "restarting") -> None:
         """Mark the source down with `reason`, say when it is retried, and wait `delay` s."""

@@ -22,7 +22,7 @@ from hintgate.sources.base import (
     ConfiguredSource,
     SourceState,
     SourceStatus,
-    unavailable,
+    upstream_down,
 )
 from hintgate.sources.connection import (
     HANDSHAKE_VERSION,
@@ -395,10 +395,10 @@ class McpUpstream(ConfiguredSource):
     def _require(self) -> McpConnection:
         connection = self._connection
         if connection is None or self._status.state is not SourceState.UP:
-            raise self.unavailable()
+            raise self.upstream_down()
         if connection.closed is not None:
             # Ended, and the supervisor has not yet marked it down: say why now.
-            raise unavailable(self.name, SourceStatus(SourceState.DOWN, connection.closed.detail))
+            raise upstream_down(self.name, SourceStatus(SourceState.DOWN, connection.closed.detail))
         return connection
 
     async def call_tool(

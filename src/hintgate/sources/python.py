@@ -102,7 +102,7 @@ class PythonSource(ConfiguredSource):
             UpstreamTimeout: the handler ran longer than the call timeout.
         """
         if self.registry is None or self._status.state is not SourceState.UP:
-            raise self.unavailable()
+            raise self.upstream_down()
         definition = self.registry.get(name)
         if definition is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)

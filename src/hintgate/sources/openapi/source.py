@@ -346,7 +346,7 @@ class OpenApiSource(ConfiguredSource):
         """
         client = self._client
         if client is None or self._status.state is not SourceState.UP:
-            raise self.unavailable()
+            raise self.upstream_down()
         operation = self._operations.get(name)
         if operation is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)
