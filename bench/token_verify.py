@@ -5,8 +5,10 @@ package) issues an RS256 access token; `hintgate.web.identity.TokenVerifier`
 checks it N times: once with the verified-token memory emptied before every
 check (the signature verified each time: a client's first request), once as
 requests come (the memory holding it: every later request of that client).
-Beside them, PyJWT's `jwt.decode` alone with the same key, the floor of a
-signature check in Python. Numbers only; nothing here asserts timings.
+Beside them, PyJWT's `jwt.decode` alone with the same key (what the gateway
+used before it checked the signature with `cryptography` directly), and an
+ES256 token checked against a P-256 key. Each check is timed on its own:
+p50 and mean. Numbers only; nothing here asserts timings.
 
 Usage: python bench/token_verify.py [--checks N]
 """
@@ -15,17 +17,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import shutil
 import socket
+import statistics
 import subprocess
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
 import jwt
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from hintgate.config.model import IdentityConfig
-from hintgate.web.identity import TokenVerifier
+from hintgate.web.identity import IssuerKeys, TokenVerifier
 
 PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"
 
@@ -35,6 +41,20 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+async def timings(check: Callable[[], Awaitable[object]], checks: int) -> tuple[float, float]:
+    """(p50, mean) µs of `checks` runs of `check`, each timed on its own."""
+    took = []
+    for _ in range(checks):
+        start = time.perf_counter()
+        await check()
+        took.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(took), statistics.fmean(took)
+
+
+def line(label: str, p50: float, mean: float, extra: str = "") -> None:
+    print(f"  {label:<38} p50 {p50:7.1f} µs   mean {mean:7.1f} µs{extra}")
 
 
 async def measure(issuer: str, checks: int) -> None:
@@ -50,26 +70,47 @@ async def measure(issuer: str, checks: int) -> None:
     await verifier.principal(token)  # the keys fetched once
     key = verifier.keys.keys[jwt.get_unverified_header(token)["kid"]].key
 
-    def per_check(seconds: float) -> float:
-        return seconds / checks * 1e6
-
-    start = time.perf_counter()
-    for _ in range(checks):
+    async def first() -> object:
         verifier.accepted.clear()
-        await verifier.principal(token)
-    signature = per_check(time.perf_counter() - start)
-    start = time.perf_counter()
-    for _ in range(checks):
-        await verifier.principal(token)
-    remembered = per_check(time.perf_counter() - start)
-    start = time.perf_counter()
-    for _ in range(checks):
-        jwt.decode(token, key, algorithms=["RS256"], audience=audience, issuer=issuer)
-    floor = per_check(time.perf_counter() - start)
-    print(f"token checks: {checks}, RS256 2048-bit key, keys cached")
-    print(f"  signature verified each time   {signature:8.1f} µs per check")
-    print(f"  verified token remembered      {remembered:8.1f} µs per check")
-    print(f"  PyJWT jwt.decode alone         {floor:8.1f} µs per check  (ratio hintgate/PyJWT {signature / floor:.2f})")
+        return await verifier.principal(token)
+
+    async def pyjwt() -> object:
+        return jwt.decode(token, key, algorithms=["RS256"], audience=audience, issuer=issuer)
+
+    print(f"token checks: {checks} each, keys cached")
+    signature = await timings(first, checks)
+    line("RS256 2048-bit, signature verified", *signature)
+    line("RS256, verified token remembered", *await timings(lambda: verifier.principal(token), checks))
+    floor = await timings(pyjwt, checks)
+    line("RS256, PyJWT jwt.decode alone", *floor, f"   (p50 ratio hintgate/PyJWT {signature[0] / floor[0]:.2f})")
+    es256, es_verifier = await _es256(audience)
+
+    async def first_es() -> object:
+        es_verifier.accepted.clear()
+        return await es_verifier.principal(es256)
+
+    line("ES256 P-256, signature verified", *await timings(first_es, checks))
+
+
+async def _es256(audience: str) -> tuple[str, TokenVerifier]:
+    """An ES256 token and a verifier holding its key (a key set served in-process: the provider signs RS256)."""
+    private = ec.generate_private_key(ec.SECP256R1())
+    jwk = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(private.public_key()))
+    issuer = "https://issuer.example"
+    documents = {
+        f"{issuer}/.well-known/openid-configuration": {"issuer": issuer, "jwks_uri": f"{issuer}/jwks"},
+        f"{issuer}/jwks": {"keys": [{**jwk, "kid": "es", "alg": "ES256", "use": "sig"}]},
+    }
+
+    async def get(url: str) -> object:
+        return documents[url]
+
+    verifier = TokenVerifier(IdentityConfig(issuer=issuer, audience=audience), IssuerKeys(issuer, get=get))
+    now = int(time.time())
+    claims = {"iss": issuer, "aud": audience, "sub": "alice", "iat": now, "exp": now + 3600}
+    token = jwt.encode(claims, private, algorithm="ES256", headers={"kid": "es"})
+    await verifier.principal(token)
+    return token, verifier
 
 
 def main() -> None:
