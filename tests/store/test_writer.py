@@ -14,9 +14,9 @@ import pytest
 from sqlalchemy import make_url
 
 from hintgate.store import Store, database_url
-from hintgate.store.engine import _create_engine
+from hintgate.store.engine import async_engine
 from hintgate.store.queries import begin_write
-from hintgate.store.rows import _CALL, _CLOSE, _START, Item, prepare, write
+from hintgate.store.rows import CALL, CLOSE, START, Item, prepare, write
 from hintgate.store.writer import SqliteWriter
 
 pytestmark = pytest.mark.anyio
@@ -36,16 +36,16 @@ def _rows(path: Path) -> dict[str, list[sqlite3.Row]]:
 async def test_the_sqlite_writer_stores_every_column_as_the_async_engine_does(tmp_path: Path, records: Any) -> None:
     session = records.session(started_at=datetime(2026, 1, 1, 12, 0, 0, 123456, tzinfo=UTC))
     items: list[Item] = [
-        (_START, session, None),
-        (_CALL, records.call(session.id, decision={"verdict": "allow", "reason": "read-only"}, verdict="allow"), None),
+        (START, session, None),
+        (CALL, records.call(session.id, decision={"verdict": "allow", "reason": "read-only"}, verdict="allow"), None),
         (
-            _CALL,
+            CALL,
             records.call(session.id, arguments=None, response=None, error="boom", started_at=datetime(2026, 1, 2)),
             None,
         ),
-        (_CALL, records.call(None, arguments={"text": "\ud800 lone", "nul": "\u0000"}, parent_call_id="call-1"), None),
-        (_CALL, records.call(records.session().id, response={"content": [{"type": "text", "text": "x" * 300}]}), None),
-        (_CLOSE, (session.id, datetime(2026, 1, 1, 13, tzinfo=UTC)), None),
+        (CALL, records.call(None, arguments={"text": "\ud800 lone", "nul": "\u0000"}, parent_call_id="call-1"), None),
+        (CALL, records.call(records.session().id, response={"content": [{"type": "text", "text": "x" * 300}]}), None),
+        (CLOSE, (session.id, datetime(2026, 1, 1, 13, tzinfo=UTC)), None),
     ]
     batch = prepare(items, response_cap=200, replica="same")
     paths = [tmp_path / "writer.db", tmp_path / "engine.db"]
@@ -57,7 +57,7 @@ async def test_the_sqlite_writer_stores_every_column_as_the_async_engine_does(tm
         await writer.write(lambda: batch)
     finally:
         await writer.close()
-    engine = _create_engine(make_url(database_url(str(paths[1]))))
+    engine = async_engine(make_url(database_url(str(paths[1]))))
     try:
         async with begin_write(engine) as conn:
             await write(conn, batch)

@@ -61,14 +61,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from hintgate.config.permissions import private_directory, private_sqlite
 from hintgate.errors import StoreError
 from hintgate.store import queries
-from hintgate.store.approvals import StoredApprovals, expire_replicas, pending_replicas, prune_settled
+from hintgate.store.approvals import StoredApprovals, dead_here, expire_replicas, pending_replicas, prune_settled
 from hintgate.store.engine import (
-    _MIGRATION_LOCK,
-    _create_engine,
-    _describe,
-    _reason,
-    _translated,
+    MIGRATION_LOCK,
+    async_engine,
     database_url,
+    describe,
+    error_detail,
+    translated,
 )
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import CredentialsStore
@@ -130,21 +130,8 @@ async def _abandoned(conn: AsyncConnection, replica: str) -> list[str]:
     found = [replica]
     others = set(await queries.active_replicas(conn, prefix=f"{host}:"))
     others.update(await pending_replicas(conn, prefix=f"{host}:"))
-    for other in sorted(others):
-        pid = other.rpartition(":")[2]
-        if other != replica and pid.isdigit() and not _alive(int(pid)):
-            found.append(other)
+    found.extend(other for other in sorted(others) if other != replica and dead_here(other))
     return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 # -- the store ------------------------------------------------------------
@@ -280,16 +267,16 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         replica = replica or default_replica()
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
             path = Path(parsed.database or "")
-            with _translated(parsed, "create the directory of"):
+            with translated(parsed, "create the directory of"):
                 if not path.parent.is_dir():
                     private_directory(path.parent)
                 private_sqlite(path)
-        engine = _create_engine(parsed)
+        engine = async_engine(parsed)
         try:
-            with _translated(parsed, "open"):
+            with translated(parsed, "open"):
                 async with queries.begin_write(engine) as conn:
                     if conn.dialect.name == "postgresql":
-                        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+                        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                     await conn.run_sync(upgrade)
                 async with queries.begin_write(engine) as conn:
                     closed = expired = 0
@@ -347,7 +334,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
                 await self._writer.close()
             await self._engine.dispose()
         if lost:
-            raise StoreError(f"{lost} records could not be written to {_describe(self._url)} before closing")
+            raise StoreError(f"{lost} records could not be written to {describe(self._url)} before closing")
 
     async def flush(self) -> None:
         """Wait until everything recorded so far is committed.
@@ -368,7 +355,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
             problems.append(f"the recorder stopped ({recorder.last_error or 'see the log'}); calls are not recorded")
         if recorder.failing_since is not None:
             since = datetime.fromtimestamp(recorder.failing_since, UTC).isoformat(timespec="seconds")
-            problems.append(f"cannot write to {_describe(self._url)} since {since}: {recorder.last_error}")
+            problems.append(f"cannot write to {describe(self._url)} since {since}: {recorder.last_error}")
         changed = self._file_change()
         if changed is not None:
             problems.append(f"{changed}; it is recreated at the next write")
@@ -455,19 +442,19 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
     ) -> list[dict[str, Any]]:
         """The newest `limit` sessions, newest first: only `active` or `closed` ones, one replica's, or one
         person's, when given."""
-        with _translated(self._url, "read sessions from"):
+        with translated(self._url, "read sessions from"):
             async with self._engine.connect() as conn:
                 return await queries.recent_sessions(conn, limit, status=status, replica=replica, user=user)
 
     async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         """The ids of at most `limit` sessions that start with `prefix` (to resolve a short id)."""
-        with _translated(self._url, "read sessions from"):
+        with translated(self._url, "read sessions from"):
             async with self._engine.connect() as conn:
                 return await queries.sessions_with_prefix(conn, prefix, limit)
 
     async def session(self, session_id: str) -> dict[str, Any] | None:
         """One session with aggregates over its calls (see `queries.session`), or `None`."""
-        with _translated(self._url, "read a session from"):
+        with translated(self._url, "read a session from"):
             async with self._engine.connect() as conn:
                 return await queries.session(conn, session_id)
 
@@ -487,7 +474,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
     ) -> list[dict[str, Any]]:
         """Calls matching every filter: newest first, or in order within one session (see `queries.calls`)."""
         try:
-            with _translated(self._url, "read calls from"):
+            with translated(self._url, "read calls from"):
                 async with self._engine.connect() as conn:
                     return await queries.calls(
                         conn,
@@ -507,13 +494,13 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
 
     async def call(self, call_id: str) -> dict[str, Any] | None:
         """One call by id, or `None`."""
-        with _translated(self._url, "read a call from"):
+        with translated(self._url, "read a call from"):
             async with self._engine.connect() as conn:
                 return await queries.call(conn, call_id)
 
     async def tool_usage(self) -> dict[str, dict[str, Any]]:
         """Per tool name: `{"calls", "errors", "last_used", "p50_ms"}` over every recorded call."""
-        with _translated(self._url, "read tool usage from"):
+        with translated(self._url, "read tool usage from"):
             async with self._engine.connect() as conn:
                 return await queries.tool_usage(conn)
 
@@ -526,7 +513,7 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
             How many sessions were deleted.
         """
         self._last_prune = time.monotonic()
-        with _translated(self._url, "prune"):
+        with translated(self._url, "prune"):
             async with queries.begin_write(self._engine) as conn:
                 await prune_settled(conn)
                 return await queries.prune(conn, self.retention)
@@ -568,14 +555,14 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(f"{self._path}{suffix}")
         try:
-            with _translated(self._url, "recreate"):
+            with translated(self._url, "recreate"):
                 if not self._path.parent.is_dir():
                     private_directory(self._path.parent)
                 private_sqlite(self._path)
                 async with queries.begin_write(self._engine) as conn:
                     await conn.run_sync(upgrade)
         except Exception as exc:  # whatever it is, the recorder carries on and retries
-            reason = f"{changed}, and reopening it failed: {_reason(exc)}"
+            reason = f"{changed}, and reopening it failed: {error_detail(exc)}"
             if self._incident is None or not self._incident[1].startswith(reason):  # once, not every retry
                 logger.error("%s (at %s)", reason, at)
                 self._incident = (time.time(), f"{reason} (at {at})")

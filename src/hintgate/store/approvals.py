@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from hintgate.errors import StoreError
 from hintgate.policy.approvals import Answer, Ended, PendingApproval, note_in
 from hintgate.policy.principal import Approvers
-from hintgate.store.engine import _translated
+from hintgate.store.engine import translated
 from hintgate.store.notify import APPROVALS, Notifications, notify
 from hintgate.store.queries import begin_write
 from hintgate.store.tables import approvals
@@ -64,7 +64,7 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except PermissionError:  # it runs, as another user
         return True
     return True
 
@@ -230,7 +230,7 @@ class StoredApprovals:
             "replica": self.replica,
             "state": "pending",
         }
-        with _translated(self._url, "add an approval to"):
+        with translated(self._url, "add an approval to"):
             async with begin_write(self._engine) as conn:
                 await conn.execute(approvals.insert().values(values))
                 await notify(conn, APPROVALS)
@@ -257,7 +257,7 @@ class StoredApprovals:
         """
         now = datetime.now(UTC)
         settleable = ("pending", *replace)
-        with _translated(self._url, "answer an approval in"):
+        with translated(self._url, "answer an approval in"):
             async with begin_write(self._engine) as conn:
                 where = (approvals.c.id == approval_id) & approvals.c.state.in_(settleable)
                 if state in ("approved", "denied"):
@@ -312,7 +312,7 @@ class StoredApprovals:
             .where(approvals.c.state == "pending", approvals.c.expires_at > now)
             .order_by(approvals.c.asked_at, approvals.c.id)
         )
-        with _translated(self._url, "read approvals from"):
+        with translated(self._url, "read approvals from"):
             async with self._engine.connect() as conn:
                 return list(await conn.execute(query))
 
@@ -330,13 +330,13 @@ class StoredApprovals:
             .order_by(approvals.c.asked_at.desc())
             .limit(10)
         )
-        with _translated(self._url, "read approvals from"):
+        with translated(self._url, "read approvals from"):
             async with self._engine.connect() as conn:
                 return [row_json(row) for row in await conn.execute(query)]
 
     async def get(self, approval_id: str) -> dict[str, Any] | None:
         """One approval by id, in any state."""
-        with _translated(self._url, "read an approval from"):
+        with translated(self._url, "read an approval from"):
             async with self._engine.connect() as conn:
                 row = (await conn.execute(select(approvals).where(approvals.c.id == approval_id))).first()
         return None if row is None else row_json(row)
@@ -382,7 +382,7 @@ class StoredApprovals:
                 break
             query = select(approvals).where(approvals.c.id.in_(ids), approvals.c.state != "pending")
             try:
-                with _translated(self._url, "read approvals from"):
+                with translated(self._url, "read approvals from"):
                     async with self._engine.connect() as conn:
                         rows = list(await conn.execute(query))
             except StoreError as exc:

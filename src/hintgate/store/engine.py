@@ -18,9 +18,20 @@ from sqlalchemy.pool import AsyncAdaptedQueuePool
 from hintgate.errors import StoreError
 from hintgate.store.rows import json_serializer
 
-__all__ = ["database_location", "database_url"]
+__all__ = [
+    "MIGRATION_LOCK",
+    "async_engine",
+    "database_location",
+    "database_url",
+    "describe",
+    "error_detail",
+    "sqlite_begin",
+    "sqlite_connect",
+    "translated",
+]
 
-_MIGRATION_LOCK = 0x68696E74  # "hint": the PostgreSQL advisory lock key replicas migrate under
+MIGRATION_LOCK = 0x68696E74
+"""The PostgreSQL advisory lock key (\"hint\") replicas migrate under."""
 
 
 # -- URLs -----------------------------------------------------------------
@@ -96,7 +107,7 @@ def database_location(url: str, *, default: bool = False) -> str:
     """
     parsed = _parse(url)
     if parsed.get_backend_name() != "sqlite":
-        return _describe(parsed)
+        return describe(parsed)
     if parsed.database in (None, "", ":memory:"):
         return "SQLite in memory (nothing is kept)"
     given = Path(parsed.database or "")
@@ -112,7 +123,8 @@ def database_location(url: str, *, default: bool = False) -> str:
     return f"SQLite database {path}"
 
 
-def _describe(url: URL) -> str:
+def describe(url: URL) -> str:
+    """The database `url` names, for messages: its file, or its host with the URL, password masked."""
     if url.get_backend_name() == "sqlite":
         return f"SQLite database {url.database}"
     where = f"{url.host or 'localhost'}:{url.port or 5432}"
@@ -120,32 +132,34 @@ def _describe(url: URL) -> str:
     return f"PostgreSQL at {where} ({shown})"
 
 
-def _reason(exc: BaseException) -> str:
+def error_detail(exc: BaseException) -> str:
+    """The first line of what a database or driver error says, for messages."""
     orig = getattr(exc, "orig", None)
     detail = str(orig if orig is not None else exc).strip() or type(exc).__name__
     return detail.splitlines()[0]
 
 
 @contextmanager
-def _translated(url: URL, doing: str) -> Iterator[None]:
+def translated(url: URL, doing: str) -> Iterator[None]:
     """Map database and driver errors to `StoreError`, naming the database (password masked)."""
     try:
         yield
     except StoreError:
         raise
     except (SQLAlchemyError, OSError, sqlite3.Error) as exc:
-        raise StoreError(f"cannot {doing} {_describe(url)}: {_reason(exc)}") from exc
+        raise StoreError(f"cannot {doing} {describe(url)}: {error_detail(exc)}") from exc
     except Exception as exc:
         # asyncpg raises its own errors (bad password, unknown database) while connecting.
         if type(exc).__module__.partition(".")[0] in {"asyncpg", "aiosqlite", "alembic"}:
-            raise StoreError(f"cannot {doing} {_describe(url)}: {_reason(exc)}") from exc
+            raise StoreError(f"cannot {doing} {describe(url)}: {error_detail(exc)}") from exc
         raise
 
 
 # -- engine ---------------------------------------------------------------
 
 
-def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
+def sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
+    """On every new SQLite connection (a `connect` event): WAL, `synchronous=NORMAL`, busy timeout, foreign keys."""
     # Let SQLAlchemy's "begin" hook issue BEGIN itself (the pysqlite driver would
     # defer it past DDL and cannot take the write lock up front).
     dbapi_conn.isolation_level = None
@@ -155,11 +169,13 @@ def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin(conn: Connection) -> None:
+def sqlite_begin(conn: Connection) -> None:
+    """On every SQLite transaction (a `begin` event): `BEGIN IMMEDIATE` for a write one (`queries.begin_write`)."""
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("hintgate_write") else "BEGIN")
 
 
-def _create_engine(url: URL) -> AsyncEngine:
+def async_engine(url: URL) -> AsyncEngine:
+    """The engine of `url` (a `database_url`): SQLite with its pragmas and write transactions, or PostgreSQL."""
     if url.get_backend_name() == "sqlite":
         if url.database == ":memory:":
             # One connection for everyone: a second would open a second, empty database.
@@ -168,7 +184,7 @@ def _create_engine(url: URL) -> AsyncEngine:
             )
         else:
             engine = create_async_engine(url, json_serializer=json_serializer)
-        event.listen(engine.sync_engine, "connect", _sqlite_connect)
-        event.listen(engine.sync_engine, "begin", _sqlite_begin)
+        event.listen(engine.sync_engine, "connect", sqlite_connect)
+        event.listen(engine.sync_engine, "begin", sqlite_begin)
         return engine
     return create_async_engine(url, json_serializer=json_serializer, pool_pre_ping=True, connect_args={"timeout": 10})

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from hintgate.config.permissions import private_directory
 from hintgate.errors import StoreError
 from hintgate.store import queries
-from hintgate.store.engine import _translated
+from hintgate.store.engine import translated
 from hintgate.store.sealing import Sealer
 from hintgate.store.tables import oauth_credentials
 
@@ -42,7 +42,7 @@ class CredentialsStore:
 
     async def sealed_credentials(self, server: str) -> bytes | None:
         """The sealed document kept for `server`, or None."""
-        with _translated(self._url, "read OAuth credentials from"):
+        with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
                 row = (
                     await conn.execute(select(oauth_credentials.c.sealed).where(oauth_credentials.c.server == server))
@@ -52,7 +52,7 @@ class CredentialsStore:
     async def set_sealed_credentials(self, server: str, sealed: bytes) -> None:
         """Keep `sealed` for `server`, replacing what was kept; committed on return."""
         now = datetime.now(UTC)
-        with _translated(self._url, "write OAuth credentials to"):
+        with translated(self._url, "write OAuth credentials to"):
             async with queries.begin_write(self._engine) as conn:
                 changed = await conn.execute(
                     update(oauth_credentials)
@@ -64,14 +64,14 @@ class CredentialsStore:
 
     async def delete_credentials(self, server: str) -> bool:
         """Forget what is kept for `server`; whether there was anything."""
-        with _translated(self._url, "remove OAuth credentials from"):
+        with translated(self._url, "remove OAuth credentials from"):
             async with queries.begin_write(self._engine) as conn:
                 gone = await conn.execute(delete(oauth_credentials).where(oauth_credentials.c.server == server))
         return bool(gone.rowcount)
 
     async def credentials_written(self) -> dict[str, datetime]:
         """Server → when its credentials were last written, for every server that has some."""
-        with _translated(self._url, "read OAuth credentials from"):
+        with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
                 rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
                 return {row.server: row.updated_at for row in rows}

@@ -15,7 +15,7 @@ from hintgate.hints.annotations import Hint
 from hintgate.hints.titles import title_problem
 from hintgate.policy.settings import POLICY_SETTINGS
 from hintgate.store import queries
-from hintgate.store.engine import _translated
+from hintgate.store.engine import translated
 
 __all__ = ["CONFIRM_VALUES", "OverridesStore"]
 
@@ -31,7 +31,7 @@ class OverridesStore:
 
     async def overrides(self) -> list[dict[str, Any]]:
         """Every stored override: `{"tool", "hint", "value", "updated_at", "updated_by"}`, by tool and hint."""
-        with _translated(self._url, "read overrides from"):
+        with translated(self._url, "read overrides from"):
             async with self._engine.connect() as conn:
                 return await queries.overrides(conn)
 
@@ -52,7 +52,7 @@ class OverridesStore:
         _check_hint(hint)
         if not isinstance(value, bool):
             raise StoreError(f"a hint is true or false, got {value!r}")
-        with _translated(self._url, "write an override to"):
+        with translated(self._url, "write an override to"):
             async with queries.begin_write(self._engine) as conn:
                 await queries.set_override(conn, tool, hint, value, actor=actor, now=datetime.now(UTC))
 
@@ -60,13 +60,13 @@ class OverridesStore:
         """Remove one stored override of `tool`, or all of them when `hint` is `None`; returns how many went."""
         if hint is not None:
             _check_hint(hint)
-        with _translated(self._url, "remove an override from"):
+        with translated(self._url, "remove an override from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_override(conn, tool, hint)
 
     async def title_overrides(self) -> list[dict[str, Any]]:
         """Every stored title override: `{"tool", "title", "updated_at", "updated_by"}`, by tool."""
-        with _translated(self._url, "read title overrides from"):
+        with translated(self._url, "read title overrides from"):
             async with self._engine.connect() as conn:
                 return await queries.stored_titles(conn)
 
@@ -79,19 +79,19 @@ class OverridesStore:
         problem = "an override needs a tool name" if not tool else title_problem(title)
         if problem:
             raise StoreError(f"title of {tool!r}: {problem}")
-        with _translated(self._url, "write a title override to"):
+        with translated(self._url, "write a title override to"):
             async with queries.begin_write(self._engine) as conn:
                 await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
 
     async def clear_title_override(self, tool: str) -> int:
         """Remove the stored title of `tool`; returns how many went (0 or 1)."""
-        with _translated(self._url, "remove a title override from"):
+        with translated(self._url, "remove a title override from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_title_override(conn, tool)
 
     async def confirms(self) -> list[dict[str, Any]]:
         """Every stored confirm setting: `{"tool", "confirm", "updated_at", "updated_by"}`, by tool name or glob."""
-        with _translated(self._url, "read confirm settings from"):
+        with translated(self._url, "read confirm settings from"):
             async with self._engine.connect() as conn:
                 return await queries.stored_confirms(conn)
 
@@ -105,19 +105,19 @@ class OverridesStore:
             raise StoreError("a confirm setting needs a tool name or glob")
         if confirm not in CONFIRM_VALUES:
             raise StoreError(f"confirm of {tool!r}: {confirm!r} is not one of {', '.join(CONFIRM_VALUES)}")
-        with _translated(self._url, "write a confirm setting to"):
+        with translated(self._url, "write a confirm setting to"):
             async with queries.begin_write(self._engine) as conn:
                 await queries.set_confirm(conn, tool, confirm, actor=actor, now=datetime.now(UTC))
 
     async def clear_confirm(self, tool: str) -> int:
         """Remove the stored confirm setting of `tool`; returns how many went (0 or 1)."""
-        with _translated(self._url, "remove a confirm setting from"):
+        with translated(self._url, "remove a confirm setting from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_confirm(conn, tool)
 
     async def policy_settings(self) -> list[dict[str, Any]]:
         """Every stored policy setting: `{"setting", "value", "updated_at", "updated_by"}`, by key path."""
-        with _translated(self._url, "read policy settings from"):
+        with translated(self._url, "read policy settings from"):
             async with self._engine.connect() as conn:
                 return await queries.stored_policy_settings(conn)
 
@@ -133,19 +133,19 @@ class OverridesStore:
         for setting in values:
             if setting not in known:
                 raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
-        with _translated(self._url, "write policy settings to"):
+        with translated(self._url, "write policy settings to"):
             async with queries.begin_write(self._engine) as conn:
                 await queries.set_policy_settings(conn, values, actor=actor, now=datetime.now(UTC))
 
     async def clear_policy_settings(self, settings: Sequence[str] | None = None) -> int:
         """Remove stored policy settings (every one when None): the config file's values apply again."""
-        with _translated(self._url, "remove policy settings from"):
+        with translated(self._url, "remove policy settings from"):
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_policy_settings(conn, settings)
 
     async def overrides_version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""
-        with _translated(self._url, "read the overrides version from"):
+        with translated(self._url, "read the overrides version from"):
             async with self._engine.connect() as conn:
                 return await queries.overrides_version(conn)
 

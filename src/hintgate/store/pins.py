@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, pin_hash
 from hintgate.store import queries
-from hintgate.store.engine import _translated
+from hintgate.store.engine import translated
 from hintgate.store.tables import counters, pin_events, tool_pins, upsert
 
 __all__ = ["PINS_COUNTER", "REPEAT_WINDOW", "PinsStore"]
@@ -144,7 +144,7 @@ class PinsStore:
 
     async def pins(self, *, server: str | None = None) -> list[Pin]:
         """Every pin (of one server), by server and tool."""
-        with _translated(self._url, "read tool pins from"):
+        with translated(self._url, "read tool pins from"):
             async with self._engine.connect() as conn:
                 return await _read(conn, server)
 
@@ -152,7 +152,7 @@ class PinsStore:
         """Insert or replace pins and append their events, in one transaction; committed on return."""
         if not pins and not events:
             return
-        with _translated(self._url, "write tool pins to"):
+        with translated(self._url, "write tool pins to"):
             async with queries.begin_write(self._engine) as conn:
                 await _write(conn, pins, events)
 
@@ -171,7 +171,7 @@ class PinsStore:
         if not actor:
             raise StoreError("an acceptance needs the name of who accepts")
         now = datetime.now(UTC)
-        with _translated(self._url, "accept tool pins in"):
+        with translated(self._url, "accept tool pins in"):
             async with queries.begin_write(self._engine) as conn:
                 rows = await conn.execute(select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool))
                 chosen = [p for p in map(_pin, rows) if choose(p)]
@@ -198,7 +198,7 @@ class PinsStore:
         if not actor:
             raise StoreError("keeping a tool blocked needs the name of who decides")
         now = datetime.now(UTC)
-        with _translated(self._url, "keep tool pins blocked in"):
+        with translated(self._url, "keep tool pins blocked in"):
             async with queries.begin_write(self._engine) as conn:
                 chosen = [p for p in await _read(conn) if choose(p) and p.state is PinState.QUARANTINED]
                 blocked = [p.block(actor=actor, at=now, reason=reason) for p in chosen]
@@ -218,7 +218,7 @@ class PinsStore:
         now = datetime.now(UTC)
         written: list[Pin] = []
         events: list[PinEvent] = []
-        with _translated(self._url, "import tool pins into"):
+        with translated(self._url, "import tool pins into"):
             async with queries.begin_write(self._engine) as conn:
                 stored = {p.key: p for p in map(_pin, await conn.execute(select(tool_pins)))}
                 for server, tool, definition in entries:
@@ -243,7 +243,7 @@ class PinsStore:
             .order_by(e.id.desc())
             .limit(limit)
         )
-        with _translated(self._url, "read pin history from"):
+        with translated(self._url, "read pin history from"):
             async with self._engine.connect() as conn:
                 return [
                     {
@@ -256,7 +256,7 @@ class PinsStore:
 
     async def pins_version(self) -> int:
         """A number that changes whenever any pin does: cheap to poll from other replicas."""
-        with _translated(self._url, "read the pins version from"):
+        with translated(self._url, "read the pins version from"):
             async with self._engine.connect() as conn:
                 value = await conn.scalar(select(counters.c.value).where(counters.c.name == PINS_COUNTER))
                 return int(value or 0)

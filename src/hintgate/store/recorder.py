@@ -49,11 +49,12 @@ from typing import Any
 from sqlalchemy.exc import DataError, IntegrityError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hintgate.store.engine import error_detail
 from hintgate.store.queries import begin_write
 from hintgate.store.rows import (
-    _CALL,
-    _CLOSE,
-    _START,
+    CALL,
+    CLOSE,
+    START,
     Batch,
     CallRecord,
     Encoded,
@@ -176,19 +177,19 @@ class Recorder:
 
     def session_started(self, rec: SessionRecord) -> None:
         """Enqueue a session start."""
-        self.put(_START, rec)
+        self.put(START, rec)
 
     def session_closed(self, session_id: str, ended_at: datetime) -> None:
         """Enqueue a session end."""
-        self.put(_CLOSE, (session_id, ended_at))
+        self.put(CLOSE, (session_id, ended_at))
 
     def record_call(self, rec: CallRecord) -> None:
         """Enqueue a call record."""
-        self.put(_CALL, rec)
+        self.put(CALL, rec)
 
     def record_call_waited(self, rec: CallRecord) -> asyncio.Future[bool]:
         """Enqueue a call record; the future resolves once it is committed (see `put_and_wait`)."""
-        return self.put_and_wait(_CALL, rec)
+        return self.put_and_wait(CALL, rec)
 
     async def flush(self) -> None:
         """Wait until everything enqueued so far is committed (or dropped).
@@ -379,7 +380,7 @@ class _Prepared:
         return self._batch
 
 
-_KINDS = {_START: "session start", _CALL: "tool call", _CLOSE: "session close"}
+_KINDS = {START: "session start", CALL: "tool call", CLOSE: "session close"}
 
 
 def _resolve(items: Iterable[Item], committed: bool) -> int:
@@ -393,5 +394,4 @@ def _resolve(items: Iterable[Item], committed: bool) -> int:
 
 
 def _reason(exc: BaseException | None) -> str:
-    orig = getattr(exc, "orig", None)
-    return str(orig if orig is not None else exc).strip().splitlines()[0] if exc is not None else "unknown"
+    return error_detail(exc) if exc is not None else "unknown"

@@ -25,7 +25,20 @@ from sqlalchemy.sql.dml import UpdateBase
 from hintgate.store.tables import UTCDateTime, sessions, tool_calls, upsert
 from hintgate.store.tokens import count_tokens, output_text
 
-__all__ = ["Batch", "CallRecord", "Encoded", "SessionRecord", "json_serializer", "prepare", "statements", "write"]
+__all__ = [
+    "CALL",
+    "CLOSE",
+    "START",
+    "Batch",
+    "CallRecord",
+    "Encoded",
+    "Item",
+    "SessionRecord",
+    "json_serializer",
+    "prepare",
+    "statements",
+    "write",
+]
 
 logger = logging.getLogger("hintgate.store")
 
@@ -127,7 +140,8 @@ def json_serializer(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-_START, _CALL, _CLOSE = 0, 1, 2
+START, CALL, CLOSE = 0, 1, 2
+"""The kinds of a queued record: a session start, a tool call, a session close (`Item`'s first field)."""
 Item = tuple[int, Any, asyncio.Future[bool] | None]
 """(kind, record, the future of whoever waits for its commit)."""
 
@@ -293,7 +307,7 @@ def prepare(
     stubs: dict[str, dict[str, Any]] = {}
     counts: dict[str, list[int]] = {}
     for kind, payload, _ in items:
-        if kind == _CALL:
+        if kind == CALL:
             row = _call_row(payload, response_cap, safe=safe, exact_tokens=exact_tokens)
             session_id = row["session_id"]
             if session_id is not None and not _valid_session(session_id):
@@ -308,7 +322,7 @@ def prepare(
                 tally[0] += 1
                 tally[1] += row["input_tokens"] + row["output_tokens"]
             batch.calls.append(row)
-        elif kind == _START:
+        elif kind == START:
             rec: SessionRecord = payload
             started[rec.id] = {
                 "id": rec.id,

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.store import queries
-from hintgate.store.engine import _translated
+from hintgate.store.engine import translated
 from hintgate.store.sealing import Sealer
 from hintgate.store.tables import server_changes, upsert
 
@@ -60,7 +60,7 @@ class ServerChangesStore:
         )
         query = select(server_changes.c.name, server_changes.c.config).where(server_changes.c.config.is_not(None))
         sealed = 0
-        with _translated(self._url, "seal the server changes in"):
+        with translated(self._url, "seal the server changes in"):
             async with queries.begin_write(self._engine) as conn:
                 for name, config in list(await conn.execute(query)):
                     if not _is_sealed(config):
@@ -100,7 +100,7 @@ class ServerChangesStore:
             StoreError: the database cannot be read.
         """
         query = select(server_changes).order_by(server_changes.c.changed_at, server_changes.c.name)
-        with _translated(self._url, "read server changes from"):
+        with translated(self._url, "read server changes from"):
             async with self._engine.connect() as conn:
                 rows = [dict(row._mapping) for row in await conn.execute(query)]
         readable = []
@@ -132,7 +132,7 @@ class ServerChangesStore:
             "changed_at": datetime.now(UTC),
             "changed_by": actor,
         }
-        with _translated(self._url, "write a server change to"):
+        with translated(self._url, "write a server change to"):
             async with queries.begin_write(self._engine) as conn:
                 stmt = upsert(server_changes, conn.dialect.name).values(**values)
                 stmt = stmt.on_conflict_do_update(
@@ -143,7 +143,7 @@ class ServerChangesStore:
 
     async def clear_server_change(self, name: str) -> int:
         """Drop a server's change (the config file's entry applies again); returns how many went (0 or 1)."""
-        with _translated(self._url, "remove a server change from"):
+        with translated(self._url, "remove a server change from"):
             async with queries.begin_write(self._engine) as conn:
                 return int((await conn.execute(delete(server_changes).where(server_changes.c.name == name))).rowcount)
 

@@ -33,7 +33,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql.dml import UpdateBase
 
-from hintgate.store.engine import _sqlite_begin, _sqlite_connect
+from hintgate.store.engine import sqlite_begin, sqlite_connect
 from hintgate.store.rows import Batch, Encoded, json_serializer, statements
 
 __all__ = ["SqliteWriter"]
@@ -103,7 +103,7 @@ class _Plan:
 
 
 class _Begin:
-    """What `_sqlite_begin` uses of a connection, on the driver's own: the store's write transaction
+    """What `sqlite_begin` uses of a connection, on the driver's own: the store's write transaction
     begins the same way here without a SQLAlchemy transaction around each batch (a quarter of its cost)."""
 
     __slots__ = ("_raw",)
@@ -132,7 +132,7 @@ class SqliteWriter:
         self._engine = create_engine(
             url.set(drivername="sqlite+pysqlite"), json_serializer=json_serializer, poolclass=NullPool
         )
-        event.listen(self._engine, "connect", _sqlite_connect)
+        event.listen(self._engine, "connect", sqlite_connect)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._conn: PoolProxiedConnection | None = None
@@ -196,10 +196,10 @@ class SqliteWriter:
         sql = "BEGIN"
         try:
             if self._conn is None:
-                self._conn = self._engine.raw_connection()  # `_sqlite_connect` sets its PRAGMAs
+                self._conn = self._engine.raw_connection()  # `sqlite_connect` sets its PRAGMAs
             raw = self._conn.driver_connection
             assert isinstance(raw, sqlite3.Connection)
-            _sqlite_begin(cast(Connection, _Begin(raw)))  # BEGIN IMMEDIATE
+            sqlite_begin(cast(Connection, _Begin(raw)))  # BEGIN IMMEDIATE
             try:
                 for name, statement, rows in statements(batch, "sqlite"):
                     plan = self._plan(name, statement, rows[0])
