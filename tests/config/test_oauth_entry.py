@@ -84,3 +84,27 @@ def test_oauth_beside_a_static_authorization_header_is_an_error(tmp_path: Path) 
     text = "mcpServers:\n  remote:\n    url: https://example.com/mcp\n    headers: {Authorization: Bearer x}\n"
     message = _error(tmp_path, text + "    oauth: {}\n")
     assert "sends its own Authorization header" in message
+
+
+def test_a_login_per_person_is_read_beside_an_identity_section(tmp_path: Path) -> None:
+    path = tmp_path / "servers.yaml"
+    path.write_text(
+        "identity: {issuer: 'https://login.example.com', audience: 'https://hintgate.example.com/mcp'}\n"
+        "mcpServers:\n  remote:\n    url: https://example.com/mcp\n    oauth: {perUser: true}\n"
+    )
+    transport = load_config(path).servers["remote"].transport
+    assert isinstance(transport, HttpTransport)
+    assert transport.oauth == OAuthConfig(per_user=True)
+
+
+def test_a_login_per_person_without_an_identity_section_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = "mcpServers:\n  remote:\n    url: https://example.com/mcp\n    oauth:\n      perUser: true\n"
+    message = _error(tmp_path, text)
+    assert "servers.yaml:5:" in message
+    assert "mcpServers.remote.oauth.perUser" in message
+    assert "identity section" in message
+
+
+def test_per_user_must_be_true_or_false(tmp_path: Path) -> None:
+    text = "mcpServers:\n  remote:\n    url: https://example.com/mcp\n    oauth: {perUser: 'yes'}\n"
+    assert "expected true or false" in _error(tmp_path, text)

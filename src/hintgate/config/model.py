@@ -97,12 +97,15 @@ class OAuthConfig:
         client_secret: that client's secret, for a confidential client.
         scopes: the scopes to ask for; empty to ask for what the server advertises.
         redirect_port: the loopback port the login's redirect comes back to; None for any free port.
+        per_user: each person (from the `identity` section) logs in on their own, and their calls
+            carry their own token; the shared login then only lists the server's tools.
     """
 
     client_id: str | None = None
     client_secret: str | None = None
     scopes: tuple[str, ...] = ()
     redirect_port: int | None = None
+    per_user: bool = False
 
     def redacted(self) -> dict[str, Any]:
         """A JSON-ready description, the client secret as `***`."""
@@ -111,6 +114,7 @@ class OAuthConfig:
             "client_secret": REDACTED if self.client_secret else None,
             "scopes": list(self.scopes),
             "redirect_port": self.redirect_port,
+            "per_user": self.per_user,
         }
 
 

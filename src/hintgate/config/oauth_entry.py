@@ -27,6 +27,8 @@ OAUTH_KEYS: Mapping[str, str] = {
     "redirect_port": "redirect_port",
     "redirectPort": "redirect_port",
     "callbackPort": "redirect_port",
+    "perUser": "per_user",
+    "per_user": "per_user",
 }
 """Spelling → setting."""
 
@@ -35,7 +37,7 @@ def read_oauth(reader: _Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfi
     """The `oauth` block at `path`, or None after reporting its problems."""
     if value is None or value is True:
         return OAuthConfig()  # `oauth:` or `oauth: true`: everything from discovery
-    m = reader.mapping(value, path, "a mapping (client_id, client_secret, scopes, redirect_port) or true")
+    m = reader.mapping(value, path, "a mapping (client_id, client_secret, scopes, redirect_port, perUser) or true")
     if m is None:
         return None
     start = len(reader.problems)
@@ -75,8 +77,19 @@ def read_oauth(reader: _Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfi
             port = raw
         else:
             reader.error(given["redirect_port"], f"expected a port number from 1 to 65535, got {_got(raw)}")
+    per_user = False
+    if "per_user" in given:
+        raw = m[str(given["per_user"][-1])]
+        if isinstance(raw, bool):
+            per_user = raw
+        else:
+            reader.error(given["per_user"], f"expected true or false, got {_got(raw)}")
+        if per_user:
+            reader.per_user.append(given["per_user"])
     if client_secret is not None and client_id is None and "client_id" not in given:
         reader.error(given["client_secret"], "a client secret needs the client_id it belongs to", key=True)
     if len(reader.problems) > start:
         return None
-    return OAuthConfig(client_id=client_id, client_secret=client_secret, scopes=scopes, redirect_port=port)
+    return OAuthConfig(
+        client_id=client_id, client_secret=client_secret, scopes=scopes, redirect_port=port, per_user=per_user
+    )

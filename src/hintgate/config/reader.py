@@ -118,6 +118,7 @@ class _Reader:
         self.prefixes: dict[str, str] = {}  # non-empty prefix -> the source that has it
         self.policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
         self.identity: IdentityConfig | None = None
+        self.per_user: list[tuple[Key, ...]] = []  # where `oauth.perUser: true` was given
 
     # -- reporting
 
@@ -262,6 +263,13 @@ class _Reader:
             self.error((), "the file is empty; expected a mapping with an mcpServers key")
         elif (top := self.mapping(data, (), "a mapping with an mcpServers key at the top")) is not None:
             self.top(top)
+            if "identity" not in top:
+                for path in self.per_user:
+                    self.error(
+                        path,
+                        "a login per person needs people: add an identity section (issuer, audience), "
+                        "or remove perUser to share one login",
+                    )
         if self.problems:
             self.problems.sort(key=lambda p: p[0])
             lines = "\n".join(text for _, text, _ in self.problems)
