@@ -94,3 +94,33 @@ def test_a_key_file_that_holds_no_key_is_an_error_that_names_it(tmp_path: Path) 
     (tmp_path / KEY_FILE).write_text("short\n")
     with pytest.raises(StoreError, match=KEY_FILE):
         vault_key(None, tmp_path)
+
+
+async def test_each_persons_login_is_their_own_row_sealed_and_not_the_shared_one(store: Store, store_url: str) -> None:
+    vault = CredentialsVault(store, KEY)
+    alice, bob = vault.person("alice@example.com"), vault.person("bob@example.com")
+    await alice.save("tracker", DOCUMENT)
+    assert await alice.load("tracker") == DOCUMENT
+    assert await bob.load("tracker") is None
+    assert await vault.load("tracker") is None  # the shared login is another row
+    engine = create_async_engine(database_url(store_url))
+    try:
+        async with engine.connect() as conn:
+            rows = list(await conn.execute(sa.text("SELECT server, user_name, sealed FROM user_credentials")))
+    finally:
+        await engine.dispose()
+    assert [(server, user) for server, user, _ in rows] == [("tracker", "alice@example.com")]
+    assert b"plaintext-4242" not in bytes(rows[0][2])
+    assert list(await store.user_credentials_written("tracker")) == ["alice@example.com"]
+
+
+async def test_a_persons_sealed_login_copied_to_another_person_does_not_open(store: Store) -> None:
+    vault = CredentialsVault(store, KEY)
+    await vault.person("alice@example.com").save("tracker", DOCUMENT)
+    stolen = await store.sealed_user_credentials("tracker", "alice@example.com")
+    assert stolen is not None
+    await store.set_sealed_user_credentials("tracker", "mallory@example.com", stolen)
+    with pytest.raises(StoreError, match="cannot be decrypted"):
+        await vault.person("mallory@example.com").load("tracker")
+    assert await vault.person("alice@example.com").forget("tracker") is True
+    assert await vault.person("alice@example.com").load("tracker") is None

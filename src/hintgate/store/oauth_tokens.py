@@ -1,12 +1,17 @@
 """What hintgate holds to log in to servers behind OAuth, encrypted at rest.
 
-Per server, one JSON document (its tokens, its client registration, the
-authorization server's metadata) is sealed with AES-256-GCM under a key
+Per server (and per person and server, for a server that logs in per person),
+one JSON document (its tokens, its client registration, the authorization
+server's metadata) is sealed with AES-256-GCM under a key
 derived (HKDF-SHA256) from `HINTGATE_STATE_KEY`, the server's name bound in as
 associated data so a row copied to another server does not open. Without
 `HINTGATE_STATE_KEY` the key is a random one kept in `state.key` (mode 0600)
 in the data directory, made on first use. Nothing but the sealed bytes and the
 time they were written reaches the database.
+
+A person's login (`oauth.perUser`) is sealed under a key of its own purpose,
+bound to the server and the person: a row copied to another person, or into
+the shared table, does not open.
 """
 
 from __future__ import annotations
@@ -26,9 +31,9 @@ from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.engine import translated
 from hintgate.store.sealing import Sealer
-from hintgate.store.tables import oauth_credentials
+from hintgate.store.tables import oauth_credentials, user_credentials
 
-__all__ = ["KEY_FILE", "CredentialsStore", "CredentialsVault", "vault_key"]
+__all__ = ["KEY_FILE", "CredentialsStore", "CredentialsVault", "PersonVault", "vault_key"]
 
 KEY_FILE = "state.key"
 """The file in the data directory that keeps the key when `HINTGATE_STATE_KEY` is not set."""
@@ -76,6 +81,47 @@ class CredentialsStore:
                 rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
                 return {row.server: row.updated_at for row in rows}
 
+    async def sealed_user_credentials(self, server: str, user: str) -> bytes | None:
+        """The sealed document `user` keeps for `server`, or None."""
+        row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
+        with translated(self._url, "read OAuth credentials from"):
+            async with self._engine.connect() as conn:
+                row = (await conn.execute(select(user_credentials.c.sealed).where(row_of))).first()
+        return None if row is None else bytes(row[0])
+
+    async def set_sealed_user_credentials(self, server: str, user: str, sealed: bytes) -> None:
+        """Keep `sealed` for `user` and `server`, replacing what was kept; committed on return."""
+        now = datetime.now(UTC)
+        row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
+        with translated(self._url, "write OAuth credentials to"):
+            async with queries.begin_write(self._engine) as conn:
+                changed = await conn.execute(
+                    update(user_credentials).where(row_of).values(sealed=sealed, updated_at=now)
+                )
+                if changed.rowcount == 0:
+                    await conn.execute(
+                        insert(user_credentials).values(server=server, user_name=user, sealed=sealed, updated_at=now)
+                    )
+
+    async def delete_user_credentials(self, server: str, user: str) -> bool:
+        """Forget what `user` keeps for `server`; whether there was anything."""
+        row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
+        with translated(self._url, "remove OAuth credentials from"):
+            async with queries.begin_write(self._engine) as conn:
+                gone = await conn.execute(delete(user_credentials).where(row_of))
+        return bool(gone.rowcount)
+
+    async def user_credentials_written(self, server: str) -> dict[str, datetime]:
+        """Person → when their login to `server` was last written, for every person who has one."""
+        with translated(self._url, "read OAuth credentials from"):
+            async with self._engine.connect() as conn:
+                rows = await conn.execute(
+                    select(user_credentials.c.user_name, user_credentials.c.updated_at).where(
+                        user_credentials.c.server == server
+                    )
+                )
+                return {row.user_name: row.updated_at for row in rows}
+
 
 class CredentialsVault:
     """Seals and opens each server's credentials document in a `CredentialsStore`.
@@ -90,6 +136,7 @@ class CredentialsVault:
             key, purpose=b"hintgate oauth credentials v1", what="the OAuth credentials", remedy="log in again"
         )
         self._store = store
+        self._key = key
 
     def seal(self, server: str, document: dict[str, Any]) -> bytes:
         """`document` encrypted and authenticated for `server`."""
@@ -124,6 +171,55 @@ class CredentialsVault:
     async def written(self) -> dict[str, datetime]:
         """Server → when its credentials were last written."""
         return await self._store.credentials_written()
+
+    def person(self, user: str) -> PersonVault:
+        """The logins `user` keeps, one per server that logs in per person."""
+        return PersonVault(self._store, self._key, user)
+
+
+class PersonVault:
+    """One person's logins to servers that log in per person (`oauth.perUser`), sealed.
+
+    It is a `hintgate.sources.oauth.Credentials` like `CredentialsVault`, so the
+    same login and token handling serve a person as the shared login; only the
+    rows differ (`user_credentials`, one per person and server).
+
+    Args:
+        store: where the sealed documents are kept.
+        key: the secret the encryption key is derived from (see `vault_key`).
+        user: the person, as the identity provider names them.
+    """
+
+    def __init__(self, store: CredentialsStore, key: str, user: str) -> None:
+        self._sealer = Sealer(
+            key, purpose=b"hintgate oauth person credentials v1", what="the OAuth credentials", remedy="log in again"
+        )
+        self._store = store
+        self.user = user
+
+    def _row(self, server: str) -> str:
+        # Server and person bound together: a line break is in neither a server name nor an email.
+        return f"{server}\n{self.user}"
+
+    async def load(self, server: str) -> dict[str, Any] | None:
+        """This person's credentials document for `server`, or None when none is kept."""
+        sealed = await self._store.sealed_user_credentials(server, self.user)
+        if sealed is None:
+            return None
+        document: dict[str, Any] = self._sealer.open(self._row(server), sealed)
+        return document
+
+    async def version(self, server: str) -> bytes | None:
+        """The sealed document, unopened: each `save` seals with a new nonce, so it changes."""
+        return await self._store.sealed_user_credentials(server, self.user)
+
+    async def save(self, server: str, document: dict[str, Any]) -> None:
+        """Keep `document` for this person and `server`, sealed."""
+        await self._store.set_sealed_user_credentials(server, self.user, self._sealer.seal(self._row(server), document))
+
+    async def forget(self, server: str) -> bool:
+        """Remove what this person keeps for `server`; whether there was anything."""
+        return await self._store.delete_user_credentials(server, self.user)
 
 
 def vault_key(state_key: str | None, data_dir: Path) -> str:

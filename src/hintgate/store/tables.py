@@ -60,6 +60,7 @@ __all__ = [
     "tool_confirms",
     "tool_pins",
     "upsert",
+    "user_credentials",
 ]
 
 HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -318,6 +319,16 @@ oauth_credentials = Table(
     Column("updated_at", UTCDateTime, nullable=False),
 )
 """What hintgate holds to log in to a server behind OAuth: only ever stored encrypted (`store.oauth_tokens`)."""
+
+user_credentials = Table(
+    "user_credentials",
+    metadata,
+    Column("server", String, primary_key=True),  # the server's name in the config (`oauth.perUser`)
+    Column("user_name", String, primary_key=True),  # the person, as the identity provider names them
+    Column("sealed", LargeBinary, nullable=False),  # their tokens and client registration, encrypted (AES-GCM)
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+"""One person's login to a server that logs in per person: only ever stored encrypted (`store.oauth_tokens`)."""
 """Named monotonic counters: `overrides` bumps on every change of `hint_overrides` or `title_overrides`."""
 
 APPROVAL_STATES = ("pending", "approved", "denied", "expired", "withdrawn")
