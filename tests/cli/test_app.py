@@ -416,3 +416,26 @@ def test_lint_with_a_bad_baseline_exits_2_naming_the_file(tmp_path: Path) -> Non
     result = runner.invoke(app, ["lint", "--baseline", str(baseline), str(tmp_path / "x.json")])
     assert result.exit_code == EXIT_USAGE
     assert "b.yaml:2: accepted[0]: a HG301: give the reason" in result.output
+
+
+def test_version_option_prints_the_installed_package_version_and_exits() -> None:
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"hintgate {version('hintgate')}\n"
+
+
+def test_version_option_works_from_the_installed_command_without_a_subcommand(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "HINTGATE_DATA_DIR": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-m", "hintgate", "--version"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("hintgate ")
+    assert done.stdout.split()[1][0].isdigit()

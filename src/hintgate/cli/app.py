@@ -67,6 +67,22 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+def _print_version(given: bool) -> None:
+    if given:
+        out().print(f"hintgate {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
+    """An MCP gateway that makes tool annotations complete, explainable and enforced."""
+
+
 config_app = typer.Typer(help="Work with gateway config files.", no_args_is_help=True)
 app.add_typer(config_app, name="config")
 policy_app = typer.Typer(
