@@ -1,0 +1,191 @@
+"""How long a stdio client waits for its first `tools/list`: mcp-server-time directly, behind hintgate, behind FastMCP.
+
+A client such as Claude Desktop launches the gateway as a child process on
+every start and waits for its tools. This bench does the same with the MCP
+Python SDK's stdio client (`Client(StdioServerParameters(...), mode="legacy")`:
+spawn, `initialize`, `tools/list`; the children's stderr to /dev/null) and takes the time from just before the
+spawn until the `tools/list` answer holds `get_current_time`:
+
+- direct: `python -m mcp_server_time --local-timezone UTC`;
+- hintgate, recording to SQLite: `python -m hintgate serve --config C --db sqlite:///D`
+  with that server behind it (trusted, unprefixed); the database is created by
+  the warm-up start and opened by the timed ones, as a relaunched gateway opens it;
+- hintgate, recording off: the same with `--no-record`;
+- FastMCP's proxy: `create_proxy()` of the same server as an `mcpServers`
+  config, on stdio, run by the peers' python (`bench/gateway_latency.py
+  --serve-fastmcp-proxy`; see bench/README.md for its virtualenv).
+
+Each target starts once untimed (byte-code caches, the database), then
+`--starts` (5) times in interleaved rounds with the order rotating, so that
+machine noise hits all alike. Printed: median, min and max per target, and
+the median's difference to direct and ratio to it. HOME and
+HINTGATE_DATA_DIR of every child are a temporary directory. Numbers only;
+nothing here asserts them. Every wait is bounded.
+
+Usage: python bench/startup.py [--starts 5] [--peers-python PATH] [--skip-fastmcp] [--format text|json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+DEFAULT_PEERS_PYTHON = os.environ.get("HINTGATE_BENCH_PEERS_PYTHON", "/tmp/hintgate-peers/bin/python")
+TOOL = "get_current_time"
+START_TIMEOUT = 60.0
+GOAL_SECONDS = 0.6
+"""hintgate, recording on, answers its first `tools/list` at most this much later than the direct server."""
+
+
+@dataclass
+class Target:
+    """One way of launching the time server, and its timed starts."""
+
+    label: str
+    argv: list[str]
+    seconds: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        return {
+            "median": statistics.median(self.seconds),
+            "min": min(self.seconds),
+            "max": max(self.seconds),
+        }
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {key: os.environ[key] for key in ("PATH", "LANG", "LC_ALL", "TZ") if key in os.environ}
+    env.update(
+        {
+            "HOME": str(home),
+            "HINTGATE_DATA_DIR": str(home / "hintgate-data"),
+            "PYTHONPATH": str(REPO / "src"),
+            "FASTMCP_SHOW_SERVER_BANNER": "false",
+            "FASTMCP_CHECK_FOR_UPDATES": "off",
+            "FASTMCP_LOG_LEVEL": "WARNING",
+        }
+    )
+    return env
+
+
+def _targets(work: Path, peers_python: str | None) -> list[Target]:
+    time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
+    hintgate_config = work / "hintgate.json"
+    hintgate_config.write_text(json.dumps({"mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}}}))
+    serve = [sys.executable, "-m", "hintgate", "serve", "--config", str(hintgate_config)]
+    targets = [
+        Target("direct", [time_server["command"], *time_server["args"]]),
+        Target("hintgate, recording to SQLite", [*serve, "--db", f"sqlite:///{work / 'calls.db'}"]),
+        Target("hintgate, recording off", [*serve, "--no-record"]),
+    ]
+    if peers_python is not None:
+        fastmcp_config = work / "fastmcp.json"
+        fastmcp_config.write_text(json.dumps({"mcpServers": {"time": time_server}}))
+        proxy = [peers_python, str(BENCH / "gateway_latency.py"), "--serve-fastmcp-proxy", str(fastmcp_config)]
+        targets.append(Target("FastMCP proxy", proxy))
+    return targets
+
+
+async def first_listing(argv: Sequence[str], env: dict[str, str]) -> float:
+    """Seconds from spawning `argv` until its first `tools/list` answer holds the time tool."""
+    import anyio
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=argv[0], args=list(argv[1:]), env=env)
+    with open(os.devnull, "w") as sink:  # the children's start-up lines, not the numbers
+        started = time.perf_counter()
+        with anyio.fail_after(START_TIMEOUT):
+            async with Client(stdio_client(params, errlog=sink), mode="legacy") as client:
+                tools = (await client.list_tools()).tools
+                seconds = time.perf_counter() - started
+    names = {tool.name for tool in tools}
+    if TOOL not in names:
+        raise RuntimeError(f"{argv[2:5]}: tools/list has no {TOOL!r}: {sorted(names)}")
+    return seconds
+
+
+async def run(starts: int, peers_python: str | None, log: Any) -> dict[str, Any]:
+    """Every target once untimed, then `starts` interleaved rounds; the summary."""
+    with tempfile.TemporaryDirectory(prefix="hintgate-startup-") as tmp:
+        work = Path(tmp)
+        env = _env(work)
+        Path(env["HINTGATE_DATA_DIR"]).mkdir()
+        targets = _targets(work, peers_python)
+        for target in targets:
+            log(f"warm-up: {target.label}")
+            await first_listing(target.argv, env)
+        for round_ in range(starts):
+            shift = round_ % len(targets)
+            for target in targets[shift:] + targets[:shift]:
+                target.seconds.append(await first_listing(target.argv, env))
+            log(f"round {round_ + 1}/{starts}: " + ", ".join(f"{t.label} {t.seconds[-1]:.2f} s" for t in targets))
+    summaries = {target.label: target.summary() for target in targets}
+    direct = summaries["direct"]["median"]
+    for summary in summaries.values():
+        summary["minus_direct"] = summary["median"] - direct
+        summary["ratio_to_direct"] = summary["median"] / direct
+    recording = summaries["hintgate, recording to SQLite"]["minus_direct"]
+    return {
+        "starts": starts,
+        "load_average": os.getloadavg(),
+        "python": platform.python_version(),
+        "targets": summaries,
+        "goal": {"recording_minus_direct_at_most_s": GOAL_SECONDS, "met": recording <= GOAL_SECONDS},
+    }
+
+
+def render(report: dict[str, Any]) -> str:
+    """The report as a Markdown table, with the goal's verdict."""
+    lines = [
+        f"first tools/list, seconds (median of {report['starts']} starts each, interleaved)",
+        "",
+        "| launched | median | min | max | − direct | ÷ direct |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, s in report["targets"].items():
+        lines.append(
+            f"| {label} | {s['median']:.2f} | {s['min']:.2f} | {s['max']:.2f} "
+            f"| {s['minus_direct']:+.2f} | {s['ratio_to_direct']:.2f} |"
+        )
+    goal = report["goal"]
+    verdict = "met" if goal["met"] else "NOT met"
+    lines += [
+        "",
+        f"goal: hintgate recording to SQLite within {goal['recording_minus_direct_at_most_s']} s of direct: {verdict}",
+        "load average at the end: " + ", ".join(f"{x:.2f}" for x in report["load_average"]),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--starts", type=int, default=5, help="timed starts per target (default 5)")
+    parser.add_argument("--peers-python", default=DEFAULT_PEERS_PYTHON, help="the python that has FastMCP")
+    parser.add_argument("--skip-fastmcp", action="store_true", help="leave FastMCP's proxy out")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    opts = parser.parse_args(argv)
+    peers: str | None = None if opts.skip_fastmcp else opts.peers_python
+    if peers is not None and not Path(peers).exists():
+        print(f"no FastMCP: {peers} does not exist (see bench/README.md); running without it", file=sys.stderr)
+        peers = None
+    report = asyncio.run(run(opts.starts, peers, lambda text: print(text, file=sys.stderr, flush=True)))
+    print(json.dumps(report, indent=2) if opts.format == "json" else render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
