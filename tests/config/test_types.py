@@ -10,6 +10,7 @@ from hintgate.config.loading import parse_config
 from hintgate.config.types import SOURCE_TYPES, SourceType, source_type
 from hintgate.errors import ConfigError
 from hintgate.sources import build_sources
+from hintgate.sources.builders import BUILDERS
 
 DOCS = Path(__file__).parents[2] / "docs"
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -42,6 +43,10 @@ def test_every_source_type_is_read_from_its_key_and_built_as_its_kind() -> None:
         "things": "openapi",
         "pytools": "python",
     }
+
+
+def test_every_source_type_has_a_builder_and_every_builder_a_source_type() -> None:
+    assert list(BUILDERS) == [row.kind for row in SOURCE_TYPES]
 
 
 def test_a_name_used_by_two_source_types_is_reported_at_the_later_section() -> None:

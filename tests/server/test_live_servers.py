@@ -17,6 +17,8 @@ from hintgate.policy.approvals import Answer
 from hintgate.policy.rules import Confirm
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ServerChangeRefused, UnknownServer
+from hintgate.sources.base import Source
+from hintgate.sources.builders import BUILDERS
 from hintgate.store import Store
 
 pytestmark = pytest.mark.anyio
@@ -167,8 +169,8 @@ async def test_removing_a_server_withdraws_the_approvals_waiting_on_its_tools(de
             assert ended.state == "withdrawn"
 
 
-async def test_stored_changes_are_laid_over_the_file_at_the_next_start(
-    time_cmd: list[str], memory_cmd: list[str], tmp_path: Path
+async def test_stored_changes_are_laid_over_the_file_at_the_next_start_and_each_server_is_built_once(
+    time_cmd: list[str], memory_cmd: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     file = tmp_path / "hintgate.json"
@@ -179,7 +181,16 @@ async def test_stored_changes_are_laid_over_the_file_at_the_next_start(
         async with await Store.open(url) as store, Gateway(config, store=store) as gateway:
             await gateway.server_set.add("memory", memory, actor="test")
             await gateway.server_set.set_enabled("time", False, actor="test")
+        built: list[str] = []
+        build_mcp = BUILDERS["mcp"]
+
+        def counted(server: Any, *args: Any) -> Source:
+            built.append(server.name)
+            return build_mcp(server, *args)
+
+        monkeypatch.setitem(BUILDERS, "mcp", counted)
         async with await Store.open(url) as store, Gateway(config, store=store) as gateway:
+            assert sorted(built) == ["memory", "time"]  # the file with its changes laid over, built once
             assert set(gateway.sources) == {"time", "memory"}
             assert gateway.sources["time"].status.state.value == "disabled"
             assert gateway.server_set.origin("memory") == "runtime"

@@ -569,7 +569,7 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
         with Progress(
             SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True, disable=not progress
         ) as bar:
-            bar.add_task(f"starting {len(gateway.sources)} servers and listing their tools", total=None)
+            bar.add_task(f"starting {len(config.sources)} servers and listing their tools", total=None)
             async with gateway:
                 pass
     return gateway

@@ -1,10 +1,11 @@
 """The types of source, one row each: how a config names them, reads, checks, builds and documents them.
 
 Adding a type of source is one module (its config dataclass, its `Source`,
-its section validator) and one row here: the config reader reads the
-sections this table names, `hintgate config check` asks each row for its
-notes, `build_sources` asks each row for its sources, and the docs test
-checks that every row's docs section exists.
+its section validator), one row here and its builder in
+`hintgate.sources.builders.BUILDERS`: the config reader reads the sections
+this table names, `hintgate config check` asks each row for its notes,
+`build_sources` builds each row's entries in the table's order, and the docs
+test checks that every row's docs section exists.
 """
 
 from __future__ import annotations
@@ -49,9 +50,6 @@ class SourceType:
         config: the dataclass one entry of the section becomes.
         read: the section's validator (`hintgate.config.mcp_entry` and its siblings).
         check: what `config check` notes about one entry.
-        build: where the function that makes the running source for one entry lives
-            (`module:function`, imported when sources are built: the config layer
-            names the sources layer's builder without importing it).
         docs: the docs file and section heading describing its config.
     """
 
@@ -62,7 +60,6 @@ class SourceType:
     config: type[SourceConfig]
     read: Validator
     check: Checker
-    build: str
     docs: tuple[str, str]
 
 
@@ -94,7 +91,6 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         config=ServerConfig,
         read=read_servers,
         check=_check_server,
-        build="hintgate.sources.builders:build_mcp",
         docs=("config.md", "A server"),
     ),
     SourceType(
@@ -105,7 +101,6 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         config=OpenApiConfig,
         read=read_openapis,
         check=_no_notes,
-        build="hintgate.sources.builders:build_openapi",
         docs=("config.md", "An OpenAPI source"),
     ),
     SourceType(
@@ -116,7 +111,6 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         config=PythonConfig,
         read=read_pythons,
         check=_no_notes,
-        build="hintgate.sources.builders:build_python",
         docs=("config.md", "A Python registry"),
     ),
 )

@@ -96,9 +96,8 @@ class Gateway:
         environ = os.environ if environ is None else environ
         self._environ = environ
         self._built_from_config = sources is None
-        self.sources: dict[str, Source] = (
-            dict(sources) if sources is not None else build_sources(config, environ=environ, listener=self._on_change)
-        )
+        # Built from the config once, on entering: the stored runtime changes are laid over the file first.
+        self.sources: dict[str, Source] = dict(sources) if sources is not None else {}
         # Runtime changes are kept in the store for a config file; what --demo or --python serve stays as it is.
         layer_store = store if config.source is not None else None
         self.server_set = ServerSet(config, apply=self.apply_config, store=layer_store, environ=environ)
@@ -187,11 +186,9 @@ class Gateway:
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config and self.server_set.persisted:
                 self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
-                layered = await self.server_set.load()
-                if layered != self.config:  # runtime changes are stored: run the config they make
-                    self.config = layered
-                    self.sources.clear()
-                    self.sources.update(build_sources(layered, environ=self._environ, listener=self._on_change))
+                self.config = await self.server_set.load()  # the file with the stored runtime changes over it
+        if self._built_from_config:
+            self.sources.update(build_sources(self.config, environ=self._environ, listener=self._on_change))
         if self.config.pins_file is not None:
             entries = read_pins_file(self.config.pins_file)
             seeded = await self.pins.seed(entries, actor=f"pins file {self.config.pins_file.name}")

@@ -6,12 +6,12 @@ configured server or document, in config order.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 
 from hintgate.config.model import GatewayConfig, SourceConfig
-from hintgate.config.types import SOURCE_TYPES, source_type
+from hintgate.config.types import SOURCE_TYPES
 from hintgate.sources.base import ChangeListener, Source
+from hintgate.sources.builders import BUILDERS
 
 __all__ = ["build_source", "build_sources"]
 
@@ -20,22 +20,17 @@ def build_source(
     entry: SourceConfig, config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
 ) -> Source:
     """The running source for one config entry (not started)."""
-    row = source_type(entry.kind)
-    module, _, function = row.build.partition(":")
-    build = getattr(importlib.import_module(module), function)
-    source: Source = build(entry, config, environ, listener)
-    return source
+    return BUILDERS[entry.kind](entry, config, environ, listener)
 
 
 def build_sources(
     config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
 ) -> dict[str, Source]:
     """One source per configured server, document and registry, keyed by its name."""
-    sources: dict[str, Source] = {}
-    for row in SOURCE_TYPES:
-        module, _, function = row.build.partition(":")
-        build = getattr(importlib.import_module(module), function)
-        for name, entry in config.sources.items():
-            if isinstance(entry, row.config):
-                sources[name] = build(entry, config, environ, listener)
-    return sources
+    # In the table's order of kinds (mcpServers, then openapi, then python), as the file's sections are read.
+    return {
+        name: build_source(entry, config, environ=environ, listener=listener)
+        for row in SOURCE_TYPES
+        for name, entry in config.sources.items()
+        if entry.kind == row.kind
+    }

@@ -1,13 +1,21 @@
-"""The functions that make a running source from one config entry, named by `hintgate.config.types`."""
+"""The functions that make a running source from one config entry, by kind of source.
+
+`BUILDERS` maps each kind of `hintgate.config.types.SOURCE_TYPES` to its
+builder; a test holds the two tables to the same kinds.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from hintgate.config.model import GatewayConfig, OpenApiConfig, PythonConfig, ServerConfig, child_environment
 from hintgate.sources.base import ChangeListener, Source
 
-__all__ = ["build_mcp", "build_openapi", "build_python"]
+__all__ = ["BUILDERS", "Builder", "build_mcp", "build_openapi", "build_python"]
+
+Builder = Callable[[Any, GatewayConfig, Mapping[str, str], ChangeListener | None], Source]
+"""Makes the running source (not started) of one config entry of its kind."""
 
 
 def build_mcp(
@@ -33,3 +41,7 @@ def build_python(
     from hintgate.sources.python import PythonSource
 
     return PythonSource(registry, listener=listener)
+
+
+BUILDERS: Mapping[str, Builder] = {"mcp": build_mcp, "openapi": build_openapi, "python": build_python}
+"""Each kind of source (`SourceConfig.kind`) → the function that builds its sources."""
