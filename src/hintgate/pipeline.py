@@ -542,14 +542,18 @@ class ToolCalls:
     ) -> tuple[Principal | None, Approvers | None]:
         """Who made a call that asks, and who may answer it: None when the gateway knows no person.
 
-        A person's call is answered by the deciding rule's approvers (anyone, when it names none), and
-        not by the person who made it unless the rule says `selfApproval: true`.
+        A person's call is answered by the deciding rule's approvers, else the global ones
+        (`policy.approvers`), else anyone; and not by the person who made it unless the rule, else
+        the global `policy.selfApproval`, says `selfApproval: true`.
         """
         caller = session.principal if session is not None else None
         if caller is None or caller.kind is not PrincipalKind.USER:
             return caller, None
         rule = next((r for r in self.rules if r.id == decision.rule), None) if decision.rule is not None else None
-        return caller, (rule.approvers if rule is not None and rule.approvers is not None else Approvers())
+        everywhere = self.settings.approvers
+        if rule is not None and rule.approvers is not None:
+            return caller, rule.approvers.over(everywhere)
+        return caller, everywhere or Approvers()
 
     def _can_elicit(self, ctx: RequestContext) -> bool:
         if self.settings.ask_via == "queue":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,52 @@ def test_approvers_go_in_ask_rules_only() -> None:
     with pytest.raises(ConfigError) as caught:
         parse_policy({"rules": [{"ask": {"tier": "destructive", "approvers": {"team": "dba"}}}]})
     assert 'unknown key "team"' in caught.value.message
+
+
+def test_global_approvers_answer_every_ask_and_a_rules_own_approvers_override_them() -> None:
+    from hintgate.policy.principal import Approvers
+
+    settings, rules = parse_policy({
+        "approvers": {"group": "dba"},
+        "selfApproval": False,
+        "rules": [
+            {"ask": {"server": "ci", "approvers": {"user": "ops@example.com"}}},
+            {"ask": {"server": "sandbox", "selfApproval": True}},
+        ],
+    })  # fmt: skip
+    everywhere = settings.approvers
+    assert everywhere == Approvers(groups=frozenset({"dba"}), self_approval=False)
+    ci, sandbox = (rule.approvers for rule in rules)
+    assert ci is not None
+    assert sandbox is not None
+    # The rule's people replace the global people; what it leaves unsaid comes from the global ones.
+    assert ci.over(everywhere) == Approvers(users=("ops@example.com",), self_approval=False)
+    assert sandbox.over(everywhere) == Approvers(groups=frozenset({"dba"}), self_approval=True)
+    assert "only group dba" in (everywhere.refusal(ALICE, "bob@example.com") or "")
+    assert everywhere.refusal(CAROL, "bob@example.com") is None
+    assert sandbox.over(everywhere).refusal(CAROL, "carol@example.com") is None, "a dba's own sandbox call"
+    assert "may not approve it" in (everywhere.refusal(CAROL, "carol@example.com") or "")
+
+
+def test_a_global_self_approval_lets_people_answer_their_own_calls_unless_a_rule_says_otherwise() -> None:
+    from hintgate.policy.principal import Approvers
+
+    policy = {"selfApproval": True, "rules": [{"ask": {"server": "prod", "selfApproval": False}}]}
+    settings, rules = parse_policy(policy)
+    assert settings.approvers == Approvers(self_approval=True)
+    assert settings.approvers.refusal(BOB, "bob@example.com") is None
+    [prod] = rules
+    assert prod.approvers is not None
+    assert "may not approve it" in (prod.approvers.over(settings.approvers).refusal(BOB, "bob@example.com") or "")
+
+
+def test_bad_global_approvers_are_reported_at_their_line_in_the_file(tmp_path: Path) -> None:
+    from hintgate.config.loading import load_config
+
+    path = tmp_path / "hintgate.yaml"
+    path.write_text("mcpServers: {}\npolicy:\n  approvers:\n    team: dba\n  selfApproval: sometimes\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    text = str(caught.value)
+    assert 'hintgate.yaml:4:11: policy.approvers.team: unknown key "team"; approvers are a user and/or a group' in text
+    assert "hintgate.yaml:5:17: policy.selfApproval: expected true or false" in text

@@ -76,14 +76,30 @@ class Approvers:
 
     users: tuple[str, ...] = ()
     groups: frozenset[str] = frozenset()
-    self_approval: bool = False
+    self_approval: bool | None = None
+    """Whether the caller may answer their own call; None: not said (no, unless the global approvers say so)."""
+
+    def over(self, base: Approvers | None) -> Approvers:
+        """These approvers, with what they leave unsaid taken from `base` (the global `policy.approvers`).
+
+        A rule naming people replaces the global people; a rule saying `selfApproval` replaces the
+        global `selfApproval`; a rule saying only one of them keeps the other from `base`.
+        """
+        if base is None:
+            return self
+        named = bool(self.users or self.groups)
+        return Approvers(
+            self.users if named else base.users,
+            self.groups if named else base.groups,
+            base.self_approval if self.self_approval is None else self.self_approval,
+        )
 
     def refusal(self, answerer: Principal | None, caller: str | None) -> str | None:
         """Why `answerer` may not answer a call `caller` made; None when they may."""
         if answerer is None or answerer.kind is PrincipalKind.LOCAL:
             return None
         if caller is not None and answerer.name == caller and not self.self_approval:
-            return f"{answerer.name} made this call and may not approve it (a rule's selfApproval allows it)"
+            return f"{answerer.name} made this call and may not approve it (selfApproval: true allows it)"
         if not self.users and not self.groups:
             return None
         name = answerer.name.casefold()
@@ -98,7 +114,7 @@ class Approvers:
 
     def to_json(self) -> dict[str, Any]:
         """What the approvals table keeps."""
-        return {"users": list(self.users), "groups": sorted(self.groups), "self": self.self_approval}
+        return {"users": list(self.users), "groups": sorted(self.groups), "self": bool(self.self_approval)}
 
     @classmethod
     def from_json(cls, data: Any) -> Approvers | None:

@@ -253,7 +253,7 @@ class Rule:
 
 _Path = tuple[str | int, ...]
 
-_SECTION_KEYS = ("preferences", "rules")
+_SECTION_KEYS = ("preferences", "rules", "approvers", "selfApproval")
 _TOP_KEYS: Mapping[str, str] = {
     **{spelling: row.attr for row in POLICY_SETTINGS if not row.group for spelling in row.spellings},
     **{key: key for key in _SECTION_KEYS},
@@ -401,6 +401,11 @@ class _Parser:
                             self.problems.append(problem)
                 elif setting == "rules":
                     rules = self.rules(value, here)
+                elif setting == "approvers":
+                    values["approvers"] = self.approvers(value, here, values.get("approvers") or Approvers())
+                elif setting == "selfApproval":
+                    approvers = values.get("approvers") or Approvers()
+                    values["approvers"] = dataclasses.replace(approvers, self_approval=self.boolean(value, here))
                 else:
                     values[setting] = self.setting(_BY_ATTR[setting], value, here)
             except _Problem as problem:
@@ -466,21 +471,7 @@ class _Parser:
                 if name == "selfApproval":
                     approvers = dataclasses.replace(approvers, self_approval=self.boolean(cvalue, at))
                 else:
-                    who = self.mapping(cvalue, at, "a mapping with user and/or group")
-                    for wkey in who:
-                        if wkey not in ("user", "group"):
-                            self.fail((*at, wkey), f'unknown key "{wkey}"; approvers are a user and/or a group')
-                    if not who:
-                        self.fail(at, "expected a user and/or a group")
-                    users = (
-                        self.names(who["user"], (*at, "user"), "a person's name (or a glob)") if "user" in who else ()
-                    )
-                    groups = (
-                        frozenset(self.names(who["group"], (*at, "group"), "a group's name"))
-                        if "group" in who
-                        else frozenset()
-                    )
-                    approvers = dataclasses.replace(approvers, users=users, groups=groups)
+                    approvers = self.approvers(cvalue, at, approvers)
                 fields["approvers"] = approvers
             elif name == "reason":
                 if not isinstance(cvalue, str):
@@ -500,6 +491,18 @@ class _Parser:
         if "confirm" in fields and ("users" in fields or "groups" in fields):
             self.fail(here, "confirm applies to everyone: write it in a rule without user or group")
         return Rule(Verdict(key), **fields, hints=MappingProxyType(hints), index=index, where=format_path(path))
+
+    def approvers(self, value: Any, path: _Path, given: Approvers) -> Approvers:
+        """`given` with the people an `approvers` mapping names (a user and/or a group)."""
+        who = self.mapping(value, path, "a mapping with user and/or group")
+        for wkey in who:
+            if wkey not in ("user", "group"):
+                self.fail((*path, wkey), f'unknown key "{wkey}"; approvers are a user and/or a group')
+        if not who:
+            self.fail(path, "expected a user and/or a group")
+        users = self.names(who["user"], (*path, "user"), "a person's name (or a glob)") if "user" in who else ()
+        groups = frozenset(self.names(who["group"], (*path, "group"), "a group's name")) if "group" in who else None
+        return dataclasses.replace(given, users=users, groups=groups or frozenset())
 
     def names(self, value: Any, path: _Path, what: str) -> tuple[str, ...]:
         """One name or a non-empty list of names (a rule's `user` or `group`)."""

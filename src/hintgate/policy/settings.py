@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hintgate.policy.principal import Approvers
+
 __all__ = [
     "MODE_SPELLINGS",
     "POLICY_SETTINGS",
@@ -68,6 +70,9 @@ class PolicySettings:
             "deny-unattended" (as "client", but when nobody could answer the
             queue, with no dashboard or REST API served and no store keeping
             it, an ask is denied at once with how to set one up).
+        approvers: who answers a person's call that asks when the deciding rule names no approvers
+            (`policy.approvers`, `policy.selfApproval`; see `Approvers.over`); None: anyone signed in,
+            and never the caller. Read from the config file only, not one of `POLICY_SETTINGS`.
     """
 
     mode: Mode = Mode.DEFAULT
@@ -78,6 +83,7 @@ class PolicySettings:
     idempotent_retry_window: float = 600.0
     approval_timeout: float = 50.0
     ask_via: str = "client"
+    approvers: Approvers | None = None
 
     @property
     def taint_enabled(self) -> bool:
