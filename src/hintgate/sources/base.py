@@ -302,6 +302,36 @@ class ConfiguredSource:
         """The error a call gets while the source is not up."""
         return upstream_down(self.name, self._status)
 
+    async def supervise(self, attempt: Callable[[], Awaitable[str | None]], *, verb: str = "restarting") -> None:
+        """Run `attempt` until cancelled, and again each time it ends: every source's one supervision loop.
+
+        `attempt` starts the source and serves until it fails, returning why.
+        Then the source is down with that reason and the time of the next
+        attempt, waits (`Backoff`: doubling, from the start again after a run
+        that stayed up a while) and is restarting. An attempt that returns
+        None waited for what makes trying again at once worthwhile (a login):
+        the next one starts at once, with the backoff started over. A disabled
+        source is never attempted.
+
+        Args:
+            attempt: one start and serve of the source; returns why it ended.
+            verb: what the log line says is done next ("restarting", "retrying").
+        """
+        if not self.config.enabled:
+            self._first_attempt.set()
+            return
+        clock = asyncio.get_running_loop().time
+        backoff = Backoff()
+        while True:
+            started = clock()
+            reason = await attempt()
+            if reason is None:
+                backoff = Backoff()
+                continue
+            delay = backoff.next_delay(up_for=clock() - started)
+            await self.wait_to_retry(reason, delay, restarts=self._status.restarts, verb=verb)
+            await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
+
     async def wait_to_retry(self, reason: str, delay: float, *, restarts: int, verb: str = "restarting") -> None:
         """Mark the source down with `reason`, say when it is retried, and wait `delay` s."""
         reason = self.redact.text(reason)

@@ -16,7 +16,6 @@ from typing import Any
 from hintgate.config.model import HttpTransport, ServerConfig
 from hintgate.errors import HintgateError, UpstreamError, UpstreamNeedsLogin, UpstreamRequestError, UpstreamTimeout
 from hintgate.sources.base import (
-    Backoff,
     CallContext,
     ChangeListener,
     ConfiguredSource,
@@ -130,21 +129,16 @@ class McpUpstream(ConfiguredSource):
 
     async def run(self) -> None:
         """Supervise the server until cancelled."""
-        if not self.config.enabled:
-            self._first_attempt.set()
-            return
-        backoff = Backoff()
-        while True:
-            started = asyncio.get_running_loop().time()
-            reason = await self._run_once()
-            self.tools, self.prompts, self.resources, self.resource_templates = [], [], [], []
-            if isinstance(reason, UpstreamNeedsLogin):
-                await self._wait_for_login(reason.detail)
-                backoff = Backoff()
-                continue
-            delay = backoff.next_delay(up_for=asyncio.get_running_loop().time() - started)
-            await self.wait_to_retry(reason, delay, restarts=self._status.restarts)
-            await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
+        await self.supervise(self._attempt)
+
+    async def _attempt(self) -> str | None:
+        """Connect and serve until the connection ends; why it ended, or None once a needed login happened."""
+        reason = await self._run_once()
+        self.tools, self.prompts, self.resources, self.resource_templates = [], [], [], []
+        if isinstance(reason, UpstreamNeedsLogin):
+            await self._wait_for_login(reason.detail)
+            return None
+        return reason
 
     def logged_in(self) -> None:
         """Someone logged in (the dashboard's Connect): a server waiting in `needs_login` connects now."""

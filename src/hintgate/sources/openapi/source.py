@@ -43,7 +43,6 @@ from hintgate.hints.annotations import ParsedAnnotations, parse_annotations
 from hintgate.redaction import Redactor
 from hintgate.results import tool_error
 from hintgate.sources.base import (
-    Backoff,
     CallContext,
     ChangeListener,
     ConfiguredSource,
@@ -288,31 +287,28 @@ class OpenApiSource(ConfiguredSource):
 
     async def run(self) -> None:
         """Load the document (retrying with backoff while it fails), then hold the HTTP client until cancelled."""
-        if not self.config.enabled:
-            self._first_attempt.set()
-            return
+        await self.supervise(self._load_and_serve, verb="retrying")
+
+    async def _load_and_serve(self) -> str:
+        """Load the document and serve its operations until cancelled; returns why the load failed."""
         import httpx2
 
-        backoff = Backoff()
-        while True:
-            try:
-                toolset = await asyncio.wait_for(load_toolset(self.config), self.config.startup_timeout)
-                break
-            except (TargetError, TimeoutError) as exc:
-                reason = str(exc) if isinstance(exc, TargetError) else "reading the document timed out"
-                reason = self._redact.text(reason)
-            delay = backoff.next_delay()
-            await self.wait_to_retry(reason, delay, restarts=backoff.failures - 1, verb="retrying")
+        try:
+            toolset = await asyncio.wait_for(load_toolset(self.config), self.config.startup_timeout)
+        except (TargetError, TimeoutError) as exc:
+            reason = str(exc) if isinstance(exc, TargetError) else "reading the document timed out"
+            return self._redact.text(reason)
         self._install(toolset)
         limits = httpx2.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx2.AsyncClient(timeout=httpx2.Timeout(self.config.call_timeout), limits=limits) as client:
             self._client = client
             self._first_attempt.set()
-            await self._set_status(SourceStatus(SourceState.UP, restarts=backoff.failures))
+            await self._set_status(SourceStatus(SourceState.UP, restarts=self._status.restarts))
             try:
                 await asyncio.Event().wait()
             finally:
                 self._client = None
+        raise AssertionError("an OpenAPI source serves until it is cancelled")
 
     def _authorize(self, request: PreparedRequest) -> None:
         for key, value in self.config.headers.items():
