@@ -415,9 +415,27 @@ def test_duplicate_server_names_are_an_error(tmp_path: Path) -> None:
     assert "c.json:3:1: mcpServers.a: duplicate key (first given on line 2)" in problems(path)
 
 
-def test_unknown_transport_type_is_an_error(tmp_path: Path) -> None:
+def test_unknown_transport_type_is_an_error_naming_every_known_type(tmp_path: Path) -> None:
     path = write(tmp_path, "c.yaml", "mcpServers:\n  a:\n    type: websocket\n    url: wss://h/\n")
-    assert 'c.yaml:3:11: mcpServers.a.type: expected one of "stdio"' in problems(path)
+    assert problems(path) == (
+        'c.yaml:3:11: mcpServers.a.type: expected one of "stdio", "http", "streamable-http", "streamableHttp", '
+        '"sse", got "websocket"'
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "kind"),
+    [("http", "streamable-http"), ("streamable-http", "streamable-http"), ("streamableHttp", "streamable-http"),
+     ("sse", "sse")],
+)  # fmt: skip
+def test_every_known_remote_transport_type_is_read_as_its_transport(given: str, kind: str) -> None:
+    transport = parse_config({"mcpServers": {"a": {"type": given, "url": "https://h/mcp"}}}).servers["a"].transport
+    assert transport == HttpTransport(url="https://h/mcp", kind=kind)
+
+
+def test_the_stdio_transport_type_is_read_as_a_command(tmp_path: Path) -> None:
+    config = parse_config({"mcpServers": {"a": {"type": "stdio", "command": "x", "args": ["y"]}}}, base_dir=tmp_path)
+    assert config.servers["a"].transport == StdioTransport("x", ("y",), {}, None)
 
 
 def test_unknown_inference_profile_is_an_error(tmp_path: Path) -> None:
