@@ -146,15 +146,25 @@ async def test_deny_rules_deny_without_calling_the_upstream(tmp_path: Path, file
     assert listing.is_error is False
 
 
-async def test_read_only_mode_denies_writes(tmp_path: Path, filesystem_cmd: list[str]) -> None:
+async def test_read_only_mode_denies_writes_without_asking_and_says_why_while_reads_run(
+    tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
     target = Path(filesystem_cmd[-1]) / "x.txt"
     config = config_file(
         tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"mode": "read-only"}
     )
-    async with gateway_client(config, Person("approve-once")) as client:
+    person = Person("approve-once")
+    async with gateway_client(config, person) as client:
         result = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
+        listing = await client.call_tool("fs_list_directory", {"path": str(target.parent)})
     assert result.is_error is True
+    assert text(result) == (
+        "hintgate denied this call of 'fs_write_file': Read-only mode runs only read-only tools; this tool is "
+        "destructive. If it only reads, an override of readOnlyHint true says so; otherwise another mode runs it."
+    )
     assert not target.exists()
+    assert person.asked == []  # a mode's denial is final: no one is asked to overrule it
+    assert listing.is_error is False
 
 
 NOTES = [
