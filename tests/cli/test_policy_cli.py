@@ -15,7 +15,9 @@ from hintgate.store import Store
 
 async def _store_settings(db: str) -> None:
     async with await Store.open(db, replica="dashboard") as store:
-        await store.set_policy_settings({"mode": "bypass", "preferences.showHintWarnings": False}, actor="dashboard")
+        await store.overrides.set_policy_settings(
+            {"mode": "bypass", "preferences.showHintWarnings": False}, actor="dashboard"
+        )
 
 
 def stored(db: str) -> dict[str, object]:

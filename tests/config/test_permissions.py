@@ -24,7 +24,7 @@ async def test_a_new_sqlite_database_its_wal_and_its_new_directory_are_owner_onl
     old = os.umask(0o002)
     try:
         async with await Store.open(f"sqlite:///{db}", recover=False) as store:
-            await store.set_override("x_tool", "readOnlyHint", True)
+            await store.overrides.set_hint("x_tool", "readOnlyHint", True)
             companions = [p for p in db.parent.iterdir() if p.name != "hintgate.db"]
             assert {p.name for p in companions} >= {"hintgate.db-wal", "hintgate.db-shm"}
             assert {p.name: mode(p) for p in companions} == {p.name: 0o600 for p in companions}

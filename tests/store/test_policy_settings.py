@@ -36,21 +36,21 @@ async def gateway_on(url: str, policy: dict[str, Any], replica: str = "r1") -> A
 
 
 async def test_policy_settings_are_stored_replaced_and_cleared_each_change_bumping_the_version(store: Store) -> None:
-    start = await store.overrides_version()
-    await store.set_policy_settings({"mode": "read-only", "preferences.showHintWarnings": False}, actor="api")
-    await store.set_policy_settings({"mode": "accept-edits"}, actor="dashboard")
-    rows = {r["setting"]: (r["value"], r["updated_by"]) for r in await store.policy_settings()}
+    start = await store.overrides.version()
+    await store.overrides.set_policy_settings({"mode": "read-only", "preferences.showHintWarnings": False}, actor="api")
+    await store.overrides.set_policy_settings({"mode": "accept-edits"}, actor="dashboard")
+    rows = {r["setting"]: (r["value"], r["updated_by"]) for r in await store.overrides.policy_settings()}
     assert rows == {"mode": ("accept-edits", "dashboard"), "preferences.showHintWarnings": (False, "api")}
-    assert await store.clear_policy_settings(["mode"]) == 1
-    assert await store.clear_policy_settings() == 1
-    assert await store.policy_settings() == []
-    assert await store.overrides_version() == start + 4
+    assert await store.overrides.clear_policy_settings(["mode"]) == 1
+    assert await store.overrides.clear_policy_settings() == 1
+    assert await store.overrides.policy_settings() == []
+    assert await store.overrides.version() == start + 4
 
 
 async def test_an_unknown_policy_setting_is_refused_and_nothing_is_stored(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown policy setting 'moed'"):
-        await store.set_policy_settings({"moed": "bypass"})
-    assert await store.policy_settings() == []
+        await store.overrides.set_policy_settings({"moed": "bypass"})
+    assert await store.overrides.policy_settings() == []
 
 
 async def test_a_mode_changed_at_run_time_outlasts_a_restart_and_a_reset_brings_back_the_files(
@@ -79,7 +79,7 @@ async def test_a_value_equal_to_the_files_is_not_kept_so_the_setting_follows_the
             await gateway.set_policy({"mode": "acceptEdits"}, actor="api")  # the file's, spelled otherwise
             assert gateway.overrides.policy == {}
             assert gateway.store is not None
-            assert await gateway.store.policy_settings() == []
+            assert await gateway.store.overrides.policy_settings() == []
 
 
 async def test_a_bad_value_changes_nothing(store_url: str) -> None:
@@ -89,7 +89,7 @@ async def test_a_bad_value_changes_nothing(store_url: str) -> None:
                 await gateway.set_policy({"mode": "bypass", "preferences.showHintWarnings": "yes"}, actor="api")
             assert gateway.calls.settings.mode is Mode.DEFAULT
             assert gateway.store is not None
-            assert await gateway.store.policy_settings() == []
+            assert await gateway.store.overrides.policy_settings() == []
 
 
 async def test_a_change_made_on_one_gateway_reaches_another_sharing_the_store(store_url: str) -> None:

@@ -447,14 +447,14 @@ async def test_the_recorder_prunes_after_its_commits(
 
 
 async def test_overrides_are_stored_listed_replaced_and_cleared_bumping_the_version(store: Store) -> None:
-    start = await store.overrides_version()
-    await store.set_override("fs_delete", "destructiveHint", True, actor="alice")
-    await store.set_override("fs_delete", "readOnlyHint", False)
-    await store.set_override("git_status", "readOnlyHint", True)
-    await store.set_override("fs_delete", "destructiveHint", False, actor="bob")  # replaces
-    assert await store.overrides_version() == start + 4
+    start = await store.overrides.version()
+    await store.overrides.set_hint("fs_delete", "destructiveHint", True, actor="alice")
+    await store.overrides.set_hint("fs_delete", "readOnlyHint", False)
+    await store.overrides.set_hint("git_status", "readOnlyHint", True)
+    await store.overrides.set_hint("fs_delete", "destructiveHint", False, actor="bob")  # replaces
+    assert await store.overrides.version() == start + 4
 
-    listed = await store.overrides()
+    listed = await store.overrides.hints()
     assert [(o["tool"], o["hint"], o["value"], o["updated_by"]) for o in listed] == [
         ("fs_delete", "destructiveHint", False, "bob"),
         ("fs_delete", "readOnlyHint", False, "operator"),
@@ -462,41 +462,41 @@ async def test_overrides_are_stored_listed_replaced_and_cleared_bumping_the_vers
     ]
     assert datetime.fromisoformat(listed[0]["updated_at"]).tzinfo is not None
 
-    assert await store.clear_override("fs_delete", "readOnlyHint") == 1
-    assert await store.clear_override("git_status") == 1
-    assert await store.clear_override("nothing_here") == 0
-    assert await store.overrides_version() == start + 6
-    assert [(o["tool"], o["hint"]) for o in await store.overrides()] == [("fs_delete", "destructiveHint")]
+    assert await store.overrides.clear_hint("fs_delete", "readOnlyHint") == 1
+    assert await store.overrides.clear_hint("git_status") == 1
+    assert await store.overrides.clear_hint("nothing_here") == 0
+    assert await store.overrides.version() == start + 6
+    assert [(o["tool"], o["hint"]) for o in await store.overrides.hints()] == [("fs_delete", "destructiveHint")]
 
 
 async def test_an_override_must_name_a_hint_and_hold_a_bool(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown hint 'readOnly'"):
-        await store.set_override("t", "readOnly", True)
+        await store.overrides.set_hint("t", "readOnly", True)
     with pytest.raises(StoreError, match="true or false"):
-        await store.set_override("t", "readOnlyHint", "yes")  # type: ignore[arg-type]
+        await store.overrides.set_hint("t", "readOnlyHint", "yes")  # type: ignore[arg-type]
     with pytest.raises(StoreError, match="tool name"):
-        await store.set_override("", "readOnlyHint", True)
-    assert await store.overrides() == []
+        await store.overrides.set_hint("", "readOnlyHint", True)
+    assert await store.overrides.hints() == []
 
 
 async def test_title_overrides_are_stored_replaced_and_cleared_bumping_the_version(store: Store) -> None:
-    start = await store.overrides_version()
-    await store.set_title_override("fs_delete", "Delete a file", actor="alice")
-    await store.set_title_override("git_status", "Show the working tree's status")
-    await store.set_title_override("fs_delete", "Delete one file for good", actor="bob")  # replaces
-    assert await store.overrides_version() == start + 3
-    listed = await store.title_overrides()
+    start = await store.overrides.version()
+    await store.overrides.set_title("fs_delete", "Delete a file", actor="alice")
+    await store.overrides.set_title("git_status", "Show the working tree's status")
+    await store.overrides.set_title("fs_delete", "Delete one file for good", actor="bob")  # replaces
+    assert await store.overrides.version() == start + 3
+    listed = await store.overrides.titles()
     assert [(o["tool"], o["title"], o["updated_by"]) for o in listed] == [
         ("fs_delete", "Delete one file for good", "bob"),
         ("git_status", "Show the working tree's status", "operator"),
     ]
     assert datetime.fromisoformat(listed[0]["updated_at"]).tzinfo is not None
-    assert await store.overrides() == []  # titles are not hint rows
+    assert await store.overrides.hints() == []  # titles are not hint rows
 
-    assert await store.clear_title_override("fs_delete") == 1
-    assert await store.clear_title_override("fs_delete") == 0
-    assert await store.overrides_version() == start + 4
-    assert [o["tool"] for o in await store.title_overrides()] == ["git_status"]
+    assert await store.overrides.clear_title("fs_delete") == 1
+    assert await store.overrides.clear_title("fs_delete") == 0
+    assert await store.overrides.version() == start + 4
+    assert [o["tool"] for o in await store.overrides.titles()] == ["git_status"]
 
 
 @pytest.mark.parametrize(
@@ -512,8 +512,8 @@ async def test_a_title_override_must_be_a_short_one_line_label(
     store: Store, tool: str, title: str, message: str
 ) -> None:
     with pytest.raises(StoreError, match=message):
-        await store.set_title_override(tool, title)
-    assert await store.title_overrides() == []
+        await store.overrides.set_title(tool, title)
+    assert await store.overrides.titles() == []
 
 
 async def test_the_seed_validation_rules_hold_in_the_database_itself(store: Store, store_url: str) -> None:

@@ -268,7 +268,7 @@ async def test_an_override_change_is_heard_at_once_by_other_replicas_on_postgres
     with anyio.fail_after(30):
         await store.notifications.listening.wait()
         async with await Store.open(store_url, replica="other", recover=False) as other:
-            await other.set_override("fs_write_file", "destructiveHint", True)
+            await other.overrides.set_hint("fs_write_file", "destructiveHint", True)
         await heard.wait()
 
 

@@ -77,5 +77,5 @@ async def test_a_directory_that_cannot_be_made_is_named(tmp_path: Path) -> None:
 @pytest.mark.anyio
 async def test_an_in_memory_database_works_for_tests() -> None:
     async with await Store.open("sqlite:///:memory:", replica="mem") as store:
-        await store.set_override("t", "readOnlyHint", True)
-        assert len(await store.overrides()) == 1
+        await store.overrides.set_hint("t", "readOnlyHint", True)
+        assert len(await store.overrides.hints()) == 1

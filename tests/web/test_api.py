@@ -157,14 +157,14 @@ async def test_overrides_apply_live_and_are_stored_with_their_origin(tmp_path: P
         assert tool["provenance"]["destructiveHint"] == "override"
         assert tool["overrides"]["stored"] == {"destructiveHint": False}
         assert gateway.catalog.get("notes_delete_note").tier.value == "additive-write"  # type: ignore[union-attr]
-        assert [(r["tool"], r["hint"], r["value"]) for r in await store.overrides()] == [
+        assert [(r["tool"], r["hint"], r["value"]) for r in await store.overrides.hints()] == [
             ("notes_delete_note", "destructiveHint", False)
         ]
         cleared = await client.patch(
             "/api/tools/notes_delete_note/overrides", json={"destructiveHint": None}, headers=WRITE
         )
         assert cleared.json()["provenance"]["destructiveHint"] != "override"
-        assert await store.overrides() == []
+        assert await store.overrides.hints() == []
 
 
 async def test_overrides_survive_a_restart(tmp_path: Path) -> None:
@@ -198,8 +198,8 @@ async def test_bad_overrides_are_refused_and_nothing_is_written(
         response = await client.patch("/api/tools/notes_get_note/overrides", json=body, headers=WRITE)
         assert response.status_code == 422
         assert message in response.json()["detail"]
-        assert await store.overrides() == []
-        assert await store.title_overrides() == []
+        assert await store.overrides.hints() == []
+        assert await store.overrides.titles() == []
         assert gateway.stored_overrides == {}
 
 
@@ -219,7 +219,7 @@ async def test_a_title_is_overridden_live_with_provenance_stored_and_cleared_wit
         assert listed["notes_get_note"]["title"] == "Read one note"
         assert listed["notes_get_note"]["title_provenance"] == "override"
         assert gateway.catalog.get("notes_get_note").tool.title == "Read one note"  # type: ignore[union-attr]
-        assert [(r["tool"], r["title"], r["updated_by"]) for r in await store.title_overrides()] == [
+        assert [(r["tool"], r["title"], r["updated_by"]) for r in await store.overrides.titles()] == [
             ("notes_get_note", "Read one note", "api")
         ]
         cleared = (
@@ -227,7 +227,7 @@ async def test_a_title_is_overridden_live_with_provenance_stored_and_cleared_wit
         ).json()
         assert (cleared["title"], cleared["title_provenance"]) == ("Get note", "derived")
         assert cleared["overrides"]["stored_title"] is None
-        assert await store.title_overrides() == []
+        assert await store.overrides.titles() == []
 
 
 async def test_a_stored_title_wins_over_the_config_files_and_survives_a_restart(tmp_path: Path) -> None:
@@ -251,7 +251,7 @@ async def test_clearing_all_overrides_of_a_tool(tmp_path: Path) -> None:
         )
         response = await client.delete("/api/tools/notes_get_note/overrides", headers=WRITE)
         assert response.json()["overrides"]["stored"] == {}
-        assert await store.overrides() == []
+        assert await store.overrides.hints() == []
 
 
 async def test_a_waiting_call_is_approved_through_the_api(tmp_path: Path) -> None:

@@ -146,7 +146,7 @@ async def test_a_confirm_setting_is_kept_in_the_store_and_applied_by_the_next_ga
         async with client_of(dash, person) as client:
             await client.call_tool("notes_create_note", {"title": "a"})
         assert dash.store is not None
-        stored = await dash.store.confirms()
+        stored = await dash.store.overrides.confirms()
     assert [row["confirm"] for row in listed] == ["always"]
     assert (stored[0]["tool"], stored[0]["updated_by"]) == ("notes_create_note", "api")
     assert person.asked == 1

@@ -698,7 +698,9 @@ async def test_a_policy_change_is_kept_in_the_store_and_the_api_says_where_each_
         assert origins["approvalTimeout"]["source"] == "file"
         assert origins["preferences.showHintWarnings"]["source"] == "default"
         assert dash.store is not None
-        assert [(r["setting"], r["value"]) for r in await dash.store.policy_settings()] == [("mode", "read-only")]
+        assert [(r["setting"], r["value"]) for r in await dash.store.overrides.policy_settings()] == [
+            ("mode", "read-only")
+        ]
 
         bad = await dash.client.delete("/api/policy/stored", params={"setting": "moed"}, headers=HTMX)
         assert bad.status_code == 422
@@ -707,7 +709,7 @@ async def test_a_policy_change_is_kept_in_the_store_and_the_api_says_where_each_
         assert reset.status_code == 200, reset.text
         assert reset.json()["mode"] == "accept-edits"
         assert reset.json()["origins"]["mode"]["source"] == "file"
-        assert await dash.store.policy_settings() == []
+        assert await dash.store.overrides.policy_settings() == []
 
 
 async def test_the_settings_page_says_where_each_value_comes_from_and_offers_a_reset(

@@ -116,8 +116,8 @@ def overrides_list(
     from hintgate.cli.reports import overrides_text
 
     async def work(store: Any) -> list[dict[str, Any]]:
-        titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.title_overrides()]
-        return sorted([*await store.overrides(), *titles], key=lambda row: (row["tool"], row["hint"]))
+        titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.overrides.titles()]
+        return sorted([*await store.overrides.hints(), *titles], key=lambda row: (row["tool"], row["hint"]))
 
     rows = with_store(db, work)
     emit_rows(rows, output, overrides_text, wide)
@@ -180,12 +180,14 @@ def overrides_set(
         _check_in_catalog(tool, load_or_fail(config))
 
     async def work(store: Any) -> bool:
-        seen = bool(await store.calls(tool=tool, limit=1)) or any(r["tool"] == tool for r in await store.overrides())
-        seen = seen or any(r["tool"] == tool for r in await store.title_overrides())
+        seen = bool(await store.calls(tool=tool, limit=1)) or any(
+            r["tool"] == tool for r in await store.overrides.hints()
+        )
+        seen = seen or any(r["tool"] == tool for r in await store.overrides.titles())
         for name, value in parsed.items():
-            await store.set_override(tool, name, value, actor="cli")
+            await store.overrides.set_hint(tool, name, value, actor="cli")
         if title is not None:
-            await store.set_title_override(tool, title, actor="cli")
+            await store.overrides.set_title(tool, title, actor="cli")
         return seen
 
     seen = with_store(db, work)
@@ -244,9 +246,9 @@ def overrides_clear(
     async def work(store: Any) -> int:
         removed = 0
         if only is None or only == "title":
-            removed += await store.clear_title_override(tool)
+            removed += await store.overrides.clear_title(tool)
         if only != "title":
-            removed += await store.clear_override(tool, only)
+            removed += await store.overrides.clear_hint(tool, only)
         return removed
 
     removed = with_store(db, work)
@@ -262,7 +264,7 @@ def policy_stored(
     from hintgate.cli.layout import Column, fit_table, when
 
     async def work(store: Any) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = await store.policy_settings()
+        rows: list[dict[str, Any]] = await store.overrides.policy_settings()
         return rows
 
     def text(rows: list[dict[str, Any]], *, width: int = 80, wide: bool = False) -> Any:
@@ -302,7 +304,7 @@ def policy_reset(
             fail(f"{setting!r} is not a policy setting (one of {', '.join(known)})", EXIT_USAGE)
 
     async def work(store: Any) -> int:
-        removed: int = await store.clear_policy_settings(settings or None)
+        removed: int = await store.overrides.clear_policy_settings(settings or None)
         return removed
 
     removed = with_store(db, work)

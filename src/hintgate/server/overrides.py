@@ -56,17 +56,17 @@ class StoredOverrides:
         if self._store is None:
             return
         stored: dict[str, dict[Hint, bool]] = {}
-        for row in await self._store.overrides():
+        for row in await self._store.overrides.hints():
             stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
         self.by_tool = stored
-        self.titles = {row["tool"]: row["title"] for row in await self._store.title_overrides()}
-        self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in await self._store.confirms()}
-        self.policy = {row["setting"]: row for row in await self._store.policy_settings()}
-        self._version = await self._store.overrides_version()
+        self.titles = {row["tool"]: row["title"] for row in await self._store.overrides.titles()}
+        self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in await self._store.overrides.confirms()}
+        self.policy = {row["setting"]: row for row in await self._store.overrides.policy_settings()}
+        self._version = await self._store.overrides.version()
 
     async def changed_elsewhere(self) -> bool:
         """Whether another replica wrote overrides since the last read (one counter read); reloads them if so."""
-        if self._store is None or await self._store.overrides_version() == self._version:
+        if self._store is None or await self._store.overrides.version() == self._version:
             return False
         await self.load()
         return True
@@ -84,15 +84,15 @@ class StoredOverrides:
         """
         if self._store is not None:
             if isinstance(title, str):
-                await self._store.set_title_override(tool, title, actor=actor)
+                await self._store.overrides.set_title(tool, title, actor=actor)
             elif title is None:
-                await self._store.clear_title_override(tool)
+                await self._store.overrides.clear_title(tool)
             for hint, value in changes.items():
                 if value is None:
-                    await self._store.clear_override(tool, hint.value)
+                    await self._store.overrides.clear_hint(tool, hint.value)
                 else:
-                    await self._store.set_override(tool, hint.value, value, actor=actor)
-            self._version = await self._store.overrides_version()
+                    await self._store.overrides.set_hint(tool, hint.value, value, actor=actor)
+            self._version = await self._store.overrides.version()
         if isinstance(title, str):
             self.titles[tool] = title
         elif title is None:
@@ -112,10 +112,10 @@ class StoredOverrides:
         """Set (or clear, None) how often a tool name or glob asks: in the store first, then here."""
         if self._store is not None:
             if confirm is None:
-                await self._store.clear_confirm(tool)
+                await self._store.overrides.clear_confirm(tool)
             else:
-                await self._store.set_confirm(tool, confirm.value, actor=actor)
-            self._version = await self._store.overrides_version()
+                await self._store.overrides.set_confirm(tool, confirm.value, actor=actor)
+            self._version = await self._store.overrides.version()
         if confirm is None:
             self.confirms.pop(tool, None)
         else:
@@ -125,11 +125,11 @@ class StoredOverrides:
         """Store policy settings (key path → value) and drop the stored ones in `cleared`: in the store, then here."""
         if self._store is not None:
             if cleared:
-                await self._store.clear_policy_settings(list(cleared))
+                await self._store.overrides.clear_policy_settings(list(cleared))
             if values:
-                await self._store.set_policy_settings(values, actor=actor)
-            self.policy = {row["setting"]: row for row in await self._store.policy_settings()}
-            self._version = await self._store.overrides_version()
+                await self._store.overrides.set_policy_settings(values, actor=actor)
+            self.policy = {row["setting"]: row for row in await self._store.overrides.policy_settings()}
+            self._version = await self._store.overrides.version()
             return
         for path in cleared:
             self.policy.pop(path, None)

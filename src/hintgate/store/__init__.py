@@ -72,7 +72,7 @@ from hintgate.store.engine import (
 )
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import CredentialsStore
-from hintgate.store.overrides import OverridesStore
+from hintgate.store.overrides import Overrides
 from hintgate.store.pins import PinsStore
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.schema import upgrade
@@ -161,7 +161,7 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
+class Store(PinsStore, CredentialsStore, ServerChangesStore):
     """Sessions, calls, overrides, tool pins, OAuth credentials and server changes in one database.
 
     Open with `await Store.open(url)`.
@@ -197,6 +197,8 @@ class Store(OverridesStore, PinsStore, CredentialsStore, ServerChangesStore):
         self.commit = commit
         self.tokens = tokens
         self.notifications = Notifications(engine)
+        self.overrides = Overrides(engine, url)
+        """Operators' hint, title and confirm overrides and policy settings (`hintgate.store.overrides`)."""
         self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
         self._path: Path | None = None

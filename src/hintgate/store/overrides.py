@@ -17,25 +17,34 @@ from hintgate.policy.settings import POLICY_SETTINGS
 from hintgate.store import queries
 from hintgate.store.engine import translated
 
-__all__ = ["CONFIRM_VALUES", "OverridesStore"]
+__all__ = ["CONFIRM_VALUES", "Overrides"]
 
 CONFIRM_VALUES = ("first", "always", "never")
 """The values of a stored confirm setting (`hintgate.policy.rules.Confirm`)."""
 
 
-class OverridesStore:
-    """The override methods of `hintgate.store.Store` (which sets `_engine` and `_url`)."""
+class Overrides:
+    """The operators' overrides kept in a database: `Store.overrides`.
 
-    _engine: AsyncEngine
-    _url: URL
+    Every method commits (or reads) on its own connection; every replica on the
+    same database sees a change once it is returned (`version` tells them).
 
-    async def overrides(self) -> list[dict[str, Any]]:
+    Args:
+        engine: the store's engine.
+        url: its URL, to name the database in errors.
+    """
+
+    def __init__(self, engine: AsyncEngine, url: URL) -> None:
+        self._engine = engine
+        self._url = url
+
+    async def hints(self) -> list[dict[str, Any]]:
         """Every stored override: `{"tool", "hint", "value", "updated_at", "updated_by"}`, by tool and hint."""
         with translated(self._url, "read overrides from"):
             async with self._engine.connect() as conn:
                 return await queries.overrides(conn)
 
-    async def set_override(self, tool: str, hint: str, value: bool, *, actor: str = "operator") -> None:
+    async def set_hint(self, tool: str, hint: str, value: bool, *, actor: str = "operator") -> None:
         """Set one hint of one tool, replacing any stored value; committed on return.
 
         Args:
@@ -56,7 +65,7 @@ class OverridesStore:
             async with queries.begin_write(self._engine) as conn:
                 await queries.set_override(conn, tool, hint, value, actor=actor, now=datetime.now(UTC))
 
-    async def clear_override(self, tool: str, hint: str | None = None) -> int:
+    async def clear_hint(self, tool: str, hint: str | None = None) -> int:
         """Remove one stored override of `tool`, or all of them when `hint` is `None`; returns how many went."""
         if hint is not None:
             _check_hint(hint)
@@ -64,13 +73,13 @@ class OverridesStore:
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_override(conn, tool, hint)
 
-    async def title_overrides(self) -> list[dict[str, Any]]:
+    async def titles(self) -> list[dict[str, Any]]:
         """Every stored title override: `{"tool", "title", "updated_at", "updated_by"}`, by tool."""
         with translated(self._url, "read title overrides from"):
             async with self._engine.connect() as conn:
                 return await queries.stored_titles(conn)
 
-    async def set_title_override(self, tool: str, title: str, *, actor: str = "operator") -> None:
+    async def set_title(self, tool: str, title: str, *, actor: str = "operator") -> None:
         """Set the title of one tool, replacing any stored one; committed on return.
 
         Raises:
@@ -83,7 +92,7 @@ class OverridesStore:
             async with queries.begin_write(self._engine) as conn:
                 await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
 
-    async def clear_title_override(self, tool: str) -> int:
+    async def clear_title(self, tool: str) -> int:
         """Remove the stored title of `tool`; returns how many went (0 or 1)."""
         with translated(self._url, "remove a title override from"):
             async with queries.begin_write(self._engine) as conn:
@@ -143,7 +152,7 @@ class OverridesStore:
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_policy_settings(conn, settings)
 
-    async def overrides_version(self) -> int:
+    async def version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""
         with translated(self._url, "read the overrides version from"):
             async with self._engine.connect() as conn:
