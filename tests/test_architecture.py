@@ -1,7 +1,10 @@
 """The import graph of src/hintgate: no cycle between modules, layers as drawn.
 
 docs/architecture.md draws the layers; `LAYERS` below is the same table, and
-a module may import only from its own layer or the layers below it.
+a module may import only from its own layer or the layers below it. The
+drawing is read back (its layers in order, each module it names in the layer
+it is drawn in) and its "Who imports whom" table is compared with the import
+graph between packages, edge by edge.
 Module-level and function-level imports both count (a lazy import is still a
 dependency); imports under `if TYPE_CHECKING:` do not (they never run). A
 package's `__init__` re-exporting a submodule is an edge from the package to
@@ -11,6 +14,7 @@ that submodule.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -198,10 +202,96 @@ def test_type_checking_imports_and_function_imports_are_told_apart(tmp_path: Pat
     assert imported("m", source, {"hintgate", "hintgate.errors", "hintgate.results"}) == {"hintgate.results"}
 
 
-def test_the_architecture_document_draws_the_same_layers() -> None:
-    text = (Path(__file__).resolve().parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
-    for title, prefixes in LAYERS:
-        assert title in text, title
-        for prefix in prefixes:
-            shown = prefix.removeprefix("hintgate.").replace(".", "/") if prefix != "hintgate" else "hintgate"
-            assert shown in text, prefix
+DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def unit(name: str) -> str:
+    """The package (or top-level module) a module counts in for the document's import table, as the document
+    writes it: `cli/` for a package, `pipeline` for a module, `config/yamlpos` for the pure YAML helpers."""
+    if name == "hintgate.config.yamlpos" or name.startswith("hintgate.config.yamlpos."):
+        return "config/yamlpos"
+    parts = name.split(".")
+    if len(parts) == 1:
+        return "hintgate"
+    return parts[1] + "/" if (PACKAGE / parts[1]).is_dir() else parts[1]
+
+
+def unit_edges(edges: dict[str, set[str]]) -> set[tuple[str, str]]:
+    return {(unit(name), unit(target)) for name, targets in edges.items() for target in targets} - {
+        (u, u) for u in {unit(name) for name in edges}
+    }
+
+
+def documented_edges(text: str) -> set[tuple[str, str]]:
+    """The rows of the document's "Who imports whom" table: (package, a package it imports)."""
+    section = text.split("\n## Who imports whom\n", 1)[1].split("\n## ", 1)[0]
+    found: set[tuple[str, str]] = set()
+    for line in section.splitlines():
+        cells = line.split("|")
+        if len(cells) != 4 or not cells[1].strip().startswith("`"):
+            continue
+        [source] = re.findall(r"`([^`]+)`", cells[1])
+        found |= {(source, target) for target in re.findall(r"`([^`]+)`", cells[2])}
+    return found
+
+
+def test_the_documented_import_edges_are_the_import_graphs_edge_for_edge() -> None:
+    documented = documented_edges(DOC.read_text(encoding="utf-8"))
+    real = unit_edges(graph())
+    assert sorted(real - documented) == [], "imports the document's table does not show"
+    assert sorted(documented - real) == [], "edges the document's table shows that no import makes"
+
+
+def test_every_documented_import_edge_goes_down_the_layers_or_stays_in_one() -> None:
+    layer = {unit(name): layer_of(name) for name in modules()}
+    upward = [(a, b) for a, b in documented_edges(DOC.read_text(encoding="utf-8")) if layer[b] > layer[a]]
+    assert upward == []
+
+
+def drawn_layers(text: str) -> list[tuple[str, list[str]]]:
+    """The drawing's layers from the top down: each title and the module names drawn in it (prose in
+    parentheses and the connecting lines left out)."""
+    drawing = text.split("```\n", 2)[1]
+    layers: list[tuple[str, list[str]]] = []
+    block: list[str] = []
+    for line in drawing.splitlines():
+        titled = re.match(r" (\S.*?)\s{2,}(.*)", line)
+        if titled:
+            block = []
+            layers.append((titled.group(1), block))
+        block.append(titled.group(2) if titled else line)
+    words = re.compile(r"\w+(?:/\w+)*/?")
+    return [(title, words.findall(re.sub(r"\([^()]*\)", " ", " ".join(lines)))) for title, lines in layers]
+
+
+def drawn_module(token: str, package: str) -> str | None:
+    """The module a token of the drawing names: one of the package last drawn (`gateway` after `server/`),
+    of a package around it (`python` after `sources/` and `openapi/`), or of hintgate itself (`tooldef`,
+    `config/yamlpos`); `hintgate` is the package."""
+    path = token.rstrip("/").replace("/", ".")
+    known = set(modules())
+    while package:
+        if f"{package}.{path}" in known:
+            return f"{package}.{path}"
+        package = package.rpartition(".")[0]
+    return path if path in known else None
+
+
+def test_the_drawing_has_the_layers_in_order_and_every_module_it_names_in_its_layer() -> None:
+    layers = drawn_layers(DOC.read_text(encoding="utf-8"))
+    assert [title for title, _ in layers] == [title for title, _ in reversed(LAYERS)]
+    misplaced = []
+    for number, (title, tokens) in enumerate(reversed(layers)):
+        package = "hintgate"
+        named = set()
+        for token in tokens:
+            module = drawn_module(token, package)
+            if module is None or layer_of(module) != number:
+                misplaced.append(f"{title}: {token} ({module or 'no such module'})")
+                continue
+            named.add(module)
+            if token.endswith("/"):
+                package = module
+        missing = [prefix for prefix in LAYERS[number][1] if prefix not in named]
+        assert missing == [], f"{title}: the drawing does not show {missing}"
+    assert misplaced == []
