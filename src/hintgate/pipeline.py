@@ -59,12 +59,13 @@ from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import error_text, server_down_error, tool_error
 from hintgate.sources.base import Source, SourceState, SourceStatus
+from hintgate.sources.tasks import is_task
 
 if TYPE_CHECKING:
     from hintgate.server.context import RequestContext, RequestSession
     from hintgate.server.sessions import ClientSession
 
-__all__ = ["ClientCall", "SessionLookup", "ToolCalls"]
+__all__ = ["ClientCall", "SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
 
 logger = logging.getLogger(__name__)
 
@@ -134,6 +135,26 @@ class SessionLookup(Protocol):
 
     def for_request(self, ctx: Any) -> ClientSession:
         """The session the request belongs to, opened on first sight."""
+
+
+TaskFinish = Callable[[Mapping[str, Any] | None, str | None], Awaitable[dict[str, Any] | None]]
+"""Ends a call that became a task: (the tool's result, or why it has none) → the result as the client gets it.
+
+Called once, when the task is seen to end; records the call then."""
+
+
+class TaskHandoff(Protocol):
+    """Takes the calls an upstream answered with a task handle (`hintgate.server.tasks.TaskRoutes`)."""
+
+    def started(
+        self,
+        ctx: RequestContext | None,
+        session: ClientSession | None,
+        server: str,
+        handle: Mapping[str, Any],
+        finish: TaskFinish,
+    ) -> tuple[dict[str, Any], bool]:
+        """The answer for the client, and whether `finish` will be called when the task ends."""
 
 
 @dataclass(slots=True)
@@ -207,6 +228,8 @@ class ToolCalls:
         self.own_places = OwnPlaces()
         self._ahead: _Ahead | None = None
         self.on_result_finding = on_result_finding
+        self.tasks: TaskHandoff | None = None
+        """Where a call an upstream answered with a task handle goes on (None: such a call is a tool error)."""
 
     def would_ask(self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
         """Whether the policy would ask about this call (arguments unchecked: ones that fail the schema are denied).
@@ -280,6 +303,7 @@ class ToolCalls:
         verdict = attempt.decision.verdict
         result: dict[str, Any] | None = None
         error: str | None = None
+        deferred = False  # a task's call is recorded when the task ends
         try:
             if verdict is Verdict.ASK:
                 with self._tracer.span("hintgate.ask", {"tool": entry.name}):
@@ -301,23 +325,11 @@ class ToolCalls:
                 state.record_approval(entry.name, arguments or {}, now, call_id=attempt.call_id)
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
                 result = await self._forward(ctx, session, entry, facts, arguments, params.get("_meta"), attempt)
-            returned = not result.get("isError") and bool(result.get("content") or result.get("structuredContent"))
-            guarded = guard(result, action=self.on_result_finding, tool=entry.name)
-            if guarded.findings:
-                attempt.result_findings = tuple(f.to_json() for f in guarded.findings)
-                attempt.result_action = self.on_result_finding.value
-                logger.warning(
-                    "the result of %s speaks to the model (%s); %s it and tainted the session",
-                    entry.name,
-                    guarded.summary(),
-                    {"mark": "marked", "redact": "redacted", "block": "withheld"}[self.on_result_finding.value],
-                )
-                result = guarded.result
-            if returned or guarded.findings:
-                finding = guarded.summary()
-                state.mark_result(facts, self.settings, finding=finding)
-                if session is not None and session.policy is not state:
-                    session.policy.mark_result(facts, self.settings, finding=finding)
+            if is_task(result):
+                handle, deferred = self._hand_off(ctx, session, entry, facts, state, arguments, result, attempt)
+                result = handle
+                return result
+            result = self._take(result, entry, facts, state, session, attempt)
             return result
         except Exception as exc:
             error = str(exc)
@@ -327,8 +339,65 @@ class ToolCalls:
             error = WITHDRAWN if attempt.approval == "withdrawn" else CANCELLED
             raise
         finally:
-            if result is not None or error is not None:
+            if not deferred and (result is not None or error is not None):
                 await self._record(entry, ctx, session, arguments, result, error, attempt)
+
+    def _take(
+        self,
+        result: dict[str, Any],
+        entry: CatalogEntry,
+        facts: CallFacts,
+        state: SessionState,
+        session: ClientSession | None,
+        attempt: CallAttempt,
+    ) -> dict[str, Any]:
+        """A tool's result as the client gets it: scanned (and marked, redacted or withheld), tainting the session."""
+        returned = not result.get("isError") and bool(result.get("content") or result.get("structuredContent"))
+        guarded = guard(result, action=self.on_result_finding, tool=entry.name)
+        if guarded.findings:
+            attempt.result_findings = tuple(f.to_json() for f in guarded.findings)
+            attempt.result_action = self.on_result_finding.value
+            logger.warning(
+                "the result of %s speaks to the model (%s); %s it and tainted the session",
+                entry.name,
+                guarded.summary(),
+                {"mark": "marked", "redact": "redacted", "block": "withheld"}[self.on_result_finding.value],
+            )
+            result = guarded.result
+        if returned or guarded.findings:
+            finding = guarded.summary()
+            state.mark_result(facts, self.settings, finding=finding)
+            if session is not None and session.policy is not state:
+                session.policy.mark_result(facts, self.settings, finding=finding)
+        return result
+
+    def _hand_off(
+        self,
+        ctx: RequestContext | None,
+        session: ClientSession | None,
+        entry: CatalogEntry,
+        facts: CallFacts,
+        state: SessionState,
+        arguments: Mapping[str, Any] | None,
+        handle: dict[str, Any],
+        attempt: CallAttempt,
+    ) -> tuple[dict[str, Any], bool]:
+        """An upstream answered with a task handle: the call goes on until the task ends, and is recorded then.
+
+        Returns what the client gets (its own handle, or a tool error when the
+        task cannot be routed) and whether the record waits for the task's end.
+        """
+
+        async def finish(result: Mapping[str, Any] | None, error: str | None) -> dict[str, Any] | None:
+            taken = self._take(dict(result), entry, facts, state, session, attempt) if result is not None else None
+            await self._record(entry, ctx, session, arguments, taken, error, attempt)
+            return taken
+
+        if self.tasks is None:
+            return tool_error(
+                f"The tool {entry.name!r} answered with a task, which this gateway does not route."
+            ), False
+        return self.tasks.started(ctx, session, entry.server, handle, finish)
 
     async def _record(
         self,

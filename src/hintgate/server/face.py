@@ -25,6 +25,7 @@ from hintgate.policy.principal import Principal
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.routing import list_page
+from hintgate.server.tasks import task_params_model
 from hintgate.sources.base import SourceState
 
 if TYPE_CHECKING:
@@ -186,6 +187,11 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
             options = notification_options or NotificationOptions(True, True, True)
             return super().create_initialization_options(options, *a, **k)
 
+        def get_capabilities(self, *a: Any, **k: Any) -> Any:
+            # Extensions the upstreams offer come and go with them: asked at every discovery.
+            self.extensions = gateway.tasks.extensions()
+            return super().get_capabilities(*a, **k)
+
     async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
         return {}
 
@@ -202,6 +208,9 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
         **handlers,
     )
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
+    task_params = task_params_model()
+    for method, handler in gateway.tasks.handlers().items():
+        server.add_request_handler(method, task_params, handler)
     # The SDK installs an OpenTelemetry middleware by default; a gateway on the
     # hot path of every call keeps only its own.
     # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the

@@ -54,6 +54,7 @@ from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.pins import PinKeeper, source_texts
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionTracker
+from hintgate.server.tasks import TaskRoutes
 from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
 from hintgate.sources.mcp import McpUpstream
@@ -165,6 +166,10 @@ class Gateway:
             caller_probe=lambda ctx: caller_probe(self._server, ctx),
             on_result_finding=OnResultFinding(config.on_result_finding),
         )
+        self.tasks = TaskRoutes(self.sources, self.sessions, modern=MODERN_VERSIONS)
+        """Calls an upstream answered with a task handle, by the ids their clients hold."""
+        self.calls.tasks = self.tasks
+        self.session_observers.append(self.tasks)
         self._tasks: list[asyncio.Task[None]] = []
         self.stdio_connection: Any = None
         self._state_key = state_key
@@ -208,6 +213,7 @@ class Gateway:
 
     async def __aexit__(self, *exc: object) -> None:
         self.sessions.close_all()
+        await self.tasks.aclose()  # the departed sessions' tasks are cancelled upstream before the upstreams stop
         tasks = [*self._tasks, *self._source_tasks.values()]
         for task in tasks:
             task.cancel()

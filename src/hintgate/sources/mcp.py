@@ -32,6 +32,7 @@ from hintgate.sources.connection import (
     connect,
 )
 from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, gateway_auth, oauth_of
+from hintgate.sources.tasks import declares_tasks, offers_tasks, tasks_declared
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -126,6 +127,12 @@ class McpUpstream(ConfiguredSource):
     def info(self) -> ServerInfo | None:
         """What it said about itself in its last handshake."""
         return self._connection.info if self._connection else None
+
+    @property
+    def offers_tasks(self) -> bool:
+        """Whether its last handshake offered the Tasks extension (it may answer a call with a task handle)."""
+        info = self.info
+        return info is not None and offers_tasks(info.capabilities)
 
     async def run(self) -> None:
         """Supervise the server until cancelled."""
@@ -415,6 +422,9 @@ class McpUpstream(ConfiguredSource):
             params["arguments"] = arguments
         token: str | None = None
         forwarded = _hop_meta(meta)
+        if declares_tasks(meta) and self.offers_tasks:
+            # The client's own capabilities stay on its hop; that it takes a task handle is passed on.
+            forwarded.update(tasks_declared())
         if forwarded:
             if "progressToken" in forwarded:
                 # Tokens are the client's; several clients share this upstream, so
