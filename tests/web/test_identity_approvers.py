@@ -112,3 +112,91 @@ async def test_a_destructive_call_waits_for_a_dba_and_the_record_names_both_peop
     assert record["user_name"] == "bob@example.com"
     assert record["decision"]["approver"] == "carol@example.com"
     assert record["verdict"] == "approved"
+
+
+def hintgate(*args: str) -> subprocess.CompletedProcess[str]:
+    """The hintgate CLI in a child, as a person in another terminal runs it (no HINTGATE_URL or token set)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("HINTGATE_URL", "HINTGATE_TOKEN", "HINTGATE_API_TOKEN")}
+    return subprocess.run(
+        [sys.executable, "-m", "hintgate", *args],
+        check=False, capture_output=True, text=True, timeout=60, env={**env, "COLUMNS": "200"},
+    )  # fmt: skip
+
+
+@pytest.fixture
+def global_gateway(issuer: OidcIssuer, tmp_path: Path, demo_cmd: list[str]) -> Iterator[tuple[RunningGateway, str]]:
+    """The team's gateway with global approvers: every call that asks is a dba's to answer."""
+    port = free_port()
+    db = f"sqlite:///{tmp_path / 'team.db'}"
+    config = tmp_path / "hintgate.json"
+    config.write_text(json.dumps({
+        "mcpServers": {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
+        "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
+        "policy": {
+            "approvers": {"group": "dba"},
+            "approvalTimeout": 60,
+            "rules": [{"allow": {"group": "devs", "server": "notes", "tier": "additive"}},
+                      {"ask": {"server": "notes", "tier": "destructive"}}],
+        },
+    }))  # fmt: skip
+    with running_gateway("--config", str(config), "--db", db, bind=f"127.0.0.1:{port}") as running:
+        yield running, db
+
+
+async def test_a_dba_approves_with_hintgate_approvals_as_themselves_and_others_are_refused_by_name(
+    issuer: OidcIssuer, global_gateway: tuple[RunningGateway, str]
+) -> None:
+    gateway, db = global_gateway
+    url = gateway.mcp_url
+    tokens = {person: issuer.token(person, url) for person in ("alice", "bob", "carol")}
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {tokens['bob']}"}, timeout=90) as http,
+        Client(streamable_http_client(url, http_client=http), mode="legacy") as bob,  # type: ignore[arg-type]
+    ):
+        created = await bob.call_tool("notes_create_note", {"title": "t", "body": "b"})
+        assert not created.is_error, created
+        note_id = json.loads(created.content[0].text)["id"]  # type: ignore[union-attr]
+        results: list[Any] = []
+
+        async def delete() -> None:
+            results.append(await bob.call_tool("notes_delete_note", {"note_id": note_id}))
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(delete)
+
+            def as_person(person: str, *args: str) -> subprocess.CompletedProcess[str]:
+                return hintgate("approvals", *args, "--url", gateway.base_url, "--token", tokens[person])
+
+            with anyio.fail_after(60):  # bounded: the call reaches the queue in well under a second
+                while not json.loads((listed := await anyio.to_thread.run_sync(
+                    lambda: as_person("carol", "--format", "json"))).stdout or "[]"):  # fmt: skip
+                    assert listed.returncode == 0, listed.stderr
+                    await anyio.sleep(0.1)
+            [approval] = json.loads(listed.stdout)
+            # No rule names approvers: the global ones do.
+            assert (approval["caller"], approval["approvers"]) == ("bob@example.com", "group dba")
+            table = await anyio.to_thread.run_sync(lambda: as_person("carol"))
+            assert "bob@example.com" in table.stdout
+            assert "group dba" in table.stdout
+            short = approval["id"][:8]
+            by_alice = await anyio.to_thread.run_sync(lambda: as_person("alice", "approve", short))
+            by_bob = await anyio.to_thread.run_sync(lambda: as_person("bob", "approve", short))
+            # The database's reader is the machine's user, not a person the issuer vouched for.
+            by_operator = await anyio.to_thread.run_sync(lambda: hintgate("approvals", "approve", short, "--db", db))
+            assert not results, "nobody who may not answer got the call through"
+            by_carol = await anyio.to_thread.run_sync(lambda: as_person("carol", "approve", short))
+        assert (by_alice.returncode, by_bob.returncode, by_operator.returncode) == (6, 6, 6)
+        assert "only group dba may answer this call, not alice@example.com" in by_alice.stderr
+        assert "bob@example.com made this call and may not approve it" in by_bob.stderr
+        assert "is not a signed-in person" in by_operator.stderr
+        assert "--url URL --token TOKEN" in by_operator.stderr
+        assert by_carol.returncode == 0, by_carol.stderr
+        assert "notes_delete_note" in by_carol.stdout
+    [deleted] = results
+    assert not deleted.is_error, deleted
+    done = hintgate("calls", "--db", db, "--user", "bob@example.com", "--tool", "notes_delete_note", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    [record] = json.loads(done.stdout)
+    assert record["user_name"] == "bob@example.com"
+    assert record["decision"]["approver"] == "carol@example.com"
+    assert record["verdict"] == "approved"

@@ -67,6 +67,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
 def _print_version(given: bool) -> None:
     if given:
         out().print(f"hintgate {__version__}", highlight=False)

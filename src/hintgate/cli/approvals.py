@@ -2,21 +2,24 @@
 
 The queue is in the store, so these commands work against the same `--db` as
 the gateways (stdio or HTTP, one or many replicas): a person running an agent
-over stdio approves its writes from a second terminal. Answers go through the
-store like the dashboard's: one atomic update, so of two racing answers
-exactly one wins; the gateway holding the call learns it within a fraction of
-a second and runs (or refuses) the call.
+over stdio approves its writes from a second terminal. With `--url` they go
+through a running gateway's REST API instead, as the person whose access
+token they send (`--token`, `HINTGATE_TOKEN`): that is how a person answers
+where an identity provider names who may (`hintgate.cli.approval_queues`).
+Answers are one atomic update in the store, like the dashboard's, so of two
+racing answers exactly one wins; the gateway holding the call learns it
+within a fraction of a second and runs (or refuses) the call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -24,24 +27,71 @@ import typer
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from hintgate.cli.approval_queues import EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_SETTLED, GatewayQueue, Queue, StoreQueue
 from hintgate.cli.common import EXIT_USAGE, DbOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
 
-__all__ = ["EXIT_NOT_FOUND", "EXIT_SETTLED", "approvals_app"]
-
-EXIT_NOT_FOUND = 1
-"""No approval has that id (or prefix), or the prefix names several."""
-EXIT_SETTLED = 5
-"""The approval was already answered, expired or withdrawn: this answer changed nothing."""
+__all__ = ["EXIT_NOT_FOUND", "EXIT_REFUSED", "EXIT_SETTLED", "approvals_app"]
 
 _EXITS = (
     "Exit codes: 0 answered; 1 no approval has that id, or the prefix names several; 2 bad usage; "
-    "3 the database cannot be reached; 5 it was already answered, expired or withdrawn (the message says which)."
+    "3 the database or the gateway cannot be reached; 5 it was already answered, expired or withdrawn "
+    "(the message says which); 6 you may not answer it (not among its approvers, your own call, or the "
+    "gateway refused the token)."
 )
 _WATCH_POLL = 0.5  # seconds between looks for new approvals
 
 approvals_app = typer.Typer(invoke_without_command=True)
 
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+UrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--url",
+        envvar="HINTGATE_URL",
+        help="A running gateway's base URL: answer through its REST API, as the person the token names "
+        "(default: the database directly, as the machine's user).",
+    ),
+]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar=["HINTGATE_TOKEN", "HINTGATE_API_TOKEN"],
+        help="With --url: your access token from the identity provider (or the API token; default: the "
+        "one kept in the data directory).",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class _Where:
+    db: str | None = None
+    url: str | None = None
+    token: str | None = None
+
+    def under(self, parent: Any) -> _Where:
+        """These options, with what they leave out taken from the group's (`approvals --url U approve ID`)."""
+        if not isinstance(parent, _Where):
+            return self
+        return _Where(self.db or parent.db, self.url or parent.url, self.token or parent.token)
+
+
+def _with_queue(where: _Where, work: Callable[[Queue], Awaitable[Any]]) -> Any:
+    """Run `work` on the queue `where` names: the gateway's REST API with --url, else the database."""
+    if where.db is not None and where.url is not None:
+        fail("give --db (the database, as the machine's user) or --url (a gateway, as a person), not both", EXIT_USAGE)
+    if where.url is None:
+        return with_store(where.db, lambda store: work(StoreQueue(store)))
+    from hintgate.cli.gateway_api import api_token
+
+    async def through_gateway() -> Any:
+        queue = GatewayQueue(where.url or "", api_token(where.token))
+        try:
+            return await work(queue)
+        finally:
+            await queue.aclose()
+
+    return asyncio.run(through_gateway())
 
 
 @approvals_app.callback()
@@ -49,6 +99,8 @@ def approvals(
     ctx: typer.Context,
     output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
     wide: WideOpt = False,
 ) -> None:
     """Calls waiting for a person: list them, approve or deny one, or watch them arrive.
@@ -58,21 +110,23 @@ def approvals(
     Answer one with `hintgate approvals approve ID` or `deny ID` (a unique start of the id is enough).
 
     `hintgate approvals watch` shows them as they arrive and answers each with a key.
+
+    With `--url` (or `HINTGATE_URL`) they go through that gateway's REST API, as the person whose
+    access token `--token` (or `HINTGATE_TOKEN`) gives: the gateway checks that the person may answer
+    (the approvers a rule or `policy.approvers` names, never their own call) and records who did.
+    Without it they read and answer the database, as the machine's user, who may not answer a call
+    whose approvers name people.
     """
+    where = _Where(db, url, token)
     if ctx.invoked_subcommand is not None:
-        ctx.obj = db  # `hintgate approvals --db URL approve ID` means that database too
+        ctx.obj = where  # `hintgate approvals --db URL approve ID` means that database too
         return
-    rows = with_store(db, _pending)
+
+    async def listing(queue: Queue) -> list[dict[str, Any]]:
+        return await queue.pending()
+
+    rows = _with_queue(where, listing)
     emit_rows(rows, output, approvals_text, wide)
-
-
-async def _pending(store: Any) -> list[dict[str, Any]]:
-    from hintgate.store.approvals import dead_here
-
-    rows: list[dict[str, Any]] = await store.approvals.pending_rows()
-    for row in rows:
-        row["caller_connected"] = not dead_here(row["replica"])
-    return rows
 
 
 def approvals_text(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: bool = False) -> RenderableType:
@@ -90,6 +144,9 @@ def approvals_text(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: boo
         Column("expires", priority=3),
         Column("caller", priority=4),
     ]
+    people = any(_person(row) for row in rows)
+    if people:  # an identity provider names who called and who may answer
+        columns[2:2] = [Column("person", priority=1, cut=True, minimum=12), Column("approvers", priority=2, cut=True)]
     now = datetime.now(UTC)
     cells: list[list[str | Text]] = [
         [
@@ -104,9 +161,29 @@ def approvals_text(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: boo
         ]
         for row in rows
     ]
+    if people:
+        for row, line in zip(rows, cells, strict=True):
+            line[2:2] = [_person(row) or "-", _approvers(row)]
     if not cells:
         return Text("No approvals are waiting.")
     return fit_table(columns, cells, width=width, wide=wide, title="approvals waiting")
+
+
+def _person(row: dict[str, Any]) -> str | None:
+    """Who made the call: the REST API says `caller`, the database `user_name`."""
+    found = row.get("caller") or row.get("user_name")
+    return str(found) if found else None
+
+
+def _approvers(row: dict[str, Any]) -> str:
+    """Who may answer: the REST API describes them, the database keeps them as JSON."""
+    from hintgate.policy.principal import Approvers
+
+    given = row.get("approvers")
+    if isinstance(given, str):
+        return given
+    kept = Approvers.from_json(given)
+    return kept.describe() if kept is not None else "-"
 
 
 def _expires_in(value: Any, now: datetime) -> str:
@@ -131,11 +208,14 @@ def approve(
         ),
     ] = False,
     db: DbOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
 ) -> None:
     """Approve a waiting call: it runs, and its result goes to the caller."""
     from hintgate.policy.approvals import Answer
 
-    _answer(approval_id, Answer.APPROVE_SESSION if for_session else Answer.APPROVE_ONCE, None, db or ctx.obj)
+    answer = Answer.APPROVE_SESSION if for_session else Answer.APPROVE_ONCE
+    _answer(approval_id, answer, None, _Where(db, url, token).under(ctx.obj))
 
 
 @approvals_app.command("deny", epilog=_EXITS)
@@ -146,70 +226,28 @@ def deny(
         str | None, typer.Option("--reason", help="Why, in words: the caller (the model) is told.")
     ] = None,
     db: DbOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
 ) -> None:
     """Deny a waiting call: it never runs, and the caller is told it was denied."""
     from hintgate.policy.approvals import Answer
 
     if reason is not None and len(reason) > 1000:
         fail("--reason: at most 1000 characters", EXIT_USAGE)
-    _answer(approval_id, Answer.DENY, reason, db or ctx.obj)
+    _answer(approval_id, Answer.DENY, reason, _Where(db, url, token).under(ctx.obj))
 
 
-def _answer(prefix: str, answer: Any, note: str | None, db: str | None) -> None:
-    async def work(store: Any) -> tuple[int, str]:
-        found = await _resolve(store, prefix)
+def _answer(prefix: str, answer: Any, note: str | None, where: _Where) -> None:
+    async def work(queue: Queue) -> tuple[int, str]:
+        found = await queue.resolve(prefix)
         if isinstance(found, tuple):
             return found
-        return await _settle(store, found, answer, note)
+        return await queue.settle(found, answer, note)
 
-    code, message = with_store(db, work)
+    code, message = _with_queue(where, work)
     if code:
         fail(message, code)
     out().print(message, highlight=False, markup=False)
-
-
-async def _resolve(store: Any, prefix: str) -> dict[str, Any] | tuple[int, str]:
-    """The one approval `prefix` names, or (exit code, message)."""
-    matches: list[dict[str, Any]] = await store.approvals.find(prefix)
-    exact = [m for m in matches if m["id"] == prefix.strip()]
-    pending = [m for m in matches if m["state"] == "pending"]
-    chosen = exact or pending or matches
-    if not chosen:
-        return EXIT_NOT_FOUND, f"no approval has an id starting with {prefix!r}: `hintgate approvals` lists them"
-    if len(chosen) > 1:
-        names = ", ".join(f"{m['id']} ({m['tool']}, {m['state']})" for m in chosen)
-        return EXIT_NOT_FOUND, f"{prefix!r} names several approvals: {names}; give more of the id"
-    return chosen[0]
-
-
-async def _settle(store: Any, row: dict[str, Any], answer: Any, note: str | None) -> tuple[int, str]:
-    from hintgate.policy.approvals import Answer, answered_reason
-
-    state = "denied" if answer is Answer.DENY else "approved"
-    actor = _user()
-    ended = await store.approvals.settle(
-        row["id"],
-        state,
-        answer=answer,
-        actor=actor,
-        via="cli",
-        reason=answered_reason(state, actor, "cli", note),
-        note=note,
-    )
-    what = f"{row['tool']} ({row['id'][:8]})"
-    if ended is None:
-        return EXIT_NOT_FOUND, f"approval {row['id']} is gone (pruned)"
-    if not ended.won:
-        return EXIT_SETTLED, f"{what} was already {ended.state}: {ended.reason}"
-    how = {Answer.APPROVE_ONCE: "approved once", Answer.APPROVE_SESSION: "approved for the session"}
-    return 0, f"{what}: {how.get(answer, 'denied')}"
-
-
-def _user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no name for this uid (a container)
-        return "cli"
 
 
 # -- watch ---------------------------------------------------------------------------
@@ -223,6 +261,8 @@ def watch(
     ] = None,
     output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
+    url: UrlOpt = None,
+    token: TokenOpt = None,
 ) -> None:
     """Show approvals as they arrive; on a terminal, answer each with a key: a, s or d.
 
@@ -232,11 +272,11 @@ def watch(
     """
     keys = sys.stdin.isatty() and sys.stdout.isatty() and output is OutputFormat.TEXT
 
-    async def work(store: Any) -> None:
-        await _watch(store, timeout=timeout, output=output, keys=keys)
+    async def work(queue: Queue) -> None:
+        await _watch(queue, timeout=timeout, output=output, keys=keys)
 
     with contextlib.suppress(KeyboardInterrupt), _keys_at_once(keys):
-        with_store(db or ctx.obj, work)
+        _with_queue(_Where(db, url, token).under(ctx.obj), work)
 
 
 @contextlib.contextmanager
@@ -257,14 +297,14 @@ def _keys_at_once(on: bool) -> Iterator[None]:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-async def _watch(store: Any, *, timeout: float | None, output: OutputFormat, keys: bool) -> None:
+async def _watch(queue: Queue, *, timeout: float | None, output: OutputFormat, keys: bool) -> None:
     console = out()
     seen: set[str] = set()
     deadline = None if timeout is None else time.monotonic() + timeout
     if output is OutputFormat.TEXT:
         console.print(f"Watching for approvals ({'a/s/d to answer' if keys else 'Ctrl-C to stop'})…", style="dim")
     while deadline is None or time.monotonic() < deadline:
-        for row in await _pending(store):
+        for row in await queue.pending():
             if row["id"] in seen:
                 continue
             seen.add(row["id"])
@@ -273,7 +313,7 @@ async def _watch(store: Any, *, timeout: float | None, output: OutputFormat, key
                 continue
             console.print(_card(row))
             if keys:
-                await _ask_key(store, console, row)
+                await _ask_key(queue, console, row)
         sys.stdout.flush()
         await asyncio.sleep(
             _WATCH_POLL if deadline is None else min(_WATCH_POLL, max(0.0, deadline - time.monotonic()))
@@ -300,7 +340,7 @@ def _card(row: dict[str, Any]) -> RenderableType:
     return Panel(lines, title="waiting for approval", title_align="left")
 
 
-async def _ask_key(store: Any, console: Console, row: dict[str, Any]) -> None:
+async def _ask_key(queue: Queue, console: Console, row: dict[str, Any]) -> None:
     from hintgate.policy.approvals import Answer
 
     prompt = "[a] approve once  [s] approve for the session  [d] deny  [any other key] later: "
@@ -311,7 +351,7 @@ async def _ask_key(store: Any, console: Console, row: dict[str, Any]) -> None:
     if answer is None:
         console.print("Left for later.", style="dim")
         return
-    code, message = await _settle(store, row, answer, None)
+    code, message = await queue.settle(row, answer, None)
     console.print(message, style="red" if code else "green", highlight=False, markup=False)
 
 

@@ -29,6 +29,9 @@ class PrincipalKind(StrEnum):
     """Automation or the operator, by the gateway's static API token."""
     LOCAL = "local"
     """The machine's user: no identity provider is configured."""
+    OPERATOR = "operator"
+    """The machine's user at the database (`hintgate approvals --db`) beside people nobody vouched for:
+    never one of the people an approval's approvers name."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,9 @@ class Approvers:
             return f"{answerer.name} made this call and may not approve it (selfApproval: true allows it)"
         if not self.users and not self.groups:
             return None
+        if answerer.kind is PrincipalKind.OPERATOR:
+            # A user glob ("*") must not take the database's reader for a person the issuer proved.
+            return f"only {self.describe()} may answer this call; {answerer.name} is not a signed-in person"
         name = answerer.name.casefold()
         if answerer.groups & self.groups or any(fnmatch.fnmatchcase(name, u.casefold()) for u in self.users):
             return None
