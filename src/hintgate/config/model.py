@@ -21,10 +21,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from hintgate.config.source_config import SourceConfig
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
@@ -191,6 +190,49 @@ class Timeouts:
     """An HTTP session with no request in flight for this long is closed (both protocol eras)."""
     session_first_request: float = 60.0
     """A handshake-era HTTP session that has made no request since `initialize` is closed after this long."""
+
+
+class SourceConfig(Protocol):
+    """What every source's config entry offers, whatever its type (mcpServers, openapi and python entries).
+
+    The config reader keeps entries of every type in one mapping and the
+    sources are built from them through this protocol alone; each type's
+    dataclass (`ServerConfig`, `OpenApiConfig`, `PythonConfig`) satisfies it.
+    """
+
+    @property
+    def kind(self) -> str:
+        """The type of source it configures ("mcp", "openapi", "python")."""
+
+    @property
+    def name(self) -> str:
+        """The source's key."""
+
+    @property
+    def trust(self) -> Trust:
+        """Its trust level."""
+
+    @property
+    def trust_from(self) -> TrustFrom:
+        """Where its trust level came from."""
+
+    @property
+    def prefix(self) -> str:
+        """Its tools' name prefix."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether it runs."""
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether include / exclude globs let a tool through."""
+
+    def override_for(self, tool_name: str) -> ToolOverride | None:
+        """The config's overrides for a tool."""
 
 
 class _ToolFilter:
