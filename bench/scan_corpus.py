@@ -211,6 +211,8 @@ def main() -> int:
     args = parser.parse_args()
     cases = score_cases(load_cases())
     tools = load(args.corpus)
+    if not tools:
+        parser.error(f"no corpus tools in {args.corpus.resolve()}/tools or /unannotated (give --corpus DIR)")
     others = catalogs(tools)
     p50, mean = cost_per_tool([t for _, t in tools], args.rounds)
     findings = [(server, f) for server, tool in tools for f in scan_tool(tool, others=others[server])]

@@ -43,6 +43,8 @@ class Phrase:
     """Lowercase strings one of which the text must hold for the pattern to be searched (a cheap `in` check)."""
     first: re.Pattern[str] | None = None
     """The first words the pattern can start with: it is then matched only where such a word starts."""
+    alternatives: tuple[str, ...] = ()
+    """The pattern's alternatives as written (`regex` is them joined by `|`): a long text is gated on them."""
 
     @property
     def key(self) -> str:
@@ -59,7 +61,7 @@ def _p(
     flags: int = re.IGNORECASE,
     needs: tuple[str, ...] = (),
 ) -> Phrase:
-    return Phrase(code, kind, what, lang, re.compile("|".join(alternatives), flags), needs)
+    return Phrase(code, kind, what, lang, re.compile("|".join(alternatives), flags), needs, alternatives=alternatives)
 
 
 # Shared pieces of English.
@@ -185,7 +187,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"</?\s*(?:important|important[-_ ]?(?:note|notice|instructions?)|critical|assistant|ai[-_ ]?(?:instructions?|"
         r"note)|note[-_ ]?to[-_ ]?(?:ai|assistant|model)|priority)\s*/?>",
         r"\[/?\s*important\s*\]",
-        r"#{2,}\s*important\b",
+        r"##+\s*important\b",
     ),
     _p(
         "HG612", ADDRESS, "a system or role tag addressed to the model", "en",
@@ -193,7 +195,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"developer|im_start|im_end)\s*/?>",
         r"\[/?\s*(?:system|instructions?|inst|admin|sys|assistant)\s*\]",
         r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|<</?SYS>>",
-        r"#{2,}\s*(?:system|instructions?|new\s+instructions?)\b",
+        r"##+\s*(?:system|instructions?|new\s+instructions?)\b",
     ),
     _p(
         "HG612", ADDRESS, "a role marker addressed to the model", "en",
@@ -769,6 +771,7 @@ PHRASES = tuple(
         p.regex,
         p.needs or _SYMBOL_NEEDS.get((p.lang, p.what), ()),
         re.compile(_FIRST[(p.lang, p.what)]) if (p.lang, p.what) in _FIRST else None,
+        p.alternatives,
     )
     for p in PHRASES
 )

@@ -167,7 +167,7 @@ def read(text: str, *, decode: bool = True) -> list[View]:
         if folded != plain.text:
             views.append(View(folded, "lookalike", True, parent=plain))
     base = views[-1]
-    leet = _LEET_WORD.sub(_unleet, base.text) if _HAS_DIGIT_IN_WORD.search(base.text) else base.text
+    leet = _LEET_WORD.sub(_unleet, base.text) if _DIGIT_BY_LETTER.search(base.text) else base.text
     if leet != base.text:
         views.append(View(leet, "leet", True, parent=plain))
     if not text.isascii() and _TAGS.search(text):
@@ -187,12 +187,13 @@ def read(text: str, *, decode: bool = True) -> list[View]:
         parent = views[-1] if source is not plain.text else plain
         for match in _COMMENT.finditer(source):
             views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
-    if _ENCODED.search(plain.text):
-        for how, pattern, decoder in _ENCODINGS:
-            for match in pattern.finditer(plain.text):
-                out = decoder(match.group())
-                if out is not None and _is_text(out):
-                    views.append(View(out, how, True, ((0, match.start(), match.end(), False),), plain))
+    for how, pattern, decoder in _ENCODINGS:
+        if not _may_hold(how, plain.text):
+            continue
+        for match in pattern.finditer(plain.text):
+            out = decoder(match.group())
+            if out is not None and _is_text(out):
+                views.append(View(out, how, True, ((0, match.start(), match.end(), False),), plain))
     low = plain.text.lower()
     if any(word in low for word in _ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
         views.append(View(plain.text.translate(_ROT13), "rot13", True, parent=plain))
@@ -276,7 +277,8 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:0x)?[0-9A-Fa-f]{2}[\s:,]?){12,}(?![0-9A-Fa-f])")
 _PERCENT = re.compile(r"[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){3,}")
 _LEET_WORD = re.compile(r"(?<![\w$])(?=[a-zA-Z0-9]*[a-zA-Z])(?=[a-zA-Z0-9]*[013457])[a-zA-Z0-9]{3,}")
-_HAS_DIGIT_IN_WORD = re.compile(r"[a-zA-Z][013457]|[013457][a-zA-Z]")
+# A digit leetspeak uses, next to a letter. The digit comes first so that the engine skips to digits.
+_DIGIT_BY_LETTER = re.compile(r"[013457](?:(?<=[a-zA-Z].)|(?=[a-zA-Z]))")
 _LEET = str.maketrans("013457", "oieast")
 _ROT13 = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm"
@@ -285,7 +287,33 @@ _ROT13 = str.maketrans(
 # (and none as written, so that plain text is not read twice).
 _PLAIN_WORDS = ("ignore", "instruction", "previous", "the user", " you ", ".ssh", "id_rsa", "password", "secret")
 _ROT13_WORDS = tuple(word.translate(_ROT13) for word in _PLAIN_WORDS)
-_ENCODED = re.compile(r"[A-Za-z0-9+/_-]{20}|%[0-9A-Fa-f]{2}|[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}")
+
+# What an encoded run cannot be without, per encoding: checked before the run's own (slower) pattern is searched.
+# Plain ASCII text is first mapped to one letter per class of character, so that the check is a literal search.
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{20}")
+_HEX_PAIRS = re.compile(r"[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}")
+_PERCENT_PAIR = re.compile(r"%[0-9A-Fa-f]{2}")
+_ASCII = [chr(code) for code in range(128)]
+_AS_BASE64 = str.maketrans({c: "b" if re.fullmatch(r"[A-Za-z0-9+/_-]", c) else "." for c in _ASCII})
+_AS_HEX = str.maketrans(
+    {
+        c: "h" if re.fullmatch(r"[0-9A-Fa-f]", c) else "s" if re.fullmatch(r"[\s:,]", c) else "x" if c == "x" else "."
+        for c in _ASCII
+    }
+)
+# Twelve pairs, each but the first perhaps written `0x..` (`_HEX` less its boundaries and first prefix).
+_HEX_PAIRS_MAPPED = re.compile(r"hhs?(?:(?:hx)?hhs?){11}")
+
+
+def _may_hold(how: str, text: str) -> bool:
+    """Whether `text` can hold a run encoded as `how` (a necessary condition, cheap to check)."""
+    if how == "percent":
+        return "%" in text and _PERCENT_PAIR.search(text) is not None
+    if how == "base64":
+        return "b" * 20 in text.translate(_AS_BASE64) if text.isascii() else _BASE64_RUN.search(text) is not None
+    if text.isascii():
+        return _HEX_PAIRS_MAPPED.search(text.translate(_AS_HEX)) is not None
+    return "0x" in text or _HEX_PAIRS.search(text) is not None
 
 
 def _unleet(match: re.Match[str]) -> str:

@@ -35,6 +35,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hintgate.hints.anchors import anchors
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.hints.phrases import ADDRESS, BOTH, ENV_FILES, MENTION, PHRASES, QUOTE_CUES, REACH, SECRET_FILES, Phrase
 from hintgate.hints.reading import View, invisible_spans, read
@@ -239,7 +240,6 @@ _NEGATED = re.compile(
     r"(?:\s+(?:\w+|\S*/\S*)){0,4}\s*$|(?:不要|不得|勿|别)\S{0,6}$",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 # Parameters people add to smuggle data out: free-text notes the model fills in.
@@ -641,19 +641,6 @@ def _plan(scripts: frozenset[str], present: frozenset[Phrase]) -> _Plan:
 _NEEDING = tuple(p for p in (SECRET_FILES, ENV_FILES, *PHRASES) if p.needs)
 
 
-_STARTING: dict[str, tuple[Phrase, ...]] = {}
-
-
-def _starting(word: str) -> tuple[Phrase, ...]:
-    """The phrases that can start with `word` (lowercase), remembered per word (a dict lookup on the hot path)."""
-    found = _STARTING.get(word)
-    if found is None:
-        found = tuple(p for p in PHRASES if p.first is not None and p.first.fullmatch(word))
-        if len(_STARTING) < 65536:  # words are bounded by the languages; text that invents words is not kept
-            _STARTING[word] = found
-    return found
-
-
 def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
     """Every match of the plan's phrases in `text`: searched, or tried only where one of their first words starts."""
     for phrase in plan.searched:
@@ -661,18 +648,7 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
             yield phrase, found
     anchored = plan.anchored
     reached: dict[Phrase, int] = {}
-    low = text.lower()
-    if len(low) != len(text):  # a letter whose lowercase is longer (İ): positions must come from the text itself
-        low = text
-    starting = _STARTING.get
-    for word in _WORD.finditer(low):
-        key = word.group()
-        phrases = starting(key)
-        if phrases is None:
-            phrases = _starting(key.lower())
-        if not phrases:
-            continue
-        at = word.start()
+    for at, phrases in anchors(text):
         for phrase in phrases:
             if phrase not in anchored or reached.get(phrase, -1) > at:
                 continue

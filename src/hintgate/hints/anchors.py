@@ -1,0 +1,248 @@
+"""Where in a text a phrase can start: the words the poisoning scan tries its anchored phrases at.
+
+Pure. Most phrases of `hints.phrases` start with one of a few words ("ignore",
+"you", "before", ...), so the scan tries each only where such a word starts
+(`Phrase.first`). A short text (a tool's description) is walked word by word.
+A long text (a tool's result: a web page, a file, a log) would cost a Python
+step for every word and a regex call for every common one ("you", "in",
+"run"), most of which start nothing; it is gated instead, in C:
+
+- the distinct words of the lowercased text are collected with one
+  `str.translate` and `str.split` (a regex for text that is not ASCII);
+- for each of those words that some phrase can start with, one compiled gate
+  finds, with the regex engine's fast literal search, the places where the
+  word stands alone *and* one of the alternatives that can start with it
+  matches there (the alternatives lowercased, matched on the lowercased text);
+- only those places (few, in honest text) are handed back to the scan, which
+  matches each phrase there exactly as it would have in the word walk.
+
+A gate is compiled once per word, on first use. The gate is a necessary
+condition: every place where a phrase matches passes it, so gating changes
+what is found in no text. Text whose lowercase has a different length, or
+letters that case-insensitive matching folds differently from `str.lower`
+(dotless i, long s, final sigma, ...), is walked word by word.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from hintgate.hints.phrases import PHRASES, Phrase
+
+__all__ = ["GATED_LENGTH", "anchors", "starting"]
+
+GATED_LENGTH = 4096
+"""Texts at least this long are gated; shorter ones are walked word by word (cheaper than a search per word)."""
+
+_WORD = re.compile(r"[^\W_]+")
+# Every ASCII character but letters and digits becomes a space: `split` then yields exactly the `_WORD` runs.
+_SPLIT_ASCII = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
+_STARTING: dict[str, tuple[Phrase, ...]] = {}
+
+
+def starting(word: str) -> tuple[Phrase, ...]:
+    """The phrases that can start with `word` (lowercase), remembered per word (a dict lookup on the hot path)."""
+    found = _STARTING.get(word)
+    if found is None:
+        found = tuple(p for p in PHRASES if p.first is not None and p.first.fullmatch(word))
+        if len(_STARTING) < 65536:  # words are bounded by the languages; text that invents words is not kept
+            _STARTING[word] = found
+    return found
+
+
+def anchors(text: str) -> Iterator[tuple[int, tuple[Phrase, ...]]]:
+    """Every place in `text`, in order, where a word starts that some phrase can start with, and those phrases.
+
+    A long text yields only the places its gates let through (see the module's
+    description); every place where an anchored phrase matches is among them.
+    """
+    low = text.lower()
+    if len(text) >= GATED_LENGTH and len(low) == len(text) and (low.isascii() or not _folds_apart(text)):
+        yield from _gated(low)
+        return
+    if len(low) != len(text):  # a letter whose lowercase is longer (İ): positions must come from the text itself
+        low = text
+    lookup = _STARTING.get
+    for word in _WORD.finditer(low):
+        key = word.group()
+        phrases = lookup(key)
+        if phrases is None:
+            phrases = starting(key.lower())
+        if phrases:
+            yield word.start(), phrases
+
+
+def _gated(low: str) -> Iterator[tuple[int, tuple[Phrase, ...]]]:
+    words = set(low.translate(_SPLIT_ASCII).split()) if low.isascii() else set(_WORD.findall(low))
+    found: list[tuple[int, str]] = []
+    for word in words:
+        if not starting(word):
+            continue
+        gate = _gate(word)
+        if gate is not None:
+            found.extend((match.start(), word) for match in gate.finditer(low))
+    found.sort()
+    for at, word in found:
+        yield at, starting(word)
+
+
+@functools.cache
+def _gate(word: str) -> re.Pattern[str] | None:
+    """The word standing alone where one of the alternatives that can start with it matches; None: none can."""
+    alternatives: list[str] = []
+    for phrase in starting(word):
+        if phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE) or not phrase.regex.flags & re.IGNORECASE:
+            # A case-sensitive phrase (a role marker in capitals) cannot be matched on lowercased text:
+            # every place the word stands alone passes.
+            alternatives = [""]
+            break
+        for alternative in phrase.alternatives:
+            for branch in _branches(alternative):
+                leads = _leads(branch)
+                if leads is None or any(word.startswith(lead) for lead in leads):
+                    alternatives.append(_lowered(branch))
+    if not alternatives:
+        return None
+    literal = re.escape(word)
+    body = "|".join(f"(?:{a})" for a in alternatives)
+    # The literal comes first so that the engine finds it with its fast search; the lookbehind then steps
+    # back over it to check that the word stands alone and that an alternative matches from its start.
+    return re.compile(rf"{literal}(?![^\W_])(?<=(?<![^\W_])(?={body}){literal})")
+
+
+def _branches(pattern: str) -> list[str]:
+    """`pattern` split at its top-level `|`."""
+    return _split(pattern) or [pattern]
+
+
+def _leads(branch: str) -> tuple[str, ...] | None:
+    """The lowercase letters every match of `branch` must start with, one string per way it can start.
+
+    None when that cannot be read off the pattern (a group that is optional, a
+    lookbehind, a class): the branch is then tried after every word.
+    """
+    body = branch[2:] if branch.startswith(r"\b") else branch
+    if body.startswith("(?:"):
+        end = _closing(body)
+        if end is None or body[end + 1 : end + 2] in ("?", "*", "{"):
+            return None
+        items = _split(body[3:end])
+    else:
+        items = [body]
+    leads = []
+    for item in items:
+        lead = _lead(item)
+        if not lead:
+            return None
+        leads.append(lead.lower())
+    return tuple(leads)
+
+
+def _lead(item: str) -> str:
+    """The letters and digits `item` starts with that no quantifier makes optional."""
+    out = []
+    for i, char in enumerate(item):
+        if not char.isalnum():
+            break
+        if item[i + 1 : i + 2] in ("?", "*", "{"):
+            break
+        out.append(char)
+    return "".join(out)
+
+
+def _closing(pattern: str) -> int | None:
+    """The index of the `)` closing the group that opens `pattern`, None when it is not closed."""
+    depth = 0
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = _class_end(pattern, i)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _split(pattern: str) -> list[str]:
+    """`pattern` split at the `|` outside every group and class."""
+    parts: list[str] = []
+    depth = start = i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = _class_end(pattern, i)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _class_end(pattern: str, start: int) -> int:
+    """The index just past the character class that opens at `start`."""
+    i = start + 1
+    if pattern[i : i + 1] == "^":
+        i += 1
+    if pattern[i : i + 1] == "]":  # a `]` first in a class is a literal
+        i += 1
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            i += 2
+            continue
+        if pattern[i] == "]":
+            return i + 1
+        i += 1
+    return i
+
+
+def _lowered(pattern: str) -> str:
+    """`pattern` with its literal letters lowercased, escapes (`\\S`, `\\W`, `\\D`, `\\B`) kept as written."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        out.append(pattern[i].lower())
+        i += 1
+    return "".join(out)
+
+
+@functools.cache
+def _apart() -> re.Pattern[str]:
+    # Letters whose `str.lower` is not what case-insensitive matching compares them as: their case partner
+    # lowercases to another letter (ſ, ı, ς, ϐ, µ, ẛ, ...), or the lowercase depends on the letters around
+    # (capital sigma). Built once, on first use, from the running Unicode version (~0.1 s).
+    codes = [
+        code
+        for code in range(0x80, 0x20000)
+        if len((char := chr(code)).upper()) == 1 and char.lower() != char.upper().lower()
+    ]
+    # Letters whose uppercase is several letters, matched as one another (ΐ and ΐ, ΰ and ΰ, ﬅ and ﬆ).
+    codes.extend((0x0390, 0x1FD3, 0x03B0, 0x1FE3, 0xFB05, 0xFB06, 0x03A3))
+    return re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(set(codes))) + "]")
+
+
+def _folds_apart(text: str) -> bool:
+    return _apart().search(text) is not None
