@@ -215,6 +215,39 @@ async def test_a_failed_task_is_recorded_with_its_error(tmp_path: Path) -> None:
     assert row["error"] == "the task failed: gamma crashed"
 
 
+async def test_a_task_s_input_requests_reach_the_client_and_its_tasks_update_answers_them(tmp_path: Path) -> None:
+    log = tmp_path / "cancels.log"
+    with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
+        async with client(running) as c:
+            handle = await start(c, "zeta")
+            await c.call_tool("builds_ask", {"target": "zeta"})
+            asking = await task_request(c, "tasks/get", handle.task_id)
+            reply = {"name": {"action": "accept", "content": {"name": "Luca"}}}
+            acknowledged = await task_request(c, "tasks/update", handle.task_id, inputResponses=reply)
+            done = await task_request(c, "tasks/get", handle.task_id)
+    assert asking["status"] == "input_required"
+    assert asking["inputRequests"]["name"]["method"] == "elicitation/create"
+    assert acknowledged.get("taskId") is None
+    assert done["status"] == "completed"
+    assert done["result"]["content"][0]["text"] == "built zeta for Luca"
+
+
+async def test_a_task_whose_http_session_goes_idle_is_cancelled_upstream_and_recorded_withdrawn(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "cancels.log"
+    path = config(tmp_path, log)
+    path.write_text(json.dumps({**json.loads(path.read_text()), "timeouts": {"sessionIdle": 1}}))
+    with running_gateway("--config", str(path)) as running, anyio.fail_after(90):
+        async with client(running) as c:
+            await start(c, "theta")
+        # The client says nothing more: its 2026-07-28 session ends a second after its last request.
+        (line,) = until(lambda: cancels(log), "the idle session's task cancelled upstream", within=30)
+        (row,) = until(lambda: recorded(running, "builds_build"), "the withdrawn call recorded", within=30)
+    assert line.endswith(" theta")
+    assert row["error"] == "withdrawn: its client's session ended while it ran; it was cancelled upstream"
+
+
 async def test_a_call_that_asks_is_approved_once_and_its_task_requests_never_ask_again(tmp_path: Path) -> None:
     log = tmp_path / "cancels.log"
     rules = [{"ask": {"tool": "builds_build"}}, {"allow": {"server": "builds"}}]
