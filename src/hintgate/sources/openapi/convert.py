@@ -23,21 +23,14 @@ operation that cannot be converted is skipped and reported in
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from hintgate.errors import TargetError
 from hintgate.hints.catalog import NAME_MAX_STRICT, public_name
-from hintgate.sources.openapi.operations import (
-    Body,
-    Operation,
-    Parameter,
-    ToolSet,
-    decode_document,
-    method_path_name,
-    title_from_id,
-)
+from hintgate.sources.openapi.operations import Body, Operation, Parameter, ToolSet
 from hintgate.sources.openapi.schema import Problem, SchemaSet, Skip, is_object, json_path
 
 __all__ = [
@@ -593,3 +586,48 @@ def _servers(doc: Mapping[str, Any]) -> tuple[str, ...]:
                 url = url.replace("{" + str(var) + "}", str(spec["default"]))
         out.append(url)
     return tuple(out)
+
+
+def decode_document(data: bytes | str, *, source: str) -> Any:
+    """Decode a document's bytes: JSON when it looks like JSON, else YAML.
+
+    Raises:
+        TargetError: the text is neither, naming the file, line and column.
+    """
+    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    if text.lstrip()[:1] in {"{", "["} or source.lower().endswith(".json"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise TargetError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from exc
+    import yaml
+
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
+        raise TargetError(f"{where}: not valid YAML: {exc.problem or exc}") from exc
+    except yaml.YAMLError as exc:
+        raise TargetError(f"{source}: not valid YAML: {exc}") from exc
+
+
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def title_from_id(operation_id: str) -> str:
+    """A title for people from an operationId: `getPetById` → "Get pet by id"."""
+    words = _WORDS.findall(operation_id)
+    if not words:
+        return operation_id
+    out = [w if w.isupper() and len(w) > 1 else w.lower() for w in words]
+    out[0] = out[0][:1].upper() + out[0][1:]
+    return " ".join(out)
+
+
+def method_path_name(method: str, path: str) -> str:
+    """A tool name for an operation without an operationId: `get_pet_petId` for GET /pet/{petId}."""
+    slug = re.sub(r"[{}]", "", path)
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", slug).strip("_")
+    return f"{method.lower()}_{slug}" if slug else method.lower()
