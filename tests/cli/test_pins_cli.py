@@ -31,7 +31,7 @@ def seed(db: str, *, manual: bool = False) -> None:
 
     async def write() -> None:
         async with await Store.open(db, replica="t") as store:
-            await store.save_pins(found.pins, found.events)
+            await store.pins.save(found.pins, found.events)
 
     asyncio.run(write())
 
@@ -39,7 +39,7 @@ def seed(db: str, *, manual: bool = False) -> None:
 def pins_of(db: str) -> dict[tuple[str, str], Any]:
     async def read() -> Any:
         async with await Store.open(db, replica="t", recover=False) as store:
-            return {p.key: p for p in await store.pins()}
+            return {p.key: p for p in await store.pins.all()}
 
     return asyncio.run(read())
 

@@ -56,7 +56,7 @@ async def test_a_server_flipping_its_tool_in_a_loop_costs_a_listing_a_second_two
                     await anyio.sleep(0.1)
                 elapsed = time.monotonic() - began
     async with await Store.open(f"sqlite:///{db}", recover=False) as store:
-        history = await store.pin_history("flip", "get_report", limit=10_000)
+        history = await store.pins.history("flip", "get_report", limit=10_000)
     print(
         f"flood: {sent} list_changed upstream in {elapsed:.1f} s; {len(history)} history lines "
         f"({sum(e.get('repeats', 1) for e in history)} events); {told} told to the idle client"

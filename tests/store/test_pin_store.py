@@ -23,65 +23,65 @@ def tool(name: str, description: str = "Get it.") -> dict[str, object]:
 
 
 async def test_pins_and_their_events_are_read_back_as_written_and_bump_the_version(store: Store) -> None:
-    before = await store.pins_version()
+    before = await store.pins.version()
     found = reconcile({}, {"s": [("s_a", tool("a")), ("s_b", tool("b", "Ünïcode — text."))]}, now=NOW)
-    await store.save_pins(found.pins, found.events)
-    assert await store.pins_version() == before + 1
-    assert await store.pins() == sorted(found.pins, key=lambda p: p.key)
-    assert [p.tool for p in await store.pins(server="s")] == ["a", "b"]
-    assert await store.pins(server="other") == []
-    [event] = await store.pin_history("s", "b")
+    await store.pins.save(found.pins, found.events)
+    assert await store.pins.version() == before + 1
+    assert await store.pins.all() == sorted(found.pins, key=lambda p: p.key)
+    assert [p.tool for p in await store.pins.all(server="s")] == ["a", "b"]
+    assert await store.pins.all(server="other") == []
+    [event] = await store.pins.history("s", "b")
     assert event["kind"] == "first-use"
     assert event["at"] == NOW.isoformat()
 
 
 async def test_a_changed_pin_replaces_the_stored_one_and_history_is_newest_first(store: Store) -> None:
     first = reconcile({}, {"s": [("s_a", tool("a"))]}, now=NOW)
-    await store.save_pins(first.pins, first.events)
-    stored = {p.key: p for p in await store.pins()}
+    await store.pins.save(first.pins, first.events)
+    stored = {p.key: p for p in await store.pins.all()}
     changed = reconcile(stored, {"s": [("s_a", tool("a", "Get it and mail it."))]}, now=NOW)
-    await store.save_pins(changed.pins, changed.events)
-    [pin] = await store.pins()
+    await store.pins.save(changed.pins, changed.events)
+    [pin] = await store.pins.all()
     assert pin.state is PinState.QUARANTINED
     assert pin.accepted_definition == canonical_json(tool("a"))
     assert pin.definition == canonical_json(tool("a", "Get it and mail it."))
-    assert [e["kind"] for e in await store.pin_history("s", "a")] == ["changed", "first-use"]
+    assert [e["kind"] for e in await store.pins.history("s", "a")] == ["changed", "first-use"]
 
 
 async def test_accepting_takes_the_definition_last_seen_and_records_who(store: Store) -> None:
     first = reconcile({}, {"s": [("s_a", tool("a")), ("s_b", tool("b"))]}, now=NOW, manual=frozenset({"s"}))
-    await store.save_pins(first.pins, first.events)
-    accepted = await store.accept_pins(lambda p: p.tool == "a", actor="alice")
+    await store.pins.save(first.pins, first.events)
+    accepted = await store.pins.accept(lambda p: p.tool == "a", actor="alice")
     assert [(p.tool, p.state, p.accepted_by, p.reviewed) for p in accepted] == [("a", PinState.ACCEPTED, "alice", True)]
-    states = {p.tool: p.state for p in await store.pins()}
+    states = {p.tool: p.state for p in await store.pins.all()}
     assert states == {"a": PinState.ACCEPTED, "b": PinState.QUARANTINED}
-    assert await store.accept_pins(lambda p: p.tool == "a", actor="alice") == []  # nothing left to accept
-    assert (await store.pin_history("s", "a"))[0]["actor"] == "alice"
+    assert await store.pins.accept(lambda p: p.tool == "a", actor="alice") == []  # nothing left to accept
+    assert (await store.pins.history("s", "a"))[0]["actor"] == "alice"
     with pytest.raises(StoreError, match="who accepts"):
-        await store.accept_pins(lambda p: True, actor="")
+        await store.pins.accept(lambda p: True, actor="")
 
 
 async def test_importing_accepts_matching_pins_sets_others_and_adds_unknown_ones(store: Store) -> None:
     first = reconcile({}, {"s": [("s_a", tool("a", "New text."))]}, now=NOW, manual=frozenset({"s"}))
-    await store.save_pins(first.pins, first.events)
+    await store.pins.save(first.pins, first.events)
     entries = [("s", "a", canonical_json(tool("a", "New text."))), ("t", "x", canonical_json(tool("x")))]
-    written = await store.import_pins(entries, actor="pins file")
+    written = await store.pins.import_definitions(entries, actor="pins file")
     assert {p.key for p in written} == {("s", "a"), ("t", "x")}
-    pins = {p.key: p for p in await store.pins()}
+    pins = {p.key: p for p in await store.pins.all()}
     assert pins[("s", "a")].state is PinState.ACCEPTED
     assert pins[("t", "x")].accepted_definition == canonical_json(tool("x"))
     assert pins[("t", "x")].reviewed
-    assert await store.import_pins(entries, actor="pins file") == []  # the second import changes nothing
-    assert (await store.pin_history("t", "x"))[0]["kind"] == ChangeKind.IMPORTED.value
+    assert await store.pins.import_definitions(entries, actor="pins file") == []  # the second import changes nothing
+    assert (await store.pins.history("t", "x"))[0]["kind"] == ChangeKind.IMPORTED.value
     assert json.loads(pins[("t", "x")].definition)["name"] == "x"
 
 
 async def test_pins_survive_closing_and_reopening_the_database(store_url: str) -> None:
     first = reconcile({}, {"s": [("s_a", tool("a"))]}, now=NOW)
     async with await Store.open(store_url, replica="one") as one:
-        await one.save_pins(first.pins, first.events)
+        await one.pins.save(first.pins, first.events)
     async with await Store.open(store_url, replica="two") as two:
-        assert await two.pins() == list(first.pins)
+        assert await two.pins.all() == list(first.pins)
 
 
 # -- the gateway on a store: pins survive a restart ---------------------------
@@ -128,7 +128,7 @@ async def test_a_tool_changed_while_the_gateway_was_down_is_held_at_the_next_sta
     hidden = await _run_gateway(store_url, mailing, on_change="hide")
     assert hidden.catalog.get("r_get_report") is None
     async with await Store.open(store_url, replica="cli") as store:
-        [accepted] = await store.accept_pins(lambda p: p.name == "r_get_report", actor="alice", review=True)
+        [accepted] = await store.pins.accept(lambda p: p.name == "r_get_report", actor="alice", review=True)
     assert accepted.accepted_by == "alice"
     released = await _run_gateway(store_url, _report("Get the report and mail it to audit@example.test."))
     assert released.quarantined == {}
@@ -142,8 +142,8 @@ async def test_cosmetic_and_riskier_changes_between_starts_are_accepted_and_reco
     riskier = await _run_gateway(store_url, _report("  Get the\n report. ", readOnlyHint=False, openWorldHint=True))
     assert riskier.quarantined == {}
     async with await Store.open(store_url, replica="cli") as store:
-        history = await store.pin_history("r", "get_report")
-        [pin] = await store.pins()
+        history = await store.pins.history("r", "get_report")
+        [pin] = await store.pins.all()
     assert [e["kind"] for e in history] == ["riskier", "cosmetic", "first-use"]
     assert "readOnlyHint true → false" in history[0]["detail"]
     assert pin.state is PinState.ACCEPTED
@@ -155,7 +155,7 @@ async def test_a_tool_gone_at_the_next_start_is_recorded_as_removed(store_url: s
     await _run_gateway(store_url, _report(), other)
     await _run_gateway(store_url, other)
     async with await Store.open(store_url, replica="cli") as store:
-        states = {p.tool: p.state for p in await store.pins()}
+        states = {p.tool: p.state for p in await store.pins.all()}
     assert states == {"get_report": PinState.REMOVED, "list_reports": PinState.ACCEPTED}
 
 
@@ -178,7 +178,7 @@ async def test_a_pins_file_in_the_config_accepts_its_definitions_at_start(store_
         matching = Gateway(config, store=store, sources={"r": FakeSource("r", tools=[reviewed])})
         async with matching:
             pass
-        [pin] = await store.pins()
+        [pin] = await store.pins.all()
     assert "r_get_report" in held.quarantined  # the file's definition is the accepted one now
     assert matching.quarantined == {}
     assert pin.reviewed
@@ -201,7 +201,7 @@ async def test_an_acceptance_on_one_replica_releases_the_tool_on_another_sharing
         two = Gateway(config, store=two_store, sources={"r": FakeSource("r", tools=[changed])})
         async with one, two:
             held_on_two = set(two.quarantined)
-            await one.accept_pins(lambda p: p.name == "r_get_report", actor="alice")
+            await one.pins.accept(lambda p: p.name == "r_get_report", actor="alice")
             noticed = await two.pins.changed_elsewhere()  # what its follower polls every two seconds
             two.rebuild(("tools",))
             released_on_two = two.quarantined

@@ -89,7 +89,7 @@ def pins_list(
     """Every pinned tool with its state; JSON adds the definitions and the diff of a held change."""
     if state is not None and state not in ("accepted", "quarantined", "removed"):
         fail(f"--state: expected accepted, quarantined or removed, got {state!r}", EXIT_USAGE)
-    pins: list[Pin] = with_store(db, lambda store: store.pins(server=server))
+    pins: list[Pin] = with_store(db, lambda store: store.pins.all(server=server))
     chosen = [p for p in pins if state is None or p.state.value == state]
     emit_rows(_rows(chosen), output, _table, wide)
 
@@ -106,8 +106,8 @@ def pins_show(
     """One pin: state, reason, the diff of a held change against the accepted definition, and its history."""
 
     async def work(store: Any) -> tuple[list[Pin], list[list[dict[str, Any]]]]:
-        found = find_pins(await store.pins(server=server), tool, server)
-        return found, [await store.pin_history(p.server, p.tool) for p in found]
+        found = find_pins(await store.pins.all(server=server), tool, server)
+        return found, [await store.pins.history(p.server, p.tool) for p in found]
 
     found, histories = with_store(db, work)
     if not found:
@@ -168,7 +168,7 @@ def pins_accept(
     choose: Callable[[Pin], bool]
     review = tool is not None
     if tool is not None:
-        known: list[Pin] = with_store(db, lambda store: store.pins(server=server))
+        known: list[Pin] = with_store(db, lambda store: store.pins.all(server=server))
         found = find_pins(known, tool, server)
         if not found:
             fail(
@@ -181,7 +181,7 @@ def pins_accept(
         choose = lambda p: p.server == server  # noqa: E731
     else:
         choose = lambda _: True  # noqa: E731
-    accepted: list[Pin] = with_store(db, lambda store: store.accept_pins(choose, actor=actor, review=review))
+    accepted: list[Pin] = with_store(db, lambda store: store.pins.accept(choose, actor=actor, review=review))
     console = out()
     if not accepted:
         console.print("nothing to accept: no matching tool is held", markup=False)
@@ -202,7 +202,7 @@ def pins_block(
     """Keep a held tool blocked: it stays held and leaves the review list until its definition changes again."""
     from hintgate.hints.pins import PinState
 
-    known: list[Pin] = with_store(db, lambda store: store.pins(server=server))
+    known: list[Pin] = with_store(db, lambda store: store.pins.all(server=server))
     found = find_pins(known, tool, server)
     if not found:
         fail(f"no pinned tool named {tool!r}{f' on {server!r}' if server else ''} (see hintgate pins list)", EXIT_USAGE)
@@ -210,7 +210,7 @@ def pins_block(
         fail(f"tool {tool!r} is not held ({found[0].state.value}): nothing to keep blocked", EXIT_USAGE)
     keys = {p.key for p in found}
     blocked: list[Pin] = with_store(
-        db, lambda store: store.block_pins(lambda p: p.key in keys, actor=actor, reason=reason.strip())
+        db, lambda store: store.pins.block(lambda p: p.key in keys, actor=actor, reason=reason.strip())
     )
     for pin in blocked:
         out().print(f"kept blocked {pin.name} ({pin.server}) sha256 {pin.sha256[:16]}", markup=False, highlight=False)
@@ -229,7 +229,7 @@ def pins_export(
     from hintgate.hints.pinfile import dump_pins
 
     chosen = fmt or (FileFormat.JSON if file is not None and file.suffix == ".json" else FileFormat.YAML)
-    pins: list[Pin] = with_store(db, lambda store: store.pins(server=server))
+    pins: list[Pin] = with_store(db, lambda store: store.pins.all(server=server))
     text = dump_pins(pins, fmt=chosen.value)
     if file is None:
         typer.echo(text, nl=False)
@@ -257,7 +257,7 @@ def pins_import(
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
     who = actor or f"import {file.name}"
-    written: list[Pin] = with_store(db, lambda store: store.import_pins(entries, actor=who))
+    written: list[Pin] = with_store(db, lambda store: store.pins.import_definitions(entries, actor=who))
     out().print(
         f"{len(entries)} pins read from {file}; {len(written)} changed in the store", markup=False, highlight=False
     )

@@ -52,13 +52,13 @@ class PinKeeper:
         """Read every pin from the store."""
         if self._store is None:
             return
-        self._version = await self._store.pins_version()
-        self.by_key = {p.key: p for p in await self._store.pins()}
+        self._version = await self._store.pins.version()
+        self.by_key = {p.key: p for p in await self._store.pins.all()}
 
     async def seed(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> int:
         """Accept the definitions of a pins file (server, tool, canonical form); returns how many pins changed."""
         if self._store is not None:
-            written = await self._store.import_pins(entries, actor=actor)
+            written = await self._store.pins.import_definitions(entries, actor=actor)
             await self.load()
             return len(written)
         now = datetime.now(UTC)
@@ -148,19 +148,19 @@ class PinKeeper:
             while self._pending:
                 found = self._pending[0]
                 try:
-                    await self._store.save_pins(found.pins, found.events)
+                    await self._store.pins.save(found.pins, found.events)
                 except Exception as exc:
                     logger.warning("writing tool pins to the store failed (retried at the next change): %s", exc)
                     return
                 self._pending.pop(0)
-                self._version = await self._store.pins_version()
+                self._version = await self._store.pins.version()
 
     async def changed_elsewhere(self) -> bool:
         """Whether another replica or the CLI wrote pins since the last read (one counter read); reloads if so."""
         if self._store is None or self._pending:
             return False
         async with self._lock:
-            if await self._store.pins_version() == self._version:
+            if await self._store.pins.version() == self._version:
                 return False
             await self.load()
         return True
@@ -170,8 +170,8 @@ class PinKeeper:
         await self.flush()
         if self._store is not None:
             async with self._lock:
-                accepted = await self._store.accept_pins(choose, actor=actor, review=review)
-                self._version = await self._store.pins_version()
+                accepted = await self._store.pins.accept(choose, actor=actor, review=review)
+                self._version = await self._store.pins.version()
         else:
             now = datetime.now(UTC)
             accepted = [
@@ -190,8 +190,8 @@ class PinKeeper:
         await self.flush()
         if self._store is not None:
             async with self._lock:
-                blocked = await self._store.block_pins(choose, actor=actor, reason=reason)
-                self._version = await self._store.pins_version()
+                blocked = await self._store.pins.block(choose, actor=actor, reason=reason)
+                self._version = await self._store.pins.version()
         else:
             now = datetime.now(UTC)
             blocked = [

@@ -73,7 +73,7 @@ from hintgate.store.engine import (
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import CredentialsStore
 from hintgate.store.overrides import Overrides
-from hintgate.store.pins import PinsStore
+from hintgate.store.pins import Pins
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChangesStore
@@ -161,7 +161,7 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(PinsStore, CredentialsStore, ServerChangesStore):
+class Store(CredentialsStore, ServerChangesStore):
     """Sessions, calls, overrides, tool pins, OAuth credentials and server changes in one database.
 
     Open with `await Store.open(url)`.
@@ -199,6 +199,8 @@ class Store(PinsStore, CredentialsStore, ServerChangesStore):
         self.notifications = Notifications(engine)
         self.overrides = Overrides(engine, url)
         """Operators' hint, title and confirm overrides and policy settings (`hintgate.store.overrides`)."""
+        self.pins = Pins(engine, url)
+        """Every tool's accepted and last seen definition, with their history (`hintgate.store.pins`)."""
         self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
         self._path: Path | None = None

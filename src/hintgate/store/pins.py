@@ -1,7 +1,7 @@
 """The store's tool pins: every tool's accepted and last seen definition, their history, and a version counter.
 
 Shared by every replica on the same database: one that writes a pin bumps
-the `pins` counter, the others poll it (`pins_version`) and reload.
+the `pins` counter, the others poll it (`Pins.version`) and reload.
 
 The history is bounded against a server that changes a tool in a loop: an
 event equal to one of the tool's latest `REPEAT_WINDOW` lines (same kind,
@@ -24,7 +24,7 @@ from hintgate.store import queries
 from hintgate.store.engine import translated
 from hintgate.store.tables import counters, pin_events, tool_pins, upsert
 
-__all__ = ["PINS_COUNTER", "REPEAT_WINDOW", "PinsStore"]
+__all__ = ["PINS_COUNTER", "REPEAT_WINDOW", "Pins"]
 
 PINS_COUNTER = "pins"
 REPEAT_WINDOW = 2
@@ -136,19 +136,25 @@ async def _add_event(conn: AsyncConnection, event: PinEvent) -> None:
     )
 
 
-class PinsStore:
-    """The pin methods of `hintgate.store.Store` (which sets `_engine` and `_url`)."""
+class Pins:
+    """The tool pins kept in a database, with their history: `Store.pins`.
 
-    _engine: AsyncEngine
-    _url: URL
+    Args:
+        engine: the store's engine.
+        url: its URL, to name the database in errors.
+    """
 
-    async def pins(self, *, server: str | None = None) -> list[Pin]:
+    def __init__(self, engine: AsyncEngine, url: URL) -> None:
+        self._engine = engine
+        self._url = url
+
+    async def all(self, *, server: str | None = None) -> list[Pin]:
         """Every pin (of one server), by server and tool."""
         with translated(self._url, "read tool pins from"):
             async with self._engine.connect() as conn:
                 return await _read(conn, server)
 
-    async def save_pins(self, pins: Sequence[Pin], events: Sequence[PinEvent] = ()) -> None:
+    async def save(self, pins: Sequence[Pin], events: Sequence[PinEvent] = ()) -> None:
         """Insert or replace pins and append their events, in one transaction; committed on return."""
         if not pins and not events:
             return
@@ -156,7 +162,7 @@ class PinsStore:
             async with queries.begin_write(self._engine) as conn:
                 await _write(conn, pins, events)
 
-    async def accept_pins(self, choose: Callable[[Pin], bool], *, actor: str, review: bool = False) -> list[Pin]:
+    async def accept(self, choose: Callable[[Pin], bool], *, actor: str, review: bool = False) -> list[Pin]:
         """Accept the definition last seen of every pin `choose` picks that is not accepted as it is.
 
         With `review`, also the chosen pins accepted without an operator (on
@@ -185,7 +191,7 @@ class PinsStore:
                 await _write(conn, accepted, events)
         return accepted
 
-    async def block_pins(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
+    async def block(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
         """Keep the chosen quarantined pins blocked: still held, recorded as an operator's decision.
 
         A `blocked` event (who, when, `reason`) goes into each pin's history; the
@@ -206,7 +212,7 @@ class PinsStore:
                 await _write(conn, blocked, events)
         return blocked
 
-    async def import_pins(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> list[Pin]:
+    async def import_definitions(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> list[Pin]:
         """Accept definitions from a pins file: (server, tool, canonical form) each.
 
         A tool with no pin gets one, accepted (its listing is compared with it
@@ -231,7 +237,7 @@ class PinsStore:
                 await _write(conn, written, events)
         return written
 
-    async def pin_history(self, server: str, tool: str, *, limit: int = 50) -> list[dict[str, Any]]:
+    async def history(self, server: str, tool: str, *, limit: int = 50) -> list[dict[str, Any]]:
         """A tool's pin events, newest first: `{"kind", "sha256", "at", "actor", "detail", "repeats", "last_at"}`.
 
         `repeats` counts how often the event happened (`last_at` the last time, when more than once).
@@ -254,7 +260,7 @@ class PinsStore:
                     for row in await conn.execute(query)
                 ]
 
-    async def pins_version(self) -> int:
+    async def version(self) -> int:
         """A number that changes whenever any pin does: cheap to poll from other replicas."""
         with translated(self._url, "read the pins version from"):
             async with self._engine.connect() as conn:

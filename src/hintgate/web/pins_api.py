@@ -245,7 +245,7 @@ async def pin_history(gateway: GatewayDep, server: str, tool: str) -> list[PinEv
         raise HTTPException(404, f"no pin for tool {tool!r} of {server!r}")
     if gateway.store is None:
         raise HTTPException(503, "recording is off (no store): pin history is not kept")
-    return [PinEventOut(**e) for e in await gateway.store.pin_history(server, tool)]
+    return [PinEventOut(**e) for e in await gateway.store.pins.history(server, tool)]
 
 
 @pins_router.get("/scan", response_model=list[ServerScan])

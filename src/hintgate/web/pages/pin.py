@@ -87,7 +87,7 @@ async def pin_page(gateway: Gateway, store: Store | None, server: str, tool: str
     pin: Pin | None = gateway.pins.by_key.get((server, tool))
     if pin is None:
         return None
-    events = [_row(e) for e in await store.pin_history(server, tool)] if store is not None else None
+    events = [_row(e) for e in await store.pins.history(server, tool)] if store is not None else None
     block = pin.blocked
     return PinPage(
         layout=layout(gateway, f"Pin of {pin.name}", "changes"),
