@@ -571,3 +571,16 @@ def test_an_auth_key_under_a_server_is_an_error_that_points_to_oauth_and_headers
     assert "servers.yaml:4:5: mcpServers.remote.auth" in message
     assert '"oauth"' in message
     assert "headers" in message
+
+
+def test_metrics_by_user_is_off_by_default_a_boolean_and_said_to_be_empty_without_people(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, "a.yaml", "mcpServers: {}\n")).metrics_by_user is False
+    alone = load_config(write(tmp_path, "b.yaml", "mcpServers: {}\nmetrics:\n  byUser: true\n"))
+    assert alone.metrics_by_user is True
+    assert any("b.yaml:3:3: metrics.byUser: no identity section" in w for w in alone.warnings)
+    assert "c.yaml:3:11: metrics.byUser: expected true or false" in problems(
+        write(tmp_path, "c.yaml", "mcpServers: {}\nmetrics:\n  byUser: yes please\n")
+    )
+    assert 'c.yaml:2:11: metrics.perUser: unknown key "perUser"; did you mean "byUser"?' in problems(
+        write(tmp_path, "c.yaml", "mcpServers: {}\nmetrics: {perUser: true}\n")
+    )

@@ -225,3 +225,48 @@ def test_the_call_metrics_scrape_as_prometheus_clients_own_counter_and_histogram
 
     assert without_creation_times(ours) == without_creation_times(theirs)
     assert "hintgate_calls_created" in ours
+
+
+@pytest.mark.parametrize("by_user", [True, False])
+async def test_calls_are_counted_by_person_only_when_metrics_by_user_is_on(
+    tmp_path: Path, demo_cmd: list[str], by_user: bool
+) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    from oauth_peer import free_port
+    from oidc_peer import OidcIssuer
+
+    issuer = OidcIssuer()
+    try:
+        port = free_port()
+        config = tmp_path / "hintgate.json"
+        config.write_text(json.dumps({
+            "mcpServers": {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
+            "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
+            "metrics": {"byUser": by_user},
+        }))  # fmt: skip
+        with running_gateway("--config", str(config), "--no-record", bind=f"127.0.0.1:{port}") as gateway:
+            tokens = {person: issuer.token(person, gateway.mcp_url) for person in ("alice", "bob")}
+            with anyio.fail_after(60):
+                for person, calls in (("alice", 2), ("bob", 1)):
+                    headers = {"Authorization": f"Bearer {tokens[person]}"}
+                    async with (
+                        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+                        Client(streamable_http_client(gateway.mcp_url, http_client=http)) as client,  # type: ignore[arg-type]
+                    ):
+                        for _ in range(calls):
+                            assert not (await client.call_tool("demo_search_notes", {"query": "a"})).is_error
+                async with httpx.AsyncClient(headers={"Authorization": f"Bearer {tokens['alice']}"}) as scraper:
+                    scrape = await scraper.get(f"{gateway.base_url}/metrics")
+    finally:
+        issuer.stop()
+    assert scrape.status_code == 200, scrape.text
+    calls = samples(scrape.text, "hintgate_calls_total")
+    if by_user:
+        assert sorted((labels["user"], value) for labels, value in calls) == [
+            ("alice@example.com", 2.0),
+            ("bob@example.com", 1.0),
+        ]
+    else:
+        assert [("user" in labels, value) for labels, value in calls] == [(False, 3.0)]

@@ -557,6 +557,8 @@ class GatewayConfig:
         source: the file it came from, if any.
         warnings: things that load but deserve a look, located like errors.
         identity: the identity provider whose users may use the gateway, or None: one operator, no users.
+        metrics_by_user: `/metrics` counts calls by person too (`metrics.byUser`: a `user` label, one
+            series per person, so off unless asked for).
     """
 
     sources: Mapping[str, SourceConfig] = field(default_factory=dict)
@@ -570,6 +572,7 @@ class GatewayConfig:
     warnings: tuple[str, ...] = ()
     policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
     identity: IdentityConfig | None = None
+    metrics_by_user: bool = False
 
     @property
     def servers(self) -> Mapping[str, ServerConfig]:

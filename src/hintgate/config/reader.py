@@ -119,6 +119,7 @@ class _Reader:
         self.policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
         self.identity: IdentityConfig | None = None
         self.per_user: list[tuple[Key, ...]] = []  # where `oauth.perUser: true` was given
+        self.metrics_by_user = False
 
     # -- reporting
 
@@ -270,6 +271,12 @@ class _Reader:
                         "a login per person needs people: add an identity section (issuer, audience), "
                         "or remove perUser to share one login",
                     )
+                if self.metrics_by_user:
+                    self.warn(
+                        ("metrics", "byUser"),
+                        "no identity section, so no call has a person: the user label is empty",
+                        key=True,
+                    )
         if self.problems:
             self.problems.sort(key=lambda p: p[0])
             lines = "\n".join(text for _, text, _ in self.problems)
@@ -284,6 +291,7 @@ class _Reader:
             pins_file=self.pins_file,
             policy=self.policy,
             identity=self.identity,
+            metrics_by_user=self.metrics_by_user,
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
 
@@ -394,6 +402,14 @@ class _Reader:
         if "pins" in m and (file := self.string(m["pins"], (*path, "pins"), empty=False)) is not None:
             # A relative path means relative to the config file.
             self.pins_file = Path(file).expanduser() if self.base is None else self.base / Path(file).expanduser()
+
+    def read_metrics(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["byUser"])
+        if "byUser" in m and (flag := self.boolean(m["byUser"], (*path, "byUser"))) is not None:
+            self.metrics_by_user = flag
 
     def read_identity(self, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path)
@@ -541,6 +557,7 @@ _SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]
     "env": _Reader.read_env,
     "integrity": _Reader.read_integrity,
     "identity": _Reader.read_identity,
+    "metrics": _Reader.read_metrics,
 }
 
 _IDENTITY_NEEDS = {

@@ -37,10 +37,12 @@ class CallCounts:
     The scrape shows the same families, series, samples and order as those metrics would.
     """
 
-    __slots__ = ("counts", "per_server")
+    __slots__ = ("counts", "labels", "per_server")
 
-    def __init__(self) -> None:
-        self.counts: dict[tuple[str, str, str, str], list[float]] = {}  # labels -> [count, created]
+    def __init__(self, *, by_user: bool = False) -> None:
+        self.labels = (*CALL_LABELS, "user") if by_user else CALL_LABELS
+        """The labels of `hintgate_calls_total`, in the order of `counts`' keys."""
+        self.counts: dict[tuple[str, ...], list[float]] = {}  # labels -> [count, created]
         self.per_server: dict[str, tuple[Latency, Latency]] = {}  # server -> (call, upstream)
 
 
@@ -64,7 +66,8 @@ class Latency:
 BOUNDS = (*_LATENCY_BUCKETS, math.inf)
 """The latency histograms' upper bounds, +Inf last."""
 CALL_LABELS = ("server", "tier", "verdict", "outcome")
-"""The labels of `hintgate_calls_total`, in the order of `CallCounts.counts`' keys."""
+"""The labels of `hintgate_calls_total`, in the order of `CallCounts.counts`' keys; `user` after them when
+calls are counted by person (`metrics.byUser`)."""
 CALLS_HELP = "Tool calls answered, by server, tool tier, final verdict and outcome."
 """The help text of `hintgate_calls`."""
 LATENCIES = (

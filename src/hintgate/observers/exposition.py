@@ -18,7 +18,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
-from hintgate.observers.counts import BOUNDS, CALL_LABELS, CALLS_HELP, LATENCIES, CallCounts, Latency, RecorderGauges
+from hintgate.observers.counts import BOUNDS, CALLS_HELP, LATENCIES, CallCounts, Latency, RecorderGauges
 from hintgate.sources.base import Source, SourceState
 
 if TYPE_CHECKING:
@@ -90,8 +90,9 @@ class _Calls(Collector):
     def collect(self) -> Iterator[Metric]:
         created = getattr(prometheus_metrics, "_use_created", True)
         calls = Metric("hintgate_calls", CALLS_HELP, "counter")
+        names = self._counts.labels
         for key, (count, since) in list(self._counts.counts.items()):
-            labels = dict(zip(CALL_LABELS, key, strict=True))
+            labels = dict(zip(names, key, strict=True))
             calls.add_sample("hintgate_calls_total", labels, count)
             if created:
                 calls.add_sample("hintgate_calls_created", dict(labels), since)

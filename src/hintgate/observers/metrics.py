@@ -1,7 +1,7 @@
 """Prometheus metrics of a gateway: calls, latencies, approvals waiting, upstreams, the recorder.
 
 Counted as calls finish (a `CallObserver`): calls by server, tool tier,
-verdict and outcome; call and upstream latency histograms by server. Read
+verdict and outcome (and person, with `metrics.byUser`); call and upstream latency histograms by server. Read
 when scraped (a collector, nothing on the call path): approvals waiting, each
 upstream's state, the recorder's queue length and records dropped.
 
@@ -39,6 +39,8 @@ class Metrics:
         sources: the gateway's sources by name (read when scraped).
         approvals: returns the approval queue (read when scraped).
         recorder: the store, for its queue length and drops (None without a store).
+        by_user: count calls by person too (a `user` label: the caller's name, empty for a call
+            without a person); off by default, for a series per person is a series per person.
     """
 
     def __init__(
@@ -46,8 +48,11 @@ class Metrics:
         sources: Mapping[str, Source],
         approvals: Callable[[], ApprovalQueue],
         recorder: RecorderGauges | None = None,
+        *,
+        by_user: bool = False,
     ) -> None:
-        self._calls = CallCounts()
+        self._calls = CallCounts(by_user=by_user)
+        self._by_user = by_user
         self._sources = sources
         self._approvals = approvals
         self._recorder = recorder
@@ -57,7 +62,9 @@ class Metrics:
         """Count one call and observe its latencies."""
         entry = outcome.entry
         server = entry.server
-        key = (server, entry.tier.value, outcome.verdict, outcome.outcome)
+        key: tuple[str, ...] = (server, entry.tier.value, outcome.verdict, outcome.outcome)
+        if self._by_user:
+            key = (*key, outcome.user or "")
         counted = self._calls.counts.get(key)
         if counted is None:
             counted = self._calls.counts[key] = [0.0, time.time()]

@@ -138,7 +138,7 @@ class Gateway:
             idle_timeout=config.timeouts.session_idle,
             modern_versions=MODERN_VERSIONS,
         )
-        self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store)
+        self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store, by_user=config.metrics_by_user)
         call_observers: list[CallObserver] = []
         self.recording: Recording | None = None
         """Writes calls and sessions to the store (None without one); masks the gateway's secrets in them."""
