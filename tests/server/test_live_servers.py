@@ -210,7 +210,7 @@ async def test_without_a_config_file_changes_are_not_stored(demo_cmd: list[str],
             result = await gateway.server_set.add("demo", entry(demo_cmd), actor="test")
             assert result.persisted is False
             assert "demo_search_notes" in names(gateway)
-            assert await store.server_changes() == []
+            assert await store.server_changes.all() == []
 
 
 async def test_a_replica_sharing_the_store_catches_up_with_a_change_made_through_another(

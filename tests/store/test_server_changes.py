@@ -14,26 +14,26 @@ pytestmark = pytest.mark.anyio
 
 async def test_a_server_change_is_kept_replaced_and_cleared(store: Store) -> None:
     entry = {"command": "uvx", "args": ["mcp-server-time"], "env": {"TOKEN": "${TOKEN}"}}
-    await store.set_server_change("time", "add", entry, actor="api")
-    await store.set_server_change("fs", "disable", None, actor="cli")
-    await store.set_server_change("time", "disable", entry, actor="dashboard")
-    rows = await store.server_changes()
+    await store.server_changes.set("time", "add", entry, actor="api")
+    await store.server_changes.set("fs", "disable", None, actor="cli")
+    await store.server_changes.set("time", "disable", entry, actor="dashboard")
+    rows = await store.server_changes.all()
     assert [(r["name"], r["action"], r["config"], r["changed_by"]) for r in rows] == [
         ("fs", "disable", None, "cli"),
         ("time", "disable", entry, "dashboard"),
     ]
     assert rows[0]["changed_at"] <= rows[1]["changed_at"]
-    assert await store.clear_server_change("time") == 1
-    assert await store.clear_server_change("time") == 0
-    assert [r["name"] for r in await store.server_changes()] == ["fs"]
+    assert await store.server_changes.clear("time") == 1
+    assert await store.server_changes.clear("time") == 0
+    assert [r["name"] for r in await store.server_changes.all()] == ["fs"]
 
 
 async def test_an_unknown_action_or_an_empty_name_is_refused(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown server change 'rename'"):
-        await store.set_server_change("time", "rename", None)
+        await store.server_changes.set("time", "rename", None)
     with pytest.raises(StoreError, match="needs a server name"):
-        await store.set_server_change("", "remove", None)
-    assert await store.server_changes() == []
+        await store.server_changes.set("", "remove", None)
+    assert await store.server_changes.all() == []
 
 
 SECRET_ENV = "env-secret-" + "5f3a9c" * 4
@@ -67,14 +67,14 @@ async def _raw(store: Store) -> bytes:
 
 
 async def test_a_server_changes_literal_secrets_are_sealed_at_rest_and_read_back_as_given(store: Store) -> None:
-    await store.seal_server_changes("k" * 40)
+    await store.server_changes.seal("k" * 40)
     for name, entry in _secret_entries().items():
-        await store.set_server_change(name, "add", entry, actor="api")
+        await store.server_changes.set(name, "add", entry, actor="api")
     raw = await _raw(store)
     assert b"mcp-server-time" not in raw  # the whole entry is sealed, not only the values hintgate knows for secrets
     for secret in (SECRET_ENV, SECRET_HEADER, SECRET_URL):
         assert secret.encode() not in raw
-    assert {row["name"]: row["config"] for row in await store.server_changes()} == _secret_entries()
+    assert {row["name"]: row["config"] for row in await store.server_changes.all()} == _secret_entries()
 
 
 async def test_entries_kept_in_clear_are_sealed_when_the_store_gets_its_key(store: Store) -> None:
@@ -82,27 +82,27 @@ async def test_entries_kept_in_clear_are_sealed_when_the_store_gets_its_key(stor
 
     from hintgate.store.tables import server_changes
 
-    await store.set_server_change("local", "add", _secret_entries()["local"], actor="api")
-    await store.set_server_change("gone", "remove", None, actor="api")
-    assert await store.seal_server_changes("k" * 40) == 1
-    assert await store.seal_server_changes("k" * 40) == 0
+    await store.server_changes.set("local", "add", _secret_entries()["local"], actor="api")
+    await store.server_changes.set("gone", "remove", None, actor="api")
+    assert await store.server_changes.seal("k" * 40) == 1
+    assert await store.server_changes.seal("k" * 40) == 0
     async with store._engine.connect() as conn:
         kept = {row.name: row.config for row in await conn.execute(select(server_changes))}
     assert SECRET_ENV not in repr(kept)
     assert list(kept["local"]) == ["hintgate/sealed"]
-    assert [row["config"] for row in await store.server_changes()] == [_secret_entries()["local"], None]
+    assert [row["config"] for row in await store.server_changes.all()] == [_secret_entries()["local"], None]
 
 
 async def test_an_entry_sealed_under_another_key_is_left_out_with_the_server_named(
     store: Store, store_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    await store.seal_server_changes("k" * 40)
-    await store.set_server_change("local", "add", _secret_entries()["local"], actor="api")
+    await store.server_changes.seal("k" * 40)
+    await store.server_changes.set("local", "add", _secret_entries()["local"], actor="api")
     async with await Store.open(store_url, replica="other", recover=False) as other:
         with pytest.raises(StoreError, match="sealed, and this process was given no key"):
-            other._read_entry("local", (await _sealed_row(other))["config"])
-        await other.seal_server_changes("x" * 40)
-        assert await other.server_changes() == []
+            other.server_changes._read_entry("local", (await _sealed_row(other))["config"])
+        await other.server_changes.seal("x" * 40)
+        assert await other.server_changes.all() == []
     assert "server change of 'local' left out" in caplog.text
     assert "HINTGATE_STATE_KEY changed?" in caplog.text
 

@@ -98,7 +98,7 @@ async def test_a_server_added_through_the_api_runs_and_its_secrets_never_come_ba
                 ]
             )
             assert SECRET not in everything
-            stored = await store.server_changes()
+            stored = await store.server_changes.all()
             assert [(r["name"], r["action"]) for r in stored] == [("time", "edit")]
 
 

@@ -170,7 +170,7 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
         from hintgate.store.oauth_tokens import vault_key
 
         # Servers added at run time keep their secrets sealed, under the key OAuth logins are sealed with.
-        await store.seal_server_changes(vault_key(settings.state_key, settings.data_dir))
+        await store.server_changes.seal(vault_key(settings.state_key, settings.data_dir))
         yield store
     finally:
         await store.close()

@@ -185,7 +185,7 @@ class ServerSet:
                 changed_at=row["changed_at"],
                 changed_by=row["changed_by"],
             )
-            for row in await self._store.server_changes()
+            for row in await self._store.server_changes.all()
         }
 
     follow_interval = 5.0
@@ -351,9 +351,9 @@ class ServerSet:
             raise InvalidEntry([EntryProblem((), "; ".join(layered.problems) or "cannot be applied")])
         if self._store is not None:
             if change is None:
-                await self._store.clear_server_change(name)
+                await self._store.server_changes.clear(name)
             else:
-                await self._store.set_server_change(name, change.action, change.config, actor=change.changed_by)
+                await self._store.server_changes.set(name, change.action, change.config, actor=change.changed_by)
         self._changes = changes
         verb = change.action if change is not None else "reset"
         logger.info("server %r: %s (%s)", name, verb, change.changed_by if change else "runtime change dropped")

@@ -76,7 +76,7 @@ from hintgate.store.overrides import Overrides
 from hintgate.store.pins import Pins
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.schema import upgrade
-from hintgate.store.server_changes import ServerChangesStore
+from hintgate.store.server_changes import ServerChanges
 from hintgate.store.tokens import MODES as TOKEN_MODES
 from hintgate.store.writer import SqliteWriter
 
@@ -161,7 +161,7 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(CredentialsStore, ServerChangesStore):
+class Store(CredentialsStore):
     """Sessions, calls, overrides, tool pins, OAuth credentials and server changes in one database.
 
     Open with `await Store.open(url)`.
@@ -201,6 +201,8 @@ class Store(CredentialsStore, ServerChangesStore):
         """Operators' hint, title and confirm overrides and policy settings (`hintgate.store.overrides`)."""
         self.pins = Pins(engine, url)
         """Every tool's accepted and last seen definition, with their history (`hintgate.store.pins`)."""
+        self.server_changes = ServerChanges(engine, url)
+        """Servers added, edited, removed, enabled or disabled at run time (`hintgate.store.server_changes`)."""
         self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
         self._path: Path | None = None

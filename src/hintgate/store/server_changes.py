@@ -2,7 +2,7 @@
 
 A change's `mcpServers` entry holds literal secrets as often as not (a stdio
 child's `env`, a remote server's `headers`, credentials in its URL). Once the
-store is given a key (`seal_server_changes`, which a gateway does at start) each
+store is given a key (`ServerChanges.seal`, which a gateway does at start) each
 entry is kept sealed (`hintgate.store.sealing`, the key OAuth credentials are
 sealed with, the server's name bound in) as `{"hintgate/sealed": "..."}`, and
 opened again when read; entries written in clear before are sealed then.
@@ -25,7 +25,7 @@ from hintgate.store.engine import translated
 from hintgate.store.sealing import Sealer
 from hintgate.store.tables import server_changes, upsert
 
-__all__ = ["SEALED", "SERVER_ACTIONS", "ServerChangesStore"]
+__all__ = ["SEALED", "SERVER_ACTIONS", "ServerChanges"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,14 +36,20 @@ SERVER_ACTIONS = ("add", "edit", "remove", "enable", "disable")
 """What a stored change does to its server (`hintgate.config.layering.ACTIONS`)."""
 
 
-class ServerChangesStore:
-    """The server-change methods of `hintgate.store.Store` (which sets `_engine` and `_url`)."""
+class ServerChanges:
+    """The runtime server changes kept in a database: `Store.server_changes`.
 
-    _engine: AsyncEngine
-    _url: URL
-    _entries: Sealer | None = None
+    Args:
+        engine: the store's engine.
+        url: its URL, to name the database in errors.
+    """
 
-    async def seal_server_changes(self, key: str) -> int:
+    def __init__(self, engine: AsyncEngine, url: URL) -> None:
+        self._engine = engine
+        self._url = url
+        self._entries: Sealer | None = None
+
+    async def seal(self, key: str) -> int:
         """Keep every server change's entry sealed under `key` from now on; seals those kept in clear.
 
         Returns:
@@ -91,7 +97,7 @@ class ServerChangesStore:
             )
         return self._entries.open(name, base64.b64decode(config[SEALED]))
 
-    async def server_changes(self) -> list[dict[str, Any]]:
+    async def all(self) -> list[dict[str, Any]]:
         """Every stored change: `{"name", "action", "config", "changed_at", "changed_by"}`, oldest first.
 
         A change whose sealed entry cannot be opened (another key) is left out, with an error in the log.
@@ -113,9 +119,7 @@ class ServerChangesStore:
             readable.append(row)
         return readable
 
-    async def set_server_change(
-        self, name: str, action: str, config: Mapping[str, Any] | None, *, actor: str = "operator"
-    ) -> None:
+    async def set(self, name: str, action: str, config: Mapping[str, Any] | None, *, actor: str = "operator") -> None:
         """Store a server's change, replacing the one it had; committed on return.
 
         Raises:
@@ -141,7 +145,7 @@ class ServerChangesStore:
                 )
                 await conn.execute(stmt)
 
-    async def clear_server_change(self, name: str) -> int:
+    async def clear(self, name: str) -> int:
         """Drop a server's change (the config file's entry applies again); returns how many went (0 or 1)."""
         with translated(self._url, "remove a server change from"):
             async with queries.begin_write(self._engine) as conn:
