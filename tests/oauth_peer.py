@@ -53,20 +53,27 @@ class OAuthPeer:
         stats: dict[str, Any] = httpx.get(f"{self.issuer}/test/stats", timeout=10).json()
         return stats
 
-    def revoke_all(self) -> None:
-        httpx.post(f"{self.issuer}/test/revoke", timeout=10).raise_for_status()
+    def revoke_all(self, person: str | None = None) -> None:
+        """Revoke every token (only `person`'s, when given)."""
+        params = {"person": person} if person else {}
+        httpx.post(f"{self.issuer}/test/revoke", params=params, timeout=10).raise_for_status()
 
     def add_client(self, client_id: str, redirect_uri: str, secret: str | None = None) -> None:
         body = {"client_id": client_id, "redirect_uri": redirect_uri, "client_secret": secret}
         httpx.post(f"{self.issuer}/test/clients", json=body, timeout=10).raise_for_status()
 
-    def approve_without_browser(self, authorization_url: str) -> None:
+    def approve_without_browser(self, authorization_url: str, person: str | None = None) -> None:
         """What a person does in the browser: open the URL, press Allow, follow the redirect home."""
         with httpx.Client(timeout=10, follow_redirects=True) as client:
             page = client.get(authorization_url)
             page.raise_for_status()
-            tx = page.text.split('name="tx" value="', 1)[1].split('"', 1)[0]
-            client.post(f"{self.issuer}/consent", data={"tx": tx}).raise_for_status()
+            form = {"tx": self.transaction(page.text), **({"person": person} if person else {})}
+            client.post(f"{self.issuer}/consent", data=form).raise_for_status()
+
+    @staticmethod
+    def transaction(consent_page: str) -> str:
+        """The consent page's transaction, which its Allow form posts back."""
+        return consent_page.split('name="tx" value="', 1)[1].split('"', 1)[0]
 
     def stop(self) -> None:
         self.process.kill()

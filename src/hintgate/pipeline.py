@@ -54,7 +54,7 @@ from hintgate.policy.decide import (
 )
 from hintgate.policy.explain import warnings
 from hintgate.policy.own_places import OwnPlaces
-from hintgate.policy.principal import Approvers, Principal, PrincipalKind
+from hintgate.policy.principal import Approvers, Principal, PrincipalKind, principal_of
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import error_text, server_down_error, tool_error
@@ -99,6 +99,19 @@ class ClientCall:
             return self
         session = self._ctx.session
         return getattr(session, "_connection", None) or session
+
+    @property
+    def principal(self) -> Principal | None:
+        """Who made this request, as the web layer verified its token (None on stdio or without identity)."""
+        request = self._ctx.request if self._ctx is not None else None
+        return principal_of(getattr(request, "scope", None)) if request is not None else None
+
+    @property
+    def elicits_url(self) -> bool:
+        """Whether the client declared URL-mode elicitation."""
+        caps = self._ctx.session.client_capabilities if self._ctx is not None else None
+        elicitation = getattr(caps, "elicitation", None) if caps is not None else None
+        return getattr(elicitation, "url", None) is not None
 
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         """Report progress to the client (a no-op unless it asked for progress)."""

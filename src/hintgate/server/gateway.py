@@ -59,6 +59,7 @@ from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import Credentials
+from hintgate.sources.personal import login_page
 
 if TYPE_CHECKING:
     from hintgate.observers.recording import Recording
@@ -178,9 +179,11 @@ class Gateway:
         self.http_fast: HttpFastPath | None = None
 
     def attach(self, source: Source) -> None:
-        """Give a newly built source what the gateway holds for it (the OAuth credentials)."""
+        """Give a newly built source what the gateway holds for it (the OAuth credentials, the login page)."""
         if isinstance(source, McpUpstream):
             source.credentials = self.credentials
+            if self.config.identity is not None:
+                source.login_page = login_page(self.config.identity.audience, source.name)
 
     async def __aenter__(self) -> Gateway:
         if self.store is not None:

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from hintgate.config.model import SourceConfig, Trust, TrustFrom
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
+from hintgate.policy.principal import Principal
 from hintgate.redaction import Redactor
 
 logger = logging.getLogger(__name__)
@@ -94,6 +95,14 @@ class CallContext(Protocol):
     @property
     def session_key(self) -> object:
         """Equal for calls from the same client session (hashable), so a source can tell whose a message is."""
+
+    @property
+    def principal(self) -> Principal | None:
+        """Who made the request, as the gateway verified it (None on stdio or without an identity provider)."""
+
+    @property
+    def elicits_url(self) -> bool:
+        """Whether the client declared URL-mode elicitation (it can send its user to a web page)."""
 
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         """Report progress of the call to its client (dropped if the client asked for none)."""

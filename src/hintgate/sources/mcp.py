@@ -8,13 +8,18 @@ their own modules; this one supervises a server through them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
+import uuid
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from hintgate.config.model import HttpTransport, ServerConfig
 from hintgate.errors import HintgateError, UpstreamError, UpstreamNeedsLogin, UpstreamRequestError, UpstreamTimeout
+from hintgate.policy.principal import PrincipalKind
+from hintgate.results import tool_error
 from hintgate.sources.base import (
     CallContext,
     ChangeListener,
@@ -31,11 +36,13 @@ from hintgate.sources.connection import (
     ServerInfo,
     connect,
 )
-from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, gateway_auth, oauth_of
+from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, GatewayAuth, gateway_auth, oauth_of
+from hintgate.sources.personal import PersonalConnections
 from hintgate.sources.tasks import declares_tasks, offers_tasks, tasks_declared
 
 __all__ = [
     "HANDSHAKE_VERSION",
+    "PERSON_LOGIN_WAIT",
     "REFRESH_INTERVAL",
     "McpConnection",
     "McpUpstream",
@@ -68,6 +75,9 @@ REFRESH_INTERVAL = 1.0
 """Seconds at least between two listings of one kind after `list_changed`: a server that sends it in a loop costs
 one listing (and one catalog rebuild) a second. The notifications that arrive meanwhile wait as one
 (`hintgate.sources.notifications`), so the listing made after the wait is the last one: it wins."""
+
+PERSON_LOGIN_WAIT = 300.0
+"""Seconds a call waits for its person to log in, once their client agreed to open the login page."""
 
 _CLIENT_CAPABILITIES: dict[str, Any] = {
     # hintgate relays these requests to the client whose call caused them.
@@ -122,6 +132,11 @@ class McpUpstream(ConfiguredSource):
         self.credentials: Credentials | None = None
         """Where OAuth logins are kept (the gateway sets it); a server behind OAuth needs it."""
         self._login_version: object | None = None  # the stored login last opened and found to hold tokens
+        oauth = oauth_of(config)
+        self.personal = PersonalConnections(config, self._open_personal) if oauth and oauth.per_user else None
+        """Each person's own connection, for a server that logs in per person (`oauth.perUser`); else None."""
+        self.login_page: str | None = None
+        """Where a person logs in to it (the gateway sets it from its identity section), for a per-person login."""
 
     @property
     def info(self) -> ServerInfo | None:
@@ -136,7 +151,11 @@ class McpUpstream(ConfiguredSource):
 
     async def run(self) -> None:
         """Supervise the server until cancelled."""
-        await self.supervise(self._attempt)
+        try:
+            await self.supervise(self._attempt)
+        finally:
+            if self.personal is not None:
+                self.personal.close_all()
 
     async def _attempt(self) -> str | None:
         """Connect and serve until the connection ends; why it ended, or None once a needed login happened."""
@@ -416,7 +435,8 @@ class McpUpstream(ConfiguredSource):
             UpstreamDown: the server is not up.
             UpstreamError: the call failed (timeout, crash, JSON-RPC error).
         """
-        connection = self._require()
+        person = self._person(context)
+        connection = self._require() if person is None else None
         params: dict[str, Any] = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
@@ -436,6 +456,9 @@ class McpUpstream(ConfiguredSource):
         call_id = next(self._call_ids)
         self._calls[call_id] = context
         try:
+            if person is not None:
+                return await self._as_person(person, "tools/call", params, context, tool=name)
+            assert connection is not None
             return await connection.request("tools/call", params, timeout=self.config.call_timeout)
         finally:
             del self._calls[call_id]
@@ -444,7 +467,8 @@ class McpUpstream(ConfiguredSource):
 
     async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
         """Forward any other request (prompts/get, resources/read, completion/complete...)."""
-        connection = self._require()
+        person = self._person(context)
+        connection = self._require() if person is None else None
         if params and "_meta" in params:
             meta = _hop_meta(params["_meta"])
             params = {k: v for k, v in params.items() if k != "_meta"}
@@ -453,6 +477,131 @@ class McpUpstream(ConfiguredSource):
         call_id = next(self._call_ids)
         self._calls[call_id] = context
         try:
+            if person is not None:
+                return await self._as_person(person, method, params, context, tool=None)
+            assert connection is not None
             return await connection.request(method, params, timeout=self.config.call_timeout)
         finally:
             del self._calls[call_id]
+
+    # -- a server that logs in per person
+
+    def _person(self, context: CallContext) -> str | None:
+        """The person whose own connection a request takes: None for the shared one.
+
+        Only a server that logs in per person has such connections, and only a
+        person (a token from the identity provider) uses one; the API token and
+        the machine's own user are the operator, who uses the shared login.
+        """
+        if self.personal is None:
+            return None
+        principal = context.principal
+        return principal.name if principal is not None and principal.kind is PrincipalKind.USER else None
+
+    def _open_personal(self, auth: GatewayAuth, person: str) -> AbstractAsyncContextManager[McpConnection]:
+        return connect(
+            self.config.transport,
+            server=self.name,
+            env=self._env,
+            startup_timeout=self.config.startup_timeout,
+            capabilities=_CLIENT_CAPABILITIES,
+            on_notification=functools.partial(self._on_person_notification, person),
+            on_request=functools.partial(self._on_person_request, person),
+            redact=self.redact,
+            on_drop=self.count_dropped,
+            auth=auth,
+        )
+
+    def _person_calls(self, person: str) -> list[CallContext]:
+        return [c for c in self._calls.values() if (p := c.principal) is not None and p.name == person]
+
+    async def _on_person_notification(self, person: str, method: str, params: dict[str, Any] | None) -> None:
+        if method == "notifications/progress" and params:
+            context = self._progress.get(str(params.get("progressToken")))
+            if context is not None and context in self._person_calls(person):
+                await context.progress(params.get("progress", 0), params.get("total"), params.get("message"))
+        elif method == "notifications/message":
+            calls = self._person_calls(person)
+            if len({c.session_key for c in calls}) == 1:
+                await calls[-1].client_notify(method, params)
+        # A list change seen on a person's connection is the shared listing's business: it lists on its own.
+
+    async def _on_person_request(self, person: str, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        # Only this person's calls can own a request from their own connection.
+        calls = self._person_calls(person)
+        if len({c.session_key for c in calls}) != 1:
+            raise UpstreamRequestError(
+                f"hintgate cannot tell which of {person}'s clients {method} is for ({len(calls)} calls in flight)",
+                code=-32603,
+            )
+        return await calls[-1].client_request(method, params)
+
+    async def _as_person(
+        self, person: str, method: str, params: dict[str, Any] | None, context: CallContext, *, tool: str | None
+    ) -> dict[str, Any]:
+        """Send a request on `person`'s own connection; until they log in, answer how to.
+
+        Raises:
+            UpstreamRequestError: a request other than a tool call, while the person has not logged in.
+            UpstreamError: the request failed.
+        """
+        assert self.personal is not None
+        if self.credentials is None:
+            raise UpstreamRequestError(
+                f"server {self.name!r} logs in per person, and this gateway keeps no logins (it runs without a store)",
+                code=-32603,
+            )
+        credentials = self.credentials.person(person)
+        for attempt in (1, 2):
+            try:
+                async with self.personal.use(person, credentials) as connection:
+                    return await connection.request(method, params, timeout=self.config.call_timeout)
+            except UpstreamNeedsLogin as exc:
+                self.personal.close(person)
+                text = self._login_text(person, exc.detail, tool)
+                if tool is None:
+                    raise UpstreamRequestError(text, code=-32603) from None
+                if attempt == 2 or not await self._person_logs_in(person, credentials, context, text):
+                    return tool_error(text)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _login_text(self, person: str, reason: str, tool: str | None) -> str:
+        where = f"log in at {self.login_page}" if self.login_page else "ask the operator for the gateway's login page"
+        again = f", then call {tool} again" if tool else ", then ask again"
+        why = "" if reason == NOT_LOGGED_IN else f" ({reason})"
+        return (
+            f"{person} is not logged in to server {self.name!r}, which each person logs in to on their own"
+            f"{why}: {where}{again}."
+        )
+
+    async def _person_logs_in(self, person: str, credentials: Credentials, context: CallContext, text: str) -> bool:
+        """Send the person to the login page through their client (URL-mode elicitation); whether they logged in.
+
+        False at once when the client cannot open a page for its user, or declines.
+        """
+        assert self.personal is not None
+        if self.login_page is None or not context.elicits_url:
+            return False
+        elicitation = uuid.uuid4().hex
+        ask = {"mode": "url", "message": text, "url": self.login_page, "elicitationId": elicitation}
+        try:
+            answer = await context.client_request("elicitation/create", ask)
+        except UpstreamRequestError as exc:
+            logger.info("%s: the login page could not be offered to %s: %s", self.name, person, exc.detail)
+            return False
+        if answer.get("action") != "accept":
+            return False
+        if not await self.personal.wait_for_login(person, credentials, PERSON_LOGIN_WAIT, poll=self._login_poll):
+            return False
+        await context.client_notify("notifications/elicitation/complete", {"elicitationId": elicitation})
+        return True
+
+    def person_logged_in(self, person: str) -> None:
+        """`person` logged in here (the gateway's login page): their waiting calls go on, on a new connection."""
+        if self.personal is not None:
+            self.personal.logged_in(person)
+
+    def person_logged_out(self, person: str) -> None:
+        """`person`'s login was forgotten: their connection closes now."""
+        if self.personal is not None:
+            self.personal.close(person)

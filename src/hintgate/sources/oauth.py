@@ -16,13 +16,16 @@ tokens. hintgate adds:
   upstream turns `needs_login` with the reason.
 - `login`, the interactive flow (`hintgate auth login`, the dashboard's
   Connect): the browser goes to the authorization server and the redirect
-  comes back to a loopback listener (`hintgate.sources.loopback`).
+  comes back to a loopback listener (`hintgate.sources.loopback`), or, for a
+  person logging in to a server that logs in per person (`oauth.perUser`), to
+  the gateway's own web page (`hintgate.web.person_logins`).
 
 No token is ever put in a log line, an error message or a status.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -42,6 +45,7 @@ __all__ = [
     "NOT_LOGGED_IN",
     "Credentials",
     "LoginState",
+    "Redirect",
     "StoredTokens",
     "gateway_auth",
     "login",
@@ -77,6 +81,27 @@ class Credentials(Protocol):
 
     async def forget(self, server: str) -> bool:
         """Remove what is kept for `server`; whether there was anything."""
+
+    def person(self, user: str) -> Credentials:
+        """The logins `user` keeps for servers that log in per person, in the same place."""
+
+
+class Redirect(Protocol):
+    """Where a login's redirect comes back to (`hintgate.sources.loopback.LoopbackRedirect`)."""
+
+    @property
+    def redirect_uri(self) -> str:
+        """What the authorization server sends the browser to."""
+
+    def expect_state(self, state: str) -> None:
+        """Take only a redirect carrying `state` (the one the authorization URL sent)."""
+
+    async def wait(self, timeout: float) -> dict[str, str]:
+        """The redirect's query parameters (`code`, `state`, `iss`), once it came.
+
+        Raises:
+            OAuthLoginError: no redirect came within `timeout` seconds, or it carried an error.
+        """
 
 
 def oauth_of(server: ServerConfig) -> OAuthConfig | None:
@@ -413,10 +438,11 @@ async def login(
     *,
     show_url: Callable[[str], Awaitable[None]],
     timeout: float = 300.0,
+    redirect: Redirect | None = None,
 ) -> None:
     """Log in to `server` through the user's browser; on return its tokens are kept.
 
-    Listens on the loopback for the redirect, asks the server (an MCP
+    Listens on the loopback for the redirect (unless another `redirect` is given), asks the server (an MCP
     `initialize`) so that its 401 starts discovery, registers a client when
     needed, calls `show_url` with the authorization URL, waits at most
     `timeout` seconds for the redirect, and exchanges the code for tokens.
@@ -434,7 +460,9 @@ async def login(
     if config is None or not isinstance(server.transport, HttpTransport):
         raise OAuthLoginError(f"server {server.name!r} has no oauth block in the config: nothing to log in to")
     transport = server.transport
-    async with listen_for_redirect(server.name, config.redirect_port) as redirect:
+    async with contextlib.AsyncExitStack() as stack:
+        if redirect is None:
+            redirect = await stack.enter_async_context(listen_for_redirect(server.name, config.redirect_port))
         storage = StoredTokens(credentials, server.name, config, redirect.redirect_uri, hold=True)
         try:
             await storage.load()

@@ -195,7 +195,12 @@ class PersonVault:
             key, purpose=b"hintgate oauth person credentials v1", what="the OAuth credentials", remedy="log in again"
         )
         self._store = store
+        self._key = key
         self.user = user
+
+    def person(self, user: str) -> PersonVault:
+        """Another person's logins, in the same store and under the same key."""
+        return PersonVault(self._store, self._key, user)
 
     def _row(self, server: str) -> str:
         # Server and person bound together: a line break is in neither a server name nor an email.

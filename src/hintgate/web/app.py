@@ -12,7 +12,17 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hintgate import __version__
-from hintgate.web import api, approvals_api, confirm_api, dashboard, oauth_api, pins_api, servers_api, signin
+from hintgate.web import (
+    api,
+    approvals_api,
+    confirm_api,
+    dashboard,
+    oauth_api,
+    person_logins,
+    pins_api,
+    servers_api,
+    signin,
+)
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.identity import SessionOwners, TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
@@ -124,6 +134,8 @@ def create_app(
     app.include_router(api.router)
     app.include_router(servers_api.router)
     app.include_router(oauth_api.router)
+    app.include_router(person_logins.router)
+    app.include_router(person_logins.pages)
     app.include_router(confirm_api.router)
     app.include_router(approvals_api.router)
     app.include_router(pins_api.pins_router)

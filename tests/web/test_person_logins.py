@@ -1,0 +1,243 @@
+"""A server that logs in per person: each person's calls carry their own token, and only theirs.
+
+A real gateway (`hintgate serve`) in front of a real MCP server behind a real
+OAuth authorization server (tests/fixtures/oauth_server.py, whose `whoami`
+names the person the token belongs to), with people from a real OpenID
+provider (npm `oidc-provider`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from hintgate.config.loading import load_config
+from hintgate.sources.oauth import login
+from hintgate.store import Store
+from hintgate.store.oauth_tokens import CredentialsVault, vault_key
+from hintgate.testing import RunningGateway, running_gateway
+from hintgate.web.identity import PERSON_COOKIE
+from oauth_peer import OAuthPeer, free_port
+from oidc_peer import OidcIssuer
+from waiting import until
+
+pytestmark = pytest.mark.anyio
+
+STATE_KEY = "a-test-state-key-with-at-least-32-bytes"
+ALICE, BOB, CAROL = "alice@example.com", "bob@example.com", "carol@example.com"
+
+
+@pytest.fixture
+def short_lived() -> Iterator[OAuthPeer]:
+    """The upstream's access tokens live 3 s: a person's second call a little later needs a refresh."""
+    peer = OAuthPeer(access_ttl=3)
+    yield peer
+    peer.stop()
+
+
+def _data() -> Path:
+    return Path(os.environ["HINTGATE_DATA_DIR"])
+
+
+async def _operator_logs_in(config: Path, peer: OAuthPeer) -> None:
+    """The shared login the server's tools are listed with, made before the gateway starts."""
+    server = load_config(config).servers["tracker"]
+    store = await Store.open(f"sqlite:///{_data() / 'hintgate.db'}")
+    try:
+
+        async def approve(url: str) -> None:
+            await anyio.to_thread.run_sync(peer.approve_without_browser, url, "operator")
+
+        await login(server, CredentialsVault(store, vault_key(STATE_KEY, _data())), show_url=approve, timeout=60)
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
+async def serving(issuer: OidcIssuer, peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("HINTGATE_STATE_KEY", STATE_KEY)
+    port = free_port()
+    config = tmp_path / "hintgate.json"
+    config.write_text(json.dumps({
+        "mcpServers": {"tracker": {"url": peer.url, "oauth": {"perUser": True}, "trust": "trusted"}},
+        "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
+    }))  # fmt: skip
+    await _operator_logs_in(config, peer)
+    with running_gateway("--config", str(config), bind=f"127.0.0.1:{port}") as running:
+        yield running
+
+
+@asynccontextmanager
+async def client_of(token: str, url: str, *, mode: str = "legacy", elicitation: Any = None) -> AsyncIterator[Client]:
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
+        Client(
+            streamable_http_client(url, http_client=http),  # type: ignore[arg-type]
+            mode=mode,  # type: ignore[arg-type]
+            client_info=types.Implementation(name="agent", version="1.0"),
+            elicitation_callback=elicitation,
+        ) as client,
+    ):
+        yield client
+
+
+def log_in_on_the_web(gateway: RunningGateway, token: str, peer: OAuthPeer, consents_as: str) -> httpx.Response:
+    """What a person does in the browser: open the gateway's login page, press Allow, come back."""
+    with httpx.Client(timeout=30, cookies={PERSON_COOKIE: token}) as web:
+        start = web.get(f"{gateway.base_url}/login/upstream/tracker")
+        assert start.status_code == 303, start.text
+        consent = web.get(start.headers["location"], follow_redirects=True)
+        back = web.post(f"{peer.issuer}/consent", data={"tx": peer.transaction(consent.text), "person": consents_as})
+        assert back.status_code == 302
+        assert back.headers["location"].startswith(f"{gateway.base_url}/login/upstream-callback?")
+        return web.get(back.headers["location"])
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return " ".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+async def listed(client: Client) -> None:
+    with anyio.fail_after(30):
+        while "tracker_whoami" not in {t.name for t in (await client.list_tools()).tools}:
+            await anyio.sleep(0.1)
+
+
+def people_seen(peer: OAuthPeer) -> list[str]:
+    """Whose tokens the upstream accepted, in order, without the operator's (the shared listing and pings)."""
+    return [person for person in peer.stats()["seen"] if person != "operator"]
+
+
+def sealed_rows() -> list[tuple[str, str, bytes]]:
+    with sqlite3.connect(_data() / "hintgate.db") as db:
+        rows = db.execute("SELECT server, user_name, sealed FROM user_credentials ORDER BY user_name").fetchall()
+    return [(server, user, bytes(sealed)) for server, user, sealed in rows]
+
+
+async def kept_login(person: str) -> dict[str, Any]:
+    """The login the gateway keeps for `person`, opened with the state key."""
+    store = await Store.open(f"sqlite:///{_data() / 'hintgate.db'}")
+    try:
+        document = await CredentialsVault(store, vault_key(STATE_KEY, _data())).person(person).load("tracker")
+    finally:
+        await store.close()
+    assert document is not None
+    return document
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_each_person_calls_with_their_own_token_and_one_not_logged_in_gets_the_login_link(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        alice_token, bob_token = issuer.token("alice", url), issuer.token("bob", url)
+        page = f"{gateway.base_url}/login/upstream/tracker"
+        async with client_of(alice_token, url, mode=mode) as alice, client_of(bob_token, url, mode=mode) as bob:
+            await listed(alice)
+            refused = await bob.call_tool("tracker_whoami", {})
+            assert refused.is_error
+            assert page in text_of(refused)
+            assert f"{BOB} is not logged in to server 'tracker'" in text_of(refused)
+            assert people_seen(oauth_peer) == []  # nothing went upstream for bob: not even the operator's token
+
+            done = await anyio.to_thread.run_sync(log_in_on_the_web, gateway, alice_token, oauth_peer, "alice")
+            assert done.status_code == 200, done.text
+            assert f"{ALICE} is logged in to tracker" in done.text
+            assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+            before = people_seen(oauth_peer)
+            assert set(before) == {"alice"}  # her connection's requests (initialize, the call...) with her token
+            still = await bob.call_tool("tracker_whoami", {})
+            assert still.is_error
+            assert page in text_of(still)
+            assert people_seen(oauth_peer) == before  # bob's call sent no token at all, alice's least of all
+
+            await anyio.to_thread.run_sync(log_in_on_the_web, gateway, bob_token, oauth_peer, "bob")
+            for _ in range(2):
+                assert text_of(await bob.call_tool("tracker_whoami", {})) == "authorized as bob"
+                assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+        assert set(people_seen(oauth_peer)) == {"alice", "bob"}
+        rows = sealed_rows()
+        assert [(server, user) for server, user, _ in rows] == [("tracker", ALICE), ("tracker", BOB)]
+        for person, (_, _, sealed) in zip((ALICE, BOB), rows, strict=True):
+            tokens = (await kept_login(person))["tokens"]
+            assert tokens["access_token"].encode() not in sealed
+            assert tokens["refresh_token"].encode() not in sealed
+
+
+async def test_a_client_that_opens_urls_is_sent_to_the_login_page_and_its_call_runs_once_the_person_logged_in(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        carol_token = issuer.token("carol", url)
+        asked: list[Any] = []
+        logins: list[threading.Thread] = []
+
+        async def person(_context: Any, params: Any) -> types.ElicitResult:
+            asked.append(params)
+            # The person opens the page in their browser while the client says yes to the gateway.
+            login_thread = threading.Thread(
+                target=log_in_on_the_web, args=(gateway, carol_token, oauth_peer, "carol"), daemon=True
+            )
+            login_thread.start()
+            logins.append(login_thread)
+            return types.ElicitResult(action="accept")
+
+        async with client_of(carol_token, url, elicitation=person) as carol:
+            await listed(carol)
+            with anyio.fail_after(60):
+                result = await carol.call_tool("tracker_whoami", {})
+        assert text_of(result) == "authorized as carol"
+        [question] = asked
+        assert question.mode == "url"
+        assert question.url == f"{gateway.base_url}/login/upstream/tracker"
+        assert question.elicitation_id
+        assert CAROL in question.message
+        for login_thread in logins:
+            login_thread.join(30)
+
+
+async def test_a_refresh_keeps_a_person_going_and_a_revoked_login_asks_only_that_person_to_log_in_again(
+    issuer: OidcIssuer, short_lived: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peer = short_lived
+    async with serving(issuer, peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        alice_token, bob_token = issuer.token("alice", url), issuer.token("bob", url)
+        await anyio.to_thread.run_sync(log_in_on_the_web, gateway, alice_token, peer, "alice")
+        await anyio.to_thread.run_sync(log_in_on_the_web, gateway, bob_token, peer, "bob")
+        async with client_of(alice_token, url) as alice, client_of(bob_token, url) as bob:
+            await listed(alice)
+            assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+            kept = await kept_login(ALICE)
+            first, expires_at = kept["tokens"]["access_token"], kept["expires_at"]
+            refreshes = peer.stats()["refresh_token"]
+            # The access token lives 3 s: once it is past, the next call refreshes it first.
+            await anyio.to_thread.run_sync(lambda: until(lambda: time.time() > expires_at, "expiry", within=10))
+            assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+            assert peer.stats()["refresh_token"] > refreshes
+            assert (await kept_login(ALICE))["tokens"]["access_token"] != first
+
+            peer.revoke_all("alice")
+            revoked = await alice.call_tool("tracker_whoami", {})
+            assert revoked.is_error
+            assert f"{ALICE} is not logged in to server 'tracker'" in text_of(revoked)
+            assert "log in again" in text_of(revoked)
+            assert f"{gateway.base_url}/login/upstream/tracker" in text_of(revoked)
+            assert text_of(await bob.call_tool("tracker_whoami", {})) == "authorized as bob"
