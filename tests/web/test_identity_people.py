@@ -108,3 +108,35 @@ async def test_a_session_answers_only_the_person_who_opened_it(issuer: OidcIssue
     assert made_up.status_code == 404
     assert own.status_code == 200, own.text
     assert "demo_search_notes" in own.text
+
+
+async def test_the_dashboard_shows_whose_each_session_and_call_is_and_one_persons_view(
+    issuer: OidcIssuer, gateway: RunningGateway
+) -> None:
+    from bs4 import BeautifulSoup
+
+    url = gateway.mcp_url
+    for person in ("alice", "bob"):
+        async with client_of(issuer.token(person, url), url, "legacy") as client:
+            assert not (await client.call_tool("demo_search_notes", {"query": person})).is_error
+    carol = {"Authorization": f"Bearer {issuer.token('carol', url)}"}  # a person signed in looks at the dashboard
+    async with httpx.AsyncClient(base_url=gateway.base_url, headers=carol, timeout=30) as http:
+        pages = {
+            path: BeautifulSoup((await http.get(path)).text, "html.parser")
+            for path in ("/sessions", "/sessions?user=bob@example.com", "/calls?user=alice@example.com")
+        }
+    everyone, bobs, alices_calls = pages.values()
+    people = {a.get_text(strip=True): a["href"] for a in everyone.select('td[data-label="Person"] a.person')}
+    assert people == {
+        "alice@example.com": "/sessions?user=alice%40example.com",
+        "bob@example.com": "/sessions?user=bob%40example.com",
+    }
+    assert [a.get_text(strip=True) for a in bobs.select('td[data-label="Person"] a')] == ["bob@example.com"]
+    notice = bobs.select_one(".user-filter")
+    assert notice is not None
+    assert {a.get_text(strip=True): a["href"] for a in notice.select("a")} == {
+        "Their calls": "/calls?user=bob%40example.com",
+        "Show everyone's": "/sessions",
+    }
+    shown = [a.get_text(strip=True) for a in alices_calls.select("tr.call a.person")]
+    assert shown == ["by alice@example.com"]

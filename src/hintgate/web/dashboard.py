@@ -132,12 +132,19 @@ async def tool(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResp
 
 @router.get("/sessions", response_class=HTMLResponse)
 async def sessions(
-    request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, status: Text = None, replica: Text = None
+    request: Request,
+    gateway: api.GatewayDep,
+    store: api.MaybeStoreDep,
+    status: Text = None,
+    replica: Text = None,
+    user: Text = None,
 ) -> HTMLResponse:
-    """Recent client sessions: all, the active or the closed ones; every replica's or one's."""
+    """Recent client sessions: all, the active or the closed ones; every replica's or one's; everyone's or one
+    person's."""
     try:
         chosen = _one_of("status", status, pages.SESSION_STATUSES)
-        page = await pages.sessions_page(gateway, store, status=chosen, replica=replica or None)
+        person = user.strip() if user and user.strip() else None
+        page = await pages.sessions_page(gateway, store, status=chosen, replica=replica or None, user=person)
     except _BadInput as exc:
         return _error(request, 400, str(exc))
     except HintgateError as exc:

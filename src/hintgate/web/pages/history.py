@@ -54,6 +54,8 @@ class SessionRow:
     tokens: int
     transport: str | None
     replica: str | None = None
+    user: str | None = None
+    """The person who opened it (`api-token` for the API token); None when the gateway knew no users."""
 
 
 def _session_row(row: Mapping[str, Any]) -> SessionRow:
@@ -69,6 +71,7 @@ def _session_row(row: Mapping[str, Any]) -> SessionRow:
         tokens=int(row.get("total_tokens") or 0),
         transport=row.get("transport"),
         replica=row.get("replica"),
+        user=row.get("user_name"),
     )
 
 
@@ -86,7 +89,11 @@ class SessionTab:
 
 @dataclass(frozen=True, slots=True)
 class SessionsPage:
-    """Recent sessions, filtered by status and replica; `recording` False when there is no store."""
+    """Recent sessions, filtered by status, replica and person; `recording` False when there is no store.
+
+    `people` is whether the gateway knows people (an `identity` section, or a person asked for): the
+    page then shows who opened each session, linked to that person's sessions and calls.
+    """
 
     layout: Layout
     recording: bool
@@ -95,24 +102,39 @@ class SessionsPage:
     status: str | None = None
     replica: str | None = None
     every_replica_href: str = "/sessions"
+    user: str | None = None
+    people: bool = False
+    everyone_href: str = "/sessions"
+    user_calls_href: str = "/calls"
 
     def replica_href(self, replica: str) -> str:
         """This page's tab, showing only `replica`'s sessions."""
-        return _sessions_href(self.status, replica)
+        return _sessions_href(self.status, replica, self.user)
+
+    def user_href(self, user: str) -> str:
+        """This page's tab, showing only `user`'s sessions."""
+        return _sessions_href(self.status, self.replica, user)
 
 
-def _sessions_href(status: str | None, replica: str | None) -> str:
-    pairs = [(k, v) for k, v in (("status", status), ("replica", replica)) if v]
+def _sessions_href(status: str | None, replica: str | None, user: str | None = None) -> str:
+    pairs = [(k, v) for k, v in (("status", status), ("replica", replica), ("user", user)) if v]
     return "/sessions" + ("?" + urlencode(pairs) if pairs else "")
 
 
 async def sessions_page(
-    gateway: Gateway, store: Store | None, *, status: str | None = None, replica: str | None = None, limit: int = 50
+    gateway: Gateway,
+    store: Store | None,
+    *,
+    status: str | None = None,
+    replica: str | None = None,
+    user: str | None = None,
+    limit: int = 50,
 ) -> SessionsPage:
-    """The most recent sessions, newest first: every one, the active or the closed ones; all replicas' or one's."""
-    rows = [] if store is None else await store.recent_sessions(limit, status=status, replica=replica)
+    """The most recent sessions, newest first: every one, the active or the closed ones; all replicas' or one's;
+    everyone's or one person's."""
+    rows = [] if store is None else await store.recent_sessions(limit, status=status, replica=replica, user=user)
     tabs = [
-        SessionTab(label, _sessions_href(value, replica), status == value)
+        SessionTab(label, _sessions_href(value, replica, user), status == value)
         for value, label in ((None, "All"), ("active", "Active"), ("closed", "Closed"))
     ]
     return SessionsPage(
@@ -122,7 +144,11 @@ async def sessions_page(
         tabs,
         status,
         replica,
-        _sessions_href(status, None),
+        _sessions_href(status, None, user),
+        user,
+        people=gateway.config.identity is not None or user is not None or any(r.get("user_name") for r in rows),
+        everyone_href=_sessions_href(status, replica, None),
+        user_calls_href="/calls" + ("?" + urlencode({"user": user}) if user else ""),
     )
 
 
@@ -150,6 +176,7 @@ class CallRow:
         parent_id: the call it repeats, for a retry.
         result_finding: what the poisoning scan found in the result and did with it, when it spoke to the
             model ("HG611, HG612 in the result: redacted"), else None.
+        user: the person who made it (`api-token` for the API token); None when the gateway knew no users.
     """
 
     id: str
@@ -169,6 +196,7 @@ class CallRow:
     execution: str | None = None
     parent_id: str | None = None
     result_finding: str | None = None
+    user: str | None = None
 
 
 def _result_finding(decision: Mapping[str, Any]) -> str | None:
@@ -214,6 +242,7 @@ def call_row(row: Mapping[str, Any]) -> CallRow:
         execution=_EXECUTION_NAMES.get(row.get("execution_type") or "direct"),
         parent_id=row.get("parent_call_id"),
         result_finding=_result_finding(decision),
+        user=row.get("user_name"),
     )
 
 
