@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -290,3 +291,69 @@ async def test_sigterm_to_an_http_gateway_mid_call_records_the_call_before_it_ex
     async with await Store.open(f"sqlite:///{db}", recover=False) as store:
         calls = await store.calls()
     assert [c["tool_name"] for c in calls] == ["every_trigger-long-running-operation"]
+
+
+COUNTER = str(Path(__file__).parents[1] / "fixtures" / "launch_counter.py")
+
+
+def counted_time_server(tmp_path: Path, time_cmd: list[str]) -> tuple[Path, Path]:
+    """A config whose one server (the time server) writes each launch's pid to a file; (config, that file)."""
+    launches = tmp_path / "launches"
+    entry = {"command": sys.executable, "args": [COUNTER, str(launches), *time_cmd], "trust": "trusted"}
+    return config_file(tmp_path, {"time": entry}), launches
+
+
+async def test_a_stdio_gateway_talks_to_the_upstream_it_started_ahead_and_starts_it_once(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    config, launches = counted_time_server(tmp_path, time_cmd)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config), "--no-record"],
+        env={"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)},
+    )
+    with anyio.fail_after(90):
+        async with Client(params, mode="legacy") as client:
+            tools = {tool.name for tool in (await client.list_tools()).tools}
+            result = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+    assert "time_get_current_time" in tools
+    assert result.is_error is False
+    assert len(launches.read_text().split()) == 1
+
+
+async def test_a_call_made_right_after_start_is_recorded(tmp_path: Path, time_cmd: list[str]) -> None:
+    db = tmp_path / "calls.db"
+    config = config_file(tmp_path, {"time": {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"],
+        env={"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)},
+    )
+    with anyio.fail_after(90):
+        async with Client(params, mode="legacy") as client:  # the first request after the handshake is the call
+            result = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+    assert result.is_error is False
+    async with await Store.open(f"sqlite:///{db}", recover=False) as store:
+        [session] = await store.recent_sessions(10)
+        [call] = await store.calls(session_id=session["id"])
+    assert call["tool_name"] == "time_get_current_time"
+
+
+def test_a_database_that_cannot_be_used_stops_the_upstreams_started_ahead(tmp_path: Path, time_cmd: list[str]) -> None:
+    config, launches = counted_time_server(tmp_path, time_cmd)
+    missing = tmp_path / "no-such-dir" / "calls.db"
+    env = {**os.environ, "HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{missing}"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=90,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "does not exist" in done.stderr
+    for pid in (int(line) for line in launches.read_text().split()) if launches.exists() else ():
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

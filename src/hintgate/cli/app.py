@@ -14,8 +14,10 @@ Exit codes (every command):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -57,6 +59,7 @@ from hintgate.errors import (
 if TYPE_CHECKING:
     from hintgate.cli.targets import Listing
     from hintgate.config.model import GatewayConfig
+    from hintgate.config.settings import Settings
 
 __all__ = ["app", "main"]
 
@@ -335,6 +338,36 @@ DemoFlag = Annotated[
 ]
 
 
+def _recording_to(settings: Settings) -> str:
+    """Where the gateway records, for its start report; a database that cannot be used fails here (exit 2)."""
+    return store_location(settings) if settings.record else "nowhere (--no-record)"
+
+
+async def _serve_stdio(
+    config: GatewayConfig,
+    settings: Settings,
+    *,
+    dashboard: tuple[str, int] | None,
+    metrics: tuple[str, int] | None,
+    watch: bool,
+) -> None:
+    """Serve on stdio, the upstreams started first when there is nothing to listen on.
+
+    A client launching the gateway then waits for the slower of the upstreams'
+    start and the gateway's own (its imports, the store's checks), not their
+    sum. With `--dashboard` or `--metrics` the ports are bound first, so that
+    a busy one fails with nothing started (the upstreams start after that).
+    """
+    from hintgate.cli.serve import run_stdio
+    from hintgate.sources.processes import prestarting
+
+    ahead = dashboard is None and metrics is None
+    async with prestarting(config, os.environ) if ahead else contextlib.nullcontext():
+        # A database that cannot be used fails here, and the upstreams started are stopped again.
+        where = _recording_to(settings)
+        await run_stdio(config, settings, dashboard=dashboard, metrics=metrics, recording=where, watch=watch)
+
+
 def _config_or_demo(config: Path | None, demo: bool) -> GatewayConfig:
     if demo == (config is not None):
         fail("give exactly one of --config FILE and --demo", EXIT_USAGE)
@@ -395,7 +428,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
-    from hintgate.cli.serve import python_config, run_http, run_stdio
+    from hintgate.cli.serve import python_config, run_http
     from hintgate.config.environment import GATEWAY_SECRETS, wipe
     from hintgate.config.permissions import private_directory
     from hintgate.config.settings import Settings
@@ -422,8 +455,6 @@ def serve(
         private_directory(settings.data_dir)  # the API token, the sealing key, by default the database
     except OSError as exc:
         fail(f"cannot make the data directory {settings.data_dir} owner-only: {exc}", EXIT_USAGE)
-    # Checked now, before a port is bound or an upstream started; said once the gateway is up.
-    where = store_location(settings) if settings.record else "nowhere (--no-record)"
     if demo:
         from hintgate.demo import BANNER
 
@@ -431,11 +462,13 @@ def serve(
     try:
         if http is not None:
             host, port = _parse_http(http)
+            # Checked now, before the port is bound or an upstream started; said once the gateway is up.
+            where = _recording_to(settings)
             asyncio.run(run_http(loaded, settings, host=host, port=port, recording=where, watch=watch))
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
             scrape = _parse_http(metrics) if metrics is not None else None
-            asyncio.run(run_stdio(loaded, settings, dashboard=web, metrics=scrape, recording=where, watch=watch))
+            asyncio.run(_serve_stdio(loaded, settings, dashboard=web, metrics=scrape, watch=watch))
     except ListenError as exc:
         fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:

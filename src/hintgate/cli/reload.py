@@ -16,10 +16,13 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hintgate.config.loading import load_config
 from hintgate.errors import ConfigError
-from hintgate.server.gateway import Gateway
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = ["ConfigReloader", "reloading"]
 

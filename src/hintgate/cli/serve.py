@@ -14,7 +14,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.logging import RichHandler
@@ -26,7 +26,10 @@ from hintgate.errors import ConfigError, IdentityError, ListenError
 from hintgate.hints.trust import trust_note
 from hintgate.outcome import Tracer
 from hintgate.policy.own_places import OwnPlaces
-from hintgate.server.gateway import Gateway
+from hintgate.sources.processes import discard_unused, prestarting
+
+if TYPE_CHECKING:
+    from hintgate.server.gateway import Gateway
 
 __all__ = [
     "PlainLogFormatter",
@@ -78,6 +81,8 @@ def _base_url(host: str, sock: socket.socket) -> str:
 
 
 def _gateway(config: GatewayConfig, settings: Settings, store: Any, *, dashboard: str | None = None) -> Gateway:
+    from hintgate.server.gateway import Gateway
+
     gateway = Gateway(
         config,
         store=store,
@@ -409,14 +414,18 @@ async def _serve_app(
 WEB_MODULES = ("mcp.server", "hintgate.server.http_fast", "hintgate.web.app", "uvicorn")
 """What serving the web app imports: the SDK's server side, the fast path, the FastAPI app and its routes, uvicorn."""
 
+STDIO_MODULES = ("mcp.server.subscriptions", "hintgate.server.direct", "hintgate.server.stdio")
+"""What serving stdio imports once the gateway is up: the SDK (its server side), the stdio transport."""
 
-def _import_in_background(modules: Sequence[str]) -> asyncio.Future[None]:
-    """Import `modules` on a thread, for a start-up that waits for the upstream servers meanwhile.
 
-    The web stack takes a good part of a start-up to import, and starting the
-    upstreams is mostly waiting for their processes: done side by side, the
-    gateway listens sooner. A failure here is ignored; the import made where
-    the module is used raises it.
+@contextlib.asynccontextmanager
+async def _imported_in_background(modules: Sequence[str]) -> AsyncIterator[None]:
+    """Import `modules` on a thread, for a start-up that waits for the upstream servers meanwhile; done on exit.
+
+    The SDK and the web stack take a good part of a start-up to import, and
+    starting the upstreams is mostly waiting for their processes: done side
+    by side, the gateway answers sooner. A failure here is ignored; the
+    import made where the module is used raises it.
     """
 
     def load() -> None:
@@ -426,11 +435,11 @@ def _import_in_background(modules: Sequence[str]) -> asyncio.Future[None]:
             except Exception:
                 return
 
-    if not modules:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        done.set_result(None)
-        return done
-    return asyncio.ensure_future(asyncio.to_thread(load))
+    loading = asyncio.ensure_future(asyncio.to_thread(load))
+    try:
+        yield
+    finally:
+        await loading
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
@@ -485,12 +494,14 @@ async def run_http(
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
     with bind_listener(host, port) as sock:
         _report_recording(console, recording)
-        web_imported = _import_in_background(WEB_MODULES)
         async with (
+            # The upstreams start now, the gateway's imports and the store's checks meanwhile.
+            prestarting(config, os.environ),
+            _imported_in_background(WEB_MODULES),
             open_store(settings) as store,
             _gateway(config, settings, store, dashboard=_base_url(host, sock)) as gateway,
         ):
-            await web_imported
+            await discard_unused()
             _report_start(gateway, console)
             async with reloading(gateway, watch=watch):
                 await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
@@ -523,13 +534,15 @@ async def run_stdio(
         web_sock = sockets.enter_context(bind_listener(*dashboard)) if dashboard is not None else None
         scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
         _report_recording(console, recording)
-        web_imported = _import_in_background(WEB_MODULES if dashboard is not None else ())
         base = _base_url(dashboard[0], web_sock) if dashboard is not None and web_sock is not None else None
         async with (
+            # The upstreams start now; the gateway's imports and the store's checks are done while they start.
+            prestarting(config, os.environ),
+            _imported_in_background(STDIO_MODULES + (WEB_MODULES if dashboard is not None else ())),
             open_store(settings) as store,
             _gateway(config, settings, store, dashboard=base) as gateway,
         ):
-            await web_imported
+            await discard_unused()
             _report_start(gateway, console)
             side: list[asyncio.Task[None]] = []
             if dashboard is not None and web_sock is not None:
@@ -565,6 +578,8 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
             store = await Store.open(settings.store_url, recover=False, replica=settings.replica)
             stack.push_async_callback(store.close)
             credentials = credentials_of(store, settings)
+        from hintgate.server.gateway import Gateway
+
         gateway = Gateway(config, credentials=credentials)
         with Progress(
             SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True, disable=not progress

@@ -13,8 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
-import shutil
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -29,6 +27,7 @@ from hintgate.errors import (
     UpstreamStartError,
 )
 from hintgate.redaction import Redactor
+from hintgate.sources import processes
 from hintgate.tracecontext import trace_headers
 
 if TYPE_CHECKING:
@@ -40,7 +39,6 @@ __all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_s
 
 logger = logging.getLogger(__name__)
 
-_LINE_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; screenshots make lines large
 _STDERR_LINES = 20
 
 # The SDK's stand-in errors for a failed HTTP exchange (see HttpChannel._check_transport_error).
@@ -102,7 +100,7 @@ class StdioChannel:
                 line = await stdout.readline()
             except (ValueError, asyncio.LimitOverrunError) as exc:
                 raise UpstreamProtocolError(
-                    f"sent a line longer than {_LINE_LIMIT} bytes", server=self._server
+                    f"sent a line longer than {processes.LINE_LIMIT} bytes", server=self._server
                 ) from exc
             if not line:
                 with contextlib.suppress(asyncio.TimeoutError):
@@ -122,18 +120,7 @@ class StdioChannel:
         return state
 
     async def aclose(self) -> None:
-        process = self._process
-        if process.stdin is not None and not process.stdin.is_closing():
-            process.stdin.close()
-        # The spec's shutdown: close stdin, wait, then SIGTERM, then SIGKILL.
-        for step in (None, process.terminate, process.kill):
-            if process.returncode is not None:
-                break
-            if step is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    step()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(process.wait(), 2.0)
+        await processes.stop(self._process)
         self._stderr_task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._stderr_task
@@ -161,22 +148,14 @@ async def open_stdio(
     spec: StdioTransport, env: Mapping[str, str], server: str, redact: Redactor
 ) -> AsyncIterator[StdioChannel]:
     command = spec.command
-    if os.sep not in command and shutil.which(command, path=env.get("PATH")) is None:
-        raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)
-    try:
-        process = await asyncio.create_subprocess_exec(
-            command,
-            *spec.args,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=dict(env),
-            cwd=spec.cwd,
-            limit=_LINE_LIMIT,
-            start_new_session=True,  # a Ctrl-C to the gateway must not reach the child first
-        )
-    except OSError as exc:
-        raise UpstreamStartError(f"could not start {command!r}: {exc.strerror or exc}", server=server) from exc
+    process = processes.take(spec, env)  # started ahead of the gateway, from exactly this definition
+    if process is None:
+        if not processes.findable(spec, env):
+            raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)
+        try:
+            process = await processes.spawn(spec, env)
+        except OSError as exc:
+            raise UpstreamStartError(f"could not start {command!r}: {exc.strerror or exc}", server=server) from exc
     channel = StdioChannel(process, server, redact)
     try:
         yield channel

@@ -1,0 +1,149 @@
+"""The child process of a stdio upstream: how it is spawned, stopped, and spawned ahead of the gateway.
+
+An upstream spends most of its start-up importing its own code, in its own
+process. A client that launches the gateway waits for the slower of the two
+(the gateway's imports, the upstream's start) when the upstreams are spawned
+first, and for their sum when they are spawned once the gateway is built.
+`prestarting(config, environ)` spawns every enabled stdio server of a config
+at once and keeps the processes; when the gateway's source for that server
+opens its channel, `open_stdio` takes the waiting process instead of spawning
+one. Only a process started from exactly the same command, arguments,
+working directory and environment is taken, once; a server whose definition
+changed in between (stored runtime changes laid over the file) starts its
+own, and whatever was not taken is stopped (`discard_unused`, and on exit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+
+from hintgate.config.model import GatewayConfig, ServerConfig, StdioTransport, child_environment
+
+__all__ = ["LINE_LIMIT", "Prestarted", "discard_unused", "findable", "prestarting", "spawn", "stop", "take"]
+
+logger = logging.getLogger(__name__)
+
+LINE_LIMIT = 64 * 1024 * 1024
+"""Bytes one JSON-RPC message from a child may hold (one per line; screenshots make lines large)."""
+
+Key = tuple[str, tuple[str, ...], str | None, tuple[tuple[str, str], ...]]
+
+
+def _key(spec: StdioTransport, env: Mapping[str, str]) -> Key:
+    return (spec.command, tuple(spec.args), None if spec.cwd is None else str(spec.cwd), tuple(sorted(env.items())))
+
+
+def findable(spec: StdioTransport, env: Mapping[str, str]) -> bool:
+    """Whether the command can be run: a path, or a name on the child's PATH."""
+    return os.sep in spec.command or shutil.which(spec.command, path=env.get("PATH")) is not None
+
+
+async def spawn(spec: StdioTransport, env: Mapping[str, str]) -> asyncio.subprocess.Process:
+    """Start the child with pipes on stdin, stdout and stderr, in a session of its own.
+
+    Raises:
+        OSError: it could not be started.
+    """
+    return await asyncio.create_subprocess_exec(
+        spec.command,
+        *spec.args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=dict(env),
+        cwd=spec.cwd,
+        limit=LINE_LIMIT,
+        start_new_session=True,  # a Ctrl-C to the gateway must not reach the child first
+    )
+
+
+async def stop(process: asyncio.subprocess.Process) -> None:
+    """The spec's shutdown: close stdin, wait, then SIGTERM, then SIGKILL (at most ~6 s)."""
+    if process.stdin is not None and not process.stdin.is_closing():
+        process.stdin.close()
+    for step in (None, process.terminate, process.kill):
+        if process.returncode is not None:
+            break
+        if step is not None:
+            with contextlib.suppress(ProcessLookupError):
+                step()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), 2.0)
+
+
+class Prestarted:
+    """Processes spawned before the sources that will run them exist, by what they were started from."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[Key, asyncio.subprocess.Process] = {}
+
+    async def start(self, server: ServerConfig, env: Mapping[str, str]) -> None:
+        """Spawn `server`'s child now (a stdio server that can be found); a failure is left to its source."""
+        spec = server.transport
+        if not isinstance(spec, StdioTransport) or not findable(spec, env):
+            return
+        key = _key(spec, env)
+        if key in self._waiting:  # two servers with one definition: the second starts its own
+            return
+        try:
+            self._waiting[key] = await spawn(spec, env)
+        except OSError:
+            return  # its source tries again and says why
+
+    def take(self, spec: StdioTransport, env: Mapping[str, str]) -> asyncio.subprocess.Process | None:
+        """The process started from exactly `spec` and `env`, handed out once; None when there is none."""
+        return self._waiting.pop(_key(spec, env), None)
+
+    async def discard(self) -> None:
+        """Stop every process not taken."""
+        waiting = list(self._waiting.values())
+        self._waiting.clear()
+        if waiting:
+            logger.debug("stopping %d upstream processes started ahead and not used", len(waiting))
+        await asyncio.gather(*(stop(process) for process in waiting))
+
+
+_PRESTARTED: ContextVar[Prestarted | None] = ContextVar("hintgate_prestarted", default=None)
+
+
+def take(spec: StdioTransport, env: Mapping[str, str]) -> asyncio.subprocess.Process | None:
+    """The process started ahead from exactly `spec` and `env` in this context, if any (once)."""
+    prestarted = _PRESTARTED.get()
+    return None if prestarted is None else prestarted.take(spec, env)
+
+
+async def discard_unused() -> None:
+    """Stop the processes started ahead that no source took (the sources have all started)."""
+    prestarted = _PRESTARTED.get()
+    if prestarted is not None:
+        await prestarted.discard()
+
+
+@asynccontextmanager
+async def prestarting(config: GatewayConfig, environ: Mapping[str, str]) -> AsyncIterator[None]:
+    """Spawn every enabled stdio server of `config` now, for the sources built within to take.
+
+    `environ` is what the gateway will be given: each child gets the environment its source would give it.
+    Tasks created inside (the sources' supervisors) see the processes; any not taken are stopped on exit.
+    Within another `prestarting` (an earlier caller started them already) it does nothing.
+    """
+    if _PRESTARTED.get() is not None:
+        yield
+        return
+    prestarted = Prestarted()
+    token = _PRESTARTED.set(prestarted)
+    try:
+        for server in config.servers.values():
+            if server.enabled:
+                await prestarted.start(server, child_environment(server, config, environ))
+        yield
+    finally:
+        _PRESTARTED.reset(token)
+        await prestarted.discard()

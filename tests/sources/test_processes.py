@@ -1,0 +1,109 @@
+"""Upstream processes started ahead of the gateway: taken once by exactly their definition, the rest stopped."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from hintgate.config.loading import parse_config
+from hintgate.config.model import GatewayConfig, StdioTransport, child_environment
+from hintgate.sources import processes
+from hintgate.sources.processes import discard_unused, prestarting
+
+pytestmark = pytest.mark.anyio
+
+COUNTER = str(Path(__file__).parents[1] / "fixtures" / "launch_counter.py")
+
+
+def counted_config(launches: Path, time_cmd: list[str], **entry: object) -> GatewayConfig:
+    """One stdio server (the time server) launched through the counter, which writes each launch's pid."""
+    server = {"command": sys.executable, "args": [COUNTER, str(launches), *time_cmd], **entry}
+    return parse_config({"mcpServers": {"time": server}}, source="test")
+
+
+def transport_and_env(config: GatewayConfig) -> tuple[StdioTransport, dict[str, str]]:
+    server = config.servers["time"]
+    assert isinstance(server.transport, StdioTransport)
+    return server.transport, child_environment(server, config, os.environ)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def launched(launches: Path) -> list[int]:
+    """The pids the counter wrote, once it wrote one (bounded)."""
+    with anyio.fail_after(30):
+        while not launches.exists() or not launches.read_text():
+            await anyio.sleep(0.01)
+    return [int(line) for line in launches.read_text().split()]
+
+
+async def test_a_process_started_ahead_is_taken_once_by_exactly_its_definition(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    launches = tmp_path / "launches"
+    config = counted_config(launches, time_cmd)
+    spec, env = transport_and_env(config)
+    other_args = StdioTransport(command=spec.command, args=(*spec.args, "--extra"), env=spec.env, cwd=spec.cwd)
+    async with prestarting(config, os.environ):
+        assert processes.take(other_args, env) is None
+        assert processes.take(spec, {**env, "EXTRA": "1"}) is None
+        process = processes.take(spec, env)
+        assert process is not None
+        assert processes.take(spec, env) is None  # handed out once
+        [pid] = await launched(launches)
+        assert process.pid == pid
+        await processes.stop(process)
+    assert not alive(pid)
+
+
+async def test_a_process_started_ahead_and_not_taken_is_stopped_once_the_sources_have_started(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    launches = tmp_path / "launches"
+    async with prestarting(counted_config(launches, time_cmd), os.environ):
+        [pid] = await launched(launches)
+        assert alive(pid)
+        await discard_unused()
+        assert not alive(pid)
+
+
+async def test_processes_started_ahead_and_never_taken_are_stopped_on_exit(tmp_path: Path, time_cmd: list[str]) -> None:
+    launches = tmp_path / "launches"
+    async with prestarting(counted_config(launches, time_cmd), os.environ):
+        [pid] = await launched(launches)
+    assert not alive(pid)
+
+
+async def test_a_disabled_server_or_one_whose_command_is_missing_is_not_started_ahead(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    launches = tmp_path / "launches"
+    disabled = counted_config(launches, time_cmd, enabled=False)
+    missing = parse_config({"mcpServers": {"time": {"command": "no-such-command-here"}}}, source="test")
+    async with prestarting(disabled, os.environ), prestarting(missing, os.environ):
+        spec, env = transport_and_env(missing)
+        assert processes.take(spec, env) is None
+    assert not launches.exists()
+
+
+async def test_a_nested_prestart_starts_nothing_more(tmp_path: Path, time_cmd: list[str]) -> None:
+    launches = tmp_path / "launches"
+    config = counted_config(launches, time_cmd)
+    async with prestarting(config, os.environ):
+        async with prestarting(config, os.environ):
+            pass
+        spec, env = transport_and_env(config)
+        process = processes.take(spec, env)
+        assert process is not None
+        await processes.stop(process)
+    assert await launched(launches) == [process.pid]
