@@ -33,7 +33,7 @@ async def _raw_rows(url: str) -> list[tuple[str, bytes]]:
 async def test_a_saved_document_comes_back_and_the_database_holds_no_token_in_clear(
     store: Store, store_url: str
 ) -> None:
-    vault = CredentialsVault(store, KEY)
+    vault = CredentialsVault(store.credentials, KEY)
     await vault.save("remote", DOCUMENT)
     assert await vault.load("remote") == DOCUMENT
     rows = await _raw_rows(store_url)
@@ -43,7 +43,7 @@ async def test_a_saved_document_comes_back_and_the_database_holds_no_token_in_cl
 
 
 async def test_saving_again_replaces_and_forgetting_removes(store: Store) -> None:
-    vault = CredentialsVault(store, KEY)
+    vault = CredentialsVault(store.credentials, KEY)
     await vault.save("remote", DOCUMENT)
     await vault.save("remote", {"tokens": None})
     assert await vault.load("remote") == {"tokens": None}
@@ -53,7 +53,7 @@ async def test_saving_again_replaces_and_forgetting_removes(store: Store) -> Non
 
 
 async def test_the_version_of_a_login_changes_at_every_write_and_is_none_when_forgotten(store: Store) -> None:
-    vault = CredentialsVault(store, KEY)
+    vault = CredentialsVault(store.credentials, KEY)
     assert await vault.version("remote") is None
     await vault.save("remote", DOCUMENT)
     first = await vault.version("remote")
@@ -66,18 +66,18 @@ async def test_the_version_of_a_login_changes_at_every_write_and_is_none_when_fo
 
 
 async def test_another_key_cannot_open_the_credentials_and_says_so(store: Store) -> None:
-    await CredentialsVault(store, KEY).save("remote", DOCUMENT)
+    await CredentialsVault(store.credentials, KEY).save("remote", DOCUMENT)
     with pytest.raises(StoreError, match="sealed under another key") as info:
-        await CredentialsVault(store, "z" * 40).load("remote")
+        await CredentialsVault(store.credentials, "z" * 40).load("remote")
     assert "plaintext" not in str(info.value)
 
 
 async def test_credentials_sealed_for_one_server_do_not_open_as_another(store: Store) -> None:
-    vault = CredentialsVault(store, KEY)
+    vault = CredentialsVault(store.credentials, KEY)
     await vault.save("a", DOCUMENT)
-    sealed = await store.sealed_credentials("a")
+    sealed = await store.credentials.sealed_credentials("a")
     assert sealed is not None
-    await store.set_sealed_credentials("b", sealed)
+    await store.credentials.set_sealed_credentials("b", sealed)
     with pytest.raises(StoreError, match="'b'"):
         await vault.load("b")
 
@@ -97,7 +97,7 @@ def test_a_key_file_that_holds_no_key_is_an_error_that_names_it(tmp_path: Path) 
 
 
 async def test_each_persons_login_is_their_own_row_sealed_and_not_the_shared_one(store: Store, store_url: str) -> None:
-    vault = CredentialsVault(store, KEY)
+    vault = CredentialsVault(store.credentials, KEY)
     alice, bob = vault.person("alice@example.com"), vault.person("bob@example.com")
     await alice.save("tracker", DOCUMENT)
     assert await alice.load("tracker") == DOCUMENT
@@ -111,15 +111,15 @@ async def test_each_persons_login_is_their_own_row_sealed_and_not_the_shared_one
         await engine.dispose()
     assert [(server, user) for server, user, _ in rows] == [("tracker", "alice@example.com")]
     assert b"plaintext-4242" not in bytes(rows[0][2])
-    assert list(await store.user_credentials_written("tracker")) == ["alice@example.com"]
+    assert list(await store.credentials.user_credentials_written("tracker")) == ["alice@example.com"]
 
 
 async def test_a_persons_sealed_login_copied_to_another_person_does_not_open(store: Store) -> None:
-    vault = CredentialsVault(store, KEY)
+    vault = CredentialsVault(store.credentials, KEY)
     await vault.person("alice@example.com").save("tracker", DOCUMENT)
-    stolen = await store.sealed_user_credentials("tracker", "alice@example.com")
+    stolen = await store.credentials.sealed_user_credentials("tracker", "alice@example.com")
     assert stolen is not None
-    await store.set_sealed_user_credentials("tracker", "mallory@example.com", stolen)
+    await store.credentials.set_sealed_user_credentials("tracker", "mallory@example.com", stolen)
     with pytest.raises(StoreError, match="cannot be decrypted"):
         await vault.person("mallory@example.com").load("tracker")
     assert await vault.person("alice@example.com").forget("tracker") is True

@@ -26,7 +26,7 @@ WRITE = {"X-Hintgate-Request": "1"}
 
 @asynccontextmanager
 async def api(servers: dict[str, Any], store: Store | None) -> AsyncIterator[httpx.AsyncClient]:
-    credentials = CredentialsVault(store, "k" * 40) if store is not None else None
+    credentials = CredentialsVault(store.credentials, "k" * 40) if store is not None else None
     gateway = Gateway(parse_config({"mcpServers": servers}), store=store, credentials=credentials)
     async with gateway:
         transport = httpx.ASGITransport(app=create_app(gateway, store))
@@ -66,7 +66,7 @@ async def test_a_login_started_through_the_api_ends_with_the_server_up(tmp_path:
                 "error": None,
             }
             answers = (await client.get("/api/servers")).text + (await client.get("/api/servers/tracker")).text
-            kept = await CredentialsVault(store, "k" * 40).load("tracker")
+            kept = await CredentialsVault(store.credentials, "k" * 40).load("tracker")
             assert kept is not None
             assert kept["tokens"]["access_token"] not in answers
             assert kept["tokens"]["refresh_token"] not in answers

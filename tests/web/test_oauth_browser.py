@@ -109,7 +109,7 @@ def serve(tmp_path: Path, peer: OAuthPeer, *, configured: bool = True) -> Iterat
 async def kept_tokens(data: Path) -> list[str]:
     store = await Store.open(f"sqlite:///{data / 'hintgate.db'}", recover=False, replica="test")
     try:
-        document = await CredentialsVault(store, vault_key(None, data)).load("tracker")
+        document = await CredentialsVault(store.credentials, vault_key(None, data)).load("tracker")
     finally:
         await store.close()
     assert document is not None

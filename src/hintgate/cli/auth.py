@@ -43,7 +43,7 @@ def _with_credentials(work: Callable[[Credentials], Awaitable[T]]) -> T:
 
     async def run(store: Any) -> T:
         settings = Settings.from_environ()  # with_store has read (and checked) it already
-        return await work(CredentialsVault(store, vault_key(settings.state_key, settings.data_dir)))
+        return await work(CredentialsVault(store.credentials, vault_key(settings.state_key, settings.data_dir)))
 
     result: T = with_store(None, run)
     return result

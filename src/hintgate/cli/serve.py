@@ -72,7 +72,7 @@ def credentials_of(store: Any, settings: Settings) -> Any:
         return None
     from hintgate.store.oauth_tokens import CredentialsVault, vault_key
 
-    return CredentialsVault(store, vault_key(settings.state_key, settings.data_dir))
+    return CredentialsVault(store.credentials, vault_key(settings.state_key, settings.data_dir))
 
 
 def _base_url(host: str, sock: socket.socket) -> str:

@@ -71,7 +71,7 @@ from hintgate.store.engine import (
     translated,
 )
 from hintgate.store.notify import Notifications
-from hintgate.store.oauth_tokens import CredentialsStore
+from hintgate.store.oauth_tokens import SealedCredentials
 from hintgate.store.overrides import Overrides
 from hintgate.store.pins import Pins
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
@@ -161,10 +161,12 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store(CredentialsStore):
+class Store:
     """Sessions, calls, overrides, tool pins, OAuth credentials and server changes in one database.
 
-    Open with `await Store.open(url)`.
+    Open with `await Store.open(url)`. Sessions and calls are its own (recorded off the call path, read by
+    its query methods); the rest are parts built from its engine, each one concept: `overrides`, `pins`,
+    `credentials`, `server_changes` and `approvals`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.
@@ -201,6 +203,8 @@ class Store(CredentialsStore):
         """Operators' hint, title and confirm overrides and policy settings (`hintgate.store.overrides`)."""
         self.pins = Pins(engine, url)
         """Every tool's accepted and last seen definition, with their history (`hintgate.store.pins`)."""
+        self.credentials = SealedCredentials(engine, url)
+        """What hintgate holds to log in to servers behind OAuth, sealed (`hintgate.store.oauth_tokens`)."""
         self.server_changes = ServerChanges(engine, url)
         """Servers added, edited, removed, enabled or disabled at run time (`hintgate.store.server_changes`)."""
         self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)

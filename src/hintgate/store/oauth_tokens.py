@@ -33,17 +33,23 @@ from hintgate.store.engine import translated
 from hintgate.store.sealing import Sealer
 from hintgate.store.tables import oauth_credentials, user_credentials
 
-__all__ = ["KEY_FILE", "CredentialsStore", "CredentialsVault", "PersonVault", "vault_key"]
+__all__ = ["KEY_FILE", "CredentialsVault", "PersonVault", "SealedCredentials", "vault_key"]
 
 KEY_FILE = "state.key"
 """The file in the data directory that keeps the key when `HINTGATE_STATE_KEY` is not set."""
 
 
-class CredentialsStore:
-    """The sealed-credentials methods of `hintgate.store.Store` (which sets `_engine` and `_url`)."""
+class SealedCredentials:
+    """The sealed OAuth credentials kept in a database: `Store.credentials` (sealed and opened by a vault).
 
-    _engine: AsyncEngine
-    _url: URL
+    Args:
+        engine: the store's engine.
+        url: its URL, to name the database in errors.
+    """
+
+    def __init__(self, engine: AsyncEngine, url: URL) -> None:
+        self._engine = engine
+        self._url = url
 
     async def sealed_credentials(self, server: str) -> bytes | None:
         """The sealed document kept for `server`, or None."""
@@ -124,14 +130,14 @@ class CredentialsStore:
 
 
 class CredentialsVault:
-    """Seals and opens each server's credentials document in a `CredentialsStore`.
+    """Seals and opens each server's credentials document in a `SealedCredentials`.
 
     Args:
         store: where the sealed documents are kept.
         key: the secret the encryption key is derived from (see `vault_key`).
     """
 
-    def __init__(self, store: CredentialsStore, key: str) -> None:
+    def __init__(self, store: SealedCredentials, key: str) -> None:
         self._sealer = Sealer(
             key, purpose=b"hintgate oauth credentials v1", what="the OAuth credentials", remedy="log in again"
         )
@@ -190,7 +196,7 @@ class PersonVault:
         user: the person, as the identity provider names them.
     """
 
-    def __init__(self, store: CredentialsStore, key: str, user: str) -> None:
+    def __init__(self, store: SealedCredentials, key: str, user: str) -> None:
         self._sealer = Sealer(
             key, purpose=b"hintgate oauth person credentials v1", what="the OAuth credentials", remedy="log in again"
         )
