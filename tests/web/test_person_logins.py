@@ -241,3 +241,62 @@ async def test_a_refresh_keeps_a_person_going_and_a_revoked_login_asks_only_that
             assert "log in again" in text_of(revoked)
             assert f"{gateway.base_url}/login/upstream/tracker" in text_of(revoked)
             assert text_of(await bob.call_tool("tracker_whoami", {})) == "authorized as bob"
+
+
+async def test_a_login_link_followed_by_another_person_is_refused_and_the_login_waits_for_its_own(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        alice_token, bob_token = issuer.token("alice", url), issuer.token("bob", url)
+
+        def started_by_alice_and_followed_by_others() -> list[httpx.Response]:
+            with httpx.Client(timeout=30, cookies={PERSON_COOKIE: alice_token}) as alice_web:
+                start = alice_web.get(f"{gateway.base_url}/login/upstream/tracker")
+                consent = alice_web.get(start.headers["location"], follow_redirects=True)
+                back = alice_web.post(
+                    f"{oauth_peer.issuer}/consent", data={"tx": oauth_peer.transaction(consent.text), "person": "alice"}
+                )
+                callback = back.headers["location"]
+                with httpx.Client(timeout=30, cookies={PERSON_COOKIE: bob_token}) as bob_web:
+                    as_bob = bob_web.get(callback)
+                with httpx.Client(timeout=30) as nobody:
+                    as_nobody = nobody.get(callback, headers={"Authorization": f"Bearer {gateway.token}"})
+                return [as_bob, as_nobody, alice_web.get(callback)]
+
+        as_bob, as_nobody, as_alice = await anyio.to_thread.run_sync(started_by_alice_and_followed_by_others)
+        assert (as_bob.status_code, as_nobody.status_code) == (403, 403)
+        assert "another person" in as_bob.text
+        assert as_alice.status_code == 200, as_alice.text
+        assert [user for _, user, _ in sealed_rows()] == [ALICE]
+        async with client_of(bob_token, url) as bob, client_of(alice_token, url) as alice:
+            await listed(bob)
+            assert (await bob.call_tool("tracker_whoami", {})).is_error
+            assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+
+
+async def test_a_person_who_logs_out_is_asked_to_log_in_again_and_their_connection_closes(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        alice_token = issuer.token("alice", url)
+        mine = f"{gateway.base_url}/api/servers/tracker/login/mine"
+        bearer = {"Authorization": f"Bearer {alice_token}"}
+        await anyio.to_thread.run_sync(log_in_on_the_web, gateway, alice_token, oauth_peer, "alice")
+        async with httpx.AsyncClient(timeout=30, headers=bearer) as api:
+            state = (await api.get(mine)).json()
+            assert (state["person"], state["logged_in"]) == (ALICE, True)
+            assert "access_token" not in json.dumps(state)
+            async with client_of(alice_token, url) as alice:
+                await listed(alice)
+                assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+                gone = await api.delete(mine)
+                assert gone.status_code == 200, gone.text
+                again = await alice.call_tool("tracker_whoami", {})
+                assert again.is_error
+                assert f"{gateway.base_url}/login/upstream/tracker" in text_of(again)
+            assert (await api.get(mine)).json()["logged_in"] is False
+            operator = await api.get(mine, headers={"Authorization": f"Bearer {gateway.token}"})
+            assert operator.status_code == 403
+        assert sealed_rows() == []
