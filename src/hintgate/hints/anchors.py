@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from hintgate.hints.phrases import PHRASES, Phrase
 
@@ -52,47 +52,64 @@ def starting(word: str) -> tuple[Phrase, ...]:
     return found
 
 
-def anchors(text: str) -> Iterator[tuple[int, tuple[Phrase, ...]]]:
-    """Every place in `text`, in order, where a word starts that some phrase can start with, and those phrases.
+def anchors(text: str, tried: Collection[Phrase]) -> Iterator[tuple[int, tuple[Phrase, ...]]]:
+    """Every place in `text`, in order, where a word starts that a phrase can start with, and those phrases.
 
-    A long text yields only the places its gates let through (see the module's
-    description); every place where an anchored phrase matches is among them.
+    A long text yields only the places where the gate of one of the `tried`
+    phrases lets the word through (see the module's description), with those
+    phrases only; every place where one of them matches is among them. A short
+    text yields every place, with every phrase that can start there: the
+    caller skips those it does not try.
     """
     low = text.lower()
     if len(text) >= GATED_LENGTH and len(low) == len(text) and (low.isascii() or not _folds_apart(text)):
-        yield from _gated(low)
+        yield from _gated(low, tried)
         return
     if len(low) != len(text):  # a letter whose lowercase is longer (İ): positions must come from the text itself
         low = text
     lookup = _STARTING.get
-    for word in _WORD.finditer(low):
-        key = word.group()
-        phrases = lookup(key)
+    # The words are listed in C; a word's place is looked up only when a phrase can start with it.
+    cursor = 0
+    for word in _WORD.findall(low):
+        phrases = lookup(word)
         if phrases is None:
-            phrases = starting(key.lower())
+            phrases = starting(word.lower())
         if phrases:
-            yield word.start(), phrases
+            at = _standing(low, word, cursor)
+            cursor = at + len(word)
+            yield at, phrases
 
 
-def _gated(low: str) -> Iterator[tuple[int, tuple[Phrase, ...]]]:
+def _standing(low: str, word: str, cursor: int) -> int:
+    """Where `word` next stands alone (not inside a longer word) in `low`, from `cursor` on."""
+    while True:
+        at = low.index(word, cursor)
+        end = at + len(word)
+        if (at == 0 or not low[at - 1].isalnum()) and (end == len(low) or not low[end].isalnum()):
+            return at
+        cursor = at + 1
+
+
+def _gated(low: str, tried: Collection[Phrase]) -> Iterator[tuple[int, tuple[Phrase, ...]]]:
     words = set(low.translate(_SPLIT_ASCII).split()) if low.isascii() else set(_WORD.findall(low))
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, tuple[Phrase, ...]]] = []
     for word in words:
-        if not starting(word):
+        phrases = tuple(p for p in starting(word) if p in tried)
+        if not phrases:
             continue
-        gate = _gate(word)
+        gate = _gate(word, phrases)
         if gate is not None:
-            found.extend((match.start(), word) for match in gate.finditer(low))
-    found.sort()
-    for at, word in found:
-        yield at, starting(word)
+            found.extend((match.start(), phrases) for match in gate.finditer(low))
+    found.sort(key=lambda place: place[0])
+    yield from found
 
 
 @functools.cache
-def _gate(word: str) -> re.Pattern[str] | None:
-    """The word standing alone where one of the alternatives that can start with it matches; None: none can."""
+def _gate(word: str, phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
+    """`word` standing alone where one of the `phrases`' alternatives that can start with it matches;
+    None when none can."""
     alternatives: list[str] = []
-    for phrase in starting(word):
+    for phrase in phrases:
         if phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE) or not phrase.regex.flags & re.IGNORECASE:
             # A case-sensitive phrase (a role marker in capitals) cannot be matched on lowercased text:
             # every place the word stands alone passes.

@@ -93,6 +93,38 @@ _TAKE = (
     r"base64[\s-]?encode|summari[sz]e|fill)"
 )
 
+# Strings a text naming a secret file cannot be without (a cheap `in` check before the patterns are tried).
+_SECRET_PATHS = (
+    "~/",
+    "$home",
+    "/home/",
+    "/root/",
+    "/etc/",
+    "/proc/",
+    ".ssh",
+    ".aws",
+    "id_",
+    ".env",
+    ".netrc",
+    ".git-cred",
+    ".npmrc",
+    ".pypirc",
+    ".pgpass",
+    ".vault",
+    ".kube",
+    ".docker",
+    "mcp.json",
+    "claude_desktop",
+    "_history",
+    "hosts.y",
+    ".gnupg",
+    ".azure",
+    ".password-store",
+    "wallet.dat",
+    "logins.json",
+    "application_default",
+)
+
 PHRASES: tuple[Phrase, ...] = (
     # ---- English: address and both.
     _p(
@@ -216,6 +248,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"\.docker/config|mcp\.json|claude_desktop_config|\.bash_history|\.zsh_history|hosts\.yml))",
         r"\bcontents?\s+of\s+(?=(?:the\s+|the\s+user's\s+|your\s+|their\s+)?[`'\"]?(?:~/|\$HOME|/etc/|/proc/|/root/|"
         r"\.ssh|\.aws|\.env|id_))",
+        needs=_SECRET_PATHS,
     ),
     _p(
         "HG617", REACH, "an order to hand over secrets or the conversation", "en",
@@ -614,36 +647,6 @@ PHRASES: tuple[Phrase, ...] = (
     ),
 )  # fmt: skip
 
-_SECRET_PATHS = (
-    "~/",
-    "$home",
-    "/home/",
-    "/root/",
-    "/etc/",
-    "/proc/",
-    ".ssh",
-    ".aws",
-    "id_",
-    ".env",
-    ".netrc",
-    ".git-cred",
-    ".npmrc",
-    ".pypirc",
-    ".pgpass",
-    ".vault",
-    ".kube",
-    ".docker",
-    "mcp.json",
-    "claude_desktop",
-    "_history",
-    "hosts.y",
-    ".gnupg",
-    ".azure",
-    ".password-store",
-    "wallet.dat",
-    "logins.json",
-    "application_default",
-)
 # The first word of every alternative of a phrase (lowercase, whole word): the phrase is tried only where a
 # word of the text is one of them, anchored there. One pass over the words replaces one search per phrase.
 _TAKE_WORD = (

@@ -310,7 +310,11 @@ def _may_hold(how: str, text: str) -> bool:
     if how == "percent":
         return "%" in text and _PERCENT_PAIR.search(text) is not None
     if how == "base64":
+        if len(text) < 20:
+            return False
         return "b" * 20 in text.translate(_AS_BASE64) if text.isascii() else _BASE64_RUN.search(text) is not None
+    if len(text) < 24:  # twelve pairs
+        return False
     if text.isascii():
         return _HEX_PAIRS_MAPPED.search(text.translate(_AS_HEX)) is not None
     return "0x" in text or _HEX_PAIRS.search(text) is not None

@@ -619,8 +619,16 @@ class _Plan:
 def _candidates(low: str) -> _Plan:
     """The plan for `low` (lowercase): phrases of its scripts, those needing strings only if it holds one."""
     scripts = frozenset() if low.isascii() else _scripts(low)
-    present = frozenset(p for p in _NEEDING if any(word in low for word in p.needs))
+    held: dict[tuple[str, ...], bool] = {}  # phrases that need the same strings look them up once
+    present = frozenset(p for p in _NEEDING if _holds(low, p.needs, held))
     return _plan(scripts, present)
+
+
+def _holds(low: str, needs: tuple[str, ...], held: dict[tuple[str, ...], bool]) -> bool:
+    found = held.get(needs)
+    if found is None:
+        found = held[needs] = any(word in low for word in needs)
+    return found
 
 
 def _scripts(text: str) -> frozenset[str]:
@@ -648,7 +656,7 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
             yield phrase, found
     anchored = plan.anchored
     reached: dict[Phrase, int] = {}
-    for at, phrases in anchors(text):
+    for at, phrases in anchors(text, anchored):
         for phrase in phrases:
             if phrase not in anchored or reached.get(phrase, -1) > at:
                 continue
