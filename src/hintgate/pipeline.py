@@ -159,15 +159,18 @@ Called once, when the task is seen to end; records the call then."""
 class TaskHandoff(Protocol):
     """Takes the calls an upstream answered with a task handle (`hintgate.server.tasks.TaskRoutes`)."""
 
-    def started(
+    async def started(
         self,
         ctx: RequestContext | None,
         session: ClientSession | None,
-        server: str,
+        entry: CatalogEntry,
         handle: Mapping[str, Any],
         finish: TaskFinish,
     ) -> tuple[dict[str, Any], bool]:
-        """The answer for the client, and whether `finish` will be called when the task ends."""
+        """The answer for the client, and whether `finish` will be called when the task ends.
+
+        When `finish` will not be called, the answer is the tool's result (or a tool error): the call ends now.
+        """
 
 
 @dataclass(slots=True)
@@ -339,9 +342,9 @@ class ToolCalls:
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
                 result = await self._forward(ctx, session, entry, facts, arguments, params.get("_meta"), attempt)
             if is_task(result):
-                handle, deferred = self._hand_off(ctx, session, entry, facts, state, arguments, result, attempt)
-                result = handle
-                return result
+                result, deferred = await self._hand_off(ctx, session, entry, facts, state, arguments, result, attempt)
+                if deferred:
+                    return result
             result = self._take(result, entry, facts, state, session, attempt)
             return result
         except Exception as exc:
@@ -384,7 +387,7 @@ class ToolCalls:
                 session.policy.mark_result(facts, self.settings, finding=finding)
         return result
 
-    def _hand_off(
+    async def _hand_off(
         self,
         ctx: RequestContext | None,
         session: ClientSession | None,
@@ -395,10 +398,11 @@ class ToolCalls:
         handle: dict[str, Any],
         attempt: CallAttempt,
     ) -> tuple[dict[str, Any], bool]:
-        """An upstream answered with a task handle: the call goes on until the task ends, and is recorded then.
+        """An upstream answered with a task handle: the client holds it, or the gateway waits for the task's end.
 
-        Returns what the client gets (its own handle, or a tool error when the
-        task cannot be routed) and whether the record waits for the task's end.
+        Returns what the client gets (its own handle; or, for a client that
+        does not take handles, the tool's result once the task ended) and
+        whether the record waits for the task's end.
         """
 
         async def finish(result: Mapping[str, Any] | None, error: str | None) -> dict[str, Any] | None:
@@ -410,7 +414,7 @@ class ToolCalls:
             return tool_error(
                 f"The tool {entry.name!r} answered with a task, which this gateway does not route."
             ), False
-        return self.tasks.started(ctx, session, entry.server, handle, finish)
+        return await self.tasks.started(ctx, session, entry, handle, finish)
 
     async def _record(
         self,

@@ -31,7 +31,7 @@ from tests.waiting import until
 
 from hintgate.policy.asking import APPROVAL_KEY
 from hintgate.server.tasks import NOT_FOUND
-from hintgate.sources.tasks import CLIENT_CAPABILITIES, TASKS
+from hintgate.sources.tasks import TASKS
 from hintgate.testing import RunningGateway, running_gateway
 
 pytestmark = pytest.mark.anyio
@@ -166,20 +166,41 @@ async def test_a_task_id_from_another_session_or_never_issued_is_answered_task_n
     assert reached == []
 
 
-async def test_a_task_sent_to_a_client_that_did_not_declare_the_extension_is_cancelled_and_refused(
-    tmp_path: Path,
-) -> None:
+async def test_a_client_that_takes_no_task_handles_gets_the_tool_s_result_once_the_task_ends(tmp_path: Path) -> None:
     log = tmp_path / "cancels.log"
-    declared = {CLIENT_CAPABILITIES: {"extensions": {TASKS: {}}}}
+    results: list[types.CallToolResult] = []
     with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
-        # A handshake-era client has no per-request capabilities; one that forges the key gets no task.
-        async with client(running, mode="legacy") as legacy:
-            forged = await legacy.session.call_tool("builds_build", {"target": "kappa"}, meta=declared)  # type: ignore[arg-type]
-            (line,) = until(lambda: cancels(log), "the undeclared task cancelled upstream", within=30)
-    assert isinstance(forged, types.CallToolResult)
-    assert forged.is_error is True
-    assert "did not ask for" in forged.content[0].text  # type: ignore[union-attr]
-    assert line.endswith(" kappa")
+        # A handshake-era client has no per-request capabilities: the gateway polls the task for it.
+        async with client(running, "waiter", mode="legacy") as legacy, client(running, "signaller") as other:
+
+            async def call() -> None:
+                results.append(await legacy.call_tool("builds_build", {"target": "kappa"}))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(call)
+                await other.call_tool("builds_finish", {"target": "kappa"})  # once the task exists
+        rows = until(lambda: recorded(running, "builds_build"), "the polled call recorded", within=30)
+    (result,) = results
+    assert result.is_error is False
+    assert result.content[0].text == "built kappa"  # type: ignore[union-attr]
+    (row,) = rows
+    assert row["error"] is None
+    assert cancels(log) == []
+
+
+async def test_a_client_that_takes_no_handles_and_cancels_its_call_stops_the_task_upstream(tmp_path: Path) -> None:
+    log = tmp_path / "cancels.log"
+    with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
+        async with client(running, "waiter", mode="legacy") as legacy, client(running, "signaller") as other:
+            async with anyio.create_task_group() as group:
+                group.start_soon(legacy.call_tool, "builds_build", {"target": "lambda"})
+                await other.call_tool("builds_created", {"target": "lambda"})
+                group.cancel_scope.cancel()
+            with anyio.fail_after(30):  # polled on this loop: the client sends its cancellation on it
+                while not cancels(log):
+                    await anyio.sleep(0.05)
+    (line,) = cancels(log)
+    assert line.endswith(" lambda")
 
 
 async def test_tasks_cancel_stops_the_task_upstream_and_the_call_is_recorded_as_cancelled(tmp_path: Path) -> None:

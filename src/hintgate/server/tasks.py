@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from hintgate.errors import UpstreamError
+from hintgate.hints.catalog import CatalogEntry
 from hintgate.pipeline import ClientCall, TaskFinish
 from hintgate.results import tool_error
 from hintgate.server.context import RequestContext
@@ -58,6 +59,9 @@ WITHDRAWN_TASK = "withdrawn: its client's session ended while it ran; it was can
 """The error on record of a task whose caller went away."""
 
 _CANCEL_WAIT = 10.0  # seconds a cancellation sent upstream for a departed session may take
+_POLL_DEFAULT = 1.0  # seconds between polls of a task whose server suggests no interval
+_POLL_MIN = 0.05
+_POLL_MAX = 5.0
 
 
 def task_params_model() -> type[Any]:
@@ -117,25 +121,91 @@ class TaskRoutes:
 
     # -- a call became a task ------------------------------------------------
 
-    def started(
+    async def started(
         self,
         ctx: RequestContext | None,
         session: ClientSession | None,
-        server: str,
+        entry: CatalogEntry,
         handle: Mapping[str, Any],
         finish: TaskFinish,
     ) -> tuple[dict[str, Any], bool]:
-        """A client's handle for the task `server` answered a call with; refused when the client did not ask for one."""
+        """The client's handle for the task an upstream answered a call with; or, without one, the task's end.
+
+        A client that declared the extension gets a handle and the call is
+        recorded when the task ends (`finish`). Any other client (every
+        handshake-era client) gets what the call would have returned: the
+        gateway polls the task for it, within the server's call timeout.
+        """
         upstream_id = str(handle["taskId"])
-        if session is None or not self.declared(ctx):
-            # A server that answers with a task a request did not declare breaks the spec: stop it, say so.
-            self._spawn(self._cancel_upstream(server, upstream_id))
+        if session is not None and self.declared(ctx):
+            task_id = secrets.token_urlsafe(32)
+            self._tasks[task_id] = _Task(session.id, entry.server, upstream_id, finish)
+            return {**dict(handle), "taskId": task_id, "resultType": "task"}, True
+        return await self._wait_for_end(ctx, entry, upstream_id, handle), False
+
+    async def _wait_for_end(
+        self, ctx: RequestContext | None, entry: CatalogEntry, upstream_id: str, handle: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The tool's result of a task, polled for a client that takes no handles; the task's questions go to it."""
+        source = self._sources[entry.server]
+        client = ClientCall(ctx)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + source.call_timeout
+        answer: Mapping[str, Any] = handle
+        answered: set[str] = set()
+        try:
+            while (status := answer.get("status")) not in TERMINAL:
+                if status == "input_required":
+                    await self._relay_questions(client, entry.server, upstream_id, answer, answered)
+                left = deadline - loop.time()
+                if left <= 0:
+                    self._spawn(self._cancel_upstream(entry.server, upstream_id))
+                    return tool_error(
+                        f"The tool {entry.name!r} did not finish within {source.call_timeout:g} s "
+                        f"(server {entry.server!r}); its task was cancelled."
+                    )
+                interval = answer.get("pollIntervalMs")
+                wait = interval / 1000 if isinstance(interval, int | float) and interval > 0 else _POLL_DEFAULT
+                # The server's suggested interval, within bounds: neither a busy loop nor a stall.
+                await asyncio.sleep(min(max(wait, _POLL_MIN), _POLL_MAX, left))
+                answer = await source.request("tasks/get", {"taskId": upstream_id}, context=client)
+        except asyncio.CancelledError:
+            # The client cancelled its call (or went away): the work stops upstream too.
+            self._spawn(self._cancel_upstream(entry.server, upstream_id))
+            raise
+        except UpstreamError as exc:
+            self._spawn(self._cancel_upstream(entry.server, upstream_id))
+            return tool_error(f"The tool {entry.name!r} failed: server {entry.server!r} {exc.detail}.")
+        if status == "completed" and isinstance(answer.get("result"), Mapping):
+            return dict(answer["result"])
+        if status == "failed":
+            error = answer.get("error")
+            message = error.get("message") if isinstance(error, Mapping) else None
             return tool_error(
-                f"server {server!r} answered with a task its client did not ask for; it was cancelled"
-            ), False
-        task_id = secrets.token_urlsafe(32)
-        self._tasks[task_id] = _Task(session.id, server, upstream_id, finish)
-        return {**dict(handle), "taskId": task_id, "resultType": "task"}, True
+                f"The tool {entry.name!r} failed: server {entry.server!r} said: {message or 'no message'}."
+            )
+        return tool_error(f"The tool {entry.name!r} ended {status} at server {entry.server!r} without a result.")
+
+    async def _relay_questions(
+        self, client: ClientCall, server: str, upstream_id: str, answer: Mapping[str, Any], answered: set[str]
+    ) -> None:
+        """Ask the client the task's new input requests, as an upstream's own requests are relayed; answer upstream."""
+        requests = answer.get("inputRequests")
+        if not isinstance(requests, Mapping):
+            return
+        responses: dict[str, Any] = {}
+        for key, request in requests.items():
+            if key in answered or not isinstance(request, Mapping) or not isinstance(request.get("method"), str):
+                continue
+            params = request.get("params")
+            responses[key] = await client.client_request(
+                request["method"], params if isinstance(params, dict) else None
+            )
+            answered.add(key)
+        if responses:
+            await self._sources[server].request(
+                "tasks/update", {"taskId": upstream_id, "inputResponses": responses}, context=client
+            )
 
     # -- the extension's requests ------------------------------------------
 

@@ -38,7 +38,7 @@ from hintgate.sources.connection import (
 )
 from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, GatewayAuth, gateway_auth, oauth_of
 from hintgate.sources.personal import PersonalConnections
-from hintgate.sources.tasks import declares_tasks, offers_tasks, tasks_declared
+from hintgate.sources.tasks import offers_tasks, tasks_declared
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -442,8 +442,8 @@ class McpUpstream(ConfiguredSource):
             params["arguments"] = arguments
         token: str | None = None
         forwarded = _hop_meta(meta)
-        if declares_tasks(meta) and self.offers_tasks:
-            # The client's own capabilities stay on its hop; that it takes a task handle is passed on.
+        if self.offers_tasks:
+            # The gateway takes task handles for every client: it hands them on, or waits for the task's end.
             forwarded.update(tasks_declared())
         if forwarded:
             if "progressToken" in forwarded:

@@ -23,7 +23,6 @@ __all__ = [
     "TASKS",
     "TASK_METHODS",
     "TERMINAL",
-    "declares_tasks",
     "is_task",
     "offers_tasks",
     "tasks_declared",
@@ -50,11 +49,6 @@ def _extensions(capabilities: Any) -> Mapping[str, Any]:
 def offers_tasks(capabilities: Mapping[str, Any] | None) -> bool:
     """Whether a server's capabilities (its `initialize` answer's) offer the extension."""
     return isinstance(_extensions(capabilities).get(TASKS), Mapping)
-
-
-def declares_tasks(meta: Mapping[str, Any] | None) -> bool:
-    """Whether a request's `_meta` declares the extension among its own client capabilities."""
-    return isinstance(meta, Mapping) and isinstance(_extensions(meta.get(CLIENT_CAPABILITIES)).get(TASKS), Mapping)
 
 
 def tasks_declared() -> dict[str, Any]:
