@@ -7,7 +7,9 @@ check (the signature verified each time: a client's first request), once as
 requests come (the memory holding it: every later request of that client).
 Beside them, PyJWT's `jwt.decode` alone with the same key (what the gateway
 used before it checked the signature with `cryptography` directly), and an
-ES256 token checked against a P-256 key. Each check is timed on its own:
+ES256 token checked against a P-256 key; and what a request to /mcp pays
+for identity with its token remembered (the bearer check and the
+session-owner check around an app that does nothing). Each is timed on its own:
 p50 and mean. Numbers only; nothing here asserts timings.
 
 Usage: python bench/token_verify.py [--checks N]
@@ -29,9 +31,11 @@ from pathlib import Path
 import httpx
 import jwt
 from cryptography.hazmat.primitives.asymmetric import ec
+from starlette.types import Message, Receive, Scope, Send
 
 from hintgate.config.model import IdentityConfig
-from hintgate.web.identity import IssuerKeys, TokenVerifier
+from hintgate.web.app import Checked
+from hintgate.web.identity import IssuerKeys, SessionOwners, TokenVerifier, identity_middleware
 
 PEERS = Path(__file__).resolve().parent.parent / "tests" / "peers"
 
@@ -83,6 +87,7 @@ async def measure(issuer: str, checks: int) -> None:
     line("RS256, verified token remembered", *await timings(lambda: verifier.principal(token), checks))
     floor = await timings(pyjwt, checks)
     line("RS256, PyJWT jwt.decode alone", *floor, f"   (p50 ratio hintgate/PyJWT {signature[0] / floor[0]:.2f})")
+    await _middleware(verifier, token, checks)
     es256, es_verifier = await _es256(audience)
 
     async def first_es() -> object:
@@ -90,6 +95,38 @@ async def measure(issuer: str, checks: int) -> None:
         return await es_verifier.principal(es256)
 
     line("ES256 P-256, signature verified", *await timings(first_es, checks))
+
+
+async def _middleware(verifier: TokenVerifier, token: str, checks: int) -> None:
+    """What a request to /mcp pays for identity around the app, its token remembered: the bearer check
+    and the session-owner check, against the same request through a bare app."""
+
+    async def app(_scope: Scope, _receive: Receive, _send: Send) -> None:
+        return None
+
+    owners = SessionOwners(app)
+    guarded = Checked(owners, check=identity_middleware(verifier, None))
+    principal = await verifier.principal(token)
+    owners.owners["session-1"] = principal.name
+    headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"accept", b"application/json, text/event-stream"),
+        (b"content-type", b"application/json"),
+        (b"mcp-protocol-version", b"2025-11-25"),
+        (b"mcp-session-id", b"session-1"),
+        (b"authorization", f"Bearer {token}".encode()),
+    ]
+    scope: Scope = {"type": "http", "path": "/mcp", "method": "POST", "headers": headers, "query_string": b""}
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b""}
+
+    async def send(_message: Message) -> None:
+        return None
+
+    bare = await timings(lambda: app(dict(scope), receive, send), checks)
+    line("a request to /mcp, no identity", *bare)
+    line("the same through identity + owners", *await timings(lambda: guarded(dict(scope), receive, send), checks))
 
 
 async def _es256(audience: str) -> tuple[str, TokenVerifier]:
