@@ -178,6 +178,11 @@ async def test_a_dba_approves_with_hintgate_approvals_as_themselves_and_others_a
             table = await anyio.to_thread.run_sync(lambda: as_person("carol"))
             assert "bob@example.com" in table.stdout
             assert "group dba" in table.stdout
+            watched = await anyio.to_thread.run_sync(
+                lambda: as_person("carol", "watch", "--format", "json", "--timeout", "1")
+            )
+            assert watched.returncode == 0, watched.stderr
+            assert [json.loads(line)["id"] for line in watched.stdout.splitlines()] == [approval["id"]]
             short = approval["id"][:8]
             by_alice = await anyio.to_thread.run_sync(lambda: as_person("alice", "approve", short))
             by_bob = await anyio.to_thread.run_sync(lambda: as_person("bob", "approve", short))
