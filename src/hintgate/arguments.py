@@ -23,12 +23,8 @@ import json
 import numbers
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
-
-import jsonschema  # type: ignore[import-untyped]
-from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
-from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
 __all__ = ["argument_problem"]
 
@@ -39,13 +35,24 @@ _Check = Callable[[Any], bool]
 """True only when the full validator would find nothing wrong (False: not known, ask the validator)."""
 
 
+@cache
+def _jsonschema() -> Any:
+    """The jsonschema package, imported by the first check: a gateway lists its tools without it, sooner."""
+    import jsonschema  # type: ignore[import-untyped]
+    import jsonschema.exceptions  # type: ignore[import-untyped]
+    import jsonschema.validators  # type: ignore[import-untyped]
+
+    return jsonschema
+
+
 @lru_cache(maxsize=1024)
 def _validator(schema_json: str) -> Any:
     schema = json.loads(schema_json)
-    cls = validator_for(schema, default=jsonschema.Draft202012Validator)
+    jsonschema = _jsonschema()
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     try:
         cls.check_schema(schema)
-    except SchemaError:
+    except jsonschema.exceptions.SchemaError:
         return None
     return cls(schema)
 
@@ -85,7 +92,7 @@ def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | 
     instance = dict(arguments or {})
     if quick is not None and quick(instance):
         return None
-    error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
+    error = _jsonschema().exceptions.best_match(validator.iter_errors(instance))
     if error is None:
         return None
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
@@ -95,13 +102,17 @@ def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | 
 
 # ------------------------------------------------------------ the quick check
 
-# Drafts whose keywords below mean what the quick check does (draft 4's bounds and draft 3 differ).
-_QUICK_DRAFTS = (
-    jsonschema.Draft6Validator,
-    jsonschema.Draft7Validator,
-    jsonschema.Draft201909Validator,
-    jsonschema.Draft202012Validator,
-)
+
+@cache
+def _quick_drafts() -> tuple[Any, ...]:
+    """Drafts whose keywords below mean what the quick check does (draft 4's bounds and draft 3 differ)."""
+    jsonschema = _jsonschema()
+    return (
+        jsonschema.Draft6Validator,
+        jsonschema.Draft7Validator,
+        jsonschema.Draft201909Validator,
+        jsonschema.Draft202012Validator,
+    )
 
 
 def _is_integer(instance: Any) -> bool:
@@ -112,9 +123,6 @@ def _is_integer(instance: Any) -> bool:
 
 def _is_number(instance: Any) -> bool:
     return isinstance(instance, numbers.Number) and not isinstance(instance, bool)
-
-
-_TYPE_CHECKER = jsonschema.Draft202012Validator.TYPE_CHECKER  # the one those drafts share
 
 
 # The JSON types as those drafts' type checker tells them (an integral float is an integer, a bool no number).
@@ -137,8 +145,8 @@ def _quick_check(validator: Any) -> _Check | None:
     `patternProperties`, `unevaluatedProperties`...) leaves the schema to the validator alone.
     """
     if (
-        type(validator) not in _QUICK_DRAFTS
-        or validator.TYPE_CHECKER is not jsonschema.Draft202012Validator.TYPE_CHECKER
+        type(validator) not in _quick_drafts()
+        or validator.TYPE_CHECKER is not _jsonschema().Draft202012Validator.TYPE_CHECKER
     ):
         return None
     try:

@@ -84,3 +84,29 @@ async def test_serving_with_recording_to_sqlite_imports_the_store_but_not_the_da
     assert loaded(modules, SCRAPE) == []
     assert loaded(modules, ["sqlalchemy.dialects.postgresql", "asyncpg"]) == []
     assert loaded(modules, NEVER) == []
+
+
+async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_checker_nor_the_store(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    from mcp.client.stdio import StdioServerParameters
+
+    config = tmp_path / "hintgate.json"
+    server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
+    config.write_text(json.dumps({"mcpServers": {"time": server}}))
+    listing = tmp_path / "modules.json"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-c", SERVE_AND_LIST_MODULES, str(listing), "serve", "--config", str(config), "--no-record"],
+        env={"HOME": str(tmp_path), "HINTGATE_DATA_DIR": str(tmp_path / "data")},
+    )
+    with anyio.fail_after(60):
+        async with Client(params, mode="legacy") as client:
+            listed = await client.list_tools()
+    assert {tool.name for tool in listed.tools} == {"time_get_current_time", "time_convert_time"}
+    modules = set(json.loads(listing.read_text()))  # written as the gateway exited, once stdin closed
+    assert "hintgate.server.stdio" in modules
+    # Checking a call's arguments needs jsonschema: the first call imports it, not the start.
+    assert loaded(modules, ["jsonschema"]) == []
+    assert loaded(modules, STORE) == []
+    assert loaded(modules, DASHBOARD) == []
