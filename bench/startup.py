@@ -18,7 +18,10 @@ spawn until the `tools/list` answer holds `get_current_time`:
 Each target starts once untimed (byte-code caches, the database), then
 `--starts` (5) times in interleaved rounds with the order rotating, so that
 machine noise hits all alike. Printed: median, min and max per target, and
-the median's difference to direct and ratio to it. HOME and
+the median's difference to direct and ratio to it, and the CPU time the
+launched process itself had used by then (median; user + system, from
+/proc; its own upstream's not counted), which moves less with the machine's
+load than the wall clock. HOME and
 HINTGATE_DATA_DIR of every child are a temporary directory. Numbers only;
 nothing here asserts them. Every wait is bounded.
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform
 import statistics
@@ -57,12 +61,14 @@ class Target:
     label: str
     argv: list[str]
     seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
     def summary(self) -> dict[str, float]:
         return {
             "median": statistics.median(self.seconds),
             "min": min(self.seconds),
             "max": max(self.seconds),
+            "cpu_median": statistics.median(self.cpu),
         }
 
 
@@ -99,8 +105,18 @@ def _targets(work: Path, peers_python: str | None) -> list[Target]:
     return targets
 
 
-async def first_listing(argv: Sequence[str], env: dict[str, str]) -> float:
-    """Seconds from spawning `argv` until its first `tools/list` answer holds the time tool."""
+def _child_cpu() -> float:
+    """CPU seconds (user + system) the one child of this process has used so far (Linux /proc)."""
+    pid = os.getpid()
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    if len(children) != 1:
+        return math.nan
+    fields = Path(f"/proc/{children[0]}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def first_listing(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    """(seconds from spawning `argv` until its first `tools/list` answer holds the time tool, its CPU seconds then)."""
     import anyio
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -112,10 +128,11 @@ async def first_listing(argv: Sequence[str], env: dict[str, str]) -> float:
             async with Client(stdio_client(params, errlog=sink), mode="legacy") as client:
                 tools = (await client.list_tools()).tools
                 seconds = time.perf_counter() - started
+                cpu = _child_cpu()
     names = {tool.name for tool in tools}
     if TOOL not in names:
         raise RuntimeError(f"{argv[2:5]}: tools/list has no {TOOL!r}: {sorted(names)}")
-    return seconds
+    return seconds, cpu
 
 
 async def run(starts: int, peers_python: str | None, log: Any) -> dict[str, Any]:
@@ -131,7 +148,9 @@ async def run(starts: int, peers_python: str | None, log: Any) -> dict[str, Any]
         for round_ in range(starts):
             shift = round_ % len(targets)
             for target in targets[shift:] + targets[:shift]:
-                target.seconds.append(await first_listing(target.argv, env))
+                seconds, cpu = await first_listing(target.argv, env)
+                target.seconds.append(seconds)
+                target.cpu.append(cpu)
             log(f"round {round_ + 1}/{starts}: " + ", ".join(f"{t.label} {t.seconds[-1]:.2f} s" for t in targets))
     summaries = {target.label: target.summary() for target in targets}
     direct = summaries["direct"]["median"]
@@ -153,13 +172,13 @@ def render(report: dict[str, Any]) -> str:
     lines = [
         f"first tools/list, seconds (median of {report['starts']} starts each, interleaved)",
         "",
-        "| launched | median | min | max | − direct | ÷ direct |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| launched | median | min | max | − direct | ÷ direct | its CPU s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for label, s in report["targets"].items():
         lines.append(
             f"| {label} | {s['median']:.2f} | {s['min']:.2f} | {s['max']:.2f} "
-            f"| {s['minus_direct']:+.2f} | {s['ratio_to_direct']:.2f} |"
+            f"| {s['minus_direct']:+.2f} | {s['ratio_to_direct']:.2f} | {s['cpu_median']:.2f} |"
         )
     goal = report["goal"]
     verdict = "met" if goal["met"] else "NOT met"
