@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests import tools
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
@@ -19,7 +20,7 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 def tool(name: str, description: str) -> dict[str, Any]:
-    return {"name": name, "description": description, "inputSchema": {"type": "object", "properties": {}}}
+    return tools.tool(name, description, schema={"type": "object", "properties": {}})
 
 
 def seed(db: str, *, manual: bool = False) -> None:

@@ -4,18 +4,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.tools import tool
 
 from hintgate.errors import ExpectFileError
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.lint import RULES, LintTrust, Severity, lint_tools, load_expect
 from hintgate.hints.trust import Trust
-
-
-def tool(name: str, annotations: Any = None, **extra: Any) -> dict[str, Any]:
-    raw: dict[str, Any] = {"name": name, "inputSchema": {"type": "object"}, **extra}
-    if annotations is not None:
-        raw["annotations"] = annotations
-    return raw
 
 
 def codes(tools: list[dict[str, Any]], **kwargs: Any) -> dict[str, set[str]]:
@@ -30,7 +24,7 @@ FULL = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, 
 
 
 def test_a_fully_annotated_titled_read_tool_has_no_findings() -> None:
-    assert codes([tool("get_note", FULL, title="Get note", description="Get a note by id.")]) == {}
+    assert codes([tool("get_note", annotations=FULL, title="Get note", description="Get a note by id.")]) == {}
 
 
 def test_a_tool_without_annotations_is_reported() -> None:
@@ -38,44 +32,44 @@ def test_a_tool_without_annotations_is_reported() -> None:
 
 
 def test_missing_hints_are_listed_but_moot_ones_on_read_only_tools_are_not() -> None:
-    report = lint_tools([tool("get_note", {"readOnlyHint": True}, title="T")], target="t")
+    report = lint_tools([tool("get_note", annotations={"readOnlyHint": True}, title="T")], target="t")
     [finding] = [f for f in report.findings if f.code == "HG002"]
     assert finding.message == "not set: openWorldHint"
 
 
 def test_missing_title_is_a_note() -> None:
-    report = lint_tools([tool("get_note", FULL)], target="t")
+    report = lint_tools([tool("get_note", annotations=FULL)], target="t")
     assert [(f.code, f.level) for f in report.findings] == [("HG003", Severity.NOTE)]
 
 
 def test_read_only_and_destructive_together_is_an_error() -> None:
-    found = codes([tool("get_x", {"readOnlyHint": True, "destructiveHint": True}, title="X")])
+    found = codes([tool("get_x", annotations={"readOnlyHint": True, "destructiveHint": True}, title="X")])
     assert "HG201" in found["get_x"]
 
 
 def test_read_only_with_explicit_idempotent_false_is_a_warning() -> None:
-    found = codes([tool("get_x", {"readOnlyHint": True, "idempotentHint": False}, title="X")])
+    found = codes([tool("get_x", annotations={"readOnlyHint": True, "idempotentHint": False}, title="X")])
     assert "HG202" in found["get_x"]
 
 
 def test_title_differing_from_tool_title_is_reported() -> None:
-    found = codes([tool("get_x", {**FULL, "title": "Fetch X"}, title="Get X")])
+    found = codes([tool("get_x", annotations={**FULL, "title": "Fetch X"}, title="Get X")])
     assert found["get_x"] == {"HG203"}
 
 
 def test_wrongly_typed_hint_is_an_error_naming_the_field() -> None:
-    report = lint_tools([tool("get_x", {"readOnlyHint": "yes"}, title="X")], target="t")
+    report = lint_tools([tool("get_x", annotations={"readOnlyHint": "yes"}, title="X")], target="t")
     [finding] = [f for f in report.findings if f.code == "HG101"]
     assert finding.level is Severity.ERROR
     assert "annotations.readOnlyHint must be true or false, got str 'yes'" in finding.message
 
 
 def test_annotations_that_are_not_an_object_are_an_error() -> None:
-    assert "HG103" in codes([tool("get_x", ["readOnlyHint"], title="X")])["get_x"]
+    assert "HG103" in codes([tool("get_x", annotations=["readOnlyHint"], title="X")])["get_x"]
 
 
 def test_unknown_annotation_keys_are_noted() -> None:
-    assert "HG102" in codes([tool("get_x", {**FULL, "costHint": 3}, title="X")])["get_x"]
+    assert "HG102" in codes([tool("get_x", annotations={**FULL, "costHint": 3}, title="X")])["get_x"]
 
 
 def test_a_tool_declared_read_only_that_deletes_is_an_error() -> None:
@@ -83,7 +77,7 @@ def test_a_tool_declared_read_only_that_deletes_is_an_error() -> None:
         [
             tool(
                 "delete_all_files",
-                {"readOnlyHint": True},
+                annotations={"readOnlyHint": True},
                 title="D",
                 description="Permanently delete every file.",
             )
@@ -100,7 +94,7 @@ def test_a_tool_declared_additive_that_deletes_is_a_warning() -> None:
         [
             tool(
                 "delete_repository",
-                {
+                annotations={
                     "readOnlyHint": False,
                     "destructiveHint": False,
                     "idempotentHint": True,
@@ -119,39 +113,44 @@ def test_a_tool_declared_additive_that_deletes_is_a_warning() -> None:
     [("get weather", "HG401"), ("get/weather", "HG401"), ("g" * 65, "HG402"), ("g" * 129, "HG401")],
 )
 def test_names_outside_the_spec_are_reported(name: str, code: str) -> None:
-    assert code in codes([tool(name, FULL, title="X")])[name]
+    assert code in codes([tool(name, annotations=FULL, title="X")])[name]
 
 
 @pytest.mark.parametrize("name", ["d\u0435lete_repo", "\u0440ush_main", "get_\u03bfrders"])
 def test_names_with_letters_that_look_latin_but_are_not_are_an_error(name: str) -> None:
-    report = lint_tools([tool(name, FULL, title="X")], target="t")
+    report = lint_tools([tool(name, annotations=FULL, title="X")], target="t")
     [finding] = [f for f in report.findings if f.code == "HG404"]
     assert finding.tool == name
     assert "reads as" in finding.message
 
 
 def test_plain_latin_names_are_not_confusable() -> None:
-    assert "HG404" not in codes([tool("Delete_Repo", FULL, title="X")]).get("Delete_Repo", [])
+    assert "HG404" not in codes([tool("Delete_Repo", annotations=FULL, title="X")]).get("Delete_Repo", [])
 
 
 def test_duplicate_names_are_an_error() -> None:
-    assert "HG403" in codes([tool("a", FULL, title="A"), tool("a", FULL, title="A")])["a"]
+    assert "HG403" in codes([tool("a", annotations=FULL, title="A"), tool("a", annotations=FULL, title="A")])["a"]
 
 
 def test_coverage_counts_tools_that_declare_a_hint() -> None:
-    report = lint_tools([tool("get_a", FULL), tool("get_b"), tool("get_c", {"title": "only a title"})], target="t")
+    report = lint_tools(
+        [tool("get_a", annotations=FULL), tool("get_b"), tool("get_c", annotations={"title": "only a title"})],
+        target="t",
+    )
     assert report.annotated == 1
     assert report.coverage == pytest.approx(1 / 3)
 
 
 def test_tier_tables_show_declared_and_inferred_tiers() -> None:
-    report = lint_tools([tool("get_a", FULL), tool("delete_b", description="Permanently delete b.")], target="t")
+    report = lint_tools(
+        [tool("get_a", annotations=FULL), tool("delete_b", description="Permanently delete b.")], target="t"
+    )
     assert report.declared_tiers()[Tier.UNKNOWN] == 1
     assert report.resolved_tiers()[Tier.DESTRUCTIVE] == 1
 
 
 def test_fail_on_thresholds() -> None:
-    report = lint_tools([tool("get_a", FULL)], target="t")  # one note: no title
+    report = lint_tools([tool("get_a", annotations=FULL)], target="t")  # one note: no title
     assert not report.fails(Severity.ERROR)
     assert not report.fails(Severity.WARNING)
     assert not report.fails(None)
@@ -166,10 +165,12 @@ def test_every_rule_has_a_unique_code_and_id() -> None:
 
 
 SEED_003_TOOLS = [
-    tool("get_note", {"readOnlyHint": True}),
-    tool("create_note", {"destructiveHint": False, "idempotentHint": False}),
-    tool("delete_note", {"destructiveHint": False}, description="Soft delete a note (can be restored later)."),
-    tool("purge_note", {"destructiveHint": True}),
+    tool("get_note", annotations={"readOnlyHint": True}),
+    tool("create_note", annotations={"destructiveHint": False, "idempotentHint": False}),
+    tool(
+        "delete_note", annotations={"destructiveHint": False}, description="Soft delete a note (can be restored later)."
+    ),
+    tool("purge_note", annotations={"destructiveHint": True}),
 ]
 
 

@@ -4,6 +4,8 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tests import tools
+
 from hintgate.hints.pins import (
     ChangeKind,
     Pin,
@@ -22,7 +24,7 @@ T1 = T0 + timedelta(hours=1)
 
 
 def tool(name: str = "get_report", description: str = "Get the report.", **extra: Any) -> dict[str, Any]:
-    return {"name": name, "description": description, "inputSchema": {"type": "object"}, **extra}
+    return tools.tool(name, description, **extra)
 
 
 def pinned(*tools: dict[str, Any], server: str = "s") -> dict[tuple[str, str], Pin]:

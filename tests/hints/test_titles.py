@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.tools import tool
 
 from hintgate.hints.catalog import META_PREFIX, ToolFacts, build_catalog, resolve_tool
 from hintgate.hints.titles import TitleOrigin, title_from_name
@@ -36,7 +37,7 @@ def test_a_derived_title_is_the_names_words_in_sentence_case(name: str, title: s
 
 
 def _tool(**extra: Any) -> dict[str, Any]:
-    return {"name": "fold_gizmo", "inputSchema": {"type": "object"}, **extra}
+    return tool("fold_gizmo", **extra)
 
 
 @pytest.mark.parametrize(

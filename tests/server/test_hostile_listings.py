@@ -19,6 +19,7 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+from tests import tools
 
 from hintgate.testing import RunningGateway, running_gateway
 
@@ -31,10 +32,7 @@ OBJECT = {"type": "object"}
 
 
 def tool(name: str, description: str, schema: dict[str, Any] | None = None, **annotations: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name, "description": description, "inputSchema": schema or OBJECT}
-    if annotations:
-        out["annotations"] = annotations
-    return out
+    return tools.tool(name, description, schema=schema or OBJECT, annotations=annotations or None)
 
 
 class Gateway:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from tests import tools
 
 from hintgate.errors import StoreError
 from hintgate.hints.pins import PinState, reconcile
@@ -17,7 +18,7 @@ LATER = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
 def tool(name: str, description: str = "Get it.") -> dict[str, object]:
-    return {"name": name, "description": description, "inputSchema": {"type": "object"}}
+    return tools.tool(name, description)
 
 
 async def _held(store: Store) -> None:

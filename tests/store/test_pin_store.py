@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests import tools
 
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, PinState, canonical_json, reconcile
@@ -19,7 +20,7 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def tool(name: str, description: str = "Get it.") -> dict[str, object]:
-    return {"name": name, "description": description, "inputSchema": {"type": "object"}}
+    return tools.tool(name, description)
 
 
 async def test_pins_and_their_events_are_read_back_as_written_and_bump_the_version(store: Store) -> None:
