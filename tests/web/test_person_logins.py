@@ -63,7 +63,8 @@ async def _operator_logs_in(config: Path, peer: OAuthPeer) -> None:
         async def approve(url: str) -> None:
             await anyio.to_thread.run_sync(peer.approve_without_browser, url, "operator")
 
-        await login(server, CredentialsVault(store, vault_key(STATE_KEY, _data())), show_url=approve, timeout=60)
+        vault = CredentialsVault(store.credentials, vault_key(STATE_KEY, _data()))
+        await login(server, vault, show_url=approve, timeout=60)
     finally:
         await store.close()
 
@@ -133,7 +134,8 @@ async def kept_login(person: str) -> dict[str, Any]:
     """The login the gateway keeps for `person`, opened with the state key."""
     store = await Store.open(f"sqlite:///{_data() / 'hintgate.db'}")
     try:
-        document = await CredentialsVault(store, vault_key(STATE_KEY, _data())).person(person).load("tracker")
+        vault = CredentialsVault(store.credentials, vault_key(STATE_KEY, _data()))
+        document = await vault.person(person).load("tracker")
     finally:
         await store.close()
     assert document is not None
