@@ -143,6 +143,26 @@ async def test_a_task_s_status_and_result_reach_the_client_through_the_gateway_o
     assert cancels(log) == []
 
 
+async def test_a_completed_task_s_result_is_scanned_as_any_result_and_every_poll_shows_the_scanned_one(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "cancels.log"
+    with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
+        async with client(running) as c:
+            handle = await start(c, "mu")
+            await c.call_tool("builds_poison", {"target": "mu"})
+            first = await task_request(c, "tasks/get", handle.task_id)
+            second = await task_request(c, "tasks/get", handle.task_id)
+        rows = until(lambda: recorded(running, "builds_build"), "the poisoned call recorded", within=30)
+    text = first["result"]["content"][0]["text"]
+    assert text.startswith("built mu. [hintgate removed text addressed to the model (")
+    assert "id_rsa" not in text
+    assert second["result"] == first["result"]
+    (row,) = rows
+    assert row["response"]["content"] == first["result"]["content"]
+    assert row["decision"]["result_findings"]
+
+
 async def test_a_task_id_from_another_session_or_never_issued_is_answered_task_not_found(tmp_path: Path) -> None:
     log = tmp_path / "cancels.log"
     with http_gateway(tmp_path, log) as running, anyio.fail_after(90):

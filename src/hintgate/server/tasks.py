@@ -83,6 +83,7 @@ class _Task:
     server: str
     upstream_id: str
     finish: TaskFinish
+    caller: ClientCall  # the call that started it: who it was made as (a person's own login)
     ended: bool = False
     result: dict[str, Any] | None = None  # the tool's result as the client got it, once completed
     settling: asyncio.Lock = field(default_factory=asyncio.Lock)  # two polls that see the end record it once
@@ -139,7 +140,7 @@ class TaskRoutes:
         upstream_id = str(handle["taskId"])
         if session is not None and self.declared(ctx):
             task_id = secrets.token_urlsafe(32)
-            self._tasks[task_id] = _Task(session.id, entry.server, upstream_id, finish)
+            self._tasks[task_id] = _Task(session.id, entry.server, upstream_id, finish, ClientCall(ctx))
             return {**dict(handle), "taskId": task_id, "resultType": "task"}, True
         return await self._wait_for_end(ctx, entry, upstream_id, handle), False
 
@@ -159,7 +160,7 @@ class TaskRoutes:
                     await self._relay_questions(client, entry.server, upstream_id, answer, answered)
                 left = deadline - loop.time()
                 if left <= 0:
-                    self._spawn(self._cancel_upstream(entry.server, upstream_id))
+                    self._spawn(self._cancel_upstream(entry.server, upstream_id, client))
                     return tool_error(
                         f"The tool {entry.name!r} did not finish within {source.call_timeout:g} s "
                         f"(server {entry.server!r}); its task was cancelled."
@@ -171,10 +172,10 @@ class TaskRoutes:
                 answer = await source.request("tasks/get", {"taskId": upstream_id}, context=client)
         except asyncio.CancelledError:
             # The client cancelled its call (or went away): the work stops upstream too.
-            self._spawn(self._cancel_upstream(entry.server, upstream_id))
+            self._spawn(self._cancel_upstream(entry.server, upstream_id, client))
             raise
         except UpstreamError as exc:
-            self._spawn(self._cancel_upstream(entry.server, upstream_id))
+            self._spawn(self._cancel_upstream(entry.server, upstream_id, client))
             return tool_error(f"The tool {entry.name!r} failed: server {entry.server!r} {exc.detail}.")
         if status == "completed" and isinstance(answer.get("result"), Mapping):
             return dict(answer["result"])
@@ -297,19 +298,20 @@ class TaskRoutes:
                 self._spawn(self._withdraw(task))
 
     async def _withdraw(self, task: _Task) -> None:
-        await self._cancel_upstream(task.server, task.upstream_id)
+        await self._cancel_upstream(task.server, task.upstream_id, task.caller)
         await task.finish(None, WITHDRAWN_TASK)
 
-    async def _cancel_upstream(self, server: str, upstream_id: str) -> None:
+    async def _cancel_upstream(self, server: str, upstream_id: str, caller: ClientCall) -> None:
+        """Send `tasks/cancel` as the call's caller: a server with a login per person has the task on theirs."""
         source = self._sources.get(server)
         if source is None:
             return
         try:
             await asyncio.wait_for(
-                source.request("tasks/cancel", {"taskId": upstream_id}, context=ClientCall(None)), _CANCEL_WAIT
+                source.request("tasks/cancel", {"taskId": upstream_id}, context=caller), _CANCEL_WAIT
             )
         except (UpstreamError, TimeoutError) as exc:
-            logger.warning("%s: cancelling a task of a departed client failed: %s", server, exc)
+            logger.warning("%s: cancelling task %s upstream failed: %s", server, upstream_id, exc)
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
@@ -317,7 +319,7 @@ class TaskRoutes:
         task.add_done_callback(self._withdrawals.discard)
 
     async def aclose(self) -> None:
-        """Wait (bounded) for the cancellations sent for departed sessions, before the upstreams stop."""
+        """Wait (bounded) for the cancellations sent upstream (departed sessions, cancelled calls)."""
         if self._withdrawals:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*self._withdrawals, return_exceptions=True), _CANCEL_WAIT)
