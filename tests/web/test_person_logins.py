@@ -185,6 +185,7 @@ async def test_each_person_calls_with_their_own_token_and_one_not_logged_in_gets
 async def test_a_client_that_opens_urls_is_sent_to_the_login_page_and_its_call_runs_once_the_person_logged_in(
     issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The handshake era: `elicitation/create` in URL mode during the call, which then runs."""
     async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
         url = gateway.mcp_url
         carol_token = issuer.token("carol", url)
@@ -213,6 +214,27 @@ async def test_a_client_that_opens_urls_is_sent_to_the_login_page_and_its_call_r
         assert CAROL in question.message
         for login_thread in logins:
             login_thread.join(30)
+
+
+async def test_a_2026_client_that_opens_urls_gets_the_tool_error_naming_the_login_page(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No request reaches a 2026-07-28 client during a call: it reads the link in the tool error."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        asked: list[Any] = []
+
+        async def person(_context: Any, params: Any) -> types.ElicitResult:
+            asked.append(params)
+            return types.ElicitResult(action="decline")
+
+        async with client_of(issuer.token("carol", url), url, elicitation=person, mode="2026-07-28") as carol:
+            await listed(carol)
+            result = await carol.call_tool("tracker_whoami", {})
+        assert result.is_error
+        assert f"{gateway.base_url}/login/upstream/tracker" in text_of(result)
+        assert "then call the tool again" in text_of(result)
+        assert asked == []
 
 
 async def test_a_refresh_keeps_a_person_going_and_a_revoked_login_asks_only_that_person_to_log_in_again(

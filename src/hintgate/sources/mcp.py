@@ -567,7 +567,8 @@ class McpUpstream(ConfiguredSource):
 
     def _login_text(self, person: str, reason: str, tool: str | None) -> str:
         where = f"log in at {self.login_page}" if self.login_page else "ask the operator for the gateway's login page"
-        again = f", then call {tool} again" if tool else ", then ask again"
+        # `tool` is the server's own name for it; the client knows it by the gateway's (prefixed) name.
+        again = ", then call the tool again" if tool else ", then ask again"
         why = "" if reason == NOT_LOGGED_IN else f" ({reason})"
         return (
             f"{person} is not logged in to server {self.name!r}, which each person logs in to on their own"
@@ -577,7 +578,8 @@ class McpUpstream(ConfiguredSource):
     async def _person_logs_in(self, person: str, credentials: Credentials, context: CallContext, text: str) -> bool:
         """Send the person to the login page through their client (URL-mode elicitation); whether they logged in.
 
-        False at once when the client cannot open a page for its user, or declines.
+        False at once when the client cannot open a page for its user, declines, or cannot be asked during
+        a call (a 2026-07-28 client, which is asked by answering `input_required`: it gets the tool error).
         """
         assert self.personal is not None
         if self.login_page is None or not context.elicits_url:
