@@ -295,3 +295,108 @@ def test_the_drawing_has_the_layers_in_order_and_every_module_it_names_in_its_la
         missing = [prefix for prefix in LAYERS[number][1] if prefix not in named]
         assert missing == [], f"{title}: the drawing does not show {missing}"
     assert misplaced == []
+
+
+def test_the_architecture_document_draws_the_same_layers() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for title, prefixes in LAYERS:
+        assert title in text, title
+        for prefix in prefixes:
+            shown = prefix.removeprefix("hintgate.").replace(".", "/") if prefix != "hintgate" else "hintgate"
+            assert shown in text, prefix
+
+
+# -- the MCP SDK behind one door ---------------------------------------------------
+
+SDK_DOOR = "hintgate.server.sdk"
+"""The one module that reads the MCP SDK's private attributes (tests/server/test_sdk.py checks each)."""
+
+
+def sdk_private_names() -> set[str]:
+    """Every private name the installed SDK (`mcp`, `mcp_types`) defines: attributes, methods, parameters."""
+    import mcp
+    import mcp_types
+
+    names: set[str] = set()
+    for package in (mcp, mcp_types):
+        for path in Path(package.__file__ or "").parent.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                    names.add(node.attr)
+                elif isinstance(node, ast.ClassDef):
+                    for member in node.body:
+                        if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+                            names.add(member.name)
+                        elif isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
+                            names.add(member.target.id)
+                        elif isinstance(member, ast.Assign):
+                            names.update(t.id for t in member.targets if isinstance(t, ast.Name))
+                elif isinstance(node, ast.arg):
+                    names.add(node.arg)
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def _super_call_of(node: ast.Attribute) -> bool:
+    value = node.value
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+
+
+def sdk_private_reads(path: Path, private: set[str]) -> list[str]:
+    """`line: expression` for each read of an SDK-private name in a module.
+
+    Not counted: a module's own attributes (through `self` or `cls`), and an
+    override calling the SDK's method it overrides (`super()._hook()` inside
+    `_hook`: tests/server/test_sdk.py checks those hooks' names and parameters).
+    """
+    found: list[str] = []
+
+    def visit(node: ast.AST, function: str | None) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = node.name
+        if isinstance(node, ast.Attribute) and node.attr in private:
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            hook = _super_call_of(node) and node.attr == function
+            if not own and not hook:
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.keyword) and node.arg in private:
+            found.append(f"{node.value.lineno}: keyword {node.arg}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
+            named = node.args[1] if len(node.args) > 1 else None
+            if isinstance(named, ast.Constant) and named.value in private:
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), None)
+    return found
+
+
+def test_only_the_sdk_door_reads_the_sdks_private_attributes() -> None:
+    private = sdk_private_names()
+    assert {"_request_outbound", "_connection", "_server_instances"} <= private  # the SDK is read, not guessed
+    outside = {
+        name: reads
+        for name, path in modules().items()
+        if name != SDK_DOOR and (reads := sdk_private_reads(path, private))
+    }
+    assert outside == {}, f"read the SDK's private parts through {SDK_DOOR}, not directly"
+
+
+def test_the_sdk_check_finds_private_reads_and_leaves_own_attributes_and_override_hooks_alone(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "class Provider(Base):\n"
+        "    async def _initialize(self):\n"
+        "        await super()._initialize()\n"
+        "        self._connection = None\n"
+        "def channel(session):\n"
+        "    getattr(session, '_connection', None)\n"
+        "    send(x, _related_request_id=1)\n"
+        "    return session._request_outbound\n"
+    )
+    private = {"_initialize", "_connection", "_related_request_id", "_request_outbound"}
+    assert sdk_private_reads(source, private) == [
+        "6: getattr(session, '_connection', None)",
+        "7: keyword _related_request_id",
+        "8: session._request_outbound",
+    ]

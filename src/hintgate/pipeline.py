@@ -18,7 +18,6 @@ tracing are observers, so the call path knows none of them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -54,93 +53,51 @@ from hintgate.policy.decide import (
 )
 from hintgate.policy.explain import warnings
 from hintgate.policy.own_places import OwnPlaces
-from hintgate.policy.principal import Approvers, Principal, PrincipalKind, principal_of
+from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import error_text, server_down_error, tool_error
-from hintgate.sources.base import Source, SourceState, SourceStatus
+from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
 from hintgate.sources.tasks import is_task
 
 if TYPE_CHECKING:
-    from hintgate.server.context import RequestContext, RequestSession
+    from hintgate.server.context import RequestContext
     from hintgate.server.sessions import ClientSession
 
-__all__ = ["ClientCall", "SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
+__all__ = ["SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
 
 logger = logging.getLogger(__name__)
 
 _RETRY_WAIT = 10.0  # seconds a retry waits for a restarted source to come back up
 
 
-def _request_channel(session: RequestSession) -> Any:
-    """The request-scoped channel of a call: on streamable HTTP it rides the call's own response stream.
-
-    The SDK keeps it as the session's outbound and offers only typed requests
-    on it; hintgate relays the upstream's JSON as it came.
-    """
-    return session._request_outbound
-
-
-class ClientCall:
-    """The client side of one call, for sources that report progress or ask questions."""
-
-    def __init__(self, ctx: RequestContext | None) -> None:
-        self._ctx = ctx
+class _NoClient:
+    """The client side of a call made without a client to reach (no `client_for` given)."""
 
     @property
     def session_key(self) -> object:
-        """The client's connection (itself for a call without one), to tell clients apart.
-
-        The SDK builds a session object per request around the connection, which is
-        what lasts as long as the client's connection; a stateless 2026-07-28 request
-        has none, so each such call counts as its own client.
-        """
-        if self._ctx is None:
-            return self
-        session = self._ctx.session
-        return getattr(session, "_connection", None) or session
+        return self
 
     @property
     def principal(self) -> Principal | None:
-        """Who made this request, as the web layer verified its token (None on stdio or without identity)."""
-        request = self._ctx.request if self._ctx is not None else None
-        return principal_of(getattr(request, "scope", None)) if request is not None else None
+        return None
 
     @property
     def elicits_url(self) -> bool:
-        """Whether the client declared URL-mode elicitation."""
-        caps = self._ctx.session.client_capabilities if self._ctx is not None else None
-        elicitation = getattr(caps, "elicitation", None) if caps is not None else None
-        return getattr(elicitation, "url", None) is not None
+        return False
 
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
-        """Report progress to the client (a no-op unless it asked for progress)."""
-        if self._ctx is not None:
-            with contextlib.suppress(Exception):
-                await self._ctx.session.report_progress(progress, total, message)
+        return
 
     async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        """Relay a request to the client; refused when it did not declare the capability."""
-        capability = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
-        if self._ctx is None:
-            raise UpstreamRequestError(f"{method}: no client to ask", code=-32601)
-        session = self._ctx.session
-        caps = session.client_capabilities
-        needed = capability.get(method)
-        if needed is not None and (caps is None or getattr(caps, needed, None) is None):
-            raise UpstreamRequestError(f"the client did not declare the {needed} capability", code=-32601)
-        try:
-            result: dict[str, Any] = await _request_channel(session).send_raw_request(method, params)
-        except Exception as exc:
-            code = getattr(exc, "code", -32603)
-            raise UpstreamRequestError(f"the client could not answer {method}: {exc}", code=code) from exc
-        return result
+        raise UpstreamRequestError(f"{method}: no client to ask", code=-32601)
 
     async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
-        """Relay a notification to the client."""
-        if self._ctx is not None:
-            with contextlib.suppress(Exception):
-                await _request_channel(self._ctx.session).notify(method, params)
+        return
+
+
+def _no_client(_ctx: RequestContext | None) -> CallContext:
+    return _NoClient()
 
 
 class SessionLookup(Protocol):
@@ -201,6 +158,9 @@ class ToolCalls:
         modern_versions: protocol versions whose questions go out as `InputRequiredResult`.
         caller_probe: gives, for a request, a check that its result can still reach the caller
             (None when it cannot tell); a queued call whose caller is gone is withdrawn.
+        client_for: gives, for a request (None: a call without one), the client side of its call:
+            what sources report progress and relay requests through, and where the pipeline's own
+            questions go (elicitation). Without it, calls have no client to reach.
         on_result_finding: what reaches the client when a result speaks to the model
             (`integrity.onResultFinding`; see `hints.resultscan`).
 
@@ -227,6 +187,7 @@ class ToolCalls:
         tracer: Tracer | None = None,
         modern_versions: frozenset[str] = frozenset(),
         caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
+        client_for: Callable[[RequestContext | None], CallContext] | None = None,
         on_result_finding: OnResultFinding = OnResultFinding.REDACT,
     ) -> None:
         self._sources = sources
@@ -239,6 +200,7 @@ class ToolCalls:
         self._modern = modern_versions
         self.seals = ApprovalSeals()
         self._caller_probe = caller_probe
+        self._client_for: Callable[[RequestContext | None], CallContext] = client_for or _no_client
         self.approvals_url: str | None = None
         self.approvals_command: str | None = None
         self.own_places = OwnPlaces()
@@ -531,7 +493,7 @@ class ToolCalls:
             attempt.asked_via = "elicitation"
             try:
                 reply = await asyncio.wait_for(
-                    _request_channel(ctx.session).send_raw_request("elicitation/create", approval_form(text)),
+                    self._client_for(ctx).client_request("elicitation/create", approval_form(text)),
                     self.settings.approval_timeout,
                 )
             except TimeoutError:
@@ -554,7 +516,7 @@ class ToolCalls:
             self.settings.approval_timeout,
             where,
         )
-        heartbeat = asyncio.create_task(_keep_waiting(ClientCall(ctx), entry.name)) if ctx is not None else None
+        heartbeat = asyncio.create_task(_keep_waiting(self._client_for(ctx), entry.name)) if ctx is not None else None
         try:
             outcome = await self.approvals.wait(
                 tool=entry.name,
@@ -685,7 +647,7 @@ class ToolCalls:
     ) -> dict[str, Any]:
         source = self._sources[entry.server]
         name = entry.name
-        client = ClientCall(ctx)
+        client = self._client_for(ctx)
         meta = meta if isinstance(meta, Mapping) else None
         for tries in (1, 2):
             began = time.perf_counter()
@@ -732,7 +694,7 @@ class ToolCalls:
 _PROGRESS_EVERY = 5.0  # seconds between progress notifications while a call waits for a person
 
 
-async def _keep_waiting(client: ClientCall, tool: str) -> None:
+async def _keep_waiting(client: CallContext, tool: str) -> None:
     """Send progress while a call waits, so a client that resets its timeout on progress keeps waiting."""
     for beat in range(1, 100_000):
         await asyncio.sleep(_PROGRESS_EVERY)

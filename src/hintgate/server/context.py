@@ -1,8 +1,9 @@
 """What hintgate reads of a request's context: the fields of the SDK's, as Protocols.
 
 The SDK hands handlers its own `ServerRequestContext`; the direct stdio path
-(`hintgate.server.direct`) builds a lighter one. Both satisfy these
-Protocols, so the handlers, the session tracker and the call pipeline are
+(`hintgate.server.direct`) builds a lighter one around the SDK's session. Both
+satisfy these Protocols (what else of the SDK's session hintgate needs, it
+reads through `hintgate.server.sdk`), so the handlers, the session tracker and the call pipeline are
 typed against what they use rather than against `Any`.
 """
 
@@ -24,10 +25,6 @@ class RequestSession(Protocol):
     @property
     def client_capabilities(self) -> Any:
         """What the client declared it supports, an SDK model (None before the handshake)."""
-
-    @property
-    def _request_outbound(self) -> Any:
-        """The request-scoped channel to the client (on streamable HTTP, the call's own response stream)."""
 
     async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Tell the client how far the request has got (a no-op unless it asked)."""

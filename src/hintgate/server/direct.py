@@ -2,8 +2,8 @@
 
 Handshake-era calls on stdio skip the SDK's request machinery both ways; these
 classes give such a call the request context fields hintgate reads
-(`hintgate.server.context.RequestContext`), backed by the SDK's one stdio
-connection.
+(`hintgate.server.context.RequestContext`), with the SDK's own per-request
+`ServerSession` over its one stdio connection.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+
+from mcp.server.session import ServerSession
 
 __all__ = ["DirectContext", "DirectStdioCalls"]
 
@@ -23,41 +25,31 @@ CallTool = Callable[[Any, Mapping[str, Any] | None], Awaitable[dict[str, Any]]]
 
 
 class _DirectOutbound:
-    """The client channel of a direct stdio call: requests through the SDK's connection, notifications written."""
+    """The request channel of a direct stdio call: requests through the SDK's connection, notifications written.
 
-    def __init__(self, connection: Any, write: Write) -> None:
+    It is what the SDK's per-request `ServerSession` sends through (the shape
+    of the SDK's dispatch context), so a direct call's session is the SDK's own.
+    """
+
+    can_send_request = True
+
+    def __init__(self, connection: Any, progress_token: Any, write: Write) -> None:
         self._connection = connection
+        self._token = progress_token
         self._write = write
 
-    async def send_raw_request(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    async def send_raw_request(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> dict[str, Any]:
         # The SDK correlates the client's answer, which arrives on the same pipe.
-        result: dict[str, Any] = await self._connection.outbound.send_raw_request(method, params)
+        result: dict[str, Any] = await self._connection.outbound.send_raw_request(method, params, opts)
         return result
 
-    async def notify(self, method: str, params: Mapping[str, Any] | None) -> None:
+    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = params
         await self._write(message)
 
-
-class _DirectSession:
-    """What hintgate reads of a request's session, for a call taken off the stdio pipe directly."""
-
-    def __init__(self, connection: Any, progress_token: Any, write: Write) -> None:
-        self._connection = connection
-        self._request_outbound = _DirectOutbound(connection, write)
-        self._token = progress_token
-
-    @property
-    def client_params(self) -> Any:
-        return self._connection.client_params
-
-    @property
-    def client_capabilities(self) -> Any:
-        return self._connection.client_capabilities
-
-    async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+    async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         if self._token is None:
             return  # the client asked for no progress
         params: dict[str, Any] = {"progressToken": self._token, "progress": progress}
@@ -65,11 +57,15 @@ class _DirectSession:
             params["total"] = total
         if message is not None:
             params["message"] = message
-        await self._request_outbound.notify("notifications/progress", params)
+        await self.notify("notifications/progress", params)
 
 
 class DirectContext:
-    """The request context of a direct stdio call: the fields of the SDK's that hintgate reads."""
+    """The request context of a direct stdio call: the fields of the SDK's that hintgate reads.
+
+    Its session is the SDK's `ServerSession` over the stdio connection and a
+    channel that writes to the pipe.
+    """
 
     method = "tools/call"
     request = None
@@ -81,7 +77,7 @@ class DirectContext:
         token = meta.get("progressToken") if isinstance(meta, Mapping) else None
         self.protocol_version: str = connection.protocol_version
         self.request_id = request.get("id")
-        self.session = _DirectSession(connection, token, write)
+        self.session = ServerSession(_DirectOutbound(connection, token, write), connection)  # type: ignore[arg-type]
 
 
 class DirectStdioCalls:

@@ -19,9 +19,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.errors import UpstreamError
 from hintgate.hints.catalog import Catalog
-from hintgate.pipeline import ClientCall
 from hintgate.policy.decide import CallFacts, Rule, denied_by_rule
 from hintgate.policy.principal import Principal
+from hintgate.server import sdk
+from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.routing import list_page
@@ -81,12 +82,7 @@ def _handlers(gateway: Gateway, reachable: _Reachable) -> dict[str, Handler]:
         return complete(ctx, _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), params))
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        with gateway.sessions.serving(ctx) as session:
-            result = await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True))
-            if result.get("resultType") == "input_required":
-                # The answer must come back in this session: it stays open while the question does.
-                session.hold(gateway.calls.settings.approval_timeout)
-            return complete(ctx, result)
+        return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
 
     async def list_prompts(ctx: RequestContext, params: Any) -> dict[str, Any]:
         gateway.sessions.for_request(ctx)
@@ -151,14 +147,13 @@ def _raw_json(gateway: Gateway, reachable: _Reachable) -> Any:
     async def raw_json(ctx: Any, call_next: Any) -> Any:
         if ctx.request is None and gateway.stdio_connection is None:
             # stdio has one connection; remember it for the direct calls (`server.direct`) taken off the pipe.
-            gateway.stdio_connection = getattr(ctx.session, "_connection", None)
+            gateway.stdio_connection = sdk.connection_of(ctx.session)
         # Handshake-era tools/call and tools/list skip the SDK's model validation
         # both ways: the upstream's JSON goes back as it was, and a large catalog
         # is not re-validated into models on every listing.
         if ctx.request_id is not None and ctx.protocol_version not in modern:
             if ctx.method == "tools/call":
-                with gateway.sessions.serving(ctx):
-                    return await gateway.call_tool(ctx, ctx.params)
+                return await gateway.call_tool(ctx, ctx.params)
             if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
                 return _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), ctx.params or {})
         return await call_next(ctx)

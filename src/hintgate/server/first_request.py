@@ -12,8 +12,8 @@ call...) lifts it, and from then on the usual idle timeout applies. An open
 GET stream holds the session as the SDK's own idle clock does.
 
 It reads the message `RequestIdGuard` decoded (`MESSAGE_KEY` in the ASGI
-scope) and the session's transport in the SDK's session manager (its private
-`_server_instances`, as the fast path does).
+scope) and the session's transport and idle clock in the SDK's session
+manager (private to the SDK: read through `hintgate.server.sdk`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import logging
 import weakref
 from typing import TYPE_CHECKING, Any
 
-import anyio
-
+from hintgate.server import sdk
 from hintgate.server.request_ids import MESSAGE_KEY
 
 if TYPE_CHECKING:
@@ -75,13 +74,10 @@ class FirstRequestDeadline:
             self._after(session_id, scope.get(MESSAGE_KEY))
 
     def _after(self, session_id: str, message: Any) -> None:
-        transport = self._manager._server_instances.get(session_id)
+        transport = sdk.http_transport(self._manager, session_id)
         if transport is None or transport in self._requested:
             return
         if _is_request(message):
             self._requested.add(transport)
             return
-        idle = getattr(transport, "idle_scope", None)
-        if idle is None or idle.cancel_called or getattr(transport, "_requests_in_flight", 0):
-            return  # no idle clock, ending already, or a request (a GET stream) holds the session
-        idle.deadline = min(idle.deadline, anyio.current_time() + self._timeout)
+        sdk.shorten_idle(transport, self._timeout)

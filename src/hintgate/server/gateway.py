@@ -45,6 +45,7 @@ from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.policy.settings import layer_settings, setting_values
 from hintgate.results import server_down_error, tool_error
 from hintgate.server.broadcast import Broadcast
+from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server
@@ -165,6 +166,7 @@ class Gateway:
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
             caller_probe=lambda ctx: caller_probe(self._server, ctx),
+            client_for=ClientCall,
             on_result_finding=OnResultFinding(config.on_result_finding),
         )
         self.tasks = TaskRoutes(self.sources, self.sessions, modern=MODERN_VERSIONS)
@@ -625,7 +627,21 @@ class Gateway:
     # -- requests ----------------------------------------------------------
 
     async def call_tool(self, ctx: RequestContext | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Run a tools/call under the policy; returns the upstream's result JSON as it was, or a tool error."""
+        """Run a tools/call under the policy; returns the upstream's result JSON as it was, or a tool error.
+
+        Every way a call comes in ends here (the SDK's handler, the raw-JSON middleware on any
+        transport, stdio's direct calls), so here its session is kept from going idle while the call runs.
+        """
+        if ctx is None:
+            return await self._call_tool(None, params)
+        with self.sessions.serving(ctx) as session:
+            result = await self._call_tool(ctx, params)
+            if result.get("resultType") == "input_required":
+                # The answer must come back in this session: it stays open while the question does.
+                session.hold(self.calls.settings.approval_timeout)
+            return result
+
+    async def _call_tool(self, ctx: RequestContext | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
         if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
             raise to_mcp_error(UnknownName("tools/call needs a string 'name'"))
         name = params["name"]

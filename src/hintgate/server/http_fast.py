@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -52,6 +51,7 @@ from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, JSONRPCRespo
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
+from hintgate.server import sdk
 from hintgate.server.request_ids import replay
 
 if TYPE_CHECKING:
@@ -188,15 +188,11 @@ class _HandshakeDispatch:
 
             raise NoBackChannelError(method)
         self._open_relay()
-        outbound = self._session[0].outbound
-        answer: dict[str, Any] = await outbound.send_raw_request(
-            method, params, opts, _related_request_id=self.request_id
-        )
-        return answer
+        return await sdk.send_related_request(self._session[0].outbound, method, params, opts, self.request_id)
 
     async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
         if self._relay is not None:  # keep the order of what the dispatcher already sent
-            await self._session[0].outbound.notify(method, params, opts, _related_request_id=self.request_id)  # type: ignore[index]
+            await sdk.notify_related(self._session[0].outbound, method, params, opts, self.request_id)  # type: ignore[index]
             return
         message = (
             JSONRPCNotification(jsonrpc="2.0", method=method, params=dict(params))
@@ -214,7 +210,7 @@ class _HandshakeDispatch:
         from mcp.server.streamable_http import REQUEST_STREAM_BUFFER_SIZE, EventMessage
 
         writer, reader = anyio.create_memory_object_stream[EventMessage](REQUEST_STREAM_BUFFER_SIZE)
-        self._session[1]._request_streams[str(self.request_id)] = (writer, reader)
+        sdk.request_streams(self._session[1])[str(self.request_id)] = (writer, reader)
 
         async def pump() -> None:
             async with reader:
@@ -227,7 +223,7 @@ class _HandshakeDispatch:
         """Stop relaying; whatever the dispatcher sent for this request before its answer is written first."""
         if self._relay is None or self._session is None:
             return
-        streams = self._session[1]._request_streams.pop(str(self.request_id), None)
+        streams = sdk.request_streams(self._session[1]).pop(str(self.request_id), None)
         if streams is not None:
             await streams[0].aclose()
         try:
@@ -314,9 +310,9 @@ class HttpFastPath:
             if ctx.method == "tools/call" and self._may_ask(ctx):
                 raise _NeedsStream
         elif request is not None:
-            connection = getattr(ctx.session, "_connection", None)
-            session_id = getattr(connection, "session_id", None)
-            if connection is not None and session_id is not None and session_id not in self._connections:
+            connection = sdk.connection_of(ctx.session)
+            session_id = connection.session_id
+            if session_id is not None and session_id not in self._connections:
                 self._connections[session_id] = connection
                 connection.exit_stack.callback(self._connections.pop, session_id, None)
         return await call_next(ctx)
@@ -404,14 +400,14 @@ class HttpFastPath:
         if session_id is None:
             raise _Fallback("no session")
         manager = self._manager
-        transport = manager._server_instances.get(session_id)
+        transport = sdk.http_transport(manager, session_id)
         connection = self._connections.get(session_id)
-        idle = getattr(transport, "idle_scope", None)
+        idle = sdk.idle_scope(transport) if transport is not None else None
         if (
             transport is None
             or connection is None
             or transport.is_terminated
-            or session_id in manager._session_owners
+            or sdk.owned_session(manager, session_id)
             or (idle is not None and idle.cancel_called)
         ):
             raise _Fallback("session unknown here")
@@ -432,9 +428,9 @@ class HttpFastPath:
         sse_headers = [*_SSE_HEADERS, (b"content-type", b"text/event-stream"), _session_header(session_id)]
         reply = _Reply(send, [*sse_headers, (b"x-accel-buffering", b"no")])
         dispatch = _HandshakeDispatch(request_id, request, reply, (connection, transport))
-        runner = ServerRunner(self._server, connection, manager._lifespan_state)
+        runner = ServerRunner(self._server, connection, sdk.lifespan_state(manager))
         key = (session_id, str(request_id))
-        with _InFlight(transport), anyio.CancelScope() as scope:
+        with sdk.ServingHold(transport), anyio.CancelScope() as scope:
             self._running[key] = (scope, dispatch)
             try:
                 try:
@@ -502,7 +498,7 @@ class HttpFastPath:
         )
         reply = _Reply(send, _MODERN_SSE_HEADERS)
         dispatch = _ModernDispatch(request_id, request, reply)
-        lifespan = self._manager._lifespan_state
+        lifespan = sdk.lifespan_state(self._manager)
         try:
             result = await serve_one(
                 self._server, dispatch, method, params, connection=connection, lifespan_state=lifespan
@@ -547,24 +543,3 @@ def _response(request_id: Any, result: Any) -> JSONRPCResponse | str:
 
 def _session_header(session_id: str) -> tuple[bytes, bytes]:
     return (b"mcp-session-id", session_id.encode("latin-1"))
-
-
-class _InFlight:
-    """Holds an HTTP session open while a request is served, as the SDK's transport does for its own."""
-
-    def __init__(self, transport: Any) -> None:
-        self._transport = transport
-        self._idle = getattr(transport, "idle_scope", None)
-        self._timeout = getattr(transport, "_idle_timeout", None)
-
-    def __enter__(self) -> None:
-        if self._idle is not None and self._timeout is not None:
-            self._transport._requests_in_flight += 1
-            self._idle.deadline = math.inf
-
-    def __exit__(self, *exc: object) -> None:
-        if self._idle is not None and self._timeout is not None:
-            self._transport._requests_in_flight -= 1
-            if not self._transport._requests_in_flight:
-                # anyio.current_time() on asyncio (the only loop this path runs on), without its backend lookup
-                self._idle.deadline = asyncio.get_running_loop().time() + self._timeout

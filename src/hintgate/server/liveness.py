@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hintgate.server import sdk
+
 __all__ = ["caller_probe"]
 
 
@@ -25,15 +27,15 @@ def caller_probe(server: Any, ctx: Any) -> Callable[[], bool] | None:
     request = getattr(ctx, "request", None)
     if request is None or server is None:
         return None  # stdio: a closed stdin ends the session, which cancels the call
-    manager = getattr(server, "_session_manager", None)
-    if manager is None or getattr(manager, "event_store", None) is not None:
-        return None  # resumable: a client that reconnects can still receive the result
+    manager = sdk.session_manager_of(server)
+    if manager is None or manager.event_store is not None:
+        return None  # no HTTP app (a test's server), or resumable: a client that reconnects can still get the result
     session_id = request.headers.get("mcp-session-id")
-    transport = manager._server_instances.get(session_id) if session_id else None
+    transport = sdk.http_transport(manager, session_id) if session_id else None
     if transport is None or ctx.request_id is None:
         return None  # a stateless (2026-07-28) request: its stream ending cancels the call
     stream_key = str(ctx.request_id)
-    streams = transport._request_streams
+    streams = sdk.request_streams(transport)
 
     def alive() -> bool:
         return not transport.is_terminated and stream_key in streams

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from hintgate.policy.decide import SessionState
 from hintgate.policy.principal import Principal, principal_of
+from hintgate.server import sdk
 
 __all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker"]
 
@@ -181,17 +182,16 @@ class SessionTracker:
 
     def initialized(self, ctx: Any) -> bool:
         """Whether the request's connection completed the handshake (requests before it are refused)."""
-        connection = getattr(ctx.session, "_connection", None)
-        return connection is not None and bool(connection.initialize_accepted)
+        return bool(sdk.connection_of(ctx.session).initialize_accepted)
 
     def for_request(self, ctx: Any) -> ClientSession:
         """The session a request belongs to, opened on first sight."""
+        version = ctx.protocol_version
+        if version in self._modern:
+            return self._for_identity(ctx, version)
         # The SDK builds a session object per request around the connection-scoped
         # `Connection`; that is what lives as long as the client's connection.
-        connection = getattr(ctx.session, "_connection", None)
-        version = ctx.protocol_version
-        if version in self._modern or connection is None:
-            return self._for_identity(ctx, version)
+        connection = sdk.connection_of(ctx.session)
         key = id(connection)
         session = self._by_connection.get(key)
         if session is None:

@@ -33,8 +33,9 @@ from pydantic import ConfigDict, Field
 
 from hintgate.errors import UpstreamError
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.pipeline import ClientCall, TaskFinish
+from hintgate.pipeline import TaskFinish
 from hintgate.results import tool_error
+from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.sessions import ClientSession, SessionTracker
