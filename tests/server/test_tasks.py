@@ -321,7 +321,7 @@ async def answered_in_the_result(context: Any, params: Any) -> types.ElicitResul
     raise AssertionError("on 2026-07-28 the question comes in the call's result")
 
 
-def stdio_client(tmp_path: Path, log: Path) -> Client:
+def stdio_client(tmp_path: Path, log: Path, mode: str = MODERN, **kw: Any) -> Client:
     db = f"sqlite:///{tmp_path / 'calls.db'}"
     params = StdioServerParameters(
         command=sys.executable,
@@ -329,7 +329,7 @@ def stdio_client(tmp_path: Path, log: Path) -> Client:
         env={"PYTHONUNBUFFERED": "1", "HINTGATE_DATA_DIR": os.environ["HINTGATE_DATA_DIR"], "HOME": os.environ["HOME"]},
     )
     info = types.Implementation(name="agent", version="1.0")
-    return Client(params, mode=MODERN, client_info=info, extensions=[Tasks()])
+    return Client(params, mode=mode, client_info=info, extensions=[Tasks()] if mode == MODERN else None, **kw)
 
 
 def stored_calls(tmp_path: Path) -> list[dict[str, Any]]:
@@ -361,3 +361,29 @@ async def test_over_stdio_a_task_completes_and_a_departed_client_s_task_is_cance
     assert line.endswith(" omega")
     errors = sorted(str(row["error"]) for row in rows)
     assert errors == ["None", "withdrawn: its client's session ended while it ran; it was cancelled upstream"]
+
+
+async def test_over_stdio_a_handshake_era_client_answers_the_task_s_question_and_gets_its_result(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "cancels.log"
+    asked: list[str] = []
+    results: list[types.CallToolResult] = []
+
+    async def answer(context: Any, params: Any) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"name": "Luca"})
+
+    with anyio.fail_after(90):
+        async with stdio_client(tmp_path, log, mode="legacy", elicitation_callback=answer) as c:
+
+            async def call() -> None:
+                results.append(await c.call_tool("builds_build", {"target": "nu"}))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(call)
+                await c.call_tool("builds_ask", {"target": "nu"})  # once the task exists
+    (result,) = results
+    assert asked == ["Who is it for?"]
+    assert result.is_error is False
+    assert result.content[0].text == "built nu for Luca"  # type: ignore[union-attr]
