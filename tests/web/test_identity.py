@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from hintgate.config.loading import parse_config
+from hintgate.errors import IdentityError
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, running_gateway
 from hintgate.web.app import create_app
@@ -294,3 +295,45 @@ async def test_the_python_sdk_client_finds_the_issuer_gets_a_token_and_uses_hint
     assert jwt.decode(provider.context.current_tokens.access_token, options={"verify_signature": False})["aud"] == (
         audience
     )
+
+
+async def test_time_claims_that_are_not_finite_numbers_are_refused_even_when_signed() -> None:
+    """A signed token whose `exp` is NaN or infinite would compare as never expired; one with a `crit` extension
+    asks for processing the gateway does not do."""
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(private.public_key()))
+    issuer, audience = "https://issuer.example", "https://gw.example/mcp"
+    documents = {
+        f"{issuer}/.well-known/openid-configuration": {"issuer": issuer, "jwks_uri": f"{issuer}/jwks"},
+        f"{issuer}/jwks": {"keys": [{**jwk, "kid": "k1", "alg": "RS256", "use": "sig"}]},
+    }
+
+    async def get(url: str) -> Any:
+        return documents[url]
+
+    config = parse_config({"mcpServers": {}, "identity": {"issuer": issuer, "audience": audience}}).identity
+    assert config is not None
+    verifier = TokenVerifier(config, IssuerKeys(issuer, get=get))
+    now = int(time.time())
+    good = {"iss": issuer, "aud": audience, "sub": "alice", "iat": now, "exp": now + 300}
+
+    def signed(headers: dict[str, Any] | None = None, **claims: Any) -> str:
+        return jwt.encode({**good, **claims}, private, algorithm="RS256", headers={"kid": "k1", **(headers or {})})
+
+    assert (await verifier.principal(signed())).name == "alice"
+    refused = {}
+    for why, token in {
+        "exp NaN": signed(exp=float("nan")),
+        "exp infinite": signed(exp=float("inf")),
+        "nbf a string": signed(nbf="0"),
+        "iat true": signed(iat=True),
+        "crit": signed(headers={"crit": ["exp"]}, extra=1),
+    }.items():
+        with pytest.raises(IdentityError) as caught:
+            await verifier.principal(token)
+        refused[why] = str(caught.value)
+    assert "'exp' claim is not a number" in refused["exp NaN"]
+    assert "'exp' claim is not a number" in refused["exp infinite"]
+    assert "'nbf' claim is not a number" in refused["nbf a string"]
+    assert "'iat' claim is not a number" in refused["iat true"]
+    assert "critical header extensions" in refused["crit"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -255,7 +256,8 @@ class TokenVerifier:
         now, skew = time.time(), self.config.clock_skew
         for name in ("exp", "nbf", "iat"):
             value = claims.get(name)
-            if value is not None and (not isinstance(value, int | float) or isinstance(value, bool)):
+            number = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+            if value is not None and not number:
                 raise IdentityError(f"the token's {name!r} claim is not a number of seconds")
         if claims["exp"] <= now - skew:
             raise IdentityError("the token has expired")
