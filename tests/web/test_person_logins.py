@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -324,3 +326,42 @@ async def test_a_person_who_logs_out_is_asked_to_log_in_again_and_their_connecti
             operator = await api.get(mine, headers={"Authorization": f"Bearer {gateway.token}"})
             assert operator.status_code == 403
         assert sealed_rows() == []
+
+
+def hintgate(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hintgate", *args],
+        check=False, capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "200"},
+    )  # fmt: skip
+
+
+async def test_the_operator_sees_who_is_logged_in_and_logs_one_person_out_from_another_process(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        config = str(tmp_path / "hintgate.json")
+        url = gateway.mcp_url
+        alice_token, bob_token = issuer.token("alice", url), issuer.token("bob", url)
+        for token, name in ((alice_token, "alice"), (bob_token, "bob")):
+            await anyio.to_thread.run_sync(log_in_on_the_web, gateway, token, oauth_peer, name)
+        status = await anyio.to_thread.run_sync(hintgate, "auth", "status", "--config", config, "--format", "json")
+        assert status.returncode == 0, status.stderr
+        rows = json.loads(status.stdout)
+        assert [(r["server"], r["person"], r["state"]) for r in rows] == [
+            ("tracker", None, "logged_in"),
+            ("tracker", ALICE, "logged_in"),
+            ("tracker", BOB, "logged_in"),
+        ]
+        kept = (await kept_login(ALICE))["tokens"]
+        assert kept["access_token"] not in status.stdout
+        async with client_of(alice_token, url) as alice, client_of(bob_token, url) as bob:
+            await listed(alice)
+            assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+            out = await anyio.to_thread.run_sync(hintgate, "auth", "logout", "tracker", "--user", ALICE)
+            assert out.returncode == 0, out.stderr
+            assert f"Logged {ALICE} out of 'tracker'" in out.stderr
+            # Her connection was open with her tokens in memory: the next call still finds the login gone.
+            after = await alice.call_tool("tracker_whoami", {})
+            assert after.is_error
+            assert f"{gateway.base_url}/login/upstream/tracker" in text_of(after)
+            assert text_of(await bob.call_tool("tracker_whoami", {})) == "authorized as bob"

@@ -24,7 +24,7 @@ from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, load_or_fail, ou
 
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig, ServerConfig
-    from hintgate.sources.oauth import Credentials
+    from hintgate.store.oauth_tokens import CredentialsVault
 
 __all__ = ["auth_app"]
 
@@ -36,7 +36,7 @@ ConfigOpt = Annotated[Path, typer.Option("--config", "-c", help="The gateway con
 ServerArg = Annotated[str, typer.Argument(help="The server's name in the config.")]
 
 
-def _with_credentials(work: Callable[[Credentials], Awaitable[T]]) -> T:
+def _with_credentials(work: Callable[[CredentialsVault], Awaitable[T]]) -> T:
     """Open the store the settings name, run `work` with its OAuth credentials, close it."""
     from hintgate.config.settings import Settings
     from hintgate.store.oauth_tokens import CredentialsVault, vault_key
@@ -105,7 +105,7 @@ def auth_login(
         if browser and _can_open_browser():
             await asyncio.to_thread(webbrowser.open, url)
 
-    async def run(credentials: Credentials) -> None:
+    async def run(credentials: CredentialsVault) -> None:
         await login(chosen, credentials, show_url=show, timeout=timeout)
 
     _with_credentials(run)
@@ -117,17 +117,31 @@ def auth_status(
     config: ConfigOpt,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
 ) -> None:
-    """The servers behind OAuth and their logins: logged in (until when) or why a login is needed."""
-    from hintgate.sources.oauth import login_state
+    """The servers behind OAuth and their logins: logged in (until when) or why a login is needed.
+
+    A server that logs in per person (`oauth.perUser`) has a line for its shared login (person "-") and one
+    for each person who logged in to it.
+    """
+    from hintgate.sources.oauth import login_state, oauth_of
 
     servers = _oauth_servers(load_or_fail(config))
 
-    async def read(credentials: Credentials) -> list[dict[str, Any]]:
+    async def read(credentials: CredentialsVault) -> list[dict[str, Any]]:
         rows = []
         for server in servers:
-            state = await login_state(server, credentials)
-            rows.append({"server": server.name, "state": "logged_in" if state.logged_in else "needs_login"})
-            rows[-1].update(state.to_json())
+            oauth = oauth_of(server)
+            people = sorted(await credentials.people(server.name)) if oauth is not None and oauth.per_user else []
+            for person in (None, *people):
+                kept = credentials if person is None else credentials.person(person)
+                state = await login_state(server, kept)
+                rows.append(
+                    {
+                        "server": server.name,
+                        "person": person,
+                        "state": "logged_in" if state.logged_in else "needs_login",
+                    }
+                )
+                rows[-1].update(state.to_json())
         return rows
 
     rows = _with_credentials(read) if servers else []
@@ -158,9 +172,21 @@ def _status_table(rows: list[dict[str, Any]], width: int) -> Any:
         return "expired" if at <= now else f"in {_duration(at - now)}"
 
     table = fit_table(
-        [Column("server"), Column("state"), Column("expires", priority=1), Column("refresh", priority=2)],
         [
-            [r["server"], r["state"], expires(r), "yes" if r["refreshable"] else "no" if r["logged_in"] else "-"]
+            Column("server"),
+            Column("person", priority=1),
+            Column("state"),
+            Column("expires", priority=1),
+            Column("refresh", priority=2),
+        ],
+        [
+            [
+                r["server"],
+                r["person"] or "-",
+                r["state"],
+                expires(r),
+                "yes" if r["refreshable"] else "no" if r["logged_in"] else "-",
+            ]
             for r in rows
         ],
         width=width,
@@ -180,17 +206,26 @@ def _duration(seconds: float) -> str:
 
 
 @auth_app.command("logout")
-def auth_logout(server: ServerArg) -> None:
-    """Forget a server's tokens and registered client.
+def auth_logout(
+    server: ServerArg,
+    user: Annotated[
+        str | None, typer.Option("--user", help="Forget this person's own login (a server with oauth.perUser).")
+    ] = None,
+) -> None:
+    """Forget a server's tokens and registered client (or one person's own login, with --user).
 
     A running gateway notices at its next ping of the server (15 s) and puts
-    the server in needs_login.
+    the server in needs_login; a person's forgotten login ends at their next call.
     """
 
-    async def forget(credentials: Credentials) -> bool:
-        return await credentials.forget(server)
+    async def forget(credentials: CredentialsVault) -> bool:
+        return await (credentials if user is None else credentials.person(user)).forget(server)
 
-    if _with_credentials(forget):
-        Console(stderr=True).print(f"Logged out of {server!r}: its tokens are gone from the store.", highlight=False)
+    err = Console(stderr=True)
+    if user is None:
+        done = f"Logged out of {server!r}: its tokens are gone from the store."
+        nothing = f"No login of {server!r} was kept; nothing to forget."
     else:
-        Console(stderr=True).print(f"No login of {server!r} was kept; nothing to forget.", highlight=False)
+        done = f"Logged {user} out of {server!r}: their tokens are gone from the store."
+        nothing = f"No login of {user} to {server!r} was kept; nothing to forget."
+    err.print(done if _with_credentials(forget) else nothing, highlight=False)

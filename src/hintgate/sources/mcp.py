@@ -8,6 +8,7 @@ their own modules; this one supervises a server through them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import logging
@@ -552,6 +553,11 @@ class McpUpstream(ConfiguredSource):
                 code=-32603,
             )
         credentials = self.credentials.person(person)
+        # A login forgotten anywhere (`hintgate auth logout --user`, another replica) ends at the next call:
+        # one indexed read of the sealed row, nothing decrypted.
+        with contextlib.suppress(HintgateError):
+            if await credentials.version(self.name) is None:
+                self.personal.close(person)
         for attempt in (1, 2):
             try:
                 async with self.personal.use(person, credentials) as connection:

@@ -182,6 +182,10 @@ class CredentialsVault:
         """The logins `user` keeps, one per server that logs in per person."""
         return PersonVault(self._store, self._key, user)
 
+    async def people(self, server: str) -> dict[str, datetime]:
+        """Person → when their own login to `server` was last written, for everyone who has one."""
+        return await self._store.user_credentials_written(server)
+
 
 class PersonVault:
     """One person's logins to servers that log in per person (`oauth.perUser`), sealed.
