@@ -191,9 +191,20 @@ def hundred_kb_result() -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}]}
 
 
-def cost_of_result(rounds: int) -> float:
-    """CPU seconds to scan a 100 KB result, best of `rounds`."""
-    result = hundred_kb_result()
+def hundred_kb_of_paths() -> dict[str, Any]:
+    """A 100 KB result of setup notes that name a dotenv file and paths under `~/`, `/home` and `/etc` in every
+    paragraph: each is a finding (a warning), and the phrases that need such paths are searched."""
+    paragraph = (
+        "## Setup\n\nCopy `.env.example` to `.env` and put your key in `~/.config/tool/config.toml`. On Linux the "
+        "cache lives in /home/you/.cache/tool; see /etc/tool.conf for system settings.\n\n"
+    )
+    text = (paragraph * (102_400 // len(paragraph) + 1))[:102_400]
+    return {"content": [{"type": "text", "text": text}]}
+
+
+def cost_of_result(rounds: int, result: dict[str, Any] | None = None) -> float:
+    """CPU seconds to scan a 100 KB result (by default `hundred_kb_result`), best of `rounds`."""
+    result = hundred_kb_result() if result is None else result
     best = float("inf")
     for _ in range(rounds):
         start = time.process_time()
@@ -231,6 +242,7 @@ def main() -> int:
         "us_per_tool_p50": round(p50 * 1e6, 1),
         "us_per_tool_mean": round(mean * 1e6, 1),
         "ms_per_100kb_result": round(cost_of_result(max(3, args.rounds // 4)) * 1e3, 2),
+        "ms_per_100kb_result_of_paths": round(cost_of_result(max(3, args.rounds // 4), hundred_kb_of_paths()) * 1e3, 2),
         "findings": dict(Counter(f.code for _, f in findings)),
         "tools_flagged_high": len(high_tools),
         "high_rate": round(len(high_tools) / len(tools), 4),
@@ -261,6 +273,7 @@ def main() -> int:
     print(f"corpus tools: {result['tools']}, flagged high: {result['tools_flagged_high']} ({result['high_rate']:.2%})")
     print(f"cost per tool: p50 {result['us_per_tool_p50']} us, mean {result['us_per_tool_mean']} us (no catalog)")
     print(f"cost of a 100 KB result: {result['ms_per_100kb_result']} ms")
+    print(f"cost of a 100 KB result naming paths in every paragraph: {result['ms_per_100kb_result_of_paths']} ms")
     for entry in result["high"]:
         print(f"  {entry['level']:7} {entry['code']} {entry['server']}/{entry['tool']}: {entry['message']}")
     return 0

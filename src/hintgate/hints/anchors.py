@@ -16,7 +16,10 @@ step for every word and a regex call for every common one ("you", "in",
 - only those places (few, in honest text) are handed back to the scan, which
   matches each phrase there exactly as it would have in the word walk.
 
-A gate is compiled once per word, on first use. The gate is a necessary
+The phrases a long text is searched for whole (a secret file's name, a tag) are
+searched lowercased on its lowercase (`searched`): case-insensitive matching
+keeps the regex engine from skipping to where a literal's first character
+stands. A gate is compiled once per word, on first use. The gate is a necessary
 condition: every place where a phrase matches passes it, so gating changes
 what is found in no text. Text whose lowercase has a different length, or
 letters that case-insensitive matching folds differently from `str.lower`
@@ -31,7 +34,7 @@ from collections.abc import Collection, Iterator
 
 from hintgate.hints.phrases import PHRASES, Phrase
 
-__all__ = ["GATED_LENGTH", "anchors", "starting"]
+__all__ = ["GATED_LENGTH", "anchors", "lowered", "searched", "starting"]
 
 GATED_LENGTH = 4096
 """Texts at least this long are gated; shorter ones are walked word by word (cheaper than a search per word)."""
@@ -61,10 +64,11 @@ def anchors(text: str, tried: Collection[Phrase]) -> Iterator[tuple[int, tuple[P
     text yields every place, with every phrase that can start there: the
     caller skips those it does not try.
     """
-    low = text.lower()
-    if len(text) >= GATED_LENGTH and len(low) == len(text) and (low.isascii() or not _folds_apart(text)):
-        yield from _gated(low, tried)
+    gated = lowered(text)
+    if gated is not None:
+        yield from _gated(gated, tried)
         return
+    low = text.lower()
     if len(low) != len(text):  # a letter whose lowercase is longer (İ): positions must come from the text itself
         low = text
     lookup = _STARTING.get
@@ -78,6 +82,42 @@ def anchors(text: str, tried: Collection[Phrase]) -> Iterator[tuple[int, tuple[P
             at = _standing(low, word, cursor)
             cursor = at + len(word)
             yield at, phrases
+
+
+def lowered(text: str) -> str | None:
+    """`text` in lowercase when it is long enough to be gated and matching its lowercase case-sensitively is
+    matching it case-insensitively; else None."""
+    if len(text) < GATED_LENGTH:
+        return None
+    low = text.lower()
+    if len(low) != len(text) or not (low.isascii() or not _folds_apart(text)):
+        return None
+    return low
+
+
+def searched(phrase: Phrase, text: str, low: str) -> Iterator[re.Match[str]]:
+    """The matches of `phrase` in a long `text`, as `phrase.regex.finditer(text)` gives them.
+
+    The phrase is searched, lowercased, on the text's lowercase (`lowered`):
+    without case-insensitive matching the engine can skip to where a literal's
+    first character stands. Each match is matched again on the text itself,
+    so that what it holds is what the text says.
+    """
+    search = _lowercase(phrase)
+    if search is None:
+        yield from phrase.regex.finditer(text)
+        return
+    for match in search.finditer(low):
+        again = phrase.regex.match(text, match.start())
+        if again is not None:
+            yield again
+
+
+@functools.cache
+def _lowercase(phrase: Phrase) -> re.Pattern[str] | None:
+    if phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE) or not phrase.regex.flags & re.IGNORECASE:
+        return None
+    return re.compile(_lowered(phrase.regex.pattern))
 
 
 def _standing(low: str, word: str, cursor: int) -> int:

@@ -817,21 +817,25 @@ QUOTE_CUES = re.compile(
 )
 
 # Files that hold secrets, named as such: a mention is reach only when the text also addresses the model.
+# Every alternative starts with its literal, the context before it checked after (a lookbehind), so that the
+# engine can skip to where one of the literals' first characters stands when a long text is searched.
 SECRET_FILES = _p(
     "HG613", "mention", "a file that holds secrets", "en",
-    r"(?<![\w.~/-])~/\.(?:ssh|aws|gnupg|kube|docker|azure|vault-token|password-store|netrc|pgpass|git-credentials|"
+    r"~/(?<![\w.~/-]~/)\.(?:ssh|aws|gnupg|kube|docker|azure|vault-token|password-store|netrc|pgpass|git-credentials|"
     r"npmrc|pypirc|bash_history|zsh_history|config/gh|config/gcloud|terraform\.d)\b",
-    r"(?<![\w.])\.(?:ssh|aws|gnupg)/",
-    r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b",
+    r"\.(?<![\w.]\.)(?:ssh|aws|gnupg)/",
+    r"id_(?<!\wid_)(?:rsa|dsa|ecdsa|ed25519)\b",
     r"\.aws/credentials\b|\.git-credentials\b|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|\.vault-token\b",
     r"/etc/(?:shadow|passwd|sudoers|gshadow)\b|/proc/(?:self|\d+)/environ\b",
-    r"\bclaude_desktop_config\.json\b|\bmcp\.json\b|\.config/gh/hosts\.ya?ml\b|\.(?:bash|zsh)_history\b",
-    r"\bapplication_default_credentials\.json\b|\bwallet\.dat\b|\blogins\.json\b",
+    r"claude_desktop_config\.json(?<!\wclaude_desktop_config\.json)\b|mcp\.json(?<!\wmcp\.json)\b|"
+    r"\.config/gh/hosts\.ya?ml\b|\.(?:bash|zsh)_history\b",
+    r"application_default_credentials\.json(?<!\wapplication_default_credentials\.json)\b|"
+    r"wallet\.dat(?<!\wwallet\.dat)\b|logins\.json(?<!\wlogins\.json)\b",
     needs=_SECRET_PATHS,
 )  # fmt: skip
 ENV_FILES = _p(
     "HG614", "mention", "a dotenv file or credentials file", "en",
-    r"(?<![\w.])\.env(?![\w.-])",
-    r"\bcredentials\.(?:json|ya?ml|toml|ini)\b",
+    r"\.env(?<![\w.]\.env)(?![\w.-])",
+    r"credentials\.(?<!\wcredentials\.)(?:json|ya?ml|toml|ini)\b",
     needs=(".env", "credentials."),
 )  # fmt: skip

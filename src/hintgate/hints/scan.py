@@ -25,9 +25,11 @@ The patterns are facts about languages and Unicode, never about one server.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import enum
 import functools
+import itertools
 import re
 import time
 import unicodedata
@@ -35,7 +37,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.anchors import anchors
+from hintgate.hints.anchors import anchors, lowered, searched
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.hints.phrases import ADDRESS, BOTH, ENV_FILES, MENTION, PHRASES, QUOTE_CUES, REACH, SECRET_FILES, Phrase
 from hintgate.hints.reading import View, invisible_spans, read
@@ -527,12 +529,9 @@ def _judge(
         signals = [_Signal(s.phrase, s.view, s.found, 0, len(text), s.discount) for s in signals]
     live = [s for s in signals if s.discount is None]
     # A discounted phrase inside a phrase that counts ("do not use [any other tool]") says nothing more.
-    signals = [
-        s
-        for s in signals
-        if s.discount is None
-        or not any(o.phrase.code == s.phrase.code and o.start <= s.start and s.end <= o.end for o in live)
-    ]
+    if len(live) < len(signals):
+        inside = _Spans(live)
+        signals = [s for s in signals if s.discount is None or not inside.covers(s)]
     kinds = {s.phrase.kind for s in live}
     tag = any(s.phrase.code == "HG612" for s in live)
     hidden = [s for s in live if s.view.hidden and s.phrase.kind != MENTION and "HG604" not in off]
@@ -585,6 +584,29 @@ def _judge(
             decoded=shown,
         )
     return list(findings.values())
+
+
+class _Spans:
+    """The spans of signals that count, per code: whether one of them covers a span (a bisection, not a loop
+    over all of them: a long result can hold thousands)."""
+
+    def __init__(self, signals: list[_Signal]) -> None:
+        by_code: dict[str, list[tuple[int, int]]] = {}
+        for signal in signals:
+            by_code.setdefault(signal.phrase.code, []).append((signal.start, signal.end))
+        self._starts: dict[str, list[int]] = {}
+        self._reach: dict[str, list[int]] = {}  # the furthest end among the spans starting at or before
+        for code, spans in by_code.items():
+            spans.sort()
+            self._starts[code] = [start for start, _ in spans]
+            self._reach[code] = list(itertools.accumulate((end for _, end in spans), max))
+
+    def covers(self, signal: _Signal) -> bool:
+        starts = self._starts.get(signal.phrase.code)
+        if not starts:
+            return False
+        last = bisect.bisect_right(starts, signal.start) - 1
+        return last >= 0 and self._reach[signal.phrase.code][last] >= signal.end
 
 
 _HOW = {
@@ -651,8 +673,9 @@ _NEEDING = tuple(p for p in (SECRET_FILES, ENV_FILES, *PHRASES) if p.needs)
 
 def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
     """Every match of the plan's phrases in `text`: searched, or tried only where one of their first words starts."""
+    low = lowered(text) if plan.searched else None
     for phrase in plan.searched:
-        for found in phrase.regex.finditer(text):
+        for found in phrase.regex.finditer(text) if low is None else searched(phrase, text, low):
             yield phrase, found
     anchored = plan.anchored
     reached: dict[Phrase, int] = {}
