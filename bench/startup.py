@@ -26,6 +26,7 @@ HINTGATE_DATA_DIR of every child are a temporary directory. Numbers only;
 nothing here asserts them. Every wait is bounded.
 
 Usage: python bench/startup.py [--starts 5] [--peers-python PATH] [--skip-fastmcp] [--format text|json]
+                               [--baseline CHECKOUT]
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ class Target:
 
     label: str
     argv: list[str]
+    src: Path = REPO / "src"
+    """The hintgate source tree the child imports (PYTHONPATH)."""
     seconds: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
 
@@ -87,7 +90,7 @@ def _env(home: Path) -> dict[str, str]:
     return env
 
 
-def _targets(work: Path, peers_python: str | None) -> list[Target]:
+def _targets(work: Path, peers_python: str | None, baseline: Path | None) -> list[Target]:
     time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
     hintgate_config = work / "hintgate.json"
     hintgate_config.write_text(json.dumps({"mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}}}))
@@ -97,6 +100,12 @@ def _targets(work: Path, peers_python: str | None) -> list[Target]:
         Target("hintgate, recording to SQLite", [*serve, "--db", f"sqlite:///{work / 'calls.db'}"]),
         Target("hintgate, recording off", [*serve, "--no-record"]),
     ]
+    if baseline is not None:
+        base_db = f"sqlite:///{work / 'baseline-calls.db'}"
+        targets += [
+            Target("baseline hintgate, recording to SQLite", [*serve, "--db", base_db], src=baseline / "src"),
+            Target("baseline hintgate, recording off", [*serve, "--no-record"], src=baseline / "src"),
+        ]
     if peers_python is not None:
         fastmcp_config = work / "fastmcp.json"
         fastmcp_config.write_text(json.dumps({"mcpServers": {"time": time_server}}))
@@ -135,20 +144,20 @@ async def first_listing(argv: Sequence[str], env: dict[str, str]) -> tuple[float
     return seconds, cpu
 
 
-async def run(starts: int, peers_python: str | None, log: Any) -> dict[str, Any]:
+async def run(starts: int, peers_python: str | None, log: Any, baseline: Path | None = None) -> dict[str, Any]:
     """Every target once untimed, then `starts` interleaved rounds; the summary."""
     with tempfile.TemporaryDirectory(prefix="hintgate-startup-") as tmp:
         work = Path(tmp)
         env = _env(work)
         Path(env["HINTGATE_DATA_DIR"]).mkdir()
-        targets = _targets(work, peers_python)
+        targets = _targets(work, peers_python, baseline)
         for target in targets:
             log(f"warm-up: {target.label}")
-            await first_listing(target.argv, env)
+            await first_listing(target.argv, {**env, "PYTHONPATH": str(target.src)})
         for round_ in range(starts):
             shift = round_ % len(targets)
             for target in targets[shift:] + targets[:shift]:
-                seconds, cpu = await first_listing(target.argv, env)
+                seconds, cpu = await first_listing(target.argv, {**env, "PYTHONPATH": str(target.src)})
                 target.seconds.append(seconds)
                 target.cpu.append(cpu)
             log(f"round {round_ + 1}/{starts}: " + ", ".join(f"{t.label} {t.seconds[-1]:.2f} s" for t in targets))
@@ -196,12 +205,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--peers-python", default=DEFAULT_PEERS_PYTHON, help="the python that has FastMCP")
     parser.add_argument("--skip-fastmcp", action="store_true", help="leave FastMCP's proxy out")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout of hintgate (e.g. `git worktree add /tmp/base COMMIT`): its serve runs too, "
+        "from its src/ with this venv, for a before/after under the same load",
+    )
     opts = parser.parse_args(argv)
     peers: str | None = None if opts.skip_fastmcp else opts.peers_python
     if peers is not None and not Path(peers).exists():
         print(f"no FastMCP: {peers} does not exist (see bench/README.md); running without it", file=sys.stderr)
         peers = None
-    report = asyncio.run(run(opts.starts, peers, lambda text: print(text, file=sys.stderr, flush=True)))
+    report = asyncio.run(run(opts.starts, peers, lambda text: print(text, file=sys.stderr, flush=True), opts.baseline))
     print(json.dumps(report, indent=2) if opts.format == "json" else render(report))
     return 0
 
