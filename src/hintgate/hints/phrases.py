@@ -45,6 +45,8 @@ class Phrase:
     """The first words the pattern can start with: it is then matched only where such a word starts."""
     alternatives: tuple[str, ...] = ()
     """The pattern's alternatives as written (`regex` is them joined by `|`): a long text is gated on them."""
+    also: tuple[str, ...] = ()
+    """Lowercase strings one of which the text must hold as well as one of `needs`."""
 
     @property
     def key(self) -> str:
@@ -60,8 +62,11 @@ def _p(
     *alternatives: str,
     flags: int = re.IGNORECASE,
     needs: tuple[str, ...] = (),
+    also: tuple[str, ...] = (),
 ) -> Phrase:
-    return Phrase(code, kind, what, lang, re.compile("|".join(alternatives), flags), needs, alternatives=alternatives)
+    return Phrase(
+        code, kind, what, lang, re.compile("|".join(alternatives), flags), needs, alternatives=alternatives, also=also
+    )
 
 
 # Shared pieces of English.
@@ -303,6 +308,14 @@ PHRASES: tuple[Phrase, ...] = (
         r"inviare|invia|includere|includi|allegare|passare)\b(?:[^.!?\n]|\.(?=\S)){0,40}?"
         r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)",
         needs=("~/", "/etc/", "/proc/", ".ssh/", "id_rsa", "id_ed25519", ".aws/"),
+        # and one of its verbs: searching a long text that names paths in English for it costs tens of ms
+        also=(
+            "lesen", "senden", "übergeben", "schicken", "hochladen", "anhängen", "kopieren", "einfügen", "auslesen",
+            "lies", "lese", "sende", "schicke", "übergib", "kopiere", "lire", "lisez", "envoyer", "envoyez", "inclure",
+            "incluez", "transmettre", "transmettez", "leer", "lee", "enviar", "envía", "incluir", "incluye", "adjuntar",
+            "pasar", "ler", "leia", "envie", "inclua", "anexe", "leggere", "leggi", "inviare", "invia", "includere",
+            "includi", "allegare", "passare",
+        ),
     ),
     _p(
         "HG618", BOTH, "an order to avoid other tools", "multi",
@@ -804,6 +817,7 @@ PHRASES = tuple(
         p.needs or _SYMBOL_NEEDS.get((p.lang, p.what), ()),
         re.compile(_FIRST[(p.lang, p.what)]) if (p.lang, p.what) in _FIRST else None,
         p.alternatives,
+        p.also,
     )
     for p in PHRASES
 )

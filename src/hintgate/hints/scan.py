@@ -642,7 +642,7 @@ def _candidates(low: str) -> _Plan:
     """The plan for `low` (lowercase): phrases of its scripts, those needing strings only if it holds one."""
     scripts = frozenset() if low.isascii() else _scripts(low)
     held: dict[tuple[str, ...], bool] = {}  # phrases that need the same strings look them up once
-    present = frozenset(p for p in _NEEDING if _holds(low, p.needs, held))
+    present = frozenset(p for p in _NEEDING if _holds(low, p.needs, held) and (not p.also or _holds(low, p.also, held)))
     return _plan(scripts, present)
 
 
