@@ -50,6 +50,7 @@ from hintgate.policy.decide import (
     decide,
     failure_kind,
     should_retry,
+    who_answers,
 )
 from hintgate.policy.explain import warnings
 from hintgate.policy.own_places import OwnPlaces
@@ -597,11 +598,7 @@ class ToolCalls:
         caller = session.principal if session is not None else None
         if caller is None or caller.kind is not PrincipalKind.USER:
             return caller, None
-        rule = next((r for r in self.rules if r.id == decision.rule), None) if decision.rule is not None else None
-        everywhere = self.settings.approvers
-        if rule is not None and rule.approvers is not None:
-            return caller, rule.approvers.over(everywhere)
-        return caller, everywhere or Approvers()
+        return caller, who_answers(decision, self.rules, self.settings)
 
     def _can_elicit(self, ctx: RequestContext) -> bool:
         if self.settings.ask_via == "queue":

@@ -181,3 +181,29 @@ def test_bad_global_approvers_are_reported_at_their_line_in_the_file(tmp_path: P
     text = str(caught.value)
     assert 'hintgate.yaml:4:11: policy.approvers.team: unknown key "team"; approvers are a user and/or a group' in text
     assert "hintgate.yaml:5:17: policy.selfApproval: expected true or false" in text
+
+
+def test_policy_explain_as_a_person_says_who_would_answer_each_call_that_asks() -> None:
+    from hintgate.hints.catalog import build_catalog, resolve_tool
+    from hintgate.policy.explain import explain
+    from hintgate.policy.rules import Mode
+
+    tools = [
+        resolve_tool({"name": "query", "annotations": {"readOnlyHint": True}}, trusted=True),
+        resolve_tool({"name": "drop", "annotations": {"readOnlyHint": False, "destructiveHint": True}}, trusted=True),
+        resolve_tool({"name": "frobnicate"}),  # nothing known: the mode asks
+    ]
+    entries = list(build_catalog([("db", "db", tools)]).entries.values())
+    settings, rules = parse_policy({
+        "approvers": {"group": "leads"},
+        "rules": [{"ask": {"tool": "db_drop", "approvers": {"group": "dba"}, "selfApproval": True}}],
+    })  # fmt: skip
+    rows = {row.tool: row for row in explain(entries, settings, rules, (Mode.DEFAULT,), BOB)}
+    as_json = {tool: row.to_json()["answered_by"] for tool, row in rows.items()}
+    assert as_json == {
+        "db_query": {},
+        "db_drop": {"default": {"users": [], "groups": ["dba"], "self": True}},
+        "db_frobnicate": {"default": {"users": [], "groups": ["leads"], "self": False}},
+    }
+    nobody = explain(entries, settings, rules, (Mode.DEFAULT,))
+    assert all(not row.answerers for row in nobody), "no person: no approvers apply"

@@ -23,6 +23,7 @@ from hintgate.hints.catalog import CatalogEntry, ResolvedTool
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 from hintgate.hints.trust import Trust, TrustFrom
 from hintgate.policy.explain import ExplainRow
+from hintgate.policy.principal import Approvers
 from hintgate.policy.settings import Mode
 
 if TYPE_CHECKING:
@@ -393,6 +394,11 @@ def explain_json(rows: Sequence[ExplainRow]) -> str:
     return json.dumps([row.to_json() for row in rows], indent=2)
 
 
+def _answered_by(approvers: Approvers) -> str:
+    """`group dba, not the caller` for a person's dry run (`ExplainRow.answerers`)."""
+    return approvers.describe() + ("" if approvers.self_approval else ", not the caller")
+
+
 def explain_text(
     rows: Sequence[ExplainRow],
     modes: Sequence[Mode],
@@ -427,6 +433,8 @@ def explain_text(
             cell = Text(decision.verdict.value, style=_VERDICT_STYLE.get(decision.verdict.value, ""))
             if detailed:
                 cell.append(f"\n{decision.reason}\n({decision.source})", style="")
+            if mode in row.answerers:
+                cell.append(f"\nanswered by {_answered_by(row.answerers[mode])}", style="")
             line.append(cell)
         taints = row.taints
         line.append("" if taints is None else f"taints: {taints}" if detailed else "taints")

@@ -82,7 +82,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
 from hintgate.hints.trust import Trust
-from hintgate.policy.principal import Principal
+from hintgate.policy.principal import Approvers, Principal
 from hintgate.policy.rules import Confirm, Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
 
 if TYPE_CHECKING:
@@ -108,6 +108,7 @@ __all__ = [
     "parse_policy",
     "should_retry",
     "taint_basis",
+    "who_answers",
 ]
 
 _NO_ARGUMENTS: Mapping[str, Any] = MappingProxyType({})
@@ -603,6 +604,20 @@ def denied_by_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
     """
     rule = _deciding_rule(call, rules) if rules else None
     return rule if rule is not None and rule.effect is Verdict.DENY else None
+
+
+def who_answers(decision: Decision, rules: Sequence[Rule], settings: PolicySettings) -> Approvers:
+    """Who may answer a person's call that `decision` asks about.
+
+    The deciding rule's approvers, with what they leave unsaid from the global ones
+    (`policy.approvers`, `policy.selfApproval`); the global ones when no rule names any; anyone
+    signed in, and never the caller, when nothing does.
+    """
+    rule = next((r for r in rules if r.id == decision.rule), None) if decision.rule is not None else None
+    everywhere = settings.approvers
+    if rule is not None and rule.approvers is not None:
+        return rule.approvers.over(everywhere)
+    return everywhere or Approvers()
 
 
 def _earlier_answer(

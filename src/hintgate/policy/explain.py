@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint, Origin, Tier
 from hintgate.hints.trust import Trust
-from hintgate.policy.decide import CallFacts, Decision, SessionState, decide, taint_basis
-from hintgate.policy.principal import Principal
+from hintgate.policy.decide import CallFacts, Decision, SessionState, Verdict, decide, taint_basis, who_answers
+from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import Mode, PolicySettings, Rule
 
 if TYPE_CHECKING:
@@ -81,6 +81,8 @@ class ExplainRow:
         warnings: the hint warnings an approval prompt would show.
         taints: why content it returns would taint the session (`taint_basis`); None when it would not.
         trust: its server's trust level, and where that came from ("config", "origin", "runtime") when known.
+        answerers: mode → who may answer where that mode's decision asks, for a person's dry run
+            (`explain(who=...)`); empty otherwise.
     """
 
     tool: str
@@ -91,6 +93,7 @@ class ExplainRow:
     warnings: tuple[str, ...]
     taints: str | None = None
     trust: tuple[Trust, str | None] = (Trust.UNTRUSTED, None)
+    answerers: Mapping[Mode, Approvers] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_json(self) -> dict[str, Any]:
         """The `--format json` shape."""
@@ -104,6 +107,7 @@ class ExplainRow:
             "taints": self.taints,
             "trust": self.trust[0].value,
             "trust_from": self.trust[1],
+            "answered_by": {mode.value: a.to_json() for mode, a in self.answerers.items()},
         }
 
 
@@ -125,6 +129,9 @@ def explain(
     for entry in entries:
         call = CallFacts.from_entry(entry, None, who)
         decisions = {mode: decide(call, SessionState(), s, rules, now=0.0) for mode, s in per_mode}
+        person = who is not None and who.kind is PrincipalKind.USER
+        asks = [(mode, d) for mode, d in decisions.items() if d.verdict is Verdict.ASK] if person else []
+        answerers = {mode: who_answers(d, rules, settings) for mode, d in asks}
         rows.append(
             ExplainRow(
                 tool=call.tool,
@@ -135,6 +142,7 @@ def explain(
                 warnings=tuple(warnings(call, settings)),
                 taints=taint_basis(call, settings),
                 trust=(call.resolution.trust, (trust_from or {}).get(call.server)),
+                answerers=MappingProxyType(answerers),
             )
         )
     return rows
