@@ -53,3 +53,28 @@ async def test_the_machines_user_answers_as_operator_only_what_names_no_approver
     assert kept["anyone"]["answered_by"] == f"operator:{me}"
     assert kept["laptop"] is not None
     assert kept["laptop"]["answered_by"] == me
+
+
+def test_db_given_reads_the_database_even_with_hintgate_url_in_the_environment(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    db = f"sqlite:///{tmp_path / 'q.db'}"
+    nowhere = "http://127.0.0.1:9"  # nothing listens: reaching for it would fail with exit 3
+
+    def approvals(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "hintgate", "approvals", *args],
+            capture_output=True, text=True, timeout=60, check=False,
+            env={**os.environ, "HINTGATE_URL": nowhere, "COLUMNS": "100"},
+        )  # fmt: skip
+
+    from_db, both = approvals("--db", db), approvals("--db", db, "--url", "http://127.0.0.1:8")
+    through_url = approvals()
+    assert from_db.returncode == 0, from_db.stderr
+    assert "No approvals are waiting" in from_db.stdout
+    assert both.returncode == 2
+    assert "not both" in both.stderr
+    assert through_url.returncode == 3
+    assert f"cannot reach the gateway at {nowhere}" in through_url.stderr

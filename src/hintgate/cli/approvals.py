@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -79,7 +80,12 @@ class _Where:
 def _with_queue(where: _Where, work: Callable[[Queue], Awaitable[Any]]) -> Any:
     """Run `work` on the queue `where` names: the gateway's REST API with --url, else the database."""
     if where.db is not None and where.url is not None:
-        fail("give --db (the database, as the machine's user) or --url (a gateway, as a person), not both", EXIT_USAGE)
+        if where.url == os.environ.get("HINTGATE_URL"):
+            # --db given says which queue, over a URL the environment holds for other commands.
+            where = _Where(where.db)
+        else:
+            both = "give --db (the database, as the machine's user) or --url (a gateway, as a person), not both"
+            fail(both, EXIT_USAGE)
     if where.url is None:
         return with_store(where.db, lambda store: work(StoreQueue(store)))
     from hintgate.cli.gateway_api import api_token
