@@ -22,7 +22,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ADDRESS", "BOTH", "ENV_FILES", "MENTION", "PHRASES", "QUOTE_CUES", "REACH", "SECRET_FILES", "Phrase"]
+__all__ = [
+    "ADDRESS",
+    "BOTH",
+    "ENV_FILES",
+    "MENTION",
+    "PHRASES",
+    "QUOTE_CUES",
+    "QUOTE_ENDINGS",
+    "REACH",
+    "SECRET_FILES",
+    "Phrase",
+]
 
 ADDRESS = "address"
 REACH = "reach"
@@ -829,6 +840,14 @@ QUOTE_CUES = re.compile(
     r"wie|z\.\s*B\.|comme|como|come|например|例如|如|例えば)\s*[:\"'“‘`«「(]*\s*$",
     re.IGNORECASE,
 )
+QUOTE_ENDINGS = (
+    "as", "e.g.", "example", "instance", "like", "phrase", "phrases", "pattern", "patterns", "string", "strings",
+    "text", "detect", "detects", "flag", "flags", "catches", "block", "blocks", "for", "matches", "attempt",
+    "attempts", "injection", "injections", "including", "contain", "contains", "g.", "wie", "b.", "comme", "como",
+    "come",
+)  # fmt: skip
+"""How each ASCII cue of `QUOTE_CUES` ends, lowercase: text before a phrase that ends with none of them (less
+spaces and quotes) is no cue, which a `str.endswith` says for less than a search of the cues costs."""
 
 # Files that hold secrets, named as such: a mention is reach only when the text also addresses the model.
 # Every alternative starts with its literal, the context before it checked after (a lookbehind), so that the

@@ -39,7 +39,18 @@ from typing import Any
 
 from hintgate.hints.anchors import anchors, lowered, searched
 from hintgate.hints.names import confusable_letters, skeleton
-from hintgate.hints.phrases import ADDRESS, BOTH, ENV_FILES, MENTION, PHRASES, QUOTE_CUES, REACH, SECRET_FILES, Phrase
+from hintgate.hints.phrases import (
+    ADDRESS,
+    BOTH,
+    ENV_FILES,
+    MENTION,
+    PHRASES,
+    QUOTE_CUES,
+    QUOTE_ENDINGS,
+    REACH,
+    SECRET_FILES,
+    Phrase,
+)
 from hintgate.hints.reading import View, invisible_spans, read
 
 __all__ = [
@@ -724,7 +735,8 @@ def _negated(text: str, start: int) -> bool:
 
 def _quoted(text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]` is quoted or given as an example rather than said."""
-    if QUOTE_CUES.search(text, max(0, start - 40), start):
+    window = text[max(0, start - 40) : start]
+    if (not window.isascii() or _ends_with_cue(window)) and QUOTE_CUES.search(text, max(0, start - 40), start):
         return True
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
@@ -741,6 +753,11 @@ def _quoted(text: str, start: int, end: int) -> bool:
         if after >= 0 and (after + 1 >= len(text) or not text[after + 1].isalnum()):
             return True
     return False
+
+
+def _ends_with_cue(window: str) -> bool:
+    """Whether ASCII `window`, less the spaces and quotes that may follow a cue, ends as a cue does."""
+    return window.rstrip().rstrip(":\"'`(").rstrip().lower().endswith(QUOTE_ENDINGS)
 
 
 def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) -> Iterator[ScanFinding]:
