@@ -15,7 +15,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from hintgate.store import Store
+from hintgate.store import CallFilter, Store
 from hintgate.testing import running_gateway
 from isolation import child_env
 
@@ -92,7 +92,7 @@ async def test_a_queued_write_is_approved_with_the_cli_and_its_result_reaches_th
     assert "already approved" in again.stderr
     assert any("hintgate approvals watch --db" in line for line in said)
     async with await Store.open(db, recover=False) as store:
-        [call_row] = await store.calls(tool="fs_write_file")
+        [call_row] = await store.calls(CallFilter(tool="fs_write_file"))
         row = await store.approvals.get(waiting.id)
     assert call_row["verdict"] == "approved"
     assert row is not None

@@ -20,7 +20,7 @@ from mcp.client.stdio import StdioServerParameters
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
-from hintgate.store import Store
+from hintgate.store import CallFilter, Store
 from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
@@ -57,7 +57,7 @@ async def test_a_client_session_through_serve_is_recorded_and_closed_with_its_ca
     # The client closed stdin; the gateway drained its recorder and exited.
     async with await Store.open(f"sqlite:///{db}", recover=False) as store:
         [session] = await store.recent_sessions(10)
-        calls = await store.calls(session_id=session["id"])
+        calls = await store.calls(CallFilter(session_id=session["id"]))
     assert session["status"] == "closed"
     assert session["ended_at"] is not None
     assert session["client_name"] == "mcp"
@@ -253,7 +253,7 @@ async def test_sigterm_mid_call_records_the_call_in_flight_before_the_gateway_ex
 
     async with await Store.open(f"sqlite:///{db}", recover=False) as store:
         [session] = await store.recent_sessions(10)
-        [call] = await store.calls(session_id=session["id"])
+        [call] = await store.calls(CallFilter(session_id=session["id"]))
     assert session["client_name"] == "sigterm-test"
     assert session["status"] == "closed"
     assert call["tool_name"] == "every_trigger-long-running-operation"
@@ -335,7 +335,7 @@ async def test_a_call_made_right_after_start_is_recorded(tmp_path: Path, time_cm
     assert result.is_error is False
     async with await Store.open(f"sqlite:///{db}", recover=False) as store:
         [session] = await store.recent_sessions(10)
-        [call] = await store.calls(session_id=session["id"])
+        [call] = await store.calls(CallFilter(session_id=session["id"]))
     assert call["tool_name"] == "time_get_current_time"
 
 

@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from hintgate.store import Store, database_url
+from hintgate.store import CallFilter, Store, database_url
 
 pytestmark = pytest.mark.anyio
 
@@ -40,7 +40,7 @@ async def test_a_killed_writer_leaves_a_consistent_database_with_every_flushed_r
             assert await process.wait() == -9
 
         async with await Store.open(store_url, replica="crash-writer") as store:
-            calls = await store.calls(session_id=session_id, limit=1_000_000)
+            calls = await store.calls(CallFilter(session_id=session_id), limit=1_000_000)
             ids = {row["id"] for row in calls}
             assert {f"call-{n}" for n in range(flushed)} <= ids
             session = await store.session(session_id)
@@ -84,7 +84,7 @@ async def test_in_durable_mode_every_call_that_returned_before_a_kill_9_is_in_th
         returned = {line.split()[1] for line in complete.splitlines() if line.startswith("returned ")}
         assert "unconfirmed" not in output
         async with await Store.open(store_url, replica="crash-writer") as store:
-            calls = await store.calls(session_id=session_id, limit=1_000_000)
+            calls = await store.calls(CallFilter(session_id=session_id), limit=1_000_000)
             session = await store.session(session_id)
 
     ids = {row["id"] for row in calls}

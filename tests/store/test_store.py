@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import hintgate.store
-from hintgate.store import SessionRecord, Store, StoreError, database_url
+from hintgate.store import CallFilter, SessionRecord, Store, StoreError, database_url
 from hintgate.store.tables import sessions, tool_calls
 from hintgate.store.tokens import count_tokens
 
@@ -171,9 +171,9 @@ async def test_calls_of_a_session_come_in_order_with_limit_and_offset(store: Sto
         store.record_call(mine[-1])
     await store.flush()
 
-    page = await store.calls(session_id=session.id, limit=3, offset=2)
+    page = await store.calls(CallFilter(session_id=session.id), limit=3, offset=2)
     assert [row["id"] for row in page] == [call.id for call in mine[2:5]]
-    everything = await store.calls(session_id=session.id, limit=100)
+    everything = await store.calls(CallFilter(session_id=session.id), limit=100)
     assert [row["id"] for row in everything] == [call.id for call in mine]
 
 
@@ -191,16 +191,19 @@ async def test_calls_filter_by_server_tool_tier_verdict_and_time_newest_first(st
         return [row["id"] for row in rows]
 
     assert ids(await store.calls()) == [c.id, b.id, a.id]
-    assert ids(await store.calls(server="git")) == [c.id, a.id]
-    assert ids(await store.calls(tool="fs_delete")) == [b.id]
-    assert ids(await store.calls(tier="read-only")) == [a.id]
-    assert ids(await store.calls(verdict="allow")) == [c.id, a.id]
-    assert ids(await store.calls(since=b.started_at)) == [c.id, b.id]
-    assert ids(await store.calls(until=b.started_at)) == [a.id]
-    assert ids(await store.calls(since=a.started_at.isoformat(), until=c.started_at.isoformat())) == [b.id, a.id]
-    assert ids(await store.calls(server="git", verdict="allow", limit=1, offset=1)) == [a.id]
+    assert ids(await store.calls(CallFilter(server="git"))) == [c.id, a.id]
+    assert ids(await store.calls(CallFilter(tool="fs_delete"))) == [b.id]
+    assert ids(await store.calls(CallFilter(tier="read-only"))) == [a.id]
+    assert ids(await store.calls(CallFilter(verdict="allow"))) == [c.id, a.id]
+    assert ids(await store.calls(CallFilter(since=b.started_at))) == [c.id, b.id]
+    assert ids(await store.calls(CallFilter(until=b.started_at))) == [a.id]
+    assert ids(await store.calls(CallFilter(since=a.started_at.isoformat(), until=c.started_at.isoformat()))) == [
+        b.id,
+        a.id,
+    ]
+    assert ids(await store.calls(CallFilter(server="git", verdict="allow"), limit=1, offset=1)) == [a.id]
     with pytest.raises(StoreError, match="time filter"):
-        await store.calls(since="yesterday")
+        await store.calls(CallFilter(since="yesterday"))
 
 
 async def test_a_response_over_the_cap_is_cut_and_its_size_and_the_cap_recorded(store_url: str, records: Any) -> None:
@@ -280,7 +283,7 @@ async def test_a_record_the_database_refuses_costs_only_itself(
     store.record_call(last)
     await store.flush()
 
-    assert [row["id"] for row in await store.calls(session_id=session.id)] == [first.id, last.id]
+    assert [row["id"] for row in await store.calls(CallFilter(session_id=session.id))] == [first.id, last.id]
     row = await store.session(session.id)
     assert row is not None
     assert row["tool_call_count"] == 2  # the refused call's increment went with it
@@ -322,7 +325,7 @@ async def test_flush_and_close_lose_nothing(store_url: str, records: Any) -> Non
         row = await again.session(session.id)
         assert row is not None
         assert row["tool_call_count"] == 1200
-        assert len(await again.calls(session_id=session.id, limit=5000)) == 1200
+        assert len(await again.calls(CallFilter(session_id=session.id), limit=5000)) == 1200
 
 
 async def test_concurrent_writers_never_lose_an_increment(store_url: str, records: Any) -> None:

@@ -13,7 +13,7 @@ import anyio
 import pytest
 from sqlalchemy import make_url
 
-from hintgate.store import Store, database_url
+from hintgate.store import CallFilter, Store, database_url
 from hintgate.store.engine import async_engine
 from hintgate.store.queries import begin_write
 from hintgate.store.rows import CALL, CLOSE, START, Item, prepare, write
@@ -89,7 +89,7 @@ async def test_a_refused_record_in_a_durable_batch_fails_alone(store_url: str, r
                 for index in range(len(batch)):
                     tasks.start_soon(record, index)
         assert results == {0: True, 1: False, 2: True}
-        assert [row["id"] for row in await store.calls(session_id=session.id)] == [first.id, batch[2].id]
+        assert [row["id"] for row in await store.calls(CallFilter(session_id=session.id))] == [first.id, batch[2].id]
         row = await store.session(session.id)
         assert row is not None
         assert row["tool_call_count"] == 2
@@ -114,7 +114,9 @@ async def test_a_write_that_fails_leaves_nothing_of_its_batch_and_is_retried(tmp
         with anyio.fail_after(30):
             await store.flush()
         # The batch went in once, whole, after the path could be recreated.
-        assert [row["id"] for row in await store.calls(session_id=session.id)] == [call.id for call in calls]
+        assert [row["id"] for row in await store.calls(CallFilter(session_id=session.id))] == [
+            call.id for call in calls
+        ]
         row = await store.session(session.id)
         assert row is not None
         assert row["tool_call_count"] == 5

@@ -95,12 +95,12 @@ def calls(
 ) -> None:
     """Recorded tool calls with the hints in force and the policy's decision."""
     from hintgate.cli.reports import calls_text
+    from hintgate.store import CallFilter
 
     async def work(store: Any) -> list[dict[str, Any]]:
         session_id = await _session_id(store, session) if session is not None else None
-        rows: list[dict[str, Any]] = await store.calls(
-            session_id=session_id, tool=tool, server=server, tier=tier, verdict=verdict, user=user, limit=limit
-        )
+        wanted = CallFilter(session_id=session_id, tool=tool, server=server, tier=tier, verdict=verdict, user=user)
+        rows: list[dict[str, Any]] = await store.calls(wanted, limit=limit)
         return rows
 
     emit_rows(with_store(db, work), output, calls_text, wide)
@@ -159,6 +159,7 @@ def overrides_set(
     """
     from hintgate.hints.annotations import Hint
     from hintgate.hints.titles import title_problem
+    from hintgate.store import CallFilter
 
     spellings = _hint_spellings()
     parsed: dict[str, bool] = {}
@@ -180,7 +181,7 @@ def overrides_set(
         _check_in_catalog(tool, load_or_fail(config))
 
     async def work(store: Any) -> bool:
-        seen = bool(await store.calls(tool=tool, limit=1)) or any(
+        seen = bool(await store.calls(CallFilter(tool=tool), limit=1)) or any(
             r["tool"] == tool for r in await store.overrides.hints()
         )
         seen = seen or any(r["tool"] == tool for r in await store.overrides.titles())

@@ -70,6 +70,7 @@ from hintgate.store.engine import (
     error_detail,
     translated,
 )
+from hintgate.store.filters import CallFilter
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import SealedCredentials
 from hintgate.store.overrides import Overrides
@@ -88,6 +89,7 @@ __all__ = [
     "DURABLE_WAIT",
     "INCIDENT_HOLD",
     "PRUNE_EVERY",
+    "CallFilter",
     "CallRecord",
     "SessionRecord",
     "Store",
@@ -468,37 +470,17 @@ class Store:
             async with self._engine.connect() as conn:
                 return await queries.session(conn, session_id)
 
-    async def calls(
-        self,
-        *,
-        session_id: str | None = None,
-        server: str | None = None,
-        tool: str | None = None,
-        tier: str | None = None,
-        verdict: str | None = None,
-        user: str | None = None,
-        since: datetime | str | None = None,
-        until: datetime | str | None = None,
-        limit: int = 50,
-        offset: int = 0,
-    ) -> list[dict[str, Any]]:
-        """Calls matching every filter: newest first, or in order within one session (see `queries.calls`)."""
+    async def calls(self, where: CallFilter | None = None, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """Calls matching every field `where` gives (`None`: every call): newest first, or in order within one
+        session (see `queries.calls`).
+
+        Raises:
+            StoreError: an unreadable `since` or `until`, or a database failure.
+        """
         try:
             with translated(self._url, "read calls from"):
                 async with self._engine.connect() as conn:
-                    return await queries.calls(
-                        conn,
-                        session_id=session_id,
-                        server=server,
-                        tool=tool,
-                        tier=tier,
-                        verdict=verdict,
-                        user=user,
-                        since=since,
-                        until=until,
-                        limit=limit,
-                        offset=offset,
-                    )
+                    return await queries.calls(conn, where, limit=limit, offset=offset)
         except ValueError as exc:  # an unreadable `since` or `until`
             raise StoreError(f"invalid time filter: {exc}") from None
 

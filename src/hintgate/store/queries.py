@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from hintgate.store.filters import CallFilter
 from hintgate.store.notify import OVERRIDES, notify
 from hintgate.store.tables import (
     counters,
@@ -229,45 +230,36 @@ def _moment(value: datetime | str) -> datetime:
 
 
 async def calls(
-    conn: AsyncConnection,
-    *,
-    session_id: str | None = None,
-    server: str | None = None,
-    tool: str | None = None,
-    tier: str | None = None,
-    verdict: str | None = None,
-    user: str | None = None,
-    since: datetime | str | None = None,
-    until: datetime | str | None = None,
-    limit: int = 50,
-    offset: int = 0,
+    conn: AsyncConnection, where: CallFilter | None = None, *, limit: int = 50, offset: int = 0
 ) -> list[dict[str, Any]]:
-    """Calls matching every filter given (`user`: the person who made them).
+    """Calls matching every field `where` gives (`CallFilter`; `None`: every call).
 
-    Newest first; within one session (`session_id` given) in the order they
-    started, so that paging walks a session from its beginning. `server`
-    matches the server id, `tool` the tool's name as the gateway lists it,
-    `since` is inclusive and `until` exclusive (datetimes or ISO 8601 strings;
-    naive ones are UTC).
+    Newest first; within one session (`where.session_id` given) in the order
+    they started, so that paging walks a session from its beginning.
+
+    Raises:
+        ValueError: `since` or `until` is a string that is no ISO 8601 time.
     """
+    wanted = where or CallFilter()
     c = tool_calls.c
-    where: list[ColumnElement[bool]] = []
+    conditions: list[ColumnElement[bool]] = []
     for column, value in (
-        (c.session_id, session_id),
-        (c.server_id, server),
-        (c.tool_name, tool),
-        (c.tier, tier),
-        (c.verdict, verdict),
-        (c.user_name, user),
+        (c.session_id, wanted.session_id),
+        (c.server_id, wanted.server),
+        (c.tool_name, wanted.tool),
+        (c.tier, wanted.tier),
+        (c.verdict, wanted.verdict),
+        (c.user_name, wanted.user),
     ):
         if value is not None:
-            where.append(column == value)
-    if since is not None:
-        where.append(c.started_at >= _moment(since))
-    if until is not None:
-        where.append(c.started_at < _moment(until))
-    order = (c.started_at, c.id) if session_id is not None else (c.started_at.desc(), c.id.desc())
-    query = select(tool_calls).where(and_(True, *where)).order_by(*order).limit(limit).offset(offset)
+            conditions.append(column == value)
+    if wanted.since is not None:
+        conditions.append(c.started_at >= _moment(wanted.since))
+    if wanted.until is not None:
+        conditions.append(c.started_at < _moment(wanted.until))
+    in_session = wanted.session_id is not None
+    order = (c.started_at, c.id) if in_session else (c.started_at.desc(), c.id.desc())
+    query = select(tool_calls).where(and_(True, *conditions)).order_by(*order).limit(limit).offset(offset)
     return [_as_dict(row) for row in await conn.execute(query)]
 
 

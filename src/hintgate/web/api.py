@@ -24,7 +24,7 @@ from hintgate.web.policy_models import Policy, PolicyIn, flat_policy, origins, p
 
 if TYPE_CHECKING:
     # Only for types: with recording off the store (and SQLAlchemy) is never imported.
-    from hintgate.store import Store
+    from hintgate.store import CallFilter, Store
 
 __all__ = ["MAX_OFFSET", "actor_of", "router"]
 
@@ -400,13 +400,11 @@ async def session(
     row = await store.session(session_id)
     if row is None:
         raise HTTPException(404, f"no session {session_id!r}")
-    calls = await store.calls(session_id=session_id, limit=limit, offset=offset)
+    calls = await store.calls(CallFilter(session_id=session_id), limit=limit, offset=offset)
     return SessionDetail.model_validate({**row, "calls": calls})
 
 
-@router.get("/calls", response_model=list[Call])
-async def calls(
-    store: StoreDep,
+def call_filter(
     session: Annotated[str | None, Query(description="Only calls of this session.")] = None,
     server: str | None = None,
     tool: str | None = None,
@@ -415,23 +413,31 @@ async def calls(
     user: Annotated[str | None, Query(max_length=500, description="Only calls this person made.")] = None,
     since: datetime | None = None,
     until: datetime | None = None,
+) -> CallFilter:
+    """The `/api/calls` query parameters that filter, as one `CallFilter`."""
+    from hintgate.store import CallFilter
+
+    return CallFilter(
+        session_id=session, server=server, tool=tool, tier=tier, verdict=verdict, user=user, since=since, until=until
+    )
+
+
+# CallFilterDep: an endpoint parameter receiving the calls its query parameters pick.
+if TYPE_CHECKING:
+    CallFilterDep = Annotated[CallFilter, Depends(call_filter)]
+else:
+    CallFilterDep = Annotated[Any, Depends(call_filter)]  # as StoreDep: CallFilter comes with the store
+
+
+@router.get("/calls", response_model=list[Call])
+async def calls(
+    store: StoreDep,
+    where: CallFilterDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> list[Call]:
     """Recorded calls, newest first (in order within one session), filtered."""
-    rows = await store.calls(
-        session_id=session,
-        server=server,
-        tool=tool,
-        tier=tier,
-        verdict=verdict,
-        user=user,
-        since=since,
-        until=until,
-        limit=limit,
-        offset=offset,
-    )
-    return [Call.model_validate(row) for row in rows]
+    return [Call.model_validate(row) for row in await store.calls(where, limit=limit, offset=offset)]
 
 
 @router.get("/calls/{call_id}", response_model=Call)

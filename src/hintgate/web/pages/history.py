@@ -13,7 +13,7 @@ from hintgate.web.pages.frame import Choice, Layout, Moment, layout, pretty_json
 
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
-    from hintgate.store import Store
+    from hintgate.store import CallFilter, Store
 
 __all__ = [
     "CALLS_PER_PAGE",
@@ -269,10 +269,12 @@ class SessionPage:
 
 async def session_page(gateway: Gateway, store: Store, session_id: str) -> SessionPage | None:
     """A session's page; None when the store has no such session."""
+    from hintgate.store import CallFilter
+
     row = await store.session(session_id)
     if row is None:
         return None
-    calls = await store.calls(session_id=session_id, limit=1000)
+    calls = await store.calls(CallFilter(session_id=session_id), limit=1000)
     session = _session_row(row)
     return SessionPage(
         layout=layout(gateway, f"Session {session.client}", "sessions"),
@@ -309,6 +311,12 @@ class CallsFilters:
     verdict: str | None = None
     user: str | None = None
     offset: int = 0
+
+    def wanted(self) -> CallFilter:
+        """The calls these filters pick, for the store."""
+        from hintgate.store import CallFilter
+
+        return CallFilter(server=self.server, tool=self.tool, tier=self.tier, verdict=self.verdict, user=self.user)
 
     def query(self, **changes: Any) -> str:
         """This filter set's query string, with `changes` applied."""
@@ -349,15 +357,7 @@ async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilter
     """The call history page."""
     rows: list[dict[str, Any]] = []
     if store is not None:
-        rows = await store.calls(
-            server=filters.server,
-            tool=filters.tool,
-            tier=filters.tier,
-            verdict=filters.verdict,
-            user=filters.user,
-            limit=CALLS_PER_PAGE + 1,
-            offset=filters.offset,
-        )
+        rows = await store.calls(filters.wanted(), limit=CALLS_PER_PAGE + 1, offset=filters.offset)
     more = len(rows) > CALLS_PER_PAGE
     tools = sorted(set(gateway.catalog.entries) | ({filters.tool} if filters.tool else set()))
     verdict_names = {

@@ -1,0 +1,33 @@
+"""Which recorded calls a reader wants: one value from the command line or the web API down to the query."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+__all__ = ["CallFilter"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallFilter:
+    """Calls matching every field given; a field left `None` does not filter.
+
+    Attributes:
+        session_id: the session's whole id; the calls then come in the order they started.
+        server: the server's id.
+        tool: the tool's name as the gateway lists it.
+        tier: the tool's tier when called (`read-only`, `additive`, ...).
+        verdict: the policy's decision (`allow`, `deny`, `approved`, `denied`, `expired`, `withdrawn`).
+        user: the person who made the call, as recorded (an email, `api-token`).
+        since: calls started at or after it (inclusive): a datetime or an ISO 8601 string, naive is UTC.
+        until: calls started before it (exclusive), as `since`.
+    """
+
+    session_id: str | None = None
+    server: str | None = None
+    tool: str | None = None
+    tier: str | None = None
+    verdict: str | None = None
+    user: str | None = None
+    since: datetime | str | None = None
+    until: datetime | str | None = None
