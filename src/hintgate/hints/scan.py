@@ -660,8 +660,37 @@ def _candidates(low: str) -> _Plan:
 def _holds(low: str, needs: tuple[str, ...], held: dict[tuple[str, ...], bool]) -> bool:
     found = held.get(needs)
     if found is None:
-        found = held[needs] = any(word in low for word in needs)
+        if len(low) < _ONE_SEARCH:
+            found = any(word in low for word in needs)
+        else:
+            search, plain = _finder(needs)
+            found = any(word in low for word in plain) or (search is not None and search.search(low) is not None)
+        held[needs] = found
     return found
+
+
+# From this length on, the needed strings that hold a mark (`~/`, `.ssh`, `id_`) are looked for with one search
+# rather than one `in` scan each: the search starts at the mark, which few places of a text are.
+_ONE_SEARCH = 4096
+
+
+@functools.cache
+def _finder(needs: tuple[str, ...]) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
+    """One search for the `needs` that hold a character other than a letter or a digit, each starting at the
+    first such character (what comes before it checked behind), and the other needs, for `in`."""
+    by_mark: dict[str, list[str]] = {}  # grouped by the mark, so that the engine tries one group where one stands
+    plain: list[str] = []
+    for need in needs:
+        mark = next((i for i, char in enumerate(need) if not char.isalnum()), None)
+        if mark is None or len(need) <= 2:  # a short need ("<", "##") is found at once where it stands
+            plain.append(need)
+            continue
+        rest = re.escape(need[mark + 1 :]) + (f"(?<={re.escape(need)})" if mark else "")
+        by_mark.setdefault(need[mark], []).append(rest)
+    if not by_mark:
+        return None, tuple(plain)
+    groups = "|".join(f"{re.escape(mark)}(?:{'|'.join(rests)})" for mark, rests in by_mark.items())
+    return re.compile(groups), tuple(plain)
 
 
 def _scripts(text: str) -> frozenset[str]:
