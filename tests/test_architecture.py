@@ -400,3 +400,70 @@ def test_the_sdk_check_finds_private_reads_and_leaves_own_attributes_and_overrid
         "7: keyword _related_request_id",
         "8: session._request_outbound",
     ]
+
+
+ROOT = SRC.parent
+
+
+def private_borrowings(path: Path, *, attributes: bool = True) -> list[str]:
+    """`line: what` for each private name a module takes from another hintgate module.
+
+    `from hintgate.x import _name` always counts; with `attributes`, so does `module._name` where `module`
+    is a hintgate module the file imported. Dunder names are public by convention and do not count.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("hintgate"):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{node.lineno}: from {node.module} import {alias.name}")
+                else:
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.startswith("hintgate"))
+    if attributes:
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                found.append(f"{node.lineno}: {node.value.id}.{node.attr}")
+    return sorted(set(found), key=lambda line: int(line.split(":")[0]))
+
+
+def test_no_module_takes_a_private_name_from_another() -> None:
+    """What one module uses of another is that module's public surface; its private names stay its own.
+
+    Tests may reach into a module's private state through the module (to empty a cache, to pretend a
+    library failed to load), but they import only public names too.
+    """
+    borrowed = {
+        str(path.relative_to(ROOT)): lines
+        for root, attributes in ((PACKAGE, True), (ROOT / "bench", True), (ROOT / "tests", False))
+        for path in sorted(root.rglob("*.py"))
+        if "node_modules" not in path.parts and (lines := private_borrowings(path, attributes=attributes))
+    }
+    assert borrowed == {}
+
+
+def test_the_private_name_check_finds_imports_and_module_attributes(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from hintgate.config.reader import Reader, _got\n"
+        "from hintgate.store import engine\n"
+        "import hintgate.web.api as api\n"
+        "from other import _theirs\n"
+        "def f(self):\n"
+        "    self._own = engine.translated\n"
+        "    return engine._translated, api.__name__, _theirs._x\n"
+    )
+    assert private_borrowings(source) == [
+        "1: from hintgate.config.reader import _got",
+        "7: engine._translated",
+    ]
+    assert private_borrowings(source, attributes=False) == ["1: from hintgate.config.reader import _got"]

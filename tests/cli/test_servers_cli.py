@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
-from hintgate.cli.servers import _entry
+from hintgate.cli.servers import server_entry
 
 
 def entry(command: list[str] | None = None, **options: object) -> dict[str, object]:
@@ -18,7 +18,7 @@ def entry(command: list[str] | None = None, **options: object) -> dict[str, obje
         "prefix": None, "sse": False, "disabled": False, "entry": None,
     }  # fmt: skip
     given.update(options)
-    return _entry(command, **given)  # type: ignore[arg-type]
+    return server_entry(command, **given)  # type: ignore[arg-type]
 
 
 def test_a_command_after_the_double_dash_is_a_local_server_with_its_env() -> None:

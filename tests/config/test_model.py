@@ -557,8 +557,8 @@ def test_every_accepted_key_is_documented() -> None:
     from hintgate.config.types import SOURCE_TYPES
 
     text = DOCS.read_text(encoding="utf-8")
-    sections = [*module._SETTINGS_SECTIONS, "policy", *(k for row in SOURCE_TYPES for k in (row.key, *row.aliases))]
-    keys = [*mcp_entry._SERVER_KEYS, *mcp_entry._FOREIGN_SERVER_KEYS, *sections, *module._FOREIGN_TOP_KEYS]
+    sections = [*module.SETTINGS_SECTIONS, "policy", *(k for row in SOURCE_TYPES for k in (row.key, *row.aliases))]
+    keys = [*mcp_entry.SERVER_KEYS, *mcp_entry.FOREIGN_SERVER_KEYS, *sections, *module.FOREIGN_TOP_KEYS]
     assert [k for k in keys if not re.search(rf"`{re.escape(k)}[`.]", text)] == []
 
 

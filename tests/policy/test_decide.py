@@ -35,7 +35,7 @@ from hintgate.policy.decide import (
     taint_basis,
 )
 from hintgate.policy.explain import explain, warnings
-from hintgate.policy.rules import _PREFERENCE_KEYS, _TOP_KEYS, POLICY_SETTINGS, PolicySetting, Taint
+from hintgate.policy.rules import POLICY_SETTINGS, PREFERENCE_KEYS, TOP_KEYS, PolicySetting, Taint
 
 ALLOW, ASK, DENY = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
 
@@ -901,7 +901,7 @@ def test_the_policy_imports_nothing_from_the_sdk_database_web_or_network() -> No
 
 def test_every_policy_key_and_decision_source_is_documented() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "policy.md").read_text(encoding="utf-8")
-    keys = [k for k in (*_TOP_KEYS, *(f"preferences.{k}" for k in _PREFERENCE_KEYS)) if "_" not in k]
+    keys = [k for k in (*TOP_KEYS, *(f"preferences.{k}" for k in PREFERENCE_KEYS)) if "_" not in k]
     keys.remove("preferences")  # a section: its keys are the rows
     assert [k for k in keys if f"| `{k}` |" not in text] == []
     sources = {"mode:default", "preference:auto-approve-read-only", "preference:always-confirm-destructive"}

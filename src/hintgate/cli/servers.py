@@ -60,7 +60,7 @@ def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
     return pairs
 
 
-def _entry(
+def server_entry(
     command: list[str] | None,
     server_url: str | None,
     headers: list[str] | None,
@@ -209,7 +209,7 @@ def servers_add(
     output: FormatOpt = OutputFormat.TEXT,
 ) -> None:
     """Add a server and start it: `add NAME -- COMMAND [ARG...]`, or `add NAME https://...` for a remote one."""
-    body = _entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+    body = server_entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
     result = _request("POST", url, "/api/servers", token, {"name": name, **body})
     _report(result, "added", name, output)
 
@@ -231,7 +231,7 @@ def servers_edit(
     output: FormatOpt = OutputFormat.TEXT,
 ) -> None:
     """Replace a server's whole definition (the same options as add); it restarts, the others are left alone."""
-    body = _entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+    body = server_entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
     result = _request("PUT", url, f"/api/servers/{quoted(name)}", token, body)
     _report(result, "edited", name, output)
 

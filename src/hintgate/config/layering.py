@@ -27,8 +27,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from hintgate.config.mcp_entry import read_server
-from hintgate.config.model import GatewayConfig, ServerConfig, SourceConfig, _freeze
-from hintgate.config.reader import _Reader
+from hintgate.config.model import GatewayConfig, ServerConfig, SourceConfig, freeze
+from hintgate.config.reader import Reader
 from hintgate.config.types import SOURCE_TYPES
 from hintgate.config.yamlpos import Key, Positions, format_path
 from hintgate.hints.trust import Trust, TrustFrom
@@ -126,7 +126,7 @@ def read_entry(
         InvalidEntry: every problem, each located by its JSON path in the entry.
     """
     base_dir = base.source.resolve().parent if base.source is not None else None
-    reader = _Reader("<entry>", Positions(), environ, base_dir, SOURCE_TYPES)
+    reader = Reader("<entry>", Positions(), environ, base_dir, SOURCE_TYPES)
     reader.timeouts = base.timeouts
     problems: list[EntryProblem] = []
     if not isinstance(name, str) or not name.strip():
@@ -241,5 +241,5 @@ def lay_over(file: GatewayConfig, changes: Iterable[ServerChange], *, environ: M
         else:
             sources[name] = entry
         applied[name] = change
-    config = dataclasses.replace(file, sources=_freeze(sources))
-    return Layered(config=config, file=file, changes=_freeze(applied), problems=tuple(problems))
+    config = dataclasses.replace(file, sources=freeze(sources))
+    return Layered(config=config, file=file, changes=freeze(applied), problems=tuple(problems))

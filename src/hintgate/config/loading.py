@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hintgate.config.model import GatewayConfig, _error
-from hintgate.config.reader import _Reader
+from hintgate.config.model import GatewayConfig
+from hintgate.config.reader import Reader, located_error
 from hintgate.config.types import SOURCE_TYPES
 from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
 
@@ -41,20 +41,20 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     try:
         text = file.read_text(encoding="utf-8-sig")  # -sig: Windows editors add a BOM
     except FileNotFoundError as exc:
-        raise _error(name, f"{name}: no such file") from exc
+        raise located_error(name, f"{name}: no such file") from exc
     except IsADirectoryError as exc:
-        raise _error(name, f"{name}: is a directory, not a config file") from exc
+        raise located_error(name, f"{name}: is a directory, not a config file") from exc
     except UnicodeDecodeError as exc:
-        raise _error(name, f"{name}: not UTF-8 text (byte {exc.start})") from exc
+        raise located_error(name, f"{name}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
-        raise _error(name, f"{name}: cannot read: {exc.strerror or exc}") from exc
+        raise located_error(name, f"{name}: cannot read: {exc.strerror or exc}") from exc
     suffix = file.suffix.lower()
     fmt: Format = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else "auto"
     try:
         data, positions = read_text(text, fmt)
     except SyntaxProblem as exc:
         where = f"{name}:{exc.mark[0]}:{exc.mark[1]}" if exc.mark else name
-        raise _error(name, f"{where}: {exc.message}") from exc
+        raise located_error(name, f"{where}: {exc.message}") from exc
     base = file.resolve().parent
     config = parse_config(
         data,
@@ -89,7 +89,7 @@ def parse_config(
     Raises:
         ConfigError: listing every problem found, one per line.
     """
-    return _Reader(source, positions or Positions(), environ or {}, base_dir, SOURCE_TYPES).read(data)
+    return Reader(source, positions or Positions(), environ or {}, base_dir, SOURCE_TYPES).read(data)
 
 
 def check_config(path: str | Path) -> list[str]:

@@ -17,18 +17,18 @@ from hintgate.config.model import (
     ServerConfig,
     StdioTransport,
     TrustFrom,
-    _freeze,
-    _redact_url,
     closest,
+    freeze,
+    redact_url,
 )
 from hintgate.config.oauth_entry import read_oauth
-from hintgate.config.reader import _Reader
+from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import trust_by_origin
 
 __all__ = ["read_servers"]
 
-_SERVER_KEYS: Mapping[str, str] = {
+SERVER_KEYS: Mapping[str, str] = {
     "command": "command",
     "args": "args",
     "env": "env",
@@ -54,7 +54,7 @@ _SERVER_KEYS: Mapping[str, str] = {
 }
 # Keys real clients write that hintgate does not use. Ones that change what a
 # server does get a warning, so nobody believes they are in force.
-_FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
+FOREIGN_SERVER_KEYS: Mapping[str, str | None] = {
     "autoApprove": "client-side auto-approval is ignored; hintgate decides approvals by policy",
     "alwaysAllow": "client-side auto-approval is ignored; hintgate decides approvals by policy",
     "envFile": "ignored: hintgate does not read env files; list the variables under env as ${NAME}",
@@ -85,7 +85,7 @@ _TRANSPORT_TYPES: Mapping[str, str] = {
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
-def read_servers(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
+def read_servers(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
     if value is None:
         return  # `mcpServers:` with every entry commented out: no servers
     m = reader.mapping(value, path, "a mapping of server names to servers")
@@ -95,7 +95,7 @@ def read_servers(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
         read_server(reader, name, entry, (*path, name))
 
 
-def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
+def read_server(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
     m = reader.mapping(value, path, "a server (a mapping with command or url)")
     if m is None:
         return
@@ -103,16 +103,16 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
         reader.error(path, "a server's name must not be empty", key=True)
     given: dict[str, tuple[Key, ...]] = {}  # setting -> path of the spelling used
     for k in m:
-        setting = _SERVER_KEYS.get(k)
+        setting = SERVER_KEYS.get(k)
         if setting is None:
             if k in _UNSUPPORTED_SERVER_KEYS:
                 reader.error((*path, k), f'"{k}": {_UNSUPPORTED_SERVER_KEYS[k]}', key=True)
-            elif k in _FOREIGN_SERVER_KEYS:
-                note = _FOREIGN_SERVER_KEYS[k]
+            elif k in FOREIGN_SERVER_KEYS:
+                note = FOREIGN_SERVER_KEYS[k]
                 if note and m[k]:
                     reader.warn((*path, k), note, key=True)
             elif not k.startswith("x-"):
-                accepted = [*_SERVER_KEYS, *_FOREIGN_SERVER_KEYS]
+                accepted = [*SERVER_KEYS, *FOREIGN_SERVER_KEYS]
                 reader.error((*path, k), f'unknown key "{k}"{closest(k, accepted)}', key=True)
         elif setting in given:
             reader.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
@@ -151,7 +151,7 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
         prefix=prefix,
         include=lists.get("include") or (),
         exclude=(*(lists.get("exclude") or ()), *(lists.get("disabledTools") or ())),
-        overrides=_freeze(overrides),
+        overrides=freeze(overrides),
         call_timeout=times.get("timeout") or reader.timeouts.call,
         startup_timeout=times.get("startup_timeout") or reader.timeouts.startup,
         from_environment=tuple(reader.from_environment[expanded:]),
@@ -161,7 +161,7 @@ def read_server(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
 
 
 def read_transport(
-    reader: _Reader, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
+    reader: Reader, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
 ) -> StdioTransport | HttpTransport | None:
     kind: str | None = None
     if "type" in given:
@@ -200,7 +200,7 @@ def read_transport(
             return None
         if cwd is not None and reader.base is not None:
             cwd = str(reader.base / cwd)  # a relative cwd means relative to the config file
-        return StdioTransport(command=command, args=args, env=_freeze(env), cwd=cwd)
+        return StdioTransport(command=command, args=args, env=freeze(env), cwd=cwd)
     if has_command:
         reader.error(given["command"], f'a {kind} server takes "url", not "command"', key=True)
     if not has_url:
@@ -219,7 +219,7 @@ def read_transport(
         return None
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.hostname:
-        reader.error(given["url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}")
+        reader.error(given["url"], f"expected an http:// or https:// URL, got {json.dumps(redact_url(url))}")
         return None
     if "type" not in given and parts.path.rstrip("/").endswith("/sse"):
         reader.warn(given["url"], 'looks like an SSE endpoint; add type: "sse" if it is one')
@@ -229,5 +229,5 @@ def read_transport(
         reader.error(given["oauth"], "OAuth login is supported for streamable HTTP servers only", key=True)
         return None
     return HttpTransport(
-        url=url, headers=_freeze(headers), kind="sse" if kind == "sse" else "streamable-http", oauth=oauth
+        url=url, headers=freeze(headers), kind="sse" if kind == "sse" else "streamable-http", oauth=oauth
     )

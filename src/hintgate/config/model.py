@@ -24,7 +24,6 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
 from hintgate.hints.trust import Trust, TrustFrom
@@ -71,9 +70,9 @@ Proxy variables (`HTTPS_PROXY` ...) are left out on purpose: their URLs often
 carry credentials. Add them, or anything else, with `env: {allow: [...]}`.
 """
 
-_PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
+PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
 _ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_GLOB_CHARS = frozenset("*?[")
+GLOB_CHARS = frozenset("*?[")
 
 
 @dataclass(frozen=True)
@@ -310,7 +309,7 @@ class ServerConfig(_ToolFilter):
         else:
             transport = {
                 "type": self.transport.kind,
-                "url": _redact_url(self.transport.url),
+                "url": redact_url(self.transport.url),
                 "headers": dict.fromkeys(self.transport.headers, REDACTED),
             }
             if self.transport.oauth is not None:
@@ -343,7 +342,7 @@ class ServerConfig(_ToolFilter):
             how = " ".join(["stdio", t.command, *t.args])
             secret_keys = sorted(t.env)
         else:
-            how = f"{t.kind} {_redact_url(t.url)}" + (" with OAuth" if t.oauth is not None else "")
+            how = f"{t.kind} {redact_url(t.url)}" + (" with OAuth" if t.oauth is not None else "")
             secret_keys = sorted(t.headers)
         parts = [trust_words(self.trust, self.trust_from), f"prefix {json.dumps(self.prefix)}"]
         if secret_keys:
@@ -361,11 +360,11 @@ def match_override(overrides: Mapping[str, ToolOverride], tool_name: str) -> Too
     the first in the file. Overrides are not merged: one entry applies.
     """
     exact = overrides.get(tool_name)
-    if exact is not None and _GLOB_CHARS.isdisjoint(tool_name):
+    if exact is not None and GLOB_CHARS.isdisjoint(tool_name):
         return exact
     best: tuple[int, ToolOverride] | None = None
     for pattern, override in overrides.items():
-        if _GLOB_CHARS.isdisjoint(pattern):
+        if GLOB_CHARS.isdisjoint(pattern):
             if pattern == tool_name:
                 return override
             continue
@@ -510,7 +509,7 @@ class OpenApiConfig:
             parts.append(self.auth.describe())
         if not self.enabled:
             parts.append("disabled")
-        return f"{self.name}: openapi {_redact_url(self.document)} ({'; '.join(parts)})"
+        return f"{self.name}: openapi {redact_url(self.document)} ({'; '.join(parts)})"
 
 
 @dataclass(frozen=True)
@@ -590,7 +589,7 @@ class GatewayConfig:
         return MappingProxyType({n: c for n, c in self.sources.items() if isinstance(c, PythonConfig)})
 
 
-def _redact_url(url: str) -> str:
+def redact_url(url: str) -> str:
     """Hide a password in the URL and every query value (API keys travel there)."""
     parts = urlsplit(url)
     netloc = parts.netloc
@@ -600,16 +599,6 @@ def _redact_url(url: str) -> str:
         netloc = f"{user}:{REDACTED}@{host}" if ":" in userinfo else f"{REDACTED}@{host}"
     query = "&".join(f"{item.split('=', 1)[0]}={REDACTED}" if "=" in item else item for item in parts.query.split("&"))
     return urlunsplit((parts.scheme, netloc, parts.path, query if parts.query else "", parts.fragment))
-
-
-# ---------------------------------------------------------------- loading
-
-
-def _error(file: str, message: str, path: str | None = None) -> ConfigError:
-    """A `ConfigError` whose message is already located (`FILE:LINE:COL: ...`)."""
-    err = ConfigError(message)
-    err.file, err.path = file, path
-    return err
 
 
 def trust_words(trust: Trust, trust_from: TrustFrom) -> str:
@@ -644,6 +633,6 @@ def closest(word: str, choices: Collection[str]) -> str:
     return f'; did you mean "{found[0]}"?' if found else ""
 
 
-def _freeze(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+def freeze(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
     """A read-only copy, so a frozen config stays frozen all the way down."""
     return MappingProxyType(dict(mapping))

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hintgate.config.model import OAuthConfig, closest
-from hintgate.config.reader import _got, _Reader
+from hintgate.config.reader import Reader, shown
 from hintgate.config.yamlpos import Key
 
 __all__ = ["OAUTH_KEYS", "read_oauth"]
@@ -33,7 +33,7 @@ OAUTH_KEYS: Mapping[str, str] = {
 """Spelling → setting."""
 
 
-def read_oauth(reader: _Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfig | None:
+def read_oauth(reader: Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfig | None:
     """The `oauth` block at `path`, or None after reporting its problems."""
     if value is None or value is True:
         return OAuthConfig()  # `oauth:` or `oauth: true`: everything from discovery
@@ -76,14 +76,14 @@ def read_oauth(reader: _Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfi
         if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 65535:
             port = raw
         else:
-            reader.error(given["redirect_port"], f"expected a port number from 1 to 65535, got {_got(raw)}")
+            reader.error(given["redirect_port"], f"expected a port number from 1 to 65535, got {shown(raw)}")
     per_user = False
     if "per_user" in given:
         raw = m[str(given["per_user"][-1])]
         if isinstance(raw, bool):
             per_user = raw
         else:
-            reader.error(given["per_user"], f"expected true or false, got {_got(raw)}")
+            reader.error(given["per_user"], f"expected true or false, got {shown(raw)}")
         if per_user:
             reader.per_user.append(given["per_user"])
     if client_secret is not None and client_id is None and "client_id" not in given:

@@ -11,10 +11,10 @@ from hintgate.config.model import (
     ApiAuth,
     OpenApiConfig,
     OperationFilter,
-    _freeze,
-    _redact_url,
+    freeze,
+    redact_url,
 )
-from hintgate.config.reader import _Reader
+from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
@@ -40,7 +40,7 @@ _OPENAPI_KEYS: Mapping[str, str] = {
 _HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
-def read_openapis(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
+def read_openapis(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
     if value is None:
         return
     m = reader.mapping(value, path, "a mapping of source names to OpenAPI documents")
@@ -48,7 +48,7 @@ def read_openapis(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
         read_openapi(reader, name, entry, (*path, name))
 
 
-def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
+def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
     m = reader.mapping(value, path, "an OpenAPI source (a mapping with document)")
     if m is None:
         return
@@ -68,7 +68,7 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
     if "base_url" in given and (url := reader.string(value_of("base_url"), given["base_url"], empty=False)):
         parts = urlsplit(url)
         if parts.scheme not in {"http", "https"} or not parts.hostname:
-            reader.error(given["base_url"], f"expected an http:// or https:// URL, got {json.dumps(_redact_url(url))}")
+            reader.error(given["base_url"], f"expected an http:// or https:// URL, got {json.dumps(redact_url(url))}")
         base_url = url
     auth = read_auth(reader, value_of("auth"), given["auth"]) if "auth" in given else None
     headers = reader.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
@@ -91,7 +91,7 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
         document=document,
         base_url=base_url,
         auth=auth,
-        headers=_freeze(headers),
+        headers=freeze(headers),
         include=include or OperationFilter(),
         exclude=exclude or OperationFilter(),
         naming=naming,
@@ -99,7 +99,7 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
         trust_from=TrustFrom.ORIGIN if trust is None else TrustFrom.CONFIG,
         enabled=enabled,
         prefix=prefix,
-        overrides=_freeze(overrides),
+        overrides=freeze(overrides),
         call_timeout=timeout or reader.timeouts.call,
         startup_timeout=startup or reader.timeouts.startup,
         from_environment=tuple(reader.from_environment[expanded:]),
@@ -107,7 +107,7 @@ def read_openapi(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) 
     reader.add_source(document_config, path, given.get("prefix", path))
 
 
-def read_auth(reader: _Reader, value: Any, path: tuple[Key, ...]) -> ApiAuth | None:
+def read_auth(reader: Reader, value: Any, path: tuple[Key, ...]) -> ApiAuth | None:
     m = reader.mapping(value, path, "a mapping with one of bearer, apiKey, basic")
     if m is None:
         return None
@@ -143,7 +143,7 @@ def read_auth(reader: _Reader, value: Any, path: tuple[Key, ...]) -> ApiAuth | N
     return ApiAuth("apiKey", value=secret, name=key_name, location=where)  # type: ignore[arg-type]
 
 
-def read_filter(reader: _Reader, value: Any, path: tuple[Key, ...]) -> OperationFilter | None:
+def read_filter(reader: Reader, value: Any, path: tuple[Key, ...]) -> OperationFilter | None:
     if isinstance(value, list):
         tools = reader.strings(value, path)
         return OperationFilter(tools=tools) if tools is not None else None

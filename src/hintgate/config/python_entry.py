@@ -9,9 +9,9 @@ from typing import Any
 
 from hintgate.config.model import (
     PythonConfig,
-    _freeze,
+    freeze,
 )
-from hintgate.config.reader import _Reader
+from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
@@ -33,7 +33,7 @@ _REGISTRY_RE = re.compile(
 )
 
 
-def read_pythons(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
+def read_pythons(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
     if value is None:
         return
     m = reader.mapping(value, path, "a mapping of source names to Python tool registries")
@@ -41,7 +41,7 @@ def read_pythons(reader: _Reader, value: Any, path: tuple[Key, ...]) -> None:
         read_python(reader, name, entry, (*path, name))
 
 
-def read_python(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
+def read_python(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
     if isinstance(value, str):
         value = {"registry": value}
         m: Mapping[str, Any] | None = value
@@ -82,7 +82,7 @@ def read_python(reader: _Reader, name: str, value: Any, path: tuple[Key, ...]) -
         prefix=prefix,
         include=lists.get("include") or (),
         exclude=lists.get("exclude") or (),
-        overrides=_freeze(overrides),
+        overrides=freeze(overrides),
         call_timeout=timeout or reader.timeouts.call,
     )
     reader.add_source(registry_config, path, given.get("prefix", path))

@@ -5,7 +5,7 @@ line, column and key path, and builds the values `hintgate.config.model` defines
 Kept apart from those values so that the reference of what a config holds
 stays short. The sources' sections are read by their type's validator
 (`hintgate.config.mcp_entry`, `.openapi_entry`, `.python_entry`, named in
-`hintgate.config.types.SOURCE_TYPES`) with the helpers of `_Reader`.
+`hintgate.config.types.SOURCE_TYPES`) with the helpers of `Reader`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from hintgate.config.model import (
-    _PREFIX_RE,
+    PREFIX_RE,
     SIGNING_ALGORITHMS,
     GatewayConfig,
     IdentityConfig,
@@ -27,9 +27,8 @@ from hintgate.config.model import (
     Timeouts,
     ToolOverride,
     Trust,
-    _error,
-    _freeze,
     closest,
+    freeze,
 )
 from hintgate.config.yamlpos import Key, Mark, Positions, format_path
 from hintgate.errors import ConfigError
@@ -61,10 +60,17 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
 
 # Top-level keys other clients keep in the same file: VS Code's prompted
 # inputs, Claude Desktop's app settings.
-_FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
+FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
 
 
-def _got(value: Any, *, secret: bool = False) -> str:
+def located_error(file: str, message: str, path: str | None = None) -> ConfigError:
+    """A `ConfigError` whose message is already located (`FILE:LINE:COL: ...`)."""
+    err = ConfigError(message)
+    err.file, err.path = file, path
+    return err
+
+
+def shown(value: Any, *, secret: bool = False) -> str:
     """How a message names a wrong value: the value itself unless it might be a secret."""
     if value is None:
         return "null"
@@ -83,7 +89,7 @@ def _got(value: Any, *, secret: bool = False) -> str:
     return type(value).__name__
 
 
-class _Reader:
+class Reader:
     """One validation pass over a decoded file, collecting every problem."""
 
     def __init__(
@@ -143,14 +149,14 @@ class _Reader:
 
     def mapping(self, value: Any, path: tuple[Key, ...], what: str = "a mapping") -> Mapping[str, Any] | None:
         if not isinstance(value, Mapping):
-            self.error(path, f"expected {what}, got {_got(value)}")
+            self.error(path, f"expected {what}, got {shown(value)}")
             return None
         good: dict[str, Any] = {}
         for k, v in value.items():
             if isinstance(k, str):
                 good[k] = v
             else:
-                self.error((*path, str(k)), f"keys must be strings, got {_got(k)}", key=True)
+                self.error((*path, str(k)), f"keys must be strings, got {shown(k)}", key=True)
         return good
 
     def keys(self, m: Mapping[str, Any], path: tuple[Key, ...], allowed: Collection[str]) -> None:
@@ -163,7 +169,7 @@ class _Reader:
         default = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
         if path is None or (given := self.string(value, path)) is None:
             return default
-        if _PREFIX_RE.fullmatch(given):
+        if PREFIX_RE.fullmatch(given):
             return given
         self.error(path, f'expected letters, digits, "_", "-" and "." only (MCP tool names), got {json.dumps(given)}')
         return default
@@ -171,7 +177,7 @@ class _Reader:
     def string(self, value: Any, path: tuple[Key, ...], *, secret: bool = False, empty: bool = True) -> str | None:
         if not isinstance(value, str):
             quote = "; quote it" if isinstance(value, int | float) and not isinstance(value, bool) else ""
-            self.error(path, f"expected a string, got {_got(value, secret=secret)}{quote}")
+            self.error(path, f"expected a string, got {shown(value, secret=secret)}{quote}")
             return None
         text = self.expand(value, path)
         if text is not None and not empty and not text:
@@ -181,20 +187,20 @@ class _Reader:
 
     def boolean(self, value: Any, path: tuple[Key, ...]) -> bool | None:
         if not isinstance(value, bool):
-            self.error(path, f"expected true or false, got {_got(value)}")
+            self.error(path, f"expected true or false, got {shown(value)}")
             return None
         return value
 
     def seconds(self, value: Any, path: tuple[Key, ...]) -> float | None:
         ok = isinstance(value, int | float) and not isinstance(value, bool)
         if not ok or not math.isfinite(value) or value <= 0:
-            self.error(path, f"expected a number of seconds greater than 0, got {_got(value)}")
+            self.error(path, f"expected a number of seconds greater than 0, got {shown(value)}")
             return None
         return float(value)
 
     def strings(self, value: Any, path: tuple[Key, ...]) -> tuple[str, ...] | None:
         if not isinstance(value, list):
-            self.error(path, f"expected a list of strings, got {_got(value)}")
+            self.error(path, f"expected a list of strings, got {shown(value)}")
             return None
         items = [self.string(item, (*path, i)) for i, item in enumerate(value)]
         return None if any(i is None for i in items) else tuple(i for i in items if i is not None)
@@ -280,9 +286,9 @@ class _Reader:
         if self.problems:
             self.problems.sort(key=lambda p: p[0])
             lines = "\n".join(text for _, text, _ in self.problems)
-            raise _error(self.source, lines, format_path(self.problems[0][2]) or None)
+            raise located_error(self.source, lines, format_path(self.problems[0][2]) or None)
         return GatewayConfig(
-            sources=_freeze(self.sources),
+            sources=freeze(self.sources),
             inference_profile=self.profile,
             timeouts=self.timeouts,
             env_allow=self.env_allow,
@@ -296,15 +302,15 @@ class _Reader:
         )
 
     def top(self, top: Mapping[str, Any]) -> None:
-        sections: dict[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = dict(_SETTINGS_SECTIONS)
+        sections: dict[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = dict(SETTINGS_SECTIONS)
         for row in self.types:
             for spelling in (row.key, *row.aliases):
                 sections[spelling] = row.read
                 if spelling != row.key and spelling in top and row.key in top:
                     self.error((spelling,), f'both "{row.key}" and "{spelling}" are given; use one', key=True)
-        sections["policy"] = _Reader.read_policy
+        sections["policy"] = Reader.read_policy
         for k, v in top.items():
-            if k in sections or k in _FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
+            if k in sections or k in FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
                 continue
             hint = closest(k, sections)
             if isinstance(v, Mapping) and ("command" in v or "url" in v):
@@ -466,7 +472,7 @@ class _Reader:
             skew = m["clockSkew"]
             ok = isinstance(skew, int | float) and not isinstance(skew, bool) and math.isfinite(skew)
             if not ok or not 0 <= skew <= 600:
-                self.error((*path, "clockSkew"), f"expected seconds from 0 to 600, got {_got(skew)}")
+                self.error((*path, "clockSkew"), f"expected seconds from 0 to 600, got {shown(skew)}")
             else:
                 got["clock_skew"] = float(skew)
         if "scopes" in m and (scopes := self.strings(m["scopes"], (*path, "scopes"))) is not None:
@@ -499,7 +505,7 @@ class _Reader:
                     self.error((*here, k), f'"{k}" repeats "{spelled[hint]}"; give one', key=True)
                 elif (flag := self.boolean(v, (*here, k))) is not None:
                     hints[hint], spelled[hint] = flag, k
-            out[tool] = ToolOverride(hints=_freeze(hints), title=title)
+            out[tool] = ToolOverride(hints=freeze(hints), title=title)
         return out
 
     # -- what every source entry shares
@@ -549,15 +555,15 @@ class _Reader:
         return trust, enabled, prefix, overrides, timeout
 
 
-_SETTINGS_SECTIONS: Mapping[str, Callable[[_Reader, Any, tuple[Key, ...]], None]] = {
+SETTINGS_SECTIONS: Mapping[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = {
     # The sections read before the sources' (`hintgate.config.types`), in this order;
     # policy is read after them.
-    "inference": _Reader.read_inference,
-    "timeouts": _Reader.read_timeouts,
-    "env": _Reader.read_env,
-    "integrity": _Reader.read_integrity,
-    "identity": _Reader.read_identity,
-    "metrics": _Reader.read_metrics,
+    "inference": Reader.read_inference,
+    "timeouts": Reader.read_timeouts,
+    "env": Reader.read_env,
+    "integrity": Reader.read_integrity,
+    "identity": Reader.read_identity,
+    "metrics": Reader.read_metrics,
 }
 
 _IDENTITY_NEEDS = {

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate.config.mcp_entry import read_servers
 from hintgate.config.model import (
-    _GLOB_CHARS,
+    GLOB_CHARS,
     OpenApiConfig,
     PythonConfig,
     ServerConfig,
@@ -28,11 +28,11 @@ from hintgate.config.python_entry import read_pythons
 from hintgate.config.yamlpos import Key
 
 if TYPE_CHECKING:
-    from hintgate.config.reader import _Reader
+    from hintgate.config.reader import Reader
 
 __all__ = ["SOURCE_TYPES", "SourceType", "source_type"]
 
-Validator = Callable[["_Reader", Any, tuple[Key, ...]], None]
+Validator = Callable[["Reader", Any, tuple[Key, ...]], None]
 """Reads one config section (all its entries), reporting problems to the reader and adding what is valid."""
 Checker = Callable[[Any, str], list[str]]
 """What `config check` notes about one entry that loads (given the file's name)."""
@@ -68,7 +68,7 @@ def _check_server(server: ServerConfig, file: str) -> list[str]:
     if not server.enabled:
         notes.append(f"{file}: server {json.dumps(server.name)} is disabled")
     for pattern in server.overrides:
-        if _GLOB_CHARS.isdisjoint(pattern) and not server.wants(pattern):
+        if GLOB_CHARS.isdisjoint(pattern) and not server.wants(pattern):
             notes.append(
                 f"{file}: server {json.dumps(server.name)}: the override for {json.dumps(pattern)} "
                 "never applies: include/exclude filter that tool out"

@@ -254,11 +254,11 @@ class Rule:
 _Path = tuple[str | int, ...]
 
 _SECTION_KEYS = ("preferences", "rules", "approvers", "selfApproval")
-_TOP_KEYS: Mapping[str, str] = {
+TOP_KEYS: Mapping[str, str] = {
     **{spelling: row.attr for row in POLICY_SETTINGS if not row.group for spelling in row.spellings},
     **{key: key for key in _SECTION_KEYS},
 }
-_PREFERENCE_KEYS: Mapping[str, str] = {
+PREFERENCE_KEYS: Mapping[str, str] = {
     spelling: row.attr for row in POLICY_SETTINGS if row.group == "preferences" for spelling in row.spellings
 }
 _BY_ATTR: Mapping[str, PolicySetting] = {row.attr: row for row in POLICY_SETTINGS}
@@ -386,14 +386,14 @@ class _Parser:
         return value
 
     def settings(self, data: Any, path: _Path) -> tuple[PolicySettings, tuple[Rule, ...]]:
-        given = self.spellings(self.mapping(data, path), path, _TOP_KEYS)
+        given = self.spellings(self.mapping(data, path), path, TOP_KEYS)
         values: dict[str, Any] = {}
         rules: tuple[Rule, ...] = ()
         for setting, (key, value) in given.items():
             here = (*path, key)
             try:
                 if setting == "preferences":
-                    prefs = self.spellings(self.mapping(value, here), here, _PREFERENCE_KEYS)
+                    prefs = self.spellings(self.mapping(value, here), here, PREFERENCE_KEYS)
                     for name, (pkey, pvalue) in prefs.items():
                         try:
                             values[name] = self.setting(_BY_ATTR[name], pvalue, (*here, pkey))

@@ -19,6 +19,7 @@ from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.review import review_reasons
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
+from hintgate.web.api_model import ApiModel
 from hintgate.web.override_models import Overrides, OverridesIn
 from hintgate.web.policy_models import Policy, PolicyIn, flat_policy, origins, policy_out
 
@@ -62,11 +63,7 @@ TierName = Literal["read-only", "additive-write", "destructive", "unknown"]
 VerdictName = Literal["allow", "ask", "deny", "approved", "denied", "expired", "withdrawn"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-
-class Hints(_Model):
+class Hints(ApiModel):
     """All four hints, explicit."""
 
     readOnlyHint: bool
@@ -76,7 +73,7 @@ class Hints(_Model):
     title: str | None = None
 
 
-class InferredHint(_Model):
+class InferredHint(ApiModel):
     """A hint value an inference rule produced, with how strong its evidence is."""
 
     value: bool
@@ -85,7 +82,7 @@ class InferredHint(_Model):
     why: str | None = Field(default=None, description="What disagreed, when the riskier value was taken.")
 
 
-class ToolUsage(_Model):
+class ToolUsage(ApiModel):
     """How a tool has been used, from the recorded calls."""
 
     calls: int
@@ -96,7 +93,7 @@ class ToolUsage(_Model):
     p50_ms: float | None = Field(description="The median duration of its calls, in milliseconds.")
 
 
-class Tool(_Model):
+class Tool(ApiModel):
     """A tool as the gateway serves it, with everything that went into its hints."""
 
     name: str
@@ -128,7 +125,7 @@ class Tool(_Model):
     )
 
 
-class Recording(_Model):
+class Recording(ApiModel):
     """How the store records: `Store.health()`; degraded while it cannot write or after its file went away."""
 
     status: Literal["ok", "degraded"]
@@ -140,14 +137,14 @@ class Recording(_Model):
     unconfirmed: int
 
 
-class HttpFast(_Model):
+class HttpFast(ApiModel):
     """The streamable HTTP fast path: MCP requests answered with one JSON body, and those it left to the SDK."""
 
     taken: int = Field(description="Requests to /mcp answered by the fast path since start.")
     fallbacks: dict[str, int] = Field(description="Requests it looked at and left to the SDK, by reason.")
 
 
-class Health(_Model):
+class Health(ApiModel):
     """Whether the gateway is up; the details only for a caller who may use the API (or on loopback)."""
 
     status: Literal["ok", "degraded"]
@@ -160,7 +157,7 @@ class Health(_Model):
     http_fast: HttpFast | None = None
 
 
-class Session(_Model):
+class Session(ApiModel):
     """An MCP client session: who connected, when, and how its calls went."""
 
     model_config = ConfigDict(extra="allow")
@@ -179,7 +176,7 @@ class Session(_Model):
     """The person who opened it (identity provider), `api-token`; null when the gateway knows no users."""
 
 
-class Call(_Model):
+class Call(ApiModel):
     """A recorded tool call with the hints and decision in force."""
 
     model_config = ConfigDict(extra="allow")

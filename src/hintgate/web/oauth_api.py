@@ -26,7 +26,8 @@ from hintgate.server.gateway import Gateway
 from hintgate.sources.base import SourceState
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import login, oauth_of
-from hintgate.web.api import GatewayDep, Problem, _Model
+from hintgate.web.api import GatewayDep, Problem
+from hintgate.web.api_model import ApiModel
 
 __all__ = ["LOGIN_TIMEOUT", "router"]
 
@@ -52,7 +53,7 @@ class _Login:
         return self.task is not None and not self.task.done()
 
 
-class LoginStarted(_Model):
+class LoginStarted(ApiModel):
     """A login in progress: send the browser to `authorization_url`."""
 
     server: str
@@ -60,7 +61,7 @@ class LoginStarted(_Model):
     expires_in: float = Field(description="Seconds the gateway waits for the browser to come back.")
 
 
-class LoginProgress(_Model):
+class LoginProgress(ApiModel):
     """How the last login started from the API is going."""
 
     server: str
@@ -141,7 +142,7 @@ async def start_login(request: Request, gateway: GatewayDep, name: str) -> Login
     return LoginStarted(server=name, authorization_url=url.result(), expires_in=LOGIN_TIMEOUT)
 
 
-class LoggedOut(_Model):
+class LoggedOut(ApiModel):
     """What a logout did."""
 
     server: str

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+from pydantic import ConfigDict, Field, StrictBool, StrictStr, field_validator
 
 from hintgate.hints.titles import title_problem
+from hintgate.web.api_model import ApiModel
 
 __all__ = ["Overrides", "OverridesIn"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-
-
-class Overrides(_Model):
+class Overrides(ApiModel):
     """Operator overrides of a tool's hints, by where they were set."""
 
     config: dict[str, bool] = Field(description="From the config file.")
@@ -22,7 +19,7 @@ class Overrides(_Model):
     stored_title: str | None = Field(default=None, description="Set through the API, CLI or dashboard; wins.")
 
 
-class OverridesIn(_Model):
+class OverridesIn(ApiModel):
     """Per hint: true or false to override, null to go back to inheriting; likewise `title` (text or null).
 
     Fields left out are left alone.

@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 from hintgate.hints.pins import Pin, PinBlock, PinState, find_pins
 from hintgate.hints.quarantine import Quarantine
 from hintgate.hints.scan import ScanFinding
-from hintgate.web.api import GatewayDep, _Model, actor_of, router
+from hintgate.web.api import GatewayDep, actor_of, router
+from hintgate.web.api_model import ApiModel
 
 __all__ = ["pins_router", "quarantined_out"]
 
@@ -28,7 +29,7 @@ pins_router = APIRouter(prefix="/api", responses=router.responses)
 PinStateName = Literal["accepted", "quarantined", "removed"]
 
 
-class ScanFindingOut(_Model):
+class ScanFindingOut(ApiModel):
     """A poisoning-scan finding and its span: `path` into the tool, `start`:`end` in that text."""
 
     code: str
@@ -40,7 +41,7 @@ class ScanFindingOut(_Model):
     end: int
 
 
-class PinBlockOut(_Model):
+class PinBlockOut(ApiModel):
     """An operator's decision to keep a held definition blocked."""
 
     by: str
@@ -48,7 +49,7 @@ class PinBlockOut(_Model):
     reason: str
 
 
-class QuarantinedTool(_Model):
+class QuarantinedTool(ApiModel):
     """A tool held until an operator accepts it (every call asks, or it is hidden)."""
 
     name: str
@@ -62,7 +63,7 @@ class QuarantinedTool(_Model):
     blocked: PinBlockOut | None = Field(default=None, description="Kept blocked by an operator: not awaiting review.")
 
 
-class PinOut(_Model):
+class PinOut(ApiModel):
     """One tool's pin: the definition accepted and the one last seen, and where it stands."""
 
     server: str
@@ -84,7 +85,7 @@ class PinOut(_Model):
     )
 
 
-class PinEventOut(_Model):
+class PinEventOut(ApiModel):
     """A line of a pin's history."""
 
     kind: str
@@ -120,7 +121,7 @@ class BlockIn(BaseModel):
     reason: str = Field(default="", max_length=2000)
 
 
-class ServerScan(_Model):
+class ServerScan(ApiModel):
     """High findings in what a server says besides its tools: `instructions`, prompts, resources."""
 
     server: str

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, create_model
 
 from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Rule, Taint
 from hintgate.policy.settings import MODE_SPELLINGS, setting_values
+from hintgate.web.api_model import ApiModel
 
 __all__ = [
     "MODE_SPELLINGS",
@@ -28,10 +29,6 @@ __all__ = [
     "origins",
     "policy_out",
 ]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
 
 
 class _Strict(BaseModel):
@@ -59,7 +56,7 @@ def _fields(rows: Sequence[PolicySetting], *, given: bool) -> dict[str, Any]:
 
 
 def _models(*, given: bool) -> type[BaseModel]:
-    base: type[BaseModel] = _Strict if given else _Model
+    base: type[BaseModel] = _Strict if given else ApiModel
     groups: dict[str, list[PolicySetting]] = {}
     for row in POLICY_SETTINGS:
         groups.setdefault(row.group, []).append(row)
@@ -94,7 +91,7 @@ def _models(*, given: bool) -> type[BaseModel]:
     )
 
 
-class SettingOrigin(_Model):
+class SettingOrigin(ApiModel):
     """Where a policy setting's value in force comes from."""
 
     source: Literal["stored", "file", "default"] = Field(

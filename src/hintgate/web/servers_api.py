@@ -25,14 +25,15 @@ from hintgate.hints.trust import Trust
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ChangeResult, ServerChangeRefused, UnknownServer
 from hintgate.sources.base import Source, SourceState
-from hintgate.web.api import GatewayDep, InvalidRequest, Problem, _Model
+from hintgate.web.api import GatewayDep, InvalidRequest, Problem
+from hintgate.web.api_model import ApiModel
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", tags=["servers"])
 
 
-class RuntimeChange(_Model):
+class RuntimeChange(ApiModel):
     """A change made to a server while the gateway runs: it wins over the config file until reset."""
 
     action: Literal["add", "edit", "remove", "enable", "disable"]
@@ -40,7 +41,7 @@ class RuntimeChange(_Model):
     changed_by: str
 
 
-class SourceStatusOut(_Model):
+class SourceStatusOut(ApiModel):
     state: Literal["starting", "up", "down", "restarting", "disabled", "needs_login"]
     reason: str | None
     since: datetime
@@ -51,7 +52,7 @@ class SourceStatusOut(_Model):
     )
 
 
-class Server(_Model):
+class Server(ApiModel):
     """A source of tools and its state."""
 
     name: str
@@ -94,7 +95,7 @@ class ServerDetail(Server):
     )
 
 
-class Diff(_Model):
+class Diff(ApiModel):
     """What the change did to the running servers, by name."""
 
     added: list[str] = Field(description="Started: new, or enabled.")
@@ -103,7 +104,7 @@ class Diff(_Model):
     unchanged: list[str] = Field(description="Left as they were: same process, same connection.")
 
 
-class ServerChanged(_Model):
+class ServerChanged(ApiModel):
     """The outcome of a change: the server as it is now (null once removed), what changed, what to look at."""
 
     server: ServerDetail | None
@@ -115,7 +116,7 @@ class ServerChanged(_Model):
     )
 
 
-class TrustBody(_Model):
+class TrustBody(ApiModel):
     """How far to believe a server's declared hints."""
 
     trust: Literal["trusted", "local", "untrusted"] = Field(
