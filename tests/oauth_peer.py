@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import httpx
+from tests.processes import free_port, stop, wait_ready
 
 SCRIPT = str(Path(__file__).parent / "fixtures" / "oauth_server.py")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class OAuthPeer:
@@ -37,17 +29,7 @@ class OAuthPeer:
             text=True,
             env=env,
         )
-        ready = threading.Event()
-
-        def wait_ready() -> None:
-            assert self.process.stdout is not None
-            if self.process.stdout.readline().strip() == "ready":
-                ready.set()
-
-        threading.Thread(target=wait_ready, daemon=True).start()
-        if not ready.wait(30):
-            self.stop()
-            raise RuntimeError("the OAuth fixture server did not start within 30 s")
+        wait_ready(self.process, "the OAuth fixture server")
 
     def stats(self) -> dict[str, Any]:
         stats: dict[str, Any] = httpx.get(f"{self.issuer}/test/stats", timeout=10).json()
@@ -76,7 +58,6 @@ class OAuthPeer:
         return consent_page.split('name="tx" value="', 1)[1].split('"', 1)[0]
 
     def stop(self) -> None:
-        self.process.kill()
-        self.process.wait(10)
+        stop(self.process)
         if self.process.stdout is not None:
             self.process.stdout.close()

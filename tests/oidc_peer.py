@@ -9,14 +9,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-
-from oauth_peer import free_port
+from tests.processes import free_port, stop, wait_ready
 
 PEERS = Path(__file__).parent / "peers"
 SCRIPT = PEERS / "oidc_issuer.mjs"
@@ -42,17 +40,7 @@ class OidcIssuer:
             env=env,
             cwd=PEERS,
         )
-        ready = threading.Event()
-
-        def wait_ready() -> None:
-            assert self.process.stdout is not None
-            if self.process.stdout.readline().strip() == "ready":
-                ready.set()
-
-        threading.Thread(target=wait_ready, daemon=True).start()
-        if not ready.wait(30):
-            self.stop()
-            raise RuntimeError("the OpenID provider did not start within 30 s")
+        wait_ready(self.process, "the OpenID provider")
 
     def token(self, person: str, resource: str, scope: str | None = None) -> str:
         """An access token for `person` (client_credentials), issued for `resource`."""
@@ -83,7 +71,6 @@ class OidcIssuer:
         return keys
 
     def stop(self) -> None:
-        self.process.kill()
-        self.process.wait(10)
+        stop(self.process)
         if self.process.stdout is not None:
             self.process.stdout.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -18,6 +17,7 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from tests.configs import config_file, entry
 
 from hintgate import pipeline
 from hintgate.config.loading import parse_config
@@ -30,12 +30,6 @@ from hintgate.server.sessions import ClientSession
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 
 pytestmark = pytest.mark.anyio
-
-
-def config_file(tmp_path: Path, servers: dict[str, Any], policy: dict[str, Any] | None = None) -> Path:
-    path = tmp_path / "hintgate.json"
-    path.write_text(json.dumps({"mcpServers": servers, "policy": policy or {}}))
-    return path
 
 
 class Person:
@@ -72,7 +66,7 @@ def text(result: Any) -> str:
 async def test_a_read_only_call_of_the_time_server_runs_without_a_question(tmp_path: Path, time_cmd: list[str]) -> None:
     person = Person()
     # Trusted: an untrusted server's own word that a tool only reads does not let it run unasked.
-    config = config_file(tmp_path, {"time": {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}})
+    config = config_file(tmp_path, {"time": entry(time_cmd, trust="trusted")})
     async with gateway_client(config, person) as client:
         result = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
     assert result.is_error is False
@@ -86,7 +80,7 @@ async def test_a_destructive_filesystem_call_asks_and_declining_leaves_the_file_
     target = root / "notes.txt"
     target.write_text("original")
     person = Person("decline")
-    config = config_file(tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}})
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)})
     async with gateway_client(config, person) as client:
         result = await client.call_tool("fs_write_file", {"path": str(target), "content": "changed"})
     assert result.is_error is True
@@ -105,7 +99,7 @@ async def test_approving_for_the_session_stops_further_questions_for_that_tool(
     root = Path(filesystem_cmd[-1])
     target = root / "notes.txt"
     person = Person("approve-session")
-    config = config_file(tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}})
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)})
     async with gateway_client(config, person) as client:
         first = await client.call_tool("fs_write_file", {"path": str(target), "content": "one"})
         second = await client.call_tool("fs_write_file", {"path": str(target), "content": "two"})
@@ -120,7 +114,7 @@ async def test_approving_for_the_session_stops_further_questions_for_that_tool(
 async def test_approve_once_asks_again_next_time(tmp_path: Path, filesystem_cmd: list[str]) -> None:
     target = Path(filesystem_cmd[-1]) / "a.txt"
     person = Person("approve-once", "approve-once")
-    config = config_file(tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}})
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)})
     async with gateway_client(config, person) as client:
         await client.call_tool("fs_edit_file", {"path": str(target), "edits": []})
         await client.call_tool("fs_create_directory", {"path": str(target.parent / "d")})
@@ -133,7 +127,7 @@ async def test_deny_rules_deny_without_calling_the_upstream(tmp_path: Path, file
     person = Person("approve-once")
     config = config_file(
         tmp_path,
-        {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}},
+        {"fs": entry(filesystem_cmd)},
         {"mode": "bypass", "rules": [{"deny": {"server": "fs", "tier": "destructive"}}]},
     )
     async with gateway_client(config, person) as client:
@@ -150,9 +144,7 @@ async def test_read_only_mode_denies_writes_without_asking_and_says_why_while_re
     tmp_path: Path, filesystem_cmd: list[str]
 ) -> None:
     target = Path(filesystem_cmd[-1]) / "x.txt"
-    config = config_file(
-        tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"mode": "read-only"}
-    )
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)}, {"mode": "read-only"})
     person = Person("approve-once")
     async with gateway_client(config, person) as client:
         result = await client.call_tool("fs_write_file", {"path": str(target), "content": "x"})
@@ -277,7 +269,7 @@ async def test_policy_settings_can_be_changed_live() -> None:
 async def test_both_protocol_eras_ask_over_http(tmp_path: Path, filesystem_cmd: list[str], mode: str) -> None:
     target = Path(filesystem_cmd[-1]) / "era.txt"
     target.write_text("original")
-    config = config_file(tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}})
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)})
     person = Person("decline", "approve-once")
     # A shared sealing key (what replicas behind one load balancer set) for the 2026-07-28 run.
     env = {"HINTGATE_STATE_KEY": "9f2c4be1a7d04c55b8e3f0a6d2c7e91b"} if mode != "legacy" else {}
@@ -300,9 +292,7 @@ async def test_a_client_without_elicitation_is_answered_through_the_rest_api(
     import httpx
 
     target = Path(filesystem_cmd[-1]) / "queued.txt"
-    config = config_file(
-        tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
-    )
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)}, {"approvalTimeout": 60})
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
         async with (
             Client(gateway.mcp_transport(), mode="legacy") as client,
@@ -336,9 +326,7 @@ async def test_a_queued_call_sends_progress_while_it_waits_when_the_client_asked
     import httpx
 
     target = Path(filesystem_cmd[-1]) / "patient.txt"
-    config = config_file(
-        tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
-    )
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)}, {"approvalTimeout": 60})
     heard = asyncio.Event()
 
     async def progress(done: float, total: float | None, message: str | None) -> None:
@@ -390,9 +378,7 @@ async def test_a_queued_write_whose_caller_is_gone_is_withdrawn_and_never_runs(
     import httpx
 
     target = Path(filesystem_cmd[-1]) / "orphan.txt"
-    config = config_file(
-        tmp_path, {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}, {"approvalTimeout": 60}
-    )
+    config = config_file(tmp_path, {"fs": entry(filesystem_cmd)}, {"approvalTimeout": 60})
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
         async with httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest:
             http, session_id, stream = await _raw_http_call(

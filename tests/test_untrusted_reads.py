@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -22,6 +21,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from tests.asking import Person
+from tests.processes import free_port, stop
 
 pytestmark = pytest.mark.anyio
 
@@ -40,13 +40,6 @@ async def serving(tmp_path: Path, config: dict[str, Any], person: Person) -> Asy
     with anyio.fail_after(60):
         async with Client(params, mode="legacy", elicitation_callback=person) as client:
             yield client
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -68,8 +61,7 @@ async def notes_url(tmp_path: Path) -> AsyncIterator[str]:
                 break
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop(process)
 
 
 def notes(tmp_path: Path, **extra: Any) -> dict[str, Any]:

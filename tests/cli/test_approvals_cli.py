@@ -14,6 +14,9 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
+from tests import configs
+from tests.configs import entry
+from tests.processes import stop
 
 from hintgate.store import CallFilter, Store
 from hintgate.testing import running_gateway
@@ -25,10 +28,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"
 
 
 def config_file(tmp_path: Path, filesystem_cmd: list[str], timeout: float = 60) -> Path:
-    path = tmp_path / "hintgate.json"
-    servers = {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}
-    path.write_text(json.dumps({"mcpServers": servers, "policy": {"approvalTimeout": timeout}}))
-    return path
+    return configs.config_file(tmp_path, {"fs": entry(filesystem_cmd)}, {"approvalTimeout": timeout})
 
 
 def hintgate(*args: str) -> subprocess.CompletedProcess[str]:
@@ -213,8 +213,7 @@ def test_watch_on_a_terminal_answers_the_approval_shown_with_a_key_press(tmp_pat
             if select.select([primary], [], [], 1)[0]:
                 seen += os.read(primary, 4096)
     finally:
-        child.terminate()
-        child.wait(timeout=10)
+        stop(child)
         os.close(primary)
 
     async def state() -> Any:

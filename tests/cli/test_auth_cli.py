@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests import configs
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
@@ -29,9 +30,8 @@ def environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, st
 
 
 def config_file(tmp_path: Path, peer: OAuthPeer) -> Path:
-    path = tmp_path / "servers.json"
-    path.write_text(json.dumps({"mcpServers": {"tracker": {"url": peer.url, "oauth": {}}, "plain": {"url": peer.url}}}))
-    return path
+    servers = {"tracker": {"url": peer.url, "oauth": {}}, "plain": {"url": peer.url}}
+    return configs.config_file(tmp_path, servers, name="servers.json")
 
 
 def login_in_child(config: Path, peer: OAuthPeer, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

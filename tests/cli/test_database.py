@@ -8,6 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
+from tests.processes import stop
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
@@ -71,8 +72,7 @@ def serve_http_log(tmp_path: Path, *args: str, cwd: Path | None = None) -> list[
     try:
         assert started.wait(60), lines
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        stop(process, within=20)
         reader.join(timeout=10)
         assert process.stderr is not None
         process.stderr.close()

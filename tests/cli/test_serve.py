@@ -17,6 +17,8 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from tests import configs
+from tests.configs import entry
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
@@ -27,9 +29,7 @@ pytestmark = pytest.mark.anyio
 
 
 def config_file(tmp_path: Path, servers: dict[str, Any]) -> Path:
-    path = tmp_path / "hintgate.json"
-    path.write_text(json.dumps({"mcpServers": servers, "policy": {"mode": "bypass"}}))
-    return path
+    return configs.config_file(tmp_path, servers, {"mode": "bypass"})
 
 
 async def test_a_client_session_through_serve_is_recorded_and_closed_with_its_calls(
@@ -40,8 +40,8 @@ async def test_a_client_session_through_serve_is_recorded_and_closed_with_its_ca
     config = config_file(
         tmp_path,
         {
-            "time": {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"},
-            "fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]},
+            "time": entry(time_cmd, trust="trusted"),
+            "fs": entry(filesystem_cmd),
         },
     )
     params = StdioServerParameters(
@@ -79,7 +79,7 @@ async def test_after_kill_9_the_database_opens_with_every_call_that_returned(
     tmp_path: Path, demo_cmd: list[str]
 ) -> None:
     db = tmp_path / "history.db"
-    config = config_file(tmp_path, {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:]}})
+    config = config_file(tmp_path, {"demo": entry(demo_cmd)})
     returned: list[tuple[float, str]] = []
     killed_at = 0.0
 
@@ -212,7 +212,7 @@ async def test_sigterm_mid_call_records_the_call_in_flight_before_the_gateway_ex
     tmp_path: Path, everything_cmd: list[str]
 ) -> None:
     db = tmp_path / "history.db"
-    config = config_file(tmp_path, {"every": {"command": everything_cmd[0], "args": everything_cmd[1:]}})
+    config = config_file(tmp_path, {"every": entry(everything_cmd)})
     command = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"]
     env = {**os.environ, "HINTGATE_DATA_DIR": str(tmp_path / "data")}
     buffer = bytearray()
@@ -265,7 +265,7 @@ async def test_sigterm_to_an_http_gateway_mid_call_records_the_call_before_it_ex
     tmp_path: Path, everything_cmd: list[str]
 ) -> None:
     db = tmp_path / "history.db"
-    config = config_file(tmp_path, {"every": {"command": everything_cmd[0], "args": everything_cmd[1:]}})
+    config = config_file(tmp_path, {"every": entry(everything_cmd)})
     env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
     running = anyio.Event()
 

@@ -21,16 +21,13 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+from tests.configs import entry
 
 from hintgate.testing import RunningGateway, running_gateway
 
 pytestmark = pytest.mark.anyio
 
 WRITE = {"X-Hintgate-Request": "1"}
-
-
-def entry(cmd: list[str], **extra: Any) -> dict[str, Any]:
-    return {"command": cmd[0], "args": cmd[1:], **extra}
 
 
 def write_config(path: Path, servers: dict[str, Any]) -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import anyio
 import httpx
@@ -16,6 +14,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from prometheus_client.parser import text_string_to_metric_families
+from tests.configs import config_file, entry
 
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
@@ -44,16 +43,10 @@ def samples(text: str, name: str) -> list[tuple[dict[str, str], float]]:
     return found
 
 
-def config_file(tmp_path: Path, servers: dict[str, Any], policy: dict[str, Any]) -> Path:
-    path = tmp_path / "hintgate.json"
-    path.write_text(json.dumps({"mcpServers": servers, "policy": policy}))
-    return path
-
-
 async def test_metrics_of_a_served_gateway_count_real_calls_by_verdict(tmp_path: Path, demo_cmd: list[str]) -> None:
     config = config_file(
         tmp_path,
-        {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
+        {"demo": entry(demo_cmd, trust="trusted")},
         {"rules": [{"deny": {"tool": "demo_delete_note"}}]},
     )
     with running_gateway("--config", str(config), "--no-record") as gateway:
@@ -101,7 +94,7 @@ async def test_metrics_need_the_api_token_when_the_app_has_one() -> None:
 
 
 async def test_a_stdio_gateway_serves_metrics_on_the_address_given(tmp_path: Path, demo_cmd: list[str]) -> None:
-    demo = {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}
+    demo = entry(demo_cmd, trust="trusted")
     config = config_file(tmp_path, {"demo": demo}, {})
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -233,19 +226,16 @@ async def test_calls_are_counted_by_person_only_when_metrics_by_user_is_on(
 ) -> None:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
+    from tests.processes import free_port
 
-    from oauth_peer import free_port
     from oidc_peer import OidcIssuer
 
     issuer = OidcIssuer()
     try:
         port = free_port()
-        config = tmp_path / "hintgate.json"
-        config.write_text(json.dumps({
-            "mcpServers": {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
-            "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
-            "metrics": {"byUser": by_user},
-        }))  # fmt: skip
+        identity = {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"}
+        demo = entry(demo_cmd, trust="trusted")
+        config = config_file(tmp_path, {"demo": demo}, identity=identity, metrics={"byUser": by_user})
         with running_gateway("--config", str(config), "--no-record", bind=f"127.0.0.1:{port}") as gateway:
             tokens = {person: issuer.token(person, gateway.mcp_url) for person in ("alice", "bob")}
             with anyio.fail_after(60):

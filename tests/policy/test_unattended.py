@@ -9,7 +9,6 @@ the same setting queues the call for a person instead.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ import httpx
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from tests import configs
+from tests.configs import entry
 
 from hintgate.testing import running_gateway
 from isolation import child_env
@@ -30,10 +31,7 @@ POLICY = {"askVia": "deny-unattended", "approvalTimeout": 3600}
 
 
 def config_file(tmp_path: Path, filesystem_cmd: list[str]) -> Path:
-    path = tmp_path / "hintgate.json"
-    fs = {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}
-    path.write_text(json.dumps({"mcpServers": {"fs": fs}, "policy": POLICY}))
-    return path
+    return configs.config_file(tmp_path, {"fs": entry(filesystem_cmd)}, POLICY)
 
 
 def text_of(result: Any) -> str:

@@ -15,6 +15,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from tests.configs import config_file, entry
 
 from hintgate.testing import RunningGateway, running_gateway
 
@@ -24,16 +25,10 @@ HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 BAD = str(Path(__file__).parents[1] / "fixtures" / "bad_server.py")
 
 
-def server_entry(cmd: list[str], **extra: Any) -> dict[str, Any]:
-    return {"command": cmd[0], "args": cmd[1:], **extra}
-
-
 def write_config(tmp_path: Path, servers: dict[str, dict[str, Any]], **top: Any) -> Path:
     """A config file; the policy is bypass unless given: these tests are about passing things through."""
-    path = tmp_path / "hintgate.json"
     top.setdefault("policy", {"mode": "bypass"})
-    path.write_text(json.dumps({"mcpServers": servers, **top}))
-    return path
+    return config_file(tmp_path, servers, **top)
 
 
 def gateway_params(config: Path) -> StdioServerParameters:
@@ -70,10 +65,10 @@ async def test_every_tool_of_real_servers_is_listed_with_four_explicit_hints_and
     config = write_config(
         tmp_path,
         {
-            "time": server_entry(time_cmd),
-            "git": server_entry(git_cmd),
-            "fs": server_entry(filesystem_cmd),
-            "memory": server_entry(memory_cmd, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")}),
+            "time": entry(time_cmd),
+            "git": entry(git_cmd),
+            "fs": entry(filesystem_cmd),
+            "memory": entry(memory_cmd, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")}),
         },
     )
     async with through_gateway(config) as client:
@@ -93,7 +88,7 @@ async def test_every_tool_of_real_servers_is_listed_with_four_explicit_hints_and
 
 
 async def test_calls_return_exactly_what_the_upstream_returns(tmp_path: Path, demo_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"demo": server_entry(demo_cmd)})
+    config = write_config(tmp_path, {"demo": entry(demo_cmd)})
     arguments = {"query": "milk"}
     with anyio.fail_after(60):
         async with Client(StdioServerParameters(command=demo_cmd[0], args=demo_cmd[1:]), mode="legacy") as direct:
@@ -109,7 +104,7 @@ async def test_calls_return_exactly_what_the_upstream_returns(tmp_path: Path, de
 
 
 async def test_real_time_server_call_through_gateway(tmp_path: Path, time_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"time": server_entry(time_cmd, trust="trusted")})
+    config = write_config(tmp_path, {"time": entry(time_cmd, trust="trusted")})
     async with through_gateway(config) as client:
         result = await client.call_tool(
             "time_convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}
@@ -127,8 +122,8 @@ async def test_an_untrusted_or_local_servers_lying_hint_does_not_reach_the_clien
     tmp_path: Path, demo_cmd: list[str], trust: str | None
 ) -> None:
     # Local (no trust key, a local command): strong evidence (the name's verb `purge`) overrules the lie.
-    entry = server_entry(demo_cmd, **({"trust": trust} if trust else {}))
-    config = write_config(tmp_path, {"demo": entry})
+    demo = entry(demo_cmd, **({"trust": trust} if trust else {}))
+    config = write_config(tmp_path, {"demo": demo})
     async with through_gateway(config) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     purge = tools["demo_purge_notes"].model_dump(by_alias=True, exclude_none=True)
@@ -138,7 +133,7 @@ async def test_an_untrusted_or_local_servers_lying_hint_does_not_reach_the_clien
 
 
 async def test_a_trusted_servers_declared_hints_are_kept(tmp_path: Path, demo_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"demo": server_entry(demo_cmd, trust="trusted", prefix="")})
+    config = write_config(tmp_path, {"demo": entry(demo_cmd, trust="trusted", prefix="")})
     async with through_gateway(config) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     purge = tools["purge_notes"].model_dump(by_alias=True, exclude_none=True)
@@ -147,9 +142,7 @@ async def test_a_trusted_servers_declared_hints_are_kept(tmp_path: Path, demo_cm
 
 
 async def test_config_overrides_reach_the_client_with_their_provenance(tmp_path: Path, demo_cmd: list[str]) -> None:
-    config = write_config(
-        tmp_path, {"demo": server_entry(demo_cmd, overrides={"purge_notes": {"readOnlyHint": False}})}
-    )
+    config = write_config(tmp_path, {"demo": entry(demo_cmd, overrides={"purge_notes": {"readOnlyHint": False}})})
     async with through_gateway(config) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     meta = tools["demo_purge_notes"].model_dump(by_alias=True)["_meta"]
@@ -157,7 +150,7 @@ async def test_config_overrides_reach_the_client_with_their_provenance(tmp_path:
 
 
 async def test_include_and_exclude_globs_filter_tools(tmp_path: Path, demo_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"demo": server_entry(demo_cmd, include=["*_note*"], exclude=["delete_*"])})
+    config = write_config(tmp_path, {"demo": entry(demo_cmd, include=["*_note*"], exclude=["delete_*"])})
     async with through_gateway(config) as client:
         names = {t.name for t in (await client.list_tools()).tools}
     assert "demo_get_note" in names
@@ -166,7 +159,7 @@ async def test_include_and_exclude_globs_filter_tools(tmp_path: Path, demo_cmd: 
 
 
 async def test_upstream_list_changed_reaches_the_client(tmp_path: Path) -> None:
-    config = write_config(tmp_path, {"dyn": server_entry([sys.executable, BAD, "dynamic"])})
+    config = write_config(tmp_path, {"dyn": entry([sys.executable, BAD, "dynamic"])})
     changed = anyio.Event()
 
     async def on_message(message: Any) -> None:
@@ -186,7 +179,7 @@ async def test_upstream_list_changed_reaches_the_client(tmp_path: Path) -> None:
 
 
 async def test_an_upstream_killed_mid_call_returns_a_clear_error_at_once(tmp_path: Path) -> None:
-    config = write_config(tmp_path, {"dies": server_entry([sys.executable, BAD, "die-on-call"])})
+    config = write_config(tmp_path, {"dies": entry([sys.executable, BAD, "die-on-call"])})
     async with through_gateway(config) as client:
         with anyio.fail_after(10):
             result = await client.call_tool("dies_boom", {})
@@ -203,9 +196,9 @@ async def test_an_upstream_that_never_starts_does_not_stop_the_others(tmp_path: 
     config = write_config(
         tmp_path,
         {
-            "broken": server_entry([sys.executable, BAD, "crash"]),
-            "ghost": server_entry(["no-such-mcp-server-anywhere"]),
-            "demo": server_entry(demo_cmd),
+            "broken": entry([sys.executable, BAD, "crash"]),
+            "ghost": entry(["no-such-mcp-server-anywhere"]),
+            "demo": entry(demo_cmd),
         },
     )
     async with through_gateway(config) as client:
@@ -218,8 +211,8 @@ async def test_an_upstream_answering_malformed_json_rpc_is_marked_down_with_the_
     config = write_config(
         tmp_path,
         {
-            "garbage": server_entry([sys.executable, BAD, "garbage"]),
-            "norpc": server_entry([sys.executable, BAD, "not-rpc"]),
+            "garbage": entry([sys.executable, BAD, "garbage"]),
+            "norpc": entry([sys.executable, BAD, "not-rpc"]),
         },
     )
     completed = subprocess.run(
@@ -237,7 +230,7 @@ async def test_an_upstream_answering_malformed_json_rpc_is_marked_down_with_the_
 
 
 async def test_a_slow_upstream_call_times_out_per_server(tmp_path: Path) -> None:
-    config = write_config(tmp_path, {"slow": server_entry([sys.executable, BAD, "slow"], timeout=1)})
+    config = write_config(tmp_path, {"slow": entry([sys.executable, BAD, "slow"], timeout=1)})
     async with through_gateway(config) as client:
         with anyio.fail_after(15):
             result = await client.call_tool("slow_wait", {"seconds": 5})
@@ -248,7 +241,7 @@ async def test_a_slow_upstream_call_times_out_per_server(tmp_path: Path) -> None
 async def test_unknown_tool_is_a_json_rpc_error(tmp_path: Path, demo_cmd: list[str]) -> None:
     from mcp.shared.exceptions import MCPError
 
-    config = write_config(tmp_path, {"demo": server_entry(demo_cmd)})
+    config = write_config(tmp_path, {"demo": entry(demo_cmd)})
     async with through_gateway(config) as client:
         with pytest.raises(MCPError, match="Unknown tool: nope"):
             await client.call_tool("nope", {})
@@ -256,7 +249,7 @@ async def test_unknown_tool_is_a_json_rpc_error(tmp_path: Path, demo_cmd: list[s
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_streamable_http_serves_both_protocol_eras(tmp_path: Path, demo_cmd: list[str], mode: str) -> None:
-    config = write_config(tmp_path, {"demo": server_entry(demo_cmd)})
+    config = write_config(tmp_path, {"demo": entry(demo_cmd)})
     with http_gateway(config) as gateway:
         with anyio.fail_after(60):
             async with Client(gateway.mcp_transport(), mode=mode) as client:  # type: ignore[arg-type]
@@ -270,7 +263,7 @@ async def test_streamable_http_serves_both_protocol_eras(tmp_path: Path, demo_cm
 
 
 async def test_everything_server_prompts_and_resources_are_proxied(tmp_path: Path, everything_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"every": server_entry(everything_cmd)})
+    config = write_config(tmp_path, {"every": entry(everything_cmd)})
     async with through_gateway(config) as client:
         prompts = (await client.list_prompts()).prompts
         resources = (await client.list_resources()).resources
@@ -289,7 +282,7 @@ async def test_everything_server_prompts_and_resources_are_proxied(tmp_path: Pat
 
 
 async def test_a_crashed_upstream_is_restarted_and_its_tools_come_back(tmp_path: Path) -> None:
-    config = write_config(tmp_path, {"dies": server_entry([sys.executable, BAD, "die-on-call"])})
+    config = write_config(tmp_path, {"dies": entry([sys.executable, BAD, "die-on-call"])})
     changes = 0
     changed = anyio.Event()
 
@@ -315,8 +308,8 @@ async def test_upstream_pagination_is_followed_and_the_gateway_paginates_its_own
     config = write_config(
         tmp_path,
         {
-            "pages": server_entry([sys.executable, BAD, "paginate"]),
-            "many": server_entry([sys.executable, BAD, "many", "1100"]),
+            "pages": entry([sys.executable, BAD, "paginate"]),
+            "many": entry([sys.executable, BAD, "many", "1100"]),
         },
     )
     async with through_gateway(config) as client:
@@ -335,7 +328,7 @@ async def test_upstream_pagination_is_followed_and_the_gateway_paginates_its_own
 
 
 async def test_progress_from_the_upstream_reaches_the_calling_client(tmp_path: Path, everything_cmd: list[str]) -> None:
-    config = write_config(tmp_path, {"every": server_entry(everything_cmd)})
+    config = write_config(tmp_path, {"every": entry(everything_cmd)})
     updates: list[float] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -355,7 +348,7 @@ async def test_elicitation_from_the_upstream_is_relayed_to_the_calling_client(
 ) -> None:
     import mcp_types as types
 
-    config = write_config(tmp_path, {"every": server_entry(everything_cmd)})
+    config = write_config(tmp_path, {"every": entry(everything_cmd)})
     asked: list[str] = []
 
     async def on_elicit(context: Any, params: Any) -> Any:
@@ -373,7 +366,7 @@ async def test_elicitation_from_the_upstream_is_relayed_to_the_calling_client(
 
 async def test_a_call_the_client_cancels_is_cancelled_upstream(tmp_path: Path) -> None:
     record = tmp_path / "received.jsonl"
-    config = write_config(tmp_path, {"rec": server_entry([sys.executable, BAD, "record", str(record)])})
+    config = write_config(tmp_path, {"rec": entry([sys.executable, BAD, "record", str(record)])})
     async with through_gateway(config) as client:
         with anyio.move_on_after(1.0):
             await client.call_tool("rec_hold", {})
@@ -388,7 +381,7 @@ async def test_a_call_the_client_cancels_is_cancelled_upstream(tmp_path: Path) -
 
 
 async def test_hintgate_tools_and_its_log_never_show_a_secret_a_failing_child_printed(tmp_path: Path) -> None:
-    leaky = server_entry([sys.executable, BAD, "leak", "${LEAK_TOKEN}"], env={"API_KEY": "sk-live-1234567"})
+    leaky = entry([sys.executable, BAD, "leak", "${LEAK_TOKEN}"], env={"API_KEY": "sk-live-1234567"})
     config = write_config(tmp_path, {"leaky": leaky})
     completed = subprocess.run(
         [sys.executable, "-m", "hintgate", "tools", "--config", str(config), "--format", "json"],
@@ -434,7 +427,7 @@ async def http_client(gateway: RunningGateway, person: Person) -> AsyncIterator[
 
 
 async def test_an_upstream_question_and_log_whose_client_is_unknown_reach_no_client(tmp_path: Path) -> None:
-    config = write_config(tmp_path, {"asker": server_entry([sys.executable, BAD, "ask", "2"])})
+    config = write_config(tmp_path, {"asker": entry([sys.executable, BAD, "ask", "2"])})
     alice, bob = Person("from alice"), Person("from bob")
     results: dict[str, str] = {}
     with http_gateway(config) as gateway, anyio.fail_after(60):
@@ -456,7 +449,7 @@ async def test_an_upstream_question_and_log_whose_client_is_unknown_reach_no_cli
 
 
 async def test_an_upstream_question_and_log_reach_the_one_client_with_calls_in_flight(tmp_path: Path) -> None:
-    config = write_config(tmp_path, {"asker": server_entry([sys.executable, BAD, "ask", "2"])})
+    config = write_config(tmp_path, {"asker": entry([sys.executable, BAD, "ask", "2"])})
     alice = Person("from alice")
     results: dict[str, str] = {}
     with http_gateway(config) as gateway, anyio.fail_after(60):
@@ -501,8 +494,8 @@ async def test_a_poisoned_tool_is_quarantined_until_an_operator_accepts_it_throu
         asked.append(params.message)
         return types.ElicitResult(action="decline")
 
-    entry = server_entry([sys.executable, NAMED, "poisoned"], trust="trusted")
-    config = write_config(tmp_path, {"p": entry}, integrity={"onChange": on_change}, policy={"mode": "bypass"})
+    poisoned = entry([sys.executable, NAMED, "poisoned"], trust="trusted")
+    config = write_config(tmp_path, {"p": poisoned}, integrity={"onChange": on_change}, policy={"mode": "bypass"})
     with running_gateway("--config", str(config), "--no-record") as gateway, anyio.fail_after(60):
         async with (
             Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client,

@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+from tests.configs import entry
 
 from hintgate.config.layering import InvalidEntry
 from hintgate.config.loading import load_config, parse_config
@@ -22,10 +23,6 @@ from hintgate.sources.builders import BUILDERS
 from hintgate.store import Store
 
 pytestmark = pytest.mark.anyio
-
-
-def entry(cmd: list[str], **extra: Any) -> dict[str, Any]:
-    return {"command": cmd[0], "args": cmd[1:], **extra}
 
 
 def child_pids() -> dict[int, str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -11,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+from tests.processes import free_port, stop
 
 from hintgate.config.model import HttpTransport, ServerConfig
 from hintgate.errors import UpstreamDown, UpstreamError
@@ -20,13 +20,6 @@ from hintgate.sources.mcp import McpUpstream
 pytestmark = pytest.mark.anyio
 
 HTTP_SERVER = str(Path(__file__).parents[1] / "fixtures" / "http_server.py")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class HttpServer:
@@ -51,13 +44,8 @@ class HttpServer:
                 return
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        if self.process is not None:
+            stop(self.process)
         self.process = None
 
 

@@ -18,13 +18,14 @@ from urllib.parse import parse_qs, urlsplit
 import anyio
 import httpx
 import pytest
+from tests.processes import free_port
 
 from hintgate.config.model import HttpTransport, OAuthConfig, ServerConfig
 from hintgate.errors import OAuthLoginError, UpstreamError
 from hintgate.sources.base import SourceState
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import NOT_LOGGED_IN, login, login_state
-from oauth_peer import OAuthPeer, free_port
+from oauth_peer import OAuthPeer
 
 pytestmark = pytest.mark.anyio
 

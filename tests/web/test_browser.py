@@ -13,13 +13,10 @@ browser skips these tests; under CI it fails them.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -30,6 +27,7 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+from tests.configs import config_file, entry
 
 from hintgate.testing import running_gateway
 
@@ -79,58 +77,13 @@ def serve(
 
     The demo server is `local` (a local command) unless `trust` says otherwise.
     """
-    config = tmp_path / "hintgate.json"
-    demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"], **({"trust": trust} if trust else {})}
-    config.write_text(json.dumps({"mcpServers": {"notes": demo, **(others or {})}, "policy": policy}))
-    env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(tmp_path / "data")}
-    process = subprocess.Popen(
-        # These tests are about the dashboard's pages, not signing in (tests/web/test_auth.py and
-        # test_a_browser_signs_in_once_with_the_link_serve_prints are): no token on loopback.
-        [
-            sys.executable,
-            "-m",
-            "hintgate",
-            "serve",
-            "--config",
-            str(config),
-            "--http",
-            "127.0.0.1:0",
-            "--no-require-token",
-        ],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    drain: threading.Thread | None = None
-    try:
-        assert process.stderr is not None
-        dashboard = mcp = None
-        for _ in range(200):  # bounded: the banner comes within a few lines
-            line = process.stderr.readline()
-            if not line:
-                break
-            if "dashboard at " in line:
-                dashboard = line.split("dashboard at ", 1)[1].strip()
-            if "MCP at " in line:
-                mcp = line.split("MCP at ", 1)[1].strip()
-                break
-        assert dashboard, "the gateway did not print its dashboard URL"
-        assert mcp, "the gateway did not print its MCP URL"
-        drain = threading.Thread(target=process.stderr.read, daemon=True)
-        drain.start()
-        yield Served(dashboard.rstrip("/"), mcp)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if drain is not None:
-            drain.join(timeout=10)
-        if process.stderr is not None:
-            process.stderr.close()
+    demo = entry([sys.executable, "-m", "hintgate.demo"], **({"trust": trust} if trust else {}))
+    config = config_file(tmp_path, {"notes": demo, **(others or {})}, policy)
+    # These tests are about the dashboard's pages, not signing in (tests/web/test_auth.py and
+    # test_a_browser_signs_in_once_with_the_link_serve_prints are): no token on loopback.
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    with running_gateway("--config", str(config), "--no-require-token", env=env) as gateway:
+        yield Served(gateway.base_url, gateway.mcp_url)
 
 
 @pytest.fixture

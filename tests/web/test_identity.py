@@ -23,6 +23,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from tests.processes import free_port
 
 from hintgate.config.loading import parse_config
 from hintgate.errors import IdentityError
@@ -30,7 +31,6 @@ from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, running_gateway
 from hintgate.web.app import create_app
 from hintgate.web.identity import IssuerKeys, TokenVerifier
-from oauth_peer import free_port
 from oidc_peer import OidcIssuer
 
 pytestmark = pytest.mark.anyio

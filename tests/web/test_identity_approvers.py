@@ -18,9 +18,9 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from tests.processes import free_port
 
 from hintgate.testing import RunningGateway, running_gateway
-from oauth_peer import free_port
 from oidc_peer import OidcIssuer
 
 pytestmark = pytest.mark.anyio

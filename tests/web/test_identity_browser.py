@@ -21,9 +21,9 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from test_browser import CHROMIUM, browser_page
+from tests.processes import free_port
 
 from hintgate.testing import RunningGateway, running_gateway
-from oauth_peer import free_port
 from oidc_peer import OidcIssuer
 
 pytestmark = [

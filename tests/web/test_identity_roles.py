@@ -16,9 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
+from tests import configs
+from tests.configs import entry
+from tests.processes import free_port
 
 from hintgate.testing import RunningGateway, running_gateway
-from oauth_peer import free_port
 from oidc_peer import OidcIssuer
 
 pytestmark = pytest.mark.anyio
@@ -33,13 +35,10 @@ MODERN = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 
 
 def config_file(tmp_path: Path, demo_cmd: list[str], issuer: str, port: int) -> Path:
-    config = tmp_path / "hintgate.json"
-    config.write_text(json.dumps({
-        "mcpServers": {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
-        "identity": {"issuer": issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
-        "policy": {"rules": RULES},
-    }))  # fmt: skip
-    return config
+    identity = {"issuer": issuer, "audience": f"http://127.0.0.1:{port}/mcp"}
+    return configs.config_file(
+        tmp_path, {"notes": entry(demo_cmd, trust="trusted")}, {"rules": RULES}, identity=identity
+    )
 
 
 @pytest.fixture

@@ -11,11 +11,6 @@ Tokens are looked up in the store afterwards and must appear nowhere else.
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,9 +20,11 @@ import anyio
 import httpx
 import pytest
 from test_browser import CHROMIUM, browser_page, mcp_client, text_of  # skips the module without Chromium
+from tests.configs import config_file
 
 from hintgate.store import Store
 from hintgate.store.oauth_tokens import CredentialsVault, vault_key
+from hintgate.testing import running_gateway
 from oauth_peer import OAuthPeer
 
 pytestmark = pytest.mark.anyio
@@ -46,64 +43,15 @@ class Gateway:
 @contextmanager
 def serve(tmp_path: Path, peer: OAuthPeer, *, configured: bool = True) -> Iterator[Gateway]:
     """`hintgate serve --http` with the OAuth server as `tracker` (unless not `configured`), its stderr kept."""
-    config = tmp_path / "hintgate.json"
     policy = {"rules": [{"allow": {"server": "tracker"}}]}
     servers = {"tracker": {"url": peer.url, "oauth": {}}} if configured else {}
-    config.write_text(json.dumps({"mcpServers": servers, "policy": policy}))
+    config = config_file(tmp_path, servers, policy)
     data = tmp_path / "data"
-    env = {**os.environ, "COLUMNS": "200", "HINTGATE_DATA_DIR": str(data)}
-    env.pop("HINTGATE_STATE_KEY", None)  # the key made in the data directory
-    process = subprocess.Popen(
-        # These tests are about the dashboard's pages, not signing in (tests/web/test_auth.py and
-        # test_a_browser_signs_in_once_with_the_link_serve_prints are): no token on loopback.
-        [
-            sys.executable,
-            "-m",
-            "hintgate",
-            "serve",
-            "--config",
-            str(config),
-            "--http",
-            "127.0.0.1:0",
-            "--no-require-token",
-        ],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    log: list[str] = []
-    drain: threading.Thread | None = None
-    try:
-        assert process.stderr is not None
-        dashboard = mcp = None
-        for _ in range(200):  # bounded: the banner comes within a few lines
-            line = process.stderr.readline()
-            log.append(line)
-            if not line:
-                break
-            if "dashboard at " in line:
-                dashboard = line.split("dashboard at ", 1)[1].strip()
-            if "MCP at " in line:
-                mcp = line.split("MCP at ", 1)[1].strip()
-                break
-        assert dashboard, "".join(log)
-        assert mcp, "".join(log)
-        stderr = process.stderr
-        drain = threading.Thread(target=lambda: log.extend(iter(stderr.readline, "")), daemon=True)
-        drain.start()
-        yield Gateway(dashboard.rstrip("/"), mcp, data, log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-        if drain is not None:
-            drain.join(timeout=10)
-        if process.stderr is not None:
-            process.stderr.close()
+    # The key is made in the data directory (an empty variable is an unset one). These tests are about the
+    # dashboard's pages, not signing in (tests/web/test_auth.py is): no token on loopback.
+    env = {"HINTGATE_DATA_DIR": str(data), "HINTGATE_STATE_KEY": ""}
+    with running_gateway("--config", str(config), "--no-require-token", env=env) as gateway:
+        yield Gateway(gateway.base_url, gateway.mcp_url, data, gateway.log)
 
 
 async def kept_tokens(data: Path) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from tests.configs import entry
 
 from hintgate.config.loading import load_config, parse_config
 from hintgate.server.gateway import Gateway
@@ -38,10 +39,6 @@ async def api(
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765", timeout=60) as client:
             yield client
-
-
-def entry(cmd: list[str], **extra: Any) -> dict[str, Any]:
-    return {"command": cmd[0], "args": cmd[1:], **extra}
 
 
 async def test_a_server_added_through_the_api_runs_and_its_secrets_never_come_back(
