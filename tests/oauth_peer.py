@@ -44,12 +44,19 @@ class OAuthPeer:
         body = {"client_id": client_id, "redirect_uri": redirect_uri, "client_secret": secret}
         httpx.post(f"{self.issuer}/test/clients", json=body, timeout=10).raise_for_status()
 
-    def approve_without_browser(self, authorization_url: str, person: str | None = None) -> None:
-        """What a person does in the browser: open the URL, press Allow, follow the redirect home."""
+    def approve_without_browser(
+        self, authorization_url: str, person: str | None = None, ttl: int | None = None
+    ) -> None:
+        """What a person does in the browser: open the URL, press Allow, follow the redirect home.
+
+        `person` names who consents; `ttl` sets how long their access tokens live (seconds).
+        """
         with httpx.Client(timeout=10, follow_redirects=True) as client:
             page = client.get(authorization_url)
             page.raise_for_status()
             form = {"tx": self.transaction(page.text), **({"person": person} if person else {})}
+            if ttl is not None:
+                form["ttl"] = str(ttl)
             client.post(f"{self.issuer}/consent", data=form).raise_for_status()
 
     @staticmethod

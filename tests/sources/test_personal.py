@@ -147,3 +147,26 @@ def test_the_login_page_is_on_the_gateways_public_origin() -> None:
     assert login_page("https://hintgate.example.com/mcp", "my tracker") == (
         "https://hintgate.example.com/login/upstream/my%20tracker"
     )
+
+
+async def test_a_login_written_elsewhere_retires_the_connection_after_its_calls_in_flight_end() -> None:
+    opener = Opener()
+    connections = PersonalConnections(SERVER, opener)
+    kept = Kept("a")
+    async with connections.use("alice", kept):
+        pass
+    connections.saw("alice", "v1")
+    connections.check("alice", "v1")  # as this gateway left it: kept
+    async with connections.use("alice", kept):
+        pass
+    assert len(opener.opened) == 1
+    async with connections.use("alice", kept) as in_flight:
+        connections.check("alice", "v2")  # another replica refreshed: no new call on it, this one ends first
+        async with connections.use("alice", kept) as fresh:
+            assert fresh is not in_flight
+        await anyio.sleep(0)
+        assert in_flight.closed is None
+    await gone(in_flight)
+    connections.check("alice", None)  # forgotten: closed at once
+    await gone(opener.opened[1])
+    assert connections.people == frozenset()

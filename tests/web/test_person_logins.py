@@ -63,7 +63,8 @@ async def _operator_logs_in(config: Path, peer: OAuthPeer) -> None:
     try:
 
         async def approve(url: str) -> None:
-            await anyio.to_thread.run_sync(peer.approve_without_browser, url, "operator")
+            # The shared login's tokens live an hour: what is tested with short ones is the people's.
+            await anyio.to_thread.run_sync(peer.approve_without_browser, url, "operator", 3600)
 
         vault = CredentialsVault(store.credentials, vault_key(STATE_KEY, _data()))
         await login(server, vault, show_url=approve, timeout=60)
@@ -119,6 +120,11 @@ async def listed(client: Client) -> None:
     with anyio.fail_after(30):
         while "tracker_whoami" not in {t.name for t in (await client.list_tools()).tools}:
             await anyio.sleep(0.1)
+
+
+def past(expires_at: float) -> None:
+    """Wait (bounded) until a kept access token has expired."""
+    until(lambda: time.time() > expires_at, "the access token expires", within=10)
 
 
 def people_seen(peer: OAuthPeer) -> list[str]:
@@ -365,3 +371,28 @@ async def test_the_operator_sees_who_is_logged_in_and_logs_one_person_out_from_a
             assert after.is_error
             assert f"{gateway.base_url}/login/upstream/tracker" in text_of(after)
             assert text_of(await bob.call_tool("tracker_whoami", {})) == "authorized as bob"
+
+
+async def test_two_replicas_share_a_persons_login_and_a_refresh_on_one_does_not_spend_the_other(
+    issuer: OidcIssuer, short_lived: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upstream rotates refresh tokens: a replica refreshing with one the other already spent would be
+    refused, and the person logged out everywhere."""
+    peer = short_lived
+    async with serving(issuer, peer, tmp_path, monkeypatch) as first:
+        config = str(tmp_path / "hintgate.json")
+        with running_gateway("--config", config) as second:
+            alice_token = issuer.token("alice", first.mcp_url)  # both replicas serve the one audience
+            await anyio.to_thread.run_sync(log_in_on_the_web, first, alice_token, peer, "alice")
+            async with client_of(alice_token, first.mcp_url) as one, client_of(alice_token, second.mcp_url) as two:
+                await listed(one)
+                await listed(two)
+                for replica in (one, two):
+                    assert text_of(await replica.call_tool("tracker_whoami", {})) == "authorized as alice"
+                for _ in range(2):
+                    kept = await kept_login(ALICE)
+                    assert kept.get("refused") is None
+                    await anyio.to_thread.run_sync(past, kept["expires_at"])
+                    for replica in (one, two):
+                        assert text_of(await replica.call_tool("tracker_whoami", {})) == "authorized as alice"
+        assert peer.stats()["refresh_token"] >= 2

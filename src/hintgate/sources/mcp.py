@@ -553,15 +553,18 @@ class McpUpstream(ConfiguredSource):
                 code=-32603,
             )
         credentials = self.credentials.person(person)
-        # A login forgotten anywhere (`hintgate auth logout --user`, another replica) ends at the next call:
-        # one indexed read of the sealed row, nothing decrypted.
+        # A login forgotten or written elsewhere (`hintgate auth logout --user`, a refresh on another replica)
+        # is seen at the next call: one indexed read of the sealed row before it and one after, nothing decrypted.
         with contextlib.suppress(HintgateError):
-            if await credentials.version(self.name) is None:
-                self.personal.close(person)
+            self.personal.check(person, await credentials.version(self.name))
         for attempt in (1, 2):
             try:
                 async with self.personal.use(person, credentials) as connection:
-                    return await connection.request(method, params, timeout=self.config.call_timeout)
+                    try:
+                        return await connection.request(method, params, timeout=self.config.call_timeout)
+                    finally:
+                        with contextlib.suppress(HintgateError):
+                            self.personal.saw(person, await credentials.version(self.name))
             except UpstreamNeedsLogin as exc:
                 self.personal.close(person)
                 text = self._login_text(person, exc.detail, tool)

@@ -24,6 +24,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 from hintgate.config.model import ServerConfig
@@ -55,18 +56,55 @@ class _Held:
     """One person's connection: opened by a task that holds it until it is idle, stopped or lost."""
 
     ready: asyncio.Future[McpConnection]
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)  # close now (logout, the server stops)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)  # look again: retired, or its last call ended
     task: asyncio.Task[None] | None = None
     in_flight: int = 0
     last_used: float = 0.0
+    retired: bool = False  # takes no new call; closes once its calls in flight have ended
+    version: object | None = None  # the person's stored login as this gateway last saw it (after a call)
+
+    def retire(self) -> None:
+        self.retired = True
+        self.wake.set()
 
     @property
     def usable(self) -> bool:
-        if self.stop.is_set() or (self.task is not None and self.task.done()):
+        if self.retired or self.stop.is_set() or (self.task is not None and self.task.done()):
             return False
         if self.ready.done():
             return self.ready.exception() is None and self.ready.result().closed is None
         return True
+
+
+class _Writes:
+    """A person's `Credentials` as one connection uses them: its writes stop once it is retired or stopped.
+
+    A connection retired because another replica refreshed the tokens still
+    holds the old ones; closing it sends a request (the session's DELETE)
+    whose refresh, with a refresh token already spent, would be refused and
+    would write "log in again" over the good login everyone else uses.
+    """
+
+    def __init__(self, credentials: Credentials, held: _Held) -> None:
+        self._credentials = credentials
+        self._held = held
+
+    async def load(self, server: str) -> dict[str, Any] | None:
+        return await self._credentials.load(server)
+
+    async def version(self, server: str) -> object | None:
+        return await self._credentials.version(server)
+
+    async def save(self, server: str, document: dict[str, Any]) -> None:
+        if not self._held.retired and not self._held.stop.is_set():
+            await self._credentials.save(server, document)
+
+    async def forget(self, server: str) -> bool:
+        return await self._credentials.forget(server)
+
+    def person(self, user: str) -> Credentials:
+        return self._credentials.person(user)
 
 
 class PersonalConnections:
@@ -107,13 +145,15 @@ class PersonalConnections:
         finally:
             held.in_flight -= 1
             held.last_used = asyncio.get_running_loop().time()
+            if held.retired and not held.in_flight:
+                held.wake.set()
 
     def _open(self, person: str, credentials: Credentials) -> _Held:
         loop = asyncio.get_running_loop()
         held = _Held(loop.create_future(), last_used=loop.time())
         previous = self._held.get(person)
         if previous is not None:
-            previous.stop.set()
+            previous.retire()
         self._held[person] = held
         held.task = loop.create_task(self._hold(person, credentials, held), name=f"person:{self._server.name}")
         return held
@@ -121,15 +161,21 @@ class PersonalConnections:
     async def _hold(self, person: str, credentials: Credentials, held: _Held) -> None:
         loop = asyncio.get_running_loop()
         try:
-            auth = await gateway_auth(self._server, credentials)
+            auth = await gateway_auth(self._server, _Writes(credentials, held))
             async with self._opener(auth, person) as connection:
                 held.ready.set_result(connection)
                 closed = asyncio.ensure_future(connection.wait_closed())
                 stopped = asyncio.ensure_future(held.stop.wait())
                 try:
                     while not closed.done() and not stopped.done():
-                        await asyncio.wait({closed, stopped}, timeout=self._idle / 4)
-                        if held.in_flight == 0 and loop.time() - held.last_used >= self._idle:
+                        woken = asyncio.ensure_future(held.wake.wait())
+                        await asyncio.wait(
+                            {closed, stopped, woken}, timeout=self._idle / 4, return_when=asyncio.FIRST_COMPLETED
+                        )
+                        woken.cancel()
+                        held.wake.clear()
+                        idle = loop.time() - held.last_used >= self._idle
+                        if held.in_flight == 0 and (held.retired or idle):
                             return
                 finally:
                     closed.cancel()
@@ -169,7 +215,33 @@ class PersonalConnections:
         """`person` has just logged in here: calls waiting for it go on."""
         for event in self._logins.get(person, ()):
             event.set()
-        self.close(person)  # a connection opened with old tokens is not reused
+        held = self._held.get(person)
+        if held is not None:
+            held.retire()  # a connection opened with old tokens takes no new call
+
+    def check(self, person: str, version: object | None) -> None:
+        """Before a call: `person`'s stored login is `version` (None: forgotten).
+
+        Forgotten: their connection closes now. Written since this gateway last
+        saw it (a login, or a refresh, on another replica): their connection
+        takes no new call, and the next one opens with the tokens now kept. A
+        refresh token that rotates is then never spent twice by two replicas,
+        which would make the authorization server refuse the second and log
+        the person out everywhere.
+        """
+        held = self._held.get(person)
+        if held is None:
+            return
+        if version is None:
+            self.close(person)
+        elif held.version is not None and version != held.version:
+            held.retire()
+
+    def saw(self, person: str, version: object | None) -> None:
+        """After a call: `person`'s stored login is `version`, own refreshes included."""
+        held = self._held.get(person)
+        if held is not None and not held.retired:
+            held.version = version
 
     async def wait_for_login(self, person: str, credentials: Credentials, timeout: float, *, poll: float) -> bool:
         """Wait at most `timeout` seconds for `person` to log in; whether they did.
