@@ -14,6 +14,7 @@ MODULES = [
     "hintgate.hints.annotations",
     "hintgate.hints.catalog",
     "hintgate.hints.lint",
+    "hintgate.cli.lint_report",
     "hintgate.cli.reports",
     "hintgate.cli.targets",
     "hintgate.sources.mcp",

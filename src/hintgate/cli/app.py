@@ -188,7 +188,8 @@ def lint(
     A bare TARGET is linted with the trust the gateway would give it: a local
     command's declared hints count, a URL's do not; the report says which.
     """
-    from hintgate.cli.reports import lint_json, lint_markdown, lint_sarif, lint_text, print_json
+    from hintgate.cli.lint_report import lint_json, lint_markdown, lint_sarif, lint_text
+    from hintgate.cli.reports import print_json
     from hintgate.hints.annotations import Hint
     from hintgate.hints.baseline import apply_baseline, baseline_entries, baseline_text, load_baseline
     from hintgate.hints.lint import Severity, lint_tools, load_expect
