@@ -110,3 +110,44 @@ async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_ch
     assert loaded(modules, ["jsonschema"]) == []
     assert loaded(modules, STORE) == []
     assert loaded(modules, DASHBOARD) == []
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two threads importing one package at once can each get the other's half-initialised module.
+
+    A start-up imports the SDK on a thread while its upstreams start; the gateway, which imports the
+    SDK too, is built only inside `finished()`, which waits for that thread.
+    """
+    import threading
+    import types
+
+    from hintgate.cli.serve import BackgroundImports
+
+    gate = types.ModuleType("hintgate_test_import_gate")
+    gate.opened = threading.Event()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, gate.__name__, gate)
+    (tmp_path / "slow_to_import.py").write_text(f"import {gate.__name__} as gate\ngate.opened.wait(30)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
+
+    entered = anyio.Event()
+    async with BackgroundImports(["slow_to_import"]) as imports:
+
+        async def build() -> None:
+            async with imports.finished():
+                entered.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(build)
+            with anyio.fail_after(10):
+                while "slow_to_import" not in sys.modules:  # the thread is inside the import
+                    await anyio.sleep(0.01)
+            await anyio.wait_all_tasks_blocked()
+            assert not entered.is_set()
+            gate.opened.set()  # type: ignore[attr-defined]
+            with anyio.fail_after(10):
+                await entered.wait()
+    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)

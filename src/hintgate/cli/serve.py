@@ -418,28 +418,46 @@ STDIO_MODULES = ("mcp.server.subscriptions", "hintgate.server.direct", "hintgate
 """What serving stdio imports once the gateway is up: the SDK (its server side), the stdio transport."""
 
 
-@contextlib.asynccontextmanager
-async def _imported_in_background(modules: Sequence[str]) -> AsyncIterator[None]:
-    """Import `modules` on a thread, for a start-up that waits for the upstream servers meanwhile; done on exit.
+class BackgroundImports:
+    """Import modules on a thread while a start-up waits for its upstream servers; done on exit.
 
     The SDK and the web stack take a good part of a start-up to import, and
     starting the upstreams is mostly waiting for their processes: done side
-    by side, the gateway answers sooner. A failure here is ignored; the
-    import made where the module is used raises it.
+    by side, the gateway answers sooner. Nothing else may import from the
+    same packages meanwhile: two threads importing one package at once can
+    each meet the other's half-initialised module (Python breaks the import
+    lock cycle by handing out the partial module), so `finished()` waits for
+    the thread before the gateway, which imports the SDK, is built. A failure
+    here is ignored; the import made where the module is used raises it.
     """
 
-    def load() -> None:
-        for name in modules:
+    def __init__(self, modules: Sequence[str]) -> None:
+        self._modules = tuple(modules)
+        self._loading: asyncio.Future[None] | None = None
+
+    def _load(self) -> None:
+        for name in self._modules:
             try:
                 importlib.import_module(name)
             except Exception:
                 return
 
-    loading = asyncio.ensure_future(asyncio.to_thread(load))
-    try:
+    async def __aenter__(self) -> BackgroundImports:
+        self._loading = asyncio.ensure_future(asyncio.to_thread(self._load))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._wait()
+
+    async def _wait(self) -> None:
+        if self._loading is not None:
+            await self._loading
+
+    @contextlib.asynccontextmanager
+    async def finished(self) -> AsyncIterator[None]:
+        """Entered once the thread's imports are done (before anything else imports from the SDK)."""
+        await self._wait()
         yield
-    finally:
-        await loading
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
@@ -497,8 +515,9 @@ async def run_http(
         async with (
             # The upstreams start now, the gateway's imports and the store's checks meanwhile.
             prestarting(config, os.environ),
-            _imported_in_background(WEB_MODULES),
+            BackgroundImports(WEB_MODULES) as imports,
             open_store(settings) as store,
+            imports.finished(),
             _gateway(config, settings, store, dashboard=_base_url(host, sock)) as gateway,
         ):
             await discard_unused()
@@ -538,8 +557,9 @@ async def run_stdio(
         async with (
             # The upstreams start now; the gateway's imports and the store's checks are done while they start.
             prestarting(config, os.environ),
-            _imported_in_background(STDIO_MODULES + (WEB_MODULES if dashboard is not None else ())),
+            BackgroundImports(STDIO_MODULES + (WEB_MODULES if dashboard is not None else ())) as imports,
             open_store(settings) as store,
+            imports.finished(),
             _gateway(config, settings, store, dashboard=base) as gateway,
         ):
             await discard_unused()
