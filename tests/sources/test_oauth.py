@@ -318,3 +318,26 @@ async def test_a_server_waiting_for_a_login_opens_the_stored_one_only_when_it_wa
         tg.cancel_scope.cancel()
     assert nothing_stored == opened_at_start
     assert refused == opened_at_start + 1  # opened once, not at every poll
+
+
+async def test_two_replicas_on_one_stored_login_take_each_others_refreshed_tokens_instead_of_spending_them() -> None:
+    """The fixture rotates refresh tokens: the replica that refreshes second, with a spent one, would be refused."""
+    peer = OAuthPeer(access_ttl=3)
+    try:
+        credentials = MemoryCredentials()
+        config = server_config(peer)
+        await log_in(peer, config, credentials)
+        first, second = Watched(config, credentials), Watched(config, credentials)
+        async with anyio.create_task_group() as tg:
+            for replica in (first, second):
+                tg.start_soon(replica.upstream.run)
+                await replica.until(SourceState.UP)
+            with anyio.fail_after(30):
+                while peer.stats()["refresh_token"] < 3:
+                    for replica in (first, second):
+                        assert "authorized" in str(await replica.whoami())
+            tg.cancel_scope.cancel()
+        assert "refused" not in (credentials.documents["remote"].get("refused") or "")
+        assert credentials.documents["remote"]["tokens"]
+    finally:
+        peer.stop()

@@ -133,6 +133,10 @@ class StoredTokens:
         """Read the kept document (an empty one when none is kept)."""
         self.document = await self._credentials.load(self.server) or {}
 
+    async def reload(self) -> None:
+        """Read the kept document again: another replica or process may have refreshed the tokens since."""
+        self.document = await self._credentials.load(self.server) or {}
+
     async def save(self, **changes: Any) -> None:
         """Update the kept document with `changes` (held in memory until there are tokens, when `hold`)."""
         self.document = {**self.document, **changes}
@@ -225,6 +229,28 @@ def _provider_class() -> type[Any]:
                 if prm.authorization_servers:
                     self.context.auth_server_url = str(prm.authorization_servers[0])
 
+        async def _adopt_kept(self) -> None:
+            """Before a refresh, take the tokens kept since by another replica or process, if any.
+
+            An authorization server that rotates refresh tokens refuses one used
+            twice: two replicas on one stored login would otherwise each refresh
+            with the same one, and the second refusal would log everyone out.
+            """
+            current = self.context.current_tokens
+            if current is None or self.context.is_token_valid():
+                return
+            try:
+                await self.stored.reload()
+                kept = await self.stored.get_tokens()
+            except (HintgateError, ValueError):
+                return
+            if kept is None or kept.access_token == current.access_token:
+                return
+            self.context.current_tokens = kept
+            expires_at = self.stored.expires_at
+            lifetime = float(kept.expires_in or 0)
+            self.context.token_expiry_time = None if expires_at is None else expires_at - refresh_margin(lifetime)
+
         async def _handle_token_response(self, response: httpx2.Response) -> None:
             await super()._handle_token_response(response)
             # Kept beside the tokens: after a restart, the refresh must find the same token endpoint.
@@ -270,6 +296,7 @@ def _provider_class() -> type[Any]:
             # login), after one refresh when a refresh token is kept: the token may have been revoked
             # early, or the clock be off.
             for attempt in (1, 2):
+                await self._adopt_kept()
                 flow = super()._auth_flow(request)
                 try:
                     outgoing = await flow.__anext__()
