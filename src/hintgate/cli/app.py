@@ -351,6 +351,7 @@ async def _serve_stdio(
     dashboard: tuple[str, int] | None,
     metrics: tuple[str, int] | None,
     watch: bool,
+    demo: bool = False,
 ) -> None:
     """Serve on stdio, the upstreams started first when there is nothing to listen on.
 
@@ -366,7 +367,16 @@ async def _serve_stdio(
     async with prestarting(config, os.environ) if ahead else contextlib.nullcontext():
         # A database that cannot be used fails here, and the upstreams started are stopped again.
         where = _recording_to(settings)
+        _demo_banner(demo)
         await run_stdio(config, settings, dashboard=dashboard, metrics=metrics, recording=where, watch=watch)
+
+
+def _demo_banner(demo: bool) -> None:
+    """What to try with `--demo`, said once the database is known to be usable (else the error stands alone)."""
+    if demo:
+        from hintgate.demo import BANNER
+
+        Console(stderr=True).print(BANNER, highlight=False, markup=False, soft_wrap=True)
 
 
 def _config_or_demo(config: Path | None, demo: bool) -> GatewayConfig:
@@ -456,20 +466,17 @@ def serve(
         private_directory(settings.data_dir)  # the API token, the sealing key, by default the database
     except OSError as exc:
         fail(f"cannot make the data directory {settings.data_dir} owner-only: {exc}", EXIT_USAGE)
-    if demo:
-        from hintgate.demo import BANNER
-
-        Console(stderr=True).print(BANNER, highlight=False, markup=False, soft_wrap=True)
     try:
         if http is not None:
             host, port = _parse_http(http)
             # Checked now, before the port is bound or an upstream started; said once the gateway is up.
             where = _recording_to(settings)
+            _demo_banner(demo)
             asyncio.run(run_http(loaded, settings, host=host, port=port, recording=where, watch=watch))
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
             scrape = _parse_http(metrics) if metrics is not None else None
-            asyncio.run(_serve_stdio(loaded, settings, dashboard=web, metrics=scrape, watch=watch))
+            asyncio.run(_serve_stdio(loaded, settings, dashboard=web, metrics=scrape, watch=watch, demo=demo))
     except ListenError as exc:
         fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:
