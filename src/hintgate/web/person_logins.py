@@ -40,7 +40,7 @@ from hintgate.server.gateway import Gateway
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import login, login_state
 from hintgate.sources.personal import LOGIN_PATH
-from hintgate.web.api import GatewayDep
+from hintgate.web.api import GatewayDep, Problem
 
 __all__ = ["CALLBACK_PATH", "LOGIN_TIMEOUT", "pages", "router"]
 
@@ -218,6 +218,16 @@ class PersonLogin(BaseModel):
     login_page: str | None = Field(description="Where the person logs in.")
 
 
+_MINE_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {
+        "model": Problem,
+        "description": "No person signed in with the identity provider.",
+    },
+    404: {"model": Problem, "description": "No server of that name logs in per person."},
+    409: {"model": Problem, "description": "The gateway runs without a store, where logins are kept."},
+}
+
+
 def _api_person(request: Request) -> str:
     person = _person(request)
     if person is None:
@@ -225,7 +235,7 @@ def _api_person(request: Request) -> str:
     return person
 
 
-@router.get("/servers/{name}/login/mine", response_model=PersonLogin)
+@router.get("/servers/{name}/login/mine", response_model=PersonLogin, responses=_MINE_ERRORS)
 async def my_login(request: Request, gateway: GatewayDep, name: str) -> PersonLogin:
     """Whether the signed-in person is logged in to a server that logs in per person."""
     person = _api_person(request)
@@ -242,7 +252,11 @@ async def my_login(request: Request, gateway: GatewayDep, name: str) -> PersonLo
     )
 
 
-@router.delete("/servers/{name}/login/mine", response_model=PersonLogin)
+@router.delete(
+    "/servers/{name}/login/mine",
+    response_model=PersonLogin,
+    responses={**_MINE_ERRORS, 503: {"model": Problem, "description": "The store could not forget the login."}},
+)
 async def forget_my_login(request: Request, gateway: GatewayDep, name: str) -> PersonLogin:
     """Forget the signed-in person's login to a server; their connection to it closes now."""
     person = _api_person(request)
