@@ -313,6 +313,22 @@ async def test_policy_settings_are_read_and_written_with_their_effect_explained(
     assert "the spec default included" in strict["effects"]["taint"]
 
 
+async def test_the_policy_names_the_config_files_global_approvers_and_null_when_it_names_none(
+    tmp_path: Path,
+) -> None:
+    everywhere = {"approvers": {"group": ["leads", "dba"], "user": "ops@example.com"}, "selfApproval": True}
+    async with api(tmp_path, policy=everywhere) as (client, _, _):
+        named = (await client.get("/api/policy")).json()
+    async with api(tmp_path) as (client, _, _):
+        unset = (await client.get("/api/policy")).json()
+    async with api(tmp_path, policy={"selfApproval": False}) as (client, _, _):
+        only_self = (await client.get("/api/policy")).json()
+    assert named["approvers"] == {"users": ["ops@example.com"], "groups": ["dba", "leads"]}
+    assert named["selfApproval"] is True
+    assert (unset["approvers"], unset["selfApproval"]) == (None, None)
+    assert (only_self["approvers"], only_self["selfApproval"]) == (None, False)
+
+
 async def test_sessions_and_calls_are_served_from_the_store(tmp_path: Path) -> None:
     async with api(tmp_path, policy={"mode": "bypass"}) as (client, gateway, store):
         await gateway.call_tool(None, {"name": "notes_get_note", "arguments": {"id": 1}})

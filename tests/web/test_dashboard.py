@@ -752,6 +752,30 @@ async def test_a_timeout_changed_through_the_api_says_so_on_the_settings_page(op
     assert "the config file says 10.0" in changed
 
 
+async def test_the_settings_page_says_who_answers_from_the_config_files_global_approvers(
+    open_dashboard: OpenDashboard,
+) -> None:
+    everywhere = {"approvalTimeout": 10, "approvers": {"group": "dba", "user": "ops@example.com"}, "selfApproval": True}
+    async with open_dashboard(policy=everywhere) as dash:
+        named = await dash.page("/settings")
+    async with open_dashboard() as dash:
+        unset = await dash.page("/settings")
+    assert texts(named, '[data-approvers="approvers"]') == [
+        "A call that asks is answered by group dba or user ops@example.com, unless its rule names its own approvers."
+    ]
+    assert texts(named, '[data-approvers="selfApproval"]') == [
+        "A person may answer their own call, unless its rule says selfApproval: false."
+    ]
+    assert texts(unset, '[data-approvers="approvers"]') == [
+        "Anyone signed in may answer a call that asks, unless its rule names approvers."
+    ]
+    assert texts(unset, '[data-approvers="selfApproval"]') == [
+        "Nobody answers their own call, unless its rule says selfApproval: true."
+    ]
+    # Without an identity section nobody is signed in: the page says the approvers wait for one.
+    assert "once the gateway knows people" in named.get_text(" ", strip=True)
+
+
 async def test_without_a_store_the_settings_page_says_changes_last_until_hintgate_stops(
     open_dashboard: OpenDashboard,
 ) -> None:

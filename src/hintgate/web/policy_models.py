@@ -21,6 +21,7 @@ from hintgate.web.api_model import ApiModel
 
 __all__ = [
     "MODE_SPELLINGS",
+    "GlobalApprovers",
     "Policy",
     "PolicyIn",
     "SettingOrigin",
@@ -80,6 +81,22 @@ def _models(*, given: bool) -> type[BaseModel]:
         "`PUT /api/tools/{name}/confirm` first, then the config file's (read-only here).",
         **fields,
         rules=(list[str], ...),
+        approvers=(
+            GlobalApprovers | None,
+            Field(
+                default=None,
+                description="`policy.approvers` from the config file (read-only here): who answers every call "
+                "that asks when its rule names no approvers; null when it names nobody (anyone signed in may).",
+            ),
+        ),
+        selfApproval=(
+            bool | None,
+            Field(
+                default=None,
+                description="`policy.selfApproval` from the config file (read-only here): whether a person may "
+                "answer their own call when its rule does not say; null when it is not set (they may not).",
+            ),
+        ),
         effects=(dict[str, str], Field(description="What the current settings mean, in a sentence each.")),
         origins=(
             dict[str, SettingOrigin],
@@ -89,6 +106,13 @@ def _models(*, given: bool) -> type[BaseModel]:
             ),
         ),
     )
+
+
+class GlobalApprovers(ApiModel):
+    """The people the config file's `policy.approvers` names; either list may be empty, not both."""
+
+    users: list[str] = Field(description="User names or globs (`*@example.com`) that may answer.")
+    groups: list[str] = Field(description="Groups whose members may answer.")
 
 
 class SettingOrigin(ApiModel):
@@ -137,6 +161,11 @@ def policy_out(
     """The API's view of the policy settings; `where` says where each value comes from (`origins`)."""
     described = [rule.describe() + (" (set through the API or dashboard)" if rule.stored else "") for rule in rules]
     values: dict[str, Any] = {"rules": described, "effects": effects(settings), "origins": dict(where or {})}
+    everywhere = settings.approvers
+    if everywhere is not None:
+        if everywhere.users or everywhere.groups:
+            values["approvers"] = GlobalApprovers(users=list(everywhere.users), groups=sorted(everywhere.groups))
+        values["selfApproval"] = everywhere.self_approval
     for row in POLICY_SETTINGS:
         value = _out(getattr(settings, row.attr))
         if row.group:

@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hintgate.policy.principal import Approvers
 from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting
 from hintgate.web.pages.frame import Choice, Layout, layout
 from hintgate.web.policy_models import SettingOrigin, effects, origins
@@ -61,6 +62,12 @@ class SettingsPage:
     """Where the idempotent retry window comes from, in words."""
     stored: int = 0
     """How many settings were changed at run time and are kept."""
+    approvers: str = ""
+    """Who answers a call that asks when its rule names nobody (`policy.approvers`), in a sentence."""
+    self_approval: str = ""
+    """Whether a person answers their own call when its rule does not say (`policy.selfApproval`), in a sentence."""
+    people: bool = False
+    """Whether the gateway knows people (an `identity` section): without, approvers do not apply."""
 
 
 _CHOICE_LABELS: dict[str, dict[str, str]] = {
@@ -113,6 +120,19 @@ def _row(setting: PolicySetting, value: object, effect: str, origin: SettingOrig
     )
 
 
+def _who_answers(everywhere: Approvers | None) -> tuple[str, str]:
+    """The global approvers and selfApproval, each in a sentence."""
+    if everywhere is not None and (everywhere.users or everywhere.groups):
+        who = f"A call that asks is answered by {everywhere.describe()}, unless its rule names its own approvers."
+    else:
+        who = "Anyone signed in may answer a call that asks, unless its rule names approvers."
+    if everywhere is not None and everywhere.self_approval:
+        own = "A person may answer their own call, unless its rule says selfApproval: false."
+    else:
+        own = "Nobody answers their own call, unless its rule says selfApproval: true."
+    return who, own
+
+
 def settings_page(gateway: Gateway) -> SettingsPage:
     """The settings page: every setting a person picks from choices; the seconds are listed as set."""
     settings = gateway.calls.settings
@@ -121,6 +141,7 @@ def settings_page(gateway: Gateway) -> SettingsPage:
     rows = [
         _row(s, getattr(settings, s.attr), said[s.key], where[s.path]) for s in POLICY_SETTINGS if s.kind != "seconds"
     ]
+    who, own = _who_answers(settings.approvers)
     return SettingsPage(
         layout=layout(gateway, "Settings", "settings"),
         settings=rows,
@@ -131,4 +152,7 @@ def settings_page(gateway: Gateway) -> SettingsPage:
         timeout_origin=_origin_text(where["approvalTimeout"]),
         retry_origin=_origin_text(where["idempotentRetryWindow"]),
         stored=sum(1 for o in where.values() if o.source == "stored"),
+        approvers=who,
+        self_approval=own,
+        people=gateway.config.identity is not None,
     )
