@@ -334,6 +334,51 @@ async def test_a_person_who_logs_out_is_asked_to_log_in_again_and_their_connecti
         assert sealed_rows() == []
 
 
+def my_row(gateway: RunningGateway, token: str, path: str = "/fragments/servers") -> Any:
+    """The tracker's row of the dashboard's server list, as the person signed in with `token` gets it."""
+    from bs4 import BeautifulSoup
+
+    with httpx.Client(timeout=30, cookies={PERSON_COOKIE: token}) as web:
+        page = web.get(gateway.base_url + path)
+    assert page.status_code == 200, page.text
+    return BeautifulSoup(page.text, "html.parser").select_one('tr[data-server="tracker"]')
+
+
+async def test_the_dashboards_server_list_shows_a_person_their_own_login_with_a_link_to_log_in_and_a_log_out(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        alice_token, bob_token = issuer.token("alice", url), issuer.token("bob", url)
+        before = await anyio.to_thread.run_sync(my_row, gateway, alice_token, "/")
+        assert before.select_one("[data-my-login]")["data-my-login"] == "out"
+        assert before.select_one("a.my-login-link")["href"] == "/login/upstream/tracker"
+        assert before.select_one("button.my-logout") is None
+
+        await anyio.to_thread.run_sync(log_in_on_the_web, gateway, alice_token, oauth_peer, "alice")
+        alice = await anyio.to_thread.run_sync(my_row, gateway, alice_token)
+        bob = await anyio.to_thread.run_sync(my_row, gateway, bob_token)
+        assert alice.select_one("[data-my-login]")["data-my-login"] == "in"
+        assert alice.select_one("a.my-login-link") is None
+        logout = alice.select_one("button.my-logout")
+        assert logout["hx-delete"] == "/api/servers/tracker/login/mine"
+        # Alice's login is hers alone: Bob is still offered his own.
+        assert bob.select_one("[data-my-login]")["data-my-login"] == "out"
+
+        # What the button sends (htmx, with the person's cookie) logs Alice out, and the list says so.
+        async with httpx.AsyncClient(timeout=30, cookies={PERSON_COOKIE: alice_token}) as web:
+            gone = await web.delete(gateway.base_url + logout["hx-delete"], headers={"HX-Request": "true"})
+        assert gone.status_code == 200, gone.text
+        after = await anyio.to_thread.run_sync(my_row, gateway, alice_token)
+        assert after.select_one("[data-my-login]")["data-my-login"] == "out"
+        # The operator's API token is no person: no login of its own to show.
+        with httpx.Client(timeout=30, headers={"Authorization": f"Bearer {gateway.token}"}) as web:
+            operator = web.get(gateway.base_url + "/fragments/servers")
+        assert operator.status_code == 200, operator.text
+        assert "data-my-login" not in operator.text
+        assert 'data-server="tracker"' in operator.text
+
+
 def hintgate(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "hintgate", *args],

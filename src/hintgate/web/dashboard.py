@@ -13,6 +13,7 @@ under a keyboard user's focus.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import importlib
 from pathlib import Path
@@ -29,6 +30,8 @@ from hintgate.web.auth import COOKIE, token_matches
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
+
+    from hintgate.web.pages.frame import Layout
 
 __all__ = ["STATIC", "TEMPLATES", "mount_static", "router"]
 
@@ -82,6 +85,13 @@ def _render(request: Request, template: str, page: Any, status: int = 200) -> HT
     return _templates().TemplateResponse(request, template, {"page": page}, status_code=status)
 
 
+async def _with_mine(request: Request, frame: Layout) -> Layout:
+    """The frame with the signed-in person's own logins, for the server list's per-person rows."""
+    from hintgate.web.person_logins import my_logins
+
+    return dataclasses.replace(frame, mine=await my_logins(request, request.app.state.gateway))
+
+
 def _error(request: Request, status: int, message: str, *, title: str | None = None) -> HTMLResponse:
     gateway = request.app.state.gateway
     titles = {400: "Bad request", 401: "Not signed in", 404: "Not found", 503: "Unavailable"}
@@ -118,7 +128,8 @@ async def catalog(
     except _BadInput as exc:
         return _error(request, 400, str(exc))
     usage = await store.tool_usage() if store is not None else None
-    return _render(request, "catalog.html", pages.catalog_page(gateway, filters, usage))
+    page = pages.catalog_page(gateway, filters, usage)
+    return _render(request, "catalog.html", dataclasses.replace(page, layout=await _with_mine(request, page.layout)))
 
 
 @router.get("/tools/{name}", response_class=HTMLResponse)
@@ -307,7 +318,8 @@ async def approval_count(request: Request, gateway: api.GatewayDep, known: str |
 @router.get("/fragments/servers", response_class=HTMLResponse)
 async def servers_list(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
     """The server list with its actions and the add form (refreshed after a server is changed)."""
-    return _render(request, "_servers_table.html", pages.ServersFragment(pages.layout(gateway, "", "")))
+    frame = await _with_mine(request, pages.layout(gateway, "", ""))
+    return _render(request, "_servers_table.html", pages.ServersFragment(frame))
 
 
 @router.get("/fragments/approvals", response_model=None)

@@ -42,7 +42,7 @@ from hintgate.sources.oauth import login, login_state
 from hintgate.sources.personal import LOGIN_PATH
 from hintgate.web.api import GatewayDep, Problem
 
-__all__ = ["CALLBACK_PATH", "LOGIN_TIMEOUT", "pages", "router"]
+__all__ = ["CALLBACK_PATH", "LOGIN_TIMEOUT", "my_logins", "pages", "router"]
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +113,19 @@ def _upstream(gateway: Gateway, name: str) -> McpUpstream:
 def _person(request: Request) -> str | None:
     principal = principal_of(request.scope)
     return principal.name if principal is not None and principal.kind is PrincipalKind.USER else None
+
+
+async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
+    """Whether the signed-in person is logged in to each server that logs in per person; empty without one."""
+    person = _person(request)
+    credentials = gateway.credentials
+    if person is None or credentials is None:
+        return {}
+    mine: dict[str, bool] = {}
+    for name, source in gateway.sources.items():
+        if isinstance(source, McpUpstream) and source.personal is not None:
+            mine[name] = (await login_state(source.config, credentials.person(person))).logged_in
+    return mine
 
 
 @pages.get(LOGIN_PATH + "/{name}", response_model=None)

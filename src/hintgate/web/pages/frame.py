@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,7 @@ class ServerState:
         origin: "config" (the config file's entry) or "runtime" (an entry changed while the gateway runs).
         change: the runtime change in force ("add", "edit", "enable", "disable"), if any.
         oauth: it logs in with OAuth (its entry has an `oauth` block).
+        per_person: each person logs in to it with their own account (`oauth.perUser`).
     """
 
     name: str
@@ -52,6 +54,7 @@ class ServerState:
     trust_from: str = "config"
     change: str | None = None
     oauth: bool = False
+    per_person: bool = False
 
     @property
     def up(self) -> bool:
@@ -69,6 +72,8 @@ class Layout:
         pending: approvals waiting, for the count in the nav.
         servers: every configured source's state, for the banner when one is not up.
         held: tools held until an operator accepts them, for the count beside Changes.
+        mine: the signed-in person's own login to each server that logs in per person (name: logged in);
+            empty when no person is signed in.
     """
 
     title: str
@@ -76,6 +81,7 @@ class Layout:
     pending: int
     servers: tuple[ServerState, ...] = ()
     held: int = 0
+    mine: Mapping[str, bool] = field(default_factory=dict)
 
     @property
     def not_up(self) -> tuple[ServerState, ...]:
@@ -113,33 +119,39 @@ def _when(epoch: float | None) -> Moment | None:
     return None if epoch is None else Moment.parse(datetime.fromtimestamp(epoch, tz=UTC))
 
 
-def _logs_in(gateway: Gateway, name: str) -> bool:
+def _logs_in(gateway: Gateway, name: str) -> tuple[bool, bool]:
+    """Whether the server logs in with OAuth, and whether each person logs in to it."""
     from hintgate.sources.oauth import oauth_of
 
     server = gateway.config.servers.get(name)
-    return server is not None and oauth_of(server) is not None
+    oauth = oauth_of(server) if server is not None else None
+    return oauth is not None, oauth is not None and oauth.per_user
 
 
 def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
     """Every configured source's state, in the config's order."""
-    return tuple(
-        ServerState(
-            name=source.name,
-            state=source.status.state.value,
-            # A listing problem (a name listed twice, none of its copies served) shows beside the state's reason.
-            reason="; ".join(filter(None, (source.status.reason, *gateway.listing_problems.get(source.name, ()))))
-            or None,
-            retry=_when(source.status.retry_at),
-            since=_when(source.status.since),
-            tools=len(source.tools),
-            trust=source.trust.value,
-            trust_from=source.trust_from.value,
-            origin=gateway.server_set.origin(source.name),
-            change=change.action if (change := gateway.server_set.change(source.name)) is not None else None,
-            oauth=_logs_in(gateway, source.name),
+    states = []
+    for source in gateway.sources.values():
+        oauth, per_person = _logs_in(gateway, source.name)
+        states.append(
+            ServerState(
+                name=source.name,
+                state=source.status.state.value,
+                # A listing problem (a name listed twice, none of its copies served) shows beside the state's reason.
+                reason="; ".join(filter(None, (source.status.reason, *gateway.listing_problems.get(source.name, ()))))
+                or None,
+                retry=_when(source.status.retry_at),
+                since=_when(source.status.since),
+                tools=len(source.tools),
+                trust=source.trust.value,
+                trust_from=source.trust_from.value,
+                origin=gateway.server_set.origin(source.name),
+                change=change.action if (change := gateway.server_set.change(source.name)) is not None else None,
+                oauth=oauth,
+                per_person=per_person,
+            )
         )
-        for source in gateway.sources.values()
-    )
+    return tuple(states)
 
 
 def layout(gateway: Gateway, title: str, section: str) -> Layout:
