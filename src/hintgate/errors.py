@@ -129,6 +129,19 @@ class UpstreamNeedsLogin(UpstreamError):
     """A server behind OAuth has no usable token: someone must log in (`hintgate auth login`)."""
 
 
+class InputRequired(HintgateError):
+    """A call needs the client's answer first; a 2026-07-28 client is asked in the call's result.
+
+    The pipeline answers the call with an `InputRequiredResult` carrying `requests`
+    (key → `{"method": ..., "params": ...}`) and records nothing: the client calls again
+    with its `inputResponses`, and that call is the one on record.
+    """
+
+    def __init__(self, message: str, requests: dict[str, Any]) -> None:
+        self.requests = requests
+        super().__init__(message)
+
+
 class OAuthLoginError(HintgateError):
     """Logging in to a server behind OAuth failed (discovery, registration, consent or token exchange)."""
 

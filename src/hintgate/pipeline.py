@@ -8,7 +8,9 @@ declared support (`elicitation/create` on 2025-11-25 connections, an
 see `hintgate.policy.seals`); otherwise, or when the policy says so, the call waits in the
 approval queue that the REST API and the dashboard answer. No answer in time
 means deny. Every decision, with who answered, how and how long it took, goes
-on the call's outcome.
+on the call's outcome. A source's own question for a 2026-07-28 client (a
+person's login page) goes out the same way (`InputRequired`); the call that
+carries the answer is decided afresh, and only it is recorded.
 
 One immutable `CallOutcome` leaves every call that got an answer, and the
 observers given to `ToolCalls` receive it: the store's recorder, metrics and
@@ -27,7 +29,14 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.arguments import argument_problem
-from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.errors import (
+    InputRequired,
+    UpstreamClosed,
+    UpstreamDown,
+    UpstreamError,
+    UpstreamRequestError,
+    UpstreamTimeout,
+)
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.hints.resultscan import OnResultFinding, guard
 from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallAttempt, CallObserver, CallOutcome, Tracer
@@ -87,6 +96,13 @@ class _NoClient:
     def elicits_url(self) -> bool:
         return False
 
+    @property
+    def asks_in_result(self) -> bool:
+        return False
+
+    def input_response(self, key: str) -> Mapping[str, Any] | None:
+        return None
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         return
 
@@ -99,6 +115,44 @@ class _NoClient:
 
 def _no_client(_ctx: RequestContext | None) -> CallContext:
     return _NoClient()
+
+
+class _AskedInResult:
+    """The client side of a 2026-07-28 call: a source's questions go out in the result, answers come on the retry."""
+
+    def __init__(self, client: CallContext, params: Mapping[str, Any]) -> None:
+        self._client = client
+        responses = params.get("inputResponses")
+        self._responses: Mapping[str, Any] = responses if isinstance(responses, Mapping) else {}
+
+    @property
+    def session_key(self) -> object:
+        return self._client.session_key
+
+    @property
+    def principal(self) -> Principal | None:
+        return self._client.principal
+
+    @property
+    def elicits_url(self) -> bool:
+        return self._client.elicits_url
+
+    @property
+    def asks_in_result(self) -> bool:
+        return True
+
+    def input_response(self, key: str) -> Mapping[str, Any] | None:
+        answer = self._responses.get(key)
+        return answer if isinstance(answer, Mapping) else None
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        await self._client.progress(progress, total, message)
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        return await self._client.client_request(method, params)
+
+    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
+        await self._client.client_notify(method, params)
 
 
 class SessionLookup(Protocol):
@@ -303,13 +357,16 @@ class ToolCalls:
             elif facts.idempotent and not facts.read_only:
                 state.record_approval(entry.name, arguments or {}, now, call_id=attempt.call_id)
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
-                result = await self._forward(ctx, session, entry, facts, arguments, params.get("_meta"), attempt)
+                result = await self._forward(ctx, session, entry, facts, arguments, params, attempt)
             if is_task(result):
                 result, deferred = await self._hand_off(ctx, session, entry, facts, state, arguments, result, attempt)
                 if deferred:
                     return result
             result = self._take(result, entry, facts, state, session, attempt)
             return result
+        except InputRequired as asked:
+            # The source's question goes out; the client's next call, with the answer, is the one on record.
+            return {"resultType": "input_required", "inputRequests": asked.requests}
         except Exception as exc:
             error = str(exc)
             raise
@@ -639,13 +696,16 @@ class ToolCalls:
         entry: CatalogEntry,
         facts: CallFacts,
         arguments: Mapping[str, Any] | None,
-        meta: Any,
+        params: Mapping[str, Any],
         attempt: CallAttempt,
     ) -> dict[str, Any]:
         source = self._sources[entry.server]
         name = entry.name
         client = self._client_for(ctx)
-        meta = meta if isinstance(meta, Mapping) else None
+        if ctx is not None and ctx.protocol_version in self._modern:
+            client = _AskedInResult(client, params)
+        given = params.get("_meta")
+        meta = given if isinstance(given, Mapping) else None
         for tries in (1, 2):
             began = time.perf_counter()
             try:

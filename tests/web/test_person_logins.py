@@ -224,25 +224,82 @@ async def test_a_client_that_opens_urls_is_sent_to_the_login_page_and_its_call_r
             login_thread.join(30)
 
 
-async def test_a_2026_client_that_opens_urls_gets_the_tool_error_naming_the_login_page(
+def calls_recorded(person: str) -> list[tuple[str, str | None]]:
+    """The calls of `tracker_whoami` on record for `person`: (the verdict, the error)."""
+    with sqlite3.connect(_data() / "hintgate.db") as db:
+        return db.execute(
+            "SELECT verdict, error FROM tool_calls WHERE tool_name = 'tracker_whoami' AND user_name = ?", (person,)
+        ).fetchall()
+
+
+async def test_a_2026_client_that_opens_urls_is_asked_in_the_result_and_its_answer_runs_the_call_once_logged_in(
     issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No request reaches a 2026-07-28 client during a call: it reads the link in the tool error."""
+    """No request reaches a 2026-07-28 client during a call: the login page goes out as an InputRequiredResult."""
     async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
         url = gateway.mcp_url
-        asked: list[Any] = []
-
-        async def person(_context: Any, params: Any) -> types.ElicitResult:
-            asked.append(params)
-            return types.ElicitResult(action="decline")
-
-        async with client_of(issuer.token("carol", url), url, elicitation=person, mode="2026-07-28") as carol:
+        carol_token = issuer.token("carol", url)
+        async with client_of(carol_token, url, elicitation=_never_asked, mode="2026-07-28") as carol:
             await listed(carol)
-            result = await carol.call_tool("tracker_whoami", {})
-        assert result.is_error
-        assert f"{gateway.base_url}/login/upstream/tracker" in text_of(result)
-        assert "then call the tool again" in text_of(result)
-        assert asked == []
+            with anyio.fail_after(60):
+                first = await carol.session.call_tool("tracker_whoami", {}, allow_input_required=True)
+            assert isinstance(first, types.InputRequiredResult), first
+            [(key, request)] = first.input_requests.items()
+            assert request.method == "elicitation/create"
+            question = request.params
+            assert question.mode == "url"
+            assert question.url == f"{gateway.base_url}/login/upstream/tracker"
+            assert question.elicitation_id is None  # removed at 2026-07-28: no completion notice follows
+            assert CAROL in question.message
+            assert people_seen(oauth_peer) == []
+            assert calls_recorded(CAROL) == []  # the question is not a call on record: the answered call is
+
+            done = await anyio.to_thread.run_sync(log_in_on_the_web, gateway, carol_token, oauth_peer, "carol")
+            assert done.status_code == 200, done.text
+            with anyio.fail_after(60):
+                answered = await carol.session.call_tool(
+                    "tracker_whoami",
+                    {},
+                    input_responses={key: types.ElicitResult(action="accept")},
+                    request_state=first.request_state,
+                    allow_input_required=True,
+                )
+        assert isinstance(answered, types.CallToolResult), answered
+        assert text_of(answered) == "authorized as carol"
+        until(lambda: calls_recorded(CAROL) != [], "the answered call is recorded", within=10)
+        assert calls_recorded(CAROL) == [("allow", None)]
+
+
+async def test_a_2026_client_that_declines_the_login_page_gets_the_tool_error_naming_it(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """And again on its next call: a declined question does not stop the gateway asking the next time."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        page = f"{gateway.base_url}/login/upstream/tracker"
+        async with client_of(issuer.token("carol", url), url, elicitation=_never_asked, mode="2026-07-28") as carol:
+            await listed(carol)
+            for _ in range(2):
+                with anyio.fail_after(60):
+                    first = await carol.session.call_tool("tracker_whoami", {}, allow_input_required=True)
+                    assert isinstance(first, types.InputRequiredResult), first
+                    [key] = first.input_requests
+                    answered = await carol.session.call_tool(
+                        "tracker_whoami",
+                        {},
+                        input_responses={key: types.ElicitResult(action="decline")},
+                        request_state=first.request_state,
+                        allow_input_required=True,
+                    )
+                assert isinstance(answered, types.CallToolResult), answered
+                assert answered.is_error
+                assert page in text_of(answered)
+                assert "then call the tool again" in text_of(answered)
+        assert people_seen(oauth_peer) == []
+
+
+async def _never_asked(_context: Any, _params: Any) -> types.ElicitResult:
+    raise AssertionError("a 2026-07-28 client is asked in the call's result, never by a request during it")
 
 
 async def test_a_refresh_keeps_a_person_going_and_a_revoked_login_asks_only_that_person_to_log_in_again(

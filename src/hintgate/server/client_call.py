@@ -9,6 +9,7 @@ so it never reads the SDK's session itself.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 from hintgate.errors import UpstreamRequestError
@@ -52,6 +53,15 @@ class ClientCall:
         caps = self._ctx.session.client_capabilities if self._ctx is not None else None
         elicitation = getattr(caps, "elicitation", None) if caps is not None else None
         return getattr(elicitation, "url", None) is not None
+
+    @property
+    def asks_in_result(self) -> bool:
+        """False: the pipeline gives a 2026-07-28 call its own client side, which asks in the result."""
+        return False
+
+    def input_response(self, key: str) -> Mapping[str, Any] | None:
+        """None: see `asks_in_result`."""
+        return None
 
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         """Report progress to the client (a no-op unless it asked for progress)."""

@@ -104,6 +104,13 @@ class CallContext(Protocol):
     def elicits_url(self) -> bool:
         """Whether the client declared URL-mode elicitation (it can send its user to a web page)."""
 
+    @property
+    def asks_in_result(self) -> bool:
+        """Whether questions reach this client in the call's result (2026-07-28), not as requests during it."""
+
+    def input_response(self, key: str) -> Mapping[str, Any] | None:
+        """The client's answer, carried by this call, to the question asked under `key` in an earlier result."""
+
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
         """Report progress of the call to its client (dropped if the client asked for none)."""
 

@@ -18,7 +18,14 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from hintgate.config.model import HttpTransport, ServerConfig
-from hintgate.errors import HintgateError, UpstreamError, UpstreamNeedsLogin, UpstreamRequestError, UpstreamTimeout
+from hintgate.errors import (
+    HintgateError,
+    InputRequired,
+    UpstreamError,
+    UpstreamNeedsLogin,
+    UpstreamRequestError,
+    UpstreamTimeout,
+)
 from hintgate.policy.principal import PrincipalKind
 from hintgate.results import tool_error
 from hintgate.sources.base import (
@@ -79,6 +86,9 @@ one listing (and one catalog rebuild) a second. The notifications that arrive me
 
 PERSON_LOGIN_WAIT = 300.0
 """Seconds a call waits for its person to log in, once their client agreed to open the login page."""
+
+_LOGIN_REQUEST = "login"
+"""The key a 2026-07-28 client's login question and its answer travel under."""
 
 _CLIENT_CAPABILITIES: dict[str, Any] = {
     # hintgate relays these requests to the client whose call caused them.
@@ -587,12 +597,27 @@ class McpUpstream(ConfiguredSource):
     async def _person_logs_in(self, person: str, credentials: Credentials, context: CallContext, text: str) -> bool:
         """Send the person to the login page through their client (URL-mode elicitation); whether they logged in.
 
-        False at once when the client cannot open a page for its user, declines, or cannot be asked during
-        a call (a 2026-07-28 client, which is asked by answering `input_required`: it gets the tool error).
+        False at once when the client cannot open a page for its user or declines. A 2026-07-28 client,
+        which cannot be sent a request during a call, is asked in the call's result (`InputRequired`) and
+        answers on its next call.
+
+        Raises:
+            InputRequired: a 2026-07-28 client is to be sent to the login page; its next call carries the answer.
         """
         assert self.personal is not None
         if self.login_page is None or not context.elicits_url:
             return False
+        if context.asks_in_result:
+            answer = context.input_response(_LOGIN_REQUEST)
+            if answer is None:
+                # No elicitationId at 2026-07-28: nothing follows the question to say the page was done with.
+                ask = {"mode": "url", "message": text, "url": self.login_page}
+                raise InputRequired(text, {_LOGIN_REQUEST: {"method": "elicitation/create", "params": ask}})
+            # What the client says is only a hint: the kept login is what lets the call run.
+            accepted = answer.get("action") == "accept"
+            return accepted and await self.personal.wait_for_login(
+                person, credentials, PERSON_LOGIN_WAIT, poll=self._login_poll
+            )
         elicitation = uuid.uuid4().hex
         ask = {"mode": "url", "message": text, "url": self.login_page, "elicitationId": elicitation}
         try:
