@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from hintgate.config.loading import parse_config
 from hintgate.config.settings import ENVIRONMENT
@@ -46,10 +47,28 @@ def test_the_health_check_path_is_a_route_of_the_rest_api() -> None:
     assert "/api/health" in {getattr(route, "path", None) for route in router.routes}
 
 
-def test_every_environment_variable_in_the_image_and_the_deploy_guide_is_a_setting() -> None:
+def command_line_variables() -> set[str]:
+    """The environment variables the command line's options read (`hintgate approvals --url`: HINTGATE_URL)."""
+    import typer
+
+    from hintgate.cli.app import app
+
+    found: set[str] = set()
+    commands: list[Any] = [typer.main.get_command(app)]
+    while commands:
+        command = commands.pop()
+        commands.extend(getattr(command, "commands", {}).values())  # a group's subcommands
+        for param in command.params:
+            envvar = getattr(param, "envvar", None)
+            found.update([envvar] if isinstance(envvar, str) else envvar or [])
+    return found
+
+
+def test_every_environment_variable_in_the_image_and_the_deploy_guide_is_a_setting_or_an_option() -> None:
     named = set(re.findall(r"\bHINTGATE_[A-Z_]+\b", DOCKERFILE + DEPLOY))
-    known = {variable for variable, _ in ENVIRONMENT.values()}
-    assert "HINTGATE_STATE_KEY" in named
+    known = {variable for variable, _ in ENVIRONMENT.values()} | command_line_variables()
+    assert {"HINTGATE_STATE_KEY", "HINTGATE_URL"} <= named
+    assert "HINTGATE_URL" in command_line_variables()
     assert named - known == set()
 
 
