@@ -209,40 +209,38 @@ def _lead(item: str) -> str:
     return "".join(out)
 
 
-def _closing(pattern: str) -> int | None:
-    """The index of the `)` closing the group that opens `pattern`, None when it is not closed."""
-    depth = 0
+def _outside(pattern: str) -> Iterator[tuple[int, str]]:
+    """Each character of `pattern` that is neither escaped nor inside a character class, with its index."""
     i = 0
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
             i += 2
-            continue
-        if char == "[":
+        elif char == "[":
             i = _class_end(pattern, i)
-            continue
+        else:
+            yield i, char
+            i += 1
+
+
+def _closing(pattern: str) -> int | None:
+    """The index of the `)` closing the group that opens `pattern`, None when it is not closed."""
+    depth = 0
+    for i, char in _outside(pattern):
         if char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
             if depth == 0:
                 return i
-        i += 1
     return None
 
 
 def _split(pattern: str) -> list[str]:
     """`pattern` split at the `|` outside every group and class."""
     parts: list[str] = []
-    depth = start = i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "[":
-            i = _class_end(pattern, i)
-            continue
+    depth = start = 0
+    for i, char in _outside(pattern):
         if char == "(":
             depth += 1
         elif char == ")":
@@ -250,7 +248,6 @@ def _split(pattern: str) -> list[str]:
         elif char == "|" and depth == 0:
             parts.append(pattern[start:i])
             start = i + 1
-        i += 1
     parts.append(pattern[start:])
     return parts
 
