@@ -134,11 +134,14 @@ class InputRequired(HintgateError):
 
     The pipeline answers the call with an `InputRequiredResult` carrying `requests`
     (key → `{"method": ..., "params": ...}`) and records nothing: the client calls again
-    with its `inputResponses`, and that call is the one on record.
+    with its `inputResponses`, and that call is the one on record. An approval the call
+    got in this request travels in the result's `requestState` for `open_for` seconds.
     """
 
-    def __init__(self, message: str, requests: dict[str, Any]) -> None:
+    def __init__(self, message: str, requests: dict[str, Any], *, open_for: float | None = None) -> None:
         self.requests = requests
+        self.open_for = open_for
+        """Seconds the question stays answerable (None: the policy's `approvalTimeout`)."""
         super().__init__(message)
 
 

@@ -10,7 +10,10 @@ approval queue that the REST API and the dashboard answer. No answer in time
 means deny. Every decision, with who answered, how and how long it took, goes
 on the call's outcome. A source's own question for a 2026-07-28 client (a
 person's login page) goes out the same way (`InputRequired`); the call that
-carries the answer is decided afresh, and only it is recorded.
+carries the answer is decided afresh, and only it is recorded. When the policy
+asked about that call and it was approved in the same request, the question's
+sealed state carries the approval (`ApprovalSeals.carry`): the answering
+request of the same call, session and person runs without being asked again.
 
 One immutable `CallOutcome` leaves every call that got an answer, and the
 observers given to `ToolCalls` receive it: the store's recorder, metrics and
@@ -65,7 +68,7 @@ from hintgate.policy.explain import warnings
 from hintgate.policy.own_places import OwnPlaces
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
-from hintgate.policy.seals import ApprovalSeals
+from hintgate.policy.seals import ApprovalSeals, call_digest
 from hintgate.results import error_text, server_down_error, tool_error
 from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
 from hintgate.sources.tasks import is_task
@@ -337,6 +340,7 @@ class ToolCalls:
         result: dict[str, Any] | None = None
         error: str | None = None
         deferred = False  # a task's call is recorded when the task ends
+        approved_now = False  # approved in this request: a question that follows carries the approval
         try:
             if verdict is Verdict.ASK:
                 with self._tracer.span("hintgate.ask", {"tool": entry.name}):
@@ -347,6 +351,7 @@ class ToolCalls:
                 if not answered.approved:
                     result = tool_error(self._denial(entry, attempt, answered))
                     return result
+                approved_now = True
                 state.approve_once(entry.name)
                 if answered.answer is Answer.APPROVE_SESSION:
                     state.approve_for_session(entry.name)
@@ -366,7 +371,10 @@ class ToolCalls:
             return result
         except InputRequired as asked:
             # The source's question goes out; the client's next call, with the answer, is the one on record.
-            return {"resultType": "input_required", "inputRequests": asked.requests}
+            required: dict[str, Any] = {"resultType": "input_required", "inputRequests": asked.requests}
+            if approved_now:
+                required["requestState"] = self._carry(entry, arguments, session, attempt, asked)
+            return required
         except Exception as exc:
             error = str(exc)
             raise
@@ -519,6 +527,56 @@ class ToolCalls:
 
     # -- asking ------------------------------------------------------------
 
+    def _carry(
+        self,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        session: ClientSession | None,
+        attempt: CallAttempt,
+        asked: InputRequired,
+    ) -> str:
+        """The state a source's question carries when the call was approved in this request (sealed on its way out)."""
+        return self.seals.carry(
+            call=call_digest(entry.name, arguments),
+            session_id=session.id if session is not None else None,
+            person=_person(session),
+            actor=attempt.actor or "client",
+            via=attempt.asked_via,
+            waited_ms=attempt.waited_ms,
+            timeout=asked.open_for if asked.open_for is not None else self.settings.approval_timeout,
+            now=time.time(),
+        )
+
+    def _carried(
+        self,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        session: ClientSession | None,
+        attempt: CallAttempt,
+        params: Mapping[str, Any],
+    ) -> Outcome | None:
+        """The approval this request's state carries for this very call, or None (then the call is asked about).
+
+        The SDK's RequestStateBoundary has verified the seal (bound to the tool and its arguments) before
+        this runs; `self.seals` makes it good once, for the same call, session and person, until its deadline.
+        """
+        echoed = params.get("requestState")
+        if not ApprovalSeals.carries(echoed):
+            return None
+        carried = self.seals.redeem_carried(
+            echoed,
+            call=call_digest(entry.name, arguments),
+            session_id=session.id if session is not None else None,
+            person=_person(session),
+            now=time.time(),
+        )
+        if not carried.accepted:
+            logger.warning("hintgate: %s: %s; it is asked about again", entry.name, carried.refusal)
+            return None
+        attempt.actor, attempt.asked_via, attempt.approval = carried.actor, carried.via, "once"
+        attempt.waited_ms = carried.waited_ms
+        return Outcome(Answer.APPROVE_ONCE, carried.actor, carried.waited_ms or 0.0, note="carried to this request")
+
     async def _ask(
         self,
         ctx: RequestContext | None,
@@ -528,6 +586,10 @@ class ToolCalls:
         session: ClientSession | None,
         params: Mapping[str, Any],
     ) -> Outcome | dict[str, Any]:
+        if ctx is not None and ctx.protocol_version in self._modern:
+            carried = self._carried(entry, facts.arguments, session, attempt, params)
+            if carried is not None:
+                return carried
         shown = warnings(facts, self.settings) if self.settings.show_hint_warnings else []
         title = entry.tool.display_name
         text = question(
@@ -756,6 +818,11 @@ async def _keep_waiting(client: CallContext, tool: str) -> None:
     for beat in range(1, 100_000):
         await asyncio.sleep(_PROGRESS_EVERY)
         await client.progress(beat * _PROGRESS_EVERY, None, f"{tool} waits for a person to approve it")
+
+
+def _person(session: ClientSession | None) -> str | None:
+    principal = session.principal if session is not None else None
+    return principal.name if principal is not None else None
 
 
 def _approval_name(answer: Answer) -> str:

@@ -27,8 +27,10 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from hintgate.config.loading import load_config
+from hintgate.policy.asking import APPROVAL_KEY
 from hintgate.sources.oauth import login
 from hintgate.store import Store
 from hintgate.store.oauth_tokens import CredentialsVault, vault_key
@@ -73,13 +75,16 @@ async def _operator_logs_in(config: Path, peer: OAuthPeer) -> None:
 
 
 @asynccontextmanager
-async def serving(issuer: OidcIssuer, peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+async def serving(
+    issuer: OidcIssuer, peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **policy: Any
+) -> Any:
     monkeypatch.setenv("HINTGATE_STATE_KEY", STATE_KEY)
     port = free_port()
     config = tmp_path / "hintgate.json"
     config.write_text(json.dumps({
         "mcpServers": {"tracker": {"url": peer.url, "oauth": {"perUser": True}, "trust": "trusted"}},
         "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
+        **({"policy": policy} if policy else {}),
     }))  # fmt: skip
     await _operator_logs_in(config, peer)
     with running_gateway("--config", str(config), bind=f"127.0.0.1:{port}") as running:
@@ -87,13 +92,15 @@ async def serving(issuer: OidcIssuer, peer: OAuthPeer, tmp_path: Path, monkeypat
 
 
 @asynccontextmanager
-async def client_of(token: str, url: str, *, mode: str = "legacy", elicitation: Any = None) -> AsyncIterator[Client]:
+async def client_of(
+    token: str, url: str, *, mode: str = "legacy", elicitation: Any = None, name: str = "agent"
+) -> AsyncIterator[Client]:
     async with (
         httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
         Client(
             streamable_http_client(url, http_client=http),  # type: ignore[arg-type]
             mode=mode,  # type: ignore[arg-type]
-            client_info=types.Implementation(name="agent", version="1.0"),
+            client_info=types.Implementation(name=name, version="1.0"),
             elicitation_callback=elicitation,
         ) as client,
     ):
@@ -296,6 +303,136 @@ async def test_a_2026_client_that_declines_the_login_page_gets_the_tool_error_na
                 assert page in text_of(answered)
                 assert "then call the tool again" in text_of(answered)
         assert people_seen(oauth_peer) == []
+
+
+ASKS = {"rules": [{"ask": {"tool": "tracker_whoami"}}], "selfApproval": True}
+"""The policy asks about every call of `tracker_whoami`, and the person calling may answer."""
+
+
+async def approved_then_sent_to_log_in(carol: Client) -> types.InputRequiredResult:
+    """Carol's call asks: she approves it, and the answer is the login question (what the call needs next)."""
+    first = await carol.session.call_tool("tracker_whoami", {}, allow_input_required=True)
+    assert isinstance(first, types.InputRequiredResult), first
+    assert list(first.input_requests) == [APPROVAL_KEY]
+    second = await carol.session.call_tool(
+        "tracker_whoami",
+        {},
+        input_responses={APPROVAL_KEY: types.ElicitResult(action="accept", content={"decision": "approve-once"})},
+        request_state=first.request_state,
+        allow_input_required=True,
+    )
+    assert isinstance(second, types.InputRequiredResult), second
+    [login_question] = second.input_requests.values()
+    assert login_question.params.mode == "url"  # type: ignore[union-attr]
+    return second
+
+
+async def logged_in_answer(carol: Client, login_question: types.InputRequiredResult, state: str | None) -> Any:
+    [key] = login_question.input_requests
+    return await carol.session.call_tool(
+        "tracker_whoami",
+        {},
+        input_responses={key: types.ElicitResult(action="accept")},
+        request_state=state,
+        allow_input_required=True,
+    )
+
+
+async def test_a_2026_call_the_policy_asks_about_is_approved_once_and_runs_after_the_login_without_asking_again(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The approval given before the login question travels in that question's sealed requestState."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch, **ASKS) as gateway:
+        url = gateway.mcp_url
+        carol_token = issuer.token("carol", url)
+        async with client_of(carol_token, url, elicitation=_never_asked, mode="2026-07-28") as carol:
+            await listed(carol)
+            with anyio.fail_after(60):
+                login_question = await approved_then_sent_to_log_in(carol)
+            assert people_seen(oauth_peer) == []
+            assert calls_recorded(CAROL) == []
+            done = await anyio.to_thread.run_sync(log_in_on_the_web, gateway, carol_token, oauth_peer, "carol")
+            assert done.status_code == 200, done.text
+            with anyio.fail_after(60):
+                answered = await logged_in_answer(carol, login_question, login_question.request_state)
+        assert isinstance(answered, types.CallToolResult), answered
+        assert text_of(answered) == "authorized as carol"
+        until(lambda: calls_recorded(CAROL) != [], "the answered call is recorded", within=10)
+        assert calls_recorded(CAROL) == [("approved", None)]
+
+
+def asks_for_approval(result: Any) -> bool:
+    return isinstance(result, types.InputRequiredResult) and list(result.input_requests) == [APPROVAL_KEY]
+
+
+async def test_a_carried_approval_runs_one_call_once_and_only_in_its_own_session_for_its_own_person(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Presented by another person, from another session, or a second time, it is asked about again."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch, **ASKS) as gateway:
+        url = gateway.mcp_url
+        carol_token, bob_token = issuer.token("carol", url), issuer.token("bob", url)
+        async with (
+            client_of(carol_token, url, elicitation=_never_asked, mode="2026-07-28") as carol,
+            client_of(bob_token, url, elicitation=_never_asked, mode="2026-07-28") as bob,
+        ):
+            await listed(carol)
+            with anyio.fail_after(60):
+                login_question = await approved_then_sent_to_log_in(carol)
+                state = login_question.request_state
+                as_bob = await logged_in_answer(bob, login_question, state)
+            await anyio.to_thread.run_sync(log_in_on_the_web, gateway, carol_token, oauth_peer, "carol")
+            # Another client of hers (another name): another session.
+            async with client_of(
+                carol_token, url, elicitation=_never_asked, mode="2026-07-28", name="other-agent"
+            ) as elsewhere:
+                with anyio.fail_after(60):
+                    from_elsewhere = await logged_in_answer(elsewhere, login_question, state)
+            with anyio.fail_after(60):
+                answered = await logged_in_answer(carol, login_question, state)
+                ran = people_seen(oauth_peer)
+                replayed = await logged_in_answer(carol, login_question, state)
+        assert asks_for_approval(as_bob), as_bob
+        assert asks_for_approval(from_elsewhere), from_elsewhere
+        assert isinstance(answered, types.CallToolResult), answered
+        assert text_of(answered) == "authorized as carol"
+        assert asks_for_approval(replayed), replayed
+        assert "carol" in ran
+        assert people_seen(oauth_peer) == ran  # the replay reached nobody upstream
+        until(lambda: calls_recorded(CAROL) != [], "the answered call is recorded", within=10)
+        assert calls_recorded(CAROL) == [("approved", None)]
+        assert calls_recorded(BOB) == []
+
+
+async def test_a_carried_approval_altered_or_sent_with_other_arguments_is_refused_as_invalid_request_state(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch, **ASKS) as gateway:
+        url = gateway.mcp_url
+        carol_token = issuer.token("carol", url)
+        async with client_of(carol_token, url, elicitation=_never_asked, mode="2026-07-28") as carol:
+            await listed(carol)
+            with anyio.fail_after(60):
+                login_question = await approved_then_sent_to_log_in(carol)
+            state = login_question.request_state
+            assert state is not None
+            middle = len(state) // 2
+            altered = state[:middle] + ("A" if state[middle] != "A" else "B") + state[middle + 1 :]
+            [key] = login_question.input_requests
+            refusals = []
+            for arguments, sent in (({}, altered), ({"as": "someone else"}, state)):
+                with anyio.fail_after(60), pytest.raises(MCPError) as refused:
+                    await carol.session.call_tool(
+                        "tracker_whoami",
+                        arguments,
+                        input_responses={key: types.ElicitResult(action="accept")},
+                        request_state=sent,
+                        allow_input_required=True,
+                    )
+                refusals.append(refused.value)
+        assert [(e.error.code, e.error.message) for e in refusals] == [(-32602, "Invalid or expired requestState")] * 2
+        assert people_seen(oauth_peer) == []
+        assert calls_recorded(CAROL) == []
 
 
 async def _never_asked(_context: Any, _params: Any) -> types.ElicitResult:

@@ -9,22 +9,34 @@ session asked, a one-time nonce, and the moment the question expires
 answer once, from the session that was asked, before its deadline; a replayed
 answer, one from another session or a late one is refused.
 
+A call approved in one request may still need the client's answer to
+another question before it can run (a person's login page): that question's
+state then carries the approval (`ApprovalSeals.carry`), bound to the exact
+call (tool, a digest of its arguments), the session and the person, good once
+and until a deadline, so the request that answers the login is not asked
+about the same call again. `ApprovalSeals.redeem_carried` refuses a carried
+approval used before, late, or presented for another call, session or person.
+
 The record of used nonces is kept in memory, per gateway process: replicas
 that share `HINTGATE_STATE_KEY` each accept a given answer once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["STATE_KIND", "ApprovalSeals", "Redeemed"]
+__all__ = ["CARRIED_KIND", "STATE_KIND", "ApprovalSeals", "Carried", "Redeemed", "call_digest"]
 
 STATE_KIND = "hintgate-approval/v2"
 """What hintgate's approval state says it is, so other states are told apart."""
+
+CARRIED_KIND = "hintgate-approved/v1"
+"""What the state of a question asked after the call was approved says it is (it carries that approval)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +52,31 @@ class Redeemed:
     accepted: bool
     late: bool = False
     refusal: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """An approval given in an earlier request of the same call, as its state carried it.
+
+    Attributes:
+        accepted: it holds for this call (first use, in time, same call, session and person).
+        actor: who approved it (for the record of the call that runs).
+        via: how they were asked (`input-required`, `queue`...).
+        waited_ms: how long the call waited for them.
+        refusal: why it does not hold; None when accepted.
+    """
+
+    accepted: bool
+    actor: str = ""
+    via: str | None = None
+    waited_ms: float | None = None
+    refusal: str | None = None
+
+
+def call_digest(tool: str, arguments: Mapping[str, Any] | None) -> str:
+    """A digest naming one call exactly: the tool and its arguments (key order aside)."""
+    canonical = json.dumps([tool, dict(arguments or {})], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class ApprovalSeals:
@@ -79,10 +116,76 @@ class ApprovalSeals:
             return Redeemed(False, late=True, refusal="the answer came after the question expired")
         if claims["session"] != session_id:
             return Redeemed(False, refusal="the answer came from another session than the one asked")
+        self._use(nonce, deadline)
+        return Redeemed(True)
+
+    def carry(
+        self,
+        *,
+        call: str,
+        session_id: str | None,
+        person: str | None,
+        actor: str,
+        via: str | None,
+        waited_ms: float | None,
+        timeout: float,
+        now: float,
+    ) -> str:
+        """The plaintext state of a question asked after the call `call` (`call_digest`) was approved.
+
+        The approval holds for that call only, once, in that session, for that person, for `timeout` seconds.
+        """
+        claims = {
+            "kind": CARRIED_KIND,
+            "nonce": secrets.token_urlsafe(16),
+            "call": call,
+            "session": session_id,
+            "person": person,
+            "deadline": now + timeout,
+            "actor": actor,
+            "via": via,
+            "waited_ms": waited_ms,
+        }
+        return json.dumps(claims, separators=(",", ":"))
+
+    @staticmethod
+    def carries(state: Any) -> bool:
+        """Whether an echoed plaintext state is one `carry` made (the transport already checked its seal)."""
+        return _carried(state) is not None
+
+    def redeem_carried(
+        self, state: Any, *, call: str, session_id: str | None, person: str | None, now: float
+    ) -> Carried:
+        """Accept or refuse the approval `state` carries for this call; an accepted one is used up."""
+        claims = _carried(state)
+        if claims is None:
+            return Carried(False, refusal="the request does not carry an approval hintgate gave")
+        self._forget_expired(now)
+        nonce, deadline = claims["nonce"], claims["deadline"]
+        if nonce in self._used:
+            return Carried(False, refusal="this approval was already used: an approval runs one call, once")
+        if not now < deadline:
+            return Carried(False, refusal="the approval it carries has expired")
+        if claims["call"] != call:
+            return Carried(False, refusal="the approval it carries was given for another call")
+        if claims["session"] != session_id:
+            return Carried(False, refusal="the approval it carries was given in another session")
+        if claims["person"] != person:
+            return Carried(False, refusal="the approval it carries was given for another person's call")
+        self._use(nonce, deadline)
+        waited = claims.get("waited_ms")
+        via = claims.get("via")
+        return Carried(
+            True,
+            actor=str(claims.get("actor") or "client"),
+            via=via if isinstance(via, str) else None,
+            waited_ms=float(waited) if isinstance(waited, int | float) else None,
+        )
+
+    def _use(self, nonce: str, deadline: float) -> None:
         self._used[nonce] = deadline
         while len(self._used) > self._remember:
             del self._used[next(iter(self._used))]
-        return Redeemed(True)
 
     def _forget_expired(self, now: float) -> None:
         # A nonce past its deadline is refused as late anyway; keep the record small.
@@ -105,4 +208,23 @@ def _parsed(state: Any) -> Mapping[str, Any] | None:
         return None
     if claims.get("session") is not None and not isinstance(claims["session"], str):
         return None
+    return claims
+
+
+def _carried(state: Any) -> Mapping[str, Any] | None:
+    if not isinstance(state, str) or not state.startswith("{"):
+        return None
+    try:
+        claims = json.loads(state)
+    except ValueError:
+        return None
+    if not isinstance(claims, dict) or claims.get("kind") != CARRIED_KIND:
+        return None
+    if not isinstance(claims.get("nonce"), str) or not isinstance(claims.get("deadline"), int | float):
+        return None
+    if not isinstance(claims.get("call"), str):
+        return None
+    for key in ("session", "person"):
+        if claims.get(key) is not None and not isinstance(claims[key], str):
+            return None
     return claims

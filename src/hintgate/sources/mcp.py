@@ -612,7 +612,11 @@ class McpUpstream(ConfiguredSource):
             if answer is None:
                 # No elicitationId at 2026-07-28: nothing follows the question to say the page was done with.
                 ask = {"mode": "url", "message": text, "url": self.login_page}
-                raise InputRequired(text, {_LOGIN_REQUEST: {"method": "elicitation/create", "params": ask}})
+                raise InputRequired(
+                    text,
+                    {_LOGIN_REQUEST: {"method": "elicitation/create", "params": ask}},
+                    open_for=PERSON_LOGIN_WAIT,  # an approval the call had lasts while the person logs in
+                )
             # What the client says is only a hint: the kept login is what lets the call run.
             accepted = answer.get("action") == "accept"
             return accepted and await self.personal.wait_for_login(
