@@ -361,6 +361,60 @@ async def test_a_2026_call_the_policy_asks_about_is_approved_once_and_runs_after
         assert calls_recorded(CAROL) == [("approved", None)]
 
 
+def decisions_recorded(person: str) -> list[dict[str, Any]]:
+    with sqlite3.connect(_data() / "hintgate.db") as db:
+        rows = db.execute(
+            "SELECT decision FROM tool_calls WHERE tool_name = 'tracker_whoami' AND user_name = ?", (person,)
+        ).fetchall()
+    return [json.loads(decision) for (decision,) in rows]
+
+
+async def test_a_2026_call_approved_in_the_queue_runs_after_the_login_without_waiting_in_the_queue_again(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The approval is the operator's, given on the REST API: the call that runs is recorded with it."""
+    async with serving(
+        issuer, oauth_peer, tmp_path, monkeypatch, **ASKS, askVia="queue", approvalTimeout=15
+    ) as gateway:
+        url = gateway.mcp_url
+        carol_token = issuer.token("carol", url)
+        async with (
+            client_of(carol_token, url, elicitation=_never_asked, mode="2026-07-28") as carol,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers, timeout=30) as rest,
+        ):
+            await listed(carol)
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as group:
+                    asked: list[Any] = []
+
+                    async def call() -> None:
+                        asked.append(await carol.session.call_tool("tracker_whoami", {}, allow_input_required=True))
+
+                    group.start_soon(call)
+                    while not (pending := (await rest.get("/api/approvals")).json()):
+                        await anyio.sleep(0.05)
+                    [approval] = pending
+                    approved = await rest.post(
+                        f"/api/approvals/{approval['id']}",
+                        json={"answer": "approve-once"},
+                        headers={"X-Hintgate-Request": "1"},
+                    )
+                    assert approved.status_code == 200, approved.text
+            [login_question] = asked
+            assert isinstance(login_question, types.InputRequiredResult), login_question
+            assert list(login_question.input_requests) != [APPROVAL_KEY]
+            await anyio.to_thread.run_sync(log_in_on_the_web, gateway, carol_token, oauth_peer, "carol")
+            with anyio.fail_after(60):
+                answered = await logged_in_answer(carol, login_question, login_question.request_state)
+            still_pending = (await rest.get("/api/approvals")).json()
+        assert isinstance(answered, types.CallToolResult), answered
+        assert text_of(answered) == "authorized as carol"
+        assert still_pending == []
+        until(lambda: calls_recorded(CAROL) != [], "the answered call is recorded", within=10)
+        [decision] = decisions_recorded(CAROL)
+        assert (decision["approver"], decision["asked_via"], decision["approval"]) == ("api-token", "queue", "once")
+
+
 def asks_for_approval(result: Any) -> bool:
     return isinstance(result, types.InputRequiredResult) and list(result.input_requests) == [APPROVAL_KEY]
 
