@@ -75,9 +75,9 @@ async def test_another_key_cannot_open_the_credentials_and_says_so(store: Store)
 async def test_credentials_sealed_for_one_server_do_not_open_as_another(store: Store) -> None:
     vault = CredentialsVault(store.credentials, KEY)
     await vault.save("a", DOCUMENT)
-    sealed = await store.credentials.sealed_credentials("a")
+    sealed = await store.credentials.get("a")
     assert sealed is not None
-    await store.credentials.set_sealed_credentials("b", sealed)
+    await store.credentials.put("b", sealed)
     with pytest.raises(StoreError, match="'b'"):
         await vault.load("b")
 
@@ -111,15 +111,15 @@ async def test_each_persons_login_is_their_own_row_sealed_and_not_the_shared_one
         await engine.dispose()
     assert [(server, user) for server, user, _ in rows] == [("tracker", "alice@example.com")]
     assert b"plaintext-4242" not in bytes(rows[0][2])
-    assert list(await store.credentials.user_credentials_written("tracker")) == ["alice@example.com"]
+    assert list(await store.credentials.people("tracker")) == ["alice@example.com"]
 
 
 async def test_a_persons_sealed_login_copied_to_another_person_does_not_open(store: Store) -> None:
     vault = CredentialsVault(store.credentials, KEY)
     await vault.person("alice@example.com").save("tracker", DOCUMENT)
-    stolen = await store.credentials.sealed_user_credentials("tracker", "alice@example.com")
+    stolen = await store.credentials.get_person("tracker", "alice@example.com")
     assert stolen is not None
-    await store.credentials.set_sealed_user_credentials("tracker", "mallory@example.com", stolen)
+    await store.credentials.put_person("tracker", "mallory@example.com", stolen)
     with pytest.raises(StoreError, match="cannot be decrypted"):
         await vault.person("mallory@example.com").load("tracker")
     assert await vault.person("alice@example.com").forget("tracker") is True

@@ -42,6 +42,9 @@ KEY_FILE = "state.key"
 class SealedCredentials:
     """The sealed OAuth credentials kept in a database: `Store.credentials` (sealed and opened by a vault).
 
+    The shared login of each server: `get`, `put`, `delete`, `written`; a person's own
+    login to a server (`oauth.perUser`): `get_person`, `put_person`, `delete_person`, `people`.
+
     Args:
         engine: the store's engine.
         url: its URL, to name the database in errors.
@@ -51,7 +54,7 @@ class SealedCredentials:
         self._engine = engine
         self._url = url
 
-    async def sealed_credentials(self, server: str) -> bytes | None:
+    async def get(self, server: str) -> bytes | None:
         """The sealed document kept for `server`, or None."""
         with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
@@ -60,7 +63,7 @@ class SealedCredentials:
                 ).first()
         return None if row is None else bytes(row[0])
 
-    async def set_sealed_credentials(self, server: str, sealed: bytes) -> None:
+    async def put(self, server: str, sealed: bytes) -> None:
         """Keep `sealed` for `server`, replacing what was kept; committed on return."""
         now = datetime.now(UTC)
         with translated(self._url, "write OAuth credentials to"):
@@ -73,21 +76,21 @@ class SealedCredentials:
                 if changed.rowcount == 0:
                     await conn.execute(insert(oauth_credentials).values(server=server, sealed=sealed, updated_at=now))
 
-    async def delete_credentials(self, server: str) -> bool:
+    async def delete(self, server: str) -> bool:
         """Forget what is kept for `server`; whether there was anything."""
         with translated(self._url, "remove OAuth credentials from"):
             async with queries.begin_write(self._engine) as conn:
                 gone = await conn.execute(delete(oauth_credentials).where(oauth_credentials.c.server == server))
         return bool(gone.rowcount)
 
-    async def credentials_written(self) -> dict[str, datetime]:
+    async def written(self) -> dict[str, datetime]:
         """Server → when its credentials were last written, for every server that has some."""
         with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
                 rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
                 return {row.server: row.updated_at for row in rows}
 
-    async def sealed_user_credentials(self, server: str, user: str) -> bytes | None:
+    async def get_person(self, server: str, user: str) -> bytes | None:
         """The sealed document `user` keeps for `server`, or None."""
         row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
         with translated(self._url, "read OAuth credentials from"):
@@ -95,7 +98,7 @@ class SealedCredentials:
                 row = (await conn.execute(select(user_credentials.c.sealed).where(row_of))).first()
         return None if row is None else bytes(row[0])
 
-    async def set_sealed_user_credentials(self, server: str, user: str, sealed: bytes) -> None:
+    async def put_person(self, server: str, user: str, sealed: bytes) -> None:
         """Keep `sealed` for `user` and `server`, replacing what was kept; committed on return."""
         now = datetime.now(UTC)
         row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
@@ -109,7 +112,7 @@ class SealedCredentials:
                         insert(user_credentials).values(server=server, user_name=user, sealed=sealed, updated_at=now)
                     )
 
-    async def delete_user_credentials(self, server: str, user: str) -> bool:
+    async def delete_person(self, server: str, user: str) -> bool:
         """Forget what `user` keeps for `server`; whether there was anything."""
         row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
         with translated(self._url, "remove OAuth credentials from"):
@@ -117,7 +120,7 @@ class SealedCredentials:
                 gone = await conn.execute(delete(user_credentials).where(row_of))
         return bool(gone.rowcount)
 
-    async def user_credentials_written(self, server: str) -> dict[str, datetime]:
+    async def people(self, server: str) -> dict[str, datetime]:
         """Person → when their login to `server` was last written, for every person who has one."""
         with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
@@ -159,24 +162,24 @@ class CredentialsVault:
 
     async def load(self, server: str) -> dict[str, Any] | None:
         """The credentials document of `server`, or None when none is kept."""
-        sealed = await self._store.sealed_credentials(server)
+        sealed = await self._store.get(server)
         return None if sealed is None else self.open(server, sealed)
 
     async def version(self, server: str) -> bytes | None:
         """The sealed document of `server`, unopened: each `save` seals with a new nonce, so it changes."""
-        return await self._store.sealed_credentials(server)
+        return await self._store.get(server)
 
     async def save(self, server: str, document: dict[str, Any]) -> None:
         """Keep `document` for `server`, sealed."""
-        await self._store.set_sealed_credentials(server, self.seal(server, document))
+        await self._store.put(server, self.seal(server, document))
 
     async def forget(self, server: str) -> bool:
         """Remove what is kept for `server`; whether there was anything."""
-        return await self._store.delete_credentials(server)
+        return await self._store.delete(server)
 
     async def written(self) -> dict[str, datetime]:
         """Server → when its credentials were last written."""
-        return await self._store.credentials_written()
+        return await self._store.written()
 
     def person(self, user: str) -> PersonVault:
         """The logins `user` keeps, one per server that logs in per person."""
@@ -184,7 +187,7 @@ class CredentialsVault:
 
     async def people(self, server: str) -> dict[str, datetime]:
         """Person → when their own login to `server` was last written, for everyone who has one."""
-        return await self._store.user_credentials_written(server)
+        return await self._store.people(server)
 
 
 class PersonVault:
@@ -218,7 +221,7 @@ class PersonVault:
 
     async def load(self, server: str) -> dict[str, Any] | None:
         """This person's credentials document for `server`, or None when none is kept."""
-        sealed = await self._store.sealed_user_credentials(server, self.user)
+        sealed = await self._store.get_person(server, self.user)
         if sealed is None:
             return None
         document: dict[str, Any] = self._sealer.open(self._row(server), sealed)
@@ -226,15 +229,15 @@ class PersonVault:
 
     async def version(self, server: str) -> bytes | None:
         """The sealed document, unopened: each `save` seals with a new nonce, so it changes."""
-        return await self._store.sealed_user_credentials(server, self.user)
+        return await self._store.get_person(server, self.user)
 
     async def save(self, server: str, document: dict[str, Any]) -> None:
         """Keep `document` for this person and `server`, sealed."""
-        await self._store.set_sealed_user_credentials(server, self.user, self._sealer.seal(self._row(server), document))
+        await self._store.put_person(server, self.user, self._sealer.seal(self._row(server), document))
 
     async def forget(self, server: str) -> bool:
         """Remove what this person keeps for `server`; whether there was anything."""
-        return await self._store.delete_user_credentials(server, self.user)
+        return await self._store.delete_person(server, self.user)
 
 
 def vault_key(state_key: str | None, data_dir: Path) -> str:
