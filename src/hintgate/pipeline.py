@@ -575,7 +575,12 @@ class ToolCalls:
             return None
         attempt.actor, attempt.asked_via, attempt.approval = carried.actor, carried.via, "once"
         attempt.waited_ms = carried.waited_ms
-        return Outcome(Answer.APPROVE_ONCE, carried.actor, carried.waited_ms or 0.0, note="carried to this request")
+        return Outcome(
+            Answer.APPROVE_ONCE,
+            carried.actor,
+            carried.waited_ms or 0.0,
+            note="approved in an earlier request of this call",
+        )
 
     async def _ask(
         self,

@@ -61,7 +61,8 @@ class Outcome:
         waited_ms: how long the call waited.
         timed_out: True when nobody answered in time.
         withdrawn: why the call was withdrawn (its caller is gone), None otherwise.
-        note: what the person who answered said (a denial's reason), if anything.
+        note: what the person who answered said (a denial's reason), or that the approval was
+            carried from an earlier request of the same call; None when there is nothing to add.
     """
 
     answer: Answer
@@ -84,7 +85,8 @@ class Ended:
     Attributes:
         state: `approved`, `denied`, `expired` or `withdrawn`.
         reason: what moved it there, in words.
-        note: what the person who answered said (a denial's reason), if anything.
+        note: what the person who answered said (a denial's reason), or that the approval was
+            carried from an earlier request of the same call; None when there is nothing to add.
         won: this answer is the one that moved it (False: another got there first, `state` says what won).
         answer: the person's answer, when one answered.
         actor: who moved it.
