@@ -15,7 +15,10 @@ Three parts:
   high finding is a false positive; they are all printed.
 - **Cost**: CPU time of this process per tool (p50 and mean, best of N rounds
   per tool), and of scanning one 100 KB result (English prose with code and
-  links), best of N.
+  links), best of N; each with the RE2 prefilter (`hintgate.hints.prefilter`)
+  and without it (the scan as it runs before the prefilter's set is built, or
+  where `google-re2` is missing), and the ratio; and the CPU time to build
+  the set, once per process.
 
 Usage::
 
@@ -36,6 +39,9 @@ from typing import Any
 
 import yaml
 
+import hintgate.hints.scan as scan_module
+from hintgate.hints.prefilter import seen
+from hintgate.hints.reading import ROT13_WORDS
 from hintgate.hints.scan import Level, ScanFinding, scan_result, scan_tool
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,6 +172,24 @@ def catalogs(tools: list[tuple[str, dict[str, Any]]]) -> dict[str, dict[str, str
     }
 
 
+class WithoutPrefilter:
+    """Within: the scan runs as it does before the prefilter's set is built (or without `google-re2`)."""
+
+    def __enter__(self) -> None:
+        self.kept = scan_module.seen_by_prefilter
+        scan_module.seen_by_prefilter = lambda *_args, **_kwargs: None
+
+    def __exit__(self, *exc: object) -> None:
+        scan_module.seen_by_prefilter = self.kept
+
+
+def cost_of_building() -> float:
+    """CPU seconds to build the prefilter's set (import and compile), in this process; 0 when built already."""
+    start = time.process_time()
+    seen("", words=ROT13_WORDS, build=True)
+    return time.process_time() - start
+
+
 def cost_per_tool(tools: list[dict[str, Any]], rounds: int) -> tuple[float, float]:
     """(p50, mean) CPU seconds to scan one tool, best of `rounds` per tool."""
     best = [float("inf")] * len(tools)
@@ -220,12 +244,19 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     args = parser.parse_args()
+    building = cost_of_building()  # before anything else builds it
     cases = score_cases(load_cases())
     tools = load(args.corpus)
     if not tools:
         parser.error(f"no corpus tools in {args.corpus.resolve()}/tools or /unannotated (give --corpus DIR)")
     others = catalogs(tools)
+    with WithoutPrefilter():
+        plain_p50, plain_mean = cost_per_tool([t for _, t in tools], args.rounds)
+        plain_doc = cost_of_result(max(3, args.rounds // 4))
+        plain_paths = cost_of_result(max(3, args.rounds // 4), hundred_kb_of_paths())
     p50, mean = cost_per_tool([t for _, t in tools], args.rounds)
+    doc = cost_of_result(max(3, args.rounds // 4))
+    paths = cost_of_result(max(3, args.rounds // 4), hundred_kb_of_paths())
     findings = [(server, f) for server, tool in tools for f in scan_tool(tool, others=others[server])]
     high_tools = {(s, f.tool) for s, f in findings if f.level is Level.HIGH}
     result = {
@@ -241,8 +272,15 @@ def main() -> int:
         "tools": len(tools),
         "us_per_tool_p50": round(p50 * 1e6, 1),
         "us_per_tool_mean": round(mean * 1e6, 1),
-        "ms_per_100kb_result": round(cost_of_result(max(3, args.rounds // 4)) * 1e3, 2),
-        "ms_per_100kb_result_of_paths": round(cost_of_result(max(3, args.rounds // 4), hundred_kb_of_paths()) * 1e3, 2),
+        "ms_per_100kb_result": round(doc * 1e3, 2),
+        "ms_per_100kb_result_of_paths": round(paths * 1e3, 2),
+        "without_prefilter": {
+            "us_per_tool_p50": round(plain_p50 * 1e6, 1),
+            "us_per_tool_mean": round(plain_mean * 1e6, 1),
+            "ms_per_100kb_result": round(plain_doc * 1e3, 2),
+            "ms_per_100kb_result_of_paths": round(plain_paths * 1e3, 2),
+        },
+        "ms_to_build_prefilter": round(building * 1e3, 1),
         "findings": dict(Counter(f.code for _, f in findings)),
         "tools_flagged_high": len(high_tools),
         "high_rate": round(len(high_tools) / len(tools), 4),
@@ -271,9 +309,17 @@ def main() -> int:
     for where in cases.flagged:
         print(f"  flagged {where}")
     print(f"corpus tools: {result['tools']}, flagged high: {result['tools_flagged_high']} ({result['high_rate']:.2%})")
-    print(f"cost per tool: p50 {result['us_per_tool_p50']} us, mean {result['us_per_tool_mean']} us (no catalog)")
-    print(f"cost of a 100 KB result: {result['ms_per_100kb_result']} ms")
-    print(f"cost of a 100 KB result naming paths in every paragraph: {result['ms_per_100kb_result_of_paths']} ms")
+    plain = result["without_prefilter"]
+    print("cost (CPU, no catalog)          with prefilter   without   without / with")
+    for label, key, unit in (
+        ("per tool, p50", "us_per_tool_p50", "us"),
+        ("per tool, mean", "us_per_tool_mean", "us"),
+        ("100 KB result", "ms_per_100kb_result", "ms"),
+        ("100 KB result naming paths", "ms_per_100kb_result_of_paths", "ms"),
+    ):
+        ratio = plain[key] / result[key] if result[key] else float("inf")
+        print(f"{label:30} {result[key]:>11} {unit} {plain[key]:>9} {unit} {ratio:>11.1f}x")
+    print(f"building the prefilter's set, once per process: {result['ms_to_build_prefilter']} ms")
     for entry in result["high"]:
         print(f"  {entry['level']:7} {entry['code']} {entry['server']}/{entry['tool']}: {entry['message']}")
     return 0

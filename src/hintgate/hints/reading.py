@@ -36,8 +36,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from hintgate.hints.names import fold_lookalikes
+from hintgate.hints.prefilter import Seen
 
-__all__ = ["INVISIBLE_ALLOWED", "View", "invisible_spans", "is_invisible", "read"]
+__all__ = ["INVISIBLE_ALLOWED", "ROT13_WORDS", "View", "invisible_spans", "is_invisible", "read"]
 
 # Code points that are invisible yet not of category Cf: fillers drawn as nothing (Hangul, braille
 # blank), the combining grapheme joiner, Mongolian and other variation selectors, Khmer inherent vowels.
@@ -152,22 +153,26 @@ class View:
         return parent_end if end else parent_start
 
 
-def read(text: str, *, decode: bool = True) -> list[View]:
+def read(text: str, *, decode: bool = True, seen: Seen | None = None) -> list[View]:
     """The views of `text` the rules are matched on: `plain` first, then every disguise undone.
 
     Args:
         text: the original text.
         decode: also decode entities, comments and encoded runs (results are
             read with it too; it costs a few regex passes).
+        seen: what the prefilter saw in a text holding this one (ASCII): the
+            disguises it ruled out are not looked for.
     """
     plain = _plain(text)
     views = [plain]
     if not plain.text.isascii():
+        seen = None  # the prefilter reads ASCII text only
         folded = fold_lookalikes(plain.text)
         if folded != plain.text:
             views.append(View(folded, "lookalike", True, parent=plain))
     base = views[-1]
-    leet = _LEET_WORD.sub(_unleet, base.text) if _DIGIT_BY_LETTER.search(base.text) else base.text
+    leetish = (seen is None or seen.may("leet")) and _DIGIT_BY_LETTER.search(base.text)
+    leet = _LEET_WORD.sub(_unleet, base.text) if leetish else base.text
     if leet != base.text:
         views.append(View(leet, "leet", True, parent=plain))
     if not text.isascii() and _TAGS.search(text):
@@ -178,7 +183,7 @@ def read(text: str, *, decode: bool = True) -> list[View]:
     if not decode or len(plain.text) < 12:
         return views
     source = plain.text
-    if "&" in source and ";" in source:
+    if (seen is None or seen.may("entities")) and "&" in source and ";" in source:
         decoded = _rewrite(source, _ENTITY, lambda m: html.unescape(m.group()))
         if decoded is not None:
             views.append(View(decoded[0], "entities", True, decoded[1], plain))
@@ -188,14 +193,16 @@ def read(text: str, *, decode: bool = True) -> list[View]:
         for match in _COMMENT.finditer(source):
             views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
     for how, pattern, decoder in _ENCODINGS:
-        if not _may_hold(how, plain.text):
+        if not (seen.may(how) if seen is not None else _may_hold(how, plain.text)):
             continue
         for match in pattern.finditer(plain.text):
             out = decoder(match.group())
             if out is not None and _is_text(out):
                 views.append(View(out, how, True, ((0, match.start(), match.end(), False),), plain))
+    if seen is not None and not seen.may("rot13"):
+        return views
     low = plain.text.lower()
-    if any(word in low for word in _ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
+    if any(word in low for word in ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
         views.append(View(plain.text.translate(_ROT13), "rot13", True, parent=plain))
     return views
 
@@ -286,7 +293,8 @@ _ROT13 = str.maketrans(
 # Words an order or a secret is hardly written without: rot13 is decoded only when the text has one in rot13
 # (and none as written, so that plain text is not read twice).
 _PLAIN_WORDS = ("ignore", "instruction", "previous", "the user", " you ", ".ssh", "id_rsa", "password", "secret")
-_ROT13_WORDS = tuple(word.translate(_ROT13) for word in _PLAIN_WORDS)
+ROT13_WORDS = tuple(word.translate(_ROT13) for word in _PLAIN_WORDS)
+"""The words whose rot13 form makes a text worth decoding as rot13 (lowercase)."""
 
 # What an encoded run cannot be without, per encoding: checked before the run's own (slower) pattern is searched.
 # Plain ASCII text is first mapped to one letter per class of character, so that the check is a literal search.

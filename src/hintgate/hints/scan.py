@@ -37,7 +37,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.anchors import anchors, lowered, searched
+from hintgate.hints.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.hints.phrases import (
     ADDRESS,
@@ -51,7 +51,9 @@ from hintgate.hints.phrases import (
     SECRET_FILES,
     Phrase,
 )
-from hintgate.hints.reading import View, invisible_spans, read
+from hintgate.hints.prefilter import Seen
+from hintgate.hints.prefilter import seen as seen_by_prefilter
+from hintgate.hints.reading import ROT13_WORDS, View, invisible_spans, read
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -448,6 +450,7 @@ def scan_result(
         without: rules to leave out, as for `scan_tool`.
     """
     off = frozenset(without)
+    seen_by_prefilter("", words=ROT13_WORDS, build=True)  # built once, before the budget's clock starts
     started = time.process_time()
     findings: list[ScanFinding] = []
     left = characters
@@ -461,7 +464,7 @@ def scan_result(
         left -= len(part)
         findings.extend(
             dataclasses.replace(f, severity=Level.WARNING) if f.code in _UNICODE_CODES else f
-            for f in _scan_all([(path, part)], tool, None, off)
+            for f in _scan_all([(path, part)], tool, None, off, result=True)
         )
         if len(part) < len(text):
             findings.append(
@@ -473,10 +476,26 @@ def scan_result(
 
 
 def _scan_all(
-    texts: list[tuple[str, str]], tool: str | None, others: Mapping[str, str] | None, off: frozenset[str]
+    texts: list[tuple[str, str]],
+    tool: str | None,
+    others: Mapping[str, str] | None,
+    off: frozenset[str],
+    *,
+    result: bool = False,
 ) -> list[ScanFinding]:
-    # One lowercase blob of every text decides which phrases can match as written: most tools need few.
-    candidates = _candidates("\n".join(text for _, text in texts).lower())
+    # One blob of every text decides which phrases can match as written: most tools need few. On ASCII text one
+    # pass of RE2 says which phrases can match at all and which disguises the texts can hold (`hints.prefilter`),
+    # once its set is built: by the first result or long text.
+    joined = "\n".join(text for _, text in texts)
+    keys = [_as_words(text) for path, text in texts if _is_property_name(path)]
+    quick = seen_by_prefilter(joined, words=ROT13_WORDS, build=result or len(joined) >= GATED_LENGTH)
+    if quick is not None and keys:
+        # Property names are matched as words (`readSshKey` as "read Ssh Key"): their phrases come from that form.
+        as_words = seen_by_prefilter("\n".join(keys), words=ROT13_WORDS, build=True)
+        quick = None if as_words is None else quick.joined(as_words)
+    candidates = _candidates(joined.lower()) if quick is None else _seen_plan(quick.needs, quick.phrases)
+    # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
+    nothing = quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises
     findings: list[ScanFinding] = []
     for path, text in texts:
         is_name = path == "name"
@@ -484,7 +503,10 @@ def _scan_all(
             findings.extend(f for f in _unicode_findings(path, text, tool, is_name=is_name) if f.code not in off)
         if is_name:
             continue
-        findings.extend(_judge(path, text, tool, is_key=_is_property_name(path), candidates=candidates, off=off))
+        if not nothing:
+            findings.extend(
+                _judge(path, text, tool, is_key=_is_property_name(path), candidates=candidates, off=off, seen=quick)
+            )
         if others and "HG615" not in off and path.rsplit(".", 1)[-1] in _PROSE:
             findings.extend(_other_tools(path, text, tool, others))
     return findings
@@ -527,11 +549,23 @@ def judge(path: str, text: str, tool: str | None = None, *, is_key: bool = False
     return _judge(path, text, tool, is_key=is_key, candidates=None, off=frozenset())
 
 
+def _as_words(name: str) -> str:
+    """A property name as the phrases are matched on it: `readSshKey` and `read_ssh_key` as "read Ssh Key"."""
+    return _CAMEL.sub(" ", name).translate(_NAME_SPACES)
+
+
 def _judge(
-    path: str, text: str, tool: str | None, *, is_key: bool, candidates: _Plan | None, off: frozenset[str]
+    path: str,
+    text: str,
+    tool: str | None,
+    *,
+    is_key: bool,
+    candidates: _Plan | None,
+    off: frozenset[str],
+    seen: Seen | None = None,
 ) -> list[ScanFinding]:
-    matched = _CAMEL.sub(" ", text).translate(_NAME_SPACES) if is_key else text
-    signals = _signals(matched, candidates)
+    matched = _as_words(text) if is_key else text
+    signals = _signals(matched, candidates, seen)
     if off:
         signals = [s for s in signals if s.phrase.key not in off]
     if not signals:
@@ -657,6 +691,14 @@ def _candidates(low: str) -> _Plan:
     return _plan(scripts, present)
 
 
+@functools.cache
+def _seen_plan(needs: frozenset[tuple[str, ...]], phrases: frozenset[Phrase]) -> _Plan:
+    """The plan for ASCII text of which the prefilter saw `needs` held and only `phrases` possible."""
+    present = frozenset(p for p in _NEEDING if p.needs in needs and (not p.also or p.also in needs))
+    plan = _plan(frozenset(), present)
+    return _Plan(tuple(p for p in plan.searched if p in phrases), frozenset(p for p in plan.anchored if p in phrases))
+
+
 def _holds(low: str, needs: tuple[str, ...], held: dict[tuple[str, ...], bool]) -> bool:
     found = held.get(needs)
     if found is None:
@@ -718,6 +760,8 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
         for found in phrase.regex.finditer(text) if low is None else searched(phrase, text, low):
             yield phrase, found
     anchored = plan.anchored
+    if not anchored:
+        return
     reached: dict[Phrase, int] = {}
     for at, phrases in anchors(text, anchored):
         for phrase in phrases:
@@ -729,10 +773,10 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
                 yield phrase, match
 
 
-def _signals(text: str, candidates: _Plan | None) -> list[_Signal]:
+def _signals(text: str, candidates: _Plan | None, quick: Seen | None = None) -> list[_Signal]:
     signals: list[_Signal] = []
     seen: set[tuple[str, int, int]] = set()
-    views = read(text)
+    views = read(text, seen=quick)
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
     for view in views:
