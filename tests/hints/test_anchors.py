@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.hints.manual import honest
 
 from hintgate.hints import anchors as anchors_module
 from hintgate.hints.anchors import GATED_LENGTH, anchors
@@ -13,17 +14,6 @@ from hintgate.hints.phrases import PHRASES
 from hintgate.hints.scan import result_texts, scan_result, tool_texts
 
 CASES = Path(__file__).parent / "scan_cases"
-
-MANUAL = (
-    "## Configuring the client\n\nThe client reads its settings from `config.toml`. Before you run it, install "
-    "the dependencies and set the API key in the environment. You must restart the client after changing the "
-    "file. See [the reference](https://docs.example.com/reference?section=config), and always pin versions. "
-    "Errors are logged to `logs/client.log`; ignore the warnings about deprecated options for now.\n\n"
-)
-
-
-def honest(length: int) -> str:
-    return (MANUAL * (length // len(MANUAL) + 1))[:length]
 
 
 def poisoned_texts() -> list[str]:

@@ -14,6 +14,7 @@ import re2
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.hints.manual import honest
 
 from hintgate.hints import prefilter, reading
 from hintgate.hints import scan as scan_module
@@ -24,17 +25,6 @@ from hintgate.hints.scan import result_texts, scan_result, scan_tool, tool_texts
 
 CASES = Path(__file__).parent / "scan_cases"
 ALL_PHRASES = (SECRET_FILES, ENV_FILES, *PHRASES)
-
-MANUAL = (
-    "## Configuring the client\n\nThe client reads its settings from `config.toml`. Before you run it, install "
-    "the dependencies and set the API key in the environment. You must restart the client after changing the "
-    "file. See [the reference](https://docs.example.com/reference?section=config), and always pin versions. "
-    "Errors are logged to `logs/client.log`; ignore the warnings about deprecated options for now.\n\n"
-)
-
-
-def honest(length: int) -> str:
-    return (MANUAL * (length // len(MANUAL) + 1))[:length]
 
 
 def cases() -> Iterator[dict[str, Any]]:

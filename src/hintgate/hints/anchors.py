@@ -34,7 +34,7 @@ from collections.abc import Collection, Iterator
 
 from hintgate.hints.phrases import PHRASES, Phrase
 
-__all__ = ["GATED_LENGTH", "anchors", "lowered", "searched", "starting"]
+__all__ = ["GATED_LENGTH", "anchors", "class_end", "lowered", "searched", "starting"]
 
 GATED_LENGTH = 4096
 """Texts at least this long are gated; shorter ones are walked word by word (cheaper than a search per word)."""
@@ -217,7 +217,7 @@ def _outside(pattern: str) -> Iterator[tuple[int, str]]:
         if char == "\\":
             i += 2
         elif char == "[":
-            i = _class_end(pattern, i)
+            i = class_end(pattern, i)
         else:
             yield i, char
             i += 1
@@ -252,8 +252,8 @@ def _split(pattern: str) -> list[str]:
     return parts
 
 
-def _class_end(pattern: str, start: int) -> int:
-    """The index just past the character class that opens at `start`."""
+def class_end(pattern: str, start: int) -> int:
+    """The index just past the character class of `pattern` (Python's syntax) that opens at `start`."""
     i = start + 1
     if pattern[i : i + 1] == "^":
         i += 1

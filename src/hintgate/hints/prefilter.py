@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from hintgate.hints.anchors import class_end
 from hintgate.hints.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
 
 __all__ = ["DISGUISES", "Seen", "relaxed", "seen"]
@@ -104,6 +105,10 @@ def relaxed(pattern: str) -> str:
     Raises:
         ValueError: a construct the relaxation does not read (the pattern is then left out of the set).
     """
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"not a pattern: {error}") from None
     parser = _Parser(pattern)
     tree = parser.alternation()
     if parser.at < len(pattern):
@@ -251,7 +256,7 @@ class _Parser:
         if char == "(":
             return self.group()
         if char == "[":
-            end = _class_end(pattern, at)
+            end = class_end(pattern, at)
             self.at = end
             return _class(pattern[at:end])
         if char == "\\":
@@ -323,22 +328,6 @@ def _class(text: str) -> str:
     if "\\S" in text.replace("\\\\", ""):
         raise ValueError(f"\\S inside a class: {text}")
     return text.replace("\\s", _SPACE) if "\\s" in text.replace("\\\\", "") else text
-
-
-def _class_end(pattern: str, start: int) -> int:
-    i = start + 1
-    if pattern[i : i + 1] == "^":
-        i += 1
-    if pattern[i : i + 1] == "]":  # a `]` first in a class is a literal
-        i += 1
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            i += 2
-            continue
-        if pattern[i] == "]":
-            return i + 1
-        i += 1
-    raise ValueError(f"an unclosed class at {start} in {pattern!r}")
 
 
 def _emit_alternation(branches: list[list[Any]], *, lead: bool, trail: bool) -> str:
