@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -21,6 +22,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from tests.waiting import until
 
+from hintgate.cli.serve import serve_while_store_opens
+from hintgate.errors import StoreError
 from hintgate.store import Store
 
 pytestmark = pytest.mark.anyio
@@ -133,3 +136,48 @@ async def test_a_stdio_gateway_lists_from_the_stored_pins_and_overrides_before_s
     assert recorded["tool_name"] == "r_reload"
     assert recorded["session_id"] == max(sessions, key=lambda s: s["started_at"])["id"]
     assert pins["get_report"].state.value == "quarantined"  # the pins of the first listing were written after
+
+
+@pytest.mark.parametrize("damage", ["newer", "damaged"])
+def test_a_database_of_a_newer_schema_or_damaged_still_stops_a_stdio_start_with_the_stores_error(
+    tmp_path: Path, damage: str
+) -> None:
+    _, config, db, env = _setup(tmp_path)
+    db.parent.mkdir()
+    if damage == "newer":
+        anyio.run(_made, db)
+        with sqlite3.connect(db) as conn:
+            conn.execute("UPDATE alembic_version SET version_num = '9999'")
+        expected = "Can't locate revision identified by '9999'"
+    else:
+        db.write_bytes(b"not a database at all" * 200)
+        expected = "file is not a database"
+    args = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"]
+    done = subprocess.run(args, check=False, input="", capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 3
+    assert f"error: cannot open SQLite database {db}: {expected}" in done.stderr
+
+
+async def _made(db: Path) -> None:
+    async with await Store.open(f"sqlite:///{db}", replica="maker"):
+        pass
+
+
+async def test_a_store_that_fails_to_open_after_the_first_listing_stops_serving_with_its_error() -> None:
+    served = anyio.Event()
+    stopped: list[bool] = []
+
+    async def serving() -> None:
+        try:
+            served.set()
+            await anyio.sleep_forever()
+        finally:
+            stopped.append(True)
+
+    async def opening() -> None:
+        await served.wait()
+        raise StoreError("cannot open SQLite database x.db: disk I/O error")
+
+    with anyio.fail_after(10), pytest.raises(StoreError, match="disk I/O error"):
+        await serve_while_store_opens(serving(), opening())
+    assert stopped == [True]

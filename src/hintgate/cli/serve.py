@@ -42,6 +42,7 @@ __all__ = [
     "read_ahead",
     "run_http",
     "run_stdio",
+    "serve_while_store_opens",
     "url_host",
 ]
 
@@ -246,7 +247,7 @@ class LateStore:
             await self.store.close()
 
 
-async def _serving_while_store_opens(serving: Coroutine[Any, Any, None], opening: Coroutine[Any, Any, None]) -> None:
+async def serve_while_store_opens(serving: Coroutine[Any, Any, None], opening: Coroutine[Any, Any, None]) -> None:
     """Serve while the store opens; a failure to open it stops serving and is raised (no call has run)."""
     serve = asyncio.ensure_future(serving)
     store = asyncio.ensure_future(opening)
@@ -656,7 +657,7 @@ async def run_stdio(
                 await discard_unused()
                 _report_start(gateway, console)
                 async with reloading(gateway, watch=watch):
-                    await _until_terminated(_serving_while_store_opens(gateway.serve_stdio(), late.opened(gateway)))
+                    await _until_terminated(serve_while_store_opens(gateway.serve_stdio(), late.opened(gateway)))
             return
         async with (
             # The upstreams start now; the gateway's imports and the store's checks are done while they start.
