@@ -71,12 +71,14 @@ class PinKeeper:
         them): they are then read again and the queued changes dropped, for they were judged against the
         pins read ahead; the caller rebuilds, which judges the listings again against the pins read now.
         """
-        self._store = store
-        self._store_coming = False
-        if await store.pins.version() == self._version:
-            return False
-        self._pending.clear()
-        await self.load()
+        async with self._lock:  # no flush meanwhile: the queued changes are written, or dropped, after this
+            current = await store.pins.version()
+            self._store = store
+            self._store_coming = False
+            if current == self._version:
+                return False
+            self._pending.clear()
+            await self.load()
         return True
 
     async def seed(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> int:
