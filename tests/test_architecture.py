@@ -39,8 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("config", ("hintgate.config",)),
     ("sources", ("hintgate.sources",)),
-    # The stored state a stdio gateway reads ahead of the store, with the standard library only.
-    ("store", ("hintgate.store", "hintgate.stored_state")),
+    ("store", ("hintgate.store",)),
     ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),

@@ -22,8 +22,10 @@ into one RE2 can run whose matches include every text the original matches:
   vertical tab or the four separators `\\x1c`-`\\x1f`).
 
 That holds for ASCII text, where Python's Unicode classes and word boundaries
-are the ASCII ones RE2 uses: other text is not prefiltered (`seen` returns
-None) and is scanned in full. A pattern the relaxation cannot read is left
+are the ASCII ones RE2 uses, and for text whose only other characters are
+punctuation, symbols and spaces, read through an ASCII stand-in
+(`ascii_stand_in`); other text is not prefiltered (`seen` returns None) and
+is scanned in full. A pattern the relaxation cannot read is left
 out of the set and counts as always possible. If RE2 gives up on a text (its
 DFA out of memory), a pattern that matches every text is missing from the
 answer and the text is scanned in full. Without `google-re2` installed,
@@ -33,14 +35,17 @@ nothing is prefiltered; the findings are the same either way, only slower.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.anchors import class_end
+from hintgate.hints.names import fold_lookalikes
 from hintgate.hints.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
+from hintgate.hints.reading import is_invisible
 
-__all__ = ["DISGUISES", "Seen", "relaxed", "seen"]
+__all__ = ["DISGUISES", "Seen", "ascii_stand_in", "relaxed", "seen"]
 
 DISGUISES = ("leet", "entities", "comment", "base64", "hex", "percent", "rot13")
 """What `Seen.may` can answer for: a disguise the text may hold (`rot13`: one of rot13's words)."""
@@ -63,23 +68,31 @@ class Seen:
 
     phrases: frozenset[Phrase]
     """The phrases that may match the text (every one that does is here); phrases the set could not hold too."""
-    needs: frozenset[tuple[str, ...]]
-    """The `Phrase.needs` and `Phrase.also` tuples one of whose strings the text's lowercase holds."""
-    disguises: frozenset[str]
-    """The `DISGUISES` the text may hold."""
+    needs: frozenset[tuple[str, ...]] | None
+    """The `Phrase.needs` and `Phrase.also` tuples one of whose strings the text's lowercase holds; None when
+    not looked at (a short text: its strings are cheaper to look for one by one)."""
+    disguises: frozenset[str] | None
+    """The `DISGUISES` the text may hold; None when not looked at."""
 
     def may(self, disguise: str) -> bool:
         """Whether the text may hold `disguise` (one of `DISGUISES`)."""
-        return disguise in self.disguises
+        return self.disguises is None or disguise in self.disguises
 
     def joined(self, other: Seen) -> Seen:
         """What either pass left possible (for texts read in two forms); the strings needed as this one saw them."""
-        return Seen(self.phrases | other.phrases, self.needs, self.disguises | other.disguises)
+        disguises = None if self.disguises is None or other.disguises is None else self.disguises | other.disguises
+        return Seen(self.phrases | other.phrases, self.needs, disguises)
 
 
 def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen | None:
     """What one RE2 pass over ASCII `text` rules out; None when the text is not ASCII, RE2 is not installed,
     the set is not built yet and `build` is false, or RE2 gave up (scan the text in full then).
+
+    A text of `LONG` characters or more is read by the whole set at once (one DFA pass: every phrase,
+    needed string and disguise). A shorter one, a tool's description, is read by RE2's filter instead: the
+    literal strings each phrase cannot match without are looked for, and the phrases whose strings are all
+    there are possible (needed strings and disguises are not looked at). The set's DFA is built state by
+    state as texts need them, and short texts, each different, would keep building new ones.
 
     Args:
         text: the text as the phrases are matched on it.
@@ -89,18 +102,47 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen
             without it, so that the listing is not held up.
     """
     if not text.isascii():
-        return None
+        stand_in = ascii_stand_in(text)
+        if stand_in is None:
+            return None
+        text = stand_in
     if words in _BUILT:
         matcher = _BUILT[words]
     elif build:
         matcher = _BUILT[words] = _matcher(words)
     else:
         return None
-    return None if matcher is None else matcher.seen(text)
+    if matcher is None:
+        return None
+    return matcher.seen(text) if len(text) >= LONG else matcher.filtered(text)
 
 
-def relaxed(pattern: str) -> str:
-    """`pattern` (Python's syntax) as an RE2 pattern that matches, on ASCII text, wherever it matches.
+def ascii_stand_in(text: str) -> str | None:
+    """An ASCII text that every phrase and disguise matches wherever it matches `text`; None when there is none.
+
+    Most text that is not ASCII is ASCII but for punctuation, symbols and
+    spaces (dashes, curly quotes, arrows, emoji, line separators). Such a
+    character is neither a letter nor a digit for Python's engine, and no
+    phrase spells it: the phrases can only see it through `.`, `\\W`, `\\S`
+    (or `\\s`) and negated classes, and an ASCII control character (or a
+    space, for whitespace) is seen through exactly those. Text holding a
+    letter or digit beyond ASCII, a character a phrase or a needed string
+    spells, an invisible character, a look-alike letter, or anything NFKC
+    changes is read as it is, without the prefilter (`hints.reading` reads
+    such text through other views than the text as written).
+    """
+    others = set(_NOT_ASCII.findall(text))
+    for char in others:
+        if char.isalnum() or char in _SPELLED or is_invisible(char) or fold_lookalikes(char) != char:
+            return None
+    if not unicodedata.is_normalized("NFKC", text):
+        return None
+    return text.translate({ord(char): " " if char.isspace() else "\x00" for char in others})
+
+
+def relaxed(pattern: str) -> str | None:
+    """`pattern` (Python's syntax) as an RE2 pattern that matches, on ASCII text, wherever it matches; None
+    when it cannot match ASCII text at all (every way through it needs a letter beyond ASCII).
 
     Raises:
         ValueError: a construct the relaxation does not read (the pattern is then left out of the set).
@@ -116,12 +158,46 @@ def relaxed(pattern: str) -> str:
     return _emit_alternation(tree, lead=True, trail=True)
 
 
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _spelled(phrases: Iterable[Phrase]) -> frozenset[str]:
+    """Every character beyond ASCII the phrases or their needed strings spell, in either case."""
+    chars: set[str] = set()
+    for phrase in phrases:
+        for text in (phrase.regex.pattern, *phrase.needs, *phrase.also):
+            chars.update(c for c in text if not c.isascii())
+    cased = {variant for c in chars for variant in (c.lower(), c.upper()) if len(variant) == 1}
+    return frozenset(chars | cased)
+
+
+_SPELLED = _spelled((SECRET_FILES, ENV_FILES, *PHRASES))
+
+
 class _Matcher:
-    def __init__(self, regex_set: Any, slots: list[tuple[str, Any]], sentinel: int, always: frozenset[Phrase]):
+    def __init__(
+        self,
+        regex_set: Any,
+        slots: list[tuple[str, Any]],
+        sentinel: int,
+        always: frozenset[Phrase],
+        regex_filter: Any,
+        filtered: list[Phrase | None],
+    ):
         self._set = regex_set
         self._slots = slots
         self._sentinel = sentinel
         self._always = always
+        self._filter = regex_filter
+        self._filtered = filtered
+
+    def filtered(self, text: str) -> Seen | None:
+        # The mark's literal is found in every text the filter reads whole: without it, the filter gave up.
+        hits = self._filter.Match(text.encode("ascii") + _MARK)
+        if not hits or 0 not in hits:
+            return None
+        phrases = {self._filtered[hit] for hit in hits if hit}
+        return Seen(frozenset(p for p in phrases if p is not None) | self._always, None, None)
 
     def seen(self, text: str) -> Seen | None:
         hits = self._set.Match(text.encode("ascii"))
@@ -142,6 +218,11 @@ class _Matcher:
 
 
 _BUILT: dict[tuple[str, ...], _Matcher | None] = {}
+_MARK = b"\x00hintgate prefilter mark"
+LONG = 4096
+"""From this many characters on, a text is read by the whole set (`seen`)."""
+_MEMORY = 64 << 20
+"""RE2's memory budget for the set: its program and the DFA states it builds as texts need them."""
 
 
 def _matcher(words: tuple[str, ...]) -> _Matcher | None:
@@ -151,16 +232,22 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
     except ImportError:
         return None
     options = re2.Options()
+    # The texts are ASCII (or stand-ins that are): read byte for byte, a class is a byte range, not a UTF-8
+    # automaton, and the DFA stays a fraction of the size.
+    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     options.log_errors = False
-    options.max_mem = 64 << 20
+    options.max_mem = _MEMORY
     regex_set = re2.Set.SearchSet(options)
     slots: list[tuple[str, Any]] = []
     always: set[Phrase] = set()
+    regex_filter = re2.Filter()
+    regex_filter.Add(_literal(_MARK.decode("ascii")).encode("ascii"), options)
+    filtered: list[Phrase | None] = [None]
 
     def add(pattern: str, slot: tuple[str, Any]) -> bool:
         try:
-            regex_set.Add(pattern)
-        except re2.error:
+            regex_set.Add(pattern.encode("ascii"))
+        except (re2.error, UnicodeEncodeError):
             return False
         slots.append(slot)
         return True
@@ -172,17 +259,27 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
         except ValueError:
             always.add(phrase)
             continue
+        if pattern is None:
+            continue  # it cannot match ASCII text
         flags = "(?i)" if phrase.regex.flags & re.IGNORECASE else ""
         # `^` and `$` are dropped, so MULTILINE changes nothing; another flag is not read.
         unread = phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE | re.MULTILINE)
         if unread or not add(flags + pattern, ("phrase", phrase)):
             always.add(phrase)
+            continue
+        try:
+            regex_filter.Add((flags + pattern).encode("ascii"), options)
+        except re2.error:
+            return None
+        filtered.append(phrase)
     for needed in _needed(phrases):
-        if not add("(?i)" + "|".join(_literal(need) for need in needed), ("needs", needed)):
+        # A needed string beyond ASCII is never in ASCII text.
+        spelled = [_literal(need) for need in needed if need.isascii()]
+        if spelled and not add("(?i)" + "|".join(spelled), ("needs", needed)):
             return None
     triggers = dict(_TRIGGERS)
     if words:
-        triggers["rot13"] = "(?i)" + "|".join(_literal(word) for word in words)
+        triggers["rot13"] = "(?i)" + "|".join(_literal(word) for word in words if word.isascii())
     for disguise, pattern in triggers.items():
         if not add(pattern, ("disguise", disguise)):
             return None
@@ -191,9 +288,10 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
         return None
     try:
         regex_set.Compile()
+        regex_filter.Compile()
     except re2.error:
         return None
-    return _Matcher(regex_set, slots, sentinel, frozenset(always))
+    return _Matcher(regex_set, slots, sentinel, frozenset(always), regex_filter, filtered)
 
 
 def _literal(text: str) -> str:
@@ -269,7 +367,7 @@ class _Parser:
         self.at = at + 1
         if char in "^$":
             return ""
-        return char
+        return char if char.isascii() else _beyond_ascii(char)  # None: never
 
     def group(self) -> _Group:
         pattern = self.pattern
@@ -323,36 +421,84 @@ def _escape(char: str) -> str:
     raise ValueError(f"an escape the relaxation does not read: \\{char}")
 
 
-def _class(text: str) -> str:
-    """A character class with `\\s` spelled out; `\\S` inside a class is not read."""
+def _class(text: str) -> str | None:
+    """A character class with `\\s` spelled out and its letters beyond ASCII left out (the text is ASCII);
+    `\\S` inside a class, or a range ending beyond ASCII, is not read."""
     if "\\S" in text.replace("\\\\", ""):
         raise ValueError(f"\\S inside a class: {text}")
+    if not text.isascii():
+        if _RANGE_BEYOND.search(text):
+            raise ValueError(f"a range ending beyond ASCII: {text}")
+        for char in text:
+            if not char.isascii():
+                _beyond_ascii(char)
+        negated = text.startswith("[^")
+        kept = "".join(char for char in text[2 if negated else 1 : -1] if char.isascii())
+        if not kept:
+            return r"[\x00-\xff]" if negated else None
+        text = ("[^" if negated else "[") + kept + "]"
     return text.replace("\\s", _SPACE) if "\\s" in text.replace("\\\\", "") else text
 
 
-def _emit_alternation(branches: list[list[Any]], *, lead: bool, trail: bool) -> str:
-    return "|".join(_emit_sequence(items, lead=lead, trail=trail) for items in branches)
+_RANGE_BEYOND = re.compile(r"-[^\x00-\x7f]|[^\x00-\x7f]-")
 
 
-def _emit_sequence(items: list[Any], *, lead: bool, trail: bool) -> str:
+def _beyond_ascii(char: str) -> None:
+    """A letter beyond ASCII in a pattern never matches ASCII text (None), unless its case partner is ASCII."""
+    if any(c.isascii() for c in char.lower() + char.upper() + char.casefold()):
+        raise ValueError(f"{char!r} matches an ASCII letter when case is ignored")
+
+
+def _unbounded(quantifier: str) -> str:
+    """`quantifier` without its upper bound (`{0,50}?` is `*`): more texts match, and the DFA stays small (a
+    bounded repeat of a class is as many states as its bound, for each pattern it is in)."""
+    bounds = _BOUNDS.fullmatch(quantifier)
+    if bounds is None:
+        return quantifier[0]  # `*?`, `+?`, `??`: laziness changes where a match ends, not whether there is one
+    low = int(bounds.group(1) or 0)
+    return "*" if low == 0 else "+" if low == 1 else f"{{{low},}}"
+
+
+_BOUNDS = re.compile(r"\{(\d*),\d*\}\??")
+
+
+# Each emitter returns None for what can never match ASCII text (a letter beyond ASCII, a class of such letters):
+# a sequence holding one never matches, an alternation never matches when none of its branches can.
+
+
+def _emit_alternation(branches: list[list[Any]], *, lead: bool, trail: bool) -> str | None:
+    emitted = [_emit_sequence(items, lead=lead, trail=trail) for items in branches]
+    possible = [branch for branch in emitted if branch is not None]
+    return "|".join(possible) if possible else None
+
+
+def _emit_sequence(items: list[Any], *, lead: bool, trail: bool) -> str | None:
     out: list[str] = []
     last = len(items) - 1
     for i, item in enumerate(items):
-        out.append(_emit(item, lead=lead and i == 0, trail=trail and i == last))
+        emitted = _emit(item, lead=lead and i == 0, trail=trail and i == last)
+        if emitted is None:
+            return None
+        out.append(emitted)
     return "".join(out)
 
 
-def _emit(item: Any, *, lead: bool, trail: bool) -> str:
-    if isinstance(item, str):
+def _emit(item: Any, *, lead: bool, trail: bool) -> str | None:
+    if item is None or isinstance(item, str):
         return item
     if isinstance(item, _Repeat):
         inner = _emit(item.item, lead=False, trail=False)
-        return f"(?:{inner}){item.quantifier}" if inner else ""
+        quantifier = _unbounded(item.quantifier)
+        if inner is None:  # repeated no times, or never
+            return "" if quantifier in ("*", "?") else None
+        return f"(?:{inner}){quantifier}" if inner else ""
     kind = item.kind
     if kind in (":", "i:"):
-        return f"(?{kind}{_emit_alternation(item.body, lead=lead, trail=trail)})"
+        body = _emit_alternation(item.body, lead=lead, trail=trail)
+        return None if body is None else f"(?{kind}{body})"
     # A lookbehind that opens the match, or a lookahead that closes it, is consumed: the match then exists
     # exactly when the original's does. Any other lookaround is dropped, which only lets more texts in.
     if (kind == "<=" and lead) or (kind == "=" and trail):
-        return f"(?:{_emit_alternation(item.body, lead=False, trail=False)})"
+        body = _emit_alternation(item.body, lead=False, trail=False)
+        return None if body is None else f"(?:{body})"
     return ""

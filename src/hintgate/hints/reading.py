@@ -34,11 +34,14 @@ import unicodedata
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hintgate.hints.names import fold_lookalikes
-from hintgate.hints.prefilter import Seen
 
-__all__ = ["INVISIBLE_ALLOWED", "ROT13_WORDS", "View", "invisible_spans", "is_invisible", "read"]
+if TYPE_CHECKING:
+    from hintgate.hints.prefilter import Seen
+
+__all__ = ["INVISIBLE_ALLOWED", "ROT13_WORDS", "View", "disguises", "invisible_spans", "is_invisible", "read"]
 
 # Code points that are invisible yet not of category Cf: fillers drawn as nothing (Hangul, braille
 # blank), the combining grapheme joiner, Mongolian and other variation selectors, Khmer inherent vowels.
@@ -160,15 +163,18 @@ def read(text: str, *, decode: bool = True, seen: Seen | None = None) -> list[Vi
         text: the original text.
         decode: also decode entities, comments and encoded runs (results are
             read with it too; it costs a few regex passes).
-        seen: what the prefilter saw in a text holding this one (ASCII): the
-            disguises it ruled out are not looked for.
+        seen: what the prefilter saw in a text holding this one: the
+            disguises it ruled out are not looked for, as long as the text
+            is read as written (no character removed, normalised or folded).
     """
     plain = _plain(text)
     views = [plain]
+    if plain.text is not text:
+        seen = None  # the prefilter read the text as written, not this
     if not plain.text.isascii():
-        seen = None  # the prefilter reads ASCII text only
         folded = fold_lookalikes(plain.text)
         if folded != plain.text:
+            seen = None
             views.append(View(folded, "lookalike", True, parent=plain))
     base = views[-1]
     leetish = (seen is None or seen.may("leet")) and _DIGIT_BY_LETTER.search(base.text)
@@ -205,6 +211,22 @@ def read(text: str, *, decode: bool = True, seen: Seen | None = None) -> list[Vi
     if any(word in low for word in ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
         views.append(View(plain.text.translate(_ROT13), "rot13", True, parent=plain))
     return views
+
+
+def disguises(text: str) -> frozenset[str]:
+    """The disguises `read` may find in `text` or in any text it holds (`hints.prefilter.DISGUISES`): each
+    looked for with the same cheap check `read` makes first."""
+    found = {how for how, _, _ in _ENCODINGS if _may_hold(how, text)}
+    if _DIGIT_BY_LETTER.search(text):
+        found.add("leet")
+    if "&" in text and ";" in text:
+        found.add("entities")
+    if "<!--" in text:
+        found.add("comment")
+    low = text.lower()
+    if any(word in low for word in ROT13_WORDS):
+        found.add("rot13")
+    return frozenset(found)
 
 
 def _plain(text: str) -> View:

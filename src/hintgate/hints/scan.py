@@ -53,7 +53,7 @@ from hintgate.hints.phrases import (
 )
 from hintgate.hints.prefilter import Seen
 from hintgate.hints.prefilter import seen as seen_by_prefilter
-from hintgate.hints.reading import ROT13_WORDS, View, invisible_spans, read
+from hintgate.hints.reading import ROT13_WORDS, View, disguises, invisible_spans, read
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -493,7 +493,13 @@ def _scan_all(
         # Property names are matched as words (`readSshKey` as "read Ssh Key"): their phrases come from that form.
         as_words = seen_by_prefilter("\n".join(keys), words=ROT13_WORDS, build=True)
         quick = None if as_words is None else quick.joined(as_words)
-    candidates = _candidates(joined.lower()) if quick is None else _seen_plan(quick.needs, quick.phrases)
+    if quick is None:
+        candidates = _candidates(joined.lower())
+    elif quick.needs is None:  # a short text: its needed strings and disguises are looked for one by one
+        candidates = _only(_candidates(joined.lower()), quick.phrases)
+        quick = dataclasses.replace(quick, disguises=disguises("\n".join([joined, *keys])))
+    else:
+        candidates = _seen_plan(quick.needs, quick.phrases)
     # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
     nothing = quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises
     findings: list[ScanFinding] = []
@@ -689,6 +695,12 @@ def _candidates(low: str) -> _Plan:
     held: dict[tuple[str, ...], bool] = {}  # phrases that need the same strings look them up once
     present = frozenset(p for p in _NEEDING if _holds(low, p.needs, held) and (not p.also or _holds(low, p.also, held)))
     return _plan(scripts, present)
+
+
+@functools.cache
+def _only(plan: _Plan, phrases: frozenset[Phrase]) -> _Plan:
+    """`plan` with only the `phrases` the prefilter left possible."""
+    return _Plan(tuple(p for p in plan.searched if p in phrases), frozenset(p for p in plan.anchored if p in phrases))
 
 
 @functools.cache
