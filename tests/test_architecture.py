@@ -39,7 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("config", ("hintgate.config",)),
     ("sources", ("hintgate.sources",)),
-    ("store", ("hintgate.store",)),
+    # The stored state a stdio gateway reads ahead of the store, with the standard library only.
+    ("store", ("hintgate.store", "hintgate.stored_state")),
     ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),

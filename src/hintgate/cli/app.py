@@ -360,15 +360,19 @@ async def _serve_stdio(
     sum. With `--dashboard` or `--metrics` the ports are bound first, so that
     a busy one fails with nothing started (the upstreams start after that).
     """
-    from hintgate.cli.serve import run_stdio
+    from hintgate.cli.serve import read_ahead, run_stdio
     from hintgate.sources.processes import prestarting
 
     ahead = dashboard is None and metrics is None
     async with prestarting(config, os.environ) if ahead else contextlib.nullcontext():
+        # The stored state the first listing depends on, read without the store's imports when it can be.
+        early = read_ahead(config, settings) if ahead else None
         # A database that cannot be used fails here, and the upstreams started are stopped again.
-        where = _recording_to(settings)
+        where = early.location if early is not None else _recording_to(settings)
         _demo_banner(demo)
-        await run_stdio(config, settings, dashboard=dashboard, metrics=metrics, recording=where, watch=watch)
+        await run_stdio(
+            config, settings, dashboard=dashboard, metrics=metrics, recording=where, watch=watch, early=early
+        )
 
 
 def _demo_banner(demo: bool) -> None:

@@ -30,15 +30,19 @@ from hintgate.sources.processes import discard_unused, prestarting
 
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
+    from hintgate.stored_state import StoredState
 
 __all__ = [
+    "LateStore",
     "PlainLogFormatter",
     "bind_listener",
     "collect_catalog",
     "open_store",
     "python_config",
+    "read_ahead",
     "run_http",
     "run_stdio",
+    "serve_while_store_opens",
     "url_host",
 ]
 
@@ -80,7 +84,14 @@ def _base_url(host: str, sock: socket.socket) -> str:
     return f"http://{url_host(host)}:{sock.getsockname()[1]}"
 
 
-def _gateway(config: GatewayConfig, settings: Settings, store: Any, *, dashboard: str | None = None) -> Gateway:
+def _gateway(
+    config: GatewayConfig,
+    settings: Settings,
+    store: Any,
+    *,
+    dashboard: str | None = None,
+    early: StoredState | None = None,
+) -> Gateway:
     from hintgate.server.gateway import Gateway
 
     gateway = Gateway(
@@ -89,14 +100,16 @@ def _gateway(config: GatewayConfig, settings: Settings, store: Any, *, dashboard
         state_key=settings.state_key,
         tracer=_tracer(settings),
         credentials=credentials_of(store, settings),
+        early=early,
     )
     # A call naming the gateway's data directory (its token, its database) asks; its listeners are added later.
     home = os.path.expanduser("~")
     gateway.calls.own_places = OwnPlaces.of_data_dir(str(settings.data_dir.resolve()), home if home != "~" else None)
-    if store is not None:
+    if store is not None or early is not None:
         given = settings.database_url
-        # A URL with a password is shown masked: the person adds the password back.
-        db = "" if given is None else f" --db {shlex.quote(store.url if '@' in given else given)}"
+        # A URL with a password is shown masked: the person adds the password back (a SQLite URL has none).
+        shown = store.url if store is not None and given is not None and "@" in given else given
+        db = "" if shown is None else f" --db {shlex.quote(shown)}"
         gateway.calls.approvals_command = f"hintgate approvals watch{db}"
         gateway.store_flag = db
     gateway.dashboard_url = dashboard
@@ -159,11 +172,18 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
     if not settings.record:
         yield None
         return
+    store = await _opened_store(settings)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def _opened_store(settings: Settings) -> Any:
     from hintgate.store import Store
 
-    url = settings.store_url
     store = await Store.open(
-        url,
+        settings.store_url,
         retention=settings.retention,
         response_cap=settings.response_cap,
         commit_interval=settings.commit_interval,
@@ -176,9 +196,77 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
 
         # Servers added at run time keep their secrets sealed, under the key OAuth logins are sealed with.
         await store.server_changes.seal(vault_key(settings.state_key, settings.data_dir))
-        yield store
-    finally:
+    except BaseException:
         await store.close()
+        raise
+    return store
+
+
+def read_ahead(config: GatewayConfig, settings: Settings) -> StoredState | None:
+    """The stored state a stdio gateway can answer its first listing from before its store is open, if any.
+
+    Only when the store is a SQLite file this version opens as it is (`hintgate.stored_state`), and nothing
+    the gateway does before its first listing writes to the store or needs it open: no pins file to import,
+    no server behind OAuth (it logs in with what the store keeps).
+    """
+    if not settings.record or config.pins_file is not None or any(_has_oauth(s) for s in config.servers.values()):
+        return None
+    from hintgate.stored_state import read_stored_state
+
+    return read_stored_state(settings.store_url)
+
+
+FIRST_ANSWER_GRACE = 2.0
+"""Seconds a start that read its stored state ahead waits for its client's first `tools/list` (or call) before it
+opens the store anyway."""
+
+
+class LateStore:
+    """The store of a gateway that answered its first listing from the state read ahead: opened, then attached.
+
+    `opened(gateway)` opens it and hands it to the gateway (`Gateway.attach_store`: the calls waiting then
+    run); its failure (a database that cannot be opened after all) is raised there, before any call ran.
+    Closed, and drained, on exit, after the gateway (which records its sessions' ends into it).
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self.store: Any = None
+
+    async def opened(self, gateway: Gateway) -> None:
+        """Once the first listing is out, open the store and attach it to `gateway`; returns once calls run."""
+        await gateway.first_answered(FIRST_ANSWER_GRACE)
+        self.store = await _opened_store(self._settings)
+        await gateway.attach_store(self.store)
+
+    async def __aenter__(self) -> LateStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.store is not None:
+            await self.store.close()
+
+
+async def serve_while_store_opens(serving: Coroutine[Any, Any, None], opening: Coroutine[Any, Any, None]) -> None:
+    """Serve while the store opens; a failure to open it stops serving and is raised (no call has run)."""
+    serve = asyncio.ensure_future(serving)
+    store = asyncio.ensure_future(opening)
+    try:
+        await asyncio.wait({serve, store}, return_when=asyncio.FIRST_EXCEPTION)
+        if store.done() and store.exception() is not None:
+            serve.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await serve
+            await store  # raises why the store could not be opened
+        if serve.done() and not store.done():
+            await store  # the client left at once: what it did is still recorded
+        await serve
+    finally:
+        for task in (serve, store):
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
 
 def url_host(host: str) -> str:
@@ -534,6 +622,7 @@ async def run_stdio(
     metrics: tuple[str, int] | None = None,
     recording: str | None = None,
     watch: bool = False,
+    early: StoredState | None = None,
 ) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin.
 
@@ -544,6 +633,8 @@ async def run_stdio(
         metrics: also serve /metrics alone on (HOST, PORT).
         recording: names the database for the start report ("SQLite database /path").
         watch: reload the config file whenever it changes (SIGHUP always reloads it).
+        early: the stored state read ahead (`read_ahead`; not with `dashboard` or `metrics`): the first
+            listing is answered from it and the store opened after.
     """
     from hintgate.cli.reload import reloading
 
@@ -554,6 +645,20 @@ async def run_stdio(
         scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
         _report_recording(console, recording)
         base = _base_url(dashboard[0], web_sock) if dashboard is not None and web_sock is not None else None
+        if early is not None and dashboard is None and metrics is None:
+            # The first listing from the state read ahead; the store (SQLAlchemy) opens once it is answered.
+            async with (
+                LateStore(settings) as late,
+                prestarting(config, os.environ),
+                BackgroundImports(STDIO_MODULES) as imports,
+                imports.finished(),
+                _gateway(config, settings, None, early=early) as gateway,
+            ):
+                await discard_unused()
+                _report_start(gateway, console)
+                async with reloading(gateway, watch=watch):
+                    await _until_terminated(serve_while_store_opens(gateway.serve_stdio(), late.opened(gateway)))
+            return
         async with (
             # The upstreams start now; the gateway's imports and the store's checks are done while they start.
             prestarting(config, os.environ),

@@ -58,6 +58,11 @@ class Metrics:
         self._recorder = recorder
         self._registry: CollectorRegistry | None = None
 
+    def attach_recorder(self, recorder: RecorderGauges) -> None:
+        """Report `recorder`'s queue (a store opened after the gateway started); before the first scrape only."""
+        if self._registry is None:
+            self._recorder = recorder
+
     def call_finished(self, outcome: CallOutcome) -> None:
         """Count one call and observe its latencies."""
         entry = outcome.entry

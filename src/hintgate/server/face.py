@@ -63,6 +63,7 @@ async def _route(
 
 def _tools_page(gateway: Gateway, reachable: _Reachable, session: Any, params: Any) -> dict[str, Any]:
     """A page of `tools/list` for a session: a person's own list (only what they may reach), or everyone's."""
+    gateway.listing_served()
     if session.principal is None:
         return list_page(gateway.catalog.wire, "tools", params)
     # A person's own list: no cache between people may hold it.

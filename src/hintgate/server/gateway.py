@@ -38,7 +38,7 @@ from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantin
 from hintgate.hints.resultscan import OnResultFinding
 from hintgate.hints.scan import ScanFinding, high_findings, scan_texts, scan_tool
 from hintgate.observers.metrics import Metrics
-from hintgate.outcome import CallObserver, Tracer
+from hintgate.outcome import Tracer
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
@@ -54,7 +54,7 @@ from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.pins import PinKeeper, source_texts
 from hintgate.server.routing import Routes
-from hintgate.server.sessions import SessionObservers, SessionTracker
+from hintgate.server.sessions import SessionObservers, SessionsBeforeStore, SessionTracker
 from hintgate.server.tasks import TaskRoutes
 from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from hintgate.observers.recording import Recording
     from hintgate.server.http_fast import HttpFastPath
     from hintgate.store import Store
+    from hintgate.stored_state import StoredState
 
 
 __all__ = ["Gateway"]
@@ -94,6 +95,7 @@ class Gateway:
         state_key: str | None = None,
         tracer: Tracer | None = None,
         credentials: Credentials | None = None,
+        early: StoredState | None = None,
     ) -> None:
         self.config = config
         environ = os.environ if environ is None else environ
@@ -141,18 +143,16 @@ class Gateway:
             modern_versions=MODERN_VERSIONS,
         )
         self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store, by_user=config.metrics_by_user)
-        call_observers: list[CallObserver] = []
         self.recording: Recording | None = None
         """Writes calls and sessions to the store (None without one); masks the gateway's secrets in them."""
-        if store is not None:
-            from hintgate.observers.recording import Recording
-
-            recording = Recording(store)
-            recording.hide(state_key)
-            self.recording = recording
-            call_observers.append(recording)
-            self.session_observers.append(recording)
-        call_observers.append(self.metrics)
+        self._early = early
+        # With the stored state read ahead, the store itself comes later (`attach_store`): no call runs before.
+        self._store_ready = asyncio.Event()
+        self._listing_served = False
+        self._first_answer = asyncio.Event()  # the first listing written out, or a call waiting for the store
+        self._sessions_before_store = SessionsBeforeStore() if early is not None else None
+        if self._sessions_before_store is not None:
+            self.session_observers.append(self._sessions_before_store)
         settings, rules = policy if policy is not None else config.policy
         self._config_rules = rules
         self._file_settings = settings  # what the stored policy settings are laid over
@@ -161,8 +161,7 @@ class Gateway:
             self.sessions,
             settings=settings,
             rules=rules,
-            approvals=ApprovalQueue(ledger=store.approvals) if store is not None else None,
-            observers=call_observers,
+            observers=[self.metrics],
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
             caller_probe=lambda ctx: caller_probe(self._server, ctx),
@@ -179,6 +178,22 @@ class Gateway:
         self.broadcast = Broadcast(self.sessions)
         self._server: Any = None
         self.http_fast: HttpFastPath | None = None
+        if store is not None:
+            self._wire_store(store)
+        if early is None:
+            self._store_ready.set()
+
+    def _wire_store(self, store: Store) -> None:
+        """Record calls and sessions to `store`, and keep the approval queue in it."""
+        from hintgate.observers.recording import Recording
+
+        recording = Recording(store)
+        recording.hide(self._state_key)
+        self.recording = recording
+        self.calls.observers.insert(0, recording)  # recorded before metrics count it, as always
+        self.session_observers.insert(0, recording)
+        self.calls.approvals = ApprovalQueue(ledger=store.approvals)
+        self.metrics.attach_recorder(store)
 
     def attach(self, source: Source) -> None:
         """Give a newly built source what the gateway holds for it (the OAuth credentials, the login page)."""
@@ -188,6 +203,18 @@ class Gateway:
                 source.login_page = login_page(self.config.identity.audience, source.name)
 
     async def __aenter__(self) -> Gateway:
+        if self._early is not None:
+            # Read ahead without the store: the first listing is decided by what the store holds.
+            self.overrides.load_rows(
+                hints=self._early.hints,
+                titles=self._early.titles,
+                confirms=self._early.confirms,
+                policy=self._early.policy_settings,
+                version=self._early.overrides_version,
+            )
+            self._apply_confirms()
+            self._apply_policy_layer()
+            self.pins.load_pins(self._early.pins, self._early.pins_version, store_coming=True)
         if self.store is not None:
             await self.overrides.load()
             self._apply_confirms()
@@ -213,8 +240,65 @@ class Gateway:
         # Names taken while upstreams came up in whatever order are forgotten: the first full build is in config order.
         self._last_server_of.clear()
         self.rebuild()
-        await self.pins.flush()  # the pins of the first full listing are stored before any client is served
+        # The pins of the first full listing are stored before any client is served; read ahead, before any
+        # call runs (`attach_store`).
+        await self.pins.flush()
         return self
+
+    @property
+    def store_ready(self) -> bool:
+        """Whether the store is open (or there is none): calls run; False while a read-ahead start opens it."""
+        return self._store_ready.is_set()
+
+    def listing_served(self) -> None:
+        """A `tools/list` was answered (its answer is on its way out)."""
+        self._listing_served = True
+
+    def _after_write(self) -> None:
+        if self._listing_served:
+            self._first_answer.set()
+
+    async def first_answered(self, grace: float) -> None:
+        """Return once the first `tools/list` answer is written out, a call waits for the store, or after `grace` s.
+
+        A start that read its stored state ahead opens the store then: its imports would hold up the answer.
+        """
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._first_answer.wait(), grace)
+
+    async def attach_store(self, store: Store) -> None:
+        """Take the store opened after a start that read its state ahead (`early`); calls waiting then run.
+
+        In order: what changed in the store since it was read ahead is picked up (the listing is rebuilt and
+        clients told), the pins of the first listing are written, the sessions begun meanwhile are recorded,
+        then the waiting calls run (each decided by the policy and recorded as any other).
+        """
+        if self._early is None or self.store is not None:
+            raise RuntimeError("attach_store is for a gateway started with its stored state read ahead")
+        self.store = store
+        self.overrides.attach(store)
+        changed = await self.overrides.changed_elsewhere()
+        if changed:
+            self._apply_confirms()
+            self._apply_policy_layer()
+        if await self.pins.attach(store):
+            changed = True
+        if changed:
+            self.rebuild(("tools",))
+        await self.pins.flush()
+        self._wire_store(store)
+        if self._sessions_before_store is not None:
+            self.session_observers.remove(self._sessions_before_store)
+            assert self.recording is not None
+            self._sessions_before_store.replay(self.recording)
+            self._sessions_before_store = None
+        if self._built_from_config and self.config.source is not None:
+            self.server_set.attach(store)
+            self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
+        self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
+        self._store_ready.set()
+        if changed:
+            await self.broadcast.lists_changed(("tools",))
 
     async def __aexit__(self, *exc: object) -> None:
         self.sessions.close_all()
@@ -632,6 +716,9 @@ class Gateway:
         Every way a call comes in ends here (the SDK's handler, the raw-JSON middleware on any
         transport, stdio's direct calls), so here its session is kept from going idle while the call runs.
         """
+        if not self._store_ready.is_set():
+            self._first_answer.set()
+            await self._store_ready.wait()  # read ahead at start: decided and recorded once the store is open
         if ctx is None:
             return await self._call_tool(None, params)
         with self.sessions.serving(ctx) as session:
@@ -677,7 +764,7 @@ class Gateway:
 
         server = self._server or self.build_server()
         direct = DirectStdioCalls(lambda: self.stdio_connection, self.call_tool, modern_versions=MODERN_VERSIONS)
-        async with stdio_streams(direct=direct) as (read, write):
+        async with stdio_streams(direct=direct, written=self._after_write) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     @asynccontextmanager

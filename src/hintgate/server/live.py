@@ -155,6 +155,10 @@ class ServerSet:
         self.layered = Layered(config=file, file=file)
         self._lock = asyncio.Lock()
 
+    def attach(self, store: Store) -> None:
+        """Keep changes in `store` from now on (opened after a start that found none stored: nothing to lay over)."""
+        self._store = store
+
     @property
     def persisted(self) -> bool:
         """Whether changes outlive the gateway (kept in its store)."""

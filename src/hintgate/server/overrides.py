@@ -6,7 +6,7 @@ Kept in the store, so they survive a restart and reach every replica sharing it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
@@ -55,14 +55,37 @@ class StoredOverrides:
         """Read every override from the store."""
         if self._store is None:
             return
+        parts = self._store.overrides
+        self.load_rows(
+            hints=await parts.hints(),
+            titles=await parts.titles(),
+            confirms=await parts.confirms(),
+            policy=await parts.policy_settings(),
+            version=await parts.version(),
+        )
+
+    def load_rows(
+        self,
+        *,
+        hints: Iterable[Mapping[str, Any]],
+        titles: Iterable[Mapping[str, Any]],
+        confirms: Iterable[Mapping[str, Any]],
+        policy: Iterable[dict[str, Any]],
+        version: int,
+    ) -> None:
+        """Take the overrides from the store's rows (read by the store, or ahead of it: `hintgate.stored_state`)."""
         stored: dict[str, dict[Hint, bool]] = {}
-        for row in await self._store.overrides.hints():
+        for row in hints:
             stored.setdefault(row["tool"], {})[Hint(row["hint"])] = bool(row["value"])
         self.by_tool = stored
-        self.titles = {row["tool"]: row["title"] for row in await self._store.overrides.titles()}
-        self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in await self._store.overrides.confirms()}
-        self.policy = {row["setting"]: row for row in await self._store.overrides.policy_settings()}
-        self._version = await self._store.overrides.version()
+        self.titles = {row["tool"]: row["title"] for row in titles}
+        self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in confirms}
+        self.policy = {row["setting"]: row for row in policy}
+        self._version = version
+
+    def attach(self, store: Store) -> None:
+        """Keep the overrides in `store` from now on (they were read ahead of it, as of `load_rows`' version)."""
+        self._store = store
 
     async def changed_elsewhere(self) -> bool:
         """Whether another replica wrote overrides since the last read (one counter read); reloads them if so."""

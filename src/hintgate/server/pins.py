@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ class PinKeeper:
         self._pending: list[Reconciled] = []
         self._touched: set[str] = set()
         self._version = 0
+        self._store_coming = False  # read ahead of the store: changes are queued for it (`attach`)
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self.fingerprints: dict[str, str] = {}
@@ -52,8 +53,33 @@ class PinKeeper:
         """Read every pin from the store."""
         if self._store is None:
             return
-        self._version = await self._store.pins.version()
-        self.by_key = {p.key: p for p in await self._store.pins.all()}
+        self.load_pins(await self._store.pins.all(), await self._store.pins.version())
+
+    def load_pins(self, pins: Iterable[Pin], version: int, *, store_coming: bool = False) -> None:
+        """Take the pins from the store's rows (read by the store, or ahead of it: `hintgate.stored_state`).
+
+        With `store_coming` the changes seen from now on are queued for the store `attach` gives later.
+        """
+        self._version = version
+        self.by_key = {p.key: p for p in pins}
+        self._store_coming = store_coming
+
+    async def attach(self, store: Store) -> bool:
+        """Keep the pins in `store` from now on; the changes queued meanwhile are written at the next flush.
+
+        Returns whether the store's pins changed since they were read ahead (another gateway or the CLI wrote
+        them): they are then read again and the queued changes dropped, for they were judged against the
+        pins read ahead; the caller rebuilds, which judges the listings again against the pins read now.
+        """
+        async with self._lock:  # no flush meanwhile: the queued changes are written, or dropped, after this
+            current = await store.pins.version()
+            self._store = store
+            self._store_coming = False
+            if current == self._version:
+                return False
+            self._pending.clear()
+            await self.load()
+        return True
 
     async def seed(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> int:
         """Accept the definitions of a pins file (server, tool, canonical form); returns how many pins changed."""
@@ -132,7 +158,7 @@ class PinKeeper:
                 logger.debug("%s: tool %r quarantined: %s", event.server, event.tool, event.detail)
             elif event.kind in (ChangeKind.RISKIER, ChangeKind.REMOVED, ChangeKind.COSMETIC):
                 logger.warning("%s: tool %r %s: %s", event.server, event.tool, event.kind.value, event.detail or "")
-        if self._store is None:
+        if self._store is None and not self._store_coming:
             return
         self._pending.append(found)
         with contextlib.suppress(RuntimeError):  # no running loop: written at the next flush

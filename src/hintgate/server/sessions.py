@@ -28,7 +28,7 @@ from hintgate.policy.decide import SessionState
 from hintgate.policy.principal import Principal, principal_of
 from hintgate.server import sdk
 
-__all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker"]
+__all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker", "SessionsBeforeStore"]
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,35 @@ class SessionObservers(list[SessionObserver]):
         for observer in self:
             try:
                 observer.session_ended(session)
+            except Exception:
+                logger.exception("session observer %r failed", observer)
+
+
+class SessionsBeforeStore:
+    """The sessions that began and ended before the store was open, in order, told to its recorder once it is.
+
+    A gateway that reads its stored state ahead answers its first client before the store is open; the store's
+    recorder then records those sessions from what each holds (`started_at`, `ended_at`), so none is lost.
+    """
+
+    def __init__(self) -> None:
+        self._events: list[tuple[bool, ClientSession]] = []
+
+    def session_started(self, session: ClientSession) -> None:
+        self._events.append((True, session))
+
+    def session_ended(self, session: ClientSession) -> None:
+        self._events.append((False, session))
+
+    def replay(self, observer: SessionObserver) -> None:
+        """Tell `observer` every session event kept, in order."""
+        events, self._events = self._events, []
+        for started, session in events:
+            try:
+                if started:
+                    observer.session_started(session)
+                else:
+                    observer.session_ended(session)
             except Exception:
                 logger.exception("session observer %r failed", observer)
 

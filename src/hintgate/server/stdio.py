@@ -129,13 +129,14 @@ def _pipeable(fd: int) -> bool:
 
 @asynccontextmanager
 async def stdio_streams(
-    direct: DirectCalls | None = None, *, line_limit: int = LINE_LIMIT
+    direct: DirectCalls | None = None, *, line_limit: int = LINE_LIMIT, written: Callable[[], None] | None = None
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Yield (read stream, write stream) of `SessionMessage`s over stdin/stdout.
 
     Args:
         direct: takes handshake-era tools/call off the pipe directly (`server.direct`), if given.
         line_limit: the most bytes one line on stdin may hold.
+        written: called after each message of the SDK's is written out (not on the SDK's own transport).
 
     Falls back to the SDK's threaded transport when stdin or stdout is not a
     pipe, socket or terminal (a regular file cannot be polled).
@@ -249,6 +250,8 @@ async def stdio_streams(
                 data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                 writer.write(data.encode() + b"\n")
                 await writer.drain()
+                if written is not None:
+                    written()
 
     try:
         async with anyio.create_task_group() as tasks:

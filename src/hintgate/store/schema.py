@@ -22,11 +22,13 @@ from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, in
 from sqlalchemy.engine import Connection
 
 from hintgate.store.tables import COUNTER_NAMES, counters, metadata
+from hintgate.stored_state import SCHEMA_REVISION
 
 __all__ = ["HEAD_REVISION", "migrate", "upgrade"]
 
-HEAD_REVISION = "0012"
-"""The newest migration's revision (a test checks it is Alembic's head): a new migration moves it."""
+HEAD_REVISION = SCHEMA_REVISION
+"""The newest migration's revision (a test checks it is Alembic's head): a new migration moves it
+(`hintgate.stored_state.SCHEMA_REVISION`, where a stdio gateway's first read checks it without SQLAlchemy)."""
 
 _MIGRATIONS = Path(__file__).parent / "migrations"
 

@@ -1,0 +1,213 @@
+"""What a gateway's first tool listing depends on in a SQLite store, read with the standard library.
+
+The stored pins (a tool changed since it was pinned is held), the operators'
+hint, title and confirm overrides and the stored policy settings decide what
+the first `tools/list` says, so they are read before it is answered. Opening
+the full store (`hintgate.store`) imports SQLAlchemy, a good part of a stdio
+gateway's start-up: a client that launches the gateway would wait for it. A
+stdio gateway recording to an existing SQLite file reads these rows here
+instead, read-only with `sqlite3`, answers its first listing from them, and
+opens the full store right after; no tool call runs before the store is open
+(`hintgate.server.gateway.Gateway.attach_store`).
+
+Only a database this version would open as it is qualifies: a SQLite file
+that exists, stamped with `SCHEMA_REVISION`, with no runtime server changes
+(their entries are sealed; the full store opens them). Anything else (no
+file yet, an older or newer schema, a file SQLite cannot read, a PostgreSQL
+URL, runtime server changes) gives `None`, and the gateway opens the full
+store first, as before, with the same errors. The rows are read as the
+store's own parts read them (`tests/test_stored_state.py` compares the two on
+one file).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hintgate.hints.pins import ChangeKind, Pin, PinState
+
+__all__ = ["SCHEMA_REVISION", "StoredState", "read_stored_state", "sqlite_file"]
+
+SCHEMA_REVISION = "0012"
+"""The newest migration's revision, which the store stamps a current database with (`store.schema.HEAD_REVISION`
+is this one; a test checks it is Alembic's head): a new migration moves it."""
+
+_PIN_COLUMNS = (
+    "server",
+    "tool",
+    "name",
+    "sha256",
+    "definition",
+    "accepted_sha256",
+    "accepted_definition",
+    "state",
+    "reason",
+    "reviewed",
+    "first_seen_at",
+    "last_seen_at",
+    "accepted_at",
+    "accepted_by",
+)
+_PIN_TIMES = ("first_seen_at", "last_seen_at", "accepted_at")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredState:
+    """The rows a first listing depends on, as the store's parts return them.
+
+    Attributes:
+        path: the SQLite file they were read from.
+        pins: every tool's pin by server and tool, a held one with its operator's block.
+        pins_version: the `pins` counter when they were read.
+        hints: the hint overrides (`{"tool", "hint", "value", "updated_at", "updated_by"}`), by tool and hint.
+        titles: the title overrides (`{"tool", "title", ...}`), by tool.
+        confirms: the confirm settings (`{"tool", "confirm", ...}`), by tool name or glob.
+        policy_settings: the stored policy settings (`{"setting", "value", ...}`), by key path.
+        overrides_version: the `overrides` counter when they were read.
+    """
+
+    path: Path
+    pins: list[Pin]
+    pins_version: int
+    hints: list[dict[str, Any]]
+    titles: list[dict[str, Any]]
+    confirms: list[dict[str, Any]]
+    policy_settings: list[dict[str, Any]]
+    overrides_version: int
+
+    @property
+    def location(self) -> str:
+        """Where the store is, for people, as `hintgate.store.engine.database_location` says it."""
+        return f"SQLite database {self.path.absolute()}"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a plain SQLite store URL (`sqlite:///PATH`, or a bare path) names; None for anything else.
+
+    Anything unusual (a query string, a host, an in-memory database, another backend) is None: the full
+    store parses it and says what is wrong with it.
+    """
+    raw = url.strip()
+    if not raw:
+        return None
+    if "://" not in raw:
+        return Path(raw).expanduser()
+    scheme, _, rest = raw.partition("://")
+    if scheme not in ("sqlite", "sqlite+aiosqlite") or not rest.startswith("/") or "?" in rest:
+        return None
+    database = rest[1:]
+    if not database or database == ":memory:":
+        return None
+    return Path(database).expanduser()
+
+
+def read_stored_state(url: str) -> StoredState | None:
+    """The stored state of the SQLite file `url` names, read-only; None when it must be opened the full way.
+
+    None when the URL is not a plain SQLite file, the file does not exist, SQLite cannot read it, its schema
+    is not `SCHEMA_REVISION`, or it holds runtime server changes.
+    """
+    path = sqlite_file(url)
+    if path is None or not path.is_file():
+        return None
+    try:
+        with _read_only(path) as conn:
+            versions = [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")]
+            if versions != [SCHEMA_REVISION]:
+                return None
+            if conn.execute("SELECT count(*) FROM server_changes").fetchone()[0]:
+                return None
+            counters = dict(conn.execute("SELECT name, value FROM counters").fetchall())
+            return StoredState(
+                path=path,
+                pins=_pins(conn),
+                pins_version=int(counters.get("pins") or 0),
+                hints=_rows(conn, "SELECT * FROM hint_overrides ORDER BY tool, hint", booleans=("value",)),
+                titles=_rows(conn, "SELECT * FROM title_overrides ORDER BY tool"),
+                confirms=_rows(conn, "SELECT * FROM tool_confirms ORDER BY tool"),
+                policy_settings=_rows(conn, "SELECT * FROM policy_settings ORDER BY setting", json_columns=("value",)),
+                overrides_version=int(counters.get("overrides") or 0),
+            )
+    except (sqlite3.Error, ValueError, TypeError, KeyError):
+        # Unreadable, damaged or not hintgate's: the full store opens it and says what is wrong.
+        return None
+
+
+@contextmanager
+def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
+    # mode=ro: this read never creates, migrates or writes the file; one transaction sees one state.
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)) as conn:
+        conn.row_factory = sqlite3.Row
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.rollback()
+
+
+def _time(value: object) -> datetime | None:
+    """A timestamp as the store reads it back: aware, in UTC (SQLite keeps it as text without a zone)."""
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(str(value))
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _rows(
+    conn: sqlite3.Connection, query: str, *, booleans: tuple[str, ...] = (), json_columns: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    found = []
+    for row in conn.execute(query):
+        values = dict(row)
+        moment = _time(values["updated_at"])
+        values["updated_at"] = None if moment is None else moment.isoformat()  # as the store's queries give it
+        for name in booleans:
+            values[name] = bool(values[name])
+        for name in json_columns:
+            values[name] = None if values[name] is None else json.loads(values[name])
+        found.append(values)
+    return found
+
+
+def _pins(conn: sqlite3.Connection) -> list[Pin]:
+    """Pins by server and tool; a held one with its block when its tool's latest event blocks the definition held."""
+    pins = []
+    for row in conn.execute(f"SELECT {', '.join(_PIN_COLUMNS)} FROM tool_pins ORDER BY server, tool"):
+        values = dict(row)
+        values["state"] = PinState(values["state"])
+        values["reviewed"] = bool(values["reviewed"])
+        for name in _PIN_TIMES:
+            values[name] = _time(values[name])
+        pins.append(Pin(**values))
+    if not any(pin.state is PinState.QUARANTINED for pin in pins):
+        return pins
+    blocks = {
+        (row["server"], row["tool"]): row
+        for row in conn.execute(
+            "SELECT server, tool, sha256, at, actor, detail FROM pin_events"
+            " WHERE id IN (SELECT max(id) FROM pin_events GROUP BY server, tool) AND kind = ?",
+            (ChangeKind.BLOCKED.value,),
+        )
+    }
+    return [
+        pin.block(actor=row["actor"], at=_at(row["at"]), reason=row["detail"])
+        if (row := blocks.get(pin.key)) is not None
+        and pin.state is PinState.QUARANTINED
+        and row["sha256"] == pin.sha256
+        else pin
+        for pin in pins
+    ]
+
+
+def _at(value: object) -> datetime:
+    moment = _time(value)
+    if moment is None:
+        raise ValueError("a pin event without a time")
+    return moment
