@@ -39,8 +39,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("config", ("hintgate.config",)),
     ("sources", ("hintgate.sources",)),
-    # The stored state a stdio gateway reads ahead of the store, with the standard library only.
-    ("store", ("hintgate.store", "hintgate.stored_state")),
+    # The stored state a stdio gateway reads ahead of the store, with the standard library only, and the sealing
+    # of what the store keeps sealed, which both open.
+    ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing")),
     ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),

@@ -12,7 +12,9 @@ import pytest
 from tests import tools
 
 from hintgate.hints.pins import reconcile
+from hintgate.sealing import kept_key
 from hintgate.store import Store
+from hintgate.store.oauth_tokens import vault_key
 from hintgate.store.schema import HEAD_REVISION
 from hintgate.stored_state import SCHEMA_REVISION, read_stored_state, sqlite_file
 
@@ -65,11 +67,27 @@ def test_the_revision_read_ahead_is_the_one_the_store_stamps() -> None:
     assert SCHEMA_REVISION == HEAD_REVISION
 
 
-async def test_a_database_with_runtime_server_changes_is_left_to_the_store(tmp_path: Path) -> None:
+async def test_runtime_server_changes_are_read_ahead_with_their_sealed_entries_opened_as_the_store_opens_them(
+    tmp_path: Path,
+) -> None:
     url = f"sqlite:///{tmp_path / 'hintgate.db'}"
+    key = vault_key(None, tmp_path / "data")  # the key kept in the data directory, made now
     async with await Store.open(url, replica="test") as store:
-        await store.server_changes.set("extra", "add", {"command": "true"}, actor="op")
+        await store.server_changes.seal(key)
+        await store.server_changes.set("extra", "add", {"command": "true", "env": {"TOKEN": "s3cret"}}, actor="op")
+        await store.server_changes.set("old", "remove", None, actor="op")
+        stored = await store.server_changes.all()
+    with sqlite3.connect(tmp_path / "hintgate.db") as conn:
+        [(kept,)] = conn.execute("SELECT config FROM server_changes WHERE name = 'extra'").fetchall()
+    assert "s3cret" not in kept  # sealed in the file
+    assert kept_key(None, tmp_path / "data") == key
+    state = read_stored_state(url, key)
+    assert state is not None
+    assert state.server_changes == stored
+    assert {row["name"] for row in stored} == {"extra", "old"}
+    # Without the key, or under another one, the entry does not open here: the store opens the database.
     assert read_stored_state(url) is None
+    assert read_stored_state(url, "another key of at least thirty-two characters") is None
 
 
 async def test_a_database_of_another_revision_is_left_to_the_store(tmp_path: Path) -> None:

@@ -10,18 +10,22 @@ instead, read-only with `sqlite3`, answers its first listing from them, and
 opens the full store right after; no tool call runs before the store is open
 (`hintgate.server.gateway.Gateway.attach_store`).
 
+The runtime server changes are read too; their entries are sealed
+(`hintgate.sealing`), opened with the key the store seals them with.
+
 Only a database this version would open as it is qualifies: a SQLite file
-that exists, stamped with `SCHEMA_REVISION`, with no runtime server changes
-(their entries are sealed; the full store opens them). Anything else (no
-file yet, an older or newer schema, a file SQLite cannot read, a PostgreSQL
-URL, runtime server changes) gives `None`, and the gateway opens the full
-store first, as before, with the same errors. The rows are read as the
-store's own parts read them (`tests/test_stored_state.py` compares the two on
-one file).
+that exists, stamped with `SCHEMA_REVISION`, whose sealed server entries
+open with the key given. Anything else (no file yet, an older or newer
+schema, a file SQLite cannot read, a PostgreSQL URL, a server entry sealed
+under another key or with no key given) gives `None`, and the gateway opens
+the full store first, as before, with the same errors. The rows are read as
+the store's own parts read them (`tests/test_stored_state.py` compares the
+two on one file).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -31,6 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinState
 
 __all__ = ["SCHEMA_REVISION", "StoredState", "read_stored_state", "sqlite_file"]
@@ -71,6 +76,8 @@ class StoredState:
         confirms: the confirm settings (`{"tool", "confirm", ...}`), by tool name or glob.
         policy_settings: the stored policy settings (`{"setting", "value", ...}`), by key path.
         overrides_version: the `overrides` counter when they were read.
+        server_changes: the runtime server changes (`{"name", "action", "config", "changed_at", "changed_by"}`,
+            each entry opened), oldest first.
     """
 
     path: Path
@@ -81,6 +88,7 @@ class StoredState:
     confirms: list[dict[str, Any]]
     policy_settings: list[dict[str, Any]]
     overrides_version: int
+    server_changes: list[dict[str, Any]]
 
     @property
     def location(self) -> str:
@@ -108,11 +116,12 @@ def sqlite_file(url: str) -> Path | None:
     return Path(database).expanduser()
 
 
-def read_stored_state(url: str) -> StoredState | None:
+def read_stored_state(url: str, key: str | None = None) -> StoredState | None:
     """The stored state of the SQLite file `url` names, read-only; None when it must be opened the full way.
 
     None when the URL is not a plain SQLite file, the file does not exist, SQLite cannot read it, its schema
-    is not `SCHEMA_REVISION`, or it holds runtime server changes.
+    is not `SCHEMA_REVISION`, or a runtime server change's sealed entry does not open with `key`
+    (`hintgate.sealing.kept_key`).
     """
     path = sqlite_file(url)
     if path is None or not path.is_file():
@@ -122,7 +131,8 @@ def read_stored_state(url: str) -> StoredState | None:
             versions = [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")]
             if versions != [SCHEMA_REVISION]:
                 return None
-            if conn.execute("SELECT count(*) FROM server_changes").fetchone()[0]:
+            changes = _server_changes(conn, key)
+            if changes is None:
                 return None
             counters = dict(conn.execute("SELECT name, value FROM counters").fetchall())
             return StoredState(
@@ -134,8 +144,9 @@ def read_stored_state(url: str) -> StoredState | None:
                 confirms=_rows(conn, "SELECT * FROM tool_confirms ORDER BY tool"),
                 policy_settings=_rows(conn, "SELECT * FROM policy_settings ORDER BY setting", json_columns=("value",)),
                 overrides_version=int(counters.get("overrides") or 0),
+                server_changes=changes,
             )
-    except (sqlite3.Error, ValueError, TypeError, KeyError):
+    except (sqlite3.Error, ValueError, TypeError, KeyError, StoreError):
         # Unreadable, damaged or not hintgate's: the full store opens it and says what is wrong.
         return None
 
@@ -174,6 +185,24 @@ def _rows(
             values[name] = None if values[name] is None else json.loads(values[name])
         found.append(values)
     return found
+
+
+def _server_changes(conn: sqlite3.Connection, key: str | None) -> list[dict[str, Any]] | None:
+    """The runtime server changes with their entries opened; None when one is sealed and cannot be opened here."""
+    from hintgate.sealing import SEALED_ENTRY, server_entries  # the cryptography library: only when needed
+
+    rows = []
+    for row in conn.execute("SELECT * FROM server_changes ORDER BY changed_at, name"):
+        values = dict(row)
+        values["changed_at"] = _time(values["changed_at"])
+        config = None if values["config"] is None else json.loads(values["config"])
+        if isinstance(config, dict) and set(config) == {SEALED_ENTRY} and isinstance(config[SEALED_ENTRY], str):
+            if key is None:
+                return None
+            config = server_entries(key).open(values["name"], base64.b64decode(config[SEALED_ENTRY]))
+        values["config"] = config
+        rows.append(values)
+    return rows
 
 
 def _pins(conn: sqlite3.Connection) -> list[Pin]:

@@ -25,6 +25,7 @@ from tests.waiting import until
 from hintgate.cli.serve import serve_while_store_opens
 from hintgate.errors import StoreError
 from hintgate.store import Store
+from hintgate.store.oauth_tokens import vault_key
 
 pytestmark = pytest.mark.anyio
 
@@ -136,6 +137,27 @@ async def test_a_stdio_gateway_lists_from_the_stored_pins_and_overrides_before_s
     assert recorded["tool_name"] == "r_reload"
     assert recorded["session_id"] == max(sessions, key=lambda s: s["started_at"])["id"]
     assert pins["get_report"].state.value == "quarantined"  # the pins of the first listing were written after
+
+
+async def test_a_server_added_at_run_time_is_served_from_its_sealed_entry_read_ahead_before_sqlalchemy(
+    tmp_path: Path,
+) -> None:
+    spec, config, db, env = _setup(tmp_path)
+    with anyio.fail_after(60):
+        async with Client(_serve(config, db, env), mode="legacy") as client:  # the database and its key made
+            await client.list_tools()
+    added = {"command": sys.executable, "args": [CHANGING, str(spec)], "env": {"REPORT_TOKEN": "s3cret"}}
+    async with await Store.open(f"sqlite:///{db}", replica="operator") as store:
+        await store.server_changes.seal(vault_key(None, Path(env["HINTGATE_DATA_DIR"])))
+        await store.server_changes.set("added", "add", added, actor="op")
+    assert b"s3cret" not in db.read_bytes()  # kept sealed
+    notes = tmp_path / "notes.jsonl"
+    with anyio.fail_after(60):
+        async with Client(_serve(config, db, env, "-c", NOTING_LAUNCHER, str(notes)), mode="legacy") as client:
+            listed = {t.name for t in (await client.list_tools()).tools}
+    assert listed == {"r_get_report", "r_reload", "added_get_report", "added_reload"}
+    [listing, *_] = [n for n in _notes(notes) if "listing" in n]
+    assert listing == {"listing": True, "sqlalchemy": False, "store_ready": False}
 
 
 @pytest.mark.parametrize("damage", ["newer", "damaged"])

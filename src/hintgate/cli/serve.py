@@ -211,9 +211,10 @@ def read_ahead(config: GatewayConfig, settings: Settings) -> StoredState | None:
     """
     if not settings.record or config.pins_file is not None or any(_has_oauth(s) for s in config.servers.values()):
         return None
+    from hintgate.sealing import kept_key
     from hintgate.stored_state import read_stored_state
 
-    return read_stored_state(settings.store_url)
+    return read_stored_state(settings.store_url, kept_key(settings.state_key, settings.data_dir))
 
 
 FIRST_ANSWER_GRACE = 2.0

@@ -215,6 +215,8 @@ class Gateway:
             self._apply_confirms()
             self._apply_policy_layer()
             self.pins.load_pins(self._early.pins, self._early.pins_version, store_coming=True)
+            if self._built_from_config and self.config.source is not None:
+                self.config = self.server_set.load_rows(self._early.server_changes)  # the file with them over it
         if self.store is not None:
             await self.overrides.load()
             self._apply_confirms()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -137,6 +137,20 @@ class ChangeResult:
     persisted: bool = True
 
 
+def _changes(rows: Iterable[Mapping[str, Any]]) -> dict[str, ServerChange]:
+    """The stored changes by server name, from the store's rows."""
+    return {
+        row["name"]: ServerChange(
+            name=row["name"],
+            action=row["action"],
+            config=row["config"],
+            changed_at=row["changed_at"],
+            changed_by=row["changed_by"],
+        )
+        for row in rows
+    }
+
+
 class ServerSet:
     """The config file, the runtime changes over it, and the operations that change what runs.
 
@@ -156,7 +170,7 @@ class ServerSet:
         self._lock = asyncio.Lock()
 
     def attach(self, store: Store) -> None:
-        """Keep changes in `store` from now on (opened after a start that found none stored: nothing to lay over)."""
+        """Keep changes in `store` from now on (opened after a start that read them ahead: `load_rows`)."""
         self._store = store
 
     @property
@@ -179,18 +193,15 @@ class ServerSet:
         self.layered = self._lay(self.layered.file)
         return self.layered.config
 
+    def load_rows(self, rows: Iterable[Mapping[str, Any]]) -> GatewayConfig:
+        """Lay the stored changes read ahead of the store (`hintgate.stored_state`) over the file, as `load` does."""
+        self._changes = _changes(rows)
+        self.layered = self._lay(self.layered.file)
+        return self.layered.config
+
     async def _stored(self) -> dict[str, ServerChange]:
         assert self._store is not None
-        return {
-            row["name"]: ServerChange(
-                name=row["name"],
-                action=row["action"],
-                config=row["config"],
-                changed_at=row["changed_at"],
-                changed_by=row["changed_by"],
-            )
-            for row in await self._store.server_changes.all()
-        }
+        return _changes(await self._store.server_changes.all())
 
     follow_interval = 5.0
     """Seconds between two looks at the store for changes other gateways made."""

@@ -28,15 +28,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.config.permissions import private_directory
 from hintgate.errors import StoreError
+from hintgate.sealing import KEY_FILE, Sealer
 from hintgate.store import queries
 from hintgate.store.engine import translated
-from hintgate.store.sealing import Sealer
 from hintgate.store.tables import oauth_credentials, user_credentials
 
 __all__ = ["KEY_FILE", "CredentialsVault", "PersonVault", "SealedCredentials", "vault_key"]
-
-KEY_FILE = "state.key"
-"""The file in the data directory that keeps the key when `HINTGATE_STATE_KEY` is not set."""
 
 
 class SealedCredentials:

@@ -3,7 +3,7 @@
 A change's `mcpServers` entry holds literal secrets as often as not (a stdio
 child's `env`, a remote server's `headers`, credentials in its URL). Once the
 store is given a key (`ServerChanges.seal`, which a gateway does at start) each
-entry is kept sealed (`hintgate.store.sealing`, the key OAuth credentials are
+entry is kept sealed (`hintgate.sealing`, the key OAuth credentials are
 sealed with, the server's name bound in) as `{"hintgate/sealed": "..."}`, and
 opened again when read; entries written in clear before are sealed then.
 """
@@ -20,16 +20,16 @@ from sqlalchemy import URL, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.errors import StoreError
+from hintgate.sealing import SEALED_ENTRY, Sealer, server_entries
 from hintgate.store import queries
 from hintgate.store.engine import translated
-from hintgate.store.sealing import Sealer
 from hintgate.store.tables import server_changes, upsert
 
 __all__ = ["SEALED", "SERVER_ACTIONS", "ServerChanges"]
 
 logger = logging.getLogger(__name__)
 
-SEALED = "hintgate/sealed"
+SEALED = SEALED_ENTRY
 """The one key of a stored entry that is sealed: its value is the sealed entry, base64."""
 
 SERVER_ACTIONS = ("add", "edit", "remove", "enable", "disable")
@@ -58,12 +58,7 @@ class ServerChanges:
         Raises:
             StoreError: the database cannot be read or written.
         """
-        self._entries = Sealer(
-            key,
-            purpose=b"hintgate server changes v1",
-            what="the server entry",
-            remedy="add the server again (hintgate servers add)",
-        )
+        self._entries = server_entries(key)
         query = select(server_changes.c.name, server_changes.c.config).where(server_changes.c.config.is_not(None))
         sealed = 0
         with translated(self._url, "seal the server changes in"):

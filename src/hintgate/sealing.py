@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from hintgate.errors import StoreError
 
-__all__ = ["Sealer"]
+__all__ = ["KEY_FILE", "SEALED_ENTRY", "Sealer", "kept_key", "server_entries"]
 
 _VERSION = b"hg1"
 _NONCE = 12
@@ -66,3 +67,34 @@ class Sealer:
                 f"{self._what} kept for {bound_to!r} cannot be decrypted: they were sealed under "
                 f"another key (HINTGATE_STATE_KEY changed?); {self._remedy}"
             ) from None
+
+
+SEALED_ENTRY = "hintgate/sealed"
+"""The one key of a sealed document kept in a JSON column: its value is the sealed document, base64."""
+
+
+def server_entries(key: str) -> Sealer:
+    """The sealer of the entries of runtime server changes (`hintgate.store.server_changes`)."""
+    return Sealer(
+        key,
+        purpose=b"hintgate server changes v1",
+        what="the server entry",
+        remedy="add the server again (hintgate servers add)",
+    )
+
+
+KEY_FILE = "state.key"
+"""The file in the data directory that keeps the key when `HINTGATE_STATE_KEY` is not set (made by
+`hintgate.store.oauth_tokens.vault_key`)."""
+
+
+def kept_key(state_key: str | None, data_dir: Path) -> str | None:
+    """The key sealed documents open with: `state_key` when set, else the one kept in `data_dir`; None when
+    none is kept yet (`vault_key` makes it)."""
+    if state_key:
+        return state_key
+    try:
+        kept = (data_dir / KEY_FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return kept if len(kept) >= 32 else None
