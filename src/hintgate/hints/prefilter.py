@@ -34,6 +34,7 @@ nothing is prefiltered; the findings are the same either way, only slower.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -133,7 +134,7 @@ def ascii_stand_in(text: str) -> str | None:
     """
     others = set(_NOT_ASCII.findall(text))
     for char in others:
-        if char.isalnum() or char in _SPELLED or is_invisible(char) or fold_lookalikes(char) != char:
+        if char.isalnum() or char in _spelled() or is_invisible(char) or fold_lookalikes(char) != char:
             return None
     if not unicodedata.is_normalized("NFKC", text):
         return None
@@ -161,17 +162,15 @@ def relaxed(pattern: str) -> str | None:
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
-def _spelled(phrases: Iterable[Phrase]) -> frozenset[str]:
-    """Every character beyond ASCII the phrases or their needed strings spell, in either case."""
+@functools.cache
+def _spelled() -> frozenset[str]:
+    """Every character beyond ASCII the phrases or their needed strings spell, in either case (on first use)."""
     chars: set[str] = set()
-    for phrase in phrases:
+    for phrase in (SECRET_FILES, ENV_FILES, *PHRASES):
         for text in (phrase.regex.pattern, *phrase.needs, *phrase.also):
             chars.update(c for c in text if not c.isascii())
     cased = {variant for c in chars for variant in (c.lower(), c.upper()) if len(variant) == 1}
     return frozenset(chars | cased)
-
-
-_SPELLED = _spelled((SECRET_FILES, ENV_FILES, *PHRASES))
 
 
 class _Matcher:
