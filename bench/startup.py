@@ -9,7 +9,9 @@ spawn until the `tools/list` answer holds `get_current_time`:
 - direct: `python -m mcp_server_time --local-timezone UTC`;
 - hintgate, recording to SQLite: `python -m hintgate serve --config C --db sqlite:///D`
   with that server behind it (trusted, unprefixed); the database is created by
-  the warm-up start and opened by the timed ones, as a relaunched gateway opens it;
+  the warm-up start and, as a relaunched gateway does, the timed ones read its
+  pins and overrides ahead (`hintgate.stored_state`) and open it after their
+  first answer;
 - hintgate, recording off: the same with `--no-record`;
 - FastMCP's proxy: `create_proxy()` of the same server as an `mcpServers`
   config, on stdio, run by the peers' python (`bench/gateway_latency.py
