@@ -9,6 +9,7 @@ open waits for it, then runs under the policy and is recorded, in its session.
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -158,6 +159,51 @@ async def test_a_server_added_at_run_time_is_served_from_its_sealed_entry_read_a
     assert listed == {"r_get_report", "r_reload", "added_get_report", "added_reload"}
     [listing, *_] = [n for n in _notes(notes) if "listing" in n]
     assert listing == {"listing": True, "sqlalchemy": False, "store_ready": False}
+
+
+def test_a_stdio_gateway_stopped_before_its_store_opened_still_records_its_session(tmp_path: Path) -> None:
+    _, config, db, env = _setup(tmp_path)
+    db.parent.mkdir()
+    anyio.run(_made, db)
+    lock = sqlite3.connect(db, timeout=10)
+    lock.execute("BEGIN IMMEDIATE")  # the store cannot open yet: what is answered meanwhile is read ahead
+    args = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"]
+    with subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True
+    ) as gateway:
+        try:
+            assert gateway.stdin is not None
+            assert gateway.stdout is not None
+            hello = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "early", "version": "1"},
+            }
+            for message in (
+                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            ):
+                gateway.stdin.write(json.dumps(message) + "\n")
+                gateway.stdin.flush()
+            answers = [json.loads(gateway.stdout.readline()) for _ in range(2)]
+            assert {t["name"] for t in answers[1]["result"]["tools"]} == {"r_get_report", "r_reload"}
+            gateway.send_signal(signal.SIGTERM)
+            lock.rollback()  # the store opens now, after the stop
+            assert gateway.wait(timeout=60) == 0
+        finally:
+            lock.close()
+            if gateway.poll() is None:
+                gateway.kill()
+                gateway.wait(timeout=30)
+    anyio.run(_check_recorded, db)
+
+
+async def _check_recorded(db: Path) -> None:
+    async with await Store.open(f"sqlite:///{db}", replica="reader", recover=False) as store:
+        [session] = await store.recent_sessions(10)
+    assert session["client_name"] == "early"
+    assert session["status"] == "closed"
 
 
 @pytest.mark.parametrize("damage", ["newer", "damaged"])

@@ -217,6 +217,9 @@ def read_ahead(config: GatewayConfig, settings: Settings) -> StoredState | None:
     return read_stored_state(settings.store_url, kept_key(settings.state_key, settings.data_dir))
 
 
+STORE_WAIT_ON_STOP = 15.0
+"""Seconds a stdio gateway stopped before its store opened still waits for it, to record its sessions."""
+
 FIRST_ANSWER_GRACE = 2.0
 """Seconds a start that read its stored state ahead waits for its client's first `tools/list` (or call) before it
 opens the store anyway."""
@@ -249,7 +252,12 @@ class LateStore:
 
 
 async def serve_while_store_opens(serving: Coroutine[Any, Any, None], opening: Coroutine[Any, Any, None]) -> None:
-    """Serve while the store opens; a failure to open it stops serving and is raised (no call has run)."""
+    """Serve while the store opens; a failure to open it stops serving and is raised (no call has run).
+
+    Cancelled (SIGTERM) before the store is open, serving stops first (a call waiting for the store is
+    cancelled, never run), then the store still opens, for up to `STORE_WAIT_ON_STOP` seconds, so that the
+    sessions begun are recorded.
+    """
     serve = asyncio.ensure_future(serving)
     store = asyncio.ensure_future(opening)
     try:
@@ -262,6 +270,14 @@ async def serve_while_store_opens(serving: Coroutine[Any, Any, None], opening: C
         if serve.done() and not store.done():
             await store  # the client left at once: what it did is still recorded
         await serve
+    except asyncio.CancelledError:
+        if not store.done():
+            serve.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await serve
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(store, STORE_WAIT_ON_STOP)
+        raise
     finally:
         for task in (serve, store):
             if not task.done():
