@@ -195,36 +195,28 @@ class ApprovalSeals:
             del self._used[nonce]
 
 
-def _parsed(state: Any) -> Mapping[str, Any] | None:
+def _claims(state: Any, kind: str, strings: tuple[str, ...]) -> Mapping[str, Any] | None:
+    """The claims of a plaintext state `mint` or `carry` wrote as `kind`: a nonce, a deadline, and each of
+    `strings` a string or null; None for anything else."""
     if not isinstance(state, str) or not state.startswith("{"):
         return None
     try:
         claims = json.loads(state)
     except ValueError:
         return None
-    if not isinstance(claims, dict) or claims.get("kind") != STATE_KIND:
+    if not isinstance(claims, dict) or claims.get("kind") != kind:
         return None
     if not isinstance(claims.get("nonce"), str) or not isinstance(claims.get("deadline"), int | float):
         return None
-    if claims.get("session") is not None and not isinstance(claims["session"], str):
+    if any(claims.get(key) is not None and not isinstance(claims[key], str) for key in strings):
         return None
     return claims
+
+
+def _parsed(state: Any) -> Mapping[str, Any] | None:
+    return _claims(state, STATE_KIND, ("session",))
 
 
 def _carried(state: Any) -> Mapping[str, Any] | None:
-    if not isinstance(state, str) or not state.startswith("{"):
-        return None
-    try:
-        claims = json.loads(state)
-    except ValueError:
-        return None
-    if not isinstance(claims, dict) or claims.get("kind") != CARRIED_KIND:
-        return None
-    if not isinstance(claims.get("nonce"), str) or not isinstance(claims.get("deadline"), int | float):
-        return None
-    if not isinstance(claims.get("call"), str):
-        return None
-    for key in ("session", "person"):
-        if claims.get(key) is not None and not isinstance(claims[key], str):
-            return None
-    return claims
+    claims = _claims(state, CARRIED_KIND, ("session", "person"))
+    return claims if claims is not None and isinstance(claims.get("call"), str) else None
