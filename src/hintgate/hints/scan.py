@@ -52,6 +52,7 @@ from hintgate.hints.phrases import (
     Phrase,
 )
 from hintgate.hints.prefilter import Seen
+from hintgate.hints.prefilter import prepare as prepare_prefilter
 from hintgate.hints.prefilter import seen as seen_by_prefilter
 from hintgate.hints.reading import ROT13_WORDS, View, disguises, invisible_spans, read
 
@@ -450,7 +451,7 @@ def scan_result(
         without: rules to leave out, as for `scan_tool`.
     """
     off = frozenset(without)
-    seen_by_prefilter("", words=ROT13_WORDS, build=True)  # built once, before the budget's clock starts
+    prepare_prefilter(ROT13_WORDS)  # built once, before the budget's clock starts
     started = time.process_time()
     findings: list[ScanFinding] = []
     left = characters
