@@ -52,9 +52,12 @@ class OidcIssuer:
         token: str = response.json()["access_token"]
         return token
 
-    def signed(self, **claims: Any) -> str:
-        """A JWT with exactly these claims (and `iss`), signed by the provider's current key."""
-        response = httpx.post(f"{self.issuer}/test/sign", json={"claims": claims}, timeout=10)
+    def signed(self, header: dict[str, Any] | None = None, **claims: Any) -> str:
+        """A JWT with exactly these claims (and `iss`), signed by the provider's current key.
+
+        `header` adds to the header (`alg` RS256, `typ` at+jwt, `kid`) or replaces its fields; None removes one.
+        """
+        response = httpx.post(f"{self.issuer}/test/sign", json={"claims": claims, "header": header or {}}, timeout=10)
         response.raise_for_status()
         token: str = response.json()["token"]
         return token

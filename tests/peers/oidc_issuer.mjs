@@ -11,7 +11,8 @@
 //
 // Test controls, only in this script:
 //   POST /test/rotate             replace the signing key with a new one (new kid; the old one is gone)
-//   POST /test/sign  {claims}     a JWT with these claims signed by the current key (e.g. exp in the past)
+//   POST /test/sign  {claims, header}  a JWT with these claims signed by the current key (e.g. exp in the past);
+//                                 `header` adds to or replaces the header's fields (a null value removes one)
 //   GET  /test/kid                the current key's id
 import http from "node:http";
 import crypto from "node:crypto";
@@ -114,8 +115,10 @@ const server = http.createServer(async (req, res) => {
     return answer(res, { kid: key.jwk.kid });
   }
   if (req.method === "POST" && req.url === "/test/sign") {
-    const { claims } = await body(req);
-    const signing = `${b64({ alg: "RS256", typ: "at+jwt", kid: key.jwk.kid })}.${b64({ iss: issuer, ...claims })}`;
+    const { claims, header } = await body(req);
+    const fields = { alg: "RS256", typ: "at+jwt", kid: key.jwk.kid, ...(header || {}) };
+    for (const name of Object.keys(fields)) if (fields[name] === null) delete fields[name];
+    const signing = `${b64(fields)}.${b64({ iss: issuer, ...claims })}`;
     const signature = crypto.sign("sha256", Buffer.from(signing), key.privateKey).toString("base64url");
     return answer(res, { token: `${signing}.${signature}` });
   }

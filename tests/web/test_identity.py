@@ -166,7 +166,7 @@ async def test_forged_tokens_are_refused_own_key_alg_none_and_hmac_keyed_with_th
         [published] = issuer.jwks()["keys"]
         kid = published["kid"]
         mine = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        own_key = jwt.encode(claims, mine, algorithm="RS256", headers={"kid": kid})
+        own_key = jwt.encode(claims, mine, algorithm="RS256", headers={"kid": kid, "typ": "at+jwt"})
         unsigned = f"{b64({'alg': 'none', 'typ': 'JWT', 'kid': kid})}.{b64(claims)}."
         public_pem = jwt.PyJWK(published).key.public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
@@ -212,7 +212,8 @@ async def test_unknown_key_ids_fetch_the_issuers_keys_at_most_once_per_interval(
         genuine = issuer.token("alice", served.audience)
         assert (await client.get("/api/tools", headers=bearer(genuine))).status_code == 200
         fetched = served.verifier.keys.fetches
-        made_up = [jwt.encode(claims, mine, algorithm="RS256", headers={"kid": f"k{i}"}) for i in range(20)]
+        headers = [{"kid": f"k{i}", "typ": "at+jwt"} for i in range(20)]
+        made_up = [jwt.encode(claims, mine, algorithm="RS256", headers=h) for h in headers]
         answers = [await client.get("/api/tools", headers=bearer(t)) for t in made_up]
     assert [r.status_code for r in answers] == [401] * 20
     assert served.verifier.keys.fetches == fetched, "fetched a moment ago: no fetch per made-up key id"
@@ -238,6 +239,120 @@ async def test_a_token_naming_no_user_is_refused_and_the_user_claims_are_configu
     assert (principal.name, principal.groups) == ("dave@corp.example", frozenset({"admins"}))
     assert refused.status_code == 401
     assert "names no user" in refused.json()["detail"]
+
+
+async def test_only_access_tokens_open_the_gateway_not_id_tokens_of_the_same_issuer(issuer: OidcIssuer) -> None:
+    """An ID token is for the client the person signed in to; its header says `JWT` (or nothing) and it carries
+    `nonce` or `at_hash`: none of those is an access token (RFC 9068), whatever its audience."""
+    async with serving(issuer) as served, httpx.AsyncClient(base_url=served.url, timeout=10) as client:
+        claims = claims_for(issuer, served.audience)
+        tokens = {
+            "typ JWT": issuer.signed(header={"typ": "JWT"}, **claims),
+            "no typ": issuer.signed(header={"typ": None}, **claims),
+            "nonce": issuer.signed(**claims, nonce="n-0123"),
+            "at_hash": issuer.signed(**claims, at_hash="aGFzaA"),
+        }
+        answers = {why: await client.get("/api/tools", headers=bearer(t)) for why, t in tokens.items()}
+        spelled = issuer.signed(header={"typ": "application/AT+JWT"}, **claims)
+        media_type = await client.get("/api/tools", headers=bearer(spelled))
+    assert {why: r.status_code for why, r in answers.items()} == dict.fromkeys(tokens, 401)
+    said = {why: r.json()["detail"] for why, r in answers.items()}
+    assert "typ 'JWT', not 'at+jwt'" in said["typ JWT"]
+    assert "requireTokenType: false" in said["typ JWT"]
+    assert "typ None" in said["no typ"]
+    assert "'nonce': it is an ID token" in said["nonce"]
+    assert "'at_hash': it is an ID token" in said["at_hash"]
+    assert media_type.status_code == 200, media_type.text
+
+
+async def test_with_require_token_type_off_a_jwt_typed_token_opens_but_an_id_token_still_does_not(
+    issuer: OidcIssuer,
+) -> None:
+    async with serving(issuer, requireTokenType=False) as served, httpx.AsyncClient(base_url=served.url) as client:
+        claims = claims_for(issuer, served.audience)
+        typed_jwt = await client.get("/api/tools", headers=bearer(issuer.signed(header={"typ": "JWT"}, **claims)))
+        untyped = await client.get("/api/tools", headers=bearer(issuer.signed(header={"typ": None}, **claims)))
+        id_token = await client.get(
+            "/api/tools", headers=bearer(issuer.signed(header={"typ": "JWT"}, **claims, nonce="n-0123"))
+        )
+    assert (typed_jwt.status_code, untyped.status_code) == (200, 200)
+    assert id_token.status_code == 401
+    assert "ID token" in id_token.json()["detail"]
+
+
+async def test_identity_clients_accepts_tokens_of_the_listed_clients_and_the_dashboards_only(
+    issuer: OidcIssuer,
+) -> None:
+    async with (
+        serving(issuer, clients=["bob"], dashboardClient="dashboard") as served,
+        httpx.AsyncClient(base_url=served.url, timeout=10) as client,
+    ):
+        claims = claims_for(issuer, served.audience)
+        listed = await client.get("/api/tools", headers=bearer(issuer.token("bob", served.audience)))
+        other = await client.get("/api/tools", headers=bearer(issuer.token("alice", served.audience)))
+        by_azp = await client.get("/api/tools", headers=bearer(issuer.signed(**claims, azp="bob")))
+        dashboard = await client.get("/api/tools", headers=bearer(issuer.signed(**claims, client_id="dashboard")))
+        unnamed = await client.get("/api/tools", headers=bearer(issuer.signed(**claims)))
+    assert (listed.status_code, by_azp.status_code, dashboard.status_code) == (200, 200, 200)
+    assert (other.status_code, unnamed.status_code) == (401, 401)
+    assert "client 'alice', which identity.clients does not list" in other.json()["detail"]
+    assert "names no client" in unnamed.json()["detail"]
+
+
+async def test_a_verified_token_remembered_by_the_gateway_is_refused_once_it_expires(
+    issuer: OidcIssuer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second presentation of a token is answered from memory, without a signature check: the memory must
+    still hold the token to its `exp` (plus the clock skew)."""
+    audience = "https://gw.example/mcp"
+    config = parse_config({"mcpServers": {}, "identity": {"issuer": issuer.issuer, "audience": audience,
+                                                          "clockSkew": 5}}).identity  # fmt: skip
+    assert config is not None
+    verifier = TokenVerifier(config)
+    now = time.time()
+    token = issuer.signed(**claims_for(issuer, audience, sub="alice", iat=int(now), exp=int(now) + 120))
+    assert (await verifier.principal(token)).subject == "alice"
+    assert token in verifier.accepted
+    assert (await verifier.principal(token)).subject == "alice"  # from memory, still in date
+    monkeypatch.setattr(time, "time", lambda: now + 120 + 5 + 1)
+    with pytest.raises(IdentityError, match="expired"):
+        await verifier.principal(token)
+
+
+def test_the_issuers_key_set_is_read_over_https_only_http_on_this_machine() -> None:
+    issuer = "https://issuer.example"
+    seen: list[str] = []
+
+    def keys_at(jwks_uri: str) -> IssuerKeys:
+        async def get(url: str) -> Any:
+            seen.append(url)
+            if url.endswith("openid-configuration"):
+                return {"issuer": issuer, "jwks_uri": jwks_uri}
+            return {"keys": []}
+
+        return IssuerKeys(issuer, get=get)
+
+    async def refreshed(jwks_uri: str) -> str | None:
+        try:
+            await keys_at(jwks_uri).refresh()
+        except IdentityError as exc:
+            return str(exc)
+        return None
+
+    async def main() -> dict[str, str | None]:
+        return {
+            uri: await refreshed(uri)
+            for uri in ("http://issuer.example/jwks", "http://10.0.0.7/jwks", "https://issuer.example/jwks",
+                        "http://127.0.0.1:9/jwks", "http://[::1]:9/jwks")
+        }  # fmt: skip
+
+    problems = anyio.run(main)
+    assert "not https" in (problems["http://issuer.example/jwks"] or "")
+    assert "not https" in (problems["http://10.0.0.7/jwks"] or "")
+    assert [u for u, why in problems.items() if why is None] == [
+        "https://issuer.example/jwks", "http://127.0.0.1:9/jwks", "http://[::1]:9/jwks"
+    ]  # fmt: skip
+    assert "http://issuer.example/jwks" not in seen, "refused before a byte is read from it"
 
 
 class _Tokens:
@@ -318,7 +433,8 @@ async def test_time_claims_that_are_not_finite_numbers_are_refused_even_when_sig
     good = {"iss": issuer, "aud": audience, "sub": "alice", "iat": now, "exp": now + 300}
 
     def signed(headers: dict[str, Any] | None = None, **claims: Any) -> str:
-        return jwt.encode({**good, **claims}, private, algorithm="RS256", headers={"kid": "k1", **(headers or {})})
+        header = {"kid": "k1", "typ": "at+jwt", **(headers or {})}
+        return jwt.encode({**good, **claims}, private, algorithm="RS256", headers=header)
 
     assert (await verifier.principal(signed())).name == "alice"
     refused = {}

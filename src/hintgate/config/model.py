@@ -166,6 +166,11 @@ class IdentityConfig:
         dashboard_client: the client id the dashboard signs people in with (authorization code and
             PKCE, a public client whose redirect is `{audience origin}/login/identity/callback`); None:
             the dashboard takes the API token only.
+        require_token_type: a token's header must say `typ: at+jwt` (RFC 9068), which tells an access
+            token from an ID token; off for issuers that do not write it (then ID tokens are still told
+            apart by their `nonce` and `at_hash`).
+        clients: the client ids whose tokens are accepted (`client_id`, else `azp`, else `appid`), besides
+            `dashboard_client`; empty: any client of the issuer.
     """
 
     issuer: str
@@ -176,6 +181,8 @@ class IdentityConfig:
     clock_skew: float = 60.0
     scopes: tuple[str, ...] = ()
     dashboard_client: str | None = None
+    require_token_type: bool = True
+    clients: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -430,6 +430,8 @@ class Reader:
             "clockSkew",
             "scopes",
             "dashboardClient",
+            "requireTokenType",
+            "clients",
         ]
         self.keys(m, path, spelled)
         for required in ("issuer", "audience"):
@@ -481,6 +483,13 @@ class Reader:
             client = self.string(m["dashboardClient"], (*path, "dashboardClient"), empty=False)
             if client:
                 got["dashboard_client"] = client
+        typed = self.boolean(m["requireTokenType"], (*path, "requireTokenType")) if "requireTokenType" in m else None
+        if typed is not None:
+            got["require_token_type"] = typed
+        if "clients" in m and (clients := self.strings(m["clients"], (*path, "clients"))) is not None:
+            if not all(clients):
+                self.error((*path, "clients"), "expected client ids, not empty strings")
+            got["clients"] = tuple(clients)
         if issuer and audience:
             self.identity = IdentityConfig(issuer=issuer, audience=audience, **got)
 

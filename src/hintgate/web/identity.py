@@ -10,7 +10,18 @@ tokens naming made-up key ids costs the issuer one request per interval) and
 every `KEYS_MAX_AGE` seconds in any case. `iss`, `aud` and `exp` are required,
 `nbf` and `iat` checked when present, all with `clock_skew` seconds of slack.
 Only public-key algorithms are accepted: `alg: none` proves nothing, and an
-HMAC token would verify with the issuer's *public* key as its secret.
+HMAC token would verify with the issuer's *public* key as its secret. The keys
+are fetched over https only (http only from this machine): a key set read in
+clear could be replaced on the way, and every token with it.
+
+Only access tokens open the gateway. An ID token the same issuer signed for a
+client whose id is the audience (Entra ID's v2 tokens do that) proves that a
+person signed in to *that client*, not that the client may call the gateway:
+a token must say `typ: at+jwt` in its header (RFC 9068; `requireTokenType:
+false` for issuers that do not write it), and a token carrying `nonce` or
+`at_hash` (the marks of an ID token) is refused whatever its header says. With
+`identity.clients`, only tokens issued to those clients (`client_id`, else
+`azp`, else `appid`) are accepted, and the dashboard's own client.
 
 A request without a token, or with one refused, gets 401 with
 `WWW-Authenticate: Bearer resource_metadata="..."` naming the RFC 9728
@@ -44,7 +55,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hintgate.config.model import IdentityConfig
 from hintgate.errors import IdentityError
 from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, principal_of
-from hintgate.web.auth import COOKIE, PRINCIPAL, token_matches
+from hintgate.web.auth import COOKIE, PRINCIPAL, is_loopback, token_matches
 from hintgate.web.jws import read_compact, signature_verifies
 
 __all__ = [
@@ -58,6 +69,7 @@ __all__ = [
     "TokenVerifier",
     "identity_middleware",
     "resource_metadata_url",
+    "secure_endpoint",
 ]
 
 logger = logging.getLogger("hintgate")
@@ -78,6 +90,20 @@ _FAMILY = {
     "EdDSA": "OKP",
 }
 """The key type (`kty`) each accepted algorithm signs with: a token's algorithm must fit its key."""
+_ACCESS_TOKEN_TYPES = frozenset({"at+jwt", "application/at+jwt"})
+"""What the `typ` header of an access token says (RFC 9068 §2.1; media types compare without case)."""
+_ID_TOKEN_MARKS = ("nonce", "at_hash")
+"""Claims only an ID token carries (OpenID Connect Core §2, §3.1.3.6): no access token has them."""
+_CLIENT_CLAIMS = ("client_id", "azp", "appid")
+"""Where a token names the client it was issued to: RFC 9068, OpenID Connect (Entra v2), Entra v1."""
+
+
+def secure_endpoint(url: str) -> bool:
+    """Whether the issuer's documents may be read from `url`: https, or http to this machine only."""
+    parts = urlsplit(url)
+    if parts.scheme == "https":
+        return bool(parts.hostname)
+    return parts.scheme == "http" and parts.hostname is not None and is_loopback(parts.hostname)
 
 
 class IssuerKeys:
@@ -151,6 +177,11 @@ class IssuerKeys:
         jwks_uri = discovery.get("jwks_uri")
         if not isinstance(jwks_uri, str) or urlsplit(jwks_uri).scheme not in ("https", "http"):
             raise IdentityError(f"the discovery document of {self.issuer} has no usable jwks_uri: {jwks_uri!r}")
+        if not secure_endpoint(jwks_uri):
+            raise IdentityError(
+                f"the discovery document of {self.issuer} names a jwks_uri that is not https: {jwks_uri!r} "
+                "(keys read in clear could be replaced on the way; http is accepted on this machine only)"
+            )
         document = await self.get(jwks_uri)
         listed = document.get("keys") if isinstance(document, Mapping) else None
         if not isinstance(listed, list):
@@ -231,6 +262,12 @@ class TokenVerifier:
         if "crit" in header:
             # Extensions the token says must be understood (RFC 7515 §4.1.11): this gateway understands none.
             raise IdentityError("the token names critical header extensions, which are not accepted")
+        typ = header.get("typ")
+        if self.config.require_token_type and not (isinstance(typ, str) and typ.lower() in _ACCESS_TOKEN_TYPES):
+            raise IdentityError(
+                f"the token's header says typ {typ!r}, not 'at+jwt': only access tokens are accepted (RFC 9068); "
+                "for an issuer that does not write it, set identity.requireTokenType: false"
+            )
         kid = header.get("kid")
         key = await self.keys.key(kid if isinstance(kid, str) else None)
         if key is None:
@@ -269,6 +306,17 @@ class TokenVerifier:
         listed = [audience] if isinstance(audience, str) else audience if isinstance(audience, list) else []
         if self.config.audience not in listed:
             raise IdentityError(f"the token is not for this gateway (audience is not {self.config.audience})")
+        for mark in _ID_TOKEN_MARKS:
+            if mark in claims:
+                raise IdentityError(f"the token carries {mark!r}: it is an ID token; only access tokens are accepted")
+        if self.config.clients:
+            allowed = {*self.config.clients, *filter(None, [self.config.dashboard_client])}
+            client = next((v for c in _CLIENT_CLAIMS if isinstance(v := claims.get(c), str)), None)
+            if client is None:
+                named = ", ".join(_CLIENT_CLAIMS)
+                raise IdentityError(f"the token names no client ({named}), and identity.clients is set")
+            if client not in allowed:
+                raise IdentityError(f"the token was issued to client {client!r}, which identity.clients does not list")
 
     def _principal(self, claims: Mapping[str, Any]) -> Principal:
         name = next(

@@ -30,7 +30,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from hintgate.errors import IdentityError
-from hintgate.web.identity import PERSON_COOKIE, TokenVerifier
+from hintgate.web.identity import PERSON_COOKIE, TokenVerifier, secure_endpoint
 
 __all__ = ["ATTEMPT_SECONDS", "CALLBACK_PATH", "redirect_uri", "router"]
 
@@ -82,7 +82,7 @@ async def sign_in(request: Request, next: Annotated[str | None, Query(max_length
     except IdentityError as exc:
         return Response(f"The identity provider cannot be reached: {exc}", status_code=503)
     endpoint = verifier.keys.discovery.get("authorization_endpoint")
-    if not isinstance(endpoint, str) or urlsplit(endpoint).scheme not in ("https", "http"):
+    if not isinstance(endpoint, str) or not secure_endpoint(endpoint):
         return Response("The identity provider's discovery document names no authorization endpoint.", 503)
     attempts = _attempts(request)
     now = time.monotonic()
@@ -130,8 +130,8 @@ async def callback(
         return Response(f"The identity provider did not sign you in: {error or 'no code'}.", status_code=401)
     config = verifier.config
     token_endpoint = verifier.keys.discovery.get("token_endpoint")
-    if not isinstance(token_endpoint, str):
-        return Response("The identity provider's discovery document names no token endpoint.", 503)
+    if not isinstance(token_endpoint, str) or not secure_endpoint(token_endpoint):
+        return Response("The identity provider's discovery document names no https token endpoint.", 503)
     import httpx2
 
     form = {
