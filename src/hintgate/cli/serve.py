@@ -14,6 +14,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -324,9 +325,19 @@ def bind_listener(host: str, port: int) -> socket.socket:
 
 
 async def _serve_web(
-    gateway: Gateway, store: Any, settings: Settings, *, host: str, sock: socket.socket, console: Console
+    gateway: Gateway,
+    store: Any,
+    settings: Settings,
+    *,
+    host: str,
+    sock: socket.socket,
+    console: Console,
+    private: bool = False,
 ) -> None:
-    """Serve MCP, the REST API, /metrics and the dashboard on the bound socket until cancelled."""
+    """Serve MCP, the REST API, /metrics and the dashboard on the bound socket until cancelled.
+
+    With `private`, the token and the sign-in link never go to stderr (`hintgate.cli.client_setup`).
+    """
     from hintgate.web.app import create_app
     from hintgate.web.auth import is_loopback
 
@@ -343,7 +354,8 @@ async def _serve_web(
             gateway.calls.approvals_url = f"{base}/approvals"
             gateway.calls.own_places = gateway.calls.own_places.with_listener(host, port)
             if token is not None:
-                _print_client_setup(console, base, token, app.state.sign_in_links.issue())
+                code = app.state.sign_in_links.issue()
+                _print_client_setup(console, base, token, code, private_to=settings.data_dir if private else None)
 
         await _serve_app(
             app,
@@ -358,18 +370,28 @@ async def _serve_web(
         )
 
 
-def _print_client_setup(console: Console, base: str, token: str, code: str) -> None:
-    """The client configuration lines and the one-time dashboard link, on the terminal (never in a log file)."""
-    from hintgate.cli.client_setup import client_setup
+def _print_client_setup(console: Console, base: str, token: str, code: str, *, private_to: Path | None) -> None:
+    """The client configuration lines and the one-time dashboard link: on stderr, or in a private file.
 
-    for line in client_setup(f"{base}/mcp", token):
+    With `private_to` (the data directory), they are written to a file there that only this user may read, and
+    stderr says where: it is an MCP client's log, not the operator's terminal.
+    """
+    from hintgate.cli.client_setup import client_setup, keep_private
+
+    lines = [*client_setup(f"{base}/mcp", token), f"sign a browser in to the dashboard (this link works once): "
+             f"{base}/login?once={code}"]  # fmt: skip
+    if private_to is not None:
+        path = keep_private(private_to, lines)
+        console.print(
+            f"hintgate: the dashboard's one-time sign-in link and the MCP clients' configuration (with the API "
+            f"token) are in {path}, readable by this user only (stderr is not a terminal: a client's log)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        return
+    for line in lines:
         console.print(f"hintgate: {line}", highlight=False, markup=False, soft_wrap=True)
-    console.print(
-        f"hintgate: sign a browser in to the dashboard (this link works once): {base}/login?once={code}",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
 
 
 async def _verifier(identity: IdentityConfig | None) -> Any:
@@ -688,7 +710,11 @@ async def run_stdio(
             _report_start(gateway, console)
             side: list[asyncio.Task[None]] = []
             if dashboard is not None and web_sock is not None:
-                web = _serve_web(gateway, store, settings, host=dashboard[0], sock=web_sock, console=console)
+                # stderr is the MCP client's (often a log file others can read), unless it is a terminal.
+                private = not sys.stderr.isatty()
+                web = _serve_web(
+                    gateway, store, settings, host=dashboard[0], sock=web_sock, console=console, private=private
+                )
                 side.append(asyncio.create_task(web))
             if metrics is not None and scrape_sock is not None:
                 scrape = _serve_metrics(gateway, settings, host=metrics[0], sock=scrape_sock, console=console)
