@@ -111,15 +111,16 @@ async def dashboard(
     policy: dict[str, Any] | None = None,
     sources: tuple[FakeSource, ...] | None = None,
     notes_trust: Trust = Trust.UNTRUSTED,
+    more: tuple[FakeSource, ...] = (),
 ) -> AsyncIterator[Dashboard]:
-    """The web app over an in-memory gateway (notes and clock servers), with a SQLite store unless `record` is off."""
+    """The web app over an in-memory gateway (notes, clock, `more`), with a SQLite store unless `record` is off."""
     store = await Store.open(f"sqlite:///{tmp_path / 'web.db'}", commit_interval=0.01) if record else None
     policy = dict(policy or {"approvalTimeout": 10})
     # These tests are about the web app, so the untrusted notes server's get_note runs unasked by a rule:
     # its own word that it only reads would not let it (the policy tests cover that).
     policy.setdefault("rules", [{"allow": {"tool": "notes_get_note"}}])
     config = parse_config({"mcpServers": {}, "policy": policy})
-    chosen = sources if sources is not None else (notes_source(notes_trust), clock_source())
+    chosen = (*(sources if sources is not None else (notes_source(notes_trust), clock_source())), *more)
     gateway = Gateway(config, sources={s.name: s for s in chosen}, store=store)
     try:
         async with gateway:
@@ -136,7 +137,7 @@ OpenDashboard = Callable[..., AbstractAsyncContextManager[Dashboard]]
 
 @pytest.fixture
 def open_dashboard(tmp_path: Path) -> OpenDashboard:
-    """`open_dashboard(record=, token=, policy=, sources=, notes_trust=)`: the app, as an async context manager."""
+    """`open_dashboard(record=, token=, policy=, sources=, notes_trust=, more=)`: the app, as a context manager."""
 
     def opener(**kwargs: Any) -> AbstractAsyncContextManager[Dashboard]:
         return dashboard(tmp_path, **kwargs)

@@ -325,10 +325,21 @@ async def test_the_settings_page_changes_the_mode_and_says_what_it_means(served:
 async def test_the_catalog_filters_and_every_page_fit_both_widths(served: Served) -> None:
     async with browser_page() as page:
         await page.goto(served.base + "/")
+        groups = page.locator(".tool-group h3")
+        await expect(groups).to_have_text(
+            [
+                re.compile(r"^Safe operations \d+$"),
+                re.compile(r"^Modifying operations \d+$"),
+                "Destructive operations 4",
+            ],
+        )
+        purge = page.get_by_role("region", name=re.compile("^Destructive operations")).locator(".tool-card")
+        await expect(purge.locator(".tool-title")).to_contain_text(["Purge notes"])
         await screenshot(page, "catalog")
         await page.select_option("#filter-tier", "destructive")
         await expect(page).to_have_url(served.base + "/?tier=destructive&server=&q=")
         await expect(page.locator(".tool-card")).to_have_count(4)  # update, restore, delete, purge
+        await expect(groups).to_have_text(["Destructive operations 4"])
         await page.fill("#filter-q", "purge")
         await expect(page.locator(".tool-card")).to_have_count(1)
         await expect(page.locator(".tool-card .tool-title")).to_have_text("Purge notes")

@@ -160,6 +160,51 @@ async def test_catalog_counts_tools_per_tier_and_the_origin_of_every_hint(open_d
     assert "of 5 tools, 3 have a hint in force that their server declared, 5 a hint that hintgate inferred" in summary
 
 
+async def test_catalog_groups_tools_into_safe_modifying_and_destructive_operations(
+    open_dashboard: OpenDashboard,
+) -> None:
+    mystery = FakeSource("misc", tools=[{"name": "zorp", "inputSchema": {"type": "object"}}])
+    async with open_dashboard(more=(mystery,)) as dash:
+        soup = await dash.page("/")
+        filtered = await dash.page("/?server=notes")
+        assert dash.gateway.catalog.entries["misc_zorp"].tier.value == "unknown"
+    groups = soup.select("#catalog-results section.tool-group")
+    assert [g["data-group"] for g in groups] == ["safe", "modifying", "destructive"]
+    assert [texts(g, ".group-heading")[0] for g in groups] == [
+        "Safe operations 2",
+        "Modifying operations 1",
+        "Destructive operations 3",
+    ]
+    assert {g["data-group"]: sorted(c["data-tool"] for c in g.select(".tool-card")) for g in groups} == {
+        "safe": ["clock_now", "notes_get_note"],
+        "modifying": ["notes_create_note"],
+        # A tool nothing says anything about is grouped with the destructive ones, as the policy treats it.
+        "destructive": ["misc_zorp", "notes_delete_note", "notes_wipe"],
+    }
+    for group in groups:
+        heading = group.select_one("h3")
+        assert heading is not None
+        assert group["aria-labelledby"] == heading["id"]
+        assert {c["data-tier"] for c in group.select(".tool-card")} <= {
+            "safe": {"read-only"},
+            "modifying": {"additive-write"},
+            "destructive": {"destructive", "unknown"},
+        }[group["data-group"]]
+    # Filters apply inside the groups; a group with nothing left is not shown.
+    assert [g["data-group"] for g in filtered.select("#catalog-results section.tool-group")] == [
+        "safe",
+        "modifying",
+        "destructive",
+    ]
+    none_safe = [g["data-group"] for g in (await _page(open_dashboard, "/?tier=destructive")).select(".tool-group")]
+    assert none_safe == ["destructive"]
+
+
+async def _page(open_dashboard: OpenDashboard, path: str) -> BeautifulSoup:
+    async with open_dashboard() as dash:
+        return await dash.page(path)
+
+
 @pytest.mark.parametrize(
     ("query", "shown"),
     [

@@ -1,4 +1,4 @@
-"""The catalog page: every tool as a card, filters, counts per tier, and where hints came from."""
+"""The catalog page: every tool as a card, grouped by what it may do, filters, counts per tier, and hint origins."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
 __all__ = [
+    "GROUPS",
     "TIERS",
     "CatalogFilters",
     "CatalogPage",
@@ -35,8 +36,10 @@ __all__ = [
     "FirstCall",
     "TierCount",
     "ToolCard",
+    "ToolGroup",
     "catalog_page",
     "first_calls",
+    "group_cards",
     "tool_card",
 ]
 
@@ -109,6 +112,52 @@ class ToolCard:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolGroup:
+    """The tools of one kind of operation, as the catalog lists them under one heading.
+
+    Attributes:
+        key: `safe`, `modifying` or `destructive`.
+        heading: the heading ("Safe operations"...).
+        note: what the tools under it may do, in a sentence.
+        tools: its cards, in catalog order.
+    """
+
+    key: str
+    heading: str
+    note: str
+    tools: list[ToolCard]
+
+
+GROUPS: tuple[tuple[str, str, str, frozenset[str]], ...] = (
+    # (key, heading, note, tiers): every tier is in exactly one group. A tool whose hints say
+    # nothing (unknown) counts as destructive, as the MCP defaults and the policy treat it.
+    ("safe", "Safe operations", "Read-only: they do not change anything.", frozenset({Tier.READ_ONLY.value})),
+    (
+        "modifying",
+        "Modifying operations",
+        "They write, but only add: nothing is deleted or overwritten.",
+        frozenset({Tier.ADDITIVE.value}),
+    ),
+    (
+        "destructive",
+        "Destructive operations",
+        "They may delete or overwrite, or nothing says what they do.",
+        frozenset({Tier.DESTRUCTIVE.value, Tier.UNKNOWN.value}),
+    ),
+)
+"""The catalog's groups by what a tool's tier lets it do, in the order they are shown."""
+
+
+def group_cards(cards: Sequence[ToolCard]) -> list[ToolGroup]:
+    """`cards` grouped as `GROUPS` says, each group in catalog order; empty groups are left out."""
+    groups = [
+        ToolGroup(key, heading, note, [card for card in cards if card.tier in tiers])
+        for key, heading, note, tiers in GROUPS
+    ]
+    return [group for group in groups if group.tools]
+
+
+@dataclass(frozen=True, slots=True)
 class TierCount:
     """How many tools a tier has, and the link that filters by it."""
 
@@ -171,6 +220,11 @@ class CatalogPage:
     """Of those, the ones hidden from clients (`integrity.onChange: hide`)."""
     mode: str = "default"
     """The policy mode in force: each card's first-call verdict is this mode's."""
+
+    @property
+    def groups(self) -> list[ToolGroup]:
+        """The tools shown, grouped into safe, modifying and destructive operations."""
+        return group_cards(self.tools)
 
 
 def tool_card(tool: api.Tool, first_call: FirstCall | None = None) -> ToolCard:
