@@ -234,6 +234,27 @@ def test_infer_applies_config_overrides_with_provenance(tmp_path: Path, time_cmd
     assert tools["convert_time"]["annotations"]["openWorldHint"] is True
 
 
+def test_one_config_serves_two_environments_through_an_override_from_the_environment(
+    tmp_path: Path, time_cmd: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "servers.yaml"
+    config.write_text(
+        "mcpServers:\n  time:\n"
+        f"    command: {time_cmd[0]}\n    args: {json.dumps(time_cmd[1:])}\n"
+        '    overrides:\n      convert_time: {destructiveHint: "${CONVERT_DESTRUCTIVE}", readOnlyHint: false}\n'
+    )
+    for value in ("true", "false"):
+        monkeypatch.setenv("CONVERT_DESTRUCTIVE", value)
+        tools = {t["name"]: t for t in infer_json("--config", str(config), "--server", "time")}
+        assert tools["convert_time"]["annotations"]["destructiveHint"] is (value == "true")
+        assert tools["convert_time"]["provenance"]["destructiveHint"] == "override"
+    monkeypatch.delenv("CONVERT_DESTRUCTIVE")
+    result = runner.invoke(app, ["config", "check", str(config)])
+    assert result.exit_code == EXIT_USAGE
+    assert "servers.yaml:6:" in result.output
+    assert "environment variable CONVERT_DESTRUCTIVE is not set" in result.output
+
+
 def test_config_check_reports_errors_with_exit_2(tmp_path: Path) -> None:
     config = tmp_path / "bad.yaml"
     config.write_text("mcpServers:\n  time:\n    trust: yes\n")

@@ -259,6 +259,49 @@ def test_unset_variable_names_key_path_and_variable_but_not_values(tmp_path: Pat
     assert "hunter2" not in message
 
 
+OVERRIDE_FROM_ENV = """\
+mcpServers:
+  tracker:
+    command: x
+    overrides:
+      update_*: {destructiveHint: "${UPDATE_DESTRUCTIVE}", idempotent: "${IDEMPOTENT:-TRUE}"}
+"""
+
+
+@pytest.mark.parametrize(("value", "expected"), [("true", True), ("false", False), (" False ", False)])
+def test_an_override_value_may_come_from_the_environment(tmp_path: Path, value: str, expected: bool) -> None:
+    path = write(tmp_path, "c.yaml", OVERRIDE_FROM_ENV)
+    config = load_config(path, environ={"UPDATE_DESTRUCTIVE": value})
+    override = config.servers["tracker"].overrides["update_*"]
+    assert override.hints == {Hint.DESTRUCTIVE: expected, Hint.IDEMPOTENT: True}
+    assert config.servers["tracker"].from_environment == ()  # a hint's value is not kept as a secret
+
+
+def test_an_override_from_an_unset_variable_names_the_file_line_and_variable(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", OVERRIDE_FROM_ENV)
+    message = problems(path)
+    assert message.startswith("c.yaml:5:35: mcpServers.tracker.overrides.update_*.destructiveHint: ")
+    assert "environment variable UPDATE_DESTRUCTIVE is not set" in message
+
+
+@pytest.mark.parametrize("value", ["yes", "1", "", "hunter2-secret"])
+def test_an_override_from_a_variable_that_is_not_a_boolean_names_it_without_its_value(
+    tmp_path: Path, value: str
+) -> None:
+    path = write(tmp_path, "c.yaml", OVERRIDE_FROM_ENV)
+    message = problems(path, {"UPDATE_DESTRUCTIVE": value})
+    assert message == (
+        "c.yaml:5:35: mcpServers.tracker.overrides.update_*.destructiveHint: "
+        "expected true or false from the environment, but UPDATE_DESTRUCTIVE gave something else"
+    )
+    assert "hunter2" not in message
+
+
+def test_a_quoted_boolean_override_says_to_drop_the_quotes(tmp_path: Path) -> None:
+    path = write(tmp_path, "c.yaml", 'mcpServers:\n  a:\n    command: x\n    overrides: {t: {readOnlyHint: "true"}}\n')
+    assert 'got "true"; write it without quotes' in problems(path)
+
+
 def test_vscode_input_variables_are_explained(tmp_path: Path) -> None:
     path = write(tmp_path, "c.json", '{"servers": {"p": {"command": "x", "env": {"K": "${input:perplexity-key}"}}}}')
     assert "VS Code input prompt" in problems(path)

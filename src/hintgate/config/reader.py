@@ -512,10 +512,34 @@ class Reader:
                     self.error((*here, k), f'unknown hint "{k}"{closest(k, [*_HINT_SPELLINGS, "title"])}', key=True)
                 elif hint in spelled:
                     self.error((*here, k), f'"{k}" repeats "{spelled[hint]}"; give one', key=True)
-                elif (flag := self.boolean(v, (*here, k))) is not None:
+                elif (flag := self.override_flag(v, (*here, k))) is not None:
                     hints[hint], spelled[hint] = flag, k
             out[tool] = ToolOverride(hints=freeze(hints), title=title)
         return out
+
+    def override_flag(self, value: Any, path: tuple[Key, ...]) -> bool | None:
+        """An override's hint value: true or false, or a string of `${VAR}` references that expands to one.
+
+        So one file serves several environments (`destructiveHint: "${UPDATE_DESTRUCTIVE}"`):
+        the variable is read when the file is loaded (and at each reload); unset, or
+        holding anything but true or false, is an error naming the variable.
+        """
+        if not isinstance(value, str) or "${" not in value:
+            if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+                self.error(path, f"expected true or false, got {shown(value)}; write it without quotes")
+                return None
+            return self.boolean(value, path)
+        taken = len(self.from_environment)
+        text = self.expand(value, path)
+        del self.from_environment[taken:]  # a hint's value is not a secret to mask
+        if text is None:
+            return None
+        flag = {"true": True, "false": False}.get(text.strip().lower())
+        if flag is None:
+            # The value itself is never shown: the variable may hold a secret (a name mistyped).
+            names = " and ".join(_names_in(value))
+            self.error(path, f"expected true or false from the environment, but {names} gave something else")
+        return flag
 
     # -- what every source entry shares
 
@@ -596,4 +620,12 @@ def _issuer_problem(issuer: str) -> str | None:
 
 
 _VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
+
+
+def _names_in(text: str) -> list[str]:
+    """The variables `text` refers to (`${NAME}`, `${env:NAME}`, `${NAME:-default}`), in order."""
+    found = (_REF_RE.fullmatch(m.group(1)) for m in _VAR_RE.finditer(text) if m.group(1) is not None)
+    return [ref.group(2) for ref in found if ref is not None]
+
+
 _REF_RE = re.compile(r"(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?", re.DOTALL)
