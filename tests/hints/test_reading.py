@@ -88,6 +88,11 @@ def test_decoded_text_maps_back_to_the_run_it_came_from() -> None:
     assert text[slice(*decoded.origin(0, 4))] == run
 
 
+def test_percent_encoding_of_bytes_that_are_not_utf8_is_left_as_written() -> None:
+    text = "The page https://example.com/caf%E9%20au%20lait%21 is served as Latin-1."
+    assert "percent" not in {v.how for v in read(text)}
+
+
 def test_ordinary_ids_hashes_and_data_urls_are_not_decoded() -> None:
     text = (
         "Commit 9fceb02d0ae598e95dc970b74767f19372d61af8, id 3f2504e0-4f89-11d3-9a0c-0305e82c3301, "

@@ -380,7 +380,12 @@ def _hex(run: str) -> str | None:
 
 
 def _percent(run: str) -> str | None:
-    return urllib.parse.unquote(run, errors="strict") if "%" in run else None
+    if "%" not in run:
+        return None
+    try:
+        return urllib.parse.unquote(run, errors="strict")
+    except UnicodeDecodeError:  # bytes of another encoding (`caf%E9`): not text the model reads as words
+        return None
 
 
 def _utf8(raw: bytes) -> str | None:
