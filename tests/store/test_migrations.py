@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sqlalchemy as sa
@@ -18,6 +18,9 @@ from tests.isolation import child_env
 from hintgate.store import Store, database_url
 from hintgate.store.schema import HEAD_REVISION, migrate
 from hintgate.store.tables import metadata, sessions
+
+if TYPE_CHECKING:
+    from conftest import Records
 
 pytestmark = pytest.mark.anyio
 
@@ -181,6 +184,30 @@ async def test_a_database_of_an_older_revision_is_migrated_on_open_and_keeps_its
     assert revision == HEAD_REVISION
     rows = await _inspect(store_url, lambda conn: conn.execute(sa.text("SELECT id FROM sessions")).scalars().all())
     assert rows == [_OLD]
+
+
+async def test_calls_recorded_before_config_paths_were_kept_read_as_null_beside_new_ones(
+    store_url: str, records: Records
+) -> None:
+    await _migrated(store_url, "0012")
+    engine = create_async_engine(database_url(store_url))
+    try:
+        async with engine.begin() as conn:
+            moment = datetime(2026, 1, 1, tzinfo=UTC)
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO tool_calls (id, server_id, tool_name, upstream_tool, started_at, duration_ms) "
+                    "VALUES ('before', 'time', 'time_now', 'now', :at, 1.0)"
+                ),
+                {"at": moment},
+            )
+    finally:
+        await engine.dispose()
+    async with await Store.open(store_url, replica="m", commit_interval=0.01) as store:
+        store.record_call(records.call(None, id="after", config_path="/etc/hintgate/servers.yaml"))
+        await store.flush()
+        paths = {row["id"]: row["config_path"] for row in await store.calls(limit=10)}
+    assert paths == {"before": None, "after": "/etc/hintgate/servers.yaml"}
 
 
 _OLD = "0b1c2d3e-0000-4000-8000-000000000001"

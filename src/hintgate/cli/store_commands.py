@@ -21,11 +21,27 @@ from hintgate.cli.common import (
     out,
     with_store,
 )
+from hintgate.cli.record_names import RecordNames, renamed
 
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig
 
 __all__ = ["calls", "overrides_app", "policy_reset", "policy_stored", "sessions"]
+
+NamesOpt = Annotated[
+    RecordNames,
+    typer.Option(
+        "--names",
+        help="Field names of the JSON: hintgate's (every field), or mcpproxy (MCPProxy's records, for people "
+        "moving from it).",
+    ),
+]
+
+
+def _check_names(names: RecordNames, output: OutputFormat) -> None:
+    if names is not RecordNames.HINTGATE and output is not OutputFormat.JSON:
+        fail(f"--names {names.value} names the fields of JSON: give --format json too", EXIT_USAGE)
+
 
 overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
 
@@ -49,15 +65,17 @@ def sessions(
         str | None, typer.Option("--user", help="Only sessions this person opened (as recorded: email, api-token).")
     ] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    names: NamesOpt = RecordNames.HINTGATE,
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
     """Recent client sessions: client, status, start and end, calls, tokens, replica."""
     from hintgate.cli.reports import sessions_text
 
+    _check_names(names, output)
     wanted = status.value if status is not None else None
     rows = with_store(db, lambda store: store.recent_sessions(limit, status=wanted, replica=replica, user=user))
-    emit_rows(rows, output, sessions_text, wide)
+    emit_rows(renamed(rows, names, "sessions"), output, sessions_text, wide)
 
 
 async def _session_id(store: Any, given: str) -> str:
@@ -90,6 +108,7 @@ def calls(
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    names: NamesOpt = RecordNames.HINTGATE,
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
@@ -97,13 +116,15 @@ def calls(
     from hintgate.cli.reports import calls_text
     from hintgate.store import CallFilter
 
+    _check_names(names, output)
+
     async def work(store: Any) -> list[dict[str, Any]]:
         session_id = await _session_id(store, session) if session is not None else None
         wanted = CallFilter(session_id=session_id, tool=tool, server=server, tier=tier, verdict=verdict, user=user)
         rows: list[dict[str, Any]] = await store.calls(wanted, limit=limit)
         return rows
 
-    emit_rows(with_store(db, work), output, calls_text, wide)
+    emit_rows(renamed(with_store(db, work), names, "calls"), output, calls_text, wide)
 
 
 @overrides_app.command("list")

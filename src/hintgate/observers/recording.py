@@ -23,8 +23,11 @@ if TYPE_CHECKING:
 __all__ = ["Recording", "call_record"]
 
 
-def call_record(outcome: CallOutcome, redact: Redactor | None = None) -> CallRecord:
-    """The store's record of one call, with `redact`'s secrets masked in its arguments, result and error."""
+def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_path: str | None = None) -> CallRecord:
+    """The store's record of one call, with `redact`'s secrets masked in its arguments, result and error.
+
+    `config_path` is the config file of the gateway that served it, kept with the call.
+    """
     entry = outcome.entry
     arguments, result, error = outcome.arguments, outcome.result, outcome.error
     if redact:
@@ -52,16 +55,19 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None) -> CallRec
         tier=entry.tier.value,
         decision=outcome.decision_json(),
         verdict=outcome.verdict,
+        config_path=config_path,
     )
 
 
 class Recording:
     """Writes calls and sessions to a store (its recorder queues them off the call path)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, config_path: str | None = None) -> None:
         self.store = store
         self.redact = Redactor()
         """The gateway's own secrets, masked in recorded results and errors (`hide`)."""
+        self.config_path = config_path
+        """The config file of the gateway, recorded with every call (None: it has none)."""
 
     def hide(self, *secrets: str | None) -> None:
         """Mask `secrets` (None and empty ones skipped) in every call recorded from now on."""
@@ -69,7 +75,7 @@ class Recording:
 
     def call_finished(self, outcome: CallOutcome) -> Awaitable[bool]:
         """Queue the call's record; the call's answer waits until it is committed (in durable mode)."""
-        return self.store.record_call_durable(call_record(outcome, self.redact))
+        return self.store.record_call_durable(call_record(outcome, self.redact, self.config_path))
 
     def session_started(self, session: ClientSession) -> None:
         """Queue the new session's record, stamped with this replica."""

@@ -187,7 +187,9 @@ class Gateway:
         """Record calls and sessions to `store`, and keep the approval queue in it."""
         from hintgate.observers.recording import Recording
 
-        recording = Recording(store)
+        # The file as an absolute path, resolved once: a reload reads the same file.
+        source = self.config.source
+        recording = Recording(store, config_path=str(source.resolve()) if source is not None else None)
         recording.hide(self._state_key)
         self.recording = recording
         self.calls.observers.insert(0, recording)  # recorded before metrics count it, as always

@@ -102,6 +102,8 @@ class CallRecord:
         decision: the policy decision: `{"verdict", "reason", "source", "approver", "approval", "waited_ms"}`.
         verdict: the decision's verdict, a column of its own for filtering.
         user: the person who made the call (`api-token` for the API token); None when the gateway knows no users.
+        config_path: the config file of the gateway that served the call (absolute); None when it had none
+            (`--demo`, `--python`, a gateway built in code).
     """
 
     id: str
@@ -125,6 +127,7 @@ class CallRecord:
     decision: Mapping[str, Any] | None = None
     verdict: str | None = None
     user: str | None = None
+    config_path: str | None = None
 
 
 class Encoded(str):
@@ -273,6 +276,7 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bo
         "client_name": _clean(rec.client_name),
         "client_version": _clean(rec.client_version),
         "user_name": _clean(rec.user),
+        "config_path": _clean(rec.config_path),
         "parent_call_id": _clean(rec.parent_call_id),
         "execution_type": _clean(rec.execution_type) or "direct",
         "hints": None if rec.hints is None else _hints_json(rec.hints),

@@ -180,6 +180,7 @@ tool_calls = Table(
     Column("client_name", String),
     Column("client_version", String),
     Column("user_name", String),  # the person who made the call, or api-token; NULL when the gateway knows no users
+    Column("config_path", String),  # the config file of the gateway that served it; NULL when it had none
     Column("parent_call_id", String),
     Column("execution_type", String(32), nullable=False, server_default="direct"),
     Column("hints", JSONColumn()),  # annotations, provenance and tier in force at call time

@@ -189,6 +189,8 @@ class Call(ApiModel):
     duration_ms: float
     user_name: str | None = None
     """The person who made it (identity provider), `api-token`; null when the gateway knows no users."""
+    config_path: str | None = None
+    """The config file of the gateway that served it; null when it had none (`--demo`, `--python`)."""
     error: str | None = None
     tier: str | None = None
     verdict: str | None = None
