@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "hintgate.redaction",
             "hintgate.tracecontext",
             "hintgate.hints",
+            "hintgate.discovery",
             "hintgate.policy",
             "hintgate.tooldef",
             # Pure YAML position helpers (policy rules cite key paths with them), kept beside the config reader.

@@ -201,15 +201,18 @@ class RunningGateway:
         return {"Authorization": f"Bearer {self.token}"} if self.token is not None else {}
 
     @asynccontextmanager
-    async def mcp_transport(self) -> AsyncIterator[Any]:
-        """The streamable HTTP transport to its MCP endpoint, sending the token: `mcp.Client(this)`."""
+    async def mcp_transport(self, view: str | None = None) -> AsyncIterator[Any]:
+        """The streamable HTTP transport to its MCP endpoint, sending the token: `mcp.Client(this)`.
+
+        With `view`, the endpoint of that view (`/mcp/VIEW`) instead of the whole catalog's.
+        """
         import httpx2
         from mcp.client.streamable_http import streamable_http_client
 
         # The SDK's own client's timeouts: a response stream may stay open for minutes.
         async with (
             httpx2.AsyncClient(headers=self.headers, timeout=httpx2.Timeout(30.0, read=300.0)) as http,
-            streamable_http_client(self.mcp_url, http_client=http) as streams,
+            streamable_http_client(self.mcp_url + (f"/{view}" if view else ""), http_client=http) as streams,
         ):
             yield streams
 

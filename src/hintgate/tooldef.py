@@ -34,7 +34,11 @@ from typing import Any, overload
 from hintgate.hints.annotations import SPEC_DEFAULTS, Hint
 from hintgate.results import tool_error
 
-__all__ = ["ToolDefinition", "ToolRegistry", "tool"]
+__all__ = ["MAX_LABEL", "MAX_TAGS", "PYTHON_META", "ToolDefinition", "ToolRegistry", "labels_of", "tool"]
+
+PYTHON_META = "hintgate/python"
+"""The `_meta` key under which `to_mcp_tool` lists a tool's category and tags (the gateway serves them as
+`hintgate/category` and `hintgate/tags`)."""
 
 _HINT_ARGS: Mapping[str, Hint] = {
     "read_only_hint": Hint.READ_ONLY,
@@ -198,7 +202,7 @@ class ToolDefinition:
         if self.tags:
             meta["tags"] = list(self.tags)
         if meta:
-            out["_meta"] = {"hintgate/python": meta}
+            out["_meta"] = {PYTHON_META: meta}
         return out
 
     # -- calling
@@ -461,3 +465,30 @@ def _decode_cursor(cursor: str) -> int:
         return int(number)
     except (ValueError, UnicodeDecodeError):
         raise ValueError(f"invalid cursor {cursor!r}") from None
+
+
+MAX_LABEL = 64
+"""Characters of a category or tag served; a longer one is cut."""
+MAX_TAGS = 32
+"""Tags of one tool served; the rest are left out."""
+
+
+def labels_of(tool: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    """The category and tags a listed tool carries under `_meta["hintgate/python"]` (what `to_mcp_tool` wrote).
+
+    Only strings count, each stripped and cut to `MAX_LABEL` characters, empty ones and repeats left out,
+    at most `MAX_TAGS` tags: what is served is bounded whatever the registry holds.
+    """
+    meta = tool.get("_meta")
+    labels = meta.get(PYTHON_META) if isinstance(meta, Mapping) else None
+    if not isinstance(labels, Mapping):
+        return None, ()
+    given = labels.get("category")
+    category = (given.strip()[:MAX_LABEL] or None) if isinstance(given, str) else None
+    raw_tags = labels.get("tags")
+    tags: dict[str, None] = {}
+    if isinstance(raw_tags, list):
+        for tag in raw_tags:
+            if isinstance(tag, str) and (tag := tag.strip()[:MAX_LABEL]):
+                tags[tag] = None
+    return category, tuple(tags)[:MAX_TAGS]

@@ -39,6 +39,16 @@ def test_the_canonical_form_sorts_keys_drops_nulls_and_ignores_meta_and_members_
     assert len(pin_hash(canonical_json(a))) == 64
 
 
+def test_a_python_tools_category_and_tags_are_pinned_and_other_meta_is_not() -> None:
+    plain = canonical_json(tool())
+    labelled = canonical_json(tool(_meta={"hintgate/python": {"category": "notes", "tags": ["search"]}, "k": 1}))
+    retagged = canonical_json(tool(_meta={"hintgate/python": {"category": "notes", "tags": ["admin"]}}))
+    assert canonical_json(tool(_meta={"k": 1})) == plain
+    assert json.loads(labelled)["_meta"] == {"hintgate/python": {"category": "notes", "tags": ["search"]}}
+    assert classify(labelled, retagged).kind is ChangeKind.CHANGED
+    assert classify(plain, labelled).kind is ChangeKind.CHANGED
+
+
 def test_icons_and_execution_are_pinned_as_every_member_the_spec_defines_and_clients_are_given() -> None:
     plain = canonical_json(tool())
     assert classify(plain, canonical_json(tool(icons=[{"src": "https://x.test/i.png"}]))).kind is ChangeKind.CHANGED

@@ -322,9 +322,10 @@ async def test_upstream_pagination_is_followed_and_the_gateway_paginates_its_own
             seen += [t.name for t in page.tools]
             cursor = page.next_cursor
             pages += 1
-    assert pages == 3  # 1105 tools, 500 a page
+    assert pages == 3  # 1105 tools and the gateway's search_tools and call_tool, 500 a page
     assert seen[:5] == ["pages_get_a", "pages_get_b", "pages_delete_c", "pages_create_d", "pages_list_e"]
-    assert len(seen) == len(set(seen)) == 1105
+    assert len(seen) == len(set(seen)) == 1107
+    assert seen[-2:] == ["search_tools", "call_tool"]
 
 
 async def test_progress_from_the_upstream_reaches_the_calling_client(tmp_path: Path, everything_cmd: list[str]) -> None:

@@ -56,6 +56,10 @@ async def test_a_registry_mounted_by_config_is_listed_with_declared_hints_and_ca
     assert search["annotations"]["readOnlyHint"] is True
     assert search["annotations"]["title"] == "Search notes"
     assert search["_meta"]["hintgate/provenance"]["readOnlyHint"] == "declared"
+    assert search["_meta"]["hintgate/category"] == "notes"
+    assert search["_meta"]["hintgate/tags"] == ["search"]
+    assert "hintgate/python" not in search["_meta"]
+    assert "hintgate/tags" not in tools["notes_explode"]["_meta"]
     assert search["inputSchema"]["properties"]["query"]["description"] == "words to look for"
     assert set(tools["notes_add_note"]["annotations"]) >= set(HINTS)
     assert tools["notes_add_note"]["_meta"]["hintgate/provenance"]["readOnlyHint"] != "declared"
@@ -91,3 +95,26 @@ def test_import_registry_accepts_registries_and_names_what_is_wrong() -> None:
         import_registry("python_tools:nothing", path=[str(FIXTURES)])
     with pytest.raises(ConfigError, match="is a str, not a ToolRegistry"):
         import_registry("python_tools:__doc__", path=[str(FIXTURES)])
+
+
+DOC = Path(__file__).parents[2] / "docs" / "python-tools.md"
+
+
+async def test_docs_python_tools_shows_what_a_client_is_listed() -> None:
+    from hintgate.config.loading import parse_config
+    from hintgate.server.gateway import Gateway
+    from hintgate.tooldef import MAX_LABEL, MAX_TAGS
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## What clients are listed", 1)[1]
+    shown = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    registry = import_registry("python_tools:registry", path=[str(FIXTURES)])
+    config = PythonConfig(name="notes", registry="python_tools:registry", prefix="notes")
+    source = PythonSource(config, registry=registry)
+    with anyio.fail_after(30):
+        async with Gateway(parse_config({"mcpServers": {}}), sources={"notes": source}) as gateway:
+            served = dict(gateway.catalog.get(shown["name"]).wire)  # type: ignore[union-attr]
+    assert {key: served["_meta"][key] for key in shown["_meta"]} == shown["_meta"]
+    assert set(served["_meta"]) & {"hintgate/category", "hintgate/tags"} == set(shown["_meta"])
+    assert f"cut to {MAX_LABEL} characters" in section
+    assert f"at most {MAX_TAGS} tags" in section

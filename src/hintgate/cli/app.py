@@ -352,6 +352,7 @@ async def _serve_stdio(
     metrics: tuple[str, int] | None,
     watch: bool,
     demo: bool = False,
+    view: str | None = None,
 ) -> None:
     """Serve on stdio, the upstreams started first when there is nothing to listen on.
 
@@ -371,7 +372,14 @@ async def _serve_stdio(
         where = early.location if early is not None else _recording_to(settings)
         _demo_banner(demo)
         await run_stdio(
-            config, settings, dashboard=dashboard, metrics=metrics, recording=where, watch=watch, early=early
+            config,
+            settings,
+            dashboard=dashboard,
+            metrics=metrics,
+            recording=where,
+            watch=watch,
+            early=early,
+            view=view,
         )
 
 
@@ -441,6 +449,14 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    view: Annotated[
+        str | None,
+        typer.Option(
+            "--view",
+            help="With stdio: serve one view of the catalog (read-only, or one the config's views define). "
+            "Over HTTP each view has its own endpoint, /mcp/NAME.",
+        ),
+    ] = None,
 ) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
     from hintgate.cli.serve import python_config, run_http
@@ -464,6 +480,14 @@ def serve(
         )
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
+    if view is not None:
+        from hintgate.discovery.views import BUILTIN_VIEWS
+
+        known = [*BUILTIN_VIEWS, *loaded.views]
+        if http is not None:
+            fail(f"--view is for stdio: over HTTP the view {view!r} is served at /mcp/{view}", EXIT_USAGE)
+        if view not in known:
+            fail(f"--view {view}: no such view (the views are {', '.join(known)})", EXIT_USAGE)
     # Read once, now gone: a stdio server (the same user) could read them in /proc/<this pid>/environ.
     wipe(GATEWAY_SECRETS)
     try:
@@ -480,7 +504,9 @@ def serve(
         else:
             web = _parse_http(dashboard) if dashboard is not None else None
             scrape = _parse_http(metrics) if metrics is not None else None
-            asyncio.run(_serve_stdio(loaded, settings, dashboard=web, metrics=scrape, watch=watch, demo=demo))
+            asyncio.run(
+                _serve_stdio(loaded, settings, dashboard=web, metrics=scrape, watch=watch, demo=demo, view=view)
+            )
     except ListenError as exc:
         fail(str(exc), EXIT_LISTEN)
     except HintgateError as exc:

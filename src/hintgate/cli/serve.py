@@ -92,6 +92,7 @@ def _gateway(
     *,
     dashboard: str | None = None,
     early: StoredState | None = None,
+    view: str | None = None,
 ) -> Gateway:
     from hintgate.server.gateway import Gateway
 
@@ -114,6 +115,7 @@ def _gateway(
         gateway.calls.approvals_command = f"hintgate approvals watch{db}"
         gateway.store_flag = db
     gateway.dashboard_url = dashboard
+    gateway.stdio_view = view
     return gateway
 
 
@@ -662,6 +664,7 @@ async def run_stdio(
     recording: str | None = None,
     watch: bool = False,
     early: StoredState | None = None,
+    view: str | None = None,
 ) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin.
 
@@ -674,6 +677,7 @@ async def run_stdio(
         watch: reload the config file whenever it changes (SIGHUP always reloads it).
         early: the stored state read ahead (`read_ahead`; not with `dashboard` or `metrics`): the first
             listing is answered from it and the store opened after.
+        view: serve this view of the catalog only (`--view`), None for all of it.
     """
     from hintgate.cli.reload import reloading
 
@@ -691,7 +695,7 @@ async def run_stdio(
                 prestarting(config, os.environ),
                 BackgroundImports(STDIO_MODULES) as imports,
                 imports.finished(),
-                _gateway(config, settings, None, early=early) as gateway,
+                _gateway(config, settings, None, early=early, view=view) as gateway,
             ):
                 await discard_unused()
                 _report_start(gateway, console)
@@ -704,7 +708,7 @@ async def run_stdio(
             BackgroundImports(STDIO_MODULES + (WEB_MODULES if dashboard is not None else ())) as imports,
             open_store(settings) as store,
             imports.finished(),
-            _gateway(config, settings, store, dashboard=base) as gateway,
+            _gateway(config, settings, store, dashboard=base, view=view) as gateway,
         ):
             await discard_unused()
             _report_start(gateway, console)

@@ -24,6 +24,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from hintgate.discovery.served import SearchSettings
+from hintgate.discovery.views import View
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
 from hintgate.hints.trust import Trust, TrustFrom
@@ -565,6 +567,8 @@ class GatewayConfig:
         identity: the identity provider whose users may use the gateway, or None: one operator, no users.
         metrics_by_user: `/metrics` counts calls by person too (`metrics.byUser`: a `user` label, one
             series per person, so off unless asked for).
+        search: when the gateway lists its own `search_tools` and `call_tool` (`search`).
+        views: the views the config defines (`views`), by name; the built-in ones are not here.
     """
 
     sources: Mapping[str, SourceConfig] = field(default_factory=dict)
@@ -579,6 +583,8 @@ class GatewayConfig:
     policy: tuple[PolicySettings, tuple[Rule, ...]] = (PolicySettings(), ())
     identity: IdentityConfig | None = None
     metrics_by_user: bool = False
+    search: SearchSettings = field(default_factory=SearchSettings)
+    views: Mapping[str, View] = field(default_factory=dict)
 
     @property
     def servers(self) -> Mapping[str, ServerConfig]:

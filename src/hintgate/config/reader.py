@@ -31,8 +31,10 @@ from hintgate.config.model import (
     freeze,
 )
 from hintgate.config.yamlpos import Key, Mark, Positions, format_path
+from hintgate.discovery.served import SearchMode, SearchSettings
+from hintgate.discovery.views import BUILTIN_VIEWS, VIEW_NAME, View
 from hintgate.errors import ConfigError
-from hintgate.hints.annotations import Hint
+from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.inference import PROFILES
 from hintgate.policy.rules import PolicySettings, Rule, parse_policy
 
@@ -126,6 +128,8 @@ class Reader:
         self.identity: IdentityConfig | None = None
         self.per_user: list[tuple[Key, ...]] = []  # where `oauth.perUser: true` was given
         self.metrics_by_user = False
+        self.search = SearchSettings()
+        self.views: dict[str, View] = {}
 
     # -- reporting
 
@@ -283,6 +287,11 @@ class Reader:
                         "no identity section, so no call has a person: the user label is empty",
                         key=True,
                     )
+            for name, view in self.views.items():
+                for server in sorted(view.servers or ()):
+                    if server not in self.sources:
+                        hint = closest(server, self.sources)
+                        self.warn(("views", name, "servers"), f'no source is named "{server}"{hint}')
         if self.problems:
             self.problems.sort(key=lambda p: p[0])
             lines = "\n".join(text for _, text, _ in self.problems)
@@ -298,6 +307,8 @@ class Reader:
             policy=self.policy,
             identity=self.identity,
             metrics_by_user=self.metrics_by_user,
+            search=self.search,
+            views=freeze(self.views),
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
 
@@ -416,6 +427,73 @@ class Reader:
         self.keys(m, path, ["byUser"])
         if "byUser" in m and (flag := self.boolean(m["byUser"], (*path, "byUser"))) is not None:
             self.metrics_by_user = flag
+
+    def read_search(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        self.keys(m, path, ["mode", "alwaysList"])
+        mode = SearchMode.AUTO
+        if "mode" in m and (given := self.string(m["mode"], (*path, "mode"))) is not None:
+            if given in {m.value for m in SearchMode}:
+                mode = SearchMode(given)
+            else:
+                choices = ", ".join(json.dumps(v.value) for v in SearchMode)
+                self.error((*path, "mode"), f"expected one of {choices}, got {json.dumps(given)}")
+        always: tuple[str, ...] = ()
+        if "alwaysList" in m and (names := self.strings(m["alwaysList"], (*path, "alwaysList"))) is not None:
+            always = names
+            if mode is not SearchMode.ONLY:
+                self.warn((*path, "alwaysList"), f'read only when mode is "only" (it is "{mode.value}")', key=True)
+        self.search = SearchSettings(mode=mode, always_list=always)
+
+    def read_views(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path, "a mapping of view names to views")
+        if m is None:
+            return
+        for name, spec in m.items():
+            here = (*path, name)
+            if name in BUILTIN_VIEWS:
+                self.error(here, f'"{name}" is a built-in view; give yours another name', key=True)
+                continue
+            if not VIEW_NAME.fullmatch(name):
+                self.error(
+                    here,
+                    'a view name is one URL path segment: letters, digits, "_", "." and "-", '
+                    "at most 64 characters, starting with a letter or digit",
+                    key=True,
+                )
+                continue
+            view = self.view(name, spec, here)
+            if view is not None:
+                self.views[name] = view
+
+    def view(self, name: str, spec: Any, path: tuple[Key, ...]) -> View | None:
+        m = self.mapping(spec, path, "a view: a mapping of tiers, servers, tools, tags, trust")
+        if m is None:
+            return None
+        before = len(self.problems)
+        self.keys(m, path, ["tiers", "servers", "tools", "tags", "trust"])
+        got: dict[str, tuple[str, ...]] = {}
+        for key in ("tiers", "servers", "tools", "tags", "trust"):
+            if key in m and (items := self.strings(m[key], (*path, key))) is not None:
+                got[key] = items
+        for key, kind in (("tiers", Tier), ("trust", Trust)):
+            allowed = [member.value for member in kind]
+            for i, item in enumerate(got.get(key, ())):
+                if item not in allowed:
+                    expected = ", ".join(json.dumps(a) for a in allowed)
+                    self.error((*path, key, i), f"expected one of {expected}, got {json.dumps(item)}")
+        if len(self.problems) > before:
+            return None
+        return View(
+            name,
+            tiers=frozenset(Tier(t) for t in got["tiers"]) if "tiers" in got else None,
+            servers=frozenset(got["servers"]) if "servers" in got else None,
+            tools=got.get("tools"),
+            tags=frozenset(got["tags"]) if "tags" in got else None,
+            trust=frozenset(Trust(t) for t in got["trust"]) if "trust" in got else None,
+        )
 
     def read_identity(self, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path)
@@ -597,6 +675,8 @@ SETTINGS_SECTIONS: Mapping[str, Callable[[Reader, Any, tuple[Key, ...]], None]] 
     "integrity": Reader.read_integrity,
     "identity": Reader.read_identity,
     "metrics": Reader.read_metrics,
+    "search": Reader.read_search,
+    "views": Reader.read_views,
 }
 
 _IDENTITY_NEEDS = {

@@ -30,7 +30,9 @@ from hintgate.hints.titles import TitleOrigin, title_from_name
 from hintgate.hints.trust import Trust
 
 __all__ = [
+    "META_CATEGORY",
     "META_PREFIX",
+    "META_TAGS",
     "NAME_CHARS",
     "NAME_MAX",
     "NAME_MAX_STRICT",
@@ -71,12 +73,16 @@ class ToolFacts:
         http_method: the HTTP method behind the tool, for method-based inference.
         overrides: the operator's hint values from the config file.
         title: the operator's title from the config file.
+        category: the tool's category, from a source that files its tools (a Python registry).
+        tags: the tool's tags, from such a source.
     """
 
     declared: ParsedAnnotations | None = None
     http_method: str | None = None
     overrides: Mapping[Hint, bool] = field(default_factory=dict)
     title: str | None = None
+    category: str | None = None
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +97,8 @@ class ResolvedTool:
         title: the title people see, never empty: override, declared, OpenAPI summary, else derived
             from the name (worked out once: every call's facts carry it).
         http_method: the HTTP method behind the tool (an OpenAPI operation's), else None.
+        category: its category, from a source that files its tools (a Python registry), else None.
+        tags: its tags, from such a source.
     """
 
     name: str
@@ -100,6 +108,8 @@ class ResolvedTool:
 
     title_override: str | None = None
     http_method: str | None = None
+    category: str | None = None
+    tags: tuple[str, ...] = ()
     title: str = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -168,6 +178,8 @@ class ResolvedTool:
                 }
                 for h, i in resolution.inferred.items()
             },
+            **({"category": self.category} if self.category is not None else {}),
+            **({"tags": list(self.tags)} if self.tags else {}),
         }
 
 
@@ -231,6 +243,8 @@ def resolve_tool(
         resolution=resolution,
         title_override=title_override or None,
         http_method=facts.http_method,
+        category=facts.category,
+        tags=facts.tags,
     )
 
 
@@ -293,12 +307,16 @@ def tier_counts(tools: Sequence[ResolvedTool]) -> dict[Tier, int]:
     return counts
 
 
+META_CATEGORY = "hintgate/category"
+"""The `_meta` key of a tool's category (a Python registry's `category`)."""
+META_TAGS = "hintgate/tags"
+"""The `_meta` key of a tool's tags (a Python registry's `tags`), a list of strings."""
 SEPARATOR = "_"
 """Between a server's prefix and its tool's name: `time_get_current_time` (the common convention)."""
 META_PREFIX = "hintgate/"
+"""The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
 OPENAPI_META = "hintgate/openapi"
 """The `_meta` key an OpenAPI source puts on its tools (method, path, operationId)."""
-"""The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
 _INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
 
 
@@ -346,6 +364,11 @@ class CatalogEntry:
         """The tool's tier."""
         return self.tool.tier
 
+    @property
+    def tags(self) -> frozenset[str]:
+        """The tool's tags (empty for a source that has none)."""
+        return frozenset(self.tool.tags)
+
     def to_json(self) -> dict[str, Any]:
         """The `hintgate tools --format json` shape."""
         return {**self.tool.to_json(), "name": self.name, "server": self.server, "upstream_name": self.upstream_name}
@@ -362,9 +385,11 @@ def wire_tool(name: str, server: str, tool: ResolvedTool) -> dict[str, Any]:
     in force (never empty, see `hintgate.hints.titles`); `annotations` carries
     all four hints explicitly and the annotation title in force; `_meta` holds
     hintgate's explanation only: provenance, the title's provenance
-    (``hintgate/title``), tier, server, the source-side name, and any
+    (``hintgate/title``), tier, server, the source-side name, any
     annotation keys the spec does not define (which the MCP SDK's types would
-    otherwise drop).
+    otherwise drop), and the category and tags of a source that files its
+    tools (``hintgate/category``, ``hintgate/tags``: a Python registry's, pinned
+    with the definition).
     """
     out = {key: tool.raw[key] for key in WIRE_KEYS if tool.raw.get(key) is not None}
     out["name"] = name
@@ -382,6 +407,10 @@ def wire_tool(name: str, server: str, tool: ResolvedTool) -> dict[str, Any]:
     meta[META_PREFIX + "server"] = server
     if name != tool.name:
         meta[META_PREFIX + "name"] = tool.name
+    if tool.category is not None:
+        meta[META_CATEGORY] = tool.category
+    if tool.tags:
+        meta[META_TAGS] = list(tool.tags)
     if tool.parsed.extra:
         meta[META_PREFIX + "annotations"] = dict(tool.parsed.extra)
     if tool.parsed.invalid:

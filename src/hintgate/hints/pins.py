@@ -6,8 +6,9 @@ over the tool's canonical form: a JSON object of the definition's `name`,
 `icons` and `execution` as the server declared them (absent and null members
 left out), written with sorted keys, no insignificant whitespace and
 non-ASCII characters as they are (UTF-8): every member of a tool the MCP
-spec defines but `_meta`, which the gateway does not pass on. Any change to
-what a client is given changes the hash.
+spec defines but `_meta`, of which only what the gateway serves is covered (a
+Python registry's category and tags, `PINNED_META`). Any change to what a
+client is given changes the hash.
 
 When a pinned tool's hash changes, `classify` says what kind of change it is:
 
@@ -57,6 +58,7 @@ from hintgate.hints.others import OtherTools, tool_owners
 __all__ = [
     "CANONICAL_KEYS",
     "DIFF_MAX_LINES",
+    "PINNED_META",
     "SCAN_HOLD",
     "Change",
     "ChangeKind",
@@ -82,6 +84,8 @@ SCAN_HOLD = "flagged by the poisoning scan"
 
 CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution")
 """The members of a tool a pin covers: what the MCP spec (2025-11-25, 2026-07-28) defines for a tool, but `_meta`."""
+PINNED_META = ("hintgate/python",)
+"""The `_meta` keys a pin covers too: what the gateway serves from them (a Python registry's category and tags)."""
 _WHITESPACE = re.compile(r"\s+")
 # Each hint's value when a server leaves it out (MCP's defaults), and the value that is riskier.
 _HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
@@ -113,8 +117,18 @@ class ChangeKind(enum.StrEnum):
 
 
 def canonical(tool: Mapping[str, Any]) -> dict[str, Any]:
-    """The members of a tool definition a pin covers, absent and null ones left out."""
-    return {key: tool[key] for key in CANONICAL_KEYS if tool.get(key) is not None}
+    """The members of a tool definition a pin covers, absent and null ones left out.
+
+    Of `_meta`, only what the gateway serves from it is covered (`PINNED_META`: a Python registry's category
+    and tags); a tool without it has the same canonical form as before they were served.
+    """
+    form = {key: tool[key] for key in CANONICAL_KEYS if tool.get(key) is not None}
+    meta = tool.get("_meta")
+    if isinstance(meta, Mapping):
+        pinned = {key: meta[key] for key in PINNED_META if meta.get(key) is not None}
+        if pinned:
+            form["_meta"] = pinned
+    return form
 
 
 def canonical_json(tool: Mapping[str, Any]) -> str:

@@ -301,7 +301,7 @@ _TOOL_AFTER = re.compile(r"[`'\"]?\s+tool\b", re.IGNORECASE)
 
 
 def tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every text of a tool the model reads, as (JSON path, text): name, title, description, schemas."""
+    """Every text of a tool the model reads, as (JSON path, text): name, title, description, schemas, labels."""
     for key in ("name", "title", "description"):
         value = tool.get(key)
         if isinstance(value, str):
@@ -313,6 +313,15 @@ def tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         schema = tool.get(key)
         if isinstance(schema, dict):
             yield from _schema_texts(schema, key, 0)
+    meta = tool.get("_meta")
+    labels = meta.get("hintgate/python") if isinstance(meta, Mapping) else None
+    if isinstance(labels, Mapping):  # a Python registry's category and tags, served to clients
+        if isinstance(labels.get("category"), str):
+            yield "_meta.hintgate/python.category", labels["category"]
+        if isinstance(labels.get("tags"), list):
+            for i, tag in enumerate(labels["tags"]):
+                if isinstance(tag, str):
+                    yield f"_meta.hintgate/python.tags[{i}]", tag
 
 
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_$\-]+")

@@ -12,15 +12,12 @@ HTTP path, or `server.http_fast`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.errors import UpstreamError
-from hintgate.hints.catalog import Catalog
-from hintgate.policy.decide import CallFacts, Rule, denied_by_rule
-from hintgate.policy.principal import Principal
 from hintgate.server import sdk
 from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
@@ -61,17 +58,18 @@ async def _route(
         raise to_mcp_error(exc) from exc
 
 
-def _tools_page(gateway: Gateway, reachable: _Reachable, session: Any, params: Any) -> dict[str, Any]:
-    """A page of `tools/list` for a session: a person's own list (only what they may reach), or everyone's."""
+def _tools_page(gateway: Gateway, ctx: RequestContext, params: Any) -> dict[str, Any]:
+    """A page of `tools/list` for a request's client: its view's tools, a person's own (only what they may
+    reach), shaped by the search mode (`hintgate.server.discovery`)."""
     gateway.listing_served()
-    if session.principal is None:
-        return list_page(gateway.catalog.wire, "tools", params)
-    # A person's own list: no cache between people may hold it.
-    tools = reachable(gateway.catalog, gateway.calls.rules, session.principal)
-    return {**list_page(tools, "tools", params), "cacheScope": "private"}
+    listing, _view = gateway.listing(ctx)
+    page = list_page(listing.wire, "tools", params)
+    if gateway.sessions.for_request(ctx).principal is not None:
+        page["cacheScope"] = "private"  # a person's own list: no cache between people may hold it
+    return page
 
 
-def _handlers(gateway: Gateway, reachable: _Reachable) -> dict[str, Handler]:
+def _handlers(gateway: Gateway) -> dict[str, Handler]:
     """The SDK `Server`'s request handlers, by its keyword names.
 
     They return the upstreams' JSON as dicts (the SDK serializes dicts as they
@@ -80,7 +78,7 @@ def _handlers(gateway: Gateway, reachable: _Reachable) -> dict[str, Handler]:
     routes = gateway.routes
 
     async def list_tools(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        return complete(ctx, _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), params))
+        return complete(ctx, _tools_page(gateway, ctx, params))
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
         return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
@@ -141,7 +139,7 @@ def _handlers(gateway: Gateway, reachable: _Reachable) -> dict[str, Handler]:
     }
 
 
-def _raw_json(gateway: Gateway, reachable: _Reachable) -> Any:
+def _raw_json(gateway: Gateway) -> Any:
     """The middleware that answers handshake-era tools/call and tools/list as raw JSON, unvalidated by the SDK."""
     modern = MODERN_VERSIONS
 
@@ -156,7 +154,7 @@ def _raw_json(gateway: Gateway, reachable: _Reachable) -> Any:
             if ctx.method == "tools/call":
                 return await gateway.call_tool(ctx, ctx.params)
             if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
-                return _tools_page(gateway, reachable, gateway.sessions.for_request(ctx), ctx.params or {})
+                return _tools_page(gateway, ctx, ctx.params or {})
         return await call_next(ctx)
 
     return raw_json
@@ -191,8 +189,7 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
         return {}
 
-    reachable = _Reachable()  # one per server: both paths that answer tools/list share what it remembers
-    handlers: dict[str, Any] = {**_handlers(gateway, reachable), "on_subscriptions_listen": ListenHandler(bus)}
+    handlers: dict[str, Any] = {**_handlers(gateway), "on_subscriptions_listen": ListenHandler(bus)}
     # The catalog changes live (overrides, upstream restarts): never fresh.
     never_fresh: dict[Any, CacheHint] = {method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS}
     server = _Server(
@@ -213,34 +210,5 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     # boundary seals (and verifies when the client answers), so it cannot be forged.
     security = RequestStateSecurity(keys=[state_key]) if state_key else RequestStateSecurity.ephemeral()
     boundary = RequestStateBoundary(security, default_audience="hintgate")
-    server.middleware = [_raw_json(gateway, reachable), boundary]
+    server.middleware = [_raw_json(gateway), boundary]
     return server
-
-
-class _Reachable:
-    """The tools a person's `tools/list` holds: every tool no deny rule decides for them.
-
-    Remembered per person and groups until the catalog or the rules change
-    (a list is asked for often; deciding costs rules × tools).
-    """
-
-    def __init__(self) -> None:
-        self.basis: tuple[Any, Any] | None = None
-        self.lists: dict[tuple[str, frozenset[str]], list[Mapping[str, Any]]] = {}
-
-    def __call__(self, catalog: Catalog, rules: Sequence[Rule], who: Principal) -> list[Mapping[str, Any]]:
-        if self.basis is None or self.basis[0] is not catalog or self.basis[1] is not rules:
-            self.basis, self.lists = (catalog, rules), {}
-        key = (who.name, who.groups)
-        found = self.lists.get(key)
-        if found is None:
-            found = [
-                wire
-                for wire in catalog.wire
-                if (entry := catalog.get(str(wire.get("name")))) is None
-                or denied_by_rule(CallFacts.from_entry(entry, None, who), rules) is None
-            ]
-            if len(self.lists) >= 1024:
-                self.lists.clear()
-            self.lists[key] = found
-        return found

@@ -19,6 +19,8 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from hintgate.config.model import GatewayConfig
+from hintgate.discovery.served import BadArguments, parse_call
+from hintgate.discovery.views import BUILTIN_VIEWS, View
 from hintgate.errors import HintgateError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import (
@@ -47,6 +49,7 @@ from hintgate.results import server_down_error, tool_error
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
+from hintgate.server.discovery import Discovery, Listing
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server
 from hintgate.server.live import ServerSet, SourceDiff, diff_sources
@@ -56,6 +59,7 @@ from hintgate.server.pins import PinKeeper, source_texts
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionsBeforeStore, SessionTracker
 from hintgate.server.tasks import TaskRoutes
+from hintgate.server.view_endpoint import VIEW_KEY, ViewEndpoint
 from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
 from hintgate.sources.mcp import McpUpstream
@@ -142,6 +146,11 @@ class Gateway:
             idle_timeout=config.timeouts.session_idle,
             modern_versions=MODERN_VERSIONS,
         )
+        self.discovery = Discovery(config.search, {**BUILTIN_VIEWS, **config.views})
+        """The lists clients get (views, people, search mode) and the search over them."""
+        self.stdio_view: str | None = None
+        """The view served on stdio (`serve --view NAME`), None for the whole catalog."""
+        self.sessions.view_of = self.view_name
         self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store, by_user=config.metrics_by_user)
         self.recording: Recording | None = None
         """Writes calls and sessions to the store (None without one); masks the gateway's secrets in them."""
@@ -350,6 +359,7 @@ class Gateway:
                     await self._stop_source(name)
             self.config = new
             self.calls.on_result_finding = OnResultFinding(new.on_result_finding)
+            self.discovery.configure(new.search, {**BUILTIN_VIEWS, **new.views})
             started: list[Source] = []
             for name, verb in plan.items():
                 if verb == "stop":
@@ -477,6 +487,7 @@ class Gateway:
                 if self._held_said.get(held.name) != said[held.name]:
                     logger.warning("%s", self.held_line(held))
             self._held_said = said
+            self.discovery.catalog_changed(self.catalog)
         self._scan_sources(up)
         if "prompts" in kinds:
             self.routes.rebuild_prompts(up)
@@ -714,6 +725,51 @@ class Gateway:
 
     # -- requests ----------------------------------------------------------
 
+    def view_name(self, ctx: RequestContext | None) -> str | None:
+        """The view a request came in on: its `/mcp/NAME` endpoint over HTTP, `serve --view` on stdio."""
+        request = ctx.request if ctx is not None else None
+        if request is None:
+            return self.stdio_view
+        view = request.scope.get(VIEW_KEY)
+        return view if isinstance(view, str) else None
+
+    def listing(self, ctx: RequestContext | None) -> tuple[Listing, View | None]:
+        """What the request's client is listed (its view, its person, the search mode) and its view.
+
+        Raises:
+            McpError: the request's session was opened on another view, or its view is no longer served.
+        """
+        session = self.sessions.for_request(ctx) if ctx is not None else None
+        name = session.view if session is not None else self.stdio_view
+        try:
+            view = self.discovery.view(name)
+        except KeyError:
+            raise to_mcp_error(UnknownName(f"the view {name!r} is not served (any more)")) from None
+        principal = session.principal if session is not None else None
+        return self.discovery.listing(self.catalog, self.calls.rules, view, principal), view
+
+    def call_target(
+        self, ctx: RequestContext | None, params: Mapping[str, Any]
+    ) -> tuple[CatalogEntry, Mapping[str, Any] | None] | None:
+        """The catalog tool a tools/call runs and its arguments (through `call_tool` too), without side effects
+        beyond opening the request's session; None when it runs none (a search, an unknown tool, a bad call)."""
+        name, arguments = params.get("name"), params.get("arguments")
+        if not isinstance(name, str) or (arguments is not None and not isinstance(arguments, Mapping)):
+            return None
+        try:
+            listing, view = self.listing(ctx)
+        except Exception:  # the call itself says what is wrong
+            return None
+        if name == listing.call_name:
+            try:
+                name, arguments = parse_call(arguments)
+            except BadArguments:
+                return None
+        entry = self.catalog.get(name)
+        if entry is None or (view is not None and not view.admits(entry)):
+            return None
+        return entry, arguments
+
     async def call_tool(self, ctx: RequestContext | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
         """Run a tools/call under the policy; returns the upstream's result JSON as it was, or a tool error.
 
@@ -739,11 +795,26 @@ class Gateway:
         arguments = params.get("arguments")
         if arguments is not None and not isinstance(arguments, Mapping):
             raise to_mcp_error(UnknownName(f"tools/call {name!r}: 'arguments' must be an object"))
+        listing, view = self.listing(ctx)
+        if name == listing.search_name:
+            return await self.discovery.search(self.catalog, listing, arguments)
+        if name == listing.call_name:
+            # The tool called through call_tool is decided, asked, recorded and scanned as a direct call of it.
+            try:
+                name, arguments = parse_call(arguments)
+            except BadArguments as exc:
+                return tool_error(f"{listing.call_name}: {exc}")
+            params = {k: v for k, v in params.items() if k != "arguments"}
+            params["name"] = name
+            if arguments is not None:
+                params["arguments"] = arguments
         entry = self.catalog.get(name)
+        if entry is not None and view is not None and not view.admits(entry):
+            entry = None  # outside the view: as unknown there as a tool no server has
         if entry is None:
-            if (held := self.quarantined.get(name)) is not None:  # hidden until an operator accepts it
+            if view is None and (held := self.quarantined.get(name)) is not None:  # hidden until accepted
                 return tool_error(held.notice)
-            server = self._last_server_of.get(name)
+            server = self._last_server_of.get(name) if view is None else None
             if server is not None and server in self.sources:
                 status = self.sources[server].status
                 reason = f" ({status.reason})" if status.reason else ""
@@ -786,8 +857,15 @@ class Gateway:
             routes = [self._fast_route(route, server) for route in routes]
         routes = [self._first_request_route(route, server) for route in routes]
         routes = [self._id_checked_route(route, server) for route in routes]
+        routes += [self._view_route(route) for route in routes if getattr(route, "path", None) == "/mcp"]
         async with server.session_manager.run():
             yield routes
+
+    def _view_route(self, route: Any) -> Any:
+        """`/mcp/NAME`: the `/mcp` endpoint serving the view NAME (a view no longer served answers 404)."""
+        from starlette.routing import Route
+
+        return Route("/mcp/{view}", endpoint=ViewEndpoint(route.app, lambda: self.discovery.views))
 
     @staticmethod
     def _guarded_route(route: Any) -> Any:

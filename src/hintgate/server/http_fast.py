@@ -324,10 +324,10 @@ class HttpFastPath:
             return False  # refused as an invalid call, asks nobody
         if "inputResponses" in params or "requestState" in params:
             return True
-        entry = self._gateway.catalog.get(name)
-        arguments = params.get("arguments")
-        if entry is None or (arguments is not None and not isinstance(arguments, Mapping)):
+        target = self._gateway.call_target(ctx, params)  # a call through call_tool asks as its tool would
+        if target is None:
             return False
+        entry, arguments = target
         # The pipeline's own decision, taken beforehand (the call that follows uses it).
         return self._gateway.calls.would_ask(ctx, entry, arguments)
 

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from hintgate.policy.decide import SessionState
 from hintgate.policy.principal import Principal, principal_of
 from hintgate.server import sdk
+from hintgate.server.errors import UnknownName, to_mcp_error
 
 __all__ = ["ClientSession", "SessionObserver", "SessionObservers", "SessionTracker", "SessionsBeforeStore"]
 
@@ -111,6 +112,7 @@ class ClientSession:
         user: who opened it: a person's name from the identity provider, `api-token`, or None
             when the gateway knows no users (stdio, or HTTP without an `identity` section).
         principal: that person with their groups, for rules that name people.
+        view: the view it was opened on (`/mcp/NAME`, `serve --view NAME`), None for the whole catalog.
     """
 
     id: str
@@ -122,6 +124,7 @@ class ClientSession:
     ended_at: datetime | None = None
     user: str | None = None
     principal: Principal | None = None
+    view: str | None = None
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
     in_flight: int = 0
@@ -162,6 +165,7 @@ class ClientSession:
             "user": self.user,
             "transport": self.transport,
             "protocol_version": self.protocol_version,
+            "view": self.view,
             "status": "active" if self.active else "closed",
             "start_time": self.started_at.isoformat(),
             "end_time": self.ended_at.isoformat() if self.ended_at else None,
@@ -193,8 +197,11 @@ class SessionTracker:
         self._idle_timeout = idle_timeout
         self._modern = modern_versions
         self._by_connection: dict[int, ClientSession] = {}
-        # Keyed by person too: two people whose clients declare the same name never share a session.
-        self._by_identity: dict[tuple[str | None, str | None, str | None], ClientSession] = {}
+        # Keyed by person and view too: two people whose clients declare the same name never share a session,
+        # nor does one client on two views.
+        self._by_identity: dict[tuple[str | None, str | None, str | None, str | None], ClientSession] = {}
+        self.view_of: Callable[[Any], str | None] = lambda _ctx: None
+        """The view a request came in on (the gateway's: the `/mcp/NAME` path, or stdio's `--view`)."""
 
     def __iter__(self) -> Iterator[ClientSession]:
         """The active sessions."""
@@ -227,6 +234,11 @@ class SessionTracker:
             session = self._open(ctx, version, connection)
             self._by_connection[key] = session
             connection.exit_stack.callback(self._close_connection, key)
+        elif (view := self.view_of(ctx)) != session.view:
+            # One HTTP session id, two endpoints: the session stays on the view it was opened on.
+            raise to_mcp_error(
+                UnknownName(f"this session was opened on {_endpoint(session.view)}, not {_endpoint(view)}")
+            )
         session.last_seen = time.monotonic()
         return session
 
@@ -234,7 +246,7 @@ class SessionTracker:
         self.expire()
         name, client_version = _client_info(ctx)
         principal = _principal(ctx)
-        key = (principal.name if principal is not None else None, name, client_version)
+        key = (principal.name if principal is not None else None, name, client_version, self.view_of(ctx))
         session = self._by_identity.get(key)
         if session is None:
             session = self._open(ctx, version, None)
@@ -266,6 +278,7 @@ class SessionTracker:
             client_version=client_version,
             user=principal.name if (principal := _principal(ctx)) is not None else None,
             principal=principal,
+            view=self.view_of(ctx),
             transport="http" if ctx.request is not None else "stdio",
             protocol_version=version,
             started_at=datetime.now(UTC),
@@ -306,6 +319,10 @@ class SessionTracker:
         for identity, session in list(self._by_identity.items()):
             del self._by_identity[identity]
             self._end(session)
+
+
+def _endpoint(view: str | None) -> str:
+    return "/mcp" if view is None else f"/mcp/{view}"
 
 
 def _principal(ctx: Any) -> Principal | None:

@@ -10,6 +10,7 @@ loop, sync ones in a worker thread; an exception becomes an `isError` result.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import logging
 import sys
@@ -18,8 +19,9 @@ from typing import Any
 
 from hintgate.config.model import PythonConfig
 from hintgate.errors import ConfigError, UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.hints.catalog import ToolFacts
 from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
-from hintgate.tooldef import ToolDefinition, ToolRegistry
+from hintgate.tooldef import ToolDefinition, ToolRegistry, labels_of
 
 __all__ = ["PythonSource", "import_registry"]
 
@@ -91,6 +93,14 @@ class PythonSource(ConfiguredSource):
         self._first_attempt.set()
         await self._set_status(SourceStatus(SourceState.UP))
         await asyncio.Event().wait()
+
+    def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
+        """The config file's overrides and title, and the tool's category and tags (served under `_meta`)."""
+        facts = super().tool_facts(raw)
+        category, tags = labels_of(raw)
+        if category is None and not tags:
+            return facts
+        return dataclasses.replace(facts, category=category, tags=tags)
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any] | None, *, meta: Mapping[str, Any] | None, context: CallContext

@@ -1,0 +1,187 @@
+"""Search, call_tool and views through a real gateway over the six reference servers and 1,000 more tools.
+
+`hintgate serve --http` over mcp-server-time, mcp-server-git and mcp-server-fetch (PyPI), the npm
+filesystem, memory and everything servers, and a synthetic server listing 1,000 tools
+(bench/upstream_many_tools.py); real MCP SDK clients of both protocol eras; `serve --view` over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from tests.asking import Person
+
+from conftest import npm_server, python_server
+from hintgate.testing import RunningGateway, running_gateway
+from isolation import child_env
+
+pytestmark = pytest.mark.anyio
+
+REPO = Path(__file__).parents[2]
+SYNTH = REPO / "bench" / "upstream_many_tools.py"
+
+
+def servers(root: Path) -> dict[str, Any]:
+    files, repo = root / "files", root / "repo"
+    files.mkdir()
+    (files / "notes.txt").write_text("keep me\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+
+    def entry(argv: list[str], **extra: Any) -> dict[str, Any]:
+        return {"command": argv[0], "args": argv[1:], **extra}
+
+    return {
+        "time": entry([*python_server("mcp-server-time"), "--local-timezone", "UTC"]),
+        "git": entry([*python_server("mcp-server-git"), "--repository", str(repo)]),
+        "fetch": entry(python_server("mcp-server-fetch")),
+        "fs": entry([*npm_server("mcp-server-filesystem"), str(files)]),
+        "memory": entry(npm_server("mcp-server-memory"), env={"MEMORY_FILE_PATH": str(root / "memory.json")}),
+        "every": entry([*npm_server("mcp-server-everything"), "stdio"]),
+        "synth": entry([sys.executable, str(SYNTH), "--tools", "1000"]),
+    }
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("search-e2e")
+    path = root / "hintgate.json"
+    path.write_text(json.dumps({"mcpServers": servers(root), "policy": {"mode": "default"}}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def gateway(config: Path) -> Iterator[RunningGateway]:
+    with running_gateway("--config", str(config), "--no-record", startup_timeout=180) as running:
+        yield running
+
+
+async def every_tool(client: Client) -> list[types.Tool]:
+    """The whole `tools/list`, every page of it."""
+    page = await client.list_tools()
+    tools = list(page.tools)
+    while page.next_cursor:
+        page = await client.list_tools(cursor=page.next_cursor)
+        tools += page.tools
+    return tools
+
+
+def structured(result: types.CallToolResult) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def test_search_finds_a_reference_servers_tool_among_1000_others_and_call_tool_runs_it(
+    gateway: RunningGateway,
+) -> None:
+    with anyio.fail_after(120):
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
+            listed = [t.name for t in (await every_tool(client))]
+            found = structured(
+                await client.call_tool("search_tools", {"query": "what time is it right now in Tokyo", "limit": 5})
+            )["tools"]
+            named = next(t["name"] for t in found if t["name"].endswith("get_current_time"))
+            now = await client.call_tool("call_tool", {"name": named, "arguments": {"timezone": "Asia/Tokyo"}})
+    assert len(listed) > 1000
+    assert listed[-2:] == ["search_tools", "call_tool"]
+    assert {t["name"] for t in found[:2]} == {"time_get_current_time", "time_convert_time"}
+    assert {t["server"] for t in found[:2]} == {"time"}
+    assert now.is_error is False
+    assert "Asia/Tokyo" in now.content[0].text  # type: ignore[union-attr]
+
+
+async def test_read_only_search_over_every_server_returns_only_read_only_tools(gateway: RunningGateway) -> None:
+    queries = ["delete a file", "write to the knowledge graph", "commit changes", "create an issue", "echo text"]
+    with anyio.fail_after(120):
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
+            hints = {t.name: t.annotations for t in (await every_tool(client))}
+            found = [
+                structured(await client.call_tool("search_tools", {"query": q, "readOnly": True, "limit": 50}))
+                for q in queries
+            ]
+    returned = [t["name"] for answer in found for t in answer["tools"]]
+    assert returned
+    assert all(hints[name] is not None and hints[name].read_only_hint is True for name in returned)  # type: ignore[union-attr]
+
+
+async def test_a_destructive_tool_called_through_call_tool_asks_and_does_not_run_when_denied(
+    gateway: RunningGateway, config: Path
+) -> None:
+    person = Person("deny")
+    notes = config.parent / "files" / "notes.txt"
+    with anyio.fail_after(120):
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=person) as client:
+            found = structured(
+                await client.call_tool("search_tools", {"query": "overwrite a file with new content", "server": "fs"})
+            )["tools"]
+            written = await client.call_tool(
+                "call_tool", {"name": "fs_write_file", "arguments": {"path": str(notes), "content": "gone"}}
+            )
+    assert "fs_write_file" in [t["name"] for t in found]
+    assert written.is_error is True
+    assert len(person.asked) == 1
+    assert "fs_write_file" in person.asked[0]
+    assert notes.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_the_read_only_view_refuses_a_write_in_both_protocol_eras(
+    gateway: RunningGateway, config: Path, mode: str
+) -> None:
+    notes = config.parent / "files" / "notes.txt"
+    write = {"path": str(notes), "content": "gone"}
+    with anyio.fail_after(120):
+        async with Client(gateway.mcp_transport(view="read-only"), mode=mode) as client:  # type: ignore[arg-type]
+            listed = {t.name: t.annotations for t in (await every_tool(client))}
+            found = structured(await client.call_tool("search_tools", {"query": "write a file", "limit": 50}))
+            with pytest.raises(MCPError, match="Unknown tool: fs_write_file"):
+                await client.call_tool("fs_write_file", write)
+            with pytest.raises(MCPError, match="Unknown tool: fs_write_file"):
+                await client.call_tool("call_tool", {"name": "fs_write_file", "arguments": write})
+            read = await client.call_tool("fs_read_text_file", {"path": str(notes)})
+    catalog = [name for name in listed if name not in ("search_tools", "call_tool")]
+    assert "fs_read_text_file" in catalog
+    assert "fs_write_file" not in listed
+    assert all(listed[name].read_only_hint is True for name in catalog)  # type: ignore[union-attr]
+    assert all(t["annotations"]["readOnlyHint"] is True for t in found["tools"])
+    assert read.is_error is False
+    assert notes.read_text() == "keep me\n"
+
+
+async def test_a_view_no_config_defines_answers_404(gateway: RunningGateway) -> None:
+    import httpx
+
+    async with httpx.AsyncClient(headers=gateway.headers, timeout=30) as http:
+        answer = await http.post(f"{gateway.mcp_url}/nothing", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert answer.status_code == 404
+    assert "nothing" in answer.text
+
+
+async def test_serve_view_read_only_over_stdio_lists_and_calls_read_only_tools_only(config: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "hintgate", "serve", "--config", str(config), "--no-record", "--view", "read-only"],
+        env=child_env(),
+    )
+    with anyio.fail_after(180):
+        async with Client(params, mode="legacy") as client:
+            listed = {t.name: t.annotations for t in (await every_tool(client))}
+            with pytest.raises(MCPError, match="Unknown tool: memory_delete_entities"):
+                await client.call_tool("memory_delete_entities", {"entityNames": ["x"]})
+            now = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+    assert "memory_read_graph" in listed
+    assert "memory_delete_entities" not in listed
+    assert all(hints is not None and hints.read_only_hint is True for name, hints in listed.items() if name not in
+               ("search_tools", "call_tool"))  # fmt: skip
+    assert now.is_error is False
