@@ -659,6 +659,7 @@ class ToolCalls:
                 hints=entry.snapshot,
                 caller=caller.name if caller is not None else None,
                 approvers=approvers,
+                view=session.view if session else None,
             )
         except asyncio.CancelledError:
             # The client cancelled or closed its session: the approval is withdrawn, and the record says so.

@@ -316,3 +316,37 @@ async def test_a_large_catalog_is_indexed_off_the_event_loop_and_every_search_se
                     tg.start_soon(one)
     assert len(built) == 1  # built once, in a worker thread, for the three searches
     assert [_search_names(a)[0] for a in answers] == ["fs_delete_file"] * 3
+
+
+async def test_a_views_session_and_the_approvals_it_waits_for_say_which_view(tmp_path: Any) -> None:
+    from hintgate.policy.approvals import Answer
+    from hintgate.store import Store
+
+    views = {"views": {"writes": {"tiers": ["destructive"]}}, "policy": {"askVia": "queue", "approvalTimeout": 30}}
+    store = await Store.open(f"sqlite:///{tmp_path / 'h.db'}", replica="r", commit_interval=0.01)
+    try:
+        made = Gateway(config(**views), sources={"fs": files_source()}, store=store)
+        made.stdio_view = "writes"
+        seen: list[str | None] = []
+        with anyio.fail_after(30):
+            async with made as g, connect(g) as client:
+
+                async def answer_when_asked() -> None:
+                    while not g.calls.approvals.pending():
+                        await anyio.sleep(0.01)
+                    [waiting] = g.calls.approvals.pending()
+                    seen.append(waiting.view)
+                    seen.append(waiting.to_json()["view"])
+                    seen.extend(p.view for p in await g.calls.approvals.listing())  # as the shared queue keeps it
+                    await g.calls.approvals.respond(waiting.id, Answer.DENY, actor="test", via="api")
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(answer_when_asked)
+                    denied = await client.call_tool("fs_delete_file", {"path": "a"})
+            await store.flush()
+            [session] = await store.recent_sessions(5)
+    finally:
+        await store.close()
+    assert denied.is_error
+    assert seen == ["writes", "writes", "writes"]
+    assert session["view"] == "writes"

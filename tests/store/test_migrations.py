@@ -241,3 +241,27 @@ async def test_only_an_older_database_makes_the_store_load_the_migration_tool(st
     script = ScriptDirectory.from_config(_config())
     await _migrated(second_url, str(script.get_revision(HEAD_REVISION).down_revision))
     assert _opens_with_alembic(second_url)
+
+
+async def test_sessions_and_approvals_recorded_before_views_read_as_null_beside_a_views_session(
+    store_url: str, records: Records
+) -> None:
+    await _migrated(store_url, "0013")
+    engine = create_async_engine(database_url(store_url))
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO sessions (id, status, started_at, tool_call_count, total_tokens, replica) "
+                    "VALUES (:id, 'active', :at, 0, 0, 'm')"
+                ),
+                {"id": _OLD, "at": datetime(2026, 1, 1, tzinfo=UTC)},
+            )
+    finally:
+        await engine.dispose()
+    viewed = records.session(view="read-only")
+    async with await Store.open(store_url, replica="m", commit_interval=0.01) as store:
+        store.session_started(viewed)
+        await store.flush()
+        views = {row["id"]: row["view"] for row in await store.recent_sessions(10)}
+    assert views == {_OLD: None, viewed.id: "read-only"}

@@ -38,6 +38,7 @@ def approval(*, expires_in: float = 60.0, tool: str = "fs_write_file") -> Pendin
         _future=None,
         call_id="call-1",
         hints={"tier": "destructive"},
+        view="writes",
     )
 
 
@@ -56,6 +57,7 @@ async def test_a_pending_approval_is_listed_whole_by_every_store_on_the_database
     assert listed.arguments == {"path": "/tmp/x", "content": "ü"}
     assert listed.warnings == ["This tool may make destructive changes"]
     assert listed.hints == {"tier": "destructive"}
+    assert listed.view == "writes"
     assert listed.caller_connected is True
 
 

@@ -940,3 +940,45 @@ async def test_calls_filter_by_person_and_the_field_shows_only_when_people_are_k
     field = alices.select_one("input#filter-user")
     assert field is not None
     assert field["value"] == "alice@example.com"
+
+
+async def test_the_sessions_pages_say_which_view_a_session_was_served(open_dashboard: OpenDashboard) -> None:
+    import uuid
+    from datetime import UTC, datetime
+
+    from hintgate.store import SessionRecord
+
+    viewed, whole = str(uuid.uuid4()), str(uuid.uuid4())
+    async with open_dashboard() as dash:
+        assert dash.store is not None
+        dash.store.session_started(
+            SessionRecord(viewed, "planner", "1", datetime.now(UTC), "http", "a", view="read-only")
+        )
+        dash.store.session_started(SessionRecord(whole, "coder", "1", datetime.now(UTC), "http", "a"))
+        await dash.store.flush()
+        listing = await dash.page("/sessions")
+        one = await dash.page(f"/sessions/{viewed}")
+        other = await dash.page(f"/sessions/{whole}")
+    views = {
+        row["data-session"]: [s.get_text(strip=True) for s in row.select(".view")]
+        for row in listing.select("tr.session")
+    }
+    assert views == {viewed: ["view read-only"], whole: []}
+    assert "/mcp/read-only" in texts(one, "dd.view")[0]
+    assert texts(other, "dd.view") == ["the whole catalog"]
+
+
+async def test_a_waiting_call_says_the_view_its_session_was_served(open_dashboard: OpenDashboard) -> None:
+    from hintgate.discovery.views import View
+
+    async with open_dashboard() as dash:
+        dash.gateway.discovery.views["notes"] = View("notes", servers=frozenset({"notes"}))
+        dash.gateway.stdio_view = "notes"
+        async with mcp_client(dash) as client:
+            call = asyncio.ensure_future(client.call_tool("notes_delete_note", {"id": 3}))
+            await wait_for_pending(dash)
+            page = await dash.page("/approvals")
+            [waiting] = dash.gateway.calls.approvals.pending()
+            await dash.gateway.calls.approvals.respond(waiting.id, Answer.DENY, actor="test", via="api")
+            await call
+    assert any("through the view notes" in t for t in texts(page, ".tool-meta"))

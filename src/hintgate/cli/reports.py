@@ -319,6 +319,10 @@ def sessions_text(rows: Sequence[Mapping[str, Any]], *, width: int = 80, wide: b
             ]
         )
     _with_people(columns, cells, rows)
+    if any(row.get("view") for row in rows):  # sessions served a view: say which (the others the whole catalog)
+        columns.insert(2, Column("view", priority=2, cut=True))
+        for row, line in zip(rows, cells, strict=True):
+            line.insert(2, str(row.get("view") or ""))
     return fit_table(columns, cells, width=width, wide=wide, title="sessions")
 
 

@@ -69,7 +69,7 @@ def sessions(
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
-    """Recent client sessions: client, status, start and end, calls, tokens, replica."""
+    """Recent client sessions: client, view, status, start and end, calls, tokens, replica."""
     from hintgate.cli.reports import sessions_text
 
     _check_names(names, output)

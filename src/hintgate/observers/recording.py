@@ -85,6 +85,7 @@ class Recording:
                 client_name=session.client_name,
                 client_version=session.client_version,
                 user=session.user,
+                view=session.view,
                 started_at=session.started_at,
                 transport=session.transport,
                 replica=self.store.replica,

@@ -134,6 +134,8 @@ class PendingApproval:
     """The person who made the call (None when the gateway knows no users)."""
     approvers: Approvers | None = None
     """Who may answer it (None: anyone who reaches the queue)."""
+    view: str | None = None
+    """The view the calling session was served (`/mcp/NAME`); None for the whole catalog."""
 
     @property
     def caller_connected(self) -> bool:
@@ -164,6 +166,7 @@ class PendingApproval:
             "replica": self.replica,
             "caller": self.caller,
             "approvers": self.approvers.describe() if self.approvers is not None else None,
+            "view": self.view,
         }
 
 
@@ -278,10 +281,12 @@ class ApprovalQueue:
         hints: Mapping[str, Any] | None = None,
         caller: str | None = None,
         approvers: Approvers | None = None,
+        view: str | None = None,
     ) -> Outcome:
         """Queue a call and wait for an answer, at most `timeout` seconds (then deny).
 
-        `caller` made the call; `approvers` say who may answer it (see `respond`).
+        `caller` made the call; `approvers` say who may answer it (see `respond`); `view` is the view its
+        session was served.
 
         `caller_alive` tells whether the result can still reach the caller; once
         it says no, the approval is withdrawn. Cancelling the wait (the client
@@ -312,6 +317,7 @@ class ApprovalQueue:
             _taken=taken,
             caller=caller,
             approvers=approvers,
+            view=view,
         )
         self._pending[approval.id] = approval
         shared = await self._share(approval)

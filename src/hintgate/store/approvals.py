@@ -160,6 +160,7 @@ def _pending_approval(row: Row[Any]) -> PendingApproval:
         replica=replica,
         caller=values["user_name"],
         approvers=Approvers.from_json(values["approvers"]),
+        view=values["view"],
     )
 
 
@@ -216,6 +217,7 @@ class StoredApprovals:
             "session_id": approval.session_id,
             "client_name": approval.client_name,
             "user_name": approval.caller,
+            "view": approval.view,
             "approvers": approval.approvers.to_json() if approval.approvers is not None else None,
             "tool": approval.tool,
             "title": approval.title,

@@ -55,6 +55,7 @@ class SessionRecord:
         transport: `"stdio"` or `"http"`.
         replica: the gateway instance serving it (`Store.replica`).
         user: the person who opened it (`api-token` for the API token); None when the gateway knows no users.
+        view: the view it was served (`/mcp/NAME`, `serve --view NAME`); None for the whole catalog.
     """
 
     id: str
@@ -64,6 +65,7 @@ class SessionRecord:
     transport: str
     replica: str
     user: str | None = None
+    view: str | None = None
 
     def __post_init__(self) -> None:
         uuid.UUID(self.id)  # the id must be a valid UUID
@@ -336,6 +338,7 @@ def prepare(
                 "started_at": _utc(rec.started_at),
                 "transport": _clean(rec.transport),
                 "replica": _clean(rec.replica),
+                "view": _clean(rec.view),
             }
         else:
             session_id, ended_at = payload
@@ -371,7 +374,7 @@ def _upserts(dialect: str) -> tuple[UpdateBase, UpdateBase]:
         index_elements=[sessions.c.id],
         set_={
             c: started.excluded[c]
-            for c in ("client_name", "client_version", "user_name", "started_at", "transport", "replica")
+            for c in ("client_name", "client_version", "user_name", "started_at", "transport", "replica", "view")
         },
     )
     return started, upsert(sessions, dialect).on_conflict_do_nothing(index_elements=[sessions.c.id])

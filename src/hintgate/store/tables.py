@@ -145,6 +145,7 @@ sessions = Table(
     Column("total_tokens", BigInteger, nullable=False, server_default="0"),
     Column("transport", String(16)),  # stdio or http; NULL for a session only known from its calls
     Column("replica", String, nullable=False),  # the gateway instance that served it
+    Column("view", String),  # the view it was served (/mcp/NAME, serve --view); NULL: the whole catalog
     CheckConstraint("status IN ('active', 'closed')", name="status"),
     CheckConstraint(
         "(status = 'active' AND ended_at IS NULL) OR (status = 'closed' AND ended_at IS NOT NULL)",
@@ -343,6 +344,7 @@ approvals = Table(
     Column("session_id", String(36)),  # no foreign key: sessions are pruned on their own schedule
     Column("client_name", String),
     Column("user_name", String),  # the person whose call waits; NULL when the gateway knows no users
+    Column("view", String),  # the view its session was served; NULL: the whole catalog
     Column("approvers", JSONColumn()),  # who may answer: {"users", "groups", "self"}; NULL: anyone
     Column("tool", String, nullable=False),  # the public tool name
     Column("title", Text),

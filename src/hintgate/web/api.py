@@ -174,6 +174,8 @@ class Session(ApiModel):
     replica: str | None = None
     user_name: str | None = None
     """The person who opened it (identity provider), `api-token`; null when the gateway knows no users."""
+    view: str | None = None
+    """The view it was served (`/mcp/NAME`, `serve --view NAME`); null for the whole catalog."""
 
 
 class Call(ApiModel):

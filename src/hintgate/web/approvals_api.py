@@ -51,6 +51,7 @@ class Approval(BaseModel):
     )
     caller: str | None = Field(None, description="The person whose call waits (with an identity provider).")
     approvers: str | None = Field(None, description="Who may answer it, when a rule names approvers.")
+    view: str | None = Field(None, description="The view the calling session was served (/mcp/NAME); null: all.")
 
 
 class ApprovalAnswer(BaseModel):

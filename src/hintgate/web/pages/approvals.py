@@ -34,6 +34,8 @@ class ApprovalItem:
     created: Moment | None
     expires: Moment | None
     caller_connected: bool = True
+    view: str | None = None
+    """The view the calling session was served; None for the whole catalog."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,7 @@ def approvals_page(gateway: Gateway, waiting: list[PendingApproval]) -> Approval
             created=Moment.parse(p.created_at),
             expires=Moment.parse(p.expires_at),
             caller_connected=p.caller_connected,
+            view=p.view,
         )
         for p in waiting
     ]

@@ -56,6 +56,8 @@ class SessionRow:
     replica: str | None = None
     user: str | None = None
     """The person who opened it (`api-token` for the API token); None when the gateway knew no users."""
+    view: str | None = None
+    """The view it was served (`/mcp/NAME`, `serve --view NAME`); None for the whole catalog."""
 
 
 def _session_row(row: Mapping[str, Any]) -> SessionRow:
@@ -72,6 +74,7 @@ def _session_row(row: Mapping[str, Any]) -> SessionRow:
         transport=row.get("transport"),
         replica=row.get("replica"),
         user=row.get("user_name"),
+        view=row.get("view"),
     )
 
 
