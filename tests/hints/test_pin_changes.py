@@ -74,6 +74,21 @@ def test_hints_made_riskier_are_accepted_and_safer_ones_are_not() -> None:
     assert "safer" in safer.summary
 
 
+def test_one_hint_riskier_and_another_safer_is_a_change_an_operator_accepts() -> None:
+    before = canonical_json(tool(annotations={"readOnlyHint": False, "destructiveHint": True, "openWorldHint": False}))
+    # destructiveHint true -> false is safer, openWorldHint false -> true riskier: the safer half needs a person.
+    after = canonical_json(tool(annotations={"readOnlyHint": False, "destructiveHint": False, "openWorldHint": True}))
+    change = classify(before, after)
+    assert change.kind is ChangeKind.CHANGED
+    assert not change.accepted
+    assert "safer" in change.summary
+    assert "destructiveHint true → false" in change.summary
+    found = reconcile(pinned(json.loads(before)), {"s": [("get_report", json.loads(after))]}, now=T1)
+    [pin] = found.pins
+    assert pin.state is PinState.QUARANTINED
+    assert [e.kind for e in found.events] == [ChangeKind.CHANGED]
+
+
 def test_a_changed_description_schema_or_annotation_title_is_a_change() -> None:
     base = canonical_json(tool())
     assert classify(base, canonical_json(tool(description="Get the report and mail it."))).kind is ChangeKind.CHANGED

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,37 +38,87 @@ SPECIFIC = {
 NAMES = ["get_note", "list_items", "create_item", "add_tag", "update_item", "delete_item", "purge_all", "frobnicate"]
 hint_values = st.sampled_from([None, True, False])
 
+TIER_NAMES = {
+    Tier.READ_ONLY: ["get_note", "list_items"],
+    Tier.ADDITIVE: ["create_item", "add_tag"],
+    Tier.DESTRUCTIVE: ["delete_item", "purge_all"],
+    Tier.UNKNOWN: ["frobnicate"],
+}
+"""Names whose inference alone gives each tier."""
+TIER_HINTS: dict[Tier, dict[Hint, bool]] = {
+    Tier.READ_ONLY: {Hint.READ_ONLY: True},
+    Tier.ADDITIVE: {Hint.READ_ONLY: False, Hint.DESTRUCTIVE: False},
+    Tier.DESTRUCTIVE: {Hint.READ_ONLY: False, Hint.DESTRUCTIVE: True},
+}
+"""The hints that give each tier, however they are come by (declared, an operator's override)."""
+
 
 @st.composite
-def tools(draw: Any) -> list[CallFacts]:
-    trust = draw(st.sampled_from(list(Trust)))
-    names = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=6, unique=True))
-    calls = []
-    for name in names:
-        declared = {h.value: v for h in Hint if (v := draw(hint_values)) is not None}
-        overrides = {h: v for h in Hint if (v := draw(hint_values)) is not None and draw(st.integers(0, 3)) == 0}
-        tool = resolve_tool({"name": name, "annotations": declared}, trust=trust, overrides=overrides)
-        quarantine = "Held for an operator: its definition changed." if draw(st.integers(0, 9)) == 0 else None
-        calls.append(
-            CallFacts(
-                tool=f"s_{name}",
-                server="s",
-                resolution=tool.resolution,
-                trusted=trust.believed,
-                quarantine=quarantine,
-            )
-        )
+def random_tool(draw: Any, trust: Trust, index: int) -> CallFacts:
+    """Any tool: a name, hints declared and overridden at random."""
+    name = f"{draw(st.sampled_from(NAMES))}_{index}"
+    declared = {h.value: v for h in Hint if (v := draw(hint_values)) is not None}
+    overrides = {h: v for h in Hint if (v := draw(hint_values)) is not None and draw(st.integers(0, 3)) == 0}
+    return facts(name, declared, overrides, trust, draw(st.integers(0, 9)) == 0)
+
+
+@st.composite
+def tool_of_tier(draw: Any, trust: Trust, index: int, tier: Tier) -> CallFacts:
+    """A tool aimed at `tier`, by one of the ways a tool comes by it: its name, its server's word, an override.
+
+    Inversions hide where a tier rests on different words for different tools
+    (an untrusted server's own declaration beside inference from a name), so
+    each way is drawn as often as the others.
+    """
+    way = draw(st.sampled_from(["name", "declared", "override", "declared-and-name"]))
+    name = draw(st.sampled_from(TIER_NAMES[tier] if way in ("name", "declared-and-name") else NAMES))
+    hints = TIER_HINTS.get(tier, {})
+    declared = {h.value: v for h, v in hints.items()} if way.startswith("declared") else {}
+    overrides = dict(hints) if way == "override" else {}
+    for hint in (Hint.IDEMPOTENT, Hint.OPEN_WORLD):
+        value = draw(hint_values)
+        if value is not None:
+            declared[hint.value] = value
+    return facts(f"{name}_{index}", declared, overrides, trust, quarantined=False)
+
+
+def facts(
+    name: str, declared: dict[str, bool], overrides: dict[Hint, bool], trust: Trust, quarantined: bool
+) -> CallFacts:
+    tool = resolve_tool({"name": name, "annotations": declared}, trust=trust, overrides=overrides)
+    return CallFacts(
+        tool=f"s_{name}",
+        server="s",
+        resolution=tool.resolution,
+        trusted=trust.believed,
+        quarantine="Held for an operator: its definition changed." if quarantined else None,
+    )
+
+
+@st.composite
+def tools(draw: Any, trust: Trust) -> list[CallFacts]:
+    """One server's tools: at least two aimed at different tiers, and others at random."""
+    first, second = draw(st.permutations(list(Tier)))[:2]
+    calls = [draw(tool_of_tier(trust, 0, first)), draw(tool_of_tier(trust, 1, second))]
+    for index in range(2, 2 + draw(st.integers(0, 3))):
+        tier = draw(st.sampled_from(list(Tier)))
+        calls.append(draw(st.one_of(random_tool(trust, index), tool_of_tier(trust, index, tier))))
     return calls
 
 
 rule_bodies = st.one_of(
-    st.builds(lambda name: {"tool": f"s_{name}"}, st.sampled_from(NAMES)),
+    st.builds(lambda name, index: {"tool": f"s_{name}_{index}"}, st.sampled_from(NAMES), st.integers(0, 5)),
     st.builds(lambda tier: {"tier": tier}, st.sampled_from([t.value for t in Tier])),
     st.just({"server": "s"}),
 )
-rules = st.lists(
-    st.builds(lambda effect, body: {effect: body}, st.sampled_from(["allow", "ask", "deny"]), rule_bodies),
-    max_size=3,
+# No rules as often as some: a rule names one tool, and so sets it apart; the mode and trust alone must not.
+rules = st.one_of(
+    st.just([]),
+    st.lists(
+        st.builds(lambda effect, body: {effect: body}, st.sampled_from(["allow", "ask", "deny"]), rule_bodies),
+        min_size=1,
+        max_size=3,
+    ),
 )
 
 
@@ -81,23 +132,28 @@ def specific(call: CallFacts, decision: Decision) -> bool:
     return decision.by in SPECIFIC or vouched_tier(call)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each trust and mode is its own run, so every one of them gets its share of examples whatever the draws
+# favour; a run's examples are enough to find an inversion that needs two of the four other settings.
+@pytest.mark.parametrize("trust", list(Trust))
+@pytest.mark.parametrize("mode", [Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.READ_ONLY])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    calls=tools(),
-    mode=st.sampled_from([Mode.DEFAULT, Mode.ACCEPT_EDITS, Mode.READ_ONLY]),
+    data=st.data(),
     auto_read=st.booleans(),
     confirm_destructive=st.booleans(),
     written=rules,
     tainted=st.booleans(),
 )
 def test_no_tool_asks_while_a_riskier_tool_of_its_server_runs_unasked(
-    calls: list[CallFacts],
+    trust: Trust,
     mode: Mode,
+    data: st.DataObject,
     auto_read: bool,
     confirm_destructive: bool,
     written: list[dict[str, Any]],
     tainted: bool,
 ) -> None:
+    calls = data.draw(tools(trust), label="calls")
     policy, parsed = parse_policy({"rules": written})
     policy = dataclasses.replace(
         policy, mode=mode, auto_approve_read_only=auto_read, always_confirm_destructive=confirm_destructive

@@ -72,3 +72,16 @@ def test_an_address_the_gateway_is_bound_to_beyond_loopback_counts_too() -> None
 
 def test_a_gateway_without_places_finds_nothing() -> None:
     assert OwnPlaces().named_in({"url": "http://127.0.0.1:8765/"}) is None
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"requests": {"http://127.0.0.1:8765/api/policy": {"method": "PATCH"}}},
+        {"headers": [{"localhost:8765": "Host"}]},
+        {"files": {"~/.local/share/hintgate/api-token": "read"}},
+    ],
+)
+def test_an_argument_key_naming_the_gateway_counts_as_a_value_does(arguments: dict[str, object]) -> None:
+    # A tool taking a map of URLs or paths to options reads its keys as places as surely as its values.
+    assert PLACES.named_in(arguments) is not None

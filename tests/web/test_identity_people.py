@@ -100,7 +100,10 @@ async def test_a_session_answers_only_the_person_who_opened_it(issuer: OidcIssue
         done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
         assert (await http.post(url, headers={**alice, **version}, json=done)).status_code == 202
         stolen_post = await http.post(url, headers={**bob, **version}, json=listing)
-        stolen_stream = await http.get(url, headers={**bob, **version, "Accept": "text/event-stream"})
+        # Only the head is read (each request is bounded by the client's timeout): a stream opened to the
+        # wrong person never ends, and the test would fail by pytest's timeout instead of saying what went wrong.
+        async with http.stream("GET", url, headers={**bob, **version, "Accept": "text/event-stream"}) as stolen_stream:
+            pass
         stolen_end = await http.delete(url, headers={**bob, **version})
         made_up = await http.post(url, headers={**alice, **version, "mcp-session-id": "not-handed-out"}, json=listing)
         own = await http.post(url, headers={**alice, **version}, json=listing)
