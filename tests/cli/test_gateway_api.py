@@ -149,3 +149,18 @@ def test_servers_add_says_the_trust_the_new_server_got_and_what_it_means(trust: 
     assert result.exit_code == 0, result.output
     assert "added server 'notes': up, 3 tools" in result.stdout
     assert said in " ".join(result.stdout.split())
+
+
+def test_servers_list_says_who_made_each_runtime_change() -> None:
+    row = {
+        "name": "docs",
+        "status": {"state": "up", "reason": None},
+        "tools": 3,
+        "origin": "runtime",
+        "change": {"action": "add", "changed_at": "2026-01-01T00:00:00Z", "changed_by": "carol@example.com"},
+    }
+    with Canned(200, [row]) as gateway:
+        listed = CliRunner().invoke(app, ["servers", "list", "--url", gateway.url], env={"COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.output
+    assert "add by" in listed.output
+    assert "carol@example.com" in listed.output.replace("\n", "").replace(" ", "")

@@ -70,3 +70,38 @@ def test_the_dashboard_client_is_read_when_given() -> None:
                                         "dashboardClient": "hintgate-dashboard"}})  # fmt: skip
     assert config.identity is not None
     assert config.identity.dashboard_client == "hintgate-dashboard"
+
+
+def test_admins_and_auditors_name_people_and_groups_and_without_admins_config_check_warns() -> None:
+    config = parse_config({"identity": {"issuer": "https://idp.example", "audience": "https://h.example/mcp",
+                                        "admins": {"user": "ops@example.com", "group": ["platform", "sre"]},
+                                        "auditors": {"group": "security"}}})  # fmt: skip
+    assert config.identity is not None
+    assert config.identity.admins.users == ("ops@example.com",)
+    assert config.identity.admins.groups == frozenset({"platform", "sre"})
+    assert config.identity.auditors.groups == frozenset({"security"})
+    assert not any("admins" in w for w in config.warnings)
+    bare = parse_config({"identity": {"issuer": "https://idp.example", "audience": "https://h.example/mcp"}})
+    assert bare.identity is not None
+    assert bare.identity.admins.users == ()
+    [warning] = [w for w in bare.warnings if "admins" in w]
+    assert "only the API token changes it" in warning
+
+
+def test_a_glob_or_an_empty_name_among_admins_is_an_error_at_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "hintgate.yaml"
+    path.write_text(
+        "mcpServers: {}\n"
+        "identity:\n"
+        "  issuer: https://idp.example\n"
+        "  audience: https://h.example/mcp\n"
+        "  admins: {user: ['*@example.com'], team: x}\n"
+        "  auditors: {}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    text = str(caught.value)
+    assert 'identity.admins.user[0]: "*@example.com" is a glob; name each person exactly, or use a group' in text
+    assert 'identity.admins.team: unknown key "team"' in text
+    assert "identity.auditors: expected a user and/or a group" in text

@@ -247,7 +247,8 @@ async def test_calls_are_counted_by_person_only_when_metrics_by_user_is_on(
                     ):
                         for _ in range(calls):
                             assert not (await client.call_tool("demo_search_notes", {"query": "a"})).is_error
-                async with httpx.AsyncClient(headers={"Authorization": f"Bearer {tokens['alice']}"}) as scraper:
+                # Prometheus scrapes with the API token: metrics describe the whole gateway, not one person's calls.
+                async with httpx.AsyncClient(headers=gateway.headers) as scraper:
                     scrape = await scraper.get(f"{gateway.base_url}/metrics")
     finally:
         issuer.stop()

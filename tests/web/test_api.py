@@ -220,7 +220,7 @@ async def test_a_title_is_overridden_live_with_provenance_stored_and_cleared_wit
         assert listed["notes_get_note"]["title_provenance"] == "override"
         assert gateway.catalog.get("notes_get_note").tool.title == "Read one note"  # type: ignore[union-attr]
         assert [(r["tool"], r["title"], r["updated_by"]) for r in await store.overrides.titles()] == [
-            ("notes_get_note", "Read one note", "api")
+            ("notes_get_note", "Read one note", "local")
         ]
         cleared = (
             await client.patch("/api/tools/notes_get_note/overrides", json={"title": None}, headers=WRITE)

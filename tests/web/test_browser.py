@@ -383,7 +383,7 @@ async def test_a_poisoned_tool_shows_its_highlighted_span_on_the_changes_page_an
             async with httpx.AsyncClient(base_url=running.base) as rest:
                 pins = {p["name"]: p for p in (await rest.get("/api/pins", params={"server": "p"})).json()}
     assert pins["p_add_numbers"]["state"] == "accepted"
-    assert pins["p_add_numbers"]["accepted_by"] == "dashboard"
+    assert pins["p_add_numbers"]["accepted_by"] == "local"
 
 
 async def test_a_browser_signs_in_once_with_the_link_serve_prints_and_the_link_is_spent(tmp_path: Path) -> None:

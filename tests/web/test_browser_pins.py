@@ -24,14 +24,14 @@ async def test_keep_blocked_moves_a_held_tool_to_the_blocked_list_and_its_pin_hi
             await expect(page.locator("#change-feedback")).to_contain_text("Kept blocked: p_add_numbers stays held")
             await expect(review).to_have_count(0)
             blocked = page.locator('.kept-blocked-list .card.change[data-tool="p_add_numbers"]')
-            await expect(blocked.locator(".kept-blocked")).to_contain_text("Kept blocked by dashboard")
+            await expect(blocked.locator(".kept-blocked")).to_contain_text("Kept blocked by local")
             await expect(blocked.locator(".kept-blocked")).to_contain_text(": reads ssh keys")
             await screenshot(page, "changes-blocked")
             await blocked.locator("a.pin-history").click()
             await expect(page.locator("h1")).to_contain_text("p_add_numbers")
             events = page.locator(".pin-events .pin-event")
             await expect(events.first).to_have_attribute("data-kind", "blocked")
-            await expect(events.first).to_contain_text("Kept blocked by dashboard")
+            await expect(events.first).to_contain_text("Kept blocked by local")
             await screenshot(page, "pin-history")
             async with httpx.AsyncClient(base_url=running.base) as rest:
                 pins = {p["name"]: p for p in (await rest.get("/api/pins", params={"server": "p"})).json()}

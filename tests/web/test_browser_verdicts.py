@@ -55,7 +55,7 @@ async def test_a_mode_saved_on_the_settings_page_says_it_was_changed_here_and_it
             await page.select_option("#setting-mode", "read-only")
             await page.click("#save-settings")
             await expect(page.locator("form#settings .feedback")).to_contain_text("Saved")
-            await expect(origin).to_contain_text("Changed here by dashboard")
+            await expect(origin).to_contain_text("Changed here by local")
             await expect(origin).to_contain_text("the config file says accept-edits")
             await screenshot(page, "settings-stored")
             await origin.locator("button.reset-setting").click()

@@ -148,7 +148,7 @@ async def test_a_confirm_setting_is_kept_in_the_store_and_applied_by_the_next_ga
         assert dash.store is not None
         stored = await dash.store.overrides.confirms()
     assert [row["confirm"] for row in listed] == ["always"]
-    assert (stored[0]["tool"], stored[0]["updated_by"]) == ("notes_create_note", "api")
+    assert (stored[0]["tool"], stored[0]["updated_by"]) == ("notes_create_note", "local")
     assert person.asked == 1
 
 

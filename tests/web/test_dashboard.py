@@ -739,7 +739,7 @@ async def test_a_policy_change_is_kept_in_the_store_and_the_api_says_where_each_
         origins = response.json()["origins"]
         assert origins["mode"]["source"] == "stored"
         assert origins["mode"]["file_value"] == "accept-edits"
-        assert origins["mode"]["updated_by"] == "dashboard"
+        assert origins["mode"]["updated_by"] == "local"
         assert origins["approvalTimeout"]["source"] == "file"
         assert origins["preferences.showHintWarnings"]["source"] == "default"
         assert dash.store is not None
@@ -773,7 +773,7 @@ async def test_the_settings_page_says_where_each_value_comes_from_and_offers_a_r
         assert response.status_code == 200, response.text
         after = await dash.page("/fragments/settings")
     said = texts(after, '[data-origin="mode"]')[0]
-    assert said.startswith("Changed here by dashboard (")
+    assert said.startswith("Changed here by local (")
     assert "the config file says accept-edits" in said
     reset = after.select_one('[data-origin="mode"] button.reset-setting')
     assert reset is not None
@@ -793,7 +793,7 @@ async def test_a_timeout_changed_through_the_api_says_so_on_the_settings_page(op
     ]
     changed = texts(after, '[data-origin="approvalTimeout"]')[0]
     assert changed.startswith("A person has 30.0 s to answer")
-    assert "Changed here by dashboard" in changed
+    assert "Changed here by local" in changed
     assert "the config file says 10.0" in changed
 
 

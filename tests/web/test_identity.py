@@ -98,10 +98,16 @@ def claims_for(issuer: OidcIssuer, audience: str, **extra: Any) -> dict[str, Any
 
 
 async def test_a_person_with_a_token_from_the_issuer_uses_mcp_the_api_and_metrics(issuer: OidcIssuer) -> None:
-    async with serving(issuer) as served, httpx.AsyncClient(base_url=served.url, timeout=10) as client:
+    # Metrics describe the whole gateway: an auditor (or an admin) reads them, a member does not.
+    auditors = {"group": "readers"}
+    async with (
+        serving(issuer, auditors=auditors) as served,
+        httpx.AsyncClient(base_url=served.url, timeout=10) as client,
+    ):
         token = issuer.token("alice", served.audience)
         tools = await client.get("/api/tools", headers=bearer(token))
         metrics = await client.get("/metrics", headers=bearer(token))
+        bobs_metrics = await client.get("/metrics", headers=bearer(issuer.token("bob", served.audience)))
         mcp = await client.post(
             "/mcp",
             headers={**bearer(token), "Accept": "application/json, text/event-stream"},
@@ -111,6 +117,8 @@ async def test_a_person_with_a_token_from_the_issuer_uses_mcp_the_api_and_metric
     assert tools.status_code == 200, tools.text
     assert [t["name"] for t in tools.json()] == ["notes_get_note"]
     assert metrics.status_code == 200
+    assert bobs_metrics.status_code == 403
+    assert "settings:read" in bobs_metrics.json()["detail"]
     assert mcp.status_code == 200, mcp.text
     principal = await served.verifier.principal(token)
     assert (principal.name, principal.groups) == ("alice@example.com", frozenset({"readers"}))

@@ -184,7 +184,10 @@ async def test_a_dba_approves_with_hintgate_approvals_as_themselves_and_others_a
             assert watched.returncode == 0, watched.stderr
             assert [json.loads(line)["id"] for line in watched.stdout.splitlines()] == [approval["id"]]
             short = approval["id"][:8]
-            by_alice = await anyio.to_thread.run_sync(lambda: as_person("alice", "approve", short))
+            # alice is no approver: the call is not listed for her, and its whole id is refused by name.
+            alices = await anyio.to_thread.run_sync(lambda: as_person("alice", "--format", "json"))
+            assert json.loads(alices.stdout) == []
+            by_alice = await anyio.to_thread.run_sync(lambda: as_person("alice", "approve", approval["id"]))
             by_bob = await anyio.to_thread.run_sync(lambda: as_person("bob", "approve", short))
             # The database's reader is the machine's user, not a person the issuer vouched for.
             by_operator = await anyio.to_thread.run_sync(lambda: hintgate("approvals", "approve", short, "--db", db))

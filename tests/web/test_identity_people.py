@@ -37,7 +37,8 @@ def gateway(issuer: OidcIssuer, tmp_path: Path, demo_cmd: list[str]) -> Iterator
     config = tmp_path / "hintgate.json"
     config.write_text(json.dumps({
         "mcpServers": {"demo": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
-        "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp"},
+        "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{port}/mcp",
+                     "auditors": {"group": "dba"}},
     }))  # fmt: skip
     with running_gateway("--config", str(config), bind=f"127.0.0.1:{port}") as running:
         yield running
@@ -122,7 +123,8 @@ async def test_the_dashboard_shows_whose_each_session_and_call_is_and_one_person
     for person in ("alice", "bob"):
         async with client_of(issuer.token(person, url), url, "legacy") as client:
             assert not (await client.call_tool("demo_search_notes", {"query": person})).is_error
-    carol = {"Authorization": f"Bearer {issuer.token('carol', url)}"}  # a person signed in looks at the dashboard
+    # carol, an auditor (identity.auditors: group dba), looks at everyone's sessions in the dashboard.
+    carol = {"Authorization": f"Bearer {issuer.token('carol', url)}"}
     async with httpx.AsyncClient(base_url=gateway.base_url, headers=carol, timeout=30) as http:
         pages = {
             path: BeautifulSoup((await http.get(path)).text, "html.parser")

@@ -163,7 +163,7 @@ def _render(rows: list[dict[str, Any]], *, width: int, wide: bool = False) -> An
         ("STATE", {"no_wrap": True}),
         ("TOOLS", {"justify": "right", "no_wrap": True}),
         ("ORIGIN", {"no_wrap": True}),
-        ("CHANGE", {"no_wrap": True}),
+        ("CHANGE", {"overflow": "fold", "ratio": 1}),
         ("REASON", {"overflow": "fold", "ratio": 3}),
     ):
         table.add_column(column, **kwargs)
@@ -174,7 +174,7 @@ def _render(rows: list[dict[str, Any]], *, width: int, wide: bool = False) -> An
             s["status"]["state"],
             str(s["tools"]),
             s.get("origin", "config"),
-            change.get("action", ""),
+            f"{change['action']} by {change.get('changed_by', '?')}" if change.get("action") else "",
             s["status"].get("reason") or "",
         )
     return table

@@ -29,6 +29,7 @@ from hintgate.discovery.views import View
 from hintgate.hints.annotations import Hint
 from hintgate.hints.names import names_match
 from hintgate.hints.trust import Trust, TrustFrom
+from hintgate.policy.roles import People, Roles
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.redaction import REDACTED, secret_values, url_secrets
 
@@ -173,6 +174,9 @@ class IdentityConfig:
             apart by their `nonce` and `at_hash`).
         clients: the client ids whose tokens are accepted (`client_id`, else `azp`, else `appid`), besides
             `dashboard_client`; empty: any client of the issuer.
+        admins: the people who operate the gateway besides the API token (`identity.admins`); nobody
+            named: only the API token changes the gateway (`hintgate.policy.roles`).
+        auditors: the people who read every session and call and change nothing (`identity.auditors`).
     """
 
     issuer: str
@@ -185,6 +189,13 @@ class IdentityConfig:
     dashboard_client: str | None = None
     require_token_type: bool = True
     clients: tuple[str, ...] = ()
+    admins: People = field(default_factory=People)
+    auditors: People = field(default_factory=People)
+
+    @property
+    def roles(self) -> Roles:
+        """Whom this section names for each role on the management plane."""
+        return Roles(people=True, admins=self.admins, auditors=self.auditors)
 
 
 @dataclass(frozen=True)
@@ -585,6 +596,11 @@ class GatewayConfig:
     metrics_by_user: bool = False
     search: SearchSettings = field(default_factory=SearchSettings)
     views: Mapping[str, View] = field(default_factory=dict)
+
+    @property
+    def roles(self) -> Roles:
+        """Whom the config names for each role on the management plane; without people, no one but the operator."""
+        return self.identity.roles if self.identity is not None else Roles()
 
     @property
     def servers(self) -> Mapping[str, ServerConfig]:

@@ -36,6 +36,7 @@ from hintgate.discovery.views import BUILTIN_VIEWS, VIEW_NAME, View
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Tier
 from hintgate.hints.inference import PROFILES
+from hintgate.policy.roles import People
 from hintgate.policy.rules import PolicySettings, Rule, parse_policy
 
 if TYPE_CHECKING:
@@ -510,6 +511,8 @@ class Reader:
             "dashboardClient",
             "requireTokenType",
             "clients",
+            "admins",
+            "auditors",
         ]
         self.keys(m, path, spelled)
         for required in ("issuer", "audience"):
@@ -568,8 +571,45 @@ class Reader:
             if not all(clients):
                 self.error((*path, "clients"), "expected client ids, not empty strings")
             got["clients"] = tuple(clients)
+        for role, attr in (("admins", "admins"), ("auditors", "auditors")):
+            if role in m and (people := self.people(m[role], (*path, role))) is not None:
+                got[attr] = people
+        if "admins" not in m:
+            self.warn(
+                path,
+                "no admins: signed-in people only use the gateway, and only the API token changes it "
+                "(name them in identity.admins: {user: ..., group: ...})",
+            )
         if issuer and audience:
             self.identity = IdentityConfig(issuer=issuer, audience=audience, **got)
+
+    def people(self, value: Any, path: tuple[Key, ...]) -> People | None:
+        """`{user: NAME or [NAMES], group: GROUP or [GROUPS]}`: people named exactly, or by a group."""
+        m = self.mapping(value, path, "a mapping with user and/or group")
+        if m is None:
+            return None
+        self.keys(m, path, ["user", "group"])
+        if not m.keys() & {"user", "group"}:
+            self.error(path, "expected a user and/or a group")
+            return None
+        named: dict[str, tuple[str, ...]] = {}
+        for key in ("user", "group"):
+            if key not in m:
+                continue
+            given = m[key]
+            here = (*path, key)
+            names = self.strings([given] if isinstance(given, str) else given, here)
+            if names is None:
+                continue
+            if not names or not all(n.strip() for n in names):
+                self.error(here, f"expected a {key} name or a non-empty list of them")
+                continue
+            for i, name in enumerate(names):
+                if key == "user" and any(c in name for c in "*?["):
+                    at = here if isinstance(given, str) else (*here, i)
+                    self.error(at, f"{json.dumps(name)} is a glob; name each person exactly, or use a group")
+            named[key] = tuple(n.strip() for n in names)
+        return People.of(named.get("user", ()), named.get("group", ()))
 
     def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
         m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")

@@ -450,13 +450,21 @@ class Store:
     # -- queries ------------------------------------------------------------
 
     async def recent_sessions(
-        self, limit: int = 10, *, status: str | None = None, replica: str | None = None, user: str | None = None
+        self,
+        limit: int = 10,
+        *,
+        status: str | None = None,
+        replica: str | None = None,
+        user: str | None = None,
+        owner: str | None = None,
     ) -> list[dict[str, Any]]:
         """The newest `limit` sessions, newest first: only `active` or `closed` ones, one replica's, or one
-        person's, when given."""
+        person's, when given; only `owner`'s (all a reader may see) when given."""
         with translated(self._url, "read sessions from"):
             async with self._engine.connect() as conn:
-                return await queries.recent_sessions(conn, limit, status=status, replica=replica, user=user)
+                return await queries.recent_sessions(
+                    conn, limit, status=status, replica=replica, user=user, owner=owner
+                )
 
     async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         """The ids of at most `limit` sessions that start with `prefix` (to resolve a short id)."""
@@ -464,11 +472,12 @@ class Store:
             async with self._engine.connect() as conn:
                 return await queries.sessions_with_prefix(conn, prefix, limit)
 
-    async def session(self, session_id: str) -> dict[str, Any] | None:
-        """One session with aggregates over its calls (see `queries.session`), or `None`."""
+    async def session(self, session_id: str, *, owner: str | None = None) -> dict[str, Any] | None:
+        """One session with aggregates over its calls (see `queries.session`), or `None` (also when `owner` is
+        given and did not open it)."""
         with translated(self._url, "read a session from"):
             async with self._engine.connect() as conn:
-                return await queries.session(conn, session_id)
+                return await queries.session(conn, session_id, owner=owner)
 
     async def calls(self, where: CallFilter | None = None, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Calls matching every field `where` gives (`None`: every call): newest first, or in order within one
@@ -484,17 +493,18 @@ class Store:
         except ValueError as exc:  # an unreadable `since` or `until`
             raise StoreError(f"invalid time filter: {exc}") from None
 
-    async def call(self, call_id: str) -> dict[str, Any] | None:
-        """One call by id, or `None`."""
+    async def call(self, call_id: str, *, owner: str | None = None) -> dict[str, Any] | None:
+        """One call by id, or `None` (also when `owner` is given and did not make it)."""
         with translated(self._url, "read a call from"):
             async with self._engine.connect() as conn:
-                return await queries.call(conn, call_id)
+                return await queries.call(conn, call_id, owner=owner)
 
-    async def tool_usage(self) -> dict[str, dict[str, Any]]:
-        """Per tool name: `{"calls", "errors", "last_used", "p50_ms"}` over every recorded call."""
+    async def tool_usage(self, *, owner: str | None = None) -> dict[str, dict[str, Any]]:
+        """Per tool name: `{"calls", "errors", "last_used", "p50_ms"}` over every recorded call (`owner`'s only,
+        when given)."""
         with translated(self._url, "read tool usage from"):
             async with self._engine.connect() as conn:
-                return await queries.tool_usage(conn)
+                return await queries.tool_usage(conn, owner=owner)
 
     # -- upkeep -----------------------------------------------------------
 

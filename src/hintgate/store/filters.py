@@ -21,6 +21,8 @@ class CallFilter:
         user: the person who made the call, as recorded (an email, `api-token`).
         since: calls started at or after it (inclusive): a datetime or an ISO 8601 string, naive is UTC.
         until: calls started before it (exclusive), as `since`.
+        owner: only the calls of this person (as recorded): the calls a reader may see at all, applied in
+            the query beside `user`, so another person's calls never leave the store for them.
     """
 
     session_id: str | None = None
@@ -31,3 +33,4 @@ class CallFilter:
     user: str | None = None
     since: datetime | str | None = None
     until: datetime | str | None = None
+    owner: str | None = None

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.store.filters import CallFilter
@@ -88,11 +88,14 @@ async def recent_sessions(
     status: str | None = None,
     replica: str | None = None,
     user: str | None = None,
+    owner: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The newest `limit` sessions, newest first; only those of `status`, `replica` and `user` when given."""
+    """The newest `limit` sessions, newest first; only those of `status`, `replica` and `user` when given, and
+    only `owner`'s (the sessions a reader may see at all) when given."""
     where: list[ColumnElement[bool]] = []
-    if user is not None:
-        where.append(sessions.c.user_name == user)
+    for person in (user, owner):
+        if person is not None:
+            where.append(sessions.c.user_name == person)
     if status is not None:
         where.append(sessions.c.status == status)
     if replica is not None:
@@ -118,7 +121,7 @@ async def sessions_with_prefix(conn: AsyncConnection, prefix: str, limit: int) -
     return [row.id for row in await conn.execute(query) if row.id.startswith(prefix)]
 
 
-async def session(conn: AsyncConnection, session_id: str) -> dict[str, Any] | None:
+async def session(conn: AsyncConnection, session_id: str, *, owner: str | None = None) -> dict[str, Any] | None:
     """One session with aggregates over its calls.
 
     Besides the session's columns: `first_call_at`, `last_call_at`, `errors`
@@ -126,7 +129,10 @@ async def session(conn: AsyncConnection, session_id: str) -> dict[str, Any] | No
     `verdicts`, each a `{value: count}` map (`null` counted under `"none"`).
     `tool_call_count` and `total_tokens` are the counters the recorder keeps.
     """
-    row = (await conn.execute(select(sessions).where(sessions.c.id == session_id))).first()
+    where = sessions.c.id == session_id
+    if owner is not None:  # another person's session is no session for this reader
+        where = and_(where, sessions.c.user_name == owner)
+    row = (await conn.execute(select(sessions).where(where))).first()
     if row is None:
         return None
     out = _as_dict(row)
@@ -180,7 +186,7 @@ def _not_refused(verdict: ColumnElement[Any]) -> ColumnElement[bool]:
     return or_(verdict.is_(None), verdict.not_in(_REFUSED + _UNANSWERED))
 
 
-async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
+async def tool_usage(conn: AsyncConnection, *, owner: str | None = None) -> dict[str, dict[str, Any]]:
     """Per tool the gateway lists: `calls`, `errors`, `denied`, `expired`, `last_used` (ISO) and `p50_ms`.
 
     `errors` counts calls that ran, or were let through, and failed; a call the
@@ -189,17 +195,23 @@ async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
     tool's failure.
 
     The median is the middle one or two durations of the tool's calls, ordered
-    by the database, so no tool's history is read into memory.
+    by the database, so no tool's history is read into memory. With `owner`,
+    over that person's calls only.
     """
     c = tool_calls.c
-    query = select(
-        c.tool_name,
-        func.count().label("calls"),
-        func.sum(case((c.error.is_not(None) & _not_refused(c.verdict), 1), else_=0)).label("errors"),
-        func.sum(case((c.verdict.in_(_REFUSED), 1), else_=0)).label("denied"),
-        func.sum(case((c.verdict.in_(_UNANSWERED), 1), else_=0)).label("expired"),
-        func.max(c.started_at).label("last"),
-    ).group_by(c.tool_name)
+    mine = c.user_name == owner if owner is not None else true()
+    query = (
+        select(
+            c.tool_name,
+            func.count().label("calls"),
+            func.sum(case((c.error.is_not(None) & _not_refused(c.verdict), 1), else_=0)).label("errors"),
+            func.sum(case((c.verdict.in_(_REFUSED), 1), else_=0)).label("denied"),
+            func.sum(case((c.verdict.in_(_UNANSWERED), 1), else_=0)).label("expired"),
+            func.max(c.started_at).label("last"),
+        )
+        .where(mine)
+        .group_by(c.tool_name)
+    )
     usage: dict[str, dict[str, Any]] = {}
     for row in await conn.execute(query):
         usage[row.tool_name] = {
@@ -214,7 +226,7 @@ async def tool_usage(conn: AsyncConnection) -> dict[str, dict[str, Any]]:
         n = found["calls"]
         middle = (
             select(c.duration_ms)
-            .where(c.tool_name == name)
+            .where(c.tool_name == name, mine)
             .order_by(c.duration_ms)
             .offset((n - 1) // 2)
             .limit(2 - n % 2)
@@ -250,6 +262,7 @@ async def calls(
         (c.tier, wanted.tier),
         (c.verdict, wanted.verdict),
         (c.user_name, wanted.user),
+        (c.user_name, wanted.owner),
     ):
         if value is not None:
             conditions.append(column == value)
@@ -263,9 +276,12 @@ async def calls(
     return [_as_dict(row) for row in await conn.execute(query)]
 
 
-async def call(conn: AsyncConnection, call_id: str) -> dict[str, Any] | None:
-    """One call by id."""
-    row = (await conn.execute(select(tool_calls).where(tool_calls.c.id == call_id))).first()
+async def call(conn: AsyncConnection, call_id: str, *, owner: str | None = None) -> dict[str, Any] | None:
+    """One call by id; with `owner`, only when that person made it."""
+    where = tool_calls.c.id == call_id
+    if owner is not None:
+        where = and_(where, tool_calls.c.user_name == owner)
+    row = (await conn.execute(select(tool_calls).where(where))).first()
     return None if row is None else _as_dict(row)
 
 

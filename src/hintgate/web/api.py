@@ -17,17 +17,20 @@ from hintgate import __version__
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.review import review_reasons
+from hintgate.policy.decide import CallFacts, denied_by_rule
+from hintgate.policy.roles import Permission
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
 from hintgate.web.api_model import ApiModel
 from hintgate.web.override_models import Overrides, OverridesIn
+from hintgate.web.permissions import Access, AccessDep, access_of
 from hintgate.web.policy_models import Policy, PolicyIn, flat_policy, origins, policy_out
 
 if TYPE_CHECKING:
     # Only for types: with recording off the store (and SQLAlchemy) is never imported.
     from hintgate.store import CallFilter, Store
 
-__all__ = ["MAX_OFFSET", "actor_of", "router"]
+__all__ = ["MAX_OFFSET", "actor_of", "channel_of", "reachable", "router"]
 
 
 class Problem(BaseModel):
@@ -50,7 +53,11 @@ router = APIRouter(
     prefix="/api",
     responses={
         401: {"model": Problem, "description": "An API token is required (unless served with --no-require-token)."},
-        403: {"model": Problem, "description": "A cross-site or header-less state-changing request."},
+        403: {
+            "model": Problem,
+            "description": "The caller's role lacks the permission the route needs (named in `detail`), or a "
+            "cross-site or header-less state-changing request.",
+        },
         404: {"model": Problem, "description": "No such tool, session, call or pending approval."},
         413: {"model": Problem, "description": "The request body is over 1 MiB."},
         421: {"model": Problem, "description": "Bound to loopback, and the Host header names something else."},
@@ -309,19 +316,33 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
     )
 
 
+def reachable(gateway: Gateway, entry: CatalogEntry, access: Access) -> bool:
+    """Whether the caller may see a tool: everyone who reads the gateway's settings does; a person only the tools
+    their rules leave them (as their MCP `tools/list`: what no deny rule decides for them)."""
+    if access.may(Permission.READ_SETTINGS) or access.principal is None:
+        return access.principal is not None
+    return denied_by_rule(CallFacts.from_entry(entry, None, access.principal), gateway.calls.rules) is None
+
+
 @router.get("/tools", response_model=list[Tool])
 async def tools(
     gateway: GatewayDep,
     store: MaybeStoreDep,
+    access: AccessDep,
     tier: Annotated[TierName | None, Query(description="Only tools of this tier.")] = None,
     server: Annotated[str | None, Query(description="Only tools of this server.")] = None,
     q: Annotated[str | None, Query(description="Text to find in name, title or description.")] = None,
 ) -> list[Tool]:
-    """Every tool with its resolved hints (all four explicit), provenance, tier, and declared and inferred values."""
+    """Every tool with its resolved hints (all four explicit), provenance, tier, and declared and inferred values.
+
+    A member gets the tools their rules leave them, with the usage of their own calls.
+    """
     needle = q.lower() if q else None
-    usage = await store.tool_usage() if store is not None else {}
+    usage = await store.tool_usage(owner=access.owner) if store is not None else {}
     out = []
     for entry in gateway.catalog.entries.values():
+        if not reachable(gateway, entry, access):
+            continue
         if tier is not None and entry.tier.value != tier:
             continue
         if server is not None and entry.server != server:
@@ -337,16 +358,16 @@ async def tools(
 
 
 @router.get("/tools/{name}", response_model=Tool)
-async def tool(gateway: GatewayDep, name: str) -> Tool:
+async def tool(gateway: GatewayDep, access: AccessDep, name: str) -> Tool:
     """One tool."""
     entry = gateway.catalog.get(name)
-    if entry is None:
+    if entry is None or not reachable(gateway, entry, access):
         raise HTTPException(404, f"no tool named {name!r}")
     return tool_out(gateway, entry)
 
 
 @router.patch("/tools/{name}/overrides", response_model=Tool)
-async def set_overrides(gateway: GatewayDep, name: str, body: OverridesIn) -> Tool:
+async def set_overrides(request: Request, gateway: GatewayDep, name: str, body: OverridesIn) -> Tool:
     """Override hints or the title of a tool, or clear overrides (null); applied at once, clients told."""
     if gateway.catalog.get(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
@@ -355,18 +376,18 @@ async def set_overrides(gateway: GatewayDep, name: str, body: OverridesIn) -> To
     changes = {Hint(k): v for k, v in given.items()}
     if not changes and title is KEEP:
         raise HTTPException(422, "give a hint (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) or title")
-    await gateway.apply_overrides(name, changes, actor="api", title=title)
+    await gateway.apply_overrides(name, changes, actor=actor_of(request), title=title)
     entry = gateway.catalog.get(name)
     assert entry is not None
     return tool_out(gateway, entry)
 
 
 @router.delete("/tools/{name}/overrides", response_model=Tool)
-async def clear_overrides(gateway: GatewayDep, name: str) -> Tool:
+async def clear_overrides(request: Request, gateway: GatewayDep, name: str) -> Tool:
     """Clear every stored override of a tool, its title too (the config file's stay)."""
     if gateway.catalog.get(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
-    await gateway.apply_overrides(name, dict.fromkeys(Hint), actor="api", title=None)
+    await gateway.apply_overrides(name, dict.fromkeys(Hint), actor=actor_of(request), title=None)
     entry = gateway.catalog.get(name)
     assert entry is not None
     return tool_out(gateway, entry)
@@ -375,6 +396,7 @@ async def clear_overrides(gateway: GatewayDep, name: str) -> Tool:
 @router.get("/sessions", response_model=list[Session])
 async def sessions(
     store: StoreDep,
+    access: AccessDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 20,
     status: Annotated[
         Literal["active", "closed"] | None, Query(description="Only active sessions, or only closed ones.")
@@ -385,27 +407,31 @@ async def sessions(
     ] = None,
     user: Annotated[str | None, Query(max_length=500, description="Only sessions this person opened.")] = None,
 ) -> list[Session]:
-    """The most recent sessions, newest first, filtered."""
-    rows = await store.recent_sessions(limit, status=status, replica=replica, user=user)
+    """The most recent sessions, newest first, filtered; a member's own only."""
+    rows = await store.recent_sessions(limit, status=status, replica=replica, user=user, owner=access.owner)
     return [Session.model_validate(row) for row in rows]
 
 
 @router.get("/sessions/{session_id}", response_model=SessionDetail)
 async def session(
     store: StoreDep,
+    access: AccessDep,
     session_id: str,
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> SessionDetail:
-    """One session with its aggregates and its calls in order."""
-    row = await store.session(session_id)
+    """One session with its aggregates and its calls in order (a member's own only: another's is no session)."""
+    from hintgate.store import CallFilter
+
+    row = await store.session(session_id, owner=access.owner)
     if row is None:
         raise HTTPException(404, f"no session {session_id!r}")
-    calls = await store.calls(CallFilter(session_id=session_id), limit=limit, offset=offset)
+    calls = await store.calls(CallFilter(session_id=session_id, owner=access.owner), limit=limit, offset=offset)
     return SessionDetail.model_validate({**row, "calls": calls})
 
 
 def call_filter(
+    access: AccessDep,
     session: Annotated[str | None, Query(description="Only calls of this session.")] = None,
     server: str | None = None,
     tool: str | None = None,
@@ -415,11 +441,19 @@ def call_filter(
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> CallFilter:
-    """The `/api/calls` query parameters that filter, as one `CallFilter`."""
+    """The `/api/calls` query parameters that filter, as one `CallFilter`; a member's calls only."""
     from hintgate.store import CallFilter
 
     return CallFilter(
-        session_id=session, server=server, tool=tool, tier=tier, verdict=verdict, user=user, since=since, until=until
+        session_id=session,
+        server=server,
+        tool=tool,
+        tier=tier,
+        verdict=verdict,
+        user=user,
+        since=since,
+        until=until,
+        owner=access.owner,
     )
 
 
@@ -442,9 +476,9 @@ async def calls(
 
 
 @router.get("/calls/{call_id}", response_model=Call)
-async def call(store: StoreDep, call_id: str) -> Call:
-    """One recorded call, arguments and response included."""
-    row = await store.call(call_id)
+async def call(store: StoreDep, access: AccessDep, call_id: str) -> Call:
+    """One recorded call, arguments and response included (a member's own only: another's is no call)."""
+    row = await store.call(call_id, owner=access.owner)
     if row is None:
         raise HTTPException(404, f"no call {call_id!r}")
     return Call.model_validate(row)
@@ -492,5 +526,10 @@ def _policy(gateway: Gateway) -> BaseModel:
 
 
 def actor_of(request: Request) -> str:
-    """Who made a request: `dashboard` for the dashboard's own requests, else `api`."""
+    """Who made a request, as a change it makes is recorded: the person, `api-token`, or `local`."""
+    return access_of(request).actor
+
+
+def channel_of(request: Request) -> str:
+    """How a request came: `dashboard` for the dashboard's own requests, else `api`."""
     return "dashboard" if request.headers.get("hx-request") else "api"

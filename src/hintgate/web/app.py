@@ -5,18 +5,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hintgate import __version__
+from hintgate.policy.roles import Roles
 from hintgate.web import (
     api,
     approvals_api,
     confirm_api,
     dashboard,
+    me_api,
     oauth_api,
     person_logins,
     pins_api,
@@ -26,9 +28,10 @@ from hintgate.web import (
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.identity import SessionOwners, TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
+from hintgate.web.permissions import Refused, check
 from hintgate.web.sign_in_links import SignInLinks
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "routers"]
 
 
 _PASSED = Response()
@@ -65,6 +68,23 @@ class Checked:
             await answer(scope, receive, send)
 
 
+def routers() -> tuple[APIRouter, ...]:
+    """Every router the app includes, in order: the only way a route gets in (tests walk them for permissions)."""
+    return (
+        api.router,
+        me_api.router,
+        servers_api.router,
+        oauth_api.router,
+        person_logins.router,
+        person_logins.pages,
+        confirm_api.router,
+        approvals_api.router,
+        pins_api.pins_router,
+        signin.router,
+        dashboard.router,
+    )
+
+
 def create_app(
     gateway: Any,
     store: Any,
@@ -92,11 +112,14 @@ def create_app(
         openapi_url="/api/openapi.json",
         docs_url="/api/docs",
         redoc_url=None,
+        # Every route's permission, from one table (hintgate.web.permissions); a route not in it is refused.
+        dependencies=[Depends(check)],
     )
     app.state.gateway = gateway
     app.state.store = store
     app.state.token = token
     app.state.identity = identity
+    app.state.roles = identity.config.roles if identity is not None else Roles()
     app.state.sign_in_links = SignInLinks()
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:
@@ -115,6 +138,14 @@ def create_app(
         ]
         return JSONResponse({"detail": "; ".join(problems), "errors": errors}, status_code=422)
 
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> Response:
+        # A person in a browser gets a page saying what they may not do; programs get the JSON.
+        path = request.scope["path"]
+        if path.startswith("/api/") or path == "/metrics" or request.headers.get("hx-request"):
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+        return dashboard.refusal_page(request, str(exc.detail))
+
     default_openapi = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -131,16 +162,8 @@ def create_app(
 
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
-    app.include_router(api.router)
-    app.include_router(servers_api.router)
-    app.include_router(oauth_api.router)
-    app.include_router(person_logins.router)
-    app.include_router(person_logins.pages)
-    app.include_router(confirm_api.router)
-    app.include_router(approvals_api.router)
-    app.include_router(pins_api.pins_router)
-    app.include_router(signin.router)
-    app.include_router(dashboard.router)
+    for router in routers():
+        app.include_router(router)
     dashboard.mount_static(app)
     # MCP first: every call to /mcp is matched against the first route rather than after every page.
     app.router.routes[0:0] = list(mcp_routes)

@@ -16,12 +16,14 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from hintgate.errors import HintgateError, NotAnApprover
-from hintgate.policy.approvals import Answer
+from hintgate.policy.approvals import Answer, PendingApproval
 from hintgate.policy.principal import principal_of
-from hintgate.web.api import GatewayDep, Problem, actor_of
+from hintgate.policy.roles import Permission, answer_refusal, names_anyone
+from hintgate.web.api import GatewayDep, Problem, channel_of
 from hintgate.web.api import router as api_router
+from hintgate.web.permissions import Access, AccessDep, recorded_as, refuse
 
-__all__ = ["Approval", "ApprovalAnswer", "ApprovalResult", "router"]
+__all__ = ["Approval", "ApprovalAnswer", "ApprovalResult", "router", "visible_to"]
 
 router = APIRouter(prefix="/api", responses=dict(api_router.responses))
 
@@ -72,18 +74,34 @@ class ApprovalResult(BaseModel):
     answer: str
 
 
+def visible_to(access: Access, waiting: list[PendingApproval]) -> list[PendingApproval]:
+    """The approvals a caller may see: all of them with `settings:read`; else those they may answer, and
+    their own calls that wait (another person's arguments stay with those who may answer them)."""
+    if access.may(Permission.READ_SETTINGS):
+        return waiting
+    if access.principal is None or access.role is None:
+        return []
+    me = recorded_as(access.principal)
+    return [
+        p
+        for p in waiting
+        if p.caller == me or answer_refusal(access.role, access.principal, p.approvers, p.caller) is None
+    ]
+
+
 @router.get(
     "/approvals",
     response_model=list[Approval],
     responses={503: {"model": Problem, "description": "The store holding the approvals cannot be read."}},
 )
-async def approvals(gateway: GatewayDep) -> list[Approval]:
-    """Calls waiting for a person on every replica sharing the store, oldest first."""
+async def approvals(gateway: GatewayDep, access: AccessDep) -> list[Approval]:
+    """Calls waiting for a person on every replica sharing the store, oldest first; a member sees those they may
+    answer and their own."""
     try:
         waiting = await gateway.calls.approvals.listing()
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from None
-    return [Approval.model_validate(p.to_json()) for p in waiting]
+    return [Approval.model_validate(p.to_json()) for p in visible_to(access, waiting)]
 
 
 @router.post(
@@ -95,11 +113,25 @@ async def approvals(gateway: GatewayDep) -> list[Approval]:
         503: {"model": Problem, "description": "The store holding the approvals cannot be reached."},
     },
 )
-async def answer(request: Request, gateway: GatewayDep, approval_id: str, body: ApprovalAnswer) -> ApprovalResult:
-    """Approve once, approve for the session, or deny a waiting call (on any replica sharing the store)."""
-    via = actor_of(request)
+async def answer(
+    request: Request, gateway: GatewayDep, access: AccessDep, approval_id: str, body: ApprovalAnswer
+) -> ApprovalResult:
+    """Approve once, approve for the session, or deny a waiting call (on any replica sharing the store).
+
+    A member answers only calls whose approvers name them; a call that names no approvers is an admin's.
+    """
+    via = channel_of(request)
     # With people known, the answer is the signed-in person's, and only theirs to give if they may.
     who = principal_of(request.scope)
+    if not access.may(Permission.OPERATE):
+        try:
+            waiting = gateway.calls.approvals.get(approval_id) or next(
+                (p for p in await gateway.calls.approvals.listing() if p.id == approval_id), None
+            )
+        except HintgateError as exc:
+            raise HTTPException(503, str(exc)) from None
+        if waiting is not None and not names_anyone(waiting.approvers):
+            raise refuse(access, Permission.OPERATE, "answering a call whose approvers name nobody")
     actor = who.name if who is not None else via
     try:
         ended = await gateway.calls.approvals.respond(

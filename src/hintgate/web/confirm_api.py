@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from hintgate.hints.names import NameGlob
 from hintgate.policy.rules import Confirm
 from hintgate.server.gateway import Gateway
-from hintgate.web.api import GatewayDep
+from hintgate.web.api import GatewayDep, actor_of
 from hintgate.web.api import router as api_router
 
 __all__ = ["ConfirmIn", "ToolConfirm", "router"]
@@ -61,7 +61,7 @@ async def confirms(gateway: GatewayDep) -> list[ToolConfirm]:
 
 
 @router.put("/tools/{name}/confirm", response_model=ToolConfirm)
-async def set_confirm(gateway: GatewayDep, name: str, body: ConfirmIn) -> ToolConfirm:
+async def set_confirm(request: Request, gateway: GatewayDep, name: str, body: ConfirmIn) -> ToolConfirm:
     """Set how often a tool (or every tool a glob such as `notes_delete_*` matches) asks; null clears it.
 
     Applied to the next call. A name must be in the catalog and a glob must
@@ -72,5 +72,5 @@ async def set_confirm(gateway: GatewayDep, name: str, body: ConfirmIn) -> ToolCo
     if body.confirm is not None and not _matches(gateway, name):
         what = f"the glob {name!r} matches no tool" if is_glob else f"no tool named {name!r}"
         raise HTTPException(404, f"{what} (GET /api/tools lists them)")
-    await gateway.apply_confirm(name, None if body.confirm is None else Confirm(body.confirm), actor="api")
+    await gateway.apply_confirm(name, None if body.confirm is None else Confirm(body.confirm), actor=actor_of(request))
     return _out(gateway, name)

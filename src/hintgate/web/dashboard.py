@@ -26,14 +26,16 @@ from fastapi.staticfiles import StaticFiles
 
 from hintgate.errors import HintgateError
 from hintgate.web import api
+from hintgate.web.approvals_api import visible_to
 from hintgate.web.auth import COOKIE, token_matches
+from hintgate.web.permissions import AccessDep
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
 
     from hintgate.web.pages.frame import Layout
 
-__all__ = ["STATIC", "TEMPLATES", "mount_static", "router"]
+__all__ = ["STATIC", "TEMPLATES", "mount_static", "refusal_page", "router"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -94,9 +96,14 @@ async def _with_mine(request: Request, frame: Layout) -> Layout:
 
 def _error(request: Request, status: int, message: str, *, title: str | None = None) -> HTMLResponse:
     gateway = request.app.state.gateway
-    titles = {400: "Bad request", 401: "Not signed in", 404: "Not found", 503: "Unavailable"}
+    titles = {400: "Bad request", 401: "Not signed in", 403: "Not allowed", 404: "Not found", 503: "Unavailable"}
     layout = pages.layout(gateway, title or titles.get(status, "Error"), "")
     return _render(request, "error.html", pages.ErrorPage(layout, status, message), status)
+
+
+def refusal_page(request: Request, message: str) -> HTMLResponse:
+    """The 403 page for a page the caller's role does not permit (`hintgate.web.permissions`)."""
+    return _error(request, 403, message)
 
 
 def _one_of(name: str, value: str | None, allowed: tuple[str, ...]) -> str | None:
@@ -115,6 +122,7 @@ async def catalog(
     request: Request,
     gateway: api.GatewayDep,
     store: api.MaybeStoreDep,
+    access: AccessDep,
     tier: Text = None,
     server: Text = None,
     q: Text = None,
@@ -127,15 +135,16 @@ async def catalog(
         )
     except _BadInput as exc:
         return _error(request, 400, str(exc))
-    usage = await store.tool_usage() if store is not None else None
-    page = pages.catalog_page(gateway, filters, usage)
+    usage = await store.tool_usage(owner=access.owner) if store is not None else None
+    page = pages.catalog_page(gateway, filters, usage, lambda entry: api.reachable(gateway, entry, access))
     return _render(request, "catalog.html", dataclasses.replace(page, layout=await _with_mine(request, page.layout)))
 
 
 @router.get("/tools/{name}", response_class=HTMLResponse)
-async def tool(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResponse:
+async def tool(request: Request, gateway: api.GatewayDep, access: AccessDep, name: str) -> HTMLResponse:
     """A tool: its input schema, its hints side by side, and the hint editor."""
-    page = pages.tool_page(gateway, name)
+    entry = gateway.catalog.get(name)
+    page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
     if page is None:
         return _error(request, 404, f"There is no tool named {name!r}.")
     return _render(request, "tool.html", page)
@@ -146,6 +155,7 @@ async def sessions(
     request: Request,
     gateway: api.GatewayDep,
     store: api.MaybeStoreDep,
+    access: AccessDep,
     status: Text = None,
     replica: Text = None,
     user: Text = None,
@@ -155,7 +165,9 @@ async def sessions(
     try:
         chosen = _one_of("status", status, pages.SESSION_STATUSES)
         person = user.strip() if user and user.strip() else None
-        page = await pages.sessions_page(gateway, store, status=chosen, replica=replica or None, user=person)
+        page = await pages.sessions_page(
+            gateway, store, status=chosen, replica=replica or None, user=person, owner=access.owner
+        )
     except _BadInput as exc:
         return _error(request, 400, str(exc))
     except HintgateError as exc:
@@ -164,12 +176,14 @@ async def sessions(
 
 
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
-async def session(request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, session_id: str) -> HTMLResponse:
+async def session(
+    request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, access: AccessDep, session_id: str
+) -> HTMLResponse:
     """One session and its calls in order."""
     if store is None:
         return _error(request, 404, "Recording is off, so sessions are not kept.", title="Recording is off")
     try:
-        page = await pages.session_page(gateway, store, session_id)
+        page = await pages.session_page(gateway, store, session_id, owner=access.owner)
     except HintgateError as exc:
         return _error(request, 503, str(exc))
     if page is None:
@@ -182,6 +196,7 @@ async def calls(
     request: Request,
     gateway: api.GatewayDep,
     store: api.MaybeStoreDep,
+    access: AccessDep,
     server: Text = None,
     tool: Text = None,
     tier: Text = None,
@@ -199,7 +214,7 @@ async def calls(
             user=user.strip() if user and user.strip() else None,
             offset=offset,
         )
-        page = await pages.calls_page(gateway, store, filters)
+        page = await pages.calls_page(gateway, store, filters, owner=access.owner)
     except _BadInput as exc:
         return _error(request, 400, str(exc))
     except HintgateError as exc:
@@ -208,10 +223,10 @@ async def calls(
 
 
 @router.get("/approvals", response_class=HTMLResponse)
-async def approvals(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
-    """Calls waiting for a person, with the buttons to answer them."""
+async def approvals(request: Request, gateway: api.GatewayDep, access: AccessDep) -> HTMLResponse:
+    """Calls waiting for a person, with the buttons to answer them (a member: those they may answer, and theirs)."""
     try:
-        waiting = await gateway.calls.approvals.listing()
+        waiting = visible_to(access, await gateway.calls.approvals.listing())
     except HintgateError as exc:
         return _error(request, 503, str(exc))
     return _render(request, "approvals.html", pages.approvals_page(gateway, waiting))
@@ -323,10 +338,12 @@ async def servers_list(request: Request, gateway: api.GatewayDep) -> HTMLRespons
 
 
 @router.get("/fragments/approvals", response_model=None)
-async def approvals_list(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
+async def approvals_list(
+    request: Request, gateway: api.GatewayDep, access: AccessDep, known: str | None = None
+) -> Response:
     """The approvals list; 204 when it is still the `known` version."""
     try:
-        waiting = await gateway.calls.approvals.listing()
+        waiting = visible_to(access, await gateway.calls.approvals.listing())
     except HintgateError as exc:
         return _error(request, 503, str(exc))
     if known is not None and known == pages.approvals_version(waiting):
@@ -335,9 +352,10 @@ async def approvals_list(request: Request, gateway: api.GatewayDep, known: str |
 
 
 @router.get("/fragments/tools/{name}/hints", response_class=HTMLResponse)
-async def tool_hints(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResponse:
+async def tool_hints(request: Request, gateway: api.GatewayDep, access: AccessDep, name: str) -> HTMLResponse:
     """A tool's badges and hints side by side (refreshed after an edit)."""
-    page = pages.tool_page(gateway, name)
+    entry = gateway.catalog.get(name)
+    page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
     if page is None:
         return _error(request, 404, f"There is no tool named {name!r}.")
     return _render(request, "_tool_hints.html", page)
@@ -354,12 +372,17 @@ async def tool_editor(request: Request, gateway: api.GatewayDep, name: str) -> H
 
 @router.get("/fragments/sessions/{session_id}/calls", response_model=None)
 async def session_calls(
-    request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, session_id: str, known: int | None = None
+    request: Request,
+    gateway: api.GatewayDep,
+    store: api.MaybeStoreDep,
+    access: AccessDep,
+    session_id: str,
+    known: int | None = None,
 ) -> Response:
     """An active session's calls; 204 while there are still `known` of them."""
     if store is None:
         return _error(request, 404, "Recording is off, so sessions are not kept.")
-    page = await pages.session_page(gateway, store, session_id)
+    page = await pages.session_page(gateway, store, session_id, owner=access.owner)
     if page is None:
         return _error(request, 404, f"There is no session {session_id!r}.")
     if known is not None and known == len(page.calls) and page.live:
@@ -368,11 +391,11 @@ async def session_calls(
 
 
 @router.get("/fragments/calls/{call_id}", response_class=HTMLResponse)
-async def call_detail(request: Request, store: api.MaybeStoreDep, call_id: str) -> HTMLResponse:
+async def call_detail(request: Request, store: api.MaybeStoreDep, access: AccessDep, call_id: str) -> HTMLResponse:
     """A call's arguments, response and decision."""
     if store is None:
         return _error(request, 404, "Recording is off, so calls are not kept.")
-    detail = await pages.call_detail(store, call_id)
+    detail = await pages.call_detail(store, call_id, owner=access.owner)
     if detail is None:
         return _error(request, 404, f"There is no call {call_id!r}.")
     return _render(request, "_call_detail.html", detail)

@@ -25,8 +25,9 @@ from hintgate.hints.trust import Trust
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ChangeResult, ServerChangeRefused, UnknownServer
 from hintgate.sources.base import Source, SourceState
-from hintgate.web.api import GatewayDep, InvalidRequest, Problem
+from hintgate.web.api import GatewayDep, InvalidRequest, Problem, actor_of
 from hintgate.web.api_model import ApiModel
+from hintgate.web.permissions import AccessDep, entry_refusal
 
 __all__ = ["router"]
 
@@ -190,12 +191,6 @@ async def _changed(gateway: Gateway, name: str, work: Any) -> ServerChanged | JS
     )
 
 
-def _actor(request: Request) -> str:
-    if request.headers.get("hx-request"):
-        return "dashboard"
-    return "cli" if request.headers.get("user-agent", "").startswith("hintgate/") else "api"
-
-
 # -- routes ------------------------------------------------------------------
 
 
@@ -250,43 +245,52 @@ async def server(gateway: GatewayDep, name: str) -> ServerDetail:
 
 
 @router.post("/servers", response_model=ServerChanged, status_code=201, responses=_ERRORS)
-async def add_server(request: Request, gateway: GatewayDep, body: EntryBody) -> Any:
+async def add_server(request: Request, gateway: GatewayDep, access: AccessDep, body: EntryBody) -> Any:
     """Add a server while the gateway runs: it starts, and connected clients are told the tool list changed.
 
     The body is an `mcpServers` entry with its `name`. The change is kept in
-    the store, laid over the config file, until it is removed or reset.
+    the store, laid over the config file, until it is removed or reset. An entry
+    with a `command`, `args`, `env` or `cwd`, or naming `${VAR}`, needs the API
+    token (`servers:command`): a person, an admin included, adds servers by URL.
     """
+    if (refused := entry_refusal(access, body)) is not None:
+        raise refused
     name = body.get("name")
     if not isinstance(name, str):
         got = "nothing" if name is None else type(name).__name__
         error = {"loc": ["body", "name"], "msg": f"expected the server's name (a string), got {got}", "type": "config"}
         return JSONResponse({"detail": f"body.name: {error['msg']}", "errors": [error]}, status_code=422)
-    return await _changed(gateway, name, gateway.server_set.add(name, body, actor=_actor(request)))
+    return await _changed(gateway, name, gateway.server_set.add(name, body, actor=actor_of(request)))
 
 
 @router.put("/servers/{name}", response_model=ServerChanged, responses=_ERRORS)
-async def edit_server(request: Request, gateway: GatewayDep, name: str, body: EntryBody) -> Any:
-    """Replace a server's definition with the whole entry given: it restarts; the other servers are left alone."""
-    return await _changed(gateway, name, gateway.server_set.edit(name, body, actor=_actor(request)))
+async def edit_server(request: Request, gateway: GatewayDep, access: AccessDep, name: str, body: EntryBody) -> Any:
+    """Replace a server's definition with the whole entry given: it restarts; the other servers are left alone.
+
+    As for adding, an entry with a command (or `${VAR}`) needs the API token.
+    """
+    if (refused := entry_refusal(access, body)) is not None:
+        raise refused
+    return await _changed(gateway, name, gateway.server_set.edit(name, body, actor=actor_of(request)))
 
 
 @router.delete("/servers/{name}", response_model=ServerChanged, responses=_ERRORS)
 async def remove_server(request: Request, gateway: GatewayDep, name: str) -> Any:
     """Stop a server and remove it; waiting approvals of its tools are withdrawn. A config file's server stays
     removed until the change is reset."""
-    return await _changed(gateway, name, gateway.server_set.remove(name, actor=_actor(request)))
+    return await _changed(gateway, name, gateway.server_set.remove(name, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/enable", response_model=ServerChanged, responses=_ERRORS)
 async def enable_server(request: Request, gateway: GatewayDep, name: str) -> Any:
     """Start a disabled server."""
-    return await _changed(gateway, name, gateway.server_set.set_enabled(name, True, actor=_actor(request)))
+    return await _changed(gateway, name, gateway.server_set.set_enabled(name, True, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/disable", response_model=ServerChanged, responses=_ERRORS)
 async def disable_server(request: Request, gateway: GatewayDep, name: str) -> Any:
     """Stop a server but keep it configured; its tools leave the catalog."""
-    return await _changed(gateway, name, gateway.server_set.set_enabled(name, False, actor=_actor(request)))
+    return await _changed(gateway, name, gateway.server_set.set_enabled(name, False, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/trust", response_model=ServerChanged, responses=_ERRORS)
@@ -294,11 +298,11 @@ async def trust_server(request: Request, gateway: GatewayDep, name: str, body: T
     """Set how far a server's declared hints are believed (default: trusted); kept as a runtime change over the
     config file until reset. The server restarts and its tools are resolved again."""
     level = Trust(body.trust) if body is not None else Trust.TRUSTED
-    return await _changed(gateway, name, gateway.server_set.set_trust(name, level, actor=_actor(request)))
+    return await _changed(gateway, name, gateway.server_set.set_trust(name, level, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/reset", response_model=ServerChanged, responses=_ERRORS)
 async def reset_server(request: Request, gateway: GatewayDep, name: str) -> Any:
     """Drop a server's runtime change: the config file's entry applies again (a server only added at run time
     goes)."""
-    return await _changed(gateway, name, gateway.server_set.reset(name, actor=_actor(request)))
+    return await _changed(gateway, name, gateway.server_set.reset(name, actor=actor_of(request)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -286,10 +286,14 @@ def usage_line(used: Mapping[str, Any] | None) -> str | None:
 
 
 def catalog_page(
-    gateway: Gateway, filters: CatalogFilters, usage: Mapping[str, Mapping[str, Any]] | None = None
+    gateway: Gateway,
+    filters: CatalogFilters,
+    usage: Mapping[str, Mapping[str, Any]] | None = None,
+    visible: Callable[[CatalogEntry], bool] | None = None,
 ) -> CatalogPage:
-    """The catalog page, filtered; `usage` (from `Store.tool_usage`) adds each tool's recorded calls."""
-    entries = list(gateway.catalog.entries.values())
+    """The catalog page, filtered; `usage` (from `Store.tool_usage`) adds each tool's recorded calls; only the
+    tools `visible` keeps when given (a person's: those their rules leave them)."""
+    entries = [e for e in gateway.catalog.entries.values() if visible is None or visible(e)]
     everything = [api.tool_out(gateway, entry) for entry in entries]
     needle = filters.q.lower() if filters.q else None
     shown = [

@@ -132,10 +132,15 @@ async def sessions_page(
     replica: str | None = None,
     user: str | None = None,
     limit: int = 50,
+    owner: str | None = None,
 ) -> SessionsPage:
     """The most recent sessions, newest first: every one, the active or the closed ones; all replicas' or one's;
-    everyone's or one person's."""
-    rows = [] if store is None else await store.recent_sessions(limit, status=status, replica=replica, user=user)
+    everyone's or one person's; only `owner`'s (all the reader may see) when given."""
+    rows = (
+        []
+        if store is None
+        else await store.recent_sessions(limit, status=status, replica=replica, user=user, owner=owner)
+    )
     tabs = [
         SessionTab(label, _sessions_href(value, replica, user), status == value)
         for value, label in ((None, "All"), ("active", "Active"), ("closed", "Closed"))
@@ -270,14 +275,16 @@ class SessionPage:
         return self.session.status == "active"
 
 
-async def session_page(gateway: Gateway, store: Store, session_id: str) -> SessionPage | None:
-    """A session's page; None when the store has no such session."""
+async def session_page(
+    gateway: Gateway, store: Store, session_id: str, *, owner: str | None = None
+) -> SessionPage | None:
+    """A session's page; None when the store has no such session (or `owner`, when given, did not open it)."""
     from hintgate.store import CallFilter
 
-    row = await store.session(session_id)
+    row = await store.session(session_id, owner=owner)
     if row is None:
         return None
-    calls = await store.calls(CallFilter(session_id=session_id), limit=1000)
+    calls = await store.calls(CallFilter(session_id=session_id, owner=owner), limit=1000)
     session = _session_row(row)
     return SessionPage(
         layout=layout(gateway, f"Session {session.client}", "sessions"),
@@ -315,11 +322,13 @@ class CallsFilters:
     user: str | None = None
     offset: int = 0
 
-    def wanted(self) -> CallFilter:
-        """The calls these filters pick, for the store."""
+    def wanted(self, owner: str | None = None) -> CallFilter:
+        """The calls these filters pick, for the store; `owner`'s only (all the reader may see) when given."""
         from hintgate.store import CallFilter
 
-        return CallFilter(server=self.server, tool=self.tool, tier=self.tier, verdict=self.verdict, user=self.user)
+        return CallFilter(
+            server=self.server, tool=self.tool, tier=self.tier, verdict=self.verdict, user=self.user, owner=owner
+        )
 
     def query(self, **changes: Any) -> str:
         """This filter set's query string, with `changes` applied."""
@@ -356,11 +365,13 @@ class CallsPage:
     """Whether the gateway knows people (an identity provider): the page then filters by person."""
 
 
-async def calls_page(gateway: Gateway, store: Store | None, filters: CallsFilters) -> CallsPage:
-    """The call history page."""
+async def calls_page(
+    gateway: Gateway, store: Store | None, filters: CallsFilters, *, owner: str | None = None
+) -> CallsPage:
+    """The call history page; `owner`'s calls only (all the reader may see) when given."""
     rows: list[dict[str, Any]] = []
     if store is not None:
-        rows = await store.calls(filters.wanted(), limit=CALLS_PER_PAGE + 1, offset=filters.offset)
+        rows = await store.calls(filters.wanted(owner), limit=CALLS_PER_PAGE + 1, offset=filters.offset)
     more = len(rows) > CALLS_PER_PAGE
     tools = sorted(set(gateway.catalog.entries) | ({filters.tool} if filters.tool else set()))
     verdict_names = {
@@ -403,9 +414,9 @@ class CallDetail:
     decision_json: str
 
 
-async def call_detail(store: Store, call_id: str) -> CallDetail | None:
-    """A call's details; None when there is no such call."""
-    row = await store.call(call_id)
+async def call_detail(store: Store, call_id: str, *, owner: str | None = None) -> CallDetail | None:
+    """A call's details; None when there is no such call (or `owner`, when given, did not make it)."""
+    row = await store.call(call_id, owner=owner)
     if row is None:
         return None
     return CallDetail(
