@@ -205,6 +205,8 @@ class Origin(enum.StrEnum):
     DECLARED = "declared"
     INFERRED = "inferred"
     DEFAULT = "default"
+    ARGUMENT = "argument"
+    """Judged from one call's arguments (`hintgate.hints.calls`): a call's hints, never a tool's."""
 
 
 @dataclass(frozen=True, slots=True)

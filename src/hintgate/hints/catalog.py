@@ -25,6 +25,7 @@ from hintgate.hints.annotations import (
     parse_annotations,
     resolve,
 )
+from hintgate.hints.calls import ArgumentJudge
 from hintgate.hints.inference import infer
 from hintgate.hints.titles import TitleOrigin, title_from_name
 from hintgate.hints.trust import Trust
@@ -99,6 +100,8 @@ class ResolvedTool:
         http_method: the HTTP method behind the tool (an OpenAPI operation's), else None.
         category: its category, from a source that files its tools (a Python registry), else None.
         tags: its tags, from such a source.
+        judge: judges each call from its arguments (`hintgate.hints.calls`), when a parameter decides
+            what a call does (SQL, a command, an HTTP method, an action); None otherwise.
     """
 
     name: str
@@ -111,10 +114,19 @@ class ResolvedTool:
     category: str | None = None
     tags: tuple[str, ...] = ()
     title: str = field(init=False, compare=False)
+    judge: ArgumentJudge | None = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         title = self.title_override or self.declared_title or title_from_name(self.name) or self.name
         object.__setattr__(self, "title", title)
+        # An OpenAPI operation has one method and fixed parameters: its hints are its method's, per call too.
+        judge = None if self.http_method is not None else ArgumentJudge.of(self.raw)
+        object.__setattr__(self, "judge", judge)
+
+    @property
+    def resolvable(self) -> bool:
+        """Whether its calls' hints may differ from its own (a parameter decides what a call does)."""
+        return self.judge is not None
 
     @property
     def declared_title(self) -> str | None:

@@ -609,7 +609,7 @@ def load_expect(path: str | Path) -> dict[Tier, list[str]]:
 
 def origin_counts(tools: Sequence[ResolvedTool]) -> dict[Origin, int]:
     """Per origin, how many tools have at least one hint from it (coverage by origin)."""
-    counts = dict.fromkeys(Origin, 0)
+    counts: dict[Origin, int] = dict.fromkeys((o for o in Origin if o is not Origin.ARGUMENT), 0)  # not a call's
     for tool in tools:
         for origin in {r.provenance.origin for r in tool.resolution.hints.values()}:
             counts[origin] += 1

@@ -81,6 +81,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamTimeout
 from hintgate.hints.annotations import Hint, Origin, Resolution, Tier, resolve
+from hintgate.hints.calls.bound import per_call
+from hintgate.hints.calls.judgement import Judgement
 from hintgate.hints.trust import Trust
 from hintgate.policy.principal import Approvers, Principal
 from hintgate.policy.rules import Confirm, Level, Mode, PolicySettings, Rule, Taint, Verdict, parse_policy
@@ -89,6 +91,7 @@ if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
 
 __all__ = [
+    "UNSET",
     "UNTRUSTED_CONTENT",
     "CallFacts",
     "Confirm",
@@ -101,6 +104,7 @@ __all__ = [
     "Rule",
     "SessionState",
     "Taint",
+    "Unset",
     "Verdict",
     "decide",
     "denied_by_rule",
@@ -162,6 +166,19 @@ class Decision:
         return {"verdict": self.verdict.value, "reason": self.reason, "source": self.source}
 
 
+class Unset:
+    """The type of `UNSET`: an argument left out, told apart from None."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset()
+"""`CallFacts.from_entry(judgement=UNSET)`: judge the arguments (the default), as against None: judge nothing."""
+
+
 @dataclass(frozen=True, slots=True)
 class CallFacts:
     """What the policy knows about one call.
@@ -180,7 +197,11 @@ class CallFacts:
         who: the person or program calling, for rules that name people (None: the gateway knows no users).
         names_gateway: why the arguments reach the gateway itself (its address or data directory), if they
             do: the call asks, whatever the mode.
-        tier: the tool's tier (derived).
+        judgement: what this call does, judged from its arguments (`hintgate.hints.calls`), if they could be
+            judged: `resolution` becomes the call's hints (`hints.calls.bound.per_call`), provenance `argument`.
+        static: the tool's own resolved hints, before the judgement (derived from `resolution` when not given;
+            when given, `resolution` is worked out from it again).
+        tier: the call's tier (derived).
         read_only: resolved readOnlyHint (derived).
         idempotent: resolved idempotentHint (derived).
         open_world: resolved openWorldHint: content it returns taints the session (derived).
@@ -196,22 +217,26 @@ class CallFacts:
     quarantine: str | None = None
     who: Principal | None = None
     names_gateway: str | None = None
+    judgement: Judgement | None = None
+    static: Resolution | None = None
     tier: Tier = field(init=False)
     read_only: bool = field(init=False)
     idempotent: bool = field(init=False)
     open_world: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        resolution = self.resolution
-        if resolution.trusted and not self.trusted:
-            resolution = resolve(
-                declared=resolution.declared,
-                inferred=resolution.inferred,
-                overrides=resolution.overrides,
-                title_override=resolution.title,
+        static = self.static if self.static is not None else self.resolution
+        if static.trusted and not self.trusted:
+            static = resolve(
+                declared=static.declared,
+                inferred=static.inferred,
+                overrides=static.overrides,
+                title_override=static.title,
                 trusted=False,
             )
-            object.__setattr__(self, "resolution", resolution)
+        resolution = static if self.judgement is None else per_call(static, self.judgement)
+        object.__setattr__(self, "static", static)
+        object.__setattr__(self, "resolution", resolution)
         hints = resolution.hints
         object.__setattr__(self, "tier", resolution.tier)
         object.__setattr__(self, "read_only", hints[Hint.READ_ONLY].value)
@@ -226,9 +251,19 @@ class CallFacts:
         who: Principal | None = None,
         *,
         names_gateway: str | None = None,
+        judgement: Judgement | Unset | None = UNSET,
     ) -> CallFacts:
-        """The facts of a call of a catalog entry by `who`; trust is the entry's resolution's."""
+        """The facts of a call of a catalog entry by `who`; trust is the entry's resolution's.
+
+        This is where a call's arguments are judged (`entry.tool.judge`): every path that decides a
+        tools/call (the pipeline, a gateway-served tool that calls another, `policy explain --args`)
+        builds its facts here. `judgement` given (a judgement, or None for none) stands instead, as
+        when an upstream answered tools/resolve and its answer was weighed.
+        """
         resolution = entry.tool.resolution
+        if isinstance(judgement, Unset):
+            judge = entry.tool.judge
+            judgement = judge.judge(arguments) if judge is not None and arguments else None
         return cls(
             tool=entry.name,
             server=entry.server,
@@ -240,7 +275,13 @@ class CallFacts:
             quarantine=entry.quarantine,
             who=who,
             names_gateway=names_gateway,
+            judgement=judgement,
         )
+
+    @property
+    def does(self) -> str | None:
+        """What the call does, for the question, the queue and the record ("DROP TABLE users; destructive")."""
+        return self.judgement.reason if self.judgement is not None else None
 
 
 def _call_key(tool: str, arguments: Mapping[str, Any]) -> str | None:
@@ -471,6 +512,8 @@ def taint_basis(call: CallFacts, settings: PolicySettings) -> str | None:
         return "its server declares it reaches the open world"
     if origin is Origin.INFERRED:
         return f"what it does says it reaches the open world (inference rule {provenance.rule})"
+    if origin is Origin.ARGUMENT:
+        return f"what this call does reaches the open world (judged from its arguments: {provenance.rule})"
     if settings.taint is Taint.STRICT:
         return "it may reach the open world by the spec default, and taint is strict"
     return None if call.trusted else UNTRUSTED_CONTENT
@@ -552,6 +595,8 @@ def _basis(call: CallFacts, hint: Hint) -> str:
         return "its own declaration"
     if provenance.origin is Origin.DEFAULT:
         return "the spec default"
+    if provenance.origin is Origin.ARGUMENT:
+        return "its arguments, read through the parameter its server's schema describes"
     return "its tool's name, description or schema" + (
         f" (inference rule {provenance.rule})" if provenance.rule else ""
     )
@@ -562,6 +607,8 @@ def _unvouched_read(call: CallFacts) -> Decision:
     provenance = call.resolution.hints[Hint.READ_ONLY].provenance
     if provenance.origin is Origin.DECLARED:
         basis = "its own declaration"
+    elif provenance.origin is Origin.ARGUMENT:
+        basis = "its arguments, read through the parameter its server's schema describes"
     else:
         basis = "its tool's name, description or schema" + (
             f" (inference rule {provenance.rule})" if provenance.rule else ""
@@ -658,6 +705,8 @@ def decide(
         now: the current time in seconds, on the clock `SessionState.record_approval` was given.
     """
     decision = _decide(call, session, settings, rules, now=now)
+    if call.judgement is not None:
+        decision = dataclasses.replace(decision, reason=f"{decision.reason} {_judged(call)}")
     if decision.verdict is Verdict.ALLOW:
         return decision
     reason = decision.reason
@@ -667,6 +716,18 @@ def decide(
     if fix is not None:
         reason = f"{reason} {fix(call)}"
     return dataclasses.replace(decision, reason=reason) if reason != decision.reason else decision
+
+
+def _judged(call: CallFacts) -> str:
+    """What the call does, as its arguments say ("This call: DROP TABLE users; destructive (judged from ...).")."""
+    assert call.judgement is not None
+    static = call.static.tier if call.static is not None else call.tier
+    bound = (
+        ""
+        if call.tier is not static or call.judgement.act.label in call.tier.value
+        else (f"; its tool's static hints ({static.value}) bound it")
+    )
+    return f"This call: {call.judgement.reason} (judged from its arguments{bound})."
 
 
 def _unknown_phrase(call: CallFacts) -> str:

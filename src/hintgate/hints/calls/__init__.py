@@ -1,0 +1,178 @@
+"""Hints per call: what one call does, judged from its arguments with real parsers.
+
+Pure (the parsers, sqlglot and tree-sitter's bash grammar, are imported at the
+first text they read). A tool's static hints carry its worst case; a generic
+tool (`execute_sql`, `run_command`, `api_request`, a file tool with an
+`action`) is a read for one call and a DROP for the next. `ArgumentJudge`
+reads a tool's schema once (`roles.roles_of`) and judges each call's
+arguments: SQL (`sql`), shell command lines (`shell`), program argument lists
+(`programs`: git, kubectl, docker, npm...), HTTP methods, action names and
+flags (`choices`). The judgement (`judgement.Judgement`) carries the act,
+the four hints it implies, what the call does in words, and the judge's
+rule; `bound.per_call` lays it over the tool's resolved hints within the
+bound the server's trust allows. A call whose arguments cannot be judged (no
+such parameter, a value of another type) gets no judgement: its static hints
+stand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from hintgate.hints.calls.choices import judge_action, judge_method
+from hintgate.hints.calls.judgement import Act, Judgement, riskiest
+from hintgate.hints.calls.programs import judge_argv
+from hintgate.hints.calls.roles import Role, roles_of
+from hintgate.hints.calls.shell import judge_shell
+from hintgate.hints.calls.sql import judge_sql
+
+__all__ = ["Act", "ArgumentJudge", "Judgement", "Role", "judge_argv", "judge_shell", "judge_sql", "roles_of"]
+
+
+class ArgumentJudge:
+    """Judges the calls of one tool from their arguments; built once per tool from its listed definition.
+
+    Args:
+        roles: the parameters that decide what a call does (`roles_of`).
+    """
+
+    __slots__ = ("roles",)
+
+    def __init__(self, roles: tuple[Role, ...]) -> None:
+        self.roles = roles
+
+    @classmethod
+    def of(cls, tool: Mapping[str, Any]) -> ArgumentJudge | None:
+        """The judge of a listed tool, or None when none of its parameters decides what a call does."""
+        roles = roles_of(tool)
+        return cls(roles) if any(r.kind != "force" for r in roles) else None
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds of parameter it reads (`sql`, `shell`...), for people."""
+        return tuple(dict.fromkeys(r.kind for r in self.roles))
+
+    def judge(self, arguments: Mapping[str, Any] | None) -> Judgement | None:
+        """What the call with these arguments does; None when nothing in them can be judged."""
+        if not arguments:
+            return None
+        found: list[Judgement] = []
+        dry_run: Role | None = None
+        force: Role | None = None
+        program: list[str] = []
+        program_role: Role | None = None
+        for role in self.roles:
+            value = arguments.get(role.parameter)
+            if role.kind == "confirm":
+                chosen = [arguments.get(r.parameter) for r in self.roles if r.kind == "action"]
+                applies = not role.scope or any(c in role.scope for c in chosen)
+                if value is not True and applies:
+                    dry_run = role
+                continue
+            if value is None:
+                continue
+            if role.kind == "program":
+                # `{subcommand: "branch", args: ["-D", "x"]}`: one command line, in the schema's order.
+                words = value if _words(value) else _split(value) if isinstance(value, str) else None
+                if words:
+                    program.extend(words)
+                    program_role = role
+                continue
+            if role.kind == "dry-run":
+                if value is True:
+                    dry_run = role
+                continue
+            if role.kind == "force":
+                if value is True:
+                    force = role
+                continue
+            try:
+                target = arguments.get(role.target) if role.target is not None else None
+                judged = _judge_value(role, value, target if isinstance(target, str) else None)
+            except Exception as exc:  # a parser's own failure on a hostile text: fail closed, never raise into a call
+                judged = Judgement(
+                    Act.DESTRUCTIVE, f"{role.parameter} could not be read ({type(exc).__name__})", role.kind
+                )
+            if judged is not None:
+                found.append(judged)
+        if program_role is not None:
+            found.append(_program(program_role, program))
+        if dry_run is not None:
+            if dry_run.kind == "confirm":
+                what = f"a preview ({dry_run.parameter} is not true)"
+                return Judgement(Act.READ, what, "flag.confirm", True) if found else None
+            return Judgement(Act.READ, f"a dry run ({dry_run.parameter}: true)", "flag.dry-run", True)
+        actions = [j for j in found if j.rule == "action"]
+        # An action that adds or reads takes the other texts as its data (a job's command is stored, not run);
+        # an action that runs them (`run`, `exec`) is judged with them.
+        if actions and len(actions) < len(found) and not any(_RUNS in j.what for j in actions):
+            found = actions
+        if not found:
+            return None
+        whole = found[0] if len(found) == 1 else riskiest(found)
+        if force is not None and whole.act is Act.ADDITIVE:
+            # A write that may overwrite or delete what is there when forced.
+            return Judgement(Act.DESTRUCTIVE, f"{whole.what}, {force.parameter}: true", "flag.force")
+        return whole
+
+
+_STATEMENT_START = re.compile(
+    r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*\(*\s*(?:select|with|insert|update|delete|drop|create|alter|truncate|merge|"
+    r"replace|grant|revoke|show|describe|desc|explain|pragma|values|table|set|call|exec|execute|copy|vacuum|begin|"
+    r"commit|rollback|attach|detach|analyze|use|lock|comment|reindex|refresh|do|upsert|load|unload)\b",
+    re.I | re.S,
+)
+
+
+def _judge_value(role: Role, value: Any, target: str | None = None) -> Judgement | None:
+    kind = role.kind
+    if kind == "sql" and isinstance(value, str):
+        if not role.sure and not _STATEMENT_START.match(value):
+            return None  # the parameter may be a search string: only a statement is judged as one
+        judged = judge_sql(value, role.dialect)
+        if not role.sure and judged.what.startswith("SQL that does not parse"):
+            return None
+        return judged
+    if kind == "shell" and isinstance(value, str):
+        judged = judge_shell(value)
+        if not role.sure and judged.what.startswith("a command that does not parse"):
+            return None
+        return judged
+    if kind == "shell" and _words(value):
+        return judge_argv(value, judge_shell)
+    if kind == "argv":
+        if _words(value):
+            return judge_argv(value, judge_shell)
+        if isinstance(value, str):
+            return judge_shell(value)
+        return None
+    if kind == "method" and isinstance(value, str):
+        return judge_method(value, role.parameter, target)
+    if kind == "action" and isinstance(value, str):
+        return judge_action(value, role.parameter)
+    return None
+
+
+_RUNS = "(runs)"
+
+
+def _program(role: Role, words: list[str]) -> Judgement:
+    """One program's command line: the program first (`git`), then what the parameters held."""
+    if words[0].lower().rsplit("/", 1)[-1] != role.program:
+        words = [str(role.program), *words]
+    return judge_argv(words, judge_shell)
+
+
+def _words(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(w, str) for w in value)
+
+
+def _split(text: str) -> list[str] | None:
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return None

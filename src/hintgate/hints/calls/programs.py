@@ -1,0 +1,831 @@
+"""What one command line does, from its program and arguments: `ls` reads, `rm` destroys, `git push --force` too.
+
+Pure. `judge_argv` takes an argv list (as a shell word list or a tool's
+array argument) and judges it by tables of general command-line knowledge:
+
+- programs that only read (`ls`, `cat`, `grep`, `ps`, `jq`...), with the
+  flags that make some of them write (`sed -i`, `sort -o`, `find -delete`,
+  `curl -X POST`);
+- programs that only add (`mkdir`, `touch`, `cp`...) and programs that
+  destroy (`rm`, `dd`, `chmod`, `kill`...);
+- programs with subcommands (`git`, `kubectl`, `docker`, `npm`, `pip`,
+  `systemctl`, `helm`...): the subcommand and its flags (`push --force`,
+  `reset --hard`, `clean -f`, `branch -D`, `rollout restart`, `--dry-run`);
+- prefixes that run another command (`sudo`, `env`, `nice`, `timeout`,
+  `xargs`, `bash -c '...'`): the command they run is judged.
+
+A program in no table runs code hintgate cannot see into: destructive.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
+
+
+def _names(text: str) -> frozenset[str]:
+    """The words of a table written as text, one set."""
+    return frozenset(text.split())
+
+
+__all__ = ["READ_PROGRAMS", "ShellText", "judge_argv", "program_of"]
+
+ShellText = Callable[[str], Judgement]
+"""Judges a shell command string (for `bash -c '...'`, `ssh host '...'`, `find -exec`)."""
+
+R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
+
+READ_PROGRAMS = _names(
+    """
+    ls ll dir vdir cat tac head tail less more grep egrep fgrep rg ag ack wc cut tr nl rev fold fmt column
+    paste join expand unexpand seq echo printf pwd whoami id groups who w users date cal uname hostname arch
+    nproc lscpu lsblk lsusb lspci lsmod which whereis type file stat du df free uptime ps pgrep pstree top
+    htop vmstat iostat mpstat tree diff cmp comm md5sum sha1sum sha224sum sha256sum sha384sum sha512sum
+    b2sum cksum sum base32 base64 xxd od hexdump strings true false test [ basename dirname realpath
+    readlink printenv locale getconf tty stty logname jq yq xq gron zcat zless zgrep bzcat xzcat lsof
+    netstat ss ping ping6 traceroute tracepath mtr dig nslookup host whois getent man info help apropos
+    whatis history sleep expr bc dc factor numfmt shuf look sdiff colordiff journalctl dmesg last lastlog
+    finger ldd nm objdump readelf size file uniq sort awk gawk mawk nawk sed find fd fdfind locate mlocate
+    env time watch timeout nice ionice nohup command builtin exec stdbuf xargs tee curl wget http https xh
+    httpie openssl host dnsdomainname ip ifconfig route arp iw iwconfig nmcli lsattr getfacl id namei
+    pathchk tput clear reset true yes jobs fg bg wait umask alias unalias set shopt declare typeset local
+    export unset readonly source . cd pushd popd dirs hash
+    """
+)
+"""Programs that read, or whose writing forms are told apart below (`sed -i`, `sort -o`, `curl -d`...)."""
+
+_ADDITIVE = _names(
+    """
+    mkdir touch install mktemp mkfifo mknod ln link zip
+    """
+)
+_DESTRUCTIVE = _names(
+    """
+    rm rmdir shred dd mkfs mkswap wipefs fdisk sfdisk parted gdisk mv chmod chown chgrp chattr setfacl kill
+    pkill killall skill reboot shutdown halt poweroff init telinit truncate unlink crontab useradd userdel
+    usermod groupadd groupdel groupmod passwd chpasswd chsh iptables ip6tables nft ufw firewall-cmd mount
+    umount swapon swapoff sysctl modprobe rmmod insmod rsync scp sftp ftp nc ncat netcat socat ssh patch
+    eval
+    """
+)
+_PREFIXES = frozenset({"sudo", "doas", "nice", "ionice", "nohup", "time", "stdbuf", "command", "builtin", "exec"})
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "ash", "busybox"})
+_INTERPRETERS = _names(
+    """
+    python python2 python3 node nodejs deno bun ruby perl php lua Rscript R osascript pwsh powershell
+    """
+)
+_NETWORK = _names(
+    """
+    curl wget http https xh httpie ping ping6 traceroute tracepath mtr dig nslookup host whois ssh scp sftp
+    ftp nc ncat netcat socat rsync telnet
+    """
+)
+
+
+def program_of(word: str) -> str:
+    """A command word's program: its base name (`/usr/bin/git` → `git`), lower case."""
+    return os.path.basename(word.strip()).lower()
+
+
+def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: int = 0) -> Judgement:
+    """What running `argv` does.
+
+    Args:
+        argv: the program and its arguments, already split into words.
+        shell: judges a shell text found inside the arguments (`bash -c`, `ssh host CMD`, `find -exec`);
+            without it such text is judged destructive unread.
+        depth: how many prefixes and shells deep this is (bounded: an endless `sudo sudo ...` is destructive).
+    """
+    words = [w for w in argv if isinstance(w, str)]
+    if not words:
+        return Judgement(R, "an empty command", "shell", True)
+    if depth > 8:
+        return Judgement(D, "commands nested too deep to read", "shell")
+    shown = shorten(" ".join(words), 72)
+    program = program_of(words[0])
+    args = words[1:]
+    if "=" in words[0] and not words[0].startswith("="):  # VAR=value before the command
+        return judge_argv(args, shell, depth=depth + 1) if args else Judgement(R, shown, "shell", True)
+    inner = _wrapped(program, args)
+    if inner is not None:
+        if not inner:
+            return Judgement(R if program in {"env", "time", "command", "builtin"} else D, shown, "shell")
+        return judge_argv(inner, shell, depth=depth + 1)
+    if program in _SHELLS or program in {"eval"}:
+        return _shell_text(program, args, shell, shown, depth)
+    if program in _INTERPRETERS:
+        return _interpreter(program, args, shown)
+    judge = _SUBCOMMANDS.get(program)
+    if judge is not None:
+        return judge(program, args, shown)
+    special = _SPECIAL.get(program)
+    if special is not None:
+        return special(args, shown, shell, depth)
+    open_world = True if program in _NETWORK else None
+    if program in _DESTRUCTIVE:
+        return Judgement(D, shown, "shell", None, open_world)
+    if program in _ADDITIVE:
+        overwrite = program in {"ln", "install"} and _has(args, "-f", "--force", "--remove-destination")
+        idempotent = program == "mkdir" and _has(args, "-p", "--parents")
+        return Judgement(D if overwrite else A, shown, "shell", idempotent or None)
+    if program in READ_PROGRAMS:
+        return Judgement(R, shown, "shell", True, open_world)
+    if program.startswith("mkfs."):
+        return Judgement(D, shown, "shell")
+    return Judgement(D, f"{shown} (a program hintgate does not know)", "shell")
+
+
+def _has(args: Sequence[str], *flags: str) -> bool:
+    """Whether any of `flags` is given: as a word, as `--flag=value`, or a short flag inside a cluster (`-rf`)."""
+    for arg in args:
+        if arg == "--":
+            return False
+        for flag in flags:
+            if arg == flag or (flag.startswith("--") and arg.startswith(flag + "=")):
+                return True
+            if len(flag) == 2 and flag[0] == "-" and re.fullmatch(r"-[A-Za-z]+", arg) and flag[1] in arg[1:]:
+                return True
+    return False
+
+
+def _positional(args: Sequence[str]) -> list[str]:
+    return [a for a in args if not a.startswith("-")]
+
+
+def _wrapped(program: str, args: list[str]) -> list[str] | None:
+    """The command a prefix runs (`sudo -u x CMD` → CMD), `[]` when it runs none, None when not a prefix."""
+    if program in _PREFIXES:
+        rest = list(args)
+        while rest and rest[0].startswith("-"):
+            flag = rest.pop(0)
+            if program in {"sudo", "doas"} and flag in {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"} and rest:
+                rest.pop(0)
+            if program == "nice" and flag == "-n" and rest:
+                rest.pop(0)
+        return rest
+    if program == "env":
+        rest = list(args)
+        while rest and (rest[0].startswith("-") or "=" in rest[0]):
+            if rest.pop(0) in {"-u", "-C", "-S"} and rest:
+                rest.pop(0)
+        return rest
+    if program == "timeout":
+        rest = [a for a in args if not a.startswith("-")]
+        return rest[1:] if rest else []
+    if program == "watch":
+        rest = list(args)
+        while rest and rest[0].startswith("-"):
+            if rest.pop(0) in {"-n", "-d", "--interval"} and rest:
+                rest.pop(0)
+        return rest
+    return None
+
+
+def _shell_text(program: str, args: list[str], shell: ShellText | None, shown: str, depth: int) -> Judgement:
+    """`bash -c 'TEXT'`, `eval TEXT`: the text is judged as a command; a script file or a shell on stdin runs unseen."""
+    if program == "eval":
+        text = " ".join(args)
+    elif "-c" in args or any(re.fullmatch(r"-[a-z]*c[a-z]*", a) for a in args):
+        at = next(i for i, a in enumerate(args) if a == "-c" or re.fullmatch(r"-[a-z]*c[a-z]*", a))
+        text = args[at + 1] if at + 1 < len(args) else ""
+    elif _has(args, "--version", "--help"):
+        return Judgement(R, shown, "shell", True)
+    else:
+        return Judgement(D, f"{shown} (runs a script hintgate cannot read)", "shell")
+    if shell is None or depth > 8:
+        return Judgement(D, shown, "shell")
+    inner = shell(text)
+    return Judgement(inner.act, f"{program} -c: {inner.what}", "shell", inner.idempotent, inner.open_world)
+
+
+def _interpreter(_program: str, args: list[str], shown: str) -> Judgement:
+    if args and all(a in {"--version", "-V", "--help", "-h", "-v"} for a in args):
+        return Judgement(R, shown, "shell", True)
+    return Judgement(D, f"{shown} (runs code hintgate cannot judge)", "shell")
+
+
+# ---------------------------------------------------------------- read programs with writing flags
+
+
+def _sed(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    if _has(args, "-i", "--in-place") or any(a.startswith("-i") for a in args if not a.startswith("--")):
+        return Judgement(D, f"{shown} (edits files in place)", "shell")
+    scripts = [a for a in args if not a.startswith("-")][:1]
+    if any(re.search(r"(^|[;}\s/])[wW]\s*\S|(^|[;}\s])e(\s|$)", s) for s in scripts):
+        return Judgement(D, f"{shown} (its script writes a file or runs a command)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _cp(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """cp replaces a destination that exists, unless told not to clobber (-n, --no-clobber, --update=none)."""
+    if _has(args, "-n", "--no-clobber", "--update=none"):
+        return Judgement(A, f"{shown} (never replaces what exists)", "shell", True)
+    return Judgement(D, f"{shown} (replaces the destination if it exists)", "shell", True)
+
+
+def _archive(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """tar: -t lists (reads); -x extracts over what exists; -c writes the archive file (replacing one there)."""
+    mode = args[0] if args and not args[0].startswith("-") else ""
+    flags = "".join(a.lstrip("-") for a in args if a.startswith("-") and not a.startswith("--")) + mode
+    if "t" in flags or _has(args, "--list"):
+        return Judgement(R, shown, "shell", True)
+    if "r" in flags or "u" in flags or _has(args, "--append"):
+        return Judgement(A, shown, "shell")
+    return Judgement(D, shown, "shell", True if "x" in flags else None)
+
+
+def _compressor(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """gzip/xz/unzip list (-l, -t) or write to stdout (-c) without touching files; otherwise they replace files."""
+    if _has(args, "-l", "--list", "-t", "--test", "-c", "--stdout", "-Z") or (args and args[0] in {"-v", "--version"}):
+        return Judgement(R, shown, "shell", True)
+    if _has(args, "-n") and shown.startswith("unzip"):
+        return Judgement(A, shown, "shell", True)
+    return Judgement(D, shown, "shell")
+
+
+def _ssh(args: list[str], shown: str, shell: ShellText | None, _depth: int) -> Judgement:
+    """ssh HOST COMMAND runs COMMAND there (judged as a command, open world); ssh HOST alone is a session."""
+    rest = list(args)
+    while rest and rest[0].startswith("-"):
+        flag = rest.pop(0)
+        if (
+            flag in {"-i", "-p", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-S", "-W"}
+            and rest
+        ):
+            rest.pop(0)
+    if len(rest) < 2 or shell is None:
+        return Judgement(D, f"{shown} (a remote session)", "shell", None, True)
+    inner = shell(" ".join(rest[1:]))
+    return Judgement(inner.act, f"on {rest[0]}: {inner.what}", "shell", inner.idempotent, True)
+
+
+def _sort(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    if _has(args, "-o", "--output"):
+        return Judgement(D, f"{shown} (writes its output to a file)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _uniq(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    if len(_positional(args)) >= 2:  # uniq INPUT OUTPUT writes OUTPUT
+        return Judgement(D, f"{shown} (writes its output to a file)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _awk(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    program = next((a for a in args if not a.startswith("-")), "")
+    if _has(args, "-i") or re.search(r"system\s*\(|\bprint[f]?\b[^;}]*>|\|\s*\"|getline", program):
+        return Judgement(D, f"{shown} (its program writes files or runs commands)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _tee(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    files = [a for a in _positional(args) if a not in {"/dev/null", "/dev/stdout", "/dev/stderr"}]
+    if not files:
+        return Judgement(R, shown, "shell", True)
+    if _has(args, "-a", "--append"):
+        return Judgement(A, f"{shown} (appends to {files[0]})", "shell")
+    return Judgement(D, f"{shown} (overwrites {files[0]})", "shell")
+
+
+def _find(args: list[str], shown: str, shell: ShellText | None, depth: int) -> Judgement:
+    if any(a in {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"} for a in args):
+        return Judgement(D, f"{shown} (deletes or writes what it finds)", "shell")
+    parts = [Judgement(R, shown, "shell", True)]
+    for at, arg in enumerate(args):
+        if arg in {"-exec", "-execdir", "-ok", "-okdir"}:
+            command = []
+            for word in args[at + 1 :]:
+                if word in {";", "\\;", "+"}:
+                    break
+                command.append(word)
+            command = [w for w in command if w != "{}"] or ["?"]
+            inner = judge_argv(command, shell, depth=depth + 1)
+            parts.append(Judgement(inner.act, f"{shown} (runs {inner.what} on each)", "shell", inner.idempotent))
+    return riskiest(parts)
+
+
+def _xargs(args: list[str], _shown: str, shell: ShellText | None, depth: int) -> Judgement:
+    rest = list(args)
+    while rest and rest[0].startswith("-"):
+        flag = rest.pop(0)
+        if flag in {"-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a"} and rest:
+            rest.pop(0)
+    inner = judge_argv(rest or ["echo"], shell, depth=depth + 1)
+    return Judgement(inner.act, f"xargs runs {inner.what}", "shell", inner.idempotent, inner.open_world)
+
+
+_CURL_DATA = ("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "-F", "--form", "--json")
+
+
+def _curl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    method = None
+    for at, arg in enumerate(args):
+        if arg in {"-X", "--request"} and at + 1 < len(args):
+            method = args[at + 1].upper()
+        elif arg.startswith("-X") and len(arg) > 2:
+            method = arg[2:].upper()
+        elif arg.startswith("--request="):
+            method = arg.split("=", 1)[1].upper()
+    if method is None and (_has(args, *_CURL_DATA) or _has(args, "-T", "--upload-file")):
+        method = "POST" if not _has(args, "-T", "--upload-file") else "PUT"
+    if _has(args, "-I", "--head"):
+        method = method or "HEAD"
+    act = _METHOD_ACTS.get(method or "GET", D)
+    if act is R and _has(args, "-o", "--output", "-O", "--remote-name", "--remote-name-all"):
+        writes = [args[i + 1] for i, a in enumerate(args[:-1]) if a in {"-o", "--output"}]
+        if not writes or any(w not in {"-", "/dev/null"} for w in writes) or _has(args, "-O", "--remote-name"):
+            return Judgement(D, f"{shown} (saves what it fetches to a file)", "shell", None, True)
+    return Judgement(act, shown, "shell", act is R or method in {"PUT", "DELETE"}, True)
+
+
+def _wget(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """wget saves to a new name by default (never clobbering); -O FILE or -N replaces; -O - and --spider read."""
+    target = None
+    for at, arg in enumerate(args):
+        if arg in {"-O", "--output-document"} and at + 1 < len(args):
+            target = args[at + 1]
+        elif arg.startswith("--output-document="):
+            target = arg.split("=", 1)[1]
+        elif re.fullmatch(r"-q?O.+", arg):
+            target = arg.split("O", 1)[1]
+    if _has(args, "--post-data", "--post-file", "--method", "--body-data"):
+        return Judgement(A, shown, "shell", None, True)
+    if _has(args, "--spider") or target in {"-", "/dev/null"}:
+        return Judgement(R, shown, "shell", True, True)
+    if target is not None or (_has(args, "-N", "--timestamping", "-nc") and not _has(args, "-nc", "--no-clobber")):
+        return Judgement(D, f"{shown} (replaces the file it saves to)", "shell", None, True)
+    return Judgement(A, f"{shown} (saves what it fetches to a new file)", "shell", None, True)
+
+
+_METHOD_ACTS = {"GET": R, "HEAD": R, "OPTIONS": R, "POST": A, "PUT": D, "PATCH": D, "DELETE": D}
+
+
+def _ip(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    words = _positional(args)
+    if len(words) <= 1 or words[1] in {"show", "list", "ls", "get"} or words[0] in {"-s"}:
+        return Judgement(R, shown, "shell", True)
+    return Judgement(D, shown, "shell")
+
+
+def _hostname(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    return Judgement(D if _positional(args) else R, shown, "shell", True)
+
+
+def _date(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    return Judgement(D if _has(args, "-s", "--set") else R, shown, "shell", True)
+
+
+def _crontab(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    return Judgement(R if args == ["-l"] else D, shown, "shell", True)
+
+
+def _jq(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    return Judgement(D if _has(args, "-i", "--inplace", "--in-place") else R, shown, "shell", True)
+
+
+_SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgement]] = {
+    "cp": _cp,
+    "tar": _archive,
+    "gzip": _compressor,
+    "gunzip": _compressor,
+    "bzip2": _compressor,
+    "xz": _compressor,
+    "unxz": _compressor,
+    "unzip": _compressor,
+    "7z": _compressor,
+    "zstd": _compressor,
+    "ssh": _ssh,
+    "sed": _sed,
+    "gsed": _sed,
+    "sort": _sort,
+    "uniq": _uniq,
+    "awk": _awk,
+    "gawk": _awk,
+    "mawk": _awk,
+    "nawk": _awk,
+    "tee": _tee,
+    "find": _find,
+    "xargs": _xargs,
+    "curl": _curl,
+    "wget": _wget,
+    "ip": _ip,
+    "hostname": _hostname,
+    "date": _date,
+    "crontab": _crontab,
+    "jq": _jq,
+    "yq": _jq,
+}
+
+
+# ---------------------------------------------------------------- programs with subcommands
+
+
+def _subcommand(args: Sequence[str], takes_value: frozenset[str] = frozenset()) -> tuple[str, list[str]]:
+    """The first word that is not a flag (skipping global flags' values), and the words after it."""
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg.startswith("-"):
+            at += 2 if (arg in takes_value and "=" not in arg) else 1
+            continue
+        return arg.lower(), list(args[at + 1 :])
+    return "", []
+
+
+_GIT_GLOBAL = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
+_GIT_READ = _names(
+    """
+    status log show diff blame annotate ls-files ls-tree rev-parse rev-list describe shortlog grep cat-file
+    reflog whatchanged name-rev merge-base for-each-ref show-ref show-branch count-objects fsck
+    verify-commit verify-tag check-ignore check-attr cherry range-diff difftool help version var archive
+    format-patch bugreport
+    """
+)
+_GIT_ADDITIVE = _names(
+    """
+    add commit init stage notes bundle
+    """
+)
+_GIT_REMOTE_READ = frozenset({"ls-remote"})
+
+
+def _git(_program: str, args: list[str], shown: str) -> Judgement:
+    sub, rest = _subcommand(args, _GIT_GLOBAL)
+    rule = "argv.git"
+    if not sub:
+        return Judgement(R, shown, rule, True)
+    if sub in _GIT_READ:
+        return Judgement(R, shown, rule, True)
+    if sub in _GIT_REMOTE_READ:
+        return Judgement(R, shown, rule, True, True)
+    if sub == "commit":
+        return Judgement(D if _has(rest, "--amend") else A, shown, rule)
+    if sub in _GIT_ADDITIVE:
+        return Judgement(A, shown, rule)
+    if sub == "branch":
+        if _has(rest, "-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "-f", "--force", "--set-upstream-to"):
+            return Judgement(D, shown, rule)
+        if _has(rest, "-u", "--unset-upstream", "--edit-description"):
+            return Judgement(D, shown, rule)
+        listing = _has(rest, "-l", "--list", "-a", "--all", "-r", "--remotes", "-v", "-vv", "--contains", "--merged")
+        names = _positional(rest)
+        return Judgement(R if listing or not names else A, shown, rule, True if not names else None)
+    if sub == "tag":
+        if _has(rest, "-d", "--delete", "-f", "--force"):
+            return Judgement(D, shown, rule)
+        listing = _has(rest, "-l", "--list", "-n", "--contains", "--points-at", "-v", "--verify")
+        return Judgement(R if listing or not _positional(rest) else A, shown, rule)
+    if sub == "remote":
+        what, _more = _subcommand(rest)
+        if what in {"", "show", "get-url"} or (_has(rest, "-v", "--verbose") and not what):
+            return Judgement(R, shown, rule, True)
+        return Judgement(A if what == "add" else D, shown, rule)
+    if sub == "stash":
+        what, _more = _subcommand(rest)
+        if what in {"list", "show"}:
+            return Judgement(R, shown, rule, True)
+        return Judgement(D if what in {"drop", "clear", "pop", "apply"} else A, shown, rule)
+    if sub == "config":
+        if _has(rest, "--get", "--get-all", "--get-regexp", "-l", "--list", "--show-origin", "--get-urlmatch"):
+            return Judgement(R, shown, rule, True)
+        if len(_positional(rest)) == 1 and not _has(rest, "--unset", "--unset-all", "--add", "--replace-all"):
+            return Judgement(R, shown, rule, True)  # git config KEY reads it
+        return Judgement(D, shown, rule)
+    if sub == "push":
+        destructive = _has(rest, "-f", "--force", "--force-with-lease", "--force-if-includes", "-d", "--delete")
+        destructive = (
+            destructive
+            or _has(rest, "--mirror", "--prune")
+            or any(p.startswith(":") or p.startswith("+") for p in _positional(rest))
+        )
+        if _has(rest, "-n", "--dry-run"):
+            return Judgement(R, shown, rule, True, True)
+        return Judgement(D if destructive else A, shown, rule, None, True)
+    if sub in {"fetch", "clone"}:
+        if _has(rest, "--dry-run"):
+            return Judgement(R, shown, rule, True, True)
+        return Judgement(
+            D if _has(rest, "--prune", "-p", "--force", "-f") and sub == "fetch" else A, shown, rule, None, True
+        )
+    if sub == "clean":
+        if _has(rest, "-n", "--dry-run"):
+            return Judgement(R, shown, rule, True)
+        return Judgement(D, shown, rule)
+    if sub in {"checkout", "switch"}:
+        if _has(rest, "-b", "-c", "--orphan") and not _has(rest, "-B", "-C", "-f", "--force", "--discard-changes"):
+            return Judgement(A, shown, rule)
+        return Judgement(D, shown, rule)
+    if sub in {"revert", "cherry-pick", "merge"}:
+        if _has(rest, "--abort", "--quit"):
+            return Judgement(D, shown, rule)
+        return Judgement(A if sub != "merge" else D, shown, rule)
+    if sub == "worktree":
+        what, _more = _subcommand(rest)
+        if what == "list":
+            return Judgement(R, shown, rule, True)
+        return Judgement(A if what == "add" else D, shown, rule)
+    if sub == "submodule":
+        what, _more = _subcommand(rest)
+        return Judgement(R if what in {"", "status", "summary", "foreach"} and what != "foreach" else D, shown, rule)
+    if sub == "bisect":
+        what, _more = _subcommand(rest)
+        return Judgement(R if what in {"log", "visualize", "view"} else D, shown, rule)
+    # pull, reset, rebase, restore, rm, mv, gc, prune, apply, am, filter-branch, update-ref, replace...
+    return Judgement(D, shown, rule, None, True if sub == "pull" else None)
+
+
+_KUBE_GLOBAL = frozenset(
+    {"-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s", "--server", "--token", "-l"}
+)
+_KUBE_READ = _names(
+    """
+    get describe logs log top explain api-resources api-versions version cluster-info diff events wait
+    completion help plugin kustomize
+    """
+)
+_KUBE_ADDITIVE = _names(
+    """
+    create expose run autoscale port-forward proxy
+    """
+)
+
+
+def _kubectl(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    sub, rest = _subcommand(args, _KUBE_GLOBAL)
+    if _dry_run(rest) or _dry_run(args):
+        return Judgement(R, f"{shown} (a dry run)", rule, True, True)
+    if not sub or sub in _KUBE_READ:
+        return Judgement(R, shown, rule, True, True)
+    if sub == "config":
+        what, _more = _subcommand(rest)
+        read = what in {"view", "get-contexts", "current-context", "get-clusters", "get-users", ""}
+        return Judgement(R if read else D, shown, rule, True if read else None)
+    if sub == "auth":
+        what, _more = _subcommand(rest)
+        return Judgement(R if what in {"can-i", "whoami"} else D, shown, rule, None, True)
+    if sub == "rollout":
+        what, _more = _subcommand(rest)
+        read = what in {"status", "history"}
+        return Judgement(R if read else D, shown, rule, True if read else None, True)
+    if sub == "exec" and "--" in rest:
+        inner = judge_argv(rest[rest.index("--") + 1 :])
+        return Judgement(inner.act, f"{shown} (runs {inner.what} in the container)", rule, inner.idempotent)
+    if sub in {"label", "annotate"} and not _has(rest, "--overwrite") and not any(p.endswith("-") for p in rest):
+        return Judgement(A, shown, rule, None, True)
+    if sub in _KUBE_ADDITIVE:
+        return Judgement(A, shown, rule, None, True)
+    # apply, delete, scale, patch, replace, edit, set, drain, cordon, uncordon, taint, exec, cp, attach...
+    return Judgement(D, shown, rule, None, True)
+
+
+def _dry_run(args: Sequence[str]) -> bool:
+    for arg in args:
+        if arg in {"--dry-run", "--dry-run=client", "--dry-run=server", "--dryrun", "-n=true"}:
+            return True
+        if arg.startswith("--dry-run=") and arg.split("=", 1)[1].lower() not in {"none", "false"}:
+            return True
+    return False
+
+
+_DOCKER_GLOBAL = frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"})
+_DOCKER_READ = _names(
+    """
+    ps images inspect logs version info stats top history diff events port search help ls
+    """
+)
+_DOCKER_ADDITIVE = _names(
+    """
+    pull build create tag commit push login save import load
+    """
+)
+_DOCKER_GROUPS = frozenset(
+    {
+        "container",
+        "image",
+        "volume",
+        "network",
+        "system",
+        "builder",
+        "buildx",
+        "context",
+        "node",
+        "service",
+        "stack",
+        "secret",
+        "config",
+        "plugin",
+        "swarm",
+        "manifest",
+        "trust",
+    }
+)
+
+
+def _docker(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    sub, rest = _subcommand(args, _DOCKER_GLOBAL)
+    if sub == "compose" or program in {"docker-compose"}:
+        what, _more = _subcommand(rest if sub == "compose" else args, frozenset({"-f", "--file", "-p"}))
+        if what in {"ps", "logs", "config", "images", "top", "ls", "version", "port", "events"}:
+            return Judgement(R, shown, rule, True)
+        return Judgement(A if what in {"up", "create", "build", "pull", "start"} else D, shown, rule)
+    if sub in _DOCKER_GROUPS:
+        what, _more = _subcommand(rest)
+        if what in {"ls", "list", "inspect", "df", "info", "history", "logs", "ps", "top", "events", "port", "stats"}:
+            return Judgement(R, shown, rule, True)
+        if what in {"create", "pull", "build", "tag", "push", "connect", "save", "import", "load", "use", "init"}:
+            return Judgement(A, shown, rule, None, what in {"pull", "push"} or None)
+        return Judgement(D, shown, rule)
+    if sub == "exec":
+        words = list(rest)
+        while words and words[0].startswith("-"):
+            flag = words.pop(0)
+            if flag in {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file"} and words:
+                words.pop(0)
+        if len(words) >= 2:
+            inner = judge_argv(words[1:])
+            return Judgement(inner.act, f"{shown} (runs {inner.what} in the container)", rule, inner.idempotent)
+    if sub in _DOCKER_READ or not sub:
+        return Judgement(R, shown, rule, True, True if sub == "search" else None)
+    if sub in _DOCKER_ADDITIVE:
+        return Judgement(A, shown, rule, None, True if sub in {"pull", "push", "login"} else None)
+    # run, exec, rm, rmi, kill, stop, restart, start, prune, cp, update, rename, pause...
+    return Judgement(D, shown, rule)
+
+
+_PKG_READ = _names(
+    """
+    ls list ll la view info show outdated search whoami help version explain fund doctor ping why query
+    freeze check config-get get prefix root bin owner dist-tag docs repo bugs
+    """
+)
+_PKG_ADDITIVE = _names(
+    """
+    install i add link init create publish pack download wheel
+    """
+)
+
+
+def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    sub, rest = _subcommand(args, frozenset({"--prefix", "-C", "--cwd", "-w", "--workspace"}))
+    if _dry_run(rest) or _has(rest, "--dry-run", "--simulate"):
+        return Judgement(R, f"{shown} (a dry run)", rule, True)
+    if sub == "audit":
+        fix = _positional(rest)[:1] == ["fix"]
+        return Judgement(D if fix else R, shown, rule, None if fix else True, True)
+    if not sub or sub in _PKG_READ:
+        return Judgement(R, shown, rule, True, True if sub in {"search", "view", "info", "outdated"} else None)
+    if sub == "config":
+        what, _more = _subcommand(rest)
+        return Judgement(R if what in {"get", "list", "ls", ""} else D, shown, rule)
+    if sub == "cache":
+        what, _more = _subcommand(rest)
+        return Judgement(R if what in {"ls", "list", "verify", "dir", "info"} else D, shown, rule)
+    if sub in _PKG_ADDITIVE:
+        return Judgement(A, shown, rule, None, True)
+    # uninstall, remove, rm, unpublish, prune, dedupe, update, upgrade, run, exec, test, start, purge...
+    return Judgement(D, shown, rule)
+
+
+_SERVICE_READ = _names(
+    """
+    status show list-units list-unit-files list-timers list-sockets list-dependencies is-active is-enabled
+    is-failed cat help get-default
+    """
+)
+
+
+def _systemctl(program: str, args: list[str], shown: str) -> Judgement:
+    sub, _rest = _subcommand(args)
+    read = not sub or sub in _SERVICE_READ
+    return Judgement(R if read else D, shown, f"argv.{program}", True if read else None)
+
+
+def _helm(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    sub, rest = _subcommand(args, frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}))
+    if _dry_run(rest):
+        return Judgement(R, f"{shown} (a dry run)", rule, True, True)
+    if sub in {
+        "",
+        "list",
+        "ls",
+        "status",
+        "get",
+        "history",
+        "show",
+        "search",
+        "template",
+        "lint",
+        "version",
+        "env",
+        "help",
+        "verify",
+        "inspect",
+    }:
+        return Judgement(R, shown, rule, True, True)
+    if sub in {"install", "pull", "package", "create", "dependency"}:
+        return Judgement(A, shown, rule, None, True)
+    return Judgement(D, shown, rule, None, True)
+
+
+def _terraform(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    sub, _rest = _subcommand(args, frozenset({"-chdir"}))
+    if sub in {"", "plan", "show", "output", "validate", "fmt", "graph", "providers", "version", "state", "console"}:
+        if sub == "state" and _rest and _rest[0] in {"rm", "mv", "push", "replace-provider"}:
+            return Judgement(D, shown, rule)
+        if sub == "fmt" and not _has(_rest, "-check", "-diff"):
+            return Judgement(D, shown, rule)
+        return Judgement(R, shown, rule, True)
+    if sub in {"init", "get"}:
+        return Judgement(A, shown, rule, None, True)
+    return Judgement(D, shown, rule, None, True)
+
+
+_APT_READ = _names(
+    """
+    list search show showpkg policy depends rdepends madison changelog info query
+    """
+)
+
+
+def _system_packages(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    sub, rest = _subcommand(args, frozenset({"-o", "-c"}))
+    if _has(rest, "-s", "--simulate", "--dry-run", "--just-print", "--no-act"):
+        return Judgement(R, f"{shown} (a simulation)", rule, True)
+    if not sub or sub in _APT_READ:
+        return Judgement(R, shown, rule, True)
+    if sub in {"install", "update", "download", "source", "fetch", "tap"}:
+        return Judgement(A, shown, rule, None, True)
+    return Judgement(D, shown, rule)
+
+
+def _gh(program: str, args: list[str], shown: str) -> Judgement:
+    rule = f"argv.{program}"
+    group, rest = _subcommand(args, frozenset({"-R", "--repo"}))
+    what, _more = _subcommand(rest, frozenset({"-R", "--repo"}))
+    if group in {"", "status", "search", "browse", "help", "version", "auth"} and group != "auth":
+        return Judgement(R, shown, rule, True, True)
+    if group == "api":
+        method = "GET"
+        for at, arg in enumerate(rest):
+            if arg in {"-X", "--method"} and at + 1 < len(rest):
+                method = rest[at + 1].upper()
+        if method == "GET" and _has(rest, "-f", "-F", "--field", "--raw-field", "--input"):
+            method = "POST"
+        act = _METHOD_ACTS.get(method, D)
+        return Judgement(act, shown, rule, act is R, True)
+    if what in {"list", "view", "status", "diff", "checks", "ls", "show"}:
+        return Judgement(R, shown, rule, True, True)
+    if what in {"create", "comment", "fork", "clone", "download", "review"}:
+        return Judgement(A, shown, rule, None, True)
+    return Judgement(D, shown, rule, None, True)
+
+
+_SUBCOMMANDS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
+    "git": _git,
+    "kubectl": _kubectl,
+    "oc": _kubectl,
+    "k": _kubectl,
+    "docker": _docker,
+    "podman": _docker,
+    "nerdctl": _docker,
+    "docker-compose": _docker,
+    "npm": _package_manager,
+    "pnpm": _package_manager,
+    "yarn": _package_manager,
+    "pip": _package_manager,
+    "pip3": _package_manager,
+    "uv": _package_manager,
+    "poetry": _package_manager,
+    "cargo": _package_manager,
+    "gem": _package_manager,
+    "go": _package_manager,
+    "composer": _package_manager,
+    "systemctl": _systemctl,
+    "service": _systemctl,
+    "launchctl": _systemctl,
+    "helm": _helm,
+    "terraform": _terraform,
+    "tofu": _terraform,
+    "apt": _system_packages,
+    "apt-get": _system_packages,
+    "apt-cache": _system_packages,
+    "dpkg": _system_packages,
+    "yum": _system_packages,
+    "dnf": _system_packages,
+    "brew": _system_packages,
+    "apk": _system_packages,
+    "pacman": _system_packages,
+    "snap": _system_packages,
+    "gh": _gh,
+}
+"""Programs judged by their subcommand and flags."""

@@ -1,0 +1,235 @@
+"""Which parameters of a tool decide what a call does, found from its input schema and texts.
+
+Pure. Read once per tool; a role names a top-level property and how its value
+is judged:
+
+- `sql`: holds SQL (`format: sql`, or a code parameter whose name,
+  description or tool text speaks of SQL, a statement for a database, a
+  dialect): `sql.judge_sql`;
+- `shell`: holds a command line (a shell, terminal or bash command, a command
+  to run): `shell.judge_shell`;
+- `argv`: holds a command and its arguments as an array: `programs.judge_argv`;
+- `program`: holds the subcommand or arguments of the one program the tool
+  names (a `git` tool's `subcommand` and `args`, joined in that order);
+- `method`: picks an HTTP method (an enum of methods, or a `method` of a
+  tool that takes a URL), judged with the URL's path (`choices.judge_method`);
+- `action`: picks what the tool does among verbs (`choices.judge_action`);
+- `dry-run`, `confirm`, `force`: booleans that make a call a read (a dry run;
+  a preview unless confirmed), or a write destructive.
+
+Nothing is taken from one server's names: the words are general English (a
+"SQL statement", a "shell command") and JSON Schema's own keywords.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hintgate.hints.calls.choices import HTTP_METHODS
+from hintgate.hints.calls.programs import program_of
+from hintgate.hints.calls.sql import dialect_named
+from hintgate.hints.inference.naming import parse_name, tokenize
+from hintgate.hints.inference.schema import exec_surface
+
+
+def _names(text: str) -> frozenset[str]:
+    """The words of a table written as text, one set."""
+    return frozenset(text.split())
+
+
+__all__ = ["PROGRAMS", "Role", "roles_of"]
+
+PROGRAMS = _names(
+    """
+    git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew
+    """
+)
+"""Command-line programs whose argument lists `programs.judge_argv` reads by subcommand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A parameter that decides what a call does.
+
+    Attributes:
+        kind: `sql`, `shell`, `argv`, `program`, `method`, `action`, `dry-run`, `confirm` (the call only
+            previews unless it is true) or `force`.
+        parameter: the top-level property's name.
+        program: for `program`, the program whose arguments it holds.
+        dialect: for `sql`, the SQL dialect the tool's text names, if any.
+        target: for `method`, the parameter holding the URL or path the request goes to, if one.
+        scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
+        sure: the parameter's own schema or description says what it holds; when only the tool's text
+            does, a value that does not parse is taken for something else (a search string) and not judged.
+    """
+
+    kind: str
+    parameter: str
+    program: str | None = None
+    dialect: str | None = None
+    sure: bool = True
+    target: str | None = None
+    scope: tuple[str, ...] = ()
+
+
+_SQL_TEXT = re.compile(
+    r"\bsql\b|\b(?:select|insert|update|delete)\b.{0,40}\b(?:statement|query|queries)\b"
+    r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db)\b|\b(?:database|db)\b.{0,40}\bquer(?:y|ies)\b"
+    r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b",
+    re.I,
+)
+_SHELL_TEXT = re.compile(
+    r"\b(?:shell|bash|terminal|zsh|sh|command[- ]line|cli)\b"
+    r"|\bcommands?\b.{0,30}\b(?:run|execute|executed|invoke)\b|\b(?:run|execute|invoke)s?\b.{0,30}\bcommands?\b",
+    re.I,
+)
+_STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?)\b", re.I)
+_OTHER_CODE = re.compile(r"\b(?:python|javascript|typescript|js|node|ruby|lua|cypher|graphql|powershell)\b", re.I)
+_ARGV_TEXT = re.compile(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
+_HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
+_ACTION_NAMES = frozenset({"action", "actions", "operation", "op", "mode", "command", "subcommand", "verb", "task"})
+_ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
+_PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
+_DRY_RUN = frozenset({"dryrun", "dry", "simulate", "preview", "whatif", "plan", "plan_only", "planonly"})
+_FORCE = frozenset({"force", "overwrite", "overwriteexisting", "forcedelete", "replace", "clobber"})
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
+    """The parameters of a listed tool (its `name`, `description`, `inputSchema`) that decide what a call does."""
+    schema = tool.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return ()
+    name = _text(tool.get("name"))
+    description = _text(tool.get("description"))
+    tool_text = f"{' '.join(tokenize(name))} {description}"
+    program = _program_named(name, description)
+    roles: list[Role] = []
+    target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
+    for key, raw in properties.items():
+        if not isinstance(key, str) or not isinstance(raw, Mapping):
+            continue
+        role = _role(key, raw, tool_text, program, target)
+        if role is None:
+            continue
+        if role.kind == "method":
+            role = Role("method", key, target=target)
+        elif role.kind == "confirm":
+            role = Role("confirm", key, scope=_preview_scope(raw, description, properties))
+        roles.append(role)
+    # Program parameters are one command line: the subcommand's before the arguments'.
+    roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
+    return tuple(roles)
+
+
+_SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb"})
+_TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
+
+
+def _names_target(key: Any, spec: Mapping[str, Any]) -> bool:
+    """A parameter that says where a request goes: a URL or an API path."""
+    if not isinstance(key, str) or spec.get("type") not in {"string", None}:
+        return False
+    return "".join(tokenize(key)) in _TARGET_NAMES or spec.get("format") in {"uri", "url", "uri-reference"}
+
+
+def _preview_scope(spec: Mapping[str, Any], description: str, properties: Mapping[str, Any]) -> tuple[str, ...]:
+    """The action values a preview sentence names ("`delete` only returns a preview unless confirm=true")."""
+    text = " ".join(
+        s for s in re.split(r"(?<=[.!?])\s", f"{_text(spec.get('description'))} {description}") if _PREVIEW.search(s)
+    )
+    values = {
+        v for p in properties.values() if isinstance(p, Mapping) for v in p.get("enum") or [] if isinstance(v, str)
+    }
+    return tuple(sorted(v for v in values if re.search(rf"\b{re.escape(v)}\b", text)))
+
+
+def _program_named(name: str, description: str) -> str | None:
+    """The one command-line program a tool is a wrapper of (`git_command`, "Run a kubectl command"), if one."""
+    named = {t for t in tokenize(name) if t in PROGRAMS}
+    if len(named) == 1:
+        return named.pop()
+    first = re.split(r"(?<=[.!?])\s", description, maxsplit=1)[0]
+    found = {program_of(w) for w in re.findall(r"[A-Za-z][\w-]*", first) if w.lower() in PROGRAMS}
+    return found.pop() if len(found) == 1 else None
+
+
+def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None, target: str | None) -> Role | None:
+    words = tokenize(key)
+    joined = "".join(words)
+    kind = spec.get("type")
+    description = _text(spec.get("description"))
+    enum = spec.get("enum")
+    if kind == "boolean":
+        if joined in _DRY_RUN or (words and words[0] == "dry"):
+            return Role("dry-run", key)
+        if joined in {"confirm", "confirmed", "execute", "apply", "commit"} and _PREVIEW.search(
+            f"{description} {tool_text}"
+        ):
+            return Role("confirm", key)  # "only returns a preview unless confirm=true"
+        if joined in _FORCE or (words and words[0] == "force"):
+            return Role("force", key)
+        return None
+    if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
+        if all(v.strip().upper() in HTTP_METHODS for v in enum):
+            return Role("method", key)
+        if joined in _ACTION_NAMES or _ACTION_TEXT.search(description):
+            verbs = [v for v in enum if parse_name(v).verb_class is not None]
+            if verbs:
+                return Role("action", key)
+        return None
+    if kind in {"string", None} and joined in {"method", "httpmethod", "verb", "requestmethod"}:
+        default = spec.get("default")
+        http_default = isinstance(default, str) and default.upper() in HTTP_METHODS
+        if _HTTP_TEXT.search(description) or _HTTP_TEXT.search(tool_text) or "GET" in description or http_default:
+            return Role("method", key)
+        if target is not None:
+            return Role("method", key)
+    if kind == "string" and joined in {"action", "operation", "op"}:
+        return Role("action", key)
+    items = spec.get("items")
+    argv = kind == "array" and isinstance(items, Mapping) and items.get("type") == "string"
+    if argv:
+        if program is not None and (
+            joined in {"args", "arguments", "argv", "command", "cmd"} or _ARGV_TEXT.search(description)
+        ):
+            return Role("program", key, program=program)
+        if joined in {"command", "cmd", "argv", "commandline"} or (
+            _ARGV_TEXT.search(description) and re.search(r"\bcommand\b", description, re.I)
+        ):
+            return Role("argv", key)
+        return None
+    if kind not in {"string", None}:
+        return None
+    if program is not None and joined in {"args", "arguments", "command", "cmd", "subcommand"}:
+        return Role("program", key, program=program)
+    if spec.get("format") in {"sql", "SQL"}:
+        return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
+    if not exec_surface(spec, words, description) and joined not in {"query", "sql"}:
+        # "Statement text passed verbatim to the MySQL server": a statement for a database, in other words.
+        if _STATEMENT_FOR_DATABASE.search(description) and _SQL_TEXT.search(description):
+            return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
+        return None
+    own = f"{' '.join(words)} {description}"
+    if _OTHER_CODE.search(own):
+        return None
+    if _SQL_TEXT.search(own) or joined == "sql":
+        return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
+    if _SHELL_TEXT.search(own) or joined in {"command", "cmd", "shell", "commandline", "script"}:
+        if _OTHER_CODE.search(tool_text) and not _SHELL_TEXT.search(tool_text):
+            return None
+        return Role("shell", key, sure=bool(_SHELL_TEXT.search(own)) or joined != "script")
+    if joined == "query" and not _SQL_TEXT.search(tool_text):
+        return None  # a search string, not a statement
+    if _SQL_TEXT.search(tool_text) and not _OTHER_CODE.search(tool_text):
+        return Role("sql", key, dialect=dialect_named(tool_text), sure=joined == "sql")
+    if _SHELL_TEXT.search(tool_text) and not _OTHER_CODE.search(tool_text):
+        return Role("shell", key, sure=joined in {"command", "cmd", "shell", "commandline"})
+    return None

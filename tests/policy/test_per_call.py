@@ -1,0 +1,56 @@
+"""The policy decides each call of a generic tool by what its arguments do (`CallFacts.from_entry` judges them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hintgate.hints.catalog import CatalogEntry, resolve_tool
+from hintgate.hints.trust import Trust
+from hintgate.policy.decide import CallFacts, SessionState, Verdict, decide, parse_policy
+
+EXECUTE_SQL: dict[str, Any] = {
+    "name": "execute_sql",
+    "description": "Execute a SQL statement on the application database.",
+    "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]},
+    "annotations": {"readOnlyHint": False, "destructiveHint": True},
+}
+
+
+def verdict(mode: str, sql: str, trust: Trust = Trust.LOCAL) -> tuple[Verdict, str]:
+    tool = resolve_tool(EXECUTE_SQL, trust=trust)
+    entry = CatalogEntry("db_execute_sql", "db", "execute_sql", tool, {}, {})
+    settings, rules = parse_policy({"mode": mode}, source="test")
+    decision = decide(CallFacts.from_entry(entry, {"sql": sql}), SessionState(), settings, rules, now=0.0)
+    return decision.verdict, decision.reason
+
+
+@pytest.mark.parametrize("trust", [Trust.LOCAL, Trust.TRUSTED])
+def test_a_select_through_execute_sql_runs_unasked_in_default_and_accept_edits(trust: Trust) -> None:
+    assert verdict("default", "SELECT * FROM orders", trust)[0] is Verdict.ALLOW
+    assert verdict("accept-edits", "SELECT * FROM orders", trust)[0] is Verdict.ALLOW
+
+
+def test_an_insert_follows_the_additive_write_rules() -> None:
+    assert verdict("default", "INSERT INTO notes VALUES (1)")[0] is Verdict.ASK
+    assert verdict("accept-edits", "INSERT INTO notes VALUES (1)")[0] is Verdict.ALLOW
+
+
+def test_a_drop_asks_even_in_accept_edits_and_the_reason_says_what_the_call_does() -> None:
+    said, reason = verdict("accept-edits", "SELECT 1; DROP TABLE users")
+    assert said is Verdict.ASK
+    assert "This call: 2 statements: DROP TABLE users; destructive (judged from its arguments)." in reason
+
+
+def test_read_only_mode_runs_the_reads_of_a_generic_tool_and_denies_the_rest() -> None:
+    assert verdict("read-only", "SELECT count(*) FROM users")[0] is Verdict.ALLOW
+    assert verdict("read-only", "DELETE FROM users")[0] is Verdict.DENY
+
+
+def test_without_arguments_to_judge_the_tool_keeps_its_static_hints() -> None:
+    tool = resolve_tool(EXECUTE_SQL, trust=Trust.LOCAL)
+    entry = CatalogEntry("db_execute_sql", "db", "execute_sql", tool, {}, {})
+    facts = CallFacts.from_entry(entry, {})
+    assert facts.judgement is None
+    assert facts.tier is tool.tier
