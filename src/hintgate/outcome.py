@@ -18,10 +18,19 @@ from datetime import datetime
 from typing import Any, ClassVar, Protocol
 
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.policy.decide import Decision
+from hintgate.policy.decide import CallFacts, Decision
 from hintgate.policy.rules import Verdict
 
-__all__ = ["CANCELLED", "NO_TRACER", "WITHDRAWN", "CallAttempt", "CallObserver", "CallOutcome", "Tracer"]
+__all__ = [
+    "CANCELLED",
+    "NO_TRACER",
+    "WITHDRAWN",
+    "CallAttempt",
+    "CallObserver",
+    "CallOutcome",
+    "Tracer",
+    "call_snapshot",
+]
 
 CANCELLED = "cancelled before it finished (the client cancelled it, or the gateway stopped)"
 """The error on record of a call cancelled while it ran: it may have reached its server."""
@@ -61,6 +70,8 @@ class CallOutcome:
             failure (its parent is the failed attempt, recorded as a call of its own); `client_retry`
             for the client's identical call of an idempotent tool within `idempotentRetryWindow`
             seconds of the earlier one (its parent).
+        hints: the call's own hints when its arguments were judged (`call_snapshot`: annotations,
+            provenance, tier, what it does, and the tool's static hints beside them); None: the tool's.
     """
 
     call_id: str
@@ -87,6 +98,17 @@ class CallOutcome:
     user: str | None = None
     result_findings: tuple[Mapping[str, Any], ...] = ()
     result_action: str | None = None
+    hints: Mapping[str, Any] | None = None
+
+    @property
+    def snapshot(self) -> Mapping[str, Any]:
+        """The hints the call was decided with: its own when judged by its arguments, else its tool's."""
+        return self.hints if self.hints is not None else self.entry.snapshot
+
+    @property
+    def tier(self) -> str:
+        """The tier the call was decided with."""
+        return str(self.snapshot.get("tier", self.entry.tier.value))
 
     @property
     def outcome(self) -> str:
@@ -129,6 +151,7 @@ class CallAttempt:
     result_findings: tuple[Mapping[str, Any], ...] = ()
     result_action: str | None = None
     refusal: str | None = None
+    hints: Mapping[str, Any] | None = None
 
     def add_upstream_time(self, began: float) -> None:
         """Count the time since `began` (a `perf_counter` reading) as the source's."""
@@ -142,6 +165,25 @@ class CallAttempt:
         if self.approval in ("withdrawn", "expired"):
             return self.approval
         return "approved" if self.approval in ("once", "session") else "denied"
+
+
+def call_snapshot(facts: CallFacts, entry: CatalogEntry) -> Mapping[str, Any] | None:
+    """The hints of a call judged by its arguments, as its record keeps them; None when they are its tool's.
+
+    `{"annotations", "provenance", "tier"}` as a tool's snapshot has them (provenance `argument:<rule>`
+    for what the arguments decided), with `does` (what the call does, in words) and `static` (the tool's
+    own snapshot) beside them.
+    """
+    if facts.judgement is None:
+        return None
+    resolution = facts.resolution
+    return {
+        "annotations": resolution.to_mcp(),
+        "provenance": resolution.provenance(),
+        "tier": facts.tier.value,
+        "does": facts.does,
+        "static": entry.snapshot,
+    }
 
 
 class CallObserver(Protocol):

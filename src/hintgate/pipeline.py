@@ -23,6 +23,7 @@ tracing are observers, so the call path knows none of them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 import uuid
@@ -40,9 +41,20 @@ from hintgate.errors import (
     UpstreamRequestError,
     UpstreamTimeout,
 )
+from hintgate.hints.annotations import Hint
+from hintgate.hints.calls.bound import judgement_of, weigh_upstream
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.hints.resultscan import OnResultFinding, guard
-from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallAttempt, CallObserver, CallOutcome, Tracer
+from hintgate.outcome import (
+    CANCELLED,
+    NO_TRACER,
+    WITHDRAWN,
+    CallAttempt,
+    CallObserver,
+    CallOutcome,
+    Tracer,
+    call_snapshot,
+)
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
@@ -71,6 +83,7 @@ from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals, call_digest
 from hintgate.results import error_text, server_down_error, tool_error
 from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
+from hintgate.sources.resolution import answer_hints, marked
 from hintgate.sources.tasks import is_task
 
 if TYPE_CHECKING:
@@ -82,6 +95,13 @@ __all__ = ["SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
 logger = logging.getLogger(__name__)
 
 _RETRY_WAIT = 10.0  # seconds a retry waits for a restarted source to come back up
+_RESOLVE_WAIT = 5.0  # seconds an upstream's tools/resolve may take; resolving is meant to be cheaper than the call
+
+
+def _act_phrase(hints: Mapping[Hint, bool]) -> str:
+    if hints[Hint.READ_ONLY]:
+        return "read-only"
+    return "destructive" if hints[Hint.DESTRUCTIVE] else "additive"
 
 
 class _NoClient:
@@ -274,6 +294,8 @@ class ToolCalls:
         when it runs in the same step of the event loop, takes this decision as its own.
         """
         session = self._sessions.for_request(ctx)
+        if self._asks_upstream(entry, arguments):
+            return True  # its server resolves the call first (an await): the call takes the path that can wait
         connectionless = ctx.protocol_version in self._modern
         state = session.policy_state(connectionless=connectionless)
         named = self.own_places.named_in(arguments)
@@ -284,6 +306,57 @@ class ToolCalls:
             # Whatever runs after this step may change what was decided: then it no longer stands.
             asyncio.get_running_loop().call_soon(setattr, self, "_ahead", None)
         return decision.verdict is Verdict.ASK
+
+    async def facts(
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        who: Principal | None,
+    ) -> CallFacts:
+        """What the policy knows about one call of `entry` with `arguments` by `who`: the decision's entry point.
+
+        The call's hints are judged from its arguments (`CallFacts.from_entry`) and, when its server
+        resolves calls itself (`tools/resolve`), its answer is weighed in as far as its trust allows. Every
+        path that decides a call takes its facts here: a `tools/call`, a `tools/resolve` the gateway answers,
+        a gateway-served tool that calls another tool (decide with the facts of the tool it calls).
+        """
+        facts = CallFacts.from_entry(entry, arguments, who, names_gateway=self.own_places.named_in(arguments))
+        if self._asks_upstream(entry, arguments):
+            facts = await self._resolved_upstream(ctx, entry, facts, arguments)
+        return facts
+
+    def _asks_upstream(self, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
+        """Whether the call's server resolves it itself (it offered the extension and marked the tool)."""
+        source = self._sources.get(entry.server)
+        return arguments is not None and source is not None and source.offers_resolution and marked(entry.tool.raw)
+
+    async def _resolved_upstream(
+        self, ctx: RequestContext | None, entry: CatalogEntry, facts: CallFacts, arguments: Mapping[str, Any] | None
+    ) -> CallFacts:
+        """The facts with the call's server's own `tools/resolve` answer weighed in, as far as its trust allows.
+
+        An answer that fails the draft's checks (another name, a hint that is not a boolean, riskier-than-listed
+        bounds broken), an error or no answer in time is a resolution failure: hintgate's own judgement (or the
+        tool's static hints) stands. `hints.calls.bound.weigh_upstream` says how far an answer counts.
+        """
+        source = self._sources[entry.server]
+        params = {"name": entry.upstream_name, "arguments": dict(arguments or {})}
+        wait = min(_RESOLVE_WAIT, source.call_timeout)
+        try:
+            answer = await asyncio.wait_for(
+                source.request("tools/resolve", params, context=self._client_for(ctx)), wait
+            )
+        except (UpstreamError, TimeoutError) as exc:
+            logger.info("hintgate: %s: its server's tools/resolve failed (%s); its own hints stand", entry.name, exc)
+            return facts
+        hints = answer_hints(answer, name=entry.upstream_name, static=entry.tool.raw.get("annotations"))
+        if isinstance(hints, str):
+            logger.warning("hintgate: %s: its server's tools/resolve answer is not used: %s", entry.name, hints)
+            return facts
+        said = judgement_of(hints, f"its server resolved this call as {_act_phrase(hints)}", "upstream")
+        weighed = weigh_upstream(facts.static or facts.resolution, facts.judgement, said)
+        return dataclasses.replace(facts, judgement=weighed)
 
     async def __call__(
         self,
@@ -312,12 +385,7 @@ class ToolCalls:
             session = self._sessions.for_request(ctx) if ctx is not None else None
             modern = ctx is not None and ctx.protocol_version in self._modern
             state = session.policy_state(connectionless=modern) if session is not None else SessionState()
-            facts = CallFacts.from_entry(
-                entry,
-                arguments,
-                session.principal if session is not None else None,
-                names_gateway=self.own_places.named_in(arguments),
-            )
+            facts = await self.facts(ctx, entry, arguments, session.principal if session is not None else None)
         else:
             session, state, facts = ahead.session, ahead.state, ahead.facts
         # A call its server would reject is refused before anyone is asked to approve it.
@@ -330,7 +398,7 @@ class ToolCalls:
                 decided = ahead.decision
             else:
                 decided = decide(facts, state, self.settings, self.rules, now=now)
-            attempt = CallAttempt(decided, started, started_at)
+            attempt = CallAttempt(decided, started, started_at, hints=call_snapshot(facts, entry))
         if facts.idempotent and not facts.read_only:
             window = self.settings.idempotent_retry_window
             earlier = state.earlier_call(entry.name, arguments or {}, now=now, window=window)
@@ -509,6 +577,7 @@ class ToolCalls:
             execution_type=attempt.execution_type,
             result_findings=attempt.result_findings,
             result_action=attempt.result_action,
+            hints=attempt.hints,
         )
 
     def _tell(self, outcome: CallOutcome) -> list[Awaitable[object]]:
@@ -605,6 +674,7 @@ class ToolCalls:
             arguments=facts.arguments,
             reason=attempt.decision.reason,
             warnings=shown,
+            does=facts.does,
         )
         started = time.perf_counter()
         caller, approvers = self._approvers(session, attempt.decision)
@@ -656,7 +726,7 @@ class ToolCalls:
                 timeout=self.settings.approval_timeout,
                 caller_alive=probe,
                 call_id=attempt.call_id,
-                hints=entry.snapshot,
+                hints=attempt.hints if attempt.hints is not None else entry.snapshot,
                 caller=caller.name if caller is not None else None,
                 approvers=approvers,
                 view=session.view if session else None,

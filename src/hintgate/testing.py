@@ -57,6 +57,9 @@ class FakeSource:
         titles: tool name → title, as a config file would give it.
     """
 
+    offers_resolution = False
+    """Whether it answers `tools/resolve` (set it, and give a `request` handler, to fake a resolving server)."""
+
     def __init__(
         self,
         name: str,

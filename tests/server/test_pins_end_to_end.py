@@ -187,7 +187,7 @@ async def test_a_held_tool_is_logged_once_with_how_to_accept_it_on_plain_iso_tim
     # Not a terminal: one plain line per record, an ISO 8601 UTC time first, never wrapped at 80 columns.
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z WARNING hintgate\.", line)
     assert len(line.rstrip("\n")) > 80
-    assert not any(re.match(r"\s+\S", entry) for entry in log if not entry.startswith("hintgate:"))
+    assert not any(re.match(r"\s+\S", entry) for entry in log if not entry.startswith("hintgate:")), log
 
 
 async def test_pins_held_and_pins_accept_url_work_on_a_running_gateway_with_the_quarantine_names_as_aliases(

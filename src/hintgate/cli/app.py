@@ -639,6 +639,14 @@ def policy_explain(
         list[str] | None,
         typer.Option("--group", help="As a member of this group (repeatable)."),
     ] = None,
+    arguments: Annotated[
+        str | None,
+        typer.Option(
+            "--args",
+            help="For a call with these arguments (a JSON object): judged by what they do, e.g. "
+            '\'{"sql": "DROP TABLE users"}\'.',
+        ),
+    ] = None,
     output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
     wide: WideOpt = False,
 ) -> None:
@@ -654,6 +662,7 @@ def policy_explain(
         modes = tuple(Mode(m.replace("_", "-")) for m in mode) if mode else tuple(Mode)
     except ValueError:
         fail(f"--mode: expected one of {', '.join(m.value for m in Mode)}", EXIT_USAGE)
+    given = _json_object(arguments, "--args") if arguments is not None else None
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
     settings, rules = loaded.policy
     entries = list(gateway.catalog.entries.values())
@@ -665,7 +674,8 @@ def policy_explain(
 
         who = Principal(user or "(any member)", PrincipalKind.USER, frozenset(group or ()))
     sources = gateway.sources.values()
-    rows = explain(entries, settings, rules, modes, who, trust_from={s.name: s.trust_from.value for s in sources})
+    trust_from = {s.name: s.trust_from.value for s in sources}
+    rows = explain(entries, settings, rules, modes, who, trust_from=trust_from, arguments=given)
     console = out()
     if output is OutputFormat.JSON:
         print_json(console, explain_json(rows))
@@ -677,6 +687,17 @@ def policy_explain(
             note = trust_note(source.name, source.trust, source.trust_from) if source.name in shown else None
             if note is not None:
                 console.print(f"server {note}", highlight=False, style="dim")
+
+
+def _json_object(text: str, option: str) -> dict[str, Any]:
+    """A JSON object given on the command line, or a usage error naming the option and what was wrong."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{option}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", EXIT_USAGE)
+    if not isinstance(value, dict):
+        fail(f"{option}: expected a JSON object (the call's arguments), got {type(value).__name__}", EXIT_USAGE)
+    return value
 
 
 def _chosen_tools(entries: list[Any], patterns: list[str]) -> list[Any]:

@@ -329,6 +329,7 @@ async def _watch(queue: Queue, *, timeout: float | None, output: OutputFormat, k
 def _card(row: dict[str, Any]) -> RenderableType:
     from rich.panel import Panel
 
+    from hintgate.policy.approvals import call_does
     from hintgate.policy.asking import arguments_text, title_phrase
 
     now = datetime.now(UTC)
@@ -340,6 +341,9 @@ def _card(row: dict[str, Any]) -> RenderableType:
     lines.append(f"Session {session} ({row.get('client_name') or 'unknown client'}), ")
     lines.append(f"expires {_expires_in(row.get('expires_at'), now)}\n")
     lines.append(f"Arguments:\n{arguments_text(row.get('arguments'))}\n")
+    does = row.get("does") or call_does(row.get("hints"))
+    if does:
+        lines.append(f"What this call does: {does}\n", style="bold")
     for warning in row.get("warnings") or []:
         lines.append(f"⚠ {warning}\n", style="yellow")
     lines.append(f"Why hintgate asks: {row['reason']}")

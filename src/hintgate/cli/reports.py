@@ -236,9 +236,12 @@ def explain_text(
             line.append(row.decisions[why].reason)
         cells.append(line)
     table = fit_table(columns, cells, width=width, wide=wide, title="what each mode would do to a first call")
-    if configured is None or configured not in modes:
-        return table
-    return Group(table, Text(f"* the configured mode ({configured.value})", style="dim"))
+    parts: list[RenderableType] = [table]
+    if configured is not None and configured in modes:
+        parts.append(Text(f"* the configured mode ({configured.value})", style="dim"))
+    # With --args: what the call does, as its arguments were judged (its tier above is the call's).
+    parts += [Text(f"{row.tool} with these arguments: {row.does}") for row in rows if row.does is not None]
+    return table if len(parts) == 1 else Group(*parts)
 
 
 def usage_rows(entries: Iterable[CatalogEntry], usage: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:

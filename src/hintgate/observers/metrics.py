@@ -67,7 +67,7 @@ class Metrics:
         """Count one call and observe its latencies."""
         entry = outcome.entry
         server = entry.server
-        key: tuple[str, ...] = (server, entry.tier.value, outcome.verdict, outcome.outcome)
+        key: tuple[str, ...] = (server, outcome.tier, outcome.verdict, outcome.outcome)
         if self._by_user:
             key = (*key, outcome.user or "")
         counted = self._calls.counts.get(key)

@@ -34,7 +34,17 @@ from typing import Any, Protocol
 from hintgate.errors import HintgateError, NotAnApprover
 from hintgate.policy.principal import Approvers, Principal
 
-__all__ = ["Answer", "ApprovalQueue", "Ended", "Ledger", "Outcome", "PendingApproval", "answered_reason", "note_in"]
+__all__ = [
+    "Answer",
+    "ApprovalQueue",
+    "Ended",
+    "Ledger",
+    "Outcome",
+    "PendingApproval",
+    "answered_reason",
+    "call_does",
+    "note_in",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +148,11 @@ class PendingApproval:
     """The view the calling session was served (`/mcp/NAME`); None for the whole catalog."""
 
     @property
+    def does(self) -> str | None:
+        """What the call does, judged from its arguments ("DROP TABLE users; destructive"), when it was."""
+        return call_does(self.hints)
+
+    @property
     def caller_connected(self) -> bool:
         """Whether the caller still waits for the result."""
         if self.caller_alive is None:
@@ -157,6 +172,7 @@ class PendingApproval:
             "server": self.server,
             "arguments": self.arguments,
             "reason": self.reason,
+            "does": self.does,
             "warnings": self.warnings,
             "session_id": self.session_id,
             "client_name": self.client_name,
@@ -168,6 +184,12 @@ class PendingApproval:
             "approvers": self.approvers.describe() if self.approvers is not None else None,
             "view": self.view,
         }
+
+
+def call_does(hints: Mapping[str, Any] | None) -> str | None:
+    """What a call does, from the hints it was asked with (a call judged by its arguments keeps it as `does`)."""
+    does = hints.get("does") if isinstance(hints, Mapping) else None
+    return does if isinstance(does, str) else None
 
 
 class Ledger(Protocol):

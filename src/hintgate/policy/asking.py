@@ -94,6 +94,7 @@ def question(
     arguments: Mapping[str, Any] | None,
     reason: str,
     warnings: list[str],
+    does: str | None = None,
 ) -> str:
     """The text a person reads before answering.
 
@@ -106,6 +107,8 @@ def question(
     shown = arguments_text(arguments)
     lines = [f"Allow a call of the tool {tool} on server {server}?", "", f"Tool: {tool}", f"Server: {server}"]
     lines.append(f"Title: {title_phrase(title, title_origin)}")
+    if does is not None:
+        lines.append(f"What this call does (judged from its arguments): {does}")
     if len(shown) > ARGUMENTS_SHOWN:
         cut = len(shown) - ARGUMENTS_SHOWN
         lines.append(

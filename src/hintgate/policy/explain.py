@@ -35,12 +35,14 @@ def warnings(call: CallFacts, settings: PolicySettings | None = None) -> list[st
         return []
     out: list[str] = []
     tier = call.tier
+    # A call judged by its arguments is spoken of as the call: the tool may do more on other calls.
+    it = "This call" if call.judgement is not None else "This tool"
     if tier is Tier.UNKNOWN:
         out.append("Nothing is known about this tool: no hints declared, inferred or set")
     elif tier is Tier.DESTRUCTIVE:
-        out.append("This tool may make destructive changes")
+        out.append(f"{it} may make destructive changes")
     elif tier is Tier.READ_ONLY:
-        out.append("This tool only reads data")
+        out.append(f"{it} only reads data")
     hints = call.resolution.hints
     if call.open_world and hints[Hint.OPEN_WORLD].provenance.origin is not Origin.DEFAULT:
         out.append("This tool can reach external systems (open world)")
@@ -83,6 +85,7 @@ class ExplainRow:
         trust: its server's trust level, and where that came from ("config", "origin", "runtime") when known.
         answerers: mode → who may answer where that mode's decision asks, for a person's dry run
             (`explain(who=...)`); empty otherwise.
+        does: what the call with the given arguments does (`explain(arguments=...)`), when they could be judged.
     """
 
     tool: str
@@ -94,6 +97,7 @@ class ExplainRow:
     taints: str | None = None
     trust: tuple[Trust, str | None] = (Trust.UNTRUSTED, None)
     answerers: Mapping[Mode, Approvers] = field(default_factory=lambda: MappingProxyType({}))
+    does: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The `--format json` shape."""
@@ -108,6 +112,7 @@ class ExplainRow:
             "trust": self.trust[0].value,
             "trust_from": self.trust[1],
             "answered_by": {mode.value: a.to_json() for mode, a in self.answerers.items()},
+            "does": self.does,
         }
 
 
@@ -118,16 +123,19 @@ def explain(
     modes: Sequence[Mode] = tuple(Mode),
     who: Principal | None = None,
     trust_from: Mapping[str, str] | None = None,
+    arguments: Mapping[str, Any] | None = None,
 ) -> list[ExplainRow]:
-    """A dry run: each tool's verdict and reason in each mode, in a fresh session with no arguments.
+    """A dry run: each tool's verdict and reason in each mode, in a fresh session.
 
     With `who`, as that person (their name and groups) would get them; rules naming people apply only then.
-    `trust_from` gives, by server, where its trust came from, for the rows to say.
+    `trust_from` gives, by server, where its trust came from, for the rows to say. With `arguments`, for a
+    call with those arguments: judged by them, and matched by rules on arguments; without, for a call
+    whose arguments are not known (the tool's own hints).
     """
     per_mode = [(mode, dataclasses.replace(settings, mode=mode)) for mode in modes]
     rows: list[ExplainRow] = []
     for entry in entries:
-        call = CallFacts.from_entry(entry, None, who)
+        call = CallFacts.from_entry(entry, arguments, who)
         decisions = {mode: decide(call, SessionState(), s, rules, now=0.0) for mode, s in per_mode}
         person = who is not None and who.kind is PrincipalKind.USER
         asks = [(mode, d) for mode, d in decisions.items() if d.verdict is Verdict.ASK] if person else []
@@ -143,6 +151,7 @@ def explain(
                 taints=taint_basis(call, settings),
                 trust=(call.resolution.trust, (trust_from or {}).get(call.server)),
                 answerers=MappingProxyType(answerers),
+                does=call.does,
             )
         )
     return rows

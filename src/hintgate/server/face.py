@@ -22,6 +22,7 @@ from hintgate.server import sdk
 from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
+from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_model
 from hintgate.server.routing import list_page
 from hintgate.server.tasks import task_params_model
 from hintgate.sources.base import SourceState
@@ -58,18 +59,19 @@ async def _route(
         raise to_mcp_error(exc) from exc
 
 
-def _tools_page(gateway: Gateway, ctx: RequestContext, params: Any) -> dict[str, Any]:
+def _tools_page(gateway: Gateway, resolution: ToolResolution, ctx: RequestContext, params: Any) -> dict[str, Any]:
     """A page of `tools/list` for a request's client: its view's tools, a person's own (only what they may
-    reach), shaped by the search mode (`hintgate.server.discovery`)."""
+    reach), shaped by the search mode (`hintgate.server.discovery`); for a client that declared the Tool
+    Resolution extension, the resolvable tools marked."""
     gateway.listing_served()
     listing, _view = gateway.listing(ctx)
-    page = list_page(listing.wire, "tools", params)
+    page = list_page(resolution.listing(ctx, listing.wire), "tools", params)
     if gateway.sessions.for_request(ctx).principal is not None:
         page["cacheScope"] = "private"  # a person's own list: no cache between people may hold it
     return page
 
 
-def _handlers(gateway: Gateway) -> dict[str, Handler]:
+def _handlers(gateway: Gateway, resolution: ToolResolution) -> dict[str, Handler]:
     """The SDK `Server`'s request handlers, by its keyword names.
 
     They return the upstreams' JSON as dicts (the SDK serializes dicts as they
@@ -78,7 +80,7 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
     routes = gateway.routes
 
     async def list_tools(ctx: RequestContext, params: Any) -> dict[str, Any]:
-        return complete(ctx, _tools_page(gateway, ctx, params))
+        return complete(ctx, _tools_page(gateway, resolution, ctx, params))
 
     async def call_tool(ctx: RequestContext, params: Any) -> dict[str, Any]:
         return complete(ctx, await gateway.call_tool(ctx, params.model_dump(by_alias=True, exclude_none=True)))
@@ -139,7 +141,7 @@ def _handlers(gateway: Gateway) -> dict[str, Handler]:
     }
 
 
-def _raw_json(gateway: Gateway) -> Any:
+def _raw_json(gateway: Gateway, resolution: ToolResolution) -> Any:
     """The middleware that answers handshake-era tools/call and tools/list as raw JSON, unvalidated by the SDK."""
     modern = MODERN_VERSIONS
 
@@ -154,7 +156,7 @@ def _raw_json(gateway: Gateway) -> Any:
             if ctx.method == "tools/call":
                 return await gateway.call_tool(ctx, ctx.params)
             if ctx.method == "tools/list" and gateway.sessions.initialized(ctx):
-                return _tools_page(gateway, ctx, ctx.params or {})
+                return _tools_page(gateway, resolution, ctx, ctx.params or {})
         return await call_next(ctx)
 
     return raw_json
@@ -183,13 +185,14 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
 
         def get_capabilities(self, *a: Any, **k: Any) -> Any:
             # Extensions the upstreams offer come and go with them: asked at every discovery.
-            self.extensions = gateway.tasks.extensions()
+            self.extensions = {**gateway.tasks.extensions(), **resolution.extensions()}
             return super().get_capabilities(*a, **k)
 
     async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:
         return {}
 
-    handlers: dict[str, Any] = {**_handlers(gateway), "on_subscriptions_listen": ListenHandler(bus)}
+    resolution = ToolResolution(gateway)
+    handlers: dict[str, Any] = {**_handlers(gateway, resolution), "on_subscriptions_listen": ListenHandler(bus)}
     # The catalog changes live (overrides, upstream restarts): never fresh.
     never_fresh: dict[Any, CacheHint] = {method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS}
     server = _Server(
@@ -204,11 +207,16 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     task_params = task_params_model()
     for method, handler in gateway.tasks.handlers().items():
         server.add_request_handler(method, task_params, handler)
+
+    async def resolve(ctx: Any, params: Any) -> dict[str, Any]:
+        return await resolution.resolve(ctx, params.model_dump(by_alias=True, exclude_none=True))
+
+    server.add_request_handler(RESOLVE, resolve_params_model(), resolve)
     # The SDK installs an OpenTelemetry middleware by default; a gateway on the
     # hot path of every call keeps only its own.
     # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the
     # boundary seals (and verifies when the client answers), so it cannot be forged.
     security = RequestStateSecurity(keys=[state_key]) if state_key else RequestStateSecurity.ephemeral()
     boundary = RequestStateBoundary(security, default_audience="hintgate")
-    server.middleware = [_raw_json(gateway), boundary]
+    server.middleware = [_raw_json(gateway, resolution), boundary]
     return server

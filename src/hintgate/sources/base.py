@@ -177,6 +177,10 @@ class Source(Protocol):
     def resource_templates(self) -> Sequence[Mapping[str, Any]]:
         """Its resource templates as MCP JSON objects."""
 
+    @property
+    def offers_resolution(self) -> bool:
+        """Whether it answers `tools/resolve` for the tools it marks (the Tool Resolution extension)."""
+
     def wants(self, tool_name: str) -> bool:
         """Whether one of its tools is served (include / exclude)."""
 
@@ -250,6 +254,9 @@ class ConfiguredSource:
 
     startup_default = 30.0
     """Seconds the gateway waits for a first start when the config sets no startup timeout."""
+
+    offers_resolution = False
+    """Whether it answers `tools/resolve` (an MCP server that offered the extension in its handshake)."""
 
     def __init__(self, config: SourceConfig, *, listener: ChangeListener | None = None) -> None:
         self.config = config

@@ -46,6 +46,7 @@ from hintgate.sources.connection import (
 )
 from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, GatewayAuth, gateway_auth, oauth_of
 from hintgate.sources.personal import PersonalConnections
+from hintgate.sources.resolution import RESOLUTION, offers_resolution
 from hintgate.sources.tasks import offers_tasks, tasks_declared
 
 __all__ = [
@@ -95,6 +96,8 @@ _CLIENT_CAPABILITIES: dict[str, Any] = {
     "elicitation": {"form": {}, "url": {}},
     "sampling": {},
     "roots": {"listChanged": True},
+    # So a server that resolves per call marks its tools and answers tools/resolve (the draft's handshake form).
+    "extensions": {RESOLUTION: {}},
 }
 
 
@@ -153,6 +156,12 @@ class McpUpstream(ConfiguredSource):
     def info(self) -> ServerInfo | None:
         """What it said about itself in its last handshake."""
         return self._connection.info if self._connection else None
+
+    @property
+    def offers_resolution(self) -> bool:  # type: ignore[override]
+        """Whether its last handshake offered the Tool Resolution extension (it answers tools/resolve)."""
+        info = self.info
+        return info is not None and offers_resolution(info.capabilities)
 
     @property
     def offers_tasks(self) -> bool:

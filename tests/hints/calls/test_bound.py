@@ -79,3 +79,53 @@ def test_a_call_whose_arguments_cannot_be_judged_gets_no_judgement() -> None:
     assert tool.judge is not None
     assert tool.judge.judge({}) is None
     assert tool.judge.judge({"sql": 42}) is None
+
+
+def upstream(act_read: bool) -> Any:
+    from hintgate.hints.calls.bound import judgement_of
+
+    values = {
+        Hint.READ_ONLY: act_read,
+        Hint.DESTRUCTIVE: not act_read,
+        Hint.IDEMPOTENT: act_read,
+        Hint.OPEN_WORLD: False,
+    }
+    return judgement_of(values, "its server resolved this call", "upstream")
+
+
+@pytest.mark.parametrize("trust", [Trust.LOCAL, Trust.UNTRUSTED])
+def test_a_server_not_fully_trusted_cannot_resolve_a_call_safer_than_hintgates_own_judgement(trust: Trust) -> None:
+    from hintgate.hints.calls.bound import weigh_upstream
+
+    tool = resolve_tool({**SQL_TOOL, "annotations": WORST}, trust=trust)
+    assert tool.judge is not None
+    own = tool.judge.judge({"sql": "DROP TABLE users"})
+    weighed = weigh_upstream(tool.resolution, own, upstream(act_read=True))
+    assert weighed is own
+
+
+def test_an_untrusted_servers_answer_alone_may_only_make_a_call_riskier_than_its_listing() -> None:
+    from hintgate.hints.calls.bound import weigh_upstream
+
+    tool = resolve_tool({**SQL_TOOL, "annotations": WORST}, trust=Trust.UNTRUSTED)
+    assert weigh_upstream(tool.resolution, None, upstream(act_read=True)) is None
+    trusted = resolve_tool({**SQL_TOOL, "annotations": WORST}, trust=Trust.TRUSTED)
+    said = upstream(act_read=True)
+    assert weigh_upstream(trusted.resolution, None, said) is said
+
+
+def test_a_resolve_answer_keeps_the_listing_where_the_gateway_finds_the_call_riskier() -> None:
+    from hintgate.hints.calls.bound import draft_bounded
+
+    # Named for no action, so nothing contradicts the local server's read-only declaration.
+    listed = {**SQL_TOOL, "name": "reporting_db", "description": "The reporting database.", "annotations": READS}
+    tool = resolve_tool(listed, trust=Trust.LOCAL)
+    assert tool.tier is Tier.READ_ONLY
+    assert tool.judge is not None
+    judgement = tool.judge.judge({"sql": "DROP TABLE users"})
+    assert judgement is not None
+    call = per_call(tool.resolution, judgement)
+    assert call.tier is Tier.DESTRUCTIVE
+    answered = draft_bounded(tool.resolution, call)
+    assert answered[Hint.READ_ONLY] is True
+    assert within_draft_bound(tool.resolution, answered)

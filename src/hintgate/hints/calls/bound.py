@@ -19,10 +19,10 @@ values judged carry provenance `argument` with the judge's rule.
 from __future__ import annotations
 
 from hintgate.hints.annotations import CAUTIOUS, Hint, Origin, Provenance, Resolution, Resolved, Tier
-from hintgate.hints.calls.judgement import Judgement
+from hintgate.hints.calls.judgement import Act, Judgement
 from hintgate.hints.trust import Trust
 
-__all__ = ["bounded", "per_call", "within_draft_bound"]
+__all__ = ["bounded", "draft_bounded", "judgement_of", "per_call", "weigh_upstream", "within_draft_bound"]
 
 
 def bounded(static: Resolution, hint: Hint) -> bool:
@@ -75,3 +75,49 @@ def within_draft_bound(static: Resolution, resolved: dict[Hint, bool]) -> bool:
         if static.value(Hint.IDEMPOTENT) and not resolved[Hint.IDEMPOTENT] and not resolved[Hint.READ_ONLY]:
             return False
     return not (not static.value(Hint.OPEN_WORLD) and resolved[Hint.OPEN_WORLD])
+
+
+def judgement_of(hints: dict[Hint, bool], what: str, rule: str) -> Judgement:
+    """A judgement standing for four hints an upstream resolved for a call."""
+    act = Act.of(read_only=hints[Hint.READ_ONLY], destructive=hints[Hint.DESTRUCTIVE])
+    return Judgement(act, what, rule, hints[Hint.IDEMPOTENT], hints[Hint.OPEN_WORLD])
+
+
+def weigh_upstream(static: Resolution, own: Judgement | None, answer: Judgement) -> Judgement | None:
+    """What a call's hints rest on when its server resolved them (tools/resolve), by how far it is trusted.
+
+    - trusted: its answer stands (it knows its tool; the draft's bound was checked before).
+    - local: its answer stands unless hintgate's own judgement of the arguments is riskier: then that.
+    - untrusted: its answer may only make the call riskier, than hintgate's judgement, or than the
+      tool's static hints when hintgate could not judge: a server cannot vouch for its own call.
+
+    None: the tool's static hints stand.
+    """
+    if static.trust is Trust.TRUSTED:
+        return answer
+    if own is not None:
+        return own if own.act >= answer.act else answer
+    if static.trust is Trust.LOCAL:
+        return answer
+    static_act = Act.of(read_only=static.tier is Tier.READ_ONLY, destructive=static.tier is not Tier.ADDITIVE)
+    return answer if answer.act > static_act else None
+
+
+def draft_bounded(static: Resolution, call: Resolution) -> dict[Hint, bool]:
+    """A call's four hints as the draft lets a server answer them: never riskier than the tool's listed hints.
+
+    The gateway decides with the call's own hints, which for a server it does not fully trust may be
+    riskier than the tool's listing (a DROP through a tool listed read-only). A `tools/resolve` answer
+    riskier than the listing is a bound violation a client must discard, so the answer keeps the listed
+    value there (and says under `_meta` what the gateway decides with).
+    """
+    values = {h: call.value(h) for h in Hint}
+    for hint in Hint:
+        listed = static.value(hint)
+        if listed != CAUTIOUS[hint] and values[hint] == CAUTIOUS[hint]:
+            if hint in {Hint.DESTRUCTIVE, Hint.IDEMPOTENT} and static.value(Hint.READ_ONLY):
+                continue  # under a read-only listing these follow readOnly below
+            values[hint] = listed
+    if values[Hint.READ_ONLY]:
+        values[Hint.DESTRUCTIVE], values[Hint.IDEMPOTENT] = False, True
+    return values

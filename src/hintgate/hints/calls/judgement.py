@@ -29,6 +29,13 @@ class Act(enum.IntEnum):
     DESTRUCTIVE = 2
     """Updates, deletes, overwrites, runs what it cannot see into, or could not be read (destructiveHint true)."""
 
+    @classmethod
+    def of(cls, *, read_only: bool, destructive: bool) -> Act:
+        """The act of a call with these hints (read-only wins; then destructive or not)."""
+        if read_only:
+            return cls.READ
+        return cls.DESTRUCTIVE if destructive else cls.ADDITIVE
+
     @property
     def label(self) -> str:
         """The word people read: read-only, additive, destructive."""

@@ -36,6 +36,7 @@ class ApprovalItem:
     caller_connected: bool = True
     view: str | None = None
     """The view the calling session was served; None for the whole catalog."""
+    does: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ def approvals_page(gateway: Gateway, waiting: list[PendingApproval]) -> Approval
             expires=Moment.parse(p.expires_at),
             caller_connected=p.caller_connected,
             view=p.view,
+            does=p.does,
         )
         for p in waiting
     ]
