@@ -632,14 +632,18 @@ def _deciding_rule(call: CallFacts, rules: Sequence[Rule]) -> Rule | None:
             if (
                 rule.effect is Verdict.DENY
                 and rule.names_people
-                and rule.matches(call.tool, call.server, call.tier, call.resolution.hints, call.spelled, call.who)
+                and rule.matches(
+                    call.tool, call.server, call.tier, call.resolution.hints, call.spelled, call.who, call.arguments
+                )
             ):
                 return rule
     for rule in rules:
         # Skip the match when the rule could not beat the one found already.
         if best is not None and (rule.rank > best.rank or (rule.rank == best.rank and rule.strength <= best.strength)):
             continue
-        if rule.matches(call.tool, call.server, call.tier, call.resolution.hints, call.spelled, call.who):
+        if rule.matches(
+            call.tool, call.server, call.tier, call.resolution.hints, call.spelled, call.who, call.arguments
+        ):
             best = rule
     return best
 

@@ -35,6 +35,7 @@ from hintgate.config.yamlpos import format_path
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Hint, Resolved, Tier
 from hintgate.hints.names import NameGlob
+from hintgate.policy.argmatch import ArgPattern, path_problem
 from hintgate.policy.principal import Approvers, Principal
 from hintgate.policy.settings import POLICY_SETTINGS, Mode, PolicySetting, PolicySettings, Taint
 
@@ -123,6 +124,8 @@ class Rule:
             (None: anyone, and the caller too; with people known, the caller never by default).
         confirm: for an ask rule, `first` (an approval counts for the session)
             or `always` (nothing waives the question); `never` on an allow rule.
+        arguments: conditions on the call's arguments (`args: {path: glob}`, `hintgate.policy.argmatch`):
+            each must hold; a rule with any never matches a call whose arguments are not known.
         level: tool, server or global (derived).
         id: `rule:<level>:<pattern>#<index>`, the decision's `source` (derived).
         reason: the sentence a decision by this rule gives (derived).
@@ -141,6 +144,7 @@ class Rule:
     where: str | None = None
     note: str | None = None
     stored: bool = False
+    arguments: tuple[ArgPattern, ...] = ()
     level: Level = field(init=False)
     id: str = field(init=False)
     reason: str = field(init=False, repr=False, compare=False)
@@ -180,6 +184,7 @@ class Rule:
         if self.tiers:
             parts.append("tier=" + "|".join(t.value for t in Tier if t in self.tiers))
         parts.extend(f"{h.value}={str(v).lower()}" for h, v in self.hints.items())
+        parts.extend(f"args.{pattern.describe()}" for pattern in self.arguments)
         if self.users:
             parts.append("user=" + "|".join(self.users))
         if self.groups:
@@ -224,6 +229,7 @@ class Rule:
         hints: Mapping[Hint, Resolved],
         spelled: str | None = None,
         who: Principal | None = None,
+        arguments: Mapping[str, Any] | None = None,
     ) -> bool:
         """Whether the rule applies to a call of `tool` on `server` with these resolved hints, made by `who`.
 
@@ -240,6 +246,8 @@ class Rule:
             if hints[hint].value is not value:
                 return False
         if self._server_re is not None and self._server_re.match(server) is None:
+            return False
+        if self.arguments and not all(pattern.matches(arguments) for pattern in self.arguments):
             return False
         glob = self._tool_glob
         if glob is None:
@@ -283,7 +291,19 @@ _HINT_SPELLINGS: Mapping[str, Hint] = {
     **{h.attr: h for h in Hint},
     **{f"{h.attr}_hint": h for h in Hint},
 }
-_RULE_KEYS = ("tool", "server", "tier", "reason", "confirm", "user", "group", "approvers", "selfApproval")
+_RULE_KEYS = (
+    "tool",
+    "server",
+    "tier",
+    "reason",
+    "confirm",
+    "user",
+    "group",
+    "approvers",
+    "selfApproval",
+    "args",
+    "when",
+)
 _EFFECTS = tuple(v.value for v in Verdict)
 _CONFIRMS: Mapping[str, Confirm] = {c.value: c for c in Confirm}
 
@@ -473,6 +493,8 @@ class _Parser:
                 else:
                     approvers = self.approvers(cvalue, at, approvers)
                 fields["approvers"] = approvers
+            elif name in ("args", "when"):
+                fields["arguments"] = (*fields.get("arguments", ()), *self.arguments(cvalue, at, name))
             elif name == "reason":
                 if not isinstance(cvalue, str):
                     self.fail(at, f"expected a sentence (a string), got {_got(cvalue)}")
@@ -491,6 +513,32 @@ class _Parser:
         if "confirm" in fields and ("users" in fields or "groups" in fields):
             self.fail(here, "confirm applies to everyone: write it in a rule without user or group")
         return Rule(Verdict(key), **fields, hints=MappingProxyType(hints), index=index, where=format_path(path))
+
+    def arguments(self, value: Any, path: _Path, key: str) -> tuple[ArgPattern, ...]:
+        """`args: {path: glob or [globs]}`, or the same under `when: {args: ...}`."""
+        if key == "when":
+            when = self.mapping(value, path, "a mapping with args")
+            for wkey in when:
+                if wkey != "args":
+                    self.fail((*path, wkey), f'unknown key "{wkey}"; when holds args (conditions on the arguments)')
+            if "args" not in when:
+                self.fail(path, "expected args: a mapping of paths in the arguments to globs")
+            return self.arguments(when["args"], (*path, "args"), "args")
+        given = self.mapping(value, path, "a mapping of paths in the arguments to globs")
+        if not given:
+            self.fail(path, "expected at least one path: glob")
+        patterns = []
+        for apath, globs in given.items():
+            at = (*path, apath)
+            problem = path_problem(apath) if isinstance(apath, str) else "expected a path (a string)"
+            if problem is not None:
+                self.fail(at, problem)
+            items = list(globs) if isinstance(globs, list | tuple) else [globs]
+            if not items or not all(isinstance(g, str | int | float | bool) for g in items):
+                self.fail(at, f"expected a glob (a string) or a list of globs, got {_got(globs)}")
+            texts = tuple(g if isinstance(g, str) else json.dumps(g) for g in items)
+            patterns.append(ArgPattern(apath, texts))
+        return tuple(patterns)
 
     def approvers(self, value: Any, path: _Path, given: Approvers) -> Approvers:
         """`given` with the people an `approvers` mapping names (a user and/or a group)."""
