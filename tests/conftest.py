@@ -18,6 +18,12 @@ from oauth_peer import OAuthPeer
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 PEERS = ROOT / "tests" / "peers" / "node_modules" / ".bin"
+MCP1_PEERS = ROOT / "tests" / "peers" / ".venv-mcp1" / "bin"
+"""PyPI MCP servers that need the MCP SDK 1.x (hintgate needs 2.x): scripts/test installs them in their own venv."""
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import _postgres  # noqa: E402  (lives in bench/, put on sys.path just above)
 
 # CI runs every property test on the same examples (derived from the test, not drawn at random), so a run
 # that passes is repeatable and a failure shows on every run; a developer's run draws new ones each time.
@@ -63,6 +69,30 @@ def npm_server(name: str) -> list[str]:
             pytest.fail(f"{path} is missing: scripts/test installs it with npm")
         pytest.skip(f"{name} not installed (run scripts/test)")
     return [str(path)]
+
+
+def mcp1_server(name: str) -> list[str]:
+    """The command that starts a PyPI MCP server built on the MCP SDK 1.x, from its own venv (scripts/test
+    installs tests/peers/requirements-mcp1.txt there); skips when absent outside CI."""
+    path = MCP1_PEERS / name
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing: scripts/test installs it from PyPI in tests/peers/.venv-mcp1")
+        pytest.skip(f"{name} not installed (run scripts/test)")
+    return [str(path)]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[_postgres.PostgresServer]:
+    """A real PostgreSQL server for the test session (Debian's binaries); each test makes its own database."""
+    bin_dir = _postgres.find_bin_dir()
+    if bin_dir is None:
+        message = "PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian's postgresql package"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with _postgres.running(bin_dir) as server:
+        yield server
 
 
 def python_server(module_or_script: str) -> list[str]:

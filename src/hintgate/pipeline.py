@@ -67,6 +67,7 @@ from hintgate.policy.asking import (
     where_to_answer,
 )
 from hintgate.policy.decide import (
+    UNSET,
     CallFacts,
     Decision,
     DecisionSource,
@@ -299,7 +300,8 @@ class ToolCalls:
         connectionless = ctx.protocol_version in self._modern
         state = session.policy_state(connectionless=connectionless)
         named = self.own_places.named_in(arguments)
-        facts = CallFacts.from_entry(entry, arguments, session.principal, names_gateway=named)
+        judged = UNSET if self.settings.judge_arguments else None
+        facts = CallFacts.from_entry(entry, arguments, session.principal, names_gateway=named, judgement=judged)
         decision = decide(facts, state, self.settings, self.rules, now=time.time())
         if decision.verdict is not Verdict.ASK and not connectionless:  # a connectionless state is the call's copy
             self._ahead = _Ahead((ctx, entry, arguments, self.settings, self.rules), session, state, facts, decision)
@@ -321,7 +323,10 @@ class ToolCalls:
         path that decides a call takes its facts here: a `tools/call`, a `tools/resolve` the gateway answers,
         a gateway-served tool that calls another tool (decide with the facts of the tool it calls).
         """
-        facts = CallFacts.from_entry(entry, arguments, who, names_gateway=self.own_places.named_in(arguments))
+        named = self.own_places.named_in(arguments)
+        if not self.settings.judge_arguments:
+            return CallFacts.from_entry(entry, arguments, who, names_gateway=named, judgement=None)
+        facts = CallFacts.from_entry(entry, arguments, who, names_gateway=named)
         if self._asks_upstream(entry, arguments):
             facts = await self._resolved_upstream(ctx, entry, facts, arguments)
         return facts
@@ -329,7 +334,13 @@ class ToolCalls:
     def _asks_upstream(self, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
         """Whether the call's server resolves it itself (it offered the extension and marked the tool)."""
         source = self._sources.get(entry.server)
-        return arguments is not None and source is not None and source.offers_resolution and marked(entry.tool.raw)
+        return (
+            self.settings.judge_arguments
+            and arguments is not None
+            and source is not None
+            and source.offers_resolution
+            and marked(entry.tool.raw)
+        )
 
     async def _resolved_upstream(
         self, ctx: RequestContext | None, entry: CatalogEntry, facts: CallFacts, arguments: Mapping[str, Any] | None

@@ -8,10 +8,9 @@ PostgreSQL half is skipped, except under CI, where it fails.
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,18 +22,6 @@ from hintgate.store import CallRecord, SessionRecord, Store
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import _postgres  # lives in bench/, put on sys.path just above
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[_postgres.PostgresServer]:
-    bin_dir = _postgres.find_bin_dir()
-    if bin_dir is None:
-        message = "PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian's postgresql package"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    with _postgres.running(bin_dir) as server:
-        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

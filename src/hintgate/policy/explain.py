@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint, Origin, Tier
 from hintgate.hints.trust import Trust
-from hintgate.policy.decide import CallFacts, Decision, SessionState, Verdict, decide, taint_basis, who_answers
+from hintgate.policy.decide import UNSET, CallFacts, Decision, SessionState, Verdict, decide, taint_basis, who_answers
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import Mode, PolicySettings, Rule
 
@@ -135,7 +135,7 @@ def explain(
     per_mode = [(mode, dataclasses.replace(settings, mode=mode)) for mode in modes]
     rows: list[ExplainRow] = []
     for entry in entries:
-        call = CallFacts.from_entry(entry, arguments, who)
+        call = CallFacts.from_entry(entry, arguments, who, judgement=UNSET if settings.judge_arguments else None)
         decisions = {mode: decide(call, SessionState(), s, rules, now=0.0) for mode, s in per_mode}
         person = who is not None and who.kind is PrincipalKind.USER
         asks = [(mode, d) for mode, d in decisions.items() if d.verdict is Verdict.ASK] if person else []

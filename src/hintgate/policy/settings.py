@@ -73,6 +73,9 @@ class PolicySettings:
         approvers: who answers a person's call that asks when the deciding rule names no approvers
             (`policy.approvers`, `policy.selfApproval`; see `Approvers.over`); None: anyone signed in,
             and never the caller. Read from the config file only, not one of `POLICY_SETTINGS`.
+        judge_arguments: each call of a tool whose parameter decides what it does (SQL, a command line,
+            an HTTP method, an action) is decided by what its arguments do (`hintgate.hints.calls`);
+            off, every call of a tool has the tool's own hints, as before per-call hints.
     """
 
     mode: Mode = Mode.DEFAULT
@@ -84,6 +87,7 @@ class PolicySettings:
     approval_timeout: float = 50.0
     ask_via: str = "client"
     approvers: Approvers | None = None
+    judge_arguments: bool = True
 
     @property
     def taint_enabled(self) -> bool:
@@ -217,6 +221,14 @@ POLICY_SETTINGS: tuple[PolicySetting, ...] = (
         "Where people are asked",
         choices=("client", "queue", "deny-unattended"),
         noun="way to ask",
+    ),
+    PolicySetting(
+        "judge_arguments",
+        "judgeArguments",
+        "bool",
+        "each call of a generic tool (SQL, a command line, an HTTP method, an action) is decided by what its "
+        "arguments do; off, every call has its tool's own hints",
+        "Judge each call by its arguments",
     ),
 )
 """Every policy setting, in the order the docs, the API and the settings page show them."""

@@ -77,6 +77,8 @@ def _error(code: int, message: str, data: Any = None) -> Exception:
 
 def resolvable(gateway: Gateway, entry: CatalogEntry) -> bool:
     """Whether the gateway answers `tools/resolve` for this tool: it judges its calls, or its server resolves them."""
+    if not gateway.calls.settings.judge_arguments:
+        return False
     if entry.tool.resolvable:
         return True
     source = gateway.sources.get(entry.server)
@@ -88,7 +90,7 @@ class ToolResolution:
 
     def __init__(self, gateway: Gateway) -> None:
         self._gateway = gateway
-        self._marked: tuple[object, dict[str, Mapping[str, Any]]] | None = None
+        self._marked: tuple[object, dict[str, Mapping[str, Any]], object] | None = None
 
     @staticmethod
     def extensions() -> dict[str, dict[str, Any]]:
@@ -116,7 +118,8 @@ class ToolResolution:
 
     def _marks(self, catalog: Catalog) -> dict[str, Mapping[str, Any]]:
         """The marked tools/list entries of the catalog, by name (made once per catalog)."""
-        if self._marked is not None and self._marked[0] is catalog:
+        settings = self._gateway.calls.settings  # judging may be turned off while the gateway runs
+        if self._marked is not None and self._marked[0] is catalog and self._marked[2] is settings:
             return self._marked[1]
         marks: dict[str, Mapping[str, Any]] = {}
         for name, entry in catalog.entries.items():
@@ -124,7 +127,7 @@ class ToolResolution:
                 wire = entry.wire
                 meta = wire.get("_meta")
                 marks[name] = {**wire, "_meta": {**(meta if isinstance(meta, Mapping) else {}), **_MARKER}}
-        self._marked = (catalog, marks)
+        self._marked = (catalog, marks, settings)
         return marks
 
     async def resolve(self, ctx: RequestContext, params: Mapping[str, Any]) -> dict[str, Any]:
