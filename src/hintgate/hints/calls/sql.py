@@ -31,7 +31,6 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
@@ -165,7 +164,9 @@ def judge_sql(text: str, dialect: str | None = None) -> Judgement:
     statements = [s for s in statements if s is not None and type(s).__name__ != "Semicolon"]
     if not statements:
         return Judgement(Act.READ, "an empty SQL text", "sql")
-    parts = _undo_rolled_back(statements, [_statement(s) for s in statements])
+    # One statement is shown as written; several are each printed back from the parse (a cost only then).
+    single = shorten(text, 72) if len(statements) == 1 else None
+    parts = _undo_rolled_back(statements, [_statement(s, single) for s in statements])
     whole = riskiest(parts)
     worst = [p for p in parts if p.act is whole.act]
     shown = worst[0].what
@@ -244,11 +245,12 @@ def _sql_of(node: Any) -> str:
     return shorten(str(text), 72)
 
 
-def _statement(node: Any) -> Judgement:
-    """One parsed statement's act."""
+def _statement(node: Any, shown: str | None = None) -> Judgement:
+    """One parsed statement's act; `shown` is how to show it (printed back from the parse when not given)."""
     from sqlglot import exp
 
-    shown = _sql_of(node)
+    if shown is None:
+        shown = _sql_of(node)
     if isinstance(node, exp.Command):
         return _command(node, shown)
     if isinstance(node, exp.Pragma):
@@ -289,15 +291,18 @@ def _walk(node: Any, shown: str, act: Act) -> Judgement:
     from sqlglot import exp
 
     worst = act
-    for inner in _descendants(node):
-        if isinstance(inner, exp.Update | exp.Delete | exp.Merge | exp.Drop | exp.Alter | exp.TruncateTable):
+    writes = (exp.Update, exp.Delete, exp.Merge, exp.Drop, exp.Alter, exp.TruncateTable)
+    for inner in node.walk():
+        if isinstance(inner, exp.Func):
+            worst = max(worst, _effect_of(inner))
+        elif inner is node:
+            continue
+        elif isinstance(inner, writes):
             worst = Act.DESTRUCTIVE
         elif isinstance(inner, exp.Insert):
             worst = max(worst, _insert(inner))
         elif isinstance(inner, exp.Into) and not _into_variables(inner):
             worst = max(worst, Act.ADDITIVE)  # SELECT ... INTO a new table: it is created, nothing else changes
-        elif isinstance(inner, exp.Func):
-            worst = max(worst, _effect_of(inner))
         if worst is Act.DESTRUCTIVE:
             break
     return Judgement(worst, shown, "sql", True if worst is Act.READ else None)
@@ -373,12 +378,6 @@ def _set(node: Any, shown: str) -> Judgement:
         if kind in {"GLOBAL", "PERSIST", "PERSIST_ONLY"}:
             return Judgement(Act.DESTRUCTIVE, f"{shown} (a server-wide setting)", "sql")
     return Judgement(Act.READ, f"{shown} (a setting of this session only)", "sql", True)
-
-
-def _descendants(node: Any) -> Iterator[Any]:
-    for inner in node.walk():
-        if inner is not node:
-            yield inner
 
 
 def _insert(node: Any) -> Act:
