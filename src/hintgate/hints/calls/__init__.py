@@ -46,7 +46,10 @@ class ArgumentJudge:
     @classmethod
     def of(cls, tool: Mapping[str, Any]) -> ArgumentJudge | None:
         """The judge of a listed tool, or None when none of its parameters decides what a call does."""
-        roles = roles_of(tool)
+        try:
+            roles = roles_of(tool)
+        except (TypeError, ValueError, AttributeError, RecursionError):
+            return None  # a schema no reader expected (a server writes it): its calls keep the tool's hints
         return cls(roles) if any(r.kind != "force" for r in roles) else None
 
     @property

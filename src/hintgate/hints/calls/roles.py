@@ -135,9 +135,21 @@ _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "r
 
 def _names_target(key: Any, spec: Mapping[str, Any]) -> bool:
     """A parameter that says where a request goes: a URL or an API path."""
-    if not isinstance(key, str) or spec.get("type") not in {"string", None}:
+    if not isinstance(key, str) or _kind(spec) not in {"string", None}:
         return False
-    return "".join(tokenize(key)) in _TARGET_NAMES or spec.get("format") in {"uri", "url", "uri-reference"}
+    return "".join(tokenize(key)) in _TARGET_NAMES or _text(spec.get("format")) in {"uri", "url", "uri-reference"}
+
+
+def _kind(spec: Mapping[str, Any]) -> str | None:
+    """A schema's `type` as one name: `["string", "null"]` is a string; a type of several kinds, or of none
+    a reader knows, is "other" (a server writes its schemas: anything may be there)."""
+    kind = spec.get("type")
+    if kind is None or isinstance(kind, str):
+        return kind
+    if isinstance(kind, list):
+        named = [k for k in kind if isinstance(k, str) and k != "null"]
+        return named[0] if len(named) == 1 else "other"
+    return "other"
 
 
 def _preview_scope(spec: Mapping[str, Any], description: str, properties: Mapping[str, Any]) -> tuple[str, ...]:
@@ -164,7 +176,7 @@ def _program_named(name: str, description: str) -> str | None:
 def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None, target: str | None) -> Role | None:
     words = tokenize(key)
     joined = "".join(words)
-    kind = spec.get("type")
+    kind = _kind(spec)
     description = _text(spec.get("description"))
     enum = spec.get("enum")
     if kind == "boolean":
@@ -195,7 +207,7 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
     if kind == "string" and joined in {"action", "operation", "op"}:
         return Role("action", key)
     items = spec.get("items")
-    argv = kind == "array" and isinstance(items, Mapping) and items.get("type") == "string"
+    argv = kind == "array" and isinstance(items, Mapping) and _kind(items) == "string"
     if argv:
         if program is not None and (
             joined in {"args", "arguments", "argv", "command", "cmd"} or _ARGV_TEXT.search(description)
@@ -210,7 +222,7 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         return None
     if program is not None and joined in {"args", "arguments", "command", "cmd", "subcommand"}:
         return Role("program", key, program=program)
-    if spec.get("format") in {"sql", "SQL"}:
+    if _text(spec.get("format")).lower() == "sql":
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
     if not exec_surface(spec, words, description) and joined not in {"query", "sql"}:
         # "Statement text passed verbatim to the MySQL server": a statement for a database, in other words.
