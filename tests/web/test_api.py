@@ -146,6 +146,48 @@ async def test_tools_carry_four_explicit_hints_provenance_and_declared_beside_in
     assert bad_tier.status_code == 422
 
 
+async def test_tools_filter_by_category_tag_each_hint_trust_and_provenance() -> None:
+    from hintgate.sources.python import PythonSource
+
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    entry = {"registry": "python_tools:registry", "path": [str(fixtures)], "trust": "trusted"}
+    config = parse_config({"mcpServers": {}, "python": {"pytools": entry}})
+    python = PythonSource(config.python["pytools"])
+    async with Gateway(config, sources={"notes": notes(), "pytools": python}) as gateway:
+        transport = httpx.ASGITransport(app=create_app(gateway, None))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+
+            async def names(**params: Any) -> list[str]:
+                answer = await client.get("/api/tools", params=params)
+                assert answer.status_code == 200, answer.text
+                return sorted(t["name"] for t in answer.json())
+
+            every = {t["name"]: t for t in (await client.get("/api/tools")).json()}
+            by_category = await names(category="notes")
+            by_tag = await names(tag="search")
+            by_text = await names(q="search")
+            reads = await names(readOnly="true")
+            additive = await names(readOnly="false", destructive="false")
+            trusted = await names(trust="trusted")
+            declared = await names(provenance="declared")
+            bad_trust = await client.get("/api/tools", params={"trust": "somewhat"})
+    assert every["pytools_search_notes"]["category"] == "notes"
+    assert every["pytools_search_notes"]["tags"] == ["search"]
+    assert every["notes_get_note"]["category"] is None
+    assert every["notes_get_note"]["trust"] == "untrusted"
+    assert by_category == ["pytools_add_note", "pytools_search_notes"]
+    assert by_tag == ["pytools_search_notes"]
+    assert by_text == ["pytools_search_notes"]
+    assert "pytools_search_notes" in reads
+    assert all(every[n]["annotations"]["readOnlyHint"] is True for n in reads)
+    assert additive
+    assert all(every[n]["annotations"]["destructiveHint"] is False for n in additive)
+    assert trusted == ["pytools_add_note", "pytools_explode", "pytools_search_notes"]
+    assert "pytools_search_notes" in declared
+    assert all("declared" in every[n]["provenance"].values() for n in declared)
+    assert bad_trust.status_code == 422
+
+
 async def test_overrides_apply_live_and_are_stored_with_their_origin(tmp_path: Path) -> None:
     async with api(tmp_path) as (client, gateway, store):
         response = await client.patch(

@@ -225,7 +225,16 @@ async def test_catalog_filters_by_tier_server_and_text(
     assert form is not None
     assert form["method"] == "get"  # works without JavaScript too
     assert form["hx-select"] == "#catalog-results"
-    assert {s["name"] for s in form.select("select")} == {"tier", "server"}
+    assert {s["name"] for s in form.select("select")} == {
+        "tier",
+        "server",
+        "readOnly",
+        "destructive",
+        "idempotent",
+        "openWorld",
+        "trust",
+        "provenance",
+    }  # no tool has a category or a tag: no such selects
 
 
 async def test_catalog_marks_the_chosen_filters_and_offers_to_clear_them(open_dashboard: OpenDashboard) -> None:
@@ -236,6 +245,44 @@ async def test_catalog_marks_the_chosen_filters_and_offers_to_clear_them(open_da
     assert texts(soup, ".result-count") == ["1 of 5 tools match."]
     assert soup.select_one('.tiers a[aria-current="true"]')["href"] == "/?q=note"  # type: ignore[index]
     assert soup.select_one('form.filters a[href="/"]') is not None
+
+
+async def test_catalog_shows_and_filters_by_a_python_registrys_categories_and_tags_each_hint_trust_and_origin(
+    open_dashboard: OpenDashboard,
+) -> None:
+    from pathlib import Path
+
+    from hintgate.config.loading import parse_config
+    from hintgate.sources.python import PythonSource
+
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    entry = {"registry": "python_tools:registry", "path": [str(fixtures)], "trust": "trusted"}
+    python = PythonSource(parse_config({"python": {"pytools": entry}}).python["pytools"])
+    async with open_dashboard(more=(python,)) as dash:  # type: ignore[arg-type]
+        every = await dash.page("/")
+        by_category = await dash.page("/?category=notes")
+        by_tag = await dash.page("/?tag=search")
+        reads = await dash.page("/?readOnly=true&trust=trusted")
+        declared = await dash.page("/?provenance=declared&server=pytools")
+        bad = await dash.page("/?readOnly=maybe", status=400)
+
+    def shown(soup: BeautifulSoup) -> list[str]:
+        return sorted(c["data-tool"] for c in soup.select("#catalog-results .tool-card"))  # type: ignore[misc]
+
+    assert [o["value"] for o in every.select("#filter-category option")] == ["", "notes"]
+    assert [o["value"] for o in every.select("#filter-tag option")] == ["", "search"]
+    card = every.select_one('.tool-card[data-tool="pytools_search_notes"]')
+    assert card is not None
+    assert card.select_one("a.category")["href"] == "/?category=notes"  # type: ignore[index]
+    assert [a.get_text() for a in card.select("a.tag")] == ["#search"]
+    assert shown(by_category) == ["pytools_add_note", "pytools_search_notes"]
+    assert shown(by_tag) == ["pytools_search_notes"]
+    assert "pytools_search_notes" in shown(reads)
+    assert "pytools_add_note" not in shown(reads)  # it writes
+    assert not [name for name in shown(reads) if name.startswith("notes_")]  # the notes server is untrusted
+    assert reads.select_one("#filter-readOnly option[selected]")["value"] == "true"  # type: ignore[index]
+    assert "pytools_search_notes" in shown(declared)
+    assert "'maybe' is not one of: true, false" in texts(bad, "[role=alert]")[0]
 
 
 async def test_an_unknown_tier_filter_is_a_400_page_that_says_which_tiers_exist(open_dashboard: OpenDashboard) -> None:

@@ -25,6 +25,7 @@ from hintgate.web.api_model import ApiModel
 from hintgate.web.override_models import Overrides, OverridesIn
 from hintgate.web.permissions import Access, AccessDep, access_of
 from hintgate.web.policy_models import Policy, PolicyIn, flat_policy, origins, policy_out
+from hintgate.web.tool_filter import Origin, ToolFilter, TrustLevel
 
 if TYPE_CHECKING:
     # Only for types: with recording off the store (and SQLAlchemy) is never imported.
@@ -130,6 +131,9 @@ class Tool(ApiModel):
     quarantine: str | None = Field(
         default=None, description="Why the tool is quarantined (every call asks), or null; see /api/pins."
     )
+    category: str | None = Field(default=None, description="Its category (a Python registry's), or null.")
+    tags: list[str] = Field(default_factory=list, description="Its tags (a Python registry's).")
+    trust: str = Field(default="untrusted", description="Its server's trust level: trusted, local or untrusted.")
 
 
 class Recording(ApiModel):
@@ -283,6 +287,9 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
         input_schema=schema if isinstance(schema, dict) else {},
         review=[r.message for r in review_reasons(tool)],
         quarantine=entry.quarantine,
+        category=tool.category,
+        tags=list(tool.tags),
+        trust=resolution.trust.value,
     )
 
 
@@ -331,27 +338,50 @@ async def tools(
     access: AccessDep,
     tier: Annotated[TierName | None, Query(description="Only tools of this tier.")] = None,
     server: Annotated[str | None, Query(description="Only tools of this server.")] = None,
-    q: Annotated[str | None, Query(description="Text to find in name, title or description.")] = None,
+    q: Annotated[str | None, Query(description="Text to find in name, title, description, category or tags.")] = None,
+    category: Annotated[str | None, Query(description="Only tools of this category (a Python registry's).")] = None,
+    tag: Annotated[list[str] | None, Query(description="Only tools carrying this tag (repeat: every one).")] = None,
+    read_only: Annotated[
+        bool | None, Query(alias="readOnly", description="Only tools whose readOnlyHint is this.")
+    ] = None,
+    destructive: Annotated[bool | None, Query(description="Only tools whose destructiveHint is this.")] = None,
+    idempotent: Annotated[bool | None, Query(description="Only tools whose idempotentHint is this.")] = None,
+    open_world: Annotated[
+        bool | None, Query(alias="openWorld", description="Only tools whose openWorldHint is this.")
+    ] = None,
+    trust: Annotated[TrustLevel | None, Query(description="Only tools of servers at this trust level.")] = None,
+    provenance: Annotated[
+        Origin | None, Query(description="Only tools with a hint from this origin (declared, override, inferred...).")
+    ] = None,
 ) -> list[Tool]:
     """Every tool with its resolved hints (all four explicit), provenance, tier, and declared and inferred values.
 
     A member gets the tools their rules leave them, with the usage of their own calls.
     """
-    needle = q.lower() if q else None
+    given = {
+        Hint.READ_ONLY: read_only,
+        Hint.DESTRUCTIVE: destructive,
+        Hint.IDEMPOTENT: idempotent,
+        Hint.OPEN_WORLD: open_world,
+    }
+    wanted = ToolFilter(
+        tier=tier,
+        server=server,
+        q=q or None,
+        category=category,
+        tags=tuple(tag or ()),
+        hints={h: v for h, v in given.items() if v is not None},
+        trust=trust,
+        provenance=provenance,
+    )
     usage = await store.tool_usage(owner=access.owner) if store is not None else {}
     out = []
     for entry in gateway.catalog.entries.values():
         if not reachable(gateway, entry, access):
             continue
-        if tier is not None and entry.tier.value != tier:
-            continue
-        if server is not None and entry.server != server:
-            continue
-        if needle is not None:
-            text = " ".join(filter(None, (entry.name, entry.tool.title, entry.tool.description))).lower()
-            if needle not in text:
-                continue
         listed = tool_out(gateway, entry)
+        if not wanted.matches(listed):
+            continue
         used = usage.get(entry.name)
         out.append(listed if used is None else listed.model_copy(update={"usage": ToolUsage(**used)}))
     return out

@@ -29,6 +29,7 @@ from hintgate.web import api
 from hintgate.web.approvals_api import visible_to
 from hintgate.web.auth import COOKIE, token_matches
 from hintgate.web.permissions import AccessDep
+from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
@@ -127,11 +128,29 @@ async def catalog(
     server: Text = None,
     q: Text = None,
     review: Text = None,
+    category: Text = None,
+    tag: Text = None,
+    read_only: Annotated[str | None, Query(alias="readOnly", max_length=5)] = None,
+    destructive: Annotated[str | None, Query(max_length=5)] = None,
+    idempotent: Annotated[str | None, Query(max_length=5)] = None,
+    open_world: Annotated[str | None, Query(alias="openWorld", max_length=5)] = None,
+    trust: Text = None,
+    provenance: Text = None,
 ) -> HTMLResponse:
     """The catalog: every tool with its badges, filters, counts per tier and hint coverage."""
+    given = {"readOnly": read_only, "destructive": destructive, "idempotent": idempotent, "openWorld": open_world}
     try:
+        hints = {name: _one_of(name, value, ("true", "false")) == "true" for name, value in given.items() if value}
         filters = pages.CatalogFilters(
-            _one_of("tier", tier, pages.TIERS), server or None, q or None, _one_of("review", review, ("1",)) == "1"
+            _one_of("tier", tier, pages.TIERS),
+            server or None,
+            q or None,
+            _one_of("review", review, ("1",)) == "1",
+            category=category or None,
+            tag=tag or None,
+            hints=hints,
+            trust=_one_of("trust", trust, TRUST_LEVELS),
+            provenance=_one_of("provenance", provenance, ORIGINS),
         )
     except _BadInput as exc:
         return _error(request, 400, str(exc))

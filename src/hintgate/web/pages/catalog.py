@@ -22,6 +22,7 @@ from hintgate.web.badges import (
     tier_badge,
 )
 from hintgate.web.pages.frame import Choice, Layout, layout
+from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS, ToolFilter
 
 if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GROUPS",
+    "HINT_FILTERS",
     "TIERS",
     "CatalogFilters",
     "CatalogPage",
@@ -93,6 +95,9 @@ class ToolCard:
         title_provenance: where the title came from ("derived": the name in sentence case).
         usage: its recorded calls in a line ("3 calls, 1 failed, last ..., p50 2.1 ms"); None when none.
         first_call: what the mode in force does to its first call in a session, and why.
+        category: its category (a Python registry's), if any.
+        tags: its tags (a Python registry's).
+        trust: its server's trust level.
     """
 
     name: str
@@ -109,6 +114,9 @@ class ToolCard:
     title_provenance: str = "declared"
     usage: str | None = None
     first_call: FirstCall | None = None
+    category: str | None = None
+    tags: tuple[str, ...] = ()
+    trust: str = "untrusted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +189,15 @@ class CoverageRow:
     distrusted: int
 
 
+HINT_FILTERS: tuple[tuple[str, Hint], ...] = (
+    ("readOnly", Hint.READ_ONLY),
+    ("destructive", Hint.DESTRUCTIVE),
+    ("idempotent", Hint.IDEMPOTENT),
+    ("openWorld", Hint.OPEN_WORLD),
+)
+"""The catalog's hint filters: query parameter → hint (the same names as `GET /api/tools`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CatalogFilters:
     """The catalog's filters as given (None: not filtering)."""
@@ -190,11 +207,49 @@ class CatalogFilters:
     q: str | None = None
     review: bool = False
     """Only tools that need review."""
+    category: str | None = None
+    tag: str | None = None
+    hints: Mapping[str, bool] = dataclasses.field(default_factory=dict)
+    """Query parameter of a hint (`readOnly`...) → the value it must have."""
+    trust: str | None = None
+    provenance: str | None = None
 
     @property
     def active(self) -> bool:
         """Whether any filter is set."""
-        return any((self.tier, self.server, self.q, self.review))
+        return self.review or self.tool_filter.active
+
+    @property
+    def tool_filter(self) -> ToolFilter:
+        """These filters as the API applies them (all but `review`)."""
+        by_name = dict(HINT_FILTERS)
+        return ToolFilter(
+            tier=self.tier,
+            server=self.server,
+            q=self.q,
+            category=self.category,
+            tags=(self.tag,) if self.tag else (),
+            hints={by_name[name]: value for name, value in self.hints.items()},
+            trust=self.trust,
+            provenance=self.provenance,
+        )
+
+    def query(self, **changed: str | None) -> str:
+        """The catalog's URL with these filters, some `changed` (None takes one off)."""
+        pairs: dict[str, str | None] = {
+            "tier": self.tier,
+            "server": self.server,
+            "q": self.q,
+            "review": "1" if self.review else None,
+            "category": self.category,
+            "tag": self.tag,
+            **{name: str(value).lower() for name, value in self.hints.items()},
+            "trust": self.trust,
+            "provenance": self.provenance,
+        }
+        pairs.update(changed)
+        given = {k: v for k, v in pairs.items() if v}
+        return "/?" + urlencode(given) if given else "/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +275,14 @@ class CatalogPage:
     """Of those, the ones hidden from clients (`integrity.onChange: hide`)."""
     mode: str = "default"
     """The policy mode in force: each card's first-call verdict is this mode's."""
+    category_choices: list[Choice] = dataclasses.field(default_factory=list)
+    """The categories the catalog's tools have (empty: none has one)."""
+    tag_choices: list[Choice] = dataclasses.field(default_factory=list)
+    """The tags the catalog's tools carry (empty: none carries one)."""
+    hint_choices: list[tuple[str, str, list[Choice]]] = dataclasses.field(default_factory=list)
+    """Per hint filter: (query parameter, label, choices: any, yes, no)."""
+    trust_choices: list[Choice] = dataclasses.field(default_factory=list)
+    provenance_choices: list[Choice] = dataclasses.field(default_factory=list)
 
     @property
     def groups(self) -> list[ToolGroup]:
@@ -244,6 +307,9 @@ def tool_card(tool: api.Tool, first_call: FirstCall | None = None) -> ToolCard:
         review=tool.review,
         title_provenance=tool.title_provenance,
         first_call=first_call,
+        category=tool.category,
+        tags=tuple(tool.tags),
+        trust=tool.trust,
     )
 
 
@@ -295,28 +361,17 @@ def catalog_page(
     tools `visible` keeps when given (a person's: those their rules leave them)."""
     entries = [e for e in gateway.catalog.entries.values() if visible is None or visible(e)]
     everything = [api.tool_out(gateway, entry) for entry in entries]
-    needle = filters.q.lower() if filters.q else None
-    shown = [
-        t
-        for t in everything
-        if (filters.tier is None or t.tier == filters.tier)
-        and (filters.server is None or t.server == filters.server)
-        and (needle is None or needle in " ".join(filter(None, (t.name, t.title, t.description))).lower())
-        and (not filters.review or t.review)
-    ]
+    wanted = filters.tool_filter
+    shown = [t for t in everything if wanted.matches(t) and (not filters.review or t.review)]
     counts = dict.fromkeys(TIERS, 0)
     for t in everything:
         counts[t.tier] += 1
 
     def link(tier: str | None) -> str:
-        pairs = (
-            ("tier", tier),
-            ("server", filters.server),
-            ("q", filters.q),
-            ("review", "1" if filters.review else None),
-        )
-        query = {k: v for k, v in pairs if v}
-        return "/?" + urlencode(query) if query else "/"
+        return filters.query(tier=tier)
+
+    categories = sorted({t.category for t in everything if t.category})
+    tags = sorted({tag for t in everything for tag in t.tags})
 
     servers = sorted(gateway.sources)
     shown_names = {t.name for t in shown}
@@ -346,6 +401,32 @@ def catalog_page(
         + [Choice(t, TIER_LABELS[t], filters.tier == t) for t in TIERS],
         server_choices=[Choice("", "Every server", filters.server is None)]
         + [Choice(s, s, filters.server == s) for s in servers],
+        category_choices=[Choice("", "Every category", filters.category is None)]
+        + [Choice(c, c, filters.category == c) for c in categories]
+        if categories
+        else [],
+        tag_choices=[Choice("", "Any tag", filters.tag is None)] + [Choice(t, t, filters.tag == t) for t in tags]
+        if tags
+        else [],
+        hint_choices=[
+            (
+                name,
+                HINT_NAMES[hint],
+                [
+                    Choice("", "Any", name not in filters.hints),
+                    Choice("true", "Yes", filters.hints.get(name) is True),
+                    Choice("false", "No", filters.hints.get(name) is False),
+                ],
+            )
+            for name, hint in HINT_FILTERS
+        ],
+        trust_choices=[Choice("", "Any trust", filters.trust is None)]
+        + [Choice(t, t, filters.trust == t) for t in TRUST_LEVELS],
+        provenance_choices=[Choice("", "Any origin", filters.provenance is None)]
+        + [
+            Choice(o, f"a hint {o}" if o != "override" else "a hint overridden", filters.provenance == o)
+            for o in ORIGINS
+        ],
         coverage=_coverage(everything),
         any_declared=sum(1 for o in origins if "declared" in o),
         any_inferred=sum(1 for o in origins if "inferred" in o),
