@@ -88,3 +88,48 @@ async def test_a_fetch_of_the_gateways_own_address_asks_even_in_bypass_and_other
     # A person let it run: the fetch reached the API without the token, and the API refused it.
     assert len(allowing.asked) == 1
     assert "401" in str(let_through.content)
+
+
+async def test_a_fetch_of_the_gateways_port_spelled_with_leading_zeros_asks(tmp_path: Path) -> None:
+    refusing = Person("deny")
+    with running_gateway("--config", str(fetch_in_bypass(tmp_path)), "--no-record") as gateway, anyio.fail_after(120):
+        port = gateway.base_url.rsplit(":", 1)[1]
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=refusing) as client:  # type: ignore[arg-type]
+            zeros = await client.call_tool("web_fetch", {"url": f"http://127.0.0.1:0000{port}/api/calls"})
+            slashless = await client.call_tool("web_fetch", {"url": f"http:localhost:{port}/api/policy"})
+    assert zeros.is_error is True, zeros.content
+    assert slashless.is_error is True, slashless.content
+    assert len(refusing.asked) == 2
+    assert all("own address" in question for question in refusing.asked)
+    assert f"127.0.0.1:0000{port}" in refusing.asked[0]
+
+
+async def test_a_file_tool_reading_the_data_directory_by_any_spelling_of_its_path_asks_even_in_bypass(
+    tmp_path: Path, filesystem_cmd: list[str]
+) -> None:
+    # npm's server-filesystem may read everything under its root, and the gateway's data directory is there.
+    root = Path(filesystem_cmd[-1]).resolve()
+    data = root / "hintgate-data"
+    (root / "notes.txt").write_text("a note")
+    config = tmp_path / "hintgate.json"
+    servers = {"fs": {"command": filesystem_cmd[0], "args": filesystem_cmd[1:]}}
+    config.write_text(json.dumps({"mcpServers": servers, "policy": {"mode": "bypass"}}))
+    refusing = Person("deny")
+    spellings = [
+        f"{root}//hintgate-data/api-token",
+        f"{root}/./hintgate-data/api-token",
+        f"{root}/x/../hintgate-data/api-token",
+    ]
+    env = {"HINTGATE_DATA_DIR": str(data)}
+    with running_gateway("--config", str(config), "--no-record", env=env) as gateway, anyio.fail_after(120):
+        assert (data / "api-token").exists()
+        async with Client(gateway.mcp_transport(), mode="legacy", elicitation_callback=refusing) as client:  # type: ignore[arg-type]
+            note = await client.call_tool("fs_read_text_file", {"path": str(root / "notes.txt")})
+            read = [await client.call_tool("fs_read_text_file", {"path": path}) for path in spellings]
+    assert note.is_error is False, note.content
+    assert "a note" in str(note.content)
+    assert [result.is_error for result in read] == [True, True, True]
+    assert gateway.token is not None
+    assert not any(gateway.token in str(result.content) for result in read)
+    assert len(refusing.asked) == 3
+    assert all("data directory" in question for question in refusing.asked)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import getpass
 import importlib
 import logging
 import os
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anyio
 from rich.console import Console
 from rich.logging import RichHandler
 
@@ -48,6 +50,8 @@ __all__ = [
 ]
 
 logger = logging.getLogger("hintgate")
+
+_REACHING_TIMEOUT = 5.0  # a hostname lookup that waits on an unreachable DNS server gives up here
 
 
 def python_config(spec: str) -> GatewayConfig:
@@ -106,7 +110,12 @@ def _gateway(
     )
     # A call naming the gateway's data directory (its token, its database) asks; its listeners are added later.
     home = os.path.expanduser("~")
-    gateway.calls.own_places = OwnPlaces.of_data_dir(str(settings.data_dir.resolve()), home if home != "~" else None)
+    gateway.calls.own_places = OwnPlaces.of_data_dir(
+        str(settings.data_dir.absolute()),
+        home if home != "~" else None,
+        user=_login(),
+        real=os.path.realpath(settings.data_dir),
+    )
     if store is not None or early is not None:
         given = settings.database_url
         # A URL with a password is shown masked: the person adds the password back (a SQLite URL has none).
@@ -351,10 +360,12 @@ async def _serve_web(
     async with gateway.mcp_routes(host=host) as routes:
         app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host), identity=verifier)
 
+        machine = await _reaching(host)
+
         def listening(base: str, port: int) -> None:
             # Where approvals are answered, the gateway's own address (a call naming it asks), and how to connect.
             gateway.calls.approvals_url = f"{base}/approvals"
-            gateway.calls.own_places = gateway.calls.own_places.with_listener(host, port)
+            gateway.calls.own_places = gateway.calls.own_places.with_listener(host, port, machine)
             if token is not None:
                 code = app.state.sign_in_links.issue()
                 _print_client_setup(console, base, token, code, private_to=settings.data_dir if private else None)
@@ -441,6 +452,28 @@ def _token(settings: Settings, host: str, console: Console, *, identity: bool = 
     return token
 
 
+def _login() -> str | None:
+    """The login name (a path argument may spell the home directory `~NAME`), or None when there is none."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no name for this uid (a container's arbitrary user)
+        return None
+
+
+async def _reaching(host: str) -> tuple[str, ...]:
+    """The machine's names and addresses that reach a listener on `host` (a lookup: off the loop, bounded)."""
+    from hintgate.cli.machine import reaching
+
+    with anyio.move_on_after(_REACHING_TIMEOUT):
+        return await anyio.to_thread.run_sync(reaching, host, abandon_on_cancel=True)
+    logger.warning(
+        "looking up this machine's names took over %.0f s: a call naming the gateway by its hostname or a "
+        "network address is not recognised as naming it",
+        _REACHING_TIMEOUT,
+    )
+    return ()
+
+
 async def _serve_metrics(
     gateway: Gateway, settings: Settings, *, host: str, sock: socket.socket, console: Console
 ) -> None:
@@ -468,6 +501,7 @@ async def _serve_metrics(
         # Outermost (first), before the token check that takes the person it verified as signed in.
         guards.insert(0, Middleware(BaseHTTPMiddleware, dispatch=identity_middleware(verifier, token)))
     app = Starlette(routes=[Route("/metrics", scrape)], middleware=guards)
+    machine = await _reaching(host)
     await _serve_app(
         app,
         host,
@@ -475,7 +509,7 @@ async def _serve_metrics(
         console,
         ("metrics", "/metrics"),
         on_listening=lambda _base, port: setattr(
-            gateway.calls, "own_places", gateway.calls.own_places.with_listener(host, port)
+            gateway.calls, "own_places", gateway.calls.own_places.with_listener(host, port, machine)
         ),
         settings=settings,
     )
