@@ -201,6 +201,7 @@ def test_the_call_metrics_scrape_as_prometheus_clients_own_counter_and_histogram
         metrics.call_finished(
             SimpleNamespace(  # type: ignore[arg-type]
                 entry=entry,
+                tier=tier,
                 verdict=verdict,
                 outcome=outcome,
                 duration_ms=took * 1000,

@@ -31,6 +31,7 @@ from tests.waiting import until
 
 from hintgate.policy.asking import APPROVAL_KEY
 from hintgate.server.tasks import NOT_FOUND
+from hintgate.sources.resolution import RESOLUTION
 from hintgate.sources.tasks import TASKS
 from hintgate.testing import RunningGateway, running_gateway
 
@@ -134,7 +135,7 @@ async def test_a_task_s_status_and_result_reach_the_client_through_the_gateway_o
     assert done["taskId"] == handle.task_id
     assert done["result"]["content"][0]["text"] == "built alpha"
     assert again["result"] == done["result"]
-    assert advertised == {TASKS: {}}
+    assert advertised == {TASKS: {}, RESOLUTION: {}}  # Tool Resolution is the gateway's own, always offered
     (row,) = rows
     assert row["error"] is None
     assert row["verdict"] == "allow"
