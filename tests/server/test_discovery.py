@@ -350,3 +350,22 @@ async def test_a_views_session_and_the_approvals_it_waits_for_say_which_view(tmp
     assert denied.is_error
     assert seen == ["writes", "writes", "writes"]
     assert session["view"] == "writes"
+
+
+async def test_the_cost_of_tools_list_in_each_mode_is_its_json_in_bytes_and_estimated_tokens() -> None:
+    import json
+
+    from hintgate.discovery.served import SearchMode
+
+    pinned = {"search": {"mode": "only", "alwaysList": ["fs_read_file"]}}
+    with anyio.fail_after(30):
+        async with gateway(files_source(), **pinned) as g:
+            costs = {c.mode: c for c in g.discovery.costs(g.catalog)}
+            catalog = list(g.catalog.wire)
+    off = json.dumps({"tools": catalog}, separators=(",", ":"), ensure_ascii=False)
+    assert costs[SearchMode.OFF].bytes == len(off.encode())
+    assert costs[SearchMode.OFF].tools == len(catalog)
+    assert costs[SearchMode.ALWAYS].tools == costs[SearchMode.AUTO].tools == len(catalog) + 2
+    assert costs[SearchMode.ONLY].tools == 3
+    assert [m for m, c in costs.items() if c.current] == [SearchMode.ONLY]
+    assert costs[SearchMode.ONLY].tokens < costs[SearchMode.OFF].tokens < costs[SearchMode.ALWAYS].tokens

@@ -1029,3 +1029,20 @@ async def test_a_waiting_call_says_the_view_its_session_was_served(open_dashboar
             await dash.gateway.calls.approvals.respond(waiting.id, Answer.DENY, actor="test", via="api")
             await call
     assert any("through the view notes" in t for t in texts(page, ".tool-meta"))
+
+
+async def test_the_catalog_says_what_tools_list_costs_a_client_in_each_search_mode(
+    open_dashboard: OpenDashboard,
+) -> None:
+    async with open_dashboard() as dash:
+        soup = await dash.page("/")
+        expected = {c.mode.value: c for c in dash.gateway.discovery.costs(dash.gateway.catalog)}
+    rows = {row["data-mode"]: row for row in soup.select(".listing-table tbody tr")}
+    assert set(rows) == {"auto", "always", "only", "off"}
+    assert [mode for mode, row in rows.items() if row.get("aria-current") == "true"] == ["auto"]
+    for mode, row in rows.items():
+        cells = {td["data-label"]: td.get_text(strip=True) for td in row.select("td")}
+        assert cells["Bytes"] == f"{expected[mode].bytes:,}"
+        assert cells["Tokens"] == f"{expected[mode].tokens:,}"
+    summary = texts(soup, ".listing-cost summary")[0]
+    assert f"{expected['auto'].bytes:,} bytes" in summary

@@ -23,6 +23,7 @@ from hintgate.policy.principal import Approvers
 from hintgate.policy.settings import Mode
 
 if TYPE_CHECKING:
+    from hintgate.server.discovery import ListingCost
     from hintgate.server.gateway import Gateway
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "explain_text",
     "infer_json",
     "infer_table",
+    "listing_text",
     "overrides_text",
     "print_json",
     "sessions_text",
@@ -137,6 +139,7 @@ def catalog_json(gateway: Gateway) -> str:
             ],
             "tools": [entry.to_json() for entry in gateway.catalog.entries.values()],
             "problems": list(gateway.catalog.problems),
+            "listing": [cost.to_json() for cost in gateway.discovery.costs(gateway.catalog)],
         },
         indent=2,
     )
@@ -177,7 +180,28 @@ def catalog_text(gateway: Gateway, *, width: int = 80, wide: bool = False) -> Gr
     tools = _tools_table([(e.name, e.tool) for e in entries], title="tools", width=width, wide=wide)
     parts: list[RenderableType] = [servers, *reasons, Text(""), tools]
     parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)
+    parts.extend([Text(""), listing_text(gateway.discovery.costs(gateway.catalog), width=width, wide=wide)])
     return Group(*parts)
+
+
+def listing_text(costs: Sequence[ListingCost], *, width: int = 80, wide: bool = False) -> RenderableType:
+    """What the whole catalog's `tools/list` costs a client in each search mode (the mode in force marked)."""
+    columns = [
+        Column("search mode"),
+        Column("tools", justify="right"),
+        Column("bytes", justify="right"),
+        Column("tokens (est.)", justify="right"),
+    ]
+    rows: list[list[str | Text]] = [
+        [
+            f"{c.mode.value} (in force)" if c.current else c.mode.value,
+            str(c.tools),
+            f"{c.bytes:,}",
+            f"{c.tokens:,}",
+        ]
+        for c in costs
+    ]
+    return fit_table(columns, rows, width=width, wide=wide, title="tools/list per search mode")
 
 
 _VERDICT_STYLE = {"allow": "green", "ask": "yellow", "deny": "bold red"}

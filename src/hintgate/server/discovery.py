@@ -19,6 +19,8 @@ changes after that.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate.discovery.served import (
     BadArguments,
+    SearchMode,
     SearchRequest,
     SearchSettings,
     call_definition,
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
 
     from hintgate.discovery.index import ToolIndex
 
-__all__ = ["INLINE_BUILD", "Discovery", "Listing"]
+__all__ = ["INLINE_BUILD", "Discovery", "Listing", "ListingCost"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +86,35 @@ class Listing:
 
             self._mask = np.fromiter((str(w.get("name")) in self.names for w in catalog.wire), bool, len(catalog.wire))
         return self._mask  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class ListingCost:
+    """What the whole catalog's `tools/list` costs a client in one search mode.
+
+    Attributes:
+        mode: the search mode.
+        tools: the tools it lists (the gateway's own two included).
+        bytes: the listed tools as compact JSON (every page together), in UTF-8 bytes.
+        tokens: an estimate of the o200k tokens of that JSON (`hintgate.store.tokens.estimate_tokens`).
+        current: whether it is the mode in force.
+    """
+
+    mode: SearchMode
+    tools: int
+    bytes: int
+    tokens: int
+    current: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "mode": self.mode.value,
+            "tools": self.tools,
+            "bytes": self.bytes,
+            "tokens": self.tokens,
+            "current": self.current,
+        }
 
 
 class _Indexed:
@@ -195,6 +227,22 @@ class Discovery:
         search_name, call_name = own_names(taken)
         own = (search_definition(search_name, call_name), call_definition(call_name, search_name, tools))
         return Listing(tuple(tools), tuple(self.settings.listing(tools, own)), search_name, call_name)
+
+    def costs(self, catalog: Catalog, tools: Sequence[Mapping[str, Any]] | None = None) -> list[ListingCost]:
+        """What `tools/list` costs a client in each search mode: of the whole catalog (no view, no person), or of
+        the `tools` a client is given."""
+        from hintgate.store.tokens import estimate_tokens  # the dashboard's and the CLI's: off the call path
+
+        tools = list(catalog.wire if tools is None else tools)
+        search_name, call_name = own_names([*catalog.entries])
+        own = (search_definition(search_name, call_name), call_definition(call_name, search_name, tools))
+        out = []
+        for mode in SearchMode:
+            listed = dataclasses.replace(self.settings, mode=mode).listing(tools, own)
+            text = json.dumps({"tools": listed}, separators=(",", ":"), ensure_ascii=False)
+            size = len(text.encode("utf-8", "surrogatepass"))
+            out.append(ListingCost(mode, len(listed), size, estimate_tokens(text), mode is self.settings.mode))
+        return out
 
     # -- the index
 

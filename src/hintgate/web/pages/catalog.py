@@ -26,6 +26,7 @@ from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS, ToolFilter
 
 if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
+    from hintgate.server.discovery import ListingCost
     from hintgate.server.gateway import Gateway
 
 __all__ = [
@@ -283,6 +284,8 @@ class CatalogPage:
     """Per hint filter: (query parameter, label, choices: any, yes, no)."""
     trust_choices: list[Choice] = dataclasses.field(default_factory=list)
     provenance_choices: list[Choice] = dataclasses.field(default_factory=list)
+    listing: list[ListingCost] = dataclasses.field(default_factory=list)
+    """What `tools/list` costs a client in each search mode, of the tools this reader sees (empty: not shown)."""
 
     @property
     def groups(self) -> list[ToolGroup]:
@@ -432,6 +435,7 @@ def catalog_page(
         any_inferred=sum(1 for o in origins if "inferred" in o),
         all_default=sum(1 for o in origins if o == {"default"}),
         problems=tuple(gateway.catalog.problems),
+        listing=gateway.discovery.costs(gateway.catalog, [e.wire for e in entries]),
         held=len(gateway.quarantined),
         hidden=sum(1 for q in gateway.quarantined.values() if q.hidden),
     )
