@@ -185,3 +185,64 @@ async def test_serve_view_read_only_over_stdio_lists_and_calls_read_only_tools_o
     assert all(hints is not None and hints.read_only_hint is True for name, hints in listed.items() if name not in
                ("search_tools", "call_tool"))  # fmt: skip
     assert now.is_error is False
+
+
+async def test_a_session_opened_on_the_read_only_view_cannot_be_used_on_the_whole_catalogs_endpoint(
+    gateway: RunningGateway,
+) -> None:
+    import httpx
+
+    headers = {**gateway.headers, "Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    async with httpx.AsyncClient(timeout=60) as http:
+        opened = await http.post(f"{gateway.mcp_url}/read-only", headers=headers, json=hello)
+        session = {**headers, "Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-11-25"}
+        await http.post(
+            f"{gateway.mcp_url}/read-only",
+            headers=session,
+            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+        )
+        there = await http.post(f"{gateway.mcp_url}/read-only", headers=session, json=listing)
+        elsewhere = await http.post(gateway.mcp_url, headers=session, json=listing)
+    assert "fs_read_text_file" in there.text
+    assert "fs_write_file" not in there.text
+    assert "fs_write_file" not in elsewhere.text
+    assert "this session was opened on /mcp/read-only, not /mcp" in elsewhere.text
+
+
+async def test_call_tool_judges_a_call_by_its_arguments_as_a_direct_call_does(tmp_path: Path) -> None:
+    import sqlite3
+
+    from conftest import mcp1_server
+
+    shop = tmp_path / "shop.db"
+    with sqlite3.connect(shop) as db:
+        db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT)")
+        db.execute("INSERT INTO orders (item) VALUES ('tea')")
+    command = mcp1_server("mcp-server-sqlite")
+    config = tmp_path / "hintgate.json"
+    servers = {"db": {"command": command[0], "args": ["--db-path", str(shop)]}}
+    config.write_text(json.dumps({"mcpServers": servers, "policy": {"mode": "default"}, "search": {"mode": "always"}}))
+    person = Person("deny")
+    with anyio.fail_after(120), running_gateway("--config", str(config), "--no-record") as running:
+        async with Client(running.mcp_transport(), mode="legacy", elicitation_callback=person) as client:
+            read = await client.call_tool(
+                "call_tool", {"name": "db_read_query", "arguments": {"query": "SELECT * FROM orders"}}
+            )
+            assert person.asked == []
+            dropped = await client.call_tool(
+                "call_tool", {"name": "db_read_query", "arguments": {"query": "DROP TABLE orders"}}
+            )
+    assert read.is_error is False
+    assert "tea" in read.content[0].text  # type: ignore[union-attr]
+    assert dropped.is_error is True
+    [question] = person.asked
+    assert "What this call does (judged from its arguments): DROP TABLE orders; destructive" in question
+    with sqlite3.connect(shop) as db:
+        assert db.execute("SELECT count(*) FROM orders").fetchone() == (1,)
