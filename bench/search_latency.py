@@ -3,10 +3,11 @@
 One `hintgate serve` over stdio (recording off), one synthetic upstream listing
 1,000 tools (`bench/upstream_many_tools.py`), the lean JSON-RPC client of
 `bench/gateway_latency.py`. After a warm-up (the first search builds the
-index), `tools/list` and `search_tools` are called in interleaved rounds, so
-machine noise hits both alike; each is timed from request to answer. The
-ranking alone (`ToolIndex.rank` over the same 1,000 tools, in this process)
-is timed too. The goal: `search_tools` p95 at most 5 ms.
+index), `tools/list`, `search_tools` and `ping` (what any request costs over
+the pipe: the floor) are called in interleaved rounds, so machine noise hits
+them alike; each is timed from request to answer. The ranking alone
+(`ToolIndex.rank` over the same 1,000 tools, in this process) is timed too.
+The goal: `search_tools` p95 at most 5 ms.
 
 Usage::
 
@@ -71,16 +72,19 @@ async def measure(calls: int, tools: int, workdir: Path) -> dict[str, Any]:
             await client.request("tools/call", search, timeout=60)
         list_ms: list[float] = []
         search_ms: list[float] = []
+        ping_ms: list[float] = []
         for i in range(calls):
             query = QUERIES[i % len(QUERIES)]
-            order = [("list", None), ("search", query)]
-            if i % 2:
-                order.reverse()
+            order = [("list", None), ("search", query), ("ping", None)]
+            order = order[i % 3 :] + order[: i % 3]
             for kind, text in order:
                 started = time.perf_counter()
                 if kind == "list":
                     await client.request("tools/list", {}, timeout=60)
                     list_ms.append((time.perf_counter() - started) * 1000)
+                elif kind == "ping":
+                    await client.request("ping", {}, timeout=60)
+                    ping_ms.append((time.perf_counter() - started) * 1000)
                 else:
                     params = {"name": "search_tools", "arguments": {"query": text}}
                     await client.request("tools/call", params, timeout=60)
@@ -101,6 +105,7 @@ async def measure(calls: int, tools: int, workdir: Path) -> dict[str, Any]:
         "tools_list_ms": {**summarize(list_ms), "p95": percentile(list_ms, 95)},
         "search_tools_ms": {**summarize(search_ms), "p95": search_p95},
         "rank_only_ms": {**summarize(rank_ms), "p95": percentile(rank_ms, 95)},
+        "ping_ms": {**summarize(ping_ms), "p95": percentile(ping_ms, 95)},
         "search_over_list_p95": search_p95 / percentile(list_ms, 95),
         "goal_p95_ms": GOAL_P95_MS,
         "met": search_p95 <= GOAL_P95_MS,
@@ -119,7 +124,7 @@ def main() -> int:
         print(json.dumps(result, indent=2))
     else:
         print(f"{result['tools_listed']} tools listed; first search (builds the index) {result['first_search_ms']} ms")
-        for label in ("tools_list_ms", "search_tools_ms", "rank_only_ms"):
+        for label in ("tools_list_ms", "search_tools_ms", "ping_ms", "rank_only_ms"):
             s = result[label]
             print(f"{label:16} median {s['median']:.2f}  p95 {s['p95']:.2f}  p99 {s['p99']:.2f}  (n={s['n']})")
         print(f"search_tools p95 / tools/list p95: {result['search_over_list_p95']:.2f}")
