@@ -1,7 +1,10 @@
 """tests/peers/oidc_issuer.mjs run as a child: a real OpenID provider (the npm `oidc-provider` package).
 
-People: alice (group readers), bob (devs), carol (dba); each is also a client_credentials client
-(id = name, secret = NAME-secret), so a test gets a person's token without a browser.
+People: alice (group readers), bob (devs), carol (dba), each with a verified email NAME@example.com; and
+accounts that try to pass for alice or the API token: mallory (no email, username "alice@example.com"), eve
+(email "alice@example.com" unverified), trudy (username "api-token"). Each is also a client_credentials
+client (id = name, secret = NAME-secret), so a test gets a person's token without a browser; a token's `sub`
+is the account's id.
 """
 
 from __future__ import annotations

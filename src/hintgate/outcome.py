@@ -51,6 +51,7 @@ class CallOutcome:
         client_name: the client's name, from its session.
         client_version: the client's version.
         user: who made the call (its session's person, `api-token`), None when the gateway knows no users.
+        user_key: who that is (`hintgate.policy.principal.Principal.key`), for what is theirs; None likewise.
         request_id: the client's JSON-RPC request id, as a string.
         arguments: the call's arguments.
         result: the `CallToolResult` JSON sent back, None when the call raised.
@@ -96,6 +97,7 @@ class CallOutcome:
     parent_call_id: str | None = None
     execution_type: str = "direct"
     user: str | None = None
+    user_key: str | None = None
     result_findings: tuple[Mapping[str, Any], ...] = ()
     result_action: str | None = None
     hints: Mapping[str, Any] | None = None

@@ -571,6 +571,7 @@ class ToolCalls:
             client_name=session.client_name if session else None,
             client_version=session.client_version if session else None,
             user=session.user if session else None,
+            user_key=session.principal.key if session is not None and session.principal is not None else None,
             request_id=str(request_id) if request_id is not None else None,
             arguments=arguments,
             result=result,
@@ -690,7 +691,7 @@ class ToolCalls:
         started = time.perf_counter()
         caller, approvers = self._approvers(session, attempt.decision)
         # Asking the client is asking the caller: only when they may answer their own call.
-        caller_may = approvers is None or (caller is not None and approvers.refusal(caller, caller.name) is None)
+        caller_may = approvers is None or (caller is not None and approvers.refusal(caller, caller.key) is None)
         # Arguments too long to show whole in a client's question wait in the queue, where they are shown whole.
         short = len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN
         if ctx is not None and caller_may and short and self._can_elicit(ctx):
@@ -739,6 +740,7 @@ class ToolCalls:
                 call_id=attempt.call_id,
                 hints=attempt.hints if attempt.hints is not None else entry.snapshot,
                 caller=caller.name if caller is not None else None,
+                caller_key=caller.key if caller is not None else None,
                 approvers=approvers,
                 view=session.view if session else None,
             )
@@ -908,8 +910,9 @@ async def _keep_waiting(client: CallContext, tool: str) -> None:
 
 
 def _person(session: ClientSession | None) -> str | None:
+    """The key of the person whose session it is (None without one): a carried approval is theirs alone."""
     principal = session.principal if session is not None else None
-    return principal.name if principal is not None else None
+    return principal.key if principal is not None else None
 
 
 def _approval_name(answer: Answer) -> str:

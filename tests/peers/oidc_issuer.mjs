@@ -3,7 +3,9 @@
 // Usage: node oidc_issuer.mjs PORT
 // Prints "ready" once it listens on 127.0.0.1:PORT; its issuer is http://127.0.0.1:PORT.
 //
-// People: alice (group readers), bob (group devs), carol (group dba). Each is also a client of the
+// People: alice (group readers), bob (group devs), carol (group dba), each with a verified email; and three
+// accounts that try to pass for others: mallory (no email, username "alice@example.com"), eve (email
+// "alice@example.com", not verified), trudy (username "api-token"). Each is also a client of the
 // client_credentials grant (client id = the name, secret = NAME-secret), so a test or an SDK client gets a
 // token for a person without a browser; the token's audience is the `resource` asked for (RFC 8707), signed
 // with RS256 as a JWT, and carries the person's email and groups. The authorization code grant with PKCE
@@ -22,9 +24,14 @@ const port = Number(process.argv[2]);
 const issuer = `http://127.0.0.1:${port}`;
 
 const people = {
-  alice: { email: "alice@example.com", groups: ["readers"] },
-  bob: { email: "bob@example.com", groups: ["devs"] },
-  carol: { email: "carol@example.com", groups: ["dba"] },
+  alice: { email: "alice@example.com", email_verified: true, groups: ["readers"] },
+  bob: { email: "bob@example.com", email_verified: true, groups: ["devs"] },
+  carol: { email: "carol@example.com", email_verified: true, groups: ["dba"] },
+  // Accounts that try to pass for alice: no email but her address as username, her address unverified,
+  // and a username that is the gateway's own name for its API token.
+  mallory: { preferred_username: "alice@example.com", groups: ["readers"] },
+  eve: { email: "alice@example.com", email_verified: false, groups: ["readers"] },
+  trudy: { preferred_username: "api-token", groups: [] },
 };
 
 function newKey() {
@@ -35,7 +42,10 @@ function newKey() {
 
 function claimsOf(name) {
   const person = people[name];
-  return person ? { email: person.email, groups: person.groups, preferred_username: name } : {};
+  if (!person) return {};
+  const claims = { groups: person.groups, preferred_username: person.preferred_username ?? name };
+  if (person.email) Object.assign(claims, { email: person.email, email_verified: person.email_verified });
+  return claims;
 }
 
 function build(key) {
@@ -56,7 +66,7 @@ function build(key) {
   const provider = new Provider(issuer, {
     clients,
     jwks: { keys: [key.jwk] },
-    claims: { openid: ["sub"], email: ["email"], profile: ["preferred_username"], groups: ["groups"] },
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"], groups: ["groups"] },
     scopes: ["openid", "email", "profile", "groups", "mcp"],
     findAccount: (_ctx, id) =>
       people[id] ? { accountId: id, claims: () => ({ sub: id, ...claimsOf(id) }) } : undefined,

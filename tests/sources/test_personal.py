@@ -44,7 +44,7 @@ class Kept:
     async def forget(self, server: str) -> bool:
         return self.document is not None
 
-    def person(self, user: str) -> Kept:
+    def person(self, key: str, name: str | None = None) -> Kept:
         raise AssertionError("not asked here")
 
 

@@ -102,6 +102,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "counters",
             "hint_overrides",
             "oauth_credentials",
+            "person_credentials",
             "pin_events",
             "policy_settings",
             "server_changes",
@@ -110,7 +111,6 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "tool_calls",
             "tool_confirms",
             "tool_pins",
-            "user_credentials",
         ],
         [("overrides", 0), ("pins", 0)],
     )
@@ -211,6 +211,59 @@ async def test_calls_recorded_before_config_paths_were_kept_read_as_null_beside_
 
 
 _OLD = "0b1c2d3e-0000-4000-8000-000000000001"
+
+
+async def test_rows_keyed_by_a_persons_name_get_no_key_and_their_upstream_logins_are_dropped_saying_so(
+    store_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Migration 0015: a name does not say which account wrote a row, so only the API token's rows get a key,
+    and logins kept under a name are forgotten with a warning (each person logs in again)."""
+    await _migrated(store_url, "0014")
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
+    people = {"api-token": "0b1c2d3e-0000-4000-8000-0000000000a1", "alice@example.com": _OLD}
+    engine = create_async_engine(database_url(store_url))
+    try:
+        async with engine.begin() as conn:
+            for name, sid in people.items():
+                await conn.execute(
+                    sa.text(
+                        "INSERT INTO sessions (id, user_name, started_at, status, replica) "
+                        "VALUES (:id, :name, :at, 'active', 'old')"
+                    ),
+                    {"id": sid, "name": name, "at": moment},
+                )
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO approvals (id, user_name, tool, server, reason, asked_at, expires_at, replica, state) "
+                    "VALUES ('ap-1', 'alice@example.com', 'fs_write', 'fs', 'asks', :at, :at, 'old', 'pending')"
+                ),
+                {"at": moment},
+            )
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO user_credentials (server, user_name, sealed, updated_at) "
+                    "VALUES ('tracker', 'alice@example.com', :sealed, :at)"
+                ),
+                {"sealed": b"sealed", "at": moment},
+            )
+    finally:
+        await engine.dispose()
+    with caplog.at_level("WARNING", logger="hintgate"):
+        await (await Store.open(store_url, replica="m")).close()
+
+    def read(conn: sa.Connection) -> Any:
+        keys = dict(conn.execute(sa.text("SELECT user_name, user_key FROM sessions")).all())
+        approval = conn.execute(sa.text("SELECT user_name, user_key, state FROM approvals")).one()
+        logins = conn.execute(sa.text("SELECT count(*) FROM person_credentials")).scalar_one()
+        return keys, tuple(approval), logins, set(sa.inspect(conn).get_table_names())
+
+    keys, approval, logins, tables = await _inspect(store_url, read)
+    assert keys == {"api-token": "api-token", "alice@example.com": None}
+    assert approval == ("alice@example.com", None, "pending")
+    assert logins == 0
+    assert "user_credentials" not in tables
+    assert any("1 per-person upstream login(s)" in r.getMessage() for r in caplog.records)
+
 
 _OPEN_AND_REPORT = """
 import asyncio, sys

@@ -96,9 +96,13 @@ def test_a_key_file_that_holds_no_key_is_an_error_that_names_it(tmp_path: Path) 
         vault_key(None, tmp_path)
 
 
+ALICE, BOB, MALLORY = (f"https://issuer.example#sub={who}" for who in ("alice", "bob", "mallory"))
+"""People's keys (`Principal.key`): a person's login is kept under who they are, not their name."""
+
+
 async def test_each_persons_login_is_their_own_row_sealed_and_not_the_shared_one(store: Store, store_url: str) -> None:
     vault = CredentialsVault(store.credentials, KEY)
-    alice, bob = vault.person("alice@example.com"), vault.person("bob@example.com")
+    alice, bob = vault.person(ALICE, "alice@example.com"), vault.person(BOB, "bob@example.com")
     await alice.save("tracker", DOCUMENT)
     assert await alice.load("tracker") == DOCUMENT
     assert await bob.load("tracker") is None
@@ -106,21 +110,21 @@ async def test_each_persons_login_is_their_own_row_sealed_and_not_the_shared_one
     engine = create_async_engine(database_url(store_url))
     try:
         async with engine.connect() as conn:
-            rows = list(await conn.execute(sa.text("SELECT server, user_name, sealed FROM user_credentials")))
+            rows = list(await conn.execute(sa.text("SELECT server, person, name, sealed FROM person_credentials")))
     finally:
         await engine.dispose()
-    assert [(server, user) for server, user, _ in rows] == [("tracker", "alice@example.com")]
-    assert b"plaintext-4242" not in bytes(rows[0][2])
-    assert list(await store.credentials.people("tracker")) == ["alice@example.com"]
+    assert [(server, person, name) for server, person, name, _ in rows] == [("tracker", ALICE, "alice@example.com")]
+    assert b"plaintext-4242" not in bytes(rows[0][3])
+    assert list(await store.credentials.people("tracker")) == [ALICE]
 
 
 async def test_a_persons_sealed_login_copied_to_another_person_does_not_open(store: Store) -> None:
     vault = CredentialsVault(store.credentials, KEY)
-    await vault.person("alice@example.com").save("tracker", DOCUMENT)
-    stolen = await store.credentials.get_person("tracker", "alice@example.com")
+    await vault.person(ALICE).save("tracker", DOCUMENT)
+    stolen = await store.credentials.get_person("tracker", ALICE)
     assert stolen is not None
-    await store.credentials.put_person("tracker", "mallory@example.com", stolen)
+    await store.credentials.put_person("tracker", MALLORY, stolen)
     with pytest.raises(StoreError, match="cannot be decrypted"):
-        await vault.person("mallory@example.com").load("tracker")
-    assert await vault.person("alice@example.com").forget("tracker") is True
-    assert await vault.person("alice@example.com").load("tracker") is None
+        await vault.person(MALLORY).load("tracker")
+    assert await vault.person(ALICE).forget("tracker") is True
+    assert await vault.person(ALICE).load("tracker") is None

@@ -238,15 +238,54 @@ async def test_the_api_token_stays_a_separate_principal_for_automation(issuer: O
 
 
 async def test_a_token_naming_no_user_is_refused_and_the_user_claims_are_configurable(issuer: OidcIssuer) -> None:
-    async with serving(issuer, userClaim=["upn", "sub"], groupsClaim="roles") as served:
-        named = issuer.signed(**claims_for(issuer, served.audience, upn="dave@corp.example", roles="admins"))
-        nameless = issuer.signed(**{k: v for k, v in claims_for(issuer, served.audience).items() if k != "sub"})
-        principal = await served.verifier.principal(named)
+    identity = {"userClaim": ["upn", "sub"], "groupsClaim": "roles", "assignedClaims": ["upn"], "personClaim": "oid"}
+    async with serving(issuer, **identity) as served:
+        claims = claims_for(issuer, served.audience, upn="dave@corp.example", roles="admins", oid="0f-d4")
+        principal = await served.verifier.principal(issuer.signed(**claims))
+        keyless = issuer.signed(**{k: v for k, v in claims.items() if k != "oid"})
+        nameless = issuer.signed(**{k: v for k, v in claims.items() if k not in ("upn", "sub")})
         async with httpx.AsyncClient(base_url=served.url, timeout=10) as client:
-            refused = await client.get("/api/tools", headers=bearer(nameless))
+            refused = {
+                "keyless": await client.get("/api/tools", headers=bearer(keyless)),
+                "nameless": await client.get("/api/tools", headers=bearer(nameless)),
+            }
     assert (principal.name, principal.groups) == ("dave@corp.example", frozenset({"admins"}))
-    assert refused.status_code == 401
-    assert "names no user" in refused.json()["detail"]
+    assert principal.key == f"{issuer.issuer}#oid=0f-d4"
+    assert {why: r.status_code for why, r in refused.items()} == {"keyless": 401, "nameless": 401}
+    assert "no 'oid' claim" in refused["keyless"].json()["detail"]
+    assert "names no user" in refused["nameless"].json()["detail"]
+
+
+async def test_a_person_is_named_by_a_verified_email_or_a_name_that_cannot_pass_for_one(issuer: OidcIssuer) -> None:
+    """The name rules and approvers match: an unverified email, a chosen username shaped like an email, and the
+    gateway's own names are passed over; the key is the issuer and `sub` whatever the name."""
+    async with serving(issuer) as served:
+
+        async def named(**claims: Any) -> tuple[str, str] | str:
+            token = issuer.signed(**{**claims_for(issuer, served.audience), **claims})
+            try:
+                principal = await served.verifier.principal(token)
+            except IdentityError as exc:
+                return str(exc)
+            return principal.name, principal.key
+
+        verified = await named(sub="s1", email="alice@example.com", email_verified=True)
+        unverified = await named(sub="s2", email="alice@example.com", email_verified=False, preferred_username="eve")
+        said_true = await named(sub="s3", email="carol@example.com", email_verified="true")
+        email_username = await named(sub="s4", email=None, preferred_username="alice@example.com")
+        token_username = await named(sub="s5", email=None, preferred_username="api-token")
+        operator = await named(sub="s6", email=None, preferred_username="Operator:root")
+        nothing_left = await named(sub="local", email=None, preferred_username="local")
+    key = f"{issuer.issuer}#sub="
+    assert verified == ("alice@example.com", f"{key}s1")
+    assert unverified == ("eve", f"{key}s2")
+    assert said_true == ("carol@example.com", f"{key}s3")
+    assert email_username == ("s4", f"{key}s4")
+    assert token_username == ("s5", f"{key}s5")
+    assert operator == ("s6", f"{key}s6")
+    assert isinstance(nothing_left, str)
+    assert "names no user" in nothing_left
+    assert "'local' is a name the gateway keeps for itself" in nothing_left
 
 
 async def test_only_access_tokens_open_the_gateway_not_id_tokens_of_the_same_issuer(issuer: OidcIssuer) -> None:

@@ -140,17 +140,19 @@ def people_seen(peer: OAuthPeer) -> list[str]:
 
 
 def sealed_rows() -> list[tuple[str, str, bytes]]:
+    """The per-person logins kept: (server, the person's name at their login, the sealed document)."""
     with sqlite3.connect(_data() / "hintgate.db") as db:
-        rows = db.execute("SELECT server, user_name, sealed FROM user_credentials ORDER BY user_name").fetchall()
+        rows = db.execute("SELECT server, name, sealed FROM person_credentials ORDER BY name").fetchall()
     return [(server, user, bytes(sealed)) for server, user, sealed in rows]
 
 
 async def kept_login(person: str) -> dict[str, Any]:
-    """The login the gateway keeps for `person`, opened with the state key."""
+    """The login the gateway keeps for `person` (a name), opened with the state key."""
     store = await Store.open(f"sqlite:///{_data() / 'hintgate.db'}")
     try:
         vault = CredentialsVault(store.credentials, vault_key(STATE_KEY, _data()))
-        document = await vault.person(person).load("tracker")
+        [key] = [k for k, (name, _) in (await vault.people("tracker")).items() if name == person]
+        document = await vault.person(key).load("tracker")
     finally:
         await store.close()
     assert document is not None
@@ -195,6 +197,28 @@ async def test_each_person_calls_with_their_own_token_and_one_not_logged_in_gets
             tokens = (await kept_login(person))["tokens"]
             assert tokens["access_token"].encode() not in sealed
             assert tokens["refresh_token"].encode() not in sealed
+
+
+@pytest.mark.parametrize("impostor", ["mallory", "eve"])
+async def test_an_account_spelling_a_persons_address_never_calls_with_her_upstream_login(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, impostor: str
+) -> None:
+    """mallory's username is alice's address, eve has it as an unverified email: neither is alice, so neither
+    reaches her connection or her kept login; each is asked to log in as themselves."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        url = gateway.mcp_url
+        alice_token, impostor_token = issuer.token("alice", url), issuer.token(impostor, url)
+        await anyio.to_thread.run_sync(log_in_on_the_web, gateway, alice_token, oauth_peer, "alice")
+        async with client_of(alice_token, url) as alice, client_of(impostor_token, url) as other:
+            await listed(other)
+            assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+            seen = people_seen(oauth_peer)
+            taken = await other.call_tool("tracker_whoami", {})
+            assert people_seen(oauth_peer) == seen  # nothing went upstream with alice's token for them
+        assert taken.is_error, text_of(taken)
+        assert "authorized as alice" not in text_of(taken)
+        assert f"{impostor} is not logged in to server 'tracker'" in text_of(taken)
+        assert [name for _, name, _ in sealed_rows()] == [ALICE]
 
 
 async def test_a_client_that_opens_urls_is_sent_to_the_login_page_and_its_call_runs_once_the_person_logged_in(
@@ -651,6 +675,7 @@ async def test_the_operator_sees_who_is_logged_in_and_logs_one_person_out_from_a
             ("tracker", ALICE, "logged_in"),
             ("tracker", BOB, "logged_in"),
         ]
+        assert [r["person_key"] for r in rows] == [None, f"{issuer.issuer}#sub=alice", f"{issuer.issuer}#sub=bob"]
         kept = (await kept_login(ALICE))["tokens"]
         assert kept["access_token"] not in status.stdout
         async with client_of(alice_token, url) as alice, client_of(bob_token, url) as bob:

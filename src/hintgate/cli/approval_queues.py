@@ -108,7 +108,7 @@ class StoreQueue:
             actor = operator().name.removeprefix("operator:")
         else:
             who = operator()
-            refusal = approvers.refusal(who, row.get("user_name"))
+            refusal = approvers.refusal(who, row.get("user_key"), row.get("user_name"))
             if refusal is not None:
                 return EXIT_REFUSED, (
                     f"{refusal}; answer as that person through the gateway: hintgate approvals "

@@ -130,14 +130,16 @@ def auth_status(
         rows = []
         for server in servers:
             oauth = oauth_of(server)
-            people = sorted(await credentials.people(server.name)) if oauth is not None and oauth.per_user else []
-            for person in (None, *people):
+            people = await credentials.people(server.name) if oauth is not None and oauth.per_user else {}
+            ordered = sorted(people.items(), key=lambda item: (item[1][0] or item[0], item[0]))
+            for person, name in [(None, None), *((key, named) for key, (named, _) in ordered)]:
                 kept = credentials if person is None else credentials.person(person)
                 state = await login_state(server, kept)
                 rows.append(
                     {
                         "server": server.name,
-                        "person": person,
+                        "person": name or person,
+                        "person_key": person,
                         "state": "logged_in" if state.logged_in else "needs_login",
                     }
                 )
@@ -209,7 +211,11 @@ def _duration(seconds: float) -> str:
 def auth_logout(
     server: ServerArg,
     user: Annotated[
-        str | None, typer.Option("--user", help="Forget this person's own login (a server with oauth.perUser).")
+        str | None,
+        typer.Option(
+            "--user",
+            help="Forget this person's own login (a server with oauth.perUser): their name or key, as listed.",
+        ),
     ] = None,
 ) -> None:
     """Forget a server's tokens and registered client (or one person's own login, with --user).
@@ -219,7 +225,16 @@ def auth_logout(
     """
 
     async def forget(credentials: CredentialsVault) -> bool:
-        return await (credentials if user is None else credentials.person(user)).forget(server)
+        if user is None:
+            return await credentials.forget(server)
+        people = await credentials.people(server)
+        # A person is their key; the name they had at their last login finds it when only one has that name.
+        keys = [user] if user in people else [k for k, (name, _) in people.items() if name == user]
+        if len(keys) > 1:
+            fail(
+                f"{len(keys)} people are named {user!r}: give one of their keys ({', '.join(sorted(keys))})", EXIT_USAGE
+            )
+        return bool(keys) and await credentials.person(keys[0]).forget(server)
 
     err = Console(stderr=True)
     if user is None:

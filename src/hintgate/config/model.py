@@ -177,6 +177,11 @@ class IdentityConfig:
         admins: the people who operate the gateway besides the API token (`identity.admins`); nobody
             named: only the API token changes the gateway (`hintgate.policy.roles`).
         auditors: the people who read every session and call and change nothing (`identity.auditors`).
+        person_claim: the claim whose value the issuer never gives another person and never changes,
+            which with the issuer keys everything a person owns (Entra's `oid`); None: `sub`.
+        assigned_claims: the user claims whose values the issuer assigns (a person cannot choose them),
+            so that they may name a person even when they look like an email address; `email` counts
+            only with `email_verified: true`, and any other claim's value with an `@` is passed over.
     """
 
     issuer: str
@@ -196,6 +201,9 @@ class IdentityConfig:
     def roles(self) -> Roles:
         """Whom this section names for each role on the management plane."""
         return Roles(people=True, admins=self.admins, auditors=self.auditors)
+
+    person_claim: str | None = None
+    assigned_claims: tuple[str, ...] = ("sub",)
 
 
 @dataclass(frozen=True)

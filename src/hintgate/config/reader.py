@@ -513,6 +513,8 @@ class Reader:
             "clients",
             "admins",
             "auditors",
+            "personClaim",
+            "assignedClaims",
         ]
         self.keys(m, path, spelled)
         for required in ("issuer", "audience"):
@@ -580,6 +582,14 @@ class Reader:
                 "no admins: signed-in people only use the gateway, and only the API token changes it "
                 "(name them in identity.admins: {user: ..., group: ...})",
             )
+        if "personClaim" in m and (claim := self.string(m["personClaim"], (*path, "personClaim"), empty=False)):
+            got["person_claim"] = claim
+        if "assignedClaims" in m:
+            assigned = self.strings(m["assignedClaims"], (*path, "assignedClaims"))
+            if assigned is not None and not all(assigned):
+                self.error((*path, "assignedClaims"), "expected claim names, not empty strings")
+            elif assigned is not None:
+                got["assigned_claims"] = assigned
         if issuer and audience:
             self.identity = IdentityConfig(issuer=issuer, audience=audience, **got)
 

@@ -141,7 +141,10 @@ class PendingApproval:
     _taken: asyncio.Future[Ended] | None = field(default=None, repr=False)
     """How the local wait ended, once it has: an answer learns from it whether its call will run."""
     caller: str | None = None
-    """The person who made the call (None when the gateway knows no users)."""
+    """The name of the person who made the call (None when the gateway knows no users)."""
+    caller_key: str | None = None
+    """Who that person is (`Principal.key`): the person who may not answer their own call. None when the
+    gateway knows no users, or for a call recorded before people had keys (then `caller` stands in)."""
     approvers: Approvers | None = None
     """Who may answer it (None: anyone who reaches the queue)."""
     view: str | None = None
@@ -304,11 +307,12 @@ class ApprovalQueue:
         caller: str | None = None,
         approvers: Approvers | None = None,
         view: str | None = None,
+        caller_key: str | None = None,
     ) -> Outcome:
         """Queue a call and wait for an answer, at most `timeout` seconds (then deny).
 
-        `caller` made the call; `approvers` say who may answer it (see `respond`); `view` is the view its
-        session was served.
+        `caller` made the call (their name; `caller_key` who they are); `approvers` say who may answer it
+        (see `respond`); `view` is the view its session was served.
 
         `caller_alive` tells whether the result can still reach the caller; once
         it says no, the approval is withdrawn. Cancelling the wait (the client
@@ -338,6 +342,7 @@ class ApprovalQueue:
             replica=self.ledger.replica if self.ledger is not None else None,
             _taken=taken,
             caller=caller,
+            caller_key=caller_key,
             approvers=approvers,
             view=view,
         )
@@ -511,7 +516,7 @@ class ApprovalQueue:
         if who is not None:
             held = local or next((p for p in await self.listing() if p.id == approval_id), None)
             if held is not None:
-                refusal = (held.approvers or Approvers()).refusal(who, held.caller)
+                refusal = (held.approvers or Approvers()).refusal(who, held.caller_key, held.caller)
                 if refusal is not None:
                     raise NotAnApprover(refusal)
         state = "denied" if answer is Answer.DENY else "approved"

@@ -4,6 +4,16 @@ Policy rules name people and groups (`who`), approvals record who answered,
 and sessions and calls record who made them; all of them read a `Principal`.
 The web layer makes one from a verified bearer token; without an `identity`
 section every request is the machine's user (`LOCAL`), as before.
+
+A person has two names. Their `key` says who they are: the issuer and an
+identifier it never gives anyone else (`sub`, or the configured
+`identity.personClaim`), so whatever owns something of theirs (a session,
+their upstream logins, an approval they wait for) is theirs alone. Their
+`name` is how people and rules call them: a verified email, a username that
+cannot pass for an email, or their subject; two accounts may in principle
+share one, so nothing is keyed by it. The API token, the machine's user and
+the database's reader are their own keys (`RESERVED_NAMES`), and no person's
+name may be one of them.
 """
 
 from __future__ import annotations
@@ -14,10 +24,32 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["API_TOKEN", "LOCAL", "SCOPE_KEY", "Approvers", "Principal", "PrincipalKind", "principal_of"]
+__all__ = [
+    "API_TOKEN",
+    "LOCAL",
+    "OPERATOR_PREFIX",
+    "RESERVED_NAMES",
+    "SCOPE_KEY",
+    "Approvers",
+    "Principal",
+    "PrincipalKind",
+    "principal_of",
+    "reserved_name",
+]
 
 SCOPE_KEY = "hintgate.principal"
 """The ASGI scope key where the web layer leaves the `Principal` an HTTP request was verified as."""
+
+RESERVED_NAMES = frozenset({"api-token", "local"})
+"""The names of the API token and the machine's user: never a person's."""
+OPERATOR_PREFIX = "operator:"
+"""How the machine's user at the database is named (`operator:NAME`): never the start of a person's name."""
+
+
+def reserved_name(name: str) -> bool:
+    """Whether `name` is one a person may not have: the API token's, the machine's user's, `operator:...`."""
+    folded = name.strip().casefold()
+    return folded in RESERVED_NAMES or folded.startswith(OPERATOR_PREFIX)
 
 
 class PrincipalKind(StrEnum):
@@ -39,17 +71,26 @@ class Principal:
     """One person or program as the gateway knows it.
 
     Attributes:
-        name: how records and rules name it: a person's email, else username, else subject;
-            `api-token` for the API token, `local` for the machine's user.
+        name: how people and rules call it: a person's verified email, else a username, else subject
+            (`hintgate.web.identity`); `api-token` for the API token, `local` for the machine's user.
+            Shown and matched by rules, never a key.
         kind: how it proved who it is.
         groups: the groups the identity provider lists for a person (empty otherwise).
-        subject: the token's `sub`, stable where an email may change.
+        subject: the token's `sub`.
+        key: who it is, for everything owned by it (sessions, upstream logins, approvals): a person's
+            `ISSUER#CLAIM=VALUE` (`sub`, or `identity.personClaim`); by default `name`, which is the
+            key of the API token, the machine's user and `operator:NAME`.
     """
 
     name: str
     kind: PrincipalKind
     groups: frozenset[str] = field(default_factory=frozenset)
     subject: str | None = None
+    key: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.name)
 
     def __str__(self) -> str:
         return self.name
@@ -97,11 +138,15 @@ class Approvers:
             base.self_approval if self.self_approval is None else self.self_approval,
         )
 
-    def refusal(self, answerer: Principal | None, caller: str | None) -> str | None:
-        """Why `answerer` may not answer a call `caller` made; None when they may."""
+    def refusal(self, answerer: Principal | None, caller: str | None, caller_name: str | None = None) -> str | None:
+        """Why `answerer` may not answer a call made by the person whose key is `caller`; None when they may.
+
+        `caller_name` stands in for the key of a call recorded before people had keys (matched by name).
+        """
         if answerer is None or answerer.kind is PrincipalKind.LOCAL:
             return None
-        if caller is not None and answerer.name == caller and not self.self_approval:
+        own = answerer.key == caller if caller is not None else caller_name is not None and answerer.name == caller_name
+        if own and not self.self_approval:
             return f"{answerer.name} made this call and may not approve it (selfApproval: true allows it)"
         if not self.users and not self.groups:
             return None

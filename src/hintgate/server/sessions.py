@@ -111,7 +111,7 @@ class ClientSession:
         policy: what the policy remembers of the session (approvals, taint).
         user: who opened it: a person's name from the identity provider, `api-token`, or None
             when the gateway knows no users (stdio, or HTTP without an `identity` section).
-        principal: that person with their groups, for rules that name people.
+        principal: that person with their groups and key, for rules that name people and what they own.
         view: the view it was opened on (`/mcp/NAME`, `serve --view NAME`), None for the whole catalog.
     """
 
@@ -246,7 +246,8 @@ class SessionTracker:
         self.expire()
         name, client_version = _client_info(ctx)
         principal = _principal(ctx)
-        key = (principal.name if principal is not None else None, name, client_version, self.view_of(ctx))
+        # The person's key, never their name: two accounts may share a name, never a session.
+        key = (principal.key if principal is not None else None, name, client_version, self.view_of(ctx))
         session = self._by_identity.get(key)
         if session is None:
             session = self._open(ctx, version, None)

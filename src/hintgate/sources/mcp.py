@@ -26,7 +26,7 @@ from hintgate.errors import (
     UpstreamRequestError,
     UpstreamTimeout,
 )
-from hintgate.policy.principal import PrincipalKind
+from hintgate.policy.principal import Principal, PrincipalKind
 from hintgate.results import tool_error
 from hintgate.sources.base import (
     CallContext,
@@ -506,7 +506,7 @@ class McpUpstream(ConfiguredSource):
 
     # -- a server that logs in per person
 
-    def _person(self, context: CallContext) -> str | None:
+    def _person(self, context: CallContext) -> Principal | None:
         """The person whose own connection a request takes: None for the shared one.
 
         Only a server that logs in per person has such connections, and only a
@@ -516,7 +516,7 @@ class McpUpstream(ConfiguredSource):
         if self.personal is None:
             return None
         principal = context.principal
-        return principal.name if principal is not None and principal.kind is PrincipalKind.USER else None
+        return principal if principal is not None and principal.kind is PrincipalKind.USER else None
 
     def _open_personal(self, auth: GatewayAuth, person: str) -> AbstractAsyncContextManager[McpConnection]:
         return connect(
@@ -533,7 +533,7 @@ class McpUpstream(ConfiguredSource):
         )
 
     def _person_calls(self, person: str) -> list[CallContext]:
-        return [c for c in self._calls.values() if (p := c.principal) is not None and p.name == person]
+        return [c for c in self._calls.values() if (p := c.principal) is not None and p.key == person]
 
     async def _on_person_notification(self, person: str, method: str, params: dict[str, Any] | None) -> None:
         if method == "notifications/progress" and params:
@@ -557,9 +557,9 @@ class McpUpstream(ConfiguredSource):
         return await calls[-1].client_request(method, params)
 
     async def _as_person(
-        self, person: str, method: str, params: dict[str, Any] | None, context: CallContext, *, tool: str | None
+        self, who: Principal, method: str, params: dict[str, Any] | None, context: CallContext, *, tool: str | None
     ) -> dict[str, Any]:
-        """Send a request on `person`'s own connection; until they log in, answer how to.
+        """Send a request on the person's own connection (found by their key); until they log in, answer how to.
 
         Raises:
             UpstreamRequestError: a request other than a tool call, while the person has not logged in.
@@ -571,7 +571,8 @@ class McpUpstream(ConfiguredSource):
                 f"server {self.name!r} logs in per person, and this gateway keeps no logins (it runs without a store)",
                 code=-32603,
             )
-        credentials = self.credentials.person(person)
+        person = who.key
+        credentials = self.credentials.person(person, who.name)
         # A login forgotten or written elsewhere (`hintgate auth logout --user`, a refresh on another replica)
         # is seen at the next call: one indexed read of the sealed row before it and one after, nothing decrypted.
         with contextlib.suppress(HintgateError):
@@ -586,7 +587,7 @@ class McpUpstream(ConfiguredSource):
                             self.personal.saw(person, await credentials.version(self.name))
             except UpstreamNeedsLogin as exc:
                 self.personal.close(person)
-                text = self._login_text(person, exc.detail, tool)
+                text = self._login_text(who.name, exc.detail, tool)
                 if tool is None:
                     raise UpstreamRequestError(text, code=-32603) from None
                 if attempt == 2 or not await self._person_logs_in(person, credentials, context, text):
@@ -646,11 +647,12 @@ class McpUpstream(ConfiguredSource):
         return True
 
     def person_logged_in(self, person: str) -> None:
-        """`person` logged in here (the gateway's login page): their waiting calls go on, on a new connection."""
+        """The person whose key is `person` logged in here (the gateway's login page): their waiting calls go on,
+        on a new connection."""
         if self.personal is not None:
             self.personal.logged_in(person)
 
     def person_logged_out(self, person: str) -> None:
-        """`person`'s login was forgotten: their connection closes now."""
+        """The login of the person whose key is `person` was forgotten: their connection closes now."""
         if self.personal is not None:
             self.personal.close(person)

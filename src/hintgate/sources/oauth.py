@@ -82,8 +82,8 @@ class Credentials(Protocol):
     async def forget(self, server: str) -> bool:
         """Remove what is kept for `server`; whether there was anything."""
 
-    def person(self, user: str) -> Credentials:
-        """The logins `user` keeps for servers that log in per person, in the same place."""
+    def person(self, key: str, name: str | None = None) -> Credentials:
+        """The logins of the person whose key is `key` (named `name`) for servers that log in per person."""
 
 
 class Redirect(Protocol):

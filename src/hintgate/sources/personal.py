@@ -7,9 +7,10 @@ connection of their own, opened with their own tokens (their `Credentials`,
 through `hintgate.sources.oauth.gateway_auth`) at their first call, kept while
 it is used, and closed after `IDLE_CLOSE` seconds without a call, at their
 logout, or when the server stops. The connection a call takes is found by the
-name of the person whose bearer token the gateway verified for that request,
-and it carries that person's `httpx2.Auth` only: one person's token is never
-sent for another.
+key of the person whose bearer token the gateway verified for that request
+(the issuer and their `sub`, never a name another account could have), and it
+carries that person's `httpx2.Auth` only: one person's token is never sent for
+another.
 
 Until a person has logged in, their call is answered with a link to the
 gateway's page that logs them in (`login_page`, served by
@@ -103,8 +104,8 @@ class _Writes:
     async def forget(self, server: str) -> bool:
         return await self._credentials.forget(server)
 
-    def person(self, user: str) -> Credentials:
-        return self._credentials.person(user)
+    def person(self, key: str, name: str | None = None) -> Credentials:
+        return self._credentials.person(key, name)
 
 
 class PersonalConnections:

@@ -457,13 +457,15 @@ class Store:
         replica: str | None = None,
         user: str | None = None,
         owner: str | None = None,
+        user_key: str | None = None,
     ) -> list[dict[str, Any]]:
         """The newest `limit` sessions, newest first: only `active` or `closed` ones, one replica's, or one
-        person's, when given; only `owner`'s (all a reader may see) when given."""
+        person's (by name, or by who they are: `user_key`), when given; only `owner`'s (all a reader may see,
+        a person's key) when given."""
         with translated(self._url, "read sessions from"):
             async with self._engine.connect() as conn:
                 return await queries.recent_sessions(
-                    conn, limit, status=status, replica=replica, user=user, owner=owner
+                    conn, limit, status=status, replica=replica, user=user, owner=owner, user_key=user_key
                 )
 
     async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:

@@ -159,6 +159,7 @@ def _pending_approval(row: Row[Any]) -> PendingApproval:
         hints=values["hints"],
         replica=replica,
         caller=values["user_name"],
+        caller_key=values["user_key"],
         approvers=Approvers.from_json(values["approvers"]),
         view=values["view"],
     )
@@ -218,6 +219,7 @@ class StoredApprovals:
             "client_name": approval.client_name,
             "user_name": approval.caller,
             "view": approval.view,
+            "user_key": approval.caller_key,
             "approvers": approval.approvers.to_json() if approval.approvers is not None else None,
             "tool": approval.tool,
             "title": approval.title,

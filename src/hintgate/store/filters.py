@@ -19,10 +19,11 @@ class CallFilter:
         tier: the tool's tier when called (`read-only`, `additive`, ...).
         verdict: the policy's decision (`allow`, `deny`, `approved`, `denied`, `expired`, `withdrawn`).
         user: the person who made the call, as recorded (an email, `api-token`).
+        user_key: who made it (`Principal.key`): one person's calls, whatever names others have.
         since: calls started at or after it (inclusive): a datetime or an ISO 8601 string, naive is UTC.
         until: calls started before it (exclusive), as `since`.
-        owner: only the calls of this person (as recorded): the calls a reader may see at all, applied in
-            the query beside `user`, so another person's calls never leave the store for them.
+        owner: only the calls of the person with this key (`user_key`): the calls a reader may see at all,
+            applied in the query beside `user`, so another person's calls never leave the store for them.
     """
 
     session_id: str | None = None
@@ -31,6 +32,7 @@ class CallFilter:
     tier: str | None = None
     verdict: str | None = None
     user: str | None = None
+    user_key: str | None = None
     since: datetime | str | None = None
     until: datetime | str | None = None
     owner: str | None = None

@@ -11,7 +11,10 @@ time they were written reaches the database.
 
 A person's login (`oauth.perUser`) is sealed under a key of its own purpose,
 bound to the server and the person: a row copied to another person, or into
-the shared table, does not open.
+the shared table, does not open. A person is their key (the issuer and their
+`sub`, `hintgate.policy.principal.Principal.key`), never their name, which
+two accounts could share; the name they had when they last logged in is kept
+beside it for listings.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from hintgate.errors import StoreError
 from hintgate.sealing import KEY_FILE, Sealer
 from hintgate.store import queries
 from hintgate.store.engine import translated
-from hintgate.store.tables import oauth_credentials, user_credentials
+from hintgate.store.tables import oauth_credentials, person_credentials
 
 __all__ = ["KEY_FILE", "CredentialsVault", "PersonVault", "SealedCredentials", "vault_key"]
 
@@ -87,46 +90,45 @@ class SealedCredentials:
                 rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
                 return {row.server: row.updated_at for row in rows}
 
-    async def get_person(self, server: str, user: str) -> bytes | None:
-        """The sealed document `user` keeps for `server`, or None."""
-        row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
+    async def get_person(self, server: str, person: str) -> bytes | None:
+        """The sealed document the person whose key is `person` keeps for `server`, or None."""
+        row_of = (person_credentials.c.server == server) & (person_credentials.c.person == person)
         with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
-                row = (await conn.execute(select(user_credentials.c.sealed).where(row_of))).first()
+                row = (await conn.execute(select(person_credentials.c.sealed).where(row_of))).first()
         return None if row is None else bytes(row[0])
 
-    async def put_person(self, server: str, user: str, sealed: bytes) -> None:
-        """Keep `sealed` for `user` and `server`, replacing what was kept; committed on return."""
+    async def put_person(self, server: str, person: str, sealed: bytes, *, name: str | None = None) -> None:
+        """Keep `sealed` for `person` (a key; `name` as shown) and `server`, replacing what was kept."""
         now = datetime.now(UTC)
-        row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
+        row_of = (person_credentials.c.server == server) & (person_credentials.c.person == person)
+        values: dict[str, Any] = {"sealed": sealed, "updated_at": now}
+        if name is not None:
+            values["name"] = name
         with translated(self._url, "write OAuth credentials to"):
             async with queries.begin_write(self._engine) as conn:
-                changed = await conn.execute(
-                    update(user_credentials).where(row_of).values(sealed=sealed, updated_at=now)
-                )
+                changed = await conn.execute(update(person_credentials).where(row_of).values(values))
                 if changed.rowcount == 0:
                     await conn.execute(
-                        insert(user_credentials).values(server=server, user_name=user, sealed=sealed, updated_at=now)
-                    )
+                        insert(person_credentials).values(server=server, person=person, name=name, sealed=sealed,
+                                                          updated_at=now)
+                    )  # fmt: skip
 
-    async def delete_person(self, server: str, user: str) -> bool:
-        """Forget what `user` keeps for `server`; whether there was anything."""
-        row_of = (user_credentials.c.server == server) & (user_credentials.c.user_name == user)
+    async def delete_person(self, server: str, person: str) -> bool:
+        """Forget what `person` (a key) keeps for `server`; whether there was anything."""
+        row_of = (person_credentials.c.server == server) & (person_credentials.c.person == person)
         with translated(self._url, "remove OAuth credentials from"):
             async with queries.begin_write(self._engine) as conn:
-                gone = await conn.execute(delete(user_credentials).where(row_of))
+                gone = await conn.execute(delete(person_credentials).where(row_of))
         return bool(gone.rowcount)
 
-    async def people(self, server: str) -> dict[str, datetime]:
-        """Person → when their login to `server` was last written, for every person who has one."""
+    async def people(self, server: str) -> dict[str, tuple[str | None, datetime]]:
+        """Person's key → (their name at their last login, when it was written), for everyone with a login."""
+        c = person_credentials.c
         with translated(self._url, "read OAuth credentials from"):
             async with self._engine.connect() as conn:
-                rows = await conn.execute(
-                    select(user_credentials.c.user_name, user_credentials.c.updated_at).where(
-                        user_credentials.c.server == server
-                    )
-                )
-                return {row.user_name: row.updated_at for row in rows}
+                rows = await conn.execute(select(c.person, c.name, c.updated_at).where(c.server == server))
+                return {row.person: (row.name, row.updated_at) for row in rows}
 
 
 class CredentialsVault:
@@ -178,12 +180,12 @@ class CredentialsVault:
         """Server → when its credentials were last written."""
         return await self._store.written()
 
-    def person(self, user: str) -> PersonVault:
-        """The logins `user` keeps, one per server that logs in per person."""
-        return PersonVault(self._store, self._key, user)
+    def person(self, key: str, name: str | None = None) -> PersonVault:
+        """The logins of the person whose key is `key` (`name`: how they are called, kept for listings)."""
+        return PersonVault(self._store, self._key, key, name)
 
-    async def people(self, server: str) -> dict[str, datetime]:
-        """Person → when their own login to `server` was last written, for everyone who has one."""
+    async def people(self, server: str) -> dict[str, tuple[str | None, datetime]]:
+        """Person's key → (their name, when their own login to `server` was last written), for everyone."""
         return await self._store.people(server)
 
 
@@ -192,33 +194,36 @@ class PersonVault:
 
     It is a `hintgate.sources.oauth.Credentials` like `CredentialsVault`, so the
     same login and token handling serve a person as the shared login; only the
-    rows differ (`user_credentials`, one per person and server).
+    rows differ (`person_credentials`, one per person and server).
 
     Args:
         store: where the sealed documents are kept.
         key: the secret the encryption key is derived from (see `vault_key`).
-        user: the person, as the identity provider names them.
+        person: who the person is (`Principal.key`): the rows are theirs.
+        name: how they are called, written beside their logins for listings (None: left as it was).
     """
 
-    def __init__(self, store: SealedCredentials, key: str, user: str) -> None:
+    def __init__(self, store: SealedCredentials, key: str, person: str, name: str | None = None) -> None:
         self._sealer = Sealer(
-            key, purpose=b"hintgate oauth person credentials v1", what="the OAuth credentials", remedy="log in again"
+            key, purpose=b"hintgate oauth person credentials v2", what="the OAuth credentials", remedy="log in again"
         )
         self._store = store
         self._key = key
-        self.user = user
+        self.person_key = person
+        self.name = name
 
-    def person(self, user: str) -> PersonVault:
+    def person(self, key: str, name: str | None = None) -> PersonVault:
         """Another person's logins, in the same store and under the same key."""
-        return PersonVault(self._store, self._key, user)
+        return PersonVault(self._store, self._key, key, name)
 
     def _row(self, server: str) -> str:
-        # Server and person bound together: a line break is in neither a server name nor an email.
-        return f"{server}\n{self.user}"
+        # Server and person bound together: a line break is in neither a server name nor a key (the issuer's
+        # URL and an identifier the verifier refuses with control characters).
+        return f"{server}\n{self.person_key}"
 
     async def load(self, server: str) -> dict[str, Any] | None:
         """This person's credentials document for `server`, or None when none is kept."""
-        sealed = await self._store.get_person(server, self.user)
+        sealed = await self._store.get_person(server, self.person_key)
         if sealed is None:
             return None
         document: dict[str, Any] = self._sealer.open(self._row(server), sealed)
@@ -226,15 +231,16 @@ class PersonVault:
 
     async def version(self, server: str) -> bytes | None:
         """The sealed document, unopened: each `save` seals with a new nonce, so it changes."""
-        return await self._store.get_person(server, self.user)
+        return await self._store.get_person(server, self.person_key)
 
     async def save(self, server: str, document: dict[str, Any]) -> None:
         """Keep `document` for this person and `server`, sealed."""
-        await self._store.put_person(server, self.user, self._sealer.seal(self._row(server), document))
+        sealed = self._sealer.seal(self._row(server), document)
+        await self._store.put_person(server, self.person_key, sealed, name=self.name)
 
     async def forget(self, server: str) -> bool:
         """Remove what this person keeps for `server`; whether there was anything."""
-        return await self._store.delete_person(server, self.user)
+        return await self._store.delete_person(server, self.person_key)
 
 
 def vault_key(state_key: str | None, data_dir: Path) -> str:

@@ -89,13 +89,17 @@ async def recent_sessions(
     replica: str | None = None,
     user: str | None = None,
     owner: str | None = None,
+    user_key: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The newest `limit` sessions, newest first; only those of `status`, `replica` and `user` when given, and
-    only `owner`'s (the sessions a reader may see at all) when given."""
+    """The newest `limit` sessions, newest first; only those of `status`, `replica`, `user` (a name) and
+    `user_key` (who opened them, `Principal.key`) when given, and only `owner`'s (the sessions a reader may
+    see at all: a person's key) when given."""
     where: list[ColumnElement[bool]] = []
-    for person in (user, owner):
-        if person is not None:
-            where.append(sessions.c.user_name == person)
+    if user is not None:
+        where.append(sessions.c.user_name == user)
+    for key in (owner, user_key):
+        if key is not None:
+            where.append(sessions.c.user_key == key)
     if status is not None:
         where.append(sessions.c.status == status)
     if replica is not None:
@@ -131,7 +135,7 @@ async def session(conn: AsyncConnection, session_id: str, *, owner: str | None =
     """
     where = sessions.c.id == session_id
     if owner is not None:  # another person's session is no session for this reader
-        where = and_(where, sessions.c.user_name == owner)
+        where = and_(where, sessions.c.user_key == owner)
     row = (await conn.execute(select(sessions).where(where))).first()
     if row is None:
         return None
@@ -199,7 +203,7 @@ async def tool_usage(conn: AsyncConnection, *, owner: str | None = None) -> dict
     over that person's calls only.
     """
     c = tool_calls.c
-    mine = c.user_name == owner if owner is not None else true()
+    mine = c.user_key == owner if owner is not None else true()
     query = (
         select(
             c.tool_name,
@@ -262,7 +266,8 @@ async def calls(
         (c.tier, wanted.tier),
         (c.verdict, wanted.verdict),
         (c.user_name, wanted.user),
-        (c.user_name, wanted.owner),
+        (c.user_key, wanted.owner),
+        (c.user_key, wanted.user_key),
     ):
         if value is not None:
             conditions.append(column == value)
@@ -280,7 +285,7 @@ async def call(conn: AsyncConnection, call_id: str, *, owner: str | None = None)
     """One call by id; with `owner`, only when that person made it."""
     where = tool_calls.c.id == call_id
     if owner is not None:
-        where = and_(where, tool_calls.c.user_name == owner)
+        where = and_(where, tool_calls.c.user_key == owner)
     row = (await conn.execute(select(tool_calls).where(where))).first()
     return None if row is None else _as_dict(row)
 

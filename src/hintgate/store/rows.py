@@ -56,6 +56,7 @@ class SessionRecord:
         replica: the gateway instance serving it (`Store.replica`).
         user: the person who opened it (`api-token` for the API token); None when the gateway knows no users.
         view: the view it was served (`/mcp/NAME`, `serve --view NAME`); None for the whole catalog.
+        user_key: who that is (`hintgate.policy.principal.Principal.key`), for what is theirs; None likewise.
     """
 
     id: str
@@ -66,6 +67,7 @@ class SessionRecord:
     replica: str
     user: str | None = None
     view: str | None = None
+    user_key: str | None = None
 
     def __post_init__(self) -> None:
         uuid.UUID(self.id)  # the id must be a valid UUID
@@ -106,6 +108,7 @@ class CallRecord:
         user: the person who made the call (`api-token` for the API token); None when the gateway knows no users.
         config_path: the config file of the gateway that served the call (absolute); None when it had none
             (`--demo`, `--python`, a gateway built in code).
+        user_key: who that is (`hintgate.policy.principal.Principal.key`), for what is theirs; None likewise.
     """
 
     id: str
@@ -130,6 +133,7 @@ class CallRecord:
     verdict: str | None = None
     user: str | None = None
     config_path: str | None = None
+    user_key: str | None = None
 
 
 class Encoded(str):
@@ -279,6 +283,7 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bo
         "client_version": _clean(rec.client_version),
         "user_name": _clean(rec.user),
         "config_path": _clean(rec.config_path),
+        "user_key": _clean(rec.user_key),
         "parent_call_id": _clean(rec.parent_call_id),
         "execution_type": _clean(rec.execution_type) or "direct",
         "hints": None if rec.hints is None else _hints_json(rec.hints),
@@ -335,6 +340,7 @@ def prepare(
                 "client_name": _clean(rec.client_name),
                 "client_version": _clean(rec.client_version),
                 "user_name": _clean(rec.user),
+                "user_key": _clean(rec.user_key),
                 "started_at": _utc(rec.started_at),
                 "transport": _clean(rec.transport),
                 "replica": _clean(rec.replica),
@@ -374,7 +380,16 @@ def _upserts(dialect: str) -> tuple[UpdateBase, UpdateBase]:
         index_elements=[sessions.c.id],
         set_={
             c: started.excluded[c]
-            for c in ("client_name", "client_version", "user_name", "started_at", "transport", "replica", "view")
+            for c in (
+                "client_name",
+                "client_version",
+                "user_name",
+                "user_key",
+                "started_at",
+                "transport",
+                "replica",
+                "view",
+            )
         },
     )
     return started, upsert(sessions, dialect).on_conflict_do_nothing(index_elements=[sessions.c.id])

@@ -51,6 +51,7 @@ __all__ = [
     "hint_overrides",
     "metadata",
     "oauth_credentials",
+    "person_credentials",
     "pin_events",
     "policy_settings",
     "server_changes",
@@ -60,7 +61,6 @@ __all__ = [
     "tool_confirms",
     "tool_pins",
     "upsert",
-    "user_credentials",
 ]
 
 HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -138,6 +138,7 @@ sessions = Table(
     Column("client_name", String),  # from the client's initialize
     Column("client_version", String),
     Column("user_name", String),  # the person who opened it (identity provider), or api-token; NULL: no users
+    Column("user_key", String),  # who that is (issuer#sub, api-token); NULL: no users, or recorded before keys
     Column("status", String(16), nullable=False, server_default="active"),
     Column("started_at", UTCDateTime, nullable=False),
     Column("ended_at", UTCDateTime),  # set exactly when status is closed
@@ -156,6 +157,7 @@ sessions = Table(
     Index(None, "started_at"),
     Index(None, "replica", "status"),
     Index(None, "user_name", "started_at"),
+    Index(None, "user_key", "started_at"),
 )
 
 tool_calls = Table(
@@ -182,6 +184,7 @@ tool_calls = Table(
     Column("client_version", String),
     Column("user_name", String),  # the person who made the call, or api-token; NULL when the gateway knows no users
     Column("config_path", String),  # the config file of the gateway that served it; NULL when it had none
+    Column("user_key", String),  # who that is (issuer#sub, api-token); NULL: no users, or recorded before keys
     Column("parent_call_id", String),
     Column("execution_type", String(32), nullable=False, server_default="direct"),
     Column("hints", JSONColumn()),  # annotations, provenance and tier in force at call time
@@ -199,6 +202,7 @@ tool_calls = Table(
     Index(None, "tier", "started_at"),
     Index(None, "verdict", "started_at"),
     Index(None, "user_name", "started_at"),
+    Index(None, "user_key", "started_at"),
     Index(None, "started_at"),
 )
 
@@ -322,11 +326,12 @@ oauth_credentials = Table(
 )
 """What hintgate holds to log in to a server behind OAuth: only ever stored encrypted (`store.oauth_tokens`)."""
 
-user_credentials = Table(
-    "user_credentials",
+person_credentials = Table(
+    "person_credentials",
     metadata,
     Column("server", String, primary_key=True),  # the server's name in the config (`oauth.perUser`)
-    Column("user_name", String, primary_key=True),  # the person, as the identity provider names them
+    Column("person", String, primary_key=True),  # who the person is: their key (issuer#sub), never a name
+    Column("name", String),  # how they were named when they last logged in, for listings
     Column("sealed", LargeBinary, nullable=False),  # their tokens and client registration, encrypted (AES-GCM)
     Column("updated_at", UTCDateTime, nullable=False),
 )
@@ -345,6 +350,7 @@ approvals = Table(
     Column("client_name", String),
     Column("user_name", String),  # the person whose call waits; NULL when the gateway knows no users
     Column("view", String),  # the view its session was served; NULL: the whole catalog
+    Column("user_key", String),  # who that is (issuer#sub): never an approver of their own call, unless allowed
     Column("approvers", JSONColumn()),  # who may answer: {"users", "groups", "self"}; NULL: anyone
     Column("tool", String, nullable=False),  # the public tool name
     Column("title", Text),

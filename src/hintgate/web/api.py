@@ -187,6 +187,9 @@ class Session(ApiModel):
     """The person who opened it (identity provider), `api-token`; null when the gateway knows no users."""
     view: str | None = None
     """The view it was served (`/mcp/NAME`, `serve --view NAME`); null for the whole catalog."""
+    user_key: str | None = None
+    """Who that is: `ISSUER#sub=SUBJECT` for a person (`identity.personClaim` instead of `sub` when set),
+    `api-token`; null when the gateway knows no users or for a person's session recorded before keys."""
 
 
 class Call(ApiModel):
@@ -204,6 +207,8 @@ class Call(ApiModel):
     """The person who made it (identity provider), `api-token`; null when the gateway knows no users."""
     config_path: str | None = None
     """The config file of the gateway that served it; null when it had none (`--demo`, `--python`)."""
+    user_key: str | None = None
+    """Who that is (as a session's `user_key`)."""
     error: str | None = None
     tier: str | None = None
     verdict: str | None = None

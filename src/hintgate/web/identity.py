@@ -54,7 +54,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hintgate.config.model import IdentityConfig
 from hintgate.errors import IdentityError
-from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, principal_of
+from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, principal_of, reserved_name
 from hintgate.web.auth import COOKIE, PRINCIPAL, is_loopback, token_matches
 from hintgate.web.jws import read_compact, signature_verifies
 
@@ -68,6 +68,7 @@ __all__ = [
     "SessionOwners",
     "TokenVerifier",
     "identity_middleware",
+    "person_name",
     "resource_metadata_url",
     "secure_endpoint",
 ]
@@ -319,20 +320,62 @@ class TokenVerifier:
                 raise IdentityError(f"the token was issued to client {client!r}, which identity.clients does not list")
 
     def _principal(self, claims: Mapping[str, Any]) -> Principal:
-        name = next(
-            (v for c in self.config.user_claims if isinstance(v := claims.get(c), str) and v.strip()),
-            None,
-        )
-        if name is None:
-            raise IdentityError(f"the token names no user (none of {', '.join(self.config.user_claims)})")
+        """The person a verified token names: keyed by the issuer and `sub` (or `personClaim`), named for people.
+
+        See `hintgate.policy.principal` for the two names and `person_name` for the choice of the second.
+        """
+        key_claim = self.config.person_claim or "sub"
+        held = claims.get(key_claim)
+        if not isinstance(held, str) or not held.strip():
+            raise IdentityError(f"the token has no {key_claim!r} claim, which says who the person is")
+        if not held.isprintable():
+            raise IdentityError(f"the token's {key_claim!r} claim holds control characters")
+        name = person_name(claims, self.config.user_claims, self.config.assigned_claims)
         listed = claims.get(self.config.groups_claim, ())
         if isinstance(listed, str):
             listed = [listed]
         groups = frozenset(g for g in listed if isinstance(g, str)) if isinstance(listed, list) else frozenset()
         subject = claims.get("sub")
         return Principal(
-            name.strip(), PrincipalKind.USER, groups, subject=subject if isinstance(subject, str) else None
+            name,
+            PrincipalKind.USER,
+            groups,
+            subject=subject if isinstance(subject, str) else None,
+            key=f"{claims['iss']}#{key_claim}={held}",
         )
+
+
+def person_name(claims: Mapping[str, Any], user_claims: tuple[str, ...], assigned: tuple[str, ...]) -> str:
+    """How people and rules call the person a token names: the first of `user_claims` that may name them.
+
+    A claim may name the person when it holds a non-empty string that is not a
+    reserved name (`api-token`, `local`, `operator:...`), and:
+
+    - `email` only with `email_verified: true`: an address nobody verified is
+      only what the account typed, maybe another person's;
+    - another claim only when its value has no `@`, unless the issuer assigns
+      it (`assigned`, by default `sub`): a username a person chose must not pass
+      for someone's email address, which rules and approvers name people by.
+
+    Raises:
+        IdentityError: no claim may name the person; the message says why each was passed over.
+    """
+    passed: list[str] = []
+    for claim in user_claims:
+        value = claims.get(claim)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        value = value.strip()
+        if reserved_name(value):
+            passed.append(f"{claim} {value!r} is a name the gateway keeps for itself")
+        elif claim == "email" and claims.get("email_verified") not in (True, "true"):
+            passed.append("email is not verified (email_verified is not true)")
+        elif claim != "email" and "@" in value and claim not in assigned:
+            passed.append(f"{claim} {value!r} looks like an email address, and only a verified email may be one")
+        else:
+            return value
+    why = "; ".join(passed) if passed else f"none of {', '.join(user_claims)} is present"
+    raise IdentityError(f"the token names no user that can be told apart from others: {why}")
 
 
 def resource_metadata_url(config: IdentityConfig) -> str:
@@ -436,9 +479,10 @@ class SessionOwners:
     The MCP SDK finds a session by its `Mcp-Session-Id` alone, which travels in
     clear beside the token; without this, another person who learnt the id
     could send requests in it, or listen on its stream for its questions. The
-    owner is taken from the `initialize` response that hands out the id; a
-    request naming a session with another owner, or one this gateway did not
-    hand out, gets 404 (the spec's answer for an unknown session, which tells
+    owner (the principal's key, never the name two accounts could share) is
+    taken from the `initialize` response that hands out the id; a request
+    naming a session with another owner, or one this gateway did not hand out,
+    gets 404 (the spec's answer for an unknown session, which tells
     nothing). The most recent `limit` sessions are remembered; an older one
     gets 404 and its client starts a new session, as after a restart.
     """
@@ -456,7 +500,7 @@ class SessionOwners:
             return
         session_id = _session_id(scope["headers"])
         if session_id is not None:
-            if self.owners.get(session_id) != principal.name:
+            if self.owners.get(session_id) != principal.key:
                 await JSONResponse({"detail": "no such session"}, status_code=404)(scope, receive, send)
                 return
             if scope.get("method") == "DELETE":
@@ -472,7 +516,7 @@ class SessionOwners:
                 if given is not None:
                     if len(self.owners) >= self.limit:
                         del self.owners[next(iter(self.owners))]
-                    self.owners[given] = principal.name
+                    self.owners[given] = principal.key
             await send(message)
 
         await self.app(scope, receive, noting)

@@ -161,11 +161,13 @@ class Access:
 
     @property
     def owner(self) -> str | None:
-        """Whose sessions and calls a query may return: None for everyone's (`history:all`), else their own."""
+        """Whose sessions and calls a query may return: None for everyone's (`history:all`), else the key
+        (`Principal.key`, recorded as `user_key`) of the caller's own."""
         if self.may(Permission.ALL_HISTORY):
             return None
-        # A caller without history:all sees only what they made; with nobody proven, "" matches no record.
-        return recorded_as(self.principal) if self.principal is not None else ""
+        # A caller without history:all sees only what they made, by who they are (their key, never a name
+        # another account could have); with nobody proven, "" matches no record.
+        return self.principal.key if self.principal is not None else ""
 
     @property
     def actor(self) -> str:

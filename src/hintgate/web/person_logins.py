@@ -35,7 +35,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from hintgate.errors import HintgateError, OAuthLoginError
-from hintgate.policy.principal import PrincipalKind, principal_of
+from hintgate.policy.principal import Principal, PrincipalKind, principal_of
 from hintgate.server.gateway import Gateway
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import login, login_state
@@ -64,7 +64,7 @@ _PAGE = """<!doctype html>
 class _PageRedirect:
     """One person's login, waiting for its redirect to come back to the gateway's callback page."""
 
-    def __init__(self, redirect_uri: str, person: str, server: str, waiting: dict[str, _PageRedirect]) -> None:
+    def __init__(self, redirect_uri: str, person: Principal, server: str, waiting: dict[str, _PageRedirect]) -> None:
         self.redirect_uri = redirect_uri
         self.person = person
         self.server = server
@@ -110,9 +110,10 @@ def _upstream(gateway: Gateway, name: str) -> McpUpstream:
     return source
 
 
-def _person(request: Request) -> str | None:
+def _person(request: Request) -> Principal | None:
+    """The person signed in (by the dashboard's cookie or a bearer token from the identity provider), if any."""
     principal = principal_of(request.scope)
-    return principal.name if principal is not None and principal.kind is PrincipalKind.USER else None
+    return principal if principal is not None and principal.kind is PrincipalKind.USER else None
 
 
 async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
@@ -124,7 +125,7 @@ async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
     mine: dict[str, bool] = {}
     for name, source in gateway.sources.items():
         if isinstance(source, McpUpstream) and source.personal is not None:
-            mine[name] = (await login_state(source.config, credentials.person(person))).logged_in
+            mine[name] = (await login_state(source.config, credentials.person(person.key))).logged_in
     return mine
 
 
@@ -154,6 +155,7 @@ async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
     assert credentials is not None
     origin = urlsplit(identity.audience)
     redirect = _PageRedirect(f"{origin.scheme}://{origin.netloc}{CALLBACK_PATH}", person, name, _waiting(request))
+    vault = credentials.person(person.key, person.name)
     url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     async def show(authorization_url: str) -> None:
@@ -162,15 +164,13 @@ async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
 
     async def run() -> None:
         try:
-            await login(
-                source.config, credentials.person(person), show_url=show, timeout=LOGIN_TIMEOUT, redirect=redirect
-            )
+            await login(source.config, vault, show_url=show, timeout=LOGIN_TIMEOUT, redirect=redirect)
         except HintgateError as exc:
             redirect.error = str(exc)
             logger.warning("%s", exc)
             return
-        logger.info("%s logged in to %s", person, name)
-        source.person_logged_in(person)
+        logger.info("%s logged in to %s", person.name, name)
+        source.person_logged_in(person.key)
 
     redirect.task = task = asyncio.create_task(run(), name=f"person-login:{name}")
     waits: set[asyncio.Future[Any]] = {task, url}
@@ -197,7 +197,8 @@ async def callback(
         return _page(
             "This login has ended", "It was finished, abandoned or expired; start again from your client.", 400
         )
-    if _person(request) != redirect.person:
+    signed_in = _person(request)
+    if signed_in is None or signed_in.key != redirect.person.key:
         # Someone else's browser (a link sent to a victim): the login stays waiting for its own person.
         return _page("Not your login", "This login was started by another person; sign in as yourself.", 403)
     del waiting[state]
@@ -216,7 +217,7 @@ async def callback(
         return _page("The login failed", redirect.error or "the token exchange did not finish", 502)
     return _page(
         f"Logged in to {redirect.server}",
-        f"{redirect.person} is logged in to {redirect.server}; return to your client.",
+        f"{redirect.person.name} is logged in to {redirect.server}; return to your client.",
     )
 
 
@@ -241,7 +242,7 @@ _MINE_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _api_person(request: Request) -> str:
+def _api_person(request: Request) -> Principal:
     person = _person(request)
     if person is None:
         raise HTTPException(403, "a login per person is for a person signed in with the identity provider")
@@ -254,10 +255,10 @@ async def my_login(request: Request, gateway: GatewayDep, name: str) -> PersonLo
     person = _api_person(request)
     source = _upstream(gateway, name)
     assert gateway.credentials is not None
-    state = await login_state(source.config, gateway.credentials.person(person))
+    state = await login_state(source.config, gateway.credentials.person(person.key))
     return PersonLogin(
         server=name,
-        person=person,
+        person=person.name,
         logged_in=state.logged_in,
         reason=state.reason,
         expires_at=state.expires_at,
@@ -276,10 +277,15 @@ async def forget_my_login(request: Request, gateway: GatewayDep, name: str) -> P
     source = _upstream(gateway, name)
     assert gateway.credentials is not None
     try:
-        await gateway.credentials.person(person).forget(name)
+        await gateway.credentials.person(person.key).forget(name)
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from exc
-    source.person_logged_out(person)
+    source.person_logged_out(person.key)
     return PersonLogin(
-        server=name, person=person, logged_in=False, reason="logged out", expires_at=None, login_page=source.login_page
+        server=name,
+        person=person.name,
+        logged_in=False,
+        reason="logged out",
+        expires_at=None,
+        login_page=source.login_page,
     )
