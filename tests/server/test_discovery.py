@@ -254,6 +254,7 @@ async def test_a_configured_view_filters_by_server_and_tool_glob() -> None:
 
 
 async def test_search_ranks_only_what_a_persons_deny_rules_leave_them() -> None:
+    from hintgate.discovery.views import View
     from hintgate.policy.principal import Principal, PrincipalKind
 
     policy = {
@@ -265,8 +266,11 @@ async def test_search_ranks_only_what_a_persons_deny_rules_leave_them() -> None:
             mallory = Principal("mallory@example.com", PrincipalKind.USER)
             listing = g.discovery.listing(g.catalog, g.calls.rules, None, mallory)
             answer = await g.discovery.search(g.catalog, listing, {"query": "delete a file", "limit": 50})
+            in_view = g.discovery.listing(g.catalog, g.calls.rules, View("files", servers=frozenset({"fs"})), mallory)
     assert "fs_delete_file" not in listing.names
     assert "fs_delete_file" not in [t["name"] for t in answer["structuredContent"]["tools"]]
+    assert {"fs_read_file", "fs_write_file"} <= in_view.names
+    assert "fs_delete_file" not in in_view.names  # a person's deny rule holds inside a view too
 
 
 async def test_the_index_follows_the_catalog_when_a_server_lists_new_tools() -> None:

@@ -56,7 +56,8 @@ def servers(root: Path) -> dict[str, Any]:
 def config(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("search-e2e")
     path = root / "hintgate.json"
-    path.write_text(json.dumps({"mcpServers": servers(root), "policy": {"mode": "default"}}))
+    python = {"notes": {"registry": "python_tools:registry", "path": [str(REPO / "tests" / "fixtures")]}}
+    path.write_text(json.dumps({"mcpServers": servers(root), "python": python, "policy": {"mode": "default"}}))
     return path
 
 
@@ -246,3 +247,25 @@ async def test_call_tool_judges_a_call_by_its_arguments_as_a_direct_call_does(tm
     assert "What this call does (judged from its arguments): DROP TABLE orders; destructive" in question
     with sqlite3.connect(shop) as db:
         assert db.execute("SELECT count(*) FROM orders").fetchone() == (1,)
+
+
+async def test_the_python_registrys_categories_and_tags_reach_clients_the_api_and_the_catalog_page(
+    gateway: RunningGateway,
+) -> None:
+    import httpx
+
+    with anyio.fail_after(120):
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
+            listed = {t.name: t for t in await every_tool(client)}
+            found = structured(await client.call_tool("search_tools", {"query": "notes", "tags": ["search"]}))
+        async with httpx.AsyncClient(headers=gateway.headers, timeout=60) as http:
+            api = (await http.get(f"{gateway.base_url}/api/tools", params={"category": "notes"})).json()
+            page = (await http.get(f"{gateway.base_url}/", params={"category": "notes"})).text
+    meta = listed["notes_search_notes"].meta or {}
+    assert meta["hintgate/category"] == "notes"
+    assert meta["hintgate/tags"] == ["search"]
+    assert [t["name"] for t in found["tools"]] == ["notes_search_notes"]
+    assert sorted(t["name"] for t in api) == ["notes_add_note", "notes_search_notes"]
+    assert 'data-tool="notes_search_notes"' in page
+    assert 'data-tool="notes_explode"' not in page
+    assert '<a class="category" href="/?category=notes">notes</a>' in page
