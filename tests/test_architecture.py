@@ -40,6 +40,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("config", ("hintgate.config",)),
     ("sources", ("hintgate.sources",)),
+    # Servers not added yet: a registry's answers, the entries they become, a package tried in a scratch directory.
+    ("registry", ("hintgate.registry",)),
     # The stored state a stdio gateway reads ahead of the store, with the standard library only, and the sealing
     # of what the store keeps sealed, which both open.
     ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing")),

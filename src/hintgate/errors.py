@@ -18,7 +18,11 @@ HintgateError
 │   │   ├── UpstreamProtocolError
 │   │   ├── UpstreamRequestError
 │   │   └── UpstreamNeedsLogin
-│   └── ToolsFileError
+│   ├── ToolsFileError
+│   └── PackageInstallError
+├── RegistryError
+│   ├── NotInRegistry
+│   └── ServerJsonError
 ├── OAuthLoginError
 ├── ExpectFileError
 ├── BaselineFileError
@@ -78,6 +82,10 @@ class TargetError(HintgateError):
 
 class ToolsFileError(TargetError):
     """A JSON file meant to hold a tools/list result does not."""
+
+
+class PackageInstallError(TargetError):
+    """A registry server's package could not be installed here to be tried (npm, pip, a missing runtime)."""
 
 
 class UpstreamError(TargetError):
@@ -143,6 +151,26 @@ class InputRequired(HintgateError):
         self.open_for = open_for
         """Seconds the question stays answerable (None: the policy's `approvalTimeout`)."""
         super().__init__(message)
+
+
+class RegistryError(HintgateError):
+    """An MCP registry could not be reached, did not have the server asked for, or answered something unusable."""
+
+
+class NotInRegistry(RegistryError):
+    """The registry has no server by the name asked for (or the name is not a registry name)."""
+
+
+class ServerJsonError(RegistryError):
+    """A server.json lacks a field, or holds a value hintgate refuses; `path` is its JSON path.
+
+    Attributes:
+        path: where in the registry's answer (`$.servers[2].server.packages[0].identifier`).
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}")
 
 
 class OAuthLoginError(HintgateError):

@@ -112,6 +112,7 @@ async def dashboard(
     sources: tuple[FakeSource, ...] | None = None,
     notes_trust: Trust = Trust.UNTRUSTED,
     more: tuple[FakeSource, ...] = (),
+    registry_url: str | None = None,
 ) -> AsyncIterator[Dashboard]:
     """The web app over an in-memory gateway (notes, clock, `more`), with a SQLite store unless `record` is off."""
     store = await Store.open(f"sqlite:///{tmp_path / 'web.db'}", commit_interval=0.01) if record else None
@@ -124,7 +125,7 @@ async def dashboard(
     gateway = Gateway(config, sources={s.name: s for s in chosen}, store=store)
     try:
         async with gateway:
-            app = create_app(gateway, store, token=token)
+            app = create_app(gateway, store, token=token, registry_url=registry_url)
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE_URL) as client:
                 yield Dashboard(client, gateway, store)
     finally:
@@ -137,7 +138,7 @@ OpenDashboard = Callable[..., AbstractAsyncContextManager[Dashboard]]
 
 @pytest.fixture
 def open_dashboard(tmp_path: Path) -> OpenDashboard:
-    """`open_dashboard(record=, token=, policy=, sources=, notes_trust=, more=)`: the app, as a context manager."""
+    """`open_dashboard(record=, token=, policy=, sources=, notes_trust=, more=, registry_url=)`: the app."""
 
     def opener(**kwargs: Any) -> AbstractAsyncContextManager[Dashboard]:
         return dashboard(tmp_path, **kwargs)

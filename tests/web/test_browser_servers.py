@@ -106,3 +106,37 @@ async def test_the_trust_button_of_a_server_that_is_not_trusted_trusts_it_and_sa
             await page.reload()
             await expect(page.locator(".tool-meta .trust")).to_have_attribute("data-trust", "trusted")
             await expect(page.locator("#trust-server")).to_have_count(0)
+
+
+async def test_a_server_found_in_the_registry_fills_the_add_form_and_is_added(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry_peer import WEATHER, running_registry
+
+    with running_registry() as peer:
+        # The gateway searches this registry, and reads the remote's secret header from its environment.
+        monkeypatch.setenv("HINTGATE_REGISTRY_URL", peer.url)
+        monkeypatch.setenv("X_API_KEY", "k-123")
+        with serve(tmp_path, {"mode": "bypass"}) as served:
+            async with browser_page() as page:
+                await page.goto(served.base + "/")
+                await page.click(".add-server summary")
+                await page.fill("#registry-q", "weather")
+                await page.click("#registry-search-submit")
+                found = page.locator(f'li.registry-server[data-server="{WEATHER}"]')
+                await expect(found).to_have_count(1)
+                await expect(found.locator(".registry-needs")).to_contain_text("${X_API_KEY}: header X-API-Key")
+                await screenshot(page, "add-server-registry")
+                await found.get_by_role("button", name=f"Use remote:0 of {WEATHER}").click()
+                await expect(page.locator("#server-name")).to_have_value("weather")
+                await expect(page.locator("#server-url")).to_have_value("https://weather.example/${REGION:-eu}/mcp")
+                await expect(page.locator("#server-headers")).to_have_value(
+                    "X-API-Key=${X_API_KEY}\nX-Units=${X_UNITS:-metric}"
+                )
+                await expect(page.locator("#server-command")).to_have_value("")
+                await expect(page.locator("#server-name")).to_be_focused()
+                await page.click("#add-server-submit")
+                await expect(page.locator("#add-server .feedback")).to_contain_text("Added")
+                row = page.locator('#servers tr[data-server="weather"]')
+                await expect(row).to_have_count(1)
+                await expect(row.locator(".origin")).to_contain_text("added here")

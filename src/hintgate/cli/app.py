@@ -45,6 +45,7 @@ from hintgate.cli.common import (
 )
 from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
+from hintgate.cli.registry import registry_app
 from hintgate.cli.servers import servers_app, trust_command
 from hintgate.cli.store_commands import calls, overrides_app, policy_reset, policy_stored, sessions
 from hintgate.errors import (
@@ -100,6 +101,7 @@ app.add_typer(quarantine_app, name="quarantine", hidden=True)  # the older name 
 app.add_typer(auth_app, name="auth")
 app.add_typer(approvals_app, name="approvals")
 app.add_typer(servers_app, name="servers")
+app.add_typer(registry_app, name="registry")
 app.command("trust")(trust_command)
 app.add_typer(pins_app, name="pins")
 app.command("call")(call)

@@ -358,7 +358,15 @@ async def _serve_web(
         gateway.recording.hide(token, settings.api_token)
     verifier = await _verifier(identity)
     async with gateway.mcp_routes(host=host) as routes:
-        app = create_app(gateway, store, mcp_routes=routes, token=token, loopback=is_loopback(host), identity=verifier)
+        app = create_app(
+            gateway,
+            store,
+            mcp_routes=routes,
+            token=token,
+            loopback=is_loopback(host),
+            identity=verifier,
+            registry_url=settings.registry_url,
+        )
 
         machine = await _reaching(host)
 

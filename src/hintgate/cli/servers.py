@@ -17,6 +17,7 @@ import typer
 
 from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, out
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
+from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt
 
 __all__ = ["servers_app", "trust_command"]
 
@@ -43,6 +44,15 @@ EntryOpt = Annotated[
     typer.Option("--entry", help="The whole mcpServers entry as JSON (instead of the options above)."),
 ]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+FromRegistryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--registry",
+        help="Add the server of this MCP registry name (namespace/name) from its server.json: its package at its "
+        "version, or its remote; what it needs from the environment as ${VAR}.",
+        show_default=False,
+    ),
+]
 
 
 def _request(method: str, url: str, path: str, token: str | None, body: Any = None) -> Any:
@@ -70,8 +80,10 @@ def server_entry(
     sse: bool,
     disabled: bool,
     entry: str | None,
+    *,
+    bare: bool = False,
 ) -> dict[str, Any]:
-    """The mcpServers entry the options describe."""
+    """The mcpServers entry the options describe (with `bare`, only trust, prefix and enabled)."""
     if command and len(command) == 1 and command[0].startswith(("http://", "https://")) and server_url is None:
         server_url, command = command[0], None  # `add NAME https://...`: a remote server
     if entry is not None:
@@ -84,10 +96,12 @@ def server_entry(
         if not isinstance(parsed, dict):
             fail("--entry must be a JSON object (an mcpServers entry)", EXIT_USAGE)
         return parsed
-    if bool(command) == (server_url is not None):
-        fail("give exactly one of -- COMMAND [ARG...] (a local server) and --server-url URL (a remote one)", EXIT_USAGE)
     body: dict[str, Any]
-    if command:
+    if bare:
+        body = {}
+    elif bool(command) == (server_url is not None):
+        fail("give exactly one of -- COMMAND [ARG...] (a local server) and --server-url URL (a remote one)", EXIT_USAGE)
+    elif command:
         if headers or sse:
             fail("--header and --sse are for a remote server (--server-url)", EXIT_USAGE)
         body = {"command": command[0], "args": command[1:]}
@@ -205,13 +219,68 @@ def servers_add(
     sse: SseOpt = False,
     disabled: DisabledOpt = False,
     entry: EntryOpt = None,
+    registry: FromRegistryOpt = None,
+    use: UseOpt = None,
+    remote: RemoteOpt = False,
+    registry_url: RegistryUrlOpt = None,
     token: TokenOpt = None,
     output: FormatOpt = OutputFormat.TEXT,
 ) -> None:
-    """Add a server and start it: `add NAME -- COMMAND [ARG...]`, or `add NAME https://...` for a remote one."""
-    body = server_entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+    """Add a server and start it: `add NAME -- COMMAND [ARG...]`, `add NAME https://...` for a remote one, or
+    `add NAME --registry SERVER` from an MCP registry (see `hintgate registry show SERVER` first)."""
+    if registry is not None:
+        if command or server_url or header or env or sse or entry is not None:
+            fail("--registry gives the entry; leave out -- COMMAND, --server-url, --header, --env, --sse, --entry", 2)
+        body, needs = _registry_entry(registry, use, remote, registry_url)
+        body |= server_entry(None, None, None, None, trusted, prefix, False, disabled, None, bare=True)
+    else:
+        if use is not None or remote or registry_url is not None:
+            fail("--use, --remote and --registry-url go with --registry SERVER", EXIT_USAGE)
+        body = server_entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+        needs = []
     result = _request("POST", url, "/api/servers", token, {"name": name, **body})
     _report(result, "added", name, output)
+    if needs and output is OutputFormat.TEXT:
+        _needs_note(needs)
+
+
+def _registry_entry(
+    name: str, use: str | None, remote: bool, given_url: str | None
+) -> tuple[dict[str, Any], list[Any]]:
+    """The entry a registry server becomes, and what it reads from the gateway's environment."""
+    from rich.console import Console
+
+    from hintgate.cli.registry_lookup import chosen, fetched, registry_url
+    from hintgate.registry.entry import entry_for
+
+    url = registry_url(given_url)
+    server = fetched(url, name)
+    if server.status == "deleted":
+        fail(f"{name}: the registry at {url} marks it deleted; not added", EXIT_USAGE)
+    if server.status == "deprecated":
+        message = f": {server.status_message}" if server.status_message else ""
+        Console(stderr=True).print(
+            f"warning: the registry marks {name} deprecated{message}", markup=False, highlight=False, soft_wrap=True
+        )
+    choice = chosen(server, use, remote)
+    body, needs, notes = entry_for(server, choice, registry=url)
+    for note in notes:
+        Console(stderr=True).print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)
+    return body, needs
+
+
+def _needs_note(needs: list[Any]) -> None:
+    """Say which variables the added entry reads from the gateway's environment."""
+    console = out()
+    console.print("it reads from the gateway's environment:", markup=False, highlight=False)
+    for need in needs:
+        state = "required" if need.required else "optional"
+        console.print(
+            f"  ${{{need.name}}}  {need.what}, {state}{', secret' if need.secret else ''}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @servers_app.command("edit")

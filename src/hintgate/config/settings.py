@@ -13,13 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from hintgate.errors import ConfigError
 
-__all__ = ["DATABASE_FILE", "ENVIRONMENT", "Settings"]
+__all__ = ["DATABASE_FILE", "DEFAULT_REGISTRY", "ENVIRONMENT", "Settings", "registry_url_problem"]
 
 DATABASE_FILE = "hintgate.db"
 """The default database's file name in the data directory."""
+DEFAULT_REGISTRY = "https://registry.modelcontextprotocol.io"
+"""The official MCP registry."""
 
 
 def _data_dir() -> Path:
@@ -58,6 +61,8 @@ class Settings:
         body_timeout: seconds an HTTP request's body may take to arrive after its head.
         tokens: how recorded calls' tokens are counted: `"estimate"` (calibrated, flagged as
             estimated, no tokenizer in memory) or `"exact"` (o200k, ~140 MB once loaded).
+        registry_url: the MCP registry `hintgate registry` and the dashboard's Add server search
+            (the official one unless an organisation runs its own): https, or http on this machine.
     """
 
     data_dir: Path = field(default_factory=_data_dir)
@@ -77,6 +82,7 @@ class Settings:
     max_connections_per_peer: int = 200
     head_timeout: float = 10.0
     body_timeout: float = 30.0
+    registry_url: str = DEFAULT_REGISTRY
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -150,6 +156,27 @@ def _boolean(raw: str) -> bool:
     raise ValueError("expected true or false")
 
 
+def registry_url_problem(url: str) -> str | None:
+    """Why `url` cannot be an MCP registry's base URL (https, or http on this machine only), or None."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    local = host == "localhost" or host.startswith("127.") or host == "::1"
+    if parts.scheme not in ("https", "http") or not host:
+        return f"expected an https:// URL, got {url!r}"
+    if parts.scheme == "http" and not local:
+        return f"expected an https:// URL (http:// only on this machine), got {url!r}"
+    if parts.query or parts.fragment or parts.username or parts.password:
+        return f"a registry URL has no query, fragment or credentials, got {url!r}"
+    return None
+
+
+def _registry_url(raw: str) -> str:
+    url = raw.strip().rstrip("/")
+    if (problem := registry_url_problem(url)) is not None:
+        raise ValueError(problem)
+    return url
+
+
 _SECRET = frozenset({"api_token", "state_key", "database_url"})
 
 ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
@@ -170,5 +197,6 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "max_connections_per_peer": ("HINTGATE_MAX_CONNECTIONS_PER_PEER", _positive_int),
     "head_timeout": ("HINTGATE_HEAD_TIMEOUT", _positive_float),
     "body_timeout": ("HINTGATE_BODY_TIMEOUT", _positive_float),
+    "registry_url": ("HINTGATE_REGISTRY_URL", _registry_url),
 }
 """Setting → (environment variable, parser)."""

@@ -22,6 +22,7 @@ from hintgate.web import (
     oauth_api,
     person_logins,
     pins_api,
+    registry_search,
     servers_api,
     signin,
 )
@@ -81,6 +82,7 @@ def routers() -> tuple[APIRouter, ...]:
         approvals_api.router,
         pins_api.pins_router,
         signin.router,
+        registry_search.router,
         dashboard.router,
     )
 
@@ -93,6 +95,7 @@ def create_app(
     token: str | None = None,
     loopback: bool | None = None,
     identity: TokenVerifier | None = None,
+    registry_url: str | None = None,
 ) -> FastAPI:
     """Build the web app around a running gateway.
 
@@ -103,6 +106,7 @@ def create_app(
         token: the API token every request must carry, or None on loopback with `--no-require-token`.
         loopback: whether the gateway is bound to loopback (by default, whether no token is set).
         identity: verifies bearer tokens from the identity provider, when the config has an `identity` section.
+        registry_url: the MCP registry the Add server form searches (the `registry_url` setting).
     """
     app = FastAPI(
         title="hintgate",
@@ -120,6 +124,7 @@ def create_app(
     app.state.token = token
     app.state.identity = identity
     app.state.roles = identity.config.roles if identity is not None else Roles()
+    app.state.registry_url = registry_url
     app.state.sign_in_links = SignInLinks()
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:

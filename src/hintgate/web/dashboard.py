@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from hintgate.web.pages.frame import Layout
 
-__all__ = ["STATIC", "TEMPLATES", "mount_static", "refusal_page", "router"]
+__all__ = ["STATIC", "TEMPLATES", "mount_static", "refusal_page", "render", "router"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -435,3 +435,8 @@ async def settings_fields(request: Request, gateway: api.GatewayDep) -> HTMLResp
 def mount_static(app: FastAPI) -> None:
     """Serve the dashboard's CSS and scripts at /static."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def render(request: Request, template: str, page: Any, status: int = 200) -> HTMLResponse:
+    """A page or fragment of the dashboard's templates, with `page` as its context (for routes in other modules)."""
+    return _render(request, template, page, status)

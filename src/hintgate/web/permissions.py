@@ -120,6 +120,9 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
     ("POST", "/api/pins/accept"): _P.OPERATE,
     ("POST", "/api/pins/block"): _P.OPERATE,
     ("POST", "/api/servers"): _P.OPERATE,
+    # The Add server form's registry search: it changes nothing, but it sends the gateway to the network,
+    # for those who may add what it finds.
+    ("GET", "/fragments/registry"): _P.OPERATE,
     ("PUT", "/api/servers/{name}"): _P.OPERATE,
     ("DELETE", "/api/servers/{name}"): _P.OPERATE,
     ("POST", "/api/servers/{name}/enable"): _P.OPERATE,

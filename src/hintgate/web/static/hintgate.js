@@ -15,6 +15,9 @@
 // - A `data-connect="SERVER"` button starts that server's OAuth login: a new
 //   tab goes to the authorization server, and the page reloads once the login
 //   is done (the server then connects).
+// - A `data-fill-server='{"name": ..., "command": ...}'` button (a registry
+//   search's Use) fills the Add server form with those fields, clears the rest,
+//   and leaves the person to check it and press Add server.
 (function () {
   "use strict";
 
@@ -130,6 +133,24 @@
       })
       .catch(function () { say(name, "Not logged in: the gateway did not answer", true); });
   }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-fill-server]");
+    if (!button) return;
+    var fields = JSON.parse(button.getAttribute("data-fill-server"));
+    ["name", "command", "args", "env", "url", "headers"].forEach(function (field) {
+      var input = document.getElementById("server-" + field);
+      if (input) input.value = fields[field] || "";
+    });
+    var form = document.getElementById("add-server");
+    var feedback = form && form.querySelector(".feedback");
+    if (feedback) {
+      feedback.textContent = "Filled from the registry: check it, set what it reads from the environment, then Add server.";
+      feedback.classList.remove("feedback-error");
+    }
+    var name = document.getElementById("server-name");
+    if (name) name.focus();
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-connect]");
