@@ -65,6 +65,7 @@ async def test_a_remote_is_added_with_its_secret_read_from_the_gateways_environm
     assert "k-123" not in json.dumps(server)
 
 
+@pytest.mark.timeout(240)
 async def test_an_npm_package_is_added_pinned_at_its_version_and_serves_its_tools(
     tmp_path: Path, time_cmd: list[str], peer: RegistryPeer
 ) -> None:
@@ -90,11 +91,6 @@ async def test_an_npm_package_is_added_pinned_at_its_version_and_serves_its_tool
     assert "mem_delete_entities" in names
     assert {p["state"] for p in pins} == {"accepted"}  # pinned at first sight
     assert len(pins) == 9
-
-
-test_an_npm_package_is_added_pinned_at_its_version_and_serves_its_tools = pytest.mark.timeout(240)(
-    test_an_npm_package_is_added_pinned_at_its_version_and_serves_its_tools
-)
 
 
 async def test_registry_options_go_only_with_registry_and_a_deleted_server_is_not_added(
