@@ -236,4 +236,8 @@ def effects(settings: PolicySettings) -> dict[str, str]:
         else "Every call of an idempotent tool asks again.",
         "approvalTimeout": f"A person has {settings.approval_timeout:g} s to answer; then it expires, unrun.",
         "askVia": _ASK_VIA_EFFECTS.get(settings.ask_via, settings.ask_via),
+        "judgeArguments": "Each call of a generic tool (SQL, a command line, an HTTP method, an action) is judged "
+        "by its arguments: a SELECT runs as a read, a DROP asks."
+        if settings.judge_arguments
+        else "Every call of a tool carries the tool's own hints, whatever its arguments.",
     }
