@@ -109,6 +109,22 @@ _TAKE = (
     r"base64[\s-]?encode|summari[sz]e|fill)"
 )
 
+
+# An unbounded run in a pattern that can start again inside it ("http://" in a URL, a secret path in a path) is
+# written with `_run`: the run may not pass a place where the pattern starts again, so each place of a text is
+# read by one start's run, not by every earlier one's (a text of "http://" repeated was quadratic). A match found
+# from an earlier start through a later one is found from the later one: whether a text matches is unchanged.
+def _run(char: str, start: str, *, least: int = 0) -> str:
+    """Characters of class `char`, as many as a `*` (or `+`, with `least=1`) takes, none where `start` matches."""
+    return rf"(?:(?!{start}){char})" + ("+" if least else "*")
+
+
+# The local part of an e-mail address where a pattern may reach it from inside a word (after a gap or `\s*`): read
+# whole from the start of its run, or at most 64 characters (RFC 5321's limit) back from the `@` elsewhere. Read
+# from every place of a long word, `[\w.+-]+@` was quadratic.
+_MAILBOX = r"(?:(?<![\w.+-])[\w.+-]+|[\w.+-]{1,64}+)@"
+_SECRET_START = r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)"
+
 # Strings a text naming a secret file cannot be without (a cheap `in` check before the patterns are tried).
 _SECRET_PATHS = (
     "~/",
@@ -248,7 +264,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"</?\s*(?:important|important[-_ ]?(?:note|notice|instructions?)|critical|assistant|ai[-_ ]?(?:instructions?|"
         r"note)|note[-_ ]?to[-_ ]?(?:ai|assistant|model)|priority)\s*/?>",
         r"\[/?\s*important\s*\]",
-        r"##+\s*important\b",
+        r"(?<!#)##+\s*important\b",  # from a run's first `#` only: from each later one it read the run again
     ),
     _p(
         "HG612", ADDRESS, "a system or role tag addressed to the model", "en",
@@ -256,7 +272,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"developer|im_start|im_end)\s*/?>",
         r"\[/?\s*(?:system|instructions?|inst|admin|sys|assistant)\s*\]",
         r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|<</?SYS>>",
-        r"##+\s*(?:system|instructions?|new\s+instructions?)\b",
+        r"(?<!#)##+\s*(?:system|instructions?|new\s+instructions?)\b",
     ),
     _p(
         "HG612", ADDRESS, "a role marker addressed to the model", "en",
@@ -297,27 +313,30 @@ PHRASES: tuple[Phrase, ...] = (
         r"posted|uploaded|copied|mirrored|emailed|mailed|shared|transmitted|bcc'?d|cc'?d)\s+(?:also\s+)?"
         r"(?:to|at)\s+[`'\"<]?(?:(?:https?|ftp|wss?)://|[\w.+-]+@[\w-]+\.[\w.-]+)",
         r"\b(?:cc|bcc|blind[\s-]copy|copy)\s+(?:\w+\s+){0,3}?(?:to\s+)?[`'\"<]?[\w.+-]+@[\w-]+\.[\w.-]+",
-        r"(?:https?|wss?)://[^\s\"'<>)]*[?&](?:\w+)=(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\]|%s|\.\.\.)",
+        r"(?:https?|wss?)://" + _run(r"[^\s\"'<>)]", r"(?:https?|wss?)://") + r"[?&](?:\w+)="
+        r"(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\]|%s|\.\.\.)",
     ),
     _p(
         "HG617", REACH, "an image whose address carries data out", "en",
-        r"!\[[^\]]*\]\((?:https?|wss?)://[^)\s]*[?&]\w+=[^)\s]*\)",
+        r"!\[" + _run(r"[^\]]", r"!\[") + r"\]\((?:https?|wss?)://" + _run(r"[^)\s]", r"!\[") + r"[?&]\w+="
+        + _run(r"[^)\s]", r"!\[") + r"\)",
         needs=("![",),
     ),
     _p(
         "HG617", BOTH, "an image whose address the model is to fill with data", "en",
-        r"!\[[^\]]*\]\((?:https?|wss?)://[^)\s]*[?&]\w+=(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\])[^)\s]*\)",
+        r"!\[" + _run(r"[^\]]", r"!\[") + r"\]\((?:https?|wss?)://" + _run(r"[^)\s]", r"!\[") + r"[?&]\w+="
+        r"(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\])" + _run(r"[^)\s]", r"!\[") + r"\)",
         needs=("![",),
     ),
     # Secret files with a verb of another language, in either order (German and Japanese put the verb last).
     _p(
         "HG613", REACH, "an order to read or send a file that holds secrets", "multi",
-        r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)\S*(?:[^.!?\n]|\.(?=\S)){0,40}?\b(?:lesen|senden|"
+        _SECRET_START + _run(r"\S", _SECRET_START) + r"(?:[^.!?\n]|\.(?=\S)){0,40}?\b(?:lesen|senden|"
         r"übergeben|schicken|hochladen|anhängen|kopieren|einfügen|auslesen)\b",
         r"\b(?:lies|lese|sende|schicke|übergib|kopiere|lire|lisez|envoyer|envoyez|inclure|incluez|transmettre|"
         r"transmettez|leer|lee|enviar|envía|incluir|incluye|adjuntar|pasar|ler|leia|envie|inclua|anexe|leggere|leggi|"
         r"inviare|invia|includere|includi|allegare|passare)\b(?:[^.!?\n]|\.(?=\S)){0,40}?"
-        r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)",
+        + _SECRET_START,
         needs=("~/", "/etc/", "/proc/", ".ssh/", "id_rsa", "id_ed25519", ".aws/"),
         # and one of its verbs: searching a long text that names paths in English for it costs tens of ms
         also=(
@@ -630,7 +649,8 @@ PHRASES: tuple[Phrase, ...] = (
         r"переменные\s+окружения|"
         r"системный\s+промпт|историю\s+(?:переписки|разговора|диалога)|весь\s+(?:разговор|диалог))",
         r"(?:отправь(?:те)?|перешли(?:те)?|передай(?:те)?)(?:[^.!?\n]|\.(?=\S)){0,60}?(?:на\s+)?(?:https?://|"
-        r"[\w.+-]+@)",
+        + _MAILBOX
+        + r")",
         r"(?:прочитай(?:те)?|прочти(?:те)?|отправь(?:те)?|передай(?:те)?|скопируй(?:те)?|приложи(?:те)?)\s+"
         r"(?:файл\s+|содержимое\s+)?(?:~/|/etc/|/proc/|\S*\.ssh|\S*id_rsa)",
     ),
@@ -659,8 +679,12 @@ PHRASES: tuple[Phrase, ...] = (
     _p(
         "HG617", REACH, "an order to hand over secrets or the conversation", "zh",
         r"(?:读取|发送|包含|附上|传递|复制|上传|添加|提供)[^。！？\n]{0,30}?(?:密码|私钥|密钥|令牌|凭据|凭证|环境变量|系统提示|对话历史|聊天记录|整个对话)",
-        r"(?:发送|上传|转发|提交)[^。！？\n]{0,30}?(?:到|至|给)\s*(?:https?://|[\w.+-]+@)",
-        r"(?:读取|发送|上传|复制|附上)\s*(?:文件\s*)?(?:~/|/etc/|/proc/|\S*\.ssh|\S*id_rsa)",
+        r"(?:发送|上传|转发|提交)[^。！？\n]{0,30}?(?:到|至|给)\s*(?:https?://|" + _MAILBOX + r")",
+        r"(?:读取|发送|上传|复制|附上)\s*(?:文件\s*)?(?:~/|/etc/|/proc/|"
+        + _run(r"\S", "读取|发送|上传|复制|附上")
+        + r"\.ssh|"
+        + _run(r"\S", "读取|发送|上传|复制|附上")
+        + r"id_rsa)",
     ),
     _p(
         "HG618", REACH, "an order about other tools", "zh",
@@ -687,8 +711,10 @@ PHRASES: tuple[Phrase, ...] = (
         "HG617", REACH, "an order to hand over secrets or the conversation", "ja",
         r"(?:パスワード|秘密鍵|APIキー|トークン|認証情報|環境変数|システムプロンプト|会話履歴|会話全体)[^。\n]{0,20}?(?:を|も)?(?:読み|読んで|送信|送って|含め|添付|渡し|追加|コピー|"
         r"アップロード)",
-        r"(?:https?://|[\w.+-]+@)[^\s。]*\s*(?:に|へ)(?:送信|送って|転送|アップロード)",
-        r"(?:~/|/etc/|/proc/)\S+\s*(?:を|も)\s*(?:読み|読んで|送信|送って|含め|添付|渡し|コピー|アップロード)",
+        r"(?:https?://|" + _MAILBOX + r")" + _run(r"[^\s。]", r"https?://|[\w.+-]@")
+        + r"\s*(?:に|へ)(?:送信|送って|転送|アップロード)",
+        r"(?:~/|/etc/|/proc/)" + _run(r"\S", r"~/|/etc/|/proc/", least=1)
+        + r"\s*(?:を|も)\s*(?:読み|読んで|送信|送って|含め|添付|渡し|コピー|アップロード)",
     ),
     _p(
         "HG618", REACH, "an order about other tools", "ja",

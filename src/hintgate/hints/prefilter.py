@@ -17,7 +17,8 @@ into one RE2 can run whose matches include every text the original matches:
   (`(?<=[\\n>])send` is `[\\n>]send`), a lookahead that closes a match text
   it consumes after (the match then exists exactly when the original's does);
   every other lookaround is dropped (a condition removed only lets more in);
-- `^` and `$` are dropped, `\\Z` is `\\z`;
+- `^` and `$` are dropped, `\\Z` is `\\z`; a possessive quantifier is read
+  as the greedy one, which matches wherever the possessive one does;
 - `\\s` and `\\S` spell out Python's ASCII whitespace (RE2's `\\s` has no
   vertical tab or the four separators `\\x1c`-`\\x1f`).
 
@@ -404,8 +405,9 @@ class _Parser:
         if match is None:
             return ""
         self.at = match.end()
-        if pattern.startswith("+", self.at):
-            raise ValueError(f"a possessive quantifier at {at} in {pattern!r}")
+        if pattern.startswith("+", self.at) and not match.group().endswith("?"):
+            # Possessive: it matches a subset of what the greedy quantifier matches, which the relaxation keeps.
+            self.at += 1
         return match.group()
 
 

@@ -304,7 +304,9 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:0x)?[0-9A-Fa-f]{2}[\s:,]?){12,}(?![0-9A-Fa-f])")
-_PERCENT = re.compile(r"[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){3,}")
+# A run starts where its characters start: every match does (the trailing run is greedy), and a run of letters
+# with no `%` after it is then read once, not once from each of its letters (quadratic on `"%41 " + "a" * n`).
+_PERCENT = re.compile(r"(?<![A-Za-z0-9._~+-])[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]*){3,}")
 _LEET_WORD = re.compile(r"(?<![\w$])(?=[a-zA-Z0-9]*[a-zA-Z])(?=[a-zA-Z0-9]*[013457])[a-zA-Z0-9]{3,}")
 # A digit leetspeak uses, next to a letter. The digit comes first so that the engine skips to digits.
 _DIGIT_BY_LETTER = re.compile(r"[013457](?:(?<=[a-zA-Z].)|(?=[a-zA-Z]))")

@@ -544,6 +544,8 @@ class _Signal:
     end: int
     discount: str | None
     """Why the phrase counts for nothing ("quoted as an example", "negated"), or None when it counts."""
+    at: int = -1
+    """Where the match starts in its view's text (-1: not known)."""
 
 
 def judge(path: str, text: str, tool: str | None = None, *, is_key: bool = False) -> list[ScanFinding]:
@@ -686,7 +688,7 @@ _HOW = {
 def _clip(text: str, signal: _Signal) -> str:
     if len(text) <= 240:
         return text
-    found = text.find(signal.found)
+    found = signal.at if signal.at >= 0 else text.find(signal.found)
     start = max(0, found - 80) if found >= 0 else 0
     return text[start : start + 240]
 
@@ -798,56 +800,130 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
 def _signals(text: str, candidates: _Plan | None, quick: Seen | None = None) -> list[_Signal]:
     signals: list[_Signal] = []
     seen: set[tuple[str, int, int]] = set()
+    said = _Said()
     views = read(text, seen=quick)
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
     for view in views:
         # The tool's gate holds for the text as written; a view that changed the text is gated on its own.
         plan = candidates if candidates is not None and view.text is text else _candidates(view.text.lower())
+        marks = _Marks(view.text)
         for phrase, match in _matches(view.text, plan):
             start, end = view.origin(match.start(), match.end())
             key = (phrase.code + phrase.kind, start, end)
             # A disguise undone only counts where the plain text did not already say the same.
-            if key in seen or (view.hidden and any(k[0] == key[0] and k[1] <= start < k[2] for k in seen)):
+            if key in seen or (view.hidden and said.covers(key[0], start)):
                 continue
             seen.add(key)
+            said.add(key[0], start, end)
             found = " ".join(match.group().split())
             discount = (
                 "quoted as an example"
-                if _quoted(view.text, match.start(), match.end())
+                if marks.quoted(match.start(), match.end())
                 else "negated"
                 if phrase.kind in (REACH, MENTION) and _negated(view.text, match.start())
                 else None
             )
             where = next((c for c, first, last in comments if first <= start and end <= last), view)
-            signals.append(_Signal(phrase, where if not view.hidden else view, found, start, end, discount))
+            shown = where if not view.hidden else view
+            at = match.start() if shown is view else -1  # an offset in the view the signal is shown from
+            signals.append(_Signal(phrase, shown, found, start, end, discount, at))
     return signals
+
+
+class _Said:
+    """The spans said so far, per phrase code and kind: whether one of them holds a place (`start <= at < end`).
+
+    A prefix maximum of the ends over the starts (a Fenwick tree, the starts being offsets in the text), so that
+    a text dense with orders in a decoded view is checked in log time per order, not against every earlier one.
+    """
+
+    def __init__(self) -> None:
+        self._trees: dict[str, dict[int, int]] = {}
+
+    def add(self, code: str, start: int, end: int) -> None:
+        tree = self._trees.setdefault(code, {})
+        at = start + 1
+        while at <= _SAID_SIZE:
+            if tree.get(at, -1) >= end:
+                break  # every node above holds an end at least as far already
+            tree[at] = end
+            at += at & -at
+
+    def covers(self, code: str, at: int) -> bool:
+        tree = self._trees.get(code)
+        if tree is None:
+            return False
+        reach = -1
+        place = min(at + 1, _SAID_SIZE)
+        while place > 0:
+            reach = max(reach, tree.get(place, -1))
+            place -= place & -place
+        return reach > at
+
+
+_SAID_SIZE = 1 << 40  # offsets in a text are below this: the tree is sparse (a dict), so its size costs nothing
 
 
 def _negated(text: str, start: int) -> bool:
     return _NEGATED.search(text, max(0, start - 40), start) is not None
 
 
-def _quoted(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]` is quoted or given as an example rather than said."""
-    window = text[max(0, start - 40) : start]
-    if (not window.isascii() or _ends_with_cue(window)) and QUOTE_CUES.search(text, max(0, start - 40), start):
-        return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    if text.count('"', line_start, start) % 2 == 1 and '"' in text[end:line_end]:
-        return True
-    for opening, closing in _QUOTE_PAIRS:
-        at = text.rfind(opening, line_start, start)
-        if at >= 0 and closing not in text[at + 1 : start] and closing in text[end:line_end]:
+class _Marks:
+    """Where the lines and the quote marks of one text are, found once (on first use of each), so that whether a
+    phrase is quoted is a few bisections: a line of thousands of orders is not searched again for each."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._at: dict[str, list[int]] = {}
+
+    def _places(self, char: str) -> list[int]:
+        places = self._at.get(char)
+        if places is None:
+            text, places, at = self.text, [], self.text.find(char)
+            while at >= 0:
+                places.append(at)
+                at = text.find(char, at + 1)
+            self._at[char] = places
+        return places
+
+    def _last(self, char: str, low: int, high: int) -> int:
+        """`text.rfind(char, low, high)`."""
+        places = self._places(char)
+        i = bisect.bisect_left(places, high) - 1
+        return places[i] if i >= 0 and places[i] >= low else -1
+
+    def _first(self, char: str, low: int, high: int) -> int:
+        """`text.find(char, low, high)`."""
+        places = self._places(char)
+        i = bisect.bisect_left(places, low)
+        return places[i] if i < len(places) and places[i] < high else -1
+
+    def _count(self, char: str, low: int, high: int) -> int:
+        places = self._places(char)
+        return bisect.bisect_left(places, high) - bisect.bisect_left(places, low)
+
+    def quoted(self, start: int, end: int) -> bool:
+        """Whether `text[start:end]` is quoted or given as an example rather than said."""
+        text = self.text
+        window = text[max(0, start - 40) : start]
+        if (not window.isascii() or _ends_with_cue(window)) and QUOTE_CUES.search(text, max(0, start - 40), start):
             return True
-    at = text.rfind("'", line_start, start)
-    if at >= 0 and (at == 0 or not text[at - 1].isalnum()) and "'" not in text[at + 1 : start]:
-        after = text.find("'", end, line_end)
-        if after >= 0 and (after + 1 >= len(text) or not text[after + 1].isalnum()):
+        line_start = self._last("\n", 0, start) + 1
+        line_end = self._first("\n", end, len(text))
+        line_end = len(text) if line_end < 0 else line_end
+        if self._count('"', line_start, start) % 2 == 1 and self._first('"', end, line_end) >= 0:
             return True
-    return False
+        for opening, closing in _QUOTE_PAIRS:
+            at = self._last(opening, line_start, start)
+            if at >= 0 and self._first(closing, at + 1, start) < 0 and self._first(closing, end, line_end) >= 0:
+                return True
+        at = self._last("'", line_start, start)
+        if at >= 0 and (at == 0 or not text[at - 1].isalnum()) and self._first("'", at + 1, start) < 0:
+            after = self._first("'", end, line_end)
+            if after >= 0 and (after + 1 >= len(text) or not text[after + 1].isalnum()):
+                return True
+        return False
 
 
 def _ends_with_cue(window: str) -> bool:
