@@ -16,6 +16,7 @@ from hintgate.hints.annotations import (
     resolve,
     tier_of,
 )
+from hintgate.hints.trust import Trust
 
 
 def test_spec_defaults_are_the_cautious_values() -> None:
@@ -122,7 +123,7 @@ def test_resolve_precedence_is_override_then_declared_then_inferred_then_default
         trusted=True,
     )
     assert resolution.provenance() == {
-        "readOnlyHint": "default",
+        "readOnlyHint": "declared:implied",  # declaring destructive or idempotent declares a write
         "destructiveHint": "declared",
         "idempotentHint": "override",
         "openWorldHint": "inferred:r.o",
@@ -219,7 +220,8 @@ def test_resolution_keeps_declared_title() -> None:
         (Annotations(destructive=True), Tier.DESTRUCTIVE),  # tier 4: purge_note
         (Annotations(read_only=False), Tier.DESTRUCTIVE),  # destructive defaults to true
         (Annotations(), Tier.UNKNOWN),
-        (Annotations(open_world=False, idempotent=True), Tier.UNKNOWN),
+        # idempotentHint is defined for writes only: declaring it declares a write, destructive by default
+        (Annotations(open_world=False, idempotent=True), Tier.DESTRUCTIVE),
     ],
 )
 def test_tier_follows_seed_003(declared: Annotations, tier: Tier) -> None:
@@ -234,3 +236,18 @@ def test_inferred_hints_lift_a_tool_out_of_unknown() -> None:
         inferred={Hint.READ_ONLY: Inferred(False, "v"), Hint.DESTRUCTIVE: Inferred(False, "v")},
     )
     assert resolution.tier is Tier.ADDITIVE
+
+
+@pytest.mark.parametrize("trust", list(Trust))
+@pytest.mark.parametrize("declared", [{"destructiveHint": False}, {"idempotentHint": True}, {"destructiveHint": True}])
+def test_a_tool_that_declares_destructive_or_idempotent_without_read_only_is_never_inferred_read_only(
+    trust: Trust, declared: dict[str, bool]
+) -> None:
+    from hintgate.hints.catalog import resolve_tool
+
+    # "export" reads by the name lexicon; the server's hints say it writes (the spec defines them for writes only).
+    tool = resolve_tool(
+        {"name": "export_report", "description": "Export the report.", "annotations": declared}, trust=trust
+    )
+    assert tool.resolution.value(Hint.READ_ONLY) is False
+    assert str(tool.resolution.hints[Hint.READ_ONLY].provenance) == "declared:implied"

@@ -357,6 +357,12 @@ def resolve(
     When the resolved readOnly is true, destructive and idempotent have no
     meaning; they resolve to false and true unless overridden, with the
     provenance of the readOnly hint.
+
+    A source that declares destructiveHint or idempotentHint and leaves
+    readOnlyHint unset has declared a write: the spec gives those two hints
+    meaning only for a tool that is not read-only. Its readOnly resolves false
+    as declared (provenance `declared:implied`), so no inference makes such a
+    tool read-only (an export declared non-destructive writes its file).
     """
     if trust is None:
         trust = Trust.TRUSTED if trusted else Trust.UNTRUSTED
@@ -369,7 +375,9 @@ def resolve(
             hints[hint] = Resolved(overrides[hint], Provenance(Origin.OVERRIDE))
             continue
         value = declared.get(hint)
-        if value is None:
+        if value is None and hint is Hint.READ_ONLY and _declares_a_write(declared):
+            hints[hint] = Resolved(False, Provenance(Origin.DECLARED, IMPLIED))
+        elif value is None:
             hints[hint] = fallback
         elif value == CAUTIOUS[hint] or value == fallback.value or _stands(trust, hint, inferred.get(hint)):
             hints[hint] = Resolved(value, Provenance(Origin.DECLARED))
@@ -389,6 +397,15 @@ def resolve(
         overrides=dict(overrides),
         trust=trust,
     )
+
+
+IMPLIED = "implied"
+"""The rule of a readOnly false that a declared destructiveHint or idempotentHint implies (`declared:implied`)."""
+
+
+def _declares_a_write(declared: Annotations) -> bool:
+    """Whether destructiveHint or idempotentHint is declared: hints the spec defines only for tools that write."""
+    return declared.destructive is not None or declared.idempotent is not None
 
 
 def _stands(trust: Trust, hint: Hint, evidence: Inferred | None) -> bool:
