@@ -54,3 +54,29 @@ def test_without_arguments_to_judge_the_tool_keeps_its_static_hints() -> None:
     facts = CallFacts.from_entry(entry, {})
     assert facts.judgement is None
     assert facts.tier is tool.tier
+
+
+def test_the_question_and_the_queue_say_what_the_call_does() -> None:
+    from hintgate.outcome import call_snapshot
+    from hintgate.policy.approvals import call_does
+    from hintgate.policy.asking import question
+
+    tool = resolve_tool(EXECUTE_SQL, trust=Trust.LOCAL)
+    entry = CatalogEntry("db_execute_sql", "db", "execute_sql", tool, {}, {"tier": "destructive"})
+    facts = CallFacts.from_entry(entry, {"sql": "DELETE FROM users WHERE id = 7"})
+    text = question(
+        tool=entry.name,
+        server="db",
+        title="Execute SQL",
+        title_origin="declared",
+        arguments=facts.arguments,
+        reason="r",
+        warnings=[],
+        does=facts.does,
+    )
+    assert "What this call does (judged from its arguments): DELETE FROM users WHERE id = 7; destructive" in text
+    snapshot = call_snapshot(facts, entry)
+    assert snapshot is not None
+    assert call_does(snapshot) == "DELETE FROM users WHERE id = 7; destructive"
+    assert snapshot["provenance"]["readOnlyHint"] == "argument:sql"
+    assert snapshot["static"] == {"tier": "destructive"}

@@ -56,11 +56,11 @@ def database(tmp_path: Path) -> Path:
 
 
 @contextmanager
-def gateway(tmp_path: Path, mode: str, policy: dict[str, Any]) -> Iterator[tuple[RunningGateway, Path]]:
+def gateway(tmp_path: Path, mode: str, policy: dict[str, Any], **top: Any) -> Iterator[tuple[RunningGateway, Path]]:
     db = database(tmp_path)
     config = tmp_path / "hintgate.json"
     server = {"command": sys.executable, "args": [SERVER, str(db), mode]}
-    config.write_text(json.dumps({"mcpServers": {"db": server}, "policy": policy}))
+    config.write_text(json.dumps({"mcpServers": {"db": server}, "policy": policy, **top}))
     with running_gateway("--config", str(config), "--no-record") as running:
         yield running, db
 
@@ -147,3 +147,20 @@ async def test_an_upstream_that_claims_a_drop_is_read_only_through_its_own_tools
         assert users(db) == [("users",)]
         asked = Path(f"{db}.resolved").read_text().splitlines()
         assert "DROP TABLE users" in asked  # its server was asked, and its answer weighed
+
+
+async def test_a_call_through_call_tool_is_decided_by_what_the_called_tools_arguments_do(tmp_path: Path) -> None:
+    # search_tools / call_tool served beside the catalog: call_tool's call is decided as a call of the tool it names.
+    with gateway(tmp_path, "honest", {"mode": "read-only"}, search={"mode": "always"}) as (running, db):
+        with anyio.fail_after(60):
+            async with client(running, "legacy") as c:
+                selected = await c.call_tool(
+                    "call_tool", {"name": "db_execute_sql", "arguments": {"sql": "SELECT name FROM users"}}
+                )
+                dropped = await c.call_tool(
+                    "call_tool", {"name": "db_execute_sql", "arguments": {"sql": "DROP TABLE users"}}
+                )
+    assert not selected.is_error
+    assert dropped.is_error
+    assert "DROP TABLE users; destructive" in str(dropped.content)
+    assert users(db) == [("users",)]
