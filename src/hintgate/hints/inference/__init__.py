@@ -89,6 +89,7 @@ from hintgate.hints.inference.text import (
     SIDE_EFFECT_RULES,
     SIMULATED_RULE,
     WEB_RULE,
+    ATTACHMENT_RULE,
     lead,
     lead_verbs,
 )
@@ -278,6 +279,8 @@ def _open_world(
         apply(found, _OPEN, "name.web")
     elif WEB_RULE.matches(first):
         apply(found, _OPEN, WEB_RULE.rule)
+    elif ATTACHMENT_RULE.matches(first):
+        apply(found, _OPEN, ATTACHMENT_RULE.rule)
     elif world and world[0][1].get(Hint.OPEN_WORLD):
         apply(found, _OPEN, world[0][0])
     elif _LOCAL_WORDS.intersection(tokens) or _local_files(tokens):

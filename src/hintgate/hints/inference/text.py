@@ -16,11 +16,12 @@ Rule ids, in the order they are tried (first match per hint wins):
 | desc.overwrite | body | overwrites, replaces the entire/existing, clears all | RO F, D T |
 | desc.read-only | lead | read-only (not "by default"), does not modify, without modifying | RO T, D F, I T |
 | desc.recoverable | body | soft delete, can be restored, moved to the trash: for a delete only | D F |
-| desc.saves-file | body | saved to disk, writes ... to a file | RO F |
+| desc.saves-file | body | saved to disk, writes ... to a file; an export to a file or a new document | RO F |
 | desc.side-effect | body | a third-person writing verb (updates, creates, sends, starts) | RO F |
 | desc.verb.<class> | lead | the opening verb(s), when the name has none (see naming) | as the class |
 | desc.verb.write | lead | a writing verb opening a read-named tool's description | RO F |
 | desc.web | lead | the web, internet, websites, (web) pages, URLs, a browser | OW T |
+| desc.messages | lead | an attachment of a mail, a message or a chat | OW T |
 | desc.local | lead | local files, file system, knowledge graph, in memory, SQLite, working tree | OW F |
 | desc.ask-user | lead | asks the user, elicitation: the domain is the conversation | OW F |
 | desc.compute | lead | current time, time zones, thoughts, echoes, sums | OW F |
@@ -44,6 +45,7 @@ __all__ = [
     "BODY_LIMIT",
     "BODY_RULES",
     "CLOSED_RULES",
+    "ATTACHMENT_RULE",
     "EXPORT_TO_FILE_RULE",
     "LEAD_RULES",
     "RECOVERABLE_RULE",
@@ -161,11 +163,23 @@ the description comes first and keeps it destructive."""
 EXPORT_TO_FILE_RULE = _rule(
     "desc.saves-file",
     "export download",
-    r"\b(?:export|download)(?:s|ed|ing)?\b(?:\s+\S+){0,6}?\s+(?:to|into)\s+(?:\w+\s+){0,3}?"
-    r"(?:file|disk|director(?:y|ies)|folder|path)\b",
+    r"\b(?:export|download)(?:s|ed|ing)?\b(?:\s+\S+){0,6}?\s+(?:to|into|as)\s+(?:\S+\s+){0,3}?"
+    r"(?:file|disk|director(?:y|ies)|folder|path|documents?|docs?|pages?|sheets?|spreadsheets?|notebooks?"
+    r"|drive|bucket|store|workspace)\b",
     effect(read_only=False),
 )
-"""An export or a download written to a file, a directory or a path: it writes there."""
+"""An export or a download written somewhere: a file, a directory, a path, or a new document, page or sheet
+in a store ("exports the chat to a new Google Doc", "as a PDF file"): it writes there. One that returns what
+it exports ("as JSON") reads."""
+
+ATTACHMENT_RULE = _rule(
+    "desc.messages",
+    "attachment",
+    r"\battachments?\b(?:\s+\S+){0,8}?\s*\b(?:e-?mails?|mail(?:box)?|messages?|inbox|chats?|conversations?"
+    r"|channels?|threads?)\b",
+    effect(open_world=True),
+)
+"""An attachment fetched from mail or a chat: what someone outside sent, so open world."""
 
 WEB_RULE = _rule(
     "desc.web",

@@ -1,0 +1,40 @@
+"""Description rules: an export that writes somewhere is a write; an attachment from mail or a chat is open world."""
+
+from __future__ import annotations
+
+import pytest
+
+from hintgate.hints.annotations import Hint
+from hintgate.hints.inference import infer
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("export_document", "Export the conversation to a new Google Doc in your Drive."),
+        ("export_note", "Export the note as a PDF file."),
+        ("export_sheet", "Exports the table into a new spreadsheet."),
+    ],
+)
+def test_an_export_that_creates_a_file_or_a_document_in_a_store_is_a_write(name: str, description: str) -> None:
+    found = infer(name, description, {"type": "object", "properties": {"id": {"type": "string"}}})
+    assert found[Hint.READ_ONLY].value is False
+
+
+def test_an_export_that_returns_what_it_exports_reads() -> None:
+    found = infer("export_notes", "Export notes and return them as JSON.", {"type": "object", "properties": {}})
+    assert found[Hint.READ_ONLY].value is True
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Download an attachment from a Gmail message.",
+        "Get the attachment of a chat message.",
+        "Fetch attachments of an email in the inbox.",
+    ],
+)
+def test_fetching_an_attachment_from_mail_or_a_chat_is_open_world(description: str) -> None:
+    found = infer("get_attachment", description, {"type": "object", "properties": {"id": {"type": "string"}}})
+    assert found[Hint.OPEN_WORLD].value is True
+    assert found[Hint.OPEN_WORLD].rule == "desc.messages"
