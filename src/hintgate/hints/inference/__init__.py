@@ -80,6 +80,7 @@ from hintgate.hints.inference.naming import (
 from hintgate.hints.inference.rule import apply, cautious_merge, effect
 from hintgate.hints.inference.schema import EXEC_SURFACE, SchemaFacts, reads_only, schema_facts, schema_rules
 from hintgate.hints.inference.text import (
+    ATTACHMENT_RULE,
     BODY_LIMIT,
     BODY_RULES,
     CLOSED_RULES,
@@ -89,7 +90,6 @@ from hintgate.hints.inference.text import (
     SIDE_EFFECT_RULES,
     SIMULATED_RULE,
     WEB_RULE,
-    ATTACHMENT_RULE,
     lead,
     lead_verbs,
 )

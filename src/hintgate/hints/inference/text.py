@@ -42,10 +42,10 @@ from hintgate.hints.inference.naming import VerbClass, by_object, lookup_verb
 from hintgate.hints.inference.rule import Effect, effect
 
 __all__ = [
+    "ATTACHMENT_RULE",
     "BODY_LIMIT",
     "BODY_RULES",
     "CLOSED_RULES",
-    "ATTACHMENT_RULE",
     "EXPORT_TO_FILE_RULE",
     "LEAD_RULES",
     "RECOVERABLE_RULE",
