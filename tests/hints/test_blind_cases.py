@@ -28,3 +28,27 @@ def test_the_case_bench_reads_both_layouts_into_definitions_and_results() -> Non
     assert {c.group for c in own if c.result is not None} == {"results"}
     # The blind set is read only where it is named: the project's own layout holds poisoned/ and benign/.
     assert not any("blind_dev" in c.where for c in own)
+
+
+def score(group: str, poisoned: bool) -> float:
+    hit, total = _SCORE.rate(group, poisoned)
+    return hit / total
+
+
+_SCORE = bench.score(bench.load(HERE / "scan_cases" / "blind_dev"))
+
+
+def test_at_least_70_percent_of_the_blind_poisoned_definitions_are_flagged_high() -> None:
+    assert score("definitions", True) >= 0.70, _SCORE.to_json()["missed"]
+
+
+def test_at_most_5_percent_of_the_blind_honest_definitions_are_flagged_high() -> None:
+    assert score("definitions", False) <= 0.05, _SCORE.to_json()["false_flags"]
+
+
+def test_at_least_45_percent_of_the_blind_poisoned_results_are_flagged_high() -> None:
+    assert score("results", True) >= 0.45, _SCORE.to_json()["missed"]
+
+
+def test_at_most_8_percent_of_the_blind_honest_results_are_flagged_high() -> None:
+    assert score("results", False) <= 0.08, _SCORE.to_json()["false_flags"]

@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.anchors import GATED_LENGTH, anchors, lowered, searched
+from hintgate.hints.cues import present
 from hintgate.hints.names import confusable_letters, skeleton
+from hintgate.hints.orders import Order, judge_result, judge_text, main_script, possible
 from hintgate.hints.phrases import (
     ADDRESS,
     BOTH,
@@ -176,6 +178,13 @@ SCAN_RULES: Mapping[str, ScanRule] = {
             Level.HIGH,
             "The text asks for secrets or the conversation, or for data sent to an outside address;"
             " high when it addresses the model.",
+        ),
+        ScanRule(
+            "HG619",
+            "order-to-model",
+            Level.HIGH,
+            "A sentence addresses the model (or its reader) and asks for something beyond the tool's job: another"
+            " tool, a secret, the conversation, an outside address, what the user is told, or the approval flow.",
         ),
         ScanRule(
             "HG618",
@@ -513,19 +522,109 @@ def _scan_all(
     # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
     nothing = quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises
     findings: list[ScanFinding] = []
+    orders = (
+        _OrderReader(
+            texts,
+            tool,
+            joined,
+            result=result,
+            hidden=quick is None or quick.disguises is None or bool(quick.disguises - {"leet"}),
+        )
+        if "HG619" not in off
+        else None
+    )
     for path, text in texts:
         is_name = path == "name"
         if not text.isascii():
             findings.extend(f for f in _unicode_findings(path, text, tool, is_name=is_name) if f.code not in off)
         if is_name:
             continue
+        before = len(findings)
         if not nothing:
             findings.extend(
                 _judge(path, text, tool, is_key=_is_property_name(path), candidates=candidates, off=off, seen=quick)
             )
         if others and "HG615" not in off and path.rsplit(".", 1)[-1] in _PROSE:
             findings.extend(_other_tools(path, text, tool, others))
+        if orders is not None:
+            # A sentence the phrases already found high is not reported twice (nor redacted wider).
+            spans = [(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH]
+            findings.extend(
+                f
+                for f in orders.findings(path, text)
+                if not any(f.start < end and start < f.end for start, end in spans)
+            )
     return findings
+
+
+class _OrderReader:
+    """The sentence judge (`hints.orders`) over one tool's texts or one result's: high findings only."""
+
+    def __init__(
+        self, texts: list[tuple[str, str]], tool: str | None, joined: str, *, result: bool, hidden: bool
+    ) -> None:
+        self.tool = tool
+        self.result = result
+        self.hidden = hidden
+        # Which of the judge's cues can match anywhere in the tool's texts (one pass): a tool in which nothing an
+        # order reaches for can stand is not read sentence by sentence.
+        self.seen = None if result else present(joined)
+        self.worth = result or hidden or possible(joined, self.seen)
+        self.own = frozenset(path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path))
+        prose = " ".join(text for path, text in texts if path in ("description", "title"))
+        self.script = main_script(prose) if prose else None
+
+    def findings(self, path: str, text: str) -> Iterator[ScanFinding]:
+        if not self.worth or len(text) < _SHORTEST_ORDER or _is_property_name(path):
+            return
+        parameter = _parameter_of(path)
+        views = read(text) if self.hidden else [View(text, "plain", False)]
+        for view in views:
+            if self.result:
+                orders = judge_result(view.text) if view.how == "plain" else []
+            else:
+                orders = judge_text(
+                    view.text,
+                    tool=self.tool,
+                    own=self.own,
+                    parameter=parameter,
+                    script=self.script,
+                    prose=path.rsplit(".", 1)[-1] in _PROSE,
+                    seen=self.seen if view.how == "plain" else None,
+                )
+            for order in orders:
+                if order.high:
+                    start, end = view.origin(order.start, order.end)
+                    yield _order_finding(path, order, start, end, self.tool, view)
+
+
+_SHORTEST_ORDER = 12
+"""A text shorter than this holds no order (a schema's `string`, an enum's `USD`)."""
+
+
+def _parameter_of(path: str) -> str | None:
+    """The parameter a schema text describes (`inputSchema.properties.note.description` -> `note`), if any."""
+    if not path.endswith(".description") or ".properties" not in path or not path.startswith("inputSchema"):
+        return None
+    owner = path[: -len(".description")]
+    if owner.endswith("]"):
+        return owner[owner.rfind("[") + 2 : -2] if owner.rfind("[") >= 0 else None
+    return owner.rpartition(".")[2] or None
+
+
+def _order_finding(path: str, order: Order, start: int, end: int, tool: str | None, view: View) -> ScanFinding:
+    to = {"model": "addresses the model", "reader": "addresses its reader", "none": "asks"}[order.addressee]
+    hidden = f" (decoded from {_HOW.get(view.how, view.how)})" if view.hidden else ""
+    return ScanFinding(
+        "HG619",
+        f"{path} {to} and reaches beyond the tool's job{hidden}: {order.why}",
+        path,
+        start,
+        end,
+        tool,
+        severity=Level.HIGH,
+        decoded=view.text[order.start : order.end][:240] if view.hidden else None,
+    )
 
 
 def _is_property_name(path: str) -> bool:

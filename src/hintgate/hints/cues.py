@@ -1,0 +1,447 @@
+"""The sentence judge's patterns: searched by RE2, and only where one of their words stands.
+
+Pure. The judge of orders (`hints.orders`) asks two dozen questions of each
+sentence (is the model named, is a secret taken, is the user kept in the
+dark, ...), each a large alternation over a dozen languages. Python's engine
+tries every alternative at every position: about 0.3 ms a pattern for one
+300-character sentence. Two things make it cheap:
+
+- a `Cue` is searched with RE2 when its pattern has no lookaround, rewritten so
+  that RE2 reads it as Python does (`\\b` a boundary character or an edge,
+  which the match then holds: it may start one character early; `\\w` any
+  Unicode letter, mark or digit); a few microseconds a sentence;
+- a *gated* cue (what an order reaches for: a secret, the user's view, the
+  approval flow, ...) is searched only where `present` saw one of its words:
+  every alternative of such a pattern spells a run of letters, and one search
+  of all those words (a literal alternation, which RE2's DFA reads in one pass
+  of the lowercased text) tells which gated cues can match at all. An honest
+  tool's text usually holds none.
+
+Without `google-re2` every cue is searched by Python's engine (the same
+judgement, slower).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from hintgate.hints.anchors import class_end
+
+__all__ = ["Cue", "present", "spelled", "without_lookarounds"]
+
+_ALL: list[Cue] = []
+_BOUNDARY = r"(?:^|$|[^\pL\pM\pN_])"
+
+
+class Cue:
+    """A pattern of the judge: searched exactly (`search`, `match`), and gated on its words when `gated`."""
+
+    def __init__(self, pattern: str, flags: int = re.IGNORECASE, *, gated: bool = False) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self.gated = gated
+        self.index = len(_ALL)
+        _ALL.append(self)
+
+    @functools.cached_property
+    def _engine(self) -> Any:
+        if _LOOKAROUND.search(self.pattern) is None:
+            fast = _re2(_rewritten(self.pattern), self.flags)
+            if fast is not None:
+                return fast
+        return re.compile(self.pattern, self.flags)
+
+    def search(self, text: str, seen: frozenset[int] | None = None) -> Any:
+        """The first match in `text` (an `re.Match` or RE2's), or None; at once None when `seen` (what
+        `present` answered for a text holding this one) says the cue cannot match."""
+        if seen is not None and self.index not in seen:
+            return None
+        return self._engine.search(text)
+
+    def match(self, text: str) -> Any:
+        """A match at the start of `text`, or None."""
+        return self._engine.match(text)
+
+    def finditer(self, text: str) -> Iterator[Any]:
+        """Every match in `text`."""
+        return iter(self._engine.finditer(text))
+
+
+def present(text: str, low: str | None = None) -> frozenset[int]:
+    """The cues that can match in `text` (their `index`): every cue not gated, and each gated one that RE2's
+    filter says can (ASCII text: the strings each cue cannot match without are looked for, then the cues
+    whose strings are there are tried), or, in other text, one of whose words the text holds (`low`: the text
+    lowercased, when the caller has it)."""
+    if text.isascii():
+        filtered = _filter()
+        if filtered is not None:
+            regex_filter, gated, always_ascii = filtered
+            hits = regex_filter.Match(text.encode("ascii") + _MARK)
+            if hits and 0 in hits:  # the mark is always there: without it, the filter gave up
+                return always_ascii | frozenset(gated[hit] for hit in hits if hit)
+    return spelled(text, low)
+
+
+def spelled(text: str, low: str | None = None) -> frozenset[int]:
+    """The cues that can match in `text` by their words: every cue not gated, and each gated one of whose words
+    the text holds one (one pass of a set of literals, whose automaton stays small on any text)."""
+    finder, words, always = _words()
+    low = text.lower() if low is None else low
+    if isinstance(finder, re.Pattern):
+        hits: Iterable[Any] = {words.index(w) for w in finder.findall(low)}  # pragma: no cover - without RE2
+    else:
+        hits = finder.Match(low) or ()
+    found = set(always)
+    for hit in hits:
+        found.update(_CUES_OF[hit])
+    return frozenset(found)
+
+
+_CUES_OF: list[frozenset[int]] = []
+_MARK = b"\x00hintgate cues mark"
+
+
+@functools.cache
+def _filter() -> tuple[Any, list[int], frozenset[int]] | None:
+    """RE2's filter of every gated cue as ASCII text can match it (`hints.prefilter.relaxed`), read as Latin-1
+    (a byte a character: the automaton stays small); the cue of each of its patterns; the cues it cannot read
+    (tried wherever asked). None without RE2."""
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - google-re2 is a dependency
+        return None
+    from hintgate.hints.prefilter import relaxed
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    options.log_errors = False
+    options.max_mem = 32 << 20
+    regex_filter = re2.Filter()
+    regex_filter.Add(re.escape(_MARK.decode("ascii")).encode("ascii"), options)
+    gated: list[int] = [-1]
+    always: set[int] = set()
+    for cue in _ALL:
+        if not cue.gated:
+            always.add(cue.index)
+            continue
+        try:
+            pattern = relaxed(cue.pattern)
+        except ValueError:
+            always.add(cue.index)
+            continue
+        if pattern is None:
+            continue  # it cannot match ASCII text
+        flags = "(?i)" if cue.flags & re.IGNORECASE else ""
+        try:
+            regex_filter.Add((flags + pattern).encode("ascii"), options)
+        except re2.error:
+            always.add(cue.index)
+            continue
+        gated.append(cue.index)
+    try:
+        regex_filter.Compile()
+    except re2.error:  # pragma: no cover - every pattern was read above
+        return None
+    return regex_filter, gated, frozenset(always)
+
+
+@functools.cache
+def _words() -> tuple[Any, list[str], frozenset[int]]:
+    """One matcher of the words of every gated cue (an RE2 set of literals: one pass answers all of them), the
+    words in its order (`_CUES_OF` says whose each is), and the cues searched wherever asked (not gated, or with
+    an alternative that needs no word)."""
+    by_word: dict[str, set[int]] = {}
+    always: set[int] = set()
+    for cue in _ALL:
+        needs = _needs(cue.pattern) if cue.gated else None
+        if needs is None:
+            always.add(cue.index)
+            continue
+        for word in needs:
+            by_word.setdefault(word, set()).add(cue.index)
+    words = sorted(by_word, key=len, reverse=True)
+    _CUES_OF[:] = [frozenset(by_word[word]) for word in words]
+    return _literal_set(words), words, frozenset(always)
+
+
+def _literal_set(words: list[str]) -> Any:
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - google-re2 is a dependency
+        return re.compile("|".join(re.escape(word) for word in words))
+    options = re2.Options()
+    options.max_mem = 32 << 20
+    literals = re2.Set.SearchSet(options)
+    for word in words:
+        literals.Add(re.escape(word))
+    literals.Compile()
+    return literals
+
+
+def _needs(pattern: str) -> set[str] | None:
+    """Lowercase words one of which every match of `pattern` holds; None when some match may hold none."""
+    out: set[str] = set()
+    for branch in _branches(pattern):
+        needs = _sequence_needs(branch)
+        if needs is None:
+            return None
+        out |= needs
+    return out
+
+
+def _sequence_needs(sequence: str) -> set[str] | None:
+    """The rarest words (longest shortest word) that one item of `sequence` that must match needs."""
+    best: set[str] | None = None
+    for item, optional in _items(sequence):
+        if optional:
+            continue
+        if item.startswith("("):
+            needs = None if _LOOKAROUND.match(item) else _needs(_GROUP_OPENING.sub("", item[:-1], count=1))
+        else:
+            needs = {item.lower()} if len(item) >= _SHORTEST else None
+        if needs and (best is None or _rarity(needs) > _rarity(best)):
+            best = needs
+    return best
+
+
+def _rarity(words: set[str]) -> int:
+    """How rarely a text holds one of `words`: the shortest, a common word of English counting as one letter."""
+    return min(1 if word in _COMMON else len(word) for word in words)
+
+
+# Words most English text holds (and short pieces of many): a gate on one of them passes nearly everything.
+_COMMON = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "any",
+        "all",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "call",
+        "can",
+        "code",
+        "config",
+        "context",
+        "date",
+        "dire",
+        "dis",
+        "do",
+        "don",
+        "file",
+        "filter",
+        "for",
+        "from",
+        "get",
+        "id",
+        "if",
+        "in",
+        "is",
+        "it",
+        "key",
+        "need",
+        "nc",
+        "no",
+        "not",
+        "number",
+        "of",
+        "on",
+        "only",
+        "or",
+        "output",
+        "pat",
+        "result",
+        "required",
+        "sent",
+        "set",
+        "so",
+        "the",
+        "this",
+        "time",
+        "to",
+        "turn",
+        "use",
+        "user",
+        "you",
+        "your",
+        "act",
+        "api",
+        "ask",
+        "cat",
+        "base",
+        "ed",
+        "ws",
+        "lie",
+        "omit",
+        "location",
+        "conte",
+        "data",
+        "name",
+        "list",
+        "value",
+    ]
+)
+
+
+_SHORTEST = 2
+_GROUP_OPENING = re.compile(r"^\((?:\?(?:[a-zA-Z-]*:|P<\w+>))?")
+_QUANTIFIER = re.compile(r"(?:[?*+]|\{(\d*)(?:,\d*)?\})\??")
+
+
+def _items(sequence: str) -> Iterator[tuple[str, bool]]:
+    """The items of a sequence with no top-level `|`: groups, runs of letters (a quantified last letter on its
+    own), and other atoms (as ""), each with whether it may match nothing."""
+    i = 0
+    while i < len(sequence):
+        char = sequence[i]
+        if char == "\\":
+            item, i = "", i + (sequence.find("}", i) + 1 - i if sequence[i + 1 : i + 3] in ("p{", "P{", "x{") else 2)
+        elif char == "[":
+            item, i = "", class_end(sequence, i)
+        elif char == "(":
+            end = _group_end(sequence, i)
+            item, i = sequence[i:end], end
+        elif _is_letter(char):
+            end = i
+            while end < len(sequence) and _is_letter(sequence[end]):
+                end += 1
+            quantified = _QUANTIFIER.match(sequence, end) is not None
+            if quantified and end - i > 1:
+                yield sequence[i : end - 1], False
+                i = end - 1
+                continue
+            item, i = sequence[i:end], end
+        else:
+            item, i = "", i + 1
+        quantifier = _QUANTIFIER.match(sequence, i)
+        optional = False
+        if quantifier is not None:
+            optional = quantifier.group()[0] in "?*" or quantifier.group(1) in ("", "0")
+            i = quantifier.end()
+        yield item, optional
+
+
+def _is_letter(char: str) -> bool:
+    return char.isalpha() or unicodedata.category(char).startswith("M")
+
+
+def _branches(pattern: str) -> list[str]:
+    """The top-level alternatives of `pattern`."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = class_end(pattern, i)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            out.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    out.append(pattern[start:])
+    return out
+
+
+def _re2(pattern: str, flags: int) -> Any:
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - google-re2 is a dependency
+        return None
+    options = re2.Options()
+    options.case_sensitive = not flags & re.IGNORECASE
+    options.max_mem = 32 << 20
+    if flags & re.MULTILINE:
+        pattern = f"(?m:{pattern})"
+    try:
+        return re2.compile(pattern, options)
+    except re2.error:
+        return None
+
+
+_LOOKAROUND = re.compile(r"\(\?<?[=!]")
+
+
+def _rewritten(pattern: str) -> str:
+    """`pattern` as RE2 reads it like Python: `\\b` a boundary character or an edge, `\\w` any Unicode word
+    character, `\\W` any other (inside a character class, `\\w` the same letters)."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "[":
+            end = class_end(pattern, i)
+            out.append(pattern[i:end].replace("\\w", "\\pL\\pM\\pN_"))
+            i = end
+            continue
+        if char == "\\" and i + 1 < len(pattern):
+            escape = pattern[i + 1]
+            out.append(
+                {"b": _BOUNDARY, "w": "[\\pL\\pM\\pN_]", "W": "[^\\pL\\pM\\pN_]"}.get(escape, pattern[i : i + 2])
+            )
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def without_lookarounds(pattern: str) -> str:
+    """`pattern` less every lookaround group."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if char == "[":
+            end = class_end(pattern, i)
+            out.append(pattern[i:end])
+            i = end
+            continue
+        if char == "(" and _LOOKAROUND.match(pattern, i):
+            i = _group_end(pattern, i)
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """The index just past the group that opens at `start`."""
+    depth = 0
+    i = start
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = class_end(pattern, i)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i

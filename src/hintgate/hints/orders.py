@@ -1,0 +1,891 @@
+"""Whether a sentence is an order to the model: whom it addresses, what it asks, and what that reaches.
+
+Pure. The phrases (`hints.phrases`) find the ways orders have been worded;
+this module judges a sentence by its parts, so that a new wording of the same
+request is caught too. A sentence is an *order to the model* when it asks for
+something outside what a tool is for, of the reader that acts on tool texts:
+
+- **who** is addressed: the model by name (assistant, agent, AI, LLM, in the
+  commonest languages), the reader (an imperative, *you*, a request made as a
+  favour, a duty: "must", "is required", a numbered step), or nobody (a
+  statement about the tool);
+- **what** it targets: another tool by its name (one that runs commands,
+  sends, fetches, reads files or stores memories), a secret (a secret file's
+  path, a credential's name, passwords and keys), what the user said (the
+  conversation, the system prompt, other tools' output), a destination (an
+  outside URL, a mail address, a bucket; a URL built from data), the user's
+  view of the result (what to tell or keep from them, what to recommend, a
+  failure reported as success), or the approval flow (no confirmation needed,
+  pre-approved, answer the prompt for the user, describe a write as a read);
+- and signals that hold in any language: secret paths and credential names,
+  URLs built from data, tool names, a shell pipe from the network, and a
+  passage in another script than the rest of the text.
+
+Honest text tells a *person* what to do ("run `npm install`", "add this to
+your config"), refers to its own parameters and tools for their own job, or
+quotes an attack as its subject; none of those targets the user's view, the
+approval flow, or data leaving for elsewhere.
+
+A definition is read whole (every sentence); a result, which may be 100 KB of
+someone's web page, is read only where a cue that an order needs stands (a
+model named, a secret path, an outside address, a pipe to a shell, a user's
+approval), found by one pass of RE2 when `google-re2` is installed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from hintgate.hints.cues import Cue, present, spelled
+
+__all__ = ["Order", "judge_result", "judge_text", "main_script", "possible"]
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A sentence judged an order to the model: its span, whom it addresses, what it targets, and why."""
+
+    start: int
+    end: int
+    addressee: str
+    """`model` (named), `reader` (an imperative, "you", a duty, a favour) or `none`."""
+    targets: tuple[str, ...]
+    """What it reaches: `tool`, `secret`, `context`, `destination`, `user-view`, `approval`, `persona`, `exec`."""
+    high: bool
+    why: str
+
+
+# ---- Lexicon. Each is a fact about a language (or about Unicode, paths and URLs), never about one server.
+
+_MODEL_NOUNS = (
+    r"(?:AI|A\.I\.|LLMs?|GPT(?:-?\d\w*)?|ChatGPT|Claude|Copilot|Gemini|AI[\s-]+(?:assistant|agent|model|chatbot|bot)s?|"
+    r"assistants?|agents?|chatbots?|language\s+models?|asistente|assistente|agente|l'IA|IA|"
+    r"Assistent(?:en)?|KI|assistent|asystent\w*|asistan\w*|yapay\s+zek\w*|trợ\s+lý|asisten|"
+    r"ассистент\w*|ИИ|ШІ|асистент\w*|агент\w*|المساعد|للمساعد|النموذج|للنموذج|الذكاء\s+الاصطناعي|"
+    r"מודל|למודל|לעוזר|העוזר|הסוכן|לסוכן|एआई|सहायक|মডেল|এআই|সহকারী|ผู้ช่วย|เอไอ|Msaidizi|msaidizi|"
+    r"アシスタント|エージェント|モデル|어시스턴트|에이전트|모델|助手|助理|智能体|模型)"
+)
+# The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
+# "if you are an AI", "@claude", "shopping assistants must ...".
+_TO_MODEL = Cue(
+    r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important)\s+"
+    r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
+    r"|(?:^|\n|[.!?]\s)[\s#*>_-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
+    r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
+    r"Copilot|Gemini)s?)\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
+    r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+)?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|"
+    r"(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
+    r"|\bif\s+you\s+are\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
+    r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
+    r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b"
+    r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
+    r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)\b"
+    r"|\b(?:AI|LLM)\s+(?:reviewers?|summari[sz]ers?|readers?|crawlers?)\b"
+    r"|(?:para\s+o|para\s+el|pour\s+l'|an\s+das|an\s+den|per\s+l'|voor\s+de|dla|для|до|للمساعد|ל|के\s+लिए|"
+    r"สำหรับ|給|给|へ|에게|kwa)\s*" + _MODEL_NOUNS + r"|" + _MODEL_NOUNS + r"\s*(?:へ|에게|전용|用|に|は)"
+    r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das|den|die)\s+(?:Modell|KI|Assistent\w*)"
+    r"|\b(?:Observação|Observación|Nota|Instrucción|Instrução|Remarque|Lưu\s+ý|Catatan|Not|Uwaga|Примечание|"
+    r"Примітка|Указание|Вказівка)\s+(?:para|pour|per|cho|untuk|için|dla|для)\s+(?:o\s+|el\s+|l'|la\s+|le\s+|il\s+)?"
+    + _MODEL_NOUNS,
+    re.IGNORECASE,
+)
+# The reader asked to act: a duty, a favour, or a numbered step.
+_DUTY = Cue(
+    r"\b(?:you(?:'ll|'d|\s+(?:must|should|shall|need|have\s+to|are\s+(?:required|expected|asked)|will|can|may)))\b"
+    r"|\b(?:must|should|shall|needs?\s+to|has\s+to|is\s+(?:required|expected)\s+to|are\s+(?:required|expected)\s+to|"
+    r"is\s+to\s+be|are\s+to\s+be|mandatory|required\s+(?:workflow|step|protocol)|always|never)\b"
+    r"|\bplease\b|\bkindly\b|\b(?:would|could|can)\s+you\b|\bwould\s+(?:really\s+)?(?:help|appreciate|be\s+(?:great|"
+    r"nice|wonderful))|\bif\s+you\s+(?:don't|do\s+not|wouldn't)\s+mind|\bfavou?r\b|\bhumble\s+request|\bwe'?d\s+"
+    r"(?:love|appreciate)|\bgrateful\b|\bthanks?\s+(?:a\s+lot|so\s+much|in\s+advance)"
+    r"|^\W*(?:step\s*\d+|\(?[a-z0-9]\)|\d+[.)]|setup|pre-?flight|post-?processing|troubleshooting|workflow|protocol)"
+    r"|\b(?:por\s+favor|debes|deber[aá]s|tienes\s+que|hay\s+que|deve|precisa|veuillez|vous\s+devez|tu\s+dois|"
+    r"merci\s+de|bitte|musst|m[uü]ssen|sollst|per\s+favore|devi|graag|moet|alsjeblieft|proszę|musisz|należy|lütfen|"
+    r"mutlaka|hãy|phải|vui\s+lòng|tolong|harus|mohon|пожалуйста|должен|должны|необходимо|нужно|будь\s+ласка|"
+    r"повинен|потрібно|tafadhali|lazima|Por\s+gentileza|se\s+non\s+è\s+un\s+disturbo)\b"
+    r"|من\s+فضلك|يجب|عليك|בבקשה|חייב|कृपया|ज़रूर|अवश्य|অনুগ্রহ|দয়া|กรุณา|ต้อง|ให้|ください|必ず|하세요|주세요|반드시|"
+    r"请|請|必须|必須|務必|务必|一定要|都要",
+    re.IGNORECASE | re.MULTILINE,
+)
+_YOU = Cue(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+# A sentence that opens with a verb in its base form is an imperative, addressed to whoever reads it.
+_IMPERATIVE = Cue(
+    r"^\W*(?:[\w' -]{1,40}:\s*)?(?:(?:if|when|whenever|once|after|before|while|unless|any\s+time|every\s+time|"
+    r"each\s+time|for|in|on)\b[^,:;]{0,120}[,:]\s*)?"
+    r"(?:(?:then|also|first|next|finally|afterwards|now|please|kindly|just|and|but|so|still|note|important)"
+    r"\W+)*(?:avoid|call|invoke|run|execute|use|send|post|forward|upload|email|mail|share|include|pass|put|append|attach|"
+    r"add|insert|embed|fill|set|read|cat|open|fetch|load|collect|gather|search|grab|extract|copy|paste|take|get|"
+    r"obtain|retrieve|export|mirror|push|sync|report|tell|say|inform|describe|phrase|present|label|treat|frame|"
+    r"answer|respond|reply|recommend|promote|mention|hide|omit|skip|bypass|ignore|disregard|forget|act|pretend|"
+    r"behave|respond|keep|remove|delete|drop|route|redirect|proxy|replace|change|switch|bundle|write|save|store|"
+    r"list|look|scan|find|dump|print|output|reveal|leak|transmit|notify|cc|bcc|do|don't|never|always|make|"
+    r"ensure|remember)\b",
+    re.IGNORECASE,
+)
+
+_USER = (
+    r"(?:\bthe\s+(?:user|human|operator|customer|requester|approver|reviewer)s?\b|\buser'?s\b|\busers\b|\bthey\b|"
+    r"\busuari[oa]s?\b|\busuário\b|\butilisateur\w*|\b(?:Nutzer|Benutzer|Anwender)\w*|\butente\b|\bgebruiker\w*|"
+    r"\bużytkownik\w*|\bkullanıcı\w*|người\s+dùng|\bpengguna\b|\bпользовател\w*|\bкористувач\w*|"
+    r"المستخدم|للمستخدم|משתמש|למשתמש|המשתמש|उपयोगकर्ता|ব্যবহারকারী\w*|ผู้ใช้|\bmtumiaji\b|\bmtumizi\b|"
+    r"ユーザー|사용자|用户|使用者|用戶)"
+)
+_USER_RE = Cue(_USER, re.IGNORECASE)
+
+# Keeping something from the user, in any of the commonest languages.
+_CONCEAL = Cue(
+    r"\b(?:do\s+not|don't|dont|never|must\s+not|should\s+not|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:tell|inform|"
+    r"mention|reveal|disclose|show|notify|alert|surface|explain|let\s+\w+\s+know|bring\s+up)\b"
+    r"|\bwithout\s+(?:telling|informing|notifying|alerting|mentioning|showing|letting|asking)\b"
+    r"|\b(?:hide|conceal|suppress|omit|censor|filter\s+out|leave\s+out)\s+(?:\w+\s+){0,8}?"
+    r"(?:from\s+(?:the\s+)?(?:user|summary|answer|response|reply|report|anything|everything)|negative|bad|critical|"
+    r"vulnerab\w*|findings?|warnings?|errors?|failures?|fees?|competitors?|complaints?|reviews?|risks?)"
+    r"|\b(?:silently|quietly|secretly|covertly|discreetly|invisibly)\b|\bin\s+the\s+background\b|\bbehind\s+the\s+scenes\b"
+    r"|\bno\s+(?:le\s+)?(?:digas|menciones|informes|cuentes|muestres)|\bsin\s+(?:avisar|decir|informar)|"
+    r"\bnão\s+(?:mencione|diga|informe|conte|mostre|revele)|\bsem\s+(?:avisar|informar)|"
+    r"\bne\s+(?:le\s+)?(?:dis|dites|mentionne[zs]?|révèle[zs]?|signale[zs]?|montre[zs]?)\s+(?:pas|rien)|"
+    r"\bsans\s+(?:prévenir|informer|le\s+dire|avertir)|\bnicht\s+(?:erwähnen|sagen|mitteilen|zeigen|informieren)|"
+    r"\b(?:sag|sage|erwähne|zeige)\s+(?:\w+\s+){0,3}nicht\b|\bohne\s+(?:\w+\s+){0,3}zu\s+(?:informieren|fragen|sagen)|"
+    r"\bnon\s+(?:dire|dirlo|menzionare|informare|rivelare|mostrare)|\bsenza\s+(?:avvisare|dire|informare)|"
+    r"\bniet\s+(?:vertellen|melden|vermelden|tonen)|\b(?:vertel|meld|toon)\s+(?:\w+\s+){0,3}niet\b|"
+    r"\bzonder\s+(?:te\s+)?(?:melden|vragen|vertellen)|\bnie\s+(?:informuj|mów|wspominaj|pokazuj|ujawniaj)|"
+    r"\bbez\s+(?:informowania|pytania|wiedzy)|söyleme|bahsetme|bildirme\b|gösterme\b|haber\s+verme|"
+    r"\bkhông\s+(?:cho|nói|thông\s+báo|báo|tiết\s+lộ)|\bđừng\s+(?:nói|cho|thông\s+báo|tiết\s+lộ)|"
+    r"\bjangan\s+(?:beri\s+tahu|memberi\s+tahu|katakan|beritahu|kasih\s+tahu|tampilkan|sebutkan)|"
+    r"\btanpa\s+(?:memberi\s+tahu|memberitahu|bertanya)|"
+    r"\bне\s+(?:говори|сообщай|упоминай|показывай|рассказывай|повідомляй|кажи|згадуй|показуй|розповідай)\w*|"
+    r"\bбез\s+(?:ведома|уведомления|відома|повідомлення)|"
+    r"لا\s+(?:تخبر|تُخبر|تذكر|تُظهر|تعلم|تُعلم|تبلغ)|دون\s+(?:إخبار|علم|إعلام)|"
+    r"אל\s+(?:תספר|תגלה|תזכיר|תראה|תודיע)|בלי\s+(?:לספר|ליידע)|"
+    r"न\s+(?:बताएं|बताएँ|दिखाएं)|मत\s+(?:बताना|बताओ|बताइए)|बताए\s+बिना|"
+    r"জানাবেন\s+না|বলবেন\s+না|জানাবে\s+না|ไม่ต้อง(?:แจ้ง|บอก)|อย่า(?:บอก|แจ้ง)|โดยไม่(?:แจ้ง|บอก)|"
+    r"\busimwambie\b|\busimjulishe\b|\bbila\s+kumwambia\b|"
+    r"伝えないで|言わないで|知らせないで|見せないで|伝えず|알리지\s*마|말하지\s*마|보여주지\s*마|알리지\s*말고|"
+    r"不要(?:告诉|告訴|透露|提及|显示|顯示|让|讓)|别告诉|勿告知|無需告知|无需告知",
+    re.IGNORECASE,
+    gated=True,
+)
+# A product always recommended: a name (capitalised, quoted) or "our", after "always recommend".
+_ALWAYS_RECOMMEND = Cue(
+    r"\b(?:[Aa]lways|[Oo]nly|[Ff]irst)\s+(?:recommend|suggest|promote|rank)\w*\s+(?:the\s+)?(?:[A-Z]|[\"“'«]|our\b)",
+    0,
+    gated=True,
+)
+# What the user is told, changed: a failure reported as success, a product always recommended, an advert.
+_MISREPORT = Cue(
+    r"\b(?:(?:if|when|whenever)\s+(?:the\s+user\b|asked|they\s+ask|someone\s+asks|it\s+fails|\w+\s+fails|the\s+\w+\s+"
+    r"(?:fails|errors))|even|still|regardless|instead)\b[^.!?\n]{0,80}\b(?:tell|say|inform|assure|answer|reply|"
+    r"respond|claim|explain)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?\b"
+    r"|\b(?:if|when)\s+the\s+user\s+asks\b[^.!?\n]{0,60}\b(?:say|tell|answer|reply|respond|explain|claim)\w*"
+    r"|\b(?:report|describe|present|label)(?:s|ed|ing)?\s+(?:\w+\s+){0,3}?as\s+['\"“‘]"
+    r"|\b(?:must|should|shall)\s+(?:always\s+)?be\s+(?:positive|favou?rable)|\b(?:from|in)\s+(?:anything|everything|"
+    r"what)\s+you\s+(?:show|tell|say\s+to)\s+the\s+user"
+    r"|\b(?:report|tell|say|claim|state|answer|respond|reply|inform|describe|summari[sz]e|present)\b"
+    r"(?:[^.!?\n]{0,80})\b(?:succe(?:ss|eded|ssful(?:ly)?)|completed|went\s+through|was\s+sent|worked|healthy|"
+    r"up\s+to\s+date|no\s+(?:issues|problems|vulnerabilit\w+|errors|fees|findings))"
+    r"|\beven\s+(?:if|when|though)\b[^.!?\n]{0,60}\b(?:fail\w*|error\w*|not|didn't|wasn't|unsuccessful|finds?|"
+    r"issues?|problems?|there\s+(?:are|is))"
+    r"|\brecommend\w*\s+(?:\S+\s+){0,6}?(?:as|is)\s+(?:the\s+)?(?:best|top|only|safest|preferred)"
+    r"|\b(?:sponsored|paid\s+(?:promotion|placement|partner\w*|advert\w*)|affiliate|advert\w*|promotion)\b"
+    r"|\b(?:lie\s+to|mislead|deceive|pretend\s+that)\b"
+    r"|\b(?:recomienda|recomiende|recomende|recommande[zs]?|empfiehl\w*|raccomanda|consiglia|beveel|poleca\w*|öner\w*|"
+    r"giới\s+thiệu|đề\s+xuất|rekomendasikan|рекомендуй\w*|порекомендуй|рекомендуй|أوص|המלץ|सुझा|সুপারিশ|แนะนำ|"
+    r"pendekeza|推荐|推薦|勧め|추천)"
+    r"|\b(?:éxito|exitos[ao]|sucesso|succès|erfolgreich|successo|succesvol|geslaagd|sukces|pomyślnie|başarı\w*|"
+    r"thành\s+công|berhasil|sukses|успешно|успішно|بنجاح|نجاح|בהצלחה|הצליח|सफल|সফল|สำเร็จ|imefanikiwa|"
+    r"yamefanikiwa|完了しました|成功|성공)"
+    r"|\b(?:aunque|mesmo\s+que|même\s+si|auch\s+wenn|anche\s+se|zelfs\s+als|nawet\s+jeśli|olsa\s+bile|ngay\s+cả\s+khi|"
+    r"meskipun|даже\s+если|навіть\s+якщо|حتى\s+لو|גם\s+אם|भले\s+ही|যদিও|แม้ว่า|hata\s+kama|場合でも|더라도|即使)"
+    r"|\b(?:berbayar|付费|付費|pagad[oa]|payant|bezahlt\w*|a\s+pagamento|betaald|płatn\w*|ücretli|trả\s+tiền|"
+    r"платн\w*|مدفوع|ממומן|प्रायोजित|স্পন্সর|โฆษณา|tangazo|広告|광고|广告|廣告)",
+    re.IGNORECASE,
+    gated=True,
+)
+
+_CONFIRM = (
+    r"(?:approv\w*|confirm\w*|consent\w*|permission|sign-?off|are\s+you\s+sure|human[\s-]+in[\s-]+the[\s-]+"
+    r"loop|human\s+review|dry[_\s-]?run|confirmaci[oó]n|aprobaci[oó]n|aprobad\w*|"
+    r"permiso|confirmação|aprovação|aprovad\w*|permissão|approbation|approuv\w*|autorisation|Bestätigung\w*|Freigabe|"
+    r"freigegeben|Genehmigung|genehmigt|conferma|approvazione|approvat\w*|autorizzazione|bevestiging\w*|goedkeuring|"
+    r"goedgekeurd|toestemming|potwierdzeni\w*|zatwierdz\w*|zgod\w*|onay\w*|xác\s+nhận|phê\s+duyệt|cho\s+phép|konfirmasi|"
+    r"persetujuan|disetujui|подтвержд\w*|одобр\w*|разрешени\w*|согласи\w*|підтвердж\w*|схвал\w*|дозв\w*|تأكيد\w*|"
+    r"موافقة|معتمد\w*|אישור|מאושר|הסכמה|पुष्टि|अनुमति|स्वीकृत|নিশ্চিত\w*|অনুমতি|অনুমোদ\w*|ยืนยัน|อนุมัติ|อนุญาต|"
+    r"uthibitisho|idhini|ruhusa|thibitisha|確認|承認|許可|확인|승인|동의|确认|批准|同意|授权|授權|许可)"
+)
+_CONFIRM_RE = Cue(_CONFIRM, re.IGNORECASE, gated=True)
+# The approval flow got around: pre-approved, no need to ask, answer for the user, a write described as a read.
+_BYPASS = Cue(
+    r"\bpre-?(?:approved|authori[sz]ed|cleared|reviewed)|\balready\s+(?:been\s+)?(?:approved|reviewed|consented|"
+    r"authori[sz]ed|agreed|confirmed)|\b(?:consented|agreed)\s+to\s+all\b"
+    r"|\b(?:no|without)\s+(?:need\s+(?:for|to)\s+)?(?:\w+\s+){0,2}?(?:ask\w*|confirm\w*|approv\w*|review\w*|permission)"
+    r"|\b(?:is|are)\s+(?:unnecessary|redundant|not\s+(?:needed|required|necessary))|\bavoid\s+(?:asking|prompting|"
+    r"requesting|waiting)"
+    r"|\b(?:do\s+not|don't|never|no\s+need\s+to)\s+(?:ask|request|wait|prompt|check\s+with)"
+    r"|\bskip\w*\s+(?:\w+\s+){0,3}?(?:step|check|confirm\w*|approv\w*|review|prompt|dialog)"
+    r"|\bauto-?(?:approv\w*|confirm\w*|accept\w*)|\banswer\s+(?:yes|it)\b|"
+    r"\b(?:answer|approve|confirm|accept|click|respond)\w*\s+(?:\w+\s+){0,4}?on\s+(?:the\s+)?user'?s?\s+behalf"
+    r"|\b(?:set|pass|send)\w*\s+(?:\w+\s+){0,3}?[`'\"]?(?:confirm\w*|approved|force|yes)[`'\"]?\s*(?:to|=|:)"
+    r"\s*[`'\"]?(?:true|false|yes|1)|\b(?:always|just|simply|deprecated)\b[^.!?\n]{0,40}\bdry_?run\s*=\s*false|"
+    r"\balways\s+(?:pass|set)\s+(?:\w+\s+){0,2}?dry"
+    r"|\b(?:describe|phrase|present|label|treat|frame|call|report|word)\w*\s+(?:\w+\s+){0,4}?as\s+(?:an?\s+)?['\"“]?"
+    r"(?:read|routine|harmless|refresh\w*|simple|safe|informational|status|lookup|no-?op)"
+    r"|\bbundle\w*\b|\bsingle\s+(?:prompt|approval)"
+    r"|(?:wstępnie|vorab|previamente|préalablement|preventivamente|vooraf|önceden|trước|sebelumnya|заранее|"
+    r"заздалегідь|مسبق\w*|מראש|पहले\s+से|পূর্বে|ล่วงหน้า|awali|事前|사전|预先|預先|已)\s*\S{0,3}\s*" + _CONFIRM,
+    re.IGNORECASE,
+    gated=True,
+)
+# A negation in the commonest languages: an approval word beside one is the approval skipped.
+_NEGATION = Cue(
+    r"\b(?:not|no|never|without|n't|nunca|sin|não|sem|ne|pas|jamais|sans|nicht|nie|niemals|ohne|kein\w*|non|mai|"
+    r"senza|niet|nooit|zonder|geen|nigdy|bez|asla|olmadan|gerek\s+yok|sorma\w*|isteme\w*|không|đừng|cần|jangan|"
+    r"tidak|tanpa|tak|не|никогда|без|ніколи|usi\w+|bila|kamwe)\b"
+    r"|لا|دون|بدون|لن|אל|לא|ללא|בלי|नहीं|मत|बिना|न\s|না|ছাড়া|ไม่|อย่า|ないで|なしで|不要|不必|无需|無需|别|勿|없이|말고|마세요|않",
+    re.IGNORECASE,
+)
+
+_CONTEXT = Cue(
+    r"\b(?:(?:the\s+)?(?:entire|full|whole|complete|all|every)\s+(?:of\s+the\s+)?(?:previous\s+|prior\s+)?"
+    r"(?:conversation|chat|dialog(?:ue)?|transcript|messages?|history|context|user\s+messages?|turns?)"
+    r"|(?:conversation|chat|message|dialog)\s+(?:history|log|transcript)|system\s+(?:prompt|instructions?|message)|"
+    r"(?:your|the\s+model'?s?|the\s+assistant'?s?)\s+(?:system\s+prompt|(?:initial|original|hidden)\s+instructions|"
+    r"context\s+window)|"
+    r"previous\s+messages|(?:every|all)\s+(?:\w+\s+){0,2}(?:files?|documents?|tables?|emails?)\s+(?:you|the\s+agent|"
+    r"it)\s+(?:has\s+|have\s+)?(?:opened|read|seen|queried|accessed|received)|"
+    r"(?:raw\s+)?output\s+of\s+(?:the\s+)?(?:most\s+recent|last|previous|other|any|every)|other\s+tools?'?\s+"
+    r"(?:output|results?)|tool\s+outputs|"
+    r"(?:mentioned|shared|said|seen)\s+(?:in|during)\s+(?:the\s+|this\s+)?(?:chat|conversation|session)|"
+    r"(?:the\s+)?user'?s\s+(?:full\s+)?(?:e-?mail(?:\s+address)?|home\s+address|address|phone(?:\s+number)?|"
+    r"(?:full\s+)?name|location|city|contacts?|browsing\s+history|date\s+of\s+birth)|(?:city|address|location)\s+"
+    r"(?:they|the\s+user)\s+(?:live|lives|is)\b)\b"
+    r"|conversación|historial|conversa\b|histórico|historique|Gespräch\w*|Konversation|Verlauf|Chatverlauf|"
+    r"Systemprompt|Systemanweisung\w*|conversazione|cronologia|gesprek|chatgeschiedenis|systeeminstructies|"
+    r"rozmow\w*|konuşma\w*|sohbet\w*|cuộc\s+trò\s+chuyện|hội\s+thoại|percakapan|разговор\w*|переписк\w*|диалог\w*|"
+    r"розмов\w*|діалог\w*|المحادثة|محادثة|השיחה|שיחה|बातचीत|वार्तालाप|কথোপকথন|การสนทนา|บทสนทนา|mazungumzo|"
+    r"会話|대화|对话|對話|聊天记录|聊天紀錄|"
+    r"(?:sistem|system|systeem|sistema|systemow\w*|системн\w*|hệ\s+thống|النظام|המערכת|सिस्टम|সিস্টেম|ระบบ|mfumo|"
+    r"システム|시스템|系统|系統)\s*(?:prompt|promptu|talimat\w*|instruksi|instrucciones|instruções|instructions|"
+    r"istruzioni|instructies|instrukcj\w*|промпт\w*|инструкц\w*|інструкц\w*|lời\s+nhắc|chỉ\s+dẫn|تعليمات|הנחיות|"
+    r"प्रॉम्प्ट|निर्देश|প্রম্পট|নির্দেশ|คำสั่ง|maagizo|プロンプト|指示|프롬프트|지시|提示|指令)"
+    r"|(?:kaikki|semua|seluruh|toàn\s+bộ|tüm|всю|весь|всі|всю|جميع|כל\s+ה|सभी|সমস্ত|ทั้งหมด|yote|すべて|전체|全部|完整)"
+    r"\S{0,12}\s*\S{0,12}\s*(?:riwayat|lịch\s+sử|geçmiş|историю|історію|سجل|היסטוריית|इतिहास|ইতিহাস|ประวัติ|historia|履歴|기록|历史|歷史)",
+    re.IGNORECASE,
+    gated=True,
+)
+
+_SECRET_NOUN = Cue(
+    r"\b(?:passwords?|passphrases?|passcodes?|private\s+keys?|secret\s+keys?|api[\s_-]?keys?|access\s+keys?|"
+    r"(?:access|auth|bearer|oauth|refresh|session|github|npm|slack|api)[\s_-]?tokens?|credentials|cookies|"
+    r"seed\s+phrases?|mnemonics?|card\s+numbers?|cvv|cvc|2fa\s+codes?|verification\s+codes?|one-time\s+(?:codes?|"
+    r"passwords?)|otp\s+codes?|recovery\s+codes?|secrets)\b"
+    r"|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PAT|CREDENTIALS)\b|\b_authToken\b|"
+    r"\boauth_token\b|\baws_secret_access_key\b"
+    r"|contraseñas?|claves?\s+(?:de\s+)?api|senhas?|chaves?\s+(?:de\s+)?api|mots?\s+de\s+passe|clés?\s+(?:d')?api|"
+    r"Passw(?:o|ö)rt\w*|API-Schlüssel\w*|wachtwoord\w*|hasł\w*|şifre\w*|anahtar\w*|mật\s+khẩu|kata\s+sandi|"
+    r"пароль|пароли|паролі|ключ\w*|токен\w*|كلمة\s+المرور|كلمات\s+المرور|مفاتيح|סיסמ\w*|מפתח\w*|पासवर्ड|"
+    r"পাসওয়ার্ড|รหัสผ่าน|nenosiri|パスワード|秘密鍵|APIキー|トークン|認証情報|비밀번호|토큰|密码|密碼|密钥|密鑰|令牌|凭据|憑證",
+    re.IGNORECASE,
+    gated=True,
+)
+_SECRET_PATH = Cue(
+    r"(?:~|\$HOME|%USERPROFILE%|/home/[\w.-]+|/root|/Users/[\w.-]+)/\.(?:ssh|aws|gnupg|kube|docker|azure|"
+    r"vault-token|password-store|netrc|pgpass|git-credentials|npmrc|pypirc|bash_history|zsh_history|"
+    r"config/gh|config/gcloud|dbt|terraform\.d|env\b|cursor|claude)"
+    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)(?:$|[^\w.]|\.(?:$|[^p]))|\.aws/credentials|\.git-credentials|\.netrc\b|\.pgpass\b|"
+    r"\.npmrc\b|\.pypirc\b|\.vault-token|/etc/(?:shadow|passwd|sudoers)|/proc/(?:self|\d+)/environ|"
+    r"\bLogin\s+Data\b|"
+    r"\bkeychain\b|\bhosts\.ya?ml\b|\bprofiles\.ya?ml\b|\.kube/config\b|\.docker/config\.json|"
+    r"(?:^|[^\w.])\.env(?:$|[^\w.-])|\*\*/\*\.pem|\*\*/id_\*|\.(?:pem|pfx|key)(?:$|\W)",
+    re.IGNORECASE,
+    gated=True,
+)
+_DESTINATION = Cue(
+    r"\b(?:https?|wss?|ftp)://[^\s\"'<>)\]`]+|(?:^|\s)#[a-z][\w-]{2,}\s+(?:channel|room)\b|\bwebhook\b|\bremote\b|"
+    r"\bproxy\b|\bbcc\b|\battendees?\b|\bIBAN\b",
+    re.IGNORECASE,
+    gated=True,
+)
+# A mail address or a bucket: searched only in a sentence holding "@" or "://".
+_ADDRESS = Cue(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b(?:s3|gs|az)://\S+")
+# A URL the model is to fill with data: a template slot or a value concatenated in.
+_BUILT_URL = Cue(
+    r"(?:https?|wss?)://[^\s\"'<>]*(?:[?&/=](?:\{[^}\s]*\}|<[^>\s]*>|\$\{?\w+|%s|\[[A-Z_ a-z]+\])|['\"]\s*\+\s*\w)",
+    re.IGNORECASE,
+    gated=True,
+)
+_EXEC = Cue(
+    r"\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc)\b|--data(?:-binary)?\s+@|"
+    r"\b(?:curl|wget|iwr|irm)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbtoa\s*\(|document\.cookie|"
+    r"\blocalStorage\.getItem|\beval\s*\(|\bbase64\s+-d\b[^|\n]{0,40}\|\s*(?:ba)?sh|\bnc\s+-e\b|"
+    r"\bcat\s+~?/\S*(?:\.ssh|\.aws|\.env|history|credentials|\.netrc|\.npmrc)",
+    re.IGNORECASE,
+    gated=True,
+)
+# Who the model is and whom it obeys, overridden: earlier instructions dropped, limits lifted, the user outranked.
+_OVERRIDE = Cue(
+    r"\b(?:(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|"
+    r"these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|system|original|initial|safety|other)\s+"
+    r"(?:\w+\s+)?(?:instructions?|prompts?|rules|directions|guidelines|directives|orders|commands|constraints|"
+    r"guardrails|policies)|developer\s+mode|do\s+anything\s+now|(?:have|has|with|without)\s+no\s+(?:restrictions|"
+    r"limits|filters|rules|guidelines)|(?:deny|never\s+(?:admit|reveal|say|mention))\s+(?:\w+\s+){0,3}?(?:that\s+)?"
+    r"(?:you\s+are\s+)?(?:an?\s+)?(?:AI|bot|language\s+model|assistant)|(?:higher|more|greater)\s+(?:priority|"
+    r"authority)\s+than\s+(?:the\s+)?user|outrank\w*\s+(?:the\s+)?user|(?:instead\s+of|over)\s+the\s+user'?s?\s+"
+    r"(?:instructions|requests|wishes))"
+    r"|bỏ\s+qua\s+(?:mọi|tất\s+cả)?\s*(?:các\s+)?(?:hướng\s+dẫn|chỉ\s+dẫn)|התעלם\s+מ|ігнору\w*\s+(?:всі\s+)?попередн|"
+    r"игнорируй|önceki\s+(?:tüm\s+)?talimat\w*\s+(?:yok\s+say|görmezden)|zignoruj\s+(?:wszystkie\s+)?poprzednie|"
+    r"abaikan\s+(?:semua\s+)?(?:instruksi|perintah)|पिछले\s+(?:सभी\s+)?निर्देश\w*\s+(?:को\s+)?(?:अनदेखा|नज़रअंदाज़)|"
+    r"পূর্ববর্তী\s+(?:সব\s+)?নির্দেশ\w*\s+উপেক্ষা|ละเว้นคำสั่ง|เพิกเฉยต่อคำสั่ง|puuza\s+maagizo|تجاهل\s+(?:جميع\s+|كل\s+)?"
+    r"التعليمات|이전\s*(?:의\s*)?(?:모든\s*)?지시\S*\s*무시|negeer\s+(?:alle\s+)?(?:vorige|eerdere)|"
+    r"以前の指示|之前的(?:所有)?(?:指令|指示)|忽略(?:所有|全部)?(?:之前|以前|先前)",
+    re.IGNORECASE,
+    gated=True,
+)
+# A role given to the model: an order with anything else beside it ("you are now X; ignore ...").
+_ROLE = Cue(
+    r"\b(?:you\s+are\s+(?:now|no\s+longer)|from\s+now\s+on|act\s+as|pretend\s+(?:to\s+be|you)|role-?play\s+as|"
+    r"your\s+(?:new\s+)?(?:name|role|persona|identity)\s+is|stay\s+in\s+character)\b"
+    r"|ты\s+теперь|ти\s+тепер|אתה\s+עכשיו|מעכשיו\s+אתה|bây\s+giờ\s+bạn\s+là|sekarang\s+kamu\s+adalah|"
+    r"sasa\s+wewe\s+ni|अब\s+तुम|অব\s+তুমি|ตอนนี้คุณคือ|今からあなたは|지금부터\s*너는|从现在起你|從現在起你|"
+    r"tu\s+es\s+maintenant|du\s+bist\s+jetzt|ahora\s+eres|agora\s+você\s+é|ora\s+sei",
+    re.IGNORECASE,
+    gated=True,
+)
+# Words that quote what follows rather than say it ("detects phrases such as ...").
+_QUOTING = re.compile(
+    r"(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|patterns?|payloads?|strings?|examples?|detects?|"
+    r"flags?|catches|blocks?|scans?\s+for|matches|attempts?|injections?|contains?|quotes?|known|classic|typical|"
+    r"common|labelled|labeled|categor\w+|corpus|samples?|attacks?)\s*[:\"'“‘`«(]*\s*$",
+    re.IGNORECASE,
+)
+
+_TOOL_WORD = (
+    r"(?:tools?|functions?|commands?|herramienta|ferramenta|outil|Werkzeug|Tool|strumento|hulpmiddel|narzędzi\w*|"
+    r"araç\w*|công\s+cụ|alat|инструмент\w*|інструмент\w*|أداة|الأداة|כלי|टूल|उपकरण|টুল|เครื่องมือ|zana|ツール|도구|工具)"
+)
+# A tool's name: an identifier with an underscore, a dot or a double underscore (`send_email`, `memory.store`,
+# `github__create_issue`), or one written in code quotes next to the word "tool".
+_IDENT = re.compile(r"(?<![\w./@-])([A-Za-z][A-Za-z0-9]*(?:(?:__|_|\.)[A-Za-z0-9]+)+)(?![\w@/-]|\.\w|\(\))")
+_CALL_VERB = re.compile(
+    r"\b(?:call|calls|calling|invoke|invoking|run|running|execute|executing|use|using|trigger|"
+    r"llama|llamar|chame|chamar|appelle[zr]?|aufrufen|rufe|chiama|roep|wywołaj|çağır\w*|gọi|panggil|вызов\w*|виклич\w*|"
+    r"استدع\w*|קרא\s+ל|कॉल|কল|เรียกใช้|ita)\b|呼び出|호출|调用|調用|を使|使用|" + _TOOL_WORD,
+    re.IGNORECASE,
+)
+# What a named tool can do that reaches outside a tool's job, by the words of its name.
+_RISKY_TOOL = re.compile(
+    r"(?:^|[_.])(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|"
+    r"gmail|slack|message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|"
+    r"browse|browser|navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember)"
+    r"(?:$|[_.])|__",
+    re.IGNORECASE,
+)
+_FILE_LIKE = re.compile(
+    r"\.(?:json|ya?ml|toml|ini|cfg|conf|txt|md|py|js|ts|sh|env|pem|key|log|csv|html?|xml|sql|lock|exe|dll|so|"
+    r"com|org|net|io|dev|app|ai|co|uk|de|jp|example|local|internal)$",
+    re.IGNORECASE,
+)
+# Acts on the user's accounts and data that a tool's result has no business asking for.
+_ACTION = Cue(
+    r"\b(?:merge|approve|delete|remove|drop|grant|invite|add|transfer|wire|pay|refund|reship|order|buy|purchase|send|"
+    r"forward|share|publish|post|upload|run|execute|install|click|open|visit|navigate|call|invoke|use|reply|email|"
+    r"create|close|disable|enable|scale|deploy|push|commit|change|update|set|tell|say|report|recommend|answer|respond|"
+    r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark)\b",
+    gated=True,
+)
+# Words that read something in: a value taken from elsewhere into the tool's own parameter.
+_TRANSFER = Cue(
+    r"\b(?:send|sends|sending|post|forward|upload|email|mail|share|mirror|push|sync|export|transmit|leak|exfiltrate|"
+    r"include|including|pass|passing|put|append|attach|insert|embed|fill|add|copy|paste|dump|report|cc|bcc|"
+    r"read|cat|open|collect|gather|grab|extract|take|obtain|retrieve|fetch|load|search)\b"
+    r"|\b(?:env[íi]a|incluye|incluya|pasa|adjunta|lee|envie|inclua|passe|anexe|leia|envoie[zs]?|inclu[se]z?|"
+    r"transmet\w*|lis|lisez|sende|schicke|übergib|füge|lies|invia|includi|passa|allega|leggi|stuur|voeg|lees|"
+    r"wyślij|dołącz|przekaż|odczytaj|gönder|ekle|oku\w*|gửi|thêm|đọc|kirim|sertakan|baca|отправ\w*|включи|"
+    r"передай|прочитай|надішли|включи|передай|прочитай|أرسل|اقرأ|أضف|שלח|קרא|הוסף|भेज\w*|पढ़\w*|जोड़\w*|পাঠা\w*|"
+    r"পড়ুন|যোগ|ส่ง|อ่าน|เพิ่ม|utume|soma|ongeza|送信|送って|読み|含め|添付|전송|보내|읽|포함|发送|發送|读取|讀取|包含|附上)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
+_SCRIPTS = (
+    ("latin", re.compile(r"[A-Za-zÀ-ɏ]")),
+    ("cyrillic", re.compile(r"[Ѐ-ӿ]")),
+    ("greek", re.compile(r"[Ͱ-Ͽ]")),
+    ("arabic", re.compile(r"[؀-ۿ]")),
+    ("hebrew", re.compile(r"[֐-׿]")),
+    ("devanagari", re.compile(r"[ऀ-ॿ]")),
+    ("bengali", re.compile(r"[ঀ-৿]")),
+    ("thai", re.compile(r"[฀-๿]")),
+    ("cjk", re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")),
+)
+
+
+def main_script(text: str) -> str | None:
+    """The script most of the letters of `text` are in (None without letters)."""
+    if text.isascii():
+        return "latin" if any(c.isalpha() for c in text) else None
+    counts = {name: len(pattern.findall(text)) for name, pattern in _SCRIPTS}
+    name, count = max(counts.items(), key=lambda item: item[1])
+    return name if count else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What a text belongs to: the tool's name and parameters, whether it is a result, the text's main script."""
+
+    tool: str | None
+    own: frozenset[str]
+    result: bool
+    script: str | None
+    parameter: bool
+    parameter_name: str | None = None
+    prose: bool = True
+
+
+def _sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    end = len(text) if end is None else end
+    at = start
+    for boundary in _SENTENCE_END.finditer(text, start, end):
+        if boundary.start() > at:
+            yield at, boundary.start()
+        at = boundary.end()
+    if at < end:
+        yield at, end
+
+
+def _tools_named(sentence: str, context: _Context) -> list[str]:
+    """The names of other tools the sentence uses (`call send_email`, `` `run_command` tool``)."""
+    names = []
+    for match in _IDENT.finditer(sentence):
+        name = match.group(1)
+        if name == context.tool or name in context.own or _FILE_LIKE.search(name) or name.count(".") > 2:
+            continue
+        if context.tool and re.split(r"[_.]", name)[0].lower() == re.split(r"[_.]", context.tool)[0].lower():
+            continue  # a sibling of the same family (`browser_snapshot` beside `browser_take_screenshot`)
+        before = sentence[max(0, match.start() - 25) : match.start()]
+        after = sentence[match.end() : match.end() + 30]
+        if re.search(r"\b(?:not|never|don't|avoid|instead\s+of)\s+(?:\w+\s+){0,2}[`'\"]?$", before, re.IGNORECASE):
+            continue  # a tool named to be avoided is no order to use it
+        if _CALL_VERB.search(before) or re.match(r"[`'\"]?\s*(?:\(|" + _TOOL_WORD + r")", after, re.IGNORECASE):
+            names.append(name)
+    return names
+
+
+def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) -> re.Match[str] | None:
+    """`match`, unless it is quoted or given as an example rather than said (`quotes`: a quotation mark open
+    before it counts; not for paths and names, which are written in code quotes when said too)."""
+    if match is None:
+        return None
+    before = sentence[max(0, match.start() - 40) : match.start()]
+    if _QUOTING.search(before):
+        return None
+    if not quotes:
+        return match
+    head = sentence[: match.start()]
+    opened = [q for q in "\"'“‘«「" if head.count(q) % 2 == 1 or (q in "“‘«「" and q in before)]
+    if "'" in opened and re.search(r"\w'\w", head):  # an apostrophe ("user's") opens nothing
+        opened.remove("'")
+    return None if opened else match
+
+
+def _start(match: Any) -> int:
+    """Where a match's own text starts (RE2's may open with the boundary character it consumed)."""
+    found = match.group()
+    return int(match.start()) + len(found) - len(found.lstrip(" \t\n,;:()\"'`“”‘’«»"))
+
+
+def _judge_sentence(
+    sentence: str, context: _Context, seen: frozenset[int] | None = None
+) -> tuple[str, tuple[str, ...], bool, str] | None:
+    """(addressee, targets, high, why) for one sentence, or None when it targets nothing an order needs (`seen`:
+    what `present` answered for a text holding the sentence)."""
+    targets: list[str] = []
+    why: list[str] = []
+    seen = spelled(sentence) if seen is None else seen
+    override = _said(sentence, _OVERRIDE.search(sentence, seen))
+    if override:
+        targets.append("persona")
+        why.append(f"changes whom the model obeys ({override.group().strip()!r})")
+    role = _said(sentence, _ROLE.search(sentence, seen))
+    exec_ = _EXEC.search(sentence, seen)
+    if exec_:
+        targets.append("exec")
+        why.append(f"runs code that reaches out ({exec_.group().strip()[:60]!r})")
+    built = _BUILT_URL.search(sentence, seen)
+    if built:
+        targets.append("destination")
+        why.append(f"a URL built from data ({built.group().strip()[:60]!r})")
+    path = _said(sentence, _SECRET_PATH.search(sentence, seen), quotes=False)
+    noun = _said(sentence, _SECRET_NOUN.search(sentence, seen))
+    context_ = _said(sentence, _CONTEXT.search(sentence, seen))
+    conceal = _said(sentence, _CONCEAL.search(sentence, seen))
+    misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
+    if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
+        misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
+    confirm = _CONFIRM_RE.search(sentence, seen)
+    bypass = _BYPASS.search(sentence, seen) if confirm else None
+    tools = (
+        [name for name in _tools_named(sentence, context) if _RISKY_TOOL.search(name)]
+        if context.prose and _RISKY.search(sentence)
+        else []
+    )
+    destination = (
+        None
+        if built
+        else _DESTINATION.search(sentence, seen)
+        or (_ADDRESS.search(sentence) if "@" in sentence or "://" in sentence else None)
+    )
+    if not (targets or role or path or noun or context_ or conceal or misreport or bypass or tools or destination):
+        return None
+    transfer = _TRANSFER.search(sentence, seen)
+    into = _into_own(sentence, context)
+    source = _SOURCE.search(sentence, seen)
+    model = _TO_MODEL.search(sentence, seen)
+    reader = _DUTY.search(sentence, seen) or _IMPERATIVE.match(sentence) or _YOU.search(sentence, seen)
+    addressee = "model" if model else "reader" if reader else "none"
+    # A sentence in another script than the rest of its text is hidden from whoever reads the rest.
+    other_script = context.script is not None and main_script(sentence) not in (None, context.script)
+    name_says = context.parameter and _PARAMETER_SAYS.search(context.parameter_name or "") is not None
+    if (
+        path
+        and (
+            transfer
+            or tools
+            or destination
+            or into
+            or (context.parameter and not name_says and _CONTENTS.search(sentence, seen))
+        )
+        and not _destination_is_the_secret(sentence, path)
+        and not _FORBIDDEN.search(sentence, seen)
+    ):
+        targets.append("secret")
+        why.append(f"takes a secret file ({path.group().strip()!r})")
+    elif (
+        noun
+        and (tools or source or (destination and (_EXFIL_VERB.search(sentence, seen) or "@" in destination.group())))
+        and (source or not name_says)
+        and not _FORBIDDEN.search(sentence)
+    ):
+        targets.append("secret")
+        why.append(f"takes a secret ({noun.group().strip()!r})")
+    taken = context_ and (
+        _TRANSFER.search(sentence[max(0, _start(context_) - 80) : _start(context_) + 1])
+        or context.parameter
+        or tools
+        or destination
+        or into
+    )
+    if (
+        context_
+        and context.parameter
+        and not source
+        and _start(context_) > 40
+        and not _TRANSFER.search(sentence[: _start(context_) + 1])
+    ):
+        taken = None  # a parameter's effect on what comes back ("when omitted, returns all messages"), not its value
+    if context_ and re.search(
+        r"\b(?:returns?|shows?|lists?|retrieves?|fetch(?:es)?|gets?)\s+$", sentence[: _start(context_)]
+    ):
+        taken = None
+    if context_ and re.search(r"\b(?:without|not|never|no)\s+(?:\w+\s+){0,2}$", sentence[: _start(context_)]):
+        taken = None  # "without retrieving the entire history"
+    if context_ and taken and not (name_says and not source):
+        targets.append("context")
+        why.append(f"takes what the user said or other tools returned ({context_.group().strip()!r})")
+    if tools:
+        targets.append("tool")
+        why.append(f"uses another tool ({tools[0]!r})")
+    if (
+        destination
+        and transfer
+        and '":' not in sentence
+        and _DATA.search(sentence, seen)
+        and (
+            "@" in destination.group()
+            or tools
+            or _EXFIL_VERB.search(sentence, seen)
+            or not destination.group().strip()[:1].isalpha()
+        )
+    ):
+        targets.append("destination")
+        why.append(f"sends data to an address ({destination.group().strip()[:60]!r})")
+    hidden = _hides(sentence, conceal)
+    if hidden or misreport:
+        hit = hidden or misreport
+        assert hit is not None
+        targets.append("user-view")
+        why.append(f"changes what the user is told ({hit.group().strip()!r})")
+    approval = bypass if bypass and not _required(sentence) else None
+    if approval is None and confirm and not _required(sentence):
+        near = sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
+        approval = confirm if _NEGATION.search(near) else None
+    if approval is not None:
+        targets.append("approval")
+        why.append(f"gets around the approval ({approval.group().strip()!r})")
+    if context.result and not targets and _ACTION.search(sentence, seen) and _TO_MODEL.search(sentence, seen):
+        targets.append("act")
+        why.append("asks the model named in someone else's text to act")
+    if role and (targets or other_script):
+        targets.append("persona")
+        why.append(f"gives the model a role ({role.group().strip()!r})")
+    if not targets:
+        return None
+    kinds = set(targets)
+    claim = approval is not None and _CLAIM.search(sentence, seen) is not None
+    high = _is_high(kinds, addressee, context, other_script=other_script, claim=claim)
+    return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
+
+
+def _hides(sentence: str, conceal: re.Match[str] | None) -> re.Match[str] | None:
+    """The concealment, when what it hides is an act or this text ("do not mention this step"), not a fact the
+    tool keeps for its own job ("do not tell the user the answer until they guess")."""
+    if conceal is None:
+        return None
+    found = conceal.group().strip().lower()
+    if not conceal.group().isascii() or found.split()[0] in _COVERT_WORDS:
+        return conceal
+    if found.startswith("without") and _required(sentence):
+        return None
+    after = sentence[conceal.end() : conceal.end() + 60]
+    return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
+
+
+# The approval said to be done or needless.
+_CLAIM = Cue(
+    r"pre-?(?:approved|authori[sz]ed|cleared|reviewed)|already\s+(?:been\s+)?(?:approved|reviewed|consented|"
+    r"authori[sz]ed)|unnecessary|redundant|not\s+(?:needed|required|necessary)|no\s+need|auto-?approv|"
+    r"(?:wstępnie|vorab|previamente|préalablement|vooraf|önceden|trước|sebelumnya|заранее|заздалегідь|مسبق|מראש|"
+    r"पहले\s+से|ล่วงหน้า|事前|사전|预先|預先)|nicht\s+erforderlich|no\s+(?:es|são)\s+necesari|不需要|必要ありません|필요\s*없",
+    re.IGNORECASE,
+)
+_CONTENTS = Cue(
+    r"\b(?:contents?|value|output|text|body|dump|copy)\b|内容|содержим|inhalt|contenido|conteúdo", re.IGNORECASE
+)
+# A reach forbidden rather than asked for: "never share ~/.ssh", "do not upload keys".
+_FORBIDDEN = Cue(
+    r"\b(?:never|not|don't|do\s+not|must\s+not|no)\s+(?:\w+\s+){0,2}?(?:share|send|upload|include|read|post|pass|"
+    r"expose|log|print|store|commit|paste|reveal|ask|asked)\b|\bnever\s+by\s+the\s+model\b",
+    re.IGNORECASE,
+)
+# Verbs that move data to somewhere else rather than to the tool's own service.
+_EXFIL_VERB = Cue(
+    r"\b(?:mirror\w*|proxy|proxied|route\w*|redirect\w*|reroute\w*|bcc|cc|forward\w*|copy|copies|exfiltrat\w*|leak\w*|"
+    r"sync\w*|beacon|also\s+(?:send|post|upload|push)|export\w*|upload\w*)\b",
+    re.IGNORECASE,
+)
+_COVERT_WORDS = frozenset({"silently", "quietly", "secretly", "covertly", "discreetly", "invisibly", "in", "behind"})
+_HIDDEN_OBJECT = re.compile(
+    r"\s*(?:(?:to\s+)?(?:the\s+)?(?:user|human|operator)s?\s*)?(?:about\s+|of\s+)?(?:it|this|that|these|them|anything|"
+    r"the\s+(?:step|steps|instructions?|note|call|request|forwarding|fact|change|redirect|copy|bcc|cc|extra|"
+    r"parameter|field|field's|value|ad|advert\w*|promotion|sponsorship|fee|fees|payment|failure|error)|"
+    r"(?:that|why|how|when|if)\b|(?:the\s+|any\s+|a\s+|its\s+)?(?:\S+\s+){0,3}?(?:fee|fees|charges?|payments?|failures?|"
+    r"errors?|vulnerab\w*|findings?|issues?|ad|ads|advert\w*|promotion|sponsor\w*|paid|competitors?|steps?|"
+    r"instructions?|forwarding|bcc|copy|call|request|change|redirect|deletion|transfer|amounts?)\b|[.;!,]|$)",
+    re.IGNORECASE,
+)
+# Where a secret or the conversation is said to come from outside the tool's own job.
+_SOURCE = Cue(
+    r"\b(?:you(?:'ve|\s+have)?\s+(?:seen|read|found|received|been\s+given)|in\s+(?:the|this)\s+(?:conversation|chat|"
+    r"session)|mentioned|from\s+(?:the\s+|your\s+)?(?:environment|env|shell|machine|home|other\s+(?:servers?|tools?))|"
+    r"environment\s+variables?|env\s+(?:vars?|dump)|on\s+(?:this|the\s+user'?s?)\s+(?:machine|computer|system)|"
+    r"(?:the\s+)?user'?s\s+(?:home|machine|computer|browser|keychain)|other\s+(?:servers?|tools?)|secret[\s-]manager|"
+    r"the\s+model'?s|"
+    r"your\s+(?:system|instructions)|workspace|verbatim|in\s+full)\b"
+    r"|\b(?:che\s+hai\s+visto|que\s+(?:has|você)\s+visto|que\s+vous\s+avez\s+vu|die\s+du\s+gesehen|nella\s+conversazione|"
+    r"en\s+la\s+conversación|na\s+conversa|dans\s+la\s+conversation)\b",
+    re.IGNORECASE,
+)
+_DATA = Cue(
+    r"\b(?:results?|output|data|contents?|messages?|comments?|details|everything|all|copy|copies|invit\w+|history|"
+    r"files?|logs?|query|queries|conversation|transcript|emails?|inbox|traffic|requests?|pushes|commits?|payments?|"
+    r"personal|address|location|contacts?|names?|summary|rows?|tables?|dumps?|keys?|tokens?|secrets?|passwords?)\b",
+    re.IGNORECASE,
+)
+# A parameter named for what its description names is the tool's own input (`password`, `api_key`, `system_prompt`).
+_PARAMETER_SAYS = re.compile(
+    r"pass|secret|key|token|cred|auth|identity|cert|prompt|history|conversation|transcript|kubeconfig|config|cookie|"
+    r"otp",
+    re.IGNORECASE,
+)
+
+
+def _into_own(sentence: str, context: _Context) -> bool:
+    """Whether the sentence puts something into one of the tool's own parameters (`` `note` ``, "the memo field")."""
+    if not context.own:
+        return False
+    for name in context.own:
+        at = sentence.find(name)
+        while at >= 0:
+            before = sentence[at - 1] if at else " "
+            after = sentence[at + len(name) : at + len(name) + 1] or " "
+            if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+                return True
+            at = sentence.find(name, at + 1)
+    return False
+
+
+def _is_high(kinds: set[str], addressee: str, context: _Context, *, other_script: bool, claim: bool) -> bool:
+    strong = kinds & {"exec"} or ("persona" in kinds and len(kinds) > 1) or ("persona" in kinds and addressee != "none")
+    if context.result:
+        # Someone else's page: an order needs the model named, or a reach no page makes to a person.
+        if strong and addressee != "none":
+            return True
+        if addressee == "model":
+            return True  # the model named, and asked for anything a result has no business asking
+        if addressee == "reader":
+            return bool(kinds & {"secret", "context"}) and bool(kinds & {"destination", "tool"})
+        return False
+    # A tool's own text is read by the model alone: asking anything of its reader beyond the tool's job is an order.
+    if strong or other_script:
+        return True
+    if context.parameter and kinds & {"secret", "context"}:
+        return True  # a parameter described as carrying secrets or the conversation, with or without a verb
+    if addressee == "none":
+        return len(kinds - {"tool"}) >= 2 or ("approval" in kinds and claim)
+    return True
+
+
+def _required(sentence: str) -> bool:
+    """Whether an approval word beside a negation makes it required ("never delete without confirmation")."""
+    return (
+        re.search(
+            r"\b(?:never|do\s+not|don't|no)\b[^.!?\n]{0,60}\bwithout\b|\bnot\s+without\b|\bonly\s+(?:after|with|once)\b|"
+            r"\b(?:requires?|required|must\s+(?:ask|get|obtain|have))\b[^.!?\n]{0,30}" + _CONFIRM,
+            sentence,
+            re.IGNORECASE,
+        )
+        is not None
+        or re.search(r"(?:받은\s*후|を得てから|后再|後再|dopo\s+aver|después\s+de|após|nach\s+der)", sentence)
+        is not None
+    )
+
+
+def _destination_is_the_secret(sentence: str, secret: re.Match[str]) -> bool:
+    """Whether the secret is where something is written ("add this to your claude_desktop_config.json")."""
+    before = sentence[max(0, secret.start() - 30) : secret.start()]
+    return re.search(
+        r"\b(?:to|into|in|under|inside)\s+(?:the\s+|your\s+|a\s+)?[`'\"]?\S*$", before
+    ) is not None and not re.search(
+        r"\b(?:read|cat|contents?|value|upload|send)\b", sentence[: secret.start()], re.IGNORECASE
+    )
+
+
+def judge_text(
+    text: str,
+    *,
+    tool: str | None = None,
+    own: Collection[str] = (),
+    parameter: str | None = None,
+    script: str | None = None,
+    prose: bool = True,
+    seen: frozenset[int] | None = None,
+) -> list[Order]:
+    """Every sentence of a tool's text (a description, a title, a schema string) judged an order to the model.
+
+    Args:
+        text: the text.
+        tool: the tool's name (a sentence naming it names no other tool).
+        own: the tool's parameter names (passing a value into one is the tool's own job).
+        parameter: the name of the parameter the text describes, if it describes one (a secret or the
+            conversation as a value is a request, unless the parameter is named for it: `password`).
+        script: the script of the tool's other text, when known (a sentence in another is hidden from readers).
+        prose: the text is a description or a title (a tool named in an enum value or a default is no call).
+        seen: what `possible` answered for a text holding this one (the tool's texts joined), if asked.
+    """
+    seen = present(text) if seen is None else seen & spelled(text)
+    if not possible(text, seen):
+        return []  # nothing an order reaches for can stand anywhere in the text
+    main = script if script is not None else main_script(text)
+    context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
+    return list(_orders(text, context, _sentences(text), seen))
+
+
+def possible(text: str, seen: frozenset[int] | None = None) -> bool:
+    """Whether an order can stand in `text`: something it reaches for may be there (`seen`: `present`'s answer
+    for it, or for a text holding it)."""
+    seen = present(text) if seen is None else seen
+    return bool(seen & _TARGETS) or "@" in text or "://" in text or _RISKY.search(text) is not None
+
+
+def _orders(
+    text: str, context: _Context, spans: Iterator[tuple[int, int]], seen: frozenset[int] | None = None
+) -> Iterator[Order]:
+    for start, end in spans:
+        verdict = _judge_sentence(text[start:end], context, seen)
+        if verdict is not None:
+            addressee, targets, high, why = verdict
+            yield Order(start, end, addressee, targets, high, why)
+
+
+# ---- Results: read only where a cue that an order needs stands.
+
+# What an order in someone else's page cannot be without: the model named, a secret file, a URL built from data,
+# a pipe to a shell, the approval or the user's view named with a negation, earlier instructions overridden.
+_RESULT_CUES = Cue(
+    r"\b(?:AI|LLMs?|ChatGPT|Claude|Copilot|Gemini|GPT-?\d\w*)\b|\b(?:assistant|agent|chatbot|language\s+model)s?\b|"
+    r"\b(?:asistente|assistente|Assistent|asystent|asistan|ассистент|асистент|trợ\s+lý|asisten|msaidizi)\w*|"
+    r"\b(?:IA|KI|ИИ|ШІ)\b|للمساعد|المساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|助手|助理|"
+    r"(?:~|\$HOME)/\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass|git-credentials|npmrc|pypirc|env|bash_history|zsh_history)|"
+    r"\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:shadow|passwd)|"
+    r"(?:https?|wss?)://[^\s\"'<>]*(?:\{|\$\{|%s|'\s*\+)|\|\s*(?:ba|z)?sh\b|document\.cookie|btoa\(|"
+    r"\bpre-?approved\b|\balready\s+approved\b|\bwithout\s+(?:asking|telling|informing|confirm)|"
+    r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|ask)\b|"
+    r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
+    r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b"
+)
+
+
+def judge_result(text: str) -> list[Order]:
+    """The sentences of a tool result judged orders to the model, read around each cue an order needs."""
+    context = _Context(None, frozenset(), True, None, False)
+    spans: list[tuple[int, int]] = []
+    last_end = -1
+    fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
+    for cue in _RESULT_CUES.finditer(text):
+        if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
+            continue  # already read, or inside a code block (what a program says, not a person)
+        start = max(_boundary_before(text, cue.start()), cue.start() - 400)
+        end = min(_boundary_after(text, cue.end()), cue.end() + 400)
+        if end - cue.end() < 3 or text[cue.end() : end].strip(" :*#-\n") == "":
+            # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it.
+            paragraph = text.find("\n\n", end)
+            end = min(len(text) if paragraph < 0 else paragraph, end + 400)
+        spans.append((max(start, last_end, 0), end))
+        last_end = end
+    return list(_orders(text, context, iter(spans)))
+
+
+def _boundary_before(text: str, at: int) -> int:
+    """Where the sentence holding `at` starts: after a full stop or a blank line (a single line break is how mail
+    and wrapped text continue a sentence), at most 400 characters back."""
+    low = max(0, at - 400)
+    best = max(text.rfind(". ", low, at) + 2, text.rfind("\n\n", low, at) + 2, text.rfind("! ", low, at) + 2,
+               text.rfind("? ", low, at) + 2, text.rfind("。", low, at) + 1)  # fmt: skip
+    return max(best, low) if best > 1 else low
+
+
+def _boundary_after(text: str, at: int) -> int:
+    """Where the sentence holding `at` ends (as `_boundary_before` reads it), at most 400 characters on."""
+    high = min(len(text), at + 400)
+    ends = [i for i in (text.find(". ", at, high), text.find("\n\n", at, high), text.find("! ", at, high),
+                        text.find("? ", at, high), text.find("。", at, high)) if i >= 0]  # fmt: skip
+    return min(ends) + 1 if ends else high
+
+
+# The cues a sentence must hold one of to be an order (other tools' names and mail addresses are looked for apart).
+_TARGETS = frozenset(
+    cue.index
+    for cue in (_OVERRIDE, _ROLE, _EXEC, _BUILT_URL, _SECRET_PATH, _SECRET_NOUN, _CONTEXT, _CONCEAL, _MISREPORT,
+                _ALWAYS_RECOMMEND, _CONFIRM_RE, _DESTINATION)
+)  # fmt: skip
+# A tool's name that runs, sends, fetches, stores or reads secrets: `run_command`, `gmail_send`, `memory.store`.
+_RISKY = re.compile(
+    r"[_.](?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|gmail|slack|"
+    r"message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|browse|browser|"
+    r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember)\b|"
+    r"\b(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|send|post|email|mail|gmail|slack|upload|"
+    r"share|publish|forward|notify|export|push|fetch|http|browse|browser|navigate|download|curl|env|secret|"
+    r"memory|store|remember)[_.]\w|\w__\w",
+    re.IGNORECASE,
+)
