@@ -295,8 +295,12 @@ class ToolCalls:
         when it runs in the same step of the event loop, takes this decision as its own.
         """
         session = self._sessions.for_request(ctx)
-        if self._asks_upstream(entry, arguments):
-            return True  # its server resolves the call first (an await): the call takes the path that can wait
+        if self._asks_upstream(entry, arguments) or (
+            self.settings.judge_arguments and entry.tool.judge is not None and entry.tool.judge.heavy(arguments)
+        ):
+            # Its server resolves the call first, or its arguments are judged on a worker thread (an await):
+            # the call takes the path that can wait.
+            return True
         connectionless = ctx.protocol_version in self._modern
         state = session.policy_state(connectionless=connectionless)
         named = self.own_places.named_in(arguments)
@@ -326,7 +330,13 @@ class ToolCalls:
         named = self.own_places.named_in(arguments)
         if not self.settings.judge_arguments:
             return CallFacts.from_entry(entry, arguments, who, names_gateway=named, judgement=None)
-        facts = CallFacts.from_entry(entry, arguments, who, names_gateway=named)
+        judge = entry.tool.judge
+        if judge is not None and judge.heavy(arguments):
+            # A long statement or command line takes milliseconds to parse: not on the event loop.
+            judged = await asyncio.to_thread(judge.judge, arguments)
+            facts = CallFacts.from_entry(entry, arguments, who, names_gateway=named, judgement=judged)
+        else:
+            facts = CallFacts.from_entry(entry, arguments, who, names_gateway=named)
         if self._asks_upstream(entry, arguments):
             facts = await self._resolved_upstream(ctx, entry, facts, arguments)
         return facts

@@ -80,3 +80,34 @@ def test_the_question_and_the_queue_say_what_the_call_does() -> None:
     assert call_does(snapshot) == "DELETE FROM users WHERE id = 7; destructive"
     assert snapshot["provenance"]["readOnlyHint"] == "argument:sql"
     assert snapshot["static"] == {"tier": "destructive"}
+
+
+@pytest.mark.anyio
+async def test_a_long_statement_is_judged_off_the_event_loop_and_still_judged() -> None:
+    import threading
+    from unittest import mock
+
+    from hintgate.hints.calls import HEAVY
+    from hintgate.pipeline import ToolCalls
+
+    tool = resolve_tool(EXECUTE_SQL, trust=Trust.LOCAL)
+    entry = CatalogEntry("db_execute_sql", "db", "execute_sql", tool, {}, {})
+    settings, rules = parse_policy({"mode": "default"}, source="test")
+    calls = ToolCalls({}, mock.Mock(), settings=settings, rules=rules)
+    long_select = "SELECT id FROM orders WHERE id IN (" + ", ".join(str(n) for n in range(HEAVY)) + ")"
+    assert tool.judge is not None
+    assert tool.judge.heavy({"sql": long_select})
+    from hintgate.hints.calls import ArgumentJudge
+
+    judged_on: list[str] = []
+    judge = ArgumentJudge.judge
+
+    def spy(self: ArgumentJudge, arguments: Any) -> Any:
+        judged_on.append(threading.current_thread().name)
+        return judge(self, arguments)
+
+    with mock.patch.object(ArgumentJudge, "judge", spy):
+        facts = await calls.facts(None, entry, {"sql": long_select}, None)
+    assert facts.tier.value == "read-only"
+    assert judged_on
+    assert judged_on[0] != threading.main_thread().name

@@ -28,7 +28,10 @@ from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
 from hintgate.hints.calls.sql import judge_sql
 
-__all__ = ["Act", "ArgumentJudge", "Judgement", "Role", "judge_argv", "judge_shell", "judge_sql", "roles_of"]
+HEAVY = 2_000
+"""Characters of a text to judge past which parsing it may take milliseconds: judged off the event loop."""
+
+__all__ = ["HEAVY", "Act", "ArgumentJudge", "Judgement", "Role", "judge_argv", "judge_shell", "judge_sql", "roles_of"]
 
 
 class ArgumentJudge:
@@ -51,6 +54,19 @@ class ArgumentJudge:
         except (TypeError, ValueError, AttributeError, RecursionError):
             return None  # a schema no reader expected (a server writes it): its calls keep the tool's hints
         return cls(roles) if any(r.kind != "force" for r in roles) else None
+
+    def heavy(self, arguments: Mapping[str, Any] | None) -> bool:
+        """Whether judging these arguments is more than a few hundred microseconds of parsing (a long text):
+        the gateway then judges them on a worker thread, off its event loop."""
+        if not arguments:
+            return False
+        for role in self.roles:
+            value = arguments.get(role.parameter)
+            if isinstance(value, str) and len(value) > HEAVY:
+                return True
+            if isinstance(value, list) and sum(len(w) for w in value if isinstance(w, str)) > HEAVY:
+                return True
+        return False
 
     @property
     def kinds(self) -> tuple[str, ...]:

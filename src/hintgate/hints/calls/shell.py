@@ -13,7 +13,7 @@ runs is not in the text), or a text too long to read is destructive.
 
 from __future__ import annotations
 
-import functools
+import threading
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
@@ -21,7 +21,7 @@ from hintgate.hints.calls.programs import judge_argv
 
 __all__ = ["MAX_SHELL", "judge_shell"]
 
-MAX_SHELL = 32_000
+MAX_SHELL = 16_000
 """Characters of a command read; a longer one is judged destructive unread."""
 
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"})
@@ -31,13 +31,19 @@ _EXPANSIONS = frozenset(
 )
 
 
-@functools.cache
-def _parser() -> Any:
-    """The bash parser, built at the first shell text (not at the gateway's start)."""
-    import tree_sitter
-    import tree_sitter_bash
+_LOCAL = threading.local()
 
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+def _parser() -> Any:
+    """This thread's bash parser, built at its first shell text (a parser is not shared between threads:
+    long texts are judged on a worker thread while the event loop judges short ones)."""
+    parser = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        import tree_sitter
+        import tree_sitter_bash
+
+        parser = _LOCAL.parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return parser
 
 
 def judge_shell(text: str, *, depth: int = 0) -> Judgement:

@@ -43,8 +43,10 @@ def _names(text: str) -> frozenset[str]:
 
 __all__ = ["DIALECTS", "MAX_SQL", "dialect_named", "judge_sql"]
 
-MAX_SQL = 64_000
+MAX_SQL = 32_000
 """Characters of SQL read; a longer text is judged destructive unread (parsing is bounded work)."""
+
+_RETRY_MAX = 4_000  # a text that fails in its dialect is tried in the others only up to this length
 
 DIALECTS: dict[str, str] = {
     "postgresql": "postgres",
@@ -217,6 +219,8 @@ def _undo_rolled_back(statements: list[Any], parts: list[Judgement]) -> list[Jud
 def _parse(text: str, dialect: str | None) -> list[Any] | None:
     sqlglot = _sqlglot()
     tried = [dialect, *(d for d in _FALLBACKS if d != dialect)] if dialect else [None, *_FALLBACKS]
+    if len(text) > _RETRY_MAX:
+        tried = tried[:1]  # a long text is read once: each try costs its length again
     for name in tried:
         try:
             return list(sqlglot.parse(text, read=name))
