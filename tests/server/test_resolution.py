@@ -23,6 +23,7 @@ from mcp import Client
 from mcp.client.extension import ClientExtension
 from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
+from tests.waiting import until
 
 from hintgate.server.resolution import META_KEY
 from hintgate.sources.resolution import RESOLUTION
@@ -56,12 +57,15 @@ def database(tmp_path: Path) -> Path:
 
 
 @contextmanager
-def gateway(tmp_path: Path, mode: str, policy: dict[str, Any], **top: Any) -> Iterator[tuple[RunningGateway, Path]]:
+def gateway(
+    tmp_path: Path, mode: str, policy: dict[str, Any], *, record: bool = False, **top: Any
+) -> Iterator[tuple[RunningGateway, Path]]:
     db = database(tmp_path)
     config = tmp_path / "hintgate.json"
     server = {"command": sys.executable, "args": [SERVER, str(db), mode]}
     config.write_text(json.dumps({"mcpServers": {"db": server}, "policy": policy, **top}))
-    with running_gateway("--config", str(config), "--no-record") as running:
+    flags = () if record else ("--no-record",)
+    with running_gateway("--config", str(config), *flags) as running:
         yield running, db
 
 
@@ -164,3 +168,28 @@ async def test_a_call_through_call_tool_is_decided_by_what_the_called_tools_argu
     assert dropped.is_error
     assert "DROP TABLE users; destructive" in str(dropped.content)
     assert users(db) == [("users",)]
+
+
+async def test_the_record_keeps_each_calls_own_hints_and_what_it_does(tmp_path: Path) -> None:
+    import httpx
+
+    with gateway(tmp_path, "honest", {"mode": "read-only"}, record=True) as (running, _db):
+        with anyio.fail_after(60):
+            async with client(running, "legacy") as c:
+                await c.call_tool("db_execute_sql", {"sql": "SELECT name FROM users"})
+                await c.call_tool("db_execute_sql", {"sql": "DROP TABLE users"})
+
+        def recorded() -> list[dict[str, Any]]:  # the recorder writes off the call path
+            found: list[dict[str, Any]] = httpx.get(
+                f"{running.base_url}/api/calls", headers=running.headers, timeout=10
+            ).json()
+            return found if len(found) >= 2 else []
+
+        rows = until(recorded, "both calls recorded", within=30)
+    by_verdict = {row["verdict"]: row for row in rows}
+    read, drop = by_verdict["allow"], by_verdict["deny"]
+    assert read["tier"] == "read-only"
+    assert read["hints"]["provenance"]["readOnlyHint"] == "argument:sql"
+    assert drop["tier"] == "destructive"
+    assert drop["hints"]["does"] == "DROP TABLE users; destructive"
+    assert drop["hints"]["static"]["tier"] == "destructive"
