@@ -55,6 +55,28 @@ class OidcIssuer:
         token: str = response.json()["access_token"]
         return token
 
+    def sign_in(self, authorization_url: str, person: str) -> str:
+        """Sign `person` in at the provider's own development pages (any password, then consent), as a browser
+        would; returns the URL the provider sends the browser back to (the client's redirect, not followed)."""
+        from bs4 import BeautifulSoup
+
+        with httpx.Client(timeout=10) as browser:
+            response = browser.get(authorization_url)
+            for _ in range(12):
+                where = response.headers.get("location")
+                if where is not None:
+                    if not where.startswith(("/", self.issuer)):
+                        return str(where)  # leaving the provider: the client's redirect URI
+                    response = browser.get(where if where.startswith("http") else f"{self.issuer}{where}")
+                    continue
+                form = BeautifulSoup(response.text, "html.parser").find("form")
+                assert form is not None, response.text[:500]
+                fields = {i["name"]: i.get("value", "") for i in form.find_all("input") if i.get("name")}
+                if "login" in fields:
+                    fields.update(login=person, password="any")
+                response = browser.post(str(form["action"]), data=fields)
+        raise AssertionError("the provider did not send the browser back")
+
     def signed(self, header: dict[str, Any] | None = None, **claims: Any) -> str:
         """A JWT with exactly these claims (and `iss`), signed by the provider's current key.
 

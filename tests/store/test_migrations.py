@@ -101,6 +101,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "approvals",
             "counters",
             "hint_overrides",
+            "login_waits",
             "oauth_credentials",
             "person_credentials",
             "pin_events",

@@ -100,3 +100,35 @@ async def test_a_dba_signs_in_at_the_issuer_and_approves_a_devs_destructive_call
     assert done.returncode == 0, done.stderr
     [record] = json.loads(done.stdout)
     assert record["decision"]["approver"] == "carol@example.com"
+
+
+async def test_a_sign_in_link_of_someone_elses_leaves_a_signed_in_browser_as_it_was(
+    served: tuple[OidcIssuer, RunningGateway],
+) -> None:
+    """Login CSRF in a real browser: mallory signs in up to the provider's redirect and sends carol the link;
+    carol's Chromium, signed in as carol, says the sign-in did not start there and stays carol's."""
+    issuer, gateway = served
+    base = gateway.base_url
+
+    def mallorys_link() -> str:
+        import httpx
+
+        with httpx.Client(timeout=30) as mallory:
+            start = mallory.get(f"{base}/login/identity", params={"next": "/approvals"})
+            return issuer.sign_in(start.headers["location"], "mallory")
+
+    async with browser_page() as page:
+        await page.goto(f"{base}/approvals")
+        await page.click("#sign-in-identity")
+        await page.fill("input[name=login]", "carol")
+        await page.fill("input[name=password]", "any")
+        await page.click("button[type=submit]")
+        await page.click("button[type=submit]")
+        await page.wait_for_url(f"{base}/approvals")
+        handed = await anyio.to_thread.run_sync(mallorys_link)
+        answer = await page.goto(handed)
+        assert answer is not None
+        assert answer.status == 400
+        assert "did not start here" in await page.inner_text("h1")
+        me = await page.evaluate("fetch('/api/me').then(r => r.json())")
+    assert me["name"] == "carol@example.com"

@@ -35,12 +35,15 @@ API_TOKEN = "an-api-token-for-the-operator-0123456789"
 AUDIENCE = f"{BASE_URL}/mcp"
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
-# What a member may change: answer an approval (the approvers decide which), forget their own upstream login,
-# and sign in. Written out here, not read from the permission table, so the table cannot grant more unseen.
+# What a member may change: answer an approval (the approvers decide which), log in to and forget their own
+# upstream login, and sign in (switching person when they say so). Written out here, not read from the
+# permission table, so the table cannot grant more unseen.
 A_MEMBERS_WRITES = {
     ("POST", "/api/approvals/{approval_id}"),
     ("DELETE", "/api/servers/{name}/login/mine"),
+    ("POST", "/login/upstream/{name}"),
     ("POST", "/login"),
+    ("POST", "/login/identity/switch"),
 }
 # What a member may read beyond their own: nothing of the gateway's settings and nobody else's history.
 A_MEMBERS_READS = {

@@ -36,6 +36,7 @@ from hintgate.store import Store
 from hintgate.store.oauth_tokens import CredentialsVault, vault_key
 from hintgate.testing import RunningGateway, running_gateway
 from hintgate.web.identity import PERSON_COOKIE
+from hintgate.web.person_logins import PER_PERSON
 from oauth_peer import OAuthPeer, free_port
 from oidc_peer import OidcIssuer
 from waiting import until
@@ -107,16 +108,29 @@ async def client_of(
         yield client
 
 
+def started(web: httpx.Client, gateway: RunningGateway) -> httpx.Response:
+    """Open the gateway's login page (it says who is signed in) and press its button: off to the consent."""
+    page = web.get(f"{gateway.base_url}/login/upstream/tracker")
+    assert page.status_code == 200, page.text
+    start = web.post(f"{gateway.base_url}/login/upstream/tracker", headers={"Origin": gateway.base_url})
+    assert start.status_code == 303, start.text
+    return start
+
+
+def consented(web: httpx.Client, start: httpx.Response, peer: OAuthPeer, consents_as: str, base: str) -> str:
+    """Press Allow at the upstream's consent: the gateway's callback URL it sends the browser to."""
+    consent = web.get(start.headers["location"], follow_redirects=True)
+    back = web.post(f"{peer.issuer}/consent", data={"tx": peer.transaction(consent.text), "person": consents_as})
+    assert back.status_code == 302
+    callback = str(back.headers["location"])
+    assert callback.startswith(f"{base}/login/upstream-callback?")
+    return callback
+
+
 def log_in_on_the_web(gateway: RunningGateway, token: str, peer: OAuthPeer, consents_as: str) -> httpx.Response:
-    """What a person does in the browser: open the gateway's login page, press Allow, come back."""
+    """What a person does in the browser: open the gateway's login page, go on, press Allow, come back."""
     with httpx.Client(timeout=30, cookies={PERSON_COOKIE: token}) as web:
-        start = web.get(f"{gateway.base_url}/login/upstream/tracker")
-        assert start.status_code == 303, start.text
-        consent = web.get(start.headers["location"], follow_redirects=True)
-        back = web.post(f"{peer.issuer}/consent", data={"tx": peer.transaction(consent.text), "person": consents_as})
-        assert back.status_code == 302
-        assert back.headers["location"].startswith(f"{gateway.base_url}/login/upstream-callback?")
-        return web.get(back.headers["location"])
+        return web.get(consented(web, started(web, gateway), peer, consents_as, gateway.base_url))
 
 
 def text_of(result: types.CallToolResult) -> str:
@@ -556,12 +570,7 @@ async def test_a_login_link_followed_by_another_person_is_refused_and_the_login_
 
         def started_by_alice_and_followed_by_others() -> list[httpx.Response]:
             with httpx.Client(timeout=30, cookies={PERSON_COOKIE: alice_token}) as alice_web:
-                start = alice_web.get(f"{gateway.base_url}/login/upstream/tracker")
-                consent = alice_web.get(start.headers["location"], follow_redirects=True)
-                back = alice_web.post(
-                    f"{oauth_peer.issuer}/consent", data={"tx": oauth_peer.transaction(consent.text), "person": "alice"}
-                )
-                callback = back.headers["location"]
+                callback = consented(alice_web, started(alice_web, gateway), oauth_peer, "alice", gateway.base_url)
                 with httpx.Client(timeout=30, cookies={PERSON_COOKIE: bob_token}) as bob_web:
                     as_bob = bob_web.get(callback)
                 with httpx.Client(timeout=30) as nobody:
@@ -577,6 +586,98 @@ async def test_a_login_link_followed_by_another_person_is_refused_and_the_login_
             await listed(bob)
             assert (await bob.call_tool("tracker_whoami", {})).is_error
             assert text_of(await alice.call_tool("tracker_whoami", {})) == "authorized as alice"
+
+
+async def test_the_login_page_says_who_is_signed_in_before_sending_anyone_to_the_servers_consent(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser signed in as someone else (a sign-in slipped to it) would keep the person's upstream account
+    under that other name: the page names who is signed in, and only its button goes on."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        token = issuer.token("mallory", gateway.mcp_url)
+
+        def opened() -> tuple[httpx.Response, httpx.Response]:
+            with httpx.Client(timeout=30, cookies={PERSON_COOKIE: token}) as web:
+                page = web.get(f"{gateway.base_url}/login/upstream/tracker")
+                forged = web.post(
+                    f"{gateway.base_url}/login/upstream/tracker", headers={"Origin": "https://evil.example"}
+                )
+                return page, forged
+
+        page, forged = await anyio.to_thread.run_sync(opened)
+    assert page.status_code == 200, page.text
+    assert "You are signed in to hintgate as mallory." in page.text
+    assert "keeps your tracker account for mallory" in page.text
+    assert 'method="post" action="/login/upstream/tracker"' in page.text
+    assert page.headers["x-frame-options"] == "DENY"
+    assert forged.status_code == 403  # another site cannot press the button for them
+    assert people_seen(oauth_peer) == []
+
+
+async def test_an_upstream_login_finishes_only_in_the_browser_that_started_it(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same person signed in in another browser (or a browser handed the link) does not finish it."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        alice_token = issuer.token("alice", gateway.mcp_url)
+
+        def followed_elsewhere() -> tuple[httpx.Response, httpx.Response]:
+            with httpx.Client(timeout=30, cookies={PERSON_COOKIE: alice_token}) as first:
+                callback = consented(first, started(first, gateway), oauth_peer, "alice", gateway.base_url)
+                with httpx.Client(timeout=30, cookies={PERSON_COOKIE: alice_token}) as other:
+                    elsewhere = other.get(callback)
+                return elsewhere, first.get(callback)
+
+        elsewhere, own = await anyio.to_thread.run_sync(followed_elsewhere)
+    assert elsewhere.status_code == 403, elsewhere.text
+    assert "did not start here" in elsewhere.text
+    assert own.status_code == 200, own.text
+    assert f"{ALICE} is logged in to tracker" in own.text
+
+
+async def test_an_upstream_login_started_on_one_replica_finishes_on_another(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a load balancer the redirect may reach any replica: it hands it to the one holding the login."""
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as first:
+        with running_gateway("--config", str(tmp_path / "hintgate.json")) as second:
+            alice_token = issuer.token("alice", first.mcp_url)  # both replicas serve the one audience
+
+            def started_on_first_finished_on_second() -> httpx.Response:
+                with httpx.Client(timeout=60, cookies={PERSON_COOKIE: alice_token}) as web:
+                    callback = consented(web, started(web, first), oauth_peer, "alice", first.base_url)
+                    return web.get(callback.replace(first.base_url, second.base_url))
+
+            done = await anyio.to_thread.run_sync(started_on_first_finished_on_second)
+            assert done.status_code == 200, done.text
+            assert f"{ALICE} is logged in to tracker" in done.text
+            async with client_of(alice_token, first.mcp_url) as one, client_of(alice_token, second.mcp_url) as two:
+                await listed(one)
+                await listed(two)
+                for replica in (one, two):
+                    assert text_of(await replica.call_tool("tracker_whoami", {})) == "authorized as alice"
+
+
+async def test_a_person_starting_many_logins_pushes_out_only_their_own_oldest(
+    issuer: OidcIssuer, oauth_peer: OAuthPeer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with serving(issuer, oauth_peer, tmp_path, monkeypatch) as gateway:
+        alice_token, bob_token = issuer.token("alice", gateway.mcp_url), issuer.token("bob", gateway.mcp_url)
+
+        def bursts() -> tuple[httpx.Response, httpx.Response]:
+            with httpx.Client(timeout=60, cookies={PERSON_COOKIE: alice_token}) as alice:
+                pending = consented(alice, started(alice, gateway), oauth_peer, "alice", gateway.base_url)
+                with httpx.Client(timeout=60, cookies={PERSON_COOKIE: bob_token}) as bob:
+                    first = consented(bob, started(bob, gateway), oauth_peer, "bob", gateway.base_url)
+                    for _ in range(PER_PERSON):
+                        started(bob, gateway)
+                    pushed_out = bob.get(first)
+                return alice.get(pending), pushed_out
+
+        alice_done, bobs_oldest = await anyio.to_thread.run_sync(bursts)
+    assert alice_done.status_code == 200, alice_done.text
+    assert bobs_oldest.status_code == 400, bobs_oldest.text
+    assert "has ended" in bobs_oldest.text
 
 
 async def test_a_person_who_logs_out_is_asked_to_log_in_again_and_their_connection_closes(

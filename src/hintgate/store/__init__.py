@@ -71,6 +71,7 @@ from hintgate.store.engine import (
     translated,
 )
 from hintgate.store.filters import CallFilter
+from hintgate.store.login_waits import LoginWaits
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import SealedCredentials
 from hintgate.store.overrides import Overrides
@@ -168,7 +169,7 @@ class Store:
 
     Open with `await Store.open(url)`. Sessions and calls are its own (recorded off the call path, read by
     its query methods); the rest are parts built from its engine, each one concept: `overrides`, `pins`,
-    `credentials`, `server_changes` and `approvals`.
+    `credentials`, `server_changes`, `approvals` and `login_waits`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.
@@ -211,6 +212,8 @@ class Store:
         """Servers added, edited, removed, enabled or disabled at run time (`hintgate.store.server_changes`)."""
         self.approvals = StoredApprovals(engine, url, replica=replica, notifications=self.notifications)
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
+        self.login_waits = LoginWaits(engine, url)
+        """People's upstream logins waiting for their browser, for every replica (`hintgate.store.login_waits`)."""
         self._path: Path | None = None
         self._writer: SqliteWriter | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):

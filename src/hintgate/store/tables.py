@@ -49,6 +49,7 @@ __all__ = [
     "approvals",
     "counters",
     "hint_overrides",
+    "login_waits",
     "metadata",
     "oauth_credentials",
     "person_credentials",
@@ -380,3 +381,22 @@ approvals = Table(
     Index(None, "answered_at"),
 )
 """Calls waiting for a person, shared by every replica; answering is one `UPDATE ... WHERE state = 'pending'`."""
+
+login_waits = Table(
+    "login_waits",
+    metadata,
+    Column("state", String, primary_key=True),  # the authorization request's state, which the redirect echoes
+    Column("server", String, nullable=False),  # the server logged in to (`oauth.perUser`)
+    Column("person", String, nullable=False),  # who logs in (their key): only they may finish it
+    Column("browser", String(64), nullable=False),  # SHA-256 of the nonce in the starting browser's cookie
+    Column("replica", String, nullable=False),  # the gateway instance whose login waits for the redirect
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("answer", JSONColumn()),  # the redirect's code, state and iss (or error), once it came; taken once
+    Column("outcome", String(16)),  # done or failed, once the replica holding it traded the code
+    Column("detail", Text),  # why it failed
+    CheckConstraint("outcome IS NULL OR outcome IN ('done', 'failed')", name="outcome"),
+    Index(None, "expires_at"),
+)
+"""People's logins to servers that log in per person, waiting for their browser to come back: the redirect
+may reach any replica, which hands it to the one holding the login (`hintgate.store.login_waits`)."""

@@ -26,7 +26,10 @@ browser only sends them from hintgate's own pages, which add the
 form cannot set a custom header without a CORS preflight, which hintgate
 never grants), and an `Origin` header, when present, must be hintgate's own.
 An MCP client is not a web page: `/mcp` takes no custom header, and an
-`Origin`, when present, must be a loopback one on a loopback bind.
+`Origin`, when present, must be a loopback one on a loopback bind. The
+sign-in pages' own forms (`hintgate.web.notice.FORM_POSTS`) are plain posts
+too, and like the sign-in form need no header; another site's `Origin` is
+refused there as everywhere.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from hintgate.config.permissions import private_directory
 from hintgate.policy.principal import SCOPE_KEY
+from hintgate.web.notice import FORM_POSTS
 
 __all__ = [
     "COOKIE",
@@ -259,11 +263,16 @@ def security_middleware(
             bearer = request.headers.get("authorization", "").lower().startswith("bearer ")
             # The sign-in form is a plain form post: it changes nothing but the cookie, and carries the token.
             marked = request.headers.get(CSRF_HEADER) is not None or request.headers.get("hx-request") is not None
-            if not bearer and not marked and path != "/login":
+            if not bearer and not marked and path != "/login" and not _form_post(path):
                 return _problem(403, f"state-changing requests need the {CSRF_HEADER} header (or a bearer token)")
         return await call_next(request)
 
     return check
+
+
+def _form_post(path: str) -> bool:
+    """Whether `path` takes a plain form post from the sign-in pages (`hintgate.web.notice.FORM_POSTS`)."""
+    return any(path == p or (p.endswith("/") and path.startswith(p)) for p in FORM_POSTS)
 
 
 def describe_security(schema: dict[str, Any], *, token: bool) -> dict[str, Any]:

@@ -24,6 +24,10 @@ class Me(ApiModel):
     """The caller as the gateway knows them."""
 
     name: str = Field(description="How records name them: a person's name, `api-token`, or `local`.")
+    key: str = Field(
+        description="Who they are, whatever their name: `ISSUER#sub=SUBJECT` for a person (`identity.personClaim` "
+        "instead of `sub` when set), else the name. Sessions and calls record it as `user_key`."
+    )
     kind: PrincipalKind = Field(
         description="How they proved it: a token from the identity provider (user), the API token, or nothing "
         "(local: a gateway that knows no people and needs no token)."
@@ -45,6 +49,7 @@ async def me(access: AccessDep) -> Me:
     assert role is not None
     return Me(
         name=principal.name,
+        key=principal.key,
         kind=principal.kind,
         role=role,
         groups=sorted(principal.groups),

@@ -64,6 +64,7 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
     ("POST", "/login"): OPEN,
     ("GET", "/login/identity"): OPEN,
     ("GET", "/login/identity/callback"): OPEN,
+    ("POST", "/login/identity/switch"): OPEN,
     ("GET", "/api/me"): SIGNED_IN,
     # -- tools and servers, as a person may use them
     ("GET", "/api/tools"): _P.TOOLS,
@@ -94,6 +95,7 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
     ("GET", "/api/servers/{name}/login/mine"): _P.OWN_LOGINS,
     ("DELETE", "/api/servers/{name}/login/mine"): _P.OWN_LOGINS,
     ("GET", "/login/upstream/{name}"): _P.OWN_LOGINS,
+    ("POST", "/login/upstream/{name}"): _P.OWN_LOGINS,
     ("GET", "/login/upstream-callback"): _P.OWN_LOGINS,
     # -- how the gateway is set up
     ("GET", "/api/policy"): _P.READ_SETTINGS,

@@ -1,37 +1,50 @@
 """A person's own login to a server that logs in per person (`oauth.perUser`).
 
 `GET /login/upstream/{server}` is the page a person's call points them to (in
-a URL-mode elicitation, or in the tool error's text). For the person signed in
-(the dashboard's identity cookie, or a bearer token from the identity
-provider) it starts the authorization code flow with PKCE against the server's
-authorization server (discovery and dynamic registration as for the shared
-login, `hintgate.sources.oauth.login`) and sends the browser there. The
-redirect comes back to `/login/upstream-callback` on the gateway's own origin
-(the origin of `identity.audience`), which takes it only from the same person
-who started it: otherwise anyone could send a victim a link whose consent
-would land the victim's upstream account on the sender's name. The tokens are
-kept sealed for that person and that server only (`PersonVault`), and the
+a URL-mode elicitation, or in the tool error's text). It says who is signed in
+to the gateway (the dashboard's identity cookie, or a bearer token from the
+identity provider) and what logging in will do, before anyone is sent to the
+server's consent: a browser signed in as someone else (a sign-in someone slipped
+it) would otherwise keep the person's upstream account under that other name.
+Its button (`POST` there) starts the authorization code flow with PKCE against
+the server's authorization server (discovery and dynamic registration as for
+the shared login, `hintgate.sources.oauth.login`) and sends the browser there.
+
+The redirect comes back to `/login/upstream-callback` on the gateway's own
+origin (the origin of `identity.audience`), which takes it only from the
+browser that started the login (a nonce in its `hintgate_upstream_login`
+cookie, whose hash the login keeps) and only while the same person is signed
+in there: otherwise anyone could send a victim a link whose consent would
+land the victim's upstream account on the sender's name. The tokens are kept
+sealed for that person and that server only (`PersonVault`), and the
 person's calls waiting for the login go on.
+
+A login runs on the replica where it started; it waits in the store
+(`hintgate.store.login_waits`) so that the redirect may come back through any
+replica, which hands it over. At most `PER_PERSON` logins of one person wait
+at a time (a new one pushes out their own oldest) and `LOGINS_KEPT` in all (a
+new one pushes out the oldest of whoever has the most waiting), so nobody's
+burst of logins pushes out another person's.
 
 `GET /api/servers/{name}/login/mine` tells a person whether they are logged
 in; `DELETE` there forgets their login and closes their connection.
-
-A login is remembered in this process for `LOGIN_TIMEOUT` seconds: behind a
-load balancer, the callback must reach the replica that started it (sticky
-sessions), as for the dashboard's sign-in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
+import hashlib
+import hmac
 import logging
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from hintgate.errors import HintgateError, OAuthLoginError
@@ -40,9 +53,20 @@ from hintgate.server.gateway import Gateway
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import login, login_state
 from hintgate.sources.personal import LOGIN_PATH
+from hintgate.store.login_waits import LoginWaits
 from hintgate.web.api import GatewayDep, Problem
+from hintgate.web.notice import notice
 
-__all__ = ["CALLBACK_PATH", "LOGIN_TIMEOUT", "my_logins", "pages", "router"]
+__all__ = [
+    "CALLBACK_PATH",
+    "LOGINS_KEPT",
+    "LOGIN_COOKIE",
+    "LOGIN_TIMEOUT",
+    "PER_PERSON",
+    "my_logins",
+    "pages",
+    "router",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -52,53 +76,130 @@ router = APIRouter(prefix="/api", tags=["servers"])
 CALLBACK_PATH = "/login/upstream-callback"
 LOGIN_TIMEOUT = 300.0
 """Seconds a person's login waits for the browser to come back from the authorization server."""
+LOGIN_COOKIE = "hintgate_upstream_login"
+"""The browser's own logins under way: `STATE.NONCE` pairs (`__Host-` prefixed over https)."""
+PER_PERSON = 4
+"""Logins one person may have waiting at once; a new one pushes out their own oldest."""
+LOGINS_KEPT = 1024
+"""Logins waiting on one replica at once; a new one pushes out the oldest of whoever has the most."""
 _URL_WAIT = 30.0  # discovery and registration, before the authorization URL is known
 _EXCHANGE_WAIT = 30.0  # the code traded for tokens, after the browser came back
-_LOGINS_KEPT = 1024
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>hintgate: {title}</title></head>
-<body><h1>{title}</h1><p>{text}</p></body></html>
-"""
+_POLL = 0.5  # seconds between looks at the store for a redirect another replica took, or its outcome
 
 
 class _PageRedirect:
-    """One person's login, waiting for its redirect to come back to the gateway's callback page."""
+    """One person's login, waiting for its redirect to come back to the gateway's callback page (any replica)."""
 
-    def __init__(self, redirect_uri: str, person: Principal, server: str, waiting: dict[str, _PageRedirect]) -> None:
+    def __init__(
+        self,
+        redirect_uri: str,
+        person: Principal,
+        server: str,
+        logins: _Waiting,
+        *,
+        browser: str,
+        store: LoginWaits | None,
+        replica: str,
+    ) -> None:
         self.redirect_uri = redirect_uri
         self.person = person
         self.server = server
-        self._waiting = waiting
+        self.browser = browser
+        self.store = store
+        self.replica = replica
+        self.state: str | None = None
+        self._logins = logins
         self.result: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
         self.task: asyncio.Task[None] | None = None
         self.error: str | None = None
 
     def expect_state(self, state: str) -> None:
-        while len(self._waiting) >= _LOGINS_KEPT:
-            oldest = self._waiting.pop(next(iter(self._waiting)))
-            if oldest.task is not None:
-                oldest.task.cancel()
-        self._waiting[state] = self
+        self.state = state
+        self._logins.add(state, self)
+
+    async def kept(self) -> None:
+        """Write the login to the store, so that its redirect may come back through any replica."""
+        if self.store is not None and self.state is not None:
+            expires = datetime.now(UTC) + timedelta(seconds=LOGIN_TIMEOUT + _EXCHANGE_WAIT)
+            await self.store.start(
+                self.state,
+                server=self.server,
+                person=self.person.key,
+                browser=self.browser,
+                replica=self.replica,
+                expires_at=expires,
+            )
 
     async def wait(self, timeout: float) -> dict[str, str]:
-        try:
-            return await asyncio.wait_for(asyncio.shield(self.result), timeout)
-        except TimeoutError:
-            raise OAuthLoginError(
-                f"login to {self.server!r}: the browser did not come back within {timeout:g} s"
-            ) from None
+        """The redirect's parameters: handed over here, or taken by another replica and found in the store."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            if self.store is not None and self.state is not None and not self.result.done():
+                with contextlib.suppress(HintgateError):  # the store unreachable a moment: look again
+                    found = await self.store.answered(self.state)
+                    if found is not None and not self.result.done():
+                        self._answer(found)
+            left = deadline - loop.time()
+            if left <= 0:
+                raise OAuthLoginError(f"login to {self.server!r}: the browser did not come back within {timeout:g} s")
+            try:
+                return await asyncio.wait_for(asyncio.shield(self.result), min(_POLL, left))
+            except TimeoutError:
+                continue
+
+    def _answer(self, query: Mapping[str, str]) -> None:
+        """Wake the login with the redirect's parameters (or its error)."""
+        if "error" in query:
+            self.result.set_exception(
+                OAuthLoginError(f"login to {self.server!r}: the authorization server said {query['error']}")
+            )
+        else:
+            self.result.set_result(dict(query))
 
 
-def _waiting(request: Request) -> dict[str, _PageRedirect]:
+class _Waiting:
+    """The logins waiting on this replica, by state, bounded per person and in all (`PER_PERSON`, `LOGINS_KEPT`)."""
+
+    def __init__(self) -> None:
+        self.by_state: dict[str, _PageRedirect] = {}
+
+    def add(self, state: str, login: _PageRedirect) -> None:
+        mine = [s for s, held in self.by_state.items() if held.person.key == login.person.key]
+        while len(mine) >= PER_PERSON:
+            self._drop(mine.pop(0))
+        while len(self.by_state) >= LOGINS_KEPT:
+            # Whoever has the most waiting gives up their oldest: one person's burst never empties the others'.
+            counts: dict[str, int] = {}
+            for held in self.by_state.values():
+                counts[held.person.key] = counts.get(held.person.key, 0) + 1
+            most = max(counts.values())
+            self._drop(next(s for s, held in self.by_state.items() if counts[held.person.key] == most))
+        self.by_state[state] = login
+
+    def _drop(self, state: str) -> None:
+        dropped = self.by_state.pop(state)
+        if dropped.task is not None:
+            dropped.task.cancel()
+
+    def get(self, state: str) -> _PageRedirect | None:
+        return self.by_state.get(state)
+
+    def discard(self, state: str | None, login: _PageRedirect) -> None:
+        if state is not None and self.by_state.get(state) is login:
+            del self.by_state[state]
+
+
+def _waiting(request: Request) -> _Waiting:
     state = request.app.state
     if not hasattr(state, "person_logins"):
-        state.person_logins = {}
-    waiting: dict[str, _PageRedirect] = state.person_logins
+        state.person_logins = _Waiting()
+    waiting: _Waiting = state.person_logins
     return waiting
 
 
-def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(_PAGE.format(title=html.escape(title), text=html.escape(text)), status_code=status)
+def _page(title: str, text: str, status: int = 200) -> Response:
+    return notice(title, [text], status)
 
 
 def _upstream(gateway: Gateway, name: str) -> McpUpstream:
@@ -116,6 +217,39 @@ def _person(request: Request) -> Principal | None:
     return principal if principal is not None and principal.kind is PrincipalKind.USER else None
 
 
+def _secure(request: Request, gateway: Gateway) -> bool:
+    identity = gateway.config.identity
+    audience = identity.audience if identity is not None else ""
+    return request.url.scheme == "https" or urlsplit(audience).scheme == "https"
+
+
+def _cookie_name(request: Request, gateway: Gateway) -> str:
+    return f"__Host-{LOGIN_COOKIE}" if _secure(request, gateway) else LOGIN_COOKIE
+
+
+def _browser_logins(request: Request, gateway: Gateway) -> dict[str, str]:
+    """The logins this browser started and holds the nonce of: state -> nonce, newest first."""
+    held: dict[str, str] = {}
+    for pair in request.cookies.get(_cookie_name(request, gateway), "").split("~"):
+        state, dot, nonce = pair.partition(".")
+        if dot and state and nonce:
+            held[state] = nonce
+    return held
+
+
+def _set_browser_logins(response: Response, request: Request, gateway: Gateway, held: Mapping[str, str]) -> None:
+    value = "~".join(f"{state}.{nonce}" for state, nonce in list(held.items())[:PER_PERSON])
+    name, secure = _cookie_name(request, gateway), _secure(request, gateway)
+    if not value:
+        response.delete_cookie(name, path="/", secure=secure, httponly=True, samesite="lax")
+        return
+    response.set_cookie(name, value, max_age=int(LOGIN_TIMEOUT), httponly=True, samesite="lax", secure=secure, path="/")
+
+
+def _digest(nonce: str) -> str:
+    return hashlib.sha256(nonce.encode()).hexdigest()
+
+
 async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
     """Whether the signed-in person is logged in to each server that logs in per person; empty without one."""
     person = _person(request)
@@ -129,7 +263,49 @@ async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
     return mine
 
 
+def _sign_in_first(request: Request, gateway: Gateway) -> Response:
+    identity = gateway.config.identity
+    here = request.url.path
+    if identity is not None and identity.dashboard_client and getattr(request.app.state, "identity", None) is not None:
+        return RedirectResponse("/login/identity?" + urlencode({"next": here}), status_code=303)
+    return _page(
+        "Sign in first",
+        "Logging in to a server is for a person signed in with the identity provider; sign in to the dashboard.",
+        401,
+    )
+
+
 @pages.get(LOGIN_PATH + "/{name}", response_model=None)
+async def ask(request: Request, gateway: GatewayDep, name: str) -> Response:
+    """Say who is signed in and what logging in to the server does; its button starts the login."""
+    identity = gateway.config.identity
+    if identity is None:
+        return _page("No people here", "This gateway has no identity section: nobody logs in per person.", 404)
+    person = _person(request)
+    if person is None:
+        return _sign_in_first(request, gateway)
+    try:
+        _upstream(gateway, name)
+    except HTTPException as exc:
+        return _page("Nothing to log in to", str(exc.detail), exc.status_code)
+    here = f"{LOGIN_PATH}/{name}"
+    lines = [
+        f"You are signed in to hintgate as {person.name}.",
+        f"Logging in to {name} keeps your {name} account for {person.name}: every call {person.name} makes to "
+        f"{name} through hintgate will use it.",
+        f"If you are not {person.name}, do not go on: sign in as yourself first.",
+    ]
+    sign_in_again = [("Sign in as someone else", "/login/identity?" + urlencode({"next": here}))]
+    return notice(
+        f"Log in to {name} as {person.name}?",
+        lines,
+        action=here,
+        buttons=[(f"Log in to {name} as {person.name}", {})],
+        links=sign_in_again if identity.dashboard_client else [],
+    )
+
+
+@pages.post(LOGIN_PATH + "/{name}", response_model=None)
 async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
     """Log the signed-in person in to a server that logs in per person: off to its authorization server."""
     identity = gateway.config.identity
@@ -137,16 +313,7 @@ async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
         return _page("No people here", "This gateway has no identity section: nobody logs in per person.", 404)
     person = _person(request)
     if person is None:
-        here = request.url.path
-        if getattr(getattr(request.app.state, "identity", None), "config", None) is not None and (
-            identity.dashboard_client
-        ):
-            return RedirectResponse("/login/identity?" + urlencode({"next": here}), status_code=303)
-        return _page(
-            "Sign in first",
-            "Logging in to a server is for a person signed in with the identity provider; sign in to the dashboard.",
-            401,
-        )
+        return _sign_in_first(request, gateway)
     try:
         source = _upstream(gateway, name)
     except HTTPException as exc:
@@ -154,11 +321,23 @@ async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
     credentials = gateway.credentials
     assert credentials is not None
     origin = urlsplit(identity.audience)
-    redirect = _PageRedirect(f"{origin.scheme}://{origin.netloc}{CALLBACK_PATH}", person, name, _waiting(request))
+    nonce = secrets.token_urlsafe(32)
+    store = gateway.store
+    waiting = _waiting(request)
+    redirect = _PageRedirect(
+        f"{origin.scheme}://{origin.netloc}{CALLBACK_PATH}",
+        person,
+        name,
+        waiting,
+        browser=_digest(nonce),
+        store=store.login_waits if store is not None else None,
+        replica=store.replica if store is not None else "",
+    )
     vault = credentials.person(person.key, person.name)
     url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     async def show(authorization_url: str) -> None:
+        await redirect.kept()
         if not url.done():
             url.set_result(authorization_url)
 
@@ -168,57 +347,117 @@ async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
         except HintgateError as exc:
             redirect.error = str(exc)
             logger.warning("%s", exc)
+            await _finish(redirect, "failed", str(exc))
             return
+        except asyncio.CancelledError:
+            # Pushed out by newer logins, or given up: a redirect that still comes back is told so at once.
+            _ENDINGS.add(ending := asyncio.create_task(_finish(redirect, "failed", "a newer login took its place")))
+            ending.add_done_callback(_ENDINGS.discard)
+            raise
+        finally:
+            waiting.discard(redirect.state, redirect)
         logger.info("%s logged in to %s", person.name, name)
         source.person_logged_in(person.key)
+        await _finish(redirect, "done")
 
     redirect.task = task = asyncio.create_task(run(), name=f"person-login:{name}")
     waits: set[asyncio.Future[Any]] = {task, url}
     await asyncio.wait(waits, timeout=_URL_WAIT, return_when=asyncio.FIRST_COMPLETED)
-    if not url.done():
+    if not url.done() or redirect.state is None:
         task.cancel()
         why = redirect.error or f"its authorization server was not found within {_URL_WAIT:g} s"
         return _page("The login could not start", f"login to {name!r}: {why}", 502)
-    return RedirectResponse(url.result(), status_code=303)
+    response = RedirectResponse(url.result(), status_code=303)
+    _set_browser_logins(response, request, gateway, {redirect.state: nonce, **_browser_logins(request, gateway)})
+    return response
+
+
+_ENDINGS: set[asyncio.Task[None]] = set()
+"""Outcomes being written for logins cancelled meanwhile (held here until written)."""
+
+
+async def _finish(redirect: _PageRedirect, outcome: str, detail: str | None = None) -> None:
+    if redirect.store is not None and redirect.state is not None:
+        with contextlib.suppress(HintgateError):
+            await redirect.store.finish(redirect.state, outcome, detail)
 
 
 @pages.get(CALLBACK_PATH, response_model=None)
 async def callback(
     request: Request,
+    gateway: GatewayDep,
     state: Annotated[str, Query(max_length=200)] = "",
     code: Annotated[str, Query(max_length=4000)] = "",
     error: Annotated[str | None, Query(max_length=200)] = None,
     iss: Annotated[str | None, Query(max_length=2000)] = None,
 ) -> Response:
-    """The authorization server's answer: taken only from the person who started that login."""
-    waiting = _waiting(request)
-    redirect = waiting.get(state) if state else None
-    if redirect is None or redirect.task is None or redirect.task.done():
-        return _page(
-            "This login has ended", "It was finished, abandoned or expired; start again from your client.", 400
-        )
+    """The authorization server's answer: taken only from the browser and the person that started that login."""
+    local = _waiting(request).get(state) if state else None
+    store = gateway.store.login_waits if gateway.store is not None else None
+    row = await store.get(state) if store is not None and state else None
+    if local is not None and (local.task is None or local.task.done()):
+        local = None
+    ended = _page("This login has ended", "It was finished, abandoned or expired; start again from your client.", 400)
+    here = gateway.store.replica if gateway.store is not None else None
+    if local is None and (
+        row is None or row["outcome"] is not None or row["answer"] is not None or row["replica"] == here
+    ):
+        return ended  # over, taken, or held by this replica, which no longer waits for it
+    person_key = local.person.key if local is not None else str(row["person"]) if row is not None else ""
+    browser = local.browser if local is not None else str(row["browser"]) if row is not None else ""
+    server = local.server if local is not None else str(row["server"]) if row is not None else ""
     signed_in = _person(request)
-    if signed_in is None or signed_in.key != redirect.person.key:
+    if signed_in is None or signed_in.key != person_key:
         # Someone else's browser (a link sent to a victim): the login stays waiting for its own person.
         return _page("Not your login", "This login was started by another person; sign in as yourself.", 403)
-    del waiting[state]
-    if error is not None or not code:
-        redirect.result.set_exception(
-            OAuthLoginError(f"login to {redirect.server!r}: the authorization server said {error or 'no code'}")
+    nonce = _browser_logins(request, gateway).get(state, "")
+    if not nonce or not hmac.compare_digest(_digest(nonce), browser):
+        return _page(
+            "This login did not start here",
+            "The link that brought you here finishes a login started in another browser: nothing was kept. "
+            "Start the login again from this browser.",
+            403,
         )
-    else:
-        query = {"code": code, "state": state}
-        if iss is not None:
-            query["iss"] = iss
-        redirect.result.set_result(query)
-    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-        await asyncio.wait_for(asyncio.shield(redirect.task), _EXCHANGE_WAIT)
-    if redirect.error is not None or not redirect.task.done():
-        return _page("The login failed", redirect.error or "the token exchange did not finish", 502)
-    return _page(
-        f"Logged in to {redirect.server}",
-        f"{redirect.person.name} is logged in to {redirect.server}; return to your client.",
+    query = {"code": code, "state": state} if error is None and code else {"error": error or "no code"}
+    if iss is not None and "code" in query:
+        query["iss"] = iss
+    if store is not None:
+        with contextlib.suppress(HintgateError):
+            if not await store.answer(state, query):
+                return ended  # another redirect with this state got there first
+    if local is not None and not local.result.done():
+        local._answer(query)
+    outcome, detail = await _outcome(local, store, state)
+    response = (
+        _page(f"Logged in to {server}", f"{signed_in.name} is logged in to {server}; return to your client.")
+        if outcome == "done"
+        else _page("The login failed", detail or "the token exchange did not finish", 502)
     )
+    held = _browser_logins(request, gateway)
+    held.pop(state, None)
+    _set_browser_logins(response, request, gateway, held)
+    return response
+
+
+async def _outcome(local: _PageRedirect | None, store: LoginWaits | None, state: str) -> tuple[str, str | None]:
+    """How the login the redirect was handed to ended: here, or on the replica holding it (through the store)."""
+    if local is not None and local.task is not None:
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(local.task), _EXCHANGE_WAIT)
+        if local.error is None and local.task.done():
+            return "done", None
+        return "failed", local.error
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _EXCHANGE_WAIT + _POLL
+    while store is not None and loop.time() < deadline:
+        with contextlib.suppress(HintgateError):
+            row = await store.get(state)
+            if row is None:
+                return "failed", "the login was abandoned"
+            if row["outcome"] is not None:
+                return str(row["outcome"]), row["detail"]
+        await asyncio.sleep(_POLL)
+    return "failed", "the replica holding the login did not finish it in time"
 
 
 class PersonLogin(BaseModel):

@@ -1,0 +1,45 @@
+"""People's upstream logins waiting for their browser, shared by every replica.
+
+Revision ID: 0016
+Revises: 0015
+Create Date: 2026-12-02
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "0016"
+down_revision: str | None = "0015"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "login_waits",
+        sa.Column("state", sa.String(), nullable=False),
+        sa.Column("server", sa.String(), nullable=False),
+        sa.Column("person", sa.String(), nullable=False),
+        sa.Column("browser", sa.String(length=64), nullable=False),
+        sa.Column("replica", sa.String(), nullable=False),
+        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column(
+            "answer",
+            sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql"),
+            nullable=True,
+        ),
+        sa.Column("outcome", sa.String(length=16), nullable=True),
+        sa.Column("detail", sa.Text(), nullable=True),
+        sa.CheckConstraint("outcome IS NULL OR outcome IN ('done', 'failed')", name=op.f("ck_login_waits_outcome")),
+        sa.PrimaryKeyConstraint("state", name=op.f("pk_login_waits")),
+    )
+    op.create_index(op.f("ix_login_waits_expires_at"), "login_waits", ["expires_at"])
+
+
+def downgrade() -> None:
+    op.drop_index(op.f("ix_login_waits_expires_at"), table_name="login_waits")
+    op.drop_table("login_waits")
