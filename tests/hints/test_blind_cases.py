@@ -50,5 +50,5 @@ def test_at_least_45_percent_of_the_blind_poisoned_results_are_flagged_high() ->
     assert score("results", True) >= 0.45, _SCORE.to_json()["missed"]
 
 
-def test_at_most_8_percent_of_the_blind_honest_results_are_flagged_high() -> None:
-    assert score("results", False) <= 0.08, _SCORE.to_json()["false_flags"]
+def test_at_most_5_percent_of_the_blind_honest_results_are_flagged_high() -> None:
+    assert score("results", False) <= 0.05, _SCORE.to_json()["false_flags"]

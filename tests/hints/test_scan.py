@@ -350,3 +350,25 @@ def test_a_long_result_naming_a_secret_file_in_an_order_is_high_as_a_short_one_i
     for filler in ("", "Release notes. Fixed the login page and the export of reports. " * 100):
         findings = high_findings(scan_result({"content": [{"type": "text", "text": filler + order}]}))
         assert "HG613" in {f.code for f in findings}, (path, len(filler))
+
+
+def test_in_a_long_result_an_address_and_a_reach_far_apart_are_not_one_order() -> None:
+    # A badge's image address near the top and "you must run" near the end: two honest sentences, not an order.
+    filler = "The library parses configuration files and reports errors with line numbers. " * 20
+    text = (
+        "# tinyqueue\n\n![coverage](https://codecov.io/gh/x/y/graph/badge.svg?token=Q4XJ2K9Z1BQ4XJ2K9Z1BQ4XJ2K9Z1B)\n\n"
+        f"{filler}\n\nYou must run the migrations before the first start."
+    )
+    near = "You must run the migrations. ![c](https://codecov.io/badge.svg?token=Q4XJ2K9Z1BQ4XJ2K9Z1BQ4XJ2K9Z1B)"
+    assert high_findings(scan_result({"content": [{"type": "text", "text": text}]})) == []
+    assert high_findings(scan_result({"content": [{"type": "text", "text": near}]}))
+
+
+def test_a_badge_or_an_avatar_image_with_plain_query_values_carries_no_data() -> None:
+    text = "![downloads](https://img.shields.io/npm/dm/commander.svg?style=flat) Add the following to your config."
+    assert not [f for f in scan_result({"content": [{"type": "text", "text": text}]}) if f.code == "HG617"]
+
+
+def test_adding_a_server_to_an_mcp_clients_config_is_not_reading_a_secret() -> None:
+    text = "To use with Claude Desktop, add the following to your `claude_desktop_config.json`:\n\n```json\n{}\n```"
+    assert high_findings(scan_result({"content": [{"type": "text", "text": text}]})) == []

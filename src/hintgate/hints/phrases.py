@@ -203,6 +203,7 @@ PHRASES: tuple[Phrase, ...] = (
     ),
     _p(
         "HG611", BOTH, "a claim that the user already approved", "en",
+        r"(?<!after\sthe\s)(?<!once\sthe\s)(?<!until\sthe\s)(?<!when\sthe\s)(?<!if\sthe\s)(?<!unless\sthe\s)"
         r"\buser\s+has\s+(?:already\s+|previously\s+)?(?:approved|authori[sz]ed|consented|agreed|"
         r"allowed|granted|confirmed)",
         r"\b(?:is|are|been|was)\s+(?:already\s+)?pre-?(?:approved|authori[sz]ed|cleared)",
@@ -290,7 +291,12 @@ PHRASES: tuple[Phrase, ...] = (
         r"\b" + _TAKE + r"\b(?:[^.!?\n]|\.(?=\S)){0,60}?(?=(?:~/|\$HOME/|/home/\w+/|/root/|/etc/|/proc/|\.ssh|\.aws|"
         r"id_(?:rsa|dsa|"
         r"ecdsa|ed25519)|\.env\b|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.vault-token|\.kube/config|"
-        r"\.docker/config|mcp\.json|claude_desktop_config|\.bash_history|\.zsh_history|hosts\.yml))",
+        r"\.docker/config|\.bash_history|\.zsh_history|hosts\.yml))",
+        # An MCP client's config is where a person adds a server ("add this to your claude_desktop_config.json"):
+        # only taking it (reading, passing, sending its content) is a reach.
+        r"\b(?:read|reads|reading|cat|open|include|includes|including|pass|passing|attach|attaching|copy|copying|dump|"
+        r"print|output|reveal|return|provide|send|sending|upload|forward|post|leak|share|encode|contents?\s+of)\b"
+        r"(?:[^.!?\n]|\.(?=\S)){0,60}?(?=(?:mcp\.json|claude_desktop_config))",
         r"\bcontents?\s+of\s+(?=(?:the\s+|the\s+user's\s+|your\s+|their\s+)?[`'\"]?(?:~/|\$HOME|/etc/|/proc/|/root/|"
         r"\.ssh|\.aws|\.env|id_))",
         needs=_SECRET_PATHS,
@@ -318,8 +324,9 @@ PHRASES: tuple[Phrase, ...] = (
     ),
     _p(
         "HG617", REACH, "an image whose address carries data out", "en",
+        # A badge's or an avatar's address (`?style=flat`, `?s=70`) carries nothing: the value must look like data.
         r"!\[" + _run(r"[^\]]", r"!\[") + r"\]\((?:https?|wss?)://" + _run(r"[^)\s]", r"!\[") + r"[?&]\w+="
-        + _run(r"[^)\s]", r"!\[") + r"\)",
+        r"[A-Za-z0-9+/=%_-]{24,}" + _run(r"[^)\s]", r"!\[") + r"\)",
         needs=("![",),
     ),
     _p(

@@ -542,7 +542,16 @@ def _scan_all(
         before = len(findings)
         if not nothing:
             findings.extend(
-                _judge(path, text, tool, is_key=_is_property_name(path), candidates=candidates, off=off, seen=quick)
+                _judge(
+                    path,
+                    text,
+                    tool,
+                    is_key=_is_property_name(path),
+                    candidates=candidates,
+                    off=off,
+                    seen=quick,
+                    near=_NEAR if result else None,
+                )
             )
         if others and "HG615" not in off and path.rsplit(".", 1)[-1] in _PROSE:
             findings.extend(_other_tools(path, text, tool, others))
@@ -680,6 +689,7 @@ def _judge(
     candidates: _Plan | None,
     off: frozenset[str],
     seen: Seen | None = None,
+    near: int | None = None,
 ) -> list[ScanFinding]:
     matched = _as_words(text) if is_key else text
     signals = _signals(matched, candidates, seen)
@@ -707,13 +717,17 @@ def _judge(
         or bool(hidden)
         or (bool(role) and any(s.phrase.what not in _ROLE_TAGS for s in live))
     )
+    # In someone else's long text, an address and a reach count together only near each other: a badge's image
+    # address at the top of a README and "you must run" at its end are two honest sentences, not one order.
+    close = _close_high(live) if high and near is not None and not hidden else None
     findings: dict[tuple[str, int, int], ScanFinding] = {}
     # "read [~/.ssh/id_rsa]": the files named show where; the verb before them only decides the level.
     named = any(s.phrase is SECRET_FILES for s in signals)
     for signal in signals:
         if named and signal.phrase.code == "HG613" and signal.phrase.kind == REACH:
             continue
-        level = Level.HIGH if high and signal.discount is None and signal.phrase.code != "HG614" else Level.WARNING
+        here = high if close is None else id(signal) in close
+        level = Level.HIGH if here and signal.discount is None and signal.phrase.code != "HG614" else Level.WARNING
         where = "" if signal.phrase.lang == "en" else f" ({signal.phrase.lang})"
         quoted = f" ({signal.discount})" if signal.discount else ""
         key = (signal.phrase.code, signal.start, signal.end)
@@ -746,6 +760,32 @@ def _judge(
             decoded=shown,
         )
     return list(findings.values())
+
+
+_NEAR = 300
+"""How close (in characters) an address and a reach must stand in a tool result to make one order."""
+
+
+def _close_high(live: list[_Signal]) -> set[int]:
+    """The signals (by `id`) that make a high finding with the signals within `_NEAR` characters of them."""
+    ordered = sorted(live, key=lambda s: s.start)
+    starts = [s.start for s in ordered]
+    out: set[int] = set()
+    for signal in ordered:
+        low = bisect.bisect_left(starts, signal.start - _NEAR)
+        high = bisect.bisect_right(starts, signal.end + _NEAR)
+        around = ordered[low:high]
+        kinds = {s.phrase.kind for s in around}
+        tag = any(s.phrase.code == "HG612" for s in around)
+        roles = [s for s in around if s.phrase.what in _ROLE_TAGS]
+        if (
+            BOTH in kinds
+            or (ADDRESS in kinds and REACH in kinds)
+            or (tag and MENTION in kinds)
+            or (roles and any(s.phrase.what not in _ROLE_TAGS for s in around))
+        ):
+            out.add(id(signal))
+    return out
 
 
 class _Spans:
