@@ -42,9 +42,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("sources", ("hintgate.sources",)),
     # Servers not added yet: a registry's answers, the entries they become, a package tried in a scratch directory.
     ("registry", ("hintgate.registry",)),
-    # The stored state a stdio gateway reads ahead of the store, with the standard library only, and the sealing
-    # of what the store keeps sealed, which both open.
-    ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing")),
+    # The stored state a stdio gateway reads ahead of the store, with the standard library only, the sealing
+    # of what the store keeps sealed, which both open, and the task handles the store or memory keeps.
+    ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing", "hintgate.handles")),
     ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),

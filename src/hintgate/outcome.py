@@ -73,6 +73,8 @@ class CallOutcome:
             seconds of the earlier one (its parent).
         hints: the call's own hints when its arguments were judged (`call_snapshot`: annotations,
             provenance, tier, what it does, and the tool's static hints beside them); None: the tool's.
+        task: the call became a task its client holds a handle of: its record is written by the task book
+            when the handle goes out and when the task ends (`hintgate.server.tasks`), not by the recorder.
     """
 
     call_id: str
@@ -101,6 +103,7 @@ class CallOutcome:
     result_findings: tuple[Mapping[str, Any], ...] = ()
     result_action: str | None = None
     hints: Mapping[str, Any] | None = None
+    task: bool = False
 
     @property
     def snapshot(self) -> Mapping[str, Any]:

@@ -186,10 +186,12 @@ class SessionLookup(Protocol):
         """The session the request belongs to, opened on first sight."""
 
 
-TaskFinish = Callable[[Mapping[str, Any] | None, str | None], Awaitable[dict[str, Any] | None]]
-"""Ends a call that became a task: (the tool's result, or why it has none) → the result as the client gets it.
+TaskFinish = Callable[[Mapping[str, Any] | None, str | None], Awaitable[CallOutcome]]
+"""Ends a call that became a task: (the tool's result, or why it has none) → the call's outcome, whose
+`result` is the tool's result as the client gets it (scanned).
 
-Called once, when the task is seen to end; records the call then."""
+Called at most once, when the task is seen to end on the replica that started it; tells the call's observers
+then (the call's record is the task book's: `CallOutcome.task`)."""
 
 
 class TaskHandoff(Protocol):
@@ -202,10 +204,12 @@ class TaskHandoff(Protocol):
         entry: CatalogEntry,
         handle: Mapping[str, Any],
         finish: TaskFinish,
+        started: CallOutcome,
     ) -> tuple[dict[str, Any], bool]:
-        """The answer for the client, and whether `finish` will be called when the task ends.
+        """The answer for the client, and whether the call is recorded when the task ends.
 
-        When `finish` will not be called, the answer is the tool's result (or a tool error): the call ends now.
+        `started` is the call as it stands when its handle goes out (no result yet), for its record. When
+        the call is not recorded later, the answer is the tool's result (or a tool error): the call ends now.
         """
 
 
@@ -522,16 +526,34 @@ class ToolCalls:
         whether the record waits for the task's end.
         """
 
-        async def finish(result: Mapping[str, Any] | None, error: str | None) -> dict[str, Any] | None:
+        async def finish(result: Mapping[str, Any] | None, error: str | None) -> CallOutcome:
             taken = self._take(dict(result), entry, facts, state, session, attempt) if result is not None else None
-            await self._record(entry, ctx, session, arguments, taken, error, attempt)
-            return taken
+            return await self._record(entry, ctx, session, arguments, taken, error, attempt, task=True)
 
         if self.tasks is None:
             return tool_error(
                 f"The tool {entry.name!r} answered with a task, which this gateway does not route."
             ), False
-        return await self.tasks.started(ctx, session, entry, handle, finish)
+        started = self._outcome(entry, ctx, session, arguments, None, None, attempt, task=True)
+        return await self.tasks.started(ctx, session, entry, handle, finish, started)
+
+    def scan_task_result(
+        self, ctx: RequestContext | None, entry: CatalogEntry, result: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], tuple[Mapping[str, Any], ...], str | None]:
+        """A task's result seen to end away from the call that started it (another replica, or after it).
+
+        Scanned as any result (`_take`), tainting the asking request's session; returns the result as the
+        client gets it, the scan's findings and what was done about them.
+        """
+        session = self._sessions.for_request(ctx) if ctx is not None else None
+        modern = ctx is not None and ctx.protocol_version in self._modern
+        state = session.policy_state(connectionless=modern) if session is not None else SessionState()
+        facts = CallFacts.from_entry(entry, None, session.principal if session is not None else None)
+        # The call was decided when it started; this attempt only carries what the scan finds.
+        decided = Decision(Verdict.ALLOW, "decided when its task started", DecisionSource.RULE)
+        attempt = CallAttempt(decided, time.perf_counter(), datetime.now(UTC))
+        taken = self._take(dict(result), entry, facts, state, session, attempt)
+        return taken, attempt.result_findings, attempt.result_action
 
     async def _record(
         self,
@@ -542,13 +564,15 @@ class ToolCalls:
         result: dict[str, Any] | None,
         error: str | None,
         attempt: CallAttempt,
-    ) -> None:
-        """Count the call on its session and tell the observers how it ended."""
+        *,
+        task: bool = False,
+    ) -> CallOutcome:
+        """Count the call on its session and tell the observers how it ended; returns its outcome."""
         if session is not None:
             session.calls += 1
+        outcome = self._outcome(entry, ctx, session, arguments, result, error, attempt, task=task)
         if not self.observers:
-            return
-        outcome = self._outcome(entry, ctx, session, arguments, result, error, attempt)
+            return outcome
         with self._tracer.span("hintgate.record", {"tool": entry.name}):
             # An observer that returns an awaitable holds the answer until it is done:
             # durable recording sends the result once its record is committed.
@@ -557,6 +581,7 @@ class ToolCalls:
                     await waiting
                 except Exception:
                     logger.exception("call observer failed while the call waited for it")
+        return outcome
 
     def _outcome(
         self,
@@ -567,6 +592,8 @@ class ToolCalls:
         result: dict[str, Any] | None,
         error: str | None,
         attempt: CallAttempt,
+        *,
+        task: bool = False,
     ) -> CallOutcome:
         if error is None and result is not None and result.get("isError"):
             error = error_text(result)
@@ -600,6 +627,7 @@ class ToolCalls:
             result_findings=attempt.result_findings,
             result_action=attempt.result_action,
             hints=attempt.hints,
+            task=task,
         )
 
     def _tell(self, outcome: CallOutcome) -> list[Awaitable[object]]:

@@ -361,7 +361,11 @@ async def test_over_stdio_a_task_completes_and_a_departed_client_s_task_is_cance
     (line,) = lines
     assert line.endswith(" omega")
     errors = sorted(str(row["error"]) for row in rows)
-    assert errors == ["None", "withdrawn: its client's session ended while it ran; it was cancelled upstream"]
+    # The client left, so the gateway stopped, and its stdio server with it.
+    assert errors == [
+        "None",
+        "withdrawn: the gateway stopped while it ran, and its server with it; it was cancelled upstream",
+    ]
 
 
 async def test_over_stdio_a_handshake_era_client_answers_the_task_s_question_and_gets_its_result(

@@ -108,6 +108,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "policy_settings",
             "server_changes",
             "sessions",
+            "tasks",
             "title_overrides",
             "tool_calls",
             "tool_confirms",

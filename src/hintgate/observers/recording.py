@@ -74,8 +74,13 @@ class Recording:
         """Mask `secrets` (None and empty ones skipped) in every call recorded from now on."""
         self.redact = Redactor([*self.redact.secrets, *(s for s in secrets if s)])
 
-    def call_finished(self, outcome: CallOutcome) -> Awaitable[bool]:
-        """Queue the call's record; the call's answer waits until it is committed (in durable mode)."""
+    def call_finished(self, outcome: CallOutcome) -> Awaitable[bool] | None:
+        """Queue the call's record; the call's answer waits until it is committed (in durable mode).
+
+        A call that became a task is recorded by the task book (`hintgate.server.tasks`) instead.
+        """
+        if outcome.task:
+            return None
         return self.store.record_call_durable(call_record(outcome, self.redact, self.config_path))
 
     def session_started(self, session: ClientSession) -> None:

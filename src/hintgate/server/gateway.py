@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from hintgate.config.model import GatewayConfig
 from hintgate.discovery.served import BadArguments, parse_call
 from hintgate.discovery.views import BUILTIN_VIEWS, View
-from hintgate.errors import HintgateError
+from hintgate.errors import HintgateError, StoreError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import (
     Catalog,
@@ -177,7 +177,13 @@ class Gateway:
             client_for=ClientCall,
             on_result_finding=OnResultFinding(config.on_result_finding),
         )
-        self.tasks = TaskRoutes(self.sources, self.sessions, modern=MODERN_VERSIONS)
+        self.tasks = TaskRoutes(
+            self.sources,
+            self.sessions,
+            modern=MODERN_VERSIONS,
+            entry_of=lambda name: self.catalog.entries.get(name),  # noqa: PLW0108 (each rebuild replaces the catalog)
+            scan=self.calls.scan_task_result,
+        )
         """Calls an upstream answered with a task handle, by the ids their clients hold."""
         self.calls.tasks = self.tasks
         self.session_observers.append(self.tasks)
@@ -204,6 +210,7 @@ class Gateway:
         self.calls.observers.insert(0, recording)  # recorded before metrics count it, as always
         self.session_observers.insert(0, recording)
         self.calls.approvals = ApprovalQueue(ledger=store.approvals)
+        self.tasks.keep_in(store.tasks, replica=store.replica, recording=recording)
         self.metrics.attach_recorder(store)
 
     def attach(self, source: Source) -> None:
@@ -245,8 +252,11 @@ class Gateway:
             if seeded:
                 logger.info("%d pins accepted from %s", seeded, self.config.pins_file)
         self._tasks.append(asyncio.create_task(self._expire_sessions(), name="sessions"))
+        self._tasks.append(asyncio.create_task(self.tasks.sweep(), name="tasks"))
         for source in self.sources.values():
             self._start_source(source)
+        if self.store is not None:
+            await self._cancel_left_behind(self.store)
         await asyncio.gather(
             *(s.wait_started(s.startup_timeout + self.config.timeouts.list) for s in self.sources.values())
         )
@@ -309,9 +319,21 @@ class Gateway:
             self.server_set.attach(store)
             self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
         self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
+        await self._cancel_left_behind(store)
         self._store_ready.set()
         if changed:
             await self.broadcast.lists_changed(("tools",))
+
+    async def _cancel_left_behind(self, store: Store) -> None:
+        """Cancel upstream, in the background, the tasks an earlier run of this replica left unfinished."""
+        try:
+            left = await store.tasks.cancels_due(store.replica)
+        except StoreError as exc:
+            logger.warning("could not read the tasks an earlier run left unfinished: %s", exc)
+            return
+        if left:
+            wait = max(s.startup_timeout for s in self.sources.values()) if self.sources else 0.0
+            self._tasks.append(asyncio.create_task(self.tasks.cancel_left_behind(left, wait), name="tasks-left-behind"))
 
     async def __aexit__(self, *exc: object) -> None:
         self.sessions.close_all()

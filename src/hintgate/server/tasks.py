@@ -1,38 +1,64 @@
-"""Long-running calls through the gateway: the Tasks extension's handles and requests, routed per session.
+"""Long-running calls through the gateway: the Tasks extension's handles and requests, on any replica.
 
 An upstream that offers the Tasks extension (`hintgate.sources.tasks`) may
 answer a `tools/call` with a task handle. The policy decided that call when
 it was made (a person approved it then, if it asked); the task's requests
 never ask again. The client gets a handle of the gateway's own: a random
-256-bit id, kept in a table with the session that made the call, the server
-that issued the task and that server's id for it. `tasks/get`,
-`tasks/update` and `tasks/cancel` find the task by that id and session only:
-an id from another session, or one never issued, is answered as the spec
-answers an unknown task (-32602), so nobody learns another session's tasks
+256-bit id. What the gateway keeps of the task is a `hintgate.handles.TaskRecord`
+in its book (the store's, shared by every replica; in memory without a store),
+found by the handle's SHA-256 and bound to its owner (the person, client name
+and version, view of the session that made the call). `tasks/get`,
+`tasks/update` and `tasks/cancel` find the task by that key and owner only:
+a handle of another owner, or one never issued, is answered as the spec
+answers an unknown task (-32602), so nobody learns another client's tasks
 exist, and an upstream's ids never reach a client.
 
-The call is recorded when the task is seen to end (the `tasks/get` that
-finds it terminal, or the `tasks/cancel` that stops it): its duration then
-runs from the call to its end, and its outcome is the tool's result (scanned
-as any result is), the task's error, or its cancellation. A session that
-ends (its client went away) cancels its unfinished tasks upstream, and each
-is recorded as withdrawn.
+The call's record is written, with the task, before the handle goes out (its
+decision, approver, arguments and the server's task id: a `kill -9` then
+loses nothing), and completed when the task is seen to end (the `tasks/get`
+that finds it terminal, on whichever replica, or the `tasks/cancel` that
+stops it): its duration runs from the call to its end, and its outcome is
+the tool's result (scanned as any result is), the task's error, or its
+cancellation. The book keeps the scanned result until a `tasks/get` served it
+(and a short grace for a repeated poll), within bounds per client and for the
+gateway, and forgets a task after its TTL (an unfinished one is withdrawn
+then). A client that stops asking (its session ends everywhere) has its
+unfinished tasks cancelled upstream and recorded as withdrawn; so have the
+tasks of a stdio server when the gateway stops (its child goes with it), and
+at the next start those a gateway left unfinished when it was killed
+(`hintgate.store.tasks.withdraw_abandoned`), cancelled upstream where the
+server still runs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field
 
-from hintgate.errors import UpstreamError
+from hintgate.config.model import HttpTransport
+from hintgate.errors import StoreError, UpstreamError
+from hintgate.handles import (
+    CANCELLED,
+    COMPLETED,
+    FAILED,
+    WITHDRAWN,
+    WORKING,
+    MemoryTasks,
+    TaskBook,
+    TaskRecord,
+    task_key,
+)
 from hintgate.hints.catalog import CatalogEntry
+from hintgate.outcome import CallOutcome
 from hintgate.pipeline import TaskFinish
 from hintgate.results import tool_error
 from hintgate.server.client_call import ClientCall
@@ -43,7 +69,10 @@ from hintgate.sources.base import Source
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.tasks import TASK_METHODS, TASKS, TERMINAL
 
-__all__ = ["NOT_FOUND", "TaskRoutes", "task_params_model"]
+if TYPE_CHECKING:
+    from hintgate.observers.recording import Recording
+
+__all__ = ["NOT_FOUND", "TaskRoutes", "owner_of", "task_params_model"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,10 +88,26 @@ CANCELLED_BY_CLIENT = "cancelled by its client (tasks/cancel) while it ran"
 WITHDRAWN_TASK = "withdrawn: its client's session ended while it ran; it was cancelled upstream"
 """The error on record of a task whose caller went away."""
 
+WITHDRAWN_WITH_GATEWAY = (
+    "withdrawn: the gateway stopped while it ran, and its server with it; it was cancelled upstream"
+)
+"""The error on record of a task of a stdio server when the gateway stopped."""
+
+EXPIRED_TASK = "withdrawn: it ran longer than the gateway keeps a task; it was cancelled upstream"
+"""The error on record of a task whose time ran out."""
+
+RESULT_DROPPED = (
+    "The result of this task was delivered already, by an earlier tasks/get, and is no longer kept; "
+    "its call's record holds it."
+)
+"""What a `tasks/get` of a completed task gets once its result was served and dropped."""
+
 _CANCEL_WAIT = 10.0  # seconds a cancellation sent upstream for a departed session may take
 _POLL_DEFAULT = 1.0  # seconds between polls of a task whose server suggests no interval
 _POLL_MIN = 0.05
 _POLL_MAX = 5.0
+_SWEEP_EVERY = 30.0  # seconds between looks for tasks whose time ran out
+_TOUCH_EVERY = timedelta(seconds=1)  # a client polling fast is noted at most this often
 
 
 def task_params_model() -> type[Any]:
@@ -76,18 +121,24 @@ def task_params_model() -> type[Any]:
     return TaskRequestParams
 
 
-@dataclass(slots=True)
-class _Task:
-    """One task a client holds a handle of."""
+def owner_of(session: ClientSession) -> str:
+    """Who may use a task's handle: the session's person (by key), client name and version, view; the same on
+    every replica.
 
-    owner: str  # the session that made the call
-    server: str
-    upstream_id: str
+    A 2026-07-28 session (the only kind that gets handles) is these four, so the owner is the session as every
+    replica would group the client's requests.
+    """
+    person = session.principal.key if session.principal is not None else session.user
+    key = [person, session.client_name, session.client_version, session.view]
+    return json.dumps(key, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(slots=True)
+class _Local:
+    """What only the process that started a task holds: the call's own ending, and who made it."""
+
     finish: TaskFinish
     caller: ClientCall  # the call that started it: who it was made as (a person's own login)
-    ended: bool = False
-    result: dict[str, Any] | None = None  # the tool's result as the client got it, once completed
-    settling: asyncio.Lock = field(default_factory=asyncio.Lock)  # two polls that see the end record it once
 
 
 def _error(code: int, message: str, data: Any = None) -> Exception:
@@ -96,18 +147,53 @@ def _error(code: int, message: str, data: Any = None) -> Exception:
     return MCPError(code=code, message=message, data=data)
 
 
-class TaskRoutes:
-    """The tasks clients hold handles of, by the gateway's ids; routes their requests to the issuing server.
+def _failure(answer: Mapping[str, Any]) -> str:
+    error = answer.get("error")
+    message = error.get("message") if isinstance(error, Mapping) else None
+    return f"the task failed: {message or 'no message'}"
 
-    Also a session observer: a session's end cancels its unfinished tasks upstream.
+
+class TaskRoutes:
+    """The tasks clients hold handles of, by their keys in a book; routes their requests to the issuing server.
+
+    Also a session observer: the end of a client's session everywhere cancels its unfinished tasks upstream.
+
+    Args:
+        sources: the gateway's sources, by name.
+        sessions: the gateway's sessions.
+        modern: the protocol versions that have no connection (the only ones that get handles).
+        book: where tasks are kept (`MemoryTasks` until `keep_in` gives the store's).
+        entry_of: the catalog entry of a public tool name (a task ended on a replica that did not start it).
+        scan: scans such a task's result (`hintgate.pipeline.ToolCalls.scan_task_result`).
     """
 
-    def __init__(self, sources: Mapping[str, Source], sessions: SessionTracker, *, modern: frozenset[str]) -> None:
+    def __init__(
+        self,
+        sources: Mapping[str, Source],
+        sessions: SessionTracker,
+        *,
+        modern: frozenset[str],
+        book: TaskBook | None = None,
+        entry_of: Callable[[str], CatalogEntry | None] | None = None,
+        scan: Callable[[Any, CatalogEntry, Mapping[str, Any]], tuple[dict[str, Any], tuple[Any, ...], str | None]]
+        | None = None,
+    ) -> None:
         self._sources = sources
         self._sessions = sessions
         self._modern = modern
-        self._tasks: dict[str, _Task] = {}
-        self._withdrawals: set[asyncio.Task[None]] = set()
+        self.book: TaskBook = book if book is not None else MemoryTasks()
+        self.replica = "local"
+        self._recording: Recording | None = None
+        self._entry_of = entry_of or (lambda _name: None)
+        self._scan = scan
+        self._local: dict[str, _Local] = {}
+        self._withdrawals: set[asyncio.Future[object]] = set()
+
+    def keep_in(self, book: TaskBook, *, replica: str, recording: Recording | None) -> None:
+        """Keep tasks in `book` (the store's) from now on, as `replica`; `recording` masks what is recorded."""
+        self.book = book
+        self.replica = replica
+        self._recording = recording
 
     def extensions(self) -> dict[str, dict[str, Any]]:
         """What the gateway advertises: the Tasks extension while an upstream offers it."""
@@ -130,20 +216,52 @@ class TaskRoutes:
         entry: CatalogEntry,
         handle: Mapping[str, Any],
         finish: TaskFinish,
+        started: CallOutcome,
     ) -> tuple[dict[str, Any], bool]:
         """The client's handle for the task an upstream answered a call with; or, without one, the task's end.
 
-        A client that declared the extension gets a handle and the call is
-        recorded when the task ends (`finish`). Any other client (every
-        handshake-era client) gets what the call would have returned: the
-        gateway polls the task for it, within the server's call timeout.
+        A client that declared the extension gets a handle once the task and the call's record so far
+        (`started`) are kept; the record is completed when the task ends. Any other client (every
+        handshake-era client) gets what the call would have returned: the gateway polls the task for it,
+        within the server's call timeout.
         """
         upstream_id = str(handle["taskId"])
-        if session is not None and self.declared(ctx):
-            task_id = secrets.token_urlsafe(32)
-            self._tasks[task_id] = _Task(session.id, entry.server, upstream_id, finish, ClientCall(ctx))
-            return {**dict(handle), "taskId": task_id, "resultType": "task"}, True
-        return await self._wait_for_end(ctx, entry, upstream_id, handle), False
+        if session is None or not self.declared(ctx):
+            return await self._wait_for_end(ctx, entry, upstream_id, handle), False
+        task_id = secrets.token_urlsafe(32)
+        now = datetime.now(UTC)
+        record = TaskRecord(
+            key=task_key(task_id),
+            call_id=started.call_id,
+            owner=owner_of(session),
+            session_id=session.id,
+            server=entry.server,
+            tool=entry.name,
+            upstream_id=upstream_id,
+            replica=self.replica,
+            status=WORKING,
+            started_at=now,
+            touched_at=now,
+            expires_at=now + timedelta(seconds=self.book.limits.ttl),
+        )
+        call = None
+        if self._recording is not None:
+            from hintgate.observers.recording import call_record
+
+            call = call_record(started, self._recording.redact, self._recording.config_path)
+        try:
+            refusal = await self.book.open(record, call)
+        except StoreError as exc:
+            refusal = f"the gateway could not keep it ({exc})"
+        if refusal is not None:
+            self._spawn(self._cancel_upstream(entry.server, upstream_id, ClientCall(ctx)))
+            logger.warning("%s: a task of %s was refused and cancelled upstream: %s", entry.server, entry.name, refusal)
+            return tool_error(
+                f"The tool {entry.name!r} answered with a task the gateway cannot hold: {refusal}. "
+                f"The task was cancelled at server {entry.server!r}."
+            ), False
+        self._local[record.key] = _Local(finish, ClientCall(ctx))
+        return {**dict(handle), "taskId": task_id, "resultType": "task"}, True
 
     async def _wait_for_end(
         self, ctx: RequestContext | None, entry: CatalogEntry, upstream_id: str, handle: Mapping[str, Any]
@@ -232,95 +350,284 @@ class TaskRoutes:
             )
         task_id = params.get("taskId")
         with self._sessions.serving(ctx) as session:
-            task = self._tasks.get(task_id) if isinstance(task_id, str) else None
-            if task is None or task.owner != session.id or not isinstance(task_id, str):
+            if not isinstance(task_id, str):
                 raise _error(NOT_FOUND, "Failed to retrieve task: Task not found")
+            now = datetime.now(UTC)
+            record = await self._read(task_key(task_id), now)
+            if record is None or record.owner != owner_of(session):
+                raise _error(NOT_FOUND, "Failed to retrieve task: Task not found")
+            if now - record.touched_at >= _TOUCH_EVERY:
+                await self._quietly(self.book.touch(record.key, now), "note a task's poll")
+            if method == "tasks/get" and not record.unfinished:
+                return await self._as_kept(task_id, record, now)  # its end is known: the server is not asked again
             forwarded = {k: v for k, v in params.items() if k != "_meta"}
-            forwarded["taskId"] = task.upstream_id
-            answer = await self._forward(ctx, task, method, forwarded)
+            forwarded["taskId"] = record.upstream_id
+            answer = await self._forward(ctx, record, method, forwarded)
             if method == "tasks/get":
-                return await self._status(task_id, task, answer)
-            if method == "tasks/cancel":
-                async with task.settling:
-                    if not task.ended:
-                        task.ended = True
-                        await task.finish(None, CANCELLED_BY_CLIENT)
+                return await self._status(ctx, task_id, record, answer)
+            if method == "tasks/cancel" and record.unfinished:
+                await self._end(ctx, record, CANCELLED, None, CANCELLED_BY_CLIENT, answer)
             return {k: v for k, v in answer.items() if k != "taskId"}
 
-    async def _forward(self, ctx: RequestContext, task: _Task, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    async def _read(self, key: str, now: datetime) -> TaskRecord | None:
+        try:
+            return await self.book.get(key, now)
+        except StoreError as exc:
+            raise _error(-32603, f"The gateway cannot read its tasks now: {exc}") from exc
+
+    async def _forward(
+        self, ctx: RequestContext, task: TaskRecord, method: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
         source = self._sources.get(task.server)
         if source is None:
             raise _error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} is no longer configured")
+        if task.replica != self.replica and not _outlives_its_gateway(source):
+            # A stdio server is a child of each replica: only the one that started the task has it.
+            raise _error(
+                NOT_FOUND,
+                f"Failed to retrieve task: its server {task.server!r} runs as a child of the gateway replica "
+                f"{task.replica!r}, which started it; ask that replica",
+            )
         try:
             return await source.request(method, params, context=ClientCall(ctx))
         except UpstreamError as exc:
             raise to_mcp_error(exc) from exc
 
-    async def _status(self, task_id: str, task: _Task, answer: Mapping[str, Any]) -> dict[str, Any]:
+    async def _status(
+        self, ctx: RequestContext, task_id: str, task: TaskRecord, answer: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """A `tasks/get` answer for the client: its id, and once the task ended, the result as recorded."""
         status = answer.get("status")
-        shown = {**dict(answer), "taskId": task_id}
-        if status in TERMINAL:
-            async with task.settling:
-                if not task.ended:
-                    task.ended = True
-                    await self._settle(task, status, answer)
-        if status == "completed":
-            # Every poll shows the result the call's record holds: scanned once, the same each time.
-            shown["result"] = task.result if task.result is not None else {}
-        return shown
+        shown = {k: v for k, v in answer.items() if k != "result"}
+        shown["taskId"] = task_id
+        if status not in TERMINAL:
+            return shown
+        kept = {COMPLETED: COMPLETED, "failed": FAILED}.get(str(status), CANCELLED)
+        error = (
+            None
+            if status == "completed"
+            else _failure(answer)
+            if status == "failed"
+            else (f"the task was cancelled by its server: {answer.get('statusMessage') or ''}")
+        )
+        result = answer.get("result") if status == "completed" else None
+        ended = await self._end(ctx, task, kept, result if isinstance(result, Mapping) else {}, error, answer)
+        now = datetime.now(UTC)
+        if ended is None or ended.unfinished:
+            # Another request (here or on another replica) is recording its end: the result is not ready yet.
+            return {**shown, "status": "working"}
+        return await self._as_kept(task_id, ended, now, shown)
 
-    @staticmethod
-    async def _settle(task: _Task, status: Any, answer: Mapping[str, Any]) -> None:
-        """Record the call of a task seen to end: its result (scanned), its error or its cancellation."""
-        if status == "completed":
-            result = answer.get("result")
-            task.result = await task.finish(result if isinstance(result, Mapping) else {}, None)
-        elif status == "failed":
-            error = answer.get("error")
-            message = error.get("message") if isinstance(error, Mapping) else None
-            await task.finish(None, f"the task failed: {message or 'no message'}")
+    async def _as_kept(
+        self, task_id: str, task: TaskRecord, now: datetime, shown: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A `tasks/get` answer from the book for a task whose end is known; a completed one's result is served."""
+        answer = dict(shown) if shown is not None else {**(task.answer or {}), "status": task.status}
+        answer.pop("result", None)
+        answer["taskId"] = task_id
+        if task.status == WITHDRAWN:
+            answer["status"] = "cancelled"
+        if task.status == COMPLETED:
+            if task.result is None:
+                answer["result"] = tool_error(RESULT_DROPPED)
+            else:
+                answer["result"] = dict(task.result)
+                await self._quietly(self.book.served(task.key, now), "note a task's result served")
+        return answer
+
+    async def _end(
+        self,
+        ctx: RequestContext | None,
+        task: TaskRecord,
+        status: str,
+        result: Mapping[str, Any] | None,
+        error: str | None,
+        answer: Mapping[str, Any] | None,
+    ) -> TaskRecord | None:
+        """Record a task seen to end, once across replicas: its call's record completed, the book settled.
+
+        Returns the task as the book then holds it (None if it is gone).
+        """
+        now = datetime.now(UTC)
+        try:
+            claimed = await self.book.claim(task.key, now)
+        except StoreError as exc:
+            logger.warning("could not record the end of a task of %s: %s", task.tool, exc)
+            return None
+        if not claimed:
+            return await self._read(task.key, now)
+        taken: Mapping[str, Any] | None = None
+        try:
+            taken, error = await self._record_end(ctx, task, result, error, now)
+        finally:
+            kept_answer = {k: v for k, v in (answer or {}).items() if k not in ("result", "taskId")}
+            await self._quietly(
+                self.book.settle(
+                    task.key, status, datetime.now(UTC), taken if status == COMPLETED else None, kept_answer
+                ),
+                "record a task's end",
+            )
+        return await self._read(task.key, datetime.now(UTC))
+
+    async def _record_end(
+        self,
+        ctx: RequestContext | None,
+        task: TaskRecord,
+        result: Mapping[str, Any] | None,
+        error: str | None,
+        now: datetime,
+    ) -> tuple[Mapping[str, Any] | None, str | None]:
+        """The result as the client gets it and the error on record; the call's record completed with them."""
+        local = self._local.pop(task.key, None)
+        findings: tuple[Any, ...] = ()
+        action = None
+        if local is not None:
+            # The process that started it: the call ends as any call does (scanned, observers told).
+            outcome = await local.finish(result, error)
+            taken, error = outcome.result, outcome.error
+            findings, action, duration_ms = outcome.result_findings, outcome.result_action, outcome.duration_ms
         else:
-            await task.finish(None, f"the task was cancelled by its server: {answer.get('statusMessage') or ''}")
+            taken = None
+            if result is not None:
+                entry = self._entry_of(task.tool)
+                if entry is None or self._scan is None:
+                    # Nothing to scan it as: it is withheld, never passed on unread.
+                    taken = tool_error(
+                        f"The result of {task.tool!r} was withheld: the tool is no longer listed by this gateway, "
+                        "so its result could not be scanned."
+                    )
+                    error = "result withheld: the tool was no longer listed when its task ended"
+                else:
+                    taken, findings, action = self._scan(ctx, entry, result)
+            duration_ms = (now - task.started_at).total_seconds() * 1000
+        recording = self._recording
+        response = recording.redact.value(taken) if recording is not None and taken is not None else taken
+        shown_error = recording.redact.text(error) if recording is not None and error is not None else error
+        await self._quietly(
+            self.book.complete(
+                task.call_id,
+                response=response,
+                error=shown_error,
+                duration_ms=duration_ms,
+                findings=findings,
+                action=action,
+            ),
+            "complete a task's call record",
+        )
+        return taken, error
 
-    # -- a client that went away ---------------------------------------------
+    # -- a client that went away, a task that ran too long, a gateway that stopped -----------
 
     def session_started(self, session: ClientSession) -> None:
         """Nothing to do: a session holds no task until it makes a call that becomes one."""
 
     def session_ended(self, session: ClientSession) -> None:
-        """Cancel upstream the unfinished tasks of a session that ended, and forget all of its tasks."""
-        for task_id, task in list(self._tasks.items()):
-            if task.owner != session.id:
+        """Withdraw the unfinished tasks of a client that asked about none of them, on any replica, for as long."""
+        if session.protocol_version in self._modern:
+            self._spawn(self._withdraw_owner(owner_of(session), self._sessions.idle_timeout))
+
+    async def _withdraw_owner(self, owner: str, idle: float) -> None:
+        try:
+            tasks = await self.book.unfinished_of(owner)
+        except StoreError as exc:
+            logger.warning("could not read a departed client's tasks: %s", exc)
+            return
+        now = datetime.now(UTC)
+        for task in tasks:
+            # Its client may poll it through another replica: only a task nobody asked about for as long goes.
+            if now - task.touched_at >= timedelta(seconds=idle):
+                await self._withdraw(task, WITHDRAWN_TASK)
+
+    async def _withdraw(self, task: TaskRecord, reason: str) -> None:
+        """Cancel an unfinished task upstream and record it withdrawn (once across replicas)."""
+        now = datetime.now(UTC)
+        try:
+            if not await self.book.withdraw(task.key, now):
+                return
+        except StoreError as exc:
+            logger.warning("could not withdraw a task of %s: %s", task.tool, exc)
+            return
+        local = self._local.get(task.key)
+        await self._cancel_upstream(task.server, task.upstream_id, local.caller if local else ClientCall(None))
+        await self._record_end(None, task, None, reason, now)
+
+    async def sweep(self, every: float = _SWEEP_EVERY) -> None:
+        """Withdraw, now and then, the tasks whose time ran out (runs until cancelled)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                expired = await self.book.expired(datetime.now(UTC))
+            except StoreError as exc:
+                logger.warning("could not look for expired tasks: %s", exc)
                 continue
-            del self._tasks[task_id]
-            if not task.ended:
-                task.ended = True
-                self._spawn(self._withdraw(task))
+            for task in expired:
+                await self._withdraw(task, EXPIRED_TASK)
 
-    async def _withdraw(self, task: _Task) -> None:
-        await self._cancel_upstream(task.server, task.upstream_id, task.caller)
-        await task.finish(None, WITHDRAWN_TASK)
+    async def cancel_left_behind(self, cancels: list[TaskRecord], wait: float) -> None:
+        """Cancel upstream the tasks an earlier run left unfinished (withdrawn when the store opened)."""
+        for task in cancels:
+            source = self._sources.get(task.server)
+            outcome = "its server is no longer configured"
+            if source is not None:
+                with contextlib.suppress(TimeoutError):
+                    await source.wait_started(wait)
+                outcome = await self._cancel_upstream(task.server, task.upstream_id, ClientCall(None))
+            cancelled = getattr(self.book, "cancelled_upstream", None)
+            if cancelled is not None:
+                await self._quietly(cancelled(task.key, outcome), "note a task cancelled upstream")
 
-    async def _cancel_upstream(self, server: str, upstream_id: str, caller: ClientCall) -> None:
+    async def _cancel_upstream(self, server: str, upstream_id: str, caller: ClientCall) -> str:
         """Send `tasks/cancel` as the call's caller: a server with a login per person has the task on theirs."""
         source = self._sources.get(server)
         if source is None:
-            return
+            return "its server is no longer configured"
         try:
             await asyncio.wait_for(
                 source.request("tasks/cancel", {"taskId": upstream_id}, context=caller), _CANCEL_WAIT
             )
         except (UpstreamError, TimeoutError) as exc:
             logger.warning("%s: cancelling task %s upstream failed: %s", server, upstream_id, exc)
+            return f"cancelling it failed: {exc}"
+        return "cancelled"
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    async def _quietly(self, work: Awaitable[object], doing: str) -> None:
+        """Do a book's write whose failure must not fail the client's request: logged instead."""
+        try:
+            await work
+        except StoreError as exc:
+            logger.warning("could not %s: %s", doing, exc)
+
+    def _spawn(self, work: Awaitable[object]) -> None:
         task = asyncio.ensure_future(work)
         self._withdrawals.add(task)
         task.add_done_callback(self._withdrawals.discard)
 
     async def aclose(self) -> None:
-        """Wait (bounded) for the cancellations sent upstream (departed sessions, cancelled calls)."""
+        """Withdraw the tasks this gateway's stopping ends; wait (bounded) for the cancellations sent upstream.
+
+        A stdio server's tasks end with it; with no store, every task does (nobody could answer it later).
+        A task of a server reached by URL, kept in the store, stays: another replica, or this one restarted,
+        answers it.
+        """
+        for key in list(self._local):
+            task = await self._read_quietly(key)
+            if task is None or not task.unfinished:
+                continue
+            source = self._sources.get(task.server)
+            if isinstance(self.book, MemoryTasks) or source is None or not _outlives_its_gateway(source):
+                self._spawn(self._withdraw(task, WITHDRAWN_WITH_GATEWAY))
         if self._withdrawals:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*self._withdrawals, return_exceptions=True), _CANCEL_WAIT)
+
+    async def _read_quietly(self, key: str) -> TaskRecord | None:
+        try:
+            return await self.book.get(key, datetime.now(UTC))
+        except StoreError:
+            return None
+
+
+def _outlives_its_gateway(source: Source) -> bool:
+    """Whether a source's tasks outlive this gateway process: a server reached by URL, not a stdio child."""
+    config = getattr(source, "config", None)
+    return isinstance(getattr(config, "transport", None), HttpTransport)

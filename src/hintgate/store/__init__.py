@@ -79,6 +79,7 @@ from hintgate.store.pins import Pins
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChanges
+from hintgate.store.tasks import StoredTasks, unfinished_replicas, withdraw_abandoned
 from hintgate.store.tokens import MODES as TOKEN_MODES
 from hintgate.store.writer import SqliteWriter
 
@@ -126,13 +127,14 @@ async def _abandoned(conn: AsyncConnection, replica: str) -> list[str]:
     """This replica, and every `HOST:PID` replica of this host whose process is gone.
 
     Stdio gateways are many on one host, each started by a client; a crashed
-    one's sessions would stay active, and its approvals pending, forever unless
-    a later one closes and expires them.
+    one's sessions would stay active, its approvals pending and its tasks
+    running, forever unless a later one closes, expires and withdraws them.
     """
     host = socket.gethostname()
     found = [replica]
     others = set(await queries.active_replicas(conn, prefix=f"{host}:"))
     others.update(await pending_replicas(conn, prefix=f"{host}:"))
+    others.update(await unfinished_replicas(conn, prefix=f"{host}:"))
     found.extend(other for other in sorted(others) if other != replica and dead_here(other))
     return found
 
@@ -214,6 +216,8 @@ class Store:
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
         self.login_waits = LoginWaits(engine, url)
         """People's upstream logins waiting for their browser, for every replica (`hintgate.store.login_waits`)."""
+        self.tasks = StoredTasks(engine, url, response_cap=response_cap)
+        """The tasks clients hold handles of, shared by every replica (`hintgate.handles.TaskBook`)."""
         self._path: Path | None = None
         self._writer: SqliteWriter | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
@@ -294,11 +298,12 @@ class Store:
                         await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                     await conn.run_sync(upgrade)
                 async with queries.begin_write(engine) as conn:
-                    closed = expired = 0
+                    closed = expired = withdrawn = 0
                     if recover:
                         gone = await _abandoned(conn, replica)
                         closed = await queries.close_abandoned(conn, gone)
                         expired = await expire_replicas(conn, gone, now=datetime.now(UTC))
+                        withdrawn = await withdraw_abandoned(conn, gone, now=datetime.now(UTC))
                     pruned = await queries.prune(conn, retention)
         except BaseException:
             await engine.dispose()
@@ -307,6 +312,11 @@ class Store:
             logger.info("closed %d sessions that replica %r left active", closed, replica)
         if expired:
             logger.warning("%d approvals were pending when their gateway stopped: marked expired, nothing ran", expired)
+        if withdrawn:
+            logger.warning(
+                "%d tasks were running when their gateway stopped: recorded as withdrawn, to be cancelled upstream",
+                withdrawn,
+            )
         if pruned:
             logger.info("removed %d old sessions (retention %d)", pruned, retention)
         store = cls(

@@ -34,6 +34,8 @@ __all__ = [
     "Encoded",
     "Item",
     "SessionRecord",
+    "call_row",
+    "completion_values",
     "json_serializer",
     "prepare",
     "statements",
@@ -257,7 +259,11 @@ def _capped(text: str, cap: int) -> tuple[Encoded, int, bool]:
     return Encoded(json.dumps(prefix, ensure_ascii=False)), size, True
 
 
-def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bool = False) -> dict[str, Any]:
+def call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bool = False) -> dict[str, Any]:
+    """The `tool_calls` row of a record: text cleaned, JSON encoded and capped at `cap` bytes, tokens counted.
+
+    With `safe`, the JSON columns hold a note instead (a row the database refused as it was).
+    """
     arguments_json = None if rec.arguments is None else _dumps(rec.arguments)
     input_count = count_tokens(arguments_json or "", exact=exact_tokens)
     output_count = count_tokens(output_text(rec.response, rec.error), exact=exact_tokens)
@@ -306,6 +312,31 @@ def _call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: bo
     return row
 
 
+def completion_values(
+    response: Mapping[str, Any] | None,
+    error: str | None,
+    duration_ms: float,
+    decision: Mapping[str, Any] | None,
+    cap: int,
+) -> dict[str, Any]:
+    """The columns of a `tool_calls` row that change when a call recorded at its start ends (a task's)."""
+    output = count_tokens(output_text(response, error), exact=False)
+    values: dict[str, Any] = {
+        "response": None,
+        "response_truncated": False,
+        "response_size": None,
+        "response_cap": cap,
+        "error": _clean(error),
+        "duration_ms": float(duration_ms),
+        "decision": None if decision is None else Encoded(_dumps(decision)),
+        "output_tokens": output.tokens,
+        "tokens_estimated": output.estimated,
+    }
+    if response is not None:
+        values["response"], values["response_size"], values["response_truncated"] = _capped(_dumps(response), cap)
+    return values
+
+
 def prepare(
     items: Sequence[Item], *, response_cap: int, replica: str, safe: bool = False, exact_tokens: bool = False
 ) -> Batch:
@@ -319,7 +350,7 @@ def prepare(
     counts: dict[str, list[int]] = {}
     for kind, payload, _ in items:
         if kind == CALL:
-            row = _call_row(payload, response_cap, safe=safe, exact_tokens=exact_tokens)
+            row = call_row(payload, response_cap, safe=safe, exact_tokens=exact_tokens)
             session_id = row["session_id"]
             if session_id is not None and not _valid_session(session_id):
                 logger.warning(

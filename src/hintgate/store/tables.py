@@ -44,6 +44,7 @@ __all__ = [
     "APPROVAL_STATES",
     "HINT_NAMES",
     "PIN_STATES",
+    "TASK_STATUSES",
     "JSONColumn",
     "UTCDateTime",
     "approvals",
@@ -57,6 +58,7 @@ __all__ = [
     "policy_settings",
     "server_changes",
     "sessions",
+    "tasks",
     "title_overrides",
     "tool_calls",
     "tool_confirms",
@@ -400,3 +402,32 @@ login_waits = Table(
 )
 """People's logins to servers that log in per person, waiting for their browser to come back: the redirect
 may reach any replica, which hands it to the one holding the login (`hintgate.store.login_waits`)."""
+
+TASK_STATUSES = ("working", "ending", "completed", "failed", "cancelled", "withdrawn")
+"""What a kept task may be (`hintgate.handles`)."""
+
+tasks = Table(
+    "tasks",
+    metadata,
+    Column("key", String(64), primary_key=True),  # the SHA-256 of the handle its client holds, never the handle
+    Column("call_id", String, nullable=False),  # the call's record in tool_calls, written when the handle went out
+    Column("owner", Text, nullable=False),  # who may use the handle: person, client name and version, view (JSON)
+    Column("session_id", String(36)),  # no foreign key: sessions are pruned on their own schedule
+    Column("server", String, nullable=False),
+    Column("tool", String, nullable=False),
+    Column("upstream_id", Text, nullable=False),  # the server's own id of the task
+    Column("replica", String, nullable=False),  # the gateway instance that started it
+    Column("status", String(16), nullable=False),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("touched_at", UTCDateTime, nullable=False),  # its client's last request about it, on any replica
+    Column("expires_at", UTCDateTime, nullable=False),
+    Column("result", JSONColumn()),  # the tool's result as its client gets it, until served and dropped
+    Column("answer", JSONColumn()),  # the server's terminal answer without the result (a failed task's error)
+    Column("served_at", UTCDateTime),
+    Column("cancel_due", Boolean, nullable=False, server_default=false()),  # withdrawn at start, to cancel upstream
+    CheckConstraint(f"status IN ({', '.join(repr(s) for s in TASK_STATUSES)})", name="status"),
+    Index(None, "owner", "status"),
+    Index(None, "status", "expires_at"),
+    Index(None, "replica", "status"),
+)
+"""Tasks clients hold handles of, shared by every replica; each change of status is one conditional `UPDATE`."""

@@ -1,0 +1,55 @@
+"""Tasks clients hold handles of, kept in the store so that any replica answers them and none is lost.
+
+Revision ID: 0017
+Revises: 0016
+Create Date: 2026-12-04
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "0017"
+down_revision: str | None = "0016"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    json = sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
+    op.create_table(
+        "tasks",
+        sa.Column("key", sa.String(64), nullable=False),
+        sa.Column("call_id", sa.String(), nullable=False),
+        sa.Column("owner", sa.Text(), nullable=False),
+        sa.Column("session_id", sa.String(36), nullable=True),
+        sa.Column("server", sa.String(), nullable=False),
+        sa.Column("tool", sa.String(), nullable=False),
+        sa.Column("upstream_id", sa.Text(), nullable=False),
+        sa.Column("replica", sa.String(), nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("touched_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("result", json, nullable=True),
+        sa.Column("answer", json, nullable=True),
+        sa.Column("served_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("cancel_due", sa.Boolean(), server_default=sa.false(), nullable=False),
+        sa.CheckConstraint(
+            "status IN ('working', 'ending', 'completed', 'failed', 'cancelled', 'withdrawn')",
+            name=op.f("ck_tasks_status"),
+        ),
+        sa.PrimaryKeyConstraint("key", name=op.f("pk_tasks")),
+    )
+    op.create_index(op.f("ix_tasks_owner_status"), "tasks", ["owner", "status"])
+    op.create_index(op.f("ix_tasks_status_expires_at"), "tasks", ["status", "expires_at"])
+    op.create_index(op.f("ix_tasks_replica_status"), "tasks", ["replica", "status"])
+
+
+def downgrade() -> None:
+    op.drop_index(op.f("ix_tasks_replica_status"), table_name="tasks")
+    op.drop_index(op.f("ix_tasks_status_expires_at"), table_name="tasks")
+    op.drop_index(op.f("ix_tasks_owner_status"), table_name="tasks")
+    op.drop_table("tasks")
