@@ -38,3 +38,33 @@ def test_fetching_an_attachment_from_mail_or_a_chat_is_open_world(description: s
     found = infer("get_attachment", description, {"type": "object", "properties": {"id": {"type": "string"}}})
     assert found[Hint.OPEN_WORLD].value is True
     assert found[Hint.OPEN_WORLD].rule == "desc.messages"
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Delete a collection. Its notes are moved to uncategorized, not deleted.",
+        "Delete a note template (no data loss: notes made from it are kept).",
+        "Remove a tag from the index; nothing is deleted.",
+    ],
+)
+def test_a_delete_whose_description_says_nothing_is_lost_keeps_a_local_servers_non_destructive_declaration(
+    description: str,
+) -> None:
+    from hintgate.hints.catalog import resolve_tool
+    from hintgate.hints.trust import Trust
+
+    declared = {"readOnlyHint": False, "destructiveHint": False}
+    tool = resolve_tool({"name": "delete_item", "description": description, "annotations": declared}, trust=Trust.LOCAL)
+    assert tool.resolution.value(Hint.DESTRUCTIVE) is False
+
+
+def test_a_plain_delete_still_overrules_a_local_servers_non_destructive_declaration() -> None:
+    from hintgate.hints.catalog import resolve_tool
+    from hintgate.hints.trust import Trust
+
+    declared = {"readOnlyHint": False, "destructiveHint": False}
+    tool = resolve_tool(
+        {"name": "delete_file", "description": "Delete a file.", "annotations": declared}, trust=Trust.LOCAL
+    )
+    assert tool.resolution.value(Hint.DESTRUCTIVE) is True

@@ -15,7 +15,7 @@ Rule ids, in the order they are tried (first match per hint wins):
 | desc.irreversible | body | permanently, irreversible, cannot be undone or restored, will be lost | RO F, D T |
 | desc.overwrite | body | overwrites, replaces the entire/existing, clears all | RO F, D T |
 | desc.read-only | lead | read-only (not "by default"), does not modify, without modifying | RO T, D F, I T |
-| desc.recoverable | body | soft delete, can be restored, moved to the trash: for a delete only | D F |
+| desc.recoverable | body | soft delete, restorable, to the trash, not deleted, no data loss: for a delete only | D F |
 | desc.saves-file | body | saved to disk, writes ... to a file; an export to a file or a new document | RO F |
 | desc.side-effect | body | a third-person writing verb (updates, creates, sends, starts) | RO F |
 | desc.verb.<class> | lead | the opening verb(s), when the name has none (see naming) | as the class |
@@ -149,12 +149,15 @@ SIDE_EFFECT_RULES: tuple[TextRule, ...] = (
 
 RECOVERABLE_RULE = _rule(
     "desc.recoverable",
-    "soft restor recover undone trash bin",
+    "soft restor recover undone trash bin deleted data loss lost moved",
     r"\bsoft[- ]delet\w*|\bcan (?:later )?be (?:restored|recovered|undone|undeleted)\b"
-    r"|\b(?:mov(?:es?|ed|ing)|sends?|sent|puts?) (?:\w+ ){0,4}?to (?:the )?(?:trash|recycle bin|bin)\b",
+    r"|\b(?:mov(?:es?|ed|ing)|sends?|sent|puts?) (?:\w+ ){0,4}?to (?:the )?(?:trash|recycle bin|bin)\b"
+    r"|\b(?:not|never|nothing is|none are) (?:permanently )?(?:deleted|removed|lost)\b"
+    r"|\bno data (?:is )?(?:loss|lost)\b|\b(?:are|is) moved to\b",
     effect(destructive=False),
 )
-"""A delete that says what it removes can come back (a soft delete, a trash): not destructive.
+"""A delete that says what it removes can come back (a soft delete, a trash), or that nothing is lost ("not
+deleted", "no data loss", "notes are moved to uncategorized"): not destructive.
 
 Strong evidence only for a tool whose name's action deletes (``delete_note``,
 "can be restored later"); a warning such as "cannot be undone" anywhere in
