@@ -61,3 +61,20 @@ def test_a_search_string_named_query_is_no_statement() -> None:
 )
 def test_schemas_of_any_shape_are_read_without_failing(properties: dict[str, Any]) -> None:
     ArgumentJudge.of(tool(properties, "Execute a SQL statement or a shell command."))
+
+
+def test_a_judge_that_fails_on_hostile_arguments_fails_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hintgate.hints.calls as calls
+
+    judge = ArgumentJudge.of(
+        tool({"args": {"type": "array", "items": {"type": "string"}}}, "Run a git command.", "git")
+    )
+    assert judge is not None
+
+    def broken(*_: object, **__: object) -> None:
+        raise RecursionError("too deep")
+
+    monkeypatch.setattr(calls, "judge_argv", broken)
+    judged = judge.judge({"args": ["status"]})
+    assert judged is not None
+    assert judged.act is calls.Act.DESTRUCTIVE

@@ -74,9 +74,18 @@ class ArgumentJudge:
         return tuple(dict.fromkeys(r.kind for r in self.roles))
 
     def judge(self, arguments: Mapping[str, Any] | None) -> Judgement | None:
-        """What the call with these arguments does; None when nothing in them can be judged."""
+        """What the call with these arguments does; None when nothing in them can be judged.
+
+        Never raises: arguments a judge fails on are destructive (they could not be read).
+        """
         if not arguments:
             return None
+        try:
+            return self._judge(arguments)
+        except Exception as exc:  # a parser's failure on hostile input: fail closed, never into the call
+            return Judgement(Act.DESTRUCTIVE, f"the arguments could not be read ({type(exc).__name__})", "unread")
+
+    def _judge(self, arguments: Mapping[str, Any]) -> Judgement | None:
         found: list[Judgement] = []
         dry_run: Role | None = None
         force: Role | None = None
