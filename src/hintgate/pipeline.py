@@ -79,6 +79,7 @@ from hintgate.policy.decide import (
 )
 from hintgate.policy.explain import warnings
 from hintgate.policy.own_places import OwnPlaces
+from hintgate.policy.preferences import owner_key, stricter
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals, call_digest
@@ -249,6 +250,8 @@ class ToolCalls:
 
     Attributes:
         settings: the policy settings in force (the REST API may replace them).
+        preferences: each person's own preferences (person key → key path → value), laid over `settings`
+            for their calls where they ask more (`settings_for`).
         rules: the policy rules in force.
         approvals: calls waiting for a person.
         approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
@@ -276,6 +279,8 @@ class ToolCalls:
         self._sources = sources
         self._sessions = sessions
         self.settings = settings
+        self.preferences: Mapping[str, Mapping[str, Any]] = {}
+        self._personal: dict[str, tuple[PolicySettings, Mapping[str, Any], PolicySettings]] = {}
         self.rules = rules
         self.approvals = approvals if approvals is not None else ApprovalQueue()
         self.observers: list[CallObserver] = list(observers)
@@ -291,6 +296,22 @@ class ToolCalls:
         self.on_result_finding = on_result_finding
         self.tasks: TaskHandoff | None = None
         """Where a call an upstream answered with a task handle goes on (None: such a call is a tool error)."""
+
+    def settings_for(self, principal: Principal | None) -> PolicySettings:
+        """The settings a principal's call is decided under: `settings`, with their own preferences laid over
+        where they ask more (the same object while neither changes, so a decision taken ahead still holds)."""
+        mine = self.preferences.get(owner_key(principal)) if principal is not None else None
+        if not mine:
+            return self.settings
+        key = owner_key(principal) if principal is not None else ""
+        cached = self._personal.get(key)
+        if cached is not None and cached[0] is self.settings and cached[1] is mine:
+            return cached[2]
+        if len(self._personal) >= 4096:
+            self._personal.clear()
+        laid = stricter(self.settings, mine)
+        self._personal[key] = (self.settings, mine, laid)
+        return laid
 
     def would_ask(self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
         """Whether the policy would ask about this call (arguments unchecked: ones that fail the schema are denied).
@@ -310,9 +331,10 @@ class ToolCalls:
         named = self.own_places.named_in(arguments)
         judged = UNSET if self.settings.judge_arguments else None
         facts = CallFacts.from_entry(entry, arguments, session.principal, names_gateway=named, judgement=judged)
-        decision = decide(facts, state, self.settings, self.rules, now=time.time())
+        settings = self.settings_for(session.principal)
+        decision = decide(facts, state, settings, self.rules, now=time.time())
         if decision.verdict is not Verdict.ASK and not connectionless:  # a connectionless state is the call's copy
-            self._ahead = _Ahead((ctx, entry, arguments, self.settings, self.rules), session, state, facts, decision)
+            self._ahead = _Ahead((ctx, entry, arguments, settings, self.rules), session, state, facts, decision)
             # Whatever runs after this step may change what was decided: then it no longer stands.
             asyncio.get_running_loop().call_soon(setattr, self, "_ahead", None)
         return decision.verdict is Verdict.ASK
@@ -405,7 +427,8 @@ class ToolCalls:
         started_at = datetime.now(UTC)
         now = time.time()
         ahead, self._ahead = self._ahead, None
-        if ahead is None or not ahead.holds_for(ctx, entry, arguments, self.settings, self.rules):
+        principal = ahead.session.principal if ahead is not None else None
+        if ahead is None or not ahead.holds_for(ctx, entry, arguments, self.settings_for(principal), self.rules):
             ahead = None
             session = self._sessions.for_request(ctx) if ctx is not None else None
             modern = ctx is not None and ctx.protocol_version in self._modern
@@ -422,7 +445,8 @@ class ToolCalls:
             elif ahead is not None:
                 decided = ahead.decision
             else:
-                decided = decide(facts, state, self.settings, self.rules, now=now)
+                settings = self.settings_for(session.principal if session is not None else None)
+                decided = decide(facts, state, settings, self.rules, now=now)
             attempt = CallAttempt(decided, started, started_at, hints=call_snapshot(facts, entry))
         if facts.idempotent and not facts.read_only:
             window = self.settings.idempotent_retry_window
@@ -714,7 +738,8 @@ class ToolCalls:
             carried = self._carried(entry, facts.arguments, session, attempt, params)
             if carried is not None:
                 return carried
-        shown = warnings(facts, self.settings) if self.settings.show_hint_warnings else []
+        settings = self.settings_for(session.principal if session is not None else None)
+        shown = warnings(facts, settings) if settings.show_hint_warnings else []
         title = entry.tool.display_name
         text = question(
             title=title,

@@ -40,7 +40,7 @@ from hintgate.hints.pins import ChangeKind, Pin, PinState
 
 __all__ = ["SCHEMA_REVISION", "StoredState", "read_stored_state", "sqlite_file"]
 
-SCHEMA_REVISION = "0017"
+SCHEMA_REVISION = "0018"
 """The newest migration's revision, which the store stamps a current database with (`store.schema.HEAD_REVISION`
 is this one; a test checks it is Alembic's head): a new migration moves it."""
 
@@ -75,6 +75,7 @@ class StoredState:
         titles: the title overrides (`{"tool", "title", ...}`), by tool.
         confirms: the confirm settings (`{"tool", "confirm", ...}`), by tool name or glob.
         policy_settings: the stored policy settings (`{"setting", "value", ...}`), by key path.
+        person_preferences: people's own preferences (`{"person", "setting", "value", ...}`), by person and key.
         overrides_version: the `overrides` counter when they were read.
         server_changes: the runtime server changes (`{"name", "action", "config", "changed_at", "changed_by"}`,
             each entry opened), oldest first.
@@ -87,6 +88,7 @@ class StoredState:
     titles: list[dict[str, Any]]
     confirms: list[dict[str, Any]]
     policy_settings: list[dict[str, Any]]
+    person_preferences: list[dict[str, Any]]
     overrides_version: int
     server_changes: list[dict[str, Any]]
 
@@ -143,6 +145,9 @@ def read_stored_state(url: str, key: str | None = None) -> StoredState | None:
                 titles=_rows(conn, "SELECT * FROM title_overrides ORDER BY tool"),
                 confirms=_rows(conn, "SELECT * FROM tool_confirms ORDER BY tool"),
                 policy_settings=_rows(conn, "SELECT * FROM policy_settings ORDER BY setting", json_columns=("value",)),
+                person_preferences=_rows(
+                    conn, "SELECT * FROM person_preferences ORDER BY person, setting", json_columns=("value",)
+                ),
                 overrides_version=int(counters.get("overrides") or 0),
                 server_changes=changes,
             )

@@ -104,6 +104,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "login_waits",
             "oauth_credentials",
             "person_credentials",
+            "person_preferences",
             "pin_events",
             "policy_settings",
             "server_changes",
@@ -320,3 +321,34 @@ async def test_sessions_and_approvals_recorded_before_views_read_as_null_beside_
         await store.flush()
         views = {row["id"]: row["view"] for row in await store.recent_sessions(10)}
     assert views == {_OLD: None, viewed.id: "read-only"}
+
+
+async def test_a_database_from_before_peoples_own_preferences_gets_their_table_and_keeps_the_policy_settings(
+    store_url: str,
+) -> None:
+    await _migrated(store_url, "0017")
+    engine = create_async_engine(database_url(store_url))
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO policy_settings (setting, value, updated_at, updated_by) "
+                    "VALUES ('mode', '\"accept-edits\"', :at, 'api-token')"
+                ),
+                {"at": datetime(2026, 1, 1, tzinfo=UTC)},
+            )
+    finally:
+        await engine.dispose()
+    async with await Store.open(store_url, replica="m", commit_interval=0.01) as store:
+        parts = store.overrides
+        before = await parts.version()
+        await parts.set_person_preferences("bob@example.com", {"preferences.alwaysConfirmDestructive": True}, ())
+        kept = [(r["person"], r["setting"], r["value"]) for r in await parts.person_preferences()]
+        await parts.set_person_preferences("bob@example.com", {}, ["preferences.alwaysConfirmDestructive"])
+        after = await parts.person_preferences()
+        policy = [(r["setting"], r["value"], r["updated_by"]) for r in await parts.policy_settings()]
+        version = await parts.version()
+    assert kept == [("bob@example.com", "preferences.alwaysConfirmDestructive", True)]
+    assert after == []
+    assert policy == [("mode", "accept-edits", "api-token")]
+    assert version == before + 2, "each change tells the other replicas"

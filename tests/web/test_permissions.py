@@ -36,10 +36,11 @@ AUDIENCE = f"{BASE_URL}/mcp"
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
 # What a member may change: answer an approval (the approvers decide which), log in to and forget their own
-# upstream login, and sign in (switching person when they say so). Written out here, not read from the
-# permission table, so the table cannot grant more unseen.
+# upstream login, keep their own preferences (which only ask more), and sign in (switching person when they say
+# so). Written out here, not read from the permission table, so the table cannot grant more unseen.
 A_MEMBERS_WRITES = {
     ("POST", "/api/approvals/{approval_id}"),
+    ("PATCH", "/api/me/preferences"),
     ("DELETE", "/api/servers/{name}/login/mine"),
     ("POST", "/login/upstream/{name}"),
     ("POST", "/login"),
@@ -49,6 +50,7 @@ A_MEMBERS_WRITES = {
 A_MEMBERS_READS = {
     ("GET", "/api/health"),
     ("GET", "/api/me"),
+    ("GET", "/api/me/preferences"),
     ("GET", "/api/tools"),
     ("GET", "/api/tools/{name}"),
     ("GET", "/api/servers"),

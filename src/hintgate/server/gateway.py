@@ -43,6 +43,7 @@ from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
+from hintgate.policy.preferences import personal_refusal
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.policy.settings import layer_settings, setting_values
 from hintgate.results import server_down_error, tool_error
@@ -228,6 +229,7 @@ class Gateway:
                 titles=self._early.titles,
                 confirms=self._early.confirms,
                 policy=self._early.policy_settings,
+                people=self._early.person_preferences,
                 version=self._early.overrides_version,
             )
             self._apply_confirms()
@@ -684,6 +686,25 @@ class Gateway:
             logger.info("policy: %s reset to the config file's value by %s", ", ".join(cleared), actor)
         return cleared
 
+    async def set_person_preferences(self, person: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Keep a person's own preferences (key path → value, None clears one), in force for their next call.
+
+        Returns what the person keeps now.
+
+        Raises:
+            ValueError: a key that is no preference a person keeps, or a value that would not ask more.
+        """
+        for path, value in values.items():
+            refusal = personal_refusal(path, value)
+            if refusal is not None:
+                raise ValueError(refusal)
+        keep = {path: value for path, value in values.items() if value is not None}
+        cleared = [path for path, value in values.items() if value is None]
+        await self.overrides.apply_person(person, keep, cleared)
+        self._apply_policy_layer()
+        logger.info("preferences of %s: %s", person, ", ".join(f"{k}={v}" for k, v in values.items()) or "none")
+        return dict(self.overrides.people.get(person, {}))
+
     def _apply_policy_layer(self) -> None:
         # Stored settings over the file's; a stored value this version cannot read is skipped, loudly.
         settings = self._file_settings
@@ -693,6 +714,7 @@ class Gateway:
             except ValueError as exc:
                 logger.warning("stored policy setting ignored: %s", exc)
         self.calls.settings = settings
+        self.calls.preferences = self.overrides.people
 
     def _apply_confirms(self) -> None:
         # Stored confirms are tool rules placed before the config file's: see docs/policy.md for precedence.

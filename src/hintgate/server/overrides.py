@@ -41,6 +41,8 @@ class StoredOverrides:
         confirms: public tool name or glob → how often it asks (`confirm_rule` makes the rule).
         policy: policy setting key path → its stored row (`value`, `updated_at`, `updated_by`),
             laid over the config file's settings (`hintgate.policy.settings.layer_settings`).
+        people: a person's key (`hintgate.policy.preferences.owner_key`) → their own preferences (key path →
+            value), laid over the policy for their calls where they ask more (`hintgate.policy.preferences`).
     """
 
     def __init__(self, store: Store | None) -> None:
@@ -49,6 +51,7 @@ class StoredOverrides:
         self.titles: dict[str, str] = {}
         self.confirms: dict[str, Confirm] = {}
         self.policy: dict[str, dict[str, Any]] = {}
+        self.people: dict[str, dict[str, Any]] = {}
         self._version = 0
 
     async def load(self) -> None:
@@ -61,6 +64,7 @@ class StoredOverrides:
             titles=await parts.titles(),
             confirms=await parts.confirms(),
             policy=await parts.policy_settings(),
+            people=await parts.person_preferences(),
             version=await parts.version(),
         )
 
@@ -72,6 +76,7 @@ class StoredOverrides:
         confirms: Iterable[Mapping[str, Any]],
         policy: Iterable[dict[str, Any]],
         version: int,
+        people: Iterable[Mapping[str, Any]] = (),
     ) -> None:
         """Take the overrides from the store's rows (read by the store, or ahead of it: `hintgate.stored_state`)."""
         stored: dict[str, dict[Hint, bool]] = {}
@@ -81,6 +86,10 @@ class StoredOverrides:
         self.titles = {row["tool"]: row["title"] for row in titles}
         self.confirms = {row["tool"]: Confirm(row["confirm"]) for row in confirms}
         self.policy = {row["setting"]: row for row in policy}
+        kept: dict[str, dict[str, Any]] = {}
+        for row in people:
+            kept.setdefault(row["person"], {})[row["setting"]] = row["value"]
+        self.people = kept
         self._version = version
 
     def attach(self, store: Store) -> None:
@@ -159,3 +168,15 @@ class StoredOverrides:
         now = datetime.now(UTC)
         for path, value in values.items():
             self.policy[path] = {"setting": path, "value": value, "updated_at": now, "updated_by": actor}
+
+    async def apply_person(self, person: str, values: Mapping[str, Any], cleared: Sequence[str]) -> None:
+        """Keep a person's own preferences (key path → value) and drop those in `cleared`: in the store, then here."""
+        if self._store is not None:
+            await self._store.overrides.set_person_preferences(person, values, cleared)
+            self._version = await self._store.overrides.version()
+        mine = {k: v for k, v in self.people.get(person, {}).items() if k not in cleared}
+        mine.update(values)
+        if mine:
+            self.people[person] = mine
+        else:
+            self.people.pop(person, None)

@@ -152,6 +152,32 @@ class Overrides:
             async with queries.begin_write(self._engine) as conn:
                 return await queries.clear_policy_settings(conn, settings)
 
+    async def person_preferences(self) -> list[dict[str, Any]]:
+        """Every person's own preferences: `{"person", "setting", "value", "updated_at"}`, by person and key path."""
+        with translated(self._url, "read people's preferences from"):
+            async with self._engine.connect() as conn:
+                return await queries.stored_person_preferences(conn)
+
+    async def set_person_preferences(self, person: str, values: Mapping[str, Any], cleared: Sequence[str]) -> None:
+        """Store a person's own preferences by key path and drop those in `cleared`, in one transaction.
+
+        The values are checked by the caller (`hintgate.policy.preferences.personal_refusal`).
+
+        Raises:
+            StoreError: no person, a key that is no policy setting, or a database failure.
+        """
+        if not person:
+            raise StoreError("a person's preferences need the person")
+        known = {row.path for row in POLICY_SETTINGS}
+        for setting in (*values, *cleared):
+            if setting not in known:
+                raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
+        with translated(self._url, "write a person's preferences to"):
+            async with queries.begin_write(self._engine) as conn:
+                if cleared:
+                    await queries.clear_person_preferences(conn, person, cleared)
+                await queries.set_person_preferences(conn, person, values, now=datetime.now(UTC))
+
     async def version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""
         with translated(self._url, "read the overrides version from"):

@@ -19,6 +19,7 @@ from hintgate.store.notify import OVERRIDES, notify
 from hintgate.store.tables import (
     counters,
     hint_overrides,
+    person_preferences,
     policy_settings,
     sessions,
     title_overrides,
@@ -34,6 +35,7 @@ __all__ = [
     "calls",
     "clear_confirm",
     "clear_override",
+    "clear_person_preferences",
     "clear_policy_settings",
     "clear_title_override",
     "close_abandoned",
@@ -45,9 +47,11 @@ __all__ = [
     "sessions_with_prefix",
     "set_confirm",
     "set_override",
+    "set_person_preferences",
     "set_policy_settings",
     "set_title_override",
     "stored_confirms",
+    "stored_person_preferences",
     "stored_policy_settings",
     "stored_titles",
 ]
@@ -408,6 +412,40 @@ async def clear_policy_settings(conn: AsyncConnection, settings: Sequence[str] |
     query = delete(policy_settings)
     if settings is not None:
         query = query.where(policy_settings.c.setting.in_(list(settings)))
+    removed = (await conn.execute(query)).rowcount
+    if removed:
+        await _bump(conn)
+    return removed
+
+
+async def stored_person_preferences(conn: AsyncConnection) -> list[dict[str, Any]]:
+    """Every person's own preferences (`person`, `setting`, `value`, `updated_at`), by person then key path."""
+    query = select(person_preferences).order_by(person_preferences.c.person, person_preferences.c.setting)
+    return [_as_dict(row) for row in await conn.execute(query)]
+
+
+async def set_person_preferences(
+    conn: AsyncConnection, person: str, values: Mapping[str, Any], *, now: datetime
+) -> None:
+    """Insert or replace a person's preferences by key path and bump the overrides version (caller's transaction)."""
+    for setting, value in values.items():
+        stmt = upsert(person_preferences, conn.dialect.name).values(
+            person=person, setting=setting, value=value, updated_at=now
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[person_preferences.c.person, person_preferences.c.setting],
+            set_={name: stmt.excluded[name] for name in ("value", "updated_at")},
+        )
+        await conn.execute(stmt)
+    if values:
+        await _bump(conn)
+
+
+async def clear_person_preferences(conn: AsyncConnection, person: str, settings: Sequence[str]) -> int:
+    """Delete the named preferences of a person; bump the version when any went. Returns how many went."""
+    query = delete(person_preferences).where(
+        person_preferences.c.person == person, person_preferences.c.setting.in_(list(settings))
+    )
     removed = (await conn.execute(query)).rowcount
     if removed:
         await _bump(conn)

@@ -54,6 +54,7 @@ __all__ = [
     "metadata",
     "oauth_credentials",
     "person_credentials",
+    "person_preferences",
     "pin_events",
     "policy_settings",
     "server_changes",
@@ -265,6 +266,17 @@ policy_settings = Table(
 """Policy settings (mode, preferences...) changed through the API, dashboard or CLI, laid over the config
 file's `policy` section; a setting without a row follows the file."""
 
+person_preferences = Table(
+    "person_preferences",
+    metadata,
+    Column("person", String, primary_key=True),  # who keeps it: hintgate.policy.preferences.owner_key
+    Column("setting", String, primary_key=True),  # its key path under `policy`: preferences.alwaysConfirmDestructive
+    Column("value", JSONColumn(), nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+"""A person's own preferences (`hintgate.policy.preferences`), laid over the policy for their calls only, and
+only where they ask more."""
+
 counters = Table(
     "counters",
     metadata,
@@ -272,7 +284,7 @@ counters = Table(
     Column("value", BigInteger, nullable=False, server_default="0"),
 )
 """Named monotonic counters: `overrides` bumps on every change of `hint_overrides`, `title_overrides`,
-`tool_confirms` or `policy_settings`, `pins` on every change of `tool_pins`."""
+`tool_confirms`, `policy_settings` or `person_preferences`, `pins` on every change of `tool_pins`."""
 
 COUNTER_NAMES = ("overrides", "pins")
 """The rows of `counters`, each starting at 0 (the migrations that added them seed them too)."""

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 
+from hintgate.policy.preferences import owner_key
 from hintgate.policy.principal import API_TOKEN, LOCAL, Principal, principal_of
 from hintgate.policy.roles import Permission, Role, Roles, role_of
 
@@ -66,6 +67,8 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
     ("GET", "/login/identity/callback"): OPEN,
     ("POST", "/login/identity/switch"): OPEN,
     ("GET", "/api/me"): SIGNED_IN,
+    ("GET", "/api/me/preferences"): _P.OWN_PREFERENCES,
+    ("PATCH", "/api/me/preferences"): _P.OWN_PREFERENCES,
     # -- tools and servers, as a person may use them
     ("GET", "/api/tools"): _P.TOOLS,
     ("GET", "/api/tools/{name}"): _P.TOOLS,
@@ -138,8 +141,8 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
 
 
 def recorded_as(principal: Principal) -> str:
-    """The name sessions and calls record `principal` under (`user_name`), and changes as made by."""
-    return principal.name
+    """The key sessions and calls record `principal` under, and changes as made by (`owner_key`)."""
+    return owner_key(principal)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,36 @@
+"""A person's own preferences, laid over the policy for their calls only (where they ask more).
+
+Revision ID: 0018
+Revises: 0017
+Create Date: 2026-12-03
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects import postgresql
+
+revision: str = "0018"
+down_revision: str | None = "0017"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def _json() -> sa.JSON:
+    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
+
+
+def upgrade() -> None:
+    op.create_table(
+        "person_preferences",
+        sa.Column("person", sa.String(), nullable=False),
+        sa.Column("setting", sa.String(), nullable=False),
+        sa.Column("value", _json(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("person", "setting", name=op.f("pk_person_preferences")),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("person_preferences")
