@@ -859,7 +859,7 @@ async def test_the_settings_page_says_who_answers_from_the_config_files_global_a
         "A person may answer their own call, unless its rule says selfApproval: false."
     ]
     assert texts(unset, '[data-approvers="approvers"]') == [
-        "Anyone signed in may answer a call that asks, unless its rule names approvers."
+        "An admin (identity.admins) or the API token answers a call that asks, unless its rule names approvers."
     ]
     assert texts(unset, '[data-approvers="selfApproval"]') == [
         "Nobody answers their own call, unless its rule says selfApproval: true."

@@ -66,6 +66,8 @@ A_MEMBERS_READS = {
     ("GET", "/sessions/{session_id}"),
     ("GET", "/calls"),
     ("GET", "/approvals"),
+    ("GET", "/settings"),
+    ("GET", "/fragments/my-preferences"),
     ("GET", "/fragments/servers"),
     ("GET", "/fragments/tools/{name}/hints"),
     ("GET", "/fragments/sessions/{session_id}/calls"),
@@ -210,7 +212,7 @@ async def test_a_refused_page_tells_a_person_in_a_browser_which_permission_it_ne
 
     async with team_app(issuer, tmp_path) as (_app, client):
         headers = {"Authorization": f"Bearer {issuer.token('alice', AUDIENCE)}", "Accept": "text/html"}
-        page = await client.get("/settings", headers=headers)
+        page = await client.get("/changes", headers=headers)
     assert page.status_code == 403
     assert page.headers["content-type"].startswith("text/html")
     text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
@@ -267,3 +269,44 @@ async def test_a_member_answers_and_sees_only_approvals_that_name_them_and_an_ad
     assert "gateway:operate" in unnamed.json()["detail"]
     assert (named.status_code, by_admin.status_code) == (200, 200), (named.text, by_admin.text)
     assert (outcomes["readers"].actor, outcomes["nobody"].actor) == ("alice@example.com", "carol@example.com")
+
+
+async def test_the_dashboard_leaves_out_what_a_role_may_not_do_and_shows_a_members_own_preferences(
+    issuer: OidcIssuer, tmp_path: Path
+) -> None:
+    from bs4 import BeautifulSoup
+
+    async def page(client: httpx.AsyncClient, path: str, token: str) -> BeautifulSoup:
+        answer = await client.get(path, headers={"Authorization": f"Bearer {token}", "Accept": "text/html"})
+        assert answer.status_code == 200, (path, answer.status_code, answer.text[:300])
+        return BeautifulSoup(answer.text, "html.parser")
+
+    async with team_app(issuer, tmp_path) as (_app, client):
+        seen = {
+            who: {
+                path: await page(client, path, issuer.token(who, AUDIENCE))
+                for path in ("/", "/tools/notes_delete_note", "/settings")
+            }
+            for who in ("alice", "bob", "carol")
+        }
+    member, auditor, admin = seen["alice"], seen["bob"], seen["carol"]
+    controls = {
+        "/": ["#add-server", "button.disable", "button.remove"],
+        "/tools/notes_delete_note": ["#hint-editor", "#title-editor", "#confirm-editor"],
+    }
+    for path, selectors in controls.items():
+        for selector in selectors:
+            assert member[path].select(selector) == [], (path, selector)
+            assert auditor[path].select(selector) == [], (path, selector)
+            assert admin[path].select(selector), (path, selector)
+    assert [a.get_text(strip=True) for a in member["/"].select("nav a")][:3] == ["Catalog", "Sessions", "Calls"]
+    assert member["/"].select('nav a[href="/changes"]') == []
+    assert admin["/"].select('nav a[href="/changes"]')
+    # Settings: a member sees only their own preferences; an auditor reads everyone's; an admin changes them.
+    assert member["/settings"].select("#mine fieldset[data-mine]")
+    assert member["/settings"].select("#settings") == []
+    assert auditor["/settings"].select("#settings fieldset[disabled]")
+    assert auditor["/settings"].select("#save-settings") == []
+    assert admin["/settings"].select("#save-settings")
+    [strict] = member["/settings"].select('input[id="mine-preferences-alwaysConfirmDestructive-strict"]')
+    assert strict["value"] == "true"

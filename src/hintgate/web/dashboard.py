@@ -25,10 +25,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from hintgate.errors import HintgateError
+from hintgate.policy.preferences import owner_key
 from hintgate.web import api
 from hintgate.web.approvals_api import visible_to
 from hintgate.web.auth import COOKIE, token_matches
-from hintgate.web.permissions import AccessDep
+from hintgate.web.permissions import Access, AccessDep, access_of
 from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS
 
 if TYPE_CHECKING:
@@ -85,6 +86,13 @@ class _BadInput(Exception):
 
 
 def _render(request: Request, template: str, page: Any, status: int = 200) -> HTMLResponse:
+    frame = getattr(page, "layout", None)
+    if isinstance(frame, pages.Layout):
+        # The page leaves out what the reader's role may not do; the permission check refuses it anyway.
+        access = access_of(request)
+        people = request.app.state.gateway.config.identity is not None
+        frame = dataclasses.replace(frame, may=frozenset(p.value for p in access.permissions), people=people)
+        page = dataclasses.replace(page, layout=frame)
     return _templates().TemplateResponse(request, template, {"page": page}, status_code=status)
 
 
@@ -272,9 +280,9 @@ async def pin(
 
 
 @router.get("/settings", response_class=HTMLResponse)
-async def settings(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
-    """The policy mode and preferences, with what each means."""
-    return _render(request, "settings.html", pages.settings_page(gateway))
+async def settings(request: Request, gateway: api.GatewayDep, access: AccessDep) -> HTMLResponse:
+    """The policy mode and preferences, with what each means; the reader's own preferences."""
+    return _render(request, "settings.html", pages.settings_page(gateway, _person(access)))
 
 
 @router.get("/login", response_model=None)
@@ -427,9 +435,20 @@ async def changes_list(request: Request, gateway: api.GatewayDep) -> HTMLRespons
 
 
 @router.get("/fragments/settings", response_class=HTMLResponse)
-async def settings_fields(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
+async def settings_fields(request: Request, gateway: api.GatewayDep, access: AccessDep) -> HTMLResponse:
     """The settings controls with the effects of the values in force."""
-    return _render(request, "_settings_fields.html", pages.settings_page(gateway))
+    return _render(request, "_settings_fields.html", pages.settings_page(gateway, _person(access)))
+
+
+@router.get("/fragments/my-preferences", response_class=HTMLResponse)
+async def my_preferences(request: Request, gateway: api.GatewayDep, access: AccessDep) -> HTMLResponse:
+    """The reader's own preferences (refreshed after they change them)."""
+    return _render(request, "_my_preferences.html", pages.settings_page(gateway, _person(access)))
+
+
+def _person(access: Access) -> str | None:
+    """Whose own preferences the settings page shows: the reader's, when someone proved who they are."""
+    return owner_key(access.principal) if access.principal is not None else None
 
 
 def mount_static(app: FastAPI) -> None:

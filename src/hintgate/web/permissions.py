@@ -113,8 +113,9 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
     ("GET", "/changes"): _P.READ_SETTINGS,
     ("GET", "/fragments/changes"): _P.READ_SETTINGS,
     ("GET", "/pins/{server}/{tool:path}"): _P.READ_SETTINGS,
-    ("GET", "/settings"): _P.READ_SETTINGS,
+    ("GET", "/settings"): _P.OWN_PREFERENCES,
     ("GET", "/fragments/settings"): _P.READ_SETTINGS,
+    ("GET", "/fragments/my-preferences"): _P.OWN_PREFERENCES,
     # -- changing what runs for everyone
     ("PATCH", "/api/tools/{name}/overrides"): _P.OPERATE,
     ("DELETE", "/api/tools/{name}/overrides"): _P.OPERATE,

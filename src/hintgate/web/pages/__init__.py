@@ -49,7 +49,7 @@ from hintgate.web.pages.history import (
     sessions_page,
 )
 from hintgate.web.pages.pin import PinEventRow, PinPage, pin_page
-from hintgate.web.pages.settings import SettingRow, SettingsPage, settings_page
+from hintgate.web.pages.settings import MyPreferenceRow, SettingRow, SettingsPage, settings_page
 from hintgate.web.pages.tool import HintRow, ToolPage, tool_page
 
 __all__ = [
@@ -75,6 +75,7 @@ __all__ = [
     "Layout",
     "LoginPage",
     "Moment",
+    "MyPreferenceRow",
     "PinEventRow",
     "PinPage",
     "ServerState",

@@ -74,6 +74,9 @@ class Layout:
         held: tools held until an operator accepts them, for the count beside Changes.
         mine: the signed-in person's own login to each server that logs in per person (name: logged in);
             empty when no person is signed in.
+        may: the permissions of the reader's role (`hintgate.policy.roles.Permission` values): the page
+            leaves out the controls the role may not use (the server refuses them anyway).
+        people: whether the gateway knows people (an `identity` section).
     """
 
     title: str
@@ -82,6 +85,18 @@ class Layout:
     servers: tuple[ServerState, ...] = ()
     held: int = 0
     mine: Mapping[str, bool] = field(default_factory=dict)
+    may: frozenset[str] = frozenset()
+    people: bool = False
+
+    @property
+    def operates(self) -> bool:
+        """Whether the reader may change what runs for everyone (`gateway:operate`)."""
+        return "gateway:operate" in self.may
+
+    @property
+    def reads_settings(self) -> bool:
+        """Whether the reader may read how the gateway is set up (`settings:read`)."""
+        return "settings:read" in self.may
 
     @property
     def not_up(self) -> tuple[ServerState, ...]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hintgate.policy.preferences import PERSONAL, stricter
 from hintgate.policy.principal import Approvers
 from hintgate.policy.rules import POLICY_SETTINGS, Mode, PolicySetting
 from hintgate.web.pages.frame import Choice, Layout, layout
@@ -14,7 +15,7 @@ from hintgate.web.policy_models import SettingOrigin, effects, origins
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["SettingRow", "SettingsPage", "settings_page"]
+__all__ = ["MyPreferenceRow", "SettingRow", "SettingsPage", "settings_page"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,34 @@ class SettingRow:
 
 
 @dataclass(frozen=True, slots=True)
+class MyPreferenceRow:
+    """One preference a person keeps for their own calls (`hintgate.policy.preferences`).
+
+    Attributes:
+        key: the form field's name (`preferences.alwaysConfirmDestructive`).
+        label: what it is called.
+        strict: the value that asks more, the only one a person keeps ("true" or "false").
+        strict_label: what keeping it means, in words.
+        mine: whether the person keeps it now.
+        everyone: everyone's value, in words.
+        in_force: what the person's calls get, in words.
+    """
+
+    key: str
+    label: str
+    strict: str
+    strict_label: str
+    mine: bool
+    everyone: str
+    in_force: str
+
+    @property
+    def field_id(self) -> str:
+        """An HTML id for the field."""
+        return "mine-" + self.key.replace(".", "-")
+
+
+@dataclass(frozen=True, slots=True)
 class SettingsPage:
     """The policy settings in force, what each means, and the config file's rules."""
 
@@ -68,6 +97,8 @@ class SettingsPage:
     """Whether a person answers their own call when its rule does not say (`policy.selfApproval`), in a sentence."""
     people: bool = False
     """Whether the gateway knows people (an `identity` section): without, approvers do not apply."""
+    mine: list[MyPreferenceRow] = field(default_factory=list)
+    """The reader's own preferences, when the gateway knows people and the reader is someone."""
 
 
 _CHOICE_LABELS: dict[str, dict[str, str]] = {
@@ -125,7 +156,7 @@ def _who_answers(everywhere: Approvers | None) -> tuple[str, str]:
     if everywhere is not None and (everywhere.users or everywhere.groups):
         who = f"A call that asks is answered by {everywhere.describe()}, unless its rule names its own approvers."
     else:
-        who = "Anyone signed in may answer a call that asks, unless its rule names approvers."
+        who = "An admin (identity.admins) or the API token answers a call that asks, unless its rule names approvers."
     if everywhere is not None and everywhere.self_approval:
         own = "A person may answer their own call, unless its rule says selfApproval: false."
     else:
@@ -133,8 +164,36 @@ def _who_answers(everywhere: Approvers | None) -> tuple[str, str]:
     return who, own
 
 
-def settings_page(gateway: Gateway) -> SettingsPage:
-    """The settings page: every setting a person picks from choices; the seconds are listed as set."""
+_STRICT_LABELS = {
+    "preferences.alwaysConfirmDestructive": "Destructive tools always ask me",
+    "preferences.showHintWarnings": "Questions about my calls show the hint warnings",
+    "preferences.autoApproveReadOnly": "Read-only tools ask me too",
+}
+
+
+def _mine(gateway: Gateway, person: str) -> list[MyPreferenceRow]:
+    """A person's own preferences beside everyone's and what their calls get."""
+    kept = gateway.overrides.people.get(person, {})
+    everyone = gateway.calls.settings
+    in_force = stricter(everyone, kept)
+    on_off = {True: "on", False: "off"}
+    return [
+        MyPreferenceRow(
+            key=p.path,
+            label=p.setting.label,
+            strict=str(p.strict).lower(),
+            strict_label=_STRICT_LABELS.get(p.path, f"{p.setting.label}: {on_off[p.strict]}"),
+            mine=kept.get(p.path) is p.strict,
+            everyone=on_off[bool(getattr(everyone, p.setting.attr))],
+            in_force=on_off[bool(getattr(in_force, p.setting.attr))],
+        )
+        for p in PERSONAL
+    ]
+
+
+def settings_page(gateway: Gateway, person: str | None = None) -> SettingsPage:
+    """The settings page: every setting a person picks from choices; the seconds are listed as set; with
+    `person` (a reader the gateway knows by name), their own preferences too."""
     settings = gateway.calls.settings
     said = effects(settings)
     where = origins(gateway.file_settings, gateway.overrides.policy)
@@ -155,4 +214,5 @@ def settings_page(gateway: Gateway) -> SettingsPage:
         approvers=who,
         self_approval=own,
         people=gateway.config.identity is not None,
+        mine=_mine(gateway, person) if person is not None and gateway.config.identity is not None else [],
     )
