@@ -56,8 +56,9 @@ _BY_PATH = {p.path: p for p in PERSONAL}
 
 
 def owner_key(principal: Principal) -> str:
-    """The key what a principal owns is kept under (their sessions, calls and preferences)."""
-    return principal.name
+    """The key a principal's own preferences are kept under: who they are (`Principal.key`), never a name
+    another account could have."""
+    return principal.key
 
 
 def personal_refusal(path: str, value: object) -> str | None:

@@ -168,9 +168,16 @@ def names_anyone(approvers: Approvers | None) -> bool:
 
 
 def answer_refusal(
-    role: Role, principal: Principal | None, approvers: Approvers | None, caller: str | None
+    role: Role,
+    principal: Principal | None,
+    approvers: Approvers | None,
+    caller: str | None,
+    caller_name: str | None = None,
 ) -> str | None:
-    """Why `principal` (of `role`) may not answer a call `caller` made that waits for `approvers`; None if they may.
+    """Why `principal` (of `role`) may not answer a call that waits for `approvers`; None if they may.
+
+    `caller` is the key of the person who made the call (`Principal.key`); `caller_name` stands in for it
+    for a call recorded before people had keys (`Approvers.refusal`).
 
     The approvers decide first (`Approvers.refusal`: named people only, and
     never the caller unless `selfApproval`). A call whose approvers name
@@ -179,7 +186,7 @@ def answer_refusal(
     """
     named = names_anyone(approvers)
     if principal is not None:
-        refusal = (approvers or Approvers()).refusal(principal, caller)
+        refusal = (approvers or Approvers()).refusal(principal, caller, caller_name)
         if refusal is not None:
             return refusal
     if named or Permission.OPERATE in role.permissions:

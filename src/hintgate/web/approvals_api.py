@@ -21,7 +21,7 @@ from hintgate.policy.principal import principal_of
 from hintgate.policy.roles import Permission, answer_refusal, names_anyone
 from hintgate.web.api import GatewayDep, Problem, channel_of
 from hintgate.web.api import router as api_router
-from hintgate.web.permissions import Access, AccessDep, recorded_as, refuse
+from hintgate.web.permissions import Access, AccessDep, refuse
 
 __all__ = ["Approval", "ApprovalAnswer", "ApprovalResult", "router", "visible_to"]
 
@@ -81,11 +81,12 @@ def visible_to(access: Access, waiting: list[PendingApproval]) -> list[PendingAp
         return waiting
     if access.principal is None or access.role is None:
         return []
-    me = recorded_as(access.principal)
+    me = access.principal.key
     return [
         p
         for p in waiting
-        if p.caller == me or answer_refusal(access.role, access.principal, p.approvers, p.caller) is None
+        if (p.caller_key is not None and p.caller_key == me)
+        or answer_refusal(access.role, access.principal, p.approvers, p.caller_key, p.caller) is None
     ]
 
 

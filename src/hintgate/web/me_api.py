@@ -31,7 +31,8 @@ class Me(ApiModel):
     name: str = Field(description="How records name them: a person's name, `api-token`, or `local`.")
     key: str = Field(
         description="Who they are, whatever their name: `ISSUER#sub=SUBJECT` for a person (`identity.personClaim` "
-        "instead of `sub` when set), else the name. Sessions and calls record it as `user_key`."
+        "instead of `sub` when set), else the name. Sessions and calls record it as `user_key`; their own "
+        "preferences are kept under it."
     )
     kind: PrincipalKind = Field(
         description="How they proved it: a token from the identity provider (user), the API token, or nothing "

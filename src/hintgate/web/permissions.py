@@ -24,7 +24,6 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 
-from hintgate.policy.preferences import owner_key
 from hintgate.policy.principal import API_TOKEN, LOCAL, Principal, principal_of
 from hintgate.policy.roles import Permission, Role, Roles, role_of
 
@@ -142,8 +141,9 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
 
 
 def recorded_as(principal: Principal) -> str:
-    """The key sessions and calls record `principal` under, and changes as made by (`owner_key`)."""
-    return owner_key(principal)
+    """How a change `principal` makes is recorded as made by: their name (`api-token` for the API token), as
+    approvals record who answered; their key (`Principal.key`) is what they own things under."""
+    return principal.name
 
 
 @dataclass(frozen=True)
