@@ -295,6 +295,27 @@ def test_policy_explain_of_a_tool_that_is_not_there_names_the_nearest() -> None:
     assert "no tool matches 'notes_purge_note'; did you mean notes_purge_notes" in result.output
 
 
+def test_policy_explain_with_args_decides_a_call_by_what_its_arguments_do(tmp_path: Path) -> None:
+    server = Path(__file__).parents[1] / "fixtures" / "resolving_server.py"
+    config = tmp_path / "hintgate.json"
+    db = {"command": sys.executable, "args": [str(server), str(tmp_path / "x.db"), "honest"]}
+    config.write_text(json.dumps({"mcpServers": {"db": db}}))
+    for sql, verdict in (("SELECT 1", "allow"), ("SELECT 1; DROP TABLE users", "ask")):
+        arguments = json.dumps({"sql": sql})
+        result = run("policy", "explain", "--config", str(config), "--args", arguments, "--format", "json")
+        assert result.exit_code == 0, result.output
+        [row] = json.loads(result.stdout)
+        assert row["decisions"]["default"]["verdict"] == verdict
+    assert row["does"] == "2 statements: DROP TABLE users; destructive"
+    assert row["tier"] == "destructive"
+
+
+def test_policy_explain_refuses_args_that_are_not_a_json_object() -> None:
+    result = runner.invoke(app, ["policy", "explain", "--demo", "--args", "[1, 2]"])
+    assert result.exit_code == EXIT_USAGE
+    assert "--args: expected a JSON object" in result.output
+
+
 def test_policy_explain_rejects_an_unknown_mode() -> None:
     result = runner.invoke(app, ["policy", "explain", "--demo", "--mode", "yolo"])
     assert result.exit_code == EXIT_USAGE
