@@ -61,9 +61,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO / "src") not in sys.path:  # runnable without installing the package
     sys.path.insert(0, str(REPO / "src"))
 
-from hintgate.hints.annotations import SPEC_DEFAULTS, Hint  # noqa: E402
+from hintgate.hints.annotations import SPEC_DEFAULTS, Annotations, Hint, resolve  # noqa: E402
 from hintgate.hints.inference import infer  # noqa: E402
 from hintgate.hints.inference.naming import CREATE, parse_name  # noqa: E402
+from hintgate.hints.trust import Trust  # noqa: E402
 
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
 
@@ -401,6 +402,27 @@ def check_targets(score: Score) -> dict[str, tuple[float, bool]]:
     return {m: (v, passes(m, v)) for m, v in score.metrics().items()}
 
 
+def set_aside_at_local(tools: Iterable[Tool]) -> tuple[list[Tool], int]:
+    """The tools labelled read-only whose label a `local` server would lose, and how many are labelled so.
+
+    The labels are what the servers declare: resolved at trust `local`, a
+    declared read-only gives way only to strong evidence that the tool
+    writes. Each tool listed would ask where its author says it only reads
+    (and `hintgate lint` reports HG301 on it).
+    """
+    declared_read_only = [t for t in tools if t.labels.get(Hint.READ_ONLY) is True]
+    lost = [
+        t
+        for t in declared_read_only
+        if not resolve(
+            declared=Annotations(read_only=True),
+            inferred=infer(t.name, t.description, t.input_schema),
+            trust=Trust.LOCAL,
+        ).value(Hint.READ_ONLY)
+    ]
+    return lost, len(declared_read_only)
+
+
 def time_infer(tools: Sequence[Tool], rounds: int = 20) -> float:
     """Mean seconds per `infer` call over the corpus."""
     start = time.perf_counter()
@@ -446,8 +468,14 @@ def report_json(tools: Sequence[Tool], corpus: Path) -> dict[str, Any]:
         "per_server": {s: sc.metrics() for s, sc in by_server(tools, hintgate_predictor).items()},
         "leave_one_server_out": leave_one_server_out(tools, hintgate_predictor),
         "loso": _loso_json(loso(tools, hintgate_predictor)),
+        "set_aside_at_local": _set_aside_json(tools),
         "mean_infer_us": time_infer(tools) * 1e6,
     }
+
+
+def _set_aside_json(tools: Sequence[Tool]) -> dict[str, Any]:
+    lost, of = set_aside_at_local(tools)
+    return {"count": len(lost), "of": of, "tools": [f"{t.server}/{t.name}" for t in lost]}
 
 
 def _loso_json(held: Loso) -> dict[str, Any]:
@@ -552,6 +580,14 @@ def report_text(tools: Sequence[Tool], corpus: Path, worst: int, *, show_missed:
         swing.add_row(server, *(f"{metrics[m]:.3f} ({metrics[m] - full[m]:+.3f})" for m in TARGETS))
     console.print(swing)
 
+    lost, of = set_aside_at_local(tools)
+    console.print(
+        f"declared read-only set aside at trust local (strong evidence says it writes): {len(lost)}/{of} "
+        f"= {len(lost) / of:.1%}"
+    )
+    for tool in lost:
+        found = infer(tool.name, tool.description, tool.input_schema)[Hint.READ_ONLY]
+        console.print(f"  {tool.server} / {tool.name}  ({found.rule}, {found.strength.value})")
     console.print(f"mean infer() time: {time_infer(tools) * 1e6:.1f} µs per tool")
     console.print("[green]all targets pass[/green]" if all_pass else "[red]some targets fail[/red]")
     return all_pass

@@ -119,6 +119,11 @@ def time_cmd() -> list[str]:
 
 
 @pytest.fixture
+def fetch_cmd() -> list[str]:
+    return python_server("mcp-server-fetch")
+
+
+@pytest.fixture
 def git_cmd(tmp_path: Path) -> list[str]:
     repo = tmp_path / "repo"
     repo.mkdir()

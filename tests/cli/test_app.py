@@ -88,6 +88,19 @@ def test_lint_runs_against_real_servers_in_every_format(fixture: str, request: p
     assert "| tier | declared | with inference |" in text.stdout
 
 
+@pytest.mark.parametrize(
+    "fixture", ["time_cmd", "git_cmd", "fetch_cmd", "filesystem_cmd", "memory_cmd", "everything_cmd"]
+)
+def test_lint_passes_with_no_error_on_every_reference_server(fixture: str, request: pytest.FixtureRequest) -> None:
+    # server-everything declares trigger-long-running-operation read-only: "trigger" (moderate evidence)
+    # and "progress updates" (a word) do not set a local server's declaration aside.
+    cmd: list[str] = request.getfixturevalue(fixture)
+    result = run("lint", "--format", "json", "--", *cmd)
+    document = json.loads(result.stdout)
+    errors = [f for f in document["findings"] if f["severity"] == "error"]
+    assert (result.exit_code, errors) == (0, [])
+
+
 def test_lint_of_the_demo_server_fails_on_the_lying_tool(demo_cmd: list[str]) -> None:
     result = run("lint", "--format", "json", "--", *demo_cmd)
     assert result.exit_code == EXIT_FINDINGS

@@ -10,10 +10,11 @@ from hintgate.hints.baseline import BaselineEntry, apply_baseline, baseline_entr
 from hintgate.hints.lint import Severity, lint_tools
 
 READ = {"readOnlyHint": True, "openWorldHint": False}
-# Declared read-only, but its schema says where it writes: HG301, an error.
+# Declared read-only, but its description opens with a write: HG301, an error.
 WRITES = {
     "name": "export_ledger",
     "title": "Export the ledger",
+    "description": "Writes the ledger to the target directory.",
     "annotations": READ,
     "inputSchema": {"type": "object", "properties": {"target_directory": {"type": "string"}}},
 }

@@ -295,6 +295,19 @@ def test_the_report_says_which_trust_it_resolved_with() -> None:
     assert "HG308" not in {f.code for f in local.findings}
 
 
+def test_a_declared_read_only_that_only_moderate_evidence_contradicts_is_a_note_and_stands() -> None:
+    raw = {
+        "name": "trigger_long_operation",
+        "description": "Demonstrates a long running operation with progress updates.",
+        "annotations": {"readOnlyHint": True},
+    }
+    report = lint_tools([raw], target="t", trust=LintTrust(Trust.LOCAL, "default for a local command"))
+    (finding,) = [f for f in report.findings if f.code == "HG301"]
+    assert finding.level is Severity.NOTE
+    assert "moderate evidence: not enough to set the declaration aside" in finding.message
+    assert report.tools[0].tier is Tier.READ_ONLY
+
+
 def test_a_local_servers_declaration_that_strong_evidence_contradicts_is_an_error_and_the_riskier_value_wins() -> None:
     raw = {"name": "purge_notes", "annotations": {"readOnlyHint": True}}
     report = lint_tools([raw], target="t", trust=LintTrust(Trust.LOCAL, "default for a local command"))

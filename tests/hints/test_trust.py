@@ -42,6 +42,49 @@ def test_a_local_server_s_lying_read_only_loses_to_strong_evidence_and_is_kept_a
     assert tool.resolution.value(Hint.DESTRUCTIVE) is True
 
 
+def test_a_local_server_s_read_only_stands_against_an_action_servers_label_both_ways() -> None:
+    # Starting, triggering or stopping something, connecting, generating: whether the environment
+    # changes depends on what is started; the server's author knows, inference does not.
+    for name, description in (
+        ("trigger_long_operation", "Demonstrates a long running operation with progress updates."),
+        ("start_search", "Start a streaming search that returns results progressively."),
+        ("stop_tracing", "Stop trace recording."),
+        ("connect", "Connect to a database instance and get back a connection id."),
+        ("generate_types", "Generates TypeScript types for a project."),
+        ("report_status", "Starts a background check of the cluster."),
+    ):
+        tool = resolve_tool(
+            {"name": name, "description": description, "annotations": {"readOnlyHint": True}}, trust=Trust.LOCAL
+        )
+        read_only = tool.resolution.hints[Hint.READ_ONLY]
+        assert (read_only.value, read_only.provenance.origin) == (True, Origin.DECLARED), name
+        assert tool.resolution.inferred[Hint.READ_ONLY].strength is Strength.MODERATE, name
+
+
+def test_a_local_server_s_read_only_still_loses_to_an_action_that_changes_what_it_acts_on() -> None:
+    for name in ("create_note", "update_note", "send_message", "save_page", "execute_command", "click_button"):
+        tool = resolve_tool(
+            {"name": name, "description": "Does it.", "annotations": {"readOnlyHint": True}}, trust=Trust.LOCAL
+        )
+        read_only = tool.resolution.hints[Hint.READ_ONLY]
+        assert (read_only.value, read_only.distrusted) == (False, True), name
+
+
+def test_a_local_server_s_read_only_export_told_where_to_write_its_copy_loses() -> None:
+    raw = {
+        "name": "export_notebook_to_disk",
+        "description": "Export a notebook as Markdown files.",
+        "inputSchema": {"type": "object", "properties": {"directory": {"type": "string"}}},
+        "annotations": {"readOnlyHint": True},
+    }
+    read_only = resolve_tool(raw, trust=Trust.LOCAL).resolution.hints[Hint.READ_ONLY]
+    assert (read_only.value, read_only.distrusted, str(read_only.provenance)) == (
+        False,
+        True,
+        "inferred:schema.export-path",
+    )
+
+
 def test_a_trusted_server_s_lying_read_only_stands() -> None:
     tool = resolve_tool({"name": "purge_notes", "annotations": {"readOnlyHint": True}}, trust=Trust.TRUSTED)
     assert tool.resolution.value(Hint.READ_ONLY) is True

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hintgate.errors import ExpectFileError, HintTypeError
-from hintgate.hints.annotations import Annotations, Hint, Origin, Tier, resolve, tier_of
+from hintgate.hints.annotations import Annotations, Hint, Origin, Strength, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
 from hintgate.hints.review import review_reasons
 from hintgate.hints.scan import SCAN_RULES, Level, ScanFinding, scan_tool
@@ -483,11 +483,15 @@ def _disagreements(tool: ResolvedTool) -> Iterable[Finding]:
 
     read_only = inferred.get(Hint.READ_ONLY)
     if declared.read_only is True and read_only is not None and not read_only.value:
+        # Only strong evidence sets a local server's declaration aside (`resolve`); weaker evidence is a note.
+        strong = read_only.strength is Strength.STRONG
         yield Finding(
             "HG301",
-            f"declared readOnlyHint true, but {why(Hint.READ_ONLY)} says it writes",
+            f"declared readOnlyHint true, but {why(Hint.READ_ONLY)} says it writes"
+            + ("" if strong else f" ({read_only.strength.value} evidence: not enough to set the declaration aside)"),
             name,
             Hint.READ_ONLY,
+            None if strong else Severity.NOTE,
         )
         return
     if declared.read_only is False and read_only is not None and read_only.value:

@@ -86,7 +86,10 @@ class InferredHint(ApiModel):
 
     value: bool
     rule: str
-    strength: Literal["strong", "weak"] = Field(description="Weak evidence only ever makes a tool look riskier.")
+    strength: Literal["strong", "moderate", "weak"] = Field(
+        description="Weak evidence only ever makes a tool look riskier; only strong evidence sets aside what a "
+        "local server declares."
+    )
     why: str | None = Field(default=None, description="What disagreed, when the riskier value was taken.")
 
 

@@ -10,8 +10,8 @@ this order (the HTTP method profile, then name / description / schema rules):
 4. evidence of side effects, which can only take read-only away
    (``schema.exec-surface``, ``schema.output-path``, ``schema.dry-run``,
    ``schema.force-flag``, ``schema.confirm-flag``, ``desc.saves-file``,
-   ``desc.side-effect``; ``schema.export-path``: an export or download told
-   where to save its copy writes there); a delete whose description says what
+   ``desc.side-effect``; ``schema.export-path``, strong: an export or download
+   told where to save its copy writes there); a delete whose description says what
    it removes can be restored is not destructive (``desc.recoverable``);
 5. name qualifiers (``name.qualifier.soft``, ``name.qualifier.force``), then the
    name's action verb (``name.verb.<class>``, ``name.verbs.mixed``); a read verb
@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hintgate.hints.annotations import Hint, Inferred
+from hintgate.hints.annotations import Hint, Inferred, Strength
 from hintgate.hints.inference.http_method import DEFAULT_PROFILE, PROFILES, method_hints
 from hintgate.hints.inference.naming import (
     CHANGE,
@@ -77,7 +77,7 @@ from hintgate.hints.inference.naming import (
     parse_name,
     settle,
 )
-from hintgate.hints.inference.rule import apply, cautious_merge, effect
+from hintgate.hints.inference.rule import apply, cautious_merge, effect, strength_of
 from hintgate.hints.inference.schema import EXEC_SURFACE, SchemaFacts, reads_only, schema_facts, schema_rules
 from hintgate.hints.inference.text import (
     ATTACHMENT_RULE,
@@ -191,7 +191,10 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
     if exports and (facts.where_param is not None or EXPORT_TO_FILE_RULE.matches(text)):
         # An export or a download that is told where to put its copy writes a file there.
         where = f"parameter {facts.where_param!r} says where" if facts.where_param else "the description says so"
-        apply(found, _NOT_READ, "schema.export-path", f"it saves its copy to a path: {where}")
+        # Strong, though a schema rule: the name's action makes a copy, the parameter or the description
+        # says where it is written.
+        why = f"it saves its copy to a path: {where}"
+        apply(found, _NOT_READ, "schema.export-path", why, strength=Strength.STRONG)
     if cls is DELETE and not {"force", "soft"} & parts.qualifiers and RECOVERABLE_RULE.matches(text):
         # "Soft delete a note (can be restored later)": what the delete removes can come back.
         apply(found, _RECOVERABLE, RECOVERABLE_RULE.rule)
@@ -208,12 +211,13 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
                 riskiest = next((c for c in classes if not c.reads), classes[0])
                 name_rules.append((riskiest.rule.replace("name.", "desc.", 1), merged))
     elif cls.reads and not parts.later_writes and any(c in _VETO_CLASSES for _, c in verbs):
-        word = next(w for w, c in verbs if c in _VETO_CLASSES)
+        word, veto = next((w, c) for w, c in verbs if c in _VETO_CLASSES)
         apply(
             found,
             _NOT_READ,
             "desc.verb.write",
             f"the name reads ({parts.verb!r}) but the description opens with {word!r}",
+            strength=strength_of(veto.rule),  # as strong as that verb's own class ("Starts..." is moderate)
         )
     not_read = found.get(Hint.READ_ONLY)
     for rule, values in name_rules:

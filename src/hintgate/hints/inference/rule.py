@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from hintgate.hints.annotations import CAUTIOUS, Hint, Inferred, Strength
 
-__all__ = ["WEAK_RULES", "Effect", "apply", "cautious_merge", "effect", "strength_of"]
+__all__ = ["MODERATE_RULES", "WEAK_RULES", "Effect", "apply", "cautious_merge", "effect", "strength_of"]
 
 WEAK_RULES: tuple[str, ...] = (
     "schema.",
@@ -24,8 +24,19 @@ WEAK_RULES: tuple[str, ...] = (
 )
 """Rule ids (or their prefixes) whose evidence is weak: a word anywhere in the
 description or the name that is not its action, or a property of the input
-schema. Every other rule is strong: the HTTP method, the name's action verb,
-the description's opening verb or an explicit statement in its first sentence."""
+schema. Every other rule is strong (`MODERATE_RULES` aside): the HTTP method,
+the name's action verb, the description's opening verb or an explicit statement
+in its first sentence."""
+
+MODERATE_RULES: tuple[str, ...] = tuple(
+    f"{where}.verb.{verb_class}"
+    for verb_class in ("start", "lifecycle", "session", "artifact")
+    for where in ("name", "desc")
+)
+"""Rule ids of an action whose effect on the environment depends on what it acts on: starting,
+triggering or stopping something (a search, a recording, an operation), connecting or switching a
+session, making an artifact that may be returned or stored. Enough to infer a hint from; not
+enough to set aside a `local` server's declaration (`hintgate.hints.annotations.Strength`)."""
 
 Effect = Mapping[Hint, bool]
 """Hint values one rule sets; hints it has no evidence for are absent."""
@@ -69,25 +80,36 @@ def cautious_merge(effects: Iterable[Effect]) -> Effect:
 
 
 def strength_of(rule: str) -> Strength:
-    """The strength of a rule's evidence (see `WEAK_RULES`)."""
-    return Strength.WEAK if rule.startswith(WEAK_RULES) else Strength.STRONG
+    """The strength of a rule's evidence (see `WEAK_RULES` and `MODERATE_RULES`)."""
+    if rule.startswith(WEAK_RULES):
+        return Strength.WEAK
+    return Strength.MODERATE if rule in MODERATE_RULES else Strength.STRONG
 
 
-def apply(found: dict[Hint, Inferred], values: Effect, rule: str, why: str | None = None) -> None:
+def apply(
+    found: dict[Hint, Inferred],
+    values: Effect,
+    rule: str,
+    why: str | None = None,
+    *,
+    strength: Strength | None = None,
+) -> None:
     """Record `values` under `rule` for the hints no earlier rule decided.
 
     Weak evidence only ever records the cautious value of a hint: on its own
-    it may make a tool look riskier, never safer. A hint decided on weak
-    evidence that a later strong rule agrees with becomes strong (its rule
-    stays the first one's).
+    it may make a tool look riskier, never safer. A hint decided on weaker
+    evidence that a later, stronger rule agrees with takes the stronger
+    rule's strength (its rule stays the first one's). `strength` is the
+    rule's own unless given (a rule that stands for several verb classes).
     """
-    strength = strength_of(rule)
+    if strength is None:
+        strength = strength_of(rule)
     for hint, value in values.items():
         kept = found.get(hint)
         if kept is not None:
-            if kept.strength is Strength.WEAK and strength is Strength.STRONG and kept.value == value:
-                # Strong evidence agrees: the value no longer rests on weak evidence alone.
-                found[hint] = Inferred(kept.value, kept.rule, Strength.STRONG, kept.why)
+            if kept.strength.rank < strength.rank and kept.value == value:
+                # Stronger evidence agrees: the value no longer rests on the weaker evidence alone.
+                found[hint] = Inferred(kept.value, kept.rule, strength, kept.why)
             continue
         if strength is Strength.WEAK and value != CAUTIOUS[hint]:
             continue

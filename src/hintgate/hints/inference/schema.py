@@ -14,6 +14,10 @@ Only top-level properties are read; their names are tokenised like tool names
 | schema.url-param | takes a URL to visit (``url``, ``urls``, ``uri``, ``href``) | OW T |
 | schema.local-path | requires a local file or directory path (and no URL) | OW F |
 | schema.export-path | of an export or download says where to save the copy (path, directory) | RO F |
+
+Every schema rule is weak evidence (`hintgate.hints.inference.rule.WEAK_RULES`) but
+``schema.export-path``: there the name's action says a copy is made, and the
+property where it is written, which is strong.
 """
 
 from __future__ import annotations
