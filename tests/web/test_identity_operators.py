@@ -192,3 +192,45 @@ async def test_an_admin_changes_the_gateway_and_adds_a_url_server_but_only_the_a
         assert refused_for_want_of(refused, "servers:command"), refused.text
     assert by_token.status_code == 201, by_token.text
     assert by_token.json()["server"]["change"]["changed_by"] == "api-token"
+
+
+async def test_a_person_ends_their_own_sessions_of_both_eras_and_not_another_persons(
+    issuer: OidcIssuer, gateway: RunningGateway
+) -> None:
+    import anyio
+
+    url = gateway.mcp_url
+    alice, bob = issuer.token("alice", url), issuer.token("bob", url)
+    handshake = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+                 "Authorization": f"Bearer {alice}"}  # fmt: skip
+    info = {"name": "legacy", "version": "1"}
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": info}}  # fmt: skip
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "notes_list_notes", "arguments": {}}}  # fmt: skip
+    async with httpx.AsyncClient(base_url=gateway.base_url, timeout=60) as http:
+        opened = await http.post("/mcp", headers=handshake, json=initialize)
+        wire = {**handshake, "mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"}
+        done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert (await http.post("/mcp", headers=wire, json=done)).status_code == 202
+        assert (await http.post("/mcp", headers=wire, json=listing)).status_code == 200
+        assert not (await call(http, url, alice, "notes_list_notes", {})).get("isError")
+        with anyio.fail_after(30):
+            while len(mine := (await http.get("/api/sessions", headers=as_person(alice))).json()) < 2:
+                await anyio.sleep(0.1)
+        ids = {s["client_name"]: s["id"] for s in mine}
+        page = await http.get(f"/sessions/{ids['legacy']}", headers={**as_person(alice), "Accept": "text/html"})
+        by_bob = await http.delete(f"/api/sessions/{ids['legacy']}", headers=as_person(bob))
+        ended = {name: await http.delete(f"/api/sessions/{sid}", headers=as_person(alice)) for name, sid in ids.items()}
+        after = await http.post("/mcp", headers=wire, json=listing)
+        with anyio.fail_after(30):
+            while {s["status"] for s in (await http.get("/api/sessions", headers=as_person(alice))).json()} != {
+                "closed"
+            }:
+                await anyio.sleep(0.1)
+        again = await http.delete(f"/api/sessions/{ids['legacy']}", headers=as_person(alice))
+    assert 'id="end-session"' in page.text, "the dashboard offers to end one's own active session"
+    assert by_bob.status_code == 404, "another person's session is no session to bob"
+    assert {name: answer.status_code for name, answer in ended.items()} == {"legacy": 200, "agent": 200}
+    assert after.status_code == 404, "the ended handshake session's id is gone"
+    assert again.status_code == 409

@@ -36,11 +36,13 @@ AUDIENCE = f"{BASE_URL}/mcp"
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
 # What a member may change: answer an approval (the approvers decide which), log in to and forget their own
-# upstream login, keep their own preferences (which only ask more), and sign in (switching person when they say
-# so). Written out here, not read from the permission table, so the table cannot grant more unseen.
+# upstream login, keep their own preferences (which only ask more), end their own sessions, and sign in
+# (switching person when they say so). Written out here, not read from the permission table, so the table
+# cannot grant more unseen.
 A_MEMBERS_WRITES = {
     ("POST", "/api/approvals/{approval_id}"),
     ("PATCH", "/api/me/preferences"),
+    ("DELETE", "/api/sessions/{session_id}"),
     ("DELETE", "/api/servers/{name}/login/mine"),
     ("POST", "/login/upstream/{name}"),
     ("POST", "/login"),

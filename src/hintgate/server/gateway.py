@@ -705,6 +705,27 @@ class Gateway:
         logger.info("preferences of %s: %s", person, ", ".join(f"{k}={v}" for k, v in values.items()) or "none")
         return dict(self.overrides.people.get(person, {}))
 
+    async def end_session(self, session_id: str) -> bool:
+        """End an active session of this replica, as if its client had closed it; False when it cannot be.
+
+        A 2026-07-28 session ends at once; a handshake-era HTTP session's connection is closed (its
+        `Mcp-Session-Id` answers 404 from then on). A stdio session ends only with its client, and a session
+        another replica serves is that replica's to end.
+        """
+        from hintgate.server import sdk  # the SDK's server side: loaded only when a session is ended
+
+        session = self.sessions.end(session_id)
+        if session is None:
+            return False
+        if not session.active:
+            return True  # connectionless: ended above
+        manager = sdk.session_manager_of(self._server) if self._server is not None else None
+        transport = sdk.http_transport(manager, session.transport_id) if manager and session.transport_id else None
+        if transport is None:
+            return False
+        await sdk.end_http_session(transport)
+        return True
+
     def _apply_policy_layer(self) -> None:
         # Stored settings over the file's; a stored value this version cannot read is skipped, loudly.
         settings = self._file_settings

@@ -37,6 +37,7 @@ __all__ = [
     "RELIED_ON",
     "ServingHold",
     "connection_of",
+    "end_http_session",
     "http_transport",
     "idle_scope",
     "lifespan_state",
@@ -150,6 +151,16 @@ def shorten_idle(transport: StreamableHTTPServerTransport, seconds: float) -> No
     if idle is None or idle.cancel_called or not quiet(transport):
         return
     idle.deadline = min(idle.deadline, anyio.current_time() + seconds)
+
+
+async def end_http_session(transport: StreamableHTTPServerTransport) -> None:
+    """End a live HTTP session now, as its idle timeout would: its server task stops, the manager forgets it,
+    and its id answers 404 from then on."""
+    idle = idle_scope(transport)
+    if idle is not None and not idle.cancel_called:
+        idle.cancel()
+    else:
+        await transport.terminate()
 
 
 class ServingHold:

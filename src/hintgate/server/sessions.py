@@ -113,6 +113,8 @@ class ClientSession:
             when the gateway knows no users (stdio, or HTTP without an `identity` section).
         principal: that person with their groups and key, for rules that name people and what they own.
         view: the view it was opened on (`/mcp/NAME`, `serve --view NAME`), None for the whole catalog.
+        transport_id: the `Mcp-Session-Id` of a handshake-era HTTP session, once a request has named it
+            (how the gateway ends the session on request: `Gateway.end_session`).
     """
 
     id: str
@@ -124,6 +126,7 @@ class ClientSession:
     ended_at: datetime | None = None
     user: str | None = None
     principal: Principal | None = None
+    transport_id: str | None = None
     view: str | None = None
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
@@ -239,6 +242,8 @@ class SessionTracker:
             raise to_mcp_error(
                 UnknownName(f"this session was opened on {_endpoint(session.view)}, not {_endpoint(view)}")
             )
+        if session.transport_id is None and (headers := getattr(ctx.request, "headers", None)) is not None:
+            session.transport_id = headers.get("mcp-session-id")
         session.last_seen = time.monotonic()
         return session
 
@@ -312,6 +317,19 @@ class SessionTracker:
             if session.in_flight == 0 and now >= session.held_until and now - session.last_seen > self._idle_timeout:
                 del self._by_identity[key]
                 self._end(session)
+
+    def end(self, session_id: str) -> ClientSession | None:
+        """End a connectionless (2026-07-28) session now: what it remembers (approvals, taint) goes with it.
+
+        Returns a handshake-era session untouched (its connection must be closed: `Gateway.end_session`),
+        and None when no active session has that id.
+        """
+        for key, session in list(self._by_identity.items()):
+            if session.id == session_id:
+                del self._by_identity[key]
+                self._end(session)
+                return session
+        return self.get(session_id)
 
     def close_all(self) -> None:
         """End every session (the gateway is stopping)."""

@@ -468,6 +468,45 @@ async def session(
     return SessionDetail.model_validate({**row, "calls": calls})
 
 
+class SessionEnded(ApiModel):
+    """A session ended on request."""
+
+    id: str
+    ended: bool = Field(description="True: it ended now, as if its client had closed it.")
+
+
+@router.delete(
+    "/sessions/{session_id}",
+    response_model=SessionEnded,
+    responses={409: {"model": Problem, "description": "It has ended, another replica serves it, or it is stdio."}},
+)
+async def end_session(gateway: GatewayDep, store: MaybeStoreDep, access: AccessDep, session_id: str) -> SessionEnded:
+    """End an active session as if its client had closed it: a person their own, an admin anyone's.
+
+    A 2026-07-28 session forgets what it remembered (approvals for the session, taint); a handshake-era
+    session's connection closes and its `Mcp-Session-Id` answers 404. Another person's session is 404 to a
+    member, as when reading it.
+    """
+    live = gateway.sessions.get(session_id)
+    mine = access.principal.key if access.principal is not None else ""
+    if not access.may(Permission.OPERATE) and (live is None or live.principal is None or live.principal.key != mine):
+        live = None
+        row = await store.session(session_id, owner=mine) if store is not None else None
+    else:
+        row = await store.session(session_id) if store is not None and live is None else None
+    if live is None:
+        if row is None:
+            raise HTTPException(404, f"no session {session_id!r}")
+        if row.get("status") != "active":
+            raise HTTPException(409, f"session {session_id!r} has ended already")
+        raise HTTPException(409, f"session {session_id!r} is served by replica {row.get('replica')!r}: end it there")
+    if not await gateway.end_session(session_id):
+        raise HTTPException(
+            409, f"session {session_id!r} cannot be ended from here: a stdio session ends when its client closes it"
+        )
+    return SessionEnded(id=session_id, ended=True)
+
+
 def call_filter(
     access: AccessDep,
     session: Annotated[str | None, Query(description="Only calls of this session.")] = None,

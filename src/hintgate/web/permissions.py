@@ -80,6 +80,7 @@ ROUTES: dict[tuple[str, str], Permission | Gate] = {
     # -- sessions and calls: one's own, or everyone's with history:all (Access.owner)
     ("GET", "/api/sessions"): _P.OWN_HISTORY,
     ("GET", "/api/sessions/{session_id}"): _P.OWN_HISTORY,
+    ("DELETE", "/api/sessions/{session_id}"): _P.OWN_HISTORY,
     ("GET", "/api/calls"): _P.OWN_HISTORY,
     ("GET", "/api/calls/{call_id}"): _P.OWN_HISTORY,
     ("GET", "/sessions"): _P.OWN_HISTORY,
