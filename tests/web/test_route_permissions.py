@@ -257,6 +257,10 @@ async def test_a_member_answers_and_sees_only_approvals_that_name_them_and_an_ad
         ids = {p.arguments["id"]: p.id for p in queue.pending()}
         alice, carol = issuer.token("alice", AUDIENCE), issuer.token("carol", AUDIENCE)
         seen = (await send(client, "GET", "/api/approvals", alice)).json()
+        counted = {
+            who: (await send(client, "GET", "/fragments/approval-count", token)).text
+            for who, token in (("alice", alice), ("carol", carol))
+        }
         headers = {"Authorization": f"Bearer {alice}", "X-Hintgate-Request": "1"}
         unnamed = await client.post(f"/api/approvals/{ids['nobody']}", json={"answer": "approve-once"}, headers=headers)
         named = await client.post(f"/api/approvals/{ids['readers']}", json={"answer": "deny"}, headers=headers)
@@ -267,6 +271,8 @@ async def test_a_member_answers_and_sees_only_approvals_that_name_them_and_an_ad
         )
         outcomes = {what: await task for what, task in asked.items()}
     assert [a["arguments"] for a in seen] == [{"id": "readers"}], "another person's call she may not answer is hidden"
+    assert '<span class="count-number">1</span>' in counted["alice"], "the nav counts what she sees"
+    assert '<span class="count-number">2</span>' in counted["carol"]
     assert unnamed.status_code == 403, unnamed.text
     assert "gateway:operate" in unnamed.json()["detail"]
     assert (named.status_code, by_admin.status_code) == (200, 200), (named.text, by_admin.text)

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 
 from hintgate.errors import HintgateError
 from hintgate.policy.preferences import owner_key
+from hintgate.policy.roles import Permission
 from hintgate.web import api
 from hintgate.web.approvals_api import visible_to
 from hintgate.web.auth import COOKIE, token_matches
@@ -92,6 +93,9 @@ def _render(request: Request, template: str, page: Any, status: int = 200) -> HT
         access = access_of(request)
         people = request.app.state.gateway.config.identity is not None
         frame = dataclasses.replace(frame, may=frozenset(p.value for p in access.permissions), people=people)
+        if not access.may(Permission.READ_SETTINGS):
+            # Everyone's waiting approvals are not a member's to count: the nav's poll counts theirs.
+            frame = dataclasses.replace(frame, pending=0)
         page = dataclasses.replace(page, layout=frame)
     return _templates().TemplateResponse(request, template, {"page": page}, status_code=status)
 
@@ -346,12 +350,15 @@ def _local(path: str | None) -> str:
 
 
 @router.get("/fragments/approval-count", response_model=None)
-async def approval_count(request: Request, gateway: api.GatewayDep, known: str | None = None) -> Response:
-    """The pending approvals count in the nav; 204 when it is still `known`."""
+async def approval_count(
+    request: Request, gateway: api.GatewayDep, access: AccessDep, known: str | None = None
+) -> Response:
+    """The pending approvals count in the nav (a member's: those they see); 204 when it is still `known`."""
     queue = gateway.calls.approvals
+    listed = None
     with contextlib.suppress(HintgateError):  # the store cannot be read: the last count known stands
-        await queue.listing()
-    pending = queue.known
+        listed = await queue.listing()
+    pending = queue.known if listed is None or access.may(Permission.READ_SETTINGS) else len(visible_to(access, listed))
     if known == str(pending):
         return Response(status_code=204)
     return _render(request, "_approval_count.html", pages.Layout("", "", pending))
