@@ -177,6 +177,20 @@ def test_serve_refuses_an_ipv6_address_without_brackets_naming_the_form(value: s
     assert "Traceback" not in result.output
 
 
+def test_serve_says_at_start_that_a_rule_naming_people_does_nothing_without_an_identity_section(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "servers.yaml"
+    demo = [sys.executable, "-m", "hintgate.demo"]
+    config.write_text(
+        f"mcpServers:\n  notes: {{command: {json.dumps(demo[0])}, args: {json.dumps(demo[1:])}}}\n"
+        "policy:\n  rules:\n    - deny: {tool: 'notes_*', group: interns}\n"
+    )
+    with running_gateway("--config", str(config), "--no-record", env={"HINTGATE_DATA_DIR": str(tmp_path / "d")}) as gw:
+        log = "".join(gw.log)
+    assert f"hintgate: warning: {config}:5:31: policy.rules[0].deny.group: this deny rule names people" in log
+
+
 async def test_a_negative_list_cursor_is_refused_as_invalid() -> None:
     import base64
 

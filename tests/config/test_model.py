@@ -221,6 +221,56 @@ def test_check_warns_about_disabled_servers_and_overrides_that_never_apply(tmp_p
     assert any('"rm" never applies' in w for w in warnings)
 
 
+def test_check_names_a_server_whose_command_is_not_on_path_or_does_not_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a relative command without cwd is run from the gateway's directory
+    path = write(
+        tmp_path,
+        "c.yaml",
+        """\
+        mcpServers:
+          time: {command: no-such-command-anywhere, args: [mcp-server-time]}
+          local: {command: ./bin/server}
+          shell: {command: sh}
+        """,
+    )
+    warnings = check_config(path)
+    assert 'c.yaml: server "time": command "no-such-command-anywhere" was not found on PATH' in "\n".join(warnings)
+    assert f'server "local": command "./bin/server" does not exist ({tmp_path / "bin" / "server"})' in "\n".join(
+        warnings
+    )
+    assert not [w for w in warnings if '"shell"' in w]
+
+
+def test_check_warns_that_policy_naming_people_does_nothing_without_an_identity_section(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "people.yaml",
+        """\
+        mcpServers:
+          time: {command: sh}
+        policy:
+          approvers: {group: dba}
+          rules:
+            - deny: {tool: "time_*", group: interns}
+            - ask: {tier: destructive, approvers: {user: ops@example.com}}
+            - allow: {tool: "*"}
+        """,
+    )
+    warnings = [w.replace(f"{tmp_path}{os.sep}", "") for w in check_config(path)]
+    assert [w.split(": ", 2)[:2] for w in warnings] == [
+        ["people.yaml:4:3", "policy.approvers"],
+        ["people.yaml:6:30", "policy.rules[0].deny.group"],
+        ["people.yaml:7:32", "policy.rules[1].ask.approvers"],
+    ]
+    assert (
+        "this deny rule names people, but without an identity section no call has a person: it never applies"
+        in (warnings[1])
+    )
+    assert "whoever reaches the dashboard, the REST API or the client answers" in warnings[2]
+
+
 # -- environment variables
 
 
@@ -323,13 +373,50 @@ def test_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
 def test_yaml_syntax_error_gives_line_and_column(tmp_path: Path) -> None:
     path = write(tmp_path, "bad.yaml", "mcpServers:\n  a: {command: x\n  b: 1\n")
     message = problems(path)
-    assert message.startswith("bad.yaml:3:")
-    assert "invalid YAML" in message
+    assert message.startswith("bad.yaml:2:6: invalid YAML: this '{' mapping is not closed by '}'")
+
+
+SERVER = "mcpServers:\n  time:\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "said"),
+    [
+        # A key without its colon: YAML reads it and the next line as one text, and stops on the next line.
+        (SERVER + "    command uvx\n    args: [mcp-server-time]\n", "3:5", "'command uvx' has no colon after its key"),
+        # A key indented one space short of its siblings.
+        (SERVER + "    command: uvx\n   args: [mcp-server-time]\n", "4:4", "not indented like the keys above it"),
+        # A key indented further than its sibling: it reads as the rest of the value above.
+        (SERVER + "    command: uvx\n      args: [a]\n", "4:", "indented more than 'command: uvx' on line 3"),
+        # A quote never closed: PyYAML stops at the end of the file.
+        (
+            SERVER + '    command: "uvx\n    args: [a]\n  other:\n    command: x\n',
+            "3:14",
+            "quoted text is never closed",
+        ),
+        # A list never closed: PyYAML stops on the next line.
+        (SERVER + "    command: uvx\n    args: [mcp-server-time\n  other:\n    command: x\n", "4:11", "'[' list"),
+        # A tab as indentation.
+        (SERVER + "\tcommand: uvx\n", "3:1", "a tab cannot indent YAML"),
+    ],
+    ids=["missing colon", "indented short", "indented too far", "unclosed quote", "unclosed list", "tab"],
+)
+def test_a_yaml_mistake_is_reported_on_its_own_line_with_what_to_fix(
+    tmp_path: Path, text: str, where: str, said: str
+) -> None:
+    message = problems(write(tmp_path, "servers.yaml", text))
+    assert message.startswith(f"servers.yaml:{where}"), message
+    assert said in message
+
+
+def test_a_missing_comma_in_json_is_reported_after_the_value_it_should_follow(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.json", '{\n  "mcpServers": {\n    "a": {"command": "x"}\n    "b": {}\n  }\n}\n')
+    assert problems(path).startswith("bad.json:3:26: invalid JSON: a ',' is missing after this")
 
 
 def test_json_syntax_error_gives_line_and_column(tmp_path: Path) -> None:
-    path = write(tmp_path, "bad.json", '{\n  "mcpServers": {\n    "a": {"command": "x"}\n    "b": {}\n  }\n}\n')
-    assert problems(path).startswith("bad.json:4:5: invalid JSON")
+    path = write(tmp_path, "bad.json", '{\n  "mcpServers": {\n    "a": {"command": "x"},\n    b: 1\n  }\n}\n')
+    assert problems(path).startswith("bad.json:4:5: invalid JSON: Expecting property name")
 
 
 def test_top_level_must_be_a_mapping(tmp_path: Path) -> None:

@@ -490,6 +490,9 @@ def serve(
             fail(f"--view is for stdio: over HTTP the view {view!r} is served at /mcp/{view}", EXIT_USAGE)
         if view not in known:
             fail(f"--view {view}: no such view (the views are {', '.join(known)})", EXIT_USAGE)
+    # What loads but does nothing as written (policy naming people in a file without identity), said at start.
+    for warning in loaded.warnings:
+        Console(stderr=True).print(f"hintgate: warning: {warning}", highlight=False, markup=False, soft_wrap=True)
     # Read once, now gone: a stdio server (the same user) could read them in /proc/<this pid>/environ.
     wipe(GATEWAY_SECRETS)
     try:

@@ -288,6 +288,7 @@ class Reader:
                         "no identity section, so no call has a person: the user label is empty",
                         key=True,
                     )
+                self.people_without_identity()
             for name, view in self.views.items():
                 for server in sorted(view.servers or ()):
                     if server not in self.sources:
@@ -312,6 +313,39 @@ class Reader:
             views=freeze(self.views),
             warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
         )
+
+    def people_without_identity(self) -> None:
+        """Warn about policy that names people, in a file without an `identity` section: it does nothing.
+
+        Without an identity provider no request has a person: a rule for some users or groups never
+        applies, and approvers are not asked who answers (whoever reaches the gateway does).
+        """
+        settings, rules = self.policy
+        fix = "add an identity section (issuer, audience) so that calls have people"
+        for rule in rules:
+            at: tuple[Key, ...] = ("policy", "rules", rule.index, rule.effect.value)
+            if rule.users or rule.groups:
+                self.warn(
+                    (*at, "group" if rule.groups else "user"),
+                    f"this {rule.effect.value} rule names people, but without an identity section no call has "
+                    f"a person: it never applies; {fix}, or remove user and group",
+                    key=True,
+                )
+            elif rule.approvers is not None:
+                self.warn(
+                    (*at, "approvers" if rule.approvers.users or rule.approvers.groups else "selfApproval"),
+                    f"approvers name who answers, but without an identity section there are no people: whoever "
+                    f"reaches the dashboard, the REST API or the client answers; {fix}",
+                    key=True,
+                )
+        if settings.approvers is not None:
+            named = settings.approvers.users or settings.approvers.groups
+            self.warn(
+                ("policy", "approvers" if named else "selfApproval"),
+                "names who answers, but without an identity section there are no people: whoever reaches the "
+                f"dashboard, the REST API or the client answers; {fix}",
+                key=True,
+            )
 
     def top(self, top: Mapping[str, Any]) -> None:
         sections: dict[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = dict(SETTINGS_SECTIONS)

@@ -11,8 +11,11 @@ test checks that every row's docs section exists.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hintgate.config.mcp_entry import read_servers
@@ -22,6 +25,7 @@ from hintgate.config.model import (
     PythonConfig,
     ServerConfig,
     SourceConfig,
+    StdioTransport,
 )
 from hintgate.config.openapi_entry import read_openapis
 from hintgate.config.python_entry import read_pythons
@@ -67,6 +71,8 @@ def _check_server(server: ServerConfig, file: str) -> list[str]:
     notes = []
     if not server.enabled:
         notes.append(f"{file}: server {json.dumps(server.name)} is disabled")
+    elif (missing := _missing_command(server)) is not None:
+        notes.append(f"{file}: server {json.dumps(server.name)}: {missing}")
     for pattern in server.overrides:
         if GLOB_CHARS.isdisjoint(pattern) and not server.wants(pattern):
             notes.append(
@@ -74,6 +80,30 @@ def _check_server(server: ServerConfig, file: str) -> list[str]:
                 "never applies: include/exclude filter that tool out"
             )
     return notes
+
+
+def _missing_command(server: ServerConfig) -> str | None:
+    """Why a stdio server's command cannot be started on this machine, or None when it can be found.
+
+    Found the way the gateway will look for it: a path (relative to the server's `cwd`), else on
+    the `PATH` the child gets (its own `env`'s, else the gateway's).
+    """
+    transport = server.transport
+    if not isinstance(transport, StdioTransport):
+        return None
+    command = transport.command
+    shown = json.dumps(command)
+    if os.sep in command:
+        path = Path(command)
+        if not path.is_absolute() and transport.cwd is not None:
+            path = Path(transport.cwd) / path
+        if not path.is_file():
+            return f"command {shown} does not exist ({os.path.abspath(path)})"
+        return None if os.access(path, os.X_OK) else f"command {shown} is not executable ({os.path.abspath(path)})"
+    search = transport.env.get("PATH", os.environ.get("PATH", os.defpath))
+    if shutil.which(command, path=search) is None:
+        return f"command {shown} was not found on PATH: install it, or give its full path"
+    return None
 
 
 def _no_notes(_entry: SourceConfig, _file: str) -> list[str]:

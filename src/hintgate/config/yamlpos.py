@@ -126,6 +126,12 @@ def _read_json(text: str) -> tuple[Any, Positions]:
     try:
         data = json.loads(cleaned)
     except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Expecting ',' delimiter"):
+            # `json` stops at the next value; the comma is missing after the one before it.
+            end = len(cleaned[: exc.pos].rstrip())
+            line = cleaned.count("\n", 0, end) + 1
+            column = end - (cleaned.rfind("\n", 0, end) + 1) + 1
+            raise SyntaxProblem(f"invalid JSON: a ',' is missing after this ({exc.msg})", (line, column)) from exc
         raise SyntaxProblem(f"invalid JSON: {exc.msg}", (exc.lineno, exc.colno)) from exc
     # Strict JSON has no raw tab inside a string, so tabs are whitespace here;
     # PyYAML refuses tabs as indentation, so they become spaces (one column each).
@@ -163,15 +169,70 @@ def _compose(text: str, *, construct: bool = False) -> tuple[Any, Positions]:
         # Construct after the walk: constructing flattens merge keys in place.
         data = loader.construct_document(node) if construct and node is not None else None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = (mark.line + 1, mark.column + 1) if mark is not None else None
-        message = " ".join(part for part in (exc.context, exc.problem) if part) or str(exc)
+        message, where = _explain(exc, text)
         raise SyntaxProblem(f"invalid YAML: {message}", where) from exc
     except yaml.YAMLError as exc:
         raise SyntaxProblem(f"invalid YAML: {exc}", None) from exc
     finally:
         loader.dispose()
     return data, positions
+
+
+# Constructs whose error shows only where the text ran out: the mistake is where they opened.
+_UNCLOSED = {
+    "while scanning a quoted scalar": "this quoted text is never closed (its closing quote is missing)",
+    "while parsing a flow sequence": "this '[' list is not closed by ']' (or a ',' is missing between its items)",
+    "while parsing a flow mapping": "this '{' mapping is not closed by '}' (or a ',' is missing between its entries)",
+}
+
+
+def _explain(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, Mark | None]:
+    """What went wrong in terms of the text, and the line of the mistake (not where the parser gave up).
+
+    PyYAML stops where it can no longer go on, which is often past the mistake: at the end of the file
+    for an unclosed quote, on the next line for a key without its colon.
+    """
+    said = " ".join(part for part in (exc.context, exc.problem) if part) or str(exc)
+    problem, context = exc.problem_mark, exc.context_mark
+    if exc.context in _UNCLOSED and context is not None:
+        return f"{_UNCLOSED[exc.context]} ({said})", (context.line + 1, context.column + 1)
+    if problem is None:
+        return said, (context.line + 1, context.column + 1) if context is not None else None
+    where = (problem.line + 1, problem.column + 1)
+    lines = text.splitlines()
+    if exc.problem and "'\\t'" in exc.problem:
+        return f"a tab cannot indent YAML: indent with spaces ({said})", where
+    if exc.problem == "mapping values are not allowed here":
+        return _no_colon(lines, problem.line, said, where)
+    if exc.context == "while parsing a block mapping":
+        return f"this line is not indented like the keys above it ({said})", where
+    return said, where
+
+
+def _no_colon(lines: list[str], index: int, said: str, where: Mark) -> tuple[str, Mark]:
+    """A ':' YAML could not take: the line before lacks its own colon, or this one is indented too far.
+
+    Either way YAML read the two lines as one text (a plain scalar goes on over a more indented line).
+    """
+    before = index - 1
+    while before >= 0 and (not lines[before].strip() or lines[before].lstrip().startswith("#")):
+        before -= 1
+    if before < 0 or index >= len(lines):
+        return said, where
+    previous = lines[before]
+    content = previous.strip().removeprefix("- ")
+    column = len(previous) - len(previous.lstrip()) + 1
+    if not re.search(r":(\s|$)", content):
+        return (
+            f"{content!r} has no colon after its key: write it as 'KEY: VALUE' (YAML read it and line "
+            f"{index + 1} as one text, then found a ':' it could not take)",
+            (before + 1, column),
+        )
+    return (
+        f"this line is indented more than {content!r} on line {before + 1}, so YAML read it as the rest of "
+        f"that line's value: indent it like the key it belongs beside ({said})",
+        where,
+    )
 
 
 def _mark(node: yaml.Node) -> Mark:
