@@ -681,7 +681,7 @@ class ToolCalls:
         """The state a source's question carries when the call was approved in this request (sealed on its way out)."""
         return self.seals.carry(
             call=call_digest(entry.name, arguments),
-            session_id=session.id if session is not None else None,
+            session_id=session.client_key if session is not None else None,
             person=_person(session),
             actor=attempt.actor or "client",
             via=attempt.asked_via,
@@ -690,7 +690,7 @@ class ToolCalls:
             now=time.time(),
         )
 
-    def _carried(
+    async def _carried(
         self,
         entry: CatalogEntry,
         arguments: Mapping[str, Any] | None,
@@ -706,10 +706,10 @@ class ToolCalls:
         echoed = params.get("requestState")
         if not ApprovalSeals.carries(echoed):
             return None
-        carried = self.seals.redeem_carried(
+        carried = await self.seals.redeem_carried(
             echoed,
             call=call_digest(entry.name, arguments),
-            session_id=session.id if session is not None else None,
+            session_id=session.client_key if session is not None else None,
             person=_person(session),
             now=time.time(),
         )
@@ -735,7 +735,7 @@ class ToolCalls:
         params: Mapping[str, Any],
     ) -> Outcome | dict[str, Any]:
         if ctx is not None and ctx.protocol_version in self._modern:
-            carried = self._carried(entry, facts.arguments, session, attempt, params)
+            carried = await self._carried(entry, facts.arguments, session, attempt, params)
             if carried is not None:
                 return carried
         settings = self.settings_for(session.principal if session is not None else None)
@@ -759,7 +759,7 @@ class ToolCalls:
         short = len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN
         if ctx is not None and caller_may and short and self._can_elicit(ctx):
             if ctx.protocol_version in self._modern:
-                return self._ask_in_result(attempt, session, params, text, started)
+                return await self._ask_in_result(attempt, session, params, text, started)
             attempt.asked_via = "elicitation"
             try:
                 reply = await asyncio.wait_for(
@@ -821,7 +821,7 @@ class ToolCalls:
             attempt.approval = "withdrawn" if outcome.withdrawn is not None else "expired"
         return outcome
 
-    def _ask_in_result(
+    async def _ask_in_result(
         self,
         attempt: CallAttempt,
         session: ClientSession | None,
@@ -836,12 +836,13 @@ class ToolCalls:
         this runs, so the client cannot forge it; `self.seals` makes the answer
         good once, for the session asked, until `approvalTimeout`.
         """
-        session_id = session.id if session is not None else None
+        # Bound to the client, not this replica's session object: the answer may come back through another.
+        session_id = session.client_key if session is not None else None
         responses = params.get("inputResponses")
         echoed = params.get("requestState")
         if ApprovalSeals.is_ours(echoed) and isinstance(responses, Mapping):
             attempt.asked_via = "input-required"
-            redeemed = self.seals.redeem(echoed, session_id, now=time.time())
+            redeemed = await self.seals.redeem(echoed, session_id, now=time.time())
             if redeemed.late:
                 return self._timed_out(attempt, started)
             if not redeemed.accepted:

@@ -155,3 +155,32 @@ def _choices(question: types.InputRequiredResult) -> list[dict[str, Any]]:
     params = request.params.model_dump(by_alias=True, exclude_none=True)  # type: ignore[union-attr]
     choices: list[dict[str, Any]] = params["requestedSchema"]["properties"]["decision"]["oneOf"]
     return choices
+
+
+async def test_an_answer_runs_its_call_once_through_whichever_replica_it_reaches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two replicas on one store and one `HINTGATE_STATE_KEY`: a question asked through one is answered
+    through the other, as behind a load balancer without sticky routing, and the answer's replay through
+    either finds it used (the record of used answers is the store's)."""
+    monkeypatch.setenv("HINTGATE_STATE_KEY", "a-state-key-the-replicas-share-0123456789")
+    config = tmp_path / "hintgate.json"
+    demo = {"command": sys.executable, "args": ["-m", "hintgate.demo"], "trust": "trusted"}
+    config.write_text(json.dumps({"mcpServers": {"demo": demo}, "policy": {"mode": "default"}}))
+    with (
+        running_gateway("--config", str(config)) as first,
+        running_gateway("--config", str(config)) as second,
+        anyio.fail_after(120),
+    ):
+        async with client(first) as one, client(second) as two:
+            question = await ask(one)
+            answered = await reply(two, question, "approve-once")
+            replayed = await reply(one, question, "approve-once")
+            replayed_there = await reply(two, question, "approve-once")
+            ran_on_second = await notes_titled(two, "approved")
+            ran_on_first = await notes_titled(one, "approved")
+    assert isinstance(answered, types.CallToolResult), answered
+    assert answered.is_error is False, answered
+    assert refused(replayed, "already used")
+    assert refused(replayed_there, "already used")
+    assert (ran_on_second, ran_on_first) == (1, 0)

@@ -114,6 +114,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "tool_calls",
             "tool_confirms",
             "tool_pins",
+            "used_nonces",
         ],
         [("overrides", 0), ("pins", 0)],
     )

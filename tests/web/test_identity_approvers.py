@@ -208,3 +208,61 @@ async def test_a_dba_approves_with_hintgate_approvals_as_themselves_and_others_a
     assert record["user_name"] == "bob@example.com"
     assert record["decision"]["approver"] == "carol@example.com"
     assert record["verdict"] == "approved"
+
+
+async def test_whether_the_caller_may_answer_their_own_call_holds_on_every_replica(
+    issuer: OidcIssuer, tmp_path: Path, demo_cmd: list[str], postgres_server: Any
+) -> None:
+    """Two replicas on one PostgreSQL database: alice's calls wait on the first, and she answers through the
+    second, which reads the approvers back from the store. Deleting a note is hers to approve only if the
+    rule said `selfApproval: true` (it does not); creating one, whose rule says so, she may approve."""
+    db = postgres_server.create_database()
+    ports = free_port(), free_port()
+    config = tmp_path / "hintgate.json"
+    rules = [
+        {"ask": {"tool": "notes_delete_note", "approvers": {"group": "readers"}}},
+        {"ask": {"tool": "notes_create_note", "approvers": {"group": "readers"}, "selfApproval": True}},
+    ]
+    config.write_text(json.dumps({
+        "mcpServers": {"notes": {"command": demo_cmd[0], "args": demo_cmd[1:], "trust": "trusted"}},
+        "identity": {"issuer": issuer.issuer, "audience": f"http://127.0.0.1:{ports[0]}/mcp"},
+        "policy": {"rules": rules, "approvalTimeout": 60},
+    }))  # fmt: skip
+    with (
+        running_gateway("--config", str(config), "--db", db, bind=f"127.0.0.1:{ports[0]}") as first,
+        running_gateway("--config", str(config), "--db", db, bind=f"127.0.0.1:{ports[1]}") as second,
+    ):
+        url = first.mcp_url
+        alice = {"Authorization": f"Bearer {issuer.token('alice', url)}"}
+        results: dict[str, Any] = {}
+        async with (
+            httpx2.AsyncClient(headers=alice, timeout=90) as http,
+            Client(streamable_http_client(url, http_client=http), mode="legacy") as client,  # type: ignore[arg-type]
+            httpx.AsyncClient(base_url=second.base_url, headers=alice, timeout=30) as api,
+            anyio.create_task_group() as tasks,
+        ):
+
+            async def call(tool: str, arguments: dict[str, Any]) -> None:
+                results[tool] = await client.call_tool(tool, arguments)
+
+            async def waiting(tool: str) -> dict[str, Any]:
+                with anyio.fail_after(30):  # bounded: the call reaches the shared queue in well under a second
+                    while not (found := [a for a in (await api.get("/api/approvals")).json() if a["tool"] == tool]):
+                        await anyio.sleep(0.05)
+                [approval] = found
+                return dict(approval)
+
+            tasks.start_soon(call, "notes_create_note", {"title": "t", "body": "b"})
+            created = await waiting("notes_create_note")
+            own_create = await api.post(f"/api/approvals/{created['id']}", json={"answer": "approve-once"})
+            tasks.start_soon(call, "notes_delete_note", {"note_id": 1})
+            deleting = await waiting("notes_delete_note")
+            own_delete = await api.post(f"/api/approvals/{deleting['id']}", json={"answer": "approve-once"})
+            other_reader = {"Authorization": f"Bearer {issuer.token('mallory', url)}"}
+            denied = await api.post(f"/api/approvals/{deleting['id']}", json={"answer": "deny"}, headers=other_reader)
+    assert own_create.status_code == 200, own_create.text
+    assert own_delete.status_code == 403, own_delete.text
+    assert "alice@example.com made this call and may not approve it" in own_delete.json()["detail"]
+    assert denied.status_code == 200, denied.text  # another reader may
+    assert not results["notes_create_note"].is_error
+    assert results["notes_delete_note"].is_error

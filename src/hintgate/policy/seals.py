@@ -17,8 +17,11 @@ and until a deadline, so the request that answers the login is not asked
 about the same call again. `ApprovalSeals.redeem_carried` refuses a carried
 approval used before, late, or presented for another call, session or person.
 
-The record of used nonces is kept in memory, per gateway process: replicas
-that share `HINTGATE_STATE_KEY` each accept a given answer once.
+The record of used nonces is a `UsedNonces`: in this process by default
+(`RememberedNonces`), and in the store when the gateway has one
+(`hintgate.store.used_nonces`), so that replicas sharing `HINTGATE_STATE_KEY`
+and a database accept a given answer once between them, not once each. A
+record that cannot be read refuses the answer (it is asked again).
 """
 
 from __future__ import annotations
@@ -28,9 +31,18 @@ import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["CARRIED_KIND", "STATE_KIND", "ApprovalSeals", "Carried", "Redeemed", "call_digest"]
+__all__ = [
+    "CARRIED_KIND",
+    "STATE_KIND",
+    "ApprovalSeals",
+    "Carried",
+    "Redeemed",
+    "RememberedNonces",
+    "UsedNonces",
+    "call_digest",
+]
 
 STATE_KIND = "hintgate-approval/v2"
 """What hintgate's approval state says it is, so other states are told apart."""
@@ -79,8 +91,19 @@ def call_digest(tool: str, arguments: Mapping[str, Any] | None) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class ApprovalSeals:
-    """Mints approval states and accepts each answer once.
+class UsedNonces(Protocol):
+    """Where the nonces of answers already used are kept (`hintgate.store.used_nonces.StoredNonces`)."""
+
+    async def use(self, nonce: str, deadline: float, now: float) -> bool:
+        """Record `nonce` as used until `deadline`; True when nobody used it before.
+
+        Raises:
+            HintgateError: the record cannot be read or written (the answer is then refused).
+        """
+
+
+class RememberedNonces:
+    """Used nonces kept in this process.
 
     Args:
         remember: most used nonces kept; the oldest go first (they are past
@@ -90,6 +113,31 @@ class ApprovalSeals:
     def __init__(self, *, remember: int = 100_000) -> None:
         self._used: dict[str, float] = {}
         self._remember = remember
+
+    async def use(self, nonce: str, deadline: float, now: float) -> bool:
+        """Record `nonce` as used until `deadline`; True when it was not used before."""
+        # A nonce past its deadline is refused as late anyway; keep the record small.
+        for old, until in list(self._used.items()):
+            if until > now:
+                break
+            del self._used[old]
+        if nonce in self._used:
+            return False
+        self._used[nonce] = deadline
+        while len(self._used) > self._remember:
+            del self._used[next(iter(self._used))]
+        return True
+
+
+class ApprovalSeals:
+    """Mints approval states and accepts each answer once.
+
+    Args:
+        used: where used nonces are kept (by default in this process).
+    """
+
+    def __init__(self, used: UsedNonces | None = None) -> None:
+        self.used: UsedNonces = used if used is not None else RememberedNonces()
 
     def mint(self, session_id: str | None, *, timeout: float, now: float) -> str:
         """The plaintext state for a new question, asked now and open for `timeout` seconds."""
@@ -103,20 +151,19 @@ class ApprovalSeals:
         """Whether an echoed plaintext state is one `mint` made (the transport already checked its seal)."""
         return _parsed(state) is not None
 
-    def redeem(self, state: Any, session_id: str | None, *, now: float) -> Redeemed:
+    async def redeem(self, state: Any, session_id: str | None, *, now: float) -> Redeemed:
         """Accept or refuse an answer that echoes `state`; an accepted nonce is used up."""
         claims = _parsed(state)
         if claims is None:
             return Redeemed(False, refusal="the answer does not echo a question hintgate asked")
-        self._forget_expired(now)
         nonce, deadline = claims["nonce"], claims["deadline"]
-        if nonce in self._used:
-            return Redeemed(False, refusal="this answer was already used: an approval runs one call, once")
         if not now < deadline:
             return Redeemed(False, late=True, refusal="the answer came after the question expired")
         if claims["session"] != session_id:
             return Redeemed(False, refusal="the answer came from another session than the one asked")
-        self._use(nonce, deadline)
+        refusal = await self._first_use(nonce, deadline, now)
+        if refusal is not None:
+            return Redeemed(False, refusal=refusal)
         return Redeemed(True)
 
     def carry(
@@ -153,17 +200,14 @@ class ApprovalSeals:
         """Whether an echoed plaintext state is one `carry` made (the transport already checked its seal)."""
         return _carried(state) is not None
 
-    def redeem_carried(
+    async def redeem_carried(
         self, state: Any, *, call: str, session_id: str | None, person: str | None, now: float
     ) -> Carried:
         """Accept or refuse the approval `state` carries for this call; an accepted one is used up."""
         claims = _carried(state)
         if claims is None:
             return Carried(False, refusal="the request does not carry an approval hintgate gave")
-        self._forget_expired(now)
         nonce, deadline = claims["nonce"], claims["deadline"]
-        if nonce in self._used:
-            return Carried(False, refusal="this approval was already used: an approval runs one call, once")
         if not now < deadline:
             return Carried(False, refusal="the approval it carries has expired")
         if claims["call"] != call:
@@ -172,7 +216,9 @@ class ApprovalSeals:
             return Carried(False, refusal="the approval it carries was given in another session")
         if claims["person"] != person:
             return Carried(False, refusal="the approval it carries was given for another person's call")
-        self._use(nonce, deadline)
+        refusal = await self._first_use(nonce, deadline, now)
+        if refusal is not None:
+            return Carried(False, refusal=refusal.replace("this answer", "this approval"))
         waited = claims.get("waited_ms")
         via = claims.get("via")
         return Carried(
@@ -182,17 +228,13 @@ class ApprovalSeals:
             waited_ms=float(waited) if isinstance(waited, int | float) else None,
         )
 
-    def _use(self, nonce: str, deadline: float) -> None:
-        self._used[nonce] = deadline
-        while len(self._used) > self._remember:
-            del self._used[next(iter(self._used))]
-
-    def _forget_expired(self, now: float) -> None:
-        # A nonce past its deadline is refused as late anyway; keep the record small.
-        for nonce, deadline in list(self._used.items()):
-            if deadline > now:
-                break
-            del self._used[nonce]
+    async def _first_use(self, nonce: str, deadline: float, now: float) -> str | None:
+        """Use up `nonce`; why the answer is refused when it was used before or the record cannot tell."""
+        try:
+            first = await self.used.use(nonce, deadline, now)
+        except Exception as exc:  # a record that cannot say "unused" must not let an answer run twice
+            return f"whether this answer was already used cannot be told ({type(exc).__name__}): it is asked again"
+        return None if first else "this answer was already used: an approval runs one call, once"
 
 
 def _claims(state: Any, kind: str, strings: tuple[str, ...]) -> Mapping[str, Any] | None:

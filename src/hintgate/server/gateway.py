@@ -45,6 +45,7 @@ from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.preferences import personal_refusal
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
+from hintgate.policy.seals import ApprovalSeals
 from hintgate.policy.settings import layer_settings, setting_values
 from hintgate.results import server_down_error, tool_error
 from hintgate.server.broadcast import Broadcast
@@ -212,6 +213,8 @@ class Gateway:
         self.session_observers.insert(0, recording)
         self.calls.approvals = ApprovalQueue(ledger=store.approvals)
         self.tasks.keep_in(store.tasks, replica=store.replica, recording=recording)
+        # An answer used on one replica is used on all of them (`hintgate.store.used_nonces`).
+        self.calls.seals = ApprovalSeals(store.used_nonces)
         self.metrics.attach_recorder(store)
 
     def attach(self, source: Source) -> None:

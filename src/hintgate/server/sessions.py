@@ -15,6 +15,8 @@ such a session's taint to its calls but keeps no approval in it.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 import uuid
@@ -115,6 +117,9 @@ class ClientSession:
         view: the view it was opened on (`/mcp/NAME`, `serve --view NAME`), None for the whole catalog.
         transport_id: the `Mcp-Session-Id` of a handshake-era HTTP session, once a request has named it
             (how the gateway ends the session on request: `Gateway.end_session`).
+        client_key: what a 2026-07-28 question asked in it is bound to: for a connectionless session, a
+            digest of what makes it (the person's key, the declared client, the view), the same on every
+            replica, so that an answer may come back through another; else the session's id.
     """
 
     id: str
@@ -128,12 +133,17 @@ class ClientSession:
     principal: Principal | None = None
     transport_id: str | None = None
     view: str | None = None
+    client_key: str = ""
     calls: int = 0
     last_seen: float = field(default_factory=time.monotonic)
     in_flight: int = 0
     """Requests of this session being served now (a session with one is not idle)."""
     held_until: float = 0.0
     """Not idle before this `time.monotonic()` reading: a question it was asked is still open."""
+
+    def __post_init__(self) -> None:
+        if not self.client_key:
+            self.client_key = self.id
 
     def hold(self, seconds: float) -> None:
         """Keep the session from going idle for `seconds` (its client is answering a question)."""
@@ -256,6 +266,7 @@ class SessionTracker:
         session = self._by_identity.get(key)
         if session is None:
             session = self._open(ctx, version, None)
+            session.client_key = "client:" + hashlib.sha256(json.dumps(key).encode()).hexdigest()
             self._by_identity[key] = session
         session.last_seen = time.monotonic()
         return session

@@ -81,6 +81,7 @@ from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChanges
 from hintgate.store.tasks import StoredTasks, unfinished_replicas, withdraw_abandoned
 from hintgate.store.tokens import MODES as TOKEN_MODES
+from hintgate.store.used_nonces import StoredNonces
 from hintgate.store.writer import SqliteWriter
 
 __all__ = [
@@ -171,7 +172,7 @@ class Store:
 
     Open with `await Store.open(url)`. Sessions and calls are its own (recorded off the call path, read by
     its query methods); the rest are parts built from its engine, each one concept: `overrides`, `pins`,
-    `credentials`, `server_changes`, `approvals` and `login_waits`.
+    `credentials`, `server_changes`, `approvals`, `login_waits` and `used_nonces`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.
@@ -218,6 +219,8 @@ class Store:
         """People's upstream logins waiting for their browser, for every replica (`hintgate.store.login_waits`)."""
         self.tasks = StoredTasks(engine, url, response_cap=response_cap)
         """The tasks clients hold handles of, shared by every replica (`hintgate.handles.TaskBook`)."""
+        self.used_nonces = StoredNonces(engine, url)
+        """Answers to 2026-07-28 approval questions already used, for every replica (`hintgate.store.used_nonces`)."""
         self._path: Path | None = None
         self._writer: SqliteWriter | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):

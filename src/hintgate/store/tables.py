@@ -65,6 +65,7 @@ __all__ = [
     "tool_confirms",
     "tool_pins",
     "upsert",
+    "used_nonces",
 ]
 
 HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -443,3 +444,11 @@ tasks = Table(
     Index(None, "replica", "status"),
 )
 """Tasks clients hold handles of, shared by every replica; each change of status is one conditional `UPDATE`."""
+used_nonces = Table(
+    "used_nonces",
+    metadata,
+    Column("nonce", String, primary_key=True),  # of an approval question's answer, or of a carried approval
+    Column("deadline", Float, nullable=False),  # Unix time after which the answer is refused as late anyway
+    Index(None, "deadline"),
+)
+"""Answers to 2026-07-28 approval questions already used, shared by every replica (`hintgate.store.used_nonces`)."""

@@ -1,0 +1,31 @@
+"""Answers to 2026-07-28 approval questions already used, shared by every replica.
+
+Revision ID: 0019
+Revises: 0018
+Create Date: 2026-12-02
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0019"
+down_revision: str | None = "0018"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "used_nonces",
+        sa.Column("nonce", sa.String(), nullable=False),
+        sa.Column("deadline", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("nonce", name=op.f("pk_used_nonces")),
+    )
+    op.create_index(op.f("ix_used_nonces_deadline"), "used_nonces", ["deadline"])
+
+
+def downgrade() -> None:
+    op.drop_index(op.f("ix_used_nonces_deadline"), table_name="used_nonces")
+    op.drop_table("used_nonces")
