@@ -87,6 +87,8 @@ from hintgate.results import error_text, server_down_error, tool_error
 from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
 from hintgate.sources.resolution import answer_hints, marked
 from hintgate.sources.tasks import is_task
+from hintgate.sources.trust_annotations import TRUST, annotated
+from hintgate.sources.trust_annotations import claims as trust_claims
 
 if TYPE_CHECKING:
     from hintgate.server.context import RequestContext
@@ -123,6 +125,9 @@ class _NoClient:
 
     @property
     def asks_in_result(self) -> bool:
+        return False
+
+    def declares(self, extension: str) -> bool:
         return False
 
     def input_response(self, key: str) -> Mapping[str, Any] | None:
@@ -165,6 +170,9 @@ class _AskedInResult:
     @property
     def asks_in_result(self) -> bool:
         return True
+
+    def declares(self, extension: str) -> bool:
+        return self._client.declares(extension)
 
     def input_response(self, key: str) -> Mapping[str, Any] | None:
         answer = self._responses.get(key)
@@ -484,7 +492,7 @@ class ToolCalls:
                 result, deferred = await self._hand_off(ctx, session, entry, facts, state, arguments, result, attempt)
                 if deferred:
                     return result
-            result = self._take(result, entry, facts, state, session, attempt)
+            result = self._take(result, entry, facts, state, session, attempt, self._client_for(ctx))
             return result
         except InputRequired as asked:
             # The source's question goes out; the client's next call, with the answer, is the one on record.
@@ -511,9 +519,12 @@ class ToolCalls:
         state: SessionState,
         session: ClientSession | None,
         attempt: CallAttempt,
+        client: CallContext | None = None,
     ) -> dict[str, Any]:
-        """A tool's result as the client gets it: scanned (and marked, redacted or withheld), tainting the session."""
+        """A tool's result as the client gets it: scanned (and marked, redacted or withheld), tainting the session;
+        for a client that declared the trust-annotations extension, with its claims (`sources.trust_annotations`)."""
         returned = not result.get("isError") and bool(result.get("content") or result.get("structuredContent"))
+        upstream = trust_claims(result)  # read before the guard changes the result: a claim, once made, stays
         guarded = guard(result, action=self.on_result_finding, tool=entry.name)
         if guarded.findings:
             attempt.result_findings = tuple(f.to_json() for f in guarded.findings)
@@ -525,11 +536,16 @@ class ToolCalls:
                 {"mark": "marked", "redact": "redacted", "block": "withheld"}[self.on_result_finding.value],
             )
             result = guarded.result
-        if returned or guarded.findings:
+        if returned or guarded.findings or upstream:
             finding = guarded.summary()
-            state.mark_result(facts, self.settings, finding=finding)
+            claim = upstream.said() or None
+            state.mark_result(facts, self.settings, finding=finding, claim=claim)
             if session is not None and session.policy is not state:
-                session.policy.mark_result(facts, self.settings, finding=finding)
+                session.policy.mark_result(facts, self.settings, finding=finding, claim=claim)
+        if client is not None and client.declares(TRUST):
+            # Someone else's words: a source not trusted, a tool that reaches the open world, or flagged content.
+            untrusted = not facts.trusted or facts.open_world
+            result = annotated(result, untrusted=untrusted, upstream=upstream, findings=attempt.result_findings or ())
         return result
 
     async def _hand_off(
@@ -551,7 +567,10 @@ class ToolCalls:
         """
 
         async def finish(result: Mapping[str, Any] | None, error: str | None) -> CallOutcome:
-            taken = self._take(dict(result), entry, facts, state, session, attempt) if result is not None else None
+            client = self._client_for(ctx)
+            taken = (
+                self._take(dict(result), entry, facts, state, session, attempt, client) if result is not None else None
+            )
             return await self._record(entry, ctx, session, arguments, taken, error, attempt, task=True)
 
         if self.tasks is None:
@@ -576,7 +595,7 @@ class ToolCalls:
         # The call was decided when it started; this attempt only carries what the scan finds.
         decided = Decision(Verdict.ALLOW, "decided when its task started", DecisionSource.RULE)
         attempt = CallAttempt(decided, time.perf_counter(), datetime.now(UTC))
-        taken = self._take(dict(result), entry, facts, state, session, attempt)
+        taken = self._take(dict(result), entry, facts, state, session, attempt, self._client_for(ctx))
         return taken, attempt.result_findings, attempt.result_action
 
     async def _record(

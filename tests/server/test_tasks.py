@@ -33,6 +33,7 @@ from hintgate.policy.asking import APPROVAL_KEY
 from hintgate.server.tasks import NOT_FOUND
 from hintgate.sources.resolution import RESOLUTION
 from hintgate.sources.tasks import TASKS
+from hintgate.sources.trust_annotations import TRUST
 from hintgate.testing import RunningGateway, running_gateway
 
 pytestmark = pytest.mark.anyio
@@ -135,7 +136,8 @@ async def test_a_task_s_status_and_result_reach_the_client_through_the_gateway_o
     assert done["taskId"] == handle.task_id
     assert done["result"]["content"][0]["text"] == "built alpha"
     assert again["result"] == done["result"]
-    assert advertised == {TASKS: {}, RESOLUTION: {}}  # Tool Resolution is the gateway's own, always offered
+    # Tool Resolution and trust annotations are the gateway's own, always offered.
+    assert advertised == {TASKS: {}, RESOLUTION: {}, TRUST: {}}
     (row,) = rows
     assert row["error"] is None
     assert row["verdict"] == "allow"

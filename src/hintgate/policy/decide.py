@@ -343,17 +343,23 @@ class SessionState:
             self.tainted_by = tool
             self.taint_reason = reason
 
-    def mark_result(self, call: CallFacts, settings: PolicySettings, *, finding: str | None = None) -> bool:
+    def mark_result(
+        self, call: CallFacts, settings: PolicySettings, *, finding: str | None = None, claim: str | None = None
+    ) -> bool:
         """`call` returned content: taint the session when its tool taints (`taint_basis`); True if it did now.
 
         A `finding` (the poisoning scan found the result addressing the model)
-        taints whatever the tool, unless taint is off. The call itself ran on
+        taints whatever the tool, unless taint is off; so does a `claim` (the
+        server marks its own result `untrusted` or `sensitive`, the
+        trust-annotations extension). The call itself ran on
         an approval given before its own result arrived; that approval counts
         as given after the taint, so its identical idempotent retry is not
         asked again because of it.
         """
         if finding is not None and settings.taint is not Taint.OFF:
             reason: str | None = f"its result speaks to the model ({finding})"
+        elif claim is not None and settings.taint is not Taint.OFF:
+            reason = f"its server marks its result {claim}"
         else:
             reason = taint_basis(call, settings)
         if reason is None:

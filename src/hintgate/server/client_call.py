@@ -59,6 +59,12 @@ class ClientCall:
         """False: the pipeline gives a 2026-07-28 call its own client side, which asks in the result."""
         return False
 
+    def declares(self, extension: str) -> bool:
+        """Whether the client declared `extension` (at initialize, or on this request in 2026-07-28)."""
+        caps = self._ctx.session.client_capabilities if self._ctx is not None else None
+        extensions = getattr(caps, "extensions", None) if caps is not None else None
+        return isinstance(extensions, Mapping) and isinstance(extensions.get(extension), Mapping)
+
     def input_response(self, key: str) -> Mapping[str, Any] | None:
         """None: see `asks_in_result`."""
         return None

@@ -26,6 +26,7 @@ from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_m
 from hintgate.server.routing import list_page
 from hintgate.server.tasks import task_params_model
 from hintgate.sources.base import SourceState
+from hintgate.sources.trust_annotations import TRUST
 
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
@@ -185,7 +186,7 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
 
         def get_capabilities(self, *a: Any, **k: Any) -> Any:
             # Extensions the upstreams offer come and go with them: asked at every discovery.
-            self.extensions = {**gateway.tasks.extensions(), **resolution.extensions()}
+            self.extensions = {**gateway.tasks.extensions(), **resolution.extensions(), TRUST: {}}
             return super().get_capabilities(*a, **k)
 
     async def set_level(_ctx: Any, _params: Any) -> dict[str, Any]:

@@ -108,6 +108,9 @@ class CallContext(Protocol):
     def asks_in_result(self) -> bool:
         """Whether questions reach this client in the call's result (2026-07-28), not as requests during it."""
 
+    def declares(self, extension: str) -> bool:
+        """Whether the client declared the protocol extension `extension` (its capabilities' `extensions`)."""
+
     def input_response(self, key: str) -> Mapping[str, Any] | None:
         """The client's answer, carried by this call, to the question asked under `key` in an earlier result."""
 
