@@ -40,7 +40,7 @@ import logging
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -53,9 +53,11 @@ from hintgate.server.gateway import Gateway
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.oauth import login, login_state
 from hintgate.sources.personal import LOGIN_PATH
-from hintgate.store.login_waits import LoginWaits
 from hintgate.web.api import GatewayDep, Problem
 from hintgate.web.notice import notice
+
+if TYPE_CHECKING:  # the store is imported only when recording is on
+    from hintgate.store.login_waits import LoginWaits
 
 __all__ = [
     "CALLBACK_PATH",
