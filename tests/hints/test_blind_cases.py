@@ -46,8 +46,8 @@ def test_at_most_5_percent_of_the_blind_honest_definitions_are_flagged_high() ->
     assert score("definitions", False) <= 0.05, _SCORE.to_json()["false_flags"]
 
 
-def test_at_least_45_percent_of_the_blind_poisoned_results_are_flagged_high() -> None:
-    assert score("results", True) >= 0.45, _SCORE.to_json()["missed"]
+def test_at_least_60_percent_of_the_blind_poisoned_results_are_flagged_high() -> None:
+    assert score("results", True) >= 0.60, _SCORE.to_json()["missed"]
 
 
 def test_at_most_5_percent_of_the_blind_honest_results_are_flagged_high() -> None:

@@ -62,7 +62,7 @@ class Order:
 # ---- Lexicon. Each is a fact about a language (or about Unicode, paths and URLs), never about one server.
 
 _MODEL_NOUNS = (
-    r"(?:AI|A\.I\.|LLMs?|GPT(?:-?\d\w*)?|ChatGPT|Claude|Copilot|Gemini|AI[\s-]+(?:assistant|agent|model|chatbot|bot)s?|"
+    r"(?:AI|A\.I\.|LLMs?|GPT(?:-?\d\w*)?|ChatGPT|Claude|Copilot|Gemini|AI[\s-]+(?:\w+[\s-]+)?(?:assistant|agent|model|chatbot|bot)s?|"
     r"assistants?|agents?|chatbots?|language\s+models?|asistente|assistente|agente|l'IA|IA|"
     r"Assistent(?:en)?|KI|assistent|asystent\w*|asistan\w*|yapay\s+zek\w*|trợ\s+lý|asisten|"
     r"ассистент\w*|ИИ|ШІ|асистент\w*|агент\w*|المساعد|للمساعد|النموذج|للنموذج|الذكاء\s+الاصطناعي|"
@@ -74,17 +74,21 @@ _MODEL_NOUNS = (
 _TO_MODEL = Cue(
     r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important)\s+"
     r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
-    r"|(?:^|\n|[.!?]\s)[\s#*>_-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
+    r"|(?:^|\n|[.!?:]\s)[\s#*>_-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
     r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
     r"Copilot|Gemini)s?)\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
     r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+)?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|"
     r"(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
     r"|\bif\s+you\s+are\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
-    r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b"
+    r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
+    r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}[ \t]*:"
+    r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
     r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
-    r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)\b"
-    r"|\b(?:AI|LLM)\s+(?:reviewers?|summari[sz]ers?|readers?|crawlers?)\b"
+    r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)"
+    r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping|please)\b)"
+    r"|\b(?:AI|LLM)\s+(?:\w+\s+)?(?:reviewers?|summari[sz]ers?|readers?|crawlers?|assistants?|agents?|bots?)"
+    r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping)\b)"
     r"|(?:para\s+o|para\s+el|pour\s+l'|an\s+das|an\s+den|per\s+l'|voor\s+de|dla|для|до|للمساعد|ל|के\s+लिए|"
     r"สำหรับ|給|给|へ|에게|kwa)\s*" + _MODEL_NOUNS + r"|" + _MODEL_NOUNS + r"\s*(?:へ|에게|전용|用|に|は)"
     r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das|den|die)\s+(?:Modell|KI|Assistent\w*)"
@@ -392,7 +396,8 @@ _ACTION = Cue(
     r"\b(?:merge|approve|delete|remove|drop|grant|invite|add|transfer|wire|pay|refund|reship|order|buy|purchase|send|"
     r"forward|share|publish|post|upload|run|execute|install|click|open|visit|navigate|call|invoke|use|reply|email|"
     r"create|close|disable|enable|scale|deploy|push|commit|change|update|set|tell|say|report|recommend|answer|respond|"
-    r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark)\b",
+    r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
+    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply)\b",
     gated=True,
 )
 # Words that read something in: a value taken from elsewhere into the tool's own parameter.
@@ -477,12 +482,13 @@ def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) ->
     before it counts; not for paths and names, which are written in code quotes when said too)."""
     if match is None:
         return None
-    before = sentence[max(0, match.start() - 40) : match.start()]
+    at = _start(match)  # RE2's match may open with the boundary character (a quotation mark) it consumed
+    before = sentence[max(0, at - 40) : at]
     if _QUOTING.search(before):
         return None
     if not quotes:
         return match
-    head = sentence[: match.start()]
+    head = sentence[:at]
     opened = [q for q in "\"'“‘«「" if head.count(q) % 2 == 1 or (q in "“‘«「" and q in before)]
     if "'" in opened and re.search(r"\w'\w", head):  # an apostrophe ("user's") opens nothing
         opened.remove("'")
@@ -493,6 +499,28 @@ def _start(match: Any) -> int:
     """Where a match's own text starts (RE2's may open with the boundary character it consumed)."""
     found = match.group()
     return int(match.start()) + len(found) - len(found.lstrip(" \t\n,;:()\"'`“”‘’«»"))
+
+
+# A word before "assistant" or "agent" that makes it a thing talked about, not the one spoken to: "our assistant
+# must never share data", "a user agent string should", "the support assistant processed a refund".
+_NOT_SPOKEN_TO = re.compile(
+    r"\b(?:our|my|their|its|his|her|the|a|an|this|that|user|proxy|ssh|gpg|http|https|build|ci|keep-alive)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _addressed(sentence: str, match: Any) -> Any:
+    """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
+    said = _said(sentence, match)
+    if said is None:
+        return None
+    found = said.group().strip().lower()
+    if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",
+                         "dear", "hey", "hello", "hi ", "important")):  # fmt: skip
+        return said
+    if _NOT_SPOKEN_TO.search(sentence[: _start(said)]):
+        return None
+    return said
 
 
 def _judge_sentence(
@@ -536,7 +564,10 @@ def _judge_sentence(
         else _DESTINATION.search(sentence, seen)
         or (_ADDRESS.search(sentence) if "@" in sentence or "://" in sentence else None)
     )
-    if not (targets or role or path or noun or context_ or conceal or misreport or bypass or tools or destination):
+    named = _addressed(sentence, _TO_MODEL.search(sentence, seen)) if context.result else None
+    if not (
+        named or targets or role or path or noun or context_ or conceal or misreport or bypass or tools or destination
+    ):
         return None
     transfer = _TRANSFER.search(sentence, seen)
     into = _into_own(sentence, context)
@@ -623,7 +654,7 @@ def _judge_sentence(
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
-    if context.result and not targets and _ACTION.search(sentence, seen) and _TO_MODEL.search(sentence, seen):
+    if named and not targets and _ACTION.search(sentence, seen):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")
     if role and (targets or other_script):
