@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -14,14 +15,14 @@ from hintgate.testing import running_gateway
 from isolation import child_env
 
 
-def hintgate(*args: str) -> subprocess.CompletedProcess[str]:
+def hintgate(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run the CLI in a child process, as a person in another terminal would."""
     return subprocess.run(
         [sys.executable, "-m", "hintgate", *args],
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, **child_env(), "COLUMNS": "100"},
+        env={**os.environ, **child_env(), "COLUMNS": "100", **(env or {})},
         check=False,
     )
 
@@ -70,6 +71,17 @@ def test_call_without_a_gateway_exits_3_naming_where_it_looked() -> None:
     result = hintgate("call", "notes_get_note", "note_id=1", "--url", "http://127.0.0.1:9")
     assert result.returncode == 3
     assert "cannot call http://127.0.0.1:9/mcp" in result.stderr
+    assert "no gateway answers at http://127.0.0.1:9 (from --url)" in result.stderr
+    assert "with --url URL (or HINTGATE_URL)" in result.stderr
+
+
+def test_call_says_the_address_it_found_nothing_at_came_from_hintgate_url() -> None:
+    with socket.socket() as taken:  # a port nobody listens on: bound, never listening
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        result = hintgate("call", "--list", env={"HINTGATE_URL": f"http://127.0.0.1:{port}"})
+    assert result.returncode == 3
+    assert f"no gateway answers at http://127.0.0.1:{port} (from HINTGATE_URL)" in result.stderr
 
 
 def test_call_without_a_tool_or_list_is_a_usage_error() -> None:

@@ -8,6 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from tests.processes import stop
 from typer.testing import CliRunner
 
@@ -33,8 +34,57 @@ def test_a_sqlite_file_in_a_missing_directory_is_refused_and_no_directory_is_mad
     missing = tmp_path / "no" / "such" / "dir"
     done = serve(tmp_path, "--db", f"sqlite:///{missing}/x.db")
     assert done.returncode == EXIT_USAGE
-    assert done.stderr.strip() == f"error: database sqlite:///{missing}/x.db: the directory {missing} does not exist"
+    assert done.stderr.strip() == (
+        f"error: database sqlite:///{missing}/x.db: the directory {missing} does not exist: give another database "
+        "with --db URL (or HINTGATE_DATABASE_URL); or serve without recording with --no-record"
+    )
     assert not (tmp_path / "no").exists()
+
+
+def test_a_data_directory_that_is_a_file_is_named_with_what_to_set_and_left_as_it_was(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("")
+    done = serve(tmp_path, "--no-record")
+    assert done.returncode == EXIT_USAGE
+    said = done.stderr.strip()
+    assert said.startswith(
+        f"error: cannot use the data directory {tmp_path / 'data'} (HINTGATE_DATA_DIR): {tmp_path / 'data'} is a "
+        "file, not a directory."
+    )
+    assert said.endswith("point HINTGATE_DATA_DIR at a directory this user may create or write")
+    assert "File exists" not in said
+    assert (tmp_path / "data").read_text() == ""
+
+
+def test_a_data_directory_under_a_file_names_the_file_in_the_way(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("")
+    done = subprocess.run(
+        [sys.executable, "-m", "hintgate", "serve", "--demo", "--no-record"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HINTGATE_DATA_DIR": str(blocker / "sub"), "HOME": str(tmp_path), "COLUMNS": "300"},
+        check=False,
+    )
+    assert done.returncode == EXIT_USAGE
+    assert f"{blocker} is a file, not a directory, so {blocker / 'sub'} cannot be made under it" in done.stderr
+
+
+def test_the_read_commands_name_the_data_directory_and_the_db_option_when_its_database_cannot_be_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "hintgate.db").mkdir()  # a directory where the database file should be
+    monkeypatch.setenv("HINTGATE_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(app, ["calls"])
+    assert result.exit_code == 3
+    said = " ".join(result.output.split())
+    assert f"cannot create SQLite database {tmp_path / 'data' / 'hintgate.db'}: " in said
+    assert "is a directory, not a file" in said
+    assert "point HINTGATE_DATA_DIR at another directory" in said
+    assert "give another database with --db URL (or HINTGATE_DATABASE_URL)" in said
+    assert "--no-record" not in said
 
 
 def test_a_relative_sqlite_url_is_explained_when_its_directory_is_missing(tmp_path: Path) -> None:

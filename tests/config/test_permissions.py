@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hintgate.config.permissions import private_directory
+from hintgate.config.permissions import path_problem, private_directory
 from hintgate.store import Store
 
 
@@ -64,3 +64,25 @@ def test_the_data_directory_is_made_owner_only_or_tightened(tmp_path: Path, capl
     private_directory(kept)
     assert mode(kept) == 0o700
     assert f"the directory {kept} could be read by other users (mode 0755)" in caplog.text
+
+
+def test_a_file_where_the_data_directory_should_be_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("")
+    blocker.chmod(0o644)
+    with pytest.raises(NotADirectoryError) as info:
+        private_directory(blocker)
+    assert mode(blocker) == 0o644  # not chmod-ed to 0700
+    assert path_problem(blocker, info.value) == f"{blocker} is a file, not a directory"
+
+
+def test_a_file_in_the_way_of_a_directory_to_make_is_named_not_the_directory(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    wanted = blocker / "sub" / "data"
+    with pytest.raises(OSError) as info:
+        private_directory(wanted)
+    # OSError says "File exists: '.../file'"; the problem is that it is a file.
+    assert (
+        path_problem(wanted, info.value) == f"{blocker} is a file, not a directory, so {wanted} cannot be made under it"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import stat
 from pathlib import Path
 
 import pytest
@@ -70,8 +71,22 @@ async def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
 async def test_a_directory_that_cannot_be_made_is_named(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(StoreError, match="cannot create the directory of SQLite database"):
-        await Store.open(f"sqlite:///{blocker / 'sub' / 'h.db'}")
+    database = blocker / "sub" / "h.db"
+    with pytest.raises(StoreError) as info:
+        await Store.open(f"sqlite:///{database}")
+    assert str(info.value) == (
+        f"cannot create SQLite database {database}: {blocker} is a file, not a directory, so {blocker / 'sub'} "
+        "cannot be made under it"
+    )
+
+
+@pytest.mark.anyio
+async def test_a_directory_where_the_database_file_should_be_is_named_and_left_as_it_was(tmp_path: Path) -> None:
+    database = tmp_path / "h.db"
+    database.mkdir(mode=0o755)
+    with pytest.raises(StoreError, match=f"{database} is a directory, not a file"):
+        await Store.open(f"sqlite:///{database}")
+    assert stat.S_IMODE(database.stat().st_mode) == 0o755
 
 
 @pytest.mark.anyio

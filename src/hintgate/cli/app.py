@@ -36,6 +36,7 @@ from hintgate.cli.common import (
     EXIT_USAGE,
     OutputFormat,
     WideOpt,
+    data_dir_unusable,
     fail,
     load_or_fail,
     out,
@@ -343,7 +344,7 @@ DemoFlag = Annotated[
 
 def _recording_to(settings: Settings) -> str:
     """Where the gateway records, for its start report; a database that cannot be used fails here (exit 2)."""
-    return store_location(settings) if settings.record else "nowhere (--no-record)"
+    return store_location(settings, serving=True) if settings.record else "nowhere (--no-record)"
 
 
 async def _serve_stdio(
@@ -498,7 +499,7 @@ def serve(
     try:
         private_directory(settings.data_dir)  # the API token, the sealing key, by default the database
     except OSError as exc:
-        fail(f"cannot make the data directory {settings.data_dir} owner-only: {exc}", EXIT_USAGE)
+        fail(data_dir_unusable(settings, exc), EXIT_USAGE)
     try:
         if http is not None:
             host, port = _parse_http(http)

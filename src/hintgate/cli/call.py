@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, fail, out
-from hintgate.cli.gateway_api import TokenOpt, UrlOpt, api_token
+from hintgate.cli.gateway_api import DEFAULT_URL, TokenOpt, UrlOpt, api_token, unreachable
 
 __all__ = ["EXIT_TOOL_ERROR", "call", "parse_arguments"]
 
@@ -58,7 +58,7 @@ def call(
         list[str] | None,
         typer.Argument(metavar="[KEY=VALUE]...", help="Arguments; a value that reads as JSON is that JSON."),
     ] = None,
-    url: UrlOpt = "http://127.0.0.1:8765",
+    url: UrlOpt = DEFAULT_URL,
     given_json: Annotated[
         str | None, typer.Option("--json", help="The arguments as one JSON object; KEY=VALUE pairs are laid over it.")
     ] = None,
@@ -92,7 +92,9 @@ def call(
     try:
         answer = anyio.run(_talk, endpoint, api_token(token), tool, arguments, timeout)
     except Exception as exc:  # the SDK's and the network's errors alike: one line, naming the gateway
-        fail(f"cannot call {endpoint}: {_why(exc)}", EXIT_TARGET)
+        leaf = _leaf(exc)
+        advice = f"; {unreachable(url)}" if _refused(leaf) else ""
+        fail(f"cannot call {endpoint}: {str(leaf) or type(leaf).__name__}{advice}", EXIT_TARGET)
     if listing:
         _print_tools(answer, output)
         return
@@ -129,11 +131,18 @@ async def _talk(endpoint: str, token: str | None, tool: str | None, arguments: d
         return await client.call_tool(tool, arguments)
 
 
-def _why(exc: BaseException) -> str:
+def _leaf(exc: BaseException) -> BaseException:
     # An exception group from the SDK's task group: the first leaf says what happened.
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    return str(exc) or type(exc).__name__
+    return exc
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether nothing listens where the gateway was looked for (the connection itself failed)."""
+    import httpx2
+
+    return isinstance(exc, httpx2.ConnectError | ConnectionError)
 
 
 def _print_result(result: dict[str, Any]) -> None:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import enum
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
-from hintgate.errors import ConfigError, HintgateError
+from hintgate.errors import ConfigError, HintgateError, StoreError
 
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig
@@ -28,11 +29,13 @@ __all__ = [
     "DbOpt",
     "OutputFormat",
     "WideOpt",
+    "data_dir_unusable",
     "emit_rows",
     "fail",
     "load_or_fail",
     "out",
     "print_wide",
+    "store_advice",
     "store_location",
     "with_store",
 ]
@@ -90,7 +93,40 @@ def emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wid
         print_wide(console, render(rows, width=console.width, wide=wide), wide)
 
 
-def store_location(settings: Any) -> str:
+def _data_dir_origin() -> str:
+    """Where the data directory's path came from, for messages."""
+    if os.environ.get("HINTGATE_DATA_DIR"):
+        return "HINTGATE_DATA_DIR"
+    return "hintgate's default for this user: set HINTGATE_DATA_DIR to use another"
+
+
+def data_dir_unusable(settings: Any, exc: OSError) -> str:
+    """The message for a data directory that cannot be made or used: what is wrong with which path, what to do."""
+    from hintgate.config.permissions import path_problem
+
+    return (
+        f"cannot use the data directory {settings.data_dir} ({_data_dir_origin()}): "
+        f"{path_problem(settings.data_dir, exc)}. It keeps the API token, the sealing key and, unless --db "
+        "gives another database, the recorded calls: point HINTGATE_DATA_DIR at a directory this user may "
+        "create or write"
+    )
+
+
+def store_advice(settings: Any, *, serving: bool) -> str:
+    """What to do about a database that cannot be used: the options that apply to where it is and the command."""
+    ways = ["give another database with --db URL (or HINTGATE_DATABASE_URL)"]
+    if settings.database_url is None:
+        ways.insert(
+            0,
+            f"point HINTGATE_DATA_DIR at another directory (the database is hintgate.db in the data directory, "
+            f"{settings.data_dir}: {_data_dir_origin()})",
+        )
+    if serving:
+        ways.append("serve without recording with --no-record")
+    return "; or ".join(ways)
+
+
+def store_location(settings: Any, *, serving: bool = False) -> str:
     """The database in use, for people; a SQLite file outside the data dir must have an existing directory."""
     from hintgate.errors import StoreError
     from hintgate.store.engine import database_location
@@ -98,7 +134,7 @@ def store_location(settings: Any) -> str:
     try:
         return database_location(settings.store_url, default=settings.database_url is None)
     except StoreError as exc:
-        fail(str(exc), EXIT_USAGE)
+        fail(f"{exc}: {store_advice(settings, serving=serving)}", EXIT_USAGE)
 
 
 def with_store(db: str | None, work: Any) -> Any:
@@ -122,6 +158,8 @@ def with_store(db: str | None, work: Any) -> Any:
 
     try:
         return asyncio.run(run())
+    except StoreError as exc:
+        fail(f"{exc}: {store_advice(settings, serving=False)}", EXIT_TARGET)
     except HintgateError as exc:
         fail(str(exc), EXIT_TARGET)
 

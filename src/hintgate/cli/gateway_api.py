@@ -18,7 +18,10 @@ import typer
 
 from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, fail
 
-__all__ = ["TokenOpt", "UrlOpt", "api_token", "call_api", "quoted"]
+__all__ = ["DEFAULT_URL", "TokenOpt", "UrlOpt", "api_token", "call_api", "quoted", "unreachable"]
+
+DEFAULT_URL = "http://127.0.0.1:8765"
+"""Where `hintgate call` looks for a gateway unless told: the address `scripts/demo` serves at."""
 
 UrlOpt = Annotated[
     str,
@@ -48,6 +51,22 @@ def api_token(given: str | None) -> str | None:
     except Exception:
         return None
     return kept or None
+
+
+def unreachable(url: str) -> str:
+    """What to do when nothing answers at `url`: where the address came from, and how to give the right one."""
+    import os
+
+    if os.environ.get("HINTGATE_URL"):
+        origin = "from HINTGATE_URL"
+    elif url.rstrip("/").removesuffix("/mcp") == DEFAULT_URL:
+        origin = "the default"
+    else:
+        origin = "from --url"
+    return (
+        f"no gateway answers at {url} ({origin}): start one (hintgate serve --http HOST:PORT), or give the "
+        "address its serve printed with --url URL (or HINTGATE_URL)"
+    )
 
 
 def quoted(part: str) -> str:
@@ -89,6 +108,8 @@ def call_api(
         headers["Authorization"] = f"Bearer {presented}"
     try:
         response = httpx2.request(method, url.rstrip("/") + path, headers=headers, json=body, timeout=timeout)
+    except httpx2.ConnectError as exc:
+        fail(f"cannot reach the gateway at {url}: {exc}; {unreachable(url)}", EXIT_TARGET)
     except httpx2.HTTPError as exc:
         fail(f"cannot reach the gateway at {url}: {exc}", EXIT_TARGET)
     if response.status_code >= 400:

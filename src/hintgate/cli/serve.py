@@ -25,7 +25,7 @@ from rich.logging import RichHandler
 from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig, IdentityConfig
 from hintgate.config.settings import Settings
-from hintgate.errors import ConfigError, IdentityError, ListenError
+from hintgate.errors import ConfigError, IdentityError, ListenError, StoreError
 from hintgate.hints.trust import trust_note
 from hintgate.outcome import Tracer
 from hintgate.policy.own_places import OwnPlaces
@@ -192,17 +192,21 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
 
 
 async def _opened_store(settings: Settings) -> Any:
+    from hintgate.cli.common import store_advice
     from hintgate.store import Store
 
-    store = await Store.open(
-        settings.store_url,
-        retention=settings.retention,
-        response_cap=settings.response_cap,
-        commit_interval=settings.commit_interval,
-        commit=settings.commit,
-        replica=settings.replica,
-        tokens=settings.tokens,
-    )
+    try:
+        store = await Store.open(
+            settings.store_url,
+            retention=settings.retention,
+            response_cap=settings.response_cap,
+            commit_interval=settings.commit_interval,
+            commit=settings.commit,
+            replica=settings.replica,
+            tokens=settings.tokens,
+        )
+    except StoreError as exc:
+        raise StoreError(f"{exc}: {store_advice(settings, serving=True)}") from exc
     try:
         from hintgate.store.oauth_tokens import vault_key
 

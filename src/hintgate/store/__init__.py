@@ -58,7 +58,7 @@ from typing import Any
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from hintgate.config.permissions import private_directory, private_sqlite
+from hintgate.config.permissions import path_problem, private_directory, private_sqlite
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.approvals import StoredApprovals, dead_here, expire_replicas, pending_replicas, prune_settled
@@ -289,10 +289,16 @@ class Store:
         replica = replica or default_replica()
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
             path = Path(parsed.database or "")
-            with translated(parsed, "create the directory of"):
+            try:
                 if not path.parent.is_dir():
                     private_directory(path.parent)
+            except OSError as exc:
+                raise StoreError(f"cannot create SQLite database {path}: {path_problem(path.parent, exc)}") from exc
+            try:
                 private_sqlite(path)
+            except OSError as exc:
+                problem = path_problem(path, exc, directory=False)
+                raise StoreError(f"cannot create SQLite database {path}: {problem}") from exc
         engine = async_engine(parsed)
         try:
             with translated(parsed, "open"):

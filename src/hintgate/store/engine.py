@@ -119,7 +119,8 @@ def database_location(url: str, *, default: bool = False) -> str:
             else f"; sqlite:///PATH is relative to the working directory, an absolute path takes four slashes: "
             f"sqlite:////{given}"
         )
-        raise StoreError(f"database {_mask(url.strip())}: the directory {path.parent} does not exist{relative}")
+        what = "is a file, not a directory" if path.parent.exists() else "does not exist"
+        raise StoreError(f"database {_mask(url.strip())}: the directory {path.parent} {what}{relative}")
     return f"SQLite database {path}"
 
 
