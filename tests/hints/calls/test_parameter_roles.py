@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from hintgate.hints import calls
 from hintgate.hints.calls import ArgumentJudge
 from hintgate.hints.calls.roles import roles_of
 
@@ -78,3 +79,67 @@ def test_a_judge_that_fails_on_hostile_arguments_fails_closed(monkeypatch: pytes
     judged = judge.judge({"args": ["status"]})
     assert judged is not None
     assert judged.act is calls.Act.DESTRUCTIVE
+
+
+def test_a_subcommand_enum_of_a_named_program_is_part_of_its_command_line() -> None:
+    terraform = tool(
+        {
+            "subcommand": {"type": "string", "enum": ["init", "plan", "apply", "fmt", "state"]},
+            "options": {"type": "array", "items": {"type": "string"}, "description": "extra arguments and flags"},
+        },
+        "Run a Terraform subcommand in a working directory.",
+        "terraform_run",
+    )
+    judge = ArgumentJudge.of(terraform)
+    assert judge is not None
+    assert judge.judge({"subcommand": "fmt", "options": ["-recursive"]}).act is calls.Act.DESTRUCTIVE  # type: ignore[union-attr]
+    assert judge.judge({"subcommand": "state", "options": ["list"]}).act is calls.Act.READ  # type: ignore[union-attr]
+    assert judge.judge({"subcommand": "plan"}).act is calls.Act.READ  # type: ignore[union-attr]
+
+
+def test_a_parameter_that_names_the_program_runs_it_with_the_arguments_beside_it() -> None:
+    chooser = tool(
+        {
+            "manager": {"type": "string", "enum": ["npm", "yarn", "pnpm"]},
+            "args": {"type": "array", "items": {"type": "string"}},
+        },
+        "Invoke a JavaScript package manager.",
+    )
+    spawn = tool(
+        {
+            "program": {"type": "string", "description": "executable name or path"},
+            "args": {"type": "array", "items": {"type": "string"}},
+        },
+        "Start a program with arguments (no shell).",
+    )
+    for listed, arguments, act in [
+        (chooser, {"manager": "npm", "args": ["ls", "--depth=0"]}, calls.Act.READ),
+        (chooser, {"manager": "yarn", "args": ["add", "-D", "typescript"]}, calls.Act.ADDITIVE),
+        (chooser, {"manager": "npm", "args": ["version", "patch"]}, calls.Act.DESTRUCTIVE),
+        (chooser, {"args": ["ls"]}, calls.Act.DESTRUCTIVE),  # to a program not named
+        (spawn, {"program": "grep", "args": ["-c", "ERROR", "app.log"]}, calls.Act.READ),
+        (spawn, {"program": "find", "args": ["/data", "-name", "*.tmp", "-delete"]}, calls.Act.DESTRUCTIVE),
+    ]:
+        judge = ArgumentJudge.of(listed)
+        assert judge is not None
+        judged = judge.judge(arguments)
+        assert judged is not None
+        assert judged.act is act, arguments
+
+
+def test_text_typed_into_a_shell_session_is_a_command_line() -> None:
+    terminal = tool(
+        {"input": {"type": "string", "description": "Text sent to the terminal followed by Enter"}},
+        "Type a line into a persistent bash session and read what it prints.",
+    )
+    judge = ArgumentJudge.of(terminal)
+    assert judge is not None
+    assert judge.judge({"input": "uname -a; id; uptime"}).act is calls.Act.READ  # type: ignore[union-attr]
+    assert judge.judge({"input": "rm -rf build"}).act is calls.Act.DESTRUCTIVE  # type: ignore[union-attr]
+
+
+def test_q_of_a_tool_that_queries_a_sql_engine_holds_a_statement() -> None:
+    judge = ArgumentJudge.of(tool({"q": {"type": "string"}}, "Query DuckDB.", "duckdb_query"))
+    assert judge is not None
+    assert judge.judge({"q": "COPY (SELECT 1) TO 'out.parquet'"}).act is calls.Act.DESTRUCTIVE  # type: ignore[union-attr]
+    assert judge.judge({"q": "SELECT 1"}).act is calls.Act.READ  # type: ignore[union-attr]

@@ -42,3 +42,92 @@ from hintgate.hints.calls.programs import judge_argv
 )
 def test_subcommands_and_flags_decide(argv: str, act: Act) -> None:
     assert judge_argv(argv.split()).act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        ("terraform plan", Act.READ),
+        ("terraform fmt -recursive", Act.DESTRUCTIVE),
+        ("terraform fmt -check", Act.READ),
+        ("terraform state list", Act.READ),
+        ("terraform state rm aws_s3_bucket.logs", Act.DESTRUCTIVE),
+        ("terraform import aws_s3_bucket.logs acme-logs", Act.ADDITIVE),
+        ("terraform apply -auto-approve", Act.DESTRUCTIVE),
+        ("helm repo add bitnami https://charts.bitnami.com/bitnami", Act.ADDITIVE),
+        ("helm repo list", Act.READ),
+        ("helm repo remove bitnami", Act.DESTRUCTIVE),
+        ("systemctl start redis", Act.ADDITIVE),
+        ("systemctl enable --now docker", Act.ADDITIVE),
+        ("systemctl restart nginx", Act.DESTRUCTIVE),
+        ("pip install -U pip", Act.DESTRUCTIVE),
+        ("pip install httpx", Act.ADDITIVE),
+        ("npm version patch", Act.DESTRUCTIVE),
+        ("npm version", Act.READ),
+        ("docker push registry.example.com/api:1.2.3", Act.DESTRUCTIVE),
+        ("docker run -d --name cache -p 6379:6379 redis:7", Act.ADDITIVE),
+        ("docker run --rm -v /:/host alpine", Act.DESTRUCTIVE),
+        ("docker run --rm -v /srv:/srv alpine rm -rf /srv/data", Act.DESTRUCTIVE),
+        ("docker run --rm alpine cat /etc/os-release", Act.ADDITIVE),
+    ],
+)
+def test_more_programs_by_their_documented_subcommands(argv: str, act: Act) -> None:
+    assert judge_argv(argv.split()).act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        (["aws", "s3", "ls", "s3://logs/"], Act.READ),
+        (["aws", "ec2", "describe-instances"], Act.READ),
+        (["aws", "sts", "get-caller-identity"], Act.READ),
+        (["aws", "logs", "tail", "/aws/lambda/api"], Act.READ),
+        (["aws", "ec2", "stop-instances", "--instance-ids", "i-1", "--dry-run"], Act.READ),
+        (["aws", "s3", "sync", "./dist", "s3://site", "--delete", "--dryrun"], Act.READ),
+        (["aws", "ec2", "run-instances", "--count", "2"], Act.ADDITIVE),
+        (["aws", "sqs", "send-message", "--message-body", "hi"], Act.ADDITIVE),
+        (["aws", "ec2", "terminate-instances", "--instance-ids", "i-1"], Act.DESTRUCTIVE),
+        (["aws", "s3", "rm", "s3://logs/", "--recursive"], Act.DESTRUCTIVE),
+        (["aws", "lambda", "invoke", "--function-name", "f", "out.json"], Act.DESTRUCTIVE),
+        (["aws", "ssm", "send-command", "--document-name", "AWS-RunShellScript"], Act.DESTRUCTIVE),
+        (["aws", "frobnicate", "wibble"], Act.DESTRUCTIVE),
+        (["gcloud", "compute", "instances", "list"], Act.READ),
+        (["gcloud", "compute", "instances", "delete", "web-1", "--quiet"], Act.DESTRUCTIVE),
+        (["gcloud", "compute", "instances", "create", "web-2"], Act.ADDITIVE),
+        (["gcloud", "config", "set", "project", "dev"], Act.DESTRUCTIVE),
+        (["gcloud", "run", "deploy", "api", "--image", "gcr.io/a/api:1"], Act.DESTRUCTIVE),
+        (["gcloud", "auth", "list"], Act.READ),
+        (["az", "group", "list"], Act.READ),
+        (["az", "vm", "run-command", "invoke", "--scripts", "rm -rf /"], Act.DESTRUCTIVE),
+    ],
+)
+def test_cloud_clis_by_the_verb_of_their_command(argv: list[str], act: Act) -> None:
+    judged = judge_argv(argv)
+    assert judged.act is act
+    assert judged.open_world is (argv[1] != "configure")
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        (["psql", "-At", "-c", "SELECT count(*) FROM users"], Act.READ),
+        (["psql", "-U", "postgres", "-c", "DROP DATABASE staging"], Act.DESTRUCTIVE),
+        (["psql", "-f", "migrate.sql"], Act.DESTRUCTIVE),
+        (["psql", "app"], Act.DESTRUCTIVE),
+        (["psql", "-l"], Act.READ),
+        (["mysql", "-u", "root", "-e", "SHOW DATABASES"], Act.READ),
+        (["mysql", "--execute=DELETE FROM t"], Act.DESTRUCTIVE),
+        (["sqlite3", "app.db", "SELECT * FROM notes"], Act.READ),
+        (["sqlite3", "app.db", ".tables"], Act.READ),
+        (["sqlite3", "app.db", "INSERT INTO notes VALUES (1)"], Act.ADDITIVE),
+        (["sqlcmd", "-S", "db", "-Q", "TRUNCATE TABLE t"], Act.DESTRUCTIVE),
+    ],
+)
+def test_a_database_client_does_what_its_statements_do(argv: list[str], act: Act) -> None:
+    assert judge_argv(argv).act is act
+
+
+def test_rsync_with_n_is_a_dry_run() -> None:
+    assert judge_argv(["rsync", "-avn", "--delete", "src/", "backup/"]).act is Act.READ
+    assert judge_argv(["rsync", "-av", "--delete", "src/", "backup/"]).act is Act.DESTRUCTIVE
+    assert judge_argv(["rsync", "-av", "src/", "web01:/srv/"]).open_world is True

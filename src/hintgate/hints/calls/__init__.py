@@ -6,7 +6,8 @@ tool (`execute_sql`, `run_command`, `api_request`, a file tool with an
 `action`) is a read for one call and a DROP for the next. `ArgumentJudge`
 reads a tool's schema once (`roles.roles_of`) and judges each call's
 arguments: SQL (`sql`), shell command lines (`shell`), program argument lists
-(`programs`: git, kubectl, docker, npm...), HTTP methods, action names and
+(`programs`: git, kubectl, docker, npm, terraform, aws...), HTTP methods
+with the request's URL and body (`choices`, `graphql`), action names and
 flags (`choices`). The judgement (`judgement.Judgement`) carries the act,
 the four hints it implies, what the call does in words, and the judge's
 rule; `bound.per_call` lays it over the tool's resolved hints within the
@@ -22,11 +23,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from hintgate.hints.calls.choices import judge_action, judge_method
-from hintgate.hints.calls.judgement import Act, Judgement, riskiest
+from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.programs import judge_argv
 from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
 from hintgate.hints.calls.sql import judge_sql
+from hintgate.hints.inference.naming import tokenize
 
 HEAVY = 2_000
 """Characters of a text to judge past which parsing it may take milliseconds: judged off the event loop."""
@@ -53,7 +55,7 @@ class ArgumentJudge:
             roles = roles_of(tool)
         except (TypeError, ValueError, AttributeError, RecursionError):
             return None  # a schema no reader expected (a server writes it): its calls keep the tool's hints
-        return cls(roles) if any(r.kind != "force" for r in roles) else None
+        return cls(roles) if any(r.kind not in {"force", "exclusive"} for r in roles) else None
 
     def heavy(self, arguments: Mapping[str, Any] | None) -> bool:
         """Whether judging these arguments is more than a few hundred microseconds of parsing (a long text):
@@ -64,6 +66,11 @@ class ArgumentJudge:
             value = arguments.get(role.parameter)
             if isinstance(value, str) and len(value) > HEAVY:
                 return True
+            body = arguments.get(role.body) if role.body is not None else None
+            if isinstance(body, Mapping):
+                body = body.get("query")
+            if isinstance(body, str) and len(body) > HEAVY:
+                return True  # a GraphQL document is parsed
             if isinstance(value, list) and sum(len(w) for w in value if isinstance(w, str)) > HEAVY:
                 return True
         return False
@@ -89,8 +96,10 @@ class ArgumentJudge:
         found: list[Judgement] = []
         dry_run: Role | None = None
         force: Role | None = None
+        creates_only: Role | None = None
         program: list[str] = []
         program_role: Role | None = None
+        executable: list[str] = []
         for role in self.roles:
             value = arguments.get(role.parameter)
             if role.kind == "confirm":
@@ -99,7 +108,13 @@ class ArgumentJudge:
                 if value is not True and applies:
                     dry_run = role
                 continue
+            if value is None and role.kind == "method":
+                value = role.default  # left out: the method the schema says the server takes
             if value is None:
+                continue
+            if role.kind == "executable":
+                if isinstance(value, str) and value.strip():
+                    executable = _split(value) or [value]
                 continue
             if role.kind == "program":
                 # `{subcommand: "branch", args: ["-D", "x"]}`: one command line, in the schema's order.
@@ -115,17 +130,26 @@ class ArgumentJudge:
             if role.kind == "force":
                 if value is True:
                     force = role
+                elif value is False and "".join(tokenize(role.parameter)) in _OVERWRITE:
+                    creates_only = role  # `overwrite: false`: the call fails rather than replace what exists
+                continue
+            if role.kind == "exclusive":
+                if value is True:
+                    creates_only = role  # `if_none_match: true`: "put only if the key does not exist yet"
                 continue
             try:
                 target = arguments.get(role.target) if role.target is not None else None
-                judged = _judge_value(role, value, target if isinstance(target, str) else None)
+                body = arguments.get(role.body) if role.body is not None else None
+                judged = _judge_value(role, value, target if isinstance(target, str) else None, body)
             except Exception as exc:  # a parser's own failure on a hostile text: fail closed, never raise into a call
                 judged = Judgement(
                     Act.DESTRUCTIVE, f"{role.parameter} could not be read ({type(exc).__name__})", role.kind
                 )
             if judged is not None:
                 found.append(judged)
-        if program_role is not None:
+        if executable:
+            found.append(judge_argv([*executable, *program], judge_shell))
+        elif program_role is not None:
             found.append(_program(program_role, program))
         if dry_run is not None:
             if dry_run.kind == "confirm":
@@ -140,6 +164,12 @@ class ArgumentJudge:
         if not found:
             return None
         whole = found[0] if len(found) == 1 else riskiest(found)
+        if creates_only is not None and whole.act is Act.DESTRUCTIVE and actions and len(actions) == len(found):
+            values = {str(arguments.get(r.parameter)).lower() for r in self.roles if r.kind == "action"}
+            if values and values <= _REPLACING_WRITES:
+                # A write whose only destruction is replacing what exists, told never to: it only creates.
+                what = f"{whole.what} ({creates_only.parameter}: {arguments.get(creates_only.parameter)})"
+                return Judgement(Act.ADDITIVE, what, "flag.creates-only", True, whole.open_world)
         if force is not None and whole.act is Act.ADDITIVE:
             # A write that may overwrite or delete what is there when forced.
             return Judgement(Act.DESTRUCTIVE, f"{whole.what}, {force.parameter}: true", "flag.force")
@@ -154,7 +184,7 @@ _STATEMENT_START = re.compile(
 )
 
 
-def _judge_value(role: Role, value: Any, target: str | None = None) -> Judgement | None:
+def _judge_value(role: Role, value: Any, target: str | None = None, body: Any = None) -> Judgement | None:
     kind = role.kind
     if kind == "sql" and isinstance(value, str):
         if not role.sure and not _STATEMENT_START.match(value):
@@ -177,19 +207,25 @@ def _judge_value(role: Role, value: Any, target: str | None = None) -> Judgement
             return judge_shell(value)
         return None
     if kind == "method" and isinstance(value, str):
-        return judge_method(value, role.parameter, target)
+        return judge_method(value, role.parameter, target, body)
     if kind == "action" and isinstance(value, str):
         return judge_action(value, role.parameter)
     return None
 
 
 _RUNS = "(runs)"
+_OVERWRITE = frozenset({"overwrite", "overwriteexisting", "replace", "replaceexisting", "clobber"})
+# Actions that destroy nothing but what they replace (a file's or a key's earlier content).
+_REPLACING_WRITES = frozenset({"write", "put", "save", "upload", "copy", "cp", "store", "set", "create", "writefile"})
 
 
 def _program(role: Role, words: list[str]) -> Judgement:
-    """One program's command line: the program first (`git`), then what the parameters held."""
+    """One program's command line: the program first (`git`), then what the parameters held. Arguments
+    whose program another parameter names, left out of the call, go to a program not known: destructive."""
+    if role.program is None:
+        return Judgement(Act.DESTRUCTIVE, f"{shorten(' '.join(words), 60)} (to a program not named)", "argv")
     if words[0].lower().rsplit("/", 1)[-1] != role.program:
-        words = [str(role.program), *words]
+        words = [role.program, *words]
     return judge_argv(words, judge_shell)
 
 

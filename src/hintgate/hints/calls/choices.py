@@ -16,12 +16,14 @@ Pure.
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote, urlsplit
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from hintgate.hints.annotations import Hint
 from hintgate.hints.calls.judgement import Act, Judgement, shorten
+from hintgate.hints.calls.verbs import ACTION_WORDS, runs, verb_act
 from hintgate.hints.inference.http_method import method_hints
-from hintgate.hints.inference.naming import lookup_verb, parse_name, tokenize
+from hintgate.hints.inference.naming import lookup_verb, tokenize
 
 __all__ = ["HTTP_METHODS", "judge_action", "judge_method"]
 
@@ -29,12 +31,17 @@ HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DEL
 """The methods of HTTP (RFC 9110)."""
 
 
-def judge_method(value: str, parameter: str, target: str | None = None) -> Judgement | None:
-    """What a request with HTTP method `value` (to `target`, a URL or path) does; None for an unknown method.
+def judge_method(value: str, parameter: str, target: str | None = None, body: Any = None) -> Judgement | None:
+    """What a request with HTTP method `value` (to `target`, a URL or path, carrying `body`) does; None for an
+    unknown method.
 
     The method's profile, then what the path's last word says the endpoint does: a GET to `.../sendMessage`
-    sends (an RPC-style API acting on GET), a POST to `.../_search` or `.../query` reads, a POST to
-    `.../_delete_by_query` deletes, and a POST to a path that ends in an object's id changes that object.
+    sends (an RPC-style API acting on GET), a GET to `.../unsubscribe` removes, a POST to `.../_search`,
+    `.../query` or `.../translate` reads, a POST to `.../_delete_by_query` deletes, a request to an endpoint
+    that runs a job (`.../build`, `.../trigger`, `.../run`) runs steps the call does not show (destructive),
+    and a POST to a path that ends in an object's id changes that object. A POST carrying a GraphQL document
+    does what its operation does (`graphql.judge_graphql`). A dry-run query parameter (Kubernetes'
+    `?dryRun=All`) persists nothing: a read.
     """
     method = value.strip().upper()
     hints = method_hints(method)
@@ -46,6 +53,14 @@ def judge_method(value: str, parameter: str, target: str | None = None) -> Judge
         act = Act.DESTRUCTIVE if hints[Hint.DESTRUCTIVE].value else Act.ADDITIVE
     idempotent = hints[Hint.IDEMPOTENT].value
     what = f"an HTTP {method} request" + (f" to {shorten(target, 60)}" if target else f" ({parameter})")
+    if target and _dry_run_query(target):
+        return Judgement(Act.READ, f"{what} (a dry run)", "http.method", True, True)
+    if method == "POST" and body is not None:
+        from hintgate.hints.calls.graphql import judge_graphql
+
+        operation = judge_graphql(body)
+        if operation is not None:
+            return Judgement(operation.act, f"{what}: {operation.what}", operation.rule, operation.idempotent, True)
     endpoint = _endpoint(target) if target else None
     if endpoint is not None:
         word, is_id = endpoint
@@ -58,12 +73,24 @@ def judge_method(value: str, parameter: str, target: str | None = None) -> Judge
 
 
 _ID = re.compile(r"^(?:\d+|[0-9a-f]{8,}(?:-[0-9a-f]{4,}){0,4}|[a-z]{2,5}_[A-Za-z0-9]{6,}|\{[^}]*\}|:[a-z_]+)$", re.I)
+_VERSION = re.compile(r"^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$|^\d{4}-\d{2}-\d{2}$", re.I)
+
+
+def _dry_run_query(target: str) -> bool:
+    """Whether the URL asks for a dry run (`?dryRun=All`, `?dry_run=true`): validated, nothing persisted."""
+    query = urlsplit(target).query if "://" in target else target.partition("?")[2]
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if "".join(tokenize(name)) == "dryrun" and value.strip().lower() not in {"", "false", "0", "no", "none"}:
+            return True
+    return False
 
 
 def _endpoint(target: str) -> tuple[str, bool] | None:
-    """The last word of a URL's path that names something, and whether an id follows it as the path's end."""
+    """The last word of a URL's path that names something, and whether an id follows it as the path's end.
+
+    An API version (`v2`, `2010-04-01`) names nothing and is passed over."""
     path = urlsplit(target).path if "://" in target else target.split("?", 1)[0]
-    segments = [unquote(s) for s in path.split("/") if s]
+    segments = [unquote(s) for s in path.split("/") if s and not _VERSION.match(unquote(s))]
     if not segments:
         return None
     ends_in_id = bool(_ID.match(segments[-1])) and len(segments) > 1
@@ -71,77 +98,36 @@ def _endpoint(target: str) -> tuple[str, bool] | None:
     return (words[-1], ends_in_id) if words else None
 
 
+# Endpoints that run a job (a CI build, a pipeline, a function): what the job does is not in the request.
+_RUNS_A_JOB = frozenset({"build", "trigger", "dispatch", "run", "execute", "exec", "invoke", "call", "eval"})
+
+
 def _endpoint_act(segment: str) -> Act | None:
     """What an endpoint named `segment` does by its first verb (`sendMessage` sends, `_search` reads).
 
-    A batch endpoint (`_bulk`, `batch`) carries operations of any kind in its body: destructive.
+    A batch endpoint (`_bulk`, `batch`) carries operations of any kind in its body: destructive; so does one
+    that runs a job.
     """
     words = tokenize(segment)
     if words and words[0] in {"bulk", "batch"}:
         return Act.DESTRUCTIVE
     for word in words:
+        if word in _RUNS_A_JOB:
+            return Act.DESTRUCTIVE
         verb = lookup_verb(word)
-        if verb is None:
-            continue
-        if verb.opaque:
+        if verb is not None and verb.opaque:
             return None
-        if verb.reads:
-            return Act.READ
-        destructive = verb.values.get(Hint.DESTRUCTIVE, True)
-        return Act.DESTRUCTIVE if destructive else Act.ADDITIVE
+        found = verb_act(word) if verb is not None or word in ACTION_WORDS else None
+        if found is not None:
+            return found[0]
     return None
-
-
-_ACTION_WORDS = {
-    # words for actions outside the name lexicon: command-line and queue verbs of general use
-    "stat": Act.READ,
-    "peek": Act.READ,
-    "exists": Act.READ,
-    "ls": Act.READ,
-    "cat": Act.READ,
-    "head": Act.READ,
-    "tail": Act.READ,
-    "tree": Act.READ,
-    "info": Act.READ,
-    "status": Act.READ,
-    "lookup": Act.READ,
-    "mkdir": Act.ADDITIVE,
-    "makedir": Act.ADDITIVE,
-    "enqueue": Act.ADDITIVE,
-    "push": Act.ADDITIVE,
-    "rm": Act.DESTRUCTIVE,
-    "rmdir": Act.DESTRUCTIVE,
-    "mv": Act.DESTRUCTIVE,
-    "pop": Act.DESTRUCTIVE,
-    "dequeue": Act.DESTRUCTIVE,
-    "consume": Act.DESTRUCTIVE,
-    "ack": Act.DESTRUCTIVE,
-    "chmod": Act.DESTRUCTIVE,
-}
 
 
 def judge_action(value: str, parameter: str) -> Judgement | None:
     """What an action named `value` does, by its verb; None when it names no verb hintgate knows."""
-    word = value.strip().lower()
-    if word in _ACTION_WORDS:
-        act = _ACTION_WORDS[word]
-        return Judgement(act, f"{parameter} {value!r}", "action", True if act is Act.READ else None)
-    parts = parse_name(value)
-    verbs = [parts.verb_class] if parts.verb_class is not None else []
-    verbs.extend(parts.later_writes)
-    known = [v for v in verbs if v is not None and not v.opaque]
-    if not known or len(known) != len(verbs):
+    found = verb_act(value)
+    if found is None:
         return None
-    act = Act.READ
-    idempotent = True
-    for verb in known:
-        values = verb.values
-        if values.get(Hint.READ_ONLY) is True:
-            continue
-        destructive = values.get(Hint.DESTRUCTIVE, True) or "force" in parts.qualifiers
-        act = max(act, Act.DESTRUCTIVE if destructive else Act.ADDITIVE)
-        idempotent = idempotent and values.get(Hint.IDEMPOTENT) is True
-    open_world = any(v.values.get(Hint.OPEN_WORLD) is True for v in known) or None
-    runs = " (runs)" if any(v.rule == "name.verb.execute" for v in known) else ""
-    what = f"{parameter} {value!r}{runs}"
-    return Judgement(act, what, "action", idempotent if act is not Act.READ else True, open_world)
+    act, idempotent, open_world = found
+    what = f"{parameter} {value!r}" + (" (runs)" if runs(value) else "")
+    return Judgement(act, what, "action", idempotent, open_world)

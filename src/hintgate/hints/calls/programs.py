@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
+from hintgate.hints.calls.verbs import verb_act
 
 
 def _names(text: str) -> frozenset[str]:
@@ -31,7 +32,7 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-__all__ = ["READ_PROGRAMS", "ShellText", "judge_argv", "program_of"]
+__all__ = ["READ_PROGRAMS", "ShellText", "judge_argv", "knows", "program_of"]
 
 ShellText = Callable[[str], Judgement]
 """Judges a shell command string (for `bash -c '...'`, `ssh host '...'`, `find -exec`)."""
@@ -67,7 +68,7 @@ _DESTRUCTIVE = _names(
     rm rmdir shred dd mkfs mkswap wipefs fdisk sfdisk parted gdisk mv chmod chown chgrp chattr setfacl kill
     pkill killall skill reboot shutdown halt poweroff init telinit truncate unlink crontab useradd userdel
     usermod groupadd groupdel groupmod passwd chpasswd chsh iptables ip6tables nft ufw firewall-cmd mount
-    umount swapon swapoff sysctl modprobe rmmod insmod rsync scp sftp ftp nc ncat netcat socat ssh patch
+    umount swapon swapoff sysctl modprobe rmmod insmod scp sftp ftp nc ncat netcat socat ssh patch
     eval
     """
 )
@@ -89,6 +90,11 @@ _NETWORK = _names(
 def program_of(word: str) -> str:
     """A command word's program: its base name (`/usr/bin/git` → `git`), lower case."""
     return os.path.basename(word.strip()).lower()
+
+
+def knows(program: str) -> bool:
+    """Whether `program` is one whose command lines are read by subcommand and flags (git, npm, kubectl...)."""
+    return program_of(program) in _SUBCOMMANDS
 
 
 def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: int = 0) -> Judgement:
@@ -387,7 +393,90 @@ def _jq(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> J
     return Judgement(D if _has(args, "-i", "--inplace", "--in-place") else R, shown, "shell", True)
 
 
+def _rsync(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """rsync replaces files at its destination (and deletes with --delete); -n/--dry-run only lists what it
+    would do. Open world when a side is a remote host (`host:path`, `rsync://`)."""
+    remote = any(re.match(r"^(?:[\w.@-]+:|rsync://)", a) for a in _positional(args))
+    if _has(args, "-n", "--dry-run", "--list-only"):
+        return Judgement(R, f"{shown} (a dry run)", "shell", True, remote)
+    return Judgement(D, shown, "shell", True, remote)
+
+
+# Database clients, the dialect of their SQL and the options that carry a statement to run (their manuals).
+_SQL_CLIENTS: Mapping[str, tuple[str, frozenset[str]]] = {
+    "psql": ("postgres", frozenset({"-c", "--command"})),
+    "mysql": ("mysql", frozenset({"-e", "--execute"})),
+    "mariadb": ("mysql", frozenset({"-e", "--execute"})),
+    "sqlite3": ("sqlite", frozenset({"-cmd"})),
+    "duckdb": ("duckdb", frozenset({"-c", "-cmd"})),
+    "sqlcmd": ("tsql", frozenset({"-Q", "-q"})),
+    "clickhouse-client": ("clickhouse", frozenset({"-q", "--query"})),
+    "snowsql": ("snowflake", frozenset({"-q", "--query"})),
+}
+# Options of those clients that take a value (so the value is not taken for a database or a statement).
+_SQL_CLIENT_VALUES = _names(
+    """
+    -U -h -p -d -W --username --host --port --dbname -u -P -D --user --password --database -S -d -H -F -v
+    --set -o --output -s -w -t -R --separator -nullvalue -separator -newline
+    """
+)
+# sqlite3's and duckdb's own dot-commands that only show something.
+_READ_DOT_COMMANDS = _names(
+    """
+    .tables .schema .indexes .indices .databases .dump .show .help .mode .headers .header .width .timer
+    .fullschema .dbinfo .stats
+    """
+)
+
+
+def _sql_client(program: str, args: list[str], shown: str) -> Judgement:
+    """A database client judged by the statements it is given to run (`psql -c`, `mysql -e`, `sqlite3 DB
+    SQL`), in its dialect; run with none it reads them from a file or its input, unseen: destructive."""
+    from hintgate.hints.calls.sql import judge_sql
+
+    dialect, options = _SQL_CLIENTS[program]
+    rule = f"argv.{program}"
+    texts: list[str] = []
+    positional: list[str] = []
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        flag, equals, value = arg.partition("=")
+        if flag in options:
+            if equals:
+                texts.append(value)
+            elif at + 1 < len(args):
+                texts.append(args[at + 1])
+                at += 1
+        elif arg.startswith("-") and (arg in _SQL_CLIENT_VALUES or arg in {"-f", "--file", "-i", "--init"}):
+            if arg in {"-f", "--file", "-i", "--init"}:
+                return Judgement(D, f"{shown} (runs the statements of a file)", rule)
+            at += 1
+        elif program in {"psql", "mysql", "mariadb", "sqlcmd"} and re.fullmatch(r"-[ceQq].+", arg):
+            texts.append(arg[2:])  # `-c'SELECT 1'` glued to its option
+        elif not arg.startswith("-"):
+            positional.append(arg)
+        at += 1
+    if program in {"sqlite3", "duckdb"}:
+        texts.extend(positional[1:])  # `sqlite3 app.db "SELECT ..."`: what follows the database file runs
+    if not texts:
+        if _has(args, "--version", "-V", "--help", "-l", "--list"):
+            return Judgement(R, shown, rule, True)
+        return Judgement(D, f"{shown} (runs statements it reads from its input)", rule)
+    parts = []
+    for text in texts:
+        if text.lstrip().startswith(".") and program in {"sqlite3", "duckdb"}:
+            command = text.split()[0].lower()
+            parts.append(Judgement(R if command in _READ_DOT_COMMANDS else D, text, rule, True))
+        else:
+            judged = judge_sql(text, dialect)
+            parts.append(Judgement(judged.act, judged.what, rule, judged.idempotent, judged.open_world))
+    whole = riskiest(parts)
+    return Judgement(whole.act, f"{program}: {whole.what}", rule, whole.idempotent, whole.open_world)
+
+
 _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgement]] = {
+    "rsync": _rsync,
     "cp": _cp,
     "tar": _archive,
     "gzip": _compressor,
@@ -434,6 +523,16 @@ def _subcommand(args: Sequence[str], takes_value: frozenset[str] = frozenset()) 
             continue
         return arg.lower(), list(args[at + 1 :])
     return "", []
+
+
+def _by_verb(word: str, shown: str, rule: str, *, open_world: bool | None = None) -> Judgement:
+    """A subcommand judged by what its word means (`list` reads, `add` adds, `remove` removes); a word that is
+    no verb hintgate knows runs something it cannot name: destructive."""
+    found = verb_act(word) if word else None
+    if found is None:
+        return Judgement(D, shown, rule, None, open_world)
+    act, idempotent, _open = found
+    return Judgement(act, shown, rule, idempotent, open_world)
 
 
 _GIT_GLOBAL = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
@@ -600,9 +699,56 @@ _DOCKER_READ = _names(
 )
 _DOCKER_ADDITIVE = _names(
     """
-    pull build create tag commit push login save import load
+    pull build create tag commit login save import load
     """
 )
+# `docker run` options that take no value (the others take one: `-p 8080:80`, `--name web`).
+_RUN_SWITCHES = _names(
+    """
+    -d --detach --rm -i --interactive -t --tty -it -ti -itd -dit -P --publish-all --privileged --init
+    --read-only --no-healthcheck --oom-kill-disable -q --quiet --sig-proxy
+    """
+)
+# Options that give a container the host's files, devices, processes or powers.
+_HOST_REACH = frozenset({"-v", "--volume", "--mount", "--device", "--cap-add", "--pid", "--ipc", "--userns"})
+
+
+def _container_run(args: list[str], shown: str, rule: str) -> Judgement:
+    """`docker run IMAGE [COMMAND]`: a new container (additive, open world: the image may be pulled). A command
+    given is judged as what runs inside; the image's own program runs unseen, which matters only when the
+    container reaches the host (a bind mount, a device, `--privileged`): then it is destructive."""
+    host = False
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        flag, equals, value = args[at].partition("=")
+        # A switch, `--opt=value`, or a cluster of one-letter switches (-dit) stands alone.
+        takes = flag not in _RUN_SWITCHES and not equals and not re.fullmatch(r"-[a-zA-Z]{2,}", flag)
+        if takes and at + 1 < len(args):
+            value = args[at + 1]
+        if flag == "--privileged" or (flag in _HOST_REACH and _reaches_host(flag, value)):
+            host = True
+        at += 2 if takes else 1
+    command = args[at + 1 :]
+    if command:
+        inner = judge_argv(command)
+        act = max(inner.act, A)
+        return Judgement(act, f"{shown} (runs {inner.what} in a new container)", rule, False, True)
+    if host:
+        return Judgement(D, f"{shown} (its program reaches the host)", rule, None, True)
+    return Judgement(A, f"{shown} (a new container)", rule, False, True)
+
+
+def _reaches_host(flag: str, value: str) -> bool:
+    if flag in {"-v", "--volume"}:
+        source = value.split(":", 1)[0] if ":" in value else ""
+        return source.startswith(("/", ".", "~", "$"))  # a bind mount; a named volume is the container's own
+    if flag == "--mount":
+        return "type=bind" in value
+    if flag in {"--pid", "--ipc", "--userns"}:
+        return value == "host"
+    return True
+
+
 _DOCKER_GROUPS = frozenset(
     {
         "container",
@@ -650,6 +796,11 @@ def _docker(program: str, args: list[str], shown: str) -> Judgement:
         if len(words) >= 2:
             inner = judge_argv(words[1:])
             return Judgement(inner.act, f"{shown} (runs {inner.what} in the container)", rule, inner.idempotent)
+    if sub == "run" or (sub == "container" and _subcommand(rest)[0] == "run"):
+        return _container_run(rest if sub == "run" else _subcommand(rest)[1], shown, rule)
+    if sub == "push" or (sub == "image" and _subcommand(rest)[0] == "push"):
+        # A tag pushed replaces what the tag named in the registry.
+        return Judgement(D, f"{shown} (replaces the tag in the registry)", rule, True, True)
     if sub in _DOCKER_READ or not sub:
         return Judgement(R, shown, rule, True, True if sub == "search" else None)
     if sub in _DOCKER_ADDITIVE:
@@ -679,6 +830,10 @@ def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
     if sub == "audit":
         fix = _positional(rest)[:1] == ["fix"]
         return Judgement(D if fix else R, shown, rule, None if fix else True, True)
+    if sub == "version" and _positional(rest) and program in {"npm", "pnpm", "yarn"}:
+        return Judgement(D, f"{shown} (bumps the package's version)", rule, False)  # `npm version patch`
+    if sub in {"install", "i", "add"} and _has(rest, "-U", "--upgrade", "--force-reinstall", "--latest"):
+        return Judgement(D, f"{shown} (replaces installed versions)", rule, True, True)
     if not sub or sub in _PKG_READ:
         return Judgement(R, shown, rule, True, True if sub in {"search", "view", "info", "outdated"} else None)
     if sub == "config":
@@ -702,9 +857,14 @@ _SERVICE_READ = _names(
 
 
 def _systemctl(program: str, args: list[str], shown: str) -> Judgement:
+    """Status and listings read; starting or enabling a unit loses nothing (additive: a repeat does nothing
+    more); stopping, restarting, reloading, disabling, masking, killing disrupt what runs (destructive)."""
     sub, _rest = _subcommand(args)
-    read = not sub or sub in _SERVICE_READ
-    return Judgement(R if read else D, shown, f"argv.{program}", True if read else None)
+    if not sub or sub in _SERVICE_READ:
+        return Judgement(R, shown, f"argv.{program}", True)
+    if sub in {"start", "enable"}:
+        return Judgement(A, shown, f"argv.{program}", True)
+    return Judgement(D, shown, f"argv.{program}", None)
 
 
 def _helm(program: str, args: list[str], shown: str) -> Judgement:
@@ -730,22 +890,38 @@ def _helm(program: str, args: list[str], shown: str) -> Judgement:
         "inspect",
     }:
         return Judgement(R, shown, rule, True, True)
-    if sub in {"install", "pull", "package", "create", "dependency"}:
+    if sub in {"repo", "plugin", "dependency", "dep", "registry"}:
+        # A group: what it does is its verb (`repo add` adds, `repo list` reads, `repo remove` removes).
+        what, _more = _subcommand(rest)
+        return _by_verb(what, shown, rule, open_world=True)
+    if sub in {"install", "pull", "package", "create"}:
         return Judgement(A, shown, rule, None, True)
     return Judgement(D, shown, rule, None, True)
 
 
 def _terraform(program: str, args: list[str], shown: str) -> Judgement:
+    """Terraform by its documented subcommands: `plan`, `show`, `output`, `validate`, `state list|show|pull`
+    read; `fmt` rewrites files unless `-check`; `init`, `get` download providers and modules, `import`
+    adds an existing object to the state, `workspace new` adds one (additive); `apply`, `destroy`,
+    `refresh`, `taint`, `state rm|mv|push`, `workspace select|delete`, `force-unlock` change what exists."""
     rule = f"argv.{program}"
-    sub, _rest = _subcommand(args, frozenset({"-chdir"}))
-    if sub in {"", "plan", "show", "output", "validate", "fmt", "graph", "providers", "version", "state", "console"}:
-        if sub == "state" and _rest and _rest[0] in {"rm", "mv", "push", "replace-provider"}:
-            return Judgement(D, shown, rule)
-        if sub == "fmt" and not _has(_rest, "-check", "-diff"):
-            return Judgement(D, shown, rule)
-        return Judgement(R, shown, rule, True)
-    if sub in {"init", "get"}:
-        return Judgement(A, shown, rule, None, True)
+    sub, rest = _subcommand(args, frozenset({"-chdir"}))
+    what, _more = _subcommand(rest)
+    local = sub in {"fmt", "validate", "output", "version", "graph", "console", "state", "workspace", "show"}
+    if sub in {"", "plan", "show", "output", "validate", "graph", "providers", "version", "console"}:
+        return Judgement(R, shown, rule, True, not local)
+    if sub == "fmt":
+        check = _has(rest, "-check", "-diff")
+        return Judgement(R if check else D, shown, rule, True, False)
+    if sub == "state":
+        read = what in {"list", "show", "pull", ""}
+        return Judgement(R if read else D, shown, rule, True if read else None, False)
+    if sub == "workspace":
+        if what in {"list", "show", ""}:
+            return Judgement(R, shown, rule, True, False)
+        return Judgement(A if what == "new" else D, shown, rule, None, False)
+    if sub in {"init", "get", "import", "login"}:
+        return Judgement(A, shown, rule, True if sub != "login" else None, True)
     return Judgement(D, shown, rule, None, True)
 
 
@@ -790,7 +966,72 @@ def _gh(program: str, args: list[str], shown: str) -> Judgement:
     return Judgement(D, shown, rule, None, True)
 
 
+_CLOUD_GLOBAL = _names(
+    """
+    --profile --region --output --query --endpoint-url --color --ca-bundle --cli-read-timeout
+    --cli-connect-timeout --project --account --configuration --format --verbosity --impersonate-service-account
+    --subscription --resource-group -g
+    """
+)
+_S3 = {"ls": R, "presign": R, "mb": A, "cp": D, "mv": D, "rm": D, "sync": D, "rb": D, "website": D}
+# Verbs of cloud CLIs' commands that the name lexicon does not hold (`gcloud storage cp`, `aws logs tail`).
+_CLOUD_WORDS = {"cp": D, "mv": D, "rsync": D, "sync": D, "tail": R, "ls": R, "cat": R, "what-if": R}
+
+
+def _cloud(program: str, args: list[str], shown: str) -> Judgement:
+    """aws, gcloud, az: a product, then groups, then a command named verb-first (`describe-instances`,
+    `instances list`, `config set`). The command's verb decides by its meaning; `run-*` launches new
+    resources (additive, as `docker run`); a command that sends a command or script to run (`ssm
+    send-command`, `vm run-command`) or invokes a function runs what it cannot see: destructive; a dry run
+    reads. Every command reaches the provider's API: open world."""
+    rule = f"argv.{program}"
+    if _has(args, "--dry-run", "--dryrun", "--validate-only"):
+        return Judgement(R, f"{shown} (a dry run)", rule, True, True)
+    words: list[str] = []
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg.startswith("-"):
+            at += 2 if arg in _CLOUD_GLOBAL and "=" not in arg else 1
+            continue
+        words.append(arg.lower())
+        at += 1
+    if not words or words[0] in {"help", "version", "info"} or _has(args, "--help", "--version"):
+        return Judgement(R, shown, rule, True, True)
+    if program == "aws":
+        service = words[0]
+        operation = words[1] if len(words) > 1 else ""
+        if service == "s3" and operation in _S3:
+            act = _S3[operation]
+            return Judgement(act, shown, rule, True, True)
+        if service == "configure":
+            read = operation in {"list", "get", "list-profiles"}
+            return Judgement(R if read else D, shown, rule, True if read else None, False)
+        candidates = [operation]
+    else:
+        candidates = words[1:] or words[:1]
+    for word in candidates:
+        if not word:
+            continue
+        parts = word.split("-")
+        if {"command", "commands", "script", "scripts"} & set(parts[1:]):
+            return Judgement(D, f"{shown} (runs a command it does not show)", rule, None, True)
+        if parts[0] == "run":
+            return Judgement(A, f"{shown} (launches new resources)", rule, False, True)
+        if word in _CLOUD_WORDS:
+            return Judgement(_CLOUD_WORDS[word], shown, rule, True, True)
+        found = verb_act(word)
+        if found is not None:
+            act, idempotent, _open = found
+            return Judgement(act, shown, rule, idempotent, True)
+    return Judgement(D, f"{shown} (a command hintgate does not know)", rule, None, True)
+
+
 _SUBCOMMANDS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
+    "aws": _cloud,
+    "gcloud": _cloud,
+    "az": _cloud,
+    **dict.fromkeys(_SQL_CLIENTS, _sql_client),
     "git": _git,
     "kubectl": _kubectl,
     "oc": _kubectl,

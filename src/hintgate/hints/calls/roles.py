@@ -10,7 +10,11 @@ is judged:
   to run): `shell.judge_shell`;
 - `argv`: holds a command and its arguments as an array: `programs.judge_argv`;
 - `program`: holds the subcommand or arguments of the one program the tool
-  names (a `git` tool's `subcommand` and `args`, joined in that order);
+  names (a `git` tool's `subcommand` and `args`, joined in that order), or
+  of the program another parameter names;
+- `executable`: names the program a call runs, beside a list of its
+  arguments (`{program: "grep", args: [...]}`), or chooses it from an enum
+  of programs hintgate knows (`manager: npm|yarn|pnpm`);
 - `method`: picks an HTTP method (an enum of methods, or a `method` of a
   tool that takes a URL), judged with the URL's path (`choices.judge_method`);
 - `action`: picks what the tool does among verbs (`choices.judge_action`);
@@ -29,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.calls.choices import HTTP_METHODS
-from hintgate.hints.calls.programs import program_of
+from hintgate.hints.calls.programs import knows, program_of
 from hintgate.hints.calls.sql import dialect_named
 from hintgate.hints.inference.naming import parse_name, tokenize
 from hintgate.hints.inference.schema import exec_surface
@@ -44,7 +48,7 @@ __all__ = ["PROGRAMS", "Role", "roles_of"]
 
 PROGRAMS = _names(
     """
-    git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew
+    git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew aws gcloud az
     """
 )
 """Command-line programs whose argument lists `programs.judge_argv` reads by subcommand."""
@@ -55,12 +59,16 @@ class Role:
     """A parameter that decides what a call does.
 
     Attributes:
-        kind: `sql`, `shell`, `argv`, `program`, `method`, `action`, `dry-run`, `confirm` (the call only
-            previews unless it is true) or `force`.
+        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `action`, `dry-run`, `confirm` (the
+            call only previews unless it is true), `force` (true makes a write destructive; an `overwrite`
+            given false makes a write only create) or `exclusive` (true: a write only creates, "only if the
+            key does not exist yet").
         parameter: the top-level property's name.
-        program: for `program`, the program whose arguments it holds.
+        program: for `program`, the program whose arguments it holds (None: the one an `executable` names).
         dialect: for `sql`, the SQL dialect the tool's text names, if any.
         target: for `method`, the parameter holding the URL or path the request goes to, if one.
+        body: for `method`, the parameter holding the request's body, if one (a GraphQL document is read).
+        default: for `method`, the schema's default method, taken when a call leaves the parameter out.
         scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
         sure: the parameter's own schema or description says what it holds; when only the tool's text
             does, a value that does not parse is taken for something else (a search string) and not judged.
@@ -73,6 +81,8 @@ class Role:
     sure: bool = True
     target: str | None = None
     scope: tuple[str, ...] = ()
+    body: str | None = None
+    default: str | None = None
 
 
 _SQL_TEXT = re.compile(
@@ -86,6 +96,7 @@ _SHELL_TEXT = re.compile(
     r"|\bcommands?\b.{0,30}\b(?:run|execute|executed|invoke)\b|\b(?:run|execute|invoke)s?\b.{0,30}\bcommands?\b",
     re.I,
 )
+_SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b", re.I)
 _STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?)\b", re.I)
 _OTHER_CODE = re.compile(r"\b(?:python|javascript|typescript|js|node|ruby|lua|cypher|graphql|powershell)\b", re.I)
 _ARGV_TEXT = re.compile(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
@@ -94,6 +105,8 @@ _ACTION_NAMES = frozenset({"action", "actions", "operation", "op", "mode", "comm
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
 _PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
 _DRY_RUN = frozenset({"dryrun", "dry", "simulate", "preview", "whatif", "plan", "plan_only", "planonly"})
+_EXCLUSIVE = frozenset({"ifnonematch", "noclobber", "createonly", "exclusive", "failifexists", "nooverwrite"})
+_CREATES_ONLY = re.compile(r"\bonly if\b.{0,40}\b(?:not|doesn't|does not)\b.{0,12}\bexist", re.I)
 _FORCE = frozenset({"force", "overwrite", "overwriteexisting", "forcedelete", "replace", "clobber"})
 
 
@@ -111,16 +124,25 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
     description = _text(tool.get("description"))
     tool_text = f"{' '.join(tokenize(name))} {description}"
     program = _program_named(name, description)
+    executable = None if program is not None else _executable(properties)
     roles: list[Role] = []
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
     for key, raw in properties.items():
         if not isinstance(key, str) or not isinstance(raw, Mapping):
             continue
+        if key == executable:
+            roles.append(Role("executable", key))
+            continue
+        if executable is not None and _holds_arguments(key, raw):
+            roles.append(Role("program", key))  # the arguments of the program `executable` names
+            continue
         role = _role(key, raw, tool_text, program, target)
         if role is None:
             continue
         if role.kind == "method":
-            role = Role("method", key, target=target)
+            default = raw.get("default")
+            body = next((k for k in properties if isinstance(k, str) and "".join(tokenize(k)) in _BODY_NAMES), None)
+            role = Role("method", key, target=target, body=body, default=default if isinstance(default, str) else None)
         elif role.kind == "confirm":
             role = Role("confirm", key, scope=_preview_scope(raw, description, properties))
         roles.append(role)
@@ -129,6 +151,52 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
     return tuple(roles)
 
 
+_EXECUTABLE_NAMES = frozenset({"program", "executable", "exe", "binary", "bin", "command", "cmd", "manager", "tool"})
+_ARGUMENT_NAMES = frozenset({"args", "arguments", "argv", "params", "parameters", "options", "flags"})
+_COMMAND_LINE = re.compile(r"\bcommand[- ]line\b|\bshell\b|\bbash\b|\bpipes?\b", re.I)
+
+
+def _executable(properties: Mapping[str, Any]) -> str | None:
+    """The parameter that names the program a call runs, when the program is not in the tool's own text.
+
+    Either an enum whose every value is a program hintgate reads by subcommand (`manager: npm|yarn|pnpm`),
+    or a string named for a program (`program`, `executable`, `command`) beside a list of its arguments
+    (`args`): an exec without a shell, whose command line is the two joined.
+    """
+    arguments = any(isinstance(v, Mapping) and _holds_arguments(k, v) for k, v in properties.items())
+    named = None
+    for key, spec in properties.items():
+        if not isinstance(key, str) or not isinstance(spec, Mapping) or _kind(spec) not in {"string", None}:
+            continue
+        enum = spec.get("enum")
+        if isinstance(enum, list) and enum and all(isinstance(v, str) and knows(v) for v in enum):
+            return key
+        joined = "".join(tokenize(key))
+        described = _text(spec.get("description"))
+        if (
+            arguments
+            and named is None
+            and joined in _EXECUTABLE_NAMES
+            and not enum
+            and not _COMMAND_LINE.search(described)
+        ):
+            named = key
+    return named
+
+
+def _holds_arguments(key: Any, spec: Mapping[str, Any]) -> bool:
+    """A list of a program's arguments (`args: ["-c", "ERROR", "app.log"]`), or one string of them."""
+    if not isinstance(key, str):
+        return False
+    joined = "".join(tokenize(key))
+    kind = _kind(spec)
+    items = spec.get("items")
+    if kind == "array" and isinstance(items, Mapping) and _kind(items) == "string":
+        return joined in _ARGUMENT_NAMES or bool(_ARGV_TEXT.search(_text(spec.get("description"))))
+    return kind == "string" and joined in {"args", "arguments", "argv"}
+
+
+_BODY_NAMES = frozenset({"body", "data", "json", "payload", "content", "requestbody", "postdata"})
 _SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb"})
 _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
 
@@ -188,8 +256,12 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
             return Role("confirm", key)  # "only returns a preview unless confirm=true"
         if joined in _FORCE or (words and words[0] == "force"):
             return Role("force", key)
+        if joined in _EXCLUSIVE or _CREATES_ONLY.search(description):
+            return Role("exclusive", key)
         return None
     if isinstance(enum, list) and enum and all(isinstance(v, str) for v in enum):
+        if program is not None and joined in _SUBCOMMAND_NAMES:
+            return Role("program", key, program=program)  # `terraform_run {subcommand: plan|apply|...}`
         if all(v.strip().upper() in HTTP_METHODS for v in enum):
             return Role("method", key)
         if joined in _ACTION_NAMES or _ACTION_TEXT.search(description):
@@ -224,10 +296,13 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         return Role("program", key, program=program)
     if _text(spec.get("format")).lower() == "sql":
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
-    if not exec_surface(spec, words, description) and joined not in {"query", "sql"}:
+    if not exec_surface(spec, words, description) and joined not in {"query", "sql", "q"}:
         # "Statement text passed verbatim to the MySQL server": a statement for a database, in other words.
         if _STATEMENT_FOR_DATABASE.search(description) and _SQL_TEXT.search(description):
             return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
+        # "Text sent to the terminal followed by Enter" of a tool that types into a bash session: a command line.
+        if _SHELL_SESSION.search(description) and _SHELL_SESSION.search(tool_text):
+            return None if _OTHER_CODE.search(f"{description} {tool_text}") else Role("shell", key)
         return None
     own = f"{' '.join(words)} {description}"
     if _OTHER_CODE.search(own):
@@ -238,7 +313,7 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         if _OTHER_CODE.search(tool_text) and not _SHELL_TEXT.search(tool_text):
             return None
         return Role("shell", key, sure=bool(_SHELL_TEXT.search(own)) or joined != "script")
-    if joined == "query" and not _SQL_TEXT.search(tool_text):
+    if joined in {"query", "q"} and not _SQL_TEXT.search(tool_text):
         return None  # a search string, not a statement
     if _SQL_TEXT.search(tool_text) and not _OTHER_CODE.search(tool_text):
         return Role("sql", key, dialect=dialect_named(tool_text), sure=joined == "sql")

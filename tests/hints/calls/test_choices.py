@@ -1,0 +1,138 @@
+"""HTTP methods and action values judged by what the request or the action does, with the flags beside them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hintgate.hints.calls import ArgumentJudge
+from hintgate.hints.calls.choices import judge_method
+from hintgate.hints.calls.judgement import Act
+
+
+def tool(properties: dict[str, Any], description: str = "", name: str = "tool") -> dict[str, Any]:
+    return {"name": name, "description": description, "inputSchema": {"type": "object", "properties": properties}}
+
+
+def judged(listed: dict[str, Any], arguments: dict[str, Any]) -> Act:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    return found.act
+
+
+REQUEST = tool(
+    {"method": {"type": "string", "description": "HTTP method"}, "url": {"type": "string"}, "body": {}},
+    "Make an HTTP request.",
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "act"),
+    [
+        ({"query": "query { viewer { login } }"}, Act.READ),
+        ({"query": "{ viewer { login } }"}, Act.READ),
+        ({"query": 'query DeleteCandidates { repository(name: "api") { name } }'}, Act.READ),
+        ({"query": "# mutation { deleteRepository(input: {}) { id } }\nquery { rateLimit { remaining } }"}, Act.READ),
+        ({"query": 'mutation { addComment(input: {body: "x"}) { id } }'}, Act.ADDITIVE),
+        ({"query": 'mutation { deleteProjectV2Item(input: {itemId: "1"}) { id } }'}, Act.DESTRUCTIVE),
+        ({"query": 'mutation { updateIssue(input: {id: "1"}) { id } }'}, Act.DESTRUCTIVE),
+        ({"query": "mutation { frobnicate(id: 1) { id } }"}, Act.DESTRUCTIVE),
+        ('{"query": "mutation CreateUser { createUser(email: \\"a\\") { id } }"}', Act.ADDITIVE),
+        (
+            {"query": "query Q { a } mutation M { deleteAll { n } }", "operationName": "Q"},
+            Act.READ,
+        ),
+        ({"query": "query Q { a } mutation M { deleteAll { n } }"}, Act.DESTRUCTIVE),
+    ],
+)
+def test_a_graphql_post_does_what_its_operation_does(body: Any, act: Act) -> None:
+    arguments = {"method": "POST", "url": "https://api.example.com/graphql", "body": body}
+    assert judged(REQUEST, arguments) is act
+
+
+def test_a_post_body_that_is_no_graphql_document_keeps_the_method_profile() -> None:
+    arguments = {"method": "POST", "url": "https://api.example.com/orders", "body": {"query": "red shoes"}}
+    assert judged(REQUEST, arguments) is Act.ADDITIVE
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "act"),
+    [
+        ("DELETE", "https://k8s.example.com/api/v1/namespaces/staging?dryRun=All", Act.READ),
+        ("POST", "https://k8s.example.com/api/v1/namespaces/default/pods?dryRun=All", Act.READ),
+        ("DELETE", "https://k8s.example.com/api/v1/namespaces/staging?dryRun=", Act.DESTRUCTIVE),
+        ("GET", "https://news.example.com/newsletter/unsubscribe?token=4f9a", Act.DESTRUCTIVE),
+        ("GET", "https://ci.example.com/job/deploy/build?token=abc", Act.DESTRUCTIVE),
+        ("POST", "https://translation.example.com/language/translate/v2", Act.READ),
+        ("GET", "https://httpbin.org/anything?delete=true&drop=users", Act.READ),
+    ],
+)
+def test_the_url_says_what_a_request_does(method: str, url: str, act: Act) -> None:
+    found = judge_method(method, "method", url)
+    assert found is not None
+    assert found.act is act
+
+
+def test_a_method_left_out_is_the_schemas_default() -> None:
+    fetch = tool({"url": {"type": "string"}, "verb": {"type": "string", "default": "GET"}}, "Fetch a URL.")
+    assert judged(fetch, {"url": "https://example.com/pricing"}) is Act.READ
+    assert judged(fetch, {"url": "https://example.com/newsletter/unsubscribe?t=1"}) is Act.DESTRUCTIVE
+
+
+FILES = tool(
+    {
+        "operation": {"type": "string", "enum": ["read", "write", "move", "copy", "delete"]},
+        "path": {"type": "string"},
+        "overwrite": {"type": "boolean", "description": "replace an existing file; when false the call fails"},
+    },
+    "Filesystem operations.",
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        ({"operation": "write", "path": "a", "overwrite": False}, Act.ADDITIVE),
+        ({"operation": "copy", "path": "a", "overwrite": False}, Act.ADDITIVE),
+        ({"operation": "write", "path": "a"}, Act.DESTRUCTIVE),
+        ({"operation": "write", "path": "a", "overwrite": True}, Act.DESTRUCTIVE),
+        ({"operation": "move", "path": "a", "overwrite": False}, Act.DESTRUCTIVE),
+        ({"operation": "delete", "path": "a", "overwrite": False}, Act.DESTRUCTIVE),
+    ],
+)
+def test_a_write_told_never_to_replace_only_creates(arguments: dict[str, Any], act: Act) -> None:
+    assert judged(FILES, arguments) is act
+
+
+def test_a_put_only_if_the_key_does_not_exist_only_creates() -> None:
+    store = tool(
+        {
+            "mode": {"type": "string", "enum": ["list", "get", "put", "delete"]},
+            "key": {"type": "string"},
+            "if_none_match": {"type": "boolean", "description": "put only if the key does not exist yet"},
+        }
+    )
+    assert judged(store, {"mode": "put", "key": "k", "if_none_match": True}) is Act.ADDITIVE
+    assert judged(store, {"mode": "put", "key": "k"}) is Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize(
+    ("value", "act"),
+    [
+        ("ttl", Act.READ),
+        ("stats", Act.READ),
+        ("presign", Act.READ),
+        ("draft", Act.ADDITIVE),
+        ("incr", Act.DESTRUCTIVE),
+        ("toggle", Act.DESTRUCTIVE),
+        ("archive", Act.DESTRUCTIVE),
+        ("unsubscribe", Act.DESTRUCTIVE),
+        ("star", Act.ADDITIVE),
+    ],
+)
+def test_an_actions_value_means_what_the_word_means(value: str, act: Act) -> None:
+    listed = tool({"action": {"type": "string", "enum": [value, "get"]}})
+    assert judged(listed, {"action": value}) is act
