@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -186,6 +187,39 @@ async def test_a_client_without_elicitation_waits_in_the_queue_until_someone_app
             result = await call
     assert result.is_error is not True
     assert source.calls == [("delete_note", {"id": 1})]
+
+
+async def test_a_routine_approval_is_logged_at_info_and_a_wait_nobody_answered_at_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from hintgate.policy.approvals import Answer
+
+    caplog.set_level(logging.INFO, logger="hintgate")
+    config = parse_config({"mcpServers": {}, "policy": {"approvalTimeout": 30}})
+    async with in_memory_gateway(notes_source(), config=config) as (gateway, client):
+        call = asyncio.ensure_future(client.call_tool("notes_delete_note", {"id": 1}))
+        with anyio.fail_after(10):
+            while not gateway.calls.approvals.pending():
+                await asyncio.sleep(0.01)
+        [pending] = gateway.calls.approvals.pending()
+        gateway.calls.approvals.answer(pending.id, Answer.APPROVE_ONCE, actor="api")
+        with anyio.fail_after(10):
+            await call
+    said = [
+        (r.name, r.levelno, r.getMessage())
+        for r in caplog.records
+        if "notes_delete_note (server notes)" in r.getMessage()
+    ]
+    assert [(name, level) for name, level, _ in said] == [("hintgate.approvals", logging.INFO)] * 2
+    assert "waits for approval" in said[0][2]
+    assert "approved once by api" in said[1][2]
+    caplog.clear()
+    expiring = parse_config({"mcpServers": {}, "policy": {"approvalTimeout": 0.2}})
+    async with in_memory_gateway(notes_source(), config=expiring) as (_, client):
+        with anyio.fail_after(10):
+            await client.call_tool("notes_delete_note", {"id": 1})
+    [expired] = [r for r in caplog.records if "expired: nobody answered" in r.getMessage()]
+    assert expired.levelno == logging.WARNING
 
 
 async def test_no_answer_within_the_timeout_denies_and_says_why() -> None:

@@ -58,6 +58,7 @@ from hintgate.outcome import (
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
 from hintgate.policy.asking import (
     APPROVAL_KEY,
+    APPROVAL_LOG,
     ARGUMENTS_SHOWN,
     answer_from_elicitation,
     approval_form,
@@ -97,6 +98,7 @@ if TYPE_CHECKING:
 __all__ = ["SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
 
 logger = logging.getLogger(__name__)
+approval_log = logging.getLogger(APPROVAL_LOG)  # a call waiting for a person, and how its wait ended
 
 _RETRY_WAIT = 10.0  # seconds a retry waits for a restarted source to come back up
 _RESOLVE_WAIT = 5.0  # seconds an upstream's tools/resolve may take; resolving is meant to be cheaper than the call
@@ -798,7 +800,7 @@ class ToolCalls:
         probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
         # One line on stderr, so a call waiting for a person never hangs silently.
         where = where_to_answer(self.approvals_url, self.approvals_command)
-        logger.warning(
+        approval_log.info(
             "hintgate: %s (server %s) waits for approval, up to %g s; %s",
             entry.name,
             entry.server,
@@ -1020,5 +1022,6 @@ def _log_answer(entry: CatalogEntry, attempt: CallAttempt, outcome: Outcome, tim
         by = attempt.asked_via or "queue"
         note = f" ({outcome.note})" if outcome.note else ""
         said = f"{_ANSWERS[outcome.answer]} by {outcome.actor} via {by} {waited}{note}"
-    # At the wait line's level, so a stdio gateway (warnings only) shows how each wait ended too.
-    logger.warning("hintgate: %s (server %s) %s", entry.name, entry.server, said)
+    # Beside the wait line (`APPROVAL_LOG`); nobody answering is worth a warning, an answer is routine.
+    level = logging.WARNING if outcome.timed_out else logging.INFO
+    approval_log.log(level, "hintgate: %s (server %s) %s", entry.name, entry.server, said)

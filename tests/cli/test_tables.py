@@ -160,10 +160,13 @@ def test_lint_findings_fit_80_columns_and_wrap_only_between_words(time_cmd: list
     save("lint", result.stdout)
 
 
-def test_the_untrusted_mark_note_says_when_every_mark_is_in_a_hidden_column(git_cmd: list[str]) -> None:
+def test_the_set_aside_mark_note_says_when_every_mark_is_in_a_hidden_column(git_cmd: list[str]) -> None:
+    # A local server: its declarations are set aside by strong evidence, not for distrust, and said so.
     narrow = run80("infer", "--", *git_cmd, env={})
     table = narrow.split("(hidden:")[0]
     assert "*" not in table  # mcp-server-git's set-aside declarations are in columns dropped at 80
-    assert narrow.rstrip().endswith("* in hidden columns: hints an untrusted server declared otherwise, set aside")
+    assert narrow.rstrip().endswith("* in hidden columns: declarations contradicted by strong evidence, set aside")
+    assert "untrusted" not in narrow
     wide = run80("infer", "--wide", "--", *git_cmd, env={})
-    assert "not trusted]" in wide
+    assert "contradicted by strong evidence]" in wide
+    assert "not trusted]" not in wide

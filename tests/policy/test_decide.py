@@ -348,6 +348,27 @@ def test_untrusted_server_cannot_get_auto_approval_by_claiming_read_only(resolut
     assert "Its server is untrusted, so its own claim to be read-only was not used." in decision.reason
 
 
+def test_a_local_servers_contradicted_claims_are_said_in_plain_words() -> None:
+    from hintgate.hints.trust import Trust
+
+    read_only = resolve(
+        declared=Annotations(read_only=True),
+        inferred={Hint.READ_ONLY: Inferred(False, "name.verb.delete"), Hint.DESTRUCTIVE: Inferred(True, "name.verb")},
+        trust=Trust.LOCAL,
+    )
+    decision = run(facts(read_only))
+    assert decision.source == "trust:contradicted"
+    assert "Its server declares it read-only, but strong evidence (inference rule name.verb.delete)" in decision.reason
+    additive = resolve(
+        declared=Annotations(read_only=False, destructive=False),
+        inferred={Hint.DESTRUCTIVE: Inferred(True, "name.verb.delete")},
+        trust=Trust.LOCAL,
+    )
+    decision = run(facts(additive), Mode.ACCEPT_EDITS)
+    assert decision.source == "trust:contradicted"
+    assert "Its server declares it not destructive, but strong evidence" in decision.reason
+
+
 def test_trusted_server_claim_to_be_read_only_is_used() -> None:
     trusted = resolve(declared=Annotations(read_only=True), trusted=True)
     assert run(facts(trusted)).verdict is ALLOW

@@ -147,6 +147,22 @@ async def test_catalog_detail_line_says_where_each_hint_came_from_and_marks_dist
     assert texts(card(soup, "notes_get_note"), ".hint-detail li")[0].startswith("Read-only true inferred by rule name.")
 
 
+async def test_a_local_servers_declaration_set_aside_is_said_contradicted_not_untrusted(
+    open_dashboard: OpenDashboard,
+) -> None:
+    from hintgate.hints.trust import Trust
+
+    async with open_dashboard(notes_trust=Trust.LOCAL) as dash:
+        catalog = await dash.page("/")
+        tool = await dash.page("/tools/notes_wipe")
+    wipe = texts(card(catalog, "notes_wipe"), ".hint-detail li")
+    assert wipe[0].endswith("declared true, contradicted by strong evidence")
+    read_only = tool.select_one('.hints-table tr[data-hint="readOnlyHint"]')
+    assert read_only is not None
+    assert texts(read_only, "td.declared") == ["true contradicted by strong evidence"]
+    assert "not trusted" not in tool.get_text()
+
+
 async def test_catalog_counts_tools_per_tier_and_the_origin_of_every_hint(open_dashboard: OpenDashboard) -> None:
     async with open_dashboard() as dash:
         soup = await dash.page("/")

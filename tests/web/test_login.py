@@ -103,3 +103,21 @@ async def test_over_https_the_cookie_is_secure_too() -> None:
             response = await client.post("/login", data={"token": TOKEN})
     assert response.status_code == 303
     assert "secure" in response.headers["set-cookie"].lower()
+
+
+def test_the_sign_in_page_of_a_gateway_bound_to_loopback_says_it_listens_on_this_machine_only() -> None:
+    from hintgate.testing import running_gateway
+
+    with running_gateway("--demo", "--no-record") as gateway:
+        form = httpx.get(f"{gateway.base_url}/login", headers=HTML, timeout=30)
+    text = " ".join(BeautifulSoup(form.text, "html.parser").select_one("main").get_text().split())  # type: ignore[union-attr]
+    assert form.status_code == 200
+    assert "reachable beyond this machine" not in text
+    assert "This gateway listens on this machine only, and still needs its API token" in text
+    assert "kept in the gateway's data directory, in api-token" in text
+
+
+async def test_the_sign_in_page_of_a_gateway_reachable_beyond_loopback_says_so() -> None:
+    async with serving(TOKEN) as base, httpx.AsyncClient(base_url=base) as client:
+        form = await client.get("/login", headers=HTML)
+    assert "This gateway is reachable beyond this machine, so it needs its API token." in form.text

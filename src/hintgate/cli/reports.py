@@ -58,13 +58,26 @@ def _hint_cell(resolution: Resolution, hint: Hint, *, wide: bool = False) -> Tex
     shown = str(resolved.provenance) if wide else origin.value
     text.append(f" ({shown})", style="dim" if origin is Origin.DEFAULT else "")
     if resolved.distrusted is not None:
-        marker = f" [declared {str(resolved.distrusted).lower()}, not trusted]" if wide else "*"
+        marker = f" [declared {str(resolved.distrusted).lower()}, {resolution.trust.set_aside}]" if wide else "*"
         text.append(marker, style="yellow")
     return text
 
 
-_DISTRUST_NOTE = "* declared otherwise by an untrusted server: set aside"
-_DISTRUST_HIDDEN = "* in hidden columns: hints an untrusted server declared otherwise, set aside"
+# What the `*` of a set-aside declaration means, by the trust of the servers whose tools carry one.
+_SET_ASIDE_NOTE = {
+    Trust.UNTRUSTED: ("declared otherwise by an untrusted server", "hints an untrusted server declared otherwise"),
+    Trust.LOCAL: (
+        "declared otherwise, contradicted by strong evidence",
+        "declarations contradicted by strong evidence",
+    ),
+}
+
+
+def _set_aside_note(trusts: set[Trust], *, hidden: bool) -> str:
+    said = [_SET_ASIDE_NOTE[t][1 if hidden else 0] for t in (Trust.UNTRUSTED, Trust.LOCAL) if t in trusts]
+    if hidden:
+        return f"* in hidden columns: {' and '.join(said)}, set aside"
+    return f"* {'; or '.join(said)}: set aside"
 
 
 def _hint_columns() -> list[Column]:
@@ -95,14 +108,14 @@ def _tools_table(
         for name, tool in tools
     ]
     table = fit_table(columns, rows, width=width, wide=wide, title=title)
-    distrusted = any(t.resolution.hints[h].distrusted is not None for _, t in tools for h in Hint)
-    if wide or not distrusted:
+    trusts = {t.resolution.trust for _, t in tools if any(t.resolution.hints[h].distrusted is not None for h in Hint)}
+    if wide or not trusts:
         return table
     # The marks may all sit in columns dropped to fit the width: then the note says where they are.
     shown = Console(width=width, file=io.StringIO(), color_system=None)
     with shown.capture() as captured:
         shown.print(table)
-    note = _DISTRUST_NOTE if "*" in captured.get() else _DISTRUST_HIDDEN
+    note = _set_aside_note(trusts, hidden="*" not in captured.get())
     return Group(table, Text(note, style="yellow"))
 
 

@@ -726,8 +726,11 @@ async def run_stdio(
         view: serve this view of the catalog only (`--view`), None for all of it.
     """
     from hintgate.cli.reload import reloading
+    from hintgate.policy.asking import APPROVAL_LOG
 
     console = _log_to_stderr(logging.WARNING)
+    # Stderr is the client's log: warnings only, but a call waiting for a person says so, and how it ended.
+    logging.getLogger(APPROVAL_LOG).setLevel(logging.INFO)
     with contextlib.ExitStack() as sockets:
         # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
         web_sock = sockets.enter_context(bind_listener(*dashboard)) if dashboard is not None else None

@@ -51,11 +51,23 @@ class Trust(enum.StrEnum):
         """One phrase for people: what the level does to the server's declared hints."""
         return _MEANING[self]
 
+    @property
+    def set_aside(self) -> str:
+        """Why a declared hint of a server at this level was set aside, in a few words ("not trusted")."""
+        return _SET_ASIDE[self]
+
 
 _MEANING = {
     Trust.TRUSTED: "its declared hints count",
     Trust.LOCAL: "its declared hints count unless strong evidence says a tool is riskier",
     Trust.UNTRUSTED: "its declared hints only count when they make a tool look riskier",
+}
+
+
+_SET_ASIDE = {
+    Trust.TRUSTED: "set aside",  # never: a trusted server's declarations count as declared
+    Trust.LOCAL: "contradicted by strong evidence",
+    Trust.UNTRUSTED: "not trusted",
 }
 
 

@@ -16,6 +16,7 @@ from hintgate.policy.approvals import Answer, Outcome
 
 __all__ = [
     "APPROVAL_KEY",
+    "APPROVAL_LOG",
     "ARGUMENTS_SHOWN",
     "UNATTENDED",
     "WHOLE_CALL_AT",
@@ -30,6 +31,12 @@ __all__ = [
 
 APPROVAL_KEY = "hintgate-approval"
 """The key of hintgate's question in an `InputRequiredResult`'s `inputRequests`."""
+
+APPROVAL_LOG = "hintgate.approvals"
+"""The logger of the lines that say a call waits for a person and how its wait ended: INFO, routine (a
+wait nobody answered, a call that did not run for want of an answer, is a WARNING). A stdio gateway,
+which logs warnings only, shows this logger's INFO lines too: a call waiting for a person never hangs
+silently."""
 
 ARGUMENTS_SHOWN = 100_000
 """Characters of the arguments' JSON a question shows. Longer arguments are not

@@ -533,9 +533,9 @@ def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -
     """Say so when a declared claim set aside for distrust would have let the call run."""
     hints = call.resolution.hints
     if hints[Hint.READ_ONLY].distrusted is True:
-        claimed, claim = Tier.READ_ONLY, "to be read-only"
+        claimed, claim, declared = Tier.READ_ONLY, "to be read-only", "read-only"
     elif hints[Hint.DESTRUCTIVE].distrusted is False:
-        claimed, claim = Tier.ADDITIVE, "not to be destructive"
+        claimed, claim, declared = Tier.ADDITIVE, "not to be destructive", "not destructive"
     else:
         return decision
     if _by_mode(claimed, settings).verdict is not Verdict.ALLOW:
@@ -544,7 +544,7 @@ def _mind_trust(decision: Decision, call: CallFacts, settings: PolicySettings) -
         hint = Hint.READ_ONLY if claimed is Tier.READ_ONLY else Hint.DESTRUCTIVE
         rule = call.resolution.hints[hint].provenance.rule
         reason = (
-            f"{decision.reason} Its server declares it {claim[3:]}, but strong evidence (inference rule {rule}) "
+            f"{decision.reason} Its server declares it {declared}, but strong evidence (inference rule {rule}) "
             "says otherwise, and the riskier value wins; `hintgate lint` reports the contradiction."
         )
         return Decision(decision.verdict, reason, DecisionSource.CONTRADICTED)

@@ -126,6 +126,7 @@ def create_app(
     app.state.roles = identity.config.roles if identity is not None else Roles()
     app.state.registry_url = registry_url
     app.state.sign_in_links = SignInLinks()
+    app.state.loopback = token is None if loopback is None else loopback  # what the sign-in page says of its reach
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:
         app.add_middleware(SessionOwners)  # inside the identity check: it reads whom that check verified

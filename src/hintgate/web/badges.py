@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.annotations import SPEC_DEFAULTS, Hint, Provenance, Tier
+from hintgate.hints.trust import Trust
 
 __all__ = [
     "HINT_HELP",
@@ -87,7 +88,9 @@ class HintSummary:
         value: the value in force.
         origin: declared, inferred, override or default.
         source: the origin in words, with the inference rule when there is one.
-        distrusted: a declared value that was set aside (untrusted server), else None.
+        distrusted: a declared value that was set aside (untrusted server, or strong evidence against a local
+            one), else None.
+        set_aside: why it was set aside, in a few words, by its server's trust ("not trusted").
     """
 
     hint: str
@@ -96,6 +99,7 @@ class HintSummary:
     origin: str
     source: str
     distrusted: bool | None = None
+    set_aside: str = Trust.UNTRUSTED.set_aside
 
 
 def provenance_text(provenance: str) -> str:
@@ -148,10 +152,14 @@ def hint_badges(annotations: Mapping[str, Any], provenance: Mapping[str, str] | 
 
 
 def hint_summaries(
-    annotations: Mapping[str, Any], provenance: Mapping[str, str], distrusted: Mapping[str, bool] | None = None
+    annotations: Mapping[str, Any],
+    provenance: Mapping[str, str],
+    distrusted: Mapping[str, bool] | None = None,
+    trust: str = Trust.UNTRUSTED.value,
 ) -> list[HintSummary]:
-    """All four hints with value and origin, in spec order."""
+    """All four hints with value and origin, in spec order; `trust` is their server's (it words a set-aside)."""
     distrusted = distrusted or {}
+    set_aside = Trust(trust).set_aside
     out = []
     for hint in Hint:
         source = provenance.get(hint.value, "default")
@@ -163,6 +171,7 @@ def hint_summaries(
                 origin=source.partition(":")[0],
                 source=provenance_text(source),
                 distrusted=distrusted.get(hint.value),
+                set_aside=set_aside,
             )
         )
     return out

@@ -309,10 +309,10 @@ async def login(
                 "That sign-in link was used already (each works once) or is not this gateway's. Sign in with "
                 "the API token, or use the link the gateway prints at its next start."
             )
-            return _render(request, "login.html", pages.LoginPage(_local(next), message), 401)
+            return _render(request, "login.html", _login_page(request, _local(next), message), 401)
         return _sign_in(request, request.app.state.token, next)
     if not token:
-        return _render(request, "login.html", pages.LoginPage(_local(next)))
+        return _render(request, "login.html", _login_page(request, _local(next)))
     return _sign_in(request, token, next)
 
 
@@ -327,13 +327,17 @@ async def login_form(request: Request) -> Response:
     return _sign_in(request, token, next_page)
 
 
+def _login_page(request: Request, next_page: str, message: str | None = None) -> pages.LoginPage:
+    return pages.LoginPage(next_page, message, loopback=bool(getattr(request.app.state, "loopback", False)))
+
+
 def _sign_in(request: Request, token: str, next_page: str | None) -> Response:
     if not token_matches(token, request.app.state.token):
         message = (
-            "That token is not this gateway's. Use the token hintgate printed when it first started "
-            "(it is kept in its data directory, in api-token)."
+            "That token is not this gateway's. Use the one kept in its data directory, in api-token (or set by "
+            "HINTGATE_API_TOKEN)."
         )
-        return _render(request, "login.html", pages.LoginPage(_local(next_page), message), 401)
+        return _render(request, "login.html", _login_page(request, _local(next_page), message), 401)
     response = RedirectResponse(_local(next_page), status_code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/")
     return response

@@ -208,7 +208,9 @@ class LoginPage:
     Attributes:
         next: the page asked for (a path of this gateway), where signing in leads.
         message: why the last attempt failed, if one did.
+        loopback: whether the gateway listens on this machine only (loopback), which the page says.
     """
 
     next: str
     message: str | None = None
+    loopback: bool = False

@@ -29,7 +29,9 @@ class HintRow:
         name: the short name ("Read-only").
         help: one line on what it means.
         declared: what the server declared, None when it said nothing.
-        distrusted: True when the declared value was set aside (untrusted server).
+        distrusted: True when the declared value was set aside (untrusted server, or strong evidence against a
+            local one).
+        set_aside: why, in a few words, by the server's trust ("not trusted").
         inferred: what inference produced, None when no rule matched.
         rule: the inference rule's id.
         config_override: the config file's override, if any.
@@ -46,6 +48,7 @@ class HintRow:
     declared: bool | None
     distrusted: bool
     inferred: bool | None
+    set_aside: str
     rule: str | None
     config_override: bool | None
     stored_override: bool | None
@@ -98,6 +101,7 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
                 declared=declared if isinstance(declared, bool) else None,
                 distrusted=hint.value in tool.distrusted,
                 inferred=inferred.value if inferred else None,
+                set_aside=Trust(tool.trust).set_aside,
                 rule=inferred.rule if inferred else None,
                 config_override=tool.overrides.config.get(hint.value),
                 stored_override=stored,
