@@ -143,3 +143,26 @@ def test_q_of_a_tool_that_queries_a_sql_engine_holds_a_statement() -> None:
     assert judge is not None
     assert judge.judge({"q": "COPY (SELECT 1) TO 'out.parquet'"}).act is calls.Act.DESTRUCTIVE  # type: ignore[union-attr]
     assert judge.judge({"q": "SELECT 1"}).act is calls.Act.READ  # type: ignore[union-attr]
+
+
+def test_a_statement_that_does_not_parse_never_keeps_a_read_only_tools_hints() -> None:
+    judge = ArgumentJudge.of(tool({"q": {"type": "string"}}, "Query DuckDB.", "duckdb_query"))
+    assert judge is not None
+    judged = judge.judge({"q": "DROP TABLE"})
+    assert judged is not None
+    assert judged.act is calls.Act.DESTRUCTIVE
+    assert judge.judge({"q": "taxi trips in march"}) is None  # not a statement: the tool's hints stand
+
+
+def test_a_dialect_argument_picks_the_dialect_the_statement_is_read_in() -> None:
+    listed = tool(
+        {"dialect": {"type": "string", "enum": ["postgres", "mysql", "sqlite", "mssql"]}, "sql": {"type": "string"}},
+        "Generic SQL tool.",
+    )
+    [role] = [r for r in roles_of(listed) if r.kind == "sql"]
+    assert role.dialect_parameter == "dialect"
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"dialect": "mssql", "sql": "WAITFOR DELAY '00:00:01'; SELECT 1"})
+    assert judged is not None
+    assert judged.act is calls.Act.READ

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hintgate.hints.calls.judgement import Act
+from hintgate.hints.calls.shell import judge_shell
 from hintgate.hints.calls.sql import MAX_SQL, judge_sql
 
 
@@ -84,3 +85,107 @@ def test_a_text_too_long_to_read_is_destructive_unread() -> None:
 def test_a_mysql_versioned_comment_runs_what_it_holds() -> None:
     assert judge_sql("SELECT 1; /*!50000 DELETE FROM users */", "mysql").act is Act.DESTRUCTIVE
     assert judge_sql("SELECT 1; /* DELETE FROM users */", "mysql").act is Act.READ
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "act"),
+    [
+        ("oracle", "SELECT seq_orders.NEXTVAL FROM dual", Act.ADDITIVE),
+        ("oracle", "SELECT seq_orders.CURRVAL FROM dual", Act.READ),
+        ("snowflake", "SELECT order_seq.nextval", Act.ADDITIVE),
+        ("tsql", "SELECT NEXT VALUE FOR dbo.order_seq", Act.ADDITIVE),
+        ("postgres", "SELECT setval('invoice_seq', 1000)", Act.DESTRUCTIVE),
+    ],
+)
+def test_sequence_functions_in_a_select_consume_or_set_a_value_in_every_dialect(
+    dialect: str, text: str, act: Act
+) -> None:
+    assert judge_sql(text, dialect).act is act
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "act"),
+    [
+        ("postgres", "NOTIFY cache_invalidate, 'users'", Act.ADDITIVE),
+        ("tsql", "WAITFOR DELAY '00:00:05'; SELECT GETDATE();", Act.READ),
+        ("tsql", "DBCC CHECKDB ('Sales') WITH NO_INFOMSGS", Act.READ),
+        ("tsql", "DBCC CHECKDB ('Sales', REPAIR_ALLOW_DATA_LOSS)", Act.DESTRUCTIVE),
+        ("tsql", "BACKUP DATABASE Sales TO DISK = 'D:\\bak\\Sales.bak' WITH NOINIT", Act.ADDITIVE),
+        ("tsql", "BACKUP DATABASE Sales TO DISK = 'D:\\bak\\Sales.bak' WITH INIT", Act.DESTRUCTIVE),
+        ("oracle", "FLASHBACK TABLE orders TO BEFORE DROP", Act.ADDITIVE),
+        ("oracle", "FLASHBACK TABLE orders TO TIMESTAMP SYSDATE - 1", Act.DESTRUCTIVE),
+        ("mysql", "SELECT * FROM customers INTO OUTFILE '/tmp/c.csv' FIELDS TERMINATED BY ','", Act.ADDITIVE),
+        ("mysql", "SELECT pg_terminate_backend(1) INTO OUTFILE '/tmp/c.csv' FROM t", Act.DESTRUCTIVE),
+        ("mysql", "LOAD DATA LOCAL INFILE 'leads.csv' INTO TABLE leads IGNORE 1 LINES", Act.ADDITIVE),
+        ("mysql", "LOAD DATA INFILE 'leads.csv' REPLACE INTO TABLE leads", Act.DESTRUCTIVE),
+        ("oracle", "BEGIN EXECUTE IMMEDIATE 'DROP TABLE x'; END;", Act.DESTRUCTIVE),
+        ("postgres", "NOTIFY ch, 'x'; BEGIN EXECUTE 'DROP TABLE x'", Act.DESTRUCTIVE),
+    ],
+)
+def test_statements_the_parser_does_not_know_are_read_one_by_one_by_their_grammar(
+    dialect: str, text: str, act: Act
+) -> None:
+    assert judge_sql(text, dialect).act is act
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "act"),
+    [
+        ("postgres", "CREATE ROLE readonly NOLOGIN", Act.ADDITIVE),
+        ("mysql", "CREATE USER 'report'@'%' IDENTIFIED BY 'x'", Act.ADDITIVE),
+        ("snowflake", "ALTER WAREHOUSE IF EXISTS etl_wh RESUME IF SUSPENDED", Act.ADDITIVE),
+        ("snowflake", "ALTER WAREHOUSE etl_wh SUSPEND", Act.DESTRUCTIVE),
+        ("snowflake", "UNDROP TABLE customers", Act.ADDITIVE),
+        ("duckdb", "INSTALL httpfs; LOAD httpfs;", Act.ADDITIVE),
+        ("duckdb", "SUMMARIZE SELECT * FROM 'data/sales.csv'", Act.READ),
+        ("duckdb", "PIVOT sales ON year USING sum(amount)", Act.READ),
+        ("duckdb", "COPY (SELECT * FROM trips) TO 'out/trips.parquet' (FORMAT PARQUET)", Act.DESTRUCTIVE),
+        ("snowflake", "COPY INTO @~/unload/orders_ FROM orders OVERWRITE = TRUE", Act.DESTRUCTIVE),
+        ("snowflake", "COPY INTO @~/unload/orders_ FROM orders", Act.ADDITIVE),
+        ("snowflake", "COPY INTO orders FROM @stage/orders/ PURGE = TRUE", Act.DESTRUCTIVE),
+        (
+            "bigquery",
+            "EXPORT DATA OPTIONS(uri='gs://b/x-*.csv', format='CSV', overwrite=true) AS SELECT 1",
+            Act.DESTRUCTIVE,
+        ),
+    ],
+)
+def test_statements_by_their_documented_meaning(dialect: str, text: str, act: Act) -> None:
+    assert judge_sql(text, dialect).act is act
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT * FROM read_parquet('s3://datasets/taxi/*.parquet')",
+        "SELECT status FROM http_get('https://api.example.com/latest')",
+        "CREATE TABLE population AS SELECT * FROM read_csv_auto('https://example.org/population.csv')",
+    ],
+)
+def test_a_statement_that_reads_a_url_reaches_the_open_world(text: str) -> None:
+    assert judge_sql(text, "duckdb").open_world is True
+    assert judge_sql("SELECT 'https://example.com' AS link", "duckdb").open_world is None
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"),
+    [
+        ("postgres", "BEGIN DELETE FROM users"),
+        ("tsql", "BEGIN DELETE FROM users END"),
+        ("mysql", "START REPLICA"),
+    ],
+)
+def test_a_begin_or_start_that_opens_no_transaction_is_not_a_read(dialect: str, text: str) -> None:
+    assert judge_sql(text, dialect).act is Act.DESTRUCTIVE
+    assert judge_sql("BEGIN TRAN; DELETE FROM t; ROLLBACK", "tsql").act is Act.READ
+
+
+def test_a_program_a_copy_runs_is_judged_as_a_command_line() -> None:
+    fetch = "COPY feed FROM PROGRAM 'curl -s https://example.com/feed.csv' WITH (FORMAT csv)"
+    fetched = judge_sql(fetch, "postgres", command=judge_shell)
+    assert fetched.act is Act.ADDITIVE  # rows appended from what a read fetched
+    assert fetched.open_world is True
+    assert judge_sql("COPY feed FROM PROGRAM 'rm -rf /srv; cat x.csv'", "postgres", command=judge_shell).act is (
+        Act.DESTRUCTIVE
+    )
+    assert judge_sql(fetch, "postgres").act is Act.DESTRUCTIVE  # no command judge: unread

@@ -27,7 +27,7 @@ from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.programs import judge_argv
 from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
-from hintgate.hints.calls.sql import judge_sql
+from hintgate.hints.calls.sql import dialect_named, judge_sql
 from hintgate.hints.inference.naming import tokenize
 
 HEAVY = 2_000
@@ -140,7 +140,9 @@ class ArgumentJudge:
             try:
                 target = arguments.get(role.target) if role.target is not None else None
                 body = arguments.get(role.body) if role.body is not None else None
-                judged = _judge_value(role, value, target if isinstance(target, str) else None, body)
+                named = arguments.get(role.dialect_parameter) if role.dialect_parameter is not None else None
+                dialect = dialect_named(named) if isinstance(named, str) else None
+                judged = _judge_value(role, value, target if isinstance(target, str) else None, body, dialect)
             except Exception as exc:  # a parser's own failure on a hostile text: fail closed, never raise into a call
                 judged = Judgement(
                     Act.DESTRUCTIVE, f"{role.parameter} could not be read ({type(exc).__name__})", role.kind
@@ -179,20 +181,23 @@ class ArgumentJudge:
 _STATEMENT_START = re.compile(
     r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*\(*\s*(?:select|with|insert|update|delete|drop|create|alter|truncate|merge|"
     r"replace|grant|revoke|show|describe|desc|explain|pragma|values|table|set|call|exec|execute|copy|vacuum|begin|"
-    r"commit|rollback|attach|detach|analyze|use|lock|comment|reindex|refresh|do|upsert|load|unload)\b",
+    r"commit|rollback|attach|detach|analyze|use|lock|comment|reindex|refresh|do|upsert|load|unload|install|uninstall|"
+    r"notify|listen|unlisten|waitfor|dbcc|backup|restore|flashback|undrop|kill|rename|optimize|checkpoint|purge|"
+    r"summarize|pivot|unpivot|declare|msck|discard|reassign|deallocate|flush|unlock|savepoint|abort|bulk)\b",
     re.I | re.S,
 )
 
 
-def _judge_value(role: Role, value: Any, target: str | None = None, body: Any = None) -> Judgement | None:
+def _judge_value(
+    role: Role, value: Any, target: str | None = None, body: Any = None, dialect: str | None = None
+) -> Judgement | None:
     kind = role.kind
     if kind == "sql" and isinstance(value, str):
         if not role.sure and not _STATEMENT_START.match(value):
             return None  # the parameter may be a search string: only a statement is judged as one
-        judged = judge_sql(value, role.dialect)
-        if not role.sure and judged.what.startswith("SQL that does not parse"):
-            return None
-        return judged
+        # A text that starts as a statement and does not parse is destructive, sure or not: a tool whose
+        # parameter holds a statement it cannot read never resolves read-only (fail closed).
+        return judge_sql(value, dialect or role.dialect, command=judge_shell)
     if kind == "shell" and isinstance(value, str):
         judged = judge_shell(value)
         if not role.sure and judged.what.startswith("a command that does not parse"):

@@ -27,6 +27,7 @@ Nothing is taken from one server's names: the words are general English (a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ class Role:
         dialect: for `sql`, the SQL dialect the tool's text names, if any.
         target: for `method`, the parameter holding the URL or path the request goes to, if one.
         body: for `method`, the parameter holding the request's body, if one (a GraphQL document is read).
+        dialect_parameter: for `sql`, the parameter whose value names the dialect (`dialect: postgres|mysql`).
         default: for `method`, the schema's default method, taken when a call leaves the parameter out.
         scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
         sure: the parameter's own schema or description says what it holds; when only the tool's text
@@ -83,6 +85,7 @@ class Role:
     scope: tuple[str, ...] = ()
     body: str | None = None
     default: str | None = None
+    dialect_parameter: str | None = None
 
 
 _SQL_TEXT = re.compile(
@@ -145,6 +148,8 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
             role = Role("method", key, target=target, body=body, default=default if isinstance(default, str) else None)
         elif role.kind == "confirm":
             role = Role("confirm", key, scope=_preview_scope(raw, description, properties))
+        elif role.kind == "sql" and (chooser := _dialect_chooser(properties)) is not None:
+            role = dataclasses.replace(role, dialect_parameter=chooser)
         roles.append(role)
     # Program parameters are one command line: the subcommand's before the arguments'.
     roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
@@ -199,6 +204,20 @@ def _holds_arguments(key: Any, spec: Mapping[str, Any]) -> bool:
 _BODY_NAMES = frozenset({"body", "data", "json", "payload", "content", "requestbody", "postdata"})
 _SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb"})
 _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
+
+
+def _dialect_chooser(properties: Mapping[str, Any]) -> str | None:
+    """The parameter that names the SQL dialect of a call: an enum of dialect names (`postgres`, `mssql`)."""
+    for key, spec in properties.items():
+        enum = spec.get("enum") if isinstance(spec, Mapping) else None
+        if (
+            isinstance(key, str)
+            and isinstance(enum, list)
+            and enum
+            and all(isinstance(v, str) and dialect_named(v) is not None for v in enum)
+        ):
+            return key
+    return None
 
 
 def _names_target(key: Any, spec: Mapping[str, Any]) -> bool:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
@@ -41,12 +42,16 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-__all__ = ["DIALECTS", "MAX_SQL", "dialect_named", "judge_sql"]
+__all__ = ["DIALECTS", "MAX_SQL", "Command", "dialect_named", "judge_sql"]
+
+Command = Callable[[str], Judgement]
+"""Judges a command line a statement runs (the shell judge)."""
 
 MAX_SQL = 32_000
 """Characters of SQL read; a longer text is judged destructive unread (parsing is bounded work)."""
 
 _RETRY_MAX = 4_000  # a text that fails in its dialect is tried in the others only up to this length
+_MAX_PIECES = 200  # statements read one by one when a text does not parse whole
 
 DIALECTS: dict[str, str] = {
     "postgresql": "postgres",
@@ -137,6 +142,7 @@ _READ_PRAGMAS_WITH_ARGUMENT = frozenset(
 # PRAGMAs that act when named without a value.
 _ACTION_PRAGMAS = frozenset({"optimize", "wal_checkpoint", "incremental_vacuum", "shrink_memory", "analysis_limit"})
 
+_URL = re.compile(r"^(?:https?|s3|s3a|gs|gcs|az|azure|abfss?|r2|hf|ftp|sftp)://", re.I)
 _EXECUTABLE_COMMENT = re.compile(r"/\*M?!\d*(.*?)\*/", re.S)
 _LEAD = re.compile(r"^\s*([A-Za-z_]+)")
 _READ_COMMANDS = frozenset({"SHOW", "DESCRIBE", "DESC", "LIST", "HELP"})
@@ -149,26 +155,36 @@ def dialect_named(text: str) -> str | None:
     return DIALECTS[found.group(1).lower()] if found else None
 
 
-def judge_sql(text: str, dialect: str | None = None) -> Judgement:
+def judge_sql(text: str, dialect: str | None = None, *, command: Command | None = None) -> Judgement:
     """What a SQL text does: the riskiest of its statements, with what they are.
 
     Args:
         text: one or more statements, as the call gives them.
         dialect: the sqlglot dialect to read them in (`None`: sqlglot's generic SQL).
+        command: judges a command line a statement runs (`COPY ... FROM PROGRAM 'curl ...'`); without it
+            such a statement is destructive unread.
     """
     if len(text) > MAX_SQL:
         return Judgement(Act.DESTRUCTIVE, f"a SQL text of {len(text)} characters, too long to read", "sql")
     # MySQL and MariaDB run what a versioned comment holds (`/*!50000 DROP TABLE t */`): read it as code.
-    statements = _parse(_EXECUTABLE_COMMENT.sub(r" \1 ", text), dialect)
-    if statements is None:
-        return Judgement(Act.DESTRUCTIVE, f"SQL that does not parse: {shorten(text, 60)}", "sql")
-    # A comment after the last `;` comes back as a bare Semicolon holding it: nothing runs.
-    statements = [s for s in statements if s is not None and type(s).__name__ != "Semicolon"]
-    if not statements:
-        return Judgement(Act.READ, "an empty SQL text", "sql")
-    # One statement is shown as written; several are each printed back from the parse (a cost only then).
-    single = shorten(text, 72) if len(statements) == 1 else None
-    parts = _undo_rolled_back(statements, [_statement(s, single) for s in statements])
+    code = _EXECUTABLE_COMMENT.sub(r" \1 ", text)
+    statements = _parse(code, dialect)
+    if statements is not None:
+        # A comment after the last `;` comes back as a bare Semicolon holding it: nothing runs.
+        statements = [s for s in statements if s is not None and type(s).__name__ != "Semicolon"]
+        if not statements:
+            return Judgement(Act.READ, "an empty SQL text", "sql")
+        # One statement is shown as written; several are each printed back from the parse (a cost only then).
+        single = shorten(text, 72) if len(statements) == 1 else None
+        parts = _undo_rolled_back(statements, [_statement(s, single, command) for s in statements])
+    else:
+        # Some statement the parser does not know (`NOTIFY ch, 'x'`, `WAITFOR DELAY`, `DBCC CHECKDB (...)`):
+        # each statement is read on its own, and one still unread is judged by its documented grammar.
+        read = _statement_by_statement(code, dialect, command)
+        if read is None:
+            return Judgement(Act.DESTRUCTIVE, f"SQL that does not parse: {shorten(text, 60)}", "sql")
+        statements, parts = read
+        parts = _undo_rolled_back(statements, parts)
     whole = riskiest(parts)
     worst = [p for p in parts if p.act is whole.act]
     shown = worst[0].what
@@ -179,7 +195,79 @@ def judge_sql(text: str, dialect: str | None = None) -> Judgement:
         what = f"{len(parts)} statements: {shown}{others}"
     else:
         what = shown
-    return Judgement(whole.act, what, "sql", whole.idempotent, None)
+    return Judgement(whole.act, what, "sql", whole.idempotent, whole.open_world or None)
+
+
+def _statement_by_statement(
+    text: str, dialect: str | None, command: Command | None
+) -> tuple[list[Any], list[Judgement]] | None:
+    """Each statement of a text the parser could not read whole, split where the tokenizer finds a `;`
+    (never inside a string or a comment): parsed alone, or judged by its leading words (`_unparsed`).
+    None when the text does not even tokenize (an unterminated string)."""
+    sqlglot = _sqlglot()
+    try:
+        tokens = sqlglot.Dialect.get_or_raise(dialect).tokenize(text)
+    except (sqlglot.errors.TokenError, sqlglot.errors.ParseError, ValueError, RecursionError):
+        return None
+    pieces: list[list[Any]] = [[]]
+    for token in tokens:
+        if token.token_type == sqlglot.tokens.TokenType.SEMICOLON:
+            pieces.append([])
+        else:
+            pieces[-1].append(token)
+    pieces = [p for p in pieces if p]
+    if len(pieces) > _MAX_PIECES:
+        return None  # bounded work: a text of that many statements that does not parse whole is not read
+    # Each statement is tried in the other dialects only when there are few: the work stays a few parses.
+    retry = len(text) <= _RETRY_MAX and len(pieces) <= 16
+    nodes: list[Any] = []
+    parts: list[Judgement] = []
+    for piece in pieces:
+        source = text[piece[0].start : piece[-1].end + 1]
+        parsed = _parse(source, dialect, retry=retry)
+        found = [s for s in parsed or [] if s is not None and type(s).__name__ != "Semicolon"]
+        if parsed is not None and found:
+            nodes.extend(found)
+            parts.extend(_statement(s, shorten(source, 72) if len(found) == 1 else None, command) for s in found)
+        else:
+            nodes.append(None)
+            parts.append(_unparsed(piece, source, dialect))
+    return (nodes, parts) if parts else None
+
+
+_OUTFILE = frozenset({"OUTFILE", "DUMPFILE"})
+# Words that end MySQL's `INTO OUTFILE 'file' [export options]` clause, when it stands before them.
+_AFTER_INTO = frozenset({"FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "FOR", "LOCK", "WINDOW"})
+
+
+def _unparsed(tokens: list[Any], source: str, dialect: str | None) -> Judgement:
+    """One statement the parser does not read, judged by its documented grammar's leading words; any other
+    is destructive (it could not be read). A `SELECT ... INTO OUTFILE` writes a new file (MySQL refuses an
+    existing one) and is otherwise the SELECT."""
+    shown = shorten(source, 72)
+    words = [str(t.text).upper() for t in tokens]
+    for at in range(len(words) - 1):
+        if words[at] == "INTO" and words[at + 1] in _OUTFILE:
+            end = next((i for i in range(at + 2, len(words)) if words[i] in _AFTER_INTO), len(words))
+            rest = source[: tokens[at].start - tokens[0].start]
+            if end < len(words):
+                rest += " " + source[tokens[end].start - tokens[0].start :]
+            inner = judge_sql(rest, dialect)
+            act = max(inner.act, Act.ADDITIVE)
+            return Judgement(act, f"{shown} (writes a new file)", "sql", None)
+    rest = source[tokens[1].start - tokens[0].start :] if len(tokens) > 1 else ""
+    # Only statements whose grammar is read from their words here; a `BEGIN` or `SET` that did not parse may
+    # open a procedural block (`BEGIN EXECUTE IMMEDIATE '...'`): unread, destructive.
+    judged = _command_words(words[0], rest, shown) if words[0] in _READ_BY_WORDS else None
+    if judged is not None:
+        return judged
+    return Judgement(Act.DESTRUCTIVE, f"SQL that does not parse: {shown}", "sql")
+
+
+_READ_BY_WORDS = frozenset(
+    {"CREATE", "ALTER", "NOTIFY", "LISTEN", "UNLISTEN", "WAITFOR", "BACKUP", "FLASHBACK", "LOAD", "DBCC"}
+    | {"UNDROP", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "INSTALL"}
+)
 
 
 def _undo_rolled_back(statements: list[Any], parts: list[Judgement]) -> list[Judgement]:
@@ -194,8 +282,10 @@ def _undo_rolled_back(statements: list[Any], parts: list[Judgement]) -> list[Jud
     out = list(parts)
     begun: list[int] | None = None
     for at, node in enumerate(statements):
-        if isinstance(node, exp.Transaction) or (
-            isinstance(node, exp.Command) and str(node.this).upper() in {"BEGIN", "START"}
+        if (isinstance(node, exp.Transaction) and _opens_transaction(node)) or (
+            isinstance(node, exp.Command)
+            and str(node.this).upper() in {"BEGIN", "START"}
+            and _only_transaction_words(_command_rest(node))
         ):
             begun = []
         elif isinstance(node, exp.Rollback) and begun is not None:
@@ -216,10 +306,10 @@ def _undo_rolled_back(statements: list[Any], parts: list[Judgement]) -> list[Jud
     return out
 
 
-def _parse(text: str, dialect: str | None) -> list[Any] | None:
+def _parse(text: str, dialect: str | None, *, retry: bool = True) -> list[Any] | None:
     sqlglot = _sqlglot()
     tried = [dialect, *(d for d in _FALLBACKS if d != dialect)] if dialect else [None, *_FALLBACKS]
-    if len(text) > _RETRY_MAX:
+    if len(text) > _RETRY_MAX or not retry:
         tried = tried[:1]  # a long text is read once: each try costs its length again
     for name in tried:
         try:
@@ -246,10 +336,10 @@ def _sql_of(node: Any) -> str:
         text = node.sql()
     except Exception:  # a node sqlglot cannot print back: show its kind
         text = type(node).__name__
-    return shorten(str(text), 72)
+    return shorten(str(text or type(node).__name__), 72)
 
 
-def _statement(node: Any, shown: str | None = None) -> Judgement:
+def _statement(node: Any, shown: str | None = None, command: Command | None = None) -> Judgement:
     """One parsed statement's act; `shown` is how to show it (printed back from the parse when not given)."""
     from sqlglot import exp
 
@@ -259,6 +349,8 @@ def _statement(node: Any, shown: str | None = None) -> Judgement:
         return _command(node, shown)
     if isinstance(node, exp.Pragma):
         return _pragma(node, shown)
+    if isinstance(node, exp.Transaction) and not _opens_transaction(node):
+        return Judgement(Act.DESTRUCTIVE, f"{shown} (not a transaction: a command it does not read)", "sql")
     if isinstance(node, exp.Transaction | exp.Commit | exp.Rollback | exp.Use | exp.Declare):
         return Judgement(Act.READ, shown, "sql")
     if isinstance(node, exp.Show | exp.Describe):
@@ -277,8 +369,19 @@ def _statement(node: Any, shown: str | None = None) -> Judgement:
         return _walk(node, shown, Act.DESTRUCTIVE if replace else Act.ADDITIVE)
     if isinstance(node, exp.Comment):
         return Judgement(Act.ADDITIVE, shown, "sql")
+    kind = type(node).__name__
+    if kind == "Install":
+        # An extension fetched from its repository (DuckDB); FORCE INSTALL replaces one installed.
+        act = Act.DESTRUCTIVE if node.args.get("force") else Act.ADDITIVE
+        return Judgement(act, f"{shown} (installs an extension)", "sql", True, True)
+    if kind == "Undrop":
+        return Judgement(Act.ADDITIVE, f"{shown} (restores what was dropped)", "sql")
+    if kind == "Export":
+        return _export(node, shown)
+    if kind in {"Summarize", "Pivot"}:
+        return _walk(node, shown, Act.READ)  # DuckDB's SUMMARIZE and PIVOT/UNPIVOT statements are queries
     if isinstance(node, exp.Copy):
-        return _copy(node, shown)
+        return _copy(node, shown, command)
     if isinstance(node, exp.Alter):
         return _alter(node, shown)
     if isinstance(node, exp.Set):
@@ -291,14 +394,21 @@ def _statement(node: Any, shown: str | None = None) -> Judgement:
 
 
 def _walk(node: Any, shown: str, act: Act) -> Judgement:
-    """`act`, made riskier by any write or effectful function anywhere inside the statement."""
+    """`act`, made riskier by any write or effectful function anywhere inside the statement; open world
+    when a function reads or writes a URL (`read_parquet('s3://...')`, `http_get('https://...')`)."""
     from sqlglot import exp
 
     worst = act
+    reaches = None
     writes = (exp.Update, exp.Delete, exp.Merge, exp.Drop, exp.Alter, exp.TruncateTable)
     for inner in node.walk():
         if isinstance(inner, exp.Func):
             worst = max(worst, _effect_of(inner))
+        elif isinstance(inner, exp.Literal):
+            if inner.is_string and isinstance(inner.parent, exp.Func) and _URL.match(inner.name):
+                reaches = True
+        elif isinstance(inner, exp.Column) and inner.table and inner.name.upper() == "NEXTVAL":
+            worst = max(worst, Act.ADDITIVE)  # `seq.NEXTVAL` (Oracle, Snowflake) consumes a value
         elif inner is node:
             continue
         elif isinstance(inner, writes):
@@ -309,7 +419,7 @@ def _walk(node: Any, shown: str, act: Act) -> Judgement:
             worst = max(worst, Act.ADDITIVE)  # SELECT ... INTO a new table: it is created, nothing else changes
         if worst is Act.DESTRUCTIVE:
             break
-    return Judgement(worst, shown, "sql", True if worst is Act.READ else None)
+    return Judgement(worst, shown, "sql", True if worst is Act.READ else None, reaches)
 
 
 def _into_variables(node: Any) -> bool:
@@ -325,6 +435,8 @@ def _effect_of(function: Any) -> Act:
     """
     from sqlglot import exp
 
+    if type(function).__name__ == "NextValueFor":
+        return Act.ADDITIVE  # NEXT VALUE FOR seq (SQL standard, T-SQL, MariaDB) consumes a value
     name = (function.name if isinstance(function, exp.Anonymous) else function.sql_name()).lower()
     known = _READ_FUNCTIONS_WITH_EFFECTS.get(name)
     if known is not None:
@@ -415,27 +527,151 @@ def _pragma(node: Any, shown: str) -> Judgement:
     return Judgement(Act.READ, shown, "sql")
 
 
-def _copy(node: Any, shown: str) -> Judgement:
-    """COPY ... TO STDOUT reads; FROM a file appends rows; TO a file may overwrite it; a PROGRAM runs."""
+def _copy(node: Any, shown: str, command: Command | None) -> Judgement:
+    """COPY ... TO STDOUT reads; FROM a file appends rows; TO a file may overwrite it; a PROGRAM's command
+    line is judged as one (`FROM PROGRAM 'curl -s URL'` appends rows a read fetched). Snowflake's COPY INTO
+    a stage or a URL unloads: new files, or replaced ones with OVERWRITE = TRUE; its load with PURGE = TRUE
+    deletes the staged files it loaded."""
+    from sqlglot import exp
+
     kind = node.args.get("kind")  # True: FROM (into the table); False: TO
-    text = shown.upper()
-    target = " ".join(_sql_of(f) for f in node.args.get("files") or []).upper()
-    if "PROGRAM" in text:
+    files = node.args.get("files") or []
+    target = " ".join(_sql_of(f) for f in files).upper()
+    options = {
+        str(p.this.name if isinstance(p.this, exp.Expression) else p.this).upper(): _sql_of(p.expression).upper()
+        for p in node.args.get("params") or []
+        if p.this is not None and p.expression is not None
+    }
+    program = next((p for p in node.args.get("params") or [] if p.expression is None and not p.expressions), None)
+    if target == "PROGRAM" and program is not None and command is not None:
+        line = command(str(program.this.name if isinstance(program.this, exp.Expression) else program.this))
+        floor = Act.ADDITIVE if kind is True else Act.READ
+        act = max(line.act, floor)
+        idempotent = False if kind is True else line.idempotent  # rows appended again on each run
+        return Judgement(act, f"{shown} (runs {line.what})", "sql", idempotent, line.open_world)
+    if "PROGRAM" in target or "PROGRAM" in shown.upper().split("'")[0]:
         return Judgement(Act.DESTRUCTIVE, f"{shown} (runs a program)", "sql", None, True)
+    into = node.this.this if isinstance(node.this, exp.Table) else node.this
+    location = _sql_of(into).strip("'\"")
+    remote = bool(_URL.match(location)) or any(_URL.match(_sql_of(f).strip("'\"")) for f in files) or None
+    if kind is True and (location.startswith("@") or _URL.match(location)):
+        overwrites = options.get("OVERWRITE") == "TRUE"
+        act = Act.DESTRUCTIVE if overwrites else Act.ADDITIVE
+        return Judgement(act, f"{shown} (unloads to files)", "sql", True, remote)
     if kind is False and ("STDOUT" in target or not target):
         return Judgement(Act.READ, shown, "sql", True)
     if kind is True:
-        return Judgement(Act.ADDITIVE, f"{shown} (appends rows)", "sql")
-    return Judgement(Act.DESTRUCTIVE, shown, "sql")
+        if options.get("PURGE") == "TRUE":
+            return Judgement(Act.DESTRUCTIVE, f"{shown} (deletes the files it loaded)", "sql", None, remote)
+        # Snowflake's load skips files already loaded unless FORCE = TRUE: a repeat adds nothing.
+        idempotent = options.get("FORCE") != "TRUE" and any(_sql_of(f).startswith("@") for f in files)
+        return Judgement(Act.ADDITIVE, f"{shown} (appends rows)", "sql", idempotent or None, remote)
+    return Judgement(Act.DESTRUCTIVE, shown, "sql", True, remote)
+
+
+def _export(node: Any, shown: str) -> Judgement:
+    """EXPORT DATA (BigQuery) writes files at its URI: new ones, or replaced ones with `overwrite=true`."""
+    options = " ".join(_sql_of(o) for o in node.find_all(_property_class())).lower().replace(" ", "")
+    overwrites = "overwrite=true" in options
+    reaches = bool(re.search(r"uri='?(?:gs|s3|https?)://", options)) or None
+    inner = _walk(node.this, shown, Act.READ) if node.this is not None else Judgement(Act.READ, shown, "sql")
+    act = max(inner.act, Act.DESTRUCTIVE if overwrites else Act.ADDITIVE)
+    return Judgement(act, f"{shown} (writes files)", "sql", True, reaches)
+
+
+def _property_class() -> Any:
+    from sqlglot import exp
+
+    return exp.Property
 
 
 def _command(node: Any, shown: str) -> Judgement:
     """A statement sqlglot keeps as a command: known reads, EXPLAIN (its ANALYZE runs it), else destructive."""
     keyword = str(node.this).upper()
+    judged = _command_words(keyword, _command_rest(node), shown)
+    return judged if judged is not None else Judgement(Act.DESTRUCTIVE, shown, "sql")
+
+
+def _command_rest(node: Any) -> str:
+    """The text after a command's first word."""
     expression = node.expression
-    rest = expression if isinstance(expression, str) else str(getattr(expression, "this", "") or "")
+    return expression if isinstance(expression, str) else str(getattr(expression, "this", "") or "")
+
+
+# What may follow BEGIN or START when they open a transaction (PostgreSQL, MySQL, SQL Server, SQLite).
+_TRANSACTION_WORDS = frozenset(
+    {"TRANSACTION", "TRAN", "WORK", "ISOLATION", "LEVEL", "READ", "WRITE", "ONLY", "COMMITTED", "UNCOMMITTED"}
+    | {"REPEATABLE", "SERIALIZABLE", "DEFERRABLE", "NOT", "DEFERRED", "IMMEDIATE", "EXCLUSIVE", "DISTRIBUTED"}
+    | {"CONSISTENT", "SNAPSHOT", "WITH", ","}
+)
+
+
+def _opens_transaction(node: Any) -> bool:
+    """Whether a parsed BEGIN/START opens a transaction: MySQL's parser takes any `START x` for one
+    (`START REPLICA` starts replication)."""
+    modes = [str(node.args.get("this") or ""), *(str(m) for m in node.args.get("modes") or [])]
+    return _only_transaction_words(" ".join(modes))
+
+
+def _only_transaction_words(rest: str) -> bool:
+    """Whether what follows BEGIN or START opens a transaction (`BEGIN ISOLATION LEVEL ...`, `BEGIN TRAN t1`),
+    rather than a block of statements (T-SQL's `BEGIN DELETE ... END`) or another command (`START REPLICA`)."""
+    words = rest.upper().replace(",", " , ").replace(";", " ").split()
+    if words[:1] in (["TRAN"], ["TRANSACTION"]) and len(words) == 2 and words[1].isidentifier():
+        return True  # a named transaction
+    return all(w in _TRANSACTION_WORDS for w in words)
+
+
+def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
+    """A statement by its first word and the text after it, as its dialect's manual defines it; None when
+    the word is no statement known here."""
+    words = rest.upper().replace("(", " ( ").replace(",", " , ").split()
+    first = words[0] if words else ""
+    if keyword == "CREATE":
+        # CREATE ROLE, USER, FUNCTION... a new object; OR REPLACE / OR ALTER replaces one that exists; a
+        # query it is created from (`CREATE ... AS SELECT`) runs, and is judged too.
+        replaces = words[:2] in (["OR", "REPLACE"], ["OR", "ALTER"])
+        act = Act.DESTRUCTIVE if replaces else Act.ADDITIVE
+        query = _CREATED_FROM.search(rest)
+        if query is not None and not replaces:
+            act = max(act, judge_sql(query.group(1)).act)
+        return Judgement(act, shown, "sql")
+    if keyword == "ALTER":
+        # Resuming a warehouse or compute pool starts compute; nothing that exists changes (suspending stops it).
+        compute = first == "WAREHOUSE" or words[:2] == ["COMPUTE", "POOL"]
+        if compute and "RESUME" in words and "SUSPEND" not in words:
+            return Judgement(Act.ADDITIVE, f"{shown} (starts compute)", "sql", True)
+        return Judgement(Act.DESTRUCTIVE, shown, "sql")
+    if keyword == "INSTALL":
+        # An extension fetched from its repository; FORCE INSTALL replaces an installed one.
+        return Judgement(Act.ADDITIVE, f"{shown} (installs an extension)", "sql", True, True)
+    if keyword == "NOTIFY":
+        return Judgement(Act.ADDITIVE, f"{shown} (sends a notification)", "sql", False)
+    if keyword in {"LISTEN", "UNLISTEN"}:
+        return Judgement(Act.READ, f"{shown} (this session's subscriptions)", "sql", True)
+    if keyword == "WAITFOR":
+        if first in {"DELAY", "TIME"}:
+            return Judgement(Act.READ, shown, "sql", True)
+        return Judgement(Act.DESTRUCTIVE, f"{shown} (receives from a queue)", "sql")
+    if keyword == "BACKUP":
+        # WITH INIT or FORMAT overwrites the backup media; otherwise (NOINIT, the default) a set is appended.
+        overwrites = "INIT" in words or "FORMAT" in words
+        act = Act.DESTRUCTIVE if overwrites else Act.ADDITIVE
+        return Judgement(act, shown, "sql", overwrites, True if "URL" in words else None)
+    if keyword == "FLASHBACK":
+        if words[-3:] == ["TO", "BEFORE", "DROP"] or ("BEFORE" in words and "DROP" in words[words.index("BEFORE") :]):
+            return Judgement(Act.ADDITIVE, f"{shown} (restores what was dropped)", "sql")
+        return Judgement(Act.DESTRUCTIVE, shown, "sql")
+    if keyword == "LOAD":
+        if first in {"DATA", "XML"}:
+            # LOAD DATA INFILE appends rows; REPLACE replaces rows with the same key.
+            act = Act.DESTRUCTIVE if "REPLACE" in words else Act.ADDITIVE
+            return Judgement(act, f"{shown} (loads rows from a file)", "sql", False)
+        return Judgement(Act.ADDITIVE, f"{shown} (loads an extension into the session)", "sql", True)
     if keyword in _READ_COMMANDS:
         return Judgement(Act.READ, shown, "sql")
+    if keyword in {"BEGIN", "START"} and not _only_transaction_words(rest):
+        return Judgement(Act.DESTRUCTIVE, f"{shown} (a block of statements hintgate does not read)", "sql")
     if keyword in _NEUTRAL_COMMANDS:
         return Judgement(Act.READ, shown, "sql")
     if keyword == "EXPLAIN":
@@ -452,16 +688,19 @@ def _command(node: Any, shown: str) -> Judgement:
             return Judgement(Act.DESTRUCTIVE, shown, "sql")
         return Judgement(Act.READ, f"{shown} (a setting of this session only)", "sql", True)
     if keyword in {"EXEC", "EXECUTE"}:
-        procedure = rest.split("(")[0].split()[0].lower() if rest.split() else ""
+        procedure = rest.split("(", maxsplit=1)[0].split(maxsplit=1)[0].lower() if rest.split() else ""
         if procedure.split(".")[-1] in _READ_PROCEDURES:
             return Judgement(Act.READ, shown, "sql", True)
     if keyword == "DBCC":
-        check = rest.split("(")[0].split()[0].upper() if rest.split() else ""
+        check = rest.split("(", maxsplit=1)[0].split(maxsplit=1)[0].upper() if rest.split() else ""
         if check in _READ_DBCC and "REPAIR" not in rest.upper():
             return Judgement(Act.READ, shown, "sql", True)
     if keyword == "UNDROP":
         return Judgement(Act.ADDITIVE, f"{shown} (restores what was dropped)", "sql")
-    return Judgement(Act.DESTRUCTIVE, shown, "sql")
+    return None
+
+
+_CREATED_FROM = re.compile(r"\bAS\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE|FROM)\b.*)", re.I | re.S)
 
 
 _MAINTENANCE = frozenset({"VACUUM", "REINDEX", "OPTIMIZE", "CHECKPOINT", "ANALYZE", "ANALYSE"})
