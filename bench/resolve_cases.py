@@ -15,7 +15,7 @@ resolved read-only, at least 98 % of destructive calls resolved destructive.
 
 Usage::
 
-    python bench/resolve_cases.py tests/hints/resolve_cases/dev/*.jsonl
+    python bench/resolve_cases.py tests/hints/calls/resolve_cases/dev2/*.jsonl
     python bench/resolve_cases.py --trust trusted --misses FILE.jsonl
     python bench/resolve_cases.py --format json FILE.jsonl
 """

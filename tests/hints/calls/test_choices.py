@@ -136,3 +136,15 @@ def test_a_put_only_if_the_key_does_not_exist_only_creates() -> None:
 def test_an_actions_value_means_what_the_word_means(value: str, act: Act) -> None:
     listed = tool({"action": {"type": "string", "enum": [value, "get"]}})
     assert judged(listed, {"action": value}) is act
+
+
+def test_a_json_patch_that_only_appends_to_arrays_is_additive() -> None:
+    url = "https://api.example.com/v1/playlists/7"
+    appends = [{"op": "add", "path": "/tracks/-", "value": "trk_99"}]
+    found = judge_method("PATCH", "method", url, appends)
+    assert found is not None
+    assert found.act is Act.ADDITIVE
+    for body in ([{"op": "add", "path": "/name", "value": "x"}], [{"op": "remove", "path": "/tracks/0"}], {}):
+        found = judge_method("PATCH", "method", url, body)  # an add to a member replaces it
+        assert found is not None
+        assert found.act is Act.DESTRUCTIVE

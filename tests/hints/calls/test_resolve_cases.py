@@ -1,13 +1,15 @@
-"""The labelled calls written blind (resolve_cases/dev): per-call hints meet their goals in every category.
+"""The labelled calls written blind (resolve_cases/dev and dev2): per-call hints meet their goals in every category.
 
-The set was written by someone who never read the judges; its README says how it was labelled. The
-goals: no destructive or additive call resolved read-only (it would run unasked), at least 90 % of reads
-resolved read-only, at least 98 % of destructive calls resolved destructive. `bench/resolve_cases.py`
-prints the same figures for any such file (the held-out set is scored with it).
+Each set was written by someone who never read the judges (two writers, each with their own
+conventions; each set's README says how it was labelled). The goals: no destructive or additive call
+resolved read-only (it would run unasked), at least 90 % of reads resolved read-only, at least 98 % of
+destructive calls resolved destructive. `bench/resolve_cases.py` prints the same figures for any such
+file (the held-out set is scored with it).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from pathlib import Path
@@ -20,14 +22,17 @@ from hintgate.hints.calls.bound import per_call
 from hintgate.hints.catalog import resolve_tool
 from hintgate.hints.trust import Trust
 
-CASES = Path(__file__).parent / "resolve_cases" / "dev"
+CASES = Path(__file__).parent / "resolve_cases"
+SETS = {"dev": 367, "dev2": 504}
 TIERS = {Tier.READ_ONLY: "read", Tier.ADDITIVE: "additive", Tier.DESTRUCTIVE: "destructive", Tier.UNKNOWN: "unknown"}
 
 
-def cases() -> list[dict[str, Any]]:
-    return [
-        json.loads(line) for path in sorted(CASES.glob("*.jsonl")) for line in path.read_text().splitlines() if line
-    ]
+@functools.cache
+def cases(name: str) -> tuple[dict[str, Any], ...]:
+    folder = CASES / name
+    return tuple(
+        json.loads(line) for path in sorted(folder.glob("*.jsonl")) for line in path.read_text().splitlines() if line
+    )
 
 
 def resolved_tier(case: dict[str, Any], trust: Trust) -> str:
@@ -39,18 +44,23 @@ def resolved_tier(case: dict[str, Any], trust: Trust) -> str:
     return TIERS[resolution.tier]
 
 
-def test_the_dev_set_is_all_there() -> None:
-    found = cases()
-    assert len(found) == 367
+@pytest.mark.parametrize(("name", "count"), SETS.items())
+def test_the_dev_sets_are_all_there(name: str, count: int) -> None:
+    found = cases(name)
+    assert len(found) == count
     assert {c["category"] for c in found} == {"sql", "shell", "cli", "http", "action"}
+    assert len({c["id"] for c in found}) == count
 
 
+@pytest.mark.parametrize("name", SETS)
 @pytest.mark.parametrize("category", ["sql", "shell", "cli", "http", "action"])
 @pytest.mark.parametrize("trust", [Trust.LOCAL, Trust.UNTRUSTED])
-def test_per_call_hints_meet_the_goals_on_the_blind_calls_of_each_category(category: str, trust: Trust) -> None:
+def test_per_call_hints_meet_the_goals_on_the_blind_calls_of_each_category(
+    name: str, category: str, trust: Trust
+) -> None:
     counts: Counter[tuple[str, str]] = Counter()
     dangerous = []
-    for case in cases():
+    for case in cases(name):
         if case["category"] != category:
             continue
         got = resolved_tier(case, trust)
@@ -62,3 +72,17 @@ def test_per_call_hints_meet_the_goals_on_the_blind_calls_of_each_category(categ
     assert dangerous == []
     assert counts["read", "read"] >= 0.90 * reads
     assert counts["destructive", "destructive"] >= 0.98 * destructive
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_a_trusted_server_resolves_a_write_read_only_only_where_it_declared_the_tool_read_only(name: str) -> None:
+    # The draft's bound: a trusted server's readOnlyHint true holds for every call of the tool (a DROP
+    # through `inspect_table`, declared read-only, stays read-only when its server is trusted).
+    dangerous = [
+        c["id"]
+        for c in cases(name)
+        if c["tier"] != "read"
+        and resolved_tier(c, Trust.TRUSTED) == "read"
+        and (c["tool"].get("annotations") or {}).get("readOnlyHint") is not True
+    ]
+    assert dangerous == []

@@ -15,7 +15,9 @@ Pure.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -61,6 +63,8 @@ def judge_method(value: str, parameter: str, target: str | None = None, body: An
         operation = judge_graphql(body)
         if operation is not None:
             return Judgement(operation.act, f"{what}: {operation.what}", operation.rule, operation.idempotent, True)
+    if method == "PATCH" and _appends_only(body):
+        return Judgement(Act.ADDITIVE, f"{what} (a JSON Patch that appends)", "http.method", False, True)
     endpoint = _endpoint(target) if target else None
     if endpoint is not None:
         word, is_id = endpoint
@@ -74,6 +78,21 @@ def judge_method(value: str, parameter: str, target: str | None = None, body: An
 
 _ID = re.compile(r"^(?:\d+|[0-9a-f]{8,}(?:-[0-9a-f]{4,}){0,4}|[a-z]{2,5}_[A-Za-z0-9]{6,}|\{[^}]*\}|:[a-z_]+)$", re.I)
 _VERSION = re.compile(r"^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$|^\d{4}-\d{2}-\d{2}$", re.I)
+
+
+def _appends_only(body: Any) -> bool:
+    """Whether a JSON Patch (RFC 6902) only appends to arrays: every operation an `add` to a path ending in
+    `/-`. An `add` elsewhere replaces a member that exists; any other operation changes what is there."""
+    if isinstance(body, str) and body.lstrip().startswith("["):
+        try:
+            body = json.loads(body)
+        except ValueError:
+            return False
+    if not isinstance(body, list) or not body:
+        return False
+    return all(
+        isinstance(op, Mapping) and op.get("op") == "add" and str(op.get("path", "")).endswith("/-") for op in body
+    )
 
 
 def _dry_run_query(target: str) -> bool:
