@@ -148,3 +148,36 @@ def test_a_json_patch_that_only_appends_to_arrays_is_additive() -> None:
         found = judge_method("PATCH", "method", url, body)  # an add to a member replaces it
         assert found is not None
         assert found.act is Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize(
+    ("url", "act"),
+    [
+        ("https://api.example.com/v1/charges/ch_3MmlLrLk/capture", Act.ADDITIVE),
+        ("https://api.example.com/print", Act.ADDITIVE),
+        ("https://api.example.com/v1/products/search", Act.READ),
+        ("https://api.dropboxapi.com/2/files/list_folder", Act.READ),
+        ("https://api.example.com/v1/customers/cus_NffrFeUfNV2Hib", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_post_reads_only_where_its_endpoint_names_a_search_a_listing_or_a_computation(url: str, act: Act) -> None:
+    found = judge_method("POST", "method", url)
+    assert found is not None
+    assert found.act is act
+
+
+def test_a_method_override_header_is_the_method_a_server_applies() -> None:
+    headers = {"X-HTTP-Method-Override": "DELETE"}
+    found = judge_method("POST", "method", "https://api.example.com/v1/items/search", None, headers)
+    assert found is not None
+    assert found.act is Act.DESTRUCTIVE
+    arguments = {"method": "POST", "url": "https://api.example.com/items/search", "headers": headers}
+    listed = tool({**REQUEST["inputSchema"]["properties"], "headers": {"type": "object"}}, "Make an HTTP request.")
+    assert judged(listed, arguments) is Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize("value", ["capture", "take", "print", "check"])
+def test_a_read_word_that_as_often_acts_is_not_judged_alone(value: str) -> None:
+    judge = ArgumentJudge.of(tool({"action": {"type": "string", "enum": [value, "get"]}}))
+    assert judge is not None
+    assert judge.judge({"action": value}) is None  # the tool's own hints stand

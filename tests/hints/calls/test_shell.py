@@ -62,3 +62,42 @@ def test_curl_reaches_the_open_world() -> None:
 
 def test_an_argv_list_has_no_shell_so_separators_are_only_words() -> None:
     assert judge_argv(["echo", "hello; rm -rf /"]).act is Act.READ
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("ifconfig eth0", Act.READ),
+        ("ifconfig eth0 down", Act.DESTRUCTIVE),
+        ("route -n", Act.READ),
+        ("route add default gw 10.0.0.1", Act.DESTRUCTIVE),
+        ("arp -d 10.0.0.1", Act.DESTRUCTIVE),
+        ("nmcli con show", Act.READ),
+        ("nmcli radio wifi off", Act.DESTRUCTIVE),
+        ("openssl x509 -in cert.pem -noout -text", Act.READ),
+        ("openssl genrsa -out key.pem 2048", Act.DESTRUCTIVE),
+        ("http GET example.com/items", Act.READ),
+        ("http DELETE example.com/items/1", Act.DESTRUCTIVE),
+        ("http example.com/items name=bob", Act.ADDITIVE),
+        ("http example.com/items q==1 Accept:text/html", Act.READ),
+        ("source ./deploy.sh", Act.DESTRUCTIVE),
+        ("journalctl -u nginx --since today", Act.READ),
+        ("journalctl --vacuum-time=2d", Act.DESTRUCTIVE),
+        ("dmesg -C", Act.DESTRUCTIVE),
+        ("history -c", Act.DESTRUCTIVE),
+        ("kill -0 1234", Act.READ),
+        ("make -n", Act.READ),
+        ("make deploy", Act.DESTRUCTIVE),
+        ("ansible-playbook site.yml --check", Act.READ),
+        ("ansible-playbook site.yml", Act.DESTRUCTIVE),
+        ("pg_dump app", Act.READ),
+        ("pg_dump -f app.sql app", Act.DESTRUCTIVE),
+        ("xxd -r dump.hex out.bin", Act.DESTRUCTIVE),
+        ("python3 -m pip list", Act.READ),
+        ("python3 -m pip install httpx", Act.ADDITIVE),
+        ("uv pip install httpx", Act.ADDITIVE),
+        ("git apply --check fix.patch", Act.READ),
+    ],
+)
+def test_programs_that_read_unless_a_verb_or_option_makes_them_write(text: str, act: Act) -> None:
+    assert judge_shell(text).act is act

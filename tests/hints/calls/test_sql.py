@@ -189,3 +189,27 @@ def test_a_program_a_copy_runs_is_judged_as_a_command_line() -> None:
         Act.DESTRUCTIVE
     )
     assert judge_sql(fetch, "postgres").act is Act.DESTRUCTIVE  # no command judge: unread
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "act"),
+    [
+        ("mysql", "SET PASSWORD = 'n3w'", Act.DESTRUCTIVE),
+        ("mysql", "SET PASSWORD FOR 'app'@'%' = 'n3w'", Act.DESTRUCTIVE),
+        ("mysql", "SET DEFAULT ROLE admin TO 'app'@'%'", Act.DESTRUCTIVE),
+        ("mysql", "SET NAMES utf8mb4", Act.READ),
+        ("mysql", "DO SLEEP(1)", Act.READ),
+        ("mysql", "DO RELEASE_LOCK('x')", Act.ADDITIVE),
+        ("postgres", "DO $$ BEGIN DELETE FROM t; END $$", Act.DESTRUCTIVE),
+        ("snowflake", "ALTER SESSION SET QUERY_TAG = 'x'", Act.READ),
+        ("oracle", "ALTER SESSION SET NLS_DATE_FORMAT = 'YYYY'", Act.READ),
+        ("postgres", "DECLARE c CURSOR FOR SELECT pg_terminate_backend(1)", Act.DESTRUCTIVE),
+        ("postgres", "FETCH 10 FROM c", Act.READ),
+        ("mysql", "CHECK TABLE orders", Act.READ),
+        ("snowflake", "LIST @stage", Act.READ),
+        ("snowflake", "PUT file:///tmp/x.csv @stage", Act.ADDITIVE),
+        ("snowflake", "PUT file:///tmp/x.csv @stage OVERWRITE = TRUE", Act.DESTRUCTIVE),
+    ],
+)
+def test_session_settings_read_and_credentials_change(dialect: str, text: str, act: Act) -> None:
+    assert judge_sql(text, dialect).act is act

@@ -140,9 +140,10 @@ class ArgumentJudge:
             try:
                 target = arguments.get(role.target) if role.target is not None else None
                 body = arguments.get(role.body) if role.body is not None else None
+                headers = arguments.get(role.headers) if role.headers is not None else None
                 named = arguments.get(role.dialect_parameter) if role.dialect_parameter is not None else None
                 dialect = dialect_named(named) if isinstance(named, str) else None
-                judged = _judge_value(role, value, target if isinstance(target, str) else None, body, dialect)
+                judged = _judge_value(role, value, target if isinstance(target, str) else None, body, dialect, headers)
             except Exception as exc:  # a parser's own failure on a hostile text: fail closed, never raise into a call
                 judged = Judgement(
                     Act.DESTRUCTIVE, f"{role.parameter} could not be read ({type(exc).__name__})", role.kind
@@ -189,7 +190,12 @@ _STATEMENT_START = re.compile(
 
 
 def _judge_value(
-    role: Role, value: Any, target: str | None = None, body: Any = None, dialect: str | None = None
+    role: Role,
+    value: Any,
+    target: str | None = None,
+    body: Any = None,
+    dialect: str | None = None,
+    headers: Any = None,
 ) -> Judgement | None:
     kind = role.kind
     if kind == "sql" and isinstance(value, str):
@@ -212,7 +218,7 @@ def _judge_value(
             return judge_shell(value)
         return None
     if kind == "method" and isinstance(value, str):
-        return judge_method(value, role.parameter, target, body)
+        return judge_method(value, role.parameter, target, body, headers)
     if kind == "action" and isinstance(value, str):
         return judge_action(value, role.parameter)
     return None

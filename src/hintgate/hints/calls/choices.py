@@ -33,7 +33,9 @@ HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DEL
 """The methods of HTTP (RFC 9110)."""
 
 
-def judge_method(value: str, parameter: str, target: str | None = None, body: Any = None) -> Judgement | None:
+def judge_method(
+    value: str, parameter: str, target: str | None = None, body: Any = None, headers: Any = None
+) -> Judgement | None:
     """What a request with HTTP method `value` (to `target`, a URL or path, carrying `body`) does; None for an
     unknown method.
 
@@ -43,12 +45,17 @@ def judge_method(value: str, parameter: str, target: str | None = None, body: An
     that runs a job (`.../build`, `.../trigger`, `.../run`) runs steps the call does not show (destructive),
     and a POST to a path that ends in an object's id changes that object. A POST carrying a GraphQL document
     does what its operation does (`graphql.judge_graphql`). A dry-run query parameter (Kubernetes'
-    `?dryRun=All`) persists nothing: a read.
+    `?dryRun=All`) persists nothing: a read. A method-override header (`X-HTTP-Method-Override: DELETE`)
+    names the method a server that honours it applies: the riskier of the two is judged.
     """
     method = value.strip().upper()
     hints = method_hints(method)
     if not hints:
         return None
+    override = _override(headers)
+    if override is not None and override != method and method_hints(override):
+        judged = [judge_method(m, parameter, target, body) for m in (method, override)]
+        return max((j for j in judged if j is not None), key=lambda j: j.act)
     if hints[Hint.READ_ONLY].value:
         act = Act.READ
     else:
@@ -68,16 +75,37 @@ def judge_method(value: str, parameter: str, target: str | None = None, body: An
     endpoint = _endpoint(target) if target else None
     if endpoint is not None:
         word, is_id = endpoint
-        verb = _endpoint_act(word)
+        found = _endpoint_act(word)
+        verb, name = found if found is not None else (None, "")
         if method == "POST" and is_id:
             return Judgement(Act.DESTRUCTIVE, f"{what} (changes the object it names)", "http.method", False, True)
+        if verb is Act.READ and method == "POST" and name not in _POST_READS:
+            verb = None  # `POST .../capture`, `.../print`, `.../check`: a read word that acts when posted
         if verb is not None and method in {"GET", "POST"} and (verb is not Act.READ or method == "POST"):
             act, idempotent = verb, verb is Act.READ
     return Judgement(act, what, "http.method", True if act is Act.READ else idempotent, True)
 
 
-_ID = re.compile(r"^(?:\d+|[0-9a-f]{8,}(?:-[0-9a-f]{4,}){0,4}|[a-z]{2,5}_[A-Za-z0-9]{6,}|\{[^}]*\}|:[a-z_]+)$", re.I)
+# An object's id: a number, a hex or UUID, a prefixed id with a digit or a capital in it (`cus_NffrFeUfNV2Hib`,
+# not the word pair `list_folder`), a path template's `{id}` or `:id`.
+_ID = re.compile(
+    r"^(?:\d+|[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,}){0,4}|[a-z]{2,5}_(?=[a-z0-9]*[0-9A-Z])[A-Za-z0-9]{6,}"
+    r"|\{[^}]*\}|:[a-z_]+)$"
+)
 _VERSION = re.compile(r"^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$|^\d{4}-\d{2}-\d{2}$", re.I)
+
+
+_OVERRIDES = frozenset({"x-http-method-override", "x-http-method", "x-method-override"})
+
+
+def _override(headers: Any) -> str | None:
+    """The method a method-override header names, if the request carries one."""
+    if not isinstance(headers, Mapping):
+        return None
+    for name, value in headers.items():
+        if isinstance(name, str) and name.lower() in _OVERRIDES and isinstance(value, str):
+            return value.strip().upper()
+    return None
 
 
 def _appends_only(body: Any) -> bool:
@@ -121,25 +149,36 @@ def _endpoint(target: str) -> tuple[str, bool] | None:
 _RUNS_A_JOB = frozenset({"build", "trigger", "dispatch", "run", "execute", "exec", "invoke", "call", "eval"})
 
 
-def _endpoint_act(segment: str) -> Act | None:
-    """What an endpoint named `segment` does by its first verb (`sendMessage` sends, `_search` reads).
+def _endpoint_act(segment: str) -> tuple[Act, str] | None:
+    """What an endpoint named `segment` does by its first verb (`sendMessage` sends, `_search` reads), and
+    the verb.
 
     A batch endpoint (`_bulk`, `batch`) carries operations of any kind in its body: destructive; so does one
     that runs a job.
     """
     words = tokenize(segment)
     if words and words[0] in {"bulk", "batch"}:
-        return Act.DESTRUCTIVE
+        return Act.DESTRUCTIVE, words[0]
     for word in words:
         if word in _RUNS_A_JOB:
-            return Act.DESTRUCTIVE
+            return Act.DESTRUCTIVE, word
         verb = lookup_verb(word)
         if verb is not None and verb.opaque:
             return None
         found = verb_act(word) if verb is not None or word in ACTION_WORDS else None
         if found is not None:
-            return found[0]
+            return found[0], word
     return None
+
+
+# Words that name a read even when posted: searches, queries and computations whose answer is the response
+# (Elasticsearch `_search`, Jira `/search`, Dropbox's and Slack's RPC-style `list`/`get` over POST).
+_POST_READS = frozenset(
+    {"search", "query", "find", "lookup", "count", "validate", "estimate", "calculate", "compute", "preview"}
+    | {"explain", "analyze", "analyse", "translate", "transliterate", "detect", "classify", "tokenize"}
+    | {"summarize", "summarise", "compare", "diff", "render", "parse", "lint", "get", "list", "read", "fetch"}
+    | {"show", "describe", "view", "retrieve", "echo", "presign"}
+)
 
 
 def judge_action(value: str, parameter: str) -> Judgement | None:

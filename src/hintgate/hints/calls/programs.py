@@ -208,9 +208,16 @@ def _shell_text(program: str, args: list[str], shell: ShellText | None, shown: s
     return Judgement(inner.act, f"{program} -c: {inner.what}", "shell", inner.idempotent, inner.open_world)
 
 
-def _interpreter(_program: str, args: list[str], shown: str) -> Judgement:
+def _interpreter(program: str, args: list[str], shown: str) -> Judgement:
     if args and all(a in {"--version", "-V", "--help", "-h", "-v"} for a in args):
         return Judgement(R, shown, "shell", True)
+    if program.startswith("python") and len(args) >= 2 and args[0] == "-m":
+        # `python -m pip install x` is pip's command line; `-m venv DIR` makes a new environment.
+        module, rest = args[1], args[2:]
+        if module in {"pip", "pip3"}:
+            return judge_argv(["pip", *rest])
+        if module == "venv":
+            return Judgement(D if _has(rest, "--clear", "--upgrade") else A, shown, "shell", True)
     return Judgement(D, f"{shown} (runs code hintgate cannot judge)", "shell")
 
 
@@ -475,8 +482,128 @@ def _sql_client(program: str, args: list[str], shown: str) -> Judgement:
     return Judgement(whole.act, f"{program}: {whole.what}", rule, whole.idempotent, whole.open_world)
 
 
+def _network_setting(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """ifconfig, route, arp, iw, iwconfig, nmcli show what is set when asked nothing more; a verb that sets,
+    adds, removes or switches (`route add`, `arp -d`, `nmcli con down`), or a value given to an interface
+    (`ifconfig eth0 10.0.0.2`), changes the host's network."""
+    words = _positional(args)
+    verbs = {"add", "del", "delete", "change", "replace", "flush", "set", "up", "down", "on", "off", "modify"}
+    verbs |= {"connect", "disconnect", "reload", "edit", "import", "reapply", "append", "prepend", "mode"}
+    program = program_of(shown.split(maxsplit=1)[0])
+    arp_sets = program == "arp" and _has(args, "-d", "-s", "-f", "--delete", "--set", "--file")
+    if arp_sets or any(w.lower() in verbs for w in words):
+        return Judgement(D, f"{shown} (changes the network's settings)", "shell")
+    if program in {"ifconfig", "iwconfig"} and len(words) > 1:
+        return Judgement(D, f"{shown} (changes the network's settings)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _openssl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """openssl prints what it makes unless told where to write it (`-out`, `-keyout`: replaced)."""
+    if any(a in {"-out", "-keyout"} or a.startswith(("-out=", "-keyout=")) for a in args):
+        return Judgement(D, f"{shown} (writes files)", "shell", True)
+    return Judgement(R, shown, "shell", True, True if "s_client" in args else None)
+
+
+def _httpie(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """HTTPie (`http`, `https`, `xh`): `[METHOD] URL [ITEM...]`; without a method a request with data items
+    (`name=value`, `name:=json`, `field@file`) is a POST, else a GET; `--offline` only prints the request."""
+    words = _positional(args)
+    method = words[0].upper() if words and words[0].upper() in _METHOD_ACTS else None
+    items = words[2:] if method else words[1:]
+    if method is None:
+        data = any(re.match(r"^[^=:@]+(?:=(?!=)|:=|@|=@)", i) for i in items)
+        method = "POST" if data or _has(args, "-f", "--form", "--raw") else "GET"
+    if _has(args, "--offline"):
+        return Judgement(R, f"{shown} (prints the request only)", "shell", True)
+    act = _METHOD_ACTS.get(method, D)
+    if act is R and _has(args, "-o", "--output"):
+        return Judgement(D, f"{shown} (saves what it fetches to a file)", "shell", True, True)
+    if act is R and _has(args, "-d", "--download"):
+        return Judgement(A, f"{shown} (saves what it fetches to a new file)", "shell", None, True)
+    return Judgement(act, shown, "shell", act is R or method in {"PUT", "DELETE"}, True)
+
+
+def _source(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """`source FILE` / `. FILE` runs the file's commands in this shell: unseen."""
+    if _positional(args):
+        return Judgement(D, f"{shown} (runs a script hintgate cannot read)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _journalctl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """journalctl reads the journal; its maintenance options delete or rotate journal files."""
+    writes = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--relinquish-var")
+    if _has(args, *writes, "--smart-relinquish-var", "--sync", "--setup-keys", "--update-catalog"):
+        return Judgement(D, f"{shown} (rotates or deletes journal files)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _dmesg(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """dmesg reads the kernel ring buffer; -c/-C clear it and -n/-D/-E set the console's level."""
+    if _has(args, "-c", "-C", "--clear", "--read-clear", "-n", "--console-level", "-D", "-E"):
+        return Judgement(D, f"{shown} (clears the buffer or sets the console)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _history(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """history lists; -c and -d delete entries, -w and -a write the history file."""
+    if _has(args, "-c", "-d", "-w", "-a"):
+        return Judgement(D, shown, "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+def _kill(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """kill -0 only checks that a process exists and -l lists the signals; any other kill sends one."""
+    if args[:1] in (["-0"], ["-l"], ["-L"], ["--list"]) or "-0" in args:
+        return Judgement(R, shown, "shell", True)
+    return Judgement(D, shown, "shell")
+
+
+def _make(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """make runs its recipes, unseen; -n/--dry-run only prints them and -q only asks whether they are due."""
+    if _has(args, "-n", "--dry-run", "--just-print", "--recon", "-q", "--question", "--version", "--help"):
+        return Judgement(R, f"{shown} (a dry run)", "shell", True)
+    return Judgement(D, f"{shown} (runs recipes hintgate cannot read)", "shell")
+
+
+def _ansible(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """ansible and ansible-playbook change their hosts; check mode (--check/-C) and the listing and syntax
+    options only report (open world: remote hosts)."""
+    if _has(args, "--check", "-C", "--syntax-check", "--list-tasks", "--list-hosts", "--list-tags"):
+        return Judgement(R, f"{shown} (check mode)", "shell", True, True)
+    return Judgement(D, f"{shown} (runs tasks hintgate cannot read)", "shell", None, True)
+
+
+def _dump(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """pg_dump and mysqldump read a database and print it; told to write a file (-f, --result-file) they
+    replace it."""
+    if _has(args, "-f", "--file", "-r", "--result-file") or any(a.startswith("--file=") for a in args):
+        return Judgement(D, f"{shown} (writes the dump to a file)", "shell", True)
+    return Judgement(R, shown, "shell", True)
+
+
+def _xxd(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """xxd INFILE OUTFILE writes OUTFILE; with one file or none it prints."""
+    if len(_positional(args)) >= 2:
+        return Judgement(D, f"{shown} (writes its output to a file)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
 _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgement]] = {
     "rsync": _rsync,
+    **dict.fromkeys(("ifconfig", "route", "arp", "iw", "iwconfig", "nmcli"), _network_setting),
+    "openssl": _openssl,
+    **dict.fromkeys(("http", "https", "xh", "xhs", "httpie"), _httpie),
+    **dict.fromkeys(("source", "."), _source),
+    "journalctl": _journalctl,
+    "dmesg": _dmesg,
+    "history": _history,
+    "kill": _kill,
+    **dict.fromkeys(("make", "gmake"), _make),
+    **dict.fromkeys(("ansible", "ansible-playbook"), _ansible),
+    **dict.fromkeys(("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump"), _dump),
+    "xxd": _xxd,
     "cp": _cp,
     "tar": _archive,
     "gzip": _compressor,
@@ -633,6 +760,8 @@ def _git(_program: str, args: list[str], shown: str) -> Judgement:
     if sub == "bisect":
         what, _more = _subcommand(rest)
         return Judgement(R if what in {"log", "visualize", "view"} else D, shown, rule)
+    if sub == "apply" and _has(rest, "--check", "--stat", "--numstat", "--summary"):
+        return Judgement(R, shown, rule, True)  # reports on the patch, applies nothing
     # pull, reset, rebase, restore, rm, mv, gc, prune, apply, am, filter-branch, update-ref, replace...
     return Judgement(D, shown, rule, None, True if sub == "pull" else None)
 
@@ -830,6 +959,8 @@ def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
     if sub == "audit":
         fix = _positional(rest)[:1] == ["fix"]
         return Judgement(D if fix else R, shown, rule, None if fix else True, True)
+    if program == "uv" and sub == "pip":
+        return judge_argv(["pip", *rest])  # `uv pip install x` is pip's command line
     if sub == "version" and _positional(rest) and program in {"npm", "pnpm", "yarn"}:
         return Judgement(D, f"{shown} (bumps the package's version)", rule, False)  # `npm version patch`
     if sub in {"install", "i", "add"} and _has(rest, "-U", "--upgrade", "--force-reinstall", "--latest"):
@@ -888,6 +1019,7 @@ def _helm(program: str, args: list[str], shown: str) -> Judgement:
         "help",
         "verify",
         "inspect",
+        "diff",
     }:
         return Judgement(R, shown, rule, True, True)
     if sub in {"repo", "plugin", "dependency", "dep", "registry"}:

@@ -69,6 +69,7 @@ class Role:
         dialect: for `sql`, the SQL dialect the tool's text names, if any.
         target: for `method`, the parameter holding the URL or path the request goes to, if one.
         body: for `method`, the parameter holding the request's body, if one (a GraphQL document is read).
+        headers: for `method`, the parameter holding the request's headers, if one (a method override).
         dialect_parameter: for `sql`, the parameter whose value names the dialect (`dialect: postgres|mysql`).
         default: for `method`, the schema's default method, taken when a call leaves the parameter out.
         scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
@@ -84,6 +85,7 @@ class Role:
     target: str | None = None
     scope: tuple[str, ...] = ()
     body: str | None = None
+    headers: str | None = None
     default: str | None = None
     dialect_parameter: str | None = None
 
@@ -145,7 +147,9 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
         if role.kind == "method":
             default = raw.get("default")
             body = next((k for k in properties if isinstance(k, str) and "".join(tokenize(k)) in _BODY_NAMES), None)
-            role = Role("method", key, target=target, body=body, default=default if isinstance(default, str) else None)
+            headers = next((k for k in properties if isinstance(k, str) and "".join(tokenize(k)) == "headers"), None)
+            default = default if isinstance(default, str) else None
+            role = Role("method", key, target=target, body=body, headers=headers, default=default)
         elif role.kind == "confirm":
             role = Role("confirm", key, scope=_preview_scope(raw, description, properties))
         elif role.kind == "sql" and (chooser := _dialect_chooser(properties)) is not None:

@@ -266,7 +266,7 @@ def _unparsed(tokens: list[Any], source: str, dialect: str | None) -> Judgement:
 
 _READ_BY_WORDS = frozenset(
     {"CREATE", "ALTER", "NOTIFY", "LISTEN", "UNLISTEN", "WAITFOR", "BACKUP", "FLASHBACK", "LOAD", "DBCC"}
-    | {"UNDROP", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "INSTALL"}
+    | {"UNDROP", "SHOW", "DESCRIBE", "DESC", "EXPLAIN", "INSTALL", "DO", "CHECK", "EXISTS", "FETCH", "MOVE"}
 )
 
 
@@ -378,11 +378,21 @@ def _statement(node: Any, shown: str | None = None, command: Command | None = No
         return Judgement(Act.ADDITIVE, f"{shown} (restores what was dropped)", "sql")
     if kind == "Export":
         return _export(node, shown)
+    if kind == "ListStage":
+        return Judgement(Act.READ, shown, "sql", True)
+    if kind == "Put":
+        # A local file uploaded to a stage; files already there are skipped unless OVERWRITE = TRUE.
+        overwrites = "OVERWRITE=TRUE" in shown.upper().replace(" ", "")
+        return Judgement(Act.DESTRUCTIVE if overwrites else Act.ADDITIVE, f"{shown} (uploads a file)", "sql", True)
+    if isinstance(node, exp.Column) and not node.table and node.name.upper() in _MAINTENANCE:
+        return Judgement(Act.ADDITIVE, f"{shown} (maintenance)", "sql", True)  # a bare CHECKPOINT
     if kind in {"Summarize", "Pivot"}:
         return _walk(node, shown, Act.READ)  # DuckDB's SUMMARIZE and PIVOT/UNPIVOT statements are queries
     if isinstance(node, exp.Copy):
         return _copy(node, shown, command)
     if isinstance(node, exp.Alter):
+        if str(node.args.get("kind") or "").upper() == "SESSION":
+            return Judgement(Act.READ, f"{shown} (a setting of this session only)", "sql", True)
         return _alter(node, shown)
     if isinstance(node, exp.Set):
         return _set(node, shown)
@@ -489,10 +499,15 @@ def _alter(node: Any, shown: str) -> Judgement:
 
 def _set(node: Any, shown: str) -> Judgement:
     """SET of a session's own variable changes nothing stored; SET GLOBAL or PERSIST changes the server."""
+    from sqlglot import exp
+
     for item in node.expressions:
         kind = str(item.args.get("kind") or "").upper()
         if kind in {"GLOBAL", "PERSIST", "PERSIST_ONLY"}:
             return Judgement(Act.DESTRUCTIVE, f"{shown} (a server-wide setting)", "sql")
+        target = item.this.this if isinstance(item.this, exp.EQ | exp.PropertyEQ) else item.this
+        if isinstance(target, exp.Column) and target.name.upper() == "PASSWORD":
+            return Judgement(Act.DESTRUCTIVE, f"{shown} (changes a password)", "sql")  # MySQL SET PASSWORD = ...
     return Judgement(Act.READ, f"{shown} (a setting of this session only)", "sql", True)
 
 
@@ -637,6 +652,8 @@ def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
             act = max(act, judge_sql(query.group(1)).act)
         return Judgement(act, shown, "sql")
     if keyword == "ALTER":
+        if first == "SESSION":
+            return Judgement(Act.READ, f"{shown} (a setting of this session only)", "sql", True)
         # Resuming a warehouse or compute pool starts compute; nothing that exists changes (suspending stops it).
         compute = first == "WAREHOUSE" or words[:2] == ["COMPUTE", "POOL"]
         if compute and "RESUME" in words and "SUSPEND" not in words:
@@ -645,6 +662,17 @@ def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
     if keyword == "INSTALL":
         # An extension fetched from its repository; FORCE INSTALL replaces an installed one.
         return Judgement(Act.ADDITIVE, f"{shown} (installs an extension)", "sql", True, True)
+    if keyword == "DO" and rest.lstrip()[:1] not in {"$", "'", ""} and first != "LANGUAGE":
+        # MySQL's DO evaluates expressions as a SELECT would, returning nothing (PostgreSQL's DO runs a block).
+        inner = judge_sql(f"SELECT {rest}")
+        return Judgement(inner.act, shown, "sql", inner.idempotent)
+    if keyword in {"CHECK", "EXISTS"} and first == "TABLE":
+        return Judgement(Act.READ, shown, "sql", True)  # CHECK TABLE (MySQL, ClickHouse), EXISTS TABLE
+    if keyword in {"FETCH", "MOVE"}:
+        return Judgement(Act.READ, f"{shown} (a cursor of this session)", "sql", True)
+    if keyword == "DECLARE" and (cursor := _CURSOR_FOR.search(rest)) is not None:
+        inner = judge_sql(cursor.group(1))
+        return Judgement(inner.act, shown, "sql", inner.idempotent)
     if keyword == "NOTIFY":
         return Judgement(Act.ADDITIVE, f"{shown} (sends a notification)", "sql", False)
     if keyword in {"LISTEN", "UNLISTEN"}:
@@ -682,7 +710,7 @@ def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
     if keyword == "SET":
         words = rest.split()
         first = words[0].upper() if words else ""
-        if (first in {"GLOBAL", "PERSIST", "PERSIST_ONLY", "ROLE", "SESSION"} and first != "SESSION") or (
+        if (first in {"GLOBAL", "PERSIST", "PERSIST_ONLY", "ROLE", "PASSWORD", "DEFAULT"}) or (
             first == "SESSION" and len(words) > 1 and words[1].upper() == "AUTHORIZATION"
         ):
             return Judgement(Act.DESTRUCTIVE, shown, "sql")
@@ -700,6 +728,7 @@ def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
     return None
 
 
+_CURSOR_FOR = re.compile(r"\bCURSOR\b.*?\bFOR\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE)\b.*)", re.I | re.S)
 _CREATED_FROM = re.compile(r"\bAS\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE|FROM)\b.*)", re.I | re.S)
 
 

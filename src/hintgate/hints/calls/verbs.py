@@ -48,6 +48,12 @@ ACTION_WORDS: Mapping[str, tuple[Act, bool | None]] = {
 """Words of actions outside the name lexicon, with what they do and whether a repeat changes nothing more."""
 
 
+# Read words of the lexicon that as a call's whole action as often act: capturing a payment or a
+# screenshot, taking a snapshot or a lock, printing a page or a document,
+# checking a box or a health. Not judged alone: the tool's own hints stand.
+_AMBIGUOUS = frozenset({"capture", "take", "print", "check"})
+
+
 def verb_act(value: str) -> tuple[Act, bool | None, bool | None] | None:
     """What a verb (an action's value, an endpoint's or an operation's name) does: its act, whether a repeat
     changes nothing more, whether it reaches the open world; None when it names no verb hintgate knows.
@@ -58,6 +64,8 @@ def verb_act(value: str) -> tuple[Act, bool | None, bool | None] | None:
     if word in ACTION_WORDS:
         act, idempotent = ACTION_WORDS[word]
         return act, idempotent, None
+    if word in _AMBIGUOUS:
+        return None
     parts = parse_name(value)
     verbs = [parts.verb_class] if parts.verb_class is not None else []
     verbs.extend(parts.later_writes)
