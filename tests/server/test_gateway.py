@@ -311,6 +311,7 @@ async def test_upstream_pagination_is_followed_and_the_gateway_paginates_its_own
             "pages": entry([sys.executable, BAD, "paginate"]),
             "many": entry([sys.executable, BAD, "many", "1100"]),
         },
+        limits={"toolsPerServer": 2000},  # more than the default 1,000 a server may have served
     )
     async with through_gateway(config) as client:
         first = await client.list_tools()

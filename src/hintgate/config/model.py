@@ -219,6 +219,20 @@ class Timeouts:
     """A handshake-era HTTP session that has made no request since `initialize` is closed after this long."""
 
 
+@dataclass(frozen=True)
+class ListingLimits:
+    """How much of a server's listing the gateway serves (`limits`): a hostile server must not stop it.
+
+    Attributes:
+        tools_per_server: tools served per server; those listed after them are not served.
+        text_length: characters of any one text of a tool (description, title, a schema's words); a tool with a
+            longer one is not served.
+    """
+
+    tools_per_server: int = 1000
+    text_length: int = 32768
+
+
 class SourceConfig(Protocol):
     """What every source's config entry offers, whatever its type (mcpServers, openapi and python entries).
 
@@ -588,11 +602,13 @@ class GatewayConfig:
             series per person, so off unless asked for).
         search: when the gateway lists its own `search_tools` and `call_tool` (`search`).
         views: the views the config defines (`views`), by name; the built-in ones are not here.
+        limits: how much of each server's listing is served (`limits`).
     """
 
     sources: Mapping[str, SourceConfig] = field(default_factory=dict)
     inference_profile: str = "conservative"
     timeouts: Timeouts = field(default_factory=Timeouts)
+    limits: ListingLimits = field(default_factory=ListingLimits)
     env_allow: tuple[str, ...] = ()
     on_change: str = "ask"
     on_result_finding: str = "redact"

@@ -23,6 +23,7 @@ from hintgate.config.model import (
     SIGNING_ALGORITHMS,
     GatewayConfig,
     IdentityConfig,
+    ListingLimits,
     SourceConfig,
     Timeouts,
     ToolOverride,
@@ -118,6 +119,7 @@ class Reader:
         self.notes: list[tuple[tuple[float, float], str]] = []
         self.profile = "conservative"
         self.timeouts = Timeouts()
+        self.limits = ListingLimits()
         self.env_allow: tuple[str, ...] = ()
         self.on_change = "ask"
         self.on_result_finding = "redact"
@@ -302,6 +304,7 @@ class Reader:
             sources=freeze(self.sources),
             inference_profile=self.profile,
             timeouts=self.timeouts,
+            limits=self.limits,
             env_allow=self.env_allow,
             on_change=self.on_change,
             on_result_finding=self.on_result_finding,
@@ -423,6 +426,23 @@ class Reader:
         self.keys(m, path, list(spelled))
         got = {attr: self.seconds(m[key], (*path, key)) for key, attr in spelled.items() if key in m}
         self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
+
+    def read_limits(self, value: Any, path: tuple[Key, ...]) -> None:
+        m = self.mapping(value, path)
+        if m is None:
+            return
+        spelled = {"toolsPerServer": "tools_per_server", "textLength": "text_length"}
+        self.keys(m, path, list(spelled))
+        got: dict[str, int] = {}
+        for key, attr in spelled.items():
+            if key not in m:
+                continue
+            given = m[key]
+            if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+                self.error((*path, key), f"expected a whole number of 1 or more, got {json.dumps(given)}")
+            else:
+                got[attr] = given
+        self.limits = ListingLimits(**got)
 
     def read_env(self, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path)
@@ -755,6 +775,7 @@ SETTINGS_SECTIONS: Mapping[str, Callable[[Reader, Any, tuple[Key, ...]], None]] 
     # policy is read after them.
     "inference": Reader.read_inference,
     "timeouts": Reader.read_timeouts,
+    "limits": Reader.read_limits,
     "env": Reader.read_env,
     "integrity": Reader.read_integrity,
     "identity": Reader.read_identity,

@@ -287,6 +287,15 @@ class ResolveMemo:
         self._next[key] = kept
         return kept[2]
 
+    def wants(self, key: Hashable, raw: Mapping[str, Any], inputs: object) -> bool:
+        """Whether `get` would resolve the tool now (nothing kept for this object and these inputs)."""
+        kept = self._kept.get(key)
+        return kept is None or kept[0] is not raw or kept[1] != inputs
+
+    def prime(self, key: Hashable, raw: Mapping[str, Any], inputs: object, resolved: ResolvedTool) -> None:
+        """Keep a resolution made elsewhere (off the event loop), so that the next `get` of it takes it."""
+        self._kept[key] = (raw, inputs, resolved)
+
     def done(self) -> None:
         """End a catalog: tools it did not ask for are forgotten."""
         self._kept, self._next = self._next, {}

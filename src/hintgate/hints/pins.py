@@ -193,6 +193,7 @@ def _without_hints(form: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=2048)  # pure; a catalog's preparation off the event loop classifies ahead of it
 def classify(old: str, new: str) -> Change:
     """What kind of change turns the canonical form `old` into `new` (two different forms)."""
     before, after = _squeeze(json.loads(old)), _squeeze(json.loads(new))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hintgate.hints.catalog import META_PREFIX, Catalog, CatalogEntry
@@ -59,7 +59,14 @@ class Quarantine:
     fingerprint: str
     hidden: bool = False
     change: str | None = None
-    diff: str = ""
+    diff_of: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    """Makes the diff of its change when someone reads it (an operator's view): a thousand held tools of one
+    server do not make a thousand diffs at each rebuild."""
+
+    @property
+    def diff(self) -> str:
+        """The unified diff of the accepted definition and the held one (empty when held for findings only)."""
+        return self.diff_of() if self.diff_of is not None else ""
 
     @property
     def reason(self) -> str:
@@ -125,6 +132,16 @@ class ScanMemo:
         """End a catalog: definitions it did not scan are forgotten."""
         self._kept, self._next = self._next, {}
 
+    def wants(self, raw: Mapping[str, Any]) -> bool:
+        """Whether `raw` (the object) has not been scanned yet: the next catalog would scan it."""
+        kept = self._kept.get(id(raw)) or self._next.get(id(raw))
+        return kept is None or kept[0] is not raw
+
+    def prime(self, raw: Mapping[str, Any], findings: list[ScanFinding], words: frozenset[str]) -> None:
+        """Keep a scan of `raw` made elsewhere (`scan_tool(raw)` and `named_words(raw)`, off the event loop), so
+        that the next catalog takes it instead of scanning `raw` again."""
+        self._next[id(raw)] = (raw, findings, words)
+
 
 def scan_catalog(
     catalog: Catalog,
@@ -167,7 +184,7 @@ def quarantine_catalog(
     catalog: Catalog,
     *,
     accepted: Mapping[str, str] | None = None,
-    changed: Mapping[str, tuple[str, str]] | None = None,
+    changed: Mapping[str, tuple[str, str | Callable[[], str]]] | None = None,
     on_finding: OnFinding = OnFinding.ASK,
     memo: ScanMemo | None = None,
     fingerprints: Mapping[str, str] | None = None,
@@ -179,7 +196,7 @@ def quarantine_catalog(
     Args:
         catalog: the catalog as built from the sources.
         accepted: public name → the fingerprint of the definition an operator reviewed (its findings too).
-        changed: public name → (why its pin is quarantined, the diff) for tools held by their pin.
+        changed: public name → (why its pin is quarantined, the diff or what makes it) for tools held by their pin.
         on_finding: whether held tools stay listed (with their accepted definition) and ask, or are hidden.
         memo: scans kept from the previous catalog (see `ScanMemo`); without
             one every definition is scanned.
@@ -210,8 +227,9 @@ def quarantine_catalog(
         why = change[0] if change is not None else None
         if why is not None:  # the scan's part of a pin's reason is told by the findings
             why = None if why.startswith(SCAN_HOLD) else why.split(f"; {SCAN_HOLD}")[0]
+        diff = change[1] if change is not None else None
         quarantine = Quarantine(
-            name, entry.server, found, fingerprint, change=why, diff=change[1] if change is not None else ""
+            name, entry.server, found, fingerprint, change=why, diff_of=diff if callable(diff) else _constant(diff)
         )
         wire = None if hide or serve is None else serve(entry)
         quarantine = dataclasses.replace(quarantine, hidden=wire is None)
@@ -224,3 +242,7 @@ def quarantine_catalog(
         return catalog, held
     wire_list = tuple(e.wire for e in entries.values())
     return Catalog(entries, catalog.problems, wire_list), held
+
+
+def _constant(text: str | None) -> Callable[[], str] | None:
+    return None if not text else lambda: text

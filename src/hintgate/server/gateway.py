@@ -14,11 +14,11 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from hintgate.config.model import GatewayConfig
+from hintgate.config.model import GatewayConfig, ListingLimits
 from hintgate.discovery.served import BadArguments, parse_call
 from hintgate.discovery.views import BUILTIN_VIEWS, View
 from hintgate.errors import HintgateError, StoreError
@@ -33,12 +33,13 @@ from hintgate.hints.catalog import (
     resolve_tool,
     wire_tool,
 )
+from hintgate.hints.listing import served
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pinfile import read_pins_file
-from hintgate.hints.pins import Pin
+from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
 from hintgate.hints.resultscan import OnResultFinding
-from hintgate.hints.scan import ScanFinding, high_findings, scan_texts, scan_tool
+from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_texts, scan_tool
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
 from hintgate.pipeline import ToolCalls
@@ -129,6 +130,15 @@ class Gateway:
         # Quarantined tools by public name; every tool's pin (in the store when there is one).
         self.quarantined: dict[str, Quarantine] = {}
         self._held_said: dict[str, tuple[object, ...]] = {}  # what was logged of each held tool, so once per change
+        # Held tools' accepted definitions, parsed once per pin (the memos know them by object), and the other
+        # servers' tool names of the catalog being built; both for `_accepted_wire`.
+        self._accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
+        self._accepted_next: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
+        self._owners: tuple[dict[str, str], dict[str, dict[str, None]]] | None = None
+        # Each source's listing as checked against the limits: (the list object, the limits, tools served, problems).
+        self._served_of: dict[str, tuple[object, ListingLimits, list[Mapping[str, Any]], list[str]]] = {}
+        self._problems_said: dict[str, list[str]] = {}
+        self._preparing = asyncio.Lock()
         self.dashboard_url: str | None = None
         """The dashboard's base URL when one is served (a held tool's log line points to its Changes page)."""
         self.store_flag = ""
@@ -267,6 +277,7 @@ class Gateway:
         )
         # Names taken while upstreams came up in whatever order are forgotten: the first full build is in config order.
         self._last_server_of.clear()
+        await self.prepare_tools()
         self.rebuild()
         # The pins of the first full listing are stored before any client is served; read ahead, before any
         # call runs (`attach_store`).
@@ -412,6 +423,7 @@ class Gateway:
                 self._apply_policy_layer()  # the stored settings stay laid over the new file's
                 self._apply_confirms()  # the stored confirm rules stay in front of the new file's
             await asyncio.gather(*(s.wait_started(s.startup_timeout + new.timeouts.list) for s in started))
+            await self.prepare_tools()
             self.rebuild()
             if not diff.empty or new != old:
                 await self.broadcast.lists_changed(_STANDARD_KINDS)
@@ -421,6 +433,11 @@ class Gateway:
 
     def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
         """Resolve one source tool: declared, config and stored overrides, inference, trust."""
+        key, inputs = self._resolution(source, raw)
+        return self.resolved.get(key, raw, inputs, lambda: _resolve(raw, inputs))
+
+    def _resolution(self, source: Source, raw: Mapping[str, Any]) -> tuple[tuple[str, str], _Inputs]:
+        """The memo key of a source tool's resolution and its inputs besides the definition."""
         name = str(raw.get("name", ""))
         bound = self.pins.by_key.get((source.name, name))
         public = bound.name if bound is not None else public_name(source.prefix, name)
@@ -428,19 +445,79 @@ class Gateway:
         owner = bound is not None or (
             self._last_server_of.get(public, source.name) == source.name and public not in self._bound_names
         )
-        facts = source.tool_facts(raw)
-        trust = source.trust
         overrides = self.stored_overrides.get(public) if owner else None
         title = self.overrides.titles.get(public) if owner else None
-        profile = self.config.inference_profile
-        return self.resolved.get(
-            (source.name, name),
-            raw,
-            (facts, trust, overrides, title, profile),
-            lambda: resolve_tool(
-                raw, facts=facts, trust=trust, overrides=overrides, title_override=title, profile=profile
-            ),
-        )
+        inputs = (source.tool_facts(raw), source.trust, overrides, title, self.config.inference_profile)
+        return (source.name, name), inputs
+
+    def _served(self, source: Source) -> tuple[list[Mapping[str, Any]], list[str]]:
+        """The tools of `source`'s listing that are served (`config.limits`), and what is said of the others.
+
+        Kept per listing: a listing (the list object a source holds) is checked once.
+        """
+        listing, limits = source.tools, self.config.limits
+        kept = self._served_of.get(source.name)
+        if kept is None or kept[0] is not listing or kept[1] != limits:
+            tools, problems = served(listing, most=limits.tools_per_server, text_length=limits.text_length)
+            kept = self._served_of[source.name] = (listing, limits, tools, problems)
+        return kept[2], kept[3]
+
+    async def prepare_tools(self) -> None:
+        """Do off the event loop what the next catalog rebuild would do with new tool definitions.
+
+        The listings are checked against the limits, and every definition no catalog resolved or scanned yet is
+        resolved and scanned on a worker thread, and so is the last accepted definition of each tool whose new
+        one will be held; the rebuild that follows takes them from the memos (`resolved`, `scans`). Meanwhile
+        the catalog in force is served. One preparation at a time; what changes meanwhile is done by the
+        rebuild itself.
+        """
+        async with self._preparing:
+            limits = self.config.limits
+            up = [s for s in self.sources.values() if s.status.state is SourceState.UP]
+            listings = [(s, s.tools) for s in up]
+
+            def check() -> list[tuple[list[Mapping[str, Any]], list[str]]]:
+                return [
+                    served(listing, most=limits.tools_per_server, text_length=limits.text_length)
+                    for _, listing in listings
+                ]
+
+            for (source, listing), (tools, problems) in zip(listings, await asyncio.to_thread(check), strict=True):
+                self._served_of[source.name] = (listing, limits, tools, problems)
+            resolutions: list[tuple[Hashable, Mapping[str, Any], _Inputs]] = []
+            scans: list[Mapping[str, Any]] = []
+            accepted: list[tuple[tuple[str, str, str | None], str, _Inputs, Mapping[str, Any]]] = []
+            for source, _ in listings:
+                for raw in self._served(source)[0]:
+                    name = raw.get("name")
+                    if not isinstance(name, str) or not source.wants(name):
+                        continue
+                    key, inputs = self._resolution(source, raw)
+                    if self.resolved.wants(key, raw, inputs):
+                        resolutions.append((key, raw, inputs))
+                    if self.scans.wants(raw):
+                        scans.append(raw)
+                    pin = self.pins.by_key.get((source.name, name))
+                    if pin is not None and pin.accepted_definition is not None:
+                        ref = (source.name, name, pin.accepted_sha256)
+                        if ref not in self._accepted_raws:
+                            held_inputs = (
+                                source.tool_facts(raw),
+                                source.trust,
+                                self.stored_overrides.get(pin.name),
+                                self.overrides.titles.get(pin.name),
+                                self.config.inference_profile,
+                            )
+                            accepted.append((ref, pin.accepted_definition, held_inputs, raw))
+            if not (resolutions or scans or accepted):
+                return
+            work = _Preparation(resolutions, scans, accepted)
+            await asyncio.to_thread(work.run)
+            for memo_key, raw, inputs, tool in work.resolved:
+                self.resolved.prime(memo_key, raw, inputs, tool)
+            for raw, findings, words in work.scanned:
+                self.scans.prime(raw, findings, words)
+            self._accepted_raws.update(work.accepted_raws)
 
     def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:
         """Rebuild the catalog (and the prompt and resource routes) from the upstreams' listings.
@@ -456,7 +533,7 @@ class Gateway:
             groups = []
             for source in up:
                 resolved = []
-                for raw in source.tools:
+                for raw in self._served(source)[0]:
                     name = raw.get("name")
                     if not isinstance(name, str) or not source.wants(name):
                         continue
@@ -478,15 +555,22 @@ class Gateway:
                 listings[entry.server].append((entry.name, entry.tool.raw))
             self.listing_problems = {}
             for source in up:  # every copy of a name listed twice: the pins see them, and refuse them
-                twice = _listed_twice(source)
+                tools, left_out = self._served(source)
+                twice = _listed_twice(source, tools)
                 for raw in twice:
                     listings[source.name].append((public_name(source.prefix, str(raw["name"])), raw))
+                problems = [*left_out]
                 if twice:
                     names = sorted({str(raw["name"]) for raw in twice})
-                    self.listing_problems[source.name] = [
+                    problems += [
                         f"tool {name!r} is listed more than once in one listing (a protocol error): none is served"
                         for name in names
                     ]
+                if problems:
+                    self.listing_problems[source.name] = problems
+                    if self._problems_said.get(source.name) != problems:
+                        logger.warning("%s: %s", source.name, "; ".join(problems))
+                self._problems_said[source.name] = problems
             self.pins.manual = frozenset(
                 n for n, c in self.config.sources.items() if getattr(c, "pin", "auto") == "manual"
             )
@@ -500,6 +584,7 @@ class Gateway:
                 if entry.name in findings
             }
             self.pins.observe(listings, flagged=flagged)
+            self._owners, self._accepted_next = None, {}
             self.catalog, self.quarantined = quarantine_catalog(
                 self.catalog,
                 changed=self.pins.quarantined(),
@@ -508,11 +593,30 @@ class Gateway:
                 findings=findings,
                 serve=self._accepted_wire,
             )
+            # Accepted definitions parsed for this catalog are kept; so are those prepared for the next one.
+            self._owners, self._accepted_raws = None, {**self._accepted_next}
             said: dict[str, tuple[object, ...]] = {}
+            untold: dict[str, int] = {}
+            told = 0
             for held in self.quarantined.values():
                 said[held.name] = (held.fingerprint, held.change, held.hidden, tuple(f.code for f in held.findings))
                 if self._held_said.get(held.name) != said[held.name]:
-                    logger.warning("%s", self.held_line(held))
+                    if told < HELD_LINES:  # a server that changes a thousand tools at once gets a count, not a flood
+                        logger.warning("%s", self.held_line(held))
+                        told += 1
+                    else:
+                        untold[held.server] = untold.get(held.server, 0) + 1
+            for server, count in untold.items():
+                where = f" or on {self.dashboard_url}/changes" if self.dashboard_url else ""
+                logger.warning(
+                    "%d more tools of server %s are held until an operator accepts them: "
+                    "`hintgate pins list --server %s%s`%s",
+                    count,
+                    server,
+                    server,
+                    self.store_flag,
+                    where,
+                )
             self._held_said = said
             self.discovery.catalog_changed(self.catalog)
         self._scan_sources(up)
@@ -535,30 +639,42 @@ class Gateway:
     def _accepted_wire(self, entry: CatalogEntry) -> Mapping[str, Any] | None:
         """The `tools/list` entry of a held tool's last accepted definition; None when it has none that may be
         served (never accepted, or the accepted one is what is held, or the scan flags it and no operator
-        reviewed it)."""
+        reviewed it).
+
+        Called for every held tool of a rebuild: the other servers' tool names are gathered once per rebuild
+        (`_others_of`), and an accepted definition, parsed once per pin, is resolved and scanned through the
+        memos, so a server whose every tool changed costs its tools once, not its tools squared.
+        """
         pin = self.pins.by_key.get((entry.server, entry.upstream_name))
         source = self.sources.get(entry.server)
         if pin is None or source is None or pin.accepted_definition is None or pin.accepted_sha256 == pin.sha256:
             return None
-        raw = json.loads(pin.accepted_definition)
-        if not pin.reviewed:
+        key = (entry.server, entry.upstream_name, pin.accepted_sha256)
+        raw = self._accepted_raws.get(key)
+        if raw is None:
+            raw = json.loads(pin.accepted_definition)
+        self._accepted_next[key] = raw
+        if not pin.reviewed and high_findings(self.scans.findings(raw, self._others_of(entry.server))):
+            return None
+        inputs = (
+            source.tool_facts(raw),
+            source.trust,
+            self.stored_overrides.get(entry.name),
+            self.overrides.titles.get(entry.name),
+            self.config.inference_profile,
+        )
+        resolved = self.resolved.get(("accepted", *key), raw, inputs, lambda: _resolve(raw, inputs))
+        return wire_tool(entry.name, entry.server, resolved)
+
+    def _others_of(self, server: str) -> OtherTools:
+        """The tools of every server but `server` in the catalog being built (gathered once per rebuild)."""
+        if self._owners is None:
             by_server: dict[str, dict[str, None]] = {}
             for other in self.catalog.entries.values():
                 by_server.setdefault(other.server, {})[other.upstream_name] = None
-            others = OtherTools(tool_owners(by_server), by_server.get(entry.server, {}))
-            if high_findings(scan_tool(raw, others=others)):
-                return None
-        facts = source.tool_facts(raw)
-        overrides = self.stored_overrides.get(entry.name)
-        resolved = resolve_tool(
-            raw,
-            facts=facts,
-            trust=source.trust,
-            overrides=overrides,
-            title_override=self.overrides.titles.get(entry.name),
-            profile=self.config.inference_profile,
-        )
-        return wire_tool(entry.name, entry.server, resolved)
+            self._owners = (tool_owners(by_server), by_server)
+        owners, by_server = self._owners
+        return OtherTools(owners, by_server.get(server, {}))
 
     def _scan_sources(self, up: Sequence[Source]) -> None:
         """Scan what each running server says besides its tools; a new high finding is logged once."""
@@ -585,9 +701,12 @@ class Gateway:
 
     async def _on_change(self, server: str, what: str) -> None:
         if what == "status":
+            await self.prepare_tools()
             self.rebuild()
             await self.broadcast.lists_changed(_STANDARD_KINDS)
         elif what in _STANDARD_KINDS:
+            if what == "tools":
+                await self.prepare_tools()
             self.rebuild((what,))
             await self.broadcast.lists_changed((what,))
         elif what.startswith("resource-updated:"):
@@ -986,11 +1105,55 @@ class Gateway:
         return entry.wire.get("inputSchema") if entry is not None else None
 
 
-def _listed_twice(source: Source) -> list[Mapping[str, Any]]:
-    """Every copy of each tool name `source` listed more than once (the names it serves only)."""
+def _listed_twice(source: Source, tools: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Every copy of each tool name `source` listed more than once among `tools` (the names it serves only)."""
     counts: dict[str, int] = {}
-    for raw in source.tools:
+    for raw in tools:
         name = raw.get("name")
         if isinstance(name, str) and source.wants(name):
             counts[name] = counts.get(name, 0) + 1
-    return [raw for raw in source.tools if counts.get(raw.get("name"), 0) > 1]  # type: ignore[arg-type]
+    return [raw for raw in tools if counts.get(raw.get("name"), 0) > 1]  # type: ignore[arg-type]
+
+
+HELD_LINES = 20
+"""Held tools told one line each per rebuild; the others are counted by server in one line."""
+
+_Inputs = tuple[Any, Any, Any, Any, Any]
+"""A resolution's inputs besides the definition: facts, trust, stored overrides, stored title, inference profile."""
+
+
+def _resolve(raw: Mapping[str, Any], inputs: _Inputs) -> ResolvedTool:
+    facts, trust, overrides, title, profile = inputs
+    return resolve_tool(raw, facts=facts, trust=trust, overrides=overrides, title_override=title, profile=profile)
+
+
+class _Preparation:
+    """What `Gateway.prepare_tools` hands a worker thread: pure work on definitions, nothing of the gateway's."""
+
+    def __init__(
+        self,
+        resolutions: list[tuple[Hashable, Mapping[str, Any], _Inputs]],
+        scans: list[Mapping[str, Any]],
+        accepted: list[tuple[tuple[str, str, str | None], str, _Inputs, Mapping[str, Any]]],
+    ) -> None:
+        self._resolutions, self._scans, self._accepted = resolutions, scans, accepted
+        self.resolved: list[tuple[Hashable, Mapping[str, Any], _Inputs, ResolvedTool]] = []
+        self.scanned: list[tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = []
+        self.accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
+
+    def run(self) -> None:
+        for key, raw, inputs in self._resolutions:
+            with contextlib.suppress(HintgateError):  # the rebuild logs it when it meets it
+                self.resolved.append((key, raw, inputs, _resolve(raw, inputs)))
+        for raw in self._scans:
+            self.scanned.append((raw, scan_tool(raw), named_words(raw)))
+        for ref, definition, inputs, raw in self._accepted:
+            form = canonical_json(raw)
+            if pin_hash(form) == ref[2]:
+                continue  # the listed definition is the accepted one: nothing will be held
+            classify(definition, form)  # what the pins will call the change (kept by its cache)
+            accepted = json.loads(definition)
+            self.accepted_raws[ref] = accepted
+            self.scanned.append((accepted, scan_tool(accepted), named_words(accepted)))
+            with contextlib.suppress(HintgateError):
+                self.resolved.append((("accepted", *ref), accepted, inputs, _resolve(accepted, inputs)))

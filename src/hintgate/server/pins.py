@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -230,10 +231,12 @@ class PinKeeper:
             logger.warning("%s: tool %r kept blocked by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return blocked
 
-    def quarantined(self) -> dict[str, tuple[str, str]]:
-        """Public name → (reason, diff) of every quarantined pin."""
+    def quarantined(self) -> dict[str, tuple[str, Callable[[], str]]]:
+        """Public name → (reason, what makes its diff) of every quarantined pin (the diff when it is read)."""
         return {
-            p.name: (p.reason or "quarantined", p.diff) for p in self.by_key.values() if p.state is PinState.QUARANTINED
+            p.name: (p.reason or "quarantined", functools.partial(_diff_of, p))
+            for p in self.by_key.values()
+            if p.state is PinState.QUARANTINED
         }
 
     async def close(self) -> None:
@@ -262,3 +265,7 @@ def source_texts(source: Any) -> list[tuple[str, str]]:
                 if isinstance(argument, Mapping) and isinstance(argument.get("description"), str):
                     texts.append((f"{where}.arguments.{argument.get('name')}.description", argument["description"]))
     return texts
+
+
+def _diff_of(pin: Pin) -> str:
+    return pin.diff

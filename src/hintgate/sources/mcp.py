@@ -85,6 +85,13 @@ REFRESH_INTERVAL = 1.0
 one listing (and one catalog rebuild) a second. The notifications that arrive meanwhile wait as one
 (`hintgate.sources.notifications`), so the listing made after the wait is the last one: it wins."""
 
+REFRESH_COST_FACTOR = 10.0
+"""A listing that took (with the catalog rebuild it caused) `t` seconds is followed by `t` times this at least
+before the next: a server whose listings are costly may take a tenth of the gateway's time at most."""
+
+REFRESH_MAX_INTERVAL = 300.0
+"""Seconds at most between two listings of one kind, however costly the last one was."""
+
 PERSON_LOGIN_WAIT = 300.0
 """Seconds a call waits for its person to log in, once their client agreed to open the login page."""
 
@@ -138,6 +145,7 @@ class McpUpstream(ConfiguredSource):
         self._call_ids = itertools.count(1)
         self._refreshing: set[str] = set()
         self._refreshed_at: dict[str, float] = {}  # loop time of the last listing of each kind
+        self._refresh_gap: dict[str, float] = {}  # seconds the next listing of each kind waits, by the last one's cost
         self._stale: set[str] = set()  # kinds changed again while a listing of them was fetched
         self._refresh_tasks: set[asyncio.Task[None]] = set()  # listings waiting out the interval
         self._login_poll = login_poll
@@ -375,7 +383,8 @@ class McpUpstream(ConfiguredSource):
         if kind in self._refreshing:
             self._stale.add(kind)
             return
-        wait = self._refreshed_at.get(kind, -REFRESH_INTERVAL) + REFRESH_INTERVAL - asyncio.get_running_loop().time()
+        gap = self._refresh_gap.get(kind, REFRESH_INTERVAL)
+        wait = self._refreshed_at.get(kind, -gap) + gap - asyncio.get_running_loop().time()
         if wait <= 0:
             await self._refresh(kind)
             return
@@ -386,6 +395,7 @@ class McpUpstream(ConfiguredSource):
 
     async def _refresh(self, kind: str, *, after: float = 0.0) -> None:
         self._refreshing.add(kind)
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 if after > 0:
@@ -394,7 +404,7 @@ class McpUpstream(ConfiguredSource):
                 if connection is None:
                     return
                 self._stale.discard(kind)
-                self._refreshed_at[kind] = asyncio.get_running_loop().time()
+                self._refreshed_at[kind] = loop.time()
                 if kind == "tools":
                     self.tools = await self._list(connection, "tools/list", "tools")
                 elif kind == "prompts":
@@ -403,13 +413,30 @@ class McpUpstream(ConfiguredSource):
                     self.resources = await self._list(connection, "resources/list", "resources")
                 if kind not in self._stale:
                     break
-                after = REFRESH_INTERVAL  # changed again while it was listed: list once more, a second on
+                # Changed again while it was listed: list once more, once the last listing's gap has passed.
+                after = self._refresh_gap.get(kind, REFRESH_INTERVAL)
         except UpstreamError as exc:
             logger.warning("%s: refreshing %s failed: %s", self.name, kind, exc.detail)
             return
         finally:
             self._refreshing.discard(kind)
         await self._notify(kind)
+        self._measured(kind, loop.time() - self._refreshed_at[kind])
+
+    def _measured(self, kind: str, cost: float) -> None:
+        """Space the next listing of `kind` by what this one cost (its listing and the rebuild it caused)."""
+        gap = min(REFRESH_MAX_INTERVAL, max(REFRESH_INTERVAL, REFRESH_COST_FACTOR * cost))
+        before = self._refresh_gap.get(kind, REFRESH_INTERVAL)
+        self._refresh_gap[kind] = gap
+        if gap > 2 * REFRESH_INTERVAL and gap > 1.5 * before:
+            logger.warning(
+                "%s: listing its %s took %.1f s with the catalog it rebuilt; its next list_changed is listed "
+                "%.0f s after this one at the earliest",
+                self.name,
+                kind,
+                cost,
+                gap,
+            )
 
     async def _on_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         # Neither stdio nor the SDK's HTTP client says which call a server's request
