@@ -1,4 +1,8 @@
-"""Documentation that tests check: every lint rule is documented as it is defined."""
+"""Documentation that tests check against the code: lint rules, the CLI reference, settings, REST routes.
+
+Each check reads the thing documented from the code itself (the lint rules, the typer app, the settings
+table, the web app's routes) and fails with what a page names that is gone, or what it leaves out.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,10 @@ from typing import Any
 
 from hintgate.hints.lint import RULES
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = (*sorted(DOCS.glob("*.md")), ROOT / "README.md", ROOT / "bench" / "README.md")
+"""Every page a reader is sent to: the docs, the README, the benchmarks' README."""
 
 
 def test_every_lint_rule_is_documented_with_its_id_and_severity() -> None:
@@ -87,3 +94,65 @@ def test_every_policy_setting_is_documented_with_its_default() -> None:
             else str(default)
         )
         assert row[0].rstrip().endswith(f"| `{shown}` |"), (setting.path, row[0])
+
+
+# -- the REST API: docs/api.md against the routes the app serves
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+_METHOD = "|".join(METHODS)
+# `GET /api/x`, and `GET`, `PATCH /api/x` for two methods of one path.
+_DOCUMENTED_ROUTE = re.compile(rf"((?:(?:{_METHOD})`?, `?)*)({_METHOD}) (/api/[^\s`]*)")
+
+
+def template(path: str) -> str:
+    """A route's path with its parameters unnamed: `/api/sessions/{session_id}`, `{id}` and `NAME` alike."""
+    return re.sub(r"\{[^}]*\}|(?<=/)[A-Z][A-Z_]*(?=/|$)", "{}", path)
+
+
+def served_api_routes() -> set[tuple[str, str]]:
+    """(method, path) of every route the web app answers under /api, read from the app as it is built."""
+    from hintgate.config.loading import parse_config
+    from hintgate.server.gateway import Gateway
+    from hintgate.testing import FakeSource
+    from hintgate.web.app import create_app, routers
+
+    app = create_app(Gateway(parse_config({"mcpServers": {}}), sources={"x": FakeSource("x")}), None)
+    routes = [*app.routes, *(route for router in routers() for route in router.routes)]
+    return {
+        (method, template(route.path))
+        for route in routes
+        if getattr(route, "path", "").startswith("/api/")
+        for method in getattr(route, "methods", None) or ()
+        if method in METHODS  # HEAD comes with every GET
+    }
+
+
+def documented_api_routes(text: str) -> set[tuple[str, str]]:
+    """(method, path) of every route a page names as `METHOD /api/...`."""
+    found: set[tuple[str, str]] = set()
+    for match in _DOCUMENTED_ROUTE.finditer(text):
+        before, method, path = match.groups()
+        for each in (*re.findall(_METHOD, before), method):
+            found.add((each, template(path.rstrip(".,;:)"))))
+    return found
+
+
+def test_every_route_under_api_is_documented_in_the_api_page_and_every_route_it_names_is_served() -> None:
+    served = served_api_routes()
+    assert ("GET", "/api/health") in served
+    documented = documented_api_routes((DOCS / "api.md").read_text(encoding="utf-8"))
+    undocumented, gone = sorted(served - documented), sorted(documented - served)
+    assert undocumented == [], f"routes docs/api.md does not document: {undocumented}"
+    assert gone == [], f"routes docs/api.md names that the app does not serve: {gone}"
+
+
+def test_every_route_any_page_names_is_served() -> None:
+    served = served_api_routes()
+    paths = {path for _, path in served}
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        wrong = sorted(documented_api_routes(text) - served)
+        assert wrong == [], f"{page.relative_to(ROOT)} names routes the app does not serve: {wrong}"
+        named = {template(m.group(1).rstrip(".,;:)")) for m in re.finditer(r"(?<![\w.])(/api/[\w{}./-]+)", text)}
+        unknown = sorted(named - paths)
+        assert unknown == [], f"{page.relative_to(ROOT)} names paths the app does not serve: {unknown}"
