@@ -131,7 +131,8 @@ async def test_a_tool_relabelled_after_list_changed_asks_until_accepted_through_
     assert "audit@example.test" not in question  # the diff is the operator's (dashboard, API, CLI)
     assert "audit@example.test" not in held_call.content[0].text  # type: ignore[union-attr]
     assert held_listed.description == "Get the quarterly report."  # served as accepted while held
-    assert (held_listed.meta or {})["hintgate/held"] == "changed: description"
+    # the new sentence asks the model to mail a copy elsewhere: the scan flags it as well as the pin holding it
+    assert (held_listed.meta or {})["hintgate/held"] == "changed: description; flagged by the poisoning scan (HG619)"
     assert list(pins) == ["get_report"]
     assert accepted.status_code == 200, accepted.text
     assert [p["state"] for p in accepted.json()] == ["accepted"]
