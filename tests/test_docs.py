@@ -156,3 +156,84 @@ def test_every_route_any_page_names_is_served() -> None:
         named = {template(m.group(1).rstrip(".,;:)")) for m in re.finditer(r"(?<![\w.])(/api/[\w{}./-]+)", text)}
         unknown = sorted(named - paths)
         assert unknown == [], f"{page.relative_to(ROOT)} names paths the app does not serve: {unknown}"
+
+
+# -- the tests and files pages name: held by the test tree and the repository
+
+TESTS = ROOT / "tests"
+# A path from the top of the repository: `tests/web/test_auth.py`, `src/hintgate/cli/app.py`, `bench/README.md`.
+_REPO_PATH = re.compile(r"(?<![\w/.-])((?:tests|src|bench|docs|scripts|examples)/[\w/.*-]*[\w*])")
+# `tests/web/test_auth.py::test_x` (or `::TestClass::test_x`), `test_auth.py::test_x`, or `test_x` alone.
+_NAMED_TEST = re.compile(r"(?<![\w/.-])(?:([\w/.-]+\.py)::)?((?:[A-Z]\w*::)?test_\w+)\b(?!\.py)")
+
+
+def defined_tests() -> dict[str, set[str]]:
+    """Each test file under tests/ (relative to the repository) with the names it defines, classes' methods
+    as `Class::name` and alone."""
+    import ast
+
+    found: dict[str, set[str]] = {}
+    for path in TESTS.rglob("*.py"):
+        if "node_modules" in path.parts or any(part.startswith(".") for part in path.relative_to(TESTS).parts):
+            continue
+        names: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                names.add(node.name)
+            elif isinstance(node, ast.ClassDef):
+                for member in node.body:
+                    if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+                        names.update({member.name, f"{node.name}::{member.name}"})
+        found[path.relative_to(ROOT).as_posix()] = names
+    return found
+
+
+def missing_tests(text: str, tests: dict[str, set[str]]) -> list[str]:
+    """The tests a page names that the test tree does not hold, as the page writes them."""
+    missing: list[str] = []
+    for match in _NAMED_TEST.finditer(text):
+        file, name = match.groups()
+        if file is None:
+            holders = list(tests)
+        elif "/" in file:
+            holders = [file] if file in tests else []
+        else:  # a file named without its directory: any test file of that name
+            holders = [path for path in tests if path.rsplit("/", 1)[-1] == file]
+        if not any(name in tests[path] for path in holders):
+            missing.append(match.group(0))
+    return missing
+
+
+def missing_files(page: Path, text: str) -> list[str]:
+    """The repository's files a page names (`tests/...`, `src/...`, a `.md` page) that do not exist."""
+    missing = [
+        path
+        for path in _REPO_PATH.findall(text)
+        if "node_modules" not in path  # installed, not kept: git ignores it
+        and not any(ROOT.glob(path.rstrip(".")))
+        and not (ROOT / path.rstrip(".")).exists()
+    ]
+    for name in re.findall(r"(?<![\w/.-])([\w-]+\.md)\b", text):
+        if not any((where / name).exists() for where in (page.parent, ROOT, DOCS)):
+            missing.append(name)
+    return missing
+
+
+def test_every_test_a_page_names_is_in_the_test_tree() -> None:
+    tests = defined_tests()
+    assert "test_every_test_a_page_names_is_in_the_test_tree" in tests["tests/test_docs.py"]
+    assert missing_tests("`tests/test_docs.py::test_no_such_thing`, `test_docs.py::test_none`", tests) == [
+        "tests/test_docs.py::test_no_such_thing",
+        "test_docs.py::test_none",
+    ]
+    for page in PAGES:
+        missing = missing_tests(page.read_text(encoding="utf-8"), tests)
+        assert missing == [], f"{page.relative_to(ROOT)} names tests the test tree does not hold: {missing}"
+
+
+def test_every_file_a_page_names_exists() -> None:
+    made_up = "`tests/web/test_nothing.py`, `src/hintgate/cli/app.py`, [x](policy.md), DESIGN.md"
+    assert missing_files(DOCS / "api.md", made_up) == ["tests/web/test_nothing.py", "DESIGN.md"]
+    for page in PAGES:
+        missing = missing_files(page, page.read_text(encoding="utf-8"))
+        assert missing == [], f"{page.relative_to(ROOT)} names files the repository does not hold: {missing}"
