@@ -2,7 +2,7 @@
 
 `FakeSource` is a source of tools kept in memory: no process, no network.
 `running_gateway` starts a real `hintgate serve --http` and yields its URLs
-and the API token it printed (`RunningGateway.headers` carries it; connect
+and its API token, read where it says it keeps it (`RunningGateway.headers` carries it; connect
 the SDK's client with `Client(running.mcp_transport())`).
 `in_memory_gateway` runs a gateway over fake sources and connects the MCP
 SDK's client to it in-process:
@@ -24,6 +24,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hintgate.config.loading import parse_config
@@ -35,7 +36,9 @@ from hintgate.sources.base import CallContext, SourceState, SourceStatus, ToolFa
 __all__ = ["FakeSource", "RunningGateway", "in_memory_gateway", "running_gateway", "text_result"]
 
 Handler = Callable[[Mapping[str, Any]], Any]
-_BEARER = re.compile(r"Authorization: Bearer ([A-Za-z0-9_\-.~+/=]+)")
+# `serve` says where the token is kept at each start (and shows it in full only at the start that made it).
+_KEPT = re.compile(r"(?:made an API token, kept in|the API token is kept in) (.+?) \(readable by this user only\)")
+_FROM_ENVIRONMENT = "the API token is the value of HINTGATE_API_TOKEN"
 
 
 def text_result(text: str, *, is_error: bool = False) -> dict[str, Any]:
@@ -191,7 +194,7 @@ class RunningGateway:
     process: subprocess.Popen[str]
     log: list[str]
     token: str | None = None
-    """The API token it printed; None when it serves without one (`--no-require-token`)."""
+    """Its API token (read where it said it is kept); None when it serves without one (`--no-require-token`)."""
 
     @property
     def mcp_url(self) -> str:
@@ -272,10 +275,12 @@ def running_gateway(
                 line = None
             if line is None:
                 raise RuntimeError(f"hintgate serve printed no URL; its log:\n{''.join(log)[-4000:]}")
-            # The client setup lines come before the URLs: "... the header 'Authorization: Bearer TOKEN' ...".
-            found = _BEARER.search(line)
+            # Where the token is comes before the URLs: a file in the data directory, or the environment.
+            found = _KEPT.search(line)
             if found is not None and token is None:
-                token = found.group(1)
+                token = Path(found.group(1)).read_text(encoding="utf-8").strip()
+            elif _FROM_ENVIRONMENT in line and token is None:
+                token = {**os.environ, **(env or {})}["HINTGATE_API_TOKEN"].strip()
             if "dashboard at " in line:
                 base_url = line.split("dashboard at ", 1)[1].strip().rstrip("/")
         yield RunningGateway(base_url, process, log, token)

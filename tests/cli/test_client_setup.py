@@ -84,8 +84,8 @@ def test_with_stderr_not_a_terminal_the_token_and_sign_in_link_go_to_a_private_f
     with serving_stdio(data_dir, port, stderr=subprocess.PIPE) as process:
         assert process.stderr is not None
         # The link itself on stderr ends the wait too: then the assertions below say what went wrong.
-        said = read_until(process.stderr.readline, lambda line: "readable by this user only" in line or "once" in line)
         kept = data_dir / SETUP_FILE
+        said = read_until(process.stderr.readline, lambda line: str(kept) in line or "login?once=" in line)
         token = (data_dir / "api-token").read_text().strip()
         assert token not in said
         assert "login?once=" not in said

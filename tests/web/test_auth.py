@@ -245,42 +245,45 @@ async def test_on_loopback_the_token_is_required_unless_turned_off_explicitly_wi
     assert any("made an API token" in line for line in gateway.log)  # the open start before made none
 
 
-async def test_serve_prints_each_clients_configuration_with_the_token_and_a_sign_in_link_that_works_once(
+async def test_serve_shows_the_token_once_then_where_it_is_kept_with_each_clients_lines_and_a_link_that_works_once(
     tmp_path: Path,
 ) -> None:
     browser = {"Accept": "text/html,application/xhtml+xml"}
-    with running_gateway("--demo", "--no-record") as gateway:
-        assert gateway.token is not None
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data")}
+    kept = tmp_path / "data" / "api-token"
+    with running_gateway("--demo", "--no-record", env=env) as first:
+        assert first.token is not None
+        made = "".join(first.log)
+    # The start that made the token shows it in full, once, in each client's lines.
+    header = f"Authorization: Bearer {first.token}"
+    assert f"made an API token, kept in {kept} (readable by this user only)" in made
+    assert f"claude mcp add --transport http hintgate {first.mcp_url} --header '{header}'" in made
+    entry = {"url": first.mcp_url, "headers": {"Authorization": f"Bearer {first.token}"}}
+    assert json.dumps({"mcpServers": {"hintgate": entry}}) in made
+    assert json.dumps({"servers": {"hintgate": {"type": "http", **entry}}}) in made
+    assert f"Bearer Token: {first.token} (the token alone" in made
+    with running_gateway("--demo", "--no-record", env=env) as gateway:
+        assert gateway.token == first.token  # read where the start said it is kept
         log = "".join(gateway.log)
-        header = f"Authorization: Bearer {gateway.token}"
-        claude = f"claude mcp add --transport http hintgate {gateway.mcp_url} --header '{header}'"
-        assert claude in log
-        mcp_servers = {
-            "mcpServers": {
-                "hintgate": {"url": gateway.mcp_url, "headers": {"Authorization": f"Bearer {gateway.token}"}}
-            }
-        }
-        assert json.dumps(mcp_servers) in log
-        vscode = {
-            "servers": {
-                "hintgate": {
-                    "type": "http",
-                    "url": gateway.mcp_url,
-                    "headers": {"Authorization": f"Bearer {gateway.token}"},
-                }
-            }
-        }
-        assert json.dumps(vscode) in log
+        # Later starts say where the token is kept and refer to it: never the token itself.
+        assert gateway.token not in log
+        assert f"the API token is kept in {kept} (readable by this user only)" in log
+        (claude,) = re.findall(r"Claude Code: (.+)", log)
+        assert claude.startswith(f"claude mcp add --transport http hintgate {gateway.mcp_url} --header ")
+        # The Claude Code line, run by a shell, gives the header with the token.
+        said = await anyio.run_process(["sh", "-c", claude.replace("claude mcp add", "printf '%s\\n'", 1)])
+        assert said.stdout.decode().splitlines()[-1] == header
+        assert '"Authorization": "Bearer TOKEN"' in log
+        assert '"Authorization": "Bearer ${input:hintgate-token}"' in log  # VS Code prompts for it
         (link,) = re.findall(r"this link works once\): (\S+)", log)
         assert link.startswith(f"{gateway.base_url}/login?once=")
-        assert gateway.token not in link
-        async with httpx.AsyncClient(timeout=30) as first, httpx.AsyncClient(timeout=30) as second:
-            signed = await first.get(link, headers=browser)
+        async with httpx.AsyncClient(timeout=30) as first_browser, httpx.AsyncClient(timeout=30) as second:
+            signed = await first_browser.get(link, headers=browser)
             assert signed.status_code == 303
-            page = await first.get(f"{gateway.base_url}/approvals", headers=browser)
+            page = await first_browser.get(f"{gateway.base_url}/approvals", headers=browser)
             again = await second.get(link, headers=browser)
             refused = await second.get(f"{gateway.base_url}/approvals", headers=browser)
-        # The configuration printed is what an MCP client needs: the SDK's client connects with it.
+        # What the lines say an MCP client sends is what it needs: the SDK's client connects with it.
         async with Client(gateway.mcp_transport(), mode="legacy") as client:
             listed = await client.list_tools()
     assert page.status_code == 200
@@ -288,3 +291,14 @@ async def test_serve_prints_each_clients_configuration_with_the_token_and_a_sign
     assert "used already" in again.text
     assert refused.status_code == 303  # the second browser is sent to sign in
     assert listed.tools
+
+
+def test_serve_with_the_token_in_the_environment_says_so_and_never_prints_it(tmp_path: Path) -> None:
+    token = "t" * 40
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HINTGATE_API_TOKEN": token}
+    with running_gateway("--demo", "--no-record", env=env) as gateway:
+        log = "".join(gateway.log)
+    assert gateway.token == token
+    assert token not in log
+    assert "the API token is the value of HINTGATE_API_TOKEN" in log
+    assert '--header "Authorization: Bearer $HINTGATE_API_TOKEN"' in log

@@ -32,6 +32,7 @@ from hintgate.policy.own_places import OwnPlaces
 from hintgate.sources.processes import discard_unused, prestarting
 
 if TYPE_CHECKING:
+    from hintgate.cli.client_setup import TokenReference
     from hintgate.server.gateway import Gateway
     from hintgate.stored_state import StoredState
 
@@ -357,7 +358,7 @@ async def _serve_web(
     from hintgate.web.auth import is_loopback
 
     identity = gateway.config.identity
-    token = _token(settings, host, console, identity=identity is not None)
+    token, reference = _token(settings, host, console, identity=identity is not None)
     if gateway.recording is not None:
         gateway.recording.hide(token, settings.api_token)
     verifier = await _verifier(identity)
@@ -380,7 +381,9 @@ async def _serve_web(
             gateway.calls.own_places = gateway.calls.own_places.with_listener(host, port, machine)
             if token is not None:
                 code = app.state.sign_in_links.issue()
-                _print_client_setup(console, base, token, code, private_to=settings.data_dir if private else None)
+                _print_client_setup(
+                    console, base, token, code, private_to=settings.data_dir if private else None, reference=reference
+                )
 
         await _serve_app(
             app,
@@ -395,18 +398,26 @@ async def _serve_web(
         )
 
 
-def _print_client_setup(console: Console, base: str, token: str, code: str, *, private_to: Path | None) -> None:
+def _print_client_setup(
+    console: Console,
+    base: str,
+    token: str,
+    code: str,
+    *,
+    private_to: Path | None,
+    reference: TokenReference | None = None,
+) -> None:
     """The client configuration lines and the one-time dashboard link: on stderr, or in a private file.
 
-    With `private_to` (the data directory), they are written to a file there that only this user may read, and
-    stderr says where: it is an MCP client's log, not the operator's terminal.
+    With `private_to` (the data directory), they are written to a file there that only this user may read, the
+    token in full, and stderr says where: it is an MCP client's log, not the operator's terminal. Else with
+    `reference` (the token was not made by this start) the lines on stderr refer to the token, not hold it.
     """
     from hintgate.cli.client_setup import client_setup, keep_private
 
-    lines = [*client_setup(f"{base}/mcp", token), f"sign a browser in to the dashboard (this link works once): "
-             f"{base}/login?once={code}"]  # fmt: skip
+    link = f"sign a browser in to the dashboard (this link works once): {base}/login?once={code}"
     if private_to is not None:
-        path = keep_private(private_to, lines)
+        path = keep_private(private_to, [*client_setup(f"{base}/mcp", token), link])
         console.print(
             f"hintgate: the dashboard's one-time sign-in link and the MCP clients' configuration (with the API "
             f"token) are in {path}, readable by this user only (stderr is not a terminal: a client's log)",
@@ -415,7 +426,12 @@ def _print_client_setup(console: Console, base: str, token: str, code: str, *, p
             soft_wrap=True,
         )
         return
-    for line in lines:
+    said = (
+        [reference.kept]
+        if reference is not None
+        else ["the lines below show it in full, this once: later starts refer to it"]
+    )
+    for line in [*said, *client_setup(f"{base}/mcp", token, reference=reference), link]:
         console.print(f"hintgate: {line}", highlight=False, markup=False, soft_wrap=True)
 
 
@@ -434,13 +450,20 @@ async def _verifier(identity: IdentityConfig | None) -> Any:
     return verifier
 
 
-def _token(settings: Settings, host: str, console: Console, *, identity: bool = False) -> str | None:
-    """The API token requests must carry: None on loopback (unless required there), else the configured or kept one.
+def _token(
+    settings: Settings, host: str, console: Console, *, identity: bool = False
+) -> tuple[str | None, TokenReference | None]:
+    """The API token requests must carry, and where it is kept when this start did not make it.
+
+    None on loopback (unless required there), else the configured or kept one. The reference is None
+    when this start made the token (it is shown in full, once); else it says where the token is, and
+    `serve` prints that instead of the token (`hintgate.cli.client_setup`).
 
     With an identity provider every request proves who makes it, on loopback too: the token is then the
     operator's and automation's.
     """
-    from hintgate.web.auth import MIN_TOKEN_LENGTH, is_loopback, load_or_create_token
+    from hintgate.cli.client_setup import TokenReference
+    from hintgate.web.auth import MIN_TOKEN_LENGTH, TOKEN_FILE, is_loopback, load_or_create_token
 
     if is_loopback(host) and not settings.require_token and not identity:
         logger.warning(
@@ -449,7 +472,7 @@ def _token(settings: Settings, host: str, console: Console, *, identity: bool = 
             "settings and servers",
             host,
         )
-        return None
+        return None, None
     if settings.api_token:
         token = settings.api_token.strip()
         if len(token) < MIN_TOKEN_LENGTH:
@@ -457,11 +480,13 @@ def _token(settings: Settings, host: str, console: Console, *, identity: bool = 
                 f"HINTGATE_API_TOKEN has {len(token)} characters; an API token needs at least "
                 f"{MIN_TOKEN_LENGTH} (or leave it unset and hintgate makes one)"
             )
-        return token
+        return token, TokenReference.variable("HINTGATE_API_TOKEN")
     token, created = load_or_create_token(settings.data_dir)
+    kept = settings.data_dir / TOKEN_FILE
     if created:
-        console.print(f"hintgate: made an API token, kept in {settings.data_dir}", highlight=False)
-    return token
+        console.print(f"hintgate: made an API token, kept in {kept} (readable by this user only)", highlight=False)
+        return token, None
+    return token, TokenReference.file(kept)
 
 
 def _login() -> str | None:
@@ -504,7 +529,7 @@ async def _serve_metrics(
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
     identity = gateway.config.identity
-    token = _token(settings, host, console, identity=identity is not None)
+    token, _ = _token(settings, host, console, identity=identity is not None)
     guards = [Middleware(BaseHTTPMiddleware, dispatch=security_middleware(token, loopback=is_loopback(host)))]
     verifier = await _verifier(identity)
     if verifier is not None:
