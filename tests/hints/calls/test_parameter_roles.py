@@ -166,3 +166,113 @@ def test_a_dialect_argument_picks_the_dialect_the_statement_is_read_in() -> None
     judged = judge.judge({"dialect": "mssql", "sql": "WAITFOR DELAY '00:00:01'; SELECT 1"})
     assert judged is not None
     assert judged.act is calls.Act.READ
+
+
+def test_a_command_line_that_does_not_parse_is_destructive_even_where_only_the_tools_text_says_shell() -> None:
+    listed = tool({"script": {"type": "string"}}, "Run a script in the shell.")
+    [role] = roles_of(listed)
+    assert (role.kind, role.sure) == ("shell", False)
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"script": "echo 'unterminated"})
+    assert judged is not None
+    assert judged.act is calls.Act.DESTRUCTIVE
+
+
+S: dict[str, Any] = {"type": "string"}
+
+
+@pytest.mark.parametrize(
+    ("listed", "arguments", "act"),
+    [
+        (tool({"query": S}, "Runs the query against the data warehouse.", "run_query"), {"query": "DELETE FROM s"}, 2),
+        (tool({"statement": S}, "Runs it on the database."), {"statement": "SELECT 1"}, 0),
+        (tool({"sql_query": S}, "Execute on Snowflake."), {"sql_query": "DROP TABLE t"}, 2),
+        (tool({"cmdline": S}, "Run a command line in a shell."), {"cmdline": "ls -la"}, 0),
+        (
+            tool(
+                {"operation": {"type": "string", "enum": ["status", "log", "push", "reset"]}}, "Git operations.", "git"
+            ),
+            {"operation": "log"},
+            0,
+        ),
+        (tool({"method": {"type": "string", "enum": ["get", "set", "del"]}, "key": S}), {"method": "del"}, 2),
+        (
+            tool(
+                {"commands": {"type": "array", "items": S, "description": "shell commands to run in order"}},
+                "Run shell commands.",
+            ),
+            {"commands": ["ls", "rm -rf /srv"]},
+            2,
+        ),
+        (
+            tool({"statements": {"type": "array", "items": S}}, "Run SQL statements in one transaction."),
+            {"statements": ["SELECT 1", "SELECT 2"]},
+            0,
+        ),
+        (
+            tool({"cli": {"type": "string", "enum": ["aws", "gcloud"]}, "command": S}, "Run a cloud CLI."),
+            {"cli": "aws", "command": "s3 ls s3://logs"},
+            0,
+        ),
+    ],
+)
+def test_more_parameter_shapes_hold_a_statement_a_command_or_a_choice(
+    listed: dict[str, Any], arguments: dict[str, Any], act: int
+) -> None:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge(arguments)
+    assert judged is not None
+    assert judged.act is calls.Act(act)
+
+
+def test_a_graphql_document_parameter_reads_a_query_and_judges_a_mutation_by_its_fields() -> None:
+    listed = tool(
+        {"query": {"type": "string", "description": "GraphQL document"}, "operationName": S},
+        "Execute a GraphQL operation against the API.",
+        "graphql",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    for arguments, act in [
+        ({"query": "query { me { id } }"}, calls.Act.READ),
+        ({"query": "mutation { deleteUser(id: 1) { id } }"}, calls.Act.DESTRUCTIVE),
+        (
+            {"query": "query A { me { id } } mutation B { deleteUser(id: 1) { id } }", "operationName": "A"},
+            calls.Act.READ,
+        ),
+        ({"query": "query { me { id "}, calls.Act.DESTRUCTIVE),  # does not parse: fail closed
+    ]:
+        judged = judge.judge(arguments)
+        assert judged is not None
+        assert judged.act is act, arguments
+
+
+@pytest.mark.parametrize(
+    ("flag", "arguments", "act"),
+    [
+        ({"type": "boolean", "default": True}, {"action": "delete"}, calls.Act.READ),  # the server dry-runs
+        ({"type": "boolean"}, {"action": "delete"}, calls.Act.DESTRUCTIVE),
+        ({"type": "string"}, {"action": "delete", "dry_run": "All"}, calls.Act.READ),
+        ({"type": "string"}, {"action": "delete", "dry_run": "false"}, calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_a_dry_run_left_out_is_the_schemas_default_and_a_string_dry_run_counts(
+    flag: dict[str, Any], arguments: dict[str, Any], act: calls.Act
+) -> None:
+    listed = tool({"action": {"type": "string", "enum": ["list", "delete"]}, "dry_run": flag})
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    assert judge.judge(arguments).act is act  # type: ignore[union-attr]
+
+
+def test_a_confirm_that_defaults_to_true_does_not_make_a_call_a_preview() -> None:
+    listed = tool(
+        {"action": {"type": "string", "enum": ["list", "delete"]}, "confirm": {"type": "boolean", "default": True}},
+        "delete only previews unless confirm is true",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    assert judge.judge({"action": "delete"}).act is calls.Act.DESTRUCTIVE  # type: ignore[union-attr]
+    assert judge.judge({"action": "delete", "confirm": False}).act is calls.Act.READ  # type: ignore[union-attr]

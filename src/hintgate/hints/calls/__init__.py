@@ -18,13 +18,16 @@ stand.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from hintgate.hints.calls.choices import judge_action, judge_method
+from hintgate.hints.calls.graphql import judge_graphql
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.programs import judge_argv
+from hintgate.hints.calls.redis_commands import judge_redis
 from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
 from hintgate.hints.calls.sql import dialect_named, judge_sql
@@ -102,14 +105,14 @@ class ArgumentJudge:
         executable: list[str] = []
         for role in self.roles:
             value = arguments.get(role.parameter)
+            if value is None and role.kind in {"confirm", "dry-run", "method"}:
+                value = role.default  # left out: the server applies the schema's default
             if role.kind == "confirm":
                 chosen = [arguments.get(r.parameter) for r in self.roles if r.kind == "action"]
                 applies = not role.scope or any(c in role.scope for c in chosen)
                 if value is not True and applies:
                     dry_run = role
                 continue
-            if value is None and role.kind == "method":
-                value = role.default  # left out: the method the schema says the server takes
             if value is None:
                 continue
             if role.kind == "executable":
@@ -124,8 +127,8 @@ class ArgumentJudge:
                     program_role = role
                 continue
             if role.kind == "dry-run":
-                if value is True:
-                    dry_run = role
+                if value is True or (isinstance(value, str) and value.strip().lower() not in _NOT_DRY):
+                    dry_run = role  # `dry_run: true`, Kubernetes' `dryRun: All`
                 continue
             if role.kind == "force":
                 if value is True:
@@ -140,6 +143,8 @@ class ArgumentJudge:
             try:
                 target = arguments.get(role.target) if role.target is not None else None
                 body = arguments.get(role.body) if role.body is not None else None
+                if role.kind == "graphql":
+                    body = arguments.get(role.target) if role.target is not None else None
                 headers = arguments.get(role.headers) if role.headers is not None else None
                 named = arguments.get(role.dialect_parameter) if role.dialect_parameter is not None else None
                 dialect = dialect_named(named) if isinstance(named, str) else None
@@ -158,7 +163,8 @@ class ArgumentJudge:
             if dry_run.kind == "confirm":
                 what = f"a preview ({dry_run.parameter} is not true)"
                 return Judgement(Act.READ, what, "flag.confirm", True) if found else None
-            return Judgement(Act.READ, f"a dry run ({dry_run.parameter}: true)", "flag.dry-run", True)
+            said = arguments.get(dry_run.parameter, dry_run.default)
+            return Judgement(Act.READ, f"a dry run ({dry_run.parameter}: {said})", "flag.dry-run", True)
         actions = [j for j in found if j.rule == "action"]
         # An action that adds or reads takes the other texts as its data (a job's command is stored, not run);
         # an action that runs them (`run`, `exec`) is judged with them.
@@ -198,6 +204,18 @@ def _judge_value(
     headers: Any = None,
 ) -> Judgement | None:
     kind = role.kind
+    if role.each and kind in {"sql", "shell"} and _words(value):
+        # A list of statements or command lines, run in order: the riskiest decides.
+        parts = [_judge_value(dataclasses.replace(role, each=False), v, target, body, dialect) for v in value]
+        judged = [p for p in parts if p is not None]
+        return riskiest(judged) if judged else None
+    if kind == "graphql" and isinstance(value, str):
+        operation = judge_graphql({"query": value, "operationName": body})
+        if operation is None:
+            return Judgement(Act.DESTRUCTIVE, f"a GraphQL document that does not parse: {shorten(value, 60)}", kind)
+        return operation
+    if kind == "redis" and isinstance(value, str):
+        return judge_redis(value)
     if kind == "sql" and isinstance(value, str):
         if not role.sure and not _STATEMENT_START.match(value):
             return None  # the parameter may be a search string: only a statement is judged as one
@@ -205,10 +223,7 @@ def _judge_value(
         # parameter holds a statement it cannot read never resolves read-only (fail closed).
         return judge_sql(value, dialect or role.dialect, command=judge_shell)
     if kind == "shell" and isinstance(value, str):
-        judged = judge_shell(value)
-        if not role.sure and judged.what.startswith("a command that does not parse"):
-            return None
-        return judged
+        return judge_shell(value)  # a command line that does not parse is destructive, sure or not
     if kind == "shell" and _words(value):
         return judge_argv(value, judge_shell)
     if kind == "argv":
@@ -225,6 +240,7 @@ def _judge_value(
 
 
 _RUNS = "(runs)"
+_NOT_DRY = frozenset({"", "false", "0", "no", "none", "off"})
 _OVERWRITE = frozenset({"overwrite", "overwriteexisting", "replace", "replaceexisting", "clobber"})
 # Actions that destroy nothing but what they replace (a file's or a key's earlier content).
 _REPLACING_WRITES = frozenset({"write", "put", "save", "upload", "copy", "cp", "store", "set", "create", "writefile"})

@@ -60,21 +60,27 @@ class Role:
     """A parameter that decides what a call does.
 
     Attributes:
-        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `action`, `dry-run`, `confirm` (the
+        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `action`,
+            `dry-run`, `confirm` (the
             call only previews unless it is true), `force` (true makes a write destructive; an `overwrite`
             given false makes a write only create) or `exclusive` (true: a write only creates, "only if the
             key does not exist yet").
         parameter: the top-level property's name.
         program: for `program`, the program whose arguments it holds (None: the one an `executable` names).
         dialect: for `sql`, the SQL dialect the tool's text names, if any.
-        target: for `method`, the parameter holding the URL or path the request goes to, if one.
+        target: for `method`, the parameter holding the URL or path the request goes to, if one; for
+            `graphql`, the one naming the operation to run (`operationName`).
         body: for `method`, the parameter holding the request's body, if one (a GraphQL document is read).
         headers: for `method`, the parameter holding the request's headers, if one (a method override).
         dialect_parameter: for `sql`, the parameter whose value names the dialect (`dialect: postgres|mysql`).
-        default: for `method`, the schema's default method, taken when a call leaves the parameter out.
+        default: for `method`, `dry-run` and `confirm`, the schema's default, taken when a call leaves the
+            parameter out (the server applies it).
+        each: for `sql` and `shell`, the parameter holds a list of statements or command lines, each judged.
         scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
         sure: the parameter's own schema or description says what it holds; when only the tool's text
-            does, a value that does not parse is taken for something else (a search string) and not judged.
+            does, a value that does not start as a SQL statement is taken for something else (a search
+            string) and not judged. A statement or a command line that does not parse is destructive
+            either way (fail closed).
     """
 
     kind: str
@@ -86,13 +92,14 @@ class Role:
     scope: tuple[str, ...] = ()
     body: str | None = None
     headers: str | None = None
-    default: str | None = None
+    default: str | bool | None = None
     dialect_parameter: str | None = None
+    each: bool = False
 
 
 _SQL_TEXT = re.compile(
     r"\bsql\b|\b(?:select|insert|update|delete)\b.{0,40}\b(?:statement|query|queries)\b"
-    r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db)\b|\b(?:database|db)\b.{0,40}\bquer(?:y|ies)\b"
+    r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db|warehouse)\b|\b(?:database|db|warehouse)\b.{0,40}\bquer(?:y|ies)\b"
     r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b",
     re.I,
 )
@@ -101,15 +108,29 @@ _SHELL_TEXT = re.compile(
     r"|\bcommands?\b.{0,30}\b(?:run|execute|executed|invoke)\b|\b(?:run|execute|invoke)s?\b.{0,30}\bcommands?\b",
     re.I,
 )
+_REDIS = re.compile(r"\b(?:redis|valkey|keydb)\b", re.I)
+_GRAPHQL = re.compile(r"\bgraphql\b", re.I)
+_GRAPHQL_NAMES = frozenset({"query", "document", "operation", "gql", "graphql", "mutation", "querystring"})
+_DATABASE = re.compile(r"\b(?:database|db|warehouse|sql)\b", re.I)
+_STATEMENT_NAMES = frozenset({"statement", "stmt", "sqlquery", "sqltext", "querytext", "sqlstatement", "sqlstring"})
+_COMMAND_NAMES = frozenset(
+    {"command", "cmd", "shell", "commandline", "cmdline", "script", "shellcommand", "bashcommand", "shellcmd"}
+)
+_LISTS_OF_STATEMENTS = frozenset({"statements", "queries", "sqls", "commands", "cmds", "scripts"})
+_STATEMENTS = re.compile(r"\b(?:statements|queries|commands|command lines)\b", re.I)
 _SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b", re.I)
 _STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?)\b", re.I)
 _OTHER_CODE = re.compile(r"\b(?:python|javascript|typescript|js|node|ruby|lua|cypher|graphql|powershell)\b", re.I)
 _ARGV_TEXT = re.compile(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
 _HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
-_ACTION_NAMES = frozenset({"action", "actions", "operation", "op", "mode", "command", "subcommand", "verb", "task"})
+_ACTION_NAMES = frozenset(
+    {"action", "actions", "operation", "op", "mode", "command", "cmd", "subcommand", "verb", "task", "method"}
+)
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
 _PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
-_DRY_RUN = frozenset({"dryrun", "dry", "simulate", "preview", "whatif", "plan", "plan_only", "planonly"})
+_DRY_RUN = frozenset(
+    {"dryrun", "dry", "simulate", "preview", "whatif", "plan", "planonly", "validateonly", "checkonly", "noop"}
+)
 _EXCLUSIVE = frozenset({"ifnonematch", "noclobber", "createonly", "exclusive", "failifexists", "nooverwrite"})
 _CREATES_ONLY = re.compile(r"\bonly if\b.{0,40}\b(?:not|doesn't|does not)\b.{0,12}\bexist", re.I)
 _FORCE = frozenset({"force", "overwrite", "overwriteexisting", "forcedelete", "replace", "clobber"})
@@ -138,7 +159,8 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
         if key == executable:
             roles.append(Role("executable", key))
             continue
-        if executable is not None and _holds_arguments(key, raw):
+        chosen = executable is not None and _chooses(properties.get(executable))
+        if executable is not None and (_holds_arguments(key, raw) or (chosen and _names_a_command(key, raw))):
             roles.append(Role("program", key))  # the arguments of the program `executable` names
             continue
         role = _role(key, raw, tool_text, program, target)
@@ -151,7 +173,14 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
             default = default if isinstance(default, str) else None
             role = Role("method", key, target=target, body=body, headers=headers, default=default)
         elif role.kind == "confirm":
-            role = Role("confirm", key, scope=_preview_scope(raw, description, properties))
+            default = raw.get("default")
+            scope = _preview_scope(raw, description, properties)
+            role = Role("confirm", key, scope=scope, default=default if isinstance(default, bool) else None)
+        elif role.kind == "dry-run":
+            default = raw.get("default")
+            role = Role("dry-run", key, default=default if isinstance(default, bool | str) else None)
+        elif role.kind == "graphql":
+            role = dataclasses.replace(role, target=_operation_name(properties))
         elif role.kind == "sql" and (chooser := _dialect_chooser(properties)) is not None:
             role = dataclasses.replace(role, dialect_parameter=chooser)
         roles.append(role)
@@ -193,6 +222,21 @@ def _executable(properties: Mapping[str, Any]) -> str | None:
     return named
 
 
+def _chooses(spec: Any) -> bool:
+    """Whether the executable parameter is an enum of programs (its command is then in another parameter)."""
+    return isinstance(spec, Mapping) and isinstance(spec.get("enum"), list)
+
+
+def _names_a_command(key: str, spec: Mapping[str, Any]) -> bool:
+    """`command: "s3 ls s3://b"` beside `cli: aws|gcloud`: the chosen program's command line."""
+    return _kind(spec) in {"string", None} and "".join(tokenize(key)) in {"command", "cmd", "subcommand"}
+
+
+def _operation_name(properties: Mapping[str, Any]) -> str | None:
+    """The parameter naming which operation of a GraphQL document runs (`operationName`)."""
+    return next((k for k in properties if isinstance(k, str) and "".join(tokenize(k)) == "operationname"), None)
+
+
 def _holds_arguments(key: Any, spec: Mapping[str, Any]) -> bool:
     """A list of a program's arguments (`args: ["-c", "ERROR", "app.log"]`), or one string of them."""
     if not isinstance(key, str):
@@ -206,7 +250,7 @@ def _holds_arguments(key: Any, spec: Mapping[str, Any]) -> bool:
 
 
 _BODY_NAMES = frozenset({"body", "data", "json", "payload", "content", "requestbody", "postdata"})
-_SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb"})
+_SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb", "operation", "op"})
 _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
 
 
@@ -270,6 +314,8 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
     kind = _kind(spec)
     description = _text(spec.get("description"))
     enum = spec.get("enum")
+    if joined in _DRY_RUN and kind in {"string", None}:
+        return Role("dry-run", key)  # Kubernetes' `dryRun: All`
     if kind == "boolean":
         if joined in _DRY_RUN or (words and words[0] == "dry"):
             return Role("dry-run", key)
@@ -303,6 +349,15 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         return Role("action", key)
     items = spec.get("items")
     argv = kind == "array" and isinstance(items, Mapping) and _kind(items) == "string"
+    if (
+        argv
+        and (joined in _LISTS_OF_STATEMENTS or _STATEMENTS.search(description))
+        and not _OTHER_CODE.search(f"{description} {tool_text}")
+    ):
+        if _SQL_TEXT.search(f"{description} {tool_text}") or joined in {"statements", "queries", "sqls"}:
+            return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"), each=True)
+        if _SHELL_TEXT.search(f"{description} {tool_text}") or joined in {"commands", "cmds", "scripts"}:
+            return Role("shell", key, each=True)  # `commands: ["ls", "rm -rf x"]`: each a command line
     if argv:
         if program is not None and (
             joined in {"args", "arguments", "argv", "command", "cmd"} or _ARGV_TEXT.search(description)
@@ -317,9 +372,16 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         return None
     if program is not None and joined in {"args", "arguments", "command", "cmd", "subcommand"}:
         return Role("program", key, program=program)
+    if _REDIS.search(tool_text) and (joined in {"command", "cmd", "query", "args"} or "command" in description.lower()):
+        return Role("redis", key)  # "Run a Redis command against the cache": `GET key`, `FLUSHALL`
+    if _GRAPHQL.search(f"{description} {tool_text}") and joined in _GRAPHQL_NAMES:
+        return Role("graphql", key)  # a GraphQL document: a query reads, a mutation does what its fields say
     if _text(spec.get("format")).lower() == "sql":
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
-    if not exec_surface(spec, words, description) and joined not in {"query", "sql", "q"}:
+    names_database = _SQL_TEXT.search(tool_text) or _DATABASE.search(tool_text)
+    if joined in _STATEMENT_NAMES and names_database and not _OTHER_CODE.search(f"{description} {tool_text}"):
+        return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))  # `statement`, `sql_query`
+    if not exec_surface(spec, words, description) and joined not in {"query", "sql", "q"} | _COMMAND_NAMES:
         # "Statement text passed verbatim to the MySQL server": a statement for a database, in other words.
         if _STATEMENT_FOR_DATABASE.search(description) and _SQL_TEXT.search(description):
             return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
@@ -332,7 +394,7 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         return None
     if _SQL_TEXT.search(own) or joined == "sql":
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
-    if _SHELL_TEXT.search(own) or joined in {"command", "cmd", "shell", "commandline", "script"}:
+    if _SHELL_TEXT.search(own) or joined in _COMMAND_NAMES:
         if _OTHER_CODE.search(tool_text) and not _SHELL_TEXT.search(tool_text):
             return None
         return Role("shell", key, sure=bool(_SHELL_TEXT.search(own)) or joined != "script")

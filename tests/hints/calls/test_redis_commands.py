@@ -1,0 +1,45 @@
+"""Redis command lines judged by each command's documented effect."""
+
+from __future__ import annotations
+
+import pytest
+
+from hintgate.hints.calls import ArgumentJudge
+from hintgate.hints.calls.judgement import Act
+from hintgate.hints.calls.redis_commands import judge_redis
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("GET session:1", Act.READ),
+        ("HGETALL user:7", Act.READ),
+        ("TTL session:1", Act.READ),
+        ("CONFIG GET maxmemory", Act.READ),
+        ("CLIENT LIST", Act.READ),
+        ("LPUSH jobs x", Act.ADDITIVE),
+        ("SET feature on", Act.DESTRUCTIVE),
+        ("INCR hits", Act.DESTRUCTIVE),
+        ("DEL a b", Act.DESTRUCTIVE),
+        ("FLUSHALL", Act.DESTRUCTIVE),
+        ("CONFIG SET maxmemory 1gb", Act.DESTRUCTIVE),
+        ("CLIENT KILL ID 7", Act.DESTRUCTIVE),
+        ("EVAL \"return redis.call('del', KEYS[1])\" 1 k", Act.DESTRUCTIVE),
+        ("FROBNICATE x", Act.DESTRUCTIVE),
+        ("GET 'unterminated", Act.DESTRUCTIVE),
+    ],
+)
+def test_each_redis_command_by_its_documented_effect(text: str, act: Act) -> None:
+    assert judge_redis(text).act is act
+
+
+def test_a_command_parameter_of_a_redis_tool_is_a_redis_command_not_a_shell_line() -> None:
+    listed = {
+        "name": "cache",
+        "description": "Run a Redis command against the cache.",
+        "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}},
+    }
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    assert judge.judge({"command": "GET session:1"}).act is Act.READ  # type: ignore[union-attr]
+    assert judge.judge({"command": "FLUSHDB"}).act is Act.DESTRUCTIVE  # type: ignore[union-attr]
