@@ -237,3 +237,102 @@ def test_every_file_a_page_names_exists() -> None:
     for page in PAGES:
         missing = missing_files(page, page.read_text(encoding="utf-8"))
         assert missing == [], f"{page.relative_to(ROOT)} names files the repository does not hold: {missing}"
+
+
+# -- command lines: every `hintgate ...` a page shows parses against the real command line
+
+_SHELL_BLOCKS = ("", "sh", "console", "bash", "shell")
+
+
+def shown_command_lines(text: str, commands: dict[str, set[str]]) -> list[str]:
+    """The hintgate command lines a page shows: in shell code blocks, and in code spans of its prose
+    (`hintgate serve --http HOST:PORT`, or `serve --http HOST:PORT`: a command of hintgate's, from
+    `commands`, with its subcommands, followed by an option or one of them)."""
+    lines: list[str] = []
+    for block in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
+        if block.group(1) in _SHELL_BLOCKS:
+            lines.extend(re.sub(r"^\$\s*", "", line.strip()) for line in block.group(2).splitlines())
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    for span in re.findall(r"`([^`\n]+)`", prose):
+        first, _, rest = span.partition(" ")
+        named = first in commands and (rest.startswith("--") or rest.split(" ")[0] in commands[first])
+        lines.append(f"hintgate {span}" if named else span)
+    return [line for line in lines if line.startswith("hintgate ")]
+
+
+def command_line_problem(root: Any, line: str) -> str | None:
+    """What is wrong with one shown command line against the typer app, or None.
+
+    Commands and subcommands must exist (`search|show` names two), every option must be one the command
+    takes (and `--help` lists: not hidden), an enum option's value one of its choices unless it is a
+    placeholder (`--format json|text`, `--level LEVEL`), and no more arguments than the command takes.
+    What follows `--` (an upstream's command), a comment, a redirection or a pipe is not hintgate's.
+    """
+    import enum
+    import shlex
+
+    line = re.split(r"\s#\s|\s(?:--|>|\||&&|;)(?:\s|$)", f"{line} ")[0]
+    words = shlex.split(line.replace("[", " ").replace("]", " "))[1:]
+    command, path = root, ["hintgate"]
+    while words and isinstance(getattr(command, "commands", None), dict) and not words[0].startswith(("-", "...")):
+        names = words.pop(0).split("|")
+        if not all(name in command.commands for name in names):
+            return f"{' '.join(path)} has no command {'|'.join(names)}"
+        command, path = command.commands[names[0]], [*path, names[0]]
+    where = " ".join(path)
+    options = {o: p for p in command.params if not p.hidden for o in (*p.opts, *p.secondary_opts)}
+    arguments: list[str] = []
+    while words:
+        word = words.pop(0)
+        if word == "...":
+            continue
+        if not word.startswith("-") or word == "-":
+            arguments.append(word)
+            continue
+        for spelling in word.split("|"):
+            name, given, value = spelling.partition("=")
+            if name == "--help":
+                continue
+            if name not in options:
+                return f"{where} has no option {name}"
+            option = options[name]
+            takes_value = not option.is_flag and not option.count
+            if takes_value and not given:
+                value = words[0] if words else ""
+            kind = getattr(getattr(option, "type_descriptor", None), "annotation", None)
+            if takes_value and isinstance(kind, type) and issubclass(kind, enum.Enum):
+                choices = {member.value for member in kind}
+                wrong = [v for v in value.split("|") if v and not v.isupper() and v not in choices]
+                if wrong:
+                    return f"{where} {name}: {wrong[0]} is not one of {sorted(choices)}"
+        if takes_value and not given and words:
+            words.pop(0)
+    takes = [p.nargs for p in command.params if p.param_type_name == "argument"]
+    if -1 not in takes and len(arguments) > sum(takes):
+        return f"{where} takes {sum(takes)} arguments, the line gives {len(arguments)}: {arguments}"
+    return None
+
+
+def test_every_command_line_a_page_shows_parses_against_the_command_line() -> None:
+    import typer
+
+    from hintgate.cli.app import app
+
+    root = typer.main.get_command(app)
+    commands = {name: set(getattr(command, "commands", {})) for name, command in root.commands.items()}
+    for wrong, said in (
+        ("hintgate lint --format xml x", "lint --format: xml is not one of"),
+        ("hintgate serve --no-such-flag", "serve has no option --no-such-flag"),
+        ("hintgate registry search|fetch x", "registry has no command search|fetch"),
+        ("hintgate config check a b", "config check takes 1 arguments"),
+    ):
+        assert said in (command_line_problem(root, wrong) or ""), wrong
+    shown = 0
+    for page in PAGES:
+        if page.name == "cli.md":
+            continue  # generated from --help (above)
+        lines = shown_command_lines(page.read_text(encoding="utf-8"), commands)
+        shown += len(lines)
+        problems = [(line, why) for line in lines if (why := command_line_problem(root, line)) is not None]
+        assert problems == [], f"{page.relative_to(ROOT)} shows command lines hintgate does not take: {problems}"
+    assert shown > 100
