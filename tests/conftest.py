@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,12 +13,10 @@ import pytest
 from hypothesis import settings
 
 from oauth_peer import OAuthPeer
+from real_servers import demo_server, npm_server, python_server
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
-PEERS = ROOT / "tests" / "peers" / "node_modules" / ".bin"
-MCP1_PEERS = ROOT / "tests" / "peers" / ".venv-mcp1" / "bin"
-"""PyPI MCP servers that need the MCP SDK 1.x (hintgate needs 2.x): scripts/test installs them in their own venv."""
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -61,27 +58,6 @@ def _hintgate_logger_as_found() -> Iterator[None]:
     logger.propagate = propagate
 
 
-def npm_server(name: str) -> list[str]:
-    """The command that starts an npm MCP server installed by scripts/test; skips when absent outside CI."""
-    path = PEERS / name
-    if not path.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing: scripts/test installs it with npm")
-        pytest.skip(f"{name} not installed (run scripts/test)")
-    return [str(path)]
-
-
-def mcp1_server(name: str) -> list[str]:
-    """The command that starts a PyPI MCP server built on the MCP SDK 1.x, from its own venv (scripts/test
-    installs tests/peers/requirements-mcp1.txt there); skips when absent outside CI."""
-    path = MCP1_PEERS / name
-    if not path.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing: scripts/test installs it from PyPI in tests/peers/.venv-mcp1")
-        pytest.skip(f"{name} not installed (run scripts/test)")
-    return [str(path)]
-
-
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[_postgres.PostgresServer]:
     """A real PostgreSQL server for the test session (Debian's binaries); each test makes its own database."""
@@ -93,19 +69,6 @@ def postgres_server() -> Iterator[_postgres.PostgresServer]:
         pytest.skip(message)
     with _postgres.running(bin_dir) as server:
         yield server
-
-
-def python_server(module_or_script: str) -> list[str]:
-    """The command that starts a PyPI MCP server installed in this virtualenv."""
-    found = shutil.which(module_or_script, path=str(Path(sys.executable).parent))
-    if found is None:
-        pytest.fail(f"{module_or_script} is not installed: scripts/test installs it from PyPI")
-    return [found]
-
-
-def demo_server() -> list[str]:
-    """The command that starts hintgate's bundled demo server."""
-    return [sys.executable, "-m", "hintgate.demo"]
 
 
 @pytest.fixture

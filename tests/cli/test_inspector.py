@@ -75,8 +75,17 @@ async def test_the_inspector_0_15_lists_the_tools_following_the_line_serve_print
                 f"&MCP_PROXY_FULL_ADDRESS=http://127.0.0.1:{proxy}"
             )
             async with async_playwright() as playwright:
+                # Chromium keeps crash reports and settings under HOME and the XDG directories: its own.
+                home = tmp_path / "chromium-home"
                 browser = await playwright.chromium.launch(
-                    executable_path=str(CHROMIUM), args=["--no-sandbox", "--headless", "--disable-gpu"]
+                    executable_path=str(CHROMIUM),
+                    args=["--no-sandbox", "--headless", "--disable-gpu"],
+                    env={
+                        **os.environ,
+                        "HOME": str(home),
+                        "XDG_CONFIG_HOME": f"{home}/.config",
+                        "XDG_CACHE_HOME": f"{home}/.cache",
+                    },
                 )
                 try:
                     page = await browser.new_page()

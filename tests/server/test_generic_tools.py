@@ -40,7 +40,7 @@ def sqlite_file(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def sqlite_server(sqlite_file: Path) -> dict[str, Any]:
-    from conftest import mcp1_server
+    from real_servers import mcp1_server
 
     command = mcp1_server("mcp-server-sqlite")
     return {"command": command[0], "args": ["--db-path", str(sqlite_file)]}
@@ -65,7 +65,7 @@ def scratch(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def shell_server(scratch: Path) -> dict[str, Any]:
-    from conftest import mcp1_server
+    from real_servers import mcp1_server
 
     command = mcp1_server("mcp-shell-server")
     allowed = "ls,cat,grep,wc,head,rm,touch"
@@ -124,7 +124,7 @@ async def test_sqlite_in_accept_edits_an_insert_runs_and_a_delete_asks(
 async def test_postgres_a_select_runs_unasked_and_a_drop_through_the_read_only_query_tool_asks(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    from conftest import npm_server
+    from real_servers import npm_server
 
     command = npm_server("mcp-server-postgres")
     servers = {"pg": {"command": command[0], "args": [postgres_url]}}

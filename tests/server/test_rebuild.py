@@ -51,8 +51,9 @@ async def test_one_servers_list_changed_re_resolves_only_that_servers_tools(reso
         await gateway._on_change("beta", "tools")
         listed = {t.name: t.annotations.read_only_hint for t in (await client.list_tools()).tools if t.annotations}
         after = gateway.catalog.entries
-    assert resolved == ["get_note", "get_file", "get_user"]
-    assert gateway.scans.scans - scans == 3
+    # beta's new definitions, and (the change is riskier, so the tools are held) the definitions accepted before
+    assert sorted(resolved) == sorted(["get_note", "get_file", "get_user"] * 2)
+    assert gateway.scans.scans - scans == 6
     assert listed["beta_get_file"] is False
     assert listed["alpha_get_file"] is True
     assert all(after[name] is entry for name, entry in before.items() if entry.server != "beta")

@@ -22,9 +22,9 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from tests.asking import Person
 
-from conftest import npm_server, python_server
 from hintgate.testing import RunningGateway, running_gateway
 from isolation import child_env
+from real_servers import npm_server, python_server
 
 pytestmark = pytest.mark.anyio
 
@@ -220,7 +220,7 @@ async def test_a_session_opened_on_the_read_only_view_cannot_be_used_on_the_whol
 async def test_call_tool_judges_a_call_by_its_arguments_as_a_direct_call_does(tmp_path: Path) -> None:
     import sqlite3
 
-    from conftest import mcp1_server
+    from real_servers import mcp1_server
 
     shop = tmp_path / "shop.db"
     with sqlite3.connect(shop) as db:

@@ -109,7 +109,7 @@ class ScanMemo:
     the other servers' names, and the words of its prose that could name a
     tool are kept; a later catalog scans it again, with the others, only when
     one of those words is now another server's tool. `scans` counts the
-    definitions scanned, for tests and benches.
+    definitions scanned, here or elsewhere (`prime`), for tests and benches.
     """
 
     def __init__(self) -> None:
@@ -140,6 +140,7 @@ class ScanMemo:
     def prime(self, raw: Mapping[str, Any], findings: list[ScanFinding], words: frozenset[str]) -> None:
         """Keep a scan of `raw` made elsewhere (`scan_tool(raw)` and `named_words(raw)`, off the event loop), so
         that the next catalog takes it instead of scanning `raw` again."""
+        self.scans += 1
         self._next[id(raw)] = (raw, findings, words)
 
 
