@@ -336,3 +336,182 @@ def test_every_command_line_a_page_shows_parses_against_the_command_line() -> No
         problems = [(line, why) for line in lines if (why := command_line_problem(root, line)) is not None]
         assert problems == [], f"{page.relative_to(ROOT)} shows command lines hintgate does not take: {problems}"
     assert shown > 100
+
+
+# -- config keys: every key a page's config examples and key tables name is one the config file takes
+
+# Where a fragment of a config file sits, for a block or a key table that shows one part of it: each
+# wraps what it is given (a mapping) into a whole file.
+_PLACES: dict[str, Any] = {
+    "the file": lambda m: m,
+    "a server": lambda m: {"mcpServers": {"s": {"command": "x", **m}}},
+    "an OAuth block": lambda m: {"mcpServers": {"s": {"url": "https://x.example/mcp", "oauth": m}}},
+    "an OpenAPI source": lambda m: {"openapi": {"s": {"document": "x.json", **m}}},
+    "a Python registry": lambda m: {"python": {"s": {"registry": "m:r", **m}}},
+    "a view": lambda m: {"views": {"v": m}},
+    "the policy": lambda m: {"policy": m},
+    "a rule": lambda m: {"policy": {"rules": [{"ask": m}]}},
+    "an override": lambda m: {"mcpServers": {"s": {"command": "x", "overrides": {"t": m}}}},
+}
+_BLOCK_PLACES = ("the file", "a server", "the policy")
+"""Where a YAML block may sit: the first of these that takes the most of its top keys."""
+# The key tables: a table whose header starts with `key` (or `condition`, the policy's rules).
+_KEY_TABLE = re.compile(r"^\| (?:key|condition) \|[^\n]*\n\|[- |]+\|\n((?:\|[^\n]*\n)+)", re.MULTILINE)
+
+
+class _AnyVariable(dict[str, str]):
+    """An environment in which every `${VAR}` is set, so examples are read for their keys alone."""
+
+    def get(self, key: str, default: Any = None) -> str:  # type: ignore[override]
+        return "x"
+
+    def __bool__(self) -> bool:  # never taken for "no environment given"
+        return True
+
+
+def unknown_keys(data: Any) -> list[str]:
+    """The keys of a whole config file the reader does not take, as its errors name them."""
+    from hintgate.config.loading import parse_config
+    from hintgate.errors import ConfigError
+
+    try:
+        parse_config(data, environ=_AnyVariable())
+    except ConfigError as exc:
+        return re.findall(r'unknown (?:key|hint) "([^"]*)"', str(exc))
+    return []
+
+
+def nested(dotted: str) -> dict[str, Any]:
+    """`identity.issuer` as the mapping `{identity: {issuer: ...}}`."""
+    value: Any = "x"
+    for part in reversed(dotted.split(".")):
+        value = {part: value}
+    return dict(value)
+
+
+def fitting(keys: list[str], wrap: Any) -> list[str]:
+    """The keys (dotted paths) that do not fit where `wrap` puts them."""
+    return [key for key in keys if unknown_keys(wrap(nested(key)))]
+
+
+def config_examples(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """The YAML blocks of a page that show a config file or part of one, with their line: those in which
+    a key at the top is one the file, a server or the policy takes (an expect file or an API answer is not)."""
+    import yaml
+
+    found: list[tuple[int, dict[str, Any]]] = []
+    for block in re.finditer(r"^```(ya?ml)\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
+        data = yaml.safe_load(block.group(2))
+        if not isinstance(data, dict):
+            continue
+        top = [key for key in data if isinstance(key, str)]
+        if any(not fitting([key], _PLACES[place]) for key in top for place in _BLOCK_PLACES):
+            found.append((text[: block.start()].count("\n") + 1, data))
+    return found
+
+
+def named_keys(cell: str) -> list[str]:
+    """The keys a key table's first cell names: `a` / `b`, `a`, `b`: `VALUE`, or `a: VALUE` (what
+    follows a colon is a value)."""
+    keys: list[str] = []
+    for i, part in enumerate(cell.split("`")):
+        if i % 2 == 0:  # outside a code span
+            if ":" in part:
+                break
+            continue
+        key, colon, _ = part.partition(":")
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", key.strip()):
+            keys.append(key.strip())
+        if colon:
+            break
+    return keys
+
+
+def unknown_config_keys(text: str) -> list[str]:
+    """The config keys a page names that no place in a config file takes: in its YAML config examples
+    (each read where its top keys fit: the file, a server or the policy) and in its key tables (each read
+    where most of its keys fit)."""
+    wrong: list[str] = []
+    for line, data in config_examples(text):
+        top = [key for key in data if isinstance(key, str)]
+        place = max(_BLOCK_PLACES, key=lambda place: len(top) - len(fitting(top, _PLACES[place])))
+        wrong.extend(f"line {line}: {key}" for key in unknown_keys(_PLACES[place](data)))
+    for table in _KEY_TABLE.finditer(text):
+        keys = [key for row in table.group(1).splitlines() for key in named_keys(row.split("|")[1])]
+        line = text[: table.start()].count("\n") + 1
+        misfits = min((fitting(keys, wrap) for wrap in _PLACES.values()), key=len)
+        wrong.extend(f"line {line}: {key}" for key in misfits)
+    return wrong
+
+
+def test_every_config_key_a_page_names_is_one_the_config_file_takes() -> None:
+    made_up = (
+        "```yaml\nmcpServers:\n  s: {command: x, trsut: local}\ntimeouts: {call: 5}\n```\n"
+        "```yaml\noverrides:\n  t: {readOnly: true}\n```\n"
+        "| key | value |\n| --- | --- |\n| `identity.issuer` | x |\n| `identity.groupClaim` | x |\n\n"
+        "| key | value |\n| --- | --- |\n| `client_id` / `clientId` | x |\n| `scopes` | x |\n| `redirectUri` | x |\n"
+    )
+    assert unknown_config_keys(made_up) == [
+        "line 1: trsut",
+        "line 6: readOnly",
+        "line 10: identity.groupClaim",
+        "line 15: redirectUri",
+    ]
+    examples = 0
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        examples += len(config_examples(text)) + len(_KEY_TABLE.findall(text))
+        wrong = unknown_config_keys(text)
+        assert wrong == [], f"{page.relative_to(ROOT)} names config keys the config file does not take: {wrong}"
+    assert examples > 25
+
+
+def documented_keys(text: str) -> set[str]:
+    """The keys a page names: each code span's first word (`key`, `key: value`, `section.key`), and the
+    keys of its YAML blocks."""
+    named = {span.split(":")[0].strip() for span in re.findall(r"`([^`\n]+)`", text)}
+    for block in re.findall(r"^```ya?ml\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
+        named.update(re.findall(r"([\w-]+):", block))
+    return named
+
+
+def undocumented_keys(config_page: str, policy_page: str) -> list[str]:
+    """The keys the config file takes that the pages do not name: every section and its keys in the
+    config page (`section.key`), every source's, login's, view's and override's keys (one spelling of each
+    setting is enough: the pages say that camelCase and snake_case are alike), the policy's in the policy
+    page."""
+    from hintgate.config.mcp_entry import SERVER_KEYS
+    from hintgate.config.oauth_entry import OAUTH_KEYS
+    from hintgate.config.openapi_entry import AUTH_KEYS, FILTER_KEYS, OPENAPI_KEYS
+    from hintgate.config.python_entry import PYTHON_KEYS
+    from hintgate.config.reader import HINT_SPELLINGS, PEOPLE_KEYS, SECTION_KEYS, SETTINGS_SECTIONS, VIEW_KEYS
+    from hintgate.config.types import SOURCE_TYPES
+    from hintgate.policy.rules import PREFERENCE_KEYS, TOP_KEYS
+
+    config, policy = documented_keys(config_page), documented_keys(policy_page)
+    sections = {name.split(".")[0] for name in config}
+    missing = [key for key in (*SETTINGS_SECTIONS, "policy", *(row.key for row in SOURCE_TYPES)) if key not in sections]
+    missing += [f"{name}.{key}" for name, keys in SECTION_KEYS.items() for key in keys if f"{name}.{key}" not in config]
+    plain = (*VIEW_KEYS, *PEOPLE_KEYS, *FILTER_KEYS, *AUTH_KEYS, *(key for keys in AUTH_KEYS.values() for key in keys))
+    missing += [key for key in plain if key not in config]
+    for spellings, page, before in (
+        (SERVER_KEYS, config, ""),
+        (OAUTH_KEYS, config, "oauth."),
+        (OPENAPI_KEYS, config, "openapi.NAME."),
+        (PYTHON_KEYS, config, "python.NAME."),
+        (HINT_SPELLINGS, config, "overrides.TOOL."),
+        (TOP_KEYS, policy, "policy."),
+        (PREFERENCE_KEYS, policy, "policy.preferences."),
+    ):
+        for setting in dict.fromkeys(spellings.values()):
+            named = [key for key, value in spellings.items() if value == setting]
+            if not any(key in page or f"preferences.{key}" in page for key in named):
+                missing.append(before + named[0])
+    return missing
+
+
+def test_every_key_the_config_file_takes_is_documented() -> None:
+    config, policy = (DOCS / "config.md").read_text(encoding="utf-8"), (DOCS / "policy.md").read_text(encoding="utf-8")
+    assert "limits.textLength" in undocumented_keys(config.replace("`limits.textLength`", "`x`"), policy)
+    assert "policy.approvalTimeout" in undocumented_keys(config, policy.replace("approvalTimeout", "x"))
+    assert undocumented_keys(config, policy) == []

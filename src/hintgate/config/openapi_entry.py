@@ -18,9 +18,9 @@ from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
-__all__ = ["read_openapis"]
+__all__ = ["AUTH_KEYS", "FILTER_KEYS", "OPENAPI_KEYS", "read_openapis"]
 
-_OPENAPI_KEYS: Mapping[str, str] = {
+OPENAPI_KEYS: Mapping[str, str] = {
     "document": "document",
     "baseUrl": "base_url",
     "base_url": "base_url",
@@ -37,6 +37,15 @@ _OPENAPI_KEYS: Mapping[str, str] = {
     "startupTimeout": "startup_timeout",
     "startup_timeout": "startup_timeout",
 }
+"""Spelling → setting of an OpenAPI source's keys."""
+AUTH_KEYS: Mapping[str, tuple[str, ...]] = {
+    "bearer": (),
+    "apiKey": ("name", "in", "value"),
+    "basic": ("username", "password"),
+}
+"""The kinds of `auth`, each with the keys of its mapping (a bearer token is a string)."""
+FILTER_KEYS = ("tags", "paths", "methods", "tools")
+"""The keys of `include` and `exclude` given as a mapping."""
 _HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
@@ -54,7 +63,7 @@ def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -
         return
     expanded = len(reader.from_environment)
     start = len(reader.problems)
-    given = reader.source_keys(m, path, _OPENAPI_KEYS)
+    given = reader.source_keys(m, path, OPENAPI_KEYS)
 
     def value_of(setting: str) -> Any:
         return m[str(given[setting][-1])]
@@ -111,8 +120,8 @@ def read_auth(reader: Reader, value: Any, path: tuple[Key, ...]) -> ApiAuth | No
     m = reader.mapping(value, path, "a mapping with one of bearer, apiKey, basic")
     if m is None:
         return None
-    reader.keys(m, path, ["bearer", "apiKey", "basic"])
-    kinds = [k for k in ("bearer", "apiKey", "basic") if k in m]
+    reader.keys(m, path, list(AUTH_KEYS))
+    kinds = [k for k in AUTH_KEYS if k in m]
     if len(kinds) != 1:
         reader.error(path, "give exactly one of bearer, apiKey, basic")
         return None
@@ -125,13 +134,13 @@ def read_auth(reader: Reader, value: Any, path: tuple[Key, ...]) -> ApiAuth | No
     if entry is None:
         return None
     if kind == "basic":
-        reader.keys(entry, here, ["username", "password"])
+        reader.keys(entry, here, AUTH_KEYS["basic"])
         user = reader.string(entry.get("username"), (*here, "username"))
         password = reader.string(entry.get("password"), (*here, "password"), secret=True)
         if user is None or password is None:
             return None
         return ApiAuth("basic", username=user, password=password)
-    reader.keys(entry, here, ["name", "in", "value"])
+    reader.keys(entry, here, AUTH_KEYS["apiKey"])
     key_name = reader.string(entry.get("name"), (*here, "name"), empty=False)
     where = reader.string(entry.get("in", "header"), (*here, "in"))
     secret = reader.string(entry.get("value"), (*here, "value"), secret=True, empty=False)
@@ -150,8 +159,8 @@ def read_filter(reader: Reader, value: Any, path: tuple[Key, ...]) -> OperationF
     m = reader.mapping(value, path, "a list of tool-name globs, or a mapping of tags, paths, methods, tools")
     if m is None:
         return None
-    reader.keys(m, path, ["tags", "paths", "methods", "tools"])
-    got = {k: reader.strings(m[k], (*path, k)) for k in ("tags", "paths", "methods", "tools") if k in m}
+    reader.keys(m, path, FILTER_KEYS)
+    got = {k: reader.strings(m[k], (*path, k)) for k in FILTER_KEYS if k in m}
     if any(v is None for v in got.values()):
         return None
     methods = tuple(x.upper() for x in got.get("methods") or ())

@@ -15,9 +15,9 @@ from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
-__all__ = ["read_pythons"]
+__all__ = ["PYTHON_KEYS", "read_pythons"]
 
-_PYTHON_KEYS: Mapping[str, str] = {
+PYTHON_KEYS: Mapping[str, str] = {
     "registry": "registry",
     "path": "path",
     "trust": "trust",
@@ -50,7 +50,7 @@ def read_python(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) ->
     if m is None:
         return
     start = len(reader.problems)
-    given = reader.source_keys(m, path, _PYTHON_KEYS)
+    given = reader.source_keys(m, path, PYTHON_KEYS)
 
     def value_of(setting: str) -> Any:
         return m[str(given[setting][-1])]

@@ -57,10 +57,56 @@ def _policy_path(dotted: str | None, fallback: tuple[Key, ...]) -> tuple[Key, ..
     return tuple(keys)
 
 
-_HINT_SPELLINGS: Mapping[str, Hint] = {
+HINT_SPELLINGS: Mapping[str, Hint] = {
     **{hint.value: hint for hint in Hint},
     **{hint.attr: hint for hint in Hint},
 }
+"""How an override may name a hint (`readOnlyHint` or `read_only`); an override also takes `title`."""
+
+TIMEOUT_KEYS: Mapping[str, str] = {
+    "call": "call",
+    "startup": "startup",
+    "list": "list",
+    "sessionIdle": "session_idle",
+    "sessionFirstRequest": "session_first_request",
+}
+"""The `timeouts` section's keys, each with the `Timeouts` field it sets."""
+
+LIMIT_KEYS: Mapping[str, str] = {"toolsPerServer": "tools_per_server", "textLength": "text_length"}
+"""The `limits` section's keys, each with the `ListingLimits` field it sets."""
+
+SECTION_KEYS: Mapping[str, tuple[str, ...]] = {
+    "inference": ("profile",),
+    "timeouts": tuple(TIMEOUT_KEYS),
+    "limits": tuple(LIMIT_KEYS),
+    "env": ("allow",),
+    "integrity": ("onChange", "onResultFinding", "pins"),
+    "identity": (
+        "issuer",
+        "audience",
+        "userClaim",
+        "groupsClaim",
+        "algorithms",
+        "clockSkew",
+        "scopes",
+        "dashboardClient",
+        "requireTokenType",
+        "clients",
+        "admins",
+        "auditors",
+        "personClaim",
+        "assignedClaims",
+    ),
+    "metrics": ("byUser",),
+    "search": ("mode", "alwaysList"),
+}
+"""The keys each settings section takes (`views` holds views by name: `VIEW_KEYS`); the docs test reads them."""
+
+VIEW_KEYS = ("tiers", "servers", "tools", "tags", "trust")
+"""The keys of one view under `views`."""
+
+PEOPLE_KEYS = ("user", "group")
+"""The keys of `{user: ..., group: ...}`: `identity.admins` and `identity.auditors`."""
 
 # Top-level keys other clients keep in the same file: VS Code's prompted
 # inputs, Claude Desktop's app settings.
@@ -404,7 +450,7 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["profile"])
+        self.keys(m, path, SECTION_KEYS["inference"])
         if "profile" in m and (name := self.string(m["profile"], (*path, "profile"))) is not None:
             if name not in PROFILES:
                 choices = " or ".join(json.dumps(p) for p in PROFILES)
@@ -416,25 +462,17 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        spelled = {
-            "call": "call",
-            "startup": "startup",
-            "list": "list",
-            "sessionIdle": "session_idle",
-            "sessionFirstRequest": "session_first_request",
-        }
-        self.keys(m, path, list(spelled))
-        got = {attr: self.seconds(m[key], (*path, key)) for key, attr in spelled.items() if key in m}
+        self.keys(m, path, SECTION_KEYS["timeouts"])
+        got = {attr: self.seconds(m[key], (*path, key)) for key, attr in TIMEOUT_KEYS.items() if key in m}
         self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
 
     def read_limits(self, value: Any, path: tuple[Key, ...]) -> None:
         m = self.mapping(value, path)
         if m is None:
             return
-        spelled = {"toolsPerServer": "tools_per_server", "textLength": "text_length"}
-        self.keys(m, path, list(spelled))
+        self.keys(m, path, SECTION_KEYS["limits"])
         got: dict[str, int] = {}
-        for key, attr in spelled.items():
+        for key, attr in LIMIT_KEYS.items():
             if key not in m:
                 continue
             given = m[key]
@@ -448,7 +486,7 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["allow"])
+        self.keys(m, path, SECTION_KEYS["env"])
         if "allow" in m and (names := self.strings(m["allow"], (*path, "allow"))) is not None:
             for i, n in enumerate(names):
                 if not n or "=" in n:
@@ -459,7 +497,7 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["onChange", "onResultFinding", "pins"])
+        self.keys(m, path, SECTION_KEYS["integrity"])
         act = self.string(m["onResultFinding"], (*path, "onResultFinding")) if "onResultFinding" in m else None
         if act is not None:
             if act not in ("mark", "redact", "block"):
@@ -479,7 +517,7 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["byUser"])
+        self.keys(m, path, SECTION_KEYS["metrics"])
         if "byUser" in m and (flag := self.boolean(m["byUser"], (*path, "byUser"))) is not None:
             self.metrics_by_user = flag
 
@@ -487,7 +525,7 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        self.keys(m, path, ["mode", "alwaysList"])
+        self.keys(m, path, SECTION_KEYS["search"])
         mode = SearchMode.AUTO
         if "mode" in m and (given := self.string(m["mode"], (*path, "mode"))) is not None:
             if given in {m.value for m in SearchMode}:
@@ -528,9 +566,9 @@ class Reader:
         if m is None:
             return None
         before = len(self.problems)
-        self.keys(m, path, ["tiers", "servers", "tools", "tags", "trust"])
+        self.keys(m, path, VIEW_KEYS)
         got: dict[str, tuple[str, ...]] = {}
-        for key in ("tiers", "servers", "tools", "tags", "trust"):
+        for key in VIEW_KEYS:
             if key in m and (items := self.strings(m[key], (*path, key))) is not None:
                 got[key] = items
         for key, kind in (("tiers", Tier), ("trust", Trust)):
@@ -554,23 +592,7 @@ class Reader:
         m = self.mapping(value, path)
         if m is None:
             return
-        spelled = [
-            "issuer",
-            "audience",
-            "userClaim",
-            "groupsClaim",
-            "algorithms",
-            "clockSkew",
-            "scopes",
-            "dashboardClient",
-            "requireTokenType",
-            "clients",
-            "admins",
-            "auditors",
-            "personClaim",
-            "assignedClaims",
-        ]
-        self.keys(m, path, spelled)
+        self.keys(m, path, SECTION_KEYS["identity"])
         for required in ("issuer", "audience"):
             if required not in m:
                 self.error(path, f"{required} is required (the {_IDENTITY_NEEDS[required]})")
@@ -652,12 +674,12 @@ class Reader:
         m = self.mapping(value, path, "a mapping with user and/or group")
         if m is None:
             return None
-        self.keys(m, path, ["user", "group"])
-        if not m.keys() & {"user", "group"}:
+        self.keys(m, path, PEOPLE_KEYS)
+        if not m.keys() & set(PEOPLE_KEYS):
             self.error(path, "expected a user and/or a group")
             return None
         named: dict[str, tuple[str, ...]] = {}
-        for key in ("user", "group"):
+        for key in PEOPLE_KEYS:
             if key not in m:
                 continue
             given = m[key]
@@ -687,11 +709,11 @@ class Reader:
             spelled: dict[Hint, str] = {}
             title: str | None = None
             for k, v in entry.items():
-                hint = _HINT_SPELLINGS.get(k)
+                hint = HINT_SPELLINGS.get(k)
                 if k == "title":
                     title = self.string(v, (*here, k))
                 elif hint is None:
-                    self.error((*here, k), f'unknown hint "{k}"{closest(k, [*_HINT_SPELLINGS, "title"])}', key=True)
+                    self.error((*here, k), f'unknown hint "{k}"{closest(k, [*HINT_SPELLINGS, "title"])}', key=True)
                 elif hint in spelled:
                     self.error((*here, k), f'"{k}" repeats "{spelled[hint]}"; give one', key=True)
                 elif (flag := self.override_flag(v, (*here, k))) is not None:
