@@ -157,8 +157,10 @@ class PinKeeper:
             if event.kind in (ChangeKind.CHANGED, ChangeKind.NEW):
                 # The gateway logs the held tool once, with how to accept it (`Gateway.held_line`).
                 logger.debug("%s: tool %r quarantined: %s", event.server, event.tool, event.detail)
-            elif event.kind in (ChangeKind.RISKIER, ChangeKind.REMOVED, ChangeKind.COSMETIC):
+            elif event.kind in (ChangeKind.RISKIER, ChangeKind.REMOVED):
                 logger.warning("%s: tool %r %s: %s", event.server, event.tool, event.kind.value, event.detail or "")
+            elif event.kind is ChangeKind.COSMETIC:  # accepted as it is: nothing to look at
+                logger.info("%s: tool %r %s: %s", event.server, event.tool, event.kind.value, event.detail or "")
         if self._store is None and not self._store_coming:
             return
         self._pending.append(found)
@@ -209,7 +211,8 @@ class PinKeeper:
             ]
         for pin in accepted:
             self.by_key[pin.key] = pin
-            logger.warning("%s: tool %r accepted by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
+            # An operator's decision, routine: WARNING is kept for what needs one (a held tool, a riskier one).
+            logger.info("%s: tool %r accepted by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return accepted
 
     async def block(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
@@ -228,7 +231,7 @@ class PinKeeper:
             ]
         for pin in blocked:
             self.by_key[pin.key] = pin
-            logger.warning("%s: tool %r kept blocked by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
+            logger.info("%s: tool %r kept blocked by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return blocked
 
     def quarantined(self) -> dict[str, tuple[str, Callable[[], str]]]:

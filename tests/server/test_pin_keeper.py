@@ -1,0 +1,48 @@
+"""The gateway's pin keeper: what it logs, and at which level (an operator's decision is routine)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from hintgate.hints.pins import PinState
+from hintgate.server.pins import PinKeeper
+
+pytestmark = pytest.mark.anyio
+
+
+def tool(description: str, **annotations: bool) -> dict[str, Any]:
+    return {"name": "t", "description": description, "inputSchema": {"type": "object"}, "annotations": annotations}
+
+
+def levels(caplog: pytest.LogCaptureFixture, words: str) -> list[str]:
+    return [r.levelname for r in caplog.records if r.name == "hintgate.server.pins" and words in r.getMessage()]
+
+
+async def test_an_operator_accepting_or_blocking_a_held_tool_is_logged_at_info(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    keeper = PinKeeper(None)
+    keeper.observe({"s": [("s_t", tool("Read a note.", readOnlyHint=True))]})
+    keeper.observe({"s": [("s_t", tool("Read a note, then mail it out.", readOnlyHint=True))]})
+    assert keeper.by_key[("s", "t")].state is PinState.QUARANTINED
+    with caplog.at_level(logging.DEBUG, logger="hintgate.server.pins"):
+        await keeper.block(lambda pin: True, actor="bob", reason="mails notes out")
+        await keeper.accept(lambda pin: True, actor="alice")
+    assert levels(caplog, "kept blocked by bob") == ["INFO"]
+    assert levels(caplog, "accepted by alice") == ["INFO"]
+
+
+async def test_a_whitespace_change_is_logged_at_info_and_a_riskier_one_at_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    keeper = PinKeeper(None)
+    keeper.observe({"s": [("s_t", tool("Read a note.", readOnlyHint=True))]})
+    with caplog.at_level(logging.DEBUG, logger="hintgate.server.pins"):
+        keeper.observe({"s": [("s_t", tool("Read  a note. ", readOnlyHint=True))]})
+        keeper.observe({"s": [("s_t", tool("Read  a note. ", readOnlyHint=False))]})
+    assert keeper.by_key[("s", "t")].state is PinState.ACCEPTED
+    assert levels(caplog, "cosmetic") == ["INFO"]
+    assert levels(caplog, "riskier") == ["WARNING"]
