@@ -31,7 +31,7 @@ from typing import Any
 
 from hintgate.hints.anchors import class_end
 
-__all__ = ["Cue", "present", "spelled", "without_lookarounds"]
+__all__ = ["Cue", "present", "spans", "spelled", "without_lookarounds"]
 
 _ALL: list[Cue] = []
 _BOUNDARY = r"(?:^|$|[^\pL\pM\pN_])"
@@ -71,7 +71,7 @@ class Cue:
         return iter(self._engine.finditer(text))
 
 
-def present(text: str, low: str | None = None) -> frozenset[int]:
+def present(text: str, low: str | None = None, *, potential: bool = False) -> frozenset[int]:
     """The cues that can match in `text` (their `index`): every cue not gated, and each gated one that RE2's
     filter says can (ASCII text: the strings each cue cannot match without are looked for, then the cues
     whose strings are there are tried), or, in other text, one of whose words the text holds (`low`: the text
@@ -80,7 +80,7 @@ def present(text: str, low: str | None = None) -> frozenset[int]:
         filtered = _filter()
         if filtered is not None:
             regex_filter, gated, always_ascii = filtered
-            hits = regex_filter.Match(text.encode("ascii") + _MARK)
+            hits = regex_filter.Match(text.encode("ascii") + _MARK, potential)
             if hits and 0 in hits:  # the mark is always there: without it, the filter gave up
                 return always_ascii | frozenset(gated[hit] for hit in hits if hit)
     return spelled(text, low)
@@ -99,6 +99,53 @@ def spelled(text: str, low: str | None = None) -> frozenset[int]:
     for hit in hits:
         found.update(_CUES_OF[hit])
     return frozenset(found)
+
+
+_SPANS_LENGTH = 8192
+"""The longest text `spans` reads in one pattern: past it, a relaxed cue that fails to end where it started may
+read on to the text's end from every place it starts (quadratic: 0.35 s for 80 KB of unended image links)."""
+
+
+def spans(cues: tuple[Cue, ...], text: str, literals: tuple[str, ...] = ()) -> list[tuple[int, int]] | None:
+    """Where in ASCII `text` one of `cues` may match, or one of `literals` stands, in one pass of RE2: each cue
+    relaxed as the filter reads it (`hints.prefilter.relaxed`), so the spans hold every place a cue matches and
+    perhaps a few more. None for other text, text longer than `_SPANS_LENGTH`, or when a cue cannot be relaxed
+    (search each cue then)."""
+    if len(text) > _SPANS_LENGTH or not text.isascii():
+        return None
+    finder = _finder(cues, literals)
+    if finder is None:
+        return None
+    return [(match.start(), match.end()) for match in finder.finditer(text.encode("ascii"))]
+
+
+@functools.cache
+def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
+    """One RE2 pattern, read as Latin-1, of every cue of `cues` relaxed and every literal; None without RE2 or
+    when a cue cannot be relaxed."""
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - google-re2 is a dependency
+        return None
+    from hintgate.hints.prefilter import relaxed
+
+    parts: list[str] = []
+    for cue in cues:
+        try:
+            pattern = relaxed(cue.pattern)
+        except ValueError:
+            return None
+        if pattern is not None:
+            parts.append(f"(?:{pattern})")
+    parts.extend(re.escape(literal) for literal in literals)
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    options.case_sensitive = False  # a superset of a case-sensitive cue's matches is what is asked
+    options.max_mem = 32 << 20
+    try:
+        return re2.compile("|".join(parts).encode("ascii"), options)
+    except re2.error:  # pragma: no cover - each part was read by the filter
+        return None
 
 
 _CUES_OF: list[frozenset[int]] = []

@@ -35,14 +35,15 @@ approval), found by one pass of RE2 when `google-re2` is installed.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.cues import Cue, present, spelled
+from hintgate.hints.cues import Cue, present, spans, spelled
 
-__all__ = ["Order", "judge_result", "judge_text", "main_script", "possible"]
+__all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +199,7 @@ _MISREPORT = Cue(
     r"|\b(?:recomienda|recomiende|recomende|recommande[zs]?|empfiehl\w*|raccomanda|consiglia|beveel|poleca\w*|öner\w*|"
     r"giới\s+thiệu|đề\s+xuất|rekomendasikan|рекомендуй\w*|порекомендуй|рекомендуй|أوص|המלץ|सुझा|সুপারিশ|แนะนำ|"
     r"pendekeza|推荐|推薦|勧め|추천)"
-    r"|\b(?:éxito|exitos[ao]|sucesso|succès|erfolgreich|successo|succesvol|geslaagd|sukces|pomyślnie|başarı\w*|"
+    r"|\b(?:éxito|exitos[ao]|sucesso|succès|erfolgreich|successo|succesvol|geslaagd|sukces|pomyślnie|başar\w*|"
     r"thành\s+công|berhasil|sukses|успешно|успішно|بنجاح|نجاح|בהצלחה|הצליח|सफल|সফল|สำเร็จ|imefanikiwa|"
     r"yamefanikiwa|完了しました|成功|성공)"
     r"|\b(?:aunque|mesmo\s+que|même\s+si|auch\s+wenn|anche\s+se|zelfs\s+als|nawet\s+jeśli|olsa\s+bile|ngay\s+cả\s+khi|"
@@ -811,6 +812,7 @@ def judge_text(
     script: str | None = None,
     prose: bool = True,
     seen: frozenset[int] | None = None,
+    reach: Sequence[tuple[int, int]] | None = None,
 ) -> list[Order]:
     """Every sentence of a tool's text (a description, a title, a schema string) judged an order to the model.
 
@@ -822,14 +824,54 @@ def judge_text(
             conversation as a value is a request, unless the parameter is named for it: `password`).
         script: the script of the tool's other text, when known (a sentence in another is hidden from readers).
         prose: the text is a description or a title (a tool named in an enum value or a default is no call).
-        seen: what `possible` answered for a text holding this one (the tool's texts joined), if asked.
+        seen: what `present` answered for a text holding this one (the tool's texts joined), if asked.
+        reach: `reaches`' answer for this text (or for a text holding it, shifted to this one's offsets), if
+            asked: only the sentences holding one of its spans are judged.
     """
-    seen = present(text) if seen is None else seen & spelled(text)
+    if reach is not None:
+        if not reach:
+            return []
+        main = script if script is not None else main_script(text)
+        context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
+        return list(_orders(text, context, _reached(_sentences(text), reach), seen))
+    seen = present(text) if seen is None else seen & present(text)
     if not possible(text, seen):
         return []  # nothing an order reaches for can stand anywhere in the text
     main = script if script is not None else main_script(text)
     context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
-    return list(_orders(text, context, _sentences(text), seen))
+    spans = list(_sentences(text))
+    return list(_orders(text, context, iter(spans), seen, each=len(spans) > 1))
+
+
+def _reached(spans: Iterator[tuple[int, int]], reach: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The sentences among `spans` (in order) that overlap a span of `reach` (sorted by start)."""
+    starts = [start for start, _ in reach]
+    ends = list(itertools.accumulate((end for _, end in reach), max))  # the furthest end reached by each prefix
+    for start, end in spans:
+        i = bisect.bisect_left(starts, end)  # the spans starting before the sentence ends
+        if i and ends[i - 1] > start:
+            yield start, end
+
+
+def reaches(text: str, seen: frozenset[int] | None = None) -> list[tuple[int, int]]:
+    """Where in `text` something an order reaches for stands, sorted: each match of the cues an order cannot be
+    without (those `seen`, `present`'s answer for the text, allows), of a risky tool's name, each `@` and `://`.
+
+    A sentence of the text that holds none is no order (`judge_text(reach=...)` skips it): one search of the
+    whole text per cue, instead of one per sentence.
+    """
+    found = spans((*_TARGET_CUES, _RISKY), text, ("@", "://"))
+    if found is not None:
+        return found  # ASCII text: one pass of RE2 (the matches of every cue, and perhaps a few more)
+    seen = present(text) if seen is None else seen
+    found = [(m.start(), m.end()) for cue in _TARGET_CUES if cue.index in seen for m in cue.finditer(text)]
+    found.extend((m.start(), m.end()) for m in _RISKY.finditer(text))
+    for mark in ("@", "://"):
+        at = text.find(mark)
+        while at >= 0:
+            found.append((at, at + len(mark)))
+            at = text.find(mark, at + 1)
+    return sorted(found)
 
 
 def possible(text: str, seen: frozenset[int] | None = None) -> bool:
@@ -840,10 +882,24 @@ def possible(text: str, seen: frozenset[int] | None = None) -> bool:
 
 
 def _orders(
-    text: str, context: _Context, spans: Iterator[tuple[int, int]], seen: frozenset[int] | None = None
+    text: str,
+    context: _Context,
+    spans: Iterator[tuple[int, int]],
+    seen: frozenset[int] | None = None,
+    *,
+    each: bool = False,
 ) -> Iterator[Order]:
+    """The orders among `spans` of `text`; `each`: ask `present` of every sentence first (one pass of RE2's
+    filter), so that a sentence holding nothing an order reaches for costs one search, not one per cue that the
+    whole text may hold."""
     for start, end in spans:
-        verdict = _judge_sentence(text[start:end], context, seen)
+        sentence = text[start:end]
+        here = seen
+        if each:
+            here = present(sentence) if seen is None else seen & present(sentence)
+            if not possible(sentence, here):
+                continue
+        verdict = _judge_sentence(sentence, context, here)
         if verdict is not None:
             addressee, targets, high, why = verdict
             yield Order(start, end, addressee, targets, high, why)
@@ -905,13 +961,12 @@ def _boundary_after(text: str, at: int) -> int:
 
 
 # The cues a sentence must hold one of to be an order (other tools' names and mail addresses are looked for apart).
-_TARGETS = frozenset(
-    cue.index
-    for cue in (_OVERRIDE, _ROLE, _EXEC, _BUILT_URL, _SECRET_PATH, _SECRET_NOUN, _CONTEXT, _CONCEAL, _MISREPORT,
-                _ALWAYS_RECOMMEND, _CONFIRM_RE, _DESTINATION)
-)  # fmt: skip
-# A tool's name that runs, sends, fetches, stores or reads secrets: `run_command`, `gmail_send`, `memory.store`.
-_RISKY = re.compile(
+_TARGET_CUES = (_OVERRIDE, _ROLE, _EXEC, _BUILT_URL, _SECRET_PATH, _SECRET_NOUN, _CONTEXT, _CONCEAL, _MISREPORT,
+                _ALWAYS_RECOMMEND, _CONFIRM_RE, _DESTINATION)  # fmt: skip
+_TARGETS = frozenset(cue.index for cue in _TARGET_CUES)
+# A tool's name that runs, sends, fetches, stores or reads secrets: `run_command`, `gmail_send`, `memory.store`
+# (searched by RE2: Python's engine tried each alternative at every position, 40 us on a tool's texts).
+_RISKY = Cue(
     r"[_.](?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|gmail|slack|"
     r"message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|browse|browser|"
     r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember)\b|"

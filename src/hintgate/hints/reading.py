@@ -30,6 +30,7 @@ import functools
 import html
 import re
 import sys
+import threading
 import unicodedata
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -167,6 +168,20 @@ def read(text: str, *, decode: bool = True, seen: Seen | None = None) -> list[Vi
             disguises it ruled out are not looked for, as long as the text
             is read as written (no character removed, normalised or folded).
     """
+    # The phrases and the sentence judge read each text of a tool in turn: the second reading is the first's.
+    last = getattr(_LAST, "read", None)
+    if last is not None and last[0] is text and last[1] == decode:
+        return list(last[2])
+    views = _read(text, decode=decode, seen=seen)
+    _LAST.read = (text, decode, tuple(views))
+    return views
+
+
+# The last text `read` read in this thread, and its views (a seen disguise ruled out changes nothing of them).
+_LAST = threading.local()
+
+
+def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
     plain = _plain(text)
     views = [plain]
     if plain.text is not text:

@@ -38,9 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.hints.cues import present
 from hintgate.hints.names import confusable_letters, skeleton
-from hintgate.hints.orders import Order, judge_result, judge_text, main_script, possible
+from hintgate.hints.orders import Order, judge_result, judge_text, main_script, reaches
 from hintgate.hints.phrases import (
     ADDRESS,
     BOTH,
@@ -577,8 +576,15 @@ class _OrderReader:
         self.hidden = hidden
         # Which of the judge's cues can match anywhere in the tool's texts (one pass): a tool in which nothing an
         # order reaches for can stand is not read sentence by sentence.
-        self.seen = None if result else present(joined)
-        self.worth = result or hidden or possible(joined, self.seen)
+        # Where in the joined texts an order's reach stands (found once), by each text's offset in them.
+        self.reach = [] if result else reaches(joined)
+        self.seen = None
+        self.worth = result or hidden or bool(self.reach)
+        self.offsets: dict[str, int] = {}
+        at = 0
+        for path, text in texts:
+            self.offsets[path] = at
+            at += len(text) + 1
         self.own = frozenset(path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path))
         prose = " ".join(text for path, text in texts if path in ("description", "title"))
         self.script = main_script(prose) if prose else None
@@ -600,11 +606,20 @@ class _OrderReader:
                     script=self.script,
                     prose=path.rsplit(".", 1)[-1] in _PROSE,
                     seen=self.seen if view.how == "plain" else None,
+                    reach=self._reach(path, text) if view.text is text else None,
                 )
             for order in orders:
                 if order.high:
                     start, end = view.origin(order.start, order.end)
                     yield _order_finding(path, order, start, end, self.tool, view)
+
+    def _reach(self, path: str, text: str) -> list[tuple[int, int]] | None:
+        """The spans of `reaches` within one of the tool's texts, at its own offsets (None: not known)."""
+        at = self.offsets.get(path)
+        if at is None:
+            return None
+        end = at + len(text)
+        return [(max(s, at) - at, min(e, end) - at) for s, e in self.reach if s < end and e > at]
 
 
 _SHORTEST_ORDER = 12
@@ -636,6 +651,7 @@ def _order_finding(path: str, order: Order, start: int, end: int, tool: str | No
     )
 
 
+@functools.lru_cache(maxsize=4096)  # asked of each text several times per scan; the paths of schemas repeat
 def _is_property_name(path: str) -> bool:
     if path.endswith("]") and not path.endswith("]]"):
         bracket = path.rfind("[")
