@@ -108,6 +108,15 @@ def test_a_tool_declared_additive_that_deletes_is_a_warning() -> None:
     assert "HG302" in found["delete_repository"]
 
 
+def test_a_tool_declared_additive_that_only_its_name_says_destroys_is_a_note() -> None:
+    raw = {"name": "update_note", "description": "A note's new text.", "annotations": {"destructiveHint": False}}
+    report = lint_tools([raw], target="t", trust=LintTrust(Trust.LOCAL, "default for a local command"))
+    (finding,) = [f for f in report.findings if f.code == "HG302"]
+    assert finding.level is Severity.NOTE
+    assert "moderate evidence: not enough to set the declaration aside" in finding.message
+    assert report.tools[0].tier is Tier.ADDITIVE
+
+
 @pytest.mark.parametrize(
     ("name", "code"),
     [("get weather", "HG401"), ("get/weather", "HG401"), ("g" * 65, "HG402"), ("g" * 129, "HG401")],

@@ -85,6 +85,52 @@ def test_a_local_server_s_read_only_export_told_where_to_write_its_copy_loses() 
     )
 
 
+def test_a_local_server_s_non_destructive_write_stands_against_its_name_alone() -> None:
+    # Whether an update or a delete loses data depends on what the server keeps (versions, a trash):
+    # the name's verb says the tool writes, not that what it replaces is lost.
+    for name, description in (
+        ("update_note", "A note's new text, kept as a new version beside the earlier ones."),
+        ("delete_template", "Templates stop being offered for new notes."),
+        ("restore_note_version", ""),
+        ("set_note_tags", "Tags of a note."),
+    ):
+        tool = resolve_tool(
+            {"name": name, "description": description, "annotations": {"destructiveHint": False}},
+            trust=Trust.LOCAL,
+        )
+        destructive = tool.resolution.hints[Hint.DESTRUCTIVE]
+        assert (destructive.value, destructive.provenance.origin) == (False, Origin.DECLARED), name
+        assert tool.resolution.value(Hint.READ_ONLY) is False, name
+
+
+def test_a_local_server_s_non_destructive_write_loses_when_its_text_says_the_data_is_lost() -> None:
+    for name, description in (
+        ("delete_concept", "Permanently delete a concept."),
+        ("delete_repository", "Delete a repository. This cannot be undone."),
+        ("delete_file", "Delete a file."),
+        ("update_note", "Overwrite a note's text."),
+        ("purge_note", "Remove a note."),
+        ("hard_delete_note", ""),
+    ):
+        tool = resolve_tool(
+            {"name": name, "description": description, "annotations": {"destructiveHint": False}},
+            trust=Trust.LOCAL,
+        )
+        destructive = tool.resolution.hints[Hint.DESTRUCTIVE]
+        assert (destructive.value, destructive.distrusted) == (True, False), name
+
+
+def test_a_local_server_s_read_only_set_aside_takes_its_declared_destructive_false_with_it() -> None:
+    # The spec gives destructiveHint no meaning on a tool declared read-only: once read-only falls,
+    # nothing the server said about the write it did not declare stands.
+    tool = resolve_tool(
+        {"name": "drop_table", "annotations": {"readOnlyHint": True, "destructiveHint": False}},
+        trust=Trust.LOCAL,
+    )
+    assert tool.resolution.value(Hint.READ_ONLY) is False
+    assert tool.resolution.value(Hint.DESTRUCTIVE) is True
+
+
 def test_a_trusted_server_s_lying_read_only_stands() -> None:
     tool = resolve_tool({"name": "purge_notes", "annotations": {"readOnlyHint": True}}, trust=Trust.TRUSTED)
     assert tool.resolution.value(Hint.READ_ONLY) is True

@@ -237,6 +237,9 @@ class Strength(enum.StrEnum):
     converting an artifact. Servers label such tools both ways (in the shared
     corpus, 14 of 28 such tools are declared read-only), so this is evidence
     to infer a hint from, not to set aside what a `local` server declares.
+    A name's writing verb is moderate for destructive alone, unless the
+    description or the verb's meaning says data is lost: it says the tool
+    writes, not that what it replaces is gone.
     Weak: a word anywhere in the description, a word anywhere in the name that
     is not its action, a schema property. Weak evidence may make a tool look
     riskier, never safer.
@@ -378,6 +381,9 @@ def resolve(
     meaning only for a tool that is not read-only. Its readOnly resolves false
     as declared (provenance `declared:implied`), so no inference makes such a
     tool read-only (an export declared non-destructive writes its file).
+    The other way, a declared readOnly true that does not stand takes its
+    declared destructive and idempotent values with it: the spec gave them no
+    meaning for that tool, so they resolve as if undeclared.
     """
     if trust is None:
         trust = Trust.TRUSTED if trusted else Trust.UNTRUSTED
@@ -390,6 +396,9 @@ def resolve(
             hints[hint] = Resolved(overrides[hint], Provenance(Origin.OVERRIDE))
             continue
         value = declared.get(hint)
+        if hint in _WRITE_HINTS and declared.read_only is True and hints[Hint.READ_ONLY].value is False:
+            # Its read-only was set aside: what it said of a write it did not declare has no meaning.
+            value = None
         if value is None and hint is Hint.READ_ONLY and _declares_a_write(declared):
             hints[hint] = Resolved(False, Provenance(Origin.DECLARED, IMPLIED))
         elif value is None:
@@ -416,6 +425,10 @@ def resolve(
 
 IMPLIED = "implied"
 """The rule of a readOnly false that a declared destructiveHint or idempotentHint implies (`declared:implied`)."""
+
+
+_WRITE_HINTS = frozenset({Hint.DESTRUCTIVE, Hint.IDEMPOTENT})
+"""The hints the spec gives meaning only for a tool that is not read-only."""
 
 
 def _declares_a_write(declared: Annotations) -> bool:

@@ -506,11 +506,15 @@ def _disagreements(tool: ResolvedTool) -> Iterable[Finding]:
     )
     destructive = inferred.get(Hint.DESTRUCTIVE)
     if writes and declared.destructive is False and destructive is not None and destructive.value:
+        # A name's writing verb alone is moderate: whether the write loses data is the server's to say.
+        strong = destructive.strength is Strength.STRONG
         yield Finding(
             "HG302",
-            f"declared destructiveHint false, but {why(Hint.DESTRUCTIVE)} says it destroys or overwrites",
+            f"declared destructiveHint false, but {why(Hint.DESTRUCTIVE)} says it destroys or overwrites"
+            + ("" if strong else f" ({destructive.strength.value} evidence: not enough to set the declaration aside)"),
             name,
             Hint.DESTRUCTIVE,
+            None if strong else Severity.NOTE,
         )
     idempotent = inferred.get(Hint.IDEMPOTENT)
     if (

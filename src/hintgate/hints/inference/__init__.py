@@ -107,6 +107,8 @@ _OPEN = effect(open_world=True)
 _CLOSED = effect(open_world=False)
 # Opening verbs that contradict a read verb in the name. "Run"/"execute" are
 # left out: "Run a find query" describes how a read happens, not a write.
+# Verbs whose English meaning is removal beyond recovery: their word alone says data is lost.
+_LOSS_VERBS = frozenset({"purge", "destroy", "wipe", "erase", "shred", "obliterate", "truncate"})
 _VETO_CLASSES = frozenset({CREATE, SEND, UPDATE, EDIT, DELETE, INTERACT, NAVIGATE, START, TOGGLE, TRANSITION, CHANGE})
 
 
@@ -231,7 +233,11 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
                     f"the name reads ({parts.verb!r}) but {not_read.rule} says it writes",
                 )
             continue
-        apply(found, values, rule)
+        if rule.startswith("name.") and not rule.startswith("name.qualifier."):
+            said = parts.verb in _LOSS_VERBS or any(c.values.get(Hint.DESTRUCTIVE) for _, c in verbs)
+            _apply_action_word(found, values, rule, corroborated=said)
+        else:
+            apply(found, values, rule)
 
     if Hint.OPEN_WORLD not in found:
         _open_world(found, parts.tokens, first, text, world)
@@ -264,6 +270,31 @@ def _surface(facts: SchemaFacts, cls: VerbClass | None, text: str) -> str | None
 def _local_files(tokens: tuple[str, ...]) -> bool:
     """Whether the name speaks of local files (``read_local_file``); ``local`` alone may mean nearby places."""
     return any(t == "local" and _FILE_WORDS.intersection(tokens[i + 1 : i + 3]) for i, t in enumerate(tokens))
+
+
+def _apply_action_word(
+    found: dict[Hint, Inferred], values: Mapping[Hint, bool], rule: str, *, corroborated: bool
+) -> None:
+    """Apply the name's action verb, whose word alone is moderate evidence that the tool destroys.
+
+    The verb says whether the tool writes (``update_note``, ``delete_template``), but whether a write
+    loses data depends on what the server keeps: versions, a trash, history. So ``destructive``
+    true on the name's word alone infers the hint for a tool that declares none but does not set
+    aside a `local` server's declared false. It is strong when the description says so too (its
+    opening verb destroys: "Delete a file."; or "permanently", "cannot be undone", weak on their
+    own), when a qualifier does (``force``, ``hard``), or when the verb means removal beyond
+    recovery in English (``purge``, ``destroy``): `corroborated`.
+    """
+    destroys = values.get(Hint.DESTRUCTIVE)
+    if not destroys:
+        apply(found, values, rule)
+        return
+    apply(found, {hint: value for hint, value in values.items() if hint is not Hint.DESTRUCTIVE}, rule)
+    kept = found.get(Hint.DESTRUCTIVE)
+    corroborated = corroborated or (kept is not None and kept.value)
+    own = strength_of(rule)
+    strength = own if corroborated or own.rank < Strength.MODERATE.rank else Strength.MODERATE
+    apply(found, {Hint.DESTRUCTIVE: True}, rule, strength=strength)
 
 
 def _conflict(found: dict[Hint, Inferred], why: str) -> None:
