@@ -26,13 +26,15 @@ Usage::
 
 `--baseline` also ranks with the first ranking built, before any tuning on a
 query set (every field weighted 1, Snowball stems, k1 1.5, b 0.75, top-level
-parameters only, no trigrams, no intent), beside the ranking `search_tools`
-uses.
+parameters only, no trigrams, no intent, no meaning), and with `search_tools`'
+ranking by words alone (BM25, without the static vectors' meaning), beside the
+ranking `search_tools` uses.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -52,7 +54,14 @@ from hintgate.hints.trust import Trust  # noqa: E402
 
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
 BASELINE = Ranking(
-    weights=(1.0, 1.0, 1.0, 1.0), stem=True, k1=1.5, b=0.75, deep_parameters=False, trigrams=0.0, intent=0.0
+    weights=(1.0, 1.0, 1.0, 1.0),
+    stem=True,
+    k1=1.5,
+    b=0.75,
+    deep_parameters=False,
+    trigrams=0.0,
+    intent=0.0,
+    semantic=0.0,
 )
 """The first ranking built, before tuning on any query set: every field weighted alike, top-level parameters,
 no trigrams, no intent."""
@@ -213,7 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     queries = load_queries(args.paths)
     rankings = {"search_tools": DEFAULT_RANKING}
     if args.baseline:
-        rankings = {"baseline (untuned)": BASELINE, **rankings}
+        words_only = dataclasses.replace(DEFAULT_RANKING, semantic=0.0)
+        rankings = {"baseline (untuned)": BASELINE, "words only (BM25)": words_only, **rankings}
     scores = {label: score(catalog, queries, ranking) for label, ranking in rankings.items()}
     if args.format == "json":
         print(json.dumps({label: s.to_json() for label, s in scores.items()}, indent=2))

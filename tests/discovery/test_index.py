@@ -1,4 +1,5 @@
-"""The BM25 index over tools: the right tool first, filters before ranking, the same order every run."""
+"""The index over tools: the right tool first, by words and by meaning, filters before ranking, the same order every
+run."""
 
 from __future__ import annotations
 
@@ -47,13 +48,27 @@ def test_a_masked_tool_never_takes_a_place_in_the_ranking() -> None:
     assert found[0] == "read_file"
 
 
-def test_a_query_sharing_no_word_with_any_tool_finds_nothing() -> None:
-    assert ToolIndex(TOOLS, Ranking(trigrams=0.0)).rank("zebra xylophone") == []
+WORDS_ONLY = Ranking(semantic=0.0)
+
+
+def test_by_words_alone_a_query_sharing_no_word_with_any_tool_finds_nothing() -> None:
+    assert ToolIndex(TOOLS, Ranking(trigrams=0.0, semantic=0.0)).rank("zebra xylophone") == []
+
+
+def test_a_task_sharing_no_word_with_its_tool_finds_it_by_meaning() -> None:
+    memory = [
+        tool("add_observations", "Add new observations to existing entities in the knowledge graph."),
+        tool("list_disputes", "Fetch a list of disputes in Stripe."),
+        tool("list_pods", "List pods in a namespace with their status."),
+    ]
+    index = ToolIndex([*TOOLS, *memory])
+    assert names(index, "any chargebacks this week?")[0] == "list_disputes"
+    assert names(ToolIndex([*TOOLS, *memory], WORDS_ONLY), "any chargebacks this week?") == []
 
 
 def test_a_misspelt_word_still_finds_its_tool_by_its_trigrams() -> None:
     assert names(ToolIndex(TOOLS), "list the entires of a dirctory")[0] == "list_directory"
-    assert names(ToolIndex(TOOLS, Ranking(trigrams=0.0)), "dirctory") == []
+    assert names(ToolIndex(TOOLS, Ranking(trigrams=0.0, semantic=0.0)), "dirctory") == []
 
 
 def test_a_query_that_reads_prefers_the_tool_that_reads_and_one_that_writes_the_other() -> None:
@@ -68,9 +83,11 @@ def test_a_query_that_reads_prefers_the_tool_that_reads_and_one_that_writes_the_
 
 
 def test_the_ranking_is_the_same_on_every_build_and_ties_keep_catalog_order() -> None:
-    twins = [tool(f"twin_{n}", "Fetch a web page.") for n in range(5)]
+    # Five names of the same word, no titles: the same words and the same meaning, so the scores tie exactly.
+    twins = [{"name": name, "description": "Fetch a web page."} for name in ("twin", "Twin", "TWIN", "twin_", "_twin")]
     first = ToolIndex(twins).rank("fetch page", limit=5)
     assert [i for i, _ in first] == [0, 1, 2, 3, 4]
+    assert len({score for _, score in first}) == 1
     assert ToolIndex(twins).rank("fetch page", limit=5) == first
 
 
@@ -92,7 +109,7 @@ def test_a_hostile_schema_is_read_up_to_its_bounds() -> None:
 
 
 def test_a_field_weighted_zero_is_not_searched() -> None:
-    index = ToolIndex(TOOLS, Ranking(weights=(1.0, 1.0, 0.0, 0.0), trigrams=0.0))
+    index = ToolIndex(TOOLS, Ranking(weights=(1.0, 1.0, 0.0, 0.0), trigrams=0.0, semantic=0.0))
     assert names(index, "IANA") == []
 
 

@@ -3,7 +3,8 @@
 The queries (tests/discovery/data/search_dev.jsonl) were written by someone who never read the ranking
 code, from the corpus files alone; `bench/search_queries.py` scores any such file. The ranking was tuned
 on them by general means only (field weights, deeper parameters, character trigrams, the query's act
-against the readOnly hint), so this set measures what tuning reached, not what an unseen set will.
+against the readOnly hint; the meaning's weight beside BM25 is the fusion's own, 1), so this set
+measures what tuning reached, not what an unseen set will.
 """
 
 from __future__ import annotations
@@ -42,13 +43,14 @@ def test_the_development_set_has_its_376_queries() -> None:
     assert len(bench.load_queries([DEV])) == 376
 
 
-def test_recall_at_5_on_the_development_set_is_at_least_075(scored: Any) -> None:
-    # Measured 0.755 (MRR@10 0.614); the untuned ranking had 0.675 (0.540). The goal, 0.80, is not reached.
-    assert scored.recall5 >= 0.75, [(m.text, found) for m, found in scored.misses[:20]]
+def test_recall_at_5_on_the_development_set_is_at_least_078(scored: Any) -> None:
+    # Measured 0.790 (MRR@10 0.648) with the meaning beside BM25; by words alone 0.755 (0.614), the untuned
+    # ranking 0.675 (0.540). The goal, 0.80, is not reached.
+    assert scored.recall5 >= 0.78, [(m.text, found) for m, found in scored.misses[:20]]
 
 
-def test_mrr_at_10_on_the_development_set_is_at_least_060(scored: Any) -> None:
-    assert scored.mrr10 >= 0.60
+def test_mrr_at_10_on_the_development_set_is_at_least_064(scored: Any) -> None:
+    assert scored.mrr10 >= 0.64
 
 
 def test_read_only_search_returns_no_tool_that_is_not_read_only_for_any_query(scored: Any) -> None:

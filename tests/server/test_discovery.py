@@ -291,14 +291,14 @@ def _search_names(answer: Mapping[str, Any]) -> list[str]:
     return [t["name"] for t in answer["structuredContent"]["tools"]]
 
 
-async def test_a_large_catalog_is_indexed_off_the_event_loop_and_every_search_sees_the_same_index(
+async def test_a_catalog_is_indexed_off_the_event_loop_and_every_search_sees_the_same_index(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import asyncio
 
     from hintgate.server import discovery
 
-    source = files_source(discovery.INLINE_BUILD + 50)
+    source = files_source(60)
     built: list[object] = []
     real = asyncio.to_thread
 

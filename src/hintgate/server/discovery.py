@@ -10,10 +10,10 @@ asked often, and deciding costs rules × tools.
 `search_tools` ranks the client's own list only: filters (its view, its
 person, `readOnly`, `tier`, `server`, `tags`) mask the catalog before the
 ranking, so a tool the client may not see never takes a place in it. The
-BM25 index is built once per catalog, at the first search (in a worker
-thread for a catalog of more than `INLINE_BUILD` tools, so the event loop
-keeps serving), and built again in the background whenever the catalog
-changes after that.
+index is built once per catalog, at the first search, in a worker thread (so
+the event loop keeps serving while the static vectors are read, once per
+process, and the tools are indexed), and built again in the background
+whenever the catalog changes after that.
 """
 
 from __future__ import annotations
@@ -49,13 +49,9 @@ if TYPE_CHECKING:
 
     from hintgate.discovery.index import ToolIndex
 
-__all__ = ["INLINE_BUILD", "Discovery", "Listing", "ListingCost"]
+__all__ = ["Discovery", "Listing", "ListingCost"]
 
 logger = logging.getLogger(__name__)
-
-INLINE_BUILD = 200
-"""A catalog of at most this many tools is indexed on the event loop (a few milliseconds); a larger one in a
-worker thread."""
 
 
 @dataclass(slots=True)
@@ -262,8 +258,7 @@ class Discovery:
             return self._building[1]
 
         async def build() -> _Indexed:
-            if len(catalog.wire) <= INLINE_BUILD:
-                return _Indexed(catalog)
+            # Indexing reads every tool's text and, the first time, the vectors' file: never on the loop.
             return await asyncio.to_thread(_Indexed, catalog)
 
         task = asyncio.create_task(build(), name="search-index")
