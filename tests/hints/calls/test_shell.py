@@ -101,3 +101,65 @@ def test_an_argv_list_has_no_shell_so_separators_are_only_words() -> None:
 )
 def test_programs_that_read_unless_a_verb_or_option_makes_them_write(text: str, act: Act) -> None:
     assert judge_shell(text).act is act
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PATH=/tmp/bin ls",
+        "export PATH=./node_modules/.bin:$PATH; ls",
+        "LD_PRELOAD=/tmp/hook.so cat notes.txt",
+        "env PYTHONPATH=/tmp/x ls",
+        "declare -x BASH_ENV=/tmp/init.sh",
+        "PAGER='rm -rf ~' man ls",
+        "LESSOPEN='|rm notes.txt' less notes.txt",
+        "alias ls='rm -rf'",
+        "env -S 'rm notes.txt'",
+    ],
+)
+def test_a_variable_or_alias_that_chooses_what_later_commands_run_is_destructive(text: str) -> None:
+    assert judge_shell(text).act is Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("git reflog expire --expire=now --all", Act.DESTRUCTIVE),
+        ("git reflog delete HEAD@{1}", Act.DESTRUCTIVE),
+        ("git reflog show main", Act.READ),
+        ("git diff --output=/etc/motd", Act.DESTRUCTIVE),
+        ("git log -p --output=changes.patch", Act.DESTRUCTIVE),
+        ("git format-patch -o out HEAD~1", Act.DESTRUCTIVE),
+        ("git format-patch --stdout HEAD~1", Act.READ),
+        ("git archive -o release.zip HEAD", Act.DESTRUCTIVE),
+        ("git archive HEAD", Act.READ),
+        ("git grep -O'rm -rf build' TODO", Act.DESTRUCTIVE),
+        ("git difftool -y -x 'rm notes.txt'", Act.DESTRUCTIVE),
+        ("git -c core.pager='rm notes.txt' log", Act.DESTRUCTIVE),
+        ("git -c alias.st='!rm notes.txt' st", Act.DESTRUCTIVE),
+        ("git --exec-path=/tmp/x status", Act.DESTRUCTIVE),
+        ("git bugreport", Act.ADDITIVE),
+        ("sed -e 's/a/b/e' notes.txt", Act.DESTRUCTIVE),
+        ("sed -n -e 's/x/y/w out.txt' notes.txt", Act.DESTRUCTIVE),
+        ("sed --expression='s|a|b|ge' notes.txt", Act.DESTRUCTIVE),
+        ("sed -f edit.sed notes.txt", Act.DESTRUCTIVE),
+        ("sed -n -e 's/a/b/p' notes.txt", Act.READ),
+        ("curl -K settings.txt https://example.com", Act.DESTRUCTIVE),
+        ("npm dist-tag add pkg@1.2.0 latest", Act.DESTRUCTIVE),
+        ("npm owner rm bob pkg", Act.DESTRUCTIVE),
+        ("npm dist-tag ls pkg", Act.READ),
+        # A variable that sets data, a system PATH or a pager that only reads keeps a read a read.
+        ("LANG=C sort names.txt", Act.READ),
+        ("TZ=UTC date", Act.READ),
+        ("GIT_PAGER=cat git log -5", Act.READ),
+        ("env -i PATH=/usr/bin:/bin ls", Act.READ),
+        ("git -c core.pager=cat log", Act.READ),
+        ("git -c color.ui=always log", Act.READ),
+        ("PAGER= git log", Act.READ),
+        ("alias", Act.READ),
+    ],
+)
+def test_sub_verbs_options_and_variables_that_write_or_start_programs_and_those_that_do_not(
+    text: str, act: Act
+) -> None:
+    assert judge_shell(text).act is act

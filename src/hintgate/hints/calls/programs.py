@@ -32,7 +32,7 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-__all__ = ["READ_PROGRAMS", "ShellText", "judge_argv", "knows", "program_of"]
+__all__ = ["READ_PROGRAMS", "ShellText", "judge_argv", "knows", "program_of", "runs_code_from"]
 
 ShellText = Callable[[str], Judgement]
 """Judges a shell command string (for `bash -c '...'`, `ssh host '...'`, `find -exec`)."""
@@ -87,6 +87,58 @@ _NETWORK = _names(
 )
 
 
+_CODE_VARIABLES = _names(
+    """
+    PATH BASH_ENV ENV PROMPT_COMMAND IFS SHELLOPTS BASHOPTS PS4 LESSOPEN LESSCLOSE PAGER EDITOR VISUAL
+    SHELL BROWSER PERL5OPT PERL5LIB PERLLIB PYTHONSTARTUP PYTHONPATH PYTHONHOME NODE_OPTIONS RUBYOPT
+    RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS GIT_EXTERNAL_DIFF GIT_SSH GIT_PROXY_COMMAND
+    """
+)
+_COMMAND_VARIABLES = _names("PAGER EDITOR VISUAL SHELL BROWSER PROMPT_COMMAND GIT_EXTERNAL_DIFF GIT_SSH")
+_COMMAND_SUFFIXES = ("_COMMAND", "_CMD", "PAGER", "EDITOR", "_SHELL", "ASKPASS", "_SSH", "_PROGRAM", "_HOOK")
+_CODE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG")
+_CODE_SUFFIXES = ("PATH", *_COMMAND_SUFFIXES)
+
+
+_SYSTEM_DIRS = frozenset({"/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
+
+
+def runs_code_from(variable: str, value: str | None = None) -> bool:
+    """Whether setting `variable` to `value` chooses what code later commands run (not in the text).
+
+    By the conventions of POSIX shells, the dynamic linker and common tools: the search paths for
+    programs and libraries (`PATH`, `LD_PRELOAD`, `PYTHONPATH`), files a shell runs at start (`BASH_ENV`),
+    and the commands a program starts on its own (`PAGER`, `EDITOR`, `LESSOPEN`, `GIT_SSH_COMMAND`).
+    A `PATH` of the system's own program directories only (`/usr/bin:/bin`) chooses nothing new.
+    """
+    name = variable.split("[", 1)[0].upper()
+    if not (name in _CODE_VARIABLES or name.startswith(_CODE_PREFIXES) or name.endswith(_CODE_SUFFIXES)):
+        return False
+    if value is None:
+        return True
+    if not value.strip():
+        return False  # unset in effect: nothing chosen
+    if name == "PATH":
+        return not set(value.split(":")) <= _SYSTEM_DIRS
+    if name in _COMMAND_VARIABLES or name.endswith(_COMMAND_SUFFIXES):
+        # The value is a command line a program starts later (`PAGER=cat`): it chooses only what it says.
+        words = value.split()
+        return any("=" in w for w in words) or judge_argv(words, depth=8).act is not R
+    return True
+
+
+def _assigns_code(args: Sequence[str]) -> str | None:
+    """The first `NAME=value` word of `args` whose variable chooses what code runs, if any."""
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        if equals and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and runs_code_from(name, value):
+            return name
+    return None
+
+
+_DECLARES = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
 def program_of(word: str) -> str:
     """A command word's program: its base name (`/usr/bin/git` → `git`), lower case."""
     return os.path.basename(word.strip()).lower()
@@ -115,7 +167,18 @@ def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: in
     program = program_of(words[0])
     args = words[1:]
     if "=" in words[0] and not words[0].startswith("="):  # VAR=value before the command
+        if _assigns_code(words[:1]):
+            return Judgement(D, f"{shown} (sets {words[0].split('=', 1)[0]}: what runs is not in the text)", "shell")
         return judge_argv(args, shell, depth=depth + 1) if args else Judgement(R, shown, "shell", True)
+    if program in _DECLARES or program == "env":
+        variable = _assigns_code(args)
+        if variable is not None:
+            return Judgement(D, f"{shown} (sets {variable}: what runs is not in the text)", "shell")
+        if program == "env" and _has(args, "-S", "--split-string"):
+            return Judgement(D, f"{shown} (runs a command line from a string)", "shell")
+    if program == "alias" and any("=" in a for a in args):
+        # An alias gives a command name another meaning: what a later line that uses it runs is not in it.
+        return Judgement(D, f"{shown} (redefines a command name)", "shell")
     inner = _wrapped(program, args)
     if inner is not None:
         if not inner:
@@ -224,11 +287,22 @@ def _interpreter(program: str, args: list[str], shown: str) -> Judgement:
 # ---------------------------------------------------------------- read programs with writing flags
 
 
+_SED_WRITES = re.compile(r"(^|[;}\s/])[wW]\s*\S|(^|[;}\s])e(\s|$)")
+# A substitution whose flags hold `e` runs the pattern space as a command (GNU sed): `s/x/y/e`, `s|x|y|ge`.
+_SED_RUNS = re.compile(r"(^|[;{}\s])s([^\w\s\\])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpiImM0-9]*e")
+
+
 def _sed(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     if _has(args, "-i", "--in-place") or any(a.startswith("-i") for a in args if not a.startswith("--")):
         return Judgement(D, f"{shown} (edits files in place)", "shell")
-    scripts = [a for a in args if not a.startswith("-")][:1]
-    if any(re.search(r"(^|[;}\s/])[wW]\s*\S|(^|[;}\s])e(\s|$)", s) for s in scripts):
+    if _has(args, "-f", "--file"):
+        return Judgement(D, f"{shown} (runs a script file hintgate cannot read)", "shell")
+    scripts = [args[i + 1] for i, a in enumerate(args[:-1]) if a in {"-e", "--expression"}]
+    scripts += [a.split("=", 1)[1] for a in args if a.startswith("--expression=")]
+    scripts += [a[2:] for a in args if a.startswith("-e") and len(a) > 2 and not a.startswith("--")]
+    if not scripts:
+        scripts = [a for a in args if not a.startswith("-")][:1]
+    if any(_SED_WRITES.search(s) or _SED_RUNS.search(s) for s in scripts):
         return Judgement(D, f"{shown} (its script writes a file or runs a command)", "shell")
     return Judgement(R, shown, "shell", True)
 
@@ -335,6 +409,8 @@ _CURL_DATA = ("-d", "--data", "--data-raw", "--data-binary", "--data-urlencode",
 
 
 def _curl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    if _has(args, "-K", "--config") or any(a.startswith("-K") and len(a) > 2 for a in args):
+        return Judgement(D, f"{shown} (takes its options from a file hintgate cannot read)", "shell", None, True)
     method = None
     for at, arg in enumerate(args):
         if arg in {"-X", "--request"} and at + 1 < len(args):
@@ -679,11 +755,59 @@ _GIT_ADDITIVE = _names(
 _GIT_REMOTE_READ = frozenset({"ls-remote"})
 
 
+# `git -c KEY=VALUE` keys that only change how output looks or who commits: no program is named by them.
+_GIT_DATA_KEYS = ("color.", "user.", "i18n.", "log.", "column.", "advice.", "core.quotepath", "safe.directory")
+_DIFF_OUTPUT = ("--output",)
+_GIT_READ_WRITES: Mapping[str, tuple[str, ...]] = {
+    # Options of reading subcommands that write a file or start a program.
+    **dict.fromkeys(("diff", "log", "show", "whatchanged", "range-diff", "shortlog"), _DIFF_OUTPUT),
+    "archive": ("-o", "--output"),
+    "grep": ("-O", "--open-files-in-pager"),
+    "difftool": ("-x", "--extcmd"),
+    "fsck": ("--lost-found",),
+}
+
+
+def _git_pager_reads(setting: str) -> bool:
+    """`core.pager=cat`, `pager.log=false`: a pager that is off or a program that only reads."""
+    key, _equals, value = setting.partition("=")
+    key = key.lower()
+    if key != "core.pager" and not key.startswith("pager."):
+        return False
+    return value.lower() in {"false", "true", "no", "yes", "off", "on", "0", "1"} or not runs_code_from("PAGER", value)
+
+
+def _git_runs_config(args: Sequence[str]) -> str | None:
+    """A global option before the subcommand that may name a program git runs (`-c core.pager=...`,
+    `--exec-path=DIR`, `--config-env`), if any: what the command then runs is not in its text."""
+    at = 0
+    while at < len(args) and args[at].startswith("-"):
+        arg = args[at]
+        value = args[at + 1] if at + 1 < len(args) else ""
+        if arg == "-c" and not value.lower().startswith(_GIT_DATA_KEYS) and not _git_pager_reads(value):
+            return value
+        if arg.startswith("--config-env") or arg.startswith("--exec-path="):
+            return arg
+        at += 2 if arg in _GIT_GLOBAL and "=" not in arg else 1
+    return None
+
+
 def _git(_program: str, args: list[str], shown: str) -> Judgement:
     sub, rest = _subcommand(args, _GIT_GLOBAL)
     rule = "argv.git"
+    setting = _git_runs_config(args)
+    if setting is not None:
+        return Judgement(D, f"{shown} (sets {shorten(setting, 40)}: what git runs is not in the text)", rule)
     if not sub:
         return Judgement(R, shown, rule, True)
+    if sub == "reflog" and _subcommand(rest)[0] in {"expire", "delete"}:
+        return Judgement(D, f"{shown} (drops reflog entries)", rule)
+    if sub == "format-patch" and not _has(rest, "--stdout"):
+        return Judgement(D, f"{shown} (writes patch files)", rule)
+    if _has(rest, *_GIT_READ_WRITES.get(sub, ())) or any(a.startswith("-O") for a in rest if sub == "grep"):
+        return Judgement(D, f"{shown} (writes a file or starts a program)", rule)
+    if sub == "bugreport":
+        return Judgement(A, f"{shown} (writes a report file)", rule)
     if sub in _GIT_READ:
         return Judgement(R, shown, rule, True)
     if sub in _GIT_REMOTE_READ:
@@ -951,6 +1075,9 @@ _PKG_ADDITIVE = _names(
 )
 
 
+_PKG_GROUPS = _names("owner author dist-tag dist-tags access team org token profile hook")
+
+
 def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
     rule = f"argv.{program}"
     sub, rest = _subcommand(args, frozenset({"--prefix", "-C", "--cwd", "-w", "--workspace"}))
@@ -965,6 +1092,10 @@ def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
         return Judgement(D, f"{shown} (bumps the package's version)", rule, False)  # `npm version patch`
     if sub in {"install", "i", "add"} and _has(rest, "-U", "--upgrade", "--force-reinstall", "--latest"):
         return Judgement(D, f"{shown} (replaces installed versions)", rule, True, True)
+    if sub in _PKG_GROUPS:
+        # `npm dist-tag add`, `npm owner rm`: a group of the registry's settings, read only by its listing verbs.
+        what, _more = _subcommand(rest)
+        return Judgement(R if what in {"", "ls", "list", "get"} else D, shown, rule, None, True)
     if not sub or sub in _PKG_READ:
         return Judgement(R, shown, rule, True, True if sub in {"search", "view", "info", "outdated"} else None)
     if sub == "config":

@@ -5,7 +5,9 @@ Pure. The text is parsed whole; every simple command in it is judged by
 substitutions, subshells, loops and functions: every command that could run
 counts), and every redirection by what it does to its file: `>` overwrites
 (destructive), `>>` appends (additive), `<` and here-documents read, and
-`/dev/null` or a file descriptor (`2>&1`) changes nothing. The text reads only
+`/dev/null` or a file descriptor (`2>&1`) changes nothing; a variable set
+(`NAME=value`, `export NAME=value`) is inert unless it chooses what code later
+commands run (`PATH`, `LD_PRELOAD`, `PAGER`: `programs.runs_code_from`). The text reads only
 when every part reads; otherwise the riskiest part decides. A text the parser
 marks as an error, a command word that is an expansion (`$CMD args`: what it
 runs is not in the text), or a text too long to read is destructive.
@@ -17,7 +19,7 @@ import threading
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
-from hintgate.hints.calls.programs import judge_argv
+from hintgate.hints.calls.programs import judge_argv, runs_code_from
 
 __all__ = ["MAX_SHELL", "judge_shell"]
 
@@ -72,6 +74,8 @@ def judge_shell(text: str, *, depth: int = 0) -> Judgement:
             parts.append(_command(node, depth))
         elif node.type == "file_redirect":
             parts.append(_redirect(node))
+        elif node.type == "variable_assignment":
+            parts.append(_assignment(node))
     if not parts:
         return Judgement(Act.READ, shown, "shell", True)
     whole = riskiest(parts)
@@ -120,6 +124,16 @@ def _command(node: Any, depth: int) -> Judgement:
     if not words:
         return Judgement(Act.READ, shorten(_text(node), 72), "shell", True)
     return judge_argv(words, lambda text: judge_shell(text, depth=depth + 1), depth=depth)
+
+
+def _assignment(node: Any) -> Judgement:
+    """`NAME=value` (alone, before a command, or exported): inert, unless NAME chooses what code runs."""
+    name = node.children[0] if node.children else node
+    value = _text(node.children[2]) if len(node.children) > 2 else ""
+    shown = shorten(_text(node), 60)
+    if runs_code_from(_text(name), value):
+        return Judgement(Act.DESTRUCTIVE, f"{shown} (what later commands run is not in the text)", "shell")
+    return Judgement(Act.READ, shown, "shell", True)
 
 
 def _redirect(node: Any) -> Judgement:
