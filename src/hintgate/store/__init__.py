@@ -75,6 +75,7 @@ from hintgate.store.login_waits import LoginWaits
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import SealedCredentials
 from hintgate.store.overrides import Overrides
+from hintgate.store.part import StorePart
 from hintgate.store.pins import Pins
 from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
 from hintgate.store.schema import upgrade
@@ -167,7 +168,7 @@ class StoreHealth:
     unconfirmed: int
 
 
-class Store:
+class Store(StorePart):
     """Sessions, calls, overrides, tool pins, OAuth credentials and server changes in one database.
 
     Open with `await Store.open(url)`. Sessions and calls are its own (recorded off the call path, read by
@@ -195,8 +196,7 @@ class Store:
         commit: str = "durable",
         tokens: str = "estimate",
     ) -> None:
-        self._engine = engine
-        self._url = url
+        super().__init__(engine, url)
         self.url = url.render_as_string(hide_password=True)
         self.replica = replica
         self.retention = retention
@@ -484,24 +484,21 @@ class Store:
         """The newest `limit` sessions, newest first: only `active` or `closed` ones, one replica's, or one
         person's (by name, or by who they are: `user_key`), when given; only `owner`'s (all a reader may see,
         a person's key) when given."""
-        with translated(self._url, "read sessions from"):
-            async with self._engine.connect() as conn:
-                return await queries.recent_sessions(
-                    conn, limit, status=status, replica=replica, user=user, owner=owner, user_key=user_key
-                )
+        async with self.reading("read sessions from") as conn:
+            return await queries.recent_sessions(
+                conn, limit, status=status, replica=replica, user=user, owner=owner, user_key=user_key
+            )
 
     async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         """The ids of at most `limit` sessions that start with `prefix` (to resolve a short id)."""
-        with translated(self._url, "read sessions from"):
-            async with self._engine.connect() as conn:
-                return await queries.sessions_with_prefix(conn, prefix, limit)
+        async with self.reading("read sessions from") as conn:
+            return await queries.sessions_with_prefix(conn, prefix, limit)
 
     async def session(self, session_id: str, *, owner: str | None = None) -> dict[str, Any] | None:
         """One session with aggregates over its calls (see `queries.session`), or `None` (also when `owner` is
         given and did not open it)."""
-        with translated(self._url, "read a session from"):
-            async with self._engine.connect() as conn:
-                return await queries.session(conn, session_id, owner=owner)
+        async with self.reading("read a session from") as conn:
+            return await queries.session(conn, session_id, owner=owner)
 
     async def calls(self, where: CallFilter | None = None, *, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """Calls matching every field `where` gives (`None`: every call): newest first, or in order within one
@@ -511,24 +508,21 @@ class Store:
             StoreError: an unreadable `since` or `until`, or a database failure.
         """
         try:
-            with translated(self._url, "read calls from"):
-                async with self._engine.connect() as conn:
-                    return await queries.calls(conn, where, limit=limit, offset=offset)
+            async with self.reading("read calls from") as conn:
+                return await queries.calls(conn, where, limit=limit, offset=offset)
         except ValueError as exc:  # an unreadable `since` or `until`
             raise StoreError(f"invalid time filter: {exc}") from None
 
     async def call(self, call_id: str, *, owner: str | None = None) -> dict[str, Any] | None:
         """One call by id, or `None` (also when `owner` is given and did not make it)."""
-        with translated(self._url, "read a call from"):
-            async with self._engine.connect() as conn:
-                return await queries.call(conn, call_id, owner=owner)
+        async with self.reading("read a call from") as conn:
+            return await queries.call(conn, call_id, owner=owner)
 
     async def tool_usage(self, *, owner: str | None = None) -> dict[str, dict[str, Any]]:
         """Per tool name: `{"calls", "errors", "last_used", "p50_ms"}` over every recorded call (`owner`'s only,
         when given)."""
-        with translated(self._url, "read tool usage from"):
-            async with self._engine.connect() as conn:
-                return await queries.tool_usage(conn, owner=owner)
+        async with self.reading("read tool usage from") as conn:
+            return await queries.tool_usage(conn, owner=owner)
 
     # -- upkeep -----------------------------------------------------------
 
@@ -539,10 +533,9 @@ class Store:
             How many sessions were deleted.
         """
         self._last_prune = time.monotonic()
-        with translated(self._url, "prune"):
-            async with queries.begin_write(self._engine) as conn:
-                await prune_settled(conn)
-                return await queries.prune(conn, self.retention)
+        async with self.writing("prune") as conn:
+            await prune_settled(conn)
+            return await queries.prune(conn, self.retention)
 
     def _file_change(self) -> str | None:
         """What happened to the SQLite file since it was opened, if it is no longer the same file."""

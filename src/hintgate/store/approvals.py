@@ -42,9 +42,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from hintgate.errors import StoreError
 from hintgate.policy.approvals import Answer, Ended, PendingApproval, note_in
 from hintgate.policy.principal import Approvers
-from hintgate.store.engine import translated
 from hintgate.store.notify import APPROVALS, Notifications, notify
-from hintgate.store.queries import begin_write
+from hintgate.store.part import StorePart
 from hintgate.store.tables import approvals
 
 __all__ = ["KEEP_SETTLED", "POLL", "StoredApprovals", "expire_replicas", "pending_replicas", "prune_settled"]
@@ -187,7 +186,7 @@ async def _expire(conn: AsyncConnection, row: Row[Any], *, now: datetime) -> End
     return _ended({**dict(row._mapping), **expired}, won=False)
 
 
-class StoredApprovals:
+class StoredApprovals(StorePart):
     """The approvals of one store, shared by every replica and process that opens it.
 
     Attributes:
@@ -195,8 +194,7 @@ class StoredApprovals:
     """
 
     def __init__(self, engine: AsyncEngine, url: URL, *, replica: str, notifications: Notifications) -> None:
-        self._engine = engine
-        self._url = url
+        super().__init__(engine, url)
         self.replica = replica
         self._notifications = notifications
         self._watchers: dict[str, Callable[[Ended], None]] = {}
@@ -234,10 +232,9 @@ class StoredApprovals:
             "replica": self.replica,
             "state": "pending",
         }
-        with translated(self._url, "add an approval to"):
-            async with begin_write(self._engine) as conn:
-                await conn.execute(approvals.insert().values(values))
-                await notify(conn, APPROVALS)
+        async with self.writing("add an approval to") as conn:
+            await conn.execute(approvals.insert().values(values))
+            await notify(conn, APPROVALS)
 
     async def settle(
         self,
@@ -261,41 +258,40 @@ class StoredApprovals:
         """
         now = datetime.now(UTC)
         settleable = ("pending", *replace)
-        with translated(self._url, "answer an approval in"):
-            async with begin_write(self._engine) as conn:
-                where = (approvals.c.id == approval_id) & approvals.c.state.in_(settleable)
-                if state in ("approved", "denied"):
-                    # An answer reads the row first: who holds it, whether it is still open and not past
-                    # its expiry. What the read rules out needs no update (a late answer: one query).
-                    where &= approvals.c.expires_at > now
-                    row = await _row(conn, approval_id)
-                    if row is None:
-                        return None
-                    if row.replica != self.replica and dead_here(row.replica):
-                        await expire_replicas(conn, [row.replica], now=now)
-                    elif row.state not in settleable:
-                        return _ended(row, won=False)
-                    elif row.state == "pending" and row.expires_at <= now:
-                        return await _expire(conn, row, now=now)
-                values = {
-                    "state": state,
-                    "answer": answer.value if answer is not None else None,
-                    "answered_by": actor,
-                    "answered_via": via,
-                    "answered_at": now,
-                    "end_reason": reason,  # says the note, if any: `respond` puts it there
-                }
-                changed = (await conn.execute(update(approvals).where(where).values(values))).rowcount
-                if changed:
-                    await notify(conn, APPROVALS)
-                    return Ended(state, reason, won=True, note=note, answer=answer, actor=actor)
-                # Settled meanwhile (or just now, its holder dead), or past its expiry.
+        async with self.writing("answer an approval in") as conn:
+            where = (approvals.c.id == approval_id) & approvals.c.state.in_(settleable)
+            if state in ("approved", "denied"):
+                # An answer reads the row first: who holds it, whether it is still open and not past
+                # its expiry. What the read rules out needs no update (a late answer: one query).
+                where &= approvals.c.expires_at > now
                 row = await _row(conn, approval_id)
                 if row is None:
                     return None
-                if row.state != "pending":
+                if row.replica != self.replica and dead_here(row.replica):
+                    await expire_replicas(conn, [row.replica], now=now)
+                elif row.state not in settleable:
                     return _ended(row, won=False)
-                return await _expire(conn, row, now=now)
+                elif row.state == "pending" and row.expires_at <= now:
+                    return await _expire(conn, row, now=now)
+            values = {
+                "state": state,
+                "answer": answer.value if answer is not None else None,
+                "answered_by": actor,
+                "answered_via": via,
+                "answered_at": now,
+                "end_reason": reason,  # says the note, if any: `respond` puts it there
+            }
+            changed = (await conn.execute(update(approvals).where(where).values(values))).rowcount
+            if changed:
+                await notify(conn, APPROVALS)
+                return Ended(state, reason, won=True, note=note, answer=answer, actor=actor)
+            # Settled meanwhile (or just now, its holder dead), or past its expiry.
+            row = await _row(conn, approval_id)
+            if row is None:
+                return None
+            if row.state != "pending":
+                return _ended(row, won=False)
+            return await _expire(conn, row, now=now)
 
     async def pending(self) -> list[PendingApproval]:
         """Every pending approval not past its expiry, oldest first, on every replica.
@@ -316,9 +312,8 @@ class StoredApprovals:
             .where(approvals.c.state == "pending", approvals.c.expires_at > now)
             .order_by(approvals.c.asked_at, approvals.c.id)
         )
-        with translated(self._url, "read approvals from"):
-            async with self._engine.connect() as conn:
-                return list(await conn.execute(query))
+        async with self.reading("read approvals from") as conn:
+            return list(await conn.execute(query))
 
     async def find(self, prefix: str) -> list[dict[str, Any]]:
         """The approvals whose id starts with `prefix` (pending or settled), newest first, at most 10.
@@ -334,15 +329,13 @@ class StoredApprovals:
             .order_by(approvals.c.asked_at.desc())
             .limit(10)
         )
-        with translated(self._url, "read approvals from"):
-            async with self._engine.connect() as conn:
-                return [row_json(row) for row in await conn.execute(query)]
+        async with self.reading("read approvals from") as conn:
+            return [row_json(row) for row in await conn.execute(query)]
 
     async def get(self, approval_id: str) -> dict[str, Any] | None:
         """One approval by id, in any state."""
-        with translated(self._url, "read an approval from"):
-            async with self._engine.connect() as conn:
-                row = (await conn.execute(select(approvals).where(approvals.c.id == approval_id))).first()
+        async with self.reading("read an approval from") as conn:
+            row = (await conn.execute(select(approvals).where(approvals.c.id == approval_id))).first()
         return None if row is None else row_json(row)
 
     # -- following answers made elsewhere --------------------------------------
@@ -386,9 +379,8 @@ class StoredApprovals:
                 break
             query = select(approvals).where(approvals.c.id.in_(ids), approvals.c.state != "pending")
             try:
-                with translated(self._url, "read approvals from"):
-                    async with self._engine.connect() as conn:
-                        rows = list(await conn.execute(query))
+                async with self.reading("read approvals from") as conn:
+                    rows = list(await conn.execute(query))
             except StoreError as exc:
                 logger.warning("%s; trying again", exc)
                 continue

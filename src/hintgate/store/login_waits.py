@@ -19,27 +19,20 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL, delete, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import delete, select, update
 
-from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 from hintgate.store.tables import login_waits
 
 __all__ = ["LoginWaits"]
 
 
-class LoginWaits:
+class LoginWaits(StorePart):
     """The logins waiting for a browser, in a database.
 
-    Args:
-        engine: the store's engine.
-        url: its URL, to name the database in errors.
-    """
 
-    def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        self._engine = engine
-        self._url = url
+    Made with the store's engine and URL (`StorePart`).
+    """
 
     async def start(
         self, state: str, *, server: str, person: str, browser: str, replica: str, expires_at: datetime
@@ -59,16 +52,14 @@ class LoginWaits:
             "started_at": now,
             "expires_at": expires_at,
         }
-        with translated(self._url, "keep a login in"):
-            async with queries.begin_write(self._engine) as conn:
-                await conn.execute(delete(login_waits).where(login_waits.c.expires_at < now))
-                await conn.execute(login_waits.insert().values(row))
+        async with self.writing("keep a login in") as conn:
+            await conn.execute(delete(login_waits).where(login_waits.c.expires_at < now))
+            await conn.execute(login_waits.insert().values(row))
 
     async def get(self, state: str) -> dict[str, Any] | None:
         """The login waiting for `state` (its columns), or None when there is none."""
-        with translated(self._url, "read a login from"):
-            async with self._engine.connect() as conn:
-                row = (await conn.execute(select(login_waits).where(login_waits.c.state == state))).first()
+        async with self.reading("read a login from") as conn:
+            row = (await conn.execute(select(login_waits).where(login_waits.c.state == state))).first()
         return None if row is None else dict(row._mapping)
 
     async def answer(self, state: str, answer: Mapping[str, str]) -> bool:
@@ -76,9 +67,8 @@ class LoginWaits:
         now = datetime.now(UTC)
         c = login_waits.c
         taken = update(login_waits).where(c.state == state, c.answer.is_(None), c.outcome.is_(None), c.expires_at > now)
-        with translated(self._url, "answer a login in"):
-            async with queries.begin_write(self._engine) as conn:
-                done = await conn.execute(taken.values(answer=dict(answer)))
+        async with self.writing("answer a login in") as conn:
+            done = await conn.execute(taken.values(answer=dict(answer)))
         return bool(done.rowcount)
 
     async def answered(self, state: str) -> Mapping[str, str] | None:
@@ -89,14 +79,12 @@ class LoginWaits:
 
     async def finish(self, state: str, outcome: str, detail: str | None = None) -> None:
         """Say how the login ended: `done`, or `failed` with why."""
-        with translated(self._url, "finish a login in"):
-            async with queries.begin_write(self._engine) as conn:
-                await conn.execute(
-                    update(login_waits).where(login_waits.c.state == state).values(outcome=outcome, detail=detail)
-                )
+        async with self.writing("finish a login in") as conn:
+            await conn.execute(
+                update(login_waits).where(login_waits.c.state == state).values(outcome=outcome, detail=detail)
+            )
 
     async def forget(self, state: str) -> None:
         """Remove the login waiting for `state` (it ended, or its holder gave up)."""
-        with translated(self._url, "remove a login from"):
-            async with queries.begin_write(self._engine) as conn:
-                await conn.execute(delete(login_waits).where(login_waits.c.state == state))
+        async with self.writing("remove a login from") as conn:
+            await conn.execute(delete(login_waits).where(login_waits.c.state == state))

@@ -26,76 +26,64 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import URL, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import delete, insert, select, update
 
 from hintgate.config.permissions import private_directory
 from hintgate.errors import StoreError
 from hintgate.sealing import KEY_FILE, Sealer
-from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 from hintgate.store.tables import oauth_credentials, person_credentials
 
 __all__ = ["KEY_FILE", "CredentialsVault", "PersonVault", "SealedCredentials", "vault_key"]
 
 
-class SealedCredentials:
+class SealedCredentials(StorePart):
     """The sealed OAuth credentials kept in a database: `Store.credentials` (sealed and opened by a vault).
 
     The shared login of each server: `get`, `put`, `delete`, `written`; a person's own
     login to a server (`oauth.perUser`): `get_person`, `put_person`, `delete_person`, `people`.
 
-    Args:
-        engine: the store's engine.
-        url: its URL, to name the database in errors.
-    """
 
-    def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        self._engine = engine
-        self._url = url
+    Made with the store's engine and URL (`StorePart`).
+    """
 
     async def get(self, server: str) -> bytes | None:
         """The sealed document kept for `server`, or None."""
-        with translated(self._url, "read OAuth credentials from"):
-            async with self._engine.connect() as conn:
-                row = (
-                    await conn.execute(select(oauth_credentials.c.sealed).where(oauth_credentials.c.server == server))
-                ).first()
+        async with self.reading("read OAuth credentials from") as conn:
+            row = (
+                await conn.execute(select(oauth_credentials.c.sealed).where(oauth_credentials.c.server == server))
+            ).first()
         return None if row is None else bytes(row[0])
 
     async def put(self, server: str, sealed: bytes) -> None:
         """Keep `sealed` for `server`, replacing what was kept; committed on return."""
         now = datetime.now(UTC)
-        with translated(self._url, "write OAuth credentials to"):
-            async with queries.begin_write(self._engine) as conn:
-                changed = await conn.execute(
-                    update(oauth_credentials)
-                    .where(oauth_credentials.c.server == server)
-                    .values(sealed=sealed, updated_at=now)
-                )
-                if changed.rowcount == 0:
-                    await conn.execute(insert(oauth_credentials).values(server=server, sealed=sealed, updated_at=now))
+        async with self.writing("write OAuth credentials to") as conn:
+            changed = await conn.execute(
+                update(oauth_credentials)
+                .where(oauth_credentials.c.server == server)
+                .values(sealed=sealed, updated_at=now)
+            )
+            if changed.rowcount == 0:
+                await conn.execute(insert(oauth_credentials).values(server=server, sealed=sealed, updated_at=now))
 
     async def delete(self, server: str) -> bool:
         """Forget what is kept for `server`; whether there was anything."""
-        with translated(self._url, "remove OAuth credentials from"):
-            async with queries.begin_write(self._engine) as conn:
-                gone = await conn.execute(delete(oauth_credentials).where(oauth_credentials.c.server == server))
+        async with self.writing("remove OAuth credentials from") as conn:
+            gone = await conn.execute(delete(oauth_credentials).where(oauth_credentials.c.server == server))
         return bool(gone.rowcount)
 
     async def written(self) -> dict[str, datetime]:
         """Server → when its credentials were last written, for every server that has some."""
-        with translated(self._url, "read OAuth credentials from"):
-            async with self._engine.connect() as conn:
-                rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
-                return {row.server: row.updated_at for row in rows}
+        async with self.reading("read OAuth credentials from") as conn:
+            rows = await conn.execute(select(oauth_credentials.c.server, oauth_credentials.c.updated_at))
+            return {row.server: row.updated_at for row in rows}
 
     async def get_person(self, server: str, person: str) -> bytes | None:
         """The sealed document the person whose key is `person` keeps for `server`, or None."""
         row_of = (person_credentials.c.server == server) & (person_credentials.c.person == person)
-        with translated(self._url, "read OAuth credentials from"):
-            async with self._engine.connect() as conn:
-                row = (await conn.execute(select(person_credentials.c.sealed).where(row_of))).first()
+        async with self.reading("read OAuth credentials from") as conn:
+            row = (await conn.execute(select(person_credentials.c.sealed).where(row_of))).first()
         return None if row is None else bytes(row[0])
 
     async def put_person(self, server: str, person: str, sealed: bytes, *, name: str | None = None) -> None:
@@ -105,30 +93,27 @@ class SealedCredentials:
         values: dict[str, Any] = {"sealed": sealed, "updated_at": now}
         if name is not None:
             values["name"] = name
-        with translated(self._url, "write OAuth credentials to"):
-            async with queries.begin_write(self._engine) as conn:
-                changed = await conn.execute(update(person_credentials).where(row_of).values(values))
-                if changed.rowcount == 0:
-                    await conn.execute(
-                        insert(person_credentials).values(server=server, person=person, name=name, sealed=sealed,
-                                                          updated_at=now)
-                    )  # fmt: skip
+        async with self.writing("write OAuth credentials to") as conn:
+            changed = await conn.execute(update(person_credentials).where(row_of).values(values))
+            if changed.rowcount == 0:
+                await conn.execute(
+                    insert(person_credentials).values(server=server, person=person, name=name, sealed=sealed,
+                                                      updated_at=now)
+                )  # fmt: skip
 
     async def delete_person(self, server: str, person: str) -> bool:
         """Forget what `person` (a key) keeps for `server`; whether there was anything."""
         row_of = (person_credentials.c.server == server) & (person_credentials.c.person == person)
-        with translated(self._url, "remove OAuth credentials from"):
-            async with queries.begin_write(self._engine) as conn:
-                gone = await conn.execute(delete(person_credentials).where(row_of))
+        async with self.writing("remove OAuth credentials from") as conn:
+            gone = await conn.execute(delete(person_credentials).where(row_of))
         return bool(gone.rowcount)
 
     async def people(self, server: str) -> dict[str, tuple[str | None, datetime]]:
         """Person's key → (their name at their last login, when it was written), for everyone with a login."""
         c = person_credentials.c
-        with translated(self._url, "read OAuth credentials from"):
-            async with self._engine.connect() as conn:
-                rows = await conn.execute(select(c.person, c.name, c.updated_at).where(c.server == server))
-                return {row.person: (row.name, row.updated_at) for row in rows}
+        async with self.reading("read OAuth credentials from") as conn:
+            rows = await conn.execute(select(c.person, c.name, c.updated_at).where(c.server == server))
+            return {row.person: (row.name, row.updated_at) for row in rows}
 
 
 class CredentialsVault:

@@ -7,15 +7,12 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.titles import title_problem
 from hintgate.policy.settings import POLICY_SETTINGS
 from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 
 __all__ = ["CONFIRM_VALUES", "Overrides"]
 
@@ -23,26 +20,20 @@ CONFIRM_VALUES = ("first", "always", "never")
 """The values of a stored confirm setting (`hintgate.policy.rules.Confirm`)."""
 
 
-class Overrides:
+class Overrides(StorePart):
     """The operators' overrides kept in a database: `Store.overrides`.
 
     Every method commits (or reads) on its own connection; every replica on the
     same database sees a change once it is returned (`version` tells them).
 
-    Args:
-        engine: the store's engine.
-        url: its URL, to name the database in errors.
-    """
 
-    def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        self._engine = engine
-        self._url = url
+    Made with the store's engine and URL (`StorePart`).
+    """
 
     async def hints(self) -> list[dict[str, Any]]:
         """Every stored override: `{"tool", "hint", "value", "updated_at", "updated_by"}`, by tool and hint."""
-        with translated(self._url, "read overrides from"):
-            async with self._engine.connect() as conn:
-                return await queries.overrides(conn)
+        async with self.reading("read overrides from") as conn:
+            return await queries.overrides(conn)
 
     async def set_hint(self, tool: str, hint: str, value: bool, *, actor: str = "operator") -> None:
         """Set one hint of one tool, replacing any stored value; committed on return.
@@ -61,23 +52,20 @@ class Overrides:
         _check_hint(hint)
         if not isinstance(value, bool):
             raise StoreError(f"a hint is true or false, got {value!r}")
-        with translated(self._url, "write an override to"):
-            async with queries.begin_write(self._engine) as conn:
-                await queries.set_override(conn, tool, hint, value, actor=actor, now=datetime.now(UTC))
+        async with self.writing("write an override to") as conn:
+            await queries.set_override(conn, tool, hint, value, actor=actor, now=datetime.now(UTC))
 
     async def clear_hint(self, tool: str, hint: str | None = None) -> int:
         """Remove one stored override of `tool`, or all of them when `hint` is `None`; returns how many went."""
         if hint is not None:
             _check_hint(hint)
-        with translated(self._url, "remove an override from"):
-            async with queries.begin_write(self._engine) as conn:
-                return await queries.clear_override(conn, tool, hint)
+        async with self.writing("remove an override from") as conn:
+            return await queries.clear_override(conn, tool, hint)
 
     async def titles(self) -> list[dict[str, Any]]:
         """Every stored title override: `{"tool", "title", "updated_at", "updated_by"}`, by tool."""
-        with translated(self._url, "read title overrides from"):
-            async with self._engine.connect() as conn:
-                return await queries.stored_titles(conn)
+        async with self.reading("read title overrides from") as conn:
+            return await queries.stored_titles(conn)
 
     async def set_title(self, tool: str, title: str, *, actor: str = "operator") -> None:
         """Set the title of one tool, replacing any stored one; committed on return.
@@ -88,21 +76,18 @@ class Overrides:
         problem = "an override needs a tool name" if not tool else title_problem(title)
         if problem:
             raise StoreError(f"title of {tool!r}: {problem}")
-        with translated(self._url, "write a title override to"):
-            async with queries.begin_write(self._engine) as conn:
-                await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
+        async with self.writing("write a title override to") as conn:
+            await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
 
     async def clear_title(self, tool: str) -> int:
         """Remove the stored title of `tool`; returns how many went (0 or 1)."""
-        with translated(self._url, "remove a title override from"):
-            async with queries.begin_write(self._engine) as conn:
-                return await queries.clear_title_override(conn, tool)
+        async with self.writing("remove a title override from") as conn:
+            return await queries.clear_title_override(conn, tool)
 
     async def confirms(self) -> list[dict[str, Any]]:
         """Every stored confirm setting: `{"tool", "confirm", "updated_at", "updated_by"}`, by tool name or glob."""
-        with translated(self._url, "read confirm settings from"):
-            async with self._engine.connect() as conn:
-                return await queries.stored_confirms(conn)
+        async with self.reading("read confirm settings from") as conn:
+            return await queries.stored_confirms(conn)
 
     async def set_confirm(self, tool: str, confirm: str, *, actor: str = "operator") -> None:
         """Set how often a tool (a public name or a glob over them) asks: first, always or never.
@@ -114,21 +99,18 @@ class Overrides:
             raise StoreError("a confirm setting needs a tool name or glob")
         if confirm not in CONFIRM_VALUES:
             raise StoreError(f"confirm of {tool!r}: {confirm!r} is not one of {', '.join(CONFIRM_VALUES)}")
-        with translated(self._url, "write a confirm setting to"):
-            async with queries.begin_write(self._engine) as conn:
-                await queries.set_confirm(conn, tool, confirm, actor=actor, now=datetime.now(UTC))
+        async with self.writing("write a confirm setting to") as conn:
+            await queries.set_confirm(conn, tool, confirm, actor=actor, now=datetime.now(UTC))
 
     async def clear_confirm(self, tool: str) -> int:
         """Remove the stored confirm setting of `tool`; returns how many went (0 or 1)."""
-        with translated(self._url, "remove a confirm setting from"):
-            async with queries.begin_write(self._engine) as conn:
-                return await queries.clear_confirm(conn, tool)
+        async with self.writing("remove a confirm setting from") as conn:
+            return await queries.clear_confirm(conn, tool)
 
     async def policy_settings(self) -> list[dict[str, Any]]:
         """Every stored policy setting: `{"setting", "value", "updated_at", "updated_by"}`, by key path."""
-        with translated(self._url, "read policy settings from"):
-            async with self._engine.connect() as conn:
-                return await queries.stored_policy_settings(conn)
+        async with self.reading("read policy settings from") as conn:
+            return await queries.stored_policy_settings(conn)
 
     async def set_policy_settings(self, values: Mapping[str, Any], *, actor: str = "operator") -> None:
         """Store policy settings by key path (`mode`, `preferences.showHintWarnings`), replacing those stored.
@@ -142,21 +124,18 @@ class Overrides:
         for setting in values:
             if setting not in known:
                 raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
-        with translated(self._url, "write policy settings to"):
-            async with queries.begin_write(self._engine) as conn:
-                await queries.set_policy_settings(conn, values, actor=actor, now=datetime.now(UTC))
+        async with self.writing("write policy settings to") as conn:
+            await queries.set_policy_settings(conn, values, actor=actor, now=datetime.now(UTC))
 
     async def clear_policy_settings(self, settings: Sequence[str] | None = None) -> int:
         """Remove stored policy settings (every one when None): the config file's values apply again."""
-        with translated(self._url, "remove policy settings from"):
-            async with queries.begin_write(self._engine) as conn:
-                return await queries.clear_policy_settings(conn, settings)
+        async with self.writing("remove policy settings from") as conn:
+            return await queries.clear_policy_settings(conn, settings)
 
     async def person_preferences(self) -> list[dict[str, Any]]:
         """Every person's own preferences: `{"person", "setting", "value", "updated_at"}`, by person and key path."""
-        with translated(self._url, "read people's preferences from"):
-            async with self._engine.connect() as conn:
-                return await queries.stored_person_preferences(conn)
+        async with self.reading("read people's preferences from") as conn:
+            return await queries.stored_person_preferences(conn)
 
     async def set_person_preferences(self, person: str, values: Mapping[str, Any], cleared: Sequence[str]) -> None:
         """Store a person's own preferences by key path and drop those in `cleared`, in one transaction.
@@ -172,17 +151,15 @@ class Overrides:
         for setting in (*values, *cleared):
             if setting not in known:
                 raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
-        with translated(self._url, "write a person's preferences to"):
-            async with queries.begin_write(self._engine) as conn:
-                if cleared:
-                    await queries.clear_person_preferences(conn, person, cleared)
-                await queries.set_person_preferences(conn, person, values, now=datetime.now(UTC))
+        async with self.writing("write a person's preferences to") as conn:
+            if cleared:
+                await queries.clear_person_preferences(conn, person, cleared)
+            await queries.set_person_preferences(conn, person, values, now=datetime.now(UTC))
 
     async def version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""
-        with translated(self._url, "read the overrides version from"):
-            async with self._engine.connect() as conn:
-                return await queries.overrides_version(conn)
+        async with self.reading("read the overrides version from") as conn:
+            return await queries.overrides_version(conn)
 
 
 def _check_hint(hint: str) -> None:

@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import URL, Row, func, insert, select, tuple_, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Row, func, insert, select, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, pin_hash
-from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 from hintgate.store.tables import counters, pin_events, tool_pins, upsert
 
 __all__ = ["PINS_COUNTER", "REPEAT_WINDOW", "Pins"]
@@ -136,31 +135,24 @@ async def _add_event(conn: AsyncConnection, event: PinEvent) -> None:
     )
 
 
-class Pins:
+class Pins(StorePart):
     """The tool pins kept in a database, with their history: `Store.pins`.
 
-    Args:
-        engine: the store's engine.
-        url: its URL, to name the database in errors.
-    """
 
-    def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        self._engine = engine
-        self._url = url
+    Made with the store's engine and URL (`StorePart`).
+    """
 
     async def all(self, *, server: str | None = None) -> list[Pin]:
         """Every pin (of one server), by server and tool."""
-        with translated(self._url, "read tool pins from"):
-            async with self._engine.connect() as conn:
-                return await _read(conn, server)
+        async with self.reading("read tool pins from") as conn:
+            return await _read(conn, server)
 
     async def save(self, pins: Sequence[Pin], events: Sequence[PinEvent] = ()) -> None:
         """Insert or replace pins and append their events, in one transaction; committed on return."""
         if not pins and not events:
             return
-        with translated(self._url, "write tool pins to"):
-            async with queries.begin_write(self._engine) as conn:
-                await _write(conn, pins, events)
+        async with self.writing("write tool pins to") as conn:
+            await _write(conn, pins, events)
 
     async def accept(self, choose: Callable[[Pin], bool], *, actor: str, review: bool = False) -> list[Pin]:
         """Accept the definition last seen of every pin `choose` picks that is not accepted as it is.
@@ -177,18 +169,17 @@ class Pins:
         if not actor:
             raise StoreError("an acceptance needs the name of who accepts")
         now = datetime.now(UTC)
-        with translated(self._url, "accept tool pins in"):
-            async with queries.begin_write(self._engine) as conn:
-                rows = await conn.execute(select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool))
-                chosen = [p for p in map(_pin, rows) if choose(p)]
-                todo = [
-                    p
-                    for p in chosen
-                    if p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256 or (review and not p.reviewed)
-                ]
-                accepted = [p.accept(actor=actor, at=now) for p in todo]
-                events = [PinEvent(p.server, p.tool, ChangeKind.ACCEPTED, p.sha256, now, actor) for p in accepted]
-                await _write(conn, accepted, events)
+        async with self.writing("accept tool pins in") as conn:
+            rows = await conn.execute(select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool))
+            chosen = [p for p in map(_pin, rows) if choose(p)]
+            todo = [
+                p
+                for p in chosen
+                if p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256 or (review and not p.reviewed)
+            ]
+            accepted = [p.accept(actor=actor, at=now) for p in todo]
+            events = [PinEvent(p.server, p.tool, ChangeKind.ACCEPTED, p.sha256, now, actor) for p in accepted]
+            await _write(conn, accepted, events)
         return accepted
 
     async def block(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
@@ -204,12 +195,11 @@ class Pins:
         if not actor:
             raise StoreError("keeping a tool blocked needs the name of who decides")
         now = datetime.now(UTC)
-        with translated(self._url, "keep tool pins blocked in"):
-            async with queries.begin_write(self._engine) as conn:
-                chosen = [p for p in await _read(conn) if choose(p) and p.state is PinState.QUARANTINED]
-                blocked = [p.block(actor=actor, at=now, reason=reason) for p in chosen]
-                events = [PinEvent(p.server, p.tool, ChangeKind.BLOCKED, p.sha256, now, actor, reason) for p in chosen]
-                await _write(conn, blocked, events)
+        async with self.writing("keep tool pins blocked in") as conn:
+            chosen = [p for p in await _read(conn) if choose(p) and p.state is PinState.QUARANTINED]
+            blocked = [p.block(actor=actor, at=now, reason=reason) for p in chosen]
+            events = [PinEvent(p.server, p.tool, ChangeKind.BLOCKED, p.sha256, now, actor, reason) for p in chosen]
+            await _write(conn, blocked, events)
         return blocked
 
     async def import_definitions(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> list[Pin]:
@@ -224,17 +214,16 @@ class Pins:
         now = datetime.now(UTC)
         written: list[Pin] = []
         events: list[PinEvent] = []
-        with translated(self._url, "import tool pins into"):
-            async with queries.begin_write(self._engine) as conn:
-                stored = {p.key: p for p in map(_pin, await conn.execute(select(tool_pins)))}
-                for server, tool, definition in entries:
-                    pin = stored.get((server, tool)) or Pin.unseen(server, tool, definition, at=now)
-                    imported = pin.with_accepted(definition, actor=actor, at=now)
-                    if imported.same_as(pin):
-                        continue
-                    written.append(imported)
-                    events.append(PinEvent(server, tool, ChangeKind.IMPORTED, pin_hash(definition), now, actor))
-                await _write(conn, written, events)
+        async with self.writing("import tool pins into") as conn:
+            stored = {p.key: p for p in map(_pin, await conn.execute(select(tool_pins)))}
+            for server, tool, definition in entries:
+                pin = stored.get((server, tool)) or Pin.unseen(server, tool, definition, at=now)
+                imported = pin.with_accepted(definition, actor=actor, at=now)
+                if imported.same_as(pin):
+                    continue
+                written.append(imported)
+                events.append(PinEvent(server, tool, ChangeKind.IMPORTED, pin_hash(definition), now, actor))
+            await _write(conn, written, events)
         return written
 
     async def history(self, server: str, tool: str, *, limit: int = 50) -> list[dict[str, Any]]:
@@ -249,20 +238,18 @@ class Pins:
             .order_by(e.id.desc())
             .limit(limit)
         )
-        with translated(self._url, "read pin history from"):
-            async with self._engine.connect() as conn:
-                return [
-                    {
-                        **row._mapping,
-                        "at": row.at.astimezone(UTC).isoformat(),
-                        "last_at": row.last_at.astimezone(UTC).isoformat() if row.last_at is not None else None,
-                    }
-                    for row in await conn.execute(query)
-                ]
+        async with self.reading("read pin history from") as conn:
+            return [
+                {
+                    **row._mapping,
+                    "at": row.at.astimezone(UTC).isoformat(),
+                    "last_at": row.last_at.astimezone(UTC).isoformat() if row.last_at is not None else None,
+                }
+                for row in await conn.execute(query)
+            ]
 
     async def version(self) -> int:
         """A number that changes whenever any pin does: cheap to poll from other replicas."""
-        with translated(self._url, "read the pins version from"):
-            async with self._engine.connect() as conn:
-                value = await conn.scalar(select(counters.c.value).where(counters.c.name == PINS_COUNTER))
-                return int(value or 0)
+        async with self.reading("read the pins version from") as conn:
+            value = await conn.scalar(select(counters.c.value).where(counters.c.name == PINS_COUNTER))
+            return int(value or 0)

@@ -21,8 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.sealing import SEALED_ENTRY, Sealer, server_entries
-from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 from hintgate.store.tables import server_changes, upsert
 
 __all__ = ["SEALED", "SERVER_ACTIONS", "ServerChanges"]
@@ -36,17 +35,14 @@ SERVER_ACTIONS = ("add", "edit", "remove", "enable", "disable")
 """What a stored change does to its server (`hintgate.config.layering.ACTIONS`)."""
 
 
-class ServerChanges:
+class ServerChanges(StorePart):
     """The runtime server changes kept in a database: `Store.server_changes`.
 
-    Args:
-        engine: the store's engine.
-        url: its URL, to name the database in errors.
+    Made with the store's engine and URL (`StorePart`).
     """
 
     def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        self._engine = engine
-        self._url = url
+        super().__init__(engine, url)
         self._entries: Sealer | None = None
 
     async def seal(self, key: str) -> int:
@@ -61,15 +57,14 @@ class ServerChanges:
         self._entries = server_entries(key)
         query = select(server_changes.c.name, server_changes.c.config).where(server_changes.c.config.is_not(None))
         sealed = 0
-        with translated(self._url, "seal the server changes in"):
-            async with queries.begin_write(self._engine) as conn:
-                for name, config in list(await conn.execute(query)):
-                    if not _is_sealed(config):
-                        stored = self._stored_entry(name, config)
-                        await conn.execute(
-                            update(server_changes).where(server_changes.c.name == name).values(config=stored)
-                        )
-                        sealed += 1
+        async with self.writing("seal the server changes in") as conn:
+            for name, config in list(await conn.execute(query)):
+                if not _is_sealed(config):
+                    stored = self._stored_entry(name, config)
+                    await conn.execute(
+                        update(server_changes).where(server_changes.c.name == name).values(config=stored)
+                    )
+                    sealed += 1
         if sealed:
             logger.warning(
                 "sealed the entries of %d server changes the store kept in clear; their old bytes may stay in the "
@@ -101,9 +96,8 @@ class ServerChanges:
             StoreError: the database cannot be read.
         """
         query = select(server_changes).order_by(server_changes.c.changed_at, server_changes.c.name)
-        with translated(self._url, "read server changes from"):
-            async with self._engine.connect() as conn:
-                rows = [dict(row._mapping) for row in await conn.execute(query)]
+        async with self.reading("read server changes from") as conn:
+            rows = [dict(row._mapping) for row in await conn.execute(query)]
         readable = []
         for row in rows:
             try:
@@ -131,20 +125,18 @@ class ServerChanges:
             "changed_at": datetime.now(UTC),
             "changed_by": actor,
         }
-        with translated(self._url, "write a server change to"):
-            async with queries.begin_write(self._engine) as conn:
-                stmt = upsert(server_changes, conn.dialect.name).values(**values)
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=[server_changes.c.name],
-                    set_={k: stmt.excluded[k] for k in ("action", "config", "changed_at", "changed_by")},
-                )
-                await conn.execute(stmt)
+        async with self.writing("write a server change to") as conn:
+            stmt = upsert(server_changes, conn.dialect.name).values(**values)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[server_changes.c.name],
+                set_={k: stmt.excluded[k] for k in ("action", "config", "changed_at", "changed_by")},
+            )
+            await conn.execute(stmt)
 
     async def clear(self, name: str) -> int:
         """Drop a server's change (the config file's entry applies again); returns how many went (0 or 1)."""
-        with translated(self._url, "remove a server change from"):
-            async with queries.begin_write(self._engine) as conn:
-                return int((await conn.execute(delete(server_changes).where(server_changes.c.name == name))).rowcount)
+        async with self.writing("remove a server change from") as conn:
+            return int((await conn.execute(delete(server_changes).where(server_changes.c.name == name))).rowcount)
 
 
 def _is_sealed(config: Any) -> bool:

@@ -26,8 +26,7 @@ from sqlalchemy import URL, Row, and_, delete, func, insert, or_, select, text, 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.handles import ENDING, UNFINISHED, WITHDRAWN, WORKING, Limits, TaskRecord, over_bounds
-from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 from hintgate.store.rows import CallRecord, call_row, completion_values
 from hintgate.store.tables import sessions, tasks, tool_calls, upsert
 
@@ -70,7 +69,7 @@ def _holds(now: datetime) -> Any:
     return and_(tasks.c.expires_at > now, or_(tasks.c.status.in_(UNFINISHED), unfetched))
 
 
-class StoredTasks:
+class StoredTasks(StorePart):
     """The store's tasks (`Store.tasks`), a `hintgate.handles.TaskBook`.
 
     Args:
@@ -81,8 +80,7 @@ class StoredTasks:
     """
 
     def __init__(self, engine: AsyncEngine, url: URL, *, response_cap: int, limits: Limits | None = None) -> None:
-        self._engine = engine
-        self._url = url
+        super().__init__(engine, url)
         self._cap = response_cap
         self.limits = limits or Limits()
 
@@ -97,30 +95,26 @@ class StoredTasks:
     async def open(self, record: TaskRecord, call: Any = None) -> str | None:
         """Keep `record` and `call` (a `CallRecord`: the call's record so far) in one transaction, within bounds."""
         now = record.started_at
-        with translated(self._url, "keep a task in"):
-            async with queries.begin_write(self._engine) as conn:
-                if conn.dialect.name == "postgresql":
-                    await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": TASK_LOCK})
-                await self._forget_old(conn, now)
-                held = _holds(now)
-                total = (await conn.execute(select(func.count()).select_from(tasks).where(held))).scalar_one()
-                mine = (
-                    await conn.execute(
-                        select(func.count()).select_from(tasks).where(held, tasks.c.owner == record.owner)
-                    )
-                ).scalar_one()
-                refusal = over_bounds(mine, total, self.limits)
-                if refusal is not None:
-                    return refusal
-                if isinstance(call, CallRecord):
-                    await _insert_call(conn, call, self._cap, replica=record.replica)
-                await conn.execute(insert(tasks).values(_row(record)))
+        async with self.writing("keep a task in") as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": TASK_LOCK})
+            await self._forget_old(conn, now)
+            held = _holds(now)
+            total = (await conn.execute(select(func.count()).select_from(tasks).where(held))).scalar_one()
+            mine = (
+                await conn.execute(select(func.count()).select_from(tasks).where(held, tasks.c.owner == record.owner))
+            ).scalar_one()
+            refusal = over_bounds(mine, total, self.limits)
+            if refusal is not None:
+                return refusal
+            if isinstance(call, CallRecord):
+                await _insert_call(conn, call, self._cap, replica=record.replica)
+            await conn.execute(insert(tasks).values(_row(record)))
         return None
 
     async def get(self, key: str, now: datetime) -> TaskRecord | None:
-        with translated(self._url, "read a task from"):
-            async with self._engine.connect() as conn:
-                row = (await conn.execute(select(tasks).where(tasks.c.key == key, tasks.c.expires_at > now))).first()
+        async with self.reading("read a task from") as conn:
+            row = (await conn.execute(select(tasks).where(tasks.c.key == key, tasks.c.expires_at > now))).first()
         if row is None:
             return None
         record = _record(row)
@@ -144,22 +138,20 @@ class StoredTasks:
         return await self._update(key, (WORKING,), status=WITHDRAWN)
 
     async def served(self, key: str, now: datetime) -> None:
-        with translated(self._url, "mark a task's result served in"):
-            async with queries.begin_write(self._engine) as conn:
-                await conn.execute(
-                    update(tasks)
-                    .where(tasks.c.key == key, tasks.c.served_at.is_(None), tasks.c.result.is_not(None))
-                    .values(served_at=now)
-                )
+        async with self.writing("mark a task's result served in") as conn:
+            await conn.execute(
+                update(tasks)
+                .where(tasks.c.key == key, tasks.c.served_at.is_(None), tasks.c.result.is_not(None))
+                .values(served_at=now)
+            )
 
     async def unfinished_of(self, owner: str) -> list[TaskRecord]:
         query = select(tasks).where(tasks.c.owner == owner, tasks.c.status.in_(UNFINISHED))
         return await self._select(query, "read a client's tasks from")
 
     async def expired(self, now: datetime) -> list[TaskRecord]:
-        with translated(self._url, "forget old tasks in"):
-            async with queries.begin_write(self._engine) as conn:
-                await self._forget_old(conn, now)
+        async with self.writing("forget old tasks in") as conn:
+            await self._forget_old(conn, now)
         query = select(tasks).where(tasks.c.status.in_(UNFINISHED), tasks.c.expires_at <= now)
         return await self._select(query, "read expired tasks from")
 
@@ -170,11 +162,10 @@ class StoredTasks:
 
     async def cancelled_upstream(self, key: str, outcome: str) -> None:
         """Note what cancelling upstream a task withdrawn at start came to; it is not cancelled again."""
-        with translated(self._url, "update a task in"):
-            async with queries.begin_write(self._engine) as conn:
-                await conn.execute(
-                    update(tasks).where(tasks.c.key == key).values(cancel_due=False, answer={"cancel": outcome})
-                )
+        async with self.writing("update a task in") as conn:
+            await conn.execute(
+                update(tasks).where(tasks.c.key == key).values(cancel_due=False, answer={"cancel": outcome})
+            )
 
     async def complete(
         self,
@@ -186,30 +177,27 @@ class StoredTasks:
         findings: tuple[Mapping[str, Any], ...] = (),
         action: str | None = None,
     ) -> None:
-        with translated(self._url, "record a task's end in"):
-            async with queries.begin_write(self._engine) as conn:
-                stored = (
-                    await conn.execute(select(tool_calls.c.decision).where(tool_calls.c.id == call_id))
-                ).scalar_one_or_none()
-                decision = dict(stored) if isinstance(stored, Mapping) else None
-                if decision is not None and findings:
-                    decision.update(result_findings=list(findings), result_action=action)
-                values = completion_values(response, error, duration_ms, decision, self._cap)
-                await conn.execute(update(tool_calls).where(tool_calls.c.id == call_id).values(**values))
+        async with self.writing("record a task's end in") as conn:
+            stored = (
+                await conn.execute(select(tool_calls.c.decision).where(tool_calls.c.id == call_id))
+            ).scalar_one_or_none()
+            decision = dict(stored) if isinstance(stored, Mapping) else None
+            if decision is not None and findings:
+                decision.update(result_findings=list(findings), result_action=action)
+            values = completion_values(response, error, duration_ms, decision, self._cap)
+            await conn.execute(update(tool_calls).where(tool_calls.c.id == call_id).values(**values))
 
     async def _update(self, key: str, before: Sequence[str] | None, **values: Any) -> bool:
         condition = [tasks.c.key == key]
         if before is not None:
             condition.append(tasks.c.status.in_(before))
-        with translated(self._url, "update a task in"):
-            async with queries.begin_write(self._engine) as conn:
-                done = await conn.execute(update(tasks).where(*condition).values(**values))
+        async with self.writing("update a task in") as conn:
+            done = await conn.execute(update(tasks).where(*condition).values(**values))
         return bool(done.rowcount)
 
     async def _select(self, query: Any, doing: str) -> list[TaskRecord]:
-        with translated(self._url, doing):
-            async with self._engine.connect() as conn:
-                return [_record(row) for row in await conn.execute(query)]
+        async with self.reading(doing) as conn:
+            return [_record(row) for row in await conn.execute(query)]
 
 
 def _row(record: TaskRecord) -> dict[str, Any]:

@@ -16,8 +16,7 @@ from sqlalchemy import URL, delete
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.policy.seals import UsedNonces
-from hintgate.store import queries
-from hintgate.store.engine import translated
+from hintgate.store.part import StorePart
 from hintgate.store.tables import upsert, used_nonces
 
 __all__ = ["PRUNE_EVERY", "StoredNonces"]
@@ -26,17 +25,14 @@ PRUNE_EVERY = 256
 """Uses between two deletions of the nonces past their deadline."""
 
 
-class StoredNonces(UsedNonces):
+class StoredNonces(StorePart, UsedNonces):
     """Used nonces kept in a database (`hintgate.policy.seals.UsedNonces`).
 
-    Args:
-        engine: the store's engine.
-        url: its URL, to name the database in errors.
+    Made with the store's engine and URL (`StorePart`).
     """
 
     def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        self._engine = engine
-        self._url = url
+        super().__init__(engine, url)
         self._uses = 0
 
     async def use(self, nonce: str, deadline: float, now: float) -> bool:
@@ -46,10 +42,9 @@ class StoredNonces(UsedNonces):
             StoreError: the database cannot be read or written.
         """
         self._uses += 1
-        with translated(self._url, "record a used approval in"):
-            async with queries.begin_write(self._engine) as conn:
-                if self._uses % PRUNE_EVERY == 1:
-                    await conn.execute(delete(used_nonces).where(used_nonces.c.deadline < now))
-                insert = upsert(used_nonces, conn.dialect.name).values(nonce=nonce, deadline=deadline)
-                written = await conn.execute(insert.on_conflict_do_nothing(index_elements=[used_nonces.c.nonce]))
+        async with self.writing("record a used approval in") as conn:
+            if self._uses % PRUNE_EVERY == 1:
+                await conn.execute(delete(used_nonces).where(used_nonces.c.deadline < now))
+            insert = upsert(used_nonces, conn.dialect.name).values(nonce=nonce, deadline=deadline)
+            written = await conn.execute(insert.on_conflict_do_nothing(index_elements=[used_nonces.c.nonce]))
         return bool(written.rowcount)
