@@ -158,6 +158,10 @@ class TaskRoutes:
 
     Also a session observer: the end of a client's session everywhere cancels its unfinished tasks upstream.
 
+    One concept for all its methods: a task's life from the call that starts it to its end (the routes of
+    `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list`, the questions relayed meanwhile, the end
+    recorded, the withdrawal when its owner leaves), each step reading and changing the same book entry.
+
     Args:
         sources: the gateway's sources, by name.
         sessions: the gateway's sessions.

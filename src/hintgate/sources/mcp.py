@@ -121,6 +121,11 @@ class McpUpstream(ConfiguredSource):
     HTTP upstream is pinged every `ping_interval` seconds while idle and a
     failed exchange (refused connection, lost session, pings unanswered)
     ends the connection the same way.
+
+    One concept for all its methods: one upstream server as the gateway reaches it. They are the
+    supervisor's steps, the requests made on its connection, the answers to what its server asks, and the
+    same for a person's own connection to it (`oauth.perUser`), which differs only in whose login it uses;
+    every one reads the connection's state.
     """
 
     def __init__(
