@@ -213,3 +213,19 @@ def test_a_program_a_copy_runs_is_judged_as_a_command_line() -> None:
 )
 def test_session_settings_read_and_credentials_change(dialect: str, text: str, act: Act) -> None:
     assert judge_sql(text, dialect).act is act
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "act"),
+    [
+        ("tsql", "SELECT * FROM OPENQUERY(reports, 'DELETE FROM orders')", Act.DESTRUCTIVE),
+        ("tsql", "SELECT * FROM OPENROWSET('SQLNCLI', 'Server=x', 'EXEC xp_cmdshell ''del x''')", Act.DESTRUCTIVE),
+        ("postgres", "SELECT * FROM dblink('other', 'DELETE FROM t RETURNING id') AS t(id int)", Act.DESTRUCTIVE),
+        ("postgres", "SELECT query_to_xml('DELETE FROM t RETURNING id', true, false, '')", Act.DESTRUCTIVE),
+        ("tsql", "SELECT * FROM OPENQUERY(reports, 'SELECT name FROM sys.tables')", Act.READ),
+        ("tsql", "SELECT * FROM OPENROWSET('SQLNCLI', 'Server=x', sales.dbo.orders)", Act.READ),
+        ("postgres", "SELECT * FROM dblink('other', 'SELECT id FROM t') AS t(id int)", Act.READ),
+    ],
+)
+def test_a_function_that_runs_a_query_text_does_what_the_text_does(dialect: str, text: str, act: Act) -> None:
+    assert judge_sql(text, dialect).act is act

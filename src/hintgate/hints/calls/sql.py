@@ -17,8 +17,9 @@ reads. What counts:
   reads as a bare expression or a command it does not know, a text that
   does not parse or is too long to read.
 
-Row changes between BEGIN and a ROLLBACK of the whole transaction persist
-nothing and read; a MySQL versioned comment (`/*! ... */`) runs what it holds.
+A function that runs a query text (`OPENQUERY`, `OPENROWSET`, `dblink`,
+`query_to_xml`) does what that text does. Row changes between BEGIN and a
+ROLLBACK of the whole transaction persist nothing and read; a MySQL versioned comment (`/*! ... */`) runs what it holds.
 A write hidden anywhere in a statement (a CTE's DELETE, a sub-select's
 function call) makes the statement that write. Several statements take the
 riskiest. The dialect comes from the tool's text when it names one
@@ -105,7 +106,6 @@ _READ_FUNCTIONS_WITH_EFFECTS = {
     "lo_create": Act.ADDITIVE,
     "lo_put": Act.DESTRUCTIVE,
     "dblink_exec": Act.DESTRUCTIVE,
-    "dblink": Act.DESTRUCTIVE,
     "pg_advisory_lock": Act.ADDITIVE,
     "pg_advisory_xact_lock": Act.ADDITIVE,
     "load_extension": Act.DESTRUCTIVE,
@@ -448,12 +448,43 @@ def _effect_of(function: Any) -> Act:
     if type(function).__name__ == "NextValueFor":
         return Act.ADDITIVE  # NEXT VALUE FOR seq (SQL standard, T-SQL, MariaDB) consumes a value
     name = (function.name if isinstance(function, exp.Anonymous) else function.sql_name()).lower()
+    if name in _PASS_THROUGH:
+        return _passed_through(function, _PASS_THROUGH[name])
     known = _READ_FUNCTIONS_WITH_EFFECTS.get(name)
     if known is not None:
         return known
     if not isinstance(function, exp.Anonymous) or not re.search(r"[_$.]", name):
         return Act.READ
     return _VERB_ACTS.get(_function_verb(name), Act.READ)
+
+
+_PASS_THROUGH: dict[str, int | None] = {
+    "openquery": 1,
+    "openrowset": 2,
+    "dblink": None,
+    "query_to_xml": 0,
+    "query_to_xml_and_xmlschema": 0,
+}
+"""Functions that hand a query text to another server or run it themselves (T-SQL's `OPENQUERY(srv, 'text')`,
+`OPENROWSET(provider, conn, 'text')`, PostgreSQL's `dblink(conn, 'text')`, `query_to_xml('text', ...)`), with
+the position of that text among their arguments (None: the last string): the call does what the text does."""
+
+
+def _passed_through(function: Any, position: int | None) -> Act:
+    """What the query text a pass-through function runs does; a table named in its place is read."""
+    from sqlglot import exp
+
+    arguments = list(function.expressions)
+    if position is None:
+        texts = [a for a in arguments if isinstance(a, exp.Literal) and a.is_string]
+        argument = texts[-1] if texts else None
+    else:
+        argument = arguments[position] if position < len(arguments) else None
+    if argument is None:
+        return Act.DESTRUCTIVE  # no text where it belongs: what runs is not in the statement
+    if not (isinstance(argument, exp.Literal) and argument.is_string):
+        return Act.READ if isinstance(argument, exp.Column | exp.Table | exp.Dot) else Act.DESTRUCTIVE
+    return judge_sql(argument.name).act
 
 
 def _function_verb(name: str) -> str:
