@@ -229,3 +229,17 @@ def test_session_settings_read_and_credentials_change(dialect: str, text: str, a
 )
 def test_a_function_that_runs_a_query_text_does_what_the_text_does(dialect: str, text: str, act: Act) -> None:
     assert judge_sql(text, dialect).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("SELECT archive_orders()", Act.DESTRUCTIVE),
+        ("SELECT mark_paid(42)", Act.DESTRUCTIVE),
+        ("SELECT toggle_flag('beta')", Act.DESTRUCTIVE),
+        ("SELECT lo_from_bytea(0, 'x')", Act.ADDITIVE),
+        ("SELECT get_orders(42)", Act.READ),
+    ],
+)
+def test_a_function_named_for_moving_or_flipping_a_state_changes_it(text: str, act: Act) -> None:
+    assert judge_sql(text, "postgres").act is act

@@ -104,6 +104,8 @@ _READ_FUNCTIONS_WITH_EFFECTS = {
     "lo_export": Act.DESTRUCTIVE,
     "lo_unlink": Act.DESTRUCTIVE,
     "lo_create": Act.ADDITIVE,
+    "lo_from_bytea": Act.ADDITIVE,
+    "lo_truncate": Act.DESTRUCTIVE,
     "lo_put": Act.DESTRUCTIVE,
     "dblink_exec": Act.DESTRUCTIVE,
     "pg_advisory_lock": Act.ADDITIVE,
@@ -506,6 +508,9 @@ _VERB_ACTS = {
     "name.verb.lifecycle": Act.DESTRUCTIVE,
     "name.verb.import": Act.DESTRUCTIVE,
     "name.verb.change": Act.DESTRUCTIVE,
+    # A state moved or flipped (`archive_orders`, `mark_paid`, `lock_account`, `toggle_flag`) is not kept as it was.
+    "name.verb.transition": Act.DESTRUCTIVE,
+    "name.verb.toggle": Act.DESTRUCTIVE,
     "name.verb.create": Act.ADDITIVE,
     "name.verb.send": Act.ADDITIVE,
     "name.verb.start": Act.ADDITIVE,
