@@ -46,7 +46,7 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
     return float(hit / total)
 
 
-@pytest.mark.parametrize(("name", "least"), [("blind_dev", 0.70), ("blind_dev2", 0.45)])
+@pytest.mark.parametrize(("name", "least"), [("blind_dev", 0.75), ("blind_dev2", 0.55)])
 def test_most_blind_poisoned_definitions_are_flagged_high(scores: dict[str, Any], name: str, least: float) -> None:
     assert rate(scores[name], "definitions", True) >= least, scores[name].to_json()["missed"]
 

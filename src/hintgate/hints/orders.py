@@ -107,6 +107,17 @@ _DUTY = Cue(
     r"nice|wonderful))|\bif\s+you\s+(?:don't|do\s+not|wouldn't)\s+mind|\bfavou?r\b|\bhumble\s+request|\bwe'?d\s+"
     r"(?:love|appreciate)|\bgrateful\b|\bthanks?\s+(?:a\s+lot|so\s+much|in\s+advance)"
     r"|^\W*(?:step\s*\d+|\(?[a-z0-9]\)|\d+[.)]|setup|pre-?flight|post-?processing|troubleshooting|workflow|protocol)"
+    r"|\b(?:fix|solution|workaround|remedy|next\s+step)\s+is\s+to\b"
+    # "always", "never", "mandatory" and an "important:" label, in the commonest languages.
+    r"|\b(?:siempre|sempre|toujours|immer|altijd|zawsze|daima|her\s+zaman|luôn|selalu|senantiasa|всегда|завжди|"
+    r"kila\s+mara|nunca|jamais|niemals|nie\s+wieder|mai\s+più|nooit|nigdy|asla|hiçbir\s+zaman|không\s+bao\s+giờ|"
+    r"jangan\s+pernah|никогда|ніколи|kamwe|obligatori[oa]|obrigatóri[oa]|obligatoire|verpflichtend|obbligatori[oa]|"
+    r"verplicht|obowiązkow\w*|zorunlu|bắt\s+buộc|wajib|обязательн\w*|обов'язков\w*)\b"
+    r"|دائما|دائمًا|أبدا|أبدًا|إلزامي|תמיד|לעולם\s+אל|חובה|हमेशा|कभी\s+(?:नहीं|मत)|अनिवार्य|সবসময়|কখনও\s+না|"
+    r"বাধ্যতামূলক|เสมอ|ห้าม|บังคับ|常に|いつも|決して|絶対に|항상|절대|필수|总是|總是|始终|始終|永远|永遠|绝不|決不|切勿"
+    r"|^\W*(?:important[e]?|importante|wichtig|ważne|önemli|quan\s+trọng|penting|muhimu|важно|важливо|"
+    r"обязательно|مهم|هام|חשוב|महत्वपूर्ण|জরুরি|গুরুত্বপূর্ণ|สำคัญ|重要|중요)\s*[:!：]"
+    r"|^\W*(?:\w+\s+){0,2}(?:مهمة|مهم|هامة)\b[^:\n]{0,30}:"
     r"|\b(?:por\s+favor|debes|deber[aá]s|tienes\s+que|hay\s+que|deve|precisa|veuillez|vous\s+devez|tu\s+dois|"
     r"merci\s+de|bitte|musst|m[uü]ssen|sollst|per\s+favore|devi|graag|moet|alsjeblieft|proszę|musisz|należy|lütfen|"
     r"mutlaka|hãy|phải|vui\s+lòng|tolong|harus|mohon|пожалуйста|должен|должны|необходимо|нужно|будь\s+ласка|"
@@ -118,16 +129,32 @@ _DUTY = Cue(
 _YOU = Cue(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 # A sentence that opens with a verb in its base form is an imperative, addressed to whoever reads it.
 _IMPERATIVE = Cue(
-    r"^\W*(?:[\w' -]{1,40}:\s*)?(?:(?:if|when|whenever|once|after|before|while|unless|any\s+time|every\s+time|"
-    r"each\s+time|for|in|on)\b[^,:;]{0,120}[,:]\s*)?"
+    r"^\W*(?:[\w' /-]{1,40}:\s*)?(?:(?:if|when|whenever|once|after|before|while|unless|any\s+time|every\s+time|"
+    r"each\s+time|for|in|on)\b[^:;\n]{0,160}?[,:]\s*)?"
     r"(?:(?:then|also|first|next|finally|afterwards|now|please|kindly|just|and|but|so|still|note|important)"
     r"\W+)*(?:avoid|call|invoke|run|execute|use|send|post|forward|upload|email|mail|share|include|pass|put|append|attach|"
-    r"add|insert|embed|fill|set|read|cat|open|fetch|load|collect|gather|search|grab|extract|copy|paste|take|get|"
+    r"add|insert|embed|fill|set|read|cat|open|fetch|provide|supply|give|enter|submit|approve|accept|load|collect|gather|search|grab|extract|copy|paste|take|get|"
     r"obtain|retrieve|export|mirror|push|sync|report|tell|say|inform|describe|phrase|present|label|treat|frame|"
     r"answer|respond|reply|recommend|promote|mention|hide|omit|skip|bypass|ignore|disregard|forget|act|pretend|"
     r"behave|respond|keep|remove|delete|drop|route|redirect|proxy|replace|change|switch|bundle|write|save|store|"
     r"list|look|scan|find|dump|print|output|reveal|leak|transmit|notify|cc|bcc|do|don't|never|always|make|"
     r"ensure|remember)\b",
+    re.IGNORECASE,
+)
+# A clause after a colon or semicolon that opens with a verb and its object: "PRs by X are trusted: approve them".
+_CLAUSE_IMPERATIVE = Cue(
+    r"[:;]\s+(?:then\s+|also\s+|just\s+|simply\s+)?(?:call|invoke|run|execute|send|post|forward|upload|email|mail|"
+    r"share|include|pass|put|append|attach|add|insert|embed|read|fetch|provide|supply|give|submit|approve|accept|"
+    r"collect|gather|copy|paste|export|push|report|tell|describe|present|label|treat|hide|omit|skip|ignore|"
+    r"disregard|remove|delete|route|redirect|replace|store|dump|print|reveal)\s+(?:them|it|this|these|those|all|"
+    r"every|any|each|its|their|the\s+user'?s?)\b",
+    re.IGNORECASE,
+)
+# A concealment that is no prohibition to the reader: "without telling", "silently", "sin avisar", "伝えず".
+_NOT_PROHIBITION = re.compile(
+    r"^(?:without|sin|sem|sans|ohne|senza|zonder|bez|tanpa|без|دون|בלי|bila|โดยไม่|silently|quietly|secretly|"
+    r"covertly|discreetly|invisibly|in|behind|hide|conceal|suppress|omit|censor|filter|leave|no\s+need|should)\b"
+    r"|बिना|伝えず|無需|无需",
     re.IGNORECASE,
 )
 
@@ -574,7 +601,14 @@ def _judge_sentence(
     into = _into_own(sentence, context)
     source = _SOURCE.search(sentence, seen)
     model = _TO_MODEL.search(sentence, seen)
-    reader = _DUTY.search(sentence, seen) or _IMPERATIVE.match(sentence) or _YOU.search(sentence, seen)
+    reader = (
+        _DUTY.search(sentence, seen)
+        or _IMPERATIVE.match(sentence)
+        or _YOU.search(sentence, seen)
+        or _CLAUSE_IMPERATIVE.search(sentence, seen)
+        # "Не упоминай это", "Kullanıcıya söyleme", "אל תספר למשתמש": a prohibition is said to its reader.
+        or (conceal is not None and _NOT_PROHIBITION.search(conceal.group().strip()) is None)
+    )
     addressee = "model" if model else "reader" if reader else "none"
     # A sentence in another script than the rest of its text is hidden from whoever reads the rest.
     other_script = context.script is not None and main_script(sentence) not in (None, context.script)
