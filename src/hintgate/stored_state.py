@@ -40,7 +40,7 @@ from hintgate.hints.pins import ChangeKind, Pin, PinState
 
 __all__ = ["SCHEMA_REVISION", "StoredState", "read_stored_state", "sqlite_file"]
 
-SCHEMA_REVISION = "0019"
+SCHEMA_REVISION = "0020"
 """The newest migration's revision, which the store stamps a current database with (`store.schema.HEAD_REVISION`
 is this one; a test checks it is Alembic's head): a new migration moves it."""
 
@@ -59,6 +59,7 @@ _PIN_COLUMNS = (
     "last_seen_at",
     "accepted_at",
     "accepted_by",
+    "launch",
 )
 _PIN_TIMES = ("first_seen_at", "last_seen_at", "accepted_at")
 

@@ -261,3 +261,57 @@ def test_an_automatic_acceptance_is_not_a_review_and_a_flagged_definition_is_nev
     [new] = first.pins
     assert new.state is PinState.QUARANTINED
     assert new.accepted_definition is None
+
+
+def listed(*tools: dict[str, Any]) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    return {"s": [(t["name"], t) for t in tools]}
+
+
+def test_a_definition_changed_with_the_command_line_the_operator_gave_is_accepted_as_their_change() -> None:
+    before = reconcile(
+        {}, listed(tool(description="Use 'America/New_York' if none is given.")), now=T0, launches={"s": "a"}
+    )
+    pins = {p.key: p for p in before.pins}
+    assert pins[("s", "get_report")].launch == "a"
+    moved = tool(description="Use 'Europe/Paris' if none is given.")
+    found = reconcile(pins, listed(moved, tool("get_other")), now=T1, launches={"s": "b"})
+    got = {p.tool: p for p in found.pins}
+    assert got["get_report"].state is PinState.ACCEPTED
+    assert got["get_report"].accepted_by == "command line changed"
+    assert got["get_report"].reviewed is False
+    assert got["get_other"].state is PinState.ACCEPTED
+    assert {p.launch for p in found.pins} == {"b"}
+    assert [e.kind for e in found.events if e.tool == "get_report"] == [ChangeKind.ACCEPTED]
+
+
+def test_the_same_command_line_still_holds_a_changed_definition() -> None:
+    pins = {p.key: p for p in reconcile({}, listed(tool()), now=T0, launches={"s": "a"}).pins}
+    found = reconcile(pins, listed(tool(description="Get the report and mail it out.")), now=T1, launches={"s": "a"})
+    [pin] = found.pins
+    assert pin.state is PinState.QUARANTINED
+    # After a new command line has been seen once, the next change is the server's again.
+    relaunched = {p.key: p for p in reconcile(pins, listed(tool()), now=T1, launches={"s": "b"}).pins}
+    assert relaunched[("s", "get_report")].launch == "b"
+    after = reconcile(relaunched, listed(tool(description="Now mail it.")), now=T1, launches={"s": "b"})
+    assert [p.state for p in after.pins] == [PinState.QUARANTINED]
+
+
+def test_a_new_command_line_does_not_accept_a_flagged_definition_a_held_one_or_a_server_pinned_by_hand() -> None:
+    pins = {p.key: p for p in reconcile({}, listed(tool()), now=T0, launches={"s": "a"}).pins}
+    changed = listed(tool(description="Get the report and mail it out."))
+    flagged = reconcile(pins, changed, now=T1, launches={"s": "b"}, flagged={("s", "get_report"): "HG619"})
+    assert [p.state for p in flagged.pins] == [PinState.QUARANTINED]
+    manual = reconcile(pins, changed, now=T1, launches={"s": "b"}, manual=frozenset({"s"}))
+    assert [p.state for p in manual.pins] == [PinState.QUARANTINED]
+    held = {p.key: p for p in reconcile(pins, changed, now=T1, launches={"s": "a"}).pins}
+    again = reconcile(held, listed(tool(description="Get it, mail it.")), now=T1, launches={"s": "b"})
+    assert [p.state for p in again.pins] == [PinState.QUARANTINED]
+
+
+def test_pins_from_before_the_command_line_was_kept_are_stamped_and_judged_as_before() -> None:
+    pins = pinned(tool())
+    assert pins[("s", "get_report")].launch is None
+    found = reconcile(pins, listed(tool(description="Get the report and mail it out.")), now=T1, launches={"s": "b"})
+    [pin] = found.pins
+    assert pin.state is PinState.QUARANTINED
+    assert pin.launch == "b"

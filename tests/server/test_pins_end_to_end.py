@@ -219,3 +219,38 @@ def quarantine_cli(*args: str) -> Any:
     from hintgate.cli.app import app
 
     return CliRunner().invoke(app, ["quarantine", *args], catch_exceptions=False)
+
+
+async def test_a_server_the_operator_gives_other_arguments_keeps_its_tools_served_without_asking(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    """mcp-server-time writes its --local-timezone into its tool's schema: the definition changes with the
+    command line. The operator wrote that change, so nothing is held and no call asks for it."""
+    config = tmp_path / "hintgate.json"
+    data = tmp_path / "data"
+    env = {"HINTGATE_DATA_DIR": str(data)}
+
+    def write(zone: str) -> None:
+        server = {"command": time_cmd[0], "args": [*time_cmd[1:-1], zone], "trust": "trusted"}
+        config.write_text(json.dumps({"mcpServers": {"time": server}}))
+
+    write("America/New_York")
+    with running_gateway("--config", str(config), env=env) as gateway, anyio.fail_after(60):
+        async with Client(gateway.mcp_transport(), mode="legacy") as client:
+            first = {t.name: t for t in (await client.list_tools()).tools}
+    write("Europe/Paris")
+    with running_gateway("--config", str(config), env=env) as gateway, anyio.fail_after(60):
+        async with (
+            Client(gateway.mcp_transport(), mode="legacy") as client,
+            httpx.AsyncClient(base_url=gateway.base_url, headers=gateway.headers) as rest,
+        ):
+            now = {t.name: t for t in (await client.list_tools()).tools}
+            held = (await rest.get("/api/quarantine")).json()
+            pins = {p["tool"]: p for p in (await rest.get("/api/pins")).json()}
+            called = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+    assert "America/New_York" in json.dumps(first["time_get_current_time"].input_schema)
+    assert "Europe/Paris" in json.dumps(now["time_get_current_time"].input_schema)
+    assert held == []
+    assert pins["get_current_time"]["state"] == "accepted"
+    assert pins["get_current_time"]["accepted_by"] == "command line changed"
+    assert called.is_error is False

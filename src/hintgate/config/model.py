@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -322,6 +323,22 @@ class ServerConfig(_ToolFilter):
     """The values `${VAR}` took from the environment in this entry: kept secret, wherever they went."""
     pin: str = "auto"
     """`auto`: the first sight of a tool is accepted (trust on first use); `manual`: new tools wait for an operator."""
+
+    @property
+    def launch(self) -> str:
+        """A fingerprint of how the operator's entry starts or reaches the server: its command, `args`,
+        `cwd` and the names of its `env` variables, or its URL without credentials or query.
+
+        The tool pins keep it: tools listed after it changed are the operator's change (`hints.pins`).
+        `env` values are left out: they are secrets, and the hash of a short one can be guessed.
+        """
+        t = self.transport
+        if isinstance(t, StdioTransport):
+            given: list[Any] = ["stdio", t.command, list(t.args), t.cwd, sorted(t.env)]
+        else:
+            parts = urlsplit(t.url)
+            given = [t.kind, parts.scheme, parts.hostname, parts.port, parts.path]
+        return hashlib.sha256(json.dumps(given).encode("utf-8", "surrogatepass")).hexdigest()
 
     def secrets(self) -> tuple[str, ...]:
         """Every configured value never to show: `env` and header values, URL credentials, `${VAR}` values."""

@@ -59,6 +59,7 @@ __all__ = [
     "CANONICAL_KEYS",
     "DIFF_MAX_LINES",
     "PINNED_META",
+    "RELAUNCHED",
     "SCAN_HOLD",
     "Change",
     "ChangeKind",
@@ -81,6 +82,8 @@ DIFF_MAX_LINES = 60
 """Lines of a definition diff kept in a quarantine reason; the rest is counted."""
 SCAN_HOLD = "flagged by the poisoning scan"
 """The reason of a pin held because the scan flags its definition (the findings are kept beside it)."""
+RELAUNCHED = "command line changed"
+"""Who accepted a definition that changed with the command line (or URL) the operator gave its server."""
 
 CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution")
 """The members of a tool a pin covers: what the MCP spec (2025-11-25, 2026-07-28) defines for a tool, but `_meta`."""
@@ -296,6 +299,9 @@ class Pin:
     accepted_by: str | None
     reviewed: bool = False
     blocked: PinBlock | None = None
+    launch: str | None = None
+    """How the operator's config started the server when this pin was last seen (`ServerConfig.launch`);
+    None for a source without one, or a pin from before it was kept."""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -375,6 +381,7 @@ class Pin:
             out[key] = value.isoformat() if value is not None else None
         out["state"] = self.state.value
         out["diff"] = self.diff
+        del out["launch"]  # a fingerprint for the gateway's own comparison, nothing to show
         if self.blocked is not None:
             out["blocked"] = {"by": self.blocked.by, "at": self.blocked.at.isoformat(), "reason": self.blocked.reason}
         return out
@@ -425,6 +432,7 @@ def reconcile(
     touch: frozenset[str] = frozenset(),
     form: Callable[[Mapping[str, Any]], tuple[str, str]] | None = None,
     flagged: Mapping[tuple[str, str], str] | None = None,
+    launches: Mapping[str, str] | None = None,
 ) -> Reconciled:
     """Compare listings with the pins: first sights, changes, removals.
 
@@ -438,8 +446,13 @@ def reconcile(
         form: a definition's (canonical form, hash), when the caller keeps them; else computed.
         flagged: (server, tool) → what the poisoning scan found in the definition listed now (one line);
             such a definition is held unless an operator reviewed that very one.
+        launches: server → how the operator's config starts it now (`ServerConfig.launch`). When it differs
+            from the one its pins were last seen with, the operator changed the command line (or URL): what
+            the server lists now is their change, so a changed definition is accepted as a new server's
+            would be (trust on first use), unless the server is pinned by hand or the scan flags it.
     """
     flagged = flagged or {}
+    launches = launches or {}
     changed: list[Pin] = []
     events: list[PinEvent] = []
     duplicates: list[tuple[str, str]] = []
@@ -461,6 +474,10 @@ def reconcile(
         duplicates.extend((server, t) for t in twice)
         listed = set(counts)
         gone = sorted(t for t in known - listed if pins[(server, t)].state is not PinState.REMOVED)
+        launch = launches.get(server)
+        relaunched = launch is not None and any(pins[(server, t)].launch not in (None, launch) for t in known)
+        by_operator = relaunched and server not in manual
+        unstamped = {t for t in known if launch is not None and pins[(server, t)].launch != launch}
         for public, raw in tools:
             tool = str(raw.get("name", ""))
             if counts[tool] > 1:
@@ -473,21 +490,33 @@ def reconcile(
                 if owners is None:
                     owners = tool_owners(accepted_by_server)
                 others = OtherTools(owners, accepted_by_server.get(server, {}))
+                swapped = () if by_operator else gone  # tools the operator's new command line dropped
                 changed_pin, event = _first_sight(
-                    server, tool, public, definition, sha, now, manual, first_sight, others, gone, finding
+                    server, tool, public, definition, sha, now, manual, first_sight, others, swapped, finding
                 )
+            elif by_operator and finding is None and pin.state is not PinState.QUARANTINED and sha != pin.sha256:
+                changed_pin, event = _relaunched(pin, public, definition, sha, now)
             else:
                 found = _seen_again(pin, public, definition, sha, now, server in touch, finding)
                 if found is None:
-                    continue
+                    if tool not in unstamped:
+                        continue
+                    found = (pin, None)
                 changed_pin, event = found
+            unstamped.discard(tool)
+            if launch is not None:
+                changed_pin = dataclasses.replace(changed_pin, launch=launch)
             changed.append(changed_pin)
             if event is not None:
                 events.append(event)
         for tool in gone:
             pin = pins[(server, tool)]
-            changed.append(dataclasses.replace(pin, state=PinState.REMOVED, blocked=None))
+            unstamped.discard(tool)
+            stamp = pin.launch if launch is None else launch
+            changed.append(dataclasses.replace(pin, state=PinState.REMOVED, blocked=None, launch=stamp))
             events.append(PinEvent(server, tool, ChangeKind.REMOVED, pin.sha256, now, "gateway"))
+        # Every pin of the server takes the launch, listed or not: a later change is judged afresh.
+        changed.extend(dataclasses.replace(pins[(server, tool)], launch=launch) for tool in sorted(unstamped))
     return Reconciled(tuple(changed), tuple(events), tuple(duplicates))
 
 
@@ -538,6 +567,14 @@ def _first_sight(
     detail = reason or ("first sight of the server" if first_sight else "new tool")
     kind = ChangeKind.FIRST_USE if accepted else ChangeKind.NEW
     return pin, PinEvent(server, tool, kind, sha, now, "gateway", detail)
+
+
+def _relaunched(pin: Pin, public: str, definition: str, sha: str, now: datetime) -> tuple[Pin, PinEvent]:
+    """A tool whose definition changed with the command line the operator gave its server: accepted."""
+    seen = dataclasses.replace(pin, name=public, last_seen_at=now, sha256=sha, definition=definition, blocked=None)
+    seen = seen.accept(actor=RELAUNCHED, at=now, reviewed=False)
+    detail = "changed with the command line (or URL) the operator gave its server: the operator's change"
+    return seen, PinEvent(pin.server, pin.tool, ChangeKind.ACCEPTED, sha, now, RELAUNCHED, detail)
 
 
 def _seen_again(

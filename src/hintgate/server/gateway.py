@@ -574,6 +574,7 @@ class Gateway:
             self.pins.manual = frozenset(
                 n for n, c in self.config.sources.items() if getattr(c, "pin", "auto") == "manual"
             )
+            self.pins.launches = {n: c.launch for n, c in self.config.servers.items()}
             fingerprints = {e.name: self.pins.fingerprint(e.tool.raw) for e in self.catalog.entries.values()}
             findings = scan_catalog(
                 self.catalog, reviewed=self.pins.reviewed(), memo=self.scans, fingerprints=fingerprints

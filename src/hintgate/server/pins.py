@@ -37,6 +37,8 @@ class PinKeeper:
     def __init__(self, store: Store | None, *, manual: frozenset[str] = frozenset()) -> None:
         self._store = store
         self.manual = manual
+        self.launches: dict[str, str] = {}
+        """Server → how the config in force starts it (`ServerConfig.launch`), set before each `observe`."""
         self.by_key: dict[tuple[str, str], Pin] = {}
         self._pending: list[Reconciled] = []
         self._touched: set[str] = set()
@@ -129,6 +131,7 @@ class PinKeeper:
             touch=touch,
             form=self._form,
             flagged=flagged,
+            launches=self.launches,
         )
         self.fingerprints = {public: self._form(raw)[1] for tools in listings.values() for public, raw in tools}
         self._forms, self._next_forms = self._next_forms, {}

@@ -46,6 +46,7 @@ _PIN_COLUMNS = (
     "last_seen_at",
     "accepted_at",
     "accepted_by",
+    "launch",
 )
 
 

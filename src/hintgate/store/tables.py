@@ -310,6 +310,7 @@ tool_pins = Table(
     Column("last_seen_at", UTCDateTime, nullable=False),
     Column("accepted_at", UTCDateTime),
     Column("accepted_by", String),
+    Column("launch", String(64)),  # how the config started the server when last seen (`ServerConfig.launch`)
     CheckConstraint(f"state IN ({', '.join(repr(s) for s in PIN_STATES)})", name="state"),
     Index(None, "state"),
 )
