@@ -276,3 +276,25 @@ def test_a_confirm_that_defaults_to_true_does_not_make_a_call_a_preview() -> Non
     assert judge is not None
     assert judge.judge({"action": "delete"}).act is calls.Act.DESTRUCTIVE  # type: ignore[union-attr]
     assert judge.judge({"action": "delete", "confirm": False}).act is calls.Act.READ  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("value", "act"),
+    [
+        ("DELETE FROM orders WHERE id = 4", calls.Act.DESTRUCTIVE),
+        ("drop table customers", calls.Act.DESTRUCTIVE),
+        ("INSERT INTO notes (body) VALUES ('x')", calls.Act.ADDITIVE),
+        ("mutation { deleteUser(id: 1) { id } }", calls.Act.DESTRUCTIVE),
+        ("delete old emails", None),
+        ("drop shipping suppliers", None),
+        ("SELECT * FROM orders", None),
+        ("best pizza near me", None),
+    ],
+)
+def test_a_query_in_a_language_no_text_names_is_judged_only_when_it_is_plainly_a_write(
+    value: str, act: calls.Act | None
+) -> None:
+    judge = ArgumentJudge.of(tool({"query": {"type": "string"}}, "Run a query.", "query"))
+    assert judge is not None
+    judged = judge.judge({"query": value})
+    assert (judged.act if judged is not None else None) is act

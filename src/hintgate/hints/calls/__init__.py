@@ -195,6 +195,33 @@ _STATEMENT_START = re.compile(
 )
 
 
+# The grammar that opens a SQL statement that writes, as SQL writes it (a search string rarely reads so):
+# `DELETE FROM`, `UPDATE t SET`, `INSERT INTO`, `DROP TABLE`, `ALTER TABLE`, `TRUNCATE TABLE`, `GRANT ... TO`.
+_SQL_WRITE = re.compile(
+    r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(?:delete\s+from\s|update\s+[\w.\"`\[\]]+\s+set\s|"
+    r"(?:insert|replace|upsert)\s+(?:or\s+\w+\s+)?(?:ignore\s+)?into\s|merge\s+into\s|"
+    r"(?:drop|alter|create(?:\s+or\s+replace)?)\s+(?:temp(?:orary)?\s+)?(?:table|view|database|schema|index|user|role|"
+    r"function|procedure|sequence|trigger|materialized\s+view)\b|truncate\s+table\s|"
+    r"(?:grant|revoke)\s+[\w\s,]+\s+on\s)",
+    re.I | re.S,
+)
+_GRAPHQL_MUTATION = re.compile(r"\s*(?:#[^\n]*\n\s*)*mutation\b", re.I)
+
+
+def _plain_write(value: str) -> Judgement | None:
+    """A query of a language no text names: judged only when it is plainly a write statement of SQL or a
+    GraphQL mutation; anything else (a search string, a read) keeps the tool's own hints."""
+    if _SQL_WRITE.match(value):
+        judged = judge_sql(value, command=judge_shell)
+    elif _GRAPHQL_MUTATION.match(value):
+        judged = judge_graphql({"query": value}) or Judgement(
+            Act.DESTRUCTIVE, f"a GraphQL mutation that does not parse: {shorten(value, 60)}", "graphql"
+        )
+    else:
+        return None
+    return judged if judged.act is not Act.READ else None
+
+
 def _judge_value(
     role: Role,
     value: Any,
@@ -216,6 +243,8 @@ def _judge_value(
         return operation
     if kind == "redis" and isinstance(value, str):
         return judge_redis(value)
+    if kind == "query" and isinstance(value, str):
+        return _plain_write(value)
     if kind == "sql" and isinstance(value, str):
         if not role.sure and not _STATEMENT_START.match(value):
             return None  # the parameter may be a search string: only a statement is judged as one

@@ -18,6 +18,9 @@ is judged:
 - `method`: picks an HTTP method (an enum of methods, or a `method` of a
   tool that takes a URL), judged with the URL's path (`choices.judge_method`);
 - `action`: picks what the tool does among verbs (`choices.judge_action`);
+- `query`: a query whose language the tool's text does not name (a search string, or a statement): only
+  a text that is plainly a write statement of SQL (`DELETE FROM t`, `DROP TABLE t`) or a GraphQL
+  `mutation` is judged, as that language;
 - `dry-run`, `confirm`, `force`: booleans that make a call a read (a dry run;
   a preview unless confirmed), or a write destructive.
 
@@ -60,7 +63,7 @@ class Role:
     """A parameter that decides what a call does.
 
     Attributes:
-        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `action`,
+        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `action`, `query`,
             `dry-run`, `confirm` (the
             call only previews unless it is true), `force` (true makes a write destructive; an `overwrite`
             given false makes a write only create) or `exclusive` (true: a write only creates, "only if the
@@ -108,6 +111,7 @@ _SHELL_TEXT = re.compile(
     r"|\bcommands?\b.{0,30}\b(?:run|execute|executed|invoke)\b|\b(?:run|execute|invoke)s?\b.{0,30}\bcommands?\b",
     re.I,
 )
+_SEARCH = re.compile(r"\b(?:search(?:es|ing)?|look(?:s|ing)? for|keywords?|terms?|find|finds)\b", re.I)
 _REDIS = re.compile(r"\b(?:redis|valkey|keydb)\b", re.I)
 _GRAPHQL = re.compile(r"\bgraphql\b", re.I)
 _GRAPHQL_NAMES = frozenset({"query", "document", "operation", "gql", "graphql", "mutation", "querystring"})
@@ -399,7 +403,11 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
             return None
         return Role("shell", key, sure=bool(_SHELL_TEXT.search(own)) or joined != "script")
     if joined in {"query", "q"} and not _SQL_TEXT.search(tool_text):
-        return None  # a search string, not a statement
+        if _SEARCH.search(f"{description} {tool_text}"):
+            return None  # words to search for, not a statement
+        # A statement in a language the tool's text does not name ("Run a query."): only a text that is
+        # plainly a write statement (`DELETE FROM t`, a GraphQL `mutation`) is judged as one.
+        return Role("query", key, sure=False)
     if _SQL_TEXT.search(tool_text) and not _OTHER_CODE.search(tool_text):
         return Role("sql", key, dialect=dialect_named(tool_text), sure=joined == "sql")
     if _SHELL_TEXT.search(tool_text) and not _OTHER_CODE.search(tool_text):
