@@ -298,3 +298,31 @@ def test_a_query_in_a_language_no_text_names_is_judged_only_when_it_is_plainly_a
     assert judge is not None
     judged = judge.judge({"query": value})
     assert (judged.act if judged is not None else None) is act
+
+
+@pytest.mark.parametrize(
+    ("listed", "arguments", "act"),
+    [
+        (tool({"args": {"type": "string"}}, "Run kubectl.", "kubectl"), {"args": "get pods; kubectl delete pod x"}, 2),
+        (tool({"args": {"type": "string"}}, "Run kubectl.", "kubectl"), {"args": "get pods > pods.txt"}, 2),
+        (
+            tool({"program": {"type": "string"}, "args": {"type": "string"}}, "Run a program."),
+            {"program": "ls", "args": "-la; rm -rf build"},
+            2,
+        ),
+        (tool({"args": {"type": "string"}}, "Run kubectl.", "kubectl"), {"args": "get pods | grep web"}, 0),
+        (
+            tool({"command": {"type": "string"}}, "Execute a git command line.", "git_command"),
+            {"command": "git status && git diff --cached"},
+            0,
+        ),
+    ],
+)
+def test_a_program_s_arguments_in_one_string_with_shell_syntax_are_also_read_as_a_shell_line(
+    listed: dict[str, Any], arguments: dict[str, Any], act: int
+) -> None:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge(arguments)
+    assert judged is not None
+    assert judged.act is calls.Act(act)

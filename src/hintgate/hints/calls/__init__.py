@@ -103,6 +103,7 @@ class ArgumentJudge:
         program: list[str] = []
         program_role: Role | None = None
         executable: list[str] = []
+        shell_syntax: list[str] = []
         for role in self.roles:
             value = arguments.get(role.parameter)
             if value is None and role.kind in {"confirm", "dry-run", "method"}:
@@ -125,6 +126,8 @@ class ArgumentJudge:
                 if words:
                     program.extend(words)
                     program_role = role
+                if isinstance(value, str) and _SHELL_SYNTAX.search(value):
+                    shell_syntax.append(value)
                 continue
             if role.kind == "dry-run":
                 if value is True or (isinstance(value, str) and value.strip().lower() not in _NOT_DRY):
@@ -159,6 +162,13 @@ class ArgumentJudge:
             found.append(judge_argv([*executable, *program], judge_shell))
         elif program_role is not None:
             found.append(_program(program_role, program))
+        if shell_syntax and (executable or program_role is not None):
+            # Arguments given as one string that holds shell syntax (`get pods; kubectl delete pod x`): whether
+            # the tool hands them to a shell is not said, so they are also read as the command line a shell sees.
+            name = " ".join(executable) or (program_role.program if program_role is not None else None) or ""
+            first = program[0].lower().rsplit("/", 1)[-1] if program else ""
+            line = " ".join(shell_syntax if executable == [] and first == name else [name, *shell_syntax])
+            found.append(judge_shell(line.strip()))
         if dry_run is not None:
             if dry_run.kind == "confirm":
                 what = f"a preview ({dry_run.parameter} is not true)"
@@ -283,6 +293,10 @@ def _program(role: Role, words: list[str]) -> Judgement:
     if words[0].lower().rsplit("/", 1)[-1] != role.program:
         words = [role.program, *words]
     return judge_argv(words, judge_shell)
+
+
+_SHELL_SYNTAX = re.compile(r"[;&|`<>\n]|\$\(")
+"""What a POSIX shell reads as more than words: separators, pipes, redirections, substitutions."""
 
 
 def _words(value: Any) -> bool:
