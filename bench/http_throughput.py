@@ -24,7 +24,8 @@ relative to FastMCP's, and calls that failed on a dropped connection. Numbers on
 Usage: python bench/http_throughput.py [--peers-python PATH] [--calls N] [--sessions 16 64] [--passes 2] [--identity]
 
 `--identity` adds hintgate+identity: the same gateway with an `identity` section naming the tests' real
-OpenID provider (npm `oidc-provider`), every session with its own person's bearer token.
+OpenID provider (npm `oidc-provider`), every session with its own person's bearer token; and
+hintgate+identity+record, the same recording to SQLite (durable), as a deployment runs.
 """
 
 from __future__ import annotations
@@ -284,6 +285,16 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
         argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(with_identity)]
         argv += ["--http", f"127.0.0.1:{port}"]
         targets.append(Target("hintgate+identity", [*argv, "--no-record"], base, port, issuer=opts.identity))
+        # Everything a deployment has on at once: identity, the result scan (always on) and durable recording.
+        port = _free_port()
+        with_all = work / "hintgate-identity-record.json"
+        with_all.write_text(json.dumps({
+            "mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}},
+            "identity": {"issuer": opts.identity, "audience": f"http://127.0.0.1:{port}/mcp"},
+        }))  # fmt: skip
+        argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(with_all), "--http", f"127.0.0.1:{port}"]
+        argv += ["--db", f"sqlite:///{work}/identity.db"]
+        targets.append(Target("hintgate+identity+record", argv, base, port, issuer=opts.identity))
     if opts.peers_python:
         peers = work / "fastmcp.json"
         peers.write_text(json.dumps({"mcpServers": {"time": time_server}}))  # the same upstream as hintgate's

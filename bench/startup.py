@@ -13,6 +13,9 @@ spawn until the `tools/list` answer holds `get_current_time`:
   pins and overrides ahead (`hintgate.stored_state`) and open it after their
   first answer;
 - hintgate, recording off: the same with `--no-record`;
+- hintgate, first start (no database): `serve` with neither, each start in a
+  data directory that does not exist yet (the default SQLite database is
+  created, with its schema, before the first answer);
 - FastMCP's proxy: `create_proxy()` of the same server as an `mcpServers`
   config, on stdio, run by the peers' python (`bench/gateway_latency.py
   --serve-fastmcp-proxy`; see bench/README.md for its virtualenv).
@@ -65,6 +68,8 @@ class Target:
     argv: list[str]
     src: Path = REPO / "src"
     """The hintgate source tree the child imports (PYTHONPATH)."""
+    first_start: bool = False
+    """Every start gets a data directory of its own that does not exist yet: a first start, no database."""
     seconds: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
 
@@ -101,6 +106,7 @@ def _targets(work: Path, peers_python: str | None, baseline: Path | None) -> lis
         Target("direct", [time_server["command"], *time_server["args"]]),
         Target("hintgate, recording to SQLite", [*serve, "--db", f"sqlite:///{work / 'calls.db'}"]),
         Target("hintgate, recording off", [*serve, "--no-record"]),
+        Target("hintgate, first start (no database)", serve, first_start=True),
     ]
     if baseline is not None:
         base_db = f"sqlite:///{work / 'baseline-calls.db'}"
@@ -153,13 +159,21 @@ async def run(starts: int, peers_python: str | None, log: Any, baseline: Path | 
         env = _env(work)
         Path(env["HINTGATE_DATA_DIR"]).mkdir()
         targets = _targets(work, peers_python, baseline)
+        starts_made = 0
+
+        def env_of(target: Target) -> dict[str, str]:
+            nonlocal starts_made
+            starts_made += 1
+            fresh = {"HINTGATE_DATA_DIR": str(work / f"first-start-{starts_made}")} if target.first_start else {}
+            return {**env, "PYTHONPATH": str(target.src), **fresh}
+
         for target in targets:
             log(f"warm-up: {target.label}")
-            await first_listing(target.argv, {**env, "PYTHONPATH": str(target.src)})
+            await first_listing(target.argv, env_of(target))
         for round_ in range(starts):
             shift = round_ % len(targets)
             for target in targets[shift:] + targets[:shift]:
-                seconds, cpu = await first_listing(target.argv, {**env, "PYTHONPATH": str(target.src)})
+                seconds, cpu = await first_listing(target.argv, env_of(target))
                 target.seconds.append(seconds)
                 target.cpu.append(cpu)
             log(f"round {round_ + 1}/{starts}: " + ", ".join(f"{t.label} {t.seconds[-1]:.2f} s" for t in targets))
