@@ -326,3 +326,26 @@ def test_a_program_s_arguments_in_one_string_with_shell_syntax_are_also_read_as_
     judged = judge.judge(arguments)
     assert judged is not None
     assert judged.act is calls.Act(act)
+
+
+def test_the_members_of_an_object_parameter_decide_too() -> None:
+    listed = tool(
+        {
+            "request": {
+                "type": "object",
+                "properties": {"method": {"type": "string"}, "url": {"type": "string"}, "body": {"type": "string"}},
+            }
+        },
+        "Fetch a URL.",
+        "fetch",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    deleting = judge.judge({"request": {"method": "DELETE", "url": "https://api.example.com/items/4"}})
+    assert deleting is not None
+    assert deleting.act is calls.Act.DESTRUCTIVE
+    reading = judge.judge({"request": {"method": "GET", "url": "https://api.example.com/items/4"}})
+    assert reading is not None
+    assert reading.act is calls.Act.READ
+    nested_flag = tool({"options": {"type": "object", "properties": {"mode": {"type": "string", "enum": ["read"]}}}})
+    assert ArgumentJudge.of(nested_flag) is None  # a member choosing among verbs may qualify only its object

@@ -65,6 +65,7 @@ class ArgumentJudge:
         the gateway then judges them on a worker thread, off its event loop."""
         if not arguments:
             return False
+        arguments = self._flat(arguments)
         for role in self.roles:
             value = arguments.get(role.parameter)
             if isinstance(value, str) and len(value) > HEAVY:
@@ -91,9 +92,23 @@ class ArgumentJudge:
         if not arguments:
             return None
         try:
-            return self._judge(arguments)
+            return self._judge(self._flat(arguments))
         except Exception as exc:  # a parser's failure on hostile input: fail closed, never into the call
             return Judgement(Act.DESTRUCTIVE, f"the arguments could not be read ({type(exc).__name__})", "unread")
+
+    def _flat(self, arguments: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The arguments with the members of object parameters a role reads named `key.member` too."""
+        prefixes = {r.parameter.split(".", 1)[0] for r in self.roles if "." in r.parameter}
+        if not prefixes:
+            return arguments
+        flat = dict(arguments)
+        for prefix in prefixes:
+            nested = arguments.get(prefix)
+            if isinstance(nested, Mapping):
+                for member, value in nested.items():
+                    if isinstance(member, str):
+                        flat.setdefault(f"{prefix}.{member}", value)
+        return flat
 
     def _judge(self, arguments: Mapping[str, Any]) -> Judgement | None:
         found: list[Judgement] = []

@@ -144,8 +144,11 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
-    """The parameters of a listed tool (its `name`, `description`, `inputSchema`) that decide what a call does."""
+def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
+    """The parameters of a listed tool (its `name`, `description`, `inputSchema`) that decide what a call does.
+
+    The members of an object parameter are read too, one level down (`request.method`).
+    """
     schema = tool.get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(properties, Mapping):
@@ -188,6 +191,13 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
         elif role.kind == "sql" and (chooser := _dialect_chooser(properties)) is not None:
             role = dataclasses.replace(role, dialect_parameter=chooser)
         roles.append(role)
+    for key, raw in properties.items():
+        nested = raw.get("properties") if isinstance(raw, Mapping) and _kind(raw) in {"object", None} else None
+        if isinstance(key, str) and isinstance(nested, Mapping) and depth < 1 and not _OTHER_CODE.search(tool_text):
+            # `request: {method, url, body}`: the object's own members decide, named `request.method`.
+            inner = {"name": name, "description": description, "inputSchema": {"properties": nested}}
+            found = roles_of(inner, depth=depth + 1)
+            roles.extend(_prefixed(r, key) for r in found if r.kind in _WHOLE_CALL and not r.each)
     # Program parameters are one command line: the subcommand's before the arguments'.
     roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
     return tuple(roles)
@@ -196,6 +206,27 @@ def roles_of(tool: Mapping[str, Any]) -> tuple[Role, ...]:
 _EXECUTABLE_NAMES = frozenset({"program", "executable", "exe", "binary", "bin", "command", "cmd", "manager", "tool"})
 _ARGUMENT_NAMES = frozenset({"args", "arguments", "argv", "params", "parameters", "options", "flags"})
 _COMMAND_LINE = re.compile(r"\bcommand[- ]line\b|\bshell\b|\bbash\b|\bpipes?\b", re.I)
+
+
+_WHOLE_CALL = frozenset({"method", "sql", "shell", "argv", "graphql", "query", "redis"})
+"""Roles whose value says what the whole call does wherever it sits: an object's `method` or statement is
+the request's. A member choosing among verbs or a flag may qualify only that object, so is not read there."""
+
+
+def _prefixed(role: Role, key: str) -> Role:
+    """A role found among an object parameter's members, its parameters named `key.member`."""
+
+    def under(name: str | None) -> str | None:
+        return None if name is None else f"{key}.{name}"
+
+    return dataclasses.replace(
+        role,
+        parameter=f"{key}.{role.parameter}",
+        target=under(role.target),
+        body=under(role.body),
+        headers=under(role.headers),
+        dialect_parameter=under(role.dialect_parameter),
+    )
 
 
 def _executable(properties: Mapping[str, Any]) -> str | None:
