@@ -333,7 +333,13 @@ def tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_$\-]+")
-_SCHEMA_TEXT_KEYS = frozenset({"description", "title", "default", "const", "enum", "examples"})
+_SCHEMA_TEXT_KEYS = frozenset({"description", "title", "default", "const", "enum", "examples", "$comment"})
+
+
+def _is_text_key(key: str) -> bool:
+    """Whether a schema keyword's strings are text the model reads: the annotations and values JSON Schema
+    defines, its `$comment`, and a vendor extension (`x-...`), all sent to the model with the schema."""
+    return key in _SCHEMA_TEXT_KEYS or key[:2] in ("x-", "X-")
 
 
 def _schema_texts(schema: Mapping[str, Any], path: str, depth: int) -> Iterator[tuple[str, str]]:
@@ -342,7 +348,7 @@ def _schema_texts(schema: Mapping[str, Any], path: str, depth: int) -> Iterator[
     for key, value in schema.items():
         # Paths are built only for what is yielded or walked into: most keys are `type` and the like.
         if isinstance(value, str):
-            if key in _SCHEMA_TEXT_KEYS:
+            if _is_text_key(key):
                 yield _join(path, key), value
         elif isinstance(value, dict):
             here = _join(path, key)
@@ -353,7 +359,7 @@ def _schema_texts(schema: Mapping[str, Any], path: str, depth: int) -> Iterator[
                         yield _join(here, name), name
             yield from _schema_texts(value, here, depth + 1)
         elif isinstance(value, list):
-            texts = key in _SCHEMA_TEXT_KEYS
+            texts = _is_text_key(key)
             for i, item in enumerate(value):
                 if isinstance(item, str):
                     if texts:
