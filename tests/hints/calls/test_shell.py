@@ -163,3 +163,31 @@ def test_sub_verbs_options_and_variables_that_write_or_start_programs_and_those_
     text: str, act: Act
 ) -> None:
     assert judge_shell(text).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("awk -v x=1 '{system(\"rm \" $1)}' list.txt", Act.DESTRUCTIVE),
+        ("awk -F : '{system(\"rm notes.txt\")}' list.txt", Act.DESTRUCTIVE),
+        ("awk -f report.awk list.txt", Act.DESTRUCTIVE),
+        ("tar -tf backup.tar --to-command='rm notes.txt'", Act.DESTRUCTIVE),
+        ("tar -tf backup.tar -I 'rm notes.txt'", Act.DESTRUCTIVE),
+        ("tar -tf backup.tar --checkpoint=1 --checkpoint-action=exec='rm notes.txt'", Act.DESTRUCTIVE),
+        ("sort --compress-program='rm notes.txt' list.txt", Act.DESTRUCTIVE),
+        ("rsync -n -e 'sh -c \"rm notes.txt\"' src/ host:dst/", Act.DESTRUCTIVE),
+        ("man -P 'rm notes.txt' ls", Act.DESTRUCTIVE),
+        ("ssh -o ProxyCommand='rm notes.txt' host uptime", Act.DESTRUCTIVE),
+        # The same options given a reading command, a stream compressor or the remote shell keep a read.
+        ("awk -v x=1 '{print x, $1}' list.txt", Act.READ),
+        ("awk -F, '{print $1}' list.txt", Act.READ),
+        ("tar -I zstd -tf backup.tar", Act.READ),
+        ("tar --checkpoint=10 --checkpoint-action=dot -tf backup.tar", Act.READ),
+        ("sort --compress-program=gzip list.txt", Act.READ),
+        ("rsync -avn -e 'ssh -p 2222' src/ host:dst/", Act.READ),
+        ("man -P cat ls", Act.READ),
+        ("ssh -o StrictHostKeyChecking=no host uptime", Act.READ),
+    ],
+)
+def test_an_option_or_a_program_text_that_runs_a_command_is_judged_by_it(text: str, act: Act) -> None:
+    assert judge_shell(text).act is act

@@ -188,6 +188,9 @@ def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: in
         return _shell_text(program, args, shell, shown, depth)
     if program in _INTERPRETERS:
         return _interpreter(program, args, shown)
+    runs = _command_option(program, args)
+    if runs is not None:
+        return Judgement(D, f"{shown} (its option {shorten(runs, 40)} runs a command)", "shell")
     judge = _SUBCOMMANDS.get(program)
     if judge is not None:
         return judge(program, args, shown)
@@ -206,6 +209,57 @@ def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: in
     if program.startswith("mkfs."):
         return Judgement(D, shown, "shell")
     return Judgement(D, f"{shown} (a program hintgate does not know)", "shell")
+
+
+# Options whose value is a command the program starts (tar's `--to-command`, rsync's `--rsh`, sort's
+# `--compress-program`, man's `--pager`), by their long name's last word, and the short ones per program.
+_COMMAND_OPTION = re.compile(r"--(?:[\w-]*-)?(?:command|program|rsh|pager|editor)$|--checkpoint-action$", re.I)
+_SHORT_COMMAND_OPTIONS: Mapping[str, frozenset[str]] = {
+    "tar": frozenset({"-I"}),
+    "rsync": frozenset({"-e"}),
+    "man": frozenset({"-P"}),
+}
+_SSH_COMMAND_KEYS = re.compile(r"^\s*(?:proxycommand|localcommand|knownhostscommand)\s*[= ]", re.I)
+_TRANSPORTS = frozenset({"ssh", "rsh"})
+
+
+def _command_option(program: str, args: Sequence[str]) -> str | None:
+    """An option of `args` whose value is a command the program runs and that does not only read, if any.
+
+    A value that is a reading command (`--pager=cat`), or the remote shell of a transfer (`rsync -e 'ssh -p
+    2222'`, without a command of its own in `-o`), chooses nothing hidden.
+    """
+    short = _SHORT_COMMAND_OPTIONS.get(program, frozenset())
+    for at, arg in enumerate(args):
+        if arg == "--":
+            return None
+        name, equals, value = arg.partition("=")
+        if equals and _COMMAND_OPTION.match(name):
+            pass
+        elif (_COMMAND_OPTION.match(arg) or arg in short) and at + 1 < len(args):
+            value = args[at + 1]
+        elif program in {"ssh", "scp", "sftp"} and arg == "-o" and at + 1 < len(args):
+            if _SSH_COMMAND_KEYS.match(args[at + 1]):
+                return f"-o {args[at + 1]}"
+            continue
+        elif program in {"ssh", "scp", "sftp"} and arg.startswith("-o") and _SSH_COMMAND_KEYS.match(arg[2:]):
+            return arg
+        else:
+            continue
+        if name.lower() == "--checkpoint-action" or arg.lower() == "--checkpoint-action":
+            if not value.startswith("exec="):
+                continue  # `dot`, `echo`, `bell`: tar's own actions
+            value = value.removeprefix("exec=")
+        words = value.split()
+        if not words:
+            continue
+        if program_of(words[0]) in _TRANSPORTS and not any(_SSH_COMMAND_KEYS.match(w) for w in words):
+            continue
+        if _SPECIAL.get(program_of(words[0])) is _compressor and len(words) == 1:
+            continue  # a compressor on a stream (`--compress-program=gzip`) touches no file
+        if any("=" in w for w in words) or judge_argv(words, depth=8).act is not R:
+            return arg if equals else f"{arg} {value}"
+    return None
 
 
 def _has(args: Sequence[str], *flags: str) -> bool:
@@ -362,9 +416,31 @@ def _uniq(args: list[str], shown: str, _shell: ShellText | None, _depth: int) ->
     return Judgement(R, shown, "shell", True)
 
 
+_AWK_VALUED = frozenset({"-v", "--assign", "-F", "--field-separator", "-i", "--include", "-l", "--load"})
+
+
 def _awk(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
-    program = next((a for a in args if not a.startswith("-")), "")
-    if _has(args, "-i") or re.search(r"system\s*\(|\bprint[f]?\b[^;}]*>|\|\s*\"|getline", program):
+    programs: list[str] = []
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg in {"-f", "--file"} or arg.startswith("--file="):
+            return Judgement(D, f"{shown} (runs a program file hintgate cannot read)", "shell")
+        if arg in {"-e", "--source"} and at + 1 < len(args):
+            programs.append(args[at + 1])  # gawk's program text given by option
+            at += 2
+        elif arg in _AWK_VALUED:
+            at += 2  # `-v x=1`, `-F :`: the value is no program
+        elif arg == "--":
+            programs.extend(args[at + 1 : at + 2])
+            break
+        elif arg.startswith("-") and arg != "-":
+            at += 1
+        else:
+            if not programs:
+                programs.append(arg)
+            break
+    if _has(args, "-i") or any(re.search(r"system\s*\(|\bprint[f]?\b[^;}]*>|\|\s*\"|getline", p) for p in programs):
         return Judgement(D, f"{shown} (its program writes files or runs commands)", "shell")
     return Judgement(R, shown, "shell", True)
 
