@@ -191,3 +191,19 @@ def test_sub_verbs_options_and_variables_that_write_or_start_programs_and_those_
 )
 def test_an_option_or_a_program_text_that_runs_a_command_is_judged_by_it(text: str, act: Act) -> None:
     assert judge_shell(text).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("psql -c 'SELECT 1' -o report.txt", Act.DESTRUCTIVE),
+        ("psql -c 'SELECT 1' --output=report.txt", Act.DESTRUCTIVE),
+        ("psql -L session.log -c 'SELECT 1'", Act.DESTRUCTIVE),
+        ("mysql --tee=session.log -e 'SELECT 1'", Act.DESTRUCTIVE),
+        ("sqlcmd -Q 'SELECT 1' -o report.txt", Act.DESTRUCTIVE),
+        ("psql -o /dev/null -c 'SELECT 1'", Act.READ),
+        ("psql -o /dev/null -c 'DELETE FROM t'", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_database_client_told_to_write_its_output_to_a_file_writes(text: str, act: Act) -> None:
+    assert judge_shell(text).act is act

@@ -588,6 +588,15 @@ _READ_DOT_COMMANDS = _names(
 )
 
 
+_SQL_CLIENT_OUTPUT: Mapping[str, frozenset[str]] = {
+    # Options that send a client's output or a log of it to a file.
+    "psql": frozenset({"-o", "--output", "-L", "--log-file"}),
+    "mysql": frozenset({"--tee"}),
+    "mariadb": frozenset({"--tee"}),
+    "sqlcmd": frozenset({"-o"}),
+}
+
+
 def _sql_client(program: str, args: list[str], shown: str) -> Judgement:
     """A database client judged by the statements it is given to run (`psql -c`, `mysql -e`, `sqlite3 DB
     SQL`), in its dialect; run with none it reads them from a file or its input, unseen: destructive."""
@@ -598,9 +607,17 @@ def _sql_client(program: str, args: list[str], shown: str) -> Judgement:
     texts: list[str] = []
     positional: list[str] = []
     at = 0
+    writes = _SQL_CLIENT_OUTPUT.get(program, frozenset())
     while at < len(args):
         arg = args[at]
         flag, equals, value = arg.partition("=")
+        glued = len(flag) > 2 and flag[:2] in writes and not flag.startswith("--")
+        if flag in writes or glued:
+            target = value if equals else arg[2:] if glued else args[at + 1] if at + 1 < len(args) else ""
+            if target not in {"/dev/null", "/dev/stdout", "/dev/stderr"}:
+                return Judgement(D, f"{shown} (writes what it prints to a file)", rule)
+            at += 2 if flag in writes and not equals else 1
+            continue
         if flag in options:
             if equals:
                 texts.append(value)
