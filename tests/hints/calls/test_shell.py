@@ -207,3 +207,29 @@ def test_an_option_or_a_program_text_that_runs_a_command_is_judged_by_it(text: s
 )
 def test_a_database_client_told_to_write_its_output_to_a_file_writes(text: str, act: Act) -> None:
     assert judge_shell(text).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("tree -o listing.txt", Act.DESTRUCTIVE),
+        ("curl -c cookies.txt https://example.com", Act.DESTRUCTIVE),
+        ("curl -D headers.txt https://example.com", Act.DESTRUCTIVE),
+        ("curl --trace trace.txt https://example.com", Act.DESTRUCTIVE),
+        ("wget -o fetch.log -O - https://example.com", Act.DESTRUCTIVE),
+        ("wget -a fetch.log --spider https://example.com", Act.ADDITIVE),
+        ("less -o copy.txt notes.txt", Act.DESTRUCTIVE),
+        ("info -o ls.txt ls", Act.DESTRUCTIVE),
+        ("file -C -m magic", Act.DESTRUCTIVE),
+        ("dc -e '!rm notes.txt'", Act.DESTRUCTIVE),
+        ("dc program.dc", Act.DESTRUCTIVE),
+        # Told to write nowhere, or given nothing that writes, they still read.
+        ("curl -c - https://example.com", Act.READ),
+        ("wget -q -O - https://example.com", Act.READ),
+        ("tree -L 2", Act.READ),
+        ("dc -e '2 3 + p'", Act.READ),
+        ("file notes.txt", Act.READ),
+    ],
+)
+def test_a_reading_program_told_to_save_to_a_file_writes_it(text: str, act: Act) -> None:
+    assert judge_shell(text).act is act

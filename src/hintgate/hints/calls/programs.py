@@ -191,6 +191,15 @@ def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: in
     runs = _command_option(program, args)
     if runs is not None:
         return Judgement(D, f"{shown} (its option {shorten(runs, 40)} runs a command)", "shell")
+    saved = _file_option(program, args)
+    if saved is not None:
+        act, option = saved
+        return Judgement(act, f"{shown} ({option} writes a file)", "shell", None, True if program in _NETWORK else None)
+    if program == "dc" and (
+        any("!" in a for a in args) or any(not a.startswith("-") for a in _without_values(args, {"-e", "--expression"}))
+    ):
+        # dc runs `!command` lines, and a file operand is a program hintgate cannot read.
+        return Judgement(D, f"{shown} (runs a command or a program file)", "shell")
     judge = _SUBCOMMANDS.get(program)
     if judge is not None:
         return judge(program, args, shown)
@@ -221,6 +230,63 @@ _SHORT_COMMAND_OPTIONS: Mapping[str, frozenset[str]] = {
 }
 _SSH_COMMAND_KEYS = re.compile(r"^\s*(?:proxycommand|localcommand|knownhostscommand)\s*[= ]", re.I)
 _TRANSPORTS = frozenset({"ssh", "rsh"})
+
+
+# Options of reading programs whose value names a file they write (appending ones add), and flags that write.
+_FILE_OPTIONS: Mapping[str, frozenset[str]] = {
+    "tree": frozenset({"-o"}),
+    "curl": frozenset(
+        {"-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--libcurl", "--etag-save"}
+        | {"--stderr", "--hsts", "--alt-svc"}
+    ),
+    "wget": frozenset({"-o", "--output-file", "-a", "--append-output", "--save-cookies"}),
+    "less": frozenset({"-o", "-O", "--log-file", "--LOG-FILE"}),
+    "info": frozenset({"-o", "--output"}),
+    "base64": frozenset({"-o", "--output"}),
+}
+_APPENDING_OPTIONS = frozenset({"-a", "--append-output"})
+_WRITING_FLAGS: Mapping[str, frozenset[str]] = {"file": frozenset({"-C", "--compile"})}
+_NOWHERE = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "-"})
+
+
+def _file_option(program: str, args: Sequence[str]) -> tuple[Act, str] | None:
+    """The act and the option of `args` that makes a reading program write a file (`tree -o out.txt`,
+    `curl -c cookies.txt`, `less -o copy.txt`), if any; a file of nowhere (`/dev/null`, `-`) writes nothing."""
+    options = _FILE_OPTIONS.get(program, frozenset())
+    flags = _WRITING_FLAGS.get(program, frozenset())
+    if not options and not flags:
+        return None
+    for at, arg in enumerate(args):
+        if arg == "--":
+            return None
+        if arg in flags:
+            return D, arg
+        name, equals, value = arg.partition("=")
+        if equals and name in options:
+            target = value
+        elif arg in options:
+            target = args[at + 1] if at + 1 < len(args) else ""
+        elif len(arg) > 2 and arg[:2] in options and not arg.startswith("--"):
+            name, target = arg[:2], arg[2:]  # `-Ocopy.txt`
+        else:
+            continue
+        if target not in _NOWHERE:
+            return (A if name in _APPENDING_OPTIONS else D), arg
+    return None
+
+
+def _without_values(args: Sequence[str], valued: set[str]) -> list[str]:
+    """`args` without the options in `valued` and the value each takes."""
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in valued:
+            skip = True
+        elif not any(arg.startswith(f"{v}=") for v in valued if v.startswith("--")):
+            kept.append(arg)
+    return kept
 
 
 def _command_option(program: str, args: Sequence[str]) -> str | None:
