@@ -181,3 +181,22 @@ def test_a_read_word_that_as_often_acts_is_not_judged_alone(value: str) -> None:
     judge = ArgumentJudge.of(tool({"action": {"type": "string", "enum": [value, "get"]}}))
     assert judge is not None
     assert judge.judge({"action": value}) is None  # the tool's own hints stand
+
+
+@pytest.mark.parametrize(
+    ("target", "body", "act"),
+    [
+        ("https://db.example.com/query", {"sql": "DELETE FROM orders"}, Act.DESTRUCTIVE),
+        ("https://db.example.com/v1/statements", "DROP TABLE orders", Act.DESTRUCTIVE),
+        ("https://api.example.com/search?_method=DELETE", None, Act.DESTRUCTIVE),
+        ("https://api.example.com/items", "_method=DELETE&id=4", Act.DESTRUCTIVE),
+        ("https://api.example.com/items", {"_method": "delete"}, Act.DESTRUCTIVE),
+        # A search body, or a statement that only reads, keeps what the endpoint says.
+        ("https://db.example.com/query", {"sql": "SELECT * FROM orders"}, Act.READ),
+        ("https://api.example.com/search", {"q": "drop shipping"}, Act.READ),
+    ],
+)
+def test_a_post_does_what_a_statement_or_a_method_parameter_it_carries_says(target: str, body: Any, act: Act) -> None:
+    judged = judge_method("POST", "method", target, body)
+    assert judged is not None
+    assert judged.act is act

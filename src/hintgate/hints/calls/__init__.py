@@ -30,7 +30,7 @@ from hintgate.hints.calls.programs import judge_argv
 from hintgate.hints.calls.redis_commands import judge_redis
 from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
-from hintgate.hints.calls.sql import dialect_named, judge_sql
+from hintgate.hints.calls.sql import dialect_named, judge_sql, opens_a_write
 from hintgate.hints.inference.naming import tokenize
 
 HEAVY = 2_000
@@ -220,23 +220,13 @@ _STATEMENT_START = re.compile(
 )
 
 
-# The grammar that opens a SQL statement that writes, as SQL writes it (a search string rarely reads so):
-# `DELETE FROM`, `UPDATE t SET`, `INSERT INTO`, `DROP TABLE`, `ALTER TABLE`, `TRUNCATE TABLE`, `GRANT ... TO`.
-_SQL_WRITE = re.compile(
-    r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(?:delete\s+from\s|update\s+[\w.\"`\[\]]+\s+set\s|"
-    r"(?:insert|replace|upsert)\s+(?:or\s+\w+\s+)?(?:ignore\s+)?into\s|merge\s+into\s|"
-    r"(?:drop|alter|create(?:\s+or\s+replace)?)\s+(?:temp(?:orary)?\s+)?(?:table|view|database|schema|index|user|role|"
-    r"function|procedure|sequence|trigger|materialized\s+view)\b|truncate\s+table\s|"
-    r"(?:grant|revoke)\s+[\w\s,]+\s+on\s)",
-    re.I | re.S,
-)
 _GRAPHQL_MUTATION = re.compile(r"\s*(?:#[^\n]*\n\s*)*mutation\b", re.I)
 
 
 def _plain_write(value: str) -> Judgement | None:
     """A query of a language no text names: judged only when it is plainly a write statement of SQL or a
     GraphQL mutation; anything else (a search string, a read) keeps the tool's own hints."""
-    if _SQL_WRITE.match(value):
+    if opens_a_write(value):
         judged = judge_sql(value, command=judge_shell)
     elif _GRAPHQL_MUTATION.match(value):
         judged = judge_graphql({"query": value}) or Judgement(

@@ -34,7 +34,13 @@ HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DEL
 
 
 def judge_method(
-    value: str, parameter: str, target: str | None = None, body: Any = None, headers: Any = None
+    value: str,
+    parameter: str,
+    target: str | None = None,
+    body: Any = None,
+    headers: Any = None,
+    *,
+    overrides: bool = True,
 ) -> Judgement | None:
     """What a request with HTTP method `value` (to `target`, a URL or path, carrying `body`) does; None for an
     unknown method.
@@ -46,15 +52,17 @@ def judge_method(
     and a POST to a path that ends in an object's id changes that object. A POST carrying a GraphQL document
     does what its operation does (`graphql.judge_graphql`). A dry-run query parameter (Kubernetes'
     `?dryRun=All`) persists nothing: a read. A method-override header (`X-HTTP-Method-Override: DELETE`)
-    names the method a server that honours it applies: the riskier of the two is judged.
+    names the method a server that honours it applies, as does a `_method` parameter in the query string or
+    the body (frameworks' override): the riskier of the two is judged. A body that holds a SQL statement
+    that writes (itself, or a `sql`/`query`/`statement` member) does what the statement does.
     """
     method = value.strip().upper()
     hints = method_hints(method)
     if not hints:
         return None
-    override = _override(headers)
+    override = (_override(headers) or _method_parameter(target, body)) if overrides else None
     if override is not None and override != method and method_hints(override):
-        judged = [judge_method(m, parameter, target, body) for m in (method, override)]
+        judged = [judge_method(m, parameter, target, body, overrides=False) for m in (method, override)]
         return max((j for j in judged if j is not None), key=lambda j: j.act)
     if hints[Hint.READ_ONLY].value:
         act = Act.READ
@@ -83,7 +91,41 @@ def judge_method(
             verb = None  # `POST .../capture`, `.../print`, `.../check`: a read word that acts when posted
         if verb is not None and method in {"GET", "POST"} and (verb is not Act.READ or method == "POST"):
             act, idempotent = verb, verb is Act.READ
+    statement = _statement_in(body)
+    if statement is not None and statement.act > act:
+        # `POST .../query {"sql": "DELETE FROM t"}`: the endpoint runs the statement it is sent.
+        return Judgement(statement.act, f"{what}: {statement.what}", "http.method", statement.idempotent, True)
     return Judgement(act, what, "http.method", True if act is Act.READ else idempotent, True)
+
+
+_STATEMENT_MEMBERS = frozenset({"sql", "query", "statement", "stmt", "q"})
+
+
+def _statement_in(body: Any) -> Judgement | None:
+    """What a SQL write statement a request body holds does: the body itself, or a member named for a
+    statement or a query; None when it holds none plainly (a search string, JSON data)."""
+    from hintgate.hints.calls.sql import judge_sql, opens_a_write
+
+    texts: list[Any] = [body]
+    if isinstance(body, Mapping):
+        texts = [v for k, v in body.items() if isinstance(k, str) and k.lower() in _STATEMENT_MEMBERS]
+    found = [judge_sql(t) for t in texts if isinstance(t, str) and opens_a_write(t)]
+    return max(found, key=lambda j: j.act) if found else None
+
+
+def _method_parameter(target: str | None, body: Any) -> str | None:
+    """The method a `_method` parameter names (frameworks' method override, in the query string or a form or
+    JSON body), if one."""
+    from urllib.parse import parse_qs, urlsplit
+
+    found: list[str] = []
+    if target:
+        found += parse_qs(urlsplit(target).query).get("_method", [])
+    if isinstance(body, Mapping) and isinstance(body.get("_method"), str):
+        found.append(body["_method"])
+    elif isinstance(body, str) and "_method=" in body:
+        found += parse_qs(body).get("_method", [])
+    return found[0].strip().upper() if found else None
 
 
 # An object's id: a number, a hex or UUID, a prefixed id with a digit or a capital in it (`cus_NffrFeUfNV2Hib`,

@@ -43,7 +43,7 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-__all__ = ["DIALECTS", "MAX_SQL", "Command", "dialect_named", "judge_sql"]
+__all__ = ["DIALECTS", "MAX_SQL", "Command", "dialect_named", "judge_sql", "opens_a_write"]
 
 Command = Callable[[str], Judgement]
 """Judges a command line a statement runs (the shell judge)."""
@@ -155,6 +155,24 @@ def dialect_named(text: str) -> str | None:
     """The sqlglot dialect a tool's text names (its description: "Run a query on PostgreSQL"), if one."""
     found = _DIALECT_WORDS.search(text)
     return DIALECTS[found.group(1).lower()] if found else None
+
+
+# The grammar that opens a SQL statement that writes, as SQL writes it (a search string rarely reads so):
+# `DELETE FROM`, `UPDATE t SET`, `INSERT INTO`, `DROP TABLE`, `ALTER TABLE`, `TRUNCATE TABLE`, `GRANT ... TO`.
+_OPENS_A_WRITE = re.compile(
+    r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(?:delete\s+from\s|update\s+[\w.\"`\[\]]+\s+set\s|"
+    r"(?:insert|replace|upsert)\s+(?:or\s+\w+\s+)?(?:ignore\s+)?into\s|merge\s+into\s|"
+    r"(?:drop|alter|create(?:\s+or\s+replace)?)\s+(?:temp(?:orary)?\s+)?(?:table|view|database|schema|index|user|role|"
+    r"function|procedure|sequence|trigger|materialized\s+view)\b|truncate\s+table\s|"
+    r"(?:grant|revoke)\s+[\w\s,]+\s+on\s)",
+    re.I | re.S,
+)
+
+
+def opens_a_write(text: str) -> bool:
+    """Whether `text` opens with the grammar of a SQL statement that writes (`DELETE FROM`, `UPDATE t SET`,
+    `DROP TABLE`...): a statement, plainly, where the language is not said (a search string rarely reads so)."""
+    return _OPENS_A_WRITE.match(text) is not None
 
 
 def judge_sql(text: str, dialect: str | None = None, *, command: Command | None = None) -> Judgement:
