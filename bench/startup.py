@@ -113,6 +113,7 @@ def _targets(work: Path, peers_python: str | None, baseline: Path | None) -> lis
         targets += [
             Target("baseline hintgate, recording to SQLite", [*serve, "--db", base_db], src=baseline / "src"),
             Target("baseline hintgate, recording off", [*serve, "--no-record"], src=baseline / "src"),
+            Target("baseline hintgate, first start (no database)", serve, src=baseline / "src", first_start=True),
         ]
     if peers_python is not None:
         fastmcp_config = work / "fastmcp.json"

@@ -100,9 +100,18 @@ async def test_a_database_of_another_revision_is_left_to_the_store(tmp_path: Pat
     assert read_stored_state(str(path)) is None
 
 
-def test_a_missing_damaged_or_foreign_database_is_left_to_the_store(tmp_path: Path) -> None:
-    assert read_stored_state(f"sqlite:///{tmp_path / 'none.db'}") is None
-    assert not (tmp_path / "none.db").exists()  # reading ahead never creates the file
+def test_a_database_not_made_yet_is_read_as_empty_and_not_created(tmp_path: Path) -> None:
+    for missing in (tmp_path / "none.db", tmp_path / "no-dir" / "none.db"):
+        state = read_stored_state(f"sqlite:///{missing}")
+        assert state is not None
+        assert (state.pins, state.hints, state.titles, state.confirms, state.server_changes) == ([], [], [], [], [])
+        assert (state.pins_version, state.overrides_version) == (0, 0)
+        assert not missing.exists()  # reading ahead never creates the file
+    assert not (tmp_path / "no-dir").exists()
+    assert read_stored_state(f"sqlite:///{tmp_path}") is None  # a directory is left to the store to refuse
+
+
+def test_a_damaged_or_foreign_database_is_left_to_the_store(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.db"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
     assert read_stored_state(str(damaged)) is None

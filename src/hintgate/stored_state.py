@@ -15,10 +15,13 @@ The runtime server changes are read too; their entries are sealed
 
 Only a database this version would open as it is qualifies: a SQLite file
 that exists, stamped with `SCHEMA_REVISION`, whose sealed server entries
-open with the key given. Anything else (no file yet, an older or newer
-schema, a file SQLite cannot read, a PostgreSQL URL, a server entry sealed
-under another key or with no key given) gives `None`, and the gateway opens
-the full store first, as before, with the same errors. The rows are read as
+open with the key given. A file that does not exist yet (a first start)
+holds nothing: it is read as empty (the caller checks first that the store
+will be able to create it), and the store creates it after the first
+answer. Anything else (an older or newer schema, a file SQLite cannot read, a
+PostgreSQL URL, a server entry sealed under another key or with no key
+given) gives `None`, and the gateway opens the full store first, as before,
+with the same errors. The rows are read as
 the store's own parts read them (`tests/test_stored_state.py` compares the
 two on one file).
 """
@@ -122,12 +125,29 @@ def sqlite_file(url: str) -> Path | None:
 def read_stored_state(url: str, key: str | None = None) -> StoredState | None:
     """The stored state of the SQLite file `url` names, read-only; None when it must be opened the full way.
 
-    None when the URL is not a plain SQLite file, the file does not exist, SQLite cannot read it, its schema
-    is not `SCHEMA_REVISION`, or a runtime server change's sealed entry does not open with `key`
+    A file that does not exist yet is read as empty (nothing is stored, nothing is created here). None when
+    the URL is not a plain SQLite file, the path is not a file, SQLite cannot read it, its schema is not
+    `SCHEMA_REVISION`, or a runtime server change's sealed entry does not open with `key`
     (`hintgate.sealing.kept_key`).
     """
     path = sqlite_file(url)
-    if path is None or not path.is_file():
+    if path is None:
+        return None
+    if not path.exists() and not path.is_symlink():
+        # A first start: the store would create the file, empty. Its rows are none, its counters 0.
+        return StoredState(
+            path=path,
+            pins=[],
+            pins_version=0,
+            hints=[],
+            titles=[],
+            confirms=[],
+            policy_settings=[],
+            person_preferences=[],
+            overrides_version=0,
+            server_changes=[],
+        )
+    if not path.is_file():
         return None
     try:
         with _read_only(path) as conn:

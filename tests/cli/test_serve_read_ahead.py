@@ -140,6 +140,30 @@ async def test_a_stdio_gateway_lists_from_the_stored_pins_and_overrides_before_s
     assert pins["get_report"].state.value == "quarantined"  # the pins of the first listing were written after
 
 
+async def test_a_first_start_with_no_database_lists_before_sqlalchemy_then_creates_it_and_records_the_call(
+    tmp_path: Path,
+) -> None:
+    _, config, db, env = _setup(tmp_path)
+    assert not db.parent.exists()  # no data directory yet, let alone a database
+    notes = tmp_path / "notes.jsonl"
+    with anyio.fail_after(60):
+        async with Client(_serve(config, db, env, "-c", NOTING_LAUNCHER, str(notes)), mode="legacy") as client:
+            listed = {t.name for t in (await client.list_tools()).tools}
+            result = await client.call_tool("r_reload", {})
+    assert listed == {"r_get_report", "r_reload"}
+    [listing, *_] = [n for n in _notes(notes) if "listing" in n]
+    assert listing == {"listing": True, "sqlalchemy": False, "store_ready": False}
+    assert result.is_error is False
+
+    async with await Store.open(f"sqlite:///{db}", replica="reader", recover=False) as store:
+        [session] = await store.recent_sessions(10)
+        [recorded] = await store.calls()
+        pins = {p.tool for p in await store.pins.all()}
+    assert recorded["tool_name"] == "r_reload"
+    assert recorded["session_id"] == session["id"]
+    assert pins == {"get_report", "reload"}  # the first listing's tools, pinned once the store was made
+
+
 async def test_a_server_added_at_run_time_is_served_from_its_sealed_entry_read_ahead_before_sqlalchemy(
     tmp_path: Path,
 ) -> None:

@@ -231,7 +231,30 @@ def read_ahead(config: GatewayConfig, settings: Settings) -> StoredState | None:
     from hintgate.sealing import kept_key
     from hintgate.stored_state import read_stored_state
 
-    return read_stored_state(settings.store_url, kept_key(settings.state_key, settings.data_dir))
+    state = read_stored_state(settings.store_url, kept_key(settings.state_key, settings.data_dir))
+    if state is not None and not state.path.exists() and not _may_create(state.path, settings):
+        return None  # the store's own checks say why, before anything is served
+    return state
+
+
+def _may_create(path: Path, settings: Settings) -> bool:
+    """Whether the store will be able to create the SQLite file `path` (a first start), checked before serving.
+
+    The data directory is made here, as the store would make it; a directory the user named (`--db`) must
+    exist already (`store.engine.database_location`). A file that cannot be made is then left to the store's
+    checks before the first listing, with their errors, rather than found after it.
+    """
+    from hintgate.config.permissions import private_directory
+
+    directory = path.parent
+    if not directory.is_dir():
+        if settings.database_url is not None:
+            return False
+        try:
+            private_directory(directory)
+        except OSError:
+            return False
+    return os.access(directory, os.W_OK | os.X_OK)
 
 
 STORE_WAIT_ON_STOP = 15.0
