@@ -40,7 +40,7 @@ def case_texts() -> list[str]:
         texts.extend(text for _, text in tool_texts(tool))
         if case.get("result"):
             texts.extend(text for _, text in result_texts(case["result"]))
-    return texts
+    return list(dict.fromkeys(texts))  # each once: a schema's `type: object` is read in every case
 
 
 def variants(text: str) -> Iterator[str]:

@@ -213,19 +213,84 @@ def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
         parent = views[-1] if source is not plain.text else plain
         for match in _COMMENT.finditer(source):
             views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
-    for how, pattern, decoder in _ENCODINGS:
-        if not (seen.may(how) if seen is not None else _may_hold(how, plain.text)):
-            continue
-        for match in pattern.finditer(plain.text):
-            out = decoder(match.group())
-            if out is not None and _is_text(out):
-                views.append(View(out, how, True, ((0, match.start(), match.end(), False),), plain))
+    budget = [DECODED_BUDGET + 4 * len(plain.text)]
+    views.extend(_decoded(plain, 1, budget, seen))
     if seen is not None and not seen.may("rot13"):
         return views
-    low = plain.text.lower()
-    if any(word in low for word in ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
-        views.append(View(plain.text.translate(_ROT13), "rot13", True, parent=plain))
+    rot13 = _rot13(plain)
+    if rot13 is not None:
+        views.append(rot13)
     return views
+
+
+DECODE_DEPTH = 3
+"""How many encodings deep a run is decoded (base64 of base64 of hex is three)."""
+DECODED_BUDGET = 64 * 1024
+"""Characters of decoded text a text may yield beyond four times its own length; past it, the runs left are not
+decoded but given as an `UNREAD` view each (the scan treats them as flagged), as is a run still encoded past
+`DECODE_DEPTH`."""
+UNREAD = "unread"
+"""The `how` of a view standing for an encoded run left undecoded (its text empty): the decoding budget ran out."""
+
+
+def _decoded(parent: View, depth: int, budget: list[int], seen: Seen | None = None) -> list[View]:
+    """The views of the encoded runs in `parent`'s text, and of the runs encoded inside those, `DECODE_DEPTH` deep.
+
+    A run that decodes to words is a view (and may hold more runs, or be rot13); one that decodes to another
+    encoded run is decoded again without being a view itself (the hex inside base64 is not words). Each decoded
+    text is taken from `budget` (one counter for the whole text); once it runs out, a run is an `UNREAD` view.
+    """
+    views: list[View] = []
+    text = parent.text
+    for how, pattern, decoder in _ENCODINGS:
+        possible = seen.may(how) if seen is not None and depth == 1 else _may_hold(how, text)
+        if not possible:
+            continue
+        for match in pattern.finditer(text):
+            segments = ((0, match.start(), match.end(), False),)
+            if budget[0] <= 0:
+                views.append(View("", UNREAD, True, segments, parent))
+                continue
+            out = decoder(match.group())
+            if out is None:
+                continue
+            budget[0] -= len(out)
+            view = View(out, how, True, segments, parent)
+            words = _is_text(out)
+            if words:
+                views.append(view)
+            if depth < DECODE_DEPTH and (words or _holds_encoding(out)):
+                views.extend(_decoded(view, depth + 1, budget))
+            elif depth == DECODE_DEPTH and _mostly_encoded(out):
+                views.append(View("", UNREAD, True, segments, parent))  # encoded deeper than it is decoded
+            rot13 = _rot13(view) if words else None
+            if rot13 is not None:
+                views.append(rot13)
+    return views
+
+
+def _rot13(view: View) -> View | None:
+    """`view`'s text in rot13, when it has a word rot13 spells and none as written."""
+    low = view.text.lower()
+    if any(word in low for word in ROT13_WORDS) and not any(word in low for word in _PLAIN_WORDS):
+        return View(view.text.translate(_ROT13), "rot13", True, parent=view)
+    return None
+
+
+def _mostly_encoded(text: str) -> bool:
+    """Whether decoded text is, for the most part, one more encoded run (an encoding nested deeper still)."""
+    if len(text) < 20:
+        return False
+    return any(
+        match.end() - match.start() >= len(text) * 0.8
+        for _, pattern, _ in _ENCODINGS
+        for match in pattern.finditer(text)
+    )
+
+
+def _holds_encoding(text: str) -> bool:
+    """Whether decoded text that is not words is itself (mostly) an encoded run worth decoding again."""
+    return len(text) >= 20 and any(_may_hold(how, text) for how, _, _ in _ENCODINGS)
 
 
 def disguises(text: str) -> frozenset[str]:

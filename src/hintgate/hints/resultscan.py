@@ -1,38 +1,59 @@
 """A tool result read as what it is: someone else's words, scanned before the model reads them.
 
-Pure. `guard` scans a result with the poisoning scan (`scan_result`: text
-content, embedded resources' text, every string of `structuredContent`, within
-a size and time budget) and, when a text earns a high finding, does what
+Pure. `guard` scans a result with the poisoning scan (`scan_result`: every
+text a client can show the model, each read in full or treated as flagged)
+and, when a text earns a high finding or was left unread, does what
 `integrity.onResultFinding` says:
 
-- `mark`: the result passes unchanged but for `_meta["hintgate/findings"]`;
-- `redact` (the default): each flagged passage (from the sentence of the first
-  high finding of a text to the end of the sentence of its last) is replaced
-  by a marker naming the codes, and `_meta` says so; the rest of the result,
-  and every result without a high finding, reaches the client unchanged;
+- `mark`: the result passes unchanged but for `_meta["hintgate/findings"]`
+  (and `_meta["hintgate/unscanned"]` for what the scan did not read);
+- `redact` (the default): each flagged sentence (or, in a sentence longer
+  than `SENTENCE_LIMIT`, the span of the finding itself) and each span left
+  unread is replaced by a marker saying what was removed and why; the text
+  between two of them, the rest of the result, and every result without a
+  high finding reach the client unchanged. A flagged place that cannot be
+  replaced (it is not a string where the scan found one) withholds the result;
 - `block`: the client gets a tool error saying the result was withheld.
 
-Whatever the action, the findings are recorded with the call and the session
-is tainted (`SessionState.mark_result(finding=...)`).
+Whatever the action, the upstream's own `_meta` is dropped (as the listings
+drop it), the findings are recorded with the call and the session is tainted
+(`SessionState.mark_result(finding=...)`). Places are carried as tuples of
+keys and indexes (`hints.scan.Location`), never rebuilt from a printed path.
+`apply` does the second half alone, for findings made elsewhere (a worker
+process: `hintgate.scanner`); `guard_strings` guards any JSON value (an
+error's message, a task's status) the same way.
 """
 
 from __future__ import annotations
 
-import copy
+import bisect
+import dataclasses
 import enum
-import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.scan import ScanFinding, high_findings, scan_result
+from hintgate.hints.scan import UNSCANNED, Key, Location, ScanFinding, high_findings, scan_result
 from hintgate.results import tool_error
 
-__all__ = ["FINDINGS_META", "GuardedResult", "OnResultFinding", "guard"]
+__all__ = [
+    "FINDINGS_META",
+    "SENTENCE_LIMIT",
+    "UNSCANNED_META",
+    "GuardedResult",
+    "OnResultFinding",
+    "apply",
+    "guard",
+    "redacted",
+]
 
 FINDINGS_META = "hintgate/findings"
 """The `_meta` key of a result that carries the high findings the scan made in it."""
+UNSCANNED_META = "hintgate/unscanned"
+"""The `_meta` key of a result that lists what the scan did not read (each place treated as flagged)."""
+SENTENCE_LIMIT = 1000
+"""Characters past which a flagged sentence is not removed whole: only the span of its finding is."""
 
 
 class OnResultFinding(enum.StrEnum):
@@ -57,77 +78,213 @@ class GuardedResult:
         codes = ", ".join(sorted({f.code for f in self.findings}))
         return f"{codes}: {self.findings[0].message}"
 
+    @property
+    def unscanned(self) -> tuple[ScanFinding, ...]:
+        """The places the scan did not read (each treated as flagged)."""
+        return tuple(f for f in self.findings if f.code == UNSCANNED)
+
 
 def guard(result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None) -> GuardedResult:
-    """Scan `result`; with a high finding, mark, redact or block it as `action` says."""
-    found = tuple(high_findings(scan_result(result, tool=tool)))
+    """Scan `result`; with a high finding or text left unread, mark, redact or block it as `action` says."""
+    return apply(result, scan_result(result, tool=tool), action=action, tool=tool)
+
+
+def apply(
+    result: Mapping[str, Any],
+    findings: Sequence[ScanFinding],
+    *,
+    action: OnResultFinding,
+    tool: str | None = None,
+) -> GuardedResult:
+    """The result as the client gets it, given the scan's `findings` in it (each with its `location`)."""
+    out = {k: v for k, v in result.items() if k != "_meta"}  # the upstream's own _meta never reaches the client
+    found = tuple(high_findings(findings))
     if not found:
-        return GuardedResult(dict(result), ())
-    meta = [f.to_json() for f in found]
+        return GuardedResult(out, ())
+    meta = _meta(found)
     if action is OnResultFinding.BLOCK:
-        codes = ", ".join(sorted({f.code for f in found}))
-        blocked = tool_error(
-            f"hintgate withheld this result of {tool or 'the tool'}: it speaks to the model ({codes}): "
-            f"{found[0].message}"
-        )
-        blocked["_meta"] = {FINDINGS_META: meta}
-        return GuardedResult(blocked, found)
-    out = copy.deepcopy(dict(result))
+        return GuardedResult(_withheld(found, meta, tool, "it speaks to the model"), found)
     if action is OnResultFinding.REDACT:
-        by_path: dict[str, list[ScanFinding]] = {}
-        for finding in found:
-            by_path.setdefault(finding.path, []).append(finding)
-        for path, findings in by_path.items():
-            _replace(out, path, functools.partial(_redacted, findings=findings))
-    existing = out.get("_meta")
-    out["_meta"] = {**(existing if isinstance(existing, Mapping) else {}), FINDINGS_META: meta}
+        changed = _redact(out, found)
+        if changed is None:
+            return GuardedResult(_withheld(found, meta, tool, "a flagged place in it could not be replaced"), found)
+        out = changed
+    out["_meta"] = meta
     return GuardedResult(out, found)
+
+
+def redacted(value: Any, findings: Sequence[ScanFinding]) -> Any | None:
+    """`value` with every high finding's place (`ScanFinding.location`, from the value's top) redacted; the
+    value itself when there is none; None when a flagged place cannot be replaced."""
+    found = high_findings(findings)
+    if not found:
+        return value
+    box = {"v": value}
+    changed = _redact(box, [_under("v", f) for f in found])
+    return None if changed is None else changed["v"]
+
+
+def _under(step: str, finding: ScanFinding) -> ScanFinding:
+    return dataclasses.replace(finding, location=(step, *(finding.location or ())))
+
+
+def _meta(found: Sequence[ScanFinding]) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    flagged = [f.to_json() for f in found if f.code != UNSCANNED]
+    unread = [{"path": f.path, "start": f.start, "end": f.end, "why": f.message} for f in found if f.code == UNSCANNED]
+    if flagged:
+        meta[FINDINGS_META] = flagged
+    if unread:
+        meta[UNSCANNED_META] = unread
+    return meta
+
+
+def _withheld(found: Sequence[ScanFinding], meta: dict[str, Any], tool: str | None, why: str) -> dict[str, Any]:
+    unread = " (text it could not scan counts as flagged)" if any(f.code == UNSCANNED for f in found) else ""
+    rules = ", ".join(sorted({f"{f.code} {f.rule.id}" for f in found}))
+    blocked = tool_error(f"hintgate withheld this result of {tool or 'the tool'}: {why} ({rules}){unread}.")
+    blocked["_meta"] = meta
+    return blocked
+
+
+def _redact(value: Mapping[str, Any], found: Sequence[ScanFinding]) -> dict[str, Any] | None:
+    """A copy of `value` (containers copied along the changed places only, each once) with every finding's place
+    redacted; None when one cannot be."""
+    by_place: dict[Location, list[ScanFinding]] = {}
+    for finding in found:
+        if finding.location is None:
+            return None  # a finding without a place cannot be redacted: withhold rather than pass it
+        by_place.setdefault(finding.location, []).append(finding)
+    root = dict(value)
+    copies: dict[Location, Any] = {(): root}
+
+    def container(prefix: Location) -> Any:
+        held = copies.get(prefix)
+        if held is None:
+            parent, step = container(prefix[:-1]), prefix[-1]
+            original = _at(parent, step)
+            if isinstance(original, Mapping):
+                held = dict(original)
+            elif isinstance(original, list):
+                held = list(original)
+            else:
+                raise _Unchangeable
+            parent[step] = held
+            copies[prefix] = held
+        return held
+
+    renames: dict[Location, dict[str, str]] = {}
+    try:
+        for location, findings in by_place.items():
+            if not location:
+                raise _Unchangeable
+            *above, step = location
+            parent = container(tuple(above))
+            if isinstance(step, Key):
+                if not isinstance(parent, dict) or step.name not in parent:
+                    raise _Unchangeable
+                renames.setdefault(tuple(above), {})[step.name] = _redacted_text(step.name, findings)
+            else:
+                parent[step] = _replaced(_at(parent, step), findings)
+        # Keys last, deepest first: a value under a key is reached by the key it had when the scan read it.
+        for prefix in sorted(renames, key=len, reverse=True):
+            node, new = copies[prefix], renames[prefix]
+            items = list(node.items())
+            kept = {key for key, _ in items if key not in new}
+            node.clear()
+            for key, item in items:
+                name = new.get(key, key)
+                while key in new and (name in node or name in kept):  # two markers alike, or a key so named
+                    name += "'"
+                node[name] = item
+    except _Unchangeable:
+        return None
+    return root
+
+
+def _at(node: Any, step: str | int | Key) -> Any:
+    if isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node):
+        return node[step]
+    if isinstance(step, str) and isinstance(node, Mapping) and step in node:
+        return node[step]
+    raise _Unchangeable
+
+
+class _Unchangeable(Exception):
+    """A place the findings name is not what they say (no such key or index, not a string)."""
+
+
+def _replaced(value: Any, findings: list[ScanFinding]) -> Any:
+    if not isinstance(value, str):
+        if all(f.code == UNSCANNED and f.start == f.end == 0 for f in findings):  # content nested too deep
+            return f"[hintgate removed content it could not scan ({_why(findings[0])})]"
+        raise _Unchangeable
+    return _redacted_text(value, findings)
+
+
+def _why(finding: ScanFinding) -> str:
+    """Why a place was not scanned, without its path (a key in a path is the upstream's text)."""
+    return finding.message.rpartition("was not scanned: ")[2]
 
 
 _SENTENCE_END = re.compile(r"[.!?\n](?:\s|$)|</[A-Za-z_-]+>")
 
 
-def _redacted(text: str, *, findings: list[ScanFinding]) -> str:
-    start = min(f.start for f in findings)
-    end = max(f.end for f in findings)
-    # From the start of the sentence of the first finding to the end of the sentence of the last.
-    before = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
-    start = 0 if before < 0 else before + 1 + (text[before] == ".")
-    if end == 0 or text[end - 1] not in ".!?>":  # a finding that ends a sentence or a tag ends the passage
-        after = _SENTENCE_END.search(text, end)
-        end = len(text) if after is None else after.end()
-    codes = ", ".join(sorted({f.code for f in findings}))
-    return f"{text[:start]}[hintgate removed text addressed to the model ({codes})]{text[end:]}"
-
-
-_PART = re.compile(r"\.([A-Za-z0-9_$\-]+)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\]")
-
-
-def _replace(node: Any, path: str, change: Callable[[str], str]) -> None:
-    """Apply `change` to the string at `path` (as `scan_result` names it) inside `node`, in place."""
-    first = re.match(r"[A-Za-z0-9_$\-]+", path)
-    if first is None:
-        return
-    parts: list[str | int] = [first.group()]
-    for match in _PART.finditer(path, first.end()):
-        if match.group(1) is not None:
-            parts.append(match.group(1))
-        elif match.group(2) is not None:
-            parts.append(int(match.group(2)))
+def _redacted_text(text: str, findings: list[ScanFinding]) -> str:
+    """`text` with each finding's sentence (or span) replaced by a marker; the text between them kept."""
+    # Where sentences end: after the mark (the space that follows stays), or after a closing tag.
+    ends = [m.end() if m.group().startswith("</") else m.start() + 1 for m in _SENTENCE_END.finditer(text)]
+    spans: list[tuple[int, int, ScanFinding]] = []
+    inside = [(f.start, f.end) for f in findings if f.code != "HG604"]
+    for finding in findings:
+        start, end = max(0, min(finding.start, len(text))), max(0, min(finding.end, len(text)))
+        if finding.code == "HG604" and any(start <= s and e <= end for s, e in inside):
+            continue  # a summary of disguised orders, each found on its own: the text between them is not theirs
+        if finding.code != UNSCANNED:
+            start, end = _sentence(text, ends, start, end)
+        spans.append((start, end, finding))
+    spans.sort(key=lambda span: (span[0], span[1]))
+    merged: list[tuple[int, int, list[ScanFinding]]] = []
+    for start, end, finding in spans:
+        if merged and start <= merged[-1][1]:  # overlapping or touching: one passage
+            first, last, held = merged[-1]
+            merged[-1] = (first, max(last, end), [*held, finding])
         else:
-            parts.append(_unquote(match.group(3)))
-    parent: Any = node
-    try:
-        for part in parts[:-1]:
-            parent = parent[part]
-        value = parent[parts[-1]]
-    except (KeyError, IndexError, TypeError):
-        return
-    if isinstance(value, str):
-        parent[parts[-1]] = change(value)
+            merged.append((start, end, [finding]))
+    out: list[str] = []
+    at = 0
+    for start, end, held in merged:
+        out.append(text[at:start])
+        out.append(_marker(text[start:end], held))
+        at = end
+    out.append(text[at:])
+    return "".join(out)
 
 
-def _unquote(quoted: str) -> str:
-    """A key as `repr` quoted it in a path (`['a b']`), unquoted."""
-    body = quoted[1:-1]
-    return body.encode("utf-8").decode("unicode_escape") if "\\" in body else body
+def _sentence(text: str, ends: list[int], start: int, end: int) -> tuple[int, int]:
+    """The sentence (or sentences) holding `text[start:end]`; the span itself when that is longer than the limit."""
+    i = bisect.bisect_right(ends, start) - 1
+    first = ends[i] if i >= 0 else 0
+    if end > 0 and text[end - 1] in ".!?>":  # a finding that ends a sentence or a tag ends the passage
+        last = end
+    else:
+        j = bisect.bisect_left(ends, end)
+        last = ends[j] if j < len(ends) else len(text)
+    if last - first > SENTENCE_LIMIT:
+        return start, end
+    while first < start and text[first].isspace():  # the space before a sentence stays with the one before
+        first += 1
+    return first, last
+
+
+def _marker(removed: str, findings: list[ScanFinding]) -> str:
+    """What replaces a passage: how much was removed and why (rules by code and id; never the passage's words)."""
+    size = f"{len(removed)} character{'s' if len(removed) != 1 else ''}"
+    said = sorted({f"{f.code} {f.rule.id}" for f in findings if f.code != UNSCANNED})
+    unread = [f for f in findings if f.code == UNSCANNED]
+    parts = []
+    if said:
+        parts.append(f"hintgate removed text addressed to the model ({size}; {', '.join(said)})")
+    if unread:
+        parts.append(f"hintgate removed text it could not scan ({size}; {_why(unread[0])})")
+    return "[" + "; ".join(parts) + "]"

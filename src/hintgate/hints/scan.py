@@ -33,7 +33,7 @@ import itertools
 import re
 import time
 import unicodedata
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,20 +55,28 @@ from hintgate.hints.phrases import (
 from hintgate.hints.prefilter import Seen
 from hintgate.hints.prefilter import prepare as prepare_prefilter
 from hintgate.hints.prefilter import seen as seen_by_prefilter
-from hintgate.hints.reading import ROT13_WORDS, View, disguises, invisible_spans, read
+from hintgate.hints.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read
 
 __all__ = [
     "RESULT_CHARACTERS",
+    "RESULT_DEPTH",
+    "RESULT_LINEAR_CHARACTERS",
     "RESULT_SECONDS",
     "SCAN_RULES",
+    "UNSCANNED",
+    "Key",
     "Level",
+    "Location",
     "ScanFinding",
     "ScanRule",
     "high_findings",
     "judge",
     "named_words",
+    "path_text",
+    "result_strings",
     "result_texts",
     "scan_result",
+    "scan_strings",
     "scan_texts",
     "scan_tool",
     "tool_texts",
@@ -129,8 +137,9 @@ SCAN_RULES: Mapping[str, ScanRule] = {
         ScanRule(
             "HG605",
             "not-scanned",
-            Level.INFO,
-            "Part of a result was not scanned: it was larger or took longer than the scan's budget.",
+            Level.HIGH,
+            "Part of a text the model reads was not scanned (time, size or nesting past the scan's limits):"
+            " it is treated as flagged.",
         ),
         ScanRule(
             "HG611",
@@ -212,6 +221,8 @@ class ScanFinding:
     """The text as the model reads it, when a disguise was undone (base64, rot13, look-alike letters, ...)."""
     phrase: str | None = None
     """The key of the phrase that matched (`hints.phrases`), for findings of a phrase."""
+    location: Location | None = None
+    """Where the text is in the JSON value scanned (`scan_result`, `scan_strings`), as steps; None for a tool's."""
 
     @property
     def key(self) -> str:
@@ -309,63 +320,232 @@ _TOOL_AFTER = re.compile(r"[`'\"]?\s+tool\b", re.IGNORECASE)
 
 
 def tool_texts(tool: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every text of a tool the model reads, as (JSON path, text): name, title, description, schemas, labels."""
+    """Every text of a tool a client forwards to the model, as (JSON path, text): name, title, description, every
+    string and key of its schemas (but the keywords of JSON Schema), icons and execution, its labels."""
+    yield from _tool_strings(tool)[0]
+
+
+_SCHEMA_DEPTH = 32
+"""How deep in a tool's schemas the scan reads: a schema nested deeper is not read, and counts as flagged."""
+# The keywords of JSON Schema (and the common extensions): a key that is one is the schema's vocabulary, not text.
+_KEYWORDS = frozenset(
+    [
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "$comment",
+        "definitions",
+        "type",
+        "properties",
+        "required",
+        "items",
+        "prefixItems",
+        "additionalProperties",
+        "patternProperties",
+        "propertyNames",
+        "additionalItems",
+        "enum",
+        "const",
+        "default",
+        "description",
+        "title",
+        "examples",
+        "example",
+        "format",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "contains",
+        "minContains",
+        "maxContains",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "nullable",
+        "discriminator",
+        "xml",
+        "externalDocs",
+    ]
+)
+# Keywords whose value maps names to schemas: its keys are names the model reads (`properties` as words).
+_NAMES = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+# Keywords whose value is a schema, or a list of schemas.
+_SCHEMAS = frozenset(
+    {"items", "additionalProperties", "propertyNames", "additionalItems", "not", "if", "then", "else", "contains"}
+    | {"unevaluatedItems", "unevaluatedProperties", "contentSchema", "allOf", "anyOf", "oneOf", "prefixItems"}
+)
+
+
+def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The texts of `tool_texts`, and the paths of schema content nested past `_SCHEMA_DEPTH` (not read)."""
+    texts: list[tuple[str, str]] = []
+    deep: list[str] = []
     for key in ("name", "title", "description"):
         value = tool.get(key)
         if isinstance(value, str):
-            yield key, value
+            texts.append((key, value))
     annotations = tool.get("annotations")
     if isinstance(annotations, Mapping) and isinstance(annotations.get("title"), str):
-        yield "annotations.title", annotations["title"]
+        texts.append(("annotations.title", annotations["title"]))
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
-        if isinstance(schema, dict):
-            yield from _schema_texts(schema, key, 0)
+        if isinstance(schema, Mapping):
+            _schema_strings(schema, key, 0, texts, deep)
+        elif schema is not None:
+            _value_strings(schema, key, 0, texts, deep)
+    for key in ("icons", "execution"):
+        if tool.get(key) is not None:
+            _value_strings(tool[key], key, 0, texts, deep)
     meta = tool.get("_meta")
     labels = meta.get("hintgate/python") if isinstance(meta, Mapping) else None
     if isinstance(labels, Mapping):  # a Python registry's category and tags, served to clients
         if isinstance(labels.get("category"), str):
-            yield "_meta.hintgate/python.category", labels["category"]
+            texts.append(("_meta.hintgate/python.category", labels["category"]))
         if isinstance(labels.get("tags"), list):
             for i, tag in enumerate(labels["tags"]):
                 if isinstance(tag, str):
-                    yield f"_meta.hintgate/python.tags[{i}]", tag
+                    texts.append((f"_meta.hintgate/python.tags[{i}]", tag))
+    return texts, deep
+
+
+def _schema_strings(
+    schema: Mapping[str, Any], path: str, depth: int, texts: list[tuple[str, str]], deep: list[str]
+) -> None:
+    if depth > _SCHEMA_DEPTH:
+        deep.append(path)
+        return
+    for key, value in schema.items():
+        # Paths are built only for what is kept or walked into: most keys are `type` and the like.
+        if not isinstance(key, str):
+            continue
+        if key not in _KEYWORDS:
+            texts.append((f"{path}[key {key!r}]", key))
+        if _vocabulary(key, value, schema):
+            continue
+        if isinstance(value, str):
+            texts.append((_join(path, key), value))
+        elif key in _NAMES and isinstance(value, Mapping):
+            here = _join(path, key)
+            for name, item in value.items():
+                if not isinstance(name, str):
+                    continue
+                # A property's name is read by the model too (`ignore_previous_instructions` as a name).
+                texts.append((_join(here, name) if key == "properties" else f"{here}[key {name!r}]", name))
+                if isinstance(item, Mapping):
+                    _schema_strings(item, _join(here, name), depth + 2, texts, deep)
+                else:
+                    _value_strings(item, _join(here, name), depth + 2, texts, deep)
+        elif key in _SCHEMAS and isinstance(value, Mapping):
+            _schema_strings(value, _join(path, key), depth + 1, texts, deep)
+        elif key in _SCHEMAS and isinstance(value, list):
+            for i, item in enumerate(value):
+                where = f"{_join(path, key)}[{i}]"
+                if isinstance(item, Mapping):
+                    _schema_strings(item, where, depth + 1, texts, deep)
+                else:
+                    _value_strings(item, where, depth + 1, texts, deep)
+        elif value is not None and not isinstance(value, bool | int | float):
+            _value_strings(value, _join(path, key), depth + 1, texts, deep)  # data: defaults, enums, examples
+
+
+_TYPES = frozenset({"string", "object", "number", "integer", "array", "boolean", "null"})
+_FORMATS = frozenset(
+    [
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+        "int32",
+        "int64",
+        "float",
+        "double",
+        "byte",
+        "binary",
+        "password",
+    ]
+)
+_SCHEMA_URI = re.compile(r"https?://json-schema\.org/[A-Za-z0-9/._-]*#?")
+
+
+def _vocabulary(key: str, value: Any, schema: Mapping[str, Any]) -> bool:
+    """Whether a keyword's value is JSON Schema's own vocabulary, which holds no text to read: a `type` of the
+    seven, a standard `format`, a json-schema.org `$schema`, `required` names all read already as properties."""
+    if key == "type":
+        return (
+            value in _TYPES if isinstance(value, str) else isinstance(value, list) and all(v in _TYPES for v in value)
+        )
+    if key == "format":
+        return isinstance(value, str) and value in _FORMATS
+    if key == "$schema":
+        return isinstance(value, str) and _SCHEMA_URI.fullmatch(value) is not None
+    if key == "required" and isinstance(value, list):
+        named = schema.get("properties")
+        return isinstance(named, Mapping) and all(isinstance(v, str) and v in named for v in value)
+    return False
+
+
+def _value_strings(value: Any, path: str, depth: int, texts: list[tuple[str, str]], deep: list[str]) -> None:
+    """Every string and key of a JSON value in a definition (a default, an enum, an icon), with its path."""
+    if isinstance(value, str):
+        texts.append((path, value))
+    elif depth > _SCHEMA_DEPTH and isinstance(value, Mapping | list) and value:
+        deep.append(path)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str):
+                texts.append((f"{path}[key {key!r}]", key))
+                _value_strings(item, _join(path, key), depth + 1, texts, deep)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _value_strings(item, f"{path}[{i}]", depth + 1, texts, deep)
 
 
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_$\-]+")
-_SCHEMA_TEXT_KEYS = frozenset({"description", "title", "default", "const", "enum", "examples", "$comment"})
-
-
-def _is_text_key(key: str) -> bool:
-    """Whether a schema keyword's strings are text the model reads: the annotations and values JSON Schema
-    defines, its `$comment`, and a vendor extension (`x-...`), all sent to the model with the schema."""
-    return key in _SCHEMA_TEXT_KEYS or key[:2] in ("x-", "X-")
-
-
-def _schema_texts(schema: Mapping[str, Any], path: str, depth: int) -> Iterator[tuple[str, str]]:
-    if depth > 32:  # a schema deeper than this is not written by people; stop rather than recurse forever
-        return
-    for key, value in schema.items():
-        # Paths are built only for what is yielded or walked into: most keys are `type` and the like.
-        if isinstance(value, str):
-            if _is_text_key(key):
-                yield _join(path, key), value
-        elif isinstance(value, dict):
-            here = _join(path, key)
-            if key == "properties":
-                # A property's name is read by the model too (`ignore_previous_instructions` as a name).
-                for name in value:
-                    if isinstance(name, str):
-                        yield _join(here, name), name
-            yield from _schema_texts(value, here, depth + 1)
-        elif isinstance(value, list):
-            texts = _is_text_key(key)
-            for i, item in enumerate(value):
-                if isinstance(item, str):
-                    if texts:
-                        yield f"{_join(path, key)}[{i}]", item
-                elif isinstance(item, dict):
-                    yield from _schema_texts(item, f"{_join(path, key)}[{i}]", depth + 1)
 
 
 def _join(path: str, key: str) -> str:
@@ -392,9 +572,22 @@ def scan_tool(
     """
     name = tool.get("name") if isinstance(tool.get("name"), str) else None
     off = frozenset(without)
-    findings = _scan_all(list(tool_texts(tool)), name, others, off)
+    texts, deep = _tool_strings(tool)
+    findings = _scan_all(texts, name, others, off)
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
+    findings.extend(
+        ScanFinding(
+            UNSCANNED,
+            f"{path} was not scanned: it is nested deeper than {_SCHEMA_DEPTH} levels",
+            path,
+            0,
+            0,
+            name,
+            severity=Level.HIGH,
+        )
+        for path in deep
+    )
     return findings
 
 
@@ -407,45 +600,100 @@ def scan_texts(
     return _scan_all(list(texts), None, others, frozenset())
 
 
-RESULT_CHARACTERS = 512 * 1024
-"""How much of one result `scan_result` reads by default: the rest is not scanned (and said so in a finding)."""
-RESULT_SECONDS = 0.05
-"""How much CPU time `scan_result` spends on one result by default before it stops (and says so)."""
+RESULT_CHARACTERS = 1024 * 1024
+"""How much of one result `scan_result` reads in full by default; the rest has the linear pass only. A long result
+is read in a worker process (`hintgate.scanner`), so this bounds its time only with `RESULT_SECONDS` and the
+deadline: 1 M characters of honest text beyond ASCII (which the linear pass cannot clear) cost about 1 s."""
+RESULT_SECONDS = 1.0
+"""How much CPU time `scan_result` spends on full readings of one result by default; the texts left then have the
+linear pass only. The caller's wall-clock deadline (`hintgate.scanner`) bounds the whole scan."""
+RESULT_DEPTH = 32
+"""How deep in a result's JSON the scan reads: content nested deeper is not read, and counts as flagged."""
+RESULT_LINEAR_CHARACTERS = 16 * 1024 * 1024
+"""How much of one result the linear pass reads: text past it is not read at all, and counts as flagged."""
+UNSCANNED = "HG605"
+"""The code of a finding that marks text the scan did not read (`Level.HIGH`: it counts as flagged)."""
 _UNICODE_CODES = frozenset({"HG601", "HG602", "HG603"})
+# A text read in full up to the size cap has its rest read by the linear pass from this far before the cut, so
+# that a phrase the cut split is seen whole by one of the two.
+_OVERLAP = 8192
+# In a content block: its kind, and data that is not text (an image's, an audio clip's, a blob's base64).
+_NOT_TEXT = frozenset({"type", "mimeType", "data", "blob"})
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A step of a `Location` naming a mapping's key itself: the key's text is read too (and replaced by redaction)."""
+
+    name: str
+
+
+Location = tuple["str | int | Key", ...]
+"""Where a text is in a JSON value: its keys and indexes from the top, as they are (never rebuilt from a string)."""
+
+
+def path_text(location: Location) -> str:
+    """A location as a JSON path for people (`structuredContent.items[1].body`); it is never parsed back."""
+    out = ""
+    for step in location:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        elif isinstance(step, Key):
+            out += f"[key {step.name!r}]"
+        else:
+            out = _join(out, step) if out else step if _PLAIN_KEY.fullmatch(step) else repr(step)
+    return out
+
+
+def result_strings(
+    result: Mapping[str, Any], *, depth: int = RESULT_DEPTH
+) -> tuple[list[tuple[Location, str]], list[Location]]:
+    """Every text of a tool result a client can show the model, with its location, and the locations of content
+    nested deeper than `depth` (not read).
+
+    The texts: every string of each content block (text, an embedded resource's text and URI, a resource link's
+    name, title, description and URI, annotations) but its kind, MIME type and binary data; every string and
+    key of `structuredContent`; every string of any other member. The result's `_meta` is not read: it never
+    reaches the client (`hints.resultscan` drops it).
+    """
+    texts: list[tuple[Location, str]] = []
+    deep: list[Location] = []
+
+    def walk(value: Any, location: Location, level: int, keys: bool, skip: frozenset[str]) -> None:
+        if isinstance(value, str):
+            texts.append((location, value))
+            return
+        if not isinstance(value, Mapping | list) or not value:
+            return
+        if level > depth:
+            deep.append(location)
+            return
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, (*location, i), level + 1, keys, skip)
+            return
+        for key, item in value.items():
+            if key in skip:
+                continue
+            if keys and isinstance(key, str):
+                texts.append(((*location, Key(key)), key))
+            walk(item, (*location, key), level + 1, keys, skip)
+
+    for key, value in result.items():
+        if key == "_meta":
+            continue
+        if key == "content" and isinstance(value, list):
+            for i, block in enumerate(value):
+                walk(block, ("content", i), 2, False, _NOT_TEXT)
+        else:
+            walk(value, (key,), 1, key == "structuredContent", frozenset())
+    return texts, deep
 
 
 def result_texts(result: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every text of a tool result the model reads, as (JSON path, text): text content, embedded resources' text,
-    resource links' descriptions, and every string of `structuredContent`."""
-    content = result.get("content")
-    if isinstance(content, list):
-        for i, block in enumerate(content):
-            if not isinstance(block, Mapping):
-                continue
-            if isinstance(block.get("text"), str):
-                yield f"content[{i}].text", block["text"]
-            resource = block.get("resource")
-            if isinstance(resource, Mapping) and isinstance(resource.get("text"), str):
-                yield f"content[{i}].resource.text", resource["text"]
-            for key in ("description", "title"):
-                if block.get("type") == "resource_link" and isinstance(block.get(key), str):
-                    yield f"content[{i}].{key}", block[key]
-    structured = result.get("structuredContent")
-    if structured is not None:
-        yield from _value_texts(structured, "structuredContent", 0)
-
-
-def _value_texts(value: Any, path: str, depth: int) -> Iterator[tuple[str, str]]:
-    if depth > 32:
-        return
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _value_texts(item, _join(path, str(key)), depth + 1)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _value_texts(item, f"{path}[{i}]", depth + 1)
+    """Every text of a tool result the model reads, as (JSON path, text) (see `result_strings`)."""
+    for location, text in result_strings(result)[0]:
+        yield path_text(location), text
 
 
 def scan_result(
@@ -456,47 +704,124 @@ def scan_result(
     seconds: float = RESULT_SECONDS,
     without: Collection[str] = (),
 ) -> list[ScanFinding]:
-    """Scan a tool's result as the model will read it, within a size and a CPU-time budget.
+    """Scan a tool's result as the model will read it: each text in full, or treated as flagged.
 
     A result is someone else's words (a web page, an issue, an email): the
     same judgement as for definitions applies, but invisible characters,
     bidirectional controls and mixed scripts are only warnings here (web text
     has them); they are still removed before the phrases are matched, so an
-    order they disguise is found. A result larger than `characters` is read
-    up to that size; a scan that takes more than `seconds` of CPU stops; both
-    are reported as an info finding on the text where reading stopped.
+    order they disguise is found. See `scan_strings` for how the budget is
+    spent; every finding carries its `location` in the result.
 
     Args:
         result: the `CallToolResult` as JSON (content, structuredContent).
         tool: the tool's name, for the findings.
-        characters: how many characters of text to read at most.
-        seconds: how much CPU time to spend at most.
+        characters: how many characters of text to read in full at most.
+        seconds: how much CPU time to spend on full readings at most.
         without: rules to leave out, as for `scan_tool`.
+    """
+    texts, deep = result_strings(result)
+    return scan_strings(texts, deep, tool=tool, characters=characters, seconds=seconds, without=without)
+
+
+def scan_strings(
+    texts: Sequence[tuple[Location, str]],
+    deep: Sequence[Location] = (),
+    *,
+    tool: str | None = None,
+    characters: int = RESULT_CHARACTERS,
+    seconds: float = RESULT_SECONDS,
+    without: Collection[str] = (),
+) -> list[ScanFinding]:
+    """Scan texts someone else wrote (a result's, an error's, a task's) as `scan_result` does, each at its location.
+
+    Every text first has the linear pass: one RE2 pass (`hints.prefilter`)
+    that, in text it can read (ASCII, or beyond ASCII only in punctuation,
+    symbols and spaces), rules out every phrase and disguise or not. A text it
+    clears holds nothing to find. The others are read in full, shortest first,
+    until `characters` are read or `seconds` of CPU are spent; a text cut by
+    `characters` has its rest read by the linear pass. What is left unread (a
+    text not reached, a rest the linear pass does not clear, text past
+    `RESULT_LINEAR_CHARACTERS`, content nested past the depth limit given as
+    `deep`) is a high `UNSCANNED` finding over exactly that span: it counts as
+    flagged.
     """
     off = frozenset(without)
     prepare_prefilter(ROT13_WORDS)  # built once, before the budget's clock starts
-    started = time.process_time()
     findings: list[ScanFinding] = []
+    pending: list[tuple[int, int, Location, str]] = []
+    linear = RESULT_LINEAR_CHARACTERS
+    for order, (location, whole) in enumerate(texts):
+        text = whole[: max(linear, 0)]
+        if len(text) < len(whole):
+            why = f"past the {RESULT_LINEAR_CHARACTERS} characters it reads"
+            findings.append(_unscanned(location, whole, len(text), tool, why))
+        linear -= len(text)
+        if text and not _cleared(text):
+            pending.append((len(text), order, location, text))
+    pending.sort()  # shortest first: as many texts as the budget allows are read whole
+    started = time.process_time()
     left = characters
-    for path, text in result_texts(result):
+    for _, _, location, text in pending:
         if left <= 0 or time.process_time() - started > seconds:
-            findings.append(
-                ScanFinding("HG605", f"{path} and what follows were not scanned (budget)", path, 0, 0, tool)
-            )
-            break
+            findings.append(_unscanned(location, text, 0, tool, "the scan's budget ran out before it"))
+            continue
         part = text[:left]
         left -= len(part)
+        path = path_text(location)
         findings.extend(
-            dataclasses.replace(f, severity=Level.WARNING) if f.code in _UNICODE_CODES else f
+            dataclasses.replace(
+                f, location=location, severity=Level.WARNING if f.code in _UNICODE_CODES else f.severity
+            )
             for f in _scan_all([(path, part)], tool, None, off, result=True)
         )
-        if len(part) < len(text):
+        if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :]):
             findings.append(
-                ScanFinding(
-                    "HG605", f"{path} was scanned up to {len(part)} characters", path, len(part), len(text), tool
-                )
+                _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
             )
+    findings.extend(
+        ScanFinding(
+            UNSCANNED,
+            f"{path_text(location)} was not scanned: it is nested deeper than {RESULT_DEPTH} levels",
+            path_text(location),
+            0,
+            0,
+            tool,
+            severity=Level.HIGH,
+            location=location,
+        )
+        for location in deep
+    )
     return findings
+
+
+def _unscanned(location: Location, text: str, start: int, tool: str | None, why: str) -> ScanFinding:
+    path = path_text(location)
+    shown = f"{path} from character {start} on" if start else path
+    return ScanFinding(
+        UNSCANNED,
+        f"{shown} was not scanned: {why}",
+        path,
+        start,
+        len(text),
+        tool,
+        severity=Level.HIGH,
+        location=location,
+    )
+
+
+def _cleared(text: str) -> bool:
+    """Whether one RE2 pass rules out every phrase and every disguise in `text` (the linear pass)."""
+    quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True)
+    if quick is None:
+        return False
+    if quick.needs is None:  # a short text: its needed strings and disguises are looked for one by one
+        plan = _only(_candidates(text.lower()), quick.phrases)
+        held = disguises(text)
+    else:
+        plan = _seen_plan(quick.needs, quick.phrases)
+        held = quick.disguises or frozenset()
+    return not plan.searched and not plan.anchored and not held
 
 
 def _scan_all(
@@ -714,9 +1039,35 @@ def _judge(
     near: int | None = None,
 ) -> list[ScanFinding]:
     matched = _as_words(text) if is_key else text
-    signals = _signals(matched, candidates, seen)
+    unread: list[tuple[int, int]] = []
+    signals = _signals(matched, candidates, seen, unread)
     if off:
         signals = [s for s in signals if s.phrase.key not in off]
+    if unread:  # encoded runs past the decoding budget: not read, so flagged
+        findings = _judged(path, text, tool, signals, off, is_key, near)
+        return [*findings, *_undecoded(path, tool, unread, is_key, len(text))]
+    return _judged(path, text, tool, signals, off, is_key, near)
+
+
+def _undecoded(path: str, tool: str | None, spans: list[tuple[int, int]], is_key: bool, size: int) -> list[ScanFinding]:
+    return [
+        ScanFinding(
+            UNSCANNED,
+            f"{path} was not scanned from character {start} to {end}: an encoded run past the decoding budget",
+            path,
+            0 if is_key else start,
+            size if is_key else end,
+            tool,
+            severity=Level.HIGH,
+        )
+        for start, end in spans
+    ]
+
+
+def _judged(
+    path: str, text: str, tool: str | None, signals: list[_Signal], off: frozenset[str], is_key: bool, near: int | None
+) -> list[ScanFinding]:
+    """The findings of a text's signals, each at the level the whole text earns."""
     if not signals:
         return []
     if is_key:
@@ -958,11 +1309,18 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
                 yield phrase, match
 
 
-def _signals(text: str, candidates: _Plan | None, quick: Seen | None = None) -> list[_Signal]:
+def _signals(
+    text: str, candidates: _Plan | None, quick: Seen | None = None, unread: list[tuple[int, int]] | None = None
+) -> list[_Signal]:
+    """The phrases that match `text` in any of its views; the spans of encoded runs left undecoded go to `unread`."""
     signals: list[_Signal] = []
     seen: set[tuple[str, int, int]] = set()
     said = _Said()
     views = read(text, seen=quick)
+    if any(view.how == UNREAD for view in views):
+        if unread is not None:
+            unread.extend(view.origin(0, 0) for view in views if view.how == UNREAD)
+        views = [view for view in views if view.how != UNREAD]
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
     for view in views:
