@@ -45,7 +45,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # The stored state a stdio gateway reads ahead of the store, with the standard library only, the sealing
     # of what the store keeps sealed, which both open, and the task handles the store or memory keeps.
     ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing", "hintgate.handles")),
-    ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome")),
+    ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome", "hintgate.scanner")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),
     ("web", ("hintgate.web",)),

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -44,7 +45,8 @@ from hintgate.errors import (
 from hintgate.hints.annotations import Hint
 from hintgate.hints.calls.bound import judgement_of, weigh_upstream
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.hints.resultscan import OnResultFinding, guard
+from hintgate.hints.resultscan import OnResultFinding, redacted
+from hintgate.hints.scan import UNSCANNED, Key, Level, Location, ScanFinding, high_findings
 from hintgate.outcome import (
     CANCELLED,
     NO_TRACER,
@@ -85,6 +87,7 @@ from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals, call_digest
 from hintgate.results import error_text, server_down_error, tool_error
+from hintgate.scanner import Scanner
 from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
 from hintgate.sources.resolution import answer_hints, marked
 from hintgate.sources.tasks import is_task
@@ -257,6 +260,8 @@ class ToolCalls:
             questions go (elicitation). Without it, calls have no client to reach.
         on_result_finding: what reaches the client when a result speaks to the model
             (`integrity.onResultFinding`; see `hints.resultscan`).
+        scanner: runs the poisoning scan of results, errors and task texts (off the event loop for long
+            ones, within its deadline); one with the defaults when not given.
 
     Attributes:
         settings: the policy settings in force (the REST API may replace them).
@@ -269,6 +274,7 @@ class ToolCalls:
         own_places: the gateway's listening addresses and data directory: a call naming them asks.
         observers: told of every call's outcome.
         on_result_finding: what reaches the client when a result speaks to the model.
+        scanner: runs the poisoning scan of what upstreams answer.
     """
 
     def __init__(
@@ -285,6 +291,7 @@ class ToolCalls:
         caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
         client_for: Callable[[RequestContext | None], CallContext] | None = None,
         on_result_finding: OnResultFinding = OnResultFinding.REDACT,
+        scanner: Scanner | None = None,
     ) -> None:
         self._sources = sources
         self._sessions = sessions
@@ -304,6 +311,7 @@ class ToolCalls:
         self.own_places = OwnPlaces()
         self._ahead: _Ahead | None = None
         self.on_result_finding = on_result_finding
+        self.scanner = scanner if scanner is not None else Scanner()
         self.tasks: TaskHandoff | None = None
         """Where a call an upstream answered with a task handle goes on (None: such a call is a tool error)."""
 
@@ -494,8 +502,15 @@ class ToolCalls:
                 result, deferred = await self._hand_off(ctx, session, entry, facts, state, arguments, result, attempt)
                 if deferred:
                     return result
-            result = self._take(result, entry, facts, state, session, attempt, self._client_for(ctx))
+            result = await self._take(result, entry, facts, state, session, attempt, self._client_for(ctx))
             return result
+        except UpstreamRequestError as exc:
+            # The server's own JSON-RPC error reaches the client as it was sent: its words are read like a result's.
+            guarded = await self._guard_error(exc, entry, facts, state, session, attempt)
+            error = str(guarded)
+            if guarded is exc:
+                raise
+            raise guarded from None
         except InputRequired as asked:
             # The source's question goes out; the client's next call, with the answer, is the one on record.
             required: dict[str, Any] = {"resultType": "input_required", "inputRequests": asked.requests}
@@ -513,7 +528,7 @@ class ToolCalls:
             if not deferred and (result is not None or error is not None):
                 await self._record(entry, ctx, session, arguments, result, error, attempt)
 
-    def _take(
+    async def _take(
         self,
         result: dict[str, Any],
         entry: CatalogEntry,
@@ -524,31 +539,103 @@ class ToolCalls:
         client: CallContext | None = None,
     ) -> dict[str, Any]:
         """A tool's result as the client gets it: scanned (and marked, redacted or withheld), tainting the session;
-        for a client that declared the trust-annotations extension, with its claims (`sources.trust_annotations`)."""
+        for a client that declared the trust-annotations extension, with its claims (`sources.trust_annotations`).
+
+        The upstream's own `_meta` never reaches the client; text the scan did not read counts as flagged.
+        """
         returned = not result.get("isError") and bool(result.get("content") or result.get("structuredContent"))
         upstream = trust_claims(result)  # read before the guard changes the result: a claim, once made, stays
-        guarded = guard(result, action=self.on_result_finding, tool=entry.name)
+        guarded = await self.scanner.guard(result, action=self.on_result_finding, tool=entry.name)
         if guarded.findings:
             attempt.result_findings = tuple(f.to_json() for f in guarded.findings)
             attempt.result_action = self.on_result_finding.value
             logger.warning(
-                "the result of %s speaks to the model (%s); %s it and tainted the session",
+                "the result of %s speaks to the model or was not scanned whole (%s); %s it and tainted the session",
                 entry.name,
                 guarded.summary(),
                 {"mark": "marked", "redact": "redacted", "block": "withheld"}[self.on_result_finding.value],
             )
-            result = guarded.result
+        result = guarded.result
         if returned or guarded.findings or upstream:
-            finding = guarded.summary()
-            claim = upstream.said() or None
-            state.mark_result(facts, self.settings, finding=finding, claim=claim)
-            if session is not None and session.policy is not state:
-                session.policy.mark_result(facts, self.settings, finding=finding, claim=claim)
+            self._taint(facts, state, session, guarded.summary(), upstream.said() or None)
         if client is not None and client.declares(TRUST):
             # Someone else's words: a source not trusted, a tool that reaches the open world, or flagged content.
             untrusted = not facts.trusted or facts.open_world
             result = annotated(result, untrusted=untrusted, upstream=upstream, findings=attempt.result_findings or ())
         return result
+
+    def _taint(
+        self,
+        facts: CallFacts,
+        state: SessionState,
+        session: ClientSession | None,
+        finding: str | None,
+        claim: str | None = None,
+    ) -> None:
+        state.mark_result(facts, self.settings, finding=finding, claim=claim)
+        if session is not None and session.policy is not state:
+            session.policy.mark_result(facts, self.settings, finding=finding, claim=claim)
+
+    async def _guard_words(
+        self,
+        value: Mapping[str, Any],
+        entry: CatalogEntry,
+        facts: CallFacts,
+        state: SessionState,
+        session: ClientSession | None,
+        what: str,
+    ) -> dict[str, Any]:
+        """`value` (an upstream's words besides a result: an error, a task's status or questions) as the client
+        gets it: every string read by the scan, and redacted, withheld or marked as a result would be; a flagged
+        or unread one taints the session. Withheld (`block`), or unread and not marked, a string is replaced whole.
+        """
+        texts = list(_strings(value))
+        if not texts:
+            return dict(value)
+        found = await self.scanner.strings(texts, tool=entry.name)
+        if found is None:  # not read within the deadline: every string counts as flagged
+            unread = f"{what} was not scanned: the scan did not finish within {self.scanner.deadline:g} s"
+            found = [
+                ScanFinding(UNSCANNED, unread, "", 0, len(t), entry.name, severity=Level.HIGH, location=place)
+                for place, t in texts
+            ]
+        high = high_findings(found)
+        if not high:
+            return dict(value)
+        codes = ", ".join(sorted({f.code for f in high}))
+        logger.warning(
+            "%s of %s speaks to the model or was not scanned (%s); the session is tainted", what, entry.name, codes
+        )
+        self._taint(facts, state, session, f"{codes}: {high[0].message}")
+        action = self.on_result_finding
+        if action is OnResultFinding.MARK:
+            return dict(value)
+        changed = redacted(value, high) if action is OnResultFinding.REDACT else None
+        if changed is None:  # withheld: every flagged string replaced whole
+            places = {f.location for f in high}
+            whole = (
+                f"[hintgate withheld this text of {entry.name}: it speaks to the model or was not scanned ({codes})]"
+            )
+            changed = _replace_strings(value, places, whole)
+        return dict(changed)
+
+    async def _guard_error(
+        self,
+        exc: UpstreamRequestError,
+        entry: CatalogEntry,
+        facts: CallFacts,
+        state: SessionState,
+        session: ClientSession | None,
+        attempt: CallAttempt,
+    ) -> UpstreamRequestError:
+        """The server's JSON-RPC error as the client gets it: its message and data read like a result."""
+        words = {"message": exc.message, "data": exc.data}
+        guarded = await self._guard_words(words, entry, facts, state, session, "the error message")
+        if guarded == words:
+            return exc
+        attempt.result_action = self.on_result_finding.value
+        message = guarded["message"] if isinstance(guarded["message"], str) else "the server's error was withheld"
+        return UpstreamRequestError(message, code=exc.code, data=guarded["data"], server=exc.server)
 
     async def _hand_off(
         self,
@@ -571,7 +658,9 @@ class ToolCalls:
         async def finish(result: Mapping[str, Any] | None, error: str | None) -> CallOutcome:
             client = self._client_for(ctx)
             taken = (
-                self._take(dict(result), entry, facts, state, session, attempt, client) if result is not None else None
+                await self._take(dict(result), entry, facts, state, session, attempt, client)
+                if result is not None
+                else None
             )
             return await self._record(entry, ctx, session, arguments, taken, error, attempt, task=True)
 
@@ -582,7 +671,7 @@ class ToolCalls:
         started = self._outcome(entry, ctx, session, arguments, None, None, attempt, task=True)
         return await self.tasks.started(ctx, session, entry, handle, finish, started)
 
-    def scan_task_result(
+    async def scan_task_result(
         self, ctx: RequestContext | None, entry: CatalogEntry, result: Mapping[str, Any]
     ) -> tuple[dict[str, Any], tuple[Mapping[str, Any], ...], str | None]:
         """A task's result seen to end away from the call that started it (another replica, or after it).
@@ -597,8 +686,23 @@ class ToolCalls:
         # The call was decided when it started; this attempt only carries what the scan finds.
         decided = Decision(Verdict.ALLOW, "decided when its task started", DecisionSource.RULE)
         attempt = CallAttempt(decided, time.perf_counter(), datetime.now(UTC))
-        taken = self._take(dict(result), entry, facts, state, session, attempt, self._client_for(ctx))
+        taken = await self._take(dict(result), entry, facts, state, session, attempt, self._client_for(ctx))
         return taken, attempt.result_findings, attempt.result_action
+
+    async def scan_task_words(
+        self, ctx: RequestContext | None, entry: CatalogEntry | None, value: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What a task's server says besides its result (its status message, its error, its input requests), as
+        the client gets it: read like a result (`_guard_words`), tainting the asking request's session. Without
+        the tool's entry (no longer listed) every string is withheld: nothing is passed on unread."""
+        if entry is None:
+            whole = "[hintgate withheld this text: its tool is no longer listed, so it could not be scanned]"
+            return dict(_replace_strings(value, {place for place, _ in _strings(value)}, whole))
+        session = self._sessions.for_request(ctx) if ctx is not None else None
+        modern = ctx is not None and ctx.protocol_version in self._modern
+        state = session.policy_state(connectionless=modern) if session is not None else SessionState()
+        facts = CallFacts.from_entry(entry, None, session.principal if session is not None else None)
+        return await self._guard_words(value, entry, facts, state, session, "the task's words")
 
     async def _record(
         self,
@@ -1025,3 +1129,34 @@ def _log_answer(entry: CatalogEntry, attempt: CallAttempt, outcome: Outcome, tim
     # Beside the wait line (`APPROVAL_LOG`); nobody answering is worth a warning, an answer is routine.
     level = logging.WARNING if outcome.timed_out else logging.INFO
     approval_log.log(level, "hintgate: %s (server %s) %s", entry.name, entry.server, said)
+
+
+def _strings(value: Any, location: Location = (), depth: int = 0) -> Iterator[tuple[Location, str]]:
+    """Every string of a JSON value (keys of mappings too), with its place; a value nested past 32 levels is
+    given as its JSON text at its place, so that it is read (and replaced whole when flagged)."""
+    if isinstance(value, str):
+        yield location, value
+    elif depth > 32 and isinstance(value, Mapping | list):
+        yield location, json.dumps(value, default=str)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and location:
+                yield (*location, Key(key)), key
+            yield from _strings(item, (*location, key), depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _strings(item, (*location, i), depth + 1)
+
+
+def _replace_strings(value: Any, places: set[Location | None], whole: str, location: Location = ()) -> Any:
+    """`value` with the strings (and keys) at `places` replaced by `whole` (a copy; the rest shared)."""
+    if location in places:
+        return whole
+    if isinstance(value, Mapping):
+        return {
+            (whole if (*location, Key(key)) in places else key): _replace_strings(item, places, whole, (*location, key))
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_replace_strings(item, places, whole, (*location, i)) for i, item in enumerate(value)]
+    return value

@@ -259,10 +259,14 @@ async def test_a_failed_task_is_recorded_with_its_error(tmp_path: Path) -> None:
     assert row["error"] == "the task failed: gamma crashed"
 
 
+async def _unasked(context: Any, params: Any) -> Any:
+    raise AssertionError("these tests answer a task's questions with tasks/update")
+
+
 async def test_a_task_s_input_requests_reach_the_client_and_its_tasks_update_answers_them(tmp_path: Path) -> None:
     log = tmp_path / "cancels.log"
     with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
-        async with client(running) as c:
+        async with client(running, elicitation_callback=_unasked) as c:
             handle = await start(c, "zeta")
             await c.call_tool("builds_ask", {"target": "zeta"})
             asking = await task_request(c, "tasks/get", handle.task_id)
@@ -274,6 +278,49 @@ async def test_a_task_s_input_requests_reach_the_client_and_its_tasks_update_ans
     assert acknowledged.get("taskId") is None
     assert done["status"] == "completed"
     assert done["result"]["content"][0]["text"] == "built zeta for Luca"
+
+
+async def test_a_task_s_sampling_request_to_a_client_that_never_declared_sampling_fails_it_and_cancels_it_upstream(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "cancels.log"
+    with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
+        async with client(running, elicitation_callback=_unasked) as c:  # elicitation, but no sampling
+            handle = await start(c, "iota")
+            await c.call_tool("builds_sample", {"target": "iota"})
+            asked = await task_request(c, "tasks/get", handle.task_id)
+        (line,) = until(lambda: cancels(log), "the task cancelled upstream", within=30)
+        (row,) = until(lambda: recorded(running, "builds_build"), "the failed call recorded", within=30)
+    assert asked["status"] == "failed"
+    assert "inputRequests" not in asked
+    assert "did not declare the sampling capability" in asked["error"]["message"]
+    assert line.endswith(" iota")
+    assert "sampling" in row["error"]
+
+
+async def test_a_task_s_status_message_question_and_error_are_read_like_its_result(tmp_path: Path) -> None:
+    log = tmp_path / "cancels.log"
+    with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
+        async with client(running, elicitation_callback=_unasked) as c:
+            asking_handle = await start(c, "kappa")
+            failing_handle = await start(c, "lambda")
+            await c.call_tool("builds_whisper", {"target": "kappa"})
+            await c.call_tool("builds_betray", {"target": "lambda"})
+            asking = await task_request(c, "tasks/get", asking_handle.task_id)
+            failed = await task_request(c, "tasks/get", failing_handle.task_id)
+            # The words spoke to the model: the session is tainted, and a build (a write, as far as anyone
+            # knows) now asks first.
+            after = await c.session.call_tool(
+                "builds_build", {"target": "mu"}, allow_input_required=True, allow_claimed=True
+            )
+    assert isinstance(after, types.InputRequiredResult), after
+    assert asking["status"] == "input_required"
+    assert "id_rsa" not in json.dumps(asking)
+    assert asking["statusMessage"].startswith("Halfway. [hintgate removed text addressed to the model")
+    assert asking["inputRequests"]["name"]["params"]["message"].startswith("Who is it for? [hintgate removed")
+    assert failed["status"] == "failed"
+    assert "id_rsa" not in json.dumps(failed)
+    assert failed["error"]["message"].startswith("lambda crashed. [hintgate removed")
 
 
 async def test_a_task_whose_http_session_goes_idle_is_cancelled_upstream_and_recorded_withdrawn(

@@ -612,6 +612,8 @@ class GatewayConfig:
         on_result_finding: what reaches the client when a tool result speaks to the model
             (`integrity.onResultFinding`): `mark`, `redact` or `block`.
         pins_file: a pins file (`integrity.pins`) whose definitions are accepted at start.
+        scan_deadline: seconds of wall-clock time the poisoning scan of one long result or definition may take
+            off the event loop (`integrity.scanDeadline`); what it has not read by then counts as flagged.
         source: the file it came from, if any.
         warnings: things that load but deserve a look, located like errors.
         identity: the identity provider whose users may use the gateway, or None: one operator, no users.
@@ -629,6 +631,7 @@ class GatewayConfig:
     env_allow: tuple[str, ...] = ()
     on_change: str = "ask"
     on_result_finding: str = "redact"
+    scan_deadline: float = 10.0
     pins_file: Path | None = None
     source: Path | None = None
     warnings: tuple[str, ...] = ()

@@ -80,7 +80,7 @@ SECTION_KEYS: Mapping[str, tuple[str, ...]] = {
     "timeouts": tuple(TIMEOUT_KEYS),
     "limits": tuple(LIMIT_KEYS),
     "env": ("allow",),
-    "integrity": ("onChange", "onResultFinding", "pins"),
+    "integrity": ("onChange", "onResultFinding", "pins", "scanDeadline"),
     "identity": (
         "issuer",
         "audience",
@@ -169,6 +169,7 @@ class Reader:
         self.env_allow: tuple[str, ...] = ()
         self.on_change = "ask"
         self.on_result_finding = "redact"
+        self.scan_deadline: float = GatewayConfig.scan_deadline
         self.pins_file: Path | None = None
         self.sources: dict[str, SourceConfig] = {}
         self.sections: dict[str, str] = {}  # source name -> the config key of its section
@@ -354,6 +355,7 @@ class Reader:
             env_allow=self.env_allow,
             on_change=self.on_change,
             on_result_finding=self.on_result_finding,
+            scan_deadline=self.scan_deadline,
             pins_file=self.pins_file,
             policy=self.policy,
             identity=self.identity,
@@ -498,6 +500,8 @@ class Reader:
         if m is None:
             return
         self.keys(m, path, SECTION_KEYS["integrity"])
+        if "scanDeadline" in m and (deadline := self.seconds(m["scanDeadline"], (*path, "scanDeadline"))) is not None:
+            self.scan_deadline = deadline
         act = self.string(m["onResultFinding"], (*path, "onResultFinding")) if "onResultFinding" in m else None
         if act is not None:
             if act not in ("mark", "redact", "block"):

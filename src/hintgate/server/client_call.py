@@ -75,15 +75,23 @@ class ClientCall:
             with contextlib.suppress(Exception):
                 await self._ctx.session.report_progress(progress, total, message)
 
-    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
-        """Relay a request to the client; refused when it did not declare the capability."""
+    def refusal(self, method: str) -> str | None:
+        """Why `method` may not be sent to this client (it did not declare the capability it needs), or None."""
         if self._ctx is None:
-            raise UpstreamRequestError(f"{method}: no client to ask", code=-32601)
-        session = self._ctx.session
-        caps = session.client_capabilities
+            return "there is no client to ask"
+        caps = self._ctx.session.client_capabilities
         needed = _CAPABILITY.get(method)
         if needed is not None and (caps is None or getattr(caps, needed, None) is None):
-            raise UpstreamRequestError(f"the client did not declare the {needed} capability", code=-32601)
+            return f"the client did not declare the {needed} capability"
+        return None
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """Relay a request to the client; refused when it did not declare the capability."""
+        refusal = self.refusal(method)
+        if refusal is not None:
+            raise UpstreamRequestError(refusal if self._ctx is not None else f"{method}: no client to ask", code=-32601)
+        assert self._ctx is not None
+        session = self._ctx.session
         try:
             result: dict[str, Any] = await sdk.request_channel(session).send_raw_request(method, params)
         except Exception as exc:

@@ -49,6 +49,7 @@ from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.policy.settings import layer_settings, setting_values
 from hintgate.results import server_down_error, tool_error
+from hintgate.scanner import Scanner
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
@@ -125,6 +126,8 @@ class Gateway:
         """Resolved tools kept between rebuilds: one server's new list re-resolves only its tools."""
         self.scans = ScanMemo()
         """Poisoning scans kept between rebuilds: only new definitions are scanned."""
+        self.scanner = Scanner(deadline=config.scan_deadline)
+        """Runs the poisoning scan of long definitions and results off the event loop, within its deadline."""
         self.routes = Routes()
         self._last_server_of: dict[str, str] = {}
         # Quarantined tools by public name; every tool's pin (in the store when there is one).
@@ -188,6 +191,7 @@ class Gateway:
             caller_probe=lambda ctx: caller_probe(self._server, ctx),
             client_for=ClientCall,
             on_result_finding=OnResultFinding(config.on_result_finding),
+            scanner=self.scanner,
         )
         self.tasks = TaskRoutes(
             self.sources,
@@ -195,6 +199,7 @@ class Gateway:
             modern=MODERN_VERSIONS,
             entry_of=lambda name: self.catalog.entries.get(name),  # noqa: PLW0108 (each rebuild replaces the catalog)
             scan=self.calls.scan_task_result,
+            words=self.calls.scan_task_words,
         )
         """Calls an upstream answered with a task handle, by the ids their clients hold."""
         self.calls.tasks = self.tasks
@@ -363,6 +368,7 @@ class Gateway:
         self._tasks.clear()
         self._source_tasks.clear()
         await self.pins.close()
+        await self.scanner.aclose()
 
     # -- the running sources -------------------------------------------------
 
@@ -397,6 +403,7 @@ class Gateway:
                     await self._stop_source(name)
             self.config = new
             self.calls.on_result_finding = OnResultFinding(new.on_result_finding)
+            self.scanner.deadline = new.scan_deadline
             self.discovery.configure(new.search, {**BUILTIN_VIEWS, **new.views})
             started: list[Source] = []
             for name, verb in plan.items():
@@ -511,12 +518,18 @@ class Gateway:
                             accepted.append((ref, pin.accepted_definition, held_inputs, raw))
             if not (resolutions or scans or accepted):
                 return
-            work = _Preparation(resolutions, scans, accepted)
+            work = _Preparation(resolutions, scans, accepted, inline=self.scanner.inline)
             await asyncio.to_thread(work.run)
+            # A long definition is scanned in a worker process, under the scan's deadline (`hintgate.scanner`):
+            # on a thread, one long regex call would still hold the GIL, and so the event loop.
+            long = await asyncio.gather(*(self.scanner.tool(raw) for raw in work.long))
             for memo_key, raw, inputs, tool in work.resolved:
                 self.resolved.prime(memo_key, raw, inputs, tool)
             for raw, findings, words in work.scanned:
                 self.scans.prime(raw, findings, words)
+            for raw, scan in zip(work.long, long, strict=True):
+                if scan is not None:
+                    self.scans.prime(raw, *scan)
             self._accepted_raws.update(work.accepted_raws)
 
     def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:
@@ -1136,10 +1149,15 @@ class _Preparation:
         resolutions: list[tuple[Hashable, Mapping[str, Any], _Inputs]],
         scans: list[Mapping[str, Any]],
         accepted: list[tuple[tuple[str, str, str | None], str, _Inputs, Mapping[str, Any]]],
+        *,
+        inline: int,
     ) -> None:
         self._resolutions, self._scans, self._accepted = resolutions, scans, accepted
+        self._inline = inline
         self.resolved: list[tuple[Hashable, Mapping[str, Any], _Inputs, ResolvedTool]] = []
         self.scanned: list[tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = []
+        self.long: list[Mapping[str, Any]] = []
+        """Definitions too long to scan here: for a worker process (`hintgate.scanner`)."""
         self.accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
 
     def run(self) -> None:
@@ -1147,7 +1165,7 @@ class _Preparation:
             with contextlib.suppress(HintgateError):  # the rebuild logs it when it meets it
                 self.resolved.append((key, raw, inputs, _resolve(raw, inputs)))
         for raw in self._scans:
-            self.scanned.append((raw, scan_tool(raw), named_words(raw)))
+            self._scan(raw)
         for ref, definition, inputs, raw in self._accepted:
             form = canonical_json(raw)
             if pin_hash(form) == ref[2]:
@@ -1155,6 +1173,12 @@ class _Preparation:
             classify(definition, form)  # what the pins will call the change (kept by its cache)
             accepted = json.loads(definition)
             self.accepted_raws[ref] = accepted
-            self.scanned.append((accepted, scan_tool(accepted), named_words(accepted)))
+            self._scan(accepted)
             with contextlib.suppress(HintgateError):
                 self.resolved.append((("accepted", *ref), accepted, inputs, _resolve(accepted, inputs)))
+
+    def _scan(self, raw: Mapping[str, Any]) -> None:
+        if len(json.dumps(raw, ensure_ascii=False, default=str)) > self._inline:
+            self.long.append(raw)
+        else:
+            self.scanned.append((raw, scan_tool(raw), named_words(raw)))

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ConfigDict, Field
 
 from hintgate.config.model import HttpTransport
-from hintgate.errors import StoreError, UpstreamError
+from hintgate.errors import StoreError, UpstreamError, UpstreamRequestError
 from hintgate.handles import (
     CANCELLED,
     COMPLETED,
@@ -141,6 +141,26 @@ class _Local:
     caller: ClientCall  # the call that started it: who it was made as (a person's own login)
 
 
+UNDECLARED = -32601
+"""The error of a task whose server asked the client for what it did not declare (sampling, elicitation, roots)."""
+
+_WORDS = ("statusMessage", "error", "inputRequests")
+"""What a task's answer carries in its server's own words (the result is read by the call's scan)."""
+
+
+def _refused(client: ClientCall, answer: Mapping[str, Any]) -> str | None:
+    """Why the client may not be asked one of the answer's input requests (a capability it did not declare)."""
+    requests = answer.get("inputRequests")
+    if not isinstance(requests, Mapping):
+        return None
+    for request in requests.values():
+        method = request.get("method") if isinstance(request, Mapping) else None
+        refusal = client.refusal(method) if isinstance(method, str) else None
+        if refusal is not None:
+            return f"the task's server asked for {method}, but {refusal}; the task was cancelled"
+    return None
+
+
 def _error(code: int, message: str, data: Any = None) -> Exception:
     from mcp.shared.exceptions import MCPError
 
@@ -169,6 +189,9 @@ class TaskRoutes:
         book: where tasks are kept (`MemoryTasks` until `keep_in` gives the store's).
         entry_of: the catalog entry of a public tool name (a task ended on a replica that did not start it).
         scan: scans such a task's result (`hintgate.pipeline.ToolCalls.scan_task_result`).
+        words: reads what a task's server says besides its result (its status message, its error, its input
+            requests, a JSON-RPC error) before a client sees it (`hintgate.pipeline.ToolCalls.scan_task_words`);
+            without it, those are withheld.
     """
 
     def __init__(
@@ -179,8 +202,11 @@ class TaskRoutes:
         modern: frozenset[str],
         book: TaskBook | None = None,
         entry_of: Callable[[str], CatalogEntry | None] | None = None,
-        scan: Callable[[Any, CatalogEntry, Mapping[str, Any]], tuple[dict[str, Any], tuple[Any, ...], str | None]]
+        scan: Callable[
+            [Any, CatalogEntry, Mapping[str, Any]], Awaitable[tuple[dict[str, Any], tuple[Any, ...], str | None]]
+        ]
         | None = None,
+        words: Callable[[Any, CatalogEntry | None, Mapping[str, Any]], Awaitable[dict[str, Any]]] | None = None,
     ) -> None:
         self._sources = sources
         self._sessions = sessions
@@ -190,6 +216,7 @@ class TaskRoutes:
         self._recording: Recording | None = None
         self._entry_of = entry_of or (lambda _name: None)
         self._scan = scan
+        self._words = words
         self._local: dict[str, _Local] = {}
         self._withdrawals: set[asyncio.Future[object]] = set()
 
@@ -265,7 +292,19 @@ class TaskRoutes:
                 f"The task was cancelled at server {entry.server!r}."
             ), False
         self._local[record.key] = _Local(finish, ClientCall(ctx))
-        return {**dict(handle), "taskId": task_id, "resultType": "task"}, True
+        shown = await self._read_words(ctx, entry.name, {k: v for k, v in handle.items() if k != "_meta"})
+        return {**shown, "taskId": task_id, "resultType": "task"}, True
+
+    async def _read_words(self, ctx: RequestContext | None, tool: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+        """`answer` with what its server says in its own words (`_WORDS`) read like the call's result."""
+        said = {k: answer[k] for k in _WORDS if k in answer}
+        if not said:
+            return dict(answer)
+        if self._words is None:
+            read: Mapping[str, Any] = dict.fromkeys(said, "[hintgate withheld this text: it could not be scanned]")
+        else:
+            read = await self._words(ctx, self._entry_of(tool), said)
+        return {**dict(answer), **read}
 
     async def _wait_for_end(
         self, ctx: RequestContext | None, entry: CatalogEntry, upstream_id: str, handle: Mapping[str, Any]
@@ -280,7 +319,8 @@ class TaskRoutes:
         try:
             while (status := answer.get("status")) not in TERMINAL:
                 if status == "input_required":
-                    await self._relay_questions(client, entry.server, upstream_id, answer, answered)
+                    asked = await self._read_words(ctx, entry.name, answer)
+                    await self._relay_questions(client, entry.server, upstream_id, asked, answered)
                 left = deadline - loop.time()
                 if left <= 0:
                     self._spawn(self._cancel_upstream(entry.server, upstream_id, client))
@@ -313,7 +353,8 @@ class TaskRoutes:
     async def _relay_questions(
         self, client: ClientCall, server: str, upstream_id: str, answer: Mapping[str, Any], answered: set[str]
     ) -> None:
-        """Ask the client the task's new input requests, as an upstream's own requests are relayed; answer upstream."""
+        """Ask the client the task's new input requests (read already), as an upstream's own requests are relayed:
+        the same capability checks (`ClientCall.client_request`); answer upstream."""
         requests = answer.get("inputRequests")
         if not isinstance(requests, Mapping):
             return
@@ -369,9 +410,10 @@ class TaskRoutes:
             answer = await self._forward(ctx, record, method, forwarded)
             if method == "tasks/get":
                 return await self._status(ctx, task_id, record, answer)
+            answer = await self._read_words(ctx, record.tool, answer)
             if method == "tasks/cancel" and record.unfinished:
                 await self._end(ctx, record, CANCELLED, None, CANCELLED_BY_CLIENT, answer)
-            return {k: v for k, v in answer.items() if k != "taskId"}
+            return {k: v for k, v in answer.items() if k not in ("taskId", "_meta", "result")}
 
     async def _read(self, key: str, now: datetime) -> TaskRecord | None:
         try:
@@ -394,13 +436,31 @@ class TaskRoutes:
             )
         try:
             return await source.request(method, params, context=ClientCall(ctx))
+        except UpstreamRequestError as exc:
+            # The server's own JSON-RPC error reaches the client: its words are read like the call's result.
+            read = await self._read_words(ctx, task.tool, {"error": {"message": exc.message, "data": exc.data}})
+            said = read["error"] if isinstance(read["error"], Mapping) else {}
+            message = said.get("message")
+            if not isinstance(message, str):
+                message = "the server's error was withheld"
+            raise to_mcp_error(UpstreamRequestError(message, code=exc.code, data=said.get("data"))) from exc
         except UpstreamError as exc:
             raise to_mcp_error(exc) from exc
 
     async def _status(
         self, ctx: RequestContext, task_id: str, task: TaskRecord, answer: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """A `tasks/get` answer for the client: its id, and once the task ended, the result as recorded."""
+        """A `tasks/get` answer for the client: its id, the server's words read, and once the task ended, the
+        result as recorded. Input requests for a capability the client did not declare end the task, as an
+        upstream's own such request fails its call (`ClientCall.refusal`)."""
+        refused = _refused(ClientCall(ctx), answer) if answer.get("status") == "input_required" else None
+        if refused is not None:
+            local = self._local.get(task.key)
+            self._spawn(
+                self._cancel_upstream(task.server, task.upstream_id, local.caller if local else ClientCall(ctx))
+            )
+            answer = {"status": "failed", "statusMessage": refused, "error": {"code": UNDECLARED, "message": refused}}
+        answer = await self._read_words(ctx, task.tool, {k: v for k, v in answer.items() if k != "_meta"})
         status = answer.get("status")
         shown = {k: v for k, v in answer.items() if k != "result"}
         shown["taskId"] = task_id
@@ -502,7 +562,7 @@ class TaskRoutes:
                     )
                     error = "result withheld: the tool was no longer listed when its task ended"
                 else:
-                    taken, findings, action = self._scan(ctx, entry, result)
+                    taken, findings, action = await self._scan(ctx, entry, result)
             duration_ms = (now - task.started_at).total_seconds() * 1000
         recording = self._recording
         response = recording.redact.value(taken) if recording is not None and taken is not None else taken
