@@ -7,7 +7,12 @@ peers' ``node_modules``) is sent through the result guard
 (`hints.resultscan.guard`, the default `redact` action) as the text of one
 tool result. None of them is poisoned, so every flagged page is a false
 flag; for each the share of its characters the redaction removed is printed,
-with the findings that caused it.
+with the findings that caused it. Beside it, `removed_span` is the share the
+earlier redaction would have removed from the same findings: the passage from
+the sentence of a text's first high finding to the end of the sentence of its
+last (the redaction now removes each flagged sentence, never the text between
+two); the summary gives both, so a change of the redaction is measured on the
+same findings.
 
 Usage::
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import statistics
 import sys
 import sysconfig
@@ -29,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from hintgate.hints.resultscan import OnResultFinding, guard
+from hintgate.hints.scan import ScanFinding
 
 REPO = Path(__file__).resolve().parents[1]
 MIN_BYTES = 300
@@ -86,7 +93,8 @@ def run(roots: list[Path], limit: int | None = None) -> dict[str, Any]:
         seconds.append(time.process_time() - start)
         if not guarded.findings:
             continue
-        after = guarded.result["content"][0]["text"]
+        blocks = guarded.result.get("content") or [{}]
+        after = str(blocks[0].get("text", ""))
         kept = len(after) - sum(len(m) for m in _markers(after))
         removed = max(0.0, 1 - kept / len(text))
         phrases.update(f.key for f in guarded.findings)
@@ -95,19 +103,46 @@ def run(roots: list[Path], limit: int | None = None) -> dict[str, Any]:
                 "page": where,
                 "characters": len(text),
                 "removed": round(removed, 4),
+                "removed_span": round(_span_removed(text, guarded.findings) / len(text), 4),
                 "findings": [f.message[:200] for f in guarded.findings],
             }
         )
+    shares = [f["removed"] for f in flagged]
+    spans = [f["removed_span"] for f in flagged]
     return {
         "pages": total,
         "characters": size,
         "flagged": len(flagged),
+        "removed_mean": round(statistics.fmean(shares), 4) if shares else 0.0,
+        "removed_max": max(shares, default=0.0),
+        "removed_span_mean": round(statistics.fmean(spans), 4) if spans else 0.0,
+        "removed_span_max": max(spans, default=0.0),
+        "removed_characters": sum(round(f["removed"] * f["characters"]) for f in flagged),
+        "removed_span_characters": sum(round(f["removed_span"] * f["characters"]) for f in flagged),
         "rate": round(len(flagged) / total, 4) if total else 0.0,
         "ms_per_page_p50": round(statistics.median(seconds) * 1e3, 3) if seconds else 0.0,
         "ms_total": round(sum(seconds) * 1e3, 1),
         "by_phrase": dict(phrases.most_common()),
         "flagged_pages": sorted(flagged, key=lambda f: -f["removed"]),
     }
+
+
+_SENTENCE_END = re.compile(r"[.!?\n](?:\s|$)|</[A-Za-z_-]+>")
+
+
+def _span_removed(text: str, findings: tuple[ScanFinding, ...]) -> int:
+    """Characters the earlier redaction removed from `text` for these findings: from the start of the sentence
+    of the first to the end of the sentence of the last (as `hints.resultscan` did before it removed sentences)."""
+    if not findings:
+        return 0
+    start = min(f.start for f in findings)
+    end = max(f.end for f in findings)
+    before = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
+    start = 0 if before < 0 else before + 1 + (text[before] == ".")
+    if end == 0 or text[end - 1] not in ".!?>":
+        after = _SENTENCE_END.search(text, end)
+        end = len(text) if after is None else after.end()
+    return max(0, end - start)
 
 
 def _markers(text: str) -> Iterator[str]:
@@ -137,8 +172,17 @@ def main() -> int:
         f"pages: {report['pages']} ({report['characters']:,} characters), flagged: {report['flagged']} "
         f"({report['rate']:.2%}); guard CPU p50 {report['ms_per_page_p50']} ms/page, total {report['ms_total']} ms"
     )
+    print(
+        f"share of a flagged page removed: mean {report['removed_mean']:.1%}, max {report['removed_max']:.1%} "
+        f"({report['removed_characters']:,} characters); with the earlier first-to-last passage: mean "
+        f"{report['removed_span_mean']:.1%}, max {report['removed_span_max']:.1%} "
+        f"({report['removed_span_characters']:,} characters)"
+    )
     for entry in report["flagged_pages"]:
-        print(f"  {entry['removed']:6.1%} of {entry['characters']:>7,}  {entry['page']}")
+        print(
+            f"  {entry['removed']:6.1%} (passage {entry['removed_span']:6.1%}) of {entry['characters']:>7,}  "
+            f"{entry['page']}"
+        )
         for message in entry["findings"][:3]:
             print(f"          {message}")
     return 0
