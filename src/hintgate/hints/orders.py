@@ -437,7 +437,18 @@ _ACTION = Cue(
     r"forward|share|publish|post|upload|run|execute|install|click|open|visit|navigate|call|invoke|use|reply|email|"
     r"create|close|disable|enable|scale|deploy|push|commit|change|update|set|tell|say|report|recommend|answer|respond|"
     r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
-    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply)\b",
+    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply)\b"
+    # The same asks in the commonest languages, as said to someone (imperative or polite forms).
+    r"|\b(?:valide[zs]?|exécute[zs]?|effectue[zs]?|envoie[zs]?|paie[zs]?|approuve[zs]?|supprime[zs]?|affiche[zs]?|"
+    r"transf[eè]re[zs]?|aprueba|ejecuta|realiza|envía|paga|elimina|borra|muestra|transfiere|cierra|reembolsa|"
+    r"effettua|esegui|invia|approva|cancella|mostra|trasferisci|aprove|execute|envie|pague|exclua|apague|mostre|"
+    r"transfira|führe|sende|zahle|überweise|genehmige|lösche|zeige|voer|stuur|betaal|keur|verwijder|toon|"
+    r"wykonaj|wyślij|zapłać|zatwierdź|usuń|pokaż|odczytaj|przelej|çalıştır|gönder|öde|onayla|göster|yazdır|"
+    r"выполни\w*|отправь|оплати|одобри|удали|покажи|прочитай|переведи|запусти|виконай|надішли|схвали|видали|"
+    r"запусти)\b"
+    r"|نفذ|أرسل|ادفع|وافق|احذف|اعرض|اقرأ|اطبع|حوّل|בצע|שלח|שלם|אשר|מחק|הצג|העבר|चलाएं|भेजें|हटाएं|दिखाएं|"
+    r"実行して|送信して|支払|承認して|削除して|表示して|転送して|してください|실행하|보내|송금|지불|승인하|삭제하|전하세요|"
+    r"执行|執行|发送|發送|支付|付款|批准|删除|刪除|显示|顯示|读取|讀取|转账|轉帳|粘贴|貼上",
     gated=True,
 )
 # Words that read something in: a value taken from elsewhere into the tool's own parameter.
