@@ -101,11 +101,11 @@ def main() -> int:
         return 0
     print(f"/api/health latency, {args.probes} probes each (ms: p50 / p99 / max)")
     idle = report["idle"]
-    print(f"  idle                              {idle['p50_ms']:8} {idle['p99_ms']:8} {idle['max_ms']:8}")
+    print(f"  {'idle':<40} {idle['p50_ms']:8} {idle['p99_ms']:8} {idle['max_ms']:8}")
     for tool, what in (("hostile_shape", "50 KB '%41 ' + 'a' * n"), ("hostile_page", "400 KB Russian orders")):
         health, call = report[tool]["health"], report[tool]["call"]
         print(
-            f"  while scanning {what:<18} {health['p50_ms']:8} {health['p99_ms']:8} {health['max_ms']:8}"
+            f"  {'while scanning ' + what:<40} {health['p50_ms']:8} {health['p99_ms']:8} {health['max_ms']:8}"
             f"   (each call {call['p50_ms']} ms p50, {call['n']} calls)"
         )
     return 0
