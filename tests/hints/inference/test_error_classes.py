@@ -279,3 +279,29 @@ def test_an_action_parameter_offering_a_write_makes_the_tool_as_risky_as_that_wr
 def test_an_action_parameter_offering_only_reads_leaves_a_read_tool_read_only() -> None:
     schema = {"type": "object", "properties": {"operation": {"type": "string", "enum": ["list", "describe"]}}}
     assert value(infer("gizmo_data", "Retrieve gizmo data.", schema), RO) is True
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Telemetry store: run a log query or a management (dot) command.",
+        "Sends a T-SQL batch to the server.",
+        "Executes CQL on the cluster's default keyspace.",
+        "Runs a database command and returns the reply document.",
+    ],
+)
+def test_a_read_named_tool_that_says_it_runs_statements_or_commands_is_not_read_only(description: str) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"database": {"type": "string"}, "text": {"type": "string"}},
+        "required": ["database", "text"],
+    }
+    found = infer("gizmo_query", description, schema)
+    assert value(found, RO) is False
+    assert found[RO].rule == "schema.exec-surface"
+
+
+def test_a_tool_that_says_it_runs_only_read_statements_stays_read_only() -> None:
+    schema = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    found = infer("gizmo_query", "Runs a read-only SQL query against the ledger.", schema)
+    assert value(found, RO) is True

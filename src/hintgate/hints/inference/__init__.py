@@ -37,7 +37,10 @@ An execution surface (a string parameter holding code, SQL, a query
 language, a shell command, a script or an expression) makes a tool not
 read-only and not idempotent, unless the description restricts it to reads
 in so many words ("read-only SQL query", "only SELECT statements") or the
-name's action stores it (``create_function(code)``).
+name's action stores it (``create_function(code)``). A tool whose description
+says it runs statements, commands, a batch or a script, or a query language
+that can write (SQL, Cypher, CQL, SPARQL, KQL...), has one whatever its
+parameters are called ("run a query or a management command").
 
 A read verb's destructive false and idempotent true are consequences of
 read-only, so they are not applied once read-only was taken away.
@@ -54,6 +57,7 @@ The rule ids are listed with their patterns in the docstrings of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -182,9 +186,16 @@ def _infer_text(name: str, description: str, input_schema: Mapping[str, Any] | N
                 apply(found, text_rule.values, text_rule.rule)
     facts = schema_facts(input_schema)
     facts.exec_param = _surface(facts, cls, text)
+    said_runs = facts.exec_param is None and _runs_statements(facts, cls, text)
+    if said_runs:
+        # "Run a query or a management command": the tool runs what it is given, whatever its parameter is
+        # called; a statement or a command may write, so the tool is no read (its calls are judged one by one).
+        facts.exec_param = _SAID
     side_effects, world = schema_rules(facts)
     for rule, values in side_effects:
         why = f"parameter {facts.exec_param!r} holds code or a query the tool runs" if rule == EXEC_SURFACE else None
+        if said_runs and rule == EXEC_SURFACE:
+            why = "the description says it runs statements or commands it is given"
         apply(found, values, rule, why)
     for text_rule in SIDE_EFFECT_RULES:
         if text_rule.matches(text):
@@ -265,6 +276,30 @@ def _surface(facts: SchemaFacts, cls: VerbClass | None, text: str) -> str | None
         # restricts the surface to reads in so many words: neither runs arbitrary code.
         return None
     return facts.exec_param
+
+
+_SAID = "(the description's)"
+# "Runs a database command", "Sends a T-SQL batch", "run a KQL query or a management (dot) command", "Executes
+# CQL": what the tool runs is given by the caller. A query of a language named is run, as a statement is.
+_RUNS_STATEMENTS = re.compile(
+    r"\b(?:run|runs|running|execute|executes|executing|send|sends|submit|submits|issue|issues|evaluate|evaluates)\b"
+    r"[^.;:]{0,60}?(?:\b(?:commands?|statements?|batch(?:es)?|scripts?)\b"
+    r"|(?<![\w-])(?:sql|t-sql|pl/sql|cypher|cql|sparql|kql|partiql|influxql|hiveql|hql|n1ql|sql\+\+)(?![\w-]))",
+)
+
+
+def _runs_statements(facts: SchemaFacts, cls: VerbClass | None, text: str) -> bool:
+    """Whether a tool with no execution surface in its schema says it runs statements or commands given to it.
+
+    `text` is the lower-cased description. A tool restricted to reads in so many words, or whose name's
+    action stores what it is given, does not run it.
+    """
+    if facts.exec_reads_only or cls in _STORING or not any(s in text for s in _RUN_STEMS):
+        return False
+    return _RUNS_STATEMENTS.search(text) is not None and not reads_only(text)
+
+
+_RUN_STEMS = ("run", "exec", "send", "submit", "issue", "evaluat")
 
 
 def _local_files(tokens: tuple[str, ...]) -> bool:
