@@ -349,3 +349,74 @@ def test_the_members_of_an_object_parameter_decide_too() -> None:
     assert reading.act is calls.Act.READ
     nested_flag = tool({"options": {"type": "object", "properties": {"mode": {"type": "string", "enum": ["read"]}}}})
     assert ArgumentJudge.of(nested_flag) is None  # a member choosing among verbs may qualify only its object
+
+
+def with_required(listed: dict[str, Any], *required: str) -> dict[str, Any]:
+    listed["inputSchema"]["required"] = list(required)
+    return listed
+
+
+@pytest.mark.parametrize(
+    ("listed", "arguments", "act"),
+    [
+        (  # the one required free text of a tool whose text names SQL, beside a name of a server
+            with_required(
+                tool({"text": {"type": "string"}, "server": {"type": "string"}}, "Sends a T-SQL batch.", "t"), "text"
+            ),
+            {"text": "SELECT TOP (10) * FROM dbo.Orders", "server": "db1"},
+            calls.Act.READ,
+        ),
+        (
+            with_required(
+                tool({"text": {"type": "string"}, "server": {"type": "string"}}, "Sends a T-SQL batch.", "t"), "text"
+            ),
+            {"text": "DROP TABLE dbo.Orders", "server": "db1"},
+            calls.Act.DESTRUCTIVE,
+        ),
+        (  # beside a path, both required: the path names a file, the other holds the statements
+            with_required(
+                tool(
+                    {"db_path": {"type": "string"}, "input": {"type": "string", "description": "Statement(s) to run"}},
+                    "Local SQLite access.",
+                ),
+                "db_path",
+                "input",
+            ),
+            {"db_path": "a.db", "input": "PRAGMA table_info(users)"},
+            calls.Act.READ,
+        ),
+        (  # the parameter's own text names the dialect
+            tool({"expr": {"type": "string", "description": "GoogleSQL text"}, "project_id": {"type": "string"}}),
+            {"expr": "DELETE FROM t WHERE true", "project_id": "p"},
+            calls.Act.DESTRUCTIVE,
+        ),
+        (  # a script of a database's statements is no command line
+            tool(
+                {"script": {"type": "string", "description": "Statements separated by semicolons"}},
+                "Evaluate a DuckDB script.",
+            ),
+            {"script": "FROM 'data/*.parquet' LIMIT 10"},
+            calls.Act.READ,
+        ),
+        (  # what is typed into a terminal is a command line
+            tool({"input": {"type": "string"}}, "Type into the user's terminal and return what it printed."),
+            {"input": "rm -rf build"},
+            calls.Act.DESTRUCTIVE,
+        ),
+    ],
+)
+def test_the_one_free_text_of_a_tool_whose_text_names_sql_or_a_terminal_is_what_a_call_runs(
+    listed: dict[str, Any], arguments: dict[str, Any], act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge(arguments)
+    assert judged is not None
+    assert judged.act is act
+
+
+def test_a_free_text_of_an_sql_tool_that_is_not_a_statement_is_not_judged() -> None:
+    listed = tool({"text": {"type": "string"}, "server": {"type": "string"}}, "Sends a T-SQL batch.")
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    assert judge.judge({"text": "orders of last week", "server": "db1"}) is None

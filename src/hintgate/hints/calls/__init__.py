@@ -215,7 +215,8 @@ _STATEMENT_START = re.compile(
     r"replace|grant|revoke|show|describe|desc|explain|pragma|values|table|set|call|exec|execute|copy|vacuum|begin|"
     r"commit|rollback|attach|detach|analyze|use|lock|comment|reindex|refresh|do|upsert|load|unload|install|uninstall|"
     r"notify|listen|unlisten|waitfor|dbcc|backup|restore|flashback|undrop|kill|rename|optimize|checkpoint|purge|"
-    r"summarize|pivot|unpivot|declare|msck|discard|reassign|deallocate|flush|unlock|savepoint|abort|bulk)\b",
+    r"summarize|pivot|unpivot|declare|msck|discard|reassign|deallocate|flush|unlock|savepoint|abort|bulk|export|from|"
+    r"prepare)\b",
     re.I | re.S,
 )
 

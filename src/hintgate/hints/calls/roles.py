@@ -24,6 +24,12 @@ is judged:
 - `dry-run`, `confirm`, `force`: booleans that make a call a read (a dry run;
   a preview unless confirmed), or a write destructive.
 
+A parameter named for nothing it holds (`text`, `input`, `body`, `expr`) decides when it is the tool's one
+free-text string (or its one required one) beside parameters that name or place something (`server`,
+`db_path`, `project_id`), and the tool's text names SQL or a terminal: it holds the statements or the
+command line a call runs. A script parameter of a tool whose text names a SQL engine and no shell holds
+statements.
+
 Nothing is taken from one server's names: the words are general English (a
 "SQL statement", a "shell command") and JSON Schema's own keywords.
 """
@@ -103,7 +109,8 @@ class Role:
 _SQL_TEXT = re.compile(
     r"\bsql\b|\b(?:select|insert|update|delete)\b.{0,40}\b(?:statement|query|queries)\b"
     r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db|warehouse)\b|\b(?:database|db|warehouse)\b.{0,40}\bquer(?:y|ies)\b"
-    r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b",
+    r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b"
+    r"|\b(?:googlesql|partiql|pl/sql|trino|presto|oracle\s+(?:database|db))\b",
     re.I,
 )
 _SHELL_TEXT = re.compile(
@@ -123,7 +130,7 @@ _COMMAND_NAMES = frozenset(
 _LISTS_OF_STATEMENTS = frozenset({"statements", "queries", "sqls", "commands", "cmds", "scripts"})
 _STATEMENTS = re.compile(r"\b(?:statements|queries|commands|command lines)\b", re.I)
 _SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b", re.I)
-_STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?)\b", re.I)
+_STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?|blocks?)\b", re.I)
 _OTHER_CODE = re.compile(r"\b(?:python|javascript|typescript|js|node|ruby|lua|cypher|graphql|powershell)\b", re.I)
 _ARGV_TEXT = re.compile(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
 _HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
@@ -159,6 +166,7 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
     program = _program_named(name, description)
     executable = None if program is not None else _executable(properties)
     roles: list[Role] = []
+    deciding = _deciding_text(schema if isinstance(schema, Mapping) else {}, properties)
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
     for key, raw in properties.items():
         if not isinstance(key, str) or not isinstance(raw, Mapping):
@@ -170,7 +178,7 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
         if executable is not None and (_holds_arguments(key, raw) or (chosen and _names_a_command(key, raw))):
             roles.append(Role("program", key))  # the arguments of the program `executable` names
             continue
-        role = _role(key, raw, tool_text, program, target)
+        role = _role(key, raw, tool_text, program, target, deciding=key == deciding)
         if role is None:
             continue
         if role.kind == "method":
@@ -343,7 +351,52 @@ def _program_named(name: str, description: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None, target: str | None) -> Role | None:
+# Words of a parameter's name that say it names or places something (a path, a database, a server, an id,
+# a time-out) rather than holding the free text a call runs.
+_NAMING_WORDS = _names(
+    """
+    path paths file files filename dir directory folder cwd workdir id ids name names db database databases server
+    host hostname port cluster project projectid warehouse role user username account schema keyspace catalog region
+    zone namespace url uri endpoint timeout timeoutms timeouts limit format dialect language lang mode encoding
+    consistency token key locale tz timezone env environment profile context instance bucket index collection table
+    """
+)
+
+
+def _deciding_text(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> str | None:
+    """The one free-text string of a tool that holds what a call runs, found from the schema alone.
+
+    A string without `enum`, `const`, `format` or `pattern`, whose name does not say it names or places
+    something (`db_path`, `server`, `project_id`): when there is one such parameter, or one among the
+    required ones, a tool whose text names a query language or a shell runs it ("Sends a T-SQL batch" with
+    `{text, server}`).
+    """
+    free = [
+        k
+        for k, v in properties.items()
+        if isinstance(k, str)
+        and isinstance(v, Mapping)
+        and _kind(v) == "string"
+        and not {"enum", "const", "format", "pattern"} & v.keys()
+        and not _NAMING_WORDS.intersection(tokenize(k))
+        and "".join(tokenize(k)) not in _NAMING_WORDS
+    ]
+    if len(free) == 1:
+        return free[0]
+    required = schema.get("required")
+    needed = [k for k in free if isinstance(required, list) and k in required]
+    return needed[0] if len(needed) == 1 else None
+
+
+def _role(
+    key: str,
+    spec: Mapping[str, Any],
+    tool_text: str,
+    program: str | None,
+    target: str | None,
+    *,
+    deciding: bool = False,
+) -> Role | None:
     words = tokenize(key)
     joined = "".join(words)
     kind = _kind(spec)
@@ -418,17 +471,31 @@ def _role(key: str, spec: Mapping[str, Any], tool_text: str, program: str | None
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))  # `statement`, `sql_query`
     if not exec_surface(spec, words, description) and joined not in {"query", "sql", "q"} | _COMMAND_NAMES:
         # "Statement text passed verbatim to the MySQL server": a statement for a database, in other words.
-        if _STATEMENT_FOR_DATABASE.search(description) and _SQL_TEXT.search(description):
+        if _STATEMENT_FOR_DATABASE.search(description) and (
+            _SQL_TEXT.search(description) or (deciding and _SQL_TEXT.search(tool_text))
+        ):
             return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
         # "Text sent to the terminal followed by Enter" of a tool that types into a bash session: a command line.
         if _SHELL_SESSION.search(description) and _SHELL_SESSION.search(tool_text):
             return None if _OTHER_CODE.search(f"{description} {tool_text}") else Role("shell", key)
+        if deciding and not _OTHER_CODE.search(f"{description} {tool_text}"):
+            # The tool's one free text, of a tool whose text names SQL ("Sends a T-SQL batch") or a shell
+            # ("Type into the user's terminal"): what the call runs. Only a text that starts as a statement is
+            # judged as one; a command line that does not parse is destructive.
+            both = f"{description} {tool_text}"
+            if _SQL_TEXT.search(both) and not _SHELL_SESSION.search(both):
+                return Role("sql", key, dialect=dialect_named(both), sure=False)
+            if _SHELL_SESSION.search(both) and not _SQL_TEXT.search(both):
+                return Role("shell", key, sure=False)
         return None
     own = f"{' '.join(words)} {description}"
     if _OTHER_CODE.search(own):
         return None
     if _SQL_TEXT.search(own) or joined == "sql":
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"))
+    if joined in _COMMAND_NAMES and not _SHELL_TEXT.search(f"{own} {tool_text}") and _SQL_TEXT.search(tool_text):
+        # "Evaluate a DuckDB script": a script of the database's statements, not a command line.
+        return Role("sql", key, dialect=dialect_named(tool_text), sure=False)
     if _SHELL_TEXT.search(own) or joined in _COMMAND_NAMES:
         if _OTHER_CODE.search(tool_text) and not _SHELL_TEXT.search(tool_text):
             return None
