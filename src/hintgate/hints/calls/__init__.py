@@ -27,6 +27,7 @@ from hintgate.hints.calls.choices import judge_action, judge_method
 from hintgate.hints.calls.graphql import judge_graphql
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.programs import judge_argv
+from hintgate.hints.calls.query_languages import judge_language
 from hintgate.hints.calls.redis_commands import judge_redis
 from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
@@ -259,6 +260,8 @@ def _judge_value(
         return operation
     if kind == "redis" and isinstance(value, str):
         return judge_redis(value)
+    if kind == "language" and role.dialect is not None:
+        return judge_language(role.dialect, value, lambda text: judge_sql(text, command=judge_shell))
     if kind == "query" and isinstance(value, str):
         return _plain_write(value)
     if kind == "sql" and isinstance(value, str):

@@ -18,6 +18,9 @@ is judged:
 - `method`: picks an HTTP method (an enum of methods, or a `method` of a
   tool that takes a URL), judged with the URL's path (`choices.judge_method`);
 - `action`: picks what the tool does among verbs (`choices.judge_action`);
+- `language`: a statement of a database language other than SQL the tool's text names (Cypher, KQL,
+  SPARQL, CQL) in its one free-text string, or a MongoDB command document in its one object parameter:
+  `query_languages.judge_language`;
 - `query`: a query whose language the tool's text does not name (a search string, or a statement): only
   a text that is plainly a write statement of SQL (`DELETE FROM t`, `DROP TABLE t`) or a GraphQL
   `mutation` is judged, as that language;
@@ -44,6 +47,7 @@ from typing import Any
 
 from hintgate.hints.calls.choices import HTTP_METHODS
 from hintgate.hints.calls.programs import knows, program_of
+from hintgate.hints.calls.query_languages import language_named
 from hintgate.hints.calls.sql import dialect_named
 from hintgate.hints.inference.naming import parse_name, tokenize
 from hintgate.hints.inference.schema import exec_surface
@@ -69,14 +73,16 @@ class Role:
     """A parameter that decides what a call does.
 
     Attributes:
-        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `action`, `query`,
+        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `language` (a
+            statement of another database language, named by `dialect`), `action`, `query`,
             `dry-run`, `confirm` (the
             call only previews unless it is true), `force` (true makes a write destructive; an `overwrite`
             given false makes a write only create) or `exclusive` (true: a write only creates, "only if the
             key does not exist yet").
         parameter: the top-level property's name.
         program: for `program`, the program whose arguments it holds (None: the one an `executable` names).
-        dialect: for `sql`, the SQL dialect the tool's text names, if any.
+        dialect: for `sql`, the SQL dialect the tool's text names, if any; for `language`, the language
+            (`query_languages.LANGUAGES`).
         target: for `method`, the parameter holding the URL or path the request goes to, if one; for
             `graphql`, the one naming the operation to run (`operationName`).
         body: for `method`, the parameter holding the request's body, if one (a GraphQL document is read).
@@ -167,12 +173,19 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
     executable = None if program is not None else _executable(properties)
     roles: list[Role] = []
     deciding = _deciding_text(schema if isinstance(schema, Mapping) else {}, properties)
+    language = language_named(tool_text)
+    if language == "mongo":
+        deciding = _deciding_document(schema if isinstance(schema, Mapping) else {}, properties)
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
     for key, raw in properties.items():
         if not isinstance(key, str) or not isinstance(raw, Mapping):
             continue
         if key == executable:
             roles.append(Role("executable", key))
+            continue
+        if language is not None and key == deciding and not _OTHER_CODE.search(_text(raw.get("description"))):
+            # "Run Cypher against the graph" with `{cypher, params}`: a statement of that language.
+            roles.append(Role("language", key, dialect=language))
             continue
         chosen = executable is not None and _chooses(properties.get(executable))
         if executable is not None and (_holds_arguments(key, raw) or (chosen and _names_a_command(key, raw))):
@@ -385,6 +398,18 @@ def _deciding_text(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> 
         return free[0]
     required = schema.get("required")
     needed = [k for k in free if isinstance(required, list) and k in required]
+    return needed[0] if len(needed) == 1 else None
+
+
+def _deciding_document(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> str | None:
+    """The one object parameter (or the one required one) of a tool that runs a database command document."""
+    objects = [
+        k for k, v in properties.items() if isinstance(k, str) and isinstance(v, Mapping) and _kind(v) == "object"
+    ]
+    if len(objects) == 1:
+        return objects[0]
+    required = schema.get("required")
+    needed = [k for k in objects if isinstance(required, list) and k in required]
     return needed[0] if len(needed) == 1 else None
 
 

@@ -1,0 +1,211 @@
+"""What a statement of a database language other than SQL does, by the language's documented clauses.
+
+Pure. Each language here documents which of its clauses or commands read and
+which change data, and has no way to hide a write from them:
+
+- Cypher (openCypher, Neo4j): `MATCH`, `RETURN`, `WITH`, `UNWIND`, `SHOW`
+  read; `CREATE` adds, `MERGE` adds only what is missing; `SET`, `REMOVE`,
+  `DELETE`, `DROP`, `LOAD CSV`, `FOREACH` change data; `EXPLAIN` plans
+  without running (`PROFILE` runs); a `CALL` of a procedure reads only for
+  the database's documented read-only catalogue procedures (`db.labels()`).
+- KQL (Kusto): a query reads, always; a management command starts with a
+  dot: `.show` reads, `.create`/`.append`/`.set-or-append`/`.ingest`/`.set`
+  add, anything else (`.drop`, `.alter`, `.set-or-replace`, `.purge`)
+  changes data.
+- SPARQL 1.1: `SELECT`, `ASK`, `CONSTRUCT`, `DESCRIBE` read; of SPARQL
+  Update, `INSERT`, `LOAD`, `CREATE` and `ADD` add (a graph is a set, so
+  `INSERT DATA` is repeatable), `DELETE`, `CLEAR`, `DROP`, `COPY`, `MOVE`
+  change data.
+- CQL (Cassandra): read as SQL, except that an `INSERT` or `UPDATE` is an
+  upsert (it replaces a row that exists) unless it says `IF NOT EXISTS`.
+- MongoDB database commands (`db.runCommand`): the command is the
+  document's first key; the documented reads (`find`, `count`, `aggregate`
+  without an `$out` or `$merge` stage, `explain` of anything) read;
+  `insert`, `create`, `createIndexes` add; any other command changes data.
+
+Literals, identifiers in backticks, IRIs and comments are taken out before
+clauses are read, so a keyword in a string does not count. A keyword used as
+a name elsewhere counts as the clause (cautious). A text no reading above
+covers is destructive.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hintgate.hints.calls.judgement import Act, Judgement, shorten
+
+__all__ = ["LANGUAGES", "judge_language", "language_named"]
+
+R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
+
+LANGUAGES = ("cypher", "kql", "sparql", "cql", "mongo")
+"""The languages judged here, by the names `language_named` returns."""
+
+_NAMED = (
+    ("sparql", re.compile(r"\bsparql\b", re.I)),
+    ("cypher", re.compile(r"\b(?:cypher|opencypher)\b", re.I)),
+    ("kql", re.compile(r"\b(?:kql|kusto)\b", re.I)),
+    ("cql", re.compile(r"\b(?:cql|cassandra|scylla(?:db)?)\b", re.I)),
+    ("mongo", re.compile(r"\bmongo(?:db)?\b.{0,80}\bcommand\b|\bruncommand\b", re.I | re.S)),
+)
+
+
+def language_named(text: str) -> str | None:
+    """The one language of this module a tool's text names ("Run Cypher against the graph"), if exactly one."""
+    found = [name for name, pattern in _NAMED if pattern.search(text)]
+    return found[0] if len(found) == 1 else None
+
+
+def judge_language(language: str, value: Any, sql: Callable[[str], Judgement]) -> Judgement | None:
+    """What a statement (a command document for `mongo`) of `language` does; None for a value of another type.
+
+    Args:
+        language: one of `LANGUAGES`.
+        value: the call's argument.
+        sql: judges a SQL text (CQL is read as SQL first).
+    """
+    if language == "mongo":
+        return _mongo(value) if isinstance(value, Mapping) else None
+    if not isinstance(value, str):
+        return None
+    if language == "cypher":
+        return _cypher(value)
+    if language == "kql":
+        return _kql(value)
+    if language == "sparql":
+        return _sparql(value)
+    if language == "cql":
+        return _cql(value, sql)
+    return None
+
+
+_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.S)
+_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_WORDS = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORDS.findall(text)]
+
+
+# Cypher: clauses that add and clauses that change what exists (the Cypher manual's "writing clauses").
+_CYPHER_ADDS = frozenset({"create"})
+_CYPHER_CHANGES = frozenset({"set", "remove", "delete", "detach", "drop", "load", "foreach", "alter", "rename"})
+_CYPHER_READ_PROCEDURES = frozenset(
+    {"db.labels", "db.relationshiptypes", "db.propertykeys", "db.schema.visualization", "db.indexes"}
+    | {"db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.constraints", "db.info", "db.ping"}
+    | {"dbms.components", "dbms.procedures", "dbms.functions", "dbms.showcurrentuser", "dbms.listconfig"}
+)
+
+
+_CYPHER_CALL = re.compile(r"\bcall\s+([A-Za-z_][\w.]*)", re.I)
+
+
+def _cypher(text: str) -> Judgement:
+    shown = shorten(text, 72)
+    bare = _C_COMMENTS.sub(" ", _STRINGS.sub(" '' ", text))
+    words = _words(bare)
+    if words and words[0] == "explain":
+        return Judgement(R, f"{shown} (a plan; not run)", "cypher", True)
+    act = R
+    idempotent = True
+    for word in words:
+        if word in _CYPHER_CHANGES:
+            act = D
+        elif word in _CYPHER_ADDS:
+            act = max(act, A)
+            idempotent = False  # each CREATE makes another node
+        elif word == "merge":
+            act = max(act, A)  # creates only what no match finds
+    # `CALL { ... }` is a subquery, judged by its clauses above; a procedure not known to read may write.
+    if any(name.lower() not in _CYPHER_READ_PROCEDURES for name in _CYPHER_CALL.findall(bare)):
+        act = D
+    return Judgement(act, shown, "cypher", True if act is R else (idempotent if act is A else None))
+
+
+# KQL management commands that add (a table or rows; `.set` fails when the table exists).
+_KQL_ADDS = frozenset({".create", ".append", ".set-or-append", ".ingest", ".set", ".create-merge"})
+
+
+def _kql(text: str) -> Judgement:
+    shown = shorten(text, 72)
+    bare = _C_COMMENTS.sub(" ", _STRINGS.sub(" '' ", text))
+    lines = [line.strip() for line in bare.splitlines() if line.strip()]
+    if not lines:
+        return Judgement(R, "an empty query", "kql", True)
+    commands = [line for line in lines if line.startswith(".")]
+    if not commands:
+        return Judgement(R, f"{shown} (a query)", "kql", True)
+    if commands != lines[:1]:
+        return Judgement(D, f"{shown} (commands after a query)", "kql")
+    command = re.match(r"\.[\w-]+", commands[0])
+    name = command.group(0).lower() if command else ""
+    if name == ".show":
+        return Judgement(R, shown, "kql", True)
+    if name in _KQL_ADDS:
+        return Judgement(A, shown, "kql", None)
+    return Judgement(D, shown, "kql")
+
+
+_IRIS = re.compile(r"<[^<>\s]*>")
+_HASH_COMMENTS = re.compile(r"#[^\n]*")
+_NAMES = re.compile(r"[?$]\w+|[\w-]*:[\w.-]*")
+_SPARQL_READS = frozenset({"select", "ask", "construct", "describe"})
+_SPARQL_ADDS = frozenset({"insert", "load", "create", "add"})
+_SPARQL_CHANGES = frozenset({"delete", "clear", "drop", "copy", "move"})
+
+
+def _sparql(text: str) -> Judgement:
+    shown = shorten(text, 72)
+    bare = _NAMES.sub(" ", _HASH_COMMENTS.sub(" ", _IRIS.sub(" ", _STRINGS.sub(" '' ", text))))
+    words = set(_words(bare))
+    if words & _SPARQL_CHANGES:
+        return Judgement(D, shown, "sparql")
+    if words & _SPARQL_ADDS:
+        # A graph is a set of triples: adding the same data again adds nothing (LOAD fetches anew).
+        return Judgement(A, shown, "sparql", "load" not in words, True if "load" in words else None)
+    if words & _SPARQL_READS:
+        return Judgement(R, shown, "sparql", True)
+    return Judgement(D, f"{shown} (no query form hintgate reads)", "sparql")
+
+
+_IF_NOT_EXISTS = re.compile(r"\bif\s+not\s+exists\b", re.I)
+_UPSERTS = re.compile(r"^\s*(?:insert|update)\b", re.I | re.M)
+
+
+def _cql(text: str, sql: Callable[[str], Judgement]) -> Judgement:
+    judged = sql(text)
+    if judged.act is A and _UPSERTS.search(text) and not _IF_NOT_EXISTS.search(text):
+        # Cassandra writes by key: an INSERT replaces the row that has it.
+        return Judgement(D, f"{judged.what} (an upsert)", "cql")
+    return judged
+
+
+_MONGO_READS = frozenset(
+    {"find", "count", "distinct", "explain", "listcollections", "listindexes", "listdatabases", "dbstats"}
+    | {"collstats", "serverstatus", "buildinfo", "ping", "hello", "ismaster", "connectionstatus", "datasize"}
+    | {"hostinfo", "getmore", "killcursors", "validate", "currentop", "getparameter", "getlog"}
+)
+_MONGO_ADDS = frozenset({"insert", "create", "createindexes"})
+
+
+def _mongo(document: Mapping[Any, Any]) -> Judgement:
+    name = next(iter(document), None)
+    if not isinstance(name, str):
+        return Judgement(D, "an empty command document", "mongo")
+    command = name.lower()
+    shown = f"{name}: {shorten(str(document[name]), 40)}"
+    if command == "aggregate":
+        pipeline = document.get("pipeline")
+        stages = pipeline if isinstance(pipeline, list) else [None]
+        if all(isinstance(s, Mapping) and not {"$out", "$merge"} & set(s) for s in stages):
+            return Judgement(R, f"{shown} (an aggregation)", "mongo", True)
+        return Judgement(D, f"{shown} (writes its output)", "mongo")
+    if command in _MONGO_READS:
+        return Judgement(R, shown, "mongo", True)
+    if command in _MONGO_ADDS:
+        return Judgement(A, shown, "mongo", command != "insert")
+    return Judgement(D, shown, "mongo")
