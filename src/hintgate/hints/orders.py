@@ -43,7 +43,7 @@ from typing import Any
 
 from hintgate.hints.cues import Cue, present, spans, spelled
 
-__all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches"]
+__all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -979,6 +979,12 @@ _RESULT_CUES = Cue(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
     r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b"
 )
+
+
+def result_cue(text: str) -> bool:
+    """Whether `judge_result` has anything to read in `text`: a cue an order in a result needs (a model named, a
+    secret path, a built URL, a pipe to a shell, an approval claimed...), found by one linear search."""
+    return _RESULT_CUES.search(text) is not None
 
 
 def judge_result(text: str) -> list[Order]:

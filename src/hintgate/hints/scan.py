@@ -39,7 +39,7 @@ from typing import Any
 
 from hintgate.hints.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.hints.names import confusable_letters, skeleton
-from hintgate.hints.orders import Order, judge_result, judge_text, main_script, reaches
+from hintgate.hints.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.hints.phrases import (
     ADDRESS,
     BOTH,
@@ -757,7 +757,9 @@ def scan_strings(
             why = f"past the {RESULT_LINEAR_CHARACTERS} characters it reads"
             findings.append(_unscanned(location, whole, len(text), tool, why))
         linear -= len(text)
-        if text and not _cleared(text):
+        # The sentence judge reads what the phrases' prefilter does not know of: a text holding one of its cues
+        # is read in full even when no phrase can match in it.
+        if text and (not _cleared(text) or ("HG619" not in off and result_cue(text))):
             pending.append((len(text), order, location, text))
     pending.sort()  # shortest first: as many texts as the budget allows are read whole
     started = time.process_time()
