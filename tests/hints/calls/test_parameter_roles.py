@@ -420,3 +420,38 @@ def test_a_free_text_of_an_sql_tool_that_is_not_a_statement_is_not_judged() -> N
     judge = ArgumentJudge.of(listed)
     assert judge is not None
     assert judge.judge({"text": "orders of last week", "server": "db1"}) is None
+
+
+@pytest.mark.parametrize(
+    ("listed", "arguments", "act"),
+    [
+        (tool({"cli_args": {"type": "string"}}, "Helm 3", "helm"), {"cli_args": "list -A"}, calls.Act.READ),
+        (
+            tool({"cli_args": {"type": "string"}}, "Helm 3", "helm"),
+            {"cli_args": "uninstall api"},
+            calls.Act.DESTRUCTIVE,
+        ),
+        (
+            tool(
+                {"argline": {"type": "string", "description": "Everything after the program"}},
+                "kubectl, current context.",
+            ),
+            {"argline": "get pods -n prod"},
+            calls.Act.READ,
+        ),
+        (tool({"text": {"type": "string"}}, "Azure CLI", "cloud_cli"), {"text": "group list -o table"}, calls.Act.READ),
+        (
+            tool({"text": {"type": "string"}}, "Azure CLI", "cloud_cli"),
+            {"text": "group delete --name rg --yes"},
+            calls.Act.DESTRUCTIVE,
+        ),
+    ],
+)
+def test_the_one_free_text_of_a_tool_that_wraps_a_named_program_holds_its_arguments(
+    listed: dict[str, Any], arguments: dict[str, Any], act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge(arguments)
+    assert judged is not None
+    assert judged.act is act

@@ -361,7 +361,14 @@ def _program_named(name: str, description: str) -> str | None:
         return named.pop()
     first = re.split(r"(?<=[.!?])\s", description, maxsplit=1)[0]
     found = {program_of(w) for w in re.findall(r"[A-Za-z][\w-]*", first) if w.lower() in PROGRAMS}
+    if not found:
+        # The programs' own names for themselves: "Azure CLI" is `az`, "GitHub CLI" is `gh`.
+        found = {_CLI_NAMES[m.lower()] for m in _CLI_NAME.findall(f"{' '.join(tokenize(name))} {first}")}
     return found.pop() if len(found) == 1 else None
+
+
+_CLI_NAMES = {"azure": "az", "github": "gh", "google cloud": "gcloud", "aws": "aws"}
+_CLI_NAME = re.compile(r"\b(azure|github|google cloud|aws)\s+cli\b", re.I)
 
 
 # Words of a parameter's name that say it names or places something (a path, a database, a server, an id,
@@ -483,7 +490,8 @@ def _role(
         return None
     if kind not in {"string", None}:
         return None
-    if program is not None and joined in {"args", "arguments", "command", "cmd", "subcommand"}:
+    if program is not None and (joined in {"args", "arguments", "command", "cmd", "subcommand"} or deciding):
+        # A `helm` tool's one free text (`cli_args`, `argline`, `text`): the program's arguments.
         return Role("program", key, program=program)
     if _REDIS.search(tool_text) and (joined in {"command", "cmd", "query", "args"} or "command" in description.lower()):
         return Role("redis", key)  # "Run a Redis command against the cache": `GET key`, `FLUSHALL`
