@@ -455,3 +455,32 @@ def test_the_one_free_text_of_a_tool_that_wraps_a_named_program_holds_its_argume
     judged = judge.judge(arguments)
     assert judged is not None
     assert judged.act is act
+
+
+def test_a_required_choice_among_verbs_decides_whatever_it_is_called() -> None:
+    listed = tool(
+        {
+            "do": {"type": "string", "enum": ["search", "read", "trash", "delete_forever"]},
+            "ids": {"type": "array", "items": {"type": "string"}},
+        },
+        "Mailbox actions.",
+    )
+    listed["inputSchema"]["required"] = ["do"]
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    search = judge.judge({"do": "search"})
+    gone = judge.judge({"do": "delete_forever", "ids": ["1"]})
+    assert search is not None
+    assert search.act is calls.Act.READ
+    assert gone is not None
+    assert gone.act is calls.Act.DESTRUCTIVE
+
+
+def test_an_action_parameter_whose_values_no_table_knows_is_judged_only_for_known_values() -> None:
+    listed = tool({"action": {"type": "string", "enum": ["stats", "invalidate", "warm"]}}, "Edge cache administration.")
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    stats = judge.judge({"action": "stats"})
+    assert stats is not None
+    assert stats.act is calls.Act.READ
+    assert judge.judge({"action": "invalidate"}) is None

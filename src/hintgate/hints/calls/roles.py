@@ -143,6 +143,7 @@ _HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
 _ACTION_NAMES = frozenset(
     {"action", "actions", "operation", "op", "mode", "command", "cmd", "subcommand", "verb", "task", "method"}
 )
+_ACTION_WORDS = frozenset({"action", "actions", "operation", "op", "verb"})
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
 _PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
 _DRY_RUN = frozenset(
@@ -191,7 +192,8 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
         if executable is not None and (_holds_arguments(key, raw) or (chosen and _names_a_command(key, raw))):
             roles.append(Role("program", key))  # the arguments of the program `executable` names
             continue
-        role = _role(key, raw, tool_text, program, target, deciding=key == deciding)
+        needed = isinstance(schema, Mapping) and isinstance(schema.get("required"), list) and key in schema["required"]
+        role = _role(key, raw, tool_text, program, target, deciding=key == deciding, needed=needed)
         if role is None:
             continue
         if role.kind == "method":
@@ -428,6 +430,7 @@ def _role(
     target: str | None,
     *,
     deciding: bool = False,
+    needed: bool = False,
 ) -> Role | None:
     words = tokenize(key)
     joined = "".join(words)
@@ -453,10 +456,12 @@ def _role(
             return Role("program", key, program=program)  # `terraform_run {subcommand: plan|apply|...}`
         if all(v.strip().upper() in HTTP_METHODS for v in enum):
             return Role("method", key)
-        if joined in _ACTION_NAMES or _ACTION_TEXT.search(description):
-            verbs = [v for v in enum if parse_name(v).verb_class is not None]
-            if verbs:
-                return Role("action", key)
+        verbs = [v for v in enum if parse_name(v).verb_class is not None]
+        if joined in _ACTION_WORDS or ((joined in _ACTION_NAMES or _ACTION_TEXT.search(description)) and verbs):
+            return Role("action", key)  # a value no verb table knows is not judged (`judge_action`)
+        if needed and len(enum) > 1 and 2 * len(verbs) > len(enum):
+            # A required choice among verbs, however it is called (`do: search|read|trash`): what the call does.
+            return Role("action", key)
         return None
     if kind in {"string", None} and joined in {"method", "httpmethod", "verb", "requestmethod"}:
         default = spec.get("default")
