@@ -484,3 +484,25 @@ def test_an_action_parameter_whose_values_no_table_knows_is_judged_only_for_know
     assert stats is not None
     assert stats.act is calls.Act.READ
     assert judge.judge({"action": "invalidate"}) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("GET /v1/status HTTP/1.1\r\nHost: status.example.com\r\n\r\n", calls.Act.READ),
+        ("DELETE /v2/buckets/tmp HTTP/1.1\r\nHost: storage.example.com\r\n\r\n", calls.Act.DESTRUCTIVE),
+        ("POST /api/v1/pods?dryRun=All HTTP/1.1\r\nHost: k8s.example.com\r\n\r\n{}", calls.Act.READ),
+        ("GET /x HTTP/1.1\r\nX-HTTP-Method-Override: DELETE\r\n\r\n", calls.Act.DESTRUCTIVE),
+        ("hello there", calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_a_raw_http_request_text_is_judged_by_its_request_line_headers_and_body(text: str, act: calls.Act) -> None:
+    listed = tool(
+        {"payload": {"type": "string", "description": "Request line, headers, blank line, body"}},
+        "Send a raw HTTP/1.1 request text over TLS.",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"payload": text})
+    assert judged is not None
+    assert judged.act is act

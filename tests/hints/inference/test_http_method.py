@@ -131,3 +131,13 @@ def test_post_with_creating_name_keeps_the_profile() -> None:
 def test_put_under_permissive_profile_is_not_destructive() -> None:
     found = infer("update_user", "Update a user", http_method="PUT", profile="permissive")
     assert found[D] == Inferred(False, "http.put")
+
+
+@pytest.mark.parametrize(
+    ("method", "read_only", "destructive"),
+    [("PROPFIND", True, False), ("report", True, False), ("MKCOL", False, False), ("MOVE", False, True)],
+)
+def test_webdav_methods_read_create_or_change_as_rfc_4918_says(method: str, read_only: bool, destructive: bool) -> None:
+    found = method_hints(method)
+    assert found[Hint.READ_ONLY].value is read_only
+    assert found[Hint.DESTRUCTIVE].value is destructive

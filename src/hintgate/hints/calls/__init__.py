@@ -282,9 +282,34 @@ def _judge_value(
         return None
     if kind == "method" and isinstance(value, str):
         return judge_method(value, role.parameter, target, body, headers)
+    if kind == "http-text" and isinstance(value, str):
+        return _http_text(value, role.parameter)
     if kind == "action" and isinstance(value, str):
         return judge_action(value, role.parameter)
     return None
+
+
+_REQUEST_LINE = re.compile(r"\s*([A-Za-z]+)[ \t]+(\S+)(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\r?$", re.M)
+
+
+def _http_text(text: str, parameter: str) -> Judgement:
+    """A whole HTTP/1.1 request as text (RFC 9112: request line, header lines, a blank line, the body),
+    judged by its method, target, headers and body; a text that does not open with a request line, or
+    whose method is not known, is destructive."""
+    head, _, body = text.replace("\r\n", "\n").partition("\n\n")
+    lines = head.split("\n")
+    line = _REQUEST_LINE.match(lines[0]) if lines else None
+    if line is None:
+        return Judgement(Act.DESTRUCTIVE, f"an HTTP request that does not parse ({parameter})", "http.method")
+    headers = {}
+    for header in lines[1:]:
+        name, colon, value = header.partition(":")
+        if colon:
+            headers[name.strip()] = value.strip()
+    judged = judge_method(line.group(1), parameter, line.group(2), body or None, headers)
+    if judged is None:
+        return Judgement(Act.DESTRUCTIVE, f"an HTTP {line.group(1)} request (a method not known)", "http.method")
+    return judged
 
 
 _RUNS = "(runs)"

@@ -17,6 +17,7 @@ is judged:
   of programs hintgate knows (`manager: npm|yarn|pnpm`);
 - `method`: picks an HTTP method (an enum of methods, or a `method` of a
   tool that takes a URL), judged with the URL's path (`choices.judge_method`);
+- `http-text`: a whole HTTP/1.1 request as text (request line, headers, body), judged as `method` is;
 - `action`: picks what the tool does among verbs (`choices.judge_action`);
 - `language`: a statement of a database language other than SQL the tool's text names (Cypher, KQL,
   SPARQL, CQL) in its one free-text string, or a MongoDB command document in its one object parameter:
@@ -73,7 +74,7 @@ class Role:
     """A parameter that decides what a call does.
 
     Attributes:
-        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `language` (a
+        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `http-text`, `language` (a
             statement of another database language, named by `dialect`), `action`, `query`,
             `dry-run`, `confirm` (the
             call only previews unless it is true), `force` (true makes a write destructive; an `overwrite`
@@ -143,6 +144,7 @@ _HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
 _ACTION_NAMES = frozenset(
     {"action", "actions", "operation", "op", "mode", "command", "cmd", "subcommand", "verb", "task", "method"}
 )
+_RAW_HTTP = re.compile(r"\brequest[- ]line\b|\braw http\b|\braw\b.{0,20}\bhttp\S* request\b", re.I)
 _ACTION_WORDS = frozenset({"action", "actions", "operation", "op", "verb"})
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
 _PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
@@ -495,6 +497,8 @@ def _role(
         return None
     if kind not in {"string", None}:
         return None
+    if deciding and _RAW_HTTP.search(f"{description} {tool_text}"):
+        return Role("http-text", key)  # "Request line, headers, blank line, body": judged by its method
     if program is not None and (joined in {"args", "arguments", "command", "cmd", "subcommand"} or deciding):
         # A `helm` tool's one free text (`cli_args`, `argline`, `text`): the program's arguments.
         return Role("program", key, program=program)

@@ -16,6 +16,10 @@ Both profiles set all four hints explicitly for every method they know (no
 reliance on defaults); an unknown method yields no hints. Method names compare
 case-insensitively. ``title`` is never inferred.
 
+Both also hold WebDAV's methods (RFC 4918: ``PROPFIND`` reads, ``MKCOL`` creates,
+``COPY``, ``MOVE``, ``PROPPATCH``, ``LOCK``, ``UNLOCK`` change what exists) and
+the read-only ``REPORT`` and ``SEARCH``.
+
 Rule ids: ``http.<method>`` in lower case (``http.get``, ``http.head``,
 ``http.options``, ``http.post``, ``http.put``, ``http.patch``, ``http.delete``).
 """
@@ -35,6 +39,20 @@ _SAFE = effect(read_only=True, destructive=False, idempotent=True, open_world=Tr
 _CREATE = effect(read_only=False, destructive=False, idempotent=False, open_world=True)
 _REMOVE = effect(read_only=False, destructive=True, idempotent=True, open_world=True)
 
+# WebDAV (RFC 4918) and the read-only methods of its extensions (REPORT, RFC 3253; SEARCH, RFC 5323): a
+# listing reads, MKCOL makes a collection (a repeat fails), the rest change what exists (COPY and MOVE
+# overwrite their destination by default, PROPPATCH sets properties, LOCK and UNLOCK change who may write).
+_WEBDAV: Mapping[str, Effect] = {
+    "PROPFIND": _SAFE,
+    "REPORT": _SAFE,
+    "SEARCH": _SAFE,
+    "MKCOL": effect(read_only=False, destructive=False, idempotent=True, open_world=True),
+    "COPY": _REMOVE,
+    "MOVE": _REMOVE,
+    "PROPPATCH": _REMOVE,
+    "LOCK": effect(read_only=False, destructive=True, idempotent=False, open_world=True),
+    "UNLOCK": _REMOVE,
+}
 _CONSERVATIVE: Mapping[str, Effect] = {
     "GET": _SAFE,
     "HEAD": _SAFE,
@@ -43,6 +61,7 @@ _CONSERVATIVE: Mapping[str, Effect] = {
     "PUT": effect(read_only=False, destructive=True, idempotent=True, open_world=True),
     "PATCH": effect(read_only=False, destructive=True, idempotent=False, open_world=True),
     "DELETE": _REMOVE,
+    **_WEBDAV,
 }
 
 _PERMISSIVE: Mapping[str, Effect] = {
@@ -53,6 +72,7 @@ _PERMISSIVE: Mapping[str, Effect] = {
     "PUT": effect(read_only=False, destructive=False, idempotent=True, open_world=True),
     "PATCH": effect(read_only=False, destructive=False, idempotent=False, open_world=True),
     "DELETE": _REMOVE,
+    **_WEBDAV,
 }
 
 PROFILES: Mapping[str, Mapping[str, Effect]] = MappingProxyType(
