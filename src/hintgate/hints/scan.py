@@ -737,8 +737,9 @@ def scan_strings(
 
     Every text first has the linear pass: one RE2 pass (`hints.prefilter`)
     that, in text it can read (ASCII, or beyond ASCII only in punctuation,
-    symbols and spaces), rules out every phrase and disguise or not. A text it
-    clears holds nothing to find. The others are read in full, shortest first,
+    symbols and spaces), rules out every phrase and disguise or not, and one
+    that rules out every cue the sentence judge needs. A text they clear holds
+    nothing to find. The others are read in full, shortest first,
     until `characters` are read or `seconds` of CPU are spent; a text cut by
     `characters` has its rest read by the linear pass. What is left unread (a
     text not reached, a rest the linear pass does not clear, text past
@@ -747,6 +748,7 @@ def scan_strings(
     flagged.
     """
     off = frozenset(without)
+    judged = "HG619" not in off
     prepare_prefilter(ROT13_WORDS)  # built once, before the budget's clock starts
     findings: list[ScanFinding] = []
     pending: list[tuple[int, int, Location, str]] = []
@@ -758,8 +760,8 @@ def scan_strings(
             findings.append(_unscanned(location, whole, len(text), tool, why))
         linear -= len(text)
         # The sentence judge reads what the phrases' prefilter does not know of: a text holding one of its cues
-        # is read in full even when no phrase can match in it.
-        if text and (not _cleared(text) or ("HG619" not in off and result_cue(text))):
+        # is read in full even when no phrase can match in it (and a rest past the size cap holding one is unread).
+        if text and not _cleared(text, judged=judged):
             pending.append((len(text), order, location, text))
     pending.sort()  # shortest first: as many texts as the budget allows are read whole
     started = time.process_time()
@@ -777,7 +779,7 @@ def scan_strings(
             )
             for f in _scan_all([(path, part)], tool, None, off, result=True)
         )
-        if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :]):
+        if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
             findings.append(
                 _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
             )
@@ -812,8 +814,11 @@ def _unscanned(location: Location, text: str, start: int, tool: str | None, why:
     )
 
 
-def _cleared(text: str) -> bool:
-    """Whether one RE2 pass rules out every phrase and every disguise in `text` (the linear pass)."""
+def _cleared(text: str, *, judged: bool) -> bool:
+    """Whether one RE2 pass rules out every phrase and every disguise in `text` (the linear pass), and, when the
+    sentence judge is `judged` (HG619 on), every cue it needs: it reads sentences the phrases do not know."""
+    if judged and result_cue(text):
+        return False
     quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True)
     if quick is None:
         return False
