@@ -32,6 +32,7 @@ from hintgate.hints.calls.redis_commands import judge_redis
 from hintgate.hints.calls.roles import Role, roles_of
 from hintgate.hints.calls.shell import judge_shell
 from hintgate.hints.calls.sql import dialect_named, judge_sql, opens_a_write
+from hintgate.hints.calls.windows_shells import judge_cmd, judge_powershell
 from hintgate.hints.inference.naming import tokenize
 
 HEAVY = 2_000
@@ -282,6 +283,8 @@ def _judge_value(
         return None
     if kind == "method" and isinstance(value, str):
         return judge_method(value, role.parameter, target, body, headers)
+    if kind == "windows" and isinstance(value, str):
+        return judge_powershell(value) if role.dialect == "powershell" else judge_cmd(value)
     if kind == "http-text" and isinstance(value, str):
         return _http_text(value, role.parameter)
     if kind == "action" and isinstance(value, str):

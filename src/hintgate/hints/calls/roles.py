@@ -17,6 +17,8 @@ is judged:
   of programs hintgate knows (`manager: npm|yarn|pnpm`);
 - `method`: picks an HTTP method (an enum of methods, or a `method` of a
   tool that takes a URL), judged with the URL's path (`choices.judge_method`);
+- `windows`: a PowerShell script or a cmd.exe command line (`dialect` says which), in the one free text of
+  a tool whose text names that shell: `windows_shells`;
 - `http-text`: a whole HTTP/1.1 request as text (request line, headers, body), judged as `method` is;
 - `action`: picks what the tool does among verbs (`choices.judge_action`);
 - `language`: a statement of a database language other than SQL the tool's text names (Cypher, KQL,
@@ -74,8 +76,9 @@ class Role:
     """A parameter that decides what a call does.
 
     Attributes:
-        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `http-text`, `language` (a
-            statement of another database language, named by `dialect`), `action`, `query`,
+        kind: `sql`, `shell`, `argv`, `program`, `executable`, `method`, `graphql`, `redis`, `http-text`,
+            `windows`, `language` (a statement of another database language, named by `dialect`), `action`,
+            `query`,
             `dry-run`, `confirm` (the
             call only previews unless it is true), `force` (true makes a write destructive; an `overwrite`
             given false makes a write only create) or `exclusive` (true: a write only creates, "only if the
@@ -177,6 +180,7 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
     roles: list[Role] = []
     deciding = _deciding_text(schema if isinstance(schema, Mapping) else {}, properties)
     language = language_named(tool_text)
+    windows = _windows_shell(tool_text)
     if language == "mongo":
         deciding = _deciding_document(schema if isinstance(schema, Mapping) else {}, properties)
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
@@ -185,6 +189,9 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
             continue
         if key == executable:
             roles.append(Role("executable", key))
+            continue
+        if windows is not None and key == deciding:
+            roles.append(Role("windows", key, dialect=windows))  # a PowerShell script, a cmd.exe line
             continue
         if language is not None and key == deciding and not _OTHER_CODE.search(_text(raw.get("description"))):
             # "Run Cypher against the graph" with `{cypher, params}`: a statement of that language.
@@ -410,6 +417,21 @@ def _deciding_text(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> 
     required = schema.get("required")
     needed = [k for k in free if isinstance(required, list) and k in required]
     return needed[0] if len(needed) == 1 else None
+
+
+_POWERSHELL = re.compile(r"\b(?:powershell|pwsh)\b", re.I)
+_CMD_EXE = re.compile(r"\bcmd\.exe\b|\bcommand prompt\b", re.I)
+_POSIX_SHELL = re.compile(r"\b(?:bash|zsh|sh|posix|python|node)\b", re.I)
+
+
+def _windows_shell(text: str) -> str | None:
+    """`powershell` or `cmd` when a tool's text names that one Windows shell and no other shell or language."""
+    if _POSIX_SHELL.search(text):
+        return None
+    powershell, cmd = _POWERSHELL.search(text), _CMD_EXE.search(text)
+    if powershell and not cmd:
+        return "powershell"
+    return "cmd" if cmd and not powershell else None
 
 
 def _deciding_document(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> str | None:
