@@ -200,3 +200,19 @@ def test_a_post_does_what_a_statement_or_a_method_parameter_it_carries_says(targ
     judged = judge_method("POST", "method", target, body)
     assert judged is not None
     assert judged.act is act
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["https://hooks.example.com/hooks/catch/123456/abcdef/", "/repos/acme/app/dispatches", "/api/webhooks/deploy"],
+)
+def test_a_post_to_a_webhook_or_a_dispatch_endpoint_is_destructive(target: str) -> None:
+    judged = judge_method("POST", "method", target, {"event": "run"})
+    assert judged is not None
+    assert judged.act is Act.DESTRUCTIVE
+
+
+def test_a_get_of_a_webhook_listing_still_reads() -> None:
+    judged = judge_method("GET", "method", "/repos/acme/app/hooks")
+    assert judged is not None
+    assert judged.act is Act.READ

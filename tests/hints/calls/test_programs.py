@@ -131,3 +131,19 @@ def test_rsync_with_n_is_a_dry_run() -> None:
     assert judge_argv(["rsync", "-avn", "--delete", "src/", "backup/"]).act is Act.READ
     assert judge_argv(["rsync", "-av", "--delete", "src/", "backup/"]).act is Act.DESTRUCTIVE
     assert judge_argv(["rsync", "-av", "src/", "web01:/srv/"]).open_world is True
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["pip", "install", "-r", "requirements.txt"],
+        ["pip", "install", "--constraint", "pins.txt", "requests"],
+        ["az", "storage", "blob", "upload", "--name", "a.txt", "--file", "a.txt", "--overwrite"],
+    ],
+)
+def test_an_install_of_pinned_versions_or_an_upload_told_to_overwrite_is_destructive(argv: list[str]) -> None:
+    assert judge_argv(argv).act is Act.DESTRUCTIVE
+
+
+def test_an_upload_not_told_to_overwrite_stays_additive() -> None:
+    assert judge_argv(["az", "storage", "blob", "upload", "--name", "a.txt", "--file", "a.txt"]).act is Act.ADDITIVE

@@ -49,7 +49,8 @@ def judge_method(
     sends (an RPC-style API acting on GET), a GET to `.../unsubscribe` removes, a POST to `.../_search`,
     `.../query` or `.../translate` reads, a POST to `.../_delete_by_query` deletes, a request to an endpoint
     that runs a job (`.../build`, `.../trigger`, `.../run`) runs steps the call does not show (destructive),
-    and a POST to a path that ends in an object's id changes that object. A POST carrying a GraphQL document
+    and a POST to a path that ends in an object's id changes that object. A POST to a webhook or a dispatch
+    endpoint (`/hooks/...`, `.../dispatches`) starts a workflow it does not show: destructive. A POST carrying a GraphQL document
     does what its operation does (`graphql.judge_graphql`). A dry-run query parameter (Kubernetes'
     `?dryRun=All`) persists nothing: a read. A method-override header (`X-HTTP-Method-Override: DELETE`)
     names the method a server that honours it applies, as does a `_method` parameter in the query string or
@@ -80,6 +81,9 @@ def judge_method(
             return Judgement(operation.act, f"{what}: {operation.what}", operation.rule, operation.idempotent, True)
     if method == "PATCH" and _appends_only(body):
         return Judgement(Act.ADDITIVE, f"{what} (a JSON Patch that appends)", "http.method", False, True)
+    if method == "POST" and target and _triggers(target):
+        # A webhook or a dispatch endpoint starts what its owner set up; the request does not show it.
+        return Judgement(Act.DESTRUCTIVE, f"{what} (triggers a workflow)", "http.method", False, True)
     endpoint = _endpoint(target) if target else None
     if endpoint is not None:
         word, is_id = endpoint
@@ -185,6 +189,15 @@ def _endpoint(target: str) -> tuple[str, bool] | None:
     ends_in_id = bool(_ID.match(segments[-1])) and len(segments) > 1
     words = [s for s in segments if not _ID.match(s)]
     return (words[-1], ends_in_id) if words else None
+
+
+_TRIGGER_WORDS = frozenset({"hook", "hooks", "webhook", "webhooks", "dispatches"})
+
+
+def _triggers(target: str) -> bool:
+    """Whether a URL or path names a webhook or a dispatch endpoint (`/hooks/...`, `.../dispatches`)."""
+    path = urlsplit(target).path if "://" in target else target.split("?", 1)[0]
+    return any(w in _TRIGGER_WORDS for s in path.split("/") if s for w in tokenize(unquote(s)))
 
 
 # Endpoints that run a job (a CI build, a pipeline, a function): what the job does is not in the request.

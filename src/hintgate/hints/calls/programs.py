@@ -1251,6 +1251,9 @@ def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
         return Judgement(D, f"{shown} (bumps the package's version)", rule, False)  # `npm version patch`
     if sub in {"install", "i", "add"} and _has(rest, "-U", "--upgrade", "--force-reinstall", "--latest"):
         return Judgement(D, f"{shown} (replaces installed versions)", rule, True, True)
+    if program in {"pip", "pip3"} and sub == "install" and _has(rest, "-r", "--requirement", "-c", "--constraint"):
+        # A requirements file pins versions: pip replaces an installed version that differs.
+        return Judgement(D, f"{shown} (installs the versions a file pins)", rule, True, True)
     if sub in _PKG_GROUPS:
         # `npm dist-tag add`, `npm owner rm`: a group of the registry's settings, read only by its listing verbs.
         what, _more = _subcommand(rest)
@@ -1445,6 +1448,8 @@ def _cloud(program: str, args: list[str], shown: str) -> Judgement:
         found = verb_act(word)
         if found is not None:
             act, idempotent, _open = found
+            if act is A and _has(args, "--overwrite", "--force"):
+                return Judgement(D, f"{shown} (replaces what exists)", rule, idempotent, True)  # `blob upload`
             return Judgement(act, shown, rule, idempotent, True)
     return Judgement(D, f"{shown} (a command hintgate does not know)", rule, None, True)
 
