@@ -45,17 +45,17 @@ def judge_method(
     """What a request with HTTP method `value` (to `target`, a URL or path, carrying `body`) does; None for an
     unknown method.
 
-    The method's profile, then what the path's last word says the endpoint does: a GET to `.../sendMessage`
-    sends (an RPC-style API acting on GET), a GET to `.../unsubscribe` removes, a POST to `.../_search`,
-    `.../query` or `.../translate` reads, a POST to `.../_delete_by_query` deletes, a request to an endpoint
-    that runs a job (`.../build`, `.../trigger`, `.../run`) runs steps the call does not show (destructive),
-    and a POST to a path that ends in an object's id changes that object. A POST to a webhook or a dispatch
-    endpoint (`/hooks/...`, `.../dispatches`) starts a workflow it does not show: destructive. A POST carrying a GraphQL document
-    does what its operation does (`graphql.judge_graphql`). A dry-run query parameter (Kubernetes'
-    `?dryRun=All`) persists nothing: a read. A method-override header (`X-HTTP-Method-Override: DELETE`)
-    names the method a server that honours it applies, as does a `_method` parameter in the query string or
-    the body (frameworks' override): the riskier of the two is judged. A body that holds a SQL statement
-    that writes (itself, or a `sql`/`query`/`statement` member) does what the statement does.
+    The method's profile, then what the path's last word says the endpoint does: a GET to `.../sendMessage` sends
+    (an RPC-style API acting on GET), a GET to `.../unsubscribe` removes, a POST to `.../_search`, `.../query` or
+    `.../translate` reads, a POST to `.../_delete_by_query` deletes, a request to an endpoint that runs a job
+    (`.../build`, `.../trigger`, `.../run`) runs steps the call does not show (destructive), and a POST to a path
+    that ends in an object's id changes that object. A POST to a webhook or a dispatch endpoint (`/hooks/...`,
+    `.../dispatches`) starts a workflow it does not show: destructive. A POST carrying a GraphQL document does what
+    its operation does (`graphql.judge_graphql`). A dry-run query parameter (Kubernetes' `?dryRun=All`) persists
+    nothing: a read. A method-override header (`X-HTTP-Method-Override: DELETE`) names the method a server that
+    honours it applies, as does a `_method` parameter in the query string or the body (frameworks' override): the
+    riskier of the two is judged. A body that holds a SQL statement that writes (itself, or a
+    `sql`/`query`/`statement` member) does what the statement does.
     """
     method = value.strip().upper()
     hints = method_hints(method)
