@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +20,15 @@ from real_servers import demo_server, npm_server, python_server
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+
+# The tests and every process they start (npx, pip, browsers, gateways) see a home of their own, made for this
+# run and removed after it: nothing lands in the home of whoever runs pytest. (scripts/test also checks that
+# nothing was written under the HOME it gave, which catches a write that does not follow $HOME.)
+_HOME = tempfile.mkdtemp(prefix="hintgate-tests-home-")
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
+os.environ["HOME"] = _HOME
+for _variable in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):  # each then defaults to under HOME
+    os.environ.pop(_variable, None)
 
 sys.path.insert(0, str(ROOT / "bench"))
 
