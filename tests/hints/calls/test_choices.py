@@ -216,3 +216,32 @@ def test_a_get_of_a_webhook_listing_still_reads() -> None:
     judged = judge_method("GET", "method", "/repos/acme/app/hooks")
     assert judged is not None
     assert judged.act is Act.READ
+
+
+@pytest.mark.parametrize(
+    ("query", "act"),
+    [
+        ({"dry_run": "true"}, Act.READ),
+        ({"preview": True}, Act.READ),
+        ({"dry_run": "false"}, Act.DESTRUCTIVE),
+        ({"page": 2}, Act.DESTRUCTIVE),
+    ],
+)
+def test_a_query_string_object_beside_the_url_is_part_of_the_request(query: dict[str, Any], act: Act) -> None:
+    listed = {
+        "name": "rest_call",
+        "description": "Call a REST endpoint.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "method": {"type": "string", "enum": ["GET", "POST", "DELETE"]},
+                "endpoint": {"type": "string"},
+                "query": {"type": "object"},
+            },
+        },
+    }
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"method": "DELETE", "endpoint": "https://api.example.com/v1/projects/9", "query": query})
+    assert judged is not None
+    assert judged.act is act

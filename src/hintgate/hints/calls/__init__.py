@@ -168,6 +168,9 @@ class ArgumentJudge:
                 headers = arguments.get(role.headers) if role.headers is not None else None
                 named = arguments.get(role.dialect_parameter) if role.dialect_parameter is not None else None
                 dialect = dialect_named(named) if isinstance(named, str) else None
+                params = arguments.get(role.params) if role.params is not None else None
+                if isinstance(target, str) and isinstance(params, Mapping) and params:
+                    target = _with_query(target, params)  # `{endpoint, query: {dry_run: "true"}}`: one URL
                 judged = _judge_value(role, value, target if isinstance(target, str) else None, body, dialect, headers)
             except Exception as exc:  # a parser's own failure on a hostile text: fail closed, never raise into a call
                 judged = Judgement(
@@ -313,6 +316,20 @@ def _http_text(text: str, parameter: str) -> Judgement:
     if judged is None:
         return Judgement(Act.DESTRUCTIVE, f"an HTTP {line.group(1)} request (a method not known)", "http.method")
     return judged
+
+
+def _with_query(target: str, params: Mapping[Any, Any]) -> str:
+    """A URL with a query-string object's scalar members added (`{preview: true}`: `?preview=true`)."""
+    from urllib.parse import urlencode
+
+    pairs = [
+        (k, str(v).lower() if isinstance(v, bool) else str(v))
+        for k, v in params.items()
+        if isinstance(k, str) and isinstance(v, str | int | float | bool)
+    ]
+    if not pairs:
+        return target
+    return f"{target}{'&' if '?' in target else '?'}{urlencode(pairs)}"
 
 
 _RUNS = "(runs)"

@@ -169,11 +169,15 @@ def _appends_only(body: Any) -> bool:
     )
 
 
+_DRY_RUN_NAMES = frozenset({"dryrun", "preview", "whatif", "simulate"})
+
+
 def _dry_run_query(target: str) -> bool:
-    """Whether the URL asks for a dry run (`?dryRun=All`, `?dry_run=true`): validated, nothing persisted."""
+    """Whether the URL asks for a dry run (`?dryRun=All`, `?dry_run=true`, `?preview=true`): validated or
+    shown, nothing persisted."""
     query = urlsplit(target).query if "://" in target else target.partition("?")[2]
     for name, value in parse_qsl(query, keep_blank_values=True):
-        if "".join(tokenize(name)) == "dryrun" and value.strip().lower() not in {"", "false", "0", "no", "none"}:
+        if "".join(tokenize(name)) in _DRY_RUN_NAMES and value.strip().lower() not in {"", "false", "0", "no", "none"}:
             return True
     return False
 

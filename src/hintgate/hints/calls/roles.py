@@ -94,6 +94,7 @@ class Role:
         dialect_parameter: for `sql`, the parameter whose value names the dialect (`dialect: postgres|mysql`).
         default: for `method`, `dry-run` and `confirm`, the schema's default, taken when a call leaves the
             parameter out (the server applies it).
+        params: for `method`, the parameter holding the request's query string as an object, if one.
         each: for `sql` and `shell`, the parameter holds a list of statements or command lines, each judged.
         scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
         sure: the parameter's own schema or description says what it holds; when only the tool's text
@@ -114,6 +115,7 @@ class Role:
     default: str | bool | None = None
     dialect_parameter: str | None = None
     each: bool = False
+    params: str | None = None
 
 
 _SQL_TEXT = re.compile(
@@ -209,8 +211,19 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
             default = raw.get("default")
             body = next((k for k in properties if isinstance(k, str) and "".join(tokenize(k)) in _BODY_NAMES), None)
             headers = next((k for k in properties if isinstance(k, str) and "".join(tokenize(k)) == "headers"), None)
+            params = next(
+                (
+                    k
+                    for k, v in properties.items()
+                    if isinstance(k, str)
+                    and "".join(tokenize(k)) in _QUERY_NAMES
+                    and isinstance(v, Mapping)
+                    and _kind(v) == "object"
+                ),
+                None,
+            )
             default = default if isinstance(default, str) else None
-            role = Role("method", key, target=target, body=body, headers=headers, default=default)
+            role = Role("method", key, target=target, body=body, headers=headers, default=default, params=params)
         elif role.kind == "confirm":
             default = raw.get("default")
             scope = _preview_scope(raw, description, properties)
@@ -257,6 +270,7 @@ def _prefixed(role: Role, key: str) -> Role:
         target=under(role.target),
         body=under(role.body),
         headers=under(role.headers),
+        params=under(role.params),
         dialect_parameter=under(role.dialect_parameter),
     )
 
@@ -316,6 +330,7 @@ def _holds_arguments(key: Any, spec: Mapping[str, Any]) -> bool:
     return kind == "string" and joined in {"args", "arguments", "argv"}
 
 
+_QUERY_NAMES = frozenset({"query", "params", "queryparams", "querystring", "searchparams", "qs"})
 _BODY_NAMES = frozenset({"body", "data", "json", "payload", "content", "requestbody", "postdata"})
 _SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb", "operation", "op"})
 _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
