@@ -506,3 +506,13 @@ def test_a_raw_http_request_text_is_judged_by_its_request_line_headers_and_body(
     judged = judge.judge({"payload": text})
     assert judged is not None
     assert judged.act is act
+
+
+@pytest.mark.parametrize(("line", "act"), [("ls -la /srv", calls.Act.READ), ("rm -rf /srv/app", calls.Act.DESTRUCTIVE)])
+def test_the_one_free_text_described_as_a_command_line_is_one(line: str, act: calls.Act) -> None:
+    listed = tool({"invocation": {"type": "string", "description": "Full command line"}}, "Run an invocation.")
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"invocation": line})
+    assert judged is not None
+    assert judged.act is act

@@ -147,3 +147,22 @@ def test_an_install_of_pinned_versions_or_an_upload_told_to_overwrite_is_destruc
 
 def test_an_upload_not_told_to_overwrite_stays_additive() -> None:
     assert judge_argv(["az", "storage", "blob", "upload", "--name", "a.txt", "--file", "a.txt"]).act is Act.ADDITIVE
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        (["dd", "if=/dev/sda", "bs=512", "count=1"], Act.READ),
+        (["dd", "if=/dev/zero", "of=/dev/null", "count=1"], Act.READ),
+        (["dd", "if=image.iso", "of=/dev/sdb", "bs=4M"], Act.DESTRUCTIVE),
+        (["iptables", "-L", "-n", "-v"], Act.READ),
+        (["iptables", "-nvL", "INPUT"], Act.READ),
+        (["iptables", "-S"], Act.READ),
+        (["iptables", "-L", "-Z"], Act.DESTRUCTIVE),
+        (["iptables", "-A", "INPUT", "-p", "tcp", "--dport", "22", "-j", "ACCEPT"], Act.DESTRUCTIVE),
+        (["iptables", "-F"], Act.DESTRUCTIVE),
+        (["cargo", "tree", "--depth", "1"], Act.READ),
+    ],
+)
+def test_dd_without_an_output_file_and_firewall_listings_read(argv: list[str], act: Act) -> None:
+    assert judge_argv(argv).act is act

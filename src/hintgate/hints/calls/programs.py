@@ -825,8 +825,39 @@ def _xxd(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> 
     return Judgement(R, shown, "shell", True)
 
 
+def _dd(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """dd copies its input (`if=`) to its output: standard output unless `of=` names a file, which it
+    overwrites (a device, a disk image)."""
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        if equals and name == "of" and value not in _NOWHERE:
+            return Judgement(D, f"{shown} (writes {shorten(value, 30)})", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
+_FIREWALL_LISTING = frozenset("LSC")  # list, list as rules, check that a rule exists
+_FIREWALL_CHANGES = frozenset("AIDRFXPNZE")
+
+
+def _iptables(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """iptables lists (`-L`, `-S`) and checks (`-C`) without changing rules; every other command (append,
+    insert, delete, flush, policy, zero the counters...) changes the firewall."""
+    letters: set[str] = set()
+    for arg in args:
+        if arg.startswith("--"):
+            long = {"--list": "L", "--list-rules": "S", "--check": "C", "--zero": "Z", "--flush": "F"}
+            letters.add(long.get(arg.split("=", 1)[0], "A" if arg in {"--append", "--insert", "--delete"} else ""))
+        elif arg.startswith("-") and len(arg) > 1:
+            letters.update(arg[1:])
+    if letters & _FIREWALL_LISTING and not letters & _FIREWALL_CHANGES:
+        return Judgement(R, shown, "shell", True)
+    return Judgement(D, shown, "shell")
+
+
 _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgement]] = {
     "rsync": _rsync,
+    "dd": _dd,
+    **dict.fromkeys(("iptables", "ip6tables"), _iptables),
     **dict.fromkeys(("ifconfig", "route", "arp", "iw", "iwconfig", "nmcli"), _network_setting),
     "openssl": _openssl,
     **dict.fromkeys(("http", "https", "xh", "xhs", "httpie"), _httpie),
@@ -1224,7 +1255,7 @@ def _docker(program: str, args: list[str], shown: str) -> Judgement:
 _PKG_READ = _names(
     """
     ls list ll la view info show outdated search whoami help version explain fund doctor ping why query
-    freeze check config-get get prefix root bin owner dist-tag docs repo bugs
+    freeze check config-get get prefix root bin owner dist-tag docs repo bugs tree metadata
     """
 )
 _PKG_ADDITIVE = _names(

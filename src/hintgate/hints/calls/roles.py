@@ -557,6 +557,8 @@ def _role(
         # "Text sent to the terminal followed by Enter" of a tool that types into a bash session: a command line.
         if _SHELL_SESSION.search(description) and _SHELL_SESSION.search(tool_text):
             return None if _OTHER_CODE.search(f"{description} {tool_text}") else Role("shell", key)
+        if deciding and _COMMAND_LINE.search(description) and not _OTHER_CODE.search(f"{description} {tool_text}"):
+            return Role("shell", key)  # "Full command line": what a shell would run
         if deciding and not _OTHER_CODE.search(f"{description} {tool_text}"):
             # The tool's one free text, of a tool whose text names SQL ("Sends a T-SQL batch") or a shell
             # ("Type into the user's terminal"): what the call runs. Only a text that starts as a statement is
