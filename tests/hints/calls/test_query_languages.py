@@ -119,3 +119,24 @@ def test_the_command_document_of_a_tool_that_runs_database_commands_is_judged_by
     assert read.act is R
     assert drop is not None
     assert drop.act is D
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "GRANT TRAVERSE ON GRAPH * TO reader",
+        "REVOKE ROLE admin FROM alice",
+        "STOP DATABASE neo4j",
+        "DENY READ {*} ON GRAPH * TO x",
+    ],
+)
+def test_cypher_administration_commands_are_destructive(statement: str) -> None:
+    judged = judge_language("cypher", statement, judge_sql)
+    assert judged is not None
+    assert judged.act is D
+
+
+def test_a_mongodb_validate_may_repair_so_it_is_not_read() -> None:
+    judged = judge_language("mongo", {"validate": "users", "repair": True}, judge_sql)
+    assert judged is not None
+    assert judged.act is D

@@ -81,3 +81,28 @@ def test_a_tool_that_names_both_a_windows_and_a_posix_shell_is_not_read_as_eithe
     }
     judge = ArgumentJudge.of(listed)
     assert judge is None or "windows" not in judge.kinds
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "Get-Process > procs.txt",
+        "Get-Process *> all.txt",
+        "Remove-Item x.txt -WhatIf:$false",
+        "[IO.File]::Replace('a.txt', 'b.txt', 'c.bak')",
+        "New-Item -ItemType File notes.txt -Value x -Force",
+    ],
+)
+def test_powershell_redirections_switched_off_dry_runs_static_calls_and_forced_creates_are_destructive(
+    script: str,
+) -> None:
+    assert judge_powershell(script).act is D
+
+
+def test_powershell_output_sent_nowhere_or_appended() -> None:
+    assert judge_powershell("Get-Process 2>$null").act is R
+    assert judge_powershell("Get-Date >> log.txt").act is A
+
+
+def test_cmd_sort_told_to_write_its_output_is_destructive() -> None:
+    assert judge_cmd("sort names.txt /o names.txt").act is D

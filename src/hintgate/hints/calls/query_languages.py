@@ -93,7 +93,12 @@ def _words(text: str) -> list[str]:
 
 # Cypher: clauses that add and clauses that change what exists (the Cypher manual's "writing clauses").
 _CYPHER_ADDS = frozenset({"create"})
-_CYPHER_CHANGES = frozenset({"set", "remove", "delete", "detach", "drop", "load", "foreach", "alter", "rename"})
+_CYPHER_CHANGES = frozenset(
+    {"set", "remove", "delete", "detach", "drop", "load", "foreach", "alter", "rename"}
+    # administration: privileges, databases, servers, transactions
+    | {"grant", "deny", "revoke", "start", "stop", "terminate", "kill", "enable", "disable", "deallocate"}
+    | {"reallocate", "dryrun", "finish"}
+)
 _CYPHER_READ_PROCEDURES = frozenset(
     {"db.labels", "db.relationshiptypes", "db.propertykeys", "db.schema.visualization", "db.indexes"}
     | {"db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.constraints", "db.info", "db.ping"}
@@ -187,7 +192,7 @@ def _cql(text: str, sql: Callable[[str], Judgement]) -> Judgement:
 _MONGO_READS = frozenset(
     {"find", "count", "distinct", "explain", "listcollections", "listindexes", "listdatabases", "dbstats"}
     | {"collstats", "serverstatus", "buildinfo", "ping", "hello", "ismaster", "connectionstatus", "datasize"}
-    | {"hostinfo", "getmore", "killcursors", "validate", "currentop", "getparameter", "getlog"}
+    | {"hostinfo", "getmore", "currentop", "getparameter", "getlog"}
 )
 _MONGO_ADDS = frozenset({"insert", "create", "createindexes"})
 

@@ -11,7 +11,10 @@ and `Install` add, every other verb changes something (`Set`, `Remove`,
 (`ls`, `cat`, `rm`, `del`...) are their commands. Each statement, pipeline
 stage, script block and subexpression (`$(...)`, also inside a
 double-quoted string) is judged; a command not known (a native program, a
-script) and a method call on an object (`.Delete()`) are destructive.
+script), a method call on an object (`.Delete()`), any static method call
+(`[IO.File]::Replace(...)`), `-WhatIf:$false` and a create told `-Force`
+are destructive; `>` to a file replaces it, `>>` appends (`$null` is
+nowhere).
 
 cmd.exe: its built-in commands that list or print (`dir`, `type`, `echo`,
 `cd`, `set` of the session, `where`, `findstr`) read; `md`/`mkdir` add;
@@ -75,7 +78,8 @@ _DOUBLE = re.compile(r"\"(?:[^\"`]|`.)*\"", re.S)
 _SUBEXPRESSION = re.compile(r"\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
 _SEPARATORS = re.compile(r"\$\(|[;|\n(){}]|&&|\|\|")
 _ASSIGNMENT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*\$[\w:]+\s*[-+*/]?=\s*")
-_METHOD_CALL = re.compile(r"(?:\.|::)(\w+)\s*\(")
+_METHOD_CALL = re.compile(r"(?:\.|(::))(\w+)\s*\(")
+_PS_REDIRECT = re.compile(r"(?:[\d*])?(>>?)\s*(&\d|\$null\b|[^\s;|&)}]+)", re.I)
 _WEB = frozenset({"invoke-webrequest", "invoke-restmethod"})
 
 
@@ -91,9 +95,13 @@ def judge_powershell(text: str) -> Judgement:
 
     bare = _DOUBLE.sub(lift, bare)
     acts: list[tuple[Act, bool]] = []
-    for method in _METHOD_CALL.findall(bare):
-        if method.lower() not in _READ_METHODS:
-            acts.append((D, False))  # `(Get-Item x).Delete()`: a method may change what it is called on
+    for static, method in _METHOD_CALL.findall(bare):
+        if static or method.lower() not in _READ_METHODS:
+            # `(Get-Item x).Delete()`, `[IO.File]::Replace(...)`: a method may change what it is called on.
+            acts.append((D, False))
+    for arrow, target in _PS_REDIRECT.findall(bare):
+        if target.lower() not in {"$null", "&1", "&2"}:
+            acts.append((A if arrow == ">>" else D, False))  # `> file` replaces it, `>> file` appends
     for segment in [*_SEPARATORS.split(bare), *inner]:
         acts.append(_ps_segment(segment))
     if not acts:
@@ -119,8 +127,9 @@ def _ps_segment(segment: str) -> tuple[Act, bool]:
 
 def _ps_command(name: str, arguments: list[str]) -> tuple[Act, bool]:
     flags = {a.lower().split(":", 1)[0] for a in arguments if a.startswith("-")}
-    if "-whatif" in flags:
-        return R, False
+    switched_off = {a.lower().split(":", 1)[0] for a in arguments if a.lower().endswith((":$false", ":0"))}
+    if "-whatif" in flags - switched_off:
+        return R, False  # `-WhatIf` reports what would happen (`-WhatIf:$false` does it)
     if name in _WEB:
         method = next((arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a.lower() == "-method"), "GET")
         if "-outfile" in flags or method.strip("'\"").upper() not in {"GET", "HEAD", "OPTIONS"}:
@@ -133,10 +142,10 @@ def _ps_command(name: str, arguments: list[str]) -> tuple[Act, bool]:
     verb, dash, _noun = name.partition("-")
     if not dash:
         return D, False  # a native program or a script: what it does is not said here
-    if verb in _READ_VERBS:
+    if verb in _READ_VERBS and not flags & {"-repair", "-fix"}:
         return R, False
     if verb in _ADD_VERBS:
-        return A, False
+        return (D if "-force" in flags else A), False  # `New-Item -Force` replaces what exists
     return D, False
 
 
@@ -164,6 +173,8 @@ def judge_cmd(text: str) -> Judgement:
             act = max(act, D)  # without /t they set the clock
         elif name == "set" and any("=" in w for w in words[1:]):
             act = max(act, R)  # a variable of this session
+        elif name == "sort" and any(w.lower().startswith("/o") for w in words[1:]):
+            act = D  # `sort /o file` writes its output there
         elif name in _CMD_READS:
             pass
         elif name in _CMD_ADDS:
