@@ -516,3 +516,15 @@ def test_the_one_free_text_described_as_a_command_line_is_one(line: str, act: ca
     judged = judge.judge({"invocation": line})
     assert judged is not None
     assert judged.act is act
+
+
+def test_the_one_free_text_of_a_tool_named_for_what_it_does_with_a_program_is_not_its_command_line() -> None:
+    listed = tool({"resource": {"type": "string"}}, "Run kubectl get for a resource type.", "kubectl_get")
+    judge = ArgumentJudge.of(listed)
+    assert judge is None or "program" not in judge.kinds
+
+
+def test_a_free_text_of_command_line_flags_is_not_a_command_line() -> None:
+    listed = tool({"extra": {"type": "string", "description": "Command-line flags passed to the linter"}}, "Lint.")
+    judge = ArgumentJudge.of(listed)
+    assert judge is None or "shell" not in judge.kinds

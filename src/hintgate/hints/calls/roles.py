@@ -204,7 +204,8 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
             roles.append(Role("program", key))  # the arguments of the program `executable` names
             continue
         needed = isinstance(schema, Mapping) and isinstance(schema.get("required"), list) and key in schema["required"]
-        role = _role(key, raw, tool_text, program, target, deciding=key == deciding, needed=needed)
+        wrapper = program is not None and _wraps_only(name, program)
+        role = _role(key, raw, tool_text, program, target, deciding=key == deciding, needed=needed, wrapper=wrapper)
         if role is None:
             continue
         if role.kind == "method":
@@ -393,6 +394,22 @@ def _program_named(name: str, description: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+# Words of a wrapper tool's name beside its program's: "kubectl_cli", "run_helm", "azure_cli".
+_WRAPPER_WORDS = frozenset(
+    {"cli", "run", "runner", "exec", "execute", "command", "cmd", "tool", "wrapper", "invoke", "call", "azure"}
+    | {"github", "google", "cloud"}
+)
+_A_COMMAND_LINE = re.compile(
+    r"\bcommand[- ]line\b(?!\s+(?:flags?|arguments?|args|options?|switches|parameters?)\b)", re.I
+)
+
+
+def _wraps_only(name: str, program: str) -> bool:
+    """Whether a tool's name says only which program it runs (`kubectl`, `azure_cli`), not what it does with
+    it (`kubectl_get`, whose one free text names a resource, not a command line)."""
+    return not (set(tokenize(name)) - {program} - _WRAPPER_WORDS)
+
+
 _CLI_NAMES = {"azure": "az", "github": "gh", "google cloud": "gcloud", "aws": "aws"}
 _CLI_NAME = re.compile(r"\b(azure|github|google cloud|aws)\s+cli\b", re.I)
 
@@ -470,6 +487,7 @@ def _role(
     *,
     deciding: bool = False,
     needed: bool = False,
+    wrapper: bool = False,
 ) -> Role | None:
     words = tokenize(key)
     joined = "".join(words)
@@ -536,7 +554,9 @@ def _role(
         return None
     if deciding and _RAW_HTTP.search(f"{description} {tool_text}"):
         return Role("http-text", key)  # "Request line, headers, blank line, body": judged by its method
-    if program is not None and (joined in {"args", "arguments", "command", "cmd", "subcommand"} or deciding):
+    if program is not None and (
+        joined in {"args", "arguments", "command", "cmd", "subcommand"} or (deciding and wrapper)
+    ):
         # A `helm` tool's one free text (`cli_args`, `argline`, `text`): the program's arguments.
         return Role("program", key, program=program)
     if _REDIS.search(tool_text) and (joined in {"command", "cmd", "query", "args"} or "command" in description.lower()):
@@ -557,7 +577,7 @@ def _role(
         # "Text sent to the terminal followed by Enter" of a tool that types into a bash session: a command line.
         if _SHELL_SESSION.search(description) and _SHELL_SESSION.search(tool_text):
             return None if _OTHER_CODE.search(f"{description} {tool_text}") else Role("shell", key)
-        if deciding and _COMMAND_LINE.search(description) and not _OTHER_CODE.search(f"{description} {tool_text}"):
+        if deciding and _A_COMMAND_LINE.search(description) and not _OTHER_CODE.search(f"{description} {tool_text}"):
             return Role("shell", key)  # "Full command line": what a shell would run
         if deciding and not _OTHER_CODE.search(f"{description} {tool_text}"):
             # The tool's one free text, of a tool whose text names SQL ("Sends a T-SQL batch") or a shell
