@@ -166,3 +166,20 @@ def test_an_upload_not_told_to_overwrite_stays_additive() -> None:
 )
 def test_dd_without_an_output_file_and_firewall_listings_read(argv: list[str], act: Act) -> None:
     assert judge_argv(argv).act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        (["redis-cli", "-h", "cache", "INFO", "memory"], Act.READ),
+        (["redis-cli", "-h", "cache", "--scan", "--pattern", "session:*"], Act.READ),
+        (["redis-cli", "-h", "cache", "PUBLISH", "events", "reload"], Act.ADDITIVE),
+        (["redis-cli", "-h", "cache", "FLUSHALL"], Act.DESTRUCTIVE),
+        (["redis-cli", "--scan", "DEL", "k"], Act.DESTRUCTIVE),
+        (["redis-cli", "--pipe"], Act.DESTRUCTIVE),
+        (["redis-cli", "--eval", "script.lua"], Act.DESTRUCTIVE),
+        (["redis-cli"], Act.DESTRUCTIVE),
+    ],
+)
+def test_redis_cli_runs_the_redis_command_its_arguments_end_with_or_a_reading_mode(argv: list[str], act: Act) -> None:
+    assert judge_argv(argv).act is act

@@ -835,6 +835,74 @@ def _dd(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> J
     return Judgement(R, shown, "shell", True)
 
 
+# redis-cli's options that take a value (connection, output, the pattern of a scan).
+_REDIS_CLI_VALUED = frozenset(
+    {
+        "-h",
+        "-p",
+        "-s",
+        "-a",
+        "-u",
+        "-n",
+        "-r",
+        "-i",
+        "-d",
+        "--user",
+        "--pass",
+        "--pattern",
+        "--count",
+        "--quoted-pattern",
+    }
+    | {"--cacert", "--cacertdir", "--cert", "--key", "--sni", "--tls-ciphers", "--tls-ciphersuites"}
+)
+# Modes that only read what the server holds or how it performs.
+_REDIS_CLI_READS = frozenset(
+    {"--scan", "--bigkeys", "--memkeys", "--hotkeys", "--keystats", "--stat", "--latency", "--latency-history"}
+    | {"--latency-dist", "--intrinsic-latency", "--help", "--version"}
+)
+
+
+def _redis_cli(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """redis-cli runs the Redis command its arguments end with (judged as Redis documents it), or a mode:
+    a scan, key statistics and latency read; anything else (`--pipe`, `--eval` of a script, `--rdb` to a
+    file, `--cluster` fixes, an interactive session) is destructive."""
+    from hintgate.hints.calls.redis_commands import judge_redis
+
+    words: list[str] = []
+    modes: list[str] = []
+    at = 0
+    while at < len(args):
+        arg = args[at]
+        if arg in _REDIS_CLI_VALUED:
+            at += 2
+            continue
+        if arg.startswith("-") and not words:
+            modes.append(arg.split("=", 1)[0])
+        else:
+            words.append(arg)
+        at += 1
+    unknown = [m for m in modes if m not in _REDIS_CLI_READS and m not in _REDIS_CLI_FLAGS]
+    if unknown:
+        return Judgement(D, f"{shown} ({unknown[0]})", "shell")
+    if any(m in _REDIS_CLI_READS for m in modes) and not words:
+        return Judgement(R, shown, "shell", True)
+    if not words:
+        return Judgement(D, f"{shown} (an interactive session)", "shell")
+    judged = judge_redis(" ".join(_redis_word(w) for w in words))
+    return Judgement(judged.act, shown, "redis", judged.idempotent)
+
+
+# Flags that change only how redis-cli connects or prints.
+_REDIS_CLI_FLAGS = frozenset({"-c", "--tls", "--raw", "--no-raw", "--csv", "--json", "--quoted-json", "-2", "-3"})
+
+
+def _redis_word(word: str) -> str:
+    """A word quoted back for `judge_redis`, which splits its line as a shell would."""
+    import shlex
+
+    return shlex.quote(word)
+
+
 _FIREWALL_LISTING = frozenset("LSC")  # list, list as rules, check that a rule exists
 _FIREWALL_CHANGES = frozenset("AIDRFXPNZE")
 
@@ -857,6 +925,8 @@ def _iptables(args: list[str], shown: str, _shell: ShellText | None, _depth: int
 _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgement]] = {
     "rsync": _rsync,
     "dd": _dd,
+    "redis-cli": _redis_cli,
+    "valkey-cli": _redis_cli,
     **dict.fromkeys(("iptables", "ip6tables"), _iptables),
     **dict.fromkeys(("ifconfig", "route", "arp", "iw", "iwconfig", "nmcli"), _network_setting),
     "openssl": _openssl,
