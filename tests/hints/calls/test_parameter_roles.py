@@ -528,3 +528,15 @@ def test_a_free_text_of_command_line_flags_is_not_a_command_line() -> None:
     listed = tool({"extra": {"type": "string", "description": "Command-line flags passed to the linter"}}, "Lint.")
     judge = ArgumentJudge.of(listed)
     assert judge is None or "shell" not in judge.kinds
+
+
+def test_a_control_node_is_a_machine_not_javascript() -> None:
+    listed = tool(
+        {"invocation": {"type": "string", "description": "Full command line"}},
+        "Run an ansible invocation on the control node.",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"invocation": "ansible web -m ping"})
+    assert judged is not None
+    assert judged.act is calls.Act.READ

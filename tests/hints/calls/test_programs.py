@@ -183,3 +183,21 @@ def test_dd_without_an_output_file_and_firewall_listings_read(argv: list[str], a
 )
 def test_redis_cli_runs_the_redis_command_its_arguments_end_with_or_a_reading_mode(argv: list[str], act: Act) -> None:
     assert judge_argv(argv).act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        (["ansible", "web", "-m", "ping"], Act.READ),
+        (["ansible", "all", "-m", "ansible.builtin.setup", "-a", "filter=ansible_distribution*"], Act.READ),
+        (["ansible", "all", "-a", "uptime"], Act.READ),
+        (["ansible", "all", "-a", "rm -rf /tmp/cache"], Act.DESTRUCTIVE),
+        (["ansible", "all", "-m", "shell", "-a", "cat /etc/hosts > /tmp/hosts"], Act.DESTRUCTIVE),
+        (["ansible", "all", "-b", "-m", "apt", "-a", "name=htop state=present"], Act.DESTRUCTIVE),
+        (["ansible-playbook", "site.yml"], Act.DESTRUCTIVE),
+    ],
+)
+def test_an_ansible_ad_hoc_task_is_judged_by_its_module_and_the_command_it_runs(argv: list[str], act: Act) -> None:
+    from hintgate.hints.calls.shell import judge_shell
+
+    assert judge_argv(argv, judge_shell).act is act

@@ -804,10 +804,42 @@ def _make(args: list[str], shown: str, _shell: ShellText | None, _depth: int) ->
 
 def _ansible(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     """ansible and ansible-playbook change their hosts; check mode (--check/-C) and the listing and syntax
-    options only report (open world: remote hosts)."""
+    options only report (open world: remote hosts). An ad-hoc task of a module documented to only report
+    (`-m ping`, `setup`, `stat`) reads; of `command`/`shell`/`raw` (the default is `command`), it does what
+    the command it runs on each host does."""
     if _has(args, "--check", "-C", "--syntax-check", "--list-tasks", "--list-hosts", "--list-tags"):
         return Judgement(R, f"{shown} (check mode)", "shell", True, True)
+    if shown.startswith("ansible ") and not _has(args, "-B", "--background"):
+        # An ad-hoc task: one module (`-m`, `command` when none is named) with its arguments (`-a`).
+        module = _option_value(args, "-m", "--module-name") or "command"
+        module = module.removeprefix("ansible.builtin.").removeprefix("ansible.legacy.")
+        if module in _ANSIBLE_READ_MODULES:
+            return Judgement(R, f"{shown} (the {module} module only reports)", "shell", True, True)
+        task = _option_value(args, "-a", "--args")
+        if module in {"command", "shell", "raw"} and task and _shell is not None:
+            judged = _shell(task)  # the command it runs on each host
+            return Judgement(judged.act, f"{shown} (runs {shorten(task, 30)})", "shell", judged.idempotent, True)
     return Judgement(D, f"{shown} (runs tasks hintgate cannot read)", "shell", None, True)
+
+
+# Modules whose documentation says they only report (connectivity, facts, a file's status, a debug message).
+_ANSIBLE_READ_MODULES = frozenset(
+    {"ping", "setup", "gather_facts", "stat", "debug", "service_facts", "package_facts", "slurp", "find"}
+    | {"getent", "mount_facts", "assert", "fail", "wait_for_connection"}
+)
+
+
+def _option_value(args: Sequence[str], *names: str) -> str | None:
+    """The value given to the first of the options `names` (`-m ping`, `--module-name=ping`), if any."""
+    for at, arg in enumerate(args):
+        if arg == "--":
+            return None
+        if arg in names and at + 1 < len(args):
+            return args[at + 1]
+        name, equals, value = arg.partition("=")
+        if equals and name in names and name.startswith("--"):
+            return value
+    return None
 
 
 def _dump(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:

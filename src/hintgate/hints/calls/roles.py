@@ -144,7 +144,13 @@ _LISTS_OF_STATEMENTS = frozenset({"statements", "queries", "sqls", "commands", "
 _STATEMENTS = re.compile(r"\b(?:statements|queries|commands|command lines)\b", re.I)
 _SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b", re.I)
 _STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?|blocks?)\b", re.I)
-_OTHER_CODE = re.compile(r"\b(?:python|javascript|typescript|js|node|ruby|lua|cypher|graphql|powershell)\b", re.I)
+# Code in another language (a `node` is that of JavaScript only when named as a runtime: a "control node" or
+# a "worker node" is a machine).
+_OTHER_CODE = re.compile(
+    r"\b(?:python|javascript|typescript|js|ruby|lua|cypher|graphql|powershell|node\.?js|nodejs)\b"
+    r"|\bnode\s+(?:-e\b|scripts?\b|code\b|programs?\b|repl\b)",
+    re.I,
+)
 _ARGV_TEXT = re.compile(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
 _HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
 _ACTION_NAMES = frozenset(
