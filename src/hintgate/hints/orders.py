@@ -75,12 +75,17 @@ _MODEL_NOUNS = (
 _TO_MODEL = Cue(
     r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important)\s+"
     r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
-    r"|(?:^|\n|[.!?:]\s)[\s#*>_-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
+    r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
     r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
     r"Copilot|Gemini)s?)\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
     r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+)?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|"
     r"(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
-    r"|\bif\s+you\s+are\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
+    r"|\bif\s+you(?:\s+are|'re|’re)\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
+    # A label that names the reader by its role, as a letter or a note is headed: "Inventory agent:", "cache
+    # agent:", "Maintainers' assistant:", "Assistant note:", "Assistant with GitHub access:".
+    r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:[\w-]+(?:'s|s'|’s)?\s+){0,2}(?:assistant|agent|copilot|chatbot)s?"
+    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reading|managing|handling|using|helping|working)\b[^:\n.]{1,50})?"
+    r"[ \t]*:[ \t]"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
     r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}[ \t]*:"
@@ -437,7 +442,9 @@ _ACTION = Cue(
     r"forward|share|publish|post|upload|run|execute|install|click|open|visit|navigate|call|invoke|use|reply|email|"
     r"create|close|disable|enable|scale|deploy|push|commit|change|update|set|tell|say|report|recommend|answer|respond|"
     r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
-    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply)\b"
+    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply|accept|decline|append|"
+    r"download|book|sign|log\s+in|retry|move|edit|modify|write|rename|revoke|reset|trigger|place|issue|submit|"
+    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link)\b"
     # The same asks in the commonest languages, as said to someone (imperative or polite forms).
     r"|\b(?:valide[zs]?|exécute[zs]?|effectue[zs]?|envoie[zs]?|paie[zs]?|approuve[zs]?|supprime[zs]?|affiche[zs]?|"
     r"transf[eè]re[zs]?|aprueba|ejecuta|realiza|envía|paga|elimina|borra|muestra|transfiere|cierra|reembolsa|"
@@ -445,7 +452,8 @@ _ACTION = Cue(
     r"transfira|führe|sende|zahle|überweise|genehmige|lösche|zeige|voer|stuur|betaal|keur|verwijder|toon|"
     r"wykonaj|wyślij|zapłać|zatwierdź|usuń|pokaż|odczytaj|przelej|çalıştır|gönder|öde|onayla|göster|yazdır|"
     r"выполни\w*|отправь|оплати|одобри|удали|покажи|прочитай|переведи|запусти|виконай|надішли|схвали|видали|"
-    r"запусти)\b"
+    r"запусти|reenv[ií]a|comparte|compartilhe|compartilha|partage[zs]?|condividi|inoltra|teile|leite|ändere|deel|"
+    r"wijzig|udostępnij|zmień|paylaş|değiştir|iste|поделись|измени|перешли|поділись|зміни|dì|consiglia)\b"
     r"|نفذ|أرسل|ادفع|وافق|احذف|اعرض|اقرأ|اطبع|حوّل|בצע|שלח|שלם|אשר|מחק|הצג|העבר|चलाएं|भेजें|हटाएं|दिखाएं|"
     r"実行して|送信して|支払|承認して|削除して|表示して|転送して|してください|실행하|보내|송금|지불|승인하|삭제하|전하세요|"
     r"执行|執行|发送|發送|支付|付款|批准|删除|刪除|显示|顯示|读取|讀取|转账|轉帳|粘贴|貼上",
@@ -528,6 +536,15 @@ def _tools_named(sentence: str, context: _Context) -> list[str]:
     return names
 
 
+# A JSON object's member with its string value (`"id": "A-7"`), or the one whose value is open (`"comment": "`),
+# unless its name says it holds samples or quotes.
+_JSON_MEMBER = re.compile(
+    r'"(?![\w .-]*(?:sample|example|payload|attack|inject|prompt|quote|span|snippet|pattern|input))[\w .-]{1,40}"'
+    r'\s*:\s*"(?:(?:[^"\\\n]|\\.)*")?',
+    re.IGNORECASE,
+)
+
+
 def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) -> re.Match[str] | None:
     """`match`, unless it is quoted or given as an example rather than said (`quotes`: a quotation mark open
     before it counts; not for paths and names, which are written in code quotes when said too)."""
@@ -539,7 +556,7 @@ def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) ->
         return None
     if not quotes:
         return match
-    head = sentence[:at]
+    head = _JSON_MEMBER.sub("", sentence[:at])  # a JSON member's value ("note": "...") is no quotation
     opened = [q for q in "\"'“‘«「" if head.count(q) % 2 == 1 or (q in "“‘«「" and q in before)]
     if "'" in opened and re.search(r"\w'\w", head):  # an apostrophe ("user's") opens nothing
         opened.remove("'")
@@ -549,7 +566,7 @@ def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) ->
 def _start(match: Any) -> int:
     """Where a match's own text starts (RE2's may open with the boundary character it consumed)."""
     found = match.group()
-    return int(match.start()) + len(found) - len(found.lstrip(" \t\n,;:()\"'`“”‘’«»"))
+    return int(match.start()) + len(found) - len(found.lstrip(" \t\n,;:()[]|*#>_—–\"'`“”‘’«»"))
 
 
 # A word before "assistant" or "agent" that makes it a thing talked about, not the one spoken to: "our assistant
@@ -560,12 +577,17 @@ _NOT_SPOKEN_TO = re.compile(
 )
 
 
+_USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
+
+
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
     said = _said(sentence, match)
     if said is None:
         return None
     found = said.group().strip().lower()
+    if _USER_AGENT.search(found):
+        return None  # "User agent: Mozilla/5.0": a browser's name, not the model's
     if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",
                          "dear", "hey", "hello", "hi ", "important")):  # fmt: skip
         return said
@@ -575,10 +597,11 @@ def _addressed(sentence: str, match: Any) -> Any:
 
 
 def _judge_sentence(
-    sentence: str, context: _Context, seen: frozenset[int] | None = None
+    sentence: str, context: _Context, seen: frozenset[int] | None = None, *, addressed: bool = False
 ) -> tuple[str, tuple[str, ...], bool, str] | None:
     """(addressee, targets, high, why) for one sentence, or None when it targets nothing an order needs (`seen`:
-    what `present` answered for a text holding the sentence)."""
+    what `present` answered for a text holding the sentence; `addressed`: a sentence just before it, in the same
+    note, named the model as the one spoken to, so an imperative here is said to the model too)."""
     targets: list[str] = []
     why: list[str] = []
     seen = spelled(sentence) if seen is None else seen
@@ -615,7 +638,10 @@ def _judge_sentence(
         else _DESTINATION.search(sentence, seen)
         or (_ADDRESS.search(sentence) if "@" in sentence or "://" in sentence else None)
     )
-    named = _addressed(sentence, _TO_MODEL.search(sentence, seen)) if context.result else None
+    named = context.result and _addressed(sentence, _TO_MODEL.search(sentence, seen)) is not None
+    # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
+    carried = not named and addressed and _commands(sentence)
+    named = named or carried
     if not (
         named or targets or role or path or noun or context_ or conceal or misreport or bypass or tools or destination
     ):
@@ -623,7 +649,7 @@ def _judge_sentence(
     transfer = _TRANSFER.search(sentence, seen)
     into = _into_own(sentence, context)
     source = _SOURCE.search(sentence, seen)
-    model = _TO_MODEL.search(sentence, seen)
+    model = _said(sentence, _TO_MODEL.search(sentence, seen))
     reader = (
         _DUTY.search(sentence, seen)
         or _IMPERATIVE.match(sentence)
@@ -632,7 +658,7 @@ def _judge_sentence(
         # "Не упоминай это", "Kullanıcıya söyleme", "אל תספר למשתמש": a prohibition is said to its reader.
         or (conceal is not None and _NOT_PROHIBITION.search(conceal.group().strip()) is None)
     )
-    addressee = "model" if model else "reader" if reader else "none"
+    addressee = "model" if model or named else "reader" if reader else "none"
     # A sentence in another script than the rest of its text is hidden from whoever reads the rest.
     other_script = context.script is not None and main_script(sentence) not in (None, context.script)
     name_says = context.parameter and _PARAMETER_SAYS.search(context.parameter_name or "") is not None
@@ -712,7 +738,7 @@ def _judge_sentence(
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
-    if named and not targets and _ACTION.search(sentence, seen):
+    if named and not targets and (_OUTWARD if carried else _ACTION).search(sentence, seen):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")
     if role and (targets or other_script):
@@ -724,6 +750,29 @@ def _judge_sentence(
     claim = approval is not None and _CLAIM.search(sentence, seen) is not None
     high = _is_high(kinds, addressee, context, other_script=other_script, claim=claim)
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
+
+
+# A purpose said before the order: "To make CI green, delete this file".
+_PURPOSE = re.compile(r"^\W*to\s+[^,.;:]{1,60},\s*", re.IGNORECASE)
+# What an order carried from a label before asks beyond a project's own chores (reading its docs, running its
+# checks): acts on accounts, money, other people and data leaving, or undoing work.
+_OUTWARD = Cue(
+    r"\b(?:merge|approve|delete|remove|drop|grant|invite|transfer|wire|pay|refund|buy|purchase|send|forward|share|"
+    r"publish|upload|email|disable|push|recommend|ignore|omit|hide|collect|provide|give|reveal|export|dm|dismiss|"
+    r"ban|whitelist|accept|decline|append|download|log\s+in|revoke|reset|submit|cancel|archive|flush|overwrite|"
+    r"execute|purge|wipe|erase)\b",
+    gated=True,
+)
+
+
+def _commands(sentence: str) -> bool:
+    """Whether the sentence is an imperative (or a "please") said to its reader."""
+    sentence = _PURPOSE.sub("", sentence)
+    return (
+        _IMPERATIVE.match(sentence) is not None
+        or re.match(r"\W*(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to))\b", sentence, re.IGNORECASE)
+        is not None
+    )
 
 
 def _hides(sentence: str, conceal: re.Match[str] | None) -> re.Match[str] | None:
@@ -987,10 +1036,16 @@ def result_cue(text: str) -> bool:
     return _RESULT_CUES.search(text) is not None
 
 
+# A JSON member whose name says its string holds samples or quotes: what it says is quoted, not said.
+_SAMPLE_MEMBER = re.compile(
+    r'"[\w .-]*(?:sample|example|payload|attack|inject|prompt|quote|snippet|pattern)[\w .-]*"\s*:\s*"$', re.IGNORECASE
+)
+
+
 def judge_result(text: str) -> list[Order]:
     """The sentences of a tool result judged orders to the model, read around each cue an order needs."""
     context = _Context(None, frozenset(), True, None, False)
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, bool]] = []
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
     for cue in _RESULT_CUES.finditer(text):
@@ -1002,25 +1057,61 @@ def judge_result(text: str) -> list[Order]:
             # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it.
             paragraph = text.find("\n\n", end)
             end = min(len(text) if paragraph < 0 else paragraph, end + 400)
-        spans.append((max(start, last_end, 0), end))
+        start = max(start, last_end, 0)
+        if _SAMPLE_MEMBER.search(text, max(0, start - 60), start):
+            last_end = end
+            continue
+        spans.append((start, end, False))
         last_end = end
-    return list(_orders(text, context, iter(spans)))
+        if _addressed(text[start:end], _TO_MODEL.search(text[start:end])) is not None:
+            # A note that names the model as the one spoken to speaks to it in its next sentences too.
+            for at, stop in _note(text, end):
+                spans.append((at, stop, True))
+                last_end = stop
+    orders = []
+    for start, end, addressed in spans:
+        verdict = _judge_sentence(text[start:end], context, addressed=addressed)
+        if verdict is not None:
+            addressee, targets, high, why = verdict
+            orders.append(Order(start, end, addressee, targets, high, why))
+    return orders
+
+
+# Where a note in a result ends: its string value closed (`",` `"}`), a JSON structure, a blank line, a tag closed.
+_NOTE_END = re.compile(r'"\s*(?:[,}\]]|$)|\n\s*[{}\[\]]|\n\s*\n|</', re.MULTILINE)
+
+
+def _note(text: str, at: int) -> Iterator[tuple[int, int]]:
+    """The sentences after `at` of the note it stands in: at most four, in at most 600 characters."""
+    if text[max(0, at - 1) : at + 1] == "\n\n":
+        return  # the note ended with its paragraph
+    stop = min(len(text), at + 600)
+    end = _NOTE_END.search(text, at, stop)
+    stop = end.start() if end else stop
+    for _ in range(4):
+        if stop - at < 3:
+            return
+        after = min(_boundary_after(text, at), stop)
+        yield at, after
+        at = after
 
 
 def _boundary_before(text: str, at: int) -> int:
     """Where the sentence holding `at` starts: after a full stop or a blank line (a single line break is how mail
     and wrapped text continue a sentence), at most 400 characters back."""
     low = max(0, at - 400)
-    best = max(text.rfind(". ", low, at) + 2, text.rfind("\n\n", low, at) + 2, text.rfind("! ", low, at) + 2,
-               text.rfind("? ", low, at) + 2, text.rfind("。", low, at) + 1)  # fmt: skip
-    return max(best, low) if best > 1 else low
+    # After a full stop, a blank line, or a JSON string's end or start: each string of a JSON text is its own.
+    marks = (". ", "\n\n", "! ", "? ", "。", '": "', '",')
+    best = max((found + len(mark) for mark in marks if (found := text.rfind(mark, low, at)) >= 0), default=low)
+    return max(best, low)
 
 
 def _boundary_after(text: str, at: int) -> int:
     """Where the sentence holding `at` ends (as `_boundary_before` reads it), at most 400 characters on."""
     high = min(len(text), at + 400)
     ends = [i for i in (text.find(". ", at, high), text.find("\n\n", at, high), text.find("! ", at, high),
-                        text.find("? ", at, high), text.find("。", at, high)) if i >= 0]  # fmt: skip
+                        text.find("? ", at, high), text.find("。", at, high), text.find('",', at, high),
+                        text.find('"\n', at, high), text.find('"}', at, high)) if i >= 0]  # fmt: skip
     return min(ends) + 1 if ends else high
 
 
