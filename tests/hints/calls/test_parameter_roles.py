@@ -540,3 +540,12 @@ def test_a_control_node_is_a_machine_not_javascript() -> None:
     judged = judge.judge({"invocation": "ansible web -m ping"})
     assert judged is not None
     assert judged.act is calls.Act.READ
+
+
+def test_a_question_in_words_for_a_tool_that_writes_sql_itself_is_not_judged_as_a_statement() -> None:
+    listed = tool(
+        {"text": {"type": "string", "description": "A question in plain English"}},
+        "Turns the question into SQL and runs it against PostgreSQL.",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is None or "sql" not in judge.kinds

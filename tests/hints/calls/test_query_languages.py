@@ -140,3 +140,14 @@ def test_a_mongodb_validate_may_repair_so_it_is_not_read() -> None:
     judged = judge_language("mongo", {"validate": "users", "repair": True}, judge_sql)
     assert judged is not None
     assert judged.act is D
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Search Confluence content using CQL (Confluence Query Language).",
+        "Run a find command on MongoDB with a filter.",
+    ],
+)
+def test_a_search_language_of_the_same_name_or_a_query_filter_is_no_database_command(text: str) -> None:
+    assert language_named(text) is None

@@ -305,3 +305,9 @@ def test_a_tool_that_says_it_runs_only_read_statements_stays_read_only() -> None
     schema = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
     found = infer("gizmo_query", "Runs a read-only SQL query against the ledger.", schema)
     assert value(found, RO) is True
+
+
+def test_a_read_named_tool_that_runs_a_graph_traversal_language_is_not_read_only() -> None:
+    schema = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    found = infer("graph_query", "Run Gremlin traversals against the graph.", schema)
+    assert value(found, RO) is False

@@ -48,8 +48,12 @@ _NAMED = (
     ("sparql", re.compile(r"\bsparql\b", re.I)),
     ("cypher", re.compile(r"\b(?:cypher|opencypher)\b", re.I)),
     ("kql", re.compile(r"\b(?:kql|kusto)\b", re.I)),
-    ("cql", re.compile(r"\b(?:cql|cassandra|scylla(?:db)?)\b", re.I)),
-    ("mongo", re.compile(r"\bmongo(?:db)?\b.{0,80}\bcommand\b|\bruncommand\b", re.I | re.S)),
+    # CQL is Cassandra's only beside Cassandra's words: Confluence's CQL is a search language.
+    ("cql", re.compile(r"\b(?:cassandra|scylla(?:db)?|keyspaces?)\b", re.I)),
+    (
+        "mongo",
+        re.compile(r"\bmongo(?:db)?\b.{0,80}\b(?:database commands?|command documents?)\b|\bruncommand\b", re.I | re.S),
+    ),
 )
 
 

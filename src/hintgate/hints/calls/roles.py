@@ -156,6 +156,8 @@ _HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
 _ACTION_NAMES = frozenset(
     {"action", "actions", "operation", "op", "mode", "command", "cmd", "subcommand", "verb", "task", "method"}
 )
+# A question put in words, which the tool turns into SQL itself ("show me the top customers"): not a statement.
+_NATURAL = re.compile(r"\bnatural[- ]language\b|\bplain english\b|\bin english\b|\bquestions?\b|\bprompt\b", re.I)
 _RAW_HTTP = re.compile(r"\brequest[- ]line\b|\braw http\b|\braw\b.{0,20}\bhttp\S* request\b", re.I)
 _ACTION_WORDS = frozenset({"action", "actions", "operation", "op", "verb"})
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
@@ -429,6 +431,7 @@ _NAMING_WORDS = _names(
     host hostname port cluster project projectid warehouse role user username account schema keyspace catalog region
     zone namespace url uri endpoint timeout timeoutms timeouts limit format dialect language lang mode encoding
     consistency token key locale tz timezone env environment profile context instance bucket index collection table
+    question questions prompt instruction instructions ask
     """
 )
 
@@ -586,7 +589,7 @@ def _role(
             return None if _OTHER_CODE.search(f"{description} {tool_text}") else Role("shell", key)
         if deciding and _A_COMMAND_LINE.search(description) and not _OTHER_CODE.search(f"{description} {tool_text}"):
             return Role("shell", key)  # "Full command line": what a shell would run
-        if deciding and not _OTHER_CODE.search(f"{description} {tool_text}"):
+        if deciding and not _OTHER_CODE.search(f"{description} {tool_text}") and not _NATURAL.search(description):
             # The tool's one free text, of a tool whose text names SQL ("Sends a T-SQL batch") or a shell
             # ("Type into the user's terminal"): what the call runs. Only a text that starts as a statement is
             # judged as one; a command line that does not parse is destructive.

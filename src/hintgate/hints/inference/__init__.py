@@ -284,7 +284,8 @@ _SAID = "(the description's)"
 _RUNS_STATEMENTS = re.compile(
     r"\b(?:run|runs|running|execute|executes|executing|send|sends|submit|submits|issue|issues|evaluate|evaluates)\b"
     r"[^.;:]{0,60}?(?:\b(?:commands?|statements?|batch(?:es)?|scripts?)\b"
-    r"|(?<![\w-])(?:sql|t-sql|pl/sql|cypher|cql|sparql|kql|partiql|influxql|hiveql|hql|n1ql|sql\+\+)(?![\w-]))",
+    r"|(?<![\w-])(?:sql|t-sql|pl/sql|cypher|cql|sparql|kql|partiql|influxql|hiveql|hql|n1ql|sql\+\+|gremlin|aql"
+    r"|flux|surrealql|edgeql|xquery)(?![\w-]))",
 )
 
 
