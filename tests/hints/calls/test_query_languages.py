@@ -151,3 +151,17 @@ def test_a_mongodb_validate_may_repair_so_it_is_not_read() -> None:
 )
 def test_a_search_language_of_the_same_name_or_a_query_filter_is_no_database_command(text: str) -> None:
     assert language_named(text) is None
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("kql", "Logs | take 1; .drop table Logs"),
+        ("kql", ".show tables; .drop table Logs"),
+        ("cypher", "EXPLAIN MATCH (n) RETURN n; MATCH (n) DETACH DELETE n"),
+    ],
+)
+def test_a_write_after_a_read_in_one_text_is_found(language: str, text: str) -> None:
+    judged = judge_language(language, text, judge_sql)
+    assert judged is not None
+    assert judged.act is D

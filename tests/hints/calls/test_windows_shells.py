@@ -106,3 +106,15 @@ def test_powershell_output_sent_nowhere_or_appended() -> None:
 
 def test_cmd_sort_told_to_write_its_output_is_destructive() -> None:
     assert judge_cmd("sort names.txt /o names.txt").act is D
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "New-Alias ls Remove-Item; ls C:\\data",
+        "$function:dir = $function:Remove-Item; dir C:\\data",
+        "$alias:ls = 'Remove-Item'; ls C:\\data",
+    ],
+)
+def test_a_powershell_command_name_given_another_meaning_is_destructive(script: str) -> None:
+    assert judge_powershell(script).act is D

@@ -114,8 +114,16 @@ _CYPHER_CALL = re.compile(r"\bcall\s+([A-Za-z_][\w.]*)", re.I)
 
 
 def _cypher(text: str) -> Judgement:
-    shown = shorten(text, 72)
     bare = _C_COMMENTS.sub(" ", _STRINGS.sub(" '' ", text))
+    parts = [p for p in bare.split(";") if p.strip()]
+    if len(parts) > 1:
+        # Several statements (cypher-shell runs each): the riskiest.
+        judged = [_cypher_statement(p, shorten(text, 72)) for p in parts]
+        return max(judged, key=lambda j: j.act)
+    return _cypher_statement(bare, shorten(text, 72))
+
+
+def _cypher_statement(bare: str, shown: str) -> Judgement:
     words = _words(bare)
     if words and words[0] == "explain":
         return Judgement(R, f"{shown} (a plan; not run)", "cypher", True)
@@ -135,6 +143,7 @@ def _cypher(text: str) -> Judgement:
     return Judgement(act, shown, "cypher", True if act is R else (idempotent if act is A else None))
 
 
+_KQL_COMMAND_AFTER = re.compile(r";\s*\.[A-Za-z]")
 # KQL management commands that add (a table or rows; `.set` fails when the table exists).
 _KQL_ADDS = frozenset({".create", ".append", ".set-or-append", ".ingest", ".set", ".create-merge"})
 
@@ -147,12 +156,14 @@ def _kql(text: str) -> Judgement:
         return Judgement(R, "an empty query", "kql", True)
     commands = [line for line in lines if line.startswith(".")]
     if not commands:
+        if _KQL_COMMAND_AFTER.search(bare):
+            return Judgement(D, f"{shown} (a command after a statement)", "kql")
         return Judgement(R, f"{shown} (a query)", "kql", True)
     if commands != lines[:1]:
         return Judgement(D, f"{shown} (commands after a query)", "kql")
     command = re.match(r"\.[\w-]+", commands[0])
     name = command.group(0).lower() if command else ""
-    if name == ".show":
+    if name == ".show" and ";" not in bare:
         return Judgement(R, shown, "kql", True)
     if name in _KQL_ADDS:
         return Judgement(A, shown, "kql", None)

@@ -43,7 +43,7 @@ _ADD_VERBS = frozenset({"add", "new", "install"})
 _READ_COMMANDS = frozenset(
     {"set-location", "push-location", "pop-location", "start-sleep", "out-host", "out-string", "out-null"}
     | {"out-default", "write-output", "write-host", "write-verbose", "write-debug", "write-information"}
-    | {"write-warning", "write-error", "write-progress", "import-csv", "import-clixml", "set-variable"}
+    | {"write-warning", "write-error", "write-progress", "import-csv", "import-clixml"}
     | {"import-powershelldatafile"}
 )
 _ALIASES = {
@@ -81,6 +81,7 @@ _ASSIGNMENT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*\$[\w:]+\s*[-+*/]?=\s*")
 _METHOD_CALL = re.compile(r"(?:\.|(::))(\w+)\s*\(")
 _PS_REDIRECT = re.compile(r"(?:[\d*])?(>>?)\s*(&\d|\$null\b|[^\s;|&)}]+)", re.I)
 _WEB = frozenset({"invoke-webrequest", "invoke-restmethod"})
+_REDEFINES = re.compile(r"^\s*\$(?:function|alias):", re.I)
 
 
 def judge_powershell(text: str) -> Judgement:
@@ -113,6 +114,8 @@ def judge_powershell(text: str) -> Judgement:
 
 def _ps_segment(segment: str) -> tuple[Act, bool]:
     """(act, reaches the network) of one statement or pipeline stage."""
+    if _REDEFINES.match(segment):
+        return D, False  # `$function:ls = ...`, `$alias:ls = ...`: a command name given another meaning
     body = _ASSIGNMENT.sub("", segment).strip()
     if not body or body[0] in "$'\"[0123456789-+,=!<>*/" or re.match(r"\.\w", body):
         return R, False  # an expression, a value, a member of what came before: no command runs
@@ -130,6 +133,8 @@ def _ps_command(name: str, arguments: list[str]) -> tuple[Act, bool]:
     switched_off = {a.lower().split(":", 1)[0] for a in arguments if a.lower().endswith((":$false", ":0"))}
     if "-whatif" in flags - switched_off:
         return R, False  # `-WhatIf` reports what would happen (`-WhatIf:$false` does it)
+    if name in {"new-alias", "set-alias"}:
+        return D, False  # a command name given another meaning: what a later line runs is not what it says
     if name in _WEB:
         method = next((arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a.lower() == "-method"), "GET")
         if "-outfile" in flags or method.strip("'\"").upper() not in {"GET", "HEAD", "OPTIONS"}:
