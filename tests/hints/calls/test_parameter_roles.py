@@ -549,3 +549,21 @@ def test_a_question_in_words_for_a_tool_that_writes_sql_itself_is_not_judged_as_
     )
     judge = ArgumentJudge.of(listed)
     assert judge is None or "sql" not in judge.kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("show me the users and then drop the old ones", calls.Act.DESTRUCTIVE),
+        ("SELECT * FROM audit WHERE note = 'please delete the row'", calls.Act.READ),
+        ("SELECT 42 AS answer; -- then drop the table", calls.Act.READ),
+    ],
+)
+def test_a_read_written_as_english_that_names_a_write_is_not_read_where_only_the_tool_says_sql(
+    text: str, act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(tool({"task": {"type": "string"}}, "Performs a task on SQL Server."))
+    assert judge is not None
+    judged = judge.judge({"task": text})
+    assert judged is not None
+    assert judged.act is act

@@ -226,6 +226,22 @@ _STATEMENT_START = re.compile(
 )
 
 
+_WRITE_WORD = re.compile(
+    r"\b(?:delete|drop|update|insert|truncate|alter|create|grant|revoke|merge|replace|remove|exec|execute|call|kill"
+    r"|purge|erase|wipe|destroy|overwrite)\b",
+    re.I,
+)
+_ENGLISH = re.compile(r"\b(?:the|please|me|my|them|those|these|we|our|you|your)\b", re.I)
+_SQL_COMMENTS = re.compile(r"--[^\n]*|#[^\n]*|/\*.*?\*/", re.S)
+
+
+def _in_words(text: str) -> bool:
+    """Whether a text written as English (outside its quotes and comments) also names a write."""
+    bare = _SQL_COMMENTS.sub(" ", _QUOTED.sub(" ", text))
+    return _ENGLISH.search(bare) is not None and _WRITE_WORD.search(bare) is not None
+
+
+_QUOTED = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\[[^\]]*\]")
 _GRAPHQL_MUTATION = re.compile(r"\s*(?:#[^\n]*\n\s*)*mutation\b", re.I)
 
 
@@ -273,7 +289,13 @@ def _judge_value(
             return None  # the parameter may be a search string: only a statement is judged as one
         # A text that starts as a statement and does not parse is destructive, sure or not: a tool whose
         # parameter holds a statement it cannot read never resolves read-only (fail closed).
-        return judge_sql(value, dialect or role.dialect, command=judge_shell)
+        read = judge_sql(value, dialect or role.dialect, command=judge_shell)
+        if not role.sure and read.act is Act.READ and _in_words(value):
+            # Where only the tool's text says SQL, a "read" written as English that also says drop or delete
+            # may be words put to a tool that writes its own SQL ("show me the users, then drop the old
+            # ones"): not read, to be safe.
+            return Judgement(Act.DESTRUCTIVE, f"{read.what} (words of a write beside a read)", "sql")
+        return read
     if kind == "shell" and isinstance(value, str):
         return judge_shell(value)  # a command line that does not parse is destructive, sure or not
     if kind == "shell" and _words(value):
