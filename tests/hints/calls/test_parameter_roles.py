@@ -567,3 +567,21 @@ def test_a_read_written_as_english_that_names_a_write_is_not_read_where_only_the
     judged = judge.judge({"task": text})
     assert judged is not None
     assert judged.act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ('SELECT mean("usage_idle") FROM "cpu" WHERE time > now() - 1h GROUP BY time(5m)', calls.Act.READ),
+        ("SHOW RETENTION POLICIES ON telegraf", calls.Act.READ),
+        ('DROP MEASUREMENT "cpu_old"', calls.Act.DESTRUCTIVE),
+        ('from(bucket: "b") |> range(start: -1h) |> to(bucket: "c")', calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_influxql_is_read_as_sql_and_flux_is_not_read(text: str, act: calls.Act) -> None:
+    listed = tool({"influxql": {"type": "string"}, "db": {"type": "string"}}, "InfluxDB query endpoint.")
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"influxql": text, "db": "telegraf"})
+    assert judged is not None
+    assert judged.act is act

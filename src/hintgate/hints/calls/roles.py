@@ -123,7 +123,7 @@ _SQL_TEXT = re.compile(
     r"\bsql\b|\b(?:select|insert|update|delete)\b.{0,40}\b(?:statement|query|queries)\b"
     r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db|warehouse)\b|\b(?:database|db|warehouse)\b.{0,40}\bquer(?:y|ies)\b"
     r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b"
-    r"|\b(?:googlesql|partiql|pl/sql|trino|presto|oracle\s+(?:database|db))\b",
+    r"|\b(?:googlesql|partiql|pl/sql|trino|presto|oracle\s+(?:database|db)|influxql|influxdb)\b",
     re.I,
 )
 _SHELL_TEXT = re.compile(
