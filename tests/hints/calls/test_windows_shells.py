@@ -118,3 +118,16 @@ def test_cmd_sort_told_to_write_its_output_is_destructive() -> None:
 )
 def test_a_powershell_command_name_given_another_meaning_is_destructive(script: str) -> None:
     assert judge_powershell(script).act is D
+
+
+@pytest.mark.parametrize(
+    ("script", "act"),
+    [
+        ("if (Test-Path C:\\logs\\a.log) { Get-Content C:\\logs\\a.log -Tail 20 } else { Write-Output 'none' }", R),
+        ("if (Test-Path C:\\tmp\\x) { Remove-Item C:\\tmp\\x }", D),
+        ("foreach ($f in Get-ChildItem C:\\logs) { $f.Name }", R),
+        ("try { Get-Service sshd } catch { Stop-Service sshd }", D),
+    ],
+)
+def test_powershell_keywords_run_nothing_themselves_and_their_parts_are_judged(script: str, act: Act) -> None:
+    assert judge_powershell(script).act is act

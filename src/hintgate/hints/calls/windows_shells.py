@@ -81,6 +81,10 @@ _ASSIGNMENT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*\$[\w:]+\s*[-+*/]?=\s*")
 _METHOD_CALL = re.compile(r"(?:\.|(::))(\w+)\s*\(")
 _PS_REDIRECT = re.compile(r"(?:[\d*])?(>>?)\s*(&\d|\$null\b|[^\s;|&)}]+)", re.I)
 _WEB = frozenset({"invoke-webrequest", "invoke-restmethod"})
+_PS_KEYWORDS = frozenset(
+    {"if", "elseif", "else", "for", "while", "do", "until", "switch", "try", "catch", "finally", "return"}
+    | {"break", "continue", "param", "begin", "process", "end", "throw", "exit"}
+)
 _REDEFINES = re.compile(r"^\s*\$(?:function|alias):", re.I)
 
 
@@ -125,6 +129,8 @@ def _ps_segment(segment: str) -> tuple[Act, bool]:
         return (D, False) if len(words) < 2 else _ps_command(words[1].lower(), words[2:])
     if name == ".":
         return D, False  # dot-sourcing runs a script
+    if name in _PS_KEYWORDS:
+        return R, False  # `if (...) { ... }`: the structure runs nothing itself; its parts are judged each
     return _ps_command(_ALIASES.get(name, name), words[1:])
 
 
