@@ -483,7 +483,10 @@ def test_an_action_parameter_whose_values_no_table_knows_is_judged_only_for_know
     stats = judge.judge({"action": "stats"})
     assert stats is not None
     assert stats.act is calls.Act.READ
-    assert judge.judge({"action": "invalidate"}) is None
+    assert judge.judge({"action": "warm"}) is None
+    invalidated = judge.judge({"action": "invalidate"})
+    assert invalidated is not None
+    assert invalidated.act is calls.Act.DESTRUCTIVE  # invalidate: make what is cached no longer valid
 
 
 @pytest.mark.parametrize(

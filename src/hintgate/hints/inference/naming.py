@@ -176,7 +176,7 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
     (
         DELETE,
         "delete del remove rm drop purge destroy truncate wipe clear revoke kill terminate cancel "
-        "uninstall unset erase prune evict flush discard abort detach unlink unregister deprovision",
+        "uninstall unset erase prune evict flush discard abort detach unlink unregister deprovision invalidate",
     ),
     (EXECUTE, "run execute exec eval evaluate invoke call"),
     (INTERACT, "click type press hover drag fill scroll tap swipe focus select"),
