@@ -131,3 +131,8 @@ def test_a_powershell_command_name_given_another_meaning_is_destructive(script: 
 )
 def test_powershell_keywords_run_nothing_themselves_and_their_parts_are_judged(script: str, act: Act) -> None:
     assert judge_powershell(script).act is act
+
+
+@pytest.mark.parametrize("script", ["Get-Item x.txt | % Delete", "Get-Process | ForEach-Object -MemberName Kill"])
+def test_foreach_object_given_a_member_name_calls_that_method_so_it_is_destructive(script: str) -> None:
+    assert judge_powershell(script).act is D

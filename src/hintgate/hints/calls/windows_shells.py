@@ -81,6 +81,16 @@ _ASSIGNMENT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*\$[\w:]+\s*[-+*/]?=\s*")
 _METHOD_CALL = re.compile(r"(?:\.|(::))(\w+)\s*\(")
 _PS_REDIRECT = re.compile(r"(?:[\d*])?(>>?)\s*(&\d|\$null\b|[^\s;|&)}]+)", re.I)
 _WEB = frozenset({"invoke-webrequest", "invoke-restmethod"})
+
+
+def _member_call(arguments: list[str]) -> bool:
+    """Whether ForEach-Object is given a member's name (positional or `-MemberName`) that may be a method
+    it calls, rather than a script block (judged on its own) or a method known only to read."""
+    named = [a for a in arguments if a.lower() not in {"-membername", "-process", "-begin", "-end"}]
+    members = [a for a in named if not a.startswith(("-", "'", '"', "$"))]
+    return any(m.lower() not in _READ_METHODS for m in members[:1])
+
+
 _PS_KEYWORDS = frozenset(
     {"if", "elseif", "else", "for", "while", "do", "until", "switch", "try", "catch", "finally", "return"}
     | {"break", "continue", "param", "begin", "process", "end", "throw", "exit"}
@@ -139,6 +149,8 @@ def _ps_command(name: str, arguments: list[str]) -> tuple[Act, bool]:
     switched_off = {a.lower().split(":", 1)[0] for a in arguments if a.lower().endswith((":$false", ":0"))}
     if "-whatif" in flags - switched_off:
         return R, False  # `-WhatIf` reports what would happen (`-WhatIf:$false` does it)
+    if name == "foreach-object" and _member_call(arguments):
+        return D, False  # `% Delete`, `-MemberName Kill`: calls that method of every object piped in
     if name in {"new-alias", "set-alias"}:
         return D, False  # a command name given another meaning: what a later line runs is not what it says
     if name in _WEB:
