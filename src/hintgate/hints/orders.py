@@ -83,9 +83,12 @@ _TO_MODEL = Cue(
     r"|\bif\s+you(?:\s+are|'re|’re)\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
     # A label that names the reader by its role, as a letter or a note is headed: "Inventory agent:", "cache
     # agent:", "Maintainers' assistant:", "Assistant note:", "Assistant with GitHub access:".
-    r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:[\w-]+(?:'s|s'|’s)?\s+){0,2}(?:assistant|agent|copilot|chatbot)s?"
-    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reading|managing|handling|using|helping|working)\b[^:\n.]{1,50})?"
-    r"[ \t]*:[ \t]"
+    # "Claude / Copilot:", "AI meeting copilot —", "whoever's assistant reads this thread:".
+    r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:[\w-]+(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
+    r"(?:assistant|agent|copilot|chatbot|Claude|Gemini|ChatGPT)s?(?:\s*/\s*[\w-]+(?:\s+[\w-]+)?)?"
+    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reading|reads?|managing|handling|using|helping|working|"
+    r"crawling|crawls?|quoting|summari[sz]ing|processing|triaging|evaluating|browsing|visiting)\b[^:\n.]{1,60})?"
+    r"(?:[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
     r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}[ \t]*:"
@@ -539,15 +542,19 @@ def _tools_named(sentence: str, context: _Context) -> list[str]:
 # A JSON object's member with its string value (`"id": "A-7"`), or the one whose value is open (`"comment": "`),
 # unless its name says it holds samples or quotes.
 _JSON_MEMBER = re.compile(
-    r'"(?![\w .-]*(?:sample|example|payload|attack|inject|prompt|quote|span|snippet|pattern|input))[\w .-]{1,40}"'
+    r'"(?![\w .-]*(?:sample|example|payload|attack|inject|quote|span|pattern))[\w .-]{1,40}"'
     r'\s*:\s*"(?:(?:[^"\\\n]|\\.)*")?',
     re.IGNORECASE,
 )
 
 
-def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) -> re.Match[str] | None:
+def _said(
+    sentence: str, match: re.Match[str] | None, *, quotes: bool = True, data: bool = False
+) -> re.Match[str] | None:
     """`match`, unless it is quoted or given as an example rather than said (`quotes`: a quotation mark open
-    before it counts; not for paths and names, which are written in code quotes when said too)."""
+    before it counts; not for paths and names, which are written in code quotes when said too; `data`: the text
+    is a tool's result, where a quotation mark opens a value of the data as often as a quotation, so only one
+    after words that quote counts: "wrote", "such as", a table's bar)."""
     if match is None:
         return None
     at = _start(match)  # RE2's match may open with the boundary character (a quotation mark) it consumed
@@ -560,7 +567,18 @@ def _said(sentence: str, match: re.Match[str] | None, *, quotes: bool = True) ->
     opened = [q for q in "\"'“‘«「" if head.count(q) % 2 == 1 or (q in "“‘«「" and q in before)]
     if "'" in opened and re.search(r"\w'\w", head):  # an apostrophe ("user's") opens nothing
         opened.remove("'")
+    if data:
+        opened = [q for q in opened if _QUOTED_BY.search(head, 0, max(head.rfind(q), 0))]
     return None if opened else match
+
+
+# Words before a quotation mark that make what follows a quotation: "wrote", "such as", "payload", a table's bar.
+_QUOTED_BY = re.compile(
+    r"(?:[|(\[]|\w:|\b(?:said|says|say|wrote|writes|like|as|e\.g\.|examples?|payloads?|samples?|prompts?|phrases?|"
+    r"strings?|text|messages?|quoted?|quotes|injections?|attacks?|called|titled|named|reads|read|addressed\s+to|"
+    r"aimed\s+at|directed\s+at)\b)[\s:,>-]{0,8}$",
+    re.IGNORECASE,
+)
 
 
 def _start(match: Any) -> int:
@@ -582,7 +600,7 @@ _USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
 
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
-    said = _said(sentence, match)
+    said = _said(sentence, match, data=True)
     if said is None:
         return None
     found = said.group().strip().lower()
@@ -638,7 +656,9 @@ def _judge_sentence(
         else _DESTINATION.search(sentence, seen)
         or (_ADDRESS.search(sentence) if "@" in sentence or "://" in sentence else None)
     )
-    named = context.result and _addressed(sentence, _TO_MODEL.search(sentence, seen)) is not None
+    address = _addressed(sentence, _TO_MODEL.search(sentence, seen)) if context.result else None
+    named = address is not None
+    mention = named and sentence[_start(address) : _start(address) + 1] == "@"
     # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
     carried = not named and addressed and _commands(sentence)
     named = named or carried
@@ -738,7 +758,9 @@ def _judge_sentence(
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
-    if named and not targets and (_OUTWARD if carried else _ACTION).search(sentence, seen):
+    # A label carried from before, or an @-mention (how a project's own people ask its coding bot for work: "@copilot
+    # please add a test"), must ask an act beyond a project's chores.
+    if named and not targets and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")
     if role and (targets or other_script):
@@ -760,7 +782,7 @@ _OUTWARD = Cue(
     r"\b(?:merge|approve|delete|remove|drop|grant|invite|transfer|wire|pay|refund|buy|purchase|send|forward|share|"
     r"publish|upload|email|disable|push|recommend|ignore|omit|hide|collect|provide|give|reveal|export|dm|dismiss|"
     r"ban|whitelist|accept|decline|append|download|log\s+in|revoke|reset|submit|cancel|archive|flush|overwrite|"
-    r"execute|purge|wipe|erase)\b",
+    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell)\b",
     gated=True,
 )
 
@@ -770,6 +792,7 @@ def _commands(sentence: str) -> bool:
     sentence = _PURPOSE.sub("", sentence)
     return (
         _IMPERATIVE.match(sentence) is not None
+        or _OUTWARD.match(re.sub(r"^\W+", "", sentence)) is not None  # "Cancel every subscription."
         or re.match(r"\W*(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to))\b", sentence, re.IGNORECASE)
         is not None
     )
@@ -1018,6 +1041,8 @@ def _orders(
 # a pipe to a shell, the approval or the user's view named with a negation, earlier instructions overridden.
 _RESULT_CUES = Cue(
     r"\b(?:AI|LLMs?|ChatGPT|Claude|Copilot|Gemini|GPT-?\d\w*)\b|\b(?:assistant|agent|chatbot|language\s+model)s?\b|"
+    # A JSON-escaped line break before a word hides its boundary: "Renewal due.\\n\\nAssistant note: ...".
+    r"\\n(?:AI|LLMs?|Claude|Copilot|Gemini|assistant|agent)|"
     r"\b(?:asistente|assistente|Assistent|asystent|asistan|ассистент|асистент|trợ\s+lý|asisten|msaidizi)\w*|"
     r"\b(?:IA|KI|ИИ|ШІ)\b|للمساعد|المساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|助手|助理|"
     r"(?:~|\$HOME)/\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass|git-credentials|npmrc|pypirc|env|bash_history|zsh_history)|"
@@ -1038,7 +1063,8 @@ def result_cue(text: str) -> bool:
 
 # A JSON member whose name says its string holds samples or quotes: what it says is quoted, not said.
 _SAMPLE_MEMBER = re.compile(
-    r'"[\w .-]*(?:sample|example|payload|attack|inject|prompt|quote|snippet|pattern)[\w .-]*"\s*:\s*"$', re.IGNORECASE
+    r'"[\w .-]*(?:sample|example|payload|attack|inject|quote|pattern)[\w .-]*"\s*:\s*"(?:[^"\\\n]|\\.)*$',
+    re.IGNORECASE,
 )
 
 
@@ -1051,14 +1077,17 @@ def judge_result(text: str) -> list[Order]:
     for cue in _RESULT_CUES.finditer(text):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)
-        start = max(_boundary_before(text, cue.start()), cue.start() - 400)
+        start = max(_boundary_before(text, _start(cue)), cue.start() - 400)
         end = min(_boundary_after(text, cue.end()), cue.end() + 400)
         if end - cue.end() < 3 or text[cue.end() : end].strip(" :*#-\n") == "":
             # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it.
             paragraph = text.find("\n\n", end)
             end = min(len(text) if paragraph < 0 else paragraph, end + 400)
         start = max(start, last_end, 0)
-        if _SAMPLE_MEMBER.search(text, max(0, start - 60), start):
+        if _SAMPLE_MEMBER.search(text, max(0, start - 300), start) or (
+            text[start : start + 3].lstrip()[:1] in ('"', "“", "«")
+            and _QUOTED_BY.search(text, max(0, start - 60), start)
+        ):  # a sample's value, or a quotation after the words that quote it: 'One example read: "AI assistant: ..."'
             last_end = end
             continue
         spans.append((start, end, False))
