@@ -165,3 +165,37 @@ def test_a_write_after_a_read_in_one_text_is_found(language: str, text: str) -> 
     judged = judge_language(language, text, judge_sql)
     assert judged is not None
     assert judged.act is D
+
+
+@pytest.mark.parametrize(
+    ("script", "act"),
+    [
+        ("db.orders.find({status: 'open'}).limit(5)", R),
+        ("db.getCollectionNames()", R),
+        ("use app\ndb.orders.aggregate([{$group: {_id: '$s', n: {$sum: 1}}}])", R),
+        ("db.events.insertOne({type: 'deploy', at: new Date()})", A),
+        ("db.users.countDocuments({}); db.users.createIndex({email: 1})", A),
+        ("db.x.find().forEach(d => db.y.deleteOne(d))", D),
+        ("db.x.aggregate([{$match: {}}, {$out: 'y'}])", D),
+        ("db.x.drop()", D),
+        ("load('cleanup.js')", D),
+        ("db.getSiblingDB('admin').runCommand({shutdown: 1})", D),
+    ],
+)
+def test_a_mongosh_script_is_judged_by_the_shell_methods_it_calls(script: str, act: Act) -> None:
+    judged = judge_language("mongosh", script, judge_sql)
+    assert judged is not None
+    assert judged.act is act
+
+
+def test_a_tool_that_evaluates_javascript_in_mongosh_is_judged_as_mongosh() -> None:
+    listed = {
+        "name": "shell_eval",
+        "description": "Evaluate JavaScript in mongosh connected to the app database.",
+        "inputSchema": {"type": "object", "properties": {"script": {"type": "string"}}, "required": ["script"]},
+    }
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    judged = judge.judge({"script": "db.orders.find().limit(5)"})
+    assert judged is not None
+    assert judged.act is R

@@ -18,6 +18,10 @@ which change data, and has no way to hide a write from them:
   change data.
 - CQL (Cassandra): read as SQL, except that an `INSERT` or `UPDATE` is an
   upsert (it replaces a row that exists) unless it says `IF NOT EXISTS`.
+- mongosh: the methods a script calls, by the shell's documented collection
+  and cursor methods (`find`, `countDocuments`, `getIndexes` read;
+  `insertOne`, `createIndex` add; `updateOne`, `deleteMany`, `drop` and any
+  method or function not listed change data);
 - MongoDB database commands (`db.runCommand`): the command is the
   document's first key; the documented reads (`find`, `count`, `aggregate`
   without an `$out` or `$merge` stage, `explain` of anything) read;
@@ -41,7 +45,7 @@ __all__ = ["LANGUAGES", "judge_language", "language_named"]
 
 R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
 
-LANGUAGES = ("cypher", "kql", "sparql", "cql", "mongo")
+LANGUAGES = ("cypher", "kql", "sparql", "cql", "mongo", "mongosh")
 """The languages judged here, by the names `language_named` returns."""
 
 _NAMED = (
@@ -50,6 +54,7 @@ _NAMED = (
     ("kql", re.compile(r"\b(?:kql|kusto)\b", re.I)),
     # CQL is Cassandra's only beside Cassandra's words: Confluence's CQL is a search language.
     ("cql", re.compile(r"\b(?:cassandra|scylla(?:db)?|keyspaces?)\b", re.I)),
+    ("mongosh", re.compile(r"\bmongosh\b|\bmongo shell\b", re.I)),
     (
         "mongo",
         re.compile(r"\bmongo(?:db)?\b.{0,80}\b(?:database commands?|command documents?)\b|\bruncommand\b", re.I | re.S),
@@ -83,6 +88,8 @@ def judge_language(language: str, value: Any, sql: Callable[[str], Judgement]) -
         return _sparql(value)
     if language == "cql":
         return _cql(value, sql)
+    if language == "mongosh":
+        return _mongosh(value)
     return None
 
 
@@ -229,3 +236,46 @@ def _mongo(document: Mapping[Any, Any]) -> Judgement:
     if command in _MONGO_ADDS:
         return Judgement(A, shown, "mongo", command != "insert")
     return Judgement(D, shown, "mongo")
+
+
+def _lowered(text: str) -> frozenset[str]:
+    """The words of a table written as text, lower case."""
+    return frozenset(text.lower().split())
+
+
+_MONGOSH_READS = _lowered(
+    """
+    find findOne countDocuments estimatedDocumentCount count distinct aggregate getCollectionNames
+    getCollectionInfos getIndexes getIndexKeys stats dataSize totalSize storageSize totalIndexSize explain limit
+    skip sort project projection toArray pretty hint batchSize itcount size hasNext next forEach map getName
+    getSiblingDB getCollection serverStatus version hostInfo isMaster hello stringify parse floor ceil round min
+    max abs getTime toISOString tryNext close comment maxTimeMS collation readPref allowDiskUse
+    """
+)
+_MONGOSH_ADDS = _lowered("insertOne insertMany insert createIndex createIndexes createCollection createView")
+_MONGOSH_FUNCTIONS = _lowered(
+    "ObjectId ISODate Date NumberInt NumberLong NumberDecimal UUID Timestamp BinData printjson print tojson"
+)
+_JS_CALL = re.compile(r"(\.)?\s*([A-Za-z_$][\w$]*)\s*\(")
+_SHELL_HELPER = re.compile(r"^\s*(?:use|show)\s+\w+\s*;?\s*$", re.I | re.M)
+
+
+def _mongosh(text: str) -> Judgement:
+    shown = shorten(text, 72)
+    bare = _SHELL_HELPER.sub(" ", _C_COMMENTS.sub(" ", _STRINGS.sub(" '' ", text)))
+    act = R
+    insert_only = True
+    for dot, name in _JS_CALL.findall(bare):
+        lowered = name.lower()
+        if dot and lowered in _MONGOSH_READS:
+            continue
+        if dot and lowered in _MONGOSH_ADDS:
+            act = max(act, A)
+            insert_only = insert_only and lowered.startswith("insert")
+            continue
+        if not dot and lowered in _MONGOSH_FUNCTIONS:
+            continue
+        return Judgement(D, f"{shown} ({name}: not a method hintgate reads)", "mongosh")
+    if act is R and re.search(r"\$(?:out|merge)\b", bare):
+        return Judgement(D, f"{shown} (an aggregation that writes its output)", "mongosh")
+    return Judgement(act, shown, "mongosh", True if act is R else (False if insert_only else None))
