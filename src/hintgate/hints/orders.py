@@ -98,9 +98,14 @@ _TO_MODEL = Cue(
     r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping|please)\b)"
     r"|\b(?:AI|LLM)\s+(?:\w+\s+)?(?:reviewers?|summari[sz]ers?|readers?|crawlers?|assistants?|agents?|bots?)"
     r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping)\b)"
-    r"|(?:para\s+o|para\s+el|pour\s+l'|an\s+das|an\s+den|per\s+l'|voor\s+de|dla|для|до|للمساعد|ל|के\s+लिए|"
+    r"|(?:إلى\s+|para\s+o|para\s+el|pour\s+l'|an\s+das|an\s+den|per\s+l'|voor\s+de|dla|для|до|للمساعد|ל|के\s+लिए|"
     r"สำหรับ|給|给|へ|에게|kwa)\s*" + _MODEL_NOUNS + r"|" + _MODEL_NOUNS + r"\s*(?:へ|에게|전용|用|に|は)"
-    r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das|den|die)\s+(?:Modell|KI|Assistent\w*)"
+    r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das\s+|den\s+|die\s+)?(?:Modell|KI|Assistent\w*)"
+    # A short label that ends with the model named, in any language: "ВНИМАНИЕ ИИ-агенту:", "Instructie voor
+    # AI-assistenten:", "Assistente IA:", "Yapay zekâ asistanı için zorunlu adım:".
+    r"|(?:^|\n|\\n|[.!?;|]\s|[|(\[\"])[^\n:：\"]{0,30}?(?:(?-i:AI|KI|IA|ИИ|ШІ)-(?:assist|asist|agent|асист|ассист|агент)\w*|(?-i:KI|IA|ИИ|ШІ)[\w-]*|"
+    r"asistente|assistente|Assistent\w*|asystent\w*|asistan\w*|ассистент\w*|асистент\w*|агент\w*|trợ\s+lý|asisten|"
+    r"msaidizi|المساعد\w*|הסוכן|העוזר|सहायक|সহকারী|ผู้ช่วย|アシスタント|エージェント|어시스턴트|에이전트|助手|助理|智能体)(?:\s+için[^:\n]{0,30})?\s*[:：]"
     r"|\b(?:Observação|Observación|Nota|Instrucción|Instrução|Remarque|Lưu\s+ý|Catatan|Not|Uwaga|Примечание|"
     r"Примітка|Указание|Вказівка)\s+(?:para|pour|per|cho|untuk|için|dla|для)\s+(?:o\s+|el\s+|l'|la\s+|le\s+|il\s+)?"
     + _MODEL_NOUNS,
@@ -439,17 +444,9 @@ _FILE_LIKE = re.compile(
     r"com|org|net|io|dev|app|ai|co|uk|de|jp|example|local|internal)$",
     re.IGNORECASE,
 )
-# Acts on the user's accounts and data that a tool's result has no business asking for.
-_ACTION = Cue(
-    r"\b(?:merge|approve|delete|remove|drop|grant|invite|add|transfer|wire|pay|refund|reship|order|buy|purchase|send|"
-    r"forward|share|publish|post|upload|run|execute|install|click|open|visit|navigate|call|invoke|use|reply|email|"
-    r"create|close|disable|enable|scale|deploy|push|commit|change|update|set|tell|say|report|recommend|answer|respond|"
-    r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
-    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply|accept|decline|append|"
-    r"download|book|sign|log\s+in|retry|move|edit|modify|write|rename|revoke|reset|trigger|place|issue|submit|"
-    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link)\b"
-    # The same asks in the commonest languages, as said to someone (imperative or polite forms).
-    r"|\b(?:valide[zs]?|exécute[zs]?|effectue[zs]?|envoie[zs]?|paie[zs]?|approuve[zs]?|supprime[zs]?|affiche[zs]?|"
+# The asks of `_ACTION` in the commonest languages, as said to someone (imperative or polite forms).
+_ACTS_ELSEWHERE = (
+    r"\b(?:valide[zs]?|exécute[zs]?|effectue[zs]?|envoie[zs]?|paie[zs]?|approuve[zs]?|supprime[zs]?|affiche[zs]?|"
     r"transf[eè]re[zs]?|aprueba|ejecuta|realiza|envía|paga|elimina|borra|muestra|transfiere|cierra|reembolsa|"
     r"effettua|esegui|invia|approva|cancella|mostra|trasferisci|aprove|execute|envie|pague|exclua|apague|mostre|"
     r"transfira|führe|sende|zahle|überweise|genehmige|lösche|zeige|voer|stuur|betaal|keur|verwijder|toon|"
@@ -459,7 +456,18 @@ _ACTION = Cue(
     r"wijzig|udostępnij|zmień|paylaş|değiştir|iste|поделись|измени|перешли|поділись|зміни|dì|consiglia)\b"
     r"|نفذ|أرسل|ادفع|وافق|احذف|اعرض|اقرأ|اطبع|حوّل|בצע|שלח|שלם|אשר|מחק|הצג|העבר|चलाएं|भेजें|हटाएं|दिखाएं|"
     r"実行して|送信して|支払|承認して|削除して|表示して|転送して|してください|실행하|보내|송금|지불|승인하|삭제하|전하세요|"
-    r"执行|執行|发送|發送|支付|付款|批准|删除|刪除|显示|顯示|读取|讀取|转账|轉帳|粘贴|貼上",
+    r"执行|執行|发送|發送|支付|付款|批准|删除|刪除|显示|顯示|读取|讀取|转账|轉帳|粘贴|貼上"
+)
+# Acts on the user's accounts and data that a tool's result has no business asking for.
+_ACTION = Cue(
+    r"\b(?:merge|approve|delete|remove|drop|grant|invite|add|transfer|wire|pay|refund|reship|order|buy|purchase|send|"
+    r"forward|share|publish|post|upload|run|execute|install|click|open|visit|navigate|call|invoke|use|reply|email|"
+    r"create|close|disable|enable|scale|deploy|push|commit|change|update|set|tell|say|report|recommend|answer|respond|"
+    r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
+    r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply|accept|decline|append|"
+    r"download|book|sign|log\s+in|retry|move|edit|modify|write|rename|revoke|reset|trigger|place|issue|submit|"
+    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link)\b|"
+    + _ACTS_ELSEWHERE,
     gated=True,
 )
 # Words that read something in: a value taken from elsewhere into the tool's own parameter.
@@ -782,7 +790,7 @@ _OUTWARD = Cue(
     r"\b(?:merge|approve|delete|remove|drop|grant|invite|transfer|wire|pay|refund|buy|purchase|send|forward|share|"
     r"publish|upload|email|disable|push|recommend|ignore|omit|hide|collect|provide|give|reveal|export|dm|dismiss|"
     r"ban|whitelist|accept|decline|append|download|log\s+in|revoke|reset|submit|cancel|archive|flush|overwrite|"
-    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell)\b",
+    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell)\b|" + _ACTS_ELSEWHERE,
     gated=True,
 )
 
@@ -792,7 +800,7 @@ def _commands(sentence: str) -> bool:
     sentence = _PURPOSE.sub("", sentence)
     return (
         _IMPERATIVE.match(sentence) is not None
-        or _OUTWARD.match(re.sub(r"^\W+", "", sentence)) is not None  # "Cancel every subscription."
+        or _OUTWARD.match(re.sub(r"^\W+", "", sentence)) is not None  # "Cancel every subscription.", "Überweise ..."
         or re.match(r"\W*(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to))\b", sentence, re.IGNORECASE)
         is not None
     )
