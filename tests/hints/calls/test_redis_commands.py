@@ -43,3 +43,16 @@ def test_a_command_parameter_of_a_redis_tool_is_a_redis_command_not_a_shell_line
     assert judge is not None
     assert judge.judge({"command": "GET session:1"}).act is Act.READ  # type: ignore[union-attr]
     assert judge.judge({"command": "FLUSHDB"}).act is Act.DESTRUCTIVE  # type: ignore[union-attr]
+
+
+def test_a_redis_tool_given_a_commands_words_as_a_list_judges_them_as_redis_not_as_a_program() -> None:
+    listed = {
+        "name": "kv",
+        "description": "Pass one Valkey command, split into its words.",
+        "inputSchema": {"type": "object", "properties": {"argv": {"type": "array", "items": {"type": "string"}}}},
+    }
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    assert judge.judge({"argv": ["set", "flag", "on"]}).act is Act.DESTRUCTIVE  # type: ignore[union-attr]
+    assert judge.judge({"argv": ["HGETALL", "user:7"]}).act is Act.READ  # type: ignore[union-attr]
+    assert judge.judge({"argv": ["LPUSH", "queue", "x y"]}).act is Act.ADDITIVE  # type: ignore[union-attr]

@@ -233,3 +233,20 @@ def test_a_database_client_told_to_write_its_output_to_a_file_writes(text: str, 
 )
 def test_a_reading_program_told_to_save_to_a_file_writes_it(text: str, act: Act) -> None:
     assert judge_shell(text).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("set -euo pipefail", Act.READ),
+        ("set -o vi", Act.READ),
+        ("set -gx EDITOR nano", Act.READ),
+        ("set -l count 3", Act.READ),
+        ("set -- -U a b", Act.READ),
+        ("set -U theme dark", Act.DESTRUCTIVE),
+        ("set -Ux EDITOR nano", Act.DESTRUCTIVE),
+        ("set --universal theme dark", Act.DESTRUCTIVE),
+    ],
+)
+def test_set_reads_within_the_session_and_a_setting_kept_for_later_sessions_writes(text: str, act: Act) -> None:
+    assert judge_shell(text).act is act

@@ -243,3 +243,17 @@ def test_a_function_that_runs_a_query_text_does_what_the_text_does(dialect: str,
 )
 def test_a_function_named_for_moving_or_flipping_a_state_changes_it(text: str, act: Act) -> None:
     assert judge_sql(text, "postgres").act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("SELECT rebalance_quotas(3)", Act.DESTRUCTIVE),
+        ("SELECT * FROM reprice_catalog('EUR')", Act.DESTRUCTIVE),
+        ("SELECT pg_size_pretty(pg_total_relation_size('orders'))", Act.READ),
+        ("SELECT current_setting('work_mem'), has_table_privilege('orders', 'SELECT')", Act.READ),
+        ("SELECT get_orders(42), lower(name) FROM users", Act.READ),
+    ],
+)
+def test_a_function_the_parser_does_not_know_named_in_words_of_no_known_verb_is_not_a_read(text: str, act: Act) -> None:
+    assert judge_sql(text, "postgres").act is act

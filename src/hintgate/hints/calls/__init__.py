@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -280,6 +281,8 @@ def _judge_value(
         return operation
     if kind == "redis" and isinstance(value, str):
         return judge_redis(value)
+    if kind == "redis" and _words(value):
+        return judge_redis(shlex.join(value))
     if kind == "language" and role.dialect is not None:
         return judge_language(role.dialect, value, lambda text: judge_sql(text, command=judge_shell))
     if kind == "query" and isinstance(value, str):

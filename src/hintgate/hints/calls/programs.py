@@ -766,6 +766,29 @@ def _source(args: list[str], shown: str, _shell: ShellText | None, _depth: int) 
     return Judgement(R, shown, "shell", True)
 
 
+# Options of `set` that change only this shell session: bash's and POSIX sh's (`set -eux`, `set -o vi`) and
+# fish's scopes and modes (`set -gx`, `set -l`, `set -e`, `set --path`).
+_SESSION_SET_LETTERS = frozenset("abefhkmnoptuvxBCEHPT" + "pqnSlfgxuL")
+_SESSION_SET_LONG = frozenset(
+    {"--append", "--prepend", "--erase", "--query", "--names", "--show", "--local", "--function", "--global"}
+    | {"--export", "--unexport", "--path", "--unpath", "--long", "--help"}
+)
+
+
+def _set(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """`set` changes this shell session's options and variables, which end with it; an option neither bash
+    nor fish gives a session scope (fish's -U/--universal keeps the variable on disk for every later
+    session) is not judged a read."""
+    for arg in args:
+        if arg in {"--", "-", "+"} or not arg.startswith(("-", "+")):
+            break
+        if arg.startswith("--") and arg.split("=", 1)[0] not in _SESSION_SET_LONG:
+            return Judgement(D, f"{shown} (a setting kept beyond this session)", "shell")
+        if not arg.startswith("--") and not set(arg[1:]) <= _SESSION_SET_LETTERS:
+            return Judgement(D, f"{shown} (a setting kept beyond this session)", "shell")
+    return Judgement(R, shown, "shell", True)
+
+
 def _journalctl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     """journalctl reads the journal; its maintenance options delete or rotate journal files."""
     writes = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--relinquish-var")
@@ -967,6 +990,7 @@ _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgeme
     "journalctl": _journalctl,
     "dmesg": _dmesg,
     "history": _history,
+    "set": _set,
     "kill": _kill,
     **dict.fromkeys(("make", "gmake"), _make),
     **dict.fromkeys(("ansible", "ansible-playbook"), _ansible),

@@ -555,6 +555,10 @@ def _role(
             joined in {"args", "arguments", "argv", "command", "cmd"} or _ARGV_TEXT.search(description)
         ):
             return Role("program", key, program=program)
+        if _REDIS.search(tool_text) and (
+            joined in {"command", "cmd", "argv", "args"} or "command" in description.lower()
+        ):
+            return Role("redis", key)  # `["SET", "k", "v"]`: one Redis command's words, not a program's
         if joined in {"command", "cmd", "argv", "commandline"} or (
             _ARGV_TEXT.search(description) and re.search(r"\bcommand\b", description, re.I)
         ):

@@ -120,6 +120,24 @@ _READ_FUNCTIONS_WITH_EFFECTS = {
     "xp_cmdshell": Act.DESTRUCTIVE,
 }
 
+# System functions that only read (PostgreSQL's "System Information" and "Database Object Size" functions,
+# MySQL's information functions) and that the parser does not know by name: a compound name with no verb
+# hintgate knows is otherwise not judged a read.
+_READ_SYSTEM_FUNCTIONS = frozenset(
+    {"pg_size_pretty", "pg_size_bytes", "pg_database_size", "pg_relation_size", "pg_total_relation_size"}
+    | {"pg_table_size", "pg_indexes_size", "pg_column_size", "pg_tablespace_size", "current_setting"}
+    | {"pg_backend_pid", "pg_is_in_recovery", "pg_typeof", "pg_get_viewdef", "pg_get_functiondef"}
+    | {"pg_get_indexdef", "pg_get_constraintdef", "pg_get_triggerdef", "pg_get_userbyid", "pg_get_expr"}
+    | {"pg_postmaster_start_time", "pg_conf_load_time", "pg_current_wal_lsn", "pg_last_wal_receive_lsn"}
+    | {"pg_last_wal_replay_lsn", "pg_wal_lsn_diff", "pg_last_xact_replay_timestamp", "pg_blocking_pids"}
+    | {"pg_table_is_visible", "pg_function_is_visible", "pg_encoding_to_char", "pg_jit_available"}
+    | {"has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege"}
+    | {"has_function_privilege", "obj_description", "col_description", "shobj_description", "format_type"}
+    | {"current_database", "current_schema", "current_schemas", "current_user", "session_user", "inet_server_addr"}
+    | {"inet_server_port", "inet_client_addr", "txid_current_snapshot", "pg_current_snapshot", "to_regclass"}
+    | {"connection_id", "last_insert_id", "found_rows", "row_count", "current_role", "database_size"}
+)
+
 # SQLite PRAGMAs that take an argument and still only read (a pragma with any other argument sets a value).
 _READ_PRAGMAS_WITH_ARGUMENT = frozenset(
     {
@@ -473,9 +491,14 @@ def _effect_of(function: Any) -> Act:
     known = _READ_FUNCTIONS_WITH_EFFECTS.get(name)
     if known is not None:
         return known
-    if not isinstance(function, exp.Anonymous) or not re.search(r"[_$.]", name):
+    if not isinstance(function, exp.Anonymous) or not re.search(r"[_$.]", name) or name in _READ_SYSTEM_FUNCTIONS:
         return Act.READ
-    return _VERB_ACTS.get(_function_verb(name), Act.READ)
+    verb = _function_verb(name)
+    if not verb:
+        # A function the parser does not know, named for what it does in words hintgate cannot read
+        # (`recalc_tiers(2026)`, a user's own): its body may write, so it is not judged a read (fail closed).
+        return Act.DESTRUCTIVE
+    return _VERB_ACTS.get(verb, Act.READ)
 
 
 _PASS_THROUGH: dict[str, int | None] = {
