@@ -126,3 +126,18 @@ def test_nested_parameters_and_their_allowed_values_are_searched() -> None:
     index = ToolIndex([nested, *TOOLS])
     assert names(index, "rollout restart")[0] == "manage"
     assert names(index, "how many replicas")[0] == "manage"
+
+
+def test_a_word_most_tools_say_counts_little_even_where_only_one_name_says_it() -> None:
+    # "find" is in one name only, but in most tools' descriptions: over whole tools (BM25F) it is a common word, and
+    # the rare word the query also says ("news") decides.
+    catalog = [
+        tool("find_teams", "List the teams of an organization."),
+        tool("headlines", "Find recent news articles about a topic."),
+        tool("web_search", "Find pages on the web."),
+        tool("file_search", "Find files whose names match a pattern."),
+        tool("issue_search", "Find issues by their text."),
+        tool("symbol_lookup", "Find a symbol by its name."),
+    ]
+    index = ToolIndex(catalog, Ranking(trigrams=0.0, intent=0.0, semantic=0.0))
+    assert names(index, "find the news")[0] == "headlines"
