@@ -9,9 +9,9 @@ normalised by that field's length, weighted (`Ranking.weights`) and summed,
 then saturated once (k1), and its IDF counts over whole tools. Scoring each
 field as its own BM25 and summing (what the index did first) gave a word an
 IDF per field: "find", in most descriptions but in few names, weighed as a
-rare word wherever a name said it, and "Find this week's reporting on the
-port strike" ranked Sentry's `find_teams` and `find_projects` above every
-news search. On the development set (376 queries) BM25F moved recall@5 from
+rare word wherever a name said it: "find the notion page titled 'Q3
+roadmap'" ranked five tools named for pages above Notion's search (now
+fourth). On the development set (376 queries) BM25F moved recall@5 from
 0.790 to 0.793 (MRR@10 0.648 to 0.665), on the second, released set (330
 queries by other writers) from 0.727 to 0.767 (0.592 to 0.610), with k1, b
 and the field weights as they were (not tuned again); the ranking costs no
