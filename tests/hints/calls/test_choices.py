@@ -245,3 +245,24 @@ def test_a_query_string_object_beside_the_url_is_part_of_the_request(query: dict
     judged = judge.judge({"method": "DELETE", "endpoint": "https://api.example.com/v1/projects/9", "query": query})
     assert judged is not None
     assert judged.act is act
+
+
+@pytest.mark.parametrize(
+    ("value", "act"),
+    [
+        ("mark_done", Act.DESTRUCTIVE),
+        ("markAsSpam", Act.DESTRUCTIVE),
+        ("mark", Act.ADDITIVE),
+        ("pin", Act.ADDITIVE),
+    ],
+)
+def test_marking_a_state_replaces_the_state_an_item_had_and_a_bare_marker_only_adds(value: str, act: Act) -> None:
+    listed = tool({"action": {"type": "string", "enum": [value, "get"]}})
+    assert judged(listed, {"action": value}) is act
+
+
+@pytest.mark.parametrize("target", ["/v2/payments/pay_7/void", "/orders/41/annul", "/charges/ch_3/nullify"])
+def test_a_post_that_voids_or_annuls_a_thing_cancels_it(target: str) -> None:
+    found = judge_method("POST", "method", target, None)
+    assert found is not None
+    assert found.act is Act.DESTRUCTIVE

@@ -5,8 +5,9 @@ general English; a call's verb is judged from it, with words the lexicon
 does not hold (command-line and queue verbs, Redis's commands as its
 documentation classes them, nouns that name what a call shows), and two
 readings a tool name does not need: a transition that takes back what one
-added (`unstar`, `unsubscribe`) removes it, and a relative change (`incr`,
-`toggle`) does more on each repeat.
+added (`unstar`, `unsubscribe`) removes it, marking a state (`mark_read`,
+`mark_as_spam`) replaces the state the item had, and a relative change
+(`incr`, `toggle`) does more on each repeat.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ ACTION_WORDS: Mapping[str, tuple[Act, bool | None]] = {
     **_words("incr decr incrby decrby incrbyfloat hincrby toggle", Act.DESTRUCTIVE, False),
     # Archiving takes a thing out of where it was (an inbox, a list): a change to what exists.
     **_words("archive", Act.DESTRUCTIVE, True),
+    # Voiding or annulling a thing (an invoice, a payment, an order) cancels it: what it was is gone.
+    **_words("void annul rescind nullify", Act.DESTRUCTIVE, True),
 }
 """Words of actions outside the name lexicon, with what they do and whether a repeat changes nothing more."""
 
@@ -81,6 +84,8 @@ def verb_act(value: str) -> tuple[Act, bool | None, bool | None] | None:
         destructive = values.get(Hint.DESTRUCTIVE, True) or "force" in parts.qualifiers
         if verb.rule == "name.verb.transition" and (parts.verb or "").startswith("un"):
             destructive = True
+        if verb.rule == "name.verb.transition" and parts.verb == "mark" and parts.object:
+            destructive = True  # "mark read", "mark as spam": the state it names replaces the one the item had
         act = max(act, Act.DESTRUCTIVE if destructive else Act.ADDITIVE)
         idempotent = idempotent and values.get(Hint.IDEMPOTENT) is True
     open_world = any(v.values.get(Hint.OPEN_WORLD) is True for v in known) or None
