@@ -603,6 +603,8 @@ _NOT_SPOKEN_TO = re.compile(
 )
 
 
+# "To the", "for the" before the model's name: it is the one spoken to, whatever "the" says elsewhere.
+_SPOKEN_TO = re.compile(r"(?:^|[\s(\[])(?:to|for)\s+(?:the|all|any)\s*$", re.IGNORECASE)
 _USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
 
 
@@ -617,6 +619,8 @@ def _addressed(sentence: str, match: Any) -> Any:
     if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",
                          "dear", "hey", "hello", "hi ", "important")):  # fmt: skip
         return said
+    if _SPOKEN_TO.search(sentence[: _start(said)]):
+        return said  # "To the AI support agent:", "for the scheduling assistant:"
     if _NOT_SPOKEN_TO.search(sentence[: _start(said)]):
         return None
     return said
