@@ -199,3 +199,37 @@ def test_a_tool_that_evaluates_javascript_in_mongosh_is_judged_as_mongosh() -> N
     judged = judge.judge({"script": "db.orders.find().limit(5)"})
     assert judged is not None
     assert judged.act is R
+
+
+@pytest.mark.parametrize(
+    ("traversal", "act"),
+    [
+        ("g.V().has('person', 'name', 'ada').out('knows').values('name')", Act.READ),
+        ("g.E().groupCount().by(label)", Act.READ),
+        ("g.V().has('note', 'text', 'drop()').count()", Act.READ),
+        ("g.addV('city').property('name', 'Oslo')", Act.ADDITIVE),
+        ("g.addE('follows').from(__.V(1)).to(__.V(2))", Act.ADDITIVE),
+        ("g.V().has('session', 'expired', true).drop()", Act.DESTRUCTIVE),
+        ("g.V(7).property('score', 3)", Act.DESTRUCTIVE),
+        ("g.addV('a').V(7).property('score', 3)", Act.DESTRUCTIVE),
+        ("g.mergeV([(T.label): 'city', name: 'Oslo'])", Act.DESTRUCTIVE),
+        ("g.V().map{ it.get().remove() }", Act.DESTRUCTIVE),
+        ("g.io('graph.json').read().iterate()", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_gremlin_traversal_is_judged_by_its_steps(traversal: str, act: Act) -> None:
+    judge = ArgumentJudge.of(
+        {
+            "name": "graph_traverse",
+            "description": "Send a traversal to the Apache TinkerPop server.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"traversal": {"type": "string"}, "bindings": {"type": "object"}},
+                "required": ["traversal"],
+            },
+        }
+    )
+    assert judge is not None
+    judged = judge.judge({"traversal": traversal})
+    assert judged is not None
+    assert judged.act is act

@@ -26,6 +26,12 @@ which change data, and has no way to hide a write from them:
   document's first key; the documented reads (`find`, `count`, `aggregate`
   without an `$out` or `$merge` stage, `explain` of anything) read;
   `insert`, `create`, `createIndexes` add; any other command changes data.
+- Gremlin (Apache TinkerPop): a traversal is its steps; the reference's
+  navigation, filter, map and reduce steps (`V`, `has`, `out`, `values`,
+  `count`, `order`...) read; `addV`/`addE` add, with the `property` steps
+  that follow them on the new element; `drop`, `mergeV`/`mergeE`, a
+  `property` of an element that exists, `io`, `call` and any step not
+  listed change data, and so does a lambda (a `{...}` closure runs code).
 
 Literals, identifiers in backticks, IRIs and comments are taken out before
 clauses are read, so a keyword in a string does not count. A keyword used as
@@ -45,7 +51,7 @@ __all__ = ["LANGUAGES", "judge_language", "language_named"]
 
 R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
 
-LANGUAGES = ("cypher", "kql", "sparql", "cql", "mongo", "mongosh")
+LANGUAGES = ("cypher", "kql", "sparql", "cql", "mongo", "mongosh", "gremlin")
 """The languages judged here, by the names `language_named` returns."""
 
 _NAMED = (
@@ -55,6 +61,7 @@ _NAMED = (
     # CQL is Cassandra's only beside Cassandra's words: Confluence's CQL is a search language.
     ("cql", re.compile(r"\b(?:cassandra|scylla(?:db)?|keyspaces?)\b", re.I)),
     ("mongosh", re.compile(r"\bmongosh\b|\bmongo shell\b", re.I)),
+    ("gremlin", re.compile(r"\b(?:gremlin|tinkerpop)\b", re.I)),
     (
         "mongo",
         re.compile(r"\bmongo(?:db)?\b.{0,80}\b(?:database commands?|command documents?)\b|\bruncommand\b", re.I | re.S),
@@ -90,6 +97,8 @@ def judge_language(language: str, value: Any, sql: Callable[[str], Judgement]) -
         return _cql(value, sql)
     if language == "mongosh":
         return _mongosh(value)
+    if language == "gremlin":
+        return _gremlin(value)
     return None
 
 
@@ -279,3 +288,48 @@ def _mongosh(text: str) -> Judgement:
     if act is R and re.search(r"\$(?:out|merge)\b", bare):
         return Judgement(D, f"{shown} (an aggregation that writes its output)", "mongosh")
     return Judgement(act, shown, "mongosh", True if act is R else (False if insert_only else None))
+
+
+# Gremlin steps that read (TinkerPop reference: start, navigation, filter, map, reduce and branch steps, the
+# predicates and tokens written as calls, and the terminal steps that only fetch results).
+_GREMLIN_READS = frozenset(
+    {"v", "e", "has", "haslabel", "hasid", "haskey", "hasvalue", "hasnot", "is", "not", "and", "or", "where"}
+    | {"filter", "out", "in", "both", "oute", "ine", "bothe", "outv", "inv", "otherv", "bothv", "values"}
+    | {"valuemap", "elementmap", "properties", "propertymap", "key", "value", "label", "id", "count", "sum"}
+    | {"min", "max", "mean", "fold", "unfold", "group", "groupcount", "order", "by", "limit", "range", "skip"}
+    | {"tail", "dedup", "path", "simplepath", "cyclicpath", "select", "project", "as", "coalesce", "optional"}
+    | {"union", "repeat", "times", "until", "emit", "loops", "choose", "option", "constant", "identity", "local"}
+    | {"barrier", "math", "tolist", "toset", "next", "hasnext", "trynext", "explain", "profile", "within"}
+    | {"without", "eq", "neq", "lt", "lte", "gt", "gte", "between", "inside", "outside", "containing"}
+    | {"startingwith", "endingwith", "notcontaining", "regex", "cap", "aggregate", "store", "inject", "sample"}
+    | {"coin", "index", "asstring", "concat", "tolower", "toupper", "trim", "length", "split", "substring"}
+    | {"format", "datediff", "asdate", "combine", "difference", "intersect", "merge", "product", "conjoin"}
+    | {"disjunct", "reverse", "shortestpath", "timelimit", "iterate", "none", "all", "any", "element"}
+)
+_GREMLIN_ADDS = frozenset({"addv", "adde"})
+# After addV/addE a step that sets the new element's properties or the edge's ends still only adds.
+_GREMLIN_ON_NEW = frozenset({"property", "from", "to", "as"})
+_GREMLIN_STEP = re.compile(r"([A-Za-z_]\w*)\s*\(")
+
+
+def _gremlin(text: str) -> Judgement:
+    shown = shorten(text, 72)
+    bare = _C_COMMENTS.sub(" ", _STRINGS.sub(" '' ", text))
+    if "{" in bare:
+        return Judgement(D, f"{shown} (a lambda runs code)", "gremlin")
+    act = R
+    on_new = False
+    for match in _GREMLIN_STEP.finditer(bare):
+        step = match.group(1).lower()
+        if step in _GREMLIN_ADDS:
+            act, on_new = max(act, A), True
+        elif (on_new and step in _GREMLIN_ON_NEW) or (step in _GREMLIN_READS and step not in {"v", "e"}):
+            continue
+        elif step in {"v", "e"}:
+            # A traversal back to elements that exist, unless it is an argument (`from(V(1))`, `to(__.V(2))`).
+            on_new = on_new and bare[: match.start()].rstrip().endswith(("(", ",", "__."))
+        else:
+            return Judgement(D, f"{shown} ({match.group(1)}() changes data)", "gremlin")
+    if act is R and not _GREMLIN_STEP.search(bare):
+        return Judgement(D, f"{shown} (no traversal hintgate can read)", "gremlin")
+    return Judgement(act, shown, "gremlin", act is R)
