@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hintgate.hints.calls import ArgumentJudge
 from hintgate.hints.calls.judgement import Act
 from hintgate.hints.calls.programs import judge_argv
 
@@ -201,3 +202,47 @@ def test_an_ansible_ad_hoc_task_is_judged_by_its_module_and_the_command_it_runs(
     from hintgate.hints.calls.shell import judge_shell
 
     assert judge_argv(argv, judge_shell).act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        ("launchctl print system/com.example.backup", Act.READ),
+        ("launchctl list", Act.READ),
+        ("launchctl bootstrap gui/501 ~/Library/LaunchAgents/com.example.sync.plist", Act.ADDITIVE),
+        ("launchctl kickstart gui/501/com.example.sync", Act.ADDITIVE),
+        ("launchctl kickstart -k system/com.example.web", Act.DESTRUCTIVE),
+        ("launchctl bootout system/com.example.web", Act.DESTRUCTIVE),
+        ("ffmpeg -i talk.mkv -c:a aac talk.m4a", Act.ADDITIVE),
+        ("ffmpeg -n -i talk.mkv talk.mp3", Act.ADDITIVE),
+        ("ffmpeg -y -i talk.mkv talk.mp3", Act.DESTRUCTIVE),
+        ("ffmpeg -v error -i talk.mkv -f null -", Act.READ),
+        ("magick identify -verbose photo.jpg", Act.READ),
+        ("magick photo.png -resize 800x photo.webp", Act.DESTRUCTIVE),
+        ("magick mogrify -strip *.jpg", Act.DESTRUCTIVE),
+    ],
+)
+def test_launchd_ffmpeg_and_imagemagick_by_their_documented_commands_and_options(argv: str, act: Act) -> None:
+    assert judge_argv(argv.split()).act is act
+
+
+def test_a_tool_named_for_launchctl_ffmpeg_or_imagemagick_judges_its_argument_list() -> None:
+    for name, args, act in (
+        ("launchctl", ["print", "system"], Act.READ),
+        ("ffmpeg", ["-y", "-i", "a.mov", "b.mp4"], Act.DESTRUCTIVE),
+        ("magick", ["identify", "a.png"], Act.READ),
+    ):
+        judge = ArgumentJudge.of(
+            {
+                "name": name,
+                "description": f"Runs {name}.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"args": {"type": "array", "items": {"type": "string"}}},
+                },
+            }
+        )
+        assert judge is not None
+        judged = judge.judge({"args": args})
+        assert judged is not None
+        assert judged.act is act

@@ -789,6 +789,26 @@ def _set(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> 
     return Judgement(R, shown, "shell", True)
 
 
+def _ffmpeg(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """ffmpeg writes its outputs: `-y` overwrites any that exist; `-n`, or no answer to its question (a call
+    has no terminal), leaves them, so it only adds; an output to the `null` muxer only decodes (a check)."""
+    if _has(args, "-y"):
+        return Judgement(D, f"{shown} (-y overwrites its output)", "shell")
+    formats = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-f"]
+    if args and formats and formats[-1] == "null" and args[-1] in _NOWHERE | {"NUL"}:
+        return Judgement(R, f"{shown} (decodes to nowhere)", "shell", True)
+    return Judgement(A, f"{shown} (writes its output where none is)", "shell", True)
+
+
+def _magick(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """ImageMagick's `identify` and `-version`/`-list` read; `mogrify` rewrites its files in place and any
+    other command writes its last file, replacing one that is there."""
+    tool = args[0].lower() if args else ""
+    if tool == "identify" or (args and all(a.startswith("-") for a in args[:1]) and args[0] in {"-version", "-list"}):
+        return Judgement(R, shown, "shell", True)
+    return Judgement(D, shown, "shell", None)
+
+
 def _journalctl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     """journalctl reads the journal; its maintenance options delete or rotate journal files."""
     writes = ("--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--relinquish-var")
@@ -979,6 +999,8 @@ def _iptables(args: list[str], shown: str, _shell: ShellText | None, _depth: int
 
 _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgement]] = {
     "rsync": _rsync,
+    "ffmpeg": _ffmpeg,
+    "magick": _magick,
     "dd": _dd,
     "redis-cli": _redis_cli,
     "valkey-cli": _redis_cli,
@@ -1448,6 +1470,27 @@ def _systemctl(program: str, args: list[str], shown: str) -> Judgement:
     return Judgement(D, shown, f"argv.{program}", None)
 
 
+# launchctl's subcommands that only show (its manual page): the domain and service printers and listings.
+_LAUNCHCTL_READS = _names(
+    """
+    list print print-cache print-disabled blame dumpstate dumpjpcategory procinfo hostinfo resolveport version
+    help getenv managerpid manageruid managername error plist
+    """
+)
+
+
+def _launchctl(program: str, args: list[str], shown: str) -> Judgement:
+    """launchctl's printers and listings read; loading or starting a job adds a running one (a repeat does
+    nothing more); anything else (`bootout`, `unload`, `kill`, `disable`, `kickstart -k`, which kills the
+    running instance first) stops or changes what runs."""
+    sub, rest = _subcommand(args)
+    if not sub or sub in _LAUNCHCTL_READS:
+        return Judgement(R, shown, f"argv.{program}", True)
+    if sub in {"bootstrap", "load", "enable", "start"} or (sub == "kickstart" and not _has(rest, "-k")):
+        return Judgement(A, shown, f"argv.{program}", True)
+    return Judgement(D, shown, f"argv.{program}", None)
+
+
 def _helm(program: str, args: list[str], shown: str) -> Judgement:
     rule = f"argv.{program}"
     sub, rest = _subcommand(args, frozenset({"-n", "--namespace", "--kube-context", "--kubeconfig"}))
@@ -1637,7 +1680,7 @@ _SUBCOMMANDS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
     "composer": _package_manager,
     "systemctl": _systemctl,
     "service": _systemctl,
-    "launchctl": _systemctl,
+    "launchctl": _launchctl,
     "helm": _helm,
     "terraform": _terraform,
     "tofu": _terraform,

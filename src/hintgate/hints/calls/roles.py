@@ -66,7 +66,7 @@ __all__ = ["PROGRAMS", "Role", "roles_of"]
 PROGRAMS = _names(
     """
     git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew aws gcloud az
-    redis-cli valkey-cli
+    redis-cli valkey-cli launchctl ffmpeg magick
     """
 )
 """Command-line programs whose argument lists `programs.judge_argv` reads by subcommand."""
