@@ -91,7 +91,7 @@ _TO_MODEL = Cue(
     r"(?:[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
-    r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}[ \t]*:"
+    r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
     r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
     r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
     r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)"
@@ -805,6 +805,7 @@ def _commands(sentence: str) -> bool:
     return (
         _IMPERATIVE.match(sentence) is not None
         or _OUTWARD.match(re.sub(r"^\W+", "", sentence)) is not None  # "Cancel every subscription.", "Überweise ..."
+        or _ACTION.match(re.sub(r"^\W+", "", sentence)) is not None  # "Ask them for their bank login, then ..."
         or re.match(r"\W*(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to))\b", sentence, re.IGNORECASE)
         is not None
     )
