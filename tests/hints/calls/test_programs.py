@@ -246,3 +246,38 @@ def test_a_tool_named_for_launchctl_ffmpeg_or_imagemagick_judges_its_argument_li
         judged = judge.judge({"args": args})
         assert judged is not None
         assert judged.act is act
+
+
+def _rsync_tool(extra: dict[str, object] | None = None) -> ArgumentJudge:
+    properties: dict[str, object] = {
+        "src": {"type": "string"},
+        "dest": {"type": "string"},
+        "flags": {"type": "array", "items": {"type": "string"}},
+        **(extra or {}),
+    }
+    judge = ArgumentJudge.of(
+        {"name": "rsync", "description": "Copies files.", "inputSchema": {"type": "object", "properties": properties}}
+    )
+    assert judge is not None
+    return judge
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        ({"src": "build/", "dest": "backup:/srv/app/", "flags": ["-a", "--delete"]}, Act.DESTRUCTIVE),
+        ({"src": "build/", "dest": "backup:/srv/app/", "flags": ["-an", "--delete"]}, Act.READ),
+        ({"src": "photos/", "dest": "/mnt/usb/photos/", "flags": ["-a", "--ignore-existing"]}, Act.ADDITIVE),
+        (
+            {"src": "photos/", "dest": "/mnt/usb/", "flags": ["-a", "--ignore-existing", "--delete-after"]},
+            Act.DESTRUCTIVE,
+        ),
+        ({"src": "photos/", "dest": "--dry-run", "flags": ["-a", "--delete"]}, Act.DESTRUCTIVE),
+    ],
+)
+def test_a_wrapper_whose_parameters_split_the_command_line_is_judged_as_the_whole_line(
+    arguments: dict[str, object], act: Act
+) -> None:
+    judged = _rsync_tool().judge(arguments)
+    assert judged is not None
+    assert judged.act is act

@@ -138,6 +138,16 @@ class ArgumentJudge:
                 if isinstance(value, str) and value.strip():
                     executable = _split(value) or [value]
                 continue
+            if role.kind == "program" and not role.sure and isinstance(value, str):
+                # An operand of a command line split into parameters (`destination`): one word, as the tool
+                # passes it; one that reads as an option may be another option's value, so it is not read.
+                if value.lstrip().startswith("-"):
+                    what = f"{role.parameter} {shorten(value, 40)!r} reads as an option"
+                    found.append(Judgement(Act.DESTRUCTIVE, what, "argv"))
+                elif value.strip():
+                    program.append(value)
+                    program_role = role
+                continue
             if role.kind == "program":
                 # `{subcommand: "branch", args: ["-D", "x"]}`: one command line, in the schema's order.
                 words = value if _words(value) else _split(value) if isinstance(value, str) else None

@@ -620,10 +620,14 @@ def _jq(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> J
 
 def _rsync(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     """rsync replaces files at its destination (and deletes with --delete); -n/--dry-run only lists what it
-    would do. Open world when a side is a remote host (`host:path`, `rsync://`)."""
+    would do; --ignore-existing, without a deleting option, only adds the files not there. Open world when a
+    side is a remote host (`host:path`, `rsync://`)."""
     remote = any(re.match(r"^(?:[\w.@-]+:|rsync://)", a) for a in _positional(args))
     if _has(args, "-n", "--dry-run", "--list-only"):
         return Judgement(R, f"{shown} (a dry run)", "shell", True, remote)
+    removes = any(a.startswith(("--del", "--remove-source-files", "--existing")) for a in args)
+    if _has(args, "--ignore-existing") and not removes:
+        return Judgement(A, f"{shown} (copies only files not there)", "shell", True, remote)
     return Judgement(D, shown, "shell", True, remote)
 
 

@@ -66,7 +66,7 @@ __all__ = ["PROGRAMS", "Role", "roles_of"]
 PROGRAMS = _names(
     """
     git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew aws gcloud az
-    redis-cli valkey-cli launchctl ffmpeg magick
+    redis-cli valkey-cli launchctl ffmpeg magick rsync
     """
 )
 """Command-line programs whose argument lists `programs.judge_argv` reads by subcommand."""
@@ -195,8 +195,15 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
     if language == "mongo":
         deciding = _deciding_document(schema if isinstance(schema, Mapping) else {}, properties)
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
+    split = program is not None and _wraps_only(name, program) and _split_command_line(properties)
     for key, raw in properties.items():
         if not isinstance(key, str) or not isinstance(raw, Mapping):
+            continue
+        if split:
+            # `{source, destination, options: [...]}`: the lists hold the program's words, the strings operands
+            # (a subcommand's parameter stays a word of the line).
+            operand = _kind(raw) == "string" and "".join(tokenize(key)) not in _SUBCOMMAND_NAMES
+            roles.append(Role("program", key, program=program, sure=not operand))
             continue
         if key == executable:
             roles.append(Role("executable", key))
@@ -256,6 +263,25 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
     # Program parameters are one command line: the subcommand's before the arguments'.
     roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
     return tuple(roles)
+
+
+_OPTION_LISTS = frozenset({"options", "flags", "opts", "switches"})
+
+
+def _split_command_line(properties: Mapping[str, Any]) -> bool:
+    """Whether a wrapper tool's parameters are its program's command line split up: a list of options beside
+    operands (`{source, destination, options: ["-az", "--delete"]}`), every parameter a string or a list of
+    strings, so that together, in the schema's order, they are the whole command line."""
+    lists = False
+    for key, raw in properties.items():
+        if not isinstance(key, str) or not isinstance(raw, Mapping):
+            return False
+        items = raw.get("items")
+        if _kind(raw) == "array" and isinstance(items, Mapping) and _kind(items) == "string":
+            lists = lists or "".join(tokenize(key)) in _OPTION_LISTS
+        elif _kind(raw) != "string":
+            return False
+    return lists
 
 
 _EXECUTABLE_NAMES = frozenset({"program", "executable", "exe", "binary", "bin", "command", "cmd", "manager", "tool"})
