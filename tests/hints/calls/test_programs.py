@@ -281,3 +281,21 @@ def test_a_wrapper_whose_parameters_split_the_command_line_is_judged_as_the_whol
     judged = _rsync_tool().judge(arguments)
     assert judged is not None
     assert judged.act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        ("apt-get -s purge nginx", Act.READ),
+        ("apt --simulate autoremove", Act.READ),
+        ("dnf --assumeno remove httpd", Act.READ),
+        ("brew install -s wget", Act.ADDITIVE),
+        ("brew uninstall -s wget", Act.DESTRUCTIVE),
+        ("yum -s remove httpd", Act.DESTRUCTIVE),
+        ("docker start api", Act.ADDITIVE),
+        ("docker container start api", Act.ADDITIVE),
+        ("docker container restart api", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_package_managers_own_simulate_option_reads_and_starting_a_container_adds(argv: str, act: Act) -> None:
+    assert judge_argv(argv.split()).act is act

@@ -56,3 +56,15 @@ def test_a_redis_tool_given_a_commands_words_as_a_list_judges_them_as_redis_not_
     assert judge.judge({"argv": ["set", "flag", "on"]}).act is Act.DESTRUCTIVE  # type: ignore[union-attr]
     assert judge.judge({"argv": ["HGETALL", "user:7"]}).act is Act.READ  # type: ignore[union-attr]
     assert judge.judge({"argv": ["LPUSH", "queue", "x y"]}).act is Act.ADDITIVE  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("SET job:5:owner w2 NX PX 5000", Act.ADDITIVE),
+        ("SET job:5:owner nx", Act.DESTRUCTIVE),
+        ("SET job:5:owner w2 XX", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_set_told_nx_only_sets_a_key_that_is_not_there(text: str, act: Act) -> None:
+    assert judge_redis(text).act is act

@@ -136,3 +136,18 @@ def test_powershell_keywords_run_nothing_themselves_and_their_parts_are_judged(s
 @pytest.mark.parametrize("script", ["Get-Item x.txt | % Delete", "Get-Process | ForEach-Object -MemberName Kill"])
 def test_foreach_object_given_a_member_name_calls_that_method_so_it_is_destructive(script: str) -> None:
     assert judge_powershell(script).act is D
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("schtasks /query /fo csv", Act.READ),
+        ("reg query HKCU\\Software\\Example /s", Act.READ),
+        ("sc \\\\build01 queryex wuauserv", Act.READ),
+        ("schtasks /change /tn Backup /disable", Act.DESTRUCTIVE),
+        ("reg add HKCU\\Software\\Example /v x /d 1", Act.DESTRUCTIVE),
+        ("sc config wuauserv start= disabled", Act.DESTRUCTIVE),
+    ],
+)
+def test_windows_programs_read_only_with_their_documented_query_operand(line: str, act: Act) -> None:
+    assert judge_cmd(line).act is act

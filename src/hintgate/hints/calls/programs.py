@@ -1294,9 +1294,10 @@ _DOCKER_READ = _names(
 )
 _DOCKER_ADDITIVE = _names(
     """
-    pull build create tag commit login save import load
+    pull build create tag commit login save import load start
     """
 )
+"""Docker commands that add (starting a stopped container loses nothing, like `docker compose start`)."""
 # `docker run` options that take no value (the others take one: `-p 8080:80`, `--name web`).
 _RUN_SWITCHES = _names(
     """
@@ -1379,7 +1380,20 @@ def _docker(program: str, args: list[str], shown: str) -> Judgement:
         what, _more = _subcommand(rest)
         if what in {"ls", "list", "inspect", "df", "info", "history", "logs", "ps", "top", "events", "port", "stats"}:
             return Judgement(R, shown, rule, True)
-        if what in {"create", "pull", "build", "tag", "push", "connect", "save", "import", "load", "use", "init"}:
+        if what in {
+            "create",
+            "pull",
+            "build",
+            "tag",
+            "push",
+            "connect",
+            "save",
+            "import",
+            "load",
+            "use",
+            "init",
+            "start",
+        }:
             return Judgement(A, shown, rule, None, what in {"pull", "push"} or None)
         return Judgement(D, shown, rule)
     if sub == "exec":
@@ -1400,7 +1414,7 @@ def _docker(program: str, args: list[str], shown: str) -> Judgement:
         return Judgement(R, shown, rule, True, True if sub == "search" else None)
     if sub in _DOCKER_ADDITIVE:
         return Judgement(A, shown, rule, None, True if sub in {"pull", "push", "login"} else None)
-    # run, exec, rm, rmi, kill, stop, restart, start, prune, cp, update, rename, pause...
+    # rm, rmi, kill, stop, restart, prune, cp, update, rename, pause...
     return Judgement(D, shown, rule)
 
 
@@ -1561,10 +1575,22 @@ _APT_READ = _names(
 )
 
 
+# Each package manager's own options that only show what a command would do (apt-get's manual: -s and its
+# aliases; dpkg's --no-act; yum's and dnf's --assumeno answers no before anything changes). Another program's
+# `-s` means something else (`brew install -s` builds from source).
+_SIMULATES: Mapping[str, tuple[str, ...]] = {
+    "apt": ("-s", "--simulate", "--dry-run", "--just-print", "--recon", "--no-act"),
+    "apt-get": ("-s", "--simulate", "--dry-run", "--just-print", "--recon", "--no-act"),
+    "dpkg": ("--dry-run", "--no-act", "--simulate"),
+    "yum": ("--assumeno",),
+    "dnf": ("--assumeno",),
+}
+
+
 def _system_packages(program: str, args: list[str], shown: str) -> Judgement:
     rule = f"argv.{program}"
-    sub, rest = _subcommand(args, frozenset({"-o", "-c"}))
-    if _has(rest, "-s", "--simulate", "--dry-run", "--just-print", "--no-act"):
+    sub, _rest = _subcommand(args, frozenset({"-o", "-c"}))
+    if _has(_without_values(args, {"-o", "-c"}), *_SIMULATES.get(program, ())):
         return Judgement(R, f"{shown} (a simulation)", rule, True)
     if not sub or sub in _APT_READ:
         return Judgement(R, shown, rule, True)

@@ -66,6 +66,9 @@ def judge_redis(text: str) -> Judgement:
         return Judgement(R, shown, "redis", True)
     if name in _WRITES:
         return Judgement(_WRITES[name], shown, "redis", True)
+    if name == "set" and "nx" in (w.lower() for w in words[3:]):
+        # SET ... NX only sets a key that does not exist yet (Redis's documentation): it adds, never replaces.
+        return Judgement(A, f"{shown} (only where the key is not set)", "redis", True)
     found = verb_act(name)
     if found is None:
         return Judgement(D, f"{shown} (a command hintgate does not know)", "redis")

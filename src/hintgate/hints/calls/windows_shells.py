@@ -178,6 +178,14 @@ _CMD_READS = frozenset(
     | {"title", "time", "date", "set", "setlocal", "endlocal", "rem", "exit", "help"}
 )
 _CMD_ADDS = frozenset({"md", "mkdir"})
+# Windows programs whose first operand chooses what they do, and the operands that only show (Microsoft's
+# command reference: `schtasks /query`, `reg query`, `sc query` and its other q- commands).
+_CMD_QUERIES: dict[str, frozenset[str]] = {
+    "schtasks": frozenset({"/query"}),
+    "reg": frozenset({"query"}),
+    "sc": frozenset({"query", "queryex", "qc", "qdescription", "qfailure", "qtriggerinfo", "qprivs", "qsidtype"})
+    | frozenset({"getdisplayname", "getkeyname", "enumdepend", "showsid"}),
+}
 _CMD_SEPARATORS = re.compile(r"&&|\|\||(?<![>\d])&(?!\d)|[|\n()]")
 _CMD_REDIRECT = re.compile(r"\d?(>>?)\s*(&\d|[^\s&|]+)")
 
@@ -200,6 +208,10 @@ def judge_cmd(text: str) -> Judgement:
             act = D  # `sort /o file` writes its output there
         elif name in _CMD_READS:
             pass
+        elif name.removesuffix(".exe") in _CMD_QUERIES:
+            operands = [w for w in words[1:] if not w.startswith("\\\\")]  # `sc \\host query`: a host first
+            if not operands or operands[0].lower() not in _CMD_QUERIES[name.removesuffix(".exe")]:
+                act = D
         elif name in _CMD_ADDS:
             act = max(act, A)
         else:
