@@ -37,6 +37,8 @@ R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
         ("sparql", "CLEAR GRAPH <http://example.org/graphs/import>", D),
         ("cql", "SELECT * FROM users WHERE user_id = 42", R),
         ("cql", "INSERT INTO users (user_id, name) VALUES (43, 'Lin')", D),
+        ("cql", "INSERT INTO shop.carts (cart_id, owner) VALUES (9, 'ana') IF NOT EXISTS", A),
+        ("cql", "INSERT INTO shop.carts (cart_id) VALUES (9) IF NOT EXISTS; TRUNCATE shop.carts", D),
         ("mongo", {"find": "users", "filter": {"age": {"$gt": 30}}}, R),
         ("mongo", {"aggregate": "orders", "pipeline": [{"$group": {"_id": "$s"}}], "cursor": {}}, R),
         ("mongo", {"aggregate": "orders", "pipeline": [{"$match": {}}, {"$out": "copy"}], "cursor": {}}, D),

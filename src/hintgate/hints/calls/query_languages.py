@@ -212,8 +212,16 @@ _IF_NOT_EXISTS = re.compile(r"\bif\s+not\s+exists\b", re.I)
 _UPSERTS = re.compile(r"^\s*(?:insert|update)\b", re.I | re.M)
 
 
+# A lightweight transaction's condition at the end of a CQL INSERT (`... IF NOT EXISTS`), which SQL has not.
+_TRAILING_IF_NOT_EXISTS = re.compile(r"\bIF\s+NOT\s+EXISTS\s*(;|$)", re.I)
+
+
 def _cql(text: str, sql: Callable[[str], Judgement]) -> Judgement:
-    judged = sql(text)
+    conditional = _TRAILING_IF_NOT_EXISTS.sub(r"\1", text)
+    judged = sql(conditional)
+    if conditional != text and judged.act is A:
+        # A repeat finds the row there and inserts nothing more.
+        return Judgement(A, f"{judged.what} (only where the row is absent)", "cql", True)
     if judged.act is A and _UPSERTS.search(text) and not _IF_NOT_EXISTS.search(text):
         # Cassandra writes by key: an INSERT replaces the row that has it.
         return Judgement(D, f"{judged.what} (an upsert)", "cql")
