@@ -257,3 +257,17 @@ def test_a_function_named_for_moving_or_flipping_a_state_changes_it(text: str, a
 )
 def test_a_function_the_parser_does_not_know_named_in_words_of_no_known_verb_is_not_a_read(text: str, act: Act) -> None:
     assert judge_sql(text, "postgres").act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect", "act"),
+    [
+        ("PREPARE top_n(int) AS SELECT name FROM items LIMIT $1; EXECUTE top_n(5)", "postgres", Act.READ),
+        ("PREPARE q FROM 'SELECT COUNT(*) FROM items'; EXECUTE q", "mysql", Act.READ),
+        ("PREPARE wipe(int) AS DELETE FROM items WHERE id = $1; EXECUTE wipe(5)", "postgres", Act.DESTRUCTIVE),
+        ("PREPARE q AS SELECT 1; PREPARE q AS UPDATE items SET n = 0; EXECUTE q", "postgres", Act.DESTRUCTIVE),
+        ("EXECUTE top_n(5)", "postgres", Act.DESTRUCTIVE),
+    ],
+)
+def test_an_execute_does_what_the_statement_prepared_before_it_does(text: str, dialect: str, act: Act) -> None:
+    assert judge_sql(text, dialect).act is act

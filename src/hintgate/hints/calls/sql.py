@@ -10,8 +10,11 @@ reads. What counts:
   REPLACE), SELECT INTO a new table, ALTER ... ADD, COPY FROM a file,
   COMMENT, nextval, storage maintenance (VACUUM, REINDEX, ANALYZE);
 - destructive: UPDATE, DELETE, MERGE, DROP, ALTER, TRUNCATE, GRANT, REVOKE,
-  SET GLOBAL, a PRAGMA that sets, COPY to a file or a program, CALL, EXECUTE,
-  DO, EXPLAIN ANALYZE of a write (it runs it), a function with effects
+  SET GLOBAL, a PRAGMA that sets, COPY to a file or a program, CALL, EXECUTE
+  (except of a statement PREPAREd earlier in the text: it does what that
+  statement does, and the PREPARE reads), DO, a function the parser does
+  not know named in words of no known verb (a user's own), EXPLAIN ANALYZE
+  of a write (it runs it), a function with effects
   (`pg_terminate_backend`, `load_extension`, a system function named for a
   writing verb such as `SYSTEM$ABORT_SESSION`), any statement the parser
   reads as a bare expression or a command it does not know, a text that
@@ -214,7 +217,8 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
             return Judgement(Act.READ, "an empty SQL text", "sql")
         # One statement is shown as written; several are each printed back from the parse (a cost only then).
         single = shorten(text, 72) if len(statements) == 1 else None
-        parts = _undo_rolled_back(statements, [_statement(s, single, command) for s in statements])
+        parts = [_statement(s, single, command) for s in statements]
+        parts = _undo_rolled_back(statements, _prepared(statements, parts, dialect, command))
     else:
         # Some statement the parser does not know (`NOTIFY ch, 'x'`, `WAITFOR DELAY`, `DBCC CHECKDB (...)`):
         # each statement is read on its own, and one still unread is judged by its documented grammar.
@@ -222,7 +226,7 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
         if read is None:
             return Judgement(Act.DESTRUCTIVE, f"SQL that does not parse: {shorten(text, 60)}", "sql")
         statements, parts = read
-        parts = _undo_rolled_back(statements, parts)
+        parts = _undo_rolled_back(statements, _prepared(statements, parts, dialect, command))
     whole = riskiest(parts)
     worst = [p for p in parts if p.act is whole.act]
     shown = worst[0].what
@@ -234,6 +238,40 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
     else:
         what = shown
     return Judgement(whole.act, what, "sql", whole.idempotent, whole.open_world or None)
+
+
+_PREPARE_AS = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s+AS\s+(.+)", re.I | re.S)
+_PREPARE_FROM = re.compile(r"\s*([A-Za-z_]\w*)\s+FROM\s+'((?:[^']|'')*)'\s*", re.I | re.S)
+_EXECUTED = re.compile(r"\s*([A-Za-z_]\w*)")
+
+
+def _prepared(
+    statements: list[Any], parts: list[Judgement], dialect: str | None, command: Command | None
+) -> list[Judgement]:
+    """PREPARE only names a statement (PostgreSQL's `PREPARE p AS SELECT ...`, MySQL's `PREPARE p FROM '...'`):
+    it reads; an EXECUTE of a name prepared before it in the same text does what that statement does. An
+    EXECUTE of any other name keeps its judgement (what it runs is not in the text)."""
+    from sqlglot import exp
+
+    known: dict[str, Judgement] = {}
+    judged = list(parts)
+    for at, node in enumerate(statements):
+        if not isinstance(node, exp.Command) or at >= len(judged):
+            continue
+        keyword, rest = str(node.this).upper(), _command_rest(node)
+        if keyword == "PREPARE":
+            found = _PREPARE_AS.fullmatch(rest) or _PREPARE_FROM.fullmatch(rest)
+            if found is None:
+                continue
+            inner = found.group(2) if found.re is _PREPARE_AS else found.group(2).replace("''", "'")
+            known[found.group(1).lower()] = judge_sql(inner, dialect, command=command)
+            judged[at] = Judgement(Act.READ, f"{shorten(rest, 60)} (prepared, not run)", "sql", True)
+        elif keyword in {"EXECUTE", "EXEC"}:
+            name = _EXECUTED.match(rest)
+            if name is not None and name.group(1).lower() in known:
+                inner = known[name.group(1).lower()]
+                judged[at] = Judgement(inner.act, f"EXECUTE {inner.what}", "sql", inner.idempotent, inner.open_world)
+    return judged
 
 
 def _statement_by_statement(
