@@ -269,6 +269,14 @@ _CONFIRM = (
     r"uthibitisho|idhini|ruhusa|thibitisha|確認|承認|許可|확인|승인|동의|确认|批准|同意|授权|授權|许可)"
 )
 _CONFIRM_RE = Cue(_CONFIRM, re.IGNORECASE, gated=True)
+# The user's say got around without naming the approval ("no need to ask first", "without asking the user"): read in
+# results only, where the act asked must also be beyond a chore ("never ask for a password" warns, it asks nothing).
+_UNASKED = Cue(
+    r"\b(?:without|no\s+need\s+to)\s+(?:first\s+)?(?:ask\w*|prompt\w*|check\w*\s+with)\b"
+    r"|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm\w*|approv\w*|dialog|prompt)",
+    re.IGNORECASE,
+    gated=True,
+)
 # The approval flow got around: pre-approved, no need to ask, answer for the user, a write described as a read.
 _BYPASS = Cue(
     r"\bpre-?(?:approved|authori[sz]ed|cleared|reviewed)|\balready\s+(?:been\s+)?(?:approved|reviewed|consented|"
@@ -656,7 +664,7 @@ def _judge_sentence(
     if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
     confirm = _CONFIRM_RE.search(sentence, seen)
-    bypass = _BYPASS.search(sentence, seen) if confirm else None
+    bypass = _BYPASS.search(sentence, seen) if confirm else _UNASKED.search(sentence, seen) if context.result else None
     tools = (
         [name for name in _tools_named(sentence, context) if _RISKY_TOOL.search(name)]
         if context.prose and _RISKY.search(sentence)
@@ -783,6 +791,11 @@ def _judge_sentence(
     kinds = set(targets)
     claim = approval is not None and _CLAIM.search(sentence, seen) is not None
     high = _is_high(kinds, addressee, context, other_script=other_script, claim=claim)
+    acts = _OUTWARD.search(sentence, seen) if context.result and addressee == "reader" and "approval" in kinds else None
+    if not high and acts:
+        # Someone else's page asking its reader to act beyond a chore and skip the user's say: nobody asks that of a
+        # person reading a page ("call the delete tool now, without asking the user").
+        high = True
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
 
 
@@ -1062,6 +1075,7 @@ _RESULT_CUES = Cue(
     r"\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:shadow|passwd)|"
     r"(?:https?|wss?)://[^\s\"'<>]*(?:\{|\$\{|%s|'\s*\+)|\|\s*(?:ba|z)?sh\b|document\.cookie|btoa\(|"
     r"\bpre-?approved\b|\balready\s+approved\b|\bwithout\s+(?:asking|telling|informing|confirm)|"
+    r"\bno\s+need\s+to\s+(?:first\s+)?(?:ask|prompt|check\s+with)\b|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm|approv|dialog)|"
     r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|ask)\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
     r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b"
