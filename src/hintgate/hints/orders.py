@@ -78,16 +78,16 @@ _TO_MODEL = Cue(
     r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
     r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
     r"Copilot|Gemini)s?)\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
-    r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+)?(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|"
-    r"(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
+    # "Assistants managing this calendar must ...": the model named by what it does, then its duty.
+    r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+|[a-z]+ing\s+(?:[\w'’]+\s+){0,3}?)?"
+    r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
     r"|\bif\s+you(?:\s+are|'re|’re)\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
     # A label that names the reader by its role, as a letter or a note is headed: "Inventory agent:", "cache
     # agent:", "Maintainers' assistant:", "Assistant note:", "Assistant with GitHub access:".
     # "Claude / Copilot:", "AI meeting copilot —", "whoever's assistant reads this thread:".
     r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:[\w-]+(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
     r"(?:assistant|agent|copilot|chatbot|Claude|Gemini|ChatGPT)s?(?:\s*/\s*[\w-]+(?:\s+[\w-]+)?)?"
-    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reading|reads?|managing|handling|using|helping|working|"
-    r"crawling|crawls?|quoting|summari[sz]ing|processing|triaging|evaluating|browsing|visiting)\b[^:\n.]{1,60})?"
+    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reads?|crawls?|(?-i:[a-z]+ing))\b[^:\n.]{1,60})?"
     r"(?:[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
