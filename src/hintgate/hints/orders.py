@@ -70,6 +70,12 @@ _MODEL_NOUNS = (
     r"מודל|למודל|לעוזר|העוזר|הסוכן|לסוכן|एआई|सहायक|মডেল|এআই|সহকারী|ผู้ช่วย|เอไอ|Msaidizi|msaidizi|"
     r"アシスタント|エージェント|モデル|어시스턴트|에이전트|모델|助手|助理|智能体|模型)"
 )
+# A JSON member whose name speaks to the model: "ai_instructions": "...", "note_to_llm": "...".
+_MODEL_MEMBER = (
+    r'"[\w-]*?(?:(?:note|message|instructions?|directive)s?[_-](?:to|for)[_-](?:the[_-])?(?:ai|llm|assistant|agent|'
+    r'model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|instructions?|directives?))[\w-]*"'
+    r'\s*:\s*"'
+)
 # The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
 # "if you are an AI", "@claude", "shopping assistants must ...".
 _TO_MODEL = Cue(
@@ -91,7 +97,7 @@ _TO_MODEL = Cue(
     r"(?:[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
-    r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
+    r"|" + _MODEL_MEMBER + r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
     r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
     r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
     r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)"
@@ -1074,6 +1080,8 @@ _RESULT_CUES = Cue(
     r"(?:~|\$HOME)/\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass|git-credentials|npmrc|pypirc|env|bash_history|zsh_history)|"
     r"\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:shadow|passwd)|"
     r"(?:https?|wss?)://[^\s\"'<>]*(?:\{|\$\{|%s|'\s*\+)|\|\s*(?:ba|z)?sh\b|document\.cookie|btoa\(|"
+    + _MODEL_MEMBER
+    + r"|"
     r"\bpre-?approved\b|\balready\s+approved\b|\bwithout\s+(?:asking|telling|informing|confirm)|"
     r"\bno\s+need\s+to\s+(?:first\s+)?(?:ask|prompt|check\s+with)\b|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm|approv|dialog)|"
     r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|ask)\b|"
