@@ -68,7 +68,8 @@ _MODEL_NOUNS = (
     r"Assistent(?:en)?|KI|assistent|asystent\w*|asistan\w*|yapay\s+zek\w*|trợ\s+lý|asisten|"
     r"ассистент\w*|ИИ|ШІ|асистент\w*|агент\w*|المساعد|للمساعد|النموذج|للنموذج|الذكاء\s+الاصطناعي|"
     r"מודל|למודל|לעוזר|העוזר|הסוכן|לסוכן|एआई|सहायक|মডেল|এআই|সহকারী|ผู้ช่วย|เอไอ|Msaidizi|msaidizi|"
-    r"アシスタント|エージェント|モデル|어시스턴트|에이전트|모델|助手|助理|智能体|模型)"
+    r"アシスタント|エージェント|モデル|어시스턴트|에이전트|모델|AI\s*비서|助手|助理|智能体|模型|βοηθ(?:ός|ό|ού)|"
+    r"τεχνητ\w*\s+νοημοσύνη\w*)"
 )
 # A JSON member whose name speaks to the model: "ai_instructions": "...", "note_to_llm": "...".
 _MODEL_MEMBER = (
@@ -786,6 +787,10 @@ def _judge_sentence(
         why.append(f"gets around the approval ({approval.group().strip()!r})")
     # A label carried from before, or an @-mention (how a project's own people ask its coding bot for work: "@copilot
     # please add a test"), must ask an act beyond a project's chores.
+    if named and not targets and not carried and not mention and destination and "@" in destination.group():
+        # The model named and a mail address in the same sentence, in any language: data asked to leave.
+        targets.append("destination")
+        why.append(f"names the model and an address ({destination.group().strip()[:60]!r})")
     if named and not targets and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")
@@ -1076,7 +1081,7 @@ _RESULT_CUES = Cue(
     # A JSON-escaped line break before a word hides its boundary: "Renewal due.\\n\\nAssistant note: ...".
     r"\\n(?:AI|LLMs?|Claude|Copilot|Gemini|assistant|agent)|"
     r"\b(?:asistente|assistente|Assistent|asystent|asistan|ассистент|асистент|trợ\s+lý|asisten|msaidizi)\w*|"
-    r"\b(?:IA|KI|ИИ|ШІ)\b|للمساعد|المساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|助手|助理|"
+    r"\b(?:IA|KI|ИИ|ШІ)\b|للمساعد|المساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|비서|助手|助理|βοηθ|νοημοσύνη|"
     r"(?:~|\$HOME)/\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass|git-credentials|npmrc|pypirc|env|bash_history|zsh_history)|"
     r"\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:shadow|passwd)|"
     r"(?:https?|wss?)://[^\s\"'<>]*(?:\{|\$\{|%s|'\s*\+)|\|\s*(?:ba|z)?sh\b|document\.cookie|btoa\(|"
