@@ -26,6 +26,7 @@ from hintgate.config.model import Trust
 from hintgate.hints.catalog import CatalogEntry, build_catalog, resolve_tool
 from hintgate.outcome import WITHDRAWN, CallOutcome
 from hintgate.pipeline import ToolCalls
+from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings, Verdict
 from hintgate.server.sessions import ClientSession
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
@@ -294,7 +295,7 @@ async def test_taint_makes_writes_ask_after_open_world_content() -> None:
 
 async def test_policy_settings_can_be_changed_live() -> None:
     async with in_memory_gateway(notes_source()) as (gateway, client):
-        gateway.calls.settings = PolicySettings(mode=Mode.BYPASS)
+        await gateway.policy.set({"mode": "bypass"}, actor="test")
         result = await client.call_tool("notes_delete_note", {})
     assert result.is_error is not True
 
@@ -550,14 +551,26 @@ class _OneSession:
         return self.session
 
 
-def _calls(source: FakeSource, settings: PolicySettings) -> tuple[ToolCalls, CatalogEntry, list[CallOutcome]]:
+class _Policy:
+    """The policy in force for `_calls`' pipeline: a test replaces it whole, as the gateway's keeper does."""
+
+    def __init__(self, settings: PolicySettings) -> None:
+        self.value = PolicyInForce(settings)
+
+    def __call__(self) -> PolicyInForce:
+        return self.value
+
+
+def _calls(
+    source: FakeSource, settings: PolicySettings, policy: _Policy | None = None
+) -> tuple[ToolCalls, CatalogEntry, list[CallOutcome]]:
     outcomes: list[CallOutcome] = []
 
     class Observer:
         def call_finished(self, outcome: CallOutcome) -> None:
             outcomes.append(outcome)
 
-    calls = ToolCalls({source.name: source}, _OneSession(), settings=settings, rules=(), observers=[Observer()])
+    calls = ToolCalls({source.name: source}, _OneSession(), policy=policy or _Policy(settings), observers=[Observer()])
     tools = [resolve_tool(tool, trusted=True) for tool in source.tools]
     entry = build_catalog([(source.name, source.prefix, tools)]).entries["notes_write_note"]
     return calls, entry, outcomes
@@ -598,10 +611,11 @@ async def test_a_decision_taken_before_the_session_was_tainted_is_taken_again() 
 
 async def test_a_decision_taken_before_the_settings_changed_is_taken_again() -> None:
     source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
-    calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS))
+    policy = _Policy(PolicySettings(mode=Mode.ACCEPT_EDITS))
+    calls, entry, outcomes = _calls(source, policy.value.settings, policy)
     ctx, arguments = _Request(), {"text": "hello"}
     assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
-    calls.settings = PolicySettings(mode=Mode.READ_ONLY)
+    policy.value = PolicyInForce(PolicySettings(mode=Mode.READ_ONLY))
     result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
     assert result["isError"] is True
     assert outcomes[0].decision.verdict is Verdict.DENY

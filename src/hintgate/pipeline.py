@@ -81,6 +81,7 @@ from hintgate.policy.decide import (
     who_answers,
 )
 from hintgate.policy.explain import warnings
+from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.own_places import OwnPlaces
 from hintgate.policy.preferences import owner_key, stricter
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
@@ -247,8 +248,8 @@ class ToolCalls:
     Args:
         sources: the sources by name (the gateway's own mapping: it may change as sources come and go).
         sessions: finds the client session of a request.
-        settings: the policy settings in force.
-        rules: the policy rules in force.
+        policy: gives the policy in force (settings, rules, people's preferences, the result action), a value
+            its keeper replaces whole when it changes; read anew by every call.
         approvals: the queue that calls needing a person wait in (a new one when not given).
         observers: told of every call's outcome, in order.
         tracer: opens the spans of a call's phases (none when not given).
@@ -258,22 +259,15 @@ class ToolCalls:
         client_for: gives, for a request (None: a call without one), the client side of its call:
             what sources report progress and relay requests through, and where the pipeline's own
             questions go (elicitation). Without it, calls have no client to reach.
-        on_result_finding: what reaches the client when a result speaks to the model
-            (`integrity.onResultFinding`; see `hints.resultscan`).
         scanner: runs the poisoning scan of results, errors and task texts (off the event loop for long
             ones, within its deadline); one with the defaults when not given.
 
     Attributes:
-        settings: the policy settings in force (the REST API may replace them).
-        preferences: each person's own preferences (person key → key path → value), laid over `settings`
-            for their calls where they ask more (`settings_for`).
-        rules: the policy rules in force.
         approvals: calls waiting for a person.
         approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
         approvals_command: the command that answers them from a terminal, when they are in a store.
         own_places: the gateway's listening addresses and data directory: a call naming them asks.
         observers: told of every call's outcome.
-        on_result_finding: what reaches the client when a result speaks to the model.
         scanner: runs the poisoning scan of what upstreams answer.
     """
 
@@ -282,23 +276,19 @@ class ToolCalls:
         sources: Mapping[str, Source],
         sessions: SessionLookup,
         *,
-        settings: PolicySettings,
-        rules: tuple[Rule, ...],
+        policy: Callable[[], PolicyInForce],
         approvals: ApprovalQueue | None = None,
         observers: Iterable[CallObserver] = (),
         tracer: Tracer | None = None,
         modern_versions: frozenset[str] = frozenset(),
         caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
         client_for: Callable[[RequestContext | None], CallContext] | None = None,
-        on_result_finding: OnResultFinding = OnResultFinding.REDACT,
         scanner: Scanner | None = None,
     ) -> None:
         self._sources = sources
         self._sessions = sessions
-        self.settings = settings
-        self.preferences: Mapping[str, Mapping[str, Any]] = {}
+        self._policy = policy
         self._personal: dict[str, tuple[PolicySettings, Mapping[str, Any], PolicySettings]] = {}
-        self.rules = rules
         self.approvals = approvals if approvals is not None else ApprovalQueue()
         self.observers: list[CallObserver] = list(observers)
         self._tracer: Tracer = tracer if tracer is not None else NO_TRACER
@@ -310,10 +300,30 @@ class ToolCalls:
         self.approvals_command: str | None = None
         self.own_places = OwnPlaces()
         self._ahead: _Ahead | None = None
-        self.on_result_finding = on_result_finding
         self.scanner = scanner if scanner is not None else Scanner()
         self.tasks: TaskHandoff | None = None
         """Where a call an upstream answered with a task handle goes on (None: such a call is a tool error)."""
+
+    @property
+    def settings(self) -> PolicySettings:
+        """The policy settings in force."""
+        return self._policy().settings
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The policy rules in force."""
+        return self._policy().rules
+
+    @property
+    def preferences(self) -> Mapping[str, Mapping[str, Any]]:
+        """Each person's own preferences (person key → key path → value), laid over `settings` for their calls
+        where they ask more (`settings_for`)."""
+        return self._policy().preferences
+
+    @property
+    def on_result_finding(self) -> OnResultFinding:
+        """What reaches the client when a result speaks to the model (`integrity.onResultFinding`)."""
+        return self._policy().on_result_finding
 
     def settings_for(self, principal: Principal | None) -> PolicySettings:
         """The settings a principal's call is decided under: `settings`, with their own preferences laid over

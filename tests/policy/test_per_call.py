@@ -89,11 +89,13 @@ async def test_a_long_statement_is_judged_off_the_event_loop_and_still_judged() 
 
     from hintgate.hints.calls import HEAVY
     from hintgate.pipeline import ToolCalls
+    from hintgate.policy.in_force import PolicyInForce
 
     tool = resolve_tool(EXECUTE_SQL, trust=Trust.LOCAL)
     entry = CatalogEntry("db_execute_sql", "db", "execute_sql", tool, {}, {})
     settings, rules = parse_policy({"mode": "default"}, source="test")
-    calls = ToolCalls({}, mock.Mock(), settings=settings, rules=rules)
+    policy = PolicyInForce(settings, rules)
+    calls = ToolCalls({}, mock.Mock(), policy=lambda: policy)
     long_select = "SELECT id FROM orders WHERE id IN (" + ", ".join(str(n) for n in range(HEAVY)) + ")"
     assert tool.judge is not None
     assert tool.judge.heavy({"sql": long_select})

@@ -246,7 +246,7 @@ async def test_a_config_reload_keeps_the_confirm_settings_stored_through_the_api
     file.write_text(json.dumps({"mcpServers": {"time": entry(time_cmd)}, "policy": {"mode": "default"}}))
     with anyio.fail_after(120):
         async with await Store.open(url) as store, Gateway(load_config(file), store=store) as gateway:
-            await gateway.apply_confirm("time_*", Confirm.ALWAYS, actor="test")
+            await gateway.policy.set_confirm("time_*", Confirm.ALWAYS, actor="test")
             file.write_text(json.dumps({"mcpServers": {"time": entry(time_cmd)}, "policy": {"mode": "bypass"}}))
             await gateway.apply_config(load_config(file))
             assert gateway.calls.settings.mode == "bypass"

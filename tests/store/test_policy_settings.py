@@ -58,13 +58,13 @@ async def test_a_mode_changed_at_run_time_outlasts_a_restart_and_a_reset_brings_
 ) -> None:
     with anyio.fail_after(60):
         async with gateway_on(store_url, {"mode": "accept-edits"}) as gateway:
-            await gateway.set_policy({"mode": "read-only", "preferences.autoApproveReadOnly": False}, actor="api")
+            await gateway.policy.set({"mode": "read-only", "preferences.autoApproveReadOnly": False}, actor="api")
             assert gateway.calls.settings.mode is Mode.READ_ONLY
         async with gateway_on(store_url, {"mode": "accept-edits"}) as restarted:
             assert restarted.calls.settings.mode is Mode.READ_ONLY
             assert restarted.calls.settings.auto_approve_read_only is False
-            assert restarted.file_settings.mode is Mode.ACCEPT_EDITS
-            assert await restarted.reset_policy(["mode"], actor="cli") == ["mode"]
+            assert restarted.policy.file_settings.mode is Mode.ACCEPT_EDITS
+            assert await restarted.policy.reset(["mode"], actor="cli") == ["mode"]
             assert restarted.calls.settings.mode is Mode.ACCEPT_EDITS
             assert restarted.calls.settings.auto_approve_read_only is False  # not reset: still stored
         async with gateway_on(store_url, {"mode": "accept-edits"}) as again:
@@ -74,9 +74,9 @@ async def test_a_mode_changed_at_run_time_outlasts_a_restart_and_a_reset_brings_
 async def test_a_value_equal_to_the_files_is_not_kept_so_the_setting_follows_the_file_again(store_url: str) -> None:
     with anyio.fail_after(60):
         async with gateway_on(store_url, {"mode": "accept-edits"}) as gateway:
-            await gateway.set_policy({"mode": "bypass"}, actor="api")
+            await gateway.policy.set({"mode": "bypass"}, actor="api")
             assert set(gateway.overrides.policy) == {"mode"}
-            await gateway.set_policy({"mode": "acceptEdits"}, actor="api")  # the file's, spelled otherwise
+            await gateway.policy.set({"mode": "acceptEdits"}, actor="api")  # the file's, spelled otherwise
             assert gateway.overrides.policy == {}
             assert gateway.store is not None
             assert await gateway.store.overrides.policy_settings() == []
@@ -86,7 +86,7 @@ async def test_a_bad_value_changes_nothing(store_url: str) -> None:
     with anyio.fail_after(60):
         async with gateway_on(store_url, {}) as gateway:
             with pytest.raises(ValueError, match=r"preferences\.showHintWarnings: expected true or false"):
-                await gateway.set_policy({"mode": "bypass", "preferences.showHintWarnings": "yes"}, actor="api")
+                await gateway.policy.set({"mode": "bypass", "preferences.showHintWarnings": "yes"}, actor="api")
             assert gateway.calls.settings.mode is Mode.DEFAULT
             assert gateway.store is not None
             assert await gateway.store.overrides.policy_settings() == []
@@ -95,10 +95,10 @@ async def test_a_bad_value_changes_nothing(store_url: str) -> None:
 async def test_a_change_made_on_one_gateway_reaches_another_sharing_the_store(store_url: str) -> None:
     with anyio.fail_after(60):
         async with gateway_on(store_url, {}, "r1") as one, gateway_on(store_url, {}, "r2") as two:
-            await one.set_policy({"mode": "read-only"}, actor="dashboard")
+            await one.policy.set({"mode": "read-only"}, actor="dashboard")
             while two.calls.settings.mode is not Mode.READ_ONLY:  # bounded by fail_after
                 await anyio.sleep(0.05)
-            await one.reset_policy(None, actor="dashboard")
+            await one.policy.reset(None, actor="dashboard")
             while two.calls.settings.mode is not Mode.DEFAULT:
                 await anyio.sleep(0.05)
 
@@ -106,10 +106,10 @@ async def test_a_change_made_on_one_gateway_reaches_another_sharing_the_store(st
 async def test_the_stored_setting_stays_over_a_reloaded_config_file(store_url: str) -> None:
     with anyio.fail_after(60):
         async with gateway_on(store_url, {"mode": "default"}) as gateway:
-            await gateway.set_policy({"mode": "read-only"}, actor="api")
+            await gateway.policy.set({"mode": "read-only"}, actor="api")
             reloaded = parse_config({"mcpServers": {}, "policy": {"mode": "accept-edits", "approvalTimeout": 7}})
             await gateway.apply_config(reloaded)
             assert gateway.calls.settings.mode is Mode.READ_ONLY
             assert gateway.calls.settings.approval_timeout == 7
-            await gateway.reset_policy(None, actor="api")
+            await gateway.policy.reset(None, actor="api")
             assert gateway.calls.settings.mode is Mode.ACCEPT_EDITS

@@ -44,10 +44,8 @@ from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
-from hintgate.policy.preferences import personal_refusal
-from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
+from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.policy.seals import ApprovalSeals
-from hintgate.policy.settings import layer_settings, setting_values
 from hintgate.results import server_down_error, tool_error
 from hintgate.scanner import Scanner
 from hintgate.server.broadcast import Broadcast
@@ -60,6 +58,7 @@ from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.pins import PinKeeper, source_texts
+from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionsBeforeStore, SessionTracker
 from hintgate.server.tasks import TaskRoutes
@@ -178,19 +177,17 @@ class Gateway:
         if self._sessions_before_store is not None:
             self.session_observers.append(self._sessions_before_store)
         settings, rules = policy if policy is not None else config.policy
-        self._config_rules = rules
-        self._file_settings = settings  # what the stored policy settings are laid over
+        self.policy = PolicyKeeper(self.overrides, settings, rules, OnResultFinding(config.on_result_finding))
+        """The policy in force (the file's, with what was changed at run time over it), one value at a time."""
         self.calls = ToolCalls(
             self.sources,
             self.sessions,
-            settings=settings,
-            rules=rules,
+            policy=self.policy.current,
             observers=[self.metrics],
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
             caller_probe=lambda ctx: caller_probe(self._server, ctx),
             client_for=ClientCall,
-            on_result_finding=OnResultFinding(config.on_result_finding),
             scanner=self.scanner,
         )
         self.tasks = TaskRoutes(
@@ -250,15 +247,13 @@ class Gateway:
                 people=self._early.person_preferences,
                 version=self._early.overrides_version,
             )
-            self._apply_confirms()
-            self._apply_policy_layer()
+            self.policy.refresh()
             self.pins.load_pins(self._early.pins, self._early.pins_version, store_coming=True)
             if self._built_from_config and self.config.source is not None:
                 self.config = self.server_set.load_rows(self._early.server_changes)  # the file with them over it
         if self.store is not None:
             await self.overrides.load()
-            self._apply_confirms()
-            self._apply_policy_layer()
+            self.policy.refresh()
             await self.pins.load()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config and self.server_set.persisted:
@@ -323,8 +318,7 @@ class Gateway:
         self.overrides.attach(store)
         changed = await self.overrides.changed_elsewhere()
         if changed:
-            self._apply_confirms()
-            self._apply_policy_layer()
+            self.policy.refresh()
         if await self.pins.attach(store):
             changed = True
         if changed:
@@ -402,7 +396,6 @@ class Gateway:
                 if verb in ("stop", "stop-keep", "restart"):
                     await self._stop_source(name)
             self.config = new
-            self.calls.on_result_finding = OnResultFinding(new.on_result_finding)
             self.scanner.deadline = new.scan_deadline
             self.discovery.configure(new.search, {**BUILTIN_VIEWS, **new.views})
             started: list[Source] = []
@@ -425,10 +418,9 @@ class Gateway:
                 reason = f"its server {name!r} was {gone} while the call waited"
                 if withdrawn := self.calls.approvals.withdraw_server(name, reason):
                     logger.warning("%s: %d waiting approvals withdrawn (the server was %s)", name, withdrawn, gone)
-            if new.policy != old.policy:
-                self._file_settings, self._config_rules = new.policy
-                self._apply_policy_layer()  # the stored settings stay laid over the new file's
-                self._apply_confirms()  # the stored confirm rules stay in front of the new file's
+            if new.policy != old.policy or new.on_result_finding != old.on_result_finding:
+                # The stored settings stay laid over the new file's, the stored confirm rules in front of its rules.
+                self.policy.from_file(*new.policy, OnResultFinding(new.on_result_finding))
             await asyncio.gather(*(s.wait_started(s.startup_timeout + new.timeouts.list) for s in started))
             await self.prepare_tools()
             self.rebuild()
@@ -772,75 +764,6 @@ class Gateway:
         self.rebuild(("tools",))
         await self.broadcast.lists_changed(("tools",))
 
-    async def apply_confirm(self, tool: str, confirm: Confirm | None, *, actor: str) -> None:
-        """Set (or clear, None) how often a public tool name or glob asks; in force for the next call."""
-        await self.overrides.apply_confirm(tool, confirm, actor=actor)
-        self._apply_confirms()
-
-    @property
-    def file_settings(self) -> PolicySettings:
-        """The policy settings of the config file (or the defaults), under those changed at run time."""
-        return self._file_settings
-
-    async def set_policy(self, values: Mapping[str, Any], *, actor: str) -> None:
-        """Change policy settings (key path → value), kept in the store and in force from the next call.
-
-        A value equal to the config file's is not kept: that setting follows
-        the file again. Other replicas sharing the store pick the change up.
-
-        Raises:
-            ValueError: a key that is no setting or a value it does not take; nothing is changed.
-        """
-        wanted = setting_values(layer_settings(self.calls.settings, values))
-        from_file = setting_values(self._file_settings)
-        keep = {path: wanted[path] for path in values if wanted[path] != from_file[path]}
-        cleared = [path for path in values if path not in keep and path in self.overrides.policy]
-        await self.overrides.apply_policy(keep, cleared, actor=actor)
-        self._apply_policy_layer()
-        for path in values:
-            said = "kept in the store" if path in keep else "the config file's value"
-            logger.info("policy: %s is %s (%s, by %s)", path, wanted[path], said, actor)
-
-    async def reset_policy(self, paths: Sequence[str] | None = None, *, actor: str) -> list[str]:
-        """Drop stored policy settings (every one when None): the config file's values apply again.
-
-        Returns the settings that were stored and now follow the file.
-
-        Raises:
-            ValueError: a key that is no policy setting.
-        """
-        known = setting_values(self._file_settings)
-        for path in paths or ():
-            if path not in known:
-                raise ValueError(f"{path}: not a policy setting (one of {', '.join(known)})")
-        cleared = [
-            p for p in (paths if paths is not None else list(self.overrides.policy)) if p in self.overrides.policy
-        ]
-        if cleared:
-            await self.overrides.apply_policy({}, cleared, actor=actor)
-            self._apply_policy_layer()
-            logger.info("policy: %s reset to the config file's value by %s", ", ".join(cleared), actor)
-        return cleared
-
-    async def set_person_preferences(self, person: str, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Keep a person's own preferences (key path → value, None clears one), in force for their next call.
-
-        Returns what the person keeps now.
-
-        Raises:
-            ValueError: a key that is no preference a person keeps, or a value that would not ask more.
-        """
-        for path, value in values.items():
-            refusal = personal_refusal(path, value)
-            if refusal is not None:
-                raise ValueError(refusal)
-        keep = {path: value for path, value in values.items() if value is not None}
-        cleared = [path for path, value in values.items() if value is None]
-        await self.overrides.apply_person(person, keep, cleared)
-        self._apply_policy_layer()
-        logger.info("preferences of %s: %s", person, ", ".join(f"{k}={v}" for k, v in values.items()) or "none")
-        return dict(self.overrides.people.get(person, {}))
-
     async def end_session(self, session_id: str) -> bool:
         """End an active session of this replica, as if its client had closed it; False when it cannot be.
 
@@ -861,22 +784,6 @@ class Gateway:
             return False
         await sdk.end_http_session(transport)
         return True
-
-    def _apply_policy_layer(self) -> None:
-        # Stored settings over the file's; a stored value this version cannot read is skipped, loudly.
-        settings = self._file_settings
-        for path, row in sorted(self.overrides.policy.items()):
-            try:
-                settings = layer_settings(settings, {path: row["value"]})
-            except ValueError as exc:
-                logger.warning("stored policy setting ignored: %s", exc)
-        self.calls.settings = settings
-        self.calls.preferences = self.overrides.people
-
-    def _apply_confirms(self) -> None:
-        # Stored confirms are tool rules placed before the config file's: see docs/policy.md for precedence.
-        stored = tuple(confirm_rule(tool, confirm) for tool, confirm in sorted(self.overrides.confirms.items()))
-        self.calls.rules = (*stored, *self._config_rules)
 
     async def _expire_sessions(self) -> None:
         """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet.
@@ -913,8 +820,7 @@ class Gateway:
             try:
                 overrides = await self.overrides.changed_elsewhere()
                 if overrides:
-                    self._apply_confirms()
-                    self._apply_policy_layer()
+                    self.policy.refresh()
                 pins = await self.pins.changed_elsewhere()
                 if overrides or pins:
                     self.rebuild(("tools",))

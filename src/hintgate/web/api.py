@@ -21,6 +21,7 @@ from hintgate.policy.decide import CallFacts, denied_by_rule
 from hintgate.policy.roles import Permission
 from hintgate.server.gateway import Gateway
 from hintgate.server.overrides import KEEP
+from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.web.api_model import ApiModel
 from hintgate.web.override_models import Overrides, OverridesIn
 from hintgate.web.permissions import Access, AccessDep, access_of
@@ -248,8 +249,15 @@ def required_store(request: Request) -> Store:
     return store
 
 
+def policy_of(request: Request) -> PolicyKeeper:
+    """The policy keeper of the gateway the app serves."""
+    return gateway_of(request).policy
+
+
 GatewayDep = Annotated[Gateway, Depends(gateway_of)]
 """An endpoint parameter receiving the gateway."""
+PolicyDep = Annotated[PolicyKeeper, Depends(policy_of)]
+"""An endpoint parameter receiving the policy in force's keeper (what it is, what changes it)."""
 # MaybeStoreDep: an endpoint parameter receiving the store, or None when recording is off.
 # StoreDep: an endpoint parameter receiving the store (the endpoint answers 503 without one).
 if TYPE_CHECKING:
@@ -562,28 +570,28 @@ async def call(store: StoreDep, access: AccessDep, call_id: str) -> Call:
 
 
 @router.get("/policy", response_model=Policy)
-async def policy(gateway: GatewayDep) -> BaseModel:
+async def policy(keeper: PolicyDep) -> BaseModel:
     """The policy settings in force, what they mean, and where each value comes from."""
-    return _policy(gateway)
+    return _policy(keeper)
 
 
 @router.patch("/policy", response_model=Policy)
-async def set_policy(request: Request, gateway: GatewayDep, body: PolicyIn) -> BaseModel:
+async def set_policy(request: Request, keeper: PolicyDep, body: PolicyIn) -> BaseModel:
     """Change the mode and preferences: in force for the next call, kept in the store (every replica, restarts).
 
     A value equal to the config file's is not kept: that setting follows the file again.
     """
     try:
-        await gateway.set_policy(flat_policy(body.model_dump(exclude_unset=True)), actor=actor_of(request))
+        await keeper.set(flat_policy(body.model_dump(exclude_unset=True)), actor=actor_of(request))
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
-    return _policy(gateway)
+    return _policy(keeper)
 
 
 @router.delete("/policy/stored", response_model=Policy)
 async def reset_policy(
     request: Request,
-    gateway: GatewayDep,
+    keeper: PolicyDep,
     setting: Annotated[
         list[str] | None,
         Query(description="A setting's key path (`mode`, `preferences.showHintWarnings`); every one when left out."),
@@ -591,15 +599,15 @@ async def reset_policy(
 ) -> BaseModel:
     """Put settings changed at run time back to the config file's values (all of them, or those named)."""
     try:
-        await gateway.reset_policy(setting, actor=actor_of(request))
+        await keeper.reset(setting, actor=actor_of(request))
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
-    return _policy(gateway)
+    return _policy(keeper)
 
 
-def _policy(gateway: Gateway) -> BaseModel:
-    calls_ = gateway.calls
-    return policy_out(calls_.settings, calls_.rules, origins(gateway.file_settings, gateway.overrides.policy))
+def _policy(keeper: PolicyKeeper) -> BaseModel:
+    in_force = keeper.current()
+    return policy_out(in_force.settings, in_force.rules, origins(keeper.file_settings, keeper.stored_settings()))
 
 
 def actor_of(request: Request) -> str:

@@ -72,5 +72,6 @@ async def set_confirm(request: Request, gateway: GatewayDep, name: str, body: Co
     if body.confirm is not None and not _matches(gateway, name):
         what = f"the glob {name!r} matches no tool" if is_glob else f"no tool named {name!r}"
         raise HTTPException(404, f"{what} (GET /api/tools lists them)")
-    await gateway.apply_confirm(name, None if body.confirm is None else Confirm(body.confirm), actor=actor_of(request))
+    confirm = None if body.confirm is None else Confirm(body.confirm)
+    await gateway.policy.set_confirm(name, confirm, actor=actor_of(request))
     return _out(gateway, name)

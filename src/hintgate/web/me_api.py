@@ -92,8 +92,9 @@ class MyPreferencesIn(BaseModel):
 def my_preferences(gateway: Gateway, access: Access) -> MyPreferences:
     """The caller's own preferences beside everyone's and what their calls get."""
     assert access.principal is not None  # the permission check lets in only a signed-in caller
-    mine = gateway.overrides.people.get(owner_key(access.principal), {})
-    everyone = gateway.calls.settings
+    policy = gateway.policy.current()
+    mine = policy.preferences.get(owner_key(access.principal), {})
+    everyone = policy.settings
     in_force = stricter(everyone, mine)
     return MyPreferences(
         preferences={
@@ -120,7 +121,7 @@ async def set_preferences(gateway: GatewayDep, access: AccessDep, body: MyPrefer
     assert access.principal is not None
     values = {f"preferences.{key}": value for key, value in body.preferences.items()}
     try:
-        await gateway.set_person_preferences(owner_key(access.principal), values)
+        await gateway.policy.set_person(owner_key(access.principal), values)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from None
     return my_preferences(gateway, access)

@@ -173,8 +173,9 @@ _STRICT_LABELS = {
 
 def _mine(gateway: Gateway, person: str) -> list[MyPreferenceRow]:
     """A person's own preferences beside everyone's and what their calls get."""
-    kept = gateway.overrides.people.get(person, {})
-    everyone = gateway.calls.settings
+    policy = gateway.policy.current()
+    kept = policy.preferences.get(person, {})
+    everyone = policy.settings
     in_force = stricter(everyone, kept)
     on_off = {True: "on", False: "off"}
     return [
@@ -194,9 +195,11 @@ def _mine(gateway: Gateway, person: str) -> list[MyPreferenceRow]:
 def settings_page(gateway: Gateway, person: str | None = None) -> SettingsPage:
     """The settings page: every setting a person picks from choices; the seconds are listed as set; with
     `person` (a reader the gateway knows by name), their own preferences too."""
-    settings = gateway.calls.settings
+    keeper = gateway.policy
+    in_force = keeper.current()
+    settings = in_force.settings
     said = effects(settings)
-    where = origins(gateway.file_settings, gateway.overrides.policy)
+    where = origins(keeper.file_settings, keeper.stored_settings())
     rows = [
         _row(s, getattr(settings, s.attr), said[s.key], where[s.path]) for s in POLICY_SETTINGS if s.kind != "seconds"
     ]
@@ -206,7 +209,7 @@ def settings_page(gateway: Gateway, person: str | None = None) -> SettingsPage:
         settings=rows,
         approval_timeout=settings.approval_timeout,
         retry_window=settings.idempotent_retry_window,
-        rules=[rule.describe() for rule in gateway.calls.rules],
+        rules=[rule.describe() for rule in in_force.rules],
         kept=gateway.store is not None,
         timeout_origin=_origin_text(where["approvalTimeout"]),
         retry_origin=_origin_text(where["idempotentRetryWindow"]),
