@@ -90,6 +90,7 @@ from hintgate.policy.seals import ApprovalSeals, call_digest
 from hintgate.results import error_text, server_down_error, tool_error
 from hintgate.scanner import Scanner
 from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
+from hintgate.sources.capabilities import Resolves
 from hintgate.sources.resolution import answer_hints, marked
 from hintgate.sources.tasks import is_task
 from hintgate.sources.trust_annotations import TRUST, annotated
@@ -401,9 +402,9 @@ class ToolCalls:
         return (
             self.settings.judge_arguments
             and arguments is not None
-            and source is not None
+            and marked(entry.tool.raw)  # first: marked tools are rare, and the capability check reads members
+            and isinstance(source, Resolves)
             and source.offers_resolution
-            and marked(entry.tool.raw)
         )
 
     async def _resolved_upstream(
@@ -415,7 +416,9 @@ class ToolCalls:
         bounds broken), an error or no answer in time is a resolution failure: hintgate's own judgement (or the
         tool's static hints) stands. `hints.calls.bound.weigh_upstream` says how far an answer counts.
         """
-        source = self._sources[entry.server]
+        source = self._sources.get(entry.server)
+        if not isinstance(source, Resolves):  # reloaded into a source that does not resolve
+            return facts
         params = {"name": entry.upstream_name, "arguments": dict(arguments or {})}
         wait = min(_RESOLVE_WAIT, source.call_timeout)
         try:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from hintgate.errors import UpstreamError
+from hintgate.errors import UpstreamError, UpstreamRequestError
 from hintgate.server import sdk
 from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
@@ -26,6 +26,7 @@ from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_m
 from hintgate.server.routing import list_page
 from hintgate.server.tasks import task_params_model
 from hintgate.sources.base import SourceState
+from hintgate.sources.capabilities import Forwards, ServesPrompts
 from hintgate.sources.trust_annotations import TRUST
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ async def _route(
     """Forward a request to the source that serves it; its errors become MCP errors."""
     upstream = gateway.sources[server]
     try:
+        if not isinstance(upstream, Forwards):  # reloaded into a source with tools only since it was routed
+            raise UpstreamRequestError(f"{method} is not supported by this server", code=-32601, server=server)
         return await upstream.request(method, dict(params) if params else None, context=ClientCall(ctx))
     except UpstreamError as exc:
         raise to_mcp_error(exc) from exc
@@ -98,7 +101,8 @@ def _handlers(gateway: Gateway, resolution: ToolResolution) -> dict[str, Handler
 
     async def list_resources(ctx: RequestContext, params: Any) -> dict[str, Any]:
         gateway.sessions.for_request(ctx)
-        items = [r for u in gateway.sources.values() if u.status.state is SourceState.UP for r in u.resources]
+        up = [u for u in gateway.sources.values() if u.status.state is SourceState.UP]
+        items = [r for u in up if isinstance(u, ServesPrompts) for r in u.resources]
         return complete(ctx, list_page(items, "resources", params))
 
     async def list_templates(ctx: RequestContext, params: Any) -> dict[str, Any]:

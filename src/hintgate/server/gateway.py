@@ -65,7 +65,7 @@ from hintgate.server.tasks import TaskRoutes
 from hintgate.server.view_endpoint import VIEW_KEY, ViewEndpoint
 from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
-from hintgate.sources.mcp import McpUpstream
+from hintgate.sources.capabilities import LogsIn
 from hintgate.sources.oauth import Credentials
 from hintgate.sources.personal import login_page
 
@@ -231,7 +231,7 @@ class Gateway:
 
     def attach(self, source: Source) -> None:
         """Give a newly built source what the gateway holds for it (the OAuth credentials, the login page)."""
-        if isinstance(source, McpUpstream):
+        if isinstance(source, LogsIn):
             source.credentials = self.credentials
             if self.config.identity is not None:
                 source.login_page = login_page(self.config.identity.audience, source.name)

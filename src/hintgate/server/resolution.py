@@ -39,6 +39,7 @@ from hintgate.hints.calls.bound import draft_bounded
 from hintgate.hints.catalog import Catalog, CatalogEntry
 from hintgate.policy.decide import CallFacts, denied_by_rule
 from hintgate.server.context import RequestContext
+from hintgate.sources.capabilities import Resolves
 from hintgate.sources.resolution import RESOLUTION, marked
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def resolvable(gateway: Gateway, entry: CatalogEntry) -> bool:
     if entry.tool.resolvable:
         return True
     source = gateway.sources.get(entry.server)
-    return source is not None and source.offers_resolution and marked(entry.tool.raw)
+    return marked(entry.tool.raw) and isinstance(source, Resolves) and source.offers_resolution
 
 
 class ToolResolution:

@@ -18,6 +18,7 @@ from typing import Any
 from hintgate.hints.catalog import public_name
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.sources.base import Source
+from hintgate.sources.capabilities import ServesPrompts
 
 __all__ = ["PAGE_SIZE", "Routed", "Routes", "list_page"]
 
@@ -70,6 +71,8 @@ class Routes:
         """Route each public prompt name to its source (the first source to list a name keeps it)."""
         prompts: dict[str, Routed] = {}
         for source in up:
+            if not isinstance(source, ServesPrompts):
+                continue
             for raw in source.prompts:
                 name = raw.get("name")
                 if isinstance(name, str):
@@ -82,6 +85,8 @@ class Routes:
         resources: dict[str, str] = {}
         templates: list[tuple[str, Mapping[str, Any]]] = []
         for source in up:
+            if not isinstance(source, ServesPrompts):
+                continue
             for raw in source.resources:
                 uri = raw.get("uri")
                 if isinstance(uri, str):

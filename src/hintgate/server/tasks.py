@@ -66,7 +66,7 @@ from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.sessions import ClientSession, SessionTracker
 from hintgate.sources.base import Source
-from hintgate.sources.mcp import McpUpstream
+from hintgate.sources.capabilities import RunsTasks
 from hintgate.sources.tasks import TASK_METHODS, TASKS, TERMINAL
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ class TaskRoutes:
 
     def extensions(self) -> dict[str, dict[str, Any]]:
         """What the gateway advertises: the Tasks extension while an upstream offers it."""
-        offered = any(isinstance(s, McpUpstream) and s.offers_tasks for s in self._sources.values())
+        offered = any(isinstance(s, RunsTasks) and s.offers_tasks for s in self._sources.values())
         return {TASKS: {}} if offered else {}
 
     def declared(self, ctx: RequestContext | None) -> bool:
@@ -311,6 +311,8 @@ class TaskRoutes:
     ) -> dict[str, Any]:
         """The tool's result of a task, polled for a client that takes no handles; the task's questions go to it."""
         source = self._sources[entry.server]
+        if not isinstance(source, RunsTasks):
+            return tool_error(f"The tool {entry.name!r} answered with a task its server {entry.server!r} cannot run.")
         client = ClientCall(ctx)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + source.call_timeout
@@ -367,10 +369,9 @@ class TaskRoutes:
                 request["method"], params if isinstance(params, dict) else None
             )
             answered.add(key)
-        if responses:
-            await self._sources[server].request(
-                "tasks/update", {"taskId": upstream_id, "inputResponses": responses}, context=client
-            )
+        source = self._sources.get(server)
+        if responses and isinstance(source, RunsTasks):
+            await source.request("tasks/update", {"taskId": upstream_id, "inputResponses": responses}, context=client)
 
     # -- the extension's requests ------------------------------------------
 
@@ -427,6 +428,8 @@ class TaskRoutes:
         source = self._sources.get(task.server)
         if source is None:
             raise _error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} is no longer configured")
+        if not isinstance(source, RunsTasks):
+            raise _error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} no longer runs tasks")
         if task.replica != self.replica and not _outlives_its_gateway(source):
             # A stdio server is a child of each replica: only the one that started the task has it.
             raise _error(
@@ -645,6 +648,8 @@ class TaskRoutes:
         source = self._sources.get(server)
         if source is None:
             return "its server is no longer configured"
+        if not isinstance(source, RunsTasks):
+            return "its server no longer runs tasks"
         try:
             await asyncio.wait_for(
                 source.request("tasks/cancel", {"taskId": upstream_id}, context=caller), _CANCEL_WAIT

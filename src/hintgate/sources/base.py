@@ -1,7 +1,8 @@
 """What every source of tools offers the gateway: status, listings, calls.
 
 Sources are upstream MCP servers (`sources.mcp`), OpenAPI documents and Python
-registries. The gateway talks to all of them through `Source`; each keeps its
+registries. The gateway talks to all of them through `Source` (what only some
+of them do is named in `sources.capabilities`); each keeps its
 tools as the JSON objects an MCP `tools/list` would carry, so the catalog
 resolves hints the same way whatever the origin.
 """
@@ -125,11 +126,13 @@ class CallContext(Protocol):
 
 
 class Source(Protocol):
-    """A provider of tools behind the gateway.
+    """A provider of tools behind the gateway: what every source does.
 
     The gateway runs `run()` as a task for the gateway's lifetime, waits for
-    `wait_started()` before it serves, and reads the listings whenever a
-    listener call says they changed.
+    `wait_started()` before it serves, and reads the tools whenever a
+    listener call says they changed. What only some sources do (prompts and
+    resources, other requests, tasks, tool resolution, logins) is a named
+    capability in `sources.capabilities` that a caller tests for.
     """
 
     @property
@@ -168,22 +171,6 @@ class Source(Protocol):
     def tools(self) -> Sequence[Mapping[str, Any]]:
         """Its tools as MCP JSON objects (empty unless up)."""
 
-    @property
-    def prompts(self) -> Sequence[Mapping[str, Any]]:
-        """Its prompts as MCP JSON objects."""
-
-    @property
-    def resources(self) -> Sequence[Mapping[str, Any]]:
-        """Its resources as MCP JSON objects."""
-
-    @property
-    def resource_templates(self) -> Sequence[Mapping[str, Any]]:
-        """Its resource templates as MCP JSON objects."""
-
-    @property
-    def offers_resolution(self) -> bool:
-        """Whether it answers `tools/resolve` for the tools it marks (the Tool Resolution extension)."""
-
     def wants(self, tool_name: str) -> bool:
         """Whether one of its tools is served (include / exclude)."""
 
@@ -204,12 +191,6 @@ class Source(Protocol):
         Raises:
             UpstreamDown: the source is not up.
             UpstreamError: the call failed.
-        """
-
-    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
-        """Forward another request (prompts/get, resources/read, ...).
-
-        Sources without prompts or resources raise `UpstreamRequestError`.
         """
 
 
@@ -249,26 +230,21 @@ class Backoff:
 
 
 class ConfiguredSource:
-    """What the sources share: their config's identity, status, listings, first start, listener.
+    """What the sources share: their config's identity, status, tools, first start, listener.
 
-    Subclasses implement `run`, `call_tool` and `request`, and override what
-    differs (`tool_facts`, `wants`).
+    Subclasses implement `run` and `call_tool`, override what differs
+    (`tool_facts`, `wants`), and add the capabilities they have
+    (`sources.capabilities`).
     """
 
     startup_default = 30.0
     """Seconds the gateway waits for a first start when the config sets no startup timeout."""
-
-    offers_resolution = False
-    """Whether it answers `tools/resolve` (an MCP server that offered the extension in its handshake)."""
 
     def __init__(self, config: SourceConfig, *, listener: ChangeListener | None = None) -> None:
         self.config = config
         self._listener = listener
         self._status = SourceStatus(SourceState.STARTING if config.enabled else SourceState.DISABLED)
         self.tools: list[dict[str, Any]] = []
-        self.prompts: list[dict[str, Any]] = []
-        self.resources: list[dict[str, Any]] = []
-        self.resource_templates: list[dict[str, Any]] = []
         self._first_attempt = asyncio.Event()
         secrets = getattr(config, "secrets", None)  # Python registries hold none
         self.redact = Redactor(secrets() if secrets is not None else ())

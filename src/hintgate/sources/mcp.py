@@ -122,6 +122,10 @@ class McpUpstream(ConfiguredSource):
     failed exchange (refused connection, lost session, pings unanswered)
     ends the connection the same way.
 
+    Besides what every source does, it has every capability of
+    `sources.capabilities`: it forwards requests, serves prompts and
+    resources, may resolve calls and run tasks, and may sit behind a login.
+
     One concept for all its methods: one upstream server as the gateway reaches it. They are the
     supervisor's steps, the requests made on its connection, the answers to what its server asks, and the
     same for a person's own connection to it (`oauth.perUser`), which differs only in whose login it uses;
@@ -141,6 +145,9 @@ class McpUpstream(ConfiguredSource):
         super().__init__(config, listener=listener)
         self.config: ServerConfig = config
         self._env = env
+        self.prompts: list[dict[str, Any]] = []
+        self.resources: list[dict[str, Any]] = []
+        self.resource_templates: list[dict[str, Any]] = []
         self._list_timeout = list_timeout
         self._ping_interval = ping_interval
         self._connection: McpConnection | None = None
@@ -171,10 +178,15 @@ class McpUpstream(ConfiguredSource):
         return self._connection.info if self._connection else None
 
     @property
-    def offers_resolution(self) -> bool:  # type: ignore[override]
+    def offers_resolution(self) -> bool:
         """Whether its last handshake offered the Tool Resolution extension (it answers tools/resolve)."""
         info = self.info
         return info is not None and offers_resolution(info.capabilities)
+
+    @property
+    def logs_in_per_person(self) -> bool:
+        """Whether each person logs in to it with their own account (`oauth.perUser`)."""
+        return self.personal is not None
 
     @property
     def offers_tasks(self) -> bool:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hintgate.config.model import PythonConfig
-from hintgate.errors import ConfigError, UpstreamError, UpstreamRequestError, UpstreamTimeout
+from hintgate.errors import ConfigError, UpstreamError, UpstreamTimeout
 from hintgate.hints.catalog import ToolFacts
 from hintgate.sources.base import CallContext, ChangeListener, ConfiguredSource, SourceState, SourceStatus
 from hintgate.tooldef import ToolDefinition, ToolRegistry, labels_of
@@ -122,7 +122,3 @@ class PythonSource(ConfiguredSource):
             raise UpstreamTimeout(
                 f"{name} did not finish within {self.config.call_timeout:g} s", server=self.name
             ) from None
-
-    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
-        """A Python registry has tools only."""
-        raise UpstreamRequestError(f"{method} is not supported by a Python source", code=-32601, server=self.name)

@@ -24,7 +24,7 @@ from hintgate.config.model import ServerConfig
 from hintgate.errors import HintgateError
 from hintgate.server.gateway import Gateway
 from hintgate.sources.base import SourceState
-from hintgate.sources.mcp import McpUpstream
+from hintgate.sources.capabilities import LogsIn
 from hintgate.sources.oauth import login, oauth_of
 from hintgate.web.api import GatewayDep, Problem
 from hintgate.web.api_model import ApiModel
@@ -127,7 +127,7 @@ async def start_login(request: Request, gateway: GatewayDep, name: str) -> Login
             logger.warning("%s", exc)
             return
         source = gateway.sources.get(name)
-        if isinstance(source, McpUpstream):
+        if isinstance(source, LogsIn):
             source.logged_in()
 
     current.task = task = asyncio.create_task(run(), name=f"login:{name}")
@@ -163,7 +163,7 @@ async def logout(request: Request, gateway: GatewayDep, name: str) -> LoggedOut:
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from exc
     source = gateway.sources.get(name)
-    if isinstance(source, McpUpstream):
+    if isinstance(source, LogsIn):
         source.logged_out()
         # Answered once the server has left `up` (at most a few seconds), so a list read next shows it.
         with contextlib.suppress(TimeoutError):

@@ -50,7 +50,7 @@ from pydantic import BaseModel, Field
 from hintgate.errors import HintgateError, OAuthLoginError
 from hintgate.policy.principal import Principal, PrincipalKind, principal_of
 from hintgate.server.gateway import Gateway
-from hintgate.sources.mcp import McpUpstream
+from hintgate.sources.capabilities import LogsIn
 from hintgate.sources.oauth import login, login_state
 from hintgate.sources.personal import LOGIN_PATH
 from hintgate.web.api import GatewayDep, Problem
@@ -204,9 +204,9 @@ def _page(title: str, text: str, status: int = 200) -> Response:
     return notice(title, [text], status)
 
 
-def _upstream(gateway: Gateway, name: str) -> McpUpstream:
+def _upstream(gateway: Gateway, name: str) -> LogsIn:
     source = gateway.sources.get(name)
-    if not isinstance(source, McpUpstream) or source.personal is None:
+    if not isinstance(source, LogsIn) or not source.logs_in_per_person:
         raise HTTPException(404, f"no server named {name!r} logs in per person")
     if gateway.credentials is None:
         raise HTTPException(409, "logins are kept in the store, and this gateway runs without one")
@@ -260,7 +260,7 @@ async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
         return {}
     mine: dict[str, bool] = {}
     for name, source in gateway.sources.items():
-        if isinstance(source, McpUpstream) and source.personal is not None:
+        if isinstance(source, LogsIn) and source.logs_in_per_person:
             mine[name] = (await login_state(source.config, credentials.person(person.key))).logged_in
     return mine
 

@@ -36,7 +36,6 @@ from hintgate.errors import (
     HintgateError,
     TargetError,
     UpstreamError,
-    UpstreamRequestError,
     UpstreamTimeout,
 )
 from hintgate.hints.annotations import ParsedAnnotations, parse_annotations
@@ -383,7 +382,3 @@ class OpenApiSource(ConfiguredSource):
         )
         scrubbed: dict[str, Any] = self._redact.value(result)
         return scrubbed
-
-    async def request(self, method: str, params: dict[str, Any] | None, *, context: CallContext) -> dict[str, Any]:
-        """An OpenAPI source has tools only."""
-        raise UpstreamRequestError(f"{method} is not supported by an OpenAPI source", code=-32601, server=self.name)
