@@ -7,11 +7,11 @@ are read:
 
 - ``definitions/{poisoned,honest}/*.yaml`` and ``results/{poisoned,honest}/*.yaml``:
   the group is the top folder;
-- ``poisoned/*.yaml`` and ``benign/*.yaml`` (``tests/hints/scan_cases``): a
+- ``poisoned/*.yaml`` and ``benign/*.yaml`` (``tests/scan/scan_cases``): a
   case with a ``result`` is in the results group, the others in definitions.
 
 A definition is flagged when `scan_tool` makes a high finding in it. A
-result is flagged when the result guard (`hints.resultscan.guard`, the
+result is flagged when the result guard (`scan.guard.guard`, the
 default `redact` action) makes one in the result alone (the definition of a
 result case is not scanned: it is honest by construction); for every
 flagged result the share of its text the redaction removed is measured.
@@ -36,8 +36,8 @@ from typing import Any
 
 import yaml
 
-from hintgate.hints.resultscan import OnResultFinding, guard
-from hintgate.hints.scan import Level, ScanFinding, scan_tool
+from hintgate.scan.guard import OnResultFinding, guard
+from hintgate.scan.poisoning import Level, ScanFinding, scan_tool
 
 DEFINITIONS = "definitions"
 RESULTS = "results"

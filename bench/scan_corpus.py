@@ -2,7 +2,7 @@
 
 Three parts:
 
-- **Labelled cases** (``tests/hints/scan_cases``): poisoned definitions and
+- **Labelled cases** (``tests/scan/scan_cases``): poisoned definitions and
   results by attack class, benign ones by kind. Recall of high findings per
   class, false high findings per benign kind, and leave-one-class-out recall:
   for each class, every rule that catches poisoned cases of that class only
@@ -15,7 +15,7 @@ Three parts:
   high finding is a false positive; they are all printed.
 - **Cost**: CPU time of this process per tool (p50 and mean, best of N rounds
   per tool), and of scanning one 100 KB result (English prose with code and
-  links), best of N; each with the RE2 prefilter (`hintgate.hints.prefilter`)
+  links), best of N; each with the RE2 prefilter (`hintgate.scan.prefilter`)
   and without it (the scan as it runs before the prefilter's set is built, or
   where `google-re2` is missing), and the ratio; and the CPU time to build
   the set, once per process.
@@ -39,14 +39,14 @@ from typing import Any
 
 import yaml
 
-import hintgate.hints.scan as scan_module
-from hintgate.hints.prefilter import seen
-from hintgate.hints.reading import ROT13_WORDS
-from hintgate.hints.scan import Level, ScanFinding, scan_result, scan_tool
+import hintgate.scan.poisoning as scan_module
+from hintgate.scan.poisoning import Level, ScanFinding, scan_result, scan_tool
+from hintgate.scan.prefilter import seen
+from hintgate.scan.reading import ROT13_WORDS
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
-CASES = REPO / "tests" / "hints" / "scan_cases"
+CASES = REPO / "tests" / "scan" / "scan_cases"
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Every README, METADATA and documentation page (Markdown, reStructuredText,
 plain text under a ``docs`` folder) of at least 300 bytes found under the
 given roots (by default this interpreter's site-packages and the npm test
 peers' ``node_modules``) is sent through the result guard
-(`hints.resultscan.guard`, the default `redact` action) as the text of one
+(`scan.guard.guard`, the default `redact` action) as the text of one
 tool result. None of them is poisoned, so every flagged page is a false
 flag; for each the share of its characters the redaction removed is printed,
 with the findings that caused it. Beside it, `removed_span` is the share the
@@ -34,8 +34,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hintgate.hints.resultscan import OnResultFinding, guard
-from hintgate.hints.scan import ScanFinding
+from hintgate.scan.guard import OnResultFinding, guard
+from hintgate.scan.poisoning import ScanFinding
 
 REPO = Path(__file__).resolve().parents[1]
 MIN_BYTES = 300
@@ -132,7 +132,7 @@ _SENTENCE_END = re.compile(r"[.!?\n](?:\s|$)|</[A-Za-z_-]+>")
 
 def _span_removed(text: str, findings: tuple[ScanFinding, ...]) -> int:
     """Characters the earlier redaction removed from `text` for these findings: from the start of the sentence
-    of the first to the end of the sentence of the last (as `hints.resultscan` did before it removed sentences)."""
+    of the first to the end of the sentence of the last (as `scan.guard` did before it removed sentences)."""
     if not findings:
         return 0
     start = min(f.start for f in findings)

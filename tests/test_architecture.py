@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "hintgate.redaction",
             "hintgate.tracecontext",
             "hintgate.hints",
+            "hintgate.scan",
             "hintgate.discovery",
             "hintgate.policy",
             "hintgate.tooldef",
@@ -45,7 +46,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # The stored state a stdio gateway reads ahead of the store, with the standard library only, the sealing
     # of what the store keeps sealed, which both open, and the task handles the store or memory keeps.
     ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing", "hintgate.handles")),
-    ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome", "hintgate.scanner")),
+    # The scan's worker processes: the one part of the scan package that starts processes, above the rest of it.
+    ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome", "hintgate.scan.workers")),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),
     ("web", ("hintgate.web",)),
@@ -210,11 +212,18 @@ def test_type_checking_imports_and_function_imports_are_told_apart(tmp_path: Pat
 DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 
 
+SPLIT_OFF = [prefix for _, prefixes in LAYERS for prefix in prefixes if prefix.count(".") > 1]
+"""Modules drawn in another layer than their package (`config/yamlpos` in the core, `scan/workers` in the
+pipeline layer): each counts on its own in the import table."""
+
+
 def unit(name: str) -> str:
     """The package (or top-level module) a module counts in for the document's import table, as the document
-    writes it: `cli/` for a package, `pipeline` for a module, `config/yamlpos` for the pure YAML helpers."""
-    if name == "hintgate.config.yamlpos" or name.startswith("hintgate.config.yamlpos."):
-        return "config/yamlpos"
+    writes it: `cli/` for a package, `pipeline` for a module, `config/yamlpos` for a module drawn in another
+    layer than its package."""
+    for prefix in SPLIT_OFF:
+        if name == prefix or name.startswith(prefix + "."):
+            return prefix.removeprefix("hintgate.").replace(".", "/")
     parts = name.split(".")
     if len(parts) == 1:
         return "hintgate"

@@ -15,6 +15,8 @@ CORE = [
     "hintgate.errors",
     "hintgate.hints.catalog",
     "hintgate.hints.lint",
+    "hintgate.scan.poisoning",
+    "hintgate.scan.guard",
     "hintgate.policy.decide",
     "hintgate.policy.rules",
     "hintgate.policy.settings",

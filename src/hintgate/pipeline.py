@@ -45,8 +45,6 @@ from hintgate.errors import (
 from hintgate.hints.annotations import Hint
 from hintgate.hints.calls.bound import judgement_of, weigh_upstream
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.hints.resultscan import OnResultFinding, redacted
-from hintgate.hints.scan import UNSCANNED, Key, Level, Location, ScanFinding, high_findings
 from hintgate.outcome import (
     CANCELLED,
     NO_TRACER,
@@ -88,7 +86,9 @@ from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 from hintgate.policy.rules import PolicySettings, Rule, Verdict
 from hintgate.policy.seals import ApprovalSeals, call_digest
 from hintgate.results import error_text, server_down_error, tool_error
-from hintgate.scanner import Scanner
+from hintgate.scan.guard import OnResultFinding, redacted
+from hintgate.scan.poisoning import UNSCANNED, Key, Level, Location, ScanFinding, high_findings
+from hintgate.scan.workers import Scanner
 from hintgate.sources.base import CallContext, Source, SourceState, SourceStatus
 from hintgate.sources.capabilities import Resolves
 from hintgate.sources.resolution import answer_hints, marked

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from hintgate.hints.resultscan import OnResultFinding
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings, Rule, Verdict
+from hintgate.scan.guard import OnResultFinding
 
 
 def test_the_policy_in_force_cannot_be_patched_field_by_field() -> None:

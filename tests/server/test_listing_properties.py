@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hintgate.config.loading import parse_config
 from hintgate.hints.catalog import resolve_tool
 from hintgate.hints.pins import PinState, canonical_json
-from hintgate.hints.scan import high_findings, scan_tool
+from hintgate.scan.poisoning import high_findings, scan_tool
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource
 

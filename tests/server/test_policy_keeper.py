@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hintgate.hints.resultscan import OnResultFinding
 from hintgate.policy.rules import Confirm, Mode, PolicySettings, Rule, Verdict
+from hintgate.scan.guard import OnResultFinding
 from hintgate.server.overrides import StoredOverrides
 from hintgate.server.policy_keeper import PolicyKeeper
 

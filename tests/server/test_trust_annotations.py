@@ -22,7 +22,7 @@ from mcp import Client
 from mcp.client.extension import ClientExtension
 from tests.asking import Person
 
-from hintgate.hints.resultscan import FINDINGS_META
+from hintgate.scan.guard import FINDINGS_META
 from hintgate.sources.trust_annotations import EVIDENCE_TYPE, TRUST, jcs_digest
 from hintgate.testing import RunningGateway, running_gateway
 

@@ -18,9 +18,9 @@ from hintgate.errors import ExpectFileError, HintTypeError
 from hintgate.hints.annotations import Annotations, Hint, Origin, Strength, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
 from hintgate.hints.review import review_reasons
-from hintgate.hints.scan import SCAN_RULES, Level, ScanFinding, scan_tool
 from hintgate.hints.titles import TitleOrigin
 from hintgate.hints.trust import Trust
+from hintgate.scan.poisoning import SCAN_RULES, Level, ScanFinding, scan_tool
 
 __all__ = [
     "EXPECT_CODES",

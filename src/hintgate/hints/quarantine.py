@@ -30,7 +30,7 @@ from typing import Any
 from hintgate.hints.catalog import META_PREFIX, Catalog, CatalogEntry
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pins import SCAN_HOLD, canonical_json, pin_hash
-from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_tool
+from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_tool
 
 __all__ = ["HELD_META", "OnFinding", "Quarantine", "ScanMemo", "quarantine_catalog", "scan_catalog"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from hintgate.hints.resultscan import OnResultFinding
 from hintgate.policy.rules import PolicySettings, Rule
+from hintgate.scan.guard import OnResultFinding
 
 __all__ = ["PolicyInForce", "frozen_preferences"]
 

@@ -38,8 +38,6 @@ from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pinfile import read_pins_file
 from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
-from hintgate.hints.resultscan import OnResultFinding
-from hintgate.hints.scan import ScanFinding, high_findings, named_words, scan_texts, scan_tool
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
 from hintgate.pipeline import ToolCalls
@@ -47,7 +45,9 @@ from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.results import server_down_error, tool_error
-from hintgate.scanner import Scanner
+from hintgate.scan.guard import OnResultFinding
+from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_texts, scan_tool
+from hintgate.scan.workers import Scanner
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.client_call import ClientCall
 from hintgate.server.context import RequestContext
@@ -512,7 +512,7 @@ class Gateway:
                 return
             work = _Preparation(resolutions, scans, accepted, inline=self.scanner.inline)
             await asyncio.to_thread(work.run)
-            # A long definition is scanned in a worker process, under the scan's deadline (`hintgate.scanner`):
+            # A long definition is scanned in a worker process, under the scan's deadline (`hintgate.scan.workers`):
             # on a thread, one long regex call would still hold the GIL, and so the event loop.
             long = await asyncio.gather(*(self.scanner.tool(raw) for raw in work.long))
             for memo_key, raw, inputs, tool in work.resolved:
@@ -1063,7 +1063,7 @@ class _Preparation:
         self.resolved: list[tuple[Hashable, Mapping[str, Any], _Inputs, ResolvedTool]] = []
         self.scanned: list[tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = []
         self.long: list[Mapping[str, Any]] = []
-        """Definitions too long to scan here: for a worker process (`hintgate.scanner`)."""
+        """Definitions too long to scan here: for a worker process (`hintgate.scan.workers`)."""
         self.accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
 
     def run(self) -> None:

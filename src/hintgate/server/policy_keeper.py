@@ -11,11 +11,11 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hintgate.hints.resultscan import OnResultFinding
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.preferences import personal_refusal
 from hintgate.policy.rules import Confirm, PolicySettings, Rule, confirm_rule
 from hintgate.policy.settings import layer_settings, setting_values
+from hintgate.scan.guard import OnResultFinding
 from hintgate.server.overrides import StoredOverrides
 
 __all__ = ["PolicyKeeper"]

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from hintgate.hints.pins import Pin, PinBlock, PinState, find_pins
 from hintgate.hints.quarantine import Quarantine
-from hintgate.hints.scan import ScanFinding
+from hintgate.scan.poisoning import ScanFinding
 from hintgate.web.api import GatewayDep, actor_of, router
 from hintgate.web.api_model import ApiModel
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from hintgate.hints.scan import ScanFinding, tool_texts
+from hintgate.scan.poisoning import ScanFinding, tool_texts
 from hintgate.server.pins import source_texts
 from hintgate.web.pages.frame import Layout, Moment, layout
 

@@ -42,10 +42,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.anchors import class_end
 from hintgate.hints.names import fold_lookalikes
-from hintgate.hints.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
-from hintgate.hints.reading import is_invisible
+from hintgate.scan.anchors import class_end
+from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
+from hintgate.scan.reading import is_invisible
 
 __all__ = ["DISGUISES", "LONG", "Seen", "ascii_stand_in", "prepare", "relaxed", "seen"]
 
@@ -98,7 +98,7 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen
 
     Args:
         text: the text as the phrases are matched on it.
-        words: the words whose rot13 form makes a text worth decoding as rot13 (`hints.reading.ROT13_WORDS`).
+        words: the words whose rot13 form makes a text worth decoding as rot13 (`scan.reading.ROT13_WORDS`).
         build: build the set if it is not built yet (about 50 ms of CPU, once per process). A gateway
             builds it at its first tool result, not before: the definitions of its first listing are read
             without it, so that the listing is not held up.
@@ -135,7 +135,7 @@ def ascii_stand_in(text: str) -> str | None:
     space, for whitespace) is seen through exactly those. Text holding a
     letter or digit beyond ASCII, a character a phrase or a needed string
     spells, an invisible character, a look-alike letter, or anything NFKC
-    changes is read as it is, without the prefilter (`hints.reading` reads
+    changes is read as it is, without the prefilter (`scan.reading` reads
     such text through other views than the text as written).
     """
     others = set(_NOT_ASCII.findall(text))

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tests.hints.manual import honest
+from tests.scan.manual import honest
 
-from hintgate.hints import anchors as anchors_module
-from hintgate.hints.anchors import GATED_LENGTH, anchors
-from hintgate.hints.phrases import PHRASES
-from hintgate.hints.scan import result_texts, scan_result, tool_texts
+from hintgate.scan import anchors as anchors_module
+from hintgate.scan.anchors import GATED_LENGTH, anchors
+from hintgate.scan.phrases import PHRASES
+from hintgate.scan.poisoning import result_texts, scan_result, tool_texts
 
 CASES = Path(__file__).parent / "scan_cases"
 

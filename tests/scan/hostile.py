@@ -1,7 +1,7 @@
 """Texts shaped to make a regex engine backtrack: the poisoning scan must read each in time linear in its length.
 
 Each shape is a function of a length in characters that returns a text of about that length. They come from
-probing every phrase of `hintgate.hints.phrases` and every decoder of `hintgate.hints.reading` with runs of
+probing every phrase of `hintgate.scan.phrases` and every decoder of `hintgate.scan.reading` with runs of
 their own first words, marks and address characters, repeated without the ending a match needs (with a word
 the phrase also needs, so that the cheap checks before it let the text through).
 """

@@ -11,9 +11,9 @@ names) and reports each hit with a stable code, a level and its exact span:
 the JSON path of the field and the offsets within its text. `scan_texts`
 does the same for server `instructions` and prompt and resource descriptions.
 
-Every text is read as the model reads it (`hints.reading`: NFKC, invisible
+Every text is read as the model reads it (`scan.reading`: NFKC, invisible
 characters removed, look-alike letters and digits folded, entities, comments
-and encoded runs decoded) and judged by what it does (`hints.phrases`): a
+and encoded runs decoded) and judged by what it does (`scan.phrases`): a
 finding is high when the text addresses the model *and* points at an action
 beyond the tool's own job, or hides either from people; a path such as
 `~/.ssh/config` in an SSH tool's own parameter, or an order quoted as an
@@ -37,10 +37,10 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.hints.names import confusable_letters, skeleton
-from hintgate.hints.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
-from hintgate.hints.phrases import (
+from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
+from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
+from hintgate.scan.phrases import (
     ADDRESS,
     BOTH,
     ENV_FILES,
@@ -52,10 +52,10 @@ from hintgate.hints.phrases import (
     SECRET_FILES,
     Phrase,
 )
-from hintgate.hints.prefilter import Seen
-from hintgate.hints.prefilter import prepare as prepare_prefilter
-from hintgate.hints.prefilter import seen as seen_by_prefilter
-from hintgate.hints.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read
+from hintgate.scan.prefilter import Seen
+from hintgate.scan.prefilter import prepare as prepare_prefilter
+from hintgate.scan.prefilter import seen as seen_by_prefilter
+from hintgate.scan.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -220,7 +220,7 @@ class ScanFinding:
     decoded: str | None = None
     """The text as the model reads it, when a disguise was undone (base64, rot13, look-alike letters, ...)."""
     phrase: str | None = None
-    """The key of the phrase that matched (`hints.phrases`), for findings of a phrase."""
+    """The key of the phrase that matched (`scan.phrases`), for findings of a phrase."""
     location: Location | None = None
     """Where the text is in the JSON value scanned (`scan_result`, `scan_strings`), as steps; None for a tool's."""
 
@@ -602,11 +602,11 @@ def scan_texts(
 
 RESULT_CHARACTERS = 1024 * 1024
 """How much of one result `scan_result` reads in full by default; the rest has the linear pass only. A long result
-is read in a worker process (`hintgate.scanner`), so this bounds its time only with `RESULT_SECONDS` and the
+is read in a worker process (`hintgate.scan.workers`), so this bounds its time only with `RESULT_SECONDS` and the
 deadline: 1 M characters of honest text beyond ASCII (which the linear pass cannot clear) cost about 1 s."""
 RESULT_SECONDS = 1.0
 """How much CPU time `scan_result` spends on full readings of one result by default; the texts left then have the
-linear pass only. The caller's wall-clock deadline (`hintgate.scanner`) bounds the whole scan."""
+linear pass only. The caller's wall-clock deadline (`hintgate.scan.workers`) bounds the whole scan."""
 RESULT_DEPTH = 32
 """How deep in a result's JSON the scan reads: content nested deeper is not read, and counts as flagged."""
 RESULT_LINEAR_CHARACTERS = 16 * 1024 * 1024
@@ -654,7 +654,7 @@ def result_strings(
     The texts: every string of each content block (text, an embedded resource's text and URI, a resource link's
     name, title, description and URI, annotations) but its kind, MIME type and binary data; every string and
     key of `structuredContent`; every string of any other member. The result's `_meta` is not read: it never
-    reaches the client (`hints.resultscan` drops it).
+    reaches the client (`scan.guard` drops it).
     """
     texts: list[tuple[Location, str]] = []
     deep: list[Location] = []
@@ -735,7 +735,7 @@ def scan_strings(
 ) -> list[ScanFinding]:
     """Scan texts someone else wrote (a result's, an error's, a task's) as `scan_result` does, each at its location.
 
-    Every text first has the linear pass: one RE2 pass (`hints.prefilter`)
+    Every text first has the linear pass: one RE2 pass (`scan.prefilter`)
     that, in text it can read (ASCII, or beyond ASCII only in punctuation,
     symbols and spaces), rules out every phrase and disguise or not, and one
     that rules out every cue the sentence judge needs. A text they clear holds
@@ -840,7 +840,7 @@ def _scan_all(
     result: bool = False,
 ) -> list[ScanFinding]:
     # One blob of every text decides which phrases can match as written: most tools need few. On ASCII text one
-    # pass of RE2 says which phrases can match at all and which disguises the texts can hold (`hints.prefilter`),
+    # pass of RE2 says which phrases can match at all and which disguises the texts can hold (`scan.prefilter`),
     # once its set is built: by the first result or long text.
     joined = "\n".join(text for _, text in texts)
     keys = [_as_words(text) for path, text in texts if _is_property_name(path)]
@@ -904,7 +904,7 @@ def _scan_all(
 
 
 class _OrderReader:
-    """The sentence judge (`hints.orders`) over one tool's texts or one result's: high findings only."""
+    """The sentence judge (`scan.orders`) over one tool's texts or one result's: high findings only."""
 
     def __init__(
         self, texts: list[tuple[str, str]], tool: str | None, joined: str, *, result: bool, hidden: bool

@@ -1,6 +1,6 @@
 """Where in a text a phrase can start: the words the poisoning scan tries its anchored phrases at.
 
-Pure. Most phrases of `hints.phrases` start with one of a few words ("ignore",
+Pure. Most phrases of `scan.phrases` start with one of a few words ("ignore",
 "you", "before", ...), so the scan tries each only where such a word starts
 (`Phrase.first`). A short text (a tool's description) is walked word by word.
 A long text (a tool's result: a web page, a file, a log) would cost a Python
@@ -32,7 +32,7 @@ import functools
 import re
 from collections.abc import Collection, Iterator
 
-from hintgate.hints.phrases import PHRASES, Phrase
+from hintgate.scan.phrases import PHRASES, Phrase
 
 __all__ = ["GATED_LENGTH", "anchors", "class_end", "lowered", "searched", "starting"]
 

@@ -1,7 +1,7 @@
 """The phrases the poisoning scan looks for, per language: how text addresses a model, and what it asks for.
 
 Pure data and compiled patterns. Two kinds of phrase matter, and a text is
-judged by both (`hints.scan`):
+judged by both (`scan.poisoning`):
 
 - *address*: the text speaks to the model rather than describing the tool
   (imperatives to the assistant, "before using this tool", "do not tell the

@@ -1,6 +1,6 @@
 """The poisoning scan off the event loop: long texts in worker processes, a wall-clock deadline, fail closed.
 
-Real worker processes (`python -m hintgate.scanner`); every wait bounded.
+Real worker processes (`python -m hintgate.scan.workers`); every wait bounded.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from hintgate.hints.resultscan import UNSCANNED_META, OnResultFinding
-from hintgate.hints.scan import UNSCANNED, Level, named_words, scan_result, scan_tool
-from hintgate.scanner import Scanner
+from hintgate.scan.guard import UNSCANNED_META, OnResultFinding
+from hintgate.scan.poisoning import UNSCANNED, Level, named_words, scan_result, scan_tool
+from hintgate.scan.workers import Scanner
 
 pytestmark = pytest.mark.anyio
 

@@ -1,6 +1,6 @@
 """Whether a sentence is an order to the model: whom it addresses, what it asks, and what that reaches.
 
-Pure. The phrases (`hints.phrases`) find the ways orders have been worded;
+Pure. The phrases (`scan.phrases`) find the ways orders have been worded;
 this module judges a sentence by its parts, so that a new wording of the same
 request is caught too. A sentence is an *order to the model* when it asks for
 something outside what a tool is for, of the reader that acts on tool texts:
@@ -41,7 +41,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.cues import Cue, present, spans, spelled
+from hintgate.scan.cues import Cue, present, spans, spelled
 
 __all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 

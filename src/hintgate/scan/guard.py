@@ -18,9 +18,9 @@ and, when a text earns a high finding or was left unread, does what
 Whatever the action, the upstream's own `_meta` is dropped (as the listings
 drop it), the findings are recorded with the call and the session is tainted
 (`SessionState.mark_result(finding=...)`). Places are carried as tuples of
-keys and indexes (`hints.scan.Location`), never rebuilt from a printed path.
+keys and indexes (`scan.poisoning.Location`), never rebuilt from a printed path.
 `apply` does the second half alone, for findings made elsewhere (a worker
-process: `hintgate.scanner`); `guard_strings` guards any JSON value (an
+process: `hintgate.scan.workers`); `guard_strings` guards any JSON value (an
 error's message, a task's status) the same way.
 """
 
@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.scan import UNSCANNED, Key, Location, ScanFinding, high_findings, scan_result
 from hintgate.results import tool_error
+from hintgate.scan.poisoning import UNSCANNED, Key, Location, ScanFinding, high_findings, scan_result
 
 __all__ = [
     "FINDINGS_META",

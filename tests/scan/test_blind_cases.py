@@ -1,7 +1,7 @@
 """The scan on the two blind development sets, scored by bench/scan_cases.py.
 
 Each set was written by someone who never read the scan, in styles of their own choosing
-(tests/hints/scan_cases/blind_dev by one writer, blind_dev2 by another); `bench/scan_cases.py`
+(tests/scan/scan_cases/blind_dev by one writer, blind_dev2 by another); `bench/scan_cases.py`
 scores any directory in their layout (the lead runs it on held-out sets nobody here has read).
 """
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from hintgate.hints.orders import judge_result, judge_text
-from hintgate.hints.scan import Level, scan_result, scan_tool
+from hintgate.scan.orders import judge_result, judge_text
+from hintgate.scan.poisoning import Level, scan_result, scan_tool
 
 
 def tool(description: str, **schema: Any) -> dict[str, Any]:

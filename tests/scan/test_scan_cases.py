@@ -1,4 +1,4 @@
-"""The scan meets its targets on the labelled cases (tests/hints/scan_cases) and on the corpus of real tools.
+"""The scan meets its targets on the labelled cases (tests/scan/scan_cases) and on the corpus of real tools.
 
 The cases are poisoned definitions and results by attack class and benign
 ones that name secrets, system prompts, "ignore", "always" and "before" for

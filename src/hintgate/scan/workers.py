@@ -1,7 +1,7 @@
 """The poisoning scan off the event loop: worker processes, a bound on how many, a wall-clock deadline.
 
 A tool's result or definition is someone else's text, and reading it costs
-time linear in its length (`tests/hints/test_scan_cost.py`). Pure-Python
+time linear in its length (`tests/scan/test_scan_cost.py`). Pure-Python
 regex work holds the GIL for as long as one match runs, so a thread would
 still hold up every other client: a text longer than `INLINE_CHARACTERS`
 (its JSON) is scanned in a worker process instead, and the event loop only
@@ -13,7 +13,7 @@ flagged: a result is withheld (or, with `mark`, passed with
 `_meta["hintgate/unscanned"]`), a definition is held. Shorter texts are
 scanned on the loop, where the scan costs less than a trip to a worker.
 
-Workers are `python -m hintgate.scanner`, started on first use; they read a
+Workers are `python -m hintgate.scan.workers`, started on first use; they read a
 job (length-prefixed JSON) on stdin and write the findings on stdout, and
 exit when stdin closes. Nothing is shared with them but the text.
 """
@@ -31,8 +31,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hintgate.hints.resultscan import GuardedResult, OnResultFinding, apply
-from hintgate.hints.scan import (
+from hintgate.results import tool_error
+from hintgate.scan.guard import GuardedResult, OnResultFinding, apply
+from hintgate.scan.poisoning import (
     RESULT_SECONDS,
     UNSCANNED,
     Key,
@@ -45,7 +46,6 @@ from hintgate.hints.scan import (
     scan_strings,
     scan_tool,
 )
-from hintgate.results import tool_error
 
 __all__ = ["DEADLINE", "INLINE_CHARACTERS", "Scanner", "serve_worker"]
 
@@ -87,7 +87,7 @@ class Scanner:
     async def guard(
         self, result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None
     ) -> GuardedResult:
-        """`result` as the client gets it (`hints.resultscan.apply`), scanned within the deadline or withheld."""
+        """`result` as the client gets it (`scan.guard.apply`), scanned within the deadline or withheld."""
         payload = _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
         if len(payload) <= self.inline:
             return apply(result, scan_result(result, tool=tool), action=action, tool=tool)
@@ -99,7 +99,7 @@ class Scanner:
     async def strings(
         self, texts: Sequence[tuple[Location, str]], *, tool: str | None = None
     ) -> list[ScanFinding] | None:
-        """The findings of texts someone else wrote (`hints.scan.scan_strings`); None when the deadline passed."""
+        """The findings of texts someone else wrote (`scan.poisoning.scan_strings`); None when the deadline passed."""
         payload = _dumps(
             {"kind": "strings", "texts": [[_location(p), t] for p, t in texts], "tool": tool, "seconds": self._seconds}
         )
@@ -179,7 +179,7 @@ class _Worker:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "hintgate.scanner",
+            "hintgate.scan.workers",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
         )
@@ -314,8 +314,8 @@ def serve_worker() -> None:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
-    from hintgate.hints.prefilter import prepare
-    from hintgate.hints.reading import ROT13_WORDS
+    from hintgate.scan.prefilter import prepare
+    from hintgate.scan.reading import ROT13_WORDS
 
     prepare(ROT13_WORDS)
     scan_tool({"name": "warm", "description": "Warms the scan's tables."})

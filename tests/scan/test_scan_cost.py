@@ -1,6 +1,6 @@
 """The poisoning scan reads any text in time linear in its length: definitions and results, hostile or not.
 
-Each hostile shape (`tests/hints/hostile.py`) is scanned at 10, 20, 40 and 80 KB, as a result and as a
+Each hostile shape (`tests/scan/hostile.py`) is scanned at 10, 20, 40 and 80 KB, as a result and as a
 tool's description, as written and behind a letter beyond ASCII (which keeps the RE2 prefilter out and every
 phrase in play). The CPU time may grow with the length, with slack for a loaded machine, never with its
 square: the test compares ratios of CPU times measured in the same run, not absolute times. A shape that was
@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable
 
 import pytest
-from tests.hints.hostile import SHAPES
+from tests.scan.hostile import SHAPES
 
-from hintgate.hints.prefilter import prepare
-from hintgate.hints.reading import ROT13_WORDS
-from hintgate.hints.scan import scan_result, scan_tool
+from hintgate.scan.poisoning import scan_result, scan_tool
+from hintgate.scan.prefilter import prepare
+from hintgate.scan.reading import ROT13_WORDS
 
 SIZES = (10, 20, 40, 80)
 SLACK = 2.5

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.hints.scan import SCAN_RULES, Level, ScanFinding, high_findings, scan_result, scan_texts, scan_tool
+from hintgate.scan.poisoning import SCAN_RULES, Level, ScanFinding, high_findings, scan_result, scan_texts, scan_tool
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
 

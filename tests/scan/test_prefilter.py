@@ -14,14 +14,14 @@ import re2
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.hints.manual import honest
+from tests.scan.manual import honest
 
-from hintgate.hints import prefilter, reading
-from hintgate.hints import scan as scan_module
-from hintgate.hints.phrases import ENV_FILES, PHRASES, SECRET_FILES
-from hintgate.hints.prefilter import ascii_stand_in, relaxed, seen
-from hintgate.hints.reading import ROT13_WORDS
-from hintgate.hints.scan import result_texts, scan_result, scan_tool, tool_texts
+from hintgate.scan import poisoning as scan_module
+from hintgate.scan import prefilter, reading
+from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES
+from hintgate.scan.poisoning import result_texts, scan_result, scan_tool, tool_texts
+from hintgate.scan.prefilter import ascii_stand_in, relaxed, seen
+from hintgate.scan.reading import ROT13_WORDS
 
 CASES = Path(__file__).parent / "scan_cases"
 ALL_PHRASES = (SECRET_FILES, ENV_FILES, *PHRASES)

@@ -10,8 +10,8 @@ import urllib.parse
 
 import pytest
 
-from hintgate.hints.reading import invisible_spans, is_invisible, read
-from hintgate.hints.scan import Level, high_findings, scan_tool
+from hintgate.scan.poisoning import Level, high_findings, scan_tool
+from hintgate.scan.reading import invisible_spans, is_invisible, read
 
 
 def tool(description: str) -> dict[str, object]:

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from hintgate.hints.names import fold_lookalikes
 
 if TYPE_CHECKING:
-    from hintgate.hints.prefilter import Seen
+    from hintgate.scan.prefilter import Seen
 
 __all__ = ["INVISIBLE_ALLOWED", "ROT13_WORDS", "View", "disguises", "invisible_spans", "is_invisible", "read"]
 
@@ -294,7 +294,7 @@ def _holds_encoding(text: str) -> bool:
 
 
 def disguises(text: str) -> frozenset[str]:
-    """The disguises `read` may find in `text` or in any text it holds (`hints.prefilter.DISGUISES`): each
+    """The disguises `read` may find in `text` or in any text it holds (`scan.prefilter.DISGUISES`): each
     looked for with the same cheap check `read` makes first."""
     found = {how for how, _, _ in _ENCODINGS if _may_hold(how, text)}
     if _DIGIT_BY_LETTER.search(text):

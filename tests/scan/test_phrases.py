@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hintgate.hints.scan import Level, high_findings, judge, scan_tool
+from hintgate.scan.poisoning import Level, high_findings, judge, scan_tool
 
 
 def tool(description: str) -> dict[str, object]:

@@ -1,6 +1,6 @@
 """The sentence judge's patterns: searched by RE2, and only where one of their words stands.
 
-Pure. The judge of orders (`hints.orders`) asks two dozen questions of each
+Pure. The judge of orders (`scan.orders`) asks two dozen questions of each
 sentence (is the model named, is a secret taken, is the user kept in the
 dark, ...), each a large alternation over a dozen languages. Python's engine
 tries every alternative at every position: about 0.3 ms a pattern for one
@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hintgate.hints.anchors import class_end
+from hintgate.scan.anchors import class_end
 
 __all__ = ["Cue", "present", "spans", "spelled", "without_lookarounds"]
 
@@ -108,7 +108,7 @@ read on to the text's end from every place it starts (quadratic: 0.35 s for 80 K
 
 def spans(cues: tuple[Cue, ...], text: str, literals: tuple[str, ...] = ()) -> list[tuple[int, int]] | None:
     """Where in ASCII `text` one of `cues` may match, or one of `literals` stands, in one pass of RE2: each cue
-    relaxed as the filter reads it (`hints.prefilter.relaxed`), so the spans hold every place a cue matches and
+    relaxed as the filter reads it (`scan.prefilter.relaxed`), so the spans hold every place a cue matches and
     perhaps a few more. None for other text, text longer than `_SPANS_LENGTH`, or when a cue cannot be relaxed
     (search each cue then)."""
     if len(text) > _SPANS_LENGTH or not text.isascii():
@@ -127,7 +127,7 @@ def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
-    from hintgate.hints.prefilter import relaxed
+    from hintgate.scan.prefilter import relaxed
 
     parts: list[str] = []
     for cue in cues:
@@ -154,14 +154,14 @@ _MARK = b"\x00hintgate cues mark"
 
 @functools.cache
 def _filter() -> tuple[Any, list[int], frozenset[int]] | None:
-    """RE2's filter of every gated cue as ASCII text can match it (`hints.prefilter.relaxed`), read as Latin-1
+    """RE2's filter of every gated cue as ASCII text can match it (`scan.prefilter.relaxed`), read as Latin-1
     (a byte a character: the automaton stays small); the cue of each of its patterns; the cues it cannot read
     (tried wherever asked). None without RE2."""
     try:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
-    from hintgate.hints.prefilter import relaxed
+    from hintgate.scan.prefilter import relaxed
 
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs

@@ -1,0 +1,27 @@
+"""The poisoning scan: text someone else wrote (definitions, server prose, tool results) read for orders to the model.
+
+What reads untrusted text lives here; what the gateway makes of tools lives in
+`hintgate.hints` (the annotation model: annotations, inference, the catalog,
+pins, quarantine, lint). The package is pure but for `workers`:
+
+- `poisoning`: the scan itself, its rules and findings (`scan_tool`,
+  `scan_texts`, `scan_result`), over the parts below;
+- `reading`: the text as the model reads it, every disguise undone;
+- `phrases`: the phrases that address the model and reach beyond a tool's job;
+- `orders` and `cues`: the sentence judge, whom a sentence addresses and what
+  it asks for, and its patterns (RE2 where it can read them);
+- `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that
+  rules out what cannot match (speed only: the findings are the same);
+- `guard`: the result guard, a tool result marked, redacted or withheld by
+  what the scan found in it;
+- `workers`: the scan off the event loop (worker processes, a deadline). It
+  starts processes, so it sits in the pipeline layer, above the rest of the
+  package (docs/architecture.md).
+
+What stayed in `hints` and why: `names` (one spelling for look-alike tool
+names) serves policy globs, config and discovery as much as the scan, which
+only borrows its folding; `others` (the tools of every server but one) is a
+view of the catalog that pins and quarantine build and hand to the scan;
+`quarantine` and `lint` hold tools and report findings, using the scan's
+answer as one input among others.
+"""
