@@ -588,3 +588,42 @@ def test_influxql_is_read_as_sql_and_flux_is_not_read(text: str, act: calls.Act)
     judged = judge.judge({"influxql": text, "db": "telegraf"})
     assert judged is not None
     assert judged.act is act
+
+
+def test_a_method_in_an_options_object_goes_to_the_url_beside_it() -> None:
+    # WHATWG fetch: `fetch(url, {method, headers, body})`, the URL outside the options object.
+    listed = tool(
+        {
+            "url": {"type": "string"},
+            "options": {
+                "type": "object",
+                "properties": {"method": {"type": "string"}, "headers": {"type": "object"}, "body": {"type": "string"}},
+            },
+        },
+        "fetch() a URL. options follows the WHATWG fetch RequestInit (method, headers, body).",
+        "fetch_url",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    patching = judge.judge({"url": "https://api.example.com/v1/pages/4", "options": {"method": "PATCH", "body": "{}"}})
+    assert patching is not None
+    assert patching.act is calls.Act.DESTRUCTIVE
+    getting = judge.judge({"url": "https://api.example.com/v1/pages/4", "options": {"method": "GET"}})
+    assert getting is not None
+    assert getting.act is calls.Act.READ
+
+
+def test_a_method_left_out_is_the_default_the_tools_text_says() -> None:
+    listed = tool(
+        {"method": {"type": "string"}, "url": {"type": "string"}, "body": {"type": ["string", "object"]}},
+        "Send an HTTP request and return status, headers and body. method defaults to GET.",
+        "http_request",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    reading = judge.judge({"url": "https://api.example.com/bot1/getMe"})
+    assert reading is not None
+    assert reading.act is calls.Act.READ
+    sending = judge.judge({"url": "https://api.example.com/bot1/sendMessage?chat_id=1&text=hi"})
+    assert sending is not None
+    assert sending.act is not calls.Act.READ

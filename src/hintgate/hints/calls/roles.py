@@ -174,10 +174,12 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
+def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | None = None) -> tuple[Role, ...]:
     """The parameters of a listed tool (its `name`, `description`, `inputSchema`) that decide what a call does.
 
-    The members of an object parameter are read too, one level down (`request.method`).
+    The members of an object parameter are read too, one level down (`request.method`); a method among them
+    goes where the tool's own URL parameter says when the object names none (WHATWG fetch's `{url, options:
+    {method, body}}`): `outer_target`, the top-level parameter naming it.
     """
     schema = tool.get("inputSchema")
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
@@ -195,6 +197,8 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
     if language == "mongo":
         deciding = _deciding_document(schema if isinstance(schema, Mapping) else {}, properties)
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
+    if target is None:
+        target = outer_target
     split = program is not None and _wraps_only(name, program) and _split_command_line(properties)
     for key, raw in properties.items():
         if not isinstance(key, str) or not isinstance(raw, Mapping):
@@ -239,7 +243,9 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
                 ),
                 None,
             )
-            default = default if isinstance(default, str) else None
+            default = (
+                default if isinstance(default, str) else _said_default(f"{_text(raw.get('description'))} {description}")
+            )
             role = Role("method", key, target=target, body=body, headers=headers, default=default, params=params)
         elif role.kind == "confirm":
             default = raw.get("default")
@@ -258,8 +264,10 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0) -> tuple[Role, ...]:
         if isinstance(key, str) and isinstance(nested, Mapping) and depth < 1 and not _OTHER_CODE.search(tool_text):
             # `request: {method, url, body}`: the object's own members decide, named `request.method`.
             inner = {"name": name, "description": description, "inputSchema": {"properties": nested}}
-            found = roles_of(inner, depth=depth + 1)
-            roles.extend(_prefixed(r, key) for r in found if r.kind in _WHOLE_CALL and not r.each)
+            found = roles_of(inner, depth=depth + 1, outer_target=target)
+            own = any(isinstance(v, Mapping) and _names_target(k, v) for k, v in nested.items())
+            outside = None if own else target
+            roles.extend(_prefixed(r, key, outside) for r in found if r.kind in _WHOLE_CALL and not r.each)
     # Program parameters are one command line: the subcommand's before the arguments'.
     roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
     return tuple(roles)
@@ -294,8 +302,9 @@ _WHOLE_CALL = frozenset({"method", "sql", "shell", "argv", "graphql", "query", "
 the request's. A member choosing among verbs or a flag may qualify only that object, so is not read there."""
 
 
-def _prefixed(role: Role, key: str) -> Role:
-    """A role found among an object parameter's members, its parameters named `key.member`."""
+def _prefixed(role: Role, key: str, outside: str | None = None) -> Role:
+    """A role found among an object parameter's members, its parameters named `key.member`; `outside` is the
+    top-level parameter naming where a request goes, when the object names no place of its own."""
 
     def under(name: str | None) -> str | None:
         return None if name is None else f"{key}.{name}"
@@ -303,7 +312,7 @@ def _prefixed(role: Role, key: str) -> Role:
     return dataclasses.replace(
         role,
         parameter=f"{key}.{role.parameter}",
-        target=under(role.target),
+        target=role.target if outside is not None and role.target == outside else under(role.target),
         body=under(role.body),
         headers=under(role.headers),
         params=under(role.params),
@@ -391,6 +400,16 @@ def _names_target(key: Any, spec: Mapping[str, Any]) -> bool:
     if not isinstance(key, str) or _kind(spec) not in {"string", None}:
         return False
     return "".join(tokenize(key)) in _TARGET_NAMES or _text(spec.get("format")) in {"uri", "url", "uri-reference"}
+
+
+_SAID_DEFAULT = re.compile(r"\bmethod\b[^.]{0,40}?\bdefaults?\s+(?:to\s+|is\s+)?`?([A-Za-z]+)\b", re.I)
+
+
+def _said_default(text: str) -> str | None:
+    """The HTTP method a text says a left-out method defaults to ("method defaults to GET"), if one."""
+    found = _SAID_DEFAULT.search(text)
+    method = found.group(1).upper() if found else None
+    return method if method in HTTP_METHODS else None
 
 
 def _kind(spec: Mapping[str, Any]) -> str | None:
