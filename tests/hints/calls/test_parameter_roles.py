@@ -627,3 +627,36 @@ def test_a_method_left_out_is_the_default_the_tools_text_says() -> None:
     sending = judge.judge({"url": "https://api.example.com/bot1/sendMessage?chat_id=1&text=hi"})
     assert sending is not None
     assert sending.act is not calls.Act.READ
+
+
+def test_a_runner_whose_program_is_chosen_from_an_allow_list_runs_it_with_the_arguments_beside_it() -> None:
+    listed = tool(
+        {
+            "tool": {"type": "string", "enum": ["ansible", "rclone", "pulumi", "mvn"]},
+            "arguments": {"type": "array", "items": {"type": "string"}},
+        },
+        "Run an allow-listed developer tool with an argument list (no shell).",
+        "run_tool",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    previewing = judge.judge({"tool": "pulumi", "arguments": ["preview", "--stack", "prod"]})
+    assert previewing is not None
+    assert previewing.act is calls.Act.READ
+    syncing = judge.judge({"tool": "rclone", "arguments": ["sync", "./a", "remote:a"]})
+    assert syncing is not None
+    assert syncing.act is calls.Act.DESTRUCTIVE
+    building = judge.judge({"tool": "mvn", "arguments": ["-q", "verify"]})
+    assert building is not None
+    assert building.act is calls.Act.DESTRUCTIVE  # a program hintgate does not know
+
+
+def test_an_enum_of_verbs_beside_arguments_is_no_program() -> None:
+    listed = tool(
+        {
+            "command": {"type": "string", "enum": ["list", "delete"]},
+            "args": {"type": "array", "items": {"type": "string"}},
+        },
+        "Manage the queue.",
+    )
+    assert "executable" not in [r.kind for r in roles_of(listed)]

@@ -299,3 +299,28 @@ def test_a_wrapper_whose_parameters_split_the_command_line_is_judged_as_the_whol
 )
 def test_a_package_managers_own_simulate_option_reads_and_starting_a_container_adds(argv: str, act: Act) -> None:
     assert judge_argv(argv.split()).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("sysctl vm.swappiness net.core.somaxconn", Act.READ),
+        ("sysctl -a", Act.READ),
+        ("sysctl -w vm.swappiness=10", Act.DESTRUCTIVE),
+        ("sysctl vm.swappiness=10", Act.DESTRUCTIVE),
+        ("sysctl -p", Act.DESTRUCTIVE),
+        ("date -Is", Act.READ),
+        ("date -s 10:00", Act.DESTRUCTIVE),
+        ("pg_lsclusters", Act.READ),
+        ("psql -Atc 'select datname from pg_database'", Act.READ),
+        ("psql -Atc 'drop table users'", Act.DESTRUCTIVE),
+        ("mysql -NBe 'SHOW TABLES'", Act.READ),
+        ("psql -d app -c '\\dt+ public.*'", Act.READ),
+        ("psql -c '\\! rm -rf /'", Act.DESTRUCTIVE),
+        ("psql -c '\\dt \\o /tmp/x'", Act.DESTRUCTIVE),
+    ],
+)
+def test_system_and_database_clients_read_unless_a_flag_or_operand_sets_something(line: str, act: Act) -> None:
+    import shlex
+
+    assert judge_argv(shlex.split(line)).act is act

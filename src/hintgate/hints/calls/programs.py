@@ -23,6 +23,11 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from hintgate.hints.calls.argv_words import has as _has
+from hintgate.hints.calls.argv_words import option_value as _option_value
+from hintgate.hints.calls.argv_words import positional as _positional
+from hintgate.hints.calls.argv_words import subcommand as _subcommand
+from hintgate.hints.calls.cli_tools import CLI_TOOLS
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.verbs import verb_act
 
@@ -49,6 +54,7 @@ READ_PROGRAMS = _names(
     readlink printenv locale getconf tty stty logname jq yq xq gron zcat zless zgrep bzcat xzcat lsof
     netstat ss ping ping6 traceroute tracepath mtr dig nslookup host whois getent man info help apropos
     whatis history sleep expr bc dc factor numfmt shuf look sdiff colordiff journalctl dmesg last lastlog
+    pg_lsclusters pg_isready pg_controldata pg_config
     finger ldd nm objdump readelf size file uniq sort awk gawk mawk nawk sed find fd fdfind locate mlocate
     env time watch timeout nice ionice nohup command builtin exec stdbuf xargs tee curl wget http https xh
     httpie openssl host dnsdomainname ip ifconfig route arp iw iwconfig nmcli lsattr getfacl id namei
@@ -68,7 +74,7 @@ _DESTRUCTIVE = _names(
     rm rmdir shred dd mkfs mkswap wipefs fdisk sfdisk parted gdisk mv chmod chown chgrp chattr setfacl kill
     pkill killall skill reboot shutdown halt poweroff init telinit truncate unlink crontab useradd userdel
     usermod groupadd groupdel groupmod passwd chpasswd chsh iptables ip6tables nft ufw firewall-cmd mount
-    umount swapon swapoff sysctl modprobe rmmod insmod scp sftp ftp nc ncat netcat socat ssh patch
+    umount swapon swapoff modprobe rmmod insmod scp sftp ftp nc ncat netcat socat ssh patch
     eval
     """
 )
@@ -326,23 +332,6 @@ def _command_option(program: str, args: Sequence[str]) -> str | None:
         if any("=" in w for w in words) or judge_argv(words, depth=8).act is not R:
             return arg if equals else f"{arg} {value}"
     return None
-
-
-def _has(args: Sequence[str], *flags: str) -> bool:
-    """Whether any of `flags` is given: as a word, as `--flag=value`, or a short flag inside a cluster (`-rf`)."""
-    for arg in args:
-        if arg == "--":
-            return False
-        for flag in flags:
-            if arg == flag or (flag.startswith("--") and arg.startswith(flag + "=")):
-                return True
-            if len(flag) == 2 and flag[0] == "-" and re.fullmatch(r"-[A-Za-z]+", arg) and flag[1] in arg[1:]:
-                return True
-    return False
-
-
-def _positional(args: Sequence[str]) -> list[str]:
-    return [a for a in args if not a.startswith("-")]
 
 
 def _wrapped(program: str, args: list[str]) -> list[str] | None:
@@ -607,7 +596,17 @@ def _hostname(args: list[str], shown: str, _shell: ShellText | None, _depth: int
 
 
 def _date(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
-    return Judgement(D if _has(args, "-s", "--set") else R, shown, "shell", True)
+    """date prints; `-s`/`--set` sets the clock. `-I` takes its precision glued to it (`-Is`, `-Ins`): not `-s`."""
+    flags = [a for a in args if not (a.startswith("-I") and not a.startswith("--"))]
+    return Judgement(D if _has(flags, "-s", "--set") else R, shown, "shell", True)
+
+
+def _sysctl(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """sysctl prints kernel parameters; `-w`, a `name=value` operand, `-p`/`--load` or `--system` (which load
+    settings from files) set them."""
+    if _has(args, "-w", "--write", "-p", "--load", "-f", "--system") or any("=" in a for a in _positional(args)):
+        return Judgement(D, f"{shown} (sets kernel parameters)", "shell")
+    return Judgement(R, shown, "shell", True)
 
 
 def _crontab(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
@@ -658,6 +657,18 @@ _READ_DOT_COMMANDS = _names(
 )
 
 
+# The switches (options without a value) a client lets stand clustered before its statement option, and that
+# option's letter: `psql -Atc 'SELECT 1'`, `mysql -NBe 'SHOW TABLES'`.
+_SWITCHES: Mapping[str, tuple[str, str]] = {
+    "psql": ("AabeEHlnqsStxXwW10z", "c"),
+    "mysql": ("BNrsEvtqXHnf", "e"),
+    "mariadb": ("BNrsEvtqXHnf", "e"),
+}
+# psql's backslash commands that only show something (its manual): the \d family (describe, list), \l,
+# \z (privileges), \sf and \sv (a function's or view's source), \conninfo, help.
+_PSQL_READ_META = re.compile(r"\\(?:d[A-Za-z]*|l|list|z|sf|sv|conninfo|copyright|\?|h|help|encoding)\+?S?\+?")
+
+
 _SQL_CLIENT_OUTPUT: Mapping[str, frozenset[str]] = {
     # Options that send a client's output or a log of it to a file.
     "psql": frozenset({"-o", "--output", "-L", "--log-file"}),
@@ -700,6 +711,10 @@ def _sql_client(program: str, args: list[str], shown: str) -> Judgement:
             at += 1
         elif program in {"psql", "mysql", "mariadb", "sqlcmd"} and re.fullmatch(r"-[ceQq].+", arg):
             texts.append(arg[2:])  # `-c'SELECT 1'` glued to its option
+        elif program in _SWITCHES and re.fullmatch(rf"-[{_SWITCHES[program][0]}]+{_SWITCHES[program][1]}", arg):
+            if at + 1 < len(args):  # `psql -Atc 'SELECT 1'`: switches clustered before the statement's option
+                texts.append(args[at + 1])
+                at += 1
         elif not arg.startswith("-"):
             positional.append(arg)
         at += 1
@@ -711,7 +726,11 @@ def _sql_client(program: str, args: list[str], shown: str) -> Judgement:
         return Judgement(D, f"{shown} (runs statements it reads from its input)", rule)
     parts = []
     for text in texts:
-        if text.lstrip().startswith(".") and program in {"sqlite3", "duckdb"}:
+        if text.lstrip().startswith("\\") and program == "psql":
+            # Every backslash command on the line only shows something (`\\dt+ public.*`, `\\x \\dn`).
+            read = all(_PSQL_READ_META.fullmatch(w) for w in text.split() if w.startswith("\\"))
+            parts.append(Judgement(R if read else D, text, rule, True if read else None))
+        elif text.lstrip().startswith(".") and program in {"sqlite3", "duckdb"}:
             command = text.split()[0].lower()
             parts.append(Judgement(R if command in _READ_DOT_COMMANDS else D, text, rule, True))
         else:
@@ -876,19 +895,6 @@ _ANSIBLE_READ_MODULES = frozenset(
 )
 
 
-def _option_value(args: Sequence[str], *names: str) -> str | None:
-    """The value given to the first of the options `names` (`-m ping`, `--module-name=ping`), if any."""
-    for at, arg in enumerate(args):
-        if arg == "--":
-            return None
-        if arg in names and at + 1 < len(args):
-            return args[at + 1]
-        name, equals, value = arg.partition("=")
-        if equals and name in names and name.startswith("--"):
-            return value
-    return None
-
-
 def _dump(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     """pg_dump and mysqldump read a database and print it; told to write a file (-f, --result-file) they
     replace it."""
@@ -1049,6 +1055,7 @@ _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgeme
     "ip": _ip,
     "hostname": _hostname,
     "date": _date,
+    "sysctl": _sysctl,
     "crontab": _crontab,
     "jq": _jq,
     "yq": _jq,
@@ -1056,18 +1063,6 @@ _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgeme
 
 
 # ---------------------------------------------------------------- programs with subcommands
-
-
-def _subcommand(args: Sequence[str], takes_value: frozenset[str] = frozenset()) -> tuple[str, list[str]]:
-    """The first word that is not a flag (skipping global flags' values), and the words after it."""
-    at = 0
-    while at < len(args):
-        arg = args[at]
-        if arg.startswith("-"):
-            at += 2 if (arg in takes_value and "=" not in arg) else 1
-            continue
-        return arg.lower(), list(args[at + 1 :])
-    return "", []
 
 
 def _by_verb(word: str, shown: str, rule: str, *, open_world: bool | None = None) -> Judgement:
@@ -1725,5 +1720,6 @@ _SUBCOMMANDS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
     "pacman": _system_packages,
     "snap": _system_packages,
     "gh": _gh,
+    **CLI_TOOLS,
 }
 """Programs judged by their subcommand and flags."""

@@ -52,6 +52,7 @@ from hintgate.hints.calls.choices import HTTP_METHODS
 from hintgate.hints.calls.programs import knows, program_of
 from hintgate.hints.calls.query_languages import language_named
 from hintgate.hints.calls.sql import dialect_named
+from hintgate.hints.calls.verbs import verb_act
 from hintgate.hints.inference.naming import parse_name, tokenize
 from hintgate.hints.inference.schema import exec_surface
 
@@ -341,11 +342,20 @@ def _executable(properties: Mapping[str, Any]) -> str | None:
             arguments
             and named is None
             and joined in _EXECUTABLE_NAMES
-            and not enum
+            and (not enum or _programs(enum))
             and not _COMMAND_LINE.search(described)
         ):
             named = key
     return named
+
+
+_COMMAND_WORD = re.compile(r"[A-Za-z0-9][\w.+-]*")
+
+
+def _programs(enum: list[Any]) -> bool:
+    """Whether an enum's values are names of programs (`ansible`, `rclone`, `kafka-topics`), not verbs a tool
+    does (`start`, `list`): a runner's allow-list, its program named beside the arguments."""
+    return all(isinstance(v, str) and _COMMAND_WORD.fullmatch(v) and verb_act(v) is None for v in enum)
 
 
 def _chooses(spec: Any) -> bool:

@@ -1,0 +1,106 @@
+"""Developers' and operators' tools judged by their own manuals: check modes and listings read, writes do not."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from hintgate.hints.calls.judgement import Act
+from hintgate.hints.calls.programs import judge_argv
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("prettier --check src/**/*.ts", Act.READ),
+        ("prettier --write src", Act.DESTRUCTIVE),
+        ("black --check --diff src/", Act.READ),
+        ("black src/", Act.DESTRUCTIVE),
+        ("isort --check-only .", Act.READ),
+        ("isort .", Act.DESTRUCTIVE),
+        ("ruff check src/", Act.READ),
+        ("ruff check --fix src/", Act.DESTRUCTIVE),
+        ("ruff check --fix --diff src/", Act.READ),
+        ("ruff format --check src/", Act.READ),
+        ("ruff format src/", Act.DESTRUCTIVE),
+        ("gofmt -l .", Act.READ),
+        ("gofmt -w main.go", Act.DESTRUCTIVE),
+        ("rustfmt --check src/main.rs", Act.READ),
+        ("rustfmt src/main.rs", Act.DESTRUCTIVE),
+        ("eslint src", Act.READ),
+        ("eslint --fix src", Act.DESTRUCTIVE),
+        ("flake8 src", Act.READ),
+        ("flake8 --output-file report.txt src", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_formatter_or_linter_reads_unless_told_to_write(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("alembic upgrade head --sql", Act.READ),
+        ("alembic history", Act.READ),
+        ("alembic revision -m add_users", Act.ADDITIVE),
+        ("alembic upgrade head", Act.DESTRUCTIVE),
+        ("alembic -c alembic.ini downgrade -1", Act.DESTRUCTIVE),
+        ("dbt compile", Act.READ),
+        ("dbt deps", Act.ADDITIVE),
+        ("dbt run --select orders", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_migration_tool_reads_in_offline_and_listing_modes_and_runs_migrations_otherwise(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("kustomize build overlays/prod", Act.READ),
+        ("kustomize build overlays/prod -o out/", Act.DESTRUCTIVE),
+        ("kustomize edit set image api=api:2", Act.DESTRUCTIVE),
+        ("pulumi preview --stack prod --diff", Act.READ),
+        ("pulumi destroy --preview-only", Act.READ),
+        ("pulumi stack output", Act.READ),
+        ("pulumi up --stack prod --yes", Act.DESTRUCTIVE),
+        ("pulumi config set region eu-west-1", Act.DESTRUCTIVE),
+        ("rclone sync --dry-run ./photos gdrive:Photos", Act.READ),
+        ("rclone lsjson gdrive:Photos", Act.READ),
+        ("rclone mkdir gdrive:New", Act.ADDITIVE),
+        ("rclone sync ./photos gdrive:Photos", Act.DESTRUCTIVE),
+        ("rclone delete gdrive:Old", Act.DESTRUCTIVE),
+        ("skopeo inspect docker://quay.io/prometheus/prometheus:v2.52.0", Act.READ),
+        ("skopeo copy docker://a docker://b", Act.DESTRUCTIVE),
+        ("trivy image alpine:3.19", Act.READ),
+        ("trivy image -o report.json alpine:3.19", Act.DESTRUCTIVE),
+        ("etcdctl get /config --prefix", Act.READ),
+        ("etcdctl endpoint health", Act.READ),
+        ("etcdctl lease grant 60", Act.ADDITIVE),
+        ("etcdctl put /config/a 1", Act.DESTRUCTIVE),
+        ("etcdctl del /config --prefix", Act.DESTRUCTIVE),
+        ("kafka-topics.sh --bootstrap-server k:9092 --describe --topic orders", Act.READ),
+        ("kafka-topics --bootstrap-server k:9092 --create --topic orders", Act.ADDITIVE),
+        ("kafka-topics --bootstrap-server k:9092 --delete --topic orders", Act.DESTRUCTIVE),
+        ("kafka-consumer-groups --group g --reset-offsets --to-earliest --topic t", Act.READ),
+        ("kafka-consumer-groups --group g --reset-offsets --to-earliest --topic t --execute", Act.DESTRUCTIVE),
+    ],
+)
+def test_an_infrastructure_cli_reads_in_its_preview_and_listing_commands(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("stripe customers list --limit 3", Act.READ),
+        ("stripe products create --name=Pro", Act.ADDITIVE),
+        ("stripe customers delete cus_123", Act.DESTRUCTIVE),
+        ("stripe get /v1/charges", Act.READ),
+        ("stripe trigger payment_intent.succeeded", Act.DESTRUCTIVE),
+        ("stripe frobnicate", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_service_cli_does_what_its_operation_s_verb_says(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act
