@@ -660,3 +660,47 @@ def test_an_enum_of_verbs_beside_arguments_is_no_program() -> None:
         "Manage the queue.",
     )
     assert "executable" not in [r.kind for r in roles_of(listed)]
+
+
+def test_a_list_of_statements_run_in_one_session_executes_what_an_earlier_item_prepared() -> None:
+    listed = tool(
+        {"statements": {"type": "array", "items": {"type": "string"}, "description": "SQL statements"}},
+        "Execute MySQL 8.0 statements in order on the shop database, in one session.",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    prepared = ["PREPARE s FROM 'SELECT * FROM orders WHERE id = ?'", "SET @id = 1001", "EXECUTE s USING @id"]
+    reading = judge.judge({"statements": prepared})
+    assert reading is not None
+    assert reading.act is calls.Act.READ
+    deleting = judge.judge({"statements": ["PREPARE s FROM 'DELETE FROM orders'", "EXECUTE s"]})
+    assert deleting is not None
+    assert deleting.act is calls.Act.DESTRUCTIVE
+    unknown = judge.judge({"statements": ["SELECT 1 --", "EXECUTE s"]})
+    assert unknown is not None
+    assert unknown.act is calls.Act.DESTRUCTIVE
+    # A row change rolled back across items still counts alone: items are not read as safer together.
+    rolled = judge.judge({"statements": ["BEGIN", "DELETE FROM orders", "ROLLBACK", "EXECUTE s"]})
+    assert rolled is not None
+    assert rolled.act is calls.Act.DESTRUCTIVE
+
+
+def test_a_statement_of_a_tool_that_runs_it_on_a_data_source_is_sql() -> None:
+    listed = tool(
+        {
+            "request": {
+                "type": "object",
+                "properties": {"statement": {"type": "string"}, "parameters": {"type": "array"}},
+            }
+        },
+        "Execute a statement on the configured data source.",
+        "execute_statement",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    locking = judge.judge({"request": {"statement": "SELECT qty FROM inventory WHERE sku = ? FOR UPDATE"}})
+    assert locking is not None
+    assert locking.act is calls.Act.READ
+    deleting = judge.judge({"request": {"statement": "DELETE FROM inventory WHERE sku = ?"}})
+    assert deleting is not None
+    assert deleting.act is calls.Act.DESTRUCTIVE

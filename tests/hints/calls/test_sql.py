@@ -271,3 +271,21 @@ def test_a_function_the_parser_does_not_know_named_in_words_of_no_known_verb_is_
 )
 def test_an_execute_does_what_the_statement_prepared_before_it_does(text: str, dialect: str, act: Act) -> None:
     assert judge_sql(text, dialect).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect", "act"),
+    [
+        ("EXEC sp_who2;\nGO\nSELECT name, state_desc FROM sys.databases;", "tsql", Act.READ),
+        ("SELECT 1\nGO 2\nSELECT 2", None, Act.READ),
+        ("SELECT 1\ngo\nDROP TABLE users\nGO", "tsql", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_go_line_ends_a_batch_and_is_no_statement(text: str, dialect: str | None, act: Act) -> None:
+    assert judge_sql(text, dialect).act is act
+
+
+def test_a_statement_only_quoted_into_generated_text_is_not_run() -> None:
+    text = "SELECT 'DROP TABLE tmp.' || quote_ident(tablename) || ';' FROM pg_tables WHERE schemaname = 'tmp'"
+    assert judge_sql(text, "postgres").act is Act.READ
+    assert judge_sql("SELECT quote_literal(purge_cache('x'))", "postgres").act is Act.DESTRUCTIVE

@@ -283,6 +283,13 @@ def _judge_value(
         # A list of statements or command lines, run in order: the riskiest decides.
         parts = [_judge_value(dataclasses.replace(role, each=False), v, target, body, dialect) for v in value]
         judged = [p for p in parts if p is not None]
+        if kind == "sql" and judged and any(_EXECUTES.match(v) for v in value):
+            # Statements run in order in one session: an EXECUTE runs what a PREPARE before it named, so they
+            # are also read as one text (each item kept whole: a line of its own between them). The items
+            # judged alone still count, all but the EXECUTEs, whose statement only the whole text shows.
+            whole = judge_sql("\n;\n".join(value), dialect or role.dialect, command=judge_shell)
+            alone = [p for v, p in zip(value, parts, strict=True) if p is not None and not _EXECUTES.match(v)]
+            return riskiest([whole, *alone])
         return riskiest(judged) if judged else None
     if kind == "graphql" and isinstance(value, str):
         operation = judge_graphql({"query": value, "operationName": body})
@@ -368,6 +375,7 @@ def _with_query(target: str, params: Mapping[Any, Any]) -> str:
 
 
 _RUNS = "(runs)"
+_EXECUTES = re.compile(r"\s*exec(?:ute)?\b", re.I)
 _NOT_DRY = frozenset({"", "false", "0", "no", "none", "off"})
 _OVERWRITE = frozenset({"overwrite", "overwriteexisting", "replace", "replaceexisting", "clobber"})
 # Actions that destroy nothing but what they replace (a file's or a key's earlier content).

@@ -136,7 +136,7 @@ _SEARCH = re.compile(r"\b(?:search(?:es|ing)?|look(?:s|ing)? for|keywords?|terms
 _REDIS = re.compile(r"\b(?:redis|valkey|keydb)\b", re.I)
 _GRAPHQL = re.compile(r"\bgraphql\b", re.I)
 _GRAPHQL_NAMES = frozenset({"query", "document", "operation", "gql", "graphql", "mutation", "querystring"})
-_DATABASE = re.compile(r"\b(?:database|db|warehouse|sql)\b", re.I)
+_DATABASE = re.compile(r"\b(?:database|db|warehouse|sql|data ?source)\b", re.I)
 _STATEMENT_NAMES = frozenset({"statement", "stmt", "sqlquery", "sqltext", "querytext", "sqlstatement", "sqlstring"})
 _COMMAND_NAMES = frozenset(
     {"command", "cmd", "shell", "commandline", "cmdline", "script", "shellcommand", "bashcommand", "shellcmd"}

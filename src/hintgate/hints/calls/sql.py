@@ -139,6 +139,9 @@ _READ_SYSTEM_FUNCTIONS = frozenset(
     | {"current_database", "current_schema", "current_schemas", "current_user", "session_user", "inet_server_addr"}
     | {"inet_server_port", "inet_client_addr", "txid_current_snapshot", "pg_current_snapshot", "to_regclass"}
     | {"connection_id", "last_insert_id", "found_rows", "row_count", "current_role", "database_size"}
+    # String functions (PostgreSQL's manual): they quote, split and format text, a statement inside it included.
+    | {"quote_ident", "quote_literal", "quote_nullable", "split_part", "regexp_split_to_table", "string_to_array"}
+    | {"regexp_split_to_array", "regexp_matches", "array_to_string", "to_regtype", "to_regrole", "to_regnamespace"}
 )
 
 # SQLite PRAGMAs that take an argument and still only read (a pragma with any other argument sets a value).
@@ -166,6 +169,7 @@ _READ_PRAGMAS_WITH_ARGUMENT = frozenset(
 _ACTION_PRAGMAS = frozenset({"optimize", "wal_checkpoint", "incremental_vacuum", "shrink_memory", "analysis_limit"})
 
 _URL = re.compile(r"^(?:https?|s3|s3a|gs|gcs|az|azure|abfss?|r2|hf|ftp|sftp)://", re.I)
+_GO = re.compile(r"^[ \t]*GO(?:[ \t]+\d+)?[ \t]*;?[ \t]*$", re.I | re.M)
 _EXECUTABLE_COMMENT = re.compile(r"/\*M?!\d*(.*?)\*/", re.S)
 _LEAD = re.compile(r"^\s*([A-Za-z_]+)")
 _READ_COMMANDS = frozenset({"SHOW", "DESCRIBE", "DESC", "LIST", "HELP"})
@@ -209,6 +213,9 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
         return Judgement(Act.DESTRUCTIVE, f"a SQL text of {len(text)} characters, too long to read", "sql")
     # MySQL and MariaDB run what a versioned comment holds (`/*!50000 DROP TABLE t */`): read it as code.
     code = _EXECUTABLE_COMMENT.sub(r" \1 ", text)
+    if dialect in {None, "tsql"}:
+        # `GO` on a line of its own ends a batch in SQL Server's tools (sqlcmd, SSMS); it is no statement.
+        code = _GO.sub(";", code)
     statements = _parse(code, dialect)
     if statements is not None:
         # A comment after the last `;` comes back as a bare Semicolon holding it: nothing runs.
