@@ -704,3 +704,95 @@ def test_a_statement_of_a_tool_that_runs_it_on_a_data_source_is_sql() -> None:
     deleting = judge.judge({"request": {"statement": "DELETE FROM inventory WHERE sku = ?"}})
     assert deleting is not None
     assert deleting.act is calls.Act.DESTRUCTIVE
+
+
+S3_OBJECTS = tool(
+    {
+        "op": {"type": "string", "enum": ["get", "list", "put", "delete"]},
+        "bucket": {"type": "string"},
+        "key": {"type": "string"},
+        "options": {
+            "type": "object",
+            "properties": {"dry_run": {"type": "boolean"}, "if_none_match": {"type": "string"}},
+        },
+    },
+    "Operate on objects in Amazon S3.",
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        ({"op": "delete", "bucket": "b", "key": "k", "options": {"dry_run": True}}, calls.Act.READ),
+        ({"op": "delete", "bucket": "b", "key": "k", "options": {"dry_run": False}}, calls.Act.DESTRUCTIVE),
+        ({"op": "delete", "bucket": "b", "key": "k"}, calls.Act.DESTRUCTIVE),
+        ({"op": "put", "bucket": "b", "key": "k", "options": {"if_none_match": "*"}}, calls.Act.ADDITIVE),
+        ({"op": "put", "bucket": "b", "key": "k"}, calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_the_flags_in_a_calls_options_object_qualify_the_call(arguments: dict[str, Any], act: calls.Act) -> None:
+    judge = ArgumentJudge.of(S3_OBJECTS)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    assert found.act is act
+
+
+BACKUPS = tool(
+    {
+        "action": {"type": "string", "enum": ["list", "create", "restore", "prune"]},
+        "options": {"type": "object", "properties": {"confirm": {"type": "boolean"}, "label": {"type": "string"}}},
+    },
+    "Manage local database backups. For restore and prune, confirm=false only returns a preview of what would happen.",
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        ({"action": "restore", "options": {"confirm": False}}, calls.Act.READ),
+        ({"action": "restore", "options": {"confirm": True}}, calls.Act.DESTRUCTIVE),
+        ({"action": "restore"}, calls.Act.DESTRUCTIVE),  # the options left out say nothing
+        ({"action": "create", "options": {"confirm": False}}, calls.Act.ADDITIVE),  # no preview for create
+    ],
+)
+def test_a_confirm_given_false_in_the_options_previews_only_the_actions_the_text_names(
+    arguments: dict[str, Any], act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(BACKUPS)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    assert found.act is act
+
+
+K8S = tool(
+    {
+        "action": {"type": "string", "enum": ["get", "apply", "delete"]},
+        "name": {"type": "string"},
+        "options": {"type": "object", "additionalProperties": True},
+        "config": {"type": "object", "additionalProperties": True},
+    },
+    "Act on a Kubernetes resource. options are passed through to the API call (e.g. dryRun, gracePeriodSeconds).",
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        ({"action": "delete", "name": "api", "options": {"dryRun": ["All"]}}, calls.Act.READ),
+        ({"action": "delete", "name": "api", "options": {"dry_run": True}}, calls.Act.READ),
+        ({"action": "delete", "name": "api", "options": {"dryRun": []}}, calls.Act.DESTRUCTIVE),
+        ({"action": "delete", "name": "api", "options": {"dryRun": "false"}}, calls.Act.DESTRUCTIVE),
+        ({"action": "delete", "name": "api", "options": {"gracePeriodSeconds": 0}}, calls.Act.DESTRUCTIVE),
+        ({"action": "apply", "name": "api", "config": {"dryRun": True}}, calls.Act.DESTRUCTIVE),  # data written
+    ],
+)
+def test_a_dry_run_member_of_a_free_form_options_object_makes_the_call_a_read(
+    arguments: dict[str, Any], act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(K8S)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    assert found.act is act

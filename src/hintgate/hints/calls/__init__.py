@@ -61,7 +61,8 @@ class ArgumentJudge:
             roles = roles_of(tool)
         except (TypeError, ValueError, AttributeError, RecursionError):
             return None  # a schema no reader expected (a server writes it): its calls keep the tool's hints
-        return cls(roles) if any(r.kind not in {"force", "exclusive"} for r in roles) else None
+        # Flags and an options object qualify a call another parameter says; alone they judge nothing.
+        return cls(roles) if any(r.kind not in {"force", "exclusive", "options"} for r in roles) else None
 
     def heavy(self, arguments: Mapping[str, Any] | None) -> bool:
         """Whether judging these arguments is more than a few hundred microseconds of parsing (a long text):
@@ -129,7 +130,7 @@ class ArgumentJudge:
             if role.kind == "confirm":
                 chosen = [arguments.get(r.parameter) for r in self.roles if r.kind == "action"]
                 applies = not role.scope or any(c in role.scope for c in chosen)
-                if value is not True and applies:
+                if (value is False if role.given else value is not True) and applies:
                     dry_run = role
                 continue
             if value is None:
@@ -167,8 +168,13 @@ class ArgumentJudge:
                 elif value is False and "".join(tokenize(role.parameter)) in _OVERWRITE:
                     creates_only = role  # `overwrite: false`: the call fails rather than replace what exists
                 continue
+            if role.kind == "options":
+                member = _dry_run_member(value)
+                if member is not None:
+                    dry_run = dataclasses.replace(role, parameter=f"{role.parameter}.{member}")
+                continue
             if role.kind == "exclusive":
-                if value is True:
+                if value is True or value == "*":
                     creates_only = role  # `if_none_match: true`: "put only if the key does not exist yet"
                 continue
             try:
@@ -204,7 +210,7 @@ class ArgumentJudge:
             if dry_run.kind == "confirm":
                 what = f"a preview ({dry_run.parameter} is not true)"
                 return Judgement(Act.READ, what, "flag.confirm", True) if found else None
-            said = arguments.get(dry_run.parameter, dry_run.default)
+            said = _member(arguments, dry_run.parameter, dry_run.default)
             return Judgement(Act.READ, f"a dry run ({dry_run.parameter}: {said})", "flag.dry-run", True)
         actions = [j for j in found if j.rule == "action"]
         # An action that adds or reads takes the other texts as its data (a job's command is stored, not run);
@@ -372,6 +378,32 @@ def _with_query(target: str, params: Mapping[Any, Any]) -> str:
     if not pairs:
         return target
     return f"{target}{'&' if '?' in target else '?'}{urlencode(pairs)}"
+
+
+def _member(arguments: Mapping[str, Any], parameter: str, default: Any) -> Any:
+    """An argument by its name, or a free-form object's member by `object.member`."""
+    if parameter in arguments:
+        return arguments[parameter]
+    key, _dot, member = parameter.partition(".")
+    nested = arguments.get(key)
+    return nested.get(member, default) if isinstance(nested, Mapping) else default
+
+
+_DRY_RUN_MEMBERS = frozenset({"dryrun", "simulate", "whatif", "validateonly", "checkonly", "noop"})
+
+
+def _dry_run_member(options: Any) -> str | None:
+    """The member of a free-form options object that asks for a dry run (`dryRun: ["All"]`, `dry_run:
+    true`, `whatIf: true`), if one."""
+    if not isinstance(options, Mapping):
+        return None
+    for member, value in options.items():
+        if not isinstance(member, str) or "".join(tokenize(member)) not in _DRY_RUN_MEMBERS:
+            continue
+        values = value if isinstance(value, list) else [value]
+        if values and all(v is True or (isinstance(v, str) and v.strip().lower() not in _NOT_DRY) for v in values):
+            return member
+    return None
 
 
 _RUNS = "(runs)"

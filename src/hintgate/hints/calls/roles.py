@@ -99,6 +99,8 @@ class Role:
         params: for `method`, the parameter holding the request's query string as an object, if one.
         each: for `sql` and `shell`, the parameter holds a list of statements or command lines, each judged.
         scope: for `confirm`, the actions the preview applies to, when the text names some (else every call).
+        given: for `confirm`, only a value given false makes the call a preview (a member of the call's
+            options object: the object left out says nothing).
         sure: the parameter's own schema or description says what it holds; when only the tool's text
             does, a value that does not start as a SQL statement is taken for something else (a search
             string) and not judged. A statement or a command line that does not parse is destructive
@@ -118,6 +120,7 @@ class Role:
     dialect_parameter: str | None = None
     each: bool = False
     params: str | None = None
+    given: bool = False
 
 
 _SQL_TEXT = re.compile(
@@ -269,12 +272,36 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             own = any(isinstance(v, Mapping) and _names_target(k, v) for k, v in nested.items())
             outside = None if own else target
             roles.extend(_prefixed(r, key, outside) for r in found if r.kind in _WHOLE_CALL and not r.each)
+            if "".join(tokenize(key)) in _CALL_OPTIONS:
+                # `options: {dry_run, confirm, force, if_none_match}`: the call's own options, so its flags.
+                for flag in (r for r in found if r.kind in _FLAGS):
+                    if flag.kind == "confirm":
+                        spec = nested.get(flag.parameter)
+                        scope = _preview_scope(spec if isinstance(spec, Mapping) else {}, description, properties)
+                        roles.append(_prefixed(dataclasses.replace(flag, scope=scope, given=True), key))
+                    else:
+                        roles.append(_prefixed(flag, key))
+        elif (
+            isinstance(key, str)
+            and depth < 1
+            and "".join(tokenize(key)) in _CALL_OPTIONS
+            and isinstance(raw, Mapping)
+            and _kind(raw) in {"object", None}
+            and nested is None
+            and raw.get("additionalProperties") is not False
+        ):
+            # A free-form options object passed through to the call ("e.g. dryRun, gracePeriodSeconds"): its
+            # members are read at each call for a dry run.
+            roles.append(Role("options", key))
     # Program parameters are one command line: the subcommand's before the arguments'.
     roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
     return tuple(roles)
 
 
 _OPTION_LISTS = frozenset({"options", "flags", "opts", "switches"})
+_CALL_OPTIONS = frozenset({"options", "opts", "flags", "requestoptions", "calloptions"})
+"""Names of an object parameter holding the call's own options (not data the call writes)."""
+_FLAGS = frozenset({"dry-run", "confirm", "force", "exclusive"})
 
 
 def _split_command_line(properties: Mapping[str, Any]) -> bool:
@@ -585,6 +612,8 @@ def _role(
             # A required choice among verbs, however it is called (`do: search|read|trash`): what the call does.
             return Role("action", key)
         return None
+    if kind == "string" and joined == "ifnonematch":
+        return Role("exclusive", key)  # HTTP's `If-None-Match: *`: only if nothing is there yet
     if kind in {"string", None} and joined in {"method", "httpmethod", "verb", "requestmethod"}:
         default = spec.get("default")
         http_default = isinstance(default, str) and default.upper() in HTTP_METHODS
