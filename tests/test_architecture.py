@@ -6,9 +6,13 @@ drawing is read back (its layers in order, each module it names in the layer
 it is drawn in) and its "Who imports whom" table is compared with the import
 graph between packages, edge by edge.
 Module-level and function-level imports both count (a lazy import is still a
-dependency); imports under `if TYPE_CHECKING:` do not (they never run). A
-package's `__init__` re-exporting a submodule is an edge from the package to
-that submodule.
+dependency), and so do imports under `if TYPE_CHECKING:` in the layers and the
+table: a module typed against a class of a higher layer depends on it as much
+as one that imports it to run (the type moves down, or a Protocol below says
+what is used). Only the cycle check leaves type-only imports out: an import
+that never runs cannot make one module wait for another, and breaking such a
+cycle is what `if TYPE_CHECKING:` is for. A package's `__init__` re-exporting
+a submodule is an edge from the package to that submodule.
 """
 
 from __future__ import annotations
@@ -47,7 +51,18 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # of what the store keeps sealed, which both open, and the task handles the store or memory keeps.
     ("store", ("hintgate.store", "hintgate.stored_state", "hintgate.sealing", "hintgate.handles")),
     # The scan's worker processes: the one part of the scan package that starts processes, above the rest of it.
-    ("pipeline", ("hintgate.pipeline", "hintgate.arguments", "hintgate.outcome", "hintgate.scan.workers")),
+    # A client's session and the request context as Protocols: what the pipeline and the server both read.
+    (
+        "pipeline",
+        (
+            "hintgate.pipeline",
+            "hintgate.arguments",
+            "hintgate.outcome",
+            "hintgate.scan.workers",
+            "hintgate.session",
+            "hintgate.request_context",
+        ),
+    ),
     ("observers", ("hintgate.observers",)),
     ("server", ("hintgate.server",)),
     ("web", ("hintgate.web",)),
@@ -83,12 +98,12 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement that runs: at module level or in a function, not under `if TYPE_CHECKING:`."""
+def _imports(tree: ast.AST, *, type_only: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement at module level or in a function; those under `if TYPE_CHECKING:` with `type_only`."""
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if not type_only and isinstance(node, ast.If) and _is_type_checking(node.test):
             stack.extend(node.orelse)
             continue
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -96,11 +111,12 @@ def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
         stack.extend(ast.iter_child_nodes(node))
 
 
-def imported(name: str, path: Path, known: set[str]) -> set[str]:
-    """The hintgate modules `name` imports (a `from package import submodule` names the submodule)."""
+def imported(name: str, path: Path, known: set[str], *, type_only: bool = True) -> set[str]:
+    """The hintgate modules `name` imports (a `from package import submodule` names the submodule), those it
+    imports only under `if TYPE_CHECKING:` included unless `type_only` is false."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _imports(ast.parse(path.read_text(encoding="utf-8")), type_only=type_only):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         else:
@@ -120,10 +136,11 @@ def imported(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
+def graph(*, type_only: bool = True) -> dict[str, set[str]]:
+    """Each module's imports of other hintgate modules (with type-only imports unless `type_only` is false)."""
     found = modules()
     known = set(found)
-    return {name: imported(name, path, known) for name, path in found.items()}
+    return {name: imported(name, path, known, type_only=type_only) for name, path in found.items()}
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -174,8 +191,9 @@ def layer_of(name: str) -> int:
     return best
 
 
-def test_no_import_cycle_between_modules() -> None:
-    edges = {name: {t for t in targets if not owned_elsewhere(name, t)} for name, targets in graph().items()}
+def test_no_import_cycle_between_modules_through_imports_that_run() -> None:
+    runs = graph(type_only=False)
+    edges = {name: {t for t in targets if not owned_elsewhere(name, t)} for name, targets in runs.items()}
     found = cycles(edges)
     assert found == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
@@ -184,7 +202,7 @@ def test_every_module_belongs_to_a_layer() -> None:
     assert [name for name in modules() if layer_of(name) < 0] == []
 
 
-def test_modules_import_only_from_their_layer_or_below() -> None:
+def test_modules_import_only_from_their_layer_or_below_type_only_imports_included() -> None:
     upward = [
         f"{name} ({LAYERS[layer_of(name)][0]}) imports {target} ({LAYERS[layer_of(target)][0]})"
         for name, targets in graph().items()
@@ -199,14 +217,27 @@ def test_the_cycle_finder_finds_a_cycle_through_a_package_reexport() -> None:
     assert cycles(edges) == [["p", "p.a", "p.b"]]
 
 
-def test_type_checking_imports_and_function_imports_are_told_apart(tmp_path: Path) -> None:
+def test_type_checking_imports_count_and_function_imports_count_and_only_the_cycle_check_tells_them_apart(
+    tmp_path: Path,
+) -> None:
     source = tmp_path / "m.py"
     source.write_text(
+        "import typing\n"
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from hintgate import errors\n"
+        "if typing.TYPE_CHECKING:\n    from hintgate.tooldef import ToolDef\n"
         "def f():\n    from hintgate import results\n"
     )
-    assert imported("m", source, {"hintgate", "hintgate.errors", "hintgate.results"}) == {"hintgate.results"}
+    known = {"hintgate", "hintgate.errors", "hintgate.results", "hintgate.tooldef"}
+    assert imported("m", source, known) == {"hintgate.errors", "hintgate.results", "hintgate.tooldef"}
+    assert imported("m", source, known, type_only=False) == {"hintgate.results"}
+
+
+def test_an_upward_import_under_type_checking_is_found(tmp_path: Path) -> None:
+    source = tmp_path / "pipeline.py"
+    source.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from hintgate.web import app\n")
+    [found] = imported("hintgate.pipeline", source, {"hintgate.pipeline", "hintgate.web", "hintgate.web.app"})
+    assert layer_of(found) > layer_of("hintgate.pipeline")
 
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
@@ -249,7 +280,7 @@ def documented_edges(text: str) -> set[tuple[str, str]]:
     return found
 
 
-def test_the_documented_import_edges_are_the_import_graphs_edge_for_edge() -> None:
+def test_the_documented_import_edges_are_the_import_graphs_edge_for_edge_type_only_imports_included() -> None:
     documented = documented_edges(DOC.read_text(encoding="utf-8"))
     real = unit_edges(graph())
     assert sorted(real - documented) == [], "imports the document's table does not show"

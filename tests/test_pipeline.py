@@ -28,7 +28,7 @@ from hintgate.outcome import WITHDRAWN, CallOutcome
 from hintgate.pipeline import ToolCalls
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings, Verdict
-from hintgate.server.sessions import ClientSession
+from hintgate.session import ClientSession
 from hintgate.testing import FakeSource, in_memory_gateway, running_gateway
 
 pytestmark = pytest.mark.anyio

@@ -97,8 +97,8 @@ from hintgate.sources.trust_annotations import TRUST, annotated
 from hintgate.sources.trust_annotations import claims as trust_claims
 
 if TYPE_CHECKING:
-    from hintgate.server.context import RequestContext
-    from hintgate.server.sessions import ClientSession
+    from hintgate.request_context import RequestContext
+    from hintgate.session import ClientSession
 
 __all__ = ["SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
 

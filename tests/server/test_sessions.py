@@ -5,7 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from hintgate.server.sessions import ClientSession, SessionTracker
+from hintgate.server.sessions import SessionTracker
+from hintgate.session import ClientSession
 
 
 class FakeConnection:

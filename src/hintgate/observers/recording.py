@@ -17,7 +17,7 @@ from hintgate.redaction import Redactor
 from hintgate.store.recorder import CallRecord, SessionRecord
 
 if TYPE_CHECKING:
-    from hintgate.server.sessions import ClientSession
+    from hintgate.session import ClientSession
     from hintgate.store import Store
 
 __all__ = ["Recording", "call_record"]

@@ -14,8 +14,8 @@ from typing import Any
 
 from hintgate.errors import UpstreamRequestError
 from hintgate.policy.principal import Principal, principal_of
+from hintgate.request_context import RequestContext
 from hintgate.server import sdk
-from hintgate.server.context import RequestContext
 
 __all__ = ["ClientCall"]
 

@@ -2,7 +2,7 @@
 
 Handshake-era calls on stdio skip the SDK's request machinery both ways; these
 classes give such a call the request context fields hintgate reads
-(`hintgate.server.context.RequestContext`), with the SDK's own per-request
+(`hintgate.request_context.RequestContext`), with the SDK's own per-request
 `ServerSession` over its one stdio connection.
 """
 

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.errors import UpstreamError, UpstreamRequestError
+from hintgate.request_context import RequestContext
 from hintgate.server import sdk
 from hintgate.server.client_call import ClientCall
-from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_model
 from hintgate.server.routing import list_page

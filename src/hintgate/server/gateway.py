@@ -44,13 +44,13 @@ from hintgate.pipeline import ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.policy.seals import ApprovalSeals
+from hintgate.request_context import RequestContext
 from hintgate.results import server_down_error, tool_error
 from hintgate.scan.guard import OnResultFinding
 from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_texts, scan_tool
 from hintgate.scan.workers import Scanner
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.client_call import ClientCall
-from hintgate.server.context import RequestContext
 from hintgate.server.discovery import Discovery, Listing
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.face import MODERN_VERSIONS, build_server

@@ -38,7 +38,7 @@ from hintgate.hints.annotations import Hint
 from hintgate.hints.calls.bound import draft_bounded
 from hintgate.hints.catalog import Catalog, CatalogEntry
 from hintgate.policy.decide import CallFacts, denied_by_rule
-from hintgate.server.context import RequestContext
+from hintgate.request_context import RequestContext
 from hintgate.sources.capabilities import Resolves
 from hintgate.sources.resolution import RESOLUTION, marked
 

@@ -60,11 +60,12 @@ from hintgate.handles import (
 from hintgate.hints.catalog import CatalogEntry
 from hintgate.outcome import CallOutcome
 from hintgate.pipeline import TaskFinish
+from hintgate.request_context import RequestContext
 from hintgate.results import tool_error
 from hintgate.server.client_call import ClientCall
-from hintgate.server.context import RequestContext
 from hintgate.server.errors import to_mcp_error
-from hintgate.server.sessions import ClientSession, SessionTracker
+from hintgate.server.sessions import SessionTracker
+from hintgate.session import ClientSession
 from hintgate.sources.base import Source
 from hintgate.sources.capabilities import RunsTasks
 from hintgate.sources.tasks import TASK_METHODS, TASKS, TERMINAL
