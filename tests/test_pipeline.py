@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import sys
@@ -26,6 +27,7 @@ from hintgate.config.model import Trust
 from hintgate.hints.catalog import CatalogEntry, build_catalog, resolve_tool
 from hintgate.outcome import WITHDRAWN, CallOutcome
 from hintgate.pipeline import ToolCalls
+from hintgate.policy.decide import DecisionSource
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings, Verdict
 from hintgate.session import ClientSession
@@ -525,7 +527,7 @@ async def test_a_call_withdrawn_while_it_waited_for_a_person_is_recorded_as_neve
     assert source.calls == []
 
 
-# -- a decision taken beforehand (the HTTP fast path asks `would_ask` first) --------------
+# -- a decision taken beforehand (the HTTP fast path asks `decided_now` first) -------------
 
 WRITE_NOTE = {
     "name": "write_note",
@@ -562,7 +564,10 @@ class _Policy:
 
 
 def _calls(
-    source: FakeSource, settings: PolicySettings, policy: _Policy | None = None
+    source: FakeSource,
+    settings: PolicySettings,
+    policy: _Policy | None = None,
+    modern: frozenset[str] = frozenset(),
 ) -> tuple[ToolCalls, CatalogEntry, list[CallOutcome]]:
     outcomes: list[CallOutcome] = []
 
@@ -570,7 +575,13 @@ def _calls(
         def call_finished(self, outcome: CallOutcome) -> None:
             outcomes.append(outcome)
 
-    calls = ToolCalls({source.name: source}, _OneSession(), policy=policy or _Policy(settings), observers=[Observer()])
+    calls = ToolCalls(
+        {source.name: source},
+        _OneSession(),
+        policy=policy or _Policy(settings),
+        observers=[Observer()],
+        modern_versions=modern,
+    )
     tools = [resolve_tool(tool, trusted=True) for tool in source.tools]
     entry = build_catalog([(source.name, source.prefix, tools)]).entries["notes_write_note"]
     return calls, entry, outcomes
@@ -579,17 +590,13 @@ def _calls(
 async def test_a_call_decided_beforehand_in_the_same_step_is_not_decided_again(monkeypatch: pytest.MonkeyPatch) -> None:
     source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
     calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS))
-    decided: list[Any] = []
-    real = pipeline.decide
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        decided.append(real(*args, **kwargs))
-        return decided[-1]
-
-    monkeypatch.setattr(pipeline, "decide", counted)
+    decided = _counting(monkeypatch)
     ctx, arguments = _Request(), {"text": "hello"}
-    assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
-    result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
+    ahead = calls.decided_now(ctx, entry, arguments)  # type: ignore[arg-type]
+    assert ahead is not None
+    assert not ahead.asks
+    params = {"name": entry.name, "arguments": arguments}
+    result = await calls(ctx, entry, arguments, params, ahead)  # type: ignore[arg-type]
     assert result.get("isError") is not True
     assert len(decided) == 1
     assert outcomes[0].decision is decided[0]
@@ -600,10 +607,13 @@ async def test_a_decision_taken_before_the_session_was_tainted_is_taken_again() 
     source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
     calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS, ask_via="deny-unattended"))
     ctx, arguments = _Request(), {"text": "hello"}
-    assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
+    ahead = calls.decided_now(ctx, entry, arguments)  # type: ignore[arg-type]
+    assert ahead is not None
+    assert not ahead.asks
     await asyncio.sleep(0)  # another step of the event loop: anything may have run
     calls._sessions.for_request(ctx).policy.mark_open_world_result("web_fetch")  # type: ignore[attr-defined]
-    result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
+    params = {"name": entry.name, "arguments": arguments}
+    result = await calls(ctx, entry, arguments, params, ahead)  # type: ignore[arg-type]
     assert result["isError"] is True  # writes ask once tainted, and nobody can answer here
     assert outcomes[0].decision.verdict is Verdict.ASK
     assert source.calls == []
@@ -614,9 +624,82 @@ async def test_a_decision_taken_before_the_settings_changed_is_taken_again() -> 
     policy = _Policy(PolicySettings(mode=Mode.ACCEPT_EDITS))
     calls, entry, outcomes = _calls(source, policy.value.settings, policy)
     ctx, arguments = _Request(), {"text": "hello"}
-    assert calls.would_ask(ctx, entry, arguments) is False  # type: ignore[arg-type]
+    ahead = calls.decided_now(ctx, entry, arguments)  # type: ignore[arg-type]
+    assert ahead is not None
+    assert not ahead.asks
     policy.value = PolicyInForce(PolicySettings(mode=Mode.READ_ONLY))
-    result = await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments})  # type: ignore[arg-type]
+    params = {"name": entry.name, "arguments": arguments}
+    result = await calls(ctx, entry, arguments, params, ahead)  # type: ignore[arg-type]
     assert result["isError"] is True
     assert outcomes[0].decision.verdict is Verdict.DENY
     assert source.calls == []
+
+
+class _ModernRequest(_Request):
+    """A 2026-07-28 request: no connection, so its session state is a copy per call."""
+
+    protocol_version = "2026-07-28"
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The policy decisions taken from now on (`pipeline.decide` counted)."""
+    decided: list[Any] = []
+    real = pipeline.decide
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        decided.append(real(*args, **kwargs))
+        return decided[-1]
+
+    monkeypatch.setattr(pipeline, "decide", counted)
+    return decided
+
+
+async def test_a_decided_call_is_a_value_that_cannot_be_changed() -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], trust=Trust.TRUSTED)
+    calls, entry, _ = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS))
+    ahead = calls.decided_now(_Request(), entry, {"text": "hello"})  # type: ignore[arg-type]
+    assert ahead is not None
+    assert (ahead.entry, ahead.arguments, ahead.decision.verdict) == (entry, {"text": "hello"}, Verdict.ALLOW)
+    assert ahead.settings is calls.settings
+    assert ahead.rules is calls.rules
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ahead.decision = ahead.decision  # type: ignore[misc]
+
+
+async def test_a_call_whose_arguments_fail_its_schema_is_decided_as_denied_before_anyone_is_asked() -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], trust=Trust.TRUSTED)
+    calls, entry, _ = _calls(source, PolicySettings(mode=Mode.DEFAULT))  # writes ask in this mode
+    ahead = calls.decided_now(_Request(), entry, {"text": 3})  # type: ignore[arg-type]
+    assert ahead is not None
+    assert not ahead.asks
+    assert ahead.decision.verdict is Verdict.DENY
+    assert ahead.decision.by is DecisionSource.INPUT_SCHEMA
+
+
+async def test_a_decision_taken_for_other_arguments_is_not_the_calls_and_it_is_decided_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
+    calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS))
+    decided = _counting(monkeypatch)
+    ctx = _Request()
+    ahead = calls.decided_now(ctx, entry, {"text": "hello"})  # type: ignore[arg-type]
+    arguments = {"text": "hello"}  # equal, but another call's
+    await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments}, ahead)  # type: ignore[arg-type]
+    assert len(decided) == 2
+    assert outcomes[0].decision is decided[1]
+
+
+async def test_a_connectionless_requests_decision_is_not_handed_on_since_its_session_state_is_its_own_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source = FakeSource("notes", tools=[WRITE_NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
+    calls, entry, outcomes = _calls(source, PolicySettings(mode=Mode.ACCEPT_EDITS), modern=frozenset({"2026-07-28"}))
+    decided = _counting(monkeypatch)
+    ctx, arguments = _ModernRequest(), {"text": "hello"}
+    ahead = calls.decided_now(ctx, entry, arguments)  # type: ignore[arg-type]
+    assert ahead is not None
+    assert not ahead.asks
+    await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments}, ahead)  # type: ignore[arg-type]
+    assert len(decided) == 2
+    assert outcomes[0].decision is decided[1]

@@ -100,7 +100,7 @@ if TYPE_CHECKING:
     from hintgate.request_context import RequestContext
     from hintgate.session import ClientSession
 
-__all__ = ["SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
+__all__ = ["Decided", "SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
 
 logger = logging.getLogger(__name__)
 approval_log = logging.getLogger(APPROVAL_LOG)  # a call waiting for a person, and how its wait ended
@@ -229,18 +229,82 @@ class TaskHandoff(Protocol):
         """
 
 
-@dataclass(slots=True)
-class _Ahead:
-    """A decision `ToolCalls.would_ask` took, for the call it was taken for (`key`: the same objects)."""
+class _Step:
+    """One step of the event loop: over once the loop has run what was scheduled before its end."""
 
-    key: tuple[object, ...]  # the request, entry, arguments, settings and rules
-    session: ClientSession
+    __slots__ = ("over",)
+
+    def __init__(self) -> None:
+        self.over = False
+        asyncio.get_running_loop().call_soon(self._end)
+
+    def _end(self) -> None:
+        self.over = True
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """One tools/call, decided: the call, what the policy knew of it, the policy it was decided under, the decision.
+
+    `ToolCalls.decide` takes one for every call; the HTTP fast path takes one ahead
+    (`ToolCalls.decided_now`), sends a call that asks the way that can wait, and hands the
+    others to the pipeline, which runs, records and answers them without deciding again
+    (`ToolCalls.__call__`), while the decision still stands (`stands_for`).
+
+    Attributes:
+        ctx: the request of the call (None for a call without one).
+        entry: the catalog tool it calls.
+        arguments: its arguments.
+        session: its client session (None without a request).
+        state: what the policy remembered of the session when it decided (the session's own; a copy for a
+            connectionless 2026-07-28 request).
+        facts: what the policy knew of the call: its hints in force, judged from its arguments.
+        settings: the policy settings it was decided under (the caller's own preferences laid over).
+        rules: the policy rules it was decided under.
+        decision: the decision; a call whose arguments fail its tool's input schema is denied.
+        now: when it was decided (`time.time()`, the clock of the session's approval windows).
+        step: the step of the event loop it was taken in ahead of its call, when it may be handed on
+            (None: it stands only for the call that took it).
+    """
+
+    ctx: RequestContext | None
+    entry: CatalogEntry
+    arguments: Mapping[str, Any] | None
+    session: ClientSession | None
     state: SessionState
     facts: CallFacts
+    settings: PolicySettings
+    rules: tuple[Rule, ...]
     decision: Decision
+    now: float
+    step: _Step | None = None
 
-    def holds_for(self, *key: object) -> bool:
-        return all(a is b for a, b in zip(self.key, key, strict=True)) and self.state is self.session.policy
+    @property
+    def asks(self) -> bool:
+        """Whether the call waits for a person's answer before it runs."""
+        return self.decision.verdict is Verdict.ASK
+
+    def stands_for(
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        settings: PolicySettings,
+        rules: tuple[Rule, ...],
+    ) -> bool:
+        """Whether this decision is still the one the call would get: taken ahead for this very call (the same
+        objects), under the policy in force, in the step of the event loop that runs it (whatever runs after
+        that step may change the session's state: a taint, an approval, the time)."""
+        return (
+            self.step is not None
+            and not self.step.over
+            and self.ctx is ctx
+            and self.entry is entry
+            and self.arguments is arguments
+            and self.settings is settings
+            and self.rules is rules
+            and (self.session is None or self.state is self.session.policy)
+        )
 
 
 class ToolCalls:
@@ -300,7 +364,6 @@ class ToolCalls:
         self.approvals_url: str | None = None
         self.approvals_command: str | None = None
         self.own_places = OwnPlaces()
-        self._ahead: _Ahead | None = None
         self.scanner = scanner if scanner is not None else Scanner()
         self.tasks: TaskHandoff | None = None
         """Where a call an upstream answered with a task handle goes on (None: such a call is a tool error)."""
@@ -342,31 +405,64 @@ class ToolCalls:
         self._personal[key] = (self.settings, mine, laid)
         return laid
 
-    def would_ask(self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
-        """Whether the policy would ask about this call (arguments unchecked: ones that fail the schema are denied).
+    def decided_now(
+        self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None
+    ) -> Decided | None:
+        """The call decided now, without waiting; None when deciding it must wait (the path that can wait takes it).
 
-        Nothing changes but the request's session being opened, as the call would open it. The call,
-        when it runs in the same step of the event loop, takes this decision as its own.
+        Its server resolves the call first (`tools/resolve`), or its arguments are judged on a worker thread:
+        both are awaited. Nothing changes but the request's session being opened, as the call would open it.
+        Handed to the call in the same step of the event loop (`ToolCalls.__call__`), the decision is the call's.
         """
         session = self._sessions.for_request(ctx)
         if self._asks_upstream(entry, arguments) or (
             self.settings.judge_arguments and entry.tool.judge is not None and entry.tool.judge.heavy(arguments)
         ):
-            # Its server resolves the call first, or its arguments are judged on a worker thread (an await):
-            # the call takes the path that can wait.
-            return True
+            return None
         connectionless = ctx.protocol_version in self._modern
         state = session.policy_state(connectionless=connectionless)
         named = self.own_places.named_in(arguments)
         judged = UNSET if self.settings.judge_arguments else None
         facts = CallFacts.from_entry(entry, arguments, session.principal, names_gateway=named, judgement=judged)
-        settings = self.settings_for(session.principal)
-        decision = decide(facts, state, settings, self.rules, now=time.time())
-        if decision.verdict is not Verdict.ASK and not connectionless:  # a connectionless state is the call's copy
-            self._ahead = _Ahead((ctx, entry, arguments, settings, self.rules), session, state, facts, decision)
-            # Whatever runs after this step may change what was decided: then it no longer stands.
-            asyncio.get_running_loop().call_soon(setattr, self, "_ahead", None)
-        return decision.verdict is Verdict.ASK
+        # A connectionless state is the call's own copy: the call takes another, and decides on it.
+        step = None if connectionless else _Step()
+        return self._decided(ctx, entry, arguments, session, state, facts, step)
+
+    async def decide(
+        self, ctx: RequestContext | None, entry: CatalogEntry, arguments: Mapping[str, Any] | None
+    ) -> Decided:
+        """Decide one call of `entry` with `arguments`: the first stage of every call (`__call__`).
+
+        The request's session is opened; the facts are taken (`facts`: judged from the arguments, and by
+        the call's server when it resolves calls); the policy decides under the settings in force for the caller.
+        """
+        session = self._sessions.for_request(ctx) if ctx is not None else None
+        modern = ctx is not None and ctx.protocol_version in self._modern
+        state = session.policy_state(connectionless=modern) if session is not None else SessionState()
+        facts = await self.facts(ctx, entry, arguments, session.principal if session is not None else None)
+        return self._decided(ctx, entry, arguments, session, state, facts, None)
+
+    def _decided(
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        session: ClientSession | None,
+        state: SessionState,
+        facts: CallFacts,
+        step: _Step | None,
+    ) -> Decided:
+        now = time.time()
+        settings = self.settings_for(session.principal if session is not None else None)
+        with self._tracer.span("hintgate.decide", {"tool": entry.name}):
+            # A call its server would reject is refused before anyone is asked to approve it.
+            problem = argument_problem(entry.tool.raw.get("inputSchema"), arguments)
+            if problem is not None:
+                reason = f"The arguments do not match the tool's input schema: {problem}"
+                decision = Decision(Verdict.DENY, reason, DecisionSource.INPUT_SCHEMA)
+            else:
+                decision = decide(facts, state, settings, self.rules, now=now)
+        return Decided(ctx, entry, arguments, session, state, facts, settings, self.rules, decision, now, step)
 
     async def facts(
         self,
@@ -442,43 +538,28 @@ class ToolCalls:
         entry: CatalogEntry,
         arguments: Mapping[str, Any] | None,
         params: Mapping[str, Any],
+        decided: Decided | None = None,
     ) -> dict[str, Any]:
-        """Decide, ask, forward and report one call; returns the result JSON for the client."""
+        """Decide, ask, forward and report one call; returns the result JSON for the client.
+
+        `decided`: the call decided ahead (`decided_now`), used when it still stands for this call
+        (`Decided.stands_for`); otherwise the call is decided here.
+        """
         with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
-            return await self._run(ctx, entry, arguments, params)
+            started, started_at = time.perf_counter(), datetime.now(UTC)
+            stands = decided is not None and decided.stands_for(
+                ctx, entry, arguments, self.settings_for(decided.facts.who), self.rules
+            )
+            if decided is None or not stands:
+                decided = await self.decide(ctx, entry, arguments)
+            return await self._run(decided, params, started, started_at)
 
     async def _run(
-        self,
-        ctx: RequestContext | None,
-        entry: CatalogEntry,
-        arguments: Mapping[str, Any] | None,
-        params: Mapping[str, Any],
+        self, decided: Decided, params: Mapping[str, Any], started: float, started_at: datetime
     ) -> dict[str, Any]:
-        started = time.perf_counter()
-        started_at = datetime.now(UTC)
-        now = time.time()
-        ahead, self._ahead = self._ahead, None
-        principal = ahead.session.principal if ahead is not None else None
-        if ahead is None or not ahead.holds_for(ctx, entry, arguments, self.settings_for(principal), self.rules):
-            ahead = None
-            session = self._sessions.for_request(ctx) if ctx is not None else None
-            modern = ctx is not None and ctx.protocol_version in self._modern
-            state = session.policy_state(connectionless=modern) if session is not None else SessionState()
-            facts = await self.facts(ctx, entry, arguments, session.principal if session is not None else None)
-        else:
-            session, state, facts = ahead.session, ahead.state, ahead.facts
-        # A call its server would reject is refused before anyone is asked to approve it.
-        problem = argument_problem(entry.tool.raw.get("inputSchema"), arguments)
-        with self._tracer.span("hintgate.decide", {"tool": entry.name}):
-            if problem is not None:
-                reason = f"The arguments do not match the tool's input schema: {problem}"
-                decided = Decision(Verdict.DENY, reason, DecisionSource.INPUT_SCHEMA)
-            elif ahead is not None:
-                decided = ahead.decision
-            else:
-                settings = self.settings_for(session.principal if session is not None else None)
-                decided = decide(facts, state, settings, self.rules, now=now)
-            attempt = CallAttempt(decided, started, started_at, hints=call_snapshot(facts, entry))
+        ctx, entry, arguments, session = decided.ctx, decided.entry, decided.arguments, decided.session
+        state, facts, now = decided.state, decided.facts, decided.now
+        attempt = CallAttempt(decided.decision, started, started_at, hints=call_snapshot(facts, entry))
         if facts.idempotent and not facts.read_only:
             window = self.settings.idempotent_retry_window
             earlier = state.earlier_call(entry.name, arguments or {}, now=now, window=window)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -20,7 +22,16 @@ import httpx
 import pytest
 from mcp import Client
 
-from hintgate.testing import RunningGateway, running_gateway
+from hintgate import pipeline
+from hintgate.config.model import Trust
+from hintgate.hints.catalog import CatalogEntry, build_catalog, resolve_tool
+from hintgate.pipeline import Decided, ToolCalls
+from hintgate.policy.in_force import PolicyInForce
+from hintgate.policy.rules import Mode, PolicySettings
+from hintgate.server import http_fast
+from hintgate.server.http_fast import HttpFastPath
+from hintgate.server.sessions import ClientSession
+from hintgate.testing import FakeSource, RunningGateway, running_gateway
 
 pytestmark = pytest.mark.anyio
 
@@ -224,3 +235,88 @@ async def test_a_fast_path_call_the_client_cancels_is_answered_as_cancelled_and_
     assert answers[0].headers["content-type"] == "application/json"
     assert answers[0].json() == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32800, "message": "Request cancelled"}}
     assert counted["taken"] == 1
+
+
+# -- the hand-over of a decided call, in-process (the SDK server middleware the fast path installs) -----------
+
+NOTE = {
+    "name": "write_note",
+    "description": "Write a note.",
+    "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+    "annotations": {"readOnlyHint": False, "destructiveHint": False},
+}
+
+
+class _Sessions:
+    def __init__(self) -> None:
+        self.session = ClientSession("s1", "client", "1", "http", ERA, datetime.now(UTC))
+
+    def for_request(self, ctx: Any) -> ClientSession:
+        return self.session
+
+
+class _Gateway:
+    """What the fast path's middleware asks of a gateway: the call's target, its pipeline, and the call."""
+
+    def __init__(self, mode: Mode) -> None:
+        source = FakeSource("notes", tools=[NOTE], handlers={"write_note": lambda a: "written"}, trust=Trust.TRUSTED)
+        policy = PolicyInForce(PolicySettings(mode=mode))
+        self.calls = ToolCalls({source.name: source}, _Sessions(), policy=lambda: policy)
+        tools = [resolve_tool(tool, trusted=True) for tool in source.tools]
+        self.entry = build_catalog([(source.name, source.prefix, tools)]).entries["notes_write_note"]
+        self.handed: list[Decided | None] = []
+
+    def call_target(self, ctx: Any, params: Mapping[str, Any]) -> tuple[CatalogEntry, Any]:
+        return self.entry, params.get("arguments")
+
+    async def call_tool(self, ctx: Any, params: Any, *, decided: Decided | None = None) -> dict[str, Any]:
+        self.handed.append(decided)
+        return await self.calls(ctx, self.entry, params.get("arguments"), params, decided)
+
+
+def _middleware(gateway: _Gateway) -> Any:
+    manager = SimpleNamespace(security_settings=None, json_response=False, stateless=False, event_store=None)
+    server = SimpleNamespace(session_manager=manager, middleware=[])
+    HttpFastPath(gateway, server, app=None)  # type: ignore[arg-type]
+    [middleware] = server.middleware
+    return middleware
+
+
+def _fast_call(arguments: dict[str, Any]) -> Any:
+    request = http_fast._FastRequest({"type": "http", "method": "POST", "headers": []})
+    return SimpleNamespace(
+        request=request,
+        method="tools/call",
+        params={"name": "notes_write_note", "arguments": arguments},
+        protocol_version=ERA,
+        request_id=1,
+        session=SimpleNamespace(client_capabilities=None),
+    )
+
+
+async def _rest_of_the_chain(ctx: Any) -> Any:
+    raise AssertionError("the rest of the SDK's chain ran")
+
+
+async def test_a_handshake_era_call_decided_on_the_fast_path_runs_with_that_decision_and_is_not_decided_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gateway = _Gateway(Mode.ACCEPT_EDITS)
+    decided: list[Any] = []
+    real = pipeline.decide
+    monkeypatch.setattr(pipeline, "decide", lambda *a, **k: decided.append(real(*a, **k)) or decided[-1])
+    ctx = _fast_call({"text": "hello"})
+    result = await _middleware(gateway)(ctx, _rest_of_the_chain)
+    assert result.get("isError") is not True
+    [handed] = gateway.handed
+    assert handed is not None
+    assert handed.arguments is ctx.params["arguments"]
+    assert len(decided) == 1
+    assert handed.decision is decided[0]
+
+
+async def test_a_call_the_policy_asks_about_goes_the_sdks_way_before_anything_runs() -> None:
+    gateway = _Gateway(Mode.DEFAULT)  # additive writes ask
+    with pytest.raises(http_fast._NeedsStream):
+        await _middleware(gateway)(_fast_call({"text": "hello"}), _rest_of_the_chain)
+    assert gateway.handed == []

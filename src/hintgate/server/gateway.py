@@ -40,7 +40,7 @@ from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
-from hintgate.pipeline import ToolCalls
+from hintgate.pipeline import Decided, ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.policy.seals import ApprovalSeals
@@ -877,25 +877,30 @@ class Gateway:
             return None
         return entry, arguments
 
-    async def call_tool(self, ctx: RequestContext | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    async def call_tool(
+        self, ctx: RequestContext | None, params: Mapping[str, Any] | None, *, decided: Decided | None = None
+    ) -> dict[str, Any]:
         """Run a tools/call under the policy; returns the upstream's result JSON as it was, or a tool error.
 
         Every way a call comes in ends here (the SDK's handler, the raw-JSON middleware on any
         transport, stdio's direct calls), so here its session is kept from going idle while the call runs.
+        `decided`: the call decided ahead (the HTTP fast path's), handed to the pipeline.
         """
         if not self._store_ready.is_set():
             self._first_answer.set()
             await self._store_ready.wait()  # read ahead at start: decided and recorded once the store is open
         if ctx is None:
-            return await self._call_tool(None, params)
+            return await self._call_tool(None, params, None)
         with self.sessions.serving(ctx) as session:
-            result = await self._call_tool(ctx, params)
+            result = await self._call_tool(ctx, params, decided)
             if result.get("resultType") == "input_required":
                 # The answer must come back in this session: it stays open while the question does.
                 session.hold(self.calls.settings.approval_timeout)
             return result
 
-    async def _call_tool(self, ctx: RequestContext | None, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    async def _call_tool(
+        self, ctx: RequestContext | None, params: Mapping[str, Any] | None, decided: Decided | None
+    ) -> dict[str, Any]:
         if not isinstance(params, Mapping) or not isinstance(params.get("name"), str):
             raise to_mcp_error(UnknownName("tools/call needs a string 'name'"))
         name = params["name"]
@@ -927,7 +932,7 @@ class Gateway:
                 reason = f" ({status.reason})" if status.reason else ""
                 return server_down_error(name, server, f"is {status.state.value}{reason}")
             raise to_mcp_error(UnknownName(f"Unknown tool: {name}"))
-        return await self.calls(ctx, entry, arguments, params)
+        return await self.calls(ctx, entry, arguments, params, decided)
 
     # -- the MCP server face -----------------------------------------------
 

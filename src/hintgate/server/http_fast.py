@@ -51,6 +51,7 @@ from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, JSONRPCRespo
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
+from hintgate.pipeline import Decided
 from hintgate.server import sdk
 from hintgate.server.request_ids import replay
 
@@ -304,11 +305,18 @@ class HttpFastPath:
         return {"taken": self.taken, "fallbacks": dict(self.fallbacks)}
 
     async def _middleware(self, ctx: Any, call_next: Any) -> Any:
-        """The SDK server middleware: learns connections, and stops calls that may ask before they run."""
+        """The SDK server middleware: learns connections, and decides tools/call before anything runs.
+
+        A call the policy may ask about goes the SDK's way (`_NeedsStream`); a handshake-era call decided
+        here is handed, with its decision, to the gateway, as the raw-JSON middleware next in the chain
+        (`server.face`) would hand it without one.
+        """
         request = ctx.request
         if isinstance(request, _FastRequest):
-            if ctx.method == "tools/call" and self._may_ask(ctx):
-                raise _NeedsStream
+            if ctx.method == "tools/call":
+                decided = self._decided(ctx)
+                if decided is not None and ctx.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+                    return await self._gateway.call_tool(ctx, ctx.params, decided=decided)
         elif request is not None:
             connection = sdk.connection_of(ctx.session)
             session_id = connection.session_id
@@ -317,19 +325,27 @@ class HttpFastPath:
                 connection.exit_stack.callback(self._connections.pop, session_id, None)
         return await call_next(ctx)
 
-    def _may_ask(self, ctx: Any) -> bool:
+    def _decided(self, ctx: Any) -> Decided | None:
+        """The call decided now, by the pipeline; None when it runs no catalog tool (a search, an unknown tool,
+        a bad call: it asks nobody).
+
+        Raises:
+            _NeedsStream: the call asks, or deciding it must wait (then it may ask).
+        """
         params = ctx.params or {}
         name = params.get("name")
         if not isinstance(name, str):
-            return False  # refused as an invalid call, asks nobody
+            return None  # refused as an invalid call, asks nobody
         if "inputResponses" in params or "requestState" in params:
-            return True
+            raise _NeedsStream
         target = self._gateway.call_target(ctx, params)  # a call through call_tool asks as its tool would
         if target is None:
-            return False
+            return None
         entry, arguments = target
-        # The pipeline's own decision, taken beforehand (the call that follows uses it).
-        return self._gateway.calls.would_ask(ctx, entry, arguments)
+        decided = self._gateway.calls.decided_now(ctx, entry, arguments)
+        if decided is None or decided.asks:
+            raise _NeedsStream
+        return decided
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self._active or scope["type"] != "http" or scope["method"] != "POST" or scope.get("user") is not None:
