@@ -796,3 +796,24 @@ def test_a_dry_run_member_of_a_free_form_options_object_makes_the_call_a_read(
     found = judge.judge(arguments)
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("sqlite3 app.db .schema", calls.Act.READ),
+        ("psql -d app -c '\\dt+ public.*'", calls.Act.READ),
+        ("podman rm -f web", calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_the_one_free_text_of_a_tool_that_runs_a_command_line_is_that_line(line: str, act: calls.Act) -> None:
+    listed = tool(
+        {"input": {"type": "string"}},
+        "Run one CLI command line. The first word selects the program; pipes and redirection are not supported.",
+        "exec_cli",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"input": line})
+    assert found is not None
+    assert found.act is act

@@ -324,3 +324,26 @@ def test_system_and_database_clients_read_unless_a_flag_or_operand_sets_somethin
     import shlex
 
     assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("argv", "act"),
+    [
+        (["gh", "api", "graphql", "-f", "query=query { viewer { login } }"], Act.READ),
+        (
+            [
+                "gh",
+                "api",
+                "graphql",
+                "-f",
+                'query=mutation { addStar(input: {starrableId: "x"}) { clientMutationId } }',
+            ],
+            Act.ADDITIVE,
+        ),
+        (["gh", "api", "repos/o/r/issues", "-f", "title=x"], Act.ADDITIVE),
+        (["kubectl", "create", "job", "backup-now", "--from=cronjob/db-backup"], Act.DESTRUCTIVE),
+        (["kubectl", "create", "deployment", "web", "--image=nginx"], Act.ADDITIVE),
+    ],
+)
+def test_a_graphql_query_through_gh_api_reads_and_a_job_created_now_runs(argv: list[str], act: Act) -> None:
+    assert judge_argv(argv).act is act

@@ -235,3 +235,16 @@ def test_a_gremlin_traversal_is_judged_by_its_steps(traversal: str, act: Act) ->
     judged = judge.judge({"traversal": traversal})
     assert judged is not None
     assert judged.act is act
+
+
+@pytest.mark.parametrize(
+    ("script", "act"),
+    [
+        ("db.orders.explain().remove({ status: 'void' })", R),
+        ("db.orders.explain('executionStats').deleteMany({})", R),
+        ("db.orders.explain().find({}).remove()", D),
+        ("db.orders.remove({ status: 'void' })", D),
+    ],
+)
+def test_a_write_method_called_on_mongosh_s_explainable_object_only_reports_its_plan(script: str, act: Act) -> None:
+    assert judge_language("mongosh", script, judge_sql).act is act

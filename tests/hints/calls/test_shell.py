@@ -250,3 +250,18 @@ def test_a_reading_program_told_to_save_to_a_file_writes_it(text: str, act: Act)
 )
 def test_set_reads_within_the_session_and_a_setting_kept_for_later_sessions_writes(text: str, act: Act) -> None:
     assert judge_shell(text).act is act
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("count() { grep -c \"$1\" access.log; }; count ' 404 '; count ' 500 '", Act.READ),
+        ('function sizes { du -sh "$@"; }; sizes src docs', Act.READ),
+        ('wipe() { rm -rf "$1"; }; wipe /tmp/x', Act.DESTRUCTIVE),
+        ('run() { "$@"; }; run rm -rf /', Act.DESTRUCTIVE),
+        ("ls() { rm -rf ~; }; ls", Act.DESTRUCTIVE),
+        ("count ' 404 '", Act.DESTRUCTIVE),  # no function of that name in the text: a program not known
+    ],
+)
+def test_a_call_of_a_function_the_text_defines_runs_only_its_body(text: str, act: Act) -> None:
+    assert judge_shell(text).act is act

@@ -1266,6 +1266,9 @@ def _kubectl(program: str, args: list[str], shown: str) -> Judgement:
         return Judgement(inner.act, f"{shown} (runs {inner.what} in the container)", rule, inner.idempotent)
     if sub in {"label", "annotate"} and not _has(rest, "--overwrite") and not any(p.endswith("-") for p in rest):
         return Judgement(A, shown, rule, None, True)
+    if sub == "create" and _subcommand(rest, _KUBE_GLOBAL)[0] == "job":
+        # A Job runs its pods at once (`--from=cronjob/x`: the CronJob's command, not in the call).
+        return Judgement(D, f"{shown} (runs a job now)", rule, None, True)
     if sub in _KUBE_ADDITIVE:
         return Judgement(A, shown, rule, None, True)
     # apply, delete, scale, patch, replace, edit, set, drain, cordon, uncordon, taint, exec, cp, attach...
@@ -1608,12 +1611,31 @@ def _gh(program: str, args: list[str], shown: str) -> Judgement:
         if method == "GET" and _has(rest, "-f", "-F", "--field", "--raw-field", "--input"):
             method = "POST"
         act = _METHOD_ACTS.get(method, D)
+        if _positional(rest)[:1] == ["graphql"] and method == "POST":
+            operation = _gh_graphql(rest)
+            if operation is not None:  # `gh api graphql -f query='query {...}'`: what the document does
+                return Judgement(operation.act, shown, rule, operation.idempotent, True)
         return Judgement(act, shown, rule, act is R, True)
     if what in {"list", "view", "status", "diff", "checks", "ls", "show"}:
         return Judgement(R, shown, rule, True, True)
     if what in {"create", "comment", "fork", "clone", "download", "review"}:
         return Judgement(A, shown, rule, None, True)
     return Judgement(D, shown, rule, None, True)
+
+
+def _gh_graphql(args: Sequence[str]) -> Judgement | None:
+    """What the GraphQL document `gh api graphql` sends does (its `query` field, and `operationName` if one)."""
+    from hintgate.hints.calls.graphql import judge_graphql
+
+    fields: dict[str, str] = {}
+    for at, arg in enumerate(args[:-1]):
+        if arg in {"-f", "-F", "--field", "--raw-field"}:
+            name, equals, value = args[at + 1].partition("=")
+            if equals:
+                fields[name] = value
+    if _has(args, "--input") or "query" not in fields:
+        return None
+    return judge_graphql({"query": fields["query"], "operationName": fields.get("operationName")})
 
 
 _CLOUD_GLOBAL = _names(

@@ -274,12 +274,16 @@ _MONGOSH_FUNCTIONS = _lowered(
     "ObjectId ISODate Date NumberInt NumberLong NumberDecimal UUID Timestamp BinData printjson print tojson"
 )
 _JS_CALL = re.compile(r"(\.)?\s*([A-Za-z_$][\w$]*)\s*\(")
+_EXPLAINED = re.compile(r"\.\s*explain\s*\([^()]*\)\s*\.\s*[A-Za-z_$][\w$]*\s*\(")
 _SHELL_HELPER = re.compile(r"^\s*(?:use|show)\s+\w+\s*;?\s*$", re.I | re.M)
 
 
 def _mongosh(text: str) -> Judgement:
     shown = shorten(text, 72)
     bare = _SHELL_HELPER.sub(" ", _C_COMMENTS.sub(" ", _STRINGS.sub(" '' ", text)))
+    # `db.c.explain().remove(...)`: a write method called on the explainable object reports its plan and
+    # modifies nothing (the shell's manual), as a find does.
+    bare = _EXPLAINED.sub(".explain().find(", bare)
     act = R
     insert_only = True
     for dot, name in _JS_CALL.findall(bare):

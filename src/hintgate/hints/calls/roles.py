@@ -490,6 +490,13 @@ _WRAPPER_WORDS = frozenset(
     {"cli", "run", "runner", "exec", "execute", "command", "cmd", "tool", "wrapper", "invoke", "call", "azure"}
     | {"github", "google", "cloud"}
 )
+# A tool's text saying that what it runs is a command line ("Run one CLI command line", "Executes the given
+# command line"), not that it takes command-line flags.
+_RUNS_A_COMMAND_LINE = re.compile(
+    r"\b(?:run|runs|execute|executes|invoke|invokes)\b.{0,30}\bcommand[- ]lines?\b"
+    r"(?!\s+(?:flags?|arguments?|args|options?))",
+    re.I,
+)
 _A_COMMAND_LINE = re.compile(
     r"\bcommand[- ]line\b(?!\s+(?:flags?|arguments?|args|options?|switches|parameters?)\b)", re.I
 )
@@ -677,6 +684,13 @@ def _role(
             return None if _OTHER_CODE.search(f"{description} {tool_text}") else Role("shell", key)
         if deciding and _A_COMMAND_LINE.search(description) and not _OTHER_CODE.search(f"{description} {tool_text}"):
             return Role("shell", key)  # "Full command line": what a shell would run
+        if (
+            deciding
+            and _RUNS_A_COMMAND_LINE.search(tool_text)
+            and not _OTHER_CODE.search(f"{description} {tool_text}")
+            and not _SQL_TEXT.search(f"{description} {tool_text}")
+        ):
+            return Role("shell", key, sure=False)  # "Run one CLI command line": its one free text is that line
         if deciding and not _OTHER_CODE.search(f"{description} {tool_text}") and not _NATURAL.search(description):
             # The tool's one free text, of a tool whose text names SQL ("Sends a T-SQL batch") or a shell
             # ("Type into the user's terminal"): what the call runs. Only a text that starts as a statement is

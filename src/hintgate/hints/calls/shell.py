@@ -68,10 +68,19 @@ def judge_shell(text: str, *, depth: int = 0) -> Judgement:
         return Judgement(Act.DESTRUCTIVE, f"a command that does not parse: {shown}", "shell")
     parts: list[Judgement] = []
     commands = 0
+    # Functions the text defines (`count() { grep -c "$1" log; }`): their bodies are judged where they stand,
+    # so a call of one runs nothing more than what is judged there.
+    functions = {
+        _text(child)
+        for node in _nodes(root)
+        if node.type == "function_definition"
+        for child in node.children[:2]
+        if child.type == "word"
+    }
     for node in _nodes(root):
         if node.type == "command":
             commands += 1
-            parts.append(_command(node, depth))
+            parts.append(_command(node, depth, functions))
         elif node.type == "file_redirect":
             parts.append(_redirect(node))
         elif node.type == "variable_assignment":
@@ -106,8 +115,9 @@ def _text(node: Any) -> str:
     return raw
 
 
-def _command(node: Any, depth: int) -> Judgement:
-    """One simple command: its words (assignments before it skipped), judged as an argv."""
+def _command(node: Any, depth: int, functions: frozenset[str] | set[str] = frozenset()) -> Judgement:
+    """One simple command: its words (assignments before it skipped), judged as an argv; a call of a function
+    the text defines runs its body, judged where it is defined."""
     words: list[str] = []
     for child in node.children:
         kind = child.type
@@ -123,6 +133,8 @@ def _command(node: Any, depth: int) -> Judgement:
             words.append(_text(child))
     if not words:
         return Judgement(Act.READ, shorten(_text(node), 72), "shell", True)
+    if words[0] in functions:
+        return Judgement(Act.READ, f"{shorten(_text(node), 60)} (a function defined in the text)", "shell", True)
     return judge_argv(words, lambda text: judge_shell(text, depth=depth + 1), depth=depth)
 
 
