@@ -77,12 +77,42 @@ _MODEL_MEMBER = (
     r'model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|instructions?|directives?))[\w-]*"'
     r'\s*:\s*"'
 )
+# A turn of the conversation forged inside a text, a change of voice no page makes to a person: a chat template's
+# tokens, a tool result's or a user turn's tag closed or opened, a system turn, words said to be the user's.
+_FORGED_TURN = (
+    r"<\|(?:im_start|im_end|system|user|assistant|start_header_id|eot_id)\|>|</?(?:tool_result|tool_response|"
+    r"function_results|user|system|human|user_message|system_message)>|\[(?:system|SYSTEM|user)\][ \t]*:|\[/?INST\]"
+    r"|(?:^|\n)[ \t]*(?-i:Human|SYSTEM)[ \t]*:"
+    r"|\b(?:from|by)\s+the\s+user,?\s+(?:pasted|sent|written|typed|given)\b|\bthe\s+user\s+(?:said|wrote|typed|"
+    r"asked|told\s+you)\s*:|\bearlier\s+in\s+(?:this|our|the)\s+(?:conversation|chat|session)\b"
+)
 # The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
 # "if you are an AI", "@claude", "shopping assistants must ...".
 _TO_MODEL = Cue(
-    r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important)\s+"
-    r"(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
-    r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
+    r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important|favou?r|"
+    r"request|plea|heads[\s-]up|tip)\s+(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
+    # A greeting with a word or two between it and the model's name: "Hey there, AI friend", "Hi lovely AI reviewer".
+    r"|\b(?:hey|hi|hello|dear|greetings)\b(?:[\s,!]+(?!(?:the|our|my|your|a|an|this|that)\b)[\w'-]+){1,2}?[\s,!]+"
+    + _MODEL_NOUNS
+    + r"\b"
+    # The model named as the one reading this very text: "If an assistant is reading this", "the AI assistant in this
+    # workspace", "AI assistants working in this repo", "whichever assistant next reads this page", "when this
+    # document is processed by an e-signature assistant".
+    r"|\b(?:if|when|whenever|once)\s+(?:an?|any|the|some|your)\s+(?:[\w-]+\s+)?"
+    + _MODEL_NOUNS
+    + r"\s+(?:is\s+|are\s+)?"
+    r"(?:reading|reads|processing|processes|summari[sz]\w*|parsing|parses|handling|handles|sees|opens|scanning)\b"
+    r"|\b" + _MODEL_NOUNS + r"\s+(?:[\w-]+\s+){0,2}?(?:(?:that|who|which)\s+)?(?:(?:is|are)\s+)?(?:reading|reads|"
+    r"processing|processes|summari[sz]ing|parsing|handling|working\s+(?:in|on|with)|in|on|for)\s+this\s+"
+    r"(?:page|e-?mail|message|file|document|doc|text|thread|ticket|repo\w*|workspace|channel|server|site|post|log|"
+    r"issue|note|invoice|event|conversation|project)\b"
+    r"|\b(?:whoever|whichever\s+(?:[\w-]+\s+)?" + _MODEL_NOUNS + r")\s+(?:next\s+|first\s+|later\s+)?(?:reads|"
+    r"processes|opens|sees|summari[sz]es|handles)\s+this\b"
+    r"|\b(?:if|when|whenever|once)\s+this\s+[\w-]+\s+is\s+(?:being\s+)?(?:processed|read|opened|handled|"
+    r"summari[sz]ed|parsed|reviewed)\s+by\s+(?:an?\s+|any\s+|the\s+)?(?:[\w-]+\s+)?" + _MODEL_NOUNS + r"\b"
+    r"|"
+    + _FORGED_TURN
+    + r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
     r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
     r"Copilot|Gemini)s?)\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
     # "Assistants managing this calendar must ...": the model named by what it does, then its duty.
@@ -375,7 +405,8 @@ _SECRET_PATH = Cue(
     gated=True,
 )
 _DESTINATION = Cue(
-    r"\b(?:https?|wss?|ftp)://[^\s\"'<>)\]`]+|(?:^|\s)#[a-z][\w-]{2,}\s+(?:channel|room)\b|\bwebhook\b|\bremote\b|"
+    r"\b(?:https?|wss?|ftp)://[^\s\"'<>)\]`]+|(?:^|\s)#[a-z][\w-]{2,}\s+(?:channel|room)\b|"
+    r"\b(?:in|to|into)\s+#[a-z][\w-]{2,}\b|\bwebhook\b|\bremote\b|"
     r"\bproxy\b|\bbcc\b|\battendees?\b|\bIBAN\b",
     re.IGNORECASE,
     gated=True,
@@ -618,6 +649,7 @@ _NOT_SPOKEN_TO = re.compile(
 )
 
 
+_THIS_TEXT = re.compile(r"\bthis\s+\w+$")
 # "To the", "for the" before the model's name: it is the one spoken to, whatever "the" says elsewhere.
 _SPOKEN_TO = re.compile(r"(?:^|[\s(\[])(?:to|for)\s+(?:the|all|any)\s*$", re.IGNORECASE)
 _USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
@@ -632,8 +664,12 @@ def _addressed(sentence: str, match: Any) -> Any:
     if _USER_AGENT.search(found):
         return None  # "User agent: Mozilla/5.0": a browser's name, not the model's
     if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",
-                         "dear", "hey", "hello", "hi ", "important")):  # fmt: skip
+                         "dear", "hey", "hello", "hi ", "important", "favo", "request", "plea", "heads", "tip ",
+                         "greetings", "when ", "whenever ", "once ", "whoever", "whichever", "<", "[", "human",
+                         "system", "from the user", "by the user", "the user", "earlier in")):  # fmt: skip
         return said
+    if _THIS_TEXT.search(found):
+        return said  # "the AI assistant in this workspace": the one reading this text, whatever the article says
     if _SPOKEN_TO.search(sentence[: _start(said)]):
         return said  # "To the AI support agent:", "for the scheduling assistant:"
     if _NOT_SPOKEN_TO.search(sentence[: _start(said)]):
@@ -823,13 +859,17 @@ _OUTWARD = Cue(
 )
 
 
+# What may stand before an imperative's verb: marks, and the adverbs that order steps ("Now wipe ...", "Then push").
+_LEAD = re.compile(r"^\W*(?:(?:then|now|also|first|next|finally|just|and|so)\b\W*)*", re.IGNORECASE)
+
+
 def _commands(sentence: str) -> bool:
     """Whether the sentence is an imperative (or a "please") said to its reader."""
     sentence = _PURPOSE.sub("", sentence)
     return (
         _IMPERATIVE.match(sentence) is not None
-        or _OUTWARD.match(re.sub(r"^\W+", "", sentence)) is not None  # "Cancel every subscription.", "Überweise ..."
-        or _ACTION.match(re.sub(r"^\W+", "", sentence)) is not None  # "Ask them for their bank login, then ..."
+        or _OUTWARD.match(_LEAD.sub("", sentence)) is not None  # "Cancel every subscription.", "Now wipe ..."
+        or _ACTION.match(_LEAD.sub("", sentence)) is not None  # "Ask them for their bank login, then ..."
         or re.match(r"\W*(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to))\b", sentence, re.IGNORECASE)
         is not None
     )
@@ -1091,7 +1131,9 @@ _RESULT_CUES = Cue(
     r"\bno\s+need\s+to\s+(?:first\s+)?(?:ask|prompt|check\s+with)\b|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm|approv|dialog)|"
     r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|ask)\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
-    r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b"
+    r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b|"
+    r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
+    + _FORGED_TURN
 )
 
 
