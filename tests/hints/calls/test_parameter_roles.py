@@ -817,3 +817,58 @@ def test_the_one_free_text_of_a_tool_that_runs_a_command_line_is_that_line(line:
     found = judge.judge({"input": line})
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(
+    ("method", "act"),
+    [
+        ("conversations.history", calls.Act.READ),
+        ("users.lookupByEmail", calls.Act.READ),
+        ("chat.postMessage", calls.Act.ADDITIVE),
+        ("conversations.mark", calls.Act.DESTRUCTIVE),
+        ("chat.delete", calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_an_rpc_method_name_does_what_its_verb_says(method: str, act: calls.Act) -> None:
+    listed = tool(
+        {
+            "method": {"type": "string", "description": "Web API method name, e.g. conversations.list"},
+            "args": {"type": "object"},
+        },
+        "Call a Slack Web API method (POST https://slack.com/api/<method>) with form arguments.",
+        "slack_api",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"method": method, "args": {}})
+    assert found is not None
+    assert found.act is act
+
+
+def test_a_json_rpc_request_is_judged_by_its_method_and_an_unknown_one_keeps_the_tools_hints() -> None:
+    node = tool(
+        {"method": {"type": "string"}, "params": {"type": "array"}},
+        "JSON-RPC 2.0 call to an Ethereum mainnet node.",
+        "eth_rpc",
+    )
+    judge = ArgumentJudge.of(node)
+    assert judge is not None
+    balance = judge.judge({"method": "eth_getBalance", "params": ["0xde0b", "latest"]})
+    assert balance is not None
+    assert balance.act is calls.Act.READ
+    assert judge.judge({"method": "eth_chainId"}) is None
+    envelope = tool(
+        {"endpoint": {"type": "string"}, "payload": {"type": "object"}},
+        "POST a JSON-RPC payload to an endpoint and return the response.",
+        "jsonrpc",
+    )
+    judge = ArgumentJudge.of(envelope)
+    assert judge is not None
+    reading = judge.judge({"endpoint": "https://x", "payload": {"jsonrpc": "2.0", "id": 1, "method": "getAccountInfo"}})
+    assert reading is not None
+    assert reading.act is calls.Act.READ
+    calling = judge.judge({"endpoint": "https://x", "payload": {"jsonrpc": "2.0", "id": 7, "method": "call"}})
+    assert calling is not None
+    assert calling.act is calls.Act.DESTRUCTIVE  # runs a procedure the request names in its params
+    batch = [{"jsonrpc": "2.0", "id": 1, "method": "getBalance"}, {"jsonrpc": "2.0", "id": 2, "method": "frob"}]
+    assert judge.judge({"endpoint": "https://x", "payload": batch}) is None

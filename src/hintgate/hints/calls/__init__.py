@@ -24,7 +24,7 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from hintgate.hints.calls.choices import judge_action, judge_method
+from hintgate.hints.calls.choices import judge_action, judge_method, judge_rpc
 from hintgate.hints.calls.graphql import judge_graphql
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.programs import judge_argv
@@ -333,7 +333,10 @@ def _judge_value(
             return judge_shell(value)
         return None
     if kind == "method" and isinstance(value, str):
-        return judge_method(value, role.parameter, target, body, headers)
+        request = judge_method(value, role.parameter, target, body, headers)
+        return request if request is not None else judge_rpc(value, role.parameter)  # `chat.postMessage`
+    if kind == "rpc":
+        return judge_rpc(value, role.parameter)
     if kind == "windows" and isinstance(value, str):
         return judge_powershell(value) if role.dialect == "powershell" else judge_cmd(value)
     if kind == "http-text" and isinstance(value, str):

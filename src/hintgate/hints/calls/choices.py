@@ -27,7 +27,7 @@ from hintgate.hints.calls.verbs import ACTION_WORDS, runs, verb_act
 from hintgate.hints.inference.http_method import method_hints
 from hintgate.hints.inference.naming import lookup_verb, tokenize
 
-__all__ = ["HTTP_METHODS", "judge_action", "judge_method"]
+__all__ = ["HTTP_METHODS", "judge_action", "judge_method", "judge_rpc"]
 
 HTTP_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "TRACE", "CONNECT"})
 """The methods of HTTP (RFC 9110)."""
@@ -238,6 +238,34 @@ _POST_READS = frozenset(
     | {"summarize", "summarise", "compare", "diff", "render", "parse", "lint", "get", "list", "read", "fetch"}
     | {"show", "describe", "view", "retrieve", "echo", "presign"}
 )
+
+
+_RPC_NAME = re.compile(r"[A-Za-z_][\w]*(?:[./][A-Za-z_][\w]*)*")
+
+
+def judge_rpc(value: Any, parameter: str) -> Judgement | None:
+    """What a call of a remote procedure named `value` does, by its name's last part (`chat.postMessage`
+    posts, `users.lookupByEmail` and `eth_getBalance` read, `execute_kw` runs): a method name, a JSON-RPC
+    request object (`{"jsonrpc": "2.0", "method": ...}`) or a batch of them (the riskiest). None when a name
+    says nothing hintgate knows (the tool's hints stand)."""
+    if isinstance(value, list):
+        parts = [judge_rpc(v, parameter) for v in value] if value else [None]
+        known = [p for p in parts if p is not None]
+        if len(known) != len(parts):
+            return None
+        worst = max(known, key=lambda j: j.act)
+        return Judgement(worst.act, f"a batch of {len(known)}: {worst.what}", worst.rule, None)
+    name = value.get("method") if isinstance(value, Mapping) else value
+    if not isinstance(name, str) or not _RPC_NAME.fullmatch(name.strip()):
+        return None
+    pieces = re.split(r"[./]", name.strip())
+    found = _endpoint_act(pieces[-1])
+    # `conversations.mark`: the verb last, what it acts on before it ("mark conversations" replaces a state).
+    named = verb_act(f"{pieces[-1]}_{pieces[-2]}") if len(pieces) > 1 else None
+    if found is None and named is None:
+        return None
+    act = max(a for a in (found[0] if found else None, named[0] if named else None) if a is not None)
+    return Judgement(act, f"{parameter} {shorten(name, 60)!r}", "rpc.method", True if act is Act.READ else None)
 
 
 def judge_action(value: str, parameter: str) -> Judgement | None:

@@ -164,6 +164,8 @@ _ACTION_NAMES = frozenset(
 _NATURAL = re.compile(r"\bnatural[- ]language\b|\bplain english\b|\bin english\b|\bquestions?\b|\bprompt\b", re.I)
 _RAW_HTTP = re.compile(r"\brequest[- ]line\b|\braw http\b|\braw\b.{0,20}\bhttp\S* request\b", re.I)
 _ACTION_WORDS = frozenset({"action", "actions", "operation", "op", "verb"})
+_RPC_TEXT = re.compile(r"\b(?:json-?rpc|xml-?rpc|rpc)\b|\bmethod names?\b", re.I)
+_JSON_RPC = re.compile(r"\bjson-?rpc\b", re.I)
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
 _PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
 _DRY_RUN = frozenset(
@@ -229,7 +231,17 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             continue
         needed = isinstance(schema, Mapping) and isinstance(schema.get("required"), list) and key in schema["required"]
         wrapper = program is not None and _wraps_only(name, program)
-        role = _role(key, raw, tool_text, program, target, deciding=key == deciding, needed=needed, wrapper=wrapper)
+        role = _role(
+            key,
+            raw,
+            tool_text,
+            program,
+            target,
+            deciding=key == deciding,
+            needed=needed,
+            wrapper=wrapper,
+            deciding_object=key == _deciding_document(schema if isinstance(schema, Mapping) else {}, properties),
+        )
         if role is None:
             continue
         if role.kind == "method":
@@ -587,6 +599,7 @@ def _role(
     deciding: bool = False,
     needed: bool = False,
     wrapper: bool = False,
+    deciding_object: bool = False,
 ) -> Role | None:
     words = tokenize(key)
     joined = "".join(words)
@@ -619,6 +632,15 @@ def _role(
             # A required choice among verbs, however it is called (`do: search|read|trash`): what the call does.
             return Role("action", key)
         return None
+    if joined == "method" and kind in {"string", None} and _RPC_TEXT.search(f"{description} {tool_text}"):
+        return Role("rpc", key)  # "JSON-RPC call to a node" with `{method, params}`: the procedure's name
+    if (
+        deciding_object
+        and kind in {"object", None}
+        and not isinstance(spec.get("properties"), Mapping)
+        and _JSON_RPC.search(f"{description} {tool_text}")
+    ):
+        return Role("rpc", key)  # "POST a JSON-RPC payload": the request object, its `method` read at each call
     if kind == "string" and joined == "ifnonematch":
         return Role("exclusive", key)  # HTTP's `If-None-Match: *`: only if nothing is there yet
     if kind in {"string", None} and joined in {"method", "httpmethod", "verb", "requestmethod"}:

@@ -31,8 +31,8 @@ ACTION_WORDS: Mapping[str, tuple[Act, bool | None]] = {
     # call shows (`stats`, `health`).
     **_words(
         "stat stats statistics metrics health usage version peek exists ls cat head tail tree info status lookup "
-        "summary ttl pttl expiretime keys scan type strlen llen lrange lindex hget hmget hgetall hkeys hvals hlen "
-        "hexists smembers scard sismember zrange zscore zcard zrank mget dbsize whatif what-if",
+        "history summary ttl pttl expiretime keys scan type strlen llen lrange lindex hget hmget hgetall hkeys hvals "
+        "hlen hexists smembers scard sismember zrange zscore zcard zrank mget dbsize whatif what-if",
         Act.READ,
     ),
     # Computations: a pre-signed URL is made from a key and a secret, a translation from a text; nothing stored.
