@@ -16,7 +16,8 @@ from hintgate.sealing import kept_key
 from hintgate.store import Store
 from hintgate.store.oauth_tokens import vault_key
 from hintgate.store.schema import HEAD_REVISION
-from hintgate.stored_state import SCHEMA_REVISION, read_stored_state, sqlite_file
+from hintgate.store.tables import metadata
+from hintgate.stored_state import READS, SCHEMA_REVISION, WHOLE_ROWS, read_stored_state, sqlite_file
 
 pytestmark = pytest.mark.anyio
 
@@ -65,6 +66,21 @@ async def test_the_state_read_ahead_is_what_the_store_reads_pins_blocks_override
 
 def test_the_revision_read_ahead_is_the_one_the_store_stamps() -> None:
     assert SCHEMA_REVISION == HEAD_REVISION
+
+
+def test_the_tables_and_columns_read_ahead_are_the_stores_own_and_whole_rows_have_every_column() -> None:
+    drifted: dict[str, object] = {}
+    for name, columns in READS.items():
+        table = metadata.tables.get(name)
+        if table is None:
+            drifted[name] = "not a table of the store"
+            continue
+        stored = {column.name for column in table.columns}
+        if name in WHOLE_ROWS and set(columns) != stored:
+            drifted[name] = {"read, not stored": set(columns) - stored, "stored, not read": stored - set(columns)}
+        elif not set(columns) <= stored:
+            drifted[name] = {"read, not stored": set(columns) - stored}
+    assert drifted == {}
 
 
 async def test_runtime_server_changes_are_read_ahead_with_their_sealed_entries_opened_as_the_store_opens_them(

@@ -23,7 +23,9 @@ PostgreSQL URL, a server entry sealed under another key or with no key
 given) gives `None`, and the gateway opens the full store first, as before,
 with the same errors. The rows are read as
 the store's own parts read them (`tests/test_stored_state.py` compares the
-two on one file).
+two on one file), from the store's own tables and columns by name (`READS`:
+a test holds each to `hintgate.store.tables`, so a column the store adds,
+renames or drops fails it, without this module importing SQLAlchemy).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from typing import Any
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinState
 
-__all__ = ["SCHEMA_REVISION", "StoredState", "read_stored_state", "sqlite_file"]
+__all__ = ["READS", "SCHEMA_REVISION", "WHOLE_ROWS", "StoredState", "read_stored_state", "sqlite_file"]
 
 SCHEMA_REVISION = "0020"
 """The newest migration's revision, which the store stamps a current database with (`store.schema.HEAD_REVISION`
@@ -65,6 +67,27 @@ _PIN_COLUMNS = (
     "launch",
 )
 _PIN_TIMES = ("first_seen_at", "last_seen_at", "accepted_at")
+
+READS: dict[str, tuple[str, ...]] = {
+    "counters": ("name", "value"),
+    "hint_overrides": ("tool", "hint", "value", "updated_at", "updated_by"),
+    "title_overrides": ("tool", "title", "updated_at", "updated_by"),
+    "tool_confirms": ("tool", "confirm", "updated_at", "updated_by"),
+    "policy_settings": ("setting", "value", "updated_at", "updated_by"),
+    "person_preferences": ("person", "setting", "value", "updated_at"),
+    "server_changes": ("name", "action", "config", "changed_at", "changed_by"),
+    "tool_pins": _PIN_COLUMNS,
+    "pin_events": ("id", "server", "tool", "kind", "sha256", "at", "actor", "detail"),
+}
+"""The store's tables read ahead, and the columns read of each, as `hintgate.store.tables` names them."""
+
+WHOLE_ROWS = frozenset(READS) - {"pin_events"}
+"""The tables whose rows are read whole, as the store's parts return them: every column of the store's table."""
+
+
+def _select(table: str, order: str) -> str:
+    """The query of a table's rows read whole (`READS`), in `order`."""
+    return f"SELECT {', '.join(READS[table])} FROM {table} ORDER BY {order}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,17 +180,17 @@ def read_stored_state(url: str, key: str | None = None) -> StoredState | None:
             changes = _server_changes(conn, key)
             if changes is None:
                 return None
-            counters = dict(conn.execute("SELECT name, value FROM counters").fetchall())
+            counters = dict(conn.execute(_select("counters", "name")).fetchall())
             return StoredState(
                 path=path,
                 pins=_pins(conn),
                 pins_version=int(counters.get("pins") or 0),
-                hints=_rows(conn, "SELECT * FROM hint_overrides ORDER BY tool, hint", booleans=("value",)),
-                titles=_rows(conn, "SELECT * FROM title_overrides ORDER BY tool"),
-                confirms=_rows(conn, "SELECT * FROM tool_confirms ORDER BY tool"),
-                policy_settings=_rows(conn, "SELECT * FROM policy_settings ORDER BY setting", json_columns=("value",)),
+                hints=_rows(conn, _select("hint_overrides", "tool, hint"), booleans=("value",)),
+                titles=_rows(conn, _select("title_overrides", "tool")),
+                confirms=_rows(conn, _select("tool_confirms", "tool")),
+                policy_settings=_rows(conn, _select("policy_settings", "setting"), json_columns=("value",)),
                 person_preferences=_rows(
-                    conn, "SELECT * FROM person_preferences ORDER BY person, setting", json_columns=("value",)
+                    conn, _select("person_preferences", "person, setting"), json_columns=("value",)
                 ),
                 overrides_version=int(counters.get("overrides") or 0),
                 server_changes=changes,
@@ -218,7 +241,7 @@ def _server_changes(conn: sqlite3.Connection, key: str | None) -> list[dict[str,
     from hintgate.sealing import SEALED_ENTRY, server_entries  # the cryptography library: only when needed
 
     rows = []
-    for row in conn.execute("SELECT * FROM server_changes ORDER BY changed_at, name"):
+    for row in conn.execute(_select("server_changes", "changed_at, name")):
         values = dict(row)
         values["changed_at"] = _time(values["changed_at"])
         config = None if values["config"] is None else json.loads(values["config"])
@@ -234,7 +257,7 @@ def _server_changes(conn: sqlite3.Connection, key: str | None) -> list[dict[str,
 def _pins(conn: sqlite3.Connection) -> list[Pin]:
     """Pins by server and tool; a held one with its block when its tool's latest event blocks the definition held."""
     pins = []
-    for row in conn.execute(f"SELECT {', '.join(_PIN_COLUMNS)} FROM tool_pins ORDER BY server, tool"):
+    for row in conn.execute(_select("tool_pins", "server, tool")):
         values = dict(row)
         values["state"] = PinState(values["state"])
         values["reviewed"] = bool(values["reviewed"])

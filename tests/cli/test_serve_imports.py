@@ -119,7 +119,7 @@ async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
     """Two threads importing one package at once can each get the other's half-initialised module.
 
     A start-up imports the SDK on a thread while its upstreams start; the gateway, which imports the
-    SDK too, is built only inside `finished()`, which waits for that thread.
+    SDK too, is built only after `done()`, which waits for that thread.
     """
     import threading
     import types
@@ -137,8 +137,8 @@ async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
     async with BackgroundImports(["slow_to_import"]) as imports:
 
         async def build() -> None:
-            async with imports.finished():
-                entered.set()
+            await imports.done()
+            entered.set()
 
         async with anyio.create_task_group() as group:
             group.start_soon(build)

@@ -11,8 +11,9 @@ import pytest
 
 from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig, StdioTransport, child_environment
-from hintgate.sources import processes
-from hintgate.sources.processes import discard_unused, prestarting
+from hintgate.sources import build_sources, processes
+from hintgate.sources.base import Source, SourceState
+from hintgate.sources.processes import prestarting
 
 pytestmark = pytest.mark.anyio
 
@@ -54,12 +55,12 @@ async def test_a_process_started_ahead_is_taken_once_by_exactly_its_definition(
     config = counted_config(launches, time_cmd)
     spec, env = transport_and_env(config)
     other_args = StdioTransport(command=spec.command, args=(*spec.args, "--extra"), env=spec.env, cwd=spec.cwd)
-    async with prestarting(config, os.environ):
-        assert processes.take(other_args, env) is None
-        assert processes.take(spec, {**env, "EXTRA": "1"}) is None
-        process = processes.take(spec, env)
+    async with prestarting(config, os.environ) as prestarted:
+        assert prestarted.take(other_args, env) is None
+        assert prestarted.take(spec, {**env, "EXTRA": "1"}) is None
+        process = prestarted.take(spec, env)
         assert process is not None
-        assert processes.take(spec, env) is None  # handed out once
+        assert prestarted.take(spec, env) is None  # handed out once
         [pid] = await launched(launches)
         assert process.pid == pid
         await processes.stop(process)
@@ -70,10 +71,10 @@ async def test_a_process_started_ahead_and_not_taken_is_stopped_once_the_sources
     tmp_path: Path, time_cmd: list[str]
 ) -> None:
     launches = tmp_path / "launches"
-    async with prestarting(counted_config(launches, time_cmd), os.environ):
+    async with prestarting(counted_config(launches, time_cmd), os.environ) as prestarted:
         [pid] = await launched(launches)
         assert alive(pid)
-        await discard_unused()
+        await prestarted.discard()
         assert not alive(pid)
 
 
@@ -90,20 +91,32 @@ async def test_a_disabled_server_or_one_whose_command_is_missing_is_not_started_
     launches = tmp_path / "launches"
     disabled = counted_config(launches, time_cmd, enabled=False)
     missing = parse_config({"mcpServers": {"time": {"command": "no-such-command-here"}}}, source="test")
-    async with prestarting(disabled, os.environ), prestarting(missing, os.environ):
+    async with prestarting(disabled, os.environ) as none, prestarting(missing, os.environ) as prestarted:
         spec, env = transport_and_env(missing)
-        assert processes.take(spec, env) is None
+        assert prestarted.take(spec, env) is None
+        assert none.take(*transport_and_env(disabled)) is None
     assert not launches.exists()
 
 
-async def test_a_nested_prestart_starts_nothing_more(tmp_path: Path, time_cmd: list[str]) -> None:
+async def run_once(source: Source) -> None:
+    """Start the source, see it up, stop it."""
+    async with anyio.create_task_group() as group:
+        group.start_soon(source.run)
+        await source.wait_started(30)
+        assert source.status.state is SourceState.UP, source.status.reason
+        group.cancel_scope.cancel()
+
+
+async def test_a_source_takes_the_process_started_ahead_only_when_it_is_handed_the_processes(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
     launches = tmp_path / "launches"
     config = counted_config(launches, time_cmd)
-    async with prestarting(config, os.environ):
-        async with prestarting(config, os.environ):
-            pass
-        spec, env = transport_and_env(config)
-        process = processes.take(spec, env)
-        assert process is not None
-        await processes.stop(process)
-    assert await launched(launches) == [process.pid]
+    async with prestarting(config, os.environ) as prestarted:
+        [ahead] = await launched(launches)
+        await run_once(build_sources(config, environ=os.environ)["time"])
+        assert len(launches.read_text().split()) == 2  # not handed them: it spawned its own
+        assert alive(ahead)
+        await run_once(build_sources(config, environ=os.environ, prestarted=prestarted)["time"])
+        assert len(launches.read_text().split()) == 2  # handed them: it took the one started ahead
+        assert not alive(ahead)  # and stopped it when it stopped

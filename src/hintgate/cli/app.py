@@ -368,7 +368,7 @@ async def _serve_stdio(
     from hintgate.sources.processes import prestarting
 
     ahead = dashboard is None and metrics is None
-    async with prestarting(config, os.environ) if ahead else contextlib.nullcontext():
+    async with prestarting(config, os.environ) if ahead else contextlib.nullcontext() as prestarted:
         # The stored state the first listing depends on, read without the store's imports when it can be.
         early = read_ahead(config, settings) if ahead else None
         # A database that cannot be used fails here, and the upstreams started are stopped again.
@@ -383,6 +383,7 @@ async def _serve_stdio(
             watch=watch,
             early=early,
             view=view,
+            prestarted=prestarted,
         )
 
 

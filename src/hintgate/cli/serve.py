@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,7 @@ from hintgate.errors import ConfigError, IdentityError, ListenError, StoreError
 from hintgate.hints.trust import trust_note
 from hintgate.outcome import Tracer
 from hintgate.policy.own_places import OwnPlaces
-from hintgate.sources.processes import discard_unused, prestarting
+from hintgate.sources.processes import Prestarted, prestarting
 
 if TYPE_CHECKING:
     from hintgate.cli.client_setup import TokenReference
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LateStore",
     "PlainLogFormatter",
+    "Started",
     "bind_listener",
     "collect_catalog",
     "open_store",
@@ -47,6 +49,7 @@ __all__ = [
     "run_http",
     "run_stdio",
     "serve_while_store_opens",
+    "starting",
     "url_host",
 ]
 
@@ -98,6 +101,7 @@ def _gateway(
     dashboard: str | None = None,
     early: StoredState | None = None,
     view: str | None = None,
+    prestarted: Prestarted | None = None,
 ) -> Gateway:
     from hintgate.server.gateway import Gateway
 
@@ -108,6 +112,7 @@ def _gateway(
         tracer=_tracer(settings),
         credentials=credentials_of(store, settings),
         early=early,
+        prestarted=prestarted,
     )
     # A call naming the gateway's data directory (its token, its database) asks; its listeners are added later.
     home = os.path.expanduser("~")
@@ -649,7 +654,7 @@ class BackgroundImports:
     by side, the gateway answers sooner. Nothing else may import from the
     same packages meanwhile: two threads importing one package at once can
     each meet the other's half-initialised module (Python breaks the import
-    lock cycle by handing out the partial module), so `finished()` waits for
+    lock cycle by handing out the partial module), so `done()` waits for
     the thread before the gateway, which imports the SDK, is built. A failure
     here is ignored; the import made where the module is used raises it.
     """
@@ -670,17 +675,72 @@ class BackgroundImports:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._wait()
+        await self.done()
 
-    async def _wait(self) -> None:
+    async def done(self) -> None:
+        """Return once the thread's imports are done (before anything else imports from the SDK)."""
         if self._loading is not None:
             await self._loading
 
-    @contextlib.asynccontextmanager
-    async def finished(self) -> AsyncIterator[None]:
-        """Entered once the thread's imports are done (before anything else imports from the SDK)."""
-        await self._wait()
-        yield
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A gateway `starting` made ready for its first listing.
+
+    Attributes:
+        gateway: entered: its sources started, its first catalog built.
+        store: the store, open, when it opened before the first listing; None when recording is off or when it
+            opens after the first listing (`late`).
+        late: the store a stdio gateway that read its state ahead opens after its first listing, else None.
+    """
+
+    gateway: Gateway
+    store: Any
+    late: LateStore | None
+
+
+@contextlib.asynccontextmanager
+async def starting(
+    config: GatewayConfig,
+    settings: Settings,
+    *,
+    imports: Sequence[str],
+    console: Console,
+    early: StoredState | None = None,
+    prestarted: Prestarted | None = None,
+    dashboard: str | None = None,
+    view: str | None = None,
+) -> AsyncIterator[Started]:
+    """Start a gateway, the one way every `hintgate serve` does; what runs before its first listing, in order.
+
+    1. Spawn the upstreams: every enabled stdio server's process starts now (`sources.processes.prestarting`),
+       unless the caller spawned them already (`prestarted`: on stdio they start before the stored state is
+       read ahead). They import their own code while the gateway imports its own.
+    2. Import in the background: `imports` (the SDK's server side, the web stack) on a thread, meanwhile.
+    3. Open the store and check it, unless the state the first listing depends on was read ahead (`early`):
+       then the first listing is answered from it and the store opens after (`Started.late`).
+    4. Wait for the background imports: nothing else may import from the SDK while they run.
+    5. Build and enter the gateway: its sources take the processes spawned for them and start; its first
+       catalog is built from their listings, the stored pins and the overrides.
+    6. Stop the processes spawned ahead that no source took.
+    7. Say each server's state, its trust, and how many tools are served.
+
+    Leaving undoes it in reverse: the gateway stops its sources, the store closes (drained), what is left of
+    the processes spawned ahead stops, and the late store closes last (the gateway records its sessions'
+    ends into it).
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        late = await stack.enter_async_context(LateStore(settings)) if early is not None else None
+        if prestarted is None:
+            prestarted = await stack.enter_async_context(prestarting(config, os.environ))
+        background = await stack.enter_async_context(BackgroundImports(imports))
+        store = await stack.enter_async_context(open_store(settings)) if late is None else None
+        await background.done()
+        gateway = _gateway(config, settings, store, dashboard=dashboard, early=early, view=view, prestarted=prestarted)
+        await stack.enter_async_context(gateway)
+        await prestarted.discard()
+        _report_start(gateway, console)
+        yield Started(gateway, store, late)
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
@@ -735,16 +795,10 @@ async def run_http(
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
     with bind_listener(host, port) as sock:
         _report_recording(console, recording)
-        async with (
-            # The upstreams start now, the gateway's imports and the store's checks meanwhile.
-            prestarting(config, os.environ),
-            BackgroundImports(WEB_MODULES) as imports,
-            open_store(settings) as store,
-            imports.finished(),
-            _gateway(config, settings, store, dashboard=_base_url(host, sock)) as gateway,
-        ):
-            await discard_unused()
-            _report_start(gateway, console)
+        async with starting(
+            config, settings, imports=WEB_MODULES, console=console, dashboard=_base_url(host, sock)
+        ) as started:
+            gateway, store = started.gateway, started.store
             async with reloading(gateway, watch=watch):
                 await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
 
@@ -759,6 +813,7 @@ async def run_stdio(
     watch: bool = False,
     early: StoredState | None = None,
     view: str | None = None,
+    prestarted: Prestarted | None = None,
 ) -> None:
     """Serve MCP over stdin/stdout until the client closes stdin.
 
@@ -772,6 +827,7 @@ async def run_stdio(
         early: the stored state read ahead (`read_ahead`; not with `dashboard` or `metrics`): the first
             listing is answered from it and the store opened after.
         view: serve this view of the catalog only (`--view`), None for all of it.
+        prestarted: the upstream processes the caller spawned already (`starting` spawns them otherwise).
     """
     from hintgate.cli.reload import reloading
     from hintgate.policy.asking import APPROVAL_LOG
@@ -785,30 +841,20 @@ async def run_stdio(
         scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
         _report_recording(console, recording)
         base = _base_url(dashboard[0], web_sock) if dashboard is not None and web_sock is not None else None
-        if early is not None and dashboard is None and metrics is None:
-            # The first listing from the state read ahead; the store (SQLAlchemy) opens once it is answered.
-            async with (
-                LateStore(settings) as late,
-                prestarting(config, os.environ),
-                BackgroundImports(STDIO_MODULES) as imports,
-                imports.finished(),
-                _gateway(config, settings, None, early=early, view=view) as gateway,
-            ):
-                await discard_unused()
-                _report_start(gateway, console)
-                async with reloading(gateway, watch=watch):
-                    await _until_terminated(serve_while_store_opens(gateway.serve_stdio(), late.opened(gateway)))
-            return
-        async with (
-            # The upstreams start now; the gateway's imports and the store's checks are done while they start.
-            prestarting(config, os.environ),
-            BackgroundImports(STDIO_MODULES + (WEB_MODULES if dashboard is not None else ())) as imports,
-            open_store(settings) as store,
-            imports.finished(),
-            _gateway(config, settings, store, dashboard=base, view=view) as gateway,
-        ):
-            await discard_unused()
-            _report_start(gateway, console)
+        if dashboard is not None or metrics is not None:
+            early = None  # the store opens first: the dashboard and /metrics read it from their first request
+        imports = STDIO_MODULES + (WEB_MODULES if dashboard is not None else ())
+        async with starting(
+            config,
+            settings,
+            imports=imports,
+            console=console,
+            early=early,
+            prestarted=prestarted,
+            dashboard=base,
+            view=view,
+        ) as started:
+            gateway, store, late = started.gateway, started.store, started.late
             side: list[asyncio.Task[None]] = []
             if dashboard is not None and web_sock is not None:
                 # stderr is the MCP client's (often a log file others can read), unless it is a terminal.
@@ -822,7 +868,11 @@ async def run_stdio(
                 side.append(asyncio.create_task(scrape))
             try:
                 async with reloading(gateway, watch=watch):
-                    await _until_terminated(gateway.serve_stdio())
+                    if late is None:
+                        await _until_terminated(gateway.serve_stdio())
+                    else:
+                        # The first listing from the state read ahead; the store (SQLAlchemy) opens once it is out.
+                        await _until_terminated(serve_while_store_opens(gateway.serve_stdio(), late.opened(gateway)))
             finally:
                 for task in side:
                     task.cancel()

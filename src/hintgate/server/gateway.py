@@ -68,6 +68,7 @@ from hintgate.sources.base import Source, SourceState
 from hintgate.sources.capabilities import LogsIn
 from hintgate.sources.oauth import Credentials
 from hintgate.sources.personal import login_page
+from hintgate.sources.processes import Prestarted
 
 if TYPE_CHECKING:
     from hintgate.observers.recording import Recording
@@ -103,8 +104,10 @@ class Gateway:
         tracer: Tracer | None = None,
         credentials: Credentials | None = None,
         early: StoredState | None = None,
+        prestarted: Prestarted | None = None,
     ) -> None:
         self.config = config
+        self._prestarted = prestarted  # the stdio processes spawned ahead, for the sources built on entering
         environ = os.environ if environ is None else environ
         self._environ = environ
         self._built_from_config = sources is None
@@ -260,7 +263,9 @@ class Gateway:
                 self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
                 self.config = await self.server_set.load()  # the file with the stored runtime changes over it
         if self._built_from_config:
-            self.sources.update(build_sources(self.config, environ=self._environ, listener=self._on_change))
+            self.sources.update(
+                build_sources(self.config, environ=self._environ, listener=self._on_change, prestarted=self._prestarted)
+            )
         if self.config.pins_file is not None:
             entries = read_pins_file(self.config.pins_file)
             seeded = await self.pins.seed(entries, actor=f"pins file {self.config.pins_file.name}")

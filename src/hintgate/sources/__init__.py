@@ -12,24 +12,37 @@ from hintgate.config.model import GatewayConfig, SourceConfig
 from hintgate.config.types import SOURCE_TYPES
 from hintgate.sources.base import ChangeListener, Source
 from hintgate.sources.builders import BUILDERS
+from hintgate.sources.processes import Prestarted
 
 __all__ = ["build_source", "build_sources"]
 
 
 def build_source(
-    entry: SourceConfig, config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
+    entry: SourceConfig,
+    config: GatewayConfig,
+    *,
+    environ: Mapping[str, str],
+    listener: ChangeListener | None = None,
+    prestarted: Prestarted | None = None,
 ) -> Source:
-    """The running source for one config entry (not started)."""
-    return BUILDERS[entry.kind](entry, config, environ, listener)
+    """The running source for one config entry (not started); a stdio server takes its process from `prestarted`."""
+    return BUILDERS[entry.kind](entry, config, environ, listener, prestarted)
 
 
 def build_sources(
-    config: GatewayConfig, *, environ: Mapping[str, str], listener: ChangeListener | None = None
+    config: GatewayConfig,
+    *,
+    environ: Mapping[str, str],
+    listener: ChangeListener | None = None,
+    prestarted: Prestarted | None = None,
 ) -> dict[str, Source]:
-    """One source per configured server, document and registry, keyed by its name."""
+    """One source per configured server, document and registry, keyed by its name.
+
+    `prestarted` holds the stdio processes spawned ahead of the gateway (`sources.processes.prestarting`).
+    """
     # In the table's order of kinds (mcpServers, then openapi, then python), as the file's sections are read.
     return {
-        name: build_source(entry, config, environ=environ, listener=listener)
+        name: build_source(entry, config, environ=environ, listener=listener, prestarted=prestarted)
         for row in SOURCE_TYPES
         for name, entry in config.sources.items()
         if entry.kind == row.kind

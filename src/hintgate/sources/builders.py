@@ -11,24 +11,34 @@ from typing import Any
 
 from hintgate.config.model import GatewayConfig, OpenApiConfig, PythonConfig, ServerConfig, child_environment
 from hintgate.sources.base import ChangeListener, Source
+from hintgate.sources.processes import Prestarted
 
 __all__ = ["BUILDERS", "Builder", "build_mcp", "build_openapi", "build_python"]
 
-Builder = Callable[[Any, GatewayConfig, Mapping[str, str], ChangeListener | None], Source]
-"""Makes the running source (not started) of one config entry of its kind."""
+Builder = Callable[[Any, GatewayConfig, Mapping[str, str], ChangeListener | None, Prestarted | None], Source]
+"""Makes the running source (not started) of one config entry of its kind: (entry, config, the gateway's
+environment, its change listener, the processes started ahead of it)."""
 
 
 def build_mcp(
-    server: ServerConfig, config: GatewayConfig, environ: Mapping[str, str], listener: ChangeListener | None
+    server: ServerConfig,
+    config: GatewayConfig,
+    environ: Mapping[str, str],
+    listener: ChangeListener | None,
+    prestarted: Prestarted | None,
 ) -> Source:
     from hintgate.sources.mcp import McpUpstream
 
     env = child_environment(server, config, environ)
-    return McpUpstream(server, env=env, list_timeout=config.timeouts.list, listener=listener)
+    return McpUpstream(server, env=env, list_timeout=config.timeouts.list, listener=listener, prestarted=prestarted)
 
 
 def build_openapi(
-    document: OpenApiConfig, _config: GatewayConfig, _environ: Mapping[str, str], listener: ChangeListener | None
+    document: OpenApiConfig,
+    _config: GatewayConfig,
+    _environ: Mapping[str, str],
+    listener: ChangeListener | None,
+    _prestarted: Prestarted | None,
 ) -> Source:
     from hintgate.sources.openapi.source import OpenApiSource
 
@@ -36,7 +46,11 @@ def build_openapi(
 
 
 def build_python(
-    registry: PythonConfig, _config: GatewayConfig, _environ: Mapping[str, str], listener: ChangeListener | None
+    registry: PythonConfig,
+    _config: GatewayConfig,
+    _environ: Mapping[str, str],
+    listener: ChangeListener | None,
+    _prestarted: Prestarted | None,
 ) -> Source:
     from hintgate.sources.python import PythonSource
 

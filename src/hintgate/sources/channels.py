@@ -145,10 +145,15 @@ def _decode(line: bytes, server: str, redact: Redactor) -> dict[str, Any]:
 
 @asynccontextmanager
 async def open_stdio(
-    spec: StdioTransport, env: Mapping[str, str], server: str, redact: Redactor
+    spec: StdioTransport,
+    env: Mapping[str, str],
+    server: str,
+    redact: Redactor,
+    prestarted: processes.Prestarted | None = None,
 ) -> AsyncIterator[StdioChannel]:
     command = spec.command
-    process = processes.take(spec, env)  # started ahead of the gateway, from exactly this definition
+    # Started ahead of the gateway, from exactly this definition (`sources.processes.prestarting`).
+    process = prestarted.take(spec, env) if prestarted is not None else None
     if process is None:
         if not processes.findable(spec, env):
             raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)

@@ -36,6 +36,7 @@ from hintgate.sources.notifications import DEFAULT_LIMIT, NotificationQueue
 
 if TYPE_CHECKING:
     from hintgate.sources.oauth import GatewayAuth
+    from hintgate.sources.processes import Prestarted
 
 __all__ = [
     "HANDSHAKE_VERSION",
@@ -309,6 +310,7 @@ async def connect(
     redact: Redactor | None = None,
     on_drop: Callable[[int], None] | None = None,
     auth: GatewayAuth | None = None,
+    prestarted: Prestarted | None = None,
 ) -> AsyncIterator[McpConnection]:
     """Start or reach an upstream, run the handshake, and yield the connection.
 
@@ -324,6 +326,8 @@ async def connect(
             hintgate shows (stderr lines, error messages, garbage quoted).
         on_drop: called with a count when notifications are dropped (too many waiting).
         auth: the OAuth auth of a remote server behind OAuth (`hintgate.sources.oauth.gateway_auth`).
+        prestarted: processes spawned ahead of the gateway: a stdio server takes the one started from exactly
+            its definition, if any, instead of spawning one.
 
     Raises:
         UpstreamStartError: the server could not be started, or did not
@@ -332,7 +336,7 @@ async def connect(
     redact = redact or Redactor()
     opener: contextlib.AbstractAsyncContextManager[Any]
     if isinstance(spec, StdioTransport):
-        opener = open_stdio(spec, env if env is not None else {}, server, redact)
+        opener = open_stdio(spec, env if env is not None else {}, server, redact, prestarted)
     else:
         opener = open_http(spec, server, startup_timeout, redact, auth)
     async with opener as channel:

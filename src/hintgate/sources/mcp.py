@@ -46,6 +46,7 @@ from hintgate.sources.connection import (
 )
 from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, GatewayAuth, gateway_auth, oauth_of
 from hintgate.sources.personal import PersonalConnections
+from hintgate.sources.processes import Prestarted
 from hintgate.sources.resolution import RESOLUTION, offers_resolution
 from hintgate.sources.tasks import offers_tasks, tasks_declared
 
@@ -141,8 +142,10 @@ class McpUpstream(ConfiguredSource):
         listener: ChangeListener | None = None,
         ping_interval: float = 15.0,
         login_poll: float = 5.0,
+        prestarted: Prestarted | None = None,
     ) -> None:
         super().__init__(config, listener=listener)
+        self._prestarted = prestarted
         self.config: ServerConfig = config
         self._env = env
         self.prompts: list[dict[str, Any]] = []
@@ -277,6 +280,7 @@ class McpUpstream(ConfiguredSource):
                 redact=self.redact,
                 on_drop=self.count_dropped,
                 auth=auth,
+                prestarted=self._prestarted,
             ) as connection:
                 self._connection = connection
                 await self._refresh_all(connection)

@@ -5,12 +5,13 @@ process. A client that launches the gateway waits for the slower of the two
 (the gateway's imports, the upstream's start) when the upstreams are spawned
 first, and for their sum when they are spawned once the gateway is built.
 `prestarting(config, environ)` spawns every enabled stdio server of a config
-at once and keeps the processes; when the gateway's source for that server
-opens its channel, `open_stdio` takes the waiting process instead of spawning
-one. Only a process started from exactly the same command, arguments,
+at once and keeps the processes in a `Prestarted`, which the caller hands to
+the gateway (`Gateway(prestarted=...)`, on to each MCP source it builds); when
+a source opens its channel, `open_stdio` takes the waiting process instead of
+spawning one. Only a process started from exactly the same command, arguments,
 working directory and environment is taken, once; a server whose definition
 changed in between (stored runtime changes laid over the file) starts its
-own, and whatever was not taken is stopped (`discard_unused`, and on exit).
+own, and whatever was not taken is stopped (`Prestarted.discard`, and on exit).
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ import os
 import shutil
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 
 from hintgate.config.model import GatewayConfig, ServerConfig, StdioTransport, child_environment
 
-__all__ = ["LINE_LIMIT", "Prestarted", "discard_unused", "findable", "prestarting", "spawn", "stop", "take"]
+__all__ = ["LINE_LIMIT", "Prestarted", "findable", "prestarting", "spawn", "stop"]
 
 logger = logging.getLogger(__name__)
 
@@ -110,40 +110,18 @@ class Prestarted:
         await asyncio.gather(*(stop(process) for process in waiting))
 
 
-_PRESTARTED: ContextVar[Prestarted | None] = ContextVar("hintgate_prestarted", default=None)
-
-
-def take(spec: StdioTransport, env: Mapping[str, str]) -> asyncio.subprocess.Process | None:
-    """The process started ahead from exactly `spec` and `env` in this context, if any (once)."""
-    prestarted = _PRESTARTED.get()
-    return None if prestarted is None else prestarted.take(spec, env)
-
-
-async def discard_unused() -> None:
-    """Stop the processes started ahead that no source took (the sources have all started)."""
-    prestarted = _PRESTARTED.get()
-    if prestarted is not None:
-        await prestarted.discard()
-
-
 @asynccontextmanager
-async def prestarting(config: GatewayConfig, environ: Mapping[str, str]) -> AsyncIterator[None]:
-    """Spawn every enabled stdio server of `config` now, for the sources built within to take.
+async def prestarting(config: GatewayConfig, environ: Mapping[str, str]) -> AsyncIterator[Prestarted]:
+    """Spawn every enabled stdio server of `config` now; the processes, for the sources built within to take.
 
     `environ` is what the gateway will be given: each child gets the environment its source would give it.
-    Tasks created inside (the sources' supervisors) see the processes; any not taken are stopped on exit.
-    Within another `prestarting` (an earlier caller started them already) it does nothing.
+    Any process not taken is stopped on exit.
     """
-    if _PRESTARTED.get() is not None:
-        yield
-        return
     prestarted = Prestarted()
-    token = _PRESTARTED.set(prestarted)
     try:
         for server in config.servers.values():
             if server.enabled:
                 await prestarted.start(server, child_environment(server, config, environ))
-        yield
+        yield prestarted
     finally:
-        _PRESTARTED.reset(token)
         await prestarted.discard()
