@@ -12,6 +12,8 @@ pins, quarantine, lint). The package is pure but for `workers`:
   it asks for, and its patterns (RE2 where it can read them);
 - `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that
   rules out what cannot match (speed only: the findings are the same);
+- `patterns`: the scan's own regular expressions read as text (where a class
+  or group ends, the top-level branches), which those three derive from;
 - `guard`: the result guard, a tool result marked, redacted or withheld by
   what the scan found in it;
 - `workers`: the scan off the event loop (worker processes, a deadline). It

@@ -32,9 +32,10 @@ import functools
 import re
 from collections.abc import Collection, Iterator
 
+from hintgate.scan.patterns import branches, closing
 from hintgate.scan.phrases import PHRASES, Phrase
 
-__all__ = ["GATED_LENGTH", "anchors", "class_end", "lowered", "searched", "starting"]
+__all__ = ["GATED_LENGTH", "anchors", "lowered", "searched", "starting"]
 
 GATED_LENGTH = 4096
 """Texts at least this long are gated; shorter ones are walked word by word (cheaper than a search per word)."""
@@ -156,7 +157,7 @@ def _gate(word: str, phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
             alternatives = [""]
             break
         for alternative in phrase.alternatives:
-            for branch in _branches(alternative):
+            for branch in branches(alternative):
                 leads = _leads(branch)
                 if leads is None or any(word.startswith(lead) for lead in leads):
                     alternatives.append(_lowered(branch))
@@ -169,11 +170,6 @@ def _gate(word: str, phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"{literal}(?![^\W_])(?<=(?<![^\W_])(?={body}){literal})")
 
 
-def _branches(pattern: str) -> list[str]:
-    """`pattern` split at its top-level `|`."""
-    return _split(pattern) or [pattern]
-
-
 def _leads(branch: str) -> tuple[str, ...] | None:
     """The lowercase letters every match of `branch` must start with, one string per way it can start.
 
@@ -182,10 +178,10 @@ def _leads(branch: str) -> tuple[str, ...] | None:
     """
     body = branch[2:] if branch.startswith(r"\b") else branch
     if body.startswith("(?:"):
-        end = _closing(body)
+        end = closing(body)
         if end is None or body[end + 1 : end + 2] in ("?", "*", "{"):
             return None
-        items = _split(body[3:end])
+        items = branches(body[3:end])
     else:
         items = [body]
     leads = []
@@ -207,66 +203,6 @@ def _lead(item: str) -> str:
             break
         out.append(char)
     return "".join(out)
-
-
-def _outside(pattern: str) -> Iterator[tuple[int, str]]:
-    """Each character of `pattern` that is neither escaped nor inside a character class, with its index."""
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-        elif char == "[":
-            i = class_end(pattern, i)
-        else:
-            yield i, char
-            i += 1
-
-
-def _closing(pattern: str) -> int | None:
-    """The index of the `)` closing the group that opens `pattern`, None when it is not closed."""
-    depth = 0
-    for i, char in _outside(pattern):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
-
-
-def _split(pattern: str) -> list[str]:
-    """`pattern` split at the `|` outside every group and class."""
-    parts: list[str] = []
-    depth = start = 0
-    for i, char in _outside(pattern):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            parts.append(pattern[start:i])
-            start = i + 1
-    parts.append(pattern[start:])
-    return parts
-
-
-def class_end(pattern: str, start: int) -> int:
-    """The index just past the character class of `pattern` (Python's syntax) that opens at `start`."""
-    i = start + 1
-    if pattern[i : i + 1] == "^":
-        i += 1
-    if pattern[i : i + 1] == "]":  # a `]` first in a class is a literal
-        i += 1
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            i += 2
-            continue
-        if pattern[i] == "]":
-            return i + 1
-        i += 1
-    return i
 
 
 def _lowered(pattern: str) -> str:

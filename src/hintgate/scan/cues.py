@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hintgate.scan.anchors import class_end
+from hintgate.scan.patterns import branches, class_end, closing
 
 __all__ = ["Cue", "present", "spans", "spelled", "without_lookarounds"]
 
@@ -232,7 +232,7 @@ def _literal_set(words: list[str]) -> Any:
 def _needs(pattern: str) -> set[str] | None:
     """Lowercase words one of which every match of `pattern` holds; None when some match may hold none."""
     out: set[str] = set()
-    for branch in _branches(pattern):
+    for branch in branches(pattern):
         needs = _sequence_needs(branch)
         if needs is None:
             return None
@@ -380,32 +380,6 @@ def _is_letter(char: str) -> bool:
     return char.isalpha() or unicodedata.category(char).startswith("M")
 
 
-def _branches(pattern: str) -> list[str]:
-    """The top-level alternatives of `pattern`."""
-    out: list[str] = []
-    depth = 0
-    start = 0
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "[":
-            i = class_end(pattern, i)
-            continue
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            out.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    out.append(pattern[start:])
-    return out
-
-
 def _re2(pattern: str, flags: int) -> Any:
     try:
         import re2
@@ -474,21 +448,5 @@ def without_lookarounds(pattern: str) -> str:
 
 def _group_end(pattern: str, start: int) -> int:
     """The index just past the group that opens at `start`."""
-    depth = 0
-    i = start
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "[":
-            i = class_end(pattern, i)
-            continue
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return i
+    end = closing(pattern, start)
+    return len(pattern) if end is None else end + 1

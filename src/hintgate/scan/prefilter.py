@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.names import fold_lookalikes
-from hintgate.scan.anchors import class_end
+from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
 from hintgate.scan.reading import is_invisible
 
