@@ -872,3 +872,110 @@ def test_a_json_rpc_request_is_judged_by_its_method_and_an_unknown_one_keeps_the
     assert calling.act is calls.Act.DESTRUCTIVE  # runs a procedure the request names in its params
     batch = [{"jsonrpc": "2.0", "id": 1, "method": "getBalance"}, {"jsonrpc": "2.0", "id": 2, "method": "frob"}]
     assert judge.judge({"endpoint": "https://x", "payload": batch}) is None
+
+
+AWS_CALL = tool(
+    {
+        "service": {"type": "string"},
+        "operation": {"type": "string"},
+        "parameters": {"type": "object"},
+        "region": {"type": "string"},
+    },
+    "AWS CLI call.",
+    "aws",
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        ({"service": "ec2", "operation": "run-instances", "parameters": {"DryRun": True}}, calls.Act.READ),
+        ({"service": "s3", "operation": "rm", "parameters": {"path": "s3://b/x", "dryrun": True}}, calls.Act.READ),
+        ({"service": "s3", "operation": "rm", "parameters": {"path": "s3://b/x"}}, calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_a_dry_run_among_an_api_calls_parameters_makes_it_a_read(arguments: dict[str, Any], act: calls.Act) -> None:
+    judge = ArgumentJudge.of(AWS_CALL)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    assert found.act is act
+
+
+def test_a_statement_s_bind_parameters_are_no_options_of_the_call() -> None:
+    listed = tool({"sql": {"type": "string"}, "params": {"type": "object"}}, "Run SQL on the database.")
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"sql": "DELETE FROM runs WHERE dry_run = :dry_run", "params": {"dry_run": True}})
+    assert found is not None
+    assert found.act is calls.Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize(
+    ("listed", "arguments", "act"),
+    [
+        (
+            tool(
+                {"action": {"type": "string", "enum": ["describe", "get_value", "put_value", "delete"]}},
+                "AWS Secrets Manager.",
+                "secrets",
+            ),
+            {"action": "get_value"},
+            calls.Act.READ,
+        ),
+        (
+            tool({"command": {"type": "string"}, "stack": {"type": "string"}}, "Pulumi CLI.", "pulumi"),
+            {"command": "preview --diff", "stack": "prod"},
+            calls.Act.READ,
+        ),
+        (
+            tool({"args": {"type": "array", "items": {"type": "string"}}}, "Manage the user crontab.", "crontab"),
+            {"args": ["-l"]},
+            calls.Act.READ,
+        ),
+        (
+            tool(
+                {"stmts": {"type": "array", "items": {"type": "string"}, "description": "statements"}},
+                "CockroachDB: executes each statement of stmts in order.",
+                "crdb",
+            ),
+            {"stmts": ["SHOW JOBS", "SELECT range_id FROM crdb_internal.ranges LIMIT 10"]},
+            calls.Act.READ,
+        ),
+        (
+            tool(
+                {"stmts": {"type": "array", "items": {"type": "string"}, "description": "statements"}},
+                "CockroachDB: executes each statement of stmts in order.",
+                "crdb",
+            ),
+            {"stmts": ["SET CLUSTER SETTING kv.rangefeed.enabled = true"]},
+            calls.Act.DESTRUCTIVE,
+        ),
+        (
+            tool(
+                {"endpoint": {"type": "string"}, "soap_action": {"type": "string"}, "envelope": {"type": "string"}},
+                "Invoke a SOAP 1.1 operation.",
+                "soap_call",
+            ),
+            {"endpoint": "https://ws.example/Accounts.asmx", "soap_action": "GetAccountBalance", "envelope": "<x/>"},
+            calls.Act.READ,
+        ),
+        (
+            tool(
+                {"endpoint": {"type": "string"}, "soap_action": {"type": "string"}, "envelope": {"type": "string"}},
+                "Invoke a SOAP 1.1 operation.",
+                "soap_call",
+            ),
+            {"endpoint": "https://ws.example/Accounts.asmx", "soap_action": "CloseAccount", "envelope": "<x/>"},
+            calls.Act.DESTRUCTIVE,
+        ),
+    ],
+)
+def test_wrappers_of_one_service_program_engine_or_soap_operation_are_judged_by_it(
+    listed: dict[str, Any], arguments: dict[str, Any], act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    assert found.act is act

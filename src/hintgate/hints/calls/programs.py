@@ -1679,7 +1679,8 @@ def _cloud(program: str, args: list[str], shown: str) -> Judgement:
         if service == "configure":
             read = operation in {"list", "get", "list-profiles"}
             return Judgement(R if read else D, shown, rule, True if read else None, False)
-        candidates = [operation]
+        # A tool wrapping one service names only its operation (`{action: get_value}` of "AWS Secrets Manager").
+        candidates = [operation] if len(words) > 1 else words
     else:
         candidates = words[1:] or words[:1]
     for word in candidates:

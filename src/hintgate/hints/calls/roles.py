@@ -68,6 +68,7 @@ PROGRAMS = _names(
     """
     git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew aws gcloud az
     redis-cli valkey-cli launchctl ffmpeg magick rsync
+    pulumi kustomize alembic rclone skopeo trivy etcdctl dbt crontab
     """
 )
 """Command-line programs whose argument lists `programs.judge_argv` reads by subcommand."""
@@ -127,7 +128,9 @@ _SQL_TEXT = re.compile(
     r"\bsql\b|\b(?:select|insert|update|delete)\b.{0,40}\b(?:statement|query|queries)\b"
     r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db|warehouse)\b|\b(?:database|db|warehouse)\b.{0,40}\bquer(?:y|ies)\b"
     r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b"
-    r"|\b(?:googlesql|partiql|pl/sql|trino|presto|oracle\s+(?:database|db)|influxql|influxdb)\b",
+    r"|\b(?:googlesql|partiql|pl/sql|trino|presto|oracle\s+(?:database|db)|influxql|influxdb)\b"
+    r"|\b(?:cockroach(?:db)?|tidb|yugabyte(?:db)?|spanner|db2|teradata|vertica|greenplum|timescaledb|singlestore)\b"
+    r"|\b(?:mssql|sql\s*server|cloud\s+sql)\b",
     re.I,
 )
 _SHELL_TEXT = re.compile(
@@ -144,7 +147,7 @@ _STATEMENT_NAMES = frozenset({"statement", "stmt", "sqlquery", "sqltext", "query
 _COMMAND_NAMES = frozenset(
     {"command", "cmd", "shell", "commandline", "cmdline", "script", "shellcommand", "bashcommand", "shellcmd"}
 )
-_LISTS_OF_STATEMENTS = frozenset({"statements", "queries", "sqls", "commands", "cmds", "scripts"})
+_LISTS_OF_STATEMENTS = frozenset({"statements", "stmts", "queries", "sqls", "commands", "cmds", "scripts"})
 _STATEMENTS = re.compile(r"\b(?:statements|queries|commands|command lines)\b", re.I)
 _SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b", re.I)
 _STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?|blocks?)\b", re.I)
@@ -164,7 +167,7 @@ _ACTION_NAMES = frozenset(
 _NATURAL = re.compile(r"\bnatural[- ]language\b|\bplain english\b|\bin english\b|\bquestions?\b|\bprompt\b", re.I)
 _RAW_HTTP = re.compile(r"\brequest[- ]line\b|\braw http\b|\braw\b.{0,20}\bhttp\S* request\b", re.I)
 _ACTION_WORDS = frozenset({"action", "actions", "operation", "op", "verb"})
-_RPC_TEXT = re.compile(r"\b(?:json-?rpc|xml-?rpc|rpc)\b|\bmethod names?\b", re.I)
+_RPC_TEXT = re.compile(r"\b(?:json-?rpc|xml-?rpc|rpc|soap)\b|\bmethod names?\b", re.I)
 _JSON_RPC = re.compile(r"\bjson-?rpc\b", re.I)
 _ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
 _PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
@@ -284,7 +287,7 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             own = any(isinstance(v, Mapping) and _names_target(k, v) for k, v in nested.items())
             outside = None if own else target
             roles.extend(_prefixed(r, key, outside) for r in found if r.kind in _WHOLE_CALL and not r.each)
-            if "".join(tokenize(key)) in _CALL_OPTIONS:
+            if "".join(tokenize(key)) in _CALL_OPTIONS | _CALL_PARAMETERS:
                 # `options: {dry_run, confirm, force, if_none_match}`: the call's own options, so its flags.
                 for flag in (r for r in found if r.kind in _FLAGS):
                     if flag.kind == "confirm":
@@ -296,7 +299,7 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
         elif (
             isinstance(key, str)
             and depth < 1
-            and "".join(tokenize(key)) in _CALL_OPTIONS
+            and "".join(tokenize(key)) in _CALL_OPTIONS | _CALL_PARAMETERS
             and isinstance(raw, Mapping)
             and _kind(raw) in {"object", None}
             and nested is None
@@ -305,6 +308,13 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             # A free-form options object passed through to the call ("e.g. dryRun, gracePeriodSeconds"): its
             # members are read at each call for a dry run.
             roles.append(Role("options", key))
+    if any(r.kind in _RUNS_TEXT | {"windows", "http-text"} for r in roles):
+        # `{sql, params: {dry_run: true}}`: bind parameters of the statement, no option of the call.
+        roles = [
+            r
+            for r in roles
+            if "".join(tokenize(r.parameter.split(".", 1)[0])) not in _CALL_PARAMETERS or r.kind in _RUNS_TEXT
+        ]
     # Program parameters are one command line: the subcommand's before the arguments'.
     roles.sort(key=lambda r: r.kind == "program" and "".join(tokenize(r.parameter)) not in _SUBCOMMAND_NAMES)
     return tuple(roles)
@@ -313,6 +323,10 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
 _OPTION_LISTS = frozenset({"options", "flags", "opts", "switches"})
 _CALL_OPTIONS = frozenset({"options", "opts", "flags", "requestoptions", "calloptions"})
 """Names of an object parameter holding the call's own options (not data the call writes)."""
+_CALL_PARAMETERS = frozenset({"parameters", "params", "arguments", "args"})
+"""Names of an object parameter holding an API call's parameters (`DryRun: true` of an AWS operation): its
+options too, unless the call runs a statement or a command line, whose bind parameters they are."""
+_RUNS_TEXT = frozenset({"sql", "shell", "argv", "program", "executable", "language", "query", "graphql", "redis"})
 _FLAGS = frozenset({"dry-run", "confirm", "force", "exclusive"})
 
 
@@ -632,7 +646,11 @@ def _role(
             # A required choice among verbs, however it is called (`do: search|read|trash`): what the call does.
             return Role("action", key)
         return None
-    if joined == "method" and kind in {"string", None} and _RPC_TEXT.search(f"{description} {tool_text}"):
+    if (
+        joined in {"method", "soapaction"}
+        and kind in {"string", None}
+        and _RPC_TEXT.search(f"{description} {tool_text}")
+    ):
         return Role("rpc", key)  # "JSON-RPC call to a node" with `{method, params}`: the procedure's name
     if (
         deciding_object

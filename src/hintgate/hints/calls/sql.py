@@ -832,7 +832,8 @@ def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
     if keyword == "SET":
         words = rest.split()
         first = words[0].upper() if words else ""
-        if (first in {"GLOBAL", "PERSIST", "PERSIST_ONLY", "ROLE", "PASSWORD", "DEFAULT"}) or (
+        # CockroachDB's `SET CLUSTER SETTING` changes every node's setting, kept: not this session's.
+        if (first in {"GLOBAL", "PERSIST", "PERSIST_ONLY", "ROLE", "PASSWORD", "DEFAULT", "CLUSTER"}) or (
             first == "SESSION" and len(words) > 1 and words[1].upper() == "AUTHORIZATION"
         ):
             return Judgement(Act.DESTRUCTIVE, shown, "sql")
