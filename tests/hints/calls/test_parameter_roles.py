@@ -979,3 +979,22 @@ def test_wrappers_of_one_service_program_engine_or_soap_operation_are_judged_by_
     found = judge.judge(arguments)
     assert found is not None
     assert found.act is act
+
+
+def test_the_shell_chosen_per_call_reads_the_text_in_its_grammar() -> None:
+    listed = tool(
+        {
+            "script": {"type": "string", "description": "Script source"},
+            "shell": {"type": "string", "enum": ["bash", "zsh", "fish", "sh"]},
+        },
+        "Run a script with the chosen interpreter on the workstation.",
+        "shell",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    fish = judge.judge({"shell": "fish", "script": "for f in *.md\n    wc -l $f\nend"})
+    assert fish is not None
+    assert fish.act is calls.Act.READ
+    bash = judge.judge({"shell": "bash", "script": "for f in *.md\n    wc -l $f\nend"})
+    assert bash is not None
+    assert bash.act is calls.Act.DESTRUCTIVE  # not bash: it does not parse

@@ -27,6 +27,7 @@ from typing import Any
 from hintgate.hints.calls.choices import judge_action, judge_method, judge_rpc
 from hintgate.hints.calls.graphql import judge_graphql
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
+from hintgate.hints.calls.other_shells import SHELL_DIALECTS
 from hintgate.hints.calls.programs import judge_argv
 from hintgate.hints.calls.query_languages import judge_language
 from hintgate.hints.calls.redis_commands import judge_redis
@@ -185,6 +186,8 @@ class ArgumentJudge:
                 headers = arguments.get(role.headers) if role.headers is not None else None
                 named = arguments.get(role.dialect_parameter) if role.dialect_parameter is not None else None
                 dialect = dialect_named(named) if isinstance(named, str) else None
+                if role.kind == "shell" and isinstance(named, str):
+                    dialect = named.strip().lower() if named.strip().lower() in SHELL_DIALECTS else None
                 params = arguments.get(role.params) if role.params is not None else None
                 if isinstance(target, str) and isinstance(params, Mapping) and params:
                     target = _with_query(target, params)  # `{endpoint, query: {dry_run: "true"}}`: one URL
@@ -323,7 +326,8 @@ def _judge_value(
             return Judgement(Act.DESTRUCTIVE, f"{read.what} (words of a write beside a read)", "sql")
         return read
     if kind == "shell" and isinstance(value, str):
-        return judge_shell(value)  # a command line that does not parse is destructive, sure or not
+        # A command line that does not parse is destructive, sure or not; fish and zsh are read as themselves.
+        return judge_shell(value, dialect=dialect or role.dialect)
     if kind == "shell" and _words(value):
         return judge_argv(value, judge_shell)
     if kind == "argv":

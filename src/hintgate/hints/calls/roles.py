@@ -277,6 +277,12 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             role = dataclasses.replace(role, target=_operation_name(properties))
         elif role.kind == "sql" and (chooser := _dialect_chooser(properties)) is not None:
             role = dataclasses.replace(role, dialect_parameter=chooser)
+        elif role.kind == "shell":
+            # "Run a fish command", or an interpreter chosen per call (`shell: bash|zsh|fish`).
+            chooser = _shell_chooser(properties)
+            named = {m.group(0).lower() for m in _OTHER_SHELL.finditer(tool_text)}
+            text_named = named.pop() if len(named) == 1 and not _BASH.search(tool_text) else None
+            role = dataclasses.replace(role, dialect=text_named, dialect_parameter=chooser)
         roles.append(role)
     for key, raw in properties.items():
         nested = raw.get("properties") if isinstance(raw, Mapping) and _kind(raw) in {"object", None} else None
@@ -442,6 +448,20 @@ _QUERY_NAMES = frozenset({"query", "params", "queryparams", "querystring", "sear
 _BODY_NAMES = frozenset({"body", "data", "json", "payload", "content", "requestbody", "postdata"})
 _SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb", "operation", "op"})
 _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
+
+
+_OTHER_SHELL = re.compile(r"\b(?:fish|zsh)\b", re.I)
+_BASH = re.compile(r"\b(?:bash|sh|posix)\b", re.I)
+_SHELL_NAMES = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh", "ash", "mksh"})
+
+
+def _shell_chooser(properties: Mapping[str, Any]) -> str | None:
+    """The parameter that chooses the shell a call's text runs in: an enum of shell names."""
+    for key, spec in properties.items():
+        enum = spec.get("enum") if isinstance(spec, Mapping) else None
+        if isinstance(key, str) and isinstance(enum, list) and enum and all(v in _SHELL_NAMES for v in enum):
+            return key
+    return None
 
 
 def _dialect_chooser(properties: Mapping[str, Any]) -> str | None:

@@ -15,6 +15,7 @@ runs is not in the text), or a text too long to read is destructive.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -34,6 +35,9 @@ _EXPANSIONS = frozenset(
 
 
 _LOCAL = threading.local()
+_DEFINES = re.compile(r"\(\s*\)|\bfunction\b")
+"""What a text that defines a shell function holds (`name() {...}`, `function name {...}`): only such a text's
+tree is walked for their names."""
 
 
 def _parser() -> Any:
@@ -48,12 +52,14 @@ def _parser() -> Any:
     return parser
 
 
-def judge_shell(text: str, *, depth: int = 0) -> Judgement:
-    """What running `text` in a POSIX shell does.
+def judge_shell(text: str, *, depth: int = 0, dialect: str | None = None) -> Judgement:
+    """What running `text` in a POSIX shell does (or in fish or zsh, when `dialect` says so).
 
     Args:
         text: the command line, as the call gives it.
         depth: how deep inside `bash -c` texts this is (bounded).
+        dialect: `fish` (read word by word: not bash's grammar) or `zsh` (read with bash's grammar, and word by
+            word where that does not parse: glob qualifiers); None for bash and sh.
     """
     shown = shorten(text, 72)
     if len(text) > MAX_SHELL:
@@ -62,21 +68,29 @@ def judge_shell(text: str, *, depth: int = 0) -> Judgement:
         return Judgement(Act.DESTRUCTIVE, f"{shown} (shells nested too deep to read)", "shell")
     if not text.strip():
         return Judgement(Act.READ, "an empty command", "shell", True)
+    if dialect == "fish":
+        return _other_shell(text, dialect, depth)
     tree = _parser().parse(text.encode("utf-8", "surrogatepass"))
     root = tree.root_node
+    if root.has_error and dialect == "zsh":
+        return _other_shell(text, dialect, depth)
     if root.has_error:
         return Judgement(Act.DESTRUCTIVE, f"a command that does not parse: {shown}", "shell")
     parts: list[Judgement] = []
     commands = 0
     # Functions the text defines (`count() { grep -c "$1" log; }`): their bodies are judged where they stand,
     # so a call of one runs nothing more than what is judged there.
-    functions = {
-        _text(child)
-        for node in _nodes(root)
-        if node.type == "function_definition"
-        for child in node.children[:2]
-        if child.type == "word"
-    }
+    functions = (
+        {
+            _text(child)
+            for node in _nodes(root)
+            if node.type == "function_definition"
+            for child in node.children[:2]
+            if child.type == "word"
+        }
+        if _DEFINES.search(text)
+        else set()
+    )
     for node in _nodes(root):
         if node.type == "command":
             commands += 1
@@ -93,6 +107,15 @@ def judge_shell(text: str, *, depth: int = 0) -> Judgement:
     if whole.act is Act.READ:
         what = shown
     return Judgement(whole.act, what, "shell", whole.idempotent, whole.open_world)
+
+
+def _other_shell(text: str, dialect: str, depth: int) -> Judgement:
+    from hintgate.hints.calls.other_shells import judge_other_shell
+
+    def inner(text: str) -> Judgement:
+        return judge_shell(text, depth=depth + 1)
+
+    return judge_other_shell(text, dialect, lambda words: judge_argv(words, inner, depth=depth), depth=depth)
 
 
 def _nodes(root: Any) -> Any:
