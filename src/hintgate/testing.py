@@ -49,6 +49,9 @@ def text_result(text: str, *, is_error: bool = False) -> dict[str, Any]:
 class FakeSource:
     """A source whose tools are plain dicts and whose calls are Python callables.
 
+    Besides what every source does it serves prompts and resources and may resolve calls
+    (`sources.capabilities.ServesPrompts`, `Resolves`); it runs no tasks and logs in to nothing.
+
     Args:
         name: the source's name (and default prefix).
         tools: the tools as MCP JSON objects (`name`, `description`, `inputSchema`, `annotations`...).
@@ -86,6 +89,8 @@ class FakeSource:
         self.prompts: list[Mapping[str, Any]] = []
         self.resources: list[Mapping[str, Any]] = []
         self.resource_templates: list[Mapping[str, Any]] = []
+        self.instructions: str | None = None
+        """What it tells the model about itself, as a server's handshake would."""
 
     @property
     def name(self) -> str:

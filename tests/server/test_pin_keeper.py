@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 
+from hintgate.config.model import OpenApiConfig
 from hintgate.hints.pins import PinState
-from hintgate.server.pins import PinKeeper
+from hintgate.server.pins import PinKeeper, source_texts
+from hintgate.sources.openapi.source import OpenApiSource
+from hintgate.testing import FakeSource
 
 pytestmark = pytest.mark.anyio
 
@@ -46,3 +49,19 @@ async def test_a_whitespace_change_is_logged_at_info_and_a_riskier_one_at_warnin
     assert keeper.by_key[("s", "t")].state is PinState.ACCEPTED
     assert levels(caplog, "cosmetic") == ["INFO"]
     assert levels(caplog, "riskier") == ["WARNING"]
+
+
+def test_what_a_server_says_besides_its_tools_is_its_instructions_and_its_prompts_and_resources() -> None:
+    server = FakeSource("notes")
+    server.instructions = "Use search first."
+    day = {"name": "day", "description": "When"}
+    server.prompts = [{"name": "brief", "description": "A brief.", "arguments": [day]}]
+    server.resources = [{"uri": "file:///notes.md", "description": "All notes."}]
+    assert source_texts(server) == [
+        ("instructions", "Use search first."),
+        ("prompts.brief.description", "A brief."),
+        ("prompts.brief.arguments.day.description", "When"),
+        ("resources.file:///notes.md.description", "All notes."),
+    ]
+    tools_only = OpenApiSource(OpenApiConfig(name="api", document="openapi.json", base_url="http://127.0.0.1:9"))
+    assert source_texts(tools_only) == []

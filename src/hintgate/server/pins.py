@@ -17,8 +17,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.pins import ChangeKind, Pin, PinState, Reconciled, canonical_json, pin_hash, reconcile
+from hintgate.sources.capabilities import ServesPrompts
 
 if TYPE_CHECKING:
+    from hintgate.sources.base import Source
     from hintgate.store import Store
 
 __all__ = ["PinKeeper", "source_texts"]
@@ -253,15 +255,16 @@ class PinKeeper:
         await self.flush()
 
 
-def source_texts(source: Any) -> list[tuple[str, str]]:
+def source_texts(source: Source) -> list[tuple[str, str]]:
     """What a source tells the model besides its tools: `instructions`, prompt and resource descriptions."""
     texts: list[tuple[str, str]] = []
-    info = getattr(source, "info", None)
-    instructions = getattr(info, "instructions", None)
+    if not isinstance(source, ServesPrompts):
+        return texts
+    instructions = source.instructions
     if isinstance(instructions, str) and instructions:
         texts.append(("instructions", instructions))
     for kind, key in (("prompts", "name"), ("resources", "uri")):
-        for item in getattr(source, kind, ()):
+        for item in source.prompts if kind == "prompts" else source.resources:
             if not isinstance(item, Mapping):
                 continue
             where = f"{kind}.{item.get(key)}"

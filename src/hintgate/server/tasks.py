@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict, Field
 
-from hintgate.config.model import HttpTransport
 from hintgate.errors import StoreError, UpstreamError, UpstreamRequestError
 from hintgate.handles import (
     CANCELLED,
@@ -699,5 +698,4 @@ class TaskRoutes:
 
 def _outlives_its_gateway(source: Source) -> bool:
     """Whether a source's tasks outlive this gateway process: a server reached by URL, not a stdio child."""
-    config = getattr(source, "config", None)
-    return isinstance(getattr(config, "transport", None), HttpTransport)
+    return isinstance(source, RunsTasks) and source.tasks_outlive_gateway

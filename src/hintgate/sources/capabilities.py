@@ -10,7 +10,7 @@ the source whether it has the capability, never which class it is::
 
 Capabilities:
     Forwards: answers MCP requests besides `tools/call` (`prompts/get`, `resources/read`, `tasks/*`...).
-    ServesPrompts: lists prompts, resources and resource templates (and forwards their requests).
+    ServesPrompts: lists prompts, resources and resource templates, has instructions (and forwards requests).
     Resolves: may answer `tools/resolve` for its tools (the Tool Resolution extension).
     RunsTasks: may answer a call with a task handle (the Tasks extension).
     LogsIn: sits behind an OAuth login, shared or per person.
@@ -49,7 +49,11 @@ class Forwards(Protocol):
 
 @runtime_checkable
 class ServesPrompts(Forwards, Protocol):
-    """A source with prompts, resources and resource templates besides its tools."""
+    """A source with more for the model than its tools: prompts, resources, resource templates, instructions."""
+
+    @property
+    def instructions(self) -> str | None:
+        """What it told the model about itself (its handshake's `instructions`), if anything."""
 
     @property
     def prompts(self) -> Sequence[Mapping[str, Any]]:
@@ -80,6 +84,10 @@ class RunsTasks(Forwards, Protocol):
     @property
     def offers_tasks(self) -> bool:
         """Whether it offered the Tasks extension (in its last handshake)."""
+
+    @property
+    def tasks_outlive_gateway(self) -> bool:
+        """Whether its tasks outlive this gateway process (a server reached by URL, not a stdio child of it)."""
 
 
 @runtime_checkable

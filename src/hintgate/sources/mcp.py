@@ -187,6 +187,17 @@ class McpUpstream(ConfiguredSource):
         return info is not None and offers_resolution(info.capabilities)
 
     @property
+    def instructions(self) -> str | None:
+        """What its last handshake told the model about it (`instructions`), if anything."""
+        info = self.info
+        return info.instructions if info is not None else None
+
+    @property
+    def tasks_outlive_gateway(self) -> bool:
+        """Whether its tasks outlive this gateway: a server reached by URL, not a stdio child of it."""
+        return isinstance(self.config.transport, HttpTransport)
+
+    @property
     def logs_in_per_person(self) -> bool:
         """Whether each person logs in to it with their own account (`oauth.perUser`)."""
         return self.personal is not None
