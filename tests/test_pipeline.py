@@ -21,12 +21,11 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from tests.configs import config_file, entry
 
-from hintgate import pipeline
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
 from hintgate.hints.catalog import CatalogEntry, build_catalog, resolve_tool
 from hintgate.outcome import WITHDRAWN, CallOutcome
-from hintgate.pipeline import ToolCalls
+from hintgate.pipeline import ToolCalls, deciding
 from hintgate.policy.decide import DecisionSource
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings, Verdict
@@ -642,15 +641,15 @@ class _ModernRequest(_Request):
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """The policy decisions taken from now on (`pipeline.decide` counted)."""
+    """The policy decisions taken from now on (`pipeline.deciding.decide` counted)."""
     decided: list[Any] = []
-    real = pipeline.decide
+    real = deciding.decide
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         decided.append(real(*args, **kwargs))
         return decided[-1]
 
-    monkeypatch.setattr(pipeline, "decide", counted)
+    monkeypatch.setattr(deciding, "decide", counted)
     return decided
 
 

@@ -22,10 +22,9 @@ import httpx
 import pytest
 from mcp import Client
 
-from hintgate import pipeline
 from hintgate.config.model import Trust
 from hintgate.hints.catalog import CatalogEntry, build_catalog, resolve_tool
-from hintgate.pipeline import Decided, ToolCalls
+from hintgate.pipeline import Decided, ToolCalls, deciding
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings
 from hintgate.server import http_fast
@@ -303,8 +302,8 @@ async def test_a_handshake_era_call_decided_on_the_fast_path_runs_with_that_deci
 ) -> None:
     gateway = _Gateway(Mode.ACCEPT_EDITS)
     decided: list[Any] = []
-    real = pipeline.decide
-    monkeypatch.setattr(pipeline, "decide", lambda *a, **k: decided.append(real(*a, **k)) or decided[-1])
+    real = deciding.decide
+    monkeypatch.setattr(deciding, "decide", lambda *a, **k: decided.append(real(*a, **k)) or decided[-1])
     ctx = _fast_call({"text": "hello"})
     result = await _middleware(gateway)(ctx, _rest_of_the_chain)
     assert result.get("isError") is not True

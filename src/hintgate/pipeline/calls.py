@@ -1,0 +1,347 @@
+"""`ToolCalls`: one tools/call through its stages, decide → ask → forward → guard the result → record.
+
+Each stage is a class of its own, with typed inputs and outputs: `Deciding` makes the `Decided` call
+(`pipeline.deciding`), `Asking` asks a person when the decision asks (`pipeline.asking`), `Forwarding`
+runs it on its source and retries what may be retried (`pipeline.forwarding`), `ResultGuard` reads what
+the source said before the client does (`pipeline.guarding`), and `Recording` tells the observers how
+it ended (`pipeline.recording`). `ToolCalls` builds them, holds what the gateway wires in, and runs a
+call through them; a call an upstream answers with a task handle goes on to the task routes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from hintgate.errors import InputRequired, UpstreamRequestError
+from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallAttempt, CallObserver, CallOutcome, call_snapshot
+from hintgate.pipeline.asking import Asking
+from hintgate.pipeline.call_policy import CallPolicy
+from hintgate.pipeline.deciding import Deciding
+from hintgate.pipeline.forwarding import Forwarding
+from hintgate.pipeline.guarding import ResultGuard, TaskCall, withheld_unread
+from hintgate.pipeline.recording import Recording
+from hintgate.policy.approvals import ApprovalQueue
+from hintgate.policy.decide import CallFacts, Decision, DecisionSource, SessionState
+from hintgate.policy.own_places import OwnPlaces
+from hintgate.policy.rules import Verdict
+from hintgate.policy.seals import ApprovalSeals
+from hintgate.results import tool_error
+from hintgate.scan.workers import Scanner
+from hintgate.sources.tasks import is_task
+
+if TYPE_CHECKING:
+    from hintgate.hints.catalog import CatalogEntry
+    from hintgate.outcome import Tracer
+    from hintgate.pipeline.deciding import Decided, SessionLookup
+    from hintgate.policy.in_force import PolicyInForce
+    from hintgate.policy.principal import Principal
+    from hintgate.policy.rules import PolicySettings, Rule
+    from hintgate.request_context import RequestContext
+    from hintgate.session import ClientSession
+    from hintgate.sources.base import CallContext, Source
+
+__all__ = ["TaskFinish", "TaskHandoff", "ToolCalls"]
+
+
+class _NoClient:
+    """The client side of a call made without a client to reach (no `client_for` given)."""
+
+    @property
+    def session_key(self) -> object:
+        return self
+
+    @property
+    def principal(self) -> Principal | None:
+        return None
+
+    @property
+    def elicits_url(self) -> bool:
+        return False
+
+    @property
+    def asks_in_result(self) -> bool:
+        return False
+
+    def declares(self, extension: str) -> bool:
+        return False
+
+    def input_response(self, key: str) -> Mapping[str, Any] | None:
+        return None
+
+    async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        return
+
+    async def client_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        raise UpstreamRequestError(f"{method}: no client to ask", code=-32601)
+
+    async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
+        return
+
+
+def _no_client(_ctx: RequestContext | None) -> CallContext:
+    return _NoClient()
+
+
+TaskFinish = Callable[[Mapping[str, Any] | None, str | None], Awaitable[CallOutcome]]
+"""Ends a call that became a task: (the tool's result, or why it has none) → the call's outcome, whose
+`result` is the tool's result as the client gets it (scanned).
+
+Called at most once, when the task is seen to end on the replica that started it; tells the call's observers
+then (the call's record is the task book's: `CallOutcome.task`)."""
+
+
+class TaskHandoff(Protocol):
+    """Takes the calls an upstream answered with a task handle (`hintgate.server.tasks.TaskRoutes`)."""
+
+    async def started(
+        self,
+        ctx: RequestContext | None,
+        session: ClientSession | None,
+        entry: CatalogEntry,
+        handle: Mapping[str, Any],
+        finish: TaskFinish,
+        started: CallOutcome,
+    ) -> tuple[dict[str, Any], bool]:
+        """The answer for the client, and whether the call is recorded when the task ends.
+
+        `started` is the call as it stands when its handle goes out (no result yet), for its record. When
+        the call is not recorded later, the answer is the tool's result (or a tool error): the call ends now.
+        """
+
+
+class ToolCalls:
+    """Runs tools/call under a policy, over its sources, telling its observers how each call ended.
+
+    Args:
+        sources: the sources by name (the gateway's own mapping: it may change as sources come and go).
+        sessions: finds the client session of a request.
+        policy: gives the policy in force (settings, rules, people's preferences, the result action), a value
+            its keeper replaces whole when it changes; read anew by every call.
+        approvals: the queue that calls needing a person wait in (a new one when not given).
+        observers: told of every call's outcome, in order.
+        tracer: opens the spans of a call's phases (none when not given).
+        modern_versions: protocol versions whose questions go out as `InputRequiredResult`.
+        caller_probe: gives, for a request, a check that its result can still reach the caller
+            (None when it cannot tell); a queued call whose caller is gone is withdrawn.
+        client_for: gives, for a request (None: a call without one), the client side of its call:
+            what sources report progress and relay requests through, and where the pipeline's own
+            questions go (elicitation). Without it, calls have no client to reach.
+        scanner: runs the poisoning scan of results, errors and task texts (off the event loop for long
+            ones, within its deadline); one with the defaults when not given.
+
+    Attributes:
+        approvals: calls waiting for a person.
+        seals: seals and redeems the approvals that travel in a 2026-07-28 request's state.
+        approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
+        approvals_command: the command that answers them from a terminal, when they are in a store.
+        own_places: the gateway's listening addresses and data directory: a call naming them asks.
+        observers: told of every call's outcome.
+        scanner: runs the poisoning scan of what upstreams answer.
+        tasks: where a call an upstream answered with a task handle goes on (None: such a call is a tool error).
+    """
+
+    def __init__(
+        self,
+        sources: Mapping[str, Source],
+        sessions: SessionLookup,
+        *,
+        policy: Callable[[], PolicyInForce],
+        approvals: ApprovalQueue | None = None,
+        observers: Iterable[CallObserver] = (),
+        tracer: Tracer | None = None,
+        modern_versions: frozenset[str] = frozenset(),
+        caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
+        client_for: Callable[[RequestContext | None], CallContext] | None = None,
+        scanner: Scanner | None = None,
+    ) -> None:
+        self._sessions = sessions
+        self._tracer: Tracer = tracer if tracer is not None else NO_TRACER
+        self._modern = modern_versions
+        self._client_for: Callable[[RequestContext | None], CallContext] = client_for or _no_client
+        self._policy = CallPolicy(policy)
+        self.approvals = approvals if approvals is not None else ApprovalQueue()
+        self.seals = ApprovalSeals()
+        self.approvals_url: str | None = None
+        self.approvals_command: str | None = None
+        self.own_places = OwnPlaces()
+        self.observers: list[CallObserver] = list(observers)
+        self.scanner = scanner if scanner is not None else Scanner()
+        self.tasks: TaskHandoff | None = None
+        self._deciding = Deciding(
+            sources, sessions, self._policy, lambda: self.own_places, modern_versions, self._client_for, self._tracer
+        )
+        self._asking = Asking(self, self._policy, modern_versions, self._client_for, caller_probe)
+        self._recording = Recording(sources, self.observers, self._tracer)
+        self._forwarding = Forwarding(sources, modern_versions, self._client_for, self._recording)
+        self._guard = ResultGuard(self._policy, self.scanner)
+
+    @property
+    def settings(self) -> PolicySettings:
+        """The policy settings in force."""
+        return self._policy.settings
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The policy rules in force."""
+        return self._policy.rules
+
+    def decided_now(
+        self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None
+    ) -> Decided | None:
+        """The call decided now, without waiting; None when deciding it must wait (`Deciding.decided_now`)."""
+        return self._deciding.decided_now(ctx, entry, arguments)
+
+    async def facts(
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        who: Principal | None,
+    ) -> CallFacts:
+        """What the policy knows about one call of `entry` with `arguments` by `who` (`Deciding.facts`): every
+        path that decides a call takes its facts here."""
+        return await self._deciding.facts(ctx, entry, arguments, who)
+
+    async def __call__(
+        self,
+        ctx: RequestContext | None,
+        entry: CatalogEntry,
+        arguments: Mapping[str, Any] | None,
+        params: Mapping[str, Any],
+        decided: Decided | None = None,
+    ) -> dict[str, Any]:
+        """Decide, ask, forward and report one call; returns the result JSON for the client.
+
+        `decided`: the call decided ahead (`decided_now`), used when it still stands for this call
+        (`Decided.stands_for`); otherwise the call is decided here.
+        """
+        with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
+            started, started_at = time.perf_counter(), datetime.now(UTC)
+            stands = decided is not None and decided.stands_for(
+                ctx, entry, arguments, self._policy.settings_for(decided.facts.who), self._policy.rules
+            )
+            if decided is None or not stands:
+                decided = await self._deciding.decide(ctx, entry, arguments)
+            return await self._run(decided, params, started, started_at)
+
+    async def _run(
+        self, decided: Decided, params: Mapping[str, Any], started: float, started_at: datetime
+    ) -> dict[str, Any]:
+        """The stages after the decision: ask (when it asks), forward, guard the result; the call recorded."""
+        entry, arguments, facts, state = decided.entry, decided.arguments, decided.facts, decided.state
+        attempt = CallAttempt(decided.decision, started, started_at, hints=call_snapshot(facts, entry))
+        if facts.idempotent and not facts.read_only:
+            window = self._policy.settings.idempotent_retry_window
+            earlier = state.earlier_call(entry.name, arguments or {}, now=decided.now, window=window)
+            if earlier is not None:  # the client repeats a call it may not have had the answer of
+                attempt.parent_call_id, attempt.execution_type = earlier, "client_retry"
+        verdict = attempt.decision.verdict
+        result: dict[str, Any] | None = None
+        error: str | None = None
+        deferred = False  # a task's call is recorded when the task ends
+        approved_now = False  # approved in this request: a question that follows carries the approval
+        try:
+            if verdict is Verdict.ASK:
+                with self._tracer.span("hintgate.ask", {"tool": entry.name}):
+                    answered = await self._asking.ask(decided, attempt, params)
+                if isinstance(answered, dict):  # a 2026-07-28 InputRequiredResult: the question goes out
+                    return answered
+                if not answered.approved:
+                    result = tool_error(self._asking.denial(entry, attempt, answered))
+                    return result
+                approved_now = True
+            elif verdict is Verdict.DENY:
+                result = tool_error(f"hintgate denied this call of {entry.name!r}: {attempt.decision.reason}")
+                return result
+            elif facts.idempotent and not facts.read_only:
+                state.record_approval(entry.name, arguments or {}, decided.now, call_id=attempt.call_id)
+            with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
+                result = await self._forwarding.forward(decided, params, attempt)
+            if is_task(result):
+                result, deferred = await self._hand_off(decided, result, attempt)
+                if deferred:
+                    return result
+            result = await self._guard.result(result, decided, attempt, self._client_for(decided.ctx))
+            return result
+        except UpstreamRequestError as exc:
+            # The server's own JSON-RPC error reaches the client as it was sent: its words are read like a result's.
+            guarded = await self._guard.error(exc, decided, attempt)
+            error = str(guarded)
+            if guarded is exc:
+                raise
+            raise guarded from None
+        except InputRequired as asked:
+            # The source's question goes out; the client's next call, with the answer, is the one on record.
+            required: dict[str, Any] = {"resultType": "input_required", "inputRequests": asked.requests}
+            if approved_now:
+                required["requestState"] = self._asking.carry(decided, attempt, asked)
+            return required
+        except Exception as exc:
+            error = str(exc)
+            raise
+        except asyncio.CancelledError:
+            # It may have reached its server (not when withdrawn while asking): the record says so.
+            error = WITHDRAWN if attempt.approval == "withdrawn" else CANCELLED
+            raise
+        finally:
+            if not deferred and (result is not None or error is not None):
+                await self._recording.record(decided, result, error, attempt)
+
+    async def _hand_off(
+        self, decided: Decided, handle: dict[str, Any], attempt: CallAttempt
+    ) -> tuple[dict[str, Any], bool]:
+        """An upstream answered with a task handle: the client holds it, or the gateway waits for the task's end.
+
+        Returns what the client gets (its own handle; or, for a client that
+        does not take handles, the tool's result once the task ended) and
+        whether the record waits for the task's end.
+        """
+        ctx = decided.ctx
+
+        async def finish(result: Mapping[str, Any] | None, error: str | None) -> CallOutcome:
+            client = self._client_for(ctx)
+            taken = await self._guard.result(dict(result), decided, attempt, client) if result is not None else None
+            return await self._recording.record(decided, taken, error, attempt, task=True)
+
+        if self.tasks is None:
+            return tool_error(
+                f"The tool {decided.entry.name!r} answered with a task, which this gateway does not route."
+            ), False
+        started = self._recording.outcome(decided, None, None, attempt, task=True)
+        return await self.tasks.started(ctx, decided.session, decided.entry, handle, finish, started)
+
+    async def scan_task_result(
+        self, ctx: RequestContext | None, entry: CatalogEntry, result: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], tuple[Mapping[str, Any], ...], str | None]:
+        """A task's result seen to end away from the call that started it (another replica, or after it).
+
+        Scanned as any result (`ResultGuard.result`), tainting the asking request's session; returns the
+        result as the client gets it, the scan's findings and what was done about them.
+        """
+        # The call was decided when it started; this attempt only carries what the scan finds.
+        decided = Decision(Verdict.ALLOW, "decided when its task started", DecisionSource.RULE)
+        attempt = CallAttempt(decided, time.perf_counter(), datetime.now(UTC))
+        taken = await self._guard.result(dict(result), self._task_call(ctx, entry), attempt, self._client_for(ctx))
+        return taken, attempt.result_findings, attempt.result_action
+
+    async def scan_task_words(
+        self, ctx: RequestContext | None, entry: CatalogEntry | None, value: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What a task's server says besides its result (its status message, its error, its input requests), as
+        the client gets it: read like a result (`ResultGuard.words`), tainting the asking request's session.
+        Without the tool's entry (no longer listed) every string is withheld: nothing is passed on unread."""
+        if entry is None:
+            return withheld_unread(value)
+        return await self._guard.words(value, self._task_call(ctx, entry), "the task's words")
+
+    def _task_call(self, ctx: RequestContext | None, entry: CatalogEntry) -> TaskCall:
+        """A task's call as the asking request sees it: its session (and state), and its tool's facts."""
+        session = self._sessions.for_request(ctx) if ctx is not None else None
+        modern = ctx is not None and ctx.protocol_version in self._modern
+        state = session.policy_state(connectionless=modern) if session is not None else SessionState()
+        facts = CallFacts.from_entry(entry, None, session.principal if session is not None else None)
+        return TaskCall(entry, facts, state, session)
