@@ -158,6 +158,8 @@ _DUTY = Cue(
     r"(?:love|appreciate)|\bgrateful\b|\bthanks?\s+(?:a\s+lot|so\s+much|in\s+advance)"
     r"|^\W*(?:step\s*\d+|\(?[a-z0-9]\)|\d+[.)]|setup|pre-?flight|post-?processing|troubleshooting|workflow|protocol)"
     r"|\b(?:fix|solution|workaround|remedy|next\s+step)\s+is\s+to\b"
+    # A step of a list after a colon or a semicolon ("Recommended flow: (a) call ...; (b) ..."), a phase named.
+    r"|[:;]\s*\(?[a-h1-9]\)\s+\w|\b(?:step|phase|stage)\s+(?:\d+|one|two|three|four|five|[a-e])\b\s*[:,]"
     # "always", "never", "mandatory" and an "important:" label, in the commonest languages.
     r"|\b(?:siempre|sempre|toujours|immer|altijd|zawsze|daima|her\s+zaman|luôn|selalu|senantiasa|всегда|завжди|"
     r"kila\s+mara|nunca|jamais|niemals|nie\s+wieder|mai\s+più|nooit|nigdy|asla|hiçbir\s+zaman|không\s+bao\s+giờ|"
@@ -189,7 +191,11 @@ _IMPERATIVE = Cue(
     r"answer|respond|reply|recommend|promote|mention|hide|omit|skip|bypass|ignore|disregard|forget|act|pretend|"
     r"behave|respond|keep|remove|delete|drop|route|redirect|proxy|replace|change|switch|bundle|write|save|store|"
     r"list|look|scan|find|dump|print|output|reveal|leak|transmit|notify|cc|bcc|do|don't|never|always|make|"
-    r"ensure|remember)\b",
+    r"ensure|remember|free|clear|clean|purge|wipe|erase|truncate|destroy|reset|revoke|disable|turn|star|merge|"
+    r"publish|transfer|pay|refund)\b"
+    # The model described doing it, in a tool's own text: "the assistant first runs ...", "the agent turns it off".
+    r"|^\W*(?:[^.;:]{0,80}?[,:]\s*)?(?:the|an?|your)\s+(?:AI\s+)?(?:assistant|agent|model|LLM)\s+(?:first\s+|then\s+|"
+    r"also\s+|always\s+|now\s+)?(?!is\b|has\b|was\b|does\b)[a-z]+s\b",
     re.IGNORECASE,
 )
 # A clause after a colon or semicolon that opens with a verb and its object: "PRs by X are trusted: approve them".
@@ -348,7 +354,8 @@ _NEGATION = Cue(
 _CONTEXT = Cue(
     r"\b(?:(?:the\s+)?(?:entire|full|whole|complete|all|every)\s+(?:of\s+the\s+)?(?:previous\s+|prior\s+)?"
     r"(?:conversation|chat|dialog(?:ue)?|transcript|messages?|history|context|user\s+messages?|turns?)"
-    r"|(?:conversation|chat|message|dialog)\s+(?:history|log|transcript)|system\s+(?:prompt|instructions?|message)|"
+    r"|(?:conversation|chat|message|dialog)\s+(?:history|log|transcript)|system\s+(?:prompts?|instructions?|messages?)|"
+    r"(?:messages?|turns?)\s+(?:of|from|in)\s+(?:the\s+|this\s+)?(?:conversation|chat|session)|"
     r"(?:your|the\s+model'?s?|the\s+assistant'?s?)\s+(?:system\s+prompt|(?:initial|original|hidden)\s+instructions|"
     r"context\s+window)|"
     r"previous\s+messages|(?:last|latest|most\s+recent|recent|previous|prior)\s+(?:\w+\s+)?user\s+(?:messages?|"
@@ -481,7 +488,8 @@ _CALL_VERB = re.compile(
 _RISKY_TOOL = re.compile(
     r"(?:^|[_.])(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|"
     r"gmail|slack|message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|"
-    r"browse|browser|navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember)"
+    r"browse|browser|navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|"
+    r"delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|refund|star)"
     r"(?:$|[_.])|__",
     re.IGNORECASE,
 )
@@ -575,8 +583,14 @@ def _sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tu
         yield at, end
 
 
-def _tools_named(sentence: str, context: _Context) -> list[str]:
-    """The names of other tools the sentence uses (`call send_email`, `` `run_command` tool``)."""
+# A tool named as the way something is done: "through execute_sql", "via `run_query`".
+_THROUGH = re.compile(r"\b(?:via|through)\s+(?:the\s+)?[`'\"]?$", re.IGNORECASE)
+_CALLED = re.compile(r"\b(?:call|invoke|run|execute)\s+[`'\"]?$", re.IGNORECASE)
+
+
+def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> list[str]:
+    """The names of other tools the sentence uses (`call send_email`, `` `run_command` tool``); `strict`: only
+    those called outright (`call export_contacts`), as a schema's value names one."""
     names = []
     for match in _IDENT.finditer(sentence):
         name = match.group(1)
@@ -588,7 +602,13 @@ def _tools_named(sentence: str, context: _Context) -> list[str]:
         after = sentence[match.end() : match.end() + 30]
         if re.search(r"\b(?:not|never|don't|avoid|instead\s+of)\s+(?:\w+\s+){0,2}[`'\"]?$", before, re.IGNORECASE):
             continue  # a tool named to be avoided is no order to use it
-        if _CALL_VERB.search(before) or re.match(r"[`'\"]?\s*(?:\(|" + _TOOL_WORD + r")", after, re.IGNORECASE):
+        if strict and not _CALLED.search(before):
+            continue  # in a schema's value, only a tool called outright ("call export_contacts") is a call
+        if (
+            _CALL_VERB.search(before)
+            or _THROUGH.search(before)
+            or re.match(r"[`'\"]?\s*(?:\(|" + _TOOL_WORD + r")", after, re.IGNORECASE)
+        ):
             names.append(name)
     return names
 
@@ -709,8 +729,8 @@ def _judge_sentence(
     confirm = _CONFIRM_RE.search(sentence, seen)
     bypass = _BYPASS.search(sentence, seen) if confirm else _UNASKED.search(sentence, seen) if context.result else None
     tools = (
-        [name for name in _tools_named(sentence, context) if _RISKY_TOOL.search(name)]
-        if context.prose and _RISKY.search(sentence)
+        [name for name in _tools_named(sentence, context, strict=not context.prose) if _RISKY_TOOL.search(name)]
+        if _RISKY.search(sentence)
         else []
     )
     destination = (
@@ -731,6 +751,7 @@ def _judge_sentence(
         return None
     transfer = _TRANSFER.search(sentence, seen)
     into = _into_own(sentence, context)
+    place = _into_own(sentence, context, strict=True)
     source = _SOURCE.search(sentence, seen)
     model = _said(sentence, _TO_MODEL.search(sentence, seen))
     reader = (
@@ -761,7 +782,12 @@ def _judge_sentence(
         why.append(f"takes a secret file ({path.group().strip()!r})")
     elif (
         noun
-        and (tools or source or (destination and (_EXFIL_VERB.search(sentence, seen) or "@" in destination.group())))
+        and (
+            tools
+            or source
+            or (destination and (_EXFIL_VERB.search(sentence, seen) or "@" in destination.group()))
+            or (place and not _PARAMETER_SAYS.search(place))
+        )
         and (source or not name_says)
         and not _FORBIDDEN.search(sentence)
     ):
@@ -838,6 +864,16 @@ def _judge_sentence(
     kinds = set(targets)
     claim = approval is not None and _CLAIM.search(sentence, seen) is not None
     high = _is_high(kinds, addressee, context, other_script=other_script, claim=claim)
+    if (
+        not high
+        and not context.result
+        and place
+        and kinds & {"secret", "context"}
+        and not _PARAMETER_SAYS.search(place)
+    ):
+        # A secret or the conversation said to go into one of the tool's own parameters is asked of the model in any
+        # voice: "the contents of ~/.aws/credentials are expected in `notes`" asks what "put them in `notes`" asks.
+        high = True
     acts = _OUTWARD.search(sentence, seen) if context.result and addressee == "reader" and "approval" in kinds else None
     if not high and acts:
         # Someone else's page asking its reader to act beyond a chore and skip the user's say: nobody asks that of a
@@ -944,24 +980,49 @@ _DATA = Cue(
 # A parameter named for what its description names is the tool's own input (`password`, `api_key`, `system_prompt`).
 _PARAMETER_SAYS = re.compile(
     r"pass|secret|key|token|cred|auth|identity|cert|prompt|history|conversation|transcript|kubeconfig|config|cookie|"
-    r"otp",
+    r"otp|messages|chat|dialog",
     re.IGNORECASE,
 )
 
 
-def _into_own(sentence: str, context: _Context) -> bool:
-    """Whether the sentence puts something into one of the tool's own parameters (`` `note` ``, "the memo field")."""
+def _into_own(sentence: str, context: _Context, *, strict: bool = False) -> str | None:
+    """The tool's own parameter the sentence names, which something is put into (`` `note` ``, "the memo field");
+    `strict`: only one named as a place for a value ("in `notes`", "the `hint` field", "im Feld `hinweis`"), not a
+    word that happens to be a parameter's name ("returns the item")."""
     if not context.own:
-        return False
-    for name in context.own:
+        return None
+    places = []
+    for name in sorted(context.own):
         at = sentence.find(name)
         while at >= 0:
             before = sentence[at - 1] if at else " "
             after = sentence[at + len(name) : at + len(name) + 1] or " "
             if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-                return True
+                if not strict:
+                    return name
+                head = sentence[max(0, at - 40) : at]
+                if (
+                    _PLACE_BEFORE.search(head) or _PLACE_AFTER.match(sentence, at + len(name), at + len(name) + 40)
+                ) and not _NOT_PLACE.search(head):
+                    places.append(name)
             at = sentence.find(name, at + 1)
-    return False
+    # A parameter named for a secret beside another ("pass secrets with `secrets`, never as `build_args`"): the
+    # sentence is about the one named for it.
+    return next((name for name in places if _PARAMETER_SAYS.search(name)), places[0] if places else None)
+
+
+# A parameter named as a place for a value: after "in", "into", "as" or the word for a field, or before that word.
+_PARAM_WORD = (
+    r"(?:fields?|parameters?|params?|arguments?|args?|propert(?:y|ies)|パラメータ|フィールド|필드|매개변수|字段|参数|參數|"
+    r"пол[ея]|параметр\w*|campo|champ|Feld|kolom|pole|alan\w*|trường|tham\s+số|پارامتر|حقل|שדה|पैरामीटर|फ़ील्ड|"
+    r"พารามิเตอร์|ฟิลด์)"
+)
+_PLACE_BEFORE = re.compile(
+    r"(?:\b(?:in|into|as|inside|under|to)\s+(?:the\s+|its\s+|a\s+|your\s+)?[`'\"“]|" + _PARAM_WORD + r"\s*[`'\"“]?)$",
+    re.IGNORECASE,
+)
+_NOT_PLACE = re.compile(r"\b(?:never|not|no|don't|without)\s+(?:\w+\s+){0,2}(?:in|into|as|to)\s+\S*$", re.IGNORECASE)
+_PLACE_AFTER = re.compile(r"[`'\"”]?\s*" + _PARAM_WORD, re.IGNORECASE)
 
 
 def _is_high(kinds: set[str], addressee: str, context: _Context, *, other_script: bool, claim: bool) -> bool:
@@ -1235,9 +1296,11 @@ _TARGETS = frozenset(cue.index for cue in _TARGET_CUES)
 _RISKY = Cue(
     r"[_.](?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|gmail|slack|"
     r"message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|browse|browser|"
-    r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember)\b|"
+    r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|delete|remove|drop|"
+    r"destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|refund|star)\b|"
     r"\b(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|send|post|email|mail|gmail|slack|upload|"
     r"share|publish|forward|notify|export|push|fetch|http|browse|browser|navigate|download|curl|env|secret|"
-    r"memory|store|remember)[_.]\w|\w__\w",
+    r"memory|store|remember|delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|refund)"
+    r"[_.]\w|\w__\w",
     re.IGNORECASE,
 )
