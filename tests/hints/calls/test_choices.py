@@ -266,3 +266,19 @@ def test_a_post_that_voids_or_annuls_a_thing_cancels_it(target: str) -> None:
     found = judge_method("POST", "method", target, None)
     assert found is not None
     assert found.act is Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize(
+    ("url", "act"),
+    [
+        ("https://slack.com/api/conversations.history", Act.READ),
+        ("https://slack.com/api/users.info", Act.READ),
+        ("https://slack.com/api/chat.postMessage", Act.ADDITIVE),
+        ("https://slack.com/api/chat.delete", Act.DESTRUCTIVE),
+        ("https://files.example.com/upload/report.pdf", Act.ADDITIVE),
+    ],
+)
+def test_a_post_to_a_method_named_in_the_path_does_what_its_verb_says(url: str, act: Act) -> None:
+    found = judge_method("POST", "method", url)
+    assert found is not None
+    assert found.act is act

@@ -998,3 +998,25 @@ def test_the_shell_chosen_per_call_reads_the_text_in_its_grammar() -> None:
     bash = judge.judge({"shell": "bash", "script": "for f in *.md\n    wc -l $f\nend"})
     assert bash is not None
     assert bash.act is calls.Act.DESTRUCTIVE  # not bash: it does not parse
+
+
+@pytest.mark.parametrize(
+    ("keys", "act"),
+    [
+        ("top -b -n 1 | head -20\n", calls.Act.READ),
+        ("y\n", calls.Act.DESTRUCTIVE),
+        ("rm -rf build\n", calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_keystrokes_typed_into_a_terminal_session_are_a_command_line(keys: str, act: calls.Act) -> None:
+    listed = tool(
+        {"session": {"type": "string"}, "keys": {"type": "string"}},
+        "Type keystrokes into an open terminal tab.",
+        "terminal_send",
+    )
+    listed["inputSchema"]["required"] = ["session", "keys"]
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"session": "tab-2", "keys": keys})
+    assert found is not None
+    assert found.act is act

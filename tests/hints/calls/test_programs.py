@@ -347,3 +347,16 @@ def test_system_and_database_clients_read_unless_a_flag_or_operand_sets_somethin
 )
 def test_a_graphql_query_through_gh_api_reads_and_a_job_created_now_runs(argv: list[str], act: Act) -> None:
     assert judge_argv(argv).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("gzip -k access.log.1", Act.ADDITIVE),
+        ("xz --keep dump.sql", Act.ADDITIVE),
+        ("gzip -kf access.log.1", Act.DESTRUCTIVE),
+        ("gzip access.log.1", Act.DESTRUCTIVE),
+    ],
+)
+def test_a_compressor_told_to_keep_its_input_only_adds_unless_forced(line: str, act: Act) -> None:
+    assert judge_argv(line.split()).act is act

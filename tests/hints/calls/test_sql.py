@@ -289,3 +289,17 @@ def test_a_statement_only_quoted_into_generated_text_is_not_run() -> None:
     text = "SELECT 'DROP TABLE tmp.' || quote_ident(tablename) || ';' FROM pg_tables WHERE schemaname = 'tmp'"
     assert judge_sql(text, "postgres").act is Act.READ
     assert judge_sql("SELECT quote_literal(purge_cache('x'))", "postgres").act is Act.DESTRUCTIVE
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("SET SHOWPLAN_XML ON;\nGO\nUPDATE dbo.Prices SET Amount = Amount * 1.1;\nGO", Act.READ),
+        ("SET NOEXEC ON; DROP TABLE x", Act.READ),
+        ("SET NOEXEC ON; DROP TABLE x; SET NOEXEC OFF; DROP TABLE y", Act.DESTRUCTIVE),
+        ("IF 1=0 SET NOEXEC ON; DROP TABLE x", Act.DESTRUCTIVE),
+    ],
+)
+def test_statements_after_sql_server_s_showplan_or_noexec_are_compiled_not_run(text: str, act: Act) -> None:
+    assert judge_sql(text, "tsql").act is act
+    assert judge_sql("SET NOEXEC ON; DROP TABLE x", "mysql").act is Act.DESTRUCTIVE  # SQL Server's option only

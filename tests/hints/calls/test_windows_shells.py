@@ -151,3 +151,15 @@ def test_foreach_object_given_a_member_name_calls_that_method_so_it_is_destructi
 )
 def test_windows_programs_read_only_with_their_documented_query_operand(line: str, act: Act) -> None:
     assert judge_cmd(line).act is act
+
+
+@pytest.mark.parametrize(
+    ("script", "act"),
+    [
+        ("New-Item -ItemType Directory -Path .\\artifacts\\logs -Force | Out-Null", Act.ADDITIVE),
+        ("New-Item -Path notes.txt -Force", Act.DESTRUCTIVE),
+        ("New-Item -ItemType File -Path notes.txt -Force", Act.DESTRUCTIVE),
+    ],
+)
+def test_new_item_forced_only_replaces_a_file_never_a_directory(script: str, act: Act) -> None:
+    assert judge_powershell(script).act is act

@@ -95,6 +95,12 @@ def judge_method(
             verb = None  # `POST .../capture`, `.../print`, `.../check`: a read word that acts when posted
         if verb is not None and method in {"GET", "POST"} and (verb is not Act.READ or method == "POST"):
             act, idempotent = verb, verb is Act.READ
+        if method == "POST" and _RPC_SEGMENT.fullmatch(word):
+            # `POST /api/conversations.history`: an RPC method named in the path (Slack's Web API) does what
+            # its name's verb says, a read included.
+            named = judge_rpc(word, "path")
+            if named is not None:
+                act, idempotent = named.act, named.act is Act.READ
     statement = _statement_in(body)
     if statement is not None and statement.act > act:
         # `POST .../query {"sql": "DELETE FROM t"}`: the endpoint runs the statement it is sent.
@@ -240,6 +246,9 @@ _POST_READS = frozenset(
 )
 
 
+_RPC_SEGMENT = re.compile(r"[a-z]+(?:\.[a-z][A-Za-z]*)+")
+"""A path segment that names a method as `noun.verb` (`conversations.history`, `chat.postMessage`), no file
+name (`report.pdf` has no verb after its dot)."""
 _RPC_NAME = re.compile(r"[A-Za-z_][\w]*(?:[./][A-Za-z_][\w]*)*")
 
 

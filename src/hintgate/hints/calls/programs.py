@@ -440,6 +440,8 @@ def _compressor(args: list[str], shown: str, _shell: ShellText | None, _depth: i
         return Judgement(R, shown, "shell", True)
     if _has(args, "-n") and shown.startswith("unzip"):
         return Judgement(A, shown, "shell", True)
+    if _has(args, "-k", "--keep") and not _has(args, "-f", "--force") and not shown.startswith(("unzip", "7z")):
+        return Judgement(A, f"{shown} (keeps its input; never over an output there)", "shell", True)
     return Judgement(D, shown, "shell")
 
 

@@ -566,7 +566,7 @@ _NAMING_WORDS = _names(
     host hostname port cluster project projectid warehouse role user username account schema keyspace catalog region
     zone namespace url uri endpoint timeout timeoutms timeouts limit format dialect language lang mode encoding
     consistency token key locale tz timezone env environment profile context instance bucket index collection table
-    question questions prompt instruction instructions ask
+    question questions prompt instruction instructions ask session sessionid tab pane window
     """
 )
 

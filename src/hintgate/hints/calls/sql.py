@@ -226,6 +226,8 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
         single = shorten(text, 72) if len(statements) == 1 else None
         parts = [_statement(s, single, command) for s in statements]
         parts = _undo_rolled_back(statements, _prepared(statements, parts, dialect, command))
+        if dialect == "tsql":
+            parts = _compiled_only(statements, parts)
     else:
         # Some statement the parser does not know (`NOTIFY ch, 'x'`, `WAITFOR DELAY`, `DBCC CHECKDB (...)`):
         # each statement is read on its own, and one still unread is judged by its documented grammar.
@@ -234,6 +236,8 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
             return Judgement(Act.DESTRUCTIVE, f"SQL that does not parse: {shorten(text, 60)}", "sql")
         statements, parts = read
         parts = _undo_rolled_back(statements, _prepared(statements, parts, dialect, command))
+        if dialect == "tsql":
+            parts = _compiled_only(statements, parts)
     whole = riskiest(parts)
     worst = [p for p in parts if p.act is whole.act]
     shown = worst[0].what
@@ -279,6 +283,27 @@ def _prepared(
                 inner = known[name.group(1).lower()]
                 judged[at] = Judgement(inner.act, f"EXECUTE {inner.what}", "sql", inner.idempotent, inner.open_world)
     return judged
+
+
+_NOT_EXECUTING = re.compile(
+    r"SET\s+(SHOWPLAN_XML|SHOWPLAN_TEXT|SHOWPLAN_ALL|NOEXEC|PARSEONLY|FMTONLY)\s*=?\s*(ON|OFF)\s*;?", re.I
+)
+
+
+def _compiled_only(statements: list[Any], parts: list[Judgement]) -> list[Judgement]:
+    """SQL Server's `SET SHOWPLAN_XML ON` (and `SHOWPLAN_TEXT`, `SHOWPLAN_ALL`, `NOEXEC`, `PARSEONLY`,
+    `FMTONLY`): the statements after it are compiled (a plan returned), not run, until it is set OFF."""
+    off: set[str] = set()
+    out = list(parts)
+    for at, node in enumerate(statements):
+        found = _NOT_EXECUTING.fullmatch(_sql_of(node).strip()) if node is not None else None
+        if found is not None:
+            option, state = found.group(1).upper(), found.group(2).upper()
+            (off.add if state == "ON" else off.discard)(option)
+            out[at] = Judgement(Act.READ, parts[at].what, "sql", True)
+        elif off and at < len(out):
+            out[at] = Judgement(Act.READ, f"{parts[at].what} (compiled, not run)", "sql", True)
+    return out
 
 
 def _statement_by_statement(

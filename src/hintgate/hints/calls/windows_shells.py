@@ -168,7 +168,11 @@ def _ps_command(name: str, arguments: list[str]) -> tuple[Act, bool]:
     if verb in _READ_VERBS and not flags & {"-repair", "-fix"}:
         return R, False
     if verb in _ADD_VERBS:
-        return (D if "-force" in flags else A), False  # `New-Item -Force` replaces what exists
+        # `New-Item -Force` replaces a file that exists; a directory told -Force keeps what it holds (the
+        # cmdlet's documentation), so it only creates.
+        kind = next((arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a.lower() in {"-itemtype", "-type"}), "")
+        directory = name == "new-item" and kind.strip("'\"").lower() in {"directory", "dir"}
+        return (D if "-force" in flags and not directory else A), False
     return D, False
 
 
