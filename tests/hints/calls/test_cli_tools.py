@@ -104,3 +104,47 @@ def test_an_infrastructure_cli_reads_in_its_preview_and_listing_commands(line: s
 )
 def test_a_service_cli_does_what_its_operation_s_verb_says(line: str, act: Act) -> None:
     assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("timedatectl status", Act.READ),
+        ("hostnamectl", Act.READ),
+        ("systemd-analyze blame", Act.READ),
+        ("loginctl list-sessions", Act.READ),
+        ("timedatectl set-timezone UTC", Act.DESTRUCTIVE),
+        ("resolvectl flush-caches", Act.DESTRUCTIVE),
+        ("defaults read com.apple.dock", Act.READ),
+        ("defaults write com.apple.dock autohide -bool true", Act.DESTRUCTIVE),
+        ("diskutil list", Act.READ),
+        ("diskutil eraseDisk APFS x disk4", Act.DESTRUCTIVE),
+        ("nginx -t", Act.READ),
+        ("nginx -c /etc/nginx/nginx.conf", Act.DESTRUCTIVE),
+        ("nginx -s reload", Act.DESTRUCTIVE),
+        ("apachectl configtest", Act.READ),
+        ("apachectl graceful", Act.DESTRUCTIVE),
+        ("sshd -T", Act.READ),
+        ("visudo -c", Act.READ),
+        ("crictl ps -a", Act.READ),
+        ("crictl rmi --prune", Act.DESTRUCTIVE),
+        ("ssh-keygen -lf id_ed25519.pub", Act.READ),
+        ("ssh-keygen -R web-1", Act.DESTRUCTIVE),
+        ("ssh-keygen -t ed25519 -f key", Act.DESTRUCTIVE),
+        ("gpg --list-keys", Act.READ),
+        ("gpg --verify release.sig", Act.READ),
+        ("gpg --auto-key-retrieve --verify release.sig", Act.DESTRUCTIVE),
+        ("gpg --import key.asc", Act.DESTRUCTIVE),
+        ("ufw status verbose", Act.READ),
+        ("ufw allow 22/tcp", Act.DESTRUCTIVE),
+        ("nft list ruleset", Act.READ),
+        ("nft flush ruleset", Act.DESTRUCTIVE),
+        ("firewall-cmd --zone=public --list-ports", Act.READ),
+        ("firewall-cmd --add-port=80/tcp --permanent", Act.DESTRUCTIVE),
+        ("lvs", Act.READ),
+        ("findmnt -l", Act.READ),
+        ("bat README.md", Act.READ),
+    ],
+)
+def test_system_tools_read_in_their_status_listing_and_check_modes_only(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act

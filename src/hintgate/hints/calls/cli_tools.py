@@ -304,6 +304,109 @@ def _kafka(program: str, args: list[str], shown: str) -> Judgement:
     return _judged(D, shown, program, False)
 
 
+# ---------------------------------------------------------------- system settings and services
+
+
+def _ctl(program: str, args: list[str], shown: str) -> Judgement:
+    """systemd's control tools (timedatectl, hostnamectl, loginctl, localectl, resolvectl, networkctl,
+    busctl, coredumpctl, systemd-analyze): `status`, `show`, `list-*`, `get-*`, `is-*`, `cat`, `query`,
+    `info` and no verb show; any other verb sets, starts, stops or flushes something."""
+    sub, _rest = subcommand(args)
+    read = not sub or sub in {"status", "show", "cat", "query", "info", "help", "statistics", "dump", "verify"}
+    read = read or sub.startswith(("list", "get-", "is-", "show-")) or sub in {"time", "blame", "critical-chain"}
+    return _judged(R if read else D, shown, program, False)
+
+
+def _defaults(program: str, args: list[str], shown: str) -> Judgement:
+    """macOS `defaults`: `read`, `read-type`, `domains`, `find` show; `write`, `delete`, `import`... change."""
+    sub, _rest = subcommand(args)
+    return _judged(R if sub in {"read", "read-type", "domains", "find", "help"} else D, shown, program, False)
+
+
+def _diskutil(program: str, args: list[str], shown: str) -> Judgement:
+    """macOS `diskutil`: `list`, `info`, `activity` show; anything else mounts, erases or changes a disk."""
+    sub, _rest = subcommand(args)
+    return _judged(R if sub in {"list", "info", "activity", "listfilesystems"} else D, shown, program, False)
+
+
+_CONFIG_CHECKS: Mapping[str, tuple[str, ...]] = {
+    "nginx": ("-t", "-T", "-v", "-V", "-h", "-?"),
+    "apachectl": ("-t", "configtest", "-S", "-M", "-v", "-V", "status", "fullstatus"),
+    "apache2ctl": ("-t", "configtest", "-S", "-M", "-v", "-V", "status", "fullstatus"),
+    "sshd": ("-t", "-T", "-V"),
+    "visudo": ("-c", "--check"),
+    "haproxy": ("-c", "-v", "-vv"),
+}
+
+
+def _config_check(program: str, args: list[str], shown: str) -> Judgement:
+    """Servers asked only to test their configuration or print their version (`nginx -t`, `apachectl
+    configtest`, `sshd -t`, `visudo -c`, `haproxy -c`) read; otherwise they start, signal or edit."""
+    checks = any(a in _CONFIG_CHECKS[program] for a in args)
+    if program == "nginx" and has(args, "-s"):
+        checks = False  # `nginx -s reload`: a signal to the running server
+    return _judged(R if checks else D, shown, program, False)
+
+
+def _crictl(program: str, args: list[str], shown: str) -> Judgement:
+    """crictl: listings, inspection, logs and stats read; anything else runs, stops or removes."""
+    sub, _rest = subcommand(args, frozenset({"-r", "--runtime-endpoint", "-i", "--image-endpoint"}))
+    read = {"", "ps", "pods", "images", "img", "inspect", "inspecti", "inspectp", "logs", "stats", "statsp", "info"}
+    return _judged(R if sub in read | {"version", "help", "imagefsinfo"} else D, shown, program, False)
+
+
+def _ssh_keygen(program: str, args: list[str], shown: str) -> Judgement:
+    """ssh-keygen shows a key's fingerprint (`-l`), finds a host (`-F`) or prints a public key (`-y`);
+    otherwise it writes keys or known_hosts."""
+    return _judged(R if has(args, "-l", "-F", "-y", "-B") and not has(args, "-R") else D, shown, program, False)
+
+
+_GPG_READS = frozenset(
+    {"--list-keys", "-k", "--list-public-keys", "--list-secret-keys", "-K", "--fingerprint", "--verify"}
+    | {"--list-packets", "--card-status", "--list-sigs", "--check-sigs", "--version", "--help"}
+)
+
+
+def _gpg(program: str, args: list[str], shown: str) -> Judgement:
+    """gpg lists keys and verifies signatures without changing the keyring; anything else (import, sign,
+    encrypt to a file, delete, edit) writes."""
+    commands = [a for a in args if a.startswith("-") and a not in {"--batch", "--with-colons", "-q", "--quiet"}]
+    read = bool(commands) and all(
+        a.split("=", 1)[0] in _GPG_READS | {"--keyid-format", "--with-fingerprint"} for a in commands
+    )
+    return _judged(R if read else D, shown, program, False)
+
+
+def _firewall(program: str, args: list[str], shown: str) -> Judgement:
+    """Firewall front ends asked only for their state: `ufw status`, `nft list ...`, `firewall-cmd` with
+    `--state`, `--list-*`, `--get-*`, `--query-*` only; any other command changes the rules."""
+    if program == "ufw":
+        read = subcommand(args)[0] in {"status", "show", "version", "help"}
+    elif program == "nft":
+        read = subcommand(args, frozenset({"-f", "--file", "-I", "--includepath"}))[0] == "list" and not has(
+            args, "-f", "--file"
+        )
+    else:
+        options = [a.split("=", 1)[0] for a in args if a.startswith("--")]
+        allowed = (
+            "--state",
+            "--list-",
+            "--get-",
+            "--query-",
+            "--zone",
+            "--permanent",
+            "--info-",
+            "--version",
+            "--help",
+        )
+        read = (
+            bool(options)
+            and all(o.startswith(allowed) for o in options)
+            and any(o not in {"--zone", "--permanent"} for o in options)
+        )
+    return _judged(R if read else D, shown, program, False)
+
+
 CLI_TOOLS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
     "prettier": _prettier,
     "black": _black,
@@ -323,6 +426,27 @@ CLI_TOOLS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
     "skopeo": _skopeo,
     "trivy": _trivy,
     "etcdctl": _etcdctl,
+    **dict.fromkeys(
+        (
+            "timedatectl",
+            "hostnamectl",
+            "loginctl",
+            "localectl",
+            "resolvectl",
+            "networkctl",
+            "busctl",
+            "coredumpctl",
+            "systemd-analyze",
+        ),
+        _ctl,
+    ),
+    "defaults": _defaults,
+    "diskutil": _diskutil,
+    **dict.fromkeys(("nginx", "apachectl", "apache2ctl", "sshd", "visudo", "haproxy"), _config_check),
+    "crictl": _crictl,
+    "ssh-keygen": _ssh_keygen,
+    **dict.fromkeys(("gpg", "gpg2"), _gpg),
+    **dict.fromkeys(("ufw", "nft", "firewall-cmd"), _firewall),
     **{
         f"{name}{suffix}": _kafka
         for name in ("kafka-topics", "kafka-consumer-groups", "kafka-configs", "kafka-acls")

@@ -55,6 +55,9 @@ READ_PROGRAMS = _names(
     netstat ss ping ping6 traceroute tracepath mtr dig nslookup host whois getent man info help apropos
     whatis history sleep expr bc dc factor numfmt shuf look sdiff colordiff journalctl dmesg last lastlog
     pg_lsclusters pg_isready pg_controldata pg_config
+    lsb_release hostid sw_vers system_profiler vm_stat mdfind mdls otool lvs pvs vgs lvdisplay pvdisplay
+    vgdisplay findmnt lsns lslocks lsipc lsmem dmidecode pidof atq ipcs tokei cloc scc bat batcat exa eza lsd
+    hexyl procs dust duf sar pidstat iotop iftop nethogs csvlook csvstat csvcut tldr
     finger ldd nm objdump readelf size file uniq sort awk gawk mawk nawk sed find fd fdfind locate mlocate
     env time watch timeout nice ionice nohup command builtin exec stdbuf xargs tee curl wget http https xh
     httpie openssl host dnsdomainname ip ifconfig route arp iw iwconfig nmcli lsattr getfacl id namei
