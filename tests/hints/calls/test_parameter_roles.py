@@ -1020,3 +1020,32 @@ def test_keystrokes_typed_into_a_terminal_session_are_a_command_line(keys: str, 
     found = judge.judge({"session": "tab-2", "keys": keys})
     assert found is not None
     assert found.act is act
+
+
+def test_a_list_of_operations_runs_the_statement_each_one_holds() -> None:
+    listed = tool(
+        {
+            "ops": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"sql": {"type": "string"}, "params": {"type": "array"}},
+                    "required": ["sql"],
+                },
+            }
+        },
+        "Run a list of parameterised statements against the database in one transaction.",
+        "db_batch",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    reading = judge.judge({"ops": [{"sql": "SELECT 1"}, {"sql": "SELECT count(*) FROM audit WHERE action = 'DROP'"}]})
+    assert reading is not None
+    assert reading.act is calls.Act.READ
+    deleting = judge.judge({"ops": [{"sql": "SELECT 1"}, {"sql": "DELETE FROM audit", "params": []}]})
+    assert deleting is not None
+    assert deleting.act is calls.Act.DESTRUCTIVE
+    missing = judge.judge({"ops": [{"sql": "SELECT 1"}, {"params": [1]}]})
+    assert missing is not None
+    assert missing.act is calls.Act.DESTRUCTIVE
+    assert judge.heavy({"ops": [{"sql": "SELECT 1 " + " " * 3000}]})

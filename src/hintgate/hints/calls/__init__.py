@@ -82,6 +82,10 @@ class ArgumentJudge:
                 return True  # a GraphQL document is parsed
             if isinstance(value, list) and sum(len(w) for w in value if isinstance(w, str)) > HEAVY:
                 return True
+            if isinstance(value, list) and role.each and role.body is not None:
+                texts = [v.get(role.body) for v in value if isinstance(v, Mapping)]
+                if sum(len(t) for t in texts if isinstance(t, str)) > HEAVY:
+                    return True  # the statements of a list of operations
         return False
 
     @property
@@ -288,6 +292,13 @@ def _judge_value(
     headers: Any = None,
 ) -> Judgement | None:
     kind = role.kind
+    if role.each and kind == "sql" and role.body is not None and isinstance(value, list) and value:
+        # `[{sql: "...", params: [...]}, ...]`: each operation's statement; one without a statement is not read.
+        texts = [v.get(role.body) if isinstance(v, Mapping) else None for v in value]
+        if not all(isinstance(t, str) for t in texts):
+            return Judgement(Act.DESTRUCTIVE, f"{role.parameter}: an operation without a statement", "sql")
+        value = texts
+        role = dataclasses.replace(role, body=None)
     if role.each and kind in {"sql", "shell"} and _words(value):
         # A list of statements or command lines, run in order: the riskiest decides.
         parts = [_judge_value(dataclasses.replace(role, each=False), v, target, body, dialect) for v in value]

@@ -478,6 +478,22 @@ def _dialect_chooser(properties: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _statement_member(items: Mapping[str, Any]) -> str | None:
+    """The member of a list's objects that holds a SQL statement (`{sql, params}`, `{statement, args}`)."""
+    properties = items.get("properties") if _kind(items) in {"object", None} else None
+    if not isinstance(properties, Mapping):
+        return None
+    found = [
+        k
+        for k, v in properties.items()
+        if isinstance(k, str)
+        and isinstance(v, Mapping)
+        and _kind(v) in {"string", None}
+        and "".join(tokenize(k)) in {"sql", "statement", "stmt", "sqlstatement", "sqlquery"}
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 def _names_target(key: Any, spec: Mapping[str, Any]) -> bool:
     """A parameter that says where a request goes: a URL or an API path."""
     if not isinstance(key, str) or _kind(spec) not in {"string", None}:
@@ -692,6 +708,10 @@ def _role(
         return Role("action", key)
     items = spec.get("items")
     argv = kind == "array" and isinstance(items, Mapping) and _kind(items) == "string"
+    member = _statement_member(items) if kind == "array" and isinstance(items, Mapping) else None
+    if member is not None and (_SQL_TEXT.search(tool_text) or _DATABASE.search(tool_text)):
+        # `ops: [{sql, params}]`: a list of operations, each running the statement its member holds.
+        return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"), each=True, body=member)
     if (
         argv
         and (joined in _LISTS_OF_STATEMENTS or _STATEMENTS.search(description))
