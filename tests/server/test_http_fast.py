@@ -29,7 +29,7 @@ from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import Mode, PolicySettings
 from hintgate.server import http_fast
 from hintgate.server.http_fast import HttpFastPath
-from hintgate.server.sessions import ClientSession
+from hintgate.session import ClientSession
 from hintgate.testing import FakeSource, RunningGateway, running_gateway
 
 pytestmark = pytest.mark.anyio
