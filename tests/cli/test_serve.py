@@ -371,3 +371,37 @@ def test_a_database_that_cannot_be_used_stops_the_upstreams_started_ahead(tmp_pa
     for pid in (int(line) for line in launches.read_text().split()) if launches.exists() else ():
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_the_start_sequence_opens_the_store_before_the_gateway_unless_the_state_was_read_ahead(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from hintgate.cli.serve import read_ahead, starting
+    from hintgate.config.loading import parse_config
+    from hintgate.config.settings import Settings
+    from hintgate.sources.base import SourceState
+
+    server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted", "prefix": ""}
+    config = parse_config({"mcpServers": {"time": server}}, source="test")
+    settings = Settings(data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'calls.db'}")
+    said = io.StringIO()
+    with anyio.fail_after(60):
+        async with starting(config, settings, imports=(), console=Console(file=said)) as started:
+            assert started.late is None
+            assert started.store is not None
+            assert started.gateway.store is started.store  # open before the gateway was built
+            assert started.gateway.sources["time"].status.state is SourceState.UP
+        early = read_ahead(config, settings)
+        assert early is not None
+        async with starting(config, settings, imports=(), console=Console(file=said), early=early) as started:
+            assert started.store is None
+            assert started.gateway.store is None  # the first listing is answered without it
+            assert started.late is not None
+            assert started.late.store is None  # it opens once that listing is out (`LateStore.opened`)
+            assert "get_current_time" in started.gateway.catalog.entries
+    assert said.getvalue().count("server 'time' is up") == 2

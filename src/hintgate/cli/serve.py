@@ -730,16 +730,17 @@ async def starting(
     ends into it).
     """
     async with contextlib.AsyncExitStack() as stack:
+        # Entered first, so closed last: the gateway records its sessions' ends into it.
         late = await stack.enter_async_context(LateStore(settings)) if early is not None else None
-        if prestarted is None:
+        if prestarted is None:  # 1. spawn the upstreams
             prestarted = await stack.enter_async_context(prestarting(config, os.environ))
-        background = await stack.enter_async_context(BackgroundImports(imports))
-        store = await stack.enter_async_context(open_store(settings)) if late is None else None
-        await background.done()
+        background = await stack.enter_async_context(BackgroundImports(imports))  # 2. import in the background
+        store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 3. the store
+        await background.done()  # 4. wait for the imports
         gateway = _gateway(config, settings, store, dashboard=dashboard, early=early, view=view, prestarted=prestarted)
-        await stack.enter_async_context(gateway)
-        await prestarted.discard()
-        _report_start(gateway, console)
+        await stack.enter_async_context(gateway)  # 5. the gateway: sources started, first catalog built
+        await prestarted.discard()  # 6. the processes no source took
+        _report_start(gateway, console)  # 7. report
         yield Started(gateway, store, late)
 
 
