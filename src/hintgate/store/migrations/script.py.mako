@@ -14,8 +14,6 @@ import hintgate.store.tables
 ${imports if imports else ""}
 revision: str = ${repr(up_revision)}
 down_revision: str | None = ${repr(down_revision)}
-branch_labels: str | None = ${repr(branch_labels)}
-depends_on: str | None = ${repr(depends_on)}
 
 
 def upgrade() -> None:

@@ -9,20 +9,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value, moment, stamp
 
 revision: str = "0001"
 down_revision: str | None = None
-branch_labels: str | None = None
-depends_on: str | None = None
-
-
-def _json() -> sa.JSON:
-    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
-
-
-def _time() -> sa.DateTime:
-    return sa.DateTime(timezone=True)
 
 
 def upgrade() -> None:
@@ -38,8 +29,7 @@ def upgrade() -> None:
         sa.Column("tool", sa.String(), nullable=False),
         sa.Column("hint", sa.String(length=32), nullable=False),
         sa.Column("value", sa.Boolean(), nullable=False),
-        sa.Column("updated_at", _time(), nullable=False),
-        sa.Column("updated_by", sa.String(), nullable=False),
+        *stamp("updated"),
         sa.CheckConstraint(
             "hint IN ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')",
             name=op.f("ck_hint_overrides_hint"),
@@ -52,8 +42,8 @@ def upgrade() -> None:
         sa.Column("client_name", sa.String(), nullable=True),
         sa.Column("client_version", sa.String(), nullable=True),
         sa.Column("status", sa.String(length=16), server_default="active", nullable=False),
-        sa.Column("started_at", _time(), nullable=False),
-        sa.Column("ended_at", _time(), nullable=True),
+        sa.Column("started_at", moment(), nullable=False),
+        sa.Column("ended_at", moment(), nullable=True),
         sa.Column("tool_call_count", sa.BigInteger(), server_default="0", nullable=False),
         sa.Column("total_tokens", sa.BigInteger(), server_default="0", nullable=False),
         sa.Column("transport", sa.String(length=16), nullable=True),
@@ -77,24 +67,24 @@ def upgrade() -> None:
         sa.Column("server_name", sa.String(), nullable=True),
         sa.Column("tool_name", sa.String(), nullable=False),
         sa.Column("upstream_tool", sa.String(), nullable=False),
-        sa.Column("arguments", _json(), nullable=True),
+        sa.Column("arguments", json_value(), nullable=True),
         sa.Column("arguments_truncated", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("arguments_size", sa.Integer(), nullable=True),
-        sa.Column("response", _json(), nullable=True),
+        sa.Column("response", json_value(), nullable=True),
         sa.Column("response_truncated", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("response_size", sa.Integer(), nullable=True),
         sa.Column("response_cap", sa.Integer(), nullable=True),
         sa.Column("error", sa.Text(), nullable=True),
-        sa.Column("started_at", _time(), nullable=False),
+        sa.Column("started_at", moment(), nullable=False),
         sa.Column("duration_ms", sa.Float(), nullable=False),
         sa.Column("request_id", sa.String(), nullable=True),
         sa.Column("client_name", sa.String(), nullable=True),
         sa.Column("client_version", sa.String(), nullable=True),
         sa.Column("parent_call_id", sa.String(), nullable=True),
         sa.Column("execution_type", sa.String(length=32), server_default="direct", nullable=False),
-        sa.Column("hints", _json(), nullable=True),
+        sa.Column("hints", json_value(), nullable=True),
         sa.Column("tier", sa.String(length=32), nullable=True),
-        sa.Column("decision", _json(), nullable=True),
+        sa.Column("decision", json_value(), nullable=True),
         sa.Column("verdict", sa.String(length=16), nullable=True),
         sa.Column("input_tokens", sa.Integer(), server_default="0", nullable=False),
         sa.Column("output_tokens", sa.Integer(), server_default="0", nullable=False),

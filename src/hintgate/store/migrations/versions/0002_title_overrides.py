@@ -10,10 +10,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import stamp
+
 revision: str = "0002"
 down_revision: str | None = "0001"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
@@ -21,8 +21,7 @@ def upgrade() -> None:
         "title_overrides",
         sa.Column("tool", sa.String(), nullable=False),
         sa.Column("title", sa.Text(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_by", sa.String(), nullable=False),
+        *stamp("updated"),
         sa.PrimaryKeyConstraint("tool", name=op.f("pk_title_overrides")),
     )
 

@@ -9,20 +9,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value, moment
 
 revision: str = "0003"
 down_revision: str | None = "0007"
-branch_labels: str | None = None
-depends_on: str | None = None
-
-
-def _json() -> sa.JSON:
-    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
-
-
-def _time() -> sa.DateTime:
-    return sa.DateTime(timezone=True)
 
 
 def upgrade() -> None:
@@ -36,18 +27,18 @@ def upgrade() -> None:
         sa.Column("title", sa.Text(), nullable=True),
         sa.Column("title_origin", sa.String(length=16), nullable=True),
         sa.Column("server", sa.String(), nullable=False),
-        sa.Column("arguments", _json(), nullable=True),
-        sa.Column("hints", _json(), nullable=True),
-        sa.Column("warnings", _json(), nullable=True),
+        sa.Column("arguments", json_value(), nullable=True),
+        sa.Column("hints", json_value(), nullable=True),
+        sa.Column("warnings", json_value(), nullable=True),
         sa.Column("reason", sa.Text(), nullable=False),
-        sa.Column("asked_at", _time(), nullable=False),
-        sa.Column("expires_at", _time(), nullable=False),
+        sa.Column("asked_at", moment(), nullable=False),
+        sa.Column("expires_at", moment(), nullable=False),
         sa.Column("replica", sa.String(), nullable=False),
         sa.Column("state", sa.String(length=16), server_default="pending", nullable=False),
         sa.Column("answer", sa.String(length=16), nullable=True),
         sa.Column("answered_by", sa.String(), nullable=True),
         sa.Column("answered_via", sa.String(length=16), nullable=True),
-        sa.Column("answered_at", _time(), nullable=True),
+        sa.Column("answered_at", moment(), nullable=True),
         sa.Column("end_reason", sa.Text(), nullable=True),
         sa.CheckConstraint(
             "state IN ('pending', 'approved', 'denied', 'expired', 'withdrawn')", name=op.f("ck_approvals_state")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import moment
+
 revision: str = "0004"
 down_revision: str | None = "0002"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
@@ -29,9 +29,9 @@ def upgrade() -> None:
         sa.Column("state", sa.String(length=16), nullable=False),
         sa.Column("reason", sa.Text(), nullable=True),
         sa.Column("reviewed", sa.Boolean(), server_default=sa.false(), nullable=False),
-        sa.Column("first_seen_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("accepted_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("first_seen_at", moment(), nullable=False),
+        sa.Column("last_seen_at", moment(), nullable=False),
+        sa.Column("accepted_at", moment(), nullable=True),
         sa.Column("accepted_by", sa.String(), nullable=True),
         sa.CheckConstraint("state IN ('accepted', 'quarantined', 'removed')", name=op.f("ck_tool_pins_state")),
         sa.PrimaryKeyConstraint("server", "tool", name=op.f("pk_tool_pins")),
@@ -44,7 +44,7 @@ def upgrade() -> None:
         sa.Column("tool", sa.String(), nullable=False),
         sa.Column("kind", sa.String(length=16), nullable=False),
         sa.Column("sha256", sa.String(length=64), nullable=False),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("at", moment(), nullable=False),
         sa.Column("actor", sa.String(), nullable=False),
         sa.Column("detail", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_pin_events")),

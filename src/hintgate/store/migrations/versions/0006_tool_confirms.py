@@ -10,10 +10,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import stamp
+
 revision: str = "0006"
 down_revision: str | None = "0005"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
@@ -21,8 +21,7 @@ def upgrade() -> None:
         "tool_confirms",
         sa.Column("tool", sa.String(), nullable=False),
         sa.Column("confirm", sa.String(length=16), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_by", sa.String(), nullable=False),
+        *stamp("updated"),
         sa.CheckConstraint("confirm IN ('first', 'always', 'never')", name=op.f("ck_tool_confirms_confirm")),
         sa.PrimaryKeyConstraint("tool", name=op.f("pk_tool_confirms")),
     )

@@ -10,10 +10,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import moment
+
 revision: str = "0007"
 down_revision: str | None = "0004"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
@@ -21,7 +21,7 @@ def upgrade() -> None:
         "oauth_credentials",
         sa.Column("server", sa.String(), nullable=False),
         sa.Column("sealed", sa.LargeBinary(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", moment(), nullable=False),
         sa.PrimaryKeyConstraint("server", name=op.f("pk_oauth_credentials")),
     )
 

@@ -9,25 +9,19 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value, stamp
 
 revision: str = "0008"
 down_revision: str | None = "0006"
-branch_labels: str | None = None
-depends_on: str | None = None
-
-
-def _json() -> sa.JSON:
-    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
 
 
 def upgrade() -> None:
     op.create_table(
         "policy_settings",
         sa.Column("setting", sa.String(), nullable=False),
-        sa.Column("value", _json(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_by", sa.String(), nullable=False),
+        sa.Column("value", json_value(), nullable=False),
+        *stamp("updated"),
         sa.PrimaryKeyConstraint("setting", name=op.f("pk_policy_settings")),
     )
 

@@ -9,24 +9,16 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value
 
 revision: str = "0010"
 down_revision: str | None = "0009"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
     op.add_column("approvals", sa.Column("user_name", sa.String(), nullable=True))
-    op.add_column(
-        "approvals",
-        sa.Column(
-            "approvers",
-            sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql"),
-            nullable=True,
-        ),
-    )
+    op.add_column("approvals", sa.Column("approvers", json_value(), nullable=True))
 
 
 def downgrade() -> None:

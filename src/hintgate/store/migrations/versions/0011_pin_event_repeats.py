@@ -10,16 +10,16 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import moment
+
 revision: str = "0011"
 down_revision: str | None = "0010"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
     # Plain ADD COLUMNs on both backends: the history already written stays as it is (one each).
     op.add_column("pin_events", sa.Column("repeats", sa.Integer(), nullable=False, server_default="1"))
-    op.add_column("pin_events", sa.Column("last_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("pin_events", sa.Column("last_at", moment(), nullable=True))
 
 
 def downgrade() -> None:

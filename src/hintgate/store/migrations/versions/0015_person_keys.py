@@ -26,10 +26,10 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import create_user_credentials, moment
+
 revision: str = "0015"
 down_revision: str | None = "0014"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 logger = logging.getLogger("hintgate")
 
@@ -48,7 +48,7 @@ def upgrade() -> None:
         sa.Column("person", sa.String(), nullable=False),
         sa.Column("name", sa.String(), nullable=True),
         sa.Column("sealed", sa.LargeBinary(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", moment(), nullable=False),
         sa.PrimaryKeyConstraint("server", "person", name=op.f("pk_person_credentials")),
     )
     dropped = op.get_bind().execute(sa.text("SELECT count(*) FROM user_credentials")).scalar_one()
@@ -62,14 +62,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.create_table(
-        "user_credentials",
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("user_name", sa.String(), nullable=False),
-        sa.Column("sealed", sa.LargeBinary(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("server", "user_name", name=op.f("pk_user_credentials")),
-    )
+    create_user_credentials()
     op.drop_table("person_credentials")
     with op.batch_alter_table("approvals") as batch:
         batch.drop_column("user_key")

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value, moment
 
 revision: str = "0016"
 down_revision: str | None = "0015"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
@@ -25,13 +24,9 @@ def upgrade() -> None:
         sa.Column("person", sa.String(), nullable=False),
         sa.Column("browser", sa.String(length=64), nullable=False),
         sa.Column("replica", sa.String(), nullable=False),
-        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column(
-            "answer",
-            sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql"),
-            nullable=True,
-        ),
+        sa.Column("started_at", moment(), nullable=False),
+        sa.Column("expires_at", moment(), nullable=False),
+        sa.Column("answer", json_value(), nullable=True),
         sa.Column("outcome", sa.String(length=16), nullable=True),
         sa.Column("detail", sa.Text(), nullable=True),
         sa.CheckConstraint("outcome IS NULL OR outcome IN ('done', 'failed')", name=op.f("ck_login_waits_outcome")),

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value, moment
 
 revision: str = "0017"
 down_revision: str | None = "0016"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
-    json = sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
     op.create_table(
         "tasks",
         sa.Column("key", sa.String(64), nullable=False),
@@ -30,12 +28,12 @@ def upgrade() -> None:
         sa.Column("upstream_id", sa.Text(), nullable=False),
         sa.Column("replica", sa.String(), nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
-        sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("touched_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("result", json, nullable=True),
-        sa.Column("answer", json, nullable=True),
-        sa.Column("served_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("started_at", moment(), nullable=False),
+        sa.Column("touched_at", moment(), nullable=False),
+        sa.Column("expires_at", moment(), nullable=False),
+        sa.Column("result", json_value(), nullable=True),
+        sa.Column("answer", json_value(), nullable=True),
+        sa.Column("served_at", moment(), nullable=True),
         sa.Column("cancel_due", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.CheckConstraint(
             "status IN ('working', 'ending', 'completed', 'failed', 'cancelled', 'withdrawn')",

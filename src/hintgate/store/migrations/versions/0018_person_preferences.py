@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects import postgresql
+
+from hintgate.store.migrations.columns import json_value, moment
 
 revision: str = "0018"
 down_revision: str | None = "0017"
-branch_labels: str | None = None
-depends_on: str | None = None
-
-
-def _json() -> sa.JSON:
-    return sa.JSON(none_as_null=True).with_variant(postgresql.JSONB(none_as_null=True), "postgresql")
 
 
 def upgrade() -> None:
@@ -26,8 +21,8 @@ def upgrade() -> None:
         "person_preferences",
         sa.Column("person", sa.String(), nullable=False),
         sa.Column("setting", sa.String(), nullable=False),
-        sa.Column("value", _json(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("value", json_value(), nullable=False),
+        sa.Column("updated_at", moment(), nullable=False),
         sa.PrimaryKeyConstraint("person", "setting", name=op.f("pk_person_preferences")),
     )
 

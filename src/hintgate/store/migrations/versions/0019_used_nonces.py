@@ -12,8 +12,6 @@ from alembic import op
 
 revision: str = "0019"
 down_revision: str | None = "0018"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
