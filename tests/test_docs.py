@@ -484,7 +484,8 @@ def undocumented_keys(config_page: str, policy_page: str) -> list[str]:
     from hintgate.config.oauth_entry import OAUTH_KEYS
     from hintgate.config.openapi_entry import AUTH_KEYS, FILTER_KEYS, OPENAPI_KEYS
     from hintgate.config.python_entry import PYTHON_KEYS
-    from hintgate.config.reader import HINT_SPELLINGS, PEOPLE_KEYS, SECTION_KEYS, SETTINGS_SECTIONS, VIEW_KEYS
+    from hintgate.config.reader import HINT_SPELLINGS
+    from hintgate.config.sections import PEOPLE_KEYS, SECTION_KEYS, SETTINGS_SECTIONS, VIEW_KEYS
     from hintgate.config.types import SOURCE_TYPES
     from hintgate.policy.rules import PREFERENCE_KEYS, TOP_KEYS
 

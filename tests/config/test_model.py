@@ -683,7 +683,7 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
 
 def test_every_accepted_key_is_documented() -> None:
     from hintgate.config import mcp_entry
-    from hintgate.config import reader as module
+    from hintgate.config import sections as module
     from hintgate.config.types import SOURCE_TYPES
 
     text = DOCS.read_text(encoding="utf-8")

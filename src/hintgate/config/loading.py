@@ -15,6 +15,7 @@ from typing import Any
 
 from hintgate.config.model import GatewayConfig
 from hintgate.config.reader import Reader, located_error
+from hintgate.config.sections import read_file
 from hintgate.config.types import SOURCE_TYPES
 from hintgate.config.yamlpos import Format, Positions, SyntaxProblem, read_text
 
@@ -89,7 +90,7 @@ def parse_config(
     Raises:
         ConfigError: listing every problem found, one per line.
     """
-    return Reader(source, positions or Positions(), environ or {}, base_dir, SOURCE_TYPES).read(data)
+    return read_file(Reader(source, positions or Positions(), environ or {}, base_dir, SOURCE_TYPES), data)
 
 
 def check_config(path: str | Path) -> list[str]:

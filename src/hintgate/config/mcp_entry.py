@@ -86,13 +86,7 @@ _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 def read_servers(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    if value is None:
-        return  # `mcpServers:` with every entry commented out: no servers
-    m = reader.mapping(value, path, "a mapping of server names to servers")
-    if m is None:
-        return
-    for name, entry in m.items():
-        read_server(reader, name, entry, (*path, name))
+    reader.entries(value, path, "a mapping of server names to servers", read_server)
 
 
 def read_server(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from hintgate.config.model import OAuthConfig, closest
+from hintgate.config.model import OAuthConfig
 from hintgate.config.reader import Reader, shown
 from hintgate.config.yamlpos import Key
 
@@ -41,16 +41,7 @@ def read_oauth(reader: Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfig
     if m is None:
         return None
     start = len(reader.problems)
-    given: dict[str, tuple[Key, ...]] = {}
-    for k in m:
-        setting = OAUTH_KEYS.get(k)
-        if setting is None:
-            if not k.startswith("x-"):
-                reader.error((*path, k), f'unknown key "{k}"{closest(k, list(OAUTH_KEYS))}', key=True)
-        elif setting in given:
-            reader.error((*path, k), f'"{k}" repeats "{given[setting][-1]}"; give one', key=True)
-        else:
-            given[setting] = (*path, k)
+    given = reader.source_keys(m, path, OAUTH_KEYS)
 
     def text(setting: str, *, secret: bool = False) -> str | None:
         if setting not in given:

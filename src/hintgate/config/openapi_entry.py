@@ -50,11 +50,7 @@ _HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tr
 
 
 def read_openapis(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    if value is None:
-        return
-    m = reader.mapping(value, path, "a mapping of source names to OpenAPI documents")
-    for name, entry in (m or {}).items():
-        read_openapi(reader, name, entry, (*path, name))
+    reader.entries(value, path, "a mapping of source names to OpenAPI documents", read_openapi)
 
 
 def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:

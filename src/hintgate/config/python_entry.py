@@ -34,11 +34,7 @@ _REGISTRY_RE = re.compile(
 
 
 def read_pythons(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    if value is None:
-        return
-    m = reader.mapping(value, path, "a mapping of source names to Python tool registries")
-    for name, entry in (m or {}).items():
-        read_python(reader, name, entry, (*path, name))
+    reader.entries(value, path, "a mapping of source names to Python tool registries", read_python)
 
 
 def read_python(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:

@@ -1,11 +1,14 @@
-"""Reading a config file: the validator behind `hintgate.config.loading.parse_config`.
+"""One validation pass over a config file: the problems it finds and the value readers every section uses.
 
-It walks the parsed file section by section, collects every problem with its
-line, column and key path, and builds the values `hintgate.config.model` defines.
-Kept apart from those values so that the reference of what a config holds
-stays short. The sources' sections are read by their type's validator
+`Reader` collects every problem with its line, column and key path, reads
+values (strings with `${VAR}` expanded, booleans, seconds, lists, overrides,
+what every source entry shares) reporting each wrong one, and keeps what the
+sections read. The file's top and its settings sections are read by
+`hintgate.config.sections`; the sources' sections by their type's validator
 (`hintgate.config.mcp_entry`, `.openapi_entry`, `.python_entry`, named in
-`hintgate.config.types.SOURCE_TYPES`) with the helpers of `Reader`.
+`hintgate.config.types.SOURCE_TYPES`). Kept apart from the values
+`hintgate.config.model` defines, so that the reference of what a config holds
+stays short.
 """
 
 from __future__ import annotations
@@ -16,11 +19,9 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from hintgate.config.model import (
     PREFIX_RE,
-    SIGNING_ALGORITHMS,
     GatewayConfig,
     IdentityConfig,
     ListingLimits,
@@ -32,29 +33,14 @@ from hintgate.config.model import (
     freeze,
 )
 from hintgate.config.yamlpos import Key, Mark, Positions, format_path
-from hintgate.discovery.served import SearchMode, SearchSettings
-from hintgate.discovery.views import BUILTIN_VIEWS, VIEW_NAME, View
+from hintgate.discovery.served import SearchSettings
+from hintgate.discovery.views import View
 from hintgate.errors import ConfigError
-from hintgate.hints.annotations import Hint, Tier
-from hintgate.hints.inference import PROFILES
-from hintgate.policy.roles import People
-from hintgate.policy.rules import PolicySettings, Rule, parse_policy
+from hintgate.hints.annotations import Hint
+from hintgate.policy.rules import PolicySettings, Rule
 
 if TYPE_CHECKING:
     from hintgate.config.types import SourceType
-
-
-def _policy_path(dotted: str | None, fallback: tuple[Key, ...]) -> tuple[Key, ...]:
-    """`policy.rules[2].deny.tier` → ("policy", "rules", 2, "deny", "tier"), for locating the line."""
-    if not dotted:
-        return fallback
-    keys: list[Key] = []
-    for part in dotted.split("."):
-        name, *indexes = part.split("[")
-        if name:
-            keys.append(name)
-        keys.extend(int(i.rstrip("]")) for i in indexes if i.rstrip("]").isdigit())
-    return tuple(keys)
 
 
 HINT_SPELLINGS: Mapping[str, Hint] = {
@@ -62,55 +48,6 @@ HINT_SPELLINGS: Mapping[str, Hint] = {
     **{hint.attr: hint for hint in Hint},
 }
 """How an override may name a hint (`readOnlyHint` or `read_only`); an override also takes `title`."""
-
-TIMEOUT_KEYS: Mapping[str, str] = {
-    "call": "call",
-    "startup": "startup",
-    "list": "list",
-    "sessionIdle": "session_idle",
-    "sessionFirstRequest": "session_first_request",
-}
-"""The `timeouts` section's keys, each with the `Timeouts` field it sets."""
-
-LIMIT_KEYS: Mapping[str, str] = {"toolsPerServer": "tools_per_server", "textLength": "text_length"}
-"""The `limits` section's keys, each with the `ListingLimits` field it sets."""
-
-SECTION_KEYS: Mapping[str, tuple[str, ...]] = {
-    "inference": ("profile",),
-    "timeouts": tuple(TIMEOUT_KEYS),
-    "limits": tuple(LIMIT_KEYS),
-    "env": ("allow",),
-    "integrity": ("onChange", "onResultFinding", "pins", "scanDeadline"),
-    "identity": (
-        "issuer",
-        "audience",
-        "userClaim",
-        "groupsClaim",
-        "algorithms",
-        "clockSkew",
-        "scopes",
-        "dashboardClient",
-        "requireTokenType",
-        "clients",
-        "admins",
-        "auditors",
-        "personClaim",
-        "assignedClaims",
-    ),
-    "metrics": ("byUser",),
-    "search": ("mode", "alwaysList"),
-}
-"""The keys each settings section takes (`views` holds views by name: `VIEW_KEYS`); the docs test reads them."""
-
-VIEW_KEYS = ("tiers", "servers", "tools", "tags", "trust")
-"""The keys of one view under `views`."""
-
-PEOPLE_KEYS = ("user", "group")
-"""The keys of `{user: ..., group: ...}`: `identity.admins` and `identity.auditors`."""
-
-# Top-level keys other clients keep in the same file: VS Code's prompted
-# inputs, Claude Desktop's app settings.
-FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
 
 
 def located_error(file: str, message: str, path: str | None = None) -> ConfigError:
@@ -140,7 +77,12 @@ def shown(value: Any, *, secret: bool = False) -> str:
 
 
 class Reader:
-    """One validation pass over a decoded file, collecting every problem."""
+    """One validation pass over a decoded file: the problems found, the values read, the readers of values.
+
+    The sections' readers (`hintgate.config.sections`, the source types' validators) take it as their first
+    argument and keep what they read in its attributes; `hintgate.config.sections.read_file` builds the
+    `GatewayConfig` from them.
+    """
 
     def __init__(
         self,
@@ -315,110 +257,7 @@ class Reader:
         out = _VAR_RE.sub(one, text)
         return None if failed else out
 
-    # -- the file
-
-    def read(self, data: Any) -> GatewayConfig:
-        for path, mark, first in self.positions.duplicates:
-            self.error(path, f"duplicate key (first given on line {first[0]})", at=mark)
-        if data is None:
-            self.error((), "the file is empty; expected a mapping with an mcpServers key")
-        elif (top := self.mapping(data, (), "a mapping with an mcpServers key at the top")) is not None:
-            self.top(top)
-            if "identity" not in top:
-                for path in self.per_user:
-                    self.error(
-                        path,
-                        "a login per person needs people: add an identity section (issuer, audience), "
-                        "or remove perUser to share one login",
-                    )
-                if self.metrics_by_user:
-                    self.warn(
-                        ("metrics", "byUser"),
-                        "no identity section, so no call has a person: the user label is empty",
-                        key=True,
-                    )
-                self.people_without_identity()
-            for name, view in self.views.items():
-                for server in sorted(view.servers or ()):
-                    if server not in self.sources:
-                        hint = closest(server, self.sources)
-                        self.warn(("views", name, "servers"), f'no source is named "{server}"{hint}')
-        if self.problems:
-            self.problems.sort(key=lambda p: p[0])
-            lines = "\n".join(text for _, text, _ in self.problems)
-            raise located_error(self.source, lines, format_path(self.problems[0][2]) or None)
-        return GatewayConfig(
-            sources=freeze(self.sources),
-            inference_profile=self.profile,
-            timeouts=self.timeouts,
-            limits=self.limits,
-            env_allow=self.env_allow,
-            on_change=self.on_change,
-            on_result_finding=self.on_result_finding,
-            scan_deadline=self.scan_deadline,
-            pins_file=self.pins_file,
-            policy=self.policy,
-            identity=self.identity,
-            metrics_by_user=self.metrics_by_user,
-            search=self.search,
-            views=freeze(self.views),
-            warnings=tuple(text for _, text in sorted(self.notes, key=lambda n: n[0])),
-        )
-
-    def people_without_identity(self) -> None:
-        """Warn about policy that names people, in a file without an `identity` section: it does nothing.
-
-        Without an identity provider no request has a person: a rule for some users or groups never
-        applies, and approvers are not asked who answers (whoever reaches the gateway does).
-        """
-        settings, rules = self.policy
-        fix = "add an identity section (issuer, audience) so that calls have people"
-        for rule in rules:
-            at: tuple[Key, ...] = ("policy", "rules", rule.index, rule.effect.value)
-            if rule.users or rule.groups:
-                self.warn(
-                    (*at, "group" if rule.groups else "user"),
-                    f"this {rule.effect.value} rule names people, but without an identity section no call has "
-                    f"a person: it never applies; {fix}, or remove user and group",
-                    key=True,
-                )
-            elif rule.approvers is not None:
-                self.warn(
-                    (*at, "approvers" if rule.approvers.users or rule.approvers.groups else "selfApproval"),
-                    f"approvers name who answers, but without an identity section there are no people: whoever "
-                    f"reaches the dashboard, the REST API or the client answers; {fix}",
-                    key=True,
-                )
-        if settings.approvers is not None:
-            named = settings.approvers.users or settings.approvers.groups
-            self.warn(
-                ("policy", "approvers" if named else "selfApproval"),
-                "names who answers, but without an identity section there are no people: whoever reaches the "
-                f"dashboard, the REST API or the client answers; {fix}",
-                key=True,
-            )
-
-    def top(self, top: Mapping[str, Any]) -> None:
-        sections: dict[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = dict(SETTINGS_SECTIONS)
-        for row in self.types:
-            for spelling in (row.key, *row.aliases):
-                sections[spelling] = row.read
-                if spelling != row.key and spelling in top and row.key in top:
-                    self.error((spelling,), f'both "{row.key}" and "{spelling}" are given; use one', key=True)
-        sections["policy"] = Reader.read_policy
-        for k, v in top.items():
-            if k in sections or k in FOREIGN_TOP_KEYS or k.startswith("x-") or k == "$schema":
-                continue
-            hint = closest(k, sections)
-            if isinstance(v, Mapping) and ("command" in v or "url" in v):
-                hint = "; servers go under mcpServers"
-            self.error((k,), f'unknown key "{k}"{hint}', key=True)
-        # Sections run in this order, not file order: sources read the default timeouts,
-        # and a name or prefix given twice is reported at the entry of the later section.
-        aliases = {alias: row.key for row in self.types for alias in row.aliases}
-        for name, section in sections.items():
-            if name in top and aliases.get(name) not in top:
-                section(self, top[name], (name,))
+    # -- what the sections read
 
     def add_source(self, config: SourceConfig, path: tuple[Key, ...], prefix_path: tuple[Key, ...]) -> None:
         """Keep a valid source entry; its name must be unique across sections and its prefix across sources."""
@@ -439,267 +278,6 @@ class Reader:
         self.sections[config.name] = next(t.key for t in self.types if t.kind == config.kind)
         if config.prefix:
             self.prefixes.setdefault(config.prefix, config.name)
-
-    def read_policy(self, value: Any, path: tuple[Key, ...]) -> None:
-        # The policy section has its own reader (policy.rules); every problem it found is reported here.
-        try:
-            self.policy = parse_policy(value, source=self.source, path=".".join(str(p) for p in path))
-        except ConfigError as exc:
-            for where, message in ((exc.path, exc.message), *exc.others):
-                self.error(_policy_path(where, path), message)
-
-    def read_inference(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["inference"])
-        if "profile" in m and (name := self.string(m["profile"], (*path, "profile"))) is not None:
-            if name not in PROFILES:
-                choices = " or ".join(json.dumps(p) for p in PROFILES)
-                self.error((*path, "profile"), f"expected {choices}, got {json.dumps(name)}")
-            else:
-                self.profile = name
-
-    def read_timeouts(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["timeouts"])
-        got = {attr: self.seconds(m[key], (*path, key)) for key, attr in TIMEOUT_KEYS.items() if key in m}
-        self.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
-
-    def read_limits(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["limits"])
-        got: dict[str, int] = {}
-        for key, attr in LIMIT_KEYS.items():
-            if key not in m:
-                continue
-            given = m[key]
-            if isinstance(given, bool) or not isinstance(given, int) or given < 1:
-                self.error((*path, key), f"expected a whole number of 1 or more, got {json.dumps(given)}")
-            else:
-                got[attr] = given
-        self.limits = ListingLimits(**got)
-
-    def read_env(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["env"])
-        if "allow" in m and (names := self.strings(m["allow"], (*path, "allow"))) is not None:
-            for i, n in enumerate(names):
-                if not n or "=" in n:
-                    self.error((*path, "allow", i), f"expected a variable name, got {json.dumps(n)}")
-            self.env_allow = names
-
-    def read_integrity(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["integrity"])
-        if "scanDeadline" in m and (deadline := self.seconds(m["scanDeadline"], (*path, "scanDeadline"))) is not None:
-            self.scan_deadline = deadline
-        act = self.string(m["onResultFinding"], (*path, "onResultFinding")) if "onResultFinding" in m else None
-        if act is not None:
-            if act not in ("mark", "redact", "block"):
-                self.error((*path, "onResultFinding"), f'expected "mark", "redact" or "block", got {json.dumps(act)}')
-            else:
-                self.on_result_finding = act
-        if "onChange" in m and (how := self.string(m["onChange"], (*path, "onChange"))) is not None:
-            if how not in ("ask", "hide"):
-                self.error((*path, "onChange"), f'expected "ask" or "hide", got {json.dumps(how)}')
-            else:
-                self.on_change = how
-        if "pins" in m and (file := self.string(m["pins"], (*path, "pins"), empty=False)) is not None:
-            # A relative path means relative to the config file.
-            self.pins_file = Path(file).expanduser() if self.base is None else self.base / Path(file).expanduser()
-
-    def read_metrics(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["metrics"])
-        if "byUser" in m and (flag := self.boolean(m["byUser"], (*path, "byUser"))) is not None:
-            self.metrics_by_user = flag
-
-    def read_search(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["search"])
-        mode = SearchMode.AUTO
-        if "mode" in m and (given := self.string(m["mode"], (*path, "mode"))) is not None:
-            if given in {m.value for m in SearchMode}:
-                mode = SearchMode(given)
-            else:
-                choices = ", ".join(json.dumps(v.value) for v in SearchMode)
-                self.error((*path, "mode"), f"expected one of {choices}, got {json.dumps(given)}")
-        always: tuple[str, ...] = ()
-        if "alwaysList" in m and (names := self.strings(m["alwaysList"], (*path, "alwaysList"))) is not None:
-            always = names
-            if mode is not SearchMode.ONLY:
-                self.warn((*path, "alwaysList"), f'read only when mode is "only" (it is "{mode.value}")', key=True)
-        self.search = SearchSettings(mode=mode, always_list=always)
-
-    def read_views(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path, "a mapping of view names to views")
-        if m is None:
-            return
-        for name, spec in m.items():
-            here = (*path, name)
-            if name in BUILTIN_VIEWS:
-                self.error(here, f'"{name}" is a built-in view; give yours another name', key=True)
-                continue
-            if not VIEW_NAME.fullmatch(name):
-                self.error(
-                    here,
-                    'a view name is one URL path segment: letters, digits, "_", "." and "-", '
-                    "at most 64 characters, starting with a letter or digit",
-                    key=True,
-                )
-                continue
-            view = self.view(name, spec, here)
-            if view is not None:
-                self.views[name] = view
-
-    def view(self, name: str, spec: Any, path: tuple[Key, ...]) -> View | None:
-        m = self.mapping(spec, path, "a view: a mapping of tiers, servers, tools, tags, trust")
-        if m is None:
-            return None
-        before = len(self.problems)
-        self.keys(m, path, VIEW_KEYS)
-        got: dict[str, tuple[str, ...]] = {}
-        for key in VIEW_KEYS:
-            if key in m and (items := self.strings(m[key], (*path, key))) is not None:
-                got[key] = items
-        for key, kind in (("tiers", Tier), ("trust", Trust)):
-            allowed = [member.value for member in kind]
-            for i, item in enumerate(got.get(key, ())):
-                if item not in allowed:
-                    expected = ", ".join(json.dumps(a) for a in allowed)
-                    self.error((*path, key, i), f"expected one of {expected}, got {json.dumps(item)}")
-        if len(self.problems) > before:
-            return None
-        return View(
-            name,
-            tiers=frozenset(Tier(t) for t in got["tiers"]) if "tiers" in got else None,
-            servers=frozenset(got["servers"]) if "servers" in got else None,
-            tools=got.get("tools"),
-            tags=frozenset(got["tags"]) if "tags" in got else None,
-            trust=frozenset(Trust(t) for t in got["trust"]) if "trust" in got else None,
-        )
-
-    def read_identity(self, value: Any, path: tuple[Key, ...]) -> None:
-        m = self.mapping(value, path)
-        if m is None:
-            return
-        self.keys(m, path, SECTION_KEYS["identity"])
-        for required in ("issuer", "audience"):
-            if required not in m:
-                self.error(path, f"{required} is required (the {_IDENTITY_NEEDS[required]})")
-        issuer = self.string(m["issuer"], (*path, "issuer"), empty=False) if "issuer" in m else None
-        if issuer is not None and (why := _issuer_problem(issuer)) is not None:
-            self.error((*path, "issuer"), why)
-            issuer = None
-        audience = self.string(m["audience"], (*path, "audience"), empty=False) if "audience" in m else None
-        got: dict[str, Any] = {}
-        if "userClaim" in m:
-            here = (*path, "userClaim")
-            given = m["userClaim"]
-            claims = self.strings([given] if isinstance(given, str) else given, here)
-            if claims is not None and claims and all(claims):
-                got["user_claims"] = claims
-            elif claims is not None:
-                self.error(here, "expected a claim name or a non-empty list of them")
-        if "groupsClaim" in m and (claim := self.string(m["groupsClaim"], (*path, "groupsClaim"), empty=False)):
-            got["groups_claim"] = claim
-        if "algorithms" in m and (names := self.strings(m["algorithms"], (*path, "algorithms"))) is not None:
-            for i, name in enumerate(names):
-                if name not in SIGNING_ALGORITHMS:
-                    why = (
-                        "proves nothing"
-                        if name.lower() == "none"
-                        else "is a shared-secret algorithm: the issuer's public key would sign tokens"
-                        if name.upper().startswith("HS")
-                        else "is not a JWT signature algorithm"
-                    )
-                    self.error(
-                        (*path, "algorithms", i),
-                        f"{json.dumps(name)} {why}; expected one of {', '.join(SIGNING_ALGORITHMS)}",
-                    )
-            if not names:
-                self.error((*path, "algorithms"), "expected at least one algorithm")
-            got["algorithms"] = names
-        if "clockSkew" in m:
-            skew = m["clockSkew"]
-            ok = isinstance(skew, int | float) and not isinstance(skew, bool) and math.isfinite(skew)
-            if not ok or not 0 <= skew <= 600:
-                self.error((*path, "clockSkew"), f"expected seconds from 0 to 600, got {shown(skew)}")
-            else:
-                got["clock_skew"] = float(skew)
-        if "scopes" in m and (scopes := self.strings(m["scopes"], (*path, "scopes"))) is not None:
-            got["scopes"] = scopes
-        if "dashboardClient" in m:
-            client = self.string(m["dashboardClient"], (*path, "dashboardClient"), empty=False)
-            if client:
-                got["dashboard_client"] = client
-        typed = self.boolean(m["requireTokenType"], (*path, "requireTokenType")) if "requireTokenType" in m else None
-        if typed is not None:
-            got["require_token_type"] = typed
-        if "clients" in m and (clients := self.strings(m["clients"], (*path, "clients"))) is not None:
-            if not all(clients):
-                self.error((*path, "clients"), "expected client ids, not empty strings")
-            got["clients"] = tuple(clients)
-        for role, attr in (("admins", "admins"), ("auditors", "auditors")):
-            if role in m and (people := self.people(m[role], (*path, role))) is not None:
-                got[attr] = people
-        if "admins" not in m:
-            self.warn(
-                path,
-                "no admins: signed-in people only use the gateway, and only the API token changes it "
-                "(name them in identity.admins: {user: ..., group: ...})",
-            )
-        if "personClaim" in m and (claim := self.string(m["personClaim"], (*path, "personClaim"), empty=False)):
-            got["person_claim"] = claim
-        if "assignedClaims" in m:
-            assigned = self.strings(m["assignedClaims"], (*path, "assignedClaims"))
-            if assigned is not None and not all(assigned):
-                self.error((*path, "assignedClaims"), "expected claim names, not empty strings")
-            elif assigned is not None:
-                got["assigned_claims"] = assigned
-        if issuer and audience:
-            self.identity = IdentityConfig(issuer=issuer, audience=audience, **got)
-
-    def people(self, value: Any, path: tuple[Key, ...]) -> People | None:
-        """`{user: NAME or [NAMES], group: GROUP or [GROUPS]}`: people named exactly, or by a group."""
-        m = self.mapping(value, path, "a mapping with user and/or group")
-        if m is None:
-            return None
-        self.keys(m, path, PEOPLE_KEYS)
-        if not m.keys() & set(PEOPLE_KEYS):
-            self.error(path, "expected a user and/or a group")
-            return None
-        named: dict[str, tuple[str, ...]] = {}
-        for key in PEOPLE_KEYS:
-            if key not in m:
-                continue
-            given = m[key]
-            here = (*path, key)
-            names = self.strings([given] if isinstance(given, str) else given, here)
-            if names is None:
-                continue
-            if not names or not all(n.strip() for n in names):
-                self.error(here, f"expected a {key} name or a non-empty list of them")
-                continue
-            for i, name in enumerate(names):
-                if key == "user" and any(c in name for c in "*?["):
-                    at = here if isinstance(given, str) else (*here, i)
-                    self.error(at, f"{json.dumps(name)} is a glob; name each person exactly, or use a group")
-            named[key] = tuple(n.strip() for n in names)
-        return People.of(named.get("user", ()), named.get("group", ()))
 
     def read_overrides(self, value: Any, path: tuple[Key, ...]) -> dict[str, ToolOverride]:
         m = self.mapping(value, path, "a mapping of tool names (or globs) to hint values")
@@ -751,6 +329,15 @@ class Reader:
 
     # -- what every source entry shares
 
+    def entries(
+        self, value: Any, path: tuple[Key, ...], what: str, read: Callable[[Reader, str, Any, tuple[Key, ...]], None]
+    ) -> None:
+        """A source section, `what`: `read` each of its entries by name (a section left empty has none)."""
+        if value is None:
+            return  # `mcpServers:` with every entry commented out: no servers
+        for name, entry in (self.mapping(value, path, what) or {}).items():
+            read(self, name, entry, (*path, name))
+
     def source_keys(
         self, m: Mapping[str, Any], path: tuple[Key, ...], spellings: Mapping[str, str]
     ) -> dict[str, tuple[Key, ...]]:
@@ -794,40 +381,6 @@ class Reader:
         overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
         timeout = self.seconds(value_of("timeout"), given["timeout"]) if "timeout" in given else None
         return trust, enabled, prefix, overrides, timeout
-
-
-SETTINGS_SECTIONS: Mapping[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = {
-    # The sections read before the sources' (`hintgate.config.types`), in this order;
-    # policy is read after them.
-    "inference": Reader.read_inference,
-    "timeouts": Reader.read_timeouts,
-    "limits": Reader.read_limits,
-    "env": Reader.read_env,
-    "integrity": Reader.read_integrity,
-    "identity": Reader.read_identity,
-    "metrics": Reader.read_metrics,
-    "search": Reader.read_search,
-    "views": Reader.read_views,
-}
-
-_IDENTITY_NEEDS = {
-    "issuer": "OpenID issuer URL of the identity provider",
-    "audience": "resource tokens must be issued for: the gateway's public /mcp URL",
-}
-
-
-def _issuer_problem(issuer: str) -> str | None:
-    """Why `issuer` cannot be an OpenID issuer: https (http only on loopback), no query or fragment."""
-    parts = urlsplit(issuer)
-    host = (parts.hostname or "").lower()
-    local = host == "localhost" or host.startswith("127.") or host == "::1"
-    if parts.scheme != "https" and not (parts.scheme == "http" and local):
-        return f"expected an https:// URL (http:// only on this machine), got {json.dumps(issuer)}"
-    if not host:
-        return f"expected a URL with a host, got {json.dumps(issuer)}"
-    if parts.query or parts.fragment:
-        return f"an issuer has no query or fragment, got {json.dumps(issuer)}"
-    return None
 
 
 _VAR_RE = re.compile(r"\$\$|\$\{([^}]*)\}|\$\{")
