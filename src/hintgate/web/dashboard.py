@@ -16,8 +16,9 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -36,7 +37,10 @@ from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
 
+    from hintgate.server.gateway import Gateway
+    from hintgate.store import Store
     from hintgate.web.pages.frame import Layout
+    from hintgate.web.pages.tool import ToolPage
 
 __all__ = ["STATIC", "TEMPLATES", "mount_static", "refusal_page", "render", "router"]
 
@@ -86,6 +90,61 @@ class _BadInput(Exception):
     """A query parameter the page cannot use; shown as a 400 page."""
 
 
+class _NotFound(Exception):
+    """What the page shows does not exist, or is not the reader's to see; shown as a 404 page."""
+
+    def __init__(self, message: str, title: str | None = None) -> None:
+        super().__init__(message)
+        self.title = title
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R", bound=Response)
+_T = TypeVar("_T")
+
+
+def _answered(route: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R | HTMLResponse]]:
+    """A page or fragment whose bad query is a 400 page, whose missing subject a 404, and the store failing a 503."""
+
+    @functools.wraps(route)
+    async def answer(*args: _P.args, **kwargs: _P.kwargs) -> _R | HTMLResponse:
+        title: str | None = None
+        try:
+            return await route(*args, **kwargs)
+        except _BadInput as exc:
+            status, message = 400, str(exc)
+        except _NotFound as exc:
+            status, message, title = 404, str(exc), exc.title
+        except HintgateError as exc:
+            status, message = 503, str(exc)
+        request = kwargs["request"]
+        assert isinstance(request, Request)  # FastAPI passes every parameter by name
+        return _error(request, status, message, title=title)
+
+    return answer
+
+
+def _found(page: _T | None, message: str) -> _T:
+    """`page`, or a 404 saying `message` when there is none."""
+    if page is None:
+        raise _NotFound(message)
+    return page
+
+
+def _kept(store: Store | None, what: str, title: str | None = None) -> Store:
+    """The store, or a 404 when the gateway records nothing (so keeps no `what`)."""
+    if store is None:
+        raise _NotFound(f"Recording is off, so {what} are not kept.", title)
+    return store
+
+
+def _tool_page(gateway: Gateway, access: Access, name: str) -> ToolPage:
+    """A tool's page, or a 404 when there is no such tool, or none the reader may reach."""
+    entry = gateway.catalog.get(name)
+    page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
+    return _found(page, f"There is no tool named {name!r}.")
+
+
 def _render(request: Request, template: str, page: Any, status: int = 200) -> HTMLResponse:
     frame = getattr(page, "layout", None)
     if isinstance(frame, pages.Layout):
@@ -131,6 +190,7 @@ def _one_of(name: str, value: str | None, allowed: tuple[str, ...]) -> str | Non
 
 
 @router.get("/", response_class=HTMLResponse)
+@_answered
 async def catalog(
     request: Request,
     gateway: api.GatewayDep,
@@ -151,37 +211,32 @@ async def catalog(
 ) -> HTMLResponse:
     """The catalog: every tool with its badges, filters, counts per tier and hint coverage."""
     given = {"readOnly": read_only, "destructive": destructive, "idempotent": idempotent, "openWorld": open_world}
-    try:
-        hints = {name: _one_of(name, value, ("true", "false")) == "true" for name, value in given.items() if value}
-        filters = pages.CatalogFilters(
-            _one_of("tier", tier, pages.TIERS),
-            server or None,
-            q or None,
-            _one_of("review", review, ("1",)) == "1",
-            category=category or None,
-            tag=tag or None,
-            hints=hints,
-            trust=_one_of("trust", trust, TRUST_LEVELS),
-            provenance=_one_of("provenance", provenance, ORIGINS),
-        )
-    except _BadInput as exc:
-        return _error(request, 400, str(exc))
+    hints = {name: _one_of(name, value, ("true", "false")) == "true" for name, value in given.items() if value}
+    filters = pages.CatalogFilters(
+        _one_of("tier", tier, pages.TIERS),
+        server or None,
+        q or None,
+        _one_of("review", review, ("1",)) == "1",
+        category=category or None,
+        tag=tag or None,
+        hints=hints,
+        trust=_one_of("trust", trust, TRUST_LEVELS),
+        provenance=_one_of("provenance", provenance, ORIGINS),
+    )
     usage = await store.tool_usage(owner=access.owner) if store is not None else None
     page = pages.catalog_page(gateway, filters, usage, lambda entry: api.reachable(gateway, entry, access))
     return _render(request, "catalog.html", dataclasses.replace(page, layout=await _with_mine(request, page.layout)))
 
 
 @router.get("/tools/{name}", response_class=HTMLResponse)
+@_answered
 async def tool(request: Request, gateway: api.GatewayDep, access: AccessDep, name: str) -> HTMLResponse:
     """A tool: its input schema, its hints side by side, and the hint editor."""
-    entry = gateway.catalog.get(name)
-    page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
-    if page is None:
-        return _error(request, 404, f"There is no tool named {name!r}.")
-    return _render(request, "tool.html", page)
+    return _render(request, "tool.html", _tool_page(gateway, access, name))
 
 
 @router.get("/sessions", response_class=HTMLResponse)
+@_answered
 async def sessions(
     request: Request,
     gateway: api.GatewayDep,
@@ -193,36 +248,27 @@ async def sessions(
 ) -> HTMLResponse:
     """Recent client sessions: all, the active or the closed ones; every replica's or one's; everyone's or one
     person's."""
-    try:
-        chosen = _one_of("status", status, pages.SESSION_STATUSES)
-        person = user.strip() if user and user.strip() else None
-        page = await pages.sessions_page(
-            gateway, store, status=chosen, replica=replica or None, user=person, owner=access.owner
-        )
-    except _BadInput as exc:
-        return _error(request, 400, str(exc))
-    except HintgateError as exc:
-        return _error(request, 503, str(exc))
+    chosen = _one_of("status", status, pages.SESSION_STATUSES)
+    person = user.strip() if user and user.strip() else None
+    page = await pages.sessions_page(
+        gateway, store, status=chosen, replica=replica or None, user=person, owner=access.owner
+    )
     return _render(request, "sessions.html", page)
 
 
 @router.get("/sessions/{session_id}", response_class=HTMLResponse)
+@_answered
 async def session(
     request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, access: AccessDep, session_id: str
 ) -> HTMLResponse:
     """One session and its calls in order."""
-    if store is None:
-        return _error(request, 404, "Recording is off, so sessions are not kept.", title="Recording is off")
-    try:
-        page = await pages.session_page(gateway, store, session_id, owner=access.owner)
-    except HintgateError as exc:
-        return _error(request, 503, str(exc))
-    if page is None:
-        return _error(request, 404, f"There is no session {session_id!r}.")
-    return _render(request, "session.html", page)
+    kept = _kept(store, "sessions", title="Recording is off")
+    page = await pages.session_page(gateway, kept, session_id, owner=access.owner)
+    return _render(request, "session.html", _found(page, f"There is no session {session_id!r}."))
 
 
 @router.get("/calls", response_class=HTMLResponse)
+@_answered
 async def calls(
     request: Request,
     gateway: api.GatewayDep,
@@ -236,30 +282,23 @@ async def calls(
     offset: Annotated[int, Query(ge=0, le=api.MAX_OFFSET)] = 0,
 ) -> HTMLResponse:
     """The call history, filtered (by person too, when the gateway knows people)."""
-    try:
-        filters = pages.CallsFilters(
-            server=server or None,
-            tool=tool or None,
-            tier=_one_of("tier", tier, pages.TIERS),
-            verdict=_one_of("verdict", verdict, pages.VERDICTS),
-            user=user.strip() if user and user.strip() else None,
-            offset=offset,
-        )
-        page = await pages.calls_page(gateway, store, filters, owner=access.owner)
-    except _BadInput as exc:
-        return _error(request, 400, str(exc))
-    except HintgateError as exc:
-        return _error(request, 503, str(exc))
+    filters = pages.CallsFilters(
+        server=server or None,
+        tool=tool or None,
+        tier=_one_of("tier", tier, pages.TIERS),
+        verdict=_one_of("verdict", verdict, pages.VERDICTS),
+        user=user.strip() if user and user.strip() else None,
+        offset=offset,
+    )
+    page = await pages.calls_page(gateway, store, filters, owner=access.owner)
     return _render(request, "calls.html", page)
 
 
 @router.get("/approvals", response_class=HTMLResponse)
+@_answered
 async def approvals(request: Request, gateway: api.GatewayDep, access: AccessDep) -> HTMLResponse:
     """Calls waiting for a person, with the buttons to answer them (a member: those they may answer, and theirs)."""
-    try:
-        waiting = visible_to(access, await gateway.calls.approvals.listing())
-    except HintgateError as exc:
-        return _error(request, 503, str(exc))
+    waiting = visible_to(access, await gateway.calls.approvals.listing())
     return _render(request, "approvals.html", pages.approvals_page(gateway, waiting))
 
 
@@ -270,17 +309,13 @@ async def changes(request: Request, gateway: api.GatewayDep) -> HTMLResponse:
 
 
 @router.get("/pins/{server}/{tool:path}", response_class=HTMLResponse)
+@_answered
 async def pin(
     request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, server: str, tool: str
 ) -> HTMLResponse:
     """A tool's pin: its state, the diff of a held change, and its history, newest first."""
-    try:
-        page = await pages.pin_page(gateway, store, server, tool)
-    except HintgateError as exc:
-        return _error(request, 503, str(exc))
-    if page is None:
-        return _error(request, 404, f"There is no pin for tool {tool!r} of server {server!r}.")
-    return _render(request, "pin.html", page)
+    page = await pages.pin_page(gateway, store, server, tool)
+    return _render(request, "pin.html", _found(page, f"There is no pin for tool {tool!r} of server {server!r}."))
 
 
 @router.get("/settings", response_class=HTMLResponse)
@@ -376,39 +411,34 @@ async def servers_list(request: Request, gateway: api.GatewayDep) -> HTMLRespons
 
 
 @router.get("/fragments/approvals", response_model=None)
+@_answered
 async def approvals_list(
     request: Request, gateway: api.GatewayDep, access: AccessDep, known: str | None = None
 ) -> Response:
     """The approvals list; 204 when it is still the `known` version."""
-    try:
-        waiting = visible_to(access, await gateway.calls.approvals.listing())
-    except HintgateError as exc:
-        return _error(request, 503, str(exc))
+    waiting = visible_to(access, await gateway.calls.approvals.listing())
     if known is not None and known == pages.approvals_version(waiting):
         return Response(status_code=204)
     return _render(request, "_approvals.html", pages.approvals_page(gateway, waiting))
 
 
 @router.get("/fragments/tools/{name}/hints", response_class=HTMLResponse)
+@_answered
 async def tool_hints(request: Request, gateway: api.GatewayDep, access: AccessDep, name: str) -> HTMLResponse:
     """A tool's badges and hints side by side (refreshed after an edit)."""
-    entry = gateway.catalog.get(name)
-    page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
-    if page is None:
-        return _error(request, 404, f"There is no tool named {name!r}.")
-    return _render(request, "_tool_hints.html", page)
+    return _render(request, "_tool_hints.html", _tool_page(gateway, access, name))
 
 
 @router.get("/fragments/tools/{name}/editor", response_class=HTMLResponse)
+@_answered
 async def tool_editor(request: Request, gateway: api.GatewayDep, name: str) -> HTMLResponse:
     """The hint editor's controls, showing the stored overrides."""
-    page = pages.tool_page(gateway, name)
-    if page is None:
-        return _error(request, 404, f"There is no tool named {name!r}.")
+    page = _found(pages.tool_page(gateway, name), f"There is no tool named {name!r}.")
     return _render(request, "_hint_fields.html", page)
 
 
 @router.get("/fragments/sessions/{session_id}/calls", response_model=None)
+@_answered
 async def session_calls(
     request: Request,
     gateway: api.GatewayDep,
@@ -418,25 +448,19 @@ async def session_calls(
     known: int | None = None,
 ) -> Response:
     """An active session's calls; 204 while there are still `known` of them."""
-    if store is None:
-        return _error(request, 404, "Recording is off, so sessions are not kept.")
-    page = await pages.session_page(gateway, store, session_id, owner=access.owner)
-    if page is None:
-        return _error(request, 404, f"There is no session {session_id!r}.")
+    page = await pages.session_page(gateway, _kept(store, "sessions"), session_id, owner=access.owner)
+    page = _found(page, f"There is no session {session_id!r}.")
     if known is not None and known == len(page.calls) and page.live:
         return Response(status_code=204)
     return _render(request, "_session_calls.html", page)
 
 
 @router.get("/fragments/calls/{call_id}", response_class=HTMLResponse)
+@_answered
 async def call_detail(request: Request, store: api.MaybeStoreDep, access: AccessDep, call_id: str) -> HTMLResponse:
     """A call's arguments, response and decision."""
-    if store is None:
-        return _error(request, 404, "Recording is off, so calls are not kept.")
-    detail = await pages.call_detail(store, call_id, owner=access.owner)
-    if detail is None:
-        return _error(request, 404, f"There is no call {call_id!r}.")
-    return _render(request, "_call_detail.html", detail)
+    detail = await pages.call_detail(_kept(store, "calls"), call_id, owner=access.owner)
+    return _render(request, "_call_detail.html", _found(detail, f"There is no call {call_id!r}."))
 
 
 @router.get("/fragments/changes", response_class=HTMLResponse)
