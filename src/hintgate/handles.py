@@ -35,6 +35,7 @@ __all__ = [
     "UNFINISHED",
     "WITHDRAWN",
     "WORKING",
+    "CallEnd",
     "Limits",
     "MemoryTasks",
     "TaskBook",
@@ -58,6 +59,25 @@ UNFINISHED = (WORKING, ENDING)
 def task_key(task_id: str) -> str:
     """The key a handle's record is kept under: the handle's SHA-256, in hex."""
     return hashlib.sha256(task_id.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class CallEnd:
+    """How a task's call ended, for its record.
+
+    Attributes:
+        response: the result as recorded (redacted), None for an error or a withheld result.
+        error: why it failed, or was withheld; None when it succeeded.
+        duration_ms: from the call's start to the task's end.
+        findings: what the result scan found in the result.
+        action: what the scan's findings did to the result (`mark`, `redact`, `block`), when it found any.
+    """
+
+    response: Mapping[str, Any] | None
+    error: str | None
+    duration_ms: float
+    findings: tuple[Mapping[str, Any], ...] = ()
+    action: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,16 +197,7 @@ class TaskBook(Protocol):
     async def expired(self, now: datetime) -> list[TaskRecord]:
         """The unfinished tasks whose time ran out; forgets the ended ones whose time ran out."""
 
-    async def complete(
-        self,
-        call_id: str,
-        *,
-        response: Mapping[str, Any] | None,
-        error: str | None,
-        duration_ms: float,
-        findings: tuple[Mapping[str, Any], ...] = (),
-        action: str | None = None,
-    ) -> None:
+    async def complete(self, call_id: str, end: CallEnd) -> None:
         """Write the end of the call's record (nothing when the book keeps no calls)."""
 
 
@@ -252,16 +263,7 @@ class MemoryTasks:
         self._forget_old(now)
         return [r for r in self._records.values() if r.unfinished and r.expires_at <= now]
 
-    async def complete(
-        self,
-        call_id: str,
-        *,
-        response: Mapping[str, Any] | None,
-        error: str | None,
-        duration_ms: float,
-        findings: tuple[Mapping[str, Any], ...] = (),
-        action: str | None = None,
-    ) -> None:
+    async def complete(self, call_id: str, end: CallEnd) -> None:
         """Nothing: without a store the call is recorded nowhere."""
 
     def _move(self, key: str, before: tuple[str, ...], after: str, **changes: Any) -> bool:

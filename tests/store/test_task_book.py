@@ -21,6 +21,7 @@ from hintgate.handles import (
     ENDING,
     WITHDRAWN,
     WORKING,
+    CallEnd,
     Limits,
     MemoryTasks,
     TaskBook,
@@ -172,7 +173,7 @@ async def test_the_calls_record_is_written_with_its_task_and_completed_at_its_en
     assert row["tool_call_count"] == 1
     result = {"content": [{"type": "text", "text": "built"}], "isError": False}
     finding = {"code": "HG612", "text": "ignore previous instructions"}
-    await store.tasks.complete(call.id, response=result, error=None, duration_ms=1500.0, findings=(finding,))
+    await store.tasks.complete(call.id, CallEnd(result, None, 1500.0, findings=(finding,)))
     [done] = await store.calls()
     assert done["response"] == result
     assert done["duration_ms"] == 1500.0

@@ -51,6 +51,7 @@ from hintgate.handles import (
     FAILED,
     WITHDRAWN,
     WORKING,
+    CallEnd,
     MemoryTasks,
     TaskBook,
     TaskRecord,
@@ -571,14 +572,7 @@ class TaskRoutes:
         response = recording.redact.value(taken) if recording is not None and taken is not None else taken
         shown_error = recording.redact.text(error) if recording is not None and error is not None else error
         await self._quietly(
-            self.book.complete(
-                task.call_id,
-                response=response,
-                error=shown_error,
-                duration_ms=duration_ms,
-                findings=findings,
-                action=action,
-            ),
+            self.book.complete(task.call_id, CallEnd(response, shown_error, duration_ms, findings, action)),
             "complete a task's call record",
         )
         return taken, error

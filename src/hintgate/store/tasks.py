@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import URL, Row, and_, delete, func, insert, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from hintgate.handles import ENDING, UNFINISHED, WITHDRAWN, WORKING, Limits, TaskRecord, over_bounds
+from hintgate.handles import ENDING, UNFINISHED, WITHDRAWN, WORKING, CallEnd, Limits, TaskRecord, over_bounds
 from hintgate.store.part import StorePart
 from hintgate.store.rows import CallRecord, call_row, completion_values
 from hintgate.store.tables import sessions, tasks, tool_calls, upsert
@@ -167,24 +167,15 @@ class StoredTasks(StorePart):
                 update(tasks).where(tasks.c.key == key).values(cancel_due=False, answer={"cancel": outcome})
             )
 
-    async def complete(
-        self,
-        call_id: str,
-        *,
-        response: Mapping[str, Any] | None,
-        error: str | None,
-        duration_ms: float,
-        findings: tuple[Mapping[str, Any], ...] = (),
-        action: str | None = None,
-    ) -> None:
+    async def complete(self, call_id: str, end: CallEnd) -> None:
         async with self.writing("record a task's end in") as conn:
             stored = (
                 await conn.execute(select(tool_calls.c.decision).where(tool_calls.c.id == call_id))
             ).scalar_one_or_none()
             decision = dict(stored) if isinstance(stored, Mapping) else None
-            if decision is not None and findings:
-                decision.update(result_findings=list(findings), result_action=action)
-            values = completion_values(response, error, duration_ms, decision, self._cap)
+            if decision is not None and end.findings:
+                decision.update(result_findings=list(end.findings), result_action=end.action)
+            values = completion_values(end.response, end.error, end.duration_ms, decision, self._cap)
             await conn.execute(update(tool_calls).where(tool_calls.c.id == call_id).values(**values))
 
     async def _update(self, key: str, before: Sequence[str] | None, **values: Any) -> bool:
