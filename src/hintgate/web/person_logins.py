@@ -57,6 +57,7 @@ from hintgate.web.api import GatewayDep, Problem
 from hintgate.web.notice import notice
 
 if TYPE_CHECKING:  # the store is imported only when recording is on
+    from hintgate.config.model import IdentityConfig
     from hintgate.store.login_waits import LoginWaits
 
 __all__ = [
@@ -213,6 +214,22 @@ def _upstream(gateway: Gateway, name: str) -> LogsIn:
     return source
 
 
+def _login_of(request: Request, gateway: Gateway, name: str) -> tuple[IdentityConfig, Principal, LogsIn] | Response:
+    """Who would log in to server `name`, and the server; else the page saying why not (no people, not signed in,
+    no such server)."""
+    identity = gateway.config.identity
+    if identity is None:
+        return _page("No people here", "This gateway has no identity section: nobody logs in per person.", 404)
+    person = _person(request)
+    if person is None:
+        return _sign_in_first(request, gateway)
+    try:
+        source = _upstream(gateway, name)
+    except HTTPException as exc:
+        return _page("Nothing to log in to", str(exc.detail), exc.status_code)
+    return identity, person, source
+
+
 def _person(request: Request) -> Principal | None:
     """The person signed in (by the dashboard's cookie or a bearer token from the identity provider), if any."""
     principal = principal_of(request.scope)
@@ -280,16 +297,10 @@ def _sign_in_first(request: Request, gateway: Gateway) -> Response:
 @pages.get(LOGIN_PATH + "/{name}", response_model=None)
 async def ask(request: Request, gateway: GatewayDep, name: str) -> Response:
     """Say who is signed in and what logging in to the server does; its button starts the login."""
-    identity = gateway.config.identity
-    if identity is None:
-        return _page("No people here", "This gateway has no identity section: nobody logs in per person.", 404)
-    person = _person(request)
-    if person is None:
-        return _sign_in_first(request, gateway)
-    try:
-        _upstream(gateway, name)
-    except HTTPException as exc:
-        return _page("Nothing to log in to", str(exc.detail), exc.status_code)
+    found = _login_of(request, gateway, name)
+    if isinstance(found, Response):
+        return found
+    identity, person, _ = found
     here = f"{LOGIN_PATH}/{name}"
     lines = [
         f"You are signed in to hintgate as {person.name}.",
@@ -310,16 +321,10 @@ async def ask(request: Request, gateway: GatewayDep, name: str) -> Response:
 @pages.post(LOGIN_PATH + "/{name}", response_model=None)
 async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
     """Log the signed-in person in to a server that logs in per person: off to its authorization server."""
-    identity = gateway.config.identity
-    if identity is None:
-        return _page("No people here", "This gateway has no identity section: nobody logs in per person.", 404)
-    person = _person(request)
-    if person is None:
-        return _sign_in_first(request, gateway)
-    try:
-        source = _upstream(gateway, name)
-    except HTTPException as exc:
-        return _page("Nothing to log in to", str(exc.detail), exc.status_code)
+    found = _login_of(request, gateway, name)
+    if isinstance(found, Response):
+        return found
+    identity, person, source = found
     credentials = gateway.credentials
     assert credentials is not None
     origin = urlsplit(identity.audience)
