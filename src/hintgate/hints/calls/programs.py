@@ -393,6 +393,14 @@ def _interpreter(program: str, args: list[str], shown: str) -> Judgement:
             return judge_argv(["pip", *rest])
         if module == "venv":
             return Judgement(D if _has(rest, "--clear", "--upgrade") else A, shown, "shell", True)
+    if program.startswith("python") and args and args[0] == "-c" and len(args) >= 2:
+        # `python3 -c 'import json; print(json.load(open("x"))["v"])'`: a program in the text, read as Python.
+        from hintgate.hints.calls.python_code import judge_python
+
+        judged = judge_python(args[1])
+        return Judgement(
+            judged.act, f"{shown} ({judged.what})" if judged.act is R else judged.what, "shell", judged.idempotent
+        )
     return Judgement(D, f"{shown} (runs code hintgate cannot judge)", "shell")
 
 
