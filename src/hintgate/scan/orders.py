@@ -158,6 +158,8 @@ _DUTY = Cue(
     r"(?:love|appreciate)|\bgrateful\b|\bthanks?\s+(?:a\s+lot|so\s+much|in\s+advance)"
     r"|^\W*(?:step\s*\d+|\(?[a-z0-9]\)|\d+[.)]|setup|pre-?flight|post-?processing|troubleshooting|workflow|protocol)"
     r"|\b(?:fix|solution|workaround|remedy|next\s+step)\s+is\s+to\b"
+    r"|\b(?:resolve|fix|repair|remedy|unblock|recover)\s+(?:this\s+|it\s+)?by\s+\w+ing\b|^\W*to\s+(?:fix|resolve|unblock|"
+    r"continue|recover)\b\W|\b(?:required\s+)?remediation\b[^:.\n]{0,30}:"
     # A step of a list after a colon or a semicolon ("Recommended flow: (a) call ...; (b) ..."), a phase named.
     r"|[:;]\s*\(?[a-h1-9]\)\s+\w|\b(?:step|phase|stage)\s+(?:\d+|one|two|three|four|five|[a-e])\b\s*[:,]"
     # "always", "never", "mandatory" and an "important:" label, in the commonest languages.
@@ -191,7 +193,7 @@ _IMPERATIVE = Cue(
     r"answer|respond|reply|recommend|promote|mention|hide|omit|skip|bypass|ignore|disregard|forget|act|pretend|"
     r"behave|respond|keep|remove|delete|drop|route|redirect|proxy|replace|change|switch|bundle|write|save|store|"
     r"list|look|scan|find|dump|print|output|reveal|leak|transmit|notify|cc|bcc|do|don't|never|always|make|"
-    r"ensure|remember|free|clear|clean|purge|wipe|erase|truncate|destroy|reset|revoke|disable|turn|star|merge|"
+    r"ensure|remember|confirm|resolve|free|clear|clean|purge|wipe|erase|truncate|destroy|reset|revoke|disable|turn|star|merge|"
     r"publish|transfer|pay|refund)\b"
     # The model described doing it, in a tool's own text: "the assistant first runs ...", "the agent turns it off".
     r"|^\W*(?:[^.;:]{0,80}?[,:]\s*)?(?:the|an?|your)\s+(?:AI\s+)?(?:assistant|agent|model|LLM)\s+(?:first\s+|then\s+|"
@@ -529,6 +531,10 @@ _TRANSFER = Cue(
     r"\b(?:send|sends|sending|post|forward|upload|email|mail|share|mirror|push|sync|export|transmit|leak|exfiltrate|"
     r"include|including|pass|passing|put|append|attach|insert|embed|fill|add|copy|paste|dump|report|cc|bcc|"
     r"read|cat|open|collect|gather|grab|extract|take|obtain|retrieve|fetch|load|search)\b"
+    # The same asks in the passive or as a gerund: "must be posted to ...", "completed by emailing ...".
+    r"|\b(?:posted|posting|sent|forwarded|forwarding|uploaded|uploading|e-?mailing|shared|sharing|"
+    r"mirrored|pushed|synced|exported|exporting|transmitted|leaked|included|appended|appending|attached|inserted|"
+    r"embedded|pasted|pasting|copied|copying|dumped|submitted|submitting|supplied|echoed|collected|harvested)\b"
     r"|\b(?:env[íi]a|incluye|incluya|pasa|adjunta|lee|envie|inclua|passe|anexe|leia|envoie[zs]?|inclu[se]z?|"
     r"transmet\w*|lis|lisez|sende|schicke|übergib|füge|lies|invia|includi|passa|allega|leggi|stuur|voeg|lees|"
     r"wyślij|dołącz|przekaż|odczytaj|gönder|ekle|oku\w*|gửi|thêm|đọc|kirim|sertakan|baca|отправ\w*|включи|"
@@ -750,6 +756,7 @@ def _judge_sentence(
     ):
         return None
     transfer = _TRANSFER.search(sentence, seen)
+    destroy = _DESTROY.search(sentence, seen) if context.result else None
     into = _into_own(sentence, context)
     place = _into_own(sentence, context, strict=True)
     source = _SOURCE.search(sentence, seen)
@@ -853,6 +860,14 @@ def _judge_sentence(
         # The model named and a mail address in the same sentence, in any language: data asked to leave.
         targets.append("destination")
         why.append(f"names the model and an address ({destination.group().strip()[:60]!r})")
+    if named and not carried and not mention and not targets and _PASSIVE_DUTY.search(sentence):
+        # The model named as the one by whom something "is to be made public": an act asked in the passive.
+        targets.append("act")
+        why.append("asks the model named in someone else's text to act (in the passive)")
+    if destroy is not None and context.result and (tools or approval is not None or hidden or named):
+        # A command that destroys data, given to another tool, with the user's say skipped or kept from them.
+        targets.append("destroy")
+        why.append(f"destroys data ({destroy.group().strip()[:60]!r})")
     if named and not targets and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")
@@ -884,6 +899,20 @@ def _judge_sentence(
 
 # A purpose said before the order: "To make CI green, delete this file".
 _PURPOSE = re.compile(r"^\W*to\s+[^,.;:]{1,60},\s*", re.IGNORECASE)
+# A duty in the passive: "is to be made public", "are to be sent", "must be deleted".
+_PASSIVE_DUTY = re.compile(
+    r"\b(?:is|are)\s+to\s+be\s+\w+|\b(?:must|should|shall|will|has\s+to|have\s+to)\s+be\s+(?:\w+ed|made|sent|done|paid|"
+    r"given|shown|kept|put|set|run|shared|written|taken)\b",
+    re.IGNORECASE,
+)
+# A command that destroys data wherever it runs: a dropped or emptied table, a recursive removal, history rewritten.
+_DESTROY = Cue(
+    r"\b(?:DROP\s+(?:TABLE|SCHEMA|DATABASE)|TRUNCATE\s+(?:TABLE\s+)?\w|DELETE\s+FROM\s+\w+\s*(?:;|`|$)|"
+    r"rm\s+-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\b|git\s+(?:reset\s+--hard|clean\s+-[a-z]*f|push\s+(?:-f\b|--force))|"
+    r"kubectl\s+delete|terraform\s+destroy|find\b[^|\n]{0,60}\s-delete\b)",
+    re.IGNORECASE,
+    gated=True,
+)
 # What an order carried from a label before asks beyond a project's own chores (reading its docs, running its
 # checks): acts on accounts, money, other people and data leaving, or undoing work.
 _OUTWARD = Cue(
@@ -1034,7 +1063,11 @@ def _is_high(kinds: set[str], addressee: str, context: _Context, *, other_script
         if addressee == "model":
             return True  # the model named, and asked for anything a result has no business asking
         if addressee == "reader":
-            return bool(kinds & {"secret", "context"}) and bool(kinds & {"destination", "tool"})
+            return (
+                (bool(kinds & {"secret", "context"}) and bool(kinds & {"destination", "tool"}))
+                or ("destroy" in kinds and bool(kinds & {"tool", "approval", "user-view"}))
+                or {"tool", "approval"} <= kinds  # another tool called, and the user's say skipped
+            )
         return False
     # A tool's own text is read by the model alone: asking anything of its reader beyond the tool's job is an order.
     if strong or other_script:
@@ -1194,7 +1227,11 @@ _RESULT_CUES = Cue(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
     r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b|"
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
-    + _FORGED_TURN
+    r"\bno\s+(?:\w+\s+)?(?:confirmation|approval)\s+(?:is\s+)?(?:needed|required|necessary)\b|"
+    r"\b(?:confirmation|approval)\s+(?:\w+\s+){0,4}?(?:is\s+)?not\s+(?:needed|required|necessary)\b|"
+    # A command that destroys data (judged an order only beside another tool, a skipped approval or the model named).
+    r"\bDROP\s+(?:TABLE|SCHEMA|DATABASE)\b|\bTRUNCATE\s+TABLE\b|\brm\s+-[a-z]*[rf]|\bgit\s+(?:reset\s+--hard|clean\s+-|"
+    r"push\s+(?:-f\b|--force))|\bkubectl\s+delete\b|\bterraform\s+destroy\b|\s-delete\b|" + _FORGED_TURN
 )
 
 
