@@ -1049,3 +1049,33 @@ def test_a_list_of_operations_runs_the_statement_each_one_holds() -> None:
     assert missing is not None
     assert missing.act is calls.Act.DESTRUCTIVE
     assert judge.heavy({"ops": [{"sql": "SELECT 1 " + " " * 3000}]})
+
+
+@pytest.mark.parametrize(
+    ("program", "args", "act"),
+    [
+        ("rm", ["-rf", "/var/cache/app"], calls.Act.DESTRUCTIVE),
+        ("sh", ["-c", "rm -rf /tmp/build && mkdir /tmp/build"], calls.Act.DESTRUCTIVE),
+        ("ls", ["-la", "; rm -rf /"], calls.Act.READ),
+        ("echo", ["$(reboot)"], calls.Act.READ),
+    ],
+)
+def test_an_object_holding_a_program_and_its_arguments_is_the_command_a_call_runs(
+    program: str, args: list[str], act: calls.Act
+) -> None:
+    listed = tool(
+        {
+            "exec": {
+                "type": "object",
+                "properties": {"program": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}}},
+                "required": ["program"],
+            }
+        },
+        "Starts a program directly, without a shell.",
+        "start_program",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"exec": {"program": program, "args": args}})
+    assert found is not None
+    assert found.act is act

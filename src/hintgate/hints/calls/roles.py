@@ -293,6 +293,9 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             own = any(isinstance(v, Mapping) and _names_target(k, v) for k, v in nested.items())
             outside = None if own else target
             roles.extend(_prefixed(r, key, outside) for r in found if r.kind in _WHOLE_CALL and not r.each)
+            if any(r.kind == "executable" for r in found):
+                # `exec: {program, args}`: the object is the command a call runs, its program and arguments.
+                roles.extend(_prefixed(r, key) for r in found if r.kind in {"executable", "program"})
             if "".join(tokenize(key)) in _CALL_OPTIONS | _CALL_PARAMETERS:
                 # `options: {dry_run, confirm, force, if_none_match}`: the call's own options, so its flags.
                 for flag in (r for r in found if r.kind in _FLAGS):
