@@ -148,3 +148,17 @@ def test_a_service_cli_does_what_its_operation_s_verb_says(line: str, act: Act) 
 )
 def test_system_tools_read_in_their_status_listing_and_check_modes_only(line: str, act: Act) -> None:
     assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("glab mr list --assignee=@me", Act.READ),
+        ("glab issue view 12", Act.READ),
+        ("glab mr create --fill", Act.ADDITIVE),
+        ("glab mr merge 42 --remove-source-branch --yes", Act.DESTRUCTIVE),
+        ("glab repo delete acme/app --yes", Act.DESTRUCTIVE),
+    ],
+)
+def test_the_gitlab_cli_reads_its_listings_and_views_as_the_github_cli_does(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act

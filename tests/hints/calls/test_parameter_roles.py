@@ -1079,3 +1079,22 @@ def test_an_object_holding_a_program_and_its_arguments_is_the_command_a_call_run
     found = judge.judge({"exec": {"program": program, "args": args}})
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(
+    ("name", "parameter", "line", "act"),
+    [
+        ("podman_line", "cli_line", "podman pod rm -f dev-pod", calls.Act.DESTRUCTIVE),
+        ("podman_line", "cli_line", "podman ps -a", calls.Act.READ),
+        ("gitlab_glab", "argline", "mr merge 42 --remove-source-branch --yes", calls.Act.DESTRUCTIVE),
+        ("gitlab_glab", "argline", "mr list --assignee=@me", calls.Act.READ),
+    ],
+)
+def test_the_one_free_text_of_a_tool_named_for_a_program_and_its_command_line_is_that_program_s_line(
+    name: str, parameter: str, line: str, act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(tool({parameter: {"type": "string"}}, "", name))
+    assert judge is not None
+    found = judge.judge({parameter: line})
+    assert found is not None
+    assert found.act is act

@@ -1756,6 +1756,7 @@ _SUBCOMMANDS: Mapping[str, Callable[[str, list[str], str], Judgement]] = {
     "pacman": _system_packages,
     "snap": _system_packages,
     "gh": _gh,
+    "glab": _gh,
     **CLI_TOOLS,
 }
 """Programs judged by their subcommand and flags."""

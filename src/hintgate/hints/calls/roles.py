@@ -68,7 +68,7 @@ PROGRAMS = _names(
     """
     git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew aws gcloud az
     redis-cli valkey-cli launchctl ffmpeg magick rsync
-    pulumi kustomize alembic rclone skopeo trivy etcdctl dbt crontab
+    pulumi kustomize alembic rclone skopeo trivy etcdctl dbt crontab glab
     """
 )
 """Command-line programs whose argument lists `programs.judge_argv` reads by subcommand."""
@@ -553,7 +553,8 @@ def _program_named(name: str, description: str) -> str | None:
 # Words of a wrapper tool's name beside its program's: "kubectl_cli", "run_helm", "azure_cli".
 _WRAPPER_WORDS = frozenset(
     {"cli", "run", "runner", "exec", "execute", "command", "cmd", "tool", "wrapper", "invoke", "call", "azure"}
-    | {"github", "google", "cloud"}
+    | {"line", "argline", "args"}
+    | {"github", "gitlab", "google", "cloud"}
 )
 # A tool's text saying that what it runs is a command line ("Run one CLI command line", "Executes the given
 # command line"), not that it takes command-line flags.
