@@ -1098,3 +1098,36 @@ def test_the_one_free_text_of_a_tool_named_for_a_program_and_its_command_line_is
     found = judge.judge({parameter: line})
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(
+    ("arguments", "act"),
+    [
+        (
+            {"verb": "rollout", "resource": "restart", "name": "deployment/api", "namespace": "prod"},
+            calls.Act.DESTRUCTIVE,
+        ),
+        ({"verb": "cordon", "resource": "node", "name": "node-3"}, calls.Act.DESTRUCTIVE),
+        ({"verb": "get", "resource": "pods", "namespace": "prod", "flags": ["-o", "wide"]}, calls.Act.READ),
+        ({"verb": "describe", "resource": "node", "name": "node-3"}, calls.Act.READ),
+    ],
+)
+def test_a_program_s_command_line_split_into_a_subcommand_operands_and_flags_is_read_as_one_line(
+    arguments: dict[str, Any], act: calls.Act
+) -> None:
+    listed = tool(
+        {
+            "verb": {"type": "string"},
+            "resource": {"type": "string"},
+            "name": {"type": "string"},
+            "namespace": {"type": "string"},
+            "flags": {"type": "array", "items": {"type": "string"}},
+        },
+        "kubectl against the current context. verb + resource + optional name, namespace and extra flags.",
+        "cluster_cmd",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge(arguments)
+    assert found is not None
+    assert found.act is act

@@ -208,7 +208,10 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
     target = next((k for k, v in properties.items() if isinstance(v, Mapping) and _names_target(k, v)), None)
     if target is None:
         target = outer_target
-    split = program is not None and _wraps_only(name, program) and _split_command_line(properties)
+    # A wrapper's command line split up (`{verb, resource, name, flags}` of "kubectl against the cluster"): the
+    # tool's name says only its program, or one of its parameters is that program's subcommand.
+    subcommand = any(isinstance(k, str) and "".join(tokenize(k)) in _SUBCOMMAND_NAMES for k in properties)
+    split = program is not None and (_wraps_only(name, program) or subcommand) and _split_command_line(properties)
     for key, raw in properties.items():
         if not isinstance(key, str) or not isinstance(raw, Mapping):
             continue
