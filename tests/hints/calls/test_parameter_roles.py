@@ -1131,3 +1131,32 @@ def test_a_program_s_command_line_split_into_a_subcommand_operands_and_flags_is_
     found = judge.judge(arguments)
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(("verb", "act"), [("archive", calls.Act.DESTRUCTIVE), ("get", calls.Act.READ)])
+def test_the_verb_chosen_in_the_object_that_is_a_tool_s_one_parameter_is_what_the_call_does(
+    verb: str, act: calls.Act
+) -> None:
+    listed = {
+        "name": "repositories",
+        "description": "Administer hosted repositories.",
+        "inputSchema": {
+            "type": "object",
+            "required": ["call"],
+            "properties": {
+                "call": {
+                    "type": "object",
+                    "properties": {
+                        "verb": {"type": "string", "enum": ["get", "archive", "star"]},
+                        "target": {"type": "string"},
+                    },
+                    "required": ["verb", "target"],
+                }
+            },
+        },
+    }
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"call": {"verb": verb, "target": "acme/app"}})
+    assert found is not None
+    assert found.act is act

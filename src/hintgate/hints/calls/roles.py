@@ -296,6 +296,11 @@ def roles_of(tool: Mapping[str, Any], *, depth: int = 0, outer_target: str | Non
             own = any(isinstance(v, Mapping) and _names_target(k, v) for k, v in nested.items())
             outside = None if own else target
             roles.extend(_prefixed(r, key, outside) for r in found if r.kind in _WHOLE_CALL and not r.each)
+            required = schema.get("required") if isinstance(schema, Mapping) else None
+            if len(properties) == 1 and isinstance(required, list) and key in required:
+                # `call: {verb, target}` as the tool's one, required parameter: the object is the call, its
+                # choice of verb is what the call does (a member of optional options may qualify only them).
+                roles.extend(_prefixed(r, key) for r in found if r.kind == "action")
             if any(r.kind == "executable" for r in found):
                 # `exec: {program, args}`: the object is the command a call runs, its program and arguments.
                 roles.extend(_prefixed(r, key) for r in found if r.kind in {"executable", "program"})
