@@ -1160,3 +1160,43 @@ def test_the_verb_chosen_in_the_object_that_is_a_tool_s_one_parameter_is_what_th
     found = judge.judge({"call": {"verb": verb, "target": "acme/app"}})
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(
+    ("listed", "parameter"),
+    [
+        (
+            tool(
+                {"shell_input": {"type": "string"}, "cwd": {"type": "string"}},
+                "Executes shell_input with /bin/sh -c in the given working directory.",
+                "posix_exec",
+            ),
+            "shell_input",
+        ),
+        (
+            tool(
+                {"host": {"type": "string"}, "remote_command": {"type": "string"}, "timeout_s": {"type": "integer"}},
+                "Run remote_command over SSH on an inventory host.",
+                "fleet_ssh",
+            ),
+            "remote_command",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("test -f /etc/nginx/nginx.conf && cat /etc/nginx/nginx.conf", calls.Act.READ),
+        ("uptime; df -h /", calls.Act.READ),
+        ("touch /var/run/app.ready", calls.Act.ADDITIVE),
+        ("rm -rf /var/cache/app", calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_a_command_named_for_its_shell_or_where_it_runs_is_a_command_line(
+    listed: dict[str, Any], parameter: str, line: str, act: calls.Act
+) -> None:
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({parameter: line, "host": "web-3", "cwd": "/"})
+    assert found is not None
+    assert found.act is act

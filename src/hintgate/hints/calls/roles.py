@@ -149,7 +149,7 @@ _COMMAND_NAMES = frozenset(
 )
 _LISTS_OF_STATEMENTS = frozenset({"statements", "stmts", "queries", "sqls", "commands", "cmds", "scripts"})
 _STATEMENTS = re.compile(r"\b(?:statements|queries|commands|command lines)\b", re.I)
-_SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b", re.I)
+_SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b|/bin/(?:ba|z|da)?sh\b", re.I)
 _STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?|blocks?)\b", re.I)
 # Code in another language (a `node` is that of JavaScript only when named as a runtime: a "control node" or
 # a "worker node" is a machine).
@@ -787,7 +787,7 @@ def _role(
             # The tool's one free text, of a tool whose text names SQL ("Sends a T-SQL batch") or a shell
             # ("Type into the user's terminal"): what the call runs. Only a text that starts as a statement is
             # judged as one; a command line that does not parse is destructive.
-            both = f"{description} {tool_text}"
+            both = f"{' '.join(words)} {description} {tool_text}"  # `shell_input`: its name says a shell too
             if _SQL_TEXT.search(both) and not _SHELL_SESSION.search(both):
                 return Role("sql", key, dialect=dialect_named(both), sure=False)
             if _SHELL_SESSION.search(both) and not _SQL_TEXT.search(both):
@@ -801,7 +801,8 @@ def _role(
     if joined in _COMMAND_NAMES and not _SHELL_TEXT.search(f"{own} {tool_text}") and _SQL_TEXT.search(tool_text):
         # "Evaluate a DuckDB script": a script of the database's statements, not a command line.
         return Role("sql", key, dialect=dialect_named(tool_text), sure=False)
-    if _SHELL_TEXT.search(own) or joined in _COMMAND_NAMES:
+    if _SHELL_TEXT.search(own) or joined in _COMMAND_NAMES or (len(words) > 1 and words[-1] in {"command", "cmd"}):
+        # `remote_command`, `exec_cmd`: a command named for where or how it runs is a command line still.
         if _OTHER_CODE.search(tool_text) and not _SHELL_TEXT.search(tool_text):
             return None
         return Role("shell", key, sure=bool(_SHELL_TEXT.search(own)) or joined != "script")
