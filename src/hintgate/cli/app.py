@@ -34,6 +34,7 @@ from hintgate.cli.common import (
     EXIT_LISTEN,
     EXIT_TARGET,
     EXIT_USAGE,
+    FormatOpt,
     OutputFormat,
     WideOpt,
     data_dir_unusable,
@@ -261,7 +262,7 @@ def infer(
         bool,
         typer.Option("--ignore-declared", help="Do not use the tools' own annotations (measures inference)."),
     ] = False,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     timeout: TimeoutOpt = 30.0,
     profile: ProfileOpt = None,
     wide: WideOpt = False,
@@ -524,7 +525,7 @@ def serve(
 def tools(
     config: ConfigFile = None,
     demo: DemoFlag = False,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     wide: WideOpt = False,
     usage: Annotated[
         bool, typer.Option("--usage", help="Instead of the hints: each tool's recorded calls, errors, last use, p50.")
@@ -567,7 +568,7 @@ def openapi(
     document: Annotated[
         str, typer.Argument(help="An OpenAPI 3.0/3.1 or Swagger 2.0 document: a file or an http(s) URL.")
     ],
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     profile: ProfileOpt = None,
     base_url: Annotated[
         str | None, typer.Option("--base-url", help="Where calls would go (default: the document's first server).")
@@ -654,7 +655,7 @@ def policy_explain(
             '\'{"sql": "DROP TABLE users"}\'.',
         ),
     ] = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     wide: WideOpt = False,
 ) -> None:
     """A dry run: every tool, the verdict it would get in each mode, and why (for a person: --user, --group)."""

@@ -29,7 +29,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from hintgate.cli.approval_queues import EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_SETTLED, GatewayQueue, Queue, StoreQueue
-from hintgate.cli.common import EXIT_USAGE, DbOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
+from hintgate.cli.common import EXIT_USAGE, DbOpt, FormatOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
 
 __all__ = ["EXIT_NOT_FOUND", "EXIT_REFUSED", "EXIT_SETTLED", "approvals_app"]
 
@@ -43,7 +43,6 @@ _WATCH_POLL = 0.5  # seconds between looks for new approvals
 
 approvals_app = typer.Typer(invoke_without_command=True)
 
-FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 UrlOpt = Annotated[
     str | None,
     typer.Option(

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, load_or_fail, out, print_wide, with_store
+from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, load_or_fail, out, print_wide, with_store
 
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig, ServerConfig
@@ -115,7 +115,7 @@ def auth_login(
 @auth_app.command("status")
 def auth_status(
     config: ConfigOpt,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
 ) -> None:
     """The servers behind OAuth and their logins: logged in (until when) or why a login is needed.
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, fail, out
+from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, FormatOpt, OutputFormat, fail, out
 from hintgate.cli.gateway_api import DEFAULT_URL, TokenOpt, UrlOpt, api_token, unreachable
 
 __all__ = ["EXIT_TOOL_ERROR", "call", "parse_arguments"]
@@ -63,7 +63,7 @@ def call(
         str | None, typer.Option("--json", help="The arguments as one JSON object; KEY=VALUE pairs are laid over it.")
     ] = None,
     listing: Annotated[bool, typer.Option("--list", help="List the gateway's tools and their hints instead.")] = False,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     timeout: Annotated[
         float, typer.Option("--timeout", min=1, help="Seconds to wait for the result (a call may wait for a person).")
     ] = 300.0,

@@ -27,12 +27,14 @@ __all__ = [
     "EXIT_TARGET",
     "EXIT_USAGE",
     "DbOpt",
+    "FormatOpt",
     "OutputFormat",
     "WideOpt",
     "data_dir_unusable",
     "emit_rows",
     "fail",
     "load_or_fail",
+    "name_values",
     "out",
     "print_wide",
     "store_advice",
@@ -51,6 +53,21 @@ class OutputFormat(enum.StrEnum):
 
     TEXT = "text"
     JSON = "json"
+
+
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
+"""`--format text|json`, which every listing takes."""
+
+
+def name_values(values: list[str] | None, option: str) -> dict[str, str]:
+    """The `NAME=VALUE`s given to a repeatable option (`--env`, `--header`); one with no name or `=` fails."""
+    pairs: dict[str, str] = {}
+    for value in values or []:
+        key, sep, rest = value.partition("=")
+        if not sep or not key:
+            fail(f"{option} {value!r}: expected NAME=VALUE", EXIT_USAGE)
+        pairs[key] = rest
+    return pairs
 
 
 def out() -> Console:

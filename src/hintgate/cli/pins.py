@@ -19,7 +19,7 @@ import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from hintgate.cli.common import EXIT_USAGE, DbOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
+from hintgate.cli.common import EXIT_USAGE, DbOpt, FormatOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
 from hintgate.cli.gateway_api import TokenOpt, call_api
 from hintgate.cli.quarantine import held_tools
 from hintgate.hints.pins import find_pins
@@ -82,7 +82,7 @@ def pins_list(
     state: Annotated[
         str | None, typer.Option("--state", help="Only pins in this state: accepted, quarantined or removed.")
     ] = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
@@ -100,7 +100,7 @@ def pins_show(
     server: Annotated[
         str | None, typer.Option("--server", help="Its server (then TOOL may be the server's name).")
     ] = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
 ) -> None:
     """One pin: state, reason, the diff of a held change against the accepted definition, and its history."""
@@ -147,7 +147,7 @@ def pins_accept(
         typer.Option("--url", help="Accept through the running gateway at this URL (its REST API) instead of --db."),
     ] = None,
     token: TokenOpt = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
 ) -> None:
     """Accept the definition last seen of a tool (or of the held tools of a server, or of all held tools)."""
     if (tool is not None) + every + (server is not None and tool is None) != 1:

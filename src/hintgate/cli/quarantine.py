@@ -20,7 +20,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from hintgate.cli.common import OutputFormat
+from hintgate.cli.common import FormatOpt, OutputFormat
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 
 __all__ = ["held_tools", "quarantine_app"]
@@ -31,7 +31,6 @@ quarantine_app = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON (as --format json).", hidden=True)]
-FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 
 def _show(held: dict[str, Any]) -> str:

@@ -21,7 +21,16 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, OutputFormat, WideOpt, fail, out, print_wide
+from hintgate.cli.common import (
+    EXIT_TARGET,
+    FormatOpt,
+    OutputFormat,
+    WideOpt,
+    fail,
+    name_values,
+    out,
+    print_wide,
+)
 from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt, chosen, fetched, progress, registry_url
 from hintgate.errors import ConfigError, PackageInstallError, TargetError
 
@@ -37,8 +46,6 @@ registry_app = typer.Typer(
     help="Servers in an MCP registry, judged before you add them: search, show (then `servers add --registry`).",
     no_args_is_help=True,
 )
-
-FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 
 
 def _summary(server: RegistryServer) -> dict[str, Any]:
@@ -124,16 +131,6 @@ def search(
             style="dim",
             highlight=False,
         )
-
-
-def _pairs(values: list[str] | None) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for value in values or []:
-        key, sep, rest = value.partition("=")
-        if not sep or not key:
-            fail(f"--env {value!r}: expected NAME=VALUE", EXIT_USAGE)
-        pairs[key] = rest
-    return pairs
 
 
 def _server_key(server: RegistryServer) -> str:
@@ -276,7 +273,7 @@ def show(
     from hintgate.registry.trial import runs_here, tried
 
     url = registry_url(registry)
-    given = _pairs(env)
+    given = name_values(env, "--env")
     server = fetched(url, name)
     picked = chosen(server, use, remote)
     options: list[dict[str, Any]] = []

@@ -10,12 +10,17 @@ gateway's store, laid over its config file (docs/config.md).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 import json
+import typing
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
-from hintgate.cli.common import EXIT_USAGE, OutputFormat, fail, out
+from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, name_values, out
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt
 
@@ -43,7 +48,6 @@ EntryOpt = Annotated[
     str | None,
     typer.Option("--entry", help="The whole mcpServers entry as JSON (instead of the options above)."),
 ]
-FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 FromRegistryOpt = Annotated[
     str | None,
     typer.Option(
@@ -58,16 +62,6 @@ FromRegistryOpt = Annotated[
 def _request(method: str, url: str, path: str, token: str | None, body: Any = None) -> Any:
     # Adding, editing or enabling a server waits for it to start.
     return call_api(method, url, path, token, body, timeout=120, refused="the server")
-
-
-def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for value in values or []:
-        key, sep, rest = value.partition("=")
-        if not sep or not key:
-            fail(f"{option} {value!r}: expected NAME=VALUE", EXIT_USAGE)
-        pairs[key] = rest
-    return pairs
 
 
 def server_entry(
@@ -106,13 +100,13 @@ def server_entry(
             fail("--header and --sse are for a remote server (--server-url)", EXIT_USAGE)
         body = {"command": command[0], "args": command[1:]}
         if env:
-            body["env"] = _pairs(env, "--env")
+            body["env"] = name_values(env, "--env")
     else:
         if env:
             fail("--env is for a local server (-- COMMAND)", EXIT_USAGE)
         body = {"url": server_url}
         if headers:
-            body["headers"] = _pairs(headers, "--header")
+            body["headers"] = name_values(headers, "--header")
         if sse:
             body["type"] = "sse"
     if trusted:
@@ -122,6 +116,63 @@ def server_entry(
     if disabled:
         body["enabled"] = False
     return body
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryOptions:
+    """The options that describe a server's entry, the same for `servers add` and `servers edit`."""
+
+    command: CommandArgs = None
+    server_url: ServerUrlOpt = None
+    header: HeaderOpt = None
+    env: EnvOpt = None
+    trusted: TrustOpt = False
+    prefix: PrefixOpt = None
+    sse: SseOpt = False
+    disabled: DisabledOpt = False
+    entry: EntryOpt = None
+
+    def body(self, *, bare: bool = False) -> dict[str, Any]:
+        """The mcpServers entry they describe (`server_entry`)."""
+        return server_entry(
+            self.command,
+            self.server_url,
+            self.header,
+            self.env,
+            self.trusted,
+            self.prefix,
+            self.sse,
+            self.disabled,
+            self.entry,
+            bare=bare,
+        )
+
+
+def _entry_options(command: Callable[..., None]) -> Callable[..., None]:
+    """`command` with `EntryOptions`' fields as command-line parameters where its `options` parameter stands.
+
+    Typer reads a command's options from its signature; this one is `command`'s with `options` spelled out,
+    and the values given are handed to `command` as one `EntryOptions`.
+    """
+    fields = dataclasses.fields(EntryOptions)
+    field_types = typing.get_type_hints(EntryOptions, include_extras=True)
+    own_types = typing.get_type_hints(command, include_extras=True)
+    parameters: list[inspect.Parameter] = []
+    for parameter in inspect.signature(command).parameters.values():
+        if parameter.name != "options":
+            parameters.append(parameter.replace(annotation=own_types[parameter.name]))
+            continue
+        for field in fields:
+            kind, annotation = inspect.Parameter.POSITIONAL_OR_KEYWORD, field_types[field.name]
+            parameters.append(inspect.Parameter(field.name, kind, default=field.default, annotation=annotation))
+
+    @functools.wraps(command)
+    def given(**values: Any) -> None:
+        command(options=EntryOptions(**{field.name: values.pop(field.name) for field in fields}), **values)
+
+    given.__signature__ = inspect.Signature(parameters, return_annotation=None)  # type: ignore[attr-defined]
+    given.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    return given
 
 
 def _trust_line(server: dict[str, Any]) -> str:
@@ -207,18 +258,11 @@ def servers_list(url: UrlOpt, token: TokenOpt = None, output: FormatOpt = Output
 
 
 @servers_app.command("add")
+@_entry_options
 def servers_add(
     name: NameArg,
     url: UrlOpt,
-    command: CommandArgs = None,
-    server_url: ServerUrlOpt = None,
-    header: HeaderOpt = None,
-    env: EnvOpt = None,
-    trusted: TrustOpt = False,
-    prefix: PrefixOpt = None,
-    sse: SseOpt = False,
-    disabled: DisabledOpt = False,
-    entry: EntryOpt = None,
+    options: EntryOptions,
     registry: FromRegistryOpt = None,
     use: UseOpt = None,
     remote: RemoteOpt = False,
@@ -229,14 +273,15 @@ def servers_add(
     """Add a server and start it: `add NAME -- COMMAND [ARG...]`, `add NAME https://...` for a remote one, or
     `add NAME --registry SERVER` from an MCP registry (see `hintgate registry show SERVER` first)."""
     if registry is not None:
-        if command or server_url or header or env or sse or entry is not None:
+        o = options
+        if o.command or o.server_url or o.header or o.env or o.sse or o.entry is not None:
             fail("--registry gives the entry; leave out -- COMMAND, --server-url, --header, --env, --sse, --entry", 2)
         body, needs = _registry_entry(registry, use, remote, registry_url)
-        body |= server_entry(None, None, None, None, trusted, prefix, False, disabled, None, bare=True)
+        body |= options.body(bare=True)
     else:
         if use is not None or remote or registry_url is not None:
             fail("--use, --remote and --registry-url go with --registry SERVER", EXIT_USAGE)
-        body = server_entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
+        body = options.body()
         needs = []
     result = _request("POST", url, "/api/servers", token, {"name": name, **body})
     _report(result, "added", name, output)
@@ -284,24 +329,12 @@ def _needs_note(needs: list[Any]) -> None:
 
 
 @servers_app.command("edit")
+@_entry_options
 def servers_edit(
-    name: NameArg,
-    url: UrlOpt,
-    command: CommandArgs = None,
-    server_url: ServerUrlOpt = None,
-    header: HeaderOpt = None,
-    env: EnvOpt = None,
-    trusted: TrustOpt = False,
-    prefix: PrefixOpt = None,
-    sse: SseOpt = False,
-    disabled: DisabledOpt = False,
-    entry: EntryOpt = None,
-    token: TokenOpt = None,
-    output: FormatOpt = OutputFormat.TEXT,
+    name: NameArg, url: UrlOpt, options: EntryOptions, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT
 ) -> None:
     """Replace a server's whole definition (the same options as add); it restarts, the others are left alone."""
-    body = server_entry(command, server_url, header, env, trusted, prefix, sse, disabled, entry)
-    result = _request("PUT", url, f"/api/servers/{quoted(name)}", token, body)
+    result = _request("PUT", url, f"/api/servers/{quoted(name)}", token, options.body())
     _report(result, "edited", name, output)
 
 

@@ -13,6 +13,7 @@ from rich.console import Console
 from hintgate.cli.common import (
     EXIT_USAGE,
     DbOpt,
+    FormatOpt,
     OutputFormat,
     WideOpt,
     emit_rows,
@@ -64,7 +65,7 @@ def sessions(
     user: Annotated[
         str | None, typer.Option("--user", help="Only sessions this person opened (as recorded: email, api-token).")
     ] = None,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     names: NamesOpt = RecordNames.HINTGATE,
     db: DbOpt = None,
     wide: WideOpt = False,
@@ -107,7 +108,7 @@ def calls(
         str | None, typer.Option("--user", help="Only calls this person made (as recorded: email, api-token).")
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     names: NamesOpt = RecordNames.HINTGATE,
     db: DbOpt = None,
     wide: WideOpt = False,
@@ -129,7 +130,7 @@ def calls(
 
 @overrides_app.command("list")
 def overrides_list(
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
@@ -278,7 +279,7 @@ def overrides_clear(
 
 
 def policy_stored(
-    output: Annotated[OutputFormat, typer.Option("--format", help="Output format.")] = OutputFormat.TEXT,
+    output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
     wide: WideOpt = False,
 ) -> None:
