@@ -43,6 +43,10 @@ class FileFormat(enum.StrEnum):
     JSON = "json"
 
 
+ToolServerOpt = Annotated[str | None, typer.Option("--server", help="Its server (then TOOL may be the server's name).")]
+"""`--server` of the commands that name one tool (`show`, `block`)."""
+
+
 def _rows(pins: Sequence[Pin]) -> list[dict[str, Any]]:
     return [p.to_json() for p in pins]
 
@@ -97,9 +101,7 @@ def pins_list(
 @pins_app.command("show")
 def pins_show(
     tool: Annotated[str, typer.Argument(help="The tool's name as the gateway lists it (e.g. github_create_issue).")],
-    server: Annotated[
-        str | None, typer.Option("--server", help="Its server (then TOOL may be the server's name).")
-    ] = None,
+    server: ToolServerOpt = None,
     output: FormatOpt = OutputFormat.TEXT,
     db: DbOpt = None,
 ) -> None:
@@ -192,9 +194,7 @@ def pins_accept(
 @pins_app.command("block")
 def pins_block(
     tool: Annotated[str, typer.Argument(help="The held tool's name as the gateway lists it.")],
-    server: Annotated[
-        str | None, typer.Option("--server", help="Its server (then TOOL may be the server's name).")
-    ] = None,
+    server: ToolServerOpt = None,
     reason: Annotated[str, typer.Option("--reason", help="Why, recorded in the tool's history.")] = "",
     actor: Annotated[str, typer.Option("--by", help="Who decides, recorded with the pin.")] = "cli",
     db: DbOpt = None,
