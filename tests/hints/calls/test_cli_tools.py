@@ -162,3 +162,21 @@ def test_system_tools_read_in_their_status_listing_and_check_modes_only(line: st
 )
 def test_the_gitlab_cli_reads_its_listings_and_views_as_the_github_cli_does(line: str, act: Act) -> None:
     assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("go vet ./...", Act.READ),
+        ("go doc fmt.Println", Act.READ),
+        ("go list -m all", Act.READ),
+        ("go env GOPATH", Act.READ),
+        ("go env -w GOFLAGS=-mod=mod", Act.DESTRUCTIVE),
+        ("go mod tidy", Act.DESTRUCTIVE),
+        ("yarn npm audit --json", Act.READ),
+        ("yarn npm info react", Act.READ),
+        ("yarn npm publish", Act.ADDITIVE),
+    ],
+)
+def test_go_s_checks_and_listings_and_yarn_s_registry_queries_read(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act

@@ -1455,6 +1455,12 @@ def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
         return Judgement(D if fix else R, shown, rule, None if fix else True, True)
     if program == "uv" and sub == "pip":
         return judge_argv(["pip", *rest])  # `uv pip install x` is pip's command line
+    if program == "yarn" and sub == "npm":
+        return judge_argv(["npm", *rest])  # Yarn's `yarn npm audit|info|publish`: the npm registry's commands
+    if program == "go" and (sub in {"vet", "doc", "list"} or (sub == "env" and not _has(rest, "-w", "-u"))):
+        # `go help`: vet reports suspicious constructs, doc shows documentation, list lists packages, env
+        # prints the environment unless `-w`/`-u` writes the defaults.
+        return Judgement(R, shown, rule, True)
     if sub == "version" and _positional(rest) and program in {"npm", "pnpm", "yarn"}:
         return Judgement(D, f"{shown} (bumps the package's version)", rule, False)  # `npm version patch`
     if sub in {"install", "i", "add"} and _has(rest, "-U", "--upgrade", "--force-reinstall", "--latest"):
