@@ -1200,3 +1200,36 @@ def test_a_command_named_for_its_shell_or_where_it_runs_is_a_command_line(
     found = judge.judge({parameter: line, "host": "web-3", "cwd": "/"})
     assert found is not None
     assert found.act is act
+
+
+@pytest.mark.parametrize(
+    ("steps", "act"),
+    [
+        (
+            [{"name": "fmt", "run": "terraform fmt -check -recursive"}, {"name": "v", "run": "terraform validate"}],
+            calls.Act.READ,
+        ),
+        ([{"name": "list", "run": "ls -la"}, {"name": "clean", "run": "rm -rf build"}], calls.Act.DESTRUCTIVE),
+        ([{"name": "list", "run": "ls -la"}, {"name": "nothing"}], calls.Act.DESTRUCTIVE),
+    ],
+)
+def test_a_list_of_steps_runs_the_command_line_each_one_holds(steps: list[dict[str, str]], act: calls.Act) -> None:
+    listed = tool(
+        {
+            "steps": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "run": {"type": "string"}},
+                    "required": ["run"],
+                },
+            }
+        },
+        "Runs a sequence of steps, each a shell command, stopping at the first failure.",
+        "pipeline_steps",
+    )
+    judge = ArgumentJudge.of(listed)
+    assert judge is not None
+    found = judge.judge({"steps": steps})
+    assert found is not None
+    assert found.act is act

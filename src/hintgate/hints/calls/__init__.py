@@ -292,11 +292,12 @@ def _judge_value(
     headers: Any = None,
 ) -> Judgement | None:
     kind = role.kind
-    if role.each and kind == "sql" and role.body is not None and isinstance(value, list) and value:
-        # `[{sql: "...", params: [...]}, ...]`: each operation's statement; one without a statement is not read.
+    if role.each and kind in {"sql", "shell"} and role.body is not None and isinstance(value, list) and value:
+        # `[{sql: "...", params: [...]}, ...]`, `[{name, run}]`: each operation's statement or command line; a
+        # list with one item that holds none is not read (fail closed).
         texts = [v.get(role.body) if isinstance(v, Mapping) else None for v in value]
         if not all(isinstance(t, str) for t in texts):
-            return Judgement(Act.DESTRUCTIVE, f"{role.parameter}: an operation without a statement", "sql")
+            return Judgement(Act.DESTRUCTIVE, f"{role.parameter}: an operation without its text", kind)
         value = texts
         role = dataclasses.replace(role, body=None)
     if role.each and kind in {"sql", "shell"} and _words(value):

@@ -489,8 +489,13 @@ def _dialect_chooser(properties: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _statement_member(items: Mapping[str, Any]) -> str | None:
-    """The member of a list's objects that holds a SQL statement (`{sql, params}`, `{statement, args}`)."""
+_SQL_MEMBERS = frozenset({"sql", "statement", "stmt", "sqlstatement", "sqlquery"})
+_STEP_NAMES = frozenset({"run", "command", "cmd", "commandline", "shellcommand", "script"})
+
+
+def _statement_member(items: Mapping[str, Any], names: frozenset[str] = _SQL_MEMBERS) -> str | None:
+    """The member of a list's objects that holds a SQL statement (`{sql, params}`, `{statement, args}`), or
+    with `names` another text each item runs (a step's `run`)."""
     properties = items.get("properties") if _kind(items) in {"object", None} else None
     if not isinstance(properties, Mapping):
         return None
@@ -500,7 +505,7 @@ def _statement_member(items: Mapping[str, Any]) -> str | None:
         if isinstance(k, str)
         and isinstance(v, Mapping)
         and _kind(v) in {"string", None}
-        and "".join(tokenize(k)) in {"sql", "statement", "stmt", "sqlstatement", "sqlquery"}
+        and "".join(tokenize(k)) in names
     ]
     return found[0] if len(found) == 1 else None
 
@@ -724,6 +729,10 @@ def _role(
     if member is not None and (_SQL_TEXT.search(tool_text) or _DATABASE.search(tool_text)):
         # `ops: [{sql, params}]`: a list of operations, each running the statement its member holds.
         return Role("sql", key, dialect=dialect_named(f"{description} {tool_text}"), each=True, body=member)
+    step = _statement_member(items, _STEP_NAMES) if kind == "array" and isinstance(items, Mapping) else None
+    if step is not None and _SHELL_TEXT.search(f"{description} {tool_text}") and not _OTHER_CODE.search(tool_text):
+        # `steps: [{name, run}]` of "each step a shell command": each step's command line, run in order.
+        return Role("shell", key, each=True, body=step)
     if (
         argv
         and (joined in _LISTS_OF_STATEMENTS or _STATEMENTS.search(description))
