@@ -180,3 +180,18 @@ def test_the_gitlab_cli_reads_its_listings_and_views_as_the_github_cli_does(line
 )
 def test_go_s_checks_and_listings_and_yarn_s_registry_queries_read(line: str, act: Act) -> None:
     assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("ffmpeg -hide_banner -i in.mp4", Act.READ),
+        ("ffmpeg -i a.mkv -i b.mkv", Act.READ),
+        ("ffmpeg -hide_banner -codecs", Act.READ),
+        ("ffmpeg -hide_banner -i in.mp4 out.mp4", Act.ADDITIVE),
+        ("ffmpeg -i in.mp4 -c copy out.mkv", Act.ADDITIVE),
+        ("ffmpeg -hide_banner -y -i in.mp4", Act.DESTRUCTIVE),
+    ],
+)
+def test_ffmpeg_naming_no_output_file_only_prints_what_it_reads(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act

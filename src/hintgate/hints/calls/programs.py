@@ -830,10 +830,45 @@ def _ffmpeg(args: list[str], shown: str, _shell: ShellText | None, _depth: int) 
     has no terminal), leaves them, so it only adds; an output to the `null` muxer only decodes (a check)."""
     if _has(args, "-y"):
         return Judgement(D, f"{shown} (-y overwrites its output)", "shell")
+    if _ffmpeg_no_output(args):
+        return Judgement(R, f"{shown} (no output file: prints what it reads)", "shell", True)
     formats = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-f"]
     if args and formats and formats[-1] == "null" and args[-1] in _NOWHERE | {"NUL"}:
         return Judgement(R, f"{shown} (decodes to nowhere)", "shell", True)
     return Judgement(A, f"{shown} (writes its output where none is)", "shell", True)
+
+
+# ffmpeg's options that print and exit (`-version`, `-codecs`), that only quiet its log, and that take a value
+# but name no output (an input, the log level, the next input's format).
+_FFMPEG_INFO = _names(
+    """
+    -version -buildconf -formats -demuxers -muxers -devices -codecs -decoders -encoders -bsfs -protocols -filters
+    -pix_fmts -layouts -sample_fmts -colors -hwaccels -h -help --help -L
+    """
+)
+_FFMPEG_QUIET = _names("-hide_banner -nostdin -nostats -stats")
+_FFMPEG_VALUED = _names("-i -loglevel -v -f")
+
+
+def _ffmpeg_no_output(args: list[str]) -> bool:
+    """Whether an ffmpeg line names no output file: only inputs and options of its log (`-hide_banner -i in.mp4`:
+    ffmpeg prints the input's streams and stops, "At least one output file must be specified"), or an option
+    that prints and exits. Any word not known here may be an output: not this case."""
+    at = 0
+    known = False
+    while at < len(args):
+        arg = args[at]
+        if arg in _FFMPEG_INFO:
+            known = True
+            at += 1
+        elif arg in _FFMPEG_QUIET:
+            at += 1
+        elif arg in _FFMPEG_VALUED and at + 1 < len(args):
+            known = known or arg == "-i"
+            at += 2
+        else:
+            return False
+    return known
 
 
 def _magick(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
