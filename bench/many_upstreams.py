@@ -209,15 +209,15 @@ async def in_process(upstreams: int, tools: int) -> dict[str, Any]:
             changed = sources[upstreams // 2]
             changed.tools = [{**tool, "description": f"{tool['description']} r{round_}"} for tool in changed.tools]
             if memo == "cleared":
-                gateway.resolved.clear()
-                gateway.scans = ScanMemo()
-                gateway._built = Catalog({})
-            before = gateway.resolved.resolved
+                gateway.catalog_keeper.resolved.clear()
+                gateway.catalog_keeper.scans = ScanMemo()
+                gateway.catalog_keeper._built = Catalog({})
+            before = gateway.catalog_keeper.resolved.resolved
             t = time.perf_counter()
             gateway.rebuild(("tools",))
             took = (time.perf_counter() - t) * 1000
             out.setdefault(f"rebuild_{memo}_ms", []).append(took)
-            out[f"resolved_{memo}"] = gateway.resolved.resolved - before
+            out[f"resolved_{memo}"] = gateway.catalog_keeper.resolved.resolved - before
     return out
 
 

@@ -36,7 +36,7 @@ def resolved(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         names.append(str(raw["name"]))
         return resolve_tool(raw, **kwargs)
 
-    monkeypatch.setattr("hintgate.server.gateway.resolve_tool", counting)
+    monkeypatch.setattr("hintgate.server.catalog_keeper.resolve_tool", counting)
     return names
 
 
@@ -45,7 +45,7 @@ async def test_one_servers_list_changed_re_resolves_only_that_servers_tools(reso
     async with in_memory_gateway(*sources) as (gateway, client):
         assert len(resolved) == 9
         before = dict(gateway.catalog.entries)
-        scans = gateway.scans.scans
+        scans = gateway.catalog_keeper.scans.scans
         resolved.clear()
         sources[1].tools = listing("beta", "v2")
         await gateway._on_change("beta", "tools")
@@ -53,7 +53,7 @@ async def test_one_servers_list_changed_re_resolves_only_that_servers_tools(reso
         after = gateway.catalog.entries
     # beta's new definitions, and (the change is riskier, so the tools are held) the definitions accepted before
     assert sorted(resolved) == sorted(["get_note", "get_file", "get_user"] * 2)
-    assert gateway.scans.scans - scans == 6
+    assert gateway.catalog_keeper.scans.scans - scans == 6
     assert listed["beta_get_file"] is False
     assert listed["alpha_get_file"] is True
     assert all(after[name] is entry for name, entry in before.items() if entry.server != "beta")
@@ -98,7 +98,7 @@ async def test_a_servers_prompt_may_name_its_own_tool_but_not_another_servers_wh
     sources["notes"].prompts = [prompt]
     sources["mail_a"].prompts = [dict(prompt, name="mail_digest")]  # its own tool: not shadowing
     async with in_memory_gateway(*sources.values()) as (gateway, _client):
-        findings = {name: [f.code for f in found] for name, found in gateway.server_findings.items()}
+        findings = {name: [f.code for f in found] for name, found in gateway.catalog_keeper.server_findings.items()}
     assert findings.get("notes") == ["HG615"]
     assert "HG615" not in findings.get("mail_a", [])
 

@@ -242,7 +242,7 @@ async def test_bad_overrides_are_refused_and_nothing_is_written(
         assert message in response.json()["detail"]
         assert await store.overrides.hints() == []
         assert await store.overrides.titles() == []
-        assert gateway.stored_overrides == {}
+        assert gateway.overrides.by_tool == {}
 
 
 async def test_a_title_is_overridden_live_with_provenance_stored_and_cleared_with_null(tmp_path: Path) -> None:

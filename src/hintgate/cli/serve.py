@@ -122,14 +122,14 @@ def _gateway(
         user=_login(),
         real=os.path.realpath(settings.data_dir),
     )
+    db = ""  # the default database needs no --db
     if store is not None or early is not None:
         given = settings.database_url
         # A URL with a password is shown masked: the person adds the password back (a SQLite URL has none).
         shown = store.url if store is not None and given is not None and "@" in given else given
         db = "" if shown is None else f" --db {shlex.quote(shown)}"
         gateway.calls.approvals_command = f"hintgate approvals watch{db}"
-        gateway.store_flag = db
-    gateway.dashboard_url = dashboard
+    gateway.catalog_keeper.point_to(dashboard_url=dashboard, store_flag=db)
     gateway.stdio_view = view
     return gateway
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
-from collections.abc import AsyncIterator, Callable, Hashable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from hintgate.config.model import GatewayConfig, ListingLimits
+from hintgate.config.model import GatewayConfig
 from hintgate.discovery.served import BadArguments, parse_call
 from hintgate.discovery.views import BUILTIN_VIEWS, View
 from hintgate.errors import HintgateError, StoreError
@@ -26,18 +25,10 @@ from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import (
     Catalog,
     CatalogEntry,
-    ResolvedTool,
-    ResolveMemo,
-    build_catalog,
-    public_name,
-    resolve_tool,
-    wire_tool,
 )
-from hintgate.hints.listing import served
-from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pinfile import read_pins_file
-from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
-from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
+from hintgate.hints.pins import Pin
+from hintgate.hints.quarantine import Quarantine
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
 from hintgate.pipeline import Decided, ToolCalls
@@ -47,9 +38,9 @@ from hintgate.policy.seals import ApprovalSeals
 from hintgate.request_context import RequestContext
 from hintgate.results import server_down_error, tool_error
 from hintgate.scan.guard import OnResultFinding
-from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_texts, scan_tool
 from hintgate.scan.workers import Scanner
 from hintgate.server.broadcast import Broadcast
+from hintgate.server.catalog_keeper import CatalogKeeper
 from hintgate.server.client_call import ClientCall
 from hintgate.server.discovery import Discovery, Listing
 from hintgate.server.errors import UnknownName, to_mcp_error
@@ -57,7 +48,7 @@ from hintgate.server.face import MODERN_VERSIONS, build_server
 from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
-from hintgate.server.pins import PinKeeper, source_texts
+from hintgate.server.pins import PinKeeper
 from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionsBeforeStore, SessionTracker
@@ -122,39 +113,15 @@ class Gateway:
         self.credentials = credentials
         """Where the OAuth logins of servers behind OAuth are kept (None: such servers cannot log in)."""
         self.overrides = StoredOverrides(store)
-        self.catalog = Catalog({})
-        self._built = Catalog({})  # the catalog before quarantine, reused entry by entry by the next build
-        self.resolved = ResolveMemo()
-        """Resolved tools kept between rebuilds: one server's new list re-resolves only its tools."""
-        self.scans = ScanMemo()
-        """Poisoning scans kept between rebuilds: only new definitions are scanned."""
         self.scanner = Scanner(deadline=config.scan_deadline)
         """Runs the poisoning scan of long definitions and results off the event loop, within its deadline."""
         self.routes = Routes()
-        self._last_server_of: dict[str, str] = {}
-        # Quarantined tools by public name; every tool's pin (in the store when there is one).
-        self.quarantined: dict[str, Quarantine] = {}
-        self._held_said: dict[str, tuple[object, ...]] = {}  # what was logged of each held tool, so once per change
-        # Held tools' accepted definitions, parsed once per pin (the memos know them by object), and the other
-        # servers' tool names of the catalog being built; both for `_accepted_wire`.
-        self._accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
-        self._accepted_next: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
-        self._owners: tuple[dict[str, str], dict[str, dict[str, None]]] | None = None
-        # Each source's listing as checked against the limits: (the list object, the limits, tools served, problems).
-        self._served_of: dict[str, tuple[object, ListingLimits, list[Mapping[str, Any]], list[str]]] = {}
-        self._problems_said: dict[str, list[str]] = {}
-        self._preparing = asyncio.Lock()
-        self.dashboard_url: str | None = None
-        """The dashboard's base URL when one is served (a held tool's log line points to its Changes page)."""
-        self.store_flag = ""
-        """The `--db URL` a command needs to reach this gateway's store, with a leading space; empty for the default."""
         manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
         self.pins = PinKeeper(store, manual=manual)
-        self._bound_names: dict[str, tuple[str, str]] = {}  # public name → its tool, as of the rebuild in progress
-        self.listing_problems: dict[str, list[str]] = {}
-        """Per running server, what is wrong with its last tool listing (a name listed twice), for its health."""
-        # High scan findings in each running server's instructions, prompt and resource descriptions.
-        self.server_findings: dict[str, list[ScanFinding]] = {}
+        self.catalog_keeper = CatalogKeeper(
+            self.sources, pins=self.pins, overrides=self.overrides, scanner=self.scanner, config=lambda: self.config
+        )
+        """The catalog and what it is made from: served listings, resolutions, scans, held tools."""
         self.store = store
         self.session_observers = SessionObservers()
         self.sessions = SessionTracker(
@@ -281,8 +248,8 @@ class Gateway:
             *(s.wait_started(s.startup_timeout + self.config.timeouts.list) for s in self.sources.values())
         )
         # Names taken while upstreams came up in whatever order are forgotten: the first full build is in config order.
-        self._last_server_of.clear()
-        await self.prepare_tools()
+        self.catalog_keeper.forget_names()
+        await self.catalog_keeper.prepare()
         self.rebuild()
         # The pins of the first full listing are stored before any client is served; read ahead, before any
         # call runs (`attach_store`).
@@ -407,8 +374,7 @@ class Gateway:
             for name, verb in plan.items():
                 if verb == "stop":
                     self.sources.pop(name, None)
-                    for public in [p for p, server in self._last_server_of.items() if server == name]:
-                        del self._last_server_of[public]
+                    self.catalog_keeper.forget_server(name)
                     continue
                 source = build_source(new.sources[name], new, environ=self._environ, listener=self._on_change)
                 self.sources[name] = source
@@ -427,7 +393,7 @@ class Gateway:
                 # The stored settings stay laid over the new file's, the stored confirm rules in front of its rules.
                 self.policy.from_file(*new.policy, OnResultFinding(new.on_result_finding))
             await asyncio.gather(*(s.wait_started(s.startup_timeout + new.timeouts.list) for s in started))
-            await self.prepare_tools()
+            await self.catalog_keeper.prepare()
             self.rebuild()
             if not diff.empty or new != old:
                 await self.broadcast.lists_changed(_STANDARD_KINDS)
@@ -435,298 +401,44 @@ class Gateway:
 
     # -- the catalog -------------------------------------------------------
 
-    def resolve(self, source: Source, raw: Mapping[str, Any]) -> ResolvedTool:
-        """Resolve one source tool: declared, config and stored overrides, inference, trust."""
-        key, inputs = self._resolution(source, raw)
-        return self.resolved.get(key, raw, inputs, lambda: _resolve(raw, inputs))
-
-    def _resolution(self, source: Source, raw: Mapping[str, Any]) -> tuple[tuple[str, str], _Inputs]:
-        """The memo key of a source tool's resolution and its inputs besides the definition."""
-        name = str(raw.get("name", ""))
-        bound = self.pins.by_key.get((source.name, name))
-        public = bound.name if bound is not None else public_name(source.prefix, name)
-        # A stored override belongs to the tool that holds the public name, not to a newcomer that wants it.
-        owner = bound is not None or (
-            self._last_server_of.get(public, source.name) == source.name and public not in self._bound_names
-        )
-        overrides = self.stored_overrides.get(public) if owner else None
-        title = self.overrides.titles.get(public) if owner else None
-        inputs = (source.tool_facts(raw), source.trust, overrides, title, self.config.inference_profile)
-        return (source.name, name), inputs
-
-    def _served(self, source: Source) -> tuple[list[Mapping[str, Any]], list[str]]:
-        """The tools of `source`'s listing that are served (`config.limits`), and what is said of the others.
-
-        Kept per listing: a listing (the list object a source holds) is checked once.
-        """
-        listing, limits = source.tools, self.config.limits
-        kept = self._served_of.get(source.name)
-        if kept is None or kept[0] is not listing or kept[1] != limits:
-            tools, problems = served(listing, most=limits.tools_per_server, text_length=limits.text_length)
-            kept = self._served_of[source.name] = (listing, limits, tools, problems)
-        return kept[2], kept[3]
-
-    async def prepare_tools(self) -> None:
-        """Do off the event loop what the next catalog rebuild would do with new tool definitions.
-
-        The listings are checked against the limits, and every definition no catalog resolved or scanned yet is
-        resolved and scanned on a worker thread, and so is the last accepted definition of each tool whose new
-        one will be held; the rebuild that follows takes them from the memos (`resolved`, `scans`). Meanwhile
-        the catalog in force is served. One preparation at a time; what changes meanwhile is done by the
-        rebuild itself.
-        """
-        async with self._preparing:
-            limits = self.config.limits
-            up = [s for s in self.sources.values() if s.status.state is SourceState.UP]
-            listings = [(s, s.tools) for s in up]
-
-            def check() -> list[tuple[list[Mapping[str, Any]], list[str]]]:
-                return [
-                    served(listing, most=limits.tools_per_server, text_length=limits.text_length)
-                    for _, listing in listings
-                ]
-
-            for (source, listing), (tools, problems) in zip(listings, await asyncio.to_thread(check), strict=True):
-                self._served_of[source.name] = (listing, limits, tools, problems)
-            resolutions: list[tuple[Hashable, Mapping[str, Any], _Inputs]] = []
-            scans: list[Mapping[str, Any]] = []
-            accepted: list[tuple[tuple[str, str, str | None], str, _Inputs, Mapping[str, Any]]] = []
-            for source, _ in listings:
-                for raw in self._served(source)[0]:
-                    name = raw.get("name")
-                    if not isinstance(name, str) or not source.wants(name):
-                        continue
-                    key, inputs = self._resolution(source, raw)
-                    if self.resolved.wants(key, raw, inputs):
-                        resolutions.append((key, raw, inputs))
-                    if self.scans.wants(raw):
-                        scans.append(raw)
-                    pin = self.pins.by_key.get((source.name, name))
-                    if pin is not None and pin.accepted_definition is not None:
-                        ref = (source.name, name, pin.accepted_sha256)
-                        if ref not in self._accepted_raws:
-                            held_inputs = (
-                                source.tool_facts(raw),
-                                source.trust,
-                                self.stored_overrides.get(pin.name),
-                                self.overrides.titles.get(pin.name),
-                                self.config.inference_profile,
-                            )
-                            accepted.append((ref, pin.accepted_definition, held_inputs, raw))
-            if not (resolutions or scans or accepted):
-                return
-            work = _Preparation(resolutions, scans, accepted, inline=self.scanner.inline)
-            await asyncio.to_thread(work.run)
-            # A long definition is scanned in a worker process, under the scan's deadline (`hintgate.scan.workers`):
-            # on a thread, one long regex call would still hold the GIL, and so the event loop.
-            long = await asyncio.gather(*(self.scanner.tool(raw) for raw in work.long))
-            for memo_key, raw, inputs, tool in work.resolved:
-                self.resolved.prime(memo_key, raw, inputs, tool)
-            for raw, findings, words in work.scanned:
-                self.scans.prime(raw, findings, words)
-            for raw, scan in zip(work.long, long, strict=True):
-                if scan is not None:
-                    self.scans.prime(raw, *scan)
-            self._accepted_raws.update(work.accepted_raws)
-
     def rebuild(self, kinds: Sequence[str] = _STANDARD_KINDS) -> None:
         """Rebuild the catalog (and the prompt and resource routes) from the upstreams' listings.
 
         Tools are resolved and scanned again only where their definition or
-        an input of their resolution changed (`resolved`, `scans`): after one
-        server's `list_changed` that is its tools; the merged catalog reuses
-        every other entry as it was.
+        an input of their resolution changed (`CatalogKeeper.rebuild`).
         """
         up = [s for s in self.sources.values() if s.status.state is SourceState.UP]
         if "tools" in kinds:
-            self._bound_names = self.pins.bound_names()
-            groups = []
-            for source in up:
-                resolved = []
-                for raw in self._served(source)[0]:
-                    name = raw.get("name")
-                    if not isinstance(name, str) or not source.wants(name):
-                        continue
-                    try:
-                        resolved.append(self.resolve(source, raw))
-                    except HintgateError as exc:
-                        logger.warning("%s: tool %r skipped: %s", source.name, name, exc)
-                groups.append((source.name, source.prefix, resolved))
-            self.resolved.done()
-            bound = self.pins.bound(self.sources)
-            self._built = build_catalog(groups, held=self._last_server_of, previous=self._built, bound=bound)
-            self.catalog = self._built
-            for problem in self.catalog.problems:
-                logger.warning("%s", problem)
-            for entry in self.catalog.entries.values():
-                self._last_server_of[entry.name] = entry.server
-            listings: dict[str, list[tuple[str, Mapping[str, Any]]]] = {s.name: [] for s in up}
-            for entry in self.catalog.entries.values():
-                listings[entry.server].append((entry.name, entry.tool.raw))
-            self.listing_problems = {}
-            for source in up:  # every copy of a name listed twice: the pins see them, and refuse them
-                tools, left_out = self._served(source)
-                twice = _listed_twice(source, tools)
-                for raw in twice:
-                    listings[source.name].append((public_name(source.prefix, str(raw["name"])), raw))
-                problems = [*left_out]
-                if twice:
-                    names = sorted({str(raw["name"]) for raw in twice})
-                    problems += [
-                        f"tool {name!r} is listed more than once in one listing (a protocol error): none is served"
-                        for name in names
-                    ]
-                if problems:
-                    self.listing_problems[source.name] = problems
-                    if self._problems_said.get(source.name) != problems:
-                        logger.warning("%s: %s", source.name, "; ".join(problems))
-                self._problems_said[source.name] = problems
-            self.pins.manual = frozenset(
-                n for n, c in self.config.sources.items() if getattr(c, "pin", "auto") == "manual"
-            )
-            self.pins.launches = {n: c.launch for n, c in self.config.servers.items()}
-            fingerprints = {e.name: self.pins.fingerprint(e.tool.raw) for e in self.catalog.entries.values()}
-            findings = scan_catalog(
-                self.catalog, reviewed=self.pins.reviewed(), memo=self.scans, fingerprints=fingerprints
-            )
-            flagged = {
-                (entry.server, entry.upstream_name): ", ".join(sorted({f.code for f in findings[entry.name]}))
-                for entry in self.catalog.entries.values()
-                if entry.name in findings
-            }
-            self.pins.observe(listings, flagged=flagged)
-            self._owners, self._accepted_next = None, {}
-            self.catalog, self.quarantined = quarantine_catalog(
-                self.catalog,
-                changed=self.pins.quarantined(),
-                on_finding=OnFinding(self.config.on_change),
-                fingerprints=fingerprints,
-                findings=findings,
-                serve=self._accepted_wire,
-            )
-            # Accepted definitions parsed for this catalog are kept; so are those prepared for the next one.
-            self._owners, self._accepted_raws = None, {**self._accepted_next}
-            said: dict[str, tuple[object, ...]] = {}
-            untold: dict[str, int] = {}
-            told = 0
-            for held in self.quarantined.values():
-                said[held.name] = (held.fingerprint, held.change, held.hidden, tuple(f.code for f in held.findings))
-                if self._held_said.get(held.name) != said[held.name]:
-                    if told < HELD_LINES:  # a server that changes a thousand tools at once gets a count, not a flood
-                        logger.warning("%s", self.held_line(held))
-                        told += 1
-                    else:
-                        untold[held.server] = untold.get(held.server, 0) + 1
-            for server, count in untold.items():
-                where = f" or on {self.dashboard_url}/changes" if self.dashboard_url else ""
-                logger.warning(
-                    "%d more tools of server %s are held until an operator accepts them: "
-                    "`hintgate pins list --server %s%s`%s",
-                    count,
-                    server,
-                    server,
-                    self.store_flag,
-                    where,
-                )
-            self._held_said = said
+            self.catalog_keeper.rebuild(up)
             self.discovery.catalog_changed(self.catalog)
-        self._scan_sources(up)
+        self.catalog_keeper.scan_servers(up)
         if "prompts" in kinds:
             self.routes.rebuild_prompts(up)
         if "resources" in kinds:
             self.routes.rebuild_resources(up)
 
-    def held_line(self, held: Quarantine) -> str:
-        """One log line for a held tool: why, what it means meanwhile, and how to accept it (command, dashboard)."""
-        why = [held.change] if held.change is not None else []
-        why += [f"{f.code} {f.message}" for f in held.findings]
-        meanwhile = "hidden from clients" if held.hidden else "listed as accepted, every call asks"
-        where = f" or on {self.dashboard_url}/changes" if self.dashboard_url else ""
-        return (
-            f"{held.name} (server {held.server}) is held until an operator accepts it ({meanwhile}): "
-            f"{'; '.join(why)}; review and accept it with `hintgate pins accept {held.name}{self.store_flag}`{where}"
-        )
+    @property
+    def catalog(self) -> Catalog:
+        """The catalog clients are listed (each rebuild replaces it)."""
+        return self.catalog_keeper.catalog
 
-    def _accepted_wire(self, entry: CatalogEntry) -> Mapping[str, Any] | None:
-        """The `tools/list` entry of a held tool's last accepted definition; None when it has none that may be
-        served (never accepted, or the accepted one is what is held, or the scan flags it and no operator
-        reviewed it).
-
-        Called for every held tool of a rebuild: the other servers' tool names are gathered once per rebuild
-        (`_others_of`), and an accepted definition, parsed once per pin, is resolved and scanned through the
-        memos, so a server whose every tool changed costs its tools once, not its tools squared.
-        """
-        pin = self.pins.by_key.get((entry.server, entry.upstream_name))
-        source = self.sources.get(entry.server)
-        if pin is None or source is None or pin.accepted_definition is None or pin.accepted_sha256 == pin.sha256:
-            return None
-        key = (entry.server, entry.upstream_name, pin.accepted_sha256)
-        raw = self._accepted_raws.get(key)
-        if raw is None:
-            raw = json.loads(pin.accepted_definition)
-        self._accepted_next[key] = raw
-        if not pin.reviewed and high_findings(self.scans.findings(raw, self._others_of(entry.server))):
-            return None
-        inputs = (
-            source.tool_facts(raw),
-            source.trust,
-            self.stored_overrides.get(entry.name),
-            self.overrides.titles.get(entry.name),
-            self.config.inference_profile,
-        )
-        resolved = self.resolved.get(("accepted", *key), raw, inputs, lambda: _resolve(raw, inputs))
-        return wire_tool(entry.name, entry.server, resolved)
-
-    def _others_of(self, server: str) -> OtherTools:
-        """The tools of every server but `server` in the catalog being built (gathered once per rebuild)."""
-        if self._owners is None:
-            by_server: dict[str, dict[str, None]] = {}
-            for other in self.catalog.entries.values():
-                by_server.setdefault(other.server, {})[other.upstream_name] = None
-            self._owners = (tool_owners(by_server), by_server)
-        owners, by_server = self._owners
-        return OtherTools(owners, by_server.get(server, {}))
-
-    def _scan_sources(self, up: Sequence[Source]) -> None:
-        """Scan what each running server says besides its tools; a new high finding is logged once."""
-        by_server: dict[str, set[str]] | None = None
-        owners: dict[str, str] = {}
-        for source in up:
-            texts = source_texts(source)
-            if not texts:
-                self.server_findings.pop(source.name, None)
-                continue
-            if by_server is None:
-                by_server = {}
-                for entry in self.catalog.entries.values():
-                    by_server.setdefault(entry.server, set()).add(entry.upstream_name)
-                owners = tool_owners(by_server)
-            others = OtherTools(owners, by_server.get(source.name, set()))
-            found = high_findings(scan_texts(texts, others=others))
-            if found and found != self.server_findings.get(source.name):
-                shown = "; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in found)
-                logger.warning(
-                    "%s: the server's instructions, prompts or resources are flagged: %s", source.name, shown
-                )
-            self.server_findings[source.name] = found
+    @property
+    def quarantined(self) -> Mapping[str, Quarantine]:
+        """The held tools by public name, each with why it is held."""
+        return self.catalog_keeper.quarantined
 
     async def _on_change(self, server: str, what: str) -> None:
         if what == "status":
-            await self.prepare_tools()
+            await self.catalog_keeper.prepare()
             self.rebuild()
             await self.broadcast.lists_changed(_STANDARD_KINDS)
         elif what in _STANDARD_KINDS:
             if what == "tools":
-                await self.prepare_tools()
+                await self.catalog_keeper.prepare()
             self.rebuild((what,))
             await self.broadcast.lists_changed((what,))
         elif what.startswith("resource-updated:"):
             await self.broadcast.resource_updated(what.partition(":")[2])
-
-    @property
-    def stored_overrides(self) -> dict[str, dict[Hint, bool]]:
-        """The overrides set through the API or dashboard, by public tool name."""
-        return self.overrides.by_tool
 
     async def accept_quarantine(self, name: str, *, actor: str) -> Quarantine:
         """Accept a quarantined tool's current definition: it is served as usual, clients are told.
@@ -931,7 +643,7 @@ class Gateway:
         if entry is None:
             if view is None and (held := self.quarantined.get(name)) is not None:  # hidden until accepted
                 return tool_error(held.notice)
-            server = self._last_server_of.get(name) if view is None else None
+            server = self.catalog_keeper.server_of(name) if view is None else None
             if server is not None and server in self.sources:
                 status = self.sources[server].status
                 reason = f" ({status.reason})" if status.reason else ""
@@ -1033,68 +745,3 @@ class Gateway:
         """The input schema a listed tool advertises (the SDK checks `Mcp-Param-*` headers against it)."""
         entry = self.catalog.get(name)
         return entry.wire.get("inputSchema") if entry is not None else None
-
-
-def _listed_twice(source: Source, tools: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Every copy of each tool name `source` listed more than once among `tools` (the names it serves only)."""
-    counts: dict[str, int] = {}
-    for raw in tools:
-        name = raw.get("name")
-        if isinstance(name, str) and source.wants(name):
-            counts[name] = counts.get(name, 0) + 1
-    return [raw for raw in tools if counts.get(raw.get("name"), 0) > 1]  # type: ignore[arg-type]
-
-
-HELD_LINES = 20
-"""Held tools told one line each per rebuild; the others are counted by server in one line."""
-
-_Inputs = tuple[Any, Any, Any, Any, Any]
-"""A resolution's inputs besides the definition: facts, trust, stored overrides, stored title, inference profile."""
-
-
-def _resolve(raw: Mapping[str, Any], inputs: _Inputs) -> ResolvedTool:
-    facts, trust, overrides, title, profile = inputs
-    return resolve_tool(raw, facts=facts, trust=trust, overrides=overrides, title_override=title, profile=profile)
-
-
-class _Preparation:
-    """What `Gateway.prepare_tools` hands a worker thread: pure work on definitions, nothing of the gateway's."""
-
-    def __init__(
-        self,
-        resolutions: list[tuple[Hashable, Mapping[str, Any], _Inputs]],
-        scans: list[Mapping[str, Any]],
-        accepted: list[tuple[tuple[str, str, str | None], str, _Inputs, Mapping[str, Any]]],
-        *,
-        inline: int,
-    ) -> None:
-        self._resolutions, self._scans, self._accepted = resolutions, scans, accepted
-        self._inline = inline
-        self.resolved: list[tuple[Hashable, Mapping[str, Any], _Inputs, ResolvedTool]] = []
-        self.scanned: list[tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = []
-        self.long: list[Mapping[str, Any]] = []
-        """Definitions too long to scan here: for a worker process (`hintgate.scan.workers`)."""
-        self.accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
-
-    def run(self) -> None:
-        for key, raw, inputs in self._resolutions:
-            with contextlib.suppress(HintgateError):  # the rebuild logs it when it meets it
-                self.resolved.append((key, raw, inputs, _resolve(raw, inputs)))
-        for raw in self._scans:
-            self._scan(raw)
-        for ref, definition, inputs, raw in self._accepted:
-            form = canonical_json(raw)
-            if pin_hash(form) == ref[2]:
-                continue  # the listed definition is the accepted one: nothing will be held
-            classify(definition, form)  # what the pins will call the change (kept by its cache)
-            accepted = json.loads(definition)
-            self.accepted_raws[ref] = accepted
-            self._scan(accepted)
-            with contextlib.suppress(HintgateError):
-                self.resolved.append((("accepted", *ref), accepted, inputs, _resolve(accepted, inputs)))
-
-    def _scan(self, raw: Mapping[str, Any]) -> None:
-        if len(json.dumps(raw, ensure_ascii=False, default=str)) > self._inline:
-            self.long.append(raw)
-        else:
-            self.scanned.append((raw, scan_tool(raw), named_words(raw)))

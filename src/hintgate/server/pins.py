@@ -160,7 +160,7 @@ class PinKeeper:
             self.by_key[pin.key] = pin
         for event in found.events:
             if event.kind in (ChangeKind.CHANGED, ChangeKind.NEW):
-                # The gateway logs the held tool once, with how to accept it (`Gateway.held_line`).
+                # The gateway logs the held tool once, with how to accept it (`CatalogKeeper.held_line`).
                 logger.debug("%s: tool %r quarantined: %s", event.server, event.tool, event.detail)
             elif event.kind in (ChangeKind.RISKIER, ChangeKind.REMOVED):
                 logger.warning("%s: tool %r %s: %s", event.server, event.tool, event.kind.value, event.detail or "")

@@ -275,7 +275,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
     tool = entry.tool
     source = gateway.sources.get(entry.server)
     facts = source.tool_facts(tool.raw) if source is not None else ToolFacts()
-    stored = gateway.stored_overrides.get(entry.name, {})
+    stored = gateway.overrides.by_tool.get(entry.name, {})
     schema = tool.raw.get("inputSchema")
     resolution = tool.resolution
     return Tool(
@@ -318,7 +318,9 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
     states = [s.status.state.value for s in gateway.sources.values()]
     up = sum(1 for s in states if s == "up")
     status: Literal["ok", "degraded"] = "ok" if up == len([s for s in states if s != "disabled"]) else "degraded"
-    if gateway.listing_problems:  # a server listed a tool name twice: none of those copies is served
+    if (
+        gateway.catalog_keeper.any_listing_problems()
+    ):  # a server listed a tool name twice: none of those copies is served
         status = "degraded"
     recording = Recording.model_validate(store.health(), from_attributes=True) if store is not None else None
     if recording is not None and recording.status == "degraded":

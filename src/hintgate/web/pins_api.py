@@ -254,6 +254,5 @@ async def server_scans(gateway: GatewayDep) -> list[ServerScan]:
     """High scan findings in servers' `instructions`, prompt and resource descriptions (checked at connect)."""
     return [
         ServerScan(server=name, findings=[finding_out(f) for f in found])
-        for name, found in sorted(gateway.server_findings.items())
-        if found
+        for name, found in gateway.catalog_keeper.flagged_servers()
     ]

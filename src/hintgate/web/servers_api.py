@@ -225,7 +225,7 @@ def server_out(gateway: Gateway, source: Source) -> Server:
             if change is not None
             else None
         ),
-        listing_problems=list(gateway.listing_problems.get(source.name, ())),
+        listing_problems=gateway.catalog_keeper.problems_of(source.name),
     )
 
 

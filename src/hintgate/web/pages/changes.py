@@ -124,9 +124,7 @@ def changes_page(gateway: Gateway) -> ChangesPage:
             )
         )
     servers = []
-    for name, found in sorted(gateway.server_findings.items()):
-        if not found:
-            continue
+    for name, found in gateway.catalog_keeper.flagged_servers():
         source = gateway.sources.get(name)
         texts = dict(source_texts(source)) if source is not None else {}
         servers.append((name, _views(found, texts)))

@@ -153,7 +153,7 @@ def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
                 name=source.name,
                 state=source.status.state.value,
                 # A listing problem (a name listed twice, none of its copies served) shows beside the state's reason.
-                reason="; ".join(filter(None, (source.status.reason, *gateway.listing_problems.get(source.name, ()))))
+                reason="; ".join(filter(None, (source.status.reason, *gateway.catalog_keeper.problems_of(source.name))))
                 or None,
                 retry=_when(source.status.retry_at),
                 since=_when(source.status.since),

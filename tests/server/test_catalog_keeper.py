@@ -1,0 +1,77 @@
+"""The catalog keeper builds the catalog from the listings of the servers that are up, on its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hintgate.scanner import Scanner
+
+from hintgate.config.loading import parse_config
+from hintgate.server.catalog_keeper import CatalogKeeper
+from hintgate.server.overrides import StoredOverrides
+from hintgate.server.pins import PinKeeper
+from hintgate.testing import FakeSource
+
+pytestmark = pytest.mark.anyio
+
+CONFIG = parse_config({"mcpServers": {}})
+
+
+def tool(name: str, description: str = "Reads a note.") -> dict[str, Any]:
+    return {"name": name, "description": description, "inputSchema": {"type": "object"}}
+
+
+def keeper(*sources: FakeSource) -> CatalogKeeper:
+    return CatalogKeeper(
+        {s.name: s for s in sources},
+        pins=PinKeeper(None),
+        overrides=StoredOverrides(None),
+        scanner=Scanner(),
+        config=lambda: CONFIG,
+    )
+
+
+async def test_the_catalog_holds_the_tools_of_the_servers_that_are_up_under_their_public_names() -> None:
+    notes, files = FakeSource("notes", tools=[tool("get_note")]), FakeSource("files", tools=[tool("read_file")])
+    kept = keeper(notes, files)
+    await kept.prepare()
+    kept.rebuild([notes, files])
+    assert sorted(kept.catalog.entries) == ["files_read_file", "notes_get_note"]
+    assert kept.server_of("notes_get_note") == "notes"
+
+
+async def test_a_name_stays_with_its_server_while_that_server_is_down_until_forgotten() -> None:
+    notes = FakeSource("notes", tools=[tool("get_note")])
+    kept = keeper(notes)
+    kept.rebuild([notes])
+    notes.go_down()
+    kept.rebuild([])
+    assert kept.catalog.entries == {}
+    assert kept.server_of("notes_get_note") == "notes"  # a call to it says its server is down
+    kept.forget_server("notes")
+    assert kept.server_of("notes_get_note") is None
+
+
+async def test_a_tool_listed_twice_in_one_listing_is_not_served_and_is_the_servers_listing_problem() -> None:
+    notes = FakeSource("notes", tools=[tool("get_note"), tool("get_note", "Reads it again."), tool("list_notes")])
+    kept = keeper(notes)
+    await kept.prepare()
+    kept.rebuild([notes])
+    assert sorted(kept.catalog.entries) == ["notes_list_notes"]
+    assert kept.any_listing_problems()
+    assert any("'get_note' is listed more than once" in p for p in kept.problems_of("notes"))
+    assert kept.problems_of("files") == []
+
+
+async def test_a_held_tools_line_says_where_to_accept_it() -> None:
+    notes = FakeSource("notes", tools=[tool("get_note")])
+    kept = keeper(notes)
+    kept.rebuild([notes])
+    notes.tools = [tool("get_note", "Reads a note. Also deletes every note it reads.")]
+    kept.point_to(dashboard_url="http://127.0.0.1:8765", store_flag=" --db sqlite:///x.db")
+    kept.rebuild([notes])
+    held = kept.quarantined["notes_get_note"]
+    line = kept.held_line(held)
+    assert "hintgate pins accept notes_get_note --db sqlite:///x.db" in line
+    assert "http://127.0.0.1:8765/changes" in line
