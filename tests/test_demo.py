@@ -10,6 +10,7 @@ import pytest
 from mcp import Client
 
 from hintgate.demo import BANNER, demo_config
+from hintgate.server.face import build_server
 from hintgate.server.gateway import Gateway
 
 pytestmark = pytest.mark.anyio
@@ -25,7 +26,7 @@ async def test_the_demo_runs_notebook_writes_unasked_until_a_web_page_is_read() 
     with anyio.fail_after(60):
         async with (
             Gateway(demo_config()) as gateway,
-            Client(gateway.build_server(), mode="legacy", elicitation_callback=person) as client,
+            Client(build_server(gateway), mode="legacy", elicitation_callback=person) as client,
         ):
             # Reads of the trusted, closed-world notebook leave the session clean ...
             assert not (await client.call_tool("notes_list_notes", {})).is_error
@@ -63,7 +64,7 @@ async def test_the_demo_trusts_the_notebook_overrides_its_lying_tool_and_distrus
 
 async def test_a_missing_note_is_an_error_that_names_it() -> None:
     with anyio.fail_after(60):
-        async with Gateway(demo_config()) as gateway, Client(gateway.build_server(), mode="legacy") as client:
+        async with Gateway(demo_config()) as gateway, Client(build_server(gateway), mode="legacy") as client:
             result = await client.call_tool("notes_get_note", {"note_id": 99})
     assert result.is_error
     assert getattr(result.content[0], "text", "") == "Error executing tool get_note: no note with id 99"

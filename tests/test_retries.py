@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from hintgate.cli.app import app
 from hintgate.config.loading import parse_config
+from hintgate.server.face import build_server
 from hintgate.server.gateway import Gateway
 from hintgate.store import Store
 
@@ -32,7 +33,7 @@ async def _calls(tmp_path: Path, mode: str, *calls: tuple[str, dict[str, Any]]) 
     try:
         with anyio.fail_after(90):
             async with Gateway(parse_config(_config(tmp_path, mode)), store=store) as gateway:
-                async with Client(gateway.build_server(), mode="legacy") as client:
+                async with Client(build_server(gateway), mode="legacy") as client:
                     for name, arguments in calls:
                         results.append(await client.call_tool(name, arguments))
                 await store.flush()

@@ -182,11 +182,12 @@ async def in_memory_gateway(
     """A gateway over `sources` with the SDK's client connected in-process; yields (gateway, client)."""
     from mcp import Client
 
+    from hintgate.server.face import build_server
     from hintgate.server.gateway import Gateway
 
     gateway = Gateway(config or parse_config({"mcpServers": {}}), sources={s.name: s for s in sources})
     async with gateway:
-        server = gateway.build_server()
+        server = build_server(gateway)
         async with Client(server, mode="legacy", **client_args) as client:
             yield gateway, client
 

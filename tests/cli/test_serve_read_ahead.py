@@ -38,6 +38,7 @@ NOTING_LAUNCHER = textwrap.dedent(
     """
     import json, runpy, sys
 
+    from hintgate.server.first_answer import FirstAnswer
     from hintgate.server.gateway import Gateway
 
     notes = sys.argv.pop(1)
@@ -46,18 +47,18 @@ NOTING_LAUNCHER = textwrap.dedent(
         with open(notes, "a") as out:
             out.write(json.dumps(what) + "\\n")
 
-    served = Gateway.listing_served
+    served = FirstAnswer.listing_served
     called = Gateway.call_tool
 
     def listing_served(self):
-        note({"listing": True, "sqlalchemy": "sqlalchemy" in sys.modules, "store_ready": self.store_ready})
+        note({"listing": True, "sqlalchemy": "sqlalchemy" in sys.modules, "store_ready": self.ready})
         served(self)
 
     async def call_tool(self, ctx, params):
-        note({"call": params.get("name"), "store_ready": self.store_ready})
+        note({"call": params.get("name"), "store_ready": self.first_answer.ready})
         return await called(self, ctx, params)
 
-    Gateway.listing_served = listing_served
+    FirstAnswer.listing_served = listing_served
     Gateway.call_tool = call_tool
     runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
     """

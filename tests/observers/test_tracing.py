@@ -24,6 +24,7 @@ from hintgate import tracecontext
 from hintgate.config.loading import parse_config
 from hintgate.config.model import OpenApiConfig, Trust
 from hintgate.observers.tracing import Tracing
+from hintgate.server.face import build_server
 from hintgate.server.gateway import Gateway
 from hintgate.sources.openapi.source import OpenApiSource
 from hintgate.testing import FakeSource
@@ -84,7 +85,7 @@ def exporter() -> Iterator[tuple[InMemorySpanExporter, Tracing]]:
 
 
 async def call_through(gateway: Gateway, tool: str, arguments: dict[str, Any]) -> Any:
-    async with gateway, Client(gateway.build_server(), mode="legacy") as client:
+    async with gateway, Client(build_server(gateway), mode="legacy") as client:
         with anyio.fail_after(30):
             return await client.call_tool(tool, arguments)
 

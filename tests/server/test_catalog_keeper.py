@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hintgate.scanner import Scanner
 
 from hintgate.config.loading import parse_config
+from hintgate.scan.workers import Scanner
 from hintgate.server.catalog_keeper import CatalogKeeper
 from hintgate.server.overrides import StoredOverrides
 from hintgate.server.pins import PinKeeper

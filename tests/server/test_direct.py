@@ -9,7 +9,7 @@ from mcp.server.connection import Connection
 
 from hintgate.config.model import Trust
 from hintgate.server.direct import DirectStdioCalls
-from hintgate.server.face import MODERN_VERSIONS
+from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.testing import FakeSource, in_memory_gateway
 
 pytestmark = pytest.mark.anyio

@@ -18,6 +18,7 @@ from tests.asking import Person
 from hintgate.config.loading import parse_config
 from hintgate.hints.trust import Trust
 from hintgate.outcome import CallOutcome
+from hintgate.server.face import build_server
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource
 
@@ -94,7 +95,7 @@ async def search(client: Client, **arguments: Any) -> list[dict[str, Any]]:
 
 def connect(g: Gateway) -> Client:
     """A handshake-era client whose person denies whatever it is asked (no test waits for a timeout)."""
-    return Client(g.build_server(), mode="legacy", elicitation_callback=Person("deny"))
+    return Client(build_server(g), mode="legacy", elicitation_callback=Person("deny"))
 
 
 def gateway(*sources: FakeSource, view: str | None = None, **sections: Any) -> Gateway:
@@ -191,7 +192,7 @@ async def test_call_tool_asks_as_the_called_tool_would_and_is_recorded_as_it() -
     with anyio.fail_after(30):
         async with gateway(source) as g:
             g.calls.observers.append(calls)
-            async with Client(g.build_server(), mode="legacy", elicitation_callback=person) as client:
+            async with Client(build_server(g), mode="legacy", elicitation_callback=person) as client:
                 denied = await client.call_tool("call_tool", {"name": "fs_delete_file", "arguments": {"path": "a"}})
                 person.decision = "approve-once"
                 approved = await client.call_tool("call_tool", {"name": "fs_delete_file", "arguments": {"path": "a"}})

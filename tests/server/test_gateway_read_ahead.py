@@ -35,7 +35,7 @@ async def test_a_call_made_before_the_store_is_given_waits_then_runs_under_what_
         gateway = Gateway(config, sources={"s": _source()}, early=early)
         async with gateway:
             assert gateway.catalog.entries["s_get"].tool.title == "Get it, as read ahead"
-            assert not gateway.store_ready
+            assert not gateway.first_answer.ready
             results: list[dict[str, object]] = []
 
             async def call() -> None:
@@ -48,7 +48,7 @@ async def test_a_call_made_before_the_store_is_given_waits_then_runs_under_what_
                     assert results == []  # held: no store yet
                     assert await store.calls() == []
                     await gateway.attach_store(store)
-                    assert gateway.store_ready
+                    assert gateway.first_answer.ready
                     assert gateway.catalog.entries["s_get"].tool.title == "Get it, as changed meanwhile"
             assert results[0]["isError"] is False
         [recorded] = await store.calls()

@@ -13,6 +13,7 @@ from bs4 import BeautifulSoup
 from mcp import Client
 
 from hintgate.config.model import Trust
+from hintgate.server.face import build_server
 
 if TYPE_CHECKING:
     from conftest import Dashboard, OpenDashboard
@@ -38,7 +39,7 @@ class Person:
 @asynccontextmanager
 async def client_of(dash: Dashboard, person: Person) -> AsyncIterator[Client]:
     with anyio.fail_after(30):
-        async with Client(dash.gateway.build_server(), mode="legacy", elicitation_callback=person) as client:
+        async with Client(build_server(dash.gateway), mode="legacy", elicitation_callback=person) as client:
             yield client
 
 

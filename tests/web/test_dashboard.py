@@ -15,6 +15,7 @@ from bs4 import BeautifulSoup
 from mcp import Client
 
 from hintgate.policy.approvals import Answer
+from hintgate.server.face import build_server
 from hintgate.testing import FakeSource
 from hintgate.web.dashboard import STATIC
 
@@ -51,7 +52,7 @@ async def mcp_client(dash: Dashboard, **kwargs: Any) -> AsyncIterator[Client]:
     """An MCP client connected in process to the dashboard's gateway."""
     info = types.Implementation(name="web-test-client", version="1.2")
     with anyio.fail_after(30):
-        async with Client(dash.gateway.build_server(), mode="legacy", client_info=info, **kwargs) as client:
+        async with Client(build_server(dash.gateway), mode="legacy", client_info=info, **kwargs) as client:
             yield client
 
 

@@ -27,6 +27,7 @@ from tests.processes import free_port
 
 from hintgate.config.loading import parse_config
 from hintgate.errors import IdentityError
+from hintgate.server.face import mcp_routes
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, running_gateway
 from hintgate.web.app import create_app
@@ -63,7 +64,7 @@ async def serving(issuer: OidcIssuer, *, refresh_every: float = 0.0, **identity:
     assert config.identity is not None
     verifier = TokenVerifier(config.identity, IssuerKeys(config.identity.issuer, refresh_every=refresh_every))
     gateway = Gateway(config, sources={"notes": notes_source()})
-    async with gateway, gateway.mcp_routes(host="127.0.0.1") as routes:
+    async with gateway, mcp_routes(gateway, host="127.0.0.1") as routes:
         app = create_app(gateway, None, mcp_routes=routes, token=API_TOKEN, loopback=True, identity=verifier)
         server = uvicorn.Server(
             uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning", access_log=False)

@@ -284,7 +284,7 @@ class LateStore:
 
     async def opened(self, gateway: Gateway) -> None:
         """Once the first listing is out, open the store and attach it to `gateway`; returns once calls run."""
-        await gateway.first_answered(FIRST_ANSWER_GRACE)
+        await gateway.first_answer.written(FIRST_ANSWER_GRACE)
         self.store = await _opened_store(self._settings)
         await gateway.attach_store(self.store)
 
@@ -390,7 +390,9 @@ async def _serve_web(
     if gateway.recording is not None:
         gateway.recording.hide(token, settings.api_token)
     verifier = await _verifier(identity)
-    async with gateway.mcp_routes(host=host) as routes:
+    from hintgate.server.face import mcp_routes
+
+    async with mcp_routes(gateway, host=host) as routes:
         app = create_app(
             gateway,
             store,
@@ -642,8 +644,13 @@ async def _serve_app(
 WEB_MODULES = ("mcp.server", "hintgate.server.http_fast", "hintgate.web.app", "uvicorn")
 """What serving the web app imports: the SDK's server side, the fast path, the FastAPI app and its routes, uvicorn."""
 
-STDIO_MODULES = ("mcp.server.subscriptions", "hintgate.server.direct", "hintgate.server.stdio")
-"""What serving stdio imports once the gateway is up: the SDK (its server side), the stdio transport."""
+STDIO_MODULES = (
+    "mcp.server.subscriptions",
+    "hintgate.server.face",
+    "hintgate.server.direct",
+    "hintgate.server.stdio",
+)
+"""What serving stdio imports once the gateway is up: the SDK (its server side), the MCP face, the stdio transport."""
 
 
 class BackgroundImports:
@@ -867,13 +874,15 @@ async def run_stdio(
             if metrics is not None and scrape_sock is not None:
                 scrape = _serve_metrics(gateway, settings, host=metrics[0], sock=scrape_sock, console=console)
                 side.append(asyncio.create_task(scrape))
+            from hintgate.server.face import serve_stdio  # imported ahead, on a thread (STDIO_MODULES)
+
             try:
                 async with reloading(gateway, watch=watch):
                     if late is None:
-                        await _until_terminated(gateway.serve_stdio())
+                        await _until_terminated(serve_stdio(gateway))
                     else:
                         # The first listing from the state read ahead; the store (SQLAlchemy) opens once it is out.
-                        await _until_terminated(serve_while_store_opens(gateway.serve_stdio(), late.opened(gateway)))
+                        await _until_terminated(serve_while_store_opens(serve_stdio(gateway), late.opened(gateway)))
             finally:
                 for task in side:
                     task.cancel()

@@ -12,19 +12,21 @@ HTTP path, or `server.http_fast`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
-
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hintgate.errors import UpstreamError, UpstreamRequestError
 from hintgate.request_context import RequestContext
 from hintgate.server import sdk
 from hintgate.server.client_call import ClientCall
+from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_model
 from hintgate.server.routing import list_page
 from hintgate.server.tasks import task_params_model
+from hintgate.server.view_endpoint import ViewEndpoint
 from hintgate.sources.base import SourceState
 from hintgate.sources.capabilities import Forwards, ServesPrompts
 from hintgate.sources.trust_annotations import TRUST
@@ -32,10 +34,8 @@ from hintgate.sources.trust_annotations import TRUST
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["MODERN_VERSIONS", "build_server", "complete"]
+__all__ = ["MODERN_VERSIONS", "build_server", "complete", "mcp_routes", "sdk_server", "serve_stdio"]
 
-MODERN_VERSIONS = frozenset(MODERN_PROTOCOL_VERSIONS)
-"""Protocol versions of the 2026-07-28 era: no connection, no handshake, `resultType` on every result."""
 
 Handler = Callable[[RequestContext, Any], Awaitable[dict[str, Any]]]
 
@@ -67,7 +67,7 @@ def _tools_page(gateway: Gateway, resolution: ToolResolution, ctx: RequestContex
     """A page of `tools/list` for a request's client: its view's tools, a person's own (only what they may
     reach), shaped by the search mode (`hintgate.server.discovery`); for a client that declared the Tool
     Resolution extension, the resolvable tools marked."""
-    gateway.listing_served()
+    gateway.first_answer.listing_served()
     listing, _view = gateway.listing(ctx)
     page = list_page(resolution.listing(ctx, listing.wire), "tools", params)
     if gateway.sessions.for_request(ctx).principal is not None:
@@ -167,8 +167,8 @@ def _raw_json(gateway: Gateway, resolution: ToolResolution) -> Any:
     return raw_json
 
 
-def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
-    """The SDK's low-level `Server` wired to a gateway.
+def sdk_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
+    """The SDK's low-level `Server` wired to a gateway (`build_server` builds the one a gateway serves through).
 
     Args:
         gateway: what the handlers serve.
@@ -225,3 +225,108 @@ def build_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     boundary = RequestStateBoundary(security, default_audience="hintgate")
     server.middleware = [_raw_json(gateway, resolution), boundary]
     return server
+
+
+# -- the transports: stdio, and the routes of streamable HTTP ------------------
+
+
+def build_server(gateway: Gateway) -> Any:
+    """The SDK's low-level `Server` a gateway serves through, built anew (with a new subscription bus)."""
+    from mcp.server.subscriptions import InMemorySubscriptionBus
+
+    gateway.broadcast.bus = InMemorySubscriptionBus()
+    gateway.mcp_server = sdk_server(gateway, bus=gateway.broadcast.bus, state_key=gateway.state_key)
+    return gateway.mcp_server
+
+
+async def serve_stdio(gateway: Gateway) -> None:
+    """Serve a gateway's MCP on this process's stdin and stdout until the client closes them."""
+    from hintgate.server.direct import DirectStdioCalls
+    from hintgate.server.stdio import stdio_streams
+
+    server = gateway.mcp_server or build_server(gateway)
+    direct = DirectStdioCalls(lambda: gateway.stdio_connection, gateway.call_tool, modern_versions=MODERN_VERSIONS)
+    async with stdio_streams(direct=direct, written=gateway.first_answer.answer_written) as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+@asynccontextmanager
+async def mcp_routes(gateway: Gateway, *, host: str = "127.0.0.1") -> AsyncIterator[list[Any]]:
+    """The Starlette routes serving a gateway's MCP at `/mcp` (streamable HTTP) and `/mcp/NAME` (a view), with
+    their session manager running."""
+    from hintgate.server import http_fast  # the SDK's server side: loaded only when HTTP is served
+
+    server = gateway.mcp_server or build_server(gateway)
+    # The SDK ends a handshake-era session with no request in flight for this long; its id then answers 404.
+    app = server.streamable_http_app(
+        streamable_http_path="/mcp", host=host, session_idle_timeout=gateway.config.timeouts.session_idle
+    )
+    routes = [_guarded_route(route) for route in app.routes]
+    if http_fast.enabled(os.environ):
+        routes = [_fast_route(gateway, route, server) for route in routes]
+    routes = [_first_request_route(gateway, route, server) for route in routes]
+    routes = [_id_checked_route(route, server) for route in routes]
+    routes += [_view_route(gateway, route) for route in routes if getattr(route, "path", None) == "/mcp"]
+    async with server.session_manager.run():
+        yield routes
+
+
+def _view_route(gateway: Gateway, route: Any) -> Any:
+    """`/mcp/NAME`: the `/mcp` endpoint serving the view NAME (a view no longer served answers 404)."""
+    from starlette.routing import Route
+
+    return Route("/mcp/{view}", endpoint=ViewEndpoint(route.app, lambda: gateway.discovery.views))
+
+
+def _guarded_route(route: Any) -> Any:
+    """The `/mcp` route with a client's leaving told in one line, not the SDK's tracebacks."""
+    from starlette.routing import Route
+
+    from hintgate.server.client_left import ClientLeftGuard
+
+    if getattr(route, "path", None) != "/mcp":
+        return route
+    return Route("/mcp", endpoint=ClientLeftGuard(route.app))
+
+
+def _first_request_route(gateway: Gateway, route: Any, server: Any) -> Any:
+    """The `/mcp` route with a session that makes no request after `initialize` closed early."""
+    from starlette.routing import Route
+
+    from hintgate.server.first_request import FirstRequestDeadline
+
+    if getattr(route, "path", None) != "/mcp":
+        return route
+    timeout = gateway.config.timeouts.session_first_request
+    return Route("/mcp", endpoint=FirstRequestDeadline(route.app, server.session_manager, timeout))
+
+
+def _id_checked_route(route: Any, server: Any) -> Any:
+    """The `/mcp` route with a request whose id MCP refuses answered -32600, as on stdio."""
+    from starlette.routing import Route
+
+    from hintgate.server.request_ids import RequestIdGuard
+
+    if getattr(route, "path", None) != "/mcp":
+        return route
+    return Route("/mcp", endpoint=RequestIdGuard(route.app, server.session_manager.max_request_body_size))
+
+
+def _fast_route(gateway: Gateway, route: Any, server: Any) -> Any:
+    """The `/mcp` route with the fast path in front of the SDK's endpoint (other routes as they are)."""
+    from starlette.routing import Route
+
+    if getattr(route, "path", None) != "/mcp":
+        return route
+    from hintgate.server.http_fast import HttpFastPath
+
+    fast = HttpFastPath(gateway, server, route.app)
+    gateway.http_fast = fast
+
+    def input_schema(name: str) -> Any:
+        """The input schema a listed tool advertises (the SDK checks `Mcp-Param-*` headers against it)."""
+        entry = gateway.catalog.get(name)
+        return entry.wire.get("inputSchema") if entry is not None else None
+
+    server.get_tool_input_schema = input_schema
+    return Route("/mcp", endpoint=fast)

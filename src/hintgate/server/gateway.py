@@ -1,9 +1,10 @@
 """The gateway: one MCP face over many sources, every tool fully annotated.
 
-The gateway owns the catalog's lifecycle (sources start, list, restart; the
-catalog and the prompt and resource routes are rebuilt and clients told),
-operator overrides (stored, applied, followed across replicas), and the call
-pipeline with its observers. The SDK server it serves through is built in
+The gateway composes its parts and runs their life together: the sources (started, stopped, changed while
+running: `hintgate.server.live`), the catalog (`hintgate.server.catalog_keeper`, with the pins of
+`hintgate.server.pins`), the policy in force (`hintgate.server.policy_keeper`), operator overrides (stored,
+applied, followed across replicas), sessions, and the call pipeline with its observers; a tools/call comes in
+here (`call_tool`). The MCP face that serves it (the SDK server, stdio, the `/mcp` routes) is
 `hintgate.server.face`; errors become MCP errors in `hintgate.server.errors`.
 """
 
@@ -13,9 +14,8 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.config.model import GatewayConfig
 from hintgate.discovery.served import BadArguments, parse_call
@@ -43,8 +43,9 @@ from hintgate.server.broadcast import Broadcast
 from hintgate.server.catalog_keeper import CatalogKeeper
 from hintgate.server.client_call import ClientCall
 from hintgate.server.discovery import Discovery, Listing
+from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.server.errors import UnknownName, to_mcp_error
-from hintgate.server.face import MODERN_VERSIONS, build_server
+from hintgate.server.first_answer import FirstAnswer
 from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
@@ -53,7 +54,7 @@ from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.server.routing import Routes
 from hintgate.server.sessions import SessionObservers, SessionsBeforeStore, SessionTracker
 from hintgate.server.tasks import TaskRoutes
-from hintgate.server.view_endpoint import VIEW_KEY, ViewEndpoint
+from hintgate.server.view_endpoint import VIEW_KEY
 from hintgate.sources import build_source, build_sources
 from hintgate.sources.base import Source, SourceState
 from hintgate.sources.capabilities import LogsIn
@@ -63,16 +64,23 @@ from hintgate.sources.processes import Prestarted
 
 if TYPE_CHECKING:
     from hintgate.observers.recording import Recording
-    from hintgate.server.http_fast import HttpFastPath
     from hintgate.store import Store
     from hintgate.stored_state import StoredState
 
 
-__all__ = ["Gateway"]
+__all__ = ["FastPathCounts", "Gateway"]
 
 logger = logging.getLogger(__name__)
 
 _STANDARD_KINDS = ("tools", "prompts", "resources")
+
+
+class FastPathCounts(Protocol):
+    """What the gateway shows of the HTTP fast path (`hintgate.server.http_fast.HttpFastPath`)."""
+
+    def stats(self) -> dict[str, Any]:
+        """Requests answered on the fast path and sent the SDK's way (JSON-ready)."""
+        ...
 
 
 class Gateway:
@@ -140,9 +148,8 @@ class Gateway:
         """Writes calls and sessions to the store (None without one); masks the gateway's secrets in them."""
         self._early = early
         # With the stored state read ahead, the store itself comes later (`attach_store`): no call runs before.
-        self._store_ready = asyncio.Event()
-        self._listing_served = False
-        self._first_answer = asyncio.Event()  # the first listing written out, or a call waiting for the store
+        self.first_answer = FirstAnswer(ready=early is None)
+        """Whether the store is open yet, and when the first answer went out (a start that read its state ahead)."""
         self._sessions_before_store = SessionsBeforeStore() if early is not None else None
         if self._sessions_before_store is not None:
             self.session_observers.append(self._sessions_before_store)
@@ -156,7 +163,7 @@ class Gateway:
             observers=[self.metrics],
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
-            caller_probe=lambda ctx: caller_probe(self._server, ctx),
+            caller_probe=lambda ctx: caller_probe(self.mcp_server, ctx),
             client_for=ClientCall,
             scanner=self.scanner,
         )
@@ -173,14 +180,15 @@ class Gateway:
         self.session_observers.append(self.tasks)
         self._tasks: list[asyncio.Task[None]] = []
         self.stdio_connection: Any = None
-        self._state_key = state_key
+        self.state_key = state_key
+        """The key that seals 2026-07-28 `requestState` (an ephemeral one when None)."""
         self.broadcast = Broadcast(self.sessions)
-        self._server: Any = None
-        self.http_fast: HttpFastPath | None = None
+        self.mcp_server: Any = None
+        """The MCP SDK's server serving this gateway, once built (`hintgate.server.face.build_server`)."""
+        self.http_fast: FastPathCounts | None = None
+        """The HTTP fast path in front of `/mcp`, when HTTP is served with it (`/api/health` shows its counts)."""
         if store is not None:
             self._wire_store(store)
-        if early is None:
-            self._store_ready.set()
 
     def _wire_store(self, store: Store) -> None:
         """Record calls and sessions to `store`, and keep the approval queue in it."""
@@ -189,7 +197,7 @@ class Gateway:
         # The file as an absolute path, resolved once: a reload reads the same file.
         source = self.config.source
         recording = Recording(store, config_path=str(source.resolve()) if source is not None else None)
-        recording.hide(self._state_key)
+        recording.hide(self.state_key)
         self.recording = recording
         self.calls.observers.insert(0, recording)  # recorded before metrics count it, as always
         self.session_observers.insert(0, recording)
@@ -198,13 +206,6 @@ class Gateway:
         # An answer used on one replica is used on all of them (`hintgate.store.used_nonces`).
         self.calls.seals = ApprovalSeals(store.used_nonces)
         self.metrics.attach_recorder(store)
-
-    def attach(self, source: Source) -> None:
-        """Give a newly built source what the gateway holds for it (the OAuth credentials, the login page)."""
-        if isinstance(source, LogsIn):
-            source.credentials = self.credentials
-            if self.config.identity is not None:
-                source.login_page = login_page(self.config.identity.audience, source.name)
 
     async def __aenter__(self) -> Gateway:
         if self._early is not None:
@@ -256,27 +257,6 @@ class Gateway:
         await self.pins.flush()
         return self
 
-    @property
-    def store_ready(self) -> bool:
-        """Whether the store is open (or there is none): calls run; False while a read-ahead start opens it."""
-        return self._store_ready.is_set()
-
-    def listing_served(self) -> None:
-        """A `tools/list` was answered (its answer is on its way out)."""
-        self._listing_served = True
-
-    def _after_write(self) -> None:
-        if self._listing_served:
-            self._first_answer.set()
-
-    async def first_answered(self, grace: float) -> None:
-        """Return once the first `tools/list` answer is written out, a call waits for the store, or after `grace` s.
-
-        A start that read its stored state ahead opens the store then: its imports would hold up the answer.
-        """
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._first_answer.wait(), grace)
-
     async def attach_store(self, store: Store) -> None:
         """Take the store opened after a start that read its state ahead (`early`); calls waiting then run.
 
@@ -307,7 +287,7 @@ class Gateway:
             self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
         self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
         await self._cancel_left_behind(store)
-        self._store_ready.set()
+        self.first_answer.store_opened()
         if changed:
             await self.broadcast.lists_changed(("tools",))
 
@@ -339,7 +319,11 @@ class Gateway:
     # -- the running sources -------------------------------------------------
 
     def _start_source(self, source: Source) -> None:
-        self.attach(source)
+        """Start a source's supervision, giving it first what the gateway holds for it (OAuth, the login page)."""
+        if isinstance(source, LogsIn):
+            source.credentials = self.credentials
+            if self.config.identity is not None:
+                source.login_page = login_page(self.config.identity.audience, source.name)
         self._source_tasks[source.name] = asyncio.create_task(source.run(), name=f"source:{source.name}")
 
     async def _stop_source(self, name: str) -> None:
@@ -495,7 +479,7 @@ class Gateway:
             return False
         if not session.active:
             return True  # connectionless: ended above
-        manager = sdk.session_manager_of(self._server) if self._server is not None else None
+        manager = sdk.session_manager_of(self.mcp_server) if self.mcp_server is not None else None
         transport = sdk.http_transport(manager, session.transport_id) if manager and session.transport_id else None
         if transport is None:
             return False
@@ -603,9 +587,7 @@ class Gateway:
         transport, stdio's direct calls), so here its session is kept from going idle while the call runs.
         `decided`: the call decided ahead (the HTTP fast path's), handed to the pipeline.
         """
-        if not self._store_ready.is_set():
-            self._first_answer.set()
-            await self._store_ready.wait()  # read ahead at start: decided and recorded once the store is open
+        await self.first_answer.store()  # read ahead at start: decided and recorded once the store is open
         if ctx is None:
             return await self._call_tool(None, params, None)
         with self.sessions.serving(ctx) as session:
@@ -650,98 +632,3 @@ class Gateway:
                 return server_down_error(name, server, f"is {status.state.value}{reason}")
             raise to_mcp_error(UnknownName(f"Unknown tool: {name}"))
         return await self.calls(ctx, entry, arguments, params, decided)
-
-    # -- the MCP server face -----------------------------------------------
-
-    def build_server(self) -> Any:
-        """The SDK's low-level `Server` wired to this gateway."""
-        from mcp.server.subscriptions import InMemorySubscriptionBus
-
-        self.broadcast.bus = InMemorySubscriptionBus()
-        self._server = build_server(self, bus=self.broadcast.bus, state_key=self._state_key)
-        return self._server
-
-    async def serve_stdio(self) -> None:
-        """Serve MCP on this process's stdin and stdout until the client closes them."""
-        from hintgate.server.direct import DirectStdioCalls
-        from hintgate.server.stdio import stdio_streams
-
-        server = self._server or self.build_server()
-        direct = DirectStdioCalls(lambda: self.stdio_connection, self.call_tool, modern_versions=MODERN_VERSIONS)
-        async with stdio_streams(direct=direct, written=self._after_write) as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-    @asynccontextmanager
-    async def mcp_routes(self, *, host: str = "127.0.0.1") -> AsyncIterator[list[Any]]:
-        """The Starlette routes serving MCP at `/mcp` (streamable HTTP), with their session manager running."""
-        from hintgate.server import http_fast  # the SDK's server side: loaded only when HTTP is served
-
-        server = self._server or self.build_server()
-        # The SDK ends a handshake-era session with no request in flight for this long; its id then answers 404.
-        app = server.streamable_http_app(
-            streamable_http_path="/mcp", host=host, session_idle_timeout=self.config.timeouts.session_idle
-        )
-        routes = [self._guarded_route(route) for route in app.routes]
-        if http_fast.enabled(os.environ):
-            routes = [self._fast_route(route, server) for route in routes]
-        routes = [self._first_request_route(route, server) for route in routes]
-        routes = [self._id_checked_route(route, server) for route in routes]
-        routes += [self._view_route(route) for route in routes if getattr(route, "path", None) == "/mcp"]
-        async with server.session_manager.run():
-            yield routes
-
-    def _view_route(self, route: Any) -> Any:
-        """`/mcp/NAME`: the `/mcp` endpoint serving the view NAME (a view no longer served answers 404)."""
-        from starlette.routing import Route
-
-        return Route("/mcp/{view}", endpoint=ViewEndpoint(route.app, lambda: self.discovery.views))
-
-    @staticmethod
-    def _guarded_route(route: Any) -> Any:
-        """The `/mcp` route with a client's leaving told in one line, not the SDK's tracebacks."""
-        from starlette.routing import Route
-
-        from hintgate.server.client_left import ClientLeftGuard
-
-        if getattr(route, "path", None) != "/mcp":
-            return route
-        return Route("/mcp", endpoint=ClientLeftGuard(route.app))
-
-    def _first_request_route(self, route: Any, server: Any) -> Any:
-        """The `/mcp` route with a session that makes no request after `initialize` closed early."""
-        from starlette.routing import Route
-
-        from hintgate.server.first_request import FirstRequestDeadline
-
-        if getattr(route, "path", None) != "/mcp":
-            return route
-        timeout = self.config.timeouts.session_first_request
-        return Route("/mcp", endpoint=FirstRequestDeadline(route.app, server.session_manager, timeout))
-
-    @staticmethod
-    def _id_checked_route(route: Any, server: Any) -> Any:
-        """The `/mcp` route with a request whose id MCP refuses answered -32600, as on stdio."""
-        from starlette.routing import Route
-
-        from hintgate.server.request_ids import RequestIdGuard
-
-        if getattr(route, "path", None) != "/mcp":
-            return route
-        return Route("/mcp", endpoint=RequestIdGuard(route.app, server.session_manager.max_request_body_size))
-
-    def _fast_route(self, route: Any, server: Any) -> Any:
-        """The `/mcp` route with the fast path in front of the SDK's endpoint (other routes as they are)."""
-        from starlette.routing import Route
-
-        if getattr(route, "path", None) != "/mcp":
-            return route
-        from hintgate.server.http_fast import HttpFastPath
-
-        self.http_fast = HttpFastPath(self, server, route.app)
-        server.get_tool_input_schema = self._input_schema
-        return Route("/mcp", endpoint=self.http_fast)
-
-    def _input_schema(self, name: str) -> Any:
-        """The input schema a listed tool advertises (the SDK checks `Mcp-Param-*` headers against it)."""
-        entry = self.catalog.get(name)
-        return entry.wire.get("inputSchema") if entry is not None else None
