@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from hintgate.config.loading import parse_config
+from hintgate.hints.annotations import Hint
 from hintgate.scan.workers import Scanner
 from hintgate.server.catalog_keeper import CatalogKeeper
 from hintgate.server.overrides import StoredOverrides
@@ -22,14 +23,24 @@ def tool(name: str, description: str = "Reads a note.") -> dict[str, Any]:
     return {"name": name, "description": description, "inputSchema": {"type": "object"}}
 
 
-def keeper(*sources: FakeSource) -> CatalogKeeper:
-    return CatalogKeeper(
+def keeper(*sources: FakeSource, told: list[str] | None = None) -> CatalogKeeper:
+    up = list(sources)
+    kept: CatalogKeeper
+
+    async def changed() -> None:  # what the gateway does: rebuild, and tell clients
+        kept.rebuild(up)
+        if told is not None:
+            told.append("tools")
+
+    kept = CatalogKeeper(
         {s.name: s for s in sources},
         pins=PinKeeper(None),
         overrides=StoredOverrides(None),
         scanner=Scanner(),
         config=lambda: CONFIG,
+        changed=changed,
     )
+    return kept
 
 
 async def test_the_catalog_holds_the_tools_of_the_servers_that_are_up_under_their_public_names() -> None:
@@ -75,3 +86,32 @@ async def test_a_held_tools_line_says_where_to_accept_it() -> None:
     line = kept.held_line(held)
     assert "hintgate pins accept notes_get_note --db sqlite:///x.db" in line
     assert "http://127.0.0.1:8765/changes" in line
+
+
+async def test_accepting_a_held_tool_serves_its_new_definition_and_tells_clients_once() -> None:
+    notes = FakeSource("notes", tools=[tool("get_note")])
+    told: list[str] = []
+    kept = keeper(notes, told=told)
+    kept.rebuild([notes])
+    notes.tools = [tool("get_note", "Reads a note. Also deletes every note it reads.")]
+    kept.rebuild([notes])
+    assert "notes_get_note" in kept.quarantined
+    with pytest.raises(KeyError):
+        await kept.accept_held("notes_list_notes", actor="test")
+    assert told == []
+    await kept.accept_held("notes_get_note", actor="test")
+    assert told == ["tools"]
+    assert kept.quarantined == {}
+    assert "deletes" in kept.catalog.entries["notes_get_note"].wire["description"]
+
+
+async def test_an_override_is_in_the_next_catalog_and_clients_are_told() -> None:
+    notes = FakeSource("notes", tools=[tool("get_note")])
+    told: list[str] = []
+    kept = keeper(notes, told=told)
+    kept.rebuild([notes])
+    await kept.apply_overrides("notes_get_note", {Hint.READ_ONLY: True}, actor="test", title="Read a note")
+    entry = kept.catalog.entries["notes_get_note"]
+    assert entry.wire["annotations"]["readOnlyHint"] is True
+    assert entry.wire["title"] == "Read a note"
+    assert told == ["tools"]

@@ -65,3 +65,14 @@ def test_what_a_server_says_besides_its_tools_is_its_instructions_and_its_prompt
     ]
     tools_only = OpenApiSource(OpenApiConfig(name="api", document="openapi.json", base_url="http://127.0.0.1:9"))
     assert source_texts(tools_only) == []
+
+
+async def test_pins_are_found_by_server_and_listed_name_and_listed_in_order() -> None:
+    keeper = PinKeeper(None)
+    keeper.observe({"s": [("s_t", tool("Read a note.", readOnlyHint=True))]})
+    keeper.observe({"a": [("a_t", tool("Read a file.", readOnlyHint=True))]})
+    pin = keeper.get("s", "t")
+    assert pin is not None
+    assert pin.name == "s_t"
+    assert keeper.get("s", "s_t") is None  # the name the server lists, not the public one
+    assert [(p.server, p.name) for p in keeper.all()] == [("a", "a_t"), ("s", "s_t")]

@@ -64,8 +64,8 @@ async def test_an_operators_override_re_resolves_only_the_tool_it_names(resolved
     sources = [FakeSource(name, tools=listing(name)) for name in ("alpha", "beta")]
     async with in_memory_gateway(*sources) as (gateway, client):
         resolved.clear()
-        await gateway.apply_overrides("beta_get_user", {Hint.DESTRUCTIVE: True}, actor="test")
-        await gateway.apply_overrides("beta_get_user", {Hint.OPEN_WORLD: False}, actor="test")
+        await gateway.catalog_keeper.apply_overrides("beta_get_user", {Hint.DESTRUCTIVE: True}, actor="test")
+        await gateway.catalog_keeper.apply_overrides("beta_get_user", {Hint.OPEN_WORLD: False}, actor="test")
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert resolved == ["get_user", "get_user"]
     assert tools["beta_get_user"].annotations.destructive_hint is True
@@ -108,7 +108,7 @@ async def test_an_override_stays_with_the_tool_its_public_name_is_bound_to_when_
     deleter = {"name": "get_report", "description": "Delete the report.", "inputSchema": {"type": "object"}}
     source = FakeSource("s", tools=[reader, deleter])
     async with in_memory_gateway(source) as (gateway, _client):
-        await gateway.apply_overrides("s_get_report", {Hint.READ_ONLY: True}, actor="test")
+        await gateway.catalog_keeper.apply_overrides("s_get_report", {Hint.READ_ONLY: True}, actor="test")
         source.tools = [deleter, reader]
         await gateway._on_change("s", "tools")
         entries = {e.upstream_name: e for e in gateway.catalog.entries.values()}

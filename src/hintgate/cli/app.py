@@ -549,7 +549,7 @@ def tools(
         async def read(store: Any) -> Any:
             return await store.tool_usage()
 
-        rows = usage_rows(gateway.catalog.entries.values(), with_store(db, read))
+        rows = usage_rows(gateway.tools(), with_store(db, read))
         if output is OutputFormat.JSON:
             print_json(console, json.dumps(rows, indent=2))
         else:
@@ -558,7 +558,7 @@ def tools(
         print_json(console, catalog_json(gateway))
     else:
         print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)
-    down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
+    down = [u.name for u in gateway.servers() if u.status.state.value != "up"]
     if down:
         fail(f"{len(down)} of {len(gateway.sources)} servers are not up: {', '.join(down)}", EXIT_TARGET)
 
@@ -673,7 +673,7 @@ def policy_explain(
     given = _json_object(arguments, "--args") if arguments is not None else None
     gateway = asyncio.run(collect_catalog(loaded, progress=output is OutputFormat.TEXT))
     settings, rules = loaded.policy
-    entries = list(gateway.catalog.entries.values())
+    entries = list(gateway.tools())
     if tools:
         entries = _chosen_tools(entries, tools)
     who = None
@@ -681,7 +681,7 @@ def policy_explain(
         from hintgate.policy.principal import Principal, PrincipalKind
 
         who = Principal(user or "(any member)", PrincipalKind.USER, frozenset(group or ()))
-    sources = gateway.sources.values()
+    sources = gateway.servers()
     trust_from = {s.name: s.trust_from.value for s in sources}
     rows = explain(entries, settings, rules, modes, who, trust_from=trust_from, arguments=given)
     console = out()

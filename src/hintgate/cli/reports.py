@@ -148,9 +148,9 @@ def catalog_json(gateway: Gateway) -> str:
                     "status": u.status.to_json(),
                     "tools": len(u.tools),
                 }
-                for u in gateway.sources.values()
+                for u in gateway.servers()
             ],
-            "tools": [entry.to_json() for entry in gateway.catalog.entries.values()],
+            "tools": [entry.to_json() for entry in gateway.tools()],
             "problems": list(gateway.catalog.problems),
             "listing": [cost.to_json() for cost in gateway.discovery.costs(gateway.catalog)],
         },
@@ -174,8 +174,7 @@ def catalog_text(gateway: Gateway, *, width: int = 80, wide: bool = False) -> Gr
         Column("trust", priority=3),
     ]
     rows = [
-        [u.name, u.status.state.value, str(len(u.tools)), trust_cell(u.trust, u.trust_from)]
-        for u in gateway.sources.values()
+        [u.name, u.status.state.value, str(len(u.tools)), trust_cell(u.trust, u.trust_from)] for u in gateway.servers()
     ]
     servers = fit_table(columns, rows, width=width, wide=wide, title="servers")
     # A reason is a sentence: under the table it wraps between words instead of being cut.
@@ -186,10 +185,10 @@ def catalog_text(gateway: Gateway, *, width: int = 80, wide: bool = False) -> Gr
             else f"{u.name} is {u.status.state.value}: {u.status.reason}",
             style="red",
         )
-        for u in gateway.sources.values()
+        for u in gateway.servers()
         if u.status.reason and u.status.state.value != "up"
     ]
-    entries = list(gateway.catalog.entries.values())
+    entries = list(gateway.tools())
     tools = _tools_table([(e.name, e.tool) for e in entries], title="tools", width=width, wide=wide)
     parts: list[RenderableType] = [servers, *reasons, Text(""), tools]
     parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)

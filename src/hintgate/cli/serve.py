@@ -173,15 +173,15 @@ def _report_recording(console: Console, recording: str | None) -> None:
 
 
 def _report_start(gateway: Gateway, console: Console) -> None:
-    for source in gateway.sources.values():
+    for source in gateway.servers():
         status = source.status
         detail = f": {status.reason}" if status.reason else ""
         console.print(f"hintgate: server {source.name!r} is {status.state.value}{detail}", highlight=False)
-    for source in gateway.sources.values():
+    for source in gateway.servers():
         note = trust_note(source.name, source.trust, source.trust_from)
         if note is not None:
             console.print(f"hintgate: server {note}", highlight=False, soft_wrap=True)
-    console.print(f"hintgate: serving {len(gateway.catalog.entries)} tools", highlight=False)
+    console.print(f"hintgate: serving {len(gateway.tools())} tools", highlight=False)
 
 
 @contextlib.asynccontextmanager

@@ -231,10 +231,10 @@ def _check_in_catalog(tool: str, loaded: GatewayConfig) -> None:
     from hintgate.cli.serve import collect_catalog
 
     gateway = asyncio.run(collect_catalog(loaded, progress=False))
-    names = list(gateway.catalog.entries)
+    names = [entry.name for entry in gateway.tools()]
     if tool in names:
         return
-    down = [u.name for u in gateway.sources.values() if u.status.state.value != "up"]
+    down = [u.name for u in gateway.servers() if u.status.state.value != "up"]
     if down:
         Console(stderr=True).print(
             f"[yellow]warning:[/] {tool!r} is not in the catalog, but {', '.join(down)} did not start, "

@@ -14,11 +14,12 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from hintgate.config.model import GatewayConfig, ListingLimits
 from hintgate.errors import HintgateError
+from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import (
     Catalog,
     CatalogEntry,
@@ -31,11 +32,11 @@ from hintgate.hints.catalog import (
 )
 from hintgate.hints.listing import served
 from hintgate.hints.others import OtherTools, tool_owners
-from hintgate.hints.pins import canonical_json, classify, pin_hash
+from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
 from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_texts, scan_tool
 from hintgate.scan.workers import Scanner
-from hintgate.server.overrides import StoredOverrides
+from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.pins import PinKeeper, source_texts
 from hintgate.sources.base import Source, SourceState
 
@@ -53,6 +54,7 @@ class CatalogKeeper:
         overrides: the operators' stored hint and title overrides.
         scanner: runs the poisoning scan of long definitions off the event loop.
         config: gives the config in force (limits, inference profile, pin modes, what a finding does).
+        changed: rebuilds the catalog and tells clients, after an operator accepted, blocked or overrode tools.
 
     Attributes:
         catalog: the catalog clients are listed (held tools left out or served as last accepted).
@@ -75,12 +77,14 @@ class CatalogKeeper:
         overrides: StoredOverrides,
         scanner: Scanner,
         config: Callable[[], GatewayConfig],
+        changed: Callable[[], Awaitable[None]],
     ) -> None:
         self._sources = sources
         self._pins = pins
         self._overrides = overrides
         self._scanner = scanner
         self._config = config
+        self._changed = changed
         self.catalog = Catalog({})
         self._built = Catalog({})  # the catalog before quarantine, reused entry by entry by the next build
         self.resolved = ResolveMemo()
@@ -118,6 +122,45 @@ class CatalogKeeper:
     def flagged_servers(self) -> list[tuple[str, list[ScanFinding]]]:
         """The servers whose instructions, prompts or resources the scan flags, by name, with the findings."""
         return [(name, found) for name, found in sorted(self.server_findings.items()) if found]
+
+    async def accept_held(self, name: str, *, actor: str) -> Quarantine:
+        """Accept a quarantined tool's current definition: it is served as usual, clients are told.
+
+        Raises:
+            KeyError: no tool of that name is quarantined.
+        """
+        held = self.quarantined[name]
+        # The review covers the definition held (its fingerprint), not one the server listed since.
+        await self.accept_pins(
+            lambda p: p.name == name and p.server == held.server and p.sha256 == held.fingerprint, actor=actor
+        )
+        return held
+
+    async def accept_pins(self, choose: Callable[[Pin], bool], *, actor: str, held_only: bool = False) -> list[Pin]:
+        """Accept the definition last seen of the chosen pins (in the store first); clients are told.
+
+        With `held_only`, pins accepted on first use and not quarantined are left as they are.
+        """
+        accepted = await self._pins.accept(choose, actor=actor, review=not held_only)
+        if accepted:
+            await self._changed()
+        return accepted
+
+    async def block_pins(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
+        """Keep the chosen quarantined pins blocked (in the store first): they stay held, out of review."""
+        return await self._pins.block(choose, actor=actor, reason=reason)
+
+    async def apply_overrides(
+        self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
+    ) -> None:
+        """Set (true / false) or clear (None) an operator's overrides of a public tool name.
+
+        Written to the store first (when there is one), then applied to the
+        catalog at once; clients are told the tool list changed. `title` sets
+        the tool's title (None clears the stored one, `KEEP` leaves it).
+        """
+        await self._overrides.apply(tool, changes, actor=actor, title=title)
+        await self._changed()
 
     def server_of(self, public: str) -> str | None:
         """The server that last served a public tool name (its tool may be gone while the server is down)."""

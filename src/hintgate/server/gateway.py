@@ -14,20 +14,18 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.config.model import GatewayConfig
 from hintgate.discovery.served import BadArguments, parse_call
 from hintgate.discovery.views import BUILTIN_VIEWS, View
 from hintgate.errors import HintgateError, StoreError
-from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import (
     Catalog,
     CatalogEntry,
 )
 from hintgate.hints.pinfile import read_pins_file
-from hintgate.hints.pins import Pin
 from hintgate.hints.quarantine import Quarantine
 from hintgate.observers.metrics import Metrics
 from hintgate.outcome import Tracer
@@ -48,7 +46,7 @@ from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.first_answer import FirstAnswer
 from hintgate.server.live import ServerSet, SourceDiff, diff_sources
 from hintgate.server.liveness import caller_probe
-from hintgate.server.overrides import KEEP, Keep, StoredOverrides
+from hintgate.server.overrides import StoredOverrides
 from hintgate.server.pins import PinKeeper
 from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.server.routing import Routes
@@ -127,7 +125,12 @@ class Gateway:
         manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
         self.pins = PinKeeper(store, manual=manual)
         self.catalog_keeper = CatalogKeeper(
-            self.sources, pins=self.pins, overrides=self.overrides, scanner=self.scanner, config=lambda: self.config
+            self.sources,
+            pins=self.pins,
+            overrides=self.overrides,
+            scanner=self.scanner,
+            config=lambda: self.config,
+            changed=self.tools_changed,
         )
         """The catalog and what it is made from: served listings, resolutions, scans, held tools."""
         self.store = store
@@ -239,7 +242,7 @@ class Gateway:
             seeded = await self.pins.seed(entries, actor=f"pins file {self.config.pins_file.name}")
             if seeded:
                 logger.info("%d pins accepted from %s", seeded, self.config.pins_file)
-        self._tasks.append(asyncio.create_task(self._expire_sessions(), name="sessions"))
+        self._tasks.append(asyncio.create_task(self.sessions.expire_idle(), name="sessions"))
         self._tasks.append(asyncio.create_task(self.tasks.sweep(), name="tasks"))
         for source in self.sources.values():
             self._start_source(source)
@@ -424,46 +427,26 @@ class Gateway:
         elif what.startswith("resource-updated:"):
             await self.broadcast.resource_updated(what.partition(":")[2])
 
-    async def accept_quarantine(self, name: str, *, actor: str) -> Quarantine:
-        """Accept a quarantined tool's current definition: it is served as usual, clients are told.
-
-        Raises:
-            KeyError: no tool of that name is quarantined.
-        """
-        held = self.quarantined[name]
-        # The review covers the definition held (its fingerprint), not one the server listed since.
-        await self.accept_pins(
-            lambda p: p.name == name and p.server == held.server and p.sha256 == held.fingerprint, actor=actor
-        )
-        return held
-
-    async def accept_pins(self, choose: Callable[[Pin], bool], *, actor: str, held_only: bool = False) -> list[Pin]:
-        """Accept the definition last seen of the chosen pins (in the store first); clients are told.
-
-        With `held_only`, pins accepted on first use and not quarantined are left as they are.
-        """
-        accepted = await self.pins.accept(choose, actor=actor, review=not held_only)
-        if accepted:
-            self.rebuild(("tools",))
-            await self.broadcast.lists_changed(("tools",))
-        return accepted
-
-    async def block_pins(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
-        """Keep the chosen quarantined pins blocked (in the store first): they stay held, out of review."""
-        return await self.pins.block(choose, actor=actor, reason=reason)
-
-    async def apply_overrides(
-        self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
-    ) -> None:
-        """Set (true / false) or clear (None) an operator's overrides of a public tool name.
-
-        Written to the store first (when there is one), then applied to the
-        catalog at once; clients are told the tool list changed. `title` sets
-        the tool's title (None clears the stored one, `KEEP` leaves it).
-        """
-        await self.overrides.apply(tool, changes, actor=actor, title=title)
+    async def tools_changed(self) -> None:
+        """Rebuild the tool catalog (its inputs changed: pins, overrides) and tell clients their lists changed."""
         self.rebuild(("tools",))
         await self.broadcast.lists_changed(("tools",))
+
+    def tool(self, name: str) -> CatalogEntry | None:
+        """The catalog's tool of a public name (None when no server serves it now)."""
+        return self.catalog_keeper.catalog.get(name)
+
+    def tools(self) -> list[CatalogEntry]:
+        """Every tool of the catalog, in the catalog's order."""
+        return list(self.catalog_keeper.catalog.entries.values())
+
+    def server(self, name: str) -> Source | None:
+        """The source of a server name (None when no such server is configured or enabled)."""
+        return self.sources.get(name)
+
+    def servers(self) -> list[Source]:
+        """Every configured, enabled server's source, in the config's order."""
+        return list(self.sources.values())
 
     async def end_session(self, session_id: str) -> bool:
         """End an active session of this replica, as if its client had closed it; False when it cannot be.
@@ -485,17 +468,6 @@ class Gateway:
             return False
         await sdk.end_http_session(transport)
         return True
-
-    async def _expire_sessions(self) -> None:
-        """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet.
-
-        The sweep runs every half idle timeout, at least every 0.25 s and at
-        most every 60 s: a session ends at most that long after its timeout.
-        """
-        interval = min(60.0, max(0.25, self.sessions.idle_timeout / 2))
-        while True:
-            await asyncio.sleep(interval)
-            self.sessions.expire()
 
     async def _follow_overrides(self, interval: float = 2.0, notified_interval: float = 30.0) -> None:
         """Pick up overrides another replica wrote to the shared store (cheap: one counter read).
@@ -524,8 +496,7 @@ class Gateway:
                     self.policy.refresh()
                 pins = await self.pins.changed_elsewhere()
                 if overrides or pins:
-                    self.rebuild(("tools",))
-                    await self.broadcast.lists_changed(("tools",))
+                    await self.tools_changed()
             except HintgateError as exc:
                 logger.warning("reading overrides or pins from the store failed: %s", exc)
 

@@ -86,6 +86,14 @@ class PinKeeper:
             await self.load()
         return True
 
+    def all(self) -> list[Pin]:
+        """Every tool's pin, by server and tool."""
+        return sorted(self.by_key.values(), key=lambda p: p.key)
+
+    def get(self, server: str, tool: str) -> Pin | None:
+        """The pin of a server's tool (by the name the server lists it under), None when it has none."""
+        return self.by_key.get((server, tool))
+
     async def seed(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> int:
         """Accept the definitions of a pins file (server, tool, canonical form); returns how many pins changed."""
         if self._store is not None:

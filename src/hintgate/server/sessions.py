@@ -15,6 +15,7 @@ such a session's taint to its calls but keeps no approval in it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -225,6 +226,18 @@ class SessionTracker:
         session.connection = None
         if self._on_end is not None:
             self._on_end(session)
+
+    async def expire_idle(self) -> None:
+        """Close 2026-07-28 sessions (they have no connection to end) once their client has gone quiet; runs
+        until cancelled.
+
+        The sweep runs every half idle timeout, at least every 0.25 s and at
+        most every 60 s: a session ends at most that long after its timeout.
+        """
+        interval = min(60.0, max(0.25, self._idle_timeout / 2))
+        while True:
+            await asyncio.sleep(interval)
+            self.expire()
 
     def expire(self) -> None:
         """Close connectionless sessions that have had no request in flight for longer than the idle timeout.

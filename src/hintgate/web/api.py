@@ -17,10 +17,14 @@ from hintgate import __version__
 from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import CatalogEntry, ToolFacts
 from hintgate.hints.review import review_reasons
+from hintgate.policy.approvals import ApprovalQueue
 from hintgate.policy.decide import CallFacts, denied_by_rule
 from hintgate.policy.roles import Permission
+from hintgate.server.catalog_keeper import CatalogKeeper
 from hintgate.server.gateway import Gateway
+from hintgate.server.live import ServerSet
 from hintgate.server.overrides import KEEP
+from hintgate.server.pins import PinKeeper
 from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.web.api_model import ApiModel
 from hintgate.web.override_models import Overrides, OverridesIn
@@ -254,10 +258,38 @@ def policy_of(request: Request) -> PolicyKeeper:
     return gateway_of(request).policy
 
 
+def catalog_keeper_of(request: Request) -> CatalogKeeper:
+    """The catalog keeper of the gateway the app serves (held tools; accepting, blocking, overriding them)."""
+    return gateway_of(request).catalog_keeper
+
+
+def pins_of(request: Request) -> PinKeeper:
+    """The tools' pins of the gateway the app serves."""
+    return gateway_of(request).pins
+
+
+def approvals_of(request: Request) -> ApprovalQueue:
+    """The calls of the gateway the app serves that wait for a person."""
+    return gateway_of(request).calls.approvals
+
+
+def server_set_of(request: Request) -> ServerSet:
+    """What adds, edits, removes, enables and disables the servers of the gateway the app serves."""
+    return gateway_of(request).server_set
+
+
 GatewayDep = Annotated[Gateway, Depends(gateway_of)]
 """An endpoint parameter receiving the gateway."""
 PolicyDep = Annotated[PolicyKeeper, Depends(policy_of)]
 """An endpoint parameter receiving the policy in force's keeper (what it is, what changes it)."""
+CatalogKeeperDep = Annotated[CatalogKeeper, Depends(catalog_keeper_of)]
+"""An endpoint parameter receiving the catalog keeper (held tools, what accepts, blocks and overrides tools)."""
+PinsDep = Annotated[PinKeeper, Depends(pins_of)]
+"""An endpoint parameter receiving the tools' pins."""
+ApprovalsDep = Annotated[ApprovalQueue, Depends(approvals_of)]
+"""An endpoint parameter receiving the approval queue (calls waiting for a person)."""
+ServerSetDep = Annotated[ServerSet, Depends(server_set_of)]
+"""An endpoint parameter receiving the server set (runtime changes of the servers)."""
 # MaybeStoreDep: an endpoint parameter receiving the store, or None when recording is off.
 # StoreDep: an endpoint parameter receiving the store (the endpoint answers 503 without one).
 if TYPE_CHECKING:
@@ -273,7 +305,7 @@ else:
 def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
     """The API's view of one catalog entry."""
     tool = entry.tool
-    source = gateway.sources.get(entry.server)
+    source = gateway.server(entry.server)
     facts = source.tool_facts(tool.raw) if source is not None else ToolFacts()
     stored = gateway.overrides.by_tool.get(entry.name, {})
     schema = tool.raw.get("inputSchema")
@@ -315,7 +347,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
 @router.get("/health", response_model=Health, response_model_exclude_unset=True)
 async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) -> Health:
     """Liveness; how many servers are up, the store and waiting approvals only with the token (or on loopback)."""
-    states = [s.status.state.value for s in gateway.sources.values()]
+    states = [s.status.state.value for s in gateway.servers()]
     up = sum(1 for s in states if s == "up")
     status: Literal["ok", "degraded"] = "ok" if up == len([s for s in states if s != "disabled"]) else "degraded"
     if (
@@ -346,7 +378,7 @@ def reachable(gateway: Gateway, entry: CatalogEntry, access: Access) -> bool:
     their rules leave them (as their MCP `tools/list`: what no deny rule decides for them)."""
     if access.may(Permission.READ_SETTINGS) or access.principal is None:
         return access.principal is not None
-    return denied_by_rule(CallFacts.from_entry(entry, None, access.principal), gateway.calls.rules) is None
+    return denied_by_rule(CallFacts.from_entry(entry, None, access.principal), gateway.policy.current().rules) is None
 
 
 @router.get("/tools", response_model=list[Tool])
@@ -394,7 +426,7 @@ async def tools(
     )
     usage = await store.tool_usage(owner=access.owner) if store is not None else {}
     out = []
-    for entry in gateway.catalog.entries.values():
+    for entry in gateway.tools():
         if not reachable(gateway, entry, access):
             continue
         listed = tool_out(gateway, entry)
@@ -408,35 +440,37 @@ async def tools(
 @router.get("/tools/{name}", response_model=Tool)
 async def tool(gateway: GatewayDep, access: AccessDep, name: str) -> Tool:
     """One tool."""
-    entry = gateway.catalog.get(name)
+    entry = gateway.tool(name)
     if entry is None or not reachable(gateway, entry, access):
         raise HTTPException(404, f"no tool named {name!r}")
     return tool_out(gateway, entry)
 
 
 @router.patch("/tools/{name}/overrides", response_model=Tool)
-async def set_overrides(request: Request, gateway: GatewayDep, name: str, body: OverridesIn) -> Tool:
+async def set_overrides(
+    request: Request, gateway: GatewayDep, keeper: CatalogKeeperDep, name: str, body: OverridesIn
+) -> Tool:
     """Override hints or the title of a tool, or clear overrides (null); applied at once, clients told."""
-    if gateway.catalog.get(name) is None:
+    if gateway.tool(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
     given = body.model_dump(exclude_unset=True)
     title = given.pop("title") if "title" in given else KEEP
     changes = {Hint(k): v for k, v in given.items()}
     if not changes and title is KEEP:
         raise HTTPException(422, "give a hint (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) or title")
-    await gateway.apply_overrides(name, changes, actor=actor_of(request), title=title)
-    entry = gateway.catalog.get(name)
+    await keeper.apply_overrides(name, changes, actor=actor_of(request), title=title)
+    entry = gateway.tool(name)
     assert entry is not None
     return tool_out(gateway, entry)
 
 
 @router.delete("/tools/{name}/overrides", response_model=Tool)
-async def clear_overrides(request: Request, gateway: GatewayDep, name: str) -> Tool:
+async def clear_overrides(request: Request, gateway: GatewayDep, keeper: CatalogKeeperDep, name: str) -> Tool:
     """Clear every stored override of a tool, its title too (the config file's stay)."""
-    if gateway.catalog.get(name) is None:
+    if gateway.tool(name) is None:
         raise HTTPException(404, f"no tool named {name!r}")
-    await gateway.apply_overrides(name, dict.fromkeys(Hint), actor=actor_of(request), title=None)
-    entry = gateway.catalog.get(name)
+    await keeper.apply_overrides(name, dict.fromkeys(Hint), actor=actor_of(request), title=None)
+    entry = gateway.tool(name)
     assert entry is not None
     return tool_out(gateway, entry)
 

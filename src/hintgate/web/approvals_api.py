@@ -19,7 +19,7 @@ from hintgate.errors import HintgateError, NotAnApprover
 from hintgate.policy.approvals import Answer, PendingApproval
 from hintgate.policy.principal import principal_of
 from hintgate.policy.roles import Permission, answer_refusal, names_anyone
-from hintgate.web.api import GatewayDep, Problem, channel_of
+from hintgate.web.api import ApprovalsDep, Problem, channel_of
 from hintgate.web.api import router as api_router
 from hintgate.web.permissions import Access, AccessDep, refuse
 
@@ -95,11 +95,11 @@ def visible_to(access: Access, waiting: list[PendingApproval]) -> list[PendingAp
     response_model=list[Approval],
     responses={503: {"model": Problem, "description": "The store holding the approvals cannot be read."}},
 )
-async def approvals(gateway: GatewayDep, access: AccessDep) -> list[Approval]:
+async def approvals(queue: ApprovalsDep, access: AccessDep) -> list[Approval]:
     """Calls waiting for a person on every replica sharing the store, oldest first; a member sees those they may
     answer and their own."""
     try:
-        waiting = await gateway.calls.approvals.listing()
+        waiting = await queue.listing()
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from None
     return [Approval.model_validate(p.to_json()) for p in visible_to(access, waiting)]
@@ -115,7 +115,7 @@ async def approvals(gateway: GatewayDep, access: AccessDep) -> list[Approval]:
     },
 )
 async def answer(
-    request: Request, gateway: GatewayDep, access: AccessDep, approval_id: str, body: ApprovalAnswer
+    request: Request, queue: ApprovalsDep, access: AccessDep, approval_id: str, body: ApprovalAnswer
 ) -> ApprovalResult:
     """Approve once, approve for the session, or deny a waiting call (on any replica sharing the store).
 
@@ -126,16 +126,14 @@ async def answer(
     who = principal_of(request.scope)
     if not access.may(Permission.OPERATE):
         try:
-            waiting = gateway.calls.approvals.get(approval_id) or next(
-                (p for p in await gateway.calls.approvals.listing() if p.id == approval_id), None
-            )
+            waiting = queue.get(approval_id) or next((p for p in await queue.listing() if p.id == approval_id), None)
         except HintgateError as exc:
             raise HTTPException(503, str(exc)) from None
         if waiting is not None and not names_anyone(waiting.approvers):
             raise refuse(access, Permission.OPERATE, "answering a call whose approvers name nobody")
     actor = who.name if who is not None else via
     try:
-        ended = await gateway.calls.approvals.respond(
+        ended = await queue.respond(
             approval_id, Answer(body.answer), actor=actor, via=via, note=body.reason or None, who=who
         )
     except NotAnApprover as exc:

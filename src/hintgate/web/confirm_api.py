@@ -46,7 +46,7 @@ class ToolConfirm(BaseModel):
 
 def _matches(gateway: Gateway, pattern: str) -> list[str]:
     glob = NameGlob(pattern)
-    return sorted(name for name in gateway.catalog.entries if glob.matches(name))
+    return sorted(entry.name for entry in gateway.tools() if glob.matches(entry.name))
 
 
 def _out(gateway: Gateway, tool: str) -> ToolConfirm:

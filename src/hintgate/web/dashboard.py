@@ -140,7 +140,7 @@ def _kept(store: Store | None, what: str, title: str | None = None) -> Store:
 
 def _tool_page(gateway: Gateway, access: Access, name: str) -> ToolPage:
     """A tool's page, or a 404 when there is no such tool, or none the reader may reach."""
-    entry = gateway.catalog.get(name)
+    entry = gateway.tool(name)
     page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
     return _found(page, f"There is no tool named {name!r}.")
 
@@ -296,9 +296,11 @@ async def calls(
 
 @router.get("/approvals", response_class=HTMLResponse)
 @_answered
-async def approvals(request: Request, gateway: api.GatewayDep, access: AccessDep) -> HTMLResponse:
+async def approvals(
+    request: Request, gateway: api.GatewayDep, queue: api.ApprovalsDep, access: AccessDep
+) -> HTMLResponse:
     """Calls waiting for a person, with the buttons to answer them (a member: those they may answer, and theirs)."""
-    waiting = visible_to(access, await gateway.calls.approvals.listing())
+    waiting = visible_to(access, await queue.listing())
     return _render(request, "approvals.html", pages.approvals_page(gateway, waiting))
 
 
@@ -390,10 +392,9 @@ def _local(path: str | None) -> str:
 
 @router.get("/fragments/approval-count", response_model=None)
 async def approval_count(
-    request: Request, gateway: api.GatewayDep, access: AccessDep, known: str | None = None
+    request: Request, queue: api.ApprovalsDep, access: AccessDep, known: str | None = None
 ) -> Response:
     """The pending approvals count in the nav (a member's: those they see); 204 when it is still `known`."""
-    queue = gateway.calls.approvals
     listed = None
     with contextlib.suppress(HintgateError):  # the store cannot be read: the last count known stands
         listed = await queue.listing()
@@ -413,10 +414,10 @@ async def servers_list(request: Request, gateway: api.GatewayDep) -> HTMLRespons
 @router.get("/fragments/approvals", response_model=None)
 @_answered
 async def approvals_list(
-    request: Request, gateway: api.GatewayDep, access: AccessDep, known: str | None = None
+    request: Request, gateway: api.GatewayDep, queue: api.ApprovalsDep, access: AccessDep, known: str | None = None
 ) -> Response:
     """The approvals list; 204 when it is still the `known` version."""
-    waiting = visible_to(access, await gateway.calls.approvals.listing())
+    waiting = visible_to(access, await queue.listing())
     if known is not None and known == pages.approvals_version(waiting):
         return Response(status_code=204)
     return _render(request, "_approvals.html", pages.approvals_page(gateway, waiting))

@@ -126,7 +126,7 @@ async def start_login(request: Request, gateway: GatewayDep, name: str) -> Login
             current.error = str(exc)
             logger.warning("%s", exc)
             return
-        source = gateway.sources.get(name)
+        source = gateway.server(name)
         if isinstance(source, LogsIn):
             source.logged_in()
 
@@ -162,7 +162,7 @@ async def logout(request: Request, gateway: GatewayDep, name: str) -> LoggedOut:
         forgotten = await credentials.forget(name)
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from exc
-    source = gateway.sources.get(name)
+    source = gateway.server(name)
     if isinstance(source, LogsIn):
         source.logged_out()
         # Answered once the server has left `up` (at most a few seconds), so a list read next shows it.

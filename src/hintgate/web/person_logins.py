@@ -206,7 +206,7 @@ def _page(title: str, text: str, status: int = 200) -> Response:
 
 
 def _upstream(gateway: Gateway, name: str) -> LogsIn:
-    source = gateway.sources.get(name)
+    source = gateway.server(name)
     if not isinstance(source, LogsIn) or not source.logs_in_per_person:
         raise HTTPException(404, f"no server named {name!r} logs in per person")
     if gateway.credentials is None:

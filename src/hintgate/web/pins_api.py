@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from hintgate.hints.pins import Pin, PinBlock, PinState, find_pins
 from hintgate.hints.quarantine import Quarantine
 from hintgate.scan.poisoning import ScanFinding
-from hintgate.web.api import GatewayDep, actor_of, router
+from hintgate.web.api import CatalogKeeperDep, GatewayDep, PinsDep, actor_of, router
 from hintgate.web.api_model import ApiModel
 
 __all__ = ["pins_router", "quarantined_out"]
@@ -166,20 +166,20 @@ def pin_out(pin: Pin) -> PinOut:
 
 
 @pins_router.get("/quarantine", response_model=list[QuarantinedTool])
-async def quarantine(gateway: GatewayDep) -> list[QuarantinedTool]:
+async def quarantine(keeper: CatalogKeeperDep, pins: PinsDep) -> list[QuarantinedTool]:
     """Tools held now: changed since accepted (with the diff), or flagged by the poisoning scan (with spans)."""
-    pins = {(p.server, p.name): p for p in gateway.pins.by_key.values()}
+    by_name = {(p.server, p.name): p for p in pins.all()}
     return [
-        quarantined_out(held, getattr(pins.get((held.server, held.name)), "blocked", None))
-        for held in gateway.quarantined.values()
+        quarantined_out(held, getattr(by_name.get((held.server, held.name)), "blocked", None))
+        for held in keeper.quarantined.values()
     ]
 
 
 @pins_router.post("/quarantine/{name}/accept", response_model=QuarantinedTool)
-async def accept_quarantine(request: Request, gateway: GatewayDep, name: str) -> QuarantinedTool:
+async def accept_quarantine(request: Request, keeper: CatalogKeeperDep, name: str) -> QuarantinedTool:
     """Accept a quarantined tool's definition as it is now: it is served as usual; clients are told."""
     try:
-        held = await gateway.accept_quarantine(name, actor=actor_of(request))
+        held = await keeper.accept_held(name, actor=actor_of(request))
     except KeyError:
         raise HTTPException(404, f"no quarantined tool named {name!r}") from None
     return quarantined_out(held)
@@ -187,24 +187,26 @@ async def accept_quarantine(request: Request, gateway: GatewayDep, name: str) ->
 
 @pins_router.get("/pins", response_model=list[PinOut])
 async def pins(
-    gateway: GatewayDep,
+    pins: PinsDep,
     server: str | None = None,
     state: Annotated[PinStateName | None, Query(description="Only pins in this state.")] = None,
 ) -> list[PinOut]:
     """Every tool's pin, by server and tool, with its state and the diff of a change not yet accepted."""
-    chosen = sorted(gateway.pins.by_key.values(), key=lambda p: p.key)
+    chosen = pins.all()
     return [
         pin_out(p) for p in chosen if (server is None or p.server == server) and (state is None or p.state == state)
     ]
 
 
 @pins_router.post("/pins/accept", response_model=list[PinOut])
-async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> list[PinOut]:
+async def accept_pins(
+    request: Request, gateway: GatewayDep, keeper: CatalogKeeperDep, pins: PinsDep, body: AcceptIn
+) -> list[PinOut]:
     """Accept the definition last seen of one tool (`tool`), of a server's held tools (`server`), or all (`all`)."""
     if sum((body.tool is not None, body.server is not None and body.tool is None, body.all)) != 1:
         raise HTTPException(422, "give one of: tool, server, all")
     if body.tool is not None:
-        found = find_pins(gateway.pins.by_key.values(), body.tool, body.server)
+        found = find_pins(pins.all(), body.tool, body.server)
         if not found:
             raise HTTPException(404, f"no pinned tool named {body.tool!r}")
         keys = {p.key for p in found}
@@ -212,47 +214,47 @@ async def accept_pins(request: Request, gateway: GatewayDep, body: AcceptIn) -> 
         if seen is not None and not all(p.sha256.startswith(seen) for p in found):
             raise HTTPException(409, f"tool {body.tool!r} changed since it was shown: review it again")
         # The review covers the definition reviewed: checked again where the acceptance is written.
-        accepted = await gateway.accept_pins(
+        accepted = await keeper.accept_pins(
             lambda p: p.key in keys and (seen is None or p.sha256.startswith(seen)), actor=actor_of(request)
         )
     elif body.server is not None:
         server = body.server
         if server not in gateway.sources:
             raise HTTPException(404, f"no server named {server!r}")
-        accepted = await gateway.accept_pins(lambda p: p.server == server, actor=actor_of(request), held_only=True)
+        accepted = await keeper.accept_pins(lambda p: p.server == server, actor=actor_of(request), held_only=True)
     else:
-        accepted = await gateway.accept_pins(lambda _: True, actor=actor_of(request), held_only=True)
+        accepted = await keeper.accept_pins(lambda _: True, actor=actor_of(request), held_only=True)
     return [pin_out(p) for p in accepted]
 
 
 @pins_router.post("/pins/block", response_model=list[PinOut])
-async def block_pins(request: Request, gateway: GatewayDep, body: BlockIn) -> list[PinOut]:
+async def block_pins(request: Request, keeper: CatalogKeeperDep, pins: PinsDep, body: BlockIn) -> list[PinOut]:
     """Keep a held tool blocked: it stays held, the decision (who, when, `reason`) goes into its history, and it
     leaves the review list until its definition changes again (404: no such pin; 409: the tool is not held)."""
-    found = find_pins(gateway.pins.by_key.values(), body.tool, body.server)
+    found = find_pins(pins.all(), body.tool, body.server)
     if not found:
         raise HTTPException(404, f"no pinned tool named {body.tool!r}")
     if not any(p.state is PinState.QUARANTINED for p in found):
         raise HTTPException(409, f"tool {body.tool!r} is not held ({found[0].state.value}): nothing to keep blocked")
     keys = {p.key for p in found}
-    blocked = await gateway.block_pins(lambda p: p.key in keys, actor=actor_of(request), reason=body.reason.strip())
+    blocked = await keeper.block_pins(lambda p: p.key in keys, actor=actor_of(request), reason=body.reason.strip())
     return [pin_out(p) for p in blocked]
 
 
 @pins_router.get("/pins/{server}/{tool}/history", response_model=list[PinEventOut])
-async def pin_history(gateway: GatewayDep, server: str, tool: str) -> list[PinEventOut]:
+async def pin_history(gateway: GatewayDep, pins: PinsDep, server: str, tool: str) -> list[PinEventOut]:
     """A pin's history, newest first: first sight, changes, acceptances, removals (503 without a store)."""
-    if (server, tool) not in gateway.pins.by_key:
+    if pins.get(server, tool) is None:
         raise HTTPException(404, f"no pin for tool {tool!r} of {server!r}")
-    if gateway.store is None:
+    store = gateway.store  # the gateway's own, which keeps its pins
+    if store is None:
         raise HTTPException(503, "recording is off (no store): pin history is not kept")
-    return [PinEventOut(**e) for e in await gateway.store.pins.history(server, tool)]
+    return [PinEventOut(**e) for e in await store.pins.history(server, tool)]
 
 
 @pins_router.get("/scan", response_model=list[ServerScan])
-async def server_scans(gateway: GatewayDep) -> list[ServerScan]:
+async def server_scans(keeper: CatalogKeeperDep) -> list[ServerScan]:
     """High scan findings in servers' `instructions`, prompt and resource descriptions (checked at connect)."""
     return [
-        ServerScan(server=name, findings=[finding_out(f) for f in found])
-        for name, found in gateway.catalog_keeper.flagged_servers()
+        ServerScan(server=name, findings=[finding_out(f) for f in found]) for name, found in keeper.flagged_servers()
     ]

@@ -25,7 +25,7 @@ from hintgate.hints.trust import Trust
 from hintgate.server.gateway import Gateway
 from hintgate.server.live import ChangeResult, ServerChangeRefused, UnknownServer
 from hintgate.sources.base import Source, SourceState
-from hintgate.web.api import GatewayDep, InvalidRequest, Problem, actor_of
+from hintgate.web.api import GatewayDep, InvalidRequest, Problem, ServerSetDep, actor_of
 from hintgate.web.api_model import ApiModel
 from hintgate.web.permissions import AccessDep, entry_refusal
 
@@ -179,7 +179,7 @@ async def _changed(gateway: Gateway, name: str, work: Any) -> ServerChanged | JS
         return JSONResponse({"detail": str(exc), "errors": errors}, status_code=422)
     except StoreError as exc:
         raise HTTPException(503, f"the change could not be stored, so nothing changed: {exc}") from None
-    source = gateway.sources.get(name)
+    source = gateway.server(name)
     d = result.diff
     return ServerChanged(
         server=detail_out(gateway, source) if source is not None else None,
@@ -197,7 +197,7 @@ async def _changed(gateway: Gateway, name: str, work: Any) -> ServerChanged | JS
 def server_out(gateway: Gateway, source: Source) -> Server:
     """The API's view of one running source."""
     tiers = dict.fromkeys((t.value for t in Tier), 0)
-    for entry in gateway.catalog.entries.values():
+    for entry in gateway.tools():
         if entry.server == source.name:
             tiers[entry.tier.value] += 1
     status = source.status
@@ -232,20 +232,22 @@ def server_out(gateway: Gateway, source: Source) -> Server:
 @router.get("/servers", response_model=list[Server])
 async def servers(gateway: GatewayDep) -> list[Server]:
     """Every source: status (up, down with the reason, restarting), trust, tool counts, and where it is defined."""
-    return [server_out(gateway, source) for source in gateway.sources.values()]
+    return [server_out(gateway, source) for source in gateway.servers()]
 
 
 @router.get("/servers/{name}", response_model=ServerDetail, responses={404: _ERRORS[404]})
 async def server(gateway: GatewayDep, name: str) -> ServerDetail:
     """One server with its definition (secrets as `***`) and the runtime change in force."""
-    source = gateway.sources.get(name)
+    source = gateway.server(name)
     if source is None:
         raise HTTPException(404, f"no server named {name!r}")
     return detail_out(gateway, source)
 
 
 @router.post("/servers", response_model=ServerChanged, status_code=201, responses=_ERRORS)
-async def add_server(request: Request, gateway: GatewayDep, access: AccessDep, body: EntryBody) -> Any:
+async def add_server(
+    request: Request, gateway: GatewayDep, servers: ServerSetDep, access: AccessDep, body: EntryBody
+) -> Any:
     """Add a server while the gateway runs: it starts, and connected clients are told the tool list changed.
 
     The body is an `mcpServers` entry with its `name`. The change is kept in
@@ -260,49 +262,53 @@ async def add_server(request: Request, gateway: GatewayDep, access: AccessDep, b
         got = "nothing" if name is None else type(name).__name__
         error = {"loc": ["body", "name"], "msg": f"expected the server's name (a string), got {got}", "type": "config"}
         return JSONResponse({"detail": f"body.name: {error['msg']}", "errors": [error]}, status_code=422)
-    return await _changed(gateway, name, gateway.server_set.add(name, body, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.add(name, body, actor=actor_of(request)))
 
 
 @router.put("/servers/{name}", response_model=ServerChanged, responses=_ERRORS)
-async def edit_server(request: Request, gateway: GatewayDep, access: AccessDep, name: str, body: EntryBody) -> Any:
+async def edit_server(
+    request: Request, gateway: GatewayDep, servers: ServerSetDep, access: AccessDep, name: str, body: EntryBody
+) -> Any:
     """Replace a server's definition with the whole entry given: it restarts; the other servers are left alone.
 
     As for adding, an entry with a command (or `${VAR}`) needs the API token.
     """
     if (refused := entry_refusal(access, body)) is not None:
         raise refused
-    return await _changed(gateway, name, gateway.server_set.edit(name, body, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.edit(name, body, actor=actor_of(request)))
 
 
 @router.delete("/servers/{name}", response_model=ServerChanged, responses=_ERRORS)
-async def remove_server(request: Request, gateway: GatewayDep, name: str) -> Any:
+async def remove_server(request: Request, gateway: GatewayDep, servers: ServerSetDep, name: str) -> Any:
     """Stop a server and remove it; waiting approvals of its tools are withdrawn. A config file's server stays
     removed until the change is reset."""
-    return await _changed(gateway, name, gateway.server_set.remove(name, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.remove(name, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/enable", response_model=ServerChanged, responses=_ERRORS)
-async def enable_server(request: Request, gateway: GatewayDep, name: str) -> Any:
+async def enable_server(request: Request, gateway: GatewayDep, servers: ServerSetDep, name: str) -> Any:
     """Start a disabled server."""
-    return await _changed(gateway, name, gateway.server_set.set_enabled(name, True, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.set_enabled(name, True, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/disable", response_model=ServerChanged, responses=_ERRORS)
-async def disable_server(request: Request, gateway: GatewayDep, name: str) -> Any:
+async def disable_server(request: Request, gateway: GatewayDep, servers: ServerSetDep, name: str) -> Any:
     """Stop a server but keep it configured; its tools leave the catalog."""
-    return await _changed(gateway, name, gateway.server_set.set_enabled(name, False, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.set_enabled(name, False, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/trust", response_model=ServerChanged, responses=_ERRORS)
-async def trust_server(request: Request, gateway: GatewayDep, name: str, body: TrustBody | None = None) -> Any:
+async def trust_server(
+    request: Request, gateway: GatewayDep, servers: ServerSetDep, name: str, body: TrustBody | None = None
+) -> Any:
     """Set how far a server's declared hints are believed (default: trusted); kept as a runtime change over the
     config file until reset. The server restarts and its tools are resolved again."""
     level = Trust(body.trust) if body is not None else Trust.TRUSTED
-    return await _changed(gateway, name, gateway.server_set.set_trust(name, level, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.set_trust(name, level, actor=actor_of(request)))
 
 
 @router.post("/servers/{name}/reset", response_model=ServerChanged, responses=_ERRORS)
-async def reset_server(request: Request, gateway: GatewayDep, name: str) -> Any:
+async def reset_server(request: Request, gateway: GatewayDep, servers: ServerSetDep, name: str) -> Any:
     """Drop a server's runtime change: the config file's entry applies again (a server only added at run time
     goes)."""
-    return await _changed(gateway, name, gateway.server_set.reset(name, actor=actor_of(request)))
+    return await _changed(gateway, name, servers.reset(name, actor=actor_of(request)))

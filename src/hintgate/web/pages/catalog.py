@@ -68,7 +68,8 @@ class FirstCall:
 
 def first_calls(gateway: Gateway, entries: Sequence[CatalogEntry]) -> dict[str, FirstCall]:
     """Tool name → what the mode in force does to its first call (`policy.explain`'s dry run, no arguments)."""
-    settings, rules = gateway.calls.settings, gateway.calls.rules
+    policy = gateway.policy.current()
+    settings, rules = policy.settings, policy.rules
     out: dict[str, FirstCall] = {}
     for row in explain(entries, settings, rules, (settings.mode,)):
         decision = row.decisions[settings.mode]
@@ -362,7 +363,7 @@ def catalog_page(
 ) -> CatalogPage:
     """The catalog page, filtered; `usage` (from `Store.tool_usage`) adds each tool's recorded calls; only the
     tools `visible` keeps when given (a person's: those their rules leave them)."""
-    entries = [e for e in gateway.catalog.entries.values() if visible is None or visible(e)]
+    entries = [e for e in gateway.tools() if visible is None or visible(e)]
     everything = [api.tool_out(gateway, entry) for entry in entries]
     wanted = filters.tool_filter
     shown = [t for t in everything if wanted.matches(t) and (not filters.review or t.review)]
@@ -386,7 +387,7 @@ def catalog_page(
             dataclasses.replace(tool_card(t, verdicts.get(t.name)), usage=usage_line((usage or {}).get(t.name)))
             for t in shown
         ],
-        mode=gateway.calls.settings.mode.value,
+        mode=gateway.policy.current().settings.mode.value,
         total=len(everything),
         filters=filters,
         tiers=[

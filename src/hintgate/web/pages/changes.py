@@ -100,7 +100,7 @@ def _views(findings: list[ScanFinding], texts: dict[str, str]) -> list[FindingVi
 
 def changes_page(gateway: Gateway) -> ChangesPage:
     """The Changes page."""
-    pins = {(p.server, p.name): p for p in gateway.pins.by_key.values()}
+    pins = {(p.server, p.name): p for p in gateway.pins.all()}
     items: list[ChangeItem] = []
     blocked: list[ChangeItem] = []
     for held in gateway.quarantined.values():
@@ -125,10 +125,10 @@ def changes_page(gateway: Gateway) -> ChangesPage:
         )
     servers = []
     for name, found in gateway.catalog_keeper.flagged_servers():
-        source = gateway.sources.get(name)
+        source = gateway.server(name)
         texts = dict(source_texts(source)) if source is not None else {}
         servers.append((name, _views(found, texts)))
-    counts = Counter(p.state.value for p in gateway.pins.by_key.values())
+    counts = Counter(p.state.value for p in gateway.pins.all())
     order = ("accepted", "quarantined", "removed")
     return ChangesPage(
         layout(gateway, "Changes", "changes"), items, blocked, servers, [(s, counts.get(s, 0)) for s in order]

@@ -146,7 +146,7 @@ def _logs_in(gateway: Gateway, name: str) -> tuple[bool, bool]:
 def server_states(gateway: Gateway) -> tuple[ServerState, ...]:
     """Every configured source's state, in the config's order."""
     states = []
-    for source in gateway.sources.values():
+    for source in gateway.servers():
         oauth, per_person = _logs_in(gateway, source.name)
         states.append(
             ServerState(

@@ -373,7 +373,7 @@ async def calls_page(
     if store is not None:
         rows = await store.calls(filters.wanted(owner), limit=CALLS_PER_PAGE + 1, offset=filters.offset)
     more = len(rows) > CALLS_PER_PAGE
-    tools = sorted(set(gateway.catalog.entries) | ({filters.tool} if filters.tool else set()))
+    tools = sorted({entry.name for entry in gateway.tools()} | ({filters.tool} if filters.tool else set()))
     verdict_names = {
         "allow": "Allowed",
         "approved": "Approved (asked)",

@@ -84,7 +84,7 @@ async def pin_page(gateway: Gateway, store: Store | None, server: str, tool: str
     Raises:
         HintgateError: the store could not be read.
     """
-    pin: Pin | None = gateway.pins.by_key.get((server, tool))
+    pin: Pin | None = gateway.pins.get(server, tool)
     if pin is None:
         return None
     events = [_row(e) for e in await store.pins.history(server, tool)] if store is not None else None
@@ -107,5 +107,5 @@ async def pin_page(gateway: Gateway, store: Store | None, server: str, tool: str
         blocked_reason=block.reason if block is not None else "",
         diff=diff_lines(pin.diff),
         events=events,
-        listed=gateway.catalog.get(pin.name) is not None,
+        listed=gateway.tool(pin.name) is not None,
     )

@@ -81,7 +81,7 @@ class ToolPage:
 
 def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
     """The page of the tool listed as `name`; None when there is no such tool."""
-    entry = gateway.catalog.get(name)
+    entry = gateway.tool(name)
     if entry is None:
         return None
     tool = api.tool_out(gateway, entry)
@@ -111,7 +111,7 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
                 choices=[Choice(v, label, current == v) for v, label in _TRI_STATE],
             )
         )
-    source = gateway.sources.get(entry.server)
+    source = gateway.server(entry.server)
     stored_confirm = gateway.overrides.confirms.get(name)
     current_confirm = "inherit" if stored_confirm is None else stored_confirm.value
     return ToolPage(
@@ -129,7 +129,7 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
         config_title=tool.overrides.config_title,
         confirm_choices=[Choice(v, label, current_confirm == v) for v, label in _CONFIRM_CHOICES],
         pin_url=pin_url(entry.server, tool.upstream_name)
-        if (entry.server, tool.upstream_name) in gateway.pins.by_key
+        if gateway.pins.get(entry.server, tool.upstream_name) is not None
         else None,
     )
 
