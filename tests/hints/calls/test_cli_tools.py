@@ -195,3 +195,17 @@ def test_go_s_checks_and_listings_and_yarn_s_registry_queries_read(line: str, ac
 )
 def test_ffmpeg_naming_no_output_file_only_prints_what_it_reads(line: str, act: Act) -> None:
     assert judge_argv(shlex.split(line)).act is act
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("rclone copy --ignore-existing /data remote:backup", Act.ADDITIVE),
+        ("rclone copyto /data/a.txt remote:a.txt --ignore-existing", Act.ADDITIVE),
+        ("rclone copy /data remote:backup", Act.DESTRUCTIVE),
+        ("rclone sync --ignore-existing /data remote:backup", Act.DESTRUCTIVE),
+        ("rclone move --ignore-existing /data remote:backup", Act.DESTRUCTIVE),
+    ],
+)
+def test_an_rclone_copy_that_skips_existing_files_only_adds(line: str, act: Act) -> None:
+    assert judge_argv(shlex.split(line)).act is act

@@ -203,6 +203,9 @@ def _rclone(program: str, args: list[str], shown: str) -> Judgement:
         return _judged(A if what == "create" else D, shown, program, False)
     if sub in {"mkdir", "link"}:
         return _judged(A, shown, program, True)
+    if sub in {"copy", "copyto"} and has(rest, "--ignore-existing"):
+        # "Skip all files that exist on destination": a copy that never deletes only adds what is missing.
+        return _judged(A, f"{shown} (copies only files the destination lacks)", program, True)
     return _judged(D, shown, program, True)
 
 
