@@ -139,6 +139,7 @@ def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
             parts.append(f"(?:{pattern})")
     parts.extend(re.escape(literal) for literal in literals)
     options = re2.Options()
+    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     options.case_sensitive = False  # a superset of a case-sensitive cue's matches is what is asked
     options.max_mem = 32 << 20
@@ -221,6 +222,7 @@ def _literal_set(words: list[str]) -> Any:
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return re.compile("|".join(re.escape(word) for word in words))
     options = re2.Options()
+    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.max_mem = 32 << 20
     literals = re2.Set.SearchSet(options)
     for word in words:
@@ -386,6 +388,7 @@ def _re2(pattern: str, flags: int) -> Any:
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
     options = re2.Options()
+    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.case_sensitive = not flags & re.IGNORECASE
     options.max_mem = 32 << 20
     if flags & re.MULTILINE:
