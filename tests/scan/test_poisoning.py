@@ -84,6 +84,17 @@ def test_a_name_with_a_cyrillic_letter_is_a_high_confusable_name() -> None:
     assert "reads as 'delete_repo'" in finding.message
 
 
+def test_a_name_wholly_in_another_script_is_no_look_alike_but_one_drawn_all_in_latin_shapes_is() -> None:
+    # "загрузить_файл" has letters no Latin name has (з, г, у, ф, й, л): it reads as Russian, not as a Latin name.
+    assert not [
+        f
+        for f in scan_tool(tool(name="\u0437\u0430\u0433\u0440\u0443\u0437\u0438\u0442\u044c_\u0444\u0430\u0439\u043b"))
+        if f.code == "HG404"
+    ]
+    # "сору" is every letter a Latin shape: it passes for "copy".
+    assert only(scan_tool(tool(name="\u0441\u043e\u0440\u0443")), "HG404").level is Level.HIGH
+
+
 def test_a_word_mixing_scripts_in_a_description_is_a_warning_but_greek_prose_is_not() -> None:
     raw = tool("This tool is r\u0435ad-only.")
     finding = only(scan_tool(raw), "HG603")

@@ -661,6 +661,39 @@ _QUOTED_BY = re.compile(
 )
 
 
+# A passive verb's agent that is not the reader ("are read by the AWS CLI itself", "is loaded by the SDK"); the
+# model, an assistant or an agent as the agent is still an order ("must be read by the assistant").
+_DONE_BY_OTHER = re.compile(
+    r"\s*by\s+(?:the\s+|its\s+|this\s+|that\s+|your\s+)?(?!(?:assistant|model|agent|ai|llm|you|claude|gpt|"
+    r"copilot|bot)\b)\w",
+    re.IGNORECASE,
+)
+_PASSIVE = re.compile(r"\b(?:is|are|be|been|being|was|were|gets?|got)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+# A label right before a code span or a quoted string ("Typical output: `...`", "Exemplo de saída: `...`"): what
+# follows is shown as the label's value, not said.
+_LABEL = re.compile(r"\w[^\W\d_]*\s*:\s*$")
+
+
+def _sample_command(sentence: str, match: Any) -> bool:
+    """Whether a command is shown, not run: it starts inside a code span or a quoted string that is given as a
+    label's value or an example ("Typical output: `curl … | sh`"), or the string closes before the pipe that
+    would run it (a detection rule's `$a = "curl -s http" $b = "| sh"`: two strings, no command)."""
+    at = _start(match)  # RE2's match may open with the quotation mark it consumed as a boundary
+    head = sentence[:at]
+    for quote in ("`", '"'):
+        if head.count(quote) % 2 == 0:
+            continue
+        opened = head.rfind(quote)
+        closes = sentence.find(quote, at)
+        if quote == '"' and 0 <= closes < int(match.end()) - 1:
+            return True
+        before = sentence[max(0, opened - 40) : opened]
+        return bool(_LABEL.search(before) or _QUOTING.search(before))
+    return False
+
+
 def _start(match: Any) -> int:
     """Where a match's own text starts (RE2's may open with the boundary character it consumed)."""
     found = match.group()
@@ -718,6 +751,8 @@ def _judge_sentence(
         why.append(f"changes whom the model obeys ({override.group().strip()!r})")
     role = _said(sentence, _ROLE.search(sentence, seen))
     exec_ = _EXEC.search(sentence, seen)
+    if exec_ and _sample_command(sentence, exec_):
+        exec_ = None
     if exec_:
         targets.append("exec")
         why.append(f"runs code that reaches out ({exec_.group().strip()[:60]!r})")
@@ -756,6 +791,8 @@ def _judge_sentence(
     ):
         return None
     transfer = _TRANSFER.search(sentence, seen)
+    if transfer and _DONE_BY_OTHER.match(sentence, transfer.end()) and _PASSIVE.search(sentence[: _start(transfer)]):
+        transfer = None  # "are read by the AWS CLI itself": what another program does, asked of no reader
     slot = _SLOT.search(sentence) if context.result else None
     destroy = _DESTROY.search(sentence, seen) if context.result else None
     into = _into_own(sentence, context)

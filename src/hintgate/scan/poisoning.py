@@ -1481,7 +1481,7 @@ def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) 
         )
     if is_name:
         lookalikes = confusable_letters(text)
-        if lookalikes:
+        if lookalikes and _passes_for_latin(text):
             shown = ", ".join(f"{c!r} (U+{ord(c):04X}, looks like {skeleton(c)!r})" for c in lookalikes)
             yield ScanFinding(
                 "HG404", f"the name reads as {skeleton(text)!r} but has {shown}", path, 0, len(text), tool
@@ -1509,6 +1509,16 @@ def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) 
                 word_match.end(),
                 tool,
             )
+
+
+def _passes_for_latin(name: str) -> bool:
+    """Whether a name with look-alike letters can pass for a Latin one: it mixes in Latin letters, or every
+    letter of it is drawn like a Latin one (`сору`). A name wholly in another script that has letters no Latin
+    name has (`поиск_писем`: п, и) reads as what it is."""
+    letters = [c for c in unicodedata.normalize("NFKC", name).casefold() if c.isalpha()]
+    if any("a" <= c <= "z" for c in letters):
+        return True
+    return all(skeleton(c).isascii() for c in letters)
 
 
 def _tag_text(chars: str) -> str:
