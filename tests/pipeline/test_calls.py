@@ -574,11 +574,12 @@ def _calls(
         def call_finished(self, outcome: CallOutcome) -> None:
             outcomes.append(outcome)
 
+    observers = [Observer()]
     calls = ToolCalls(
         {source.name: source},
         _OneSession(),
         policy=policy or _Policy(settings),
-        observers=[Observer()],
+        observers=lambda: observers,
         modern_versions=modern,
     )
     tools = [resolve_tool(tool, trusted=True) for tool in source.tools]

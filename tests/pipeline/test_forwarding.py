@@ -42,7 +42,7 @@ def _stage(source: Any, outcomes: list[CallOutcome]) -> Forwarding:
         def call_finished(self, outcome: CallOutcome) -> None:
             outcomes.append(outcome)
 
-    recording = Recording({source.name: source}, [Seen()], NO_TRACER)
+    recording = Recording({source.name: source}, lambda: [Seen()], NO_TRACER)
     return Forwarding({source.name: source}, frozenset(), _client_for, recording)
 
 

@@ -38,7 +38,7 @@ async def test_a_calls_outcome_names_the_call_its_session_and_how_it_ended_and_c
     session = OneSession().session
     call = decided(entry_of(source, "read_notes"), {"query": "x"}, session, ctx=request())
     seen = Seen()
-    recording = Recording({source.name: source}, [seen], NO_TRACER)
+    recording = Recording({source.name: source}, lambda: [seen], NO_TRACER)
     outcome = await recording.record(call, text_result("found"), None, _attempt(call))
     assert seen.outcomes == [outcome]
     assert (outcome.entry, outcome.arguments, outcome.session_id) == (call.entry, {"query": "x"}, "s1")
@@ -49,7 +49,7 @@ async def test_a_calls_outcome_names_the_call_its_session_and_how_it_ended_and_c
 async def test_a_tool_errors_text_is_the_outcomes_error() -> None:
     source = notes()
     call = decided(entry_of(source, "read_notes"), None, None)
-    outcome = Recording({}, [], NO_TRACER).outcome(
+    outcome = Recording({}, lambda: [], NO_TRACER).outcome(
         call, text_result("no such note", is_error=True), None, _attempt(call)
     )
     assert outcome.error == "no such note"
@@ -60,15 +60,15 @@ async def test_an_observer_that_fails_neither_fails_the_call_nor_keeps_the_other
     call = decided(entry_of(source, "read_notes"), None, None)
     seen = Seen()
     observers: list[Any] = [Broken(), seen]
-    outcome = await Recording({}, observers, NO_TRACER).record(call, text_result("found"), None, _attempt(call))
+    outcome = await Recording({}, lambda: observers, NO_TRACER).record(call, text_result("found"), None, _attempt(call))
     assert seen.outcomes == [outcome]
 
 
-async def test_an_observer_added_to_the_pipelines_list_later_is_told_too() -> None:
+async def test_an_observer_its_provider_gives_later_is_told_too() -> None:
     source = notes()
     call = decided(entry_of(source, "read_notes"), None, None)
     observers: list[Any] = []
-    recording = Recording({}, observers, NO_TRACER)
+    recording = Recording({}, lambda: observers, NO_TRACER)
     seen = Seen()
     observers.append(seen)  # as the gateway puts its recorder first once the store is open
     await recording.record(call, text_result("found"), None, _attempt(call))

@@ -41,6 +41,7 @@ __all__ = [
     "LateStore",
     "PlainLogFormatter",
     "Started",
+    "Whereabouts",
     "bind_listener",
     "collect_catalog",
     "open_store",
@@ -93,6 +94,35 @@ def _base_url(host: str, sock: socket.socket) -> str:
     return f"http://{url_host(host)}:{sock.getsockname()[1]}"
 
 
+class Whereabouts:
+    """What the gateway learns of where it is as `serve` brings it up; its calls read it anew each time.
+
+    Its own places (`policy.own_places.OwnPlaces`) start as its data directory, and gain each listener's
+    address as the listener binds: a call naming them asks. Where approvals are answered is the dashboard's
+    approvals page, once it is served.
+    """
+
+    def __init__(self, places: OwnPlaces) -> None:
+        self._places = places
+        self._approvals_url: str | None = None
+
+    def places(self) -> OwnPlaces:
+        """The gateway's own places known so far."""
+        return self._places
+
+    def approvals_url(self) -> str | None:
+        """Where a person answers calls that ask, None until the dashboard is served."""
+        return self._approvals_url
+
+    def listening(self, host: str, port: int, machine: Sequence[str]) -> None:
+        """A listener bound `host`:`port` (`machine`: the names it is reached by): a call naming it asks."""
+        self._places = self._places.with_listener(host, port, machine)
+
+    def dashboard(self, base: str) -> None:
+        """The dashboard is served at `base`: its approvals page is where calls that ask are answered."""
+        self._approvals_url = f"{base}/approvals"
+
+
 def _gateway(
     config: GatewayConfig,
     settings: Settings,
@@ -102,9 +132,27 @@ def _gateway(
     early: StoredState | None = None,
     view: str | None = None,
     prestarted: Prestarted | None = None,
-) -> Gateway:
+) -> tuple[Gateway, Whereabouts]:
     from hintgate.server.gateway import Gateway
 
+    # A call naming the gateway's data directory (its token, its database) asks; its listeners are added later.
+    home = os.path.expanduser("~")
+    whereabouts = Whereabouts(
+        OwnPlaces.of_data_dir(
+            str(settings.data_dir.absolute()),
+            home if home != "~" else None,
+            user=_login(),
+            real=os.path.realpath(settings.data_dir),
+        )
+    )
+    db = ""  # the default database needs no --db
+    command = None
+    if store is not None or early is not None:
+        given = settings.database_url
+        # A URL with a password is shown masked: the person adds the password back (a SQLite URL has none).
+        shown = store.url if store is not None and given is not None and "@" in given else given
+        db = "" if shown is None else f" --db {shlex.quote(shown)}"
+        command = f"hintgate approvals watch{db}"
     gateway = Gateway(
         config,
         store=store,
@@ -113,25 +161,13 @@ def _gateway(
         credentials=credentials_of(store, settings),
         early=early,
         prestarted=prestarted,
+        own_places=whereabouts.places,
+        approvals_url=whereabouts.approvals_url,
+        approvals_command=command,
     )
-    # A call naming the gateway's data directory (its token, its database) asks; its listeners are added later.
-    home = os.path.expanduser("~")
-    gateway.calls.own_places = OwnPlaces.of_data_dir(
-        str(settings.data_dir.absolute()),
-        home if home != "~" else None,
-        user=_login(),
-        real=os.path.realpath(settings.data_dir),
-    )
-    db = ""  # the default database needs no --db
-    if store is not None or early is not None:
-        given = settings.database_url
-        # A URL with a password is shown masked: the person adds the password back (a SQLite URL has none).
-        shown = store.url if store is not None and given is not None and "@" in given else given
-        db = "" if shown is None else f" --db {shlex.quote(shown)}"
-        gateway.calls.approvals_command = f"hintgate approvals watch{db}"
     gateway.catalog_keeper.point_to(dashboard_url=dashboard, store_flag=db)
     gateway.stdio_view = view
-    return gateway
+    return gateway, whereabouts
 
 
 class PlainLogFormatter(logging.Formatter):
@@ -372,6 +408,7 @@ async def _serve_web(
     gateway: Gateway,
     store: Any,
     settings: Settings,
+    whereabouts: Whereabouts,
     *,
     host: str,
     sock: socket.socket,
@@ -407,8 +444,8 @@ async def _serve_web(
 
         def listening(base: str, port: int) -> None:
             # Where approvals are answered, the gateway's own address (a call naming it asks), and how to connect.
-            gateway.calls.approvals_url = f"{base}/approvals"
-            gateway.calls.own_places = gateway.calls.own_places.with_listener(host, port, machine)
+            whereabouts.dashboard(base)
+            whereabouts.listening(host, port, machine)
             if token is not None:
                 code = app.state.sign_in_links.issue()
                 _print_client_setup(
@@ -542,7 +579,7 @@ async def _reaching(host: str) -> tuple[str, ...]:
 
 
 async def _serve_metrics(
-    gateway: Gateway, settings: Settings, *, host: str, sock: socket.socket, console: Console
+    gateway: Gateway, settings: Settings, whereabouts: Whereabouts, *, host: str, sock: socket.socket, console: Console
 ) -> None:
     """Serve /metrics alone on the bound socket until cancelled, under the same rules as the REST API."""
     from starlette.applications import Starlette
@@ -575,9 +612,7 @@ async def _serve_metrics(
         sock,
         console,
         ("metrics", "/metrics"),
-        on_listening=lambda _base, port: setattr(
-            gateway.calls, "own_places", gateway.calls.own_places.with_listener(host, port, machine)
-        ),
+        on_listening=lambda _base, port: whereabouts.listening(host, port, machine),
         settings=settings,
     )
 
@@ -699,11 +734,13 @@ class Started:
         store: the store, open, when it opened before the first listing; None when recording is off or when it
             opens after the first listing (`late`).
         late: the store a stdio gateway that read its state ahead opens after its first listing, else None.
+        whereabouts: where the gateway is, told as its listeners bind.
     """
 
     gateway: Gateway
     store: Any
     late: LateStore | None
+    whereabouts: Whereabouts
 
 
 @contextlib.asynccontextmanager
@@ -744,11 +781,13 @@ async def starting(
         background = await stack.enter_async_context(BackgroundImports(imports))  # 2. import in the background
         store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 3. the store
         await background.done()  # 4. wait for the imports
-        gateway = _gateway(config, settings, store, dashboard=dashboard, early=early, view=view, prestarted=prestarted)
+        gateway, whereabouts = _gateway(
+            config, settings, store, dashboard=dashboard, early=early, view=view, prestarted=prestarted
+        )
         await stack.enter_async_context(gateway)  # 5. the gateway: sources started, first catalog built
         await prestarted.discard()  # 6. the processes no source took
         _report_start(gateway, console)  # 7. report
-        yield Started(gateway, store, late)
+        yield Started(gateway, store, late, whereabouts)
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
@@ -808,7 +847,9 @@ async def run_http(
         ) as started:
             gateway, store = started.gateway, started.store
             async with reloading(gateway, watch=watch):
-                await _until_terminated(_serve_web(gateway, store, settings, host=host, sock=sock, console=console))
+                await _until_terminated(
+                    _serve_web(gateway, store, settings, started.whereabouts, host=host, sock=sock, console=console)
+                )
 
 
 async def run_stdio(
@@ -868,11 +909,20 @@ async def run_stdio(
                 # stderr is the MCP client's (often a log file others can read), unless it is a terminal.
                 private = not sys.stderr.isatty()
                 web = _serve_web(
-                    gateway, store, settings, host=dashboard[0], sock=web_sock, console=console, private=private
+                    gateway,
+                    store,
+                    settings,
+                    started.whereabouts,
+                    host=dashboard[0],
+                    sock=web_sock,
+                    console=console,
+                    private=private,
                 )
                 side.append(asyncio.create_task(web))
             if metrics is not None and scrape_sock is not None:
-                scrape = _serve_metrics(gateway, settings, host=metrics[0], sock=scrape_sock, console=console)
+                scrape = _serve_metrics(
+                    gateway, settings, started.whereabouts, host=metrics[0], sock=scrape_sock, console=console
+                )
                 side.append(asyncio.create_task(scrape))
             from hintgate.server.face import serve_stdio  # imported ahead, on a thread (STDIO_MODULES)
 

@@ -57,19 +57,23 @@ _PROGRESS_EVERY = 5.0  # seconds between progress notifications while a call wai
 
 
 class ApprovalDesk(Protocol):
-    """Where a call that asks waits and is answered (the gateway sets these as it starts: `ToolCalls` is one).
+    """Where a call that asks waits and is answered (`ToolCalls` is one), read anew by every call."""
 
-    Attributes:
-        approvals: calls waiting for a person.
-        seals: seals and redeems the approvals that travel in a 2026-07-28 request's state.
-        approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
-        approvals_command: the command that answers them from a terminal, when they are in a store.
-    """
+    @property
+    def approvals(self) -> ApprovalQueue:
+        """Calls waiting for a person."""
 
-    approvals: ApprovalQueue
-    seals: ApprovalSeals
-    approvals_url: str | None
-    approvals_command: str | None
+    @property
+    def seals(self) -> ApprovalSeals:
+        """Seals and redeems the approvals that travel in a 2026-07-28 request's state."""
+
+    @property
+    def approvals_url(self) -> str | None:
+        """Where a person answers them (the dashboard's approvals page), when one is served."""
+
+    @property
+    def approvals_command(self) -> str | None:
+        """The command that answers them from a terminal, when they are in a store."""
 
 
 class Asking:

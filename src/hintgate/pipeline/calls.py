@@ -4,17 +4,18 @@ Each stage is a class of its own, with typed inputs and outputs: `Deciding` make
 (`pipeline.deciding`), `Asking` asks a person when the decision asks (`pipeline.asking`), `Forwarding`
 runs it on its source and retries what may be retried (`pipeline.forwarding`), `ResultGuard` reads what
 the source said before the client does (`pipeline.guarding`), and `Recording` tells the observers how
-it ended (`pipeline.recording`). `ToolCalls` builds them, holds what the gateway wires in, and runs a
-call through them; a call an upstream answers with a task handle goes on to the task routes.
+it ended (`pipeline.recording`). `ToolCalls` builds them from what it is given when built (what is known
+only later comes through providers) and runs a call through them; a call an upstream answers with a task
+handle goes on to the task routes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from hintgate.errors import InputRequired, UpstreamRequestError
 from hintgate.outcome import CANCELLED, NO_TRACER, WITHDRAWN, CallAttempt, CallObserver, CallOutcome, call_snapshot
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from hintgate.sources.base import CallContext, Source
 
 __all__ = ["TaskFinish", "TaskHandoff", "ToolCalls"]
+
+_T = TypeVar("_T")
 
 
 class _NoClient:
@@ -80,6 +83,11 @@ class _NoClient:
 
     async def client_notify(self, method: str, params: dict[str, Any] | None) -> None:
         return
+
+
+def _fixed(value: _T) -> Callable[[], _T]:
+    """A provider of a value that does not change."""
+    return lambda: value
 
 
 def _no_client(_ctx: RequestContext | None) -> CallContext:
@@ -121,8 +129,18 @@ class ToolCalls:
         sessions: finds the client session of a request.
         policy: gives the policy in force (settings, rules, people's preferences, the result action), a value
             its keeper replaces whole when it changes; read anew by every call.
-        approvals: the queue that calls needing a person wait in (a new one when not given).
-        observers: told of every call's outcome, in order.
+        approvals: gives the queue that calls needing a person wait in, read anew by every call (the gateway's
+            is kept in its store once the store opens); a queue of its own when not given.
+        seals: gives what seals and redeems the approvals that travel in a 2026-07-28 request's state, read anew
+            by every call (the gateway's are kept in its store once the store opens); its own when not given.
+        observers: gives those told of every call's outcome, in order, read anew by every call (the gateway
+            adds its store's recording once the store opens); none when not given.
+        tasks: where a call an upstream answered with a task handle goes on (None: such a call is a tool error).
+        own_places: gives the gateway's listening addresses and data directory, read anew by every call (its
+            listeners are known once they bind): a call naming them asks. None known when not given.
+        approvals_url: gives where a person answers calls that ask (the dashboard's approvals page), None while
+            none is served; read anew by every call (the page is known once its listener binds).
+        approvals_command: the command that answers calls that ask from a terminal, when they are in a store.
         tracer: opens the spans of a call's phases (none when not given).
         modern_versions: protocol versions whose questions go out as `InputRequiredResult`.
         caller_probe: gives, for a request, a check that its result can still reach the caller
@@ -133,15 +151,8 @@ class ToolCalls:
         scanner: runs the poisoning scan of results, errors and task texts (off the event loop for long
             ones, within its deadline); one with the defaults when not given.
 
-    Attributes:
-        approvals: calls waiting for a person.
-        seals: seals and redeems the approvals that travel in a 2026-07-28 request's state.
-        approvals_url: where a person answers them (the dashboard's approvals page), when one is served.
-        approvals_command: the command that answers them from a terminal, when they are in a store.
-        own_places: the gateway's listening addresses and data directory: a call naming them asks.
-        observers: told of every call's outcome.
-        scanner: runs the poisoning scan of what upstreams answer.
-        tasks: where a call an upstream answered with a task handle goes on (None: such a call is a tool error).
+    Nothing is assigned into it or its stages once built: what the gateway learns later (its store, its
+    listeners) comes through the providers it was given.
     """
 
     def __init__(
@@ -150,8 +161,13 @@ class ToolCalls:
         sessions: SessionLookup,
         *,
         policy: Callable[[], PolicyInForce],
-        approvals: ApprovalQueue | None = None,
-        observers: Iterable[CallObserver] = (),
+        approvals: Callable[[], ApprovalQueue] | None = None,
+        seals: Callable[[], ApprovalSeals] | None = None,
+        observers: Callable[[], Sequence[CallObserver]] | None = None,
+        tasks: TaskHandoff | None = None,
+        own_places: Callable[[], OwnPlaces] | None = None,
+        approvals_url: Callable[[], str | None] | None = None,
+        approvals_command: str | None = None,
         tracer: Tracer | None = None,
         modern_versions: frozenset[str] = frozenset(),
         caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
@@ -163,21 +179,39 @@ class ToolCalls:
         self._modern = modern_versions
         self._client_for: Callable[[RequestContext | None], CallContext] = client_for or _no_client
         self._policy = CallPolicy(policy)
-        self.approvals = approvals if approvals is not None else ApprovalQueue()
-        self.seals = ApprovalSeals()
-        self.approvals_url: str | None = None
-        self.approvals_command: str | None = None
-        self.own_places = OwnPlaces()
-        self.observers: list[CallObserver] = list(observers)
+        self._approvals = approvals if approvals is not None else _fixed(ApprovalQueue())
+        self._seals = seals if seals is not None else _fixed(ApprovalSeals())
+        self._approvals_url = approvals_url if approvals_url is not None else _fixed(None)
+        self.approvals_command = approvals_command
+        own = own_places if own_places is not None else _fixed(OwnPlaces())
+        self._observers = observers if observers is not None else _fixed(())
         self.scanner = scanner if scanner is not None else Scanner()
-        self.tasks: TaskHandoff | None = None
-        self._deciding = Deciding(
-            sources, sessions, self._policy, lambda: self.own_places, modern_versions, self._client_for, self._tracer
-        )
+        self._tasks = tasks
+        self._deciding = Deciding(sources, sessions, self._policy, own, modern_versions, self._client_for, self._tracer)
         self._asking = Asking(self, self._policy, modern_versions, self._client_for, caller_probe)
-        self._recording = Recording(sources, self.observers, self._tracer)
+        self._recording = Recording(sources, self._observers, self._tracer)
         self._forwarding = Forwarding(sources, modern_versions, self._client_for, self._recording)
         self._guard = ResultGuard(self._policy, self.scanner)
+
+    @property
+    def approvals(self) -> ApprovalQueue:
+        """Calls waiting for a person."""
+        return self._approvals()
+
+    @property
+    def seals(self) -> ApprovalSeals:
+        """Seals and redeems the approvals that travel in a 2026-07-28 request's state."""
+        return self._seals()
+
+    @property
+    def approvals_url(self) -> str | None:
+        """Where a person answers calls that ask (the dashboard's approvals page), when one is served."""
+        return self._approvals_url()
+
+    @property
+    def observers(self) -> Sequence[CallObserver]:
+        """Those told of every call's outcome, in order."""
+        return self._observers()
 
     @property
     def settings(self) -> PolicySettings:
@@ -307,12 +341,12 @@ class ToolCalls:
             taken = await self._guard.result(dict(result), decided, attempt, client) if result is not None else None
             return await self._recording.record(decided, taken, error, attempt, task=True)
 
-        if self.tasks is None:
+        if self._tasks is None:
             return tool_error(
                 f"The tool {decided.entry.name!r} answered with a task, which this gateway does not route."
             ), False
         started = self._recording.outcome(decided, None, None, attempt, task=True)
-        return await self.tasks.started(ctx, decided.session, decided.entry, handle, finish, started)
+        return await self._tasks.started(ctx, decided.session, decided.entry, handle, finish, started)
 
     async def scan_task_result(
         self, ctx: RequestContext | None, entry: CatalogEntry, result: Mapping[str, Any]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.outcome import CallOutcome
@@ -52,13 +52,15 @@ class Recording:
 
     Args:
         sources: the sources by name (an outcome names its server as the server introduced itself).
-        observers: told of every call's outcome, in order (the pipeline's own list: others may add to it).
+        observers: gives those told of every call's outcome, in order; read anew by every call.
         tracer: opens the span of the observers' work.
     """
 
-    def __init__(self, sources: Mapping[str, Source], observers: list[CallObserver], tracer: Tracer) -> None:
+    def __init__(
+        self, sources: Mapping[str, Source], observers: Callable[[], Sequence[CallObserver]], tracer: Tracer
+    ) -> None:
         self._sources = sources
-        self.observers = observers
+        self._observers = observers
         self._tracer = tracer
 
     async def record(
@@ -74,12 +76,13 @@ class Recording:
         if call.session is not None:
             call.session.calls += 1
         outcome = self.outcome(call, result, error, attempt, task=task)
-        if not self.observers:
+        observers = self._observers()
+        if not observers:
             return outcome
         with self._tracer.span("hintgate.record", {"tool": call.entry.name}):
             # An observer that returns an awaitable holds the answer until it is done:
             # durable recording sends the result once its record is committed.
-            for waiting in self._tell(outcome):
+            for waiting in self._tell(outcome, observers):
                 try:
                     await waiting
                 except Exception:
@@ -133,10 +136,10 @@ class Recording:
             task=task,
         )
 
-    def _tell(self, outcome: CallOutcome) -> list[Awaitable[object]]:
+    def _tell(self, outcome: CallOutcome, observers: Sequence[CallObserver]) -> list[Awaitable[object]]:
         """Tell every observer; returns what they asked the call to wait for."""
         waits: list[Awaitable[object]] = []
-        for observer in self.observers:
+        for observer in observers:
             try:
                 waiting = observer.call_finished(outcome)
             except Exception:

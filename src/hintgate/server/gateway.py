@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.config.model import GatewayConfig
@@ -28,9 +28,10 @@ from hintgate.hints.catalog import (
 from hintgate.hints.pinfile import read_pins_file
 from hintgate.hints.quarantine import Quarantine
 from hintgate.observers.metrics import Metrics
-from hintgate.outcome import Tracer
+from hintgate.outcome import CallObserver, Tracer
 from hintgate.pipeline import Decided, ToolCalls
 from hintgate.policy.approvals import ApprovalQueue
+from hintgate.policy.own_places import OwnPlaces
 from hintgate.policy.rules import PolicySettings, Rule
 from hintgate.policy.seals import ApprovalSeals
 from hintgate.request_context import RequestContext
@@ -102,6 +103,9 @@ class Gateway:
         credentials: Credentials | None = None,
         early: StoredState | None = None,
         prestarted: Prestarted | None = None,
+        own_places: Callable[[], OwnPlaces] | None = None,
+        approvals_url: Callable[[], str | None] | None = None,
+        approvals_command: str | None = None,
     ) -> None:
         self.config = config
         self._prestarted = prestarted  # the stdio processes spawned ahead, for the sources built on entering
@@ -146,7 +150,12 @@ class Gateway:
         self.stdio_view: str | None = None
         """The view served on stdio (`serve --view NAME`), None for the whole catalog."""
         self.sessions.view_of = self.view_name
-        self.metrics = Metrics(self.sources, lambda: self.calls.approvals, store, by_user=config.metrics_by_user)
+        # Replaced by ones kept in the store when it opens (`_wire_store`); the pipeline reads them at every call.
+        self._approvals = ApprovalQueue()
+        self._seals = ApprovalSeals()
+        self._call_observers: list[CallObserver] = []
+        self.metrics = Metrics(self.sources, lambda: self._approvals, store, by_user=config.metrics_by_user)
+        self._call_observers.append(self.metrics)
         self.recording: Recording | None = None
         """Writes calls and sessions to the store (None without one); masks the gateway's secrets in them."""
         self._early = early
@@ -159,27 +168,33 @@ class Gateway:
         settings, rules = policy if policy is not None else config.policy
         self.policy = PolicyKeeper(self.overrides, settings, rules, OnResultFinding(config.on_result_finding))
         """The policy in force (the file's, with what was changed at run time over it), one value at a time."""
+        self.tasks = TaskRoutes(
+            self.sources,
+            self.sessions,
+            modern=MODERN_VERSIONS,
+            entry_of=lambda name: self.catalog.entries.get(name),  # noqa: PLW0108 (each rebuild replaces the catalog)
+            # The pipeline, built next, hands its tasks to these routes; they scan through it when tasks end.
+            scan=lambda ctx, entry, result: self.calls.scan_task_result(ctx, entry, result),  # noqa: PLW0108
+            words=lambda ctx, entry, value: self.calls.scan_task_words(ctx, entry, value),  # noqa: PLW0108
+        )
+        """Calls an upstream answered with a task handle, by the ids their clients hold."""
         self.calls = ToolCalls(
             self.sources,
             self.sessions,
             policy=self.policy.current,
-            observers=[self.metrics],
+            approvals=lambda: self._approvals,
+            seals=lambda: self._seals,
+            observers=lambda: self._call_observers,
+            tasks=self.tasks,
+            own_places=own_places,
+            approvals_url=approvals_url,
+            approvals_command=approvals_command,
             tracer=tracer,
             modern_versions=MODERN_VERSIONS,
             caller_probe=lambda ctx: caller_probe(self.mcp_server, ctx),
             client_for=ClientCall,
             scanner=self.scanner,
         )
-        self.tasks = TaskRoutes(
-            self.sources,
-            self.sessions,
-            modern=MODERN_VERSIONS,
-            entry_of=lambda name: self.catalog.entries.get(name),  # noqa: PLW0108 (each rebuild replaces the catalog)
-            scan=self.calls.scan_task_result,
-            words=self.calls.scan_task_words,
-        )
-        """Calls an upstream answered with a task handle, by the ids their clients hold."""
-        self.calls.tasks = self.tasks
         self.session_observers.append(self.tasks)
         self._tasks: list[asyncio.Task[None]] = []
         self.stdio_connection: Any = None
@@ -202,12 +217,12 @@ class Gateway:
         recording = Recording(store, config_path=str(source.resolve()) if source is not None else None)
         recording.hide(self.state_key)
         self.recording = recording
-        self.calls.observers.insert(0, recording)  # recorded before metrics count it, as always
+        self._call_observers.insert(0, recording)  # recorded before metrics count it, as always
         self.session_observers.insert(0, recording)
-        self.calls.approvals = ApprovalQueue(ledger=store.approvals)
+        self._approvals = ApprovalQueue(ledger=store.approvals)
         self.tasks.keep_in(store.tasks, replica=store.replica, recording=recording)
         # An answer used on one replica is used on all of them (`hintgate.store.used_nonces`).
-        self.calls.seals = ApprovalSeals(store.used_nonces)
+        self._seals = ApprovalSeals(store.used_nonces)
         self.metrics.attach_recorder(store)
 
     async def __aenter__(self) -> Gateway:
