@@ -152,7 +152,7 @@ def catalog_json(gateway: Gateway) -> str:
             ],
             "tools": [entry.to_json() for entry in gateway.tools()],
             "problems": list(gateway.catalog.problems),
-            "listing": [cost.to_json() for cost in gateway.discovery.costs(gateway.catalog)],
+            "listing": [cost.to_json() for cost in gateway.listing_costs()],
         },
         indent=2,
     )
@@ -192,7 +192,7 @@ def catalog_text(gateway: Gateway, *, width: int = 80, wide: bool = False) -> Gr
     tools = _tools_table([(e.name, e.tool) for e in entries], title="tools", width=width, wide=wide)
     parts: list[RenderableType] = [servers, *reasons, Text(""), tools]
     parts.extend(Text(f"note: {p}", style="yellow") for p in gateway.catalog.problems)
-    parts.extend([Text(""), listing_text(gateway.discovery.costs(gateway.catalog), width=width, wide=wide)])
+    parts.extend([Text(""), listing_text(gateway.listing_costs(), width=width, wide=wide)])
     return Group(*parts)
 
 

@@ -422,7 +422,7 @@ async def _serve_web(
     from hintgate.web.app import create_app
     from hintgate.web.auth import is_loopback
 
-    identity = gateway.config.identity
+    identity = gateway.identity
     token, reference = _token(settings, host, console, identity=identity is not None)
     if gateway.recording is not None:
         gateway.recording.hide(token, settings.api_token)
@@ -595,7 +595,7 @@ async def _serve_metrics(
     async def scrape(_request: Request) -> Response:
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
-    identity = gateway.config.identity
+    identity = gateway.identity
     token, _ = _token(settings, host, console, identity=identity is not None)
     guards = [Middleware(BaseHTTPMiddleware, dispatch=security_middleware(token, loopback=is_loopback(host)))]
     verifier = await _verifier(identity)

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from hintgate.config.model import GatewayConfig
+from hintgate.config.model import GatewayConfig, IdentityConfig
 from hintgate.discovery.served import BadArguments, parse_call
 from hintgate.discovery.views import BUILTIN_VIEWS, View
 from hintgate.errors import HintgateError, StoreError
@@ -41,7 +41,7 @@ from hintgate.scan.workers import Scanner
 from hintgate.server.broadcast import Broadcast
 from hintgate.server.catalog_keeper import CatalogKeeper
 from hintgate.server.client_call import ClientCall
-from hintgate.server.discovery import Discovery, Listing
+from hintgate.server.discovery import Discovery, Listing, ListingCost
 from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.server.first_answer import FirstAnswer
@@ -423,6 +423,15 @@ class Gateway:
     def catalog(self) -> Catalog:
         """The catalog clients are listed (each rebuild replaces it)."""
         return self.catalog_keeper.catalog
+
+    @property
+    def identity(self) -> IdentityConfig | None:
+        """How people sign in and what they may do, from the config in force (None: no people, one operator)."""
+        return self.config.identity
+
+    def listing_costs(self, tools: Sequence[Mapping[str, Any]] | None = None) -> list[ListingCost]:
+        """What `tools/list` costs a client in each search mode: of the whole catalog, or of the `tools` given."""
+        return self.discovery.costs(self.catalog, tools)
 
     @property
     def quarantined(self) -> Mapping[str, Quarantine]:

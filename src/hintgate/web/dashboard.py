@@ -150,7 +150,7 @@ def _render(request: Request, template: str, page: Any, status: int = 200) -> HT
     if isinstance(frame, pages.Layout):
         # The page leaves out what the reader's role may not do; the permission check refuses it anyway.
         access = access_of(request)
-        people = request.app.state.gateway.config.identity is not None
+        people = request.app.state.gateway.identity is not None
         frame = dataclasses.replace(frame, may=frozenset(p.value for p in access.permissions), people=people)
         if not access.may(Permission.READ_SETTINGS):
             # Everyone's waiting approvals are not a member's to count: the nav's poll counts theirs.

@@ -217,7 +217,7 @@ def _upstream(gateway: Gateway, name: str) -> LogsIn:
 def _login_of(request: Request, gateway: Gateway, name: str) -> tuple[IdentityConfig, Principal, LogsIn] | Response:
     """Who would log in to server `name`, and the server; else the page saying why not (no people, not signed in,
     no such server)."""
-    identity = gateway.config.identity
+    identity = gateway.identity
     if identity is None:
         return _page("No people here", "This gateway has no identity section: nobody logs in per person.", 404)
     person = _person(request)
@@ -237,7 +237,7 @@ def _person(request: Request) -> Principal | None:
 
 
 def _secure(request: Request, gateway: Gateway) -> bool:
-    identity = gateway.config.identity
+    identity = gateway.identity
     audience = identity.audience if identity is not None else ""
     return request.url.scheme == "https" or urlsplit(audience).scheme == "https"
 
@@ -283,7 +283,7 @@ async def my_logins(request: Request, gateway: Gateway) -> dict[str, bool]:
 
 
 def _sign_in_first(request: Request, gateway: Gateway) -> Response:
-    identity = gateway.config.identity
+    identity = gateway.identity
     here = request.url.path
     if identity is not None and identity.dashboard_client and getattr(request.app.state, "identity", None) is not None:
         return RedirectResponse("/login/identity?" + urlencode({"next": here}), status_code=303)

@@ -436,7 +436,7 @@ def catalog_page(
         any_inferred=sum(1 for o in origins if "inferred" in o),
         all_default=sum(1 for o in origins if o == {"default"}),
         problems=tuple(gateway.catalog.problems),
-        listing=gateway.discovery.costs(gateway.catalog, [e.wire for e in entries]),
+        listing=gateway.listing_costs([e.wire for e in entries]),
         held=len(gateway.quarantined),
         hidden=sum(1 for q in gateway.quarantined.values() if q.hidden),
     )

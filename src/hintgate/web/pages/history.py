@@ -154,7 +154,7 @@ async def sessions_page(
         replica,
         _sessions_href(status, None, user),
         user,
-        people=gateway.config.identity is not None or user is not None or any(r.get("user_name") for r in rows),
+        people=gateway.identity is not None or user is not None or any(r.get("user_name") for r in rows),
         everyone_href=_sessions_href(status, replica, None),
         user_calls_href="/calls" + ("?" + urlencode({"user": user}) if user else ""),
     )
@@ -397,7 +397,7 @@ async def calls_page(
         + [Choice(v, verdict_names[v], filters.verdict == v) for v in VERDICTS],
         newer_href="/calls" + filters.query(offset=max(0, filters.offset - CALLS_PER_PAGE)) if filters.offset else None,
         older_href="/calls" + filters.query(offset=filters.offset + CALLS_PER_PAGE) if more else None,
-        people=gateway.config.identity is not None or filters.user is not None,
+        people=gateway.identity is not None or filters.user is not None,
     )
 
 

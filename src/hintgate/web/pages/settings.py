@@ -216,6 +216,6 @@ def settings_page(gateway: Gateway, person: str | None = None) -> SettingsPage:
         stored=sum(1 for o in where.values() if o.source == "stored"),
         approvers=who,
         self_approval=own,
-        people=gateway.config.identity is not None,
-        mine=_mine(gateway, person) if person is not None and gateway.config.identity is not None else [],
+        people=gateway.identity is not None,
+        mine=_mine(gateway, person) if person is not None and gateway.identity is not None else [],
     )
