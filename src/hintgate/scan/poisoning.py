@@ -696,6 +696,26 @@ def result_texts(result: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         yield path_text(location), text
 
 
+# Hidden words: invisible text that spells at least two words, or an order whose letters invisible characters split.
+_HIDDEN_WORDS = re.compile(r"[^\W\d_]{2,}[\s.,:;]+[^\W\d_]{2,}")
+_SPLIT_RUNS = 3
+
+
+def _result_level(finding: ScanFinding, invisible: Sequence[int]) -> Level | None:
+    """A result finding's level (`invisible`: where the text's runs of invisible characters start, sorted):
+    invisible characters are only warnings in someone else's text (web pages have them), unless they hide words
+    (tag characters spelling a sentence) or split the letters of an order the judge found; an order so hidden is
+    meant for the model and not the person reading, so it is high."""
+    if finding.code in _UNICODE_CODES:
+        hidden = finding.code == "HG601" and finding.decoded and _HIDDEN_WORDS.search(finding.decoded)
+        return Level.HIGH if hidden else Level.WARNING
+    if invisible and finding.level is Level.WARNING:
+        inside = bisect.bisect_left(invisible, finding.end) - bisect.bisect_left(invisible, finding.start)
+        if inside >= _SPLIT_RUNS:
+            return Level.HIGH
+    return finding.severity
+
+
 def scan_result(
     result: Mapping[str, Any],
     *,
@@ -774,10 +794,10 @@ def scan_strings(
         left -= len(part)
         path = path_text(location)
         findings.extend(
-            dataclasses.replace(
-                f, location=location, severity=Level.WARNING if f.code in _UNICODE_CODES else f.severity
-            )
-            for f in _scan_all([(path, part)], tool, None, off, result=True)
+            dataclasses.replace(f, location=location, severity=_result_level(f, invisible))
+            for found in [_scan_all([(path, part)], tool, None, off, result=True)]
+            for invisible in [sorted(f.start for f in found if f.code == "HG601")]
+            for f in found
         )
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
             findings.append(
