@@ -389,7 +389,7 @@ class Gateway:
             for name in diff.removed:
                 gone = "removed" if name not in new.sources else "disabled"
                 reason = f"its server {name!r} was {gone} while the call waited"
-                if withdrawn := self.calls.approvals.withdraw_server(name, reason):
+                if withdrawn := self._approvals.withdraw_server(name, reason):
                     logger.warning("%s: %d waiting approvals withdrawn (the server was %s)", name, withdrawn, gone)
             if new.policy != old.policy or new.on_result_finding != old.on_result_finding:
                 # The stored settings stay laid over the new file's, the stored confirm rules in front of its rules.
@@ -423,6 +423,15 @@ class Gateway:
     def catalog(self) -> Catalog:
         """The catalog clients are listed (each rebuild replaces it)."""
         return self.catalog_keeper.catalog
+
+    @property
+    def approvals(self) -> ApprovalQueue:
+        """The calls waiting for a person (kept in the store once it opens)."""
+        return self._approvals
+
+    def pending_approvals(self) -> int:
+        """How many approvals wait, on every replica as far as the last listing knows."""
+        return self._approvals.known
 
     @property
     def identity(self) -> IdentityConfig | None:

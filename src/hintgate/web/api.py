@@ -270,7 +270,7 @@ def pins_of(request: Request) -> PinKeeper:
 
 def approvals_of(request: Request) -> ApprovalQueue:
     """The calls of the gateway the app serves that wait for a person."""
-    return gateway_of(request).calls.approvals
+    return gateway_of(request).approvals
 
 
 def server_set_of(request: Request) -> ServerSet:
@@ -369,7 +369,7 @@ async def health(request: Request, gateway: GatewayDep, store: MaybeStoreDep) ->
         servers_total=len(states),
         store=store.url.split(":", 1)[0].split("+", 1)[0] if store is not None else None,
         recording=recording,
-        pending_approvals=gateway.calls.approvals.known,
+        pending_approvals=gateway.pending_approvals(),
     )
 
 

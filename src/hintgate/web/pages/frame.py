@@ -174,7 +174,7 @@ def layout(gateway: Gateway, title: str, section: str) -> Layout:
     return Layout(
         title=title,
         section=section,
-        pending=gateway.calls.approvals.known,
+        pending=gateway.pending_approvals(),
         servers=server_states(gateway),
         held=len(gateway.quarantined),
     )
