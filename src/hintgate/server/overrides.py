@@ -54,6 +54,22 @@ class StoredOverrides:
         self.people: dict[str, dict[str, Any]] = {}
         self._version = 0
 
+    def hints_of(self, tool: str) -> Mapping[Hint, bool]:
+        """The hints stored for `tool` (public name), each with its value; empty when none is."""
+        return self.by_tool.get(tool, {})
+
+    def title_of(self, tool: str) -> str | None:
+        """The title stored for `tool` (public name), None when none is."""
+        return self.titles.get(tool)
+
+    def confirm_of(self, tool: str) -> Confirm | None:
+        """How often `tool` (a public name or glob) asks, as stored; None when nothing is."""
+        return self.confirms.get(tool)
+
+    def confirmed(self) -> list[str]:
+        """The tools (public names or globs) with a stored confirm, sorted."""
+        return sorted(self.confirms)
+
     async def load(self) -> None:
         """Read every override from the store."""
         if self._store is None:

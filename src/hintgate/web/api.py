@@ -307,7 +307,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
     tool = entry.tool
     source = gateway.server(entry.server)
     facts = source.tool_facts(tool.raw) if source is not None else ToolFacts()
-    stored = gateway.overrides.by_tool.get(entry.name, {})
+    stored = gateway.overrides.hints_of(entry.name)
     schema = tool.raw.get("inputSchema")
     resolution = tool.resolution
     return Tool(
@@ -330,7 +330,7 @@ def tool_out(gateway: Gateway, entry: CatalogEntry) -> Tool:
             config={h.value: v for h, v in facts.overrides.items()},
             stored={h.value: v for h, v in stored.items()},
             config_title=facts.title,
-            stored_title=gateway.overrides.titles.get(entry.name),
+            stored_title=gateway.overrides.title_of(entry.name),
         ),
         input_schema=schema if isinstance(schema, dict) else {},
         review=[r.message for r in review_reasons(tool)],

@@ -50,14 +50,14 @@ def _matches(gateway: Gateway, pattern: str) -> list[str]:
 
 
 def _out(gateway: Gateway, tool: str) -> ToolConfirm:
-    confirm = gateway.overrides.confirms.get(tool)
+    confirm = gateway.overrides.confirm_of(tool)
     return ToolConfirm(tool=tool, confirm=None if confirm is None else confirm.value, matches=_matches(gateway, tool))
 
 
 @router.get("/confirms", response_model=list[ToolConfirm])
 async def confirms(gateway: GatewayDep) -> list[ToolConfirm]:
     """Every confirm setting made through the API or dashboard (the config file's rules are in `GET /api/policy`)."""
-    return [_out(gateway, tool) for tool in sorted(gateway.overrides.confirms)]
+    return [_out(gateway, tool) for tool in gateway.overrides.confirmed()]
 
 
 @router.put("/tools/{name}/confirm", response_model=ToolConfirm)

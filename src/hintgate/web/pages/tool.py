@@ -112,7 +112,7 @@ def tool_page(gateway: Gateway, name: str) -> ToolPage | None:
             )
         )
     source = gateway.server(entry.server)
-    stored_confirm = gateway.overrides.confirms.get(name)
+    stored_confirm = gateway.overrides.confirm_of(name)
     current_confirm = "inherit" if stored_confirm is None else stored_confirm.value
     return ToolPage(
         layout=layout(gateway, tool.title or tool.name, "catalog"),
