@@ -55,7 +55,7 @@ from hintgate.scan.phrases import (
 from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
-from hintgate.scan.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read
+from hintgate.scan.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read, spelled_out
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -839,6 +839,8 @@ def _cleared(text: str, *, judged: bool) -> bool:
     sentence judge is `judged` (HG619 on), every cue it needs: it reads sentences the phrases do not know."""
     if judged and result_cue(text):
         return False
+    if spelled_out(text):
+        return False  # the prefilter reads words as written; spelled-out letters are read as the words they spell
     quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True)
     if quick is None:
         return False
@@ -877,7 +879,10 @@ def _scan_all(
     else:
         candidates = _seen_plan(quick.needs, quick.phrases)
     # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
-    nothing = quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises
+    spaced = result and spelled_out(joined)
+    nothing = (
+        quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises and not spaced
+    )
     findings: list[ScanFinding] = []
     orders = (
         _OrderReader(
@@ -885,7 +890,7 @@ def _scan_all(
             tool,
             joined,
             result=result,
-            hidden=quick is None or quick.disguises is None or bool(quick.disguises - {"leet"}),
+            hidden=spaced or quick is None or quick.disguises is None or bool(quick.disguises - {"leet"}),
         )
         if "HG619" not in off
         else None
@@ -954,7 +959,9 @@ class _OrderReader:
         views = read(text) if self.hidden else [View(text, "plain", False)]
         for view in views:
             if self.result:
-                orders = judge_result(view.text) if view.how == "plain" else []
+                # Besides the text as written, the judge reads letters spelled out and hidden as tag characters:
+                # words nobody writes that way by accident (an encoded run may be any data; those stay unjudged).
+                orders = judge_result(view.text) if view.how in _JUDGED_VIEWS else []
             else:
                 orders = judge_text(
                     view.text,
@@ -981,6 +988,7 @@ class _OrderReader:
 
 
 _SHORTEST_ORDER = 12
+_JUDGED_VIEWS = frozenset({"plain", "spaced", "tags"})
 """A text shorter than this holds no order (a schema's `string`, an enum's `USD`)."""
 
 
@@ -1221,6 +1229,7 @@ _HOW = {
     "percent": "percent-encoding",
     "rot13": "rot13",
     "tags": "Unicode tag characters",
+    "spaced": "letters spelled out one by one",
 }
 
 

@@ -213,6 +213,11 @@ def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
         parent = views[-1] if source is not plain.text else plain
         for match in _COMMENT.finditer(source):
             views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
+    if "  " in source or "\n" in source:
+        # Letters spelled one by one ("R U N   c u r l"): read as the words they spell.
+        for match in _SPACED.finditer(source):
+            spelled = _GAP.sub("\0", match.group()).replace(" ", "").replace("\0", " ")
+            views.append(View(spelled, "spaced", True, ((0, match.start(), match.end(), False),), plain))
     budget = [DECODED_BUDGET + 4 * len(plain.text)]
     views.extend(_decoded(plain, 1, budget, seen))
     if seen is not None and not seen.may("rot13"):
@@ -291,6 +296,11 @@ def _mostly_encoded(text: str) -> bool:
 def _holds_encoding(text: str) -> bool:
     """Whether decoded text that is not words is itself (mostly) an encoded run worth decoding again."""
     return len(text) >= 20 and any(_may_hold(how, text) for how, _, _ in _ENCODINGS)
+
+
+def spelled_out(text: str) -> bool:
+    """Whether `text` holds letters spelled one by one ("R U N   c u r l"), which `read` reads as words."""
+    return ("  " in text or "\n" in text) and _SPACED.search(text) is not None
 
 
 def disguises(text: str) -> frozenset[str]:
@@ -380,6 +390,10 @@ def _rewrite(
 
 
 _TAGS = re.compile("[\U000e0020-\U000e007e]+")
+# A run of single characters each followed by one space, words apart by two or more (or a line break): letters
+# spelled out so that no word of them matches. Twelve characters at least; one pass, linear.
+_SPACED = re.compile(r"(?<!\S)(?:\S(?: |\s{2,6})){11,}\S(?!\S)")
+_GAP = re.compile(r"\s{2,6}")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
