@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from hintgate.config.model import GatewayConfig, IdentityConfig
+from hintgate.config.model import GatewayConfig, IdentityConfig, ServerConfig
 from hintgate.discovery.served import BadArguments, parse_call
 from hintgate.discovery.views import BUILTIN_VIEWS, View
 from hintgate.errors import HintgateError, StoreError
@@ -472,6 +472,11 @@ class Gateway:
     def tools(self) -> list[CatalogEntry]:
         """Every tool of the catalog, in the catalog's order."""
         return list(self.catalog_keeper.catalog.entries.values())
+
+    def server_config(self, name: str) -> ServerConfig | None:
+        """The config in force of the MCP server `name`; None when no MCP server has that name."""
+        entry = self.config.sources.get(name)
+        return entry if isinstance(entry, ServerConfig) else None
 
     def server(self, name: str) -> Source | None:
         """The source of a server name (None when no such server is configured or enabled)."""

@@ -84,7 +84,7 @@ def _logins(request: Request) -> dict[str, _Login]:
 
 
 def _server(gateway: Gateway, name: str) -> ServerConfig:
-    server = gateway.config.servers.get(name)
+    server = gateway.server_config(name)
     if server is None:
         if name in gateway.sources:
             raise HTTPException(409, f"{name!r} is not an MCP server: it has no OAuth login")

@@ -18,7 +18,6 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from hintgate.config.layering import InvalidEntry
-from hintgate.config.model import ServerConfig
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Tier
 from hintgate.hints.trust import Trust
@@ -161,8 +160,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 def detail_out(gateway: Gateway, source: Source) -> ServerDetail:
     """A server with its redacted definition."""
-    entry = gateway.config.sources.get(source.name)
-    config = entry.redacted() if isinstance(entry, ServerConfig) else None
+    entry = gateway.server_config(source.name)
+    config = entry.redacted() if entry is not None else None
     return ServerDetail(**server_out(gateway, source).model_dump(), config=config)
 
 

@@ -138,7 +138,7 @@ def _logs_in(gateway: Gateway, name: str) -> tuple[bool, bool]:
     """Whether the server logs in with OAuth, and whether each person logs in to it."""
     from hintgate.sources.oauth import oauth_of
 
-    server = gateway.config.servers.get(name)
+    server = gateway.server_config(name)
     oauth = oauth_of(server) if server is not None else None
     return oauth is not None, oauth is not None and oauth.per_user
 
