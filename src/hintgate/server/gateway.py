@@ -88,6 +88,15 @@ class Gateway:
     Use as an async context manager: entering starts every enabled upstream
     concurrently and waits (bounded by each one's startup timeout) for its
     first attempt, so the first `tools/list` is complete; leaving stops them.
+
+    One concept, though it has more than 25 methods: the gateway composes its
+    parts (the catalog keeper, the pins keeper, the policy keeper, the session
+    tracker, the task routes, the call pipeline, the MCP face) and holds their
+    life together: start, the late store, configuration changes, stop. What it
+    does itself is that life and a call's way in (`listing`, `call_target`,
+    `call_tool`); a third of its methods are one-line reads (`tool`, `servers`,
+    `identity`, `pending_approvals`, ...) that hand a part's answer to web/ and
+    cli/, so that they ask the gateway by name instead of reaching through it.
     """
 
     def __init__(
