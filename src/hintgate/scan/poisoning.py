@@ -957,6 +957,12 @@ class _OrderReader:
             return
         parameter = _parameter_of(path)
         views = read(text) if self.hidden else [View(text, "plain", False)]
+        prose = path.rsplit(".", 1)[-1] in _PROSE
+        # A value (an enum's, a default's, a const's) that reads as a sentence is no value: whatever it asks
+        # beyond the tool's job (another tool, a secret, the user's view) is an order, with or without a "you".
+        sentence = (
+            not self.result and not prose and _VALUE.search(path) is not None and _SENTENCE.search(text) is not None
+        )
         for view in views:
             if self.result:
                 # Besides the text as written, the judge reads letters spelled out and hidden as tag characters:
@@ -969,12 +975,12 @@ class _OrderReader:
                     own=self.own,
                     parameter=parameter,
                     script=self.script,
-                    prose=path.rsplit(".", 1)[-1] in _PROSE,
+                    prose=prose or sentence,
                     seen=self.seen if view.how == "plain" else None,
                     reach=self._reach(path, text) if view.text is text else None,
                 )
             for order in orders:
-                if order.high:
+                if order.high or (sentence and order.targets):
                     start, end = view.origin(order.start, order.end)
                     yield _order_finding(path, order, start, end, self.tool, view)
 
@@ -988,6 +994,10 @@ class _OrderReader:
 
 
 _SHORTEST_ORDER = 12
+# A value (an enum's, a default's, a const's) written as a sentence: five words or more. A value is a token
+# or a name; one that reads as prose is read as prose (a tool it names is called, not listed).
+_VALUE = re.compile(r"\.(?:enum\[\d+\]|default|const|examples?(?:\[\d+\])?)(?:$|[.\[])")
+_SENTENCE = re.compile(r"(?:[^\W\d_][\w'-]*[\s,;:]+){4,}[^\W\d_]")
 _JUDGED_VIEWS = frozenset({"plain", "spaced", "tags"})
 """A text shorter than this holds no order (a schema's `string`, an enum's `USD`)."""
 
