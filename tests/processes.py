@@ -39,4 +39,6 @@ def wait_ready(process: subprocess.Popen[str], what: str, *, within: float = 30)
     threading.Thread(target=read, daemon=True).start()
     if not ready.wait(within):
         stop(process)
-        raise RuntimeError(f"{what} did not start within {within:g} s")
+        if process.stdout is not None:
+            process.stdout.close()  # else its pipe is collected, unclosed, in whichever test runs next
+        raise RuntimeError(f"{what} did not start within {within:g} s (exit status {process.returncode})")
