@@ -43,13 +43,13 @@ from typing import Any
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinState
 
-__all__ = ["READS", "SCHEMA_REVISION", "WHOLE_ROWS", "StoredState", "read_stored_state", "sqlite_file"]
+__all__ = ["PIN_COLUMNS", "READS", "SCHEMA_REVISION", "WHOLE_ROWS", "StoredState", "read_stored_state", "sqlite_file"]
 
 SCHEMA_REVISION = "0020"
 """The newest migration's revision, which the store stamps a current database with (`store.schema.HEAD_REVISION`
 is this one; a test checks it is Alembic's head): a new migration moves it."""
 
-_PIN_COLUMNS = (
+PIN_COLUMNS = (
     "server",
     "tool",
     "name",
@@ -66,6 +66,8 @@ _PIN_COLUMNS = (
     "accepted_by",
     "launch",
 )
+"""The columns of `tool_pins`, one for each field of `hintgate.hints.pins.Pin` the store keeps (its block is
+kept in `pin_events`); the store writes and reads them by these names too (`hintgate.store.pins`)."""
 _PIN_TIMES = ("first_seen_at", "last_seen_at", "accepted_at")
 
 READS: dict[str, tuple[str, ...]] = {
@@ -76,7 +78,7 @@ READS: dict[str, tuple[str, ...]] = {
     "policy_settings": ("setting", "value", "updated_at", "updated_by"),
     "person_preferences": ("person", "setting", "value", "updated_at"),
     "server_changes": ("name", "action", "config", "changed_at", "changed_by"),
-    "tool_pins": _PIN_COLUMNS,
+    "tool_pins": PIN_COLUMNS,
     "pin_events": ("id", "server", "tool", "kind", "sha256", "at", "actor", "detail"),
 }
 """The store's tables read ahead, and the columns read of each, as `hintgate.store.tables` names them."""

@@ -22,6 +22,7 @@ from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, pin_hash
 from hintgate.store.part import StorePart
 from hintgate.store.tables import counters, pin_events, tool_pins, upsert
+from hintgate.stored_state import PIN_COLUMNS
 
 __all__ = ["PINS_COUNTER", "REPEAT_WINDOW", "Pins"]
 
@@ -33,21 +34,9 @@ which wrote 429 lines in 20 s; now it writes two, each with its count."""
 _ALWAYS_A_LINE = frozenset({ChangeKind.BLOCKED})
 _HELD_IN_QUERY = 500  # held tools named in the query that looks for their blocks (two parameters each)
 
-_PIN_COLUMNS = (
-    "name",
-    "sha256",
-    "definition",
-    "accepted_sha256",
-    "accepted_definition",
-    "state",
-    "reason",
-    "reviewed",
-    "first_seen_at",
-    "last_seen_at",
-    "accepted_at",
-    "accepted_by",
-    "launch",
-)
+_PIN_KEY = ("server", "tool")
+_PIN_VALUES = tuple(c for c in PIN_COLUMNS if c not in _PIN_KEY)
+"""The columns of a pin an upsert replaces: all but its key."""
 
 
 def _pin(row: Row[Any]) -> Pin:
@@ -58,9 +47,7 @@ def _pin(row: Row[Any]) -> Pin:
 
 
 def _row(pin: Pin) -> dict[str, Any]:
-    return {"server": pin.server, "tool": pin.tool, **{c: getattr(pin, c) for c in _PIN_COLUMNS}} | {
-        "state": pin.state.value
-    }
+    return {c: getattr(pin, c) for c in PIN_COLUMNS} | {"state": pin.state.value}
 
 
 async def _read(conn: AsyncConnection, server: str | None = None) -> list[Pin]:
@@ -98,7 +85,7 @@ async def _write(conn: AsyncConnection, pins: Sequence[Pin], events: Sequence[Pi
         stmt = upsert(tool_pins, conn.dialect.name)
         stmt = stmt.on_conflict_do_update(
             index_elements=[tool_pins.c.server, tool_pins.c.tool],
-            set_={c: stmt.excluded[c] for c in _PIN_COLUMNS},
+            set_={c: stmt.excluded[c] for c in _PIN_VALUES},
         )
         await conn.execute(stmt, [_row(pin) for pin in pins])  # one statement for every pin, not one each
         await conn.execute(update(counters).where(counters.c.name == PINS_COUNTER).values(value=counters.c.value + 1))
