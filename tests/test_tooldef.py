@@ -95,6 +95,11 @@ def test_a_hint_of_the_wrong_type_is_refused() -> None:
         ToolDefinition("t", "d", lambda: None, {"type": "object"}, read_only_hint="yes")  # type: ignore[arg-type]
 
 
+def test_the_decorator_refuses_an_unknown_option_before_it_is_applied() -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'read_only'"):
+        tool(read_only=True)  # type: ignore[call-overload]
+
+
 def test_the_decorator_builds_the_input_schema_from_type_hints() -> None:
     @tool(read_only_hint=True)
     def get_weather(city: str, days: int = 3, units: str | None = None) -> str:

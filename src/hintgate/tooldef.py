@@ -29,12 +29,12 @@ import base64
 import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, overload
+from typing import Any, TypedDict, Unpack, overload
 
 from hintgate.hints.annotations import SPEC_DEFAULTS, Hint
 from hintgate.results import tool_error
 
-__all__ = ["MAX_LABEL", "MAX_TAGS", "PYTHON_META", "ToolDefinition", "ToolRegistry", "labels_of", "tool"]
+__all__ = ["MAX_LABEL", "MAX_TAGS", "PYTHON_META", "ToolDefinition", "ToolOptions", "ToolRegistry", "labels_of", "tool"]
 
 PYTHON_META = "hintgate/python"
 """The `_meta` key under which `to_mcp_tool` lists a tool's category and tags (the gateway serves them as
@@ -289,26 +289,27 @@ def _schema_from_hints(
     return validate, schema
 
 
+class ToolOptions(TypedDict, total=False):
+    """What `tool` passes on to `ToolDefinition` as it is: its keyword arguments, each as `ToolDefinition` reads it."""
+
+    input_schema: Mapping[str, Any] | None
+    read_only_hint: bool | None
+    destructive_hint: bool | None
+    idempotent_hint: bool | None
+    open_world_hint: bool | None
+    title: str | None
+    category: str | None
+    tags: Iterable[str]
+    infer_hints: bool
+
+
 @overload
 def tool(func: Callable[..., Any], /) -> ToolDefinition: ...
 
 
 @overload
 def tool(
-    func: None = None,
-    /,
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    input_schema: Mapping[str, Any] | None = None,
-    read_only_hint: bool | None = None,
-    destructive_hint: bool | None = None,
-    idempotent_hint: bool | None = None,
-    open_world_hint: bool | None = None,
-    title: str | None = None,
-    category: str | None = None,
-    tags: Iterable[str] = (),
-    infer_hints: bool = False,
+    func: None = None, /, *, name: str | None = None, description: str | None = None, **options: Unpack[ToolOptions]
 ) -> Callable[[Callable[..., Any]], ToolDefinition]: ...
 
 
@@ -318,36 +319,23 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    input_schema: Mapping[str, Any] | None = None,
-    read_only_hint: bool | None = None,
-    destructive_hint: bool | None = None,
-    idempotent_hint: bool | None = None,
-    open_world_hint: bool | None = None,
-    title: str | None = None,
-    category: str | None = None,
-    tags: Iterable[str] = (),
-    infer_hints: bool = False,
+    **options: Unpack[ToolOptions],
 ) -> ToolDefinition | Callable[[Callable[..., Any]], ToolDefinition]:
     """Make a function a `ToolDefinition`: `@tool` or `@tool(read_only_hint=True, ...)`.
 
     The name defaults to the function's name, the description to its
     docstring; the other arguments are `ToolDefinition`'s.
     """
+    # Said at once, as a signature that spelt the options out would: not when the decorator is applied.
+    if unknown := sorted(options.keys() - ToolOptions.__optional_keys__):
+        raise TypeError(f"tool() got an unexpected keyword argument {unknown[0]!r}")
 
     def wrap(f: Callable[..., Any]) -> ToolDefinition:
         return ToolDefinition(
             name or f.__name__,
             description if description is not None else inspect.cleandoc(f.__doc__ or ""),
             f,
-            input_schema,
-            read_only_hint=read_only_hint,
-            destructive_hint=destructive_hint,
-            idempotent_hint=idempotent_hint,
-            open_world_hint=open_world_hint,
-            title=title,
-            category=category,
-            tags=tags,
-            infer_hints=infer_hints,
+            **options,
         )
 
     return wrap(func) if func is not None else wrap
