@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.policy.approvals import Answer, ApprovalQueue, Outcome
@@ -76,10 +77,11 @@ class ApprovalDesk(Protocol):
         """The command that answers them from a terminal, when they are in a store."""
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Asking:
     """Asks about a call and takes the answer: the session remembers an approval; a denial says why.
 
-    Args:
+    Attributes:
         desk: where calls wait and are answered.
         policy: the policy in force (timeouts, how to ask, approvers, warnings shown).
         modern_versions: protocol versions whose clients are asked in the result (`InputRequiredResult`).
@@ -88,19 +90,11 @@ class Asking:
             (None when it cannot tell); a queued call whose caller is gone is withdrawn.
     """
 
-    def __init__(
-        self,
-        desk: ApprovalDesk,
-        policy: CallPolicy,
-        modern_versions: frozenset[str],
-        client_for: Callable[[RequestContext | None], CallContext],
-        caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None,
-    ) -> None:
-        self._desk = desk
-        self._policy = policy
-        self._modern = modern_versions
-        self._client_for = client_for
-        self._caller_probe = caller_probe
+    desk: ApprovalDesk
+    policy: CallPolicy
+    modern_versions: frozenset[str]
+    client_for: Callable[[RequestContext | None], CallContext]
+    caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None
 
     async def ask(self, call: Decided, attempt: CallAttempt, params: Mapping[str, Any]) -> Outcome | dict[str, Any]:
         """The answer to a call that asks (who answered, how and how long it took go on `attempt`), or, for a
@@ -109,7 +103,7 @@ class Asking:
         if isinstance(answered, dict):
             return answered
         entry, state = call.entry, call.state
-        _log_answer(entry, attempt, answered, self._policy.settings.approval_timeout)
+        _log_answer(entry, attempt, answered, self.policy.settings.approval_timeout)
         if answered.approved:
             state.approve_once(entry.name)
             if answered.answer is Answer.APPROVE_SESSION:
@@ -124,31 +118,31 @@ class Asking:
             outcome,
             asked_via=attempt.asked_via,
             refusal=attempt.refusal,
-            timeout=self._policy.settings.approval_timeout,
+            timeout=self.policy.settings.approval_timeout,
             reason=attempt.decision.reason,
         )
 
     def carry(self, call: Decided, attempt: CallAttempt, asked: InputRequired) -> str:
         """The state a source's question carries when the call was approved in this request (sealed on its way out)."""
         session = call.session
-        return self._desk.seals.carry(
+        return self.desk.seals.carry(
             call=call_digest(call.entry.name, call.arguments),
             session_id=session.client_key if session is not None else None,
             person=_person(session),
             actor=attempt.actor or "client",
             via=attempt.asked_via,
             waited_ms=attempt.waited_ms,
-            timeout=asked.open_for if asked.open_for is not None else self._policy.settings.approval_timeout,
+            timeout=asked.open_for if asked.open_for is not None else self.policy.settings.approval_timeout,
             now=time.time(),
         )
 
     async def _answer(self, call: Decided, attempt: CallAttempt, params: Mapping[str, Any]) -> Outcome | dict[str, Any]:
         ctx, entry, facts, session = call.ctx, call.entry, call.facts, call.session
-        if ctx is not None and ctx.protocol_version in self._modern:
+        if ctx is not None and ctx.protocol_version in self.modern_versions:
             carried = await self._carried(entry, facts.arguments, session, attempt, params)
             if carried is not None:
                 return carried
-        settings = self._policy.settings_for(session.principal if session is not None else None)
+        settings = self.policy.settings_for(session.principal if session is not None else None)
         shown = warnings(facts, settings) if settings.show_hint_warnings else []
         text = question(
             title=entry.tool.display_name,
@@ -167,12 +161,12 @@ class Asking:
         # Arguments too long to show whole in a client's question wait in the queue, where they are shown whole.
         short = len(arguments_text(facts.arguments)) <= ARGUMENTS_SHOWN
         if ctx is not None and caller_may and short and self._can_elicit(ctx):
-            if ctx.protocol_version in self._modern:
+            if ctx.protocol_version in self.modern_versions:
                 return await self._ask_in_result(attempt, session, params, text, started)
             return await self._elicit(ctx, attempt, text, started)
         # Nobody could answer the queue: no dashboard or REST API is served, and no store keeps it.
-        unattended = self._desk.approvals_url is None and self._desk.approvals.ledger is None
-        if self._policy.settings.ask_via == "deny-unattended" and unattended:
+        unattended = self.desk.approvals_url is None and self.desk.approvals.ledger is None
+        if self.policy.settings.ask_via == "deny-unattended" and unattended:
             attempt.actor, attempt.waited_ms, attempt.approval = "unattended", 0.0, "denied"
             return Outcome(Answer.DENY, "unattended", 0.0)
         return await self._queue(call, attempt, shown, caller, approvers, started)
@@ -182,8 +176,8 @@ class Asking:
         attempt.asked_via = "elicitation"
         try:
             reply = await asyncio.wait_for(
-                self._client_for(ctx).client_request("elicitation/create", approval_form(text)),
-                self._policy.settings.approval_timeout,
+                self.client_for(ctx).client_request("elicitation/create", approval_form(text)),
+                self.policy.settings.approval_timeout,
             )
         except TimeoutError:
             return _timed_out(attempt, started)
@@ -202,11 +196,11 @@ class Asking:
     ) -> Outcome:
         """The call waits in the approval queue, for its caller while they are still waiting for it."""
         ctx, entry, session = call.ctx, call.entry, call.session
-        settings = self._policy.settings
+        settings = self.policy.settings
         attempt.asked_via = "queue"
-        probe = self._caller_probe(ctx) if ctx is not None and self._caller_probe is not None else None
+        probe = self.caller_probe(ctx) if ctx is not None and self.caller_probe is not None else None
         # One line on stderr, so a call waiting for a person never hangs silently.
-        where = where_to_answer(self._desk.approvals_url, self._desk.approvals_command)
+        where = where_to_answer(self.desk.approvals_url, self.desk.approvals_command)
         approval_log.info(
             "hintgate: %s (server %s) waits for approval, up to %g s; %s",
             entry.name,
@@ -214,9 +208,9 @@ class Asking:
             settings.approval_timeout,
             where,
         )
-        heartbeat = asyncio.create_task(_keep_waiting(self._client_for(ctx), entry.name)) if ctx is not None else None
+        heartbeat = asyncio.create_task(_keep_waiting(self.client_for(ctx), entry.name)) if ctx is not None else None
         try:
-            outcome = await self._desk.approvals.wait(
+            outcome = await self.desk.approvals.wait(
                 tool=entry.name,
                 title=entry.tool.display_name,
                 title_origin=entry.tool.title_origin.value,
@@ -265,7 +259,7 @@ class Asking:
         echoed = params.get("requestState")
         if not ApprovalSeals.carries(echoed):
             return None
-        carried = await self._desk.seals.redeem_carried(
+        carried = await self.desk.seals.redeem_carried(
             echoed,
             call=call_digest(entry.name, arguments),
             session_id=session.client_key if session is not None else None,
@@ -299,7 +293,7 @@ class Asking:
         this runs, so the client cannot forge it; the seals make the answer
         good once, for the session asked, until `approvalTimeout`.
         """
-        seals = self._desk.seals
+        seals = self.desk.seals
         # Bound to the client, not this replica's session object: the answer may come back through another.
         session_id = session.client_key if session is not None else None
         responses = params.get("inputResponses")
@@ -316,7 +310,7 @@ class Asking:
             # No session to approve for (see approval_form): a session answer approves this call only.
             return _answered(attempt, Answer.APPROVE_ONCE if answer is Answer.APPROVE_SESSION else answer, started)
         form = approval_form(text, for_session=False)
-        timeout = self._policy.settings.approval_timeout
+        timeout = self.policy.settings.approval_timeout
         return {
             "resultType": "input_required",
             "inputRequests": {APPROVAL_KEY: {"method": "elicitation/create", "params": form}},
@@ -335,10 +329,10 @@ class Asking:
         caller = session.principal if session is not None else None
         if caller is None or caller.kind is not PrincipalKind.USER:
             return caller, None
-        return caller, who_answers(decision, self._policy.rules, self._policy.settings)
+        return caller, who_answers(decision, self.policy.rules, self.policy.settings)
 
     def _can_elicit(self, ctx: RequestContext) -> bool:
-        if self._policy.settings.ask_via == "queue":
+        if self.policy.settings.ask_via == "queue":
             return False
         caps = ctx.session.client_capabilities
         elicitation = getattr(caps, "elicitation", None) if caps is not None else None

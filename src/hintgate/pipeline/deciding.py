@@ -129,10 +129,11 @@ class Decided:
         )
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Deciding:
     """Takes a call's facts and decides it under the policy in force for its caller.
 
-    Args:
+    Attributes:
         sources: the sources by name (the gateway's own mapping: it may change as sources come and go).
         sessions: finds the client session of a request.
         policy: the policy in force.
@@ -142,23 +143,13 @@ class Deciding:
         tracer: opens the decision's span.
     """
 
-    def __init__(
-        self,
-        sources: Mapping[str, Source],
-        sessions: SessionLookup,
-        policy: CallPolicy,
-        places: Callable[[], OwnPlaces],
-        modern_versions: frozenset[str],
-        client_for: Callable[[RequestContext | None], CallContext],
-        tracer: Tracer,
-    ) -> None:
-        self._sources = sources
-        self._sessions = sessions
-        self._policy = policy
-        self._places = places
-        self._modern = modern_versions
-        self._client_for = client_for
-        self._tracer = tracer
+    sources: Mapping[str, Source]
+    sessions: SessionLookup
+    policy: CallPolicy
+    places: Callable[[], OwnPlaces]
+    modern_versions: frozenset[str]
+    client_for: Callable[[RequestContext | None], CallContext]
+    tracer: Tracer
 
     def decided_now(
         self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None
@@ -169,15 +160,15 @@ class Deciding:
         both are awaited. Nothing changes but the request's session being opened, as the call would open it.
         Handed to the call in the same step of the event loop (`ToolCalls.__call__`), the decision is the call's.
         """
-        session = self._sessions.for_request(ctx)
-        settings = self._policy.settings
+        session = self.sessions.for_request(ctx)
+        settings = self.policy.settings
         if self._asks_upstream(entry, arguments) or (
             settings.judge_arguments and entry.tool.judge is not None and entry.tool.judge.heavy(arguments)
         ):
             return None
-        connectionless = ctx.protocol_version in self._modern
+        connectionless = ctx.protocol_version in self.modern_versions
         state = session.policy_state(connectionless=connectionless)
-        named = self._places().named_in(arguments)
+        named = self.places().named_in(arguments)
         judged = UNSET if settings.judge_arguments else None
         facts = CallFacts.from_entry(entry, arguments, session.principal, names_gateway=named, judgement=judged)
         # A connectionless state is the call's own copy: the call takes another, and decides on it.
@@ -192,8 +183,8 @@ class Deciding:
         The request's session is opened; the facts are taken (`facts`: judged from the arguments, and by
         the call's server when it resolves calls); the policy decides under the settings in force for the caller.
         """
-        session = self._sessions.for_request(ctx) if ctx is not None else None
-        modern = ctx is not None and ctx.protocol_version in self._modern
+        session = self.sessions.for_request(ctx) if ctx is not None else None
+        modern = ctx is not None and ctx.protocol_version in self.modern_versions
         state = session.policy_state(connectionless=modern) if session is not None else SessionState()
         facts = await self.facts(ctx, entry, arguments, session.principal if session is not None else None)
         return self._decided(ctx, entry, arguments, session, state, facts, None)
@@ -209,9 +200,9 @@ class Deciding:
         step: _Step | None,
     ) -> Decided:
         now = time.time()
-        settings = self._policy.settings_for(session.principal if session is not None else None)
-        rules = self._policy.rules
-        with self._tracer.span("hintgate.decide", {"tool": entry.name}):
+        settings = self.policy.settings_for(session.principal if session is not None else None)
+        rules = self.policy.rules
+        with self.tracer.span("hintgate.decide", {"tool": entry.name}):
             # A call its server would reject is refused before anyone is asked to approve it.
             problem = argument_problem(entry.tool.raw.get("inputSchema"), arguments)
             if problem is not None:
@@ -235,8 +226,8 @@ class Deciding:
         path that decides a call takes its facts here: a `tools/call`, a `tools/resolve` the gateway answers,
         a gateway-served tool that calls another tool (decide with the facts of the tool it calls).
         """
-        named = self._places().named_in(arguments)
-        if not self._policy.settings.judge_arguments:
+        named = self.places().named_in(arguments)
+        if not self.policy.settings.judge_arguments:
             return CallFacts.from_entry(entry, arguments, who, names_gateway=named, judgement=None)
         judge = entry.tool.judge
         if judge is not None and judge.heavy(arguments):
@@ -251,9 +242,9 @@ class Deciding:
 
     def _asks_upstream(self, entry: CatalogEntry, arguments: Mapping[str, Any] | None) -> bool:
         """Whether the call's server resolves it itself (it offered the extension and marked the tool)."""
-        source = self._sources.get(entry.server)
+        source = self.sources.get(entry.server)
         return (
-            self._policy.settings.judge_arguments
+            self.policy.settings.judge_arguments
             and arguments is not None
             and marked(entry.tool.raw)  # first: marked tools are rare, and the capability check reads members
             and isinstance(source, Resolves)
@@ -269,15 +260,13 @@ class Deciding:
         bounds broken), an error or no answer in time is a resolution failure: hintgate's own judgement (or the
         tool's static hints) stands. `hints.calls.bound.weigh_upstream` says how far an answer counts.
         """
-        source = self._sources.get(entry.server)
+        source = self.sources.get(entry.server)
         if not isinstance(source, Resolves):  # reloaded into a source that does not resolve
             return facts
         params = {"name": entry.upstream_name, "arguments": dict(arguments or {})}
         wait = min(_RESOLVE_WAIT, source.call_timeout)
         try:
-            answer = await asyncio.wait_for(
-                source.request("tools/resolve", params, context=self._client_for(ctx)), wait
-            )
+            answer = await asyncio.wait_for(source.request("tools/resolve", params, context=self.client_for(ctx)), wait)
         except (UpstreamError, TimeoutError) as exc:
             logger.info("hintgate: %s: its server's tools/resolve failed (%s); its own hints stand", entry.name, exc)
             return facts

@@ -12,6 +12,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,10 +34,11 @@ __all__ = ["Forwarding"]
 _RETRY_WAIT = 10.0  # seconds a retry waits for a restarted source to come back up
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Forwarding:
     """Forwards an allowed (or approved) call to its source and returns the source's result JSON.
 
-    Args:
+    Attributes:
         sources: the sources by name (the gateway's own mapping: it may change as sources come and go).
         modern_versions: protocol versions whose clients are asked in the result (`InputRequiredResult`).
         client_for: gives the client side of a request's call: what sources report progress and relay
@@ -44,17 +46,10 @@ class Forwarding:
         recording: records a failed attempt that is retried.
     """
 
-    def __init__(
-        self,
-        sources: Mapping[str, Source],
-        modern_versions: frozenset[str],
-        client_for: Callable[[RequestContext | None], CallContext],
-        recording: Recording,
-    ) -> None:
-        self._sources = sources
-        self._modern = modern_versions
-        self._client_for = client_for
-        self._recording = recording
+    sources: Mapping[str, Source]
+    modern_versions: frozenset[str]
+    client_for: Callable[[RequestContext | None], CallContext]
+    recording: Recording
 
     async def forward(self, call: Decided, params: Mapping[str, Any], attempt: CallAttempt) -> dict[str, Any]:
         """The source's answer to the call (a tool error when it failed); the time it took goes on `attempt`.
@@ -64,10 +59,10 @@ class Forwarding:
             InputRequired: the source asks the client something first (2026-07-28 clients).
         """
         ctx, entry = call.ctx, call.entry
-        source = self._sources[entry.server]
+        source = self.sources[entry.server]
         name = entry.name
-        client = self._client_for(ctx)
-        if ctx is not None and ctx.protocol_version in self._modern:
+        client = self.client_for(ctx)
+        if ctx is not None and ctx.protocol_version in self.modern_versions:
             client = _AskedInResult(client, params)
         given = params.get("_meta")
         meta = given if isinstance(given, Mapping) else None
@@ -86,7 +81,7 @@ class Forwarding:
                 safe = should_retry(call.facts, failure_kind(exc))
                 if tries == 1 and safe and await self._back_up(entry.server, stale):
                     # The failed attempt is a call of its own on record; the retry names it as its parent.
-                    await self._recording.record(call, None, f"{exc} (retried)", attempt)
+                    await self.recording.record(call, None, f"{exc} (retried)", attempt)
                     attempt.parent_call_id, attempt.call_id = attempt.call_id, str(uuid.uuid4())
                     attempt.execution_type, attempt.upstream_ms = "retry", None
                     attempt.started, attempt.started_at = time.perf_counter(), datetime.now(UTC)
@@ -105,7 +100,7 @@ class Forwarding:
 
     async def _back_up(self, server: str, stale: SourceStatus | None) -> bool:
         """Wait (bounded) for a source to be up again, on a status other than `stale`; True when it is."""
-        source = self._sources[server]
+        source = self.sources[server]
         deadline = time.monotonic() + min(_RETRY_WAIT, source.call_timeout)
         while time.monotonic() < deadline:
             if source.status.state is SourceState.UP and source.status is not stale:

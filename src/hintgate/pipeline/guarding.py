@@ -66,17 +66,17 @@ class TaskCall:
     session: ClientSession | None
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class ResultGuard:
     """Reads what upstreams say with the poisoning scan, and marks, redacts or withholds what speaks to the model.
 
-    Args:
+    Attributes:
         policy: the policy in force (the result action, and the taint setting).
         scanner: runs the scan (off the event loop for long texts, within its deadline).
     """
 
-    def __init__(self, policy: CallPolicy, scanner: Scanner) -> None:
-        self._policy = policy
-        self.scanner = scanner
+    policy: CallPolicy
+    scanner: Scanner
 
     async def result(
         self, result: dict[str, Any], call: GuardedCall, attempt: CallAttempt, client: CallContext | None = None
@@ -88,7 +88,7 @@ class ResultGuard:
         What the scan found, and what was done about it, go on `attempt`.
         """
         entry, facts = call.entry, call.facts
-        action = self._policy.on_result_finding
+        action = self.policy.on_result_finding
         returned = not result.get("isError") and bool(result.get("content") or result.get("structuredContent"))
         upstream = trust_claims(result)  # read before the guard changes the result: a claim, once made, stays
         guarded = await self.scanner.guard(result, action=action, tool=entry.name)
@@ -116,7 +116,7 @@ class ResultGuard:
         guarded = await self.words(words, call, "the error message")
         if guarded == words:
             return exc
-        attempt.result_action = self._policy.on_result_finding.value
+        attempt.result_action = self.policy.on_result_finding.value
         message = guarded["message"] if isinstance(guarded["message"], str) else "the server's error was withheld"
         return UpstreamRequestError(message, code=exc.code, data=guarded["data"], server=exc.server)
 
@@ -144,7 +144,7 @@ class ResultGuard:
             "%s of %s speaks to the model or was not scanned (%s); the session is tainted", what, entry.name, codes
         )
         self._taint(call, f"{codes}: {high[0].message}")
-        action = self._policy.on_result_finding
+        action = self.policy.on_result_finding
         if action is OnResultFinding.MARK:
             return dict(value)
         changed = redacted(value, high) if action is OnResultFinding.REDACT else None
@@ -157,7 +157,7 @@ class ResultGuard:
         return dict(changed)
 
     def _taint(self, call: GuardedCall, finding: str | None, claim: str | None = None) -> None:
-        settings = self._policy.settings
+        settings = self.policy.settings
         call.state.mark_result(call.facts, settings, finding=finding, claim=claim)
         session = call.session
         if session is not None and session.policy is not call.state:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.outcome import CallOutcome
@@ -47,21 +48,19 @@ class RecordedCall(Protocol):
         """Its client session."""
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Recording:
     """Makes each call's outcome and tells the observers, in order.
 
-    Args:
+    Attributes:
         sources: the sources by name (an outcome names its server as the server introduced itself).
         observers: gives those told of every call's outcome, in order; read anew by every call.
         tracer: opens the span of the observers' work.
     """
 
-    def __init__(
-        self, sources: Mapping[str, Source], observers: Callable[[], Sequence[CallObserver]], tracer: Tracer
-    ) -> None:
-        self._sources = sources
-        self._observers = observers
-        self._tracer = tracer
+    sources: Mapping[str, Source]
+    observers: Callable[[], Sequence[CallObserver]]
+    tracer: Tracer
 
     async def record(
         self,
@@ -76,10 +75,10 @@ class Recording:
         if call.session is not None:
             call.session.calls += 1
         outcome = self.outcome(call, result, error, attempt, task=task)
-        observers = self._observers()
+        observers = self.observers()
         if not observers:
             return outcome
-        with self._tracer.span("hintgate.record", {"tool": call.entry.name}):
+        with self.tracer.span("hintgate.record", {"tool": call.entry.name}):
             # An observer that returns an awaitable holds the answer until it is done:
             # durable recording sends the result once its record is committed.
             for waiting in self._tell(outcome, observers):
@@ -103,7 +102,7 @@ class Recording:
         entry, session = call.entry, call.session
         if error is None and result is not None and result.get("isError"):
             error = error_text(result)
-        source = self._sources.get(entry.server)
+        source = self.sources.get(entry.server)
         info = getattr(source, "info", None)
         request_id = call.ctx.request_id if call.ctx is not None else None
         return CallOutcome(
