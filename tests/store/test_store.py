@@ -145,6 +145,11 @@ async def test_recent_sessions_filter_by_status_and_replica(store: Store, record
     assert await store.recent_sessions(10, replica="nobody") == []
 
 
+async def test_recent_sessions_refuse_a_filter_they_do_not_know(store: Store) -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'owner_key'"):
+        await store.recent_sessions(10, owner_key="someone")  # type: ignore[call-arg]
+
+
 async def test_a_session_id_prefix_finds_the_sessions_it_starts_and_treats_wildcards_as_text(
     store: Store, records: Any
 ) -> None:

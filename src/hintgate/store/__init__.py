@@ -53,7 +53,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -70,7 +70,7 @@ from hintgate.store.engine import (
     error_detail,
     translated,
 )
-from hintgate.store.filters import CallFilter
+from hintgate.store.filters import CallFilter, SessionFilters
 from hintgate.store.login_waits import LoginWaits
 from hintgate.store.notify import Notifications
 from hintgate.store.oauth_tokens import SealedCredentials
@@ -95,6 +95,7 @@ __all__ = [
     "PRUNE_EVERY",
     "CallFilter",
     "CallRecord",
+    "SessionFilters",
     "SessionRecord",
     "Store",
     "StoreError",
@@ -471,23 +472,12 @@ class Store(StorePart):
 
     # -- queries ------------------------------------------------------------
 
-    async def recent_sessions(
-        self,
-        limit: int = 10,
-        *,
-        status: str | None = None,
-        replica: str | None = None,
-        user: str | None = None,
-        owner: str | None = None,
-        user_key: str | None = None,
-    ) -> list[dict[str, Any]]:
+    async def recent_sessions(self, limit: int = 10, **filters: Unpack[SessionFilters]) -> list[dict[str, Any]]:
         """The newest `limit` sessions, newest first: only `active` or `closed` ones, one replica's, or one
         person's (by name, or by who they are: `user_key`), when given; only `owner`'s (all a reader may see,
         a person's key) when given."""
         async with self.reading("read sessions from") as conn:
-            return await queries.recent_sessions(
-                conn, limit, status=status, replica=replica, user=user, owner=owner, user_key=user_key
-            )
+            return await queries.recent_sessions(conn, limit, **filters)
 
     async def sessions_with_prefix(self, prefix: str, limit: int = 2) -> list[str]:
         """The ids of at most `limit` sessions that start with `prefix` (to resolve a short id)."""

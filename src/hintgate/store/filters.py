@@ -1,11 +1,12 @@
-"""Which recorded calls a reader wants: one value from the command line or the web API down to the query."""
+"""Which recorded calls or sessions a reader wants: from the command line or the web API down to the query."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypedDict
 
-__all__ = ["CallFilter"]
+__all__ = ["CallFilter", "SessionFilters"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +37,21 @@ class CallFilter:
     since: datetime | str | None = None
     until: datetime | str | None = None
     owner: str | None = None
+
+
+class SessionFilters(TypedDict, total=False):
+    """Sessions matching every filter given (`Store.recent_sessions`); one left out or `None` does not filter.
+
+    Attributes:
+        status: `active` or `closed`.
+        replica: the replica that served them (gateways sharing a database).
+        user: the person who opened them, as recorded (an email, `api-token`).
+        owner: only the sessions of the person with this key: all a reader may see at all.
+        user_key: who opened them (`Principal.key`): one person's sessions, whatever names others have.
+    """
+
+    status: str | None
+    replica: str | None
+    user: str | None
+    owner: str | None
+    user_key: str | None

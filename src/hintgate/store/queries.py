@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Unpack
 
 from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from hintgate.store.filters import CallFilter
+from hintgate.store.filters import CallFilter, SessionFilters
 from hintgate.store.notify import OVERRIDES, notify
 from hintgate.store.tables import (
     counters,
@@ -85,23 +85,18 @@ def _as_dict(row: Row[Any]) -> dict[str, Any]:
     return out
 
 
-async def recent_sessions(
-    conn: AsyncConnection,
-    limit: int,
-    *,
-    status: str | None = None,
-    replica: str | None = None,
-    user: str | None = None,
-    owner: str | None = None,
-    user_key: str | None = None,
-) -> list[dict[str, Any]]:
+async def recent_sessions(conn: AsyncConnection, limit: int, **filters: Unpack[SessionFilters]) -> list[dict[str, Any]]:
     """The newest `limit` sessions, newest first; only those of `status`, `replica`, `user` (a name) and
     `user_key` (who opened them, `Principal.key`) when given, and only `owner`'s (the sessions a reader may
     see at all: a person's key) when given."""
+    # A misspelt filter fails, as a keyword the signature did not name would: `owner` keeps others' sessions out.
+    if unknown := sorted(filters.keys() - SessionFilters.__optional_keys__):
+        raise TypeError(f"recent_sessions() got an unexpected keyword argument {unknown[0]!r}")
+    user, status, replica = filters.get("user"), filters.get("status"), filters.get("replica")
     where: list[ColumnElement[bool]] = []
     if user is not None:
         where.append(sessions.c.user_name == user)
-    for key in (owner, user_key):
+    for key in (filters.get("owner"), filters.get("user_key")):
         if key is not None:
             where.append(sessions.c.user_key == key)
     if status is not None:
