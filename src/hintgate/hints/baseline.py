@@ -32,6 +32,7 @@ from typing import Any
 
 from hintgate.errors import BaselineFileError
 from hintgate.hints.lint import EXPECT_CODES, RULES, STALE_BASELINE, Accepted, Finding, LintReport, Severity
+from hintgate.hints.yaml_file import read_errors
 
 __all__ = ["BaselineEntry", "apply_baseline", "baseline_entries", "baseline_text", "load_baseline"]
 
@@ -63,16 +64,10 @@ def load_baseline(path: str | Path) -> list[BaselineEntry]:
     import yaml
 
     path = Path(path)
-    try:
+    with read_errors(path, "the baseline file", BaselineFileError):
         text = path.read_text(encoding="utf-8")
         data = yaml.safe_load(text)
         node = yaml.compose(text)
-    except OSError as exc:
-        raise BaselineFileError(f"{path}: cannot read the baseline file: {exc.strerror}") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise BaselineFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
     if not isinstance(data, dict) or set(data) != {"accepted"}:
         raise BaselineFileError(f"{path}: expected a mapping with one key, 'accepted', holding a list of entries")
     items = data["accepted"] or []

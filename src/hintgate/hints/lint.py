@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from hintgate.errors import ExpectFileError, HintTypeError
-from hintgate.hints.annotations import Annotations, Hint, Origin, Strength, Tier, resolve, tier_of
+from hintgate.hints.annotations import Annotations, Hint, Inferred, Origin, Strength, Tier, resolve, tier_of
 from hintgate.hints.catalog import ResolvedTool, name_problems, resolve_tool, tier_counts
 from hintgate.hints.review import review_reasons
 from hintgate.hints.titles import TitleOrigin
 from hintgate.hints.trust import Trust
+from hintgate.hints.yaml_file import read_errors
 from hintgate.scan.poisoning import SCAN_RULES, Level, ScanFinding, scan_tool
 
 __all__ = [
@@ -473,49 +474,37 @@ def _moot(declared: Annotations, hint: Hint) -> bool:
     return bool(declared.read_only) and hint in (Hint.DESTRUCTIVE, Hint.IDEMPOTENT)
 
 
+def _contradiction(
+    code: str, name: str, hint: Hint, declared: str, evidence: Inferred, says: str, *, weighed: bool = False
+) -> Finding:
+    """A declared value that an inference rule contradicts; `weighed`: evidence short of strong is only a note."""
+    message = f"declared {hint.value} {declared}, but inference rule {evidence.rule} says {says}"
+    if weighed and evidence.strength is not Strength.STRONG:
+        note = f" ({evidence.strength.value} evidence: not enough to set the declaration aside)"
+        return Finding(code, message + note, name, hint, Severity.NOTE)
+    return Finding(code, message, name, hint)
+
+
 def _disagreements(tool: ResolvedTool) -> Iterable[Finding]:
     declared = tool.declared
     inferred = tool.resolution.inferred
     name = tool.name
 
-    def why(hint: Hint) -> str:
-        return f"inference rule {inferred[hint].rule}"
-
     read_only = inferred.get(Hint.READ_ONLY)
     if declared.read_only is True and read_only is not None and not read_only.value:
         # Only strong evidence sets a local server's declaration aside (`resolve`); weaker evidence is a note.
-        strong = read_only.strength is Strength.STRONG
-        yield Finding(
-            "HG301",
-            f"declared readOnlyHint true, but {why(Hint.READ_ONLY)} says it writes"
-            + ("" if strong else f" ({read_only.strength.value} evidence: not enough to set the declaration aside)"),
-            name,
-            Hint.READ_ONLY,
-            None if strong else Severity.NOTE,
-        )
+        yield _contradiction("HG301", name, Hint.READ_ONLY, "true", read_only, "it writes", weighed=True)
         return
     if declared.read_only is False and read_only is not None and read_only.value:
-        yield Finding(
-            "HG304",
-            f"declared readOnlyHint false, but {why(Hint.READ_ONLY)} says it only reads",
-            name,
-            Hint.READ_ONLY,
-        )
+        yield _contradiction("HG304", name, Hint.READ_ONLY, "false", read_only, "it only reads")
     writes = declared.read_only is False or (
         declared.read_only is None and read_only is not None and not read_only.value
     )
     destructive = inferred.get(Hint.DESTRUCTIVE)
     if writes and declared.destructive is False and destructive is not None and destructive.value:
         # A name's writing verb alone is moderate: whether the write loses data is the server's to say.
-        strong = destructive.strength is Strength.STRONG
-        yield Finding(
-            "HG302",
-            f"declared destructiveHint false, but {why(Hint.DESTRUCTIVE)} says it destroys or overwrites"
-            + ("" if strong else f" ({destructive.strength.value} evidence: not enough to set the declaration aside)"),
-            name,
-            Hint.DESTRUCTIVE,
-            None if strong else Severity.NOTE,
-        )
+        says = "it destroys or overwrites"
+        yield _contradiction("HG302", name, Hint.DESTRUCTIVE, "false", destructive, says, weighed=True)
     idempotent = inferred.get(Hint.IDEMPOTENT)
     if (
         writes
@@ -523,21 +512,12 @@ def _disagreements(tool: ResolvedTool) -> Iterable[Finding]:
         and idempotent is not None
         and idempotent.value != declared.idempotent
     ):
-        yield Finding(
-            "HG305",
-            f"declared idempotentHint {str(declared.idempotent).lower()}, "
-            f"but {why(Hint.IDEMPOTENT)} says {str(idempotent.value).lower()}",
-            name,
-            Hint.IDEMPOTENT,
-        )
+        was, says = str(declared.idempotent).lower(), str(idempotent.value).lower()
+        yield _contradiction("HG305", name, Hint.IDEMPOTENT, was, idempotent, says)
     open_world = inferred.get(Hint.OPEN_WORLD)
     if declared.open_world is False and open_world is not None and open_world.value:
-        yield Finding(
-            "HG303",
-            f"declared openWorldHint false, but {why(Hint.OPEN_WORLD)} says it reaches external systems",
-            name,
-            Hint.OPEN_WORLD,
-        )
+        says = "it reaches external systems"
+        yield _contradiction("HG303", name, Hint.OPEN_WORLD, "false", open_world, says)
 
 
 def _expect_findings(tools: Sequence[ResolvedTool], expect: Mapping[Tier, Sequence[str]]) -> Iterable[Finding]:
@@ -593,14 +573,8 @@ def load_expect(path: str | Path) -> dict[Tier, list[str]]:
     import yaml
 
     path = Path(path)
-    try:
+    with read_errors(path, "the expect file", ExpectFileError):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ExpectFileError(f"{path}: cannot read the expect file: {exc.strerror}") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise ExpectFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
     if not isinstance(data, dict):
         raise ExpectFileError(f"{path}: expected a mapping of tier to tool names, got {type(data).__name__}")
     expect: dict[Tier, list[str]] = {}

@@ -18,6 +18,8 @@ values judged carry provenance `argument` with the judge's rule.
 
 from __future__ import annotations
 
+import dataclasses
+
 from hintgate.hints.annotations import CAUTIOUS, Hint, Origin, Provenance, Resolution, Resolved, Tier
 from hintgate.hints.calls.judgement import Act, Judgement
 from hintgate.hints.trust import Trust
@@ -55,14 +57,7 @@ def per_call(static: Resolution, judgement: Judgement) -> Resolution:
         for hint, forced in ((Hint.DESTRUCTIVE, False), (Hint.IDEMPOTENT, True)):
             if hints[hint].value != forced and hints[hint].provenance.origin is not Origin.OVERRIDE:
                 hints[hint] = Resolved(forced, read_only.provenance)
-    return Resolution(
-        hints=hints,
-        title=static.title,
-        declared=static.declared,
-        inferred=static.inferred,
-        overrides=static.overrides,
-        trust=static.trust,
-    )
+    return dataclasses.replace(static, hints=hints)
 
 
 def within_draft_bound(static: Resolution, resolved: dict[Hint, bool]) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.inference.naming import parse_name, tokenize
@@ -94,25 +95,20 @@ _LOCAL_PATH = ("schema.local-path", effect(open_world=False))
 _EXEC = (EXEC_SURFACE, effect(read_only=False, idempotent=False))
 
 
+@dataclass(slots=True, eq=False)
 class SchemaFacts:
-    """What the rules need to know about a schema's top-level properties."""
+    """What the rules need to know about a schema's top-level properties (filled in by `schema_facts`)."""
 
-    __slots__ = (
-        *("action_effect", "confirm", "dry_run", "exec_param", "exec_reads_only", "force", "local_path"),
-        *("output_path", "url", "where_param"),
-    )
-
-    def __init__(self) -> None:
-        self.exec_param: str | None = None
-        self.exec_reads_only = False
-        self.output_path = False
-        self.dry_run = False
-        self.force = False
-        self.confirm = False
-        self.url = False
-        self.local_path = False
-        self.action_effect: Effect | None = None
-        self.where_param: str | None = None
+    exec_param: str | None = None
+    exec_reads_only: bool = False
+    output_path: bool = False
+    dry_run: bool = False
+    force: bool = False
+    confirm: bool = False
+    url: bool = False
+    local_path: bool = False
+    action_effect: Effect | None = None
+    where_param: str | None = None
 
 
 def schema_facts(input_schema: Mapping[str, Any] | None) -> SchemaFacts:
