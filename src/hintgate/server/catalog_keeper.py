@@ -189,10 +189,14 @@ class CatalogKeeper:
         owner = bound is not None or (
             self._last_server_of.get(public, source.name) == source.name and public not in self._bound_names
         )
-        overrides = self._overrides.by_tool.get(public) if owner else None
-        title = self._overrides.titles.get(public) if owner else None
-        inputs = (source.tool_facts(raw), source.trust, overrides, title, self._config().inference_profile)
-        return (source.name, name), inputs
+        return (source.name, name), self._inputs(source, raw, public if owner else None)
+
+    def _inputs(self, source: Source, raw: Mapping[str, Any], overridden: str | None) -> _Inputs:
+        """A source tool's resolution inputs besides its definition; the stored overrides and title are those of
+        the public name `overridden` (None: the tool takes none)."""
+        overrides = self._overrides.by_tool.get(overridden) if overridden is not None else None
+        title = self._overrides.titles.get(overridden) if overridden is not None else None
+        return (source.tool_facts(raw), source.trust, overrides, title, self._config().inference_profile)
 
     def _served(self, source: Source) -> tuple[list[Mapping[str, Any]], list[str]]:
         """The tools of `source`'s listing that are served (`config.limits`), and what is said of the others.
@@ -245,13 +249,7 @@ class CatalogKeeper:
                     if pin is not None and pin.accepted_definition is not None:
                         ref = (source.name, name, pin.accepted_sha256)
                         if ref not in self._accepted_raws:
-                            held_inputs = (
-                                source.tool_facts(raw),
-                                source.trust,
-                                self._overrides.by_tool.get(pin.name),
-                                self._overrides.titles.get(pin.name),
-                                self._config().inference_profile,
-                            )
+                            held_inputs = self._inputs(source, raw, pin.name)
                             accepted.append((ref, pin.accepted_definition, held_inputs, raw))
             if not (resolutions or scans or accepted):
                 return
@@ -399,13 +397,7 @@ class CatalogKeeper:
         self._accepted_next[key] = raw
         if not pin.reviewed and high_findings(self.scans.findings(raw, self._others_of(entry.server))):
             return None
-        inputs = (
-            source.tool_facts(raw),
-            source.trust,
-            self._overrides.by_tool.get(entry.name),
-            self._overrides.titles.get(entry.name),
-            self._config().inference_profile,
-        )
+        inputs = self._inputs(source, raw, entry.name)
         resolved = self.resolved.get(("accepted", *key), raw, inputs, lambda: _resolve(raw, inputs))
         return wire_tool(entry.name, entry.server, resolved)
 

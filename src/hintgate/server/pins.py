@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from hintgate.sources.capabilities import ServesPrompts
 if TYPE_CHECKING:
     from hintgate.sources.base import Source
     from hintgate.store import Store
+    from hintgate.store.pins import Pins
 
 __all__ = ["PinKeeper", "source_texts"]
 
@@ -209,43 +210,49 @@ class PinKeeper:
 
     async def accept(self, choose: Callable[[Pin], bool], *, actor: str, review: bool = True) -> list[Pin]:
         """Accept the definition last seen of the chosen pins that are held (and, with `review`, not yet reviewed)."""
-        await self.flush()
-        if self._store is not None:
-            async with self._lock:
-                accepted = await self._store.pins.accept(choose, actor=actor, review=review)
-                self._version = await self._store.pins.version()
-        else:
-            now = datetime.now(UTC)
-            accepted = [
+        accepted = await self._decide(
+            lambda pins: pins.accept(choose, actor=actor, review=review),
+            lambda now: [
                 p.accept(actor=actor, at=now)
                 for p in self.by_key.values()
                 if choose(p)
                 and (p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256 or (review and not p.reviewed))
-            ]
+            ],
+        )
         for pin in accepted:
-            self.by_key[pin.key] = pin
             # An operator's decision, routine: WARNING is kept for what needs one (a held tool, a riskier one).
             logger.info("%s: tool %r accepted by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return accepted
 
     async def block(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
         """Keep the chosen quarantined pins blocked (an operator's recorded decision); they stay held."""
-        await self.flush()
-        if self._store is not None:
-            async with self._lock:
-                blocked = await self._store.pins.block(choose, actor=actor, reason=reason)
-                self._version = await self._store.pins.version()
-        else:
-            now = datetime.now(UTC)
-            blocked = [
+        blocked = await self._decide(
+            lambda pins: pins.block(choose, actor=actor, reason=reason),
+            lambda now: [
                 p.block(actor=actor, at=now, reason=reason)
                 for p in self.by_key.values()
                 if choose(p) and p.state is PinState.QUARANTINED
-            ]
+            ],
+        )
         for pin in blocked:
-            self.by_key[pin.key] = pin
             logger.info("%s: tool %r kept blocked by %s (%s)", pin.server, pin.tool, actor, pin.sha256[:16])
         return blocked
+
+    async def _decide(
+        self, in_store: Callable[[Pins], Awaitable[list[Pin]]], in_memory: Callable[[datetime], list[Pin]]
+    ) -> list[Pin]:
+        """Take an operator's decision on pins: in the store when there is one (after what is queued is written),
+        else on the pins held here as of now; the pins it changed replace the ones held."""
+        await self.flush()
+        if self._store is not None:
+            async with self._lock:
+                decided = await in_store(self._store.pins)
+                self._version = await self._store.pins.version()
+        else:
+            decided = in_memory(datetime.now(UTC))
+        for pin in decided:
+            self.by_key[pin.key] = pin
+        return decided
 
     def quarantined(self) -> dict[str, tuple[str, Callable[[], str]]]:
         """Public name → (reason, what makes its diff) of every quarantined pin (the diff when it is read)."""
