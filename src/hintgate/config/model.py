@@ -277,12 +277,29 @@ class SourceConfig(Protocol):
         """The config's overrides for a tool."""
 
 
-class _ToolFilter:
-    """`wants` and `override_for` of a source entry that lists tools by name (a server, a Python registry)."""
+@dataclass(frozen=True, kw_only=True)
+class _SourceEntry:
+    """What every source's config entry sets, whatever its type: the settings `SourceConfig` reads.
 
-    include: tuple[str, ...]
-    exclude: tuple[str, ...]
-    overrides: Mapping[str, ToolOverride]
+    Keyword-only, so that each type's own fields, its name first, come first in its constructor.
+    """
+
+    trust: Trust = Trust.UNTRUSTED
+    trust_from: TrustFrom = TrustFrom.CONFIG
+    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
+    enabled: bool = True
+    prefix: str = ""
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
+    call_timeout: float = Timeouts.call
+
+
+@dataclass(frozen=True, kw_only=True)
+class _ToolFilter(_SourceEntry):
+    """A source entry that lists tools by name (a server, a Python registry): its globs, `wants` and
+    `override_for`."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
     def wants(self, tool_name: str) -> bool:
         """Whether a tool is served: matches an `include` glob (any, if empty) and no `exclude` glob."""
@@ -309,15 +326,6 @@ class ServerConfig(_ToolFilter):
 
     name: str
     transport: StdioTransport | HttpTransport
-    trust: Trust = Trust.UNTRUSTED
-    trust_from: TrustFrom = TrustFrom.CONFIG
-    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
-    enabled: bool = True
-    prefix: str = ""
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
-    call_timeout: float = Timeouts.call
     startup_timeout: float = Timeouts.startup
     from_environment: tuple[str, ...] = ()
     """The values `${VAR}` took from the environment in this entry: kept secret, wherever they went."""
@@ -501,7 +509,7 @@ class OperationFilter:
 
 
 @dataclass(frozen=True)
-class OpenApiConfig:
+class OpenApiConfig(_SourceEntry):
     """One OpenAPI document served as tools.
 
     Attributes:
@@ -526,13 +534,6 @@ class OpenApiConfig:
     include: OperationFilter = field(default_factory=OperationFilter)
     exclude: OperationFilter = field(default_factory=OperationFilter)
     naming: Literal["operationId", "method-path"] = "operationId"
-    trust: Trust = Trust.UNTRUSTED
-    trust_from: TrustFrom = TrustFrom.CONFIG
-    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
-    enabled: bool = True
-    prefix: str = ""
-    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
-    call_timeout: float = Timeouts.call
     startup_timeout: float = Timeouts.startup
     from_environment: tuple[str, ...] = ()  # what `${VAR}` took from the environment: secret
 
@@ -587,15 +588,6 @@ class PythonConfig(_ToolFilter):
     name: str
     registry: str
     path: tuple[str, ...] = ()
-    trust: Trust = Trust.UNTRUSTED
-    trust_from: TrustFrom = TrustFrom.CONFIG
-    """Where `trust` came from: the entry's `trust` key, the default for where it runs, or a runtime change."""
-    enabled: bool = True
-    prefix: str = ""
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    overrides: Mapping[str, ToolOverride] = field(default_factory=dict)
-    call_timeout: float = Timeouts.call
 
 
 @dataclass(frozen=True)
