@@ -103,14 +103,8 @@ class ListingCost:
     current: bool
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "mode": self.mode.value,
-            "tools": self.tools,
-            "bytes": self.bytes,
-            "tokens": self.tokens,
-            "current": self.current,
-        }
+        """A JSON-ready dict: every field, the mode by its value."""
+        return {**dataclasses.asdict(self), "mode": self.mode.value}
 
 
 class _Indexed:

@@ -75,15 +75,8 @@ class SourceStatus:
     notifications_dropped: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "state": self.state.value,
-            "reason": self.reason,
-            "since": self.since,
-            "restarts": self.restarts,
-            "retry_at": self.retry_at,
-            "notifications_dropped": self.notifications_dropped,
-        }
+        """A JSON-ready dict: every field, the state by its value."""
+        return {**dataclasses.asdict(self), "state": self.state.value}
 
 
 ChangeListener = Callable[[str, str], Awaitable[None]]

@@ -26,6 +26,7 @@ No token is ever put in a log line, an error message or a status.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -431,15 +432,8 @@ class LoginState:
     logged_in_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "logged_in": self.logged_in,
-            "reason": self.reason,
-            "expires_at": self.expires_at,
-            "refreshable": self.refreshable,
-            "registered_client": self.registered_client,
-            "logged_in_at": self.logged_in_at,
-        }
+        """A JSON-ready dict: every field (all plain values)."""
+        return dataclasses.asdict(self)
 
 
 async def login_state(server: ServerConfig, credentials: Credentials) -> LoginState:
