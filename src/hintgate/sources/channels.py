@@ -16,6 +16,7 @@ import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.config.model import HttpTransport, StdioTransport
@@ -178,29 +179,33 @@ async def open_stdio(
             raise asyncio.CancelledError
 
 
+@dataclass(eq=False, repr=False)
 class HttpChannel:
-    """Adapts the SDK's streamable HTTP transport (typed messages) to dicts."""
+    """Adapts the SDK's streamable HTTP transport (typed messages) to dicts.
 
-    def __init__(
-        self,
-        read: Any,
-        write: Any,
-        server: str,
-        url: str,
-        redact: Redactor,
-        refusal: Callable[[], str | None] | None = None,
-    ) -> None:
-        self._redact = redact
-        self._refusal = refusal
-        self._read = read
-        self._write = write
-        self._server = server
-        self._url = url
-        self.protocol_version: str | None = None
-        self.session_lost = False
-        self.unauthorized: str | None = None
-        """Why the server refused hintgate's requests with a 401, when it did (a server without `oauth`)."""
-        self._lost_streams = 0
+    Attributes:
+        read: the SDK's stream of the server's messages.
+        write: the SDK's stream of messages to the server.
+        server: the server's name (errors name it).
+        url: the server's URL as messages show it (secrets in its query hidden).
+        redact: hides the config's secrets in the errors the SDK reports.
+        refusal: says why the server needs an OAuth login, once a 401 could not be cured (None: no OAuth).
+        protocol_version: the version the handshake agreed on, sent with every later request.
+        session_lost: the server answered 404 to hintgate's session id (it restarted or dropped the session).
+        unauthorized: why the server refused hintgate's requests with a 401, when it did (a server without
+            `oauth`).
+    """
+
+    read: Any
+    write: Any
+    server: str
+    url: str
+    redact: Redactor
+    refusal: Callable[[], str | None] | None = None
+    protocol_version: str | None = field(default=None, init=False)
+    session_lost: bool = field(default=False, init=False)
+    unauthorized: str | None = field(default=None, init=False)
+    _lost_streams: int = field(default=0, init=False)
 
     async def send(self, message: dict[str, Any]) -> None:
         from mcp.shared.message import ClientMessageMetadata, SessionMessage
@@ -209,24 +214,24 @@ class HttpChannel:
         try:
             typed = jsonrpc_message_adapter.validate_python(message)
         except ValueError as exc:
-            raise UpstreamProtocolError(f"cannot send invalid JSON-RPC: {exc}", server=self._server) from exc
+            raise UpstreamProtocolError(f"cannot send invalid JSON-RPC: {exc}", server=self.server) from exc
         headers = trace_headers()
         if self.protocol_version and message.get("method") != "initialize":
             headers["MCP-Protocol-Version"] = self.protocol_version
         metadata = ClientMessageMetadata(headers=headers) if headers else None
         try:
-            await self._write.send(SessionMessage(typed, metadata=metadata))
+            await self.write.send(SessionMessage(typed, metadata=metadata))
         except Exception as exc:  # the SDK raises anyio's Closed/BrokenResourceError
-            raise UpstreamClosed(f"connection to {self._url} closed", server=self._server) from exc
+            raise UpstreamClosed(f"connection to {self.url} closed", server=self.server) from exc
 
     async def receive(self) -> dict[str, Any]:
         try:
-            item = await self._read.receive()
+            item = await self.read.receive()
         except Exception as exc:  # anyio.EndOfStream / ClosedResourceError
-            raise UpstreamClosed(f"connection to {self._url} closed", server=self._server) from exc
+            raise UpstreamClosed(f"connection to {self.url} closed", server=self.server) from exc
         if isinstance(item, Exception):
             raise UpstreamProtocolError(
-                self._redact.text(f"{type(item).__name__}: {item}"), server=self._server
+                self.redact.text(f"{type(item).__name__}: {item}"), server=self.server
             ) from item
         dumped: dict[str, Any] = item.message.model_dump(by_alias=True, exclude_unset=True, mode="json")
         self._check_transport_error(dumped)
@@ -248,29 +253,28 @@ class HttpChannel:
                 self._lost_streams = 0
             return
         if self.unauthorized is not None:
-            raise UpstreamStartError(self.unauthorized, server=self._server)
-        refused = self._refusal() if self._refusal is not None else None
+            raise UpstreamStartError(self.unauthorized, server=self.server)
+        refused = self.refusal() if self.refusal is not None else None
         if refused is not None:
             # The OAuth token stopped working and no refresh cured it: the SDK's stand-in
             # error for the 401 would fail every call while the server looked up.
-            raise UpstreamNeedsLogin(refused, server=self._server)
+            raise UpstreamNeedsLogin(refused, server=self.server)
         code, text = error.get("code"), str(error.get("message", ""))
         if self.session_lost or (code == _INVALID_REQUEST and text == _SESSION_TERMINATED):
             raise UpstreamClosed(
-                f"{self._url} no longer knows hintgate's session (HTTP 404: {text}): "
-                "the server restarted or dropped it",
-                server=self._server,
+                f"{self.url} no longer knows hintgate's session (HTTP 404: {text}): the server restarted or dropped it",
+                server=self.server,
             )
         if code == _CONNECTION_CLOSED:
             self._lost_streams += 1
             if self._lost_streams >= _LOST_STREAMS_LIMIT:
                 raise UpstreamClosed(
-                    f"{self._lost_streams} responses from {self._url} in a row were lost ({text})",
-                    server=self._server,
+                    f"{self._lost_streams} responses from {self.url} in a row were lost ({text})",
+                    server=self.server,
                 )
 
     def describe_exit(self) -> str:
-        return f"the HTTP connection to {self._url} ended"
+        return f"the HTTP connection to {self.url} ended"
 
 
 @asynccontextmanager

@@ -31,7 +31,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
@@ -111,6 +111,7 @@ def oauth_of(server: ServerConfig) -> OAuthConfig | None:
     return transport.oauth if isinstance(transport, HttpTransport) else None
 
 
+@dataclass(eq=False, repr=False)  # no repr: the config and the document hold secrets
 class StoredTokens:
     """The SDK's `TokenStorage` for one server, kept in `Credentials`; `load()` before use.
 
@@ -118,31 +119,37 @@ class StoredTokens:
     client is kept, so a later login reuses it when its redirect URI fits.
     With `hold`, nothing is written before tokens arrive: a login that fails
     half way leaves what was kept as it was.
+
+    Attributes:
+        credentials: where the server's document is kept.
+        server: the server's name (its key there).
+        config: the server's `oauth` block.
+        redirect_uri: where the authorization server sends the browser back.
+        hold: nothing is written before tokens arrive.
+        document: the kept document as last read or written (tokens, client, expiry).
     """
 
-    def __init__(
-        self, credentials: Credentials, server: str, config: OAuthConfig, redirect_uri: str, *, hold: bool = False
-    ) -> None:
-        self._credentials = credentials
-        self._hold = hold
-        self.server = server
-        self._config = config
-        self._redirect_uri = redirect_uri
-        self.document: dict[str, Any] = {}
+    credentials: Credentials
+    server: str
+    config: OAuthConfig
+    redirect_uri: str
+    _: KW_ONLY
+    hold: bool = False
+    document: dict[str, Any] = field(default_factory=dict, init=False)
 
     async def load(self) -> None:
         """Read the kept document (an empty one when none is kept)."""
-        self.document = await self._credentials.load(self.server) or {}
+        self.document = await self.credentials.load(self.server) or {}
 
     async def reload(self) -> None:
         """Read the kept document again: another replica or process may have refreshed the tokens since."""
-        self.document = await self._credentials.load(self.server) or {}
+        self.document = await self.credentials.load(self.server) or {}
 
     async def save(self, **changes: Any) -> None:
         """Update the kept document with `changes` (held in memory until there are tokens, when `hold`)."""
         self.document = {**self.document, **changes}
-        if not self._hold or self.document.get("tokens"):
-            await self._credentials.save(self.server, self.document)
+        if not self.hold or self.document.get("tokens"):
+            await self.credentials.save(self.server, self.document)
 
     @property
     def expires_at(self) -> float | None:
@@ -168,19 +175,19 @@ class StoredTokens:
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         from mcp.shared.auth import OAuthClientInformationFull
 
-        if self._config.client_id is not None:
-            secret = self._config.client_secret
+        if self.config.client_id is not None:
+            secret = self.config.client_secret
             return OAuthClientInformationFull(
-                client_id=self._config.client_id,
+                client_id=self.config.client_id,
                 client_secret=secret,
-                redirect_uris=[self._redirect_uri],  # type: ignore[list-item]
+                redirect_uris=[self.redirect_uri],  # type: ignore[list-item]
                 token_endpoint_auth_method="client_secret_post" if secret else "none",
             )
         client = self.document.get("client")
         return OAuthClientInformationFull.model_validate(client) if client else None
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
-        if self._config.client_id is None:
+        if self.config.client_id is None:
             await self.save(client=client_info.model_dump(mode="json", exclude_none=True))
 
 
