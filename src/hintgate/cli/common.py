@@ -7,9 +7,14 @@ they have in common so none of them imports another.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
+import functools
+import inspect
 import json
 import os
+import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -29,6 +34,7 @@ __all__ = [
     "DbOpt",
     "FormatOpt",
     "OutputFormat",
+    "StoreListing",
     "WideOpt",
     "data_dir_unusable",
     "emit_rows",
@@ -37,6 +43,7 @@ __all__ = [
     "name_values",
     "out",
     "print_wide",
+    "spelt_out",
     "store_advice",
     "store_location",
     "with_store",
@@ -68,6 +75,39 @@ def name_values(values: list[str] | None, option: str) -> dict[str, str]:
             fail(f"{option} {value!r}: expected NAME=VALUE", EXIT_USAGE)
         pairs[key] = rest
     return pairs
+
+
+def spelt_out(command: Callable[..., None]) -> Callable[..., None]:
+    """`command` with the fields of each dataclass it takes as command-line parameters where that parameter stands.
+
+    Typer reads a command's options from its signature; this one is `command`'s with every parameter typed
+    as a dataclass (a group of options several commands share, each field declared as a Typer option)
+    replaced by that dataclass's fields, and the values given are handed to `command` as one value of it.
+    """
+    own_types = typing.get_type_hints(command, include_extras=True)
+    groups: dict[str, tuple[type[Any], tuple[str, ...]]] = {}
+    parameters: list[inspect.Parameter] = []
+    for parameter in inspect.signature(command).parameters.values():
+        group = own_types[parameter.name]
+        if not (isinstance(group, type) and dataclasses.is_dataclass(group)):
+            parameters.append(parameter.replace(annotation=group))
+            continue
+        field_types = typing.get_type_hints(group, include_extras=True)
+        fields = dataclasses.fields(group)
+        groups[parameter.name] = (group, tuple(field.name for field in fields))
+        for field in fields:
+            kind, annotation = inspect.Parameter.POSITIONAL_OR_KEYWORD, field_types[field.name]
+            parameters.append(inspect.Parameter(field.name, kind, default=field.default, annotation=annotation))
+
+    @functools.wraps(command)
+    def given(**values: Any) -> None:
+        for name, (group, names) in groups.items():
+            values[name] = group(**{field: values.pop(field) for field in names})
+        command(**values)
+
+    given.__signature__ = inspect.Signature(parameters, return_annotation=None)  # type: ignore[attr-defined]
+    given.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+    return given
 
 
 def out() -> Console:
@@ -179,6 +219,19 @@ def with_store(db: str | None, work: Any) -> Any:
         fail(f"{exc}: {store_advice(settings, serving=False)}", EXIT_TARGET)
     except HintgateError as exc:
         fail(str(exc), EXIT_TARGET)
+
+
+@dataclasses.dataclass(frozen=True)
+class StoreListing:
+    """What a listing of the store takes (`--format`, `--db`, `--wide`), as one value (`spelt_out`)."""
+
+    output: FormatOpt = OutputFormat.TEXT
+    db: DbOpt = None
+    wide: WideOpt = False
+
+    def emit(self, work: Any, render: Any) -> None:
+        """Print the rows `work(store)` reads from the store `db` names (`with_store`, `emit_rows`)."""
+        emit_rows(with_store(self.db, work), self.output, render, self.wide)
 
 
 def load_or_fail(config: Path) -> GatewayConfig:

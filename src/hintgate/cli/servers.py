@@ -11,16 +11,12 @@ gateway's store, laid over its config file (docs/config.md).
 from __future__ import annotations
 
 import dataclasses
-import functools
-import inspect
 import json
-import typing
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
-from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, name_values, out
+from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, name_values, out, spelt_out
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt
 
@@ -148,33 +144,6 @@ class EntryOptions:
         )
 
 
-def _entry_options(command: Callable[..., None]) -> Callable[..., None]:
-    """`command` with `EntryOptions`' fields as command-line parameters where its `options` parameter stands.
-
-    Typer reads a command's options from its signature; this one is `command`'s with `options` spelled out,
-    and the values given are handed to `command` as one `EntryOptions`.
-    """
-    fields = dataclasses.fields(EntryOptions)
-    field_types = typing.get_type_hints(EntryOptions, include_extras=True)
-    own_types = typing.get_type_hints(command, include_extras=True)
-    parameters: list[inspect.Parameter] = []
-    for parameter in inspect.signature(command).parameters.values():
-        if parameter.name != "options":
-            parameters.append(parameter.replace(annotation=own_types[parameter.name]))
-            continue
-        for field in fields:
-            kind, annotation = inspect.Parameter.POSITIONAL_OR_KEYWORD, field_types[field.name]
-            parameters.append(inspect.Parameter(field.name, kind, default=field.default, annotation=annotation))
-
-    @functools.wraps(command)
-    def given(**values: Any) -> None:
-        command(options=EntryOptions(**{field.name: values.pop(field.name) for field in fields}), **values)
-
-    given.__signature__ = inspect.Signature(parameters, return_annotation=None)  # type: ignore[attr-defined]
-    given.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
-    return given
-
-
 def _trust_line(server: dict[str, Any]) -> str:
     """The trust a server got, where it came from, what it does to its tools and how to change it, in one line."""
     from hintgate.hints.trust import Trust, TrustFrom, trust_note
@@ -258,7 +227,7 @@ def servers_list(url: UrlOpt, token: TokenOpt = None, output: FormatOpt = Output
 
 
 @servers_app.command("add")
-@_entry_options
+@spelt_out
 def servers_add(
     name: NameArg,
     url: UrlOpt,
@@ -329,7 +298,7 @@ def _needs_note(needs: list[Any]) -> None:
 
 
 @servers_app.command("edit")
-@_entry_options
+@spelt_out
 def servers_edit(
     name: NameArg, url: UrlOpt, options: EntryOptions, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT
 ) -> None:

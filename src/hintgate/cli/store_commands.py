@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,11 +16,13 @@ from hintgate.cli.common import (
     DbOpt,
     FormatOpt,
     OutputFormat,
+    StoreListing,
     WideOpt,
     emit_rows,
     fail,
     load_or_fail,
     out,
+    spelt_out,
     with_store,
 )
 from hintgate.cli.record_names import RecordNames, renamed
@@ -39,9 +42,20 @@ NamesOpt = Annotated[
 ]
 
 
-def _check_names(names: RecordNames, output: OutputFormat) -> None:
-    if names is not RecordNames.HINTGATE and output is not OutputFormat.JSON:
-        fail(f"--names {names.value} names the fields of JSON: give --format json too", EXIT_USAGE)
+@dataclasses.dataclass(frozen=True)
+class RecordListing:
+    """How `sessions` and `calls` list what the store recorded: format, field names, database, width."""
+
+    output: FormatOpt = OutputFormat.TEXT
+    names: NamesOpt = RecordNames.HINTGATE
+    db: DbOpt = None
+    wide: WideOpt = False
+
+    def emit(self, kind: str, work: Any, render: Any) -> None:
+        """Print the rows `work(store)` reads, named as `names` asks (checked before the store opens)."""
+        if self.names is not RecordNames.HINTGATE and self.output is not OutputFormat.JSON:
+            fail(f"--names {self.names.value} names the fields of JSON: give --format json too", EXIT_USAGE)
+        emit_rows(renamed(with_store(self.db, work), self.names, kind), self.output, render, self.wide)
 
 
 overrides_app = typer.Typer(help="Operator overrides of tool hints, kept in the store.", no_args_is_help=True)
@@ -54,6 +68,7 @@ class SessionStatus(enum.StrEnum):
     CLOSED = "closed"
 
 
+@spelt_out
 def sessions(
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many, newest first.")] = 20,
     status: Annotated[
@@ -65,18 +80,18 @@ def sessions(
     user: Annotated[
         str | None, typer.Option("--user", help="Only sessions this person opened (as recorded: email, api-token).")
     ] = None,
-    output: FormatOpt = OutputFormat.TEXT,
-    names: NamesOpt = RecordNames.HINTGATE,
-    db: DbOpt = None,
-    wide: WideOpt = False,
+    *,
+    listing: RecordListing,
 ) -> None:
     """Recent client sessions: client, view, status, start and end, calls, tokens, replica."""
     from hintgate.cli.reports import sessions_text
 
-    _check_names(names, output)
     wanted = status.value if status is not None else None
-    rows = with_store(db, lambda store: store.recent_sessions(limit, status=wanted, replica=replica, user=user))
-    emit_rows(renamed(rows, names, "sessions"), output, sessions_text, wide)
+    listing.emit(
+        "sessions",
+        lambda store: store.recent_sessions(limit, status=wanted, replica=replica, user=user),
+        sessions_text,
+    )
 
 
 async def _session_id(store: Any, given: str) -> str:
@@ -93,6 +108,7 @@ async def _session_id(store: Any, given: str) -> str:
     return given if given in found else str(found[0])
 
 
+@spelt_out
 def calls(
     session: Annotated[
         str | None,
@@ -108,16 +124,12 @@ def calls(
         str | None, typer.Option("--user", help="Only calls this person made (as recorded: email, api-token).")
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
-    output: FormatOpt = OutputFormat.TEXT,
-    names: NamesOpt = RecordNames.HINTGATE,
-    db: DbOpt = None,
-    wide: WideOpt = False,
+    *,
+    listing: RecordListing,
 ) -> None:
     """Recorded tool calls with the hints in force and the policy's decision."""
     from hintgate.cli.reports import calls_text
     from hintgate.store import CallFilter
-
-    _check_names(names, output)
 
     async def work(store: Any) -> list[dict[str, Any]]:
         session_id = await _session_id(store, session) if session is not None else None
@@ -125,15 +137,12 @@ def calls(
         rows: list[dict[str, Any]] = await store.calls(wanted, limit=limit)
         return rows
 
-    emit_rows(renamed(with_store(db, work), names, "calls"), output, calls_text, wide)
+    listing.emit("calls", work, calls_text)
 
 
 @overrides_app.command("list")
-def overrides_list(
-    output: FormatOpt = OutputFormat.TEXT,
-    db: DbOpt = None,
-    wide: WideOpt = False,
-) -> None:
+@spelt_out
+def overrides_list(listing: StoreListing) -> None:
     """The stored overrides, titles as hint `title` (the config file's are shown by `hintgate tools`)."""
     from hintgate.cli.reports import overrides_text
 
@@ -141,8 +150,7 @@ def overrides_list(
         titles = [{**row, "hint": "title", "value": row.pop("title")} for row in await store.overrides.titles()]
         return sorted([*await store.overrides.hints(), *titles], key=lambda row: (row["tool"], row["hint"]))
 
-    rows = with_store(db, work)
-    emit_rows(rows, output, overrides_text, wide)
+    listing.emit(work, overrides_text)
 
 
 def _hint_spellings() -> dict[str, str]:
@@ -278,11 +286,8 @@ def overrides_clear(
     out().print(f"removed {removed} override(s) of {tool}", highlight=False)
 
 
-def policy_stored(
-    output: FormatOpt = OutputFormat.TEXT,
-    db: DbOpt = None,
-    wide: WideOpt = False,
-) -> None:
+@spelt_out
+def policy_stored(listing: StoreListing) -> None:
     """Policy settings changed at run time (dashboard, `PATCH /api/policy`), kept in the store over the config file."""
     from hintgate.cli.layout import Column, fit_table, when
 
@@ -305,7 +310,7 @@ def policy_stored(
         ]
         return fit_table(columns, cells, width=width, wide=wide, title="policy settings kept in the store")
 
-    emit_rows(with_store(db, work), output, text, wide)
+    listing.emit(work, text)
 
 
 def policy_reset(
