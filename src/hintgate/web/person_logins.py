@@ -39,6 +39,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode, urlsplit
@@ -90,31 +91,26 @@ _EXCHANGE_WAIT = 30.0  # the code traded for tokens, after the browser came back
 _POLL = 0.5  # seconds between looks at the store for a redirect another replica took, or its outcome
 
 
+def _future() -> asyncio.Future[dict[str, str]]:
+    return asyncio.get_running_loop().create_future()
+
+
+@dataclass(eq=False)
 class _PageRedirect:
     """One person's login, waiting for its redirect to come back to the gateway's callback page (any replica)."""
 
-    def __init__(
-        self,
-        redirect_uri: str,
-        person: Principal,
-        server: str,
-        logins: _Waiting,
-        *,
-        browser: str,
-        store: LoginWaits | None,
-        replica: str,
-    ) -> None:
-        self.redirect_uri = redirect_uri
-        self.person = person
-        self.server = server
-        self.browser = browser
-        self.store = store
-        self.replica = replica
-        self.state: str | None = None
-        self._logins = logins
-        self.result: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
-        self.task: asyncio.Task[None] | None = None
-        self.error: str | None = None
+    redirect_uri: str
+    person: Principal
+    server: str
+    _logins: _Waiting
+    _: KW_ONLY
+    browser: str
+    store: LoginWaits | None
+    replica: str
+    state: str | None = field(default=None, init=False)
+    result: asyncio.Future[dict[str, str]] = field(default_factory=_future, init=False)
+    task: asyncio.Task[None] | None = field(default=None, init=False)
+    error: str | None = field(default=None, init=False)
 
     def expect_state(self, state: str) -> None:
         self.state = state
