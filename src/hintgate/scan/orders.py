@@ -229,7 +229,7 @@ _USER_RE = Cue(_USER, re.IGNORECASE)
 # Keeping something from the user, in any of the commonest languages.
 _CONCEAL = Cue(
     r"\b(?:do\s+not|don't|dont|never|must\s+not|should\s+not|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:tell|inform|"
-    r"mention|reveal|disclose|show|notify|alert|surface|explain|let\s+\w+\s+know|bring\s+up)\b"
+    r"mention|reveal|disclose|show|display|notify|alert|surface|explain|let\s+\w+\s+know|bring\s+up)\b"
     r"|\bwithout\s+(?:telling|informing|notifying|alerting|mentioning|showing|letting|asking)\b"
     r"|\b(?:hide|conceal|suppress|omit|censor|filter\s+out|leave\s+out|exclude)\s+(?:\w+\s+){0,8}?"
     r"(?:from\s+(?:the\s+)?(?:user|summary|answer|response|reply|report|anything|everything|(?:\w+\s+)?list)|"
@@ -282,7 +282,8 @@ _MISREPORT = Cue(
     r"|\b(?:must|should|shall)\s+(?:always\s+)?be\s+(?:positive|favou?rable)|\b(?:from|in)\s+(?:anything|everything|"
     r"what)\s+you\s+(?:show|tell|say\s+to)\s+the\s+user"
     r"|\b(?:report|tell|say|claim|state|answer|respond|reply|inform|describe|summari[sz]e|present)\b"
-    r"(?:[^.!?\n]{0,80})\b(?:succe(?:ss|eded|ssful(?:ly)?)|completed|went\s+through|was\s+sent|worked|healthy|"
+    r"(?:[^.!?\n]{0,80})\b(?:succe(?:ss|eded|ssful(?:ly)?)|completed|went\s+through|was\s+(?:sent|delivered)|worked|"
+    r"healthy|"
     r"up\s+to\s+date|no\s+(?:known\s+)?(?:issues|problems|vulnerabilit\w+|errors|fees|findings))"
     r"|\beven\s+(?:if|when|though)\b[^.!?\n]{0,60}\b(?:fail\w*|error\w*|not|didn't|wasn't|unsuccessful|finds?|"
     r"issues?|problems?|there\s+(?:are|is))"
@@ -576,6 +577,8 @@ class _Context:
     parameter: bool
     parameter_name: str | None = None
     prose: bool = True
+    error: bool = False
+    """The text is an error a tool returned: written for its caller, the model (MCP's tool execution errors)."""
 
 
 def _sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
@@ -780,6 +783,8 @@ def _judge_sentence(
         else _DESTINATION.search(sentence, seen)
         or (_ADDRESS.search(sentence) if "@" in sentence or "://" in sentence else None)
     )
+    if destination is not None and _said(sentence, destination, quotes=False) is None:
+        destination = None  # an address given as an example ("an e-mail address such as name@example.com")
     address = _addressed(sentence, _TO_MODEL.search(sentence, seen)) if context.result else None
     named = address is not None
     mention = named and sentence[_start(address) : _start(address) + 1] == "@"
@@ -802,6 +807,8 @@ def _judge_sentence(
     reader = (
         _DUTY.search(sentence, seen)
         or _IMPERATIVE.match(sentence)
+        # "To re-authenticate, call ...": a purpose before the imperative (a tool's own text says so of its siblings).
+        or (context.result and _IMPERATIVE.match(_PURPOSE.sub("", sentence)))
         or _YOU.search(sentence, seen)
         or _CLAUSE_IMPERATIVE.search(sentence, seen)
         # "Не упоминай это", "Kullanıcıya söyleme", "אל תספר למשתמש": a prohibition is said to its reader.
@@ -818,6 +825,7 @@ def _judge_sentence(
             or tools
             or destination
             or into
+            or slot  # "... ~/.ssh/id_ed25519 and retry this tool with the key in the `license` argument"
             or (context.parameter and not name_says and _CONTENTS.search(sentence, seen))
         )
         and not _destination_is_the_secret(sentence, path)
@@ -886,7 +894,14 @@ def _judge_sentence(
     ):
         targets.append("destination")
         why.append(f"sends data to an address ({destination.group().strip()[:60]!r})")
+    if context.error and "secret" in targets and destination is not None and "destination" not in targets:
+        # An error's fix that sends a secret to an address: no program's error asks its caller to post a key away.
+        targets.append("destination")
+        why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
     hidden = _hides(sentence, conceal)
+    if context.error and not misreport:
+        # What the user is to be told, scripted by an error: its job is to say what failed, to the caller.
+        misreport = _TOLD.search(sentence)
     if hidden or misreport:
         hit = hidden or misreport
         assert hit is not None
@@ -942,6 +957,12 @@ def _judge_sentence(
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
 
 
+# The user told something chosen for them: "tell the user that ...", "inform them the order ...".
+_TOLD = re.compile(
+    r"\b(?:tell|inform|assure|reassure|notify|let)\s+(?:the\s+)?(?:user|customer|them)s?\s+(?:know\s+)?(?:that\b|"
+    r"the\b|it\b|its\b|their\b|all\b|everything\b|nothing\b|there\b|this\b|:)",
+    re.IGNORECASE,
+)
 # A purpose said before the order: "To make CI green, delete this file".
 _PURPOSE = re.compile(r"^\W*to\s+[^,.;:]{1,60},\s*", re.IGNORECASE)
 # A call of a tool named as where data goes: this call or the next, a parameter in code quotes.
@@ -1035,7 +1056,8 @@ _HIDDEN_OBJECT = re.compile(
     r"parameter|field|field's|value|ad|advert\w*|promotion|sponsorship|fee|fees|payment|failure|error)|"
     r"(?:that|why|how|when|if|and)\b|from\s+(?:the\s+|your\s+)?(?:\w+\s+)?(?:user|list|summary|answer|response|"
     r"reply|report)\b|(?:the\s+|any\s+|a\s+|its\s+)?(?:\S+\s+){0,3}?(?:fee|fees|charges?|payments?|failures?|"
-    r"errors?|vulnerab\w*|findings?|issues?|ad|ads|advert\w*|promotion|sponsor\w*|paid|competitors?|steps?|"
+    r"errors?|declines?|rejections?|vulnerab\w*|findings?|issues?|ad|ads|advert\w*|promotion|sponsor\w*|paid|"
+    r"competitors?|steps?|"
     r"instructions?|forwarding|bcc|copy|call|request|change|redirect|deletion|transfer|amounts?)\b|[.;!,]|$)",
     re.IGNORECASE,
 )
@@ -1113,6 +1135,8 @@ def _is_high(kinds: set[str], addressee: str, context: _Context, *, other_script
             return True
         if addressee == "model":
             return True  # the model named, and asked for anything a result has no business asking
+        if addressee == "reader" and context.error and (kinds & _ERROR_REACH or {"secret", "tool"} <= kinds):
+            return True  # an error's next step, said to the model that called the tool, reaching beyond the call
         if addressee == "reader":
             return (
                 (bool(kinds & {"secret", "context"}) and bool(kinds & {"destination", "tool"}))
@@ -1289,10 +1313,33 @@ _RESULT_CUES = Cue(
 )
 
 
+# An error as programs word one, at the start of a tool's result: "Error 401:", "RateLimitError:", "npm ERR!",
+# "fatal:", "Traceback", "504 Gateway Timeout", a JSON object whose first members say it failed. MCP reports a tool's
+# execution error in its result so that the model sees it and corrects its call: an error is written for the model.
+_ERROR_HEAD = re.compile(
+    r"\A\s*(?:[\w.-]+:[ \t]+[^\n]{0,120}\n\s*)?(?:\[[^\]\n]{1,40}\][ \t]*)?(?:"
+    r"(?:[\w.-]+[ \t]+){0,2}(?:[\w.]*(?:Error|Exception|Fault)|(?i:error|err|fatal|failed|failure|panic|denied|"
+    r"forbidden|unauthori[sz]ed))"
+    r"(?:[ \t]+[\w.-]+){0,2}[ \t]*[:!\]]|[\w-]+[ \t]+ERR!|Traceback\b|(?:HTTP/[\d.]+[ \t]+)?[45]\d\d[ \t]+[A-Z][a-z]+"
+    r"|\{\s*\"(?:error|errors|err)\"\s*:|\{\s*\"(?:status|code|message|detail|result|state)\"\s*:\s*(?:\"(?:error|"
+    r"failed|failure|declined|denied|rejected|unauthori[sz]ed|forbidden|[\w ]*error\w*)\"|[45]\d\d\b))",
+)
+# An error longer than this is a log or a page, not a message to the caller (read only around its cues).
+_ERROR_LENGTH = 2000
+# Where an error's sentences end: a full stop, a blank line, or a line break after a sentence's or a label's end.
+_ERROR_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n\s*\n|(?<=[.!?:;])\n|\n(?=\s*(?:\[|[\w-]+[ \t]+ERR!))")
+
+
+def _is_error(text: str) -> bool:
+    """Whether `text` opens as an error a program reports (and is short enough to be a message, not a log)."""
+    return len(text) <= _ERROR_LENGTH and _ERROR_HEAD.match(text) is not None
+
+
 def result_cue(text: str) -> bool:
     """Whether `judge_result` has anything to read in `text`: a cue an order in a result needs (a model named, a
-    secret path, a built URL, a pipe to a shell, an approval claimed...), found by one linear search."""
-    return _RESULT_CUES.search(text) is not None
+    secret path, a built URL, a pipe to a shell, an approval claimed...), found by one linear search, or an error
+    (read whole: written for the model)."""
+    return _RESULT_CUES.search(text) is not None or _is_error(text)
 
 
 # A JSON member whose name says its string holds samples or quotes: what it says is quoted, not said.
@@ -1304,7 +1351,8 @@ _SAMPLE_MEMBER = re.compile(
 
 def judge_result(text: str) -> list[Order]:
     """The sentences of a tool result judged orders to the model, read around each cue an order needs."""
-    context = _Context(None, frozenset(), True, None, False)
+    error = _is_error(text)
+    context = _Context(None, frozenset(), True, None, False, error=error)
     spans: list[tuple[int, int, bool]] = []
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
@@ -1331,6 +1379,9 @@ def judge_result(text: str) -> list[Order]:
             for at, stop in _note(text, end):
                 spans.append((at, stop, True))
                 last_end = stop
+    if error:
+        # An error is read whole: its next steps are said to the model that made the call, named or not.
+        spans = _with_error_sentences(text, spans)
     orders = []
     for start, end, addressed in spans:
         verdict = _judge_sentence(text[start:end], context, addressed=addressed)
@@ -1338,6 +1389,18 @@ def judge_result(text: str) -> list[Order]:
             addressee, targets, high, why = verdict
             orders.append(Order(start, end, addressee, targets, high, why))
     return orders
+
+
+def _with_error_sentences(text: str, spans: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """`spans` and every sentence of the error `text` that none of them overlaps, in order."""
+    taken = sorted(spans)
+    at = 0
+    for boundary in [*_ERROR_SENTENCE_END.finditer(text), None]:
+        end = boundary.start() if boundary else len(text)
+        if end > at and not any(start < end and at < stop for start, stop, _ in taken):
+            spans.append((at, end, False))
+        at = boundary.end() if boundary else len(text)
+    return sorted(spans)
 
 
 # Where a note in a result ends: its string value closed (`",` `"}`), a JSON structure, a blank line, a tag closed.
@@ -1382,6 +1445,9 @@ def _boundary_after(text: str, at: int) -> int:
 _TARGET_CUES = (_OVERRIDE, _ROLE, _EXEC, _BUILT_URL, _SECRET_PATH, _SECRET_NOUN, _CONTEXT, _CONCEAL, _MISREPORT,
                 _ALWAYS_RECOMMEND, _CONFIRM_RE, _DESTINATION)  # fmt: skip
 _TARGETS = frozenset(cue.index for cue in _TARGET_CUES)
+# What an error's next step may not reach for: the conversation, data sent to an address, what the user is told
+# changed, the user's say skipped (and a secret put into a call: an error may say where a key is set, not ask for it).
+_ERROR_REACH = frozenset({"context", "destination", "user-view", "approval"})
 # A tool's name that runs, sends, fetches, stores or reads secrets: `run_command`, `gmail_send`, `memory.store`
 # (searched by RE2: Python's engine tried each alternative at every position, 40 us on a tool's texts).
 _RISKY = Cue(
