@@ -73,8 +73,9 @@ _MODEL_NOUNS = (
 )
 # A JSON member whose name speaks to the model: "ai_instructions": "...", "note_to_llm": "...".
 _MODEL_MEMBER = (
-    r'"[\w-]*?(?:(?:note|message|instructions?|directive)s?[_-](?:to|for)[_-](?:the[_-])?(?:ai|llm|assistant|agent|'
-    r'model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|instructions?|directives?))[\w-]*"'
+    r'"[\w-]*?(?:(?:note|message|instructions?|directive|hint|step|action|guidance|tip)s?[_-](?:to|for)[_-](?:the[_-])?'
+    r"(?:ai|llm|assistant|agent|model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|"
+    r'instructions?|directives?|hints?|actions?|guidance|tips?))[\w-]*"'
     r'\s*:\s*"'
 )
 # A turn of the conversation forged inside a text, a change of voice no page makes to a person: a chat template's
@@ -103,9 +104,9 @@ _TO_MODEL = Cue(
     + r"\s+(?:is\s+|are\s+)?"
     r"(?:reading|reads|processing|processes|summari[sz]\w*|parsing|parses|handling|handles|sees|opens|scanning)\b"
     r"|\b" + _MODEL_NOUNS + r"\s+(?:[\w-]+\s+){0,2}?(?:(?:that|who|which)\s+)?(?:(?:is|are)\s+)?(?:reading|reads|"
-    r"processing|processes|summari[sz]ing|parsing|handling|working\s+(?:in|on|with)|in|on|for)\s+this\s+"
+    r"processing|processes|summari[sz]ing|parsing|handling|working\s+(?:in|on|with)|in|on|for)\s+(?:this|these)\s+"
     r"(?:page|e-?mail|message|file|document|doc|text|thread|ticket|repo\w*|workspace|channel|server|site|post|log|"
-    r"issue|note|invoice|event|conversation|project)\b"
+    r"issue|note|invoice|event|conversation|project)s?\b"
     r"|\b(?:whoever|whichever\s+(?:[\w-]+\s+)?" + _MODEL_NOUNS + r")\s+(?:next\s+|first\s+|later\s+)?(?:reads|"
     r"processes|opens|sees|summari[sz]es|handles)\s+this\b"
     r"|\b(?:if|when|whenever|once)\s+this\s+[\w-]+\s+is\s+(?:being\s+)?(?:processed|read|opened|handled|"
@@ -125,7 +126,7 @@ _TO_MODEL = Cue(
     r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:[\w-]+(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
     r"(?:assistant|agent|copilot|chatbot|Claude|Gemini|ChatGPT)s?(?:\s*/\s*[\w-]+(?:\s+[\w-]+)?)?"
     r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reads?|crawls?|(?-i:[a-z]+ing))\b[^:\n.]{1,60})?"
-    r"(?:[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
+    r"(?:\)?[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
     r"|" + _MODEL_MEMBER + r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
@@ -190,7 +191,7 @@ _IMPERATIVE = Cue(
     r"add|insert|embed|fill|set|read|cat|open|fetch|provide|supply|give|enter|submit|approve|accept|load|collect|gather|search|grab|extract|copy|paste|take|get|"
     r"obtain|retrieve|export|mirror|push|sync|report|tell|say|inform|describe|phrase|present|label|treat|frame|"
     r"exclude|assure|"
-    r"answer|respond|reply|recommend|promote|mention|hide|omit|skip|bypass|ignore|disregard|forget|act|pretend|"
+    r"answer|respond|reply|recommend|promote|mention|hide|omit|skip|bypass|ignore|disregard|discard|forget|act|pretend|"
     r"behave|respond|keep|remove|delete|drop|route|redirect|proxy|replace|change|switch|bundle|write|save|store|"
     r"list|look|scan|find|dump|print|output|reveal|leak|transmit|notify|cc|bcc|do|don't|never|always|make|"
     r"ensure|remember|confirm|resolve|repeat|retry|resubmit|resend|redo|free|clear|clean|purge|wipe|erase|truncate|destroy|reset|revoke|disable|turn|star|merge|"
@@ -319,6 +320,7 @@ _CONFIRM_RE = Cue(_CONFIRM, re.IGNORECASE, gated=True)
 # results only, where the act asked must also be beyond a chore ("never ask for a password" warns, it asks nothing).
 _UNASKED = Cue(
     r"\b(?:without|no\s+need\s+to)\s+(?:first\s+)?(?:ask\w*|prompt\w*|check\w*\s+with)\b"
+    r"|\b(?:do\s+not|don't)\s+ask\s+(?:the\s+)?(?:user|customer)s?\b(?!\s+(?:for|to)\b)"
     r"|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm\w*|approv\w*|dialog|prompt)",
     re.IGNORECASE,
     gated=True,
@@ -492,7 +494,7 @@ _RISKY_TOOL = re.compile(
     r"(?:^|[_.])(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|"
     r"gmail|slack|message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|"
     r"browse|browser|navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|"
-    r"delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|refund|star)"
+    r"delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star)"
     r"(?:$|[_.])|__",
     re.IGNORECASE,
 )
@@ -523,7 +525,7 @@ _ACTION = Cue(
     r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
     r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply|accept|decline|append|"
     r"download|book|sign|log\s+in|retry|move|edit|modify|write|rename|revoke|reset|trigger|place|issue|submit|"
-    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link)\b|"
+    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link|charge)\b|"
     + _ACTS_ELSEWHERE,
     gated=True,
 )
@@ -766,17 +768,27 @@ def _judge_sentence(
     path = _said(sentence, _SECRET_PATH.search(sentence, seen), quotes=False)
     noun = _said(sentence, _SECRET_NOUN.search(sentence, seen))
     context_ = _said(sentence, _CONTEXT.search(sentence, seen))
+    if context_ is None and context.error:
+        # "Field required: must contain the full conversation": a field's duty, not a quotation ("contains ...").
+        context_ = _CONTEXT.search(sentence, seen)
+        if context_ is not None and not _MUST_HOLD.search(sentence, 0, _start(context_)):
+            context_ = None
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
     if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
     confirm = _CONFIRM_RE.search(sentence, seen)
     bypass = _BYPASS.search(sentence, seen) if confirm else _UNASKED.search(sentence, seen) if context.result else None
+    if context.error and confirm and not bypass:
+        bypass = _NEEDLESS.search(sentence)  # "this fix does not need the user's approval", said by an error
     tools = (
         [name for name in _tools_named(sentence, context, strict=not context.prose) if _RISKY_TOOL.search(name)]
         if _RISKY.search(sentence)
         else []
     )
+    if context.error and not tools:
+        # An error's next step that calls any other tool (`read_file`, then the key passed on): the call is its reach.
+        tools = _tools_named(sentence, context)
     destination = (
         None
         if built
@@ -809,6 +821,7 @@ def _judge_sentence(
         or _IMPERATIVE.match(sentence)
         # "To re-authenticate, call ...": a purpose before the imperative (a tool's own text says so of its siblings).
         or (context.result and _IMPERATIVE.match(_PURPOSE.sub("", sentence)))
+        or (context.error and _commands(sentence))  # "Ask no questions; take the card number ...", in an error
         or _YOU.search(sentence, seen)
         or _CLAUSE_IMPERATIVE.search(sentence, seen)
         # "Не упоминай это", "Kullanıcıya söyleme", "אל תספר למשתמש": a prohibition is said to its reader.
@@ -854,6 +867,8 @@ def _judge_sentence(
         or tools
         or destination
         or into
+        # An error's field said to hold it: "Field required: must contain the full conversation transcript".
+        or (context.error and _MUST_HOLD.search(sentence, 0, _start(context_)))
     )
     if (
         context_
@@ -888,20 +903,18 @@ def _judge_sentence(
         and (
             "@" in destination.group()
             or tools
+            or context.error  # an error's fix that sends data anywhere: its job was to say what failed
             or _EXFIL_VERB.search(sentence, seen)
             or not destination.group().strip()[:1].isalpha()
         )
     ):
         targets.append("destination")
         why.append(f"sends data to an address ({destination.group().strip()[:60]!r})")
-    if context.error and "secret" in targets and destination is not None and "destination" not in targets:
+    if context.error and "secret" in targets and destination and transfer and "destination" not in targets:
         # An error's fix that sends a secret to an address: no program's error asks its caller to post a key away.
         targets.append("destination")
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
     hidden = _hides(sentence, conceal)
-    if context.error and not misreport:
-        # What the user is to be told, scripted by an error: its job is to say what failed, to the caller.
-        misreport = _TOLD.search(sentence)
     if hidden or misreport:
         hit = hidden or misreport
         assert hit is not None
@@ -937,7 +950,9 @@ def _judge_sentence(
     if not targets:
         return None
     kinds = set(targets)
-    claim = approval is not None and _CLAIM.search(sentence, seen) is not None
+    claim = approval is not None and (
+        _CLAIM.search(sentence, seen) is not None or (context.error and _NEEDLESS.search(sentence) is not None)
+    )
     high = _is_high(kinds, addressee, context, other_script=other_script, claim=claim)
     if (
         not high
@@ -957,12 +972,14 @@ def _judge_sentence(
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
 
 
-# The user told something chosen for them: "tell the user that ...", "inform them the order ...".
-_TOLD = re.compile(
-    r"\b(?:tell|inform|assure|reassure|notify|let)\s+(?:the\s+)?(?:user|customer|them)s?\s+(?:know\s+)?(?:that\b|"
-    r"the\b|it\b|its\b|their\b|all\b|everything\b|nothing\b|there\b|this\b|:)",
+# The user's say called needless: "does not need the user's approval", "doesn't require confirmation".
+_NEEDLESS = re.compile(
+    r"\b(?:does|do|did)(?:\s+not|n't)\s+(?:need|require)\s+(?:[\w'’]+\s+){0,2}?(?:ask\w*|confirm\w*|approv\w*|"
+    r"review\w*|permission|consent)",
     re.IGNORECASE,
 )
+# A field's duty to hold a value: "must contain the full ...", "should include every ...".
+_MUST_HOLD = re.compile(r"\b(?:must|should|shall|has\s+to|needs?\s+to)\s+(?:contain|include|hold|carry)\s+(?:\S+\s+)?$")
 # A purpose said before the order: "To make CI green, delete this file".
 _PURPOSE = re.compile(r"^\W*to\s+[^,.;:]{1,60},\s*", re.IGNORECASE)
 # A call of a tool named as where data goes: this call or the next, a parameter in code quotes.
@@ -1137,6 +1154,8 @@ def _is_high(kinds: set[str], addressee: str, context: _Context, *, other_script
             return True  # the model named, and asked for anything a result has no business asking
         if addressee == "reader" and context.error and (kinds & _ERROR_REACH or {"secret", "tool"} <= kinds):
             return True  # an error's next step, said to the model that called the tool, reaching beyond the call
+        if context.error and "approval" in kinds and claim:
+            return True  # an error that says the user's say is not needed ("the fix does not need approval")
         if addressee == "reader":
             return (
                 (bool(kinds & {"secret", "context"}) and bool(kinds & {"destination", "tool"}))
@@ -1318,16 +1337,20 @@ _RESULT_CUES = Cue(
 # execution error in its result so that the model sees it and corrects its call: an error is written for the model.
 _ERROR_HEAD = re.compile(
     r"\A\s*(?:[\w.-]+:[ \t]+[^\n]{0,120}\n\s*)?(?:\[[^\]\n]{1,40}\][ \t]*)?(?:"
-    r"(?:[\w.-]+[ \t]+){0,2}(?:[\w.]*(?:Error|Exception|Fault)|(?i:error|err|fatal|failed|failure|panic|denied|"
-    r"forbidden|unauthori[sz]ed))"
+    r"(?:[^\W\d_][\w-]*[ \t]+){0,2}(?:[\w.]*(?:Error|Exception|Fault)|(?i:error|err|fatal|failed|failure|panic|denied|"
+    r"forbidden|unauthori[sz]ed|warn|warning))"
     r"(?:[ \t]+[\w.-]+){0,2}[ \t]*[:!\]]|[\w-]+[ \t]+ERR!|Traceback\b|(?:HTTP/[\d.]+[ \t]+)?[45]\d\d[ \t]+[A-Z][a-z]+"
     r"|\{\s*\"(?:error|errors|err)\"\s*:|\{\s*\"(?:status|code|message|detail|result|state)\"\s*:\s*(?:\"(?:error|"
     r"failed|failure|declined|denied|rejected|unauthori[sz]ed|forbidden|[\w ]*error\w*)\"|[45]\d\d\b))",
 )
 # An error longer than this is a log or a page, not a message to the caller (read only around its cues).
 _ERROR_LENGTH = 2000
-# Where an error's sentences end: a full stop, a blank line, or a line break after a sentence's or a label's end.
-_ERROR_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n\s*\n|(?<=[.!?:;])\n|\n(?=\s*(?:\[|[\w-]+[ \t]+ERR!))")
+# Where an error's sentences end: a full stop, a blank line, a line break after a sentence's or a label's end, a JSON
+# string's start or end; and the error's own label ("SyncError: ") is no part of the sentence after it.
+_ERROR_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=\S)|\n\s*\n|(?<=[.!?:;])\n|\n(?=\s*(?:\[|[\w-]+[ \t]+ERR!))|\"\s*:\s*\"|\"\s*,\s*\""
+    r"|^[^:\n]{1,60}:\s+"
+)
 
 
 def _is_error(text: str) -> bool:
@@ -1380,7 +1403,8 @@ def judge_result(text: str) -> list[Order]:
                 spans.append((at, stop, True))
                 last_end = stop
     if error:
-        # An error is read whole: its next steps are said to the model that made the call, named or not.
+        # An error is read whole, sentence by sentence: its next steps are said to the model that made the call,
+        # named or not (and the sentences carried after a label that names it stay carried).
         spans = _with_error_sentences(text, spans)
     orders = []
     for start, end, addressed in spans:
@@ -1392,12 +1416,13 @@ def judge_result(text: str) -> list[Order]:
 
 
 def _with_error_sentences(text: str, spans: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
-    """`spans` and every sentence of the error `text` that none of them overlaps, in order."""
-    taken = sorted(spans)
+    """`spans` and every sentence of the error `text` (read apart: a cue's passage may join a label to the line
+    before it), in order."""
+    taken = {(start, stop) for start, stop, _ in spans}
     at = 0
     for boundary in [*_ERROR_SENTENCE_END.finditer(text), None]:
         end = boundary.start() if boundary else len(text)
-        if end > at and not any(start < end and at < stop for start, stop, _ in taken):
+        if end > at and (at, end) not in taken:
             spans.append((at, end, False))
         at = boundary.end() if boundary else len(text)
     return sorted(spans)
@@ -1454,7 +1479,7 @@ _RISKY = Cue(
     r"[_.](?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|gmail|slack|"
     r"message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|browse|browser|"
     r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|delete|remove|drop|"
-    r"destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|refund|star)\b|"
+    r"destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star)\b|"
     r"\b(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|send|post|email|mail|gmail|slack|upload|"
     r"share|publish|forward|notify|export|push|fetch|http|browse|browser|navigate|download|curl|env|secret|"
     r"memory|store|remember|delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|refund)"
