@@ -17,7 +17,7 @@ from hintgate.store import CallFilter, Store, database_url
 from hintgate.store.engine import async_engine
 from hintgate.store.queries import begin_write
 from hintgate.store.rows import CALL, CLOSE, START, Item, prepare, write
-from hintgate.store.writer import SqliteWriter
+from hintgate.store.writer import CACHE_KIB, SqliteWriter
 
 pytestmark = pytest.mark.anyio
 
@@ -71,6 +71,22 @@ async def test_the_sqlite_writer_stores_every_column_as_the_async_engine_does(tm
     assert len(by_writer["tool_calls"]) == 4
     # a stub, and the closed session
     assert sorted(row["status"] for row in by_writer["sessions"]) == ["active", "closed"]
+
+
+async def test_the_writers_connection_keeps_a_small_page_cache(tmp_path: Path, records: Any) -> None:
+    path = tmp_path / "cache.db"
+    await (await Store.open(f"sqlite:///{path}", replica="cache")).close()
+    writer = SqliteWriter(make_url(database_url(str(path))))
+    sizes: list[int] = []
+    try:
+        await writer.write(lambda: prepare([(CALL, records.call(None), None)], response_cap=200, replica="cache"))
+        await writer._run(
+            lambda: sizes.append(writer._conn.driver_connection.execute("PRAGMA cache_size").fetchone()[0])
+        )
+    finally:
+        await writer.close()
+    assert sizes == [-CACHE_KIB]
+    assert CACHE_KIB < 2000  # SQLite's default is 2000 KiB
 
 
 async def test_a_refused_record_in_a_durable_batch_fails_alone(store_url: str, records: Any) -> None:

@@ -9,7 +9,10 @@ statements are compiled once by SQLAlchemy and their rows bound through the
 columns' own bind processors, so the rows are stored exactly as the async
 engine stores them; only the per-statement execution machinery is skipped.
 
-The connection stays checked out between batches (no pool reset, no
+The connection keeps a small page cache (`CACHE_KIB`): a batch touches the
+pages its rows go to and the index pages above them, not the whole file,
+and SQLite's default (2 MiB per connection) would be held for the life of
+the gateway. The connection stays checked out between batches (no pool reset, no
 reconnect); it is closed after a failed write, so the next attempt opens the
 path afresh, and by `reset()` when the store found its file deleted or replaced.
 Errors are SQLAlchemy's (`IntegrityError`, `OperationalError`...), as from the
@@ -36,7 +39,10 @@ from sqlalchemy.sql.dml import UpdateBase
 from hintgate.store.engine import sqlite_begin, sqlite_connect
 from hintgate.store.rows import Batch, Encoded, json_serializer, statements
 
-__all__ = ["SqliteWriter"]
+__all__ = ["CACHE_KIB", "SqliteWriter"]
+
+CACHE_KIB = 256
+"""The writer connection's SQLite page cache, in KiB (`PRAGMA cache_size`)."""
 
 _Processor = Callable[[Any], Any]
 _Job = tuple[Callable[[], None], "asyncio.Future[None]", asyncio.AbstractEventLoop]
@@ -121,6 +127,11 @@ class _Begin:
 _WRITE = {"hintgate_write": True}
 
 
+def _bounded_cache(dbapi_conn: Any, _record: Any) -> None:
+    """On the writer's new connection (a `connect` event, after `sqlite_connect`): its page cache is `CACHE_KIB`."""
+    dbapi_conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+
+
 class SqliteWriter:
     """Writes prepared batches to one SQLite file from a thread of its own.
 
@@ -133,6 +144,7 @@ class SqliteWriter:
             url.set(drivername="sqlite+pysqlite"), json_serializer=json_serializer, poolclass=NullPool
         )
         event.listen(self._engine, "connect", sqlite_connect)
+        event.listen(self._engine, "connect", _bounded_cache)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._conn: PoolProxiedConnection | None = None
