@@ -86,7 +86,7 @@ class GuardedResult:
 
 def guard(result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None) -> GuardedResult:
     """Scan `result`; with a high finding or text left unread, mark, redact or block it as `action` says."""
-    return apply(result, scan_result(result, tool=tool), action=action, tool=tool)
+    return apply(result, scan_result(result, tool=tool, warnings=False), action=action, tool=tool)
 
 
 def apply(

@@ -723,6 +723,7 @@ def scan_result(
     characters: int = RESULT_CHARACTERS,
     seconds: float = RESULT_SECONDS,
     without: Collection[str] = (),
+    warnings: bool = True,
 ) -> list[ScanFinding]:
     """Scan a tool's result as the model will read it: each text in full, or treated as flagged.
 
@@ -739,9 +740,13 @@ def scan_result(
         characters: how many characters of text to read in full at most.
         seconds: how much CPU time to spend on full readings at most.
         without: rules to leave out, as for `scan_tool`.
+        warnings: also the findings that are not high; False: the high ones only, as the gateway needs them
+            (the same high findings, but a text whose phrases cannot make one is not judged phrase by phrase).
     """
     texts, deep = result_strings(result)
-    return scan_strings(texts, deep, tool=tool, characters=characters, seconds=seconds, without=without)
+    return scan_strings(
+        texts, deep, tool=tool, characters=characters, seconds=seconds, without=without, warnings=warnings
+    )
 
 
 def scan_strings(
@@ -752,6 +757,7 @@ def scan_strings(
     characters: int = RESULT_CHARACTERS,
     seconds: float = RESULT_SECONDS,
     without: Collection[str] = (),
+    warnings: bool = True,
 ) -> list[ScanFinding]:
     """Scan texts someone else wrote (a result's, an error's, a task's) as `scan_result` does, each at its location.
 
@@ -765,7 +771,7 @@ def scan_strings(
     text not reached, a rest the linear pass does not clear, text past
     `RESULT_LINEAR_CHARACTERS`, content nested past the depth limit given as
     `deep`) is a high `UNSCANNED` finding over exactly that span: it counts as
-    flagged.
+    flagged. With `warnings` False only high findings are returned (see `scan_result`).
     """
     off = frozenset(without)
     judged = "HG619" not in off
@@ -793,12 +799,12 @@ def scan_strings(
         part = text[:left]
         left -= len(part)
         path = path_text(location)
-        findings.extend(
-            dataclasses.replace(f, location=location, severity=_result_level(f, invisible))
-            for found in [_scan_all([(path, part)], tool, None, off, result=True)]
-            for invisible in [sorted(f.start for f in found if f.code == "HG601")]
-            for f in found
-        )
+        found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings)
+        invisible = sorted(f.start for f in found if f.code == "HG601")
+        for f in found:
+            level = _result_level(f, invisible)
+            if warnings or level is Level.HIGH:
+                findings.append(dataclasses.replace(f, location=location, severity=level))
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
             findings.append(
                 _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
@@ -860,6 +866,7 @@ def _scan_all(
     off: frozenset[str],
     *,
     result: bool = False,
+    warnings: bool = True,
 ) -> list[ScanFinding]:
     # One blob of every text decides which phrases can match as written: most tools need few. On ASCII text one
     # pass of RE2 says which phrases can match at all and which disguises the texts can hold (`scan.prefilter`),
@@ -897,8 +904,13 @@ def _scan_all(
     )
     for path, text in texts:
         is_name = path == "name"
+        # Invisible characters inside a warning can make it high in a result (`_result_level`): such a text is
+        # judged phrase by phrase even when only high findings are asked for.
+        judged_whole = warnings
         if not text.isascii():
-            findings.extend(f for f in _unicode_findings(path, text, tool, is_name=is_name) if f.code not in off)
+            unicode = [f for f in _unicode_findings(path, text, tool, is_name=is_name) if f.code not in off]
+            judged_whole = judged_whole or any(f.code == "HG601" for f in unicode)
+            findings.extend(unicode)
         if is_name:
             continue
         before = len(findings)
@@ -913,6 +925,7 @@ def _scan_all(
                     off=off,
                     seen=quick,
                     near=_NEAR if result else None,
+                    warnings=judged_whole,
                 )
             )
         if others and "HG615" not in off and path.rsplit(".", 1)[-1] in _PROSE:
@@ -1082,10 +1095,11 @@ def _judge(
     off: frozenset[str],
     seen: Seen | None = None,
     near: int | None = None,
+    warnings: bool = True,
 ) -> list[ScanFinding]:
     matched = _as_words(text) if is_key else text
     unread: list[tuple[int, int]] = []
-    signals = _signals(matched, candidates, seen, unread)
+    signals = _signals(matched, candidates, seen, unread, warnings=warnings)
     if off:
         signals = [s for s in signals if s.phrase.key not in off]
     if unread:  # encoded runs past the decoding budget: not read, so flagged
@@ -1356,9 +1370,16 @@ def _matches(text: str, plan: _Plan) -> Iterator[tuple[Phrase, re.Match[str]]]:
 
 
 def _signals(
-    text: str, candidates: _Plan | None, quick: Seen | None = None, unread: list[tuple[int, int]] | None = None
+    text: str,
+    candidates: _Plan | None,
+    quick: Seen | None = None,
+    unread: list[tuple[int, int]] | None = None,
+    *,
+    warnings: bool = True,
 ) -> list[_Signal]:
-    """The phrases that match `text` in any of its views; the spans of encoded runs left undecoded go to `unread`."""
+    """The phrases that match `text` in any of its views; the spans of encoded runs left undecoded go to `unread`.
+
+    Without `warnings`, none when no finding of them could be high (see `_may_be_high`)."""
     signals: list[_Signal] = []
     seen: set[tuple[str, int, int]] = set()
     said = _Said()
@@ -1367,6 +1388,12 @@ def _signals(
         if unread is not None:
             unread.extend(view.origin(0, 0) for view in views if view.how == UNREAD)
         views = [view for view in views if view.how != UNREAD]
+    if not warnings and len(views) == 1:
+        # Nothing decoded, so nothing hidden: only the phrases as written can make the text high.
+        plain = views[0]
+        plan = candidates if candidates is not None and plain.text is text else _candidates(plain.text.lower())
+        if not _may_be_high(plain.text, plan):
+            return []
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
     for view in views:
@@ -1394,6 +1421,61 @@ def _signals(
             at = match.start() if shown is view else -1  # an offset in the view the signal is shown from
             signals.append(_Signal(phrase, shown, found, start, end, discount, at))
     return signals
+
+
+def _pivot(phrase: Phrase) -> bool:
+    """Whether `phrase` is one without which no text is high (see `_judged`): an address, an order beyond a
+    tool's job, a tag or a role marker. A reach or a mention alone is a warning at most."""
+    return phrase.kind in (ADDRESS, BOTH) or phrase.code == "HG612" or phrase.what in _ROLE_TAGS
+
+
+@functools.cache
+def _pivots(plan: _Plan) -> _Plan:
+    """`plan` with its `_pivot` phrases only."""
+    return _Plan(tuple(p for p in plan.searched if _pivot(p)), frozenset(p for p in plan.anchored if _pivot(p)))
+
+
+def _may_be_high(text: str, plan: _Plan) -> bool:
+    """Whether the phrases of `plan` that match `text` (as written, nothing hidden) could make a high finding:
+    `_judged`'s condition on every phrase that matches, quoted, negated or not. False is certain; it spares a
+    text of thousands of warnings (paths in every paragraph) the work of each."""
+    pivots = _pivots(plan)
+    if not pivots.searched and not pivots.anchored:
+        return False
+    if next(_matches(text, pivots), None) is None:
+        return False
+    found = _matching(text, plan)
+    kinds = {p.kind for p in found}
+    role = any(p.what in _ROLE_TAGS for p in found)
+    return (
+        BOTH in kinds
+        or (ADDRESS in kinds and REACH in kinds)
+        or (MENTION in kinds and any(p.code == "HG612" for p in found))
+        or (role and any(p.what not in _ROLE_TAGS for p in found))
+    )
+
+
+def _matching(text: str, plan: _Plan) -> set[Phrase]:
+    """The phrases of `plan` that match `text` somewhere (`_matches`, each phrase's first match only)."""
+    found: set[Phrase] = set()
+    low = lowered(text) if plan.searched else None
+    for phrase in plan.searched:
+        matches = phrase.regex.finditer(text) if low is None else searched(phrase, text, low)
+        if next(iter(matches), None) is not None:
+            found.add(phrase)
+    left = set(plan.anchored)
+    if not left:
+        return found
+    for at, phrases in anchors(text, plan.anchored):
+        for phrase in phrases:
+            if phrase in left:
+                match = phrase.regex.match(text, at)
+                if match is not None and match.end() > match.start():
+                    left.discard(phrase)
+                    found.add(phrase)
+        if not left:
+            break
+    return found
 
 
 class _Said:

@@ -14,7 +14,7 @@ flagged: a result is withheld (or, with `mark`, passed with
 scanned on the loop, where the scan costs less than a trip to a worker.
 
 Workers are `python -m hintgate.scan.workers`, started on first use; they read a
-job (length-prefixed JSON) on stdin and write the findings on stdout, and
+job (length-prefixed JSON) on stdin and write the high findings on stdout, and
 exit when stdin closes. Nothing is shared with them but the text.
 """
 
@@ -90,7 +90,7 @@ class Scanner:
         """`result` as the client gets it (`scan.guard.apply`), scanned within the deadline or withheld."""
         payload = _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
         if len(payload) <= self.inline:
-            return apply(result, scan_result(result, tool=tool), action=action, tool=tool)
+            return apply(result, scan_result(result, tool=tool, warnings=False), action=action, tool=tool)
         answer = await self._run(payload)
         if answer is None:
             return self._unread(result, action=action, tool=tool)
@@ -99,12 +99,13 @@ class Scanner:
     async def strings(
         self, texts: Sequence[tuple[Location, str]], *, tool: str | None = None
     ) -> list[ScanFinding] | None:
-        """The findings of texts someone else wrote (`scan.poisoning.scan_strings`); None when the deadline passed."""
+        """The high findings of texts someone else wrote (`scan.poisoning.scan_strings`, all the gateway acts on);
+        None when the deadline passed."""
         payload = _dumps(
             {"kind": "strings", "texts": [[_location(p), t] for p, t in texts], "tool": tool, "seconds": self._seconds}
         )
         if len(payload) <= self.inline:
-            return scan_strings(texts, tool=tool)
+            return scan_strings(texts, tool=tool, warnings=False)
         answer = await self._run(payload)
         return None if answer is None else [_finding(f) for f in answer["findings"]]
 
@@ -304,7 +305,7 @@ def _answer(job: dict[str, Any]) -> dict[str, Any]:
         texts, deep = result_strings(job["result"])
     else:
         texts, deep = [(_located(p) or (), t) for p, t in job["texts"]], []
-    found = scan_strings(texts, deep, tool=job.get("tool"), seconds=seconds)
+    found = scan_strings(texts, deep, tool=job.get("tool"), seconds=seconds, warnings=False)
     return {"findings": [_finding_json(f) for f in found]}
 
 
