@@ -344,7 +344,10 @@ async def test_a_views_session_and_the_approvals_it_waits_for_say_which_view(tmp
                     [waiting] = g.calls.approvals.pending()
                     seen.append(waiting.view)
                     seen.append(waiting.to_json()["view"])
-                    seen.extend(p.view for p in await g.calls.approvals.listing())  # as the shared queue keeps it
+                    # the shared queue's row is written after the wait is pending: poll it, bounded above
+                    while not (listed := await g.calls.approvals.listing()):
+                        await anyio.sleep(0.01)
+                    seen.extend(p.view for p in listed)  # as the shared queue keeps it
                     await g.calls.approvals.respond(waiting.id, Answer.DENY, actor="test", via="api")
 
                 async with anyio.create_task_group() as tg:

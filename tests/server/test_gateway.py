@@ -370,10 +370,16 @@ async def test_a_call_the_client_cancels_is_cancelled_upstream(tmp_path: Path) -
     record = tmp_path / "received.jsonl"
     config = write_config(tmp_path, {"rec": entry([sys.executable, BAD, "record", str(record)])})
     async with through_gateway(config) as client:
-        with anyio.move_on_after(1.0):
-            await client.call_tool("rec_hold", {})
+        # The client gives up once the upstream holds the call (under load forwarding can take
+        # longer than any fixed delay, and a call never forwarded has nothing to cancel upstream).
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(client.call_tool, "rec_hold", {})
+                while not record.exists() or "tools/call" not in record.read_text():
+                    await anyio.sleep(0.05)
+                tg.cancel_scope.cancel()
         # The upstream appends what it receives; wait (bounded) for the cancellation to arrive.
-        with anyio.fail_after(10):
+        with anyio.fail_after(30):
             while "notifications/cancelled" not in record.read_text():
                 await anyio.sleep(0.05)
     received = [json.loads(line) for line in record.read_text().splitlines()]
