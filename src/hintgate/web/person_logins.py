@@ -52,7 +52,7 @@ from hintgate.errors import HintgateError, OAuthLoginError
 from hintgate.policy.principal import Principal, PrincipalKind, principal_of
 from hintgate.server.gateway import Gateway
 from hintgate.sources.capabilities import LogsIn
-from hintgate.sources.oauth import login, login_state
+from hintgate.sources.oauth import LoginState, login, login_state
 from hintgate.sources.personal import LOGIN_PATH
 from hintgate.web.api import GatewayDep, Problem
 from hintgate.web.notice import notice
@@ -484,6 +484,18 @@ _MINE_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _login_out(name: str, person: Principal, source: LogsIn, state: LoginState) -> PersonLogin:
+    """The API's view of `person`'s login to server `name` (never a token)."""
+    return PersonLogin(
+        server=name,
+        person=person.name,
+        logged_in=state.logged_in,
+        reason=state.reason,
+        expires_at=state.expires_at,
+        login_page=source.login_page,
+    )
+
+
 def _api_person(request: Request) -> Principal:
     person = _person(request)
     if person is None:
@@ -497,15 +509,7 @@ async def my_login(request: Request, gateway: GatewayDep, name: str) -> PersonLo
     person = _api_person(request)
     source = _upstream(gateway, name)
     assert gateway.credentials is not None
-    state = await login_state(source.config, gateway.credentials.person(person.key))
-    return PersonLogin(
-        server=name,
-        person=person.name,
-        logged_in=state.logged_in,
-        reason=state.reason,
-        expires_at=state.expires_at,
-        login_page=source.login_page,
-    )
+    return _login_out(name, person, source, await login_state(source.config, gateway.credentials.person(person.key)))
 
 
 @router.delete(
@@ -523,11 +527,4 @@ async def forget_my_login(request: Request, gateway: GatewayDep, name: str) -> P
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from exc
     source.person_logged_out(person.key)
-    return PersonLogin(
-        server=name,
-        person=person.name,
-        logged_in=False,
-        reason="logged out",
-        expires_at=None,
-        login_page=source.login_page,
-    )
+    return _login_out(name, person, source, LoginState(False, reason="logged out"))
