@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.scan.hostile import SHAPES
 
+from hintgate.hints.names import confusable_letters
 from hintgate.scan.poisoning import SCAN_RULES, Level, ScanFinding, high_findings, scan_result, scan_texts, scan_tool
 
 CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
@@ -536,3 +539,41 @@ def test_a_result_of_thousands_of_warnings_gives_the_gateway_none_of_them() -> N
     assert len(warned) > 1000
     assert not high_findings(warned)
     assert scan_result(result, warnings=False) == []
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+_GREEK_OR_CYRILLIC = re.compile("[\u0370-\u03ff\u0400-\u052f]")
+
+
+def _mixed_words_walked(text: str) -> list[tuple[int, int, str]]:
+    """The mixed-script words as a walk over every Greek or Cyrillic character finds them: the word around it
+    (or the one right before a sign), once per character not inside the word found last."""
+    found, seen = [], -1
+    for char in _GREEK_OR_CYRILLIC.finditer(text):
+        if char.start() < seen:
+            continue
+        start = char.start()
+        while start > 0 and _LETTERS.match(text[start - 1]):
+            start -= 1
+        word = _LETTERS.match(text, start)
+        if word is None:
+            continue
+        seen = word.end()
+        if confusable_letters(word.group()) and any("a" <= c <= "z" for c in word.group().casefold()):
+            found.append((word.start(), word.end(), word.group()))
+    return found
+
+
+@given(st.lists(st.sampled_from([*"abcopxeK ;.-_1", *"аосерхуωοα\u037e\u0387\u0483\u212aօﬀ\u0301éßİςЀӧ"]), max_size=40))
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_words_mixing_scripts_are_those_a_walk_over_every_greek_or_cyrillic_character_finds(chars: list[str]) -> None:
+    text = "".join(chars)
+    found = [(f.start, f.end) for f in scan_texts([("description", text)]) if f.code == "HG603"]
+    assert found == [(start, end) for start, end, _ in _mixed_words_walked(text)]
+
+
+def test_prose_wholly_in_cyrillic_has_no_mixed_words_and_a_latin_letter_in_one_is_found() -> None:
+    prose = "Это описание настройки клиента. Создайте файл конфигурации и перезапустите службу. " * 50
+    assert not [f for f in scan_texts([("description", prose)]) if f.code == "HG603"]
+    [mixed] = [f for f in scan_texts([("description", prose + "Открoйте файл.")]) if f.code == "HG603"]
+    assert (mixed.start, mixed.end) == (len(prose), len(prose) + len("Открoйте"))

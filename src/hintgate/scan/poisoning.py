@@ -264,6 +264,9 @@ _BIDI = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200
 # Greek and Cyrillic letters, where the look-alikes live; a word holding one is checked further.
 _GREEK_CYRILLIC = re.compile("[\u0370-\u03ff\u0400-\u052f]")
 _WORD_AROUND = re.compile(r"[^\W\d_]+")
+# A letter from outside Greek and Cyrillic next to a Greek or Cyrillic character: where a word mixes scripts.
+_GC = "\u0370-\u03ff\u0400-\u052f"
+_SEAM = re.compile(rf"[^\W\d_{_GC}][{_GC}]|[{_GC}][^\W\d_{_GC}]")
 _CJK = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _QUOTE_PAIRS = (("\u201c", "\u201d"), ("\u2018", "\u2019"), ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("`", "`"))
@@ -1608,26 +1611,40 @@ def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) 
                 "HG404", f"the name reads as {skeleton(text)!r} but has {shown}", path, 0, len(text), tool
             )
         return
-    seen = -1
-    for letter in _GREEK_CYRILLIC.finditer(text):
-        if letter.start() < seen:
+    # Only a word with a letter from outside Greek and Cyrillic can hold a Latin one (no Greek or Cyrillic letter
+    # folds to one), and such a word holds one next to a Greek or Cyrillic letter, or ends next to such a sign
+    # (`;`, U+037E): one regex pass finds those seams, and prose wholly in one script has none. A word is judged
+    # once for a Greek or Cyrillic letter in it and once more for such a sign right after it.
+    first_sign = _GREEK_CYRILLIC.search(text)
+    if first_sign is None:
+        return
+    # A seam stands next to a Greek or Cyrillic character: between the first and the last (found on the text
+    # reversed), which in Latin text with a few such words is a short stretch.
+    last_sign = _GREEK_CYRILLIC.search(text[::-1])
+    at, stop = max(0, first_sign.start() - 1), len(text) - (last_sign.start() if last_sign else 0) + 1
+    while (seam := _SEAM.search(text, at, stop)) is not None:
+        letter = seam.start()
+        if not _WORD_AROUND.match(text, letter):  # a sign, then a word: that word's own seams speak for it
+            at = letter + 1
             continue
-        start = letter.start()
-        while start > 0 and _WORD_AROUND.match(text[start - 1]):
-            start -= 1
-        word_match = _WORD_AROUND.match(text, start)
-        if word_match is None:  # pragma: no cover - the letter itself is a word character
-            continue
-        seen = word_match.end()
-        word = word_match.group()
+        first = letter
+        while first > 0 and _WORD_AROUND.match(text[first - 1]):
+            first -= 1
+        word_match = _WORD_AROUND.match(text, first)
+        if word_match is None:  # pragma: no cover - the seam's first character is a letter
+            break
+        word, at = word_match.group(), word_match.end()
         lookalikes = confusable_letters(word)
-        if lookalikes and any("a" <= c <= "z" for c in word.casefold()):
+        if not lookalikes or not any("a" <= c <= "z" for c in word.casefold()):
+            continue
+        judged = (_GREEK_CYRILLIC.search(word) is not None) + (_GREEK_CYRILLIC.match(text, at) is not None)
+        for _ in range(judged):
             yield ScanFinding(
                 "HG603",
                 f"{path}: {word!r} reads as {skeleton(word)!r} but mixes in {', '.join(lookalikes)}",
                 path,
-                word_match.start(),
-                word_match.end(),
+                first,
+                at,
                 tool,
             )
 
