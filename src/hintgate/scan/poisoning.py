@@ -1280,6 +1280,10 @@ def _candidates(low: str) -> _Plan:
     """The plan for `low` (lowercase): phrases of its scripts, those needing strings only if it holds one."""
     scripts = frozenset() if low.isascii() else _scripts(low)
     held: dict[tuple[str, ...], bool] = {}  # phrases that need the same strings look them up once
+    if scripts and _ASCII_LETTER.search(low) is None:
+        # Prose wholly in other scripts holds no needed string that spells an ASCII letter: the others are looked for.
+        for needs, unspelled in _without_ascii_letters().items():
+            held[needs] = bool(unspelled) and _holds(low, unspelled, {})
     present = frozenset(p for p in _NEEDING if _holds(low, p.needs, held) and (not p.also or _holds(low, p.also, held)))
     return _plan(scripts, present)
 
@@ -1296,6 +1300,17 @@ def _seen_plan(needs: frozenset[tuple[str, ...]], phrases: frozenset[Phrase]) ->
     present = frozenset(p for p in _NEEDING if p.needs in needs and (not p.also or p.also in needs))
     plan = _plan(frozenset(), present)
     return _Plan(tuple(p for p in plan.searched if p in phrases), frozenset(p for p in plan.anchored if p in phrases))
+
+
+_ASCII_LETTER = re.compile("[a-zA-Z]")
+
+
+@functools.cache
+def _without_ascii_letters() -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Each tuple of needed strings (`Phrase.needs`, `Phrase.also`) and those of its strings without an ASCII
+    letter."""
+    tuples = {t for p in _NEEDING for t in (p.needs, p.also) if t}
+    return {t: tuple(word for word in t if not _ASCII_LETTER.search(word)) for t in tuples}
 
 
 def _holds(low: str, needs: tuple[str, ...], held: dict[tuple[str, ...], bool]) -> bool:
@@ -1445,9 +1460,7 @@ def _may_be_high(text: str, plan: _Plan) -> bool:
     pivots = _pivots(plan)
     if not pivots.searched and not pivots.anchored:
         return False
-    if next(_matches(text, pivots), None) is None:
-        return False
-    found = _matching(text, plan)
+    found = _matching(text, plan)  # one pass over the places phrases start, for the pivots and the rest alike
     kinds = {p.kind for p in found}
     role = any(p.what in _ROLE_TAGS for p in found)
     return (

@@ -138,6 +138,9 @@ def ascii_stand_in(text: str) -> str | None:
     changes is read as it is, without the prefilter (`scan.reading` reads
     such text through other views than the text as written).
     """
+    first = _NOT_ASCII.search(text)
+    if first is not None and first.group().isalnum():
+        return None  # prose in another script says so at once: its characters are not gathered
     others = set(_NOT_ASCII.findall(text))
     for char in others:
         if char.isalnum() or char in _spelled() or is_invisible(char) or fold_lookalikes(char) != char:
