@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import gc
 import getpass
 import importlib
 import logging
@@ -659,6 +660,10 @@ async def _serve_app(
     if serving.done():
         await serving  # raises why it could not start
         return
+    # What start-up built (modules, the SDK's models, the scan's phrases, the catalog so far) lives as long as
+    # the gateway: kept out of the collector's passes, a full pass no longer walks it again every few thousand
+    # calls (it took a third of a second per pass, each worth about 0.1 ms of CPU per call over its interval).
+    gc.freeze()
     bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
     where = url_host(host)
     if where != (f"[{host}]" if ":" in host else host):
