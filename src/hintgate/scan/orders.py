@@ -71,6 +71,14 @@ _MODEL_NOUNS = (
     r"アシスタント|エージェント|モデル|어시스턴트|에이전트|모델|AI\s*비서|助手|助理|智能体|模型|βοηθ(?:ός|ό|ού)|"
     r"τεχνητ\w*\s+νοημοσύνη\w*)"
 )
+# The model's name in languages other than English (a label or a greeting with one of these is not an English page's
+# heading about AI): "KI-Assistenz", "asistanlarına", "للمساعد", "도우미님", "دستیار", "βοηθό".
+_FOREIGN_MODEL = (
+    r"(?:\b(?-i:KI|IA|ИИ|ШІ|MI)\b(?:-[^\s,:：]+)?|\bl'(?:IA|assistant\w*)|\bAI-(?:agent|assistent|asistent)[^\s,:：]*|"
+    r"\b(?:asistente|assistente|assistentes|Assistent|Assistenz|asystent|asistan|asistent|asszisztens|ассистент|"
+    r"асистент|агент|trợ\s+lý|asisten|msaidizi|pembantu|βοηθ)|المساعد|للمساعد|مساعد|دستیار|עוזר|לעוזר|העוזר|הסוכן|לסוכן|"
+    r"सहायक|সহকারী|ผู้ช่วย|アシスタント|エージェント|어시스턴트|도우미|비서|에이전트|助手|助理|智能体)[^\s,،、:：.!?]*"
+)
 # A JSON member whose name speaks to the model: "ai_instructions": "...", "note_to_llm": "...".
 _MODEL_MEMBER = (
     r'"[\w-]*?(?:(?:note|message|instructions?|directive|hint|step|action|guidance|tip)s?[_-](?:to|for)[_-](?:the[_-])?'
@@ -144,6 +152,13 @@ _TO_MODEL = Cue(
     r"|(?:^|\n|\\n|[.!?;|]\s|[|(\[\"])[^\n:：\"]{0,30}?(?:(?-i:AI|KI|IA|ИИ|ШІ)-(?:assist|asist|agent|асист|ассист|агент)\w*|(?-i:KI|IA|ИИ|ШІ)[\w-]*|"
     r"asistente|assistente|Assistent\w*|asystent\w*|asistan\w*|ассистент\w*|асистент\w*|агент\w*|trợ\s+lý|asisten|"
     r"msaidizi|المساعد\w*|הסוכן|העוזר|सहायक|সহকারী|ผู้ช่วย|アシスタント|エージェント|어시스턴트|에이전트|助手|助理|智能体)(?:\s+için[^:\n]{0,30})?\s*[:：]"
+    # A short label holding the model's name in another language ("تعليمات للمساعد الذكي:", "एआई सहायक के लिए निर्देश:",
+    # "Opmerking voor AI-agents die deze issue behandelen:"), or a greeting that opens with it ("Liebe KI-Assistenz,",
+    # "AI 쇼핑 도우미님,", "asistente, desactive ...").
+    r"|(?:^|\n|\\n|[.!?;|]\s|[|(\[\"*>#]\s*)[^\n:：.!?\"]{0,40}?" + _FOREIGN_MODEL + r"[^\n:：.!?\"]{0,40}?[:：]"
+    r"|(?:^|\n|\\n|[.!?;:|]\s|[|(\[\"])[ \t]*(?:[^\s,،、:.!?]+[ \t]+){0,2}?"
+    + _FOREIGN_MODEL
+    + r"(?:[ \t]+[^\s,،、:.!?]+){0,2}?[ \t]*[,،、]"
     r"|\b(?:Observação|Observación|Nota|Instrucción|Instrução|Remarque|Lưu\s+ý|Catatan|Not|Uwaga|Примечание|"
     r"Примітка|Указание|Вказівка)\s+(?:para|pour|per|cho|untuk|için|dla|для)\s+(?:o\s+|el\s+|l'|la\s+|le\s+|il\s+)?"
     + _MODEL_NOUNS,
@@ -516,6 +531,23 @@ _ACTS_ELSEWHERE = (
     r"|نفذ|أرسل|ادفع|وافق|احذف|اعرض|اقرأ|اطبع|حوّل|בצע|שלח|שלם|אשר|מחק|הצג|העבר|चलाएं|भेजें|हटाएं|दिखाएं|"
     r"実行して|送信して|支払|承認して|削除して|表示して|転送して|してください|실행하|보내|송금|지불|승인하|삭제하|전하세요|"
     r"执行|執行|发送|發送|支付|付款|批准|删除|刪除|显示|顯示|读取|讀取|转账|轉帳|粘贴|貼上"
+    # Tell, send, ask for, give, replace, refund, close, turn off, delete, pay, transfer: the second person's
+    # imperative (and the polite or infinitive form after "please") in the commonest languages.
+    r"|\b(?:envoye[rz]|dis|dites|indique[rz]?|demande[rz]?|donne[rz]?|remplace[rz]?|rembourse[rz]?|ferme[rz]?|"
+    r"désactive[rz]?|vire[rz]?|dile|indica|pide|solicita|dale|reemplaza|sustituye|desactiva|desactive|diga|informe|"
+    r"peça|substitua|reembolse|feche|desative|dici|chiedi|sostituisci|rimborsa|chiudi|disattiva|schicke?|sag|"
+    r"sage|frage|gib|ersetze|erstatte|schließe|deaktiviere|setze|zeg|vertel|vraag|geef|vervang|sluit|schakel|zet|maak|"
+    r"mets|mettez|pon|haz|metti|coloque|faça|ustaw|zrób|"
+    r"powiedz|poproś|daj|zastąp|zwróć|zamknij|wyłącz|söyle\w*|iste\w*|verin|gönderin|kapat\w*|"
+    r"kirim\w*|beritahu\w*|katakan|minta\w*|berikan|ganti\w*|tutup|nonaktifkan|hapus|bayar\w*|tuma|mwambie|waambie|"
+    r"omba|badilisha|rejesha|funga|zima|futa|lipa|hamisha|pošli|řekni|požádej|dej|nahraď|vrať|zavři|vypni|smaž|"
+    r"zaplať|převeď|küldd|mondd|kérd|add\s+meg|cseréld|zárd|töröld|fizesd|utald|gửi|nói|yêu\s+cầu|hoàn\s+tiền|xóa|"
+    r"thanh\s+toán|сделай|поставь|установи|скажи|сообщи|попроси|дай|замени|верни|закрой|отключи|оформи|повідом|попроси|заміни|поверни|"
+    r"закрий|вимкни|στείλε|πες|ζήτα|δώσε|αντικατάστησε|κλείσε|απενεργοποίησε|διάγραψε|πλήρωσε|μετέφερε)\b"
+    r"|أخبر|قل\s|اطلب|أعط|استبدل|أغلق|عطّل|عطل|بفرست|بگو|بخواه|بده|حذف\s+کن|پرداخت\s+کن|אמור|תגיד|ספר|בקש|תן|"
+    r"החלף|סגור|השבת|बताएं|बताएँ|कहें|मांगें|माँगें|पूछें|दें|बदलें|बंद\s+करें|জানান|বলুন|বলবে|পাঠান|চান|দিন|মুছুন|"
+    r"伝えて|教えて|尋ね|送信すること|すること|しなさい|せよ|말하|말해|담아|보내|告诉|告訴|填写|提交|退款|替换|关闭|"
+    r"บอก|ส่ง|โอน|ลบ|จ่าย"
 )
 # Acts on the user's accounts and data that a tool's result has no business asking for.
 _ACTION = Cue(
@@ -736,8 +768,8 @@ def _addressed(sentence: str, match: Any) -> Any:
         return said  # "the AI assistant in this workspace": the one reading this text, whatever the article says
     if _SPOKEN_TO.search(sentence[: _start(said)]):
         return said  # "To the AI support agent:", "for the scheduling assistant:"
-    if _NOT_SPOKEN_TO.search(sentence[: _start(said)]):
-        return None
+    if _NOT_SPOKEN_TO.search(sentence[: _start(said)].rsplit("\n", 1)[-1]):
+        return None  # (an article on the line before, "... ——w***a\n★ AI 助手：", is no article of this name)
     return said
 
 
@@ -838,7 +870,8 @@ def _judge_sentence(
             or tools
             or destination
             or into
-            or slot  # "... ~/.ssh/id_ed25519 and retry this tool with the key in the `license` argument"
+            # An error's "... ~/.ssh/id_ed25519 and retry this tool with the key in the `license` argument".
+            or (slot and context.error)
             or (context.parameter and not name_says and _CONTENTS.search(sentence, seen))
         )
         and not _destination_is_the_secret(sentence, path)
