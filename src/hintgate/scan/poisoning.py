@@ -1414,11 +1414,22 @@ def _signals(
             return []
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
+    # A decoded text that repeats (a page's comment after every block) is planned and matched once.
+    known: dict[str, tuple[list[tuple[Phrase, re.Match[str]]], _Marks]] = {}
     for view in views:
         # The tool's gate holds for the text as written; a view that changed the text is gated on its own.
-        plan = candidates if candidates is not None and view.text is text else _candidates(view.text.lower())
-        marks = _Marks(view.text)
-        for phrase, match in _matches(view.text, plan):
+        if candidates is not None and view.text is text:
+            matches: Iterable[tuple[Phrase, re.Match[str]]] = _matches(view.text, candidates)
+            marks = _Marks(view.text)
+        else:
+            held = known.get(view.text)
+            if held is None:
+                held = known[view.text] = (
+                    list(_matches(view.text, _candidates(view.text.lower()))),
+                    _Marks(view.text),
+                )
+            matches, marks = held
+        for phrase, match in matches:
             start, end = view.origin(match.start(), match.end())
             key = (phrase.code + phrase.kind, start, end)
             # A disguise undone only counts where the plain text did not already say the same.
