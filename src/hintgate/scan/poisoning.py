@@ -935,13 +935,23 @@ def _scan_all(
             findings.extend(_other_tools(path, text, tool, others))
         if orders is not None:
             # A sentence the phrases already found high is not reported twice (nor redacted wider).
-            spans = [(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH]
-            findings.extend(
-                f
-                for f in orders.findings(path, text)
-                if not any(f.start < end and start < f.end for start, end in spans)
-            )
+            said = _Overlaps([(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH])
+            findings.extend(f for f in orders.findings(path, text) if not said.overlap(f.start, f.end))
     return findings
+
+
+class _Overlaps:
+    """Spans: whether one of them overlaps a span, by bisection (a text dense with orders has thousands of both)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        spans.sort()
+        self._starts = [start for start, _ in spans]
+        self._reach = list(itertools.accumulate((end for _, end in spans), max))  # the furthest end so far
+
+    def overlap(self, start: int, end: int) -> bool:
+        """Whether a span starts before `end` and ends after `start`."""
+        last = bisect.bisect_left(self._starts, end) - 1
+        return last >= 0 and self._reach[last] > start
 
 
 class _OrderReader:
