@@ -1424,6 +1424,7 @@ def _signals(
             return []
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
+    track = len(views) > 1  # what was said is asked only by decoded views: the text as written alone has none
     # A decoded text that repeats (a page's comment after every block) is planned and matched once.
     known: dict[str, tuple[list[tuple[Phrase, re.Match[str]]], _Marks]] = {}
     for view in views:
@@ -1446,7 +1447,8 @@ def _signals(
             if key in seen or (view.hidden and said.covers(key[0], start)):
                 continue
             seen.add(key)
-            said.add(key[0], start, end)
+            if track:
+                said.add(key[0], start, end)
             found = " ".join(match.group().split())
             discount = (
                 "quoted as an example"
