@@ -80,11 +80,15 @@ _FOREIGN_MODEL = (
     r"सहायक|সহকারী|ผู้ช่วย|アシスタント|エージェント|어시스턴트|도우미|비서|에이전트|助手|助理|智能体)[^\s,،、:：.!?]*"
 )
 # A JSON member whose name speaks to the model: "ai_instructions": "...", "note_to_llm": "...".
-_MODEL_MEMBER = (
-    r'"[\w-]*?(?:(?:note|message|instructions?|directive|hint|step|action|guidance|tip)s?[_-](?:to|for)[_-](?:the[_-])?'
-    r"(?:ai|llm|assistant|agent|model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|"
-    r'instructions?|directives?|hints?|actions?|guidance|tips?))[\w-]*"'
-    r'\s*:\s*"'
+_MODEL_NAME_KEY = (
+    r"[\w-]*?(?:(?:note|message|instructions?|directive|hint|step|action|guidance|tip|summary|prompt)s?[_-](?:to|for)[_-]"
+    r"(?:the[_-])?(?:ai|llm|assistant|agent|model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|"
+    r"instructions?|directives?|hints?|actions?|guidance|tips?))[\w-]*"
+)
+_MODEL_MEMBER = r'"' + _MODEL_NAME_KEY + r'"\s*:\s*"'
+# The same key in YAML or TOML (a page's front matter, a config file): `agent_directive: "..."`, `ai_note = ...`.
+_MODEL_KEY = (
+    r"(?:^|\n)[ \t]*(?:-[ \t]+)?" + _MODEL_NAME_KEY + r"[ \t]*[:=][ \t]*(?:[|>][-+]?[ \t]*\n[ \t]*)?[\"']?(?=\w)"
 )
 # A turn of the conversation forged inside a text, a change of voice no page makes to a person: a chat template's
 # tokens, a tool result's or a user turn's tag closed or opened, a system turn, words said to be the user's.
@@ -137,7 +141,11 @@ _TO_MODEL = Cue(
     r"(?:\)?[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
-    r"|" + _MODEL_MEMBER + r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
+    r"|"
+    + _MODEL_MEMBER
+    + r"|"
+    + _MODEL_KEY
+    + r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
     r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
     r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
     r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)"
@@ -1347,6 +1355,8 @@ _RESULT_CUES = Cue(
     r"\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:shadow|passwd)|"
     r"(?:https?|wss?)://[^\s\"'<>]*(?:\{|\$\{|%s|'\s*\+)|\|\s*(?:ba|z)?sh\b|document\.cookie|btoa\(|"
     + _MODEL_MEMBER
+    + r"|"
+    + _MODEL_KEY.replace("(?=\\w)", "")
     + r"|"
     r"\bpre-?approved\b|\balready\s+approved\b|\bwithout\s+(?:asking|telling|informing|confirm)|"
     r"\bno\s+need\s+to\s+(?:first\s+)?(?:ask|prompt|check\s+with)\b|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm|approv|dialog)|"
