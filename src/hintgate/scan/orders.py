@@ -120,7 +120,7 @@ _TO_MODEL = Cue(
     r"(?:page|e-?mail|message|file|document|doc|text|thread|ticket|repo\w*|workspace|channel|server|site|post|log|"
     r"issue|note|invoice|event|conversation|project)s?\b"
     r"|\b(?:whoever|whichever\s+(?:[\w-]+\s+)?" + _MODEL_NOUNS + r")\s+(?:next\s+|first\s+|later\s+)?(?:reads|"
-    r"processes|opens|sees|summari[sz]es|handles)\s+this\b"
+    r"processes|opens|sees|summari[sz]es|handles|triages|reviews|picks\s+up)\s+this\b"
     r"|\b(?:if|when|whenever|once)\s+this\s+[\w-]+\s+is\s+(?:being\s+)?(?:processed|read|opened|handled|"
     r"summari[sz]ed|parsed|reviewed)\s+by\s+(?:an?\s+|any\s+|the\s+)?(?:[\w-]+\s+)?" + _MODEL_NOUNS + r"\b"
     r"|"
@@ -146,6 +146,8 @@ _TO_MODEL = Cue(
     + r"|"
     + _MODEL_KEY
     + r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
+    # A label that names its reader in parentheses: "Automation note (for AI triage bots):".
+    r"|\((?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?-i:AI|LLM)s?\b[^()\n]{0,40}\)[ \t]*:"
     r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
     r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
     r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)"
@@ -1050,7 +1052,9 @@ _OUTWARD = Cue(
     r"\b(?:merge|approve|delete|remove|drop|grant|invite|transfer|wire|pay|refund|buy|purchase|send|forward|share|"
     r"publish|upload|email|disable|push|recommend|ignore|omit|hide|collect|provide|give|reveal|export|dm|dismiss|"
     r"ban|whitelist|accept|decline|append|download|log\s+in|revoke|reset|submit|cancel|archive|flush|overwrite|"
-    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell)\b|" + _ACTS_ELSEWHERE,
+    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell|check\s*out)\b"
+    # Money spent: "add the X200 bundle to the cart", "complete checkout".
+    r"|\bto\s+(?:the\s+|your\s+|their\s+)?(?:shopping\s+)?(?:cart|basket)\b|" + _ACTS_ELSEWHERE,
     gated=True,
 )
 
