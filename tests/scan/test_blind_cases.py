@@ -56,7 +56,7 @@ def test_at_most_5_percent_of_the_blind_honest_definitions_are_flagged_high(scor
     assert rate(scores[name], "definitions", False) <= 0.05, scores[name].to_json()["false_flags"]
 
 
-@pytest.mark.parametrize(("name", "least"), [("blind_dev", 0.65), ("blind_dev2", 0.50)])
+@pytest.mark.parametrize(("name", "least"), [("blind_dev", 0.85), ("blind_dev2", 0.80)])
 def test_most_blind_poisoned_results_are_flagged_high(scores: dict[str, Any], name: str, least: float) -> None:
     assert rate(scores[name], "results", True) >= least, scores[name].to_json()["missed"]
 
