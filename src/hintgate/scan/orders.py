@@ -1390,6 +1390,8 @@ _RESULT_CUES = Cue(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
     r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b|"
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
+    # English words read backwards ("eht", "resu"): a line written right to left (`_backwards`).
+    r"\b(?:eht|uoy|ruoy|resu|dna|siht)\b|"
     r"\bno\s+(?:\w+\s+)?(?:confirmation|approval)\s+(?:is\s+)?(?:needed|required|necessary)\b|"
     r"\b(?:confirmation|approval)\s+(?:\w+\s+){0,4}?(?:is\s+)?not\s+(?:needed|required|necessary)\b|"
     # A call named as where data goes ("repeat this call with ...", "resubmit with ... in the `query` parameter").
@@ -1482,7 +1484,36 @@ def judge_result(text: str) -> list[Order]:
         if verdict is not None:
             addressee, targets, high, why = verdict
             orders.append(Order(start, end, addressee, targets, high, why))
+    orders.extend(_backwards(text, context))
     return orders
+
+
+# English words as they read backwards ("eht", "uoy", "resu"): a line of them is a sentence written right to left.
+_BACKWARD_CUE = Cue(r"\b(?:eht|uoy|ruoy|resu|dna|siht)\b", re.IGNORECASE)  # one pass of RE2 over a long text
+_BACKWARD_WORDS = re.compile(r"\b(?:eht|uoy|ruoy|resu|dna|siht|ot|fo|ti|nehw|htiw)\b", re.IGNORECASE)
+_FORWARD_WORDS = re.compile(r"\b(?:the|you|your|user|and|this|to|of|it|when|with)\b", re.IGNORECASE)
+
+
+def _backwards(text: str, context: _Context) -> Iterator[Order]:
+    """The lines of `text` written backwards (more English words read right to left than left to right) whose
+    reversal asks for anything an order reaches: high, as an order hidden from the person reading is meant for the
+    model (over the line's span)."""
+    done = -1
+    for cue in _BACKWARD_CUE.finditer(text):
+        if cue.start() < done:
+            continue
+        start = text.rfind("\n", 0, cue.start()) + 1
+        end = text.find("\n", cue.end())
+        end = len(text) if end < 0 else end
+        done = end
+        line = text[start:end]
+        back = len(_BACKWARD_WORDS.findall(line))
+        if back < 3 or back <= 2 * len(_FORWARD_WORDS.findall(line)):
+            continue
+        verdict = _judge_sentence(line[::-1], context)
+        if verdict is not None:
+            addressee, targets, _, why = verdict
+            yield Order(start, end, addressee, targets, True, f"{why} (written backwards)")
 
 
 def _with_error_sentences(text: str, spans: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
