@@ -17,42 +17,8 @@ from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
-# `python -m hintgate ARGS...`, writing how many objects the collector leaves out of its passes as it exits.
-SERVE_AND_COUNT_FROZEN = textwrap.dedent(
-    """
-    import atexit, gc, runpy, sys
-
-    counted = sys.argv.pop(1)
-
-    def write_count():
-        with open(counted, "w") as out:
-            out.write(str(gc.get_freeze_count()))
-
-    atexit.register(write_count)
-    runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
-    """
-)
-
-
-async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_collectors_passes(
-    tmp_path: Path, time_cmd: list[str]
-) -> None:
-    config = tmp_path / "hintgate.json"
-    server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
-    config.write_text(json.dumps({"mcpServers": {"time": server}}))
-    launcher = [sys.executable, "-c", SERVE_AND_COUNT_FROZEN, str(tmp_path / "frozen.txt")]
-    with running_gateway("--config", str(config), "--no-record", launcher=launcher) as gateway:
-        with anyio.fail_after(60):
-            async with Client(gateway.mcp_transport(), mode="legacy") as client:
-                answer = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
-        assert not answer.is_error
-        gateway.process.send_signal(signal.SIGTERM)
-        assert gateway.process.wait(timeout=30) == 0
-    # The modules, the SDK's models and the scan's phrases alone are tens of thousands of objects.
-    assert int((tmp_path / "frozen.txt").read_text()) > 10_000
-
-
-# The same over stdio, writing also whether the store's tables are still in the collector's passes.
+# `python -m hintgate ARGS...`, writing as it exits how many objects the collector leaves out of its passes
+# and whether the store's tables are still in them.
 SERVE_AND_REPORT_FROZEN = textwrap.dedent(
     """
     import atexit, gc, json, runpy, sys
@@ -72,12 +38,35 @@ SERVE_AND_REPORT_FROZEN = textwrap.dedent(
 )
 
 
-async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_open_out_of_the_collectors_passes(
-    tmp_path: Path, time_cmd: list[str]
-) -> None:
+def time_config(tmp_path: Path, time_cmd: list[str]) -> Path:
+    """A config serving the time server, trusted."""
     config = tmp_path / "hintgate.json"
     server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
     config.write_text(json.dumps({"mcpServers": {"time": server}}))
+    return config
+
+
+async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_collectors_passes(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    config = time_config(tmp_path, time_cmd)
+    report = tmp_path / "report.json"
+    launcher = [sys.executable, "-c", SERVE_AND_REPORT_FROZEN, str(report)]
+    with running_gateway("--config", str(config), "--no-record", launcher=launcher) as gateway:
+        with anyio.fail_after(60):
+            async with Client(gateway.mcp_transport(), mode="legacy") as client:
+                answer = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+        assert not answer.is_error
+        gateway.process.send_signal(signal.SIGTERM)
+        assert gateway.process.wait(timeout=30) == 0
+    # The modules, the SDK's models and the scan's phrases alone are tens of thousands of objects.
+    assert json.loads(report.read_text())["frozen"] > 10_000
+
+
+async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_open_out_of_the_collectors_passes(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    config = time_config(tmp_path, time_cmd)
     report = tmp_path / "report.json"
     params = StdioServerParameters(
         command=sys.executable,
