@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -34,6 +35,47 @@ SERVE_AND_REPORT_FROZEN = textwrap.dedent(
 
     atexit.register(write_report)
     runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
+    """
+)
+
+
+# `python -m hintgate ARGS...`, writing as it exits whether the result scan's RE2 sets were built (no result was
+# scanned: only a start builds them).
+SERVE_AND_REPORT_SCAN_BUILT = textwrap.dedent(
+    """
+    import atexit, json, runpy, sys
+
+    reported = sys.argv.pop(1)
+
+    def write_report():
+        from hintgate.scan.prefilter import seen
+        from hintgate.scan.reading import ROT13_WORDS
+
+        with open(reported, "w") as out:
+            json.dump({"built": seen("plain words", words=ROT13_WORDS) is not None}, out)
+
+    atexit.register(write_report)
+    runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
+    """
+)
+
+# Frees 60 MB of mid-sized blocks below a live one (so the heap's top cannot shrink), gives the freed heap back,
+# and prints the resident memory before and after, in bytes.
+FREE_AND_GIVE_BACK = textwrap.dedent(
+    """
+    import os
+    from hintgate.cli.serve import give_back_freed_heap
+
+    def resident():
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    blocks = [bytes(1000 + i % 7) for i in range(60_000)]
+    live = bytes(2000)
+    del blocks
+    before = resident()
+    give_back_freed_heap()
+    print(before, resident(), len(live))
     """
 )
 
@@ -84,3 +126,24 @@ async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_o
     assert seen["frozen"] > 10_000
     # The store opened after the first listing (its state was read ahead): its tables were set aside then.
     assert seen["tables_walked"] is False
+
+
+async def test_an_http_gateway_builds_the_result_scan_before_its_first_result(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    # Built at the first result, the scan's sets and what their build needs came on top of all the gateway holds.
+    config = time_config(tmp_path, time_cmd)
+    report = tmp_path / "report.json"
+    launcher = [sys.executable, "-c", SERVE_AND_REPORT_SCAN_BUILT, str(report)]
+    with running_gateway("--config", str(config), "--no-record", launcher=launcher) as gateway:
+        gateway.process.send_signal(signal.SIGTERM)
+        assert gateway.process.wait(timeout=30) == 0
+    assert json.loads(report.read_text()) == {"built": True}
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads resident memory from /proc")
+def test_heap_freed_at_start_up_is_given_back_to_the_system() -> None:
+    command = [sys.executable, "-c", FREE_AND_GIVE_BACK]
+    answer = subprocess.run(command, check=True, capture_output=True, text=True, timeout=60)
+    before, after, _ = (int(word) for word in answer.stdout.split())
+    assert before - after > 30 * 2**20, answer.stdout

@@ -44,7 +44,9 @@ __all__ = [
     "Started",
     "Whereabouts",
     "bind_listener",
+    "build_result_scan",
     "collect_catalog",
+    "give_back_freed_heap",
     "open_store",
     "python_config",
     "read_ahead",
@@ -756,20 +758,23 @@ async def starting(
     prestarted: Prestarted | None = None,
     dashboard: str | None = None,
     view: str | None = None,
+    scan_ahead: bool = False,
 ) -> AsyncIterator[Started]:
     """Start a gateway, the one way every `hintgate serve` does; what runs before its first listing, in order.
 
     1. Spawn the upstreams: every enabled stdio server's process starts now (`sources.processes.prestarting`),
        unless the caller spawned them already (`prestarted`: on stdio they start before the stored state is
        read ahead). They import their own code while the gateway imports its own.
-    2. Import in the background: `imports` (the SDK's server side, the web stack) on a thread, meanwhile.
-    3. Open the store and check it, unless the state the first listing depends on was read ahead (`early`):
+    2. Build the result scan's patterns now, when `scan_ahead` (an HTTP gateway: `build_result_scan`), before
+       anything else is loaded.
+    3. Import in the background: `imports` (the SDK's server side, the web stack) on a thread, meanwhile.
+    4. Open the store and check it, unless the state the first listing depends on was read ahead (`early`):
        then the first listing is answered from it and the store opens after (`Started.late`).
-    4. Wait for the background imports: nothing else may import from the SDK while they run.
-    5. Build and enter the gateway: its sources take the processes spawned for them and start; its first
+    5. Wait for the background imports: nothing else may import from the SDK while they run.
+    6. Build and enter the gateway: its sources take the processes spawned for them and start; its first
        catalog is built from their listings, the stored pins and the overrides.
-    6. Stop the processes spawned ahead that no source took.
-    7. Say each server's state, its trust, and how many tools are served.
+    7. Stop the processes spawned ahead that no source took.
+    8. Say each server's state, its trust, and how many tools are served.
 
     Leaving undoes it in reverse: the gateway stops its sources, the store closes (drained), what is left of
     the processes spawned ahead stops, and the late store closes last (the gateway records its sessions'
@@ -780,20 +785,57 @@ async def starting(
         late = await stack.enter_async_context(LateStore(settings)) if early is not None else None
         if prestarted is None:  # 1. spawn the upstreams
             prestarted = await stack.enter_async_context(prestarting(config, os.environ))
-        background = await stack.enter_async_context(BackgroundImports(imports))  # 2. import in the background
-        store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 3. the store
-        await background.done()  # 4. wait for the imports
+        if scan_ahead:  # 2. the result scan's patterns
+            build_result_scan()
+        background = await stack.enter_async_context(BackgroundImports(imports))  # 3. import in the background
+        store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 4. the store
+        await background.done()  # 5. wait for the imports
         gateway, whereabouts = _gateway(
             config, settings, store, dashboard=dashboard, early=early, view=view, prestarted=prestarted
         )
-        await stack.enter_async_context(gateway)  # 5. the gateway: sources started, first catalog built
-        await prestarted.discard()  # 6. the processes no source took
-        _report_start(gateway, console)  # 7. report
+        await stack.enter_async_context(gateway)  # 6. the gateway: sources started, first catalog built
+        await prestarted.discard()  # 7. the processes no source took
+        _report_start(gateway, console)  # 8. report
         yield Started(gateway, store, late, whereabouts)
 
 
+def build_result_scan() -> None:
+    """Build what the result scan builds at its first tool result (its RE2 sets), now.
+
+    An HTTP gateway does it first thing as it starts, while its upstreams start: built at the first result,
+    the sets (about 9 MB, and 5 MB more while they build) came on top of everything a serving gateway holds
+    and set its peak memory (145 MB with identity and recording, at the first call). Built first, what the
+    build needed only while it built is given back at once (`give_back_freed_heap`). It takes about
+    0.1 s of CPU; a stdio gateway, whose start is what its client waits for, still builds them at its first
+    result.
+    """
+    from hintgate.scan.poisoning import scan_result
+
+    # A short JSON text, as most results are: what every result needs is built for it.
+    text = '{"id": 1, "name": "example", "status": "ok", "updated": "2026-01-01T00:00:00Z"}'
+    scan_result({"content": [{"type": "text", "text": text}]}, warnings=False)
+    give_back_freed_heap()  # what the build needed only while it built, before the imports pile up above it
+
+
+def give_back_freed_heap() -> None:
+    """Give the heap that start-up freed back to the system (glibc's `malloc_trim`; elsewhere nothing).
+
+    Freed memory below the top of the C heap (the scan's build, the imports' and the identity keys' fetch
+    temporaries) stays counted as the process's until it is trimmed: 4-6 MB of an HTTP gateway's 130 MB.
+    Trimming walks the heap once (a few ms), at start-up only.
+    """
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL(None).malloc_trim
+    except (ImportError, OSError, AttributeError, TypeError):  # not glibc: its allocator keeps its own counsel
+        return
+    trim(0)
+
+
 def _settle_start_up() -> None:
-    """Set what the gateway built to start aside from the cyclic garbage collector (`gc.freeze`).
+    """Set what the gateway built to start aside from the cyclic garbage collector (`gc.freeze`), and give
+    the heap it freed back (`give_back_freed_heap`).
 
     Called once an HTTP gateway listens (`_serve_app`), once a stdio gateway serves, and again once its late
     store opened. The modules, the SDK's models, the scan's phrases and the catalog so far live as long as
@@ -803,6 +845,7 @@ def _settle_start_up() -> None:
     at that point found about 600 unreachable objects, which stay.
     """
     gc.freeze()
+    give_back_freed_heap()
 
 
 async def _then_settled(opening: Coroutine[Any, Any, None]) -> None:
@@ -864,7 +907,7 @@ async def run_http(
     with bind_listener(host, port) as sock:
         _report_recording(console, recording)
         async with starting(
-            config, settings, imports=WEB_MODULES, console=console, dashboard=_base_url(host, sock)
+            config, settings, imports=WEB_MODULES, console=console, dashboard=_base_url(host, sock), scan_ahead=True
         ) as started:
             gateway, store = started.gateway, started.store
             async with reloading(gateway, watch=watch):

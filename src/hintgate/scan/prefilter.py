@@ -99,9 +99,9 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen
     Args:
         text: the text as the phrases are matched on it.
         words: the words whose rot13 form makes a text worth decoding as rot13 (`scan.reading.ROT13_WORDS`).
-        build: build the set if it is not built yet (about 50 ms of CPU, once per process). A gateway
+        build: build the set if it is not built yet (about 50 ms of CPU, once per process). A stdio gateway
             builds it at its first tool result, not before: the definitions of its first listing are read
-            without it, so that the listing is not held up.
+            without it, so that the listing is not held up (an HTTP gateway builds it as it starts).
     """
     if not text.isascii():
         stand_in = ascii_stand_in(text)
