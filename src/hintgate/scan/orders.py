@@ -174,6 +174,72 @@ _TO_MODEL = Cue(
     + _MODEL_NOUNS,
     re.IGNORECASE,
 )
+# The reader named as someone's go-between: reading, summarising, comparing or answering *for* another person, acting
+# on someone's behalf, or a program that reads ("automated readers", "summarisers"). A page speaks so to no person
+# reading it for themselves: the one it addresses serves someone else, as the model serves its user.
+_PERSON = (
+    r"(?:someone|somebody|persons?|people|users?|readers?|humans?|consumers?|customers?|clients?|data\s+subjects?|"
+    r"employees?|developers?|travell?ers?|buyers?|shoppers?|patients?|passengers?|investors?|the\s+board)"
+)
+_ON_BEHALF = Cue(
+    r"\b(?:summari[sz]\w*|read(?:s|ing)?|retriev\w*|fetch\w*|compar(?:e|es|ed|ing)|process\w*|relay\w*|explain\w*|"
+    r"describ\w*|consult\w*|produc\w*|generat\w*|answer\w*|research\w*|brows\w*|shop\w*|book\w*)\b[^.;:!?\n]{0,60}?"
+    r"\b(?:for|to)\s+(?:a|an|the|some|any|your|their|its)?\s*" + _PERSON + r"\b"
+    # Any act on this very text for a person: "condensing this recipe for someone", "reads these notes to a patient".
+    r"|\b[a-z]+(?:ing|e?s|ed)\s+(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:for|to)\s+(?:a|an|the|some|any|your|their)?\s*"
+    + _PERSON
+    + r"\b"
+    r"|\b(?:advis|assist|help|brief|serv)(?:e|es|ed|ing)\s+(?:a|an|the|some|any|your|their)\s+" + _PERSON + r"\b"
+    r"|\bon\s+(?:a|an|the|someone'?s|somebody'?s|their|your|its|his|her)\s+(?:[\w-]+(?:'s|’s)?\s+)?behalf\b"
+    r"|\bon\s+behalf\s+of\s+(?:a|an|the|someone|somebody|their|your|its)\s+" + _PERSON + r"\b"
+    r"|\bas\s+(?:their|his|her|your|the\s+user'?s?)\s+(?:AI\s+)?(?:assistant|agent)\b"
+    r"|\bautomated\s+(?:readers?|agents?|clients?|systems?|tools?|assistants?|services?|crawlers?|summari[sz]ers?|"
+    r"access|processing)\b|\bAI\s+systems?\b|\bdigital\s+intermediar\w+|\btools?\s+acting\s+on\b"
+    # The same in the commonest languages: "pour quelqu'un", "para una persona", "im Auftrag eines Nutzers",
+    # "lecteurs automatisés", "för en anställds räkning".
+    r"|\b(?:pour|para|per|für|voor|dla|для|за|untuk|cho)\s+(?:quelqu'un|une\s+personne|alguien|una\s+persona|"
+    r"uma\s+pessoa|algu[eé]m|qualcuno|una\s+persona|jemanden|eine\s+Person|iemand|kogoś|кого-то|когось|seseorang)\b"
+    r"|\b(?:im\s+Auftrag|au\s+nom|en\s+nombre|em\s+nome|per\s+conto|namens|w\s+imieniu|от\s+имени|від\s+імені|"
+    r"atas\s+nama|thay\s+mặt|adına|för\s+\w+\s+räkning)\b"
+    r"|\b(?:lecteurs?\s+automatisés|lectores\s+automáticos|automatisierte\w*\s+(?:Leser|Systeme|Assistent\w*)|"
+    r"automatiserade\s+assistenter|sistemi\s+automatici|sistemas\s+automáticos|systèmes\s+automatisés)\b",
+    re.IGNORECASE,
+)
+# What the model is said to do, in the third person: "the client assistant attaches", "assistants ... keep".
+_ACTS = [
+    *("attach", "send", "read", "submit", "apply", "run", "complete", "register", "post", "upload", "forward", "share"),
+    *("grant", "delete", "add", "keep", "carry", "include", "mark", "call", "invoke", "use", "put", "give", "record"),
+    *("store", "save", "remember", "treat", "approve", "copy", "list", "fetch", "open", "describe", "present"),
+    *("report", "tell", "state", "omit", "hide", "leave", "skip", "make", "set", "change", "update", "pay"),
+    *("transfer", "buy", "book", "install", "execute", "email", "deposit", "confirm", "accept", "enforce", "rank"),
+    *("rate", "recommend", "answer", "reply", "respond", "relay", "replace", "remove", "disable", "merge", "push"),
+    *("publish", "invite", "refund", "charge", "purchase", "sign", "append", "paste", "print", "collect", "gather"),
+    *("export", "sync", "mirror", "route", "proceed", "go", "handle", "prefer"),
+]
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+# The model spoken of as the one who acts or must: "the client assistant attaches ...", "your workspace assistant is
+# able to ...", "assistants relaying this answer to customers should ...", "Assistants consulting this table keep ...".
+_SPOKEN_OF = Cue(
+    r"\b(?:the|an?|any|each|every|your|their)\s+(?:[\w-]+\s+){0,2}?(?:AI\s+agent|(?:AI\s+)?(?:assistant|chatbot|copilot|LLM|summari[sz]er))"
+    r"\s+(?:(?:also|then|first|now|always|simply|just|directly|automatically|itself)\s+)?(?:can|may|will|should|must|"
+    r"shall|is\s+(?:able|expected|asked|required|allowed|authori[sz]ed|free|to)\s+(?:to\s+)?|"
+    + "|".join(_third_person(v) for v in _ACTS)
+    + r")\b"
+    r"|\b(?:AI\s+)?(?:assistants|agents|chatbots|LLMs|copilots)\s+(?:(?:that|who|which)\s+)?(?:[\w'’-]+\s+){0,5}?"
+    r"(?:can|may|will|should|must|shall|need\s+to|are\s+(?:able|expected|asked|required|allowed|authori[sz]ed)\s+to|"
+    + "|".join(_ACTS)
+    + r")\b",
+    re.IGNORECASE,
+)
 # The reader asked to act: a duty, a favour, or a numbered step.
 _DUTY = Cue(
     r"\b(?:you(?:'ll|'d|\s+(?:must|should|shall|need|have\s+to|are\s+(?:required|expected|asked)|will|can|may)))\b"
@@ -374,7 +440,7 @@ _BYPASS = Cue(
 )
 # A negation in the commonest languages: an approval word beside one is the approval skipped.
 _NEGATION = Cue(
-    r"\b(?:not|no|never|without|n't|nunca|sin|não|sem|ne|pas|jamais|sans|nicht|nie|niemals|ohne|kein\w*|non|mai|"
+    r"\b(?:not|no|never|without|n't|nobody|no\s+one|nunca|sin|não|sem|ne|pas|jamais|sans|nicht|nie|niemals|ohne|kein\w*|non|mai|"
     r"senza|niet|nooit|zonder|geen|nigdy|bez|asla|olmadan|gerek\s+yok|sorma\w*|isteme\w*|không|đừng|cần|jangan|"
     r"tidak|tanpa|tak|не|никогда|без|ніколи|usi\w+|bila|kamwe)\b"
     r"|لا|دون|بدون|لن|אל|לא|ללא|בלי|नहीं|मत|बिना|न\s|না|ছাড়া|ไม่|อย่า|ないで|なしで|不要|不必|无需|無需|别|勿|없이|말고|마세요|않",
@@ -452,7 +518,8 @@ _DESTINATION = Cue(
 _ADDRESS = Cue(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b(?:s3|gs|az)://\S+")
 # A URL the model is to fill with data: a template slot or a value concatenated in.
 _BUILT_URL = Cue(
-    r"(?:https?|wss?)://[^\s\"'<>]*(?:[?&/=](?:\{[^}\s]*\}|<[^>\s]*>|\$\{?\w+|%s|\[[A-Z_ a-z]+\])|['\"]\s*\+\s*\w)",
+    r"(?:https?|wss?)://[^\s\"'<>]*(?:[?&/=](?:\{[^}\n]{0,40}\}|<[^>\s]*>"
+    r"|\$\{?\w+|%s|\[[A-Z_ a-z]+\])|['\"]\s*\+\s*\w)",
     re.IGNORECASE,
     gated=True,
 )
@@ -846,10 +913,26 @@ def _judge_sentence(
     # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
     carried = not named and addressed and _commands(sentence)
     named = named or carried
+    # The reader named as someone's go-between, or the model spoken of as the one who acts (`_ON_BEHALF`,
+    # `_SPOKEN_OF`): the model, when what is asked reaches beyond the page (not for any act: a page may say what an
+    # assistant does with it).
+    behalf = _said(sentence, _ON_BEHALF.search(sentence, seen), data=True) if context.result and not named else None
     if not (
-        named or targets or role or path or noun or context_ or conceal or misreport or bypass or tools or destination
+        named
+        or targets
+        or role
+        or path
+        or noun
+        or context_
+        or conceal
+        or misreport
+        or bypass
+        or tools
+        or destination
+        or behalf
     ):
         return None
+    spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
     transfer = _TRANSFER.search(sentence, seen)
     if transfer and _DONE_BY_OTHER.match(sentence, transfer.end()) and _PASSIVE.search(sentence[: _start(transfer)]):
         transfer = None  # "are read by the AWS CLI itself": what another program does, asked of no reader
@@ -958,7 +1041,11 @@ def _judge_sentence(
         # An error's fix that sends a secret to an address: no program's error asks its caller to post a key away.
         targets.append("destination")
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
-    hidden = _hides(sentence, conceal)
+    hidden = _hides(sentence, conceal, loose=behalf is not None)
+    if behalf is not None and not misreport:
+        # Said to someone's go-between, a result described as something ("present the product as insured") is
+        # what the person served is told.
+        misreport = _said(sentence, _FRAMED.search(sentence, seen))
     if hidden or misreport:
         hit = hidden or misreport
         assert hit is not None
@@ -971,6 +1058,11 @@ def _judge_sentence(
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
+    go_between = behalf if behalf is not None else spoken
+    if go_between is not None and targets and addressee != "model":
+        addressee = "model"
+        as_who = "someone's go-between" if behalf is not None else "the one who acts"
+        why.append(f"speaks to the model as {as_who} ({go_between.group().strip()[:60]!r})")
     # A label carried from before, or an @-mention (how a project's own people ask its coding bot for work: "@copilot
     # please add a test"), must ask an act beyond a project's chores.
     if named and not targets and not carried and not mention and destination and "@" in destination.group():
@@ -1075,9 +1167,11 @@ def _commands(sentence: str) -> bool:
     )
 
 
-def _hides(sentence: str, conceal: re.Match[str] | None) -> re.Match[str] | None:
+def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False) -> re.Match[str] | None:
     """The concealment, when what it hides is an act or this text ("do not mention this step"), not a fact the
-    tool keeps for its own job ("do not tell the user the answer until they guess")."""
+    tool keeps for its own job ("do not tell the user the answer until they guess"); `loose`: said to someone's
+    go-between, anything kept from the person served but a secret or their data ("must not mention sections 7
+    or 12": what they are told is changed; "never show passwords": what is protected)."""
     if conceal is None:
         return None
     found = conceal.group().strip().lower()
@@ -1086,7 +1180,43 @@ def _hides(sentence: str, conceal: re.Match[str] | None) -> re.Match[str] | None
     if found.startswith("without") and _required(sentence):
         return None
     after = sentence[conceal.end() : conceal.end() + 60]
+    if loose and not _PROTECTED.search(after):
+        return conceal
     return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
+
+
+# What a prohibition to show protects rather than hides: secrets and people's data.
+_PROTECTED = re.compile(
+    r"\b(?:data|information|info|details|passwords?|passcodes?|keys?|tokens?|secrets?|credentials?|personal|private|"
+    r"PII|identit\w*|card|numbers?|addresses|e-?mails?|phone|contents?|logs?)\b",
+    re.IGNORECASE,
+)
+# A result described to the person served as something: "present the product as fully insured", "describe the
+# package as compromised", "relay to the user as a strong buy".
+_FRAMED = Cue(
+    r"\b(?:describ|present|portray|fram|relay|characteri[sz]|represent|report|pass)\w*\s+(?:[\w'’\"“”-]+\s+){0,5}?"
+    r"as\s+(?:an?\s+|the\s+)?[\w-]+",
+    re.IGNORECASE,
+)
+
+
+def _spoken_of(sentence: str, seen: frozenset[int] | None) -> Any:
+    """`_SPOKEN_OF`'s match, unless its modal is a passive's ("agents can be tricked into ..."): what is done to an
+    assistant is said of it, not asked of it."""
+    match = _said(sentence, _SPOKEN_OF.search(sentence, seen), data=True)
+    if match is None or re.match(r"\s*(?:not\s+)?be(?:en)?\b", sentence[match.end() :]):
+        return None
+    if _PEOPLES_ASSISTANT.search(match.group()):
+        return None  # "the user agent can fetch ...", "your executive assistant books ...": a program or a person
+    return match
+
+
+# Words before "assistant" or "agent" that name a program or a person's job, not the model.
+_PEOPLES_ASSISTANT = re.compile(
+    r"\b(?:user|proxy|ssh|gpg|http|build|ci|executive|personal|administrative|admin|teaching|lab|dental|medical|"
+    r"legal|shop|sales|office|nursing|physician|store|research)\s+(?:AI\s+)?(?:assistant|agent|chatbot)",
+    re.IGNORECASE,
+)
 
 
 # The approval said to be done or needless.
@@ -1392,6 +1522,8 @@ _RESULT_CUES = Cue(
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
     # English words read backwards ("eht", "resu"): a line written right to left (`_backwards`).
     r"\b(?:eht|uoy|ruoy|resu|dna|siht)\b|"
+    # The reader named as someone's go-between ("if you are summarising this page for someone", "automated readers").
+     + _ON_BEHALF.pattern + r"|"
     r"\bno\s+(?:\w+\s+)?(?:confirmation|approval)\s+(?:is\s+)?(?:needed|required|necessary)\b|"
     r"\b(?:confirmation|approval)\s+(?:\w+\s+){0,4}?(?:is\s+)?not\s+(?:needed|required|necessary)\b|"
     # A call named as where data goes ("repeat this call with ...", "resubmit with ... in the `query` parameter").
