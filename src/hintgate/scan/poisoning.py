@@ -966,7 +966,12 @@ class _OrderReader:
         # Which of the judge's cues can match anywhere in the tool's texts (one pass): a tool in which nothing an
         # order reaches for can stand is not read sentence by sentence.
         # Where in the joined texts an order's reach stands (found once), by each text's offset in them.
-        self.reach = [] if result else reaches(joined)
+        # Each text's sentences are read with their line breaks unwrapped (`_unwrapped`), the texts kept apart.
+        if result:
+            self.reach: list[tuple[int, int]] = []
+        else:
+            unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
+            self.reach = reaches(unwrapped)
         self.seen = None
         self.worth = result or hidden or bool(self.reach)
         self.offsets: dict[str, int] = {}
@@ -995,17 +1000,26 @@ class _OrderReader:
                 # words nobody writes that way by accident (an encoded run may be any data; those stay unjudged).
                 orders = judge_result(view.text) if view.how in _JUDGED_VIEWS else []
             else:
-                orders = judge_text(
-                    view.text,
-                    tool=self.tool,
-                    own=self.own,
-                    parameter=parameter,
-                    script=self.script,
-                    prose=prose or sentence,
-                    seen=self.seen if view.how == "plain" else None,
-                    reach=self._reach(path, text) if view.text is text else None,
+                reach = self._reach(path, text) if view.text is text else None
+                orders = (
+                    []
+                    if reach == []  # nothing an order reaches for stands in the text
+                    else judge_text(
+                        _unwrapped(view.text) if view.how == "plain" else view.text,
+                        tool=self.tool,
+                        own=self.own,
+                        parameter=parameter,
+                        script=self.script,
+                        prose=prose or sentence,
+                        seen=self.seen if view.how == "plain" else None,
+                        reach=reach,
+                    )
                 )
             for order in orders:
+                if order.targets == ("tool",) and _PREREQUISITE.search(view.text, order.start, order.end):
+                    continue  # "call git_push first": the order calls are made in, the tool's own job
+                if order.targets == ("user-view",) and _CONSENT.search(view.text, order.start, order.end):
+                    continue  # "tell them it stays open, then get their agreement": the user is asked, not misled
                 if order.high or (sentence and order.targets):
                     start, end = view.origin(order.start, order.end)
                     yield _order_finding(path, order, start, end, self.tool, view)
@@ -1026,6 +1040,42 @@ _VALUE = re.compile(r"\.(?:enum\[\d+\]|default|const|examples?(?:\[\d+\])?)(?:$|
 _SENTENCE = re.compile(r"(?:[^\W\d_][\w'-]*[\s,;:]+){4,}[^\W\d_]")
 _JUDGED_VIEWS = frozenset({"plain", "spaced", "tags"})
 """A text shorter than this holds no order (a schema's `string`, an enum's `USD`)."""
+# The user's agreement sought: what the user is told then is what they decide on.
+_CONSENT = re.compile(
+    r"\b(?:get|obtain|ask\s+for|wait\s+for|seek|request)\s+(?:their|the\s+user'?s?|his|her)\s+(?:explicit\s+)?"
+    r"(?:agreement|consent|approval|confirmation|go-ahead|permission)\b",
+    re.IGNORECASE,
+)
+# Call-order guidance: another tool called first, before this one ("call `list_repos` first to get the id").
+_PREREQUISITE = re.compile(r"\b(?:call|run|use|invoke)\s+[`'\"]?[\w.-]+[`'\"]?(?:\(\))?\s+first\b", re.IGNORECASE)
+# A line break inside a sentence: the line before ends in a word, a comma or a closing quote or bracket (no sentence
+# end, no label's colon), the next opens with a word that is no heading or list item. A description wrapped at 80 or
+# 100 columns breaks sentences so; the sentence judge reads a line break as a sentence's end.
+_NOT_WRAPPED_AFTER = frozenset(".!?:;\u3002\uff01\uff1f")
+_WRAPPED_ON = re.compile(r"[ \t]*(?!\d+[.)]\s)[^\s\-*#>|\u2022A-Z\u0410-\u042f]")
+_WRAPPED_CODE = re.compile(r"[ \t]*[A-Z][A-Z\d]")
+
+
+def _unwrapped(text: str) -> str:
+    """`text` with the line breaks inside its sentences read as spaces (the same length: every offset holds)."""
+    at = text.find("\n")
+    if at < 0:
+        return text
+    breaks = []
+    while at >= 0:
+        before = text[max(0, at - 40) : at].rstrip(" \t")[-1:]
+        if before and not before.isspace() and before not in _NOT_WRAPPED_AFTER:
+            # A code or an acronym ("IT60", "IBAN") may open the next line after a word in lower case or a comma.
+            lower = before == "," or "a" <= before <= "z"
+            if _WRAPPED_ON.match(text, at + 1) or (lower and _WRAPPED_CODE.match(text, at + 1)):
+                breaks.append(at)
+        at = text.find("\n", at + 1)
+    if not breaks:
+        return text
+    chars = list(text)
+    for at in breaks:
+        chars[at] = " "
+    return "".join(chars)
 
 
 def _parameter_of(path: str) -> str | None:
