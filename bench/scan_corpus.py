@@ -268,6 +268,10 @@ def hundred_kb_shapes() -> dict[str, dict[str, Any]]:
         "Chinese prose": _hundred_kb(
             "这是一个关于如何配置客户端的说明。请在工作目录中创建配置文件，然后重新启动服务。"
         ),
+        # Without the fullwidth comma (which NFKC changes): the punctuation the wide prefilter reads as written.
+        "Chinese prose, no fullwidth punctuation": _hundred_kb(
+            "这是一个关于如何配置客户端的说明。请在工作目录中创建配置文件、然后重新启动服务。"
+        ),
         "one line, no sentence end": _hundred_kb(
             "the quick brown fox jumps over the lazy dog and you should read the manual then run it "
         ),

@@ -900,7 +900,12 @@ def _scan_all(
             tool,
             joined,
             result=result,
-            hidden=spaced or quick is None or quick.disguises is None or bool(quick.disguises - {"leet"}),
+            # Text beyond ASCII is read in its views (normalised, look-alikes folded): as before the wide prefilter.
+            hidden=spaced
+            or quick is None
+            or quick.disguises is None
+            or bool(quick.disguises - {"leet"})
+            or not joined.isascii(),
         )
         if "HG619" not in off
         else None
@@ -1356,13 +1361,15 @@ def _only(plan: _Plan, phrases: frozenset[Phrase]) -> _Plan:
 
 @functools.cache
 def _seen_plan(needs: frozenset[tuple[str, ...]], phrases: frozenset[Phrase]) -> _Plan:
-    """The plan for ASCII text of which the prefilter saw `needs` held and only `phrases` possible."""
+    """The plan for text of which the prefilter saw `needs` held and only `phrases` possible (those of every script:
+    the prefilter rules out the phrases of scripts a text does not hold)."""
     present = frozenset(p for p in _NEEDING if p.needs in needs and (not p.also or p.also in needs))
-    plan = _plan(frozenset(), present)
+    plan = _plan(_EVERY_SCRIPT, present)
     return _Plan(tuple(p for p in plan.searched if p in phrases), frozenset(p for p in plan.anchored if p in phrases))
 
 
 _ASCII_LETTER = re.compile("[a-zA-Z]")
+_EVERY_SCRIPT = frozenset({"ru", "zh", "ja"})
 
 
 @functools.cache

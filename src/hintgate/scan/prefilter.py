@@ -25,7 +25,13 @@ into one RE2 can run whose matches include every text the original matches:
 That holds for ASCII text, where Python's Unicode classes and word boundaries
 are the ASCII ones RE2 uses, and for text whose only other characters are
 punctuation, symbols and spaces, read through an ASCII stand-in
-(`ascii_stand_in`); other text is not prefiltered (`seen` returns None) and
+(`ascii_stand_in`). A long text with letters beyond ASCII (Russian, Chinese,
+accented prose) is read by a second set in RE2's UTF-8 mode, its patterns
+relaxed for such text (`relaxed_wide`): case spelled out as Python's engine
+compares letters, the look-alike and leetspeak views `scan.reading` matches
+on spelled in, `\\b` dropped, and triggers for what makes a text's own findings
+(invisible characters, a word mixing scripts). A short such text, or one NFKC
+changes (fullwidth punctuation), is not prefiltered (`seen` returns None) and
 is scanned in full. A pattern the relaxation cannot read is left
 out of the set and counts as always possible. If RE2 gives up on a text (its
 DFA out of memory), a pattern that matches every text is missing from the
@@ -35,6 +41,7 @@ nothing is prefiltered; the findings are the same either way, only slower.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -47,10 +54,11 @@ from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
 from hintgate.scan.reading import is_invisible
 
-__all__ = ["DISGUISES", "LONG", "Seen", "ascii_stand_in", "prepare", "relaxed", "seen"]
+__all__ = ["DISGUISES", "LONG", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
 
-DISGUISES = ("leet", "entities", "comment", "base64", "hex", "percent", "rot13")
-"""What `Seen.may` can answer for: a disguise the text may hold (`rot13`: one of rot13's words)."""
+DISGUISES = ("leet", "entities", "comment", "base64", "hex", "percent", "rot13", "invisible", "seam")
+"""What `Seen.may` can answer for: a disguise the text may hold (`rot13`: one of rot13's words; `invisible` and
+`seam`, in text beyond ASCII: an invisible character, a word mixing scripts)."""
 
 # Python's ASCII whitespace: RE2's `\s` is [\t\n\f\r ].
 _SPACE = r"\t-\r\x1c-\x1f "
@@ -87,8 +95,9 @@ class Seen:
 
 
 def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen | None:
-    """What one RE2 pass over ASCII `text` rules out; None when the text is not ASCII, RE2 is not installed,
-    the set is not built yet and `build` is false, or RE2 gave up (scan the text in full then).
+    """What one RE2 pass over `text` rules out; None when the text has letters beyond ASCII and is short or
+    changed by NFKC, RE2 is not installed, the set is not built yet and `build` is false, or RE2 gave up (scan
+    the text in full then).
 
     A text of `LONG` characters or more is read by the whole set at once (one DFA pass: every phrase,
     needed string and disguise). A shorter one, a tool's description, is read by RE2's filter instead: the
@@ -106,7 +115,7 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen
     if not text.isascii():
         stand_in = ascii_stand_in(text)
         if stand_in is None:
-            return None
+            return _seen_beyond_ascii(text, words, build=build)
         text = stand_in
     if build:
         prepare(words)
@@ -208,7 +217,10 @@ class _Matcher:
         return Seen(frozenset(p for p in phrases if p is not None) | self._always, None, None)
 
     def seen(self, text: str) -> Seen | None:
-        hits = self._set.Match(text.encode("ascii"))
+        return self.seen_bytes(text.encode("ascii"))
+
+    def seen_bytes(self, text: bytes) -> Seen | None:
+        hits = self._set.Match(text)
         if not hits or self._sentinel not in hits:
             return None  # RE2 gave up on this text
         phrases: set[Phrase] = set(self._always)
@@ -339,6 +351,22 @@ class _Parser:
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
         self.at = 0
+        self.ignorecase = False  # within `(?i:...)`, or the whole pattern's flag (read by the wide parser)
+
+    def literal(self, char: str) -> str | None:
+        if char.isascii():
+            return char
+        _beyond_ascii(char)  # raises unless it never matches ASCII text
+        return None
+
+    def escape(self, char: str) -> str:
+        return _escape(char)
+
+    def klass(self, text: str) -> str | None:
+        return _class(text)
+
+    def scoped(self) -> str:
+        return "i:"
 
     def alternation(self) -> list[list[Any]]:
         branches = [self.sequence()]
@@ -364,27 +392,29 @@ class _Parser:
         if char == "[":
             end = class_end(pattern, at)
             self.at = end
-            return _class(pattern[at:end])
+            return self.klass(pattern[at:end])
         if char == "\\":
             if at + 1 >= len(pattern):
                 raise ValueError(f"a lone backslash ends {pattern!r}")
             self.at = at + 2
-            return _escape(pattern[at + 1])
+            return self.escape(pattern[at + 1])
         if char in "*+?{" and not (char == "{" and not _QUANTIFIER.match(pattern, at)):
             raise ValueError(f"a quantifier with nothing before it at {at} in {pattern!r}")
         self.at = at + 1
         if char in "^$":
             return ""
-        return char if char.isascii() else _beyond_ascii(char)  # None: never
+        return self.literal(char)
 
     def group(self) -> _Group:
         pattern = self.pattern
         kinds = (("(?:", ":"), ("(?<=", "<="), ("(?<!", "<!"), ("(?=", "="), ("(?!", "!"), ("(?P<", "P"))
         kind, opener = next(((k, o) for o, k in kinds if pattern.startswith(o, self.at)), (":", "("))
         scoped = _SCOPED_FLAGS.match(pattern, self.at)
+        ignorecase = self.ignorecase
         if scoped is not None:  # `(?i:...)`: the one scoped flag RE2 reads as Python does
             self.at = scoped.end()
-            kind = "i:"
+            kind = self.scoped()
+            self.ignorecase = True
         elif kind == "P":
             close = pattern.find(">", self.at)
             if close < 0:
@@ -395,6 +425,7 @@ class _Parser:
         else:
             self.at += len(opener)
         body = self.alternation()
+        self.ignorecase = ignorecase
         if self.at >= len(pattern) or pattern[self.at] != ")":
             raise ValueError(f"an unclosed group in {pattern!r}")
         self.at += 1
@@ -468,7 +499,7 @@ def _unbounded(quantifier: str) -> str:
     return "*" if low == 0 else "+" if low == 1 else f"{{{low},}}"
 
 
-_BOUNDS = re.compile(r"\{(\d*),\d*\}\??")
+_BOUNDS = re.compile(r"\{(\d*)(?:,\d*)?\}\??")
 
 
 # Each emitter returns None for what can never match ASCII text (a letter beyond ASCII, a class of such letters):
@@ -511,3 +542,394 @@ def _emit(item: Any, *, lead: bool, trail: bool) -> str | None:
         body = _emit_alternation(item.body, lead=False, trail=False)
         return None if body is None else f"(?:{body})"
     return ""
+
+
+# Text with letters beyond ASCII (Cyrillic, Chinese, accented prose) is read by a second set, in RE2's UTF-8 mode,
+# built at the first long such text. RE2's classes and case folding are not Python's beyond ASCII, so each phrase
+# is relaxed for that text on its own terms (`relaxed_wide`): what Python's engine would match there, on the text as
+# written and on its look-alike view (`scan.reading` folds Cyrillic and Greek look-alikes to Latin before matching
+# again), RE2 matches too.
+
+
+def relaxed_wide(pattern: str, *, ignorecase: bool = False, folds: bool = True) -> str | None:
+    """`pattern` (Python's syntax) as an RE2 pattern for UTF-8 text that matches wherever Python's matches on the
+    text or on the text with its look-alike letters folded (`hints.names.fold_lookalikes`); None when it never can.
+
+    Case is spelled out as Python's engine compares letters (each letter becomes the class of the letters it
+    matches), look-alikes are spelled in beside the letter they fold to, `\\w` and `\\W` count every character
+    beyond ASCII as either, `\\s` and `\\d` are Python's own classes, and `\\b`, `\\B` are dropped (RE2's are ASCII's).
+    The result is matched case-sensitively.
+
+    Args:
+        pattern: the pattern, in Python's syntax.
+        ignorecase: whether Python's engine matches it with case ignored.
+        folds: whether it is matched on the look-alike view too (False: on the text as written only).
+
+    Raises:
+        ValueError: a construct the relaxation does not read (the pattern is then left out of the set).
+    """
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"not a pattern: {error}") from None
+    parser = _WideParser(pattern, folds=folds)
+    parser.ignorecase = ignorecase
+    tree = parser.alternation()
+    if parser.at < len(pattern):
+        raise ValueError(f"unbalanced ')' at {parser.at} in {pattern!r}")
+    return _emit_alternation(tree, lead=True, trail=True)
+
+
+def _seen_beyond_ascii(text: str, words: tuple[str, ...], *, build: bool) -> Seen | None:
+    """What the wide set rules out in a long `text` beyond ASCII; None for a short one (cheap to scan in full,
+    and each would build DFA states of its own), one NFKC changes (`scan.reading` reads it normalised), or
+    when there is no set."""
+    if len(text) < LONG or not unicodedata.is_normalized("NFKC", text):
+        return None
+    if build and words not in _WIDE:
+        _WIDE[words] = _wide_matcher(words)
+    matcher = _WIDE.get(words)
+    if matcher is None:
+        return None
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: not text RE2 reads
+        return None
+    return matcher.seen_bytes(encoded)
+
+
+_WIDE: dict[tuple[str, ...], _Matcher | None] = {}
+_MAX = 0x10FFFF
+
+
+class _WideParser(_Parser):
+    """The parse of `_Parser`, each atom relaxed for UTF-8 text (see `relaxed_wide`)."""
+
+    def __init__(self, pattern: str, *, folds: bool) -> None:
+        super().__init__(pattern)
+        self.folds = folds
+
+    def literal(self, char: str) -> str | None:
+        if char == ".":
+            return "."  # any character but a line break, in both engines
+        return _render(_variants(char, ignorecase=self.ignorecase, folds=self.folds), negated=False)
+
+    def escape(self, char: str) -> str:
+        tables = _tables()
+        if char in "sdwSDW":
+            return _render(tables.escapes[char], negated=False)
+        if char in "bB":
+            return ""
+        if char == "Z":
+            return r"\z"
+        if char in "Anrtfv":
+            return "\\" + char
+        if not char.isalnum():
+            return _render([(ord(char), ord(char))], negated=False)
+        raise ValueError(f"an escape the relaxation does not read: \\{char}")
+
+    def klass(self, text: str) -> str | None:
+        return _wide_class(text, ignorecase=self.ignorecase, folds=self.folds)
+
+    def scoped(self) -> str:
+        return ":"  # the case is spelled out; RE2's own folding would add exclusions to a negated class
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What the wide relaxation reads Python's engine by, built once from the running Unicode version."""
+
+    lowered: dict[str, set[str]]
+    """Per simple lowercase letter, every other letter whose simple lowercase it is."""
+    folded: dict[str, set[str]]
+    """Per Latin letter (or digit), the look-alikes `fold_lookalikes` folds to it."""
+    escapes: dict[str, list[tuple[int, int]]]
+    """`\\s`, `\\d`, `\\w` and their negations as code point ranges, on both views (`\\S` is every non-space...)."""
+    outside: dict[str, list[tuple[int, int]]]
+    """The same, for inside a negated class: what the class may leave out (ASCII only for `\\w`, `\\S`, ...)."""
+    seam: list[tuple[int, int]]
+    """The letters `scan.poisoning` looks for next to Greek or Cyrillic ones (a word mixing scripts), as ranges."""
+    invisible: list[tuple[int, int]]
+    """Every code point `scan.reading` reads as invisible."""
+    varied: list[int]
+    """Every code point with a case partner, a look-alike or an extra case, in order."""
+
+
+@functools.cache
+def _tables() -> _Tables:
+    # The planes that hold cased letters, digits, spaces and look-alikes (0 and 1); the rest have none of them.
+    chars = "".join(map(chr, range(0x20000)))
+    lowered: dict[str, set[str]] = {}
+    # `str.lower` is the simple lowercase mapping but for U+0130 (its full one is two code points).
+    low = chars.replace("\u0130", "i").lower()
+    for char, lower in zip(chars, low, strict=True):
+        if char != lower:
+            lowered.setdefault(lower, set()).add(char)
+    lowered["i"].add("\u0130")
+    folded: dict[str, set[str]] = {}
+    for char, fold in zip(chars, fold_lookalikes(chars), strict=True):
+        if char != fold:
+            folded.setdefault(fold, set()).add(char)
+    spaces = _runs(r"\s", chars)
+    digits = _runs(r"\d", chars)
+    digits_folded = _merged([*digits, *((ord(c), ord(c)) for d in "0123456789" for c in folded.get(d, ()))])
+    word = [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A), (0x80, _MAX)]
+    ascii_word = word[:-1]
+    escapes = {
+        "s": spaces,
+        "S": _complement(spaces),
+        "d": digits_folded,
+        "D": _merged([*_complement(digits), *((ord(d), ord(d)) for d in _LEET_DIGITS)]),
+        "w": word,
+        "W": _complement(ascii_word),
+    }
+    outside = {
+        "s": spaces,
+        "d": _without(digits, [ord(d) for d in _LEET_DIGITS]),
+        "w": ascii_word,
+        "S": _within_ascii(_complement(spaces)),
+        "D": _within_ascii(_complement(digits)),
+        "W": _within_ascii(_complement(ascii_word)),
+    }
+    greek_cyrillic = r"\u0370-\u03ff\u0400-\u052f"
+    seam = [*_runs(rf"[^\W\d_{greek_cyrillic}]", chars), (0x20000, _MAX)]
+    planes = [*range(0x20000), *range(0xE0000, 0xE1000)]
+    invisible = _merged([(code, code) for code in planes if is_invisible(chr(code))])
+    varied = sorted(
+        {
+            *(ord(c) for group in (lowered, folded) for key, values in group.items() for c in (key, *values)),
+            *(code for key, values in _extra_cases().items() for code in (key, *values)),
+        }
+    )
+    return _Tables(lowered, folded, escapes, outside, seam, invisible, varied)
+
+
+def _runs(pattern: str, chars: str) -> list[tuple[int, int]]:
+    """The code point ranges of `chars` (one each, in order) that Python's `pattern` (one character) matches."""
+    return [(ord(chars[m.start()]), ord(chars[m.end() - 1])) for m in re.finditer(f"(?:{pattern})+", chars)]
+
+
+def _merged(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if out and low <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], high))
+        else:
+            out.append((low, high))
+    return out
+
+
+def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    at = 0
+    for low, high in _merged(ranges):
+        if low > at:
+            out.append((at, low - 1))
+        at = high + 1
+    if at <= _MAX:
+        out.append((at, _MAX))
+    return out
+
+
+def _within_ascii(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [(low, min(high, 0x7F)) for low, high in ranges if low <= 0x7F]
+
+
+def _equivalents(char: str) -> set[str]:
+    """The letters Python's engine matches `char` with when case is ignored (its simple lowercase, and the few
+    letters `re` adds by hand: dotless i and long s, ...)."""
+    tables = _tables()
+    lower = char.lower()
+    lower = lower[0] if lower else char
+    group = {lower, *(chr(code) for code in _extra_cases().get(ord(lower), ()))}
+    out = {char}
+    for letter in group:
+        out.add(letter)
+        out.update(tables.lowered.get(letter, ()))
+    return out
+
+
+@functools.cache
+def _extra_cases() -> dict[int, tuple[int, ...]]:
+    # The letters `re` matches as one another although their lowercase differs (i and dotless i, s and long s,
+    # ...): its own table, read where this Python keeps it.
+    try:
+        from re import _casefix  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - every supported Python has it
+        return {}
+    return dict(_casefix._EXTRA_CASES)
+
+
+def _variants(char: str, *, ignorecase: bool, folds: bool = True) -> list[tuple[int, int]]:
+    """Every character a text may hold where Python's engine matches `char`, on the text or (`folds`) its
+    look-alike view."""
+    matched = _equivalents(char) if ignorecase else {char}
+    out = set(matched)
+    if folds:
+        # The look-alike view folds a letter to Latin (and `з` to `3`), the leetspeak view reads that view's
+        # digits as letters: a character is possible where either view turns it into one matched.
+        out.update(digit for digit, letter in _LEET_DIGITS.items() if letter in matched)
+        folded = _tables().folded
+        for letter in list(out):
+            out.update(folded.get(letter, ()))
+    return _merged((ord(c), ord(c)) for c in out)
+
+
+_LEET_DIGITS = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"}
+
+
+def _wide_class(text: str, *, ignorecase: bool, folds: bool) -> str:
+    """A character class (Python's syntax) relaxed for UTF-8 text: a class spelled out with every letter's
+    variants, or a negated class leaving out only what Python's engine leaves out on both views."""
+    negated = text.startswith("[^")
+    body = text[2 if negated else 1 : -1]
+    members: list[tuple[int, int]] = []
+    escapes: list[str] = []
+    i = 0
+
+    def one(at: int) -> tuple[int, int]:
+        if body[at] != "\\":
+            return ord(body[at]), at + 1
+        char = body[at + 1]
+        if char.isalnum() and char not in "nrtfv":
+            raise ValueError(f"an escape the relaxation does not read in a class: {text}")
+        return ord({"n": "\n", "r": "\r", "t": "\t", "f": "\f", "v": "\v"}.get(char, char)), at + 2
+
+    while i < len(body):
+        if body[i] == "\\" and body[i + 1 : i + 2] and body[i + 1] in "sSwWdD":
+            escapes.append(body[i + 1])
+            i += 2
+            continue
+        low, i = one(i)
+        if body[i : i + 1] == "-" and i + 1 < len(body):
+            high, i = one(i + 1)
+            members.append((low, high))
+        else:
+            members.append((low, low))
+    tables = _tables()
+    if not negated:
+        ranges = list(members)
+        for low, high in members:
+            # The members with variants (a case partner, a look-alike): looked up by range in the table of them.
+            first = bisect.bisect_left(tables.varied, low)
+            last = bisect.bisect_right(tables.varied, high)
+            for code in tables.varied[first:last]:
+                ranges.extend(_variants(chr(code), ignorecase=ignorecase, folds=folds))
+        for escape in escapes:
+            ranges.extend(tables.escapes[escape])
+        return _render(_merged(ranges), negated=False)
+    # Left out: what Python's engine leaves out whichever view it reads, so a member a look-alike folds away from
+    # (a Cyrillic letter that reads as Latin on the folded view) stays possible.
+    away = _images(tables) if folds else {}
+    kept: list[tuple[int, int]] = []
+    for low, high in members:
+        start = low
+        for code in sorted(c for c in away if low <= c <= high):
+            if not all(any(a <= image <= b for a, b in members) for image in away[code]):
+                if code > start:
+                    kept.append((start, code - 1))
+                start = code + 1
+        if start <= high:
+            kept.append((start, high))
+    for escape in escapes:
+        kept.extend(tables.outside[escape])
+    if not kept:
+        return _render([(0, _MAX)], negated=False)
+    return _render(_merged(kept), negated=True)
+
+
+def _images(tables: _Tables) -> dict[int, set[int]]:
+    """Per character the look-alike or leetspeak view changes, what it becomes there."""
+    images: dict[int, set[int]] = {}
+    for fold, chars in tables.folded.items():
+        for char in chars:
+            images.setdefault(ord(char), set()).update({ord(fold), ord(_LEET_DIGITS.get(fold, fold))})
+    for digit, letter in _LEET_DIGITS.items():
+        images.setdefault(ord(digit), set()).add(ord(letter))
+    return images
+
+
+def _without(ranges: list[tuple[int, int]], codes: list[int]) -> list[tuple[int, int]]:
+    return _complement(_merged([*_complement(ranges), *((code, code) for code in codes)]))
+
+
+def _render(ranges: list[tuple[int, int]], *, negated: bool) -> str:
+    """Code point ranges as an RE2 class (a single character as itself, escaped)."""
+    if not negated and len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        return _char(ranges[0][0])
+    body = "".join(_char(low) if low == high else f"{_char(low)}-{_char(high)}" for low, high in ranges)
+    return f"[{'^' if negated else ''}{body}]"
+
+
+def _char(code: int) -> str:
+    char = chr(code)
+    if char.isascii() and (char.isalnum() or char in " _"):
+        return char
+    return f"\\x{{{code:x}}}"
+
+
+def _wide_matcher(words: tuple[str, ...]) -> _Matcher | None:
+    """The wide set: every phrase, needed string and disguise trigger relaxed for UTF-8 text, and what makes a
+    text's findings of its own (invisible characters, a word mixing scripts); None without RE2."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = _MEMORY
+    regex_set = re2.Set.SearchSet(options)
+    slots: list[tuple[str, Any]] = []
+    always: set[Phrase] = set()
+
+    def add(pattern: str, slot: tuple[str, Any]) -> bool:
+        try:
+            regex_set.Add(pattern.encode("utf-8"))
+        except re2.error:
+            return False
+        slots.append(slot)
+        return True
+
+    phrases = (SECRET_FILES, ENV_FILES, *PHRASES)
+    for phrase in phrases:
+        unread = bool(phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE | re.MULTILINE))
+        try:
+            ignorecase = bool(phrase.regex.flags & re.IGNORECASE)
+            pattern = None if unread else relaxed_wide(phrase.regex.pattern, ignorecase=ignorecase)
+        except ValueError:
+            pattern, unread = None, True
+        if unread or (pattern is not None and not add(pattern, ("phrase", phrase))):
+            always.add(phrase)
+    for needed in _needed(phrases):
+        # Looked for in the text's lowercase: as Python's engine would with case ignored, on either view.
+        spelled = "|".join(relaxed_wide(re.escape(need), ignorecase=True) or "" for need in needed)
+        if not add(f"(?:{spelled})", ("needs", needed)):
+            return None
+    tables = _tables()
+    triggers = {
+        # Leetspeak as `scan.reading` looks for it in text it reads as written (in text with look-alikes, it reads
+        # the leetspeak of their view unasked: the phrases and needed strings above cover that view).
+        "leet": relaxed_wide(r"[013457][a-zA-Z]|[a-zA-Z][013457]", folds=False),
+        "entities": _TRIGGERS["entities"],
+        "comment": _TRIGGERS["comment"],
+        "base64": _TRIGGERS["base64"],
+        # What `scan.reading` checks first in text beyond ASCII: `0x`, or three pairs with Python's spaces.
+        "hex": relaxed_wide(r"0x|[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}[\s:,]?[0-9A-Fa-f]{2}", folds=False),
+        "percent": _TRIGGERS["percent"],
+        "invisible": _render(tables.invisible, negated=False),
+        "seam": f"{_render(tables.seam, negated=False)}[\\x{{370}}-\\x{{52f}}]|[\\x{{370}}-\\x{{52f}}]"
+        f"{_render(tables.seam, negated=False)}",
+    }
+    if words:
+        triggers["rot13"] = relaxed_wide("|".join(re.escape(word) for word in words), ignorecase=True, folds=False)
+    for disguise, pattern in triggers.items():
+        if pattern is None or not add(pattern, ("disguise", disguise)):
+            return None
+    sentinel = len(slots)
+    if not add(r"\z", ("sentinel", None)):
+        return None
+    try:
+        regex_set.Compile()
+    except re2.error:
+        return None
+    return _Matcher(regex_set, slots, sentinel, frozenset(always), None, [])
