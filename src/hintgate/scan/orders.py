@@ -179,17 +179,21 @@ _TO_MODEL = Cue(
 # reading it for themselves: the one it addresses serves someone else, as the model serves its user.
 _PERSON = (
     r"(?:someone|somebody|persons?|people|users?|readers?|humans?|consumers?|customers?|clients?|data\s+subjects?|"
-    r"employees?|developers?|travell?ers?|buyers?|shoppers?|patients?|passengers?|investors?|the\s+board)"
+    r"employees?|developers?|travell?ers?|buyers?|shoppers?|patients?|passengers?|investors?|board|borrowers?|guests?|members?)"
 )
 _ON_BEHALF = Cue(
     r"\b(?:summari[sz]\w*|read(?:s|ing)?|retriev\w*|fetch\w*|compar(?:e|es|ed|ing)|process\w*|relay\w*|explain\w*|"
-    r"describ\w*|consult\w*|produc\w*|generat\w*|answer\w*|research\w*|brows\w*|shop\w*|book\w*)\b[^.;:!?\n]{0,60}?"
-    r"\b(?:for|to)\s+(?:a|an|the|some|any|your|their|its)?\s*" + _PERSON + r"\b"
+    r"describ\w*|consult\w*|produc\w*|generat\w*|answer\w*|research\w*|brows\w*|shop\w*|book\w*)"
+    r"(?:[^\w.;:!?\n][^.;:!?\n]{0,60}?)?\s(?:for|to)\s+(?:(?:a|an|the|some|any|your|their|its)\s+)?" + _PERSON + r"\b"
     # Any act on this very text for a person: "condensing this recipe for someone", "reads these notes to a patient".
     r"|\b[a-z]+(?:ing|e?s|ed)\s+(?:this|these)\s+(?:[\w-]+\s+){0,2}?(?:for|to)\s+(?:a|an|the|some|any|your|their)?\s*"
     + _PERSON
     + r"\b"
     r"|\b(?:advis|assist|help|brief|serv)(?:e|es|ed|ing)\s+(?:a|an|the|some|any|your|their)\s+" + _PERSON + r"\b"
+    # An order to tell or show someone named in the third person something: "Relay to the user ...", "Show the
+    # traveller ...": the one told serves them.
+    r"|\b(?:tell|show|relay|inform|assure|remind|say\s+to|explain\s+to|report\s+to|describe\s+to|present\s+to)\s+"
+    r"(?:to\s+)?(?:the|your|their)\s+" + _PERSON + r"\b"
     r"|\bon\s+(?:a|an|the|someone'?s|somebody'?s|their|your|its|his|her)\s+(?:[\w-]+(?:'s|’s)?\s+)?behalf\b"
     r"|\bon\s+behalf\s+of\s+(?:a|an|the|someone|somebody|their|your|its)\s+" + _PERSON + r"\b"
     r"|\bas\s+(?:their|his|her|your|the\s+user'?s?)\s+(?:AI\s+)?(?:assistant|agent)\b"
@@ -1046,6 +1050,8 @@ def _judge_sentence(
         # Said to someone's go-between, a result described as something ("present the product as insured") is
         # what the person served is told.
         misreport = _said(sentence, _FRAMED.search(sentence, seen))
+    if misreport is not None and behalf is not None and _not_a_frame(sentence, misreport):
+        misreport = None  # "report to the user as soon as it ends", "present it as a table": how, not what
     if hidden or misreport:
         hit = hidden or misreport
         assert hit is not None
@@ -1059,7 +1065,8 @@ def _judge_sentence(
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
     go_between = behalf if behalf is not None else spoken
-    if go_between is not None and targets and addressee != "model":
+    # (An error is said to its caller already: what its next step may reach is its own rule, `_is_high`.)
+    if go_between is not None and targets and addressee != "model" and not context.error:
         addressee = "model"
         as_who = "someone's go-between" if behalf is not None else "the one who acts"
         why.append(f"speaks to the model as {as_who} ({go_between.group().strip()[:60]!r})")
@@ -1195,9 +1202,26 @@ _PROTECTED = re.compile(
 # package as compromised", "relay to the user as a strong buy".
 _FRAMED = Cue(
     r"\b(?:describ|present|portray|fram|relay|characteri[sz]|represent|report|pass)\w*\s+(?:[\w'’\"“”-]+\s+){0,5}?"
-    r"as\s+(?:an?\s+|the\s+)?[\w-]+",
+    r"as\s+(?:an?\s+|the\s+)?[\w-]+"
+    # Rivals or facts said to be otherwise: "say the other carriers are sold out", "claim the others are unavailable".
+    r"|\b(?:say|claim|state|tell\s+\w+|answer|reply|assure\s+\w+)\s+(?:that\s+)?(?:the\s+)?(?:other|others|rivals?|"
+    r"competitors?|alternatives?)\b",
     re.IGNORECASE,
 )
+
+# "as" that says when, how much or in what form, not what a thing is.
+_NOT_A_FRAME = re.compile(
+    r"(?:an?\s+|the\s+)?(?:soon|well|needed|usual|follows?|expected|described|appropriate|necessary|long|much|"
+    r"many|possible|plain|markdown|json|html|text|lists?|tables?|links?|bullets?|attachments?|files?|pdf|csv|"
+    r"summary|quotes?|is)\b",
+    re.IGNORECASE,
+)
+
+
+def _not_a_frame(sentence: str, match: Any) -> bool:
+    """Whether the last "as" of a description's match says when or in what form ("as soon as", "as a table")."""
+    at = match.group().lower().rfind(" as ")
+    return at >= 0 and _NOT_A_FRAME.match(sentence, int(match.start()) + at + 4) is not None
 
 
 def _spoken_of(sentence: str, seen: frozenset[int] | None) -> Any:
@@ -1543,6 +1567,17 @@ _ERROR_HEAD = re.compile(
     r"(?:[^\W\d_][\w-]*[ \t]+){0,2}(?:[\w.]*(?:Error|Exception|Fault)|(?i:error|err|fatal|failed|failure|panic|denied|"
     r"forbidden|unauthori[sz]ed|warn|warning))"
     r"(?:[ \t]+[\w.-]+){0,2}[ \t]*[:!\]]|[\w-]+[ \t]+ERR!|Traceback\b|(?:HTTP/[\d.]+[ \t]+)?[45]\d\d[ \t]+[A-Z][a-z]+"
+    # A mail server's enhanced status ("550 5.7.1 ..."), a system error's name ("ENOENT: ..."), an API's error code
+    # ("card_declined: ...", "invalid_grant:"), "error" in another language before its colon ("Fehler 503:", "خطا:").
+    r"|[45]\d\d[ \t]+[45]\.\d{1,3}\.\d{1,3}\b"
+    r"|E(?:NO|ACCES|CONN|PERM|EXIST|TIMEDOUT|AGAIN|ISDIR|NOTDIR|PIPE|ADDR|HOST|NET|MFILE|BUSY|INVAL|ROFS|IO)"
+    r"[A-Z]*[ \t]*:"
+    r"|(?:[a-z]+_)*(?:declined|denied|failed|failure|error|"
+    r"invalid|expired|unauthori[sz]ed|forbidden|rejected|exceeded|unavailable|timeout|not_found)(?:_[a-z]+)*[ \t]*:"
+    r"|(?:invalid|insufficient|missing|unknown)_[a-z_]+[ \t]*:"
+    r"|(?i:erreur|Fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|galat|ошибка|помилка|σφάλμα|chyba|hiba|fel|virhe)"
+    r"(?:[ \t]+[\w.-]+){0,2}[ \t]*[:!]"
+    r"|(?:خطأ|خطا|שגיאה|त्रुटि|ত্রুটি|ข้อผิดพลาด|hitilafu|エラー|오류|错误|錯誤)[^\n:：]{0,20}[:：]"
     r"|\{\s*\"(?:error|errors|err)\"\s*:|\{\s*\"(?:status|code|message|detail|result|state)\"\s*:\s*(?:\"(?:error|"
     r"failed|failure|declined|denied|rejected|unauthori[sz]ed|forbidden|[\w ]*error\w*)\"|[45]\d\d\b))",
 )
@@ -1653,11 +1688,17 @@ def _with_error_sentences(text: str, spans: list[tuple[int, int, bool]]) -> list
     before it), in order."""
     taken = {(start, stop) for start, stop, _ in spans}
     at = 0
-    for boundary in [*_ERROR_SENTENCE_END.finditer(text), None]:
-        end = boundary.start() if boundary else len(text)
-        if end > at and (at, end) not in taken:
-            spans.append((at, end, False))
-        at = boundary.end() if boundary else len(text)
+    # The error's own line ends where its first line does ("ETIMEDOUT: connect failed" then the next step).
+    first = text.find("\n")
+    bounds = [(m.start(), m.end()) for m in _ERROR_SENTENCE_END.finditer(text)]
+    if first >= 0 and not any(start <= first < stop for start, stop in bounds):
+        bounds = sorted([*bounds, (first, first + 1)])
+    for start, stop in [*bounds, (len(text), len(text))]:
+        if start < at:
+            continue
+        if start > at and (at, start) not in taken:
+            spans.append((at, start, False))
+        at = stop
     return sorted(spans)
 
 
