@@ -104,6 +104,9 @@ _FORGED_TURN = (
 _TO_MODEL = Cue(
     r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important|favou?r|"
     r"request|plea|heads[\s-]up|tip)\s+(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
+    # ... with what the model does before its name: "A tip for shopping assistants:", "Note for coding agents:".
+    r"|\b(?:note|message|instructions?|reminder|tip|notice)\s+for\s+(?:the\s+|all\s+|any\s+)?[a-z]+(?:ing)?\s+"
+    r"(?:assistants?|agents?|copilots?|chatbots?)\s*[:—–-]"
     # A greeting with a word or two between it and the model's name: "Hey there, AI friend", "Hi lovely AI reviewer".
     r"|\b(?:hey|hi|hello|dear|greetings)\b(?:[\s,!]+(?!(?:the|our|my|your|a|an|this|that)\b)[\w'-]+){1,2}?[\s,!]+"
     + _MODEL_NOUNS
@@ -383,7 +386,8 @@ _MISREPORT = Cue(
     r"up\s+to\s+date|no\s+(?:known\s+)?(?:issues|problems|vulnerabilit\w+|errors|fees|findings))"
     r"|\beven\s+(?:if|when|though)\b[^.!?\n]{0,60}\b(?:fail\w*|error\w*|not|didn't|wasn't|unsuccessful|finds?|"
     r"issues?|problems?|there\s+(?:are|is))"
-    r"|\brecommend\w*\s+(?:\S+\s+){0,6}?(?:as|is)\s+(?:the\s+)?(?:best|top|only|safest|preferred)"
+    r"|\brecommend\w*\s+(?:\S+\s+){0,6}?(?:as|is)\s+(?:the\s+|their\s+|your\s+)?(?:best|top|only|safest|preferred|"
+    r"first\s+choice|default|go-to)"
     r"|\b(?:sponsored|paid\s+(?:promotion|placement|partner\w*|advert\w*)|affiliate|advert\w*|promotion)\b"
     r"|\b(?:lie\s+to|mislead|deceive|pretend\s+that)\b"
     r"|\b(?:recomienda|recomiende|recomende|recommande[zs]?|empfiehl\w*|raccomanda|consiglia|beveel|poleca\w*|öner\w*|"
@@ -532,6 +536,19 @@ _EXEC = Cue(
     r"\b(?:curl|wget|iwr|irm)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbtoa\s*\(|document\.cookie|"
     r"\blocalStorage\.getItem|\beval\s*\(|\bbase64\s+-d\b[^|\n]{0,40}\|\s*(?:ba)?sh|\bnc\s+-e\b|"
     r"\bcat\s+~?/\S*(?:\.ssh|\.aws|\.env|history|credentials|\.netrc|\.npmrc)",
+    re.IGNORECASE,
+    gated=True,
+)
+# A rule meant to outlast this text: the model's later turns, sessions or memory ("carry one preference forward into
+# the rest of their conversation", "in this and later conversations", "save it in your memory", "a standing
+# recommendation"). A page read by a person for themselves sets no rule for their next conversations.
+_PERSIST = Cue(
+    r"\b(?:for|in|into|through(?:out)?|during|across)\s+(?:the\s+)?(?:rest\s+of\s+(?:the|this|their|your|its)|"
+    r"(?:all|every|any)\s+(?:future|later|subsequent|following)|future|later|subsequent|this\s+and\s+(?:later|future|"
+    r"subsequent|every\s+other))\s+(?:\w+\s+){0,2}?(?:conversations?|sessions?|turns?|chats?|replies|answers?|"
+    r"requests?|purchases?|questions?|tasks?)\b"
+    r"|\b(?:in|into|to)\s+(?:your|its|their|long-term|persistent)\s+memory\b|\bcarr(?:y|ies)\s+(?:\w+\s+){0,3}?forward\b"
+    r"|\bstanding\s+(?:recommendation|instruction|rule|preference|default)s?\b",
     re.IGNORECASE,
     gated=True,
 )
@@ -888,6 +905,7 @@ def _judge_sentence(
         if context_ is not None and not _MUST_HOLD.search(sentence, 0, _start(context_)):
             context_ = None
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
+    persist = _said(sentence, _PERSIST.search(sentence, seen)) if context.result else None
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
     if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
@@ -934,6 +952,7 @@ def _judge_sentence(
         or tools
         or destination
         or behalf
+        or persist
     ):
         return None
     spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
@@ -1064,6 +1083,10 @@ def _judge_sentence(
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
+    if persist is not None and (named or behalf is not None or spoken is not None):
+        # A rule for the model's later turns, said to the model: nothing a page asks of a person reading it.
+        targets.append("persist")
+        why.append(f"sets a rule for later turns ({persist.group().strip()[:60]!r})")
     go_between = behalf if behalf is not None else spoken
     # (An error is said to its caller already: what its next step may reach is its own rule, `_is_high`.)
     if go_between is not None and targets and addressee != "model" and not context.error:
