@@ -56,12 +56,12 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from sqlalchemy import URL, make_url, text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.config.permissions import path_problem, private_directory, private_sqlite
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.approvals import StoredApprovals, dead_here, expire_replicas, pending_replicas, prune_settled
+from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.engine import (
     MIGRATION_LOCK,
     async_engine,

@@ -37,11 +37,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import URL, Row, delete, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.policy.approvals import Answer, Ended, PendingApproval, note_in
 from hintgate.policy.principal import Approvers
+from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.notify import APPROVALS, Notifications, notify
 from hintgate.store.part import StorePart
 from hintgate.store.tables import approvals

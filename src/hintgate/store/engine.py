@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy import URL, event, make_url
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from hintgate.errors import StoreError
+from hintgate.store.async_core import AsyncEngine, create_async_engine
 from hintgate.store.rows import json_serializer
 
 __all__ = [

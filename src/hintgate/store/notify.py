@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hintgate.store.async_core import AsyncConnection, AsyncEngine
 
 __all__ = ["APPROVALS", "CHANNELS", "OVERRIDES", "Notifications", "notify"]
 

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from sqlalchemy import URL
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.store import queries
+from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.engine import translated
 
 __all__ = ["StorePart"]

@@ -16,10 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Row, func, insert, select, tuple_, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hintgate.errors import StoreError
 from hintgate.hints.pins import ChangeKind, Pin, PinEvent, PinState, pin_hash
+from hintgate.store.async_core import AsyncConnection
 from hintgate.store.part import StorePart
 from hintgate.store.tables import counters, pin_events, tool_pins, upsert
 from hintgate.stored_state import PIN_COLUMNS

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from typing import Any, Unpack
 
 from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_, select, true, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.filters import CallFilter, SessionFilters
 from hintgate.store.notify import OVERRIDES, notify
 from hintgate.store.tables import (

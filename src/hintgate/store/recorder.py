@@ -47,8 +47,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import DataError, IntegrityError, ProgrammingError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from hintgate.store.async_core import AsyncEngine
 from hintgate.store.engine import error_detail
 from hintgate.store.queries import begin_write
 from hintgate.store.rows import (

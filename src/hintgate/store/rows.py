@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, update
-from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import UpdateBase
 
+from hintgate.store.async_core import AsyncConnection
 from hintgate.store.tables import UTCDateTime, sessions, tool_calls, upsert
 from hintgate.store.tokens import count_tokens, output_text
 

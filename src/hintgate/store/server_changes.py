@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import URL, delete, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.errors import StoreError
 from hintgate.sealing import SEALED_ENTRY, Sealer, server_entries
+from hintgate.store.async_core import AsyncEngine
 from hintgate.store.part import StorePart
 from hintgate.store.tables import server_changes, upsert
 

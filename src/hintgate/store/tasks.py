@@ -23,9 +23,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import URL, Row, and_, delete, func, insert, or_, select, text, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hintgate.handles import ENDING, UNFINISHED, WITHDRAWN, WORKING, CallEnd, Limits, TaskRecord, over_bounds
+from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.part import StorePart
 from hintgate.store.rows import CallRecord, call_row, completion_values
 from hintgate.store.tables import sessions, tasks, tool_calls, upsert

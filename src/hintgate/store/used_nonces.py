@@ -13,9 +13,9 @@ refused as late anyway).
 from __future__ import annotations
 
 from sqlalchemy import URL, delete
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from hintgate.policy.seals import UsedNonces
+from hintgate.store.async_core import AsyncEngine
 from hintgate.store.part import StorePart
 from hintgate.store.tables import upsert, used_nonces
 
