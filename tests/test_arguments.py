@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import textwrap
 from typing import Any
 
 import anyio
@@ -12,7 +15,7 @@ import pytest
 from jsonschema.exceptions import SchemaError, best_match  # type: ignore[import-untyped]
 from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
-from hintgate.arguments import argument_problem
+from hintgate.arguments import QUICK_DRAFTS, argument_problem
 from hintgate.config.loading import parse_config
 from hintgate.testing import FakeSource, in_memory_gateway
 
@@ -128,7 +131,15 @@ SUBSCHEMAS: list[Any] = [
 
 
 @pytest.mark.parametrize(
-    "draft", [None, "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#"]
+    "draft",
+    [
+        None,
+        "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-07/schema#",
+        "https://json-schema.org/draft/2019-09/schema",
+        "https://json-schema.org/draft/2020-12/schema",
+        "http://json-schema.org/draft-04/schema#",
+    ],
 )
 @pytest.mark.parametrize("sub", SUBSCHEMAS)
 def test_every_problem_and_every_acceptance_is_the_full_validators(draft: str | None, sub: Any) -> None:
@@ -155,3 +166,33 @@ def test_an_equal_schema_in_another_object_is_checked_the_same() -> None:
     assert argument_problem(first, {"n": 1}) is None
     assert argument_problem(second, {"n": "1"}) == "arguments.n: '1' is not of type 'integer'"
     assert argument_problem(first, {"n": "1"}) == "arguments.n: '1' is not of type 'integer'"
+
+
+@pytest.mark.parametrize("draft", list(QUICK_DRAFTS))
+def test_the_quick_check_knows_the_keywords_each_drafts_validator_knows(draft: str | None) -> None:
+    schema = {} if draft is None else {"$schema": draft}
+    cls = validator_for(schema, default=jsonschema.Draft202012Validator)
+    assert frozenset(cls.VALIDATORS) == QUICK_DRAFTS[draft]
+    # It types values as 2020-12 does and checks no format: the quick check's own rules.
+    assert cls.TYPE_CHECKER is jsonschema.Draft202012Validator.TYPE_CHECKER
+    assert cls(schema).format_checker is None
+
+
+# Checks a call its schema's quick check passes, then one it does not, printing whether jsonschema was imported.
+CHECK_AND_REPORT = textwrap.dedent(
+    """
+    import sys
+    from hintgate.arguments import argument_problem
+
+    schema = {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}
+    assert argument_problem(schema, {"timezone": "UTC"}) is None
+    print("jsonschema" in sys.modules)
+    print(argument_problem(schema, {"timezone": 3}))
+    print("jsonschema" in sys.modules)
+    """
+)
+
+
+def test_jsonschema_is_imported_only_by_a_call_the_quick_check_cannot_settle() -> None:
+    done = subprocess.run([sys.executable, "-c", CHECK_AND_REPORT], check=True, capture_output=True, text=True)
+    assert done.stdout.splitlines() == ["False", "arguments.timezone: 3 is not of type 'string'", "True"]

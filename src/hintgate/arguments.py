@@ -8,13 +8,15 @@ MCP says). A schema that is itself invalid checks nothing: the server is the
 judge of its own schema, and hintgate does not block calls on its mistake.
 
 Every tools/call is checked, so the check is made cheap for the common case:
-a schema's validator is found by the schema object itself (the catalog keeps
+a schema's checks are found by the schema object itself (the catalog keeps
 the same object from one call to the next), and a schema written only with
 the plain keywords (types, properties, required, enums of strings, bounds,
-patterns, anyOf/allOf...) is also turned once into a quick check that can
-only say "valid". Arguments it passes are valid; anything else, and every
-schema beyond those keywords, goes through the full validator, whose first
-problem is the one reported.
+patterns, anyOf/allOf...) of a draft it names (or none) is turned once into
+a quick check that can only say "valid". Arguments it passes are valid;
+anything else, and every schema beyond those keywords, goes through the full
+validator (jsonschema, imported then: a gateway whose calls all pass the
+quick check never holds it, about 2.5 MB), whose first problem is the one
+reported.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["argument_problem"]
+__all__ = ["QUICK_DRAFTS", "argument_problem"]
 
 _SHOWN = 300  # characters of the problem in the refusal: a huge value is not echoed whole
 _KEPT = 4096  # schemas whose validator is kept by identity
@@ -37,7 +39,7 @@ _Check = Callable[[Any], bool]
 
 @cache
 def _jsonschema() -> Any:
-    """The jsonschema package, imported by the first check: a gateway lists its tools without it, sooner."""
+    """The jsonschema package, imported by the first check the quick one cannot settle."""
     import jsonschema  # type: ignore[import-untyped]
     import jsonschema.exceptions  # type: ignore[import-untyped]
     import jsonschema.validators  # type: ignore[import-untyped]
@@ -57,24 +59,43 @@ def _validator(schema_json: str) -> Any:
     return cls(schema)
 
 
-# schema's id -> (the schema, kept so its id is not reused while here; its validator; its quick check)
-_by_schema: dict[int, tuple[Any, Any, _Check | None]] = {}
+class _Checks:
+    """One schema's checks: its quick check (None: there is none), and its validator once a call needed it."""
+
+    __slots__ = ("_validator", "quick", "schema")
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+        """Kept, so that its id is not reused while its checks are here."""
+        self.quick = _quick_check(schema)
+        self._validator: Any = _UNSET
+
+    def validator(self) -> Any:
+        """The schema's full validator (None: the schema is invalid, it checks nothing)."""
+        if self._validator is _UNSET:
+            try:
+                self._validator = _validator(json.dumps(self.schema, sort_keys=True))
+            except (TypeError, ValueError):
+                self._validator = None
+        return self._validator
 
 
-def _checking(schema: Mapping[str, Any]) -> tuple[Any, _Check | None]:
-    """The validator of `schema` (None: it checks nothing) and its quick check (None: there is none)."""
+_UNSET: Any = object()
+
+# schema's id -> its checks
+_by_schema: dict[int, _Checks] = {}
+
+
+def _checking(schema: Mapping[str, Any]) -> _Checks:
+    """The checks of `schema`, made at its first call."""
     kept = _by_schema.get(id(schema))
-    if kept is not None and kept[0] is schema:
-        return kept[1], kept[2]
-    try:
-        validator = _validator(json.dumps(schema, sort_keys=True))
-    except (TypeError, ValueError):
-        validator = None
-    quick = _quick_check(validator) if validator is not None else None
+    if kept is not None and kept.schema is schema:
+        return kept
+    checks = _Checks(schema)
     while len(_by_schema) >= _KEPT:
         del _by_schema[next(iter(_by_schema))]  # the oldest
-    _by_schema[id(schema)] = (schema, validator, quick)
-    return validator, quick
+    _by_schema[id(schema)] = checks
+    return checks
 
 
 def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | None:
@@ -86,11 +107,12 @@ def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | 
     """
     if not isinstance(schema, Mapping) or not schema:
         return None
-    validator, quick = _checking(schema)
-    if validator is None:
-        return None
+    checks = _checking(schema)
     instance = dict(arguments or {})
-    if quick is not None and quick(instance):
+    if checks.quick is not None and checks.quick(instance):
+        return None
+    validator = checks.validator()
+    if validator is None:
         return None
     error = _jsonschema().exceptions.best_match(validator.iter_errors(instance))
     if error is None:
@@ -103,16 +125,66 @@ def argument_problem(schema: Any, arguments: Mapping[str, Any] | None) -> str | 
 # ------------------------------------------------------------ the quick check
 
 
-@cache
-def _quick_drafts() -> tuple[Any, ...]:
-    """Drafts whose keywords below mean what the quick check does (draft 4's bounds and draft 3 differ)."""
-    jsonschema = _jsonschema()
-    return (
-        jsonschema.Draft6Validator,
-        jsonschema.Draft7Validator,
-        jsonschema.Draft201909Validator,
-        jsonschema.Draft202012Validator,
-    )
+_DRAFT_6 = frozenset(
+    [
+        "$ref",
+        "additionalItems",
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "const",
+        "contains",
+        "dependencies",
+        "enum",
+        "exclusiveMaximum",
+        "exclusiveMinimum",
+        "format",
+        "items",
+        "maxItems",
+        "maxLength",
+        "maxProperties",
+        "maximum",
+        "minItems",
+        "minLength",
+        "minProperties",
+        "minimum",
+        "multipleOf",
+        "not",
+        "oneOf",
+        "pattern",
+        "patternProperties",
+        "properties",
+        "propertyNames",
+        "required",
+        "type",
+        "uniqueItems",
+    ]
+)
+_DRAFT_7 = _DRAFT_6 | {"if"}
+_DRAFT_2019_09 = (_DRAFT_7 - {"dependencies"}) | {
+    "$recursiveRef",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+}
+_DRAFT_2020_12 = (_DRAFT_2019_09 - {"$recursiveRef", "additionalItems"}) | {"$dynamicRef", "prefixItems"}
+
+QUICK_DRAFTS: Mapping[str | None, frozenset[str]] = {
+    None: _DRAFT_2020_12,
+    "http://json-schema.org/draft-06/schema": _DRAFT_6,
+    "http://json-schema.org/draft-06/schema#": _DRAFT_6,
+    "http://json-schema.org/draft-07/schema": _DRAFT_7,
+    "http://json-schema.org/draft-07/schema#": _DRAFT_7,
+    "https://json-schema.org/draft/2019-09/schema": _DRAFT_2019_09,
+    "https://json-schema.org/draft/2019-09/schema#": _DRAFT_2019_09,
+    "https://json-schema.org/draft/2020-12/schema": _DRAFT_2020_12,
+    "https://json-schema.org/draft/2020-12/schema#": _DRAFT_2020_12,
+}
+"""The keywords the validator of each draft the quick check follows knows, by the `$schema` that names it (None:
+none named, 2020-12 as MCP says). Drafts 6 to 2020-12 type values alike, and none of their validators checks
+`format` unless asked (hintgate does not ask); draft 4's bounds and draft 3 differ, and a `$schema` not here is
+left to the validator (`tests/test_arguments.py` holds the table to jsonschema's)."""
 
 
 def _is_integer(instance: Any) -> bool:
@@ -137,21 +209,22 @@ _TYPES: Mapping[str, Callable[[Any], bool]] = {
 }
 
 
-def _quick_check(validator: Any) -> _Check | None:
-    """A check of the plain keywords that says "valid" only when `validator` would; None when a keyword is not plain.
+def _quick_check(schema: Mapping[str, Any]) -> _Check | None:
+    """A check of the plain keywords that says "valid" only when the schema's validator would; None when a keyword
+    is not plain or the draft is not one it follows (`QUICK_DRAFTS`).
 
-    Keywords the validator does not know are ignored by it, and so here; `format` is an annotation
-    unless the validator checks formats; anything else the validator knows (`$ref`, `oneOf`,
-    `patternProperties`, `unevaluatedProperties`...) leaves the schema to the validator alone.
+    Keywords the validator does not know are ignored by it, and so here; `format` is an annotation (the
+    validator checks no formats); anything else the validator knows (`$ref`, `oneOf`, `patternProperties`,
+    `unevaluatedProperties`...) leaves the schema to the validator alone. A schema that is itself invalid may
+    get a quick check: what it passes, such a schema lets pass too (it checks nothing).
     """
-    if (
-        type(validator) not in _quick_drafts()
-        or validator.TYPE_CHECKER is not _jsonschema().Draft202012Validator.TYPE_CHECKER
-    ):
+    draft = schema.get("$schema")
+    keywords = QUICK_DRAFTS.get(draft) if draft is None or isinstance(draft, str) else None
+    if keywords is None or not isinstance(schema, dict):
         return None
     try:
-        return _Compiler(validator).compile(validator.schema, root=True)
-    except _NotPlain:
+        return _Compiler(keywords).compile(schema, root=True)
+    except (_NotPlain, RecursionError):
         return None
 
 
@@ -176,9 +249,9 @@ def _every(checks: tuple[_Check, ...]) -> _Check:
 class _Compiler:
     """Turns a schema into nested closures, keyword by keyword, as the validator reads them."""
 
-    def __init__(self, validator: Any) -> None:
-        self.keywords = frozenset(validator.VALIDATORS)
-        self.annotations = frozenset({"format"}) if validator.format_checker is None else frozenset()
+    def __init__(self, keywords: frozenset[str]) -> None:
+        self.keywords = keywords
+        self.annotations = frozenset({"format"})
         self.makers: Mapping[str, Callable[[Any, Mapping[str, Any]], _Check]] = {
             "type": self._type,
             "properties": self._properties,
