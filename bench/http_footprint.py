@@ -11,7 +11,13 @@
    imports of the real start path, the slowest listed (cumulative, as
    imported by hintgate's own code or the interpreter, not nested inside a
    library).
-2. Idle sessions: the gateway's resident memory (VmRSS, from /proc) after one
+2. Where the peak comes, recording off and on: the gateway's resident memory
+   (VmRSS) and its peak so far (VmHWM) once it listens, after 16 sessions
+   opened, after the first `tools/call`, after 5 calls on each session, and
+   after `--calls` more; with `--identity`, every session with its own
+   person's token from the tests' OpenID provider (npm `oidc-provider`, as
+   `bench/http_throughput.py --identity`), as a deployment runs.
+3. Idle sessions: the gateway's resident memory (VmRSS, from /proc) after one
    session, then after `--sessions` more handshake-era sessions are opened
    (initialize + notifications/initialized, then left idle), in bytes per
    session; then after 100 of them made one call each.
@@ -19,7 +25,7 @@
 Numbers only; nothing here asserts them. The same raw HTTP/1.1 client as
 `bench/http_throughput.py`.
 
-Usage: python bench/http_footprint.py [--starts 3] [--sessions 1000]
+Usage: python bench/http_footprint.py [--starts 3] [--sessions 1000] [--calls 800] [--identity]
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from _procs import stop
-from http_throughput import _Connection, _free_port, _proc_cpu, _session
+from http_throughput import _answer, _Connection, _free_port, _proc_cpu, _session, _start_issuer, _token
 
 TOOL_CALL = {"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}
 # One database for every start: the first creates it, the others open it as a restarted gateway would.
@@ -62,10 +68,14 @@ def _spawn(
     *,
     python: Sequence[str] = (),
     stderr: int | None = None,
+    issuer: str | None = None,
 ) -> subprocess.Popen[bytes]:
     time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
     config = work / "hintgate.json"
-    config.write_text(json.dumps({"mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}}}))
+    served: dict[str, object] = {"mcpServers": {"time": {**time_server, "prefix": "", "trust": "trusted"}}}
+    if issuer is not None:
+        served["identity"] = {"issuer": issuer, "audience": f"http://127.0.0.1:{port}/mcp"}
+    config.write_text(json.dumps(served))
     argv = [sys.executable, *python, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
     argv.append("--no-require-token")  # measures memory per session, not sign-in
     env = dict(os.environ, HOME=str(work), HINTGATE_DATA_DIR=str(work))
@@ -73,7 +83,7 @@ def _spawn(
     return subprocess.Popen([*argv, *extra], env=env, stdout=subprocess.DEVNULL, stderr=sink)
 
 
-async def _first_listing(port: int, proc: subprocess.Popen[bytes]) -> float:
+async def _first_listing(port: int, proc: subprocess.Popen[bytes], token: dict[str, str] | None = None) -> float:
     """Seconds from now until a `tools/list` is answered with the upstream's tool in it."""
     started = time.perf_counter()
     async with asyncio.timeout(120):
@@ -82,7 +92,7 @@ async def _first_listing(port: int, proc: subprocess.Popen[bytes]) -> float:
                 raise RuntimeError(f"hintgate exited with {proc.returncode}")
             connection = _Connection(port)
             try:
-                headers = await _session(connection)
+                headers = await _session(connection, token)
                 _, _, body = await connection.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers)
                 if b"get_current_time" in body:
                     return time.perf_counter() - started
@@ -161,6 +171,61 @@ async def _startups(work: Path, starts: int) -> None:
             print(f"  {micros / 1000:8.1f}  {module}")
 
 
+async def _phases(work: Path, extra: Sequence[str], calls: int, issuer: str | None) -> list[tuple[str, float, float]]:
+    """(phase, VmRSS MB, VmHWM MB) of one gateway from its start through its first calls on 16 sessions."""
+    port = _free_port()
+    proc = _spawn(work, port, extra, issuer=issuer)
+    tokens = [_token(issuer, port) if issuer else {} for _ in range(17)]
+    connections = [_Connection(port) for _ in range(16)]
+    seen: list[tuple[str, float, float]] = []
+
+    def mark(phase: str) -> None:
+        seen.append((phase, _status_mb(proc.pid, "VmRSS"), _status_mb(proc.pid, "VmHWM")))
+
+    counter = iter(range(1, 10**9))
+
+    async def call(connection: _Connection, headers: dict[str, str], times: int) -> None:
+        for _ in range(times):
+            number = next(counter)
+            body = {"jsonrpc": "2.0", "id": number, "method": "tools/call", "params": TOOL_CALL}
+            answer_headers, answer_body = (await connection.post(body, headers))[1:]
+            answer = _answer(answer_headers, answer_body, number)
+            if "result" not in answer or answer["result"].get("isError"):
+                raise RuntimeError(f"the call failed: {answer}")
+
+    try:
+        await _first_listing(port, proc, tokens[-1])
+        await asyncio.sleep(0.5)
+        mark("listening")
+        sessions = [await _session(c, t) for c, t in zip(connections, tokens, strict=False)]
+        mark("16 sessions")
+        await call(connections[0], sessions[0], 1)
+        mark("first call")
+        await asyncio.gather(*(call(c, h, 5) for c, h in zip(connections, sessions, strict=True)))
+        mark("5 calls each")
+        await asyncio.gather(*(call(c, h, calls // 16) for c, h in zip(connections, sessions, strict=True)))
+        mark(f"{calls // 16 * 16} more")
+    finally:
+        for connection in connections:
+            connection.close()
+        stop(proc)
+    return seen
+
+
+async def _peaks(work: Path, calls: int, identity: bool) -> None:
+    issuer = _start_issuer() if identity else None
+    try:
+        for label, template in RECORDING.items():
+            extra = [arg.format(work=work) for arg in template]
+            seen = await _phases(work, extra, calls, issuer[1] if issuer else None)
+            who = " with identity" if identity else ""
+            print(f"where the peak comes, {label}{who} (VmRSS / VmHWM MB):")
+            print("  " + "; ".join(f"{phase} {rss:.1f} / {peak:.1f}" for phase, rss, peak in seen))
+    finally:
+        if issuer is not None:
+            stop(issuer[0])
+
+
 async def _sessions(work: Path, count: int) -> None:
     port = _free_port()
     proc = _spawn(work, port)
@@ -191,6 +256,7 @@ async def _main(opts: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="http-footprint-") as tmp:
         work = Path(tmp)
         await _startups(work, opts.starts)
+        await _peaks(work, opts.calls, opts.identity)
         await _sessions(work, opts.sessions)
     return 0
 
@@ -200,6 +266,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--starts", type=int, default=3, help="start-ups to time")
     parser.add_argument("--sessions", type=int, default=1000, help="idle sessions to open")
+    parser.add_argument("--calls", type=int, default=800, help="calls after the first ones, where the peak comes")
+    parser.add_argument(
+        "--identity",
+        action="store_true",
+        help="where the peak comes with an identity section (npm oidc-provider, tests/peers): each session a person",
+    )
     return asyncio.run(_main(parser.parse_args(argv)))
 
 
