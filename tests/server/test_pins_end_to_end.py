@@ -178,7 +178,7 @@ async def test_a_held_tool_is_logged_once_with_how_to_accept_it_on_plain_iso_tim
             await client.list_tools()
             await client.call_tool("r_reload", {})  # a rebuild of the same held tool says nothing new
             await client.list_tools()
-        log = list(gateway.log)
+    log = list(gateway.log)  # read once it stopped: a second line logged late would not be in yet
     held = [line for line in log if "r_get_report" in line and "held" in line]
     assert len(held) == 1, log
     [line] = held
