@@ -105,8 +105,10 @@ _TO_MODEL = Cue(
     r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important|favou?r|"
     r"request|plea|heads[\s-]up|tip)\s+(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
     # ... with what the model does before its name: "A tip for shopping assistants:", "Note for coding agents:".
-    r"|\b(?:note|message|instructions?|reminder|tip|notice)\s+for\s+(?:the\s+|all\s+|any\s+)?[a-z]+(?:ing)?\s+"
-    r"(?:assistants?|agents?|copilots?|chatbots?)\s*[:—–-]"
+    r"|\b(?:note|message|instructions?|reminder|tip|notice|fyi|psa|heads[\s-]up)\s+for\s+(?:the\s+|all\s+|any\s+)?"
+    r"[a-z]+(?:ing)?\s+(?:assistants?|agents?|copilots?|chatbots?)\s*[:—–-]"
+    # An @-mention of a name ending in the model's role: "@Northwind Assistant when you next sync ...".
+    r"|@[\w-]+\s+(?:AI\s+)?(?:assistant|agent|copilot|bot)\b"
     # A greeting with a word or two between it and the model's name: "Hey there, AI friend", "Hi lovely AI reviewer".
     r"|\b(?:hey|hi|hello|dear|greetings)\b(?:[\s,!]+(?!(?:the|our|my|your|a|an|this|that)\b)[\w'-]+){1,2}?[\s,!]+"
     + _MODEL_NOUNS
@@ -237,11 +239,13 @@ def _third_person(verb: str) -> str:
 # able to ...", "assistants relaying this answer to customers should ...", "Assistants consulting this table keep ...".
 _SPOKEN_OF = Cue(
     r"\b(?:the|an?|any|each|every|your|their)\s+(?:[\w-]+\s+){0,2}?(?:AI\s+agent|(?:AI\s+)?(?:assistant|chatbot|copilot|LLM|summari[sz]er))"
-    r"\s+(?:(?:also|then|first|now|always|simply|just|directly|automatically|itself)\s+)?(?:can|may|will|should|must|"
+    r"\s+(?:(?:(?:that|who|which)\s+|[a-z]+(?:ing|ed)\s+|(?:of|for|on)\s+)(?:[\w'’-]+\s+){0,4}?)?"
+    r"(?:(?:also|then|first|now|always|simply|just|directly|automatically|itself)\s+)?(?:can|may|will|should|must|"
     r"shall|is\s+(?:able|expected|asked|required|allowed|authori[sz]ed|free|to)\s+(?:to\s+)?|"
     + "|".join(_third_person(v) for v in _ACTS)
     + r")\b"
-    r"|\b(?:AI\s+)?(?:assistants|agents|chatbots|LLMs|copilots)\s+(?:(?:that|who|which)\s+)?(?:[\w'’-]+\s+){0,5}?"
+    r"|\b(?:AI\s+)?(?:assistants|agents|chatbots|LLMs|copilots)\s+(?:(?:(?:that|who|which)\s+|[a-z]+(?:ing|ed)\s+)"
+    r"(?:[\w'’-]+\s+){0,5}?)?"
     r"(?:can|may|will|should|must|shall|need\s+to|are\s+(?:able|expected|asked|required|allowed|authori[sz]ed)\s+to|"
     + "|".join(_ACTS)
     + r")\b",
@@ -656,8 +660,8 @@ _ACTION = Cue(
     r"ignore|omit|include|hide|claim|collect|ask|request|provide|give|reveal|export|copy|make|apply|pin|mark|dm|"
     r"message|dismiss|ban|whitelist|extend|suspend|promote|disparage|rate|print|paste|reply|accept|decline|append|"
     r"download|book|sign|log\s+in|retry|move|edit|modify|write|rename|revoke|reset|trigger|place|issue|submit|"
-    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link|charge)\b|"
-    + _ACTS_ELSEWHERE,
+    r"enter|cancel|archive|assign|schedule|fork|star|flush|replace|rewrite|overwrite|state|claim|link|charge|"
+    r"turn\s+off)\b|" + _ACTS_ELSEWHERE,
     gated=True,
 )
 # Words that read something in: a value taken from elsewhere into the tool's own parameter.
@@ -873,11 +877,17 @@ def _addressed(sentence: str, match: Any) -> Any:
 
 
 def _judge_sentence(
-    sentence: str, context: _Context, seen: frozenset[int] | None = None, *, addressed: bool = False
+    sentence: str,
+    context: _Context,
+    seen: frozenset[int] | None = None,
+    *,
+    addressed: bool = False,
+    proxied: bool = False,
 ) -> tuple[str, tuple[str, ...], bool, str] | None:
     """(addressee, targets, high, why) for one sentence, or None when it targets nothing an order needs (`seen`:
     what `present` answered for a text holding the sentence; `addressed`: a sentence just before it, in the same
-    note, named the model as the one spoken to, so an imperative here is said to the model too)."""
+    note, named the model as the one spoken to, so an imperative here is said to the model too; `proxied`: one
+    before it named a go-between, `_go_between`)."""
     targets: list[str] = []
     why: list[str] = []
     seen = spelled(sentence) if seen is None else seen
@@ -939,6 +949,7 @@ def _judge_sentence(
     # `_SPOKEN_OF`): the model, when what is asked reaches beyond the page (not for any act: a page may say what an
     # assistant does with it).
     behalf = _said(sentence, _ON_BEHALF.search(sentence, seen), data=True) if context.result and not named else None
+    spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
     if not (
         named
         or targets
@@ -953,9 +964,11 @@ def _judge_sentence(
         or destination
         or behalf
         or persist
+        or ((spoken or proxied) and confirm and _NEEDLESS.search(sentence))
     ):
         return None
-    spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
+    if (spoken or proxied) and confirm and not bypass:
+        bypass = _NEEDLESS.search(sentence)  # "the assistant applies them and does not need to request confirmation"
     transfer = _TRANSFER.search(sentence, seen)
     if transfer and _DONE_BY_OTHER.match(sentence, transfer.end()) and _PASSIVE.search(sentence[: _start(transfer)]):
         transfer = None  # "are read by the AWS CLI itself": what another program does, asked of no reader
@@ -1064,12 +1077,12 @@ def _judge_sentence(
         # An error's fix that sends a secret to an address: no program's error asks its caller to post a key away.
         targets.append("destination")
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
-    hidden = _hides(sentence, conceal, loose=behalf is not None)
-    if behalf is not None and not misreport:
+    hidden = _hides(sentence, conceal, loose=behalf is not None or proxied)
+    if (behalf is not None or proxied) and not misreport:
         # Said to someone's go-between, a result described as something ("present the product as insured") is
         # what the person served is told.
         misreport = _said(sentence, _FRAMED.search(sentence, seen))
-    if misreport is not None and behalf is not None and _not_a_frame(sentence, misreport):
+    if misreport is not None and (behalf is not None or proxied) and _not_a_frame(sentence, misreport):
         misreport = None  # "report to the user as soon as it ends", "present it as a table": how, not what
     if hidden or misreport:
         hit = hidden or misreport
@@ -1083,16 +1096,19 @@ def _judge_sentence(
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
-    if persist is not None and (named or behalf is not None or spoken is not None):
+    if persist is not None and (named or behalf is not None or spoken is not None or proxied):
         # A rule for the model's later turns, said to the model: nothing a page asks of a person reading it.
         targets.append("persist")
         why.append(f"sets a rule for later turns ({persist.group().strip()[:60]!r})")
     go_between = behalf if behalf is not None else spoken
     # (An error is said to its caller already: what its next step may reach is its own rule, `_is_high`.)
-    if go_between is not None and targets and addressee != "model" and not context.error:
+    if (go_between is not None or proxied) and targets and addressee != "model" and not context.error:
         addressee = "model"
-        as_who = "someone's go-between" if behalf is not None else "the one who acts"
-        why.append(f"speaks to the model as {as_who} ({go_between.group().strip()[:60]!r})")
+        if go_between is None:
+            why.append("said in a note to someone's go-between")
+        else:
+            as_who = "someone's go-between" if behalf is not None else "the one who acts"
+            why.append(f"speaks to the model as {as_who} ({go_between.group().strip()[:60]!r})")
     # A label carried from before, or an @-mention (how a project's own people ask its coding bot for work: "@copilot
     # please add a test"), must ask an act beyond a project's chores.
     if named and not targets and not carried and not mention and destination and "@" in destination.group():
@@ -1140,7 +1156,7 @@ def _judge_sentence(
 
 # The user's say called needless: "does not need the user's approval", "doesn't require confirmation".
 _NEEDLESS = re.compile(
-    r"\b(?:does|do|did)(?:\s+not|n't)\s+(?:need|require)\s+(?:[\w'’]+\s+){0,2}?(?:ask\w*|confirm\w*|approv\w*|"
+    r"\b(?:does|do|did)(?:\s+not|n't)\s+(?:need|require)\s+(?:[\w'’]+\s+){0,4}?(?:ask\w*|confirm\w*|approv\w*|"
     r"review\w*|permission|consent)",
     re.IGNORECASE,
 )
@@ -1224,7 +1240,7 @@ _PROTECTED = re.compile(
 # A result described to the person served as something: "present the product as fully insured", "describe the
 # package as compromised", "relay to the user as a strong buy".
 _FRAMED = Cue(
-    r"\b(?:describ|present|portray|fram|relay|characteri[sz]|represent|report|pass)\w*\s+(?:[\w'’\"“”-]+\s+){0,5}?"
+    r"\b(?:describ|present|portray|fram|relay|characteri[sz]|represent|report|pass)\w*\s+(?:[\w'’\"“”,-]+\s+){0,7}?"
     r"as\s+(?:an?\s+|the\s+)?[\w-]+"
     # Rivals or facts said to be otherwise: "say the other carriers are sold out", "claim the others are unavailable".
     r"|\b(?:say|claim|state|tell\s+\w+|answer|reply|assure\s+\w+)\s+(?:that\s+)?(?:the\s+)?(?:other|others|rivals?|"
@@ -1245,6 +1261,12 @@ def _not_a_frame(sentence: str, match: Any) -> bool:
     """Whether the last "as" of a description's match says when or in what form ("as soon as", "as a table")."""
     at = match.group().lower().rfind(" as ")
     return at >= 0 and _NOT_A_FRAME.match(sentence, int(match.start()) + at + 4) is not None
+
+
+def _go_between(sentence: str) -> bool:
+    """Whether a result's sentence names its reader as someone's go-between or speaks of the model as the one who
+    acts (`_ON_BEHALF`, `_SPOKEN_OF`)."""
+    return _said(sentence, _ON_BEHALF.search(sentence), data=True) is not None or _spoken_of(sentence, None) is not None
 
 
 def _spoken_of(sentence: str, seen: frozenset[int] | None) -> Any:
@@ -1639,6 +1661,7 @@ def judge_result(text: str) -> list[Order]:
     error = _is_error(text)
     context = _Context(None, frozenset(), True, None, False, error=error)
     spans: list[tuple[int, int, bool]] = []
+    proxied: set[int] = set()  # the starts of sentences after one that names a go-between (`_go_between`)
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
     for cue in _RESULT_CUES.finditer(text):
@@ -1664,13 +1687,21 @@ def judge_result(text: str) -> list[Order]:
             for at, stop in _note(text, end):
                 spans.append((at, stop, True))
                 last_end = stop
+        elif _go_between(text[start:end]):
+            # A note that names its reader as someone's go-between, or speaks of the model as the one who acts, says
+            # its next sentences to the same reader: an order split over them ("... the assistant handling it
+            # grants a credit. Approval is recorded; proceed without asking.") is one order.
+            for at, stop in _note(text, end):
+                spans.append((at, stop, False))
+                proxied.add(at)
+                last_end = stop
     if error:
         # An error is read whole, sentence by sentence: its next steps are said to the model that made the call,
         # named or not (and the sentences carried after a label that names it stay carried).
         spans = _with_error_sentences(text, spans)
     orders = []
     for start, end, addressed in spans:
-        verdict = _judge_sentence(text[start:end], context, addressed=addressed)
+        verdict = _judge_sentence(text[start:end], context, addressed=addressed, proxied=start in proxied)
         if verdict is not None:
             addressee, targets, high, why = verdict
             orders.append(Order(start, end, addressee, targets, high, why))
