@@ -60,7 +60,7 @@ def variants(text: str) -> Iterator[str]:
 
 
 def without_prefilter(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scan_module, "seen_by_prefilter", lambda text, words=(), build=False: None)
+    monkeypatch.setattr(scan_module, "seen_by_prefilter", lambda text, words=(), build=False, whole=False: None)
 
 
 def assert_nothing_ruled_out_that_matches(text: str) -> int:
@@ -93,7 +93,7 @@ def assert_nothing_ruled_out_that_matches(text: str) -> int:
     for how, pattern, _ in reading._ENCODINGS:  # the runs that, decoded, become views of their own
         if pattern.search(text):
             assert quick.may(how), (how, text[:200])
-    if reading._DIGIT_BY_LETTER.search(text):
+    if reading.leet_words(text):
         assert quick.may("leet"), text[:200]
     if reading._ENTITY.search(text):
         assert quick.may("entities"), text[:200]

@@ -793,7 +793,7 @@ def scan_strings(
         if text and not _cleared(text, judged=judged):
             pending.append((len(text), order, location, text))
     pending.sort()  # shortest first: as many texts as the budget allows are read whole
-    started = time.process_time()
+    started = time.process_time() if pending else 0.0
     left = characters
     for _, _, location, text in pending:
         if left <= 0 or time.process_time() - started > seconds:
@@ -850,7 +850,8 @@ def _cleared(text: str, *, judged: bool) -> bool:
         return False
     if spelled_out(text):
         return False  # the prefilter reads words as written; spelled-out letters are read as the words they spell
-    quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True)
+    # The whole set, whatever the length: one pass answers for phrases, needed strings and disguises at once.
+    quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True, whole=True)
     if quick is None:
         return False
     if quick.needs is None:  # a short text: its needed strings and disguises are looked for one by one

@@ -62,8 +62,19 @@ DISGUISES = ("leet", "entities", "comment", "base64", "hex", "percent", "rot13",
 
 # Python's ASCII whitespace: RE2's `\s` is [\t\n\f\r ].
 _SPACE = r"\t-\r\x1c-\x1f "
+# A leetspeak word (`scan.reading.leet_words`) has two letters and a digit read as a letter in one run of letters
+# and digits: a date's `29T12` has one letter, and is not a trigger.
+_LEET_RUN = "[a-zA-Z0-9]*"
+_LEET = "|".join(
+    _LEET_RUN.join(order)
+    for order in (
+        ("[a-zA-Z]", "[a-zA-Z]", "[013457]"),
+        ("[a-zA-Z]", "[013457]", "[a-zA-Z]"),
+        ("[013457]", "[a-zA-Z]", "[a-zA-Z]"),
+    )
+)
 _TRIGGERS: dict[str, str] = {
-    "leet": r"[013457][a-zA-Z]|[a-zA-Z][013457]",
+    "leet": _LEET,
     "entities": r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});",
     "comment": r"<!--",
     "base64": r"[A-Za-z0-9+/_-]{20}",
@@ -94,7 +105,7 @@ class Seen:
         return Seen(self.phrases | other.phrases, self.needs, disguises)
 
 
-def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen | None:
+def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False, whole: bool = False) -> Seen | None:
     """What one RE2 pass over `text` rules out; None when the text has letters beyond ASCII and is short or
     changed by NFKC, RE2 is not installed, the set is not built yet and `build` is false, or RE2 gave up (scan
     the text in full then).
@@ -111,6 +122,8 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen
         build: build the set if it is not built yet (about 50 ms of CPU, once per process). A stdio gateway
             builds it at its first tool result, not before: the definitions of its first listing are read
             without it, so that the listing is not held up (an HTTP gateway builds it as it starts).
+        whole: read a short text by the whole set too (needed strings and disguises looked at): a result's
+            strings, each asked only whether anything at all can be found in it.
     """
     if not text.isascii():
         stand_in = ascii_stand_in(text)
@@ -122,7 +135,7 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False) -> Seen
     matcher = _BUILT.get(words)
     if matcher is None:
         return None
-    return matcher.seen(text) if len(text) >= LONG else matcher.filtered(text)
+    return matcher.seen(text) if whole or len(text) >= LONG else matcher.filtered(text)
 
 
 def prepare(words: tuple[str, ...] = ()) -> bool:
@@ -909,7 +922,7 @@ def _wide_matcher(words: tuple[str, ...]) -> _Matcher | None:
     triggers = {
         # Leetspeak as `scan.reading` looks for it in text it reads as written (in text with look-alikes, it reads
         # the leetspeak of their view unasked: the phrases and needed strings above cover that view).
-        "leet": relaxed_wide(r"[013457][a-zA-Z]|[a-zA-Z][013457]", folds=False),
+        "leet": relaxed_wide(_LEET, folds=False),
         "entities": _TRIGGERS["entities"],
         "comment": _TRIGGERS["comment"],
         "base64": _TRIGGERS["base64"],

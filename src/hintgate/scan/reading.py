@@ -42,7 +42,16 @@ from hintgate.hints.names import fold_lookalikes
 if TYPE_CHECKING:
     from hintgate.scan.prefilter import Seen
 
-__all__ = ["INVISIBLE_ALLOWED", "ROT13_WORDS", "View", "disguises", "invisible_spans", "is_invisible", "read"]
+__all__ = [
+    "INVISIBLE_ALLOWED",
+    "ROT13_WORDS",
+    "View",
+    "disguises",
+    "invisible_spans",
+    "is_invisible",
+    "leet_words",
+    "read",
+]
 
 # Code points that are invisible yet not of category Cf: fillers drawn as nothing (Hangul, braille
 # blank), the combining grapheme joiner, Mongolian and other variation selectors, Khmer inherent vowels.
@@ -309,7 +318,7 @@ def disguises(text: str) -> frozenset[str]:
     """The disguises `read` may find in `text` or in any text it holds (`scan.prefilter.DISGUISES`): each
     looked for with the same cheap check `read` makes first."""
     found = {how for how, _, _ in _ENCODINGS if _may_hold(how, text)}
-    if _DIGIT_BY_LETTER.search(text):
+    if leet_words(text):
         found.add("leet")
     if "&" in text and ";" in text:
         found.add("entities")
@@ -319,6 +328,14 @@ def disguises(text: str) -> frozenset[str]:
     if any(word in low for word in ROT13_WORDS):
         found.add("rot13")
     return frozenset(found)
+
+
+def leet_words(text: str) -> bool:
+    """Whether `read` gives `text` a leetspeak view: a word in it reads otherwise with its digits as letters (a
+    date's `29T12`, an id's `v2` or a hash do not)."""
+    return _DIGIT_BY_LETTER.search(text) is not None and any(
+        _unleet(match) != match.group() for match in _LEET_WORD.finditer(text)
+    )
 
 
 def _plain(text: str) -> View:
