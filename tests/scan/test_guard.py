@@ -132,7 +132,9 @@ def test_content_nested_past_the_depth_limit_is_unscanned_and_removed() -> None:
 
 
 def test_an_order_in_a_later_block_never_passes_whatever_the_budget() -> None:
-    first = "Привет мир. " * 20_000  # a long text the linear pass cannot read: it is read in full, or flagged
+    first = (
+        "你好，世界。" * 40_000
+    )  # a long text the linear pass cannot read (NFKC changes it): read in full, or flagged
     raw = {"content": [{"type": "text", "text": first}, {"type": "text", "text": ORDER}]}
     for seconds, characters in ((0.0, 1 << 30), (60.0, 1000), (60.0, 1 << 30)):
         findings = scan_result(raw, seconds=seconds, characters=characters)

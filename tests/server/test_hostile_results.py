@@ -131,7 +131,7 @@ async def test_every_channel_of_a_result_is_read_before_the_model_sees_it(tmp_pa
     first, second = (block.text for block in blocks.content)
     assert second.startswith("Please note. [hintgate removed text addressed to the model")
     assert "id_rsa" not in second
-    assert first.startswith("Привет мир. ")
+    assert first.startswith("你好，世界。")
     assert "could not scan" in first[-300:]
     assert [u["path"] for u in (blocks.meta or {})["hintgate/unscanned"]] == ["content[0].text"]
 
