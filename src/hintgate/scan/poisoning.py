@@ -56,6 +56,7 @@ from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read, spelled_out
+from hintgate.scan.steering import Steer, steers
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -973,13 +974,15 @@ class _OrderReader:
         # order reaches for can stand is not read sentence by sentence.
         # Where in the joined texts an order's reach stands (found once), by each text's offset in them.
         # Each text's sentences are read with their line breaks unwrapped (`_unwrapped`), the texts kept apart.
-        if result:
-            self.reach: list[tuple[int, int]] = []
-        else:
+        self.reach: list[tuple[int, int]] = []
+        # The sentences that steer the model's work beyond the tool (`scan.steering`), found once in all the texts.
+        self.steers: list[Steer] = []
+        if not result:
             unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
             self.reach = reaches(unwrapped)
+            self.steers = steers(unwrapped, tool)
         self.seen = None
-        self.worth = result or hidden or bool(self.reach)
+        self.worth = result or hidden or bool(self.reach) or bool(self.steers)
         self.offsets: dict[str, int] = {}
         at = 0
         for path, text in texts:
@@ -1021,6 +1024,7 @@ class _OrderReader:
                         reach=reach,
                     )
                 )
+            judged: list[tuple[int, int]] = []
             for order in orders:
                 if order.targets == ("tool",) and _PREREQUISITE.search(view.text, order.start, order.end):
                     continue  # "call git_push first": the order calls are made in, the tool's own job
@@ -1028,7 +1032,22 @@ class _OrderReader:
                     continue  # "tell them it stays open, then get their agreement": the user is asked, not misled
                 if order.high or (sentence and order.targets):
                     start, end = view.origin(order.start, order.end)
+                    judged.append((order.start, order.end))
                     yield _order_finding(path, order, start, end, self.tool, view)
+            if self.steers and view.how == "plain":
+                for steer in self._steers(path, text):
+                    if not any(start < steer.end and steer.start < end for start, end in judged):
+                        yield _steer_finding(path, steer, self.tool)
+
+    def _steers(self, path: str, text: str) -> Iterator[Steer]:
+        """The sentences of `steers` within one of the tool's texts, at its own offsets."""
+        at = self.offsets.get(path)
+        if at is None:
+            return
+        end = at + len(text)
+        for steer in self.steers:
+            if at <= steer.start and steer.end <= end:
+                yield Steer(steer.start - at, steer.end - at, steer.why)
 
     def _reach(self, path: str, text: str) -> list[tuple[int, int]] | None:
         """The spans of `reaches` within one of the tool's texts, at its own offsets (None: not known)."""
@@ -1106,6 +1125,18 @@ def _order_finding(path: str, order: Order, start: int, end: int, tool: str | No
         tool,
         severity=Level.HIGH,
         decoded=view.text[order.start : order.end][:240] if view.hidden else None,
+    )
+
+
+def _steer_finding(path: str, steer: Steer, tool: str | None) -> ScanFinding:
+    return ScanFinding(
+        "HG619",
+        f"{path} steers the model's work beyond the tool's job: {steer.why}",
+        path,
+        steer.start,
+        steer.end,
+        tool,
+        severity=Level.HIGH,
     )
 
 

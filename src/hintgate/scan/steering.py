@@ -1,0 +1,187 @@
+"""What a tool's definition asks of the model's work beyond the tool: the user's view fixed, standing rules, the user's
+say skipped, the model's loyalties changed.
+
+Pure. A definition is read by the model alone, and its job is to say what the
+tool does and how to call it. Some sentences do neither, whoever they address
+and in whatever voice (a statement of "policy" asks as much as an
+imperative):
+
+- **the user's view fixed in advance**: a verdict set before the data is read
+  ("report the project as clean", "present X as the cheapest option", "the
+  answer is X"), or set against it ("whether or not the result data says so");
+- **a standing rule**: a rule for the rest of the session or later ones ("from
+  now on", "in future conversations", "keep this memory") over the model's
+  other work ("any code you write", "every repository you create"), a memory
+  to store, or data sent to an address;
+- **the user's say skipped**: no need to check with the user, the user said to
+  have approved already, asking them called a nuisance;
+- **the model's loyalties changed**: the tool's text said to outrank the system
+  prompt or the user's requests, or the model told what it now is.
+
+Honest text does none of these: a tool reports what it found, a setting that
+lasts is the tool's own ("results are cached for the session"), a confirmation
+is asked for, not waived. A sentence that quotes such wording as its subject
+("detects phrases such as 'from now on'") is not read as saying it. The rules
+are facts of English (and a few of the commonest languages), never one
+server's wording.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hintgate.scan.cues import Cue
+
+__all__ = ["Steer", "steers"]
+
+
+@dataclass(frozen=True, slots=True)
+class Steer:
+    """A sentence of a definition that steers the model's work beyond the tool: its span and why."""
+
+    start: int
+    end: int
+    why: str
+
+
+# A verdict for the user set before the data is read: "report the project as clean", "present SureLife as the
+# cheapest option", "présentez le contrat comme « conforme »".
+_VERDICT = Cue(
+    r"\b(?:report|describe|present|portray|characteri[sz]e|summari[sz]e|label|depict)\w*\s+(?:[\w'’-]+\s+){0,5}?"
+    r"as\s+(?:being\s+)?[\"'“«]?(?:clean|safe|secure|healthy|compliant|passing|fine|accurate|trustworthy|reliable|"
+    r"legitimate|risk-free|problem-free|up\s+to\s+date|(?:the\s+|an?\s+)?(?:best|cheapest|safest|top|only|"
+    r"recommended|preferred|most\s+\w+|fastest|leading)\b)"
+    r"|\bthe\s+(?:answer|recommendation|verdict|conclusion)\s+(?:is|should\s+be|must\s+be|will\s+be)\s+[\"'“«]?[A-Z]"
+    r"|\b(?:présente[zr]?|décri(?:re|vez|s)|presenta|presente|apresente|descreva|descrivi|presentare|stell\w*\s+\w+)"
+    r"\s+(?:\S+\s+){0,5}?(?:comme|como|come|als)\s+[«\"“„]",
+    re.IGNORECASE,
+)
+# A verdict set against the data: "whether or not the result data says so", "regardless of what the scan finds".
+_AGAINST_DATA = Cue(
+    r"\b(?:whether\s+or\s+not|regardless\s+of\s+(?:whether|what)|even\s+(?:if|when|though))\s+(?:the\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:results?|data|sources?|evidence|findings?|scan|response|output|records?)\s+"
+    r"(?:\w+\s+)?(?:says?|said|shows?|supports?|confirms?|indicates?|finds?|found|reports?|states?)\b",
+    re.IGNORECASE,
+)
+# A rule meant to last past this call: for the rest of the session, in later ones, a memory kept.
+_LASTING = Cue(
+    r"\bfrom\s+(?:now|then|this\s+point)\s+on\b|\bhenceforth\b|\bfor\s+(?:the\s+)?(?:rest|remainder)\s+of\s+"
+    r"(?:this\s+|the\s+)?(?:session|conversation|chat)|\b(?:in|for|across|into)\s+(?:all\s+|any\s+|every\s+)?"
+    r"(?:future|later|subsequent|upcoming)\s+(?:sessions?|conversations?|chats?|requests?)\b|\bfor\s+(?:every|each|"
+    r"all)\s+(?:later|future|subsequent)\s+(?:requests?|sessions?|conversations?|chats?)\b|\bkeep\s+this\s+"
+    r"(?:memory|rule|in\s+mind)\b|\bremember\s+this\b|\bstanding\s+(?:rule|instruction|arrangement|order)\b"
+    r"|\b(?:d[eé]sormais|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+ahora|"
+    r"d'ora\s+in\s+poi|daqui\s+em\s+diante|ab\s+(?:jetzt|sofort)|von\s+nun\s+an)\b",
+    re.IGNORECASE,
+)
+# What a lasting rule reaches: the model's other work ("any code you write", "every new repository you create",
+# "whenever you send"), a memory stored, data sent to an address.
+_OTHER_WORK = Cue(
+    r"\b(?:any|every|all|each)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}?(?:you|the\s+(?:assistant|model|agent))\s+"
+    r"(?:\w+\s+)?(?:write|create|send|mention|recommend|answer|give|generate|produce|make|open|save|share|post|cite|"
+    r"suggest|draft|reply|summari[sz]e|build|deploy|run)s?\b|\bwhenever\s+(?:you|the\s+(?:assistant|model|agent))\b"
+    r"|\bmemory\b|\bmemories\b|[\w.+-]@[\w-]+\.\w|\bhttps?://",
+    re.IGNORECASE,
+)
+# The user's say skipped: no need to check with them, approval said to be given already, asking called a nuisance.
+_UNASKED = Cue(
+    r"\b(?:does\s+not|doesn't|do\s+not|don't|need\s+not|needn't|no\s+need\s+to)\s+(?:need\s+to\s+)?(?:check|"
+    r"confirm|consult|verify|clear\s+(?:it|this))\s+with\s+(?:the\s+user|them|anyone|the\s+owners?)\b"
+    r"|\basking\s+(?:the\s+user|them)\s+(?:again|first|twice)[^.;]{0,40}?\b(?:creates?|causes?|is|are|would)\b"
+    r"|\bwithout\s+(?:asking|checking\s+with|consulting|notifying|informing|telling)\s+(?:the\s+user|them|"
+    r"anyone|(?:their|the)\s+owners?)\b"
+    r"|\b(?:the\s+)?user\s+(?:has\s+)?already\s+(?:approved|authori[sz]ed|"
+    r"accepted|agreed|consented|confirmed)"
+    r"|\b(?:utente|usuario|usuário|utilisateur|Nutzer|Benutzer)\s+(?:\w+\s+){0,2}?(?:autorizzato|approvato|"
+    r"accettato|acept[oó]|aprob[oó]|autoriz[oó]|aprovou|autorizou|aceitou|accepté|approuvé|autorisé|zugestimmt|"
+    r"genehmigt|freigegeben)\b",
+    re.IGNORECASE,
+)
+# The model's loyalties changed: this text said to outrank its instructions or the user, or to make it someone else.
+_OUTRANKS = Cue(
+    r"\b(?:overrides?|outranks?|supersedes?|takes?\s+precedence\s+over|(?:the\s+)?same\s+authority\s+as|more\s+"
+    r"authority\s+than|(?:an?\s+)?(?:official\s+)?(?:extension|part)\s+of)\s+(?:\w+\s+){0,3}?(?:system\s+prompt|"
+    r"instructions|requests?\s+(?:from|of)\s+the\s+user|the\s+user'?s?\s+(?:requests?|instructions|wishes))\b"
+    r"|\byou\s+are\s+now\s+(?:operating\s+as|acting\s+as|[\"“])"
+    r"|(?:사용자|유저)\S*\s*(?:요청|지시)\S*\s*보다|优先于用户|優先於用戶|ユーザーの(?:指示|要求)より優先",
+    re.IGNORECASE,
+)
+# A sentence that quotes such wording as its subject (a detector's, a guide's) says none of it.
+_QUOTES_IT = re.compile(
+    r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance|detects?|detection|flags?|injections?|attacks?|phrases?|"
+    r"patterns?|heuristics?|classif\w+|jailbreaks?)\b",
+    re.IGNORECASE,
+)
+# A sentence that forbids what it names ("never report a failing build as passing").
+_FORBIDS = re.compile(r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|no)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+# A negation before "without" makes what follows required: "never delete without asking the user".
+_NOT_WITHOUT = re.compile(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
+# Where a sentence starts: after one of these (`_SENTENCE_END` read backwards), or at the text's start.
+_ENDS = (". ", "! ", "? ", ".\t", "\n", "\u3002", "\uff01", "\uff1f")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
+# Words one of the rules needs, lowercased: a text holding none is not read sentence by sentence.
+_GATE = Cue(
+    r"report|describ|présent|décri|present|portray|characteri|summari|label|depict|stell|answer is|"
+    r"recommendation is|verdict is|conclusion is|comme|como|come |als |whether or not|regardless|"
+    r"even if|even when|even though|now on|then on|henceforth|rest of|remainder of|future|later|subsequent|upcoming|"
+    r"keep this|remember this|standing|désormais|partir de|adelante|d'ora|daqui|ab jetzt|ab sofort|nun an|"
+    r" with the user| with them| with anyone| with the owner|asking|without|already|utente|usuario|usuário|"
+    r"utilisateur|nutzer|override|outrank|supersede|precedence|authority|extension of|part of|you are now|"
+    r"사용자|유저|优先|優先",
+    0,
+)
+
+
+def steers(text: str, tool: str | None = None) -> list[Steer]:
+    """The sentences of `text` (a definition's texts, their line breaks inside sentences read as spaces, each text on
+    a line of its own) that steer the model's work beyond the tool, with why (`tool`: the tool's name, which says its
+    job: a memory tool's memory is no reach). Only the sentences holding a word one of the rules needs are read."""
+    low = text.lower()
+    # (A letter whose lower case is longer, "İ", shifts the places: then every sentence is read.)
+    places = [m.start() for m in _GATE.finditer(low)] if len(low) == len(text) else [0] * bool(_GATE.search(low))
+    if not places:
+        return []
+    job = (tool or "").lower()
+    found = []
+    done = -1
+    for place in places:
+        if place < done:
+            continue  # in the sentence judged last
+        start = max((at + len(mark) for mark in _ENDS if (at := text.rfind(mark, 0, place)) >= 0), default=0)
+        after = _SENTENCE_END.search(text, place)
+        end = after.start() if after else len(text)
+        done = end
+        why = _judge(text[start:end], job)
+        if why is not None:
+            found.append(Steer(start, end, why))
+    return found
+
+
+def _judge(sentence: str, job: str) -> str | None:
+    if _QUOTES_IT.search(sentence):
+        return None
+    for pattern, why in (
+        (_VERDICT, "sets what the user is told before the data is read"),
+        (_AGAINST_DATA, "sets what the user is told against the data"),
+        (_UNASKED, "skips the user's say"),
+        (_OUTRANKS, "changes whom the model obeys"),
+    ):
+        found = pattern.search(sentence)
+        if found is None or _FORBIDS.search(sentence, 0, found.start()):
+            continue
+        said = found.group().strip(" \t\n,;:()[]\"'“«").lower()
+        if said.startswith("without") and _NOT_WITHOUT.search(sentence, 0, found.start()):
+            continue  # "don't call this in a loop without telling the user": the telling required
+        if "already" in said and _AFTER.search(sentence, 0, found.start()):
+            continue  # "only once the user has already approved": the approval awaited
+        return f"{why} ({found.group().strip()[:60]!r})"
+    lasting = _LASTING.search(sentence)
+    if lasting is not None:
+        for reach in _OTHER_WORK.finditer(sentence):
+            word = reach.group().strip().lower()
+            if word.startswith("memor") and "memor" in job:
+                continue  # a memory kept is a memory tool's own job
+            return f"sets a standing rule ({lasting.group().strip()!r}) over {reach.group().strip()[:40]!r}"
+    return None
