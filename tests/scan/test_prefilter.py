@@ -68,7 +68,8 @@ def assert_nothing_ruled_out_that_matches(text: str) -> int:
     quick = seen(text, words=ROT13_WORDS, build=True)
     if quick is None:
         assert ascii_stand_in(text) is None  # read as it is, without the prefilter
-        assert text.isascii() or len(text) < LONG or not unicodedata.is_normalized("NFKC", text)
+        unbuilt = ROT13_WORDS not in prefilter._WIDE and len(text) < prefilter.WIDE_BUILD
+        assert text.isascii() or len(text) < LONG or not unicodedata.is_normalized("NFKC", text) or unbuilt
         return 0
     low = text.lower()
     # Text beyond ASCII is read in its look-alike view and that view's leetspeak too, which the wide set covers.
@@ -111,6 +112,7 @@ def test_every_phrase_that_matches_a_labelled_text_in_any_form_is_left_possible(
 
 
 def test_every_phrase_that_matches_a_labelled_text_inside_prose_beyond_ascii_is_left_possible() -> None:
+    assert seen(RUSSIAN * 2, words=ROT13_WORDS, build=True) is not None  # built: shorter texts are read by it
     checked = 0
     # Every eighth text (Python's engine searching each phrase in three views of each is what is slow here).
     for text in case_texts()[::8]:
@@ -390,3 +392,17 @@ def test_every_letter_the_phrases_spell_is_relaxed_to_every_letter_python_matche
         wide = re2.compile(relaxed_wide(re.escape(letter), ignorecase=True, folds=False))
         matched = [m.group() for m in python.finditer(chars)]
         assert all(wide.fullmatch(c) for c in matched), (letter, [c for c in matched if not wide.fullmatch(c)])
+
+
+def test_the_wide_set_is_built_only_by_a_text_a_gateway_scans_off_its_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hintgate.scan.workers import INLINE_CHARACTERS
+
+    assert prefilter.WIDE_BUILD >= INLINE_CHARACTERS  # a text that long has a longer JSON: a worker scans it
+    monkeypatch.setattr(prefilter, "_WIDE", {})
+    short = RUSSIAN[: prefilter.WIDE_BUILD - 1]
+    assert len(short) >= LONG
+    assert seen(short, words=ROT13_WORDS, build=True) is None  # scanned in full, the set not built for it
+    assert seen(RUSSIAN * 2, words=ROT13_WORDS, build=True) is not None
+    assert seen(short, words=ROT13_WORDS, build=True) is not None  # read by it once built

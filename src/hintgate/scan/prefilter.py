@@ -54,7 +54,7 @@ from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
 from hintgate.scan.reading import is_invisible
 
-__all__ = ["DISGUISES", "LONG", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
+__all__ = ["DISGUISES", "LONG", "WIDE_BUILD", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
 
 DISGUISES = ("leet", "entities", "comment", "base64", "hex", "percent", "rot13", "invisible", "seam")
 """What `Seen.may` can answer for: a disguise the text may hold (`rot13`: one of rot13's words; `invisible` and
@@ -599,7 +599,7 @@ def _seen_beyond_ascii(text: str, words: tuple[str, ...], *, build: bool) -> See
     when there is no set."""
     if len(text) < LONG or not unicodedata.is_normalized("NFKC", text):
         return None
-    if build and words not in _WIDE:
+    if build and words not in _WIDE and len(text) >= WIDE_BUILD:
         _WIDE[words] = _wide_matcher(words)
     matcher = _WIDE.get(words)
     if matcher is None:
@@ -613,6 +613,10 @@ def _seen_beyond_ascii(text: str, words: tuple[str, ...], *, build: bool) -> See
 
 _WIDE: dict[tuple[str, ...], _Matcher | None] = {}
 _MAX = 0x10FFFF
+WIDE_BUILD = 8192
+"""The wide set is built (about 0.3 s of CPU, once per process) by a text at least this long beyond ASCII, which
+a gateway scans in a worker process (`scan.workers.INLINE_CHARACTERS`), never on its event loop; a shorter one
+is read by it once it is built."""
 
 
 class _WideParser(_Parser):
