@@ -418,3 +418,55 @@ async def test_an_approval_racing_the_calls_cancellation_is_answered_withdrawn_a
     assert ended is not None
     assert (ended.state, ended.won) == ("withdrawn", False)
     assert row["state"] == "withdrawn"
+
+
+class _HeldAfterWriting:
+    """A ledger whose `add` writes the row, then holds its caller until `release` is set."""
+
+    def __init__(self, ledger: Any) -> None:
+        self._ledger = ledger
+        self.written = asyncio.Event()
+        self.release = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ledger, name)
+
+    async def add(self, approval: PendingApproval) -> None:
+        await self._ledger.add(approval)
+        self.written.set()
+        await self.release.wait()
+
+
+async def test_a_call_cancelled_while_its_approval_is_being_written_is_withdrawn_and_never_approved(
+    store: Store,
+) -> None:
+    # The row is in the store (an approver can see and answer it) before the waiter hears back from the write.
+    ledger = _HeldAfterWriting(store.approvals)
+    queue = ApprovalQueue(ledger=ledger)  # type: ignore[arg-type]
+    waiting = asyncio.ensure_future(
+        queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments={"path": "a"},
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=60,
+        )
+    )
+    with anyio.fail_after(30):
+        await ledger.written.wait()
+        [asked] = await store.approvals.pending()
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        ended = await queue.respond(asked.id, Answer.APPROVE_ONCE, actor="alice", via="api")
+        while queue._background:  # the withdrawal is written in the background
+            await asyncio.sleep(0.02)
+        row = await _only_row(store)
+    assert ended is not None
+    assert (ended.state, ended.won) == ("withdrawn", False)
+    assert row["state"] == "withdrawn"
+    assert await queue.listing() == []

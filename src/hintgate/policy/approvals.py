@@ -347,11 +347,13 @@ class ApprovalQueue:
             view=view,
         )
         self._pending[approval.id] = approval
-        shared = await self._share(approval)
-        self._changed()
         ended = Ended("withdrawn", _CANCELLED)
-        settled = False
+        settled = shared = False
+        # Until the ledger answers, a cancellation may land after it wrote the row: withdraw it then too.
+        stored = self.ledger is not None
         try:
+            shared = stored = await self._share(approval)
+            self._changed()
             outcome = await self._await_answer(approval, timeout)
             if shared and self.ledger is not None:
                 self.ledger.unwatch(approval.id)  # what this replica settles next is no news to it
@@ -371,8 +373,8 @@ class ApprovalQueue:
             if shared and self.ledger is not None:
                 self.ledger.unwatch(approval.id)
                 self._shared = max(0, self._shared - 1)
-                if not settled:  # cancelled: the ledger is told in the background, the cancellation goes on
-                    self._in_background(self._withdraw(approval.id, ended.reason))
+            if stored and not settled:  # cancelled: the ledger is told in the background, the cancellation goes on
+                self._in_background(self._withdraw(approval.id, ended.reason))
             if future.done() and not future.cancelled():
                 future.exception()  # an expiry or withdrawal heard too late is nobody's error
             if not taken.done():
