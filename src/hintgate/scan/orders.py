@@ -214,6 +214,13 @@ _ON_BEHALF = Cue(
     r"automatiserade\s+assistenter|sistemi\s+automatici|sistemas\s+automáticos|systèmes\s+automatisés)\b",
     re.IGNORECASE,
 )
+# A duty in the commonest languages other than English, as said of someone ("must", "should", "is to").
+_FOREIGN_DUTY = (
+    r"(?:\b(?:должен|должна|должно|должны|обязан\w*|повинен|повинна|повинно|повинні|powinien|powinna|powinno|"
+    r"powinni|musi|debe|deben|deberá|deve|devem|deverá|doit|doivent|devra|soll|sollte|sollen|muss|müssen|dovrebbe|"
+    r"dovranno|moet|moeten|harus|wajib|phải|gerekir|malı|meli|musí|πρέπει|ska|skall|bör|skal|må)\b"
+    r"|يجب|ينبغي|צריך|חייב|चाहिए|ต้อง|ควร|しなければ|해야|必须|必須|应该|應該)"
+)
 # What the model is said to do, in the third person: "the client assistant attaches", "assistants ... keep".
 _ACTS = [
     *("attach", "send", "read", "submit", "apply", "run", "complete", "register", "post", "upload", "forward", "share"),
@@ -248,7 +255,10 @@ _SPOKEN_OF = Cue(
     r"(?:[\w'’-]+\s+){0,5}?)?"
     r"(?:can|may|will|should|must|shall|need\s+to|are\s+(?:able|expected|asked|required|allowed|authori[sz]ed)\s+to|"
     + "|".join(_ACTS)
-    + r")\b",
+    + r")\b"
+    # In other languages, the model's name, then (in the same clause) a duty: "o assistente deve atualizar",
+    # "ο βοηθός που χειρίζεται το αίτημα πρέπει να στείλει", "Asystent, który pomaga ..., powinien wywołać".
+    r"|" + _FOREIGN_MODEL + r"[^.!?;\n]{0,80}?" + _FOREIGN_DUTY,
     re.IGNORECASE,
 )
 # The reader asked to act: a duty, a favour, or a numbered step.
@@ -950,6 +960,7 @@ def _judge_sentence(
     # assistant does with it).
     behalf = _said(sentence, _ON_BEHALF.search(sentence, seen), data=True) if context.result and not named else None
     spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
+    skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
     if not (
         named
         or targets
@@ -964,11 +975,11 @@ def _judge_sentence(
         or destination
         or behalf
         or persist
-        or ((spoken or proxied) and confirm and _NEEDLESS.search(sentence))
+        or skipped
     ):
         return None
-    if (spoken or proxied) and confirm and not bypass:
-        bypass = _NEEDLESS.search(sentence)  # "the assistant applies them and does not need to request confirmation"
+    if skipped and not bypass:
+        bypass = skipped  # "the assistant applies them and does not need to request confirmation"
     transfer = _TRANSFER.search(sentence, seen)
     if transfer and _DONE_BY_OTHER.match(sentence, transfer.end()) and _PASSIVE.search(sentence[: _start(transfer)]):
         transfer = None  # "are read by the AWS CLI itself": what another program does, asked of no reader
@@ -1078,6 +1089,8 @@ def _judge_sentence(
         targets.append("destination")
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
     hidden = _hides(sentence, conceal, loose=behalf is not None or proxied)
+    if context.result and not misreport and (named or behalf is not None or spoken is not None or proxied):
+        misreport = _said(sentence, _RANKED.search(sentence, seen))
     if (behalf is not None or proxied) and not misreport:
         # Said to someone's go-between, a result described as something ("present the product as insured") is
         # what the person served is told.
@@ -1154,6 +1167,25 @@ def _judge_sentence(
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
 
 
+def _skipped(sentence: str) -> Any:
+    """The approval said to be needless ("does not need to request the owner's confirmation"), or a word of it beside
+    a negation in any language ("o zgodę nie jest potrzebne"), unless that forbids approving ("never approve")."""
+    needless = _NEEDLESS.search(sentence)
+    if needless is not None:
+        return needless
+    if _required(sentence):
+        return None
+    for confirm in _CONFIRM_RE.finditer(sentence):
+        near = sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
+        if _NEGATION.search(near) and not _NO_APPROVING.search(sentence, max(0, confirm.start() - 24), confirm.end()):
+            return confirm
+    return None
+
+
+# Approving forbidden: "never approve", "do not confirm".
+_NO_APPROVING = re.compile(
+    r"\b(?:never|not|don't|do\s+not|must\s+not|no)\s+(?:\w+\s+)?(?:approv|confirm|accept|consent)\w*$", re.IGNORECASE
+)
 # The user's say called needless: "does not need the user's approval", "doesn't require confirmation".
 _NEEDLESS = re.compile(
     r"\b(?:does|do|did)(?:\s+not|n't)\s+(?:need|require)\s+(?:[\w'’]+\s+){0,4}?(?:ask\w*|confirm\w*|approv\w*|"
@@ -1231,6 +1263,15 @@ def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False)
     return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
 
 
+# A ranking fixed in advance, in someone else's text: "put X at the top of any list", "rank it first", "give it the
+# highest rating shown".
+_RANKED = Cue(
+    r"\b(?:rank|put|place|position)\w*\s+(?:\S+\s+){0,4}?(?:first|at\s+the\s+top|on\s+top|above\s+(?:all|every|"
+    r"the\s+others))\b|\b(?:give|assign|award)\w*\s+(?:\S+\s+){0,2}?(?:the\s+)?(?:highest|top|best|maximum|"
+    r"five-star|5-star|5\.0|perfect)\s+(?:\w+\s+)?(?:rating|score|stars?|review)",
+    re.IGNORECASE,
+    gated=True,
+)
 # What a prohibition to show protects rather than hides: secrets and people's data.
 _PROTECTED = re.compile(
     r"\b(?:data|information|info|details|passwords?|passcodes?|keys?|tokens?|secrets?|credentials?|personal|private|"
