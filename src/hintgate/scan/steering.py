@@ -107,6 +107,19 @@ _OUTRANKS = Cue(
     r"|(?:사용자|유저)\S*\s*(?:요청|지시)\S*\s*보다|优先于用户|優先於用戶|ユーザーの(?:指示|要求)より優先",
     re.IGNORECASE,
 )
+# Data from beyond the call as a value: the environment's variables, what the model or the user opened or said
+# elsewhere in the session ("contents of any files the assistant opened in this session", "the card number on file
+# from earlier in the conversation", "the values of environment variables whose names contain KEY").
+_ELSEWHERE = Cue(
+    r"\b(?:values?|contents?|output|dump)\s+of\s+(?:all\s+|every\s+|any\s+|the\s+)?(?:`?(?:env|printenv|set)`?\s|"
+    r"(?:\w+\s+)?environment\s+variables?)"
+    r"|\ball\s+(?:the\s+|of\s+the\s+)?(?:\w+\s+)?environment\s+variables?"
+    r"|\b(?:any|all|every|other|each)\s+(?:\w+\s+){0,3}?(?:files?|documents?|e-?mails?|messages?|tabs?|pages?|"
+    r"chats?|notes?)\s+(?:that\s+)?(?:you|the\s+(?:assistant|model|agent|user))\s+(?:has\s+|have\s+)?(?:\w+\s+)?"
+    r"(?:opened|read|seen|viewed|accessed|received|sent|written|shared)"
+    r"|\b(?:from|in)\s+earlier\s+in\s+the\s+(?:conversation|chat|session)\b",
+    re.IGNORECASE,
+)
 # A sentence that quotes such wording as its subject (a detector's, a guide's) says none of it.
 _QUOTES_IT = re.compile(
     r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance|detects?|detection|flags?|injections?|attacks?|phrases?|"
@@ -129,7 +142,7 @@ _GATE = Cue(
     r"keep this|remember this|standing|désormais|partir de|adelante|d'ora|daqui|ab jetzt|ab sofort|nun an|"
     r" with the user| with them| with anyone| with the owner|asking|without|already|utente|usuario|usuário|"
     r"utilisateur|nutzer|override|outrank|supersede|precedence|authority|extension of|part of|you are now|"
-    r"사용자|유저|优先|優先",
+    r"사용자|유저|优先|優先|environment|opened|earlier in|`env`|printenv",
     0,
 )
 
@@ -167,6 +180,7 @@ def _judge(sentence: str, job: str) -> str | None:
         (_AGAINST_DATA, "sets what the user is told against the data"),
         (_UNASKED, "skips the user's say"),
         (_OUTRANKS, "changes whom the model obeys"),
+        (_ELSEWHERE, "takes data from beyond the call"),
     ):
         found = pattern.search(sentence)
         if found is None or _FORBIDS.search(sentence, 0, found.start()):
@@ -174,6 +188,8 @@ def _judge(sentence: str, job: str) -> str | None:
         said = found.group().strip(" \t\n,;:()[]\"'“«").lower()
         if said.startswith("without") and _NOT_WITHOUT.search(sentence, 0, found.start()):
             continue  # "don't call this in a loop without telling the user": the telling required
+        if pattern is _ELSEWHERE and "env" in said and "env" in job:
+            continue  # an environment tool's own variables are its job
         if "already" in said and _AFTER.search(sentence, 0, found.start()):
             continue  # "only once the user has already approved": the approval awaited
         return f"{why} ({found.group().strip()[:60]!r})"
