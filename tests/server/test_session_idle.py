@@ -100,13 +100,14 @@ def test_a_handshake_session_idle_past_the_timeout_is_ended_and_its_id_answers_4
         talking = HandshakeClient(http, running.mcp_url, "talking")
         assert quiet.post("tools/list").status_code == 200
         assert talking.post("tools/list").status_code == 200
-        # The recorder writes behind the answer: wait for the row rather than read it at once.
-        until(lambda: recorded(http, running, "quiet"), "the quiet session is recorded")
 
         def keep_talking() -> None:
             answer = talking.post("tools/list")
             assert answer.status_code == 200, answer.text
 
+        # The recorder writes behind the answer: wait for the row rather than read it at once, and keep the
+        # talking session busy meanwhile (a slow write may take longer than the idle timeout).
+        until(lambda: recorded(http, running, "quiet"), "the quiet session is recorded", meanwhile=keep_talking)
         ended = until(
             lambda: (row := recorded(http, running, "quiet")) and row["status"] == "closed" and row,
             "the quiet session is recorded closed",
@@ -128,12 +129,16 @@ def test_a_2026_07_28_client_that_stops_sending_requests_has_its_session_ended(t
         for name in ("quiet-modern", "talking-modern"):
             answer = modern_request(http, running.mcp_url, name, "tools/list")
             assert answer.status_code == 200, answer.text
-        until(lambda: recorded(http, running, "quiet-modern"), "the quiet 2026-07-28 session is recorded")
 
         def keep_talking() -> None:
             answer = modern_request(http, running.mcp_url, "talking-modern", "tools/list")
             assert answer.status_code == 200, answer.text
 
+        until(
+            lambda: recorded(http, running, "quiet-modern"),
+            "the quiet 2026-07-28 session is recorded",
+            meanwhile=keep_talking,
+        )
         ended = until(
             lambda: (row := recorded(http, running, "quiet-modern")) and row["status"] == "closed" and row,
             "the quiet 2026-07-28 session is recorded closed",
