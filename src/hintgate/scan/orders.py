@@ -132,7 +132,8 @@ _TO_MODEL = Cue(
     + _FORGED_TURN
     + r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
     r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
-    r"Copilot|Gemini)s?)\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
+    r"Copilot|Gemini)s?)(?:[ \t]*\((?:on\s+behalf\s+of|for|acting\s+for)\s+[^()\n]{1,30}\))?"
+    r"\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
     # "Assistants managing this calendar must ...": the model named by what it does, then its duty.
     r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+|[a-z]+ing\s+(?:[\w'’]+\s+){0,3}?)?"
     r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
@@ -541,7 +542,10 @@ _ADDRESS = Cue(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b(?:s3|gs|az)://\S+")
 # A URL the model is to fill with data: a template slot or a value concatenated in.
 _BUILT_URL = Cue(
     r"(?:https?|wss?)://[^\s\"'<>]*(?:[?&/=](?:\{[^}\n]{0,40}\}|<[^>\s]*>"
-    r"|\$\{?\w+|%s|\[[A-Z_ a-z]+\])|['\"]\s*\+\s*\w)",
+    r"|\$\{?\w+|%s|\[[A-Z_ a-z]+\])|['\"]\s*\+\s*\w"
+    # Parameters left empty to be filled ("?name=&employer=&email="), or one said to be followed by data
+    # ("?ctx= followed by the reader's last messages").
+    r"|[?&][\w-]+=&[\w-]+=|[?&][\w-]+=\s+(?:followed\s+by|plus|\+|appended\s+with))",
     re.IGNORECASE,
     gated=True,
 )
@@ -961,6 +965,12 @@ def _judge_sentence(
     behalf = _said(sentence, _ON_BEHALF.search(sentence, seen), data=True) if context.result and not named else None
     spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
     skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
+    if behalf or spoken or proxied:
+        # A data value's own quotation mark (a CSV cell, a JSON string) quotes nothing: only words that quote do.
+        conceal = conceal or _said(sentence, _CONCEAL.search(sentence, seen), data=True)
+        misreport = misreport or _said(
+            sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen), data=True
+        )
     if not (
         named
         or targets
@@ -1090,11 +1100,11 @@ def _judge_sentence(
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
     hidden = _hides(sentence, conceal, loose=behalf is not None or proxied)
     if context.result and not misreport and (named or behalf is not None or spoken is not None or proxied):
-        misreport = _said(sentence, _RANKED.search(sentence, seen))
+        misreport = _said(sentence, _RANKED.search(sentence, seen), data=True)
     if (behalf is not None or proxied) and not misreport:
         # Said to someone's go-between, a result described as something ("present the product as insured") is
         # what the person served is told.
-        misreport = _said(sentence, _FRAMED.search(sentence, seen))
+        misreport = _said(sentence, _FRAMED.search(sentence, seen), data=True)
     if misreport is not None and (behalf is not None or proxied) and _not_a_frame(sentence, misreport):
         misreport = None  # "report to the user as soon as it ends", "present it as a table": how, not what
     if hidden or misreport:
