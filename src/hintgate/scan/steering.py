@@ -93,9 +93,15 @@ _UNASKED = Cue(
     r"anyone|(?:their|the)\s+owners?)\b"
     r"|\b(?:the\s+)?user\s+(?:has\s+)?already\s+(?:approved|authori[sz]ed|"
     r"accepted|agreed|consented|confirmed)"
-    r"|\b(?:utente|usuario|usuário|utilisateur|Nutzer|Benutzer)\s+(?:\w+\s+){0,2}?(?:autorizzato|approvato|"
-    r"accettato|acept[oó]|aprob[oó]|autoriz[oó]|aprovou|autorizou|aceitou|accepté|approuvé|autorisé|zugestimmt|"
-    r"genehmigt|freigegeben)\b",
+    r"|\b(?:the\s+)?user\s+(?:has\s+)?already\s+(?:given|granted)\s+(?:\w+\s+)?(?:consent|approval|permission)"
+    r"|\b(?:does\s+not|doesn't|do\s+not|don't|need\s+not|no\s+need\s+to)\s+(?:need\s+to\s+)?(?:show|present)\s+"
+    r"(?:\w+\s+){0,3}?to\s+the\s+user\s+(?:first|beforehand|before)"
+    # The user said to have agreed already, in the commonest languages ("L'utente ha già autorizzato", "El usuario
+    # ya dio su consentimiento"): without "already" it is as often a condition ("once the user has approved").
+    r"|\b(?:utente|usuario|usuário|utilisateur|Nutzer|Benutzer)\s+(?:\w+\s+)?(?:ya|già|déjà|bereits|já)\s+"
+    r"(?:\w+\s+){0,3}?(?:autorizzato|approvato|accettato|acept[oó]|aprob[oó]|autoriz[oó]|aprovou|autorizou|aceitou|"
+    r"accepté|approuvé|autorisé|zugestimmt|genehmigt|freigegeben|consentimiento|consentimento|consenso|consentement|"
+    r"Einwilligung|Zustimmung)\b",
     re.IGNORECASE,
 )
 # The model's loyalties changed: this text said to outrank its instructions or the user, or to make it someone else.
@@ -142,7 +148,7 @@ _GATE = Cue(
     r"keep this|remember this|standing|désormais|partir de|adelante|d'ora|daqui|ab jetzt|ab sofort|nun an|"
     r" with the user| with them| with anyone| with the owner|asking|without|already|utente|usuario|usuário|"
     r"utilisateur|nutzer|override|outrank|supersede|precedence|authority|extension of|part of|you are now|"
-    r"사용자|유저|优先|優先|environment|opened|earlier in|`env`|printenv",
+    r"사용자|유저|优先|優先|environment|opened|earlier in|`env`|printenv|to the user first|to the user before",
     0,
 )
 
