@@ -680,7 +680,8 @@ _ACTION = Cue(
 )
 # Words that read something in: a value taken from elsewhere into the tool's own parameter.
 _TRANSFER = Cue(
-    r"\b(?:send|sends|sending|post|forward|upload|email|mail|share|mirror|push|sync|export|transmit|leak|exfiltrate|"
+    r"\b(?:send|sends|sending|post|posts|forward|forwards|upload|uploads|email|emails|mail|share|shares|mirror|push|"
+    r"sync|export|exports|transmit|transmits|leak|exfiltrate|attaches|copies|pastes|includes|"
     r"include|including|pass|passing|put|append|attach|insert|embed|fill|add|copy|paste|dump|report|cc|bcc|"
     r"read|cat|open|collect|gather|grab|extract|take|obtain|retrieve|fetch|load|search)\b"
     # The same asks in the passive or as a gerund: "must be posted to ...", "completed by emailing ...".
@@ -1353,7 +1354,7 @@ _CONTENTS = Cue(
 # A reach forbidden rather than asked for: "never share ~/.ssh", "do not upload keys".
 _FORBIDDEN = Cue(
     r"\b(?:never|not|don't|do\s+not|must\s+not|no)\s+(?:\w+\s+){0,2}?(?:share|send|upload|include|read|post|pass|"
-    r"expose|log|print|store|commit|paste|reveal|ask|asked)\b|\bnever\s+by\s+the\s+model\b",
+    r"expose|log|print|store|commit|paste|reveal|ask|asked)(?:e?s)?\b|\bnever\s+by\s+the\s+model\b",
     re.IGNORECASE,
 )
 # Verbs that move data to somewhere else rather than to the tool's own service.
