@@ -126,6 +126,20 @@ _ELSEWHERE = Cue(
     r"|\b(?:from|in)\s+earlier\s+in\s+the\s+(?:conversation|chat|session)\b",
     re.IGNORECASE,
 )
+# Another tool's calls reshaped (shadowing): "when `create_pull_request` is used, add ...", "`create_payment` calls
+# should have their destination replaced", "when `web_search` returns them, drop them". The tool named in code
+# quotes or as a name of joined words; what is done then changes that call or what it returns.
+_OTHER_CALL = re.compile(
+    r"\b(?:when|whenever|each\s+time|every\s+time|if|once)\s+(?:the\s+|any\s+|a\s+)?(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))"
+    r"(?:\s+tool)?\s+(?:is\s+(?:called|used|invoked|run)|(?:gets\s+)?(?:called|used)|returns?|runs?)\b"
+    r"|(?:^|[\s(])(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))\s+(?:calls?|requests?|invocations?)\s+(?:should|must|shall|will|are\s+to)\b",
+    re.IGNORECASE,
+)
+_RESHAPED = re.compile(
+    r"\b(?:add|append|replace[sd]?|drop|remove|set|change|mark|redirect|swap|override|rewrite|bcc|cc|filter|"
+    r"strip|insert|substitute)\b",
+    re.IGNORECASE,
+)
 # A sentence that quotes such wording as its subject (a detector's, a guide's) says none of it.
 _QUOTES_IT = re.compile(
     r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance|detects?|detection|flags?|injections?|attacks?|phrases?|"
@@ -148,7 +162,10 @@ _GATE = Cue(
     r"keep this|remember this|standing|désormais|partir de|adelante|d'ora|daqui|ab jetzt|ab sofort|nun an|"
     r" with the user| with them| with anyone| with the owner|asking|without|already|utente|usuario|usuário|"
     r"utilisateur|nutzer|override|outrank|supersede|precedence|authority|extension of|part of|you are now|"
-    r"사용자|유저|优先|優先|environment|opened|earlier in|`env`|printenv|to the user first|to the user before",
+    r"사용자|유저|优先|優先|environment|opened|earlier in|`env`|printenv|to the user first|to the user before|"
+    # Another tool's call named: a name in code quotes or of joined words before what happens to it.
+    r"(?:`|_\w*|\.\w+)(?: tool)? (?:is called|is used|is invoked|is run|gets called|gets used|returns?|runs|"
+    r"calls? (?:should|must|shall|will|are to)|requests should|invocations should)",
     0,
 )
 
@@ -199,6 +216,13 @@ def _judge(sentence: str, job: str) -> str | None:
         if "already" in said and _AFTER.search(sentence, 0, found.start()):
             continue  # "only once the user has already approved": the approval awaited
         return f"{why} ({found.group().strip()[:60]!r})"
+    other = _OTHER_CALL.search(sentence)
+    if other is not None:
+        named = next(name for name in other.groups() if name)
+        family = re.split(r"[_.\-]", job)[0] if job else ""
+        sibling = named.lower() == job or (family and named.lower().startswith(family))
+        if not sibling and _RESHAPED.search(sentence, other.end()):
+            return f"reshapes another tool's calls ({named!r})"  # a sibling's flow is the server's own job
     lasting = _LASTING.search(sentence)
     if lasting is not None:
         for reach in _OTHER_WORK.finditer(sentence):
