@@ -891,7 +891,7 @@ def _scan_all(
     else:
         candidates = _seen_plan(quick.needs, quick.phrases)
     # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
-    spaced = result and spelled_out(joined)
+    spaced = spelled_out(joined)  # a definition too: the prefilter reads words as written, not as spelled
     nothing = (
         quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises and not spaced
     )
