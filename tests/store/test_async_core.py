@@ -76,3 +76,36 @@ def test_the_store_sets_up_the_engines_names_as_the_package_does() -> None:
 
 def test_any_other_name_of_the_package_loads_the_rest_of_it_as_a_plain_import_would() -> None:
     assert json.loads(_run(NAMES, "store")) == json.loads(_run(NAMES, "plain"))
+
+
+# The package's `result` module fails to import once, as in a SQLAlchemy laid out otherwise; then the store's module
+# is imported and a name of the package is used. Prints whether the ORM was imported and the engine's module.
+LAID_OUT_OTHERWISE = textwrap.dedent(
+    """
+    import importlib.abc, sys
+
+    class Once(importlib.abc.MetaPathFinder):
+        failed = False
+
+        def find_spec(self, name, path=None, target=None):
+            if name == "sqlalchemy.ext.asyncio.result" and not Once.failed:
+                Once.failed = True
+                raise ImportError("laid out otherwise")
+            return None
+
+    sys.meta_path.insert(0, Once())
+    from hintgate.store.async_core import AsyncEngine, create_async_engine
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    assert Once.failed
+    print("sqlalchemy.orm" in sys.modules, AsyncEngine.__module__, AsyncSession.__module__)
+    """
+)
+
+
+def test_a_sqlalchemy_laid_out_otherwise_gets_the_whole_package_instead_of_no_store() -> None:
+    assert _run(LAID_OUT_OTHERWISE).split() == [
+        "True",
+        "sqlalchemy.ext.asyncio.engine",
+        "sqlalchemy.ext.asyncio.session",
+    ]

@@ -12,6 +12,8 @@ whoever uses the rest gets the real package, ORM and all (`tests/store/test_asyn
 Reads the package's layout only, no private name: `engine` and `result` are the modules its `__init__`
 imports the engine's names from. Greenlet, which the package's `__init__` imports eagerly, is imported by
 SQLAlchemy at the first await of the engine instead.
+A SQLAlchemy laid out otherwise (its `engine` or `result` module gone, a name moved) gets the package
+imported whole instead, ORM and all: more memory, never no store.
 """
 
 from __future__ import annotations
@@ -52,19 +54,24 @@ def lean_package() -> ModuleType:
         return importlib.import_module(PACKAGE)
     package = importlib.util.module_from_spec(spec)
     parent = sys.modules["sqlalchemy.ext"]
+    before = set(sys.modules)
     sys.modules[PACKAGE] = package
     setattr(parent, "asyncio", package)  # noqa: B010 (the import system's own step, which mypy does not know)
     try:
         engine = importlib.import_module(f"{PACKAGE}.engine")
         result = importlib.import_module(f"{PACKAGE}.result")
-    except BaseException:
-        del sys.modules[PACKAGE]
+        for name in ENGINE_NAMES:
+            setattr(package, name, getattr(engine, name))
+        for name in RESULT_NAMES:
+            setattr(package, name, getattr(result, name))
+    except BaseException as exc:
+        for module in set(sys.modules) - before:  # the package and what it imported: none of it half set up
+            del sys.modules[module]
         delattr(parent, "asyncio")
-        raise
-    for name in ENGINE_NAMES:
-        setattr(package, name, getattr(engine, name))
-    for name in RESULT_NAMES:
-        setattr(package, name, getattr(result, name))
+        if not isinstance(exc, ImportError | AttributeError):
+            raise
+        # A SQLAlchemy laid out otherwise: the whole package then, ORM and all, rather than no store.
+        return importlib.import_module(PACKAGE)
     # Only now: the submodules' own `from . import exc` looks the name up on the package first.
     package.__getattr__ = _completing(package, spec.loader)  # type: ignore[method-assign]
     return package
