@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -338,6 +339,67 @@ async def test_two_replicas_on_one_stored_login_take_each_others_refreshed_token
                         assert "authorized" in str(await replica.whoami())
             tg.cancel_scope.cancel()
         assert "refused" not in (credentials.documents["remote"].get("refused") or "")
+        assert credentials.documents["remote"]["tokens"]
+    finally:
+        peer.stop()
+
+
+class MeetingCredentials(MemoryCredentials):
+    """Once `meet` is called, the next two loads of a document wait for each other (at most 10 s), so that
+    two replicas read the same kept login before either has refreshed it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = 0
+        self.met = anyio.Event()
+
+    def meet(self) -> None:
+        self.waiting, self.met = 2, anyio.Event()
+
+    async def load(self, server: str) -> dict[str, Any] | None:
+        if self.waiting:
+            self.waiting -= 1
+            if not self.waiting:
+                self.met.set()
+            with anyio.move_on_after(10):
+                await self.met.wait()
+        return await super().load(server)
+
+
+async def test_two_replicas_refreshing_one_stored_login_at_once_both_go_on_and_nobody_is_logged_out() -> None:
+    """The fixture rotates refresh tokens: of two refreshes with the same one, the second is refused."""
+    peer = OAuthPeer(access_ttl=2)
+    try:
+        credentials = MeetingCredentials()
+        config = server_config(peer)
+        await log_in(peer, config, credentials)
+        first, second = Watched(config, credentials), Watched(config, credentials)
+        answers: list[str] = []
+
+        async def whoami(replica: Watched) -> None:
+            answers.append(str(await replica.whoami()))
+
+        async with anyio.create_task_group() as tg:
+            for replica in (first, second):
+                tg.start_soon(replica.upstream.run)
+                await replica.until(SourceState.UP)
+            with anyio.fail_after(30):
+                expires_at = credentials.documents["remote"]["expires_at"]
+                while time.time() <= expires_at:  # both replicas hold the same expired token
+                    await anyio.sleep(0.05)
+                refreshed = peer.stats()["refresh_token"]
+                credentials.meet()
+                async with anyio.create_task_group() as both:
+                    for replica in (first, second):
+                        both.start_soon(whoami, replica)
+                assert credentials.met.is_set()  # both read the kept login before either refreshed it
+                assert peer.stats()["refresh_token"] == refreshed + 1  # the other one, with the spent token, refused
+                for replica in (first, second):
+                    await whoami(replica)
+            tg.cancel_scope.cancel()
+        assert all("authorized" in answer for answer in answers), answers
+        assert len(answers) == 4
+        assert credentials.documents["remote"].get("refused") is None
         assert credentials.documents["remote"]["tokens"]
     finally:
         peer.stop()

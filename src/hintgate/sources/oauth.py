@@ -35,6 +35,8 @@ from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
+import anyio
+
 from hintgate.config.model import HttpTransport, OAuthConfig, ServerConfig
 from hintgate.errors import HintgateError, OAuthLoginError, UpstreamNeedsLogin
 
@@ -61,6 +63,8 @@ NOT_LOGGED_IN = "no one has logged in to it yet"
 
 _GATEWAY_REDIRECT = "http://127.0.0.1/callback"  # a running gateway never sends anyone to it
 _CLIENT_NAME = "hintgate"
+_ROTATED_POLLS = 30  # reads of the kept login after a refused refresh, `_ROTATED_EVERY` s apart (3 s in all)
+_ROTATED_EVERY = 0.1
 
 
 def refresh_margin(lifetime: float) -> float:
@@ -247,17 +251,40 @@ def _provider_class() -> type[Any]:
             current = self.context.current_tokens
             if current is None or self.context.is_token_valid():
                 return
-            try:
-                await self.stored.reload()
-                kept = await self.stored.get_tokens()
-            except (HintgateError, ValueError):
-                return
+            kept = await self._kept()
             if kept is None or kept.access_token == current.access_token:
                 return
+            self._adopt(kept)
+
+        async def _kept(self) -> OAuthToken | None:
+            """The tokens kept now, read again (None when none are, or they cannot be read)."""
+            try:
+                await self.stored.reload()
+                return await self.stored.get_tokens()
+            except (HintgateError, ValueError):
+                return None
+
+        def _adopt(self, kept: OAuthToken) -> None:
             self.context.current_tokens = kept
             expires_at = self.stored.expires_at
             lifetime = float(kept.expires_in or 0)
             self.context.token_expiry_time = None if expires_at is None else expires_at - refresh_margin(lifetime)
+
+        async def _rotated_elsewhere(self, spent: str) -> OAuthToken | None:
+            """Tokens another replica or process got with the refresh token `spent`, kept within a few seconds.
+
+            Two replicas on one stored login may refresh at once: the authorization server rotates the
+            refresh token for the first and refuses the second, whose refusal would otherwise wipe the
+            tokens the first is about to keep (or has kept), and log the person out everywhere.
+            """
+            for _ in range(_ROTATED_POLLS):
+                kept = await self._kept()
+                if kept is None:
+                    return None
+                if kept.refresh_token and kept.refresh_token != spent:
+                    return kept
+                await anyio.sleep(_ROTATED_EVERY)
+            return None
 
         async def _handle_token_response(self, response: httpx2.Response) -> None:
             await super()._handle_token_response(response)
@@ -274,6 +301,11 @@ def _provider_class() -> type[Any]:
             refused = response.status_code != 200
             if refused:
                 await response.aread()
+                spent = self.context.current_tokens.refresh_token if self.context.current_tokens else None
+                rotated = await self._rotated_elsewhere(spent) if spent else None
+                if rotated is not None:
+                    self._adopt(rotated)
+                    return True
                 self.refusal = _refusal(response)
             ok: bool = await super()._handle_refresh_response(response)
             if refused:
