@@ -179,11 +179,16 @@ def relaxed(pattern: str) -> str | None:
     Raises:
         ValueError: a construct the relaxation does not read (the pattern is then left out of the set).
     """
+    return _relax(_Parser(pattern))
+
+
+def _relax(parser: _Parser) -> str | None:
+    """The parser's pattern parsed and written out as RE2's, each atom as the parser relaxes it."""
+    pattern = parser.pattern
     try:
         re.compile(pattern)
     except re.error as error:
         raise ValueError(f"not a pattern: {error}") from None
-    parser = _Parser(pattern)
     tree = parser.alternation()
     if parser.at < len(pattern):
         raise ValueError(f"unbalanced ')' at {parser.at} in {pattern!r}")
@@ -581,16 +586,7 @@ def relaxed_wide(pattern: str, *, ignorecase: bool = False, folds: bool = True) 
     Raises:
         ValueError: a construct the relaxation does not read (the pattern is then left out of the set).
     """
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise ValueError(f"not a pattern: {error}") from None
-    parser = _WideParser(pattern, folds=folds)
-    parser.ignorecase = ignorecase
-    tree = parser.alternation()
-    if parser.at < len(pattern):
-        raise ValueError(f"unbalanced ')' at {parser.at} in {pattern!r}")
-    return _emit_alternation(tree, lead=True, trail=True)
+    return _relax(_WideParser(pattern, ignorecase=ignorecase, folds=folds))
 
 
 def _seen_beyond_ascii(text: str, words: tuple[str, ...], *, build: bool) -> Seen | None:
@@ -622,8 +618,9 @@ is read by it once it is built."""
 class _WideParser(_Parser):
     """The parse of `_Parser`, each atom relaxed for UTF-8 text (see `relaxed_wide`)."""
 
-    def __init__(self, pattern: str, *, folds: bool) -> None:
+    def __init__(self, pattern: str, *, ignorecase: bool, folds: bool) -> None:
         super().__init__(pattern)
+        self.ignorecase = ignorecase  # the whole pattern's flag; `(?i:...)` sets it within
         self.folds = folds
 
     def literal(self, char: str) -> str | None:
