@@ -733,7 +733,9 @@ class _Context:
     """The text is an error a tool returned: written for its caller, the model (MCP's tool execution errors)."""
 
 
-def _sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each sentence of `text[start:end]`, in order: split after `.`, `!` or `?` and
+    whitespace, at `。`, `！`, `？` and at line breaks; the breaks themselves belong to no sentence."""
     end = len(text) if end is None else end
     at = start
     for boundary in _SENTENCE_END.finditer(text, start, end):
@@ -1546,13 +1548,13 @@ def judge_text(
             return []
         main = script if script is not None else main_script(text)
         context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
-        return list(_orders(text, context, _reached(_sentences(text), reach), seen))
+        return list(_orders(text, context, _reached(sentences(text), reach), seen))
     seen = present(text) if seen is None else seen & present(text)
     if not possible(text, seen):
         return []  # nothing an order reaches for can stand anywhere in the text
     main = script if script is not None else main_script(text)
     context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
-    spans = list(_sentences(text))
+    spans = list(sentences(text))
     return list(_orders(text, context, iter(spans), seen, each=len(spans) > 1))
 
 

@@ -28,10 +28,12 @@ server's wording.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
 from hintgate.scan.cues import Cue
+from hintgate.scan.orders import sentences
 
 __all__ = ["Steer", "steers"]
 
@@ -151,9 +153,6 @@ _FORBIDS = re.compile(r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|no
 # A negation before "without" makes what follows required: "never delete without asking the user".
 _NOT_WITHOUT = re.compile(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
-# Where a sentence starts: after one of these (`_SENTENCE_END` read backwards), or at the text's start.
-_ENDS = (". ", "! ", "? ", ".\t", "\n", "\u3002", "\uff01", "\uff1f")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
 # Words one of the rules needs, lowercased: a text holding none is not read sentence by sentence.
 _GATE = Cue(
     r"report|describ|présent|décri|present|portray|characteri|summari|label|depict|stell|answer is|"
@@ -180,15 +179,16 @@ def steers(text: str, tool: str | None = None) -> list[Steer]:
     if not places:
         return []
     job = (tool or "").lower()
+    spans = list(sentences(text))
+    ends = [end for _, end in spans]
     found = []
-    done = -1
+    judged = -1
     for place in places:
-        if place < done:
-            continue  # in the sentence judged last
-        start = max((at + len(mark) for mark in _ENDS if (at := text.rfind(mark, 0, place)) >= 0), default=0)
-        after = _SENTENCE_END.search(text, place)
-        end = after.start() if after else len(text)
-        done = end
+        i = bisect.bisect_right(ends, place)  # the sentence holding the place, or the next after a break
+        if i == len(spans) or i == judged:
+            continue
+        judged = i
+        start, end = spans[i]
         why = _judge(text[start:end], job)
         if why is not None:
             found.append(Steer(start, end, why))
