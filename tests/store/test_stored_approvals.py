@@ -15,7 +15,7 @@ import anyio
 import pytest
 import sqlalchemy as sa
 
-from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, PendingApproval
+from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, Outcome, PendingApproval
 from hintgate.store import Store
 
 pytestmark = pytest.mark.anyio
@@ -184,19 +184,7 @@ async def test_a_dead_local_replicas_approval_cannot_be_approved(store_url: str)
 
 async def test_a_waiting_call_learns_an_answer_made_by_another_process(store: Store, store_url: str) -> None:
     queue = ApprovalQueue(ledger=store.approvals)
-    waiting = asyncio.ensure_future(
-        queue.wait(
-            tool="fs_write_file",
-            title="Write file",
-            server="fs",
-            arguments={"path": "a"},
-            reason="asks",
-            warnings=[],
-            session_id=None,
-            client_name=None,
-            timeout=60,
-        )
-    )
+    waiting = _waiting(queue)
     async with await Store.open(store_url, replica="elsewhere", recover=False) as other:
         with anyio.fail_after(30):
             while not (listed := await other.approvals.pending()):
@@ -236,19 +224,7 @@ async def test_a_wait_that_times_out_is_expired_in_the_store_and_a_late_answer_s
 
 async def test_a_cancelled_wait_is_withdrawn_in_the_store(store: Store) -> None:
     queue = ApprovalQueue(ledger=store.approvals)
-    waiting = asyncio.ensure_future(
-        queue.wait(
-            tool="fs_write_file",
-            title="Write file",
-            server="fs",
-            arguments=None,
-            reason="asks",
-            warnings=[],
-            session_id=None,
-            client_name=None,
-            timeout=60,
-        )
-    )
+    waiting = _waiting(queue, arguments=None)
     with anyio.fail_after(30):
         while not await store.approvals.pending():
             await asyncio.sleep(0.02)
@@ -288,6 +264,26 @@ async def test_settled_approvals_beyond_the_newest_kept_are_pruned(store: Store)
     assert [await store.approvals.get(one.id) is not None for one in asked] == [False, False, True, True]
 
 
+_ARGUMENTS = {"path": "a"}
+
+
+def _waiting(queue: ApprovalQueue, arguments: dict[str, Any] | None = _ARGUMENTS) -> asyncio.Future[Outcome]:
+    """A call to `fs_write_file` waiting on `queue` for its approval (at most 60 s), as a task of its own."""
+    return asyncio.ensure_future(
+        queue.wait(
+            tool="fs_write_file",
+            title="Write file",
+            server="fs",
+            arguments=arguments,
+            reason="asks",
+            warnings=[],
+            session_id=None,
+            client_name=None,
+            timeout=60,
+        )
+    )
+
+
 async def _only_row(store: Store) -> dict[str, Any]:
     from sqlalchemy import select
 
@@ -322,19 +318,7 @@ async def test_a_role_without_grants_cannot_approve_a_call_by_forging_a_notifica
 
     mallory_url = sa.make_url(await _role_without_grants(store_url))
     queue = ApprovalQueue(ledger=store.approvals)
-    waiting = asyncio.ensure_future(
-        queue.wait(
-            tool="fs_write_file",
-            title="Write file",
-            server="fs",
-            arguments={"path": "a"},
-            reason="asks",
-            warnings=[],
-            session_id=None,
-            client_name=None,
-            timeout=60,
-        )
-    )
+    waiting = _waiting(queue)
     mallory = await asyncpg.connect(
         host=mallory_url.host, port=mallory_url.port, user=mallory_url.username, database=mallory_url.database
     )
@@ -386,19 +370,7 @@ async def test_an_approval_racing_the_calls_cancellation_is_answered_withdrawn_a
     store: Store, first: str
 ) -> None:
     queue = ApprovalQueue(ledger=store.approvals)
-    waiting = asyncio.ensure_future(
-        queue.wait(
-            tool="fs_write_file",
-            title="Write file",
-            server="fs",
-            arguments={"path": "a"},
-            reason="asks",
-            warnings=[],
-            session_id=None,
-            client_name=None,
-            timeout=60,
-        )
-    )
+    waiting = _waiting(queue)
     with anyio.fail_after(30):
         while not (listed := await store.approvals.pending()):
             await asyncio.sleep(0.02)
@@ -443,19 +415,7 @@ async def test_a_call_cancelled_while_its_approval_is_being_written_is_withdrawn
     # The row is in the store (an approver can see and answer it) before the waiter hears back from the write.
     ledger = _HeldAfterWriting(store.approvals)
     queue = ApprovalQueue(ledger=ledger)  # type: ignore[arg-type]
-    waiting = asyncio.ensure_future(
-        queue.wait(
-            tool="fs_write_file",
-            title="Write file",
-            server="fs",
-            arguments={"path": "a"},
-            reason="asks",
-            warnings=[],
-            session_id=None,
-            client_name=None,
-            timeout=60,
-        )
-    )
+    waiting = _waiting(queue)
     with anyio.fail_after(30):
         await ledger.written.wait()
         [asked] = await store.approvals.pending()
