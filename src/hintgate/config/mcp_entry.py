@@ -26,7 +26,7 @@ from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import trust_by_origin
 
-__all__ = ["read_servers"]
+__all__ = ["read_server"]
 
 SERVER_KEYS: Mapping[str, str] = {
     "command": "command",
@@ -83,10 +83,6 @@ _TRANSPORT_TYPES: Mapping[str, str] = {
     "sse": "sse",
 }
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def read_servers(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    reader.entries(value, path, "a mapping of server names to servers", read_server)
 
 
 def read_server(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:

@@ -18,7 +18,7 @@ from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
-__all__ = ["AUTH_KEYS", "FILTER_KEYS", "OPENAPI_KEYS", "read_openapis"]
+__all__ = ["AUTH_KEYS", "FILTER_KEYS", "OPENAPI_KEYS", "read_openapi"]
 
 OPENAPI_KEYS: Mapping[str, str] = {
     "document": "document",
@@ -47,10 +47,6 @@ AUTH_KEYS: Mapping[str, tuple[str, ...]] = {
 FILTER_KEYS = ("tags", "paths", "methods", "tools")
 """The keys of `include` and `exclude` given as a mapping."""
 _HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-
-def read_openapis(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    reader.entries(value, path, "a mapping of source names to OpenAPI documents", read_openapi)
 
 
 def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:

@@ -15,7 +15,7 @@ from hintgate.config.reader import Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
-__all__ = ["PYTHON_KEYS", "read_pythons"]
+__all__ = ["PYTHON_KEYS", "read_python"]
 
 PYTHON_KEYS: Mapping[str, str] = {
     "registry": "registry",
@@ -31,10 +31,6 @@ PYTHON_KEYS: Mapping[str, str] = {
 _REGISTRY_RE = re.compile(
     r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
 )
-
-
-def read_pythons(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    reader.entries(value, path, "a mapping of source names to Python tool registries", read_python)
 
 
 def read_python(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:

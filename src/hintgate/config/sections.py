@@ -10,6 +10,7 @@ found, the value readers, the values read so far) is `hintgate.config.reader.Rea
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -85,6 +86,10 @@ PEOPLE_KEYS = ("user", "group")
 # Top-level keys other clients keep in the same file: VS Code's prompted
 # inputs, Claude Desktop's app settings.
 FOREIGN_TOP_KEYS = frozenset({"inputs", "globalShortcut", "preferences"})
+
+
+SectionReader = Callable[[Reader, Any, tuple[Key, ...]], None]
+"""Reads one top-level section of the file into the `Reader`: (the reader, the section's value, its path)."""
 
 
 def read_file(reader: Reader, data: Any) -> GatewayConfig:
@@ -172,7 +177,7 @@ def _people_without_identity(reader: Reader) -> None:
 
 
 def _top(reader: Reader, top: Mapping[str, Any]) -> None:
-    sections: dict[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = dict(SETTINGS_SECTIONS)
+    sections: dict[str, SectionReader] = dict(SETTINGS_SECTIONS)
     for row in reader.types:
         for spelling in (row.key, *row.aliases):
             sections[spelling] = row.read
@@ -203,26 +208,34 @@ def read_policy(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
             reader.error(_policy_path(where, path), message)
 
 
-def read_inference(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+def _section(read: Callable[[Reader, Mapping[str, Any], tuple[Key, ...]], None]) -> SectionReader:
+    """A settings section's reader: `read` gets the section as a mapping, its unknown keys reported
+    (`SECTION_KEYS`); a section that is not a mapping is reported, and not read further."""
+
+    @functools.wraps(read)
+    def read_section(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
+        m = reader.mapping(value, path)
+        if m is not None:
+            reader.keys(m, path, SECTION_KEYS[str(path[-1])])
+            read(reader, m, path)
+
+    return read_section
+
+
+@_section
+def read_inference(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     if (name := _choice(reader, m, path, "profile", tuple(PROFILES))) is not None:
         reader.profile = name
 
 
-def read_timeouts(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_timeouts(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     got = {attr: reader.seconds(m[key], (*path, key)) for key, attr in TIMEOUT_KEYS.items() if key in m}
     reader.timeouts = Timeouts(**{k: v for k, v in got.items() if v is not None})
 
 
-def read_limits(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_limits(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     got: dict[str, int] = {}
     for key, attr in LIMIT_KEYS.items():
         if key not in m:
@@ -235,10 +248,8 @@ def read_limits(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
     reader.limits = ListingLimits(**got)
 
 
-def read_env(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_env(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     if "allow" in m and (names := reader.strings(m["allow"], (*path, "allow"))) is not None:
         for i, n in enumerate(names):
             if not n or "=" in n:
@@ -246,10 +257,8 @@ def read_env(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
         reader.env_allow = names
 
 
-def read_integrity(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_integrity(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     if "scanDeadline" in m and (deadline := reader.seconds(m["scanDeadline"], (*path, "scanDeadline"))) is not None:
         reader.scan_deadline = deadline
     if (act := _choice(reader, m, path, "onResultFinding", ("mark", "redact", "block"))) is not None:
@@ -261,18 +270,14 @@ def read_integrity(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
         reader.pins_file = Path(file).expanduser() if reader.base is None else reader.base / Path(file).expanduser()
 
 
-def read_metrics(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_metrics(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     if "byUser" in m and (flag := reader.boolean(m["byUser"], (*path, "byUser"))) is not None:
         reader.metrics_by_user = flag
 
 
-def read_search(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_search(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     mode = SearchMode.AUTO
     if "mode" in m and (given := reader.string(m["mode"], (*path, "mode"))) is not None:
         if given in {m.value for m in SearchMode}:
@@ -338,10 +343,8 @@ def _view(reader: Reader, name: str, spec: Any, path: tuple[Key, ...]) -> View |
     )
 
 
-def read_identity(reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
-    m = _section(reader, value, path)
-    if m is None:
-        return
+@_section
+def read_identity(reader: Reader, m: Mapping[str, Any], path: tuple[Key, ...]) -> None:
     for required in ("issuer", "audience"):
         if required not in m:
             reader.error(path, f"{required} is required (the {_IDENTITY_NEEDS[required]})")
@@ -448,7 +451,7 @@ def _people(reader: Reader, value: Any, path: tuple[Key, ...]) -> People | None:
     return People.of(named.get("user", ()), named.get("group", ()))
 
 
-SETTINGS_SECTIONS: Mapping[str, Callable[[Reader, Any, tuple[Key, ...]], None]] = {
+SETTINGS_SECTIONS: Mapping[str, SectionReader] = {
     # The sections read before the sources' (`hintgate.config.types`), in this order;
     # policy is read after them.
     "inference": read_inference,
@@ -461,14 +464,6 @@ SETTINGS_SECTIONS: Mapping[str, Callable[[Reader, Any, tuple[Key, ...]], None]] 
     "search": read_search,
     "views": read_views,
 }
-
-
-def _section(reader: Reader, value: Any, path: tuple[Key, ...]) -> Mapping[str, Any] | None:
-    """A settings section as a mapping, its unknown keys reported (`SECTION_KEYS`); None when it is not a mapping."""
-    m = reader.mapping(value, path)
-    if m is not None:
-        reader.keys(m, path, SECTION_KEYS[str(path[-1])])
-    return m
 
 
 def _choice(

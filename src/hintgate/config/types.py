@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hintgate.config.mcp_entry import read_servers
+from hintgate.config.mcp_entry import read_server
 from hintgate.config.model import (
     GLOB_CHARS,
     OpenApiConfig,
@@ -27,8 +27,8 @@ from hintgate.config.model import (
     SourceConfig,
     StdioTransport,
 )
-from hintgate.config.openapi_entry import read_openapis
-from hintgate.config.python_entry import read_pythons
+from hintgate.config.openapi_entry import read_openapi
+from hintgate.config.python_entry import read_python
 from hintgate.config.yamlpos import Key
 
 if TYPE_CHECKING:
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SOURCE_TYPES", "SourceType", "source_type"]
 
-Validator = Callable[["Reader", Any, tuple[Key, ...]], None]
-"""Reads one config section (all its entries), reporting problems to the reader and adding what is valid."""
+EntryReader = Callable[["Reader", str, Any, tuple[Key, ...]], None]
+"""Reads one entry of a source section (the reader, the entry's name, its value, its path), reporting problems to
+the reader and adding the source when it is valid."""
 Checker = Callable[[Any, str], list[str]]
 """What `config check` notes about one entry that loads (given the file's name)."""
 
@@ -52,7 +53,8 @@ class SourceType:
         aliases: other spellings of that key (read when `key` is not given).
         noun: what one entry is called in messages ("server").
         config: the dataclass one entry of the section becomes.
-        read: the section's validator (`hintgate.config.mcp_entry` and its siblings).
+        entries: what the section is, in messages ("a mapping of server names to servers").
+        read_entry: the reader of one entry (`hintgate.config.mcp_entry` and its siblings).
         check: what `config check` notes about one entry.
         docs: the docs file and section heading describing its config.
     """
@@ -62,9 +64,14 @@ class SourceType:
     aliases: tuple[str, ...]
     noun: str
     config: type[SourceConfig]
-    read: Validator
+    entries: str
+    read_entry: EntryReader
     check: Checker
     docs: tuple[str, str]
+
+    def read(self, reader: Reader, value: Any, path: tuple[Key, ...]) -> None:
+        """Read the section at `path`: each of its entries by name."""
+        reader.entries(value, path, self.entries, self.read_entry)
 
 
 def _check_server(server: ServerConfig, file: str) -> list[str]:
@@ -119,7 +126,8 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         aliases=("servers",),  # VS Code's name for mcpServers
         noun="server",
         config=ServerConfig,
-        read=read_servers,
+        entries="a mapping of server names to servers",
+        read_entry=read_server,
         check=_check_server,
         docs=("config.md", "A server"),
     ),
@@ -129,7 +137,8 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         aliases=(),
         noun="OpenAPI source",
         config=OpenApiConfig,
-        read=read_openapis,
+        entries="a mapping of source names to OpenAPI documents",
+        read_entry=read_openapi,
         check=_no_notes,
         docs=("config.md", "An OpenAPI source"),
     ),
@@ -139,7 +148,8 @@ SOURCE_TYPES: tuple[SourceType, ...] = (
         aliases=(),
         noun="Python registry",
         config=PythonConfig,
-        read=read_pythons,
+        entries="a mapping of source names to Python tool registries",
+        read_entry=read_python,
         check=_no_notes,
         docs=("config.md", "A Python registry"),
     ),
