@@ -39,7 +39,7 @@ async def test_a_calls_outcome_names_the_call_its_session_and_how_it_ended_and_c
     call = decided(entry_of(source, "read_notes"), {"query": "x"}, session, ctx=request())
     seen = Seen()
     recording = Recording({source.name: source}, lambda: [seen], NO_TRACER)
-    outcome = await recording.record(call, text_result("found"), None, _attempt(call))
+    outcome = await recording.record(session, recording.outcome(call, text_result("found"), None, _attempt(call)))
     assert seen.outcomes == [outcome]
     assert (outcome.entry, outcome.arguments, outcome.session_id) == (call.entry, {"query": "x"}, "s1")
     assert (outcome.request_id, outcome.verdict, outcome.error) == ("7", "allow", None)
@@ -60,7 +60,8 @@ async def test_an_observer_that_fails_neither_fails_the_call_nor_keeps_the_other
     call = decided(entry_of(source, "read_notes"), None, None)
     seen = Seen()
     observers: list[Any] = [Broken(), seen]
-    outcome = await Recording({}, lambda: observers, NO_TRACER).record(call, text_result("found"), None, _attempt(call))
+    recording = Recording({}, lambda: observers, NO_TRACER)
+    outcome = await recording.record(None, recording.outcome(call, text_result("found"), None, _attempt(call)))
     assert seen.outcomes == [outcome]
 
 
@@ -71,5 +72,5 @@ async def test_an_observer_its_provider_gives_later_is_told_too() -> None:
     recording = Recording({}, lambda: observers, NO_TRACER)
     seen = Seen()
     observers.append(seen)  # as the gateway puts its recorder first once the store is open
-    await recording.record(call, text_result("found"), None, _attempt(call))
+    await recording.record(None, recording.outcome(call, text_result("found"), None, _attempt(call)))
     assert len(seen.outcomes) == 1

@@ -47,6 +47,7 @@ __all__ = [
     "PythonConfig",
     "ServerConfig",
     "SourceConfig",
+    "SourceTraits",
     "StdioTransport",
     "Timeouts",
     "ToolOverride",
@@ -234,7 +235,42 @@ class ListingLimits:
     text_length: int = 32768
 
 
-class SourceConfig(Protocol):
+class SourceTraits(Protocol):
+    """What a source and its config entry both say of it: name, type, trust, prefix, call timeout, which tools.
+
+    A source (`hintgate.sources.base.Source`) answers these as its config
+    entry (`SourceConfig`) sets them, or as they were changed at runtime.
+    """
+
+    @property
+    def name(self) -> str:
+        """The source's name (its key in the config)."""
+
+    @property
+    def kind(self) -> str:
+        """What type of source it is: "mcp", "openapi", "python" (a `SourceType`'s kind)."""
+
+    @property
+    def trust(self) -> Trust:
+        """How far its declared hints are believed."""
+
+    @property
+    def trust_from(self) -> TrustFrom:
+        """Where its trust level came from (the config file, the default for where it runs, a runtime change)."""
+
+    @property
+    def prefix(self) -> str:
+        """What its tools' names are prefixed with in the gateway ("" for none)."""
+
+    @property
+    def call_timeout(self) -> float:
+        """Seconds a call may take."""
+
+    def wants(self, tool_name: str) -> bool:
+        """Whether one of its tools is served (the include / exclude globs)."""
+
+
+class SourceConfig(SourceTraits, Protocol):
     """What every source's config entry offers, whatever its type (mcpServers, openapi and python entries).
 
     The config reader keeps entries of every type in one mapping and the
@@ -243,35 +279,8 @@ class SourceConfig(Protocol):
     """
 
     @property
-    def kind(self) -> str:
-        """The type of source it configures ("mcp", "openapi", "python")."""
-
-    @property
-    def name(self) -> str:
-        """The source's key."""
-
-    @property
-    def trust(self) -> Trust:
-        """Its trust level."""
-
-    @property
-    def trust_from(self) -> TrustFrom:
-        """Where its trust level came from."""
-
-    @property
-    def prefix(self) -> str:
-        """Its tools' name prefix."""
-
-    @property
     def enabled(self) -> bool:
         """Whether it runs."""
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds a call may take."""
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether include / exclude globs let a tool through."""
 
     def override_for(self, tool_name: str) -> ToolOverride | None:
         """The config's overrides for a tool."""

@@ -323,7 +323,7 @@ class ToolCalls:
             raise
         finally:
             if not deferred and (result is not None or error is not None):
-                await self._recording.record(decided, result, error, attempt)
+                await self._recording.record(decided.session, self._recording.outcome(decided, result, error, attempt))
 
     async def _hand_off(
         self, decided: Decided, handle: dict[str, Any], attempt: CallAttempt
@@ -339,7 +339,8 @@ class ToolCalls:
         async def finish(result: Mapping[str, Any] | None, error: str | None) -> CallOutcome:
             client = self._client_for(ctx)
             taken = await self._guard.result(dict(result), decided, attempt, client) if result is not None else None
-            return await self._recording.record(decided, taken, error, attempt, task=True)
+            ended = self._recording.outcome(decided, taken, error, attempt, task=True)
+            return await self._recording.record(decided.session, ended)
 
         if self._tasks is None:
             return tool_error(

@@ -81,7 +81,8 @@ class Forwarding:
                 safe = should_retry(call.facts, failure_kind(exc))
                 if tries == 1 and safe and await self._back_up(entry.server, stale):
                     # The failed attempt is a call of its own on record; the retry names it as its parent.
-                    await self.recording.record(call, None, f"{exc} (retried)", attempt)
+                    retried = self.recording.outcome(call, None, f"{exc} (retried)", attempt)
+                    await self.recording.record(call.session, retried)
                     attempt.parent_call_id, attempt.call_id = attempt.call_id, str(uuid.uuid4())
                     attempt.execution_type, attempt.upstream_ms = "retry", None
                     attempt.started, attempt.started_at = time.perf_counter(), datetime.now(UTC)

@@ -62,23 +62,15 @@ class Recording:
     observers: Callable[[], Sequence[CallObserver]]
     tracer: Tracer
 
-    async def record(
-        self,
-        call: RecordedCall,
-        result: dict[str, Any] | None,
-        error: str | None,
-        attempt: CallAttempt,
-        *,
-        task: bool = False,
-    ) -> CallOutcome:
-        """Count the call on its session and tell the observers how it ended; returns its outcome."""
-        if call.session is not None:
-            call.session.calls += 1
-        outcome = self.outcome(call, result, error, attempt, task=task)
+    async def record(self, session: ClientSession | None, outcome: CallOutcome) -> CallOutcome:
+        """Count the call on its session and tell the observers how it ended (`outcome`, as `outcome()` makes it);
+        returns it."""
+        if session is not None:
+            session.calls += 1
         observers = self.observers()
         if not observers:
             return outcome
-        with self.tracer.span("hintgate.record", {"tool": call.entry.name}):
+        with self.tracer.span("hintgate.record", {"tool": outcome.entry.name}):
             # An observer that returns an awaitable holds the answer until it is done:
             # durable recording sends the result once its record is committed.
             for waiting in self._tell(outcome, observers):

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hintgate.config.model import SourceConfig, Trust, TrustFrom
+from hintgate.config.model import SourceConfig, SourceTraits, Trust, TrustFrom
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
 from hintgate.policy.principal import Principal
@@ -118,39 +118,17 @@ class CallContext(Protocol):
         """Relay a notification (a log message) to the calling client."""
 
 
-class Source(Protocol):
+class Source(SourceTraits, Protocol):
     """A provider of tools behind the gateway: what every source does.
 
     The gateway runs `run()` as a task for the gateway's lifetime, waits for
     `wait_started()` before it serves, and reads the tools whenever a
     listener call says they changed. What only some sources do (prompts and
     resources, other requests, tasks, tool resolution, logins) is a named
-    capability in `sources.capabilities` that a caller tests for.
+    capability in `sources.capabilities` that a caller tests for. What it says
+    of itself as its config does (name, kind, trust, prefix, call timeout,
+    which tools it serves) is `SourceTraits`.
     """
-
-    @property
-    def name(self) -> str:
-        """The source's name (its key in the config)."""
-
-    @property
-    def kind(self) -> str:
-        """What type of source it is: "mcp", "openapi", "python" (a `SourceType`'s kind)."""
-
-    @property
-    def trust(self) -> Trust:
-        """How far its declared hints are believed."""
-
-    @property
-    def trust_from(self) -> TrustFrom:
-        """Where its trust level came from (the config file, the default for where it runs, a runtime change)."""
-
-    @property
-    def prefix(self) -> str:
-        """What its tools' names are prefixed with in the gateway ("" for none)."""
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds a call may take."""
 
     @property
     def startup_timeout(self) -> float:
@@ -163,9 +141,6 @@ class Source(Protocol):
     @property
     def tools(self) -> Sequence[Mapping[str, Any]]:
         """Its tools as MCP JSON objects (empty unless up)."""
-
-    def wants(self, tool_name: str) -> bool:
-        """Whether one of its tools is served (include / exclude)."""
 
     def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
         """What it knows about one of its listed tools beyond the JSON: the resolver's other inputs."""
