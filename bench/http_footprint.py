@@ -16,7 +16,10 @@
    opened, after the first `tools/call`, after 5 calls on each session, and
    after `--calls` more; with `--identity`, every session with its own
    person's token from the tests' OpenID provider (npm `oidc-provider`, as
-   `bench/http_throughput.py --identity`), as a deployment runs.
+   `bench/http_throughput.py --identity`), as a deployment runs. With
+   `--peers-python`, FastMCP's proxy of the same upstream (run from that
+   virtualenv, as `bench/http_throughput.py` runs it) goes through the same
+   phases in the same run, without tokens (it checks none).
 3. Idle sessions: the gateway's resident memory (VmRSS, from /proc) after one
    session, then after `--sessions` more handshake-era sessions are opened
    (initialize + notifications/initialized, then left idle), in bytes per
@@ -26,6 +29,7 @@ Numbers only; nothing here asserts them. The same raw HTTP/1.1 client as
 `bench/http_throughput.py`.
 
 Usage: python bench/http_footprint.py [--starts 3] [--sessions 1000] [--calls 800] [--identity]
+       [--peers-python PATH] [--parts startups peaks sessions]
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ from pathlib import Path
 
 from _procs import stop
 from http_throughput import _answer, _Connection, _free_port, _proc_cpu, _session, _start_issuer, _token
+
+PARTS = ("startups", "peaks", "sessions")
 
 TOOL_CALL = {"name": "get_current_time", "arguments": {"timezone": "Europe/Paris"}}
 # One database for every start: the first creates it, the others open it as a restarted gateway would.
@@ -171,10 +177,35 @@ async def _startups(work: Path, starts: int) -> None:
             print(f"  {micros / 1000:8.1f}  {module}")
 
 
-async def _phases(work: Path, extra: Sequence[str], calls: int, issuer: str | None) -> list[tuple[str, float, float]]:
-    """(phase, VmRSS MB, VmHWM MB) of one gateway from its start through its first calls on 16 sessions."""
+def _spawn_fastmcp(work: Path, port: int, peers_python: str) -> subprocess.Popen[bytes]:
+    """FastMCP's proxy of the same upstream, from the peers' virtualenv (`http_throughput.py --serve-fastmcp`)."""
+    time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
+    config = work / "fastmcp.json"
+    config.write_text(json.dumps({"mcpServers": {"time": time_server}}))
+    env = dict(
+        os.environ,
+        HOME=str(work),
+        FASTMCP_SHOW_SERVER_BANNER="false",
+        FASTMCP_CHECK_FOR_UPDATES="off",
+        FASTMCP_LOG_LEVEL="WARNING",
+    )
+    script = Path(__file__).with_name("http_throughput.py")
+    argv = [peers_python, str(script), "--serve-fastmcp", str(config), str(port)]
+    return subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def _phases(
+    work: Path, extra: Sequence[str], calls: int, issuer: str | None, peers_python: str | None = None
+) -> list[tuple[str, float, float]]:
+    """(phase, VmRSS MB, VmHWM MB) of one server from its start through its first calls on 16 sessions.
+
+    hintgate with `extra` on its command line, or FastMCP's proxy when `peers_python` is given.
+    """
     port = _free_port()
-    proc = _spawn(work, port, extra, issuer=issuer)
+    if peers_python is None:
+        proc = _spawn(work, port, extra, issuer=issuer)
+    else:
+        proc = _spawn_fastmcp(work, port, peers_python)
     tokens = [_token(issuer, port) if issuer else {} for _ in range(17)]
     connections = [_Connection(port) for _ in range(16)]
     seen: list[tuple[str, float, float]] = []
@@ -212,7 +243,7 @@ async def _phases(work: Path, extra: Sequence[str], calls: int, issuer: str | No
     return seen
 
 
-async def _peaks(work: Path, calls: int, identity: bool) -> None:
+async def _peaks(work: Path, calls: int, identity: bool, peers_python: str | None) -> None:
     issuer = _start_issuer() if identity else None
     try:
         for label, template in RECORDING.items():
@@ -220,6 +251,10 @@ async def _peaks(work: Path, calls: int, identity: bool) -> None:
             seen = await _phases(work, extra, calls, issuer[1] if issuer else None)
             who = " with identity" if identity else ""
             print(f"where the peak comes, {label}{who} (VmRSS / VmHWM MB):")
+            print("  " + "; ".join(f"{phase} {rss:.1f} / {peak:.1f}" for phase, rss, peak in seen))
+        if peers_python is not None:
+            seen = await _phases(work, [], calls, None, peers_python)
+            print("where the peak comes, FastMCP's proxy (VmRSS / VmHWM MB):")
             print("  " + "; ".join(f"{phase} {rss:.1f} / {peak:.1f}" for phase, rss, peak in seen))
     finally:
         if issuer is not None:
@@ -255,9 +290,12 @@ async def _sessions(work: Path, count: int) -> None:
 async def _main(opts: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="http-footprint-") as tmp:
         work = Path(tmp)
-        await _startups(work, opts.starts)
-        await _peaks(work, opts.calls, opts.identity)
-        await _sessions(work, opts.sessions)
+        if "startups" in opts.parts:
+            await _startups(work, opts.starts)
+        if "peaks" in opts.parts:
+            await _peaks(work, opts.calls, opts.identity, opts.peers_python)
+        if "sessions" in opts.parts:
+            await _sessions(work, opts.sessions)
     return 0
 
 
@@ -272,6 +310,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="where the peak comes with an identity section (npm oidc-provider, tests/peers): each session a person",
     )
+    parser.add_argument(
+        "--peers-python", help="python of a virtualenv with fastmcp: its proxy goes through the same phases"
+    )
+    parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="which measurements to run")
     return asyncio.run(_main(parser.parse_args(argv)))
 
 
