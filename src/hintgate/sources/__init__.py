@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from hintgate.config.model import GatewayConfig, SourceConfig
 from hintgate.config.types import SOURCE_TYPES
 from hintgate.sources.base import ChangeListener, Source
-from hintgate.sources.builders import BUILDERS
+from hintgate.sources.builders import BUILDERS, Surroundings
 from hintgate.sources.processes import Prestarted
 
 __all__ = ["build_source", "build_sources"]
@@ -26,7 +26,7 @@ def build_source(
     prestarted: Prestarted | None = None,
 ) -> Source:
     """The running source for one config entry (not started); a stdio server takes its process from `prestarted`."""
-    return BUILDERS[entry.kind](entry, config, environ, listener, prestarted)
+    return BUILDERS[entry.kind](entry, Surroundings(config, environ, listener, prestarted))
 
 
 def build_sources(
