@@ -21,7 +21,7 @@ from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
 from hintgate.testing import FakeSource, running_gateway
 from hintgate.web.app import create_app
-from hintgate.web.auth import load_or_create_token
+from hintgate.web.auth import load_or_create_token, local_page
 
 pytestmark = pytest.mark.anyio
 
@@ -302,3 +302,20 @@ def test_serve_with_the_token_in_the_environment_says_so_and_never_prints_it(tmp
     assert token not in log
     assert "the API token is the value of HINTGATE_API_TOKEN" in log
     assert '--header "Authorization: Bearer $HINTGATE_API_TOKEN"' in log
+
+
+@pytest.mark.parametrize(
+    ("given", "page"),
+    [
+        ("/tools/notes_read", "/tools/notes_read"),
+        ("/sessions?status=active", "/sessions?status=active"),
+        ("//attacker.example/", "/"),
+        ("https://attacker.example/", "/"),
+        ("/\\attacker.example", "/"),
+        ("tools", "/"),
+        ("", "/"),
+        (None, "/"),
+    ],
+)
+def test_a_sign_in_sends_the_browser_back_only_to_a_page_of_this_gateway(given: str | None, page: str) -> None:
+    assert local_page(given) == page

@@ -62,6 +62,7 @@ __all__ = [
     "describe_security",
     "is_loopback",
     "load_or_create_token",
+    "local_page",
     "security_middleware",
     "token_matches",
 ]
@@ -90,6 +91,17 @@ def is_loopback(host: str) -> bool:
         return False
     mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is 127.0.0.1
     return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
+def local_page(path: str | None) -> str:
+    """`path` when it is a page of this gateway (`/...`, not `//host`, a URL or a backslash), else the catalog `/`.
+
+    Where a sign-in sends the browser back to: a `next` that named another site would make the
+    gateway's sign-in an open redirect.
+    """
+    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return path
 
 
 def load_or_create_token(data_dir: Path) -> tuple[str, bool]:

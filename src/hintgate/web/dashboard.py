@@ -30,7 +30,7 @@ from hintgate.policy.preferences import owner_key
 from hintgate.policy.roles import Permission
 from hintgate.web import api
 from hintgate.web.approvals_api import visible_to
-from hintgate.web.auth import COOKIE, token_matches
+from hintgate.web.auth import COOKIE, local_page, token_matches
 from hintgate.web.permissions import Access, AccessDep, access_of
 from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS
 
@@ -338,7 +338,7 @@ async def login(
     `?once=CODE` is the one-time link `hintgate serve` prints: it signs this browser in, and the code is spent.
     """
     if request.app.state.token is None:
-        return RedirectResponse(_local(next), status_code=303)
+        return RedirectResponse(local_page(next), status_code=303)
     if once:
         links = getattr(request.app.state, "sign_in_links", None)
         if links is None or not links.redeem(once):
@@ -346,10 +346,10 @@ async def login(
                 "That sign-in link was used already (each works once) or is not this gateway's. Sign in with "
                 "the API token, or use the link the gateway prints at its next start."
             )
-            return _render(request, "login.html", _login_page(request, _local(next), message), 401)
+            return _render(request, "login.html", _login_page(request, local_page(next), message), 401)
         return _sign_in(request, request.app.state.token, next)
     if not token:
-        return _render(request, "login.html", _login_page(request, _local(next)))
+        return _render(request, "login.html", _login_page(request, local_page(next)))
     return _sign_in(request, token, next)
 
 
@@ -360,7 +360,7 @@ async def login_form(request: Request) -> Response:
     token = (form.get("token") or [""])[0][:500]
     next_page = (form.get("next") or [""])[0]
     if request.app.state.token is None:
-        return RedirectResponse(_local(next_page), status_code=303)
+        return RedirectResponse(local_page(next_page), status_code=303)
     return _sign_in(request, token, next_page)
 
 
@@ -374,17 +374,10 @@ def _sign_in(request: Request, token: str, next_page: str | None) -> Response:
             "That token is not this gateway's. Use the one kept in its data directory, in api-token (or set by "
             "HINTGATE_API_TOKEN)."
         )
-        return _render(request, "login.html", _login_page(request, _local(next_page), message), 401)
-    response = RedirectResponse(_local(next_page), status_code=303)
+        return _render(request, "login.html", _login_page(request, local_page(next_page), message), 401)
+    response = RedirectResponse(local_page(next_page), status_code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/")
     return response
-
-
-def _local(path: str | None) -> str:
-    """`path` when it is a page of this gateway (`/...`, not `//host` or a URL), else the catalog."""
-    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
-        return "/"
-    return path
 
 
 # -- fragments ---------------------------------------------------------------------

@@ -46,6 +46,7 @@ from fastapi.responses import RedirectResponse, Response
 from hintgate.config.model import IdentityConfig
 from hintgate.errors import IdentityError
 from hintgate.policy.principal import Principal
+from hintgate.web.auth import local_page
 from hintgate.web.identity import PERSON_COOKIE, TokenVerifier, secure_endpoint
 from hintgate.web.notice import notice
 
@@ -97,7 +98,7 @@ class _Attempt:
             page = base64.urlsafe_b64decode(parts[3] + "=" * (-len(parts[3]) % 4)).decode()
         except (binascii.Error, UnicodeDecodeError):
             return None
-        return cls(parts[0], parts[1], float(parts[2]), _local(page))
+        return cls(parts[0], parts[1], float(parts[2]), local_page(page))
 
 
 def redirect_uri(audience: str) -> str:
@@ -120,12 +121,6 @@ def _cookie(request: Request, config: IdentityConfig, name: str) -> str:
     return f"__Host-{name}" if _secure(request, config) else name
 
 
-def _local(path: str | None) -> str:
-    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
-        return "/"
-    return path
-
-
 @router.get("/login/identity", response_model=None)
 async def sign_in(request: Request, next: Annotated[str | None, Query(max_length=2000)] = None) -> Response:
     """Leave for the identity provider's sign-in, to come back to `next`, bound to this browser by its cookie."""
@@ -141,7 +136,7 @@ async def sign_in(request: Request, next: Annotated[str | None, Query(max_length
     endpoint = verifier.keys.discovery.get("authorization_endpoint")
     if not isinstance(endpoint, str) or not secure_endpoint(endpoint):
         return Response("The identity provider's discovery document names no authorization endpoint.", 503)
-    attempt = _Attempt(secrets.token_urlsafe(24), secrets.token_urlsafe(48), time.time(), _local(next))
+    attempt = _Attempt(secrets.token_urlsafe(24), secrets.token_urlsafe(48), time.time(), local_page(next))
     challenge = base64.urlsafe_b64encode(hashlib.sha256(attempt.verifier.encode()).digest()).rstrip(b"=").decode()
     query = urlencode(
         {
@@ -267,7 +262,7 @@ async def switch(request: Request) -> Response:
         return RedirectResponse("/login", status_code=303)
     config = verifier.config
     form = parse_qs((await request.body()).decode("utf-8", "replace"), max_num_fields=4)
-    next_page = _local((form.get("next") or [""])[0])
+    next_page = local_page((form.get("next") or [""])[0])
     name = _cookie(request, config, PENDING_COOKIE)
     token = request.cookies.get(name, "")
     try:
