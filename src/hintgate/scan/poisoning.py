@@ -55,6 +55,7 @@ from hintgate.scan.phrases import (
 from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
+from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read, spelled_out
 from hintgate.scan.steering import Steer, steers
 
@@ -410,10 +411,12 @@ _SCHEMAS = frozenset(
 )
 
 
-def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[str]]:
-    """The texts of `tool_texts`, and the paths of schema content nested past `_SCHEMA_DEPTH` (not read)."""
+def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[str], list[tuple[str, str, Any]]]:
+    """The texts of `tool_texts`, the paths of schema content nested past `_SCHEMA_DEPTH` (not read), and the input
+    fields' preset values (`scan.presets`) as (the field's schema path, the keyword, the value)."""
     texts: list[tuple[str, str]] = []
     deep: list[str] = []
+    preset: list[tuple[str, str, Any]] = []
     for key in ("name", "title", "description"):
         value = tool.get(key)
         if isinstance(value, str):
@@ -424,7 +427,7 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
         if isinstance(schema, Mapping):
-            _schema_strings(schema, key, 0, texts, deep)
+            _schema_strings(schema, key, 0, texts, deep, preset if key == "inputSchema" else None)
         elif schema is not None:
             _value_strings(schema, key, 0, texts, deep)
     for key in ("icons", "execution"):
@@ -439,11 +442,16 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
             for i, tag in enumerate(labels["tags"]):
                 if isinstance(tag, str):
                     texts.append((f"_meta.hintgate/python.tags[{i}]", tag))
-    return texts, deep
+    return texts, deep, preset
 
 
 def _schema_strings(
-    schema: Mapping[str, Any], path: str, depth: int, texts: list[tuple[str, str]], deep: list[str]
+    schema: Mapping[str, Any],
+    path: str,
+    depth: int,
+    texts: list[tuple[str, str]],
+    deep: list[str],
+    preset: list[tuple[str, str, Any]] | None = None,
 ) -> None:
     if depth > _SCHEMA_DEPTH:
         deep.append(path)
@@ -456,6 +464,8 @@ def _schema_strings(
             texts.append((f"{path}[key {key!r}]", key))
         if _vocabulary(key, value, schema):
             continue
+        if preset is not None and key in PRESET_KEYS and value:
+            preset.append((path, key, value))
         if isinstance(value, str):
             texts.append((_join(path, key), value))
         elif key in _NAMES and isinstance(value, Mapping):
@@ -466,16 +476,16 @@ def _schema_strings(
                 # A property's name is read by the model too (`ignore_previous_instructions` as a name).
                 texts.append((_join(here, name) if key == "properties" else f"{here}[key {name!r}]", name))
                 if isinstance(item, Mapping):
-                    _schema_strings(item, _join(here, name), depth + 2, texts, deep)
+                    _schema_strings(item, _join(here, name), depth + 2, texts, deep, preset)
                 else:
                     _value_strings(item, _join(here, name), depth + 2, texts, deep)
         elif key in _SCHEMAS and isinstance(value, Mapping):
-            _schema_strings(value, _join(path, key), depth + 1, texts, deep)
+            _schema_strings(value, _join(path, key), depth + 1, texts, deep, preset)
         elif key in _SCHEMAS and isinstance(value, list):
             for i, item in enumerate(value):
                 where = f"{_join(path, key)}[{i}]"
                 if isinstance(item, Mapping):
-                    _schema_strings(item, where, depth + 1, texts, deep)
+                    _schema_strings(item, where, depth + 1, texts, deep, preset)
                 else:
                     _value_strings(item, where, depth + 1, texts, deep)
         elif value is not None and not isinstance(value, bool | int | float):
@@ -576,10 +586,12 @@ def scan_tool(
     """
     name = tool.get("name") if isinstance(tool.get("name"), str) else None
     off = frozenset(without)
-    texts, deep = _tool_strings(tool)
+    texts, deep, preset = _tool_strings(tool)
     findings = _scan_all(texts, name, others, off)
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
+    if preset and "HG617" not in off:
+        findings.extend(_preset_findings(preset, name))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1822,6 +1834,23 @@ def _other_tools(path: str, text: str, tool: str | None, others: Mapping[str, st
 
 def _distinctive(word: str) -> bool:
     return any(c in "_.-" or c.isdigit() for c in word) or any(c.isupper() for c in word[1:])
+
+
+def _preset_findings(preset: list[tuple[str, str, Any]], name: str | None) -> Iterator[ScanFinding]:
+    """The input fields whose preset value sends data beyond the tool's job (`scan.presets`): high, as the order
+    "copy every message to ..." would be; the span is the whole field's schema (a value is no text of its own)."""
+    for path, key, value in preset:
+        for at, shown, why in presets(name, field_of(path), value):
+            where = f"{path}.{key}" if at is None else f"{path}.{key}[{at}]"
+            yield ScanFinding(
+                "HG617",
+                f"{where} presets a value that {why}: {shown[:120]!r}",
+                where,
+                0,
+                len(shown),
+                name,
+                severity=Level.HIGH,
+            )
 
 
 def _covert_parameters(tool: Mapping[str, Any], name: str | None) -> Iterator[ScanFinding]:
