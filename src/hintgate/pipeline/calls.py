@@ -188,6 +188,11 @@ class ToolCalls:
         self.scanner = scanner if scanner is not None else Scanner()
         self._tasks = tasks
         self._deciding = Deciding(sources, sessions, self._policy, own, modern_versions, self._client_for, self._tracer)
+        self.decided_now = self._deciding.decided_now
+        """The call decided now, without waiting; None when deciding it must wait (`Deciding.decided_now`)."""
+        self.facts = self._deciding.facts
+        """What the policy knows about one call of an entry with its arguments by a person (`Deciding.facts`):
+        every path that decides a call takes its facts here."""
         self._asking = Asking(self, self._policy, modern_versions, self._client_for, caller_probe)
         self._recording = Recording(sources, self._observers, self._tracer)
         self._forwarding = Forwarding(sources, modern_versions, self._client_for, self._recording)
@@ -222,23 +227,6 @@ class ToolCalls:
     def rules(self) -> tuple[Rule, ...]:
         """The policy rules in force."""
         return self._policy.rules
-
-    def decided_now(
-        self, ctx: RequestContext, entry: CatalogEntry, arguments: Mapping[str, Any] | None
-    ) -> Decided | None:
-        """The call decided now, without waiting; None when deciding it must wait (`Deciding.decided_now`)."""
-        return self._deciding.decided_now(ctx, entry, arguments)
-
-    async def facts(
-        self,
-        ctx: RequestContext | None,
-        entry: CatalogEntry,
-        arguments: Mapping[str, Any] | None,
-        who: Principal | None,
-    ) -> CallFacts:
-        """What the policy knows about one call of `entry` with `arguments` by `who` (`Deciding.facts`): every
-        path that decides a call takes its facts here."""
-        return await self._deciding.facts(ctx, entry, arguments, who)
 
     async def __call__(
         self,
