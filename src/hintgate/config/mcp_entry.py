@@ -8,7 +8,7 @@ use are accepted, and noted when they mean something.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,7 +22,7 @@ from hintgate.config.model import (
     redact_url,
 )
 from hintgate.config.oauth_entry import read_oauth
-from hintgate.config.reader import Reader
+from hintgate.config.reader import Given, Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import trust_by_origin
 
@@ -91,7 +91,7 @@ def read_server(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) ->
         return
     if not name:
         reader.error(path, "a server's name must not be empty", key=True)
-    given: dict[str, tuple[Key, ...]] = {}  # setting -> path of the spelling used
+    given = Given(m)  # setting -> path of the spelling used
     for k in m:
         setting = SERVER_KEYS.get(k)
         if setting is None:
@@ -109,23 +109,20 @@ def read_server(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) ->
         else:
             given[setting] = (*path, k)
 
-    def value_of(setting: str) -> Any:
-        return m[str(given[setting][-1])]
-
     expanded = len(reader.from_environment)
     start = len(reader.problems)
-    transport = read_transport(reader, path, given, value_of)
-    trust = reader.trust(value_of("trust"), given["trust"]) if "trust" in given else None
-    flags = {s: reader.boolean(value_of(s), given[s]) for s in ("enabled", "disabled") if s in given}
+    transport = read_transport(reader, path, given)
+    trust = reader.trust(given.value("trust"), given["trust"]) if "trust" in given else None
+    flags = {s: reader.boolean(given.value(s), given[s]) for s in ("enabled", "disabled") if s in given}
     enabled = flags.get("enabled", not flags.get("disabled", False))
     if None not in (flags.get("enabled"), flags.get("disabled")) and flags["enabled"] is flags["disabled"]:
         reader.error(given["disabled"], "contradicts enabled; give one of them")
-    prefix = reader.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
-    lists = {s: reader.strings(value_of(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
-    overrides = reader.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
-    times = {s: reader.seconds(value_of(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
+    prefix = reader.prefix(name, given.value("prefix") if "prefix" in given else None, given.get("prefix"))
+    lists = {s: reader.strings(given.value(s), given[s]) for s in ("include", "exclude", "disabledTools") if s in given}
+    overrides = reader.read_overrides(given.value("overrides"), given["overrides"]) if "overrides" in given else {}
+    times = {s: reader.seconds(given.value(s), given[s]) for s in ("timeout", "startup_timeout") if s in given}
     pin = "auto"
-    if "pin" in given and (how := reader.string(value_of("pin"), given["pin"])) is not None:
+    if "pin" in given and (how := reader.string(given.value("pin"), given["pin"])) is not None:
         if how not in ("auto", "manual"):
             reader.error(given["pin"], f'expected "auto" or "manual", got {json.dumps(how)}')
         else:
@@ -150,12 +147,10 @@ def read_server(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) ->
     reader.add_source(server, path, given.get("prefix", path))
 
 
-def read_transport(
-    reader: Reader, path: tuple[Key, ...], given: Mapping[str, tuple[Key, ...]], value_of: Callable[[str], Any]
-) -> StdioTransport | HttpTransport | None:
+def read_transport(reader: Reader, path: tuple[Key, ...], given: Given) -> StdioTransport | HttpTransport | None:
     kind: str | None = None
     if "type" in given:
-        written = reader.string(value_of("type"), given["type"])
+        written = reader.string(given.value("type"), given["type"])
         if written is None:
             return None
         if written not in _TRANSPORT_TYPES:
@@ -178,14 +173,14 @@ def read_transport(
         if not has_command:
             reader.error(path, 'a stdio server needs "command"', key=True)
             return None
-        if "headers" in given and value_of("headers"):
+        if "headers" in given and given.value("headers"):
             reader.warn(given["headers"], "ignored: headers apply to remote servers only", key=True)
         if "oauth" in given:
             reader.error(given["oauth"], "OAuth applies to remote servers only (a url)", key=True)
-        command = reader.string(value_of("command"), given["command"], empty=False)
-        args = reader.strings(value_of("args"), given["args"]) if "args" in given else ()
-        env = reader.string_map(value_of("env"), given["env"]) if "env" in given else {}
-        cwd = reader.string(value_of("cwd"), given["cwd"], empty=False) if "cwd" in given else None
+        command = reader.string(given.value("command"), given["command"], empty=False)
+        args = reader.strings(given.value("args"), given["args"]) if "args" in given else ()
+        env = reader.string_map(given.value("env"), given["env"]) if "env" in given else {}
+        cwd = reader.string(given.value("cwd"), given["cwd"], empty=False) if "cwd" in given else None
         if command is None or args is None or env is None or ("cwd" in given and cwd is None):
             return None
         if cwd is not None and reader.base is not None:
@@ -197,11 +192,11 @@ def read_transport(
         reader.error(path, f'a {kind} server needs "url"', key=True)
         return None
     for stdio_only in ("args", "env", "cwd"):
-        if stdio_only in given and value_of(stdio_only):
+        if stdio_only in given and given.value(stdio_only):
             reader.warn(given[stdio_only], f"ignored: {stdio_only} applies to stdio servers only", key=True)
-    url = reader.string(value_of("url"), given["url"], empty=False)
-    headers = reader.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
-    oauth = read_oauth(reader, value_of("oauth"), given["oauth"]) if "oauth" in given else None
+    url = reader.string(given.value("url"), given["url"], empty=False)
+    headers = reader.string_map(given.value("headers"), given["headers"]) if "headers" in given else {}
+    oauth = read_oauth(reader, given.value("oauth"), given["oauth"]) if "oauth" in given else None
     if url is None or headers is None or ("oauth" in given and oauth is None):
         return None
     if oauth is not None and any(k.lower() == "authorization" for k in headers):

@@ -46,13 +46,13 @@ def read_oauth(reader: Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfig
     def text(setting: str, *, secret: bool = False) -> str | None:
         if setting not in given:
             return None
-        return reader.string(m[str(given[setting][-1])], given[setting], secret=secret, empty=False)
+        return reader.string(given.value(setting), given[setting], secret=secret, empty=False)
 
     client_id = text("client_id")
     client_secret = text("client_secret", secret=True)
     scopes: tuple[str, ...] = ()
     if "scopes" in given:
-        raw = m[str(given["scopes"][-1])]
+        raw = given.value("scopes")
         if isinstance(raw, str):  # the wire form: "read write"
             written = reader.string(raw, given["scopes"])
             scopes = tuple((written or "").split())
@@ -63,14 +63,14 @@ def read_oauth(reader: Reader, value: Any, path: tuple[Key, ...]) -> OAuthConfig
                     reader.error((*given["scopes"], i), f"a scope is one word, got {json.dumps(scope)}")
     port: int | None = None
     if "redirect_port" in given:
-        raw = m[str(given["redirect_port"][-1])]
+        raw = given.value("redirect_port")
         if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= 65535:
             port = raw
         else:
             reader.error(given["redirect_port"], f"expected a port number from 1 to 65535, got {shown(raw)}")
     per_user = False
     if "per_user" in given:
-        raw = m[str(given["per_user"][-1])]
+        raw = given.value("per_user")
         if isinstance(raw, bool):
             per_user = raw
         else:

@@ -57,33 +57,30 @@ def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -
     start = len(reader.problems)
     given = reader.source_keys(m, path, OPENAPI_KEYS)
 
-    def value_of(setting: str) -> Any:
-        return m[str(given[setting][-1])]
-
     if "document" not in given:
         reader.error(path, 'needs "document": the OpenAPI file or its http(s):// URL', key=True)
-    document = reader.string(value_of("document"), given["document"], empty=False) if "document" in given else None
+    document = reader.string(given.value("document"), given["document"], empty=False) if "document" in given else None
     if document is not None and urlsplit(document).scheme not in {"http", "https"}:
         document = str(reader.base / document) if reader.base is not None else document
     base_url = None
-    if "base_url" in given and (url := reader.string(value_of("base_url"), given["base_url"], empty=False)):
+    if "base_url" in given and (url := reader.string(given.value("base_url"), given["base_url"], empty=False)):
         parts = urlsplit(url)
         if parts.scheme not in {"http", "https"} or not parts.hostname:
             reader.error(given["base_url"], f"expected an http:// or https:// URL, got {json.dumps(redact_url(url))}")
         base_url = url
-    auth = read_auth(reader, value_of("auth"), given["auth"]) if "auth" in given else None
-    headers = reader.string_map(value_of("headers"), given["headers"]) if "headers" in given else {}
-    include = read_filter(reader, value_of("include"), given["include"]) if "include" in given else OperationFilter()
-    exclude = read_filter(reader, value_of("exclude"), given["exclude"]) if "exclude" in given else OperationFilter()
+    auth = read_auth(reader, given.value("auth"), given["auth"]) if "auth" in given else None
+    headers = reader.string_map(given.value("headers"), given["headers"]) if "headers" in given else {}
+    include = read_filter(reader, given.value("include"), given["include"]) if "include" in given else OperationFilter()
+    exclude = read_filter(reader, given.value("exclude"), given["exclude"]) if "exclude" in given else OperationFilter()
     naming: Literal["operationId", "method-path"] = "operationId"
-    if "naming" in given and (n := reader.string(value_of("naming"), given["naming"])) is not None:
+    if "naming" in given and (n := reader.string(given.value("naming"), given["naming"])) is not None:
         if n == "method-path":
             naming = "method-path"
         elif n != "operationId":
             reader.error(given["naming"], f'expected "operationId" or "method-path", got {json.dumps(n)}')
-    trust, enabled, prefix, overrides, timeout = reader.common(name, m, given)
+    trust, enabled, prefix, overrides, timeout = reader.common(name, given)
     startup = (
-        reader.seconds(value_of("startup_timeout"), given["startup_timeout"]) if "startup_timeout" in given else None
+        reader.seconds(given.value("startup_timeout"), given["startup_timeout"]) if "startup_timeout" in given else None
     )
     if len(reader.problems) > start or document is None or headers is None:
         return

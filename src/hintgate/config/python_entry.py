@@ -44,22 +44,19 @@ def read_python(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) ->
     start = len(reader.problems)
     given = reader.source_keys(m, path, PYTHON_KEYS)
 
-    def value_of(setting: str) -> Any:
-        return m[str(given[setting][-1])]
-
     registry = None
     if "registry" not in given:
         reader.error(path, 'needs "registry": "module:attribute" of a ToolRegistry', key=True)
     elif (
-        registry := reader.string(value_of("registry"), given["registry"], empty=False)
+        registry := reader.string(given.value("registry"), given["registry"], empty=False)
     ) is not None and not _REGISTRY_RE.fullmatch(registry):
         reader.error(
             given["registry"],
             f'expected "module:attribute" (e.g. "mytools:registry"), got {json.dumps(registry)}',
         )
-    dirs = reader.strings(value_of("path"), given["path"]) if "path" in given else ()
-    lists = {s: reader.strings(value_of(s), given[s]) for s in ("include", "exclude") if s in given}
-    trust, enabled, prefix, overrides, timeout = reader.common(name, m, given)
+    dirs = reader.strings(given.value("path"), given["path"]) if "path" in given else ()
+    lists = {s: reader.strings(given.value(s), given[s]) for s in ("include", "exclude") if s in given}
+    trust, enabled, prefix, overrides, timeout = reader.common(name, given)
     if len(reader.problems) > start or registry is None or dirs is None:
         return
     if reader.base is not None:

@@ -76,6 +76,21 @@ def shown(value: Any, *, secret: bool = False) -> str:
     return type(value).__name__
 
 
+class Given(dict[str, tuple[Key, ...]]):
+    """The settings one entry gives: each setting → the path of the spelling the entry used for it.
+
+    `value` reads what the entry gives for a setting, whichever spelling it used (`baseUrl` or `base_url`).
+    """
+
+    def __init__(self, entry: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.entry = entry
+
+    def value(self, setting: str) -> Any:
+        """What the entry gives for `setting` (given, as `setting in self` says)."""
+        return self.entry[str(self[setting][-1])]
+
+
 class Reader:
     """One validation pass over a decoded file: the problems found, the values read, the readers of values.
 
@@ -338,11 +353,9 @@ class Reader:
         for name, entry in (self.mapping(value, path, what) or {}).items():
             read(self, name, entry, (*path, name))
 
-    def source_keys(
-        self, m: Mapping[str, Any], path: tuple[Key, ...], spellings: Mapping[str, str]
-    ) -> dict[str, tuple[Key, ...]]:
+    def source_keys(self, m: Mapping[str, Any], path: tuple[Key, ...], spellings: Mapping[str, str]) -> Given:
         """Map each setting given to the path of the spelling used; unknown and repeated keys are errors."""
-        given: dict[str, tuple[Key, ...]] = {}
+        given = Given(m)
         for k in m:
             setting = spellings.get(k)
             if setting is None:
@@ -365,21 +378,15 @@ class Reader:
             return None
         return Trust(text)
 
-    def common(
-        self, name: str, m: Mapping[str, Any], given: Mapping[str, tuple[Key, ...]]
-    ) -> tuple[Trust | None, bool, str, dict[str, ToolOverride], float | None]:
+    def common(self, name: str, given: Given) -> tuple[Trust | None, bool, str, dict[str, ToolOverride], float | None]:
         """trust (None when not given), enabled, prefix, overrides and timeout, read as for MCP servers."""
-
-        def value_of(setting: str) -> Any:
-            return m[str(given[setting][-1])]
-
-        trust = self.trust(value_of("trust"), given["trust"]) if "trust" in given else None
+        trust = self.trust(given.value("trust"), given["trust"]) if "trust" in given else None
         enabled = True
-        if "enabled" in given and (flag := self.boolean(value_of("enabled"), given["enabled"])) is not None:
+        if "enabled" in given and (flag := self.boolean(given.value("enabled"), given["enabled"])) is not None:
             enabled = flag
-        prefix = self.prefix(name, value_of("prefix") if "prefix" in given else None, given.get("prefix"))
-        overrides = self.read_overrides(value_of("overrides"), given["overrides"]) if "overrides" in given else {}
-        timeout = self.seconds(value_of("timeout"), given["timeout"]) if "timeout" in given else None
+        prefix = self.prefix(name, given.value("prefix") if "prefix" in given else None, given.get("prefix"))
+        overrides = self.read_overrides(given.value("overrides"), given["overrides"]) if "overrides" in given else {}
+        timeout = self.seconds(given.value("timeout"), given["timeout"]) if "timeout" in given else None
         return trust, enabled, prefix, overrides, timeout
 
 
