@@ -22,6 +22,10 @@ upstream child is not included), the client's CPU per call, and calls/s
 relative to FastMCP's, and calls that failed on a dropped connection. Numbers only; nothing here asserts timings.
 
 Usage: python bench/http_throughput.py [--peers-python PATH] [--calls N] [--sessions 16 64] [--passes 2] [--identity]
+                                     [--baseline CHECKOUT]
+
+`--baseline CHECKOUT` runs every hintgate target a second time from CHECKOUT's `src` (labelled `base:`),
+in the same passes: a change measured against the code before it, back to back.
 
 `--identity` adds hintgate+identity: the same gateway with an `identity` section naming the tests' real
 OpenID provider (npm `oidc-provider`), every session with its own person's bearer token; and
@@ -295,6 +299,22 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
         argv = [sys.executable, "-m", "hintgate", "serve", "--config", str(with_all), "--http", f"127.0.0.1:{port}"]
         argv += ["--db", f"sqlite:///{work}/identity.db"]
         targets.append(Target("hintgate+identity+record", argv, base, port, issuer=opts.identity))
+    if opts.baseline:
+        # The same hintgate targets run from another checkout's `src` (on the same ports: targets run one at a
+        # time), in the same passes, each recording to a database of its own.
+        source = str(Path(opts.baseline).resolve() / "src")
+        targets += [
+            Target(
+                f"base:{t.label}",
+                [a.replace(f"sqlite:///{work}/", f"sqlite:///{work}/base-") for a in t.argv],
+                dict(t.env, PYTHONPATH=source),
+                t.port,
+                t.tool,
+                t.issuer,
+            )
+            for t in targets
+            if t.label.startswith("hintgate")
+        ]
     if opts.peers_python:
         peers = work / "fastmcp.json"
         peers.write_text(json.dumps({"mcpServers": {"time": time_server}}))  # the same upstream as hintgate's
@@ -424,6 +444,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=2000, help="measured calls per run")
     parser.add_argument("--sessions", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--passes", type=int, default=2)
+    parser.add_argument(
+        "--baseline", metavar="CHECKOUT", help="also run every hintgate target from CHECKOUT's src (before/after)"
+    )
     parser.add_argument("--only", nargs="+", metavar="TARGET", help="run only these targets (labels as printed)")
     parser.add_argument(
         "--identity",

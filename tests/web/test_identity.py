@@ -125,6 +125,32 @@ async def test_a_person_with_a_token_from_the_issuer_uses_mcp_the_api_and_metric
     assert (principal.name, principal.groups) == ("alice@example.com", frozenset({"readers"}))
 
 
+async def test_a_session_a_person_opened_on_mcp_is_theirs_on_a_views_endpoint_and_no_one_elses(
+    issuer: OidcIssuer,
+) -> None:
+    # `/mcp` is served past the router, through the app's own middleware: one table of session owners for it
+    # and `/mcp/NAME` (the session id is the SDK's, valid on both), so the owner goes on and no one else does.
+    async with (
+        serving(issuer) as served,
+        httpx.AsyncClient(base_url=served.url, timeout=10) as client,
+    ):
+        alice = {**bearer(issuer.token("alice", served.audience)), "Accept": "application/json, text/event-stream"}
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        opened = await client.post("/mcp", headers=alice, json={"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                                                                 "params": hello})  # fmt: skip
+        session = {"Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-11-25"}
+        done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert (await client.post("/mcp", headers={**alice, **session}, json=done)).status_code == 202
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+        own = await client.post("/mcp/read-only", headers={**alice, **session}, json=listing)
+        bob = {**bearer(issuer.token("bob", served.audience)), "Accept": "application/json, text/event-stream"}
+        stolen = await client.post("/mcp/read-only", headers={**bob, **session}, json=listing)
+    assert opened.status_code == 200, opened.text
+    assert own.status_code == 200, own.text
+    assert "notes_get_note" in own.text
+    assert stolen.status_code == 404
+
+
 async def test_without_a_token_mcp_answers_401_naming_the_protected_resource_metadata(issuer: OidcIssuer) -> None:
     async with serving(issuer, scopes=["mcp"]) as served, httpx.AsyncClient(base_url=served.url, timeout=10) as client:
         refused = {path: await client.get(path) for path in ("/mcp", "/api/tools", "/metrics")}

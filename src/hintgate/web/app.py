@@ -43,6 +43,67 @@ async def _through(_request: Request) -> Response:
     return _PASSED
 
 
+class _WebApp(FastAPI):
+    """The web app, serving `/mcp` through its own middleware (every check) straight to the MCP endpoint.
+
+    Starlette's error and exception layers, FastAPI's telemetry and body-limit
+    layers and the router cost a call to `/mcp` more than its checks did, and do
+    nothing for it: the endpoint answers every error itself, FastAPI's telemetry
+    is off unless an OpenTelemetry provider is set, and no body limit is set on
+    the app (the MCP SDK bounds `/mcp` bodies itself). A request to `/mcp` goes
+    through the app's own middleware list (`user_middleware`: the body limit, the
+    identity check, the session owners, the token, Host and Origin checks, in
+    that order), built around the `/mcp` endpoint instead of the router. With
+    FastAPI's telemetry on, or a body limit on the app, it goes the whole way.
+    """
+
+    mcp_endpoint: ASGIApp | None = None
+    """The `/mcp` route's endpoint; None: `/mcp` goes through the router like any path."""
+    _mcp_front: ASGIApp | None = None
+    _mcp_telemetry = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/mcp" and self.mcp_endpoint is not None:
+            front = self._mcp_front
+            if front is None and self._direct():
+                front = self._mcp_front = self._front(self.mcp_endpoint)
+            if front is not None and not self._telemetry_enabled():
+                scope["app"] = self
+                await front(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+    def _direct(self) -> bool:
+        """Whether nothing but the app's own middleware stands before its routes (no body limit, no root path)."""
+        return self.max_body_size is None and not self.root_path
+
+    def _front(self, endpoint: ASGIApp) -> ASGIApp:
+        """The app's own middleware, in its order, around `endpoint` (as Starlette builds it around the router)."""
+        app = endpoint
+        for cls, args, kwargs in reversed(self.user_middleware):
+            app = cls(app, *args, **kwargs)
+        return app
+
+    def _telemetry_enabled(self) -> bool:
+        """Whether FastAPI's own telemetry is on: once on, it stays on (a tracer provider is set once)."""
+        if not self._mcp_telemetry:
+            native = getattr(self, "_native_telemetry", None)
+            self._mcp_telemetry = native is None or bool(native.enabled())
+        return self._mcp_telemetry
+
+
+def _session_owners(owners: dict[str, str]) -> Callable[[ASGIApp], SessionOwners]:
+    """Builds `SessionOwners` around an app, every one of them with the same `owners` (a session opened through
+    one is owned in the others)."""
+
+    def build(app: ASGIApp) -> SessionOwners:
+        guard = SessionOwners(app)
+        guard.owners = owners
+        return guard
+
+    return build
+
+
 class Checked:
     """ASGI middleware running an HTTP check (`check(request, call_next)`) without wrapping the response.
 
@@ -108,7 +169,7 @@ def create_app(
         identity: verifies bearer tokens from the identity provider, when the config has an `identity` section.
         registry_url: the MCP registry the Add server form searches (the `registry_url` setting).
     """
-    app = FastAPI(
+    app = _WebApp(
         title="hintgate",
         version=__version__,
         description="The REST API of hintgate, an MCP gateway that makes tool annotations "
@@ -129,7 +190,8 @@ def create_app(
     app.state.loopback = token is None if loopback is None else loopback  # what the sign-in page says of its reach
     app.add_middleware(Checked, check=security_middleware(token, loopback=loopback))
     if identity is not None:
-        app.add_middleware(SessionOwners)  # inside the identity check: it reads whom that check verified
+        # Inside the identity check: it reads whom that check verified. One owner table for `/mcp` and the rest.
+        app.add_middleware(_session_owners({}))
         # Before the token check, which takes the person it verified as signed in.
         app.add_middleware(Checked, check=identity_middleware(identity, token))
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before anything reads it
@@ -173,4 +235,5 @@ def create_app(
     dashboard.mount_static(app)
     # MCP first: every call to /mcp is matched against the first route rather than after every page.
     app.router.routes[0:0] = list(mcp_routes)
+    app.mcp_endpoint = next((r.app for r in mcp_routes if getattr(r, "path", None) == "/mcp"), None)
     return app
