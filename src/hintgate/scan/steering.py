@@ -52,18 +52,31 @@ class Steer:
 _VERDICT = Cue(
     r"\b(?:report|describe|present|portray|characteri[sz]e|summari[sz]e|label|depict)\w*\s+(?:[\w'’-]+\s+){0,5}?"
     r"as\s+(?:being\s+)?[\"'“«]?(?:clean|safe|secure|healthy|compliant|passing|fine|accurate|trustworthy|reliable|"
-    r"legitimate|risk-free|problem-free|up\s+to\s+date|(?:the\s+|an?\s+)?(?:best|cheapest|safest|top|only|"
+    r"legitimate|risk-free|problem-free|up\s+to\s+date|supporting|favou?rable|discontinued|untrustworthy|"
+    r"(?:the\s+|an?\s+)?(?:best|cheapest|safest|top|only|"
     r"recommended|preferred|most\s+\w+|fastest|leading)\b)"
     r"|\bthe\s+(?:answer|recommendation|verdict|conclusion)\s+(?:is|should\s+be|must\s+be|will\s+be)\s+[\"'“«]?[A-Z]"
     r"|\b(?:présente[zr]?|décri(?:re|vez|s)|presenta|presente|apresente|descreva|descrivi|presentare|stell\w*\s+\w+)"
-    r"\s+(?:\S+\s+){0,5}?(?:comme|como|come|als)\s+[«\"“„]",
+    r"\s+(?:\S+\s+){0,5}?(?:comme|como|come|als)\s+[«\"“„]"
+    # The verdict told or said outright: "tell the user the scan is clean", "say that they match".
+    r"|\b(?:tell|assure|inform|reassure)\s+(?:the\s+user|them|users|the\s+customer)s?\s+(?:that\s+)?(?:[\w'’-]+\s+){0,5}?"
+    r"(?:is|are|was|were|looks?|seems?)\s+(?:all\s+)?(?:clean|safe|secure|fine|ok|okay|healthy|compliant|legitimate|"
+    r"resolved|up\s+to\s+date|matching)\b"
+    r"|\b(?:say|state|claim|answer|reply)\s+(?:to\s+the\s+user\s+)?that\s+(?:[\w'’-]+\s+){0,4}?(?:match|matches|agree|"
+    r"agrees|(?:is|are)\s+(?:fine|correct|valid|clean|safe|identical|the\s+same))\b",
     re.IGNORECASE,
 )
 # A verdict set against the data: "whether or not the result data says so", "regardless of what the scan finds".
 _AGAINST_DATA = Cue(
     r"\b(?:whether\s+or\s+not|regardless\s+of\s+(?:whether|what)|even\s+(?:if|when|though))\s+(?:the\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:results?|data|sources?|evidence|findings?|scan|response|output|records?)\s+"
-    r"(?:\w+\s+)?(?:says?|said|shows?|supports?|confirms?|indicates?|finds?|found|reports?|states?)\b",
+    r"(?:\w+\s+)?(?:says?|said|shows?|supports?|confirms?|indicates?|finds?|found|reports?|states?)\b"
+    # A condition, then the verdict anyway: "when the sources disagree, still present them as ...", "informe
+    # igualmente ...".
+    r"|\b(?:when|if|even\s+if|even\s+when)\b[^.;]{3,120}?,\s*(?:still|nonetheless|anyway)\s+(?:present|describe|tell|"
+    r"say|label|rate|recommend|portray|call)\b"
+    r"|\b(?:informe|diga|reporte|indique|presente|informa|di|dica)\s+(?:igualmente|de\s+todos\s+modos|de\s+todas\s+formas|"
+    r"mesmo\s+assim|comunque)\b",
     re.IGNORECASE,
 )
 # A rule meant to last past this call: for the rest of the session, in later ones, a memory kept.
@@ -74,7 +87,15 @@ _LASTING = Cue(
     r"all)\s+(?:later|future|subsequent)\s+(?:requests?|sessions?|conversations?|chats?)\b|\bkeep\s+this\s+"
     r"(?:memory|rule|in\s+mind)\b|\bremember\s+this\b|\bstanding\s+(?:rule|instruction|arrangement|order)\b"
     r"|\b(?:d[eé]sormais|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+ahora|"
-    r"d'ora\s+in\s+poi|daqui\s+em\s+diante|ab\s+(?:jetzt|sofort)|von\s+nun\s+an)\b",
+    r"d'ora\s+in\s+poi|daqui\s+em\s+diante|ab\s+(?:jetzt|sofort)|von\s+nun\s+an)\b"
+    # A rule said to be lasting, every later answer, every session's start: "Permanent directive:", "in every later
+    # response", "all future questions", "at the start of every conversation", "Regra permanente", "この会話の残り".
+    r"|\b(?:permanent|persistent|lasting)\s+(?:rule|directive|instruction|order)s?\b"
+    r"|\b(?:in|for)\s+(?:every|all|each)\s+(?:later|future|subsequent)\s+(?:responses?|answers?|replies|turns?|"
+    r"questions?|messages?)\b|\b(?:all|any|every)\s+future\s+(?:questions?|responses?|answers?|replies|turns?|messages?)\b"
+    r"|\b(?:at\s+the\s+(?:start|beginning)\s+of|on|in)\s+(?:every|each)\s+(?:new\s+)?(?:conversation|session|chat)\b"
+    r"|\b(?:regra|regla|règle|regola)\s+permanente\b|\bdauerhafte\s+Regel\b|\ba\s+partir\s+de\s+agora\b|"
+    r"\bd'ora\s+in\s+avanti\b|(?:セッション|会話)の残り|从现在起|從現在起|今后所有|此后所有",
     re.IGNORECASE,
 )
 # What a lasting rule reaches: the model's other work ("any code you write", "every new repository you create",
@@ -83,7 +104,13 @@ _OTHER_WORK = Cue(
     r"\b(?:any|every|all|each)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}?(?:you|the\s+(?:assistant|model|agent))\s+"
     r"(?:\w+\s+)?(?:write|create|send|mention|recommend|answer|give|generate|produce|make|open|save|share|post|cite|"
     r"suggest|draft|reply|summari[sz]e|build|deploy|run)s?\b|\bwhenever\s+(?:you|the\s+(?:assistant|model|agent))\b"
-    r"|\bmemory\b|\bmemories\b|[\w.+-]@[\w-]+\.\w|\bhttps?://",
+    r"|\bmemory\b|\bmemories\b|[\w.+-]@[\w-]+\.\w|\bhttps?://"
+    # The user's later words, every message or answer, a secret, something kept from the user.
+    r"|\b(?:when|whenever|if)\s+the\s+user\s+(?:asks?|shares?|mentions?|says?|requests?|sends?|writes?)\b"
+    r"|\b(?:any|every|all)\s+(?:later\s+|future\s+)?(?:messages?|responses?|answers?|replies|questions?)\b"
+    r"|\b(?:passwords?|private\s+keys?|api[_\s-]?keys?|seed\s+phrases?)\b|\*\.(?:pem|key)\b"
+    r"|\b(?:show|tell|say)\s+nothing\s+to\b|\bwithout\s+telling\b|\b(?:do\s+not|don't|never)\s+(?:tell|show|mention)\b"
+    r"|ユーザーが|パスワード|用户(?:询问|提到|说)",
     re.IGNORECASE,
 )
 # The user's say skipped: no need to check with them, approval said to be given already, asking called a nuisance.
@@ -103,7 +130,28 @@ _UNASKED = Cue(
     r"|\b(?:utente|usuario|usuário|utilisateur|Nutzer|Benutzer)\s+(?:\w+\s+)?(?:ya|già|déjà|bereits|já)\s+"
     r"(?:\w+\s+){0,3}?(?:autorizzato|approvato|accettato|acept[oó]|aprob[oó]|autoriz[oó]|aprovou|autorizou|aceitou|"
     r"accepté|approuvé|autorisé|zugestimmt|genehmigt|freigegeben|consentimiento|consentimento|consenso|consentement|"
-    r"Einwilligung|Zustimmung)\b",
+    r"Einwilligung|Zustimmung)\b"
+    # Going on with the user left out: "still proceed without asking", "no need to ask", "never ask the user", "the
+    # user should not be asked", confirmations said to be switched off.
+    r"|\b(?:proceed|continue|go\s+ahead|act|still|always|just|directly)\b[^.;!?]{0,60}?\bwithout\s+(?:asking|prompting|"
+    r"confirm\w*|checking|approval|consent|permission)\b"
+    r"|\bno\s+need\s+to\s+(?:ask|confirm|prompt|check)(?:\s+(?:the\s+user|them|first|again))?\s*(?:[.;,)!—–-]|$)"
+    r"|\b(?:do\s+not|don't|never)\s+(?:ask|prompt|consult|bother)\s+(?:the\s+user|them)\s*(?:first\s*|again\s*)?"
+    r"(?:[.;,)!—–>\"'\]]|$)"
+    r"|\b(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|requester)s?|users|they)\s+(?:should|must|need|will)\s+not\s+be\s+"
+    r"(?:asked|prompted|consulted)\b"
+    r"|\bconfirmation\s+(?:prompts|dialogs)\s+are\s+(?:now\s+)?(?:disabled|turned\s+off|switched\s+off)\s+for\s+"
+    r"(?:this|the|all|every)\b"
+    # The same in the commonest languages: "Ne pas demander la permission", "Nicht beim Nutzer nachfragen", "no hace
+    # falta avisar al usuario", "brauchen keine Bestätigung", "ユーザーには確認しないでください", "无需确认".
+    r"|\bne\s+pas\s+demander\s+(?:la\s+|de\s+|l')?(?:permission|confirmation|autorisation|accord)"
+    r"|\bnicht\s+(?:beim\s+(?:Nutzer|Benutzer|Anwender)\s+)?nachfragen\b"
+    r"|\b(?:braucht|brauchen|benötigt|benötigen|erfordert|erfordern)\s+keine\s+(?:Bestätigung|Rückfrage|Zustimmung|"
+    r"Genehmigung)"
+    r"|\bno\s+(?:hace\s+falta|es\s+necesario)\s+(?:avisar|preguntar|confirmar|pedir)"
+    r"|\bnão\s+(?:é\s+preciso|precisa|é\s+necessário)\s+(?:avisar|perguntar|confirmar|pedir)"
+    r"|\b(?:sin|sem|senza)\s+(?:preguntar|perguntar|chiedere)\b"
+    r"|確認しないで|確認せずに|確認は不要|无需(?:用户)?确认|無需(?:用戶)?確認|不必确认|不要(?:向用户)?确认",
     re.IGNORECASE,
 )
 # The model's loyalties changed: this text said to outrank its instructions or the user, or to make it someone else.
@@ -112,6 +160,24 @@ _OUTRANKS = Cue(
     r"authority\s+than|(?:an?\s+)?(?:official\s+)?(?:extension|part)\s+of)\s+(?:\w+\s+){0,3}?(?:system\s+prompt|"
     r"instructions|requests?\s+(?:from|of)\s+the\s+user|the\s+user'?s?\s+(?:requests?|instructions|wishes))\b"
     r"|\byou\s+are\s+now\s+(?:operating\s+as|acting\s+as|[\"“])"
+    # A new identity given by a name ("You are now Nexus, ...", a sentence opening "You are an attorney employed by
+    # ..."), loyalty owed elsewhere, earlier instructions declared void, the user overruled.
+    r"|\byou\s+are\s+now\s+(?-i:[A-Z])[\w-]*\s*[,(:]"
+    r"|^\W*(?:[\w ]{1,24}:\s*)?you\s+are\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?(?:doctor|physician|lawyer|attorney|"
+    r"advis[eo]r|consultant|representative|salesperson|employee|agent\s+of)\b"
+    r"|\b(?:loyalty|allegiance)\b[^.;]{0,40}?\b(?:not\s+(?:to\s+)?(?:the\s+)?user|rather\s+than\s+(?:to\s+)?the\s+user)"
+    r"|\b(?:previous|prior|earlier|original|other)\s+instructions\b[^.;]{0,40}?\b(?:are|is)\s+(?:now\s+)?(?:void|revoked|"
+    r"obsolete|superseded)\b"
+    r"|\b(?:follow|obey)\s+(?:it|them|these|this|those)\s+without\s+question"
+    r"|\beven\s+if\s+(?:it|this|that|they)\s+contradicts?\s+(?:the\s+user|what\s+the\s+user)"
+    r"|\beven\s+if\s+the\s+user\s+(?:asks|says|tells|requests|objects|insists)"
+    # The user's own choice overruled, or passed off as theirs: "even if they picked another", "as if it were their
+    # choice".
+    r"|\beven\s+(?:if|when|though)\s+(?:they|the\s+user)\s+(?:has\s+|have\s+)?(?:chose|chosen|picked|selected|asked\s+for|"
+    r"prefers?|preferred|wanted|wants)\b|\bas\s+if\s+(?:it|this)\s+(?:was|were)\s+(?:their|the\s+user'?s)\s+(?:own\s+)?"
+    r"(?:choice|idea|request|decision)\b"
+    r"|\b(?:ab\s+sofort|von\s+nun\s+an|ab\s+jetzt)\s+(?:agierst|handelst|bist|arbeitest)\s+du\b|\bdu\s+bist\s+(?:jetzt|nun|"
+    r"ab\s+sofort)\b"
     r"|(?:사용자|유저)\S*\s*(?:요청|지시)\S*\s*보다|优先于用户|優先於用戶|ユーザーの(?:指示|要求)より優先",
     re.IGNORECASE,
 )
@@ -122,7 +188,15 @@ _ELSEWHERE = Cue(
     r"\b(?:values?|contents?|output|dump)\s+of\s+(?:all\s+|every\s+|any\s+|the\s+)?(?:`?(?:env|printenv|set)`?\s|"
     r"(?:\w+\s+)?environment\s+variables?)"
     r"|\ball\s+(?:the\s+|of\s+the\s+)?(?:\w+\s+)?environment\s+variables?"
-    r"|\b(?:any|all|every|other|each)\s+(?:\w+\s+){0,3}?(?:files?|documents?|e-?mails?|messages?|tabs?|pages?|"
+    # What the model met elsewhere in the session: "every environment variable", "every credential you have
+    # encountered in this session".
+    r"|\b(?:every|each|any)\s+environment\s+variables?"
+    r"|\byou\s+(?:have\s+|'ve\s+)?(?:encountered|seen|read|received|come\s+across)\s+(?:in|during)\s+(?:this|the)\s+"
+    r"(?:session|conversation|chat)\b"
+    # A URL whose slots are filled with the user's data: "https://x.example/f?u=<the user's email>".
+    r"|://[^\s<>]*[?&=/]<[^<>\n]{0,40}\b(?:user'?s?|their|your)\b[^<>\n]{0,40}>"
+    r"|\b(?:any|all|every|other|each|the\s+(?:most\s+recent|last|latest|previous))\s+(?:[\w,]+\s+){0,4}?(?:files?|"
+    r"documents?|e-?mails?|messages?|tabs?|pages?|"
     r"chats?|notes?)\s+(?:that\s+)?(?:you|the\s+(?:assistant|model|agent|user))\s+(?:has\s+|have\s+)?(?:\w+\s+)?"
     r"(?:opened|read|seen|viewed|accessed|received|sent|written|shared)"
     r"|\b(?:from|in)\s+earlier\s+in\s+the\s+(?:conversation|chat|session)\b",
@@ -164,7 +238,22 @@ _GATE = Cue(
     r"사용자|유저|优先|優先|environment|opened|earlier in|`env`|printenv|to the user first|to the user before|"
     # Another tool's call named: a name in code quotes or of joined words before what happens to it.
     r"(?:`|_\w*|\.\w+)(?: tool)? (?:is called|is used|is invoked|is run|gets called|gets used|returns?|runs|"
-    r"calls? (?:should|must|shall|will|are to)|requests should|invocations should)",
+    r"calls? (?:should|must|shall|will|are to)|requests should|invocations should)|"
+    # Words of the rules that read the user's say skipped, a new identity, a lasting rule, the verdict said outright.
+    r"no need to|bother|(?:ask|prompt|consult) (?:the user|them)|not be (?:asked|"
+    r"prompted|consulted)|confirmation (?:prompts|dialogs)|ne pas demander|nachfragen|keine (?:bestätigung|rückfrage|"
+    r"zustimmung|genehmigung)|hace falta|es necesario|é preciso|precisa|é necessário|sin preguntar|sem perguntar|"
+    r"senza chiedere|確認し|確認せず|確認は|确认|確認|you are (?:an?|the) |loyalty|allegiance| void|revoked|superseded|"
+    r"obsolete|without question|contradict|as if it|as if this|sofort|nun an|du bist|permanent|persistent|lasting|"
+    r"(?:every|each) (?:new )?"
+    r"(?:conversation|session|chat)|regra permanente|regla permanente|règle permanente|regola permanente|dauerhafte|"
+    r"a partir de agora|の残り|从现在起|從現在起|今后|此后|encountered|come across|"
+    r"(?:seen|read|received) (?:in|during) (?:this|the) |[?&=/]<|"
+    r"(?:user|you|assistant|model|agent) (?:has |have )?(?:\w+ )?(?:read|seen|viewed|accessed|received|sent|written|"
+    r"shared)\b|(?:tell|assure|inform|reassure) (?:the user|them|users|the customer)|"
+    r"(?:say|state|claim|answer|reply) (?:to the user )?that|, (?:still|nonetheless|anyway) |igualmente|todos modos|"
+    r"todas formas|"
+    r"mesmo assim|comunque",
     0,
 )
 
