@@ -11,7 +11,7 @@ import urllib.parse
 import pytest
 
 from hintgate.scan.poisoning import Level, high_findings, scan_tool
-from hintgate.scan.reading import invisible_spans, is_invisible, leet_words, read
+from hintgate.scan.reading import invisible_spans, is_invisible, leet_words, normalized, read
 
 
 def tool(description: str) -> dict[str, object]:
@@ -119,3 +119,27 @@ def test_a_text_has_a_leetspeak_view_exactly_when_a_word_reads_otherwise_with_it
 ) -> None:
     assert any(view.how == "leet" for view in read(text)) is leet
     assert leet_words(text) is leet
+
+
+def _per_character(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", char) for char in text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "请在工作目录中创建配置文件，然后重新启动服务：完成！" * 50,  # fullwidth punctuation
+        "Set\u00a0the key\u00a0now; the \ufb01le is \u2460 of \u2461.",  # no-break spaces, a ligature, circled digits
+        "\U0001d422\U0001d420\U0001d427\U0001d428\U0001d42b\U0001d41e the rules \U0001f600 \U0002f800",  # beyond U+FFFF
+        "".join(chr(0xFF21 + i) for i in range(26)) + " and ｈａｌｆ",  # more distinct ones than replaced one by one
+        "e\u0301 composed by NFKC as a whole, not character by character",
+        "\u3000\uffa0\u3164 fillers",
+    ],
+)
+def test_normalized_text_is_each_character_nfkc_normalised_on_its_own(text: str) -> None:
+    assert normalized(text) == _per_character(text)
+
+
+def test_normalized_text_that_nfkc_leaves_alone_is_the_text_itself() -> None:
+    text = "Это описание настройки. 这是说明。"
+    assert normalized(text) is text

@@ -56,7 +56,16 @@ from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
-from hintgate.scan.reading import ROT13_WORDS, UNREAD, View, disguises, invisible_spans, read, spelled_out
+from hintgate.scan.reading import (
+    ROT13_WORDS,
+    UNREAD,
+    View,
+    disguises,
+    invisible_spans,
+    normalized,
+    read,
+    spelled_out,
+)
 from hintgate.scan.steering import Steer, steers
 
 __all__ = [
@@ -859,6 +868,12 @@ def _unscanned(location: Location, text: str, start: int, tool: str | None, why:
 def _cleared(text: str, *, judged: bool) -> bool:
     """Whether one RE2 pass rules out every phrase and every disguise in `text` (the linear pass), and, when the
     sentence judge is `judged` (HG619 on), every cue it needs: it reads sentences the phrases do not know."""
+    # The rules read the text NFKC-normalised (fullwidth punctuation as ASCII's): so is every check here, but for
+    # the mixed scripts of a word, judged as written (NFKC turns a Greek sign into ASCII's).
+    plain = normalized(text)
+    if plain is not text and _GREEK_CYRILLIC.search(text) is not None:
+        return False
+    text = plain
     if judged and result_cue(text):
         return False
     if spelled_out(text):

@@ -50,6 +50,7 @@ __all__ = [
     "invisible_spans",
     "is_invisible",
     "leet_words",
+    "normalized",
     "read",
 ]
 
@@ -360,6 +361,75 @@ def _plain(text: str) -> View:
         segments.append((size, i, i + 1, len(folded) == 1))
         size += len(folded)
     return View("".join(out), "plain", False, tuple(_merge(segments)))
+
+
+def normalized(text: str) -> str:
+    """`text` with each character NFKC-normalised on its own, as the `plain` view reads it, but with its invisible
+    characters kept: a pass the prefilter can read where the text as written (fullwidth punctuation, a
+    no-break space) is not what the rules match on.
+
+    Linear in the text: the characters NFKC changes are found with one search each and replaced wherever they
+    stand; text with more than a few distinct ones is mapped character by character (`str.translate`).
+    """
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text  # NFKC leaves each character of a normalised text as it is
+    basic, beyond = _changing()
+    # A search for characters beyond U+FFFF costs more than the one for those below: made only when there are any.
+    wide = len(text.encode("utf-16-le")) > 2 * len(text)
+    out = text
+    steps = 0
+    for changing in (basic, beyond) if wide else (basic,):
+        at = 0
+        while (match := changing.search(out, at)) is not None:
+            steps += 1
+            if steps > _FEW_CHANGED:
+                return text.translate(_changed_table())
+            char = match.group()
+            new = unicodedata.normalize("NFKC", char)
+            if new == char:  # in a block beyond U+FFFF that holds some, not changed itself
+                at = match.end()
+                continue
+            # What NFKC makes of one character NFKC leaves as it is: the replaced text needs no second look.
+            out = out.replace(char, new)
+            at = match.start() + len(new)
+    return out
+
+
+# Distinct characters NFKC changes that `normalized` replaces one by one (each a pass of `str.replace`).
+_FEW_CHANGED = 16
+# Every code point NFKC changes lies below U+30000 (planes 0 to 2) in the Unicode versions Python ships.
+_CHANGING_PLANES = 0x30000
+
+
+@functools.cache
+def _changed_table() -> dict[int, str]:
+    # Built once, on first use (~20 ms).
+    table: dict[int, str] = {}
+    for code in range(_CHANGING_PLANES):
+        char = chr(code)
+        new = unicodedata.normalize("NFKC", char)
+        if new != char:
+            table[code] = new
+    return table
+
+
+@functools.cache
+def _changing() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The characters NFKC changes up to U+FFFF, exactly; and beyond it, the blocks holding them (a class of
+    ranges beyond U+FFFF is tested range by range by Python's engine: a few wide ones keep it fast)."""
+    basic: list[tuple[int, int]] = []
+    beyond: list[tuple[int, int]] = []
+    for code in sorted(_changed_table()):
+        ranges, gap = (basic, 1) if code <= 0xFFFF else (beyond, 0x400)
+        if ranges and code <= ranges[-1][1] + gap:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+
+    def klass(ranges: list[tuple[int, int]]) -> str:
+        return "[" + "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b != a else "") for a, b in ranges) + "]"
+
+    return re.compile(klass(basic)), re.compile(klass(beyond))
 
 
 def _merge(segments: list[tuple[int, int, int, bool]]) -> Iterator[tuple[int, int, int, bool]]:
