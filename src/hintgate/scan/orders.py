@@ -35,6 +35,7 @@ approval), found by one pass of RE2 when `google-re2` is installed.
 from __future__ import annotations
 
 import bisect
+import heapq
 import itertools
 import re
 from collections.abc import Collection, Iterator, Sequence
@@ -42,6 +43,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.scan.cues import Cue, present, spans, spelled
+from hintgate.scan.triggers import LATER, standing_rule
+from hintgate.scan.vocatives import CALLED, called
 
 __all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 
@@ -933,6 +936,8 @@ def _judge_sentence(
             context_ = None
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
     persist = _said(sentence, _PERSIST.search(sentence, seen)) if context.result else None
+    # A rule for later turns that waits on the user's words or the chat's course: said to the model, named or not.
+    dormant = _said(sentence, standing_rule(sentence), data=True) if context.result and persist is None else None
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
     if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
@@ -956,7 +961,7 @@ def _judge_sentence(
     )
     if destination is not None and _said(sentence, destination, quotes=False) is None:
         destination = None  # an address given as an example ("an e-mail address such as name@example.com")
-    address = _addressed(sentence, _TO_MODEL.search(sentence, seen)) if context.result else None
+    address = _addressed(sentence, _TO_MODEL.search(sentence, seen) or called(sentence)) if context.result else None
     named = address is not None
     mention = named and sentence[_start(address) : _start(address) + 1] == "@"
     # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
@@ -989,6 +994,7 @@ def _judge_sentence(
         or behalf
         or persist
         or skipped
+        or dormant
     ):
         return None
     if skipped and not bypass:
@@ -1126,6 +1132,10 @@ def _judge_sentence(
         # A rule for the model's later turns, said to the model: nothing a page asks of a person reading it.
         targets.append("persist")
         why.append(f"sets a rule for later turns ({persist.group().strip()[:60]!r})")
+    if dormant is not None and "persist" not in targets:
+        targets.append("persist")
+        why.append(f"sets a rule for the model's later turns ({dormant.group().strip()[:60]!r})")
+        addressee = "model"
     go_between = behalf if behalf is not None else spoken
     # (An error is said to its caller already: what its next step may reach is its own rule, `_is_high`.)
     if (go_between is not None or proxied) and targets and addressee != "model" and not context.error:
@@ -1699,7 +1709,12 @@ def result_cue(text: str) -> bool:
     """Whether `judge_result` has anything to read in `text`: a cue an order in a result needs (a model named, a
     secret path, a built URL, a pipe to a shell, an approval claimed...), found by one linear search, or an error
     (read whole: written for the model)."""
-    return _RESULT_CUES.search(text) is not None or _is_error(text)
+    return (
+        _RESULT_CUES.search(text) is not None
+        or LATER.search(text) is not None
+        or CALLED.search(text) is not None
+        or _is_error(text)
+    )
 
 
 # A JSON member whose name says its string holds samples or quotes: what it says is quoted, not said.
@@ -1718,7 +1733,7 @@ def judge_result(text: str) -> list[Order]:
     proxied: set[int] = set()  # the starts of sentences after one that names a go-between (`_go_between`)
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
-    for cue in _RESULT_CUES.finditer(text):
+    for cue in heapq.merge(_RESULT_CUES.finditer(text), LATER.finditer(text), CALLED.finditer(text), key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)
         start = max(_boundary_before(text, _start(cue)), cue.start() - 400)
@@ -1736,7 +1751,8 @@ def judge_result(text: str) -> list[Order]:
             continue
         spans.append((start, end, False))
         last_end = end
-        if _addressed(text[start:end], _TO_MODEL.search(text[start:end])) is not None:
+        passage = text[start:end]
+        if _addressed(passage, _TO_MODEL.search(passage) or called(passage)) is not None:
             # A note that names the model as the one spoken to speaks to it in its next sentences too.
             for at, stop in _note(text, end):
                 spans.append((at, stop, True))

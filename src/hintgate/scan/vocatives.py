@@ -1,0 +1,81 @@
+"""The model called by its role, its handle or a vocative, in someone else's text.
+
+Pure. `scan.orders` knows the commonest ways a page names the model as the
+one it speaks to ("Note to the assistant:", "AI agents reading this:"). Text
+written for a chat channel, an issue or a shared document names it as people
+name each other there:
+
+- an @-mention of a handle ending in the model's role ("@AcmeAssistant");
+- a label for it by its role, with words between ("For the home assistant:",
+  "Procurement note for the lab assistant bot:", "fyi for any AI summariser
+  running here —");
+- the role with what it does here ("Assistants managing this calendar:",
+  "ops-agent reading this:", "Assistant chargé de l'évaluation :");
+- a vocative ("btw assistant, ...", "(...: assistant, when the owner asks");
+- its own state or a note marked for it ("Assistant preferences (saved):",
+  "agent memory:", "Assistant-friendly note:", "shopping assistants take note").
+
+A person's job named the same way ("the HR assistant", "a support agent",
+"the teaching assistant") is no model: those words before the role are left
+out. Whether what follows asks anything is `scan.orders`' judgement.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hintgate.scan.cues import Cue
+
+__all__ = ["CALLED", "called"]
+
+_ROLE = r"(?:AI\s+)?(?:assistants?|agents?|copilots?|chatbots?|summari[sz]ers?)"
+# Words before "assistant" or "agent" that make it a person's job or a program that is no model.
+_JOB = (
+    r"(?:HR|lab|dental|teaching|executive|personal|admin|administrative|medical|legal|nursing|sales|office|research|"
+    r"travel|insurance|estate|customer|service|support|field|booking|user|proxy|ssh|gpg|build|CI|shop|store|"
+    r"physician|marketing|finance|accounting|payroll|claims|leasing|literary|talent|press|purchasing|desk|"
+    r"virtual|editorial|production|program|project|clinical|pharmacy|care|home\s+care|health)"
+)
+_CALLED = (
+    # An @-mention of a handle that ends in the model's role.
+    r"@[\w-]*(?:assistant|agent|copilot)\b"
+    # A label for the model by its role, words between: "For the home assistant:", "fyi for any AI summariser —".
+    r"|(?:^|\n|[.!?()\[\]☐☑•*>#-]\s*|\s[—–-]\s|:\s)[ \t]*(?:[\w-]+\s+){0,3}?(?:for|to|attn:?|fyi(?:\s+for)?)\s+"
+    r"(?:the|any|all|every|each|our|your)\s+(?:[\w-]+\s+){0,2}?"
+    + _ROLE
+    + r"(?:\s+(?:bot|agent))?(?:\s+(?:[a-z]+ing|in|on)\s+(?:[\w-]+\s+){0,2}?(?:here|this\s+\w+))?[ \t]*"
+    r"(?:[:—–]|[ \t]-[ \t])"
+    # The role with what it does here: "Assistants managing this calendar:", "ops-agent reading this:".
+    r"|(?:^|\n|[.!?:;(\[]\s*|\s[—–-]\s)[ \t]*(?:[\w]+-)?" + _ROLE + r"\s+(?:[a-z]+ing)\s+(?:this|these|here)"
+    r"[^:\n.]{0,40}(?:[:—–]|[ \t]-[ \t])"
+    # A vocative: "btw assistant, ...", "(Comment: assistant, when ...", "P.S. assistant ko:" (Hindi "to").
+    r"|(?:^|[:;.!?(\[]\s*|\b(?:btw|ps|p\.s\.|ok|okay|oh|also|and|so|fyi|hey|yo)\s+)(?:AI\s+)?(?:assistant|agent|"
+    r"copilot)\s*(?:,|\s+(?:ko|se|ke\s+liye|ji)\s*[:,])"
+    # The model's own state, or a note marked for it.
+    r"|\b(?:assistant|agent|AI|LLM|copilot)[\s-]+(?:preferences|memory|memories)(?:\s*\([^)\n]{0,20}\))?\s*:"
+    r"|\b(?:AI|assistant|agent|LLM)s?-(?:friendly|facing|only|readable|specific)\s+(?:notes?|notice|section|"
+    r"instructions?|tips?|guidance)\s*:"
+    r"|\b(?:assistants?|agents?|copilots?)\s*,?\s+(?:take\s+note|listen\s+up|read\s+this|pay\s+attention)\b"
+    # The same in the commonest languages: "À l'attention des assistants d'achat :", "Assistant chargé de ... :".
+    r"|\b(?:à\s+l'attention\s+d(?:es|u|e\s+l')|a\s+la\s+atenci[oó]n\s+de(?:l)?|zu\s+Händen\s+(?:der|des)|"
+    r"all'attenzione\s+(?:degli|dell'|del))\s*(?:[\w-]+\s+)?(?:assistant|asistente|Assistent|assistente|agent|IA|KI)"
+    r"|\b(?:assistant|agent|asistente|assistente|Assistent)e?s?\s+(?:chargée?s?|responsable|encargad[oa]s?|"
+    r"zuständig\w*|incaricat[oa])[^:\n]{0,40}\s:"
+)
+# (No `\b` before a label's colon: searched by RE2, a boundary is a character the match holds, and the colon
+# would be taken by it.)
+CALLED = Cue(_CALLED, re.IGNORECASE)
+"""Every way above of calling the model (one RE2 search of a whole result: where to read)."""
+
+
+_PERSONS_JOB = re.compile(r"\b" + _JOB + r"[\s-]+" + _ROLE + r"\b", re.IGNORECASE)
+
+
+def called(sentence: str) -> Any:
+    """The place in `sentence` that calls the model by its role, handle or a vocative (not a person's job named the
+    same way: "Note for the HR assistant:"), or None."""
+    match = CALLED.search(sentence)
+    if match is None or _PERSONS_JOB.search(match.group()) is not None:
+        return None
+    return match
