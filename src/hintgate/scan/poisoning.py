@@ -1036,7 +1036,10 @@ class _OrderReader:
                 # words nobody writes that way by accident (an encoded run may be any data; those stay unjudged).
                 orders = judge_result(view.text) if view.how in _JUDGED_VIEWS else []
             else:
-                reach = self._reach(path, text) if view.text is text else None
+                # A value of words joined by underscores is read as words (`judge_text`), where the reach was not
+                # looked for: it is judged whole.
+                joined = "_" in text and text.count("_") >= 4 and not any(c.isspace() for c in text)
+                reach = self._reach(path, text) if view.text is text and not joined else None
                 orders = (
                     []
                     if reach == []  # nothing an order reaches for stands in the text

@@ -171,6 +171,7 @@ _OUTRANKS = Cue(
     r"|\b(?:follow|obey)\s+(?:it|them|these|this|those)\s+without\s+question"
     r"|\beven\s+if\s+(?:it|this|that|they)\s+contradicts?\s+(?:the\s+user|what\s+the\s+user)"
     r"|\beven\s+if\s+the\s+user\s+(?:asks|says|tells|requests|objects|insists)"
+    r"|\bregardless\s+of\s+what\s+the\s+user\s+(?:asked|asks|wants|wanted|said|says|requested|chose)\b"
     # The user's own choice overruled, or passed off as theirs: "even if they picked another", "as if it were their
     # choice".
     r"|\beven\s+(?:if|when|though)\s+(?:they|the\s+user)\s+(?:has\s+|have\s+)?(?:chose|chosen|picked|selected|asked\s+for|"
@@ -193,6 +194,12 @@ _ELSEWHERE = Cue(
     r"|\b(?:every|each|any)\s+environment\s+variables?"
     r"|\byou\s+(?:have\s+|'ve\s+)?(?:encountered|seen|read|received|come\s+across)\s+(?:in|during)\s+(?:this|the)\s+"
     r"(?:session|conversation|chat)\b"
+    # Every other secret beside the one asked ("plus any other tokens in that file"), the user's latest messages passed
+    # on ("include the last 20 messages of each thread"; not "the last message id").
+    r"|\b(?:plus|and\s+also|also|along\s+with)\s+(?:any|all|every)\s+other\s+(?:tokens?|keys?|credentials?|passwords?|"
+    r"secrets?)\b"
+    r"|\b(?:pass|include|put|send|attach|add|copy)\s+(?:the\s+)?(?:last|latest|recent|most\s+recent)\s+(?:\d+\s+)?"
+    r"(?:messages?|e-?mails?|chats?)\s+(?:of|from|in)\b"
     # A URL whose slots are filled with the user's data: "https://x.example/f?u=<the user's email>".
     r"|://[^\s<>]*[?&=/]<[^<>\n]{0,40}\b(?:user'?s?|their|your)\b[^<>\n]{0,40}>"
     r"|\b(?:any|all|every|other|each|the\s+(?:most\s+recent|last|latest|previous))\s+(?:[\w,]+\s+){0,4}?(?:files?|"
@@ -208,14 +215,19 @@ _ELSEWHERE = Cue(
 _OTHER_CALL = re.compile(
     r"\b(?:when|whenever|each\s+time|every\s+time|if|once)\s+(?:the\s+|any\s+|a\s+)?(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))"
     r"(?:\s+tool)?\s+(?:is\s+(?:called|used|invoked|run)|(?:gets\s+)?(?:called|used)|returns?|runs?)\b"
-    r"|(?:^|[\s(])(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))\s+(?:calls?|requests?|invocations?)\s+(?:should|must|shall|will|are\s+to)\b",
+    r"|(?:^|[\s(])(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))\s+(?:calls?|requests?|invocations?)\s+(?:should|must|shall|will|are\s+to)\b"
+    # Any tool of a kind: "whenever a file-writing tool (write_file, edit_file) is used, ...".
+    r"|\b(?:when|whenever|each\s+time|every\s+time|if)\s+(?:a|an|any|every)\s+((?:[\w-]+\s+){0,2}?tool)\s*"
+    r"(?:\([^()]{0,80}\)\s*)?(?:is\s+(?:called|used|invoked|run)|runs)\b",
     re.IGNORECASE,
 )
 _RESHAPED = re.compile(
     r"\b(?:add|append|replace[sd]?|drop|remove|set|change|mark|redirect|swap|override|rewrite|bcc|cc|filter|"
-    r"strip|insert|substitute)\b",
+    r"strip|insert|substitute|prepend|inject|embed)\b",
     re.IGNORECASE,
 )
+# What a tool of a kind hands to this tool's own call: "..., add its report id here".
+_THIS_CALL = re.compile(r"\b(?:here|this\s+(?:tool|call))\b", re.IGNORECASE)
 # A sentence that quotes such wording as its subject (a detector's, a guide's) says none of it.
 _QUOTES_IT = re.compile(
     r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance|detects?|detection|flags?|injections?|attacks?|phrases?|"
@@ -244,7 +256,9 @@ _GATE = Cue(
     r"prompted|consulted)|confirmation (?:prompts|dialogs)|ne pas demander|nachfragen|keine (?:bestätigung|rückfrage|"
     r"zustimmung|genehmigung)|hace falta|es necesario|é preciso|precisa|é necessário|sin preguntar|sem perguntar|"
     r"senza chiedere|確認し|確認せず|確認は|确认|確認|you are (?:an?|the) |loyalty|allegiance| void|revoked|superseded|"
-    r"obsolete|without question|contradict|as if it|as if this|sofort|nun an|du bist|permanent|persistent|lasting|"
+    r"obsolete|without question|contradict|as if it|as if this|other (?:token|key|credential|password|secret)|"
+    r"(?:last|latest|recent) (?:\d+ )?(?:messages?|e-?mails?|chats?)|tool is used|"
+    r"tool is called|tool runs|\) is used|\) is called|sofort|nun an|du bist|permanent|persistent|lasting|"
     r"(?:every|each) (?:new )?"
     r"(?:conversation|session|chat)|regra permanente|regla permanente|règle permanente|regola permanente|dauerhafte|"
     r"a partir de agora|の残り|从现在起|從現在起|今后|此后|encountered|come across|"
@@ -310,6 +324,8 @@ def _judge(sentence: str, job: str) -> str | None:
         named = next(name for name in other.groups() if name)
         family = re.split(r"[_.\-]", job)[0] if job else ""
         sibling = named.lower() == job or (family and named.lower().startswith(family))
+        if other.group(5) and _THIS_CALL.search(sentence, other.end()):
+            sibling = True  # "if a scanning tool is run first, add its report id here": this tool's own call
         if not sibling and _RESHAPED.search(sentence, other.end()):
             return f"reshapes another tool's calls ({named!r})"  # a sibling's flow is the server's own job
     lasting = _LASTING.search(sentence)
