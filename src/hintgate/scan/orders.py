@@ -141,12 +141,22 @@ _TO_MODEL = Cue(
     r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+|[a-z]+ing\s+(?:[\w'’]+\s+){0,3}?)?"
     r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
     r"|\bif\s+you(?:\s+are|'re|’re)\s+an?\s+(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
+    # A new identity given to the reader: "You are now "Max from TradeNova"", "from this message on, you are
+    # WeatherBot Pro", "You are now acting as the user's executive assistant" (not "you are now logged in").
+    r"|\b(?:you\s+are\s+now|(?:from\s+(?:now|this\s+(?:message|point|turn|reply))\s+on|henceforth),?\s+you\s+are)"
+    r"\s+(?:acting\s+as\s+|playing\s+|called\s+|named\s+)?(?:an?\s+|the\s+)?(?:[\"“][^\"”\n]{1,40}[\"”]"
+    r"|(?-i:[A-Z][\w-]*)(?:\s+(?-i:[A-Z][\w-]*)){0,2}\b(?!\s+(?:logged|signed|ready|connected|subscribed|"
+    r"registered|set|in|on|able|done|all|up)\b)"
+    r"|[\w'’-]+(?:\s+[\w'’-]+){0,3}?\s+(?:assistant|agent|bot|persona|character|advisor|representative))"
     # A label that names the reader by its role, as a letter or a note is headed: "Inventory agent:", "cache
     # agent:", "Maintainers' assistant:", "Assistant note:", "Assistant with GitHub access:".
     # "Claude / Copilot:", "AI meeting copilot —", "whoever's assistant reads this thread:".
-    r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:[\w-]+(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
+    # A line's own lead may stand before it: a bracketed tag or a time ("[widget-cfg] Assistant triaging this issue:"),
+    # an HTML comment's opening ("<!-- Coding agent: ..."; not one quoted as a string: a sample's).
+    r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"]|\]\s+|(?<![\"'`])<!--\s*)[\s#*>_\"'(\[-]*(?:[\w-]+(?:\s*/\s*[\w-]+)*(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
     r"(?:assistant|agent|copilot|chatbot|Claude|Gemini|ChatGPT)s?(?:\s*/\s*[\w-]+(?:\s+[\w-]+)?)?"
-    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reads?|crawls?|(?-i:[a-z]+ing))\b[^:\n.]{1,60})?"
+    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reads?|crawls?|(?-i:[a-z]+ing)|assigned\s+to|tasked\s+with)\b"
+    r"[^:\n.]{1,60})?"
     r"(?:\)?[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
     r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
@@ -155,6 +165,20 @@ _TO_MODEL = Cue(
     + r"|"
     + _MODEL_KEY
     + r"|\b(?-i:AI|LLMs?)(?:[ \t]+[\w-]+){0,4}(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*:"
+    # A tag naming the model, bracketed or in capitals: "[assistant-only]", "[agent remediation: ...]", "ASSISTANT
+    # ACTION REQUIRED:", "MODEL NOTICE".
+    r"|\[(?:AI|LLM|assistants?|agents?|models?|bots?)[ \t_-]*(?:only|notes?|notice|instructions?|directives?|"
+    r"remediation|tasks?|actions?|fix|todo|steps?)\b[^\]\n]{0,40}[\]:]"
+    r"|\b(?-i:ASSISTANT|AGENT|AI|LLM|MODEL)[ \t_-]+(?-i:ACTION|TASKS?|NOTES?|NOTICE|INSTRUCTIONS?|DIRECTIVES?|ONLY|"
+    r"OVERRIDE)\b"
+    # A heading or a panel's title that names its readers: "{panel:title=For Atlassian Rovo / AI agents}".
+    r"|(?:^|\n|=|[\[({])[ \t]*(?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+(?:\s*/\s*|\s+)){0,3}?"
+    r"(?-i:AI|LLM)s?[ \t-]+(?:agents?|assistants?|bots?|models?|tools?)[ \t]*(?:$|[})\]\n])"
+    # The model called by its role after a speaker's label, as one in the room is ("Guest: Note-taking assistant,
+    # this is for you", "Mark: Note-taker AI, leave ... out"): a vocative.
+    r"|(?:^|\n|[.!?:;]\s)[ \t]*(?!(?:and|but|so|or|then|the|an?|this|that|our|my|your|their|his|her|its|when|if|"
+    r"while|now|because)\b)(?-i:[A-Z][\w-]*)(?:[ \t]+(?!(?:the|an?|our|my|your|their|his|her|its|this|that)\b)[\w-]+)?"
+    r"[ \t]+(?:(?-i:AI|LLM)|assistant|copilot|bot|note-?taker)[ \t]*,"
     # A label that names its reader in parentheses: "Automation note (for AI triage bots):".
     r"|\((?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?-i:AI|LLM)s?\b[^()\n]{0,40}\)[ \t]*:"
     r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
@@ -174,7 +198,10 @@ _TO_MODEL = Cue(
     # A short label holding the model's name in another language ("تعليمات للمساعد الذكي:", "एआई सहायक के लिए निर्देश:",
     # "Opmerking voor AI-agents die deze issue behandelen:"), or a greeting that opens with it ("Liebe KI-Assistenz,",
     # "AI 쇼핑 도우미님,", "asistente, desactive ...").
-    r"|(?:^|\n|\\n|[.!?;|]\s|[|(\[\"*>#]\s*)[^\n:：.!?\"]{0,40}?" + _FOREIGN_MODEL + r"[^\n:：.!?\"]{0,40}?[:：]"
+    # (after a line's own lead too: a speaker's label, a time in brackets, "Müşteri: Yapay zekâ asistanı:").
+    r"|(?:^|\n|\\n|[.!?;|]\s|[|(\[\"*>#]\s*|[:：！？。]\s*|\]\s+)[^\n:：.!?\"]{0,40}?"
+    + _FOREIGN_MODEL
+    + r"[^\n:：.!?\"]{0,40}?[:：]"
     r"|(?:^|\n|\\n|[.!?;:|]\s|[|(\[\"])[ \t]*(?:[^\s,،、:.!?]+[ \t]+){0,2}?"
     + _FOREIGN_MODEL
     + r"(?:[ \t]+[^\s,،、:.!?]+){0,2}?[ \t]*[,،、]"
@@ -311,7 +338,9 @@ _IMPERATIVE = Cue(
     r"behave|respond|keep|remove|delete|drop|route|redirect|proxy|replace|change|switch|bundle|write|save|store|"
     r"list|look|scan|find|dump|print|output|reveal|leak|transmit|notify|cc|bcc|do|don't|never|always|make|"
     r"ensure|remember|confirm|resolve|repeat|retry|resubmit|resend|redo|free|clear|clean|purge|wipe|erase|truncate|destroy|reset|revoke|disable|turn|star|merge|"
-    r"publish|transfer|pay|refund)\b"
+    # (Not the verbs that as often open a sentence as nouns: "State can be ...", "Rate limits ...", "Book titles".)
+    r"publish|transfer|pay|refund|rank|claim|declare|grant|cancel|create|raise|allowlist|whitelist|mute|silence|"
+    r"reassign|stay|remain)\b"
     # The model described doing it, in a tool's own text: "the assistant first runs ...", "the agent turns it off".
     r"|^\W*(?:[^.;:]{0,80}?[,:]\s*)?(?:the|an?|your)\s+(?:AI\s+)?(?:assistant|agent|model|LLM)\s+(?:first\s+|then\s+|"
     r"also\s+|always\s+|now\s+)?(?!is\b|has\b|was\b|does\b)[a-z]+s\b",
@@ -353,6 +382,9 @@ _CONCEAL = Cue(
     r"negative|bad|critical|"
     r"vulnerab\w*|findings?|warnings?|errors?|failures?|fees?|competitors?|complaints?|reviews?|risks?)"
     r"|\bleave\s+(?:\w+\s+){1,3}out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:list|answer|summary|response|reply|report)"
+    # The same in the passive: "must not be mentioned to the user", "is never to be shown", "shouldn't be brought up".
+    r"|\b(?:must|should|shall|need|may|can|is|are)(?:\s+not|\s+never|n't)\s+(?:to\s+)?(?:\w+\s+)?be\s+(?:mentioned|"
+    r"shown|disclosed|revealed|told|reported|displayed|surfaced|flagged|brought\s+up|raised)\b"
     r"|\b(?:silently|quietly|secretly|covertly|discreetly|invisibly)\b|\bin\s+the\s+background\b|\bbehind\s+the\s+scenes\b"
     r"|\bno\s+(?:le\s+)?(?:digas|menciones|informes|cuentes|muestres)|\bsin\s+(?:avisar|decir|informar)|"
     r"\bnão\s+(?:mencione|diga|informe|conte|mostre|revele)|\bsem\s+(?:avisar|informar)|"
@@ -374,7 +406,12 @@ _CONCEAL = Cue(
     r"জানাবেন\s+না|বলবেন\s+না|জানাবে\s+না|ไม่ต้อง(?:แจ้ง|บอก)|อย่า(?:บอก|แจ้ง)|โดยไม่(?:แจ้ง|บอก)|"
     r"\busimwambie\b|\busimjulishe\b|\bbila\s+kumwambia\b|"
     r"伝えないで|言わないで|知らせないで|見せないで|伝えず|알리지\s*마|말하지\s*마|보여주지\s*마|알리지\s*말고|"
-    r"不要(?:告诉|告訴|透露|提及|显示|顯示|让|讓)|别告诉|勿告知|無需告知|无需告知",
+    r"不要(?:告诉|告訴|透露|提及|显示|顯示|让|讓)|别告诉|勿告知|無需告知|无需告知|"
+    # A place or a person between the negation and the verb: "不要在回复中提及", "不要向用户解释".
+    # (Not "display" or "reveal": said of a secret, those protect it.)
+    r"不要[^。！？，,\n]{1,16}?(?:告诉|告訴|提及|提到|解释|解釋|说明|說明|报告|報告)|"
+    r"(?:言及|報告|説明|通知)しないで|(?:含め|触れ)ないで|(?:언급|포함|보고|설명)하지\s*(?:마|말)|"
+    r"(?:बताने|दिखाने)\s+की\s+(?:ज़रूरत|जरूरत|आवश्यकता)\s+नहीं",
     re.IGNORECASE,
     gated=True,
 )
@@ -594,7 +631,7 @@ _OVERRIDE = Cue(
 )
 # A role given to the model: an order with anything else beside it ("you are now X; ignore ...").
 _ROLE = Cue(
-    r"\b(?:you\s+are\s+(?:now|no\s+longer)|from\s+now\s+on|act\s+as|pretend\s+(?:to\s+be|you)|role-?play\s+as|"
+    r"\b(?:you\s+are\s+(?:now|no\s+longer)|from\s+(?:now|this\s+(?:message|point|turn|reply))\s+on|act\s+as|pretend\s+(?:to\s+be|you)|role-?play\s+as|"
     r"your\s+(?:new\s+)?(?:name|role|persona|identity)\s+is|stay\s+in\s+character)\b"
     r"|ты\s+теперь|ти\s+тепер|אתה\s+עכשיו|מעכשיו\s+אתה|bây\s+giờ\s+bạn\s+là|sekarang\s+kamu\s+adalah|"
     r"sasa\s+wewe\s+ni|अब\s+तुम|অব\s+তুমি|ตอนนี้คุณคือ|今からあなたは|지금부터\s*너는|从现在起你|從現在起你|"
@@ -885,7 +922,8 @@ def _addressed(sentence: str, match: Any) -> Any:
     if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",
                          "dear", "hey", "hello", "hi ", "important", "favo", "request", "plea", "heads", "tip ",
                          "greetings", "when ", "whenever ", "once ", "whoever", "whichever", "<", "[", "human",
-                         "system", "from the user", "by the user", "the user", "earlier in")):  # fmt: skip
+                         "system", "from the user", "by the user", "the user", "earlier in", "you are now",
+                         "from now on", "from this", "henceforth")):  # fmt: skip
         return said
     if _THIS_TEXT.search(found):
         return said  # "the AI assistant in this workspace": the one reading this text, whatever the article says
@@ -1109,12 +1147,14 @@ def _judge_sentence(
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
     hidden = _hides(sentence, conceal, loose=behalf is not None or proxied)
     if context.result and not misreport and (named or behalf is not None or spoken is not None or proxied):
-        misreport = _said(sentence, _RANKED.search(sentence, seen), data=True)
-    if (behalf is not None or proxied) and not misreport:
-        # Said to someone's go-between, a result described as something ("present the product as insured") is
-        # what the person served is told.
+        misreport = _said(sentence, _RANKED.search(sentence, seen), data=True) or _said(
+            sentence, _VERDICT.search(sentence), data=True
+        )
+    if (behalf is not None or proxied or named) and not misreport:
+        # Said to the model or someone's go-between, a result described as something ("present the product as
+        # insured") is what the person served is told.
         misreport = _said(sentence, _FRAMED.search(sentence, seen), data=True)
-    if misreport is not None and (behalf is not None or proxied) and _not_a_frame(sentence, misreport):
+    if misreport is not None and (behalf is not None or proxied or named) and _not_a_frame(sentence, misreport):
         misreport = None  # "report to the user as soon as it ends", "present it as a table": how, not what
     if hidden or misreport:
         hit = hidden or misreport
@@ -1294,6 +1334,15 @@ _RANKED = Cue(
     r"five-star|5-star|5\.0|perfect)\s+(?:\w+\s+)?(?:rating|score|stars?|review)",
     re.IGNORECASE,
     gated=True,
+)
+# A verdict dictated before anything is read: "report that there are no unusual clauses", "tell anyone who asks
+# that there were only two topics", "say nothing urgent was found", "state that the contract is standard".
+_VERDICT = Cue(
+    r"\b(?:report|say|state|claim|confirm|conclude|declare|answer|reply|respond|assert|tell\s+(?:\w+\s+){0,4}?)"
+    r"(?:\s+that)?\s+(?:there\s+(?:are|is|were|was)\s+(?:no|only|nothing)\b|nothing\s+(?:\w+\s+)?(?:was|is|has|needs)\b|"
+    r"(?:it|this|everything|all|the\s+\w+)\s+(?:is|was|are|were|looks?)\s+(?:fine|safe|clean|standard|normal|ok|okay|"
+    r"resolved|fixed|healthy|compliant|harmless|legitimate|genuine|verified|approved|market-standard)\b)",
+    re.IGNORECASE,
 )
 # What a prohibition to show protects rather than hides: secrets and people's data.
 _PROTECTED = re.compile(
@@ -1638,6 +1687,9 @@ _RESULT_CUES = Cue(
     r"\b(?:AI|LLMs?|ChatGPT|Claude|Copilot|Gemini|GPT-?\d\w*)\b|\b(?:assistant|agent|chatbot|language\s+model)s?\b|"
     # A JSON-escaped line break before a word hides its boundary: "Renewal due.\\n\\nAssistant note: ...".
     r"\\n(?:AI|LLMs?|Claude|Copilot|Gemini|assistant|agent)|"
+    # A tag naming the model in capitals or brackets: "MODEL NOTICE:", "[model-only]".
+    r"\b(?-i:MODEL)[ \t_-]+(?-i:ACTION|TASKS?|NOTES?|NOTICE|INSTRUCTIONS?|DIRECTIVES?|ONLY|OVERRIDE)\b|"
+    r"\[models?[ \t_-]*(?:only|notes?|notice|instructions?|directives?|remediation|tasks?|actions?)\b|"
     r"\b(?:asistente|assistente|Assistent|asystent|asistan|ассистент|асистент|trợ\s+lý|asisten|msaidizi)\w*|"
     r"\b(?:IA|KI|ИИ|ШІ)\b|للمساعد|المساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|비서|助手|助理|βοηθ|νοημοσύνη|"
     r"(?:~|\$HOME)/\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass|git-credentials|npmrc|pypirc|env|bash_history|zsh_history)|"
@@ -1651,7 +1703,8 @@ _RESULT_CUES = Cue(
     r"\bno\s+need\s+to\s+(?:first\s+)?(?:ask|prompt|check\s+with)\b|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm|approv|dialog)|"
     r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|ask)\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
-    r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bnew\s+instructions\b|"
+    r"\byou\s+are\s+now\b|\bfrom\s+now\s+on\b|\bfrom\s+this\s+(?:message|point|turn|reply)\s+on\b|\bhenceforth\b|"
+    r"\bnew\s+instructions\b|"
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
     # English words read backwards ("eht", "resu"): a line written right to left (`_backwards`).
     r"\b(?:eht|uoy|ruoy|resu|dna|siht)\b|"
