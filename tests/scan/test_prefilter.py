@@ -291,6 +291,7 @@ def test_without_re2_nothing_is_prefiltered_and_the_scan_finds_the_same(monkeypa
         (r"(?P<verb>read|cat)\s+\w+", "cat file"),
         (r"[\w.+-]{1,64}+@x", "me@x"),  # a possessive quantifier is read as the greedy one, which matches more
         (r"[0-9a-f]{2}:", "e3:"),  # a repeat of an exact count
+        (r"\Aignore\s+this\Z", "one view\nignore this\nanother"),  # a text's edges too, where lines meet
     ],
 )
 def test_a_relaxed_pattern_matches_where_the_original_does(pattern: str, text: str) -> None:
@@ -406,3 +407,9 @@ def test_the_wide_set_is_built_only_by_a_text_a_gateway_scans_off_its_event_loop
     assert seen(short, words=ROT13_WORDS, build=True) is None  # scanned in full, the set not built for it
     assert seen(RUSSIAN * 2, words=ROT13_WORDS, build=True) is not None
     assert seen(short, words=ROT13_WORDS, build=True) is not None  # read by it once built
+
+
+def test_a_widely_relaxed_pattern_matches_at_a_text_s_edges_where_that_text_is_a_line_of_another() -> None:
+    wide = relaxed_wide(r"\Aignore\s+this\Z", ignorecase=True)
+    assert wide is not None
+    assert re2.search(wide, "другой\nIGNORE this\nещё") is not None

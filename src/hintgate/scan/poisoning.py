@@ -1548,6 +1548,7 @@ def _signals(
     track = len(views) > 1  # what was said is asked only by decoded views: the text as written alone has none
     # A decoded text that repeats (a page's comment after every block) is planned and matched once.
     known: dict[str, tuple[list[tuple[Phrase, re.Match[str]]], _Marks]] = {}
+    decoded = _decoded_plan(text, views)
     for view in views:
         # The tool's gate holds for the text as written; a view that changed the text is gated on its own.
         if candidates is not None and view.text is text:
@@ -1556,8 +1557,9 @@ def _signals(
         else:
             held = known.get(view.text)
             if held is None:
+                plan = _candidates(view.text.lower()) if decoded is None else decoded
                 held = known[view.text] = (
-                    list(_matches(view.text, _candidates(view.text.lower()))),
+                    list(_matches(view.text, plan)) if plan.searched or plan.anchored else [],
                     _Marks(view.text),
                 )
             matches, marks = held
@@ -1583,6 +1585,26 @@ def _signals(
             at = match.start() if shown is view else -1  # an offset in the view the signal is shown from
             signals.append(_Signal(phrase, shown, found, start, end, discount, at))
     return signals
+
+
+# From this many views other than the text as written (decoded runs, comments), one RE2 pass over them all plans
+# their phrases: a page of a thousand comments or encoded runs is not planned a thousand times.
+_MANY_VIEWS = 8
+
+
+def _decoded_plan(text: str, views: list[View]) -> _Plan | None:
+    """One plan for every view of `text` but the text as written, from one pass of the prefilter over them all,
+    each on a line of its own (the prefilter's patterns hold no edge of a text: a phrase that matches in a view
+    matches where that view is a line); None when there are few such views or the prefilter cannot read them."""
+    if len(views) <= _MANY_VIEWS:
+        return None
+    others = {view.text: None for view in views if view.text is not text}
+    if len(others) < _MANY_VIEWS:
+        return None
+    quick = seen_by_prefilter("\n".join(others), words=ROT13_WORDS, build=True, whole=True)
+    if quick is None or quick.needs is None:
+        return None
+    return _seen_plan(quick.needs, quick.phrases)
 
 
 def _pivot(phrase: Phrase) -> bool:

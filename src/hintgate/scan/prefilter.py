@@ -17,7 +17,7 @@ into one RE2 can run whose matches include every text the original matches:
   (`(?<=[\\n>])send` is `[\\n>]send`), a lookahead that closes a match text
   it consumes after (the match then exists exactly when the original's does);
   every other lookaround is dropped (a condition removed only lets more in);
-- `^` and `$` are dropped, `\\Z` is `\\z`; a possessive quantifier is read
+- `^`, `$`, `\\A` and `\\Z` are dropped (so a text's lines may be read joined); a possessive quantifier is read
   as the greedy one, which matches wherever the possessive one does;
 - `\\s` and `\\S` spell out Python's ASCII whitespace (RE2's `\\s` has no
   vertical tab or the four separators `\\x1c`-`\\x1f`).
@@ -472,9 +472,9 @@ def _escape(char: str) -> str:
         return f"[{_SPACE}]"
     if char == "S":
         return f"[^{_SPACE}]"
-    if char == "Z":
-        return r"\z"
-    if char in "wWdDbBAnrtfv" or not char.isalnum():
+    if char in "AZ":
+        return ""  # like `^` and `$`: a text's edges may be where lines of several texts meet
+    if char in "wWdDbBnrtfv" or not char.isalnum():
         return "\\" + char
     raise ValueError(f"an escape the relaxation does not read: \\{char}")
 
@@ -634,9 +634,9 @@ class _WideParser(_Parser):
             return _render(tables.escapes[char], negated=False)
         if char in "bB":
             return ""
-        if char == "Z":
-            return r"\z"
-        if char in "Anrtfv":
+        if char in "AZ":
+            return ""
+        if char in "nrtfv":
             return "\\" + char
         if not char.isalnum():
             return _render([(ord(char), ord(char))], negated=False)

@@ -539,12 +539,15 @@ def _may_hold(how: str, text: str) -> bool:
 
 
 def _unleet(match: re.Match[str]) -> str:
-    word = match.group()
-    letters = sum(c.isalpha() for c in word)
+    word = match.group()  # ASCII letters and digits
+    letters = word.translate(_CLASSES).count("a")
     # A word mostly of letters with a few digits is leetspeak; `sha256`, `v2` and hex ids are not.
-    if letters < 2 or letters < len(word) / 3 or re.fullmatch(r"[0-9a-fA-F]+", word):
+    if letters < 2 or letters < len(word) / 3 or _HEX_WORD.fullmatch(word):
         return word
     return word.translate(_LEET)
+
+
+_HEX_WORD = re.compile(r"[0-9a-fA-F]+")
 
 
 def _base64(run: str) -> str | None:
@@ -587,11 +590,18 @@ def _is_text(decoded: str) -> bool:
     """Whether decoded bytes read as words: printable, mostly letters and spaces (binary and ids are not)."""
     if len(decoded) < 8 or not decoded.replace("\n", " ").isprintable():
         return False
-    wordish = sum(c.isalnum() or c in _WORDISH for c in decoded)
-    return wordish >= len(decoded) * 0.85 and sum(c.isalpha() for c in decoded) >= len(decoded) * 0.5
+    if decoded.isascii():  # most decoded text: its characters counted by class in C
+        classes = decoded.translate(_CLASSES)
+        wordish, letters = len(decoded) - classes.count("x"), classes.count("a")
+    else:
+        wordish = sum(c.isalnum() or c in _WORDISH for c in decoded)
+        letters = sum(map(str.isalpha, decoded))
+    return wordish >= len(decoded) * 0.85 and letters >= len(decoded) * 0.5
 
 
 _WORDISH = frozenset(" /._~:-,'\"!?()@<>=")
+# Each ASCII character as its class: `a` a letter, `w` another character of words (a digit, `_WORDISH`), `x` any other.
+_CLASSES = str.maketrans({c: "a" if c.isalpha() else "w" if c.isalnum() or c in _WORDISH else "x" for c in _ASCII})
 _ENCODINGS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] = (
     ("base64", _BASE64, _base64),
     ("hex", _HEX, _hex),
