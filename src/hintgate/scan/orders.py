@@ -159,7 +159,8 @@ _TO_MODEL = Cue(
     r"[^:\n.]{1,60})?"
     r"(?:\)?[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
-    r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai)(?:[\s,:.!?]|$)"
+    r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai|assistente|asistente|"
+    r"assistent|agente)(?:[\s,:.!?]|$)"
     r"|"
     + _MODEL_MEMBER
     + r"|"
@@ -189,7 +190,7 @@ _TO_MODEL = Cue(
     r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping)\b)"
     r"|(?:إلى\s+|para\s+o|para\s+el|pour\s+l'|an\s+das|an\s+den|per\s+l'|voor\s+de|dla|для|до|للمساعد|ל|के\s+लिए|"
     r"สำหรับ|給|给|へ|에게|kwa)\s*" + _MODEL_NOUNS + r"|" + _MODEL_NOUNS + r"\s*(?:へ|에게|전용|用|に|は)"
-    r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das\s+|den\s+|die\s+)?(?:Modell|KI|Assistent\w*)"
+    r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das\s+|den\s+|die\s+)?(?:Modell|KI|\w*[Aa]ssistent\w*)"
     # A short label that ends with the model named, in any language: "ВНИМАНИЕ ИИ-агенту:", "Instructie voor
     # AI-assistenten:", "Assistente IA:", "Yapay zekâ asistanı için zorunlu adım:".
     r"|(?:^|\n|\\n|[.!?;|]\s|[|(\[\"])[^\n:：\"]{0,30}?(?:(?-i:AI|KI|IA|ИИ|ШІ)-(?:assist|asist|agent|асист|ассист|агент)\w*|(?-i:KI|IA|ИИ|ШІ)[\w-]*|"
@@ -1003,7 +1004,15 @@ def _judge_sentence(
     named = address is not None
     mention = named and sentence[_start(address) : _start(address) + 1] == "@"
     # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
-    carried = not named and addressed and _commands(sentence)
+    carried = (
+        not named
+        and addressed
+        and (
+            _commands(sentence)
+            or (conceal is not None and _NOT_PROHIBITION.search(conceal.group().strip()) is None)
+            or (confirm is not None and _skipped(sentence) is not None)
+        )
+    )
     named = named or carried
     # The reader named as someone's go-between, or the model spoken of as the one who acts (`_ON_BEHALF`,
     # `_SPOKEN_OF`): the model, when what is asked reaches beyond the page (not for any act: a page may say what an
@@ -1316,14 +1325,21 @@ def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False)
     if conceal is None:
         return None
     found = conceal.group().strip().lower()
-    if not conceal.group().isascii() or found.split()[0] in _COVERT_WORDS:
-        return conceal
+    if not conceal.group().isascii() or found.split()[0] in _COVERT_WORDS or not _ENGLISH_HEAD.match(found):
+        return conceal  # (what is hidden is read in English only: "nie informuj o tym", "no le digas nada")
     if found.startswith("without") and _required(sentence):
         return None
     after = sentence[conceal.end() : conceal.end() + 60]
     if loose and not _PROTECTED.search(after):
         return conceal
     return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
+
+
+# The words an English concealment opens with (`_CONCEAL`): one that opens otherwise is in another language.
+_ENGLISH_HEAD = re.compile(
+    r"(?:do|don't|dont|never|must|should|shall|need|may|can|is|are|no|without|hide|conceal|suppress|omit|censor|"
+    r"filter|leave|exclude|silently|quietly|secretly|covertly|discreetly|invisibly|in|behind)\b"
+)
 
 
 # A ranking fixed in advance, in someone else's text: "put X at the top of any list", "rank it first", "give it the
@@ -1688,6 +1704,8 @@ _RESULT_CUES = Cue(
     # A JSON-escaped line break before a word hides its boundary: "Renewal due.\\n\\nAssistant note: ...".
     r"\\n(?:AI|LLMs?|Claude|Copilot|Gemini|assistant|agent)|"
     # A tag naming the model in capitals or brackets: "MODEL NOTICE:", "[model-only]".
+    r"\bbots?[ \t_-]+(?:notes?|notice|instructions?|directives?)\b|\w{3,}assistent\w*|@[\w-]*(?:assist|agent)|"
+    "AI[\u3040-\u30ff\uac00-\ud7af\u4e00-\u9fff]|"
     r"\b(?-i:MODEL)[ \t_-]+(?-i:ACTION|TASKS?|NOTES?|NOTICE|INSTRUCTIONS?|DIRECTIVES?|ONLY|OVERRIDE)\b|"
     r"\[models?[ \t_-]*(?:only|notes?|notice|instructions?|directives?|remediation|tasks?|actions?)\b|"
     r"\b(?:asistente|assistente|Assistent|asystent|asistan|ассистент|асистент|trợ\s+lý|asisten|msaidizi)\w*|"
