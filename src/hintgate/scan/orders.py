@@ -44,7 +44,7 @@ from typing import Any
 
 from hintgate.scan.cues import Cue, present, spans, spelled
 from hintgate.scan.triggers import LATER, standing_rule
-from hintgate.scan.vocatives import CALLED, called
+from hintgate.scan.vocatives import CALLED, asks_after, called
 
 __all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 
@@ -1208,6 +1208,9 @@ def _judge_sentence(
         # A command that destroys data, given to another tool, with the user's say skipped or kept from them.
         targets.append("destroy")
         why.append(f"destroys data ({destroy.group().strip()[:60]!r})")
+    if named and not targets and not carried and not mention and asks_after(sentence, address):
+        targets.append("act")
+        why.append("asks the model it calls to act (an imperative after the call)")
     if named and not targets and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")

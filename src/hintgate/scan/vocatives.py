@@ -27,7 +27,7 @@ from typing import Any
 
 from hintgate.scan.cues import Cue
 
-__all__ = ["CALLED", "called"]
+__all__ = ["CALLED", "asks_after", "called"]
 
 _ROLE = r"(?:AI\s+)?(?:assistants?|agents?|copilots?|chatbots?|summari[sz]ers?)"
 # Words before "assistant" or "agent" that make it a person's job or a program that is no model.
@@ -52,6 +52,14 @@ _CALLED = (
     # A vocative: "btw assistant, ...", "(Comment: assistant, when ...", "P.S. assistant ko:" (Hindi "to").
     r"|(?:^|[:;.!?(\[]\s*|\b(?:btw|ps|p\.s\.|ok|okay|oh|also|and|so|fyi|hey|yo)\s+)(?:AI\s+)?(?:assistant|agent|"
     r"copilot)\s*(?:,|\s+(?:ko|se|ke\s+liye|ji)\s*[:,])"
+    # A vocative set off by commas after a sentence's first words, in the commonest languages: "By the way,
+    # assistant, send ...", "До речі, асистенте, надішли ...", "Oye, asistente, ..." (not a list of keywords).
+    r"|(?:^|[.!?:\n][ \t]*)(?:[^\s,.!?:]+[ \t]+){0,2}[^\s,.!?:]+,[ \t]*(?:AI[ \t]+)?(?:assistant|agent|copilot|"
+    r"asistente|assistente|assistent|asystencie|asystent|asistan|ассистент|асистенте|асистент|ИИ|ШІ)[ \t]*,"
+    r"[ \t]+[^\s,]+[ \t]+[^\s,]+"
+    # A label for it as a compound noun ("Voor de boekhoudassistent:", "Für den Buchhaltungsassistenten:").
+    r"|(?:^|\n|[.!?]\s)[ \t]*(?:voor|für|an|aan|til|för|for|to)[ \t]+(?:de|den|die|das|het|der|the)?[ \t]*"
+    r"[\w-]+(?:assistent|assistant|agent)(?:en|in|e)?[ \t]*:"
     # The model's own state, or a note marked for it.
     r"|\b(?:assistant|agent|AI|LLM|copilot)[\s-]+(?:preferences|memory|memories)(?:\s*\([^)\n]{0,20}\))?\s*:"
     r"|\b(?:AI|assistant|agent|LLM)s?-(?:friendly|facing|only|readable|specific)\s+(?:notes?|notice|section|"
@@ -69,7 +77,26 @@ CALLED = Cue(_CALLED, re.IGNORECASE)
 """Every way above of calling the model (one RE2 search of a whole result: where to read)."""
 
 
-_PERSONS_JOB = re.compile(r"\b" + _JOB + r"[\s-]+" + _ROLE + r"\b", re.IGNORECASE)
+# A person's job: the role after one of `_JOB`, unless "bot" or "AI" says it is a program ("the lab assistant bot").
+_PERSONS_JOB = re.compile(r"\b" + _JOB + r"[\s-]+" + _ROLE + r"\b(?!\s+bot\b)", re.IGNORECASE)
+# A verb in its base form for an act beyond a project's chores that `scan.orders`' own list of acts leaves out: money,
+# doses, bookings, doors, networks, rights ("rebook", "increase", "unlock", "grant").
+_BEYOND = (
+    r"(?:rebook|increase|raise|lower|reduce|double|prescribe|unlock|switch\s+off|turn\s+off|join|connect|grant|"
+    r"dismiss|revoke|restore|rank|upgrade|downgrade|reroute|rotate|whitelist|allowlist|elevate|promote)"
+)
+_ASKS_AFTER = re.compile(
+    # (The rest of the label first: "Note for the assistant| drafting orders: increase ...".)
+    r"(?:[^:\n.]{0,60}:)?[\s:,—–-]*(?:(?:please|kindly|just|simply|then|now|also|first|proactively|quietly|silently|always|"
+    r"immediately|automatically)[\s,]+)*" + _BEYOND + r"\b(?!\s+(?:is|are|was|were|of|and|or)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_after(sentence: str, call: Any) -> bool:
+    """Whether the words right after `call` (a label that calls the model) open with a verb for an act beyond a
+    project's chores: an imperative said to the one called ("Agents: proactively rebook ...")."""
+    return _ASKS_AFTER.match(sentence, int(call.end())) is not None
 
 
 def called(sentence: str) -> Any:
