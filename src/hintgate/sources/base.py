@@ -17,15 +17,17 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, Self, TypeVar, overload
 
-from hintgate.config.model import SourceConfig, SourceTraits, Trust, TrustFrom
+from hintgate.config.model import SourceConfig, SourceTraits
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
 from hintgate.policy.principal import Principal
 from hintgate.redaction import Redactor
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 __all__ = [
     "Backoff",
@@ -197,6 +199,24 @@ class Backoff:
         return min(self.first * 2.0 ** (self.failures - 1), self.maximum)
 
 
+class _FromConfig(Generic[_T]):
+    """One of `SourceTraits`' members that a `ConfiguredSource` answers as its config entry does."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, read: Callable[[SourceConfig], _T]) -> None:
+        self._read = read
+
+    @overload
+    def __get__(self, source: None, owner: type[Any]) -> Self: ...
+
+    @overload
+    def __get__(self, source: ConfiguredSource, owner: type[Any]) -> _T: ...
+
+    def __get__(self, source: ConfiguredSource | None, owner: type[Any]) -> _T | Self:
+        return self if source is None else self._read(source.config)
+
+
 class ConfiguredSource:
     """What the sources share: their config's identity, status, tools, first start, listener.
 
@@ -218,35 +238,13 @@ class ConfiguredSource:
         self.redact = Redactor(secrets() if secrets is not None else ())
         """Hides the config's secrets in upstream text hintgate shows (status reasons, errors, logs)."""
 
-    @property
-    def name(self) -> str:
-        """Its key in the config."""
-        return self.config.name
-
-    @property
-    def kind(self) -> str:
-        """The type of source its config configures."""
-        return self.config.kind
-
-    @property
-    def trust(self) -> Trust:
-        """How far the hints it declares are believed."""
-        return self.config.trust
-
-    @property
-    def trust_from(self) -> TrustFrom:
-        """Where its trust level came from."""
-        return self.config.trust_from
-
-    @property
-    def prefix(self) -> str:
-        """What its tools' names are prefixed with."""
-        return self.config.prefix
-
-    @property
-    def call_timeout(self) -> float:
-        """Seconds one call may take."""
-        return self.config.call_timeout
+    # What it says of itself (`SourceTraits`) is what its config entry says, read from `config` at each use.
+    name = _FromConfig(lambda config: config.name)
+    kind = _FromConfig(lambda config: config.kind)
+    trust = _FromConfig(lambda config: config.trust)
+    trust_from = _FromConfig(lambda config: config.trust_from)
+    prefix = _FromConfig(lambda config: config.prefix)
+    call_timeout = _FromConfig(lambda config: config.call_timeout)
 
     @property
     def startup_timeout(self) -> float:
