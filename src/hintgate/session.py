@@ -90,19 +90,3 @@ class ClientSession:
     def active(self) -> bool:
         """True until the session ends."""
         return self.ended_at is None
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "id": self.id,
-            "client_name": self.client_name,
-            "client_version": self.client_version,
-            "user": self.user,
-            "transport": self.transport,
-            "protocol_version": self.protocol_version,
-            "view": self.view,
-            "status": "active" if self.active else "closed",
-            "start_time": self.started_at.isoformat(),
-            "end_time": self.ended_at.isoformat() if self.ended_at else None,
-            "tool_call_count": self.calls,
-        }
