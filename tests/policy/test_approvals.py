@@ -31,7 +31,7 @@ async def test_an_answer_releases_the_waiting_call() -> None:
         while not queue.pending():
             await asyncio.sleep(0)
         [pending] = queue.pending()
-        assert pending.to_json()["tool"] == "fs_write_file"
+        assert pending.tool == "fs_write_file"
         assert queue.answer(pending.id, Answer.APPROVE_SESSION, actor="api")
         outcome = await waiting
     assert outcome.approved

@@ -317,6 +317,34 @@ async def test_a_waiting_call_is_approved_through_the_api(tmp_path: Path) -> Non
     assert bad.status_code == 422
 
 
+async def test_a_waiting_call_says_what_its_arguments_make_it_do(tmp_path: Path) -> None:
+    sql = FakeSource(
+        "db",
+        tools=[
+            {
+                "name": "execute_sql",
+                "description": "Run a SQL statement against the database.",
+                "inputSchema": {"type": "object", "properties": {"sql": {"type": "string"}}, "required": ["sql"]},
+            }
+        ],
+        handlers={"execute_sql": lambda a: "done"},
+    )
+    config = parse_config({"mcpServers": {}, "policy": {"approvalTimeout": 10}})
+    async with Gateway(config, sources={"db": sql}) as gateway:
+        transport = httpx.ASGITransport(app=create_app(gateway, None))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8765") as client:
+            call = asyncio.ensure_future(
+                gateway.call_tool(None, {"name": "db_execute_sql", "arguments": {"sql": "DROP TABLE users"}})
+            )
+            with anyio.fail_after(10):
+                while not (pending := (await client.get("/api/approvals")).json()):
+                    await asyncio.sleep(0.01)
+            await client.post(f"/api/approvals/{pending[0]['id']}", json={"answer": "deny"}, headers=WRITE)
+            with anyio.fail_after(10):
+                await call
+    assert pending[0]["does"] == "DROP TABLE users; destructive"
+
+
 async def test_a_waiting_call_is_denied_through_the_api(tmp_path: Path) -> None:
     async with api(tmp_path) as (client, gateway, _):
         call = asyncio.ensure_future(gateway.call_tool(None, {"name": "notes_delete_note", "arguments": {}}))

@@ -165,29 +165,6 @@ class PendingApproval:
         except Exception:  # a probe that cannot tell must not withdraw a call
             return True
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict for the REST API and the dashboard."""
-        return {
-            "id": self.id,
-            "tool": self.tool,
-            "title": self.title,
-            "title_origin": self.title_origin,
-            "server": self.server,
-            "arguments": self.arguments,
-            "reason": self.reason,
-            "does": self.does,
-            "warnings": self.warnings,
-            "session_id": self.session_id,
-            "client_name": self.client_name,
-            "created_at": self.created_at.isoformat(),
-            "expires_at": self.expires_at.isoformat(),
-            "caller_connected": self.caller_connected,
-            "replica": self.replica,
-            "caller": self.caller,
-            "approvers": self.approvers.describe() if self.approvers is not None else None,
-            "view": self.view,
-        }
-
 
 def call_does(hints: Mapping[str, Any] | None) -> str | None:
     """What a call does, from the hints it was asked with (a call judged by its arguments keeps it as `does`)."""

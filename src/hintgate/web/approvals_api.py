@@ -13,11 +13,11 @@ from datetime import datetime
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hintgate.errors import HintgateError, NotAnApprover
 from hintgate.policy.approvals import Answer, PendingApproval
-from hintgate.policy.principal import principal_of
+from hintgate.policy.principal import Approvers, principal_of
 from hintgate.policy.roles import Permission, answer_refusal, names_anyone
 from hintgate.web.api import ApprovalsDep, Problem, channel_of
 from hintgate.web.api import router as api_router
@@ -29,9 +29,9 @@ router = APIRouter(prefix="/api", responses=dict(api_router.responses))
 
 
 class Approval(BaseModel):
-    """A call waiting for a person."""
+    """A call waiting for a person: what the API shows of a `PendingApproval`, read from its attributes."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, from_attributes=True)
 
     id: str
     tool: str
@@ -40,6 +40,9 @@ class Approval(BaseModel):
     server: str
     arguments: dict[str, Any] | None
     reason: str
+    does: str | None = Field(
+        None, description='What the call does, judged from its arguments ("DROP TABLE users; destructive").'
+    )
     warnings: list[str]
     session_id: str | None
     client_name: str | None
@@ -54,6 +57,11 @@ class Approval(BaseModel):
     caller: str | None = Field(None, description="The person whose call waits (with an identity provider).")
     approvers: str | None = Field(None, description="Who may answer it, when a rule names approvers.")
     view: str | None = Field(None, description="The view the calling session was served (/mcp/NAME); null: all.")
+
+    @field_validator("approvers", mode="before")
+    @classmethod
+    def _described(cls, approvers: object) -> object:
+        return approvers.describe() if isinstance(approvers, Approvers) else approvers
 
 
 class ApprovalAnswer(BaseModel):
@@ -102,7 +110,7 @@ async def approvals(queue: ApprovalsDep, access: AccessDep) -> list[Approval]:
         waiting = await queue.listing()
     except HintgateError as exc:
         raise HTTPException(503, str(exc)) from None
-    return [Approval.model_validate(p.to_json()) for p in visible_to(access, waiting)]
+    return [Approval.model_validate(p) for p in visible_to(access, waiting)]
 
 
 @router.post(
