@@ -14,7 +14,7 @@ from hintgate.config.model import (
     freeze,
     redact_url,
 )
-from hintgate.config.reader import Reader
+from hintgate.config.reader import COMMON_KEYS, Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
@@ -29,11 +29,7 @@ OPENAPI_KEYS: Mapping[str, str] = {
     "include": "include",
     "exclude": "exclude",
     "naming": "naming",
-    "trust": "trust",
-    "enabled": "enabled",
-    "prefix": "prefix",
-    "overrides": "overrides",
-    "timeout": "timeout",
+    **COMMON_KEYS,
     "startupTimeout": "startup_timeout",
     "startup_timeout": "startup_timeout",
 }

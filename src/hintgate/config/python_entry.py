@@ -11,7 +11,7 @@ from hintgate.config.model import (
     PythonConfig,
     freeze,
 )
-from hintgate.config.reader import Reader
+from hintgate.config.reader import COMMON_KEYS, Reader
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
@@ -20,13 +20,9 @@ __all__ = ["PYTHON_KEYS", "read_python"]
 PYTHON_KEYS: Mapping[str, str] = {
     "registry": "registry",
     "path": "path",
-    "trust": "trust",
-    "enabled": "enabled",
-    "prefix": "prefix",
     "include": "include",
     "exclude": "exclude",
-    "overrides": "overrides",
-    "timeout": "timeout",
+    **COMMON_KEYS,
 }
 _REGISTRY_RE = re.compile(
     r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"

@@ -49,6 +49,9 @@ HINT_SPELLINGS: Mapping[str, Hint] = {
 }
 """How an override may name a hint (`readOnlyHint` or `read_only`); an override also takes `title`."""
 
+COMMON_KEYS: Mapping[str, str] = {key: key for key in ("trust", "enabled", "prefix", "overrides", "timeout")}
+"""Spelling -> setting of the keys `Reader.common` reads, which OpenAPI and Python source entries share."""
+
 
 def located_error(file: str, message: str, path: str | None = None) -> ConfigError:
     """A `ConfigError` whose message is already located (`FILE:LINE:COL: ...`)."""
