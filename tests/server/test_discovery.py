@@ -328,6 +328,7 @@ async def test_a_catalog_is_indexed_off_the_event_loop_and_every_search_sees_the
 async def test_a_views_session_and_the_approvals_it_waits_for_say_which_view(tmp_path: Any) -> None:
     from hintgate.policy.approvals import Answer
     from hintgate.store import Store
+    from hintgate.web.approvals_api import Approval
 
     views = {"views": {"writes": {"tiers": ["destructive"]}}, "policy": {"askVia": "queue", "approvalTimeout": 30}}
     store = await Store.open(f"sqlite:///{tmp_path / 'h.db'}", replica="r", commit_interval=0.01)
@@ -343,7 +344,7 @@ async def test_a_views_session_and_the_approvals_it_waits_for_say_which_view(tmp
                         await anyio.sleep(0.01)
                     [waiting] = g.calls.approvals.pending()
                     seen.append(waiting.view)
-                    seen.append(waiting.to_json()["view"])
+                    seen.append(Approval.model_validate(waiting).view)  # as the REST API shows it
                     # the shared queue's row is written after the wait is pending: poll it, bounded above
                     while not (listed := await g.calls.approvals.listing()):
                         await anyio.sleep(0.01)
