@@ -216,6 +216,10 @@ class _FromConfig(Generic[_T]):
     def __get__(self, source: ConfiguredSource | None, owner: type[Any]) -> _T | Self:
         return self if source is None else self._read(source.config)
 
+    def __set__(self, source: ConfiguredSource, value: object) -> None:
+        # Read-only, as a property is: a trait is changed by giving the source another config entry.
+        raise AttributeError("a configured source's traits are its config entry's")
+
 
 class ConfiguredSource:
     """What the sources share: their config's identity, status, tools, first start, listener.
