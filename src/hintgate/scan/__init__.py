@@ -11,8 +11,9 @@ pins, quarantine, lint). The package is pure but for `workers`:
 - `orders` and `cues`: the sentence judge, whom a sentence addresses and what
   it asks for, and its patterns (RE2 where it can read them);
 - `steering`: what a tool's definition asks of the model's work beyond the
-  tool in any voice (the user's view fixed, standing rules, the user's say
-  skipped, the model's loyalties changed);
+  tool in any voice, plainly or as a note about the tool (the user's view
+  fixed, standing rules, the user's say skipped, the model's loyalties
+  changed, a persona, another server's tool made part of the call);
 - `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that
   rules out what cannot match (speed only: the findings are the same);
 - `patterns`: the scan's own regular expressions read as text (where a class

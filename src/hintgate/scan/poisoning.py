@@ -39,7 +39,6 @@ from typing import Any
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.framing import frames
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
     ADDRESS,
@@ -1009,7 +1008,6 @@ class _OrderReader:
             unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
             self.reach = reaches(unwrapped)
             self.steers = steers(unwrapped, tool)
-            self.steers += frames(unwrapped, tool)  # the same asks in the voice of a note about the tool
         self.seen = None
         self.worth = result or hidden or bool(self.reach) or bool(self.steers)
         self.offsets: dict[str, int] = {}
