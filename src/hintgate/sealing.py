@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintgate.errors import StoreError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 __all__ = ["KEY_FILE", "SEALED_ENTRY", "Sealer", "kept_key", "server_entries"]
 
@@ -34,14 +37,24 @@ class Sealer:
     """
 
     def __init__(self, key: str, *, purpose: bytes, what: str, remedy: str) -> None:
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-        from cryptography.hazmat.primitives.hashes import SHA256
-        from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
-        derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=purpose)
-        self._aead = AESGCM(derived.derive(key.encode()))
+        self._key = key
+        self._purpose = purpose
+        self._loaded: AESGCM | None = None
         self._what = what
         self._remedy = remedy
+
+    @property
+    def _aead(self) -> AESGCM:
+        # The cryptography (8.7 MB of a gateway's memory) loads with the first document sealed or opened, not
+        # with the store: most gateways keep no sealed document.
+        if self._loaded is None:
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+            from cryptography.hazmat.primitives.hashes import SHA256
+            from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+            derived = HKDF(algorithm=SHA256(), length=32, salt=None, info=self._purpose)
+            self._loaded = AESGCM(derived.derive(self._key.encode()))
+        return self._loaded
 
     def seal(self, bound_to: str, document: Any) -> bytes:
         """`document` (JSON-ready) encrypted and authenticated, bound to `bound_to`."""

@@ -151,3 +151,30 @@ async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
             with anyio.fail_after(10):
                 await entered.wait()
     monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
+
+
+# The cryptography, and the two modules that import it: the SDK's requestState boundary and PyJWT.
+CRYPTOGRAPHY = ["cryptography", "mcp.server.request_state", "jwt"]
+
+
+async def test_a_gateway_without_identity_loads_no_cryptography_for_calls_that_ask_nothing(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    """Sealing a 2026-07-28 question's requestState, reading an issuer's keys, a sealed secret: until one of them
+    comes, calls of both protocol eras (recorded) go by without the cryptography loaded."""
+    config = tmp_path / "hintgate.json"
+    server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
+    config.write_text(json.dumps({"mcpServers": {"time": server}}))
+    launcher = [sys.executable, "-c", SERVE_AND_LIST_MODULES, str(tmp_path / "modules.json")]
+    store = ("--db", f"sqlite:///{tmp_path / 'calls.db'}")
+    with running_gateway("--config", str(config), *store, launcher=launcher) as gateway:
+        for mode in ("legacy", "2026-07-28"):
+            with anyio.fail_after(60):
+                async with Client(gateway.mcp_transport(), mode=mode) as client:  # type: ignore[arg-type]
+                    answered = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
+            assert answered.is_error is False, (mode, answered)
+        gateway.process.send_signal(signal.SIGTERM)
+        assert gateway.process.wait(timeout=30) == 0
+    modules = set(json.loads((tmp_path / "modules.json").read_text()))
+    assert "hintgate.server.state_boundary" in modules
+    assert loaded(modules, CRYPTOGRAPHY) == []

@@ -25,6 +25,7 @@ from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.server.errors import to_mcp_error
 from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_model
 from hintgate.server.routing import list_page
+from hintgate.server.state_boundary import LazyStateBoundary
 from hintgate.server.tasks import task_params_model
 from hintgate.server.view_endpoint import ViewEndpoint
 from hintgate.sources.base import SourceState
@@ -178,7 +179,6 @@ def sdk_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     import mcp_types as types
     from mcp.server.caching import CACHEABLE_METHODS, CacheHint
     from mcp.server.lowlevel import NotificationOptions, Server
-    from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
     from mcp.server.subscriptions import ListenHandler
 
     from hintgate import __version__
@@ -219,10 +219,10 @@ def sdk_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     server.add_request_handler(RESOLVE, resolve_params_model(), resolve)
     # The SDK installs an OpenTelemetry middleware by default; a gateway on the
     # hot path of every call keeps only its own.
-    # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the
-    # boundary seals (and verifies when the client answers), so it cannot be forged.
-    security = RequestStateSecurity(keys=[state_key]) if state_key else RequestStateSecurity.ephemeral()
-    boundary = RequestStateBoundary(security, default_audience="hintgate")
+    # 2026-07-28 approvals travel in an InputRequiredResult whose requestState the SDK's
+    # boundary seals (and verifies when the client answers), so it cannot be forged; it
+    # and its cryptography load with the first request that carries or mints a state.
+    boundary = LazyStateBoundary(state_key, audience="hintgate")
     server.middleware = [_raw_json(gateway, resolution), boundary]
     return server
 

@@ -41,13 +41,13 @@ from __future__ import annotations
 import json
 import logging
 import math
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import anyio
-import jwt
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -56,7 +56,9 @@ from hintgate.config.model import IdentityConfig
 from hintgate.errors import IdentityError
 from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, principal_of, reserved_name
 from hintgate.web.auth import COOKIE, PRINCIPAL, is_loopback, token_matches
-from hintgate.web.jws import read_compact, signature_verifies
+
+if TYPE_CHECKING:
+    import jwt
 
 __all__ = [
     "ACCEPTED_CACHE",
@@ -97,6 +99,23 @@ _ID_TOKEN_MARKS = ("nonce", "at_hash")
 """Claims only an ID token carries (OpenID Connect Core §2, §3.1.3.6): no access token has them."""
 _CLIENT_CLAIMS = ("client_id", "azp", "appid")
 """Where a token names the client it was issued to: RFC 9068, OpenID Connect (Entra v2), Entra v1."""
+_SIGNATURES_LOADED = threading.Event()
+"""Set once PyJWT and `hintgate.web.jws` (with the cryptography they need, 8.7 MB) are imported."""
+
+
+def _import_signatures() -> None:
+    import jwt  # noqa: F401  (reads the issuer's keys)
+
+    import hintgate.web.jws  # noqa: F401  (checks the tokens' signatures)
+
+    _SIGNATURES_LOADED.set()
+
+
+async def _signatures_loaded() -> None:
+    """Import what reads keys and checks signatures, off the event loop, when an issuer's keys or a token first
+    need it: a gateway without an identity section never loads the cryptography for it."""
+    if not _SIGNATURES_LOADED.is_set():
+        await anyio.to_thread.run_sync(_import_signatures)
 
 
 def secure_endpoint(url: str) -> bool:
@@ -187,6 +206,9 @@ class IssuerKeys:
         listed = document.get("keys") if isinstance(document, Mapping) else None
         if not isinstance(listed, list):
             raise IdentityError(f"{jwks_uri} is not a JSON Web Key Set (no keys list)")
+        await _signatures_loaded()
+        import jwt
+
         keys: dict[str, jwt.PyJWK] = {}
         declared: dict[str, str] = {}
         anonymous: list[jwt.PyJWK] = []
@@ -253,6 +275,9 @@ class TokenVerifier:
                 return principal
             del self.accepted[token]
             raise IdentityError("the token has expired")
+        await _signatures_loaded()
+        from hintgate.web.jws import read_compact, signature_verifies
+
         jws = read_compact(token)
         if jws is None:
             raise IdentityError("the bearer token is not a JWT")
