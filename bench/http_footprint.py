@@ -19,7 +19,10 @@
    `bench/http_throughput.py --identity`), as a deployment runs. With
    `--peers-python`, FastMCP's proxy of the same upstream (run from that
    virtualenv, as `bench/http_throughput.py` runs it) goes through the same
-   phases in the same run, without tokens (it checks none).
+   phases in the same run, without tokens (it checks none). With
+   `--baseline CHECKOUT`, each gateway is run from CHECKOUT's `src` too
+   (labelled `base:`), right before the same one from this tree, `--rounds`
+   times: a change measured against the code before it, back to back.
 3. Idle sessions: the gateway's resident memory (VmRSS, from /proc) after one
    session, then after `--sessions` more handshake-era sessions are opened
    (initialize + notifications/initialized, then left idle), in bytes per
@@ -29,7 +32,7 @@ Numbers only; nothing here asserts them. The same raw HTTP/1.1 client as
 `bench/http_throughput.py`.
 
 Usage: python bench/http_footprint.py [--starts 3] [--sessions 1000] [--calls 800] [--identity]
-       [--peers-python PATH] [--parts startups peaks sessions]
+       [--peers-python PATH] [--baseline CHECKOUT] [--rounds 1] [--parts startups peaks sessions]
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ def _spawn(
     python: Sequence[str] = (),
     stderr: int | None = None,
     issuer: str | None = None,
+    source: str | None = None,
 ) -> subprocess.Popen[bytes]:
     time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
     config = work / "hintgate.json"
@@ -85,6 +89,8 @@ def _spawn(
     argv = [sys.executable, *python, "-m", "hintgate", "serve", "--config", str(config), "--http", f"127.0.0.1:{port}"]
     argv.append("--no-require-token")  # measures memory per session, not sign-in
     env = dict(os.environ, HOME=str(work), HINTGATE_DATA_DIR=str(work))
+    if source is not None:  # another checkout's `src` (`--baseline`)
+        env["PYTHONPATH"] = source
     sink = subprocess.DEVNULL if stderr is None else stderr
     return subprocess.Popen([*argv, *extra], env=env, stdout=subprocess.DEVNULL, stderr=sink)
 
@@ -195,15 +201,21 @@ def _spawn_fastmcp(work: Path, port: int, peers_python: str) -> subprocess.Popen
 
 
 async def _phases(
-    work: Path, extra: Sequence[str], calls: int, issuer: str | None, peers_python: str | None = None
+    work: Path,
+    extra: Sequence[str],
+    calls: int,
+    issuer: str | None,
+    peers_python: str | None = None,
+    source: str | None = None,
 ) -> list[tuple[str, float, float]]:
     """(phase, VmRSS MB, VmHWM MB) of one server from its start through its first calls on 16 sessions.
 
-    hintgate with `extra` on its command line, or FastMCP's proxy when `peers_python` is given.
+    hintgate with `extra` on its command line (from `source`, another checkout's `src`, when given), or
+    FastMCP's proxy when `peers_python` is given.
     """
     port = _free_port()
     if peers_python is None:
-        proc = _spawn(work, port, extra, issuer=issuer)
+        proc = _spawn(work, port, extra, issuer=issuer, source=source)
     else:
         proc = _spawn_fastmcp(work, port, peers_python)
     tokens = [_token(issuer, port) if issuer else {} for _ in range(17)]
@@ -243,15 +255,22 @@ async def _phases(
     return seen
 
 
-async def _peaks(work: Path, calls: int, identity: bool, peers_python: str | None) -> None:
+async def _peaks(
+    work: Path, calls: int, identity: bool, peers_python: str | None, baseline: str | None = None, rounds: int = 1
+) -> None:
     issuer = _start_issuer() if identity else None
+    trees: list[tuple[str, str | None]] = [("", None)]
+    if baseline is not None:
+        trees.insert(0, ("base: ", str(Path(baseline).resolve() / "src")))
     try:
-        for label, template in RECORDING.items():
-            extra = [arg.format(work=work) for arg in template]
-            seen = await _phases(work, extra, calls, issuer[1] if issuer else None)
-            who = " with identity" if identity else ""
-            print(f"where the peak comes, {label}{who} (VmRSS / VmHWM MB):")
-            print("  " + "; ".join(f"{phase} {rss:.1f} / {peak:.1f}" for phase, rss, peak in seen))
+        for _ in range(rounds):
+            for label, template in RECORDING.items():
+                extra = [arg.format(work=work) for arg in template]
+                for tree, source in trees:
+                    seen = await _phases(work, extra, calls, issuer[1] if issuer else None, source=source)
+                    who = " with identity" if identity else ""
+                    print(f"{tree}where the peak comes, {label}{who} (VmRSS / VmHWM MB):")
+                    print("  " + "; ".join(f"{phase} {rss:.1f} / {peak:.1f}" for phase, rss, peak in seen))
         if peers_python is not None:
             seen = await _phases(work, [], calls, None, peers_python)
             print("where the peak comes, FastMCP's proxy (VmRSS / VmHWM MB):")
@@ -293,7 +312,7 @@ async def _main(opts: argparse.Namespace) -> int:
         if "startups" in opts.parts:
             await _startups(work, opts.starts)
         if "peaks" in opts.parts:
-            await _peaks(work, opts.calls, opts.identity, opts.peers_python)
+            await _peaks(work, opts.calls, opts.identity, opts.peers_python, opts.baseline, opts.rounds)
         if "sessions" in opts.parts:
             await _sessions(work, opts.sessions)
     return 0
@@ -313,6 +332,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--peers-python", help="python of a virtualenv with fastmcp: its proxy goes through the same phases"
     )
+    parser.add_argument(
+        "--baseline", metavar="CHECKOUT", help="where the peak comes: also run each gateway from CHECKOUT's src"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="where the peak comes: times each gateway is run")
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS), help="which measurements to run")
     return asyncio.run(_main(parser.parse_args(argv)))
 
