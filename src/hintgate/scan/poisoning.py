@@ -29,6 +29,7 @@ import bisect
 import dataclasses
 import enum
 import functools
+import heapq
 import itertools
 import re
 import time
@@ -39,6 +40,7 @@ from typing import Any
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
+from hintgate.scan.cues import Cue
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
     ADDRESS,
@@ -67,6 +69,7 @@ from hintgate.scan.reading import (
     spelled_out,
 )
 from hintgate.scan.steering import Steer, steers
+from hintgate.scan.triggers import LATER
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -1004,10 +1007,14 @@ class _OrderReader:
         self.reach: list[tuple[int, int]] = []
         # The sentences that steer the model's work beyond the tool (`scan.steering`), found once in all the texts.
         self.steers: list[Steer] = []
+        # Whether some text may name the model as the one spoken to ("NOTE TO AI:", "hey bot,", "OJO asistente:"):
+        # such a note is read as a result's would be (`_noted`).
+        self.named = False
         if not result:
             unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
             self.reach = reaches(unwrapped)
             self.steers = steers(unwrapped, tool)
+            self.named = _MODEL_NAMED.search(unwrapped) is not None or LATER.search(unwrapped) is not None
         self.seen = None
         self.worth = result or hidden or bool(self.reach) or bool(self.steers)
         self.offsets: dict[str, int] = {}
@@ -1020,8 +1027,21 @@ class _OrderReader:
         self.script = main_script(prose) if prose else None
 
     def findings(self, path: str, text: str) -> Iterator[ScanFinding]:
-        if not self.worth or len(text) < _SHORTEST_ORDER or _is_property_name(path):
+        if len(text) < _SHORTEST_ORDER or _is_property_name(path):
             return
+        judged: list[tuple[int, int]] = []
+        if self.worth:
+            for finding in self._judged(path, text):
+                judged.append((finding.start, finding.end))
+                yield finding
+        if self.named and (_MODEL_NAMED.search(text) is not None or LATER.search(text) is not None):
+            plain = View(text, "plain", False)
+            for order in _noted(text):
+                if not any(start < order.end and order.start < end for start, end in judged):
+                    yield _order_finding(path, order, order.start, order.end, self.tool, plain)
+
+    def _judged(self, path: str, text: str) -> Iterator[ScanFinding]:
+        """The orders the sentence judge finds in one text, and the sentences of `steers` in it."""
         parameter = _parameter_of(path)
         views = read(text) if self.hidden else [View(text, "plain", False)]
         prose = path.rsplit(".", 1)[-1] in _PROSE
@@ -1088,6 +1108,75 @@ class _OrderReader:
         return [(max(s, at) - at, min(e, end) - at) for s, e in self.reach if s < end and e > at]
 
 
+def _noted(text: str) -> Iterator[Order]:
+    """The orders in a definition's text that name the model as the one spoken to and ask it to act beyond the tool,
+    read as a result's are (`judge_result`): a note, a label or a greeting to the model ("NOTE TO AI:", "hey bot,",
+    "buat AI:", "[[ASSISTANT DIRECTIVE]]") is no description of the tool, whoever else it could be for.
+
+    Not such an order: a sentence about such notes (a scanner's, a red team's: "instructions like ...", "attackers
+    use ..."), a step before the call ("agents should call list_x first"), and the user told or shown something
+    with the model as the go-between only (in a definition that is the model's work, not an errand: "show the user
+    the SQL", "do not tell the user the answer")."""
+    for order in _judged_near_the_model(text):
+        if not order.high or order.addressee != "model":
+            continue
+        said = text[order.start : order.end]
+        if _ABOUT_NOTES.search(said) or _CALLED_FIRST.search(said):
+            continue
+        beyond = set(order.targets) - {"act", "tool"}
+        if "go-between" in order.why and not beyond - {"user-view", "approval"}:
+            continue
+        if beyond or _BEYOND_THE_CALL.search(said):
+            yield order
+
+
+def _judged_near_the_model(text: str) -> Iterator[Order]:
+    """`judge_result`'s orders in the stretches of `text` around each place the model is named (a note to it is
+    read there: the judge reads at most 400 characters either side of what it cues on), at `text`'s offsets."""
+    stretches: list[list[int]] = []
+    for named in heapq.merge(_MODEL_NAMED.finditer(text), LATER.finditer(text), key=lambda match: match.start()):
+        start, end = max(0, named.start() - _NOTE_REACH), min(len(text), named.end() + _NOTE_REACH)
+        if stretches and start <= stretches[-1][1]:
+            stretches[-1][1] = end
+        else:
+            stretches.append([start, end])
+    for start, end in stretches:
+        for order in judge_result(text[start:end]):
+            yield dataclasses.replace(order, start=order.start + start, end=order.end + start)
+
+
+_NOTE_REACH = 500
+# The model named, in the words a note to it opens with (a superset of what the result judge reads as naming it): a
+# definition holding none holds no such note.
+_MODEL_NAMED = Cue(
+    r"(?:\b|_)(?:AI|A\.I\.|LLMs?|GPT\w*|ChatGPT|Claude|Copilot|Gemini|bots?|assistants?|agents?|chatbots?|models?|system)(?:\b|_)"
+    r"|asistente|assistente|assistent|asystent|asistan|ассистент|асистент|trợ\s+lý|asisten|msaidizi|\b(?:IA|KI|ИИ|ШІ)\b"
+    r"|المساعد|للمساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|비서|助手|助理|βοηθ",
+    re.IGNORECASE,
+)
+# A sentence about notes to the model rather than one: what a scanner looks for, what attackers write.
+_ABOUT_NOTES = re.compile(
+    r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like\s+[`'\"“<]|patterns?|attackers?|attacks?|"
+    r"injections?|poison\w*|jailbreaks?|red[\s-]team\w*|detect\w*|scan(?:s|ner|ning)?\s+(?:\w+\s+){0,3}?for)\b",
+    re.IGNORECASE,
+)
+# What a note to the model asks beyond the call when it asks only "to act": an outside address, another server's
+# tool, the user told or recommended something, every reply shaped; the user named in another language (a note in
+# another language is read by its nouns).
+_BEYOND_THE_CALL = re.compile(
+    r"https?://|\bwww\.|\b[\w-]+\.(?:com|net|org|io|co|shop|biz|info|ly|dev|app|xyz|me|site|online|store)\b"
+    r"|[\w.+-]@[\w-]+\.\w|\+\d{8,}|`[a-z][\w-]*\.[a-z]\w*`"
+    r"|\b(?:tell|say|inform|assure|recommend|suggest|mention|promise|advise|pitch|push|promote)\w*\b[^.;!?]{0,80}?"
+    r"\b(?:users?|customers?|them|people|ppl|anyone|everyone|clients?)\b"
+    r"|\b(?:users?|customers?|people|ppl|anyone|someone)\s+(?:asks?|mentions?|talks?|says?)\b"
+    r"|\b(?:end|start|begin|close|finish|sign)\w*\s+(?:your|every|each|the)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?)\b"
+    r"|\b(?:every|each|all|any)\s+(?:\w+\s+)?(?:repl(?:y|ies)|answers?|responses?|questions?)\b"
+    r"|usuari[oa]|usuári[oa]|utilisat(?:eur|rice)|utente|Nutzer|Benutzer|gebruiker|użytkownik|kullanıcı|pengguna|"
+    r"người\s+dùng|пользовател|користувач|المستخدم|उपयोगकर्ता|ব্যবহারকারী|ผู้ใช้|用户|用戶|ユーザー|사용자",
+    re.IGNORECASE,
+)
+# Another tool called before this one: the order of calls, the tool's own job ("call list_issues first").
+_CALLED_FIRST = re.compile(r"\b(?:call|run|use|invoke)\b[^.;!?]{0,60}?\bfirst\b", re.IGNORECASE)
 _SHORTEST_ORDER = 12
 # A value (an enum's, a default's, a const's) written as a sentence: five words or more. A value is a token
 # or a name; one that reads as prose is read as prose (a tool it names is called, not listed).
