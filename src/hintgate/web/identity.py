@@ -38,6 +38,7 @@ check; the memory is emptied whenever the keys are fetched again.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import math
@@ -58,7 +59,7 @@ from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind, princ
 from hintgate.web.auth import COOKIE, PRINCIPAL, is_loopback, token_matches
 
 if TYPE_CHECKING:
-    import jwt
+    from hintgate.web.jwk import PublicJwk
 
 __all__ = [
     "ACCEPTED_CACHE",
@@ -87,12 +88,6 @@ KEYS_MAX_AGE = 3600.0
 ACCEPTED_CACHE = 4096
 """Verified tokens remembered until they expire."""
 _FETCH_TIMEOUT = 10.0
-_FAMILY = {
-    **dict.fromkeys(("RS256", "RS384", "RS512", "PS256", "PS384", "PS512"), "RSA"),
-    **dict.fromkeys(("ES256", "ES384", "ES512"), "EC"),
-    "EdDSA": "OKP",
-}
-"""The key type (`kty`) each accepted algorithm signs with: a token's algorithm must fit its key."""
 _ACCESS_TOKEN_TYPES = frozenset({"at+jwt", "application/at+jwt"})
 """What the `typ` header of an access token says (RFC 9068 §2.1; media types compare without case)."""
 _ID_TOKEN_MARKS = ("nonce", "at_hash")
@@ -100,14 +95,12 @@ _ID_TOKEN_MARKS = ("nonce", "at_hash")
 _CLIENT_CLAIMS = ("client_id", "azp", "appid")
 """Where a token names the client it was issued to: RFC 9068, OpenID Connect (Entra v2), Entra v1."""
 _SIGNATURES_LOADED = threading.Event()
-"""Set once PyJWT and `hintgate.web.jws` (with the cryptography they need, 8.7 MB) are imported."""
+"""Set once `hintgate.web.jwk` and `hintgate.web.jws` (with the cryptography they need, 8.7 MB) are imported."""
 
 
 def _import_signatures() -> None:
-    import jwt  # noqa: F401  (reads the issuer's keys)
-
-    import hintgate.web.jws  # noqa: F401  (checks the tokens' signatures)
-
+    for module in ("hintgate.web.jwk", "hintgate.web.jws"):  # reads the issuer's keys; checks tokens' signatures
+        importlib.import_module(module)
     _SIGNATURES_LOADED.set()
 
 
@@ -145,17 +138,17 @@ class IssuerKeys:
         self.issuer = issuer
         self.get = get or _get_json
         self.refresh_every = refresh_every
-        self.keys: dict[str, jwt.PyJWK] = {}
+        self.keys: dict[str, PublicJwk] = {}
         self.declared: dict[str, str] = {}  # key id -> the algorithm its JWK names, when it names one
         self.issuer_named = issuer  # the issuer as discovery spells it: `iss` must be exactly that
         self.discovery: Mapping[str, Any] = {}  # the issuer's discovery document, as last fetched
-        self.anonymous: list[jwt.PyJWK] = []  # keys published without a `kid`
+        self.anonymous: list[PublicJwk] = []  # keys published without a `kid`
         self.fetched_at: float | None = None
         self.fetches = 0
         self.generation = 0  # bumped by every fetch that changed the keys
         self._lock = anyio.Lock()
 
-    async def key(self, kid: str | None) -> jwt.PyJWK | None:
+    async def key(self, kid: str | None) -> PublicJwk | None:
         """The published key with this id (the only key without an id, when `kid` is None), or None."""
         now = time.monotonic()
         stale = self.fetched_at is None or now - self.fetched_at > KEYS_MAX_AGE
@@ -173,7 +166,7 @@ class IssuerKeys:
             await self.refresh()
             return self._pick(kid)
 
-    def _pick(self, kid: str | None) -> jwt.PyJWK | None:
+    def _pick(self, kid: str | None) -> PublicJwk | None:
         if kid is None:
             return self.anonymous[0] if len(self.anonymous) == 1 and not self.keys else None
         return self.keys.get(kid)
@@ -207,20 +200,17 @@ class IssuerKeys:
         if not isinstance(listed, list):
             raise IdentityError(f"{jwks_uri} is not a JSON Web Key Set (no keys list)")
         await _signatures_loaded()
-        import jwt
+        from hintgate.web.jwk import read_public_jwk
 
-        keys: dict[str, jwt.PyJWK] = {}
+        keys: dict[str, PublicJwk] = {}
         declared: dict[str, str] = {}
-        anonymous: list[jwt.PyJWK] = []
+        anonymous: list[PublicJwk] = []
         for entry in listed:
             if not isinstance(entry, Mapping) or entry.get("use", "sig") != "sig":
                 continue
-            try:
-                key = jwt.PyJWK(dict(entry))
-            except jwt.PyJWTError:
-                continue  # a key type or curve this machine cannot use: its tokens are refused
-            if key.key_type == "oct":
-                continue  # a shared secret has no place in a public key set
+            key = read_public_jwk(entry)
+            if key is None:
+                continue  # not a public signing key of a type and curve a token may use: its tokens are refused
             kid = entry.get("kid")
             if isinstance(kid, str):
                 keys[kid] = key
@@ -276,6 +266,7 @@ class TokenVerifier:
             del self.accepted[token]
             raise IdentityError("the token has expired")
         await _signatures_loaded()
+        from hintgate.web.jwk import FAMILY
         from hintgate.web.jws import read_compact, signature_verifies
 
         jws = read_compact(token)
@@ -299,7 +290,7 @@ class TokenVerifier:
         if key is None:
             raise IdentityError(f"the token is signed with a key the issuer does not publish (kid {kid!r})")
         declared = self.keys.declared.get(kid) if isinstance(kid, str) else None
-        if key.key_type != _FAMILY[alg] or declared not in (None, alg):
+        if key.key_type != FAMILY[alg] or declared not in (None, alg):
             raise IdentityError(f"the issuer's key {kid!r} is not a key for {alg}")
         if not signature_verifies(jws, alg, key.key):
             raise IdentityError("the token's signature does not verify")

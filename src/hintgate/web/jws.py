@@ -8,7 +8,7 @@ segments are checked by one regular expression, decoded with `base64`, and
 the signature goes to the key's own `verify` with padding and hash objects
 made once; the claims are left to the caller (`hintgate.web.identity`), which
 knows which it requires. The issuer's keys are still read from its JWKS by
-PyJWT's `PyJWK`, once per fetch.
+`hintgate.web.jwk`, once per fetch.
 """
 
 from __future__ import annotations
