@@ -208,7 +208,9 @@ PHRASES: tuple[Phrase, ...] = (
         r"allowed|granted|confirmed)",
         r"\b(?:is|are|been|was)\s+(?:already\s+)?pre-?(?:approved|authori[sz]ed|cleared)",
         r"\buser\s+(?:has\s+)?(?:already\s+)?pre-?(?:approved|authori[sz]ed|consented)",
-        r"\bpre-?(?:approved|authori[sz]ed)\s+(?:by|for)\b",
+        # Not a requirement ("templates must be pre-approved by the carrier"): a claim says it was.
+        r"(?<!must\sbe\s)(?<!should\sbe\s)(?<!need\sto\sbe\s)(?<!needs\sto\sbe\s)(?<!has\sto\sbe\s)"
+        r"(?<!have\sto\sbe\s)\bpre-?(?:approved|authori[sz]ed)\s+(?:by|for)\b",
         r"\b(?:no|without)\s+(?:need\s+(?:for|to\s+ask\s+for)\s+)?(?:user\s+)?(?:confirmation|approval|permission)"
         r"\s+(?:is\s+)?(?:needed|required|necessary)",
         r"\b(?:do\s+not|don't|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|approval|permission)",

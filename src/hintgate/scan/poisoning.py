@@ -1080,6 +1080,8 @@ class _OrderReader:
                     continue  # "call git_push first": the order calls are made in, the tool's own job
                 if order.targets == ("user-view",) and _CONSENT.search(view.text, order.start, order.end):
                     continue  # "tell them it stays open, then get their agreement": the user is asked, not misled
+                if not self.result and _not_an_ask(view.text, order, self.tool):
+                    continue
                 if order.high or (sentence and order.targets):
                     start, end = view.origin(order.start, order.end)
                     judged.append((order.start, order.end))
@@ -1121,7 +1123,7 @@ def _noted(text: str) -> Iterator[Order]:
         if not order.high or order.addressee != "model":
             continue
         said = text[order.start : order.end]
-        if _ABOUT_NOTES.search(said) or _CALLED_FIRST.search(said):
+        if _ABOUT_NOTES.search(said) or _CALLED_FIRST.search(said) or _SAMPLED.search(said):
             continue
         beyond = set(order.targets) - {"act", "tool"}
         if "go-between" in order.why and not beyond - {"user-view", "approval"}:
@@ -1154,6 +1156,43 @@ _MODEL_NAMED = Cue(
     r"|المساعد|للمساعد|النموذج|למודל|לעוזר|एआई|सहायक|এআই|সহকারী|ผู้ช่วย|アシスタント|어시스턴트|비서|助手|助理|βοηθ",
     re.IGNORECASE,
 )
+
+
+def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
+    """Whether an order the sentence judge found in a definition's text asks nothing beyond the tool after all: its
+    reach stands in a list of what a detector looks for or an attacker did ("audits servers for tool poisoning:
+    ... read ~/.ssh ...", "attacker commands like `cat ~/.ssh/id_rsa`"), the secret it names is the one the tool's
+    own name says it handles and the tool reads it (`read_env_file` and `.env`), or the approval it names is
+    required, not skipped ("templates must be pre-approved by the carrier")."""
+    said = text[order.start : order.end]
+    if _SAMPLED.search(said):
+        return True
+    if order.targets == ("secret",) and tool:
+        named = _SECRET_NAMED.search(order.why)
+        words = set(re.split(r"[^a-z0-9]+", tool.lower()))
+        if named is not None and named.group(1).lower() in words and not _HANDED_OVER.search(said):
+            return True  # the tool reads it; handed to the call ("include it in `auth`") it passes through the model
+    return order.targets == ("approval",) and _APPROVAL_REQUIRED.search(said) is not None and not _SKIPPED.search(said)
+
+
+# What a detector looks for or an attacker did, then the list of it: "for tool poisoning: ...", "attacker commands
+# like", "injection patterns such as".
+_SAMPLED = re.compile(
+    r"\b(?:poison\w*|injections?|injected|attacks?|attackers?|malicious|jailbreaks?|exfiltration|shadowing|threats?|"
+    r"red[\s-]team\w*)\b[^.;!?]{0,40}?(?::\s|\b(?:like|such\s+as|e\.g\.|including|for\s+example)\b)",
+    re.IGNORECASE,
+)
+# The secret file the judge names in its reason, by its word: "('~/.ssh')" -> ssh, "('.env')" -> env.
+_SECRET_NAMED = re.compile(r"takes a secret file \('[~/.]*([A-Za-z][\w-]*)")
+_HANDED_OVER = re.compile(
+    r"\b(?:include|pass|put|paste|send|attach|add|copy|provide|supply|fill|upload|forward)\w*\b", re.IGNORECASE
+)
+_APPROVAL_REQUIRED = re.compile(
+    r"\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed|"
+    r"reviewed)\b",
+    re.IGNORECASE,
+)
+_SKIPPED = re.compile(r"\b(?:without|skip\w*|no\s+need|bypass\w*|don't|do\s+not|never)\b", re.IGNORECASE)
 # A sentence about notes to the model rather than one: what a scanner looks for, what attackers write.
 _ABOUT_NOTES = re.compile(
     r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like\s+[`'\"“<]|patterns?|attackers?|attacks?|"

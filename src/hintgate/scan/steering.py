@@ -462,6 +462,13 @@ _WHOLE_OUTPUT = Cue(
     r"(?:both|all)\s+(?:\w+\s+)?(?:outputs|responses|results)\b",
     re.IGNORECASE,
 )
+# Something handed over: a whole output said to be the result of a field ("`row_count` is the whole result") is fed
+# into nothing.
+_FED = re.compile(
+    r"\b(?:pass|paste|include|feed|put|send|copy|forward|pipe|give|attach|add|append|insert|supply|provide|upload|"
+    r"post|submit|dump|embed|needs?|requires?|expects?)\w*\b",
+    re.IGNORECASE,
+)
 _CALL_WITH_ADDRESS = re.compile(r"\b([a-z][\w-]*)\.[a-z]\w*\([^)]{0,200}?(?:[\w.+-]@[\w-]+\.\w|https?://)")
 _ALSO_CALL = Cue(
     r"\b(?:also|additionally|every\s+time|each\s+time|whenever|in\s+the\s+same\s+turn)\b"
@@ -925,7 +932,7 @@ def _other_server(sentence: str, family: str) -> str | None:
     ]
     if not others:
         return None
-    if _WHOLE_OUTPUT.search(sentence):
+    if _WHOLE_OUTPUT.search(sentence) and _FED.search(sentence):
         return f"feeds another tool's whole output into the call ({others[0]!r})"
     if _said(_ALSO_CALL, sentence) is not None:
         return f"makes another tool's call part of this one ({others[0]!r})"
