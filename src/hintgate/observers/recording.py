@@ -9,12 +9,14 @@ runs with the user's power) does not put them in the database.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hintgate.outcome import CallOutcome
 from hintgate.redaction import Redactor
 from hintgate.store.recorder import CallRecord, SessionRecord
+from hintgate.store.rows import Encoded, encode_json
 
 if TYPE_CHECKING:
     from hintgate.session import ClientSession
@@ -30,8 +32,10 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_pat
     """
     entry = outcome.entry
     arguments, result, error = outcome.arguments, outcome.result, outcome.error
+    arguments_json = response_json = None
     if redact:
-        arguments, result = redact.value(arguments), redact.value(result)
+        arguments, arguments_json = _masked(arguments, redact)
+        result, response_json = _masked(result, redact)
         error = redact.text(error) if error is not None else None
     return CallRecord(
         id=outcome.call_id,
@@ -57,7 +61,31 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_pat
         decision=outcome.decision_json(),
         verdict=outcome.verdict,
         config_path=config_path,
+        arguments_json=arguments_json,
+        response_json=response_json,
     )
+
+
+def _masked(value: Any, redact: Redactor) -> tuple[Any, Encoded | None]:
+    """`value` with `redact`'s secrets masked, and its JSON as the store keeps it.
+
+    The JSON is written once (in C), and the value is walked to mask a secret only when one's
+    encoding is in it: a secret in any string of `value` is in its JSON (`encode_json`).
+    """
+    if value is None:
+        return None, None
+    text = encode_json(value)
+    for form in _encoded(redact.secrets):
+        if form in text:
+            value = redact.value(value)
+            return value, encode_json(value)
+    return value, text
+
+
+@functools.lru_cache(maxsize=8)
+def _encoded(secrets: tuple[str, ...]) -> tuple[str, ...]:
+    """Each secret as it reads inside a JSON string the store keeps (`encode_json`, without the quotes)."""
+    return tuple(encode_json(secret)[1:-1] for secret in secrets)
 
 
 class Recording:

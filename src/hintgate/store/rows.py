@@ -36,6 +36,7 @@ __all__ = [
     "SessionRecord",
     "call_row",
     "completion_values",
+    "encode_json",
     "json_serializer",
     "prepare",
     "statements",
@@ -111,6 +112,9 @@ class CallRecord:
         config_path: the config file of the gateway that served the call (absolute); None when it had none
             (`--demo`, `--python`, a gateway built in code).
         user_key: who that is (`hintgate.policy.principal.Principal.key`), for what is theirs; None likewise.
+        arguments_json: `arguments` as `encode_json` wrote them, when the caller encoded them already
+            (the recorder then does not again); None: the recorder encodes them.
+        response_json: `response` likewise.
     """
 
     id: str
@@ -136,6 +140,8 @@ class CallRecord:
     user: str | None = None
     config_path: str | None = None
     user_key: str | None = None
+    arguments_json: str | None = None
+    response_json: str | None = None
 
 
 class Encoded(str):
@@ -210,6 +216,15 @@ def _dumps(value: Any) -> str:
     return text
 
 
+def encode_json(value: Any) -> Encoded:
+    """`value` as the store keeps it: compact JSON, no NUL and no lone surrogate (each replaced by U+FFFD).
+
+    Each character of a string is written the same way wherever it is, so a text is in a string of
+    `value` only if its own encoding (without the quotes) is in the encoding of `value`.
+    """
+    return Encoded(_dumps(value))
+
+
 # The hints in force are one mapping per tool until the catalog changes: encoded once per mapping.
 # Each entry keeps its mapping alive, so that its id cannot name another one meanwhile.
 _HINTS_JSON: dict[int, tuple[Mapping[str, Any], Encoded]] = {}
@@ -264,7 +279,9 @@ def call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: boo
 
     With `safe`, the JSON columns hold a note instead (a row the database refused as it was).
     """
-    arguments_json = None if rec.arguments is None else _dumps(rec.arguments)
+    arguments_json = None
+    if rec.arguments is not None:
+        arguments_json = rec.arguments_json if rec.arguments_json is not None else _dumps(rec.arguments)
     input_count = count_tokens(arguments_json or "", exact=exact_tokens)
     output_count = count_tokens(output_text(rec.response, rec.error), exact=exact_tokens)
     row: dict[str, Any] = {
@@ -303,7 +320,8 @@ def call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: boo
     if arguments_json is not None:
         row["arguments"], row["arguments_size"], row["arguments_truncated"] = _capped(arguments_json, cap)
     if rec.response is not None:
-        row["response"], row["response_size"], row["response_truncated"] = _capped(_dumps(rec.response), cap)
+        response_json = rec.response_json if rec.response_json is not None else _dumps(rec.response)
+        row["response"], row["response_size"], row["response_truncated"] = _capped(response_json, cap)
     if safe:
         note = Encoded(json.dumps({"unstorable": "the database refused this value; see the gateway's log"}))
         for column in ("arguments", "response", "hints", "decision"):

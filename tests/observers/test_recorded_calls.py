@@ -1,0 +1,61 @@
+"""The store's record of a call: the gateway's secrets masked in what is kept, its JSON written once."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+from hintgate.observers.recording import call_record
+from hintgate.redaction import Redactor
+from hintgate.store.rows import call_row
+
+
+def _outcome(arguments: Any, result: Any) -> Any:
+    entry = SimpleNamespace(server="echo", name="echo_say", upstream_name="say")
+    return SimpleNamespace(
+        entry=entry,
+        arguments=arguments,
+        result=result,
+        error=None,
+        call_id="call-1",
+        session_id=None,
+        server_name="echo",
+        started_at=datetime(2026, 1, 1, tzinfo=UTC),
+        duration_ms=1.0,
+        request_id="1",
+        client_name="client",
+        client_version="1",
+        user=None,
+        user_key=None,
+        parent_call_id=None,
+        execution_type="direct",
+        snapshot={"tier": "read-only"},
+        tier="read-only",
+        decision_json=lambda: {"verdict": "allow"},
+        verdict="allow",
+    )
+
+
+def test_a_secret_json_escapes_is_masked_in_the_stored_arguments_and_result_keys_included() -> None:
+    secret = 'se"cr\\et\tkey-1234'
+    arguments = {"query": f"use {secret} now", f"x{secret}": 1}
+    result = {"content": [{"type": "text", "text": f"[{secret}]"}], "isError": False}
+    record = call_record(_outcome(arguments, result), Redactor([secret]))
+    row = call_row(record, 65536)
+    assert record.arguments == {"query": "use *** now", "x***": 1}
+    assert record.response == {"content": [{"type": "text", "text": "[***]"}], "isError": False}
+    assert json.dumps(secret)[1:-1] not in row["arguments"] + row["response"]
+    assert json.loads(row["arguments"]) == record.arguments
+    assert json.loads(row["response"]) == record.response
+
+
+def test_a_call_without_a_secret_is_kept_as_it_came() -> None:
+    arguments = {"query": "nothing to hide", "n": [1, 2.5, None, True]}
+    result = {"content": [{"type": "text", "text": "é \u0000 fine"}], "isError": False}
+    record = call_record(_outcome(arguments, result), Redactor(["a-secret-value"]))
+    row = call_row(record, 65536)
+    assert record.arguments is arguments
+    assert json.loads(row["arguments"]) == arguments
+    assert json.loads(row["response"]) == {"content": [{"type": "text", "text": "é \ufffd fine"}], "isError": False}
