@@ -152,3 +152,46 @@ async def test_a_store_that_never_recorded_starts_no_writer_thread(tmp_path: Pat
     async with await Store.open(f"sqlite:///{tmp_path / 'idle.db'}", replica="idle", recover=False) as store:
         assert await store.recent_sessions() == []
         assert len(_writer_threads()) == before
+
+
+async def test_the_writer_writes_a_sessions_stub_once_per_connection(tmp_path: Path, records: Any) -> None:
+    path = tmp_path / "stubs.db"
+    await (await Store.open(f"sqlite:///{path}", replica="stubs")).close()
+    writer = SqliteWriter(make_url(database_url(str(path))))
+    session = records.session()
+    ran: list[str] = []
+    try:
+        await writer.write(lambda: prepare([(CALL, records.call(session.id), None)], response_cap=200, replica="s"))
+        await writer._run(lambda: writer._conn.driver_connection.set_trace_callback(ran.append))
+        for _ in range(2):
+            await writer.write(lambda: prepare([(CALL, records.call(session.id), None)], response_cap=200, replica="s"))
+    finally:
+        await writer.close()
+    # After the first batch: each batch is its calls and its session's counters, no stub.
+    assert [sql for sql in ran if sql.startswith("INSERT INTO sessions")] == []
+    assert len([sql for sql in ran if sql.startswith("INSERT INTO tool_calls")]) >= 2
+    rows = _rows(path)
+    (row,) = rows["sessions"]
+    tokens = sum(call["input_tokens"] + call["output_tokens"] for call in rows["tool_calls"])
+    assert (row["tool_call_count"], row["total_tokens"]) == (3, tokens)
+
+
+async def test_a_call_whose_session_was_deleted_after_the_writer_wrote_it_is_stored_with_it_again(
+    tmp_path: Path, records: Any
+) -> None:
+    path = tmp_path / "deleted.db"
+    await (await Store.open(f"sqlite:///{path}", replica="deleted")).close()
+    writer = SqliteWriter(make_url(database_url(str(path))))
+    session = records.session()
+    try:
+        await writer.write(lambda: prepare([(START, session, None)], response_cap=200, replica="d"))
+        with contextlib.closing(sqlite3.connect(path)) as db:  # as retention does, from another connection
+            db.execute("DELETE FROM sessions")
+            db.commit()
+        late = records.call(session.id)
+        await writer.write(lambda: prepare([(CALL, late, None)], response_cap=200, replica="d"))
+    finally:
+        await writer.close()
+    rows = _rows(path)
+    assert [row["id"] for row in rows["tool_calls"]] == [late.id]
+    assert [(row["id"], row["tool_call_count"]) for row in rows["sessions"]] == [(session.id, 1)]

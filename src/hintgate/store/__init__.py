@@ -525,7 +525,10 @@ class Store(StorePart):
         self._last_prune = time.monotonic()
         async with self.writing("prune") as conn:
             await prune_settled(conn)
-            return await queries.prune(conn, self.retention)
+            pruned = await queries.prune(conn, self.retention)
+        if pruned and self._writer is not None:
+            self._writer.forget_sessions()
+        return pruned
 
     def _file_change(self) -> str | None:
         """What happened to the SQLite file since it was opened, if it is no longer the same file."""

@@ -9,6 +9,14 @@ statements are compiled once by SQLAlchemy and their rows bound through the
 columns' own bind processors, so the rows are stored exactly as the async
 engine stores them; only the per-statement execution machinery is skipped.
 
+A call's session is written as a stub (`INSERT ... ON CONFLICT DO NOTHING`) in
+case its start was never recorded; the writer remembers the sessions it has
+written on its connection and leaves that statement out for them. Only
+retention deletes sessions: after a prune that deleted any (`forget_sessions`)
+the writer forgets them all, and a batch the database refuses while it left
+stubs out is written again whole, so a session deleted meanwhile is written
+as a stub as before.
+
 The connection keeps a small page cache (`CACHE_KIB`): a batch touches the
 pages its rows go to and the index pages above them, not the whole file,
 and SQLite's default (2 MiB per connection) would be held for the life of
@@ -126,6 +134,9 @@ class _Begin:
 
 _WRITE = {"hintgate_write": True}
 
+_SESSIONS_KEPT = 4096
+"""Sessions the writer remembers having written, at most (then it forgets them all and starts again)."""
+
 
 def _bounded_cache(dbapi_conn: Any, _record: Any) -> None:
     """On the writer's new connection (a `connect` event, after `sqlite_connect`): its page cache is `CACHE_KIB`."""
@@ -149,6 +160,12 @@ class SqliteWriter:
         self._thread: threading.Thread | None = None
         self._conn: PoolProxiedConnection | None = None
         self._plans: dict[tuple[str, tuple[str, ...]], _Plan] = {}
+        self._sessions: set[str] = set()
+        """Sessions this connection has written (started or stubbed): their stub is left out. Writer thread only."""
+        self._failed = "BEGIN"
+        """The statement running, or that failed (for the error)."""
+        self._forget = False
+        """Set on the loop (`forget_sessions`), read by the writer thread before its next batch."""
 
     async def write(self, prepare: Callable[[], Batch]) -> None:
         """Prepare a batch and commit it in one transaction, both on the writer's thread.
@@ -157,6 +174,10 @@ class SqliteWriter:
             sqlalchemy.exc.SQLAlchemyError: the database failed or refused the batch (nothing of it is written).
         """
         await self._run(functools.partial(self._write, prepare))
+
+    def forget_sessions(self) -> None:
+        """Sessions may have been deleted (a prune): write the stub of every call's session again from now on."""
+        self._forget = True
 
     async def reset(self) -> None:
         """Close the connection (the file may have moved); the next write opens the path again."""
@@ -196,6 +217,7 @@ class SqliteWriter:
             del taken, job, done, error  # hold no batch while idle
 
     def _drop(self) -> None:
+        self._sessions.clear()
         conn, self._conn = self._conn, None
         if conn is not None:
             try:
@@ -205,33 +227,64 @@ class SqliteWriter:
 
     def _write(self, prepare: Callable[[], Batch]) -> None:
         batch = prepare()
-        sql = "BEGIN"
+        self._failed = "BEGIN"
         try:
             if self._conn is None:
                 self._conn = self._engine.raw_connection()  # `sqlite_connect` sets its PRAGMAs
             raw = self._conn.driver_connection
             assert isinstance(raw, sqlite3.Connection)
-            sqlite_begin(cast(Connection, _Begin(raw)))  # BEGIN IMMEDIATE
+            if self._forget:
+                self._forget = False
+                self._sessions.clear()
             try:
-                for name, statement, rows in statements(batch, "sqlite"):
-                    plan = self._plan(name, statement, rows[0])
-                    sql = plan.sql
-                    raw.executemany(sql, plan.parameters(rows))
-                sql = "COMMIT"
-                raw.commit()
-            except BaseException:
-                if raw.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        raw.rollback()
-                raise
+                self._commit(raw, batch, skip_known=True)
+            except sqlite3.IntegrityError:
+                if not self._sessions:
+                    raise
+                # A session it left the stub of may have been deleted since: once more, every stub written.
+                self._sessions.clear()
+                self._commit(raw, batch, skip_known=False)
         except sqlite3.Error as exc:
             self._drop()  # whatever broke, the next attempt starts from a fresh connection
-            wrapped = DBAPIError.instance(sql, None, exc, sqlite3.Error)
+            wrapped = DBAPIError.instance(self._failed, None, exc, sqlite3.Error)
             assert isinstance(wrapped, DBAPIError)
             raise wrapped from exc
         except DBAPIError:
             self._drop()
             raise
+
+    def _commit(self, raw: sqlite3.Connection, batch: Batch, *, skip_known: bool) -> None:
+        """Write `batch` in one transaction (`BEGIN IMMEDIATE` ... `COMMIT`); rolled back if anything fails.
+
+        With `skip_known`, the stubs of sessions this connection has written are left out.
+
+        Raises:
+            sqlite3.Error: the statement that failed is `self._failed`.
+        """
+        known = self._sessions
+        self._failed = "BEGIN"
+        sqlite_begin(cast(Connection, _Begin(raw)))  # BEGIN IMMEDIATE
+        try:
+            for name, statement, planned in statements(batch, "sqlite"):
+                rows = planned
+                if name == "stubs" and skip_known and known:
+                    rows = [row for row in planned if row["id"] not in known]
+                    if not rows:
+                        continue
+                plan = self._plan(name, statement, rows[0])
+                self._failed = plan.sql
+                raw.executemany(plan.sql, plan.parameters(rows))
+            self._failed = "COMMIT"
+            raw.commit()
+        except BaseException:
+            if raw.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    raw.rollback()
+            raise
+        if len(known) > _SESSIONS_KEPT:
+            known.clear()
+        known.update(row["id"] for row in batch.sessions)
+        known.update(row["id"] for row in batch.stubs)
 
     def _plan(self, name: str, statement: UpdateBase, row: Mapping[str, Any]) -> _Plan:
         key = (name, tuple(row))
