@@ -602,6 +602,7 @@ def scan_tool(
     findings = _scan_all(texts, name, others, off)
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
+        findings.extend(_foreign_secrets(findings, tool, name))
     if preset and "HG617" not in off:
         findings.extend(_preset_findings(preset, name))
     findings.extend(
@@ -2019,6 +2020,55 @@ def _preset_findings(preset: list[tuple[str, str, Any]], name: str | None) -> It
                 name,
                 severity=Level.HIGH,
             )
+
+
+def _foreign_secrets(findings: list[ScanFinding], tool: Mapping[str, Any], name: str | None) -> list[ScanFinding]:
+    """A schema's text (a parameter's description, title, example, default) that names a file holding secrets of a
+    kind the tool's own name, title and description never speak of: the parameter carries data the tool does not
+    need (`pip_audit` and `~/.git-credentials`, a QR code tool and `wallet.dat`). An SSH tool's `~/.ssh/config` is its
+    job, and stays a warning."""
+    job = " ".join(str(tool.get(key) or "") for key in ("name", "title", "description")).lower()
+    words = set(re.split(r"[^a-z0-9]+", job))
+    out = []
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
+    for finding in findings:
+        if finding.code != "HG613" or finding.path in high or not finding.path.startswith("inputSchema"):
+            continue
+        if _SAYS_WHAT_IT_CARRIES.search(finding.path) is None:
+            continue  # a `pattern` or an `enum` constrains a value; it carries nothing
+        named = _SECRET_QUOTED.search(finding.message)
+        kinds = set(re.findall(r"[a-z0-9]+", named.group(1).lower())) - _NOT_A_KIND if named is not None else set()
+        if not kinds or any(_named_by(kind, words) for kind in kinds):
+            continue
+        out.append(
+            ScanFinding(
+                "HG616",
+                f"{finding.path} carries a secret the tool's job never speaks of: {named.group(1) if named else ''!r}",
+                finding.path,
+                finding.start,
+                finding.end,
+                name,
+                severity=Level.HIGH,
+            )
+        )
+    return out
+
+
+def _named_by(kind: str, words: set[str]) -> bool:
+    """Whether a tool's job (its `words`) names a kind of secret: the word itself, its tool's word (`.npmrc` of
+    npm), or the word it stands for (`id_rsa` of ssh)."""
+    kind = _KINDS.get(kind, kind)
+    return kind in words or any(len(word) >= 3 and kind.startswith(word) for word in words)
+
+
+# The keys of a schema whose text says what a value carries.
+_SAYS_WHAT_IT_CARRIES = re.compile(r"\.(?:description|title|examples?|default|\$comment)(?:\[\d+\])?$")
+# The secret a finding quotes: "... has a file that holds secrets: '~/.git-credentials'".
+_SECRET_QUOTED = re.compile(r"has a file that holds secrets: '([^']+)'")
+# Words of a path that name no kind of secret.
+_NOT_A_KIND = frozenset({"", "config", "credentials", "json", "yml", "yaml", "toml", "txt", "dat", "id", "file"})
+# A kind of secret by the word a tool's job would name it with.
+_KINDS = {"rsa": "ssh", "ed25519": "ssh", "ecdsa": "ssh", "dsa": "ssh", "gnupg": "gpg", "pgpass": "postgres"}
 
 
 def _covert_parameters(tool: Mapping[str, Any], name: str | None) -> Iterator[ScanFinding]:
