@@ -95,7 +95,7 @@ _ID_TOKEN_MARKS = ("nonce", "at_hash")
 _CLIENT_CLAIMS = ("client_id", "azp", "appid")
 """Where a token names the client it was issued to: RFC 9068, OpenID Connect (Entra v2), Entra v1."""
 _SIGNATURES_LOADED = threading.Event()
-"""Set once `hintgate.web.jwk` and `hintgate.web.jws` (with the cryptography they need, 8.7 MB) are imported."""
+"""Set once `hintgate.web.jwk` and `hintgate.web.jws` are imported (cryptography waits for a key or token not RS*)."""
 
 
 def _import_signatures() -> None:
