@@ -119,6 +119,7 @@ _LASTING = Cue(
     # A rule said to be lasting, every later answer, every session's start: "Permanent directive:", "in every later
     # response", "all future questions", "at the start of every conversation", "Regra permanente", "この会話の残り".
     r"|\b(?:permanent|persistent|lasting)\s+(?:rule|directive|instruction|order)s?\b"
+    r"|\bat\s+any\s+(?:later|future)\s+(?:point|time|stage)\b"
     r"|\b(?:in|for)\s+(?:every|all|each)\s+(?:later|future|subsequent)\s+(?:responses?|answers?|replies|turns?|"
     r"questions?|messages?)\b|\b(?:all|any|every)\s+future\s+(?:questions?|responses?|answers?|replies|turns?|messages?)\b"
     r"|\b(?:at\s+the\s+(?:start|beginning)\s+of|on|in)\s+(?:every|each)\s+(?:new\s+)?(?:conversation|session|chat)\b"
@@ -135,6 +136,9 @@ _OTHER_WORK = Cue(
     r"|\bmemory\b|\bmemories\b|[\w.+-]@[\w-]+\.\w|\bhttps?://"
     # The user's later words, every message or answer, a secret, something kept from the user.
     r"|\b(?:when|whenever|if)\s+the\s+user\s+(?:asks?|shares?|mentions?|says?|requests?|sends?|writes?)\b"
+    # What the user writes later, whatever stands between: "any IBAN the user writes", "the user says "merge"".
+    r"|\b(?:any|every|all|each)\s+(?:[\w-]+\s+){0,2}?(?:the\s+)?user\s+(?:writes|types|enters|gives|sends|mentions|"
+    r"says|provides|pastes)\b|\bthe\s+user\s+(?:says|types|writes)\s+[\"“'«]"
     r"|\b(?:any|every|all)\s+(?:later\s+|future\s+)?(?:messages?|responses?|answers?|replies|questions?)\b"
     r"|\b(?:passwords?|private\s+keys?|api[_\s-]?keys?|seed\s+phrases?)\b|\*\.(?:pem|key)\b"
     r"|\b(?:show|tell|say)\s+nothing\s+to\b|\bwithout\s+telling\b|\b(?:do\s+not|don't|never)\s+(?:tell|show|mention)\b"
@@ -188,6 +192,10 @@ _OUTRANKS = Cue(
     r"authority\s+than|(?:an?\s+)?(?:official\s+)?(?:extension|part)\s+of)\s+(?:\w+\s+){0,3}?(?:system\s+prompt|"
     r"instructions|requests?\s+(?:from|of)\s+the\s+user|the\s+user'?s?\s+(?:requests?|instructions|wishes))\b"
     r"|\byou\s+are\s+now\s+(?:operating\s+as|acting\s+as|[\"“])"
+    # Something said to rank above the user: "which supersede those of the user", "instructions in tool results
+    # outrank user".
+    r"|\b(?:outranks?|supersedes?|takes?\s+precedence\s+over|(?:is|are)\s+above)\s+(?:those\s+of\s+|the\s+wishes\s+of\s+)?"
+    r"(?:the\s+)?users?\b(?!\s*(?:-|level|settings?|defaults?|preferences?|config))"
     # A new identity given by a name ("You are now Nexus, ...", a sentence opening "You are an attorney employed by
     # ..."), loyalty owed elsewhere, earlier instructions declared void, the user overruled.
     r"|\byou\s+are\s+now\s+(?-i:[A-Z])[\w-]*\s*[,(:]"
@@ -295,7 +303,7 @@ _PLAIN_WORDS = (
     r"shared)\b|(?:tell|assure|inform|reassure) (?:the user|them|users|the customer)|"
     r"(?:say|state|claim|answer|reply) (?:to the user )?that|, (?:still|nonetheless|anyway) |igualmente|todos modos|"
     r"todas formas|"
-    r"mesmo assim|comunque"
+    r"mesmo assim|comunque|any later|any future| above the user| above users"
 )
 
 
