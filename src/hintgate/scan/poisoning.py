@@ -54,6 +54,7 @@ from hintgate.scan.phrases import (
     SECRET_FILES,
     Phrase,
 )
+from hintgate.scan.prefilter import LONG as PREFILTER_LONG
 from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
@@ -909,18 +910,14 @@ def _scan_all(
     # once its set is built: by the first result or long text.
     joined = "\n".join(text for _, text in texts)
     keys = [_as_words(text) for path, text in texts if _is_property_name(path)]
-    quick = seen_by_prefilter(joined, words=ROT13_WORDS, build=result or len(joined) >= GATED_LENGTH)
-    if quick is not None and keys:
-        # Property names are matched as words (`readSshKey` as "read Ssh Key"): their phrases come from that form.
+    # Property names are matched as words (`readSshKey` as "read Ssh Key"): their phrases come from that form, read
+    # with the texts in one pass when they are short.
+    build = result or len(joined) >= GATED_LENGTH
+    quick = seen_by_prefilter(joined, words=ROT13_WORDS, build=build, also=keys)
+    if quick is not None and keys and len(joined) >= PREFILTER_LONG:
         as_words = seen_by_prefilter("\n".join(keys), words=ROT13_WORDS, build=True)
         quick = None if as_words is None else quick.joined(as_words)
-    if quick is None:
-        candidates = _candidates(joined.lower())
-    elif quick.needs is None:  # a short text: its needed strings and disguises are looked for one by one
-        candidates = _only(_candidates(joined.lower()), quick.phrases)
-        quick = dataclasses.replace(quick, disguises=disguises("\n".join([joined, *keys])))
-    else:
-        candidates = _seen_plan(quick.needs, quick.phrases)
+    candidates = _candidates(joined.lower()) if quick is None else _seen_plan(quick.needs or frozenset(), quick.phrases)
     # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
     spaced = spelled_out(joined)  # a definition too: the prefilter reads words as written, not as spelled
     nothing = (

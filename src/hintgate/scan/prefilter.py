@@ -45,14 +45,14 @@ import bisect
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.names import fold_lookalikes
 from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
-from hintgate.scan.reading import is_invisible
+from hintgate.scan.reading import disguises, is_invisible
 
 __all__ = ["DISGUISES", "LONG", "WIDE_BUILD", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
 
@@ -105,16 +105,22 @@ class Seen:
         return Seen(self.phrases | other.phrases, self.needs, disguises)
 
 
-def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False, whole: bool = False) -> Seen | None:
+def seen(
+    text: str,
+    *,
+    words: tuple[str, ...] = (),
+    build: bool = False,
+    whole: bool = False,
+    also: Sequence[str] = (),
+) -> Seen | None:
     """What one RE2 pass over `text` rules out; None when the text has letters beyond ASCII and is short or
     changed by NFKC, RE2 is not installed, the set is not built yet and `build` is false, or RE2 gave up (scan
     the text in full then).
 
-    A text of `LONG` characters or more is read by the whole set at once (one DFA pass: every phrase,
-    needed string and disguise). A shorter one, a tool's description, is read by RE2's filter instead: the
-    literal strings each phrase cannot match without are looked for, and the phrases whose strings are all
-    there are possible (needed strings and disguises are not looked at). The set's DFA is built state by
-    state as texts need them, and short texts, each different, would keep building new ones.
+    One pass of the whole set answers for every phrase, needed string and disguise trigger at once. A short
+    text (under `LONG` characters: a tool's descriptions, joined) is read together with the texts `also`
+    (each on a line of its own: a tool's property names read as words), and its disguises are then exactly
+    those `scan.reading.disguises` finds in them all, each looked for only where its trigger stands.
 
     Args:
         text: the text as the phrases are matched on it.
@@ -122,20 +128,29 @@ def seen(text: str, *, words: tuple[str, ...] = (), build: bool = False, whole: 
         build: build the set if it is not built yet (about 50 ms of CPU, once per process). A stdio gateway
             builds it at its first tool result, not before: the definitions of its first listing are read
             without it, so that the listing is not held up (an HTTP gateway builds it as it starts).
-        whole: read a short text by the whole set too (needed strings and disguises looked at): a result's
-            strings, each asked only whether anything at all can be found in it.
+        whole: a short text's disguises are the triggers the set found (not looked for): a result's strings,
+            each asked only whether anything at all can be found in it.
+        also: texts read with a short `text` (a long one is read alone).
     """
+    short = not whole and len(text) < LONG
+    if short and also:
+        text = "\n".join([text, *also])
+    original = text
     if not text.isascii():
         stand_in = ascii_stand_in(text)
         if stand_in is None:
-            return _seen_beyond_ascii(text, words, build=build)
+            return None if short else _seen_beyond_ascii(text, words, build=build)
         text = stand_in
     if build:
         prepare(words)
     matcher = _BUILT.get(words)
     if matcher is None:
         return None
-    return matcher.seen(text) if whole or len(text) >= LONG else matcher.filtered(text)
+    found = matcher.seen(text)
+    if found is None or not short:
+        return found
+    # The triggers are necessary conditions of `disguises`' own checks: it looks only where one stands.
+    return Seen(found.phrases, found.needs, disguises(original, found.disguises))
 
 
 def prepare(words: tuple[str, ...] = ()) -> bool:
@@ -216,23 +231,11 @@ class _Matcher:
         slots: list[tuple[str, Any]],
         sentinel: int,
         always: frozenset[Phrase],
-        regex_filter: Any,
-        filtered: list[Phrase | None],
     ):
         self._set = regex_set
         self._slots = slots
         self._sentinel = sentinel
         self._always = always
-        self._filter = regex_filter
-        self._filtered = filtered
-
-    def filtered(self, text: str) -> Seen | None:
-        # The mark's literal is found in every text the filter reads whole: without it, the filter gave up.
-        hits = self._filter.Match(text.encode("ascii") + _MARK)
-        if not hits or 0 not in hits:
-            return None
-        phrases = {self._filtered[hit] for hit in hits if hit}
-        return Seen(frozenset(p for p in phrases if p is not None) | self._always, None, None)
 
     def seen(self, text: str) -> Seen | None:
         return self.seen_bytes(text.encode("ascii"))
@@ -256,7 +259,6 @@ class _Matcher:
 
 
 _BUILT: dict[tuple[str, ...], _Matcher | None] = {}
-_MARK = b"\x00hintgate prefilter mark"
 LONG = 4096
 """From this many characters on, a text is read by the whole set (`seen`)."""
 _MEMORY = 64 << 20
@@ -278,9 +280,6 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
     regex_set = re2.Set.SearchSet(options)
     slots: list[tuple[str, Any]] = []
     always: set[Phrase] = set()
-    regex_filter = re2.Filter()
-    regex_filter.Add(_literal(_MARK.decode("ascii")).encode("ascii"), options)
-    filtered: list[Phrase | None] = [None]
 
     def add(pattern: str, slot: tuple[str, Any]) -> bool:
         try:
@@ -304,12 +303,6 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
         unread = phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE | re.MULTILINE)
         if unread or not add(flags + pattern, ("phrase", phrase)):
             always.add(phrase)
-            continue
-        try:
-            regex_filter.Add((flags + pattern).encode("ascii"), options)
-        except re2.error:
-            return None
-        filtered.append(phrase)
     for needed in _needed(phrases):
         # A needed string beyond ASCII is never in ASCII text.
         spelled = [_literal(need) for need in needed if need.isascii()]
@@ -326,10 +319,9 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
         return None
     try:
         regex_set.Compile()
-        regex_filter.Compile()
     except re2.error:
         return None
-    return _Matcher(regex_set, slots, sentinel, frozenset(always), regex_filter, filtered)
+    return _Matcher(regex_set, slots, sentinel, frozenset(always))
 
 
 def _literal(text: str) -> str:
@@ -946,4 +938,4 @@ def _wide_matcher(words: tuple[str, ...]) -> _Matcher | None:
         regex_set.Compile()
     except re2.error:
         return None
-    return _Matcher(regex_set, slots, sentinel, frozenset(always), None, [])
+    return _Matcher(regex_set, slots, sentinel, frozenset(always))

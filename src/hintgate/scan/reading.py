@@ -315,19 +315,32 @@ def spelled_out(text: str) -> bool:
     return hint is not None and _SPACED.search(text, max(0, hint.start() - 24)) is not None
 
 
-def disguises(text: str) -> frozenset[str]:
+def disguises(text: str, possible: frozenset[str] | None = None) -> frozenset[str]:
     """The disguises `read` may find in `text` or in any text it holds (`scan.prefilter.DISGUISES`): each
-    looked for with the same cheap check `read` makes first."""
-    found = {how for how, _, _ in _ENCODINGS if _may_hold(how, text)}
-    if leet_words(text):
+    looked for with the same cheap check `read` makes first.
+
+    Args:
+        text: the text.
+        possible: the disguises a pass of the prefilter's triggers over `text` (or its ASCII stand-in) left
+            possible, None when there was none: the others are not looked for. Each trigger is found wherever the
+            check here succeeds (for hex, in ASCII text only: text beyond ASCII is always checked for hex, and
+            every text for entities, whose trigger asks for more than the `&` and `;` looked for here).
+    """
+    found = {
+        how
+        for how, _, _ in _ENCODINGS
+        if (possible is None or how in possible or (how == "hex" and not text.isascii())) and _may_hold(how, text)
+    }
+    if (possible is None or "leet" in possible) and leet_words(text):
         found.add("leet")
     if "&" in text and ";" in text:
         found.add("entities")
-    if "<!--" in text:
+    if (possible is None or "comment" in possible) and "<!--" in text:
         found.add("comment")
-    low = text.lower()
-    if any(word in low for word in ROT13_WORDS):
-        found.add("rot13")
+    if possible is None or "rot13" in possible:
+        low = text.lower()
+        if any(word in low for word in ROT13_WORDS):
+            found.add("rot13")
     return frozenset(found)
 
 
