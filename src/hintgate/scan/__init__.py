@@ -9,7 +9,10 @@ pins, quarantine, lint). The package is pure but for `workers`:
 - `reading`: the text as the model reads it, every disguise undone;
 - `phrases`: the phrases that address the model and reach beyond a tool's job;
 - `orders` and `cues`: the sentence judge, whom a sentence addresses and what
-  it asks for, and its patterns (RE2 where it can read them);
+  it asks for, and its patterns (RE2 where it can read them); `vocatives`
+  (the model called by its role, a handle or a vocative), `triggers` (rules
+  for its later turns) and `conduct` (what a sentence said to it asks of its
+  conduct: an identity, a call written out, its user) are parts of that judge;
 - `steering`: what a tool's definition asks of the model's work beyond the
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties

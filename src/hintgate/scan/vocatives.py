@@ -52,6 +52,17 @@ _CALLED = (
     # A vocative: "btw assistant, ...", "(Comment: assistant, when ...", "P.S. assistant ko:" (Hindi "to").
     r"|(?:^|[:;.!?(\[]\s*|\b(?:btw|ps|p\.s\.|ok|okay|oh|also|and|so|fyi|hey|yo)\s+)(?:AI\s+)?(?:assistant|agent|"
     r"copilot)\s*(?:,|\s+(?:ko|se|ke\s+liye|ji)\s*[:,])"
+    # The model called "AI" or "bot" after an interjection ("yo AI, ...", "also bot: ..."), or its name opening a
+    # label's value with a dash ("Comment by r.p: AI — when ..."): nobody calls a person "AI" or "bot".
+    r"|\b(?:btw|ps|ok|okay|oh|also|so|fyi|hey|yo|hi|hello)[ \t]+(?:AI|bot|chatbot)[ \t]*[,:—–]"
+    r"|:[ \t]*(?:AI|bot|chatbot|assistant|agent)[ \t]+[—–][ \t]"
+    # The model called, then a condition on its own reading: "Assistant if you hear this, ...", "AI, when you read
+    # this ...".
+    r"|(?:^|\n|[.!?:][ \t]+)[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot)s?,?[ \t]+(?:if|when|once|"
+    r"whenever)[ \t]+you[ \t]+(?:hear|read|see|get|are|process|find|receive|summari[sz]e|open)\b"
+    # A heading that names the model as whom its section is for: "## Troubleshooting for AI assistants".
+    r"|(?:^|\n)[ \t]*#{1,6}[ \t][^\n]{0,60}?\b(?:for|to)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+)?(?:AI|LLM)[ \t-]+"
+    r"(?:[\w-]+[ \t]+)?(?:assistants?|agents?|models?|bots?|tools?|readers?)[ \t]*\n"
     # A vocative set off by commas after a sentence's first words, in the commonest languages: "By the way,
     # assistant, send ...", "До речі, асистенте, надішли ...", "Oye, asistente, ..." (not a list of keywords).
     r"|(?:^|[.!?:\n][ \t]*)(?:[^\s,.!?:]+[ \t]+){0,2}[^\s,.!?:]+,[ \t]*(?:AI[ \t]+)?(?:assistant|agent|copilot|"
