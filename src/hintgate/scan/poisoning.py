@@ -70,6 +70,7 @@ from hintgate.scan.reading import (
     spelled_out,
 )
 from hintgate.scan.steering import Steer, steers
+from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 
 __all__ = [
@@ -940,6 +941,7 @@ def _scan_all(
         if "HG619" not in off
         else None
     )
+    tongues = "HG619" not in off and may_hold(joined)
     for path, text in texts:
         is_name = path == "name"
         # Invisible characters inside a warning can make it high in a result (`_result_level`): such a text is
@@ -972,6 +974,14 @@ def _scan_all(
             # A sentence the phrases already found high is not reported twice (nor redacted wider).
             said = _Overlaps([(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH])
             findings.extend(f for f in orders.findings(path, text) if not said.overlap(f.start, f.end))
+        if tongues and not _is_property_name(path):
+            # Orders in languages the phrases and the sentence judge do not read (`scan.tongues`).
+            said = _Overlaps([(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH])
+            findings.extend(
+                ScanFinding("HG619", f"{path} {ask.why}", path, ask.start, ask.end, tool, severity=Level.HIGH)
+                for ask in foreign_asks(text)
+                if not said.overlap(ask.start, ask.end)
+            )
     return findings
 
 
