@@ -24,7 +24,7 @@ from typing import Any
 
 from hintgate.scan.cues import Cue
 
-__all__ = ["LATER", "standing_rule"]
+__all__ = ["FRAMES", "LATER", "standing_rule"]
 
 # Someone whose later words or acts the rule waits for, named in the third person.
 _SOMEONE = (
@@ -49,6 +49,7 @@ _FRAME = (
     r"conversation|dialog(?:ue)?))\b"
     r"|\blater\s+(?:on\s+)?in\s+(?:this|the|our)\s+" + _SPAN + r"\b"
     r"|\buntil\s+the\s+end\s+of\s+(?:this|the|our)\s+" + _SPAN + r"\b"
+    r"|\bat\s+the\s+(?:end|start|close)\s+of\s+(?:every|each|any)\s+" + _SPAN + r"\b"
     r"|\bafter\s+(?:the\s+)?(?:next\s+)?" + _COUNT + r"\s+(?:more\s+|further\s+)?" + _TURNS + r"\b"
     r"|\b(?:in|with|at\s+the\s+end\s+of)\s+(?:every|each)\s+(?:single\s+)?(?:answer|reply|response)\b"
     # Someone's later words or acts as its trigger.
@@ -92,7 +93,8 @@ _VERB = (
     r"delete|remove|update|change|set|grant|invite|tell|say|mention|recommend|suggest|promote|rank|include|attach|"
     r"copy|move|cancel|reply|answer|respond|begin|start|keep|stop|use|call|invoke|give|make|create|install|"
     r"download|show|hide|omit|report|mark|sign|charge|refund|raise|increase|lower|reduce|rate|describe|present|"
-    r"apply|route|redirect|replace|join|connect|collect|ask|DM|message|publish|release|drop|skip|bypass)"
+    r"apply|route|redirect|replace|join|connect|collect|ask|DM|message|publish|release|drop|skip|bypass|treat|"
+    r"consider|regard|commit|store|save|remember)"
 )
 _ASKED = re.compile(
     r"(?:^|[,:;—–]|\s-)\s*(?:and\s+|then\s+|please\s+|also\s+|just\s+|simply\s+|quietly\s+|silently\s+|"
@@ -102,10 +104,29 @@ _ASKED = re.compile(
     r"copied|added|paid|transferred|shared|e-?mailed|exported|included|appended|mentioned|recommended)\b",
     re.IGNORECASE,
 )
+# A time of day or a date as the trigger ("after 18:00 local time", "from 1 December", "nach dem 1. Dezember"): a rule
+# armed by the clock, which counts only beside the user in the third person (opening hours say "after 18:00" to
+# people).
+_MONTH = (
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|janv|févr|mars|avr|mai|juin|juil|août|déc|ene|dic|okt|dez)\w*"
+)
+_CLOCK = (
+    r"\b(?:after|past|from|before|until|starting(?:\s+(?:at|on|from))?|on\s+or\s+after|beginning|nach|ab|après|"
+    r"dès|después\s+de|a\s+partir\s+d[eo]l?|dopo|depois\s+d[eo])\s+(?:the\s+|dem\s+|le\s+|el\s+|il\s+|o\s+)?"
+    r"(?:\d{1,2}[:.h]\d{2}|\d{1,2}\s*(?:am|pm|uhr)|midnight|noon|\d{1,2}(?:st|nd|rd|th|\.|º|er)?(?:\s+(?:of|de))?\s+"
+    + _MONTH
+    + r"|"
+    + _MONTH
+    + r"\s+\d{1,2}(?:st|nd|rd|th)?|\d{4}-\d{2}-\d{2})"
+)
+FRAMES: dict[str, str] = {"later-turns": _FRAME, "from-now": _FROM_NOW, "clock": _CLOCK}
+"""The frames a rule for the model's later turns stands on, by kind (patterns, for any module to build on):
+`later-turns` (the conversation as its scope, someone's later words as its trigger) counts alone; `from-now` and
+`clock` count only beside someone's later words or the user in the third person."""
 _FRAME_RE = re.compile(_FRAME, re.IGNORECASE)
-_FROM_NOW_RE = re.compile(_FROM_NOW, re.IGNORECASE)
+_BESIDE_FRAMES_RE = re.compile(_FROM_NOW + r"|" + _CLOCK, re.IGNORECASE)
 
-LATER = Cue(_FRAME + r"|" + _FROM_NOW, re.IGNORECASE)
+LATER = Cue(r"|".join(FRAMES.values()), re.IGNORECASE)
 """Any frame a rule for later turns may stand on (one RE2 search of a whole result: where to read)."""
 
 
@@ -114,7 +135,7 @@ def standing_rule(sentence: str) -> Any:
     clause that opens with a verb, or a duty), or None."""
     frame = _FRAME_RE.search(sentence)
     if frame is None:
-        frame = _FROM_NOW_RE.search(sentence)
+        frame = _BESIDE_FRAMES_RE.search(sentence)
         if frame is None or _BESIDE.search(sentence) is None:
             return None
     if _ASKED.search(sentence) is None:
