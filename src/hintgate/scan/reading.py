@@ -23,7 +23,6 @@ offsets runs only for text that NFKC or the removal changes.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import bisect
 import functools
@@ -34,8 +33,7 @@ import threading
 import unicodedata
 import urllib.parse
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from hintgate.hints.names import fold_lookalikes
 
@@ -134,12 +132,12 @@ def _is_symbol(char: str) -> bool:
     return unicodedata.category(char) in ("So", "Sk") or ord(char) >= 0x1F000 or ord(char) in _PRESENTATION
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """One reading of a text: `text` as matched, `how` it was derived, `hidden` when it undid a disguise.
 
     `origin(start, end)` gives the span of the original text the view's
-    `start`:`end` came from.
+    `start`:`end` came from. (A named tuple: the scan makes one or more per text it reads, and a frozen
+    dataclass costs several times as much to make.)
     """
 
     text: str
@@ -259,10 +257,16 @@ def _decoded(parent: View, depth: int, budget: list[int], seen: Seen | None = No
     views: list[View] = []
     text = parent.text
     for how, pattern, decoder in _ENCODINGS:
-        possible = seen.may(how) if seen is not None and depth == 1 else _may_hold(how, text)
-        if not possible:
+        # What the prefilter saw was in a text holding this one (a tool's texts): this one is checked too.
+        if (seen is not None and depth == 1 and not seen.may(how)) or not _may_hold(how, text):
             continue
-        for match in pattern.finditer(text):
+        matches = list(pattern.finditer(text))
+        if depth == 1 and len(matches) >= _MANY_RUNS:
+            flat = _flat(parent, how, matches, decoder, budget)
+            if flat is not None:
+                views.extend(flat)
+                continue
+        for match in matches:
             segments = ((0, match.start(), match.end(), False),)
             if budget[0] <= 0:
                 views.append(View("", UNREAD, True, segments, parent))
@@ -283,6 +287,38 @@ def _decoded(parent: View, depth: int, budget: list[int], seen: Seen | None = No
             if rot13 is not None:
                 views.append(rot13)
     return views
+
+
+# From this many runs of one encoding in a text, they are first decoded together (`_flat`).
+_MANY_RUNS = 8
+
+
+def _flat(
+    parent: View, how: str, matches: list[re.Match[str]], decoder: Callable[[str], str | None], budget: list[int]
+) -> list[View] | None:
+    """The views of `matches` (runs encoded as `how` in `parent`'s text) when their decoded texts, looked at
+    together, hold no run encoded again and no word rot13 spells: each is then a view when it reads as words, and
+    nothing more (what `_decoded` makes of them one by one). None when they may hold one, or when the budget runs
+    out among them: `_decoded` reads them one by one then."""
+    left = budget[0]
+    outs: list[str | None] = []
+    for match in matches:
+        if left <= 0:
+            return None
+        out = decoder(match.group())
+        if out is not None:
+            left -= len(out)
+        outs.append(out)
+    decoded = "\n".join(out for out in outs if out is not None)
+    low = decoded.lower()
+    if any(_may_hold(encoding, decoded) for encoding, _, _ in _ENCODINGS) or any(w in low for w in ROT13_WORDS):
+        return None
+    budget[0] = left
+    return [
+        View(out, how, True, ((0, match.start(), match.end(), False),), parent)
+        for match, out in zip(matches, outs, strict=True)
+        if out is not None and _is_text(out)
+    ]
 
 
 def _rot13(view: View) -> View | None:
@@ -566,11 +602,16 @@ _HEX_WORD = re.compile(r"[0-9a-fA-F]+")
 def _base64(run: str) -> str | None:
     if len(run) % 4 == 1 or run.isalpha() or run.isdigit():
         return None
+    if "-" in run or "_" in run:  # the URL-safe alphabet (`base64.b64decode` with `altchars=b"-_"`)
+        run = run.translate(_URL_SAFE)
     try:
-        raw = base64.b64decode(run + "=" * (-len(run) % 4), altchars=b"-_" if "-" in run or "_" in run else None)
+        raw = binascii.a2b_base64(run + "=" * (-len(run) % 4))
     except (binascii.Error, ValueError):
         return None
     return _utf8(raw)
+
+
+_URL_SAFE = str.maketrans("-_", "+/")
 
 
 def _hex(run: str) -> str | None:
