@@ -7,17 +7,27 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import ColumnElement
+
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.titles import title_problem
 from hintgate.policy.settings import POLICY_SETTINGS
 from hintgate.store import queries
 from hintgate.store.part import StorePart
+from hintgate.store.queries import Versioned
+from hintgate.store.tables import hint_overrides, person_preferences, policy_settings, title_overrides, tool_confirms
 
 __all__ = ["CONFIRM_VALUES", "Overrides"]
 
 CONFIRM_VALUES = ("first", "always", "never")
 """The values of a stored confirm setting (`hintgate.policy.rules.Confirm`)."""
+
+_HINTS = Versioned(hint_overrides, ("tool", "hint"))
+_TITLES = Versioned(title_overrides, ("tool",))
+_CONFIRMS = Versioned(tool_confirms, ("tool",))
+_POLICY = Versioned(policy_settings, ("setting",))
+_PREFERENCES = Versioned(person_preferences, ("person", "setting"))
 
 
 class Overrides(StorePart):
@@ -32,8 +42,7 @@ class Overrides(StorePart):
 
     async def hints(self) -> list[dict[str, Any]]:
         """Every stored override: `{"tool", "hint", "value", "updated_at", "updated_by"}`, by tool and hint."""
-        async with self.reading("read overrides from") as conn:
-            return await queries.overrides(conn)
+        return await self._rows("read overrides from", _HINTS)
 
     async def set_hint(self, tool: str, hint: str, value: bool, *, actor: str = "operator") -> None:
         """Set one hint of one tool, replacing any stored value; committed on return.
@@ -52,20 +61,18 @@ class Overrides(StorePart):
         _check_hint(hint)
         if not isinstance(value, bool):
             raise StoreError(f"a hint is true or false, got {value!r}")
-        async with self.writing("write an override to") as conn:
-            await queries.set_override(conn, tool, hint, value, actor=actor, now=datetime.now(UTC))
+        await self._put("write an override to", _HINTS, [{"tool": tool, "hint": hint, "value": value, **_stamp(actor)}])
 
     async def clear_hint(self, tool: str, hint: str | None = None) -> int:
         """Remove one stored override of `tool`, or all of them when `hint` is `None`; returns how many went."""
         if hint is not None:
             _check_hint(hint)
-        async with self.writing("remove an override from") as conn:
-            return await queries.clear_override(conn, tool, hint)
+        which = () if hint is None else (hint_overrides.c.hint == hint,)
+        return await self._delete("remove an override from", _HINTS, hint_overrides.c.tool == tool, *which)
 
     async def titles(self) -> list[dict[str, Any]]:
         """Every stored title override: `{"tool", "title", "updated_at", "updated_by"}`, by tool."""
-        async with self.reading("read title overrides from") as conn:
-            return await queries.stored_titles(conn)
+        return await self._rows("read title overrides from", _TITLES)
 
     async def set_title(self, tool: str, title: str, *, actor: str = "operator") -> None:
         """Set the title of one tool, replacing any stored one; committed on return.
@@ -76,18 +83,15 @@ class Overrides(StorePart):
         problem = "an override needs a tool name" if not tool else title_problem(title)
         if problem:
             raise StoreError(f"title of {tool!r}: {problem}")
-        async with self.writing("write a title override to") as conn:
-            await queries.set_title_override(conn, tool, title, actor=actor, now=datetime.now(UTC))
+        await self._put("write a title override to", _TITLES, [{"tool": tool, "title": title, **_stamp(actor)}])
 
     async def clear_title(self, tool: str) -> int:
         """Remove the stored title of `tool`; returns how many went (0 or 1)."""
-        async with self.writing("remove a title override from") as conn:
-            return await queries.clear_title_override(conn, tool)
+        return await self._delete("remove a title override from", _TITLES, title_overrides.c.tool == tool)
 
     async def confirms(self) -> list[dict[str, Any]]:
         """Every stored confirm setting: `{"tool", "confirm", "updated_at", "updated_by"}`, by tool name or glob."""
-        async with self.reading("read confirm settings from") as conn:
-            return await queries.stored_confirms(conn)
+        return await self._rows("read confirm settings from", _CONFIRMS)
 
     async def set_confirm(self, tool: str, confirm: str, *, actor: str = "operator") -> None:
         """Set how often a tool (a public name or a glob over them) asks: first, always or never.
@@ -99,18 +103,15 @@ class Overrides(StorePart):
             raise StoreError("a confirm setting needs a tool name or glob")
         if confirm not in CONFIRM_VALUES:
             raise StoreError(f"confirm of {tool!r}: {confirm!r} is not one of {', '.join(CONFIRM_VALUES)}")
-        async with self.writing("write a confirm setting to") as conn:
-            await queries.set_confirm(conn, tool, confirm, actor=actor, now=datetime.now(UTC))
+        await self._put("write a confirm setting to", _CONFIRMS, [{"tool": tool, "confirm": confirm, **_stamp(actor)}])
 
     async def clear_confirm(self, tool: str) -> int:
         """Remove the stored confirm setting of `tool`; returns how many went (0 or 1)."""
-        async with self.writing("remove a confirm setting from") as conn:
-            return await queries.clear_confirm(conn, tool)
+        return await self._delete("remove a confirm setting from", _CONFIRMS, tool_confirms.c.tool == tool)
 
     async def policy_settings(self) -> list[dict[str, Any]]:
         """Every stored policy setting: `{"setting", "value", "updated_at", "updated_by"}`, by key path."""
-        async with self.reading("read policy settings from") as conn:
-            return await queries.stored_policy_settings(conn)
+        return await self._rows("read policy settings from", _POLICY)
 
     async def set_policy_settings(self, values: Mapping[str, Any], *, actor: str = "operator") -> None:
         """Store policy settings by key path (`mode`, `preferences.showHintWarnings`), replacing those stored.
@@ -124,18 +125,18 @@ class Overrides(StorePart):
         for setting in values:
             if setting not in known:
                 raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
-        async with self.writing("write policy settings to") as conn:
-            await queries.set_policy_settings(conn, values, actor=actor, now=datetime.now(UTC))
+        stamp = _stamp(actor)
+        rows = [{"setting": key, "value": value, **stamp} for key, value in values.items()]
+        await self._put("write policy settings to", _POLICY, rows)
 
     async def clear_policy_settings(self, settings: Sequence[str] | None = None) -> int:
         """Remove stored policy settings (every one when None): the config file's values apply again."""
-        async with self.writing("remove policy settings from") as conn:
-            return await queries.clear_policy_settings(conn, settings)
+        which = () if settings is None else (policy_settings.c.setting.in_(list(settings)),)
+        return await self._delete("remove policy settings from", _POLICY, *which)
 
     async def person_preferences(self) -> list[dict[str, Any]]:
         """Every person's own preferences: `{"person", "setting", "value", "updated_at"}`, by person and key path."""
-        async with self.reading("read people's preferences from") as conn:
-            return await queries.stored_person_preferences(conn)
+        return await self._rows("read people's preferences from", _PREFERENCES)
 
     async def set_person_preferences(self, person: str, values: Mapping[str, Any], cleared: Sequence[str]) -> None:
         """Store a person's own preferences by key path and drop those in `cleared`, in one transaction.
@@ -153,13 +154,37 @@ class Overrides(StorePart):
                 raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
         async with self.writing("write a person's preferences to") as conn:
             if cleared:
-                await queries.clear_person_preferences(conn, person, cleared)
-            await queries.set_person_preferences(conn, person, values, now=datetime.now(UTC))
+                mine = person_preferences.c.person == person
+                await _PREFERENCES.delete(conn, mine, person_preferences.c.setting.in_(list(cleared)))
+            now = datetime.now(UTC)
+            await _PREFERENCES.put(
+                conn, [{"person": person, "setting": key, "value": v, "updated_at": now} for key, v in values.items()]
+            )
+
+    async def _rows(self, doing: str, table: Versioned) -> list[dict[str, Any]]:
+        """Every row of `table`, in key order; `doing` completes "cannot … the database" in an error."""
+        async with self.reading(doing) as conn:
+            return await table.rows(conn)
+
+    async def _put(self, doing: str, table: Versioned, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert or replace `rows` of `table`, committed on return; `doing` as in `_rows`."""
+        async with self.writing(doing) as conn:
+            await table.put(conn, rows)
+
+    async def _delete(self, doing: str, table: Versioned, *where: ColumnElement[bool]) -> int:
+        """Delete the rows of `table` matching every condition, committed on return; `doing` as in `_rows`."""
+        async with self.writing(doing) as conn:
+            return await table.delete(conn, *where)
 
     async def version(self) -> int:
         """A number that changes whenever any stored override does: cheap to poll from other replicas."""
         async with self.reading("read the overrides version from") as conn:
             return await queries.overrides_version(conn)
+
+
+def _stamp(actor: str) -> dict[str, Any]:
+    """When and by whom a row is written: its `updated_at` and `updated_by`."""
+    return {"updated_at": datetime.now(UTC), "updated_by": actor}
 
 
 def _check_hint(hint: str) -> None:

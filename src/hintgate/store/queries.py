@@ -1,4 +1,4 @@
-"""The recorder's and the API's queries, and the store's own upkeep, as functions over a connection.
+"""The recorder's and the API's queries, the store's own upkeep, and the operators' settings tables, over a connection.
 
 Rows come back as plain dicts: times as ISO 8601 strings in UTC, JSON columns
 decoded. `Store` wraps each in a connection and translates errors.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Unpack
 
@@ -16,44 +17,20 @@ from sqlalchemy import ColumnElement, Row, Table, and_, case, delete, func, or_,
 from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.filters import CallFilter, SessionFilters
 from hintgate.store.notify import OVERRIDES, notify
-from hintgate.store.tables import (
-    counters,
-    hint_overrides,
-    person_preferences,
-    policy_settings,
-    sessions,
-    title_overrides,
-    tool_calls,
-    tool_confirms,
-    upsert,
-)
+from hintgate.store.tables import counters, sessions, tool_calls, upsert
 
 __all__ = [
+    "Versioned",
     "active_replicas",
     "begin_write",
     "call",
     "calls",
-    "clear_confirm",
-    "clear_override",
-    "clear_person_preferences",
-    "clear_policy_settings",
-    "clear_title_override",
     "close_abandoned",
-    "overrides",
     "overrides_version",
     "prune",
     "recent_sessions",
     "session",
     "sessions_with_prefix",
-    "set_confirm",
-    "set_override",
-    "set_person_preferences",
-    "set_policy_settings",
-    "set_title_override",
-    "stored_confirms",
-    "stored_person_preferences",
-    "stored_policy_settings",
-    "stored_titles",
 ]
 
 OVERRIDES_COUNTER = "overrides"
@@ -289,162 +266,52 @@ async def call(conn: AsyncConnection, call_id: str, *, owner: str | None = None)
     return None if row is None else _as_dict(row)
 
 
-async def overrides(conn: AsyncConnection) -> list[dict[str, Any]]:
-    """Every stored override, by tool then hint."""
-    query = select(hint_overrides).order_by(hint_overrides.c.tool, hint_overrides.c.hint)
-    return [_as_dict(row) for row in await conn.execute(query)]
-
-
 async def _bump(conn: AsyncConnection) -> None:
     await conn.execute(update(counters).where(counters.c.name == OVERRIDES_COUNTER).values(value=counters.c.value + 1))
     await notify(conn, OVERRIDES)
 
 
-async def set_override(conn: AsyncConnection, tool: str, hint: str, value: bool, *, actor: str, now: datetime) -> None:
-    """Insert or replace one override and bump the overrides version, in the caller's transaction."""
-    stmt = upsert(hint_overrides, conn.dialect.name).values(
-        tool=tool, hint=hint, value=value, updated_at=now, updated_by=actor
-    )
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[hint_overrides.c.tool, hint_overrides.c.hint],
-        set_={
-            "value": stmt.excluded.value,
-            "updated_at": stmt.excluded.updated_at,
-            "updated_by": stmt.excluded.updated_by,
-        },
-    )
-    await conn.execute(stmt)
-    await _bump(conn)
+@dataclass(frozen=True, slots=True)
+class Versioned:
+    """A table of operators' settings under the overrides version: every change to one bumps it (`overrides_version`).
 
+    Each method works in the caller's connection (and transaction).
 
-async def clear_override(conn: AsyncConnection, tool: str, hint: str | None) -> int:
-    """Delete one tool's overrides (or one of them); bump the version when any went. Returns how many."""
-    where = hint_overrides.c.tool == tool
-    if hint is not None:
-        where = and_(where, hint_overrides.c.hint == hint)
-    removed = (await conn.execute(delete(hint_overrides).where(where))).rowcount
-    if removed:
-        await _bump(conn)
-    return removed
+    Attributes:
+        table: the table.
+        key: the columns that key a row (its primary key), in the order rows are read.
+    """
 
+    table: Table
+    key: tuple[str, ...]
 
-async def stored_titles(conn: AsyncConnection) -> list[dict[str, Any]]:
-    """Every stored title override, by tool."""
-    query = select(title_overrides).order_by(title_overrides.c.tool)
-    return [_as_dict(row) for row in await conn.execute(query)]
+    async def rows(self, conn: AsyncConnection) -> list[dict[str, Any]]:
+        """Every stored row, in key order."""
+        query = select(self.table).order_by(*(self.table.c[name] for name in self.key))
+        return [_as_dict(row) for row in await conn.execute(query)]
 
+    async def put(self, conn: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert each row, or replace the columns it gives where its key is stored; bump the version when any."""
+        for row in rows:
+            stmt = upsert(self.table, conn.dialect.name).values(**row)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[self.table.c[name] for name in self.key],
+                set_={name: stmt.excluded[name] for name in row if name not in self.key},
+            )
+            await conn.execute(stmt)
+        if rows:
+            await _bump(conn)
 
-async def set_title_override(conn: AsyncConnection, tool: str, title: str, *, actor: str, now: datetime) -> None:
-    """Insert or replace one tool's title and bump the overrides version, in the caller's transaction."""
-    await _put_per_tool(conn, title_overrides, tool, {"title": title}, actor=actor, now=now)
+    async def delete(self, conn: AsyncConnection, *where: ColumnElement[bool]) -> int:
+        """Delete the rows matching every condition (every row when none); bump the version when any went.
 
-
-async def clear_title_override(conn: AsyncConnection, tool: str) -> int:
-    """Delete one tool's title override; bump the version when it went. Returns how many went (0 or 1)."""
-    return await _drop_per_tool(conn, title_overrides, tool)
-
-
-async def stored_confirms(conn: AsyncConnection) -> list[dict[str, Any]]:
-    """Every stored confirm setting, by tool name or glob."""
-    query = select(tool_confirms).order_by(tool_confirms.c.tool)
-    return [_as_dict(row) for row in await conn.execute(query)]
-
-
-async def set_confirm(conn: AsyncConnection, tool: str, confirm: str, *, actor: str, now: datetime) -> None:
-    """Insert or replace the confirm setting of a tool name or glob and bump the overrides version."""
-    await _put_per_tool(conn, tool_confirms, tool, {"confirm": confirm}, actor=actor, now=now)
-
-
-async def clear_confirm(conn: AsyncConnection, tool: str) -> int:
-    """Delete the confirm setting of a tool name or glob; bump the version when it went. Returns 0 or 1."""
-    return await _drop_per_tool(conn, tool_confirms, tool)
-
-
-async def _put_per_tool(
-    conn: AsyncConnection, table: Table, tool: str, values: dict[str, Any], *, actor: str, now: datetime
-) -> None:
-    """Insert or replace a per-tool setting row (keyed by `tool`) and bump the overrides version."""
-    stmt = upsert(table, conn.dialect.name).values(tool=tool, updated_at=now, updated_by=actor, **values)
-    changed = [*values, "updated_at", "updated_by"]
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[table.c.tool], set_={name: stmt.excluded[name] for name in changed}
-    )
-    await conn.execute(stmt)
-    await _bump(conn)
-
-
-async def _drop_per_tool(conn: AsyncConnection, table: Table, tool: str) -> int:
-    """Delete a per-tool setting row; bump the overrides version when it went. Returns 0 or 1."""
-    removed = (await conn.execute(delete(table).where(table.c.tool == tool))).rowcount
-    if removed:
-        await _bump(conn)
-    return removed
-
-
-async def stored_policy_settings(conn: AsyncConnection) -> list[dict[str, Any]]:
-    """Every stored policy setting (`setting`, `value`, `updated_at`, `updated_by`), by its key path."""
-    query = select(policy_settings).order_by(policy_settings.c.setting)
-    return [_as_dict(row) for row in await conn.execute(query)]
-
-
-async def set_policy_settings(conn: AsyncConnection, values: Mapping[str, Any], *, actor: str, now: datetime) -> None:
-    """Insert or replace policy settings by key path and bump the overrides version, in the caller's transaction."""
-    for setting, value in values.items():
-        stmt = upsert(policy_settings, conn.dialect.name).values(
-            setting=setting, value=value, updated_at=now, updated_by=actor
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[policy_settings.c.setting],
-            set_={name: stmt.excluded[name] for name in ("value", "updated_at", "updated_by")},
-        )
-        await conn.execute(stmt)
-    if values:
-        await _bump(conn)
-
-
-async def clear_policy_settings(conn: AsyncConnection, settings: Sequence[str] | None) -> int:
-    """Delete the stored policy settings named (every one when None); bump the version when any went."""
-    query = delete(policy_settings)
-    if settings is not None:
-        query = query.where(policy_settings.c.setting.in_(list(settings)))
-    removed = (await conn.execute(query)).rowcount
-    if removed:
-        await _bump(conn)
-    return removed
-
-
-async def stored_person_preferences(conn: AsyncConnection) -> list[dict[str, Any]]:
-    """Every person's own preferences (`person`, `setting`, `value`, `updated_at`), by person then key path."""
-    query = select(person_preferences).order_by(person_preferences.c.person, person_preferences.c.setting)
-    return [_as_dict(row) for row in await conn.execute(query)]
-
-
-async def set_person_preferences(
-    conn: AsyncConnection, person: str, values: Mapping[str, Any], *, now: datetime
-) -> None:
-    """Insert or replace a person's preferences by key path and bump the overrides version (caller's transaction)."""
-    for setting, value in values.items():
-        stmt = upsert(person_preferences, conn.dialect.name).values(
-            person=person, setting=setting, value=value, updated_at=now
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[person_preferences.c.person, person_preferences.c.setting],
-            set_={name: stmt.excluded[name] for name in ("value", "updated_at")},
-        )
-        await conn.execute(stmt)
-    if values:
-        await _bump(conn)
-
-
-async def clear_person_preferences(conn: AsyncConnection, person: str, settings: Sequence[str]) -> int:
-    """Delete the named preferences of a person; bump the version when any went. Returns how many went."""
-    query = delete(person_preferences).where(
-        person_preferences.c.person == person, person_preferences.c.setting.in_(list(settings))
-    )
-    removed = (await conn.execute(query)).rowcount
-    if removed:
-        await _bump(conn)
-    return removed
+        Returns:
+            How many rows went.
+        """
+        removed = (await conn.execute(delete(self.table).where(*where))).rowcount
+        if removed:
+            await _bump(conn)
+        return removed
 
 
 async def overrides_version(conn: AsyncConnection) -> int:
