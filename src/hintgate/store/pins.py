@@ -156,19 +156,12 @@ class Pins(StorePart):
         """
         if not actor:
             raise StoreError("an acceptance needs the name of who accepts")
-        now = datetime.now(UTC)
-        async with self.writing("accept tool pins in") as conn:
-            rows = await conn.execute(select(tool_pins).order_by(tool_pins.c.server, tool_pins.c.tool))
-            chosen = [p for p in map(_pin, rows) if choose(p)]
-            todo = [
-                p
-                for p in chosen
-                if p.state is PinState.QUARANTINED or p.accepted_sha256 != p.sha256 or (review and not p.reviewed)
-            ]
-            accepted = [p.accept(actor=actor, at=now) for p in todo]
-            events = [PinEvent(p.server, p.tool, ChangeKind.ACCEPTED, p.sha256, now, actor) for p in accepted]
-            await _write(conn, accepted, events)
-        return accepted
+
+        def accept(pin: Pin, now: datetime) -> Pin | None:
+            stale = pin.state is PinState.QUARANTINED or pin.accepted_sha256 != pin.sha256
+            return pin.accept(actor=actor, at=now) if choose(pin) and (stale or (review and not pin.reviewed)) else None
+
+        return await self._decide("accept tool pins in", ChangeKind.ACCEPTED, accept, actor=actor)
 
     async def block(self, choose: Callable[[Pin], bool], *, actor: str, reason: str = "") -> list[Pin]:
         """Keep the chosen quarantined pins blocked: still held, recorded as an operator's decision.
@@ -182,13 +175,31 @@ class Pins(StorePart):
         """
         if not actor:
             raise StoreError("keeping a tool blocked needs the name of who decides")
+
+        def block(pin: Pin, now: datetime) -> Pin | None:
+            held = choose(pin) and pin.state is PinState.QUARANTINED
+            return pin.block(actor=actor, at=now, reason=reason) if held else None
+
+        return await self._decide("keep tool pins blocked in", ChangeKind.BLOCKED, block, actor=actor, detail=reason)
+
+    async def _decide(
+        self,
+        doing: str,
+        kind: ChangeKind,
+        decide: Callable[[Pin, datetime], Pin | None],
+        *,
+        actor: str,
+        detail: str = "",
+    ) -> list[Pin]:
+        """An operator's decision on pins: each pin `decide` changes (None: left as it is) is written with a
+        `kind` event by `actor`; read and written in one transaction, so that none is lost to a concurrent one.
+        Returns the pins written."""
         now = datetime.now(UTC)
-        async with self.writing("keep tool pins blocked in") as conn:
-            chosen = [p for p in await _read(conn) if choose(p) and p.state is PinState.QUARANTINED]
-            blocked = [p.block(actor=actor, at=now, reason=reason) for p in chosen]
-            events = [PinEvent(p.server, p.tool, ChangeKind.BLOCKED, p.sha256, now, actor, reason) for p in chosen]
-            await _write(conn, blocked, events)
-        return blocked
+        async with self.writing(doing) as conn:
+            decided = [new for pin in await _read(conn) if (new := decide(pin, now)) is not None]
+            events = [PinEvent(p.server, p.tool, kind, p.sha256, now, actor, detail) for p in decided]
+            await _write(conn, decided, events)
+        return decided
 
     async def import_definitions(self, entries: Sequence[tuple[str, str, str]], *, actor: str) -> list[Pin]:
         """Accept definitions from a pins file: (server, tool, canonical form) each.
