@@ -17,6 +17,8 @@ pins, quarantine, lint). The package is pure but for `workers`:
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties
   changed, a persona, another server's tool made part of the call);
+- `quoting`: attack wording quoted rather than said (a sentence about it, a
+  quotation still open), which the judges above share;
 - `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that
   rules out what cannot match (speed only: the findings are the same);
 - `patterns`: the scan's own regular expressions read as text (where a class

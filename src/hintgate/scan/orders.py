@@ -44,6 +44,7 @@ from typing import Any
 
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, present, spans, spelled
+from hintgate.scan.quoting import quotation_open
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, asks_after, called
 
@@ -1261,13 +1262,8 @@ def _conduct(sentence: str) -> tuple[str, Any, str] | None:
     at = _start(conduct[1])
     if _QUOTING.search(sentence[max(0, at - 40) : at]):
         return None
-    head = _JSON_MEMBER.sub("", sentence[:at])
-    # Only a quotation still open counts ("«Sí» for them" closed its own): a pair's marks, or an odd count.
-    opened = any(head.count(mark) > head.count(close) for mark, close in _PAIRED_QUOTES) or head.count('"') % 2 == 1
-    return None if opened else conduct
-
-
-_PAIRED_QUOTES = (("“", "”"), ("«", "»"), ("「", "」"), ("‘", "’"), ("『", "』"))
+    # Only a quotation still open counts ("«Sí» for them" closed its own); a JSON member's value is none.
+    return None if quotation_open(_JSON_MEMBER.sub("", sentence[:at])) else conduct
 
 
 def _skipped(sentence: str) -> Any:

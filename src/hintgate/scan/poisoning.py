@@ -59,6 +59,7 @@ from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
+from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
@@ -1131,7 +1132,7 @@ def _noted(text: str) -> Iterator[Order]:
         if not order.high or order.addressee != "model":
             continue
         said = text[order.start : order.end]
-        if _ABOUT_NOTES.search(said) or _CALLED_FIRST.search(said) or _SAMPLED.search(said):
+        if quotes_attack(said) or _CALLED_FIRST.search(said) or _SAMPLED.search(said):
             continue
         beyond = set(order.targets) - {"act", "tool"}
         if "go-between" in order.why and not beyond - {"user-view", "approval"}:
@@ -1201,12 +1202,6 @@ _APPROVAL_REQUIRED = re.compile(
     re.IGNORECASE,
 )
 _SKIPPED = re.compile(r"\b(?:without|skip\w*|no\s+need|bypass\w*|don't|do\s+not|never)\b", re.IGNORECASE)
-# A sentence about notes to the model rather than one: what a scanner looks for, what attackers write.
-_ABOUT_NOTES = re.compile(
-    r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like\s+[`'\"“<]|patterns?|attackers?|attacks?|"
-    r"injections?|poison\w*|jailbreaks?|red[\s-]team\w*|detect\w*|scan(?:s|ner|ning)?\s+(?:\w+\s+){0,3}?for)\b",
-    re.IGNORECASE,
-)
 # What a note to the model asks beyond the call when it asks only "to act": an outside address, another server's
 # tool, the user told or recommended something, every reply shaped; the user named in another language (a note in
 # another language is read by its nouns).

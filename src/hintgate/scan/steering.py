@@ -60,6 +60,7 @@ from dataclasses import dataclass
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.orders import sentences
+from hintgate.scan.quoting import quotes_attack
 
 __all__ = ["Steer", "steers"]
 
@@ -264,12 +265,6 @@ _RESHAPED = re.compile(
 )
 # What a tool of a kind hands to this tool's own call: "..., add its report id here".
 _THIS_CALL = re.compile(r"\b(?:here|this\s+(?:tool|call))\b", re.IGNORECASE)
-# A sentence that quotes such wording as its subject (a detector's, a guide's) says none of it.
-_QUOTES_IT = re.compile(
-    r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance|detects?|detection|flags?|injections?|attacks?|phrases?|"
-    r"patterns?|heuristics?|classif\w+|jailbreaks?)\b",
-    re.IGNORECASE,
-)
 # A sentence that forbids what it names ("never report a failing build as passing").
 _FORBIDS = re.compile(r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|no)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 # A negation before "without" makes what follows required: "never delete without asking the user".
@@ -481,12 +476,6 @@ _CALL_WITH_ADDRESS = re.compile(r"\b([a-z][\w-]*)\.[a-z]\w*\([^)]{0,200}?(?:[\w.
 _ALSO_CALL = Cue(
     r"\b(?:also|additionally|every\s+time|each\s+time|whenever|in\s+the\s+same\s+turn)\b"
     r"[^.;!?]{0,60}?\b(?:call|invoke|run|trigger)\s+`?[a-z][\w-]*[._]\w+`?|\bgo\s+straight\s+to\s+`?[a-z][\w-]*[._]\w+",
-    re.IGNORECASE,
-)
-# A sentence that quotes such wording as its subject (a detector's, a guide's) says none of it.
-_NOTE_QUOTES_IT = re.compile(
-    r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance|detects?|detection|flags?\s+(?:text|phrases|wording|"
-    r"definitions?|descriptions?)|injections?|attacks?|poison\w*|jailbreaks?|heuristics?|classifier)\b",
     re.IGNORECASE,
 )
 # A sentence that forbids what it names ("never report a failed build as passing", "don't fill it in yourself").
@@ -829,8 +818,8 @@ def _lowered(text: str) -> str:
 
 
 def _judge_plain(sentence: str, job: str) -> str | None:
-    if _QUOTES_IT.search(sentence):
-        return None
+    if quotes_attack(sentence):
+        return None  # a detector's or a guide's sentence about such wording says none of it
     for pattern, why in (
         (_VERDICT, "sets what the user is told before the data is read"),
         (_AGAINST_DATA, "sets what the user is told against the data"),
@@ -889,7 +878,7 @@ def _said(pattern: Cue, sentence: str, *, verdict: bool = False) -> str | None:
 
 def _judge_note(sentence: str, family: str, rules: set[str]) -> str | None:
     """Why `sentence` asks for something beyond the call by one of `rules` (those whose words it holds), or None."""
-    if _NOTE_QUOTES_IT.search(sentence):
+    if quotes_attack(sentence):
         return None
     whatever = "whatever" in rules and _WHATEVER.search(sentence) is not None
     if "fixed" in rules:

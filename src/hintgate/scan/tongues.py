@@ -36,6 +36,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hintgate.scan.quoting import quotation_open
+
 __all__ = ["Ask", "foreign_asks", "may_hold"]
 
 
@@ -1339,10 +1341,10 @@ class _Reader:
                 ai = at["ai"]
                 # The model named in a label ("Note for the assistant:") or greeted at the sentence's start ("AI,
                 # ..."), not a product's name ("Home Assistant") nor a quotation's word.
-                addressed = not _quoted(text, start, ai) and not _PRODUCT.search(text[max(start, ai - 40) : ai])
+                addressed = not quotation_open(text[start:ai]) and not _PRODUCT.search(text[max(start, ai - 40) : ai])
             if not addressed and "duty" in found:
                 addressed = True  # "the assistant must ...": the model as the subject of a duty
-        if "override" in found and _quoted(text, start, at["override"]):
+        if "override" in found and quotation_open(text[start : at["override"]]):
             found.discard("override")  # an attack quoted as the subject of a warning or a report
         return _Sentence(start, end, frozenset(found), addressed)
 
@@ -1363,7 +1365,6 @@ _FUNCTION_WORDS = re.compile(
 _PRODUCT = re.compile(r"\S\s+[A-Z][a-z]+\s+$")
 # How much of a sentence its function words are looked for in: a longer "sentence" is data, not prose.
 _READ_FOR_LANGUAGE = 4000
-_QUOTES = {"«": "»", "“": "”", "„": "“", "「": "」", "『": "』", '"': '"', "»": "«"}
 
 
 def _foreign(text: str, start: int, end: int) -> bool:
@@ -1380,18 +1381,6 @@ def _foreign(text: str, start: int, end: int) -> bool:
         hits.add(word.group().lower())
         # A letter or two beyond ASCII ("φ(q)", "Café") with no function word is an English sentence.
         if len(hits) >= (1 if letters else 2):
-            return True
-    return False
-
-
-def _quoted(text: str, start: int, at: int) -> bool:
-    """Whether `at` stands inside a quotation opened after `start` (an attack quoted as an example)."""
-    before = text[start:at]
-    for opening, closing in _QUOTES.items():
-        if opening == closing:
-            if before.count(opening) % 2:
-                return True
-        elif before.rfind(opening) > before.rfind(closing):
             return True
     return False
 
