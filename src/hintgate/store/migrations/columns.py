@@ -1,4 +1,5 @@
-"""What the store's migrations share: column types, the who-and-when columns, one table two of them make.
+"""What the store's migrations share: column types, the columns several tables have, one table two of them make,
+indexes named as the metadata names them, and columns dropped in batch mode.
 
 A released migration must build the same schema for ever: never change what a
 migration here uses; add a new helper beside it instead.
@@ -6,7 +7,9 @@ migration here uses; add a new helper beside it instead.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any, TypeAlias
 
 import sqlalchemy as sa
 from alembic import op
@@ -28,13 +31,55 @@ def stamp(verb: str) -> tuple[sa.Column[Any], sa.Column[Any]]:
     return sa.Column(f"{verb}_at", moment(), nullable=False), sa.Column(f"{verb}_by", sa.String(), nullable=False)
 
 
+def sealed() -> tuple[sa.Column[Any], sa.Column[Any]]:
+    """A sealed (encrypted) document and when it was written: `sealed` and `updated_at`, both required."""
+    return sa.Column("sealed", sa.LargeBinary(), nullable=False), sa.Column("updated_at", moment(), nullable=False)
+
+
+def index_name(table: str, columns: Sequence[str]) -> str:
+    """The name the metadata gives an index of `table` on `columns`: `ix_{table}_{columns joined by _}`."""
+    return op.f(f"ix_{table}_{'_'.join(columns)}")
+
+
+def create_index(table: str, *columns: str) -> None:
+    """An index of `table` on `columns`, named as `index_name` says."""
+    op.create_index(index_name(table, columns), table, list(columns))
+
+
+def drop_index(table: str, *columns: str) -> None:
+    """Drop the index `create_index` made."""
+    op.drop_index(index_name(table, columns), table_name=table)
+
+
+def drop_columns(table: str, *names: str) -> None:
+    """Drop columns of `table`, in the order given: SQLite, which cannot drop most, rebuilds the table (batch mode)."""
+    with op.batch_alter_table(table) as batch:
+        for name in names:
+            batch.drop_column(name)
+
+
+NullColumn: TypeAlias = tuple[str, str, sa.types.TypeEngine[Any]]
+"""A nullable column with no default a migration adds to a table that exists: (table, column, type)."""
+
+
+def add_null_columns(columns: Sequence[NullColumn]) -> None:
+    """Add the columns, in order: a plain ADD COLUMN on both backends, so that the rows written before read NULL."""
+    for table, name, type_ in columns:
+        op.add_column(table, sa.Column(name, type_, nullable=True))
+
+
+def drop_null_columns(columns: Sequence[NullColumn]) -> None:
+    """Undo `add_null_columns`: drop the columns in the reverse order, a table's consecutive ones in one batch."""
+    for table, same_table in groupby(reversed(columns), key=lambda column: column[0]):
+        drop_columns(table, *(name for _, name, _ in same_table))
+
+
 def create_user_credentials() -> None:
     """Per-person upstream logins keyed by name, as 0012 makes them (0015 drops them; undoing 0015 makes them again)."""
     op.create_table(
         "user_credentials",
         sa.Column("server", sa.String(), nullable=False),
         sa.Column("user_name", sa.String(), nullable=False),
-        sa.Column("sealed", sa.LargeBinary(), nullable=False),
-        sa.Column("updated_at", moment(), nullable=False),
+        *sealed(),
         sa.PrimaryKeyConstraint("server", "user_name", name=op.f("pk_user_credentials")),
     )

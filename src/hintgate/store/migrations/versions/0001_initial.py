@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, moment, stamp
+from hintgate.store.migrations.columns import create_index, json_value, moment, stamp
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -57,8 +57,8 @@ def upgrade() -> None:
         sa.CheckConstraint("total_tokens >= 0", name=op.f("ck_sessions_total_tokens")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_sessions")),
     )
-    op.create_index(op.f("ix_sessions_replica_status"), "sessions", ["replica", "status"])
-    op.create_index(op.f("ix_sessions_started_at"), "sessions", ["started_at"])
+    create_index("sessions", "replica", "status")
+    create_index("sessions", "started_at")
     op.create_table(
         "tool_calls",
         sa.Column("id", sa.String(), nullable=False),
@@ -104,7 +104,7 @@ def upgrade() -> None:
         ["verdict", "started_at"],
         ["started_at"],
     ):
-        op.create_index(op.f(f"ix_tool_calls_{'_'.join(columns)}"), "tool_calls", columns)
+        create_index("tool_calls", *columns)
 
 
 def downgrade() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, moment
+from hintgate.store.migrations.columns import create_index, json_value, moment
 
 revision: str = "0003"
 down_revision: str | None = "0007"
@@ -52,9 +52,9 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_approvals")),
     )
-    op.create_index(op.f("ix_approvals_state_expires_at"), "approvals", ["state", "expires_at"])
-    op.create_index(op.f("ix_approvals_replica_state"), "approvals", ["replica", "state"])
-    op.create_index(op.f("ix_approvals_answered_at"), "approvals", ["answered_at"])
+    create_index("approvals", "state", "expires_at")
+    create_index("approvals", "replica", "state")
+    create_index("approvals", "answered_at")
 
 
 def downgrade() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import moment
+from hintgate.store.migrations.columns import create_index, drop_index, moment
 
 revision: str = "0004"
 down_revision: str | None = "0002"
@@ -36,7 +36,7 @@ def upgrade() -> None:
         sa.CheckConstraint("state IN ('accepted', 'quarantined', 'removed')", name=op.f("ck_tool_pins_state")),
         sa.PrimaryKeyConstraint("server", "tool", name=op.f("pk_tool_pins")),
     )
-    op.create_index(op.f("ix_tool_pins_state"), "tool_pins", ["state"], unique=False)
+    create_index("tool_pins", "state")
     op.create_table(
         "pin_events",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -49,14 +49,14 @@ def upgrade() -> None:
         sa.Column("detail", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_pin_events")),
     )
-    op.create_index(op.f("ix_pin_events_server_tool_id"), "pin_events", ["server", "tool", "id"], unique=False)
+    create_index("pin_events", "server", "tool", "id")
     counters = sa.table("counters", sa.column("name", sa.String()), sa.column("value", sa.BigInteger()))
     op.bulk_insert(counters, [{"name": "pins", "value": 0}])
 
 
 def downgrade() -> None:
     op.execute("DELETE FROM counters WHERE name = 'pins'")
-    op.drop_index(op.f("ix_pin_events_server_tool_id"), table_name="pin_events")
+    drop_index("pin_events", "server", "tool", "id")
     op.drop_table("pin_events")
-    op.drop_index(op.f("ix_tool_pins_state"), table_name="tool_pins")
+    drop_index("tool_pins", "state")
     op.drop_table("tool_pins")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import moment
+from hintgate.store.migrations.columns import sealed
 
 revision: str = "0007"
 down_revision: str | None = "0004"
@@ -20,8 +20,7 @@ def upgrade() -> None:
     op.create_table(
         "oauth_credentials",
         sa.Column("server", sa.String(), nullable=False),
-        sa.Column("sealed", sa.LargeBinary(), nullable=False),
-        sa.Column("updated_at", moment(), nullable=False),
+        *sealed(),
         sa.PrimaryKeyConstraint("server", name=op.f("pk_oauth_credentials")),
     )
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import create_index, drop_columns, drop_index
+
 revision: str = "0009"
 down_revision: str | None = "0008"
 
@@ -18,11 +20,10 @@ def upgrade() -> None:
     # A plain ADD COLUMN on both backends: never a rebuild of sessions, which tool_calls cascade from.
     for table in ("sessions", "tool_calls"):
         op.add_column(table, sa.Column("user_name", sa.String(), nullable=True))
-        op.create_index(op.f(f"ix_{table}_user_name_started_at"), table, ["user_name", "started_at"])
+        create_index(table, "user_name", "started_at")
 
 
 def downgrade() -> None:
     for table in ("sessions", "tool_calls"):
-        op.drop_index(op.f(f"ix_{table}_user_name_started_at"), table_name=table)
-        with op.batch_alter_table(table) as batch:
-            batch.drop_column("user_name")
+        drop_index(table, "user_name", "started_at")
+        drop_columns(table, "user_name")

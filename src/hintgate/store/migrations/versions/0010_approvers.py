@@ -8,20 +8,18 @@ Create Date: 2026-11-27
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
 
-from hintgate.store.migrations.columns import json_value
+from hintgate.store.migrations.columns import NullColumn, add_null_columns, drop_null_columns, json_value
 
 revision: str = "0010"
 down_revision: str | None = "0009"
 
+ADDED: list[NullColumn] = [("approvals", "user_name", sa.String()), ("approvals", "approvers", json_value())]
+
 
 def upgrade() -> None:
-    op.add_column("approvals", sa.Column("user_name", sa.String(), nullable=True))
-    op.add_column("approvals", sa.Column("approvers", json_value(), nullable=True))
+    add_null_columns(ADDED)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("approvals") as batch:
-        batch.drop_column("approvers")
-        batch.drop_column("user_name")
+    drop_null_columns(ADDED)

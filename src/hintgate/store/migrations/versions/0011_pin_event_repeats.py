@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import moment
+from hintgate.store.migrations.columns import drop_columns, moment
 
 revision: str = "0011"
 down_revision: str | None = "0010"
@@ -23,6 +23,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("pin_events") as batch:
-        batch.drop_column("last_at")
-        batch.drop_column("repeats")
+    drop_columns("pin_events", "last_at", "repeats")

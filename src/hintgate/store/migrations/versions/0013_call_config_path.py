@@ -8,17 +8,18 @@ Create Date: 2026-12-01
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from hintgate.store.migrations.columns import NullColumn, add_null_columns, drop_null_columns
 
 revision: str = "0013"
 down_revision: str | None = "0012"
 
+ADDED: list[NullColumn] = [("tool_calls", "config_path", sa.String())]  # the calls recorded before keep NULL
+
 
 def upgrade() -> None:
-    # A plain ADD COLUMN on both backends (nullable, no default): the calls recorded before keep NULL.
-    op.add_column("tool_calls", sa.Column("config_path", sa.String(), nullable=True))
+    add_null_columns(ADDED)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tool_calls") as batch:
-        batch.drop_column("config_path")
+    drop_null_columns(ADDED)

@@ -8,21 +8,19 @@ Create Date: 2026-12-02
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from hintgate.store.migrations.columns import NullColumn, add_null_columns, drop_null_columns
 
 revision: str = "0014"
 down_revision: str | None = "0013"
 
+# Earlier sessions and approvals keep NULL, which is what a session of the whole catalog records too.
+ADDED: list[NullColumn] = [("sessions", "view", sa.String()), ("approvals", "view", sa.String())]
+
 
 def upgrade() -> None:
-    # Plain ADD COLUMNs on both backends (nullable, no default): earlier sessions and approvals keep NULL,
-    # which is what a session of the whole catalog records too.
-    op.add_column("sessions", sa.Column("view", sa.String(), nullable=True))
-    op.add_column("approvals", sa.Column("view", sa.String(), nullable=True))
+    add_null_columns(ADDED)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("approvals") as batch:
-        batch.drop_column("view")
-    with op.batch_alter_table("sessions") as batch:
-        batch.drop_column("view")
+    drop_null_columns(ADDED)

@@ -26,7 +26,7 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_user_credentials, moment
+from hintgate.store.migrations.columns import create_index, create_user_credentials, drop_columns, drop_index, sealed
 
 revision: str = "0015"
 down_revision: str | None = "0014"
@@ -38,7 +38,7 @@ def upgrade() -> None:
     # Plain ADD COLUMNs on both backends: never a rebuild of sessions, which tool_calls cascade from.
     for table in ("sessions", "tool_calls"):
         op.add_column(table, sa.Column("user_key", sa.String(), nullable=True))
-        op.create_index(op.f(f"ix_{table}_user_key_started_at"), table, ["user_key", "started_at"])
+        create_index(table, "user_key", "started_at")
         op.execute(sa.text(f"UPDATE {table} SET user_key = user_name WHERE user_name = 'api-token'"))
     op.add_column("approvals", sa.Column("user_key", sa.String(), nullable=True))
     op.execute(sa.text("UPDATE approvals SET user_key = user_name WHERE user_name = 'api-token'"))
@@ -47,8 +47,7 @@ def upgrade() -> None:
         sa.Column("server", sa.String(), nullable=False),
         sa.Column("person", sa.String(), nullable=False),
         sa.Column("name", sa.String(), nullable=True),
-        sa.Column("sealed", sa.LargeBinary(), nullable=False),
-        sa.Column("updated_at", moment(), nullable=False),
+        *sealed(),
         sa.PrimaryKeyConstraint("server", "person", name=op.f("pk_person_credentials")),
     )
     dropped = op.get_bind().execute(sa.text("SELECT count(*) FROM user_credentials")).scalar_one()
@@ -64,9 +63,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     create_user_credentials()
     op.drop_table("person_credentials")
-    with op.batch_alter_table("approvals") as batch:
-        batch.drop_column("user_key")
+    drop_columns("approvals", "user_key")
     for table in ("sessions", "tool_calls"):
-        op.drop_index(op.f(f"ix_{table}_user_key_started_at"), table_name=table)
-        with op.batch_alter_table(table) as batch:
-            batch.drop_column("user_key")
+        drop_index(table, "user_key", "started_at")
+        drop_columns(table, "user_key")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, moment
+from hintgate.store.migrations.columns import create_index, drop_index, json_value, moment
 
 revision: str = "0016"
 down_revision: str | None = "0015"
@@ -32,9 +32,9 @@ def upgrade() -> None:
         sa.CheckConstraint("outcome IS NULL OR outcome IN ('done', 'failed')", name=op.f("ck_login_waits_outcome")),
         sa.PrimaryKeyConstraint("state", name=op.f("pk_login_waits")),
     )
-    op.create_index(op.f("ix_login_waits_expires_at"), "login_waits", ["expires_at"])
+    create_index("login_waits", "expires_at")
 
 
 def downgrade() -> None:
-    op.drop_index(op.f("ix_login_waits_expires_at"), table_name="login_waits")
+    drop_index("login_waits", "expires_at")
     op.drop_table("login_waits")

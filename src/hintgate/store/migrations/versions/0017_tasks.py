@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, moment
+from hintgate.store.migrations.columns import create_index, drop_index, json_value, moment
 
 revision: str = "0017"
 down_revision: str | None = "0016"
@@ -41,13 +41,13 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("key", name=op.f("pk_tasks")),
     )
-    op.create_index(op.f("ix_tasks_owner_status"), "tasks", ["owner", "status"])
-    op.create_index(op.f("ix_tasks_status_expires_at"), "tasks", ["status", "expires_at"])
-    op.create_index(op.f("ix_tasks_replica_status"), "tasks", ["replica", "status"])
+    create_index("tasks", "owner", "status")
+    create_index("tasks", "status", "expires_at")
+    create_index("tasks", "replica", "status")
 
 
 def downgrade() -> None:
-    op.drop_index(op.f("ix_tasks_replica_status"), table_name="tasks")
-    op.drop_index(op.f("ix_tasks_status_expires_at"), table_name="tasks")
-    op.drop_index(op.f("ix_tasks_owner_status"), table_name="tasks")
+    drop_index("tasks", "replica", "status")
+    drop_index("tasks", "status", "expires_at")
+    drop_index("tasks", "owner", "status")
     op.drop_table("tasks")

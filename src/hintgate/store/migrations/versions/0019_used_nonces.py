@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from hintgate.store.migrations.columns import create_index, drop_index
+
 revision: str = "0019"
 down_revision: str | None = "0018"
 
@@ -21,9 +23,9 @@ def upgrade() -> None:
         sa.Column("deadline", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("nonce", name=op.f("pk_used_nonces")),
     )
-    op.create_index(op.f("ix_used_nonces_deadline"), "used_nonces", ["deadline"])
+    create_index("used_nonces", "deadline")
 
 
 def downgrade() -> None:
-    op.drop_index(op.f("ix_used_nonces_deadline"), table_name="used_nonces")
+    drop_index("used_nonces", "deadline")
     op.drop_table("used_nonces")

@@ -8,16 +8,19 @@ Create Date: 2026-11-29
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from hintgate.store.migrations.columns import NullColumn, add_null_columns, drop_null_columns
 
 revision: str = "0020"
 down_revision: str | None = "0019"
 
 
+ADDED: list[NullColumn] = [("tool_pins", "launch", sa.String(length=64))]
+
+
 def upgrade() -> None:
-    op.add_column("tool_pins", sa.Column("launch", sa.String(length=64), nullable=True))
+    add_null_columns(ADDED)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tool_pins") as batch:
-        batch.drop_column("launch")
+    drop_null_columns(ADDED)
