@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,14 @@ class Routed:
     wire: Mapping[str, Any]
 
 
+def _keyed(items: Iterable[Mapping[str, Any]], key: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each listed item whose `key` (a prompt's name, a resource's URI) is a string, with it; others are not routed."""
+    for raw in items:
+        value = raw.get(key)
+        if isinstance(value, str):
+            yield value, raw
+
+
 class Routes:
     """The prompts, resources and resource templates of the sources that are up."""
 
@@ -73,11 +81,9 @@ class Routes:
         for source in up:
             if not isinstance(source, ServesPrompts):
                 continue
-            for raw in source.prompts:
-                name = raw.get("name")
-                if isinstance(name, str):
-                    public = public_name(source.prefix, name, limit=128)
-                    prompts.setdefault(public, Routed(source.name, name, {**raw, "name": public}))
+            for name, raw in _keyed(source.prompts, "name"):
+                public = public_name(source.prefix, name, limit=128)
+                prompts.setdefault(public, Routed(source.name, name, {**raw, "name": public}))
         self.prompts = prompts
 
     def rebuild_resources(self, up: Iterable[Source]) -> None:
@@ -87,10 +93,8 @@ class Routes:
         for source in up:
             if not isinstance(source, ServesPrompts):
                 continue
-            for raw in source.resources:
-                uri = raw.get("uri")
-                if isinstance(uri, str):
-                    resources.setdefault(uri, source.name)
+            for uri, _raw in _keyed(source.resources, "uri"):
+                resources.setdefault(uri, source.name)
             templates.extend((source.name, raw) for raw in source.resource_templates)
         self.resources = resources
         self.templates = templates
