@@ -108,6 +108,20 @@ _AGAINST_DATA = Cue(
     r"mesmo\s+assim|comunque)\b",
     re.IGNORECASE,
 )
+# Part of the data kept from the user by what it speaks of: the items mentioning a subject left out of what the model
+# shows or sums up ("omit any reviews mentioning refunds", "never show buckets whose name contains 'audit'"). A tool
+# filters by its own parameters; the model told to drop what speaks of a subject narrows what the user sees.
+_NARROWED = Cue(
+    r"\b(?:omit|drop|hide|exclude|leave\s+out|filter\s+out|suppress|skip)\s+(?:any|all|every|each|the)?\s*"
+    r"(?:[\w-]+\s+){0,3}?(?:that\s+mentions?|mentioning|that\s+(?:refers?|relates?)\s+to|referring\s+to)\b"
+    r"|\b(?:never|do\s+not|don't)\s+(?:show|list|mention|report|display|surface|present)\s+(?:any\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:whose|mentioning|containing|that\s+(?:mentions?|contains?|refers?\s+to|relates?\s+to))\b",
+    re.IGNORECASE,
+)
+# What may be kept out of view: a secret ("never show tokens that ...", "hide any lines containing keys").
+_SECRET_WORDS = re.compile(
+    r"\b(?:passwords?|passphrases?|secrets?|tokens?|keys?|credentials?|cookies?|otps?|pins?)\b", re.IGNORECASE
+)
 # A rule meant to last past this call: for the rest of the session, in later ones, a memory kept.
 _LASTING = Cue(
     r"\bfrom\s+(?:now|then|this\s+point)\s+on\b|\bhenceforth\b|\bfor\s+(?:the\s+)?(?:rest|remainder)\s+of\s+"
@@ -266,7 +280,8 @@ _RESHAPED = re.compile(
 # What a tool of a kind hands to this tool's own call: "..., add its report id here".
 _THIS_CALL = re.compile(r"\b(?:here|this\s+(?:tool|call))\b", re.IGNORECASE)
 # A sentence that forbids what it names ("never report a failing build as passing").
-_FORBIDS = re.compile(r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|no)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+# (RE2's match may hold the space before it: what precedes may end with the negation itself.)
+_FORBIDS = re.compile(r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|no)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 # A negation before "without" makes what follows required: "never delete without asking the user".
 _NOT_WITHOUT = re.compile(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
@@ -274,6 +289,7 @@ _AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.
 _PLAIN_WORDS = (
     r"report|describ|présent|décri|present|portray|characteri|summari|label|depict|stell|answer is|"
     r"recommendation is|verdict is|conclusion is|comme|como|come |als |whether or not|regardless|"
+    r"mentioning|that mention|whose |referring to|that refer|that relate|"
     r"even if|even when|even though|now on|then on|henceforth|rest of|remainder of|future|later|subsequent|upcoming|"
     r"keep this|remember this|standing|désormais|partir de|adelante|d'ora|daqui|ab jetzt|ab sofort|nun an|"
     r" with the user| with them| with anyone| with the owner|asking|without|already|utente|usuario|usuário|"
@@ -823,6 +839,7 @@ def _judge_plain(sentence: str, job: str) -> str | None:
     for pattern, why in (
         (_VERDICT, "sets what the user is told before the data is read"),
         (_AGAINST_DATA, "sets what the user is told against the data"),
+        (_NARROWED, "keeps part of the data from the user by what it speaks of"),
         (_UNASKED, "skips the user's say"),
         (_OUTRANKS, "changes whom the model obeys"),
         (_ELSEWHERE, "takes data from beyond the call"),
@@ -833,6 +850,8 @@ def _judge_plain(sentence: str, job: str) -> str | None:
         said = found.group().strip(" \t\n,;:()[]\"'“«").lower()
         if said.startswith("without") and _NOT_WITHOUT.search(sentence, 0, found.start()):
             continue  # "don't call this in a loop without telling the user": the telling required
+        if pattern is _NARROWED and _SECRET_WORDS.search(said):
+            continue  # a secret kept out of view is the user's own safety
         if pattern is _ELSEWHERE and "env" in said and "env" in job:
             continue  # an environment tool's own variables are its job
         if "already" in said and _AFTER.search(sentence, 0, found.start()):
