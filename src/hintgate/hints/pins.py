@@ -318,17 +318,7 @@ class Pin:
     def accept(self, *, actor: str, at: datetime, reviewed: bool = True) -> Pin:
         """This pin with the definition last seen accepted."""
         state = PinState.REMOVED if self.state is PinState.REMOVED else PinState.ACCEPTED
-        return dataclasses.replace(
-            self,
-            accepted_sha256=self.sha256,
-            accepted_definition=self.definition,
-            state=state,
-            reason=None,
-            accepted_at=at,
-            accepted_by=actor,
-            reviewed=reviewed,
-            blocked=None,
-        )
+        return self._accepting(self.definition, self.sha256, state, None, actor=actor, at=at, reviewed=reviewed)
 
     def block(self, *, actor: str, at: datetime, reason: str = "") -> Pin:
         """This (quarantined) pin kept blocked by an operator: still held, no longer waiting for review."""
@@ -351,15 +341,31 @@ class Pin:
                 reason = f"differs from the pins file: {change.summary}"
         if reason is None and state is PinState.QUARANTINED:
             state = PinState.ACCEPTED
+        # The file's definition was reviewed, not the one it let through.
+        return self._accepting(accepted, accepted_sha, state, reason, actor=actor, at=at, reviewed=accepted_sha == sha)
+
+    def _accepting(
+        self,
+        definition: str,
+        sha256: str,
+        state: PinState,
+        reason: str | None,
+        *,
+        actor: str,
+        at: datetime,
+        reviewed: bool,
+    ) -> Pin:
+        """This pin with `definition` (hashing to `sha256`) the accepted one, in `state` for `reason`: an accepted
+        definition ends an operator's block."""
         return dataclasses.replace(
             self,
-            accepted_sha256=accepted_sha,
-            accepted_definition=accepted,
+            accepted_sha256=sha256,
+            accepted_definition=definition,
             state=state,
             reason=reason,
             accepted_at=at,
             accepted_by=actor,
-            reviewed=accepted_sha == sha,  # the file's definition was reviewed, not the one it let through
+            reviewed=reviewed,
             blocked=None,
         )
 
