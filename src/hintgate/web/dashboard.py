@@ -282,15 +282,16 @@ async def calls(
     offset: Annotated[int, Query(ge=0, le=api.MAX_OFFSET)] = 0,
 ) -> HTMLResponse:
     """The call history, filtered (by person too, when the gateway knows people)."""
-    filters = pages.CallsFilters(
+    from hintgate.store import CallFilter
+
+    where = CallFilter(
         server=server or None,
         tool=tool or None,
         tier=_one_of("tier", tier, pages.TIERS),
         verdict=_one_of("verdict", verdict, pages.VERDICTS),
         user=user.strip() if user and user.strip() else None,
-        offset=offset,
     )
-    page = await pages.calls_page(gateway, store, filters, owner=access.owner)
+    page = await pages.calls_page(gateway, store, pages.CallsFilters(where, offset), owner=access.owner)
     return _render(request, "calls.html", page)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -311,34 +311,24 @@ def _taint(gateway: Gateway, session_id: str) -> str | None:
     return f"{state.tainted_by} returned content{why}; writes in this session ask since."
 
 
+_CALL_QUERY = ("server", "tool", "tier", "verdict", "user")
+"""The fields of a `CallFilter` the call history's query string carries, in the order it writes them."""
+
+
 @dataclass(frozen=True, slots=True)
 class CallsFilters:
-    """The call history's filters as given (None: not filtering)."""
+    """The call history's filters as given (a field left None does not filter), and how far into it the page is."""
 
-    server: str | None = None
-    tool: str | None = None
-    tier: str | None = None
-    verdict: str | None = None
-    user: str | None = None
+    where: CallFilter
     offset: int = 0
 
     def wanted(self, owner: str | None = None) -> CallFilter:
         """The calls these filters pick, for the store; `owner`'s only (all the reader may see) when given."""
-        from hintgate.store import CallFilter
-
-        return CallFilter(
-            server=self.server, tool=self.tool, tier=self.tier, verdict=self.verdict, user=self.user, owner=owner
-        )
+        return replace(self.where, owner=owner)
 
     def query(self, **changes: Any) -> str:
         """This filter set's query string, with `changes` applied."""
-        values = {
-            "server": self.server,
-            "tool": self.tool,
-            "tier": self.tier,
-            "verdict": self.verdict,
-            "user": self.user,
-        }
+        values = {name: getattr(self.where, name) for name in _CALL_QUERY}
         values.update(changes)
         offset = changes.get("offset", self.offset)
         pairs = [(k, v) for k, v in values.items() if v and k != "offset"]
@@ -373,7 +363,8 @@ async def calls_page(
     if store is not None:
         rows = await store.calls(filters.wanted(owner), limit=CALLS_PER_PAGE + 1, offset=filters.offset)
     more = len(rows) > CALLS_PER_PAGE
-    tools = sorted({entry.name for entry in gateway.tools()} | ({filters.tool} if filters.tool else set()))
+    where = filters.where
+    tools = sorted({entry.name for entry in gateway.tools()} | ({where.tool} if where.tool else set()))
     verdict_names = {
         "allow": "Allowed",
         "approved": "Approved (asked)",
@@ -387,17 +378,16 @@ async def calls_page(
         recording=store is not None,
         calls=[call_row(r) for r in rows[:CALLS_PER_PAGE]],
         filters=filters,
-        server_choices=[Choice("", "Every server", filters.server is None)]
-        + [Choice(s, s, filters.server == s) for s in sorted(gateway.sources)],
-        tool_choices=[Choice("", "Every tool", filters.tool is None)]
-        + [Choice(t, t, filters.tool == t) for t in tools],
-        tier_choices=[Choice("", "Every tier", filters.tier is None)]
-        + [Choice(t, TIER_LABELS[t], filters.tier == t) for t in TIERS],
-        verdict_choices=[Choice("", "Every verdict", filters.verdict is None)]
-        + [Choice(v, verdict_names[v], filters.verdict == v) for v in VERDICTS],
+        server_choices=[Choice("", "Every server", where.server is None)]
+        + [Choice(s, s, where.server == s) for s in sorted(gateway.sources)],
+        tool_choices=[Choice("", "Every tool", where.tool is None)] + [Choice(t, t, where.tool == t) for t in tools],
+        tier_choices=[Choice("", "Every tier", where.tier is None)]
+        + [Choice(t, TIER_LABELS[t], where.tier == t) for t in TIERS],
+        verdict_choices=[Choice("", "Every verdict", where.verdict is None)]
+        + [Choice(v, verdict_names[v], where.verdict == v) for v in VERDICTS],
         newer_href="/calls" + filters.query(offset=max(0, filters.offset - CALLS_PER_PAGE)) if filters.offset else None,
         older_href="/calls" + filters.query(offset=filters.offset + CALLS_PER_PAGE) if more else None,
-        people=gateway.identity is not None or filters.user is not None,
+        people=gateway.identity is not None or where.user is not None,
     )
 
 
