@@ -194,7 +194,6 @@ def lint(
     """
     from hintgate.cli.lint_report import lint_json, lint_markdown, lint_sarif, lint_text
     from hintgate.cli.reports import print_json
-    from hintgate.hints.annotations import Hint
     from hintgate.hints.baseline import apply_baseline, baseline_entries, baseline_text, load_baseline
     from hintgate.hints.lint import Severity, lint_tools, load_expect
 
@@ -204,24 +203,16 @@ def lint(
     except (ExpectFileError, BaselineFileError) as exc:
         fail(str(exc), EXIT_USAGE)
     listing = _listing(target, config, server, timeout)
-    if profile is None and listing.target.config is not None:
-        profile = listing.target.config.inference_profile
-    configured = listing.target.server
-
-    def overrides(name: str) -> tuple[dict[Hint, bool], str | None]:
-        found = configured.override_for(name) if configured is not None else None
-        return (dict(found.hints), found.title) if found is not None else ({}, None)
-
     try:
         report = lint_tools(
             listing.tools,
             target=listing.target.label,
             server=listing.server,
-            profile=profile,
+            profile=listing.target.profile(profile),
             expect=expected,
             # What the gateway would do with this server: its config's trust, else the default for its origin.
             trust=listing.target.gateway_trust(),
-            overrides=overrides,
+            overrides=listing.target.overrides,
         )
     except HintgateError as exc:
         fail(str(exc), EXIT_USAGE)
@@ -269,25 +260,20 @@ def infer(
 ) -> None:
     """Print every tool's four hints and title after resolution, with where each came from."""
     from hintgate.cli.reports import infer_json, infer_table, print_json
-    from hintgate.hints.annotations import Hint
     from hintgate.hints.catalog import resolve_tool
 
     listing = _listing(target, config, server, timeout)
-    cfg = listing.target.config
-    if profile is None and cfg is not None:
-        profile = cfg.inference_profile
+    profile = listing.target.profile(profile)
     tools = []
     for raw in listing.tools:
-        name = str(raw.get("name", ""))
-        override = listing.target.server.override_for(name) if listing.target.server else None
-        overrides: dict[Hint, bool] = dict(override.hints) if override else {}
+        overrides, title = listing.target.overrides(str(raw.get("name", "")))
         try:
             tools.append(
                 resolve_tool(
                     raw,
                     trust=listing.target.gateway_trust().level,
                     overrides=overrides,
-                    title_override=override.title if override else None,
+                    title_override=title,
                     profile=profile,
                     ignore_declared=ignore_declared,
                 )

@@ -25,6 +25,7 @@ from hintgate.config.model import (
     child_environment,
 )
 from hintgate.errors import TargetError, ToolsFileError
+from hintgate.hints.annotations import Hint
 from hintgate.hints.lint import LintTrust
 from hintgate.hints.trust import trust_by_origin
 
@@ -71,6 +72,15 @@ class Target:
         return LintTrust(
             trust_by_origin("mcp", remote=remote), "default for a URL" if remote else "default for a local command"
         )
+
+    def profile(self, given: str | None) -> str | None:
+        """The HTTP-method inference profile: `given`, else the config's (None: the default)."""
+        return given if given is not None or self.config is None else self.config.inference_profile
+
+    def overrides(self, tool: str) -> tuple[dict[Hint, bool], str | None]:
+        """What the config overrides of `tool`: its hints and its title (none of either for a bare target)."""
+        found = self.server.override_for(tool) if self.server is not None else None
+        return (dict(found.hints), found.title) if found is not None else ({}, None)
 
 
 @dataclass(frozen=True, slots=True)
