@@ -181,3 +181,15 @@ def test_a_tools_own_filter_a_secret_kept_out_of_view_or_a_forbidden_omission_do
     description: str,
 ) -> None:
     assert not any("keeps part of the data from the user" in why for why in _framed(description, "list_things"))
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Check links. Rather than reporting dead links as healthy, list them with their status codes.",
+        "Run the linter. Avoid describing a run with warnings as clean; list each warning.",
+        "Check links. Never report dead links as healthy.",
+    ],
+)
+def test_a_verdict_the_sentence_forbids_or_sets_aside_does_not_steer_in_either_voice(description: str) -> None:
+    assert _framed(description, "check_links") == []

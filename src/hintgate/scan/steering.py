@@ -279,9 +279,11 @@ _RESHAPED = re.compile(
 )
 # What a tool of a kind hands to this tool's own call: "..., add its report id here".
 _THIS_CALL = re.compile(r"\b(?:here|this\s+(?:tool|call))\b", re.IGNORECASE)
-# A sentence that forbids what it names ("never report a failing build as passing").
-# (RE2's match may hold the space before it: what precedes may end with the negation itself.)
-_FORBIDS = re.compile(r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|no)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+# A sentence that forbids what it names, in either voice ("never report a failing build as passing", "don't fill it in
+# yourself", "avoid presenting it as final"). RE2's match may hold the space before it: what precedes may end with
+# the negation itself.
+_NEGATION = r"never|not|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|no|avoid|instead\s+of|rather\s+than"
+_FORBIDS = re.compile(rf"\b(?:{_NEGATION})(?:\s+\w+){{0,3}}\s*$", re.IGNORECASE)
 # A negation before "without" makes what follows required: "never delete without asking the user".
 _NOT_WITHOUT = re.compile(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
@@ -492,12 +494,6 @@ _CALL_WITH_ADDRESS = re.compile(r"\b([a-z][\w-]*)\.[a-z]\w*\([^)]{0,200}?(?:[\w.
 _ALSO_CALL = Cue(
     r"\b(?:also|additionally|every\s+time|each\s+time|whenever|in\s+the\s+same\s+turn)\b"
     r"[^.;!?]{0,60}?\b(?:call|invoke|run|trigger)\s+`?[a-z][\w-]*[._]\w+`?|\bgo\s+straight\s+to\s+`?[a-z][\w-]*[._]\w+",
-    re.IGNORECASE,
-)
-# A sentence that forbids what it names ("never report a failed build as passing", "don't fill it in yourself").
-_NOTE_FORBIDS = re.compile(
-    r"\b(?:never|not|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|no|avoid|instead\s+of|rather\s+than)\s+"
-    r"(?:\w+\s+){0,3}$",
     re.IGNORECASE,
 )
 _EDGE = re.compile(r"^[^\w\"'“«`#@]+")
@@ -884,12 +880,12 @@ def _said(pattern: Cue, sentence: str, *, verdict: bool = False) -> str | None:
     last "as" is no format, "as a table", "as clearly as possible")."""
     for found in pattern.finditer(sentence):
         said = _EDGE.sub("", found.group())  # RE2's match may hold the boundary character before it
-        if _NOTE_FORBIDS.search(sentence, 0, found.end() - len(said)):
+        if _FORBIDS.search(sentence, 0, found.end() - len(said)):
             continue
         last_as = found.group().lower().rfind("as ")
         if verdict and last_as >= 0:
             at = found.start() + last_as
-            if _IS_FORMAT.match(sentence, at + 2) or _NOTE_FORBIDS.search(sentence, 0, at):
+            if _IS_FORMAT.match(sentence, at + 2) or _FORBIDS.search(sentence, 0, at):
                 continue  # "as a table", "never as passing"
         return said.strip()[:60]
     return None
