@@ -91,9 +91,12 @@ _MODEL_NAME_KEY = (
     r"instructions?|directives?|hints?|actions?|guidance|tips?))[\w-]*"
 )
 _MODEL_MEMBER = r'"' + _MODEL_NAME_KEY + r'"\s*:\s*"'
-# The same key in YAML or TOML (a page's front matter, a config file): `agent_directive: "..."`, `ai_note = ...`.
+# The same key in YAML or TOML (a page's front matter, a config file), or in a comment of one: `agent_directive: "..."`,
+# `ai_note = ...`, `# assistant-instructions: ...`.
 _MODEL_KEY = (
-    r"(?:^|\n)[ \t]*(?:-[ \t]+)?" + _MODEL_NAME_KEY + r"[ \t]*[:=][ \t]*(?:[|>][-+]?[ \t]*\n[ \t]*)?[\"']?(?=\w)"
+    r"(?:^|\n)[ \t]*(?:(?:#+|//|--|;+)[ \t]*)?(?:-[ \t]+)?"
+    + _MODEL_NAME_KEY
+    + r"[ \t]*[:=][ \t]*(?:[|>][-+]?[ \t]*\n[ \t]*)?[\"']?(?=\w)"
 )
 # A turn of the conversation forged inside a text, a change of voice no page makes to a person: a chat template's
 # tokens, a tool result's or a user turn's tag closed or opened, a system turn, words said to be the user's.
@@ -898,6 +901,16 @@ def _start(match: Any) -> int:
     """Where a match's own text starts (RE2's may open with the boundary character it consumed)."""
     found = match.group()
     return int(match.start()) + len(found) - len(found.lstrip(" \t\n,;:()[]|*#>_—–\"'`“”‘’«»"))
+
+
+def _opening(match: Any) -> int:
+    """Where a cue's own words start: past the boundary it consumed, and past the end of the sentence before it
+    when it opens with one ("... the run failed. Note to the model: ..."), so that the sentence read is its own."""
+    at = _start(match)
+    found = match.group()[at - int(match.start()) :]
+    if found[:1] in ".!?" and found[1:2].isspace():
+        return at + len(found) - len(found[1:].lstrip())
+    return at
 
 
 # A word before "assistant" or "agent" that makes it a thing talked about, not the one spoken to: "our assistant
@@ -1834,7 +1847,7 @@ def judge_result(text: str) -> list[Order]:
     for cue in heapq.merge(_RESULT_CUES.finditer(text), LATER.finditer(text), CALLED.finditer(text), key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)
-        start = max(_boundary_before(text, _start(cue)), cue.start() - 400)
+        start = max(_boundary_before(text, _opening(cue)), cue.start() - 400)
         end = min(_boundary_after(text, cue.end()), cue.end() + 400)
         if end - cue.end() < 3 or text[cue.end() : end].strip(" :*#-\n") == "":
             # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it.

@@ -30,6 +30,8 @@ from hintgate.scan.cues import Cue
 __all__ = ["CALLED", "asks_after", "called"]
 
 _ROLE = r"(?:AI\s+)?(?:assistants?|agents?|copilots?|chatbots?|summari[sz]ers?)"
+# The model as a heading names its reader: by its role, as the model or the language model, or as the bots.
+_READER = r"(?:AI[ \t]+)?(?:assistants?|agents?|copilots?|chatbots?|summari[sz]ers?|models?|LLMs?|bots?)"
 # Words before "assistant" or "agent" that make it a person's job or a program that is no model.
 _JOB = (
     r"(?:HR|lab|dental|teaching|executive|personal|admin|administrative|medical|legal|nursing|sales|office|research|"
@@ -71,6 +73,36 @@ _CALLED = (
     # A label for it as a compound noun ("Voor de boekhoudassistent:", "Für den Buchhaltungsassistenten:").
     r"|(?:^|\n|[.!?]\s)[ \t]*(?:voor|für|an|aan|til|för|for|to)[ \t]+(?:de|den|die|das|het|der|the)?[ \t]*"
     r"[\w-]+(?:assistent|assistant|agent)(?:en|in|e)?[ \t]*:"
+    # A note, a message or a notice headed for the model, with or without an article, by its role or as the model,
+    # the reader program or the summariser it is ("NOTE FOR MODEL:", "Message to the summariser —", "Billing
+    # note for automated payables assistants:", "To every model parsing these rows:"): a heading no person is named by.
+    r"|(?:^|\s|[()\[\]|=*>#\"“'`-])[ \t]*(?:[\w-]+[ \t]+){0,2}?(?:(?:note|notice|message|memo|reminder|"
+    r"instructions?|directive|request)[ \t]+(?:to|for)[ \t]+(?:(?:the|any|all|every|each)[ \t]+)?|(?:to|for)[ \t]+"
+    r"(?:any|all|every|each)[ \t]+)(?:[\w-]+[ \t]+){0,2}?"
+    + _READER
+    + r"(?:[ \t]+[a-z]+ing[ \t]+(?:this|these|the)[ \t]+[\w-]+(?:[ \t]+[\w-]+)?)?"
+    r"[ \t]*(?:[:—–]|[ \t]-[ \t]|\]|\)[ \t]*:)"
+    # A label naming the model, or the bots, as the ones it instructs: "Model directive:", "Bots:", "LLM notice —".
+    r"|(?:^|\n|[.!?][ \t]+|[(\[|>*#-])[ \t]*(?:(?:AI|model|bot|LLM|summari[sz]er)s?[ \t_-]+(?:instructions?|"
+    r"directives?|notice|message|orders?|policy|rules?)|bots|AIs|LLMs)[ \t]*(?:[:—–]|[ \t]-[ \t])"
+    # A tag in brackets naming the model as its reader: "[agent-policy]", "[note → assistant]", "[bot rules: ...]".
+    r"|\[[^\]\n]{0,24}?(?:→|->|\bto[ \t]+)[ \t]*(?:the[ \t]+)?" + _READER + r"[ \t]*\]"
+    r"|\[[ \t]*(?:AI|assistants?|agents?|models?|LLMs?|bots?)[ \t_-]+(?:policy|policies|rules?|memo|message|"
+    r"orders?|guidance|hints?|config)(?:[ \t:_-][^\]\n]{0,30})?\]"
+    # The same in parentheses, and a parenthesis that says whom the line is for: "(AI note)", "(to the filing bot)".
+    r"|\([ \t]*(?:AI|assistants?|agents?|models?|LLMs?|bots?)[ \t_-]+(?:notes?|notice|policy|rules?|memo|message|"
+    r"orders?|instructions?|directives?|only)[ \t]*\)"
+    r"|\((?:to|for|attn:?)[ \t]+(?:(?:the|any|all|every|each|our|your)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
+    + _READER
+    + r"[ \t]*\)"
+    # The model called, then a dash opening what is said to it ("Assistant — please ...", "Agent—this is ..."),
+    # at a line's, a sentence's or a quotation's start: a dash after a role is how a message is headed to it.
+    r"|(?:^|\n|[.!?:][ \t]+|[\"“'(\[])[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|copilot|chatbot)[ \t]*[—–][ \t]*"
+    r"[A-Za-z]"
+    # The model called, then a condition on its own reading, after an interjection or a speaker's first words too:
+    # "Quick thing, AI, if you're indexing this, ...", "Bot, when you are parsing this file ...".
+    r"|(?:^|\s)[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot|model)s?,?[ \t]+(?:if|when|"
+    r"once|whenever)[ \t]+you(?:[ \t]+are|'re|’re)[ \t]+[a-z]+ing[ \t]+(?:this|these|it|the)\b"
     # The model's own state, or a note marked for it.
     r"|\b(?:assistant|agent|AI|LLM|copilot)[\s-]+(?:preferences|memory|memories)(?:\s*\([^)\n]{0,20}\))?\s*:"
     r"|\b(?:AI|assistant|agent|LLM)s?-(?:friendly|facing|only|readable|specific)\s+(?:notes?|notice|section|"
@@ -104,6 +136,14 @@ _ASKS_AFTER = re.compile(
 )
 
 
+# A kind of model that is no reader: "the data model", "a pricing model", "our threat model".
+_NOT_THE_MODEL = re.compile(
+    r"\b(?!(?:the|any|all|every|each|an?|language|AI|LLM|large|reader|reading|summari[sz]ing|to|for)\b)[\w-]+[ \t]+"
+    r"models?\b",
+    re.IGNORECASE,
+)
+
+
 def asks_after(sentence: str, call: Any) -> bool:
     """Whether the words right after `call` (a label that calls the model) open with a verb for an act beyond a
     project's chores: an imperative said to the one called ("Agents: proactively rebook ...")."""
@@ -114,6 +154,6 @@ def called(sentence: str) -> Any:
     """The place in `sentence` that calls the model by its role, handle or a vocative (not a person's job named the
     same way: "Note for the HR assistant:"), or None."""
     match = CALLED.search(sentence)
-    if match is None or _PERSONS_JOB.search(match.group()) is not None:
+    if match is None or _PERSONS_JOB.search(match.group()) is not None or _NOT_THE_MODEL.search(match.group()):
         return None
     return match
