@@ -1,6 +1,6 @@
 """How fast the store records: sustained records per second, and what recording costs a call.
 
-Usage: python bench/store_throughput.py [--records N] [--no-postgres]
+Usage: python bench/store_throughput.py [--records N] [--no-postgres] [--durable-cpu]
 
 For each backend (a SQLite file; a PostgreSQL server started here from
 Debian's binaries with fsync on, see `_postgres.py`) it enqueues N realistic
@@ -14,7 +14,11 @@ building each `CallRecord` included: the cost a call pays.
 Those run in fast mode (`commit="fast"`: commits every 50 ms, off the call's
 path). Durable mode (the default) is measured apart: concurrent callers each
 await `record_call_durable` (their record committed, in group commits), and
-it reports records per second and what that wait adds to each call.
+it reports records per second and what that wait adds to each call. Then what
+a durable record costs in CPU when calls end spread out, as a gateway's do
+(16 callers, each pausing a random 0-40 ms between calls: ~600 records/s in
+commits of about two): process CPU per record beyond the same pauses without
+recording, and the part of it spent on the store's writer thread (SQLite files).
 
 Goals (issue 4): 5,000 records/s on SQLite; recording adds at most 0.2 ms to a
 call's median latency (fast mode; durable mode adds one commit).
@@ -24,9 +28,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from datetime import UTC, datetime
@@ -188,6 +195,60 @@ async def durable(url: str, count: int, callers: int) -> tuple[float, list[float
         await store.close()
 
 
+def _thread_cpu(name: str) -> float:
+    """CPU seconds (user + system) of this process's thread called `name` so far; 0 when there is none."""
+    for thread in threading.enumerate():
+        if thread.name == name and thread.native_id is not None:
+            fields = Path(f"/proc/self/task/{thread.native_id}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+async def durable_cpu(url: str, count: int, callers: int = 16) -> tuple[float, float, float]:
+    """CPU per durable record, calls ending spread out as a gateway's do (pauses of 0-40 ms between them).
+
+    Returns:
+        Microseconds of process CPU per record beyond the same pauses unrecorded, of them the writer
+        thread's, and records per second.
+    """
+    store = await Store.open(url, replica="bench-durable-cpu", retention=1000)
+    try:
+        sessions = [str(uuid.uuid4()) for _ in range(callers)]
+        for session_id in sessions:
+            store.session_started(SessionRecord(session_id, "bench", "1.0", datetime.now(UTC), "http", "bench"))
+        await store.flush()
+        calls = [make_call(n, sessions[n % callers]) for n in range(count)]
+
+        async def caller(first: int, pauses: random.Random, record: bool) -> None:
+            for n in range(first, count, callers):
+                await asyncio.sleep(pauses.random() * 0.04)
+                if record:
+                    await store.record_call_durable(calls[n])
+
+        async def run(record: bool) -> tuple[float, float]:
+            cpu = time.process_time()
+            started = time.perf_counter()
+            await asyncio.gather(*(caller(i, random.Random(i), record) for i in range(callers)))
+            return time.process_time() - cpu, time.perf_counter() - started
+
+        writer = _thread_cpu("hintgate-store-writer")
+        recorded, seconds = await run(True)
+        writer = _thread_cpu("hintgate-store-writer") - writer
+        idle, _ = await run(False)
+        return (recorded - idle) / count * 1e6, writer / count * 1e6, count / seconds
+    finally:
+        await store.close()
+
+
+def report_durable_cpu(runs: list[tuple[float, float, float]]) -> None:
+    cpu = sorted(r[0] for r in runs)
+    print(
+        f"  durable, calls spread out ({runs[0][2]:,.0f} records/s): CPU per record"
+        f" {', '.join(f'{r[0]:.0f}' for r in runs)} µs (writer thread {', '.join(f'{r[1]:.0f}' for r in runs)}),"
+        f" median {statistics.median(cpu):.0f} µs"
+    )
+
+
 def report_durable(results: list[tuple[int, float, list[float]]]) -> None:
     for callers, rate, waits in results:
         waits.sort()
@@ -231,11 +292,16 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="hintgate-bench-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.db'}"
         await enqueue_cost(url, 1000)  # warm up: tokenizer, migrations, connections
+        if args.durable_cpu:
+            print("SQLite (WAL, synchronous=NORMAL)")
+            report_durable_cpu([await durable_cpu(url, args.records // 5) for _ in range(3)])
+            return
         rate, lags = await sustained(url, args.records)
         enqueue = await enqueue_cost(url, args.records)
         steady = (await paced(None, STEADY_SECONDS, STEADY_RATE), await paced(url, STEADY_SECONDS, STEADY_RATE))
         report("SQLite (WAL, synchronous=NORMAL)", rate, lags, enqueue, GOAL_RECORDS_PER_S, steady)
         report_durable(await durable_runs(url, args.records // 4))
+        report_durable_cpu([await durable_cpu(url, args.records // 5) for _ in range(3)])
     if args.no_postgres:
         return
     bin_dir = _postgres.find_bin_dir()
@@ -250,12 +316,16 @@ async def run(args: argparse.Namespace) -> None:
         steady = (await paced(None, STEADY_SECONDS, STEADY_RATE), await paced(url, STEADY_SECONDS, STEADY_RATE))
         report(f"PostgreSQL ({bin_dir.parent.name}, local, fsync on)", rate, lags, enqueue, None, steady)
         report_durable(await durable_runs(url, args.records // 4))
+        report_durable_cpu([await durable_cpu(url, args.records // 5) for _ in range(3)])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=20_000)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument(
+        "--durable-cpu", action="store_true", help="only the CPU per durable record, calls spread out (SQLite)"
+    )
     asyncio.run(run(parser.parse_args()))
 
 

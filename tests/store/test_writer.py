@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import threading
 from datetime import UTC, datetime
@@ -14,9 +15,10 @@ import pytest
 from sqlalchemy import make_url
 
 from hintgate.store import CallFilter, Store, database_url
+from hintgate.store import writer as writer_module
 from hintgate.store.engine import async_engine
 from hintgate.store.queries import begin_write
-from hintgate.store.rows import CALL, CLOSE, START, Item, prepare, write
+from hintgate.store.rows import CALL, CLOSE, START, Encoded, Item, json_serializer, prepare, write
 from hintgate.store.writer import CACHE_KIB, SqliteWriter
 
 pytestmark = pytest.mark.anyio
@@ -87,6 +89,32 @@ async def test_the_writers_connection_keeps_a_small_page_cache(tmp_path: Path, r
         await writer.close()
     assert sizes == [-CACHE_KIB]
     assert CACHE_KIB < 2000  # SQLite's default is 2000 KiB
+
+
+async def test_the_writer_binds_the_json_prepare_encoded_as_it_is(
+    tmp_path: Path, records: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "encoded.db"
+    await (await Store.open(f"sqlite:///{path}", replica="encoded")).close()
+    encoded_again: list[Any] = []
+
+    def serializer(value: Any) -> str:
+        if isinstance(value, Encoded):
+            encoded_again.append(value)
+        return json_serializer(value)
+
+    monkeypatch.setattr(writer_module, "json_serializer", serializer)
+    writer = SqliteWriter(make_url(database_url(str(path))))
+    call = records.call(None, decision={"verdict": "allow", "reason": "read-only"}, verdict="allow")
+    try:
+        await writer.write(lambda: prepare([(CALL, call, None)], response_cap=2000, replica="encoded"))
+    finally:
+        await writer.close()
+    stored = _rows(path)["tool_calls"][0]
+    assert json.loads(stored["decision"]) == {"verdict": "allow", "reason": "read-only"}
+    assert stored["response"] is not None
+    assert stored["arguments"] is not None
+    assert encoded_again == []  # arguments, response, hints and decision: each JSON text written once
 
 
 async def test_a_refused_record_in_a_durable_batch_fails_alone(store_url: str, records: Any) -> None:

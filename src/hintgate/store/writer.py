@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, cast
 
-from sqlalchemy import JSON, URL, Connection, Dialect, PoolProxiedConnection, create_engine, event
+from sqlalchemy import JSON, URL, Connection, Dialect, PoolProxiedConnection, TypeDecorator, create_engine, event
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql.dml import UpdateBase
@@ -88,7 +88,7 @@ class _Plan:
             implementation = bind.type.dialect_impl(dialect)
             processor = implementation.bind_processor(dialect)
             if processor is not None:
-                (self._json if isinstance(implementation, JSON) else self._processors).append((index, processor))
+                (self._json if _is_json(implementation, dialect) else self._processors).append((index, processor))
 
     def parameters(self, rows: Iterable[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
         """The positional parameters of each row, bound as SQLAlchemy binds them."""
@@ -114,6 +114,16 @@ class _Plan:
                     values[index] = processor(value)
             out.append(tuple(values))
         return out
+
+
+def _is_json(implementation: Any, dialect: Dialect) -> bool:
+    """Whether a column binds as JSON and nothing else: plain JSON, or a type decorator over JSON that leaves
+    the value alone (`tables.JSONColumn`), so that text encoded already needs no processing."""
+    if isinstance(implementation, TypeDecorator):
+        if type(implementation).process_bind_param is not TypeDecorator.process_bind_param:
+            return False  # the decorator changes the value before the JSON is written
+        implementation = implementation.load_dialect_impl(dialect)
+    return isinstance(implementation, JSON)
 
 
 class _Begin:
