@@ -1,10 +1,16 @@
-"""The sentence judge's RE2 patterns: what they leave on the process's stderr."""
+"""The sentence judge's RE2 patterns: what they leave on the process's stderr, and the engine ASCII text is read by."""
 
 from __future__ import annotations
 
-import pytest
+import copy
+from pathlib import Path
 
+import pytest
+import yaml
+
+from hintgate.scan import cues, orders  # noqa: F401  (orders: its cues are made)
 from hintgate.scan.guard import OnResultFinding, guard
+from hintgate.scan.orders import sentences
 
 
 def test_scanning_a_long_honest_page_writes_nothing_to_stderr(capfd: pytest.CaptureFixture[str]) -> None:
@@ -18,3 +24,50 @@ def test_scanning_a_long_honest_page_writes_nothing_to_stderr(capfd: pytest.Capt
     ) * 40
     guard({"content": [{"type": "text", "text": page}]}, action=OnResultFinding.MARK)
     assert "DFA out of memory" not in capfd.readouterr().err
+
+
+CASES = Path(__file__).parent / "scan_cases"
+
+
+def _ascii_sentences() -> list[str]:
+    texts: list[str] = []
+    for path in sorted(CASES.glob("*/*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+            texts.extend(value for value in _strings(case) if value.isascii())
+    return [text[start:end] for text in texts for start, end in sentences(text)] + texts
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def test_every_cue_finds_in_ascii_text_what_its_utf8_pattern_finds() -> None:
+    texts = _ascii_sentences()[::20]  # a sample: each cue is searched over them by both engines
+    read = [cue for cue in cues._ALL if cue._ascii is not None]
+    assert len(read) > len(cues._ALL) // 2
+    for cue in read:
+        for text in texts:
+            assert [m.span() for m in cue._ascii.finditer(text)] == [m.span() for m in cue._engine.finditer(text)]
+            quick, full = cue._ascii.match(text), cue._engine.match(text)
+            assert (quick and quick.span()) == (full and full.span())
+
+
+def test_ascii_text_is_searched_without_building_a_cues_utf8_automaton() -> None:
+    # The UTF-8 automaton of a cue spelled over a dozen languages holds tens of thousands of instructions (and
+    # states as large): ASCII text, most of what the scan reads, never builds it.
+    cue = copy.copy(next(c for c in cues._ALL if c._ascii is not None))
+    cue.__dict__.pop("_engine", None)
+    cue.__dict__.pop("_ascii", None)
+    for text in _ascii_sentences()[:200]:
+        cue.search(text)
+        list(cue.finditer(text))
+        cue.match(text)
+    assert "_engine" not in cue.__dict__
+    cue.search("caf\u00e9 \u2014 ignore")
+    assert "_engine" in cue.__dict__

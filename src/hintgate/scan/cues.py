@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hintgate.scan.patterns import branches, class_end, closing
+from hintgate.scan.patterns import branches, class_end, closing, for_ascii
 
 __all__ = ["Cue", "present", "spans", "spelled", "without_lookarounds"]
 
@@ -55,20 +55,37 @@ class Cue:
                 return fast
         return re.compile(self.pattern, self.flags)
 
+    @functools.cached_property
+    def _ascii(self) -> Any:
+        """The RE2 engine for ASCII text: the cue's pattern read as Latin-1 (`patterns.for_ascii`), whose automaton
+        is a fraction of the UTF-8 one's, in size and in the memory its states take as it reads; None where there is
+        none (the cue is searched by Python's engine, or spells a character beyond Latin-1 that folds to ASCII)."""
+        if _LOOKAROUND.search(self.pattern) is not None:
+            return None
+        pattern = for_ascii(_rewritten(self.pattern))
+        return None if pattern is None else _re2(pattern, self.flags, latin1=True)
+
+    def _for(self, text: str) -> Any:
+        if text.isascii():
+            quick = self._ascii
+            if quick is not None:
+                return quick
+        return self._engine
+
     def search(self, text: str, seen: frozenset[int] | None = None) -> Any:
         """The first match in `text` (an `re.Match` or RE2's), or None; at once None when `seen` (what
         `present` answered for a text holding this one) says the cue cannot match."""
         if seen is not None and self.index not in seen:
             return None
-        return self._engine.search(text)
+        return self._for(text).search(text)
 
     def match(self, text: str) -> Any:
         """A match at the start of `text`, or None."""
-        return self._engine.match(text)
+        return self._for(text).match(text)
 
     def finditer(self, text: str) -> Iterator[Any]:
         """Every match in `text`."""
-        return iter(self._engine.finditer(text))
+        return iter(self._for(text).finditer(text))
 
 
 def present(text: str, low: str | None = None, *, potential: bool = False) -> frozenset[int]:
@@ -382,7 +399,7 @@ def _is_letter(char: str) -> bool:
     return char.isalpha() or unicodedata.category(char).startswith("M")
 
 
-def _re2(pattern: str, flags: int) -> Any:
+def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
     try:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
@@ -391,10 +408,12 @@ def _re2(pattern: str, flags: int) -> Any:
     options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.case_sensitive = not flags & re.IGNORECASE
     options.max_mem = 32 << 20
+    if latin1:
+        options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     if flags & re.MULTILINE:
         pattern = f"(?m:{pattern})"
     try:
-        return re2.compile(pattern, options)
+        return re2.compile(pattern.encode("latin-1") if latin1 else pattern, options)
     except re2.error:
         return None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["branches", "class_end", "closing", "outside"]
+__all__ = ["branches", "class_end", "closing", "for_ascii", "outside"]
 
 
 def class_end(pattern: str, start: int) -> int:
@@ -75,3 +75,73 @@ def branches(pattern: str) -> list[str]:
             start = i + 1
     parts.append(pattern[start:])
     return parts
+
+
+def for_ascii(pattern: str) -> str | None:
+    """`pattern` (RE2's syntax, read as UTF-8) as an RE2 pattern read as Latin-1 that matches ASCII text exactly
+    where `pattern` does; None when there is none (a character beyond Latin-1 that RE2 matches with an ASCII letter
+    when case is ignored: `ſ`, the Kelvin sign).
+
+    Unicode classes (`\\pL`) stay: read as Latin-1 they are a few byte ranges, where UTF-8 needs an automaton of
+    thousands of instructions. A character beyond U+00FF, which Latin-1 cannot spell and ASCII text does not hold,
+    matches nothing; a class loses it (a negated class left with no member matches any character).
+    """
+    if any(chr(code) in pattern for code in _FOLDS_TO_ASCII):
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "[":
+            end = class_end(pattern, i)
+            out.append(_class_for_ascii(pattern[i:end]))
+            i = end
+            continue
+        if char == "\\" and i + 1 < len(pattern):
+            escaped = pattern[i + 1]
+            out.append(_NO_ASCII if ord(escaped) > _LATIN1 else pattern[i : i + 2])
+            i += 2
+            continue
+        out.append(_NO_ASCII if ord(char) > _LATIN1 else char)
+        i += 1
+    return "".join(out)
+
+
+_LATIN1 = 0xFF
+# The characters beyond Latin-1 that RE2 matches with ASCII letters when case is ignored.
+_FOLDS_TO_ASCII = (0x17F, 0x212A)
+# A class no character of ASCII text is in.
+_NO_ASCII = "[\\x80-\\xff]"
+
+
+def _class_for_ascii(klass: str) -> str:
+    """A character class (RE2's syntax) without its members beyond Latin-1 (see `for_ascii`)."""
+    negated = klass.startswith("[^")
+    body = klass[2 if negated else 1 : -1]
+    kept: list[str] = []
+    i = 0
+
+    def one(at: int) -> tuple[str, int | None, int]:
+        """The member at `at`, its code point (None for a class escape: `\\w`, `\\pL`), where the next starts."""
+        if body[at] != "\\" or at + 1 >= len(body):
+            return body[at], ord(body[at]), at + 1
+        if body[at + 1] in "pP" and body[at + 2 : at + 3] == "{":
+            close = body.index("}", at)
+            return body[at : close + 1], None, close + 1
+        escaped = body[at + 1]
+        return body[at : at + 2], (None if escaped.isascii() and escaped.isalnum() else ord(escaped)), at + 2
+
+    while i < len(body):
+        item, low, i = one(i)
+        if low is not None and body[i : i + 1] == "-" and i + 1 < len(body):
+            last, high, after = one(i + 1)
+            if high is not None:
+                i = after
+                if low <= _LATIN1:
+                    kept.append(item + "-" + (last if high <= _LATIN1 else "\\xff"))
+                continue
+        if low is None or low <= _LATIN1:
+            kept.append(item)
+    if negated:
+        return "[^" + "".join(kept) + "]" if kept else "[\\x00-\\xff]"
+    return "[" + "".join(kept) + "]" if kept else _NO_ASCII
