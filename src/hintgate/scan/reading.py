@@ -201,7 +201,7 @@ def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
             views.append(View(folded, "lookalike", True, parent=plain))
     base = views[-1]
     leetish = (seen is None or seen.may("leet")) and _DIGIT_BY_LETTER.search(base.text)
-    leet = _LEET_WORD.sub(_unleet, base.text) if leetish else base.text
+    leet = _unleet_text(base.text) if leetish else base.text
     if leet != base.text:
         views.append(View(leet, "leet", True, parent=plain))
     if not text.isascii() and _TAGS.search(text):
@@ -384,7 +384,7 @@ def leet_words(text: str) -> bool:
     """Whether `read` gives `text` a leetspeak view: a word in it reads otherwise with its digits as letters (a
     date's `29T12`, an id's `v2` or a hash do not)."""
     return _DIGIT_BY_LETTER.search(text) is not None and any(
-        _unleet(match) != match.group() for match in _LEET_WORD.finditer(text)
+        _unleet(word) is not word for word in _LEET_WORD.findall(text)
     )
 
 
@@ -545,7 +545,6 @@ _PERCENT = re.compile(r"(?<![A-Za-z0-9._~+-])[A-Za-z0-9._~+-]*(?:%[0-9A-Fa-f]{2}
 _LEET_WORD = re.compile(r"(?<![\w$])(?=[a-zA-Z0-9]*[a-zA-Z])(?=[a-zA-Z0-9]*[013457])[a-zA-Z0-9]{3,}")
 # A digit leetspeak uses, next to a letter. The digit comes first so that the engine skips to digits.
 _DIGIT_BY_LETTER = re.compile(r"[013457](?:(?<=[a-zA-Z].)|(?=[a-zA-Z]))")
-_LEET = str.maketrans("013457", "oieast")
 _ROT13 = str.maketrans(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm"
 )
@@ -587,16 +586,29 @@ def _may_hold(how: str, text: str) -> bool:
     return "0x" in text or _HEX_PAIRS.search(text) is not None
 
 
-def _unleet(match: re.Match[str]) -> str:
-    word = match.group()  # ASCII letters and digits
-    letters = word.translate(_CLASSES).count("a")
+def _unleet_text(text: str) -> str:
+    """`text` with each leetspeak word's digits read as letters (`_unleet`)."""
+    # Split at the words (one C pass), each word judged by a few `bytes.translate`s (a table lookup a byte, where
+    # `str.translate` looks each character up in a dict): `re.sub` with a callback that counted the word's letters
+    # with `str.translate` cost about 6 us a word on a text of thousands of them (base64-looking tokens).
+    parts = _LEET_SPLIT.split(text)
+    parts[1::2] = map(_unleet, parts[1::2])
+    return "".join(parts)
+
+
+def _unleet(word: str) -> str:
+    """`word` (ASCII letters and digits, a match of `_LEET_WORD`) with its digits read as letters when it is
+    leetspeak; `word` itself otherwise."""
+    data = word.encode("ascii")
+    letters = len(data.translate(None, b"0123456789"))
     # A word mostly of letters with a few digits is leetspeak; `sha256`, `v2` and hex ids are not.
-    if letters < 2 or letters < len(word) / 3 or _HEX_WORD.fullmatch(word):
+    if letters < 2 or 3 * letters < len(data) or not data.translate(None, b"0123456789abcdefABCDEF"):
         return word
-    return word.translate(_LEET)
+    return data.translate(_LEET_BYTES).decode("ascii")
 
 
-_HEX_WORD = re.compile(r"[0-9a-fA-F]+")
+_LEET_SPLIT = re.compile(f"({_LEET_WORD.pattern})")
+_LEET_BYTES = bytes.maketrans(b"013457", b"oieast")
 
 
 def _base64(run: str) -> str | None:
@@ -642,20 +654,28 @@ def _utf8(raw: bytes) -> str | None:
 
 def _is_text(decoded: str) -> bool:
     """Whether decoded bytes read as words: printable, mostly letters and spaces (binary and ids are not)."""
-    if len(decoded) < 8 or not decoded.replace("\n", " ").isprintable():
+    if len(decoded) < 8:
         return False
-    if decoded.isascii():  # most decoded text: its characters counted by class in C
-        classes = decoded.translate(_CLASSES)
-        wordish, letters = len(decoded) - classes.count("x"), classes.count("a")
+    if decoded.isascii():  # most decoded text: its characters counted by class in C (a byte table)
+        classes = decoded.encode("ascii").translate(_CLASSES)
+        if b"n" in classes:  # a control character other than a line break: not printable
+            return False
+        wordish, letters = len(decoded) - classes.count(b"x"), classes.count(b"a")
     else:
+        if not decoded.replace("\n", " ").isprintable():
+            return False
         wordish = sum(c.isalnum() or c in _WORDISH for c in decoded)
         letters = sum(map(str.isalpha, decoded))
     return wordish >= len(decoded) * 0.85 and letters >= len(decoded) * 0.5
 
 
 _WORDISH = frozenset(" /._~:-,'\"!?()@<>=")
-# Each ASCII character as its class: `a` a letter, `w` another character of words (a digit, `_WORDISH`), `x` any other.
-_CLASSES = str.maketrans({c: "a" if c.isalpha() else "w" if c.isalnum() or c in _WORDISH else "x" for c in _ASCII})
+# Each ASCII character as its class: `a` a letter, `w` another character of words (a digit, `_WORDISH`), `n` one
+# that is not printable (but a line break), `x` any other.
+_CLASSES = bytes(
+    ord("a" if c.isalpha() else "w" if c.isalnum() or c in _WORDISH else "x" if c.isprintable() or c == "\n" else "n")
+    for c in map(chr, range(256))
+)
 _ENCODINGS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] = (
     ("base64", _BASE64, _base64),
     ("hex", _HEX, _hex),
