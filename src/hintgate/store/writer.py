@@ -110,7 +110,10 @@ class _Plan:
                 values[index] = processor(values[index])
             for index, processor in json:
                 value = values[index]
-                if value is not None and value.__class__ is not Encoded:
+                if value.__class__ is Encoded:
+                    # As plain text: the driver binds a str subclass only after looking for an adapter for it.
+                    values[index] = _text(value)
+                elif value is not None:
                     values[index] = processor(value)
             out.append(tuple(values))
         return out
@@ -141,6 +144,9 @@ class _Begin:
     def exec_driver_sql(self, sql: str) -> None:
         self._raw.execute(sql)
 
+
+_text = str.__str__
+"""An `Encoded` text as a plain `str`."""
 
 _WRITE = {"hintgate_write": True}
 
