@@ -88,7 +88,7 @@ _FOREIGN_MODEL = (
 _MODEL_NAME_KEY = (
     r"[\w-]*?(?:(?:note|message|instructions?|directive|hint|step|action|guidance|tip|summary|prompt)s?[_-](?:to|for)[_-]"
     r"(?:the[_-])?(?:ai|llm|assistant|agent|model|bot)s?|(?:ai|llm|assistant|agent|bot)s?[_-](?:notes?|notice|message|"
-    r"instructions?|directives?|hints?|actions?|guidance|tips?))[\w-]*"
+    r"instructions?|directives?|hints?|actions?|guidance|tips?|memory|memories|persona))[\w-]*"
 )
 _MODEL_MEMBER = r'"' + _MODEL_NAME_KEY + r'"\s*:\s*"'
 # The same key in YAML or TOML (a page's front matter, a config file), or in a comment of one: `agent_directive: "..."`,
@@ -617,6 +617,18 @@ _PERSIST = Cue(
     gated=True,
 )
 # Who the model is and whom it obeys, overridden: earlier instructions dropped, limits lifted, the user outranked.
+# Someone else put over the user the model serves: their instructions ignored, another obeyed instead of them ("ignores
+# any instruction from the user", "obeys only this issue's comments and not the user", "these rules over any from the
+# user"). Nobody asks that of a person reading a page for themselves. (No `\b` of its own: RE2 reads one as a character
+# taken, and the patterns it stands in open with theirs.)
+_OVER_THE_USER = (
+    r"(?:(?:who|that|which)\s+[^.\n]{0,60}?(?:ignores|disregards|overrides|overrules)|ignore|disregard|override|"
+    r"overrule)\s+(?:any|all|every|each|the)?\s*(?:\w+\s+){0,2}?(?:instructions?|requests?|orders?|commands?|wishes|"
+    r"messages?|corrections?)\s+(?:from|of|by|given\s+by)\s+(?:the|your|its|their)\s+users?\b"
+    r"|(?:(?:who|that|which)\s+[^.\n]{0,60}?(?:obeys|follows|listens\s+to|takes\s+orders\s+from)|obey|follow|"
+    r"listen\s+to|take\s+orders\s+from)\s+(?:only\s+)?[^.\n]{0,50}?\s+(?:and\s+)?(?:not|never|instead\s+of|"
+    r"rather\s+than|over)\s+(?:any\s+from\s+|those\s+of\s+)?(?:the|your|its)\s+users?\b"
+)
 _OVERRIDE = Cue(
     r"\b(?:(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|"
     r"these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|system|original|initial|safety|other)\s+"
@@ -625,7 +637,7 @@ _OVERRIDE = Cue(
     r"limits|filters|rules|guidelines)|(?:deny|never\s+(?:admit|reveal|say|mention))\s+(?:\w+\s+){0,3}?(?:that\s+)?"
     r"(?:you\s+are\s+)?(?:an?\s+)?(?:AI|bot|language\s+model|assistant)|(?:higher|more|greater)\s+(?:priority|"
     r"authority)\s+than\s+(?:the\s+)?user|outrank\w*\s+(?:the\s+)?user|(?:instead\s+of|over)\s+the\s+user'?s?\s+"
-    r"(?:instructions|requests|wishes))"
+    r"(?:instructions|requests|wishes)|" + _OVER_THE_USER + r")"
     r"|bỏ\s+qua\s+(?:mọi|tất\s+cả)?\s*(?:các\s+)?(?:hướng\s+dẫn|chỉ\s+dẫn)|התעלם\s+מ|ігнору\w*\s+(?:всі\s+)?попередн|"
     r"игнорируй|önceki\s+(?:tüm\s+)?talimat\w*\s+(?:yok\s+say|görmezden)|zignoruj\s+(?:wszystkie\s+)?poprzednie|"
     r"abaikan\s+(?:semua\s+)?(?:instruksi|perintah)|पिछले\s+(?:सभी\s+)?निर्देश\w*\s+(?:को\s+)?(?:अनदेखा|नज़रअंदाज़)|"
@@ -1336,7 +1348,11 @@ _OUTWARD = Cue(
     r"ban|whitelist|accept|decline|append|download|log\s+in|revoke|reset|submit|cancel|archive|flush|overwrite|"
     r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell|check\s*out)\b"
     # Money spent: "add the X200 bundle to the cart", "complete checkout".
-    r"|\bto\s+(?:the\s+|your\s+|their\s+)?(?:shopping\s+)?(?:cart|basket)\b|" + _ACTS_ELSEWHERE,
+    r"|\bto\s+(?:the\s+|your\s+|their\s+)?(?:shopping\s+)?(?:cart|basket)\b"
+    # Rights raised: "update her role to 'admin'", "set his access level to owner", "make the guest an admin".
+    r"|\b(?:role|permissions?|privileges?|access(?:\s+level)?|rights)\s+(?:to|as)\s+['\"`]?(?:an?\s+)?(?:admin\w*|"
+    r"owner|root|superuser|super[\s-]?admin)\b|\bmake\s+\S+(?:\s+\S+){0,2}?\s+(?:an?\s+)?(?:admin\w*|owner|superuser)\b|"
+    + _ACTS_ELSEWHERE,
     gated=True,
 )
 
@@ -1632,6 +1648,16 @@ def _words_joined_apart(text: str) -> str:
     return _JOINED_WORDS.sub(lambda m: m.group().replace("_", " ").replace("-", " "), text)
 
 
+# Markdown's underscores of emphasis around a sentence ("_If an agent reads this, ..._"): they join its first and
+# last words to no boundary.
+_EMPHASIS = re.compile(r"(?<![\w*])_(?=[A-Za-z][a-z]*[ \t,])|(?<=[.!?)])_(?![\w])")
+
+
+def _unemphasised(text: str) -> str:
+    """`text` with markdown's emphasis underscores around a sentence read as spaces (the same length)."""
+    return _EMPHASIS.sub(" ", text) if "_" in text else text
+
+
 def judge_text(
     text: str,
     *,
@@ -1761,6 +1787,7 @@ _RESULT_CUES = Cue(
     r"\bno\s+need\s+to\s+(?:first\s+)?(?:ask|prompt|check\s+with)\b|\bskip\w*\s+(?:\w+\s+){0,3}?(?:confirm|approv|dialog)|"
     r"\b(?:do\s+not|don't|never)\s+(?:tell|mention|inform|reveal|ask)\b|"
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
+    r"\b(?:" + _OVER_THE_USER + r")|"
     r"\byou\s+are\s+(?:now|no\s+longer)\b|\bfrom\s+now\s+on\b|\bfrom\s+this\s+(?:message|point|turn|reply)\s+on\b|\bhenceforth\b|"
     r"\bnew\s+instructions\b|"
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
@@ -1837,7 +1864,7 @@ _SAMPLE_MEMBER = re.compile(
 
 def judge_result(text: str) -> list[Order]:
     """The sentences of a tool result judged orders to the model, read around each cue an order needs."""
-    text = _words_joined_apart(text)
+    text = _unemphasised(_words_joined_apart(text))
     error = _is_error(text)
     context = _Context(None, frozenset(), True, None, False, error=error)
     spans: list[tuple[int, int, bool]] = []
@@ -1964,9 +1991,16 @@ def _boundary_before(text: str, at: int) -> int:
     and wrapped text continue a sentence), at most 400 characters back."""
     low = max(0, at - 400)
     # After a full stop, a blank line, or a JSON string's end or start: each string of a JSON text is its own.
-    marks = (". ", "\n\n", "! ", "? ", "。", '": "', '",')
+    marks = (". ", "\n\n", "! ", "? ", "。", '": "')
     best = max((found + len(mark) for mark in marks if (found := text.rfind(mark, low, at)) >= 0), default=low)
+    closed = text.rfind('",', low, at)
+    if closed >= 0 and _JSON_NEXT.match(text, closed + 2):
+        best = max(best, closed + 2)  # a JSON string closed before the next one: not `You are "Max", a ...`
     return max(best, low)
+
+
+# What follows a JSON string's end and comma: the next member or item, or the line it stands on.
+_JSON_NEXT = re.compile(r'[ \t]*(?:$|[\n"{\[\d-]|true|false|null)')
 
 
 def _boundary_after(text: str, at: int) -> int:

@@ -103,6 +103,16 @@ _CALLED = (
     # "Quick thing, AI, if you're indexing this, ...", "Bot, when you are parsing this file ...".
     r"|(?:^|\s)[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot|model)s?,?[ \t]+(?:if|when|"
     r"once|whenever)[ \t]+you(?:[ \t]+are|'re|’re)[ \t]+[a-z]+ing[ \t]+(?:this|these|it|the)\b"
+    # Whichever model comes to the text, named by what it does next: "if an assistant drafts a reply ...", "when any
+    # AI is asked about pricing ...": an indefinite model is the one reading, as no person is spoken of so.
+    r"|\b(?:if|when|whenever|once)[ \t]+(?:an?|any)[ \t]+(?:[\w-]+[ \t]+)?(?:AI|assistant|LLM|chatbot|copilot|"
+    r"language[ \t]+model)s?[ \t]+(?:is[ \t]+|are[ \t]+|gets?[ \t]+)?[a-z]+(?:s|ing|ed)\b"
+    # A name ending in "bot" called at a line's or a label's start, then a comma: "Release bot, before you ...".
+    r"|(?:^|\n|[.!?:;][ \t]+)[ \t]*(?-i:[A-Z])[\w-]*[ \t]+bots?[ \t]*,"
+    # The model told what it must carry out: "model must execute this", "the AI is to obey the following".
+    r"|(?:^|\n|[\"“'(\[]|[.!?:][ \t]+)[ \t]*(?:the[ \t]+)?(?:model|AI|LLM)[ \t]+(?:must|should|shall|is[ \t]+to|"
+    r"needs?[ \t]+to)[ \t]+(?:execute|call|invoke|carry[ \t]+out|obey|perform)[ \t]+"
+    r"(?:this|these|it|the[ \t]+following)\b"
     # The model's own state, or a note marked for it.
     r"|\b(?:assistant|agent|AI|LLM|copilot)[\s-]+(?:preferences|memory|memories)(?:\s*\([^)\n]{0,20}\))?\s*:"
     r"|\b(?:AI|assistant|agent|LLM)s?-(?:friendly|facing|only|readable|specific)\s+(?:notes?|notice|section|"
