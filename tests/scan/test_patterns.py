@@ -68,3 +68,10 @@ def test_a_pattern_spelling_a_character_that_folds_to_ascii_has_no_form_for_asci
     # RE2 matches `ſ` with `s` and the Kelvin sign with `k` when case is ignored: dropping them would miss those.
     assert _utf8(pattern).search(text) is not None
     assert for_ascii(pattern) is None
+
+
+def test_unicode_letters_marks_and_digits_are_spelled_as_the_ascii_ones() -> None:
+    # Read as Latin-1, RE2 compiles `\pL` about ten times as slowly as read as UTF-8 (3 s for the sentence
+    # judge's cues at a gateway's first listing); the ASCII ranges compile twenty times faster.
+    assert for_ascii(r"[^\pL\pM\pN_]x\pL\pN\pM") == r"[^A-Za-z0-9_]x[A-Za-z][0-9][\x80-\xff]"
+    assert for_ascii(r"[\pM]") == r"[\x80-\xff]"
