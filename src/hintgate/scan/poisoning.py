@@ -288,6 +288,17 @@ _CJK = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _QUOTE_PAIRS = (("\u201c", "\u201d"), ("\u2018", "\u2019"), ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("`", "`"))
 _ROLE_TAGS = frozenset({"a system or role tag addressed to the model", "a role marker addressed to the model"})
+# A definition's values and labels: a schema's enum, const, default or example value, a title. The model passes a
+# value on as an argument and a title names a thing; an order to the model written there is none of that.
+_VALUE_OR_LABEL = re.compile(r"(?:^|\.)(?:enum|default|const|examples?|title)(?:\[\d+\])*$")
+# The orders that count there: those that speak to the model or ask for its secrets, not an imperative alone (an
+# example prompt for a writing tool, "Summarise this page") nor a step that waits for the user.
+_ORDERS_IN_VALUES = frozenset(
+    p.what
+    for p in PHRASES
+    if (p.kind == ADDRESS and p.what not in ("an imperative sentence", "an order that waits for the user's action"))
+    or p.what == "an order to hand over secrets or the conversation"
+)
 _NAME_SPACES = str.maketrans("_-", "  ")
 # A reach under negation in its own clause ("do not include passwords", "never share ~/.ssh") forbids it.
 _NEGATED = re.compile(
@@ -1403,8 +1414,10 @@ def _judged(
     # A system or role tag (`<system>`, `[INST]`, `SYSTEM:`) is never how a tool describes itself: with any
     # other order or reach beside it, the text is written for the model.
     role = [s for s in live if s.phrase.what in _ROLE_TAGS]
+    value = near is None and not is_key and _VALUE_OR_LABEL.search(path) is not None
     high = (
         BOTH in kinds
+        or (value and any(s.phrase.what in _ORDERS_IN_VALUES for s in live))
         or (ADDRESS in kinds and REACH in kinds)
         or (tag and MENTION in kinds)
         or bool(hidden)
