@@ -1182,11 +1182,14 @@ def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
     """Whether an order the sentence judge found in a definition's text asks nothing beyond the tool after all: its
     reach stands in a list of what a detector looks for or an attacker did ("audits servers for tool poisoning:
     ... read ~/.ssh ...", "attacker commands like `cat ~/.ssh/id_rsa`"), the secret it names is the one the tool's
-    own name says it handles and the tool reads it (`read_env_file` and `.env`), or the approval it names is
-    required, not skipped ("templates must be pre-approved by the carrier")."""
+    own name says it handles and the tool reads it (`read_env_file` and `.env`), the messages it names are those of a
+    place the tool handles ("remove all messages from a queue"), or the approval it names is required, not skipped
+    ("templates must be pre-approved by the carrier")."""
     said = text[order.start : order.end]
     if _SAMPLED.search(said):
         return True
+    if order.targets == ("context",) and _MESSAGES_ELSEWHERE.search(said):
+        return True  # "remove all messages from a queue": the messages the tool handles, not the conversation's
     if order.targets == ("secret",) and tool:
         named = _SECRET_NAMED.search(order.why)
         words = set(re.split(r"[^a-z0-9]+", tool.lower()))
@@ -1200,6 +1203,14 @@ def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
 _SAMPLED = re.compile(
     r"\b(?:poison\w*|injections?|injected|attacks?|attackers?|malicious|jailbreaks?|exfiltration|shadowing|threats?|"
     r"red[\s-]team\w*)\b[^.;!?]{0,40}?(?::\s|\b(?:like|such\s+as|e\.g\.|including|for\s+example)\b)",
+    re.IGNORECASE,
+)
+# Messages of a place the tool handles (a queue, a channel, a mailbox), not the conversation's: "all messages from an
+# SQS queue", "every message in the #ops channel".
+_MESSAGES_ELSEWHERE = re.compile(
+    r"\b(?:all|every|each|entire|whole|full|complete)\s+(?:(?!users?\b)\w+\s+)?messages?\s+(?:from|in|on)\s+"
+    r"(?!(?:(?:an?|the|this|that|its|each|your|my|our)\s+)?(?:current\s+)?(?:conversation|chat|session|dialog\w*|"
+    r"context|history|memory|prompt|transcript|thread|turns?|users?|you|your|assistant|model)\b)[\w#@/.-]",
     re.IGNORECASE,
 )
 # The secret file the judge names in its reason, by its word: "('~/.ssh')" -> ssh, "('.env')" -> env.
