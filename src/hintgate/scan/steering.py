@@ -198,7 +198,13 @@ _UNASKED = Cue(
     r"|\bno\s+(?:hace\s+falta|es\s+necesario)\s+(?:avisar|preguntar|confirmar|pedir)"
     r"|\bnão\s+(?:é\s+preciso|precisa|é\s+necessário)\s+(?:avisar|perguntar|confirmar|pedir)"
     r"|\b(?:sin|sem|senza)\s+(?:preguntar|perguntar|chiedere)\b"
-    r"|確認しないで|確認せずに|確認は不要|无需(?:用户)?确认|無需(?:用戶)?確認|不必确认|不要(?:向用户)?确认",
+    r"|確認しないで|確認せずに|確認は不要|无需(?:用户)?确认|無需(?:用戶)?確認|不必确认|不要(?:向用户)?确认"
+    # The user's say claimed for them in other words ("they already said yes"), or one approval stretched over later
+    # acts ("the earlier confirmations cover this", "a one-time consent carries over").
+    r"|\b(?:they|he|she|the\s+(?:user|customer|owner))\s+(?:have\s+|has\s+|had\s+)?already\s+(?:said\s+yes|"
+    r"opted\s+in|signed\s+off|gave\s+(?:their\s+)?(?:consent|approval|permission)|agreed|approved|consented)\b"
+    r"|\b(?:earlier|previous|prior|initial|original|first|one-time|blanket)\s+(?:\w+\s+)?(?:confirmations?|"
+    r"approvals?|consents?|permissions?)\s+(?:covers?|carr(?:y|ies)\s+over|extends?\s+to)\b",
     re.IGNORECASE,
 )
 # The model's loyalties changed: this text said to outrank its instructions or the user, or to make it someone else.
@@ -291,7 +297,7 @@ _AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.
 _PLAIN_WORDS = (
     r"report|describ|présent|décri|present|portray|characteri|summari|label|depict|stell|answer is|"
     r"recommendation is|verdict is|conclusion is|comme|como|come |als |whether or not|regardless|"
-    r"mentioning|that mention|whose |referring to|that refer|that relate|"
+    r"mentioning|that mention|whose |referring to|that refer|that relate| cover| carries over| carry over|"
     r"even if|even when|even though|now on|then on|henceforth|rest of|remainder of|future|later|subsequent|upcoming|"
     r"keep this|remember this|standing|désormais|partir de|adelante|d'ora|daqui|ab jetzt|ab sofort|nun an|"
     r" with the user| with them| with anyone| with the owner|asking|without|already|utente|usuario|usuário|"
