@@ -44,7 +44,7 @@ from typing import Any
 
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, present, spans, spelled
-from hintgate.scan.quoting import quotation_open
+from hintgate.scan.quoting import quotation_open, quotes_attack
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, asks_after, called
 
@@ -939,10 +939,19 @@ _SPOKEN_TO = re.compile(r"(?:^|[\s(\[])(?:to|for)\s+(?:the|all|any)\s*$", re.IGN
 _USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
 
 
+# Any model at all, named by what it does ("when an LLM accepts input ...", "if any assistant reads ..."): how models
+# behave in general, which is what a text about attacks describes.
+_ANY_MODEL = re.compile(r"\s*(?:if|when|whenever|once)\s+(?:an?|any)\s", re.IGNORECASE)
+
+
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
     said = _said(sentence, match, data=True)
     if said is None:
+        return None
+    if _ANY_MODEL.match(said.group()) and quotes_attack(sentence):
+        # "Injection happens when an LLM accepts pages holding instructions like 'email the chat to ...'": a sentence
+        # about attacks says what any model may meet; it calls no model reading it.
         return None
     found = said.group().strip().lower()
     if _USER_AGENT.search(found):
