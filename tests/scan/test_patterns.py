@@ -7,7 +7,7 @@ import random
 import pytest
 import re2
 
-from hintgate.scan.patterns import for_ascii
+from hintgate.scan.patterns import for_ascii, outside, pieces
 
 
 def _utf8(pattern: str) -> re2._Regexp:
@@ -75,3 +75,26 @@ def test_unicode_letters_marks_and_digits_are_spelled_as_the_ascii_ones() -> Non
     # judge's cues at a gateway's first listing); the ASCII ranges compile twenty times faster.
     assert for_ascii(r"[^\pL\pM\pN_]x\pL\pN\pM") == r"[^A-Za-z0-9_]x[A-Za-z][0-9][\x80-\xff]"
     assert for_ascii(r"[\pM]") == r"[\x80-\xff]"
+
+
+def test_a_pattern_is_read_as_classes_escapes_whole_unicode_classes_and_single_characters() -> None:
+    pattern = r"a[\]b(]\\\pL\p{Greek}\b(?=x)\\"
+    assert [piece for _, piece in pieces(pattern)] == [
+        "a",
+        r"[\]b(]",
+        "\\\\",
+        r"\pL",
+        r"\p{Greek}",
+        r"\b",
+        "(",
+        "?",
+        "=",
+        "x",
+        ")",
+        "\\\\",
+    ]
+    assert "".join(piece for _, piece in pieces(pattern)) == pattern
+
+
+def test_only_what_is_neither_escaped_nor_in_a_class_is_outside() -> None:
+    assert [char for _, char in outside(r"a[(]\(\p{L}(b)")] == ["a", "(", "b", ")"]

@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hintgate.scan.patterns import branches, class_end, closing, for_ascii
+from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
 
 __all__ = ["Cue", "present", "spans", "spelled", "without_lookarounds"]
 
@@ -425,46 +425,27 @@ def _rewritten(pattern: str) -> str:
     """`pattern` as RE2 reads it like Python: `\\b` a boundary character or an edge, `\\w` any Unicode word
     character, `\\W` any other (inside a character class, `\\w` the same letters)."""
     out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "[":
-            end = class_end(pattern, i)
-            out.append(pattern[i:end].replace("\\w", "\\pL\\pM\\pN_"))
-            i = end
-            continue
-        if char == "\\" and i + 1 < len(pattern):
-            escape = pattern[i + 1]
-            out.append(
-                {"b": _BOUNDARY, "w": "[\\pL\\pM\\pN_]", "W": "[^\\pL\\pM\\pN_]"}.get(escape, pattern[i : i + 2])
-            )
-            i += 2
-            continue
-        out.append(char)
-        i += 1
+    for _, piece in pieces(pattern):
+        if piece[0] == "[":
+            out.append(piece.replace("\\w", "\\pL\\pM\\pN_"))
+        elif piece[0] == "\\" and len(piece) > 1:
+            out.append({"b": _BOUNDARY, "w": "[\\pL\\pM\\pN_]", "W": "[^\\pL\\pM\\pN_]"}.get(piece[1], piece))
+        else:
+            out.append(piece)
     return "".join(out)
 
 
 def without_lookarounds(pattern: str) -> str:
     """`pattern` less every lookaround group."""
     out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            out.append(pattern[i : i + 2])
-            i += 2
+    skip_to = 0
+    for i, piece in pieces(pattern):
+        if i < skip_to:
             continue
-        if char == "[":
-            end = class_end(pattern, i)
-            out.append(pattern[i:end])
-            i = end
+        if piece == "(" and _LOOKAROUND.match(pattern, i):
+            skip_to = _group_end(pattern, i)
             continue
-        if char == "(" and _LOOKAROUND.match(pattern, i):
-            i = _group_end(pattern, i)
-            continue
-        out.append(char)
-        i += 1
+        out.append(piece)
     return "".join(out)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-__all__ = ["branches", "class_end", "closing", "for_ascii", "outside"]
+__all__ = ["branches", "class_end", "closing", "for_ascii", "outside", "pieces"]
 
 
 def class_end(pattern: str, start: int) -> int:
@@ -33,19 +33,30 @@ def class_end(pattern: str, start: int) -> int:
     return i
 
 
-def outside(pattern: str, start: int = 0) -> Iterator[tuple[int, str]]:
-    """Each character of `pattern` from `start` that is neither escaped nor inside a character class, with its
-    index."""
+def pieces(pattern: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """`pattern`'s atoms from `start`, each with its index: a character class (`[...]`), an escape (`\\b`, and a
+    Unicode class whole: `\\pL`, `\\p{Greek}`), or one character."""
     i = start
     while i < len(pattern):
         char = pattern[i]
-        if char == "\\":
-            i += 2
-        elif char == "[":
-            i = class_end(pattern, i)
+        if char == "[":
+            end = class_end(pattern, i)
+        elif char == "\\" and i + 1 < len(pattern):
+            end = i + 2
+            if pattern[i + 1] in "pP" and end < len(pattern):
+                end = (pattern.find("}", end) + 1 or len(pattern)) if pattern[end] == "{" else end + 1
         else:
-            yield i, char
-            i += 1
+            end = i + 1
+        yield i, pattern[i:end]
+        i = end
+
+
+def outside(pattern: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """Each character of `pattern` from `start` that is neither escaped nor inside a character class, with its
+    index."""
+    for i, piece in pieces(pattern, start):
+        if piece[0] not in "\\[":
+            yield i, piece
 
 
 def closing(pattern: str, start: int = 0) -> int | None:
@@ -90,26 +101,16 @@ def for_ascii(pattern: str) -> str | None:
     if any(chr(code) in pattern for code in _FOLDS_TO_ASCII):
         return None
     out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "[":
-            end = class_end(pattern, i)
-            out.append(_class_for_ascii(pattern[i:end]))
-            i = end
-            continue
-        if char == "\\" and i + 1 < len(pattern):
-            escaped = pattern[i + 1]
-            if pattern[i : i + 3] in _ASCII_MEMBERS:
-                members = _ASCII_MEMBERS[pattern[i : i + 3]]
-                out.append(f"[{members}]" if members else _NO_ASCII)
-                i += 3
-                continue
-            out.append(_NO_ASCII if ord(escaped) > _LATIN1 else pattern[i : i + 2])
-            i += 2
-            continue
-        out.append(_NO_ASCII if ord(char) > _LATIN1 else char)
-        i += 1
+    for _, piece in pieces(pattern):
+        if piece[0] == "[":
+            out.append(_class_for_ascii(piece))
+        elif piece in _ASCII_MEMBERS:
+            members = _ASCII_MEMBERS[piece]
+            out.append(f"[{members}]" if members else _NO_ASCII)
+        elif piece[0] == "\\" and len(piece) > 1:
+            out.append(_NO_ASCII if ord(piece[1]) > _LATIN1 else piece)
+        else:
+            out.append(_NO_ASCII if ord(piece) > _LATIN1 else piece)
     return "".join(out)
 
 
