@@ -31,6 +31,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypedDict, Unpack, overload
 
+from hintgate.derived import Derived
 from hintgate.hints.annotations import SPEC_DEFAULTS, Hint
 from hintgate.results import tool_error
 
@@ -46,6 +47,11 @@ _HINT_ARGS: Mapping[str, Hint] = {
     "idempotent_hint": Hint.IDEMPOTENT,
     "open_world_hint": Hint.OPEN_WORLD,
 }
+
+
+def _hint_value(hint: Hint, doc: str) -> Derived[ToolDefinition, bool]:
+    """One of the four hints as a read-only attribute of a definition: what `ToolDefinition.hint` says of it."""
+    return Derived(lambda definition: definition.hint(hint), doc)
 
 
 class ToolDefinition:
@@ -149,25 +155,14 @@ class ToolDefinition:
             self._inferred = {hint: found_hint.value for hint, found_hint in found.items()}
         return self._inferred
 
-    @property
-    def read_only_hint(self) -> bool:
-        """Whether it changes nothing (false unless declared or inferred)."""
-        return self.hint(Hint.READ_ONLY)
-
-    @property
-    def destructive_hint(self) -> bool:
-        """Whether it may destroy data (true unless declared or inferred)."""
-        return self.hint(Hint.DESTRUCTIVE)
-
-    @property
-    def idempotent_hint(self) -> bool:
-        """Whether repeating it changes nothing more (false unless declared or inferred)."""
-        return self.hint(Hint.IDEMPOTENT)
-
-    @property
-    def open_world_hint(self) -> bool:
-        """Whether it reaches outside systems (true unless declared or inferred)."""
-        return self.hint(Hint.OPEN_WORLD)
+    read_only_hint = _hint_value(Hint.READ_ONLY, "Whether it changes nothing (false unless declared or inferred).")
+    destructive_hint = _hint_value(Hint.DESTRUCTIVE, "Whether it may destroy data (true unless declared or inferred).")
+    idempotent_hint = _hint_value(
+        Hint.IDEMPOTENT, "Whether repeating it changes nothing more (false unless declared or inferred)."
+    )
+    open_world_hint = _hint_value(
+        Hint.OPEN_WORLD, "Whether it reaches outside systems (true unless declared or inferred)."
+    )
 
     # -- MCP JSON
 

@@ -17,9 +17,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, Self, TypeVar, overload
+from typing import Any, Protocol, TypeVar
 
 from hintgate.config.model import SourceConfig, SourceTraits
+from hintgate.derived import Derived
 from hintgate.errors import UpstreamDown
 from hintgate.hints.catalog import ToolFacts
 from hintgate.policy.principal import Principal
@@ -199,26 +200,9 @@ class Backoff:
         return min(self.first * 2.0 ** (self.failures - 1), self.maximum)
 
 
-class _FromConfig(Generic[_T]):
+def _from_config(read: Callable[[SourceConfig], _T]) -> Derived[ConfiguredSource, _T]:
     """One of `SourceTraits`' members that a `ConfiguredSource` answers as its config entry does."""
-
-    __slots__ = ("_read",)
-
-    def __init__(self, read: Callable[[SourceConfig], _T]) -> None:
-        self._read = read
-
-    @overload
-    def __get__(self, source: None, owner: type[Any]) -> Self: ...
-
-    @overload
-    def __get__(self, source: ConfiguredSource, owner: type[Any]) -> _T: ...
-
-    def __get__(self, source: ConfiguredSource | None, owner: type[Any]) -> _T | Self:
-        return self if source is None else self._read(source.config)
-
-    def __set__(self, source: ConfiguredSource, value: object) -> None:
-        # Read-only, as a property is: a trait is changed by giving the source another config entry.
-        raise AttributeError("a configured source's traits are its config entry's")
+    return Derived(lambda source: read(source.config))
 
 
 class ConfiguredSource:
@@ -242,13 +226,14 @@ class ConfiguredSource:
         self.redact = Redactor(secrets() if secrets is not None else ())
         """Hides the config's secrets in upstream text hintgate shows (status reasons, errors, logs)."""
 
-    # What it says of itself (`SourceTraits`) is what its config entry says, read from `config` at each use.
-    name = _FromConfig(lambda config: config.name)
-    kind = _FromConfig(lambda config: config.kind)
-    trust = _FromConfig(lambda config: config.trust)
-    trust_from = _FromConfig(lambda config: config.trust_from)
-    prefix = _FromConfig(lambda config: config.prefix)
-    call_timeout = _FromConfig(lambda config: config.call_timeout)
+    # What it says of itself (`SourceTraits`) is what its config entry says, read from `config` at each use;
+    # read-only: a trait is changed by giving the source another config entry.
+    name = _from_config(lambda config: config.name)
+    kind = _from_config(lambda config: config.kind)
+    trust = _from_config(lambda config: config.trust)
+    trust_from = _from_config(lambda config: config.trust_from)
+    prefix = _from_config(lambda config: config.prefix)
+    call_timeout = _from_config(lambda config: config.call_timeout)
 
     @property
     def startup_timeout(self) -> float:
