@@ -265,30 +265,61 @@ _MEMORY = 64 << 20
 """RE2's memory budget for the set: its program and the DFA states it builds as texts need them."""
 
 
+class _Building:
+    """An RE2 search set being filled: each pattern added beside what a hit on it means (its slot), the phrases
+    it cannot hold gathered in `always`, then compiled into a `_Matcher`.
+
+    Args:
+        re2: the RE2 module.
+        encoding: how a pattern is given to RE2; one it cannot encode is refused like one RE2 refuses.
+        latin1: read texts byte for byte (Latin-1) instead of as UTF-8.
+    """
+
+    def __init__(self, re2: Any, encoding: str, *, latin1: bool = False) -> None:
+        options = re2.Options()
+        if latin1:
+            options.encoding = re2.Options.Encoding.LATIN1
+        options.log_errors = False
+        options.max_mem = _MEMORY
+        self._re2 = re2
+        self._encoding = encoding
+        self._set = re2.Set.SearchSet(options)
+        self._slots: list[tuple[str, Any]] = []
+        self.always: set[Phrase] = set()
+        """The phrases the set cannot rule out: always to be matched in full."""
+
+    def add(self, pattern: str, slot: tuple[str, Any]) -> bool:
+        """Add `pattern` for `slot`; False when RE2 refuses it (or it cannot be encoded)."""
+        try:
+            self._set.Add(pattern.encode(self._encoding))
+        except (self._re2.error, UnicodeEncodeError):
+            return False
+        self._slots.append(slot)
+        return True
+
+    def matcher(self) -> _Matcher | None:
+        """The set compiled, with a last pattern every text matches at its end (a text RE2 gave up on lacks it);
+        None when RE2 refuses the set."""
+        sentinel = len(self._slots)
+        if not self.add(r"\z", ("sentinel", None)):
+            return None
+        try:
+            self._set.Compile()
+        except self._re2.error:
+            return None
+        return _Matcher(self._set, self._slots, sentinel, frozenset(self.always))
+
+
 def _matcher(words: tuple[str, ...]) -> _Matcher | None:
     """The set of every phrase, needed string and disguise trigger (~50 ms); None without RE2."""
     try:
         import re2
     except ImportError:
         return None
-    options = re2.Options()
     # The texts are ASCII (or stand-ins that are): read byte for byte, a class is a byte range, not a UTF-8
     # automaton, and the DFA stays a fraction of the size.
-    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
-    options.log_errors = False
-    options.max_mem = _MEMORY
-    regex_set = re2.Set.SearchSet(options)
-    slots: list[tuple[str, Any]] = []
-    always: set[Phrase] = set()
-
-    def add(pattern: str, slot: tuple[str, Any]) -> bool:
-        try:
-            regex_set.Add(pattern.encode("ascii"))
-        except (re2.error, UnicodeEncodeError):
-            return False
-        slots.append(slot)
-        return True
-
+    building = _Building(re2, "ascii", latin1=True)
+    add, always = building.add, building.always
     phrases = (SECRET_FILES, ENV_FILES, *PHRASES)
     for phrase in phrases:
         try:
@@ -314,14 +345,7 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
     for disguise, pattern in triggers.items():
         if not add(pattern, ("disguise", disguise)):
             return None
-    sentinel = len(slots)
-    if not add(r"\z", ("sentinel", None)):
-        return None
-    try:
-        regex_set.Compile()
-    except re2.error:
-        return None
-    return _Matcher(regex_set, slots, sentinel, frozenset(always))
+    return building.matcher()
 
 
 def _literal(text: str) -> str:
@@ -881,21 +905,8 @@ def _wide_matcher(words: tuple[str, ...]) -> _Matcher | None:
         import re2
     except ImportError:
         return None
-    options = re2.Options()
-    options.log_errors = False
-    options.max_mem = _MEMORY
-    regex_set = re2.Set.SearchSet(options)
-    slots: list[tuple[str, Any]] = []
-    always: set[Phrase] = set()
-
-    def add(pattern: str, slot: tuple[str, Any]) -> bool:
-        try:
-            regex_set.Add(pattern.encode("utf-8"))
-        except re2.error:
-            return False
-        slots.append(slot)
-        return True
-
+    building = _Building(re2, "utf-8")
+    add, always = building.add, building.always
     phrases = (SECRET_FILES, ENV_FILES, *PHRASES)
     for phrase in phrases:
         unread = bool(phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE | re.MULTILINE))
@@ -931,11 +942,4 @@ def _wide_matcher(words: tuple[str, ...]) -> _Matcher | None:
     for disguise, pattern in triggers.items():
         if pattern is None or not add(pattern, ("disguise", disguise)):
             return None
-    sentinel = len(slots)
-    if not add(r"\z", ("sentinel", None)):
-        return None
-    try:
-        regex_set.Compile()
-    except re2.error:
-        return None
-    return _Matcher(regex_set, slots, sentinel, frozenset(always))
+    return building.matcher()
