@@ -98,6 +98,16 @@ _MODEL_KEY = (
     + _MODEL_NAME_KEY
     + r"[ \t]*[:=][ \t]*(?:[|>][-+]?[ \t]*\n[ \t]*)?[\"']?(?=\w)"
 )
+# A message of the model's own protocol written into data: a system or developer turn as a chat API's JSON or a prompt
+# file's YAML spells one, a call of a tool and its response as a host shows them to the model. What such a turn says
+# is said to the model; as for an @-mention, only an act beyond a chore makes it an order (a system turn in an API's
+# example asks the model's own job: "Answer in French.").
+_PROTOCOL_TURN = (
+    r"\"role\"\s*:\s*\"(?:system|developer)\"|(?:^|\n)[ \t]*(?:-[ \t]+)?role[ \t]*:[ \t]*[\"']?(?:system|developer)\b"
+    r"|</?(?:tool_call|tool_use|function_call|function_response)>|\"tool_calls\"\s*:\s*\["
+    r"|(?:^|\n)[ \t]*(?:function|tool)[ \t]+(?:call|response|result|output)[ \t]*:"
+)
+_PROTOCOL = re.compile(_PROTOCOL_TURN, re.IGNORECASE)
 # A turn of the conversation forged inside a text, a change of voice no page makes to a person: a chat template's
 # tokens, a tool result's or a user turn's tag closed or opened, a system turn, words said to be the user's.
 _FORGED_TURN = (
@@ -106,6 +116,9 @@ _FORGED_TURN = (
     r"|(?:^|\n)[ \t]*(?-i:Human|SYSTEM)[ \t]*:"
     r"|\b(?:from|by)\s+the\s+user,?\s+(?:pasted|sent|written|typed|given)\b|\bthe\s+user\s+(?:said|wrote|typed|"
     r"asked|told\s+you)\s*:|\bearlier\s+in\s+(?:this|our|the)\s+(?:conversation|chat|session)\b"
+    # A system tag with attributes, as a prompt's markup spells one ("<system priority=\"high\">").
+    r"|<(?:system|system_message|developer)(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>\n]*\"|'[^'<>\n]*'))+\s*>"
+    r"|" + _PROTOCOL_TURN
 )
 # The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
 # "if you are an AI", "@claude", "shopping assistants must ...".
@@ -960,7 +973,8 @@ def _addressed(sentence: str, match: Any) -> Any:
                          "dear", "hey", "hello", "hi ", "important", "favo", "request", "plea", "heads", "tip ",
                          "greetings", "when ", "whenever ", "once ", "whoever", "whichever", "<", "[", "human",
                          "system", "from the user", "by the user", "the user", "earlier in", "you are now",
-                         "from now on", "from this", "henceforth")):  # fmt: skip
+                         "from now on", "from this", "henceforth", '"role"', "role", "- role", '"tool_calls"',
+                         "function ", "tool ")):  # fmt: skip
         return said
     if _THIS_TEXT.search(found):
         return said  # "the AI assistant in this workspace": the one reading this text, whatever the article says
@@ -1041,7 +1055,9 @@ def _judge_sentence(
         # "You are no longer an assistant for this user": an identity given to the model is said to it.
         address = _said(sentence, given)
     named = address is not None
-    mention = named and sentence[_start(address) : _start(address) + 1] == "@"
+    mention = address is not None and (
+        sentence[_start(address) : _start(address) + 1] == "@" or _PROTOCOL.search(address.group()) is not None
+    )
     # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
     carried = (
         not named
