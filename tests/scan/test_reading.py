@@ -9,6 +9,8 @@ import unicodedata
 import urllib.parse
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hintgate.scan.poisoning import Level, high_findings, scan_tool
 from hintgate.scan.reading import invisible_spans, is_invisible, leet_words, normalized, read
@@ -212,3 +214,59 @@ def test_a_run_in_the_url_safe_alphabet_decodes_as_the_standard_library_decodes_
             except (ValueError, UnicodeDecodeError):
                 expected = None
             assert reading._base64(cut) == expected
+
+
+_SPACED_PIECES = st.lists(
+    st.sampled_from(
+        ["a", "R", ".", "é", "bc", "", " ", " ", " ", "  ", "\t", "\n", " \n", "\x0b", "\x1c\x1d", "      ", "       "]
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(pieces=_SPACED_PIECES, at=st.integers(min_value=0, max_value=80))
+def test_letters_spelled_out_are_found_from_a_place_on_exactly_where_the_pattern_finds_them(
+    pieces: list[str], at: int
+) -> None:
+    from hintgate.scan import reading
+
+    text = "".join(pieces)
+    start = min(at, len(text))
+    assert reading._spaced_from(text, start) is (reading._SPACED.search(text, start) is not None)
+
+
+def test_letters_spelled_out_over_a_long_text_are_found_in_one_pass() -> None:
+    from hintgate.scan import reading
+
+    prose = "Each job writes what it did to a log: a b c and x = y + z. " * 2000
+    assert reading.spelled_out(prose) is False
+    assert reading.spelled_out(prose + "R U N  c u r l  h t t p s") is True
+    assert reading.spelled_out(prose + "R U N  c u r l  h t t p") is False  # eleven letters
+    assert reading.spelled_out("R\tU N  c u r l  h t t p s") is False  # a tab alone is no gap
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        "41 42 43 44 45 46 47 48 49 4a 4b 4c",
+        "41:42:43:44:45:46:47:48:49:4a:4b:4c",
+        "41,42,43,44,45,46,47,48,49,4a,4b,4c",
+        "0x41 0x42 0x43 0x44 0x45 0x46 0x47 0x48 0x49 0x4a 0x4b 0x4c",
+        "41\u200742\u300043\n44\x0b45\x1c46 47 48 49 4a 4b 4c",  # whitespace beyond ASCII, as `\s` reads it
+        "414243444546474849",
+        "4142434445464748494",
+        "c3a9c3a8 ff fe fd fc fb fa f9 f8 f7 f6",
+    ],
+)
+def test_a_hex_run_decodes_as_its_digits_with_every_separator_and_prefix_removed(run: str) -> None:
+    import re
+
+    from hintgate.scan import reading
+
+    digits = re.sub(r"0x|[\s:,]", "", run)
+    try:
+        expected: str | None = None if len(digits) % 2 else bytes.fromhex(digits).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        expected = None
+    assert reading._hex(run) == expected
