@@ -883,9 +883,33 @@ def _unscanned(location: Location, text: str, start: int, tool: str | None, why:
     )
 
 
+_REMEMBERED_LENGTH = 256
+"""A text at most this long that the linear pass cleared is remembered as cleared (`_cleared`)."""
+_REMEMBERED_KEPT = 4096
+"""Cleared texts remembered at most (then all are forgotten and the memory starts again)."""
+_REMEMBERED: set[tuple[str, bool]] = set()
+
+
 def _cleared(text: str, *, judged: bool) -> bool:
     """Whether one RE2 pass rules out every phrase and every disguise in `text` (the linear pass), and, when the
-    sentence judge is `judged` (HG619 on), every cue it needs: it reads sentences the phrases do not know."""
+    sentence judge is `judged` (HG619 on), every cue it needs: it reads sentences the phrases do not know.
+
+    The answer depends on the text alone, so a short text once cleared is not read again: the keys of a
+    structured result and the values a tool repeats (a unit, a status, a weekday) come back call after call.
+    Only a clearing is remembered; a text that was not cleared is read again each time.
+    """
+    remembered = len(text) <= _REMEMBERED_LENGTH
+    if remembered and (text, judged) in _REMEMBERED:
+        return True
+    cleared = _cleared_now(text, judged=judged)
+    if cleared and remembered:
+        if len(_REMEMBERED) >= _REMEMBERED_KEPT:
+            _REMEMBERED.clear()
+        _REMEMBERED.add((text, judged))
+    return cleared
+
+
+def _cleared_now(text: str, *, judged: bool) -> bool:
     # The rules read the text NFKC-normalised (fullwidth punctuation as ASCII's): so is every check here, but for
     # the mixed scripts of a word, judged as written (NFKC turns a Greek sign into ASCII's).
     plain = normalized(text)
