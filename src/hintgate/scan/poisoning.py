@@ -883,9 +883,9 @@ def _unscanned(location: Location, text: str, start: int, tool: str | None, why:
     )
 
 
-_REMEMBERED_LENGTH = 256
+_REMEMBERED_LENGTH = 128
 """A text at most this long that the linear pass cleared is remembered as cleared (`_cleared`)."""
-_REMEMBERED_KEPT = 4096
+_REMEMBERED_KEPT = 1024
 """Cleared texts remembered at most (then all are forgotten and the memory starts again)."""
 _REMEMBERED: set[tuple[str, bool]] = set()
 
