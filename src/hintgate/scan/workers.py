@@ -241,8 +241,11 @@ async def _read(stream: asyncio.StreamReader) -> bytes:
     return await stream.readexactly(size)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def _dumps(value: Any) -> bytes:
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    text = _ENCODER.encode(value)
     return text.encode("utf-8", "surrogatepass")
 
 

@@ -58,6 +58,11 @@ class FirstRequestDeadline:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self._app(scope, receive, send)
             return
+        given = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-session-id"), None)
+        if given:  # the session is named: its answer is passed on as it is
+            await self._app(scope, receive, send)
+            self._after(given, scope.get(MESSAGE_KEY))
+            return
         opened: list[str] = []
 
         async def sent(message: Message) -> None:
@@ -67,9 +72,8 @@ class FirstRequestDeadline:
                         opened.append(value.decode("latin-1"))
             await send(message)
 
-        given = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-session-id"), None)
         await self._app(scope, receive, sent)
-        session_id = given or (opened[0] if opened else None)
+        session_id = opened[0] if opened else None
         if session_id is not None:
             self._after(session_id, scope.get(MESSAGE_KEY))
 

@@ -40,6 +40,9 @@ __all__ = ["HttpChannel", "MessageChannel", "StdioChannel", "open_http", "open_s
 
 logger = logging.getLogger(__name__)
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""Each message to a stdio server as one line of JSON (built once: `json.dumps` with options builds one a call)."""
+
 _STDERR_LINES = 20
 
 # The SDK's stand-in errors for a failed HTTP exchange (see HttpChannel._check_transport_error).
@@ -86,7 +89,7 @@ class StdioChannel:
     async def send(self, message: dict[str, Any]) -> None:
         stdin = self._process.stdin
         assert stdin is not None
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+        data = _ENCODER.encode(message).encode() + b"\n"
         try:
             stdin.write(data)
             await stdin.drain()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -37,6 +38,8 @@ __all__ = ["create_app", "routers"]
 
 _PASSED = Response()
 """What a check's `call_next` gives back: the request may go on (never sent)."""
+TELEMETRY_RECHECK = 1.0
+"""Seconds between two asks of whether FastAPI's telemetry is on, while it is off (`_WebApp`)."""
 
 
 async def _through(_request: Request) -> Response:
@@ -61,6 +64,7 @@ class _WebApp(FastAPI):
     """The `/mcp` route's endpoint; None: `/mcp` goes through the router like any path."""
     _mcp_front: ASGIApp | None = None
     _mcp_telemetry = False
+    _mcp_telemetry_next = 0.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"] == "/mcp" and self.mcp_endpoint is not None:
@@ -85,10 +89,16 @@ class _WebApp(FastAPI):
         return app
 
     def _telemetry_enabled(self) -> bool:
-        """Whether FastAPI's own telemetry is on: once on, it stays on (a tracer provider is set once)."""
+        """Whether FastAPI's own telemetry is on: once on, it stays on (a tracer provider is set once). While it
+        is off, FastAPI is asked again at most every `TELEMETRY_RECHECK` seconds (its answer reads OpenTelemetry's
+        three global providers: several µs a request)."""
         if not self._mcp_telemetry:
+            now = time.monotonic()
+            if now < self._mcp_telemetry_next:
+                return False
             native = getattr(self, "_native_telemetry", None)
             self._mcp_telemetry = native is None or bool(native.enabled())
+            self._mcp_telemetry_next = now + TELEMETRY_RECHECK
         return self._mcp_telemetry
 
 
