@@ -451,6 +451,22 @@ _OWN_ACCOUNT = Cue(
     r"leave\s+out|skip|exclude|tell|mention)\b",
     re.IGNORECASE,
 )
+# The user's say claimed in data for the act next to it: the host's own prompt answered ("User selected: Allow always",
+# "don't ask again", "proceed without re-prompting"), the user said to have chosen in it, a person's review said not to
+# be needed. Only the model is ever prompted for the user's say, so a text that claims it was given speaks to
+# the model, and so do the sentences around the claim.
+_SAY_CLAIMED = Cue(
+    r"\ballow(?:ed)?\s+always\b|\balways\s+allow(?:ed)?\b|\bdon'?t\s+ask\s+(?:me\s+)?again\b"
+    r"|\b(?:without|no)\s+(?:further\s+)?re-?(?:prompt|confirm|ask|approv)\w*"
+    r"|\bwithout\s+(?:asking|prompting|confirming|checking)\s+(?:\w+\s+)?again\b"
+    r"|\b(?:may|can|is\s+(?:cleared|authori[sz]ed|free)\s+to)\s+proceed\s+without\b"
+    r"|\b(?:human|manual|user)\s+(?:review|approval|sign-?off|confirmation|consent)\s+(?:is\s+|was\s+)?(?:not|no\s+longer)"
+    r"\s+(?:needed|required|necessary)\b"
+    r"|\bno\s+(?:human|manual)\s+(?:review|approval|sign-?off|confirmation)\s+(?:is\s+)?(?:needed|required|necessary)\b"
+    r"|\buser\s+(?:has\s+)?(?:selected|clicked|chose|picked)\b"
+    r"|\b(?:confirmed|approved|granted|authori[sz]ed)_by[\"']?\s*[:=]\s*[\"']?user\b",
+    re.IGNORECASE,
+)
 # A product always recommended: a name (capitalised, quoted) or "our", after "always recommend".
 _ALWAYS_RECOMMEND = Cue(
     r"\b(?:[Aa]lways|[Oo]nly|[Ff]irst)\s+(?:recommend|suggest|promote|rank)\w*\s+(?:the\s+)?(?:[A-Z]|[\"“'«]|our\b)",
@@ -1836,7 +1852,7 @@ _RESULT_CUES = Cue(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
     r"\b(?:" + _OVER_THE_USER + r")|"
     r"\byou\s+are\s+(?:now|no\s+longer)\b|\bfrom\s+now\s+on\b|\bfrom\s+this\s+(?:message|point|turn|reply)\s+on\b|\bhenceforth\b|"
-    r"\bnew\s+instructions\b|" + _OWN_ACCOUNT.pattern + "|"
+    r"\bnew\s+instructions\b|" + _OWN_ACCOUNT.pattern + "|" + _SAY_CLAIMED.pattern + "|"
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
     # English words read backwards ("eht", "resu"): a line written right to left (`_backwards`).
     r"\b(?:eht|uoy|ruoy|resu|dna|siht)\b|"
@@ -1942,6 +1958,20 @@ def judge_result(text: str) -> list[Order]:
             or model_identity(passage) is not None
         ):
             # A note that names the model as the one spoken to speaks to it in its next sentences too.
+            for at, stop in _note(text, end):
+                spans.append((at, stop, True))
+                last_end = stop
+        elif _said(passage, _SAY_CLAIMED.search(passage), data=True) is not None and not quotes_attack(passage):
+            # The user's say claimed: the sentence before it in its paragraph and its next ones are said to the model
+            # (the act the claim clears), and so is the claim.
+            spans[-1] = (start, end, True)
+            before = _boundary_before(text, max(0, start - 2))
+            if (
+                before < start
+                and "\n\n" not in text[before:start]
+                and before >= (spans[-2][1] if len(spans) > 1 else 0)
+            ):
+                spans.insert(-1, (before, start, True))
             for at, stop in _note(text, end):
                 spans.append((at, stop, True))
                 last_end = stop
