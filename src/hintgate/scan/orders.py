@@ -909,11 +909,24 @@ def _said(
     if "'" in opened and re.search(r"\w'\w", head):  # an apostrophe ("user's") opens nothing
         opened.remove("'")
     if data:
-        opened = [q for q in opened if _QUOTED_BY.search(head, 0, max(head.rfind(q), 0))]
+        # A key that opens its line (YAML, a log's field, a diff's line of one) holds a value, it quotes nothing.
+        opened = [
+            q
+            for q in opened
+            if _QUOTED_BY.search(head, 0, max(head.rfind(q), 0))
+            and not _DATA_KEY.search(head, 0, max(head.rfind(q), 0))
+        ]
     return None if opened else match
 
 
 # Words before a quotation mark that make what follows a quotation: "wrote", "such as", "payload", a table's bar.
+# A data key at its line's start, before a value's quotation mark: `  note: "`, `+    message: "` (not one named for
+# samples or quotes, whose value is quoted as `_SAMPLE_MEMBER`'s is).
+_DATA_KEY = re.compile(
+    r"(?:^|\n)[ \t]*[+-]?[ \t]*(?![\w.-]*(?:sample|example|payload|attack|inject|quote|pattern|regex|signature|rule|"
+    r"match|detect|lure|phish))[A-Za-z_][\w.-]{0,40}:[ \t]*$",
+    re.IGNORECASE,
+)
 _QUOTED_BY = re.compile(
     r"(?:[|(\[]|\w:|\b(?:said|says|say|wrote|writes|like|as|e\.g\.|examples?|payloads?|samples?|prompts?|phrases?|"
     r"strings?|text|messages?|quoted?|quotes|injections?|attacks?|called|titled|named|reads|read|addressed\s+to|"
