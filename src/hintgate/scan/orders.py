@@ -116,9 +116,12 @@ _FORGED_TURN = (
     r"|(?:^|\n)[ \t]*(?-i:Human|SYSTEM)[ \t]*:"
     r"|\b(?:from|by)\s+the\s+user,?\s+(?:pasted|sent|written|typed|given)\b|\bthe\s+user\s+(?:said|wrote|typed|"
     r"asked|told\s+you)\s*:|\bearlier\s+in\s+(?:this|our|the)\s+(?:conversation|chat|session)\b"
-    # A system tag with attributes, as a prompt's markup spells one ("<system priority=\"high\">").
-    r"|<(?:system|system_message|developer)(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>\n]*\"|'[^'<>\n]*'))+\s*>"
-    r"|" + _PROTOCOL_TURN
+)
+# A system tag with attributes, as a prompt's markup spells one ("<system priority=\"high\">"), and the turns of the
+# model's protocol (`_PROTOCOL_TURN`): forged turns too, looked for in a result apart from `_RESULT_CUES`
+# (`_MORE_CUES`).
+_TAGGED_TURN = (
+    r"<(?:system|system_message|developer)(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>\n]*\"|'[^'<>\n]*'))+\s*>|" + _PROTOCOL_TURN
 )
 # The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
 # "if you are an AI", "@claude", "shopping assistants must ...".
@@ -151,6 +154,8 @@ _TO_MODEL = Cue(
     r"summari[sz]ed|parsed|reviewed)\s+by\s+(?:an?\s+|any\s+|the\s+)?(?:[\w-]+\s+)?" + _MODEL_NOUNS + r"\b"
     r"|"
     + _FORGED_TURN
+    + r"|"
+    + _TAGGED_TURN
     + r"|(?:^|\n|[.!?:;|]\s|[|—–(\[\"])[\s#*>_\"'(\[-]*(?:(?:the|all|any)\s+)?(?:(?-i:AI|LLM|A\.I\.)[\s_-]*(?:\w+\s+)?"
     r"(?:assistant|agent|model|bot|reader|reviewer|summari[sz]er|crawler)?s?|(?-i:Assistant|Agent|Claude|ChatGPT|"
     r"Copilot|Gemini)s?)(?:[ \t]*\((?:on\s+behalf\s+of|for|acting\s+for)\s+[^()\n]{1,30}\))?"
@@ -1865,7 +1870,7 @@ _RESULT_CUES = Cue(
     r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|system)\b|"
     r"\b(?:" + _OVER_THE_USER + r")|"
     r"\byou\s+are\s+(?:now|no\s+longer)\b|\bfrom\s+now\s+on\b|\bfrom\s+this\s+(?:message|point|turn|reply)\s+on\b|\bhenceforth\b|"
-    r"\bnew\s+instructions\b|" + _OWN_ACCOUNT.pattern + "|" + _SAY_CLAIMED.pattern + "|"
+    r"\bnew\s+instructions\b|"
     r"\bwhoever\s+(?:next\s+|first\s+|later\s+)?(?:reads|processes|opens|sees|summari[sz]es|handles)\s+this\b|"
     # English words read backwards ("eht", "resu"): a line written right to left (`_backwards`).
     r"\b(?:eht|uoy|ruoy|resu|dna|siht)\b|"
@@ -1879,6 +1884,22 @@ _RESULT_CUES = Cue(
     # A command that destroys data (judged an order only beside another tool, a skipped approval or the model named).
     r"\bDROP\s+(?:TABLE|SCHEMA|DATABASE)\b|\bTRUNCATE\s+TABLE\b|\brm\s+-[a-z]*[rf]|\bgit\s+(?:reset\s+--hard|clean\s+-|"
     r"push\s+(?:-f\b|--force))|\bkubectl\s+delete\b|\bterraform\s+destroy\b|\s-delete\b|" + _FORGED_TURN
+)
+
+
+# What else a result's orders need, looked for in a pass of its own (a second automaton: added to `_RESULT_CUES`, these
+# words outgrew that one's memory on long text beyond ASCII, which then fell back to a far slower search): a forged turn
+# with attributes or of the model's protocol, and where `_OWN_ACCOUNT` and `_SAY_CLAIMED` may stand, by their shortest
+# words.
+_MORE_CUES = Cue(
+    _TAGGED_TURN
+    + r"|\b(?:summar(?:y|ies)|recaps?|digests?|tl;?dr|overviews?|synops[ie]s)\s+(?:of|about|on|for)\s+this\b|"
+    r"\b(?:summari[sz](?:e|es|ing)|recap(?:s|ping)?|report(?:s|ing)?(?:\s+on)?|relay(?:s|ing)?)\s+this\b|"
+    r"\ballow(?:ed)?\s+always\b|\balways\s+allow|\bask\s+(?:me\s+)?again\b|\bre-?(?:prompt|confirm|ask|approv)|"
+    r"\bproceed\s+without\b|\bno\s+longer\s+(?:needed|required|necessary)\b|\bno\s+(?:human|manual)\s+|"
+    r"\b(?:human|manual|user)\s+(?:review|approval|sign-?off|confirmation|consent)\s+(?:is|was)\s+not\b|"
+    r"\buser\s+(?:has\s+)?(?:selected|clicked|chose|picked)\b|_by[\"']?\s*[:=]\s*[\"']?user\b",
+    re.IGNORECASE,
 )
 
 
@@ -1927,6 +1948,7 @@ def result_cue(text: str) -> bool:
         _RESULT_CUES.search(text) is not None
         or LATER.search(text) is not None
         or CALLED.search(text) is not None
+        or _MORE_CUES.search(text) is not None
         or _is_error(text)
     )
 
@@ -1947,7 +1969,8 @@ def judge_result(text: str) -> list[Order]:
     proxied: set[int] = set()  # the starts of sentences after one that names a go-between (`_go_between`)
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
-    for cue in heapq.merge(_RESULT_CUES.finditer(text), LATER.finditer(text), CALLED.finditer(text), key=_start):
+    found = (_RESULT_CUES.finditer(text), LATER.finditer(text), CALLED.finditer(text), _MORE_CUES.finditer(text))
+    for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)
         start = max(_boundary_before(text, _opening(cue)), cue.start() - 400)
