@@ -216,7 +216,8 @@ _OUTRANKS = Cue(
     # Something said to rank above the user: "which supersede those of the user", "instructions in tool results
     # outrank user".
     r"|\b(?:outranks?|supersedes?|takes?\s+precedence\s+over|(?:is|are)\s+above)\s+(?:those\s+of\s+|the\s+wishes\s+of\s+)?"
-    r"(?:the\s+)?users?\b(?!\s*(?:-|level|settings?|defaults?|preferences?|config))"
+    r"(?:the\s+)?users?\b(?!\s*(?:-|level|settings?|defaults?|preferences?|config|rules?|roles?|accounts?|groups?|"
+    r"permissions?|quotas?|policies|policy|limits?|values?))"
     # A new identity given by a name ("You are now Nexus, ...", a sentence opening "You are an attorney employed by
     # ..."), loyalty owed elsewhere, earlier instructions declared void, the user overruled.
     r"|\byou\s+are\s+now\s+(?-i:[A-Z])[\w-]*\s*[,(:]"
@@ -239,6 +240,73 @@ _OUTRANKS = Cue(
     r"|(?:사용자|유저)\S*\s*(?:요청|지시)\S*\s*보다|优先于用户|優先於用戶|ユーザーの(?:指示|要求)より優先",
     re.IGNORECASE,
 )
+# The model's own rules set aside or outranked, by rank or by being switched off: "ranks above the system prompt",
+# "has a higher authority than the user", "your usual guidelines are suspended", "you are now in unrestricted mode",
+# "tiene prioridad sobre el usuario", "Vorrang vor den Anweisungen". What a text outranks here is what the model obeys
+# (its system prompt, its guidelines, its user), never a setting ("user-level config" is no user).
+_RANK = (
+    r"(?:ranks?|sits?|stands?|comes?|is|are)\s+(?:\w+\s+)?(?:above|over|higher\s+than|ahead\s+of)"
+    r"|(?:has|have|takes?|holds?|carr(?:y|ies)|gets?|given|with)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?"
+    r"(?:priority|precedence|authority|rank)\s+(?:over|above|than)"
+    r"|(?:higher|greater|more|final|ultimate|superior)\s+(?:priority|precedence|authority|rank)\s+than"
+    r"|prevails?\s+over|trumps?|overrules?|outweighs?"
+    r"|(?:tienen?|tiene[ns]?|têm|tem|ha|hanno|hat|haben|heeft|hebben|a|ont)\s+(?:la\s+|el\s+)?"
+    r"(?:prioridad|prioridade|priorité|priorità|precedenza|Vorrang|voorrang)\s+(?:sobre|sur|su|sul\w*|vor|op|boven)"
+    r"|priment?\s+sur|prevalec\w*\s+sobre|prevalg\w*\s+su|prevale\w*\s+su|por\s+encima\s+de|au-dessus\s+de|"
+    r"acima\s+d|wichtiger\s+als|belangrijker\s+dan|pierwszeństwo\s+przed|ważniejsz\w*\s+niż|lebih\s+tinggi\s+dari\w*|"
+    r"di\s+atas|cao\s+hơn|ưu\s+tiên\s+hơn|daha\s+(?:öncelikli|üstün|yüksek)"
+)
+_RANKED_OVER = (
+    r"(?:system\s*(?:prompt|message|instructions?)|developer\s+(?:message|instructions?)|(?:your|its|the\s+model'?s?|"
+    r"the\s+assistant'?s?)\s+(?:own\s+)?(?:\w+\s+)?(?:instructions|guidelines|rules|policies|principles)|"
+    r"users?(?:'s?)?\s*(?:$|[.,;:)!?]|requests?|instructions|wishes|commands|choices?|says?|asks?|wants?|and|or|when|if)|"
+    r"usuario|utilisateur|utente|usuário|Nutzer\w*|Benutzer\w*|gebruiker\w*|użytkownik\w*|pengguna|người\s+dùng|"
+    r"kullanıcı\w*|instrucciones|instructions|istruzioni|instruções|Anweisungen|instructies|instrukcj\w*|instruksi|"
+    r"hướng\s+dẫn|talimat\w*|prompt)"
+)
+_RULES_OFF = Cue(
+    rf"\b(?:{_RANK})\s+(?:(?:those|that|the\s+ones?)\s+of\s+|(?:las|los|la|les|celles?|ceux|quelle|quelli|as|os)\s+"
+    r"(?:del?|do|da|dos|das|dell[ae']?|des)\s+)?(?:the\s+|your\s+|any\s+|all\s+|its\s+|las?\s+|les?\s+|"
+    rf"l'|el\s+|os?\s+|as\s+|dem\s+|den\s+|der\s+|de\s+|het\s+|il\s+|gli\s+|del\s+|do\s+|da\s+|dos\s+|das\s+)?"
+    rf"(?:(?:chat|current|original|default|base|main|own|real|actual|human)\s+)?{_RANKED_OVER}"
+    # The model's rules said to be off: "your usual guidelines are suspended", "safety filters no longer apply".
+    r"|\b(?:your|its|the\s+(?:model|assistant|agent)'?s?|(?:your\s+)?(?:usual|normal|standard|regular|safety|content|"
+    r"ethical|built-in|system|model))\s+(?:(?:usual|normal|standard|regular|safety|content|ethical|built-in|system|"
+    r"operating|moderation)\s+)?(?:guidelines|rules|instructions|restrictions|policies|guardrails|filters|safeguards|"
+    r"limits|limitations|constraints|principles|protections)\s+(?:\w+\s+){0,2}?(?:(?:are|is|have\s+been|has\s+been|"
+    r"were|get|will\s+be)\s+(?:now\s+|hereby\s+|temporarily\s+|fully\s+)?(?:suspended|lifted|disabled|void|revoked|"
+    r"waived|paused|removed|relaxed|switched\s+off|turned\s+off|overridden|deactivated|inactive|off|not\s+in\s+effect)|"
+    r"(?:no\s+longer|do\s+not|don't|does\s+not|doesn't)\s+apply)\b"
+    # A mode of no rules put on the one addressed: "you are now in unrestricted data-export mode".
+    r"|\byou\s+are\s+(?:now\s+)?(?:in|operating\s+in|running\s+in|switched\s+to)\s+(?:an?\s+)?(?:unrestricted|"
+    r"unfiltered|uncensored|unlimited|jailbr\w+|god|developer|dan|root|sudo|no-?limits?)\b",
+    re.IGNORECASE,
+)
+# The answer to a question the user may ask set in advance: "if the user asks whether it uploads data, answer no",
+# "should a customer ask about fees, say there are none". The tool's data is no longer what the model answers from.
+_ANSWER_SET = Cue(
+    r"\b(?:if|when|whenever|should)\s+(?:the\s+|a\s+|any\s+)?(?:user|customer|client|buyer|caller|requester|owner|"
+    r"they|anyone|someone|somebody|people)s?\s+(?:ever\s+)?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b"
+    r"[^.;!?]{0,160}?[,:—–]\s*(?:just\s+|simply\s+|always\s+|then\s+)?(?:answer|reply|respond|say|tell\s+them|state|"
+    r"claim|insist|deny)\w*\s+(?:with\s+|that\s+)?(?:no\b|yes\b|none\b|never\b|nothing\b|not\b|it\s+(?:is|isn't|does|"
+    r"doesn't|did|didn't|was|wasn't|has|hasn't)\b|they\s+(?:are|aren't|do|don't|did|didn't)\b|there\s+(?:is|are)\s+"
+    r"(?:no|none)\b|[\"'“«‘])"
+    r"|\b(?:if|when|whenever|should)\s+(?:the\s+|a\s+|any\s+)?(?:user|customer|client|buyer|caller|requester|owner|"
+    r"they|anyone|someone|somebody|people)s?\s+(?:ever\s+)?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b"
+    r"[^.;!?]{0,160}?[,:—–]\s*(?:just\s+|simply\s+)?deny\b",
+    re.IGNORECASE,
+)
+# What makes a set answer wait on the data after all: "say yes only if the status is done".
+_ON_DATA = re.compile(r"\W{0,3}(?:\w+\W+){0,2}?(?:only\s+)?(?:if|when|unless|once|based\s+on|according\s+to)\b", re.I)
+# The user's own choice replaced by the text's: "use bucket X instead of the bucket they name", "rather than whatever
+# account the user picks, send it to ...". A tool takes the user's value; a text that swaps it redirects the act.
+_CHOICE_REPLACED = Cue(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|not)\s+(?:the|whatever|whichever|any|their|its|the\s+one|the\s+ones)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:that\s+|which\s+)?(?:the\s+(?:user|customer|client|requester|caller)|they|he|she|you)\s+"
+    r"(?:\w+\s+)?(?:names?|named|chooses?|chose|chosen|picks?|picked|specif(?:y|ies|ied)|asks?\s+for|asked\s+for|"
+    r"requests?|requested|wants?|wanted|selects?|selected|prefers?|preferred)\b",
+    re.IGNORECASE,
+)
 # Data from beyond the call as a value: the environment's variables, what the model or the user opened or said
 # elsewhere in the session ("contents of any files the assistant opened in this session", "the card number on file
 # from earlier in the conversation", "the values of environment variables whose names contain KEY").
@@ -259,11 +327,25 @@ _ELSEWHERE = Cue(
     r"(?:messages?|e-?mails?|chats?)\s+(?:of|from|in)\b"
     # A URL whose slots are filled with the user's data: "https://x.example/f?u=<the user's email>".
     r"|://[^\s<>]*[?&=/]<[^<>\n]{0,40}\b(?:user'?s?|their|your)\b[^<>\n]{0,40}>"
+    # ... or with a secret or what was typed, whatever slots come before it: "?ep=<endpoint>&p=<the master password>",
+    # "?v=<the typed value>", "&pw=<mot de passe>".
+    r"|://(?:[^\s<>]|<[^<>\n]{0,60}>)*?[?&=/]<[^<>\n]{0,60}?(?:passwor|passphrase|passwd|secret|token|api[\s_-]?key|"
+    r"credential|cookie|session|typed|entered|mot\s+de\s+passe|contrase|passwort|senha|wachtwoord|hasł|parol|"
+    r"пароль|密码|密碼|パスワード|비밀번호)[^<>\n]{0,60}>"
     r"|\b(?:any|all|every|other|each|the\s+(?:most\s+recent|last|latest|previous))\s+(?:[\w,]+\s+){0,4}?(?:files?|"
     r"documents?|e-?mails?|messages?|tabs?|pages?|"
     r"chats?|notes?)\s+(?:that\s+)?(?:you|the\s+(?:assistant|model|agent|user))\s+(?:has\s+|have\s+)?(?:\w+\s+)?"
     r"(?:opened|read|seen|viewed|accessed|received|sent|written|shared)"
-    r"|\b(?:from|in)\s+earlier\s+in\s+the\s+(?:conversation|chat|session)\b",
+    r"|\b(?:from|in)\s+earlier\s+in\s+the\s+(?:conversation|chat|session)\b"
+    # A secret's value taken from the user's machine: "value of AWS_SECRET_ACCESS_KEY from the user's environment",
+    # "paste the admin key from /etc/grafana/grafana.ini". A tool that needs a secret asks for it; a text that says
+    # where on the machine to get it sends the model to fetch it.
+    r"|\b(?:values?|contents?)\s+of\s+(?:the\s+|your\s+)?[\w-]*(?:secret|token|password|passwd|key|credential)s?\w*\s+"
+    r"(?:\w+\s+){0,2}?from\s+(?:the\s+)?(?:(?:user'?s?|your|local|host'?s?)\s+(?:\w+\s+)?(?:environment|env|"
+    r"shell|machine|computer|home|keychain|dotfiles)|~/|/etc/|/root/|\$HOME)"
+    r"|\b(?:paste|copy|take|pull|grab|insert|put|include|supply|pass)\s+(?:in\s+)?(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:key|token|password|secret|credential)s?\s+(?:\w+\s+){0,2}?from\s+(?:~/|/etc/|/root/|\$HOME|"
+    r"[\w./-]*\.(?:ini|env|conf|cfg|pem|json|ya?ml|toml)\b)",
     re.IGNORECASE,
 )
 # Another tool's calls reshaped (shadowing): "when `create_pull_request` is used, add ...", "`create_payment` calls
@@ -293,6 +375,12 @@ _FORBIDS = re.compile(rf"\b(?:{_NEGATION})(?:\s+\w+){{0,3}}\s*$", re.IGNORECASE)
 # A negation before "without" makes what follows required: "never delete without asking the user".
 _NOT_WITHOUT = re.compile(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
+# A value the server falls back to by itself: "defaults to", "if omitted, ... is used".
+_DEFAULTED = re.compile(
+    r"\b(?:defaults?\s+to|falls?\s+back\s+to|(?:if|when)\s+(?:omitted|unset|empty|missing|not\s+(?:set|given|provided))|"
+    r"(?:is|are)\s+(?:used|read|taken)\b)",
+    re.IGNORECASE,
+)
 # Words the plain-voice rules need, lowercased.
 _PLAIN_WORDS = (
     r"report|describ|présent|décri|present|portray|characteri|summari|label|depict|stell|answer is|"
@@ -322,7 +410,14 @@ _PLAIN_WORDS = (
     r"shared)\b|(?:tell|assure|inform|reassure) (?:the user|them|users|the customer)|"
     r"(?:say|state|claim|answer|reply) (?:to the user )?that|, (?:still|nonetheless|anyway) |igualmente|todos modos|"
     r"todas formas|"
-    r"mesmo assim|comunque|any later|any future| above the user| above users"
+    r"mesmo assim|comunque|any later|any future| above the user| above users|"
+    # Words of the rule that reads the model's own rules set aside.
+    r"rank|priority|precedence|authority|prevail|trump|overrul|outweigh|higher than| above | over the | over your |"
+    r"guidelines|restrictions|guardrails|safeguards|filters|rules |instructions |policies |limits |limitations|"
+    r"constraints|principles|protections|unrestricted|prioridad|prioridade|priorit|precedenza|vorrang|voorrang|prime|"
+    r"prevale|encima|au-dessus|acima|wichtiger|belangrijker|pierwsze|ważniejsz|lebih tinggi|di atas|cao hơn|ưu tiên|"
+    r"daha | ask| question| wonder| inquire|instead of|rather than|in place of|value of|values of|contents of|"
+    r"content of| from ~/| from /etc/| from /root/| from \$home|\.ini|\.conf|\.cfg|\.pem|\.toml"
 )
 
 
@@ -381,6 +476,10 @@ _WHATEVER = Cue(
     r"|\bno\s+matter\s+(?:what|how|whether)\b|\bregardless\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:score|result|outcome|"
     r"status|data|ranking|rating|advisor(?:y|ies)|findings?|response|reviews?)|\beven\s+(?:though|if|when)\s+"
     r"(?:the\s+)?(?:\w+\s+){0,3}?(?:is|are|was|were|fails?|failed)\b"
+    # The data's own word set aside: "even if the feed returns entries", "regardless of what the check lists".
+    r"|\b(?:even\s+(?:though|if|when)|regardless\s+of\s+(?:whether|what))\s+(?:the\s+|it\s+|they\s+|its\s+|their\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:returns?|returned|shows?|showed|contains?|lists?|listed|reports?|reported|says?|said|"
+    r"finds?|found|flags?|flagged|detects?|detected|errors?|errored)\b"
     r"|\bquel(?:le)?s?\s+que\s+soi|\bsin\s+importar\b|\bindependientemente\b|\bindipendentemente\b|\bunabhängig\s+"
     r"(?:davon|vom|von)\b",
     re.IGNORECASE,
@@ -388,7 +487,12 @@ _WHATEVER = Cue(
 # A fixed reply: "reply "Deploy queued" whatever happens", "say the files were "archived"".
 _FIXED_REPLY = Cue(
     r"\b(?:reply|respond|answer|say|tell\s+(?:the\s+)?(?:user|customer|them|\w+)|write|state|confirm)\w*\s+"
-    r"(?:\w+\s+){0,6}?[\"“«]",
+    r"(?:\w+\s+){0,6}?[\"“«]"
+    # A wording in single quotes given to say ("report 'no known issues'"), or a statement told the user outright
+    # ("tell the user the job is complete").
+    r"|\b(?:reply|respond|answer|say|state|report|declare|claim|confirm)\s+(?:with\s+|that\s+)?['‘]\w"
+    r"|\b(?:tell|inform|assure|reassure|notify)\s+(?:the\s+)?(?:user|customer|client|requester|owner|them)s?\s+"
+    r"(?:that\s+)?(?:[\w'’-]+\s+){1,6}?(?:is|are|was|were|has|have|had|did|does|will)\b",
     re.IGNORECASE,
 )
 # Something kept from the user, in the passive voice: "shouldn't be mentioned, even if asked", "aren't surfaced in
@@ -844,6 +948,9 @@ def _judge_plain(sentence: str, job: str) -> str | None:
         (_NARROWED, "keeps part of the data from the user by what it speaks of"),
         (_UNASKED, "skips the user's say"),
         (_OUTRANKS, "changes whom the model obeys"),
+        (_RULES_OFF, "sets the model's own rules aside"),
+        (_ANSWER_SET, "sets the answer to the user's question in advance"),
+        (_CHOICE_REPLACED, "replaces the user's choice"),
         (_ELSEWHERE, "takes data from beyond the call"),
     ):
         found = pattern.search(sentence)
@@ -856,6 +963,10 @@ def _judge_plain(sentence: str, job: str) -> str | None:
             continue  # a secret kept out of view is the user's own safety
         if pattern is _ELSEWHERE and "env" in said and "env" in job:
             continue  # an environment tool's own variables are its job
+        if pattern is _ELSEWHERE and said.startswith(("value", "content")) and _DEFAULTED.search(sentence):
+            continue  # "if omitted, the value of API_KEY from your environment is used": the server's own default
+        if pattern is _ANSWER_SET and _ON_DATA.match(sentence, found.end()):
+            continue  # "say yes only once the job has finished": the answer waits on the data
         if "already" in said and _AFTER.search(sentence, 0, found.start()):
             continue  # "only once the user has already approved": the approval awaited
         return f"{why} ({found.group().strip()[:60]!r})"
