@@ -68,6 +68,8 @@ _SPACED: dict[str, Table] = {
             r"comunique|cuentes|cuente|reveles|revele|avises|avise|muestres|muestre)\b",
             r"sin\s+(?:informar|avisar|decir|notificar|que\s+(?:lo\s+)?sepa)",
             r"no\s+(?:es\s+necesario|hace\s+falta|hay\s+que)\s+(?:informar|avisar|decir|notificar|mencionar)",
+            r"no\s+(?:deben|debe|se\s+deben|se\s+debe|han\s+de|ha\s+de)\s+(?:ser\s+)?(?:mencion\w*|report\w*|mostr\w*|"
+            r"comunic\w*|revel\w*|inform\w*)",
             r"en\s+secreto\b",
         ),
         "noask": (
@@ -115,6 +117,8 @@ _SPACED: dict[str, Table] = {
             r"n[aã]o\s+(?:lhe\s+)?(?:diga|conte|mencione|informe|avise|revele|comunique|mostre)\b",
             r"sem\s+(?:informar|avisar|contar|dizer|que\s+(?:ele|ela|o\s+usu[aá]rio)\s+saiba)",
             r"n[aã]o\s+(?:[eé]\s+necess[aá]rio|precisa)\s+(?:informar|avisar|contar|dizer|mencionar)",
+            r"n[aã]o\s+(?:devem|deve|podem|pode)\s+(?:ser\s+)?(?:mencion\w*|report\w*|mostr\w*|comunic\w*|revel\w*|"
+            r"inform\w*)",
             r"em\s+segredo\b",
             r"silenciosamente",
         ),
@@ -149,6 +153,9 @@ _SPACED: dict[str, Table] = {
             r"r[eé]v[eè]le[zs]?|pr[eé]viens|pr[eé]venez|montre[zs]?)\b",
             r"sans\s+(?:l'|le\s+|les\s+|en\s+|lui\s+)?(?:informer|pr[eé]venir|avertir|le\s+dire|mentionner)",
             r"(?:inutile|pas\s+besoin)\s+d'(?:en\s+)?(?:informer|avertir|pr[eé]venir|parler)",
+            r"ne\s+(?:doi(?:t|vent)\s+pas\s+[eê]tre|(?:est|sont)\s+pas\s+[aà])\s+(?:mentionn\w*|signal\w*|montr\w*|"
+            r"communiqu\w*|r[eé]v[eé]l\w*|cit\w*)",
+            r"ne\s+(?:pas|jamais)\s+(?:mentionner|signaler|montrer|r[eé]v[eé]ler|communiquer)\b",
             r"en\s+silence\b",
             r"discr[eè]tement",
         ),
@@ -190,6 +197,8 @@ _SPACED: dict[str, Table] = {
             r"non\s+(?:dirlo|dire|dirglielo|menzionar\w*|informar\w*|avvisar\w*|rivelar\w*|comunicar\w*|mostrar\w*)\b",
             r"senza\s+(?:informar\w*|avvisar\w*|dir\w*)",
             r"non\s+(?:[eè]\s+necessario|serve|occorre)\s+(?:informar\w*|avvisar\w*|dir\w*)",
+            r"non\s+(?:vanno|va|devono\s+essere|deve\s+essere|sono\s+da|[eè]\s+da)\s+(?:\w+\s+)?(?:menzionat\w*|"
+            r"riportat\w*|segnalat\w*|mostrat\w*|comunicat\w*|rivelat\w*|citat\w*)",
             r"di\s+nascosto",
             r"in\s+silenzio",
             r"silenziosamente",
@@ -274,6 +283,7 @@ _SPACED: dict[str, Table] = {
             r"(?:vertel|zeg|meld|noem|toon)\s+(?:\w+\s+){0,3}(?:niet|nooit|niets)\b",
             r"niet\s+(?:vertellen|melden|informeren|noemen|laten\s+weten)",
             r"zonder\s+(?:\w+\s+){0,2}(?:te\s+informeren|in\s+te\s+lichten|te\s+melden)",
+            r"(?:niet|nooit)\s+(?:worden\s+|te\s+worden\s+)?(?:vermeld|genoemd|gemeld|getoond)\b",
             r"stilletjes",
             r"ongemerkt",
         ),
@@ -1105,7 +1115,10 @@ _ASCII_GATE = re.compile(
 _LATIN_GATE = re.compile(
     r"\b(?:asistente|assistente|asystent\w*|asistan\w*|asistent\w*|usuari[oa]s?|utente|utenti|utilisateur\w*|"
     r"nutzer\w*|benutzer\w*|gebruiker\w*|anvandare\w*|brukere?n?|uzytkownik\w*|uzivatel\w*|kullanici\w*|"
-    r"utilizator\w*|felhasznalo\w*)\b",
+    r"utilizator\w*|felhasznalo\w*|assistent\w*)\b"
+    # An order to drop previous instructions in a language written in ASCII ("Negeer eerdere instructies") needs no
+    # word for the model or the user: every language's form of it opens the gate too.
+    rf"|\b(?:{_compiled(_SPACED, list(_SPACED), 'override', spaced=False)})",
     re.IGNORECASE,
 )
 
