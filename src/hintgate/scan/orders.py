@@ -553,6 +553,11 @@ _BYPASS = Cue(
     r"|\b(?:describe|phrase|present|label|treat|frame|call|report|word)\w*\s+(?:\w+\s+){0,4}?as\s+(?:an?\s+)?['\"“]?"
     r"(?:read|routine|harmless|refresh\w*|simple|safe|informational|status|lookup|no-?op)"
     r"|\bbundle\w*\b|\bsingle\s+(?:prompt|approval)"
+    # The approval evaded on purpose: "to avoid the approval prompt", "slip past review", "without triggering a
+    # confirmation".
+    r"|\b(?:avoid|evad|bypass|dodg|circumvent|sidestep|get\s+around|getting\s+around|slip\w*\s+past|sneak\w*\s+past|"
+    r"stay\w*\s+(?:under|below)|without\s+trigger)\w*\s+(?:the\s+|an?\s+|any\s+)?(?:\w+\s+)?(?:approvals?|"
+    r"confirmations?|reviews?|sign-?offs?|permission)\b"
     r"|(?:wstępnie|vorab|previamente|préalablement|preventivamente|vooraf|önceden|trước|sebelumnya|заранее|"
     r"заздалегідь|مسبق\w*|מראש|पहले\s+से|পূর্বে|ล่วงหน้า|awali|事前|사전|预先|預先|已)\s*\S{0,3}\s*" + _CONFIRM,
     re.IGNORECASE,
@@ -735,7 +740,9 @@ _RISKY_TOOL = re.compile(
     r"(?:^|[_.])(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|"
     r"gmail|slack|message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|"
     r"browse|browser|navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|"
-    r"delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star)"
+    r"delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star|"
+    # What guards a home, an account or a network: `lock_control`, `alarm_disarm`, `iam_grant`, `firewall_rule`.
+    r"unlock|lock|disarm|alarm|door|garage|gate|grant|role|roles|permission|permissions|firewall|mfa|2fa|sudo)"
     r"(?:$|[_.])|__",
     re.IGNORECASE,
 )
@@ -804,7 +811,8 @@ _TRANSFER = Cue(
     r"পড়ুন|যোগ|ส่ง|อ่าน|เพิ่ม|utume|soma|ongeza|送信|送って|読み|含め|添付|전송|보내|읽|포함|发送|發送|读取|讀取|包含|附上)",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
+# An ellipsis before a lowercase word or a digit leaves a list or a clause unfinished ("a1, a2, ... a9)"): no end.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)\s+(?=\S)|(?<=\.\.\.)\s+(?=\S)(?![a-z0-9])|[。！？]|\n+")
 _SCRIPTS = (
     ("latin", re.compile(r"[A-Za-zÀ-ɏ]")),
     ("cyrillic", re.compile(r"[Ѐ-ӿ]")),
@@ -2138,10 +2146,12 @@ _RISKY = Cue(
     r"[_.](?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|send|post|email|mail|gmail|slack|"
     r"message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|browse|browser|"
     r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|delete|remove|drop|"
-    r"destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star)\b|"
+    r"destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star|unlock|disarm|alarm|garage|"
+    r"grant|permissions?|firewall|mfa|2fa|sudo)\b|"
     r"\b(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|send|post|email|mail|gmail|slack|upload|"
     r"share|publish|forward|notify|export|push|fetch|http|browse|browser|navigate|download|curl|env|secret|"
-    r"memory|store|remember|delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|refund)"
+    r"memory|store|remember|delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|refund|unlock|"
+    r"lock|disarm|alarm|door|garage|gate|grant|role|roles|permission|permissions|firewall|mfa|2fa|sudo)"
     r"[_.]\w|\w__\w",
     re.IGNORECASE,
 )

@@ -428,6 +428,8 @@ _KEYWORDS = frozenset(
         "externalDocs",
     ]
 )
+# The annotations the MCP specification defines: their names are no text of the server's.
+_HINT_KEYS = frozenset({"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 # Keywords whose value maps names to schemas: its keys are names the model reads (`properties` as words).
 _NAMES = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 # Keywords whose value is a schema, or a list of schemas.
@@ -448,8 +450,13 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
         if isinstance(value, str):
             texts.append((key, value))
     annotations = tool.get("annotations")
-    if isinstance(annotations, Mapping) and isinstance(annotations.get("title"), str):
-        texts.append(("annotations.title", annotations["title"]))
+    if isinstance(annotations, Mapping):
+        # The title and every other string under any key ("x-usage": a note a client forwards with the hints).
+        for key, value in annotations.items():
+            if isinstance(key, str) and not isinstance(value, bool):
+                if key not in _HINT_KEYS:
+                    texts.append((f"annotations[key {key!r}]", key))
+                _value_strings(value, _join("annotations", key), 1, texts, deep)
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
         if isinstance(schema, Mapping):
@@ -1219,6 +1226,14 @@ def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
         words = set(re.split(r"[^a-z0-9]+", tool.lower()))
         if named is not None and named.group(1).lower() in words and not _HANDED_OVER.search(said):
             return True  # the tool reads it; handed to the call ("include it in `auth`") it passes through the model
+    if order.targets in (("context",), ("destination",)) and tool:
+        # What it reaches is what the tool's own name says it handles: `set_system_prompt` and "the system prompt"
+        # (another bot's), `post_webhook` and "the webhook" (the address the user gives).
+        reach = _REACH_QUOTED.search(order.why)
+        words = set(re.split(r"[^a-z0-9]+", tool.lower())) - {""}
+        reached = set(re.split(r"[^a-z0-9]+", reach.group(1).lower())) - {""} if reach is not None else set()
+        if reached and reached <= words:
+            return True
     return order.targets == ("approval",) and _APPROVAL_REQUIRED.search(said) is not None and not _SKIPPED.search(said)
 
 
@@ -1237,6 +1252,8 @@ _MESSAGES_ELSEWHERE = re.compile(
     r"context|history|memory|prompt|transcript|thread|turns?|users?|you|your|assistant|model)\b)[\w#@/.-]",
     re.IGNORECASE,
 )
+# What the judge's reason quotes as the order's reach: "takes what the user said ... ('system prompt')".
+_REACH_QUOTED = re.compile(r"\('([^']{1,40})'\)")
 # The secret file the judge names in its reason, by its word: "('~/.ssh')" -> ssh, "('.env')" -> env.
 _SECRET_NAMED = re.compile(r"takes a secret file \('[~/.]*([A-Za-z][\w-]*)")
 _HANDED_OVER = re.compile(
