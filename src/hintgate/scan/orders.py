@@ -811,8 +811,9 @@ _TRANSFER = Cue(
     r"পড়ুন|যোগ|ส่ง|อ่าน|เพิ่ม|utume|soma|ongeza|送信|送って|読み|含め|添付|전송|보내|읽|포함|发送|發送|读取|讀取|包含|附上)",
     re.IGNORECASE,
 )
-# An ellipsis before a lowercase word or a digit leaves a list or a clause unfinished ("a1, a2, ... a9)"): no end.
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)\s+(?=\S)|(?<=\.\.\.)\s+(?=\S)(?![a-z0-9])|[。！？]|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
+# What follows an ellipsis that leaves a list or a clause unfinished ("a1, a2, ... a9)"): a lowercase word, a digit.
+_GOES_ON = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _SCRIPTS = (
     ("latin", re.compile(r"[A-Za-zÀ-ɏ]")),
     ("cyrillic", re.compile(r"[Ѐ-ӿ]")),
@@ -852,10 +853,17 @@ class _Context:
 
 def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
     """The (start, end) of each sentence of `text[start:end]`, in order: split after `.`, `!` or `?` and
-    whitespace, at `。`, `！`, `？` and at line breaks; the breaks themselves belong to no sentence."""
+    whitespace (not after an ellipsis before a lowercase word or a digit), at `。`, `！`, `？` and at line breaks;
+    the breaks themselves belong to no sentence."""
     end = len(text) if end is None else end
     at = start
     for boundary in _SENTENCE_END.finditer(text, start, end):
+        if (
+            text.endswith("...", 0, boundary.start())
+            and text[boundary.end() : boundary.end() + 1] in _GOES_ON
+            and "\n" not in boundary.group()
+        ):
+            continue  # an ellipsis inside a list or a clause ends no sentence
         if boundary.start() > at:
             yield at, boundary.start()
         at = boundary.end()

@@ -410,16 +410,40 @@ _PLAIN_WORDS = (
     r"shared)\b|(?:tell|assure|inform|reassure) (?:the user|them|users|the customer)|"
     r"(?:say|state|claim|answer|reply) (?:to the user )?that|, (?:still|nonetheless|anyway) |igualmente|todos modos|"
     r"todas formas|"
-    r"mesmo assim|comunque|any later|any future| above the user| above users|"
-    # Words of the rule that reads the model's own rules set aside.
-    r"rank|priority|precedence|authority|prevail|trump|overrul|outweigh|higher than| above | over the | over your |"
-    r"guidelines|restrictions|guardrails|safeguards|filters|rules |instructions |policies |limits |limitations|"
-    r"constraints|principles|protections|unrestricted|prioridad|prioridade|priorit|precedenza|vorrang|voorrang|prime|"
-    r"prevale|encima|au-dessus|acima|wichtiger|belangrijker|pierwsze|ważniejsz|lebih tinggi|di atas|cao hơn|ưu tiên|"
-    r"daha | ask| question| wonder| inquire|instead of|rather than|in place of|value of|values of|contents of|"
-    r"content of| from ~/| from /etc/| from /root/| from \$home|\.ini|\.conf|\.cfg|\.pem|\.toml"
+    r"mesmo assim|comunque|any later|any future| above the user| above users"
 )
 
+# The plain-voice rules read only where their own words stand (a sentence with none of the words above, and with
+# "rules " or " ask" in it, is not read by every rule): their words, lowercased.
+_RULES_OFF_WORDS = Cue(
+    r"(?:above|over|ahead\s+of|higher\s+than|than)\s+(?:the\s+|your\s+|its\s+|all\s+|any\s+)?(?:chat\s+|current\s+|"
+    r"original\s+|default\s+)?(?:system|developer|users?\b|instructions|guidelines|prompt)"
+    r"|(?:priority|precedence|authority|rank)\s+(?:over|above|than)|prevail|trumps?\b|overrul|outweigh"
+    r"|(?:guidelines|guardrails|safeguards|restrictions|filters|rules|instructions|policies|limits|limitations|"
+    r"constraints|principles|protections)\s+(?:\w+\s+){0,2}?(?:are|is|have|has|were|get|will|no|do|don't|does|doesn't)\b"
+    r"|you\s+are\s+(?:now\s+)?(?:in|operating\s+in|running\s+in|switched\s+to)\s"
+    r"|prioridad|prioridade|priorité|priorità|precedenza|vorrang|voorrang|priment?\s+sur|prevale|por\s+encima|"
+    r"au-dessus|acima\s+d|wichtiger\s+als|belangrijker\s+dan|pierwszeństwo|ważniejsz|lebih\s+tinggi|di\s+atas|cao\s+hơn|"
+    r"ưu\s+tiên|daha\s+(?:öncelikli|üstün|yüksek)",
+    0,
+)
+_ANSWER_WORDS = Cue(
+    r"(?:user|customer|client|buyer|caller|requester|owner|they|anyone|someone|somebody|people)s?\s+(?:ever\s+)?"
+    r"(?:asks?|asked|questions?|wonders?|inquires?|queries)\b",
+    0,
+)
+_CHOICE_WORDS = Cue(
+    r"(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the|whatever|whichever|any|their|its)\s|not\s+(?:whatever|"
+    r"whichever)\s",
+    0,
+)
+_ELSEWHERE_WORDS = Cue(
+    r"(?:values?|contents?)\s+of\s+(?:the\s+|your\s+)?[\w-]*(?:secret|token|password|passwd|key|credential)"
+    r"|\sfrom\s+(?:~/|/etc/|/root/|\$home)"
+    r"|(?:key|token|password|secret|credential)s?\s+(?:\w+\s+){0,2}?from\s+[\w./~-]*\.(?:ini|env|conf|cfg|pem|json|"
+    r"ya?ml|toml)\b",
+    0,
+)
 
 # Said as a note about the tool.
 
@@ -890,7 +914,16 @@ for _rule, _words in _NEEDS.items():
 _NOTE_WORDS = "|".join(re.escape(word) for word in sorted(_RULES_OF, key=len, reverse=True))
 # One pass of every rule's words over the whole text picks the sentences to read; in each, the words of each voice
 # say which rules are asked.
+# Each plain-voice rule read where its own words stand: (its words, the rule, why).
+_GATED_PLAIN = (
+    (_RULES_OFF_WORDS, _RULES_OFF, "sets the model's own rules aside"),
+    (_ANSWER_WORDS, _ANSWER_SET, "sets the answer to the user's question in advance"),
+    (_CHOICE_WORDS, _CHOICE_REPLACED, "replaces the user's choice"),
+    (_ELSEWHERE_WORDS, _ELSEWHERE, "takes data from beyond the call"),
+)
+_GATED_WORDS = "|".join(words.pattern for words, _, _ in _GATED_PLAIN)
 _GATE = Cue(f"{_PLAIN_WORDS}|{_NOTE_WORDS}", 0)
+_GATED_GATE = Cue(_GATED_WORDS, 0)
 _PLAIN_GATE = Cue(_PLAIN_WORDS, 0)
 _NOTE_GATE = Cue(_NOTE_WORDS, 0)
 
@@ -901,7 +934,10 @@ def steers(text: str, tool: str | None = None) -> list[Steer]:
     job: a memory tool's memory is no reach, its family's own tools are its job). Only the sentences holding a word
     one of the rules needs are read, and only by the rules whose words they hold."""
     low = _lowered(text)
+    gated_places = [m.start() for m in _GATED_GATE.finditer(low)]
     places = [m.start() for m in _GATE.finditer(low)]
+    if gated_places:
+        places = sorted(places + gated_places)
     if not places:
         return []
     job = (tool or "").lower()
@@ -917,10 +953,16 @@ def steers(text: str, tool: str | None = None) -> list[Steer]:
             continue
         judged = i
         start, end = spans[i]
-        window = low[ends[i - 1] if i else 0 : end]  # the words of this sentence, and of the break before it
+        before = ends[i - 1] if i else 0
+        window = low[before:end]  # the words of this sentence, and of the break before it
         sentence = text[start:end]
-        if _PLAIN_GATE.search(window) is not None:
-            why = _judge_plain(sentence, job)
+        everything = _PLAIN_GATE.search(window) is not None
+        gated: tuple[tuple[Cue, str], ...] = ()
+        at = bisect.bisect_left(gated_places, before)
+        if at < len(gated_places) and gated_places[at] < end:
+            gated = tuple((rule, why) for words, rule, why in _GATED_PLAIN if words.search(window) is not None)
+        if everything or gated:
+            why = _judge_plain(sentence, job, _PLAIN + gated if everything else gated, everything=everything)
             if why is not None:
                 plain.append(Steer(start, end, why))
         rules = {rule for word in _NOTE_GATE.finditer(window) for rule in _RULES_OF[word.group()]}
@@ -939,20 +981,24 @@ def _lowered(text: str) -> str:
     return "".join(letter.lower()[0] for letter in text)
 
 
-def _judge_plain(sentence: str, job: str) -> str | None:
+# The plain-voice rules read wherever one of `_PLAIN_WORDS` stands: (the rule, why).
+_PLAIN = (
+    (_VERDICT, "sets what the user is told before the data is read"),
+    (_AGAINST_DATA, "sets what the user is told against the data"),
+    (_NARROWED, "keeps part of the data from the user by what it speaks of"),
+    (_UNASKED, "skips the user's say"),
+    (_OUTRANKS, "changes whom the model obeys"),
+)
+
+
+def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *, everything: bool) -> str | None:
+    """Why `sentence` steers by one of `rules`, or by another tool's call reshaped or a lasting rule when
+    `everything` (one of `_PLAIN_WORDS` stands in it), or None."""
     if quotes_attack(sentence):
         return None  # a detector's or a guide's sentence about such wording says none of it
-    for pattern, why in (
-        (_VERDICT, "sets what the user is told before the data is read"),
-        (_AGAINST_DATA, "sets what the user is told against the data"),
-        (_NARROWED, "keeps part of the data from the user by what it speaks of"),
-        (_UNASKED, "skips the user's say"),
-        (_OUTRANKS, "changes whom the model obeys"),
-        (_RULES_OFF, "sets the model's own rules aside"),
-        (_ANSWER_SET, "sets the answer to the user's question in advance"),
-        (_CHOICE_REPLACED, "replaces the user's choice"),
-        (_ELSEWHERE, "takes data from beyond the call"),
-    ):
+    if everything and all(rule is not _ELSEWHERE for rule, _ in rules):
+        rules = (*rules, (_ELSEWHERE, "takes data from beyond the call"))
+    for pattern, why in rules:
         found = pattern.search(sentence)
         if found is None or _FORBIDS.search(sentence, 0, found.start()):
             continue
@@ -970,6 +1016,8 @@ def _judge_plain(sentence: str, job: str) -> str | None:
         if "already" in said and _AFTER.search(sentence, 0, found.start()):
             continue  # "only once the user has already approved": the approval awaited
         return f"{why} ({found.group().strip()[:60]!r})"
+    if not everything:
+        return None
     other = _OTHER_CALL.search(sentence)
     if other is not None:
         named = next(name for name in other.groups() if name)
