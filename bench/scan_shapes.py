@@ -1,0 +1,199 @@
+"""What the poisoning scan costs on results of hostile shapes, whether that cost grows linearly, and its memory.
+
+Each shape is a result text an upstream can send (none poisoned, or poisoned the
+same way throughout): encoded blocks, many HTML comments, long lines without
+spaces, many short lines, nested encodings, and the hostile shapes of
+``tests/scan/hostile.py``. Each is scanned as the gateway scans a result
+(`scan_result(warnings=False)`, its high findings only), a fresh copy each round,
+CPU time best of N, at 100 KB and at a quarter of that: ``growth`` is the cost at
+100 KB over four times the cost at 25 KB (1.0 is linear). With ``--rss``, the
+growth of this process's resident memory across one scan of every corpus tool
+(``<corpus>/tools`` and ``<corpus>/unannotated``), as a gateway with many
+upstreams holds after its first listing.
+
+Usage::
+
+    python bench/scan_shapes.py [--rounds N] [--only SUBSTRING] [--hostile] [--rss --corpus DIR]
+        [--format text|json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import codecs
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hintgate.scan.poisoning import scan_result, scan_tool
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus"
+
+_SENTENCES = (
+    "The client reads its settings from a file in the working directory.",
+    "Each job writes what it did to a log before it exits.",
+    "Before it starts, the service checks the version of every dependency it needs.",
+    "A mismatch is reported with the name of the package and the version found.",
+    "Retries wait a little longer each time, up to a minute.",
+    "The export keeps the records in the order they were created.",
+    "Timestamps are written in UTC, with the offset spelled out.",
+    "Large files are split into parts of at most eight megabytes.",
+    "The cache is cleared when the configuration changes.",
+    "Errors are counted per endpoint and shown on the status page.",
+)
+
+
+def _fill(size: int, unit: Callable[[int], str]) -> str:
+    """Units `unit(0)`, `unit(1)`... joined until `size` characters, cut there."""
+    parts: list[str] = []
+    total = 0
+    i = 0
+    while total < size:
+        part = unit(i)
+        parts.append(part)
+        total += len(part)
+        i += 1
+    return "".join(parts)[:size]
+
+
+def _sentence(i: int) -> str:
+    return f"{_SENTENCES[i % len(_SENTENCES)][:-1]} (record {i})."
+
+
+def _b64(text: str | bytes) -> str:
+    raw = text.encode() if isinstance(text, str) else text
+    return base64.b64encode(raw).decode()
+
+
+def _pem(i: int) -> str:
+    rng = random.Random(i)
+    body = _b64(bytes(rng.getrandbits(8) for _ in range(1200)))
+    lines = "\n".join(body[at : at + 64] for at in range(0, len(body), 64))
+    return f"-----BEGIN CERTIFICATE-----\n{lines}\n-----END CERTIFICATE-----\n"
+
+
+def _wrapped(block: str) -> str:
+    return "\n".join(block[at : at + 76] for at in range(0, len(block), 76))
+
+
+def _minified(i: int) -> str:
+    body = f"return a.map(function(x){{return x*{i}+b[{i % 7}]}}).filter(Boolean)"
+    return f"function f{i}(a,b){{{body}}};var v{i}=f{i}([1,2],[3]);"
+
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "base64 of prose, each different": lambda n: _fill(n, lambda i: f"token {i}: {_b64(_sentence(i))}\n"),
+    "base64 blocks of binary data (PEM)": lambda n: _fill(n, _pem),
+    "one base64 block of prose, wrapped": lambda n: _wrapped(_b64(_fill(n * 3 // 4, _sentence))),
+    "HTML comments, each different": lambda n: _fill(n, lambda i: f"<p>{_sentence(i)}</p><!-- {_sentence(-i)} -->\n"),
+    "long line without spaces (minified code)": lambda n: _fill(n, _minified),
+    "long line without spaces (letters and digits)": lambda n: _fill(n, lambda i: f"{i:x}abcdefghij{i * 7919:x}"),
+    "many short lines": lambda n: _fill(n, lambda i: f"{i}\n"),
+    "many short log lines": lambda n: _fill(n, lambda i: f"12:{i % 60:02}:{i % 59:02} INFO job {i} done\n"),
+    "base64 of base64 of prose, each different": lambda n: _fill(
+        n, lambda i: f"blob {i}: {_b64(_b64(_sentence(i)))}\n"
+    ),
+    "base64 of hex of prose, each different": lambda n: _fill(
+        n, lambda i: f"blob {i}: {_b64(_sentence(i).encode().hex())}\n"
+    ),
+    "rot13 of base64 of prose, each different": lambda n: _fill(
+        n, lambda i: f"blob {i}: {codecs.encode(_b64(_sentence(i)), 'rot13')}\n"
+    ),
+    "prose": lambda n: _fill(n, lambda i: _sentence(i) + (" " if i % 5 else "\n\n")),
+}
+"""Shapes by name: each a function of a size in characters."""
+
+
+def shapes(size: int) -> dict[str, dict[str, Any]]:
+    """Every shape of this module as a result of `size` characters."""
+    return {name: {"content": [{"type": "text", "text": make(size)}]} for name, make in SHAPES.items()}
+
+
+def cost(result: dict[str, Any], rounds: int) -> float:
+    """CPU seconds to scan `result` as the gateway does, best of `rounds`, a fresh copy each round (the scan
+    remembers the views of the last text it read)."""
+    best = float("inf")
+    for _ in range(rounds):
+        fresh = json.loads(json.dumps(result))
+        start = time.process_time()
+        scan_result(fresh, warnings=False, seconds=1e9)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def rss_growth(corpus: Path) -> tuple[int, float, float]:
+    """(tools, MB of RSS the first scan of every corpus tool added, CPU seconds it took)."""
+    tools = []
+    for folder in ("tools", "unannotated"):
+        for path in sorted((corpus / folder).glob("*.json")):
+            tools.extend(json.loads(path.read_text(encoding="utf-8"))["tools"])
+    before = _rss_mb()
+    start = time.process_time()
+    for tool in tools:
+        scan_tool(tool)
+    return len(tools), _rss_mb() - before, time.process_time() - start
+
+
+def main() -> int:
+    """Print each shape's cost at 100 KB and its growth from 25 KB."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="", help="only the shapes whose name holds this")
+    parser.add_argument("--hostile", action="store_true", help="also tests/scan/hostile.py's shapes (slow)")
+    parser.add_argument("--rss", action="store_true", help="first: RSS growth across the corpus tools' scan")
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    args = parser.parse_args()
+    report: dict[str, Any] = {}
+    if args.rss:
+        count, grown, seconds = rss_growth(args.corpus)
+        if not count:
+            parser.error(f"no corpus tools in {args.corpus.resolve()} (give --corpus DIR)")
+        report["rss"] = {"tools": count, "mb": round(grown, 1), "first_scan_s": round(seconds, 2)}
+    makers = dict(SHAPES)
+    if args.hostile:
+        sys.path.insert(0, str(REPO))
+        from tests.scan.hostile import SHAPES as HOSTILE
+
+        makers.update({f"hostile: {name}": make for name, make in HOSTILE.items()})
+    scan_result({"content": [{"type": "text", "text": "warm " * 2000}]})  # the sets built before any clock
+    report["shapes"] = {}
+    for name, make in makers.items():
+        if args.only not in name:
+            continue
+        small = cost({"content": [{"type": "text", "text": make(25_600)}]}, args.rounds)
+        large = cost({"content": [{"type": "text", "text": make(102_400)}]}, args.rounds)
+        report["shapes"][name] = {
+            "ms_100kb": round(large * 1e3, 2),
+            "growth": round(large / (4 * small), 2) if small else None,
+        }
+    if args.format == "json":
+        json.dump(report, sys.stdout, indent=2)
+        print()
+        return 0
+    if "rss" in report:
+        rss = report["rss"]
+        print(
+            f"RSS growth across the first scan of {rss['tools']} corpus tools: {rss['mb']} MB ({rss['first_scan_s']} s)"
+        )
+    print(f"{'shape (100 KB, CPU best of ' + str(args.rounds) + ')':56} {'ms':>9} {'growth':>7}")
+    for name, row in report["shapes"].items():
+        print(f"{name:56} {row['ms_100kb']:>9} {row['growth']!s:>7}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
