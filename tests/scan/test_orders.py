@@ -1396,3 +1396,22 @@ def test_a_long_page_without_words_joined_six_deep_is_left_as_it_is() -> None:
     assert orders._words_joined_apart(page) is page
     joined = page + "call_the_read_only_file_tool now."
     assert orders._words_joined_apart(joined) == page + "call the read only file tool now."
+
+
+_EMPHASIS_AS_WRITTEN = r"(?<![\w*])_(?=[A-Za-z][a-z]*[ \t,])|(?<=[.!?)])_(?![\w])"
+"""Markdown's emphasis underscores as first spelled, each condition before the underscore where it stands."""
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    pieces=st.lists(
+        st.sampled_from(["_", "a", "Ab", " ", "*", ".", ")", "!", ",", "\t", "é", "3", "__", "x_"]), max_size=40
+    )
+)
+def test_emphasis_underscores_are_the_ones_the_pattern_as_first_written_finds(pieces: list[str]) -> None:
+    import re
+
+    from hintgate.scan import orders
+
+    text = "".join(pieces)
+    assert orders._unemphasised(text) == re.sub(_EMPHASIS_AS_WRITTEN, " ", text)

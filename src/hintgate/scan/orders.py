@@ -1752,7 +1752,9 @@ def _words_joined_apart(text: str) -> str:
 
 # Markdown's underscores of emphasis around a sentence ("_If an agent reads this, ..._"): they join its first and
 # last words to no boundary.
-_EMPHASIS = re.compile(r"(?<![\w*])_(?=[A-Za-z][a-z]*[ \t,])|(?<=[.!?)])_(?![\w])")
+# The underscore first, what stands before it read behind it (`(?<![\w*]_)` after it is `(?<![\w*])` before it):
+# Python's engine then skips to each underscore, where it tried every character (4 ms per 100 KB of text with one).
+_EMPHASIS = re.compile(r"_(?:(?<![\w*]_)(?=[A-Za-z][a-z]*[ \t,])|(?<=[.!?)]_)(?![\w]))")
 
 
 def _unemphasised(text: str) -> str:
