@@ -227,12 +227,13 @@ def _why(finding: ScanFinding) -> str:
     return finding.message.rpartition("was not scanned: ")[2]
 
 
-_SENTENCE_END = re.compile(r"[.!?\n](?:\s|$)|</[A-Za-z_-]+>")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n|</[A-Za-z_-]+>")
 
 
 def _redacted_text(text: str, findings: list[ScanFinding]) -> str:
     """`text` with each finding's sentence (or span) replaced by a marker; the text between them kept."""
-    # Where sentences end: after the mark (the space that follows stays), or after a closing tag.
+    # Where sentences end: after the mark (the space that follows stays), at every line break (a list's item or a
+    # table's row is a line, whatever opens the next), or after a closing tag.
     ends = [m.end() if m.group().startswith("</") else m.start() + 1 for m in _SENTENCE_END.finditer(text)]
     spans: list[tuple[int, int, ScanFinding]] = []
     inside = [(f.start, f.end) for f in findings if f.code != "HG604"]

@@ -940,7 +940,6 @@ def _said(
     return None if opened else match
 
 
-# Words before a quotation mark that make what follows a quotation: "wrote", "such as", "payload", a table's bar.
 # A data key at its line's start, before a value's quotation mark: `  note: "`, `+    message: "` (not one named for
 # samples or quotes, whose value is quoted as `_SAMPLE_MEMBER`'s is).
 _DATA_KEY = re.compile(
@@ -948,8 +947,11 @@ _DATA_KEY = re.compile(
     r"match|detect|lure|phish))[A-Za-z_][\w.-]{0,40}:[ \t]*$",
     re.IGNORECASE,
 )
+# Words before a quotation mark that make what follows a quotation: "wrote", "such as", "payload", a table's bar, a
+# list's item (a list of quoted strings, as an array's bracket, lists samples).
 _QUOTED_BY = re.compile(
-    r"(?:[|(\[]|\w:|\b(?:said|says|say|wrote|writes|like|as|e\.g\.|examples?|payloads?|samples?|prompts?|phrases?|"
+    r"(?:[|(\[]|(?:^|\n)[ \t]*[-*\u2022]|\w:|\b(?:said|says|say|wrote|writes|like|as|e\.g\.|examples?|payloads?|"
+    r"samples?|prompts?|phrases?|"
     r"strings?|text|messages?|quoted?|quotes|injections?|attacks?|called|titled|named|reads|read|addressed\s+to|"
     r"aimed\s+at|directed\s+at)\b)[\s:,>-]{0,8}$",
     re.IGNORECASE,
@@ -2129,6 +2131,9 @@ def _boundary_before(text: str, at: int) -> int:
     # After a full stop, a blank line, or a JSON string's end or start: each string of a JSON text is its own.
     marks = (". ", "\n\n", "! ", "? ", "。", '": "')
     best = max((found + len(mark) for mark in marks if (found := text.rfind(mark, low, at)) >= 0), default=low)
+    breaks = _line_breaks(text, low, at)
+    if breaks:
+        best = max(best, breaks[-1] + 1)
     closed = text.rfind('",', low, at)
     if closed >= 0 and _JSON_NEXT.match(text, closed + 2):
         best = max(best, closed + 2)  # a JSON string closed before the next one: not `You are "Max", a ...`
@@ -2145,7 +2150,39 @@ def _boundary_after(text: str, at: int) -> int:
     ends = [i for i in (text.find(". ", at, high), text.find("\n\n", at, high), text.find("! ", at, high),
                         text.find("? ", at, high), text.find("。", at, high), text.find('",', at, high),
                         text.find('"\n', at, high), text.find('"}', at, high)) if i >= 0]  # fmt: skip
+    breaks = _line_breaks(text, at + 1, high)  # (a break at `at` ends the sentence before: this one starts after it)
+    if breaks:
+        ends.append(breaks[0] - 1)  # the sentence ends before the line break, which belongs to no sentence
     return min(ends) + 1 if ends else high
+
+
+# A single line break that ends a sentence all the same (a list, a table or a page's headings are lines, not one
+# sentence wrapped): after a sentence's end or a table row's bar, before a list item, a table row or a quoted line
+# (not before a `#`: a code comment goes on so as often as a heading starts). A break inside a sentence wrapped by
+# mail ("... please send the\nfile") still joins its lines.
+_LINE_END = re.compile(
+    r"(?<=[.!?;:|])(?<!\.\.)[ \t]*\n(?![ \t]*(?:user|assistant|system|human|ai|model|bot)[ \t]*:)"
+    r"|\n(?=[ \t]*(?:[-*+\u2022][ \t]|\d{1,3}[.)][ \t]|\||>))",
+    re.IGNORECASE,
+)
+# A page's heading: a paragraph's first line, short, with no mark of a sentence, before a line that opens with a
+# capital ("Auto-approve" over "You can let ...").
+_HEADING = re.compile(r"[^\n.!?:;,]{0,59}[^\W_]\n(?=[^\W\d_])")
+
+
+def _line_breaks(text: str, low: int, high: int) -> list[int]:
+    """Where in `text[low:high]` a single line break ends a sentence (`_LINE_END`, or the break after a heading)."""
+    if text.find("\n", low, high) < 0:
+        return []
+    found = [m.end() - 1 for m in _LINE_END.finditer(text, low, high)]
+    at = text.find("\n", low, high)
+    while at >= 0:
+        line = text.rfind("\n", 0, at) + 1
+        first = line == 0 or text[max(0, line - 2) : line] == "\n\n"
+        if first and _HEADING.match(text, line) is not None and text[at + 1 : at + 2].isupper():
+            found.append(at)
+        at = text.find("\n", at + 1, high)
+    return sorted(found)
 
 
 # The cues a sentence must hold one of to be an order (other tools' names and mail addresses are looked for apart).
