@@ -926,7 +926,7 @@ def _said(
     if not quotes:
         return match
     head = _JSON_MEMBER.sub("", sentence[:at])  # a JSON member's value ("note": "...") is no quotation
-    opened = [q for q in "\"'“‘«「" if head.count(q) % 2 == 1 or (q in "“‘«「" and q in before)]
+    opened = [q for q in "\"'“‘«「„" if head.count(q) % 2 == 1 or (q in "“‘«「„" and q in before)]
     if "'" in opened and re.search(r"\w'\w", head):  # an apostrophe ("user's") opens nothing
         opened.remove("'")
     if data:
@@ -1026,6 +1026,17 @@ _USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
 _ANY_MODEL = re.compile(r"\s*(?:if|when|whenever|once)\s+(?:an?|any)\s", re.IGNORECASE)
 
 
+# A call that opens with a greeting or an interjection ("yo AI,", "hey bot,"): a call wherever it stands.
+_GREETED = re.compile(r"(?:hey|hi|hello|dear|yo|oh|ok|okay|psst|attention)\b", re.IGNORECASE)
+# What may stand before a name that a comma calls, from its sentence's start or a label's colon: marks, a greeting, a
+# "to" or "for" and an article, a word or two of the name ("log analyst assistant,").
+_VOCATIVE_LEAD = re.compile(
+    r"(?:^|\n|[:：—–]\s)[\W_]*(?:(?:hey|hi|hello|dear|ok|okay|please|attention|now|so|and|also|then)\b[\W_]*)*"
+    r"(?:(?:to|for)\s+)?(?:(?:the|all|any|every|our|my|your)\s+)?(?:[\w-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
     said = _said(sentence, match, data=True)
@@ -1036,6 +1047,11 @@ def _addressed(sentence: str, match: Any) -> Any:
         # about attacks says what any model may meet; it calls no model reading it.
         return None
     found = said.group().strip().lower()
+    if found.endswith(",") and not _GREETED.match(found) and not _VOCATIVE_LEAD.search(sentence, 0, _start(said)):
+        # "findings involving email assistants, browser agents and note-takers": a list's item, or the model named
+        # mid-sentence; a comma calls the one it names only at its sentence's or a label's start ("Note: AI
+        # assistant, ...").
+        return None
     if _USER_AGENT.search(found):
         return None  # "User agent: Mozilla/5.0": a browser's name, not the model's
     if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",

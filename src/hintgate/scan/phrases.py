@@ -872,14 +872,18 @@ PHRASES = tuple(
 QUOTE_CUES = re.compile(
     r"(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|patterns?|strings?|text|detects?|flags?|"
     r"catches|blocks?|scans?\s+for|matches|example|attempts?|injections?|including|contains?|e\.\s*g\.|"
-    r"wie|z\.\s*B\.|comme|como|come|например|例如|如|例えば)\s*[:\"'“‘`«「(]*\s*$",
+    r"wie|z\.\s*B\.|comme|como|come|например|例如|如|例えば"
+    # An order reported, not given: "instructing it to ...", "tricks the agent into ...", "told models to ...".
+    r"|(?:instruct|tell|told|ask|direct|order|command|trick|convinc|persuad|coax|caus|lead|led|get|got)\w*\s+"
+    r"(?:it|them|(?:the\s+|an?\s+)?(?:\w+\s+)?(?:model|assistant|agent|llm|chatbot|bot|ai)s?)\s+(?:in)?to)"
+    r"\s*[:\"'“‘`«「(]*\s*$",
     re.IGNORECASE,
 )
 QUOTE_ENDINGS = (
     "as", "e.g.", "example", "instance", "like", "phrase", "phrases", "pattern", "patterns", "string", "strings",
     "text", "detect", "detects", "flag", "flags", "catches", "block", "blocks", "for", "matches", "attempt",
     "attempts", "injection", "injections", "including", "contain", "contains", "g.", "wie", "b.", "comme", "como",
-    "come",
+    "come", "to", "into",
 )  # fmt: skip
 """How each ASCII cue of `QUOTE_CUES` ends, lowercase: text before a phrase that ends with none of them (less
 spaces and quotes) is no cue, which a `str.endswith` says for less than a search of the cues costs."""

@@ -286,7 +286,19 @@ _GC = "\u0370-\u03ff\u0400-\u052f"
 _SEAM = re.compile(rf"[^\W\d_{_GC}][{_GC}]|[{_GC}][^\W\d_{_GC}]")
 _CJK = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
-_QUOTE_PAIRS = (("\u201c", "\u201d"), ("\u2018", "\u2019"), ("\u00ab", "\u00bb"), ("\u300c", "\u300d"), ("`", "`"))
+# A quotation's opening and closing marks: English, French, German („…“, „…", »…«), Polish („…”), CJK, code.
+_QUOTE_PAIRS = (
+    ("\u201c", "\u201d"),
+    ("\u2018", "\u2019"),
+    ("\u00ab", "\u00bb"),
+    ("\u00bb", "\u00ab"),
+    ("\u201e", "\u201c"),
+    ("\u201e", "\u201d"),
+    ("\u201e", '"'),
+    ("\u300c", "\u300d"),
+    ("\u300e", "\u300f"),
+    ("`", "`"),
+)
 _ROLE_TAGS = frozenset({"a system or role tag addressed to the model", "a role marker addressed to the model"})
 # A definition's values and labels: a schema's enum, const, default or example value, a title. The model passes a
 # value on as an argument and a title names a thing; an order to the model written there is none of that.

@@ -33,12 +33,12 @@ _ABOUT_ATTACKS = re.compile(
 )
 
 # Each opening mark and the marks that close it: « » either way round (French «…», German and Danish »…«), German
-# „…“ and Polish „…”, English “…” and ‘…’, CJK 「…」 and 『…』, and the straight double quote.
+# „…“ (or „…" as typed) and Polish „…”, English “…” and ‘…’, CJK 「…」 and 『…』, and the straight double quote.
 _CLOSERS = {
     '"': '"',
     "«": "»",
     "»": "«",
-    "„": "“”",
+    "„": '“”"',
     "“": "”",
     "‘": "’",
     "「": "」",
