@@ -543,7 +543,8 @@ _BYPASS = Cue(
     r"|\b(?:no|without)\s+(?:need\s+(?:for|to)\s+)?(?:\w+\s+){0,2}?(?:ask\w*|confirm\w*|approv\w*|review\w*|permission)"
     r"|\b(?:is|are)\s+(?:unnecessary|redundant|not\s+(?:needed|required|necessary))|\bavoid\s+(?:asking|prompting|"
     r"requesting|waiting)"
-    r"|\b(?:do\s+not|don't|never|no\s+need\s+to)\s+(?:ask|request|wait|prompt|check\s+with)"
+    # (not of the reader: "the bank will never ask you to confirm your PIN" warns of a scam, it skips no approval)
+    r"|\b(?:do\s+not|don't|never|no\s+need\s+to)\s+(?:ask|request|wait|prompt|check\s+with)(?!\s+you\b)"
     r"|\bskip\w*\s+(?:\w+\s+){0,3}?(?:step|check|confirm\w*|approv\w*|review|prompt|dialog)"
     r"|\bauto-?(?:approv\w*|confirm\w*|accept\w*)|\banswer\s+(?:yes|it)\b|"
     r"\b(?:answer|approve|confirm|accept|click|respond)\w*\s+(?:\w+\s+){0,4}?on\s+(?:the\s+)?user'?s?\s+behalf"
@@ -1994,6 +1995,8 @@ def result_cue(text: str) -> bool:
     )
 
 
+# A sentence's end after a cue: what ends there is no heading or label.
+_STOP = re.compile(r"[.!?\u3002\uff01\uff1f]")
 # A JSON member whose name says its string holds samples or quotes: what it says is quoted, not said.
 _SAMPLE_MEMBER = re.compile(
     r'"[\w .-]*(?:sample|example|payload|attack|inject|quote|pattern)[\w .-]*"\s*:\s*"(?:[^"\\\n]|\\.)*$',
@@ -2016,8 +2019,13 @@ def judge_result(text: str) -> list[Order]:
             continue  # already read, or inside a code block (what a program says, not a person)
         start = max(_boundary_before(text, _opening(cue)), cue.start() - 400)
         end = min(_boundary_after(text, cue.end()), cue.end() + 400)
-        if end - cue.end() < 3 or text[cue.end() : end].strip(" :*#-\n") == "":
-            # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it.
+        if (end - cue.end() < 3 or text[cue.end() : end].strip(" :*#-\n") == "") and not _STOP.search(
+            text,
+            max(cue.start(), cue.end() - 1),
+            end,  # (RE2's match may end with the mark it read as a boundary)
+        ):
+            # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it; a sentence
+            # that ends with the model's name ("... into the assistant.") is neither.
             paragraph = text.find("\n\n", end)
             end = min(len(text) if paragraph < 0 else paragraph, end + 400)
         start = max(start, last_end, 0)
