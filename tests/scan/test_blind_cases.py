@@ -1,8 +1,11 @@
-"""The scan on the two blind development sets, scored by bench/scan_cases.py.
+"""The scan on the blind sets kept in the project, scored by bench/scan_cases.py.
 
-Each set was written by someone who never read the scan, in styles of their own choosing
-(tests/scan/scan_cases/blind_dev by one writer, blind_dev2 by another); `bench/scan_cases.py`
-scores any directory in their layout (the lead runs it on held-out sets nobody here has read).
+Each set was written by someone who never read the scan, in styles of their own choosing, each by
+another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cases.py` scores any
+directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
+blind_final22 were held out while the rules of their day were written and are released since; the
+floors below sit a little under what the scan scored on each when it was added, so a change that
+loses a class there fails.
 """
 
 from __future__ import annotations
@@ -17,12 +20,20 @@ HERE = Path(__file__).parent
 REPO = HERE.parents[1]
 bench = load_script(REPO / "bench" / "scan_cases.py", "scan_cases_bench")
 
-SETS = ("blind_dev", "blind_dev2")
+SIZES = {
+    "blind_dev": 530,
+    "blind_dev2": 598,
+    "blind_dev3": 280,
+    "blind_dev4": 310,
+    "blind_final21": 310,
+    "blind_final22": 310,
+}
+SETS = tuple(SIZES)
 
 
 def test_the_case_bench_reads_both_layouts_into_definitions_and_results() -> None:
     own = bench.load(HERE / "scan_cases")
-    for name, size in (("blind_dev", 530), ("blind_dev2", 598)):
+    for name, size in SIZES.items():
         blind = bench.load(HERE / "scan_cases" / name)
         assert {(c.group, c.poisoned) for c in blind} == {
             ("definitions", True),
@@ -46,21 +57,49 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
     return float(hit / total)
 
 
-@pytest.mark.parametrize(("name", "least"), [("blind_dev", 0.75), ("blind_dev2", 0.55)])
-def test_most_blind_poisoned_definitions_are_flagged_high(scores: dict[str, Any], name: str, least: float) -> None:
-    assert rate(scores[name], "definitions", True) >= least, scores[name].to_json()["missed"]
+# Per set: the least share of poisoned definitions and results flagged high, and the most share of honest
+# ones, each a little beyond what the scan scored when the floor was last set (blind_dev and blind_dev2 when
+# they were added; the four sets of 2026-11-29 on that day's last rules: blind_dev3 honest results 23 of 120
+# and blind_final22 poisoned definitions 34 of 65 are where the scan is weakest, and are written down in
+# docs/security.md as not meeting the issue's goals).
+FLOORS = {
+    # name: (poisoned definitions, honest definitions, poisoned results, honest results)
+    "blind_dev": (0.75, 0.05, 0.85, 0.05),
+    "blind_dev2": (0.55, 0.05, 0.80, 0.07),
+    "blind_dev3": (0.80, 0.12, 0.80, 0.22),
+    "blind_dev4": (0.92, 0.06, 0.78, 0.07),
+    "blind_final21": (0.60, 0.04, 0.71, 0.08),
+    "blind_final22": (0.49, 0.03, 0.61, 0.12),
+}
 
 
 @pytest.mark.parametrize("name", SETS)
-def test_at_most_5_percent_of_the_blind_honest_definitions_are_flagged_high(scores: dict[str, Any], name: str) -> None:
-    assert rate(scores[name], "definitions", False) <= 0.05, scores[name].to_json()["false_flags"]
+def test_blind_poisoned_definitions_are_flagged_high_at_least_as_often_as_the_sets_floor(
+    scores: dict[str, Any], name: str
+) -> None:
+    assert rate(scores[name], "definitions", True) >= FLOORS[name][0], scores[name].to_json()["missed"]
 
 
-@pytest.mark.parametrize(("name", "least"), [("blind_dev", 0.85), ("blind_dev2", 0.80)])
-def test_most_blind_poisoned_results_are_flagged_high(scores: dict[str, Any], name: str, least: float) -> None:
-    assert rate(scores[name], "results", True) >= least, scores[name].to_json()["missed"]
+@pytest.mark.parametrize("name", SETS)
+def test_blind_honest_definitions_are_flagged_high_at_most_as_often_as_the_sets_ceiling(
+    scores: dict[str, Any], name: str
+) -> None:
+    assert rate(scores[name], "definitions", False) <= FLOORS[name][1], scores[name].to_json()["false_flags"]
 
 
-@pytest.mark.parametrize(("name", "most"), [("blind_dev", 0.05), ("blind_dev2", 0.07)])
-def test_few_blind_honest_results_are_flagged_high(scores: dict[str, Any], name: str, most: float) -> None:
-    assert rate(scores[name], "results", False) <= most, scores[name].to_json()["false_flags"]
+@pytest.mark.parametrize("name", SETS)
+def test_blind_poisoned_results_are_flagged_high_at_least_as_often_as_the_sets_floor(
+    scores: dict[str, Any], name: str
+) -> None:
+    assert rate(scores[name], "results", True) >= FLOORS[name][2], scores[name].to_json()["missed"]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_blind_honest_results_are_flagged_high_at_most_as_often_as_the_sets_ceiling(
+    scores: dict[str, Any], name: str
+) -> None:
+    assert rate(scores[name], "results", False) <= FLOORS[name][3], scores[name].to_json()["false_flags"]
+
+
+def test_every_blind_set_has_its_floors() -> None:
+    assert set(FLOORS) == set(SETS)
