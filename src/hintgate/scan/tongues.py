@@ -1142,6 +1142,11 @@ _TARGET = re.compile(
 _STOP = re.compile(r"[.!?;\u0e46]\s+|\n+|[。！？؟।]")
 # A label: up to seventy characters from a sentence's start to its colon, comma or dash (the note's addressee).
 _LABEL = re.compile(r"[^:：,،、—\n]{0,70}?(?:[:：]|[,،、!]\s|\s[—–-]\s)")
+# Who said a line of a chat log or a transcript, before what they said: a time stamp, a handle or a name and a colon
+# ("[12:10] jorge.b: ", "10:42 <raj> ", "Amit: "). What they said opens after it, and so does its label.
+_SPEAKER = re.compile(
+    r"(?:\[?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]?\s+)?(?:<[\w.@-]{1,32}>|[\w.@-]{1,32}(?:\s[\w.@-]{1,32})?:)\s+"
+)
 _WINDOW = 3
 _SHORTEST = 12
 
@@ -1350,6 +1355,9 @@ class _Reader:
         addressed = False
         if "ai" in found:
             label = _LABEL.match(text, start, end)
+            speaker = _SPEAKER.match(text, start, end)
+            if speaker is not None and (label is None or at["ai"] >= label.end()):
+                label = _LABEL.match(text, speaker.end(), end)
             if label is not None and at["ai"] < label.end():
                 ai = at["ai"]
                 # The model named in a label ("Note for the assistant:") or greeted at the sentence's start ("AI,
