@@ -13,7 +13,10 @@ name each other there:
   "ops-agent reading this:", "Assistant chargé de l'évaluation :");
 - a vocative ("btw assistant, ...", "(...: assistant, when the owner asks");
 - its own state or a note marked for it ("Assistant preferences (saved):",
-  "agent memory:", "Assistant-friendly note:", "shopping assistants take note").
+  "agent memory:", "Assistant-friendly note:", "shopping assistants take note");
+- a line's label that names the models as its readers, whatever words qualify
+  them ("AI coding agents:", "Guideline for assistants:", "Assistant guidance
+  from the vendor:", "Question for the AI notetaker —").
 
 A person's job named the same way ("the HR assistant", "a support agent",
 "the teaching assistant") is no model: those words before the role are left
@@ -38,6 +41,23 @@ _JOB = (
     r"travel|insurance|estate|customer|service|support|field|booking|user|proxy|ssh|gpg|build|CI|shop|store|"
     r"physician|marketing|finance|accounting|payroll|claims|leasing|literary|talent|press|purchasing|desk|"
     r"virtual|editorial|production|program|project|clinical|pharmacy|care|home\s+care|health)"
+)
+# Where a line's label starts: a line, a quotation or a bracket, a comment's or a list item's opening, a dash.
+_LABEL_START = (
+    r"(?:^|\n|\\n|[.!?][ \t]+|[\"“(\[][ \t]*|//+[ \t]*|/\*[ \t]*|<!--[ \t]*|#+[ \t]+|[*>•-][ \t]+|[ \t][—–][ \t])"
+    r"[ \t]*"
+)
+# The models as a label's readers: by their roles in the plural (a whole word: "dev-bot:" is a speaker's handle).
+_READERS = (
+    r"(?:assistants|agents|bots|copilots|chatbots|summari[sz]ers|notetakers|note-takers|AI[ \t]+helpers|"
+    # (the models or LLMs only by what they do here: "Models tested:" heads a list of them, not a note to them)
+    r"(?:models|LLMs)[ \t]+[a-z]+ing)"
+)
+# One model by its role, and the words a note to it is called by.
+_ONE_READER = r"(?:assistant|agent|bot|LLM|copilot|chatbot|notetaker|note-taker)"
+_SAID = (
+    r"(?:guidance|guidelines?|instructions?|notes?|memo|polic(?:y|ies)|rules?|conventions?|protocol|checklist|"
+    r"tasks?|actions?|steps?|todo|hints?|tips?|reminders?|directives?|notice|addendum|orders?|briefing|advisory)"
 )
 _CALLED = (
     # An @-mention of a handle that ends in the model's role.
@@ -123,6 +143,25 @@ _CALLED = (
     r"all'attenzione\s+(?:degli|dell'|del))\s*(?:[\w-]+\s+)?(?:assistant|asistente|Assistent|assistente|agent|IA|KI)"
     r"|\b(?:assistant|agent|asistente|assistente|Assistent)e?s?\s+(?:chargée?s?|responsable|encargad[oa]s?|"
     r"zuständig\w*|incaricat[oa])[^:\n]{0,40}\s:"
+    # A line's label whose words name the models as its readers, any words around them: "AI coding agents:",
+    # "Guideline for assistants:", "IMPORTANT FOR AUTOMATED AP AGENTS:", "Bots working on this board:", "Note for
+    # maintainers/agents triaging this:" (what follows the plural says what they do, not what they are: "Models
+    # tested:" and "Free agents signed:" head lists of them).
+    r"|"
+    + _LABEL_START
+    + r"(?:[\w'’-]+[ \t]+|[\w-]+/){0,4}?(?:AI[ \t]+)?"
+    + _READERS
+    + r"(?:[ \t]+(?:[a-z]+ing|with|in|on|for|of|that|who|here)(?:[ \t]+[\w'’./-]+){0,4}?)?"
+    r"[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
+    # The model's role, then a word for what is said to it, and who says it: "Assistant guidance:", "Agent
+    # instruction from the vendor (partner):", "'Assistant notes' (as dictated by ...):".
+    r"|" + _LABEL_START + r"(?:[\w-]+[ \t]+){0,2}?(?:AI[ \t]+)?" + _ONE_READER + r"[ \t]+" + _SAID + r"['’\"”]?"
+    r"(?:[ \t]+(?:from|by|of)[ \t]+[^:()\n]{1,40})?(?:[ \t]*\([^()\n]{1,40}\))?[ \t]*:[ \t]"
+    # One model at all, named by what it does, as the label's addressee: "For the meeting assistant listening:",
+    # "Question for the AI notetaker —", "to whichever AI is summarising this forum:".
+    r"|(?:^|\n|[.!?(\[\"“][ \t]*|[—–:][ \t])[ \t]*(?:[\w'’-]+[ \t]+){0,3}?(?:for|to)[ \t]+(?:the|any|every|each|"
+    r"whichever|whatever)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:AI|LLM|assistant|agent|copilot|chatbot|bot|notetaker|"
+    r"note-taker|summari[sz]er)(?:[ \t]+[\w'’-]+){0,6}?[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
 )
 # (No `\b` before a label's colon: searched by RE2, a boundary is a character the match holds, and the colon
 # would be taken by it.)
