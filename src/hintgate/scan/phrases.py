@@ -14,13 +14,17 @@ Some phrases are both at once (ignoring earlier instructions, hiding
 something from the user, claiming the user already approved). The tables
 cover English, German, French, Spanish, Portuguese, Italian, Russian, Chinese
 and Japanese with a few grammatical forms each; they are facts about those
-languages, never about one server.
+languages, never about one server. The English ones are built here from
+shared pieces of English; the others are data, `phrases.toml` beside this
+module, read once.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = [
     "ADDRESS",
@@ -73,10 +77,27 @@ def _p(
     *alternatives: str,
     flags: int = re.IGNORECASE,
     needs: tuple[str, ...] = (),
+    first: str | None = None,
     also: tuple[str, ...] = (),
 ) -> Phrase:
-    return Phrase(
-        code, kind, what, lang, re.compile("|".join(alternatives), flags), needs, alternatives=alternatives, also=also
+    regex = re.compile("|".join(alternatives), flags)
+    starts = re.compile(first) if first is not None else None
+    return Phrase(code, kind, what, lang, regex, needs, starts, alternatives=alternatives, also=also)
+
+
+def _other_languages() -> tuple[Phrase, ...]:
+    """The phrases of the languages other than English, in `phrases.toml` beside this module (which says how)."""
+    rows = tomllib.loads((Path(__file__).parent / "phrases.toml").read_text("utf-8"))["phrase"]
+    return tuple(
+        _p(
+            row["code"],
+            row["kind"],
+            row["what"],
+            row["lang"],
+            *(pattern.replace("(?&mailbox)", _MAILBOX) for pattern in row["patterns"]),
+            first=row.get("first"),
+        )
+        for row in rows
     )
 
 
@@ -121,7 +142,7 @@ def _run(char: str, start: str, *, least: int = 0) -> str:
 
 # The local part of an e-mail address where a pattern may reach it from inside a word (after a gap or `\s*`): read
 # whole from the start of its run, or at most 64 characters (RFC 5321's limit) back from the `@` elsewhere. Read
-# from every place of a long word, `[\w.+-]+@` was quadratic.
+# from every place of a long word, `[\w.+-]+@` was quadratic. `(?&mailbox)` in `phrases.toml`.
 _MAILBOX = r"(?:(?<![\w.+-])[\w.+-]+|[\w.+-]{1,64}+)@"
 _SECRET_START = r"(?:~/|/etc/|/proc/|\.ssh/|\bid_rsa|\bid_ed25519|\.aws/)"
 
@@ -170,6 +191,18 @@ _HIDE_IT = (
     r"(?:user|human|operator)(?:\s+(?:about\s+(?:it|this|that)|know))?\s*(?=[.;!]|$)"
 )
 
+# First words (`Phrase.first`) of phrases that take something, and of phrases that send it away.
+_TAKE_WORD = (
+    "fill|read|reads|reading|cat|open|include|includes|including|pass|passing|attach|attaching|append|"
+    "appending|embed|embedding|copy|copying|paste|print|output|dump|dumping|reveal|return|returning|"
+    "provide|put|add|insert|collect|gather|extract|load|grab|send|sending|upload|forward|post|leak|share|"
+    "encode|base64|summari[sz]e"
+)
+_SEND_WORD = (
+    "send|sends|sending|post|posting|upload|uploading|forward|forwarding|transmit|exfiltrate|leak|share|"
+    "sync|report|submit|deliver|email|mail|pipe|beacon|ping|fetch|visit|open|load|request|get"
+)
+
 PHRASES: tuple[Phrase, ...] = (
     # ---- English: address and both.
     _p(
@@ -181,6 +214,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before)",
         r"\b(?:new|updated|real|actual|revised)\s+(?:system\s+)?instructions\s*:",
         r"\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|agent))\b",
+        first="ignore|disregard|forget|override|bypass|skip|drop|abandon|new|updated|real|actual|revised|from",
     ),
     _p(
         "HG611", ADDRESS, "an order to keep something from the user", "en",
@@ -200,6 +234,10 @@ PHRASES: tuple[Phrase, ...] = (
         r"\buser\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|see|notice|be\s+told)",
         r"\b(?:silently|quietly|secretly|covertly|invisibly)\s+(?:read|send|include|attach|forward|upload|copy|"
         r"append|pass|add|call|post|exfiltrate)",
+        first=(
+            "do|don|dont|never|must|should|shouldn|without|hide|conceal|keep|user|silently|quietly|secretly|covertly|"
+            "invisibly"
+        ),
     ),
     _p(
         "HG611", BOTH, "a claim that the user already approved", "en",
@@ -214,6 +252,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"\b(?:no|without)\s+(?:need\s+(?:for|to\s+ask\s+for)\s+)?(?:user\s+)?(?:confirmation|approval|permission)"
         r"\s+(?:is\s+)?(?:needed|required|necessary)",
         r"\b(?:do\s+not|don't|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:confirmation|approval|permission)",
+        first="user|is|are|been|was|pre|preapproved|preauthori[sz]ed|no|without|do|don|never",
     ),
     _p(
         "HG611", ADDRESS, "a claim of priority over other instructions", "en",
@@ -226,6 +265,10 @@ PHRASES: tuple[Phrase, ...] = (
         r"\brequired\s+by\s+(?:the\s+)?(?:system|security|compliance|admin)\s+(?:policy|team|protocol)",
         r"\b(?:authori[sz]ed|approved|required|requested)\s+by\s+(?:the\s+)?(?:system\s+)?"
         r"(?:administrator|admin|developers?|security\s+team|it\s+department|anthropic|openai)",
+        first=(
+            "this|these|highest|top|absolute|overrides?|very|extremely|critically|mandatory|required|authori[sz]ed|"
+            "approved|requested"
+        ),
     ),
     _p(
         "HG611", ADDRESS, "an order tied to using tools", "en",
@@ -239,6 +282,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"\b(?:first|then|next|afterwards|finally),?\s+(?:you\s+(?:must|should|need\s+to)\s+)?"
         r"(?:read|cat|send|include|pass|fetch|open|upload|forward|call|invoke|post|attach|append)\s+"
         r"(?:the\s+)?(?:contents?|file|~|/|\.|all|every|your|user)",
+        first="before|prior|after|when|whenever|each|every|at|in|first|then|next|afterwards|finally",
     ),
     _p(
         "HG611", ADDRESS, "an order to the assistant", "en",
@@ -260,6 +304,11 @@ PHRASES: tuple[Phrase, ...] = (
         r"\b(?:note|message|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:assistant|ai|model|agent|llm|claude)",
         r"\b(?:dear|attention|hey|hello)\s+(?:assistant|ai|model|agent|llm|claude|chatgpt)\b",
         r"\b(?:assistant|ai|model|agent|llm)\s*,\s*(?:please\s+)?(?:read|send|call|include|ignore|forget)\b",
+        first=(
+            "requires|asks|instructs|tells|wants|expects|you|always|never|(?:assistant|ai|model|llm|agent|claude|gpt|"
+            "chatgpt|copilot|bot)s?|as|your|note|message|"
+            "instructions?|reminder|dear|attention|hey|hello"
+        ),
     ),
     # ---- Tags and role markers.
     _p(
@@ -268,6 +317,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"note)|note[-_ ]?to[-_ ]?(?:ai|assistant|model)|priority)\s*/?>",
         r"\[/?\s*important\s*\]",
         r"(?<!#)##+\s*important\b",  # from a run's first `#` only: from each later one it read the run again
+        needs=("<", "[", "##"),
     ),
     _p(
         "HG612", ADDRESS, "a system or role tag addressed to the model", "en",
@@ -276,6 +326,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"\[/?\s*(?:system|instructions?|inst|admin|sys|assistant)\s*\]",
         r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|<</?SYS>>",
         r"(?<!#)##+\s*(?:system|instructions?|new\s+instructions?)\b",
+        needs=("<", "[", "##"),
     ),
     _p(
         "HG612", ADDRESS, "a role marker addressed to the model", "en",
@@ -286,6 +337,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"(?i:\b(?:ai\s+)?(?:assistant|agent|model|llm)s?\s*:\s*(?=(?:please\s+)?(?:read|send|call|include|ignore|"
         r"forget|you|do|always|never|before|post|upload|forward|fetch|open|run|add|append|cat)\b))",
         flags=re.MULTILINE,
+        first="system|assistant|developer|admin|administrator|notice|ai|agent|model|llm|assistants|agents|models|llms",
     ),
     # ---- English: reach.
     _p(
@@ -302,12 +354,14 @@ PHRASES: tuple[Phrase, ...] = (
         r"\bcontents?\s+of\s+(?=(?:the\s+|the\s+user's\s+|your\s+|their\s+)?[`'\"]?(?:~/|\$HOME|/etc/|/proc/|/root/|"
         r"\.ssh|\.aws|\.env|id_))",
         needs=_SECRET_PATHS,
+        first=_TAKE_WORD + "|contents?",
     ),
     _p(
         "HG617", REACH, "an order to hand over secrets or the conversation", "en",
         r"\b" + _TAKE + r"\b\s+(?:[\w']+\s+){0,4}?(?:the\s+|all\s+|any\s+|your\s+|their\s+|user'?s?\s+)?"
         r"(?:[\w']+\s+)?" + _SECRET_THING + r"\b",
         r"\b" + _TAKE + r"\b\s+(?:\w+\s+){0,3}?" + _CONTEXT_THING,
+        first=_TAKE_WORD,
     ),
     _p(
         "HG617", REACH, "data sent to an outside address", "en",
@@ -323,6 +377,11 @@ PHRASES: tuple[Phrase, ...] = (
         r"\b(?:cc|bcc|blind[\s-]copy|copy)\s+(?:\w+\s+){0,3}?(?:to\s+)?[`'\"<]?[\w.+-]+@[\w-]+\.[\w.-]+",
         r"(?:https?|wss?)://" + _run(r"[^\s\"'<>)]", r"(?:https?|wss?)://") + r"[?&](?:\w+)="
         r"(?:\{[^}]*\}|<[^>]*>|\$\{?\w+|\[[^\]]*\]|%s|\.\.\.)",
+        first=(
+            _SEND_WORD + "|cc|bcc|blind|copy|https?|wss?|secrets?|passwords?|keys?|api|tokens?|credentials?|cookies|"
+            "conversation|history|transcript|chat|contents?|files?|data|everything|all|summary|messages?|emails?|inbox|"
+            "logs?|env|environment|variables|prompt|details|location|arguments|results?|session|card|documents?"
+        ),
     ),
     _p(
         "HG617", REACH, "an image whose address carries data out", "en",
@@ -387,6 +446,10 @@ PHRASES: tuple[Phrase, ...] = (
         r"(?:file\s+)?(?:contents?|conversation|chat\s+history|history|secrets?|passwords?|credentials|keys|tokens|"
         r"arguments)\b",
         r"\b(?:add|include|insert|append|put)\s+(?:\S+\s+){0,3}?(?:as\s+)?(?:a\s+)?(?:hidden\s+)?(?:bcc|cc)\b",
+        first=(
+            "all|any|every|each|before|after|when|whenever|instead|replace|change|modify|"
+            "rewrite|redirect|override|swap|set|alter|add|include|insert|append|put|call|invoke|use|run"
+        ),
     ),
     _p(
         "HG618", BOTH, "an order to run another tool and hide it from the user", "en",
@@ -400,6 +463,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|operator)\s*,?\s*"
         + _RUN_TOOL,
         r"\b(?:silently|quietly|secretly|covertly)\s+" + _RUN_TOOL,
+        first="run|call|invoke|execute|trigger|launch|use|without|silently|quietly|secretly|covertly",
     ),
     _p(
         "HG617", BOTH, "a request for what the user said or holds elsewhere", "en",
@@ -414,6 +478,11 @@ PHRASES: tuple[Phrase, ...] = (
         r"\b(?:every|all|any)\s+(?:\w+\s+)?" + _SECRET_THING + r"\s+(?:in|from)\s+(?:the\s+)?(?:environment|"
         r"conversation|chat|context)",
         r"\bcontents?\s+of\s+the\s+user'?s\s+(?=\.env|~/|\.ssh|\.aws|private|ssh|secret)",
+        first=(
+            "conversation|chat|entire|full|whole|complete|everything|previous|earlier|prior|every|all|any|contents?|"
+            "private|ssh|secret|signing|api|access|auth|authentication|session|bearer|refresh|oauth|github|aws|"
+            "passwords?|passphrases?|credentials|cookies|environment|env|secrets?|seed|mnemonics?|wallet"
+        ),
     ),
     _p(
         "HG618", BOTH, "an order to avoid other tools", "en",
@@ -421,6 +490,7 @@ PHRASES: tuple[Phrase, ...] = (
         rf"(?:any\s+|the\s+)?(?:other|another)\s+(?:\w+\s+)?{_TOOL}",
         rf"\b(?:all|every|any)\s+other\s+(?:\w+\s+)?{_TOOL}\s+(?:are|is)\s+(?:unsafe|compromised|deprecated|broken|"
         rf"malicious|disabled)",
+        first="do|don|never|stop|avoid|all|every|any",
     ),
     _p(
         "HG611", ADDRESS, "an imperative sentence", "en",
@@ -428,445 +498,21 @@ PHRASES: tuple[Phrase, ...] = (
         r"(?:send|post|upload|forward|include|append|attach|read|cat|copy|paste|email|pass|put|add|insert|embed|"
         r"leak|exfiltrate|transmit|submit|output|print|reveal|replace|change|redirect|set)\s+(?:the\s+|all\s+|every\s+|"
         r"each\s+|any\s+|its\s+|their\s+|them|it|a\s+copy|your\s+|this\s+)",
+        first=(
+            "then|also|first|please|now|send|post|upload|forward|include|append|attach|read|cat|copy|paste|email|pass|"
+            "put|add|insert|embed|leak|exfiltrate|transmit|submit|output|print|reveal|replace|change|redirect|set"
+        ),
     ),
     _p(
         "HG611", ADDRESS, "an order that waits for the user's action", "en",
         r"\bwhen(?:ever)?\s+(?:the\s+user|you)\s+(?:\w+\s+){0,3}?(?:send|sends|email|emails|transfer|transfers|pay|"
         r"pays|push|pushes|commit|commits|deploy|deploys|mentions?|asks?\s+(?:about|for))\b",
         r"\bif\s+the\s+user\s+(?:\w+\s+){0,3}?(?:mentions?|asks?|says|types|requests?)\b",
+        first="when|whenever|if",
     ),
-    # ---- German.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "de",
-        r"\b(?:ignorier(?:e|en)?|vergiss|vergessen\s+sie|missachte)\s+(?:sie\s+)?(?:alle\s+)?(?:die\s+|deine\s+|"
-        r"ihre\s+)?"
-        r"(?:vorherigen|bisherigen|früheren|obigen|vorigen|vorangegangenen)\s+(?:Anweisungen|Anordnungen|Regeln|"
-        r"Befehle|Instruktionen)",
-        r"\b(?:alle|die)\s+(?:vorherigen|bisherigen|früheren)\s+(?:Anweisungen|Regeln)\s+(?:ignorieren|vergessen)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "de",
-        r"\b(?:sag|sage|sagen\s+sie|erzähl|erwähne|erwähnen\s+sie|teile|informiere)\b(?:[^.!?\n]|\.(?=\S)){0,30}?"
-        r"(?:dem|den)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:davon\s+)?nichts?",
-        r"\bohne\s+(?:den|dem)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:zu\s+)?(?:informieren|fragen|benachrichtigen|"
-        r"Bescheid)",
-        r"\b(?:der|die)\s+(?:Benutzer|Nutzer)\w*\s+(?:darf|soll)\s+(?:davon\s+)?nichts?\s+(?:davon\s+)?(?:wissen|"
-        r"erfahren|"
-        r"merken)",
-        r"\bvor\s+(?:dem|den)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+(?:verbergen|verheimlichen|geheim\s+halten)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "de",
-        r"\b(?:du\s+musst|sie\s+müssen|du\s+sollst|sie\s+sollen|du\s+solltest)\s+(?:\S+\s+){0,5}?"
-        r"(?:lesen|senden|schicken|einfügen|übergeben|aufrufen|anhängen|hochladen|weiterleiten|ausgeben|verwenden|"
-        r"benutzen|kopieren|hinzufügen|ignorieren)",
-        r"\bbevor\s+(?:du|sie)\s+(?:dieses|ein|irgendein|ein\s+anderes)\s+(?:\w+\s+)?(?:Tool|Werkzeug|Funktion)",
-        r"\b(?:vor\s+(?:der|jeder)\s+(?:Nutzung|Verwendung|Benutzung))\s+(?:dieses|eines|jedes)",
-        r"\b(?:lies|lese|sende|schicke|übergib|rufe|füge|lade)\b(?:[^.!?\n]|\.(?=\S)){0,30}?\b(?:zuerst|immer|vorher|"
-        r"heimlich)\b",
-        r"\bimmer\s+(?:zuerst\s+)?(?:aufrufen|senden|lesen|anhängen|hinzufügen|verwenden)",
-        r"\b(?:Assistent|KI|Agent|Modell)\s+(?:muss|soll)\b",
-        r"\bwichtig(?:e)?\s+(?:Anweisung|Hinweis)\s*:",
-        r"\bwenn\s+(?:der|die)\s+(?:Benutzer|Nutzer|Anwender)\w*\s+",
-        r"\b(?:lies|sende|schicke|übergib|kopiere|leite)\s+(?:den|die|das|alle|sämtliche|seine|ihre|deine|ihren|"
-        r"seinen)\b",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "de",
-        r"\b(?:lies|lese|lesen|sende|senden|schicke|schicken|übergib|übergeben|füge|einfügen|anhängen|kopiere|"
-        r"hochladen|lade)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:Passw(?:ort|örter)|Schlüssel|Token|Zugangsdaten|Anmeldedaten|"
-        r"Geheimnisse|Umgebungsvariablen|Systemprompt|Gesprächsverlauf|Chatverlauf|gesamten?\s+(?:Gespräch|Verlauf))",
-        r"\b(?:an|nach|zu)\s+(?:https?://|[\w.+-]+@[\w-]+\.\w+)[^\n]{0,40}?\b(?:senden|schicken|übertragen|"
-        r"hochladen|weiterleiten)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "de",
-        r"\b(?:alle|jedes|jede|andere[nsm]?)\s+(?:anderen?\s+)?(?:Tools?|Werkzeuge?|Funktionen)\b",
-        r"\bstatt(?:dessen)?\s+(?:des|dem|der)?\s*[`'\"]?[\w.-]+[`'\"]?\s+(?:Tools?|Werkzeugs?)",
-    ),
-    # ---- French.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "fr",
-        r"\b(?:ignore[zr]?|oublie[zr]?|néglige[zr]?)\s+(?:toutes\s+|tous\s+)?(?:les\s+|vos\s+|tes\s+)?"
-        r"(?:instructions|consignes|règles|directives|ordres)\s+(?:précédentes|antérieures|ci-dessus|"
-        r"d'avant|du\s+système)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "fr",
-        r"\bne\s+(?:le\s+|lui\s+|rien\s+)?(?:dis|dites|mentionne[zs]?|révèle[zs]?|signale[zs]?|montre[zs]?|"
-        r"informe[zs]?|dire|mentionner)\s+(?:rien\s+|pas\s+|jamais\s+)?(?:de\s+(?:ceci|cela)\s+)?"
-        r"(?:à\s+l'|l')utilisat(?:eur|rice)",
-        r"\bsans\s+(?:le\s+dire|en\s+informer|informer|prévenir|demander)\s+(?:à\s+)?l'utilisat(?:eur|rice)",
-        r"\bà\s+l'insu\s+de\s+l'utilisat(?:eur|rice)",
-        r"\bl'utilisat(?:eur|rice)\s+ne\s+doit\s+(?:pas|jamais|rien)\s+(?:savoir|voir|remarquer)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "fr",
-        r"\b(?:vous\s+devez|tu\s+dois|il\s+faut)\s+(?:toujours\s+|d'abord\s+|aussi\s+)?(?:lire|envoyer|inclure|"
-        r"transmettre|appeler|joindre|ajouter|utiliser|copier|téléverser|ignorer|fournir|transférer)",
-        r"\bavant\s+(?:d'utiliser|d'appeler|d'invoquer|de\s+répondre|toute\s+(?:autre\s+)?utilisation)",
-        r"\b(?:l'assistant|l'IA|le\s+modèle|l'agent)\s+doit\b",
-        r"\b(?:toujours|d'abord)\s+(?:lire|envoyer|inclure|appeler|joindre|ajouter)\b",
-        r"\b(?:envoyez|lisez|incluez|transmettez|joignez|copiez|transférez)\b",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "fr",
-        r"\b(?:lire|lis|lisez|envoyer|envoie[zs]?|inclure|inclue[zs]?|inclus|transmettre|transmets|joindre|joins|"
-        r"copier|copie[zs]?|ajouter|ajoute[zs]?|fournir|fournis)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:mots?\s+de\s+passe|"
-        r"clés?\s+"
-        r"(?:privées?|d'API|secrètes?|SSH)|jetons?|identifiants|secrets|variables\s+d'environnement|prompt\s+système|"
-        r"historique\s+(?:de\s+la\s+)?conversation|toute\s+la\s+conversation)",
-        r"\b(?:envoyer|envoie[zs]?|transmettre|transmets|transférer)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\bà\s+(?:https?://|"
-        r"[\w.+-]+@)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "fr",
-        r"\b(?:tous\s+les|tout|chaque|les)\s+(?:autres?\s+)?outils?\b|\bautres?\s+outils?\b",
-        r"\bau\s+lieu\s+d'(?:utiliser|appeler)\b",
-    ),
-    # ---- Spanish.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "es",
-        r"\b(?:ignora|ignore|ignorar|olvida|olvide|olvidar|omite|descarta)\s+(?:todas\s+|todos\s+)?(?:las\s+|los\s+|"
-        r"tus\s+|"
-        r"sus\s+)?(?:instrucciones|reglas|indicaciones|órdenes|directrices)\s+(?:anteriores|previas|de\s+arriba|"
-        r"del\s+sistema)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "es",
-        r"\bno\s+(?:se\s+lo\s+|le\s+|lo\s+)?(?:digas|diga|menciones|mencione|informes|informe|reveles|revele|"
-        r"muestres|muestre|avises|avise)\s+(?:nada\s+|esto\s+)?(?:al|a\s+el)\s+usuario",
-        r"\bsin\s+(?:decirle|decírselo|informar|avisar|preguntar|notificar)(?:le)?\s+(?:al|a\s+el)\s+usuario",
-        r"\bel\s+usuario\s+no\s+(?:debe|tiene\s+que)\s+(?:saber|enterarse|ver)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "es",
-        r"\b(?:debes|deberás|tienes\s+que|usted\s+debe|hay\s+que)\s+(?:siempre\s+|primero\s+|también\s+)?"
-        r"(?:leer|enviar|incluir|llamar|adjuntar|pasar|añadir|agregar|usar|utilizar|copiar|subir|ignorar|"
-        r"reenviar|proporcionar)",
-        r"\bantes\s+de\s+(?:usar|utilizar|llamar|invocar|responder|ejecutar)\s+(?:esta|este|cualquier|otra|otro)",
-        r"\b(?:el\s+asistente|la\s+IA|el\s+modelo|el\s+agente)\s+debe\b",
-        r"\bsiempre\s+(?:lee|envía|incluye|llama|adjunta|añade|agrega)\b",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "es",
-        r"\b(?:lee|leer|envía|enviar|envíe|incluye|incluir|incluya|adjunta|adjuntar|pasa|pasar|copia|copiar|"
-        r"añade|añadir|agrega|agregar|sube|subir|reenvía|proporciona)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:contraseñas?|"
-        r"claves?\s+"
-        r"(?:privadas?|de\s+API|secretas?|SSH)|tokens?|credenciales|secretos|variables\s+de\s+entorno|"
-        r"prompt\s+del\s+sistema|historial\s+de\s+(?:la\s+)?conversación|toda\s+la\s+conversación)",
-        r"\b(?:envía|enviar|envíe|reenvía|manda|mandar)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\ba\s+(?:https?://|[\w.+-]+@)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "es",
-        r"\b(?:todas\s+las|cualquier|cada|las)\s+(?:otras?\s+)?herramientas?\b|\botras?\s+herramientas?\b",
-        r"\ben\s+lugar\s+de\s+(?:usar|llamar)\b",
-    ),
-    # ---- Portuguese.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "pt",
-        r"\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere)\s+(?:todas\s+)?(?:as\s+|suas\s+|tuas\s+)?"
-        r"(?:instruções|regras|orientações|ordens|diretrizes)\s+(?:anteriores|prévias|acima|do\s+sistema)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "pt",
-        r"\bnão\s+(?:diga|conte|mencione|informe|revele|mostre|avise)\s+(?:nada\s+|isso\s+)?(?:ao|para\s+o)\s+usuário",
-        r"\bsem\s+(?:dizer|contar|informar|avisar|perguntar)\s+(?:ao|para\s+o)\s+usuário",
-        r"\bo\s+usuário\s+não\s+(?:deve|pode)\s+(?:saber|ver|perceber)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "pt",
-        r"\b(?:você\s+deve|deve\s+sempre|você\s+precisa|tens\s+de|tem\s+que)\s+(?:sempre\s+|primeiro\s+)?"
-        r"(?:ler|enviar|incluir|chamar|anexar|passar|adicionar|usar|copiar|ignorar|encaminhar)",
-        r"\bantes\s+de\s+(?:usar|utilizar|chamar|invocar|responder)\s+(?:esta|este|qualquer|outra|outro)",
-        r"\b(?:o\s+assistente|a\s+IA|o\s+modelo|o\s+agente)\s+deve\b",
-        r"\b(?:envie|leia|inclua|anexe|mande|copie|encaminhe)\b",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "pt",
-        r"\b(?:leia|ler|envie|enviar|inclua|incluir|anexe|anexar|passe|passar|copie|copiar|adicione|encaminhe)\b"
-        r"(?:[^.!?\n]|\.(?=\S)){0,50}?(?:senhas?|chaves?\s+(?:privadas?|de\s+API|secretas?|SSH)|tokens?|credenciais|"
-        r"segredos|"
-        r"variáveis\s+de\s+ambiente|prompt\s+do\s+sistema|histórico\s+d[ae]\s+conversa|toda\s+a\s+conversa)",
-        r"\b(?:envie|enviar|encaminhe|mande)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\bpara\s+(?:https?://|[\w.+-]+@)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "pt",
-        r"\b(?:todas\s+as|qualquer|cada)\s+(?:outras?\s+)?ferramentas?\b|\boutras?\s+ferramentas?\b",
-        r"\bem\s+vez\s+de\s+(?:usar|chamar)\b",
-    ),
-    # ---- Italian.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "it",
-        r"\b(?:ignora|ignori|ignorare|dimentica|dimentichi|trascura)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole|"
-        r"indicazioni|direttive)\s+(?:precedenti|di\s+prima|sopra|del\s+sistema)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "it",
-        r"\bnon\s+(?:dire|dirlo|dirgli|menzionare|menzionarlo|informare|rivelare|mostrare|avvisare)\s+(?:nulla\s+|"
-        r"niente\s+)?"
-        r"(?:all'|a\s+l')utente",
-        r"\bsenza\s+(?:dirlo|informare|avvisare|chiedere)\s+(?:all'|l')utente",
-        r"\bl'utente\s+non\s+deve\s+(?:sapere|vedere|accorgersi)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "it",
-        r"\b(?:devi|deve|dovete)\s+(?:sempre\s+|prima\s+)?(?:leggere|inviare|includere|chiamare|allegare|passare|"
-        r"aggiungere|usare|copiare|ignorare|inoltrare)",
-        r"\bprima\s+di\s+(?:usare|utilizzare|chiamare|invocare|rispondere)\s+(?:questo|questa|qualsiasi|altri|altre)",
-        r"\bprima\s+di\s+rispondere\b",
-        r"\b(?:l'assistente|l'IA|il\s+modello|l'agente)\s+deve\b",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "it",
-        r"\b(?:leggi|leggere|invia|inviare|includi|includere|allega|allegare|passa|passare|copia|copiare|aggiungi|"
-        r"inoltra)\b(?:[^.!?\n]|\.(?=\S)){0,50}?(?:password|chiavi?\s+(?:private?|API|segrete?|SSH)|token|credenziali|"
-        r"segreti|"
-        r"variabili\s+d'ambiente|prompt\s+di\s+sistema|cronologia\s+della\s+conversazione|tutta\s+la\s+conversazione)",
-        r"\b(?:invia|inviare|inoltra|manda)\b(?:[^.!?\n]|\.(?=\S)){0,60}?\ba\s+(?:https?://|[\w.+-]+@)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "it",
-        r"\b(?:tutti\s+gli|qualsiasi|ogni)\s+(?:altri?\s+)?strument[oi]\b|\baltri\s+strumenti\b",
-        r"\binvece\s+di\s+(?:usare|chiamare)\b",
-    ),
-    # ---- Russian.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "ru",
-        r"(?:игнорируй(?:те)?|забудь(?:те)?|не\s+обращай(?:те)?\s+внимания\s+на|отбрось(?:те)?)\s+(?:все\s+)?"
-        r"(?:предыдущие|прежние|предшествующие|системные|вышеуказанные)\s+(?:инструкции|указания|правила|команды)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "ru",
-        r"не\s+(?:говори(?:те)?|сообщай(?:те)?|упоминай(?:те)?|рассказывай(?:те)?|показывай(?:те)?)\s+(?:об\s+этом\s+)?"
-        r"пользовател[юя]",
-        r"без\s+(?:ведома|уведомления|разрешения)\s+пользователя",
-        r"пользователь\s+не\s+должен\s+(?:знать|видеть|заметить)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "ru",
-        r"(?:ты\s+должен|вы\s+должны|тебе\s+нужно|вам\s+нужно|необходимо)\s+(?:всегда\s+|сначала\s+)?"
-        r"(?:прочитать|отправить|включить|вызвать|приложить|передать|добавить|использовать|скопировать|игнорировать)",
-        r"перед\s+(?:использованием|вызовом)\s+(?:этого|любого|других|каждого)",
-        r"(?:ассистент|модель|агент|ИИ)\s+должен",
-        r"(?:всегда|сначала)\s+(?:прочитай|отправь|включи|вызови|приложи|передай|добавь)",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "ru",
-        r"(?:прочитай(?:те)?|отправь(?:те)?|включи(?:те)?|приложи(?:те)?|передай(?:те)?|скопируй(?:те)?|добавь(?:те)?)"
-        r"(?:[^.!?\n]|\.(?=\S)){0,50}?(?:парол[ьи]|ключ|токен|учётные\s+данные|учетные\s+данные|секрет|"
-        r"переменные\s+окружения|"
-        r"системный\s+промпт|историю\s+(?:переписки|разговора|диалога)|весь\s+(?:разговор|диалог))",
-        r"(?:отправь(?:те)?|перешли(?:те)?|передай(?:те)?)(?:[^.!?\n]|\.(?=\S)){0,60}?(?:на\s+)?(?:https?://|"
-        + _MAILBOX
-        + r")",
-        r"(?:прочитай(?:те)?|прочти(?:те)?|отправь(?:те)?|передай(?:те)?|скопируй(?:те)?|приложи(?:те)?)\s+"
-        r"(?:файл\s+|содержимое\s+)?(?:~/|/etc/|/proc/|\S*\.ssh|\S*id_rsa)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "ru",
-        r"(?:все|любые|другие|каждый)\s+(?:другие\s+)?инструмент(?:ы|ов)?",
-        r"вместо\s+(?:использования|вызова)",
-    ),
-    # ---- Chinese.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "zh",
-        r"(?:忽略|无视|忘记|忘掉|不要理会|忽视)(?:所有|全部|一切)?(?:之前|以前|先前|上面|上述|前面|系统)的?(?:所有)?(?:指令|指示|说明|规则|提示|命令)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "zh",
-        r"(?:不要|别|切勿|不得|不可)(?:告诉|通知|提醒|透露|提及|显示给|让)用户",
-        r"(?:在)?(?:不|未|没有)(?:告知|通知|告诉|询问)用户的?(?:情况下)?",
-        r"(?:对|向)用户(?:隐瞒|保密)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "zh",
-        r"(?:你|您)?(?:必须|务必|一定要|需要先|应当|应该)(?:先|首先|始终|总是)?(?:读取|发送|包含|调用|附上|传递|添加|使用|复制|上传|忽略)",
-        r"在(?:使用|调用)(?:此|这个|本|任何|其他)(?:工具|函数)?之前",
-        r"(?:助手|模型|AI|智能体)(?:必须|应该|需要)",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "zh",
-        r"(?:读取|发送|包含|附上|传递|复制|上传|添加|提供)[^。！？\n]{0,30}?(?:密码|私钥|密钥|令牌|凭据|凭证|环境变量|系统提示|对话历史|聊天记录|整个对话)",
-        r"(?:发送|上传|转发|提交)[^。！？\n]{0,30}?(?:到|至|给)\s*(?:https?://|" + _MAILBOX + r")",
-        r"(?:读取|发送|上传|复制|附上)\s*(?:文件\s*)?(?:~/|/etc/|/proc/|"
-        + _run(r"\S", "读取|发送|上传|复制|附上")
-        + r"\.ssh|"
-        + _run(r"\S", "读取|发送|上传|复制|附上")
-        + r"id_rsa)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "zh",
-        r"(?:所有|任何|其他|其它|每个)(?:其他)?(?:工具|函数)",
-        r"(?:而不是|代替|取代)(?:使用|调用)",
-    ),
-    # ---- Japanese.
-    _p(
-        "HG611", BOTH, "an order to ignore earlier instructions", "ja",
-        r"(?:以前|これまで|前|上記|先|システム)の(?:すべての|全ての)?(?:指示|命令|ルール|指令|プロンプト)を?(?:すべて|全て)?(?:無視|忘れ)",
-    ),
-    _p(
-        "HG611", BOTH, "an order to keep something from the user", "ja",
-        r"ユーザー(?:に|には)(?:は)?(?:伝え|言わ|知らせ|見せ|教え|報告し)(?:ないで|ないこと|てはいけない|るな)",
-        r"ユーザー(?:に知らせず|に伝えずに|の許可なく|に気づかれないように)",
-    ),
-    _p(
-        "HG611", ADDRESS, "an order to the assistant", "ja",
-        r"(?:必ず|常に|まず|最初に)[^。\n]{0,20}?(?:読み|読んで|送信|送って|含め|呼び出|添付|渡し|追加|使用|コピー|アップロード)",
-        r"(?:この|他の|いずれかの|任意の)?(?:ツール|関数)を(?:使用|使う|呼び出す)前に",
-        r"(?:アシスタント|モデル|AI|エージェント)は[^。\n]{0,10}?(?:必要があります|なければなりません|べきです)",
-    ),
-    _p(
-        "HG617", REACH, "an order to hand over secrets or the conversation", "ja",
-        r"(?:パスワード|秘密鍵|APIキー|トークン|認証情報|環境変数|システムプロンプト|会話履歴|会話全体)[^。\n]{0,20}?(?:を|も)?(?:読み|読んで|送信|送って|含め|添付|渡し|追加|コピー|"
-        r"アップロード)",
-        r"(?:https?://|" + _MAILBOX + r")" + _run(r"[^\s。]", r"https?://|[\w.+-]@")
-        + r"\s*(?:に|へ)(?:送信|送って|転送|アップロード)",
-        r"(?:~/|/etc/|/proc/)" + _run(r"\S", r"~/|/etc/|/proc/", least=1)
-        + r"\s*(?:を|も)\s*(?:読み|読んで|送信|送って|含め|添付|渡し|コピー|アップロード)",
-    ),
-    _p(
-        "HG618", REACH, "an order about other tools", "ja",
-        r"(?:すべての|全ての|他の|ほかの|いずれの)(?:ツール|関数)",
-        r"(?:の代わりに)(?:使用|使って|呼び出)",
-    ),
+    *_other_languages(),
 )  # fmt: skip
 
-# The first word of every alternative of a phrase (lowercase, whole word): the phrase is tried only where a
-# word of the text is one of them, anchored there. One pass over the words replaces one search per phrase.
-_TAKE_WORD = (
-    "fill|read|reads|reading|cat|open|include|includes|including|pass|passing|attach|attaching|append|"
-    "appending|embed|embedding|copy|copying|paste|print|output|dump|dumping|reveal|return|returning|"
-    "provide|put|add|insert|collect|gather|extract|load|grab|send|sending|upload|forward|post|leak|share|"
-    "encode|base64|summari[sz]e"
-)
-_SEND_WORD = (
-    "send|sends|sending|post|posting|upload|uploading|forward|forwarding|transmit|exfiltrate|leak|share|"
-    "sync|report|submit|deliver|email|mail|pipe|beacon|ping|fetch|visit|open|load|request|get"
-)
-_FIRST: dict[tuple[str, str], str] = {
-    ("en", "an order to ignore earlier instructions"): (
-        "ignore|disregard|forget|override|bypass|skip|drop|abandon|new|updated|real|actual|revised|from"
-    ),
-    ("en", "an order to keep something from the user"): (
-        "do|don|dont|never|must|should|shouldn|without|hide|conceal|keep|user|silently|quietly|secretly|covertly|"
-        "invisibly"
-    ),
-    ("en", "a claim that the user already approved"): (
-        "user|is|are|been|was|pre|preapproved|preauthori[sz]ed|no|without|do|don|never"
-    ),
-    ("en", "a claim of priority over other instructions"): (
-        "this|these|highest|top|absolute|overrides?|very|extremely|critically|mandatory|required|authori[sz]ed|"
-        "approved|requested"
-    ),
-    ("en", "an order tied to using tools"): (
-        "before|prior|after|when|whenever|each|every|at|in|first|then|next|afterwards|finally"
-    ),
-    ("en", "an order to run another tool and hide it from the user"): (
-        "run|call|invoke|execute|trigger|launch|use|without|silently|quietly|secretly|covertly"
-    ),
-    ("en", "an order to the assistant"): (
-        "requires|asks|instructs|tells|wants|expects|you|always|never|(?:assistant|ai|model|llm|agent|claude|gpt|"
-        "chatgpt|copilot|bot)s?|as|your|note|message|"
-        "instructions?|reminder|dear|attention|hey|hello"
-    ),
-    ("en", "an order that waits for the user's action"): "when|whenever|if",
-    ("en", "an order to avoid other tools"): "do|don|never|stop|avoid|all|every|any",
-    ("en", "a request for what the user said or holds elsewhere"): (
-        "conversation|chat|entire|full|whole|complete|everything|previous|earlier|prior|every|all|any|contents?|"
-        "private|ssh|secret|signing|api|access|auth|authentication|session|bearer|refresh|oauth|github|aws|"
-        "passwords?|passphrases?|credentials|cookies|environment|env|secrets?|seed|mnemonics?|wallet"
-    ),
-    ("en", "an imperative sentence"): (
-        "then|also|first|please|now|send|post|upload|forward|include|append|attach|read|cat|copy|paste|email|pass|"
-        "put|add|insert|embed|leak|exfiltrate|transmit|submit|output|print|reveal|replace|change|redirect|set"
-    ),
-    ("en", "a role marker addressed to the model"): (
-        "system|assistant|developer|admin|administrator|notice|ai|agent|model|llm|assistants|agents|models|llms"
-    ),
-    ("en", "an order to read or send a file that holds secrets"): _TAKE_WORD + "|contents?",
-    ("en", "an order to hand over secrets or the conversation"): _TAKE_WORD,
-    ("en", "data sent to an outside address"): (
-        _SEND_WORD + "|cc|bcc|blind|copy|https?|wss?|secrets?|passwords?|keys?|api|tokens?|credentials?|cookies|"
-        "conversation|history|transcript|chat|contents?|files?|data|everything|all|summary|messages?|emails?|inbox|"
-        "logs?|env|environment|variables|prompt|details|location|arguments|results?|session|card|documents?"
-    ),
-    ("en", "an order about other tools"): (
-        "all|any|every|each|before|after|when|whenever|instead|replace|change|modify|"
-        "rewrite|redirect|override|swap|set|alter|add|include|insert|append|put|call|invoke|use|run"
-    ),
-    (
-        "de",
-        "an order to ignore earlier instructions",
-    ): "ignorier|ignoriere|ignorieren|vergiss|vergessen|missachte|alle|die",
-    ("de", "an order to keep something from the user"): (
-        "sag|sage|sagen|erzähl|erwähne|erwähnen|teile|informiere|ohne|der|die|vor"
-    ),
-    ("de", "an order to the assistant"): (
-        "wenn|leite|du|sie|bevor|vor|lies|lese|sende|schicke|übergib|rufe|füge|lade|immer|assistent|ki|agent|modell|"
-        "wichtig|"
-        "wichtige"
-    ),
-    ("de", "an order to hand over secrets or the conversation"): (
-        "lies|lese|lesen|sende|senden|schicke|schicken|übergib|übergeben|füge|einfügen|anhängen|kopiere|hochladen|"
-        "lade|an|nach|zu"
-    ),
-    ("de", "an order about other tools"): "alle|jedes|jede|andere|anderen|anderes|anderem|statt|stattdessen",
-    (
-        "fr",
-        "an order to ignore earlier instructions",
-    ): "ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez|négliger",
-    ("fr", "an order to keep something from the user"): "ne|sans|à|l",
-    ("fr", "an order to the assistant"): (
-        "vous|tu|il|avant|l|le|toujours|d|envoyez|lisez|incluez|transmettez|joignez|copiez|transférez"
-    ),
-    ("fr", "an order to hand over secrets or the conversation"): (
-        "lire|lis|lisez|envoyer|envoie[zs]?|inclure|inclue[zs]?|inclus|transmettre|transmets|joindre|joins|copier|"
-        "copie[zs]?|ajouter|ajoute[zs]?|fournir|fournis|transférer"
-    ),
-    ("fr", "an order about other tools"): "tous|tout|chaque|les|autres?|au",
-    ("es", "an order to ignore earlier instructions"): "ignora|ignore|ignorar|olvida|olvide|olvidar|omite|descarta",
-    ("es", "an order to keep something from the user"): "no|sin|el",
-    ("es", "an order to the assistant"): "debes|deberás|tienes|usted|hay|antes|el|la|siempre",
-    ("es", "an order to hand over secrets or the conversation"): (
-        "lee|leer|envía|enviar|envíe|incluye|incluir|incluya|adjunta|adjuntar|pasa|pasar|copia|copiar|añade|añadir|"
-        "agrega|agregar|sube|subir|reenvía|proporciona|manda|mandar"
-    ),
-    ("es", "an order about other tools"): "todas|cualquier|cada|las|otras?|en",
-    ("pt", "an order to ignore earlier instructions"): "ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere",
-    ("pt", "an order to keep something from the user"): "não|sem|o",
-    ("pt", "an order to the assistant"): "você|deve|tens|tem|antes|o|a|envie|leia|inclua|anexe|mande|copie|encaminhe",
-    ("pt", "an order to hand over secrets or the conversation"): (
-        "leia|ler|envie|enviar|inclua|incluir|anexe|anexar|passe|passar|copie|copiar|adicione|encaminhe|mande"
-    ),
-    ("pt", "an order about other tools"): "todas|qualquer|cada|outras?|em",
-    ("it", "an order to ignore earlier instructions"): "ignora|ignori|ignorare|dimentica|dimentichi|trascura",
-    ("it", "an order to keep something from the user"): "non|senza|l",
-    ("it", "an order to the assistant"): "devi|deve|dovete|prima|l|il",
-    ("it", "an order to hand over secrets or the conversation"): (
-        "leggi|leggere|invia|inviare|includi|includere|allega|allegare|passa|passare|copia|copiare|aggiungi|inoltra|"
-        "manda"
-    ),
-    ("it", "an order about other tools"): "tutti|qualsiasi|ogni|altri|invece",
-}
-_SYMBOL_NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("en", "a tag addressed to the model"): ("<", "[", "##"),
-    ("en", "a system or role tag addressed to the model"): ("<", "[", "##"),
-}
-PHRASES = tuple(
-    Phrase(
-        p.code,
-        p.kind,
-        p.what,
-        p.lang,
-        p.regex,
-        p.needs or _SYMBOL_NEEDS.get((p.lang, p.what), ()),
-        re.compile(_FIRST[(p.lang, p.what)]) if (p.lang, p.what) in _FIRST else None,
-        p.alternatives,
-        p.also,
-    )
-    for p in PHRASES
-)
 
 # Words before a phrase that make it a quotation or an example, not an order ("detects phrases such as ...").
 QUOTE_CUES = re.compile(
