@@ -15,7 +15,7 @@ import anyio
 import pytest
 import sqlalchemy as sa
 
-from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, Outcome, PendingApproval
+from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, Outcome, PendingApproval, Settlement
 from hintgate.store import Store
 
 pytestmark = pytest.mark.anyio
@@ -76,9 +76,12 @@ async def test_of_two_racing_answers_exactly_one_wins_and_the_other_learns_what_
         with anyio.fail_after(30):
             approved, denied = await asyncio.gather(
                 a.approvals.settle(
-                    asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="api", reason="approved"
+                    asked.id,
+                    Settlement(Ended("approved", "approved", answer=Answer.APPROVE_ONCE, actor="alice"), "api"),
                 ),
-                b.approvals.settle(asked.id, "denied", answer=Answer.DENY, actor="bob", via="cli", reason="denied"),
+                b.approvals.settle(
+                    asked.id, Settlement(Ended("denied", "denied", answer=Answer.DENY, actor="bob"), "cli")
+                ),
             )
     assert approved is not None
     assert denied is not None
@@ -98,7 +101,7 @@ async def test_an_approval_past_its_expiry_cannot_be_approved_and_is_marked_expi
     await store.approvals.add(asked)
     assert await store.approvals.pending() == []
     ended = await store.approvals.settle(
-        asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="cli", reason="approved"
+        asked.id, Settlement(Ended("approved", "approved", answer=Answer.APPROVE_ONCE, actor="alice"), "cli")
     )
     assert ended is not None
     assert not ended.won
@@ -132,12 +135,12 @@ async def test_an_answer_reads_once_and_writes_only_what_changes(store: Store) -
     open_, late, expired = approval(), approval(), approval(expires_in=-1)
     for asked in (open_, late, expired):
         await store.approvals.add(asked)
-    await store.approvals.settle(late.id, "denied", answer=Answer.DENY, actor="bob", via="api", reason="denied")
+    await store.approvals.settle(late.id, Settlement(Ended("denied", "denied", answer=Answer.DENY, actor="bob"), "api"))
     answers = {}
     for asked in (open_, late, expired):
         with Statements(store) as seen:
             ended = await store.approvals.settle(
-                asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="api", reason="approved"
+                asked.id, Settlement(Ended("approved", "approved", answer=Answer.APPROVE_ONCE, actor="alice"), "api")
             )
         assert ended is not None
         answers[asked.id] = (ended.state, ended.won, seen)
@@ -147,7 +150,10 @@ async def test_an_answer_reads_once_and_writes_only_what_changes(store: Store) -
 
 
 async def test_an_unknown_approval_settles_to_nothing(store: Store) -> None:
-    assert await store.approvals.settle("nope", "denied", answer=Answer.DENY, actor="x", via="api", reason="r") is None
+    assert (
+        await store.approvals.settle("nope", Settlement(Ended("denied", "r", answer=Answer.DENY, actor="x"), "api"))
+        is None
+    )
 
 
 async def test_reopening_expires_what_this_replica_and_dead_replicas_of_its_host_left_pending(store_url: str) -> None:
@@ -175,7 +181,7 @@ async def test_a_dead_local_replicas_approval_cannot_be_approved(store_url: str)
         [listed] = await cli.approvals.pending()
         assert listed.caller_connected is False
         ended = await cli.approvals.settle(
-            asked.id, "approved", answer=Answer.APPROVE_ONCE, actor="alice", via="cli", reason="approved"
+            asked.id, Settlement(Ended("approved", "approved", answer=Answer.APPROVE_ONCE, actor="alice"), "cli")
         )
     assert ended is not None
     assert not ended.won
@@ -191,7 +197,7 @@ async def test_a_waiting_call_learns_an_answer_made_by_another_process(store: St
                 await asyncio.sleep(0.02)
             [asked] = listed
             ended = await other.approvals.settle(
-                asked.id, "approved", answer=Answer.APPROVE_SESSION, actor="alice", via="cli", reason="approved"
+                asked.id, Settlement(Ended("approved", "approved", answer=Answer.APPROVE_SESSION, actor="alice"), "cli")
             )
             assert ended is not None
             assert ended.won
@@ -258,7 +264,7 @@ async def test_settled_approvals_beyond_the_newest_kept_are_pruned(store: Store)
     for one in asked:
         await store.approvals.add(one)
     for one in asked[:3]:
-        await store.approvals.settle(one.id, "denied", answer=Answer.DENY, actor="x", via="api", reason="no")
+        await store.approvals.settle(one.id, Settlement(Ended("denied", "no", answer=Answer.DENY, actor="x"), "api"))
     async with begin_write(store._engine) as conn:
         assert await prune_settled(conn, keep=1) == 2
     assert [await store.approvals.get(one.id) is not None for one in asked] == [False, False, True, True]
@@ -349,7 +355,7 @@ async def test_a_role_without_grants_cannot_approve_a_call_by_forging_a_notifica
             for _ in range(3):  # a notification is delivered in commit order: before the real answer below
                 await mallory.execute("SELECT pg_notify('hintgate_approvals', $1)", json.dumps(forged))
             ended = await store.approvals.settle(
-                asked.id, "denied", answer=Answer.DENY, actor="alice", via="cli", reason="denied by alice (cli)"
+                asked.id, Settlement(Ended("denied", "denied by alice (cli)", answer=Answer.DENY, actor="alice"), "cli")
             )
             assert ended is not None
             assert ended.won

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from hintgate.cli.common import EXIT_TARGET, fail
-from hintgate.policy.approvals import Answer, answered_reason
+from hintgate.policy.approvals import Answer, Settlement
 from hintgate.policy.principal import Approvers, Principal, PrincipalKind
 
 __all__ = [
@@ -116,16 +116,7 @@ class StoreQueue:
                     "(an access token from the identity provider)"
                 )
             actor = who.name
-        state = "denied" if answer is Answer.DENY else "approved"
-        ended = await self.store.approvals.settle(
-            row["id"],
-            state,
-            answer=answer,
-            actor=actor,
-            via="cli",
-            reason=answered_reason(state, actor, "cli", note),
-            note=note,
-        )
+        ended = await self.store.approvals.settle(row["id"], Settlement.answered(answer, actor, "cli", note))
         if ended is None:
             return EXIT_NOT_FOUND, f"approval {row['id']} is gone (pruned)"
         if not ended.won:

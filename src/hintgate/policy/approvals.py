@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import logging
 import time
@@ -41,6 +42,7 @@ __all__ = [
     "Ledger",
     "Outcome",
     "PendingApproval",
+    "Settlement",
     "answered_reason",
     "call_does",
     "note_in",
@@ -108,6 +110,33 @@ class Ended:
     note: str | None = None
     answer: Answer | None = None
     actor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """How an approval is to leave the queue: what a `Ledger` is asked to write, atomically.
+
+    Attributes:
+        end: the end to write (its state, reason, answer, actor and note); what the ledger returns, `won`,
+            when this settlement is the one that moved the approval.
+        via: how it was moved: `api`, `cli`, `caller` (its call went away), `timeout`.
+        replace: the states besides `pending` it may move the approval from.
+    """
+
+    end: Ended
+    via: str
+    replace: tuple[str, ...] = ()
+
+    @classmethod
+    def answered(cls, answer: Answer, actor: str, via: str, note: str | None) -> Settlement:
+        """A person's answer: approved, or denied for `Answer.DENY`; its reason in `answered_reason`'s words."""
+        state = "denied" if answer is Answer.DENY else "approved"
+        reason = answered_reason(state, actor, via, note)
+        return cls(Ended(state, reason, note=note, answer=answer, actor=actor), via)
+
+    def won(self) -> Ended:
+        """How the approval ended when this settlement is the one that moved it."""
+        return dataclasses.replace(self.end, won=True)
 
 
 @dataclass(slots=True)
@@ -181,19 +210,8 @@ class Ledger(Protocol):
     async def add(self, approval: PendingApproval) -> None:
         """Write a new pending approval."""
 
-    async def settle(
-        self,
-        approval_id: str,
-        state: str,
-        *,
-        answer: Answer | None,
-        actor: str,
-        via: str,
-        reason: str,
-        replace: tuple[str, ...] = (),
-        note: str | None = None,
-    ) -> Ended | None:
-        """Move a pending approval (or one in a `replace` state) to `state`, atomically.
+    async def settle(self, approval_id: str, settlement: Settlement) -> Ended | None:
+        """Move a pending approval (or one in a `replace` state) to the settlement's state, atomically.
 
         Returns:
             `won=True` when this moved it; else what holds now. None when there is no such approval.
@@ -389,18 +407,19 @@ class ApprovalQueue:
     async def _settle_end(self, approval: PendingApproval, outcome: Outcome, ended: Ended) -> tuple[Outcome, Ended]:
         """Settle a timeout or a withdrawal in the ledger; an answer that got there first stands."""
         assert self.ledger is not None
-        state = "withdrawn" if outcome.withdrawn is not None else "expired"
-        via = "caller" if state == "withdrawn" else "timeout"
-        try:
+        if outcome.withdrawn is not None:
             # An approval given in the instant the caller left ran nothing: the row says withdrawn, as it is.
-            replace = ("approved",) if state == "withdrawn" else ()
-            won = await self.ledger.settle(
-                approval.id, state, answer=None, actor="hintgate", via=via, reason=ended.reason, replace=replace
-            )
+            settlement = Settlement(Ended("withdrawn", ended.reason, actor="hintgate"), "caller", replace=("approved",))
+        else:
+            settlement = Settlement(Ended("expired", ended.reason, actor="hintgate"), "timeout")
+        try:
+            won = await self.ledger.settle(approval.id, settlement)
         except HintgateError as exc:
-            logger.warning("could not mark the approval of %s %s in the store: %s", approval.tool, state, exc)
+            logger.warning(
+                "could not mark the approval of %s %s in the store: %s", approval.tool, settlement.end.state, exc
+            )
             return outcome, ended
-        if won is None or won.won or state == "withdrawn" or won.state not in ("approved", "denied"):
+        if won is None or won.won or settlement.end.state == "withdrawn" or won.state not in ("approved", "denied"):
             return outcome, ended
         # Answered in the instant before it expired: that answer stands.
         answer = won.answer or (Answer.APPROVE_ONCE if won.state == "approved" else Answer.DENY)
@@ -411,13 +430,7 @@ class ApprovalQueue:
         try:
             # An approval given in the instant the call was cancelled ran nothing: the row says withdrawn.
             await self.ledger.settle(
-                approval_id,
-                "withdrawn",
-                answer=None,
-                actor="client",
-                via="caller",
-                reason=reason,
-                replace=("approved",),
+                approval_id, Settlement(Ended("withdrawn", reason, actor="client"), "caller", replace=("approved",))
             )
         except HintgateError as exc:
             logger.warning("could not mark approval %s withdrawn in the store: %s", approval_id, exc)
@@ -512,10 +525,7 @@ class ApprovalQueue:
                 won = Ended(state, f"{state} by {actor}", won=True, note=note, answer=answer, actor=actor)
                 return await self._taken_as(local, won)
             return self.ended(approval_id)
-        reason = answered_reason(state, actor, via, note)
-        ended = await self.ledger.settle(
-            approval_id, state, answer=answer, actor=actor, via=via, reason=reason, note=note
-        )
+        ended = await self.ledger.settle(approval_id, Settlement.answered(answer, actor, via, note))
         future = local._future if local is not None else None
         if ended is not None and ended.won and future is not None and not future.done():
             future.set_result((answer, actor, note))

@@ -39,7 +39,7 @@ from typing import Any
 from sqlalchemy import URL, Row, delete, select, update
 
 from hintgate.errors import StoreError
-from hintgate.policy.approvals import Answer, Ended, PendingApproval, note_in
+from hintgate.policy.approvals import Answer, Ended, PendingApproval, Settlement, note_in
 from hintgate.policy.principal import Approvers
 from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.notify import APPROVALS, Notifications, notify
@@ -236,19 +236,9 @@ class StoredApprovals(StorePart):
             await conn.execute(approvals.insert().values(values))
             await notify(conn, APPROVALS)
 
-    async def settle(
-        self,
-        approval_id: str,
-        state: str,
-        *,
-        answer: Answer | None,
-        actor: str,
-        via: str,
-        reason: str,
-        replace: tuple[str, ...] = (),
-        note: str | None = None,
-    ) -> Ended | None:
-        """Move a pending approval to `state` in one atomic update; see `hintgate.policy.approvals.Ledger`.
+    async def settle(self, approval_id: str, settlement: Settlement) -> Ended | None:
+        """Move a pending approval to the settlement's state in one atomic update; see
+        `hintgate.policy.approvals.Ledger`.
 
         An answer (approved, denied) to an approval past its `expires_at`, or
         held by a dead replica of this host, marks it `expired` instead and loses.
@@ -257,7 +247,9 @@ class StoredApprovals(StorePart):
             StoreError: the database cannot be reached.
         """
         now = datetime.now(UTC)
-        settleable = ("pending", *replace)
+        end = settlement.end
+        state = end.state
+        settleable = ("pending", *settlement.replace)
         async with self.writing("answer an approval in") as conn:
             where = (approvals.c.id == approval_id) & approvals.c.state.in_(settleable)
             if state in ("approved", "denied"):
@@ -275,16 +267,16 @@ class StoredApprovals(StorePart):
                     return await _expire(conn, row, now=now)
             values = {
                 "state": state,
-                "answer": answer.value if answer is not None else None,
-                "answered_by": actor,
-                "answered_via": via,
+                "answer": end.answer.value if end.answer is not None else None,
+                "answered_by": end.actor,
+                "answered_via": settlement.via,
                 "answered_at": now,
-                "end_reason": reason,  # says the note, if any: `respond` puts it there
+                "end_reason": end.reason,  # says the note, if any: `Settlement.answered` puts it there
             }
             changed = (await conn.execute(update(approvals).where(where).values(values))).rowcount
             if changed:
                 await notify(conn, APPROVALS)
-                return Ended(state, reason, won=True, note=note, answer=answer, actor=actor)
+                return settlement.won()
             # Settled meanwhile (or just now, its holder dead), or past its expiry.
             row = await _row(conn, approval_id)
             if row is None:
