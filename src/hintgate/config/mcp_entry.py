@@ -22,35 +22,36 @@ from hintgate.config.model import (
     redact_url,
 )
 from hintgate.config.oauth_entry import read_oauth
-from hintgate.config.reader import Given, Reader
+from hintgate.config.reader import Given, Reader, spellings
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import trust_by_origin
 
 __all__ = ["read_server"]
 
 SERVER_KEYS: Mapping[str, str] = {
-    "command": "command",
-    "args": "args",
-    "env": "env",
-    "cwd": "cwd",
-    "url": "url",
+    **spellings(
+        "command",
+        "args",
+        "env",
+        "cwd",
+        "url",
+        "headers",
+        "oauth",
+        "type",
+        "trust",
+        "enabled",
+        "prefix",
+        "include",
+        "exclude",
+        "overrides",
+        "timeout",
+        "startup_timeout",
+        "pin",
+    ),
     "serverUrl": "url",  # Windsurf
-    "headers": "headers",
-    "oauth": "oauth",
-    "type": "type",
     "transportType": "type",  # Cline
-    "trust": "trust",
-    "enabled": "enabled",
     "disabled": "disabled",  # Cursor, Cline, Roo, Windsurf
-    "prefix": "prefix",
-    "include": "include",
-    "exclude": "exclude",
     "disabledTools": "disabledTools",  # Windsurf, Roo: hidden like exclude
-    "overrides": "overrides",
-    "timeout": "timeout",
-    "startupTimeout": "startup_timeout",
-    "startup_timeout": "startup_timeout",
-    "pin": "pin",
 }
 # Keys real clients write that hintgate does not use. Ones that change what a
 # server does get a warning, so nobody believes they are in force.

@@ -12,23 +12,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from hintgate.config.model import OAuthConfig
-from hintgate.config.reader import Reader, shown
+from hintgate.config.reader import Reader, shown, spellings
 from hintgate.config.yamlpos import Key
 
 __all__ = ["OAUTH_KEYS", "read_oauth"]
 
 OAUTH_KEYS: Mapping[str, str] = {
-    "client_id": "client_id",
-    "clientId": "client_id",
-    "client_secret": "client_secret",
-    "clientSecret": "client_secret",
-    "scopes": "scopes",
+    **spellings("client_id", "client_secret", "scopes", "redirect_port", "per_user"),
     "scope": "scopes",
-    "redirect_port": "redirect_port",
-    "redirectPort": "redirect_port",
     "callbackPort": "redirect_port",
-    "perUser": "per_user",
-    "per_user": "per_user",
 }
 """Spelling → setting."""
 

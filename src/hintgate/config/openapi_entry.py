@@ -14,24 +14,16 @@ from hintgate.config.model import (
     freeze,
     redact_url,
 )
-from hintgate.config.reader import COMMON_KEYS, Reader
+from hintgate.config.reader import COMMON_KEYS, Reader, spellings
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
 __all__ = ["AUTH_KEYS", "FILTER_KEYS", "OPENAPI_KEYS", "read_openapi"]
 
 OPENAPI_KEYS: Mapping[str, str] = {
-    "document": "document",
-    "baseUrl": "base_url",
-    "base_url": "base_url",
-    "auth": "auth",
-    "headers": "headers",
-    "include": "include",
-    "exclude": "exclude",
-    "naming": "naming",
+    **spellings("document", "base_url", "auth", "headers", "include", "exclude", "naming"),
     **COMMON_KEYS,
-    "startupTimeout": "startup_timeout",
-    "startup_timeout": "startup_timeout",
+    **spellings("startup_timeout"),
 }
 """Spelling → setting of an OpenAPI source's keys."""
 AUTH_KEYS: Mapping[str, tuple[str, ...]] = {

@@ -11,19 +11,13 @@ from hintgate.config.model import (
     PythonConfig,
     freeze,
 )
-from hintgate.config.reader import COMMON_KEYS, Reader
+from hintgate.config.reader import COMMON_KEYS, Reader, spellings
 from hintgate.config.yamlpos import Key
 from hintgate.hints.trust import TrustFrom, trust_by_origin
 
 __all__ = ["PYTHON_KEYS", "read_python"]
 
-PYTHON_KEYS: Mapping[str, str] = {
-    "registry": "registry",
-    "path": "path",
-    "include": "include",
-    "exclude": "exclude",
-    **COMMON_KEYS,
-}
+PYTHON_KEYS: Mapping[str, str] = {**spellings("registry", "path", "include", "exclude"), **COMMON_KEYS}
 _REGISTRY_RE = re.compile(
     r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*"
 )

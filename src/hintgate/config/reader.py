@@ -49,7 +49,19 @@ HINT_SPELLINGS: Mapping[str, Hint] = {
 }
 """How an override may name a hint (`readOnlyHint` or `read_only`); an override also takes `title`."""
 
-COMMON_KEYS: Mapping[str, str] = {key: key for key in ("trust", "enabled", "prefix", "overrides", "timeout")}
+
+def spellings(*settings: str) -> dict[str, str]:
+    """Spelling -> setting for `settings`: each as written, and a snake_case one in camelCase too (`base_url`,
+    `baseUrl`), as the clients whose configs hintgate reads write them."""
+    spelled: dict[str, str] = {}
+    for setting in settings:
+        first, *rest = setting.split("_")
+        spelled[setting] = setting
+        spelled[first + "".join(word.capitalize() for word in rest)] = setting
+    return spelled
+
+
+COMMON_KEYS: Mapping[str, str] = spellings("trust", "enabled", "prefix", "overrides", "timeout")
 """Spelling -> setting of the keys `Reader.common` reads, which OpenAPI and Python source entries share."""
 
 
