@@ -3,7 +3,7 @@ over the config file, and their version counter."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -121,10 +121,7 @@ class Overrides(StorePart):
         Raises:
             StoreError: a key that is no policy setting, or a database failure.
         """
-        known = {row.path for row in POLICY_SETTINGS}
-        for setting in values:
-            if setting not in known:
-                raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
+        _check_settings(values)
         stamp = _stamp(actor)
         rows = [{"setting": key, "value": value, **stamp} for key, value in values.items()]
         await self._put("write policy settings to", _POLICY, rows)
@@ -148,10 +145,7 @@ class Overrides(StorePart):
         """
         if not person:
             raise StoreError("a person's preferences need the person")
-        known = {row.path for row in POLICY_SETTINGS}
-        for setting in (*values, *cleared):
-            if setting not in known:
-                raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
+        _check_settings((*values, *cleared))
         async with self.writing("write a person's preferences to") as conn:
             if cleared:
                 mine = person_preferences.c.person == person
@@ -185,6 +179,14 @@ class Overrides(StorePart):
 def _stamp(actor: str) -> dict[str, Any]:
     """When and by whom a row is written: its `updated_at` and `updated_by`."""
     return {"updated_at": datetime.now(UTC), "updated_by": actor}
+
+
+def _check_settings(settings: Iterable[str]) -> None:
+    """Refuse a key path that is no policy setting (`POLICY_SETTINGS`), naming those there are."""
+    known = {row.path for row in POLICY_SETTINGS}
+    for setting in settings:
+        if setting not in known:
+            raise StoreError(f"unknown policy setting {setting!r}: one of {', '.join(sorted(known))}")
 
 
 def _check_hint(hint: str) -> None:
