@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
-from hintgate.observers.recording import call_record
+from hintgate.observers.recording import AS_OUTCOME, call_record
+from hintgate.outcome import CallOutcome
 from hintgate.redaction import Redactor
-from hintgate.store.rows import call_row
+from hintgate.store.rows import CallRecord, call_row
 
 
 def _outcome(arguments: Any, result: Any) -> Any:
@@ -59,3 +61,16 @@ def test_a_call_without_a_secret_is_kept_as_it_came() -> None:
     assert record.arguments is arguments
     assert json.loads(row["arguments"]) == arguments
     assert json.loads(row["response"]) == {"content": [{"type": "text", "text": "é \ufffd fine"}], "isError": False}
+
+
+def test_what_a_record_keeps_as_the_outcome_has_it_is_a_field_of_both_of_one_type() -> None:
+    outcome = {field.name: field.type for field in dataclasses.fields(CallOutcome)}
+    record = {field.name: field.type for field in dataclasses.fields(CallRecord)}
+    assert {name: outcome.get(name) for name in AS_OUTCOME} == {name: record.get(name) for name in AS_OUTCOME}
+    assert None not in {outcome.get(name) for name in AS_OUTCOME}
+
+
+def test_a_record_keeps_the_outcome_s_own_fields_as_they_were() -> None:
+    outcome = _outcome({"query": "q"}, None)
+    record = call_record(outcome)
+    assert {name: getattr(record, name) for name in AS_OUTCOME} == {name: getattr(outcome, name) for name in AS_OUTCOME}

@@ -22,7 +22,24 @@ if TYPE_CHECKING:
     from hintgate.session import ClientSession
     from hintgate.store import Store
 
-__all__ = ["Recording", "call_record"]
+__all__ = ["AS_OUTCOME", "Recording", "call_record"]
+
+
+AS_OUTCOME = (
+    "session_id",
+    "server_name",
+    "started_at",
+    "duration_ms",
+    "request_id",
+    "client_name",
+    "client_version",
+    "user",
+    "user_key",
+    "parent_call_id",
+    "execution_type",
+)
+"""What a call's record keeps as its outcome has it: fields `CallOutcome` and `CallRecord` both have, under the same
+name and type; `call_record` copies them by name."""
 
 
 def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_path: str | None = None) -> CallRecord:
@@ -39,23 +56,12 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_pat
         error = redact.text(error) if error is not None else None
     return CallRecord(
         id=outcome.call_id,
-        session_id=outcome.session_id,
         server_id=entry.server,
-        server_name=outcome.server_name,
         tool_name=entry.name,
         upstream_tool=entry.upstream_name,
         arguments=arguments,
         response=result,
         error=error,
-        started_at=outcome.started_at,
-        duration_ms=outcome.duration_ms,
-        request_id=outcome.request_id,
-        client_name=outcome.client_name,
-        client_version=outcome.client_version,
-        user=outcome.user,
-        user_key=outcome.user_key,
-        parent_call_id=outcome.parent_call_id,
-        execution_type=outcome.execution_type,
         hints=outcome.snapshot,
         tier=outcome.tier,
         decision=outcome.decision_json(),
@@ -63,6 +69,7 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_pat
         config_path=config_path,
         arguments_json=arguments_json,
         response_json=response_json,
+        **{name: getattr(outcome, name) for name in AS_OUTCOME},
     )
 
 
