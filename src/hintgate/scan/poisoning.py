@@ -1099,8 +1099,11 @@ class _OrderReader:
                 yield finding
         if self.named and (_MODEL_NAMED.search(text) is not None or LATER.search(text) is not None):
             plain = View(text, "plain", False)
+            detector = bool(self.tool) and _detects_attacks(self.tool or "", text)
             for order in _noted(text):
-                if not any(start < order.end and order.start < end for start, end in judged):
+                if any(start < order.end and order.start < end for start, end in judged):
+                    continue
+                if not (detector and _about_attacks(text, order.start, order.end)):
                     yield _order_finding(path, order, order.start, order.end, self.tool, plain)
 
     def _judged(self, path: str, text: str) -> Iterator[ScanFinding]:
@@ -1229,14 +1232,15 @@ def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
     place the tool handles ("remove all messages from a queue"), or the approval it names is required, not skipped
     ("templates must be pre-approved by the carrier")."""
     said = text[order.start : order.end]
-    if _SAMPLED.search(said):
+    if _SAMPLED.search(said) or (
+        tool and _detects_attacks(tool, text) and _about_attacks(text, order.start, order.end)
+    ):
         return True
     if order.targets == ("context",) and _MESSAGES_ELSEWHERE.search(said):
         return True  # "remove all messages from a queue": the messages the tool handles, not the conversation's
     if order.targets == ("secret",) and tool:
         named = _SECRET_NAMED.search(order.why)
-        words = set(re.split(r"[^a-z0-9]+", tool.lower()))
-        if named is not None and named.group(1).lower() in words and not _HANDED_OVER.search(said):
+        if named is not None and _handles(named.group(1).lower(), _name_words(tool)) and not _HANDED_OVER.search(said):
             return True  # the tool reads it; handed to the call ("include it in `auth`") it passes through the model
     if order.targets in (("context",), ("destination",)) and tool:
         # What it reaches is what the tool's own name says it handles: `set_system_prompt` and "the system prompt"
@@ -1267,7 +1271,7 @@ _MESSAGES_ELSEWHERE = re.compile(
 # What the judge's reason quotes as the order's reach: "takes what the user said ... ('system prompt')".
 _REACH_QUOTED = re.compile(r"\('([^']{1,40})'\)")
 # The secret file the judge names in its reason, by its word: "('~/.ssh')" -> ssh, "('.env')" -> env.
-_SECRET_NAMED = re.compile(r"takes a secret file \('[~/.]*([A-Za-z][\w-]*)")
+_SECRET_NAMED = re.compile(r"takes a secret(?: file)? \('[~/.]*([A-Za-z][\w-]*)")
 _HANDED_OVER = re.compile(
     r"\b(?:include|pass|put|paste|send|attach|add|copy|provide|supply|fill|upload|forward)\w*\b", re.IGNORECASE
 )
@@ -1467,6 +1471,18 @@ def _judged(
         return []
     if is_key:
         signals = [_Signal(s.phrase, s.view, s.found, 0, len(text), s.discount) for s in signals]
+    if tool and near is None and not is_key:
+        detector = _detects_attacks(tool, text)
+        signals = [
+            s
+            if s.discount is not None
+            else dataclasses.replace(s, discount="what the tool's name says it does")
+            if s.phrase.code == "HG617" and _secret_of_its_name(s.found, tool, text[s.end : s.end + 80])
+            else dataclasses.replace(s, discount="named as what the tool detects")
+            if detector and _about_attacks(text, s.start, s.end)
+            else s
+            for s in signals
+        ]
     live = [s for s in signals if s.discount is None]
     # A discounted phrase inside a phrase that counts ("do not use [any other tool]") says nothing more.
     if len(live) < len(signals):
@@ -1530,6 +1546,178 @@ def _judged(
             decoded=shown,
         )
     return list(findings.values())
+
+
+def _secret_of_its_name(found: str, tool: str, after: str = "") -> bool:
+    """Whether a definition's "take a secret" (`found`: "Reads a secret", "Add a private key") is the job its tool's
+    name says: the name names the secret or a place that holds secrets (`vault_read_secret`, `ssh_add_key`,
+    `load_dotenv`), and the verb is the name's own or only takes the secret in (read, load, return), not one that
+    hands it on through the model (include, paste, send), which another tool's argument or an outside place would
+    receive, unless what follows (`after`) says it goes where the tool keeps secrets ("add a private key to the
+    keyring")."""
+    words = _name_words(tool)
+    said = re.findall(r"[a-z0-9]+", found.lower())
+    if len(said) < 2 or not words & _SECRET_HOLDERS:
+        return False
+    verb = said[0]
+    own_verb = verb in words or verb.rstrip("s") in words
+    if not own_verb and _HANDED_OVER.fullmatch(verb):
+        into = _INTO.match(after)
+        if into is None or not ({into.group(1).lower(), into.group(1).lower().rstrip("s")} & (words | _SECRET_STORES)):
+            return False
+    nouns = {word.rstrip("s") for word in said[1:]} & _SECRET_NOUNS
+    return bool(nouns) and any(_named_by(noun, words) or noun in _GENERIC_SECRETS for noun in nouns)
+
+
+def _handles(secret: str, words: set[str]) -> bool:
+    """Whether a tool whose name has `words` handles the secret its text names by the word `secret`: the name names
+    it (`read_env_file` and `.env`; `load_dotenv` and `.env`; `ssh_add_key` and `~/.ssh`), or the name says the tool
+    handles secrets and the text names secrets in general (`env_set` and "production secrets")."""
+    if _named_by(secret, words) or any(len(secret) >= 3 and word.endswith(secret) for word in words):
+        return True
+    return secret.rstrip("s") in _GENERIC_SECRETS and bool(words & _SECRET_HOLDERS)
+
+
+def _detects_attacks(tool: str, text: str) -> bool:
+    """Whether a tool's job is to find attacks on models (a scanner, an auditor, a classifier, a red team's
+    generator): its name says so (`scan_prompt_injection`, `mcp_tool_audit`, `redteam_generate`), or its text's
+    first sentence names detecting them ("Audit the tool definitions ... for prompt injection")."""
+    words = _name_words(tool)
+    if words & _DETECTORS or (words & _ATTACK_WORDS and words & _DETECTING):
+        return True
+    first = _FIRST_SENTENCE.match(text)
+    return first is not None and _DETECTION.search(first.group()) is not None
+
+
+def _about_attacks(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` stands in a sentence about attack wording (`quoting.quotes_attack`: "Typical
+    injections: ...", "Flags descriptions that tell the model to ..."), or in a list item under such a sentence
+    ("Detected families include:" then "- fake markup: <IMPORTANT>")."""
+    ends = [m.end() - 1 for m in _SENTENCE_END.finditer(text, max(0, start - 400), start)]
+    head = max(text.rfind("\n", 0, start), *ends) if ends else text.rfind("\n", 0, start)
+    tail = _SENTENCE_END.search(text, end)
+    newline = text.find("\n", end)
+    stop = min(x for x in (tail.start() + 1 if tail else len(text), newline if newline >= 0 else len(text)))
+    if quotes_attack(text[head + 1 : stop]):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    if not _LIST_ITEM.match(text, line_start):
+        return False
+    # The sentence that opens the list: the nearest line above that is no item of it.
+    above = text[:line_start].rstrip("\n").split("\n")
+    for line in reversed(above[-40:]):
+        if line.strip() and not _LIST_ITEM.match(line):
+            return line.rstrip().endswith(":") and quotes_attack(line)
+    return False
+
+
+# A tool name's words that say its job is finding attacks, alone or with an attack's name.
+_DETECTORS = frozenset({"redteam", "pentest", "antiphishing", "antivirus", "waf"})
+_DETECTING = frozenset(
+    {
+        "scan",
+        "scanner",
+        "audit",
+        "auditor",
+        "detect",
+        "detector",
+        "classify",
+        "classifier",
+        "lint",
+        "linter",
+        "guard",
+        "check",
+        "checker",
+        "inspect",
+        "sanitize",
+        "sanitizer",
+        "filter",
+        "moderate",
+        "test",
+        "generate",
+        "report",
+    }
+)
+_ATTACK_WORDS = frozenset(
+    {
+        "injection",
+        "poisoning",
+        "poison",
+        "jailbreak",
+        "attack",
+        "phishing",
+        "malware",
+        "threat",
+        "prompt",
+        "exploit",
+        "adversarial",
+        "mcp",
+        "tool",
+        "redteam",
+    }
+)
+_FIRST_SENTENCE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|$)", re.MULTILINE)
+_DETECTION = re.compile(
+    r"\b(?:scan|audit|detect|classif|flag|lint|inspect|analy[sz]|sanitiz|filter|moderat|generat|test|check|review|"
+    r"examin|screen|vet|assess|evaluat|find|catch|block|guard|monitor|hunt|triag)\w*\b"
+    r"[^.!?\n]{0,100}?\b(?:injections?|poison\w*|jailbreaks?|attacks?|phishing|malicious|threats?|adversarial)\b",
+    re.IGNORECASE,
+)
+# Where a sentence ends: a full stop, a question or exclamation mark before a space (not "e.g." or "i.e.").
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s)")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*\u2022]|\d{1,2}[.)])\s")
+
+
+def _name_words(tool: str) -> set[str]:
+    """The words of a tool's name, singular as well: `vault_get_secrets` -> vault, get, secrets, secret."""
+    words = {word for word in re.split(r"[^a-z0-9]+", _CAMEL.sub("_", tool).lower()) if word}
+    return words | {word.rstrip("s") for word in words if len(word) > 3}
+
+
+# A tool name's words that say the tool holds or handles secrets.
+_SECRET_HOLDERS = frozenset(
+    {
+        "secret",
+        "secrets",
+        "vault",
+        "env",
+        "dotenv",
+        "keychain",
+        "keyring",
+        "credential",
+        "credentials",
+        "password",
+        "passwords",
+        "passphrase",
+        "token",
+        "tokens",
+        "key",
+        "keys",
+        "ssh",
+        "gpg",
+        "pgp",
+        "kms",
+        "apikey",
+        "cookie",
+        "cookies",
+    }
+)
+# Where a secret handed on goes: "... to the local GnuPG keyring", "... into the running ssh-agent".
+_INTO = re.compile(
+    r"[^.!?\n]{0,40}?\b(?:to|into|in)\s+(?:(?:the|a|an|your|its|their|this)\s+)?(?:(?:[\w-]+)\s+){0,2}?"
+    r"(keyrings?|keychains?|vaults?|ssh-agent|agent|wallets?|stores?|secrets?|managers?)\b",
+    re.IGNORECASE,
+)
+# Places that keep secrets, besides those a tool's name says.
+_SECRET_STORES = frozenset(
+    {"keyring", "keychain", "vault", "ssh-agent", "agent", "wallet", "store", "secret", "manager"}
+)
+# The words by which a "take a secret" phrase names what it takes.
+_SECRET_NOUNS = frozenset(
+    {"secret", "key", "token", "credential", "password", "passphrase", "cookie", "variable", "env", "ssh", "mnemonic"}
+)
+# What any tool that handles secrets handles: "a secret", "a password", "the credentials".
+_GENERIC_SECRETS = frozenset({"secret", "credential", "variable"})
 
 
 _NEAR = 300
