@@ -29,7 +29,7 @@ The stages, each a module of its own, in the order a call meets them::
     calls       ToolCalls              builds the stages and runs a call through them
 """
 
-from hintgate.pipeline.calls import TaskFinish, TaskHandoff, ToolCalls
+from hintgate.pipeline.calls import HandedOff, TaskFinish, TaskHandoff, ToolCalls
 from hintgate.pipeline.deciding import Decided, SessionLookup
 
-__all__ = ["Decided", "SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]
+__all__ = ["Decided", "HandedOff", "SessionLookup", "TaskFinish", "TaskHandoff", "ToolCalls"]

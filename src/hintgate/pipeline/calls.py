@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -42,10 +43,9 @@ if TYPE_CHECKING:
     from hintgate.policy.principal import Principal
     from hintgate.policy.rules import PolicySettings, Rule
     from hintgate.request_context import RequestContext
-    from hintgate.session import ClientSession
     from hintgate.sources.base import CallContext, Source
 
-__all__ = ["TaskFinish", "TaskHandoff", "ToolCalls"]
+__all__ = ["HandedOff", "TaskFinish", "TaskHandoff", "ToolCalls"]
 
 _T = TypeVar("_T")
 
@@ -102,22 +102,31 @@ Called at most once, when the task is seen to end on the replica that started it
 then (the call's record is the task book's: `CallOutcome.task`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HandedOff:
+    """A call its upstream answered with a task handle, as `ToolCalls` hands it to its `TaskHandoff`.
+
+    Attributes:
+        call: the call, decided: its request, its client session and the catalog tool it called.
+        handle: the upstream's task handle.
+        finish: ends the call when the task is seen to end.
+        started: the call as it stands when its handle goes out (no result yet), for its record.
+    """
+
+    call: Decided
+    handle: Mapping[str, Any]
+    finish: TaskFinish
+    started: CallOutcome
+
+
 class TaskHandoff(Protocol):
     """Takes the calls an upstream answered with a task handle (`hintgate.server.tasks.TaskRoutes`)."""
 
-    async def started(
-        self,
-        ctx: RequestContext | None,
-        session: ClientSession | None,
-        entry: CatalogEntry,
-        handle: Mapping[str, Any],
-        finish: TaskFinish,
-        started: CallOutcome,
-    ) -> tuple[dict[str, Any], bool]:
+    async def started(self, handed: HandedOff) -> tuple[dict[str, Any], bool]:
         """The answer for the client, and whether the call is recorded when the task ends.
 
-        `started` is the call as it stands when its handle goes out (no result yet), for its record. When
-        the call is not recorded later, the answer is the tool's result (or a tool error): the call ends now.
+        When the call is not recorded later, the answer is the tool's result (or a tool error): the call
+        ends now.
         """
 
 
@@ -335,7 +344,7 @@ class ToolCalls:
                 f"The tool {decided.entry.name!r} answered with a task, which this gateway does not route."
             ), False
         started = self._recording.outcome(decided, None, None, attempt, task=True)
-        return await self._tasks.started(ctx, decided.session, decided.entry, handle, finish, started)
+        return await self._tasks.started(HandedOff(decided, handle, finish, started))
 
     async def scan_task_result(
         self, ctx: RequestContext | None, entry: CatalogEntry, result: Mapping[str, Any]

@@ -58,8 +58,7 @@ from hintgate.handles import (
     task_key,
 )
 from hintgate.hints.catalog import CatalogEntry
-from hintgate.outcome import CallOutcome
-from hintgate.pipeline import TaskFinish
+from hintgate.pipeline import HandedOff, TaskFinish
 from hintgate.request_context import RequestContext
 from hintgate.results import tool_error
 from hintgate.server.client_call import ClientCall
@@ -241,22 +240,15 @@ class TaskRoutes:
 
     # -- a call became a task ------------------------------------------------
 
-    async def started(
-        self,
-        ctx: RequestContext | None,
-        session: ClientSession | None,
-        entry: CatalogEntry,
-        handle: Mapping[str, Any],
-        finish: TaskFinish,
-        started: CallOutcome,
-    ) -> tuple[dict[str, Any], bool]:
+    async def started(self, handed: HandedOff) -> tuple[dict[str, Any], bool]:
         """The client's handle for the task an upstream answered a call with; or, without one, the task's end.
 
         A client that declared the extension gets a handle once the task and the call's record so far
-        (`started`) are kept; the record is completed when the task ends. Any other client (every
+        (`handed.started`) are kept; the record is completed when the task ends. Any other client (every
         handshake-era client) gets what the call would have returned: the gateway polls the task for it,
         within the server's call timeout.
         """
+        ctx, session, entry, handle = handed.call.ctx, handed.call.session, handed.call.entry, handed.handle
         upstream_id = str(handle["taskId"])
         if session is None or not self.declared(ctx):
             return await self._wait_for_end(ctx, entry, upstream_id, handle), False
@@ -264,7 +256,7 @@ class TaskRoutes:
         now = datetime.now(UTC)
         record = TaskRecord(
             key=task_key(task_id),
-            call_id=started.call_id,
+            call_id=handed.started.call_id,
             owner=owner_of(session),
             session_id=session.id,
             server=entry.server,
@@ -280,7 +272,7 @@ class TaskRoutes:
         if self._recording is not None:
             from hintgate.observers.recording import call_record
 
-            call = call_record(started, self._recording.redact, self._recording.config_path)
+            call = call_record(handed.started, self._recording.redact, self._recording.config_path)
         try:
             refusal = await self.book.open(record, call)
         except StoreError as exc:
@@ -292,7 +284,7 @@ class TaskRoutes:
                 f"The tool {entry.name!r} answered with a task the gateway cannot hold: {refusal}. "
                 f"The task was cancelled at server {entry.server!r}."
             ), False
-        self._local[record.key] = _Local(finish, ClientCall(ctx))
+        self._local[record.key] = _Local(handed.finish, ClientCall(ctx))
         shown = await self._read_words(ctx, entry.name, {k: v for k, v in handle.items() if k != "_meta"})
         return {**shown, "taskId": task_id, "resultType": "task"}, True
 
