@@ -44,10 +44,11 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
+from hintgate.config.model import IdentityConfig
 from hintgate.errors import HintgateError, OAuthLoginError
 from hintgate.policy.principal import Principal, PrincipalKind, principal_of
 from hintgate.server.gateway import Gateway
@@ -58,7 +59,6 @@ from hintgate.web.api import GatewayDep, Problem
 from hintgate.web.notice import notice
 
 if TYPE_CHECKING:  # the store is imported only when recording is on
-    from hintgate.config.model import IdentityConfig
     from hintgate.store.login_waits import LoginWaits
 
 __all__ = [
@@ -210,7 +210,7 @@ def _upstream(gateway: Gateway, name: str) -> LogsIn:
     return source
 
 
-def _login_of(request: Request, gateway: Gateway, name: str) -> tuple[IdentityConfig, Principal, LogsIn] | Response:
+def _login_of(request: Request, gateway: GatewayDep, name: str) -> tuple[IdentityConfig, Principal, LogsIn] | Response:
     """Who would log in to server `name`, and the server; else the page saying why not (no people, not signed in,
     no such server)."""
     identity = gateway.identity
@@ -224,6 +224,11 @@ def _login_of(request: Request, gateway: Gateway, name: str) -> tuple[IdentityCo
     except HTTPException as exc:
         return _page("Nothing to log in to", str(exc.detail), exc.status_code)
     return identity, person, source
+
+
+_LoginOf = Annotated[tuple[IdentityConfig, Principal, LogsIn] | Response, Depends(_login_of)]
+"""A login page's first step (`_login_of`): who would log in to the server the path names, or the page saying why
+not, which the page returns as it is."""
 
 
 def _person(request: Request) -> Principal | None:
@@ -291,9 +296,8 @@ def _sign_in_first(request: Request, gateway: Gateway) -> Response:
 
 
 @pages.get(LOGIN_PATH + "/{name}", response_model=None)
-async def ask(request: Request, gateway: GatewayDep, name: str) -> Response:
+async def ask(name: str, found: _LoginOf) -> Response:
     """Say who is signed in and what logging in to the server does; its button starts the login."""
-    found = _login_of(request, gateway, name)
     if isinstance(found, Response):
         return found
     identity, person, _ = found
@@ -315,9 +319,8 @@ async def ask(request: Request, gateway: GatewayDep, name: str) -> Response:
 
 
 @pages.post(LOGIN_PATH + "/{name}", response_model=None)
-async def start(request: Request, gateway: GatewayDep, name: str) -> Response:
+async def start(request: Request, gateway: GatewayDep, name: str, found: _LoginOf) -> Response:
     """Log the signed-in person in to a server that logs in per person: off to its authorization server."""
-    found = _login_of(request, gateway, name)
     if isinstance(found, Response):
         return found
     identity, person, source = found
