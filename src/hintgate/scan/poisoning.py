@@ -36,7 +36,7 @@ import time
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
@@ -84,6 +84,7 @@ __all__ = [
     "Key",
     "Level",
     "Location",
+    "ResultScan",
     "ScanFinding",
     "ScanRule",
     "high_findings",
@@ -778,15 +779,17 @@ def _result_level(finding: ScanFinding, invisible: Sequence[int]) -> Level | Non
     return finding.severity
 
 
-def scan_result(
-    result: Mapping[str, Any],
-    *,
-    tool: str | None = None,
-    characters: int = RESULT_CHARACTERS,
-    seconds: float = RESULT_SECONDS,
-    without: Collection[str] = (),
-    warnings: bool = True,
-) -> list[ScanFinding]:
+class ResultScan(TypedDict, total=False):
+    """How `scan_result` reads a result: the keywords of `scan_strings`, which says what each does."""
+
+    tool: str | None
+    characters: int
+    seconds: float
+    without: Collection[str]
+    warnings: bool
+
+
+def scan_result(result: Mapping[str, Any], **how: Unpack[ResultScan]) -> list[ScanFinding]:
     """Scan a tool's result as the model will read it: each text in full, or treated as flagged.
 
     A result is someone else's words (a web page, an issue, an email): the
@@ -798,17 +801,10 @@ def scan_result(
 
     Args:
         result: the `CallToolResult` as JSON (content, structuredContent).
-        tool: the tool's name, for the findings.
-        characters: how many characters of text to read in full at most.
-        seconds: how much CPU time to spend on full readings at most.
-        without: rules to leave out, as for `scan_tool`.
-        warnings: also the findings that are not high; False: the high ones only, as the gateway needs them
-            (the same high findings, but a text whose phrases cannot make one is not judged phrase by phrase).
+        how: the keywords of `scan_strings` (`ResultScan`).
     """
     texts, deep = result_strings(result)
-    return scan_strings(
-        texts, deep, tool=tool, characters=characters, seconds=seconds, without=without, warnings=warnings
-    )
+    return scan_strings(texts, deep, **how)
 
 
 def scan_strings(
@@ -833,7 +829,17 @@ def scan_strings(
     text not reached, a rest the linear pass does not clear, text past
     `RESULT_LINEAR_CHARACTERS`, content nested past the depth limit given as
     `deep`) is a high `UNSCANNED` finding over exactly that span: it counts as
-    flagged. With `warnings` False only high findings are returned (see `scan_result`).
+    flagged.
+
+    Args:
+        texts: each text with its location in the JSON value it comes from.
+        deep: the locations of content nested past the depth limit, not read.
+        tool: the tool's name, for the findings.
+        characters: how many characters of text to read in full at most.
+        seconds: how much CPU time to spend on full readings at most.
+        without: rules to leave out, as for `scan_tool`.
+        warnings: also the findings that are not high; False: the high ones only, as the gateway needs them
+            (the same high findings, but a text whose phrases cannot make one is not judged phrase by phrase).
     """
     off = frozenset(without)
     judged = "HG619" not in off
@@ -2346,27 +2352,18 @@ def _covert_parameters(tool: Mapping[str, Any], name: str | None) -> Iterator[Sc
     for param, spec in properties.items():
         if not isinstance(spec, Mapping) or not isinstance(spec.get("description"), str):
             continue
-        description: str = spec["description"]
-        path = _join("inputSchema.properties", str(param)) + ".description"
-        hidden = _HIDDEN_PARAMETER.search(description)
-        if hidden is not None:
-            yield ScanFinding(
-                "HG616",
-                f"parameter {param!r} is described as hidden: {hidden.group()!r}",
-                path,
-                hidden.start(),
-                hidden.end(),
-                name,
-            )
-            continue
-        if str(param).casefold() in _NOTE_NAMES:
-            asks = _ASKS_FOR_OTHER_DATA.search(description)
-            if asks is not None:
-                yield ScanFinding(
-                    "HG616",
-                    f"free-text parameter {param!r} asks for other data: {asks.group()!r}",
-                    path,
-                    asks.start(),
-                    asks.end(),
-                    name,
-                )
+        covert = _covert(str(param), spec["description"])
+        if covert is not None:
+            said, words = covert
+            path = _join("inputSchema.properties", str(param)) + ".description"
+            yield ScanFinding("HG616", f"{said}: {words.group()!r}", path, words.start(), words.end(), name)
+
+
+def _covert(param: str, description: str) -> tuple[str, re.Match[str]] | None:
+    """What makes a parameter covert, and the words of its description that say so: it is described as hidden, or
+    it is a free-text note that asks for other data."""
+    if (hidden := _HIDDEN_PARAMETER.search(description)) is not None:
+        return f"parameter {param!r} is described as hidden", hidden
+    if param.casefold() in _NOTE_NAMES and (asks := _ASKS_FOR_OTHER_DATA.search(description)) is not None:
+        return f"free-text parameter {param!r} asks for other data", asks
+    return None
