@@ -9,6 +9,7 @@ import pytest
 
 from hintgate.hints.annotations import Annotations, Hint, resolve
 from hintgate.hints.lint import lint_tools
+from hintgate.hints.trust import Trust
 from hintgate.tooldef import ToolDefinition, ToolRegistry, tool
 
 pytestmark = pytest.mark.anyio
@@ -66,7 +67,7 @@ def test_to_mcp_schema_agrees_with_the_gateways_resolution_and_lint(declared: di
     definition = ToolDefinition("notes.item", "A note.", lambda: None, {"type": "object"}, **declared)
     emitted = definition.to_mcp_schema()["annotations"]
     given = Annotations.from_mcp(definition.to_mcp_tool().get("annotations"), tool="notes.item")
-    served = resolve(declared=given, trusted=True).to_mcp()
+    served = resolve(declared=given, trust=Trust.TRUSTED).to_mcp()
     assert emitted == served
     report = lint_tools([definition.to_mcp_schema()], target="tooldef")
     assert "HG201" not in [f.code for f in report.findings]

@@ -120,7 +120,7 @@ def test_resolve_precedence_is_override_then_declared_then_inferred_then_default
         declared=Annotations(destructive=False, idempotent=True),
         inferred={Hint.DESTRUCTIVE: Inferred(True, "r.d"), Hint.OPEN_WORLD: Inferred(False, "r.o")},
         overrides={Hint.IDEMPOTENT: False},
-        trusted=True,
+        trust=Trust.TRUSTED,
     )
     assert resolution.provenance() == {
         "readOnlyHint": "declared:implied",  # declaring destructive or idempotent declares a write
@@ -140,7 +140,7 @@ def test_untrusted_server_cannot_mark_tool_read_only_against_inference() -> None
     resolution = resolve(
         declared=Annotations(read_only=True),
         inferred={Hint.READ_ONLY: Inferred(False, "name.verb.delete")},
-        trusted=False,
+        trust=Trust.UNTRUSTED,
     )
     resolved = resolution.hints[Hint.READ_ONLY]
     assert resolved.value is False
@@ -149,7 +149,7 @@ def test_untrusted_server_cannot_mark_tool_read_only_against_inference() -> None
 
 
 def test_untrusted_server_cannot_mark_tool_read_only_when_inference_is_silent() -> None:
-    resolution = resolve(declared=Annotations(read_only=True), trusted=False)
+    resolution = resolve(declared=Annotations(read_only=True), trust=Trust.UNTRUSTED)
     assert resolution.value(Hint.READ_ONLY) is False
     assert resolution.hints[Hint.READ_ONLY].provenance.origin is Origin.DEFAULT
 
@@ -158,7 +158,7 @@ def test_untrusted_server_may_make_a_tool_look_riskier() -> None:
     resolution = resolve(
         declared=Annotations(read_only=False, destructive=True),
         inferred={Hint.READ_ONLY: Inferred(True, "name.verb.get"), Hint.DESTRUCTIVE: Inferred(False, "x")},
-        trusted=False,
+        trust=Trust.UNTRUSTED,
     )
     assert resolution.value(Hint.READ_ONLY) is False
     assert resolution.hints[Hint.READ_ONLY].provenance.origin is Origin.DECLARED
@@ -169,7 +169,7 @@ def test_untrusted_declared_value_counts_when_inference_agrees() -> None:
     resolution = resolve(
         declared=Annotations(read_only=True),
         inferred={Hint.READ_ONLY: Inferred(True, "name.verb.get")},
-        trusted=False,
+        trust=Trust.UNTRUSTED,
     )
     assert resolution.value(Hint.READ_ONLY) is True
     assert resolution.hints[Hint.READ_ONLY].provenance.origin is Origin.DECLARED
@@ -179,7 +179,7 @@ def test_trusted_server_declarations_win_over_inference() -> None:
     resolution = resolve(
         declared=Annotations(read_only=True),
         inferred={Hint.READ_ONLY: Inferred(False, "name.verb.delete")},
-        trusted=True,
+        trust=Trust.TRUSTED,
     )
     assert resolution.value(Hint.READ_ONLY) is True
 
@@ -188,14 +188,14 @@ def test_operator_override_beats_untrusted_caution() -> None:
     resolution = resolve(
         declared=Annotations(read_only=True),
         overrides={Hint.READ_ONLY: True},
-        trusted=False,
+        trust=Trust.UNTRUSTED,
     )
     assert resolution.value(Hint.READ_ONLY) is True
     assert resolution.hints[Hint.READ_ONLY].provenance.origin is Origin.OVERRIDE
 
 
 def test_resolved_read_only_makes_destructive_false_and_idempotent_true() -> None:
-    resolution = resolve(declared=Annotations(read_only=True), trusted=True)
+    resolution = resolve(declared=Annotations(read_only=True), trust=Trust.TRUSTED)
     assert resolution.to_mcp() == {
         "readOnlyHint": True,
         "destructiveHint": False,
@@ -225,7 +225,7 @@ def test_resolution_keeps_declared_title() -> None:
     ],
 )
 def test_tier_follows_seed_003(declared: Annotations, tier: Tier) -> None:
-    assert tier_of(resolve(declared=declared, trusted=True)) is tier
+    assert tier_of(resolve(declared=declared, trust=Trust.TRUSTED)) is tier
 
 
 def test_inferred_hints_lift_a_tool_out_of_unknown() -> None:

@@ -157,7 +157,7 @@ def test_a_local_server_may_always_say_its_tool_is_riskier() -> None:
 
 
 def test_trusted_shorthand_still_means_trusted_or_untrusted() -> None:
-    assert resolve(declared=Annotations(), trusted=True).trust is Trust.TRUSTED
+    assert resolve(declared=Annotations(), trust=Trust.TRUSTED).trust is Trust.TRUSTED
     assert resolve(declared=Annotations()).trust is Trust.UNTRUSTED
 
 

@@ -15,6 +15,7 @@ import pytest
 from hintgate.errors import ConfigError, UpstreamClosed, UpstreamDown, UpstreamRequestError, UpstreamTimeout
 from hintgate.hints.annotations import Annotations, Hint, Inferred, Resolution, Tier, resolve
 from hintgate.hints.catalog import build_catalog, resolve_tool
+from hintgate.hints.trust import Trust
 from hintgate.policy.decide import (
     UNTRUSTED_CONTENT,
     CallFacts,
@@ -39,11 +40,13 @@ from hintgate.policy.rules import POLICY_SETTINGS, PREFERENCE_KEYS, TOP_KEYS, Po
 
 ALLOW, ASK, DENY = Verdict.ALLOW, Verdict.ASK, Verdict.DENY
 
-READ_ONLY = resolve(declared=Annotations(read_only=True, open_world=False), trusted=True)
-ADDITIVE = resolve(declared=Annotations(read_only=False, destructive=False, open_world=False), trusted=True)
-DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=True), trusted=True)
+READ_ONLY = resolve(declared=Annotations(read_only=True, open_world=False), trust=Trust.TRUSTED)
+ADDITIVE = resolve(declared=Annotations(read_only=False, destructive=False, open_world=False), trust=Trust.TRUSTED)
+DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=True), trust=Trust.TRUSTED)
 UNKNOWN = resolve(declared=Annotations())
-IDEMPOTENT_WRITE = resolve(declared=Annotations(read_only=False, destructive=False, idempotent=True), trusted=True)
+IDEMPOTENT_WRITE = resolve(
+    declared=Annotations(read_only=False, destructive=False, idempotent=True), trust=Trust.TRUSTED
+)
 BY_TIER = {Tier.READ_ONLY: READ_ONLY, Tier.ADDITIVE: ADDITIVE, Tier.DESTRUCTIVE: DESTRUCTIVE, Tier.UNKNOWN: UNKNOWN}
 
 
@@ -331,13 +334,13 @@ def test_a_rule_reason_carries_the_operators_note() -> None:
 
 # ------------------------------------------------------------------- trust
 
-CLAIMS_READ_ONLY = resolve(declared=Annotations(read_only=True), trusted=False)
+CLAIMS_READ_ONLY = resolve(declared=Annotations(read_only=True), trust=Trust.UNTRUSTED)
 CLAIMS_READ_ONLY_AGAINST_INFERENCE = resolve(
     declared=Annotations(read_only=True),
     inferred={Hint.READ_ONLY: Inferred(False, "name.verb.delete"), Hint.DESTRUCTIVE: Inferred(True, "name.verb")},
-    trusted=False,
+    trust=Trust.UNTRUSTED,
 )
-CLAIMS_NOT_DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=False), trusted=False)
+CLAIMS_NOT_DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=False), trust=Trust.UNTRUSTED)
 
 
 @pytest.mark.parametrize("resolution", [CLAIMS_READ_ONLY, CLAIMS_READ_ONLY_AGAINST_INFERENCE])
@@ -370,7 +373,7 @@ def test_a_local_servers_contradicted_claims_are_said_in_plain_words() -> None:
 
 
 def test_trusted_server_claim_to_be_read_only_is_used() -> None:
-    trusted = resolve(declared=Annotations(read_only=True), trusted=True)
+    trusted = resolve(declared=Annotations(read_only=True), trust=Trust.TRUSTED)
     assert run(facts(trusted)).verdict is ALLOW
 
 
@@ -397,7 +400,7 @@ def test_a_rule_on_read_only_hint_does_not_match_a_distrusted_claim() -> None:
 
 
 def test_call_facts_resolve_again_when_the_resolution_lent_trust_the_server_lacks() -> None:
-    lent = resolve(declared=Annotations(read_only=True), trusted=True)
+    lent = resolve(declared=Annotations(read_only=True), trust=Trust.TRUSTED)
     call = facts(lent, trusted=False)
     assert call.read_only is False
     assert call.resolution.hints[Hint.READ_ONLY].distrusted is True
@@ -424,7 +427,9 @@ def test_an_explicit_allow_rule_allows_an_unknown_tool() -> None:
 
 
 def test_a_tool_with_only_an_inferred_hint_is_not_unknown() -> None:
-    inferred = resolve(declared=Annotations(), inferred={Hint.READ_ONLY: Inferred(True, "name.verb.get")}, trusted=True)
+    inferred = resolve(
+        declared=Annotations(), inferred={Hint.READ_ONLY: Inferred(True, "name.verb.get")}, trust=Trust.TRUSTED
+    )
     assert run(facts(inferred)).verdict is ALLOW
 
 
@@ -514,7 +519,7 @@ def test_the_first_open_world_tool_is_the_one_named() -> None:
     assert session.tainted_by == TAINTED
 
 
-OPEN_BY_DEFAULT = resolve(declared=Annotations(read_only=True), trusted=True)
+OPEN_BY_DEFAULT = resolve(declared=Annotations(read_only=True), trust=Trust.TRUSTED)
 FETCHER = resolve_tool(
     {"name": "fetch", "description": "Fetches a URL from the internet and returns its contents."}
 ).resolution
@@ -522,9 +527,9 @@ FETCHER = resolve_tool(
 
 def test_only_tools_whose_open_world_rests_on_evidence_taint_the_session() -> None:
     evidence = PolicySettings()
-    declared_open = resolve(declared=Annotations(read_only=True, open_world=True), trusted=False)
+    declared_open = resolve(declared=Annotations(read_only=True, open_world=True), trust=Trust.UNTRUSTED)
     set_open = resolve(declared=Annotations(read_only=True), overrides={Hint.OPEN_WORLD: True})
-    claims_closed = resolve(declared=Annotations(read_only=True, open_world=False), trusted=False)
+    claims_closed = resolve(declared=Annotations(read_only=True, open_world=False), trust=Trust.UNTRUSTED)
     assert taint_basis(facts(OPEN_BY_DEFAULT), evidence) is None
     assert taint_basis(facts(claims_closed), evidence) == UNTRUSTED_CONTENT  # someone else's words, whatever its claim
     assert taint_basis(facts(READ_ONLY), evidence) is None
@@ -566,7 +571,7 @@ def test_explain_says_which_tools_would_taint() -> None:
 
 
 def test_a_distrusted_claim_to_be_closed_world_still_counts_as_open_world() -> None:
-    claims_closed = resolve(declared=Annotations(read_only=True, open_world=False), trusted=False)
+    claims_closed = resolve(declared=Annotations(read_only=True, open_world=False), trust=Trust.UNTRUSTED)
     assert facts(claims_closed).open_world is True
     assert facts(READ_ONLY).open_world is False
 
@@ -638,7 +643,7 @@ def test_non_idempotent_tool_asks_again_for_an_identical_call() -> None:
 
 
 def test_untrusted_claim_to_be_idempotent_does_not_allow_retries() -> None:
-    claims = resolve(declared=Annotations(read_only=False, destructive=False, idempotent=True), trusted=False)
+    claims = resolve(declared=Annotations(read_only=False, destructive=False, idempotent=True), trust=Trust.UNTRUSTED)
     call = facts(claims, arguments={"id": 7, "tags": ["a"]})
     assert call.idempotent is False
     assert run(call, session=approved(), now=101).verdict is ASK
@@ -665,7 +670,7 @@ def test_retry_in_a_tainted_session_needs_an_approval_given_after_the_taint() ->
 
 def test_the_identical_idempotent_retry_of_the_call_that_tainted_the_session_does_not_ask_again() -> None:
     fetch = resolve(
-        declared=Annotations(read_only=False, destructive=False, idempotent=True, open_world=True), trusted=True
+        declared=Annotations(read_only=False, destructive=False, idempotent=True, open_world=True), trust=Trust.TRUSTED
     )
     call = facts(fetch, tool="web_put", arguments={"url": "https://example.org"}, trusted=True)
     session = SessionState()
@@ -703,7 +708,7 @@ def test_a_session_forgets_its_oldest_approved_calls_beyond_its_limit(monkeypatc
         (READ_ONLY, Failure.TIMEOUT, True),
         (UNTRUSTED_READS["declared and inferred"], Failure.TIMEOUT, False),
         (UNTRUSTED_READS["inferred"], Failure.TRANSIENT, False),
-        (resolve(declared=Annotations(), inferred=GET_NOTE, trusted=True), Failure.TIMEOUT, False),
+        (resolve(declared=Annotations(), inferred=GET_NOTE, trust=Trust.TRUSTED), Failure.TIMEOUT, False),
         (resolve(declared=Annotations(), inferred=GET_NOTE, overrides={Hint.READ_ONLY: True}), Failure.TIMEOUT, True),
         (resolve(declared=Annotations(idempotent=True, read_only=False)), Failure.TIMEOUT, False),
         (resolve(declared=Annotations(read_only=False), overrides={Hint.IDEMPOTENT: True}), Failure.TIMEOUT, True),
@@ -733,7 +738,7 @@ def test_upstream_errors_are_classified_for_retrying() -> None:
 
 def test_warnings_name_what_the_hints_say() -> None:
     assert warnings(facts(DESTRUCTIVE)) == ["This tool may make destructive changes"]
-    fetch = resolve(declared=Annotations(read_only=True, open_world=True), trusted=True)
+    fetch = resolve(declared=Annotations(read_only=True, open_world=True), trust=Trust.TRUSTED)
     assert warnings(facts(fetch)) == ["This tool only reads data", "This tool can reach external systems (open world)"]
     assert warnings(facts(READ_ONLY)) == ["This tool only reads data"]
     assert warnings(facts(UNKNOWN)) == ["Nothing is known about this tool: no hints declared, inferred or set"]
@@ -743,8 +748,8 @@ def test_warnings_name_what_the_hints_say() -> None:
 
 
 def test_the_untrusted_hints_warning_appears_only_where_a_declared_claim_was_set_aside() -> None:
-    cautious = resolve(declared=Annotations(read_only=False, destructive=True, open_world=True), trusted=False)
-    closed_reader = resolve(declared=Annotations(read_only=True, open_world=False), trusted=False)
+    cautious = resolve(declared=Annotations(read_only=False, destructive=True, open_world=True), trust=Trust.UNTRUSTED)
+    closed_reader = resolve(declared=Annotations(read_only=True, open_world=False), trust=Trust.UNTRUSTED)
     assert not any("untrusted" in w for w in warnings(facts(cautious)))
     assert not any("untrusted" in w for w in warnings(facts(READ_ONLY)))
     assert warnings(facts(closed_reader))[-1] == (

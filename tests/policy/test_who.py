@@ -9,13 +9,14 @@ import pytest
 
 from hintgate.errors import ConfigError
 from hintgate.hints.annotations import Annotations, Resolution, resolve
+from hintgate.hints.trust import Trust
 from hintgate.policy.decide import CallFacts, SessionState, Verdict, decide, denied_by_rule
 from hintgate.policy.principal import API_TOKEN, Principal, PrincipalKind
 from hintgate.policy.rules import parse_policy
 
-READ_ONLY = resolve(declared=Annotations(read_only=True, open_world=False), trusted=True)
-ADDITIVE = resolve(declared=Annotations(read_only=False, destructive=False, open_world=False), trusted=True)
-DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=True, open_world=False), trusted=True)
+READ_ONLY = resolve(declared=Annotations(read_only=True, open_world=False), trust=Trust.TRUSTED)
+ADDITIVE = resolve(declared=Annotations(read_only=False, destructive=False, open_world=False), trust=Trust.TRUSTED)
+DESTRUCTIVE = resolve(declared=Annotations(read_only=False, destructive=True, open_world=False), trust=Trust.TRUSTED)
 
 ALICE = Principal("alice@example.com", PrincipalKind.USER, frozenset({"readers"}))
 BOB = Principal("bob@example.com", PrincipalKind.USER, frozenset({"devs"}))

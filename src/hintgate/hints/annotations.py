@@ -356,8 +356,7 @@ def resolve(
     inferred: Mapping[Hint, Inferred] | None = None,
     overrides: Mapping[Hint, bool] | None = None,
     title_override: str | None = None,
-    trusted: bool = False,
-    trust: Trust | None = None,
+    trust: Trust = Trust.UNTRUSTED,
 ) -> Resolution:
     """Resolve each hint on its own, first match wins.
 
@@ -368,9 +367,6 @@ def resolve(
     kept as `distrusted` for display. For a `local` source a declared value
     counts unless a strong inference gives the hint its cautious value: then
     the riskier, inferred value wins and the declared one is kept the same way.
-
-    `trusted` is shorthand for `trust` trusted (True) or untrusted (False);
-    `trust`, when given, wins.
 
     When the resolved readOnly is true, destructive and idempotent have no
     meaning; they resolve to false and true unless overridden, with the
@@ -385,8 +381,6 @@ def resolve(
     declared destructive and idempotent values with it: the spec gave them no
     meaning for that tool, so they resolve as if undeclared.
     """
-    if trust is None:
-        trust = Trust.TRUSTED if trusted else Trust.UNTRUSTED
     inferred = inferred or {}
     overrides = overrides or {}
     hints: dict[Hint, Resolved] = {}

@@ -245,8 +245,7 @@ def resolve_tool(
         inferred=inferred,
         overrides=overrides,
         title_override=title_override,
-        trusted=trusted,
-        trust=trust,
+        trust=trust if trust is not None else Trust.TRUSTED if trusted else Trust.UNTRUSTED,
     )
     return ResolvedTool(
         name=name,

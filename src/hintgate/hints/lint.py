@@ -348,7 +348,7 @@ class LintReport:
 
 def declared_tier(declared: Annotations) -> Tier:
     """A tool's tier from its declared hints alone (no inference)."""
-    return tier_of(resolve(declared=declared, trusted=True))
+    return tier_of(resolve(declared=declared, trust=Trust.TRUSTED))
 
 
 def lint_tools(

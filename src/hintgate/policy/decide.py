@@ -232,7 +232,7 @@ class CallFacts:
                 inferred=static.inferred,
                 overrides=static.overrides,
                 title_override=static.title,
-                trusted=False,
+                trust=Trust.UNTRUSTED,
             )
         resolution = static if self.judgement is None else per_call(static, self.judgement)
         object.__setattr__(self, "static", static)
