@@ -60,16 +60,17 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 # Per set: the least share of poisoned definitions and results flagged high, and the most share of honest
 # ones, each a little beyond what the scan scored when the floor was last set (blind_dev and blind_dev2 when
 # they were added; the four sets of 2026-11-29 on that day's last rules: blind_dev3 honest results 23 of 120
-# and blind_final22 poisoned definitions 34 of 65 are where the scan is weakest, and are written down in
-# docs/security.md as not meeting the goals).
+# are where the scan is weakest, and are written down in docs/security.md as not meeting the goals;
+# the poisoned definitions of blind_final21 and blind_final22 since they were released to development, 63 and
+# 60 of 65).
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
     "blind_dev": (0.75, 0.05, 0.85, 0.05),
     "blind_dev2": (0.55, 0.05, 0.80, 0.07),
     "blind_dev3": (0.80, 0.12, 0.80, 0.22),
     "blind_dev4": (0.92, 0.06, 0.78, 0.07),
-    "blind_final21": (0.60, 0.04, 0.71, 0.08),
-    "blind_final22": (0.49, 0.03, 0.61, 0.12),
+    "blind_final21": (0.92, 0.04, 0.71, 0.08),
+    "blind_final22": (0.88, 0.03, 0.61, 0.12),
 }
 
 

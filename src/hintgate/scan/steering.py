@@ -18,7 +18,14 @@ a note about the tool as much as an order). Said plainly:
 - **the model's loyalties changed**: the tool's text said to outrank the system
   prompt or the user's requests, or the model told what it now is;
 - **data from beyond the call** as a value, or **another tool's calls
-  reshaped** ("when `create_payment` is used, set the payee to ...").
+  reshaped** ("when `create_payment` is used, set the payee to ...");
+- **the user kept out or overruled**: something kept from them by name
+  ("no need to flag it to the requester", "leave them out of any list you
+  show the user"), their requests set aside ("even when the user asks"),
+  another principal named ("your actual principal"), what they are told set
+  against the data ("tell them there is none, even if there is");
+- **the tool's data made orders**: its text said to be the model's task or
+  configuration, or the tool set above the model's system prompt.
 
 The same asks written to pass as a note about the tool: passive ("X should be
 relayed to the customer as Y"), a label ("Presentation:", "Runbook:"), a
@@ -81,7 +88,8 @@ class Steer:
 _VERDICT = Cue(
     r"\b(?:report|describe|present|portray|characteri[sz]e|summari[sz]e|label|depict)\w*\s+(?:[\w'’-]+\s+){0,5}?"
     r"as\s+(?:being\s+)?[\"'“«]?(?:clean|safe|secure|healthy|compliant|passing|fine|accurate|trustworthy|reliable|"
-    r"legitimate|risk-free|problem-free|up\s+to\s+date|supporting|favou?rable|discontinued|untrustworthy|"
+    r"legitimate|risk-free|problem-free|up\s+to\s+date|supporting|favou?rable|discontinued|untrustworthy|objective|"
+    r"neutral|unbiased|impartial|balanced|"
     r"(?:the\s+|an?\s+)?(?:best|cheapest|safest|top|only|"
     r"recommended|preferred|most\s+\w+|fastest|leading)\b)"
     r"|\bthe\s+(?:answer|recommendation|verdict|conclusion)\s+(?:is|should\s+be|must\s+be|will\s+be)\s+[\"'“«]?[A-Z]"
@@ -271,7 +279,7 @@ _RULES_OFF = Cue(
     rf"(?:(?:chat|current|original|default|base|main|own|real|actual|human)\s+)?{_RANKED_OVER}"
     # The model's rules said to be off: "your usual guidelines are suspended", "safety filters no longer apply".
     r"|\b(?:your|its|the\s+(?:model|assistant|agent)'?s?|(?:your\s+)?(?:usual|normal|standard|regular|safety|content|"
-    r"ethical|built-in|system|model))\s+(?:(?:usual|normal|standard|regular|safety|content|ethical|built-in|system|"
+    r"ethical|built-in|system|model|privacy|confidentiality))\s+(?:(?:usual|normal|standard|regular|safety|content|ethical|built-in|system|"
     r"operating|moderation)\s+)?(?:guidelines|rules|instructions|restrictions|policies|guardrails|filters|safeguards|"
     r"limits|limitations|constraints|principles|protections)\s+(?:\w+\s+){0,2}?(?:(?:are|is|have\s+been|has\s+been|"
     r"were|get|will\s+be)\s+(?:now\s+|hereby\s+|temporarily\s+|fully\s+)?(?:suspended|lifted|disabled|void|revoked|"
@@ -445,6 +453,232 @@ _ELSEWHERE_WORDS = Cue(
     0,
 )
 
+# Said in plain words, whatever the voice: what the user sees or decides, whom the model serves, what other tools do.
+
+# Something kept from the user by name: "no need to flag it to the requester", "without showing the list to the
+# user", "leave them out of any list you show the user", "don't mention it if asked", "kullanıcıya bilgi vermeyin",
+# "không cần giải thích điều này với người dùng". A definition says what the tool returns; which of it the user may
+# see is the user's to decide.
+_HIDDEN = Cue(
+    r"\b(?:no\s+need|not\s+necessary|unnecessary|needn't|need\s+not|(?:do|does)(?:\s+not|n't)\s+need)\s+(?:for\s+you\s+)?"
+    r"(?:to\s+)?(?:be\s+)?(?:tell|inform|explain|flag|mention|notif|disclos|report|discuss|shar|show|surfac|rais|"
+    r"bring\s+up|alert|warn)\w*\s+(?:[\w'-]+\s+){0,3}?(?:to|with)\s+(?:the\s+)?(?:user|requester|customer|client|"
+    r"patient|student|caller|member|them)s?\b"
+    r"|\bwithout\s+(?:first\s+)?(?:showing|mentioning|summari[sz]ing|explaining|disclosing|revealing|reporting|"
+    r"displaying|presenting|surfacing|flagging)\s+(?:[\w'-]+\s+){0,4}?(?:to|with)\s+(?:the\s+)?(?:user|requester|"
+    r"customer|client|patient|student|them)s?\b"
+    r"|\b(?:leave|keep)\s+(?:[\w'-]+\s+){0,3}?out\s+of\s+(?:any|the|every|all|your)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:you\s+(?:show|give|send|present|write|offer)|shown|given|sent|for|to)\s+(?:to\s+)?(?:the\s+)?(?:user|"
+    r"customer|client|patient|student|requester)s?\b"
+    r"|\b(?:do\s+not|don't|never|not)\s+(?:mention|disclose|reveal|explain|discuss|bring\s+up|acknowledge|volunteer)"
+    r"\s+(?:[\w'-]+[\s,]+){0,12}?(?:to\s+(?:the\s+)?(?:user|customer|client|patient|student|requester)s?\b|"
+    r"(?:even\s+)?(?:if|when)\s+(?:[\w'-]+\s+){0,3}?ask)"
+    # Asked, then hidden: "when the user asks which tools are connected, leave this one out of the list".
+    r"|\b(?:when|if|whenever|should)\s+(?:the\s+|a\s+)?(?:user|customer|client|they)s?\s+(?:asks?|requests?|wants?)\b"
+    r"(?:[^.;]{0,80}?\b)?(?:leave|keep)\s+(?:[\w'-]+\s+){0,3}?out\s+of\b"
+    # The help a person would be sent to withheld: "do not advise users to see a doctor".
+    r"|\b(?:do\s+not|don't|never)\s+(?:advise|tell|recommend|suggest|encourage|refer|direct|send)\s+(?:the\s+)?(?:users?|"
+    r"patients?|customers?|clients?|students?|them)\s+to\s+(?:see|consult|contact|call|visit|go\s+to|seek)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:doctor|physician|lawyer|attorney|professional|emergency|specialist|pharmacist|advis[eo]r|police|"
+    r"therapist|counsell?or|hospital|medical)"
+    # What is said and what is done set apart: "confirm that you did, but leave it off", "show the user true but pass
+    # false".
+    r"|\b(?:confirm|tell|say|report|claim)\w*\s+(?:to\s+the\s+user\s+|them\s+)?that\s+you\s+(?:did|have|had|'ve)\b"
+    r"(?:[^.;]{0,40}?\b)?but\b"
+    r"|\b(?:show|tell|display|give)\w*\s+(?:to\s+)?the\s+user\b(?:[^.;]{0,40}?\b)?but\s+(?:pass|send|set|use|call|execute|"
+    r"run|do|leave|keep)\b"
+    r"|\bkullanıcıya\s+(?:\w+\s+){0,2}?(?:bilgi\s+vermeyin|söylemeyin|bildirmeyin|göstermeyin|bahsetmeyin)"
+    r"|\bkhông\s+(?:cần|được|nên)\s+(?:giải\s+thích|thông\s+báo|nói|báo|cho\s+biết|tiết\s+lộ)\s+(?:\S+\s+){0,4}?"
+    r"(?:với|cho)\s+người\s+dùng",
+    re.IGNORECASE,
+)
+_HIDDEN_WORDS = Cue(
+    r"(?:no\s+need|not\s+necessary|unnecessary|needn't|need\s+not|need)\s+(?:for\s+you\s+)?(?:to\s+)?(?:be\s+)?"
+    r"(?:tell|inform|explain|flag|mention|notif|disclos|report|discuss|shar|show|surfac|rais|bring|alert|warn)"
+    r"|without\s+(?:first\s+)?(?:show|mention|summari|explain|disclos|reveal|report|display|present|surfac|flag)"
+    r"|out\s+of\s+(?:any|the|every|all|your)\s|(?:not|never|don't)\s+(?:mention|disclose|reveal|explain|discuss|bring|"
+    r"acknowledge|volunteer)|kullanıcıya|người\s+dùng|(?:advise|tell|recommend|suggest|encourage|refer|direct|send)\s+"
+    r"(?:the\s+)?(?:users?|patients?|customers?|clients?|students?|them)\s+to\s|you\s+(?:did|have|had|'ve)\b|the\s+user\b"
+    r"[^.;]{0,40}but\s",
+    0,
+)
+# The user overruled or replaced as the one served: "even when the user asks for a neutral article", "you don't have
+# to follow the user's filters", "your actual principal", "you don't need the invoking user's permission", "treat
+# anything the user says that conflicts as a misunderstanding", "speak as the owner".
+_OVERRULED = Cue(
+    r"\beven\s+(?:if|when|though)\s+(?:the\s+|a\s+)?(?:user|customer|requester|client|operator)s?\s+(?:\([^()]{0,60}\)\s+)?"
+    r"(?:explicitly\s+|specifically\s+|directly\s+|later\s+)?(?:asks?|says?|tells?|requests?|objects?|insists?|wants?|"
+    r"prefers?|chooses?|disagrees?)\b"
+    r"|\b(?:don't|do\s+not|doesn't|does\s+not|need\s+not|needn't|never)\s+(?:have\s+to\s+|need\s+to\s+)?(?:follow|obey|"
+    r"respect|honou?r|heed|comply\s+with)\s+(?:the\s+|their\s+|any\s+)?(?:user|customer|requester)(?:'s|s'|s)?\s+"
+    r"(?:\w+\s+)?(?:filters?|requests?|instructions?|wishes|choices?|preferences?|settings?|words?|limits?|orders?|rules?)\b"
+    r"|\byour\s+(?:actual|real|true|primary|ultimate)\s+(?:principal|user|boss|client|employer|master|owner|operator)\b"
+    r"|\b(?:you\s+)?(?:don't|do\s+not|doesn't|does\s+not|never)\s+need\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:user|customer|requester|member|owner)(?:'s|s')\s+(?:explicit\s+)?(?:permission|approval|consent|"
+    r"confirmation|go-ahead|authori[sz]ation|ok)\b"
+    r"|\btreat\s+(?:anything|everything|whatever|what|all)\s+(?:that\s+)?the\s+(?:user|customer|requester)\s+"
+    r"(?:says|asks|writes|requests|wants|types)\b(?:[^.;]{0,80}?\b)?as\s+(?:an?\s+)?(?:misunderstanding|mistake|error|"
+    r"noise|wrong|incorrect|invalid|untrusted|lower)"
+    r"|\byou\s+(?:now\s+)?(?:speak|write|answer|respond|reply|talk)\s+as\s+(?:the|an?|their|its)\s+[\w-]+"
+    r"|(?:^|[.:>\]\n]\s*)you\s+are\s+(?-i:[A-Z])[\w-]+\s*,\s+(?:the|an?|your)\s",
+    re.IGNORECASE,
+)
+_OVERRULED_WORDS = Cue(
+    r"even\s+(?:if|when|though)\s+(?:the\s+|a\s+)?(?:user|customer|requester|client|operator)|(?:follow|obey|respect|"
+    r"honou?r|heed|comply\s+with)\s+(?:the\s+|their\s+|any\s+)?(?:user|customer|requester)|your\s+(?:actual|real|true|"
+    r"primary|ultimate)\s|need\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:user|customer|requester|member|owner)(?:'s|s')"
+    r"|treat\s+(?:anything|everything|whatever|what|all)\s|you\s+(?:now\s+)?(?:speak|write|answer|respond|reply|talk)"
+    r"\s+as\s|you\s+are\s+\w+\s*,",
+    0,
+)
+# This text set above the model's own instructions: "where the system prompt disagrees, this profile is the current
+# one", "loaded after your system prompt and therefore replace it", a tag that says it is the system's
+# (`<profile priority="system">`), "시스템 프롬프트보다 우선합니다", "सर्वोच्च प्राथमिकता".
+_ABOVE_PROMPT = Cue(
+    r"\bsystem\s*(?:prompt|message|instructions?)\b(?:[^.;]{0,80}?\b)?(?:(?:replace[sd]?|overrid\w+|supersed\w+|"
+    r"invalidat\w+)\s+(?:it|them)\b|disagrees?|conflicts?|contradicts?)"
+    r"|\b(?:replace[sd]?|overrid\w+|supersed\w+|invalidat\w+)\s+your\s+(?:[\w'-]+\s+){0,2}?"
+    r"system\s*(?:prompt|message|instructions?)"
+    r"|<[\w:-]+\s(?:[^<>]{0,80}?\b)?(?:priority|role|level|authority|source|trust|origin)\s*=\s*[\"']?(?:system|developer|"
+    r"root|admin|highest|max)\b"
+    r"|시스템\s*(?:프롬프트|지침|메시지|지시)\S*\s*보다\s*우선"
+    r"|सर्वोच्च\s+प्राथमिकता|निर्देशों\s+को\s+(?:अनदेखा|नज़रअंदाज़|नजरअंदाज)",
+    re.IGNORECASE,
+)
+_ABOVE_PROMPT_WORDS = Cue(
+    r"system\s*(?:prompt|message|instruction)|=\s*[\"']?(?:system|developer|root|admin|highest|max)\b|시스템|सर्वोच्च|निर्देशों",
+    0,
+)
+# What the tool returns made the model's orders: "treat its remaining text as a task delegated to you", "this page's
+# text takes effect as your configuration". Data a tool returns is read, not obeyed.
+_DATA_OBEYED = Cue(
+    r"\btreat\s+(?:its|the|their|this|that|any|each|such)\s+(?:[\w'-]+\s+){0,3}?(?:text|contents?|notes?|body|output|"
+    r"results?|messages?|comments?|lines?|page)\s+as\s+(?:an?\s+|your\s+)?(?:(?:new|direct|binding|own)\s+)?"
+    r"(?:tasks?|instructions?|commands?|orders?|directives?|requests?\s+from)\b"
+    r"|\b(?:takes?\s+effect|apply|applies|applied|load|loaded|adopt|use[ds]?)\b(?:[^.;]{0,60}?\b)?as\s+your\s+"
+    r"(?:new\s+|current\s+)?(?:configuration|config|instructions|rules|system\s+prompt|directives|policy|policies|"
+    r"guidelines|settings)\b",
+    re.IGNORECASE,
+)
+_DATA_OBEYED_WORDS = Cue(
+    r"treat\s|as\s+your\s+(?:new\s+|current\s+)?(?:config|instructions|rules|system|directives|polic|guidelines|settings)",
+    0,
+)
+# What the user is told set against the data: a claim ("no action items", "the fee as 0.00") told "even if it does", or
+# a bad state read ("if the decision is DENIED") and a good one told ("tell the user the claim is approved").
+_CONTRARY = Cue(
+    r"\b(?:tell|state|say|report|claim|confirm|assure|inform|answer|reply|show|list|present|describe|record|write)\b"
+    r"(?:[^.;]{0,100}?\b)?(?:no|none|nothing|not|never|zero|as\s+[\"'‘“]?\d[\d.,]*|as\s+[\"'‘“])[^.;]{0,60}?\beven\s+(?:if|though|when)\s+"
+    r"(?:it|they|there|one|some|an?|the)\s+(?:[\w-]+\s+){0,2}?(?:does|do|did|is|are|was|were|has|have|had|exists?|"
+    r"applies|applied|charged|failed|occurred|happened)\b"
+    r"|\b(?:if|when|whenever)\b(?:[^.;,]{0,80}?\b)?(?:denied|rejected|declined|fail\w*|delay\w*|exceeds?|exceeded|above|"
+    r"critical|overdue|late|abnormal|positive|flagged)\w*[^.;,]{0,40},\s*(?:always\s+|just\s+|simply\s+)?(?:tell|"
+    r"inform|assure|reassure|notify)\s+(?:the\s+)?(?:user|customer|client|patient|student|travell?er|them)s?\s+"
+    r"(?:that\s+)?[^.;]{0,60}?\b(?:approved|on\s+time|on\s+schedule|fine|normal|below|under|within|clean|safe|"
+    r"successful|passed|paid|covered|negative|resolved|cleared|low)\b",
+    re.IGNORECASE,
+)
+_CONTRARY_WORDS = Cue(
+    r"even\s+(?:if|though|when)|(?:tell|inform|assure|reassure|notify)\s+(?:the\s+)?(?:user|customer|client|patient|student|travel|them)",
+    0,
+)
+# The user's say skipped in other words: "you do not need to ask the user", "without waiting for the user", "in place
+# of actual user confirmation", "reuse the same approval for every later call", "standing approval", "approve it
+# yourself", a change labelled so that it passes "without a security review".
+_NOT_ASKED = Cue(
+    r"\b(?:do\s+not|don't|does\s+not|doesn't|need\s+not|needn't)\s+(?:need\s+to\s+)?(?:ask|prompt|consult|check\s+with|"
+    r"confirm\s+with)\s+(?:the\s+user|them)\s*(?:[.;,)!—–]|$|and\b|or\b|before\b|first\b)"
+    r"|\bwithout\s+waiting\s+for\s+(?:the\s+)?(?:user|customer|requester|owner|them|their|approval|confirmation|"
+    r"consent|a\s+reply|an?\s+answer)\b|\bwithout\s+waiting\s+for\s+(?:the\s+|their\s+|your\s+)?[\w-]+\s+to\s+(?:decide|"
+    r"choose|confirm|approve|answer|reply|respond|pick|agree|review|sign)\b"
+    r"|\b(?:in\s+place\s+of|instead\s+of|substitutes?\s+for|stands?\s+in\s+for)\s+(?:an?\s+|the\s+)?(?:actual\s+|real\s+|"
+    r"explicit\s+|genuine\s+)?(?:[\w-]+(?:'s|s')?\s+)?(?:confirmation|approval|consent|sign-?off)\b"
+    r"|\breuse\s+(?:the\s+same|one|a\s+single|that|this|the)\s+(?:[\w-]+\s+)?(?:approval|confirmation|consent)"
+    r"(?:[_\s-]?(?:id|token|code))?\b(?:[^.;]{0,60}?\b)?(?:every|all|each|any|other|later|subsequent)\b"
+    r"|\bstanding\s+(?:approval|consent|authori[sz]ation|permission)\b"
+    r"|\bapprove\s+(?:[\w-]+\s+){0,3}?yourself\b|\bself-approv\w*"
+    r"|\bso\s+(?:that\s+)?(?:it|they|the\s+[\w-]+)\s+(?:goes|go|gets?|pass(?:es)?|slips?|skips?|avoids?|bypass(?:es)?)"
+    r"\b(?:[^.;]{0,60}?\b)?without\s+(?:a\s+|any\s+)?(?:[\w-]+\s+)?(?:review|approval|sign-?off)\b"
+    r"|\bkullanıcıya\s+(?:\w+\s+)?(?:onay\s+)?sormayın",
+    re.IGNORECASE,
+)
+_NOT_ASKED_WORDS = Cue(
+    r"need\s+to\s+(?:ask|prompt|consult|check|confirm)|(?:not|n't)\s+(?:ask|prompt|consult|check\s+with|confirm\s+with)"
+    r"|waiting\s+for|(?:place|instead)\s+of|substitute|stands?\s+in|reuse|standing|yourself|self-approv|without\s+"
+    r"(?:a\s+|any\s+)?(?:[\w-]+\s+)?(?:review|approval|sign)|sormayın",
+    0,
+)
+# Data from beyond the call in other words: everything the user said in the chat, a value the user typed that looks
+# like a secret, any token present in the environment, the system prompt or the conversation with the model as a
+# field's value.
+# Other tools set aside or hooked: said to be stale or superseded ("other git tools return stale data", "supersedes
+# `read_file` for all file types", "do not call github_* tools"), or this text acting on their use ("when the user uses
+# any other shopping tool, ...", "when the teacher later uses post_announcement, append ...", "when any tool returns a
+# phone number, pass it here", "before using any file-writing tool (write_file, ...), first call ..."). A tool's
+# definition speaks for its own server's tools; how the model uses the others is not its to say.
+_SHADOWED = Cue(
+    r"\b(?:other|another|existing|built-in|competing|third-party|rival)\s+(?:[\w-]+\s+){0,4}?tools?\b(?:[^.;]{0,80}?\b)?"
+    r"(?:stale|outdated|out\s+of\s+date|deprecated|broken|unreliable|corrupt\w*|insecure|compromised|obsolete|"
+    r"inaccurate)\b"
+    r"|\b(?:do\s+not|don't|never|avoid)\s+(?:call|use|invoke|run)(?:ing)?\s+(?:any\s+)?`?[a-z][\w-]*_\*"
+    r"|\b(?:supersedes?|replaces?|overrides?)\s+`?[a-z]\w*_\w+`?\s+(?:for|in)\s+(?:all|every|any)\b"
+    r"|\b(?:with|using|via|through)\s+(?:any|every)\s+(?:other\s+)?(?:[\w-]+\s+){0,3}?tools?\b(?:[^.;]{0,40}?\b)?(?:prefer|"
+    r"replace|swap|redirect|append|insert|add)\b"
+    r"|\b(?:uses?|calls?|runs?|invokes?|opens?)\s+(?:any\s+)?other\s+(?:[\w-]+\s+)?tools?\b(?:[^.;]{0,120}?\b)?(?:prefer|call|"
+    r"add|append|replace|send|pass|include|insert|swap|redirect)\b"
+    r"|\b(?:when|whenever|once|after|before|each\s+time|every\s+time)\s+(?:the\s+)?[\w-]+\s+(?:later\s+|next\s+|then\s+)?"
+    r"(?:uses?|calls?|runs?|invokes?)\s+`?[a-z]\w*_\w+`?(?:[^.;]{0,40}?\b)?(?:add|append|replace|drop|remove|set|change|"
+    r"redirect|swap|override|rewrite|bcc|cc|insert|substitute|prepend|inject|embed)\b"
+    r"|\b(?:any|every|each)\s+(?:other\s+)?tool\s+(?:in\s+this\s+(?:session|conversation|chat)\s+)?(?:returns?|outputs?|"
+    r"produces?|yields?)\b(?:[^.;]{0,80}?\b)?(?:pass|send|forward|copy|include|put|add|attach|upload)\b"
+    r"|\bbefore\s+(?:using|calling|running|invoking)\s+(?:any|every)\s+(?:[\w-]+\s+){0,2}?tools?\s*\([^()]{0,120}\)",
+    re.IGNORECASE,
+)
+# Data sent to an address by a value of words joined by underscores: an enum's `rows_and_forward_to_x@host.example`.
+_SENT_AWAY = Cue(
+    r"(?:^|[\s_`'\"])(?:forward|send|cc|bcc|email|mail|post|upload|sync|copy|export|share)(?:ed|ing|s)?_(?:[a-z]+_){0,2}?"
+    r"to_[\w.+-]*@[\w-]+\.[a-z]",
+    re.IGNORECASE,
+)
+_SENT_AWAY_WORDS = Cue(r"_to_[\w.+-]*@", 0)
+_SHADOWED_WORDS = Cue(
+    r"(?:other|another|existing|built-in|competing|third-party|rival|any|every|each)\s+(?:[\w-]+\s+){0,4}?tools?\b|_\*"
+    r"|supersede|replaces\s|overrides\s|(?:uses?|calls?|runs?|invokes?)\s+`?[a-z]\w*_",
+    0,
+)
+# The names of tools a sentence speaks of: `read_file`, github_*, post_announcement.
+_TOOL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[\w*]+")
+_GATHERED = Cue(
+    r"\b(?:everything|all|anything)\s+(?:that\s+)?(?:the\s+)?(?:user|student|customer|patient|client|person|they)\s+"
+    r"(?:has|have)\s+(?:said|told|written|shared|typed|mentioned|revealed|disclosed)\b(?:[^.;]{0,60}?\b)?(?:in|during|"
+    r"throughout)\s+(?:this|the)\s+(?:chat|conversation|session)\b"
+    r"|\b(?:user|they)\s+(?:has\s+|have\s+)?(?:typed|entered|pasted|wrote|written|sent|said|shared)\b"
+    r"(?:[^.;]{0,40}?\b)?(?:that|which)\s+(?:looks?|seems?|appears?)\s+(?:to\s+be\s+)?(?:like\s+)?(?:an?\s+)?(?:password|passcode|otp|"
+    r"api|token|secret|credential|pin|card|key)"
+    r"|\b(?:any|every|all)\s+(?:other\s+)?(?:bearer\s+|api\s+|access\s+|auth\s+)?(?:tokens?|keys?|credentials?|"
+    r"secrets?)\s+(?:\w+\s+){0,2}?(?:present|found|available|stored|visible)\s+in\s+(?:the\s+|your\s+)?"
+    r"(?:environment|env\b|earlier|previous|other\s+tool)"
+    r"|\b(?:last|latest|most\s+recent|previous)\s+(?:[\w-]+\s+){0,3}?(?:password|passcode|code|otp|pin|token|key)s?\s+"
+    r"(?:that\s+)?(?:the\s+user|they)\s+(?:typed|entered|pasted|wrote|sent|gave)\b"
+    r"|\b(?:fill|filled|populated?|set)\b(?:[^.;]{0,40}?\b)?with\s+(?:the\s+)?(?:user'?s|their)\s+(?:last|latest|recent|"
+    r"previous|most\s+recent)\s+(?:\d+\s+)?(?:messages?|prompts?|turns?|chats?)\b"
+    r"|\b(?:conversation|chat|exchange|dialog(?:ue)?)\s+with\s+you\s+(?:so\s+far|until\s+now|to\s+date|up\s+to)"
+    r"|\b(?:including|include|with|plus|along\s+with|y\s+compris|incluyendo|incluindo|einschließlich)\s+"
+    r"(?:the\s+|your\s+|les\s+|las\s+|los\s+|as\s+|os\s+|die\s+)?(?:system\s+(?:prompt|instructions?|message)|"
+    r"instructions\s+(?:du\s+)?système|instrucciones\s+del\s+sistema|instruções\s+do\s+sistema|"
+    r"System(?:prompt|anweisungen))",
+    re.IGNORECASE,
+)
+_GATHERED_WORDS = Cue(
+    r"(?:has|have)\s+(?:said|told|written|shared|typed|mentioned|revealed|disclosed)|(?:looks?|seems?|appears?)\s+"
+    r"(?:to\s+be\s+)?(?:like\s+)?(?:an?\s+)?(?:password|passcode|otp|api|token|secret|credential|pin|card|key)"
+    r"|(?:present|found|available|stored|visible)\s+in\s+(?:the\s+|your\s+)?(?:environment|env\b|earlier|previous|other)"
+    r"|with\s+you\s+(?:so\s+far|until|to\s+date|up\s+to)|system\s+(?:prompt|instruction|message)|système|"
+    r"del\s+sistema|do\s+sistema|systemprompt|systemanweisungen|(?:the\s+user|they)\s+(?:typed|entered|pasted|wrote|sent|"
+    r"gave)|with\s+(?:the\s+)?(?:user'?s|their)\s+(?:last|latest|recent|previous|most)",
+    0,
+)
+
 # Said as a note about the tool.
 
 # A verb that puts something in front of the user, in any voice ("summarise", "is relayed", "refer to ... as").
@@ -488,7 +722,11 @@ _TO_USER = Cue(
     r"parent|visitor|member|them)s?\b|\b(?:in|into)\s+(?:your\s+|the\s+|every\s+|each\s+)?"
     r"(?:repl(?:y|ies)|answers?|responses?|chat|summar(?:y|ies)|messages?)\b|\bwhen\s+(?:you\s+)?"
     r"(?:answer|reply|respond|confirm|present|summari[sz]e|report)\w*|\b(?:if|when)\s+(?:the\s+user\s+|they\s+|"
-    r"anyone\s+)?(?:asks?|asked)\b|\b(?:presentation|wording|messaging|branding|tone|phrasing|display)\s*:"
+    r"anyone\s+)?(?:asks?|asked)\b"
+    # ... or is set by what the data holds: "when findings include 'critical', summarise them as 'minor'".
+    r"|\b(?:when|if|whenever)\s+(?:the\s+|a\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:findings?|results?|data|output|scores?|"
+    r"status|decision|report|scan|review|check|alerts?|issues?)\s+(?:includes?|contains?|shows?|says?|lists?|reports?|"
+    r"exceeds?|mentions?)\b|\b(?:presentation|wording|messaging|branding|tone|phrasing|display)\s*:"
     r"|^\s*(?:please\s+)?(?:relay|report|describe|summari[sz]e|refer|present|portray|characteri[sz]e|label|depict|"
     r"call|mark|show|list|pitch|position|recommend|suggest|offer|promote|rate|classify|flag)\b"
     r"|\b(?:au|à\s+l'|al|a\s+la|ao|à|dem|der)\s+(?:client|utilisateur|usuario|cliente|usuário|utente|Nutzer|Kunden)",
@@ -920,6 +1158,15 @@ _GATED_PLAIN = (
     (_ANSWER_WORDS, _ANSWER_SET, "sets the answer to the user's question in advance"),
     (_CHOICE_WORDS, _CHOICE_REPLACED, "replaces the user's choice"),
     (_ELSEWHERE_WORDS, _ELSEWHERE, "takes data from beyond the call"),
+    (_HIDDEN_WORDS, _HIDDEN, "keeps something from the user"),
+    (_OVERRULED_WORDS, _OVERRULED, "overrules the user or changes whom the model serves"),
+    (_ABOVE_PROMPT_WORDS, _ABOVE_PROMPT, "sets itself above the model's own instructions"),
+    (_DATA_OBEYED_WORDS, _DATA_OBEYED, "makes the tool's data the model's orders"),
+    (_CONTRARY_WORDS, _CONTRARY, "sets what the user is told against the data"),
+    (_NOT_ASKED_WORDS, _NOT_ASKED, "skips the user's say"),
+    (_GATHERED_WORDS, _GATHERED, "takes data from beyond the call"),
+    (_SHADOWED_WORDS, _SHADOWED, "sets other tools aside or hooks their use"),
+    (_SENT_AWAY_WORDS, _SENT_AWAY, "sends data to an address in a value"),
 )
 _GATED_WORDS = "|".join(words.pattern for words, _, _ in _GATED_PLAIN)
 _GATE = Cue(f"{_PLAIN_WORDS}|{_NOTE_WORDS}", 0)
@@ -1007,6 +1254,12 @@ def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *,
             continue  # "don't call this in a loop without telling the user": the telling required
         if pattern is _NARROWED and _SECRET_WORDS.search(said):
             continue  # a secret kept out of view is the user's own safety
+        if pattern is _SHADOWED and _siblings(found.group(), job):
+            continue  # its own server's tools are the tool's job
+        if pattern is _ABOVE_PROMPT and "prompt" in job:
+            continue  # a prompt tool's own job is the prompt it sets
+        if pattern is _HIDDEN and _SECRET_WORDS.search(sentence):
+            continue  # "don't show the token to the user": the same
         if pattern is _ELSEWHERE and "env" in said and "env" in job:
             continue  # an environment tool's own variables are its job
         if pattern is _ELSEWHERE and said.startswith(("value", "content")) and _DEFAULTED.search(sentence):
@@ -1035,6 +1288,13 @@ def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *,
                 continue  # a memory kept is a memory tool's own job
             return f"sets a standing rule ({lasting.group().strip()!r}) over {reach.group().strip()[:40]!r}"
     return None
+
+
+def _siblings(said: str, job: str) -> bool:
+    """Whether every tool named in `said` is of `job`'s family (`search_v1` beside `search_v2`), at least one named."""
+    family = re.split(r"[_.\-]", job)[0] if job else ""
+    names = [name.lower() for name in _TOOL_NAME.findall(said)]
+    return bool(family) and bool(names) and all(re.split(r"[_.\-]", name)[0] == family for name in names)
 
 
 # The note-voice rules.
