@@ -59,7 +59,7 @@ from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
-from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.quoting import quoted_spans, quotes_attack
 from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
@@ -869,8 +869,11 @@ def scan_strings(
         path = path_text(location)
         found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings)
         invisible = sorted(f.start for f in found if f.code == "HG601")
+        shown = _shown(path, part, found, invisible, tool, off, warnings)
         for f in found:
             level = _result_level(f, invisible)
+            if level is Level.HIGH and shown is not None and shown.quoted(f):
+                level = Level.WARNING  # an attack a write-up shows as quoted material, not said to its reader
             if warnings or level is Level.HIGH:
                 findings.append(dataclasses.replace(f, location=location, severity=level))
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
@@ -1044,6 +1047,57 @@ def _scan_all(
                 if not said.overlap(ask.start, ask.end)
             )
     return findings
+
+
+# The findings of wording (phrases, tags, secret paths, orders) that a quotation can show rather than say.
+_WORDING = frozenset({"HG611", "HG612", "HG613", "HG617", "HG619"})
+
+
+class _Shown:
+    """A result's text read without the attacks it shows as quoted material (`scan.quoting.quoted_spans`): what is
+    still high there is said by the text itself."""
+
+    def __init__(self, spans: list[tuple[int, int]], said: list[tuple[int, int]]) -> None:
+        self._quotes = _Overlaps(spans)
+        self._said = _Overlaps(said)
+
+    def quoted(self, finding: ScanFinding) -> bool:
+        """Whether `finding` stands in quoted material and the text without it says nothing high there."""
+        return (
+            finding.code in _WORDING
+            and finding.decoded is None
+            and self._quotes.overlap(finding.start, max(finding.end, finding.start + 1))
+            and not self._said.overlap(finding.start, max(finding.end, finding.start + 1))
+        )
+
+
+def _shown(
+    path: str,
+    text: str,
+    found: list[ScanFinding],
+    invisible: Sequence[int],
+    tool: str | None,
+    off: frozenset[str],
+    warnings: bool,
+) -> _Shown | None:
+    """How `text` reads without the attacks it quotes, when a high finding of wording stands in one (else None): the
+    text is scanned again with the quotations' words blanked out."""
+    high = [f for f in found if f.code in _WORDING and f.decoded is None and _result_level(f, invisible) is Level.HIGH]
+    if not high:
+        return None
+    spans = quoted_spans(text)
+    quotes = _Overlaps(list(spans))
+    if not any(quotes.overlap(f.start, max(f.end, f.start + 1)) for f in high):
+        return None
+    blank = list(text)
+    for start, end in spans:
+        for at in range(start + 1, end - 1):  # the quotation's marks are kept: what is quoted is still there
+            if not blank[at].isspace():
+                blank[at] = "x" if blank[at].isalnum() else " "
+    again = _scan_all([(path, "".join(blank))], tool, None, off, result=True, warnings=warnings)
+    invisible_again = sorted(f.start for f in again if f.code == "HG601")
+    said = [(f.start, max(f.end, f.start + 1)) for f in again if _result_level(f, invisible_again) is Level.HIGH]
+    return _Shown(spans, said)
 
 
 class _Overlaps:

@@ -17,9 +17,10 @@ every part of the scan that reads sentences:
 
 from __future__ import annotations
 
+import bisect
 import re
 
-__all__ = ["quotation_open", "quotes_attack"]
+__all__ = ["quotation_open", "quoted_spans", "quotes_attack"]
 
 # Words that make a sentence about attack wording rather than a use of it: an example introduced, or attacks, their
 # detection or classification named.
@@ -67,3 +68,156 @@ def quotation_open(head: str) -> bool:
         elif char in _CLOSERS:
             expected.append(_CLOSERS[char])
     return bool(expected)
+
+
+# ---- Quoted material in a result: what a text shows as someone else's words, by its layout.
+#
+# A write-up, a postmortem or a paper that is about attacks shows the attack it reports: a line that introduces it (ends
+# with a colon, or a heading), then the words set apart as a block (a fenced or indented code block, a blockquote, a
+# paragraph or a list of items wholly inside quotation marks), or inline inside quotation marks or a code span. What is
+# so set apart is shown, not said to whoever reads the page, when the text around it (not the quoted words) reports on
+# attacks, incidents or their detection.
+
+# Words of a text that reports on attacks or shows samples of them, in the commonest languages.
+_REPORTS = re.compile(
+    # Not a word of an address: a domain's "example", a mail's "attacker@".
+    r"(?<![@./\w-])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
+    r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|"
+    r"incident|verbatim|hidden\s+(?:instructions?|text|prompt)|examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
+    r"ataque\w*|atacante\w*|angriff\w*|angreifer\w*|inyecci\w+|injeç\w+|iniezion\w+|exemple\w*|ejemplo\w*|"
+    r"exemplo\w*|beispiel\w*|esempi\w*|przykład\w*|атак\w*|инъекц\w*|пример\w*)\b(?![\w-]*\.[a-z]|[\w.-]*@)"
+    r"|攻击|攻撃|注入|例えば|例如|示例|공격|인젝션|예시|هجوم|حقن|מתקפה|הזרקה",
+    re.IGNORECASE,
+)
+# How far around a quotation the text reporting on it is read.
+_BEFORE = 600
+_AFTER = 300
+# A line that introduces what follows: it ends with a colon, or it is a heading ("## The payload", "**Example 2**").
+_LEAD = re.compile(r"[^\n]*[:：][ \t]*$|[ \t]*#{1,6}[ \t]+\S[^\n]*$|[ \t]*\*\*[^\n*]+\*\*[ \t]*$")
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+_INDENTED = re.compile(r"(?: {4}|\t)[ \t]*\S")
+_BLOCKQUOTE = re.compile(r"[ \t]*>")
+# A line wholly inside quotation marks, after a list's mark or an item's label ("A.1", "2.", "-"), if any.
+_QUOTED_LINE = re.compile(
+    r"[ \t]*(?:(?:[-*+\u2022]|[A-Za-z]?\d+(?:\.\d+)*[.)]?|[A-Z]\.\d+)[ \t]+)?"
+    r"(?:\"[^\"\n]+\"|“[^”\n]+[”\"]|«[^»\n]+»|„[^“”\"\n]+[“”\"]|「[^」\n]+」|»[^«\n]+«)[ \t]*[.,;]?[ \t]*$"
+)
+# A quotation or a code span inside a line.
+_INLINE = re.compile(
+    r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|»[^«\n]{3,400}«|„[^“”\"\n]{3,400}[“”\"]|「[^」\n]{3,400}」"
+    r"|`[^`\n]{3,400}`"
+)
+# Where an inline quotation's sentence starts and ends.
+_SENTENCE_END = re.compile(r"[.!?。！？](?=\s)|\n")
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of `text` that it shows as quoted material about attacks (see above), in order: blocks set apart
+    after a line that introduces them, and quotations or code spans inside a sentence; each only when the text around
+    it, quoted words left out, reports on attacks, incidents or samples (`_REPORTS`)."""
+    quotes = [quote.span() for quote in _INLINE.finditer(text)]
+    starts = [start for start, _ in quotes]
+    reports = _Reports(text, quotes, starts)
+    spans = _blocks(text, reports)
+    inside = [start for start, _ in spans]
+    for start, end in quotes:
+        block = bisect.bisect_right(inside, start) - 1
+        if block >= 0 and end <= spans[block][1]:
+            continue
+        line = max(text.rfind("\n", 0, start) + 1, start - 200)
+        if _DATA_BEFORE.search(text, line, start) or _DATA_AFTER.match(text, end):
+            continue  # a value of data ("note": "...", key: "..."), not a quotation in a sentence
+        if reports.between(start - _BEFORE, start) or reports.between(end, _sentence_end(text, end)):
+            spans.append((start, end))
+    return sorted(spans)
+
+
+class _Reports:
+    """Where `text` reports on attacks (`_REPORTS`), outside its quotations: whether it does between two places."""
+
+    def __init__(self, text: str, quotes: list[tuple[int, int]], starts: list[int]) -> None:
+        self._at: list[int] = []
+        for word in _REPORTS.finditer(text):
+            quote = bisect.bisect_right(starts, word.start()) - 1
+            if quote < 0 or word.start() >= quotes[quote][1]:
+                self._at.append(word.start())
+
+    def between(self, low: int, high: int) -> bool:
+        """Whether a report word starts in `low`:`high`."""
+        first = bisect.bisect_left(self._at, max(low, 0))
+        return first < len(self._at) and self._at[first] < high
+
+
+def _sentence_end(text: str, at: int) -> int:
+    stop = min(len(text), at + _AFTER)
+    end = _SENTENCE_END.search(text, at, stop)
+    return end.start() if end else stop
+
+
+# A data value's quotation marks, not a quotation: a JSON member's name or value, a key's value at its line's start.
+_DATA_BEFORE = re.compile(r"(?:\"[^\"\n]*\"|^[ \t]*[-\w.]+)[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
+_DATA_AFTER = re.compile(r"[ \t]*[:=]")
+
+
+def _blocks(text: str, reports: _Reports) -> list[tuple[int, int]]:
+    """The blocks set apart after a line that introduces them, whose surroundings report on attacks."""
+    lines: list[tuple[int, int]] = []  # each line's start and end (its line break not included)
+    at = 0
+    for line in text.split("\n"):
+        lines.append((at, at + len(line)))
+        at += len(line) + 1
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        start, end = lines[i]
+        if not _LEAD.fullmatch(text, start, end) or _FENCE.match(text, start, end) or not text[start:end].strip():
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not text[lines[j][0] : lines[j][1]].strip():
+            j += 1
+        last = _block_end(text, lines, j)
+        if last is None:
+            i += 1
+            continue
+        block = (lines[j][0], lines[last][1])
+        if reports.between(start - _BEFORE, end) or reports.between(block[1], block[1] + _AFTER):
+            spans.append(block)
+        i = last + 1
+    return spans
+
+
+def _block_end(text: str, lines: list[tuple[int, int]], first: int) -> int | None:
+    """The last line of the block that starts at line `first` (None: no block starts there)."""
+    if first >= len(lines):
+        return None
+
+    def line(k: int) -> str:
+        return text[lines[k][0] : lines[k][1]]
+
+    if _FENCE.match(line(first)):
+        for k in range(first + 1, len(lines)):
+            if _FENCE.match(line(k)):
+                return k
+        return len(lines) - 1
+    for form in (_INDENTED, _BLOCKQUOTE, _QUOTED_LINE):
+        if not form.match(line(first)) or (form is _QUOTED_LINE and not form.fullmatch(line(first))):
+            continue
+        last = first
+        k = first + 1
+        while k < len(lines):
+            if form.match(line(k)) and (form is not _QUOTED_LINE or form.fullmatch(line(k))):
+                last = k
+            elif line(k).strip():
+                break  # a line of another form ends the block
+            k += 1
+            if k - last > 2:  # more than one blank line ends it
+                break
+        return last
+    # A paragraph wholly inside quotation marks.
+    k = first
+    while k + 1 < len(lines) and line(k + 1).strip():
+        k += 1
+    paragraph = text[lines[first][0] : lines[k][1]].strip().replace("\n", " ")
+    match = _INLINE.fullmatch(paragraph.rstrip(".,;")) or _QUOTED_LINE.fullmatch(paragraph)
+    return k if match and not paragraph.startswith("`") else None
