@@ -26,11 +26,13 @@ from hintgate.scan.cues import Cue
 
 __all__ = ["FRAMES", "LATER", "standing_rule"]
 
-# Someone whose later words or acts the rule waits for, named in the third person.
-_SOMEONE = (
+# The user (or the one the model serves) named in the third person.
+_THE_USER = (
     r"(?:the\s+(?:user|owner|customer|client|human|requester|operator|homeowner|account\s+holder|(?:document|page|"
-    r"repo|workspace|account|home|file)\s+owner)|anyone|someone|somebody|any\s+(?:user|member|one)|they|he|she)"
+    r"repo|workspace|account|home|file)\s+owner)|any\s+user)"
 )
+# Someone whose later words or acts the rule waits for, named in the third person.
+_SOMEONE = r"(?:" + _THE_USER + r"|anyone|someone|somebody|any\s+(?:member|one)|they|he|she)"
 # What they do that fires it: speak, ask, mention, pay, run, open, set.
 _DOES = (
     r"(?:says?|said|mentions?|types?|writes?|asks?|talks?|brings?\s+up|pays?|runs?|opens?|sets?|starts?|requests?|"
@@ -123,8 +125,19 @@ FRAMES: dict[str, str] = {"later-turns": _FRAME, "from-now": _FROM_NOW, "clock":
 """The frames a rule for the model's later turns stands on, by kind (patterns, for any module to build on):
 `later-turns` (the conversation as its scope, someone's later words as its trigger) counts alone; `from-now` and
 `clock` count only beside someone's later words or the user in the third person."""
+# What the clock must stand beside: the user in the third person, or every one of their payments or answers; not
+# anyone's act ("if someone calls, ..."): a notice's date heading speaks to staff of what anyone may do.
+_BESIDE_USER = re.compile(
+    r"\b(?:whenever|when|once|if|every\s+time|any\s+time)\s+"
+    + _THE_USER
+    + r"\b|\bthe\s+user'?s?\b|\busers?\s+"
+    + _DOES
+    + r"\b|\b(?:every|each|any)\s+(?:\w+\s+)?(?:payment|transfer|answer|reply|response|order|purchase)\b",
+    re.IGNORECASE,
+)
 _FRAME_RE = re.compile(_FRAME, re.IGNORECASE)
-_BESIDE_FRAMES_RE = re.compile(_FROM_NOW + r"|" + _CLOCK, re.IGNORECASE)
+_FROM_NOW_RE = re.compile(_FROM_NOW, re.IGNORECASE)
+_CLOCK_RE = re.compile(_CLOCK, re.IGNORECASE)
 
 LATER = Cue(r"|".join(FRAMES.values()), re.IGNORECASE)
 """Any frame a rule for later turns may stand on (one RE2 search of a whole result: where to read)."""
@@ -135,9 +148,11 @@ def standing_rule(sentence: str) -> Any:
     clause that opens with a verb, or a duty), or None."""
     frame = _FRAME_RE.search(sentence)
     if frame is None:
-        frame = _BESIDE_FRAMES_RE.search(sentence)
+        frame = _FROM_NOW_RE.search(sentence)
         if frame is None or _BESIDE.search(sentence) is None:
-            return None
+            frame = _CLOCK_RE.search(sentence)
+            if frame is None or _BESIDE_USER.search(sentence) is None:
+                return None
     if _ASKED.search(sentence) is None:
         return None
     return frame
