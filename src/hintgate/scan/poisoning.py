@@ -1543,6 +1543,12 @@ def _judged(
             else s
             for s in signals
         ]
+    if near is not None:
+        # In someone else's text, a secret its reader is told to keep on their own machine is a person's chore.
+        signals = [
+            dataclasses.replace(s, discount="kept by its reader") if s.discount is None and _kept(text, s) else s
+            for s in signals
+        ]
     live = [s for s in signals if s.discount is None]
     # A discounted phrase inside a phrase that counts ("do not use [any other tool]") says nothing more.
     if len(live) < len(signals):
@@ -1778,6 +1784,54 @@ _SECRET_NOUNS = frozenset(
 )
 # What any tool that handles secrets handles: "a secret", "a password", "the credentials".
 _GENERIC_SECRETS = frozenset({"secret", "credential", "variable"})
+
+
+def _kept(text: str, signal: _Signal) -> bool:
+    """Whether a reach for a secret (handed over, a secret file's) asks its reader to keep the secret on their own
+    machine: put into a file, a `.env`, a `.gitignore`, the shell or a password manager, or copied from a page's
+    screen with nowhere named to put it ("Click Create key. Copy the key now."); nothing in its sentence sends,
+    names an address or speaks of the model or the conversation."""
+    if signal.phrase.kind != REACH or signal.phrase.code not in ("HG613", "HG617") or signal.view.hidden:
+        return False
+    low = max(0, signal.start - 300)
+    stops = [text.rfind(mark, low, signal.start) for mark in (". ", "! ", "? ", "\n\n", ":\n")]
+    start = max([low, *(at + 2 for at in stops if at >= 0)])
+    end = _KEPT_END.search(text, signal.end, min(len(text), signal.end + 300))
+    sentence = text[start : end.start() if end else min(len(text), signal.end + 300)]
+    if _KEPT_NOT.search(sentence):
+        return False
+    rest = text[signal.start : start + len(sentence)]
+    if _KEPT_LOCAL.search(rest):
+        return True
+    copied = (
+        _COPIED.match(signal.found) is not None and _KEPT_TO.search(text, signal.end, start + len(sentence)) is None
+    )
+    return copied and _ON_SCREEN.search(text, max(0, start - 200), start + len(sentence)) is not None
+
+
+# Where a sentence ends after a phrase.
+_KEPT_END = re.compile(r"[.!?](?=\s)|\n")
+# The reader's own machine as where a secret goes: a file, a dotenv, the shell, a password manager.
+_KEPT_LOCAL = re.compile(
+    r"\b(?:in(?:to)?|to|inside)\s+(?:(?:a|the)\s+(?:new\s+)?file\s+(?:named|called)\b"
+    r"|your\s+(?:own\s+|local\s+|project'?s?\s+)?(?:config(?:uration)?\s+)?file\b"
+    r"|(?:a\s+|an\s+|the\s+|your\s+)?(?:(?:new|local|own)\s+)?(?:[`'\"]?\.env\b|[`'\"]?\.gitignore\b|shell\b|"
+    r"terminal\b|environment(?:\s+variables?)?\b|password\s+manager\b|keychain\b|secrets?\s+(?:manager|store)\b))",
+    re.IGNORECASE,
+)
+# What makes a secret's move no chore of a person: data sent, an address, the model or its conversation named.
+_KEPT_NOT = re.compile(
+    r"@|://|\b(?:send|sends|upload|post|e-?mail|forward|share|include|attach|submit|reply|respond|assistants?|agents?|"
+    r"AI|LLM|models?|chat|conversation|summary|answer|response|user'?s)\b",
+    re.IGNORECASE,
+)
+_COPIED = re.compile(r"copy\b", re.IGNORECASE)
+_KEPT_TO = re.compile(r"\b(?:to|into|in|inside|onto|via)\b", re.IGNORECASE)
+# A step on a page's screen, before the copy: click, open, sign in, select, a dashboard's menu.
+_ON_SCREEN = re.compile(
+    r"\b(?:click|clicking|open|sign\s+in|log\s+in|select|press|tap|go\s+to|navigate|dashboard|settings|button|tab)\b|→",
+    re.IGNORECASE,
+)
 
 
 _NEAR = 300
