@@ -168,6 +168,8 @@ class _HandshakeDispatch:
         self.request_id = request_id
         self.message_metadata = ServerMessageMetadata(request_context=request)
         self._cancel_requested: anyio.Event | None = None
+        self.cancelled = False
+        """The client cancelled this request (its task was cancelled)."""
         self._reply = reply
         self._session = session  # (connection, transport) when requests can be relayed
         self._relay: asyncio.Task[None] | None = None
@@ -290,8 +292,9 @@ class HttpFastPath:
         self._security = TransportSecurityMiddleware(self._manager.security_settings)
         # Handshake-era connections by HTTP session id, learned as the SDK serves their first request.
         self._connections: dict[str, Any] = {}
-        # Requests answered here right now, by (session id, request id): a client may cancel them.
-        self._running: dict[tuple[str, str], tuple[anyio.CancelScope, _HandshakeDispatch]] = {}
+        # Requests answered here right now, by (session id, request id), with the task answering each:
+        # a client may cancel them.
+        self._running: dict[tuple[str, str], tuple[asyncio.Task[Any], _HandshakeDispatch]] = {}
         # Header values (Content-Type, Host, Origin, Accept) that passed the SDK's checks.
         self._passed: set[tuple[str | None, ...]] = set()
         self.taken = 0
@@ -446,16 +449,27 @@ class HttpFastPath:
         dispatch = _HandshakeDispatch(request_id, request, reply, (connection, transport))
         runner = ServerRunner(self._server, connection, sdk.lifespan_state(manager))
         key = (session_id, str(request_id))
-        with sdk.ServingHold(transport), anyio.CancelScope() as scope:
-            self._running[key] = (scope, dispatch)
+        # A cancellation by the client cancels this task (`_cancel`), which answers it: asyncio's own, not a
+        # cancel scope around each request, which costs more than the rest of this method.
+        task = asyncio.current_task()
+        assert task is not None
+        caught = False
+        with sdk.ServingHold(transport):
+            self._running[key] = (task, dispatch)
             try:
                 try:
                     result = await runner.on_request(dispatch, method, params)
                 finally:
-                    if self._running.get(key, (None,))[0] is scope:
+                    if self._running.get(key, (None,))[0] is task:
                         del self._running[key]
                     await dispatch.close()
+            except asyncio.CancelledError:
+                if not dispatch.cancelled or task.uncancel() > 0:
+                    raise  # not (only) the client's: the server is stopping, or the client left
+                caught = True
             except _NeedsStream:
+                if dispatch.cancelled:
+                    task.uncancel()
                 raise _Fallback("may ask", body) from None
             except Exception as exc:
                 error = handler_exception_to_error_data(exc)
@@ -465,7 +479,9 @@ class HttpFastPath:
                 answer: JSONRPCResponse | JSONRPCError | str = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
             else:
                 answer = _response(request_id, result)
-        if scope.cancelled_caught:  # the client cancelled it: answered as the SDK answers this era's cancelled requests
+        if dispatch.cancelled and not caught:
+            task.uncancel()  # the call ended before the cancellation reached it: its answer goes out
+        if caught:  # the client cancelled it: answered as the SDK answers this era's cancelled requests
             error = ErrorData(code=REQUEST_CANCELLED, message="Request cancelled")
             answer = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
         data = answer if isinstance(answer, str) else answer.model_dump_json(by_alias=True, exclude_unset=True)
@@ -477,7 +493,8 @@ class HttpFastPath:
         if request_id is None or isinstance(request_id, bool):
             return
         running = self._running.get((session_id, str(request_id)))
-        if running is not None:
+        if running is not None and not running[1].cancelled:
+            running[1].cancelled = True
             running[1].cancel_requested.set()
             running[0].cancel()
 

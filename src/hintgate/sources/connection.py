@@ -127,11 +127,15 @@ class McpConnection:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = params
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[request_id] = future
+        deadline: asyncio.TimerHandle | None = None
         try:
             await self._channel.send(message)
-            return await asyncio.wait_for(future, timeout)
+            # The deadline fails the answer's own future: no waiter future around it, one wake-up fewer.
+            deadline = loop.call_later(timeout, _expire, future)
+            return await future
         except TimeoutError:
             await self._cancel(request_id, f"no answer within {timeout:g} s")
             raise UpstreamTimeout(f"{method} got no answer within {timeout:g} s", server=self.server) from None
@@ -139,6 +143,8 @@ class McpConnection:
             await asyncio.shield(self._cancel(request_id, "the caller cancelled the request"))
             raise
         finally:
+            if deadline is not None:
+                deadline.cancel()
             self._pending.pop(request_id, None)
 
     async def _cancel(self, request_id: int, reason: str) -> None:
@@ -366,3 +372,9 @@ async def connect(
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
+
+
+def _expire(future: asyncio.Future[Any]) -> None:
+    """A request's deadline passed: its waiter gets `TimeoutError` (unless the answer came first)."""
+    if not future.done():
+        future.set_exception(TimeoutError())

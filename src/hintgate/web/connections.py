@@ -112,7 +112,8 @@ def guarded_protocol(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
 
     class Guarded(HttpToolsProtocol):
         _peer: str | None = None
-        _deadline: asyncio.TimerHandle | None = None
+        _timer: asyncio.TimerHandle | None = None
+        _due: float | None = None  # when the deadline armed falls (loop time); None: none is armed
         _body_pending = False  # the deadline armed is the body's (set at the head's end, met at the message's)
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -129,6 +130,9 @@ def guarded_protocol(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
             if self._peer is not None:
                 limits.release(self._peer)
                 self._peer = None
@@ -149,19 +153,30 @@ def guarded_protocol(limits: ConnectionLimits) -> type[HttpToolsProtocol]:
                 self._arm()  # the next request's head gets the same deadline
 
         def _arm(self, seconds: float | None = None, *, body: bool = False) -> None:
-            self._disarm()
+            """Set the deadline. A timer set for a later time is left to fire and find it moved (it sets itself
+            again): one timer per connection, not one per request head and body."""
             self._body_pending = body
-            self._deadline = self.loop.call_later(limits.head_timeout if seconds is None else seconds, self._late)
+            due = self.loop.time() + (limits.head_timeout if seconds is None else seconds)
+            self._due = due
+            timer = self._timer
+            if timer is None or timer.when() > due:
+                if timer is not None:
+                    timer.cancel()
+                self._timer = self.loop.call_at(due, self._late, due)
 
         def _disarm(self) -> None:
             self._body_pending = False
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
+            self._due = None  # a timer still set finds nothing due
 
-        def _late(self) -> None:
-            self._deadline = None
-            self._body_pending = False
+        def _late(self, when: float) -> None:
+            self._timer = None
+            due = self._due
+            if due is None:
+                return
+            if due > when:  # the deadline moved on since this timer was set
+                self._timer = self.loop.call_at(due, self._late, due)
+                return
+            self._disarm()
             limits.timed_out += 1
             self.transport.close()
 
