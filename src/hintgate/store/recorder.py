@@ -14,7 +14,8 @@ write is retried.
 Two modes:
 
 - durable (the default), a group commit: the task commits as soon as it is
-  free, taking everything that arrived meanwhile as one batch, and
+  free, taking everything that arrived meanwhile as one batch (and what
+  arrives until the batch is prepared, off the loop), and
   `put_and_wait` gives the caller a future that resolves when its record is
   committed. A gateway releases a call's result only then: a call that
   returned is in the database, even after a `kill -9`.
@@ -253,10 +254,10 @@ class Recorder:
                     items = [self._pending.popleft() for _ in range(size)]
                     if self._before_commit is not None:
                         await self._before_commit()
-                    await self._commit(items)
+                    await self._commit(items)  # `items` grows by what arrived before it was prepared
                     if self._after_commit is not None:
                         await self._after_commit()
-                    self._done += size
+                    self._done += len(items)
                     self._release_waiters()
                 if not self._closing:
                     self._wake.clear()
@@ -283,14 +284,30 @@ class Recorder:
         """`prepare` of `items`, run once however often the write is retried."""
         return _Prepared(items, self._cap, self._replica, safe, self._exact_tokens)
 
+    def _join(self, items: list[Item]) -> None:
+        """Move what was enqueued since `items` were taken into them, up to a batch (a group commit).
+
+        Called as the batch is prepared, off the event loop (deque appends and pops are atomic): records
+        that arrived while the batch waited for the writer are committed with it, not by one more
+        transaction after it. Nothing is taken from a queue half full, where `put` may drop its oldest.
+        """
+        pending = self._pending
+        half = (pending.maxlen or 0) // 2
+        while len(items) < self._batch_size and 0 < len(pending) < half:
+            try:
+                items.append(pending.popleft())
+            except IndexError:  # taken meanwhile: nothing is
+                return
+
     async def _write_with_engine(self, prepared: Callable[[], Batch]) -> None:
         batch = await asyncio.to_thread(prepared)
         async with begin_write(self._engine) as conn:
             await write(conn, batch)
 
     async def _commit(self, items: list[Item]) -> None:
+        """Commit `items`, and whatever joins them as they are prepared (`_join`: `items` grows)."""
         try:
-            await self._write(self._preparer(items), items)
+            await self._write(_Prepared(items, self._cap, self._replica, False, self._exact_tokens, self._join), items)
             _resolve(items, True)
             return
         except _REFUSED as exc:
@@ -366,14 +383,27 @@ class Recorder:
 class _Prepared:
     """A batch's rows, prepared on first call (in the writer's thread) and kept for retries."""
 
-    __slots__ = ("_batch", "_cap", "_exact", "_items", "_replica", "_safe")
+    __slots__ = ("_batch", "_cap", "_exact", "_items", "_join", "_replica", "_safe")
 
-    def __init__(self, items: Sequence[Item], cap: int, replica: str, safe: bool, exact: bool) -> None:
+    def __init__(
+        self,
+        items: Sequence[Item],
+        cap: int,
+        replica: str,
+        safe: bool,
+        exact: bool,
+        join: Callable[[list[Item]], None] | None = None,
+    ) -> None:
         self._items, self._cap, self._replica, self._safe, self._exact = items, cap, replica, safe, exact
+        self._join = join
+        """Adds the items enqueued since to `items` (a list) as they are prepared."""
         self._batch: Batch | None = None
 
     def __call__(self) -> Batch:
         if self._batch is None:
+            if self._join is not None:
+                assert isinstance(self._items, list)
+                self._join(self._items)
             self._batch = prepare(
                 self._items, response_cap=self._cap, replica=self._replica, safe=self._safe, exact_tokens=self._exact
             )
