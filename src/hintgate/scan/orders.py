@@ -117,11 +117,27 @@ _FORGED_TURN = (
     r"|\b(?:from|by)\s+the\s+user,?\s+(?:pasted|sent|written|typed|given)\b|\bthe\s+user\s+(?:said|wrote|typed|"
     r"asked|told\s+you)\s*:|\bearlier\s+in\s+(?:this|our|the)\s+(?:conversation|chat|session)\b"
 )
+# A notice headed as the word of the model's own principals (the system, the platform, its operator or developer) or
+# as the model's own instructions, in a tag, in brackets or in capitals: "<system-reminder>", "[assistant_instructions
+# version=2]", "[Vendor system note]", "*** PLATFORM INSTRUCTION ***". No page heads a note to a person so (a
+# program's own output tag, "<system-out>", names no message).
+_NOTICE_WORD = (
+    r"(?:reminders?|notes?|notices?|messages?|instructions?|prompts?|directives?|overrides?|polic(?:y|ies)|rules?)"
+)
+_SYSTEM_NOTICE = (
+    r"<(?:system|developer|assistant|operator|platform)[_-]" + _NOTICE_WORD + r"(?:[ \t][^<>\n]{0,80})?>"
+    r"|\[[ \t]*(?:[\w-]+[ \t]+){0,2}?(?:system|platform|operator|developer|runtime|assistant|agent|AI|LLM|model)"
+    r"[ \t_-]+" + _NOTICE_WORD + r"(?:[ \t:_-][^\]\n]{0,80})?\]"
+    r"|(?-i:SYSTEM|PLATFORM|OPERATOR|DEVELOPER|RUNTIME)[ \t]+(?-i:INSTRUCTIONS?|OVERRIDE|DIRECTIVES?|PROMPT)\b"
+)
 # A system tag with attributes, as a prompt's markup spells one ("<system priority=\"high\">"), and the turns of the
 # model's protocol (`_PROTOCOL_TURN`): forged turns too, looked for in a result apart from `_RESULT_CUES`
 # (`_MORE_CUES`).
 _TAGGED_TURN = (
-    r"<(?:system|system_message|developer)(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>\n]*\"|'[^'<>\n]*'))+\s*>|" + _PROTOCOL_TURN
+    r"<(?:system|system_message|developer)(?:\s+[\w:-]+\s*=\s*(?:\"[^\"<>\n]*\"|'[^'<>\n]*'))+\s*>|"
+    + _PROTOCOL_TURN
+    + r"|"
+    + _SYSTEM_NOTICE
 )
 # The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
 # "if you are an AI", "@claude", "shopping assistants must ...".
@@ -484,6 +500,9 @@ _MISREPORT = Cue(
     r"(?:fails|errors))|even|still|regardless|instead)\b[^.!?\n]{0,80}\b(?:tell|say|inform|assure|answer|reply|"
     r"respond|claim|explain)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?\b"
     r"|\b(?:if|when)\s+the\s+user\s+asks\b[^.!?\n]{0,60}\b(?:say|tell|answer|reply|respond|explain|claim)\w*"
+    # The answer to a question dictated: "If asked whether it is safe, answer that it is", "when asked, say 'none'".
+    r"|\b(?:if|when|whenever)\s+(?:\w+\s+)?asked\b[^.!?\n]{0,80}?,\s*(?:always\s+|just\s+|simply\s+)?(?:say|answer|reply|"
+    r"respond|state|claim)\s+(?:that\s|['\"“‘])"
     r"|\b(?:report|describe|present|label|summari[sz]e)(?:s|d|ed|ing)?\s+(?:\w+\s+){0,3}?as\s+['\"“‘]"
     r"|\b(?:tell|say|inform|assure|answer|reply|respond|claim|explain|report)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?"
     r"\b(?!\s+(?:when|whenever|if|about|whether|why|how|what)\b)[^.!?\n]{0,80}\b(?:regardless|no\s+matter|"
@@ -536,6 +555,12 @@ _UNASKED = Cue(
     re.IGNORECASE,
     gated=True,
 )
+# An argument of a call that says the user's (or a client's) say was given, or sets the approval aside.
+_CONSENT_ARGUMENT = (
+    r"\b(?:user|client|customer|human|owner|patient|buyer|member|payer|holder)s?[_-]?(?:confirm|approv|consent|authori[sz])"
+    r"\w*[\"'`]?[ \t]*[=:][ \t]*[\"'`]?(?:true|yes|1)\b"
+    r"|\b(?:approval|confirmation|consent)[_-]?(?:override|bypass|skip\w*|waive\w*)[\"'`]?[ \t]*[=:]"
+)
 # The approval flow got around: pre-approved, no need to ask, answer for the user, a write described as a read.
 _BYPASS = Cue(
     r"\bpre-?(?:approved|authori[sz]ed|cleared|reviewed)|\balready\s+(?:been\s+)?(?:approved|reviewed|consented|"
@@ -560,7 +585,12 @@ _BYPASS = Cue(
     r"stay\w*\s+(?:under|below)|without\s+trigger)\w*\s+(?:the\s+|an?\s+|any\s+)?(?:\w+\s+)?(?:approvals?|"
     r"confirmations?|reviews?|sign-?offs?|permission)\b"
     r"|(?:wstępnie|vorab|previamente|préalablement|preventivamente|vooraf|önceden|trước|sebelumnya|заранее|"
-    r"заздалегідь|مسبق\w*|מראש|पहले\s+से|পূর্বে|ล่วงหน้า|awali|事前|사전|预先|預先|已)\s*\S{0,3}\s*" + _CONFIRM,
+    r"заздалегідь|مسبق\w*|מראש|पहले\s+से|পূর্বে|ล่วงหน้า|awali|事前|사전|预先|預先|已)\s*\S{0,3}\s*"
+    + _CONFIRM
+    # A call's argument that says the user's say was given, or sets the approval aside: "user_confirmed=true",
+    # "client_approved: yes", "approval_override='...'" (a program's own switch is named for itself: "force=true").
+    + r"|"
+    + _CONSENT_ARGUMENT,
     re.IGNORECASE,
     gated=True,
 )
@@ -1940,7 +1970,7 @@ _MORE_CUES = Cue(
     r"\ballow(?:ed)?\s+always\b|\balways\s+allow|\bask\s+(?:me\s+)?again\b|\bre-?(?:prompt|confirm|ask|approv)|"
     r"\bproceed\s+without\b|\bno\s+longer\s+(?:needed|required|necessary)\b|\bno\s+(?:human|manual)\s+|"
     r"\b(?:human|manual|user)\s+(?:review|approval|sign-?off|confirmation|consent)\s+(?:is|was)\s+not\b|"
-    r"\buser\s+(?:has\s+)?(?:selected|clicked|chose|picked)\b|_by[\"']?\s*[:=]\s*[\"']?user\b",
+    r"\buser\s+(?:has\s+)?(?:selected|clicked|chose|picked)\b|_by[\"']?\s*[:=]\s*[\"']?user\b|" + _CONSENT_ARGUMENT,
     re.IGNORECASE,
 )
 

@@ -151,7 +151,7 @@ _CALLED = (
     + _LABEL_START
     + r"(?:[\w'’-]+[ \t]+|[\w-]+/){0,4}?(?:AI[ \t]+)?"
     + _READERS
-    + r"(?:[ \t]+(?:[a-z]+ing|with|in|on|for|of|that|who|here)(?:[ \t]+[\w'’./-]+){0,4}?)?"
+    + r"(?:[ \t]+(?:[a-z]+ing|with|in|on|for|of|that|who|here|this|these)(?:[ \t]+[\w'’./-]+){0,4}?)?"
     r"[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
     # The model's role, then a word for what is said to it, and who says it: "Assistant guidance:", "Agent
     # instruction from the vendor (partner):", "'Assistant notes' (as dictated by ...):".
