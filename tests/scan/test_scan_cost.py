@@ -160,7 +160,7 @@ def test_an_order_in_one_comment_among_many_is_found_as_when_each_is_planned_alo
 
 def _linear_passes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts the linear pass reads from now on (nothing remembered as cleared before)."""
-    monkeypatch.setattr(poisoning, "_REMEMBERED", set())
+    poisoning._cleared_remembered.cache_clear()
     passed: list[str] = []
     linear = poisoning._cleared_now
 
@@ -203,10 +203,15 @@ def test_a_text_longer_than_what_is_remembered_is_passed_over_each_time(monkeypa
     assert passed == [text, text]
 
 
-def test_the_memory_of_cleared_texts_starts_again_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_memory_of_short_texts_forgets_the_least_recently_asked_when_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     prepare(ROT13_WORDS)
-    monkeypatch.setattr(poisoning, "_REMEMBERED", set())
-    monkeypatch.setattr(poisoning, "_REMEMBERED_KEPT", 3)
-    for word in ("north", "south", "east", "west"):
+    passed = _linear_passes(monkeypatch)
+    words = [f"station {i}" for i in range(poisoning._REMEMBERED_KEPT + 1)]
+    for word in words:
         scan_result({"content": [{"type": "text", "text": word}]})
-    assert {("west", True)} == poisoning._REMEMBERED
+    passed.clear()
+    for word in (words[-1], words[0]):
+        scan_result({"content": [{"type": "text", "text": word}]})
+    assert passed == [words[0]]

@@ -912,29 +912,27 @@ def _unscanned(location: Location, text: str, start: int, tool: str | None, why:
 
 
 _REMEMBERED_LENGTH = 128
-"""A text at most this long that the linear pass cleared is remembered as cleared (`_cleared`)."""
+"""A text at most this long is remembered with what the linear pass said of it (`_cleared`)."""
 _REMEMBERED_KEPT = 1024
-"""Cleared texts remembered at most (then all are forgotten and the memory starts again)."""
-_REMEMBERED: set[tuple[str, bool]] = set()
+"""Short texts remembered at most (the least recently asked is forgotten first)."""
 
 
 def _cleared(text: str, *, judged: bool) -> bool:
     """Whether one RE2 pass rules out every phrase and every disguise in `text` (the linear pass), and, when the
     sentence judge is `judged` (HG619 on), every cue it needs: it reads sentences the phrases do not know.
 
-    The answer depends on the text alone, so a short text once cleared is not read again: the keys of a
-    structured result and the values a tool repeats (a unit, a status, a weekday) come back call after call.
-    Only a clearing is remembered; a text that was not cleared is read again each time.
+    The answer depends on the text alone, so a short text is not passed over again: the keys of a structured
+    result and the values a tool repeats (a unit, a status, a weekday) come back call after call. A text that was
+    not cleared is still read in full each time.
     """
-    remembered = len(text) <= _REMEMBERED_LENGTH
-    if remembered and (text, judged) in _REMEMBERED:
-        return True
-    cleared = _cleared_now(text, judged=judged)
-    if cleared and remembered:
-        if len(_REMEMBERED) >= _REMEMBERED_KEPT:
-            _REMEMBERED.clear()
-        _REMEMBERED.add((text, judged))
-    return cleared
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _cleared_remembered(text, judged)
+    return _cleared_now(text, judged=judged)
+
+
+@functools.lru_cache(maxsize=_REMEMBERED_KEPT)
+def _cleared_remembered(text: str, judged: bool) -> bool:
+    return _cleared_now(text, judged=judged)
 
 
 def _cleared_now(text: str, *, judged: bool) -> bool:
