@@ -623,7 +623,12 @@ def _unleet_text(text: str) -> str:
     """`text` with each leetspeak word's digits read as letters (`_unleet`)."""
     # Split at the words (one C pass), each word judged by a few `bytes.translate`s (a table lookup a byte, where
     # `str.translate` looks each character up in a dict): `re.sub` with a callback that counted the word's letters
-    # with `str.translate` cost about 6 us a word on a text of thousands of them (base64-looking tokens).
+    # with `str.translate` cost about 6 us a word on a text of thousands of them (base64-looking tokens). ASCII text
+    # is split as bytes and joined once, not each word encoded and decoded (a third less on such tokens).
+    if text.isascii():
+        pieces = _LEET_SPLIT_ASCII.split(text.encode("ascii"))
+        pieces[1::2] = map(_unleet_bytes, pieces[1::2])
+        return b"".join(pieces).decode("ascii")
     parts = _LEET_SPLIT.split(text)
     parts[1::2] = map(_unleet, parts[1::2])
     return "".join(parts)
@@ -633,14 +638,22 @@ def _unleet(word: str) -> str:
     """`word` (ASCII letters and digits, a match of `_LEET_WORD`) with its digits read as letters when it is
     leetspeak; `word` itself otherwise."""
     data = word.encode("ascii")
+    read = _unleet_bytes(data)
+    return word if read is data else read.decode("ascii")
+
+
+def _unleet_bytes(data: bytes) -> bytes:
+    """`_unleet` of a word as ASCII bytes: `data` itself when it is no leetspeak."""
     letters = len(data.translate(None, b"0123456789"))
     # A word mostly of letters with a few digits is leetspeak; `sha256`, `v2` and hex ids are not.
     if letters < 2 or 3 * letters < len(data) or not data.translate(None, b"0123456789abcdefABCDEF"):
-        return word
-    return data.translate(_LEET_BYTES).decode("ascii")
+        return data
+    return data.translate(_LEET_BYTES)
 
 
 _LEET_SPLIT = re.compile(f"({_LEET_WORD.pattern})")
+# The same on ASCII text as bytes: `\w` is then ASCII's, as it is wherever the text is ASCII.
+_LEET_SPLIT_ASCII = re.compile(_LEET_SPLIT.pattern.encode("ascii"))
 _LEET_BYTES = bytes.maketrans(b"013457", b"oieast")
 
 
