@@ -65,7 +65,7 @@ _SPACED = _TABLES["spaced"]
 _UNSPACED = _TABLES["unspaced"]
 
 _CATEGORIES = ("ai", "user", "hide", "noask", "override", "send", "secret", "fixed", "duty")
-_ASCII_LANGUAGES = ("id", "sw", "tl")
+_ASCII_LANGUAGES = ("id", "sw", "tl", "hinglish")
 
 
 def _compiled(tables: Mapping[str, Table], languages: Sequence[str], category: str, *, spaced: bool) -> str:
@@ -100,7 +100,8 @@ _ANCHORED = {
 }
 # One search says whether an ASCII text can be in one of the ASCII-written languages at all.
 _ASCII_GATE = re.compile(
-    r"\b(?:pengguna|asisten|jangan|tanpa|kirim|mtumiaji|msaidizi|usim\w+|bila|tuma|huwag|gumagamit|katulong)\b",
+    r"\b(?:pengguna|asisten|jangan|tanpa|kirim|mtumiaji|msaidizi|usim\w+|bila|tuma|huwag|gumagamit|katulong|"
+    r"ke\s+liye|kar\s+do|mat\s+batana|bina\s+bataye|bina\s+puche|chupke\s+se)\b",
     re.IGNORECASE,
 )
 # A text in another language written without a letter beyond ASCII ("Asistente: no le digas nada al usuario") names

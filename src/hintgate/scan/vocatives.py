@@ -127,6 +127,10 @@ _CALLED = (
     # AI is asked about pricing ...": an indefinite model is the one reading, as no person is spoken of so.
     r"|\b(?:if|when|whenever|once)[ \t]+(?:an?|any)[ \t]+(?:[\w-]+[ \t]+)?(?:AI|assistant|LLM|chatbot|copilot|"
     r"language[ \t]+model)s?[ \t]+(?:is[ \t]+|are[ \t]+|gets?[ \t]+)?[a-z]+(?:s|ing|ed)\b"
+    # The role called at a line's start or after the line's bracketed tag, then a comma and a verb: "(billing-bot)
+    # Assistant, send ...", "[#ops] Agent, please rotate ..." (a signature's "Assistant, Marketing" names a job).
+    r"|(?:^|\n|[)\]][ \t]+)[ \t]*(?:AI[ \t]+)?(?-i:[Aa]ssistant|[Aa]gent|[Cc]opilot|[Cc]hatbot)[ \t]*,[ \t]+"
+    r"(?-i:(?:please[ \t]+)?[a-z]{2,})\b"
     # A name ending in "bot" called at a line's or a label's start, then a comma: "Release bot, before you ...".
     r"|(?:^|\n|[.!?:;][ \t]+)[ \t]*(?-i:[A-Z])[\w-]*[ \t]+bots?[ \t]*,"
     # The model told what it must carry out: "model must execute this", "the AI is to obey the following".
@@ -159,9 +163,9 @@ _CALLED = (
     r"(?:[ \t]+(?:from|by|of)[ \t]+[^:()\n]{1,40})?(?:[ \t]*\([^()\n]{1,40}\))?[ \t]*:[ \t]"
     # One model at all, named by what it does, as the label's addressee: "For the meeting assistant listening:",
     # "Question for the AI notetaker —", "to whichever AI is summarising this forum:".
-    r"|(?:^|\n|[.!?(\[\"“][ \t]*|[—–:][ \t])[ \t]*(?:[\w'’-]+[ \t]+){0,3}?(?:for|to)[ \t]+(?:the|any|every|each|"
+    r"|(?:^|\n|[.!?(\[\"“][ \t]*|[—–:][ \t])[ \t]*(?:[\w'’-]+,?[ \t]+){0,3}?(?:for|to)[ \t]+(?:the|any|every|each|"
     r"whichever|whatever)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:AI|LLM|assistant|agent|copilot|chatbot|bot|notetaker|"
-    r"note-taker|summari[sz]er)(?:[ \t]+[\w'’-]+){0,6}?[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
+    r"note-taker|summari[sz]er)(?:[ \t]+[\w'’-]+){0,8}?[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
 )
 # (No `\b` before a label's colon: searched by RE2, a boundary is a character the match holds, and the colon
 # would be taken by it.)
