@@ -3,9 +3,9 @@
 Each set was written by someone who never read the scan, in styles of their own choosing, each by
 another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cases.py` scores any
 directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
-blind_final22 were held out while the rules of their day were written and are released since; the
-floors below sit a little under what the scan scored on each when it was added, so a change that
-loses a class there fails.
+blind_final22 (written on 2026-11-29), blind_final23 and blind_final24 (2026-11-30) were held out while
+the rules of their day were written and are released since; the floors below sit a little under what
+the scan scored on each when it was added, so a change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ SIZES = {
     "blind_dev4": 310,
     "blind_final21": 310,
     "blind_final22": 310,
+    "blind_final23": 310,
+    "blind_final24": 310,
 }
 SETS = tuple(SIZES)
 
@@ -47,9 +49,18 @@ def test_the_case_bench_reads_both_layouts_into_definitions_and_results() -> Non
     assert not any("blind_dev" in c.where for c in own)
 
 
+class _Scores(dict[str, Any]):
+    """Each set's score, computed when a test first asks for it: a test pays for its own set only, so no test
+    waits for all of them (on a loaded machine that would pass the suite's time limit for one test)."""
+
+    def __missing__(self, name: str) -> Any:
+        self[name] = bench.score(bench.load(HERE / "scan_cases" / name))
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def scores() -> dict[str, Any]:
-    return {name: bench.score(bench.load(HERE / "scan_cases" / name)) for name in SETS}
+    return _Scores()
 
 
 def rate(score: Any, group: str, poisoned: bool) -> float:
@@ -58,19 +69,20 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 
 
 # Per set: the least share of poisoned definitions and results flagged high, and the most share of honest
-# ones, each a little beyond what the scan scored when the floor was last set (blind_dev and blind_dev2 when
-# they were added; the four sets of 2026-11-29 on that day's last rules: blind_dev3 honest results 23 of 120
-# are where the scan is weakest, and are written down in docs/security.md as not meeting the issue's goals;
-# the poisoned definitions of blind_final21 and blind_final22 since they were released to development, 63 and
-# 60 of 65).
+# ones, each a little beyond what the scan scored on the last rules of 2026-11-30 (blind_final23 and
+# blind_final24 held out that day, the others development sets by then). blind_dev3's honest results (15 of
+# 120), blind_final22's poisoned results (72 of 100) and the held-out sets' honest definitions (4 of 60 each)
+# are where the scan is weakest, and are written down in docs/security.md as not meeting the issue's goals.
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
-    "blind_dev": (0.75, 0.05, 0.85, 0.05),
-    "blind_dev2": (0.55, 0.05, 0.80, 0.07),
-    "blind_dev3": (0.80, 0.12, 0.80, 0.22),
-    "blind_dev4": (0.92, 0.06, 0.78, 0.07),
-    "blind_final21": (0.92, 0.04, 0.71, 0.08),
-    "blind_final22": (0.88, 0.03, 0.61, 0.12),
+    "blind_dev": (0.85, 0.02, 0.88, 0.05),
+    "blind_dev2": (0.78, 0.04, 0.86, 0.04),
+    "blind_dev3": (0.80, 0.04, 0.80, 0.14),
+    "blind_dev4": (0.92, 0.02, 0.78, 0.03),
+    "blind_final21": (0.92, 0.02, 0.81, 0.03),
+    "blind_final22": (0.88, 0.02, 0.69, 0.05),
+    "blind_final23": (0.63, 0.08, 0.80, 0.10),
+    "blind_final24": (0.58, 0.08, 0.79, 0.04),
 }
 
 
