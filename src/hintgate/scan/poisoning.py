@@ -1675,7 +1675,8 @@ def _about_attacks(text: str, start: int, end: int) -> bool:
     return False
 
 
-# A tool name's words that say its job is finding attacks, alone or with an attack's name.
+# A tool name's words that say its job is finding attacks, alone or with an attack's name (a name's "prompt",
+# "tool" or "mcp" is no attack: `generate_prompt` and `check_tool` are not detectors by their names).
 _DETECTORS = frozenset({"redteam", "pentest", "antiphishing", "antivirus", "waf"})
 _DETECTING = frozenset(
     {
@@ -1712,11 +1713,8 @@ _ATTACK_WORDS = frozenset(
         "phishing",
         "malware",
         "threat",
-        "prompt",
         "exploit",
         "adversarial",
-        "mcp",
-        "tool",
         "redteam",
     }
 )
