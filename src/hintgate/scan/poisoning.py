@@ -1657,18 +1657,18 @@ def _about_attacks(text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]` stands in a sentence about attack wording (`quoting.quotes_attack`: "Typical
     injections: ...", "Flags descriptions that tell the model to ..."), or in a list item under such a sentence
     ("Detected families include:" then "- fake markup: <IMPORTANT>")."""
-    ends = [m.end() - 1 for m in _SENTENCE_END.finditer(text, max(0, start - 400), start)]
-    head = max(text.rfind("\n", 0, start), *ends) if ends else text.rfind("\n", 0, start)
-    tail = _SENTENCE_END.search(text, end)
-    newline = text.find("\n", end)
-    stop = min(x for x in (tail.start() + 1 if tail else len(text), newline if newline >= 0 else len(text)))
-    if quotes_attack(text[head + 1 : stop]):
-        return True
     line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end < 0:
+        line_end = len(text)
+    head = max((m.end() for m in _SENTENCE_END.finditer(text, line_start, start)), default=line_start)
+    tail = _SENTENCE_END.search(text, end, line_end)
+    if quotes_attack(text[head : tail.end() if tail else line_end]):
+        return True
     if not _LIST_ITEM.match(text, line_start):
         return False
     # The sentence that opens the list: the nearest line above that is no item of it.
-    above = text[:line_start].rstrip("\n").split("\n")
+    above = text[:line_start].rstrip("\n").rsplit("\n", 40)
     for line in reversed(above[-40:]):
         if line.strip() and not _LIST_ITEM.match(line):
             return line.rstrip().endswith(":") and quotes_attack(line)
