@@ -15,14 +15,14 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.sql.dml import UpdateBase
 
 from hintgate.store.async_core import AsyncConnection
-from hintgate.store.tables import UTCDateTime, sessions, tool_calls, upsert
+from hintgate.store.tables import UTCDateTime, as_utc, sessions, tool_calls, upsert
 from hintgate.store.tokens import count_tokens, output_text
 
 __all__ = [
@@ -179,10 +179,6 @@ class Batch:
     closes: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
 def _clean(text: str | None) -> str | None:
     """Text a database accepts: no NUL, no lone surrogate."""
     if text is None:
@@ -299,7 +295,7 @@ def call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: boo
         "response_size": None,
         "response_cap": cap,
         "error": _clean(rec.error),
-        "started_at": _utc(rec.started_at),
+        "started_at": as_utc(rec.started_at),
         "duration_ms": float(rec.duration_ms),
         "request_id": _clean(rec.request_id),
         "client_name": _clean(rec.client_name),
@@ -390,14 +386,14 @@ def prepare(
                 "client_version": _clean(rec.client_version),
                 "user_name": _clean(rec.user),
                 "user_key": _clean(rec.user_key),
-                "started_at": _utc(rec.started_at),
+                "started_at": as_utc(rec.started_at),
                 "transport": _clean(rec.transport),
                 "replica": _clean(rec.replica),
                 "view": _clean(rec.view),
             }
         else:
             session_id, ended_at = payload
-            batch.closes.append({"sid": session_id, "ended": _utc(ended_at)})
+            batch.closes.append({"sid": session_id, "ended": as_utc(ended_at)})
     batch.sessions = list(started.values())
     batch.stubs = list(stubs.values())
     # A fixed order of row locks keeps two writers on one PostgreSQL database from deadlocking.

@@ -48,6 +48,7 @@ __all__ = [
     "JSONColumn",
     "UTCDateTime",
     "approvals",
+    "as_utc",
     "counters",
     "hint_overrides",
     "login_waits",
@@ -72,6 +73,11 @@ HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHin
 """The wire names of the four hints (`hintgate.hints.annotations.Hint`), the only ones an override may set."""
 
 
+def as_utc(moment: datetime) -> datetime:
+    """`moment` as the store keeps times: aware, in UTC (a naive one is taken as UTC)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """A timestamp stored in UTC and read back as an aware UTC datetime (a naive one is taken as UTC)."""
 
@@ -79,18 +85,10 @@ class UTCDateTime(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value.astimezone(UTC)
+        return None if value is None else as_utc(value)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value.astimezone(UTC)
+        return None if value is None else as_utc(value)
 
 
 class JSONColumn(TypeDecorator[Any]):
