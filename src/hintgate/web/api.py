@@ -74,6 +74,7 @@ router = APIRouter(
 
 TierName = Literal["read-only", "additive-write", "destructive", "unknown"]
 VerdictName = Literal["allow", "ask", "deny", "approved", "denied", "expired", "withdrawn"]
+SessionStatusName = Literal["active", "closed"]
 
 
 class Hints(ApiModel):
@@ -184,7 +185,7 @@ class Session(ApiModel):
     id: str
     client_name: str | None
     client_version: str | None
-    status: Literal["active", "closed"]
+    status: SessionStatusName
     started_at: str
     ended_at: str | None
     tool_call_count: int
@@ -480,9 +481,7 @@ async def sessions(
     store: StoreDep,
     access: AccessDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 20,
-    status: Annotated[
-        Literal["active", "closed"] | None, Query(description="Only active sessions, or only closed ones.")
-    ] = None,
+    status: Annotated[SessionStatusName | None, Query(description="Only active sessions, or only closed ones.")] = None,
     replica: Annotated[
         str | None,
         Query(max_length=500, description="Only sessions this replica served (gateways sharing a database)."),

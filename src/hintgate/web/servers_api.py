@@ -27,6 +27,7 @@ from hintgate.sources.base import Source, SourceState
 from hintgate.web.api import GatewayDep, InvalidRequest, Problem, ServerSetDep, actor_of
 from hintgate.web.api_model import ApiModel
 from hintgate.web.permissions import AccessDep, entry_refusal
+from hintgate.web.tool_filter import TrustLevel
 
 __all__ = ["router"]
 
@@ -57,7 +58,7 @@ class Server(ApiModel):
 
     name: str
     kind: str
-    trust: Literal["trusted", "local", "untrusted"] = Field(
+    trust: TrustLevel = Field(
         description="How far its declared hints are believed: as declared (trusted), unless strong evidence says a "
         "tool is riskier (local), or only when they make a tool look riskier (untrusted)."
     )
@@ -119,7 +120,7 @@ class ServerChanged(ApiModel):
 class TrustBody(ApiModel):
     """How far to believe a server's declared hints."""
 
-    trust: Literal["trusted", "local", "untrusted"] = Field(
+    trust: TrustLevel = Field(
         "trusted",
         description="trusted: its declared hints count as declared; local: unless strong evidence says a tool is "
         "riskier; untrusted: only when they make a tool look riskier.",

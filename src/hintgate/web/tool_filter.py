@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from hintgate.hints.annotations import Hint
 
@@ -22,9 +22,9 @@ __all__ = ["ORIGINS", "TRUST_LEVELS", "Origin", "ToolFilter", "TrustLevel"]
 
 Origin = Literal["declared", "override", "inferred", "default"]
 TrustLevel = Literal["trusted", "local", "untrusted"]
-ORIGINS: tuple[str, ...] = ("declared", "override", "inferred", "default")
+ORIGINS: tuple[str, ...] = get_args(Origin)
 """Where a hint's value may come from, as provenance says it (an inferred one with its rule after `:`)."""
-TRUST_LEVELS: tuple[str, ...] = ("trusted", "local", "untrusted")
+TRUST_LEVELS: tuple[str, ...] = get_args(TrustLevel)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 from urllib.parse import urlencode
 
+from hintgate.web.api import SessionStatusName
 from hintgate.web.badges import TIER_LABELS, Badge, hint_badges, tier_badge, verdict_badge
 from hintgate.web.pages.catalog import TIERS
 from hintgate.web.pages.frame import Choice, Layout, Moment, layout, pretty_json
@@ -78,7 +79,7 @@ def _session_row(row: Mapping[str, Any]) -> SessionRow:
     )
 
 
-SESSION_STATUSES: tuple[str, ...] = ("active", "closed")
+SESSION_STATUSES: tuple[str, ...] = get_args(SessionStatusName)
 
 
 @dataclass(frozen=True, slots=True)
