@@ -45,6 +45,8 @@ class FileFormat(enum.StrEnum):
 
 ToolServerOpt = Annotated[str | None, typer.Option("--server", help="Its server (then TOOL may be the server's name).")]
 """`--server` of the commands that name one tool (`show`, `block`)."""
+ServerToolsOpt = Annotated[str | None, typer.Option("--server", help="Only this server's tools.")]
+"""`--server` of the commands that take many tools (`list`, `export`)."""
 
 
 def _rows(pins: Sequence[Pin]) -> list[dict[str, Any]]:
@@ -82,7 +84,7 @@ def _table(rows: Sequence[dict[str, Any]], *, width: int = 80, wide: bool = Fals
 
 @pins_app.command("list")
 def pins_list(
-    server: Annotated[str | None, typer.Option("--server", help="Only this server's tools.")] = None,
+    server: ServerToolsOpt = None,
     state: Annotated[
         str | None, typer.Option("--state", help="Only pins in this state: accepted, quarantined or removed.")
     ] = None,
@@ -222,7 +224,7 @@ def pins_export(
     fmt: Annotated[
         FileFormat | None, typer.Option("--format", help="yaml or json; default: from FILE's suffix.")
     ] = None,
-    server: Annotated[str | None, typer.Option("--server", help="Only this server's tools.")] = None,
+    server: ServerToolsOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Write the accepted definitions, sorted, for git: a gateway's `integrity.pins` or `pins import` reads it."""
