@@ -189,6 +189,37 @@ async def test_a_timed_out_request_is_cancelled_upstream_and_raises(tmp_path: Pa
     assert "notifications/cancelled" in record.read_text()
 
 
+async def test_requests_with_longer_and_shorter_timeouts_at_once_time_out_in_the_order_of_their_deadlines(
+    tmp_path: Path,
+) -> None:
+    from hintgate.errors import UpstreamTimeout
+
+    record = tmp_path / "received.jsonl"
+    failures: list[tuple[str, str]] = []
+
+    async def hold(connection: Any, label: str, timeout: float) -> None:
+        try:
+            await connection.request("tools/call", {"name": "hold"}, timeout=timeout)
+        except UpstreamTimeout as exc:
+            failures.append((label, str(exc)))
+
+    with anyio.fail_after(20):
+        async with connect(stdio([sys.executable, BAD, "record", str(record)]), server="rec", env=env()) as connection:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(hold, connection, "long", 1.5)
+                tg.start_soon(hold, connection, "long again", 1.5)
+                tg.start_soon(hold, connection, "short", 0.3)  # after two that end later
+                tg.start_soon(hold, connection, "long last", 1.6)
+            answered = await connection.request("tools/list", None, timeout=5)  # the connection still works
+    assert failures == [
+        ("short", "server 'rec': tools/call got no answer within 0.3 s"),
+        ("long", "server 'rec': tools/call got no answer within 1.5 s"),
+        ("long again", "server 'rec': tools/call got no answer within 1.5 s"),
+        ("long last", "server 'rec': tools/call got no answer within 1.6 s"),
+    ]
+    assert isinstance(answered, dict)
+
+
 async def test_a_childs_secret_printed_to_stderr_is_hidden_in_its_status_reason(tmp_path: Path) -> None:
     from hintgate.config.loading import load_config
     from hintgate.sources.base import SourceState

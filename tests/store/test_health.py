@@ -75,6 +75,40 @@ async def test_a_call_whose_record_waits_on_a_locked_database_returns_anyway_and
         assert store.health().backlog == 0
 
 
+async def test_calls_waiting_at_different_times_each_return_after_their_own_wait_and_each_is_counted_once(
+    tmp_path: Path, records: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hintgate.store, "DURABLE_WAIT", 0.3)
+    path = tmp_path / "locked.db"
+    async with await Store.open(f"sqlite:///{path}") as store:
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            first, cancelled, last = records.call(None), records.call(None), records.call(None)
+            with anyio.fail_after(10):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(store.record_call_durable, cancelled)
+                    await anyio.sleep(0)
+                    tg.cancel_scope.cancel()  # its caller left: no call of its goes on to be counted
+                async with anyio.create_task_group() as tg:
+                    answers: list[bool] = []
+
+                    async def durable(call: Any) -> None:
+                        answers.append(await store.record_call_durable(call))
+
+                    tg.start_soon(durable, first)
+                    await anyio.sleep(0.2)  # the second starts waiting while the first waits
+                    tg.start_soon(durable, last)
+                assert (answers, store.health().unconfirmed) == ([False, False], 2)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        with anyio.fail_after(30):
+            await store.flush()  # every record was kept
+        for call in (first, cancelled, last):
+            assert await store.call(call.id) is not None
+
+
 async def test_a_deleted_database_file_is_reported_and_recreated(tmp_path: Path, records: Any) -> None:
     path = tmp_path / "deleted.db"
     async with await Store.open(f"sqlite:///{path}", replica="deleter") as store:

@@ -11,6 +11,7 @@ garbage fails the requests waiting on it at once with an error saying why.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import logging
@@ -97,6 +98,9 @@ class McpConnection:
         self._on_request = on_request
         self._ids = itertools.count(1)
         self._pending: dict[int | str, asyncio.Future[dict[str, Any]]] = {}
+        self._deadlines: collections.deque[tuple[float, int]] = collections.deque()
+        """Pending requests' deadlines (loop time, request id), in order: one timer for them all, set for the first."""
+        self._deadline_timer: asyncio.TimerHandle | None = None
         self._closed: UpstreamError | None = None
         self.info: ServerInfo | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -134,7 +138,7 @@ class McpConnection:
         try:
             await self._channel.send(message)
             # The deadline fails the answer's own future: no waiter future around it, one wake-up fewer.
-            deadline = loop.call_later(timeout, _expire, future)
+            deadline = self._expire_at(loop, loop.time() + timeout, request_id)
             return await future
         except TimeoutError:
             await self._cancel(request_id, f"no answer within {timeout:g} s")
@@ -146,6 +150,37 @@ class McpConnection:
             if deadline is not None:
                 deadline.cancel()
             self._pending.pop(request_id, None)
+
+    def _expire_at(self, loop: asyncio.AbstractEventLoop, when: float, request_id: int) -> asyncio.TimerHandle | None:
+        """Fail the request's future with `TimeoutError` at `when` unless it is answered first.
+
+        Requests with the same timeout end in the order they were sent: those share one timer (armed for the
+        first); one ending before the last one queued gets a timer of its own, returned to be cancelled.
+        """
+        deadlines, pending = self._deadlines, self._pending
+        while deadlines and deadlines[0][1] not in pending:  # answered (or failed) since: forgotten
+            deadlines.popleft()
+        if deadlines and when < deadlines[-1][0]:
+            return loop.call_at(when, _expire, pending[request_id])
+        deadlines.append((when, request_id))
+        timer = self._deadline_timer
+        if timer is None or timer.when() > deadlines[0][0]:  # none armed, or for a later one answered since
+            if timer is not None:
+                timer.cancel()
+            self._deadline_timer = loop.call_at(deadlines[0][0], self._expire_due, loop)
+        return None
+
+    def _expire_due(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The first deadline came: fail every request past its own, and arm the timer for the next."""
+        self._deadline_timer = None
+        deadlines, pending = self._deadlines, self._pending
+        now = loop.time()
+        while deadlines and (deadlines[0][0] <= now or deadlines[0][1] not in pending):
+            future = pending.get(deadlines.popleft()[1])
+            if future is not None:
+                _expire(future)
+        if deadlines:
+            self._deadline_timer = loop.call_at(deadlines[0][0], self._expire_due, loop)
 
     async def _cancel(self, request_id: int, reason: str) -> None:
         if self._closed is None:
@@ -190,6 +225,10 @@ class McpConnection:
         finally:
             if worker is not None:
                 worker.cancel()
+            if self._deadline_timer is not None:  # every request has failed: no deadline is left to keep
+                self._deadline_timer.cancel()
+                self._deadline_timer = None
+            self._deadlines.clear()
             if self._notifications is not None:
                 self._notifications.report_dropped()  # a burst cut short by the end is still reported
             self._ended.set()
