@@ -53,7 +53,7 @@ from starlette.requests import Request
 
 from hintgate.pipeline import Decided
 from hintgate.server import sdk
-from hintgate.server.request_ids import replay
+from hintgate.server.request_ids import MESSAGE_KEY, replay
 
 if TYPE_CHECKING:
     from starlette.types import Receive, Scope, Send
@@ -82,6 +82,7 @@ _FAST_METHODS = frozenset(
 )
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 _PASSED_KEPT = 256  # header combinations remembered as passing the SDK's checks
+_UNREAD = object()  # no message decoded in front of the fast path
 _SSE_HEADERS = [(b"cache-control", b"no-cache, no-transform"), (b"connection", b"keep-alive")]
 _MODERN_SSE_HEADERS = [
     (b"content-type", b"text/event-stream"),
@@ -432,10 +433,13 @@ class HttpFastPath:
             raise _Fallback("session unknown here")
         await self._checked(request)
         body = await self._read(request)
-        try:
-            decoded = pydantic_core.from_json(body)
-        except ValueError:
-            raise _Fallback("parse error", body) from None
+        # `RequestIdGuard` in front decoded the same body already: one parse a request, not two.
+        decoded = request.scope.get(MESSAGE_KEY, _UNREAD)
+        if decoded is _UNREAD or decoded is None:
+            try:
+                decoded = pydantic_core.from_json(body)
+            except ValueError:
+                raise _Fallback("parse error", body) from None
         if isinstance(decoded, dict) and decoded.get("method") == "notifications/cancelled":
             self._cancel(session_id, decoded.get("params"))  # the SDK takes the notification as well
         try:
