@@ -76,7 +76,10 @@ def _compiled(tables: Mapping[str, Table], languages: Sequence[str], category: s
     return rf"(?<!\w)(?:{body})" if spaced else f"(?:{body})"
 
 
-def _patterns(languages: Sequence[str] | None) -> dict[str, re.Pattern[str]]:
+@functools.cache
+def _patterns(languages: tuple[str, ...] | None) -> dict[str, re.Pattern[str]]:
+    """Each category's forms in `languages` (all when None), compiled when a text first needs them: most texts are
+    English and never do, and compiling them all cost a gateway's start a tenth of a second."""
     spaced = [lang for lang in _SPACED if languages is None or lang in languages]
     unspaced = [lang for lang in _UNSPACED if languages is None or lang in languages]
     out = {}
@@ -89,15 +92,13 @@ def _patterns(languages: Sequence[str] | None) -> dict[str, re.Pattern[str]]:
     return out
 
 
-_ALL = _patterns(None)
-_ASCII = _patterns(_ASCII_LANGUAGES)
-# Every rule needs one of these in the sentence it starts from.
-_ANCHORED = {
-    languages: re.compile(
-        "|".join(patterns[category].pattern for category in ("ai", "hide", "noask", "override")), re.I
-    )
-    for languages, patterns in ((None, _ALL), (_ASCII_LANGUAGES, _ASCII))
-}
+@functools.cache
+def _anchored(languages: tuple[str, ...] | None) -> re.Pattern[str]:
+    """Every rule needs one of these in the sentence it starts from."""
+    patterns = _patterns(languages)
+    return re.compile("|".join(patterns[category].pattern for category in ("ai", "hide", "noask", "override")), re.I)
+
+
 # One search says whether an ASCII text can be in one of the ASCII-written languages at all.
 _ASCII_GATE = re.compile(
     r"\b(?:pengguna|asisten|jangan|tanpa|kirim|mtumiaji|msaidizi|usim\w+|bila|tuma|huwag|gumagamit|katulong|"
@@ -165,19 +166,20 @@ def foreign_asks(text: str) -> Iterator[Ask]:
         return
     if text.isascii():
         if _gated(text, _LATIN_GATE):
-            patterns, languages = _ALL, None
+            languages = None
         elif _gated(text, _ASCII_GATE):
-            patterns, languages = _ASCII, _ASCII_LANGUAGES
+            languages = _ASCII_LANGUAGES
         else:
             return
     else:
-        patterns, languages = _ALL, None
+        languages = None
+    patterns = _patterns(languages)
     finder = _finder(languages, _ANCHORS)
     # Every rule needs the model named, something kept from the user, the user's say skipped or previous instructions
     # dropped: one linear search (RE2) finds where those stand, and only the sentences around them are read.
     if finder is not None:
         low = text.lower()
-        strict = _ANCHORED[languages]
+        strict = _anchored(languages)
         # RE2's looser forms find more (a word inside a longer one): Python's form confirms each where it starts.
         shift = len(low) == len(text)
         anchors = [m.start() for m in finder.finditer(low) if not shift or strict.match(text, m.start())]
