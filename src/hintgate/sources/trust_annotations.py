@@ -59,10 +59,15 @@ class Claims:
         )
 
 
+_NO_CLAIMS = Claims()
+
+
 def _claims_of(meta: Any) -> Claims:
+    if meta is None:  # most results and blocks have no `_meta`: no check against the Mapping ABC
+        return _NO_CLAIMS
     annotation = meta.get(TRUST) if isinstance(meta, Mapping) else None
     if not isinstance(annotation, Mapping):
-        return Claims()
+        return _NO_CLAIMS
     # Only `true` is a claim; anything else (false, a string, absent) claims nothing.
     return Claims(annotation.get("untrusted") is True, annotation.get("sensitive") is True)
 
@@ -73,8 +78,8 @@ def claims(result: Mapping[str, Any]) -> Claims:
     content = result.get("content")
     if isinstance(content, Sequence) and not isinstance(content, str):
         for block in content:
-            if isinstance(block, Mapping):
-                found = found | _claims_of(block.get("_meta"))
+            if isinstance(block, Mapping) and (meta := block.get("_meta")) is not None:
+                found = found | _claims_of(meta)
     return found
 
 
