@@ -84,9 +84,13 @@ _REPORTS = re.compile(
     r"(?<![@./\w-])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
     r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|"
     r"incident|verbatim|hidden\s+(?:instructions?|text|prompt)|examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
+    # A threat named, or an example introduced: "typical lines look like:", "(e.g. ...)", "z. B.", "örneğin".
+    r"threat\w*|menace\w*|amenaza\w*|ameaça\w*|bedrohung\w*|minacc\w*|zagrożen\w*|tehdit\w*|угроз\w*|"
+    r"typical(?:ly)?|typique\w*|típic\w*|typisch\w*|tipic\w*|typow\w*|типичн\w*|e\.g|z\.\s?B|p\.\s?ej|например|"
+    r"saldır\w*|enjeksiyon\w*|örne[kğ]\w*|"
     r"ataque\w*|atacante\w*|angriff\w*|angreifer\w*|inyecci\w+|injeç\w+|iniezion\w+|exemple\w*|ejemplo\w*|"
     r"exemplo\w*|beispiel\w*|esempi\w*|przykład\w*|атак\w*|инъекц\w*|пример\w*)\b(?![\w-]*\.[a-z]|[\w.-]*@)"
-    r"|攻击|攻撃|注入|例えば|例如|示例|공격|인젝션|예시|هجوم|حقن|מתקפה|הזרקה",
+    r"|攻击|攻撃|注入|例えば|例如|示例|威胁|脅威|공격|인젝션|예시|위협|هجوم|حقن|تهديد|מתקפה|הזרקה|איום",
     re.IGNORECASE,
 )
 # How far around a quotation the text reporting on it is read.
