@@ -155,11 +155,14 @@ _TO_MODEL = Cue(
     + r"\b"
     # The model named as the one reading this very text: "If an assistant is reading this", "the AI assistant in this
     # workspace", "AI assistants working in this repo", "whichever assistant next reads this page", "when this
-    # document is processed by an e-signature assistant".
+    # document is processed by an e-signature assistant". A model said to read something else ("when your assistant
+    # summarises a web page, ...") is how it behaves with any such text: described, not called.
     r"|\b(?:if|when|whenever|once)\s+(?:an?|any|the|some|your)\s+(?:[\w-]+\s+)?"
     + _MODEL_NOUNS
     + r"\s+(?:is\s+|are\s+)?"
-    r"(?:reading|reads|processing|processes|summari[sz]\w*|parsing|parses|handling|handles|sees|opens|scanning)\b"
+    r"(?:reading|reads|processing|processes|summari[sz]\w*|parsing|parses|handling|handles|sees|opens|scanning)"
+    r"(?:\s*[,:;.)\n—–]|\s*$|\s+(?:this|these|here|it|me|us|the\s+(?:following|text\s+below)|(?:the\s+)?above|"
+    r"(?:the\s+)?below)\b)"
     r"|\b" + _MODEL_NOUNS + r"\s+(?:[\w-]+\s+){0,2}?(?:(?:that|who|which)\s+)?(?:(?:is|are)\s+)?(?:reading|reads|"
     r"processing|processes|summari[sz]ing|parsing|handling|working\s+(?:in|on|with)|in|on|for)\s+(?:this|these)\s+"
     r"(?:page|e-?mail|message|file|document|doc|text|thread|ticket|repo\w*|workspace|channel|server|site|post|log|"
