@@ -1542,9 +1542,14 @@ def _judged(
             for s in signals
         ]
     if near is not None:
-        # In someone else's text, a secret its reader is told to keep on their own machine is a person's chore.
+        # In someone else's text, a secret its reader is told to keep on their own machine is a person's chore; a
+        # change log's entry, credited to its author and its pull request, records a change someone made.
         signals = [
-            dataclasses.replace(s, discount="kept by its reader") if s.discount is None and _kept(text, s) else s
+            dataclasses.replace(s, discount="kept by its reader")
+            if s.discount is None and _kept(text, s)
+            else dataclasses.replace(s, discount="a change credited to its author")
+            if s.discount is None and _credited(text, s)
+            else s
             for s in signals
         ]
     live = [s for s in signals if s.discount is None]
@@ -1803,6 +1808,34 @@ def _kept(text: str, signal: _Signal) -> bool:
         _COPIED.match(signal.found) is not None and _KEPT_TO.search(text, signal.end, start + len(sentence)) is None
     )
     return copied and _ON_SCREEN.search(text, max(0, start - 200), start + len(sentence)) is not None
+
+
+def _credited(text: str, signal: _Signal) -> bool:
+    """Whether a phrase stands in a change log's entry: a line that credits the change to its author's handle and to
+    the pull request or issue that made it ("* Encode credentials in the URL builder by @ana in #1829", "- Read the
+    token from ~/.netrc (#88) @bo"), naming no model and no conversation: a record of what someone did, in the
+    imperative mood commit titles are written in, asked of nobody."""
+    if signal.view.hidden:
+        return False
+    line = text[text.rfind("\n", 0, signal.start) + 1 : _line_end(text, signal.end)]
+    if len(line) > 600 or _CREDIT.search(line) is None or _CREDIT_REF.search(line) is None:
+        return False
+    return _CREDIT_NOT.search(line) is None
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+# An author credited by handle: "by @ana", "by [@ana](https://github.com/ana)", "(@ana)", "— @ana".
+_CREDIT = re.compile(r"(?:\bby|[(\[—–-]|\)|#\d+\)?)\s*\[?@[\w-]+\b(?!\.[a-z])", re.IGNORECASE)
+# The change's pull request or issue: "#1829", "owner/repo#12", ".../pull/1829", ".../issues/12".
+_CREDIT_REF = re.compile(r"(?:^|[\s(\[])[\w./-]*#\d+\b|/(?:pull|issues|merge_requests)/\d+\b")
+# What a change log's entry does not say: the model, the conversation or its user spoken of.
+_CREDIT_NOT = re.compile(
+    r"\b(?:assistants?|agents?|AI|LLMs?|models?|chat|conversation|the\s+user)\b(?![\w-]*\.[a-z])", re.IGNORECASE
+)
 
 
 # Where a sentence ends after a phrase.
