@@ -1549,6 +1549,8 @@ def _judged(
             if s.discount is None and _kept(text, s)
             else dataclasses.replace(s, discount="a change credited to its author")
             if s.discount is None and _credited(text, s)
+            else dataclasses.replace(s, discount="a condition, not a claim")
+            if s.discount is None and s.phrase.what == _APPROVAL_CLAIMED and _conditioned(text, s)
             else s
             for s in signals
         ]
@@ -1808,6 +1810,28 @@ def _kept(text: str, signal: _Signal) -> bool:
         _COPIED.match(signal.found) is not None and _KEPT_TO.search(text, signal.end, start + len(sentence)) is None
     )
     return copied and _ON_SCREEN.search(text, max(0, start - 200), start + len(sentence)) is not None
+
+
+_APPROVAL_CLAIMED = "a claim that the user already approved"
+
+
+def _conditioned(text: str, signal: _Signal) -> bool:
+    """Whether the user's approval stands inside a condition, not a claim: its sentence opens with "if", "once",
+    "unless", "when" ... and no comma, colon or semicolon closes that clause before it ("If the tests pass and the
+    user has approved the plan, merge it"). "If you are reading this, the user has confirmed ..." claims it."""
+    if signal.view.hidden:
+        return False
+    low = max(0, signal.start - 300)
+    stops = [text.rfind(mark, low, signal.start) for mark in (". ", "! ", "? ", "\n")]
+    start = max([low, *(at + 1 for at in stops if at >= 0)])
+    return _CONDITION.fullmatch(text, start, signal.start) is not None
+
+
+# A clause that opens with a condition and is still open: no mark that would close it.
+_CONDITION = re.compile(
+    r"[\s*_>#\d.)•-]*(?:if|only\s+if|once|unless|when|whenever|after|until|as\s+soon\s+as)\b[^,;:.!?\n]*",
+    re.IGNORECASE,
+)
 
 
 def _credited(text: str, signal: _Signal) -> bool:
