@@ -106,6 +106,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
         n, lambda i: f"blob {i}: {codecs.encode(_b64(_sentence(i)), 'rot13')}\n"
     ),
     "prose": lambda n: _fill(n, lambda i: _sentence(i) + (" " if i % 5 else "\n\n")),
+    "prose with typographic punctuation": lambda n: _fill(
+        n,
+        lambda i: f"\u201c{_sentence(i)[:-1]}\u201d \u2014 it\u2019s logged \u2192 done." + (" " if i % 5 else "\n\n"),
+    ),
 }
 """Shapes by name: each a function of a size in characters."""
 

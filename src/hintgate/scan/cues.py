@@ -31,7 +31,7 @@ from typing import Any
 
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
 
-__all__ = ["Cue", "present", "spans", "spelled", "without_lookarounds"]
+__all__ = ["Cue", "present", "spans", "spelled", "stand_in", "without_lookarounds"]
 
 _ALL: list[Cue] = []
 _BOUNDARY = r"(?:^|$|[^\pL\pM\pN_])"
@@ -65,27 +65,152 @@ class Cue:
         pattern = for_ascii(_rewritten(self.pattern))
         return None if pattern is None else _re2(pattern, self.flags, latin1=True)
 
-    def _for(self, text: str) -> Any:
-        if text.isascii():
-            quick = self._ascii
-            if quick is not None:
-                return quick
-        return self._engine
+    def _for(self, text: str) -> tuple[Any, str | bytes]:
+        """The engine for `text` and the text it reads: the ASCII engine reads ASCII text, and text whose only
+        characters beyond ASCII are ones every cue reads as it reads NUL, through its stand-in (`stand_in`)."""
+        quick = self._ascii
+        if quick is not None:
+            if text.isascii():
+                return quick, text
+            stand_in = _stand_in(text)
+            if stand_in is not None:
+                return quick, stand_in
+        return self._engine, text
 
     def search(self, text: str, seen: frozenset[int] | None = None) -> Any:
         """The first match in `text` (an `re.Match` or RE2's), or None; at once None when `seen` (what
         `present` answered for a text holding this one) says the cue cannot match."""
         if seen is not None and self.index not in seen:
             return None
-        return self._for(text).search(text)
+        engine, read = self._for(text)
+        return _on(engine.search(read), text, read)
 
     def match(self, text: str) -> Any:
         """A match at the start of `text`, or None."""
-        return self._for(text).match(text)
+        engine, read = self._for(text)
+        return _on(engine.match(read), text, read)
 
     def finditer(self, text: str) -> Iterator[Any]:
         """Every match in `text`."""
-        return iter(self._for(text).finditer(text))
+        engine, read = self._for(text)
+        if read is text:
+            return iter(engine.finditer(text))
+        return (_on(found, text, read) for found in engine.finditer(read))
+
+
+def _on(found: Any, text: str, read: str | bytes) -> Any:
+    """RE2's match `found` in `read` as the same match in `text` (`read` its stand-in: a byte a character, the
+    same spans), or `found` itself when `read` is `text`."""
+    if found is None or read is text:
+        return found
+    spans = [found.span(group) for group in range(found.re.groups + 1)]
+    return type(found)(found.re, text, found.pos, found.endpos, spans)
+
+
+def stand_in(text: str) -> bytes | None:
+    """`text` as bytes the cues' ASCII engines read (Latin-1) as their UTF-8 engines read `text`: each character
+    beyond ASCII as a byte every atom of every cue reads as it reads the character (`_stand_in_for`: a dash,
+    a curly quote or the bullet as its byte in `patterns.PAGE`, an emoji or an arrow no cue spells as NUL);
+    None when one has none (a letter, a digit or a mark beyond ASCII; a character some cue spells that no byte
+    stands for) or RE2 is not installed.
+
+    Each character is one byte, so every match keeps its span: the ASCII engine's automaton, a fraction of the
+    UTF-8 one's in size and in the memory its states take, reads English written with typographic punctuation,
+    and the UTF-8 engines are compiled only for text that needs them.
+    """
+    table: dict[int, str] = {}
+    for found in _NOT_ASCII.finditer(text):  # prose in another script fails at its first letter
+        code = ord(found.group())
+        if code not in table:
+            stand = _stand_in_for(found.group())
+            if stand is None:
+                return None
+            table[code] = stand
+    return text.translate(table).encode("latin-1")
+
+
+@functools.lru_cache(maxsize=8)
+def _stand_in(text: str) -> bytes | None:
+    """`stand_in`, remembered for the last texts asked (each cue of the judge asks for the same sentence)."""
+    return stand_in(text)
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+@functools.lru_cache(maxsize=4096)
+def _stand_in_for(char: str) -> str | None:
+    """A Latin-1 character, neither a word character nor a line end, that every atom of every cue with an ASCII
+    engine (a class, a literal, an escape, `.`; with case ignored and not) matches in its ASCII form exactly when
+    its UTF-8 form matches `char`; None when there is none, or `char` is a letter, a digit or a mark (which
+    RE2's `\\b` and the cues' `\\w` read apart from every such character)."""
+    if unicodedata.category(char)[0] in "LMN":
+        return None
+    atoms = _atoms(len(_ALL))
+    if atoms is None:
+        return None
+    wide, stand_ins = atoms
+    try:
+        return stand_ins.get(_hits(wide, char.encode("utf-8")))
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _atoms(count: int) -> tuple[Any, dict[frozenset[int], str]] | None:
+    """An RE2 set of every distinct atom of the first `count` cues that have an ASCII engine, each whole
+    (anchored at both ends), with case ignored and not, read as UTF-8; and for each set of those atoms a byte
+    (neither a word character nor a line end) matches in their ASCII forms (`patterns.for_ascii`, read as
+    Latin-1), the first such byte as a character. None without RE2, or when an atom that is not an operator
+    cannot be read alone (no character then has a stand-in)."""
+    try:
+        import re2
+    except ImportError:  # pragma: no cover - google-re2 is a dependency
+        return None
+    atoms: set[str] = set()
+    for cue in _ALL[:count]:
+        if _LOOKAROUND.search(cue.pattern) is None and for_ascii(_rewritten(cue.pattern)) is not None:
+            atoms.update(piece for _, piece in pieces(_rewritten(cue.pattern)))
+    options = re2.Options()
+    options.log_errors = False
+    wide = re2.Set.FullMatchSet(options)
+    latin1 = re2.Options()
+    latin1.log_errors = False
+    latin1.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    narrow = re2.Set.FullMatchSet(latin1)
+    for atom in sorted(atoms):
+        narrow_atom = for_ascii(atom)
+        for flags in ("", "(?i)"):
+            try:
+                wide.Add(flags + atom)
+            except re2.error:
+                if atom in _OPERATORS:
+                    break
+                return None
+            try:
+                narrow.Add((flags + (narrow_atom or "")).encode("latin-1"))
+            except (re2.error, UnicodeEncodeError):
+                return None
+    try:
+        wide.Compile()
+        narrow.Compile()
+    except re2.error:  # pragma: no cover - every atom was read above
+        return None
+    stand_ins: dict[frozenset[int], str] = {}
+    for code in range(0x100):
+        char = chr(code)
+        if char not in {"\n", "_"} and not (char.isascii() and char.isalnum()):
+            stand_ins.setdefault(_hits(narrow, bytes([code])), char)
+    return wide, stand_ins
+
+
+def _hits(regex_set: Any, text: bytes) -> frozenset[int]:
+    """The patterns of RE2's set `regex_set` that match `text`."""
+    return frozenset(regex_set.Match(text) or ())
+
+
+_OPERATORS = frozenset("()*+?")
+"""The pieces of a pattern that are no atom and RE2 cannot read alone."""
 
 
 def present(text: str, low: str | None = None, *, potential: bool = False) -> frozenset[int]:

@@ -11,9 +11,10 @@ does not compile is not specified.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["branches", "class_end", "closing", "for_ascii", "outside", "pieces"]
+__all__ = ["PAGE", "branches", "class_end", "closing", "for_ascii", "outside", "pieces"]
 
 
 def class_end(pattern: str, start: int) -> int:
@@ -94,9 +95,12 @@ def for_ascii(pattern: str) -> str | None:
     when case is ignored: `ſ`, the Kelvin sign).
 
     Unicode letters, marks and digits (`\\pL`, `\\pM`, `\\pN`) are the ASCII ones: a few byte ranges, where UTF-8
-    needs an automaton of thousands of instructions. A character beyond U+00FF, which Latin-1 cannot spell and
-    ASCII text does not hold, matches nothing; a class loses it (a negated class left with no member matches any
-    character).
+    needs an automaton of thousands of instructions. The typographic punctuation Windows-1252 puts at 0x80-0x9F
+    (dashes, curly quotes, the bullet, the ellipsis; and the arrow and the check boxes: `PAGE`) is spelled as
+    those bytes, which Latin-1 gives to no printable character, so that text holding them can be read by the
+    same automaton through a stand-in (`scan.cues.stand_in`). Any other character beyond U+00FF, which Latin-1
+    cannot spell and ASCII text does not hold, matches nothing; a class loses it (a negated class left with no
+    member matches any character).
     """
     if any(chr(code) in pattern for code in _FOLDS_TO_ASCII):
         return None
@@ -108,17 +112,39 @@ def for_ascii(pattern: str) -> str | None:
             members = _ASCII_MEMBERS[piece]
             out.append(f"[{members}]" if members else _NO_ASCII)
         elif piece[0] == "\\" and len(piece) > 1:
-            out.append(_NO_ASCII if ord(piece[1]) > _LATIN1 else piece)
+            out.append(_beyond_latin1(piece[1]) if ord(piece[1]) > _LATIN1 else piece)
         else:
-            out.append(_NO_ASCII if ord(piece) > _LATIN1 else piece)
+            out.append(_beyond_latin1(piece) if ord(piece) > _LATIN1 else piece)
     return "".join(out)
+
+
+def _beyond_latin1(char: str) -> str:
+    """A character beyond Latin-1 outside a class, read as Latin-1: its byte in `PAGE`, or nothing at all."""
+    code = PAGE.get(char)
+    return _NO_ASCII if code is None else f"\\x{code:02x}"
+
+
+PAGE: dict[str, int] = {
+    **{
+        char: code
+        for code in range(0x80, 0xA0)
+        for char in [bytes([code]).decode("cp1252", errors="ignore")]
+        if char and unicodedata.category(char)[0] not in "LMN"
+    },
+    # Three bytes Windows-1252 leaves undefined: the arrow and the check boxes that lists and labels write.
+    "\N{RIGHTWARDS ARROW}": 0x81,
+    "\N{BALLOT BOX}": 0x8D,
+    "\N{BALLOT BOX WITH CHECK}": 0x8F,
+}
+"""The punctuation Windows-1252 puts at 0x80-0x9F (not its letters), and the arrow and the check boxes in three
+of the bytes it leaves undefined, by their byte: `for_ascii` spells each as it."""
 
 
 _LATIN1 = 0xFF
 # The characters beyond Latin-1 that RE2 matches with ASCII letters when case is ignored.
 _FOLDS_TO_ASCII = (0x17F, 0x212A)
 # A class no character of ASCII text is in.
-_NO_ASCII = "[\\x80-\\xff]"
+_NO_ASCII = "[^\\x00-\\xff]"
 # Unicode classes as the ASCII characters in them: read as Latin-1, RE2 takes about ten times as long to compile
 # `\\pL` as read as UTF-8 (3 s for the sentence judge's cues), and a few ASCII ranges twenty times less.
 _ASCII_MEMBERS = {"\\pL": "A-Za-z", "\\pN": "0-9", "\\pM": ""}
@@ -131,9 +157,13 @@ def _class_for_ascii(klass: str) -> str:
     kept: list[str] = []
     i = 0
 
-    def one(at: int) -> tuple[str, int | None, int]:
-        """The member at `at`, its code point (None for a class escape: `\\w`, `\\pL`), where the next starts."""
+    def one(at: int, *, high: bool = False) -> tuple[str, int | None, int]:
+        """The member at `at`, its code point (None for a class escape: `\\w`, `\\pL`), where the next starts;
+        `high`: it ends a range."""
         if body[at] != "\\" or at + 1 >= len(body):
+            code = PAGE.get(body[at])
+            if code is not None and not high and not (body[at + 1 : at + 2] == "-" and at + 2 < len(body)):
+                return f"\\x{code:02x}", code, at + 1  # a member alone; a range's end is read as before
             return body[at], ord(body[at]), at + 1
         if body[at : at + 3] in _ASCII_MEMBERS:
             return _ASCII_MEMBERS[body[at : at + 3]], None, at + 3
@@ -146,7 +176,7 @@ def _class_for_ascii(klass: str) -> str:
     while i < len(body):
         item, low, i = one(i)
         if low is not None and body[i : i + 1] == "-" and i + 1 < len(body):
-            last, high, after = one(i + 1)
+            last, high, after = one(i + 1, high=True)
             if high is not None:
                 i = after
                 if low <= _LATIN1:
