@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hintgate.scan.poisoning import Level, high_findings, scan_tool
-from hintgate.scan.reading import invisible_spans, is_invisible, leet_words, normalized, read
+from hintgate.scan.reading import invisible_spans, is_invisible, leet_words, normalized, read, replaced
 
 
 def tool(description: str) -> dict[str, object]:
@@ -270,3 +270,17 @@ def test_a_hex_run_decodes_as_its_digits_with_every_separator_and_prefix_removed
     except (ValueError, UnicodeDecodeError):
         expected = None
     assert reading._hex(run) == expected
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        {0x2014: "-", 0x201C: '"', 0x201D: '"'},
+        {0x2014: "\x97", 0x97: "\x00"},  # a replacement the table replaces again
+        {0x2192: "->", 0x2013: ""},
+        dict.fromkeys(range(0x2500, 0x2520), "?"),  # more characters than a pass each
+    ],
+)
+def test_replaced_gives_what_translate_gives(table: dict[int, str]) -> None:
+    text = "A \u2014 \u201cquoted\u201d \u2192 b \u2013 c \x97 \u2502\u251c\u2500 \u00e9" * 50
+    assert replaced(text, table) == text.translate(table)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
+from hintgate.scan.reading import replaced
 
 __all__ = ["Cue", "present", "spans", "spelled", "stand_in", "without_lookarounds"]
 
@@ -118,15 +119,16 @@ def stand_in(text: str) -> bytes | None:
     UTF-8 one's in size and in the memory its states take, reads English written with typographic punctuation,
     and the UTF-8 engines are compiled only for text that needs them.
     """
+    first = _NOT_ASCII.search(text)
+    if first is not None and _stand_in_for(first.group()) is None:
+        return None  # prose in another script says so at once: its characters are not gathered
     table: dict[int, str] = {}
-    for found in _NOT_ASCII.finditer(text):  # prose in another script fails at its first letter
-        code = ord(found.group())
-        if code not in table:
-            stand = _stand_in_for(found.group())
-            if stand is None:
-                return None
-            table[code] = stand
-    return text.translate(table).encode("latin-1")
+    for char in set(_NOT_ASCII.findall(text)):
+        stand = _stand_in_for(char)
+        if stand is None:
+            return None
+        table[ord(char)] = stand
+    return replaced(text, table).encode("latin-1")
 
 
 @functools.lru_cache(maxsize=8)

@@ -52,7 +52,7 @@ from typing import Any
 from hintgate.hints.names import fold_lookalikes
 from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
-from hintgate.scan.reading import disguises, is_invisible
+from hintgate.scan.reading import disguises, is_invisible, replaced
 
 __all__ = ["DISGUISES", "LONG", "WIDE_BUILD", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
 
@@ -184,7 +184,7 @@ def ascii_stand_in(text: str) -> str | None:
             return None
     if not unicodedata.is_normalized("NFKC", text):
         return None
-    return text.translate({ord(char): " " if char.isspace() else "\x00" for char in others})
+    return replaced(text, {ord(char): " " if char.isspace() else "\x00" for char in others})
 
 
 def relaxed(pattern: str) -> str | None:
