@@ -17,6 +17,12 @@ pins, quarantine, lint). The package is pure but for `workers`:
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties
   changed, a persona, another server's tool made part of the call);
+- `provenance`: where a parameter's value is said to come from, when that is
+  beyond the call (the conversation, the user's secrets, other tools' output,
+  what the model opened, the process environment) and beyond the tool's job;
+- `precedence`: a definition that claims standing over the model (its earlier
+  instructions dropped, a new directive or an identity given, the user's
+  word ranked below the text);
 - `quoting`: attack wording quoted rather than said (a sentence about it, a
   quotation still open), which the judges above share;
 - `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that

@@ -54,11 +54,13 @@ from hintgate.scan.phrases import (
     SECRET_FILES,
     Phrase,
 )
+from hintgate.scan.precedence import claims
 from hintgate.scan.prefilter import LONG as PREFILTER_LONG
 from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
+from hintgate.scan.provenance import Source, source_beyond_call
 from hintgate.scan.quoting import quoted_spans, quotes_attack
 from hintgate.scan.reading import (
     ROT13_WORDS,
@@ -634,9 +636,12 @@ def scan_tool(
     off = frozenset(without)
     texts, deep, preset = _tool_strings(tool)
     findings = _scan_all(texts, name, others, off)
+    if "HG619" not in off:
+        findings.extend(_precedence_claims(texts, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
+        findings.extend(_foreign_data(findings, tool, name))
     if preset and "HG617" not in off:
         findings.extend(_preset_findings(preset, name))
     findings.extend(
@@ -2486,6 +2491,115 @@ def _foreign_secrets(findings: list[ScanFinding], tool: Mapping[str, Any], name:
             )
         )
     return out
+
+
+_A_VALUE = re.compile(r"\.(?:enum|default|const|examples?)(?:\[\d+\])*$")
+
+
+def _precedence_claims(
+    texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
+) -> list[ScanFinding]:
+    """The sentences of a definition's texts that claim standing over the model: its earlier instructions dropped, a
+    new directive or an identity given, the user's word ranked below the text (`scan.precedence`), where nothing high
+    was found already. A tool that detects attacks names them as its job, and a value (an enum's, a default's) is
+    an argument passed on, not the tool speaking: a playground's default system prompt, "You are a helpful
+    assistant"."""
+    description = next((text for path, text in texts if path == "description"), "")
+    if name is not None and _detects_attacks(name, description):
+        return []
+    said = {finding.path for finding in findings if finding.level is Level.HIGH}
+    out = []
+    for path, text in texts:
+        if path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None:
+            continue
+        for claim in claims(text):
+            if not _about_attacks(text, claim.start, claim.end):
+                out.append(
+                    ScanFinding("HG619", f"{path} {claim.why}", path, claim.start, claim.end, name, severity=Level.HIGH)
+                )
+    return out
+
+
+def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: str | None) -> list[ScanFinding]:
+    """A parameter described (in its description or title, or in a sentence of the tool's description that names
+    it) as taking its value from beyond the call (the conversation, the user's secrets, other tools' output, what
+    the model opened, the process environment) when the tool's own name, title and description never speak of that
+    place (`scan.provenance`): a spell checker's `context` of "every file opened during this task"."""
+    schema = tool.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return []
+    head = " ".join(str(tool.get(key) or "") for key in ("name", "title")).translate(_NAME_SPACES)
+    description = tool.get("description") if isinstance(tool.get("description"), str) else ""
+    job = f"{head} {description}"
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
+    out = []
+    for param, spec in properties.items():
+        if not isinstance(spec, Mapping):
+            continue
+        for key in ("description", "title"):
+            path = _join("inputSchema.properties", str(param)) + f".{key}"
+            if not isinstance(spec.get(key), str) or path in high:
+                continue
+            source = source_beyond_call(spec[key], job)
+            if source is not None:
+                out.append(_foreign_finding(str(param), source, spec[key], path, name))
+    if description and "description" not in high and _FILLED.search(description) is not None:
+        named = [str(p) for p in properties if len(str(p)) >= 4 or "_" in str(p)]
+        for start, end in _sentences_naming(description, named) if named else ():
+            rest = f"{head} {description[:start]} {description[end:]}"
+            source = source_beyond_call(description[start:end], rest)
+            if source is not None:
+                shifted = Source(start + source.start, start + source.end, source.place)
+                out.append(_foreign_finding("", shifted, description, "description", name))
+                break
+    return out
+
+
+def _sentences_naming(text: str, params: list[str]) -> Iterator[tuple[int, int]]:
+    """The spans of the sentences of `text` that name one of `params` as a word and put something into it."""
+    seen: set[int] = set()
+    weighed = 0
+    for param in params:
+        at = text.find(param)
+        while at >= 0 and weighed < _MOST_NAMED:
+            weighed += 1  # each looks for its sentence's ends: a bound keeps a text naming it thousands of times linear
+            end = at + len(param)
+            word = (at == 0 or not _NAME_CHAR.match(text, at - 1)) and not _NAME_CHAR.match(text, end)
+            if word:
+                start = max(text.rfind(mark, 0, at) for mark in _SENTENCE_ENDS) + 1
+                if start not in seen:
+                    seen.add(start)
+                    stop = min((i for mark in _SENTENCE_ENDS if (i := text.find(mark, end)) >= 0), default=len(text))
+                    if _FILLED.search(text, start, stop) is not None:
+                        yield start, stop
+            at = text.find(param, end)
+
+
+_NAME_CHAR = re.compile(r"[\w-]")
+_MOST_NAMED = 16
+# A value put into a parameter: "pass ... as", "include ... in", "attach ... to", in the commonest languages.
+_FILLED = re.compile(
+    r"\b(?:pass|put|include|add|attach|send|fill|set|paste|copy|provide|supply|insert|append|forward|enter|place|"
+    r"share|sharing|übergib\w*|füge|gib|incluy\w*|adjunt\w*|añad\w*|pon|joign\w*|ajout\w*|mets|inclu\w*|anex\w*|"
+    r"coloqu\w*|passe)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_ENDS = (". ", "! ", "? ", "\n")
+
+
+def _foreign_finding(param: str, source: Source, text: str, path: str, name: str | None) -> ScanFinding:
+    said = text[source.start : source.end]
+    whose = f"parameter {param!r}" if param else "a parameter named here"
+    return ScanFinding(
+        "HG616",
+        f"{whose} is filled from {source.place} the tool does not need: {said!r}",
+        path,
+        source.start,
+        source.end,
+        name,
+        severity=Level.HIGH,
+    )
 
 
 def _named_by(kind: str, words: set[str]) -> bool:

@@ -1,0 +1,198 @@
+"""Where a parameter's value is said to come from: the call's own input, or data from beyond the call.
+
+Pure. Per the MCP spec a parameter's description says what an argument means:
+the model fills it from what the user asked for in this call ("the text to
+check", "a ZIP code"). A poisoned definition describes an argument by where
+it is to be taken from instead, and that place is the model's session, not the
+user's request:
+
+- **the conversation**: what appeared, was said or was shared in the chat, the
+  session or the thread ("all addresses mentioned so far in this chat");
+- **other tools' output**: what a call to another tool or server returned
+  ("the JSON the last call to any tool produced");
+- **the model's working set**: every file, page or email it opened, read or
+  saw during the task;
+- **the process environment**: its environment variables (`printenv`);
+- **the user's secrets**: their password, session cookies, refresh token or
+  seed phrase, as the value of a geocoder's key or a chart's option.
+
+A tool whose own job (its name, title and description) speaks of that place
+takes such data honestly: a chat exporter takes the conversation, an
+environment inspector takes the variables. Anything else asks for data it
+does not need. The words are general English (and the commonest languages'
+words for a conversation), never one server's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Source", "source_beyond_call"]
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A place beyond the call that a parameter's description takes its value from: its span and what it is."""
+
+    start: int
+    end: int
+    place: str
+    """`conversation`, `secrets`, `tools`, `working set` or `environment`."""
+
+
+_VERBS = (
+    r"(?:appear(?:s|ed)?|mention(?:s|ed)?|said|say|says|shared|share[sd]?|seen|sees|saw|discussed|exchanged|pasted|typed|"
+    r"written|wrote|stated|given|provided|used|uploaded|referenced|cited|quoted|spoken|sent|received|noted|raised|"
+    r"come\s+up|came\s+up|collected|gathered)"
+)
+# The session, as a place things are said: the conversation, the chat, this session or task, the thread.
+_SESSION = (
+    r"(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|sessions?|threads?|tasks?|context(?:\s+window)?|exchanges?|"
+    r"interactions?|turns?)"
+)
+_THIS = r"(?:the|this|our|your|that|current|ongoing|present|whole|entire|same)"
+_CONVERSATION = (
+    # "mentioned in this chat", "that appeared earlier in the conversation", "shared during the session so far"
+    rf"\b{_VERBS}\s+(?:\w+\s+){{0,3}}?(?:in|during|throughout|within|over|across)\s+(?:the\s+)?(?:course\s+of\s+)?"
+    rf"{_THIS}\s+(?:\w+\s+)?{_SESSION}\b"
+    # "so far in the conversation", "earlier in this chat", "up to now in the session"
+    rf"|\b(?:so\s+far|until\s+now|up\s+to\s+now|to\s+date|earlier|previously|before)\s+(?:in|during)\s+{_THIS}\s+"
+    rf"(?:\w+\s+)?{_SESSION}\b"
+    # "the conversation so far", "the chat history", "previous turns"
+    r"|\b(?:conversation|chat|dialog(?:ue)?)\s+(?:so\s+far|history|log|transcript|to\s+date)\b"
+    r"|\b(?:previous|prior|earlier|preceding|past)\s+(?:user\s+)?(?:messages|turns|prompts|exchanges)\b"
+    # the commonest languages' "in the conversation" / "the chat history"
+    r"|\b(?:en|de)\s+(?:la|esta|cette|le)\s+(?:conversación|conversation|conversa|charla|chat)\b"
+    r"|\b(?:im|in\s+diesem|aus\s+dem)\s+(?:Gespräch|Chat|Chatverlauf|Verlauf)\b|\bChatverlauf\b|\bhistorial\s+del?\s+chat\b"
+    r"|\bnella\s+conversazione\b|\bna\s+conversa\b"
+)
+# Another tool's or server's output: "returned by any tool", "the response of the previous call", "other servers'".
+_TOOLS = (
+    r"\b(?:return(?:s|ed)?|produced|output|emitted|fetched|retrieved|read|obtained|got|gotten)\s+(?:\w+\s+){0,2}?"
+    r"(?:by|from|of|with)\s+(?:the\s+)?(?:last|latest|previous|prior|preceding|earlier|most\s+recent|any|another|other|"
+    r"every|each|all|each\s+of\s+the)\s+(?:\w+\s+){0,2}?(?:tools?|calls?|servers?|functions?|plugins?|integrations?)\b"
+    r"|\b(?:outputs?|results?|responses?|returns?|replies)\s+(?:of|from)\s+(?:the\s+)?(?:last|latest|previous|prior|"
+    r"preceding|earlier|most\s+recent|any|another|other|every|each|all)\s+(?:\w+\s+){0,2}?(?:tools?|calls?|servers?|"
+    r"functions?|plugins?|integrations?)\b"
+    r"|\b(?:other|another|every|all)\s+(?:\w+\s+)?(?:tools?|servers?)'?s?\s+(?:outputs?|results?|responses?)\b"
+)
+# What the model has opened, read or seen while working: "every file opened during this task", "all pages visited".
+_WORKING_SET = (
+    r"\b(?:every|all|each|any)\s+(?:\w+\s+){0,2}?(?:files?|documents?|pages?|tabs?|e-?mails?|messages?|tables?|"
+    r"repositor(?:y|ies)|urls?|sites?|websites?|notes?)\s+(?:that\s+|which\s+)?(?:(?:you|the\s+(?:agent|assistant|model)|"
+    r"it)\s+)?(?:(?:have|has|had)\s+)?(?:opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|"
+    r"processed|handled)\b"
+)
+_ENVIRONMENT = (
+    r"\b(?:environment|env)\s+(?:variables?|vars?)\b|\bprintenv\b|\bos\.environ\b|\bprocess\.env\b"
+    r"|\b(?:process|shell|system)(?:'s)?\s+environment\b|\bUmgebungsvariablen\b|\bvariables?\s+de\s+entorno\b"
+    r"|\bvariables?\s+d'environnement\b"
+)
+# The user's secrets, which no call needs as its input unless the tool's job is to handle them.
+_SECRETS = (
+    r"\b(?:the\s+)?(?:user|customer|account\s+holder|owner|client)'?s?'?\s+(?:own\s+|current\s+|full\s+|active\s+|"
+    r"saved\s+|stored\s+|[\w-]+\s+){0,3}?(?:passwords?|passphrases?|passcodes?|pins?|refresh\s+tokens?|"
+    r"access\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|cookies|seed\s+phrases?|recovery\s+(?:phrases?|codes?)|"
+    r"private\s+keys?|2fa\s+codes?|one-time\s+(?:codes?|passwords?)|otp|security\s+answers?|card\s+numbers?|"
+    r"cvv|cvc|login\s+(?:details|credentials)|credentials)\b"
+)
+_PLACES = (
+    ("conversation", re.compile(_CONVERSATION, re.IGNORECASE)),
+    ("secrets", re.compile(_SECRETS, re.IGNORECASE)),
+    ("tools", re.compile(_TOOLS, re.IGNORECASE)),
+    ("working set", re.compile(_WORKING_SET, re.IGNORECASE)),
+    ("environment", re.compile(_ENVIRONMENT, re.IGNORECASE)),
+)
+# The words of a tool's job that make each place its own: a chat exporter takes the conversation.
+_OWN = {
+    "conversation": re.compile(
+        r"\b(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|messages?|threads?|sessions?|history|histories|"
+        r"memor(?:y|ies)|context|turns?|replies|logs?)\b|Gespräch|Verlauf|conversación|conversa",
+        re.IGNORECASE,
+    ),
+    "tools": re.compile(
+        r"\b(?:tools?|calls?|servers?|outputs?|results?|responses?|pipelines?|chains?|workflows?|agents?|functions?|"
+        r"plugins?|traces?|logs?)\b",
+        re.IGNORECASE,
+    ),
+    "working set": re.compile(
+        r"\b(?:files?|documents?|pages?|tabs?|editors?|workspaces?|e-?mails?|inbox|mail|messages?|history|"
+        r"activity|browsing|repositor(?:y|ies)|index(?:es|ing)?|sessions?|context)\b",
+        re.IGNORECASE,
+    ),
+    "secrets": re.compile(
+        r"\b(?:passwords?|passphrases?|pins?|tokens?|cookies?|credentials?|auth\w*|log\s*in|login|sign\s*in|"
+        r"secrets?|vault|keychain|keys?|wallets?|seed|2fa|mfa|otp|cards?|payments?|bank\w*|sessions?|accounts?|"
+        r"identity|sso|oauth)\b",
+        re.IGNORECASE,
+    ),
+    "environment": re.compile(
+        r"\b(?:env|environments?|variables?|vars|shell|process(?:es)?|config(?:uration)?s?|settings?|dotenv|"
+        r"deploy\w*|containers?|runtime|secrets?)\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+def _words(alternatives: str) -> tuple[str, ...]:
+    return tuple(alternatives.split("|"))
+
+
+# The words each place needs (lower case; one of each group), for a quick refusal of the many descriptions that hold
+# none.
+_NEEDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "conversation": (
+        _words(
+            "conversa|chat|dialog|session|thread|task|context|transcript|turn|exchange|interaction|messages|"
+            "prompts|gespräch|verlauf|charla"
+        ),
+    ),
+    "secrets": (
+        _words(
+            "password|passphrase|passcode|pin|token|cookie|seed|recovery|private key|2fa|one-time|otp|"
+            "security answer|card number|cvv|cvc|login|credential|session"
+        ),
+        _words("user|customer|holder|owner|client"),
+    ),
+    "tools": (
+        _words("tool|call|server|function|plugin|integration"),
+        _words("return|produc|output|emit|fetch|retriev|read|obtain|got|result|respons|repl"),
+    ),
+    "working set": (
+        _words("every|all|each|any"),
+        _words("opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled"),
+    ),
+    "environment": (_words("environ|env|umgebung|entorno"),),
+}
+# Every word the places need, found in one pass (at every place, the longest there: a need is met by a word it
+# starts).
+_WORDS_NEEDED = re.compile(
+    "(?=("
+    + "|".join(
+        map(
+            re.escape, sorted({w for needs in _NEEDS.values() for words in needs for w in words}, key=len, reverse=True)
+        )
+    )
+    + "))"
+)
+# A negation just before the place: "never include the conversation", "not the chat history".
+_NEGATED = re.compile(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\S+){0,5}\s*$", re.IGNORECASE)
+
+
+def source_beyond_call(description: str, job: str) -> Source | None:
+    """The first place beyond the call that `description` (a parameter's) says its value comes from, when `job` (the
+    tool's name, title and description) does not speak of that place; None when there is none."""
+    present = frozenset(_WORDS_NEEDED.findall(description.lower()))
+    if not present:
+        return None
+    for place, pattern in _PLACES:
+        if not all(any(found.startswith(words) for found in present) for words in _NEEDS[place]):
+            continue
+        for match in pattern.finditer(description):
+            if _NEGATED.search(description, 0, match.start()) is not None:
+                continue
+            if _OWN[place].search(job) is not None:
+                break
+            return Source(match.start(), match.end(), place)
+    return None
