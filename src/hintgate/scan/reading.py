@@ -221,6 +221,8 @@ def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
     if "<!--" in source:
         parent = views[-1] if source is not plain.text else plain
         for match in _COMMENT.finditer(source):
+            if _not_hidden(text, parent, match):
+                continue
             views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
     hint = _SPACED_HINT.search(source)
     if hint is not None and _spaced_from(source, max(0, hint.start() - 24)):
@@ -236,6 +238,37 @@ def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
     if rot13 is not None:
         views.append(rot13)
     return views
+
+
+def _not_hidden(text: str, parent: View, match: re.Match[str]) -> bool:
+    """Whether a comment is no text kept from people: its opening written as entities (`&lt;!--`, which a page
+    shows as written), or a record of `key: value` lines (what a page's tools read: when a function was added,
+    what changed in which version), read as the page's own text by the plain view like the rest of it."""
+    if parent.how == "entities" and text[slice(*parent.origin(match.start(), match.start() + 4))] != "<!--":
+        return True
+    return _is_record(match.group(1))
+
+
+def _is_record(body: str) -> bool:
+    """Whether a comment's `body` is a record: after an optional one-word label (`YAML`), lines of `key: value`
+    or `key=value` (a list's `- key: value` too), a line indented past its key's continuing that key's value; no
+    key or label naming the model or its instructions."""
+    lines = [line for line in body.splitlines() if line.strip()]
+    if lines and _RECORD_LABEL.fullmatch(lines[0]):
+        if _RECORD_FOR_MODEL.search(lines[0]):
+            return False
+        lines = lines[1:]
+    indent: int | None = None
+    for line in lines:
+        depth = len(line) - len(line.lstrip())
+        key = _RECORD_KEY.match(line)
+        if key is not None:
+            if _RECORD_FOR_MODEL.search(key.group(1)):
+                return False
+            indent = depth
+        elif indent is None or depth <= indent:
+            return False
+    return indent is not None
 
 
 DECODE_DEPTH = 3
@@ -584,6 +617,15 @@ _GAP = re.compile(r"\s{2,6}")
 _SPACED_HINT = re.compile(r" \S \S \S")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+# A record's lines: a label alone on the first, then keys (a list item's too) with a colon and a space or the line's
+# end after them, or an equals sign.
+_RECORD_LABEL = re.compile(r"\s*[A-Za-z][\w-]{0,30}\s*")
+_RECORD_KEY = re.compile(r"[ \t]*(?:-[ \t]+)?([A-Za-z_][\w.-]{0,40})[ \t]*(?::(?:[ \t]|$)|=)")
+# A key or a label that names the model or what it is told: a record for the model, not for a page's tools.
+_RECORD_FOR_MODEL = re.compile(
+    r"(?:^|[_.-])(?:ai|llm|gpt|assistants?|agents?|models?|bots?|prompts?|system|instructions?)(?:$|[_.-])",
+    re.IGNORECASE,
+)
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:0x)?[0-9A-Fa-f]{2}[\s:,]?){12,}(?![0-9A-Fa-f])")
 # A run starts where its characters start: every match does (the trailing run is greedy), and a run of letters
