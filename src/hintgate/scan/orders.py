@@ -1053,6 +1053,10 @@ _THIS_TEXT = re.compile(r"\bthis\s+\w+$")
 # "To the", "for the" before the model's name: it is the one spoken to, whatever "the" says elsewhere.
 _SPOKEN_TO = re.compile(r"(?:^|[\s(\[])(?:to|for)\s+(?:the|all|any)\s*$", re.IGNORECASE)
 _USER_AGENT = re.compile(r"\buser[\s_-]*agents?\b")
+# A turn's tag that is a placeholder of a command or an address, not a turn: written into a path or an address
+# (`<user>@<host>`, `/home/<user>/`, `<user>:<secret>`), or the value of a command's option (`-u <user>`).
+_PLACEHOLDER_AFTER = re.compile(r"[@:/=]\S|\.\w")
+_PLACEHOLDER_BEFORE = re.compile(r"(?:[@:/=]|(?:^|\s)--?[A-Za-z][\w-]*[ \t])$")
 
 
 # Any model at all, named by what it does ("when an LLM accepts input ...", "if any assistant reads ..."): how models
@@ -1088,6 +1092,13 @@ def _addressed(sentence: str, match: Any) -> Any:
         return None
     if _USER_AGENT.search(found):
         return None  # "User agent: Mozilla/5.0": a browser's name, not the model's
+    if (
+        found.startswith("<")
+        and not found.startswith("</")
+        and found.endswith(">")
+        and (_PLACEHOLDER_AFTER.match(sentence, said.end()) or _PLACEHOLDER_BEFORE.search(sentence, 0, _start(said)))
+    ):
+        return None  # "ssh <user>@<host>", "top -u <user>": a value to fill in, not the user's turn
     if found.startswith(("@", "if ", "note", "message", "instruction", "reminder", "directive", "notice", "attention",
                          "dear", "hey", "hello", "hi ", "important", "favo", "request", "plea", "heads", "tip ",
                          "greetings", "when ", "whenever ", "once ", "whoever", "whichever", "<", "[", "human",
