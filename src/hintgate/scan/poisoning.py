@@ -2144,6 +2144,8 @@ def _signals(
                 if marks.quoted(match.start(), match.end())
                 else "negated"
                 if phrase.kind in (REACH, MENTION) and _negated(view.text, match.start())
+                else "said of what it describes"
+                if phrase.kind in (ADDRESS, BOTH) and _described(view.text, match)
                 else None
             )
             where = next((c for c, first, last in comments if first <= start and end <= last), view)
@@ -2262,6 +2264,26 @@ _SAID_SIZE = 1 << 40  # offsets in a text are below this: the tree is sparse (a 
 
 def _negated(text: str, start: int) -> bool:
     return _NEGATED.search(text, max(0, start - 40), start) is not None
+
+
+# A verb after "always", "never" or "do not" whose subject stands before it: a pronoun for a thing or a person other
+# than the reader ("it always returns", "they will never send"), a relative pronoun ("functions that always use"),
+# or an auxiliary of the future or of what may be ("the parser will always use"): what something does, no order.
+_DESCRIBED = re.compile(
+    r"\b(?:(?:it|they|he|she|which|that|who|this|these|those)(?:\s+(?:will|would|can|could|may|might|does|did|do))?"
+    r"|(?!you\b)[a-z][\w`'\]-]*\s+(?:will|would|can|could|may|might|does|did))\s+(?:now\s+|also\s+|still\s+|then\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_ALWAYS_NEVER = re.compile(r"(?:always|never|do\s+not|don't)\s", re.IGNORECASE)
+
+
+def _described(text: str, match: re.Match[str]) -> bool:
+    """Whether an "always", "never" or "do not" order is a statement of what its sentence's subject does."""
+    return _ALWAYS_NEVER.match(match.group()) is not None and (
+        _DESCRIBED.search(text, max(0, match.start() - 60), match.start()) is not None
+    )
 
 
 class _Marks:
