@@ -1075,6 +1075,20 @@ _VOCATIVE_LEAD = re.compile(
 )
 
 
+# The writers as their clause's subject, with nothing between them and the verb that names another doer: "we used
+# to", "we now", "I have" (not "we need you to", "we want it to", "we ask the assistant to").
+_OUR_CLAUSE = re.compile(
+    r"\b(?:we|I)\s+(?:(?!(?:you|your|it|them|the|an?|any|this|model|assistant|agent|AI|bot)\b)[\w'’]+\s+){0,3}$",
+    re.IGNORECASE,
+)
+
+
+def _ours(sentence: str, match: Any) -> bool:
+    """Whether `match` is a verb of a clause whose subject is the text's own writers ("we", "I")."""
+    start = _start(match)
+    return _OUR_CLAUSE.search(sentence, max(0, start - 50), start) is not None
+
+
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
     said = _said(sentence, match, data=True)
@@ -1154,6 +1168,8 @@ def _judge_sentence(
         if context_ is not None and not _MUST_HOLD.search(sentence, 0, _start(context_)):
             context_ = None
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
+    if conceal is not None and _ours(sentence, conceal):
+        conceal = None  # "we used to silently drop it": what the writers' own program did, asked of nobody
     persist = _said(sentence, _PERSIST.search(sentence, seen)) if context.result else None
     # A rule for later turns that waits on the user's words or the chat's course: said to the model, named or not.
     dormant = _said(sentence, standing_rule(sentence), data=True) if context.result and persist is None else None
@@ -1206,6 +1222,8 @@ def _judge_sentence(
     # `_SPOKEN_OF`): the model, when what is asked reaches beyond the page (not for any act: a page may say what an
     # assistant does with it).
     behalf = _said(sentence, _ON_BEHALF.search(sentence, seen), data=True) if context.result and not named else None
+    if behalf is not None and _ours(sentence, behalf):
+        behalf = None  # "we now tell the user why": the writers' own conduct, not a go-between's errand
     spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
     skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
     if behalf or spoken or proxied:
