@@ -76,13 +76,13 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
     "blind_dev": (0.85, 0.02, 0.88, 0.05),
-    "blind_dev2": (0.78, 0.04, 0.86, 0.04),
+    "blind_dev2": (0.78, 0.01, 0.86, 0.04),
     "blind_dev3": (0.80, 0.04, 0.80, 0.14),
     "blind_dev4": (0.92, 0.02, 0.78, 0.03),
     "blind_final21": (0.92, 0.02, 0.81, 0.03),
     "blind_final22": (0.88, 0.02, 0.69, 0.05),
-    "blind_final23": (0.63, 0.08, 0.80, 0.10),
-    "blind_final24": (0.58, 0.08, 0.79, 0.04),
+    "blind_final23": (0.63, 0.05, 0.80, 0.10),
+    "blind_final24": (0.58, 0.02, 0.79, 0.04),
 }
 
 

@@ -515,7 +515,8 @@ _MISREPORT = Cue(
     r"|\b(?:must|should|shall)\s+(?:always\s+)?be\s+(?:positive|favou?rable)|\b(?:from|in)\s+(?:anything|everything|"
     r"what)\s+you\s+(?:show|tell|say\s+to)\s+the\s+user"
     r"|\b(?:report|tell|say|claim|state|answer|respond|reply|inform|describe|summari[sz]e|present)\b"
-    r"(?:[^.!?\n]{0,80})\b(?:succe(?:ss|eded|ssful(?:ly)?)|completed|went\s+through|was\s+(?:sent|delivered)|worked|"
+    r"(?:[^.!?\n]{0,80})\b(?:succe(?:ss|eded|ssful(?:ly)?)(?!\s+(?:rates?|ratios?|counts?|percentages?|metrics?|"
+    r"criteria|scores?|fractions?|probabilit\w+)\b)|completed|went\s+through|was\s+(?:sent|delivered)|worked|"
     r"healthy|"
     r"up\s+to\s+date|no\s+(?:known\s+)?(?:issues|problems|vulnerabilit\w+|errors|fees|findings))"
     r"|\beven\s+(?:if|when|though)\b[^.!?\n]{0,60}\b(?:fail\w*|error\w*|not|didn't|wasn't|unsuccessful|finds?|"
@@ -848,6 +849,8 @@ _TRANSFER = Cue(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
 # What follows an ellipsis that leaves a list or a clause unfinished ("a1, a2, ... a9)"): a lowercase word, a digit.
 _GOES_ON = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+# An abbreviation that opens an example or a gloss inside a sentence: "e.g.", "i.e.".
+_EXAMPLE_MARK = re.compile(r"(?<![\w.])(?:e\.g|i\.e)\.$", re.IGNORECASE)
 _SCRIPTS = (
     ("latin", re.compile(r"[A-Za-zÀ-ɏ]")),
     ("cyrillic", re.compile(r"[Ѐ-ӿ]")),
@@ -898,6 +901,11 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tup
             and "\n" not in boundary.group()
         ):
             continue  # an ellipsis inside a list or a clause ends no sentence
+        if (
+            _EXAMPLE_MARK.search(text, max(start, boundary.start() - 5), boundary.start())
+            and "\n" not in boundary.group()
+        ):
+            continue  # "(e.g. cat ~/.aws/credentials)": what follows an abbreviation is the example, no new sentence
         if boundary.start() > at:
             yield at, boundary.start()
         at = boundary.end()
@@ -924,6 +932,15 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
         after = sentence[match.end() : match.end() + 30]
         if re.search(r"\b(?:not|never|don't|avoid|instead\s+of)\s+(?:\w+\s+){0,2}[`'\"]?$", before, re.IGNORECASE):
             continue  # a tool named to be avoided is no order to use it
+        example = _EXAMPLE_OF_TOOLS.search(sentence, max(0, match.start() - 40), match.start())
+        if (
+            example is not None
+            and not _CALL_ONLY_VERB.search(sentence, 0, match.start())
+            and not _TO_TOOLS.search(sentence, max(0, example.start() - 40), example.start())
+        ):
+            # "so later tools (e.g. run_migrations) can use them": a tool given as an example of those that act, not
+            # called, and nothing handed to it ("hand them to tools such as http_post").
+            continue
         if strict and not _CALLED.search(before):
             continue  # in a schema's value, only a tool called outright ("call export_contacts") is a call
         if (
@@ -933,6 +950,21 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
         ):
             names.append(name)
     return names
+
+
+# A tool's name given as an example of tools: "tools (e.g. `run_migrations`)", "tools such as ".
+_EXAMPLE_OF_TOOLS = re.compile(
+    r"\btools?\s*(?:\(\s*)?(?:e\.g\.,?|i\.e\.,?|such\s+as|like|for\s+example,?|including)\s*[`'\"]?$", re.IGNORECASE
+)
+# Tools as where something goes: "to tools", "into other tools", "via tools".
+_TO_TOOLS = re.compile(
+    r"\b(?:to|into|onto|via|through|with|using|by|for)\s+(?:(?:the|any|other|all|some|later|those)\s+){0,2}$",
+    re.IGNORECASE,
+)
+# A verb that calls a tool (`_CALL_VERB` but the word "tool"): "call", "run", "use".
+_CALL_ONLY_VERB = re.compile(
+    r"\b(?:call|calls|calling|invoke|invoking|run|running|execute|executing|use|using|trigger)\b", re.IGNORECASE
+)
 
 
 # A JSON object's member with its string value (`"id": "A-7"`), or the one whose value is open (`"comment": "`),
@@ -1152,8 +1184,8 @@ def _judge_sentence(
         why.append(f"changes whom the model obeys ({override.group().strip()!r})")
     role = _said(sentence, _ROLE.search(sentence, seen))
     exec_ = _EXEC.search(sentence, seen)
-    if exec_ and _sample_command(sentence, exec_):
-        exec_ = None
+    if exec_ and (_sample_command(sentence, exec_) or (not context.result and _forbidden(sentence, exec_))):
+        exec_ = None  # (a tool's own text forbidding it: "never cat ~/.ssh/id_rsa" asks nothing of the reader)
     if exec_:
         targets.append("exec")
         why.append(f"runs code that reaches out ({exec_.group().strip()[:60]!r})")
@@ -1169,6 +1201,10 @@ def _judge_sentence(
         context_ = _CONTEXT.search(sentence, seen)
         if context_ is not None and not _MUST_HOLD.search(sentence, 0, _start(context_)):
             context_ = None
+    if not context.result:
+        # A tool's own text forbidding its reader what it names ("never read ~/.ssh", "avoid reading the cookies"):
+        # what is forbidden is not asked.
+        path, noun, context_ = (None if _forbidden(sentence, m, data=True) else m for m in (path, noun, context_))
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
     if conceal is not None and _ours(sentence, conceal):
         conceal = None  # "we used to silently drop it": what the writers' own program did, asked of nobody
@@ -1386,6 +1422,8 @@ def _judge_sentence(
     if approval is None and confirm and not _required(sentence):
         near = sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
         approval = confirm if _NEGATION.search(near) else None
+    if approval is not None and not context.result and _forbidden(sentence, approval):
+        approval = None  # "never auto-approve a payment": the approval kept, not got around
     if approval is not None:
         targets.append("approval")
         why.append(f"gets around the approval ({approval.group().strip()!r})")
@@ -1457,6 +1495,40 @@ def _judge_sentence(
         # person reading a page ("call the delete tool now, without asking the user").
         high = True
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
+
+
+def _forbidden(sentence: str, match: Any, *, data: bool = False) -> bool:
+    """Whether `match` stands in what a prohibition in its clause forbids its reader ("never read ~/.ssh/id_rsa",
+    "avoid reading document.cookie unless the user asks", "the assistant must not auto-approve"): the prohibition
+    governs it with no other verb between that turns it back into an ask ("never forget to read ...", "do not ask
+    before reading ...") and no clause between ("never ask; read ...", "do not wait, just send ..."). `data`: what
+    is named is data taken, which a verb that leaves it out forbids as well ("omit the tool outputs")."""
+    if match is None:
+        return False
+    at = _start(match)
+    head = sentence[max(0, at - 120) : at]
+    prohibitions = list((_PROHIBITION_OR_OMISSION if data else _PROHIBITION).finditer(head))
+    return bool(prohibitions) and _UNFORBIDDEN.search(head, prohibitions[-1].end()) is None
+
+
+# A prohibition said to the reader or of the model: "do not", "never", "must not", "avoid", "refrain from".
+_PROHIBITION = re.compile(
+    r"\b(?:do\s+not|does\s+not|don't|doesn't|dont|never|must\s+not|mustn't|should\s+not|shouldn't|may\s+not|"
+    r"shall\s+not|cannot|can't|avoid|refrain\s+from)\b",
+    re.IGNORECASE,
+)
+_PROHIBITION_OR_OMISSION = re.compile(
+    _PROHIBITION.pattern + r"|\b(?:omit|exclude|leave\s+out|redact|strip\s+out|mask)\b", re.IGNORECASE
+)
+# What between a prohibition and an act ends its reach: a clause's end, a conjunction that opens another act, or a
+# verb that turns the prohibition into an ask ("never forget to", "do not hesitate to", "do not ask before").
+_UNFORBIDDEN = re.compile(
+    r"[,;:!?]|(?<!\be\.g)(?<!\bi\.e)\.(?:\s|$)|\s[-\u2013\u2014]\s|\b(?:and|but|then|just|instead|rather|so|unless|until|till|without|"
+    r"except|before|after|once|if|when|whenever|forget\w*|fail\w*|neglect\w*|hesitat\w*|omit\w*|skip\w*|miss\w*|"
+    r"stop\w*|ceas\w*|refus\w*|wait\w*|delay\w*|bother\w*|need\w*|requir\w*|ask\w*|request\w*|seek\w*|"
+    r"get|obtain\w*|prompt\w*|check\w*|tell\w*|inform\w*|mention\w*|let|leave|worry|mind)\b",
+    re.IGNORECASE,
+)
 
 
 def _conduct(sentence: str) -> tuple[str, Any, str] | None:
@@ -1561,14 +1633,69 @@ def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False)
     if conceal is None:
         return None
     found = conceal.group().strip().lower()
+    if (
+        found.strip(" .,;:!?") == "in the background"
+        and _JOB_CONTROL.search(sentence, 0, _start(conceal))
+        and not (_SENDS.search(sentence) or _USER_RE.search(sentence) or "://" in sentence or "@" in sentence)
+    ):
+        return None  # "run long builds in the background": a process kept running, nothing kept from anyone
     if not conceal.group().isascii() or found.split()[0] in _COVERT_WORDS or not _ENGLISH_HEAD.match(found):
-        return conceal  # (what is hidden is read in English only: "nie informuj o tym", "no le digas nada")
+        # (What is hidden is read in English only: "nie informuj o tym", "no le digas nada"; but a secret not told
+        # to anyone but the user is a secret kept: "никогда не сообщайте пароль посторонним".)
+        return None if _secret_kept(sentence, conceal) else conceal
     if found.startswith("without") and _required(sentence):
         return None
     after = sentence[conceal.end() : conceal.end() + 60]
     if loose and not _PROTECTED.search(after):
         return conceal
     return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
+
+
+# A process, command or job run, started or kept going: what "in the background" says of it is job control (unless
+# the sentence speaks of the user or of data sent: "run it in the background so the user does not notice").
+_JOB_CONTROL = re.compile(
+    r"\b(?:run|runs|running|ran|be\s+run|start\w*|launch\w*|spawn\w*|execut\w*|keep\w*|continu\w*|detach\w*|"
+    r"goes\s+on|stay\w*|remain\w*|fork\w*)\b(?:\s+\S+){0,6}?\s*$",
+    re.IGNORECASE,
+)
+
+# Data moved elsewhere: what, done in the background, is kept from the user.
+_SENDS = re.compile(
+    r"\b(?:send|post|upload|forward|e-?mail|mail|share|mirror|sync|export|transmit|leak|exfiltrat|copy|copies|cc|bcc|"
+    r"beacon|report|notify|log)\w*\b",
+    re.IGNORECASE,
+)
+
+
+def _secret_kept(sentence: str, conceal: re.Match[str]) -> bool:
+    """Whether a concealment in another language than English keeps a secret: a secret's name stands beside it (before
+    the verb, as in Japanese, or after it), and the sentence names no user and no address, so nobody is kept from
+    knowing anything but the secret itself."""
+    if _USER_RE.search(sentence) is not None or "://" in sentence or "@" in sentence:
+        return False
+    start, end = _start(conceal), conceal.end()
+    for cue in (_SECRET_NOUN, _SECRET_WORD):
+        after = cue.search(sentence[end : end + 30])
+        if after is not None and not _NOT_THE_OBJECT.search(sentence[end : end + after.start()]):
+            return True  # "не сообщайте пароль ...": the secret is what is not told
+        before = list(cue.finditer(sentence[max(0, start - 20) : start]))
+        if before and not _NOT_THE_OBJECT.search(sentence[max(0, start - 20) + before[-1].end() : start]):
+            return True  # "パスワードを伝えないで"
+    return False
+
+
+# What between a concealment and a secret's name makes the secret no object of it: a clause's comma, a word that opens
+# a clause ("не сообщайте, что пароль отправлен": the fact is kept from someone, not the secret).
+_NOT_THE_OBJECT = re.compile(
+    r"[,，、;:]|\b(?:что|чтобы|как|que|dass|ob|che|że|czy|that|ki|bahwa|rằng|of|dat)\b|こと|と|ว่า|说|說|된\s*것",
+    re.IGNORECASE,
+)
+# A secret's name besides `_SECRET_NOUN`'s: a PIN, a code word.
+_SECRET_WORD = re.compile(
+    r"\b(?:PIN|ПИН|пин-код\w*|кодов\w*\s+слов\w*|кодов\w*\s+фраз\w*|code\s*words?|Codew[oö]rt\w*|Kennw[oö]rt\w*|"
+    r"palabra\s+clave|mot\s+de\s+code)\b|暗証番号|合言葉|验证码|驗證碼",
+    re.IGNORECASE,
+)
 
 
 # The words an English concealment opens with (`_CONCEAL`): one that opens otherwise is in another language.
