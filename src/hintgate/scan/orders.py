@@ -1335,7 +1335,7 @@ def _judge_sentence(
         noun
         and (
             tools
-            or source
+            or (source and not _instrument(sentence, noun))
             or (destination and (_EXFIL_VERB.search(sentence, seen) or "@" in destination.group()))
             or (place and not _PARAMETER_SAYS.search(place))
             or (slot and _CONTENTS.search(sentence, seen))
@@ -1495,6 +1495,33 @@ def _judge_sentence(
         # person reading a page ("call the delete tool now, without asking the user").
         high = True
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
+
+
+def _instrument(sentence: str, noun: Any) -> bool:
+    """Whether the secret `noun` names is what the tool's own act is done with ("connect using credentials from the
+    environment", "authenticating with the keys in AWS_PROFILE"), and nothing after hands it on and no address
+    stands in the sentence: the tool's server reads it where it is kept, the model never holds it."""
+    return (
+        _WITH.search(sentence, 0, _start(noun)) is not None
+        and _HANDED_ON.search(sentence, noun.end()) is None
+        and "://" not in sentence
+        and "@" not in sentence
+    )
+
+
+# The means of an act, just before what it is done with: "using", "with", "via", "authenticating with".
+_WITH = re.compile(
+    r"\b(?:using|with|via|through|by\s+means\s+of)\s+(?:(?:the|its|your|their|a|an|stored|saved|configured|local|"
+    r"service|default|server's)\s+){0,2}$",
+    re.IGNORECASE,
+)
+# A secret handed on through the model: into a call, a reply, an output or somewhere else.
+_HANDED_ON = re.compile(
+    r"\b(?:include|pass(?!word|wd|phrase|code|port|key)|put|paste|send|attach|add|copy|provide|supply|fill|upload|"
+    r"forward|share|post|print|echo|"
+    r"return|reply|respond|show|display|output|log|embed|insert|append|mail|e-?mail)\w*\b",
+    re.IGNORECASE,
+)
 
 
 def _forbidden(sentence: str, match: Any, *, data: bool = False) -> bool:

@@ -1335,8 +1335,10 @@ _MESSAGES_ELSEWHERE = re.compile(
 _REACH_QUOTED = re.compile(r"\('([^']{1,40})'\)")
 # The secret file the judge names in its reason, by its word: "('~/.ssh')" -> ssh, "('.env')" -> env.
 _SECRET_NAMED = re.compile(r"takes a secret(?: file)? \('[~/.]*([A-Za-z][\w-]*)")
+# (Not "password" or "passphrase": a secret's name, no verb.)
 _HANDED_OVER = re.compile(
-    r"\b(?:include|pass|put|paste|send|attach|add|copy|provide|supply|fill|upload|forward)\w*\b", re.IGNORECASE
+    r"\b(?:include|pass(?!word|wd|phrase|code|port|key)|put|paste|send|attach|add|copy|provide|supply|fill|upload|forward)\w*\b",
+    re.IGNORECASE,
 )
 _APPROVAL_REQUIRED = re.compile(
     r"\b(?:must|should|needs?\s+to|has\s+to|have\s+to)\s+be\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed|"
@@ -1648,10 +1650,13 @@ def _secret_of_its_name(found: str, tool: str, after: str = "") -> bool:
 def _handles(secret: str, words: set[str]) -> bool:
     """Whether a tool whose name has `words` handles the secret its text names by the word `secret`: the name names
     it (`read_env_file` and `.env`; `load_dotenv` and `.env`; `ssh_add_key` and `~/.ssh`), or the name says the tool
-    handles secrets and the text names secrets in general (`env_set` and "production secrets")."""
+    handles secrets and the text names secrets in general or a store of them (`env_set` and "production secrets",
+    `token_read` and "the Keychain")."""
     if _named_by(secret, words) or any(len(secret) >= 3 and word.endswith(secret) for word in words):
         return True
-    return secret.rstrip("s") in _GENERIC_SECRETS and bool(words & _SECRET_HOLDERS)
+    # Secrets in general, or a store that keeps them (`secrets_env_read` and "the macOS Keychain"): the job of a tool
+    # whose name says it handles secrets.
+    return (secret.rstrip("s") in _GENERIC_SECRETS or secret in _SECRET_STORES) and bool(words & _SECRET_HOLDERS)
 
 
 def _detects_attacks(tool: str, text: str) -> bool:
