@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 from tests.scan.hostile import SHAPES
 
-from hintgate.scan import poisoning
+from hintgate.scan import anchors, poisoning
 from hintgate.scan.poisoning import Level, scan_result, scan_tool
 from hintgate.scan.prefilter import prepare
 from hintgate.scan.reading import ROT13_WORDS
@@ -215,3 +215,14 @@ def test_the_memory_of_short_texts_forgets_the_least_recently_asked_when_full(
     for word in (words[-1], words[0]):
         scan_result({"content": [{"type": "text", "text": word}]})
     assert passed == [words[0]]
+
+
+def test_what_is_kept_per_kind_of_text_is_bounded_whatever_the_texts_hold() -> None:
+    prepare(ROT13_WORDS)
+    # Texts each holding other words a phrase needs make other plans and other gates.
+    for word in ("token", "password", "~/.ssh", "system prompt", "ignore", "<!--", "base64"):
+        scan_tool({"name": "varied", "description": f"Reads the {word} of a record. " * 200})
+    for kept in (poisoning._seen_plan, poisoning._only, poisoning._plan, poisoning._pivots, anchors._gate):
+        info = kept.cache_info()
+        assert info.maxsize is not None
+        assert info.currsize <= info.maxsize

@@ -145,7 +145,7 @@ def _gated(low: str, tried: Collection[Phrase]) -> Iterator[tuple[int, tuple[Phr
     yield from found
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)  # a few hundred after the corpus and every blind set; bounded whatever the text
 def _gate(word: str, phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
     """`word` standing alone where one of the `phrases`' alternatives that can start with it matches;
     None when none can."""

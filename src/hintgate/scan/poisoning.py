@@ -1039,17 +1039,24 @@ def _scan_all(
             findings.extend(_other_tools(path, text, tool, others))
         if orders is not None:
             # A sentence the phrases already found high is not reported twice (nor redacted wider).
-            said = _Overlaps([(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH])
-            findings.extend(f for f in orders.findings(path, text) if not said.overlap(f.start, f.end))
+            said = _said_high(findings, before)
+            found = orders.findings(path, text)
+            findings.extend(found if said is None else (f for f in found if not said.overlap(f.start, f.end)))
         if tongues and not _is_property_name(path):
             # Orders in languages the phrases and the sentence judge do not read (`scan.tongues`).
-            said = _Overlaps([(f.start, f.end) for f in findings[before:] if f.level is Level.HIGH])
+            said = _said_high(findings, before)
             findings.extend(
                 ScanFinding("HG619", f"{path} {ask.why}", path, ask.start, ask.end, tool, severity=Level.HIGH)
                 for ask in foreign_asks(text)
-                if not said.overlap(ask.start, ask.end)
+                if said is None or not said.overlap(ask.start, ask.end)
             )
     return findings
+
+
+def _said_high(findings: list[ScanFinding], since: int) -> _Overlaps | None:
+    """The spans of the high findings from `since` on, or None when there is none (nothing to leave out)."""
+    spans = [(f.start, f.end) for f in itertools.islice(findings, since, None) if f.level is Level.HIGH]
+    return _Overlaps(spans) if spans else None
 
 
 # The findings of wording (phrases, tags, secret paths, orders) that a quotation can show rather than say.
@@ -1968,6 +1975,11 @@ def _clip(text: str, signal: _Signal) -> str:
     return text[start : start + 240]
 
 
+_PLANS_KEPT = 1024
+"""Plans remembered at most by each of the caches keyed by what texts hold (`_seen_plan`, `_only`, `_plan`,
+`_pivots`; a few hundred after the corpus and every blind set): text written to vary them grows none past it."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """The phrases worth trying on a text: those searched whole, and those tried where a first word starts."""
@@ -1988,13 +2000,13 @@ def _candidates(low: str) -> _Plan:
     return _plan(scripts, present)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_PLANS_KEPT)
 def _only(plan: _Plan, phrases: frozenset[Phrase]) -> _Plan:
     """`plan` with only the `phrases` the prefilter left possible."""
     return _Plan(tuple(p for p in plan.searched if p in phrases), frozenset(p for p in plan.anchored if p in phrases))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_PLANS_KEPT)
 def _seen_plan(needs: frozenset[tuple[str, ...]], phrases: frozenset[Phrase]) -> _Plan:
     """The plan for text of which the prefilter saw `needs` held and only `phrases` possible (those of every script:
     the prefilter rules out the phrases of scripts a text does not hold)."""
@@ -2055,7 +2067,7 @@ def _scripts(text: str) -> frozenset[str]:
     return frozenset(lang for lang, script in (("ru", _CYRILLIC), ("zh", _CJK), ("ja", _CJK)) if script.search(text))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_PLANS_KEPT)
 def _plan(scripts: frozenset[str], present: frozenset[Phrase]) -> _Plan:
     latin = {"en", "de", "fr", "es", "pt", "it", "multi"}
     phrases = [
@@ -2186,7 +2198,7 @@ def _pivot(phrase: Phrase) -> bool:
     return phrase.kind in (ADDRESS, BOTH) or phrase.code == "HG612" or phrase.what in _ROLE_TAGS
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_PLANS_KEPT)
 def _pivots(plan: _Plan) -> _Plan:
     """`plan` with its `_pivot` phrases only."""
     return _Plan(tuple(p for p in plan.searched if _pivot(p)), frozenset(p for p in plan.anchored if _pivot(p)))

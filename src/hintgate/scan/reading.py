@@ -656,8 +656,12 @@ _AS_HEX = str.maketrans(
         for c in _ASCII
     }
 )
+# The same maps for ASCII text as bytes: `bytes.translate` looks each byte up in a table, where `str.translate` looks
+# each character up in a dict (a tool's every text is asked whether it can hold a run).
+_AS_BASE64_BYTES = bytes(ord(chr(code).translate(_AS_BASE64)) for code in range(128)) + b"." * 128
+_AS_HEX_BYTES = bytes(ord(chr(code).translate(_AS_HEX)) for code in range(128)) + b"." * 128
 # Twelve pairs, each but the first perhaps written `0x..` (`_HEX` less its boundaries and first prefix).
-_HEX_PAIRS_MAPPED = re.compile(r"hhs?(?:(?:hx)?hhs?){11}")
+_HEX_PAIRS_MAPPED = re.compile(rb"hhs?(?:(?:hx)?hhs?){11}")
 
 
 def _may_hold(how: str, text: str) -> bool:
@@ -667,11 +671,13 @@ def _may_hold(how: str, text: str) -> bool:
     if how == "base64":
         if len(text) < 20:
             return False
-        return "b" * 20 in text.translate(_AS_BASE64) if text.isascii() else _BASE64_RUN.search(text) is not None
+        if text.isascii():
+            return b"b" * 20 in text.encode("ascii").translate(_AS_BASE64_BYTES)
+        return _BASE64_RUN.search(text) is not None
     if len(text) < 24:  # twelve pairs
         return False
     if text.isascii():
-        return _HEX_PAIRS_MAPPED.search(text.translate(_AS_HEX)) is not None
+        return _HEX_PAIRS_MAPPED.search(text.encode("ascii").translate(_AS_HEX_BYTES)) is not None
     return "0x" in text or _HEX_PAIRS.search(text) is not None
 
 

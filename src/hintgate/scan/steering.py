@@ -1189,18 +1189,24 @@ def steers(text: str, tool: str | None = None) -> list[Steer]:
         return []
     job = (tool or "").lower()
     family = re.split(r"[_.\-]", job)[0]
-    spans = list(sentences(text))
-    ends = [end for _, end in spans]
+    # The sentences are split as far as the last place only: each place's is the first to end after it.
+    spans = sentences(text)
+    start = end = before = 0
     plain: list[Steer] = []
     noted: list[Steer] = []
     judged = -1
+    i = -1
     for place in places:
-        i = bisect.bisect_right(ends, place)  # the sentence holding the place, or the next after a break
-        if i == len(spans) or i == judged:
+        while i < 0 or end <= place:  # the sentence holding the place, or the next after a break
+            following = next(spans, None)
+            if following is None:
+                break
+            before = end if i >= 0 else 0
+            start, end = following
+            i += 1
+        if end <= place or i == judged:
             continue
         judged = i
-        start, end = spans[i]
-        before = ends[i - 1] if i else 0
         window = low[before:end]  # the words of this sentence, and of the break before it
         sentence = text[start:end]
         everything = _PLAIN_GATE.search(window) is not None
