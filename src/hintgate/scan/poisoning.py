@@ -1178,8 +1178,10 @@ class _OrderReader:
 
     def _judged(self, path: str, text: str) -> Iterator[ScanFinding]:
         """The orders the sentence judge finds in one text, and the sentences of `steers` in it."""
-        parameter = _parameter_of(path)
         views = read(text) if self.hidden else [View(text, "plain", False)]
+        if not self.result and len(views) == 1 and views[0].text is text and self._unjudged(path, text):
+            return
+        parameter = _parameter_of(path)
         prose = path.rsplit(".", 1)[-1] in _PROSE
         # A value (an enum's, a default's, a const's) that reads as a sentence is no value: whatever it asks
         # beyond the tool's job (another tool, a secret, the user's view) is an order, with or without a "you".
@@ -1226,6 +1228,13 @@ class _OrderReader:
                 for steer in self._steers(path, text):
                     if not any(start < steer.end and steer.start < end for start, end in judged):
                         yield _steer_finding(path, steer, self.tool)
+
+    def _unjudged(self, path: str, text: str) -> bool:
+        """Whether one of the tool's texts, read as written only, holds nothing to judge: nothing an order reaches
+        for stands in it (and it is no value of words joined by underscores, judged whole), and no sentence of
+        `steers`."""
+        joined = "_" in text and text.count("_") >= 4 and not any(c.isspace() for c in text)
+        return not joined and self._reach(path, text) == [] and next(self._steers(path, text), None) is None
 
     def _steers(self, path: str, text: str) -> Iterator[Steer]:
         """The sentences of `steers` within one of the tool's texts, at its own offsets."""
@@ -2126,6 +2135,12 @@ def _signals(
         plan = candidates if candidates is not None and plain.text is text else _candidates(plain.text.lower())
         if not _may_be_high(plain.text, plan):
             return []
+    alone: list[tuple[Phrase, re.Match[str]]] | None = None
+    if len(views) == 1 and candidates is not None and views[0].text is text:
+        # The text as written is its only view (most texts): without a match of the tool's plan, no signal.
+        alone = list(_matches(text, candidates))
+        if not alone:
+            return signals
     # Text in an HTML comment is read by the model but not shown to people: it counts as hidden.
     comments = [(v, *v.origin(0, len(v.text))) for v in views if v.how == "comment"]
     track = len(views) > 1  # what was said is asked only by decoded views: the text as written alone has none
@@ -2135,7 +2150,9 @@ def _signals(
     for view in views:
         # The tool's gate holds for the text as written; a view that changed the text is gated on its own.
         if candidates is not None and view.text is text:
-            matches: Iterable[tuple[Phrase, re.Match[str]]] = _matches(view.text, candidates)
+            matches: Iterable[tuple[Phrase, re.Match[str]]] = (
+                _matches(view.text, candidates) if alone is None else alone
+            )
             marks = _Marks(view.text)
         else:
             held = known.get(view.text)
