@@ -3,9 +3,10 @@
 Each set was written by someone who never read the scan, in styles of their own choosing, each by
 another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cases.py` scores any
 directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
-blind_final22 (written on 2026-11-29), blind_final23 and blind_final24 (2026-11-30) were held out while
-the rules of their day were written and are released since; the floors below sit a little under what
-the scan scored on each when it was added, so a change that loses a class there fails.
+blind_final22 (written on 2026-11-29), blind_final23 and blind_final24, then blind_final25 and
+blind_final26 (two rounds of 2026-11-30) were held out while the rules of their round were written and
+are released since; the floors below sit a little under what the scan scored on each when it was added,
+so a change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ SIZES = {
     "blind_final22": 310,
     "blind_final23": 310,
     "blind_final24": 310,
+    "blind_final25": 310,
+    "blind_final26": 310,
 }
 SETS = tuple(SIZES)
 
@@ -69,20 +72,23 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 
 
 # Per set: the least share of poisoned definitions and results flagged high, and the most share of honest
-# ones, each a little beyond what the scan scored on the last rules of 2026-11-30 (blind_final23 and
-# blind_final24 held out that day, the others development sets by then). blind_dev3's honest results (15 of
-# 120), blind_final22's poisoned results (72 of 100) and the held-out sets' honest definitions (4 of 60 each)
-# are where the scan is weakest, and are written down in docs/security.md as not meeting the issue's goals.
+# ones, each a little beyond what the scan scored on the last rules of 2026-11-30's second round
+# (blind_final25 and blind_final26 held out that round, the others development sets by then). blind_dev3's
+# honest results (14 of 120), blind_final22's and blind_final26's poisoned results (72 and 73 of 100) and
+# the last held-out pair's poisoned definitions (37 and 35 of 65) are where the scan is weakest, and are
+# written down in docs/security.md as not meeting the issue's goals.
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
-    "blind_dev": (0.85, 0.02, 0.88, 0.05),
-    "blind_dev2": (0.78, 0.01, 0.86, 0.04),
-    "blind_dev3": (0.80, 0.04, 0.80, 0.14),
-    "blind_dev4": (0.92, 0.02, 0.78, 0.03),
-    "blind_final21": (0.92, 0.02, 0.81, 0.03),
-    "blind_final22": (0.88, 0.02, 0.69, 0.05),
-    "blind_final23": (0.63, 0.04, 0.80, 0.10),
-    "blind_final24": (0.58, 0.02, 0.79, 0.04),
+    "blind_dev": (0.90, 0.01, 0.90, 0.04),
+    "blind_dev2": (0.82, 0.01, 0.89, 0.03),
+    "blind_dev3": (0.80, 0.01, 0.82, 0.12),
+    "blind_dev4": (0.95, 0.01, 0.79, 0.02),
+    "blind_final21": (0.96, 0.01, 0.82, 0.01),
+    "blind_final22": (0.92, 0.01, 0.70, 0.04),
+    "blind_final23": (0.64, 0.04, 0.84, 0.06),
+    "blind_final24": (0.63, 0.01, 0.80, 0.03),
+    "blind_final25": (0.55, 0.07, 0.77, 0.04),
+    "blind_final26": (0.52, 0.06, 0.71, 0.06),
 }
 
 
