@@ -41,6 +41,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "hintgate.tooldef",
             # A read-only attribute worked out from its object (standard library only).
             "hintgate.derived",
+            # Many waits that end in order, served by one loop timer (standard library only).
+            "hintgate.deadlines",
             # Dependencies' packages set up without their `__init__` (standard library only).
             "hintgate.lean_packages",
             # Pure YAML position helpers (policy rules cite key paths with them), kept beside the config reader.

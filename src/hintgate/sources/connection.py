@@ -11,7 +11,6 @@ garbage fails the requests waiting on it at once with an error saying why.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import itertools
 import logging
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate import __version__
 from hintgate.config.model import HttpTransport, StdioTransport
+from hintgate.deadlines import Deadlines
 from hintgate.errors import (
     UpstreamClosed,
     UpstreamError,
@@ -98,9 +98,8 @@ class McpConnection:
         self._on_request = on_request
         self._ids = itertools.count(1)
         self._pending: dict[int | str, asyncio.Future[dict[str, Any]]] = {}
-        self._deadlines: collections.deque[tuple[float, int]] = collections.deque()
-        """Pending requests' deadlines (loop time, request id), in order: one timer for them all, set for the first."""
-        self._deadline_timer: asyncio.TimerHandle | None = None
+        self._deadlines: Deadlines[int | str] = Deadlines(self._pending.__contains__, self._time_out)
+        """Pending requests' deadlines: one timer for them all, armed for the first."""
         self._closed: UpstreamError | None = None
         self.info: ServerInfo | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -138,7 +137,7 @@ class McpConnection:
         try:
             await self._channel.send(message)
             # The deadline fails the answer's own future: no waiter future around it, one wake-up fewer.
-            deadline = self._expire_at(loop, loop.time() + timeout, request_id)
+            deadline = self._deadlines.at(loop, loop.time() + timeout, request_id)
             return await future
         except TimeoutError:
             await self._cancel(request_id, f"no answer within {timeout:g} s")
@@ -151,36 +150,11 @@ class McpConnection:
                 deadline.cancel()
             self._pending.pop(request_id, None)
 
-    def _expire_at(self, loop: asyncio.AbstractEventLoop, when: float, request_id: int) -> asyncio.TimerHandle | None:
-        """Fail the request's future with `TimeoutError` at `when` unless it is answered first.
-
-        Requests with the same timeout end in the order they were sent: those share one timer (armed for the
-        first); one ending before the last one queued gets a timer of its own, returned to be cancelled.
-        """
-        deadlines, pending = self._deadlines, self._pending
-        while deadlines and deadlines[0][1] not in pending:  # answered (or failed) since: forgotten
-            deadlines.popleft()
-        if deadlines and when < deadlines[-1][0]:
-            return loop.call_at(when, _expire, pending[request_id])
-        deadlines.append((when, request_id))
-        timer = self._deadline_timer
-        if timer is None or timer.when() > deadlines[0][0]:  # none armed, or for a later one answered since
-            if timer is not None:
-                timer.cancel()
-            self._deadline_timer = loop.call_at(deadlines[0][0], self._expire_due, loop)
-        return None
-
-    def _expire_due(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The first deadline came: fail every request past its own, and arm the timer for the next."""
-        self._deadline_timer = None
-        deadlines, pending = self._deadlines, self._pending
-        now = loop.time()
-        while deadlines and (deadlines[0][0] <= now or deadlines[0][1] not in pending):
-            future = pending.get(deadlines.popleft()[1])
-            if future is not None:
-                _expire(future)
-        if deadlines:
-            self._deadline_timer = loop.call_at(deadlines[0][0], self._expire_due, loop)
+    def _time_out(self, request_id: int | str) -> None:
+        """A request's deadline passed: its waiter gets `TimeoutError` (unless the answer came first)."""
+        future = self._pending[request_id]
+        if not future.done():
+            future.set_exception(TimeoutError())
 
     async def _cancel(self, request_id: int, reason: str) -> None:
         if self._closed is None:
@@ -225,10 +199,7 @@ class McpConnection:
         finally:
             if worker is not None:
                 worker.cancel()
-            if self._deadline_timer is not None:  # every request has failed: no deadline is left to keep
-                self._deadline_timer.cancel()
-                self._deadline_timer = None
-            self._deadlines.clear()
+            self._deadlines.clear()  # every request has failed: no deadline is left to keep
             if self._notifications is not None:
                 self._notifications.report_dropped()  # a burst cut short by the end is still reported
             self._ended.set()
@@ -411,9 +382,3 @@ async def connect(
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
-
-
-def _expire(future: asyncio.Future[Any]) -> None:
-    """A request's deadline passed: its waiter gets `TimeoutError` (unless the answer came first)."""
-    if not future.done():
-        future.set_exception(TimeoutError())

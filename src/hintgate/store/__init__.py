@@ -45,7 +45,6 @@ every `PRUNE_EVERY` seconds, and once on open.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import os
@@ -59,6 +58,7 @@ from typing import Any, Unpack
 from sqlalchemy import URL, make_url, text
 
 from hintgate.config.permissions import path_problem, private_directory, private_sqlite
+from hintgate.deadlines import Deadlines
 from hintgate.errors import StoreError
 from hintgate.store import queries
 from hintgate.store.approvals import StoredApprovals, dead_here, expire_replicas, pending_replicas, prune_settled
@@ -242,10 +242,8 @@ class Store(StorePart):
         )
         self._last_prune = time.monotonic()
         self._closed = False
-        self._waiting: collections.deque[tuple[float, asyncio.Future[bool]]] = collections.deque()
-        """Durable calls' waiters with the loop time their `DURABLE_WAIT` ends, in that order."""
-        self._wait_timer: asyncio.TimerHandle | None = None
-        """Armed for the first waiter's end while any waits: one timer for them all, not one per call."""
+        self._waiting: Deadlines[asyncio.Future[bool]] = Deadlines(_waits, self._unconfirmed)
+        """Durable calls' waiters until their `DURABLE_WAIT` ends: one timer for them all, not one per call."""
         self._identity = _identity(self._path)
         self._incident: tuple[float, str] | None = None
         self._reopen: str | None = None
@@ -370,9 +368,6 @@ class Store(StorePart):
         try:
             lost = await self._recorder.close(timeout)
         finally:
-            if self._wait_timer is not None:
-                self._wait_timer.cancel()
-                self._wait_timer = None
             self._waiting.clear()
             if self._writer is not None:
                 await self._writer.close()
@@ -467,31 +462,14 @@ class Store(StorePart):
         if waiter.done():
             return waiter.result()
         loop = asyncio.get_running_loop()
-        waiting = self._waiting
-        while waiting and waiting[0][1].done():  # committed (or cancelled) since: forgotten
-            waiting.popleft()
-        waiting.append((loop.time() + DURABLE_WAIT, waiter))
-        timer = self._wait_timer
-        if timer is None or timer.when() > waiting[0][0]:  # none armed, or for a later end than the first's
-            if timer is not None:
-                timer.cancel()
-            self._wait_timer = loop.call_at(waiting[0][0], self._unconfirmed, loop)
+        self._waiting.at(loop, loop.time() + DURABLE_WAIT, waiter)  # all end in order: none needs a timer of its own
         # Cancelled here, the waiter is cancelled with the caller; the record stays queued.
         return await waiter
 
-    def _unconfirmed(self, loop: asyncio.AbstractEventLoop) -> None:
-        """`DURABLE_WAIT` passed for the first waiters before their records were committed: their calls go on,
-        counted; the timer is armed again for the next waiter's end."""
-        self._wait_timer = None
-        waiting = self._waiting
-        now = loop.time()
-        while waiting and (waiting[0][0] <= now or waiting[0][1].done()):
-            waiter = waiting.popleft()[1]
-            if not waiter.done():
-                waiter.set_result(False)
-                self._recorder.unconfirmed += 1
-        if waiting:
-            self._wait_timer = loop.call_at(waiting[0][0], self._unconfirmed, loop)
+    def _unconfirmed(self, waiter: asyncio.Future[bool]) -> None:
+        """`DURABLE_WAIT` passed before the record was committed: the call goes on, counted."""
+        waiter.set_result(False)
+        self._recorder.unconfirmed += 1
 
     # -- queries ------------------------------------------------------------
 
@@ -615,6 +593,11 @@ class Store(StorePart):
             await self.prune()
         except StoreError as exc:
             logger.warning("%s; retrying later", exc)
+
+
+def _waits(waiter: asyncio.Future[bool]) -> bool:
+    """Whether a durable call still waits for its record's commit."""
+    return not waiter.done()
 
 
 def _identity(path: Path | None) -> tuple[int, int] | None:
