@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open, quotes_attack
 
 __all__ = ["Claim", "claims"]
@@ -142,63 +143,46 @@ _NEGATED = re.compile(
 )
 
 
-def _words(alternatives: str) -> tuple[str, ...]:
-    return tuple(alternatives.split("|"))
-
-
-# The words each rule needs (lower case; one of each group), for a quick refusal of the many texts that hold none.
-_RULES: tuple[tuple[re.Pattern[str], str, tuple[tuple[str, ...], ...]], ...] = (
+# Each rule, why it flags, and the words it needs (`scan.needs`), for a quick refusal of the many texts that hold none.
+_RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (
         _DISCARDED,
         "tells the model to drop its earlier instructions",
         (
-            _words(
-                "ignor|disregard|forget|aside|throw out|stop following|no longer follow|cease following|"
-                "overrid|supersed|discard|drop|abandon|scrap"
-            ),
+            "ignor|disregard|forget|aside|throw out|stop following|no longer follow|cease following|"
+            "overrid|supersed|discard|drop|abandon|scrap",
         ),
     ),
     (
         _DISCARDED_ELSEWHERE,
         "tells the model to drop its earlier instructions",
-        (_words("ignor|vergiss|vergessen|missacht|olvid|descart|desconsider|esque|oubli|néglig"),),
+        ("ignor|vergiss|vergessen|missacht|olvid|descart|desconsider|esque|oubli|néglig",),
     ),
     (
         _INSTALLED,
         "gives the model a new directive",
         (
-            _words("your |deine |tu |ta "),
-            _words(
-                "new|real|true|actual|updated|revised|overriding|sole|only|replacement|neue|eigentliche|wahre|"
-                "nuev|verdader|nouvelle|vraie|véritable"
-            ),
+            "your |deine |tu |ta ",
+            "new|real|true|actual|updated|revised|overriding|sole|only|replacement|neue|eigentliche|wahre|"
+            "nuev|verdader|nouvelle|vraie|véritable",
         ),
     ),
     (
         _IDENTITY,
         "tells the model who it is",
-        (_words("you are|you're|yourself|as a |as an |as the |as our |bist|eres|tu es|você"),),
+        ("you are|you're|yourself|as a |as an |as the |as our |bist|eres|tu es|você",),
     ),
     (
         _RANKED,
         "ranks its word above the user's or the system's",
         (
-            _words(
-                "secondary|subordinate|irrelevant|advisory|optional|void|overridden|second|binding|suggestion|"
-                "consequence|precedence|priority|preference|supersede|overrid|outrank|trump|overrul"
-            ),
-            _words("user|customer|requester|human|system|instructions"),
+            "secondary|subordinate|irrelevant|advisory|optional|void|overridden|second|binding|suggestion|"
+            "consequence|precedence|priority|preference|supersede|overrid|outrank|trump|overrul",
+            "user|customer|requester|human|system|instructions",
         ),
     ),
 )
-# Every word the rules need, found in one pass (at every place, the longest there: a need is met by a word it starts).
-_WORDS_NEEDED = re.compile(
-    "(?=("
-    + "|".join(
-        map(re.escape, sorted({w for _, _, needs in _RULES for words in needs for w in words}, key=len, reverse=True))
-    )
-    + "))"
-)
+_NEEDS: Needs[int] = Needs({at: needs for at, (_, _, needs) in enumerate(_RULES)})
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 
 
@@ -209,11 +193,7 @@ _MOST_WEIGHED = 16
 
 def claims(text: str) -> Iterator[Claim]:
     """The sentences of `text` (a definition's) that rank its word above the model's instructions or the user's."""
-    low = text.lower()
-    present = frozenset(_WORDS_NEEDED.findall(low))
-    if not present:
-        return
-    rules = [(pattern, why) for pattern, why, needs in _RULES if all(_met(words, present) for words in needs)]
+    rules = [_RULES[at][:2] for at in _NEEDS.able(text.lower())]
     if not rules:
         return
     found: dict[int, Claim] = {}
@@ -242,11 +222,6 @@ def claims(text: str) -> Iterator[Claim]:
                 continue  # attack wording named or quoted as an example
             found[first] = Claim(match.start(), match.end(), f"{why} ({match.group()!r})")
     yield from (found[first] for first in sorted(found))
-
-
-def _met(words: tuple[str, ...], present: frozenset[str]) -> bool:
-    """Whether a word found starts with one of `words`."""
-    return any(found.startswith(words) for found in present)
 
 
 def _single_quoted(head: str) -> bool:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hintgate.scan.needs import Needs
+
 __all__ = ["Source", "source_beyond_call"]
 
 
@@ -135,46 +137,29 @@ _OWN = {
 }
 
 
-def _words(alternatives: str) -> tuple[str, ...]:
-    return tuple(alternatives.split("|"))
-
-
 # The words each place needs (lower case; one of each group), for a quick refusal of the many descriptions that hold
 # none.
-_NEEDS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "conversation": (
-        _words(
+_NEEDS: Needs[str] = Needs(
+    {
+        "conversation": (
             "conversa|chat|dialog|session|thread|task|context|transcript|turn|exchange|interaction|messages|"
-            "prompts|gespräch|verlauf|charla"
+            "prompts|gespräch|verlauf|charla",
         ),
-    ),
-    "secrets": (
-        _words(
+        "secrets": (
             "password|passphrase|passcode|pin|token|cookie|seed|recovery|private key|2fa|one-time|otp|"
-            "security answer|card number|cvv|cvc|login|credential|session"
+            "security answer|card number|cvv|cvc|login|credential|session",
+            "user|customer|holder|owner|client",
         ),
-        _words("user|customer|holder|owner|client"),
-    ),
-    "tools": (
-        _words("tool|call|server|function|plugin|integration"),
-        _words("return|produc|output|emit|fetch|retriev|read|obtain|got|result|respons|repl"),
-    ),
-    "working set": (
-        _words("every|all|each|any"),
-        _words("opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled"),
-    ),
-    "environment": (_words("environ|env|umgebung|entorno"),),
-}
-# Every word the places need, found in one pass (at every place, the longest there: a need is met by a word it
-# starts).
-_WORDS_NEEDED = re.compile(
-    "(?=("
-    + "|".join(
-        map(
-            re.escape, sorted({w for needs in _NEEDS.values() for words in needs for w in words}, key=len, reverse=True)
-        )
-    )
-    + "))"
+        "tools": (
+            "tool|call|server|function|plugin|integration",
+            "return|produc|output|emit|fetch|retriev|read|obtain|got|result|respons|repl",
+        ),
+        "working set": (
+            "every|all|each|any",
+            "opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled",
+        ),
+        "environment": ("environ|env|umgebung|entorno",),
+    }
 )
 # A negation just before the place: "never include the conversation", "not the chat history".
 _NEGATED = re.compile(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\S+){0,5}\s*$", re.IGNORECASE)
@@ -183,11 +168,9 @@ _NEGATED = re.compile(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\
 def source_beyond_call(description: str, job: str) -> Source | None:
     """The first place beyond the call that `description` (a parameter's) says its value comes from, when `job` (the
     tool's name, title and description) does not speak of that place; None when there is none."""
-    present = frozenset(_WORDS_NEEDED.findall(description.lower()))
-    if not present:
-        return None
+    able = _NEEDS.able(description.lower())
     for place, pattern in _PLACES:
-        if not all(any(found.startswith(words) for found in present) for words in _NEEDS[place]):
+        if place not in able:
             continue
         for match in pattern.finditer(description):
             if _NEGATED.search(description, 0, match.start()) is not None:
