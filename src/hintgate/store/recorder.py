@@ -280,9 +280,10 @@ class Recorder:
                 still.append((target, future))
         self._waiters = still
 
-    def _preparer(self, items: Sequence[Item], *, safe: bool = False) -> Callable[[], Batch]:
-        """`prepare` of `items`, run once however often the write is retried."""
-        return _Prepared(items, self._cap, self._replica, safe, self._exact_tokens)
+    def _preparer(self, items: Sequence[Item], *, safe: bool = False, joined: bool = False) -> Callable[[], Batch]:
+        """`prepare` of `items`, run once however often the write is retried; `joined`: what is enqueued until then
+        joins them (`_join`; `items` is a list that grows)."""
+        return _Prepared(items, self._cap, self._replica, safe, self._exact_tokens, self._join if joined else None)
 
     def _join(self, items: list[Item]) -> None:
         """Move what was enqueued since `items` were taken into them, up to a batch (a group commit).
@@ -307,7 +308,7 @@ class Recorder:
     async def _commit(self, items: list[Item]) -> None:
         """Commit `items`, and whatever joins them as they are prepared (`_join`: `items` grows)."""
         try:
-            await self._write(_Prepared(items, self._cap, self._replica, False, self._exact_tokens, self._join), items)
+            await self._write(self._preparer(items, joined=True), items)
             _resolve(items, True)
             return
         except _REFUSED as exc:
