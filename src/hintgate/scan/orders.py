@@ -68,7 +68,9 @@ class Order:
 # ---- Lexicon. Each is a fact about a language (or about Unicode, paths and URLs), never about one server.
 
 _MODEL_NOUNS = (
-    r"(?:AI|A\.I\.|LLMs?|GPT(?:-?\d\w*)?|ChatGPT|Claude|Copilot|Gemini|AI[\s-]+(?:\w+[\s-]+)?(?:assistant|agent|model|chatbot|bot)s?|"
+    r"(?:AI|A\.I\.|LLMs?|GPT(?:-?\d\w*)?|ChatGPT|Claude|Copilot|Gemini|AI[\s-]+(?:\w+[\s-]+)?(?:assistant|agent|model|chatbot|bot|"
+    r"helper|reader|reviewer|summari[sz]er|note-?taker)s?|automated\s+(?:reviewers?|readers?|assistants?|agents?|"
+    r"summari[sz]ers?|note-?takers?)|"
     r"assistants?|agents?|chatbots?|language\s+models?|asistente|assistente|agente|l'IA|IA|"
     r"Assistent(?:en)?|KI|assistent|asystent\w*|asistan\w*|yapay\s+zek\w*|trợ\s+lý|asisten|"
     r"ассистент\w*|ИИ|ШІ|асистент\w*|агент\w*|المساعد|للمساعد|النموذج|للنموذج|الذكاء\s+الاصطناعي|"
@@ -169,6 +171,10 @@ _TO_MODEL = Cue(
     r"issue|note|invoice|event|conversation|project)s?\b"
     r"|\b(?:whoever|whichever\s+(?:[\w-]+\s+)?" + _MODEL_NOUNS + r")\s+(?:next\s+|first\s+|later\s+)?(?:reads|"
     r"processes|opens|sees|summari[sz]es|handles|triages|reviews|picks\s+up)\s+this\b"
+    # Whoever does a model's work on the text, by what they are doing: "whoever is summarizing this report",
+    # "whoever's taking notes for us".
+    r"|\bwhoever(?:'s|’s|\s+is)\s+(?:(?:reading|processing|summari[sz]ing|parsing|handling|triaging|compiling|"
+    r"drafting|writing\s+up|taking\s+(?:the\s+)?(?:notes|minutes))\b)"
     r"|\b(?:if|when|whenever|once)\s+this\s+[\w-]+\s+is\s+(?:being\s+)?(?:processed|read|opened|handled|"
     r"summari[sz]ed|parsed|reviewed)\s+by\s+(?:an?\s+|any\s+|the\s+)?(?:[\w-]+\s+)?" + _MODEL_NOUNS + r"\b"
     r"|"
@@ -1925,6 +1931,7 @@ def _is_high(kinds: set[str], addressee: str, context: _Context, *, other_script
                 (bool(kinds & {"secret", "context"}) and bool(kinds & {"destination", "tool"}))
                 or ("destroy" in kinds and bool(kinds & {"tool", "approval", "user-view"}))
                 or {"tool", "approval"} <= kinds  # another tool called, and the user's say skipped
+                or {"tool", "destination"} <= kinds  # another tool called to send to an outside address
             )
         return False
     # A tool's own text is read by the model alone: asking anything of its reader beyond the tool's job is an order.
@@ -2112,6 +2119,12 @@ _RESULT_CUES = Cue(
     r"\\n(?:AI|LLMs?|Claude|Copilot|Gemini|assistant|agent)|"
     # A tag naming the model in capitals or brackets: "MODEL NOTICE:", "[model-only]".
     r"\bbots?[ \t_-]+(?:notes?|notice|instructions?|directives?)\b|\w{3,}assistent\w*|@[\w-]*(?:assist|agent)|"
+    r"\bautomated\s+(?:reviewers?|readers?|assistants?|agents?|summari[sz]ers?|note-?takers?)\b|"
+    # A tool's call asked for by the tool's name ("invoke slack.post_message", "then run send_email", "use the
+    # calendar tool"): the one that calls tools is the model.
+    r"\b(?:call|invoke|run|use|execute|trigger)\s+(?:the\s+)?[`'\"]?[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|"
+    r"\b(?:use|call|invoke)\s+the\s+[\w-]+\s+tool\b|"
+    r"\bwhoever(?:'s|’s|\s+is)\s+[a-z]+ing\b|"
     "AI[\u3040-\u30ff\uac00-\ud7af\u4e00-\u9fff]|"
     r"\b(?-i:MODEL)[ \t_-]+(?-i:ACTION|TASKS?|NOTES?|NOTICE|INSTRUCTIONS?|DIRECTIVES?|ONLY|OVERRIDE)\b|"
     r"\[models?[ \t_-]*(?:only|notes?|notice|instructions?|directives?|remediation|tasks?|actions?)\b|"

@@ -1192,7 +1192,13 @@ class _OrderReader:
             if self.result:
                 # Besides the text as written, the judge reads letters spelled out and hidden as tag characters:
                 # words nobody writes that way by accident (an encoded run may be any data; those stay unjudged).
-                orders = judge_result(view.text) if view.how in _JUDGED_VIEWS else []
+                orders = (
+                    judge_result(view.text)
+                    if view.how in _JUDGED_VIEWS
+                    else [o for o in judge_result(view.text) if o.targets and o.addressee != "none"]
+                    if view.how in _ENCODED_VIEWS and view.text
+                    else []
+                )
             else:
                 # A value of words joined by underscores is read as words (`judge_text`), where the reach was not
                 # looked for: it is judged whole.
@@ -1220,7 +1226,7 @@ class _OrderReader:
                     continue  # "tell them it stays open, then get their agreement": the user is asked, not misled
                 if not self.result and _not_an_ask(view.text, order, self.tool):
                     continue
-                if order.high or (sentence and order.targets):
+                if order.high or (sentence and order.targets) or view.how in _ENCODED_VIEWS:
                     start, end = view.origin(order.start, order.end)
                     judged.append((order.start, order.end))
                     yield _order_finding(path, order, start, end, self.tool, view)
@@ -1384,6 +1390,9 @@ _SHORTEST_ORDER = 12
 # or a name; one that reads as prose is read as prose (a tool it names is called, not listed).
 _VALUE = re.compile(r"\.(?:enum\[\d+\]|default|const|examples?(?:\[\d+\])?)(?:$|[.\[])")
 _SENTENCE = re.compile(r"(?:[^\W\d_][\w'-]*[\s,;:]+){4,}[^\W\d_]")
+# Encodings undone: what they spell is read by the judge too, an order in it said to someone and reaching beyond the
+# page is high whoever it names (encoded, it was hidden from the people who read the page).
+_ENCODED_VIEWS = frozenset({"base64", "hex", "percent", "rot13", "entities"})
 _JUDGED_VIEWS = frozenset({"plain", "spaced", "tags"})
 """A text shorter than this holds no order (a schema's `string`, an enum's `USD`)."""
 # The user's agreement sought: what the user is told then is what they decide on.

@@ -77,6 +77,14 @@ _CALLED = (
     # The model called "AI" or "bot" after an interjection ("yo AI, ...", "also bot: ..."), or its name opening a
     # label's value with a dash ("Comment by r.p: AI — when ..."): nobody calls a person "AI" or "bot".
     r"|\b(?:btw|ps|ok|okay|oh|also|so|fyi|hey|yo|hi|hello)[ \t]+(?:AI|bot|chatbot)[ \t]*[,:—–]"
+    # The same after a greeting with a hyphen too ("Hey agent - wipe ..."), and the model called by its role at a
+    # line's, a sentence's or a label's start with a word of asking right after, no comma ("AI agent please close
+    # ...", "Bot kindly forward ...", "Asistente por favor ...", "KI bitte ..."): no page asks a person so.
+    r"|\b(?:hey|yo|hi|hello|dear|ok|okay)[ \t]+(?:AI[ \t]+)?(?:assistant|agent|copilot|AI|bot|chatbot)[ \t]*"
+    r"(?:[,:—–]|[ \t]-[ \t])"
+    r"|(?:^|\n|[.!?:;][ \t]+|[(\[][ \t]*)[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot|LLM|"
+    r"asistente|assistente|Assistent|asystent|KI|IA)[ \t]+(?:please|pls|plz|kindly|por[ \t]+favor|per[ \t]+favore|"
+    r"bitte|s'il[ \t]+(?:te|vous)[ \t]+pla[iî]t|proszę|lütfen)[ \t,]+(?-i:[a-zà-ÿ]{2,})"
     r"|:[ \t]*(?:AI|bot|chatbot|assistant|agent)[ \t]+[—–][ \t]"
     # The model called, then a condition on its own reading: "Assistant if you hear this, ...", "AI, when you read
     # this ...".
@@ -131,8 +139,10 @@ _CALLED = (
     # Assistant, send ...", "[#ops] Agent, please rotate ..." (a signature's "Assistant, Marketing" names a job).
     r"|(?:^|\n|[)\]][ \t]+)[ \t]*(?:AI[ \t]+)?(?-i:[Aa]ssistant|[Aa]gent|[Cc]opilot|[Cc]hatbot)[ \t]*,[ \t]+"
     r"(?-i:(?:please[ \t]+)?[a-z]{2,})\b"
-    # A name ending in "bot" called at a line's or a label's start, then a comma: "Release bot, before you ...".
-    r"|(?:^|\n|[.!?:;][ \t]+)[ \t]*(?-i:[A-Z])[\w-]*[ \t]+bots?[ \t]*,"
+    # A name ending in "bot" called at a line's or a label's start, then a comma or a dash before a word in lower case:
+    # "Release bot, before you ...", "Design bot — export ...".
+    r"|(?:^|\n|[.!?:;][ \t]+)[ \t]*(?-i:[A-Z])[\w-]*[ \t]+bots?[ \t]*"
+    r"(?:,|[—–][ \t]*(?-i:[a-z])|[ \t]-[ \t]+(?-i:[a-z]))"
     # The model told what it must carry out: "model must execute this", "the AI is to obey the following".
     r"|(?:^|\n|[\"“'(\[]|[.!?:][ \t]+)[ \t]*(?:the[ \t]+)?(?:model|AI|LLM)[ \t]+(?:must|should|shall|is[ \t]+to|"
     r"needs?[ \t]+to)[ \t]+(?:execute|call|invoke|carry[ \t]+out|obey|perform)[ \t]+"
