@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _postgres
-from hintgate.store import CallRecord, SessionRecord, Store
+from hintgate.store import CallRecord, RecordingSettings, SessionRecord, Store
 
 GOAL_RECORDS_PER_S = 5000
 GOAL_ENQUEUE_US = 200.0
@@ -97,7 +97,7 @@ async def probe(lags: list[float], stop: asyncio.Event) -> None:
 
 async def sustained(url: str, count: int) -> tuple[float, list[float]]:
     """Records per second from the first enqueue to the end of flush(), and the loop lags seen meanwhile."""
-    store = await Store.open(url, replica="bench", retention=1000, commit="fast")
+    store = await Store.open(url, RecordingSettings(retention=1000, commit="fast"), replica="bench")
     try:
         session = SessionRecord(str(uuid.uuid4()), "bench", "1.0", datetime.now(UTC), "stdio", "bench")
         calls = [make_call(n, session.id) for n in range(count)]
@@ -124,7 +124,9 @@ async def sustained(url: str, count: int) -> tuple[float, list[float]]:
 
 async def paced(url: str | None, seconds: float, rate: int) -> list[float]:
     """Loop lags while calls are recorded at a steady `rate` per second (`url` None: not recorded)."""
-    store = await Store.open(url, replica="bench-paced", retention=1000, commit="fast") if url else None
+    store = (
+        await Store.open(url, RecordingSettings(retention=1000, commit="fast"), replica="bench-paced") if url else None
+    )
     try:
         session_id = str(uuid.uuid4())
         lags: list[float] = []
@@ -151,7 +153,7 @@ async def paced(url: str | None, seconds: float, rate: int) -> list[float]:
 
 async def enqueue_cost(url: str, count: int) -> list[float]:
     """Microseconds per `CallRecord(...)` plus `record_call`, one at a time."""
-    store = await Store.open(url, replica="bench-enqueue", retention=1000, commit="fast")
+    store = await Store.open(url, RecordingSettings(retention=1000, commit="fast"), replica="bench-enqueue")
     try:
         session_id = str(uuid.uuid4())
         timings: list[float] = []
@@ -174,7 +176,7 @@ async def durable(url: str, count: int, callers: int) -> tuple[float, list[float
     Returns:
         Records per second, and the milliseconds each caller waited for its record's commit.
     """
-    store = await Store.open(url, replica="bench-durable", retention=1000)
+    store = await Store.open(url, RecordingSettings(retention=1000), replica="bench-durable")
     try:
         session_id = str(uuid.uuid4())
         waits: list[float] = []
@@ -211,7 +213,7 @@ async def durable_cpu(url: str, count: int, callers: int = 16) -> tuple[float, f
         Microseconds of process CPU per record beyond the same pauses unrecorded, of them the writer
         thread's, and records per second.
     """
-    store = await Store.open(url, replica="bench-durable-cpu", retention=1000)
+    store = await Store.open(url, RecordingSettings(retention=1000), replica="bench-durable-cpu")
     try:
         sessions = [str(uuid.uuid4()) for _ in range(callers)]
         for session_id in sessions:

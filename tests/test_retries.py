@@ -15,7 +15,7 @@ from hintgate.cli.app import app
 from hintgate.config.loading import parse_config
 from hintgate.server.face import build_server
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 
 FLAKY = Path(__file__).parent / "fixtures" / "flaky_server.py"
 
@@ -28,7 +28,7 @@ def _config(tmp_path: Path, mode: str = "default") -> dict[str, Any]:
 async def _calls(tmp_path: Path, mode: str, *calls: tuple[str, dict[str, Any]]) -> tuple[str, list[Any]]:
     """Make `calls` in one client session through a gateway recording to SQLite; the db URL and the results."""
     db = f"sqlite:///{tmp_path / 'calls.db'}"
-    store = await Store.open(db, commit_interval=0.01)
+    store = await Store.open(db, RecordingSettings(commit_interval=0.01))
     results = []
     try:
         with anyio.fail_after(90):

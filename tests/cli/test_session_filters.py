@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
-from hintgate.store import CallRecord, SessionRecord, Store
+from hintgate.store import CallRecord, RecordingSettings, SessionRecord, Store
 
 IDS = {
     "a-open": "aaaa1111-0000-4000-8000-000000000001",
@@ -105,3 +105,23 @@ def test_an_ambiguous_or_unknown_session_prefix_is_refused_saying_which(tmp_path
     assert IDS["a-open"] in " ".join(err.split())
     assert unknown_code == 2
     assert "no recorded session has an id starting with 'cccc'" in " ".join(unknown_err.split())
+
+
+def test_a_command_that_reads_the_store_keeps_every_session_the_configured_retention_keeps(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'many.db'}"
+    kept = 150  # more than the default retention, fewer than the one configured below
+
+    async def fill() -> None:
+        async with await Store.open(url, RecordingSettings(retention=200), replica="a") as store:
+            for n in range(kept):
+                sid = f"cccc0000-0000-4000-8000-{n:012d}"
+                started = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=n)
+                store.session_started(SessionRecord(sid, "c", "1", started, "http", "a"))
+                store.session_closed(sid, started + timedelta(seconds=30))
+            await store.flush()
+
+    asyncio.run(fill())
+    env = {"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HINTGATE_RETENTION": "200"}
+    result = CliRunner().invoke(app, ["sessions", "--format", "json", "--db", url, "--limit", "500"], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(result.stdout)) == kept

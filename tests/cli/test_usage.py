@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 from hintgate.cli.app import app
 from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 
 
 async def _record_calls(config: dict[str, object], db: str) -> None:
-    store = await Store.open(db, commit_interval=0.01)
+    store = await Store.open(db, RecordingSettings(commit_interval=0.01))
     try:
         with anyio.fail_after(60):
             async with Gateway(parse_config(config), store=store) as gateway:

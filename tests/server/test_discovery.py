@@ -327,11 +327,11 @@ async def test_a_catalog_is_indexed_off_the_event_loop_and_every_search_sees_the
 
 async def test_a_views_session_and_the_approvals_it_waits_for_say_which_view(tmp_path: Any) -> None:
     from hintgate.policy.approvals import Answer
-    from hintgate.store import Store
+    from hintgate.store import RecordingSettings, Store
     from hintgate.web.approvals_api import Approval
 
     views = {"views": {"writes": {"tiers": ["destructive"]}}, "policy": {"askVia": "queue", "approvalTimeout": 30}}
-    store = await Store.open(f"sqlite:///{tmp_path / 'h.db'}", replica="r", commit_interval=0.01)
+    store = await Store.open(f"sqlite:///{tmp_path / 'h.db'}", RecordingSettings(commit_interval=0.01), replica="r")
     try:
         made = Gateway(config(**views), sources={"fs": files_source()}, store=store)
         made.stdio_view = "writes"

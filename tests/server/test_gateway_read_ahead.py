@@ -10,7 +10,7 @@ from tests import tools
 
 from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 from hintgate.stored_state import read_stored_state
 from hintgate.testing import FakeSource
 
@@ -25,7 +25,7 @@ async def test_a_call_made_before_the_store_is_given_waits_then_runs_under_what_
     tmp_path: Path,
 ) -> None:
     url = f"sqlite:///{tmp_path / 'hintgate.db'}"
-    async with await Store.open(url, replica="test", commit_interval=0.01) as store:
+    async with await Store.open(url, RecordingSettings(commit_interval=0.01), replica="test") as store:
         await store.overrides.set_title("s_get", "Get it, as read ahead", actor="op")
         early = read_stored_state(url)
         assert early is not None

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.store import CallRecord, SessionRecord, Store
+from hintgate.store import CallRecord, RecordingSettings, SessionRecord, Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
@@ -35,7 +35,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url, replica="test-replica", commit_interval=0.01)
+    opened = await Store.open(store_url, RecordingSettings(commit_interval=0.01), replica="test-replica")
     yield opened
     await opened.close()
 

@@ -14,7 +14,7 @@ import asyncio
 import sys
 from datetime import UTC, datetime
 
-from hintgate.store import CallRecord, SessionRecord, Store
+from hintgate.store import CallRecord, RecordingSettings, SessionRecord, Store
 
 
 def call(n: int, session_id: str) -> CallRecord:
@@ -38,7 +38,7 @@ def call(n: int, session_id: str) -> CallRecord:
 
 
 async def main(url: str, count: int, session_id: str, mode: str) -> None:
-    store = await Store.open(url, replica="crash-writer", commit=mode)
+    store = await Store.open(url, RecordingSettings(commit=mode), replica="crash-writer")
     store.session_started(SessionRecord(session_id, "crash-test", "1", datetime.now(UTC), "stdio", "crash-writer"))
     for n in range(count):
         store.record_call(call(n, session_id))

@@ -19,10 +19,10 @@ RECORD_AND_REPORT = textwrap.dedent(
     import asyncio, sys, uuid
     from datetime import UTC, datetime
 
-    from hintgate.store import SessionRecord, Store
+    from hintgate.store import SessionRecord, RecordingSettings, Store
 
     async def main(url):
-        store = await Store.open(url, replica="one", commit_interval=0.01)
+        store = await Store.open(url, RecordingSettings(commit_interval=0.01), replica="one")
         try:
             record = SessionRecord(str(uuid.uuid4()), "client", "1", datetime.now(UTC), "http", "one")
             store.session_started(record)

@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 import hintgate.store
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 
 pytestmark = pytest.mark.anyio
 
@@ -42,7 +42,7 @@ async def test_concurrent_durable_records_are_all_committed_when_they_return(sto
 
 async def test_in_fast_mode_a_record_is_only_enqueued(tmp_path: Path, records: Any) -> None:
     url = f"sqlite:///{tmp_path / 'fast.db'}"
-    async with await Store.open(url, commit="fast", commit_interval=30) as store:
+    async with await Store.open(url, RecordingSettings(commit="fast", commit_interval=30)) as store:
         call = records.call(None)
         assert await store.record_call_durable(call) is False
         health = store.health()

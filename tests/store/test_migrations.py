@@ -15,7 +15,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import create_async_engine
 from tests.isolation import child_env
 
-from hintgate.store import Store, database_url
+from hintgate.store import RecordingSettings, Store, database_url
 from hintgate.store.schema import HEAD_REVISION, migrate
 from hintgate.store.tables import metadata, sessions
 
@@ -207,7 +207,7 @@ async def test_calls_recorded_before_config_paths_were_kept_read_as_null_beside_
             )
     finally:
         await engine.dispose()
-    async with await Store.open(store_url, replica="m", commit_interval=0.01) as store:
+    async with await Store.open(store_url, RecordingSettings(commit_interval=0.01), replica="m") as store:
         store.record_call(records.call(None, id="after", config_path="/etc/hintgate/servers.yaml"))
         await store.flush()
         paths = {row["id"]: row["config_path"] for row in await store.calls(limit=10)}
@@ -317,7 +317,7 @@ async def test_sessions_and_approvals_recorded_before_views_read_as_null_beside_
     finally:
         await engine.dispose()
     viewed = records.session(view="read-only")
-    async with await Store.open(store_url, replica="m", commit_interval=0.01) as store:
+    async with await Store.open(store_url, RecordingSettings(commit_interval=0.01), replica="m") as store:
         store.session_started(viewed)
         await store.flush()
         views = {row["id"]: row["view"] for row in await store.recent_sessions(10)}
@@ -340,7 +340,7 @@ async def test_a_database_from_before_peoples_own_preferences_gets_their_table_a
             )
     finally:
         await engine.dispose()
-    async with await Store.open(store_url, replica="m", commit_interval=0.01) as store:
+    async with await Store.open(store_url, RecordingSettings(commit_interval=0.01), replica="m") as store:
         parts = store.overrides
         before = await parts.version()
         await parts.set_person_preferences("bob@example.com", {"preferences.alwaysConfirmDestructive": True}, ())

@@ -18,7 +18,7 @@ from hintgate.config.loading import parse_config
 from hintgate.errors import StoreError
 from hintgate.policy.rules import Mode
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 from hintgate.testing import FakeSource
 
 pytestmark = pytest.mark.anyio
@@ -29,7 +29,7 @@ TOOLS = [{"name": "read_it", "inputSchema": {"type": "object"}, "annotations": {
 @asynccontextmanager
 async def gateway_on(url: str, policy: dict[str, Any], replica: str = "r1") -> AsyncIterator[Gateway]:
     """A gateway over one fake server whose config file's policy is `policy`, on the store at `url`."""
-    async with await Store.open(url, replica=replica, commit_interval=0.01) as store:
+    async with await Store.open(url, RecordingSettings(commit_interval=0.01), replica=replica) as store:
         config = parse_config({"mcpServers": {}, "policy": policy})
         async with Gateway(config, store=store, sources={"s": FakeSource("s", tools=TOOLS)}) as gateway:
             yield gateway

@@ -1,4 +1,4 @@
-"""The recorder's group commits: what a batch holds."""
+"""The recorder's group commits (what a batch holds), and the recording settings it commits by."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 import anyio
 import pytest
 
-from hintgate.store.recorder import Recorder
+from hintgate.config.settings import Settings
+from hintgate.store.recorder import Recorder, RecordingSettings
 from hintgate.store.rows import Batch
 
 pytestmark = pytest.mark.anyio
@@ -26,7 +27,7 @@ async def test_records_that_arrive_while_a_batch_waits_for_the_writer_are_commit
             recorder.record_call(records.call(session.id))
         transactions.append([row["id"] for row in prepare().calls])
 
-    recorder = Recorder(None, replica="test-replica", response_cap=10_000, commit_interval=0.05, writer=write)  # type: ignore[arg-type]
+    recorder = Recorder(None, RecordingSettings(response_cap=10_000), replica="test-replica", writer=write)  # type: ignore[arg-type]
     recorder.start()
     with anyio.fail_after(10):
         committed = await recorder.record_call_waited(records.call(session.id))
@@ -35,3 +36,27 @@ async def test_records_that_arrive_while_a_batch_waits_for_the_writer_are_commit
     assert committed
     assert transactions == [["call-1", "call-2", "call-3"]]
     assert recorder.pending == 0
+
+
+@pytest.mark.parametrize(
+    ("given", "refusal"),
+    [
+        ({"retention": 0}, "retention must be at least 1"),
+        ({"response_cap": -1}, "cannot be negative"),
+        ({"commit_interval": -0.5}, "cannot be negative"),
+        ({"commit": "sometimes"}, "commit must be one of durable, fast"),
+        ({"tokens": "guess"}, "tokens must be one of"),
+    ],
+)
+def test_a_recording_that_keeps_nothing_or_names_an_unknown_mode_is_refused(given: Any, refusal: str) -> None:
+    with pytest.raises(ValueError, match=refusal):
+        RecordingSettings(**given)
+
+
+def test_the_recording_a_command_opens_the_store_with_is_the_one_the_settings_ask_for() -> None:
+    settings = Settings(retention=7, response_cap=123, commit="fast", commit_interval=0.5, tokens="exact")
+    recording = RecordingSettings.from_settings(settings)
+    assert recording == RecordingSettings(
+        retention=7, response_cap=123, commit_interval=0.5, commit="fast", tokens="exact"
+    )
+    assert not recording.durable

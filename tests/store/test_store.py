@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import hintgate.store
-from hintgate.store import CallFilter, SessionRecord, Store, StoreError, database_url
+from hintgate.store import CallFilter, RecordingSettings, SessionRecord, Store, StoreError, database_url
 from hintgate.store.tables import sessions, tool_calls
 from hintgate.store.tokens import count_tokens
 
@@ -82,7 +82,7 @@ async def test_a_call_keeps_every_field_with_its_hint_snapshot_and_token_counts(
     assert row["input_tokens"] == count_tokens('{"timezone":"Europe/Paris"}').tokens > 0
     assert row["output_tokens"] == count_tokens("It is 12:00 in Paris.").tokens > 0
     assert row["tokens_estimated"] is True  # a calibrated estimate unless exact counts are asked for
-    assert (row["response_truncated"], row["response_cap"]) == (False, store.response_cap)
+    assert (row["response_truncated"], row["response_cap"]) == (False, store.recording.response_cap)
 
     summary = await store.session(session.id)
     assert summary is not None
@@ -214,7 +214,7 @@ async def test_calls_filter_by_server_tool_tier_verdict_and_time_newest_first(st
 async def test_a_response_over_the_cap_is_cut_and_its_size_and_the_cap_recorded(store_url: str, records: Any) -> None:
     text = "word " * 2000
     call = records.call(None, response={"content": [{"type": "text", "text": text}]}, arguments={"q": "é" * 100})
-    async with await Store.open(store_url, response_cap=120, replica="cap") as store:
+    async with await Store.open(store_url, RecordingSettings(response_cap=120), replica="cap") as store:
         store.record_call(call)
         await store.flush()
         row = await store.call(call.id)
@@ -234,7 +234,7 @@ async def test_a_response_over_the_cap_is_cut_and_its_size_and_the_cap_recorded(
 async def test_a_store_counting_exactly_records_exact_o200k_counts(store_url: str, records: Any) -> None:
     session = records.session()
     call = records.call(session.id)
-    async with await Store.open(store_url, replica="exact", tokens="exact") as store:
+    async with await Store.open(store_url, RecordingSettings(tokens="exact"), replica="exact") as store:
         store.session_started(session)
         store.record_call(call)
         await store.flush()
@@ -318,7 +318,8 @@ async def test_recording_neither_encodes_nor_counts_on_the_callers_thread(store:
 
 async def test_flush_and_close_lose_nothing(store_url: str, records: Any) -> None:
     session = records.session()
-    store = await Store.open(store_url, replica="drain", commit_interval=10)  # never on its own in this test
+    # An interval that never ends within this test: only the flush and the close commit.
+    store = await Store.open(store_url, RecordingSettings(commit_interval=10), replica="drain")
     store.session_started(session)
     for _ in range(1200):  # more than two batches
         store.record_call(records.call(session.id))
@@ -335,8 +336,8 @@ async def test_flush_and_close_lose_nothing(store_url: str, records: Any) -> Non
 
 async def test_concurrent_writers_never_lose_an_increment(store_url: str, records: Any) -> None:
     session = records.session()
-    first = await Store.open(store_url, replica="one", commit_interval=0)
-    second = await Store.open(store_url, replica="two", commit_interval=0)
+    first = await Store.open(store_url, RecordingSettings(commit_interval=0), replica="one")
+    second = await Store.open(store_url, RecordingSettings(commit_interval=0), replica="two")
     try:
         first.session_started(session)
         await first.flush()
@@ -421,7 +422,7 @@ def _finished_pid() -> int:
 
 async def test_retention_keeps_the_newest_sessions_with_their_calls(store_url: str, records: Any) -> None:
     made: list[SessionRecord] = []
-    async with await Store.open(store_url, retention=3, replica="keep") as store:
+    async with await Store.open(store_url, RecordingSettings(retention=3), replica="keep") as store:
         for n in range(6):
             rec = records.session()
             made.append(rec)
@@ -445,7 +446,7 @@ async def test_the_recorder_prunes_after_its_commits(
     store_url: str, records: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(hintgate.store, "PRUNE_EVERY", 0)
-    async with await Store.open(store_url, retention=2, replica="auto") as store:
+    async with await Store.open(store_url, RecordingSettings(retention=2), replica="auto") as store:
         for _ in range(4):
             rec = records.session()
             store.session_started(rec)

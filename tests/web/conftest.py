@@ -17,7 +17,7 @@ from bs4 import BeautifulSoup
 from hintgate.config.loading import parse_config
 from hintgate.config.model import Trust
 from hintgate.server.gateway import Gateway
-from hintgate.store import SessionRecord, Store
+from hintgate.store import RecordingSettings, SessionRecord, Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app
 from oidc_peer import OidcIssuer
@@ -115,7 +115,11 @@ async def dashboard(
     registry_url: str | None = None,
 ) -> AsyncIterator[Dashboard]:
     """The web app over an in-memory gateway (notes, clock, `more`), with a SQLite store unless `record` is off."""
-    store = await Store.open(f"sqlite:///{tmp_path / 'web.db'}", commit_interval=0.01) if record else None
+    store = (
+        await Store.open(f"sqlite:///{tmp_path / 'web.db'}", RecordingSettings(commit_interval=0.01))
+        if record
+        else None
+    )
     policy = dict(policy or {"approvalTimeout": 10})
     # These tests are about the web app, so the untrusted notes server's get_note runs unasked by a rule:
     # its own word that it only reads would not let it (the policy tests cover that).

@@ -14,7 +14,7 @@ import pytest
 
 from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app
 
@@ -57,7 +57,7 @@ async def api(
     policy: dict[str, Any] | None = None,
     titles: dict[str, str] | None = None,
 ) -> AsyncIterator[tuple[httpx.AsyncClient, Gateway, Store]]:
-    store = await Store.open(f"sqlite:///{tmp_path / 'api.db'}", commit_interval=0.01)
+    store = await Store.open(f"sqlite:///{tmp_path / 'api.db'}", RecordingSettings(commit_interval=0.01))
     config = parse_config({"mcpServers": {}, "policy": policy or {"approvalTimeout": 10}})
     gateway = Gateway(config, sources={"notes": notes(titles)}, store=store)
     try:

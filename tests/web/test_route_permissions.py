@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 
 from hintgate.config.loading import parse_config
 from hintgate.server.gateway import Gateway
-from hintgate.store import Store
+from hintgate.store import RecordingSettings, Store
 from hintgate.testing import FakeSource
 from hintgate.web.app import create_app, routers
 from hintgate.web.identity import TokenVerifier
@@ -101,7 +101,7 @@ async def team_app(issuer: OidcIssuer, tmp_path: Path) -> AsyncIterator[tuple[An
         "policy": {"approvalTimeout": 10},
     })  # fmt: skip
     assert config.identity is not None
-    store = await Store.open(f"sqlite:///{tmp_path / 'team.db'}", commit_interval=0.01)
+    store = await Store.open(f"sqlite:///{tmp_path / 'team.db'}", RecordingSettings(commit_interval=0.01))
     notes = FakeSource(
         "notes",
         tools=[

@@ -197,7 +197,7 @@ def store_location(settings: Any, *, serving: bool = False) -> str:
 def with_store(db: str | None, work: Any) -> Any:
     """Open the store read-mostly (no crash recovery: a gateway may be using it), run `work(store)`."""
     from hintgate.config.settings import Settings
-    from hintgate.store import Store
+    from hintgate.store import RecordingSettings, Store
 
     try:
         settings = Settings.from_environ(database_url=db)
@@ -207,7 +207,9 @@ def with_store(db: str | None, work: Any) -> Any:
     store_location(settings)
 
     async def run() -> Any:
-        store = await Store.open(url, recover=False, replica=settings.replica)
+        store = await Store.open(
+            url, RecordingSettings.from_settings(settings), recover=False, replica=settings.replica
+        )
         try:
             return await work(store)
         finally:

@@ -238,17 +238,11 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
 
 async def _opened_store(settings: Settings) -> Any:
     from hintgate.cli.common import store_advice
-    from hintgate.store import Store
+    from hintgate.store import RecordingSettings, Store
 
     try:
         store = await Store.open(
-            settings.store_url,
-            retention=settings.retention,
-            response_cap=settings.response_cap,
-            commit_interval=settings.commit_interval,
-            commit=settings.commit,
-            replica=settings.replica,
-            tokens=settings.tokens,
+            settings.store_url, RecordingSettings.from_settings(settings), replica=settings.replica
         )
     except StoreError as exc:
         raise StoreError(f"{exc}: {store_advice(settings, serving=True)}") from exc
@@ -1017,10 +1011,11 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
         credentials = None
         if any(_has_oauth(server) for server in config.servers.values()):
             # Servers behind OAuth log in with what `hintgate auth login` kept in the store.
-            from hintgate.store import Store
+            from hintgate.store import RecordingSettings, Store
 
             settings = Settings.from_environ()
-            store = await Store.open(settings.store_url, recover=False, replica=settings.replica)
+            recording = RecordingSettings.from_settings(settings)
+            store = await Store.open(settings.store_url, recording, recover=False, replica=settings.replica)
             stack.push_async_callback(store.close)
             credentials = credentials_of(store, settings)
         from hintgate.server.gateway import Gateway

@@ -15,18 +15,18 @@ open (under an advisory lock on PostgreSQL, a write transaction on SQLite, so
 replicas starting together migrate once).
 
 Recording is off the call path (`hintgate.store.recorder`): `record_call`
-appends to a deque and a background task commits. With `commit="durable"`
-(the default) it commits as soon as it is free, batching whatever arrived
-meanwhile (a group commit), and `await record_call_durable(rec)` returns once
-that record is committed: a gateway releases a call's result only then, so
-after a `kill -9` every call that returned is in the database. If the
-database cannot take the record (down, failing), the wait ends at the first
-failed attempt or after `DURABLE_WAIT` seconds and the call goes on
-(availability first): the record stays queued and is retried, and the miss
-is counted in `health()`. With `commit="fast"` nothing waits and the task
-commits every `commit_interval` (50 ms by default): a `kill -9` loses what
-was enqueued in the last interval plus one commit. A clean `close()` loses
-nothing in either mode.
+appends to a deque and a background task commits, as its `RecordingSettings`
+say. With `commit="durable"` (the default) it commits as soon as it is free,
+batching whatever arrived meanwhile (a group commit), and
+`await record_call_durable(rec)` returns once that record is committed: a
+gateway releases a call's result only then, so after a `kill -9` every call
+that returned is in the database. If the database cannot take the record (down,
+failing), the wait ends at the first failed attempt or after `DURABLE_WAIT`
+seconds and the call goes on (availability first): the record stays queued
+and is retried, and the miss is counted in `health()`. With `commit="fast"`
+nothing waits and the task commits every `commit_interval` (50 ms by
+default): a `kill -9` loses what was enqueued in the last interval plus one
+commit. A clean `close()` loses nothing in either mode.
 
 A SQLite file deleted or replaced under a running store is noticed before
 the next commit (and by `health()`): the store reopens the path, migrating a
@@ -78,11 +78,20 @@ from hintgate.store.oauth_tokens import SealedCredentials
 from hintgate.store.overrides import Overrides
 from hintgate.store.part import StorePart
 from hintgate.store.pins import Pins
-from hintgate.store.recorder import CallRecord, Recorder, RecorderFailed, SessionRecord
+from hintgate.store.recorder import (
+    COMMIT_MODES,
+    DEFAULT_COMMIT_INTERVAL,
+    DEFAULT_RESPONSE_CAP,
+    DEFAULT_RETENTION,
+    CallRecord,
+    Recorder,
+    RecorderFailed,
+    RecordingSettings,
+    SessionRecord,
+)
 from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChanges
 from hintgate.store.tasks import StoredTasks, unfinished_replicas, withdraw_abandoned
-from hintgate.store.tokens import MODES as TOKEN_MODES
 from hintgate.store.used_nonces import StoredNonces
 from hintgate.store.writer import SqliteWriter
 
@@ -96,6 +105,7 @@ __all__ = [
     "PRUNE_EVERY",
     "CallFilter",
     "CallRecord",
+    "RecordingSettings",
     "SessionFilters",
     "SessionRecord",
     "Store",
@@ -106,14 +116,6 @@ __all__ = [
 
 logger = logging.getLogger("hintgate.store")
 
-DEFAULT_RETENTION = 100
-"""Sessions kept, with their calls; older ones are pruned."""
-DEFAULT_RESPONSE_CAP = 65536
-"""Bytes of a call's response (and arguments) JSON kept; the rest is cut and the original size recorded."""
-DEFAULT_COMMIT_INTERVAL = 0.05
-"""Seconds between the recorder's commits in fast mode: the window a `kill -9` can lose."""
-COMMIT_MODES = ("durable", "fast")
-"""durable: a call returns once its record is committed (group commit); fast: commits every interval."""
 DURABLE_WAIT = 5.0
 """Seconds a call waits at most for its record's commit before it returns anyway (counted as unconfirmed)."""
 INCIDENT_HOLD = 3600.0
@@ -180,32 +182,14 @@ class Store(StorePart):
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.
         url: the database URL, password masked.
-        retention: sessions kept.
-        response_cap: bytes of response and arguments JSON kept per call.
-        commit_interval: seconds between the recorder's commits.
-        tokens: how calls' tokens are counted, one of `tokens.MODES`.
+        recording: what it keeps of sessions and calls, how it commits them and counts their tokens.
     """
 
-    def __init__(
-        self,
-        engine: AsyncEngine,
-        url: URL,
-        *,
-        replica: str,
-        retention: int,
-        response_cap: int,
-        commit_interval: float,
-        commit: str = "durable",
-        tokens: str = "estimate",
-    ) -> None:
+    def __init__(self, engine: AsyncEngine, url: URL, recording: RecordingSettings, *, replica: str) -> None:
         super().__init__(engine, url)
         self.url = url.render_as_string(hide_password=True)
         self.replica = replica
-        self.retention = retention
-        self.response_cap = response_cap
-        self.commit_interval = commit_interval
-        self.commit = commit
-        self.tokens = tokens
+        self.recording = recording
         self.notifications = Notifications(engine)
         self.overrides = Overrides(engine, url)
         """Operators' hint, title and confirm overrides and policy settings (`hintgate.store.overrides`)."""
@@ -219,7 +203,7 @@ class Store(StorePart):
         """The approval queue shared by every replica (`hintgate.policy.approvals.Ledger`)."""
         self.login_waits = LoginWaits(engine, url)
         """People's upstream logins waiting for their browser, for every replica (`hintgate.store.login_waits`)."""
-        self.tasks = StoredTasks(engine, url, response_cap=response_cap)
+        self.tasks = StoredTasks(engine, url, response_cap=recording.response_cap)
         """The tasks clients hold handles of, shared by every replica (`hintgate.handles.TaskBook`)."""
         self.used_nonces = StoredNonces(engine, url)
         """Answers to 2026-07-28 approval questions already used, for every replica (`hintgate.store.used_nonces`)."""
@@ -230,11 +214,8 @@ class Store(StorePart):
             self._writer = SqliteWriter(url)
         self._recorder = Recorder(
             engine,
+            recording,
             replica=replica,
-            response_cap=response_cap,
-            commit_interval=commit_interval,
-            durable=commit == "durable",
-            exact_tokens=tokens == "exact",
             before_commit=self._check_file,
             on_failure=self._check_after_failure,
             after_commit=self._maybe_prune,
@@ -251,44 +232,22 @@ class Store(StorePart):
 
     @classmethod
     async def open(
-        cls,
-        url: str,
-        *,
-        retention: int = DEFAULT_RETENTION,
-        response_cap: int = DEFAULT_RESPONSE_CAP,
-        commit_interval: float = DEFAULT_COMMIT_INTERVAL,
-        commit: str = "durable",
-        replica: str | None = None,
-        recover: bool = True,
-        tokens: str = "estimate",
+        cls, url: str, recording: RecordingSettings | None = None, *, replica: str | None = None, recover: bool = True
     ) -> Store:
         """Open (creating and migrating as needed) the database, and start recording.
 
         Args:
             url: see `database_url`.
-            retention: sessions to keep, at least 1.
-            response_cap: bytes of each call's response and arguments JSON to keep.
-            commit_interval: seconds between commits of recorded calls in fast mode.
-            commit: `"durable"` (a call's record is committed before `record_call_durable`
-                returns) or `"fast"` (committed within `commit_interval`); see the module.
+            recording: what to keep, how to commit and count tokens; the defaults of `RecordingSettings` when None.
             replica: this instance's id (`Settings.replica`); else `HOST:PID`.
             recover: close the sessions this replica left active (it crashed). A
                 gateway does; a reader such as the CLI must not, or it would close
                 the sessions a gateway of the same replica is serving.
-            tokens: `"estimate"` (calibrated, ~no memory) or `"exact"` (o200k's tables,
-                ~140 MB, loaded in the recorder's worker on the first call recorded).
 
         Raises:
             StoreError: the URL is invalid, or the database cannot be created, reached or migrated.
         """
-        if retention < 1:
-            raise ValueError(f"retention must be at least 1 session, got {retention}")
-        if response_cap < 0 or commit_interval < 0:
-            raise ValueError("response_cap and commit_interval cannot be negative")
-        if commit not in COMMIT_MODES:
-            raise ValueError(f"commit must be one of {', '.join(COMMIT_MODES)}, got {commit!r}")
-        if tokens not in TOKEN_MODES:
-            raise ValueError(f"tokens must be one of {', '.join(TOKEN_MODES)}, got {tokens!r}")
+        recording = recording or RecordingSettings()
         parsed = make_url(database_url(url))
         replica = replica or default_replica()
         if parsed.get_backend_name() == "sqlite" and parsed.database != ":memory:":
@@ -317,7 +276,7 @@ class Store(StorePart):
                         closed = await queries.close_abandoned(conn, gone)
                         expired = await expire_replicas(conn, gone, now=datetime.now(UTC))
                         withdrawn = await withdraw_abandoned(conn, gone, now=datetime.now(UTC))
-                    pruned = await queries.prune(conn, retention)
+                    pruned = await queries.prune(conn, recording.retention)
         except BaseException:
             await engine.dispose()
             raise
@@ -331,17 +290,8 @@ class Store(StorePart):
                 withdrawn,
             )
         if pruned:
-            logger.info("removed %d old sessions (retention %d)", pruned, retention)
-        store = cls(
-            engine,
-            parsed,
-            replica=replica,
-            retention=retention,
-            response_cap=response_cap,
-            commit_interval=commit_interval,
-            commit=commit,
-            tokens=tokens,
-        )
+            logger.info("removed %d old sessions (retention %d)", pruned, recording.retention)
+        store = cls(engine, parsed, recording, replica=replica)
         store._recorder.start()
         return store
 
@@ -403,7 +353,7 @@ class Store(StorePart):
         return StoreHealth(
             status="degraded" if problems else "ok",
             reason="; ".join(problems) or None,
-            commit=self.commit,
+            commit=self.recording.commit,
             backlog=recorder.pending,
             dropped=recorder.dropped,
             failures=recorder.failures,
@@ -455,7 +405,7 @@ class Store(StorePart):
             passed first: the record stays queued and is retried, and `health()` counts
             the call as unconfirmed.
         """
-        if self._closed or not self._recorder.durable:
+        if self._closed or not self.recording.durable:
             self.record_call(rec)
             return False
         waiter = self._recorder.record_call_waited(rec)
@@ -526,7 +476,7 @@ class Store(StorePart):
         self._last_prune = time.monotonic()
         async with self.writing("prune") as conn:
             await prune_settled(conn)
-            pruned = await queries.prune(conn, self.retention)
+            pruned = await queries.prune(conn, self.recording.retention)
         if pruned and self._writer is not None:
             self._writer.forget_sessions()
         return pruned

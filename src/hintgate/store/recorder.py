@@ -44,8 +44,9 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import DataError, IntegrityError, ProgrammingError, SQLAlchemyError
 
@@ -65,13 +66,84 @@ from hintgate.store.rows import (
     prepare,
     write,
 )
+from hintgate.store.tokens import MODES as TOKEN_MODES
 
-__all__ = ["CallRecord", "Encoded", "Recorder", "RecorderFailed", "SessionRecord", "json_serializer"]
+if TYPE_CHECKING:
+    from hintgate.config.settings import Settings
+
+__all__ = [
+    "COMMIT_MODES",
+    "DEFAULT_COMMIT_INTERVAL",
+    "DEFAULT_RESPONSE_CAP",
+    "DEFAULT_RETENTION",
+    "CallRecord",
+    "Encoded",
+    "Recorder",
+    "RecorderFailed",
+    "RecordingSettings",
+    "SessionRecord",
+    "json_serializer",
+]
 
 logger = logging.getLogger("hintgate.store")
 
 WriteBatch = Callable[[Callable[[], Batch]], Awaitable[None]]
 """Prepares a batch (calling what it is given, off the event loop) and commits it in one transaction."""
+
+
+DEFAULT_RETENTION = 100
+"""Sessions kept, with their calls; older ones are pruned."""
+DEFAULT_RESPONSE_CAP = 65536
+"""Bytes of a call's response (and arguments) JSON kept; the rest is cut and the original size recorded."""
+DEFAULT_COMMIT_INTERVAL = 0.05
+"""Seconds between the recorder's commits in fast mode: the window a `kill -9` can lose."""
+COMMIT_MODES = ("durable", "fast")
+"""durable: a call returns once its record is committed (group commit); fast: commits every interval."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordingSettings:
+    """How a store records sessions and calls: what it keeps, how it commits, how it counts tokens.
+
+    Attributes:
+        retention: sessions kept with their calls, at least 1 (the store prunes older ones).
+        response_cap: bytes of each call's response and arguments JSON kept.
+        commit_interval: seconds between commits of recorded calls in fast mode.
+        commit: `"durable"` (a call's record is committed before `Store.record_call_durable`
+            returns) or `"fast"` (committed within `commit_interval`); see the module.
+        tokens: `"estimate"` (calibrated, ~no memory) or `"exact"` (o200k's tables,
+            ~140 MB, loaded in the recorder's worker on the first call recorded).
+
+    Raises:
+        ValueError: a retention below 1, a negative cap or interval, or an unknown mode.
+    """
+
+    retention: int = DEFAULT_RETENTION
+    response_cap: int = DEFAULT_RESPONSE_CAP
+    commit_interval: float = DEFAULT_COMMIT_INTERVAL
+    commit: str = "durable"
+    tokens: str = "estimate"
+
+    def __post_init__(self) -> None:
+        if self.retention < 1:
+            raise ValueError(f"retention must be at least 1 session, got {self.retention}")
+        if self.response_cap < 0 or self.commit_interval < 0:
+            raise ValueError("response_cap and commit_interval cannot be negative")
+        if self.commit not in COMMIT_MODES:
+            raise ValueError(f"commit must be one of {', '.join(COMMIT_MODES)}, got {self.commit!r}")
+        if self.tokens not in TOKEN_MODES:
+            raise ValueError(f"tokens must be one of {', '.join(TOKEN_MODES)}, got {self.tokens!r}")
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RecordingSettings:
+        """The recording the gateway's settings ask for (each field the setting of its name), the same for every
+        command that opens its store (opening prunes to `retention`)."""
+        return cls(**{field.name: getattr(settings, field.name) for field in fields(cls)})
+
+    @property
+    def durable(self) -> bool:
+        """Whether a call's record is committed before the call returns (`commit="durable"`)."""
+        return self.commit == "durable"
 
 
 class RecorderFailed(RuntimeError):
@@ -91,12 +163,9 @@ class Recorder:
     def __init__(
         self,
         engine: AsyncEngine,
+        recording: RecordingSettings,
         *,
         replica: str,
-        response_cap: int,
-        commit_interval: float,
-        durable: bool = True,
-        exact_tokens: bool = False,
         batch_size: int = 500,
         max_pending: int = 100_000,
         before_commit: Callable[[], Awaitable[None]] | None = None,
@@ -106,11 +175,8 @@ class Recorder:
     ) -> None:
         self._engine = engine
         self._write_batch: WriteBatch = writer if writer is not None else self._write_with_engine
+        self.recording = recording
         self._replica = replica
-        self._cap = response_cap
-        self._exact_tokens = exact_tokens
-        self._interval = commit_interval
-        self.durable = durable
         self._before_commit = before_commit
         self._on_failure = on_failure
         self._batch_size = batch_size
@@ -244,9 +310,9 @@ class Recorder:
                         return
                     self._wake.clear()
                     continue
-                if not (self._closing or self.durable or self._urgent.is_set()):
+                if not (self._closing or self.recording.durable or self._urgent.is_set()):
                     with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(self._interval):
+                        async with asyncio.timeout(self.recording.commit_interval):
                             await self._urgent.wait()
                 self._urgent.clear()
                 while self._pending:
@@ -283,7 +349,9 @@ class Recorder:
     def _preparer(self, items: Sequence[Item], *, safe: bool = False, joined: bool = False) -> Callable[[], Batch]:
         """`prepare` of `items`, run once however often the write is retried; `joined`: what is enqueued until then
         joins them (`_join`; `items` is a list that grows)."""
-        return _Prepared(items, self._cap, self._replica, safe, self._exact_tokens, self._join if joined else None)
+        recording = self.recording
+        exact = recording.tokens == "exact"
+        return _Prepared(items, recording.response_cap, self._replica, safe, exact, self._join if joined else None)
 
     def _join(self, items: list[Item]) -> None:
         """Move what was enqueued since `items` were taken into them, up to a batch (a group commit).
