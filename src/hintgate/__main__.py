@@ -1,5 +1,5 @@
 """`python -m hintgate` runs the command-line interface."""
 
-from hintgate.cli.app import main
+from hintgate.cli.entry import main
 
 main()

@@ -15,11 +15,13 @@ from collections.abc import Awaitable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from hintgate.hints.catalog import CatalogEntry
 from hintgate.policy.decide import CallFacts, Decision
 from hintgate.policy.rules import Verdict
+
+if TYPE_CHECKING:
+    from hintgate.hints.catalog import CatalogEntry
 
 __all__ = [
     "CANCELLED",

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -31,7 +32,8 @@ SERVE_AND_REPORT_FROZEN = textwrap.dedent(
 
         walked = {id(o) for o in gc.get_objects()}
         with open(reported, "w") as out:
-            json.dump({"frozen": gc.get_freeze_count(), "tables_walked": id(tool_calls) in walked}, out)
+            report = {"frozen": gc.get_freeze_count(), "tables_walked": id(tool_calls) in walked}
+            json.dump({**report, "collecting": gc.isenabled()}, out)
 
     atexit.register(write_report)
     runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
@@ -88,7 +90,7 @@ def time_config(tmp_path: Path, time_cmd: list[str]) -> Path:
     return config
 
 
-async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_collectors_passes(
+async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_collectors_passes_and_collects_again(
     tmp_path: Path, time_cmd: list[str]
 ) -> None:
     config = time_config(tmp_path, time_cmd)
@@ -101,18 +103,19 @@ async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_colle
         assert not answer.is_error
         gateway.process.send_signal(signal.SIGTERM)
         assert gateway.process.wait(timeout=30) == 0
+    seen = json.loads(report.read_text())
     # The modules, the SDK's models and the scan's phrases alone are tens of thousands of objects.
-    assert json.loads(report.read_text())["frozen"] > 10_000
+    assert seen["frozen"] > 10_000
+    assert seen["collecting"] is True  # `serve` starts with the collector off: on again once it listens
 
 
-async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_open_out_of_the_collectors_passes(
-    tmp_path: Path, time_cmd: list[str]
-) -> None:
+async def stdio_report(tmp_path: Path, time_cmd: list[str], *args: str) -> dict[str, Any]:
+    """What a stdio gateway serving the time server (`args` added to `serve`) reported as it exited after one call."""
     config = time_config(tmp_path, time_cmd)
     report = tmp_path / "report.json"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-c", SERVE_AND_REPORT_FROZEN, str(report), "serve", "--config", str(config), "--db", "calls.db"],
+        args=["-c", SERVE_AND_REPORT_FROZEN, str(report), "serve", "--config", str(config), *args],
         env={"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)},
         cwd=str(tmp_path),
     )
@@ -122,10 +125,25 @@ async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_o
         assert not answer.is_error
         while not report.exists():  # written as the gateway exits, once its client closed its stdin
             await anyio.sleep(0.05)
-    seen = json.loads(report.read_text())
+    return dict(json.loads(report.read_text()))
+
+
+async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_open_out_of_the_collectors_passes(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    seen = await stdio_report(tmp_path, time_cmd, "--db", "calls.db")
     assert seen["frozen"] > 10_000
     # The store opened after the first listing (its state was read ahead): its tables were set aside then.
     assert seen["tables_walked"] is False
+    assert seen["collecting"] is True  # `serve` starts with the collector off: on again once the store opened
+
+
+async def test_a_stdio_gateway_without_a_store_collects_again_once_it_answered_its_first_listing(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    seen = await stdio_report(tmp_path, time_cmd, "--no-record")
+    assert seen["frozen"] > 10_000
+    assert seen["collecting"] is True
 
 
 async def test_an_http_gateway_builds_the_result_scan_before_its_first_result(

@@ -86,7 +86,7 @@ async def test_serving_with_recording_to_sqlite_imports_the_store_but_not_the_da
     assert loaded(modules, NEVER) == []
 
 
-async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_checker_nor_the_store(
+async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_checker_the_store_nor_other_commands(
     tmp_path: Path, time_cmd: list[str]
 ) -> None:
     from mcp.client.stdio import StdioServerParameters
@@ -110,6 +110,8 @@ async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_ch
     assert loaded(modules, ["jsonschema"]) == []
     assert loaded(modules, STORE) == []
     assert loaded(modules, DASHBOARD) == []
+    # `serve` runs on a command line of its own: the whole one, and the other commands' modules, are not read.
+    assert loaded(modules, ["hintgate.cli.app", "hintgate.cli.approvals", "hintgate.cli.servers"]) == []
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])

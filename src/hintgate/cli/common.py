@@ -36,6 +36,7 @@ __all__ = [
     "OutputFormat",
     "StoreListing",
     "WideOpt",
+    "command_line",
     "data_dir_unusable",
     "emit_rows",
     "fail",
@@ -112,6 +113,36 @@ def spelt_out(command: Callable[..., None]) -> Callable[..., None]:
 
 def out() -> Console:
     return Console(soft_wrap=False)
+
+
+def command_line() -> typer.Typer:
+    """A `hintgate` command line without its commands: its help, its settings and its `--version` option."""
+    app = typer.Typer(
+        name="hintgate",
+        help="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_options)
+    return app
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        from hintgate import __version__
+
+        out().print(f"hintgate {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
+    """An MCP gateway that makes tool annotations complete, explainable and enforced."""
 
 
 def fail(message: str, code: int) -> NoReturn:

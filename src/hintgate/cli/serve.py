@@ -29,12 +29,12 @@ from hintgate.config.model import GatewayConfig, IdentityConfig
 from hintgate.config.settings import Settings
 from hintgate.errors import ConfigError, IdentityError, ListenError, StoreError
 from hintgate.hints.trust import trust_note
-from hintgate.outcome import Tracer
 from hintgate.policy.own_places import OwnPlaces
 from hintgate.sources.processes import Prestarted, prestarting
 
 if TYPE_CHECKING:
     from hintgate.cli.client_setup import TokenReference
+    from hintgate.outcome import Tracer
     from hintgate.server.gateway import Gateway
     from hintgate.stored_state import StoredState
 
@@ -682,8 +682,11 @@ STDIO_MODULES = (
     "hintgate.server.face",
     "hintgate.server.direct",
     "hintgate.server.stdio",
+    "mcp.server.lowlevel",
+    "mcp.server.caching",
 )
-"""What serving stdio imports once the gateway is up: the SDK (its server side), the MCP face, the stdio transport."""
+"""What serving stdio imports once the gateway is up: the SDK (its server side: the low-level `Server` the MCP face
+builds), the MCP face, the stdio transport. Imported while the upstreams start, not after their first listing."""
 
 
 class BackgroundImports:
@@ -828,18 +831,27 @@ def give_back_freed_heap() -> None:
 
 
 def _settle_start_up() -> None:
-    """Set what the gateway built to start aside from the cyclic garbage collector (`gc.freeze`), and give
-    the heap it freed back (`give_back_freed_heap`).
+    """Set what the gateway built to start aside from the cyclic garbage collector (`gc.freeze`), give the
+    heap it freed back (`give_back_freed_heap`), and turn the collector on (`hintgate serve` starts with it off:
+    `hintgate.cli.entry`).
 
-    Called once an HTTP gateway listens (`_serve_app`), once a stdio gateway serves, and again once its late
-    store opened. The modules, the SDK's models, the scan's phrases and the catalog so far live as long as
-    the gateway (145,000-195,000 tracked objects), yet each full collection walked them all again: one pass
-    of 0.13-0.34 s every few thousand calls (load 4-6). Frozen, they are never walked again; what is made
-    later is collected as before. No collection runs first (it would hold the event loop that long): one run
-    at that point found about 600 unreachable objects, which stay.
+    Called once an HTTP gateway listens (`_serve_app`), once a stdio gateway wrote its first listing (or
+    waited `FIRST_ANSWER_GRACE` for the request), and again once its late store opened. The modules, the
+    SDK's models, the scan's phrases and the catalog so far live as long as the gateway (145,000-195,000
+    tracked objects), yet each full collection walked them all again: one pass of 0.13-0.34 s every few
+    thousand calls (load 4-6). Frozen, they are never walked again; what is made later is collected as
+    before. No collection runs first (it would hold the event loop that long): one run at that point found
+    about 600 unreachable objects (900 with the collector off until then), which stay.
     """
     gc.freeze()
     give_back_freed_heap()
+    gc.enable()
+
+
+async def _settled_after_first_answer(gateway: Gateway) -> None:
+    """`_settle_start_up` once a stdio gateway's first listing is written out (or `FIRST_ANSWER_GRACE` passed)."""
+    await gateway.first_answer.written(FIRST_ANSWER_GRACE)
+    _settle_start_up()
 
 
 async def _then_settled(opening: Coroutine[Any, Any, None]) -> None:
@@ -962,8 +974,9 @@ async def run_stdio(
             view=view,
         ) as started:
             gateway, store, late = started.gateway, started.store, started.late
-            _settle_start_up()
             side: list[asyncio.Task[None]] = []
+            if late is None:  # else once the late store opened, after the first listing
+                side.append(asyncio.create_task(_settled_after_first_answer(gateway)))
             if dashboard is not None and web_sock is not None:
                 # stderr is the MCP client's (often a log file others can read), unless it is a terminal.
                 private = not sys.stderr.isatty()

@@ -21,8 +21,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.hints.annotations import Hint, Tier
-from hintgate.hints.catalog import META_PREFIX
+from hintgate.hints.annotations import META_PREFIX, Hint, Tier
 from hintgate.hints.names import names_match
 
 __all__ = [

@@ -18,12 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.annotations import Hint, Tier
-from hintgate.hints.catalog import CatalogEntry
 from hintgate.hints.names import names_match
 from hintgate.hints.trust import Trust
+
+if TYPE_CHECKING:
+    from hintgate.hints.catalog import CatalogEntry
 
 __all__ = ["BUILTIN_VIEWS", "READ_ONLY", "VIEW_NAME", "View", "views_json"]
 

@@ -22,6 +22,7 @@ from hintgate.hints.trust import Trust
 
 __all__ = [
     "CAUTIOUS",
+    "META_PREFIX",
     "SPEC_DEFAULTS",
     "Annotations",
     "Hint",
@@ -37,6 +38,9 @@ __all__ = [
     "resolve",
     "tier_of",
 ]
+
+META_PREFIX = "hintgate/"
+"""The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
 
 
 class Hint(enum.StrEnum):

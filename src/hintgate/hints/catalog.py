@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hintgate.hints.annotations import (
+    META_PREFIX,
     Annotations,
     Hint,
     Inferred,
@@ -26,6 +27,7 @@ from hintgate.hints.annotations import (
     resolve,
 )
 from hintgate.hints.calls import ArgumentJudge
+from hintgate.hints.facts import ToolFacts
 from hintgate.hints.inference import infer
 from hintgate.hints.titles import TitleOrigin, title_from_name
 from hintgate.hints.trust import Trust
@@ -61,29 +63,6 @@ NAME_MAX_STRICT = 64
 WIRE_KEYS = ("description", "inputSchema", "outputSchema", "icons", "execution")
 """The members of a source's tool passed on to clients as they are (name, title, annotations and `_meta` are
 the gateway's): what the MCP spec defines for a tool, all of them pinned."""
-
-
-@dataclass(frozen=True, slots=True)
-class ToolFacts:
-    """What a tool's source knows about it beyond its JSON object: the resolver's other inputs.
-
-    Attributes:
-        declared: annotations parsed already, for sources that declare them
-            elsewhere than in `annotations` (an OpenAPI `x-mcp-annotations`);
-            `None` reads them from the tool's `annotations`.
-        http_method: the HTTP method behind the tool, for method-based inference.
-        overrides: the operator's hint values from the config file.
-        title: the operator's title from the config file.
-        category: the tool's category, from a source that files its tools (a Python registry).
-        tags: the tool's tags, from such a source.
-    """
-
-    declared: ParsedAnnotations | None = None
-    http_method: str | None = None
-    overrides: Mapping[Hint, bool] = field(default_factory=dict)
-    title: str | None = None
-    category: str | None = None
-    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,8 +312,6 @@ META_TAGS = "hintgate/tags"
 """The `_meta` key of a tool's tags (a Python registry's `tags`), a list of strings."""
 SEPARATOR = "_"
 """Between a server's prefix and its tool's name: `time_get_current_time` (the common convention)."""
-META_PREFIX = "hintgate/"
-"""The `_meta` key prefix under which hintgate explains a tool (provenance, tier, server...)."""
 OPENAPI_META = "hintgate/openapi"
 """The `_meta` key an OpenAPI source puts on its tools (method, path, operationId)."""
 _INVALID = re.compile(r"[^A-Za-z0-9_.\-]")

@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 from hintgate.config.model import SourceConfig, SourceTraits
 from hintgate.derived import Derived
 from hintgate.errors import UpstreamDown
-from hintgate.hints.catalog import ToolFacts
+from hintgate.hints.facts import ToolFacts
 from hintgate.policy.principal import Principal
 from hintgate.redaction import Redactor
 
