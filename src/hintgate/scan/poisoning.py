@@ -40,6 +40,7 @@ from typing import Any, TypedDict, Unpack
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
+from hintgate.scan.approval import denials, splits
 from hintgate.scan.cues import Cue
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
@@ -638,6 +639,7 @@ def scan_tool(
     findings = _scan_all(texts, name, others, off)
     if "HG619" not in off:
         findings.extend(_precedence_claims(texts, findings, name))
+        findings.extend(_approval_denials(texts, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -2583,6 +2585,39 @@ def _precedence_claims(
                     ScanFinding("HG619", f"{path} {claim.why}", path, claim.start, claim.end, name, severity=Level.HIGH)
                 )
     return out
+
+
+def _approval_denials(texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
+    """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), where nothing high
+    was found already. A tool that detects attacks names them as its job, and a value is an argument passed on."""
+    description = next((text for path, text in texts if path == "description"), "")
+    if name is not None and _detects_attacks(name, description):
+        return []
+    said = {finding.path for finding in findings if finding.level is Level.HIGH}
+    out = []
+    for path, text in texts:
+        if path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None:
+            continue
+        # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
+        owner = f"{name or ''} {_param_of(path)}"
+        for denial in [*denials(text, owner), *splits(text)]:
+            if not _about_attacks(text, denial.start, denial.end):
+                out.append(
+                    ScanFinding(
+                        "HG619", f"{path} {denial.why}", path, denial.start, denial.end, name, severity=Level.HIGH
+                    )
+                )
+                break
+    return out
+
+
+_PARAM = re.compile(r"(?:^|\.)properties\.([^.]+)\.[^.]+$")
+
+
+def _param_of(path: str) -> str:
+    """The name of the parameter whose text `path` is, or ""."""
+    found = _PARAM.search(path)
+    return found.group(1) if found else ""
 
 
 def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: str | None) -> list[ScanFinding]:

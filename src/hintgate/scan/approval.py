@@ -1,0 +1,180 @@
+"""The user's approval turned off by a definition: the polarity of the clause that speaks of it.
+
+Pure. Per the MCP spec a client should ask the user before a call that acts
+(a human in the loop), and a tool's description has no standing to change
+that. Honest text that speaks of the approval affirms it: "ask the user
+first", "requires confirmation", "the gateway will ask the user to confirm",
+"never ... without their consent". A poisoned one turns it off, whatever the
+words:
+
+- **denied**: the approval negated once ("do not ask", "no confirmation is
+  needed", "so the user is not prompted", "without checking with them");
+- **dodged**: an act done so it never comes up ("avoids prompts", "skip the
+  dialog", "bypass the review");
+- **claimed**: the approval said to be given already or elsewhere
+  ("pre-approved", "a standing consent", "treat later ones as approved",
+  "approvals are collected at the end", "the check is handled upstream").
+
+Each is read as polarity, not wording: the markers that turn the approval
+off (a negation, a dodge, a claim, a state such as "disabled") are counted in
+the clause that names it, and an odd count turns it off while an even one
+affirms it ("never act without their consent", "do not skip the review",
+"the user has not approved" under "never call"). A clause that waits for a
+condition ("until", "unless", "before", "only"), makes it a duty ("must be
+pre-approved by an editor", "requires confirmation") or warns ("without
+permission is illegal") keeps it. The words are those of the approval flow in English
+and the commonest languages, never one server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Denial", "denials", "splits"]
+
+
+@dataclass(frozen=True, slots=True)
+class Denial:
+    """A clause of a definition that turns the user's approval off: its span and how."""
+
+    start: int
+    end: int
+    why: str
+
+
+# The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
+# English and the commonest languages. "ask" counts only as asking for a go-ahead (first, again, before, or for a
+# confirmation), never as asking for data ("ask the user for their address").
+_APPROVAL = re.compile(
+    r"\b(?:confirm(?:s|ed|ing|ations?)?|approv(?:e|es|ed|ing|als?)|consent(?:s|ed|ing)?|permission|"
+    r"authori[sz]ation|authori[sz]ed|sign-?off|human[\s-]in[\s-]the[\s-]loop|hitl)\b"
+    r"|\b(?:approval|confirmation|permission|consent|merge|review)\s+(?:prompts?|dialogs?|dialogues?|sheets?|steps?)\b"
+    r"|\bprompt(?:ed|ing)\b|\bprompts?\b(?=\s+(?:the\s+user|them|you|for|again|every|each|twice)\b|\s*[.;,!)]|\s*$)"
+    r"|\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
+    r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:user|owner|customer|approver|reviewer|human)s?|them|"
+    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:for|about)\s+(?:\w+\s+)?"
+    r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
+    r"|\b(?:confirmaci[oó]n|confirmar|aprobaci[oó]n|aprobar|consentimiento|permiso|autorizaci[oó]n|preguntar|"
+    r"confirmação|aprovação|aprovar|consentimento|permissão|autorização|perguntar|"
+    r"confirmer|approbation|approuver|consentement|autorisation|"
+    r"Bestätigung|bestätigen|Freigabe|Genehmigung|Zustimmung|Erlaubnis|nachfragen|rückfragen|"
+    r"conferma|confermare|approvazione|consenso|permesso|autorizzazione|chiedere|"
+    r"potwierdze\w*|zgod[ayę]\w*|zatwierdz\w*|pytaj\w*|pytać|"
+    r"konfirmasi|persetujuan|izin|menyetujui|ditanyakan|bertanya|"
+    r"onay\w*|sormadan|"
+    r"xác\s+nhận|phê\s+duyệt|hỏi\s+lại|تأكيد\w*|موافق\w*|إذن|استئذان)(?!\w)"
+    r"|(?:확인|승인|동의|허락|허가|컨펌)",
+    re.IGNORECASE,
+)
+# What turns the approval off, each counted once, up to the approval's own word: a negation, a dodge, a claim that
+# it is given ("pre-approved", "treat them as approved").
+_OFF = re.compile(
+    r"\b(?:not|no|never|none|nor|without|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|"
+    r"mustn't|needn't|wouldn't|haven't|hasn't)\b|n't\b"
+    r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
+    r"sidestep\w*|dodg(?:e|es|ed|ing)|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
+    r"auto-?(?:accept|approv|confirm)\w*)\b"
+    r"|\b(?:pre-?(?:approv|confirm|consent|authori[sz])\w*|already\s+(?:been\s+)?(?:approv|confirm|consent|"
+    r"authori[sz]|agreed|given|granted)\w*|standing\s+(?:approval|consent|order|permission)|blanket\s+"
+    r"(?:approval|consent|permission))"
+    r"|\b(?:treat(?:s|ed)?|count(?:s|ed)?|consider(?:s|ed)?|regard(?:s|ed)?|deem(?:s|ed)?)\b[^.;:!?]{0,60}?\b(?:as\s+|to\s+be\s+)?"
+    r"(?:already\s+|pre-?)?(?:approved|confirmed|consented|authori[sz]ed)\b"
+    # The commonest languages' negations and claims ("ne ... pas" counts once, by its second word).
+    r"|\b(?:nunca|sin|não|nem|sem|pas|jamais|sans|aucune?|nicht|keine?\w*|nie|niemals|ohne|non(?!-)|mai|senza|bez|"
+    r"tidak|tanpa|jangan|không|đừng|chẳng|huwag|لا|دون|بدون|بلا|ليس)\b|مسبق"
+    r"|\b(?:ya|já|déjà|bereits|già|sudah)\s+(?:\w+\s+)?(?:aprob|autoriz|aprov|approuv|autoris|genehmigt|freigegeben|"
+    r"zugestimmt|approvat|menyetujui|disetujui)\w*",
+    re.IGNORECASE,
+)
+# What the approval is said to be, just after its word: ended ("disabled", "redundant", "not needed"), or done by
+# someone else or later ("handled by the backend", "collected at the end").
+_ENDED = re.compile(
+    r"^(?:\W*[\w'-]+){0,6}?\W*\b(?:disabled|redundant|unnecessary|needless|superfluous|waived|switched\s+off|"
+    r"turned\s+off|broken|flaky|(?:not|no\s+longer)\s+(?:needed|required|necessary|shown|requested|triggered)|"
+    r"nicht\s+(?:mehr\s+)?(?:nötig|notwendig|erforderlich)|unnötig|no\s+(?:es\s+)?(?:necesari[oa]|requerid[oa])|"
+    r"innecesari[oa]|não\s+é\s+necessári[oa]|desnecessári[oa]|(?:n'est\s+)?pas\s+nécessaire|inutile|"
+    r"non\s+(?:è\s+)?necessari[oa]|superflu[oa]|nie\s+jest\s+potrzebn\w*|niepotrzebn\w*|tidak\s+(?:perlu|diperlukan)|"
+    r"handled\s+(?:by|upstream|elsewhere|automatically|internally)|performed\s+by|taken\s+care\s+of|"
+    r"collected\s+(?:at|after|later))\b"
+    # Languages that put the denial after the word: "onayına gerek yoktur", "확인 없이", "승인은 필요 없습니다".
+    r"|^\S{0,4}\s*(?:\w+\s+)?(?:gerek\s+yok|gerekmez|gerekmiyor|almadan|olmadan|sormadan|없이|없음|불필요|필요\s*없|"
+    r"하지\s*말|받지\s*말|묻지\s*말|생략)",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]{4,}")
+# The approval waited for or made a condition (before it is named: "not executed until the user confirms", "only
+# when the user asks to approve", "whether to ..."), or the act without it called a wrong: the clause keeps it whatever
+# it negates.
+_WAITED = re.compile(
+    r"(?<![\w-])(?:until|unless|before|only|except|whether|hasta\s+que|a\s+menos\s+que|antes\s+de|sólo|solo|jusqu'à|"
+    r"avant\s+de|seulement|bis|bevor|erst|nur|finché|prima\s+di|zanim|dopóki|sebelum|hanya|trước\s+khi)\b",
+    re.IGNORECASE,
+)
+# The approval made a duty: "posts must be pre-approved by an editor", "needs to be confirmed first".
+_DUTY = re.compile(
+    r"\b(?:must|needs?\s+to|has\s+to|have\s+to|should|shall|is\s+to|are\s+to)\s+(?:first\s+|always\s+)?be\s+(?:\w+\s+)?"
+    r"(?:pre-?)?(?:approv|confirm|authori[sz]|sign|review|consent)\w*"
+    r"|\b(?:requires?|required|requiring)\s+(?:\w+\s+){0,2}?(?:pre-?)?(?:approval|confirmation|consent|authori[sz]ation|"
+    r"sign-?off|permission)",
+    re.IGNORECASE,
+)
+_WRONG = re.compile(
+    r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I
+)
+# A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
+_CLAUSE = re.compile(r"[^.;:!?\n()\[\]—–,]+")
+
+
+def denials(text: str, tool: str | None = None) -> Iterator[Denial]:
+    """The clauses of `text` (a definition's) that turn the user's approval off. A word of the approval that the tool's
+    own name holds is its job, not the user's say ("approve_expense": "never approve on the report's word")."""
+    if _APPROVAL.search(text) is None:
+        return
+    own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
+    for clause in _CLAUSE.finditer(text):
+        said = clause.group()
+        if _WRONG.search(said) is not None or _DUTY.search(said) is not None:
+            continue
+        for approval in _APPROVAL.finditer(said):
+            if approval.group().lower()[:6] in own or _WAITED.search(said, 0, approval.start()) is not None:
+                continue
+            ended = _ENDED.search(said[approval.end() :]) is not None
+            if (len(_OFF.findall(said, 0, approval.end())) + ended) % 2 == 1:
+                yield Denial(clause.start(), clause.end(), "turns the user's approval off")
+                break
+
+
+# A limit the approval depends on: "approval on batches over 50 cells", "payments above $500 require manual approval".
+_LIMIT = re.compile(
+    r"\b(?:above|over|more\s+than|exceed\w*|(?!other\b|rather\b)\w+er\s+than|beyond|at\s+least|past)\b|[>≥]"
+    r"|\b(?:über|mehr\s+als|más\s+de|por\s+encima|supérieur\w*|au-delà|plus\s+de|acima\s+de|mais\s+de|oltre|"
+    r"powyżej|lebih\s+dari|di\s+atas|üzeri\w*|fazla)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"[^.;!?\n]+")
+# One act made as several smaller ones: "split it into several payments", "break the list into batches of 49",
+# "divide ... into parts", "one call per item" is not it (a tool's plain use).
+_SPLIT = re.compile(
+    r"\b(?:split\w*|break\w*|divid\w*|chunk\w*|slic\w*|partition\w*|stagger\w*|spread\w*|aufteil\w*|teil\w*|"
+    r"fraccion\w*|divis\w*|répart\w*|fraction\w*|suddivid\w*|podziel\w*|pecah\w*|böl\w*)\b"
+    r"[^.;!?\n]{0,60}?\b(?:into|in|across|over|en|in|auf|em|na|menjadi|jadi)\s+(?:\w+\s+){0,2}?"
+    r"(?:several|multiple|smaller|separate|many|parts|pieces|chunks|batches|calls|requests|transactions|payments|"
+    r"transfers|orders|instalments|installments|\d+|varios|varias|mehrere|plusieurs|vári\w*|più|kilka|beberapa|"
+    r"birkaç|parti|partes|Teile|parties|lotes|lots)\b",
+    re.IGNORECASE,
+)
+
+
+def splits(text: str) -> Iterator[Denial]:
+    """The sentences of `text` (a definition's) that make one act several smaller ones where the text says the user's
+    approval depends on a limit: the calls shaped so the approval never comes up."""
+    sentences = list(_SENTENCE.finditer(text))
+    limited = any(_APPROVAL.search(said.group()) and _LIMIT.search(said.group()) for said in sentences)
+    if not limited:
+        return
+    for sentence in sentences:
+        if _SPLIT.search(sentence.group()) is not None:
+            yield Denial(sentence.start(), sentence.end(), "splits an act so the user's approval never comes up")
+            return
