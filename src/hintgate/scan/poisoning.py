@@ -40,7 +40,8 @@ from typing import Any, TypedDict, Unpack
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import denials, splits
+from hintgate.scan.approval import Denial, denials, splits
+from hintgate.scan.authority import Shift, shifts
 from hintgate.scan.cues import Cue
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
@@ -639,7 +640,7 @@ def scan_tool(
     findings = _scan_all(texts, name, others, off)
     if "HG619" not in off:
         findings.extend(_precedence_claims(texts, findings, name))
-        findings.extend(_approval_denials(texts, findings, name))
+        findings.extend(_approval_and_authority(texts, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -2587,9 +2588,12 @@ def _precedence_claims(
     return out
 
 
-def _approval_denials(texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
-    """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), where nothing high
-    was found already. A tool that detects attacks names them as its job, and a value is an argument passed on."""
+def _approval_and_authority(
+    texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
+) -> list[ScanFinding]:
+    """The clauses of a definition's texts that turn the user's approval off (`scan.approval`) or move the authority
+    over the model away from its host or user (`scan.authority`), where nothing high was found already. A tool that
+    detects attacks names them as its job, and a value is an argument passed on."""
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
         return []
@@ -2600,12 +2604,11 @@ def _approval_denials(texts: list[tuple[str, str]], findings: list[ScanFinding],
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
-        for denial in [*denials(text, owner), *splits(text)]:
-            if not _about_attacks(text, denial.start, denial.end):
+        asks: list[Denial | Shift] = [*denials(text, owner), *splits(text), *shifts(text, owner)]
+        for ask in asks:
+            if not _about_attacks(text, ask.start, ask.end):
                 out.append(
-                    ScanFinding(
-                        "HG619", f"{path} {denial.why}", path, denial.start, denial.end, name, severity=Level.HIGH
-                    )
+                    ScanFinding("HG619", f"{path} {ask.why}", path, ask.start, ask.end, name, severity=Level.HIGH)
                 )
                 break
     return out
