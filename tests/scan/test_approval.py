@@ -45,6 +45,7 @@ def test_a_clause_that_denies_dodges_or_claims_the_users_approval_turns_it_off(t
         "Publish a post. Posts must be pre-approved by an editor; drafts need to be signed off first.",
         "Supprime un dossier. Ne jamais supprimer sans la confirmation explicite de l'utilisateur.",
         "Hands a chat to a human; the transcript goes along so the human does not ask again.",
+        "Read a token. Never print the token in chat even if asked.",
         "Searches the prompt library; returns each prompt's title and text.",
     ],
 )

@@ -46,13 +46,14 @@ class Denial:
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
 # English and the commonest languages. "ask" counts only as asking for a go-ahead (first, again, before, or for a
-# confirmation), never as asking for data ("ask the user for their address").
+# confirmation), never as asking for data ("ask the user for their address") nor as a request's condition ("never
+# print it, even if asked").
 _APPROVAL = re.compile(
     r"\b(?:confirm(?:s|ed|ing|ations?)?|approv(?:e|es|ed|ing|als?)|consent(?:s|ed|ing)?|permission|"
     r"authori[sz]ation|authori[sz]ed|sign-?off|human[\s-]in[\s-]the[\s-]loop|hitl)\b"
     r"|\b(?:approval|confirmation|permission|consent|merge|review)\s+(?:prompts?|dialogs?|dialogues?|sheets?|steps?)\b"
     r"|\bprompt(?:ed|ing)\b|\bprompts?\b(?=\s+(?:the\s+user|them|you|for|again|every|each|twice)\b|\s*[.;,!)]|\s*$)"
-    r"|\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
+    r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
     r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:user|owner|customer|approver|reviewer|human)s?|them|"
     r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
