@@ -6,6 +6,7 @@ Real worker processes (`python -m hintgate.scan.workers`); every wait bounded.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -39,6 +40,53 @@ async def test_a_long_result_is_scanned_in_a_worker_with_the_findings_the_scan_m
     assert "API key" not in guarded.result["content"][1]["text"]
     assert short.findings  # scanned on the loop: no second worker for it
     assert scanner.started == 1
+
+
+def shapes(order: str = ORDER) -> dict[str, Any]:
+    """A result holding what JSON writes longer than it reads: escapes, non-ASCII, numbers, nesting, an object."""
+    deep: list[Any] = [order]
+    for _ in range(100):
+        deep = [deep]
+    return {
+        "content": [{"type": "text", "text": '\x00\x01\x1f quotes " and \\ backslashes, é ✓ 𝄞'}],
+        "structuredContent": {
+            "n": -(10**18) + 1,
+            "big": 10**30,
+            "x": -1.7976931348623157e308,
+            "nan": float("nan"),
+            "t": (1, None, True),
+            "e": {},
+            "deep": deep,
+            "when": _Opaque(),
+        },
+    }
+
+
+class _Opaque:
+    def __str__(self) -> str:
+        return "an object JSON writes as its text"
+
+
+def job_length(scanner: Scanner, result: dict[str, Any], tool: str) -> int:
+    """The bytes of the job a worker would get for `result`: its JSON, written as the scanner writes it."""
+    job = {"kind": "result", "result": result, "tool": tool, "seconds": scanner._seconds}
+    text = json.dumps(job, ensure_ascii=False, separators=(",", ":"), default=str)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+async def test_a_result_is_scanned_on_the_loop_exactly_when_its_job_fits_the_inline_length() -> None:
+    result = shapes()
+    size = job_length(Scanner(), result, "t")
+    on_loop, in_worker = Scanner(inline=size), Scanner(inline=size - 1)
+    try:
+        async with asyncio.timeout(120):
+            for scanner in (on_loop, in_worker):
+                guarded = await scanner.guard(result, action=OnResultFinding.REDACT, tool="t")
+                assert guarded.findings
+    finally:
+        await on_loop.aclose()
+        await in_worker.aclose()
+    assert (on_loop.started, in_worker.started) == (0, 1)
 
 
 async def test_the_loop_keeps_running_while_a_worker_scans() -> None:

@@ -88,8 +88,10 @@ class Scanner:
         self, result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None
     ) -> GuardedResult:
         """`result` as the client gets it (`scan.guard.apply`), scanned within the deadline or withheld."""
-        payload = _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
-        if len(payload) <= self.inline:
+        # Most results are short: a bound on their JSON's length, cheaper than writing it, tells them apart.
+        short = _json_within(result, self.inline - _JOB_BYTES - 6 * len(tool or ""))
+        payload = b"" if short else _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
+        if short or len(payload) <= self.inline:
             return apply(result, scan_result(result, tool=tool, warnings=False), action=action, tool=tool)
         answer = await self._run(payload)
         if answer is None:
@@ -247,6 +249,52 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=s
 def _dumps(value: Any) -> bytes:
     text = _ENCODER.encode(value)
     return text.encode("utf-8", "surrogatepass")
+
+
+_JOB_BYTES = 80
+"""What a result's job adds to the result's own JSON, at most: `{"kind":"result","result":`, `,"tool":""`,
+`,"seconds":` and a float, `}` (the tool's name counted apart)."""
+_DEPTH = 64
+"""Containers nested deeper than this are not bounded (their JSON is written instead)."""
+
+
+def _json_within(value: Any, limit: int) -> bool:
+    """Whether `value`'s JSON (as `_dumps` writes it) is surely at most `limit` bytes, without writing it.
+
+    Each character of a string is at most 6 bytes of JSON (`\\u001f`; UTF-8 takes at most 4), a
+    number at most 24 characters (an integer of up to 19 digits, a float's `repr`), `false` 5.
+    False for anything else, for non-string keys and for deep nesting: `_dumps` itself measures those.
+    """
+    total = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = item.__class__
+        if kind is str:
+            total += 6 * len(item) + 3  # quotes and the comma or colon after it
+        elif kind is dict:
+            if depth >= _DEPTH:
+                return False
+            total += 2
+            for key, inner in item.items():
+                if key.__class__ is not str:
+                    return False
+                total += 6 * len(key) + 3
+                stack.append((inner, depth + 1))
+        elif kind is list or kind is tuple:
+            if depth >= _DEPTH:
+                return False
+            total += 2
+            stack.extend((inner, depth + 1) for inner in item)
+        elif kind is bool or item is None:
+            total += 6
+        elif (kind is int and -(10**18) < item < 10**18) or kind is float:
+            total += 25
+        else:
+            return False
+        if total > limit:
+            return False
+    return True
 
 
 def _name(raw: Mapping[str, Any]) -> str | None:
