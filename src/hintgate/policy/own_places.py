@@ -52,6 +52,8 @@ _DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443, "ftp": 21}
 # What a second reading of a text undoes: percent-encoding, tabs and line breaks, backslashes (and, in a text
 # beyond ASCII, compatibility forms).
 _DISGUISES = "%\t\r\n\\"
+_DISGUISED = re.compile(f"[{re.escape(_DISGUISES)}]").search
+"""Whether a text holds one of `_DISGUISES` (one search, not a scan per character)."""
 _LINE_BREAKS = str.maketrans("", "", "\t\r\n")
 _FULL_STOPS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
 _MAX_DEPTH = 64  # arguments nested deeper than this are not walked further (a JSON document rarely is)
@@ -104,8 +106,8 @@ def _normalised_path(text: str, homes: Mapping[str, str]) -> str:
     """
     if homes and ("~" in text or "$" in text):
         text = _HOME_SPELLING.sub(lambda found: homes.get(found.group(1), found.group(0)), text)
-    if "/" not in text:
-        return text
+    if "/" not in text or ("//" not in text and "/." not in text and not text.endswith("/")):
+        return text  # no empty, `.` or `..` segment after the first: nothing to collapse
     kept: list[str] = []
     for index, segment in enumerate(text.split("/")):
         if index and segment in ("", "."):
@@ -198,7 +200,7 @@ class OwnPlaces:
             return None
         for text in _strings(arguments, 0):
             reason = self._named(text)
-            if reason is None and (not text.isascii() or any(c in text for c in _DISGUISES)):
+            if reason is None and (not text.isascii() or _DISGUISED(text) is not None):
                 reason = self._named(_undisguised(text))
             if reason is not None:
                 return reason
@@ -266,7 +268,7 @@ def _strings(value: Any, depth: int) -> Iterator[str]:
     """Every string in a JSON value: object keys and values, array items."""
     if isinstance(value, str):
         yield value
-    elif depth < _MAX_DEPTH and isinstance(value, Mapping):
+    elif depth < _MAX_DEPTH and (value.__class__ is dict or isinstance(value, Mapping)):
         for key, item in value.items():
             if isinstance(key, str):
                 yield key

@@ -183,9 +183,9 @@ class Discovery:
 
     def listing(self, catalog: Catalog, rules: Sequence[Rule], view: View | None, who: Principal | None) -> Listing:
         """What a client of `view` who is `who` is listed."""
-        basis = (catalog, rules, self.settings)
-        if self._basis is None or any(a is not b for a, b in zip(self._basis, basis, strict=True)):
-            self._basis, self._listings = basis, {}
+        basis = self._basis  # the listings kept are of these very values: any new one starts them afresh
+        if basis is None or basis[0] is not catalog or basis[1] is not rules or basis[2] is not self.settings:
+            self._basis, self._listings = (catalog, rules, self.settings), {}
         key = (
             view.name if view is not None else None,
             who.name if who is not None else None,

@@ -58,7 +58,11 @@ class FirstRequestDeadline:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self._app(scope, receive, send)
             return
-        given = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-session-id"), None)
+        given: str | None = None
+        for name, value in scope["headers"]:  # a loop, not a generator: this runs for every request
+            if name == b"mcp-session-id":
+                given = value.decode("latin-1")
+                break
         if given:  # the session is named: its answer is passed on as it is
             await self._app(scope, receive, send)
             self._after(given, scope.get(MESSAGE_KEY))

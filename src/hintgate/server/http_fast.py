@@ -53,6 +53,7 @@ from starlette.requests import Request
 
 from hintgate.pipeline import Decided
 from hintgate.server import sdk
+from hintgate.server.http_request import HttpRequest
 from hintgate.server.request_ids import MESSAGE_KEY, replay
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ class _NeedsStream(Exception):
     """Raised inside the SDK's middleware chain, before anything ran: this request goes the SDK's way."""
 
 
-class _FastRequest(Request):
+class _FastRequest(HttpRequest):
     """The HTTP request of a call on the fast path (the SDK's handlers see it as `ctx.request`)."""
 
 

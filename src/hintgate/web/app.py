@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hintgate import __version__
 from hintgate.policy.roles import Roles
+from hintgate.server.http_request import HttpRequest
 from hintgate.web import (
     api,
     approvals_api,
@@ -133,7 +134,7 @@ class Checked:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        answer = await self.check(Request(scope, receive), _through)
+        answer = await self.check(HttpRequest(scope, receive), _through)
         if answer is _PASSED:
             await self.app(scope, receive, send)
         else:

@@ -255,7 +255,7 @@ def security_middleware(
         authenticated = (
             token is None or token_matches(_presented(request), token) or request.scope.get(PRINCIPAL) is not None
         )
-        request.state.authenticated = authenticated
+        request.scope.setdefault("state", {})["authenticated"] = authenticated  # `request.state`'s own dict
         open_path = path in ("/login", "/api/health") or path.startswith(("/static/", "/login/identity"))
         if not authenticated and not open_path:
             if not mcp and _browser_page(request):
