@@ -59,6 +59,9 @@ _SAID = (
     r"(?:guidance|guidelines?|instructions?|notes?|memo|polic(?:y|ies)|rules?|conventions?|protocol|checklist|"
     r"tasks?|actions?|steps?|todo|hints?|tips?|reminders?|directives?|notice|addendum|orders?|briefing|advisory)"
 )
+# The model's role in a line's short label, and who sent the label's note: a parenthesis with a word in lower case.
+_LABEL_ROLE = r"(?:AI|LLM|assistants?|agents?|bots?|copilots?|chatbots?)"
+_SENDER = r"[ \t]*\((?:[^()\n]*[ \t])?(?-i:[a-z])[^()\n]*\)"
 _CALLED = (
     # An @-mention of a handle that ends in the model's role.
     r"@[\w-]*(?:assistant|agent|copilot)\b"
@@ -176,6 +179,27 @@ _CALLED = (
     r"|(?:^|\n|[.!?(\[\"“][ \t]*|[—–:][ \t])[ \t]*(?:[\w'’-]+,?[ \t]+){0,3}?(?:for|to)[ \t]+(?:the|any|every|each|"
     r"whichever|whatever)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:AI|LLM|assistant|agent|copilot|chatbot|bot|notetaker|"
     r"note-taker|summari[sz]er)(?:[ \t]+[\w'’-]+){0,8}?[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
+    # A line's short label that calls the model by its role with a few words before it, or that heads what is said
+    # to it with words after (a note, an update, a fix), or who sent it in a parenthesis: "Security triage
+    # assistant:", "Note for Acme AI / agents:", "Assistant memory update:", "Agent fix:", "Bot guidance (from the
+    # release team):" (the role alone, "agent:", is a chat's speaker, or `_TO_MODEL`'s when capitalised). A word
+    # with a comma is a list, not a label ("(internal, Agent: Sven)"); a label's first word is a word, not a list's
+    # number ("3. AI assistant review:" is an agenda's item); a parenthesis with no word in lower case is a
+    # speaker's name ("agent (Ben Ode):"), and so is a name after the role ("Agent Sven:", `_SPEAKER`); a person's
+    # job, rank or own assistant, or a product named so, is left out by `called`.
+    r"|"
+    + _LABEL_START
+    + r"(?:(?:(?:[^\W\d_]|[^\x00-\x7f])[^\s:/(),]*(?:[ \t]+|[ \t]*/[ \t]*)){1,4}?"
+    + _LABEL_ROLE
+    + r"(?:[ \t]+[^\s:(),]+){0,3}?(?:"
+    + _SENDER
+    + r")?|"
+    + _LABEL_ROLE
+    + r"(?:(?:[ \t]+[^\s:(),]+){1,3}?(?:"
+    + _SENDER
+    + r")?|"
+    + _SENDER
+    + r"))[ \t]*:[ \t]"
 )
 # (No `\b` before a label's colon: searched by RE2, a boundary is a character the match holds, and the colon
 # would be taken by it.)
@@ -213,10 +237,37 @@ def asks_after(sentence: str, call: Any) -> bool:
     return _ASKS_AFTER.match(sentence, int(call.end())) is not None
 
 
+# A chat's speaker: the role, then a person's name in capitals ("Agent Sven:", "Bot (Ana Ruiz):").
+_SPEAKER = re.compile(r"(?i:assistant|agent|bot|AI)s?[ \t]+\(?[A-Z][a-z]+\.?(?:[ \t]+[A-Z][a-z]*\.?)?\)?[ \t]*:[ \t]*$")
+
+# Someone's own assistant or a product named by its role ("my assistant (part-time):", "Home Assistant automation:",
+# "Google Assistant routine:"): a person or a program the user runs, not the model reading.
+_OWNED = re.compile(
+    r"\b(?i:my|his|her|their|our)[ \t]+(?:[\w-]+[ \t]+)?(?i:assistant|agent|bot)"
+    r"|\b(?!(?:The|A|An|For|To|Dear|Hey|Hi|Hello|Note|Attention|Any|All|Every|Each|Your)\b)[A-Z][a-z]+[ \t]+"
+    r"(?:Assistant|Agent|Bot)\b"
+)
+
+# The role before a person's title or a verb done to them ("Assistant professor notes:", "Assistant manager:", "Free
+# agents signed this week:"): a person's rank or a list of people, not a note to the model.
+_RANKED = re.compile(
+    r"(?i:assistant|agent|bot)s?[ \t]+(?i:[a-z]+ed|professor|manager|director|editor|coach|principal|secretary|"
+    r"attorney|producer|engineer|teacher|curator|librarian|registrar|controller|treasurer|superintendent|dean|"
+    r"general|chief|head|lead|officer|nurse|surgeon|conductor|referee)\b"
+)
+
+
 def called(sentence: str) -> Any:
     """The place in `sentence` that calls the model by its role, handle or a vocative (not a person's job named the
     same way: "Note for the HR assistant:"), or None."""
     match = CALLED.search(sentence)
-    if match is None or _PERSONS_JOB.search(match.group()) is not None or _NOT_THE_MODEL.search(match.group()):
+    if (
+        match is None
+        or _PERSONS_JOB.search(match.group()) is not None
+        or _NOT_THE_MODEL.search(match.group())
+        or _SPEAKER.search(match.group())
+        or _OWNED.search(match.group())
+        or _RANKED.search(match.group())
+    ):
         return None
     return match
