@@ -43,6 +43,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "hintgate.derived",
             # Many waits that end in order, served by one loop timer (standard library only).
             "hintgate.deadlines",
+            # JSON from another party read with no lone surrogate (standard library only).
+            "hintgate.jsontext",
             # Dependencies' packages set up without their `__init__` (standard library only).
             "hintgate.lean_packages",
             # Pure YAML position helpers (policy rules cite key paths with them), kept beside the config reader.

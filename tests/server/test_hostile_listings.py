@@ -260,6 +260,28 @@ async def test_a_new_tool_listed_in_the_update_that_dropped_another_is_held(tmp_
     assert "hintgate/held" not in (added["r_list_reports"].meta or {})
 
 
+async def test_half_a_surrogate_pair_in_a_listing_or_a_result_is_read_as_a_replacement_and_every_tool_is_served(
+    tmp_path: Path,
+) -> None:
+    # JSON may escape half a UTF-16 pair ("\\ud800"): once it stopped the scan and the gateway's answers for all.
+    said = {
+        "content": [{"type": "text", "text": "Today \udc00 is sunny."}, {"type": "text", "text": f"\ud800 {ORDER}"}]
+    }
+    broken = {**tool("get_note", "Get the note \ud800 of today.", readOnlyHint=True), "x-result": said}
+    poisoned = tool("get_page", f"Get a page. \udc00 {ORDER}", readOnlyHint=True)
+    async with serving(tmp_path, [broken, poisoned]) as gateway:
+        listed = await gateway.listed()
+        held = await gateway.held()
+        answer = await gateway.client.call_tool("r_get_note", {})
+    assert listed["r_get_note"].description == "Get the note \ufffd of today."
+    assert "r_get_page" not in listed
+    assert "r_get_page" in held
+    first, second = (block.text for block in answer.content)  # type: ignore[union-attr]
+    assert first == "Today \ufffd is sunny."
+    assert second.startswith("[hintgate removed text addressed to the model")
+    assert "id_rsa" not in second
+
+
 async def raw_tools(running: RunningGateway) -> list[dict[str, Any]]:
     """tools/list over plain HTTP, as any client gets it (the SDK's client types drop unknown members)."""
     accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}

@@ -31,6 +31,7 @@ import enum
 import functools
 import heapq
 import itertools
+import logging
 import re
 import time
 import unicodedata
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack
 
 from hintgate.hints.names import confusable_letters, skeleton
+from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import Denial, denials, splits
 from hintgate.scan.authority import Shift, shifts
@@ -103,6 +105,8 @@ __all__ = [
     "scan_tool",
     "tool_texts",
 ]
+
+logger = logging.getLogger(__name__)
 
 
 class Level(enum.StrEnum):
@@ -636,6 +640,19 @@ def scan_tool(
     """
     name = tool.get("name") if isinstance(tool.get("name"), str) else None
     off = frozenset(without)
+    try:
+        try:
+            return _scan_tool(tool, name, others, off)
+        except UnicodeEncodeError:  # a lone surrogate: read as U+FFFD
+            return _scan_tool(readable(tool), name, others, off)
+    except Exception:  # fail closed: a definition the scan cannot read is held, the others are served
+        logger.exception("the scan failed on the definition of tool %r: it counts as flagged", name)
+        return [ScanFinding(UNSCANNED, _FAILED, "", 0, 0, name, severity=Level.HIGH)]
+
+
+def _scan_tool(
+    tool: Mapping[str, Any], name: str | None, others: Mapping[str, str] | None, off: frozenset[str]
+) -> list[ScanFinding]:
     texts, deep, preset = _tool_strings(tool)
     findings = _scan_all(texts, name, others, off)
     if "HG619" not in off:
@@ -668,9 +685,21 @@ def scan_texts(
     others: Mapping[str, str] | None = None,
 ) -> list[ScanFinding]:
     """Scan other texts a server gives the model: `("instructions", ...)`, `("prompts.x.description", ...)`."""
-    return _scan_all(list(texts), None, others, frozenset())
+    given = list(texts)
+    try:
+        try:
+            return _scan_all(given, None, others, frozenset())
+        except UnicodeEncodeError:  # a lone surrogate: read as U+FFFD
+            return _scan_all([(path, readable(text)) for path, text in given], None, others, frozenset())
+    except Exception:  # fail closed, as `scan_tool`
+        logger.exception("the scan failed on a server's texts: they count as flagged")
+        return [
+            ScanFinding(UNSCANNED, f"{path} {_FAILED}", path, 0, len(text), None, severity=Level.HIGH)
+            for path, text in given
+        ]
 
 
+_FAILED = "was not scanned: the scan failed on it (see the gateway's log)"
 RESULT_CHARACTERS = 1024 * 1024
 """How much of one result `scan_result` reads in full by default; the rest has the linear pass only. A long result
 is read in a worker process (`hintgate.scan.workers`), so this bounds its time only with `RESULT_SECONDS` and the
@@ -837,7 +866,10 @@ def scan_strings(
     text not reached, a rest the linear pass does not clear, text past
     `RESULT_LINEAR_CHARACTERS`, content nested past the depth limit given as
     `deep`) is a high `UNSCANNED` finding over exactly that span: it counts as
-    flagged.
+    flagged. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
+    not text the engines read) is read as U+FFFD, one character for one, so
+    every finding's span holds in the original; texts the scan fails on count
+    as flagged, whole.
 
     Args:
         texts: each text with its location in the JSON value it comes from.
@@ -849,6 +881,27 @@ def scan_strings(
         warnings: also the findings that are not high; False: the high ones only, as the gateway needs them
             (the same high findings, but a text whose phrases cannot make one is not judged phrase by phrase).
     """
+    how = (tool, characters, seconds, without, warnings)
+    try:
+        try:
+            return _scan_strings(texts, deep, *how)
+        except UnicodeEncodeError:  # a lone surrogate: read as U+FFFD
+            return _scan_strings([(where, readable(text)) for where, text in texts], deep, *how)
+    except Exception:  # fail closed: text the scan cannot read is treated as flagged
+        logger.exception("the scan failed on a result of tool %r: its texts count as flagged", tool)
+        return [_unscanned(where, text, 0, tool, "the scan failed on it") for where, text in texts if text]
+
+
+def _scan_strings(
+    texts: Sequence[tuple[Location, str]],
+    deep: Sequence[Location],
+    tool: str | None,
+    characters: int,
+    seconds: float,
+    without: Collection[str],
+    warnings: bool,
+) -> list[ScanFinding]:
+    """`scan_strings` on texts the engines can read."""
     off = frozenset(without)
     judged = "HG619" not in off
     prepare_prefilter(ROT13_WORDS)  # built once, before the budget's clock starts

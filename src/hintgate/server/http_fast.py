@@ -51,6 +51,7 @@ from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, JSONRPCRespo
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
+from hintgate import jsontext
 from hintgate.pipeline import Decided
 from hintgate.server import sdk
 from hintgate.server.http_request import HttpRequest
@@ -515,7 +516,7 @@ class HttpFastPath:
         if not (has_json and has_sse):
             raise fall("accept")
         try:
-            decoded = json.loads(body)
+            decoded = jsontext.loads(body)
         except (ValueError, RecursionError):
             raise fall("parse error") from None
         try:

@@ -44,6 +44,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 from pydantic import ValidationError
 
+from hintgate import jsontext
 from hintgate.server.request_ids import id_refusal
 
 __all__ = ["LINE_LIMIT", "DirectCalls", "stdio_streams"]
@@ -199,7 +200,7 @@ async def stdio_streams(
     async def take(line: bytes) -> SessionMessage | None:
         """The message a line holds, for the SDK; None when it was answered or taken here."""
         try:
-            message = json.loads(line)
+            message = jsontext.loads(line)
         except ValueError as exc:  # invalid JSON, or bytes that are not UTF-8
             await refuse(None, _PARSE_ERROR, f"Parse error: {exc}")
             return None

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hintgate import jsontext
 from hintgate.config.model import HttpTransport, StdioTransport
 from hintgate.errors import (
     HintgateError,
@@ -137,7 +138,7 @@ def _snippet(line: bytes, redact: Redactor) -> str:
 
 def _decode(line: bytes, server: str, redact: Redactor) -> dict[str, Any]:
     try:
-        message = json.loads(line)
+        message = jsontext.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         snippet = _snippet(line, redact)
         raise UpstreamProtocolError(f"sent a line that is not JSON: {snippet!r}", server=server) from exc
