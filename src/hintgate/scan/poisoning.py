@@ -77,6 +77,7 @@ from hintgate.scan.reading import (
     spelled_out,
 )
 from hintgate.scan.steering import Steer, steers
+from hintgate.scan.telling import told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 
@@ -2658,6 +2659,7 @@ def _approval_and_authority(
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
         asks: list[Denial | Shift] = [*denials(text, owner), *splits(text), *shifts(text, owner)]
+        asks.extend(Denial(t.start, t.end, "scripts a claim for the user whatever the data says") for t in told(text))
         for ask in asks:
             if not _about_attacks(text, ask.start, ask.end):
                 out.append(
