@@ -27,3 +27,10 @@ def test_of_two_needed_words_at_one_place_the_longer_is_found() -> None:
 
 def test_a_text_holding_no_needed_word_runs_no_rule() -> None:
     assert Needs({"a": ("alpha",)}).able("nothing here") == []
+
+
+def test_a_needed_word_is_read_as_written_its_marks_and_letters_beyond_ascii_too() -> None:
+    needs = Needs({"dotted": ("a.b|(c)",), "spoken": ("gespräch",)})
+    assert needs.able("axb and c") == []
+    assert needs.able("see a.b") == ["dotted"]
+    assert needs.able("im gespräch (c)") == ["dotted", "spoken"]

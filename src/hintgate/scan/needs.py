@@ -5,15 +5,18 @@ a large pattern that most texts give no chance: "drop your earlier
 instructions" needs a verb of dropping, "from the conversation" a word for
 the conversation. Each rule names the words it needs, in groups (a word of
 every group must stand in the text, or begin a word that does: "ignor" meets
-"ignoring"); one search finds every needed word a text holds, and only the
-rules whose groups are all met are run.
+"ignoring": wherever it stands, a substring); one pass of a set of literals
+(RE2's, whose automaton reads any text in linear time) finds every needed word
+a text holds, and only the rules whose groups are all met are run. Without
+`google-re2` each word is looked for in turn (the same answer, slower).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["Needs"]
 
@@ -23,21 +26,42 @@ K = TypeVar("K")
 class Needs(Generic[K]):
     """Rules by key, each with the groups of words it needs ("a|b|c": one of them, lower case)."""
 
-    __slots__ = ("_groups", "_words")
-
     def __init__(self, needs: Mapping[K, Sequence[str]]) -> None:
         self._groups = {key: tuple(tuple(group.split("|")) for group in groups) for key, groups in needs.items()}
-        words = {word for groups in self._groups.values() for group in groups for word in group}
-        # At every place the longest word there, so that a need is met by any word it starts.
-        self._words = re.compile("(?=(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + "))")
+        self._words = sorted({word for groups in self._groups.values() for group in groups for word in group})
+        number = {word: at for at, word in enumerate(self._words)}
+        # Each group as the numbers of its words in the set's order.
+        self._numbered = {
+            key: tuple(frozenset(number[word] for word in group) for group in groups)
+            for key, groups in self._groups.items()
+        }
+
+    @functools.cached_property
+    def _set(self) -> Any:
+        """RE2's set of every needed word (as literals, found anywhere), or None without RE2."""
+        try:
+            import re2
+        except ImportError:  # pragma: no cover - google-re2 is a dependency
+            return None
+        options = re2.Options()
+        options.log_errors = False
+        options.max_mem = 8 << 20
+        literals = re2.Set.SearchSet(options)
+        for word in self._words:
+            literals.Add(re.escape(word))
+        literals.Compile()
+        return literals
 
     def able(self, low: str) -> list[K]:
         """The keys, in their order, whose every group has a word standing in `low` (a lower-cased text)."""
-        present = frozenset(self._words.findall(low))
-        if not present:
+        literals = self._set
+        if literals is None:  # pragma: no cover - google-re2 is a dependency
+            return [
+                key
+                for key, groups in self._groups.items()
+                if all(any(word in low for word in group) for group in groups)
+            ]
+        found = frozenset(literals.Match(low) or ())
+        if not found:
             return []
-        return [
-            key
-            for key, groups in self._groups.items()
-            if all(any(found.startswith(group) for found in present) for group in groups)
-        ]
+        return [key for key, groups in self._numbered.items() if all(not found.isdisjoint(g) for g in groups)]

@@ -2702,7 +2702,7 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
             source = source_beyond_call(spec[key], job)
             if source is not None:
                 out.append(_foreign_finding(str(param), source, spec[key], path, name))
-    if description and "description" not in high and _FILLED.search(description) is not None:
+    if description and "description" not in high and _FILLED_ANYWHERE.search(description) is not None:
         named = [str(p) for p in properties if len(str(p)) >= 4 or "_" in str(p)]
         for start, end in _sentences_naming(description, named) if named else ():
             rest = f"{head} {description[:start]} {description[end:]}"
@@ -2743,6 +2743,8 @@ _FILLED = re.compile(
     r"coloqu\w*|passe)\b",
     re.IGNORECASE,
 )
+# The same, searched by RE2 (`scan.cues`): whether a description puts a value anywhere, asked of every description.
+_FILLED_ANYWHERE = Cue(_FILLED.pattern, _FILLED.flags)
 _SENTENCE_ENDS = (". ", "! ", "? ", "\n")
 
 
