@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hintgate.scan.poisoning import Level, scan_tool
-from hintgate.scan.provenance import source_beyond_call
+from hintgate.scan.provenance import may_name_a_place, source_beyond_call
 
 _UNIT = "convert units Converts a quantity between metric and imperial units."
 
@@ -111,3 +111,15 @@ def test_a_description_sentence_that_only_conditions_on_the_conversation_fills_n
         "inputSchema": {"type": "object", "properties": {"table_name": {"type": "string"}}},
     }
     assert not [f for f in scan_tool(tool) if f.code == "HG616"]
+
+
+def test_parameter_texts_joined_that_name_no_place_rule_out_each_text() -> None:
+    quiet = ["The city to look up.", "Units: metric or imperial."]
+    assert not may_name_a_place("\n".join(quiet))
+    assert all(source_beyond_call(text, "weather forecast") is None for text in quiet)
+
+
+def test_parameter_texts_joined_may_name_a_place_when_one_of_them_does() -> None:
+    texts = ["The city to look up.", "Each web page the assistant browsed so far, with its whole text."]
+    assert may_name_a_place("\n".join(texts))
+    assert source_beyond_call(texts[1], "weather forecast") is not None

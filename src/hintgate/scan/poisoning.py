@@ -58,13 +58,13 @@ from hintgate.scan.phrases import (
     SECRET_FILES,
     Phrase,
 )
-from hintgate.scan.precedence import claims
+from hintgate.scan.precedence import claims, may_claim
 from hintgate.scan.prefilter import LONG as PREFILTER_LONG
 from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
-from hintgate.scan.provenance import Source, source_beyond_call
+from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
 from hintgate.scan.quoting import quoted_spans, quotes_attack
 from hintgate.scan.reading import (
     ROT13_WORDS,
@@ -2626,14 +2626,20 @@ def _precedence_claims(
     was found already. A tool that detects attacks names them as its job, and a value (an enum's, a default's) is
     an argument passed on, not the tool speaking: a playground's default system prompt, "You are a helpful
     assistant"."""
+    said = {finding.path for finding in findings if finding.level is Level.HIGH}
+    read = [
+        (path, text)
+        for path, text in texts
+        if not (path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
+    ]
+    # One look at the texts joined: most tools hold the words of no claim in any text.
+    if not read or not may_claim("\n".join(text for _, text in read)):
+        return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
         return []
-    said = {finding.path for finding in findings if finding.level is Level.HIGH}
     out = []
-    for path, text in texts:
-        if path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None:
-            continue
+    for path, text in read:
         for claim in claims(text):
             if not _about_attacks(text, claim.start, claim.end):
                 out.append(
@@ -2691,7 +2697,7 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
     description = tool.get("description") if isinstance(tool.get("description"), str) else ""
     job = f"{head} {description}"
     high = {finding.path for finding in findings if finding.level is Level.HIGH}
-    out = []
+    said: list[tuple[str, str, str]] = []  # (parameter, path, text)
     for param, spec in properties.items():
         if not isinstance(spec, Mapping):
             continue
@@ -2699,9 +2705,14 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
             path = _join("inputSchema.properties", str(param)) + f".{key}"
             if not isinstance(spec.get(key), str) or path in high:
                 continue
-            source = source_beyond_call(spec[key], job)
+            said.append((str(param), path, spec[key]))
+    out = []
+    # One look at the parameters' texts joined: most name no place beyond the call in any of them.
+    if said and may_name_a_place("\n".join(text for _, _, text in said)):
+        for param, path, text in said:
+            source = source_beyond_call(text, job)
             if source is not None:
-                out.append(_foreign_finding(str(param), source, spec[key], path, name))
+                out.append(_foreign_finding(param, source, text, path, name))
     if description and "description" not in high and _FILLED_ANYWHERE.search(description) is not None:
         named = [str(p) for p in properties if len(str(p)) >= 4 or "_" in str(p)]
         for start, end in _sentences_naming(description, named) if named else ():

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open, quotes_attack
 
-__all__ = ["Claim", "claims"]
+__all__ = ["Claim", "claims", "may_claim"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +189,12 @@ _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 # How many candidate sentences one text has weighed at most (each asks whether a quotation opened before it is still
 # open, a pass over the text up to it): a hostile text of thousands stays linear, and one claim flags the tool.
 _MOST_WEIGHED = 16
+
+
+def may_claim(text: str) -> bool:
+    """Whether some rule of `claims` has all the words it needs in `text`. Asked of a tool's texts joined, a no
+    answers for each of them: the joined texts hold every word any one of them holds."""
+    return bool(_NEEDS.able(text.lower()))
 
 
 def claims(text: str) -> Iterator[Claim]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from hintgate.scan.needs import Needs
 
-__all__ = ["Source", "source_beyond_call"]
+__all__ = ["Source", "may_name_a_place", "source_beyond_call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +163,12 @@ _NEEDS: Needs[str] = Needs(
 )
 # A negation just before the place: "never include the conversation", "not the chat history".
 _NEGATED = re.compile(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\S+){0,5}\s*$", re.IGNORECASE)
+
+
+def may_name_a_place(text: str) -> bool:
+    """Whether `text` holds the words some place of `source_beyond_call` needs. Asked of a tool's parameter texts
+    joined, a no answers for each of them: the joined texts hold every word any one of them holds."""
+    return bool(_NEEDS.able(text.lower()))
 
 
 def source_beyond_call(description: str, job: str) -> Source | None:
