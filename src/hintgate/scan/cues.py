@@ -32,7 +32,7 @@ from typing import Any
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
 from hintgate.scan.reading import replaced
 
-__all__ = ["Cue", "present", "spans", "spelled", "stand_in", "without_lookarounds"]
+__all__ = ["Cue", "any_match", "present", "spans", "spelled", "stand_in", "without_lookarounds"]
 
 _ALL: list[Cue] = []
 _BOUNDARY = r"(?:^|$|[^\pL\pM\pN_])"
@@ -97,6 +97,51 @@ class Cue:
         if read is text:
             return iter(engine.finditer(text))
         return (_on(found, text, read) for found in engine.finditer(read))
+
+
+def any_match(cues: tuple[Cue, ...], text: str) -> bool:
+    """Whether one of `cues` matches in `text`: in text their ASCII engines read (ASCII, or its stand-in), one pass
+    of RE2's set of those engines' patterns instead of one search each (a long text none of them matches is read
+    once, not once a cue); otherwise, or when the set gives up, each cue is searched in turn."""
+    matcher = _any_set(cues)
+    if matcher is not None:
+        read = text.encode("ascii") if text.isascii() else _stand_in(text)
+        if read is not None:
+            hits = matcher.Match(read)
+            if hits and 0 in hits:  # the sentinel matches every text: without it, RE2 gave up
+                return len(hits) > 1
+    return any(cue.search(text) is not None for cue in cues)
+
+
+@functools.cache
+def _any_set(cues: tuple[Cue, ...]) -> Any:
+    """RE2's set (Latin-1) of a sentinel matching every text and each cue's ASCII engine's pattern with its options
+    (`Cue._ascii`); None without RE2, when a cue has no ASCII engine or reads case apart from the others, or when
+    RE2 refuses the set."""
+    if not cues or any(cue._ascii is None for cue in cues):
+        return None
+    ignore_case = {bool(cue.flags & re.IGNORECASE) for cue in cues}
+    if len(ignore_case) > 1 or any(cue.flags & re.MULTILINE for cue in cues):
+        return None
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    options.case_sensitive = not ignore_case.pop()
+    options.max_mem = 32 << 20
+    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    regex_set = re2.Set.SearchSet(options)
+    try:
+        regex_set.Add(b"")
+        for cue in cues:
+            pattern = for_ascii(_rewritten(cue.pattern))
+            if pattern is None:  # pragma: no cover - the cue has an ASCII engine
+                return None
+            regex_set.Add(pattern.encode("latin-1"))
+        regex_set.Compile()
+    except re2.error:  # pragma: no cover - each pattern compiled alone
+        return None
+    return regex_set
 
 
 def _on(found: Any, text: str, read: str | bytes) -> Any:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.scan.conduct import asked, model_identity
-from hintgate.scan.cues import Cue, present, spans, spelled
+from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.quoting import quotation_open, quotes_attack
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, asks_after, called
@@ -2217,13 +2217,7 @@ def result_cue(text: str) -> bool:
     """Whether `judge_result` has anything to read in `text`: a cue an order in a result needs (a model named, a
     secret path, a built URL, a pipe to a shell, an approval claimed...), found by one linear search, or an error
     (read whole: written for the model)."""
-    return (
-        _RESULT_CUES.search(text) is not None
-        or LATER.search(text) is not None
-        or CALLED.search(text) is not None
-        or _MORE_CUES.search(text) is not None
-        or _is_error(text)
-    )
+    return any_match((_RESULT_CUES, LATER, CALLED, _MORE_CUES), text) or _is_error(text)
 
 
 # A sentence's end after a cue: what ends there is no heading or label.
