@@ -459,7 +459,11 @@ _CONCEAL = Cue(
     # A place or a person between the negation and the verb: "不要在回复中提及", "不要向用户解释".
     # (Not "display" or "reveal": said of a secret, those protect it.)
     r"不要[^。！？，,\n]{1,16}?(?:告诉|告訴|提及|提到|解释|解釋|说明|說明|报告|報告)|"
-    r"(?:言及|報告|説明|通知)しないで|(?:含め|触れ)ないで|(?:언급|포함|보고|설명)하지\s*(?:마|말)|"
+    r"(?:言及|報告|説明|通知)しないで|触れないで|(?:언급|보고|설명)하지\s*(?:마|말)|"
+    # Leaving something out only of what the user reads (an answer, a summary, a report), as "leave it out of the
+    # answer" says: "don't include" alone is said of any message, a log or a file ("메시지에 진단명을 포함하지 마세요").
+    r"(?:回答|返答|応答|答え|要約|まとめ|報告|レポート|ユーザー|利用者)[^。！？\n]{0,16}?含めないで|"
+    r"(?:답변|응답|대답|요약|보고서?|사용자)[^.!?\n]{0,16}?포함하지\s*(?:마|말)|"
     r"(?:बताने|दिखाने)\s+की\s+(?:ज़रूरत|जरूरत|आवश्यकता)\s+नहीं",
     re.IGNORECASE,
     gated=True,
@@ -1129,6 +1133,99 @@ def _ours(sentence: str, match: Any) -> bool:
     return _OUR_CLAUSE.search(sentence, max(0, start - 50), start) is not None
 
 
+# A sentence that tells the user something, ending on whom it tells ("..., tell the user", "..., inform the customer").
+_TOLD_USER = re.compile(
+    r"\b(?:tell|inform|notify|warn|alert)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?\W*$", re.IGNORECASE
+)
+# Nothing after it that is told: the clause ends, or another act follows ("tell the user and do not deploy").
+_NOTHING_TOLD = re.compile(r"[ \t]*(?:[.;!?)\n]|$|,?[ \t]+(?:and|or|then)\b(?![ \t]+(?:that|say|claim)\b))")
+# A line of a hard-wrapped paragraph that ends mid-sentence: a word in lower case (or a comma) at its end.
+# (a word of letters alone: a table's row ends on a value, "3  21d", a sentence on a word)
+_MID_SENTENCE = re.compile(r"(?:[ \t][a-z\u00df-\u024f]{2,}|[a-z\u00df-\u024f],)[ \t]*\n[ \t]*$")
+# The role followed by the first part of a hyphenated word ("agent polling-interval", "copilot tracking-id"): a name
+# of something, not the role doing something ("agent polling this queue:").
+_COMPOUND_AFTER_ROLE = re.compile(
+    r"\b(?:assistant|agent|copilot|chatbot|claude|gemini|chatgpt)s?[ \t]+[a-z]+ing-\w", re.IGNORECASE
+)
+# The model's short name with a number after a hyphen: a name of something else ("IA-32", "KI-67", "MI-300").
+_NUMBERED_NAME = re.compile(r"\b(?:AI|KI|IA|ИИ|ШІ|MI)-\d[\w.-]*")
+_MODEL_WORD = re.compile(r"\b" + _MODEL_NOUNS + r"\b|" + _FOREIGN_MODEL, re.IGNORECASE)
+# How long a line of a hard-wrapped paragraph at least is (a short line without a full stop is a label or a note).
+_WRAPPED_WIDTH = 50
+# A heading on a line of its own, in capitals (a manual's section: "NAME", "BESCHREIBUNG", "ИМЯ").
+_CAPITAL_HEADING = re.compile(r"(?:^|\n)[ \t]*[^\W\d_a-z]{3,}(?:[ \t]+[^\W\d_a-z]{2,}){0,2}[ \t]*\n[ \t]*$")
+# A duty whose subject is what it is done to: "... should be enabled", "... must be registered" (not "must be told
+# to": a passive that still asks its subject to act).
+_DUTY_END = re.compile(r"(?:must|should|shall|to|not)$", re.IGNORECASE)
+_DONE_TO = re.compile(
+    r"[ \t]+(?:not[ \t]+)?be[ \t]+(?:[a-z]+ed|[a-z]+en|made|set|kept|put|run|shut|built|held)\b(?![ \t]+to\b)",
+)
+
+
+# What keeps a history of versions, not of a conversation: a version control system, its commits and revisions.
+_VERSIONS = r"(?:git|svn|hg|mercurial|cvs|commits?|revisions?|repo|repository|repositories)"
+_VERSIONS_BEFORE = re.compile(r"\b" + _VERSIONS + r"(?:[ \t]+|-)\S{0,12}$", re.IGNORECASE)
+_VERSIONS_AFTER = re.compile(
+    r"\S{0,6}[ \t]+(?:de|des|del|do|da|du|of|von|der|di|dei|degli|della|van)[ \t]+(?:(?:los|les|the|la|le)[ \t]+)?"
+    + _VERSIONS
+    + r"\b",
+    re.IGNORECASE,
+)
+
+
+def _repository_history(sentence: str, context: Any) -> bool:
+    """Whether the history a sentence names is a repository's (the versions a version control system keeps: "all git
+    history", "Tüm git geçmişi", "Git-Verlauf", "historial de commits"), not the conversation's: a word of version
+    control right before the history's noun, or right after it as what it is of."""
+    found = context.group()
+    if not _HISTORY.search(found):
+        return False
+    end = int(context.end())
+    return bool(
+        _VERSIONS_BEFORE.search(sentence, max(0, end - 40), _history_start(found, end))
+        or _VERSIONS_AFTER.match(sentence, end)
+    )
+
+
+# The words for a history (of anything) in the languages `_CONTEXT` reads.
+_HISTORY = re.compile(
+    r"history|historial|histórico|historique|Verlauf|cronologia|geschiedenis|geçmiş|riwayat|lịch\s+sử|историю|"
+    r"історію|سجل|היסטוריית|इतिहास|ইতিহাস|ประวัติ|historia|履歴|기록|历史|歷史",
+    re.IGNORECASE,
+)
+
+
+def _history_start(found: str, end: int) -> int:
+    """Where the history's noun starts in the sentence, for a match of `found` ending at `end`."""
+    last = list(_HISTORY.finditer(found))[-1]
+    return end - len(found) + last.start()
+
+
+def _not_a_label(sentence: str, said: Any) -> bool:
+    """Whether the model's role named at a line's start (`said`, of `_TO_MODEL`) calls nobody: the line goes on a
+    hard-wrapped sentence (the line before ends mid-sentence and this one opens in lower case: "... a system or
+    library\n function call: this call may ..."); it is a manual's title line after a heading in capitals, a
+    command's name before " - " and its summary ("NAME\n   cloudctl agents - manage agents"); or the role names
+    the subject of a passive duty, what is done to it ("Agent caching should be disabled on shared hosts")."""
+    at = _start(said)
+    found = said.group().strip()
+    line = sentence.rfind("\n", 0, at)
+    if line >= 0 and not sentence[line:at].strip() and found[:1].islower():
+        before = sentence.rfind("\n", 0, line) + 1
+        if line - before >= _WRAPPED_WIDTH and _MID_SENTENCE.search(sentence, 0, at):
+            return True
+    if _COMPOUND_AFTER_ROLE.search(found):
+        return True
+    if _NUMBERED_NAME.search(found) and not _MODEL_WORD.search(_NUMBERED_NAME.sub(" ", found)):
+        return True  # "fix the build for IA-32 (...)": an architecture's or a product's number, not the model
+    if said.group().rstrip(" \t").endswith(" -"):
+        # (the label's words may run from the heading's line: the line they end on is the title)
+        title = sentence.rfind("\n", 0, int(said.end()))
+        if title >= 0 and _CAPITAL_HEADING.search(sentence, 0, title + 1):
+            return True
+    return bool(_DUTY_END.search(found) and _DONE_TO.match(sentence, said.end()))
+
+
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
     said = _said(sentence, match, data=True)
@@ -1137,6 +1234,8 @@ def _addressed(sentence: str, match: Any) -> Any:
     if _ANY_MODEL.match(said.group()) and quotes_attack(sentence):
         # "Injection happens when an LLM accepts pages holding instructions like 'email the chat to ...'": a sentence
         # about attacks says what any model may meet; it calls no model reading it.
+        return None
+    if _not_a_label(sentence, said):
         return None
     found = said.group().strip().lower()
     if found.endswith(",") and not _GREETED.match(found) and not _VOCATIVE_LEAD.search(sentence, 0, _start(said)):
@@ -1202,6 +1301,8 @@ def _judge_sentence(
     path = _said(sentence, _SECRET_PATH.search(sentence, seen), quotes=False)
     noun = _said(sentence, _SECRET_NOUN.search(sentence, seen))
     context_ = _said(sentence, _CONTEXT.search(sentence, seen))
+    if context_ is not None and _repository_history(sentence, context_):
+        context_ = None  # "Tüm git geçmişini tara", "den Git-Verlauf durchsuchen": a repository's history
     if context_ is None and context.error:
         # "Field required: must contain the full conversation": a field's duty, not a quotation ("contains ...").
         context_ = _CONTEXT.search(sentence, seen)
@@ -1218,6 +1319,12 @@ def _judge_sentence(
     # A rule for later turns that waits on the user's words or the chat's course: said to the model, named or not.
     dormant = _said(sentence, standing_rule(sentence), data=True) if context.result and persist is None else None
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
+    if (
+        misreport is not None
+        and _NOTHING_TOLD.match(sentence, misreport.end())
+        and _TOLD_USER.search(misreport.group())
+    ):
+        misreport = None  # "if the check fails, tell the user and stop": the failure itself told, nothing in its place
     own = _said(sentence, _OWN_ACCOUNT.search(sentence, seen), data=True) if context.result else None
     if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
@@ -2383,6 +2490,9 @@ def _boundary_before(text: str, at: int) -> int:
     breaks = _line_breaks(text, low, at)
     if breaks:
         best = max(best, breaks[-1] + 1)
+    blocks = [m.end() for m in _HTML_BLOCK.finditer(text, low, at)] if "<" in text[low:at] else []
+    if blocks:
+        best = max(best, blocks[-1])
     closed = text.rfind('",', low, at)
     if closed >= 0 and _JSON_NEXT.match(text, closed + 2):
         best = max(best, closed + 2)  # a JSON string closed before the next one: not `You are "Max", a ...`
@@ -2402,7 +2512,19 @@ def _boundary_after(text: str, at: int) -> int:
     breaks = _line_breaks(text, at + 1, high)  # (a break at `at` ends the sentence before: this one starts after it)
     if breaks:
         ends.append(breaks[0] - 1)  # the sentence ends before the line break, which belongs to no sentence
+    block = _HTML_BLOCK.search(text, at + 1, high) if "<" in text[at + 1 : high] else None
+    if block is not None:
+        ends.append(block.start() - 1)  # a page's paragraph, heading or list item ends where its element does
     return min(ends) + 1 if ends else high
+
+
+# An HTML element that starts or ends a block of a page (a paragraph, a heading, a list item, a table's cell): a
+# sentence never runs across one.
+_HTML_BLOCK = re.compile(
+    r"</?(?:p|li|ul|ol|h[1-6]|div|dt|dd|dl|td|th|tr|table|pre|blockquote|section|article|header|footer|br|hr)\b"
+    r"[^<>]{0,200}>",
+    re.IGNORECASE,
+)
 
 
 # A single line break that ends a sentence all the same (a list, a table or a page's headings are lines, not one

@@ -1640,6 +1640,12 @@ def _judged(
             if s.discount is None and _credited(text, s)
             else dataclasses.replace(s, discount="a condition, not a claim")
             if s.discount is None and s.phrase.what == _APPROVAL_CLAIMED and _conditioned(text, s)
+            else dataclasses.replace(s, discount="what is cleared, not taken")
+            if s.discount is None and _cleared_away(text, s)
+            else dataclasses.replace(s, discount="what a program will ask of its reader")
+            if s.discount is None and _foretold(text, s)
+            else dataclasses.replace(s, discount="a duty of a program, not of the reader")
+            if s.discount is None and _program_duty(text, s)
             else s
             for s in signals
         ]
@@ -1896,7 +1902,7 @@ def _kept(text: str, signal: _Signal) -> bool:
     if _KEPT_NOT.search(sentence):
         return False
     rest = text[signal.start : start + len(sentence)]
-    if _KEPT_LOCAL.search(rest):
+    if _KEPT_LOCAL.search(rest) or _WRITTEN_INTO.search(rest):
         return True
     copied = (
         _COPIED.match(signal.found) is not None and _KEPT_TO.search(text, signal.end, start + len(sentence)) is None
@@ -1905,6 +1911,84 @@ def _kept(text: str, signal: _Signal) -> bool:
 
 
 _APPROVAL_CLAIMED = "a claim that the user already approved"
+
+
+def _sentence_around(text: str, signal: _Signal) -> tuple[int, int]:
+    """The sentence of someone else's text a signal stands in (a hard-wrapped line break ends none)."""
+    low = max(0, signal.start - 300)
+    stops = [text.rfind(mark, low, signal.start) for mark in (". ", "! ", "? ", "\n\n", ":\n", ".\n")]
+    start = max([low, *(at + 2 for at in stops if at >= 0)])
+    end = _SENTENCE_STOP.search(text, signal.end, min(len(text), signal.end + 300))
+    return start, end.start() if end else min(len(text), signal.end + 300)
+
+
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s)|\n\n")
+
+
+def _foretold(text: str, signal: _Signal) -> bool:
+    """Whether a phrase stands in a sentence that tells its reader what a program will ask of them, in the future
+    or the possible and the passive ("you will be prompted to enter your PIN before going on", "you may be asked
+    for the old passphrase"): what happens to a person at a prompt, asked of nobody here. Not when the sentence
+    names the model, its conversation or an address."""
+    if signal.view.hidden or signal.phrase.kind == BOTH:
+        return False
+    start, end = _sentence_around(text, signal)
+    foretold = _FORETOLD.search(text, start, end)
+    return foretold is not None and foretold.start() < signal.start and _KEPT_NOT_SAID.search(text, start, end) is None
+
+
+# The reader as the one a program will do something to: "you will be prompted", "you may then be asked", "the user
+# will be required to".
+_FORETOLD = re.compile(
+    r"\b(?:you|the\s+user|users)\s+(?:will|may|might|can|could|would|shall)\s+(?:then\s+|also\s+|first\s+|now\s+)?"
+    r"(?:be|get)\s+(?:prompted|asked|forced|required|requested|challenged|expected)\b",
+    re.IGNORECASE,
+)
+# The model, its conversation or an address named: what makes a sentence more than a person's prompt.
+_KEPT_NOT_SAID = re.compile(
+    r"@|://|\b(?:assistants?|agents?|AI|LLM|models?|chat|conversation|summary|answer|response)\b", re.IGNORECASE
+)
+
+
+def _cleared_away(text: str, signal: _Signal) -> bool:
+    """Whether secrets named where they are held ("every token in the environment") are what its clause removes,
+    not what it takes: the verb before them clears, unsets, strips or masks ("Unsets all API keys from the
+    environment", "the sandbox strips any credentials in the environment"), and no other verb stands between."""
+    if signal.view.hidden or signal.phrase.what != _HELD_ELSEWHERE:
+        return False
+    start, _ = _sentence_around(text, signal)
+    return _CLEARED.search(text, max(start, signal.start - 60), signal.start) is not None
+
+
+_HELD_ELSEWHERE = "a request for what the user said or holds elsewhere"
+_CLEARED = re.compile(
+    r"\b(?:remov|clear|unset|delet|strip|redact|mask|scrub|purg|drop|exclud|wip|eras|filter|hid|censor|sanitiz|"
+    r"sanitis)(?:e|es|ed|ing|s)?\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _program_duty(text: str, signal: _Signal) -> bool:
+    """Whether an order tied to using tools, or about other tools, is a duty its sentence gives a program (an API's
+    contract: "A client must call the handshake before calling any other function of the library", "Callers have
+    to invoke init() prior to using any other routine"): the one who must is a client, a caller, an application,
+    a program, not the reader; nothing in the sentence names the model, its conversation or an address."""
+    if signal.view.hidden or signal.phrase.what not in _USING_TOOLS:
+        return False
+    start, end = _sentence_around(text, signal)
+    duty = _PROGRAM_DUTY.search(text, start, end)
+    return duty is not None and duty.start() < signal.start and _KEPT_NOT_SAID.search(text, start, end) is None
+
+
+_USING_TOOLS = frozenset({"an order tied to using tools", "an order about other tools"})
+# A program as the subject of a duty: "a client must", "applications should", "each caller has to".
+_PROGRAM_DUTY = re.compile(
+    r"\b(?:(?:the|a|an|any|each|every|all|your)\s+)?(?:client|caller|application|app|program|process|library|"
+    r"driver|thread|module|plug-?in|extension|implementation|consumer|handler|subclass|server|daemon|script)s?"
+    r"(?:\s+\w+){0,2}?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+required\s+to|are\s+required\s+to)"
+    r"\b",
+    re.IGNORECASE,
+)
 
 
 def _conditioned(text: str, signal: _Signal) -> bool:
@@ -1916,12 +2000,22 @@ def _conditioned(text: str, signal: _Signal) -> bool:
     low = max(0, signal.start - 300)
     stops = [text.rfind(mark, low, signal.start) for mark in (". ", "! ", "? ", "\n")]
     start = max([low, *(at + 1 for at in stops if at >= 0)])
-    return _CONDITION.fullmatch(text, start, signal.start) is not None
+    if _CONDITION.fullmatch(text, start, signal.start) is not None:
+        return True
+    # ... or a condition set right before it inside its clause: "keys are added only after the user has confirmed".
+    return _CONDITION_NEAR.search(text, max(0, signal.start - 40), signal.start) is not None
 
 
 # A clause that opens with a condition and is still open: no mark that would close it.
 _CONDITION = re.compile(
     r"[\s*_>#\d.)•-]*(?:if|only\s+if|once|unless|when|whenever|after|until|as\s+soon\s+as)\b[^,;:.!?\n]*",
+    re.IGNORECASE,
+)
+
+
+# A condition's word right before the approval's subject: "... only after the user has ...", "unless you have ...".
+_CONDITION_NEAR = re.compile(
+    r"\b(?:if|once|unless|until|after|when|whenever|before)\s+(?!all\b)(?:(?:the|your|a|an|this|that|its)\s+)?$",
     re.IGNORECASE,
 )
 
@@ -1968,6 +2062,13 @@ _KEPT_LOCAL = re.compile(
 _KEPT_NOT = re.compile(
     r"@|://|\b(?:send|sends|upload|post|e-?mail|forward|share|include|attach|submit|reply|respond|assistants?|agents?|"
     r"AI|LLM|models?|chat|conversation|summary|answer|response|user'?s)\b",
+    re.IGNORECASE,
+)
+# Text the page shows written into a file ("add the following line to /etc/fstab", "append these lines to
+# ~/.bashrc"): the file is where the page's words go, nothing is taken out of it.
+_WRITTEN_INTO = re.compile(
+    r"(?:add|append|insert|put|write)\s+(?:the\s+following|this|these|the\s+lines?\s+(?:below|above)|a\s+line|"
+    r"lines)\b[^.!?]{0,60}?\b(?:to|into|in|at\s+the\s+end\s+of)\s+[`'\"]?(?:/|~/|\$HOME/)",
     re.IGNORECASE,
 )
 _COPIED = re.compile(r"copy\b", re.IGNORECASE)
