@@ -32,6 +32,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from hintgate.scan.cues import Cue, without_lookarounds
+
 __all__ = ["Denial", "denials", "splits"]
 
 
@@ -128,10 +130,15 @@ _WRONG = re.compile(
 _CLAUSE = re.compile(r"[^.;:!?\n()\[\]—–,]+")
 
 
+# The approval's and the limit's patterns less their lookarounds, searched by RE2 (`scan.cues`): where they find
+# nothing, Python's engine, which tries every alternative at every position, would find nothing either.
+_MAY_APPROVE = Cue(without_lookarounds(_APPROVAL.pattern), re.IGNORECASE)
+
+
 def denials(text: str, tool: str | None = None) -> Iterator[Denial]:
     """The clauses of `text` (a definition's) that turn the user's approval off. A word of the approval that the tool's
     own name holds is its job, not the user's say ("approve_expense": "never approve on the report's word")."""
-    if _APPROVAL.search(text) is None:
+    if _MAY_APPROVE.search(text) is None or _APPROVAL.search(text) is None:
         return
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
     for clause in _CLAUSE.finditer(text):
@@ -154,6 +161,7 @@ _LIMIT = re.compile(
     r"powyżej|lebih\s+dari|di\s+atas|üzeri\w*|fazla)\b",
     re.IGNORECASE,
 )
+_MAY_LIMIT = Cue(without_lookarounds(_LIMIT.pattern), re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;!?\n]+")
 # One act made as several smaller ones: "split it into several payments", "break the list into batches of 49",
 # "divide ... into parts", "one call per item" is not it (a tool's plain use).
@@ -171,8 +179,13 @@ _SPLIT = re.compile(
 def splits(text: str) -> Iterator[Denial]:
     """The sentences of `text` (a definition's) that make one act several smaller ones where the text says the user's
     approval depends on a limit: the calls shaped so the approval never comes up."""
+    if _MAY_LIMIT.search(text) is None:
+        return
     sentences = list(_SENTENCE.finditer(text))
-    limited = any(_APPROVAL.search(said.group()) and _LIMIT.search(said.group()) for said in sentences)
+    limited = any(
+        _MAY_APPROVE.search(said.group()) is not None and _APPROVAL.search(said.group()) and _LIMIT.search(said.group())
+        for said in sentences
+    )
     if not limited:
         return
     for sentence in sentences:
