@@ -30,6 +30,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from hintgate.scan.cues import Cue
+
 __all__ = ["Shift", "shifts"]
 
 
@@ -99,18 +101,39 @@ _NEGATION = re.compile(
 )
 _CLAUSE = re.compile(r"[^.;!?\n]+")
 _WORD = re.compile(r"[^\W\d_]{4,}")
+# Words each rule cannot match without, searched by RE2 (`scan.cues`) over the whole text first: a rule is skipped
+# where its word is not, which is most texts. Each is one group after a word boundary (and before one where the rule
+# has it), which RE2 reads as Python's engine does; a clause ends at a character no word holds, so a word of a
+# clause is one of the whole text too.
+_MAY_RANK = Cue(_RANKS, re.IGNORECASE)
+_MAY_END = Cue(
+    r"\b(?:apply|applies|applicable|force|effect|active|valid|binding|relevant|void|suspended|lifted|disabled|obsolete|"
+    r"superseded|overridden|inapplicable|paused|waived|revoked|irrelevant|off|ignored|disregarded|aside|skipped)\b",
+    re.IGNORECASE,
+)
+_MAY_OBEY = Cue(
+    r"\b(?:system\s*message|instruction|command|order|directive|executed|obeyed|carried|acted|followed)",
+    re.IGNORECASE,
+)
 
 
 def shifts(text: str, tool: str | None = None) -> Iterator[Shift]:
     """The clauses of `text` (a definition's) that move the authority over the model away from its host or user."""
+    rules = [
+        (rule, why, upto_end)
+        for rule, why, upto_end, may in (
+            (_RANKED, "ranks something above the model's rules or its user", True, _MAY_RANK),
+            (_ENDED, "switches the model's rules off", False, _MAY_END),
+            (_OBEYED, "makes data the model reads its orders", True, _MAY_OBEY),
+        )
+        if may.search(text) is not None
+    ]
+    if not rules:
+        return
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
     for clause in _CLAUSE.finditer(text):
         said = clause.group()
-        for rule, why, upto_end in (
-            (_RANKED, "ranks something above the model's rules or its user", True),
-            (_ENDED, "switches the model's rules off", False),
-            (_OBEYED, "makes data the model reads its orders", True),
-        ):
+        for rule, why, upto_end in rules:
             found = rule.search(said)
             if found is None:
                 continue
