@@ -30,20 +30,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from hintgate.scan.cues import Cue, without_lookarounds
+from hintgate.scan.spans import Span
 
-__all__ = ["Denial", "denials", "splits"]
-
-
-@dataclass(frozen=True, slots=True)
-class Denial:
-    """A clause of a definition that turns the user's approval off: its span and how."""
-
-    start: int
-    end: int
-    why: str
+__all__ = ["denials", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -135,7 +126,7 @@ _CLAUSE = re.compile(r"[^.;:!?\n()\[\]—–,]+")
 _MAY_APPROVE = Cue(without_lookarounds(_APPROVAL.pattern), re.IGNORECASE)
 
 
-def denials(text: str, tool: str | None = None) -> Iterator[Denial]:
+def denials(text: str, tool: str | None = None) -> Iterator[Span]:
     """The clauses of `text` (a definition's) that turn the user's approval off. A word of the approval that the tool's
     own name holds is its job, not the user's say ("approve_expense": "never approve on the report's word")."""
     if _MAY_APPROVE.search(text) is None or _APPROVAL.search(text) is None:
@@ -150,7 +141,7 @@ def denials(text: str, tool: str | None = None) -> Iterator[Denial]:
                 continue
             ended = _ENDED.search(said[approval.end() :]) is not None
             if (len(_OFF.findall(said, 0, approval.end())) + ended) % 2 == 1:
-                yield Denial(clause.start(), clause.end(), "turns the user's approval off")
+                yield Span(clause.start(), clause.end(), "turns the user's approval off")
                 break
 
 
@@ -176,7 +167,7 @@ _SPLIT = re.compile(
 )
 
 
-def splits(text: str) -> Iterator[Denial]:
+def splits(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that make one act several smaller ones where the text says the user's
     approval depends on a limit: the calls shaped so the approval never comes up."""
     if _MAY_LIMIT.search(text) is None:
@@ -190,5 +181,5 @@ def splits(text: str) -> Iterator[Denial]:
         return
     for sentence in sentences:
         if _SPLIT.search(sentence.group()) is not None:
-            yield Denial(sentence.start(), sentence.end(), "splits an act so the user's approval never comes up")
+            yield Span(sentence.start(), sentence.end(), "splits an act so the user's approval never comes up")
             return

@@ -28,20 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from hintgate.scan.cues import Cue
+from hintgate.scan.spans import Span
 
-__all__ = ["Shift", "shifts"]
-
-
-@dataclass(frozen=True, slots=True)
-class Shift:
-    """A clause of a definition that moves the authority over the model: its span and how."""
-
-    start: int
-    end: int
-    why: str
+__all__ = ["shifts"]
 
 
 # Whose rules: the host's, the operator's, the platform's, the model's own, earlier ones; a rule set named by its owner.
@@ -117,7 +108,7 @@ _MAY_OBEY = Cue(
 )
 
 
-def shifts(text: str, tool: str | None = None) -> Iterator[Shift]:
+def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
     """The clauses of `text` (a definition's) that move the authority over the model away from its host or user."""
     rules = [
         (rule, why, upto_end)
@@ -143,5 +134,5 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Shift]:
             # end is read by what stands before the rule set ("never assume the policy is void").
             negations = len(_NEGATION.findall(said, 0, found.end() if upto_end else found.start()))
             if negations % 2 == 0:
-                yield Shift(clause.start(), clause.end(), why)
+                yield Span(clause.start(), clause.end(), why)
                 break

@@ -42,8 +42,8 @@ from typing import Any, TypedDict, Unpack
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import Denial, denials, splits
-from hintgate.scan.authority import Shift, shifts
+from hintgate.scan.approval import denials, splits
+from hintgate.scan.authority import shifts
 from hintgate.scan.cues import Cue
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
@@ -76,7 +76,8 @@ from hintgate.scan.reading import (
     read,
     spelled_out,
 )
-from hintgate.scan.steering import Steer, steers
+from hintgate.scan.spans import Span
+from hintgate.scan.steering import steers
 from hintgate.scan.telling import told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
@@ -1196,7 +1197,7 @@ class _OrderReader:
         # Each text's sentences are read with their line breaks unwrapped (`_unwrapped`), the texts kept apart.
         self.reach: list[tuple[int, int]] = []
         # The sentences that steer the model's work beyond the tool (`scan.steering`), found once in all the texts.
-        self.steers: list[Steer] = []
+        self.steers: list[Span] = []
         # Whether some text may name the model as the one spoken to ("NOTE TO AI:", "hey bot,", "OJO asistente:"):
         # such a note is read as a result's would be (`_noted`).
         self.named = False
@@ -1299,7 +1300,7 @@ class _OrderReader:
         joined = "_" in text and text.count("_") >= 4 and not any(c.isspace() for c in text)
         return not joined and self._reach(path, text) == [] and next(self._steers(path, text), None) is None
 
-    def _steers(self, path: str, text: str) -> Iterator[Steer]:
+    def _steers(self, path: str, text: str) -> Iterator[Span]:
         """The sentences of `steers` within one of the tool's texts, at its own offsets."""
         at = self.offsets.get(path)
         if at is None:
@@ -1307,7 +1308,7 @@ class _OrderReader:
         end = at + len(text)
         for steer in self.steers:
             if at <= steer.start and steer.end <= end:
-                yield Steer(steer.start - at, steer.end - at, steer.why)
+                yield Span(steer.start - at, steer.end - at, steer.why)
 
     def _reach(self, path: str, text: str) -> list[tuple[int, int]] | None:
         """The spans of `reaches` within one of the tool's texts, at its own offsets (None: not known)."""
@@ -1515,7 +1516,7 @@ def _order_finding(path: str, order: Order, start: int, end: int, tool: str | No
     )
 
 
-def _steer_finding(path: str, steer: Steer, tool: str | None) -> ScanFinding:
+def _steer_finding(path: str, steer: Span, tool: str | None) -> ScanFinding:
     return ScanFinding(
         "HG619",
         f"{path} steers the model's work beyond the tool's job: {steer.why}",
@@ -2765,8 +2766,7 @@ def _approval_and_authority(
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
-        asks: list[Denial | Shift] = [*denials(text, owner), *splits(text), *shifts(text, owner)]
-        asks.extend(Denial(t.start, t.end, "scripts a claim for the user whatever the data says") for t in told(text))
+        asks = [*denials(text, owner), *splits(text), *shifts(text, owner), *told(text)]
         for ask in asks:
             if not _about_attacks(text, ask.start, ask.end):
                 out.append(

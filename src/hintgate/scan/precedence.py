@@ -28,22 +28,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open, quotes_attack
+from hintgate.scan.spans import Span
 
-__all__ = ["Claim", "claims", "may_claim"]
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """A sentence of a definition that ranks its own word above the model's instructions or the user's: its span and
-    why."""
-
-    start: int
-    end: int
-    why: str
+__all__ = ["claims", "may_claim"]
 
 
 # Verbs that drop whatever they name; the weaker ones ("override the default rules") also set a program's settings, so
@@ -197,12 +187,12 @@ def may_claim(text: str) -> bool:
     return bool(_NEEDS.able(text.lower()))
 
 
-def claims(text: str) -> Iterator[Claim]:
+def claims(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that rank its word above the model's instructions or the user's."""
     rules = [_RULES[at][:2] for at in _NEEDS.able(text.lower())]
     if not rules:
         return
-    found: dict[int, Claim] = {}
+    found: dict[int, Span] = {}
     sentences: list[int] | None = None
     weighed = 0
     for pattern, why in rules:
@@ -226,7 +216,7 @@ def claims(text: str) -> Iterator[Claim]:
                 or _single_quoted(said[: match.start() - first])
             ):
                 continue  # attack wording named or quoted as an example
-            found[first] = Claim(match.start(), match.end(), f"{why} ({match.group()!r})")
+            found[first] = Span(match.start(), match.end(), f"{why} ({match.group()!r})")
     yield from (found[first] for first in sorted(found))
 
 

@@ -63,22 +63,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.orders import sentences
 from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.spans import Span
 
-__all__ = ["Steer", "steers"]
-
-
-@dataclass(frozen=True, slots=True)
-class Steer:
-    """A sentence of a definition that steers the model's work beyond the tool: its span and why."""
-
-    start: int
-    end: int
-    why: str
+__all__ = ["steers"]
 
 
 # Said plainly.
@@ -1175,7 +1166,7 @@ _PLAIN_GATE = Cue(_PLAIN_WORDS, 0)
 _NOTE_GATE = Cue(_NOTE_WORDS, 0)
 
 
-def steers(text: str, tool: str | None = None) -> list[Steer]:
+def steers(text: str, tool: str | None = None) -> list[Span]:
     """The sentences of `text` (a definition's texts, their line breaks inside sentences read as spaces, each text on
     a line of its own) that steer the model's work beyond the tool, with why (`tool`: the tool's name, which says its
     job: a memory tool's memory is no reach, its family's own tools are its job). Only the sentences holding a word
@@ -1192,8 +1183,8 @@ def steers(text: str, tool: str | None = None) -> list[Steer]:
     # The sentences are split as far as the last place only: each place's is the first to end after it.
     spans = sentences(text)
     start = end = before = 0
-    plain: list[Steer] = []
-    noted: list[Steer] = []
+    plain: list[Span] = []
+    noted: list[Span] = []
     judged = -1
     i = -1
     for place in places:
@@ -1217,12 +1208,12 @@ def steers(text: str, tool: str | None = None) -> list[Steer]:
         if everything or gated:
             why = _judge_plain(sentence, job, _PLAIN + gated if everything else gated, everything=everything)
             if why is not None:
-                plain.append(Steer(start, end, why))
+                plain.append(Span(start, end, why))
         rules = {rule for word in _NOTE_GATE.finditer(window) for rule in _RULES_OF[word.group()]}
         if rules:
             why = _judge_note(sentence, family, rules)
             if why is not None:
-                noted.append(Steer(start, end, why))
+                noted.append(Span(start, end, why))
     return plain + noted
 
 

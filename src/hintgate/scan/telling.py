@@ -16,17 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-__all__ = ["Told", "told"]
+from hintgate.scan.spans import Span
 
-
-@dataclass(frozen=True, slots=True)
-class Told:
-    """A sentence of a definition that scripts a claim for the user against the data: its span."""
-
-    start: int
-    end: int
+__all__ = ["told"]
 
 
 _TELL = re.compile(
@@ -53,7 +46,7 @@ _NEGATION = re.compile(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+no
 _SENTENCE = re.compile(r"[^.!?\n]+")
 
 
-def told(text: str) -> Iterator[Told]:
+def told(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that script a claim for the user that holds whatever the data says."""
     if _AGAINST.search(text) is None:
         return
@@ -69,5 +62,5 @@ def told(text: str) -> Iterator[Told]:
             clause = max(said.rfind(",", 0, tell.start()), said.rfind(";", 0, tell.start())) + 1
             if len(_NEGATION.findall(said, clause, tell.start())) % 2 == 1:
                 continue
-            yield Told(sentence.start(), sentence.end())
+            yield Span(sentence.start(), sentence.end(), "scripts a claim for the user whatever the data says")
             return

@@ -40,17 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from hintgate.scan.quoting import quotation_open
+from hintgate.scan.spans import Span
 
-__all__ = ["Ask", "foreign_asks", "may_hold"]
-
-
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """An order found in a text: its span (from the first sentence it spans to the last) and why."""
-
-    start: int
-    end: int
-    why: str
+__all__ = ["foreign_asks", "may_hold"]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -160,7 +152,7 @@ def may_hold(text: str) -> bool:
     return not text.isascii() or _gated(text, _EITHER_GATE)
 
 
-def foreign_asks(text: str) -> Iterator[Ask]:
+def foreign_asks(text: str) -> Iterator[Span]:
     """The orders to the model `text` holds in a language other than English, by the rules of the module docstring."""
     if len(text) < _SHORTEST:
         return
@@ -205,7 +197,7 @@ def foreign_asks(text: str) -> Iterator[Ask]:
         if found is not None:
             first, end, why = found
             last = end
-            yield Ask(sentences[first].start, sentences[end].end, why)
+            yield Span(sentences[first].start, sentences[end].end, why)
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
