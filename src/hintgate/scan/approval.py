@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from hintgate.scan.cues import Cue, without_lookarounds
 from hintgate.scan.spans import Span
 
-__all__ = ["denials", "splits"]
+__all__ = ["denials", "may_deny", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -124,6 +124,11 @@ _CLAUSE = re.compile(r"[^.;:!?\n()\[\]—–,]+")
 # The approval's and the limit's patterns less their lookarounds, searched by RE2 (`scan.cues`): where they find
 # nothing, Python's engine, which tries every alternative at every position, would find nothing either.
 _MAY_APPROVE = Cue(without_lookarounds(_APPROVAL.pattern), re.IGNORECASE)
+
+
+def may_deny(text: str) -> bool:
+    """Whether `denials` or `splits` may find anything in `text`, or in any of the texts joined with "." into it."""
+    return _MAY_APPROVE.search(text) is not None
 
 
 def denials(text: str, tool: str | None = None) -> Iterator[Span]:

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from hintgate.scan.cues import Cue
 from hintgate.scan.spans import Span
 
-__all__ = ["shifts"]
+__all__ = ["may_shift", "shifts"]
 
 
 # Whose rules: the host's, the operator's, the platform's, the model's own, earlier ones; a rule set named by its owner.
@@ -106,6 +106,11 @@ _MAY_OBEY = Cue(
     r"\b(?:system\s*message|instruction|command|order|directive|executed|obeyed|carried|acted|followed)",
     re.IGNORECASE,
 )
+
+
+def may_shift(text: str) -> bool:
+    """Whether `shifts` may find anything in `text`, or in any of the texts joined with "." into it."""
+    return any(may.search(text) is not None for may in (_MAY_RANK, _MAY_END, _MAY_OBEY))
 
 
 def shifts(text: str, tool: str | None = None) -> Iterator[Span]:

@@ -42,8 +42,8 @@ from typing import Any, TypedDict, Unpack
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import denials, splits
-from hintgate.scan.authority import shifts
+from hintgate.scan.approval import denials, may_deny, splits
+from hintgate.scan.authority import may_shift, shifts
 from hintgate.scan.cues import Cue
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
@@ -78,7 +78,7 @@ from hintgate.scan.reading import (
 )
 from hintgate.scan.spans import Span
 from hintgate.scan.steering import steers
-from hintgate.scan.telling import told
+from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 
@@ -2760,13 +2760,24 @@ def _approval_and_authority(
     if name is not None and _detects_attacks(name, description):
         return []
     said = {finding.path for finding in findings if finding.level is Level.HIGH}
+    read = [
+        (path, text)
+        for path, text in texts
+        if not (path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
+    ]
+    # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each.
+    joined = ".".join(text for _, text in read)
+    deny, shift, tell = may_deny(joined), may_shift(joined), may_tell(joined)
     out = []
-    for path, text in texts:
-        if path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None:
-            continue
+    for path, text in read if deny or shift or tell else ():
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
-        asks = [*denials(text, owner), *splits(text), *shifts(text, owner), *told(text)]
+        asks = [
+            *(denials(text, owner) if deny else ()),
+            *(splits(text) if deny else ()),
+            *(shifts(text, owner) if shift else ()),
+            *(told(text) if tell else ()),
+        ]
         for ask in asks:
             if not _about_attacks(text, ask.start, ask.end):
                 out.append(

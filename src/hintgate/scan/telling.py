@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.spans import Span
 
-__all__ = ["told"]
+__all__ = ["may_tell", "told"]
 
 
 _TELL = re.compile(
@@ -44,6 +44,11 @@ _AGAINST = re.compile(
 )
 _NEGATION = re.compile(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+not|nor)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+")
+
+
+def may_tell(text: str) -> bool:
+    """Whether `told` may find anything in `text`, or in any of the texts joined with "." into it."""
+    return _AGAINST.search(text) is not None
 
 
 def told(text: str) -> Iterator[Span]:
