@@ -157,7 +157,10 @@ _LIMIT = re.compile(
     r"powyżej|lebih\s+dari|di\s+atas|üzeri\w*|fazla)\b",
     re.IGNORECASE,
 )
-_MAY_LIMIT = Cue(without_lookarounds(_LIMIT.pattern), re.IGNORECASE)
+# Its sign "≥" is looked for apart: a character a cue spells has no stand-in byte, and every cue would then read text
+# holding it with its UTF-8 automaton (`scan.cues.stand_in`).
+_GREATER_OR_EQUAL = "\u2265"
+_MAY_LIMIT = Cue(without_lookarounds(_LIMIT.pattern).replace("[>\u2265]", ">"), re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;!?\n]+")
 # One act made as several smaller ones: "split it into several payments", "break the list into batches of 49",
 # "divide ... into parts", "one call per item" is not it (a tool's plain use).
@@ -175,7 +178,7 @@ _SPLIT = re.compile(
 def splits(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that make one act several smaller ones where the text says the user's
     approval depends on a limit: the calls shaped so the approval never comes up."""
-    if _MAY_LIMIT.search(text) is None:
+    if _GREATER_OR_EQUAL not in text and _MAY_LIMIT.search(text) is None:
         return
     sentences = list(_SENTENCE.finditer(text))
     limited = any(
