@@ -36,3 +36,10 @@ def test_content_nested_past_the_depth_is_kept_as_it_is() -> None:
     assert kept == "\ud800"  # left for a reader that goes no deeper
     shallow = jsontext.readable([[["\ud800"]]])
     assert shallow == [[["\ufffd"]]]
+
+
+def test_a_lone_surrogate_in_a_text_becomes_one_replacement_character_and_a_text_without_one_is_kept() -> None:
+    assert jsontext.replace_lone_surrogates("a\ud800b \udfff \U0001f600") == "a\ufffdb \ufffd \U0001f600"
+    text = "caf\u00e9 \U0001f600"
+    assert jsontext.replace_lone_surrogates(text) is text
+    assert jsontext.replace_lone_surrogates("plain") == "plain"

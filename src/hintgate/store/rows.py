@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import bindparam, update
 from sqlalchemy.sql.dml import UpdateBase
 
+from hintgate.jsontext import replace_lone_surrogates
 from hintgate.store.async_core import AsyncConnection
 from hintgate.store.tables import UTCDateTime, as_utc, sessions, tool_calls, upsert
 from hintgate.store.tokens import count_tokens, output_text
@@ -165,7 +166,6 @@ Item = tuple[int, Any, asyncio.Future[bool] | None]
 # PostgreSQL's JSONB refuses the NUL character (`\u0000`); an escape preceded by an
 # even number of backslashes is a real NUL, an odd number is a literal backslash.
 _NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(slots=True)
@@ -185,12 +185,7 @@ def _clean(text: str | None) -> str | None:
         return None
     if "\x00" in text:
         text = text.replace("\x00", "\ufffd")
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = _SURROGATE.sub("\ufffd", text)
-    return text
+    return replace_lone_surrogates(text)
 
 
 # One encoder for every record: `json.dumps` with options builds a new one per call.
@@ -202,11 +197,7 @@ def _dumps(value: Any) -> str:
         text = _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         text = json.dumps({"unencodable": str(exc)})
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: valid Python, not valid UTF-8
-            text = _SURROGATE.sub("\ufffd", text)
+    text = replace_lone_surrogates(text)
     if "\\u0000" in text:
         text = _NUL_ESCAPE.sub(r"\1\\ufffd", text)
     return text
