@@ -14,6 +14,7 @@ Exit codes (every command):
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import json
 import sys
@@ -38,6 +39,7 @@ from hintgate.cli.common import (
     fail,
     out,
     print_wide,
+    spelt_out,
     with_store,
 )
 from hintgate.cli.pins import pins_app
@@ -112,28 +114,36 @@ ProfileOpt = Annotated[
 ]
 
 
-def _listing(target: list[str] | None, config: str | None, server: str | None, timeout: float) -> Listing:
-    from hintgate.cli.targets import fetch_listing, parse_target
+@dataclasses.dataclass(frozen=True)
+class TargetOptions:
+    """Which tools `lint` and `infer` read: a target, or a config file and one of its servers."""
 
-    try:
-        parsed = parse_target(target or [], config=config, server=server)
-    except (ConfigError, TargetError) as exc:
-        fail(str(exc), EXIT_USAGE)
-    what = "reading" if parsed.file is not None else "starting and listing"
-    # A spinner on stderr while a server starts; invisible when stderr is not a terminal.
-    with Console(stderr=True).status(f"{what} {parsed.label}", spinner="dots"):
+    target: TargetArgs = None
+    config: ConfigOpt = None
+    server: ServerOpt = None
+
+    def listing(self, timeout: float) -> Listing:
+        """The tools listed, read from a file or from the server started (a spinner on stderr meanwhile)."""
+        from hintgate.cli.targets import fetch_listing, parse_target
+
         try:
-            return asyncio.run(fetch_listing(parsed, timeout=timeout))
-        except TargetError as exc:
-            error = exc
-    return fail(str(error), EXIT_TARGET)  # after the spinner has stopped
+            parsed = parse_target(self.target or [], config=self.config, server=self.server)
+        except (ConfigError, TargetError) as exc:
+            fail(str(exc), EXIT_USAGE)
+        what = "reading" if parsed.file is not None else "starting and listing"
+        # A spinner on stderr while a server starts; invisible when stderr is not a terminal.
+        with Console(stderr=True).status(f"{what} {parsed.label}", spinner="dots"):
+            try:
+                return asyncio.run(fetch_listing(parsed, timeout=timeout))
+            except TargetError as exc:
+                error = exc
+        return fail(str(error), EXIT_TARGET)  # after the spinner has stopped
 
 
 @app.command()
+@spelt_out
 def lint(
-    target: TargetArgs = None,
-    config: ConfigOpt = None,
-    server: ServerOpt = None,
+    wanted: TargetOptions,
     expect: Annotated[
         Path | None,
         typer.Option("--expect", help="YAML file mapping tiers to tool names; fail on any mismatch."),
@@ -172,7 +182,7 @@ def lint(
         accepted = load_baseline(baseline) if baseline is not None else []
     except (ExpectFileError, BaselineFileError) as exc:
         fail(str(exc), EXIT_USAGE)
-    listing = _listing(target, config, server, timeout)
+    listing = wanted.listing(timeout)
     try:
         report = lint_tools(
             listing.tools,
@@ -203,7 +213,7 @@ def lint(
     if output is LintFormat.JSON:
         print_json(console, lint_json(report))
     elif output is LintFormat.SARIF:
-        artifact = listing.target.file or (Path(config) if config else None)
+        artifact = listing.target.file or (Path(wanted.config) if wanted.config else None)
         print_json(console, lint_sarif(report, artifact_uri=artifact.as_posix() if artifact else None))
     elif output is LintFormat.MARKDOWN:
         console.file.write(lint_markdown(report))
@@ -215,10 +225,9 @@ def lint(
 
 
 @app.command()
+@spelt_out
 def infer(
-    target: TargetArgs = None,
-    config: ConfigOpt = None,
-    server: ServerOpt = None,
+    wanted: TargetOptions,
     ignore_declared: Annotated[
         bool,
         typer.Option("--ignore-declared", help="Do not use the tools' own annotations (measures inference)."),
@@ -232,7 +241,7 @@ def infer(
     from hintgate.cli.reports import infer_json, infer_table, print_json
     from hintgate.hints.catalog import resolve_tool
 
-    listing = _listing(target, config, server, timeout)
+    listing = wanted.listing(timeout)
     profile = listing.target.profile(profile)
     tools = []
     for raw in listing.tools:
