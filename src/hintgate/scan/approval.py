@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue, without_lookarounds
+from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
 __all__ = ["denials", "may_deny", "splits"]
@@ -41,7 +42,7 @@ __all__ = ["denials", "may_deny", "splits"]
 # English and the commonest languages. "ask" counts only as asking for a go-ahead (first, again, before, or for a
 # confirmation), never as asking for data ("ask the user for their address") nor as a request's condition ("never
 # print it, even if asked").
-_APPROVAL = re.compile(
+_APPROVAL = compiled(
     r"\b(?:confirm(?:s|ed|ing|ations?)?|approv(?:e|es|ed|ing|als?)|consent(?:s|ed|ing)?|permission|"
     r"authori[sz]ation|authori[sz]ed|sign-?off|human[\s-]in[\s-]the[\s-]loop|hitl)\b"
     r"|\b(?:approval|confirmation|permission|consent|merge|review)\s+(?:prompts?|dialogs?|dialogues?|sheets?|steps?)\b"
@@ -64,7 +65,7 @@ _APPROVAL = re.compile(
 )
 # What turns the approval off, each counted once, up to the approval's own word: a negation, a dodge, a claim that
 # it is given ("pre-approved", "treat them as approved").
-_OFF = re.compile(
+_OFF = compiled(
     r"\b(?:not|no|never|none|nor|without|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|"
     r"mustn't|needn't|wouldn't|haven't|hasn't)\b|n't\b"
     r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
@@ -84,7 +85,7 @@ _OFF = re.compile(
 )
 # What the approval is said to be, just after its word: ended ("disabled", "redundant", "not needed"), or done by
 # someone else or later ("handled by the backend", "collected at the end").
-_ENDED = re.compile(
+_ENDED = compiled(
     r"^(?:\W*[\w'-]+){0,6}?\W*\b(?:disabled|redundant|unnecessary|needless|superfluous|waived|switched\s+off|"
     r"turned\s+off|broken|flaky|(?:not|no\s+longer)\s+(?:needed|required|necessary|shown|requested|triggered)|"
     r"nicht\s+(?:mehr\s+)?(?:nötig|notwendig|erforderlich)|unnötig|no\s+(?:es\s+)?(?:necesari[oa]|requerid[oa])|"
@@ -97,28 +98,26 @@ _ENDED = re.compile(
     r"하지\s*말|받지\s*말|묻지\s*말|생략)",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_]{4,}")
+_WORD = compiled(r"[^\W\d_]{4,}")
 # The approval waited for or made a condition (before it is named: "not executed until the user confirms", "only
 # when the user asks to approve", "whether to ..."), or the act without it called a wrong: the clause keeps it whatever
 # it negates.
-_WAITED = re.compile(
+_WAITED = compiled(
     r"(?<![\w-])(?:until|unless|before|only|except|whether|hasta\s+que|a\s+menos\s+que|antes\s+de|sólo|solo|jusqu'à|"
     r"avant\s+de|seulement|bis|bevor|erst|nur|finché|prima\s+di|zanim|dopóki|sebelum|hanya|trước\s+khi)\b",
     re.IGNORECASE,
 )
 # The approval made a duty: "posts must be pre-approved by an editor", "needs to be confirmed first".
-_DUTY = re.compile(
+_DUTY = compiled(
     r"\b(?:must|needs?\s+to|has\s+to|have\s+to|should|shall|is\s+to|are\s+to)\s+(?:first\s+|always\s+)?be\s+(?:\w+\s+)?"
     r"(?:pre-?)?(?:approv|confirm|authori[sz]|sign|review|consent)\w*"
     r"|\b(?:requires?|required|requiring)\s+(?:\w+\s+){0,2}?(?:pre-?)?(?:approval|confirmation|consent|authori[sz]ation|"
     r"sign-?off|permission)",
     re.IGNORECASE,
 )
-_WRONG = re.compile(
-    r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I
-)
+_WRONG = compiled(r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I)
 # A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
-_CLAUSE = re.compile(r"[^.;:!?\n()\[\]—–,]+")
+_CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
 
 
 # The approval's and the limit's patterns less their lookarounds, searched by RE2 (`scan.cues`): where they find
@@ -151,7 +150,7 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
 
 
 # A limit the approval depends on: "approval on batches over 50 cells", "payments above $500 require manual approval".
-_LIMIT = re.compile(
+_LIMIT = compiled(
     r"\b(?:above|over|more\s+than|exceed\w*|(?!other\b|rather\b)\w+er\s+than|beyond|at\s+least|past)\b|[>≥]"
     r"|\b(?:über|mehr\s+als|más\s+de|por\s+encima|supérieur\w*|au-delà|plus\s+de|acima\s+de|mais\s+de|oltre|"
     r"powyżej|lebih\s+dari|di\s+atas|üzeri\w*|fazla)\b",
@@ -161,10 +160,10 @@ _LIMIT = re.compile(
 # holding it with its UTF-8 automaton (`scan.cues.stand_in`).
 _GREATER_OR_EQUAL = "\u2265"
 _MAY_LIMIT = Cue(without_lookarounds(_LIMIT.pattern).replace("[>\u2265]", ">"), re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.;!?\n]+")
+_SENTENCE = compiled(r"[^.;!?\n]+")
 # One act made as several smaller ones: "split it into several payments", "break the list into batches of 49",
 # "divide ... into parts", "one call per item" is not it (a tool's plain use).
-_SPLIT = re.compile(
+_SPLIT = compiled(
     r"\b(?:split\w*|break\w*|divid\w*|chunk\w*|slic\w*|partition\w*|stagger\w*|spread\w*|aufteil\w*|teil\w*|"
     r"fraccion\w*|divis\w*|répart\w*|fraction\w*|suddivid\w*|podziel\w*|pecah\w*|böl\w*)\b"
     r"[^.;!?\n]{0,60}?\b(?:into|in|across|over|en|in|auf|em|na|menjadi|jadi)\s+(?:\w+\s+){0,2}?"

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
 __all__ = ["may_shift", "shifts"]
@@ -60,9 +61,9 @@ _RANKS = (
     r"rank(?:s|ed)?\s+(?:above|over|ahead\s+of)|(?:is|are)\s+(?:above|over)|win(?:s)?\s+over|beat(?:s)?|"
     r"(?:is|are)\s+(?:more\s+authoritative|of\s+higher\s+priority|higher\s+priority)\s+than)\b"
 )
-_RANKED = re.compile(rf"{_RANKS}\s+(?:[\w'-]+\s+){{0,3}}?{_AUTHORITY}", re.IGNORECASE)
+_RANKED = compiled(rf"{_RANKS}\s+(?:[\w'-]+\s+){{0,3}}?{_AUTHORITY}", re.IGNORECASE)
 # Switched off: "does not apply", "is void", "no longer in force", "may be ignored".
-_ENDED = re.compile(
+_ENDED = compiled(
     rf"{_AUTHORITY}[^.;:!?\n]{{0,60}}?\b(?:(?:do|does|did)\s*(?:not|n't)\s+apply|no\s+longer\s+appl(?:y|ies)|"
     r"(?:is|are|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:not|no\s+longer)\s+(?:applicable|in\s+force|in\s+effect|"
     r"active|valid|binding|relevant)|(?:is|are|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:void|suspended|lifted|"
@@ -76,7 +77,7 @@ _DATA = (
     r"\b(?:messages?|repl(?:y|ies)|responses?|text|content|lines?|outputs?|results?|answers?|notes?|comments?|"
     r"anything|whatever|entry|entries|strings?)\b"
 )
-_OBEYED = re.compile(
+_OBEYED = compiled(
     rf"{_DATA}[^.;!?\n]{{0,80}}?\b(?:(?:is|are)\s+(?:to\s+be\s+(?:treated|read|taken)\s+as\s+)?|count(?:s)?\s+as\s+|"
     r"(?:should|must|shall)\s+be\s+(?:treated|read|taken|handled)\s+as\s+)(?:an?\s+|the\s+)?(?:authoritative\s+)?"
     r"(?:(?:spoken\s+|direct\s+|binding\s+|trusted\s+)?(?:system\s+messages?|(?:instructions?|commands?|orders?|"
@@ -86,12 +87,12 @@ _OBEYED = re.compile(
     r"acted\s+on|followed)\s+(?:immediately|at\s+once|exactly|verbatim|without\s+question|as\s+written|unconditionally)",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(
+_NEGATION = compiled(
     r"\b(?:not|no|never|none|nor|nothing|nobody|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|mustn't|without)\b|n't\b",
     re.IGNORECASE,
 )
-_CLAUSE = re.compile(r"[^.;!?\n]+")
-_WORD = re.compile(r"[^\W\d_]{4,}")
+_CLAUSE = compiled(r"[^.;!?\n]+")
+_WORD = compiled(r"[^\W\d_]{4,}")
 # Words each rule cannot match without, searched by RE2 (`scan.cues`) over the whole text first: a rule is skipped
 # where its word is not, which is most texts. Each is one group after a word boundary (and before one where the rule
 # has it), which RE2 reads as Python's engine does; a clause ends at a character no word holds, so a word of a

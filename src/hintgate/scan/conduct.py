@@ -31,6 +31,7 @@ import re
 from typing import Any
 
 from hintgate.scan.cues import Cue, without_lookarounds
+from hintgate.scan.deferred import compiled
 
 __all__ = ["IDENTITY", "asked", "call_written", "identity", "model_identity", "user_spoken_of"]
 
@@ -64,16 +65,16 @@ _IDENTITY = (
     r"|从现在(?:起|开始)你|從現在(?:起|開始)你|你现在是|你現在是|今から(?:あなた|君)は|あなたは今|"
     r"(?:이제부터|지금부터|이제)\s*(?:너는|당신은)"
 )
-_IDENTITY_RE = re.compile(_IDENTITY, re.IGNORECASE)
+_IDENTITY_RE = compiled(_IDENTITY, re.IGNORECASE)
 IDENTITY = Cue(without_lookarounds(_IDENTITY), re.IGNORECASE)
 """Where an identity may be given (a superset of `identity`'s matches, one RE2 search of a whole result)."""
 
 # A call written out: a name with its arguments' parenthesis, `grant_consent(app="x")`, `cast_vote()`, `a.b(...)`.
 # (A name of one word needs an underscore or a dot: "(yes/no)" and "Login (beta)" are no calls.)
-_CALL = re.compile(r"(?<![\w.$/])([A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+)\((?:\)|[\w\"'`<{\[])")
+_CALL = compiled(r"(?<![\w.$/])([A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+)\((?:\)|[\w\"'`<{\[])")
 
 # The user, in the third person, in the commonest languages: the one the model serves, spoken of to it.
-_USER = re.compile(
+_USER = compiled(
     r"\b(?:the|your|their|its|this)\s+(?:end[\s-])?users?\b(?![\s-]+(?:agent|interface|guide|manual|id|name|settings|model|account|table|data|list|profile|page|"
     r"docs?|stor(?:y|ies)|base|group|role|type|object|record|input|experience|research|flow|journey|portal|"
     r"dashboard|directory|management|count|feedback|session|space|login|permission|preference|mode|level|home)s?\b)"
@@ -87,7 +88,7 @@ _USER = re.compile(
     re.IGNORECASE,
 )
 # The model's own reply, spoken of to it: what it says to its user ("in your reply", "when answering", "回答时").
-_REPLY = re.compile(
+_REPLY = compiled(
     r"\b(?:in|into|with(?:in)?|at\s+the\s+(?:start|end)\s+of)\s+(?:your|the|each|every)\s+(?:next\s+)?(?:reply|"
     r"replies|answers?|responses?|summary|summaries)\b|\bwhen\s+(?:you\s+)?(?:answer(?:ing)?|reply(?:ing)?|"
     r"respond(?:ing)?|summari[sz](?:e|ing))\b|\b(?:tu|su)\s+respuesta\b|\bal\s+responder\b|\b(?:ta|votre)\s+r[ée]ponse\b"
@@ -99,7 +100,7 @@ _REPLY = re.compile(
     re.IGNORECASE,
 )
 # What only asks for the user's say: "ask the user first", "confirm with the user", "check with them".
-_ASK_FIRST = re.compile(
+_ASK_FIRST = compiled(
     r"\b(?:ask|asking|check\s+with|confirm\s+with|consult|get\s+(?:the\s+)?(?:user'?s?\s+)?(?:approval|consent|"
     r"confirmation)\s+(?:from|of))\s+(?:the\s+|your\s+)?users?\b(?!'s)"
     r"|\bunless\s+the\s+user\b|\bif\s+the\s+user\s+(?:asks|wants|requests)\b",
@@ -109,12 +110,12 @@ _ASK_FIRST = re.compile(
 
 # A report in the first person, after its speaker's label or none ("Assistant: I have sorted ..."): the speaker's own
 # words about what they did, not an ask.
-_FIRST_PERSON = re.compile(r"\W*(?:[^:\n]{0,40}:\s*)?(?:I|I'm|I've|I'll|we|we've|we're|we'll)\b", re.IGNORECASE)
+_FIRST_PERSON = compiled(r"\W*(?:[^:\n]{0,40}:\s*)?(?:I|I'm|I've|I'll|we|we've|we're|we'll)\b", re.IGNORECASE)
 
 
 # What marks the one given an identity as the model: its role named ("you are no longer an assistant"), its user
 # ("your user need not know"), or its own rules set aside ("ignore your normal rules, you are now ...").
-_THE_MODEL = re.compile(
+_THE_MODEL = compiled(
     r"\b(?:AI|A\.I\.|LLMs?|assistants?|agents?|chatbots?|bots?|language\s+models?|system\s+prompt)\b"
     r"|\b(?:ignore|disregard|forget|drop|abandon|suspend)\s+(?:all\s+)?(?:of\s+)?your\s+(?:\w+\s+){0,2}?(?:rules|"
     r"instructions|guidelines|guardrails|restrictions|policies|programming|principles)\b",

@@ -26,6 +26,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from hintgate.scan.deferred import compiled
+
 __all__ = [
     "ADDRESS",
     "BOTH",
@@ -80,8 +82,8 @@ def _p(
     first: str | None = None,
     also: tuple[str, ...] = (),
 ) -> Phrase:
-    regex = re.compile("|".join(alternatives), flags)
-    starts = re.compile(first) if first is not None else None
+    regex = compiled("|".join(alternatives), flags)
+    starts = compiled(first) if first is not None else None
     return Phrase(code, kind, what, lang, regex, needs, starts, alternatives=alternatives, also=also)
 
 

@@ -29,6 +29,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open, quotes_attack
 from hintgate.scan.spans import Span
@@ -60,14 +61,14 @@ _BEFORE = (
     r"|(?:earlier|previous|prior|preceding|original|initial|former|old)\s+(?:\w+\s+)?(?:instructions|rules|"
     r"guidelines|directives|guidance|prompts?|orders|briefing))"
 )
-_DISCARDED = re.compile(
+_DISCARDED = compiled(
     rf"\b{_DROP}\b\s+(?:[^.!?;:\n]{{0,60}}?\s)?(?:{_TOLD}|{_BEFORE})\b"
     rf"|\b{_REPLACE}\b\s+(?:[^.!?;:\n]{{0,40}}?\s)?{_TOLD}\b",
     re.IGNORECASE,
 )
 # The same in the commonest languages: a verb of forgetting or ignoring, then "before", "previous" or "what you were
 # told" within a few words.
-_DISCARDED_ELSEWHERE = re.compile(
+_DISCARDED_ELSEWHERE = compiled(
     r"\b(?:ignorier\w*|vergiss|vergessen\s+Sie|missachte\w*)\b(?:\s+\S+){0,5}?\s+(?:bisherig\w*|vorherig\w*|frühere\w*|"
     r"zuvor|vorher|gesagt\s+wurde)"
     r"|\b(?:olvida\w*|ignora\w*|descarta\w*|desconsidera\w*|esque[cç]\w*)\b(?:\s+\S+){0,5}?\s+(?:anterior\w*|antes|"
@@ -77,7 +78,7 @@ _DISCARDED_ELSEWHERE = re.compile(
     re.IGNORECASE,
 )
 # A new directive put in the place of the model's own.
-_INSTALLED = re.compile(
+_INSTALLED = compiled(
     r"\byour\s+(?:new|real|true|actual|updated|revised|overriding|sole|only|replacement)\s+(?:\w+\s+)?(?:directives?|"
     r"goals?|tasks?|purpose|missions?|objectives?|priorit(?:y|ies)|instructions|orders|role|job|function|rules)\s+"
     r"(?:is|are|now|becomes?|:)"
@@ -95,7 +96,7 @@ _ROLE_NOUN = (
 )
 # "You are FinBot, a senior advisor", "You are now the company's chief analyst", "As the lead reviewer here, you ...",
 # "Introduce yourself as Dana from sales", "Speak as a certified planner would".
-_IDENTITY = re.compile(
+_IDENTITY = compiled(
     r"(?:^|(?<=[.!?;:\n]))\s*(?:you\s+are|you're)\s+(?:now\s+|henceforth\s+|actually\s+|really\s+)?"
     r"(?:(?-i:[A-Z][\w-]+)(?:,|\s+-|\s+—)\s+)?(?:a|an|the|our|(?-i:[A-Z][\w-]+)'s|\w+'s)\s+(?:[\w'-]+\s+){0,4}?"
     + _ROLE_NOUN
@@ -115,7 +116,7 @@ _USER_WORD = (
     r"objections|instruction|request|word|decisions)"
 )
 # The user ranked below the text, or the text ranked above the user's or the system's word.
-_RANKED = re.compile(
+_RANKED = compiled(
     rf"\b{_USER_WORD}\s+(?:are|is|come|comes|remain|remains|become|becomes|count|counts|should\s+be\s+treated\s+as|"
     r"must\s+be\s+treated\s+as)\s+(?:only\s+|merely\s+|strictly\s+|purely\s+)?(?:secondary|subordinate|irrelevant|"
     r"advisory|optional|void|overridden|second|non-?binding|suggestions?|not\s+binding|of\s+no\s+consequence)"
@@ -126,7 +127,7 @@ _RANKED = re.compile(
     rf"(?:{_USER_WORD}|(?:the\s+)?(?:prior|previous|earlier|other)\s+instructions)",
     re.IGNORECASE,
 )
-_NEGATED = re.compile(
+_NEGATED = compiled(
     r"\b(?:not|never|no|don't|do\s+not|must\s+not|mustn't|cannot|can't|won't|nicht|nie|niemals|no|nunca|jamais|"
     r"ne|pas)\b(?:\s+\S+){0,2}\s*$",
     re.IGNORECASE,
@@ -173,7 +174,7 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     ),
 )
 _NEEDS: Needs[int] = Needs({at: needs for at, (_, _, needs) in enumerate(_RULES)})
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_SENTENCE = compiled(r"[^.!?\n]+[.!?]*")
 
 
 # How many candidate sentences one text has weighed at most (each asks whether a quotation opened before it is still

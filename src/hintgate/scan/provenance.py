@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
 
 __all__ = ["Source", "may_name_a_place", "source_beyond_call"]
@@ -100,36 +101,36 @@ _SECRETS = (
     r"cvv|cvc|login\s+(?:details|credentials)|credentials)\b"
 )
 _PLACES = (
-    ("conversation", re.compile(_CONVERSATION, re.IGNORECASE)),
-    ("secrets", re.compile(_SECRETS, re.IGNORECASE)),
-    ("tools", re.compile(_TOOLS, re.IGNORECASE)),
-    ("working set", re.compile(_WORKING_SET, re.IGNORECASE)),
-    ("environment", re.compile(_ENVIRONMENT, re.IGNORECASE)),
+    ("conversation", compiled(_CONVERSATION, re.IGNORECASE)),
+    ("secrets", compiled(_SECRETS, re.IGNORECASE)),
+    ("tools", compiled(_TOOLS, re.IGNORECASE)),
+    ("working set", compiled(_WORKING_SET, re.IGNORECASE)),
+    ("environment", compiled(_ENVIRONMENT, re.IGNORECASE)),
 )
 # The words of a tool's job that make each place its own: a chat exporter takes the conversation.
 _OWN = {
-    "conversation": re.compile(
+    "conversation": compiled(
         r"\b(?:conversations?|chats?|dialog(?:ue)?s?|transcripts?|messages?|threads?|sessions?|history|histories|"
         r"memor(?:y|ies)|context|turns?|replies|logs?)\b|Gespräch|Verlauf|conversación|conversa",
         re.IGNORECASE,
     ),
-    "tools": re.compile(
+    "tools": compiled(
         r"\b(?:tools?|calls?|servers?|outputs?|results?|responses?|pipelines?|chains?|workflows?|agents?|functions?|"
         r"plugins?|traces?|logs?)\b",
         re.IGNORECASE,
     ),
-    "working set": re.compile(
+    "working set": compiled(
         r"\b(?:files?|documents?|pages?|tabs?|editors?|workspaces?|e-?mails?|inbox|mail|messages?|history|"
         r"activity|browsing|repositor(?:y|ies)|index(?:es|ing)?|sessions?|context)\b",
         re.IGNORECASE,
     ),
-    "secrets": re.compile(
+    "secrets": compiled(
         r"\b(?:passwords?|passphrases?|pins?|tokens?|cookies?|credentials?|auth\w*|log\s*in|login|sign\s*in|"
         r"secrets?|vault|keychain|keys?|wallets?|seed|2fa|mfa|otp|cards?|payments?|bank\w*|sessions?|accounts?|"
         r"identity|sso|oauth)\b",
         re.IGNORECASE,
     ),
-    "environment": re.compile(
+    "environment": compiled(
         r"\b(?:env|environments?|variables?|vars|shell|process(?:es)?|config(?:uration)?s?|settings?|dotenv|"
         r"deploy\w*|containers?|runtime|secrets?)\b",
         re.IGNORECASE,
@@ -162,7 +163,7 @@ _NEEDS: Needs[str] = Needs(
     }
 )
 # A negation just before the place: "never include the conversation", "not the chat history".
-_NEGATED = re.compile(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\S+){0,5}\s*$", re.IGNORECASE)
+_NEGATED = compiled(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\S+){0,5}\s*$", re.IGNORECASE)
 
 
 def may_name_a_place(text: str) -> bool:

@@ -20,11 +20,13 @@ from __future__ import annotations
 import bisect
 import re
 
+from hintgate.scan.deferred import compiled
+
 __all__ = ["quotation_open", "quoted_spans", "quotes_attack"]
 
 # Words that make a sentence about attack wording rather than a use of it: an example introduced, or attacks, their
 # detection or classification named.
-_ABOUT_ATTACKS = re.compile(
+_ABOUT_ATTACKS = compiled(
     r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like\s+[`'\"“<]|patterns?|phrases?|heuristics?|"
     r"classif\w+|attackers?|attacks?|injections?|poison\w*|jailbreaks?|red[\s-]team\w*|detect\w*|"
     r"flags?\s+(?:text|phrases|wording|definitions?|descriptions?)|"
@@ -45,7 +47,7 @@ _CLOSERS = {
     "「": "」",
     "『": "』",
 }
-_MARK = re.compile('["«»„“”‘’「」『』]')
+_MARK = compiled('["«»„“”‘’「」『』]')
 
 
 def quotes_attack(sentence: str) -> bool:
@@ -79,7 +81,7 @@ def quotation_open(head: str) -> bool:
 # attacks, incidents or their detection.
 
 # Words of a text that reports on attacks or shows samples of them, in the commonest languages.
-_REPORTS = re.compile(
+_REPORTS = compiled(
     # Not a word of an address: a domain's "example", a mail's "attacker@".
     r"(?<![@./\w-])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
     r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|"
@@ -97,22 +99,22 @@ _REPORTS = re.compile(
 _BEFORE = 600
 _AFTER = 300
 # A line that introduces what follows: it ends with a colon, or it is a heading ("## The payload", "**Example 2**").
-_LEAD = re.compile(r"[^\n]*[:：][ \t]*$|[ \t]*#{1,6}[ \t]+\S[^\n]*$|[ \t]*\*\*[^\n*]+\*\*[ \t]*$")
-_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
-_INDENTED = re.compile(r"(?: {4}|\t)[ \t]*\S")
-_BLOCKQUOTE = re.compile(r"[ \t]*>")
+_LEAD = compiled(r"[^\n]*[:：][ \t]*$|[ \t]*#{1,6}[ \t]+\S[^\n]*$|[ \t]*\*\*[^\n*]+\*\*[ \t]*$")
+_FENCE = compiled(r"[ \t]*(?:```|~~~)")
+_INDENTED = compiled(r"(?: {4}|\t)[ \t]*\S")
+_BLOCKQUOTE = compiled(r"[ \t]*>")
 # A line wholly inside quotation marks, after a list's mark or an item's label ("A.1", "2.", "-"), if any.
-_QUOTED_LINE = re.compile(
+_QUOTED_LINE = compiled(
     r"[ \t]*(?:(?:[-*+\u2022]|[A-Za-z]?\d+(?:\.\d+)*[.)]?|[A-Z]\.\d+)[ \t]+)?"
     r"(?:\"[^\"\n]+\"|“[^”\n]+[”\"]|«[^»\n]+»|„[^“”\"\n]+[“”\"]|「[^」\n]+」|»[^«\n]+«)[ \t]*[.,;]?[ \t]*$"
 )
 # A quotation or a code span inside a line.
-_INLINE = re.compile(
+_INLINE = compiled(
     r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|»[^«\n]{3,400}«|„[^“”\"\n]{3,400}[“”\"]|「[^」\n]{3,400}」"
     r"|`[^`\n]{3,400}`"
 )
 # Where an inline quotation's sentence starts and ends.
-_SENTENCE_END = re.compile(r"[.!?。！？](?=\s)|\n")
+_SENTENCE_END = compiled(r"[.!?。！？](?=\s)|\n")
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
@@ -159,8 +161,8 @@ def _sentence_end(text: str, at: int) -> int:
 
 
 # A data value's quotation marks, not a quotation: a JSON member's name or value, a key's value at its line's start.
-_DATA_BEFORE = re.compile(r"(?:\"[^\"\n]*\"|^[ \t]*[-\w.]+)[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
-_DATA_AFTER = re.compile(r"[ \t]*[:=]")
+_DATA_BEFORE = compiled(r"(?:\"[^\"\n]*\"|^[ \t]*[-\w.]+)[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
+_DATA_AFTER = compiled(r"[ \t]*[:=]")
 
 
 def _blocks(text: str, reports: _Reports) -> list[tuple[int, int]]:

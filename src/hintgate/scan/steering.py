@@ -65,6 +65,7 @@ import bisect
 import re
 
 from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
 from hintgate.scan.orders import sentences
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
@@ -118,7 +119,7 @@ _NARROWED = Cue(
     re.IGNORECASE,
 )
 # What may be kept out of view: a secret ("never show tokens that ...", "hide any lines containing keys").
-_SECRET_WORDS = re.compile(
+_SECRET_WORDS = compiled(
     r"\b(?:passwords?|passphrases?|secrets?|tokens?|keys?|credentials?|cookies?|otps?|pins?)\b", re.IGNORECASE
 )
 # A rule meant to last past this call: for the rest of the session, in later ones, a memory kept.
@@ -296,7 +297,7 @@ _ANSWER_SET = Cue(
     re.IGNORECASE,
 )
 # What makes a set answer wait on the data after all: "say yes only if the status is done".
-_ON_DATA = re.compile(r"\W{0,3}(?:\w+\W+){0,2}?(?:only\s+)?(?:if|when|unless|once|based\s+on|according\s+to)\b", re.I)
+_ON_DATA = compiled(r"\W{0,3}(?:\w+\W+){0,2}?(?:only\s+)?(?:if|when|unless|once|based\s+on|according\s+to)\b", re.I)
 # The user's own choice replaced by the text's: "use bucket X instead of the bucket they name", "rather than whatever
 # account the user picks, send it to ...". A tool takes the user's value; a text that swaps it redirects the act.
 _CHOICE_REPLACED = Cue(
@@ -350,7 +351,7 @@ _ELSEWHERE = Cue(
 # Another tool's calls reshaped (shadowing): "when `create_pull_request` is used, add ...", "`create_payment` calls
 # should have their destination replaced", "when `web_search` returns them, drop them". The tool named in code
 # quotes or as a name of joined words; what is done then changes that call or what it returns.
-_OTHER_CALL = re.compile(
+_OTHER_CALL = compiled(
     r"\b(?:when|whenever|each\s+time|every\s+time|if|once)\s+(?:the\s+|any\s+|a\s+)?(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))"
     r"(?:\s+tool)?\s+(?:is\s+(?:called|used|invoked|run)|(?:gets\s+)?(?:called|used)|returns?|runs?)\b"
     r"|(?:^|[\s(])(?:`([\w.-]+)`|([a-z]\w*[_.]\w+))\s+(?:calls?|requests?|invocations?)\s+(?:should|must|shall|will|are\s+to)\b"
@@ -359,23 +360,23 @@ _OTHER_CALL = re.compile(
     r"(?:\([^()]{0,80}\)\s*)?(?:is\s+(?:called|used|invoked|run)|runs)\b",
     re.IGNORECASE,
 )
-_RESHAPED = re.compile(
+_RESHAPED = compiled(
     r"\b(?:add|append|replace[sd]?|drop|remove|set|change|mark|redirect|swap|override|rewrite|bcc|cc|filter|"
     r"strip|insert|substitute|prepend|inject|embed)\b",
     re.IGNORECASE,
 )
 # What a tool of a kind hands to this tool's own call: "..., add its report id here".
-_THIS_CALL = re.compile(r"\b(?:here|this\s+(?:tool|call))\b", re.IGNORECASE)
+_THIS_CALL = compiled(r"\b(?:here|this\s+(?:tool|call))\b", re.IGNORECASE)
 # A sentence that forbids what it names, in either voice ("never report a failing build as passing", "don't fill it in
 # yourself", "avoid presenting it as final"). RE2's match may hold the space before it: what precedes may end with
 # the negation itself.
 _NEGATION = r"never|not|don't|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|no|avoid|instead\s+of|rather\s+than"
-_FORBIDS = re.compile(rf"\b(?:{_NEGATION})(?:\s+\w+){{0,3}}\s*$", re.IGNORECASE)
+_FORBIDS = compiled(rf"\b(?:{_NEGATION})(?:\s+\w+){{0,3}}\s*$", re.IGNORECASE)
 # A negation before "without" makes what follows required: "never delete without asking the user".
-_NOT_WITHOUT = re.compile(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
-_AFTER = re.compile(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
+_NOT_WITHOUT = compiled(r"\b(?:never|not|don't|do\s+not|no|must\s+not)\b[^.!?\n]{0,80}$", re.IGNORECASE)
+_AFTER = compiled(r"\b(?:after|once|until|unless|if|when)(?:\s+the)?\s*$", re.IGNORECASE)
 # A value the server falls back to by itself: "defaults to", "if omitted, ... is used".
-_DEFAULTED = re.compile(
+_DEFAULTED = compiled(
     r"\b(?:defaults?\s+to|falls?\s+back\s+to|(?:if|when)\s+(?:omitted|unset|empty|missing|not\s+(?:set|given|provided))|"
     r"(?:is|are)\s+(?:used|read|taken)\b)",
     re.IGNORECASE,
@@ -638,7 +639,7 @@ _SHADOWED_WORDS = Cue(
     0,
 )
 # The names of tools a sentence speaks of: `read_file`, github_*, post_announcement.
-_TOOL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[\w*]+")
+_TOOL_NAME = compiled(r"\b[a-z][a-z0-9]*_[\w*]+")
 _GATHERED = Cue(
     r"\b(?:everything|all|anything)\s+(?:that\s+)?(?:the\s+)?(?:user|student|customer|patient|client|person|they)\s+"
     r"(?:has|have)\s+(?:said|told|written|shared|typed|mentioned|revealed|disclosed)\b(?:[^.;]{0,60}?\b)?(?:in|during|"
@@ -688,7 +689,7 @@ _FORMAT = (
     r"documented|returned|given|provided|is|well|such|much|many|soon|far|long|little|few|often|part|one\s+of)\b"
     r"|\w+(?:ly)?\s+as\b)"
 )
-_IS_FORMAT = re.compile(r"\s*" + _FORMAT, re.IGNORECASE)
+_IS_FORMAT = compiled(r"\s*" + _FORMAT, re.IGNORECASE)
 # The user's words fixed: what the user is told set to a wording or a verdict, in any voice. "X should be relayed to
 # the customer as `completed`", "summarise findings as "no known issues"", "describe the panel as within normal
 # limits", "refer to them as "flexible"", "présentez-le comme", "descríbelo como".
@@ -809,7 +810,7 @@ _RANKED = Cue(
     r"platforms?|registr(?:y|ies)|merchants?|insurers?|lenders?|dealers?)\b",
     re.IGNORECASE,
 )
-_PUT_FIRST = re.compile(r"(?:put|rank|list|place|show|sort|order|pin|keep)", re.IGNORECASE)
+_PUT_FIRST = compiled(r"(?:put|rank|list|place|show|sort|order|pin|keep)", re.IGNORECASE)
 # A rule kept past this call: for later turns, the rest of the conversation, every answer on any topic.
 _KEPT_ON = Cue(
     r"\b(?:rest|remainder)\s+of\s+(?:the\s+|this\s+)?(?:conversation|session|chat|thread|day)\b|\b(?:later|"
@@ -838,7 +839,7 @@ _ARMED = Cue(
 )
 # Another server's tool: named `server.tool` (or "the X server"), its whole output fed into this call, a call to it
 # written out with an outside address, a call to it made part of this tool's use.
-_OTHER_NAME = re.compile(r"`([a-z][\w-]*)\.([a-z]\w*)`|\b([a-z][\w-]*)\.([a-z]\w*_\w+)\b|`([a-z]\w*_\w+)`")
+_OTHER_NAME = compiled(r"`([a-z][\w-]*)\.([a-z]\w*)`|\b([a-z][\w-]*)\.([a-z]\w*_\w+)\b|`([a-z]\w*_\w+)`")
 _WHOLE_OUTPUT = Cue(
     r"\b(?:its|their|the|both|all)\s+(?:full|whole|entire|raw|complete|unfiltered|unredacted)\s+(?:\w+\s+)?"
     r"(?:response|output|result|contents?|listing|dump)s?\b|\b(?:raw|full|whole|entire|complete)\s+(?:output|"
@@ -848,18 +849,18 @@ _WHOLE_OUTPUT = Cue(
 )
 # Something handed over: a whole output said to be the result of a field ("`row_count` is the whole result") is fed
 # into nothing.
-_FED = re.compile(
+_FED = compiled(
     r"\b(?:pass|paste|include|feed|put|send|copy|forward|pipe|give|attach|add|append|insert|supply|provide|upload|"
     r"post|submit|dump|embed|needs?|requires?|expects?)\w*\b",
     re.IGNORECASE,
 )
-_CALL_WITH_ADDRESS = re.compile(r"\b([a-z][\w-]*)\.[a-z]\w*\([^)]{0,200}?(?:[\w.+-]@[\w-]+\.\w|https?://)")
+_CALL_WITH_ADDRESS = compiled(r"\b([a-z][\w-]*)\.[a-z]\w*\([^)]{0,200}?(?:[\w.+-]@[\w-]+\.\w|https?://)")
 _ALSO_CALL = Cue(
     r"\b(?:also|additionally|every\s+time|each\s+time|whenever|in\s+the\s+same\s+turn)\b"
     r"[^.;!?]{0,60}?\b(?:call|invoke|run|trigger)\s+`?[a-z][\w-]*[._]\w+`?|\bgo\s+straight\s+to\s+`?[a-z][\w-]*[._]\w+",
     re.IGNORECASE,
 )
-_EDGE = re.compile(r"^[^\w\"'“«`#@]+")
+_EDGE = compiled(r"^[^\w\"'“«`#@]+")
 # The words each note-voice rule needs, lowercased, by the rule's name.
 _NEEDS = {
     "fixed": (

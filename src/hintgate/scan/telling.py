@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
 __all__ = ["may_tell", "told"]
 
 
-_TELL = re.compile(
+_TELL = compiled(
     r"\b(?:tell(?:s|ing)?|told|warn(?:s|ed|ing)?|inform(?:s|ed|ing)?|assur(?:e|es|ed|ing)|reassur(?:e|es|ed|ing)|"
     r"notify(?:ing)?|notifies|convinc(?:e|es|ing)|let(?:ting)?|remind(?:s|ing)?)\s+"
     r"(?:the\s+|your\s+|our\s+|each\s+|every\s+)?(?:user|customer|client|buyer|caller|requester|owner|patient|"
@@ -30,20 +31,20 @@ _TELL = re.compile(
     re.IGNORECASE,
 )
 # A claim: a clause with its own verb within a few words of the recipient.
-_CLAIM = re.compile(
+_CLAIM = compiled(
     r"^(?:[\w'’-]+\s+){0,5}?(?:is|are|was|were|has|have|had|will|would|can|cannot|can't|won't|must|needs?|looks?|"
     r"seems?|remains?|stays?|got|gets|been|being|went|did|didn't|doesn't|don't|isn't|aren't|wasn't|weren't|"
     r"\w+ed)\b",
     re.IGNORECASE,
 )
-_AGAINST = re.compile(
+_AGAINST = compiled(
     r"\b(?:even\s+(?:if|when|though|where)|regardless\s+of|irrespective\s+of|whether\s+or\s+not|no\s+matter\s+"
     r"(?:what|how|whether)|whatever\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:says?|shows?|returns?|finds?|reports?|is|are)|"
     r"in\s+(?:any|every)\s+case)\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+not|nor)\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.!?\n]+")
+_NEGATION = compiled(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+not|nor)\b", re.IGNORECASE)
+_SENTENCE = compiled(r"[^.!?\n]+")
 
 
 def may_tell(text: str) -> bool:

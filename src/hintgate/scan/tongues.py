@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open
 from hintgate.scan.spans import Span
 
@@ -92,14 +93,14 @@ def _anchored(languages: tuple[str, ...] | None) -> re.Pattern[str]:
 
 
 # One search says whether an ASCII text can be in one of the ASCII-written languages at all.
-_ASCII_GATE = re.compile(
+_ASCII_GATE = compiled(
     r"\b(?:pengguna|asisten|jangan|tanpa|kirim|mtumiaji|msaidizi|usim\w+|bila|tuma|huwag|gumagamit|katulong|"
     r"ke\s+liye|kar\s+do|mat\s+batana|bina\s+bataye|bina\s+puche|chupke\s+se)\b",
     re.IGNORECASE,
 )
 # A text in another language written without a letter beyond ASCII ("Asistente: no le digas nada al usuario") names
 # the model or the user in one of these words: it is read in every language.
-_LATIN_GATE = re.compile(
+_LATIN_GATE = compiled(
     r"\b(?:asistente|assistente|asystent\w*|asistan\w*|asistent\w*|usuari[oa]s?|utente|utenti|utilisateur\w*|"
     r"nutzer\w*|benutzer\w*|gebruiker\w*|anvandare\w*|brukere?n?|uzytkownik\w*|uzivatel\w*|kullanici\w*|"
     r"utilizator\w*|felhasznalo\w*|assistent\w*)\b"
@@ -109,11 +110,11 @@ _LATIN_GATE = re.compile(
     re.IGNORECASE,
 )
 
-_EITHER_GATE = re.compile(f"{_LATIN_GATE.pattern}|{_ASCII_GATE.pattern}", re.IGNORECASE)
+_EITHER_GATE = compiled(f"{_LATIN_GATE.pattern}|{_ASCII_GATE.pattern}", re.IGNORECASE)
 
 # Signals no language changes: where data goes (an address, a URL, an account, a phone), a secret's path or name,
 # another tool's name.
-_TARGET = re.compile(
+_TARGET = compiled(
     r"[\w.+-]+@[\w-]+\.[\w.-]*[a-z]"
     r"|https?://"
     r"|~/\.?\w|\.ssh\b|id_(?:rsa|ed25519|ecdsa)\b|(?<![\w])\.env\b|\.aws\b|\.netrc\b|\.npmrc\b|\.pypirc\b|hosts\.yml"
@@ -126,12 +127,12 @@ _TARGET = re.compile(
     re.IGNORECASE,
 )
 # A sentence ends at its stop, a line break or a closing full stop of the scripts without spaces.
-_STOP = re.compile(r"[.!?;\u0e46]\s+|\n+|[。！？؟।]")
+_STOP = compiled(r"[.!?;\u0e46]\s+|\n+|[。！？؟।]")
 # A label: up to seventy characters from a sentence's start to its colon, comma or dash (the note's addressee).
-_LABEL = re.compile(r"[^:：,،、—\n]{0,70}?(?:[:：]|[,،、!]\s|\s[—–-]\s)")
+_LABEL = compiled(r"[^:：,،、—\n]{0,70}?(?:[:：]|[,،、!]\s|\s[—–-]\s)")
 # Who said a line of a chat log or a transcript, before what they said: a time stamp, a handle or a name and a colon
 # ("[12:10] jorge.b: ", "10:42 <raj> ", "Amit: "). What they said opens after it, and so does its label.
-_SPEAKER = re.compile(
+_SPEAKER = compiled(
     r"(?:\[?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]?\s+)?(?:<[\w.@-]{1,32}>|[\w.@-]{1,32}(?:\s[\w.@-]{1,32})?:)\s+"
 )
 _WINDOW = 3
@@ -216,7 +217,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_LOOKAROUND = re.compile(r"\(\?<?[!=][^()]*\)")
+_LOOKAROUND = compiled(r"\(\?<?[!=][^()]*\)")
 # Python's classes as RE2 reads them, looser: a word's optional rest and its boundaries dropped, a space of any kind.
 _RE2_FORMS = {
     "\\w*": "",
@@ -231,7 +232,7 @@ _RE2_FORMS = {
     "\\S*": "[^\\s]*",
     "\\S": "[^\\s]",
 }
-_ESCAPE = re.compile(r"\\[wsS][*+?]?|\\b|\\.|[^\\]+")
+_ESCAPE = compiled(r"\\[wsS][*+?]?|\\b|\\.|[^\\]+")
 
 
 def _loose(fragment: str) -> str:
@@ -359,9 +360,9 @@ class _Reader:
 
 
 # Letters beyond ASCII that are no look-alike of English text: any letter past Latin-1's punctuation.
-_BEYOND_ASCII = re.compile(r"[^\x00-\x7f\u2000-\u2bff\u00a0-\u00bf\u00d7\u00f7]")
+_BEYOND_ASCII = compiled(r"[^\x00-\x7f\u2000-\u2bff\u00a0-\u00bf\u00d7\u00f7]")
 # Words that carry the grammar of the commonest Latin-script languages and are no English words.
-_FUNCTION_WORDS = re.compile(
+_FUNCTION_WORDS = compiled(
     r"(?<![./@])\b(?:el|los|las|del|que|para|por|con|una|sin|como|os|da|dos|das|com|uma|ao|seu|sua|le|les|des|du|pour|avec|"
     r"une|est|pas|ne|sur|aux|ce|cette|vous|tu|il|gli|della|di|che|sono|der|das|und|nicht|mit|ein|eine|ist|zu|dem|"
     r"auf|sie|wird|bei|het|een|en|van|niet|voor|met|zijn|wordt|och|att|det|som|inte|ett|og|ikke|til|er|nie|na|"
@@ -371,7 +372,7 @@ _FUNCTION_WORDS = re.compile(
 )
 # A capitalised word right before the model's name, not the sentence's first, makes it a product's name ("calls Home
 # Assistant", "with Google Assistant").
-_PRODUCT = re.compile(r"\S\s+[A-Z][a-z]+\s+$")
+_PRODUCT = compiled(r"\S\s+[A-Z][a-z]+\s+$")
 # How much of a sentence its function words are looked for in: a longer "sentence" is data, not prose.
 _READ_FOR_LANGUAGE = 4000
 

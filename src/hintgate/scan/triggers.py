@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
 
 __all__ = ["FRAMES", "LATER", "standing_rule"]
 
@@ -79,7 +80,7 @@ _FROM_NOW = (
 )
 # What "from now on" must stand beside to speak of a conversation: a trigger on someone's words, or the user in the
 # third person ("any code the user pastes").
-_BESIDE = re.compile(
+_BESIDE = compiled(
     r"\b(?:whenever|when|once|if|every\s+time|any\s+time)\s+"
     + _SOMEONE
     + r"\b|\bthe\s+user'?s?\b|\busers?\s+"
@@ -98,7 +99,7 @@ _VERB = (
     r"apply|route|redirect|replace|join|connect|collect|ask|DM|message|publish|release|drop|skip|bypass|treat|"
     r"consider|regard|commit|store|save|remember)"
 )
-_ASKED = re.compile(
+_ASKED = compiled(
     r"(?:^|[,:;—–]|\s-)\s*(?:and\s+|then\s+|please\s+|also\s+|just\s+|simply\s+|quietly\s+|silently\s+|"
     r"automatically\s+|proactively\s+|first\s+|always\s+)*" + _VERB + r"\b(?!\s+(?:is|are|was|were)\b)"
     r"|\b(?:you|assistants?|agents?)\s+(?:should|must|shall|will|need\s+to|have\s+to|can)\s+(?:\w+\s+)?" + _VERB + r"\b"
@@ -127,7 +128,7 @@ FRAMES: dict[str, str] = {"later-turns": _FRAME, "from-now": _FROM_NOW, "clock":
 `clock` count only beside someone's later words or the user in the third person."""
 # What the clock must stand beside: the user in the third person, or every one of their payments or answers; not
 # anyone's act ("if someone calls, ..."): a notice's date heading speaks to staff of what anyone may do.
-_BESIDE_USER = re.compile(
+_BESIDE_USER = compiled(
     r"\b(?:whenever|when|once|if|every\s+time|any\s+time)\s+"
     + _THE_USER
     + r"\b|\bthe\s+user'?s?\b|\busers?\s+"
@@ -135,9 +136,9 @@ _BESIDE_USER = re.compile(
     + r"\b|\b(?:every|each|any)\s+(?:\w+\s+)?(?:payment|transfer|answer|reply|response|order|purchase)\b",
     re.IGNORECASE,
 )
-_FRAME_RE = re.compile(_FRAME, re.IGNORECASE)
-_FROM_NOW_RE = re.compile(_FROM_NOW, re.IGNORECASE)
-_CLOCK_RE = re.compile(_CLOCK, re.IGNORECASE)
+_FRAME_RE = compiled(_FRAME, re.IGNORECASE)
+_FROM_NOW_RE = compiled(_FROM_NOW, re.IGNORECASE)
+_CLOCK_RE = compiled(_CLOCK, re.IGNORECASE)
 
 LATER = Cue(r"|".join(FRAMES.values()), re.IGNORECASE)
 """Any frame a rule for later turns may stand on (one RE2 search of a whole result: where to read)."""

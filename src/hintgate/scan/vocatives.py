@@ -29,6 +29,7 @@ import re
 from typing import Any
 
 from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
 
 __all__ = ["CALLED", "asks_after", "called"]
 
@@ -208,14 +209,14 @@ CALLED = Cue(_CALLED, re.IGNORECASE)
 
 
 # A person's job: the role after one of `_JOB`, unless "bot" or "AI" says it is a program ("the lab assistant bot").
-_PERSONS_JOB = re.compile(r"\b" + _JOB + r"[\s-]+" + _ROLE + r"\b(?!\s+bot\b)", re.IGNORECASE)
+_PERSONS_JOB = compiled(r"\b" + _JOB + r"[\s-]+" + _ROLE + r"\b(?!\s+bot\b)", re.IGNORECASE)
 # A verb in its base form for an act beyond a project's chores that `scan.orders`' own list of acts leaves out: money,
 # doses, bookings, doors, networks, rights ("rebook", "increase", "unlock", "grant").
 _BEYOND = (
     r"(?:rebook|increase|raise|lower|reduce|double|prescribe|unlock|switch\s+off|turn\s+off|join|connect|grant|"
     r"dismiss|revoke|restore|rank|upgrade|downgrade|reroute|rotate|whitelist|allowlist|elevate|promote)"
 )
-_ASKS_AFTER = re.compile(
+_ASKS_AFTER = compiled(
     # (The rest of the label first: "Note for the assistant| drafting orders: increase ...".)
     r"(?:[^:\n.]{0,60}:)?[\s:,—–-]*(?:(?:please|kindly|just|simply|then|now|also|first|proactively|quietly|silently|always|"
     r"immediately|automatically)[\s,]+)*" + _BEYOND + r"\b(?!\s+(?:is|are|was|were|of|and|or)\b)",
@@ -224,7 +225,7 @@ _ASKS_AFTER = re.compile(
 
 
 # A kind of model that is no reader: "the data model", "a pricing model", "our threat model".
-_NOT_THE_MODEL = re.compile(
+_NOT_THE_MODEL = compiled(
     r"\b(?!(?:the|any|all|every|each|an?|language|AI|LLM|large|reader|reading|summari[sz]ing|to|for)\b)[\w-]+[ \t]+"
     r"models?\b",
     re.IGNORECASE,
@@ -238,11 +239,11 @@ def asks_after(sentence: str, call: Any) -> bool:
 
 
 # A chat's speaker: the role, then a person's name in capitals ("Agent Sven:", "Bot (Ana Ruiz):").
-_SPEAKER = re.compile(r"(?i:assistant|agent|bot|AI)s?[ \t]+\(?[A-Z][a-z]+\.?(?:[ \t]+[A-Z][a-z]*\.?)?\)?[ \t]*:[ \t]*$")
+_SPEAKER = compiled(r"(?i:assistant|agent|bot|AI)s?[ \t]+\(?[A-Z][a-z]+\.?(?:[ \t]+[A-Z][a-z]*\.?)?\)?[ \t]*:[ \t]*$")
 
 # Someone's own assistant or a product named by its role ("my assistant (part-time):", "Home Assistant automation:",
 # "Google Assistant routine:"): a person or a program the user runs, not the model reading.
-_OWNED = re.compile(
+_OWNED = compiled(
     r"\b(?i:my|his|her|their|our)[ \t]+(?:[\w-]+[ \t]+)?(?i:assistant|agent|bot)"
     r"|\b(?!(?:The|A|An|For|To|Dear|Hey|Hi|Hello|Note|Attention|Any|All|Every|Each|Your)\b)[A-Z][a-z]+[ \t]+"
     r"(?:Assistant|Agent|Bot)\b"
@@ -250,7 +251,7 @@ _OWNED = re.compile(
 
 # The role before a person's title or a verb done to them ("Assistant professor notes:", "Assistant manager:", "Free
 # agents signed this week:"): a person's rank or a list of people, not a note to the model.
-_RANKED = re.compile(
+_RANKED = compiled(
     r"(?i:assistant|agent|bot)s?[ \t]+(?i:[a-z]+ed|professor|manager|director|editor|coach|principal|secretary|"
     r"attorney|producer|engineer|teacher|curator|librarian|registrar|controller|treasurer|superintendent|dean|"
     r"general|chief|head|lead|officer|nurse|surgeon|conductor|referee)\b"

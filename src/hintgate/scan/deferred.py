@@ -1,0 +1,68 @@
+"""A regular expression compiled where it is first used, not where it is written.
+
+The scan writes its patterns at its modules' top level, and Python's engine
+compiling them all was most of what importing the scan cost (0.14 s of CPU
+of 0.17 s), on the path of every gateway's start, though a start that answers
+its first listing from the stored state scans nothing, and a text reaches few
+of them. `compiled(source, flags)` stands for `re.compile(source, flags)`: its
+`pattern` is the source at once, and the first read of anything else (`search`,
+`finditer`, `flags`, ...) compiles the pattern; from then on the compiled
+pattern's methods are read straight from the stand-in, as cheaply as from the
+pattern itself. What it compiles to, and so every answer, is the same.
+
+The stand-in is not an `re.Pattern` to `isinstance` or to `re`'s module
+functions (`re.search(stand_in, ...)`): the scan only calls its methods.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+__all__ = ["Deferred", "compiled"]
+
+_READ = (
+    "search",
+    "match",
+    "fullmatch",
+    "finditer",
+    "findall",
+    "sub",
+    "subn",
+    "split",
+    "scanner",
+    "flags",
+    "groups",
+    "groupindex",
+)
+"""What a compiled pattern offers, copied onto the stand-in once it is compiled."""
+
+
+class Deferred:
+    """A pattern's source and flags, compiled at the first read of anything but `pattern` (`compiled`).
+
+    Args:
+        pattern: the source, in Python's syntax.
+        flags: `re`'s flags.
+    """
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self._flags = flags
+
+    def __getattr__(self, name: str) -> Any:
+        # Read only while an attribute is missing: the first time, and never again for what `_READ` names.
+        if name.startswith("__"):  # dunders stay the stand-in's own
+            raise AttributeError(name)
+        regex = re.compile(self.pattern, self._flags)
+        for attribute in _READ:
+            self.__dict__[attribute] = getattr(regex, attribute)
+        return getattr(regex, name)
+
+    def __repr__(self) -> str:
+        return f"compiled({self.pattern!r}, {self._flags})"
+
+
+def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)`, compiled when first used (`Deferred`)."""
+    return cast("re.Pattern[str]", Deferred(pattern, flags))

@@ -1,0 +1,58 @@
+"""A pattern compiled on first use answers as `re.compile` would, and compiles nothing until it is used."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from hintgate.scan import deferred
+from hintgate.scan.deferred import Deferred, compiled
+
+
+def test_a_deferred_pattern_answers_every_method_as_the_compiled_pattern_does() -> None:
+    source, flags = r"(?P<word>\b[a-z]+)\s+(\d+)", re.IGNORECASE
+    text = "Apples 3, pears 12 and plums"
+    lazy, eager = compiled(source, flags), re.compile(source, flags)
+    assert lazy.search(text).group("word") == eager.search(text).group("word")  # type: ignore[union-attr]
+    assert lazy.match(text).span() == eager.match(text).span()  # type: ignore[union-attr]
+    assert lazy.fullmatch("pears 12") is not None
+    assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in eager.finditer(text)]
+    assert lazy.findall(text) == eager.findall(text)
+    assert lazy.sub("#", text) == eager.sub("#", text)
+    assert lazy.subn("#", text) == eager.subn("#", text)
+    assert lazy.split(text) == eager.split(text)
+    assert (lazy.flags, lazy.groups, lazy.groupindex) == (eager.flags, eager.groups, eager.groupindex)
+
+
+def test_a_deferred_pattern_gives_its_source_without_compiling_and_compiles_once_when_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[str] = []
+    real = re.compile
+
+    def counted(pattern: str, flags: int = 0) -> re.Pattern[str]:
+        made.append(pattern)
+        return real(pattern, flags)
+
+    monkeypatch.setattr(deferred.re, "compile", counted)
+    lazy = compiled(r"\bsecret\b")
+    assert lazy.pattern == r"\bsecret\b"
+    assert made == []
+    assert lazy.search("a secret here") is not None
+    assert lazy.search("nothing") is None
+    assert lazy.finditer("secret, secret") is not None
+    assert made == [r"\bsecret\b"]
+
+
+def test_a_pattern_that_does_not_compile_fails_where_it_is_first_used() -> None:
+    lazy = compiled("(unclosed")
+    with pytest.raises(re.error):
+        lazy.search("text")
+
+
+def test_a_deferred_pattern_keeps_its_own_special_methods() -> None:
+    lazy = Deferred("a+")
+    with pytest.raises(AttributeError):
+        lazy.__missing_special__  # noqa: B018 - read for its error
+    assert "a+" in repr(lazy)
