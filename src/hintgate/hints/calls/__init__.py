@@ -36,6 +36,7 @@ from hintgate.hints.calls.shell import judge_shell
 from hintgate.hints.calls.sql import dialect_named, judge_sql, opens_a_write
 from hintgate.hints.calls.windows_shells import judge_cmd, judge_powershell
 from hintgate.hints.inference.naming import tokenize
+from hintgate.scan.deferred import compiled
 
 HEAVY = 2_000
 """Characters of a text to judge past which parsing it may take milliseconds: judged off the event loop."""
@@ -239,7 +240,7 @@ class ArgumentJudge:
         return whole
 
 
-_STATEMENT_START = re.compile(
+_STATEMENT_START = compiled(
     r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*\(*\s*(?:select|with|insert|update|delete|drop|create|alter|truncate|merge|"
     r"replace|grant|revoke|show|describe|desc|explain|pragma|values|table|set|call|exec|execute|copy|vacuum|begin|"
     r"commit|rollback|attach|detach|analyze|use|lock|comment|reindex|refresh|do|upsert|load|unload|install|uninstall|"
@@ -250,13 +251,13 @@ _STATEMENT_START = re.compile(
 )
 
 
-_WRITE_WORD = re.compile(
+_WRITE_WORD = compiled(
     r"\b(?:delete|drop|update|insert|truncate|alter|create|grant|revoke|merge|replace|remove|exec|execute|call|kill"
     r"|purge|erase|wipe|destroy|overwrite)\b",
     re.I,
 )
-_ENGLISH = re.compile(r"\b(?:the|please|me|my|them|those|these|we|our|you|your)\b", re.I)
-_SQL_COMMENTS = re.compile(r"--[^\n]*|#[^\n]*|/\*.*?\*/", re.S)
+_ENGLISH = compiled(r"\b(?:the|please|me|my|them|those|these|we|our|you|your)\b", re.I)
+_SQL_COMMENTS = compiled(r"--[^\n]*|#[^\n]*|/\*.*?\*/", re.S)
 
 
 def _in_words(text: str) -> bool:
@@ -265,8 +266,8 @@ def _in_words(text: str) -> bool:
     return _ENGLISH.search(bare) is not None and _WRITE_WORD.search(bare) is not None
 
 
-_QUOTED = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\[[^\]]*\]")
-_GRAPHQL_MUTATION = re.compile(r"\s*(?:#[^\n]*\n\s*)*mutation\b", re.I)
+_QUOTED = compiled(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\[[^\]]*\]")
+_GRAPHQL_MUTATION = compiled(r"\s*(?:#[^\n]*\n\s*)*mutation\b", re.I)
 
 
 def _plain_write(value: str) -> Judgement | None:
@@ -362,7 +363,7 @@ def _judge_value(
     return None
 
 
-_REQUEST_LINE = re.compile(r"\s*([A-Za-z]+)[ \t]+(\S+)(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\r?$", re.M)
+_REQUEST_LINE = compiled(r"\s*([A-Za-z]+)[ \t]+(\S+)(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\r?$", re.M)
 
 
 def _http_text(text: str, parameter: str) -> Judgement:
@@ -426,7 +427,7 @@ def _dry_run_member(options: Any) -> str | None:
 
 
 _RUNS = "(runs)"
-_EXECUTES = re.compile(r"\s*exec(?:ute)?\b", re.I)
+_EXECUTES = compiled(r"\s*exec(?:ute)?\b", re.I)
 _NOT_DRY = frozenset({"", "false", "0", "no", "none", "off"})
 _OVERWRITE = frozenset({"overwrite", "overwriteexisting", "replace", "replaceexisting", "clobber"})
 # Actions that destroy nothing but what they replace (a file's or a key's earlier content).
@@ -443,7 +444,7 @@ def _program(role: Role, words: list[str]) -> Judgement:
     return judge_argv(words, judge_shell)
 
 
-_SHELL_SYNTAX = re.compile(r"[;&|`<>\n]|\$\(")
+_SHELL_SYNTAX = compiled(r"[;&|`<>\n]|\$\(")
 """What a POSIX shell reads as more than words: separators, pipes, redirections, substitutions."""
 
 

@@ -26,6 +26,7 @@ from hintgate.hints.calls.judgement import Act, Judgement, shorten
 from hintgate.hints.calls.verbs import ACTION_WORDS, runs, verb_act
 from hintgate.hints.inference.http_method import method_hints
 from hintgate.hints.inference.naming import lookup_verb, tokenize
+from hintgate.scan.deferred import compiled
 
 __all__ = ["HTTP_METHODS", "judge_action", "judge_method", "judge_rpc"]
 
@@ -140,11 +141,11 @@ def _method_parameter(target: str | None, body: Any) -> str | None:
 
 # An object's id: a number, a hex or UUID, a prefixed id with a digit or a capital in it (`cus_NffrFeUfNV2Hib`,
 # not the word pair `list_folder`), a path template's `{id}` or `:id`.
-_ID = re.compile(
+_ID = compiled(
     r"^(?:\d+|[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]{4,}){0,4}|[a-z]{2,5}_(?=[a-z0-9]*[0-9A-Z])[A-Za-z0-9]{6,}"
     r"|\{[^}]*\}|:[a-z_]+)$"
 )
-_VERSION = re.compile(r"^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$|^\d{4}-\d{2}-\d{2}$", re.I)
+_VERSION = compiled(r"^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$|^\d{4}-\d{2}-\d{2}$", re.I)
 
 
 _OVERRIDES = frozenset({"x-http-method-override", "x-http-method", "x-method-override"})
@@ -246,10 +247,10 @@ _POST_READS = frozenset(
 )
 
 
-_RPC_SEGMENT = re.compile(r"[a-z]+(?:\.[a-z][A-Za-z]*)+")
+_RPC_SEGMENT = compiled(r"[a-z]+(?:\.[a-z][A-Za-z]*)+")
 """A path segment that names a method as `noun.verb` (`conversations.history`, `chat.postMessage`), no file
 name (`report.pdf` has no verb after its dot)."""
-_RPC_NAME = re.compile(r"[A-Za-z_][\w]*(?:[./][A-Za-z_][\w]*)*")
+_RPC_NAME = compiled(r"[A-Za-z_][\w]*(?:[./][A-Za-z_][\w]*)*")
 
 
 def judge_rpc(value: Any, parameter: str) -> Judgement | None:

@@ -30,6 +30,7 @@ from hintgate.hints.calls.argv_words import subcommand as _subcommand
 from hintgate.hints.calls.cli_tools import CLI_TOOLS
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.verbs import verb_act
+from hintgate.scan.deferred import compiled
 
 
 def _names(text: str) -> frozenset[str]:
@@ -231,13 +232,13 @@ def judge_argv(argv: Sequence[str], shell: ShellText | None = None, *, depth: in
 
 # Options whose value is a command the program starts (tar's `--to-command`, rsync's `--rsh`, sort's
 # `--compress-program`, man's `--pager`), by their long name's last word, and the short ones per program.
-_COMMAND_OPTION = re.compile(r"--(?:[\w-]*-)?(?:command|program|rsh|pager|editor)$|--checkpoint-action$", re.I)
+_COMMAND_OPTION = compiled(r"--(?:[\w-]*-)?(?:command|program|rsh|pager|editor)$|--checkpoint-action$", re.I)
 _SHORT_COMMAND_OPTIONS: Mapping[str, frozenset[str]] = {
     "tar": frozenset({"-I"}),
     "rsync": frozenset({"-e"}),
     "man": frozenset({"-P"}),
 }
-_SSH_COMMAND_KEYS = re.compile(r"^\s*(?:proxycommand|localcommand|knownhostscommand)\s*[= ]", re.I)
+_SSH_COMMAND_KEYS = compiled(r"^\s*(?:proxycommand|localcommand|knownhostscommand)\s*[= ]", re.I)
 _TRANSPORTS = frozenset({"ssh", "rsh"})
 
 
@@ -407,9 +408,9 @@ def _interpreter(program: str, args: list[str], shown: str) -> Judgement:
 # ---------------------------------------------------------------- read programs with writing flags
 
 
-_SED_WRITES = re.compile(r"(^|[;}\s/])[wW]\s*\S|(^|[;}\s])e(\s|$)")
+_SED_WRITES = compiled(r"(^|[;}\s/])[wW]\s*\S|(^|[;}\s])e(\s|$)")
 # A substitution whose flags hold `e` runs the pattern space as a command (GNU sed): `s/x/y/e`, `s|x|y|ge`.
-_SED_RUNS = re.compile(r"(^|[;{}\s])s([^\w\s\\])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpiImM0-9]*e")
+_SED_RUNS = compiled(r"(^|[;{}\s])s([^\w\s\\])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpiImM0-9]*e")
 
 
 def _sed(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
@@ -679,7 +680,7 @@ _SWITCHES: Mapping[str, tuple[str, str]] = {
 }
 # psql's backslash commands that only show something (its manual): the \d family (describe, list), \l,
 # \z (privileges), \sf and \sv (a function's or view's source), \conninfo, help.
-_PSQL_READ_META = re.compile(r"\\(?:d[A-Za-z]*|l|list|z|sf|sv|conninfo|copyright|\?|h|help|encoding)\+?S?\+?")
+_PSQL_READ_META = compiled(r"\\(?:d[A-Za-z]*|l|list|z|sf|sv|conninfo|copyright|\?|h|help|encoding)\+?S?\+?")
 
 
 _SQL_CLIENT_OUTPUT: Mapping[str, frozenset[str]] = {

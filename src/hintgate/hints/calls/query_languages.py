@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, shorten
+from hintgate.scan.deferred import compiled
 
 __all__ = ["LANGUAGES", "judge_language", "language_named"]
 
@@ -55,16 +56,16 @@ LANGUAGES = ("cypher", "kql", "sparql", "cql", "mongo", "mongosh", "gremlin")
 """The languages judged here, by the names `language_named` returns."""
 
 _NAMED = (
-    ("sparql", re.compile(r"\bsparql\b", re.I)),
-    ("cypher", re.compile(r"\b(?:cypher|opencypher)\b", re.I)),
-    ("kql", re.compile(r"\b(?:kql|kusto)\b", re.I)),
+    ("sparql", compiled(r"\bsparql\b", re.I)),
+    ("cypher", compiled(r"\b(?:cypher|opencypher)\b", re.I)),
+    ("kql", compiled(r"\b(?:kql|kusto)\b", re.I)),
     # CQL is Cassandra's only beside Cassandra's words: Confluence's CQL is a search language.
-    ("cql", re.compile(r"\b(?:cassandra|scylla(?:db)?|keyspaces?)\b", re.I)),
-    ("mongosh", re.compile(r"\bmongosh\b|\bmongo shell\b", re.I)),
-    ("gremlin", re.compile(r"\b(?:gremlin|tinkerpop)\b", re.I)),
+    ("cql", compiled(r"\b(?:cassandra|scylla(?:db)?|keyspaces?)\b", re.I)),
+    ("mongosh", compiled(r"\bmongosh\b|\bmongo shell\b", re.I)),
+    ("gremlin", compiled(r"\b(?:gremlin|tinkerpop)\b", re.I)),
     (
         "mongo",
-        re.compile(r"\bmongo(?:db)?\b.{0,80}\b(?:database commands?|command documents?)\b|\bruncommand\b", re.I | re.S),
+        compiled(r"\bmongo(?:db)?\b.{0,80}\b(?:database commands?|command documents?)\b|\bruncommand\b", re.I | re.S),
     ),
 )
 
@@ -102,9 +103,9 @@ def judge_language(language: str, value: Any, sql: Callable[[str], Judgement]) -
     return None
 
 
-_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.S)
-_C_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_WORDS = re.compile(r"[A-Za-z_][\w.]*")
+_STRINGS = compiled(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`", re.S)
+_C_COMMENTS = compiled(r"//[^\n]*|/\*.*?\*/", re.S)
+_WORDS = compiled(r"[A-Za-z_][\w.]*")
 
 
 def _words(text: str) -> list[str]:
@@ -126,7 +127,7 @@ _CYPHER_READ_PROCEDURES = frozenset(
 )
 
 
-_CYPHER_CALL = re.compile(r"\bcall\s+([A-Za-z_][\w.]*)", re.I)
+_CYPHER_CALL = compiled(r"\bcall\s+([A-Za-z_][\w.]*)", re.I)
 
 
 def _cypher(text: str) -> Judgement:
@@ -159,7 +160,7 @@ def _cypher_statement(bare: str, shown: str) -> Judgement:
     return Judgement(act, shown, "cypher", True if act is R else (idempotent if act is A else None))
 
 
-_KQL_COMMAND_AFTER = re.compile(r";\s*\.[A-Za-z]")
+_KQL_COMMAND_AFTER = compiled(r";\s*\.[A-Za-z]")
 # KQL management commands that add (a table or rows; `.set` fails when the table exists).
 _KQL_ADDS = frozenset({".create", ".append", ".set-or-append", ".ingest", ".set", ".create-merge"})
 
@@ -186,9 +187,9 @@ def _kql(text: str) -> Judgement:
     return Judgement(D, shown, "kql")
 
 
-_IRIS = re.compile(r"<[^<>\s]*>")
-_HASH_COMMENTS = re.compile(r"#[^\n]*")
-_NAMES = re.compile(r"[?$]\w+|[\w-]*:[\w.-]*")
+_IRIS = compiled(r"<[^<>\s]*>")
+_HASH_COMMENTS = compiled(r"#[^\n]*")
+_NAMES = compiled(r"[?$]\w+|[\w-]*:[\w.-]*")
 _SPARQL_READS = frozenset({"select", "ask", "construct", "describe"})
 _SPARQL_ADDS = frozenset({"insert", "load", "create", "add"})
 _SPARQL_CHANGES = frozenset({"delete", "clear", "drop", "copy", "move"})
@@ -208,12 +209,12 @@ def _sparql(text: str) -> Judgement:
     return Judgement(D, f"{shown} (no query form hintgate reads)", "sparql")
 
 
-_IF_NOT_EXISTS = re.compile(r"\bif\s+not\s+exists\b", re.I)
-_UPSERTS = re.compile(r"^\s*(?:insert|update)\b", re.I | re.M)
+_IF_NOT_EXISTS = compiled(r"\bif\s+not\s+exists\b", re.I)
+_UPSERTS = compiled(r"^\s*(?:insert|update)\b", re.I | re.M)
 
 
 # A lightweight transaction's condition at the end of a CQL INSERT (`... IF NOT EXISTS`), which SQL has not.
-_TRAILING_IF_NOT_EXISTS = re.compile(r"\bIF\s+NOT\s+EXISTS\s*(;|$)", re.I)
+_TRAILING_IF_NOT_EXISTS = compiled(r"\bIF\s+NOT\s+EXISTS\s*(;|$)", re.I)
 
 
 def _cql(text: str, sql: Callable[[str], Judgement]) -> Judgement:
@@ -273,9 +274,9 @@ _MONGOSH_ADDS = _lowered("insertOne insertMany insert createIndex createIndexes 
 _MONGOSH_FUNCTIONS = _lowered(
     "ObjectId ISODate Date NumberInt NumberLong NumberDecimal UUID Timestamp BinData printjson print tojson"
 )
-_JS_CALL = re.compile(r"(\.)?\s*([A-Za-z_$][\w$]*)\s*\(")
-_EXPLAINED = re.compile(r"\.\s*explain\s*\([^()]*\)\s*\.\s*[A-Za-z_$][\w$]*\s*\(")
-_SHELL_HELPER = re.compile(r"^\s*(?:use|show)\s+\w+\s*;?\s*$", re.I | re.M)
+_JS_CALL = compiled(r"(\.)?\s*([A-Za-z_$][\w$]*)\s*\(")
+_EXPLAINED = compiled(r"\.\s*explain\s*\([^()]*\)\s*\.\s*[A-Za-z_$][\w$]*\s*\(")
+_SHELL_HELPER = compiled(r"^\s*(?:use|show)\s+\w+\s*;?\s*$", re.I | re.M)
 
 
 def _mongosh(text: str) -> Judgement:
@@ -321,7 +322,7 @@ _GREMLIN_READS = frozenset(
 _GREMLIN_ADDS = frozenset({"addv", "adde"})
 # After addV/addE a step that sets the new element's properties or the edge's ends still only adds.
 _GREMLIN_ON_NEW = frozenset({"property", "from", "to", "as"})
-_GREMLIN_STEP = re.compile(r"([A-Za-z_]\w*)\s*\(")
+_GREMLIN_STEP = compiled(r"([A-Za-z_]\w*)\s*\(")
 
 
 def _gremlin(text: str) -> Judgement:

@@ -55,6 +55,7 @@ from hintgate.hints.calls.sql import dialect_named
 from hintgate.hints.calls.verbs import verb_act
 from hintgate.hints.inference.naming import parse_name, tokenize
 from hintgate.hints.inference.schema import exec_surface
+from hintgate.scan.deferred import compiled
 
 
 def _names(text: str) -> frozenset[str]:
@@ -124,7 +125,7 @@ class Role:
     given: bool = False
 
 
-_SQL_TEXT = re.compile(
+_SQL_TEXT = compiled(
     r"\bsql\b|\b(?:select|insert|update|delete)\b.{0,40}\b(?:statement|query|queries)\b"
     r"|\bquer(?:y|ies)\b.{0,40}\b(?:database|table|db|warehouse)\b|\b(?:database|db|warehouse)\b.{0,40}\bquer(?:y|ies)\b"
     r"|\b(?:postgres(?:ql)?|sqlite|mysql|mariadb|t-sql|bigquery|snowflake|duckdb|clickhouse|redshift)\b"
@@ -133,49 +134,49 @@ _SQL_TEXT = re.compile(
     r"|\b(?:mssql|sql\s*server|cloud\s+sql)\b",
     re.I,
 )
-_SHELL_TEXT = re.compile(
+_SHELL_TEXT = compiled(
     r"\b(?:shell|bash|terminal|zsh|sh|command[- ]line|cli)\b"
     r"|\bcommands?\b.{0,30}\b(?:run|execute|executed|invoke)\b|\b(?:run|execute|invoke)s?\b.{0,30}\bcommands?\b",
     re.I,
 )
-_SEARCH = re.compile(r"\b(?:search(?:es|ing)?|look(?:s|ing)? for|keywords?|terms?|find|finds)\b", re.I)
-_REDIS = re.compile(r"\b(?:redis|valkey|keydb)\b", re.I)
-_GRAPHQL = re.compile(r"\bgraphql\b", re.I)
+_SEARCH = compiled(r"\b(?:search(?:es|ing)?|look(?:s|ing)? for|keywords?|terms?|find|finds)\b", re.I)
+_REDIS = compiled(r"\b(?:redis|valkey|keydb)\b", re.I)
+_GRAPHQL = compiled(r"\bgraphql\b", re.I)
 _GRAPHQL_NAMES = frozenset({"query", "document", "operation", "gql", "graphql", "mutation", "querystring"})
-_DATABASE = re.compile(r"\b(?:database|db|warehouse|sql|data ?source)\b", re.I)
+_DATABASE = compiled(r"\b(?:database|db|warehouse|sql|data ?source)\b", re.I)
 _STATEMENT_NAMES = frozenset({"statement", "stmt", "sqlquery", "sqltext", "querytext", "sqlstatement", "sqlstring"})
 _COMMAND_NAMES = frozenset(
     {"command", "cmd", "shell", "commandline", "cmdline", "script", "shellcommand", "bashcommand", "shellcmd"}
 )
 _LISTS_OF_STATEMENTS = frozenset({"statements", "stmts", "queries", "sqls", "commands", "cmds", "scripts"})
-_STATEMENTS = re.compile(r"\b(?:statements|queries|commands|command lines)\b", re.I)
-_SHELL_SESSION = re.compile(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b|/bin/(?:ba|z|da)?sh\b", re.I)
-_STATEMENT_FOR_DATABASE = re.compile(r"\b(?:statements?|quer(?:y|ies)|batch|commands?|blocks?)\b", re.I)
+_STATEMENTS = compiled(r"\b(?:statements|queries|commands|command lines)\b", re.I)
+_SHELL_SESSION = compiled(r"\b(?:shell|bash|zsh|terminal|tty|pty)\b|/bin/(?:ba|z|da)?sh\b", re.I)
+_STATEMENT_FOR_DATABASE = compiled(r"\b(?:statements?|quer(?:y|ies)|batch|commands?|blocks?)\b", re.I)
 # Code in another language (a `node` is that of JavaScript only when named as a runtime: a "control node" or
 # a "worker node" is a machine).
-_OTHER_CODE = re.compile(
+_OTHER_CODE = compiled(
     r"\b(?:python|javascript|typescript|js|ruby|lua|cypher|graphql|powershell|node\.?js|nodejs)\b"
     r"|\bnode\s+(?:-e\b|scripts?\b|code\b|programs?\b|repl\b)",
     re.I,
 )
-_ARGV_TEXT = re.compile(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
-_HTTP_TEXT = re.compile(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
+_ARGV_TEXT = compiled(r"\b(?:argv|arguments?|args)\b|\bas (?:an )?(?:array|list)\b", re.I)
+_HTTP_TEXT = compiled(r"\bhttp\b|\brequest\b|\brest\b|\bapi\b", re.I)
 _ACTION_NAMES = frozenset(
     {"action", "actions", "operation", "op", "mode", "command", "cmd", "subcommand", "verb", "task", "method"}
 )
 # A question put in words, which the tool turns into SQL itself ("show me the top customers"): not a statement.
-_NATURAL = re.compile(r"\bnatural[- ]language\b|\bplain english\b|\bin english\b|\bquestions?\b|\bprompt\b", re.I)
-_RAW_HTTP = re.compile(r"\brequest[- ]line\b|\braw http\b|\braw\b.{0,20}\bhttp\S* request\b", re.I)
+_NATURAL = compiled(r"\bnatural[- ]language\b|\bplain english\b|\bin english\b|\bquestions?\b|\bprompt\b", re.I)
+_RAW_HTTP = compiled(r"\brequest[- ]line\b|\braw http\b|\braw\b.{0,20}\bhttp\S* request\b", re.I)
 _ACTION_WORDS = frozenset({"action", "actions", "operation", "op", "verb"})
-_RPC_TEXT = re.compile(r"\b(?:json-?rpc|xml-?rpc|rpc|soap)\b|\bmethod names?\b", re.I)
-_JSON_RPC = re.compile(r"\bjson-?rpc\b", re.I)
-_ACTION_TEXT = re.compile(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
-_PREVIEW = re.compile(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
+_RPC_TEXT = compiled(r"\b(?:json-?rpc|xml-?rpc|rpc|soap)\b|\bmethod names?\b", re.I)
+_JSON_RPC = compiled(r"\bjson-?rpc\b", re.I)
+_ACTION_TEXT = compiled(r"\b(?:action|operation)s?\b.{0,20}\b(?:to )?(?:perform|take|do|run|apply)\b", re.I)
+_PREVIEW = compiled(r"\bpreview|\bdry[- ]run|\bwhat would\b|\bonly (?:reports|shows|lists)\b", re.I)
 _DRY_RUN = frozenset(
     {"dryrun", "dry", "simulate", "preview", "whatif", "plan", "planonly", "validateonly", "checkonly", "noop"}
 )
 _EXCLUSIVE = frozenset({"ifnonematch", "noclobber", "createonly", "exclusive", "failifexists", "nooverwrite"})
-_CREATES_ONLY = re.compile(r"\bonly if\b.{0,40}\b(?:not|doesn't|does not)\b.{0,12}\bexist", re.I)
+_CREATES_ONLY = compiled(r"\bonly if\b.{0,40}\b(?:not|doesn't|does not)\b.{0,12}\bexist", re.I)
 _FORCE = frozenset({"force", "overwrite", "overwriteexisting", "forcedelete", "replace", "clobber"})
 
 
@@ -365,7 +366,7 @@ def _split_command_line(properties: Mapping[str, Any]) -> bool:
 
 _EXECUTABLE_NAMES = frozenset({"program", "executable", "exe", "binary", "bin", "command", "cmd", "manager", "tool"})
 _ARGUMENT_NAMES = frozenset({"args", "arguments", "argv", "params", "parameters", "options", "flags"})
-_COMMAND_LINE = re.compile(r"\bcommand[- ]line\b|\bshell\b|\bbash\b|\bpipes?\b", re.I)
+_COMMAND_LINE = compiled(r"\bcommand[- ]line\b|\bshell\b|\bbash\b|\bpipes?\b", re.I)
 
 
 _WHOLE_CALL = frozenset({"method", "sql", "shell", "argv", "graphql", "query", "redis"})
@@ -419,7 +420,7 @@ def _executable(properties: Mapping[str, Any]) -> str | None:
     return named
 
 
-_COMMAND_WORD = re.compile(r"[A-Za-z0-9][\w.+-]*")
+_COMMAND_WORD = compiled(r"[A-Za-z0-9][\w.+-]*")
 
 
 def _programs(enum: list[Any]) -> bool:
@@ -461,8 +462,8 @@ _SUBCOMMAND_NAMES = frozenset({"subcommand", "command", "cmd", "action", "verb",
 _TARGET_NAMES = frozenset({"url", "uri", "path", "endpoint", "route", "href", "resource"})
 
 
-_OTHER_SHELL = re.compile(r"\b(?:fish|zsh)\b", re.I)
-_BASH = re.compile(r"\b(?:bash|sh|posix)\b", re.I)
+_OTHER_SHELL = compiled(r"\b(?:fish|zsh)\b", re.I)
+_BASH = compiled(r"\b(?:bash|sh|posix)\b", re.I)
 _SHELL_NAMES = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh", "ash", "mksh"})
 
 
@@ -517,7 +518,7 @@ def _names_target(key: Any, spec: Mapping[str, Any]) -> bool:
     return "".join(tokenize(key)) in _TARGET_NAMES or _text(spec.get("format")) in {"uri", "url", "uri-reference"}
 
 
-_SAID_DEFAULT = re.compile(r"\bmethod\b[^.]{0,40}?\bdefaults?\s+(?:to\s+|is\s+)?`?([A-Za-z]+)\b", re.I)
+_SAID_DEFAULT = compiled(r"\bmethod\b[^.]{0,40}?\bdefaults?\s+(?:to\s+|is\s+)?`?([A-Za-z]+)\b", re.I)
 
 
 def _said_default(text: str) -> str | None:
@@ -571,12 +572,12 @@ _WRAPPER_WORDS = frozenset(
 )
 # A tool's text saying that what it runs is a command line ("Run one CLI command line", "Executes the given
 # command line"), not that it takes command-line flags.
-_RUNS_A_COMMAND_LINE = re.compile(
+_RUNS_A_COMMAND_LINE = compiled(
     r"\b(?:run|runs|execute|executes|invoke|invokes)\b.{0,30}\bcommand[- ]lines?\b"
     r"(?!\s+(?:flags?|arguments?|args|options?))",
     re.I,
 )
-_A_COMMAND_LINE = re.compile(
+_A_COMMAND_LINE = compiled(
     r"\bcommand[- ]line\b(?!\s+(?:flags?|arguments?|args|options?|switches|parameters?)\b)", re.I
 )
 
@@ -588,7 +589,7 @@ def _wraps_only(name: str, program: str) -> bool:
 
 
 _CLI_NAMES = {"azure": "az", "github": "gh", "google cloud": "gcloud", "aws": "aws"}
-_CLI_NAME = re.compile(r"\b(azure|github|google cloud|aws)\s+cli\b", re.I)
+_CLI_NAME = compiled(r"\b(azure|github|google cloud|aws)\s+cli\b", re.I)
 
 
 # Words of a parameter's name that say it names or places something (a path, a database, a server, an id,
@@ -629,9 +630,9 @@ def _deciding_text(schema: Mapping[str, Any], properties: Mapping[str, Any]) -> 
     return needed[0] if len(needed) == 1 else None
 
 
-_POWERSHELL = re.compile(r"\b(?:powershell|pwsh)\b", re.I)
-_CMD_EXE = re.compile(r"\bcmd\.exe\b|\bcommand prompt\b", re.I)
-_POSIX_SHELL = re.compile(r"\b(?:bash|zsh|sh|posix|python|node)\b", re.I)
+_POWERSHELL = compiled(r"\b(?:powershell|pwsh)\b", re.I)
+_CMD_EXE = compiled(r"\bcmd\.exe\b|\bcommand prompt\b", re.I)
+_POSIX_SHELL = compiled(r"\b(?:bash|zsh|sh|posix|python|node)\b", re.I)
 
 
 def _windows_shell(text: str) -> str | None:

@@ -15,12 +15,12 @@ runs is not in the text), or a text too long to read is destructive.
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.programs import judge_argv, runs_code_from
+from hintgate.scan.deferred import compiled
 
 __all__ = ["MAX_SHELL", "judge_shell"]
 
@@ -35,7 +35,7 @@ _EXPANSIONS = frozenset(
 
 
 _LOCAL = threading.local()
-_DEFINES = re.compile(r"\(\s*\)|\bfunction\b")
+_DEFINES = compiled(r"\(\s*\)|\bfunction\b")
 """What a text that defines a shell function holds (`name() {...}`, `function name {...}`): only such a text's
 tree is walked for their names."""
 

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
+from hintgate.scan.deferred import compiled
 
 
 def _names(text: str) -> frozenset[str]:
@@ -82,7 +83,7 @@ DIALECTS: dict[str, str] = {
 }
 """Names of SQL dialects in general English (as a tool's text writes them) to sqlglot's dialect names."""
 
-_DIALECT_WORDS = re.compile(r"\b(" + "|".join(re.escape(k) for k in DIALECTS) + r")\b", re.IGNORECASE)
+_DIALECT_WORDS = compiled(r"\b(" + "|".join(re.escape(k) for k in DIALECTS) + r")\b", re.IGNORECASE)
 _FALLBACKS = ("postgres", "mysql", "sqlite", "tsql", "snowflake", "bigquery")
 
 _READ_FUNCTIONS_WITH_EFFECTS = {
@@ -168,10 +169,10 @@ _READ_PRAGMAS_WITH_ARGUMENT = frozenset(
 # PRAGMAs that act when named without a value.
 _ACTION_PRAGMAS = frozenset({"optimize", "wal_checkpoint", "incremental_vacuum", "shrink_memory", "analysis_limit"})
 
-_URL = re.compile(r"^(?:https?|s3|s3a|gs|gcs|az|azure|abfss?|r2|hf|ftp|sftp)://", re.I)
-_GO = re.compile(r"^[ \t]*GO(?:[ \t]+\d+)?[ \t]*;?[ \t]*$", re.I | re.M)
-_EXECUTABLE_COMMENT = re.compile(r"/\*M?!\d*(.*?)\*/", re.S)
-_LEAD = re.compile(r"^\s*([A-Za-z_]+)")
+_URL = compiled(r"^(?:https?|s3|s3a|gs|gcs|az|azure|abfss?|r2|hf|ftp|sftp)://", re.I)
+_GO = compiled(r"^[ \t]*GO(?:[ \t]+\d+)?[ \t]*;?[ \t]*$", re.I | re.M)
+_EXECUTABLE_COMMENT = compiled(r"/\*M?!\d*(.*?)\*/", re.S)
+_LEAD = compiled(r"^\s*([A-Za-z_]+)")
 _READ_COMMANDS = frozenset({"SHOW", "DESCRIBE", "DESC", "LIST", "HELP"})
 _NEUTRAL_COMMANDS = frozenset({"BEGIN", "START", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "ABORT"})
 
@@ -184,7 +185,7 @@ def dialect_named(text: str) -> str | None:
 
 # The grammar that opens a SQL statement that writes, as SQL writes it (a search string rarely reads so):
 # `DELETE FROM`, `UPDATE t SET`, `INSERT INTO`, `DROP TABLE`, `ALTER TABLE`, `TRUNCATE TABLE`, `GRANT ... TO`.
-_OPENS_A_WRITE = re.compile(
+_OPENS_A_WRITE = compiled(
     r"\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(?:delete\s+from\s|update\s+[\w.\"`\[\]]+\s+set\s|"
     r"(?:insert|replace|upsert)\s+(?:or\s+\w+\s+)?(?:ignore\s+)?into\s|merge\s+into\s|"
     r"(?:drop|alter|create(?:\s+or\s+replace)?)\s+(?:temp(?:orary)?\s+)?(?:table|view|database|schema|index|user|role|"
@@ -251,9 +252,9 @@ def judge_sql(text: str, dialect: str | None = None, *, command: Command | None 
     return Judgement(whole.act, what, "sql", whole.idempotent, whole.open_world or None)
 
 
-_PREPARE_AS = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s+AS\s+(.+)", re.I | re.S)
-_PREPARE_FROM = re.compile(r"\s*([A-Za-z_]\w*)\s+FROM\s+'((?:[^']|'')*)'\s*", re.I | re.S)
-_EXECUTED = re.compile(r"\s*([A-Za-z_]\w*)")
+_PREPARE_AS = compiled(r"\s*([A-Za-z_]\w*)\s*(?:\([^)]*\))?\s+AS\s+(.+)", re.I | re.S)
+_PREPARE_FROM = compiled(r"\s*([A-Za-z_]\w*)\s+FROM\s+'((?:[^']|'')*)'\s*", re.I | re.S)
+_EXECUTED = compiled(r"\s*([A-Za-z_]\w*)")
 
 
 def _prepared(
@@ -285,7 +286,7 @@ def _prepared(
     return judged
 
 
-_NOT_EXECUTING = re.compile(
+_NOT_EXECUTING = compiled(
     r"SET\s+(SHOWPLAN_XML|SHOWPLAN_TEXT|SHOWPLAN_ALL|NOEXEC|PARSEONLY|FMTONLY)\s*=?\s*(ON|OFF)\s*;?", re.I
 )
 
@@ -876,8 +877,8 @@ def _command_words(keyword: str, rest: str, shown: str) -> Judgement | None:
     return None
 
 
-_CURSOR_FOR = re.compile(r"\bCURSOR\b.*?\bFOR\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE)\b.*)", re.I | re.S)
-_CREATED_FROM = re.compile(r"\bAS\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE|FROM)\b.*)", re.I | re.S)
+_CURSOR_FOR = compiled(r"\bCURSOR\b.*?\bFOR\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE)\b.*)", re.I | re.S)
+_CREATED_FROM = compiled(r"\bAS\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE|FROM)\b.*)", re.I | re.S)
 
 
 _MAINTENANCE = frozenset({"VACUUM", "REINDEX", "OPTIMIZE", "CHECKPOINT", "ANALYZE", "ANALYSE"})
@@ -907,7 +908,7 @@ _READ_DBCC = frozenset(
 )
 
 
-_EXPLAIN_OPTIONS = re.compile(r"^\s*\(([^)]*)\)")
+_EXPLAIN_OPTIONS = compiled(r"^\s*\(([^)]*)\)")
 _EXPLAIN_WORDS = frozenset({"ANALYZE", "ANALYSE", "VERBOSE", "QUERY", "PLAN", "EXTENDED", "FORMAT", "PARTITIONS"})
 
 

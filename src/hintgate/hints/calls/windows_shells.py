@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from hintgate.hints.calls.judgement import Act, Judgement, shorten
+from hintgate.scan.deferred import compiled
 
 __all__ = ["judge_cmd", "judge_powershell"]
 
@@ -72,14 +73,14 @@ _READ_METHODS = frozenset(
     {"tostring", "substring", "replace", "split", "trim", "trimend", "trimstart", "contains", "startswith"}
     | {"endswith", "gettype", "toupper", "tolower", "indexof", "equals", "padleft", "padright", "join", "format"}
 )
-_PS_COMMENTS = re.compile(r"<#.*?#>|#[^\n]*", re.S)
-_SINGLE = re.compile(r"'(?:[^']|'')*'")
-_DOUBLE = re.compile(r"\"(?:[^\"`]|`.)*\"", re.S)
-_SUBEXPRESSION = re.compile(r"\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
-_SEPARATORS = re.compile(r"\$\(|[;|\n(){}]|&&|\|\|")
-_ASSIGNMENT = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*\$[\w:]+\s*[-+*/]?=\s*")
-_METHOD_CALL = re.compile(r"(?:\.|(::))(\w+)\s*\(")
-_PS_REDIRECT = re.compile(r"(?:[\d*])?(>>?)\s*(&\d|\$null\b|[^\s;|&)}]+)", re.I)
+_PS_COMMENTS = compiled(r"<#.*?#>|#[^\n]*", re.S)
+_SINGLE = compiled(r"'(?:[^']|'')*'")
+_DOUBLE = compiled(r"\"(?:[^\"`]|`.)*\"", re.S)
+_SUBEXPRESSION = compiled(r"\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
+_SEPARATORS = compiled(r"\$\(|[;|\n(){}]|&&|\|\|")
+_ASSIGNMENT = compiled(r"^\s*(?:\[[^\]]*\]\s*)*\$[\w:]+\s*[-+*/]?=\s*")
+_METHOD_CALL = compiled(r"(?:\.|(::))(\w+)\s*\(")
+_PS_REDIRECT = compiled(r"(?:[\d*])?(>>?)\s*(&\d|\$null\b|[^\s;|&)}]+)", re.I)
 _WEB = frozenset({"invoke-webrequest", "invoke-restmethod"})
 
 
@@ -95,7 +96,7 @@ _PS_KEYWORDS = frozenset(
     {"if", "elseif", "else", "for", "while", "do", "until", "switch", "try", "catch", "finally", "return"}
     | {"break", "continue", "param", "begin", "process", "end", "throw", "exit"}
 )
-_REDEFINES = re.compile(r"^\s*\$(?:function|alias):", re.I)
+_REDEFINES = compiled(r"^\s*\$(?:function|alias):", re.I)
 
 
 def judge_powershell(text: str) -> Judgement:
@@ -190,8 +191,8 @@ _CMD_QUERIES: dict[str, frozenset[str]] = {
     "sc": frozenset({"query", "queryex", "qc", "qdescription", "qfailure", "qtriggerinfo", "qprivs", "qsidtype"})
     | frozenset({"getdisplayname", "getkeyname", "enumdepend", "showsid"}),
 }
-_CMD_SEPARATORS = re.compile(r"&&|\|\||(?<![>\d])&(?!\d)|[|\n()]")
-_CMD_REDIRECT = re.compile(r"\d?(>>?)\s*(&\d|[^\s&|]+)")
+_CMD_SEPARATORS = compiled(r"&&|\|\||(?<![>\d])&(?!\d)|[|\n()]")
+_CMD_REDIRECT = compiled(r"\d?(>>?)\s*(&\d|[^\s&|]+)")
 
 
 def judge_cmd(text: str) -> Judgement:

@@ -57,7 +57,6 @@ The rule ids are listed with their patterns in the docstrings of
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -97,6 +96,7 @@ from hintgate.hints.inference.text import (
     lead,
     lead_verbs,
 )
+from hintgate.scan.deferred import compiled
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "execution_surface", "infer"]
 
@@ -281,7 +281,7 @@ def _surface(facts: SchemaFacts, cls: VerbClass | None, text: str) -> str | None
 _SAID = "(the description's)"
 # "Runs a database command", "Sends a T-SQL batch", "run a KQL query or a management (dot) command", "Executes
 # CQL": what the tool runs is given by the caller. A query of a language named is run, as a statement is.
-_RUNS_STATEMENTS = re.compile(
+_RUNS_STATEMENTS = compiled(
     r"\b(?:run|runs|running|execute|executes|executing|send|sends|submit|submits|issue|issues|evaluate|evaluates)\b"
     r"[^.;:]{0,60}?(?:\b(?:commands?|statements?|batch(?:es)?|scripts?)\b"
     r"|(?<![\w-])(?:sql|t-sql|pl/sql|cypher|cql|sparql|kql|partiql|influxql|hiveql|hql|n1ql|sql\+\+|gremlin|aql"

@@ -85,12 +85,12 @@ action.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hintgate.hints.annotations import CAUTIOUS, Hint
 from hintgate.hints.inference.rule import Effect, cautious_merge, effect
+from hintgate.scan.deferred import compiled
 
 __all__ = [
     "NAME_QUALIFIERS",
@@ -269,8 +269,8 @@ _IDENTIFIERS = frozenset(
     | {"dns", "url", "uri", "path", "alias", "reference", "ref", "symbol", "handle"}
 )
 
-_SPLIT = re.compile(r"[^A-Za-z0-9]+")
-_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_SPLIT = compiled(r"[^A-Za-z0-9]+")
+_WORDS = compiled(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
 @functools.lru_cache(maxsize=8192)

@@ -29,6 +29,7 @@ from typing import Any
 
 from hintgate.hints.inference.naming import parse_name, tokenize
 from hintgate.hints.inference.rule import Effect, cautious_merge, effect
+from hintgate.scan.deferred import compiled
 
 __all__ = ["EXEC_SURFACE", "SchemaFacts", "exec_surface", "reads_only", "schema_facts", "schema_rules"]
 
@@ -36,7 +37,7 @@ _PATH_WORDS = frozenset({"path", "paths", "file", "files", "filename", "filepath
 _WHERE_WORDS = frozenset({"path", "paths", "filepath", "dir", "directory", "folder"})
 _OUTPUT_WORDS = frozenset({"save", "output", "out", "dest", "destination", "target", "export"})
 _URL_NAMES = frozenset({"url", "urls", "uri", "uris", "href", "link", "links", "website"})
-_SAVE_TO = re.compile(r"\b(?:save|saves|saved|write|writes|written|store|stores)\b.{0,60}?\b(?:to|into|in)\b", re.I)
+_SAVE_TO = compiled(r"\b(?:save|saves|saved|write|writes|written|store|stores)\b.{0,60}?\b(?:to|into|in)\b", re.I)
 
 # Execution surfaces: a free-form string whose content the tool runs. What the
 # call does then depends on the argument, not on the tool's name: "query" may
@@ -50,7 +51,7 @@ _EXEC_NAMES = frozenset(
 _EXEC_LAST = frozenset({"sql", "script", "command", "cmd", "cypher", "statement", "statements", "snippet"})
 _LANGUAGES = r"(?:sql|cypher|graphql|javascript|typescript|python|shell|bash|powershell|lua|ruby|js)"
 _SURFACES = r"(?:quer(?:y|ies)|code|scripts?|commands?|statements?|expressions?|functions?|source|snippets?|programs?)"
-_EXEC_TEXT = re.compile(
+_EXEC_TEXT = compiled(
     rf"\b{_LANGUAGES}\s+(?:\w+\s+)?{_SURFACES}\b"
     rf"|\b(?:{_LANGUAGES}|{_SURFACES}) to (?:run|execute|evaluate|apply)\b"
     r"|\bsource code\b|\bquery language\b|\b(?:shell|terminal) command",
@@ -62,7 +63,7 @@ _EXEC_STEMS = (
     *("source code", "query language", "to run", "to exec", "to eval", "to apply"),
 )
 _EXEC_FORMATS = frozenset({"sql", "javascript", "python", "shell", "bash", "cypher", "graphql", "code"})
-_READS_ONLY = re.compile(
+_READS_ONLY = compiled(
     r"\bread[- ]only\b(?:\s+\w+){0,3}?\s+(?:sql\s+)?(?:quer(?:y|ies)|statements?|sql)\b"
     r"|\bread (?:\w+ )?(?:quer(?:y|ies)|statements?)\b"
     r"|\bonly (?:select|read|read-only)\b|\bselect (?:statements|queries) only\b"
@@ -187,10 +188,10 @@ def exec_surface(spec: Mapping[str, Any], words: tuple[str, ...], description: s
     return False
 
 
-_IDENTIFIER = re.compile(
+_IDENTIFIER = compiled(
     r"\b(?:identifier|id|name|slug|code unit)\b(?! of the (?:query|script|command))|\be\.g\., \"", re.I
 )
-_CODE_EXAMPLE = re.compile(
+_CODE_EXAMPLE = compiled(
     r"\b(?:select|insert|update|delete|match|create)\b .*\b(?:from|into|set|return)\b|=>|\bfunction\s*\(", re.I
 )
 

@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 from hintgate.hints.inference.naming import VerbClass, by_object, lookup_verb
 from hintgate.hints.inference.rule import Effect, effect
+from hintgate.scan.deferred import compiled
 
 __all__ = [
     "ATTACHMENT_RULE",
@@ -94,7 +95,7 @@ class TextRule(NamedTuple):
 
 
 def _rule(rule: str, stems: str, pattern: str, values: Effect) -> TextRule:
-    return TextRule(rule, tuple(stems.split()), re.compile(pattern), values)
+    return TextRule(rule, tuple(stems.split()), compiled(pattern), values)
 
 
 BODY_RULES: tuple[TextRule, ...] = (
@@ -226,13 +227,13 @@ SIMULATED_RULE = _rule(
 )
 """A tool that simulates or demonstrates acts on nothing real: closed world (whole description)."""
 
-_LEAD_END = re.compile(r"(?<=[.!?])\s|\n\s*\n")
-_PREAMBLE = re.compile(
+_LEAD_END = compiled(r"(?<=[.!?])\s|\n\s*\n")
+_PREAMBLE = compiled(
     r"^\s*(?:[\w .#-]{1,40}\s\|\s+)?(?:this tool (?:will |can |is used to |lets you |allows you to |helps (?:you )?)?"
     r"|use this (?:tool )?to |tool (?:to|that|for) |a tool (?:to|that|for) |allows? (?:you |the user )?to "
     r"|lets you |helps? (?:you )?(?:to )?|used to |can be used to |call this (?:tool )?to |you can )?"
 )
-_WORD = re.compile(r"[a-z]+")
+_WORD = compiled(r"[a-z]+")
 _JOINERS = frozenset({"and", "or", "and/or", "then"})
 
 
