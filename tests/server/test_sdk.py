@@ -168,3 +168,65 @@ def test_the_oauth_client_hooks_hintgate_overrides_are_still_the_sdks_with_the_s
         theirs = [p for p in inspect.signature(sdk_hook).parameters if p != "self"]
         ours = [a.arg for a in override.args.args if a.arg != "self"]
         assert ours == theirs, f"mcp {MCP}: OAuthClientProvider.{name} takes {theirs}, sources/oauth.py passes {ours}"
+
+
+def test_wire_models_made_after_the_deferral_build_their_validators_at_first_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcp_types._wire_base import WireModel
+    from pydantic import ValidationError
+
+    monkeypatch.setitem(WireModel.model_config, "defer_build", False)  # undone after the test
+    sdk.defer_wire_validators()
+
+    class Shape(WireModel):
+        count: int
+
+    assert Shape.__pydantic_complete__ is False  # no validator yet
+    assert Shape.model_validate({"count": 2}).count == 2
+    assert Shape.__pydantic_complete__ is True
+    with pytest.raises(ValidationError):
+        Shape.model_validate({"count": "two"})
+
+
+_ERA_CHECKS = """
+import sys
+from hintgate.server.sdk import defer_wire_validators
+if sys.argv[1] == "deferred":
+    defer_wire_validators()
+import mcp_types._v2026_07_28 as modern
+from mcp_types.methods import parse_client_request, serialize_server_result
+print(modern.ListToolsRequest.__pydantic_complete__)
+tool = {"name": "t", "inputSchema": {"type": "object"}, "extra": 1}
+meta = {"io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+call = {"name": "t", "arguments": {"a": 1}, "_meta": meta}
+listing = {"tools": [tool], "cacheScope": "private", "resultType": "complete", "ttlMs": 1000}
+for era in ("2025-11-25", "2026-07-28"):
+    for check in (
+        lambda: parse_client_request("tools/list", era, {"_meta": meta}).method,
+        lambda: parse_client_request("tools/call", era, call).params.name,
+        lambda: parse_client_request("tools/call", era, {"arguments": {"a": 1}, "_meta": meta}),
+        lambda: serialize_server_result("tools/list", era, listing),
+        lambda: serialize_server_result("tools/list", era, {"tools": [{"inputSchema": {}}], "cacheScope": "public"}),
+    ):
+        try:
+            print(era, repr(check()))
+        except Exception as error:
+            print(era, type(error).__name__, str(error).splitlines()[:2])
+"""
+
+
+def test_with_wire_validators_deferred_each_era_checks_its_messages_as_before() -> None:
+    import subprocess
+    import sys
+
+    def run(mode: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", _ERA_CHECKS, mode], capture_output=True, text=True, timeout=120, check=True
+        )
+        return done.stdout.splitlines()
+
+    deferred, built_at_once = run("deferred"), run("at-once")
+    assert (deferred[0], built_at_once[0]) == ("False", "True")  # the other era's validators not built yet
+    assert deferred[1:] == built_at_once[1:]
+    assert len(deferred) == 11

@@ -707,6 +707,9 @@ class BackgroundImports:
         self._loading: asyncio.Future[None] | None = None
 
     def _load(self) -> None:
+        from hintgate.server.sdk import defer_wire_validators
+
+        defer_wire_validators()  # before the SDK's types are first imported
         for name in self._modules:
             try:
                 importlib.import_module(name)
