@@ -1227,6 +1227,51 @@ def _not_a_label(sentence: str, said: Any) -> bool:
     return bool(_DUTY_END.search(found) and _DONE_TO.match(sentence, said.end()))
 
 
+# The model's name in a match of `_TO_MODEL` (the match may hold a label's words before it).
+_NAME = compiled(
+    r"\b(?:(?:AI|LLM)[\s-]+(?:[\w-]+\s+)?)?(?:assistants?|agents?|copilots?|chatbots?|bots?)\b|\b(?:AI|LLM)s?\b"
+    r"|\b(?:Claude|Gemini|ChatGPT)\b",
+    re.IGNORECASE,
+)
+# Before the name: a word that makes it the object of a preposition or a verb ("attacks against AI agents", "one of
+# those assistants", "I test chatbots"): a thing talked about, which no call is.
+_GOVERNED = compiled(
+    r"(?:\b(?:against|about|of|from|between|among|those|these|such|like|into|towards?|via|versus|vs\.?)"
+    r"|(?:^|[\s(\[\"'])(?-i:I|we|We|they|They|he|He|she|She)\s+[a-z][\w'’-]*)\s+"
+    r"(?:(?:the|our|their|all|any|some|many|most|these|those)\s+)?$",
+    re.IGNORECASE,
+)
+# After the name: a clause that says what such a model does to something else than this text, as a sentence states
+# a fact ("agents that read your inbox", "the agent scans each file") or names it by whoever uses it ("the assistant
+# we run"); or a duty it has towards the one reading ("your agent should check with you first"): the reader is a
+# person the model serves.
+_DESCRIBED = compiled(
+    r"\s+(?:(?:that|which|who)\s+(?:can\s+|may\s+|also\s+)?(?:reads?|process(?:es)?|summari[sz]es?|scans?|parses?|"
+    r"handles?|sees?|opens?|browses?|access(?:es)?|watch(?:es)?)"
+    r"|(?:reads|processes|summari[sz]es|scans|parses|handles|sees|opens|browses|accesses|watches))\s+"
+    r"(?!(?:this|these|here|it|me|us|the\s+following|(?:the\s+)?(?:below|above))\b)[^:\n]*$"
+    r"|\s+(?:that\s+|whom\s+)?(?:I|we|they|you)\s+(?!(?:must|should|shall|need|needs|have|are|were|will|can)\b)"
+    r"[a-z][\w'’-]*\b"
+    r"|\s+(?:must|should|shall|needs?\s+to|has\s+to|is\s+(?:required|expected)\s+to)\s+(?:always\s+|first\s+)?"
+    r"(?:ask|tell|warn|show|remind|notify|alert|check\s+with|confirm\s+with)\s+you\b",
+    re.IGNORECASE,
+)
+
+
+def _spoken_about(sentence: str, said: Any) -> bool:
+    """Whether the model named in `said` (a match of `_TO_MODEL`) is spoken of, not to: its name is governed by a
+    preposition or someone's verb, or followed by what such a model does to other text, or by its duty to the
+    reader (then a person). A call names the model at its clause's start and asks something of it."""
+    name = _NAME.search(sentence, _start(said), said.end())
+    if name is None:
+        return False
+    line = sentence.rfind("\n", 0, name.start()) + 1
+    if _GOVERNED.search(sentence[line : name.start()]):
+        return True
+    end = sentence.find("\n", name.end())
+    return _DESCRIBED.match(sentence[name.end() : None if end < 0 else end]) is not None
+
+
 def _addressed(sentence: str, match: Any) -> Any:
     """`match` (of `_TO_MODEL`) when it speaks to the model: not quoted as a sample, not a thing talked about."""
     said = _said(sentence, match, data=True)
@@ -1260,6 +1305,8 @@ def _addressed(sentence: str, match: Any) -> Any:
                          "from now on", "from this", "henceforth", '"role"', "role", "- role", '"tool_calls"',
                          "function ", "tool ")):  # fmt: skip
         return said
+    if _spoken_about(sentence, said):
+        return None
     if _THIS_TEXT.search(found):
         return said  # "the AI assistant in this workspace": the one reading this text, whatever the article says
     if _SPOKEN_TO.search(sentence[: _start(said)]):
