@@ -182,6 +182,48 @@ async def test_a_cross_site_page_cannot_post_to_mcp_on_loopback(tmp_path: Path) 
     assert "evil.example" in response.json()["detail"]
 
 
+async def test_a_request_in_an_open_mcp_session_is_refused_without_the_token_from_a_foreign_host_or_site(
+    tmp_path: Path,
+) -> None:
+    # A POST naming its session (a tool call's) meets every check a new session's POST meets.
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    accept = {"Accept": "application/json, text/event-stream"}
+    with running_gateway("--demo", "--no-record", "--require-token", bind="127.0.0.2:0") as gateway:
+        async with httpx.AsyncClient(base_url=gateway.base_url, timeout=30) as client:
+            opened = await client.post("/mcp", json=initialize, headers={**gateway.headers, **accept})
+            named = {
+                **accept,
+                "mcp-session-id": opened.headers["mcp-session-id"],
+                "mcp-protocol-version": "2025-11-25",
+            }
+            done = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert (await client.post("/mcp", json=done, headers={**gateway.headers, **named})).status_code == 202
+            no_token = await client.post("/mcp", json=listing, headers=named)
+            wrong_token = await client.post(
+                "/mcp", json=listing, headers={**named, "Authorization": "Bearer " + "x" * 40}
+            )
+            foreign = await client.post(
+                "/mcp", json=listing, headers={**gateway.headers, **named, "Host": "evil.example"}
+            )
+            cross_site = await client.post(
+                "/mcp", json=listing, headers={**gateway.headers, **named, "Origin": "https://evil.example"}
+            )
+            own = await client.post("/mcp", json=listing, headers={**gateway.headers, **named})
+    assert (no_token.status_code, wrong_token.status_code) == (401, 401)
+    assert foreign.status_code == 421
+    assert "evil.example" in foreign.json()["detail"]
+    assert cross_site.status_code == 403
+    assert "evil.example" in cross_site.json()["detail"]
+    assert own.status_code == 200, own.text
+    assert own.json()["result"]["tools"]
+
+
 async def test_health_tells_a_caller_without_the_token_only_whether_it_is_up(tmp_path: Path) -> None:
     token, _ = load_or_create_token(tmp_path)
     async with serving(token) as url, httpx.AsyncClient(base_url=url, timeout=10) as client:

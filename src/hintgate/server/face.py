@@ -262,10 +262,11 @@ async def mcp_routes(gateway: Gateway, *, host: str = "127.0.0.1") -> AsyncItera
         streamable_http_path="/mcp", host=host, session_idle_timeout=gateway.config.timeouts.session_idle
     )
     routes = [_guarded_route(route) for route in app.routes]
-    if http_fast.enabled(os.environ):
-        routes = [_fast_route(gateway, route, server) for route in routes]
     routes = [_first_request_route(gateway, route, server) for route in routes]
     routes = [_id_checked_route(route, server) for route in routes]
+    if http_fast.enabled(os.environ):
+        # Outermost: a request it answers goes through no other layer (it does their work for such a request).
+        routes = [_fast_route(gateway, route, server) for route in routes]
     routes += [_view_route(gateway, route) for route in routes if getattr(route, "path", None) == "/mcp"]
     async with server.session_manager.run():
         yield routes
@@ -313,14 +314,20 @@ def _id_checked_route(route: Any, server: Any) -> Any:
 
 
 def _fast_route(gateway: Gateway, route: Any, server: Any) -> Any:
-    """The `/mcp` route with the fast path in front of the SDK's endpoint (other routes as they are)."""
+    """The `/mcp` route with the fast path in front of the id check, the first-request deadline and the SDK's
+    endpoint (other routes as they are)."""
     from starlette.routing import Route
 
     if getattr(route, "path", None) != "/mcp":
         return route
+    from hintgate.server.first_request import FirstRequestDeadline
     from hintgate.server.http_fast import HttpFastPath
+    from hintgate.server.request_ids import RequestIdGuard
 
-    fast = HttpFastPath(gateway, server, route.app)
+    guard = route.app
+    deadline = guard.app if isinstance(guard, RequestIdGuard) else None
+    seen = deadline.seen if isinstance(deadline, FirstRequestDeadline) else None
+    fast = HttpFastPath(gateway, server, guard, seen=seen)
     gateway.http_fast = fast
 
     def input_schema(name: str) -> Any:

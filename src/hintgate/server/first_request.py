@@ -65,7 +65,7 @@ class FirstRequestDeadline:
                 break
         if given:  # the session is named: its answer is passed on as it is
             await self._app(scope, receive, send)
-            self._after(given, scope.get(MESSAGE_KEY))
+            self.seen(given, scope.get(MESSAGE_KEY))
             return
         opened: list[str] = []
 
@@ -79,9 +79,12 @@ class FirstRequestDeadline:
         await self._app(scope, receive, sent)
         session_id = opened[0] if opened else None
         if session_id is not None:
-            self._after(session_id, scope.get(MESSAGE_KEY))
+            self.seen(session_id, scope.get(MESSAGE_KEY))
 
-    def _after(self, session_id: str, message: Any) -> None:
+    def seen(self, session_id: str, message: Any) -> None:
+        """After a POST of the session `session_id` carrying `message` (decoded; None: not read whole): a request
+        other than `initialize` marks the session as having made one (then the usual idle timeout applies);
+        anything before the first one brings its idle deadline forward."""
         transport = sdk.http_transport(self._manager, session_id)
         if transport is None or transport in self._requested:
             return

@@ -29,7 +29,7 @@ import asyncio
 import json
 import logging
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -55,7 +55,7 @@ from hintgate import jsontext
 from hintgate.pipeline import Decided
 from hintgate.server import sdk
 from hintgate.server.http_request import HttpRequest
-from hintgate.server.request_ids import MESSAGE_KEY, replay
+from hintgate.server.request_ids import replay
 
 if TYPE_CHECKING:
     from starlette.types import Receive, Scope, Send
@@ -84,7 +84,6 @@ _FAST_METHODS = frozenset(
 )
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 _PASSED_KEPT = 256  # header combinations remembered as passing the SDK's checks
-_UNREAD = object()  # no message decoded in front of the fast path
 _SSE_HEADERS = [(b"cache-control", b"no-cache, no-transform"), (b"connection", b"keep-alive")]
 _MODERN_SSE_HEADERS = [
     (b"content-type", b"text/event-stream"),
@@ -277,18 +276,26 @@ def _request_shape(decoded: Any) -> tuple[Any, str, dict[str, Any] | None]:
 class HttpFastPath:
     """The ASGI app in front of the SDK's `/mcp` endpoint that answers plain requests itself.
 
+    It stands in front of the other layers of `/mcp` (the id check, the first-request deadline, the SDK's
+    endpoint): a request it answers is a plain one with a valid id, which the id check would have let through,
+    and it tells the first-request deadline of it (`seen`) as that layer would have.
+
     Args:
         gateway: the gateway the requests are for.
         server: the SDK's low-level `Server` (its session manager already built).
-        app: the SDK's ASGI endpoint for `/mcp`, which gets every other request.
+        app: the ASGI app for `/mcp` behind it, which gets every other request.
+        seen: told of every handshake-era request answered here, after its answer: (session id, its message).
 
     Attributes:
         taken: requests answered here.
         fallbacks: requests sent the SDK's way, by reason (only those the fast path looked at).
     """
 
-    def __init__(self, gateway: Gateway, server: Any, app: Any) -> None:
+    def __init__(
+        self, gateway: Gateway, server: Any, app: Any, *, seen: Callable[[str, Any], None] | None = None
+    ) -> None:
         self._gateway = gateway
+        self._seen = seen
         self._server = server
         self._sdk = app
         self._manager = server.session_manager
@@ -435,13 +442,10 @@ class HttpFastPath:
             raise _Fallback("session unknown here")
         await self._checked(request)
         body = await self._read(request)
-        # `RequestIdGuard` in front decoded the same body already: one parse a request, not two.
-        decoded = request.scope.get(MESSAGE_KEY, _UNREAD)
-        if decoded is _UNREAD or decoded is None:
-            try:
-                decoded = pydantic_core.from_json(body)
-            except ValueError:
-                raise _Fallback("parse error", body) from None
+        try:
+            decoded = pydantic_core.from_json(body)
+        except ValueError:
+            raise _Fallback("parse error", body) from None
         if isinstance(decoded, dict) and decoded.get("method") == "notifications/cancelled":
             self._cancel(session_id, decoded.get("params"))  # the SDK takes the notification as well
         try:
@@ -492,6 +496,8 @@ class HttpFastPath:
             answer = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
         data = answer if isinstance(answer, str) else answer.model_dump_json(by_alias=True, exclude_unset=True)
         await reply.finish(data, headers=(_session_header(session_id),))
+        if self._seen is not None:
+            self._seen(session_id, decoded)
 
     def _cancel(self, session_id: str, params: Any) -> None:
         """Cancel a request of the session running here, as a `notifications/cancelled` asks."""

@@ -51,12 +51,13 @@ class RequestIdGuard:
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
-        self._app = app
+        self.app = app
+        """The endpoint behind it."""
         self._limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
-            await self._app(scope, receive, send)
+            await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
         size = 0
@@ -83,7 +84,7 @@ class RequestIdGuard:
             if refusal is not None:
                 await _refuse(send, refusal)
                 return
-        await self._app(scope, replay(body, receive, more=more), send)
+        await self.app(scope, replay(body, receive, more=more), send)
 
 
 async def _refuse(send: Send, text: str) -> None:

@@ -37,6 +37,9 @@ from hintgate.web.sign_in_links import SignInLinks
 __all__ = ["create_app", "routers"]
 
 
+Admit = Callable[[Request, str], Awaitable[ASGIApp | None]]
+"""A middleware's own check of a POST to `/mcp` naming a session (the id given): the answer refusing it, or None."""
+
 _PASSED = Response()
 """What a check's `call_next` gives back: the request may go on (never sent)."""
 TELEMETRY_RECHECK = 1.0
@@ -64,29 +67,59 @@ class _WebApp(FastAPI):
     mcp_endpoint: ASGIApp | None = None
     """The `/mcp` route's endpoint; None: `/mcp` goes through the router like any path."""
     _mcp_front: ASGIApp | None = None
+    _mcp_admits: tuple[Admit, ...] | None = None
     _mcp_telemetry = False
     _mcp_telemetry_next = 0.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == "/mcp" and self.mcp_endpoint is not None:
+        if scope["type"] == "http" and scope["path"] == "/mcp" and (endpoint := self.mcp_endpoint) is not None:
             front = self._mcp_front
             if front is None and self._direct():
-                front = self._mcp_front = self._front(self.mcp_endpoint)
+                front = self._mcp_front = self._front(endpoint)
             if front is not None and not self._telemetry_enabled():
                 scope["app"] = self
+                admits = self._mcp_admits
+                if admits is not None and scope["method"] == "POST":
+                    session_id = _named_session(scope["headers"])
+                    if session_id is not None:
+                        await self._admitted(admits, session_id, scope, receive, send)
+                        return
                 await front(scope, receive, send)
                 return
         await super().__call__(scope, receive, send)
+
+    async def _admitted(
+        self, admits: tuple[Admit, ...], session_id: str, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """A POST to `/mcp` naming a session: each middleware's check in the middleware's order, on one request,
+        then the endpoint (the first refusal answers instead)."""
+        request = HttpRequest(scope, receive)
+        for admit in admits:
+            refusal = await admit(request, session_id)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.mcp_endpoint(scope, receive, send)  # type: ignore[misc]
 
     def _direct(self) -> bool:
         """Whether nothing but the app's own middleware stands before its routes (no body limit, no root path)."""
         return self.max_body_size is None and not self.root_path
 
     def _front(self, endpoint: ASGIApp) -> ASGIApp:
-        """The app's own middleware, in its order, around `endpoint` (as Starlette builds it around the router)."""
+        """The app's own middleware, in its order, around `endpoint` (as Starlette builds it around the router).
+
+        When every one of them can say on its own whether it refuses a POST to `/mcp` naming a session (an
+        `admit` method), those checks are kept too (`_mcp_admits`): such a POST, a tool call, runs them one
+        after the other rather than through the chain of middleware awaiting each other.
+        """
         app = endpoint
+        admits: list[Admit] | None = []
         for cls, args, kwargs in reversed(self.user_middleware):
             app = cls(app, *args, **kwargs)
+            admit = getattr(app, "admit", None)
+            if admits is not None:
+                admits = [admit, *admits] if admit is not None else None
+        self._mcp_admits = tuple(admits) if admits is not None else None
         return app
 
     def _telemetry_enabled(self) -> bool:
@@ -139,6 +172,19 @@ class Checked:
             await self.app(scope, receive, send)
         else:
             await answer(scope, receive, send)
+
+    async def admit(self, request: Request, _session_id: str) -> ASGIApp | None:
+        """The check's answer refusing `request`, or None when it may go on."""
+        answer = await self.check(request, _through)
+        return None if answer is _PASSED else answer
+
+
+def _named_session(headers: Sequence[tuple[bytes, bytes]]) -> str | None:
+    """The request's `Mcp-Session-Id` (the first, as every layer reads it), or None."""
+    for name, value in headers:  # a loop, not a generator: this runs for every request
+        if name == b"mcp-session-id":
+            return value.decode("latin-1")
+    return None
 
 
 def routers() -> tuple[APIRouter, ...]:

@@ -517,7 +517,7 @@ class SessionOwners:
         session_id = _session_id(scope["headers"])
         if session_id is not None:
             if self.owners.get(session_id) != principal.key:
-                await JSONResponse({"detail": "no such session"}, status_code=404)(scope, receive, send)
+                await _no_such_session()(scope, receive, send)
                 return
             if scope.get("method") == "DELETE":
                 await self.app(scope, receive, send)
@@ -536,6 +536,19 @@ class SessionOwners:
             await send(message)
 
         await self.app(scope, receive, noting)
+
+    async def admit(self, request: Request, session_id: str) -> ASGIApp | None:
+        """For a request to `/mcp` naming `session_id` that ends no session (not a DELETE): the 404 refusing it when
+        its person did not open that session, else None (what `__call__` does for it, without the app around it)."""
+        principal = principal_of(request.scope)
+        if principal is not None and self.owners.get(session_id) != principal.key:
+            return _no_such_session()
+        return None
+
+
+def _no_such_session() -> Response:
+    """The answer to a request naming a session its person did not open (the same as to an unknown session)."""
+    return JSONResponse({"detail": "no such session"}, status_code=404)
 
 
 def _session_id(headers: Any) -> str | None:

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from starlette.datastructures import Headers
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -29,6 +30,10 @@ class BodyLimit:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+
+    async def admit(self, _request: Request, _session_id: str) -> ASGIApp | None:
+        """For a request to `/mcp` (which the MCP SDK bounds itself): nothing to refuse."""
+        return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope.get("path", "")
