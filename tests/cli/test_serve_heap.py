@@ -165,3 +165,52 @@ def test_heap_freed_at_start_up_is_given_back_to_the_system() -> None:
     answer = subprocess.run(command, check=True, capture_output=True, text=True, timeout=60)
     before, after, _ = (int(word) for word in answer.stdout.split())
     assert before - after > 30 * 2**20, answer.stdout
+
+
+# In a fresh process: how many of the scan's and the hints' deferred patterns are compiled before and after
+# `prepare_first_listing`, and which wire models have their validators built after it.
+PREPARE_AND_REPORT = textwrap.dedent(
+    """
+    import json
+    import hintgate.scan.deferred as deferred
+
+    made = []
+    make = deferred.Deferred.__init__
+
+    def counted(self, *args):
+        made.append(self)
+        make(self, *args)
+
+    deferred.Deferred.__init__ = counted
+    from hintgate.server.sdk import defer_wire_validators
+
+    defer_wire_validators()
+    import mcp_types._v2025_11_25 as handshake
+    import mcp_types._v2026_07_28 as modern
+    from hintgate.cli.serve import prepare_first_listing
+
+    def compiled():
+        return sum("search" in pattern.__dict__ for pattern in made)
+
+    before = compiled()
+    prepare_first_listing()
+    print(json.dumps({
+        "made": len(made),
+        "before": before,
+        "after": compiled(),
+        "initialize": handshake.InitializeRequest.__pydantic_complete__,
+        "modern_listing": modern.ListToolsRequest.__pydantic_complete__,
+    }))
+    """
+)
+
+
+def test_what_a_first_listing_uses_is_made_ready_ahead_and_nothing_of_the_other_protocol_era() -> None:
+    answer = subprocess.run(
+        [sys.executable, "-c", PREPARE_AND_REPORT], check=True, capture_output=True, text=True, timeout=120
+    )
+    seen = json.loads(answer.stdout)
+    assert seen["before"] == 0  # importing compiles none of them
+    assert 0 < seen["after"] < seen["made"]  # a plain definition's resolution and scan reach some, not all
+    assert seen["initialize"] is True  # a handshake-era client's first message is checked without a build
+    assert seen["modern_listing"] is False

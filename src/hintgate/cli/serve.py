@@ -690,7 +690,8 @@ builds), the MCP face, the stdio transport. Imported while the upstreams start, 
 
 
 class BackgroundImports:
-    """Import modules on a thread while a start-up waits for its upstream servers; done on exit.
+    """Import modules on a thread while a start-up waits for its upstream servers, then run `then` there; done on
+    exit.
 
     The SDK and the web stack take a good part of a start-up to import, and
     starting the upstreams is mostly waiting for their processes: done side
@@ -702,8 +703,9 @@ class BackgroundImports:
     here is ignored; the import made where the module is used raises it.
     """
 
-    def __init__(self, modules: Sequence[str]) -> None:
+    def __init__(self, modules: Sequence[str], *, then: Callable[[], None] | None = None) -> None:
         self._modules = tuple(modules)
+        self._then = then
         self._loading: asyncio.Future[None] | None = None
 
     def _load(self) -> None:
@@ -715,6 +717,9 @@ class BackgroundImports:
                 importlib.import_module(name)
             except Exception:
                 return
+        if self._then is not None:
+            with contextlib.suppress(Exception):  # made ready ahead for speed only: what fails here fails in use
+                self._then()
 
     async def __aenter__(self) -> BackgroundImports:
         self._loading = asyncio.ensure_future(asyncio.to_thread(self._load))
@@ -787,7 +792,8 @@ async def starting(
             prestarted = await stack.enter_async_context(prestarting(config, os.environ))
         if scan_ahead:  # 2. the result scan's patterns
             build_result_scan()
-        background = await stack.enter_async_context(BackgroundImports(imports))  # 3. import in the background
+        # 3. import in the background, and make ready what the first listing uses
+        background = await stack.enter_async_context(BackgroundImports(imports, then=prepare_first_listing))
         store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 4. the store
         await background.done()  # 5. wait for the imports
         gateway, whereabouts = _gateway(
@@ -815,6 +821,29 @@ def build_result_scan() -> None:
     text = '{"id": 1, "name": "example", "status": "ok", "updated": "2026-01-01T00:00:00Z"}'
     scan_result({"content": [{"type": "text", "text": text}]}, warnings=False)
     give_back_freed_heap()  # what the build needed only while it built, before the imports pile up above it
+
+
+def prepare_first_listing() -> None:
+    """Make ready what every first listing uses and is made on its first use, while the upstreams start.
+
+    A first listing resolves and scans each definition its upstreams list, and answers a client that has just
+    shaken hands: the patterns of the scan and of the hints' inference compile where a text first needs them
+    (`hintgate.scan.deferred`), and the SDK's wire models build their validators at their first message
+    (`hintgate.server.sdk.defer_wire_validators`). Made there, after the upstreams listed their tools, they
+    held up the answer (0.03-0.05 s of CPU); made here, on the background imports' thread, they are made while
+    the upstreams start. One plain definition, resolved and scanned, compiles what any definition reaches; what
+    only some texts reach still compiles when one does.
+    """
+    from hintgate.hints.catalog import resolve_tool
+    from hintgate.scan.poisoning import named_words, scan_tool
+    from hintgate.server.sdk import build_handshake_validators
+
+    build_handshake_validators()
+    schema = {"type": "object", "properties": {"id": {"type": "string", "description": "The item's id."}}}
+    plain = {"name": "get_item", "description": "Get an item by its id.", "inputSchema": schema}
+    resolve_tool(plain)
+    scan_tool(plain)
+    named_words(plain)
 
 
 def give_back_freed_heap() -> None:

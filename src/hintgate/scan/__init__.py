@@ -30,7 +30,7 @@ pins, quarantine, lint). The package is pure but for `workers`:
 - `patterns`: the scan's own regular expressions read as text (where a class
   or group ends, the top-level branches), which those three derive from;
 - `deferred`: a pattern compiled where it is first used, not at import (a
-  start that scans nothing before its first listing compiles none);
+  text reaches few of them);
 - `guard`: the result guard, a tool result marked, redacted or withheld by
   what the scan found in it;
 - `workers`: the scan off the event loop (worker processes, a deadline). It

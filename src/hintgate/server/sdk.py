@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RELIED_ON",
     "ServingHold",
+    "build_handshake_validators",
     "connection_of",
     "defer_wire_validators",
     "end_http_session",
@@ -91,6 +92,23 @@ def defer_wire_validators() -> None:
     from mcp_types._wire_base import WireModel
 
     WireModel.model_config["defer_build"] = True
+
+
+def build_handshake_validators() -> None:
+    """Build now the validators a client of the handshake era checks its first messages with (`initialize`,
+    `notifications/initialized`, `tools/list`), which `defer_wire_validators` left for their first use.
+
+    Called while the upstreams start (`hintgate.cli.serve.prepare_first_listing`): built at the first message,
+    they held up the first listing, which the gateway answers only once its upstreams have listed their tools.
+    """
+    from mcp_types.methods import validate_client_notification, validate_client_request
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+
+    version = HANDSHAKE_PROTOCOL_VERSIONS[-1]  # every handshake version is checked by the same models
+    hello = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "hintgate", "version": "0"}}
+    validate_client_request("initialize", version, hello)
+    validate_client_notification("notifications/initialized", version, None)
+    validate_client_request("tools/list", version, None)
 
 
 # -- a request's session -------------------------------------------------------
