@@ -13,6 +13,8 @@ pins, quarantine, lint). The package is pure but for `workers`:
   (the model called by its role, a handle or a vocative), `triggers` (rules
   for its later turns) and `conduct` (what a sentence said to it asks of its
   conduct: an identity, a call written out, its user) are parts of that judge;
+- `fields`: a value whose key names the model as its reader ("assistant_memo",
+  `_agent`), in structured data or written in a text, read as a note to it;
 - `steering`: what a tool's definition asks of the model's work beyond the
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties

@@ -47,7 +47,7 @@ from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quotes_attack
 from hintgate.scan.triggers import LATER, standing_rule
-from hintgate.scan.vocatives import CALLED, asks_after, called
+from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
 
 __all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 
@@ -2372,7 +2372,7 @@ def result_cue(text: str) -> bool:
     """Whether `judge_result` has anything to read in `text`: a cue an order in a result needs (a model named, a
     secret path, a built URL, a pipe to a shell, an approval claimed...), found by one linear search, or an error
     (read whole: written for the model)."""
-    return any_match((_RESULT_CUES, LATER, CALLED, _MORE_CUES), text) or _is_error(text)
+    return any_match((_RESULT_CUES, LATER, CALLED, KEYED, _MORE_CUES), text) or _is_error(text)
 
 
 # A sentence's end after a cue: what ends there is no heading or label.

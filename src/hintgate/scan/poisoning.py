@@ -45,6 +45,7 @@ from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, may_deny, splits
 from hintgate.scan.authority import may_shift, shifts
 from hintgate.scan.cues import Cue
+from hintgate.scan.fields import field_orders
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
     ADDRESS,
@@ -943,6 +944,9 @@ def _scan_strings(
             findings.append(
                 _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
             )
+    if judged:
+        unread = {location for _, _, location, _ in pending}
+        findings.extend(_field_findings(texts, unread, findings, tool))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -957,6 +961,37 @@ def _scan_strings(
         for location in deep
     )
     return findings
+
+
+def _field_findings(
+    texts: Sequence[tuple[Location, str]], read: Collection[Location], found: list[ScanFinding], tool: str | None
+) -> Iterator[ScanFinding]:
+    """The orders in values whose keys name the model (`scan.fields`), but where a high finding of the same text
+    already stands: each text under such a key, and the keys written in the texts the linear pass did not clear
+    (`read`: it looks for such keys among the sentence judge's cues)."""
+    for location, text in texts:
+        if not text or (location and isinstance(location[-1], Key)):
+            continue
+        keys = [step for step in location if isinstance(step, str)]
+        orders = field_orders(keys, text[:RESULT_LINEAR_CHARACTERS], written=location in read)
+        if not orders:
+            continue
+        path = path_text(location)
+        high = [(f.start, f.end) for f in found if f.location == location and f.level is Level.HIGH]
+        for order in orders:
+            if any(start < order.end and order.start < end for start, end in high):
+                continue
+            yield ScanFinding(
+                "HG619",
+                f"{path} has a field named for the model ({order.key!r}) that asks it to act beyond the tool's job: "
+                f"{order.order.why}",
+                path,
+                order.start,
+                order.end,
+                tool,
+                severity=Level.HIGH,
+                location=location,
+            )
 
 
 def _unscanned(location: Location, text: str, start: int, tool: str | None, why: str) -> ScanFinding:

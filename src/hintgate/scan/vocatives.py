@@ -31,7 +31,7 @@ from typing import Any
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 
-__all__ = ["CALLED", "asks_after", "called"]
+__all__ = ["CALLED", "KEYED", "asks_after", "called"]
 
 _ROLE = r"(?:AI\s+)?(?:assistants?|agents?|copilots?|chatbots?|summari[sz]ers?)"
 # The model as a heading names its reader: by its role, as the model or the language model, or as the bots.
@@ -206,6 +206,19 @@ _CALLED = (
 # would be taken by it.)
 CALLED = Cue(_CALLED, re.IGNORECASE)
 """Every way above of calling the model (one RE2 search of a whole result: where to read)."""
+
+
+# A key named with the model's role written before its value in data (JSON's `"assistant_memo": `, a config's
+# `ai_note = `, a table's `llm_instructions | `): the role at the key's start or after a separator, or capitalised
+# after a lower-case letter ("notesForLlm"). Whether the key names the model as its value's reader is
+# `scan.fields`' judgement; this says where to look, in the same RE2 pass as the other cues of a result.
+KEYED = Cue(
+    r"(?:[_-]|\b)(?:ai|llm|agent|assistant|bot|copilot|gpt|chatbot|model)s?[\w.-]{0,40}[\"']?[ \t]*[:=|]"
+    r"|(?-i:[a-z](?:Ai|AI|Llm|LLM|Agent|Assistant|Bot|Copilot|Gpt|GPT|Chatbot|Model))s?[\w.-]{0,40}[\"']?[ \t]*"
+    r"[:=|]",
+    re.IGNORECASE,
+)
+"""Where a key named with the model's role may stand before its value in a text."""
 
 
 # A person's job: the role after one of `_JOB`, unless "bot" or "AI" says it is a program ("the lab assistant bot").
