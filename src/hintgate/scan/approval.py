@@ -31,11 +31,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from hintgate.scan.cues import Cue, without_lookarounds
+from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["denials", "may_deny", "splits"]
+__all__ = ["denials", "deny_places", "may_deny", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -128,6 +128,14 @@ _MAY_APPROVE = Cue(without_lookarounds(_APPROVAL.pattern), re.IGNORECASE)
 def may_deny(text: str) -> bool:
     """Whether `denials` or `splits` may find anything in `text`, or in any of the texts joined with "." into it."""
     return _MAY_APPROVE.search(text) is not None
+
+
+def deny_places(text: str) -> list[tuple[int, int]] | None:
+    """Where in `text` (texts joined) a word of the approval may stand, in one pass of RE2 (perhaps a few places
+    more): a text of those joined that none overlaps holds nothing `denials` or `splits` finds (a split needs the
+    approval in its text). None where the one pass cannot tell (text beyond ASCII, a long one): `may_deny` answers
+    then."""
+    return spans((_MAY_APPROVE,), text)
 
 
 def denials(text: str, tool: str | None = None) -> Iterator[Span]:

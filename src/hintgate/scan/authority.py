@@ -29,11 +29,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from hintgate.scan.cues import Cue
+from hintgate.scan.cues import Cue, spans
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["may_shift", "shifts"]
+__all__ = ["may_shift", "shift_places", "shifts"]
 
 
 # Whose rules: the host's, the operator's, the platform's, the model's own, earlier ones; a rule set named by its owner.
@@ -107,11 +107,19 @@ _MAY_OBEY = Cue(
     r"\b(?:system\s*message|instruction|command|order|directive|executed|obeyed|carried|acted|followed)",
     re.IGNORECASE,
 )
+_MAY = (_MAY_RANK, _MAY_END, _MAY_OBEY)
 
 
 def may_shift(text: str) -> bool:
     """Whether `shifts` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return any(may.search(text) is not None for may in (_MAY_RANK, _MAY_END, _MAY_OBEY))
+    return any(may.search(text) is not None for may in _MAY)
+
+
+def shift_places(text: str) -> list[tuple[int, int]] | None:
+    """Where in `text` (texts joined) a word `shifts` cannot match without may stand, in one pass of RE2 (perhaps a
+    few places more): a text of those joined that none overlaps holds nothing `shifts` finds. None where the one
+    pass cannot tell (text beyond ASCII, a long one): `may_shift` answers then."""
+    return spans(_MAY, text)
 
 
 def shifts(text: str, tool: str | None = None) -> Iterator[Span]:

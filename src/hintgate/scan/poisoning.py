@@ -42,8 +42,8 @@ from typing import Any, TypedDict, Unpack
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import denials, may_deny, splits
-from hintgate.scan.authority import may_shift, shifts
+from hintgate.scan.approval import denials, deny_places, may_deny, splits
+from hintgate.scan.authority import may_shift, shift_places, shifts
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import field_orders
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
@@ -659,8 +659,9 @@ def _scan_tool(
     texts, deep, preset = _tool_strings(tool)
     findings = _scan_all(texts, name, others, off)
     if "HG619" not in off:
-        findings.extend(_precedence_claims(texts, findings, name))
-        findings.extend(_approval_and_authority(texts, findings, name))
+        spoken = _spoken(texts)
+        findings.extend(_precedence_claims(texts, spoken, findings, name))
+        findings.extend(_approval_and_authority(texts, spoken, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -2755,20 +2756,31 @@ def _foreign_secrets(findings: list[ScanFinding], tool: Mapping[str, Any], name:
 _A_VALUE = re.compile(r"\.(?:enum|default|const|examples?)(?:\[\d+\])*$")
 
 
+def _spoken(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The texts in which a definition speaks for itself: not its name, a property's name, nor a value (an enum's, a
+    default's: an argument passed on)."""
+    return [
+        (path, text)
+        for path, text in texts
+        if not (path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
+    ]
+
+
+def _unsaid(spoken: list[tuple[str, str]], findings: list[ScanFinding]) -> list[tuple[str, str]]:
+    """The texts of `spoken` in which no high finding was made already."""
+    said = {finding.path for finding in findings if finding.level is Level.HIGH}
+    return [(path, text) for path, text in spoken if path not in said] if said else spoken
+
+
 def _precedence_claims(
-    texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
+    texts: list[tuple[str, str]], spoken: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
 ) -> list[ScanFinding]:
     """The sentences of a definition's texts that claim standing over the model: its earlier instructions dropped, a
     new directive or an identity given, the user's word ranked below the text (`scan.precedence`), where nothing high
     was found already. A tool that detects attacks names them as its job, and a value (an enum's, a default's) is
     an argument passed on, not the tool speaking: a playground's default system prompt, "You are a helpful
     assistant"."""
-    said = {finding.path for finding in findings if finding.level is Level.HIGH}
-    read = [
-        (path, text)
-        for path, text in texts
-        if not (path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
-    ]
+    read = _unsaid(spoken, findings)
     # One look at the texts joined: most tools hold the words of no claim in any text.
     if not read or not may_claim("\n".join(text for _, text in read)):
         return []
@@ -2786,31 +2798,38 @@ def _precedence_claims(
 
 
 def _approval_and_authority(
-    texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
+    texts: list[tuple[str, str]], spoken: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
 ) -> list[ScanFinding]:
     """The clauses of a definition's texts that turn the user's approval off (`scan.approval`) or move the authority
     over the model away from its host or user (`scan.authority`), where nothing high was found already. A tool that
     detects attacks names them as its job, and a value is an argument passed on."""
+    read = _unsaid(spoken, findings)
+    # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each, and on
+    # ASCII texts one pass of RE2 says where its words stand: it is run only on the texts holding one.
+    joined = ".".join(text for _, text in read)
+    deny_at, shift_at = deny_places(joined), shift_places(joined)
+    deny = may_deny(joined) if deny_at is None else bool(deny_at)
+    shift = may_shift(joined) if shift_at is None else bool(shift_at)
+    tell = may_tell(joined)
+    if not (deny or shift or tell):
+        return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
         return []
-    said = {finding.path for finding in findings if finding.level is Level.HIGH}
-    read = [
-        (path, text)
-        for path, text in texts
-        if not (path in said or path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
-    ]
-    # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each.
-    joined = ".".join(text for _, text in read)
-    deny, shift, tell = may_deny(joined), may_shift(joined), may_tell(joined)
     out = []
-    for path, text in read if deny or shift or tell else ():
+    end = -1
+    for path, text in read:
+        start, end = end + 1, end + 1 + len(text)
+        denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
+        shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
+        if not (denied or shifted or tell):
+            continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
         asks = [
-            *(denials(text, owner) if deny else ()),
-            *(splits(text) if deny else ()),
-            *(shifts(text, owner) if shift else ()),
+            *(denials(text, owner) if denied else ()),
+            *(splits(text) if denied else ()),
+            *(shifts(text, owner) if shifted else ()),
             *(told(text) if tell else ()),
         ]
         for ask in asks:
@@ -2820,6 +2839,11 @@ def _approval_and_authority(
                 )
                 break
     return out
+
+
+def _overlapped(places: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether one of `places` overlaps the span from `start` to `end`."""
+    return any(first < end and last > start for first, last in places)
 
 
 _PARAM = re.compile(r"(?:^|\.)properties\.([^.]+)\.[^.]+$")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
@@ -43,13 +44,15 @@ _AGAINST = compiled(
     r"in\s+(?:any|every)\s+case)\b",
     re.IGNORECASE,
 )
+# The same, searched by RE2 (`scan.cues`): asked of every tool's texts joined.
+_MAY_AGAINST = Cue(_AGAINST.pattern, re.IGNORECASE)
 _NEGATION = compiled(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+not|nor)\b", re.IGNORECASE)
 _SENTENCE = compiled(r"[^.!?\n]+")
 
 
 def may_tell(text: str) -> bool:
-    """Whether `told` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return _AGAINST.search(text) is not None
+    """Whether `told` may find anything in `text`, or in any of the texts joined with "." into it (searched by RE2)."""
+    return _MAY_AGAINST.search(text) is not None
 
 
 def told(text: str) -> Iterator[Span]:
