@@ -84,6 +84,8 @@ class Cue:
         if seen is not None and self.index not in seen:
             return None
         engine, read = self._for(text)
+        if engine is self._ascii and not _found(engine, read):
+            return None
         return _on(engine.search(read), text, read)
 
     def match(self, text: str) -> Any:
@@ -94,9 +96,31 @@ class Cue:
     def finditer(self, text: str) -> Iterator[Any]:
         """Every match in `text`."""
         engine, read = self._for(text)
+        if engine is self._ascii and not _found(engine, read):
+            return iter(())
         if read is text:
             return iter(engine.finditer(text))
         return (_on(found, text, read) for found in engine.finditer(read))
+
+
+def _found(engine: Any, read: str | bytes) -> bool:
+    """Whether the ASCII engine `engine` matches somewhere in `read` (ASCII text, or a stand-in), asked of RE2's
+    compiled pattern at once: most searches find nothing, and the binding's search spends more on its own steps
+    (the text encoded, its offsets counted, a generator made) than RE2 spends reading the text. True when the
+    binding keeps its pattern elsewhere (the search then answers)."""
+    regexp = getattr(engine, "_regexp", None)
+    if regexp is None:  # pragma: no cover - the binding's layout since 1.0
+        return True
+    raw = read if isinstance(read, bytes) else read.encode("ascii")
+    return bool(regexp.Match(_unanchored(), raw, 0, len(raw))[0] != (-1, -1))
+
+
+@functools.cache
+def _unanchored() -> Any:
+    """RE2's flag for a search anywhere in the text (the binding is imported where an engine is first built)."""
+    from re2 import _re2  # type: ignore[attr-defined]  # the compiled binding, missing from the stubs
+
+    return _re2.RE2.Anchor.UNANCHORED
 
 
 def any_match(cues: tuple[Cue, ...], text: str) -> bool:
@@ -305,7 +329,10 @@ def spans(cues: tuple[Cue, ...], text: str, literals: tuple[str, ...] = ()) -> l
     finder = _finder(cues, literals)
     if finder is None:
         return None
-    return [(match.start(), match.end()) for match in finder.finditer(text.encode("ascii"))]
+    read = text.encode("ascii")
+    if not _found(finder, read):
+        return []
+    return [(match.start(), match.end()) for match in finder.finditer(read)]
 
 
 @functools.cache
