@@ -37,7 +37,7 @@ import time
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict, Unpack
+from typing import Any, TypedDict, TypeGuard, Unpack
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
@@ -474,7 +474,7 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
         if isinstance(value, str):
             texts.append((key, value))
     annotations = tool.get("annotations")
-    if isinstance(annotations, Mapping):
+    if _mapping(annotations):
         # The title and every other string under any key ("x-usage": a note a client forwards with the hints).
         for key, value in annotations.items():
             if isinstance(key, str) and not isinstance(value, bool):
@@ -483,7 +483,7 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
                 _value_strings(value, _join("annotations", key), 1, texts, deep)
     for key in ("inputSchema", "outputSchema"):
         schema = tool.get(key)
-        if isinstance(schema, Mapping):
+        if _mapping(schema):
             _schema_strings(schema, key, 0, texts, deep, preset if key == "inputSchema" else None)
         elif schema is not None:
             _value_strings(schema, key, 0, texts, deep)
@@ -491,8 +491,8 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
         if tool.get(key) is not None:
             _value_strings(tool[key], key, 0, texts, deep)
     meta = tool.get("_meta")
-    labels = meta.get("hintgate/python") if isinstance(meta, Mapping) else None
-    if isinstance(labels, Mapping):  # a Python registry's category and tags, served to clients
+    labels = meta.get("hintgate/python") if _mapping(meta) else None
+    if _mapping(labels):  # a Python registry's category and tags, served to clients
         if isinstance(labels.get("category"), str):
             texts.append(("_meta.hintgate/python.category", labels["category"]))
         if isinstance(labels.get("tags"), list):
@@ -525,23 +525,23 @@ def _schema_strings(
             preset.append((path, key, value))
         if isinstance(value, str):
             texts.append((_join(path, key), value))
-        elif key in _NAMES and isinstance(value, Mapping):
+        elif key in _NAMES and _mapping(value):
             here = _join(path, key)
             for name, item in value.items():
                 if not isinstance(name, str):
                     continue
                 # A property's name is read by the model too (`ignore_previous_instructions` as a name).
                 texts.append((_join(here, name) if key == "properties" else f"{here}[key {name!r}]", name))
-                if isinstance(item, Mapping):
+                if _mapping(item):
                     _schema_strings(item, _join(here, name), depth + 2, texts, deep, preset)
                 else:
                     _value_strings(item, _join(here, name), depth + 2, texts, deep)
-        elif key in _SCHEMAS and isinstance(value, Mapping):
+        elif key in _SCHEMAS and _mapping(value):
             _schema_strings(value, _join(path, key), depth + 1, texts, deep, preset)
         elif key in _SCHEMAS and isinstance(value, list):
             for i, item in enumerate(value):
                 where = f"{_join(path, key)}[{i}]"
-                if isinstance(item, Mapping):
+                if _mapping(item):
                     _schema_strings(item, where, depth + 1, texts, deep, preset)
                 else:
                     _value_strings(item, where, depth + 1, texts, deep)
@@ -596,7 +596,7 @@ def _vocabulary(key: str, value: Any, schema: Mapping[str, Any]) -> bool:
         return isinstance(value, str) and _SCHEMA_URI.fullmatch(value) is not None
     if key == "required" and isinstance(value, list):
         named = schema.get("properties")
-        return isinstance(named, Mapping) and all(isinstance(v, str) and v in named for v in value)
+        return _mapping(named) and all(isinstance(v, str) and v in named for v in value)
     return False
 
 
@@ -606,7 +606,7 @@ def _value_strings(value: Any, path: str, depth: int, texts: list[tuple[str, str
         texts.append((path, value))
     elif depth > _SCHEMA_DEPTH and isinstance(value, Mapping | list) and value:
         deep.append(path)
-    elif isinstance(value, Mapping):
+    elif _mapping(value):
         for key, item in value.items():
             if isinstance(key, str):
                 texts.append((f"{path}[key {key!r}]", key))
@@ -620,9 +620,20 @@ _PLAIN_KEY = re.compile(r"[A-Za-z0-9_$\-]+")
 
 
 def _join(path: str, key: str) -> str:
-    if _PLAIN_KEY.fullmatch(key):
+    if _plain_key(key):
         return f"{path}.{key}"
     return f"{path}[{key!r}]"
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_key(key: str) -> bool:
+    """Whether a key is written plain in a path (schemas repeat the same keys: each is looked at once)."""
+    return _PLAIN_KEY.fullmatch(key) is not None
+
+
+def _mapping(value: Any) -> TypeGuard[Mapping[Any, Any]]:
+    """Whether `value` is a mapping: a JSON object is a `dict`, known at once without the ABC's check."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def scan_tool(
@@ -2861,8 +2872,8 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
     the model opened, the process environment) when the tool's own name, title and description never speak of that
     place (`scan.provenance`): a spell checker's `context` of "every file opened during this task"."""
     schema = tool.get("inputSchema")
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
-    if not isinstance(properties, Mapping):
+    properties = schema.get("properties") if _mapping(schema) else None
+    if not _mapping(properties):
         return []
     head = " ".join(str(tool.get(key) or "") for key in ("name", "title")).translate(_NAME_SPACES)
     description = tool.get("description") if isinstance(tool.get("description"), str) else ""
@@ -2870,13 +2881,14 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
     high = {finding.path for finding in findings if finding.level is Level.HIGH}
     said: list[tuple[str, str, str]] = []  # (parameter, path, text)
     for param, spec in properties.items():
-        if not isinstance(spec, Mapping):
+        if not _mapping(spec):
             continue
         for key in ("description", "title"):
-            path = _join("inputSchema.properties", str(param)) + f".{key}"
-            if not isinstance(spec.get(key), str) or path in high:
+            if not isinstance(spec.get(key), str):
                 continue
-            said.append((str(param), path, spec[key]))
+            path = _join("inputSchema.properties", str(param)) + f".{key}"
+            if path not in high:
+                said.append((str(param), path, spec[key]))
     out = []
     # One look at the parameters' texts joined: most name no place beyond the call in any of them.
     if said and may_name_a_place("\n".join(text for _, _, text in said)):
@@ -2963,11 +2975,11 @@ _KINDS = {"rsa": "ssh", "ed25519": "ssh", "ecdsa": "ssh", "dsa": "ssh", "gnupg":
 
 def _covert_parameters(tool: Mapping[str, Any], name: str | None) -> Iterator[ScanFinding]:
     schema = tool.get("inputSchema")
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
-    if not isinstance(properties, Mapping):
+    properties = schema.get("properties") if _mapping(schema) else None
+    if not _mapping(properties):
         return
     for param, spec in properties.items():
-        if not isinstance(spec, Mapping) or not isinstance(spec.get("description"), str):
+        if not _mapping(spec) or not isinstance(spec.get("description"), str):
             continue
         covert = _covert(str(param), spec["description"])
         if covert is not None:
