@@ -71,6 +71,7 @@ from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
     View,
+    as_written,
     disguises,
     invisible_spans,
     normalized,
@@ -1114,6 +1115,10 @@ def _scan_all(
         else None
     )
     tongues = "HG619" not in off and may_hold(joined)
+    # A definition's texts that read as written only (`as_written`: none of the disguises the prefilter left possible
+    # in them all stands in it) have no view to read: with no phrase possible either, nothing to judge.
+    possible = None if result or quick is None else quick.disguises
+    planless = not candidates.searched and not candidates.anchored
     for path, text in texts:
         is_name = path == "name"
         # Invisible characters inside a warning can make it high in a result (`_result_level`): such a text is
@@ -1125,14 +1130,16 @@ def _scan_all(
             findings.extend(unicode)
         if is_name:
             continue
+        is_key = _is_property_name(path)
+        written = possible is not None and as_written(_as_words(text) if is_key else text, possible)
         before = len(findings)
-        if not nothing:
+        if not nothing and not (written and planless):
             findings.extend(
                 _judge(
                     path,
                     text,
                     tool,
-                    is_key=_is_property_name(path),
+                    is_key=is_key,
                     candidates=candidates,
                     off=off,
                     seen=quick,
@@ -1144,12 +1151,12 @@ def _scan_all(
             findings.extend(_other_tools(path, text, tool, others))
         if orders is not None:
             # A sentence the phrases already found high is not reported twice (nor redacted wider).
-            said = _said_high(findings, before)
-            found = orders.findings(path, text)
+            said = _said_high(findings, before) if len(findings) > before else None
+            found = orders.findings(path, text, written=written)
             findings.extend(found if said is None else (f for f in found if not said.overlap(f.start, f.end)))
-        if tongues and not _is_property_name(path):
+        if tongues and not is_key:
             # Orders in languages the phrases and the sentence judge do not read (`scan.tongues`).
-            said = _said_high(findings, before)
+            said = _said_high(findings, before) if len(findings) > before else None
             findings.extend(
                 ScanFinding("HG619", f"{path} {ask.why}", path, ask.start, ask.end, tool, severity=Level.HIGH)
                 for ask in foreign_asks(text)
@@ -1264,12 +1271,13 @@ class _OrderReader:
         prose = " ".join(text for path, text in texts if path in ("description", "title"))
         self.script = main_script(prose) if prose else None
 
-    def findings(self, path: str, text: str) -> Iterator[ScanFinding]:
+    def findings(self, path: str, text: str, *, written: bool = False) -> Iterator[ScanFinding]:
+        """The orders in one text (`written`: `read` gives it no view but the text as written)."""
         if len(text) < _SHORTEST_ORDER or _is_property_name(path):
             return
         judged: list[tuple[int, int]] = []
         if self.worth:
-            for finding in self._judged(path, text):
+            for finding in self._judged(path, text, written=written):
                 judged.append((finding.start, finding.end))
                 yield finding
         if self.named and (_MODEL_NAMED.search(text) is not None or LATER.search(text) is not None):
@@ -1281,9 +1289,9 @@ class _OrderReader:
                 if not (detector and _about_attacks(text, order.start, order.end)):
                     yield _order_finding(path, order, order.start, order.end, self.tool, plain)
 
-    def _judged(self, path: str, text: str) -> Iterator[ScanFinding]:
+    def _judged(self, path: str, text: str, *, written: bool) -> Iterator[ScanFinding]:
         """The orders the sentence judge finds in one text, and the sentences of `steers` in it."""
-        views = read(text) if self.hidden else [View(text, "plain", False)]
+        views = read(text) if self.hidden and not written else [View(text, "plain", False)]
         if not self.result and len(views) == 1 and views[0].text is text and self._unjudged(path, text):
             return
         parameter = _parameter_of(path)

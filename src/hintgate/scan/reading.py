@@ -44,6 +44,7 @@ __all__ = [
     "INVISIBLE_ALLOWED",
     "ROT13_WORDS",
     "View",
+    "as_written",
     "disguises",
     "invisible_spans",
     "is_invisible",
@@ -445,6 +446,14 @@ def disguises(text: str, possible: frozenset[str] | None = None) -> frozenset[st
         if any(word in low for word in ROT13_WORDS):
             found.add("rot13")
     return frozenset(found)
+
+
+def as_written(text: str, possible: frozenset[str]) -> bool:
+    """Whether `read` gives `text` no view but the text as written, by the cheap checks it makes first: the text is
+    ASCII, spells no letters out, opens no comment, and holds none of the disguises `possible` (what a pass of the
+    prefilter left possible in a text holding this one, `disguises` of it: one ruled out there is in none of its
+    parts)."""
+    return text.isascii() and "<!--" not in text and _SPACED_HINT.search(text) is None and not disguises(text, possible)
 
 
 def leet_words(text: str) -> bool:
