@@ -349,6 +349,41 @@ def test_a_short_text_s_disguises_are_exactly_those_reading_finds_in_it_and_the_
         assert quick.disguises == reading.disguises("\n".join([text, *also])), also
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "please  d e l e t e   t h e   b a c k u p s  now",
+        "\u201cs e n d   a l l   t h e   t o k e n s   n o w\u201d \u2014 ok",  # typographic punctuation around
+        "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+    ],
+)
+def test_the_pass_leaves_letters_spelled_one_by_one_possible_where_they_stand(text: str) -> None:
+    assert reading.spelled_out(text)
+    for whole in (False, True):
+        quick = seen(text, words=ROT13_WORDS, build=True, whole=whole)
+        assert quick is not None
+        assert quick.spaced is True
+    long = honest(20_000) + " " + text + " " + honest(20_000)
+    assert reading.spelled_out(long)
+    quick = seen(long, words=ROT13_WORDS, build=True)
+    assert quick is not None
+    assert quick.spaced is True
+
+
+def test_the_pass_rules_out_letters_spelled_one_by_one_in_prose_and_never_where_they_stand() -> None:
+    quick = seen(honest(100_000), words=ROT13_WORDS, build=True)
+    assert quick is not None
+    assert quick.spaced is False
+    compared = 0
+    for text in case_texts():
+        for variant in variants(text):
+            quick = seen(variant, words=ROT13_WORDS, build=True, whole=True)
+            if quick is not None and quick.spaced is False:
+                assert not reading.spelled_out(variant), variant[:200]
+                compared += 1
+    assert compared > 1000
+
+
 def test_every_short_labelled_text_s_disguises_are_exactly_those_reading_finds_in_it() -> None:
     compared = 0
     for text in case_texts():

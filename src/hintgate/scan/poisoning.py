@@ -1055,12 +1055,13 @@ def _cleared_now(text: str, *, judged: bool) -> bool:
     text = plain
     if judged and result_cue(text):
         return False
-    if spelled_out(text):
-        return False  # the prefilter reads words as written; spelled-out letters are read as the words they spell
-    # The whole set, whatever the length: one pass answers for phrases, needed strings and disguises at once.
+    # The whole set, whatever the length: one pass answers for phrases, needed strings, disguises and what letters
+    # spelled one by one need at once.
     quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True, whole=True)
     if quick is None:
         return False
+    if quick.spaced is not False and spelled_out(text):
+        return False  # the prefilter reads words as written; spelled-out letters are read as the words they spell
     if quick.needs is None:  # a short text: its needed strings and disguises are looked for one by one
         plan = _only(_candidates(text.lower()), quick.phrases)
         held = disguises(text)
@@ -1093,7 +1094,8 @@ def _scan_all(
         quick = None if as_words is None else quick.joined(as_words)
     candidates = _candidates(joined.lower()) if quick is None else _seen_plan(quick.needs or frozenset(), quick.phrases)
     # No phrase can match any of the texts and none can hold a disguise: there is nothing to judge.
-    spaced = spelled_out(joined)  # a definition too: the prefilter reads words as written, not as spelled
+    # A definition too: the prefilter reads words as written, not as spelled (its pass says where none can be).
+    spaced = (quick is None or quick.spaced is not False) and spelled_out(joined)
     nothing = (
         quick is not None and not candidates.searched and not candidates.anchored and not quick.disguises and not spaced
     )

@@ -52,7 +52,7 @@ from typing import Any
 from hintgate.hints.names import fold_lookalikes
 from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
-from hintgate.scan.reading import disguises, is_invisible, replaced
+from hintgate.scan.reading import SPACED_HINT, disguises, is_invisible, replaced
 
 __all__ = ["DISGUISES", "LONG", "WIDE_BUILD", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
 
@@ -94,6 +94,9 @@ class Seen:
     not looked at (a short text: its strings are cheaper to look for one by one)."""
     disguises: frozenset[str] | None
     """The `DISGUISES` the text may hold; None when not looked at."""
+    spaced: bool | None = None
+    """Whether the text may hold letters spelled one by one (`scan.reading.spelled_out` is False where this is);
+    None when not looked at."""
 
     def may(self, disguise: str) -> bool:
         """Whether the text may hold `disguise` (one of `DISGUISES`)."""
@@ -102,7 +105,7 @@ class Seen:
     def joined(self, other: Seen) -> Seen:
         """What either pass left possible (for texts read in two forms); the strings needed as this one saw them."""
         disguises = None if self.disguises is None or other.disguises is None else self.disguises | other.disguises
-        return Seen(self.phrases | other.phrases, self.needs, disguises)
+        return Seen(self.phrases | other.phrases, self.needs, disguises, self.spaced)
 
 
 def seen(
@@ -150,7 +153,7 @@ def seen(
     if found is None or not short:
         return found
     # The triggers are necessary conditions of `disguises`' own checks: it looks only where one stands.
-    return Seen(found.phrases, found.needs, disguises(original, found.disguises))
+    return Seen(found.phrases, found.needs, disguises(original, found.disguises), found.spaced)
 
 
 def prepare(words: tuple[str, ...] = ()) -> bool:
@@ -247,6 +250,7 @@ class _Matcher:
         phrases: set[Phrase] = set(self._always)
         needs: set[tuple[str, ...]] = set()
         disguises: set[str] = set()
+        spaced = False
         for hit in hits:
             kind, what = self._slots[hit]
             if kind == "phrase":
@@ -255,7 +259,9 @@ class _Matcher:
                 needs.add(what)
             elif kind == "disguise":
                 disguises.add(what)
-        return Seen(frozenset(phrases), frozenset(needs), frozenset(disguises))
+            elif kind == "spaced":
+                spaced = True
+        return Seen(frozenset(phrases), frozenset(needs), frozenset(disguises), spaced)
 
 
 _BUILT: dict[tuple[str, ...], _Matcher | None] = {}
@@ -345,6 +351,9 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
     for disguise, pattern in triggers.items():
         if not add(pattern, ("disguise", disguise)):
             return None
+    # What letters spelled one by one need (`scan.reading.spelled_out`): one pass answers it with the rest.
+    if not add(relaxed(SPACED_HINT) or "", ("spaced", None)):
+        return None
     return building.matcher()
 
 

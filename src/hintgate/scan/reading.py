@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "INVISIBLE_ALLOWED",
     "ROT13_WORDS",
+    "SPACED_HINT",
     "View",
     "as_written",
     "disguises",
@@ -624,6 +625,9 @@ _GAP = re.compile(r"\s{2,6}")
 # Three single characters a space apart, which any run `_SPACED` finds holds: a literal-led pass, several times
 # cheaper than `_SPACED` on prose, that it starts from.
 _SPACED_HINT = re.compile(r" \S \S \S")
+SPACED_HINT = _SPACED_HINT.pattern
+"""What `spelled_out` needs in a text before it looks for letters spelled one by one (the prefilter's set looks for
+it in the same pass as the phrases: `scan.prefilter.Seen.spaced`)."""
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 # A record's lines: a label alone on the first, then keys (a list item's too) with a colon and a space or the line's
