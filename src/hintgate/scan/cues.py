@@ -132,16 +132,20 @@ def any_match(cues: tuple[Cue, ...], text: str) -> bool:
         read = text.encode("ascii") if text.isascii() else _stand_in(text)
         if read is not None:
             hits = matcher.Match(read)
-            if hits and 0 in hits:  # the sentinel matches every text: without it, RE2 gave up
+            if hits and 0 in hits:  # the sentinel matches every text's end: without it, RE2 gave up
                 return len(hits) > 1
     return any(cue.search(text) is not None for cue in cues)
 
 
 @functools.cache
 def _any_set(cues: tuple[Cue, ...]) -> Any:
-    """RE2's set (Latin-1) of a sentinel matching every text and each cue's ASCII engine's pattern with its options
-    (`Cue._ascii`); None without RE2, when a cue has no ASCII engine or reads case apart from the others, or when
-    RE2 refuses the set."""
+    """RE2's set (Latin-1) of a sentinel matching every text at its end and each cue's ASCII engine's pattern with
+    its options (`Cue._ascii`); None without RE2, when a cue has no ASCII engine or reads case apart from the
+    others, or when RE2 refuses the set.
+
+    The sentinel matches at the end only: one matching everywhere (the empty pattern) makes every state of the
+    automaton a matching one, whose matches are gathered at each character (0.31 instead of 0.15 ms for 100 KB
+    and no cue)."""
     if not cues or any(cue._ascii is None for cue in cues):
         return None
     ignore_case = {bool(cue.flags & re.IGNORECASE) for cue in cues}
@@ -156,7 +160,7 @@ def _any_set(cues: tuple[Cue, ...]) -> Any:
     options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     regex_set = re2.Set.SearchSet(options)
     try:
-        regex_set.Add(b"")
+        regex_set.Add(rb"\z")
         for cue in cues:
             pattern = for_ascii(_rewritten(cue.pattern))
             if pattern is None:  # pragma: no cover - the cue has an ASCII engine
