@@ -15,6 +15,8 @@ pins, quarantine, lint). The package is pure but for `workers`:
   conduct: an identity, a call written out, its user) are parts of that judge;
 - `fields`: a value whose key names the model as its reader ("assistant_memo",
   `_agent`), in structured data or written in a text, read as a note to it;
+  `turns`: a line of data headed as a message of the chat's system, developer
+  or operator ("[system] ...", "developer_message: ..."), read the same way;
 - `steering`: what a tool's definition asks of the model's work beyond the
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties

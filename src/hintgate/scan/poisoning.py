@@ -83,6 +83,7 @@ from hintgate.scan.steering import steers
 from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
+from hintgate.scan.turns import turn_orders
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -960,6 +961,7 @@ def _scan_strings(
     if judged:
         unread = {location for _, _, location, _ in pending}
         findings.extend(_field_findings(texts, unread, findings, tool))
+        findings.extend(_turn_findings(texts, unread, findings, tool))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1001,6 +1003,35 @@ def _field_findings(
                 path,
                 order.start,
                 order.end,
+                tool,
+                severity=Level.HIGH,
+                location=location,
+            )
+
+
+def _turn_findings(
+    texts: Sequence[tuple[Location, str]], read: Collection[Location], found: list[ScanFinding], tool: str | None
+) -> Iterator[ScanFinding]:
+    """The orders under a label of the chat's roles (`scan.turns`) in the texts the linear pass did not clear
+    (`read`: such labels are among its phrases), but where a high finding of the same text already stands."""
+    for location, text in texts:
+        if location not in read or (location and isinstance(location[-1], Key)):
+            continue
+        spans = turn_orders(text[:RESULT_LINEAR_CHARACTERS])
+        if not spans:
+            continue
+        path = path_text(location)
+        high = [(f.start, f.end) for f in found if f.location == location and f.level is Level.HIGH]
+        for span in spans:
+            if any(start < span.end and span.start < end for start, end in high):
+                continue
+            yield ScanFinding(
+                "HG619",
+                f"{path} forges a message of the chat's system, developer or operator that asks the model to act "
+                f"beyond the tool's job: {span.why}",
+                path,
+                span.start,
+                span.end,
                 tool,
                 severity=Level.HIGH,
                 location=location,

@@ -1,0 +1,77 @@
+"""A chat's roles written into data: a line labelled as the system's, the developer's or the operator's message.
+
+Pure. A tool's data (a page, a log, a row, a banner) has no turns of its own: a line in it headed as a message of
+the chat's system, its developer or its operator ("System: ...", "[system] ...", "<|system|> ...",
+"developer_message: ...", "[Translator system: ...]", "### Operator note - ...") forges one, and what follows is
+said to the model, in any language, as a note labelled to it is (`scan.fields.note_orders`): what it asks beyond
+the tool's job is an order. The label stands at a line's start, at a string's opening quote, after a bracketed
+tag, or as a bracket after a sentence's end; with a space after its colon, dash or bracket ("system:serviceaccount"
+is a name). A label shown rather than said (a quoted bracket, inline code, a line about attack wording: a sample a
+write-up shows) is left alone. The same words heading
+data ("Operating system: Linux", "Operator: J. Ruiz") ask nothing: `scan.orders` finds no order in them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintgate.scan.cues import Cue
+from hintgate.scan.fields import note_orders
+from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.spans import Span
+
+__all__ = ["turn_orders"]
+
+# A label of the chat's roles, with where it starts: a line (or an escaped line break), a tag's end, a bracket after a
+# sentence, a string's opening quote; up to two words naming whose system it is ("Translator system", "-ERR
+# developer_message"); its colon, bracket or dash, a space and what it says. (ASCII only: `scan.cues`.)
+_LABEL = Cue(
+    r"(?:^|\n|\\n|\] |[.!?] \[|[:\[{,][ \t]*\")"
+    r"[ \t>*#|-]*(?:\[[ \t]*|<\|?[ \t]*|\([ \t]*)?"
+    r"(?:[\w-]+[ \t]+){0,2}?"
+    r"(?:system|developer|operator)(?:[ \t_-]+(?:message|note|prompt|update|notice|override|rules?|instructions?))?"
+    r"[ \t]*(?:\]|\|>|>|\))?[ \t]*[:\]-][ \t]+\S",
+    re.IGNORECASE,
+)
+# A label only a forged turn wears: a bracket or a chat template's tag, or the role's message, prompt, update,
+# override or instructions (a plain "System:" or "System note:" also heads a program's notices to people, which
+# must reach for something beyond a chore to count).
+_FORGED = re.compile(
+    r"[\[<]|(?:system|developer|operator)[ \t_-]+(?:message|prompt|update|override|instructions?)", re.IGNORECASE
+)
+# What a label speaks for: its paragraph, at most this many characters.
+_LONGEST_NOTE = 600
+_MOST_LABELS = 16
+
+
+def _shown(text: str, start: int, end: int) -> bool:
+    """Whether the label at `start` is shown, not said: a quoted bracket (`"[system] ..."`), inside inline code (an
+    odd number of backticks before it on its line), or on a line that names attack wording as its subject."""
+    if '"[' in text[start:end]:
+        return True
+    line = max(text.rfind("\n", 0, start), text.rfind("\\n", 0, start)) + 1
+    if text.count("`", line, start) % 2 == 1:
+        return True
+    stop = text.find("\n", end)
+    return quotes_attack(text[line : len(text) if stop < 0 else stop])
+
+
+def turn_orders(text: str) -> list[Span]:
+    """The orders in `text` said under a label of the chat's system, developer or operator, at their spans."""
+    found: list[Span] = []
+    for count, label in enumerate(_LABEL.finditer(text)):
+        if count >= _MOST_LABELS:
+            break
+        if _shown(text, label.start(), label.end()):
+            continue
+        start = label.end() - 1
+        end = min(len(text), start + _LONGEST_NOTE)
+        for stop in ("\n\n", "\\n\\n"):
+            at = text.find(stop, start, end)
+            end = end if at < 0 else at
+        forged = _FORGED.search(label.group()) is not None
+        for s, e, order in note_orders(text[start:end]):
+            if order.targets == ("act",) and not forged:
+                continue  # "System note: tell the front desk ...": a notice's chore, no reach of its own
+            found.append(Span(start + s, start + e, f"{order.why} (under a label of the chat's roles)"))
+    return found
