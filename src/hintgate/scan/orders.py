@@ -45,7 +45,7 @@ from typing import Any
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
-from hintgate.scan.quoting import quotation_open, quotes_attack
+from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
 
@@ -1332,6 +1332,8 @@ def _judge_sentence(
     why: list[str] = []
     seen = spelled(sentence) if seen is None else seen
     override = _said(sentence, _OVERRIDE.search(sentence, seen))
+    if override and cited_title(sentence, _start(override), override.end()):
+        override = None  # "Ignore Previous Prompt: Attack Techniques for ...": a paper's title cited
     if override:
         targets.append("persona")
         why.append(f"changes whom the model obeys ({override.group().strip()!r})")

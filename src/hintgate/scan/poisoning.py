@@ -66,7 +66,7 @@ from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
-from hintgate.scan.quoting import quoted_spans, quotes_attack
+from hintgate.scan.quoting import cited_title, quoted_spans, quotes_attack
 from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
@@ -2432,6 +2432,8 @@ def _signals(
             discount = (
                 "quoted as an example"
                 if marks.quoted(match.start(), match.end())
+                else "cited as a title"
+                if phrase.kind in (ADDRESS, BOTH) and cited_title(view.text, match.start(), match.end())
                 else "negated"
                 if phrase.kind in (REACH, MENTION) and _negated(view.text, match.start())
                 else "said of what it describes"

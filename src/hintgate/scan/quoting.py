@@ -22,7 +22,7 @@ import re
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["quotation_open", "quoted_spans", "quotes_attack"]
+__all__ = ["cited_title", "quotation_open", "quoted_spans", "quotes_attack"]
 
 # Words that make a sentence about attack wording rather than a use of it: an example introduced, or attacks, their
 # detection or classification named.
@@ -54,6 +54,25 @@ def quotes_attack(sentence: str) -> bool:
     """Whether `sentence` names attack wording as its subject (an example given, attacks or their detection named)
     rather than saying it."""
     return _ABOUT_ATTACKS.search(sentence) is not None
+
+
+# After an order's words, each opened by a capital letter: a colon or a dash and more such words, as a title goes on
+# ("Ignore Previous Prompt: Attack Techniques for Language Models", a paper's or a talk's name cited).
+_TITLE_GOES_ON = compiled(
+    r"[ \t]*[:\u2013\u2014-][ \t]*[A-Z][\w'-]*(?:[ \t]+(?:[A-Z][\w'-]*|a|an|and|for|from|in|of|on|the|to|via|with)){2,}"
+)
+_WORD = compiled(r"[^\W\d_]+")
+
+
+def cited_title(text: str, start: int, end: int) -> bool:
+    """Whether the words of `text[start:end]` are a title cited, not said: two words or more, each opened by a capital
+    letter and not all in capitals (shouting is no title), and the title goes on after a colon or a dash."""
+    words = _WORD.findall(text, start, end)
+    return (
+        len(words) >= 2
+        and all(word[0].isupper() and not word.isupper() for word in words)
+        and _TITLE_GOES_ON.match(text, end) is not None
+    )
 
 
 def quotation_open(head: str) -> bool:
