@@ -78,12 +78,14 @@ from hintgate.scan.reading import (
     read,
     spelled_out,
 )
+from hintgate.scan.scripted import may_script, scripted
 from hintgate.scan.spans import Span
 from hintgate.scan.steering import steers
 from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 from hintgate.scan.turns import turn_orders
+from hintgate.scan.withheld import may_withhold, withheld
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -2854,9 +2856,10 @@ def _precedence_claims(
 def _approval_and_authority(
     texts: list[tuple[str, str]], spoken: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
 ) -> list[ScanFinding]:
-    """The clauses of a definition's texts that turn the user's approval off (`scan.approval`) or move the authority
-    over the model away from its host or user (`scan.authority`), where nothing high was found already. A tool that
-    detects attacks names them as its job, and a value is an argument passed on."""
+    """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), move the authority
+    over the model away from its host or user (`scan.authority`), or set what the user is told (`scan.telling`,
+    `scan.scripted`, `scan.withheld`), where nothing high was found already. A tool that detects attacks names them as
+    its job, and a value is an argument passed on."""
     read = _unsaid(spoken, findings)
     # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each, and on
     # ASCII texts one pass of RE2 says where its words stand: it is run only on the texts holding one.
@@ -2864,8 +2867,8 @@ def _approval_and_authority(
     deny_at, shift_at = deny_places(joined), shift_places(joined)
     deny = may_deny(joined) if deny_at is None else bool(deny_at)
     shift = may_shift(joined) if shift_at is None else bool(shift_at)
-    tell = may_tell(joined)
-    if not (deny or shift or tell):
+    tell, script, withhold = may_tell(joined), may_script(joined), may_withhold(joined)
+    if not (deny or shift or tell or script or withhold):
         return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
@@ -2876,7 +2879,7 @@ def _approval_and_authority(
         start, end = end + 1, end + 1 + len(text)
         denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
         shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
-        if not (denied or shifted or tell):
+        if not (denied or shifted or tell or script or withhold):
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
@@ -2885,6 +2888,8 @@ def _approval_and_authority(
             *(splits(text) if denied else ()),
             *(shifts(text, owner) if shifted else ()),
             *(told(text) if tell else ()),
+            *(scripted(text) if script else ()),
+            *(withheld(text) if withhold else ()),
         ]
         for ask in asks:
             if not _about_attacks(text, ask.start, ask.end):

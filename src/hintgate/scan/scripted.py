@@ -1,0 +1,190 @@
+"""A reply scripted for the user: a claim the model is to make when the user asks, or while it keeps the data back.
+
+Pure. A tool's definition says what the tool does and how to call it; what
+the model answers its user follows from the tool's data. A poisoned one
+writes the answer in advance. Its sentence is built the same way whatever it
+claims: a verb of saying (tell, say, reply, answer, state, assure, claim)
+with a claim after it (a clause with its own verb: "tell them the road is
+open", "answer that you checked it yourself"), and one of
+
+- **the user's own question as its trigger**: a condition whose subject is a
+  person who speaks ("if the user asks about ...", "when a customer mentions
+  ...", "whenever the teacher wants to know ...", "if asked"): the answer to
+  a question set before the data is read;
+- **the data kept back in the same sentence**: a telling or showing denied
+  ("do not bring it up", "never mention the rest", "don't show the others")
+  beside the claim: what is hidden is replaced by what is said.
+
+Telling the user what to do ("if the user asks, tell them to restart the
+app"), where to look or how ("tell them how to reset it") makes no claim, a
+saying that is itself denied ("never tell the user the balance is fine") is a
+protective rule, and keeping a secret back ("don't show the token") is the
+user's safety. The words are general English and the commonest European
+languages, never one server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
+from hintgate.scan.spans import Span
+
+__all__ = ["may_script", "scripted"]
+
+_PERSON = (
+    r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
+    r"buyers?|owners?|patients?|students?|teachers?|instructors?|parents?|members?|visitors?|employees?|managers?|"
+    r"reviewers?|people|persons?|someone|somebody|anyone|anybody|they|he|she)"
+)
+# A condition whose subject is a person who speaks: the user's question or remark is what sets the answer off.
+_ASKED = compiled(
+    r"\b(?:if|when|whenever|once|should|in\s+case)\s+" + _PERSON + r"\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:asks?|asked|asking|mentions?|mentioned|requests?|requested|inquires?|enquires?|questions?|queries|wonders?|"
+    r"wants?\s+to\s+know|brings?\s+up|raises?|says?|searches|searche?s?\s+for|looks?\s+for|complains?|challenges?|"
+    r"disputes?|doubts?|objects?|notices?|points?\s+out)\b"
+    # Verbs only a person does: whoever asks is someone the model answers ("if a driver asks", "when the tenant
+    # wants to know").
+    r"|\b(?:if|when|whenever|once|should)\s+(?:the|a|an|any|your|our|each|every|this)\s+[\w-]+\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:asks?|asked|inquires?|enquires?|wonders?|wants?\s+to\s+know|complains?)\b"
+    r"|\b(?:if|when|whenever|once)\s+(?:asked|questioned|challenged|pressed|queried)\b"
+    # The commonest European languages: "si el usuario pregunta", "cuando te pregunten", "wenn der Nutzer fragt",
+    # "si l'utilisateur demande", "se o usuário perguntar", "se l'utente chiede".
+    r"|\b(?:si|cuando)\s+(?:el\s+|la\s+|un\s+|una\s+)?(?:usuari[oa]|client[ea]|alguien)?\s*(?:te\s+|le\s+)?"
+    r"(?:pregunta|preguntan|pregunte|pregunten|menciona|mencione|pide|pida)\b"
+    r"|\b(?:wenn|falls|sobald)\s+(?:der|die|ein|eine|jemand)?\s*(?:Nutzer|Benutzer|Kunde|Kundin|Anwender)?\s*"
+    r"(?:\w+\s+){0,3}?(?:fragt|erwähnt|nachfragt|wissen\s+will)\b"
+    r"|\b(?:si|quand|lorsque)\s+(?:l'utilisateur|le\s+client|la\s+cliente|quelqu'un|on)\s+(?:vous\s+|te\s+)?"
+    r"(?:demande|mentionne|interroge)\b"
+    r"|\b(?:se|quando)\s+(?:o\s+|a\s+|l')?(?:usuário|utilizador|cliente|utente|alguém|qualcuno)\s+"
+    r"(?:perguntar|pergunta|mencionar|chiede|domanda|menziona)\b",
+    re.IGNORECASE,
+)
+# A verb of saying, with whom it is said to and how it is worded: "tell them", "say in your answer", "reply to the
+# user", "dile", "sag ihm", "dis-lui", "diga".
+_SAY = compiled(
+    r"\b(?:tell|say|reply|respond|answer|state|claim|assure|reassure|insist|inform)\s+"
+    r"(?:(?:to\s+)?" + _PERSON + r"(?:'s)?\s+|(?:them|him|her|us)\s+)?"
+    r"(?:(?:in|within)\s+(?:your|the)\s+(?:reply|answer|response|summary)\s+|(?:with|by\s+saying)\s+)?"
+    r"|\b(?:dile|dígale|digale|díganle|responde|responda|contesta|conteste|afirma|afirme|diga|digam|responda)\s+"
+    r"(?:al\s+usuario\s+|ao\s+usuário\s+)?"
+    r"|\b(?:sag|sage|sagen\s+Sie|antworte|antworten\s+Sie|teile|behaupte)\s+(?:ihm|ihr|ihnen|dem\s+Nutzer\s+)?\s*"
+    r"|\b(?:dis|dites|réponds|répondez|affirme|affirmez)(?:-lui|-leur)?\s+"
+    r"|\b(?:di'|dì|rispondi|risponda|afferma)\s+(?:all'utente\s+)?",
+    re.IGNORECASE,
+)
+# What follows the saying is a claim: a clause after "that" (or its word in the languages above), a quoted wording,
+# or a clause with its own finite verb within a few words.
+_CLAIM = compiled(
+    r",?\s*(?:that|que|dass|daß|che)\s+(?!way\b|one\b|is\s+all\b)\w"
+    r"|[\"'“‘«]"
+    r"|(?:[\w'’-]+\s+){0,5}?(?:is|are|was|were|has|have|had|will|would|can|cannot|can't|won't|must|does|did|didn't|"
+    r"doesn't|don't|isn't|aren't|wasn't|weren't|hasn't|haven't|remains?|stays?|looks?|seems?|offers?|comes?|came|"
+    r"went|got|needs?|requires?|works?|happened|exists?|holds?|applies|apply|es|está|están|son|ist|sind|war|est|sont|"
+    r"è|sono|foi|estão)\b"
+    # A pronoun as the subject of a clause: "tell them it left", "say you checked".
+    r"|(?:it|they|he|she|you|we|i)\s+(?!to\b|about\b|for\b|and\b|or\b)\w"
+    # A verb in the past at the clause's end or before its complement: "the build passed", "it arrived on time".
+    r"|(?:[\w'’-]+\s+){1,5}?\w+ed(?=\s*(?:$|[,;:.!?]|\s+(?:already|successfully|fine|anyway|earlier|today)\b))",
+    re.IGNORECASE,
+)
+# What follows the saying is no claim: what to do, how, where, about what.
+_NO_CLAIM = compiled(
+    r"(?:to|how|where|what|which|whether|why|when|who|about|so|no|yes|thanks|thank|hello|hi|sorry|please|a\s+joke)\b",
+    re.IGNORECASE,
+)
+# A claim about what will happen next is a promise of the process ("tell them a specialist will follow up"), not a
+# fact set before the data is read.
+_FUTURE = compiled(
+    r",?\s*(?:(?:that|que|dass|che)\s+)?(?:[\w’-]+\s+){0,5}?(?:will|shall|(?:is|are)\s+going\s+to)\b|"
+    r",?\s*(?:(?:that|que|dass|che)\s+)?(?:[\w’-]+\s+){0,5}?\w+'ll\b",
+    re.IGNORECASE,
+)
+# A telling or showing denied: the data kept back beside the claim.
+_KEPT_BACK = compiled(
+    r"\b(?:do\s+not|don't|never|not|no\s+need\s+to|without)\s+(?:ever\s+|even\s+|also\s+|actually\s+)?"
+    r"(?:mention(?:ing)?|bring(?:ing)?\s+(?:it|this|that|them|these|those|any\s+of\s+(?:it|this|them))?\s*up|"
+    r"tell(?:ing)?|show(?:ing)?|alert(?:ing)?|notify(?:ing)?|inform(?:ing)?|cite|citing|list(?:ing)?|disclos(?:e|ing)|"
+    r"reveal(?:ing)?|flag(?:ging)?|warn(?:ing)?|surfac(?:e|ing)|rais(?:e|ing)|includ(?:e|ing)|shar(?:e|ing))\b"
+    r"|\bno\s+(?:menciones|digas|muestres)\b|\b(?:nicht|nie)\s+(?:erwähnen|erwähnt|zeigen|sagen)\b"
+    r"|\bne\s+(?:mentionnez|mentionne|dites|dis|montrez|montre)\s+(?:pas|jamais)\b",
+    re.IGNORECASE,
+)
+_NEGATED = compiled(r"\b(?:not|never|no|don't|nor|nunca|nie|nicht|jamais|mai)\b\W*(?:\w+\W+){0,2}$", re.IGNORECASE)
+# A secret kept back is the user's own safety, not the data hidden: "don't show the token".
+_SECRET = compiled(
+    r"\b(?:tokens?|keys?|passwords?|passphrases?|secrets?|credentials?|api[\s_-]?keys?|pins?|otps?|cvv|ssn)\b",
+    re.IGNORECASE,
+)
+# What marks the scripted answer as set against the question: the asked-for thing done otherwise ("instead", "still",
+# "anyway") or denied ("cannot", "there are none", "never"), not an answer that passes information on.
+_OVERRIDE = compiled(
+    r"(?:^|[,;]\s*|\b(?:and|but|then)\s+)still\b|\beven\s+(?:if|when|though|so)\b"
+    r"|\b(?:instead|anyway|regardless|rather\s+than|not|no|none|never|nothing|cannot|can't|don't|doesn't|"
+    r"isn't|aren't|wasn't|weren't|won't|nobody|without|nunca|nada|ningun[oa]?|kein\w*|nie|nichts|jamais|aucun\w*|"
+    r"nessun\w*|niente|mai)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = compiled(r"[^.!?\n]+")
+# The words a scripted answer cannot be without, searched by RE2 in all of a tool's texts at once: a verb of saying,
+# and a person's asking or a telling denied (ASCII only: a letter beyond it is read by `\\w`).
+_MAY_SAY = Cue(
+    r"\b(?:tell|say|reply|respond|answer|state|claim|assure|reassure|insist|inform|dile|d\w?gale|d\w?ganle|responde|"
+    r"responda|contesta|conteste|afirma|afirme|diga|digam|sag|sage|sagen|antworte|antworten|teile|behaupte|dis|dites|"
+    r"r\w?ponds|r\w?pondez|affirme|affirmez|rispondi|risponda|afferma)\b",
+    re.IGNORECASE,
+)
+_MAY_ASKED = Cue(_ASKED.pattern, re.IGNORECASE)
+_MAY_KEEP_BACK = Cue(_KEPT_BACK.pattern, re.IGNORECASE)
+
+
+def may_script(text: str) -> bool:
+    """Whether `scripted` may find anything in `text`, or in any of the texts joined with "." into it."""
+    return _MAY_SAY.search(text) is not None and (
+        _MAY_ASKED.search(text) is not None or _MAY_KEEP_BACK.search(text) is not None
+    )
+
+
+# How far back a saying's clause is read for a denial: a few words, so a long sentence is read once, not once a saying.
+_REACH = 120
+
+
+def _claims(sentence: str) -> Iterator[re.Match[str]]:
+    """The sayings in `sentence` that are not denied and have a claim after them."""
+    for say in _SAY.finditer(sentence):
+        at = say.end()
+        if _NO_CLAIM.match(sentence, at) or _CLAIM.match(sentence, at) is None or _FUTURE.match(sentence, at):
+            continue
+        lo = max(0, say.start() - _REACH)
+        clause = max(sentence.rfind(",", lo, say.start()), sentence.rfind(";", lo, say.start()), lo - 1) + 1
+        if _NEGATED.search(sentence, clause, say.start()):
+            continue  # "never tell them it is fine": the claim forbidden
+        yield say
+
+
+def scripted(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a definition's) that script a claim for the user set off by their question, or made
+    while the data is kept back."""
+    if not may_script(text):
+        return
+    for sentence in _SENTENCE.finditer(text):
+        said = sentence.group()
+        if _MAY_SAY.search(said) is None:
+            continue
+        # What the sentence holds besides its sayings is read once: the user's question, the data kept back.
+        asked = _MAY_ASKED.search(said) is not None and _OVERRIDE.search(said) is not None
+        kept = []
+        if _MAY_KEEP_BACK.search(said) is not None and _SECRET.search(said) is None:
+            kept = [(k.start(), k.end()) for k in _KEPT_BACK.finditer(said)]
+        if not asked and not kept:
+            continue
+        for say in _claims(said):
+            if asked:
+                yield Span(sentence.start(), sentence.end(), "scripts the answer to the user's question")
+                return
+            # A denial that is not the saying itself (at most one of them holds it).
+            if len(kept) > 1 or not kept[0][0] <= say.start() < kept[0][1]:
+                yield Span(sentence.start(), sentence.end(), "scripts a claim for the user while keeping the data back")
+                return

@@ -1,0 +1,93 @@
+"""What the model is told to keep from its user: what the tool does or finds, left out of what the user is told.
+
+Pure. A tool's definition says what the tool does and how to call it; what
+the model tells its user about a call follows from what happened. A
+poisoned one has the model keep something back from the person it serves,
+in a sentence built the same way whatever is hidden: a telling or showing
+denied ("do not mention", "never bring it up", "no need to tell",
+"does not need to be mentioned", "without informing") with the user, or the
+model's own reply, as where it would have gone ("to the user", "tell the
+customer", "in your reply", "when you summarise").
+
+Honest text keeps things back too, for the user's sake, and says so in ways
+that stay apart: a secret kept out of view ("do not show the token to the
+user"), noise left out ("do not show the user raw IDs", "no need to tell
+them the internal status codes"), a telling that waits ("do not tell the
+player the answer until they give up"), a telling required ("do not delete
+it without telling the user first"), and whether something exists kept
+back ("do not tell them whether the address has an account": no account
+enumeration). The words are general English, never one server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
+from hintgate.scan.spans import Span
+
+__all__ = ["may_withhold", "withheld"]
+
+_PERSON = (
+    r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
+    r"buyers?|owners?|patients?|students?|teachers?|instructors?|parents?|members?|visitors?|employees?|managers?|"
+    r"reviewers?|people|persons?|someone|anyone|them|him|her)"
+)
+# A telling or showing denied.
+_KEPT = compiled(
+    r"\b(?:do\s+not|does\s+not|doesn't|don't|never|no\s+need\s+to|need\s+not|needn't|(?:does|do)\s*n[o']t\s+need\s+to"
+    r"|not\s+necessary\s+to|without)\s+(?:be\s+|ever\s+|even\s+|also\s+|actually\s+|explicitly\s+)?"
+    r"(?:mention\w*|(?:bring\w*|brought)\s+(?:\w+\s+){0,5}?up|tell\w*|show\w*|alert\w*|notify\w*|notifi\w*|inform\w*|cite|citing|"
+    r"list\w*|disclos\w*|reveal\w*|flag\w*|surfac\w*|rais\w*|report\w*|warn\w*|nam(?:e|ing))\b",
+    re.IGNORECASE,
+)
+_MAY_KEEP = Cue(_KEPT.pattern, re.IGNORECASE)
+# Where the telling would have gone: the user, or the model's own reply.
+_TO_USER = compiled(
+    r"\b(?:to|with|from)\s+" + _PERSON + r"\b"
+    r"|\b(?:tell|show|alert|notify|inform|warn|cite|list)\w*\s+" + _PERSON + r"\b"
+    r"|\b(?:in|within|into)\s+(?:your|the|any|each|every)\s+(?:reply|replies|answers?|responses?|summary|summaries|"
+    r"message)\b|\bwhen\s+(?:you\s+)?(?:summari[sz]\w*|repl\w*|answer\w*|respond\w*|present\w*|report\w*)\b",
+    re.IGNORECASE,
+)
+# What is kept back for the user's sake: a secret, or noise.
+_FOR_THE_USER = compiled(
+    r"\b(?:tokens?|keys?|passwords?|passphrases?|secrets?|credentials?|api[\s_-]?keys?|pins?|otps?|cvv|ssn|raw|internal|"
+    r"technical|debug\w*|ids?|identifiers?|uuids?|json|html|markup|stack\s+traces?|implementation|status\s+codes?)\b",
+    re.IGNORECASE,
+)
+# A telling that waits ("until they give up"), is kept whether something exists, or is required by a denial before
+# it ("do not delete it without telling them").
+_WAITS = compiled(r"\W*(?:\w+\W+){0,6}?(?:until|before|unless|whether)\b", re.IGNORECASE)
+_DENIAL = compiled(r"\b(?:not|never|don't|no)\b", re.IGNORECASE)
+_REACH = 160
+_SENTENCE = compiled(r"[^.!?\n]+")
+
+
+def may_withhold(text: str) -> bool:
+    """Whether `withheld` may find anything in `text`, or in any of the texts joined with "." into it."""
+    return _MAY_KEEP.search(text) is not None
+
+
+def withheld(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a definition's) that have the model keep what the tool does or finds from its user."""
+    if _MAY_KEEP.search(text) is None:
+        return
+    for sentence in _SENTENCE.finditer(text):
+        said = sentence.group()
+        if _MAY_KEEP.search(said) is None or _FOR_THE_USER.search(said) is not None:
+            continue
+        for kept in _KEPT.finditer(said):
+            # Each denial is read within a few words of it: a long sentence is read once, not once a denial.
+            if _TO_USER.search(said, kept.start(), kept.end() + _REACH) is None:
+                continue
+            if _WAITS.match(said, kept.end()):
+                continue  # "do not tell them the answer until they guess", "do not tell them whether it exists"
+            if kept.group().lower().startswith("without"):
+                before = said[max(0, kept.start() - _REACH) : kept.start()]
+                if _DENIAL.search(before[max(before.rfind(","), before.rfind(";")) + 1 :]):
+                    continue  # "do not delete it without telling the user first": the telling required
+            yield Span(sentence.start(), sentence.end(), "keeps from the user what the tool does or finds")
+            return
