@@ -82,7 +82,7 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
     "blind_dev": (0.92, 0.01, 0.91, 0.04),
-    "blind_dev2": (0.86, 0.01, 0.92, 0.03),
+    "blind_dev2": (0.87, 0.01, 0.92, 0.03),
     "blind_dev3": (0.80, 0.01, 0.83, 0.12),
     "blind_dev4": (0.95, 0.01, 0.84, 0.02),
     "blind_final21": (0.96, 0.01, 0.85, 0.01),

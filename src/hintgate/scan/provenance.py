@@ -89,6 +89,8 @@ _WORKING_SET = (
 )
 _ENVIRONMENT = (
     r"\b(?:environment|env)\s+(?:variables?|vars?)\b|\bprintenv\b|\bos\.environ\b|\bprocess\.env\b"
+    # The shell's own commands that print it: `env` alone or piped on, `export -p`, PowerShell's `Env:` drive.
+    r"|`env(?:\s+-0)?`|\benv(?:\s+-0)?\s*[|>]|\bexport\s+-p\b|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"
     r"|\b(?:process|shell|system)(?:'s)?\s+environment\b|\bUmgebungsvariablen\b|\bvariables?\s+de\s+entorno\b"
     r"|\bvariables?\s+d'environnement\b"
 )
@@ -159,7 +161,7 @@ _NEEDS: Needs[str] = Needs(
             "every|all|each|any",
             "opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled",
         ),
-        "environment": ("environ|env|umgebung|entorno",),
+        "environment": ("environ|env|umgebung|entorno|export -p",),
     }
 )
 # A negation just before the place: "never include the conversation", "not the chat history".
