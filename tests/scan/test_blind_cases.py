@@ -4,9 +4,10 @@ Each set was written by someone who never read the scan, in styles of their own 
 another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cases.py` scores any
 directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
 blind_final22 (written on 2026-11-29), blind_final23 and blind_final24, blind_final25 and blind_final26,
-then blind_final27 and blind_final28 (three rounds of 2026-11-30) were held out while the rules of their
-round were written and are released since; the floors below sit a little under what the scan scored on
-each when it was added, so a change that loses a class there fails.
+then blind_final27 and blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30
+(its fourth round) were held out while the rules of their round were written and are released since;
+the floors below sit a little under what the scan scored on each when it was added, so a change that
+loses a class there fails.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ SIZES = {
     "blind_final26": 310,
     "blind_final27": 310,
     "blind_final28": 310,
+    "blind_final29": 310,
+    "blind_final30": 310,
 }
 SETS = tuple(SIZES)
 
@@ -94,6 +97,9 @@ FLOORS = {
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
     "blind_final27": (0.66, 0.01, 0.84, 0.14),
     "blind_final28": (0.81, 0.02, 0.87, 0.07),
+    # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
+    "blind_final29": (0.76, 0.07, 0.73, 0.03),
+    "blind_final30": (0.61, 0.07, 0.78, 0.09),
 }
 
 
