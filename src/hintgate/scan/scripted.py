@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import SENTENCE, Span
 
 __all__ = ["may_script", "scripted"]
 
@@ -127,7 +127,6 @@ _OVERRIDE = compiled(
     r"nessun\w*|niente|mai)\b",
     re.IGNORECASE,
 )
-_SENTENCE = compiled(r"[^.!?\n]+")
 # The words a scripted answer cannot be without, searched by RE2 in all of a tool's texts at once: a verb of saying,
 # and a person's asking or a telling denied (ASCII only: a letter beyond it is read by `\\w`).
 _MAY_SAY = Cue(
@@ -169,7 +168,7 @@ def scripted(text: str) -> Iterator[Span]:
     while the data is kept back."""
     if not may_script(text):
         return
-    for sentence in _SENTENCE.finditer(text):
+    for sentence in SENTENCE.finditer(text):
         said = sentence.group()
         if _MAY_SAY.search(said) is None:
             continue

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Span"]
+from hintgate.scan.deferred import compiled
+
+__all__ = ["SENTENCE", "Span"]
+
+SENTENCE = compiled(r"[^.!?\n]+")
+"""A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
 
 
 @dataclass(frozen=True, slots=True)

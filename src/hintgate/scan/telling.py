@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import SENTENCE, Span
 
 __all__ = ["may_tell", "told"]
 
@@ -47,7 +47,6 @@ _AGAINST = compiled(
 # The same, searched by RE2 (`scan.cues`): asked of every tool's texts joined.
 _MAY_AGAINST = Cue(_AGAINST.pattern, re.IGNORECASE)
 _NEGATION = compiled(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+not|nor)\b", re.IGNORECASE)
-_SENTENCE = compiled(r"[^.!?\n]+")
 
 
 def may_tell(text: str) -> bool:
@@ -59,7 +58,7 @@ def told(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that script a claim for the user that holds whatever the data says."""
     if _AGAINST.search(text) is None:
         return
-    for sentence in _SENTENCE.finditer(text):
+    for sentence in SENTENCE.finditer(text):
         said = sentence.group()
         if _AGAINST.search(said) is None:
             continue

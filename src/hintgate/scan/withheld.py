@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import SENTENCE, Span
 
 __all__ = ["may_withhold", "withheld"]
 
@@ -63,7 +63,6 @@ _FOR_THE_USER = compiled(
 _WAITS = compiled(r"\W*(?:\w+\W+){0,6}?(?:until|before|unless|whether)\b", re.IGNORECASE)
 _DENIAL = compiled(r"\b(?:not|never|don't|no)\b", re.IGNORECASE)
 _REACH = 160
-_SENTENCE = compiled(r"[^.!?\n]+")
 
 
 def may_withhold(text: str) -> bool:
@@ -75,7 +74,7 @@ def withheld(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that have the model keep what the tool does or finds from its user."""
     if _MAY_KEEP.search(text) is None:
         return
-    for sentence in _SENTENCE.finditer(text):
+    for sentence in SENTENCE.finditer(text):
         said = sentence.group()
         if _MAY_KEEP.search(said) is None or _FOR_THE_USER.search(said) is not None:
             continue
