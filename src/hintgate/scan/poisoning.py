@@ -37,7 +37,7 @@ import time
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict, TypeGuard, Unpack
+from typing import Any, Protocol, TypedDict, TypeGuard, TypeVar, Unpack
 
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
@@ -991,24 +991,9 @@ def _field_findings(
             continue
         keys = [step for step in location if isinstance(step, str)]
         orders = field_orders(keys, text[:RESULT_LINEAR_CHARACTERS], written=location in read)
-        if not orders:
-            continue
-        path = path_text(location)
-        high = [(f.start, f.end) for f in found if f.location == location and f.level is Level.HIGH]
-        for order in orders:
-            if any(start < order.end and order.start < end for start, end in high):
-                continue
-            yield ScanFinding(
-                "HG619",
-                f"{path} has a field named for the model ({order.key!r}) that asks it to act beyond the tool's job: "
-                f"{order.order.why}",
-                path,
-                order.start,
-                order.end,
-                tool,
-                severity=Level.HIGH,
-                location=location,
-            )
+        for order in _clear_of_high(orders, found, location):
+            what = f"has a field named for the model ({order.key!r}) that asks it to act"
+            yield _beyond_job(what, order.order.why, location, order.start, order.end, tool)
 
 
 def _turn_findings(
@@ -1019,25 +1004,37 @@ def _turn_findings(
     for location, text in texts:
         if location not in read or (location and isinstance(location[-1], Key)):
             continue
-        spans = turn_orders(text[:RESULT_LINEAR_CHARACTERS])
-        if not spans:
-            continue
-        path = path_text(location)
-        high = [(f.start, f.end) for f in found if f.location == location and f.level is Level.HIGH]
-        for span in spans:
-            if any(start < span.end and span.start < end for start, end in high):
-                continue
-            yield ScanFinding(
-                "HG619",
-                f"{path} forges a message of the chat's system, developer or operator that asks the model to act "
-                f"beyond the tool's job: {span.why}",
-                path,
-                span.start,
-                span.end,
-                tool,
-                severity=Level.HIGH,
-                location=location,
-            )
+        for span in _clear_of_high(turn_orders(text[:RESULT_LINEAR_CHARACTERS]), found, location):
+            what = "forges a message of the chat's system, developer or operator that asks the model to act"
+            yield _beyond_job(what, span.why, location, span.start, span.end, tool)
+
+
+class _Spanned(Protocol):
+    """What a rule found in a text: where it starts and ends."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+_Found = TypeVar("_Found", bound=_Spanned)
+
+
+def _clear_of_high(spans: Sequence[_Found], found: Sequence[ScanFinding], location: Location) -> list[_Found]:
+    """The spans of the text at `location` that no high finding of that text overlaps (it stands for them)."""
+    if not spans:
+        return []
+    high = [(f.start, f.end) for f in found if f.location == location and f.level is Level.HIGH]
+    return [span for span in spans if not any(start < span.end and span.start < end for start, end in high)]
+
+
+def _beyond_job(what: str, why: str, location: Location, start: int, end: int, tool: str | None) -> ScanFinding:
+    """A high HG619 finding of the result's text at `location`: it `what` (an order) beyond the tool's job, `why`."""
+    path = path_text(location)
+    message = f"{path} {what} beyond the tool's job: {why}"
+    return ScanFinding("HG619", message, path, start, end, tool, severity=Level.HIGH, location=location)
 
 
 def _unscanned(location: Location, text: str, start: int, tool: str | None, why: str) -> ScanFinding:
