@@ -18,7 +18,7 @@ from hintgate.errors import (
     UpstreamRequestError,
     UpstreamStartError,
 )
-from hintgate.sources.mcp import connect
+from hintgate.sources.connection import connect
 
 pytestmark = pytest.mark.anyio
 

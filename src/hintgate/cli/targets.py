@@ -170,7 +170,7 @@ async def fetch_listing(target: Target, *, timeout: float = 30.0, environ: Mappi
     """
     if target.file is not None:
         return Listing(target, read_tools_file(target.file))
-    from hintgate.sources.mcp import connect
+    from hintgate.sources.connection import connect
 
     assert target.transport is not None
     environ = os.environ if environ is None else environ

@@ -191,7 +191,7 @@ async def tried(
         PackageInstallError: the package could not be installed, or its runtime is missing.
         UpstreamError: it did not start, or did not list its tools.
     """
-    from hintgate.sources.mcp import connect
+    from hintgate.sources.connection import connect
 
     step = step or (lambda _: None)
 

@@ -36,31 +36,14 @@ from hintgate.sources.base import (
     SourceStatus,
     upstream_down,
 )
-from hintgate.sources.connection import (
-    HANDSHAKE_VERSION,
-    McpConnection,
-    NotificationHandler,
-    RequestHandler,
-    ServerInfo,
-    connect,
-)
+from hintgate.sources.connection import McpConnection, NotificationHandler, RequestHandler, ServerInfo, connect
 from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, GatewayAuth, gateway_auth, oauth_of
 from hintgate.sources.personal import PersonalConnections
 from hintgate.sources.processes import Prestarted
 from hintgate.sources.resolution import RESOLUTION, offers_resolution
 from hintgate.sources.tasks import offers_tasks, tasks_declared
 
-__all__ = [
-    "HANDSHAKE_VERSION",
-    "PERSON_LOGIN_WAIT",
-    "REFRESH_INTERVAL",
-    "McpConnection",
-    "McpUpstream",
-    "NotificationHandler",
-    "RequestHandler",
-    "ServerInfo",
-    "connect",
-]
+__all__ = ["PERSON_LOGIN_WAIT", "REFRESH_INTERVAL", "McpUpstream"]
 
 logger = logging.getLogger(__name__)
 
@@ -170,7 +153,7 @@ class McpUpstream(ConfiguredSource):
         """Where OAuth logins are kept (the gateway sets it); a server behind OAuth needs it."""
         self._login_version: object | None = None  # the stored login last opened and found to hold tokens
         oauth = oauth_of(config)
-        self.personal = PersonalConnections(config, self._open_personal) if oauth and oauth.per_user else None
+        self.personal = PersonalConnections(config, self._open) if oauth and oauth.per_user else None
         """Each person's own connection, for a server that logs in per person (`oauth.perUser`); else None."""
         self.login_page: str | None = None
         """Where a person logs in to it (the gateway sets it from its identity section), for a per-person login."""
@@ -280,19 +263,7 @@ class McpUpstream(ConfiguredSource):
         """Connect, serve until the connection ends; returns why it ended."""
         try:
             auth = await gateway_auth(self.config, self.credentials) if oauth_of(self.config) else None
-            async with connect(
-                self.config.transport,
-                server=self.name,
-                env=self._env,
-                startup_timeout=self.config.startup_timeout,
-                capabilities=_CLIENT_CAPABILITIES,
-                on_notification=self._on_notification,
-                on_request=self._on_request,
-                redact=self.redact,
-                on_drop=self.count_dropped,
-                auth=auth,
-                prestarted=self._prestarted,
-            ) as connection:
+            async with self._open(auth) as connection:
                 self._connection = connection
                 await self._refresh_all(connection)
                 self._first_attempt.set()
@@ -577,18 +548,26 @@ class McpUpstream(ConfiguredSource):
         principal = context.principal
         return principal if principal is not None and principal.kind is PrincipalKind.USER else None
 
-    def _open_personal(self, auth: GatewayAuth, person: str) -> AbstractAsyncContextManager[McpConnection]:
+    def _open(self, auth: GatewayAuth | None, person: str | None = None) -> AbstractAsyncContextManager[McpConnection]:
+        """A connection to the server as its config says to reach it: the shared one, or `person`'s own
+        (`oauth.perUser`: what the server sends on it concerns that person's calls only)."""
+        on_notification: NotificationHandler = self._on_notification
+        on_request: RequestHandler = self._on_request
+        if person is not None:
+            on_notification = functools.partial(self._on_person_notification, person)
+            on_request = functools.partial(self._on_person_request, person)
         return connect(
             self.config.transport,
             server=self.name,
             env=self._env,
             startup_timeout=self.config.startup_timeout,
             capabilities=_CLIENT_CAPABILITIES,
-            on_notification=functools.partial(self._on_person_notification, person),
-            on_request=functools.partial(self._on_person_request, person),
+            on_notification=on_notification,
+            on_request=on_request,
             redact=self.redact,
             on_drop=self.count_dropped,
             auth=auth,
+            prestarted=self._prestarted if person is None else None,
         )
 
     def _person_calls(self, person: str) -> list[CallContext]:
