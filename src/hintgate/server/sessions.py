@@ -54,18 +54,24 @@ class SessionObservers(list[SessionObserver]):
     def started(self, session: ClientSession) -> None:
         """Tell every observer a session began."""
         for observer in self:
-            try:
-                observer.session_started(session)
-            except Exception:  # an observer's failure must not refuse the client's request
-                logger.exception("session observer %r failed", observer)
+            _tell(observer, session, started=True)
 
     def ended(self, session: ClientSession) -> None:
         """Tell every observer a session ended."""
         for observer in self:
-            try:
-                observer.session_ended(session)
-            except Exception:
-                logger.exception("session observer %r failed", observer)
+            _tell(observer, session, started=False)
+
+
+def _tell(observer: SessionObserver, session: ClientSession, *, started: bool) -> None:
+    """Tell `observer` that `session` began or ended; its failure is logged and goes no further (an observer's
+    failure must not refuse the client's request)."""
+    try:
+        if started:
+            observer.session_started(session)
+        else:
+            observer.session_ended(session)
+    except Exception:
+        logger.exception("session observer %r failed", observer)
 
 
 class SessionsBeforeStore:
@@ -88,13 +94,7 @@ class SessionsBeforeStore:
         """Tell `observer` every session event kept, in order."""
         events, self._events = self._events, []
         for started, session in events:
-            try:
-                if started:
-                    observer.session_started(session)
-                else:
-                    observer.session_ended(session)
-            except Exception:
-                logger.exception("session observer %r failed", observer)
+            _tell(observer, session, started=started)
 
 
 class SessionTracker:
