@@ -28,6 +28,15 @@ def test_a_bad_environment_value_names_the_variable() -> None:
     assert "short" not in str(caught.value)
 
 
+def test_a_setting_with_named_values_takes_one_of_them_in_any_case_and_names_them_otherwise() -> None:
+    settings = Settings.from_environ({"HINTGATE_COMMIT": " Fast ", "HINTGATE_TOKENS": "EXACT"})
+    assert (settings.commit, settings.tokens) == ("fast", "exact")
+    with pytest.raises(ConfigError, match="HINTGATE_COMMIT='later': expected durable or fast"):
+        Settings.from_environ({"HINTGATE_COMMIT": "later"})
+    with pytest.raises(ConfigError, match="HINTGATE_TOKENS='guess': expected estimate or exact"):
+        Settings.from_environ({"HINTGATE_TOKENS": "guess"})
+
+
 def test_the_default_replica_is_host_and_pid() -> None:
     import os
 

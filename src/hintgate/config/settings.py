@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,18 +127,16 @@ def _positive_float(raw: str) -> float:
     return value
 
 
-def _commit_mode(raw: str) -> str:
-    lowered = raw.strip().lower()
-    if lowered not in ("durable", "fast"):
-        raise ValueError("expected durable or fast")
-    return lowered
+def _one_of(*words: str) -> Callable[[str], str]:
+    """The parser of a setting that is one of `words`, in any case, blanks around it ignored."""
 
+    def parse(raw: str) -> str:
+        lowered = raw.strip().lower()
+        if lowered not in words:
+            raise ValueError(f"expected {' or '.join(words)}")
+        return lowered
 
-def _token_mode(raw: str) -> str:
-    lowered = raw.strip().lower()
-    if lowered not in ("estimate", "exact"):
-        raise ValueError("expected estimate or exact")
-    return lowered
+    return parse
 
 
 def _secret_key(raw: str) -> str:
@@ -184,7 +182,7 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "database_url": ("HINTGATE_DATABASE_URL", str),
     "retention": ("HINTGATE_RETENTION", _positive_int),
     "response_cap": ("HINTGATE_RESPONSE_CAP", _positive_int),
-    "commit": ("HINTGATE_COMMIT", _commit_mode),
+    "commit": ("HINTGATE_COMMIT", _one_of("durable", "fast")),
     "commit_interval": ("HINTGATE_COMMIT_INTERVAL", _positive_float),
     "api_token": ("HINTGATE_API_TOKEN", str),
     "require_token": ("HINTGATE_REQUIRE_TOKEN", _boolean),
@@ -192,7 +190,7 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "record": ("HINTGATE_RECORD", _boolean),
     "state_key": ("HINTGATE_STATE_KEY", _secret_key),
     "tracing": ("HINTGATE_TRACING", _boolean),
-    "tokens": ("HINTGATE_TOKENS", _token_mode),
+    "tokens": ("HINTGATE_TOKENS", _one_of("estimate", "exact")),
     "max_connections": ("HINTGATE_MAX_CONNECTIONS", _positive_int),
     "max_connections_per_peer": ("HINTGATE_MAX_CONNECTIONS_PER_PEER", _positive_int),
     "head_timeout": ("HINTGATE_HEAD_TIMEOUT", _positive_float),
