@@ -139,6 +139,10 @@ def _one_of(*words: str) -> Callable[[str], str]:
     return parse
 
 
+_commit_mode = _one_of("durable", "fast")
+_token_mode = _one_of("estimate", "exact")
+
+
 def _secret_key(raw: str) -> str:
     if len(raw.encode()) < 32:
         raise ValueError("expected at least 32 bytes of secret randomness, e.g. the output of: openssl rand -hex 32")
@@ -182,7 +186,7 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "database_url": ("HINTGATE_DATABASE_URL", str),
     "retention": ("HINTGATE_RETENTION", _positive_int),
     "response_cap": ("HINTGATE_RESPONSE_CAP", _positive_int),
-    "commit": ("HINTGATE_COMMIT", _one_of("durable", "fast")),
+    "commit": ("HINTGATE_COMMIT", _commit_mode),
     "commit_interval": ("HINTGATE_COMMIT_INTERVAL", _positive_float),
     "api_token": ("HINTGATE_API_TOKEN", str),
     "require_token": ("HINTGATE_REQUIRE_TOKEN", _boolean),
@@ -190,7 +194,7 @@ ENVIRONMENT: Mapping[str, tuple[str, Any]] = {
     "record": ("HINTGATE_RECORD", _boolean),
     "state_key": ("HINTGATE_STATE_KEY", _secret_key),
     "tracing": ("HINTGATE_TRACING", _boolean),
-    "tokens": ("HINTGATE_TOKENS", _one_of("estimate", "exact")),
+    "tokens": ("HINTGATE_TOKENS", _token_mode),
     "max_connections": ("HINTGATE_MAX_CONNECTIONS", _positive_int),
     "max_connections_per_peer": ("HINTGATE_MAX_CONNECTIONS_PER_PEER", _positive_int),
     "head_timeout": ("HINTGATE_HEAD_TIMEOUT", _positive_float),
