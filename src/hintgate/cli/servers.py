@@ -347,7 +347,9 @@ def trust_command(
     Its tools are resolved again with the new level; the change is kept in the
     gateway's store over its config file until `hintgate servers reset NAME`.
     """
-    levels = ("trusted", "local", "untrusted")
+    from hintgate.hints.trust import Trust
+
+    levels = [trust.value for trust in Trust]
     if level not in levels:
         fail(f"--level {level!r}: expected one of {', '.join(levels)}", EXIT_USAGE)
     result = _request("POST", url, f"/api/servers/{quoted(name)}/trust", token, {"trust": level})

@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from hintgate.config.mcp_entry import read_server
 from hintgate.config.model import GatewayConfig, ServerConfig, SourceConfig, freeze
@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 Action = Literal["add", "edit", "remove", "enable", "disable"]
-ACTIONS: tuple[Action, ...] = ("add", "edit", "remove", "enable", "disable")
+ACTIONS: tuple[Action, ...] = get_args(Action)
 """What a runtime change does to a server: `add` one the file lacks, `edit` (replace) one it has,
 `remove`, `enable` or `disable` one."""
 

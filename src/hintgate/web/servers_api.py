@@ -17,7 +17,7 @@ from fastapi import APIRouter, Body, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from hintgate.config.layering import InvalidEntry
+from hintgate.config.layering import Action, InvalidEntry
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Tier
 from hintgate.hints.trust import Trust
@@ -37,7 +37,7 @@ router = APIRouter(prefix="/api", tags=["servers"])
 class RuntimeChange(ApiModel):
     """A change made to a server while the gateway runs: it wins over the config file until reset."""
 
-    action: Literal["add", "edit", "remove", "enable", "disable"]
+    action: Action
     changed_at: datetime
     changed_by: str
 

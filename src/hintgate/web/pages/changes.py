@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from hintgate.hints.pins import PinState
 from hintgate.scan.poisoning import ScanFinding, tool_texts
 from hintgate.server.pins import source_texts
 from hintgate.web.pages.frame import Layout, Moment, layout
@@ -128,8 +129,7 @@ def changes_page(gateway: Gateway) -> ChangesPage:
         source = gateway.server(name)
         texts = dict(source_texts(source)) if source is not None else {}
         servers.append((name, _views(found, texts)))
-    counts = Counter(p.state.value for p in gateway.pins.all())
-    order = ("accepted", "quarantined", "removed")
+    counts = Counter(p.state for p in gateway.pins.all())
     return ChangesPage(
-        layout(gateway, "Changes", "changes"), items, blocked, servers, [(s, counts.get(s, 0)) for s in order]
+        layout(gateway, "Changes", "changes"), items, blocked, servers, [(s.value, counts[s]) for s in PinState]
     )
