@@ -36,6 +36,7 @@ from hintgate.redaction import REDACTED, secret_values, url_secrets
 
 __all__ = [
     "DEFAULT_ENV_ALLOW",
+    "OPENAPI_METHODS",
     "SIGNING_ALGORITHMS",
     "ApiAuth",
     "GatewayConfig",
@@ -43,6 +44,7 @@ __all__ = [
     "IdentityConfig",
     "OAuthConfig",
     "OpenApiConfig",
+    "OpenApiNaming",
     "OperationFilter",
     "PythonConfig",
     "ServerConfig",
@@ -487,6 +489,14 @@ class ApiAuth:
         return f"apiKey {self.location} {self.name}={REDACTED}"
 
 
+OPENAPI_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+"""The HTTP methods an OpenAPI path item may hold operations for, in document order (those a filter's `methods`
+may name)."""
+
+OpenApiNaming = Literal["operationId", "method-path"]
+"""How an OpenAPI source names its tools: by operationId (else method and path), or by method and path."""
+
+
 @dataclass(frozen=True)
 class OperationFilter:
     """Which operations of a document a filter names: by tag, path glob, method, or tool-name glob.
@@ -542,7 +552,7 @@ class OpenApiConfig(_SourceEntry):
     headers: Mapping[str, str] = field(default_factory=dict)
     include: OperationFilter = field(default_factory=OperationFilter)
     exclude: OperationFilter = field(default_factory=OperationFilter)
-    naming: Literal["operationId", "method-path"] = "operationId"
+    naming: OpenApiNaming = "operationId"
     startup_timeout: float = Timeouts.startup
     from_environment: tuple[str, ...] = ()  # what `${VAR}` took from the environment: secret
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 from hintgate.config.model import (
+    OPENAPI_METHODS,
     ApiAuth,
     OpenApiConfig,
+    OpenApiNaming,
     OperationFilter,
     freeze,
     redact_url,
@@ -34,7 +36,6 @@ AUTH_KEYS: Mapping[str, tuple[str, ...]] = {
 """The kinds of `auth`, each with the keys of its mapping (a bearer token is a string)."""
 FILTER_KEYS = ("tags", "paths", "methods", "tools")
 """The keys of `include` and `exclude` given as a mapping."""
-_HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -> None:
@@ -60,7 +61,7 @@ def read_openapi(reader: Reader, name: str, value: Any, path: tuple[Key, ...]) -
     headers = reader.string_map(given.value("headers"), given["headers"]) if "headers" in given else {}
     include = read_filter(reader, given.value("include"), given["include"]) if "include" in given else OperationFilter()
     exclude = read_filter(reader, given.value("exclude"), given["exclude"]) if "exclude" in given else OperationFilter()
-    naming: Literal["operationId", "method-path"] = "operationId"
+    naming: OpenApiNaming = "operationId"
     if "naming" in given and (n := reader.string(given.value("naming"), given["naming"])) is not None:
         if n == "method-path":
             naming = "method-path"
@@ -142,8 +143,9 @@ def read_filter(reader: Reader, value: Any, path: tuple[Key, ...]) -> OperationF
         return None
     methods = tuple(x.upper() for x in got.get("methods") or ())
     for i, method in enumerate(methods):
-        if method.lower() not in _HTTP_METHODS:
-            reader.error((*path, "methods", i), f"expected an HTTP method ({', '.join(_HTTP_METHODS)}), got {method!r}")
+        if method.lower() not in OPENAPI_METHODS:
+            known = ", ".join(OPENAPI_METHODS)
+            reader.error((*path, "methods", i), f"expected an HTTP method ({known}), got {method!r}")
     return OperationFilter(
         tags=got.get("tags") or (), paths=got.get("paths") or (), methods=methods, tools=got.get("tools") or ()
     )

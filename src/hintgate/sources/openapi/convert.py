@@ -26,15 +26,15 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any
 
+from hintgate.config.model import OPENAPI_METHODS, OpenApiNaming
 from hintgate.errors import TargetError
 from hintgate.hints.catalog import NAME_MAX_STRICT, public_name
 from hintgate.sources.openapi.operations import Body, Operation, Parameter, ToolSet
 from hintgate.sources.openapi.schema import Problem, SchemaSet, Skip, is_object, json_path
 
 __all__ = [
-    "METHODS",
     "Body",
     "Operation",
     "Parameter",
@@ -54,11 +54,6 @@ schema is for checking and orientation, and a densely linked API (Stripe's
 objects reach 480 of its definitions each) would otherwise put megabytes in
 every `tools/list`.
 """
-
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-"""The HTTP methods an OpenAPI path item may hold operations for, in document order."""
-
-Naming = Literal["operationId", "method-path"]
 
 _JSON_TYPES = ("application/json",)
 _FORM = "application/x-www-form-urlencoded"
@@ -112,7 +107,7 @@ def _pick_media(content: Mapping[str, Any]) -> str | None:
 
 
 class _Converter:
-    def __init__(self, doc: Mapping[str, Any], *, source: str, naming: Naming) -> None:
+    def __init__(self, doc: Mapping[str, Any], *, source: str, naming: OpenApiNaming) -> None:
         self.doc = doc
         self.source = source
         self.naming = naming
@@ -463,7 +458,7 @@ def build_tools(
     doc: Any,
     *,
     source: str,
-    naming: Naming = "operationId",
+    naming: OpenApiNaming = "operationId",
     select: Callable[[str, str, Mapping[str, Any]], bool] | None = None,
 ) -> ToolSet:
     """Convert a decoded OpenAPI document into tools.
@@ -511,7 +506,7 @@ def build_tools(
             )
             continue
         for method, op in item.items():
-            if method not in METHODS or op is None:
+            if method not in OPENAPI_METHODS or op is None:
                 continue
             op_path = (*item_path, method)
             if not isinstance(op, Mapping):
