@@ -12,6 +12,7 @@ from sqlalchemy import ColumnElement
 from hintgate.errors import StoreError
 from hintgate.hints.annotations import Hint
 from hintgate.hints.titles import title_problem
+from hintgate.policy.rules import Confirm
 from hintgate.policy.settings import POLICY_SETTINGS
 from hintgate.store import queries
 from hintgate.store.part import StorePart
@@ -20,8 +21,8 @@ from hintgate.store.tables import hint_overrides, person_preferences, policy_set
 
 __all__ = ["CONFIRM_VALUES", "Overrides"]
 
-CONFIRM_VALUES = ("first", "always", "never")
-"""The values of a stored confirm setting (`hintgate.policy.rules.Confirm`)."""
+CONFIRM_VALUES = tuple(confirm.value for confirm in Confirm)
+"""The values of a stored confirm setting: `hintgate.policy.rules.Confirm`'s."""
 
 _HINTS = Versioned(hint_overrides, ("tool", "hint"))
 _TITLES = Versioned(title_overrides, ("tool",))
