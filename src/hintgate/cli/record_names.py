@@ -18,6 +18,8 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
+from hintgate.hints.annotations import Hint
+
 __all__ = ["RecordNames", "mcpproxy_call", "mcpproxy_session", "renamed"]
 
 
@@ -28,7 +30,7 @@ class RecordNames(enum.StrEnum):
     MCPPROXY = "mcpproxy"
 
 
-_ANNOTATION_KEYS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+_ANNOTATION_KEYS = ("title", *(hint.value for hint in Hint))
 
 
 def _time(value: Any) -> str | None:

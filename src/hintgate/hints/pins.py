@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from hintgate.hints.annotations import SPEC_DEFAULTS
 from hintgate.hints.names import skeleton
 from hintgate.hints.others import OtherTools, tool_owners
 
@@ -90,8 +91,8 @@ CANONICAL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema",
 PINNED_META = ("hintgate/python",)
 """The `_meta` keys a pin covers too: what the gateway serves from them (a Python registry's category and tags)."""
 _WHITESPACE = re.compile(r"\s+")
-# Each hint's value when a server leaves it out (MCP's defaults), and the value that is riskier.
-_HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+# Each hint's value when a server leaves it out (MCP's defaults), by its wire name, and the value that is riskier.
+_HINT_DEFAULTS = {hint.value: default for hint, default in SPEC_DEFAULTS.items()}
 _RISKIER = _HINT_DEFAULTS  # the spec's defaults are each hint's riskier value
 _SEPARATORS = re.compile(r"[\s_.\-/]+")
 
