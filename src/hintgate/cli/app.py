@@ -17,7 +17,6 @@ import asyncio
 import dataclasses
 import enum
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -59,7 +58,7 @@ from hintgate.errors import (
 if TYPE_CHECKING:
     from hintgate.cli.targets import Listing
 
-__all__ = ["app", "main"]
+__all__ = ["app"]
 
 app = command_line()
 
@@ -508,11 +507,3 @@ def demo_server() -> None:
 def version() -> None:
     """Print hintgate's version."""
     out().print(f"hintgate {__version__}", highlight=False)
-
-
-def main() -> None:
-    """The whole command line (`hintgate.cli.entry.main` runs `serve` on a command line of its own)."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.exit(130)
