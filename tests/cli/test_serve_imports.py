@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import textwrap
@@ -58,6 +59,11 @@ async def modules_after_a_listing(tmp_path: Path, time_cmd: list[str], *args: st
     return set(json.loads((tmp_path / "modules.json").read_text()))
 
 
+def _python_path() -> dict[str, str]:
+    """`PYTHONPATH`, when it is set, to hand to a gateway launched with an environment of its own."""
+    return {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+
+
 def loaded(modules: set[str], packages: list[str]) -> list[str]:
     """The modules of `packages` (each with its submodules) among `modules`."""
     return sorted(m for m in modules if any(m == p or m.startswith(f"{p}.") for p in packages))
@@ -86,7 +92,7 @@ async def test_serving_with_recording_to_sqlite_imports_the_store_but_not_the_da
     assert loaded(modules, NEVER) == []
 
 
-async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_checker_the_store_nor_other_commands(
+async def test_a_stdio_gateway_answers_its_first_listing_without_argument_checker_store_typer_or_other_commands(
     tmp_path: Path, time_cmd: list[str]
 ) -> None:
     from mcp.client.stdio import StdioServerParameters
@@ -98,7 +104,8 @@ async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_ch
     params = StdioServerParameters(
         command=sys.executable,
         args=["-c", SERVE_AND_LIST_MODULES, str(listing), "serve", "--config", str(config), "--no-record"],
-        env={"HOME": str(tmp_path), "HINTGATE_DATA_DIR": str(tmp_path / "data")},
+        # The tree under test, when it is not the installed one (the client passes on only a few variables).
+        env={"HOME": str(tmp_path), "HINTGATE_DATA_DIR": str(tmp_path / "data"), **_python_path()},
     )
     with anyio.fail_after(60):
         async with Client(params, mode="legacy") as client:
@@ -112,6 +119,8 @@ async def test_a_stdio_gateway_answers_its_first_listing_without_the_argument_ch
     assert loaded(modules, DASHBOARD) == []
     # `serve` runs on a command line of its own: the whole one, and the other commands' modules, are not read.
     assert loaded(modules, ["hintgate.cli.app", "hintgate.cli.approvals", "hintgate.cli.servers"]) == []
+    # Its arguments in their plain forms are read without Typer.
+    assert loaded(modules, ["typer", "hintgate.cli.common", "hintgate.cli.serve_command"]) == []
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])

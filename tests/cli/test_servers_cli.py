@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
@@ -62,9 +61,9 @@ def test_a_whole_entry_is_taken_as_json() -> None:
 def test_options_that_contradict_each_other_are_usage_errors(
     command: list[str] | None, options: dict[str, object], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(typer.Exit) as ended:
+    with pytest.raises(SystemExit) as ended:
         entry(command, **options)
-    assert ended.value.exit_code == 2
+    assert ended.value.code == 2
     assert message in capsys.readouterr().err.replace("\n", " ")
 
 

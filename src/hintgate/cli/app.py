@@ -44,8 +44,9 @@ from hintgate.cli.common import (
 from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
 from hintgate.cli.registry import registry_app
-from hintgate.cli.serve_command import ConfigFile, DemoFlag, config_or_demo, serve
+from hintgate.cli.serve_command import ConfigFile, DemoFlag, serve
 from hintgate.cli.servers import servers_app, trust_command
+from hintgate.cli.serving import config_or_demo
 from hintgate.cli.store_commands import calls, overrides_app, policy_reset, policy_stored, sessions
 from hintgate.errors import (
     BaselineFileError,

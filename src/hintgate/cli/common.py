@@ -1,4 +1,5 @@
-"""What every command shares: exit codes, output formats, errors, fitted tables, the store.
+"""What every command shares: exit codes and errors (`hintgate.cli.failing`), output formats, fitted tables, the
+store.
 
 Commands live in `hintgate.cli.app` and its siblings; this module holds what
 they have in common so none of them imports another.
@@ -12,19 +13,25 @@ import enum
 import functools
 import inspect
 import json
-import os
 import typing
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from hintgate.cli.failing import (
+    EXIT_FINDINGS,
+    EXIT_LISTEN,
+    EXIT_TARGET,
+    EXIT_USAGE,
+    data_dir_unusable,
+    fail,
+    load_or_fail,
+    store_advice,
+    store_location,
+)
 from hintgate.errors import ConfigError, HintgateError, StoreError
-
-if TYPE_CHECKING:
-    from hintgate.config.model import GatewayConfig
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -49,11 +56,6 @@ __all__ = [
     "store_location",
     "with_store",
 ]
-
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_TARGET = 3
-EXIT_LISTEN = 4
 
 
 class OutputFormat(enum.StrEnum):
@@ -145,14 +147,6 @@ def _options(
     """An MCP gateway that makes tool annotations complete, explainable and enforced."""
 
 
-def fail(message: str, code: int) -> NoReturn:
-    console = Console(stderr=True)
-    for line in message.splitlines() or [""]:
-        console.print("[bold red]error:[/] ", end="", highlight=False)
-        console.print(line, highlight=False, markup=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
 WideOpt = Annotated[
     bool, typer.Option("--wide", help="Show every column untruncated, whole ids and timestamps (lines may wrap).")
 ]
@@ -179,50 +173,6 @@ def emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wid
         print_json(console, json.dumps(rows, indent=2))
     else:
         print_wide(console, render(rows, width=console.width, wide=wide), wide)
-
-
-def _data_dir_origin() -> str:
-    """Where the data directory's path came from, for messages."""
-    if os.environ.get("HINTGATE_DATA_DIR"):
-        return "HINTGATE_DATA_DIR"
-    return "hintgate's default for this user: set HINTGATE_DATA_DIR to use another"
-
-
-def data_dir_unusable(settings: Any, exc: OSError) -> str:
-    """The message for a data directory that cannot be made or used: what is wrong with which path, what to do."""
-    from hintgate.config.permissions import path_problem
-
-    return (
-        f"cannot use the data directory {settings.data_dir} ({_data_dir_origin()}): "
-        f"{path_problem(settings.data_dir, exc)}. It keeps the API token, the sealing key and, unless --db "
-        "gives another database, the recorded calls: point HINTGATE_DATA_DIR at a directory this user may "
-        "create or write"
-    )
-
-
-def store_advice(settings: Any, *, serving: bool) -> str:
-    """What to do about a database that cannot be used: the options that apply to where it is and the command."""
-    ways = ["give another database with --db URL (or HINTGATE_DATABASE_URL)"]
-    if settings.database_url is None:
-        ways.insert(
-            0,
-            f"point HINTGATE_DATA_DIR at another directory (the database is hintgate.db in the data directory, "
-            f"{settings.data_dir}: {_data_dir_origin()})",
-        )
-    if serving:
-        ways.append("serve without recording with --no-record")
-    return "; or ".join(ways)
-
-
-def store_location(settings: Any, *, serving: bool = False) -> str:
-    """The database in use, for people; a SQLite file outside the data dir must have an existing directory."""
-    from hintgate.errors import StoreError
-    from hintgate.store.engine import database_location
-
-    try:
-        return database_location(settings.store_url, default=settings.database_url is None)
-    except StoreError as exc:
-        fail(f"{exc}: {store_advice(settings, serving=serving)}", EXIT_USAGE)
 
 
 def with_store(db: str | None, work: Any) -> Any:
@@ -265,12 +215,3 @@ class StoreListing:
     def emit(self, work: Any, render: Any) -> None:
         """Print the rows `work(store)` reads from the store `db` names (`with_store`, `emit_rows`)."""
         emit_rows(with_store(self.db, work), self.output, render, self.wide)
-
-
-def load_or_fail(config: Path) -> GatewayConfig:
-    from hintgate.config.loading import load_config
-
-    try:
-        return load_config(config)
-    except ConfigError as exc:
-        fail(str(exc), EXIT_USAGE)
