@@ -7,6 +7,8 @@ store), and a reset puts the file's value back.
 
 from __future__ import annotations
 
+import asyncio
+import linecache
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,6 +21,7 @@ from hintgate.errors import StoreError
 from hintgate.policy.rules import Mode
 from hintgate.server.gateway import Gateway
 from hintgate.store import RecordingSettings, Store
+from hintgate.store.notify import OVERRIDES
 from hintgate.testing import FakeSource
 
 pytestmark = pytest.mark.anyio
@@ -113,3 +116,25 @@ async def test_the_stored_setting_stays_over_a_reloaded_config_file(store_url: s
             assert gateway.calls.settings.approval_timeout == 7
             await gateway.policy.reset(None, actor="api")
             assert gateway.calls.settings.mode is Mode.ACCEPT_EDITS
+
+
+def waiting_for_a_change(task: asyncio.Task[None]) -> bool:
+    """Whether a gateway's overrides follower is suspended in its wait for a notified change (not in a read)."""
+    frames = task.get_stack()
+    return bool(frames) and "changed.wait()" in linecache.getline(frames[-1].f_code.co_filename, frames[-1].f_lineno)
+
+
+async def test_a_gateway_stops_though_a_change_is_notified_just_as_it_stops(store_url: str) -> None:
+    with anyio.fail_after(60):
+        async with gateway_on(store_url, {}) as gateway:
+            assert gateway.store is not None
+            notifications = gateway.store.notifications
+            if not notifications.available:
+                pytest.skip("only PostgreSQL notifies a change; SQLite's gateways poll")
+            follower = next(task for task in asyncio.all_tasks() if task.get_name() == "overrides")
+            while not waiting_for_a_change(follower):  # bounded by fail_after
+                await anyio.sleep(0.01)
+            notifications._dispatch(None, 0, OVERRIDES, "")  # a change notified...
+            follower.cancel()  # ...as the gateway stops following: in one step of the loop
+            await asyncio.wait((follower,), timeout=10)
+            assert follower.cancelled()

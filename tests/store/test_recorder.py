@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -60,3 +63,37 @@ def test_the_recording_a_command_opens_the_store_with_is_the_one_the_settings_as
         retention=7, response_cap=123, commit_interval=0.5, commit="fast", tokens="exact"
     )
     assert not recording.durable
+
+
+async def test_a_close_ends_though_the_write_in_flight_outlives_its_cancellation_and_counts_its_records_lost(
+    records: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = records.session()
+    released = asyncio.Event()
+    written: list[str] = []
+
+    async def write(prepare: Callable[[], Batch]) -> None:
+        batch = prepare()
+        if len(written) == 1:  # the second batch's write waits on a server that never answers
+            while not released.is_set():
+                with contextlib.suppress(asyncio.CancelledError):
+                    await released.wait()
+        written.extend(row["id"] for row in batch.calls)
+
+    recorder = Recorder(None, RecordingSettings(), replica="test-replica", writer=write)  # type: ignore[arg-type]
+    recorder.start()
+    with anyio.fail_after(10):
+        assert await recorder.record_call_waited(records.call(session.id))
+        recorder.record_call(records.call(session.id))
+        with caplog.at_level(logging.ERROR, logger="hintgate.store"):
+            lost = await recorder.close(timeout=0.1, grace=0.1)
+    assert lost == 1
+    assert written == ["call-1"]
+    assert "'hintgate-store-recorder' did not end within 0.1 s of being cancelled" in caplog.text
+    assert recorder.pending == 0
+    left = [task for task in asyncio.all_tasks() if task.get_name() == "hintgate-store-recorder"]
+    assert len(left) == 1
+    released.set()
+    with anyio.fail_after(10):
+        await left[0]  # its wait over, the task left behind ends
+    assert recorder.pending == 0

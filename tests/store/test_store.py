@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import threading
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -332,6 +335,40 @@ async def test_flush_and_close_lose_nothing(store_url: str, records: Any) -> Non
         assert row is not None
         assert row["tool_call_count"] == 1200
         assert len(await again.calls(CallFilter(session_id=session.id), limit=5000)) == 1200
+
+
+async def test_a_close_ends_in_bounded_time_though_a_write_outlives_its_cancellation_and_keeps_what_was_committed(
+    store_url: str, records: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = records.session()
+    store = await Store.open(store_url, RecordingSettings(), replica="stuck")
+    store.session_started(session)
+    store.record_call(records.call(session.id, id="committed"))
+    await store.flush()
+    released = asyncio.Event()
+
+    async def unanswered(_prepare: Any) -> None:  # a write the server never answers, deaf to cancellation
+        while not released.is_set():
+            with contextlib.suppress(asyncio.CancelledError):
+                await released.wait()
+
+    store._recorder._write_batch = unanswered
+    store.record_call(records.call(session.id, id="in-flight"))
+    with (
+        anyio.fail_after(30),
+        caplog.at_level(logging.ERROR, logger="hintgate.store"),
+        pytest.raises(StoreError, match="1 records could not be written"),
+    ):
+        await store.close(timeout=0.2)
+    assert "'hintgate-store-recorder' did not end within" in caplog.text
+    left = [task for task in asyncio.all_tasks() if task.get_name() == "hintgate-store-recorder"]
+    released.set()
+    with anyio.fail_after(10):
+        await asyncio.gather(*left)
+
+    async with await Store.open(store_url, replica="check") as again:
+        calls = await again.calls(CallFilter(session_id=session.id))
+        assert [call["id"] for call in calls] == ["committed"]
 
 
 async def test_concurrent_writers_never_lose_an_increment(store_url: str, records: Any) -> None:

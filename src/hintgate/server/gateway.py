@@ -532,8 +532,11 @@ class Gateway:
             notifications.subscribe(OVERRIDES, lambda _payload: changed.set())
         while True:
             if notifications.available:
+                # Not `asyncio.wait_for`: on Python 3.11 it returns, instead of raising, when the task is
+                # cancelled as the event is set, and this loop would outlive the gateway's stop.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), notified_interval)
+                    async with asyncio.timeout(notified_interval):
+                        await changed.wait()
                 changed.clear()
             else:
                 await asyncio.sleep(interval)

@@ -91,6 +91,7 @@ from hintgate.store.recorder import (
 )
 from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChanges
+from hintgate.store.stopping import STOP_WAIT, ended_within
 from hintgate.store.tasks import StoredTasks, unfinished_replicas, withdraw_abandoned
 from hintgate.store.used_nonces import StoredNonces
 from hintgate.store.writer import SqliteWriter
@@ -304,6 +305,11 @@ class Store(StorePart):
     async def close(self, *, timeout: float = 30.0) -> None:
         """Commit everything recorded so far, then release the database.
 
+        It ends in bounded time whatever the database does: at most `timeout` seconds of committing, then
+        `STOP_WAIT` seconds for each of the store's tasks to end once cancelled and for each release of its
+        connections. A task still waiting then (on a server that does not answer) is logged by name and left
+        behind (`hintgate.store.stopping`); what was committed stays committed, the rest is counted lost.
+
         Args:
             timeout: seconds to keep trying when the database is failing.
 
@@ -319,9 +325,10 @@ class Store(StorePart):
             lost = await self._recorder.close(timeout)
         finally:
             self._waiting.clear()
+            where = describe(self._url)
             if self._writer is not None:
-                await self._writer.close()
-            await self._engine.dispose()
+                await ended_within(self._writer.close(), STOP_WAIT, f"closing the writer of {where}")
+            await ended_within(self._engine.dispose(), STOP_WAIT, f"closing the connections to {where}")
         if lost:
             raise StoreError(f"{lost} records could not be written to {describe(self._url)} before closing")
 

@@ -44,6 +44,7 @@ from hintgate.policy.principal import Approvers
 from hintgate.store.async_core import AsyncConnection, AsyncEngine
 from hintgate.store.notify import APPROVALS, Notifications, notify
 from hintgate.store.part import StorePart
+from hintgate.store.stopping import STOP_WAIT, stop_task
 from hintgate.store.tables import approvals
 
 __all__ = ["KEEP_SETTLED", "POLL", "StoredApprovals", "expire_replicas", "pending_replicas", "prune_settled"]
@@ -345,14 +346,11 @@ class StoredApprovals(StorePart):
         """Stop watching an approval."""
         self._watchers.pop(approval_id, None)
 
-    async def close(self) -> None:
-        """Stop following answers."""
+    async def close(self, *, within: float = STOP_WAIT) -> None:
+        """Stop following answers, waiting at most `within` seconds for the poller to end (`stop_task`)."""
         self._watchers.clear()
         poller, self._poller = self._poller, None
-        if poller is not None:
-            poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await poller
+        await stop_task(poller, within=within)
 
     def _notified(self, _payload: str) -> None:
         # Whoever sent it and whatever it says: the rows are read again, and only they are believed.
@@ -363,8 +361,11 @@ class StoredApprovals(StorePart):
         """Check the watched approvals until none is left: when notified, else every `POLL` seconds."""
         interval = POLL_NOTIFIED if self._notifications.available else POLL
         while self._watchers:
+            # Not `asyncio.wait_for`: on Python 3.11 it returns, instead of raising, when the poller is cancelled
+            # as it is woken, and the poller would outlive its close.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._woken.wait(), interval)
+                async with asyncio.timeout(interval):
+                    await self._woken.wait()
             self._woken.clear()
             ids = list(self._watchers)
             if not ids:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import text
 
 from hintgate.store.async_core import AsyncConnection, AsyncEngine
+from hintgate.store.stopping import STOP_WAIT, stop_task
 
 __all__ = ["APPROVALS", "CHANNELS", "OVERRIDES", "Notifications", "notify"]
 
@@ -51,12 +52,16 @@ class Notifications:
         self.available = engine.dialect.name == "postgresql"
         self._subscribers: dict[str, list[Callable[[str], None]]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
         self.listening = asyncio.Event()
 
     def subscribe(self, channel: str, callback: Callable[[str], None]) -> None:
-        """Call `callback(payload)` for every notification on `channel`; starts listening on first use."""
+        """Call `callback(payload)` for every notification on `channel`; starts listening on first use.
+
+        After `close`, nothing is heard: a late subscriber does not open a connection no one would close.
+        """
         self._subscribers.setdefault(channel, []).append(callback)
-        if self.available and self._task is None:
+        if self.available and self._task is None and not self._closed:
             self._task = asyncio.get_running_loop().create_task(self._listen(), name="store-notifications")
 
     def unsubscribe(self, channel: str, callback: Callable[[str], None]) -> None:
@@ -64,13 +69,11 @@ class Notifications:
         with contextlib.suppress(KeyError, ValueError):
             self._subscribers[channel].remove(callback)
 
-    async def close(self) -> None:
-        """Stop listening."""
+    async def close(self, *, within: float = STOP_WAIT) -> None:
+        """Stop listening, waiting at most `within` seconds for the listening connection to let go (`stop_task`)."""
+        self._closed = True
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_task(task, within=within)
 
     async def _listen(self) -> None:
         while True:

@@ -66,6 +66,7 @@ from hintgate.store.rows import (
     prepare,
     write,
 )
+from hintgate.store.stopping import STOP_WAIT, stop_task
 from hintgate.store.tokens import MODES as TOKEN_MODES
 
 if TYPE_CHECKING:
@@ -189,6 +190,10 @@ class Recorder:
         self._urgent = asyncio.Event()
         self._closing = False
         self._task: asyncio.Task[None] | None = None
+        self._in_flight: list[Item] = []
+        """The batch being committed."""
+        self._given_up = False
+        """A close stopped waiting for the task: whatever it still commits, nothing more is done after."""
         self.dropped = 0
         """Records lost: pushed out of a full queue, refused by the database, or left at a failed close."""
         self.failures = 0
@@ -274,8 +279,13 @@ class Recorder:
         self._wake.set()
         await future
 
-    async def close(self, timeout: float) -> int:
-        """Commit everything pending and stop; return how many records were lost (0 unless the database failed)."""
+    async def close(self, timeout: float, *, grace: float = STOP_WAIT) -> int:
+        """Commit everything pending and stop; return how many records were lost (0 unless the database failed).
+
+        Ends within `timeout` + `grace` seconds: the task commits for up to `timeout` seconds, then it is
+        cancelled and given `grace` seconds to end. One that does not (its write waits on a server that does
+        not answer) is logged by name and left behind; the records it was writing count as lost.
+        """
         self._closing = True
         self._urgent.set()
         self._wake.set()
@@ -285,9 +295,9 @@ class Recorder:
                 async with asyncio.timeout(timeout):
                     await asyncio.shield(task)
             except TimeoutError:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                if not await stop_task(task, within=grace):
+                    self._given_up = True
+                    _resolve(self._in_flight, False)
         lost = self._enqueued - self._done
         self.dropped += lost
         self._done = self._enqueued
@@ -320,7 +330,10 @@ class Recorder:
                     items = [self._pending.popleft() for _ in range(size)]
                     if self._before_commit is not None:
                         await self._before_commit()
+                    self._in_flight = items
                     await self._commit(items)  # `items` grows by what arrived before it was prepared
+                    if self._given_up:  # a close counted them lost and released the database meanwhile
+                        return
                     if self._after_commit is not None:
                         await self._after_commit()
                     self._done += len(items)
