@@ -20,6 +20,7 @@ from hintgate.config.loading import parse_config
 from hintgate.errors import StoreError
 from hintgate.policy.rules import Mode
 from hintgate.server.gateway import Gateway
+from hintgate.server.overrides import StoredOverrides
 from hintgate.store import RecordingSettings, Store
 from hintgate.store.notify import OVERRIDES
 from hintgate.testing import FakeSource
@@ -138,3 +139,30 @@ async def test_a_gateway_stops_though_a_change_is_notified_just_as_it_stops(stor
             follower.cancel()  # ...as the gateway stops following: in one step of the loop
             await asyncio.wait((follower,), timeout=10)
             assert follower.cancelled()
+
+
+async def test_a_reread_of_the_store_that_overlaps_a_change_made_here_does_not_undo_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    overrides = StoredOverrides(store)
+    await store.overrides.set_policy_settings({"mode": "read-only"}, actor="another replica")
+    read = store.overrides.person_preferences
+    reading, answered = asyncio.Event(), asyncio.Event()
+
+    async def answered_late() -> list[dict[str, Any]]:  # the re-read's last table comes back late
+        rows = await read()
+        reading.set()
+        await answered.wait()
+        return rows
+
+    monkeypatch.setattr(store.overrides, "person_preferences", answered_late)
+    with anyio.fail_after(30):
+        follower = asyncio.get_running_loop().create_task(overrides.changed_elsewhere())
+        await reading.wait()
+        reset = asyncio.get_running_loop().create_task(overrides.apply_policy({}, ["mode"], actor="api"))
+        await asyncio.wait((reset,), timeout=1)  # the reset here, done at once unless it waits its turn
+        answered.set()
+        await asyncio.gather(follower, reset)
+        assert overrides.policy == {}
+        assert await store.overrides.policy_settings() == []
+        assert not await overrides.changed_elsewhere()  # what is held here is the store's latest

@@ -5,6 +5,7 @@ Kept in the store, so they survive a restart and reach every replica sharing it.
 
 from __future__ import annotations
 
+import asyncio
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -53,6 +54,9 @@ class StoredOverrides:
         self.policy: dict[str, dict[str, Any]] = {}
         self.people: dict[str, dict[str, Any]] = {}
         self._version = 0
+        self._turn = asyncio.Lock()
+        """Held by each re-read of the store and each change made here, one after the other: a re-read that
+        overlapped a change would put back what it read before the change (and the change's version with it)."""
 
     def hints_of(self, tool: str) -> Mapping[Hint, bool]:
         """The hints stored for `tool` (public name), each with its value; empty when none is."""
@@ -72,16 +76,22 @@ class StoredOverrides:
 
     async def load(self) -> None:
         """Read every override from the store."""
+        async with self._turn:
+            await self._load()
+
+    async def _load(self) -> None:
         if self._store is None:
             return
         parts = self._store.overrides
+        # The version first: a change landing among the reads makes it older than the rows, read again next time.
+        version = await parts.version()
         self.load_rows(
             hints=await parts.hints(),
             titles=await parts.titles(),
             confirms=await parts.confirms(),
             policy=await parts.policy_settings(),
             people=await parts.person_preferences(),
-            version=await parts.version(),
+            version=version,
         )
 
     def load_rows(
@@ -114,10 +124,11 @@ class StoredOverrides:
 
     async def changed_elsewhere(self) -> bool:
         """Whether another replica wrote overrides since the last read (one counter read); reloads them if so."""
-        if self._store is None or await self._store.overrides.version() == self._version:
-            return False
-        await self.load()
-        return True
+        async with self._turn:
+            if self._store is None or await self._store.overrides.version() == self._version:
+                return False
+            await self._load()
+            return True
 
     async def apply(
         self, tool: str, changes: Mapping[Hint, bool | None], *, actor: str, title: str | Keep | None = KEEP
@@ -130,69 +141,73 @@ class StoredOverrides:
             actor: who made the change, kept beside it.
             title: a new title, None to clear the stored one, `KEEP` to leave it.
         """
-        if self._store is not None:
+        async with self._turn:
+            if self._store is not None:
+                if isinstance(title, str):
+                    await self._store.overrides.set_title(tool, title, actor=actor)
+                elif title is None:
+                    await self._store.overrides.clear_title(tool)
+                for hint, value in changes.items():
+                    if value is None:
+                        await self._store.overrides.clear_hint(tool, hint.value)
+                    else:
+                        await self._store.overrides.set_hint(tool, hint.value, value, actor=actor)
+                self._version = await self._store.overrides.version()
             if isinstance(title, str):
-                await self._store.overrides.set_title(tool, title, actor=actor)
+                self.titles[tool] = title
             elif title is None:
-                await self._store.overrides.clear_title(tool)
+                self.titles.pop(tool, None)
+            current = dict(self.by_tool.get(tool, {}))
             for hint, value in changes.items():
                 if value is None:
-                    await self._store.overrides.clear_hint(tool, hint.value)
+                    current.pop(hint, None)
                 else:
-                    await self._store.overrides.set_hint(tool, hint.value, value, actor=actor)
-            self._version = await self._store.overrides.version()
-        if isinstance(title, str):
-            self.titles[tool] = title
-        elif title is None:
-            self.titles.pop(tool, None)
-        current = dict(self.by_tool.get(tool, {}))
-        for hint, value in changes.items():
-            if value is None:
-                current.pop(hint, None)
+                    current[hint] = value
+            if current:
+                self.by_tool[tool] = current
             else:
-                current[hint] = value
-        if current:
-            self.by_tool[tool] = current
-        else:
-            self.by_tool.pop(tool, None)
+                self.by_tool.pop(tool, None)
 
     async def apply_confirm(self, tool: str, confirm: Confirm | None, *, actor: str) -> None:
         """Set (or clear, None) how often a tool name or glob asks: in the store first, then here."""
-        if self._store is not None:
+        async with self._turn:
+            if self._store is not None:
+                if confirm is None:
+                    await self._store.overrides.clear_confirm(tool)
+                else:
+                    await self._store.overrides.set_confirm(tool, confirm.value, actor=actor)
+                self._version = await self._store.overrides.version()
             if confirm is None:
-                await self._store.overrides.clear_confirm(tool)
+                self.confirms.pop(tool, None)
             else:
-                await self._store.overrides.set_confirm(tool, confirm.value, actor=actor)
-            self._version = await self._store.overrides.version()
-        if confirm is None:
-            self.confirms.pop(tool, None)
-        else:
-            self.confirms[tool] = confirm
+                self.confirms[tool] = confirm
 
     async def apply_policy(self, values: Mapping[str, Any], cleared: Sequence[str], *, actor: str) -> None:
         """Store policy settings (key path → value) and drop the stored ones in `cleared`: in the store, then here."""
-        if self._store is not None:
-            if cleared:
-                await self._store.overrides.clear_policy_settings(list(cleared))
-            if values:
-                await self._store.overrides.set_policy_settings(values, actor=actor)
-            self.policy = {row["setting"]: row for row in await self._store.overrides.policy_settings()}
-            self._version = await self._store.overrides.version()
-            return
-        for path in cleared:
-            self.policy.pop(path, None)
-        now = datetime.now(UTC)
-        for path, value in values.items():
-            self.policy[path] = {"setting": path, "value": value, "updated_at": now, "updated_by": actor}
+        async with self._turn:
+            if self._store is not None:
+                if cleared:
+                    await self._store.overrides.clear_policy_settings(list(cleared))
+                if values:
+                    await self._store.overrides.set_policy_settings(values, actor=actor)
+                self.policy = {row["setting"]: row for row in await self._store.overrides.policy_settings()}
+                self._version = await self._store.overrides.version()
+                return
+            for path in cleared:
+                self.policy.pop(path, None)
+            now = datetime.now(UTC)
+            for path, value in values.items():
+                self.policy[path] = {"setting": path, "value": value, "updated_at": now, "updated_by": actor}
 
     async def apply_person(self, person: str, values: Mapping[str, Any], cleared: Sequence[str]) -> None:
         """Keep a person's own preferences (key path → value) and drop those in `cleared`: in the store, then here."""
-        if self._store is not None:
-            await self._store.overrides.set_person_preferences(person, values, cleared)
-            self._version = await self._store.overrides.version()
-        mine = {k: v for k, v in self.people.get(person, {}).items() if k not in cleared}
-        mine.update(values)
-        if mine:
-            self.people[person] = mine
-        else:
-            self.people.pop(person, None)
+        async with self._turn:
+            if self._store is not None:
+                await self._store.overrides.set_person_preferences(person, values, cleared)
+                self._version = await self._store.overrides.version()
+            mine = {k: v for k, v in self.people.get(person, {}).items() if k not in cleared}
+            mine.update(values)
+            if mine:
+                self.people[person] = mine
+            else:
+                self.people.pop(person, None)
