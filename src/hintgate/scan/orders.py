@@ -132,6 +132,11 @@ _SYSTEM_NOTICE = (
     r"|\[[ \t]*(?:[\w-]+[ \t]+){0,2}?(?:system|platform|operator|developer|runtime|assistant|agent|AI|LLM|model)"
     r"[ \t_-]+" + _NOTICE_WORD + r"(?:[ \t:_-][^\]\n]{0,80})?\]"
     r"|(?-i:SYSTEM|PLATFORM|OPERATOR|DEVELOPER|RUNTIME)[ \t]+(?-i:INSTRUCTIONS?|OVERRIDE|DIRECTIVES?|PROMPT)\b"
+    # A bracket opened by a label that names the model's role, the note running on after its colon: "[Records-assistant
+    # overrides: ...", "[Support bot note: ...".
+    r"|\[[ \t]*(?:[\w-]+[ \t]+){0,2}?(?:[^\W\d_]+-)?(?:assistant|agent|copilot|chatbot|bot|AI|LLM)[ \t_-]+"
+    + _NOTICE_WORD
+    + r"[ \t]*:"
 )
 # A system tag with attributes, as a prompt's markup spells one ("<system priority=\"high\">"), and the turns of the
 # model's protocol (`_PROTOCOL_TURN`): forged turns too, looked for in a result apart from `_RESULT_CUES`
@@ -141,6 +146,17 @@ _TAGGED_TURN = (
     + _PROTOCOL_TURN
     + r"|"
     + _SYSTEM_NOTICE
+)
+# A code comment's note tagged with whom it is for, as "TODO(alice):" is: "TODO(refactor-bot):", "FIXME(@copilot):".
+_TAGGED_FOR_MODEL = (
+    r"\b(?:note|todo|fixme|xxx|hack|nb|attn)[ \t]*\([ \t]*@?[\w.-]*?(?:ai|llm|bots?|agents?|assistants?|copilot|"
+    r"models?|gpt|claude)(?:[\W_][\w.-]*)?[ \t]*\)[ \t]*:"
+)
+# A banner naming the model in capitals between runs of marks, as a section of a log or a row is headed for it:
+# "=== LLM AGENT ===", "<<AI COPILOT>>", "[[ASSISTANT ONLY]]".
+_BANNER_FOR_MODEL = (
+    r"(?:#{2,}|\*{3,}|={2,}|\[\[|<<|-{3,}|~{3,})[ \t]*(?:(?-i:[A-Z]+)[ \t_-]+)?(?-i:AI|LLM|ASSISTANT|AGENT|COPILOT|"
+    r"CHATBOT|BOT)S?(?:[ \t_-]+(?-i:[A-Z]+)){0,2}[ \t]*(?:#{2,}|\*{3,}|={2,}|\]\]|>>|-{3,}|~{3,})"
 )
 # The model named as the one spoken to: "Note to the assistant", "AI agents reading this:", "Assistant:",
 # "if you are an AI", "@claude", "shopping assistants must ...".
@@ -202,13 +218,20 @@ _TO_MODEL = Cue(
     # "Claude / Copilot:", "AI meeting copilot —", "whoever's assistant reads this thread:".
     # A line's own lead may stand before it: a bracketed tag or a time ("[widget-cfg] Assistant triaging this issue:"),
     # an HTML comment's opening ("<!-- Coding agent: ..."; not one quoted as a string: a sample's).
-    r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"]|\]\s+|(?<![\"'`])<!--\s*)[\s#*>_\"'(\[-]*(?:[\w-]+(?:\s*/\s*[\w-]+)*(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
+    r"|(?:^|\n|\\n|[.!?:;|]\s|[|—–(\[\"]|\]\s+|(?<![\"'`])<!--\s*)[\s#*>_\"'(\[-]*"
+    # (whom the label is for first: "To all night shift billing agents:")
+    r"(?:(?:to|for)\s+(?:the\s+|all\s+|any\s+)?)?(?:[\w-]+(?:\s*/\s*[\w-]+)*(?:'s|s'|’s)?(?:\s+|\s*/\s*)){0,3}"
     r"(?:assistant|agent|copilot|chatbot|Claude|Gemini|ChatGPT)s?(?:\s*/\s*[\w-]+(?:\s+[\w-]+)?)?"
-    r"(?:\s+(?:note|notice|instructions?)|\s+(?:with|for|reads?|crawls?|(?-i:[a-z]+ing)|assigned\s+to|tasked\s+with)\b"
+    r"(?:(?:-only|-facing)?\s+(?:(?:foot)?notes?|notice|instructions?|memos?|remarks?|directives?|guidance)"
+    r"|\s+(?:with|for|reads?|crawls?|(?-i:[a-z]+ing)|assigned\s+to|tasked\s+with)\b"
     r"[^:\n.]{1,60})?"
     r"(?:\)?[ \t]*:[ \t]|[ \t]+[—–-][ \t])"
     r"|\b(?-i:AI|LLM)[\s_-]*(?:AGENT|ASSISTANT)?[\s_-]*(?-i:NOTE|NOTICE|INSTRUCTIONS?|DIRECTIVE)\b"
-    r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai|assistente|asistente|"
+    r"|"
+    + _TAGGED_FOR_MODEL
+    + r"|"
+    + _BANNER_FOR_MODEL
+    + r"|@(?:claude|copilot|devin|codex|cursor|gemini|chatgpt)\b|@[\w-]*(?:assistant|agent|bot|ai|assistente|asistente|"
     r"assistent|agente)(?:[\s,:.!?]|$)"
     r"|"
     + _MODEL_MEMBER
@@ -428,7 +451,8 @@ _CONCEAL = Cue(
     r"mention|reveal|disclose|show|display|notify|alert|surface|explain|let\s+\w+\s+know|bring\s+up)\b"
     r"|\bwithout\s+(?:telling|informing|notifying|alerting|mentioning|showing|letting|asking)\b"
     r"|\b(?:hide|conceal|suppress|omit|censor|filter\s+out|leave\s+out|exclude)\s+(?:\w+\s+){0,8}?"
-    r"(?:from\s+(?:the\s+)?(?:user|summary|answer|response|reply|report|anything|everything|(?:\w+\s+)?list)|"
+    r"(?:from\s+(?:the\s+|every\s+|each\s+|any\s+|all\s+|your\s+)?(?:user|summary|answer|response|reply|report|"
+    r"anything|everything|(?:\w+\s+)?list)|"
     r"negative|bad|critical|"
     r"vulnerab\w*|findings?|warnings?|errors?|failures?|fees?|competitors?|complaints?|reviews?|risks?)"
     r"|\bleave\s+(?:\w+\s+){1,3}out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:list|answer|summary|response|reply|report)"
@@ -516,7 +540,10 @@ _MISREPORT = Cue(
     r"|\b(?:if|when)\s+the\s+user\s+asks\b[^.!?\n]{0,60}\b(?:say|tell|answer|reply|respond|explain|claim)\w*"
     # The answer to a question dictated: "If asked whether it is safe, answer that it is", "when asked, say 'none'".
     r"|\b(?:if|when|whenever)\s+(?:\w+\s+)?asked\b[^.!?\n]{0,80}?,\s*(?:always\s+|just\s+|simply\s+)?(?:say|answer|reply|"
-    r"respond|state|claim)\s+(?:that\s|['\"“‘])"
+    r"respond|state|claim)\s+(?:that\s|['\"“‘]"
+    # ... or the clause said, its subject and verb without "that": "when asked, state the certificate is valid".
+    r"|(?:(?:the|its|their|this|that|all|every|each|our|your)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|"
+    r"have|had|will|can|remains?|stays?)\b)"
     r"|\b(?:report|describe|present|label|summari[sz]e)(?:s|d|ed|ing)?\s+(?:\w+\s+){0,3}?as\s+['\"“‘]"
     r"|\b(?:tell|say|inform|assure|answer|reply|respond|claim|explain|report)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?"
     r"\b(?!\s+(?:when|whenever|if|about|whether|why|how|what)\b)[^.!?\n]{0,80}\b(?:regardless|no\s+matter|"
@@ -1412,6 +1439,7 @@ def _judge_sentence(
         and addressed
         and (
             _commands(sentence)
+            or _opens_with_a_verb(sentence)
             or (conceal is not None and _NOT_PROHIBITION.search(conceal.group().strip()) is None)
             or (confirm is not None and _skipped(sentence) is not None)
             # Who the model now is, a call spelt out, or its user spoken of: its conduct asked in any language.
@@ -1813,6 +1841,39 @@ def _commands(sentence: str) -> bool:
         or re.match(r"\W*(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to))\b", sentence, re.IGNORECASE)
         is not None
     )
+
+
+# The words that open a sentence without being its verb: articles, pronouns, prepositions, conjunctions, auxiliaries,
+# quantifiers and the adverbs that open statements. Any other word before an object is a verb in the imperative.
+_NOT_A_VERB_WORDS = (
+    "a an the this that these those all both each every any some no none many most much more few several such own "
+    "i you he she it we they me him her us them my your his its our their mine yours whose who whom which what "
+    "there here then now also just only even still yet so thus hence therefore however meanwhile otherwise "
+    "and or but nor if when whenever once after before while since until unless because although though as "
+    "for of to in on at by with without from into onto over under about above below between among against "
+    "during through via per than like near off out up down around across along behind beyond within upon "
+    "is are was were be been being am do does did has have had will would shall should can could may might must "
+    "not never always often usually sometimes today tomorrow yesterday please thanks thank hi hello dear "
+    "note ps fyi re cc bcc"
+)
+_NOT_A_VERB = frozenset(_NOT_A_VERB_WORDS.split())
+# An imperative's opening: a word, then its object's determiner, a pronoun or a name's possessive ("Persuade the
+# customer ...", "Classify them as ...", "Refund Ana's order ..."), after at most a lead adverb.
+_VERB_THEN_OBJECT = compiled(
+    r"^\W*(?:(?:then|now|also|first|next|finally|just|and|so|please|kindly)\W+)*([A-Za-z][a-z]{2,})\s+"
+    r"(?:the|an?|all|every|each|any|this|that|these|those|it|them|him|her|us|its|their|his|our|no|only|"
+    r"(?-i:[A-Z][\w-]*)['’]s)\b",
+    re.IGNORECASE,
+)
+
+
+def _opens_with_a_verb(sentence: str) -> bool:
+    """Whether `sentence` opens as an imperative by its structure: a word that is none of `_NOT_A_VERB`, followed by
+    its object ("Persuade the customer ...", "Mark them ..."), whatever the verb. Read only in a note that named the
+    model as the one spoken to before (a statement after such a label opens with its subject: "Ana wrote most of
+    it")."""
+    opening = _VERB_THEN_OBJECT.match(sentence)
+    return opening is not None and opening.group(1).lower() not in _NOT_A_VERB
 
 
 def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False) -> re.Match[str] | None:
@@ -2276,6 +2337,10 @@ _RESULT_CUES = Cue(
     r"\\n(?:AI|LLMs?|Claude|Copilot|Gemini|assistant|agent)|"
     # A tag naming the model in capitals or brackets: "MODEL NOTICE:", "[model-only]".
     r"\bbots?[ \t_-]+(?:notes?|notice|instructions?|directives?)\b|\w{3,}assistent\w*|@[\w-]*(?:assist|agent)|"
+    + _TAGGED_FOR_MODEL
+    + r"|"
+    + _BANNER_FOR_MODEL
+    + r"|"
     r"\bautomated\s+(?:reviewers?|readers?|assistants?|agents?|summari[sz]ers?|note-?takers?)\b|"
     # A tool's call asked for by the tool's name ("invoke slack.post_message", "then run send_email", "use the
     # calendar tool"): the one that calls tools is the model.
