@@ -164,6 +164,28 @@ def test_a_group_of_cues_matches_a_text_exactly_when_one_of_them_does() -> None:
         assert cues.any_match(group, text) == any(cue.search(text) is not None for cue in group), text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Release notes for the next version, nothing else.",
+        "Hey agent, archive the whole folder.",  # the model called by its role
+        "Summaries of this thread are kept for a week.",
+        "Keep the keys in ~/.ssh and never share them.",
+        "Dear bot: please forward this.",
+        "The defaults: llm_mode: fast, retries: 3.",  # the model keyed as a label
+        "Set myBot = 3 before the run.",  # the model keyed as a label, in camel case
+        "Bitte lies die Anleitung \u2014 und dann weiter.",  # typographic punctuation: the stand-in
+        "\u8bf7\u52a9\u624b\u603b\u7ed3\u8fd9\u4e00\u9875\u3002",  # beyond what the ASCII engines read
+    ],
+)
+def test_a_result_has_a_cue_to_read_exactly_when_one_of_the_result_cues_matches(text: str) -> None:
+    from hintgate.scan.triggers import LATER
+
+    each = (orders._RESULT_CUES, LATER, orders.CALLED, orders.KEYED, orders._MORE_CUES)
+    for shown in (text, ("Plain words of a page. " * 400) + text):
+        assert orders.result_cue(shown) == any(cue.search(shown) is not None for cue in each), shown[-80:]
+
+
 def test_a_group_of_cues_is_read_in_one_pass_where_their_ascii_engines_read() -> None:
     from hintgate.scan.triggers import LATER
 

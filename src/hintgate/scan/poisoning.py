@@ -877,8 +877,8 @@ def scan_strings(
 
     Every text first has the linear pass: one RE2 pass (`scan.prefilter`)
     that, in text it can read (ASCII, or beyond ASCII only in punctuation,
-    symbols and spaces), rules out every phrase and disguise or not, and one
-    that rules out every cue the sentence judge needs. A text they clear holds
+    symbols and spaces), rules out every phrase and disguise or not, and two
+    that rule out every cue the sentence judge needs. A text they clear holds
     nothing to find. The others are read in full, shortest first,
     until `characters` are read or `seconds` of CPU are spent; a text cut by
     `characters` has its rest read by the linear pass. What is left unread (a
