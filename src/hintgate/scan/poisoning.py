@@ -1734,6 +1734,8 @@ def _judged(
             if s.discount is None and _foretold(text, s)
             else dataclasses.replace(s, discount="a duty of a program, not of the reader")
             if s.discount is None and _program_duty(text, s)
+            else dataclasses.replace(s, discount="a secret forbidden to be handed over")
+            if s.discount is None and _guarded_secret(text, s)
             else s
             for s in signals
         ]
@@ -2077,6 +2079,35 @@ _PROGRAM_DUTY = re.compile(
     r"\b",
     re.IGNORECASE,
 )
+
+
+def _guarded_secret(text: str, signal: _Signal) -> bool:
+    """Whether an order that opens with "never" or "do not" forbids handing a secret over ("Never e-mail or text
+    passwords, even to IT", "Don't ever post your recovery codes in the channel"): the secret is what the sentence
+    protects, asked of a person reading a warning; nothing in the sentence names the model or an address."""
+    if signal.view.hidden or signal.phrase.kind != ADDRESS or _FORBIDS.match(signal.found) is None:
+        return False
+    forbids = _FORBIDS_HANDING.match(text, signal.start)
+    if forbids is None:
+        return False
+    start, end = _sentence_around(text, signal)
+    return _GUARD_NOT_SAID.search(text, start, max(end, forbids.end())) is None
+
+
+_FORBIDS = re.compile(r"(?:never|do\s+not|don't)\s", re.IGNORECASE)
+# A prohibition of a hand-over whose object is a secret: the verb (or two joined by "or"/"and"), then the secret
+# within a few words ("share passwords", "email or Slack your one-time code", "give your PIN").
+_FORBIDS_HANDING = re.compile(
+    r"(?:never|do\s+not|don't)\s+(?:ever\s+)?(?:(?:share|send|e-?mail|mail|post|paste|forward|give|tell|reveal|"
+    r"disclose|upload|text|message|slack|dm|read\s+out|hand\s+over|type|enter|commit|print|show)\b[\s,/]*"
+    r"(?:(?:or|and|nor)\s+)?){1,3}(?:[\w'-]+\s+){0,3}?(?:passwords?|passphrases?|passcodes?|PINs?|one-time\s+codes?|"
+    r"(?:security|verification|login|2FA|MFA|OTP|recovery|backup)\s+codes?|tokens?|(?:API|secret|private|access|"
+    r"recovery|license)\s+keys?|keys?\b(?!\s*[=:])|credentials?|secrets?|seed\s+phrases?|recovery\s+phrases?|"
+    r"mnemonics?)\b",
+    re.IGNORECASE,
+)
+# What makes a forbidden hand-over more than a person's warning: the model named, or an address beside it.
+_GUARD_NOT_SAID = re.compile(r"@|://|\b(?:assistants?|agents?|AI|LLMs?|models?|bots?|GPT|Claude)\b", re.IGNORECASE)
 
 
 def _conditioned(text: str, signal: _Signal) -> bool:
