@@ -1126,9 +1126,12 @@ _THIS_TEXT = compiled(r"\bthis\s+\w+$")
 _SPOKEN_TO = compiled(r"(?:^|[\s(\[])(?:to|for)\s+(?:the|all|any)\s*$", re.IGNORECASE)
 _USER_AGENT = compiled(r"\buser[\s_-]*agents?\b")
 # A turn's tag that is a placeholder of a command or an address, not a turn: written into a path or an address
-# (`<user>@<host>`, `/home/<user>/`, `<user>:<secret>`), or the value of a command's option (`-u <user>`).
-_PLACEHOLDER_AFTER = compiled(r"[@:/=]\S|\.\w")
-_PLACEHOLDER_BEFORE = compiled(r"(?:[@:/=]|(?:^|\s)--?[A-Za-z][\w-]*[ \t])$")
+# (`<user>@<host>`, `/home/<user>/`, `<user>:<secret>`), the value of a command's option (`-u <user>`), or an
+# operand of a usage line, beside the marks of the utilities' argument syntax: an optional part's bracket, an
+# alternative's bar or another operand (`[<user>]`, `add <org:team> <user>`, `rm <user> <package>`).
+_OPERAND = r"<(?!/|(?:user|system|assistant|human|developer|tool)\b)\w[\w:.+-]*>"
+_PLACEHOLDER_AFTER = compiled(r"[@:/=]\S|\.\w|[\[\]|]|[ \t]+(?:\[[<-]|\|[ \t]*<|" + _OPERAND + ")")
+_PLACEHOLDER_BEFORE = compiled(r"(?:[@:/=\[|]|(?:^|\s)--?[A-Za-z][\w-]*[ \t]|" + _OPERAND + r"[ \t]+)$")
 
 
 # Any model at all, named by what it does ("when an LLM accepts input ...", "if any assistant reads ..."): how models
