@@ -1736,6 +1736,10 @@ def _judged(
             if s.discount is None and _program_duty(text, s)
             else dataclasses.replace(s, discount="a secret forbidden to be handed over")
             if s.discount is None and _guarded_secret(text, s)
+            else dataclasses.replace(s, discount="a secret the reader's own request carries")
+            if s.discount is None and _carried(text, s)
+            else dataclasses.replace(s, discount="said of what it describes")
+            if s.discount is None and _relative(text, s)
             else s
             for s in signals
         ]
@@ -2108,6 +2112,58 @@ _FORBIDS_HANDING = re.compile(
 )
 # What makes a forbidden hand-over more than a person's warning: the model named, or an address beside it.
 _GUARD_NOT_SAID = re.compile(r"@|://|\b(?:assistants?|agents?|AI|LLMs?|models?|bots?|GPT|Claude)\b", re.IGNORECASE)
+
+
+def _carried(text: str, signal: _Signal) -> bool:
+    """Whether a secret handed over goes where the reader's own request or command carries it to the service it
+    authenticates: its sentence names a request's header, the command line, an option or the standard input as the
+    place ("Provide your API key in the `Authorization` header", "pass the token with the --token option", "read
+    the passphrase from stdin"), or a request is the one that must hold it ("Calls to private endpoints must include
+    an access key"); nothing in the sentence names the model or an address."""
+    if signal.view.hidden or signal.phrase.what != _HANDED_OVER_SECRET:
+        return False
+    start, end = _sentence_around(text, signal)
+    if _GUARD_NOT_SAID.search(text, start, end) is not None:
+        return False
+    return (
+        _REQUEST_SLOT.search(text, start, end) is not None
+        or _REQUEST_DUTY.search(text, max(start, signal.start - 80), signal.start) is not None
+    )
+
+
+_HANDED_OVER_SECRET = "an order to hand over secrets or the conversation"
+
+
+def _relative(text: str, signal: _Signal) -> bool:
+    """Whether a secret's hand-over is an infinitive that describes a noun ("the file from which to read the key"),
+    naming no model and no address in its sentence."""
+    if signal.view.hidden or signal.phrase.what != _HANDED_OVER_SECRET:
+        return False
+    if _RELATIVE_TO.search(text, max(0, signal.start - 40), signal.start) is None:
+        return False
+    start, end = _sentence_around(text, signal)
+    return _GUARD_NOT_SAID.search(text, start, end) is None
+
+
+# An infinitive after a preposition and a relative pronoun describes the noun before them, asking nothing: "the file
+# from which to read the key", "a vault in which to keep tokens", "the colleague with whom to share the password".
+_RELATIVE_TO = re.compile(
+    r"\b(?:from|in|into|to|with|through|by|on|under|for)\s+(?:which|whom)\s+to\s+$", re.IGNORECASE
+)
+# Where a request or a command carries a credential: a header, the command line, an option, the standard input.
+_REQUEST_SLOT = re.compile(
+    r"\b(?:in|into|as|via|with|through|using|from|on)\s+(?:the\s+|an?\s+|your\s+|its\s+)?(?:[`'\"]?[\w-]+[`'\"]?\s+)?"
+    r"(?:(?:HTTP\s+|request\s+)?headers?|command[\s-]line|stdin|standard\s+input|(?:command[\s-]line\s+)?"
+    r"(?:flag|option|switch))\b",
+    re.IGNORECASE,
+)
+# A request as the one that must hold the secret: "Requests to private libraries must include", "each call has to
+# carry".
+_REQUEST_DUTY = re.compile(
+    r"\b(?:requests?|calls?|queries|API\s+calls?)\b(?:\s+[\w/-]+){0,4}?\s+(?:must|should|shall|needs?\s+to|has\s+to|"
+    r"have\s+to|are\s+required\s+to|is\s+required\s+to)\s+$",
+    re.IGNORECASE,
+)
 
 
 def _conditioned(text: str, signal: _Signal) -> bool:
