@@ -1740,6 +1740,8 @@ def _judged(
             if s.discount is None and _carried(text, s)
             else dataclasses.replace(s, discount="said of what it describes")
             if s.discount is None and _relative(text, s)
+            else dataclasses.replace(s, discount="what an option or a command does")
+            if s.discount is None and _term_described(text, s)
             else s
             for s in signals
         ]
@@ -2132,6 +2134,47 @@ def _carried(text: str, signal: _Signal) -> bool:
 
 
 _HANDED_OVER_SECRET = "an order to hand over secrets or the conversation"
+
+
+def _term_described(text: str, signal: _Signal) -> bool:
+    """Whether a phrase stands in the description of a reference's term: the paragraph under a line that names a
+    command's option (`--no-tty`, `-k, --key FILE`) or a heading that is a command in a code span ("### `vaultctl
+    get <item>`"), which says in the imperative what the option or the command does ("Print the password.", "Always
+    use the agent."); the phrase names no model, and nothing from the term to its sentence's end names an address."""
+    if signal.view.hidden or signal.phrase.kind not in (ADDRESS, REACH):
+        return False
+    at = text.rfind("\n", 0, signal.start)
+    if at < 0:
+        return False
+    line_start = at + 1
+    own = len(text[line_start : signal.start]) - len(text[line_start : signal.start].lstrip(" \t"))
+    blank = False
+    for _ in range(_TERM_LINES):
+        if at < 0:
+            return False
+        start = text.rfind("\n", 0, at) + 1
+        line = text[start:at]
+        at = start - 1
+        if not line.strip():
+            blank = True
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        term = _TERM.fullmatch(line)
+        if term is not None and (blank or indent < own):
+            _, end = _sentence_around(text, signal)
+            return _GUARD_NOT_SAID.search(signal.found) is None and _AWAY.search(text, start, end) is None
+        if blank:
+            return False  # the paragraph before a blank line is no term
+        own = min(own, indent) if indent > 0 else own
+    return False
+
+
+_TERM_LINES = 6
+_AWAY = re.compile(r"@|://")
+# A reference's term: a line that is an option (with its argument and aliases), or a heading that is a command.
+_TERM = re.compile(
+    r"[ \t]*(?:-{1,2}[A-Za-z0-9][\w-]*(?:[ =,\[][^\n]{0,80})?|#{1,6}[ \t]+`[^`\n]+`[ \t]*|`[^`\n]+`[ \t]*)"
+)
 
 
 def _relative(text: str, signal: _Signal) -> bool:
