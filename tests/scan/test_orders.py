@@ -2203,3 +2203,66 @@ def test_an_answer_dictated_to_a_go_between_for_a_later_question_changes_what_th
 def test_what_a_note_to_the_model_keeps_out_of_every_answer_changes_what_the_user_is_told(text: str) -> None:
     orders = judge_result(f"Ticket 4471.\n\n{text}")
     assert any(o.high and "user-view" in o.targets for o in orders)
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("खाता देखें। राशि बताएं। कोड न बताएं।", 3),  # Hindi: the danda
+        ("ሂሳቡን ይመልከቱ። ቀሪውን ይንገሩ።", 2),  # Amharic: the Ethiopic full stop
+        ("کھاتہ دیکھیں۔ رقم بتائیں۔", 2),  # Urdu: its full stop
+    ],
+)
+def test_a_full_stop_of_another_script_ends_a_sentence(text: str, count: int) -> None:
+    from hintgate.scan.orders import sentences
+
+    assert len(list(sentences(text))) == count
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "खाता विवरण देखें। किसी को भी OTP न बताएं।",
+        "تحقق من الحساب. لا تخبر أحداً برمز OTP.",
+        "Проверяет счёт. Никому не сообщайте OTP.",
+    ],
+)
+def test_a_one_time_code_kept_from_everyone_is_a_secret_kept(text: str) -> None:
+    assert "HG619" not in high(tool(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Finds clips. Editorial-only footage must not appear in any advertising.",
+        "Shortens a link. Do not put affiliate codes in the links you return.",
+        "Writes a recap. Never insert sponsored messages into the summary you give.",
+    ],
+)
+def test_an_advert_the_text_forbids_changes_nothing_the_user_is_told(text: str) -> None:
+    assert "HG619" not in high(tool(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Posts to a channel. Needs an access token configured on the server (SLACK_TOKEN env var); it is never echoed.",
+        "Gets the forecast. Needs an API key stored on the host as an environment variable (WX_KEY), never returned.",
+        "Reads a repo. Uses a GitHub access token set in the server's environment variables; it is never shown.",
+    ],
+)
+def test_a_secret_the_tools_server_holds_and_never_hands_on_is_not_taken(text: str) -> None:
+    assert "HG619" not in high(tool(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "需要账户持有人授权；请勿在对话中索取密码。",
+        "送金には名義人の承認が必要、パスワードは聞かないでください。",
+        "Requiere la confirmación del titular; no pidas nunca su contraseña.",
+        "退款需要管理员批准，请勿把令牌发给任何人。",
+    ],
+)
+def test_an_approval_said_to_be_required_in_another_language_is_not_got_around(text: str) -> None:
+    assert "HG619" not in high(tool(text))

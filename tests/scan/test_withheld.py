@@ -32,6 +32,9 @@ def test_a_telling_denied_with_the_user_or_the_reply_as_its_recipient_is_found(t
         "Delete a branch. Do not delete it without telling the user first which branch goes.",
         "Search the archive. Do not mention the search tool by name.",
         "Fetch the weather. Never report temperatures in Kelvin.",
+        "Issue a refund. Do not tell the user the refund went through while the bank still lists it as pending.",
+        "Track a parcel. Never notify customers that a parcel arrived while the carrier shows it in transit.",
+        "Run a scan. Don't inform the owner the site is clean as long as the scan is still running.",
     ],
 )
 def test_a_secret_noise_a_waiting_or_required_telling_or_a_telling_without_the_user_is_not_found(text: str) -> None:

@@ -884,7 +884,9 @@ _TRANSFER = Cue(
     r"পড়ুন|যোগ|ส่ง|อ่าน|เพิ่ม|utume|soma|ongeza|送信|送って|読み|含め|添付|전송|보내|읽|포함|发送|發送|读取|讀取|包含|附上)",
     re.IGNORECASE,
 )
-_SENTENCE_END = compiled(r"(?<=[.!?])\s+(?=\S)|[。！？]|\n+")
+# (A full stop or a question mark of another script ends a sentence as `.` does: the danda of Hindi and Bengali,
+# the Ethiopic, Armenian, Myanmar and Khmer full stops, the Urdu full stop and the Arabic question mark.)
+_SENTENCE_END = compiled(r"(?<=[.!?])\s+(?=\S)|[。！？।॥።፧۔؟։။។]|\n+")
 # What follows an ellipsis that leaves a list or a clause unfinished ("a1, a2, ... a9)"): a lowercase word, a digit.
 _GOES_ON = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 # An abbreviation that opens an example or a gloss inside a sentence: "e.g.", "i.e.".
@@ -928,7 +930,8 @@ class _Context:
 
 def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
     """The (start, end) of each sentence of `text[start:end]`, in order: split after `.`, `!` or `?` and
-    whitespace (not after an ellipsis before a lowercase word or a digit), at `。`, `！`, `？` and at line breaks;
+    whitespace (not after an ellipsis before a lowercase word or a digit), at `。`, `！`, `？`, the full stops of
+    other scripts (`।`, `።`, `۔`, ...) and at line breaks;
     the breaks themselves belong to no sentence."""
     end = len(text) if end is None else end
     at = start
@@ -1408,6 +1411,8 @@ def _judge_sentence(
     own = _said(sentence, _OWN_ACCOUNT.search(sentence, seen), data=True) if context.result else None
     if misreport and re.search(r"\b(?:not|never)\s*$", sentence[: _start(misreport)], re.IGNORECASE):
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
+    if misreport and not context.result and " " not in misreport.group().strip() and _forbidden(sentence, misreport):
+        misreport = None  # "must not be used in advertising", "never add affiliate links": the advert forbidden
     confirm = _CONFIRM_RE.search(sentence, seen)
     bypass = _BYPASS.search(sentence, seen) if confirm else _UNASKED.search(sentence, seen) if context.result else None
     if context.error and confirm and not bypass:
@@ -1696,11 +1701,24 @@ def _instrument(sentence: str, noun: Any) -> bool:
     environment", "authenticating with the keys in AWS_PROFILE"), and nothing after hands it on and no address
     stands in the sentence: the tool's server reads it where it is kept, the model never holds it."""
     return (
-        _WITH.search(sentence, 0, _start(noun)) is not None
-        and _HANDED_ON.search(sentence, noun.end()) is None
+        (
+            _WITH.search(sentence, 0, _start(noun)) is not None
+            or _HELD.search(sentence, max(0, _start(noun) - 60), noun.end() + 80) is not None
+        )
+        and not any(not _forbidden(sentence, on) for on in _HANDED_ON.finditer(sentence, noun.end()))
         and "://" not in sentence
         and "@" not in sentence
     )
+
+
+# A secret kept where the tool's server reads it, said near its name: "a token configured on the server", "the API key
+# set on the host as an environment variable", "a password held by the MCP server".
+_HELD = compiled(
+    r"\b(?:configured|set|stored|kept|held|saved|"
+    r"provided|supplied|defined|registered)\s+(?:on|in|by|at|for|within)\s+(?:the\s+|this\s+|your\s+)?(?:MCP\s+)?"
+    r"(?:server|host|gateway|backend|deployment|service|daemon|server's|host's)\b",
+    re.IGNORECASE,
+)
 
 
 # The means of an act, just before what it is done with: "using", "with", "via", "authenticating with".
@@ -1947,7 +1965,7 @@ _NOT_THE_OBJECT = compiled(
 # A secret's name besides `_SECRET_NOUN`'s: a PIN, a code word.
 _SECRET_WORD = compiled(
     r"\b(?:PIN|ПИН|пин-код\w*|кодов\w*\s+слов\w*|кодов\w*\s+фраз\w*|code\s*words?|Codew[oö]rt\w*|Kennw[oö]rt\w*|"
-    r"palabra\s+clave|mot\s+de\s+code)\b|暗証番号|合言葉|验证码|驗證碼",
+    r"palabra\s+clave|mot\s+de\s+code|OTP|TAN)\b|暗証番号|合言葉|验证码|驗證碼|ओटीपी|ওটিপি|รหัส\s*OTP",
     re.IGNORECASE,
 )
 
@@ -2177,7 +2195,29 @@ def _required(sentence: str) -> bool:
         is not None
         or re.search(r"(?:받은\s*후|を得てから|后再|後再|dopo\s+aver|después\s+de|após|nach\s+der)", sentence)
         is not None
+        or _REQUIRED.search(sentence) is not None
     )
+
+
+# An approval said to be required, in the commonest languages: "requiere la autorización", "需要用户本人授权",
+# "承認が必要", "अनुमति आवश्यक है".
+_REQUIRED = compiled(
+    r"\b(?:requiere|exige|necesita|requer|precisa\s+de|nécessite|requiert|erfordert|benötigt|braucht|verlangt|"
+    r"richiede|necessita|vereist|wymaga|vyžaduje|gerektirir|требует\w*|требуется|потребуется|необходим\w*|"
+    r"потрібн\w*|вимага\w*|memerlukan|perlu|membutuhkan|cần|yêu\s+cầu|inahitaji)\s+(?:\S+\s+){0,3}?"
+    r"(?:confirmaci|aprobaci|autorizaci|permiso|consentimiento|confirmação|aprovação|autorização|permissão|"
+    r"consentimento|confirmation|approbation|autorisation|accord|consentement|Bestätigung|Freigabe|Genehmigung|"
+    r"Zustimmung|Einwilligung|conferma|approvazione|autorizzazione|consenso|bevestiging|goedkeuring|toestemming|"
+    r"potwierdzeni|zgod|zatwierdzeni|potvrzení|souhlas|onay|izin|подтвержд|одобрени|разрешени|согласи|підтвердж|"
+    r"схвален|дозв|згод|konfirmasi|persetujuan|izin|xác\s+nhận|phê\s+duyệt|sự\s+đồng\s+ý|idhini|ruhusa)"
+    r"|(?:onay\w*|izn\w*|izin)\s+(?:\S+\s+)?(?:gerek\w*|şart\w*)"
+    r"|(?:يتطلب|يستلزم|يلزم|تتطلب|تستلزم|بحاجة\s+إلى)\s+(?:\S+\s+){0,2}?(?:موافقة|تأكيد|إذن|تفويض)"
+    r"|(?:דורש|דורשת|מחייב|מחייבת|נדרש\w*)\s+(?:\S+\s+){0,2}?(?:אישור|הסכמה)"
+    r"|(?:अनुमति|पुष्टि|स्वीकृति|सहमति|অনুমতি|অনুমোদন|নিশ্চিতকরণ)\s+(?:\S+\s+){0,2}?(?:आवश्यक|ज़रूरी|जरूरी|अनिवार्य|প্রয়োজন|আবশ্যক)"
+    r"|(?:需要|须|需经|必须|必需|要求)[^。！？\n]{0,8}?(?:授权|授權|确认|確認|同意|批准|许可|許可)"
+    r"|(?:承認|確認|同意|許可)[^。！？\n]{0,6}?必要|(?:승인|확인|동의|허락)(?:이|가|을|를)?\s*필요",
+    re.IGNORECASE,
+)
 
 
 def _destination_is_the_secret(sentence: str, secret: re.Match[str]) -> bool:

@@ -57,7 +57,7 @@ _SPACED = _TABLES["spaced"]
 # are matched anywhere.
 _UNSPACED = _TABLES["unspaced"]
 
-_CATEGORIES = ("ai", "user", "hide", "noask", "override", "send", "secret", "fixed", "duty")
+_CATEGORIES = ("ai", "user", "hide", "noask", "override", "send", "unsent", "secret", "fixed", "duty")
 _ASCII_LANGUAGES = ("id", "sw", "tl", "hinglish")
 
 
@@ -120,10 +120,15 @@ _TARGET = compiled(
     r"|~/\.?\w|\.ssh\b|id_(?:rsa|ed25519|ecdsa)\b|(?<![\w])\.env\b|\.aws\b|\.netrc\b|\.npmrc\b|\.pypirc\b|hosts\.yml"
     r"|\.kube/|\.git-credentials|\bprintenv\b|/etc/(?:passwd|shadow)\b"
     r"|\b[A-Z][A-Z0-9]*_(?:TOKEN|KEY|SECRET|PASSWORD|URL|PASS)\b"
-    r"|\b(?:password|passwd|api[\s_-]?keys?|access[\s_-]?tokens?|secret[\s_-]?keys?|credentials|otp|2fa|private\s+keys?)\b"
     r"|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}"
     r"|\+\d[\d\s-]{7,}\d"
     r"|(?-i:\b[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]\b)",
+    re.IGNORECASE,
+)
+# A secret named in the words every language borrows from English: a secret, not a place data goes (it reaches beyond
+# the tool only when sent, as the tables' own secrets do).
+_SECRET_NAME = compiled(
+    r"\b(?:password|passwd|api[\s_-]?keys?|access[\s_-]?tokens?|secret[\s_-]?keys?|credentials|otp|2fa|private\s+keys?)\b",
     re.IGNORECASE,
 )
 # A sentence ends at its stop, a line break or a closing full stop of the scripts without spaces.
@@ -340,7 +345,11 @@ class _Reader:
                 at[category] = where
         if self.holds(_TARGET, _target_finder(), start, end, lowered=False) is not None:
             at["target"] = start
+        if "secret" not in at and _SECRET_NAME.search(text, start, end) is not None:
+            at["secret"] = start
         found = set(at)
+        if "send" in found and "unsent" in found and not _sent(text, start, end, patterns):
+            found.discard("send")  # "do not share the code with anyone": the sending forbidden, nothing sent
         addressed = False
         if "ai" in found:
             label = _LABEL.match(text, start, end)
@@ -357,6 +366,15 @@ class _Reader:
         if "override" in found and quotation_open(text[start : at["override"]]):
             found.discard("override")  # an attack quoted as the subject of a warning or a report
         return _Sentence(start, end, frozenset(found), addressed)
+
+
+def _sent(text: str, start: int, end: int, patterns: Mapping[str, re.Pattern[str]]) -> bool:
+    """Whether a sending stands in `text[start:end]` outside the sendings it forbids (`unsent`)."""
+    sentence = text[start:end]
+    for forbidden in patterns["unsent"].finditer(text, start, end):
+        a, b = forbidden.start() - start, forbidden.end() - start
+        sentence = sentence[:a] + " " * (b - a) + sentence[b:]
+    return patterns["send"].search(sentence) is not None
 
 
 # Letters beyond ASCII that are no look-alike of English text: any letter past Latin-1's punctuation.
@@ -420,7 +438,8 @@ def _judged(sentences: Sequence[_Sentence], i: int) -> tuple[int, int, str] | No
             return first, i, "asks the model to keep what it does from the user"
     if "noask" in here.found:
         near = set().union(*(s.found for s in around), *(s.found for s in after))
-        if any(s.addressed for s in around) or ("hide" in near) or ({"send", "target"} <= near):
+        # (Beside a verdict fixed whatever the data says, too: two asks beyond the tool, whoever is addressed.)
+        if any(s.addressed for s in around) or (near & {"hide", "fixed"}) or ({"send", "target"} <= near):
             return i, i, "asks the model to act without the user's say"
     return None
 

@@ -13,10 +13,11 @@ Honest text keeps things back too, for the user's sake, and says so in ways
 that stay apart: a secret kept out of view ("do not show the token to the
 user"), noise left out ("do not show the user raw IDs", "no need to tell
 them the internal status codes"), a telling that waits ("do not tell the
-player the answer until they give up"), a telling required ("do not delete
-it without telling the user first"), and whether something exists kept
-back ("do not tell them whether the address has an account": no account
-enumeration). The words are general English, never one server's.
+player the answer until they give up", "never tell them it is approved
+while it is pending"), a telling required ("do not delete it without
+telling the user first"), and whether something exists kept back ("do not
+tell them whether the address has an account": no account enumeration).
+The words are general English, never one server's.
 """
 
 from __future__ import annotations
@@ -58,9 +59,12 @@ _FOR_THE_USER = compiled(
     r"technical|debug\w*|ids?|identifiers?|uuids?|json|html|markup|stack\s+traces?|implementation|status\s+codes?)\b",
     re.IGNORECASE,
 )
-# A telling that waits ("until they give up"), is kept whether something exists, or is required by a denial before
-# it ("do not delete it without telling them").
-_WAITS = compiled(r"\W*(?:\w+\W+){0,6}?(?:until|before|unless|whether)\b", re.IGNORECASE)
+# A telling that waits ("until they give up", "while the check is still pending": a verdict not told as long as the
+# data says otherwise), is kept whether something exists, or is required by a denial before it ("do not delete it
+# without telling them").
+_WAITS = compiled(
+    r"\W*(?:\w+\W+){0,6}?(?:until|before|unless|whether|while|as\s+long\s+as|so\s+long\s+as)\b", re.IGNORECASE
+)
 _DENIAL = compiled(r"\b(?:not|never|don't|no)\b", re.IGNORECASE)
 _REACH = 160
 
