@@ -85,7 +85,7 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
     "blind_dev": (0.92, 0.01, 0.91, 0.04),
-    "blind_dev2": (0.87, 0.01, 0.94, 0.03),
+    "blind_dev2": (0.88, 0.01, 0.94, 0.03),
     "blind_dev3": (0.80, 0.01, 0.83, 0.12),
     "blind_dev4": (0.95, 0.01, 0.84, 0.02),
     "blind_final21": (0.96, 0.01, 0.85, 0.01),
@@ -93,13 +93,13 @@ FLOORS = {
     "blind_final23": (0.78, 0.04, 0.84, 0.06),
     "blind_final24": (0.83, 0.01, 0.81, 0.03),
     "blind_final25": (0.63, 0.07, 0.79, 0.04),
-    "blind_final26": (0.56, 0.06, 0.74, 0.06),
+    "blind_final26": (0.58, 0.06, 0.74, 0.06),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
     "blind_final27": (0.66, 0.01, 0.86, 0.14),
-    "blind_final28": (0.81, 0.02, 0.87, 0.07),
+    "blind_final28": (0.83, 0.02, 0.87, 0.07),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
     "blind_final29": (0.76, 0.01, 0.76, 0.03),
-    "blind_final30": (0.61, 0.04, 0.81, 0.09),
+    "blind_final30": (0.63, 0.04, 0.81, 0.09),
 }
 
 

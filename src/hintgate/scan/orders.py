@@ -956,6 +956,9 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tup
 
 # A tool named as the way something is done: "through execute_sql", "via `run_query`".
 _THROUGH = compiled(r"\b(?:via|through)\s+(?:the\s+)?[`'\"]?$", re.IGNORECASE)
+# A tool named as the means of handing something on: "post the key in chat with `chat_send`" (not the means of any
+# act: "unlocked first with unlock_vault" is a step before the call).
+_HANDED_WITH = compiled(r"\bwith\s+(?:the\s+)?[`'\"]?$", re.IGNORECASE)
 _CALLED = compiled(r"\b(?:call|invoke|run|execute)\s+[`'\"]?$", re.IGNORECASE)
 
 
@@ -987,6 +990,7 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
         if (
             _CALL_VERB.search(before)
             or _THROUGH.search(before)
+            or (_HANDED_WITH.search(before) and _HANDED_ON.search(sentence, 0, match.start()))
             or re.match(r"[`'\"]?\s*(?:\(|" + _TOOL_WORD + r")", after, re.IGNORECASE)
         ):
             names.append(name)
@@ -2735,7 +2739,7 @@ _RISKY = Cue(
     r"message|upload|share|publish|forward|notify|export|push|tweet|sms|webhook|fetch|http|request|browse|browser|"
     r"navigate|download|curl|env|secret|secrets|credential|credentials|memory|store|remember|delete|remove|drop|"
     r"destroy|wipe|purge|truncate|erase|revoke|transfer|pay|payment|charge|refund|star|unlock|disarm|alarm|garage|"
-    r"grant|permissions?|firewall|mfa|2fa|sudo)\b|"
+    r"grant|permissions?|firewall|mfa|2fa|sudo)(?:\b|[_.])|"
     r"\b(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|send|post|email|mail|gmail|slack|upload|"
     r"share|publish|forward|notify|export|push|fetch|http|browse|browser|navigate|download|curl|env|secret|"
     r"memory|store|remember|delete|remove|drop|destroy|wipe|purge|truncate|erase|revoke|transfer|pay|refund|unlock|"
