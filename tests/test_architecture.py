@@ -520,3 +520,41 @@ def test_the_private_name_check_finds_imports_and_module_attributes(tmp_path: Pa
         "7: engine._translated",
     ]
     assert private_borrowings(source, attributes=False) == ["1: from hintgate.config.reader import _got"]
+
+
+def wait_for_calls(path: Path) -> list[str]:
+    """The lines of a module that call `asyncio.wait_for` (as `asyncio.wait_for` or imported by its name)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            called = node.func
+            if (
+                isinstance(called, ast.Attribute)
+                and called.attr == "wait_for"
+                and isinstance(called.value, ast.Name)
+                and called.value.id == "asyncio"
+            ) or (isinstance(called, ast.Name) and called.id == "wait_for"):
+                found.append(f"{node.lineno}: {ast.unparse(node)[:60]}")
+    return found
+
+
+def test_no_module_waits_with_asyncio_wait_for_which_drops_a_cancel_arriving_as_its_wait_ends() -> None:
+    # On Python 3.11 `asyncio.wait_for` returns the awaited result, instead of raising, when its task is
+    # cancelled in the loop step where the awaited thing ends: a waiter in a loop then never stops (a
+    # gateway's stop hung that way). `async with asyncio.timeout(...)` lets the cancel through.
+    waiting = {name: calls for name, path in modules().items() if (calls := wait_for_calls(path))}
+    assert waiting == {}, "wait with `async with asyncio.timeout(...)` instead"
+
+
+def test_the_wait_for_check_finds_both_spellings(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "import asyncio\n"
+        "from asyncio import wait_for\n"
+        "async def f(event):\n"
+        "    await asyncio.wait_for(event.wait(), 1)\n"
+        "    await wait_for(event.wait(), 2)\n"
+        "    async with asyncio.timeout(3):\n"
+        "        await event.wait()\n"
+    )
+    assert wait_for_calls(source) == ["4: asyncio.wait_for(event.wait(), 1)", "5: wait_for(event.wait(), 2)"]

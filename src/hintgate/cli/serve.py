@@ -354,7 +354,8 @@ async def serve_while_store_opens(serving: Coroutine[Any, Any, None], opening: C
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await serve
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(store, STORE_WAIT_ON_STOP)
+                async with asyncio.timeout(STORE_WAIT_ON_STOP):
+                    await store
         raise
     finally:
         for task in (serve, store):

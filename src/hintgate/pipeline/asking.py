@@ -175,10 +175,8 @@ class Asking:
         """The handshake-era way: the client is asked with `elicitation/create`, within the approval timeout."""
         attempt.asked_via = "elicitation"
         try:
-            reply = await asyncio.wait_for(
-                self.client_for(ctx).client_request("elicitation/create", approval_form(text)),
-                self.policy.settings.approval_timeout,
-            )
+            async with asyncio.timeout(self.policy.settings.approval_timeout):
+                reply = await self.client_for(ctx).client_request("elicitation/create", approval_form(text))
         except TimeoutError:
             return _timed_out(attempt, started)
         except Exception:

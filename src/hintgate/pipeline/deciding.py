@@ -266,7 +266,8 @@ class Deciding:
         params = {"name": entry.upstream_name, "arguments": dict(arguments or {})}
         wait = min(_RESOLVE_WAIT, source.call_timeout)
         try:
-            answer = await asyncio.wait_for(source.request("tools/resolve", params, context=self.client_for(ctx)), wait)
+            async with asyncio.timeout(wait):
+                answer = await source.request("tools/resolve", params, context=self.client_for(ctx))
         except (UpstreamError, TimeoutError) as exc:
             logger.info("hintgate: %s: its server's tools/resolve failed (%s); its own hints stand", entry.name, exc)
             return facts

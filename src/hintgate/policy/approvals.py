@@ -452,7 +452,8 @@ class ApprovalQueue:
                 return Outcome(Answer.DENY, "timeout", self._waited(approval), timed_out=True)
             step = left if approval.caller_alive is None else min(left, _CALLER_CHECK)
             with contextlib.suppress(TimeoutError, _Gone):
-                await asyncio.wait_for(asyncio.shield(future), step)
+                async with asyncio.timeout(step):
+                    await asyncio.shield(future)
             if not future.done() and not approval.caller_connected:
                 return Outcome(Answer.DENY, "caller", self._waited(approval), withdrawn=_GONE)
         try:
@@ -540,7 +541,8 @@ class ApprovalQueue:
         if taken is None:
             return won  # held by another replica: it answers for itself
         try:
-            final = await asyncio.wait_for(asyncio.shield(taken), _TAKEN_WAIT)
+            async with asyncio.timeout(_TAKEN_WAIT):
+                final = await asyncio.shield(taken)
         except TimeoutError:
             return won
         if won.state == "approved" and final.state in ("withdrawn", "expired"):

@@ -189,7 +189,8 @@ class _Worker:
         self._process = process
         try:
             assert process.stdout is not None
-            await asyncio.wait_for(_read(process.stdout), _START_TIMEOUT)  # it says it is ready
+            async with asyncio.timeout(_START_TIMEOUT):
+                await _read(process.stdout)  # it says it is ready
         except BaseException:
             await self.stop()
             raise
@@ -207,7 +208,8 @@ class _Worker:
         try:
             process.stdin.write(_HEADER.pack(len(payload)) + payload)
             await process.stdin.drain()
-            answer = await asyncio.wait_for(_read(process.stdout), deadline)
+            async with asyncio.timeout(deadline):
+                answer = await _read(process.stdout)
         except asyncio.CancelledError:
             # The call went away mid-scan: its answer must not be read as the next job's, so the worker goes.
             with contextlib.suppress(ProcessLookupError):
@@ -235,7 +237,8 @@ class _Worker:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(process.wait(), 5)
+            async with asyncio.timeout(5):
+                await process.wait()
 
 
 async def _read(stream: asyncio.StreamReader) -> bytes:

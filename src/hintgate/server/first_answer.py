@@ -58,4 +58,5 @@ class FirstAnswer:
         A start that read its stored state ahead opens the store then: its imports would hold up the answer.
         """
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._answered.wait(), grace)
+            async with asyncio.timeout(grace):
+                await self._answered.wait()

@@ -637,9 +637,8 @@ class TaskRoutes:
         if not isinstance(source, RunsTasks):
             return "its server no longer runs tasks"
         try:
-            await asyncio.wait_for(
-                source.request("tasks/cancel", {"taskId": upstream_id}, context=caller), _CANCEL_WAIT
-            )
+            async with asyncio.timeout(_CANCEL_WAIT):
+                await source.request("tasks/cancel", {"taskId": upstream_id}, context=caller)
         except (UpstreamError, TimeoutError) as exc:
             logger.warning("%s: cancelling task %s upstream failed: %s", server, upstream_id, exc)
             return f"cancelling it failed: {exc}"
@@ -673,7 +672,8 @@ class TaskRoutes:
                 self._spawn(self._withdraw(task, WITHDRAWN_WITH_GATEWAY))
         if self._withdrawals:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*self._withdrawals, return_exceptions=True), _CANCEL_WAIT)
+                async with asyncio.timeout(_CANCEL_WAIT):
+                    await asyncio.gather(*self._withdrawals, return_exceptions=True)
 
     async def _read_quietly(self, key: str) -> TaskRecord | None:
         try:

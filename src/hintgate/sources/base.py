@@ -299,8 +299,9 @@ class ConfiguredSource:
 
     async def wait_started(self, timeout: float) -> None:
         """Wait until the first start attempt has succeeded or failed (at most `timeout` s)."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._first_attempt.wait(), timeout)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._first_attempt.wait()
 
     def count_dropped(self, count: int) -> None:
         """Count notifications dropped in a flood; the status shows the total (no listener is told)."""

@@ -108,10 +108,12 @@ class StdioChannel:
                     f"sent a line longer than {processes.LINE_LIMIT} bytes", server=self._server
                 ) from exc
             if not line:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self._process.wait(), 2.0)
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(self._stderr_task), 0.5)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(2.0):
+                        await self._process.wait()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(0.5):
+                        await asyncio.shield(self._stderr_task)
                 raise UpstreamClosed(f"closed its stdout; {self.describe_exit()}", server=self._server)
             if not line.strip():
                 continue

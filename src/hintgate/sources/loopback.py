@@ -61,7 +61,8 @@ class LoopbackRedirect:
             OAuthLoginError: no redirect came within `timeout` seconds, or it carried an error.
         """
         try:
-            return await asyncio.wait_for(asyncio.shield(self._result), timeout)
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(self._result)
         except TimeoutError:
             raise OAuthLoginError(
                 f"login to {self.server!r}: no redirect came back to {self.redirect_uri} within {timeout:g} s"
@@ -70,7 +71,8 @@ class LoopbackRedirect:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Answer one HTTP request on the listener."""
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10.0)
+            async with asyncio.timeout(10.0):
+                head = await reader.readuntil(b"\r\n\r\n")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ConnectionError):
             writer.close()
             return
@@ -148,4 +150,5 @@ async def listen_for_redirect(server: str, port: int | None) -> AsyncIterator[Lo
     finally:
         listener.close()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(listener.wait_closed(), 2.0)
+            async with asyncio.timeout(2.0):
+                await listener.wait_closed()

@@ -244,7 +244,8 @@ class McpUpstream(ConfiguredSource):
         seen: object | None = None  # the stored login last opened here: opened again only once rewritten
         while not self._logged_in.is_set():
             try:
-                await asyncio.wait_for(self._logged_in.wait(), self._login_poll)
+                async with asyncio.timeout(self._login_poll):
+                    await self._logged_in.wait()
             except TimeoutError:
                 if self.credentials is None:
                     continue

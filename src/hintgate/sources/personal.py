@@ -266,7 +266,8 @@ class PersonalConnections:
                 if left <= 0:
                     return False
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(poll, left))
+                    async with asyncio.timeout(min(poll, left)):
+                        await event.wait()
                 if event.is_set():
                     return True
         finally:

@@ -74,8 +74,9 @@ async def stop(process: asyncio.subprocess.Process) -> None:
         if step is not None:
             with contextlib.suppress(ProcessLookupError):
                 step()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(process.wait(), 2.0)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(2.0):
+                await process.wait()
 
 
 class Prestarted:

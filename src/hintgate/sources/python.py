@@ -117,7 +117,8 @@ class PythonSource(ConfiguredSource):
         if definition is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)
         try:
-            return await asyncio.wait_for(definition.call(arguments), self.config.call_timeout)
+            async with asyncio.timeout(self.config.call_timeout):
+                return await definition.call(arguments)
         except TimeoutError:
             raise UpstreamTimeout(
                 f"{name} did not finish within {self.config.call_timeout:g} s", server=self.name

@@ -143,7 +143,8 @@ class _PageRedirect:
             if left <= 0:
                 raise OAuthLoginError(f"login to {self.server!r}: the browser did not come back within {timeout:g} s")
             try:
-                return await asyncio.wait_for(asyncio.shield(self.result), min(_POLL, left))
+                async with asyncio.timeout(min(_POLL, left)):
+                    return await asyncio.shield(self.result)
             except TimeoutError:
                 continue
 
@@ -449,7 +450,8 @@ async def _outcome(local: _PageRedirect | None, store: LoginWaits | None, state:
     """How the login the redirect was handed to ended: here, or on the replica holding it (through the store)."""
     if local is not None and local.task is not None:
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(asyncio.shield(local.task), _EXCHANGE_WAIT)
+            async with asyncio.timeout(_EXCHANGE_WAIT):
+                await asyncio.shield(local.task)
         if local.error is None and local.task.done():
             return "done", None
         return "failed", local.error

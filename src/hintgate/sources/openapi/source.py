@@ -293,7 +293,8 @@ class OpenApiSource(ConfiguredSource):
         import httpx2
 
         try:
-            toolset = await asyncio.wait_for(load_toolset(self.config), self.config.startup_timeout)
+            async with asyncio.timeout(self.config.startup_timeout):
+                toolset = await load_toolset(self.config)
         except (TargetError, TimeoutError) as exc:
             reason = str(exc) if isinstance(exc, TargetError) else "reading the document timed out"
             return self._redact.text(reason)
