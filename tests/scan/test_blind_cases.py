@@ -5,9 +5,9 @@ another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cas
 directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
 blind_final22 (written on 2026-11-29), blind_final23 and blind_final24, blind_final25 and blind_final26,
 then blind_final27 and blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30
-(its fourth round), then blind_final31 and blind_final32 (its fifth) were held out while the rules of their round were written and are released since;
-the floors below sit a little under what the scan scored on each when it was added, so a change that
-loses a class there fails.
+(its fourth round), then blind_final31 and blind_final32 (its fifth) were held out while the rules of
+their round were written and are released since; the floors below sit a little under what the scan
+scored on each when it was added, so a change that loses a class there fails.
 """
 
 from __future__ import annotations
