@@ -35,7 +35,7 @@ import logging
 import re
 import time
 import unicodedata
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict, TypeGuard, TypeVar, Unpack
 
@@ -1719,32 +1719,22 @@ def _judged(
             for s in signals
         ]
     if near is not None:
-        # In someone else's text, a secret its reader is told to keep on their own machine is a person's chore; a
-        # change log's entry, credited to its author and its pull request, records a change someone made.
-        signals = [
-            dataclasses.replace(s, discount="kept by its reader")
-            if s.discount is None and _kept(text, s)
-            else dataclasses.replace(s, discount="a change credited to its author")
-            if s.discount is None and _credited(text, s)
-            else dataclasses.replace(s, discount="a condition, not a claim")
-            if s.discount is None and s.phrase.what == _APPROVAL_CLAIMED and _conditioned(text, s)
-            else dataclasses.replace(s, discount="what is cleared, not taken")
-            if s.discount is None and _cleared_away(text, s)
-            else dataclasses.replace(s, discount="what a program will ask of its reader")
-            if s.discount is None and _foretold(text, s)
-            else dataclasses.replace(s, discount="a duty of a program, not of the reader")
-            if s.discount is None and _program_duty(text, s)
-            else dataclasses.replace(s, discount="a secret forbidden to be handed over")
-            if s.discount is None and _guarded_secret(text, s)
-            else dataclasses.replace(s, discount="a secret the reader's own request carries")
-            if s.discount is None and _carried(text, s)
-            else dataclasses.replace(s, discount="said of what it describes")
-            if s.discount is None and _relative(text, s)
-            else dataclasses.replace(s, discount="what an option or a command does")
-            if s.discount is None and _term_described(text, s)
-            else s
-            for s in signals
-        ]
+        # In someone else's text a phrase may say something else than an order, read by the first of these that
+        # holds: a secret its reader is told to keep on their own machine is a person's chore, a change log's entry
+        # credited to its author records a change someone made, and so on.
+        readings: tuple[tuple[str, Callable[[str, _Signal], bool]], ...] = (
+            ("kept by its reader", _kept),
+            ("a change credited to its author", _credited),
+            ("a condition, not a claim", _approval_conditioned),
+            ("what is cleared, not taken", _cleared_away),
+            ("what a program will ask of its reader", _foretold),
+            ("a duty of a program, not of the reader", _program_duty),
+            ("a secret forbidden to be handed over", _guarded_secret),
+            ("a secret the reader's own request carries", _carried),
+            ("said of what it describes", _relative),
+            ("what an option or a command does", _term_described),
+        )
+        signals = [_discounted(text, s, readings) for s in signals]
     live = [s for s in signals if s.discount is None]
     # A discounted phrase inside a phrase that counts ("do not use [any other tool]") says nothing more.
     if len(live) < len(signals):
@@ -2207,6 +2197,21 @@ _REQUEST_DUTY = re.compile(
     r"have\s+to|are\s+required\s+to|is\s+required\s+to)\s+$",
     re.IGNORECASE,
 )
+
+
+def _discounted(text: str, signal: _Signal, readings: Sequence[tuple[str, Callable[[str, _Signal], bool]]]) -> _Signal:
+    """`signal` discounted by the first of `readings` (a reason, and whether it holds) that holds for it in `text`,
+    unless it was discounted already."""
+    if signal.discount is None:
+        for reason, holds in readings:
+            if holds(text, signal):
+                return dataclasses.replace(signal, discount=reason)
+    return signal
+
+
+def _approval_conditioned(text: str, signal: _Signal) -> bool:
+    """Whether a claim of the user's approval stands inside a condition (`_conditioned`)."""
+    return signal.phrase.what == _APPROVAL_CLAIMED and _conditioned(text, signal)
 
 
 def _conditioned(text: str, signal: _Signal) -> bool:
