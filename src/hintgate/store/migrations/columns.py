@@ -1,5 +1,5 @@
-"""What the store's migrations share: column types, the columns several tables have, one table two of them make,
-indexes named as the metadata names them, and columns dropped in batch mode.
+"""What the store's migrations share: column types, required string columns, the columns several tables have, one
+table two of them make, indexes named as the metadata names them, and columns dropped in batch mode.
 
 A released migration must build the same schema for ever: never change what a
 migration here uses; add a new helper beside it instead.
@@ -26,9 +26,14 @@ def moment() -> sa.DateTime:
     return sa.DateTime(timezone=True)
 
 
+def required_string(name: str, *, length: int | None = None) -> sa.Column[Any]:
+    """A required string column (VARCHAR, of `length` characters at most where given): a key, a name, a state."""
+    return sa.Column(name, sa.String(length=length), nullable=False)
+
+
 def stamp(verb: str) -> tuple[sa.Column[Any], sa.Column[Any]]:
     """When and by whom a row was last changed: `{verb}_at` and `{verb}_by`, both required."""
-    return sa.Column(f"{verb}_at", moment(), nullable=False), sa.Column(f"{verb}_by", sa.String(), nullable=False)
+    return sa.Column(f"{verb}_at", moment(), nullable=False), required_string(f"{verb}_by")
 
 
 def sealed() -> tuple[sa.Column[Any], sa.Column[Any]]:
@@ -78,8 +83,8 @@ def create_user_credentials() -> None:
     """Per-person upstream logins keyed by name, as 0012 makes them (0015 drops them; undoing 0015 makes them again)."""
     op.create_table(
         "user_credentials",
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("user_name", sa.String(), nullable=False),
+        required_string("server"),
+        required_string("user_name"),
         *sealed(),
         sa.PrimaryKeyConstraint("server", "user_name", name=op.f("pk_user_credentials")),
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, json_value, moment, stamp
+from hintgate.store.migrations.columns import create_index, json_value, moment, required_string, stamp
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -19,15 +19,15 @@ down_revision: str | None = None
 def upgrade() -> None:
     counters = op.create_table(
         "counters",
-        sa.Column("name", sa.String(length=64), nullable=False),
+        required_string("name", length=64),
         sa.Column("value", sa.BigInteger(), server_default="0", nullable=False),
         sa.PrimaryKeyConstraint("name", name=op.f("pk_counters")),
     )
     op.bulk_insert(counters, [{"name": "overrides", "value": 0}])
     op.create_table(
         "hint_overrides",
-        sa.Column("tool", sa.String(), nullable=False),
-        sa.Column("hint", sa.String(length=32), nullable=False),
+        required_string("tool"),
+        required_string("hint", length=32),
         sa.Column("value", sa.Boolean(), nullable=False),
         *stamp("updated"),
         sa.CheckConstraint(
@@ -38,7 +38,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "sessions",
-        sa.Column("id", sa.String(length=36), nullable=False),
+        required_string("id", length=36),
         sa.Column("client_name", sa.String(), nullable=True),
         sa.Column("client_version", sa.String(), nullable=True),
         sa.Column("status", sa.String(length=16), server_default="active", nullable=False),
@@ -47,7 +47,7 @@ def upgrade() -> None:
         sa.Column("tool_call_count", sa.BigInteger(), server_default="0", nullable=False),
         sa.Column("total_tokens", sa.BigInteger(), server_default="0", nullable=False),
         sa.Column("transport", sa.String(length=16), nullable=True),
-        sa.Column("replica", sa.String(), nullable=False),
+        required_string("replica"),
         sa.CheckConstraint(
             "(status = 'active' AND ended_at IS NULL) OR (status = 'closed' AND ended_at IS NOT NULL)",
             name=op.f("ck_sessions_ended_iff_closed"),
@@ -61,12 +61,12 @@ def upgrade() -> None:
     create_index("sessions", "started_at")
     op.create_table(
         "tool_calls",
-        sa.Column("id", sa.String(), nullable=False),
+        required_string("id"),
         sa.Column("session_id", sa.String(length=36), nullable=True),
-        sa.Column("server_id", sa.String(), nullable=False),
+        required_string("server_id"),
         sa.Column("server_name", sa.String(), nullable=True),
-        sa.Column("tool_name", sa.String(), nullable=False),
-        sa.Column("upstream_tool", sa.String(), nullable=False),
+        required_string("tool_name"),
+        required_string("upstream_tool"),
         sa.Column("arguments", json_value(), nullable=True),
         sa.Column("arguments_truncated", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("arguments_size", sa.Integer(), nullable=True),

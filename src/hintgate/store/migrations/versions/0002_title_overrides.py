@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import stamp
+from hintgate.store.migrations.columns import required_string, stamp
 
 revision: str = "0002"
 down_revision: str | None = "0001"
@@ -19,7 +19,7 @@ down_revision: str | None = "0001"
 def upgrade() -> None:
     op.create_table(
         "title_overrides",
-        sa.Column("tool", sa.String(), nullable=False),
+        required_string("tool"),
         sa.Column("title", sa.Text(), nullable=False),
         *stamp("updated"),
         sa.PrimaryKeyConstraint("tool", name=op.f("pk_title_overrides")),

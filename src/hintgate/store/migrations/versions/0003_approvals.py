@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, json_value, moment
+from hintgate.store.migrations.columns import create_index, json_value, moment, required_string
 
 revision: str = "0003"
 down_revision: str | None = "0007"
@@ -19,21 +19,21 @@ down_revision: str | None = "0007"
 def upgrade() -> None:
     op.create_table(
         "approvals",
-        sa.Column("id", sa.String(length=36), nullable=False),
+        required_string("id", length=36),
         sa.Column("call_id", sa.String(), nullable=True),
         sa.Column("session_id", sa.String(length=36), nullable=True),
         sa.Column("client_name", sa.String(), nullable=True),
-        sa.Column("tool", sa.String(), nullable=False),
+        required_string("tool"),
         sa.Column("title", sa.Text(), nullable=True),
         sa.Column("title_origin", sa.String(length=16), nullable=True),
-        sa.Column("server", sa.String(), nullable=False),
+        required_string("server"),
         sa.Column("arguments", json_value(), nullable=True),
         sa.Column("hints", json_value(), nullable=True),
         sa.Column("warnings", json_value(), nullable=True),
         sa.Column("reason", sa.Text(), nullable=False),
         sa.Column("asked_at", moment(), nullable=False),
         sa.Column("expires_at", moment(), nullable=False),
-        sa.Column("replica", sa.String(), nullable=False),
+        required_string("replica"),
         sa.Column("state", sa.String(length=16), server_default="pending", nullable=False),
         sa.Column("answer", sa.String(length=16), nullable=True),
         sa.Column("answered_by", sa.String(), nullable=True),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, drop_index, moment
+from hintgate.store.migrations.columns import create_index, drop_index, moment, required_string
 
 revision: str = "0004"
 down_revision: str | None = "0002"
@@ -19,14 +19,14 @@ down_revision: str | None = "0002"
 def upgrade() -> None:
     op.create_table(
         "tool_pins",
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("tool", sa.String(), nullable=False),
-        sa.Column("name", sa.String(), nullable=False),
-        sa.Column("sha256", sa.String(length=64), nullable=False),
+        required_string("server"),
+        required_string("tool"),
+        required_string("name"),
+        required_string("sha256", length=64),
         sa.Column("definition", sa.Text(), nullable=False),
         sa.Column("accepted_sha256", sa.String(length=64), nullable=True),
         sa.Column("accepted_definition", sa.Text(), nullable=True),
-        sa.Column("state", sa.String(length=16), nullable=False),
+        required_string("state", length=16),
         sa.Column("reason", sa.Text(), nullable=True),
         sa.Column("reviewed", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("first_seen_at", moment(), nullable=False),
@@ -40,12 +40,12 @@ def upgrade() -> None:
     op.create_table(
         "pin_events",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("tool", sa.String(), nullable=False),
-        sa.Column("kind", sa.String(length=16), nullable=False),
-        sa.Column("sha256", sa.String(length=64), nullable=False),
+        required_string("server"),
+        required_string("tool"),
+        required_string("kind", length=16),
+        required_string("sha256", length=64),
         sa.Column("at", moment(), nullable=False),
-        sa.Column("actor", sa.String(), nullable=False),
+        required_string("actor"),
         sa.Column("detail", sa.Text(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_pin_events")),
     )

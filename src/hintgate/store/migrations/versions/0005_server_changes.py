@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, stamp
+from hintgate.store.migrations.columns import json_value, required_string, stamp
 
 revision: str = "0005"
 down_revision: str | None = "0003"
@@ -19,8 +19,8 @@ down_revision: str | None = "0003"
 def upgrade() -> None:
     op.create_table(
         "server_changes",
-        sa.Column("name", sa.String(), nullable=False),
-        sa.Column("action", sa.String(length=16), nullable=False),
+        required_string("name"),
+        required_string("action", length=16),
         sa.Column("config", json_value(), nullable=True),
         *stamp("changed"),
         sa.CheckConstraint(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import stamp
+from hintgate.store.migrations.columns import required_string, stamp
 
 revision: str = "0006"
 down_revision: str | None = "0005"
@@ -19,8 +19,8 @@ down_revision: str | None = "0005"
 def upgrade() -> None:
     op.create_table(
         "tool_confirms",
-        sa.Column("tool", sa.String(), nullable=False),
-        sa.Column("confirm", sa.String(length=16), nullable=False),
+        required_string("tool"),
+        required_string("confirm", length=16),
         *stamp("updated"),
         sa.CheckConstraint("confirm IN ('first', 'always', 'never')", name=op.f("ck_tool_confirms_confirm")),
         sa.PrimaryKeyConstraint("tool", name=op.f("pk_tool_confirms")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import sealed
+from hintgate.store.migrations.columns import required_string, sealed
 
 revision: str = "0007"
 down_revision: str | None = "0004"
@@ -19,7 +19,7 @@ down_revision: str | None = "0004"
 def upgrade() -> None:
     op.create_table(
         "oauth_credentials",
-        sa.Column("server", sa.String(), nullable=False),
+        required_string("server"),
         *sealed(),
         sa.PrimaryKeyConstraint("server", name=op.f("pk_oauth_credentials")),
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, stamp
+from hintgate.store.migrations.columns import json_value, required_string, stamp
 
 revision: str = "0008"
 down_revision: str | None = "0006"
@@ -19,7 +19,7 @@ down_revision: str | None = "0006"
 def upgrade() -> None:
     op.create_table(
         "policy_settings",
-        sa.Column("setting", sa.String(), nullable=False),
+        required_string("setting"),
         sa.Column("value", json_value(), nullable=False),
         *stamp("updated"),
         sa.PrimaryKeyConstraint("setting", name=op.f("pk_policy_settings")),

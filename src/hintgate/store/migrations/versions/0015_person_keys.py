@@ -26,7 +26,14 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, create_user_credentials, drop_columns, drop_index, sealed
+from hintgate.store.migrations.columns import (
+    create_index,
+    create_user_credentials,
+    drop_columns,
+    drop_index,
+    required_string,
+    sealed,
+)
 
 revision: str = "0015"
 down_revision: str | None = "0014"
@@ -44,8 +51,8 @@ def upgrade() -> None:
     op.execute(sa.text("UPDATE approvals SET user_key = user_name WHERE user_name = 'api-token'"))
     op.create_table(
         "person_credentials",
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("person", sa.String(), nullable=False),
+        required_string("server"),
+        required_string("person"),
         sa.Column("name", sa.String(), nullable=True),
         *sealed(),
         sa.PrimaryKeyConstraint("server", "person", name=op.f("pk_person_credentials")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, drop_index, json_value, moment
+from hintgate.store.migrations.columns import create_index, drop_index, json_value, moment, required_string
 
 revision: str = "0016"
 down_revision: str | None = "0015"
@@ -19,11 +19,11 @@ down_revision: str | None = "0015"
 def upgrade() -> None:
     op.create_table(
         "login_waits",
-        sa.Column("state", sa.String(), nullable=False),
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("person", sa.String(), nullable=False),
-        sa.Column("browser", sa.String(length=64), nullable=False),
-        sa.Column("replica", sa.String(), nullable=False),
+        required_string("state"),
+        required_string("server"),
+        required_string("person"),
+        required_string("browser", length=64),
+        required_string("replica"),
         sa.Column("started_at", moment(), nullable=False),
         sa.Column("expires_at", moment(), nullable=False),
         sa.Column("answer", json_value(), nullable=True),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, drop_index, json_value, moment
+from hintgate.store.migrations.columns import create_index, drop_index, json_value, moment, required_string
 
 revision: str = "0017"
 down_revision: str | None = "0016"
@@ -19,15 +19,15 @@ down_revision: str | None = "0016"
 def upgrade() -> None:
     op.create_table(
         "tasks",
-        sa.Column("key", sa.String(64), nullable=False),
-        sa.Column("call_id", sa.String(), nullable=False),
+        required_string("key", length=64),
+        required_string("call_id"),
         sa.Column("owner", sa.Text(), nullable=False),
         sa.Column("session_id", sa.String(36), nullable=True),
-        sa.Column("server", sa.String(), nullable=False),
-        sa.Column("tool", sa.String(), nullable=False),
+        required_string("server"),
+        required_string("tool"),
         sa.Column("upstream_id", sa.Text(), nullable=False),
-        sa.Column("replica", sa.String(), nullable=False),
-        sa.Column("status", sa.String(16), nullable=False),
+        required_string("replica"),
+        required_string("status", length=16),
         sa.Column("started_at", moment(), nullable=False),
         sa.Column("touched_at", moment(), nullable=False),
         sa.Column("expires_at", moment(), nullable=False),

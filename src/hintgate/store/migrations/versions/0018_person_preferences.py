@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import json_value, moment
+from hintgate.store.migrations.columns import json_value, moment, required_string
 
 revision: str = "0018"
 down_revision: str | None = "0017"
@@ -19,8 +19,8 @@ down_revision: str | None = "0017"
 def upgrade() -> None:
     op.create_table(
         "person_preferences",
-        sa.Column("person", sa.String(), nullable=False),
-        sa.Column("setting", sa.String(), nullable=False),
+        required_string("person"),
+        required_string("setting"),
         sa.Column("value", json_value(), nullable=False),
         sa.Column("updated_at", moment(), nullable=False),
         sa.PrimaryKeyConstraint("person", "setting", name=op.f("pk_person_preferences")),

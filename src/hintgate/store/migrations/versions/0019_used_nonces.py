@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from hintgate.store.migrations.columns import create_index, drop_index
+from hintgate.store.migrations.columns import create_index, drop_index, required_string
 
 revision: str = "0019"
 down_revision: str | None = "0018"
@@ -19,7 +19,7 @@ down_revision: str | None = "0018"
 def upgrade() -> None:
     op.create_table(
         "used_nonces",
-        sa.Column("nonce", sa.String(), nullable=False),
+        required_string("nonce"),
         sa.Column("deadline", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("nonce", name=op.f("pk_used_nonces")),
     )
