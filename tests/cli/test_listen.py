@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hintgate.cli.common import EXIT_LISTEN
+from hintgate.cli.failing import EXIT_LISTEN
 from hintgate.cli.serve import bind_listener, url_host
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "cli"

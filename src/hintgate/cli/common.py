@@ -22,10 +22,8 @@ from rich.console import Console
 
 from hintgate.cli.failing import (
     EXIT_FINDINGS,
-    EXIT_LISTEN,
     EXIT_TARGET,
     EXIT_USAGE,
-    data_dir_unusable,
     fail,
     load_or_fail,
     store_advice,
@@ -35,7 +33,6 @@ from hintgate.errors import ConfigError, HintgateError, StoreError
 
 __all__ = [
     "EXIT_FINDINGS",
-    "EXIT_LISTEN",
     "EXIT_TARGET",
     "EXIT_USAGE",
     "DbOpt",
@@ -44,7 +41,6 @@ __all__ = [
     "StoreListing",
     "WideOpt",
     "command_line",
-    "data_dir_unusable",
     "emit_rows",
     "fail",
     "load_or_fail",
