@@ -259,6 +259,16 @@ class ConfiguredSource:
         """The error a call gets while the source is not up."""
         return upstream_down(self.name, self._status)
 
+    def serving(self, handle: _T | None) -> _T:
+        """`handle`, what a call goes through (a connection, an HTTP client, a registry), while the source is up.
+
+        Raises:
+            UpstreamDown: the source is not up, or has no handle yet.
+        """
+        if handle is None or self._status.state is not SourceState.UP:
+            raise self.upstream_down()
+        return handle
+
     async def supervise(self, attempt: Callable[[], Awaitable[str | None]], *, verb: str = "restarting") -> None:
         """Run `attempt` until cancelled, and again each time it ends: every source's one supervision loop.
 
@@ -296,6 +306,11 @@ class ConfiguredSource:
         self._first_attempt.set()
         await self._set_status(SourceStatus(SourceState.DOWN, reason, restarts=restarts, retry_at=time.time() + delay))
         await asyncio.sleep(delay)
+
+    async def started(self) -> None:
+        """Mark the source up, its restarts so far kept: its first start attempt is over."""
+        self._first_attempt.set()
+        await self._set_status(SourceStatus(SourceState.UP, restarts=self._status.restarts))
 
     async def wait_started(self, timeout: float) -> None:
         """Wait until the first start attempt has succeeded or failed (at most `timeout` s)."""

@@ -267,8 +267,7 @@ class McpUpstream(ConfiguredSource):
             async with self._open(auth) as connection:
                 self._connection = connection
                 await self._refresh_all(connection)
-                self._first_attempt.set()
-                await self._set_status(SourceStatus(SourceState.UP, restarts=self._status.restarts))
+                await self.started()
                 if isinstance(self.config.transport, HttpTransport):
                     return await self._watch(connection)
                 closed = await connection.wait_closed()
@@ -464,9 +463,7 @@ class McpUpstream(ConfiguredSource):
         return self._calls[max(self._calls)]
 
     def _require(self) -> McpConnection:
-        connection = self._connection
-        if connection is None or self._status.state is not SourceState.UP:
-            raise self.upstream_down()
+        connection = self.serving(self._connection)
         if connection.closed is not None:
             # Ended, and the supervisor has not yet marked it down: say why now.
             raise upstream_down(self.name, SourceStatus(SourceState.DOWN, connection.closed.detail))

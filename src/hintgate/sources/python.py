@@ -90,8 +90,7 @@ class PythonSource(ConfiguredSource):
             await self._set_status(SourceStatus(SourceState.DOWN, str(exc)))
             return
         self.tools = [definition.to_mcp_tool() for definition in self.registry]
-        self._first_attempt.set()
-        await self._set_status(SourceStatus(SourceState.UP))
+        await self.started()
         await asyncio.Event().wait()
 
     def tool_facts(self, raw: Mapping[str, Any]) -> ToolFacts:
@@ -111,9 +110,7 @@ class PythonSource(ConfiguredSource):
             UpstreamDown: the registry did not import.
             UpstreamTimeout: the handler ran longer than the call timeout.
         """
-        if self.registry is None or self._status.state is not SourceState.UP:
-            raise self.upstream_down()
-        definition = self.registry.get(name)
+        definition = self.serving(self.registry).get(name)
         if definition is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)
         try:

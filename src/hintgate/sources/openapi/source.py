@@ -45,8 +45,6 @@ from hintgate.sources.base import (
     CallContext,
     ChangeListener,
     ConfiguredSource,
-    SourceState,
-    SourceStatus,
     ToolFacts,
 )
 from hintgate.sources.openapi.convert import ToolSet, build_tools, decode_document
@@ -302,8 +300,7 @@ class OpenApiSource(ConfiguredSource):
         limits = httpx2.Limits(max_connections=100, max_keepalive_connections=20)
         async with httpx2.AsyncClient(timeout=httpx2.Timeout(self.config.call_timeout), limits=limits) as client:
             self._client = client
-            self._first_attempt.set()
-            await self._set_status(SourceStatus(SourceState.UP, restarts=self._status.restarts))
+            await self.started()
             try:
                 await asyncio.Event().wait()
             finally:
@@ -340,9 +337,7 @@ class OpenApiSource(ConfiguredSource):
             UpstreamTimeout: no answer within the call timeout.
             UpstreamError: the request could not be sent (connection refused, DNS...).
         """
-        client = self._client
-        if client is None or self._status.state is not SourceState.UP:
-            raise self.upstream_down()
+        client = self.serving(self._client)
         operation = self._operations.get(name)
         if operation is None:
             raise UpstreamError(f"has no tool {name!r}", server=self.name)
