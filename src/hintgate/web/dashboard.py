@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
     from hintgate.store import Store
     from hintgate.web.pages.frame import Layout
+    from hintgate.web.pages.history import SessionPage
     from hintgate.web.pages.tool import ToolPage
 
 __all__ = ["STATIC", "TEMPLATES", "mount_static", "refusal_page", "render", "router"]
@@ -143,6 +144,20 @@ def _tool_page(gateway: Gateway, access: Access, name: str) -> ToolPage:
     entry = gateway.tool(name)
     page = pages.tool_page(gateway, name) if entry is not None and api.reachable(gateway, entry, access) else None
     return _found(page, f"There is no tool named {name!r}.")
+
+
+async def _session_page(
+    gateway: Gateway, store: Store | None, access: Access, session_id: str, *, title: str | None = None
+) -> SessionPage:
+    """A session's page, or a 404 (titled `title`) when the gateway records nothing, or has no such session the
+    reader may see."""
+    page = await pages.session_page(gateway, _kept(store, "sessions", title), session_id, owner=access.owner)
+    return _found(page, f"There is no session {session_id!r}.")
+
+
+def _someone(user: str | None) -> str | None:
+    """The person a page is filtered by, None when the box was left empty (or blank)."""
+    return (user or "").strip() or None
 
 
 def _render(request: Request, template: str, page: Any, status: int = 200) -> HTMLResponse:
@@ -249,9 +264,8 @@ async def sessions(
     """Recent client sessions: all, the active or the closed ones; every replica's or one's; everyone's or one
     person's."""
     chosen = _one_of("status", status, pages.SESSION_STATUSES)
-    person = user.strip() if user and user.strip() else None
     page = await pages.sessions_page(
-        gateway, store, status=chosen, replica=replica or None, user=person, owner=access.owner
+        gateway, store, status=chosen, replica=replica or None, user=_someone(user), owner=access.owner
     )
     return _render(request, "sessions.html", page)
 
@@ -262,9 +276,8 @@ async def session(
     request: Request, gateway: api.GatewayDep, store: api.MaybeStoreDep, access: AccessDep, session_id: str
 ) -> HTMLResponse:
     """One session and its calls in order."""
-    kept = _kept(store, "sessions", title="Recording is off")
-    page = await pages.session_page(gateway, kept, session_id, owner=access.owner)
-    return _render(request, "session.html", _found(page, f"There is no session {session_id!r}."))
+    page = await _session_page(gateway, store, access, session_id, title="Recording is off")
+    return _render(request, "session.html", page)
 
 
 @router.get("/calls", response_class=HTMLResponse)
@@ -289,7 +302,7 @@ async def calls(
         tool=tool or None,
         tier=_one_of("tier", tier, pages.TIERS),
         verdict=_one_of("verdict", verdict, pages.VERDICTS),
-        user=user.strip() if user and user.strip() else None,
+        user=_someone(user),
     )
     page = await pages.calls_page(gateway, store, pages.CallsFilters(where, offset), owner=access.owner)
     return _render(request, "calls.html", page)
@@ -443,8 +456,7 @@ async def session_calls(
     known: int | None = None,
 ) -> Response:
     """An active session's calls; 204 while there are still `known` of them."""
-    page = await pages.session_page(gateway, _kept(store, "sessions"), session_id, owner=access.owner)
-    page = _found(page, f"There is no session {session_id!r}.")
+    page = await _session_page(gateway, store, access, session_id)
     if known is not None and known == len(page.calls) and page.live:
         return Response(status_code=204)
     return _render(request, "_session_calls.html", page)
