@@ -78,6 +78,7 @@ from hintgate.scan.reading import (
     read,
     spelled_out,
 )
+from hintgate.scan.reporting import reported_home
 from hintgate.scan.scripted import may_script, scripted
 from hintgate.scan.spans import Span
 from hintgate.scan.steering import steers
@@ -1733,6 +1734,7 @@ def _judged(
             ("a secret the reader's own request carries", _carried),
             ("said of what it describes", _relative),
             ("what an option or a command does", _term_described),
+            ("a message reported to its sender's own desk", _reported),
         )
         signals = [_discounted(text, s, readings) for s in signals]
     live = [s for s in signals if s.discount is None]
@@ -2165,6 +2167,15 @@ _AWAY = re.compile(r"@|://")
 _TERM = re.compile(
     r"[ \t]*(?:-{1,2}[A-Za-z0-9][\w-]*(?:[ =,\[][^\n]{0,80})?|#{1,6}[ \t]+`[^`\n]+`[ \t]*|`[^`\n]+`[ \t]*)"
 )
+
+
+def _reported(text: str, signal: _Signal) -> bool:
+    """Whether data sent to an outside address is a message reported to the desk of the organisation that sent the
+    text (`scan.reporting`)."""
+    return not signal.view.hidden and signal.phrase.what == _SENT_OUT and reported_home(text, signal.start, signal.end)
+
+
+_SENT_OUT = "data sent to an outside address"
 
 
 def _relative(text: str, signal: _Signal) -> bool:
