@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from hintgate.cli.call import parse_arguments
+from hintgate.cli.call import parse_arguments, print_result
 from hintgate.testing import running_gateway
 from isolation import child_env
 
@@ -34,6 +34,15 @@ def test_key_value_arguments_read_as_json_when_they_can_and_lay_over_the_json_ob
         parse_arguments(["oops"], None)
     with pytest.raises(ValueError, match="--json: expected a JSON object"):
         parse_arguments([], "[1]")
+
+
+def test_a_text_result_is_printed_as_the_tool_wrote_it_however_narrow_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    text = json.dumps({"body": "word " * 30, "note": "[bold]kept[/bold] :smile:"})
+    print_result({"content": [{"type": "text", "text": text}]})
+    assert capsys.readouterr().out == text + "\n"
 
 
 def test_call_lists_the_demo_tools_calls_one_with_arguments_and_exits_1_on_a_tool_error() -> None:

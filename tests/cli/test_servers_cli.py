@@ -8,7 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
-from hintgate.cli.servers import server_entry
+from hintgate.cli.common import OutputFormat
+from hintgate.cli.servers import report_change, server_entry
 
 
 def entry(command: list[str] | None = None, **options: object) -> dict[str, object]:
@@ -75,3 +76,13 @@ def test_a_gateway_that_does_not_answer_is_exit_3_naming_its_url() -> None:
         result = CliRunner().invoke(app, ["servers", "disable", "time", "--url", url, "--token", "t" * 40])
     assert result.exit_code == 3
     assert f"cannot reach the gateway at {url}" in result.output
+
+
+def test_a_change_the_gateway_does_not_keep_is_said_to_last_until_it_stops_naming_every_cause(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    unchanged = {"added": [], "removed": [], "changed": [], "unchanged": ["notes"]}
+    report_change({"server": None, "diff": unchanged, "persisted": False}, "added", "extra", OutputFormat.TEXT)
+    said = capsys.readouterr().out
+    assert "lasts until the gateway stops" in said
+    assert all(cause in said for cause in ("--demo", "--python", "--no-record"))

@@ -17,7 +17,7 @@ import typer
 from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, FormatOpt, OutputFormat, fail, out
 from hintgate.cli.gateway_api import DEFAULT_URL, TokenOpt, UrlOpt, api_token, unreachable
 
-__all__ = ["EXIT_TOOL_ERROR", "call", "parse_arguments"]
+__all__ = ["EXIT_TOOL_ERROR", "call", "parse_arguments", "print_result"]
 
 EXIT_TOOL_ERROR = 1
 """The tool answered with an error (a denial included): the result is printed all the same."""
@@ -102,7 +102,7 @@ def call(
     if output is OutputFormat.JSON:
         out().print_json(json.dumps(result))
     else:
-        _print_result(result)
+        print_result(result)
     if result.get("isError"):
         raise typer.Exit(EXIT_TOOL_ERROR)
 
@@ -145,12 +145,13 @@ def _refused(exc: BaseException) -> bool:
     return isinstance(exc, httpx2.ConnectError | ConnectionError)
 
 
-def _print_result(result: dict[str, Any]) -> None:
+def print_result(result: dict[str, Any]) -> None:
+    """Print a `tools/call` result: text blocks as the tool wrote them, other blocks and structured content as JSON."""
     console = out()
     blocks = result.get("content") or []
     for block in blocks:
-        if block.get("type") == "text":
-            console.print(block.get("text", ""), markup=False, highlight=False)
+        if block.get("type") == "text":  # as the tool wrote it: never wrapped to the terminal, nor read as markup
+            console.file.write(str(block.get("text", "")) + "\n")
         else:
             console.print_json(json.dumps(block))
     if not blocks and "structuredContent" in result:

@@ -20,7 +20,7 @@ from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, name_
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt
 
-__all__ = ["servers_app", "trust_command"]
+__all__ = ["report_change", "servers_app", "trust_command"]
 
 servers_app = typer.Typer(
     help="The servers of a running gateway: list, add, edit, remove, enable, disable.", no_args_is_help=True
@@ -159,7 +159,8 @@ def _trust_line(server: dict[str, Any]) -> str:
     )
 
 
-def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) -> None:
+def report_change(result: dict[str, Any], verb: str, name: str, output: OutputFormat) -> None:
+    """Print what a change of a running gateway's servers did: the server's state, what kept running, and notes."""
     console = out()
     if output is OutputFormat.JSON:
         console.print_json(json.dumps(result))
@@ -181,7 +182,8 @@ def _report(result: dict[str, Any], verb: str, name: str, output: OutputFormat) 
         console.print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
     if not result.get("persisted", True):
         console.print(
-            "note: the gateway has no store (--no-record): the change lasts until it stops",
+            "note: the change lasts until the gateway stops: it keeps runtime changes only over a config"
+            " file and with recording on (not --demo, --python or --no-record)",
             markup=False,
             highlight=False,
             soft_wrap=True,
@@ -253,7 +255,7 @@ def servers_add(
         body = options.body()
         needs = []
     result = _request("POST", url, "/api/servers", token, {"name": name, **body})
-    _report(result, "added", name, output)
+    report_change(result, "added", name, output)
     if needs and output is OutputFormat.TEXT:
         _needs_note(needs)
 
@@ -304,13 +306,13 @@ def servers_edit(
 ) -> None:
     """Replace a server's whole definition (the same options as add); it restarts, the others are left alone."""
     result = _request("PUT", url, f"/api/servers/{quoted(name)}", token, options.body())
-    _report(result, "edited", name, output)
+    report_change(result, "edited", name, output)
 
 
 def _simple(verb: str, method: str, suffix: str) -> Any:
     def command(name: NameArg, url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT) -> None:
         result = _request(method, url, f"/api/servers/{quoted(name)}{suffix}", token)
-        _report(result, verb, name, output)
+        report_change(result, verb, name, output)
 
     return command
 
@@ -353,4 +355,4 @@ def trust_command(
     if level not in levels:
         fail(f"--level {level!r}: expected one of {', '.join(levels)}", EXIT_USAGE)
     result = _request("POST", url, f"/api/servers/{quoted(name)}/trust", token, {"trust": level})
-    _report(result, f"trust {level}:", name, output)
+    report_change(result, f"trust {level}:", name, output)

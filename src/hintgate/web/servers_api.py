@@ -112,8 +112,8 @@ class ServerChanged(ApiModel):
     diff: Diff
     warnings: list[str] = Field(default_factory=list, description="What deserves a look although the entry is valid.")
     persisted: bool = Field(
-        description="Whether the change is kept in the store (false: recording is off, so the "
-        "change lasts until the gateway stops)."
+        description="Whether the change is kept in the store (false: the gateway serves no config file, "
+        "as with --demo or --python, or recording is off, so the change lasts until the gateway stops)."
     )
 
 
