@@ -2766,7 +2766,11 @@ class _Marks:
         line_start = self._last("\n", 0, start) + 1
         line_end = self._first("\n", end, len(text))
         line_end = len(text) if line_end < 0 else line_end
-        if self._count('"', line_start, start) % 2 == 1 and self._first('"', end, line_end) >= 0:
+        if (
+            self._count('"', line_start, start) % 2 == 1
+            and self._first('"', end, line_end) >= 0
+            and not _data_value(text, line_start, self._last('"', line_start, start))
+        ):
             return True
         for opening, closing in _QUOTE_PAIRS:
             at = self._last(opening, line_start, start)
@@ -2778,6 +2782,28 @@ class _Marks:
             if after >= 0 and (after + 1 >= len(text) or not text[after + 1].isalnum()):
                 return True
         return False
+
+
+# What stands before a data value's opening quotation mark: a JSON member's name and its colon, a key at its line's
+# start, an array's or an object's opening. Such a mark quotes nothing: the value is said by the data it is in (a list
+# of strings in prose, "...", "...", quotes them: the strings after the first are left to the quotation's reading).
+_DATA_VALUE = re.compile(r"(?:\"([^\"\n]*)\"|^[ \t]*([-\w.]+))[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
+# A key that names its value as a sample of someone's words: a payload, an example, a match, a prompt, an excerpt.
+_SAMPLE_KEY = re.compile(
+    r"payload|example|sample|match|prompt|pattern|quot|evidence|excerpt|snippet|input|output|string|regex|"
+    r"signature|attack|inject|probe|canary|trigger",
+    re.IGNORECASE,
+)
+
+
+def _data_value(text: str, start: int, mark: int) -> bool:
+    """Whether the quotation mark at `mark` opens a data value (`start`: its line's start) whose key does not name it
+    a sample of someone's words ("payload": "..." shows an attack, "note": "..." says what it says)."""
+    data = _DATA_VALUE.search(text, start, mark)
+    if data is None:
+        return False
+    key = data.group(1) or data.group(2)
+    return key is None or _SAMPLE_KEY.search(key) is None
 
 
 def _ends_with_cue(window: str) -> bool:
