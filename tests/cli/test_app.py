@@ -276,6 +276,27 @@ def test_config_check_reports_errors_with_exit_2(tmp_path: Path) -> None:
     assert "bad.yaml" in result.output
 
 
+def test_config_check_reads_local_openapi_documents_naming_what_would_be_down_or_skipped(tmp_path: Path) -> None:
+    (tmp_path / "shop.yaml").write_text(
+        "openapi: 3.0.0\ninfo: {title: shop, version: '1'}\npaths:\n  /items:\n"
+        "    get: {operationId: listItems, responses: {'200': {description: ok}}}\n"
+        "    post:\n      operationId: addItem\n      parameters: [{name: x, in: body}]\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    (tmp_path / "torn.yaml").write_text("openapi: 3.0.0\npaths: [\n")
+    config = tmp_path / "servers.yaml"
+    config.write_text(
+        "openapi:\n  shop: {document: ./shop.yaml}\n  torn: {document: ./torn.yaml}\n  gone: {document: ./gone.yaml}\n"
+    )
+    result = runner.invoke(app, ["config", "check", str(config)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any('"shop": skipped $.paths./items.post.parameters[0]' in line for line in lines)
+    assert any('"torn" would be down' in line and "torn.yaml:3:" in line for line in lines)
+    assert any('"gone" would be down' in line and "no such file" in line for line in lines)
+    assert lines[-1].endswith("servers.yaml: 3 servers")
+
+
 def test_python_dash_m_hintgate_runs_the_cli() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "hintgate", "version"], capture_output=True, text=True, timeout=60, check=False

@@ -19,9 +19,11 @@ import enum
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from hintgate import __version__
 from hintgate.cli.approvals import approvals_app
@@ -58,6 +60,7 @@ from hintgate.errors import (
 
 if TYPE_CHECKING:
     from hintgate.cli.targets import Listing
+    from hintgate.config.model import GatewayConfig
 
 __all__ = ["app"]
 
@@ -269,7 +272,7 @@ def infer(
 
 @config_app.command("check")
 def config_check(file: Annotated[Path, typer.Argument(help="The config file to validate.")]) -> None:
-    """Validate a config file without starting anything."""
+    """Validate a config file without starting anything (local OpenAPI documents are read, not URLs)."""
     from hintgate.config.loading import check_config, load_config
 
     try:
@@ -277,10 +280,32 @@ def config_check(file: Annotated[Path, typer.Argument(help="The config file to v
         warnings = check_config(file)
     except ConfigError as exc:
         fail(str(exc), EXIT_USAGE)
+    warnings.extend(_document_notes(loaded, str(file)))
     console = out()
     for warning in warnings:
-        console.print(f"[yellow]warning:[/] {warning}", highlight=False)
-    console.print(f"[green]ok[/]: {file}: {len(loaded.servers)} servers", highlight=False)
+        console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
+    count = len(loaded.sources)
+    console.print(
+        f"[green]ok[/]: {escape(str(file))}: {count} server{'' if count == 1 else 's'}", highlight=False, soft_wrap=True
+    )
+
+
+def _document_notes(loaded: GatewayConfig, file: str) -> list[str]:
+    """What a config's local OpenAPI documents deserve a look for: one that cannot be read or converted (the
+    source would be down), and each operation that would be skipped, with its JSON path. URLs are not fetched."""
+    from hintgate.sources.openapi.source import load_toolset
+
+    notes = []
+    for name, entry in loaded.openapi.items():
+        if urlsplit(entry.document).scheme in {"http", "https"}:
+            continue
+        try:
+            toolset = asyncio.run(load_toolset(entry))
+        except HintgateError as exc:
+            notes.append(f"{file}: OpenAPI source {json.dumps(name)} would be down: {exc}")
+            continue
+        notes.extend(f"{file}: OpenAPI source {json.dumps(name)}: skipped {problem}" for problem in toolset.skipped)
+    return notes
 
 
 app.command()(serve)
