@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -12,8 +13,8 @@ import anyio
 import pytest
 
 from hintgate.config.settings import Settings
-from hintgate.store.recorder import Recorder, RecordingSettings
-from hintgate.store.rows import Batch
+from hintgate.store.recorder import LIGHT_RECORDS, LIGHT_TEXT, Recorder, RecordingSettings
+from hintgate.store.rows import Batch, encode_json
 
 pytestmark = pytest.mark.anyio
 
@@ -97,3 +98,36 @@ async def test_a_close_ends_though_the_write_in_flight_outlives_its_cancellation
     with anyio.fail_after(10):
         await left[0]  # its wait over, the task left behind ends
     assert recorder.pending == 0
+
+
+async def test_only_a_few_records_with_their_json_encoded_and_tokens_estimated_make_a_light_batch(
+    records: Any,
+) -> None:
+    session = records.session()
+
+    def encoded(**fields: Any) -> Any:
+        call = records.call(session.id, **fields)
+        return dataclasses.replace(
+            call, arguments_json=encode_json(call.arguments), response_json=encode_json(call.response)
+        )
+
+    async def light(batch: list[Any], recording: RecordingSettings | None = None) -> bool:
+        seen: list[bool] = []
+
+        async def write(prepare: Callable[[], Batch]) -> None:
+            seen.append(prepare.light())  # type: ignore[attr-defined]
+
+        recorder = Recorder(None, recording or RecordingSettings(), replica="test-replica", writer=write)  # type: ignore[arg-type]
+        recorder.start()
+        for call in batch:
+            recorder.record_call(call)
+        with anyio.fail_after(10):
+            await recorder.close(timeout=5)
+        return seen == [True]
+
+    assert await light([encoded(), encoded()])
+    assert await light([encoded(), records.call(session.id, arguments=None, response=None, error="refused")])
+    assert not await light([encoded(), records.call(session.id)])  # its JSON is still to be written
+    assert not await light([encoded() for _ in range(LIGHT_RECORDS + 1)])
+    assert not await light([encoded(response={"content": [{"type": "text", "text": "x" * LIGHT_TEXT}]})])
+    assert not await light([encoded()], RecordingSettings(tokens="exact"))

@@ -1,4 +1,5 @@
-"""The recorder's SQLite writer: a batch in one transaction on a thread of its own, stored as the engine stores it."""
+"""The recorder's SQLite writer: a batch in one transaction on a thread of its own (a light one on the event loop's),
+stored as the engine stores it."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from typing import Any
 import anyio
 import pytest
 from sqlalchemy import make_url
+from sqlalchemy.exc import IntegrityError
 
 from hintgate.store import CallFilter, Store, database_url
 from hintgate.store import writer as writer_module
 from hintgate.store.engine import async_engine
 from hintgate.store.queries import begin_write
 from hintgate.store.rows import CALL, CLOSE, START, Encoded, Item, json_serializer, prepare, write
-from hintgate.store.writer import CACHE_KIB, SqliteWriter
+from hintgate.store.writer import CACHE_KIB, CHECKPOINT_EVERY, SqliteWriter
 
 pytestmark = pytest.mark.anyio
 
@@ -223,3 +225,107 @@ async def test_a_call_whose_session_was_deleted_after_the_writer_wrote_it_is_sto
     rows = _rows(path)
     assert [row["id"] for row in rows["tool_calls"]] == [late.id]
     assert [(row["id"], row["tool_call_count"]) for row in rows["sessions"]] == [(session.id, 1)]
+
+
+class _Light:
+    """A batch's preparation that says it is light (as the recorder's does for a few encoded records), made once
+    and kept for retries as the recorder's is, noting the thread it is made on."""
+
+    def __init__(self, items: list[Item]) -> None:
+        self.items = items
+        self.threads: list[threading.Thread] = []
+        self.batch: Any = None
+
+    def light(self) -> bool:
+        return True
+
+    def __call__(self) -> Any:
+        if self.batch is None:
+            self.threads.append(threading.current_thread())
+            self.batch = prepare(self.items, response_cap=2000, replica="light")
+        return self.batch
+
+
+async def _opened(path: Path) -> SqliteWriter:
+    """A writer on a fresh database that has written one batch (on its thread, which opens the loop's connection)."""
+    await (await Store.open(f"sqlite:///{path}", replica="light")).close()
+    writer = SqliteWriter(make_url(database_url(str(path))))
+    await writer.write(_Light([]))
+    return writer
+
+
+async def test_a_light_batch_is_prepared_and_committed_on_the_event_loops_thread(tmp_path: Path, records: Any) -> None:
+    path = tmp_path / "light.db"
+    writer = await _opened(path)
+    session = records.session()
+    first, second = _Light([(START, session, None)]), _Light([(CALL, records.call(session.id), None)])
+    try:
+        await writer.write(first)
+        await writer.write(second)
+    finally:
+        await writer.close()
+    assert first.threads + second.threads == [threading.current_thread()] * 2
+    assert len(_rows(path)["tool_calls"]) == 1
+
+
+async def test_a_light_batch_waits_for_a_write_lock_held_elsewhere_on_the_writers_thread(
+    tmp_path: Path, records: Any
+) -> None:
+    path = tmp_path / "locked.db"
+    writer = await _opened(path)
+    batch = _Light([(CALL, records.call(None), None)])
+    try:
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # another process's write transaction
+            with anyio.fail_after(30):
+                async with anyio.create_task_group() as tasks:
+                    tasks.start_soon(writer.write, batch)
+                    while not writer._handed:  # tried on the loop, refused at once, handed to the thread
+                        await anyio.sleep(0.01)
+                    assert _rows(path)["tool_calls"] == []
+                    other.execute("COMMIT")
+    finally:
+        await writer.close()
+    assert len(_rows(path)["tool_calls"]) == 1
+    assert batch.threads == [threading.current_thread()]  # prepared on the loop once, written by the thread as is
+
+
+async def test_a_batch_refused_on_the_loop_raises_and_the_next_one_is_written(tmp_path: Path, records: Any) -> None:
+    path = tmp_path / "refused.db"
+    writer = await _opened(path)
+    call = records.call(None)
+    try:
+        await writer.write(_Light([(CALL, call, None)]))
+        with pytest.raises(IntegrityError):
+            await writer.write(_Light([(CALL, records.call(None, id=call.id), None)]))
+        await writer.write(_Light([(CALL, records.call(None), None)]))
+    finally:
+        await writer.close()
+    assert len(_rows(path)["tool_calls"]) == 2
+
+
+async def test_what_the_loop_commits_is_checkpointed_into_the_database_by_the_writers_thread(
+    tmp_path: Path, records: Any
+) -> None:
+    path = tmp_path / "checkpointed.db"
+    writer = await _opened(path)
+    size = path.stat().st_size
+    try:
+        for _ in range(CHECKPOINT_EVERY):
+            await writer.write(_Light([(CALL, records.call(None, response={"text": "x" * 1000}), None)]))
+        with anyio.fail_after(30):
+            while path.stat().st_size == size:  # the WAL's pages copied into the database file
+                await anyio.sleep(0.01)
+    finally:
+        await writer.close()
+    assert len(_rows(path)["tool_calls"]) == CHECKPOINT_EVERY
+
+
+async def test_the_event_loops_connection_neither_waits_for_a_lock_nor_checkpoints_by_itself(tmp_path: Path) -> None:
+    writer = await _opened(tmp_path / "waits.db")
+    try:
+        raw = writer._loop_conn.driver_connection
+        pragmas = [raw.execute(f"PRAGMA {name}").fetchone()[0] for name in ("busy_timeout", "wal_autocheckpoint")]
+    finally:
+        await writer.close()
+    assert pragmas == [0, 0]

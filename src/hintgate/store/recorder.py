@@ -9,7 +9,10 @@ writer thread (`hintgate.store.writer`); elsewhere (PostgreSQL, in-memory
 SQLite) the batch is prepared in a worker thread (`asyncio.to_thread`) and
 written through the async engine. Either way neither the call nor the event
 loop pays for the encoding, and a batch is prepared once however often its
-write is retried.
+write is retried. The one exception is a light batch on a SQLite file (a few
+records whose JSON the gateway encoded already, `_Prepared.light`): the
+writer may prepare and commit it on the loop's thread, where it costs less
+than the hop (see `hintgate.store.writer`).
 
 Two modes:
 
@@ -462,8 +465,15 @@ class Recorder:
             return
 
 
+LIGHT_RECORDS = 16
+"""Records in a batch light enough to be prepared and committed on the event loop's thread, at most."""
+LIGHT_TEXT = 16384
+"""Characters of JSON text (arguments and responses) in such a batch, at most."""
+
+
 class _Prepared:
-    """A batch's rows, prepared on first call (in the writer's thread) and kept for retries."""
+    """A batch's rows, prepared on first call (in the writer's thread, or the loop's when light) and kept for
+    retries."""
 
     __slots__ = ("_batch", "_cap", "_exact", "_items", "_join", "_replica", "_safe")
 
@@ -480,6 +490,33 @@ class _Prepared:
         self._join = join
         """Adds the items enqueued since to `items` (a list) as they are prepared."""
         self._batch: Batch | None = None
+
+    def light(self) -> bool:
+        """Whether the batch is cheap to prepare on the event loop: at most `LIGHT_RECORDS` records whose JSON
+        (at most `LIGHT_TEXT` characters in all) the caller encoded already, tokens estimated. If so, preparing
+        it takes no more records (none arrives meanwhile on the loop).
+
+        A writer that commits on the loop asks this first (`hintgate.store.writer`).
+        """
+        if self._safe or self._exact or len(self._items) > LIGHT_RECORDS:
+            return False
+        text = 0
+        for kind, payload, _ in self._items:
+            if kind != CALL:
+                continue
+            for value, encoded in (
+                (payload.arguments, payload.arguments_json),
+                (payload.response, payload.response_json),
+            ):
+                if encoded is not None:
+                    text += len(encoded)
+                elif value is not None:
+                    return False
+            text += len(payload.error or "")
+        if text > LIGHT_TEXT:
+            return False
+        self._join = None
+        return True
 
     def __call__(self) -> Batch:
         if self._batch is None:

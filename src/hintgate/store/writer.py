@@ -17,7 +17,19 @@ the writer forgets them all, and a batch the database refuses while it left
 stubs out is written again whole, so a session deleted meanwhile is written
 as a stub as before.
 
-The connection keeps a small page cache (`CACHE_KIB`): a batch touches the
+A light batch (`recorder._Prepared.light`: a few records whose JSON the
+gateway encoded already) is prepared and committed on the event loop's own
+thread instead, on a second connection that never waits: no busy timeout (a
+write lock held elsewhere hands the batch to the thread, which waits for it as
+before) and no automatic checkpoint (the thread runs one every
+`CHECKPOINT_EVERY` such commits, so the loop never copies the WAL into the
+database or syncs it). That saves the hand-off (the thread woken, the GIL
+passed back and forth around each SQLite step, the loop woken back), which at
+a few records a batch cost about as much as the commit. The loop's connection
+is opened by the thread after its first batch, and is used only while the
+thread has no batch or reset of its own in hand.
+
+The connections keep a small page cache (`CACHE_KIB`): a batch touches the
 pages its rows go to and the index pages above them, not the whole file,
 and SQLite's default (2 MiB per connection) would be held for the life of
 the gateway. The connection stays checked out between batches (no pool reset, no
@@ -47,13 +59,16 @@ from sqlalchemy.sql.dml import UpdateBase
 from hintgate.store.engine import sqlite_begin, sqlite_connect
 from hintgate.store.rows import Batch, Encoded, json_serializer, statements
 
-__all__ = ["CACHE_KIB", "SqliteWriter"]
+__all__ = ["CACHE_KIB", "CHECKPOINT_EVERY", "SqliteWriter"]
 
 CACHE_KIB = 256
-"""The writer connection's SQLite page cache, in KiB (`PRAGMA cache_size`)."""
+"""The writer connections' SQLite page cache, in KiB (`PRAGMA cache_size`)."""
+CHECKPOINT_EVERY = 64
+"""Commits on the event loop's connection between two checkpoints run by the thread (a light batch writes
+10–20 WAL pages: about SQLite's own automatic checkpoint, every 1,000)."""
 
 _Processor = Callable[[Any], Any]
-_Job = tuple[Callable[[], None], "asyncio.Future[None]", asyncio.AbstractEventLoop]
+_Job = tuple[Callable[[], None], "asyncio.Future[None]", asyncio.AbstractEventLoop, bool]
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
@@ -129,6 +144,20 @@ def _is_json(implementation: Any, dialect: Dialect) -> bool:
     return isinstance(implementation, JSON)
 
 
+def _close(conn: PoolProxiedConnection) -> None:
+    try:
+        conn.close()
+    except Exception:  # closing a broken connection: nothing more to do with it
+        conn.invalidate()
+
+
+def _wrapped(statement: str, exc: sqlite3.Error) -> DBAPIError:
+    """`exc` as SQLAlchemy raises it (`IntegrityError`, `OperationalError`...), naming `statement`."""
+    wrapped = DBAPIError.instance(statement, None, exc, sqlite3.Error)
+    assert isinstance(wrapped, DBAPIError)
+    return wrapped
+
+
 class _Begin:
     """What `sqlite_begin` uses of a connection, on the driver's own: the store's write transaction
     begins the same way here without a SQLAlchemy transaction around each batch (a quarter of its cost)."""
@@ -159,6 +188,17 @@ def _bounded_cache(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
 
 
+def _never_waits(dbapi_conn: Any, _record: Any) -> None:
+    """On the event loop's connection (after `_bounded_cache`): no busy wait, no automatic checkpoint."""
+    dbapi_conn.execute("PRAGMA busy_timeout=0")
+    dbapi_conn.execute("PRAGMA wal_autocheckpoint=0")
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    """Whether SQLite refused for a lock another connection holds (`SQLITE_BUSY`, any of its kinds)."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
+
+
 class SqliteWriter:
     """Writes prepared batches to one SQLite file from a thread of its own.
 
@@ -172,74 +212,101 @@ class SqliteWriter:
         )
         event.listen(self._engine, "connect", sqlite_connect)
         event.listen(self._engine, "connect", _bounded_cache)
+        # Opened by the thread, used on the loop: never by both at once (`_handed`).
+        self._loop_engine = create_engine(
+            url.set(drivername="sqlite+pysqlite"),
+            json_serializer=json_serializer,
+            poolclass=NullPool,
+            connect_args={"check_same_thread": False},
+        )
+        for listener in (sqlite_connect, _bounded_cache, _never_waits):
+            event.listen(self._loop_engine, "connect", listener)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._conn: PoolProxiedConnection | None = None
+        self._loop_conn: PoolProxiedConnection | None = None
+        """The event loop's connection (`_on_loop`); None until the thread has written a batch, and after a failure."""
+        self._handed = 0
+        """Batches and resets handed to the thread and not yet done (on the loop): the loop's connection rests."""
+        self._loop_commits = 0
         self._plans: dict[tuple[str, tuple[str, ...]], _Plan] = {}
         self._sessions: set[str] = set()
-        """Sessions this connection has written (started or stubbed): their stub is left out. Writer thread only."""
+        """Sessions written (started or stubbed) since the connections opened: their stub is left out. Used by the
+        connection writing a batch, the thread's or the loop's (never both at once)."""
         self._failed = "BEGIN"
         """The statement running, or that failed (for the error)."""
         self._forget = False
-        """Set on the loop (`forget_sessions`), read by the writer thread before its next batch."""
+        """Set on the loop (`forget_sessions`), read before the next batch is written."""
 
     async def write(self, prepare: Callable[[], Batch]) -> None:
-        """Prepare a batch and commit it in one transaction, both on the writer's thread.
+        """Prepare a batch and commit it in one transaction, both on the writer's thread, or both on the event
+        loop's when the batch is light (`prepare.light()` says so) and the write lock is free at once.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database failed or refused the batch (nothing of it is written).
         """
-        await self._run(functools.partial(self._write, prepare))
+        if self._loop_conn is not None and not self._handed and self._on_loop(prepare):
+            return
+        await self._run(functools.partial(self._write, prepare), handed=True)
 
     def forget_sessions(self) -> None:
         """Sessions may have been deleted (a prune): write the stub of every call's session again from now on."""
         self._forget = True
 
     async def reset(self) -> None:
-        """Close the connection (the file may have moved); the next write opens the path again."""
+        """Close the connections (the file may have moved); the next write opens the path again."""
         if self._thread is not None:
-            await self._run(self._drop)
+            await self._run(self._drop, handed=True)
 
     async def close(self) -> None:
-        """Close the connection and stop the thread."""
+        """Close the connections and stop the thread."""
         await self.reset()
         thread, self._thread = self._thread, None
         if thread is not None:
             self._jobs.put(None)
             thread.join(timeout=5.0)  # idle since the reset: it ends at once
         self._engine.dispose()
+        self._loop_engine.dispose()
 
-    def _run(self, job: Callable[[], None]) -> asyncio.Future[None]:
-        """Run `job` on the writer's thread; the future settles on the loop once it has run."""
+    def _run(self, job: Callable[[], None], *, handed: bool = False) -> asyncio.Future[None]:
+        """Run `job` on the writer's thread; the future settles on the loop once it has run.
+
+        `handed`: the job may use the loop's connection or the sessions written (a batch, a reset): until it has
+        run, no batch is committed on the loop.
+        """
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name="hintgate-store-writer", daemon=True)
             self._thread.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._jobs.put((job, done, loop))
+        self._handed += handed
+        self._jobs.put((job, done, loop, handed))
         return done
 
     def _serve(self) -> None:
         jobs = self._jobs
         while (taken := jobs.get()) is not None:
-            job, done, loop = taken
+            job, done, loop, handed = taken
             error: BaseException | None = None
             try:
                 job()
             except BaseException as exc:  # handed to the waiting task, which raises it
                 error = exc
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-                loop.call_soon_threadsafe(_settle, done, error)
+                loop.call_soon_threadsafe(self._ran, done, error, handed)
             del taken, job, done, error  # hold no batch while idle
+
+    def _ran(self, done: asyncio.Future[None], error: BaseException | None, handed: bool) -> None:
+        """On the loop, once a job has run on the thread (even if whoever waited for it was cancelled)."""
+        self._handed -= handed
+        _settle(done, error)
 
     def _drop(self) -> None:
         self._sessions.clear()
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except Exception:  # closing a broken connection: nothing more to do with it
-                conn.invalidate()
+        for conn in (self._conn, self._loop_conn):
+            if conn is not None:
+                _close(conn)
+        self._conn = self._loop_conn = None
 
     def _write(self, prepare: Callable[[], Batch]) -> None:
         batch = prepare()
@@ -247,27 +314,72 @@ class SqliteWriter:
         try:
             if self._conn is None:
                 self._conn = self._engine.raw_connection()  # `sqlite_connect` sets its PRAGMAs
-            raw = self._conn.driver_connection
-            assert isinstance(raw, sqlite3.Connection)
-            if self._forget:
-                self._forget = False
-                self._sessions.clear()
-            try:
-                self._commit(raw, batch, skip_known=True)
-            except sqlite3.IntegrityError:
-                if not self._sessions:
-                    raise
-                # A session it left the stub of may have been deleted since: once more, every stub written.
-                self._sessions.clear()
-                self._commit(raw, batch, skip_known=False)
+            self._write_on(self._conn, batch)
         except sqlite3.Error as exc:
             self._drop()  # whatever broke, the next attempt starts from a fresh connection
-            wrapped = DBAPIError.instance(self._failed, None, exc, sqlite3.Error)
-            assert isinstance(wrapped, DBAPIError)
-            raise wrapped from exc
+            raise _wrapped(self._failed, exc) from exc
         except DBAPIError:
             self._drop()
             raise
+        if self._loop_conn is None:
+            with contextlib.suppress(sqlite3.Error, DBAPIError):  # the loop's batches come here meanwhile
+                self._loop_conn = self._loop_engine.raw_connection()
+
+    def _on_loop(self, prepare: Callable[[], Batch]) -> bool:
+        """Prepare and commit a light batch on the loop's connection; False when it is not light, or another
+        connection holds the write lock (nothing of it written: the thread writes it).
+
+        Raises:
+            sqlalchemy.exc.DBAPIError: the database failed or refused the batch; the loop's connection is closed
+                (the next batch goes to the thread, which opens it again).
+        """
+        light = getattr(prepare, "light", None)
+        if light is None or not light():
+            return False
+        conn = self._loop_conn
+        assert conn is not None
+        batch = prepare()
+        try:
+            self._write_on(conn, batch)
+        except sqlite3.Error as exc:
+            if isinstance(exc, sqlite3.OperationalError) and _busy(exc):
+                return False
+            self._loop_conn = None
+            self._sessions.clear()
+            _close(conn)
+            raise _wrapped(self._failed, exc) from exc
+        self._loop_commits += 1
+        if self._loop_commits % CHECKPOINT_EVERY == 0:
+            self._run(self._checkpoint)  # not waited for: the loop's next batches go on meanwhile
+        return True
+
+    def _checkpoint(self) -> None:
+        """Copy what the WAL holds into the database, as far as readers let it (`PASSIVE`: nobody waits)."""
+        with contextlib.suppress(sqlite3.Error, DBAPIError):  # the next one, or the thread's own commits, will
+            if self._conn is None:
+                self._conn = self._engine.raw_connection()
+            self._conn.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
+
+    def _write_on(self, conn: PoolProxiedConnection, batch: Batch) -> None:
+        """Commit `batch` on `conn`, writing the stubs of sessions written before only if the database asks.
+
+        Raises:
+            sqlite3.Error: the statement that failed is `self._failed`; nothing of the batch is written.
+        """
+        raw = conn.driver_connection
+        assert isinstance(raw, sqlite3.Connection)
+        self._failed = "BEGIN"
+        if self._forget:
+            self._forget = False
+            self._sessions.clear()
+        try:
+            self._commit(raw, batch, skip_known=True)
+        except sqlite3.IntegrityError:
+            if not self._sessions:
+                raise
+            # A session it left the stub of may have been deleted since: once more, every stub written.
+            self._sessions.clear()
+            self._commit(raw, batch, skip_known=False)
 
     def _commit(self, raw: sqlite3.Connection, batch: Batch, *, skip_known: bool) -> None:
         """Write `batch` in one transaction (`BEGIN IMMEDIATE` ... `COMMIT`); rolled back if anything fails.
