@@ -323,9 +323,10 @@ async def test_what_the_loop_commits_is_checkpointed_into_the_database_by_the_wr
 
 async def test_the_event_loops_connection_neither_waits_for_a_lock_nor_checkpoints_by_itself(tmp_path: Path) -> None:
     writer = await _opened(tmp_path / "waits.db")
+    names = ("busy_timeout", "wal_autocheckpoint", "cache_size", "journal_mode", "synchronous", "foreign_keys")
     try:
         raw = writer._loop_conn.driver_connection
-        pragmas = [raw.execute(f"PRAGMA {name}").fetchone()[0] for name in ("busy_timeout", "wal_autocheckpoint")]
+        pragmas = [raw.execute(f"PRAGMA {name}").fetchone()[0] for name in names]
     finally:
         await writer.close()
-    assert pragmas == [0, 0]
+    assert pragmas == [0, 0, -CACHE_KIB, "wal", 1, 1]  # and otherwise as the store's own connections are

@@ -23,9 +23,9 @@ thread instead, on a second connection that never waits: no busy timeout (a
 write lock held elsewhere hands the batch to the thread, which waits for it as
 before) and no automatic checkpoint (the thread runs one every
 `CHECKPOINT_EVERY` such commits, so the loop never copies the WAL into the
-database or syncs it). That saves the hand-off (the thread woken, the GIL
-passed back and forth around each SQLite step, the loop woken back), which at
-a few records a batch cost about as much as the commit. The loop's connection
+database or syncs it). That saves the hand-off: the thread woken, the GIL
+passed back and forth around each SQLite step, the loop woken back (see
+bench/README.md, "Light batches committed on the loop"). The loop's connection
 is opened by the thread after its first batch, and is used only while the
 thread has no batch or reset of its own in hand.
 
