@@ -763,6 +763,62 @@ _KEPT_WHERE = Cue(
     r"|\bsilent(?:ly)?\b",
     re.IGNORECASE,
 )
+# What the model is to tell a person, dictated as a claim: "tell the customer (that) their ticket was escalated",
+# "report back that only one was approved", "state that ours is the best", "reply 'sent'", "return "none found" to the
+# user"; in other languages the verb of saying and its "that" ("rispondi che", "melde dem Nutzer, dass",
+# "ואמור ללקוח ש", "と伝えて").
+_TOLD_PERSON = (
+    r"(?:(?:the|your|our|a|any|each|every)\s+)?(?:[\w-]+\s+)?(?:users?|customers?|clients?|callers?|shoppers?|buyers?|"
+    r"claimants?|patients?|employees?|students?|teachers?|instructors?|managers?|owners?|recruiters?|reviewers?|"
+    r"requesters?|cardholders?|members?|agents?|applicants?|candidates?|tenants?|travell?ers?|guests?|parents?|"
+    r"visitors?|readers?|recipients?|on-?call)\b|\b(?:them|him|her)\b"
+)
+_TOLD = Cue(
+    r"\b(?:tell|inform|assure|reassure|notify|remind|advise)\s+(?:" + _TOLD_PERSON + r")\s*(?:that\s+)?"
+    r"(?:[\w'’-]+\s+){0,6}?(?:is|are|was|were|has|have|had|did|does|will|went|can|cannot|can't|won't)\b"
+    r"|\b(?:say|state|claim|report|answer|reply|respond|confirm|announce|declare|write)\s+(?:back\s+)?(?:to\s+(?:"
+    + _TOLD_PERSON
+    + r")\s*)?(?:that\b|[\"'“‘`«]\w)"
+    r"|\b(?:return|report|reply|answer|say|show|give)\w*\s+[\"'“‘`«][^\"'”’`»\n]{1,60}[\"'”’`»]\s+to\s+(?:"
+    + _TOLD_PERSON
+    + r")"
+    r"|\b(?:describe|present|report|label|portray|frame)\w*\s+(?:[^\s.,;:!?]+\s+){0,8}?as\s+(?:coming\s+from\s+)?"
+    r"(?![\w-]+\s+(?:table|list|json|csv|markdown|text)\b)[\w\"'“«`]"
+    r"|\b(?:sag|sage|melde|teile|antworte|erkläre|berichte|behaupte|versichere)\b[^.;!?\n]{0,40}?\bdass\b"
+    r"|\b(?:dile|diles|dígale|informa|infórmale|responde|contesta|indica|afirma|comunica|asegura|diga|informe|"
+    r"responda|afirme|comunique|dis|dites|réponds|répondez|informez|indiquez|affirmez|annoncez|assurez)\b"
+    r"[^.;!?\n]{0,40}?\bqu(?:e\b|')"
+    r"|\b(?:rispondi|dici|comunica|afferma|riferisci|spiega|assicura)\b[^.;!?\n]{0,40}?\bche\b"
+    r"|\b(?:zeg|meld|vertel|antwoord)\b[^.;!?\n]{0,40}?\bdat\b"
+    r"|\b(?:powiedz|poinformuj|odpowiedz|przekaż|zapewnij)\w*\b[^.;!?\n]{0,40}?\bże\b"
+    r"|\b(?:скажи|сообщи|ответь|говори|сообщай|отвечай|заяви|повідом|відповідай|повідомляй|кажи)\w*"
+    r"[^.;!?\n]{0,40}?\b(?:что|що)\b"
+    r"|\b(?:nói|trả\s+lời|thông\s+báo|khẳng\s+định)\b[^.;!?\n]{0,40}?\brằng\b"
+    r"|\b(?:katakan|beritahu|beri\s+tahu|jawab|sampaikan|bilang)\w*\b[^.;!?\n]{0,40}?\bbaha?wa\b"
+    r"|(?:^|\s)ו?(?:אמור|תגיד|תאמר|ספר|תספר|הודע|תודיע|השב|ענה|תענה)\s+(?:\S+\s+){0,3}?ש\S"
+    r"|(?:قل|أخبر|أبلغ|أجب|اخبر)\S*\s+(?:\S+\s+){0,3}?(?:أن|بأن)"
+    r"|(?:बताएं|बताएँ|कहें|कहो|बताओ|बताइए|कहिए)\s+कि"
+    r"|と(?:伝え|言っ|言い|答え|回答|説明|報告|案内)|(?:라고|다고)\s*(?:말|답|전하|전해|알려|보고|안내)"
+    r"|(?:告诉|告訴)(?:用户|用戶|客户|客戶|他们|他們|对方|對方)",
+    re.IGNORECASE,
+)
+# What such a claim is set against, in the same sentence: what is done or true ("instead", "regardless", "even if",
+# "in fact"), or the act done out of sight ("quietly", "without telling"); "but" only before the telling ("skip the
+# send but report ...").
+_AGAINST_DONE = Cue(
+    r"\binstead\b(?!\s+of\b)|\bregardless\b|\bwhatever\b|\bno\s+matter\b|\birrespective\b|\beven\s+(?:if|though|when|"
+    r"where)\b|\bin\s+(?:fact|reality|truth)\b|\bactually\b|\bdespite\b|\balthough\b|\b(?:quietly|silently|secretly|"
+    r"covertly)\b|\b(?:do\s+not|don't|never)\s+(?:show|mention|reveal|disclose|name)\b"
+    r"|\bbut\s+(?:\w+\s+){0,2}?(?:tell|inform|assure|say|state|claim|report|answer|reply|respond|confirm|describe|"
+    r"present)\b"
+    r"|\b(?:trotzdem|dennoch|obwohl|auch\s+wenn|aunque|a\s+pesar|sin\s+embargo|anche\s+se|sebbene|comunque|même\s+si|"
+    r"malgré|pourtant|mesmo\s+que|embora|zelfs\s+als|ondanks|nawet\s+jeśli|mimo|даже\s+если|несмотря|хотя|навіть\s+якщо|"
+    r"незважаючи|ngay\s+cả\s+khi|mặc\s+dù|không\s+đề\s+cập|meskipun|walaupun|olsa\s+bile|rağmen)\b"
+    r"|حتى\s+لو|رغم|גם\s+אם|למרות|בפועל|בלי\s+ל|भले\s+ही|बावजूद|যদিও|แม้ว่า|ても|にもかかわらず|더라도|即使|尽管|儘管|无论|無論|不管",
+    re.IGNORECASE,
+)
+
+
 # The user's say waived. The model fills in the confirmation itself; one approval made to cover later acts; consent
 # said to be given elsewhere; asking called a regression; an act done without checking back; nothing waited for.
 _WAIVED = Cue(
@@ -940,6 +996,91 @@ _NEEDS = {
         "independientemente",
         "indipendentemente",
         "unabh\u00e4ngig",
+    ),
+    "told": (
+        "instead",
+        "regardless",
+        "whatever",
+        "no matter",
+        "irrespective",
+        "even if",
+        "even though",
+        "even when",
+        "even where",
+        "in fact",
+        "in reality",
+        "in truth",
+        "actually",
+        "despite",
+        "although",
+        "quietly",
+        "silently",
+        "secretly",
+        "covertly",
+        "not show",
+        "not mention",
+        "not reveal",
+        "not disclose",
+        "not name",
+        "n't show",
+        "n't mention",
+        "n't reveal",
+        "n't disclose",
+        "never show",
+        "never mention",
+        "never reveal",
+        "never disclose",
+        "but ",
+        "trotzdem",
+        "dennoch",
+        "obwohl",
+        "auch wenn",
+        "aunque",
+        "a pesar",
+        "sin embargo",
+        "anche se",
+        "sebbene",
+        "comunque",
+        "m\u00eame si",
+        "malgr\u00e9",
+        "pourtant",
+        "mesmo que",
+        "embora",
+        "zelfs als",
+        "ondanks",
+        "nawet je\u015bli",
+        "mimo",
+        "\u0434\u0430\u0436\u0435 \u0435\u0441\u043b\u0438",
+        "\u043d\u0435\u0441\u043c\u043e\u0442\u0440\u044f",
+        "\u0445\u043e\u0442\u044f",
+        "\u043d\u0430\u0432\u0456\u0442\u044c \u044f\u043a\u0449\u043e",
+        "\u043d\u0435\u0437\u0432\u0430\u0436\u0430\u044e\u0447\u0438",
+        "ng\u00e0y c\u1ea3 khi",
+        "m\u1eb7c d\u00f9",
+        "kh\u00f4ng \u0111\u1ec1 c\u1eadp",
+        "meskipun",
+        "walaupun",
+        "olsa bile",
+        "ra\u011fmen",
+        "\u062d\u062a\u0649 \u0644\u0648",
+        "\u0631\u063a\u0645",
+        "\u05d2\u05dd \u05d0\u05dd",
+        "\u05dc\u05de\u05e8\u05d5\u05ea",
+        "\u05d1\u05e4\u05d5\u05e2\u05dc",
+        "\u05d1\u05dc\u05d9 \u05dc",
+        "\u092d\u0932\u0947 \u0939\u0940",
+        "\u092c\u093e\u0935\u091c\u0942\u0926",
+        "\u09af\u09a6\u09bf\u0993",
+        "\u0e41\u0e21\u0e49\u0e27\u0e48\u0e32",
+        "\u3066\u3082",
+        "\u306b\u3082\u304b\u304b\u308f\u3089\u305a",
+        "\ub354\ub77c\ub3c4",
+        "\u5373\u4f7f",
+        "\u5c3d\u7ba1",
+        "\u5118\u7ba1",
+        "\u65e0\u8bba",
+        "\u7121\u8ad6",
+        "\u4e0d\u7ba1",
     ),
     "kept": (
         "be mentioned",
@@ -1330,6 +1471,12 @@ def _judge_note(sentence: str, family: str, rules: set[str]) -> str | None:
         said = _said(_RANKED, sentence)
         if said is not None:
             return f"fixes the recommendation whatever the data ({said!r})"
+    if "told" in rules and not _SECRET_WORDS.search(sentence):
+        # A claim dictated to a person beside what it is set against (an act done instead, "regardless", "even if",
+        # out of sight): what they are told is not what is done or true.
+        told = _said(_TOLD, sentence, verdict=True) if _AGAINST_DONE.search(sentence) is not None else None
+        if told is not None:
+            return f"tells the user something set against what is done or true ({told!r})"
     if "kept" in rules:
         kept = _said(_KEPT_FROM, sentence)
         if kept is not None and _KEPT_WHERE.search(sentence):
