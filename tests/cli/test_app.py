@@ -515,3 +515,29 @@ def test_version_option_works_from_the_installed_command_without_a_subcommand(tm
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("hintgate ")
     assert done.stdout.split()[1][0].isdigit()
+
+
+def test_every_help_paragraph_is_one_line_so_help_wraps_to_the_terminal() -> None:
+    import inspect
+
+    import typer
+
+    ragged: list[str] = []
+
+    def walk(group: typer.Typer, path: str) -> None:
+        infos = [
+            (f"{path} {c.name or getattr(c.callback, '__name__', '')}", c.help, c.callback)
+            for c in group.registered_commands
+        ]
+        if group.registered_callback is not None:
+            infos.append((path, group.registered_callback.help, group.registered_callback.callback))
+        for where, given, callback in infos:
+            text = given if isinstance(given, str) else inspect.getdoc(callback) or ""
+            if "\n" in text.replace("\n\n", ""):
+                ragged.append(where)
+        for sub in group.registered_groups:
+            assert sub.typer_instance is not None
+            walk(sub.typer_instance, f"{path} {sub.name}")
+
+    walk(app, "hintgate")
+    assert ragged == []

@@ -41,6 +41,7 @@ from hintgate.cli.common import (
     out,
     print_wide,
     spelt_out,
+    unwrapped_help,
     with_store,
 )
 from hintgate.cli.pins import pins_app
@@ -533,3 +534,6 @@ def demo_server() -> None:
 def version() -> None:
     """Print hintgate's version."""
     out().print(f"hintgate {__version__}", highlight=False)
+
+
+unwrapped_help(app)

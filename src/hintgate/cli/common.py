@@ -50,6 +50,7 @@ __all__ = [
     "spelt_out",
     "store_advice",
     "store_location",
+    "unwrapped_help",
     "with_store",
 ]
 
@@ -124,6 +125,30 @@ def command_line() -> typer.Typer:
     )
     app.callback()(_options)
     return app
+
+
+def unwrapped_help(app: typer.Typer) -> typer.Typer:
+    """Give every command and group of `app` its docstring as help with each paragraph on one line.
+
+    Typer keeps a docstring's line breaks after its first paragraph, so a paragraph written over
+    several source lines printed ragged on a terminal narrower than the source; one line per
+    paragraph lets the help wrap to the terminal's width. Help given explicitly is left alone.
+    """
+    # Typer marks help not given as None on a command and as a DefaultPlaceholder on a group's callback.
+    for command in app.registered_commands:
+        if command.help is None and command.callback is not None:
+            command.help = _paragraphs(inspect.getdoc(command.callback) or "")
+    group = app.registered_callback
+    if group is not None and not isinstance(group.help, str) and group.callback is not None:
+        group.help = _paragraphs(inspect.getdoc(group.callback) or "")
+    for sub in app.registered_groups:
+        if sub.typer_instance is not None:
+            unwrapped_help(sub.typer_instance)
+    return app
+
+
+def _paragraphs(text: str) -> str:
+    return "\n\n".join(" ".join(line.strip() for line in para.splitlines()) for para in text.split("\n\n"))
 
 
 def _print_version(given: bool) -> None:
