@@ -151,6 +151,26 @@ def test_servers_add_says_the_trust_the_new_server_got_and_what_it_means(trust: 
     assert said in " ".join(result.stdout.split())
 
 
+def test_servers_list_fits_80_columns_and_shows_every_cell_whole_with_wide() -> None:
+    reason = "command 'definitely-not-installed' was not found on PATH: install it, or give its full path"
+    row = {
+        "name": "a-server-with-a-long-name",
+        "status": {"state": "down", "reason": reason},
+        "tools": 0,
+        "origin": "runtime",
+        "change": {"action": "add", "changed_at": "2026-01-01T00:00:00Z", "changed_by": "someone@example.com"},
+    }
+    with Canned(200, [row]) as gateway:
+        fitted = CliRunner().invoke(app, ["servers", "list", "--url", gateway.url], env={"COLUMNS": "80"})
+        wide = CliRunner().invoke(app, ["servers", "list", "--wide", "--url", gateway.url], env={"COLUMNS": "80"})
+    assert fitted.exit_code == 0, fitted.output
+    assert max(len(line) for line in fitted.output.splitlines()) <= 80
+    assert "a-server-with-a-long-name" in fitted.output
+    assert wide.exit_code == 0, wide.output
+    assert reason in wide.output
+    assert "add by someone@example.com" in wide.output
+
+
 def test_servers_list_says_who_made_each_runtime_change() -> None:
     row = {
         "name": "docs",

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, name_values, out, spelt_out
+from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, WideOpt, fail, name_values, out, spelt_out
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt
 
@@ -191,33 +191,36 @@ def report_change(result: dict[str, Any], verb: str, name: str, output: OutputFo
 
 
 def _render(rows: list[dict[str, Any]], *, width: int, wide: bool = False) -> Any:
-    from rich.table import Table
+    from hintgate.cli.layout import Column, fit_table
 
-    table = Table(box=None, pad_edge=False, show_edge=False, width=None if wide else min(width, 100))
-    for column, kwargs in (
-        ("SERVER", {"overflow": "fold", "ratio": 2}),
-        ("STATE", {"no_wrap": True}),
-        ("TOOLS", {"justify": "right", "no_wrap": True}),
-        ("ORIGIN", {"no_wrap": True}),
-        ("CHANGE", {"overflow": "fold", "ratio": 1}),
-        ("REASON", {"overflow": "fold", "ratio": 3}),
-    ):
-        table.add_column(column, **kwargs)
+    columns = [
+        Column("server"),
+        Column("state"),
+        Column("tools", justify="right"),
+        Column("origin", priority=2),
+        Column("change", priority=3, cut=True, wrap=True),
+        Column("reason", priority=1, cut=True, wrap=True),
+    ]
+    cells = []
     for s in rows:
         change = s.get("change") or {}
-        table.add_row(
-            s["name"],
-            s["status"]["state"],
-            str(s["tools"]),
-            s.get("origin", "config"),
-            f"{change['action']} by {change.get('changed_by', '?')}" if change.get("action") else "",
-            s["status"].get("reason") or "",
+        cells.append(
+            [
+                s["name"],
+                s["status"]["state"],
+                str(s["tools"]),
+                s.get("origin", "config"),
+                f"{change['action']} by {change.get('changed_by', '?')}" if change.get("action") else "",
+                s["status"].get("reason") or "",
+            ]
         )
-    return table
+    return fit_table(columns, cells, width=width, wide=wide, title="servers")
 
 
 @servers_app.command("list")
-def servers_list(url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT) -> None:
+def servers_list(
+    url: UrlOpt, token: TokenOpt = None, output: FormatOpt = OutputFormat.TEXT, wide: WideOpt = False
+) -> None:
     """Every server: state, tools, where it is defined (config file or runtime), the runtime change in force."""
     from hintgate.cli.common import emit_rows
 
@@ -225,7 +228,7 @@ def servers_list(url: UrlOpt, token: TokenOpt = None, output: FormatOpt = Output
     if output is OutputFormat.TEXT and not rows:
         out().print("the gateway has no servers", markup=False)
         return
-    emit_rows(rows, output, _render)
+    emit_rows(rows, output, _render, wide)
 
 
 @servers_app.command("add")
