@@ -221,7 +221,7 @@ def test_check_warns_about_disabled_servers_and_overrides_that_never_apply(tmp_p
     assert any('"rm" never applies' in w for w in warnings)
 
 
-def test_check_names_a_server_whose_command_is_not_on_path_or_does_not_exist(
+def test_check_names_a_server_whose_command_is_not_on_path_or_does_not_exist_at_its_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # a relative command without cwd is run from the gateway's directory
@@ -235,12 +235,10 @@ def test_check_names_a_server_whose_command_is_not_on_path_or_does_not_exist(
           shell: {command: sh}
         """,
     )
-    warnings = check_config(path)
-    assert 'c.yaml: server "time": command "no-such-command-anywhere" was not found on PATH' in "\n".join(warnings)
-    assert f'server "local": command "./bin/server" does not exist ({tmp_path / "bin" / "server"})' in "\n".join(
-        warnings
-    )
-    assert not [w for w in warnings if '"shell"' in w]
+    said = "\n".join(check_config(path))
+    assert 'c.yaml:2:3: server "time": command "no-such-command-anywhere" was not found on PATH' in said
+    assert f'c.yaml:3:3: server "local": command "./bin/server" does not exist ({tmp_path / "bin" / "server"})' in said
+    assert '"shell"' not in said
 
 
 def test_check_warns_that_policy_naming_people_does_nothing_without_an_identity_section(tmp_path: Path) -> None:

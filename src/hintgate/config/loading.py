@@ -111,8 +111,22 @@ def check_config(path: str | Path) -> list[str]:
         notes.append(f"{name}: no servers configured; the gateway will serve no tools")
     elif not any(enabled):
         notes.append(f"{name}: every server is disabled; the gateway will serve no tools")
+    positions = _positions(Path(path))
     for row in SOURCE_TYPES:
         for entry in config.sources.values():
             if isinstance(entry, row.config):
-                notes.extend(row.check(entry, name))
+                mark = next(
+                    (m for key in (row.key, *row.aliases) if (m := positions.keys.get((key, entry.name)))), None
+                )
+                notes.extend(row.check(entry, f"{name}:{mark[0]}:{mark[1]}" if mark else name))
     return notes
+
+
+def _positions(file: Path) -> Positions:
+    """Where each key of a file that loaded sits (none when it cannot be read again)."""
+    suffix = file.suffix.lower()
+    fmt: Format = "json" if suffix == ".json" else "yaml" if suffix in {".yaml", ".yml"} else "auto"
+    try:
+        return read_text(file.read_text(encoding="utf-8-sig"), fmt)[1]
+    except (OSError, UnicodeDecodeError, SyntaxProblem):
+        return Positions()
