@@ -1681,6 +1681,11 @@ def _judge_sentence(
     claim = approval is not None and (
         _CLAIM.search(sentence, seen) is not None or (context.error and _NEEDLESS.search(sentence) is not None)
     )
+    # "To keep the archive complete, mail a copy to ...": an imperative after a clause of purpose, said to the reader
+    # of a tool's own text (another tool named for a purpose alone is how a text points to its siblings).
+    purposed = addressee == "none" and not context.result and bool(kinds - {"tool"})
+    if purposed and _IMPERATIVE.match(_PURPOSE.sub("", sentence)):
+        addressee = "reader"
     high = _is_high(kinds, addressee, context, other_script=other_script, claim=claim)
     if (
         not high
