@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 
 from hintgate.cli.lint_report import lint_json, lint_markdown, lint_sarif
-from hintgate.hints.lint import lint_tools
+from hintgate.hints.lint import Severity, lint_tools
 
 TOOLS: list[dict[str, Any]] = [
     {"name": "get_a", "annotations": {"readOnlyHint": True}},
@@ -66,3 +66,12 @@ def test_markdown_report_has_a_tier_table_and_escapes_pipes() -> None:
     assert "| tier | declared | with inference |" in text
     assert "| read-only |" in text
     assert "a\\|b" not in text or "\\|" in text
+
+
+
+def test_the_markdown_summary_counts_one_tool_and_one_error_in_the_singular() -> None:
+    report = lint_tools([{"name": "purge_all", "annotations": {"readOnlyHint": "yes"}}], target="demo")
+    assert report.counts()[Severity.ERROR] == 1
+    summary = next(line for line in lint_markdown(report).splitlines() if line.startswith("**"))
+    assert summary.startswith("**1 tool**, ")
+    assert "; 1 error, " in summary

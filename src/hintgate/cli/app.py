@@ -44,6 +44,7 @@ from hintgate.cli.common import (
     unwrapped_help,
     with_store,
 )
+from hintgate.cli.layout import counted
 from hintgate.cli.pins import pins_app
 from hintgate.cli.quarantine import quarantine_app
 from hintgate.cli.registry import registry_app
@@ -411,7 +412,7 @@ def openapi(
         }
         print_json(console, json.dumps(report, indent=2))
         return
-    heading = f"{toolset.title or toolset.source} (OpenAPI {toolset.version}): {len(resolved)} tools"
+    heading = f"{toolset.title or toolset.source} (OpenAPI {toolset.version}): {counted(len(resolved), 'tool')}"
     title = heading + (f", calls to {target}" if target else "")
     parts: list[Any] = [infer_table(resolved, title=title, width=console.width, wide=wide)]
     parts += [Text(f"skipped: {toolset.source}: {p}", style="yellow") for p in toolset.skipped]

@@ -163,7 +163,7 @@ def _print_tools(tools: list[Any], output: OutputFormat) -> None:
     if output is OutputFormat.JSON:
         out().print_json(json.dumps(rows))
         return
-    from hintgate.cli.layout import Column, fit_table
+    from hintgate.cli.layout import Column, counted, fit_table
 
     def flag(row: dict[str, Any], hint: str, shown: str) -> str:
         return shown if (row.get("annotations") or {}).get(hint) else ""
@@ -188,4 +188,4 @@ def _print_tools(tools: list[Any], output: OutputFormat) -> None:
     ]
     columns = [Column("tool"), Column("hints", priority=1, cut=True), Column("title", priority=2, cut=True)]
     console = out()
-    console.print(fit_table(columns, cells, width=console.width, title=f"{len(rows)} tools"))
+    console.print(fit_table(columns, cells, width=console.width, title=counted(len(rows), "tool")))

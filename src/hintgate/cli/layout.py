@@ -20,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Column", "fit_table", "short_arguments", "short_id", "when"]
+__all__ = ["Column", "counted", "fit_table", "short_arguments", "short_id", "when"]
 
 _GAP = 3  # a column separator and one space of padding on each side of it
 _ELLIPSIS_MIN = 8  # a cut column keeps at least this many cells, or it is dropped
@@ -124,6 +124,11 @@ def fit_table(
         return table
     note = Text(f"(hidden: {', '.join(hidden)}; --wide shows all)", style="dim")
     return Group(table, note)
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """`1 tool`, `3 tools`: a count with its noun in the number it takes (`plural` where `s` is not it)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def short_id(value: object) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -11,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hintgate import __version__
+from hintgate.cli.layout import counted
 from hintgate.hints.annotations import Tier
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 
@@ -70,7 +72,7 @@ def _summary_table(report: LintReport) -> Table:
     table.add_row("coverage", f"{report.annotated}/{len(report.tools)} annotated ({report.coverage:.0%})", "")
     table.add_row(
         "findings",
-        f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTE]} notes",
+        _findings(counts),
         "",
     )
     if report.accepted:
@@ -179,8 +181,8 @@ def lint_markdown(report: LintReport) -> str:
     if report.trust is not None:
         lines += [f"Trust: {report.trust}: {report.trust.level.meaning}.", ""]
     lines += [
-        f"**{len(report.tools)} tools**, {report.annotated} annotated ({report.coverage:.0%}); "
-        f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.NOTE]} notes.",
+        f"**{counted(len(report.tools), 'tool')}**, {report.annotated} annotated ({report.coverage:.0%}); "
+        f"{_findings(counts)}.",
         "",
         "| tier | declared | with inference |",
         "|---|---:|---:|",
@@ -214,3 +216,9 @@ def lint_markdown(report: LintReport) -> str:
 
 def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _findings(counts: Mapping[Severity, int]) -> str:
+    """`1 error, 5 warnings, 8 notes`: the findings of a report by severity."""
+    nouns = ((Severity.ERROR, "error"), (Severity.WARNING, "warning"), (Severity.NOTE, "note"))
+    return ", ".join(counted(counts[severity], noun) for severity, noun in nouns)

@@ -165,13 +165,15 @@ def report_change(result: dict[str, Any], verb: str, name: str, output: OutputFo
     if output is OutputFormat.JSON:
         console.print_json(json.dumps(result))
         return
+    from hintgate.cli.layout import counted
+
     server = result.get("server")
     if server is None:
         line = f"{verb} server {name!r}"
     else:
         state = server["status"]["state"]
         reason = f" ({server['status']['reason']})" if server["status"].get("reason") else ""
-        line = f"{verb} server {name!r}: {state}{reason}, {server['tools']} tools"
+        line = f"{verb} server {name!r}: {state}{reason}, {counted(server['tools'], 'tool')}"
     diff = result["diff"]
     if diff["unchanged"]:
         line += f"; left running: {', '.join(diff['unchanged'])}"
