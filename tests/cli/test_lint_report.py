@@ -68,7 +68,6 @@ def test_markdown_report_has_a_tier_table_and_escapes_pipes() -> None:
     assert "a\\|b" not in text or "\\|" in text
 
 
-
 def test_the_markdown_summary_counts_one_tool_and_one_error_in_the_singular() -> None:
     report = lint_tools([{"name": "purge_all", "annotations": {"readOnlyHint": "yes"}}], target="demo")
     assert report.counts()[Severity.ERROR] == 1
