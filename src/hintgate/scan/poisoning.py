@@ -44,6 +44,7 @@ from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, may_deny, splits
 from hintgate.scan.authority import may_shift, shift_places, shifts
+from hintgate.scan.cells import cells, sample_key, unescaped
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import field_orders
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
@@ -66,7 +67,7 @@ from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
-from hintgate.scan.quoting import cited_title, quoted_spans, quotes_attack
+from hintgate.scan.quoting import cited_title, quoted_spans, quotes_attack, reports_around
 from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
@@ -886,7 +887,11 @@ def scan_strings(
     text not reached, a rest the linear pass does not clear, text past
     `RESULT_LINEAR_CHARACTERS`, content nested past the depth limit given as
     `deep`) is a high `UNSCANNED` finding over exactly that span: it counts as
-    flagged. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
+    flagged. In a text read in full, each value it holds as data (a CSV cell,
+    a JSON string, a log line's `key="value"`: `scan.cells`) is read as a text
+    of its own too, but under a key naming a sample (`payload`) or amid a
+    report on attacks; a value under such a key in structured data is shown,
+    not said. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
     not text the engines read) is read as U+FFFD, one character for one, so
     every finding's span holds in the original; texts the scan fails on count
     as flagged, whole.
@@ -936,7 +941,7 @@ def _scan_strings(
         linear -= len(text)
         # The sentence judge reads what the phrases' prefilter does not know of: a text holding one of its cues
         # is read in full even when no phrase can match in it (and a rest past the size cap holding one is unread).
-        if text and not _cleared(text, judged=judged):
+        if text and (not _cleared(text, judged=judged) or (judged and _escapes_hide(text))):
             pending.append((len(text), order, location, text))
     pending.sort()  # shortest first: as many texts as the budget allows are read whole
     started = time.process_time() if pending else 0.0
@@ -948,15 +953,28 @@ def _scan_strings(
         part = text[:left]
         left -= len(part)
         path = path_text(location)
+        begun = time.process_time()
         found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings)
         invisible = sorted(f.start for f in found if f.code == "HG601")
         shown = _shown(path, part, found, invisible, tool, off, warnings)
+        kept: list[tuple[int, int]] = []  # the spans high or shown as quoted: a value there is read already
+        sample = _keyed_sample(location)
         for f in found:
             level = _result_level(f, invisible)
-            if level is Level.HIGH and shown is not None and shown.quoted(f):
-                level = Level.WARNING  # an attack a write-up shows as quoted material, not said to its reader
+            if level is Level.HIGH:
+                kept.append((f.start, max(f.end, f.start + 1)))
+                if shown is not None and shown.quoted(f):
+                    level = Level.WARNING  # an attack a write-up shows as quoted material, not said to its reader
+                elif sample and f.code in _WORDING and f.decoded is None:
+                    level = Level.WARNING  # a value its key names a sample of ("payload", "examples"): shown, not said
             if warnings or level is Level.HIGH:
                 findings.append(dataclasses.replace(f, location=location, severity=level))
+        if judged and not sample:
+            # Its values have what is left of the budget, or at least the time the text itself took: together they
+            # hold no more than its characters.
+            now = time.process_time()
+            deadline = max(started + seconds, now + (now - begun))
+            findings.extend(_cell_findings(path, location, part, kept, tool, off, deadline))
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
             findings.append(
                 _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
@@ -979,6 +997,73 @@ def _scan_strings(
         for location in deep
     )
     return findings
+
+
+def _escapes_hide(text: str) -> bool:
+    """Whether `text` holds JSON's escapes (`\\n`, `\\u00e9`) and, read with them, what the linear pass does not clear:
+    a JSON document in a text block, whose values `_cell_findings` read (an escaped line break glues its `n` to the
+    next word as written)."""
+    plain = unescaped(text)
+    return plain is not None and not _cleared(plain, judged=True)
+
+
+def _keyed_sample(location: Location) -> bool:
+    """Whether a key of `location` names its value as a sample of someone else's words (`scan.cells.sample_key`)."""
+    return any(isinstance(step, str) and sample_key(step) for step in location)
+
+
+# The key written just before a value (`"payload": `, `sample=`), to tell whether it names a sample.
+_KEY_BEFORE = re.compile(r"([\w.-]+)\"?[ \t]*[:=][ \t]*$")
+
+
+def _cell_findings(
+    path: str,
+    location: Location,
+    text: str,
+    kept: list[tuple[int, int]],
+    tool: str | None,
+    off: frozenset[str],
+    deadline: float,
+) -> Iterator[ScanFinding]:
+    """The high findings in the values `text` holds as data (`scan.cells`: a CSV cell, a JSON string, a log line's
+    `key="value"`), each read as a text of its own, at their places in `text`; but where the reading of the whole
+    text already stands (`kept`: high there, or shown there as quoted material), where the text shows the value as
+    quoted material or the text around the value reports on attacks (`scan.quoting.reports_around`), and in a value
+    whose key names a sample. The values the linear pass clears are not read (all at once when it clears them
+    together); the rest are read until the CPU clock passes `deadline`, and the text from the first value left unread
+    on is an `UNSCANNED` finding."""
+    if '"' not in text and "=" not in text:
+        return
+    read = _Overlaps(kept)
+    held = [cell for cell in cells(text) if not read.overlap(cell.start, cell.end)]
+    if not held or _cleared("\n".join(cell.value for cell in held), judged=True):
+        return
+    quoted: _Overlaps | None = None
+    for cell in held:
+        if _cleared(cell.value, judged=True):
+            continue
+        if time.process_time() > deadline:
+            yield _unscanned(location, text, cell.start, tool, "the scan's budget ran out before the values in it")
+            return
+        key = _KEY_BEFORE.search(cell.before)
+        if key is not None and sample_key(key.group(1)):
+            continue
+        found = [
+            f
+            for f in _scan_all([(path, cell.value)], tool, None, off, result=True, warnings=False)
+            if _result_level(f, ()) is Level.HIGH and f.code not in _UNICODE_CODES
+        ]
+        if not found:
+            continue
+        if reports_around(text, cell.start, cell.end):
+            continue  # a security tool's output showing what it found
+        if quoted is None:
+            quoted = _Overlaps(quoted_spans(text))
+        if quoted.overlap(cell.start, cell.end):
+            continue
+        for f in found:
+            start, end = cell.span(f.start, f.end)
+            yield dataclasses.replace(f, start=start, end=end, location=location, severity=Level.HIGH)
 
 
 def _field_findings(

@@ -22,7 +22,7 @@ import re
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["cited_title", "quotation_open", "quoted_spans", "quotes_attack"]
+__all__ = ["cited_title", "quotation_open", "quoted_spans", "quotes_attack", "reports_around"]
 
 # Words that make a sentence about attack wording rather than a use of it: an example introduced, or attacks, their
 # detection or classification named.
@@ -171,6 +171,16 @@ class _Reports:
         """Whether a report word starts in `low`:`high`."""
         first = bisect.bisect_left(self._at, max(low, 0))
         return first < len(self._at) and self._at[first] < high
+
+
+def reports_around(text: str, start: int, end: int) -> bool:
+    """Whether the text around `text[start:end]` (before it, and after it to its sentence's end), the span itself left
+    out, reports on attacks, incidents or samples (`_REPORTS`): a value a security tool's output shows as data (a
+    classifier's input, a rule's match) is shown, as a quotation in such a text is."""
+    return (
+        _REPORTS.search(text, max(0, start - _BEFORE), start) is not None
+        or _REPORTS.search(text, end, _sentence_end(text, end)) is not None
+    )
 
 
 def _sentence_end(text: str, at: int) -> int:

@@ -1,0 +1,145 @@
+"""Values written as data inside a text: each read as a text of its own.
+
+Pure. A tool's text often holds data rather than prose: a CSV or TSV row, a JSON document, a log line's
+`key="value"` pairs, a certificate's `O=..., OU=..., CN=...`. A note hidden in one such value has no sentence of its
+own there: the quotation mark that opens a cell reads as a quotation opened, the key before `=` runs into its first
+word, a JSON string's line breaks are written `\\n`. `cells` finds each such value and gives it as written, decoded
+(JSON's escapes, CSV's doubled quotation marks), with its place in the text, so that the scan reads it as it reads
+any text and reports what it finds at the value's place in the text.
+
+A value is data by where it stands: a quoted string that opens a line, follows a separator (`,` `;` a tab `|` `[`
+`{` `(`), a key and `=`, or a key and `:` (a JSON member's `"key":`, a config's `key:` at its line's start); or an
+unquoted value of several words after a key and `=` (`OU=Sales team, CN=...`), up to the next such key or the line's
+end. A quotation in a sentence (`he wrote "..."`) is none of these.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hintgate.jsontext import replace_lone_surrogates
+
+__all__ = ["Cell", "cells", "sample_key", "unescaped"]
+
+# A quoted value in a data position: after a line's break or a separator, after `=`, or after a key and ':' (a JSON
+# member's quoted name, or a name at its line's start). Escapes as JSON writes them, or a CSV cell's "". The mark
+# before it is matched, not looked behind for: the search then skips text without one at the engine's speed (a text
+# is searched with a line break before it, so that its first line starts as every other does).
+_QUOTED = re.compile(r'(?:\n[ \t]*[\w.-]+:|:(?<=":)|:(?<=" :)|[\n,;\t|\[{(=])[ \t]{0,8}"((?:[^"\\\n]|\\.|"")*)"')
+# A key and `=` and an unquoted value (a certificate's `OU=Sales team`, a record's `note=...`), up to the next key and
+# `=` or the line's end; one of several words is read (`cells`). Every repeat is bounded or unambiguous: linear time.
+_UNQUOTED = re.compile(
+    r"[\s,;/][A-Za-z][\w.-]{0,40}=(?![\"=\s])([^\n=\"]*?)"
+    r"(?=[,;/ \t]{1,4}[A-Za-z][\w.-]{0,40}=|[ \t,;]{0,4}$)",
+    re.MULTILINE,
+)
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\n", '"': '"', "\\": "\\", "/": "/", "b": " ", "f": " "}
+# Shorter values hold no sentence to read.
+_SHORTEST = 12
+# A key naming its value as a sample of someone else's words (a scanner's payload, a dataset's example): what the
+# value says is shown, not said.
+_SAMPLE_WORDS = frozenset(
+    {"sample", "samples", "example", "examples", "payload", "payloads", "attack", "attacks", "pattern", "patterns"}
+    | {"evidence", "signature", "signatures", "indicator", "indicators", "jailbreak", "jailbreaks", "matched"}
+)
+_SAMPLE_STEMS = ("inject", "detect")
+# A key's words: split at separators and where a lower-case letter meets a capital ("matchedPattern").
+_KEY_WORD = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+")
+
+
+def sample_key(key: str) -> bool:
+    """Whether `key` names its value as a sample of someone else's words (`payload`, `attack_sample`, `examples`)."""
+    for word in _KEY_WORD.findall(key):
+        low = word.lower()
+        if low in _SAMPLE_WORDS or low.startswith(_SAMPLE_STEMS):
+            return True
+    return False
+
+
+class Cell:
+    """A value written as data in a text: its text as read (`value`), its span in the text as written, and the text
+    just before it (its key or its row, for context)."""
+
+    __slots__ = ("_text", "end", "start", "value")
+
+    def __init__(self, value: str, start: int, end: int, text: str) -> None:
+        self.value = value
+        self.start = start
+        self.end = end
+        self._text = text
+
+    @property
+    def before(self) -> str:
+        """The text just before the value (its key, or its row's first cells), up to 80 characters."""
+        opened = self.start - 1 if self._text[self.start - 1 : self.start] == '"' else self.start
+        return self._text[max(0, opened - 80) : opened]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The span in the text of the value's characters `start`:`end`."""
+        raw = self._text[self.start : self.end]
+        if raw == self.value:
+            return self.start + start, self.start + max(end, start + 1)
+        places: list[int] = []  # where each character of the value stands in `raw`
+        at = 0
+        for escape in _CELL_ESCAPE.finditer(raw):
+            places.extend(range(at, escape.start()))
+            places.append(escape.start())
+            at = escape.end()
+        places.extend(range(at, len(raw)))
+        if not places:
+            return self.start, self.end
+        first = places[min(max(start, 0), len(places) - 1)]
+        last = places[min(max(end, 1), len(places)) - 1] + 1
+        return self.start + first, self.start + max(last, first + 1)
+
+
+# An escape in a quoted value: JSON's (`\\n`, `\\"`, a character by its code `\\u00e9`) or a CSV cell's doubled
+# quotation mark; each is one character of the value.
+_CELL_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|.)|""')
+
+
+def _read_escape(match: re.Match[str]) -> str:
+    escape = match.group()
+    if escape == '""':
+        return '"'
+    code = escape[1:]
+    return chr(int(code[1:], 16)) if code[0] == "u" and len(code) == 5 else _ESCAPES.get(code, code)
+
+
+# An escape as JSON writes one in a string: a line break, a tab, a quotation mark, a character by its code.
+_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[nrt"\\/])')
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group()[1:]
+    return chr(int(code[1:], 16)) if code[0] == "u" else _ESCAPES[code]
+
+
+def unescaped(text: str) -> str | None:
+    """`text` with the escapes JSON writes in a string read (`\\n` a line break, `\\u00e9` an é), or None when
+    it holds none: what a JSON document written in a text says, read as a whole."""
+    if "\\" not in text or _ESCAPE.search(text) is None:
+        return None
+    return replace_lone_surrogates(_ESCAPE.sub(_unescape, text))
+
+
+def cells(text: str) -> Iterator[Cell]:
+    """Each value written as data in `text` (see above) of `_SHORTEST` characters or more, in order; together they
+    hold at most the text's own characters, so reading them all costs as much as reading the text once more."""
+    lined = "\n" + text if '"' in text else ""
+    for match in _QUOTED.finditer(lined):
+        raw = match.group(1)
+        if len(raw) < _SHORTEST or (" " not in raw and "\t" not in raw and "\\" not in raw):
+            continue  # a word, an identifier or a number: no sentence
+        value = raw if "\\" not in raw and '""' not in raw else _CELL_ESCAPE.sub(_read_escape, raw)
+        start = match.start(1) - 1
+        yield Cell(replace_lone_surrogates(value), start, start + len(raw), text)
+    if "=" not in text:
+        return
+    for match in _UNQUOTED.finditer("\n" + text):
+        raw = match.group(1)
+        if len(raw.strip()) < _SHORTEST or " " not in raw.strip():
+            continue
+        start = match.start(1) - 1
+        yield Cell(raw, start, match.end(1), text)
