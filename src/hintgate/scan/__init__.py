@@ -31,6 +31,8 @@ pins, quarantine, lint). The package is pure but for `workers`:
   quotation still open), which the judges above share;
 - `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that
   rules out what cannot match (speed only: the findings are the same);
+  `screens`: whether a family of rules can find anything in any part of a
+  text, asked once of the whole (speed only, as well);
 - `patterns`: the scan's own regular expressions read as text (where a class
   or group ends, the top-level branches), which those three derive from;
 - `deferred`: a pattern compiled where it is first used, not at import (a

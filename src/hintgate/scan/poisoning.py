@@ -80,6 +80,7 @@ from hintgate.scan.reading import (
     spelled_out,
 )
 from hintgate.scan.reporting import reported_home
+from hintgate.scan.screens import prepare as prepare_screens
 from hintgate.scan.scripted import may_script, scripted
 from hintgate.scan.spans import Span
 from hintgate.scan.steering import steers
@@ -930,6 +931,7 @@ def _scan_strings(
     off = frozenset(without)
     judged = "HG619" not in off
     prepare_prefilter(ROT13_WORDS)  # built once, before the budget's clock starts
+    prepare_screens()
     findings: list[ScanFinding] = []
     pending: list[tuple[int, int, Location, str]] = []
     linear = RESULT_LINEAR_CHARACTERS
@@ -1204,6 +1206,8 @@ def _scan_all(
     # Property names are matched as words (`readSshKey` as "read Ssh Key"): their phrases come from that form, read
     # with the texts in one pass when they are short.
     build = result or len(joined) >= GATED_LENGTH
+    if build:
+        prepare_screens()  # with the prefilter (`scan.screens.prepare`)
     quick = seen_by_prefilter(joined, words=ROT13_WORDS, build=build, also=keys)
     if quick is not None and keys and len(joined) >= PREFILTER_LONG:
         as_words = seen_by_prefilter("\n".join(keys), words=ROT13_WORDS, build=True)
@@ -3198,7 +3202,12 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
             source = source_beyond_call(text, job)
             if source is not None:
                 out.append(_foreign_finding(param, source, text, path, name))
-    if description and "description" not in high and _FILLED_ANYWHERE.search(description) is not None:
+    if (
+        description
+        and "description" not in high
+        and _FILLED_ANYWHERE.search(description) is not None
+        and may_name_a_place(description)  # each sentence's source is a place named in the description
+    ):
         named = [str(p) for p in properties if len(str(p)) >= 4 or "_" in str(p)]
         for start, end in _sentences_naming(description, named) if named else ():
             rest = f"{head} {description[:start]} {description[end:]}"

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open, quotes_attack
+from hintgate.scan.screens import Screen
 from hintgate.scan.spans import Span
 
 __all__ = ["claims", "may_claim"]
@@ -183,9 +184,14 @@ _MOST_WEIGHED = 16
 
 
 def may_claim(text: str) -> bool:
-    """Whether some rule of `claims` has all the words it needs in `text`. Asked of a tool's texts joined, a no
-    answers for each of them: the joined texts hold every word any one of them holds."""
-    return bool(_NEEDS.able(text.lower()))
+    """Whether some rule of `claims` has all the words it needs in `text`, and its pattern may match there. Asked of
+    a tool's texts joined, a no answers for each of them: the joined texts hold every word any one of them holds,
+    and a pattern matching in one matches in the join."""
+    return bool(_NEEDS.able(text.lower())) and _SCREEN.may(text)
+
+
+# A claim is a match of a rule's pattern (a long text is not screened: see `Screen`).
+_SCREEN = Screen(*(pattern for pattern, _, _ in _RULES), longest=2048)
 
 
 def claims(text: str) -> Iterator[Span]:

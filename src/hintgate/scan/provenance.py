@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
+from hintgate.scan.screens import Screen
 
 __all__ = ["Source", "may_name_a_place", "source_beyond_call"]
 
@@ -169,9 +170,14 @@ _NEGATED = compiled(r"\b(?:not|never|no|without|nor|excluding|except)\b(?:\s+\S+
 
 
 def may_name_a_place(text: str) -> bool:
-    """Whether `text` holds the words some place of `source_beyond_call` needs. Asked of a tool's parameter texts
-    joined, a no answers for each of them: the joined texts hold every word any one of them holds."""
-    return bool(_NEEDS.able(text.lower()))
+    """Whether `text` holds the words some place of `source_beyond_call` needs, and a place's pattern may match in
+    it. Asked of a tool's parameter texts joined, a no answers for each of them (and for each part of one): the
+    joined texts hold every word any one of them holds, and a pattern matching in one matches in the join."""
+    return bool(_NEEDS.able(text.lower())) and _SCREEN.may(text)
+
+
+# A place's pattern must match for `source_beyond_call` to find one (a long text is not screened: see `Screen`).
+_SCREEN = Screen(*(pattern for _, pattern in _PLACES), longest=2048)
 
 
 def source_beyond_call(description: str, job: str) -> Source | None:

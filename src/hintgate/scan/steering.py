@@ -68,6 +68,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.orders import sentences
 from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.screens import Screen
 from hintgate.scan.spans import Span
 
 __all__ = ["steers"]
@@ -1313,6 +1314,8 @@ def steers(text: str, tool: str | None = None) -> list[Span]:
     a line of its own) that steer the model's work beyond the tool, with why (`tool`: the tool's name, which says its
     job: a memory tool's memory is no reach, its family's own tools are its job). Only the sentences holding a word
     one of the rules needs are read, and only by the rules whose words they hold."""
+    if not _SCREEN.may(text):
+        return []  # no rule's pattern matches anywhere in the text: no sentence of it can steer
     low = _lowered(text)
     gated_places = [m.start() for m in _GATED_GATE.finditer(low)]
     places = [m.start() for m in _GATE.finditer(low)]
@@ -1499,6 +1502,27 @@ _ALONE = (
     ("persona", _PERSONA, "gives the model a persona"),
     ("ranked", _RANKED, "fixes the recommendation"),
     ("armed", _ARMED, "sets a rule armed by the conversation"),
+)
+# Every pattern a sentence must match for a rule above to find it steering (`_judge_plain`, `_judge_note`,
+# `_other_server`): a text none of them matches anywhere holds no such sentence. A rule added without its pattern
+# here is caught by the scan's test of findings with and without the screen.
+_SCREEN = Screen(
+    *(rule for rule, _ in _PLAIN),
+    *(rule for _, rule, _ in _GATED_PLAIN),
+    _ELSEWHERE,
+    _OTHER_CALL,
+    _LASTING,
+    _FIXED_WORDS,
+    _FIXED_ANY,
+    _FIXED_REPLY,
+    _TOLD,
+    _RANKED,
+    _KEPT_FROM,
+    *(rule for _, rule, _ in _ALONE),
+    _KEPT_ON,
+    _CALL_WITH_ADDRESS,
+    _OTHER_NAME,
+    longest=2048,
 )
 
 

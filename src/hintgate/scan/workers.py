@@ -369,10 +369,12 @@ def serve_worker() -> None:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
+    from hintgate.scan import screens
     from hintgate.scan.prefilter import prepare
     from hintgate.scan.reading import ROT13_WORDS
 
     prepare(ROT13_WORDS)
+    screens.prepare()
     scan_tool({"name": "warm", "description": "Warms the scan's tables."})
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     sink.write(_HEADER.pack(2) + b"{}")
