@@ -1264,6 +1264,39 @@ def _not_a_label(sentence: str, said: Any) -> bool:
     return bool(_DUTY_END.search(found) and _DONE_TO.match(sentence, said.end()))
 
 
+def _own_turn(sentence: str, said: Any) -> bool:
+    """Whether the model's role named by `said` heads a line of a dialogue as its speaker, followed by that speaker's
+    own words: a transcript's or a sample conversation's turn ("[10:28] Agent: Could you confirm the order number?",
+    "Assistant: "Book the 9:40 train?"", "Agent : Je vérifie votre commande."). The words after the label speak in
+    the first person, thank or greet, are quoted, or ask a question: the one labelled is speaking, not spoken to."""
+    found = said.group()
+    label = found[found.rfind("\n") + 1 :].strip()
+    if _SPEAKER.fullmatch(label) is None:
+        return False
+    at = sentence.rfind(label, 0, said.end())
+    line = sentence.rfind("\n", 0, at) + 1
+    if _TURN_HEAD.fullmatch(sentence, line, at) is None:
+        return False
+    end = sentence.find("\n", said.end())
+    words = sentence[said.end() : len(sentence) if end < 0 else end].strip(" \t*_")
+    return _SPEECH.match(words) is not None or words.rstrip(" \"'”»").endswith("?")
+
+
+# A speaker's label: the role's name and a colon (with the marks a transcript puts around it).
+_SPEAKER = compiled(
+    r"[\]\s#*>_-]*(?:AI\s+)?(?:assistant|agent|bot|copilot|claude|chatgpt|gemini)[\s*_]*:", re.IGNORECASE
+)
+# What may stand before a speaker's label on its line: a timestamp, a bullet, emphasis.
+_TURN_HEAD = compiled(r"[ \t>*_-]*(?:\[?\(?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?\)?\]?)?[ \t*_\]]*")
+# A speaker's own words: the first person, thanks, a greeting, an assent, or a quotation of what is said.
+_SPEECH = compiled(
+    r"(?:[\"“«„']|(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|we|we're|we've|we'll|let\s+me|let's|my|our|thanks|thank\s+you|"
+    r"sure|okay|ok|hi|hello|sorry|of\s+course|certainly|great|no\s+problem|ich|wir|je|nous|yo|nosotros|eu|nós|io|noi|"
+    r"danke|merci|gracias|obrigad[oa]|grazie)\b)",
+    re.IGNORECASE,
+)
+
+
 # The model's name in a match of `_TO_MODEL` (the match may hold a label's words before it).
 _NAME = compiled(
     r"\b(?:(?:AI|LLM)[\s-]+(?:[\w-]+\s+)?)?(?:assistants?|agents?|copilots?|chatbots?|bots?)\b|\b(?:AI|LLM)s?\b"
@@ -1664,7 +1697,12 @@ def _judge_sentence(
     if named and not targets and not carried and not mention and asks_after(sentence, address):
         targets.append("act")
         why.append("asks the model it calls to act (an imperative after the call)")
-    if named and not targets and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen):
+    if (
+        named
+        and not targets
+        and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen)
+        and not (address is not None and _own_turn(sentence, address))
+    ):
         targets.append("act")
         why.append("asks the model named in someone else's text to act")
     if named and not targets and (conduct := _conduct(sentence)) is not None:
