@@ -2391,7 +2391,12 @@ _KEPT_NOT = re.compile(
 # ~/.bashrc"): the file is where the page's words go, nothing is taken out of it.
 _WRITTEN_INTO = re.compile(
     r"(?:add|append|insert|put|write)\s+(?:the\s+following|this|these|the\s+lines?\s+(?:below|above)|a\s+line|"
-    r"lines)\b[^.!?]{0,60}?\b(?:to|into|in|at\s+the\s+end\s+of)\s+[`'\"]?(?:/|~/|\$HOME/)",
+    r"lines)\b[^.!?]{0,60}?\b(?:to|into|in|at\s+the\s+end\s+of)\s+[`'\"]?(?:/|~/|\$HOME/)"
+    # ... or the verb without an object, the file, and a colon: what follows the colon is written ("you can add to
+    # `~/.config/tool/tool.conf`:"), unless the file keeps keys or credentials.
+    r"|(?:add|append|insert|put|write)\s+(?:to|into|at\s+the\s+end\s+of)\s+[`'\"]?(?:/|~/|\$HOME/)"
+    r"(?![^\s`'\"]*(?:\.ssh|\.aws|\.gnupg|\.netrc|credentials|\.kube|\.docker|\.env\b|id_|\.pgpass|\.npmrc|\.pypirc))"
+    r"[^\s`'\"]+[`'\"]?[ \t]*:",
     re.IGNORECASE,
 )
 _COPIED = re.compile(r"copy\b", re.IGNORECASE)
