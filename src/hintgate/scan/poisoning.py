@@ -1808,6 +1808,8 @@ def _judged(
             else s
             for s in signals
         ]
+    # "a booking the user has confirmed": the approval names which thing, in a relative clause; it claims none.
+    signals = [_discounted(text, s, _ANY_TEXT_READINGS) for s in signals]
     if near is not None:
         # In someone else's text a phrase may say something else than an order, read by the first of these that
         # holds: a secret its reader is told to keep on their own machine is a person's chore, a change log's entry
@@ -2312,6 +2314,37 @@ def _discounted(text: str, signal: _Signal, readings: Sequence[tuple[str, Callab
 def _approval_conditioned(text: str, signal: _Signal) -> bool:
     """Whether a claim of the user's approval stands inside a condition (`_conditioned`)."""
     return signal.phrase.what == _APPROVAL_CLAIMED and _conditioned(text, signal)
+
+
+def _approval_relative(text: str, signal: _Signal) -> bool:
+    """Whether a claim of the user's approval is a relative clause that says which thing is meant: a determiner and
+    its noun right before it, with or without "that" or "which" ("only into a booking the user has confirmed", "any
+    refund that the user has approved"), and no comma, colon or sentence's end between; the sentence names no model
+    and asks no confirmation skipped."""
+    if signal.view.hidden or signal.phrase.what != _APPROVAL_CLAIMED or not signal.found.lower().startswith("user"):
+        return False  # (a clause with the user as its subject: "is pre-approved" says it of the thing itself)
+    if _RELATIVE_HEAD.search(text, max(0, signal.start - 60), signal.start) is None:
+        return False
+    start, end = _sentence_around(text, signal)
+    return _RELATIVE_NOT.search(text, start, end) is None
+
+
+_ANY_TEXT_READINGS: tuple[tuple[str, Callable[[str, _Signal], bool]], ...] = (
+    ("which thing the user approved, in a relative clause", _approval_relative),
+)
+_NOT_A_NOUN = r"(?:user|users|that|which|the|a|an|your|this|is|are|was|were|has|have|and|or|if|when|since|because)"
+# A noun phrase the approval's clause describes: a determiner, one or two words, "that"/"which", "the" before "user".
+_RELATIVE_HEAD = re.compile(
+    r"\b(?:a|an|the|any|each|every|only|one|those|these|this)\s+(?!" + _NOT_A_NOUN + r"\b)[a-z][\w-]*"
+    r"(?:\s+(?!" + _NOT_A_NOUN + r"\b)[a-z][\w-]*)?\s+(?:(?:that|which)\s+)?(?:the\s+|your\s+)?$",
+    re.IGNORECASE,
+)
+# What makes the sentence more than a description: the model named, a confirmation skipped or not needed.
+_RELATIVE_NOT = re.compile(
+    r"\b(?:assistants?|agents?|AI|LLMs?|models?|skip\w*|bypass\w*|without\s+(?:asking|confirm\w*|approval)|"
+    r"no\s+(?:need|further)|(?:don't|do\s+not|never)\s+ask|already|all)\b",
+    re.IGNORECASE,
+)
 
 
 def _conditioned(text: str, signal: _Signal) -> bool:
