@@ -1826,6 +1826,7 @@ def _judged(
             ("said of what it describes", _relative),
             ("what an option or a command does", _term_described),
             ("a message reported to its sender's own desk", _reported),
+            ("what a fraud asks of its victims, described", _fraud_asks),
         )
         signals = [_discounted(text, s, readings) for s in signals]
     live = [s for s in signals if s.discount is None]
@@ -2267,6 +2268,51 @@ def _reported(text: str, signal: _Signal) -> bool:
 
 
 _SENT_OUT = "data sent to an outside address"
+
+
+def _fraud_asks(text: str, signal: _Signal) -> bool:
+    """Whether a reach for a secret is what a warning says a fraud asks of its victims: the complement of "ask(s) you
+    to", in the same sentence or as an item of a list under a line that ends so ("Phishing mails that pretend to be
+    us and ask you to:" then "- send your API key"), where that clause names the fraud (phishing, a scam, fake,
+    pretending, suspicious); the reach's sentence names no model and no address."""
+    if signal.view.hidden or signal.phrase.kind != REACH or signal.phrase.code not in ("HG613", "HG617"):
+        return False
+    start, end = _sentence_around(text, signal)
+    if _GUARD_NOT_SAID.search(text, start, end) is not None:
+        return False
+    asks = _ASKS_YOU.search(text, max(start, signal.start - 60), signal.start)
+    if asks is not None:
+        return _FRAUD.search(text, start, signal.start) is not None
+    line_start = text.rfind("\n", 0, signal.start) + 1
+    if not _LIST_ITEM.match(text, line_start):
+        return False
+    above = text[:line_start].rstrip("\n").rsplit("\n", 12)
+    for line in reversed(above[-12:]):
+        if line.strip() and not _LIST_ITEM.match(line):
+            return _ASKS_LIST.search(line) is not None and _FRAUD.search(line) is not None
+    return False
+
+
+_ASKERS_OF = r"(?:you|victims?|users?|customers?|people|staff|employees|merchants?|members?|recipients?)"
+# Someone's request of the reader, right before the reach: "... and ask you to [send your password]".
+_ASKS_YOU = re.compile(
+    r"\b(?:ask|asks|asking|asked|request|requests|requesting|urge|urges|urging|pressure|pressures|pressuring|trick|"
+    r"tricks|tricking|tell|tells|telling)\s+" + _ASKERS_OF + r"\s+(?:to|for)\s+(?:[\w'-]+\s+){0,2}?$",
+    re.IGNORECASE,
+)
+# A list's opening line that ends with such a request: "... and ask you to:".
+_ASKS_LIST = re.compile(
+    r"\b(?:ask|asks|asking|asked|request|requests|requesting|urge|urges|urging|tell|tells|telling)\s+"
+    + _ASKERS_OF
+    + r"\s+to\s*:\s*$",
+    re.IGNORECASE,
+)
+# The fraud named as the one who asks.
+_FRAUD = re.compile(
+    r"\b(?:phishing|phish\w*|scam\w*|fraud\w*|fake|bogus|impostors?|imposters?|spoof\w*|suspicious|criminals?|"
+    r"attackers?|pretend\w*|posing\s+as|claim(?:s|ing)?\s+to\s+(?:be|come))\b",
+    re.IGNORECASE,
+)
 
 
 def _relative(text: str, signal: _Signal) -> bool:
