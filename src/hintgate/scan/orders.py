@@ -1058,13 +1058,13 @@ _DATA_KEY = compiled(
     r"match|detect|lure|phish))[A-Za-z_][\w.-]{0,40}:[ \t]*$",
     re.IGNORECASE,
 )
-# Words before a quotation mark that make what follows a quotation: "wrote", "such as", "payload", a table's bar, a
-# list's item (a list of quoted strings, as an array's bracket, lists samples), a place given in numbers ("offset
-# 18-99:"). Not a field's label in words ("Bio:", "Subject:", "Layer name:"): the value after it is what someone
-# entered, said to whoever reads the record.
+# Words before a quotation mark that make what follows a quotation: "wrote" ("written", "typed"), "such as",
+# "payload", a table's bar, a list's item (a list of quoted strings, as an array's bracket, lists samples), a place
+# given in numbers ("offset 18-99:"). Not a field's label in words ("Bio:", "Subject:", "Layer name:"): the value
+# after it is what someone entered, said to whoever reads the record.
 _QUOTED_BY = compiled(
-    r"(?:[|(\[]|(?:^|\n)[ \t]*[-*\u2022]|\d:|\b(?:said|says|say|wrote|writes|like|as|e\.g\.|examples?|payloads?|"
-    r"samples?|prompts?|phrases?|patterns?|"
+    r"(?:[|(\[]|(?:^|\n)[ \t]*[-*\u2022]|\d:|\b(?:said|says|say|wrote|writes|written|typed|like|as|e\.g\.|"
+    r"examples?|payloads?|samples?|prompts?|phrases?|patterns?|"
     r"strings?|text|messages?|quoted?|quotes|injections?|attacks?|called|titled|named|reads|read|addressed\s+to|"
     r"aimed\s+at|directed\s+at)\b)[\s:,>-]{0,8}$",
     re.IGNORECASE,
