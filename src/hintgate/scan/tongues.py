@@ -80,6 +80,7 @@ _ASCII_LANGUAGES = (
     "so",
     "uz",
     "sq",
+    "yo",
 )
 
 
@@ -131,7 +132,7 @@ _LATIN_GATE = compiled(
     r"usuari\w*|korisni[kc]\w*|uporabni[kc]\w*|pomocnik\w*|kasutaja\w*|lietotaj\w*|naudotoj\w*|vartotoj\w*|"
     r"notand\w*|defnyddiwr\w*|cynorthwy\w*|usaideoir\w*|erabiltzaile\w*|laguntzaile\w*|uzant\w*|pangguna\w*|"
     r"pembantu|u?msebenzisi\w*|abasebenzisi\w*|umsizi|umncedisi|mataimaki\w*|mai\s+amfani|"
-    r"isticmaal\w*|kaaliy\w*|foydalanuvchi\w*|yordamchi\w*|perdorues\w*|ndihmes\w*)\b"
+    r"isticmaal\w*|kaaliy\w*|foydalanuvchi\w*|yordamchi\w*|perdorues\w*|ndihmes\w*|olumulo|oluranlowo)\b"
     # An order to drop previous instructions in a language written in ASCII ("Negeer eerdere instructies") needs no
     # word for the model or the user: every language's form of it opens the gate too.
     rf"|\b(?:{_compiled(_SPACED, list(_SPACED), 'override', spaced=False)})",
