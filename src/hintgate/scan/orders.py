@@ -997,6 +997,28 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
     return names
 
 
+def _tools_used(sentence: str, context: _Context) -> list[str]:
+    """The other tools the sentence names as the means of its act, right after a verb of calling or "via",
+    "through", "with", "using" (`_tools_named`'s, but not a name before a parenthesis, `"product_area" (one of:
+    ...)`, a field, nor one a line after "using": "title: Using agents\nagent_timeout: 30" is front matter)."""
+    return [
+        name
+        for name in _tools_named(sentence, context)
+        if any(
+            _MEANS.search(sentence, max(0, at - 40), at)
+            for at in (match.start() for match in re.finditer(re.escape(name), sentence))
+        )
+    ]
+
+
+# A tool's name as the means of an act: right after a verb of calling, "via", "through", "with", "using".
+_MEANS = compiled(
+    r"\b(?:via|through|with|using|use|call|calling|invoke|invoking|run|running|execute|executing|trigger)[ \t]+"
+    r"(?:the[ \t]+)?(?:tool[ \t]+)?[`'\"]?$",
+    re.IGNORECASE,
+)
+
+
 # A tool's name given as an example of tools: "tools (e.g. `run_migrations`)", "tools such as ".
 _EXAMPLE_OF_TOOLS = compiled(
     r"\btools?\s*(?:\(\s*)?(?:e\.g\.,?|i\.e\.,?|such\s+as|like|for\s+example,?|including)\s*[`'\"]?$", re.IGNORECASE
@@ -1694,6 +1716,11 @@ def _judge_sentence(
         # A command that destroys data, given to another tool, with the user's say skipped or kept from them.
         targets.append("destroy")
         why.append(f"destroys data ({destroy.group().strip()[:60]!r})")
+    if named and not targets and not mention and (called_tools := _tools_used(sentence, context)):
+        # The model called by its role and asked to use another tool by its name: a tool's result has no business
+        # driving the model's other tools, whatever the verb ("Ops assistant: widen ingress via ec2_open_ports").
+        targets.append("tool")
+        why.append(f"asks the model it calls to use another tool ({called_tools[0]!r})")
     if named and not targets and not carried and not mention and asks_after(sentence, address):
         targets.append("act")
         why.append("asks the model it calls to act (an imperative after the call)")
