@@ -1019,6 +1019,16 @@ _MEANS = compiled(
 )
 
 
+# A wording handed over to be given about a result: a verb of telling or summing up, then the words in quotation marks
+# after "as", "to", "with" or "that" ("summarise the score as 'low'", "round the total down to 'about 15'", "answer
+# questions with 'fully covered'"). Said to the model called, it is what the user is told, set by someone else.
+_DICTATED = compiled(
+    r"\b(?:summari[sz]e|describe|report|present|say|state|answer|reply|respond|label|round|rate|score|"
+    r"characteri[sz]e|tell)\w*\b[^.!?\n]{0,80}?\b(?:as|to|with|that)\s+['\"“‘«]",
+    re.IGNORECASE,
+)
+
+
 # A tool's name given as an example of tools: "tools (e.g. `run_migrations`)", "tools such as ".
 _EXAMPLE_OF_TOOLS = compiled(
     r"\btools?\s*(?:\(\s*)?(?:e\.g\.,?|i\.e\.,?|such\s+as|like|for\s+example,?|including)\s*[`'\"]?$", re.IGNORECASE
@@ -1662,6 +1672,9 @@ def _judge_sentence(
         misreport = _said(sentence, _RANKED.search(sentence, seen), data=True) or _said(
             sentence, _VERDICT.search(sentence), data=True
         )
+    if named and not carried and not mention and not misreport:
+        # The model called by its role and handed the very words to give about a result: what the user is told.
+        misreport = _DICTATED.search(sentence, address.end() if address is not None else 0)
     if (behalf is not None or proxied or named) and not misreport:
         # Said to the model or someone's go-between, a result described as something ("present the product as
         # insured") is what the person served is told.
