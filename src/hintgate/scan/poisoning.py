@@ -2969,10 +2969,15 @@ _SAMPLE_KEY = re.compile(
 )
 
 
+# How far before a value's opening quotation mark its key and colon are looked for: a key is a name, not a passage, and
+# a bounded look keeps a long line of many quoted phrases linear (each phrase would otherwise read its line again).
+_KEY_REACH = 256
+
+
 def _data_value(text: str, start: int, mark: int) -> bool:
     """Whether the quotation mark at `mark` opens a data value (`start`: its line's start) whose key does not name it
     a sample of someone's words ("payload": "..." shows an attack, "note": "..." says what it says)."""
-    data = _DATA_VALUE.search(text, start, mark)
+    data = _DATA_VALUE.search(text, max(start, mark - _KEY_REACH), mark)
     if data is None:
         return False
     key = data.group(1) or data.group(2)
