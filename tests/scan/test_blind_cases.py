@@ -5,9 +5,10 @@ another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cas
 directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
 blind_final22 (written on 2026-11-29), blind_final23 and blind_final24, blind_final25 and blind_final26,
 then blind_final27 and blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30
-(its fourth round), then blind_final31 and blind_final32 (its fifth) were held out while the rules of
-their round were written and are released since; the floors below sit a little under what the scan
-scored on each when it was added, so a change that loses a class there fails.
+(its fourth round), blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final34 (its
+sixth) were held out while the rules of their round were written and are released since; the floors below sit
+one case under what the scan scored on each when it was added or at a round's end (raised as the rules
+improved, never lowered), so a change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ SIZES = {
     "blind_final30": 310,
     "blind_final31": 310,
     "blind_final32": 310,
+    "blind_final33": 310,
+    "blind_final34": 310,
 }
 SETS = tuple(SIZES)
 
@@ -86,25 +89,28 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 # written down in docs/security.md as not meeting the issue's goals.
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
-    "blind_dev": (0.92, 0.01, 0.91, 0.04),
+    "blind_dev": (0.92, 0.01, 0.93, 0.03),
     "blind_dev2": (0.88, 0.01, 0.94, 0.03),
-    "blind_dev3": (0.80, 0.01, 0.83, 0.12),
+    "blind_dev3": (0.80, 0.01, 0.85, 0.10),
     "blind_dev4": (0.95, 0.01, 0.84, 0.02),
-    "blind_final21": (0.96, 0.01, 0.85, 0.01),
+    "blind_final21": (0.96, 0.01, 0.89, 0.01),
     "blind_final22": (0.92, 0.01, 0.75, 0.04),
-    "blind_final23": (0.78, 0.04, 0.84, 0.06),
-    "blind_final24": (0.83, 0.01, 0.81, 0.03),
-    "blind_final25": (0.63, 0.07, 0.79, 0.04),
-    "blind_final26": (0.58, 0.06, 0.74, 0.06),
+    "blind_final23": (0.78, 0.04, 0.86, 0.02),
+    "blind_final24": (0.83, 0.01, 0.84, 0.03),
+    "blind_final25": (0.64, 0.05, 0.82, 0.04),
+    "blind_final26": (0.69, 0.05, 0.77, 0.04),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
-    "blind_final27": (0.66, 0.01, 0.86, 0.14),
-    "blind_final28": (0.83, 0.02, 0.87, 0.07),
+    "blind_final27": (0.72, 0.01, 0.86, 0.10),
+    "blind_final28": (0.86, 0.02, 0.89, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
-    "blind_final29": (0.76, 0.01, 0.76, 0.03),
-    "blind_final30": (0.63, 0.04, 0.81, 0.09),
+    "blind_final29": (0.76, 0.01, 0.78, 0.03),
+    "blind_final30": (0.63, 0.04, 0.81, 0.08),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
     "blind_final31": (0.81, 0.04, 0.88, 0.09),
     "blind_final32": (0.69, 0.02, 0.79, 0.05),
+    # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
+    "blind_final33": (0.60, 0.05, 0.65, 0.05),
+    "blind_final34": (0.67, 0.10, 0.67, 0.05),
 }
 
 
