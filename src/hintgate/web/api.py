@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     # Only for types: with recording off the store (and SQLAlchemy) is never imported.
     from hintgate.store import CallFilter, Store
 
-__all__ = ["MAX_OFFSET", "actor_of", "channel_of", "reachable", "router"]
+__all__ = ["MAX_OFFSET", "Limit", "Offset", "actor_of", "channel_of", "reachable", "router"]
 
 
 class Problem(BaseModel):
@@ -54,6 +54,11 @@ class InvalidRequest(BaseModel):
 
 MAX_OFFSET = 2**62
 """The largest `offset` a listing takes: the database's integers are 64-bit, and no store holds more rows."""
+
+Limit = Annotated[int, Query(ge=1, le=1000)]
+"""A listing's `limit` query parameter: how many rows, 1 to 1,000 (each route sets its default)."""
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
+"""A listing's `offset` query parameter: how many rows to skip, 0 to `MAX_OFFSET`."""
 
 router = APIRouter(
     prefix="/api",
@@ -480,7 +485,7 @@ async def clear_overrides(request: Request, gateway: GatewayDep, keeper: Catalog
 async def sessions(
     store: StoreDep,
     access: AccessDep,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 20,
+    limit: Limit = 20,
     status: Annotated[SessionStatusName | None, Query(description="Only active sessions, or only closed ones.")] = None,
     replica: Annotated[
         str | None,
@@ -498,8 +503,8 @@ async def session(
     store: StoreDep,
     access: AccessDep,
     session_id: str,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
-    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    limit: Limit = 200,
+    offset: Offset = 0,
 ) -> SessionDetail:
     """One session with its aggregates and its calls in order (a member's own only: another's is no session)."""
     from hintgate.store import CallFilter
@@ -588,8 +593,8 @@ else:
 async def calls(
     store: StoreDep,
     where: CallFilterDep,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    limit: Limit = 50,
+    offset: Offset = 0,
 ) -> list[Call]:
     """Recorded calls, newest first (in order within one session), filtered."""
     return [Call.model_validate(row) for row in await store.calls(where, limit=limit, offset=offset)]

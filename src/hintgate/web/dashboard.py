@@ -292,7 +292,7 @@ async def calls(
     tier: Text = None,
     verdict: Text = None,
     user: Text = None,
-    offset: Annotated[int, Query(ge=0, le=api.MAX_OFFSET)] = 0,
+    offset: api.Offset = 0,
 ) -> HTMLResponse:
     """The call history, filtered (by person too, when the gateway knows people)."""
     from hintgate.store import CallFilter
