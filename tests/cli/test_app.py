@@ -279,7 +279,7 @@ def test_config_check_reports_errors_with_exit_2(tmp_path: Path) -> None:
 def test_config_check_reads_local_openapi_documents_naming_what_would_be_down_or_skipped(tmp_path: Path) -> None:
     (tmp_path / "shop.yaml").write_text(
         "openapi: 3.0.0\ninfo: {title: shop, version: '1'}\npaths:\n  /items:\n"
-        "    get: {operationId: listItems, responses: {'200': {description: ok}}}\n"
+        "    get: {operationId: 12, responses: {'200': {description: ok}}}\n"
         "    post:\n      operationId: addItem\n      parameters: [{name: x, in: body}]\n"
         "      responses: {'200': {description: ok}}\n"
     )
@@ -291,7 +291,8 @@ def test_config_check_reads_local_openapi_documents_naming_what_would_be_down_or
     result = runner.invoke(app, ["config", "check", str(config)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert any('"shop": skipped $.paths./items.post.parameters[0]' in line for line in lines)
+    assert any("shop.yaml): skipped $.paths./items.post.parameters[0]" in line for line in lines)
+    assert any("shop.yaml): $.paths./items.get.operationId: expected a string" in line for line in lines)
     assert any('"torn" would be down' in line and "torn.yaml:3:" in line for line in lines)
     assert any('"gone" would be down' in line and "no such file" in line for line in lines)
     assert lines[-1].endswith("servers.yaml: 3 servers")

@@ -294,7 +294,8 @@ def config_check(file: Annotated[Path, typer.Argument(help="The config file to v
 
 def _document_notes(loaded: GatewayConfig, file: str) -> list[str]:
     """What a config's local OpenAPI documents deserve a look for: one that cannot be read or converted (the
-    source would be down), and each operation that would be skipped, with its JSON path. URLs are not fetched."""
+    source would be down), each operation that would be skipped and each part read with a compromise, with its
+    JSON path. URLs are not fetched."""
     from hintgate.sources.openapi.source import load_toolset
 
     notes = []
@@ -306,7 +307,11 @@ def _document_notes(loaded: GatewayConfig, file: str) -> list[str]:
         except HintgateError as exc:
             notes.append(f"{file}: OpenAPI source {json.dumps(name)} would be down: {exc}")
             continue
-        notes.extend(f"{file}: OpenAPI source {json.dumps(name)}: skipped {problem}" for problem in toolset.skipped)
+        document = Path(toolset.source)
+        shown = document.relative_to(Path.cwd()) if document.is_relative_to(Path.cwd()) else document
+        source = f"{file}: OpenAPI source {json.dumps(name)} ({shown})"
+        notes.extend(f"{source}: skipped {problem}" for problem in toolset.skipped)
+        notes.extend(f"{source}: {problem}" for problem in toolset.warnings)
     return notes
 
 

@@ -506,6 +506,171 @@ def test_malformed_documents_are_errors_with_a_json_path(doc: Any, expected: str
         build_tools(doc, source="api.json")
 
 
+def _one_bad_operation(paths: dict[str, Any], components: dict[str, Any] | None = None) -> Any:
+    """A document with the given paths beside one sound operation, converted."""
+    fine = {"get": {"operationId": "fine", "responses": {"200": {"description": "ok"}}}}
+    doc = {"openapi": "3.0.3", "info": {"title": "t"}, "paths": {**paths, "/fine": fine}}
+    return build_tools({**doc, "components": components or {}}, source="api.json")
+
+
+def _query(schema: Any) -> dict[str, Any]:
+    return {"get": {"parameters": [{"name": "q", "in": "query", "schema": schema}]}}
+
+
+def _body(schema: Any) -> dict[str, Any]:
+    return {"post": {"requestBody": {"content": {"application/json": {"schema": schema}}}}}
+
+
+@pytest.mark.parametrize(
+    ("paths", "components", "pointer", "message"),
+    [
+        ({"/a": _query(5)}, None, "$.paths./a.get.parameters[0].schema", "expected a schema (an object), got int"),
+        ({"/a": _query({"type": "array", "items": 5})}, None, "$.paths./a.get.parameters[0].schema.items", "got int"),
+        ({"/a": _query({"allOf": {}})}, None, "$.paths./a.get.parameters[0].schema.allOf", "expected a list of"),
+        (
+            {"/a": _body({"properties": [1]})},
+            None,
+            "$.paths./a.post.requestBody.content.application/json.schema.properties",
+            "expected an object of schemas, got list",
+        ),
+        (
+            {"/a": {"post": {"requestBody": {"content": ["x"]}}}},
+            None,
+            "$.paths./a.post.requestBody.content",
+            "expected an object of media types, got list",
+        ),
+        (
+            {"/a": {"post": {"requestBody": {"content": {"application/json": 3}}}}},
+            None,
+            "$.paths./a.post.requestBody.content.application/json",
+            "expected a media type object, got int",
+        ),
+        (
+            {"/a": {"get": {"parameters": [{"name": "q", "in": "query", "explode": "no"}]}}},
+            None,
+            "$.paths./a.get.parameters[0].explode",
+            'expected true or false, got str "no"',
+        ),
+        (
+            {"/a": {"get": {"parameters": [{"name": "q", "in": "query", "required": "yes"}]}}},
+            None,
+            "$.paths./a.get.parameters[0].required",
+            'expected true or false, got str "yes"',
+        ),
+        (
+            {"/a": {"get": {"parameters": [{"name": "q", "in": "query", "style": 5}]}}},
+            None,
+            "$.paths./a.get.parameters[0].style",
+            "expected a style name (a string), got int",
+        ),
+        (
+            {"/a": {"get": {"parameters": [{"$ref": 5}]}}},
+            None,
+            "$.paths./a.get.parameters[0]",
+            "$ref must be a string, got int",
+        ),
+        (
+            {"/a": {"get": {"parameters": [{"$ref": "#/components/parameters/A"}]}}},
+            {"parameters": {"A": {"$ref": "#/components/parameters/B"}, "B": {"$ref": "#/components/parameters/A"}}},
+            "$.paths./a.get.parameters[0]",
+            "is circular (#/components/parameters/A -> #/components/parameters/B",
+        ),
+        (
+            {"/a": _query({"$ref": "#/components/schemas/A"})},
+            {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}},
+            "$.paths./a.get.parameters[0].schema",
+            "never reaches a schema",
+        ),
+        (
+            {"/a": _query({"$ref": "#/components/schemas/Count"})},
+            {"schemas": {"Count": 7}},
+            "$.paths./a.get",
+            "uses $.components.schemas.Count: expected a schema (an object), got int",
+        ),
+    ],
+)
+def test_an_operation_with_a_part_of_the_wrong_type_is_skipped_naming_its_json_path_and_the_others_are_kept(
+    paths: dict[str, Any], components: dict[str, Any] | None, pointer: str, message: str
+) -> None:
+    toolset = _one_bad_operation(paths, components)
+    assert [op.name for op in toolset.operations] == ["fine"]
+    assert [p.pointer for p in toolset.skipped] == [pointer]
+    assert message in toolset.skipped[0].message
+
+
+def test_every_operation_reaching_a_broken_shared_schema_is_skipped_and_the_document_still_loads() -> None:
+    shared = {"$ref": "#/components/schemas/Item"}
+    components = {
+        "schemas": {
+            "Item": {"type": "object", "properties": {"tag": {"$ref": "#/components/schemas/Tag"}}},
+            "Tag": "a word",
+        }
+    }
+    paths = {"/a": _query(shared), "/b": _body(shared), "/c": _query({"type": "string"})}
+    toolset = _one_bad_operation(paths, components)
+    assert [op.name for op in toolset.operations] == ["get_c", "fine"]
+    assert {p.pointer: p.message for p in toolset.skipped} == {
+        "$.paths./a.get": "uses $.components.schemas.Tag: expected a schema (an object), got str",
+        "$.paths./b.post": "uses $.components.schemas.Tag: expected a schema (an object), got str",
+    }
+
+
+@pytest.mark.parametrize(
+    ("operation", "pointer", "message"),
+    [
+        (
+            {"operationId": 12},
+            "$.paths./a.get.operationId",
+            "expected a string, got int 12; the tool is named from its method and path",
+        ),
+        (
+            {"responses": "oops"},
+            "$.paths./a.get.responses",
+            'expected an object of responses, got str "oops"; no output schema',
+        ),
+        (
+            {"responses": {"200": "oops"}},
+            "$.paths./a.get.responses.200",
+            'expected a response object, got str "oops"; no output schema',
+        ),
+        ({"summary": 5}, "$.paths./a.get.summary", "expected a string, got int 5; ignored"),
+        ({"tags": "pets"}, "$.paths./a.get.tags", "expected a list of tag names, got str; ignored"),
+        (
+            {"x-mcp-annotations": {"readOnlyHint": "yes", "idempotentHint": True}},
+            "$.paths./a.get.x-mcp-annotations.readOnlyHint",
+            'expected true or false, got str "yes"; ignored',
+        ),
+        (
+            {
+                "parameters": [
+                    {
+                        "name": "q",
+                        "in": "query",
+                        "schema": {"type": "object", "properties": {"n": {}}, "required": True},
+                    }
+                ]
+            },
+            "$.paths./a.get.parameters[0].schema.required",
+            "expected a list of property names, got true; ignored",
+        ),
+    ],
+)
+def test_a_part_read_with_a_compromise_keeps_the_operation_and_is_reported_with_its_json_path(
+    operation: dict[str, Any], pointer: str, message: str
+) -> None:
+    toolset = _one_bad_operation({"/a": {"get": operation}})
+    assert [op.name for op in toolset.operations] == ["get_a", "fine"]
+    assert [(p.pointer, p.message) for p in toolset.warnings] == [(pointer, message)]
+    json.dumps([op.tool for op in toolset.operations])  # what is served is plain JSON
+
+
+def test_a_hint_that_is_not_true_or_false_leaves_the_other_declared_hints_of_the_operation() -> None:
+    toolset = _one_bad_operation(
+        {"/a": {"get": {"x-mcp-annotations": {"readOnlyHint": "yes", "idempotentHint": True}}}}
+    )
+    assert toolset.operations[0].declared == {"idempotentHint": True}
+
+
 def test_hintgate_openapi_lists_tools_with_hints_provenance_and_skipped_operations() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["openapi", str(FIXTURES / "partly_broken.json"), "--format", "json"])

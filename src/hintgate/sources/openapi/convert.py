@@ -30,6 +30,7 @@ from typing import Any
 
 from hintgate.config.model import OPENAPI_METHODS, OpenApiNaming
 from hintgate.errors import TargetError
+from hintgate.hints.annotations import Hint
 from hintgate.hints.catalog import NAME_MAX_STRICT, public_name
 from hintgate.sources.openapi.operations import Body, Operation, Parameter, ToolSet
 from hintgate.sources.openapi.schema import Problem, SchemaSet, Skip, is_object, json_path
@@ -55,6 +56,7 @@ objects reach 480 of its definitions each) would otherwise put megabytes in
 every `tools/list`.
 """
 
+_HINT_NAMES = frozenset(h.value for h in Hint)
 _JSON_TYPES = ("application/json",)
 _FORM = "application/x-www-form-urlencoded"
 _MULTIPART = "multipart/form-data"
@@ -154,8 +156,12 @@ class _Converter:
             else:
                 source_schema = param.get("schema", {})
             default_style = "form" if where in {"query", "cookie"} else "simple"
-            style = str(param.get("style", default_style))
-            explode = bool(param.get("explode", style == "form"))
+            style = param.get("style", default_style)
+            if not isinstance(style, str):
+                raise Skip((*path, "style"), f"expected a style name (a string), got {type(style).__name__}")
+            explode = _flag(param, "explode", style == "form", path)
+        required = where == "path" or _flag(param, "required", False, path)
+        allow_reserved = _flag(param, "allowReserved", False, path)
         schema = self.schemas.convert(source_schema, (*path, "schema"), refs)
         if isinstance(schema, Mapping):
             schema = dict(schema)
@@ -164,7 +170,6 @@ class _Converter:
                 schema["description"] = description
             if param.get("deprecated") is True:
                 schema["deprecated"] = True
-        required = where == "path" or param.get("required") is True
         return (
             Parameter(
                 name=name,
@@ -173,7 +178,7 @@ class _Converter:
                 required=required,
                 style=style,
                 explode=explode,
-                allow_reserved=param.get("allowReserved") is True,
+                allow_reserved=allow_reserved,
                 as_json=as_json,
             ),
             schema,
@@ -222,12 +227,16 @@ class _Converter:
         if not isinstance(body, Mapping):
             raise Skip(where, f"expected a request body object, got {type(body).__name__}")
         content = body.get("content")
-        if not isinstance(content, Mapping) or not content:
+        if content is not None and not isinstance(content, Mapping):
+            raise Skip((*where, "content"), f"expected an object of media types, got {type(content).__name__}")
+        if not content:
             return None
         media = _pick_media(content)
         if media is None:
             raise Skip((*where, "content"), f"unsupported request body media types: {', '.join(map(str, content))}")
-        media_object = content[media] if isinstance(content[media], Mapping) else {}
+        media_object = content[media] if content[media] is not None else {}
+        if not isinstance(media_object, Mapping):
+            raise Skip((*where, "content", media), f"expected a media type object, got {type(media_object).__name__}")
         schema = self.schemas.convert(media_object.get("schema", {}), (*where, "content", media, "schema"), refs)
         encoding = media_object.get("encoding")
         return (
@@ -303,13 +312,10 @@ class _Converter:
         output = self.output_schema(op, path)
         if output is not None:
             tool["outputSchema"] = output
-        operation_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
-        summary = op.get("summary") if isinstance(op.get("summary"), str) else None
-        description = op.get("description") if isinstance(op.get("description"), str) else None
-        declared = op.get("x-mcp-annotations")
-        if declared is not None and not isinstance(declared, Mapping):
-            self.warnings.append(Problem(json_path((*path, "x-mcp-annotations")), "expected an object; ignored"))
-            declared = None
+        operation_id = self.text(op, "operationId", path, "the tool is named from its method and path")
+        summary = self.text(op, "summary", path, "ignored")
+        description = self.text(op, "description", path, "ignored")
+        declared = self.annotations(op.get("x-mcp-annotations"), (*path, "x-mcp-annotations"))
         # The title the document's author wrote for the tool beats one made from the summary or operationId;
         # it is the tool's title, so annotations.title stays unset as for every operation.
         named = declared.get("title") if declared is not None else None
@@ -324,7 +330,10 @@ class _Converter:
         tool["title"] = title
         if text:
             tool["description"] = text
-        tags = tuple(t for t in op.get("tags", ()) if isinstance(t, str)) if isinstance(op.get("tags"), list) else ()
+        raw_tags = op.get("tags")
+        if raw_tags is not None and not isinstance(raw_tags, list):
+            self.warn((*path, "tags"), f"expected a list of tag names, got {type(raw_tags).__name__}; ignored")
+        tags = tuple(t for t in raw_tags if isinstance(t, str)) if isinstance(raw_tags, list) else ()
         tool["_meta"] = {
             "hintgate/openapi": {
                 "method": method.upper(),
@@ -348,6 +357,32 @@ class _Converter:
             ),
             operation_id,
         )
+
+    def warn(self, path: tuple[str | int, ...], message: str) -> None:
+        self.warnings.append(Problem(json_path(path), message))
+
+    def text(self, op: Mapping[str, Any], key: str, path: tuple[str | int, ...], instead: str) -> str | None:
+        """An operation's string field; one of another type is reported with what is done `instead`."""
+        value = op.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        self.warn((*path, key), f"expected a string, got {_shown(value)}; {instead}")
+        return None
+
+    def annotations(self, declared: Any, path: tuple[str | int, ...]) -> Mapping[str, Any] | None:
+        """`x-mcp-annotations` with each hint that is not true or false reported and left out."""
+        if declared is None:
+            return None
+        if not isinstance(declared, Mapping):
+            self.warn(path, f"expected an object of hints, got {_shown(declared)}; ignored")
+            return None
+        kept = {}
+        for key, value in declared.items():
+            if key in _HINT_NAMES and value is not None and not isinstance(value, bool):
+                self.warn((*path, key), f"expected true or false, got {_shown(value)}; ignored")
+            else:
+                kept[key] = value
+        return kept
 
     def place_body(
         self,
@@ -395,6 +430,10 @@ class _Converter:
     def output_schema(self, op: Mapping[str, Any], path: tuple[str | int, ...]) -> dict[str, Any] | None:
         responses = op.get("responses")
         if not isinstance(responses, Mapping):
+            if responses is not None:
+                self.warn(
+                    (*path, "responses"), f"expected an object of responses, got {_shown(responses)}; no output schema"
+                )
             return None
         codes = sorted(str(c) for c in responses if str(c).startswith("2"))
         if not codes:
@@ -405,6 +444,7 @@ class _Converter:
         try:
             response = self.schemas.follow(raw, where)
             if not isinstance(response, Mapping):
+                self.warn(where, f"expected a response object, got {_shown(response)}; no output schema")
                 return None
             if self.swagger:
                 source_schema = response.get("schema")
@@ -420,16 +460,16 @@ class _Converter:
             refs: set[str] = set()
             converted = self.schemas.convert(source_schema, (*where, "schema"), refs)
             root, root_refs = self.schemas.root(converted, refs)
+            if not is_object(root) or root.get("type", "object") != "object":
+                return None
+            out = {**root, "type": "object"}
+            if root_refs:
+                out["$defs"], cut = self.schemas.defs(root_refs, budget=OUTPUT_SCHEMA_BUDGET)
+                if cut:
+                    self.trimmed += 1
         except Skip as skip:
             self.warnings.append(Problem(skip.problem.pointer, f"{skip.problem.message}; no output schema"))
             return None
-        if not is_object(root) or root.get("type", "object") != "object":
-            return None
-        out = {**root, "type": "object"}
-        if root_refs:
-            out["$defs"], cut = self.schemas.defs(root_refs, budget=OUTPUT_SCHEMA_BUDGET)
-            if cut:
-                self.trimmed += 1
         return out
 
     # -- naming
@@ -443,6 +483,21 @@ class _Converter:
             n += 1
         self.names.add(name)
         return name
+
+
+def _shown(value: Any) -> str:
+    """A wrong value in a message: a short scalar as JSON, anything else by its type."""
+    if isinstance(value, bool | int | float | str) and len(text := json.dumps(value)) <= 40:
+        return f"{type(value).__name__} {text}"
+    return type(value).__name__
+
+
+def _flag(param: Mapping[str, Any], key: str, default: bool, path: tuple[str | int, ...]) -> bool:
+    """A parameter's boolean field; any other value makes the operation's wire format a guess, so it is skipped."""
+    value = param.get(key, default)
+    if not isinstance(value, bool):
+        raise Skip((*path, key), f"expected true or false, got {_shown(value)}")
+    return value
 
 
 def _description(summary: str | None, description: str | None) -> str:
@@ -519,7 +574,7 @@ def build_tools(
             try:
                 converted = converter.operation(method, template, item, op, op_path)
             except Skip as skip:
-                skipped.append(skip.problem)
+                skipped.append(_for_operation(skip.problem, op_path))
                 continue
             if converted is None:
                 continue
@@ -538,8 +593,16 @@ def build_tools(
         servers=_servers(doc),
         operations=tuple(operations),
         skipped=tuple(skipped),
-        warnings=tuple(converter.warnings) + _trim_note(converter.trimmed),
+        warnings=tuple(converter.warnings) + tuple(converter.schemas.problems) + _trim_note(converter.trimmed),
     )
+
+
+def _for_operation(problem: Problem, path: tuple[str | int, ...]) -> Problem:
+    """A problem found in a shared part of the document (`$.components...`), told as the operation's."""
+    pointer = json_path(path)
+    if problem.pointer == pointer or problem.pointer.startswith((f"{pointer}.", f"{pointer}[")):
+        return problem
+    return Problem(pointer, f"uses {problem}")
 
 
 def _trim_note(trimmed: int) -> tuple[Problem, ...]:

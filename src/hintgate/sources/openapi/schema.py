@@ -71,6 +71,13 @@ class Skip(Exception):
         super().__init__(message)
         self.problem = Problem(json_path(path), message)
 
+    @classmethod
+    def again(cls, problem: Problem) -> Skip:
+        """The same problem raised for another operation that needs what it names."""
+        skip = cls((), problem.message)
+        skip.problem = problem
+        return skip
+
 
 class SchemaSet:
     """Resolves `$ref`s and converts schemas, each component once, for every tool to share."""
@@ -87,6 +94,8 @@ class SchemaSet:
         self.converted: dict[str, Any] = {}  # ref -> converted schema
         self.edges: dict[str, frozenset[str]] = {}  # ref -> refs its schema names directly
         self.pending: list[tuple[str, tuple[str | int, ...]]] = []
+        self.broken: dict[str, Problem] = {}  # ref -> why its schema cannot be converted
+        self.problems: list[Problem] = []  # compromises made while converting (a keyword dropped)
 
     def lookup(self, ref: Any, path: tuple[str | int, ...]) -> Any:
         """The node a local `$ref` points at."""
@@ -107,14 +116,25 @@ class SchemaSet:
 
     def follow(self, node: Any, path: tuple[str | int, ...]) -> Any:
         """A non-schema object (parameter, request body, response) with `$ref` chains followed."""
-        seen: set[str] = set()
+        chain: list[str] = []
         while isinstance(node, Mapping) and "$ref" in node:
             ref = node["$ref"]
-            if not isinstance(ref, str) or ref in seen:
-                raise Skip(path, f"$ref {ref!r} refers to itself")
-            seen.add(ref)
+            if ref in chain:
+                raise Skip(path, _circular(chain, ref))
             node = self.lookup(ref, path)
+            chain.append(ref)
         return node
+
+    def _check_chain(self, ref: str, path: tuple[str | int, ...]) -> None:
+        """Raise when a schema `$ref` leads only to further `$ref`s and back: a cycle with no schema in it."""
+        chain = [ref]
+        node = self.lookup(ref, path)
+        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
+            following = node["$ref"]
+            if following in chain:
+                raise Skip(path, _circular(chain, following) + " and never reaches a schema")
+            node = self.lookup(following, path)
+            chain.append(following)
 
     def key_for(self, ref: str) -> str:
         key = self.keys.get(ref)
@@ -137,7 +157,9 @@ class SchemaSet:
             raise Skip(path, f"expected a schema (an object), got {type(node).__name__}")
         if "$ref" in node:
             ref = node["$ref"]
-            self.lookup(ref, path)  # raises when it points nowhere
+            if isinstance(ref, str) and ref in self.broken:
+                raise Skip.again(self.broken[ref])
+            self._check_chain(ref, path)  # raises when it points nowhere or only in a circle
             refs.add(ref)
             if ref not in self.converted and ref not in self.edges:
                 self.edges[ref] = frozenset()  # placeholder: being converted
@@ -150,13 +172,25 @@ class SchemaSet:
             return out
         out = {}
         for k, v in node.items():
-            if k in _LITERAL_KEYS:
+            if k == "required" and not (isinstance(v, list) and all(isinstance(r, str) for r in v)):
+                # Swagger-era documents often write `required: true` inside a property; JSON Schema wants a list.
+                shown = json.dumps(v) if isinstance(v, bool | int | float | str | None) else type(v).__name__
+                self.problems.append(
+                    Problem(json_path((*path, k)), f"expected a list of property names, got {shown}; ignored")
+                )
+            elif k in _LITERAL_KEYS:
                 out[k] = v
-            elif k in _SCHEMA_MAPS and isinstance(v, Mapping):
+            elif k in _SCHEMA_MAPS:
+                if not isinstance(v, Mapping):
+                    raise Skip((*path, k), f"expected an object of schemas, got {type(v).__name__}")
                 out[k] = {name: self.convert(sub, (*path, k, name), refs) for name, sub in v.items()}
-            elif k in _SCHEMA_ONE and isinstance(v, Mapping | bool):
+            elif k == "items" and isinstance(v, list):  # draft 4's tuple form
+                out[k] = [self.convert(sub, (*path, k, i), refs) for i, sub in enumerate(v)]
+            elif k in _SCHEMA_ONE:
                 out[k] = self.convert(v, (*path, k), refs)
-            elif (k in _SCHEMA_LISTS and isinstance(v, list)) or (k == "items" and isinstance(v, list)):
+            elif k in _SCHEMA_LISTS:
+                if not isinstance(v, list):
+                    raise Skip((*path, k), f"expected a list of schemas, got {type(v).__name__}")
                 out[k] = [self.convert(sub, (*path, k, i), refs) for i, sub in enumerate(v)]
             elif k in _DROPPED_KEYS or k.startswith("x-"):
                 continue
@@ -189,13 +223,20 @@ class SchemaSet:
         """Convert the components referenced so far (and those they reference)."""
         while self.pending:
             ref, path = self.pending.pop()
-            target = self.lookup(ref, path)
             refs: set[str] = set()
-            self.converted[ref] = self.convert(target, _ref_path(ref), refs)
+            try:
+                self.converted[ref] = self.convert(self.lookup(ref, path), _ref_path(ref), refs)
+            except Skip as skip:
+                # Not raised here: the operation that reaches it (in `defs` or `root`) is skipped, no other.
+                self.broken[ref] = skip.problem
+                continue
             self.edges[ref] = frozenset(refs)
 
     def defs(self, roots: Iterable[str], *, budget: int | None = None) -> tuple[dict[str, Any], int]:
         """`$defs` for a schema whose direct refs are `roots`, and how many were cut to stay in `budget`.
+
+        Raises:
+            Skip: a definition reachable cannot be converted.
 
         Every definition reachable is copied in (shared objects, not copies),
         breadth first. With a `budget` (characters of JSON), a definition that
@@ -213,6 +254,8 @@ class SchemaSet:
                 key = self.keys[ref]
                 if key in out:
                     continue
+                if ref in self.broken:
+                    raise Skip.again(self.broken[ref])
                 if budget is not None:
                     size = self.size(ref)
                     if used + size > budget:
@@ -241,9 +284,17 @@ class SchemaSet:
                 break
             seen.add(ref)
             self.drain()
+            if ref in self.broken:
+                raise Skip.again(self.broken[ref])
             schema = self.converted[ref]
             refs = set(self.edges[ref])
         return schema, refs
+
+
+def _circular(chain: list[str], ref: str) -> str:
+    """How a `$ref` loop reads in a message: `$ref '#/a' is circular (#/a -> #/b -> #/a)`."""
+    loop = [*chain[chain.index(ref) :], ref]
+    return f"$ref {chain[0]!r} is circular ({' -> '.join(loop)})"
 
 
 def _ref_path(ref: str) -> tuple[str | int, ...]:
