@@ -72,7 +72,7 @@ async def test_a_client_that_approves_for_the_session_is_asked_once_and_the_sess
     assert "notes_write_note" in session.policy.approved_for_session
 
 
-async def test_a_client_that_does_not_answer_in_time_is_a_denial_that_says_nobody_answered() -> None:
+async def test_a_client_that_does_not_answer_in_time_expires_the_call_and_says_no_one_answered() -> None:
     session = OneSession().session
     call = decided(entry_of(notes(), "write_note"), {"text": "x"}, session, Verdict.ASK, ctx=request(elicits=True))
     stage = _asking(PolicySettings(approval_timeout=0.05), Client(None))
@@ -82,7 +82,9 @@ async def test_a_client_that_does_not_answer_in_time_is_a_denial_that_says_nobod
     assert isinstance(answered, Outcome)
     assert answered.timed_out
     assert attempt.approval == "expired"
-    assert "nobody answered" in stage.denial(call.entry, attempt, answered)
+    said = stage.denial(call.entry, attempt, answered)
+    assert "it expired: no one answered in 0.05 s, so it did not run" in said
+    assert "denied" not in said
     assert session.policy.approved_for_session == set()
 
 

@@ -224,14 +224,15 @@ async def test_a_routine_approval_is_logged_at_info_and_a_wait_nobody_answered_a
     assert expired.levelno == logging.WARNING
 
 
-async def test_no_answer_within_the_timeout_denies_and_says_why() -> None:
+async def test_no_answer_within_the_timeout_expires_the_call_and_says_so_not_denied() -> None:
     source = notes_source()
     config = parse_config({"mcpServers": {}, "policy": {"approvalTimeout": 0.2}})
     async with in_memory_gateway(source, config=config) as (_, client):
         with anyio.fail_after(10):
             result = await client.call_tool("notes_delete_note", {"id": 1})
     assert result.is_error is True
-    assert "nobody answered within 0.2 s" in text(result)
+    assert "and it expired: no one answered in 0.2 s, so it did not run" in text(result)
+    assert "denied" not in text(result)
     assert source.calls == []
 
 

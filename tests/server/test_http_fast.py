@@ -170,7 +170,7 @@ async def test_a_call_the_policy_asks_about_takes_the_sdk_path_and_is_decided_th
     assert asked.headers["content-type"] == "text/event-stream"
     result = messages(asked)[-1]["result"]
     assert result["isError"] is True
-    assert "nobody answered" in result["content"][0]["text"]
+    assert "it expired: no one answered in 1 s" in result["content"][0]["text"]
     assert counted["fallbacks"]["may ask"] == 1
     assert counted["taken"] == 0
 

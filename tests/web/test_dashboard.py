@@ -856,7 +856,9 @@ async def test_a_timeout_changed_through_the_api_says_so_on_the_settings_page(op
         "The default: the config file does not set it."
     ]
     changed = texts(after, '[data-origin="approvalTimeout"]')[0]
-    assert changed.startswith("A person has 30.0 s to answer")
+    assert changed.startswith(
+        "A person has 30.0 s to answer; after that the question expires and the call does not run"
+    )
     assert "Changed here by local" in changed
     assert "the config file says 10.0" in changed
 
@@ -1046,6 +1048,8 @@ async def test_a_waiting_call_says_the_view_its_session_was_served(open_dashboar
             await dash.gateway.calls.approvals.respond(waiting.id, Answer.DENY, actor="test", via="api")
             await call
     assert any("through the view notes" in t for t in texts(page, ".tool-meta"))
+    # Nobody answering is an expiry, not a denial someone made.
+    assert any("expires at" in t and "unless answered (then it does not run)" in t for t in texts(page, ".tool-meta"))
 
 
 async def test_the_catalog_says_what_tools_list_costs_a_client_in_each_search_mode(

@@ -67,7 +67,7 @@ async def test_a_person_turns_on_always_confirm_destructive_for_their_own_calls_
         "strict": True,
     }
     assert asked.get("isError"), asked
-    assert "nobody answered" in json.dumps(asked), "bob's own call asked, and nobody answered within 1 s"
+    assert "no one answered in 1 s" in json.dumps(asked), "bob's own call asked, and nobody answered within 1 s"
     assert not carols.get("isError"), "carol keeps everyone's policy"
     assert looser.status_code == 422
     assert "only makes their calls ask more" in looser.json()["detail"]

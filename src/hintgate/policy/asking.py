@@ -194,9 +194,9 @@ def denial(
     if outcome.withdrawn is not None:
         how = f"it was withdrawn: {outcome.withdrawn}"
     elif outcome.timed_out and asked_via == "input-required":
-        how = f"the answer came after the question expired ({timeout:g} s), so it was denied"
+        how = f"the answer came after the question expired (no one answered in {timeout:g} s), so it did not run"
     elif outcome.timed_out:
-        how = f"nobody answered within {timeout:g} s, so it was denied"
+        how = f"it expired: no one answered in {timeout:g} s, so it did not run"
     elif outcome.actor == "unattended":
         how = f"denied it at once: {UNATTENDED}"
     elif refusal is not None:

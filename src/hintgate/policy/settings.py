@@ -209,7 +209,7 @@ POLICY_SETTINGS: tuple[PolicySetting, ...] = (
         "approval_timeout",
         "approvalTimeout",
         "seconds",
-        "seconds a call waits for a person before it is denied",
+        "seconds a call waits for a person; then it expires and does not run",
         "Approval timeout",
     ),
     PolicySetting(
