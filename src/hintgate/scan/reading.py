@@ -67,10 +67,10 @@ _FILLERS = frozenset(
 
 INVISIBLE_ALLOWED = (
     "U+200D ZERO WIDTH JOINER between two emoji or symbols (one emoji drawn from several); "
-    "U+200C ZERO WIDTH NON-JOINER and U+200D between letters of a script that needs them (Arabic, Persian, "
-    "Indic); U+FE0E and U+FE0F, one after a symbol (text or emoji presentation); the visible prepended "
-    "concatenation marks of Arabic, Syriac and Kaithi (U+0600-U+0605, U+06DD, U+070F, U+0890, U+0891, U+08E2, "
-    "U+110BD, U+110CD), which are drawn."
+    "U+200C ZERO WIDTH NON-JOINER and U+200D between letters or signs (a virama) of a script that needs them "
+    "(Arabic, Persian, Indic); U+FE0E and U+FE0F, one after a symbol (text or emoji presentation); the visible "
+    "prepended concatenation marks of Arabic, Syriac and Kaithi (U+0600-U+0605, U+06DD, U+070F, U+0890, U+0891, "
+    "U+08E2, U+110BD, U+110CD), which are drawn."
 )
 _VISIBLE_FORMAT = frozenset([*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD])
 _JOINERS = frozenset([0x200C, 0x200D])
@@ -127,8 +127,18 @@ def _allowed(text: str, at: int) -> bool:
     if code in _JOINERS and before and after:
         if code == 0x200D and _is_symbol(before) and (_is_symbol(after) or after in "\u2640\u2642"):
             return True
-        return before.isalpha() and after.isalpha() and not before.isascii() and not after.isascii()
+        return _script_letter(before) and _script_letter(after)
     return False
+
+
+def _script_letter(char: str) -> bool:
+    """Whether `char` is a letter beyond ASCII or a sign of a script's own (an Indic virama, a vowel sign): a joiner
+    after a virama picks a letter's half form. A generic combining mark (an accent put on any letter) is not one."""
+    if char.isascii():
+        return False
+    if char.isalpha():
+        return True
+    return unicodedata.category(char).startswith("M") and not unicodedata.name(char, "").startswith("COMBINING")
 
 
 def _is_symbol(char: str) -> bool:
