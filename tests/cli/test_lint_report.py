@@ -1,14 +1,16 @@
-"""`hintgate lint`'s report formats: SARIF that validates, JSON with its summary, Markdown tables."""
+"""`hintgate lint`'s report formats: SARIF that validates, JSON with its summary, Markdown tables, plain text."""
 
 from __future__ import annotations
 
+import io
 import json
 from importlib import resources
 from typing import Any
 
 import jsonschema
+from rich.console import Console
 
-from hintgate.cli.lint_report import lint_json, lint_markdown, lint_sarif
+from hintgate.cli.lint_report import lint_json, lint_markdown, lint_sarif, lint_text
 from hintgate.hints.lint import Severity, lint_tools
 
 TOOLS: list[dict[str, Any]] = [
@@ -74,3 +76,14 @@ def test_the_markdown_summary_counts_one_tool_and_one_error_in_the_singular() ->
     summary = next(line for line in lint_markdown(report).splitlines() if line.startswith("**"))
     assert summary.startswith("**1 tool**, ")
     assert "; 1 error, " in summary
+
+
+def test_the_text_report_has_no_line_ending_in_spaces_at_any_width() -> None:
+    report = lint_tools(TOOLS, target="demo")
+    for width in (60, 80, 120):
+        console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+        console.print(lint_text(report))
+        lines = console.export_text().splitlines()
+        assert any(line.startswith("        ") for line in lines), "a finding's message is indented"
+        assert any(line.strip() == "summary" for line in lines)
+        assert [line for line in lines if line != line.rstrip()] == []

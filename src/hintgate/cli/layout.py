@@ -16,11 +16,12 @@ from datetime import UTC, datetime
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Column", "counted", "fit_table", "short_arguments", "short_id", "when"]
+__all__ = ["Column", "Trimmed", "counted", "fit_table", "short_arguments", "short_id", "when"]
 
 _GAP = 3  # a column separator and one space of padding on each side of it
 _ELLIPSIS_MIN = 8  # a cut column keeps at least this many cells, or it is dropped
@@ -124,6 +125,38 @@ def fit_table(
         return table
     note = Text(f"(hidden: {', '.join(hidden)}; --wide shows all)", style="dim")
     return Group(table, note)
+
+
+class Trimmed:
+    """A renderable whose every line ends at its last visible character.
+
+    Rich pads an indented paragraph and a centred title with spaces to the full
+    width; in a terminal they are invisible, but a copied report, a file or a
+    diff carries them. Spaces with a background colour are kept (they show).
+    """
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in console.render_lines(self.renderable, options, pad=False):
+            yield from _rstrip(line)
+            yield Segment.line()
+
+
+def _rstrip(line: list[Segment]) -> list[Segment]:
+    """A rendered line without the plain spaces at its end."""
+    kept = list(line)
+    while kept:
+        last = kept[-1]
+        shows = last.control is not None or (last.style is not None and last.style.bgcolor is not None)
+        text = last.text.rstrip(" ")
+        if shows or text:
+            if not shows and text != last.text:
+                kept[-1] = Segment(text, last.style, last.control)
+            break
+        kept.pop()
+    return kept
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:

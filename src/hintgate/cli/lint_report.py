@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hintgate import __version__
-from hintgate.cli.layout import counted
+from hintgate.cli.layout import Trimmed, counted
 from hintgate.hints.annotations import Tier
 from hintgate.hints.lint import RULES, LintReport, Severity, Span, origin_counts
 
@@ -23,8 +23,8 @@ _INFO_URI = "https://github.com/hintgate/hintgate"
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
 
-def lint_text(report: LintReport) -> Group:
-    """The human report: findings per tool, then coverage and the tier table."""
+def lint_text(report: LintReport) -> Trimmed:
+    """The human report: findings per tool, then coverage and the tier table, no line ending in spaces."""
     parts: list[RenderableType] = []
     header = Text(f"hintgate lint: {report.target}", style="bold")
     if report.server:
@@ -52,7 +52,7 @@ def lint_text(report: LintReport) -> Group:
             line.append(f"{finding.code} {finding.rule.id}  {finding.tool or ''}")
             parts += [line, Padding(Text(f"because: {accepted.reason}", style="dim"), (0, 0, 0, 8))]
     parts.append(_summary_table(report))
-    return Group(*parts)
+    return Trimmed(Group(*parts))
 
 
 def _at(span: Span) -> str:
