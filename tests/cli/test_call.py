@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from hintgate.cli.call import parse_arguments, print_result
+from hintgate.cli.call import hint_words, parse_arguments, print_result
 from hintgate.testing import running_gateway
 from isolation import child_env
 
@@ -45,6 +45,22 @@ def test_a_text_result_is_printed_as_the_tool_wrote_it_however_narrow_the_termin
     assert capsys.readouterr().out == text + "\n"
 
 
+@pytest.mark.parametrize(
+    ("annotations", "shown"),
+    [
+        ({"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}, "read-only idempotent"),
+        ({"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}, "write"),
+        ({"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True}, "write idempotent"),
+        ({"readOnlyHint": False, "destructiveHint": True, "openWorldHint": True}, "destructive open-world"),
+        ({"readOnlyHint": False}, "destructive"),
+        ({}, "no hints"),
+        (None, "no hints"),
+    ],
+)
+def test_the_hints_cell_of_a_listed_tool_is_never_empty(annotations: object, shown: str) -> None:
+    assert hint_words(annotations) == shown
+
+
 def test_call_lists_the_demo_tools_calls_one_with_arguments_and_exits_1_on_a_tool_error() -> None:
     with running_gateway("--demo", "--no-record") as gateway:
         listed = hintgate("call", "--list", "--url", gateway.base_url)
@@ -64,6 +80,8 @@ def test_call_lists_the_demo_tools_calls_one_with_arguments_and_exits_1_on_a_too
     assert listed.returncode == 0, listed.stderr
     assert "notes_create_note" in listed.stdout
     assert "read-only" in listed.stdout
+    [archive] = [line for line in listed.stdout.splitlines() if line.startswith("notes_archive_note ")]
+    assert archive.split()[1] == "write", "an additive tool that may not be repeated still shows its hints"
     names = {tool["name"] for tool in json.loads(listed_json.stdout)}
     assert {"notes_get_note", "notes_purge_notes", "web_fetch_page"} <= names
     assert created.returncode == 0, created.stderr

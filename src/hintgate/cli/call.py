@@ -17,7 +17,7 @@ import typer
 from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, FormatOpt, OutputFormat, fail, out
 from hintgate.cli.gateway_api import DEFAULT_URL, TokenOpt, UrlOpt, api_token, unreachable
 
-__all__ = ["EXIT_TOOL_ERROR", "call", "parse_arguments", "print_result"]
+__all__ = ["EXIT_TOOL_ERROR", "call", "hint_words", "parse_arguments", "print_result"]
 
 EXIT_TOOL_ERROR = 1
 """The tool answered with an error (a denial included): the result is printed all the same."""
@@ -158,6 +158,28 @@ def print_result(result: dict[str, Any]) -> None:
         console.print_json(json.dumps(result["structuredContent"]))
 
 
+def hint_words(annotations: Any) -> str:
+    """A tool's hints in a few words, never none: `read-only idempotent`, `write`, `destructive open-world`.
+
+    `write` is a tool that changes things but declares it destroys nothing; one
+    not read-only that leaves destructiveHint unset is `destructive`, as the MCP
+    spec tells clients to assume. A tool with no hints at all says so.
+    """
+    hints = annotations if isinstance(annotations, dict) else {}
+    words = []
+    if hints.get("readOnlyHint") is True:
+        words.append("read-only")
+    elif hints.get("destructiveHint") is False:
+        words.append("write")
+    elif hints.get("destructiveHint") is True or hints.get("readOnlyHint") is False:
+        words.append("destructive")
+    if hints.get("idempotentHint") is True:
+        words.append("idempotent")
+    if hints.get("openWorldHint") is True:
+        words.append("open-world")
+    return " ".join(words) or "no hints"
+
+
 def _print_tools(tools: list[Any], output: OutputFormat) -> None:
     rows = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
     if output is OutputFormat.JSON:
@@ -165,23 +187,10 @@ def _print_tools(tools: list[Any], output: OutputFormat) -> None:
         return
     from hintgate.cli.layout import Column, counted, fit_table
 
-    def flag(row: dict[str, Any], hint: str, shown: str) -> str:
-        return shown if (row.get("annotations") or {}).get(hint) else ""
-
     cells: list[list[Any]] = [
         [
             str(row["name"]),
-            " ".join(
-                filter(
-                    None,
-                    (
-                        flag(row, "readOnlyHint", "read-only"),
-                        flag(row, "destructiveHint", "destructive") if not flag(row, "readOnlyHint", "x") else "",
-                        flag(row, "idempotentHint", "idempotent"),
-                        flag(row, "openWorldHint", "open-world"),
-                    ),
-                )
-            ),
+            hint_words(row.get("annotations")),
             str(row.get("title") or (row.get("annotations") or {}).get("title") or ""),
         ]
         for row in rows
