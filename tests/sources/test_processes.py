@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -13,11 +14,14 @@ from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig, StdioTransport, child_environment
 from hintgate.sources import build_sources, processes
 from hintgate.sources.base import Source, SourceState
+from hintgate.sources.handshake import CLIENT_CAPABILITIES, initialize_request
 from hintgate.sources.processes import prestarting
 
 pytestmark = pytest.mark.anyio
 
 COUNTER = str(Path(__file__).parents[1] / "fixtures" / "launch_counter.py")
+HEARD = str(Path(__file__).parents[1] / "fixtures" / "heard_server.py")
+FIRST = initialize_request(CLIENT_CAPABILITIES)
 
 
 def counted_config(launches: Path, time_cmd: list[str], **entry: object) -> GatewayConfig:
@@ -56,11 +60,12 @@ async def test_a_process_started_ahead_is_taken_once_by_exactly_its_definition(
     spec, env = transport_and_env(config)
     other_args = StdioTransport(command=spec.command, args=(*spec.args, "--extra"), env=spec.env, cwd=spec.cwd)
     async with prestarting(config, os.environ) as prestarted:
-        assert prestarted.take(other_args, env) is None
-        assert prestarted.take(spec, {**env, "EXTRA": "1"}) is None
-        process = prestarted.take(spec, env)
+        assert prestarted.take(other_args, env, FIRST) is None
+        assert prestarted.take(spec, {**env, "EXTRA": "1"}, FIRST) is None
+        assert prestarted.take(spec, env, initialize_request({})) is None  # given another first request
+        process = prestarted.take(spec, env, FIRST)
         assert process is not None
-        assert prestarted.take(spec, env) is None  # handed out once
+        assert prestarted.take(spec, env, FIRST) is None  # handed out once
         [pid] = await launched(launches)
         assert process.pid == pid
         await processes.stop(process)
@@ -93,8 +98,8 @@ async def test_a_disabled_server_or_one_whose_command_is_missing_is_not_started_
     missing = parse_config({"mcpServers": {"time": {"command": "no-such-command-here"}}}, source="test")
     async with prestarting(disabled, os.environ) as none, prestarting(missing, os.environ) as prestarted:
         spec, env = transport_and_env(missing)
-        assert prestarted.take(spec, env) is None
-        assert none.take(*transport_and_env(disabled)) is None
+        assert prestarted.take(spec, env, FIRST) is None
+        assert none.take(*transport_and_env(disabled), FIRST) is None
     assert not launches.exists()
 
 
@@ -120,3 +125,30 @@ async def test_a_source_takes_the_process_started_ahead_only_when_it_is_handed_t
         await run_once(build_sources(config, environ=os.environ, prestarted=prestarted)["time"])
         assert len(launches.read_text().split()) == 2  # handed them: it took the one started ahead
         assert not alive(ahead)  # and stopped it when it stopped
+
+
+async def test_a_process_started_ahead_is_asked_to_initialize_before_any_source_exists(tmp_path: Path) -> None:
+    heard = tmp_path / "heard"
+    config = parse_config({"mcpServers": {"s": {"command": sys.executable, "args": [HEARD, str(heard)]}}}, source="t")
+    server = config.servers["s"]
+    assert isinstance(server.transport, StdioTransport)
+    async with prestarting(config, os.environ) as prestarted:
+        process = prestarted.take(server.transport, child_environment(server, config, os.environ), FIRST)
+        assert process is not None
+        assert process.stdout is not None
+        with anyio.fail_after(30):
+            answer = json.loads(await process.stdout.readline())
+        assert answer["id"] == FIRST["id"]
+        assert answer["result"]["serverInfo"]["name"] == "heard"
+        await processes.stop(process)
+    assert heard.read_text().split() == ["initialize"]
+
+
+async def test_a_source_taking_a_process_started_ahead_does_not_initialize_it_twice(tmp_path: Path) -> None:
+    heard = tmp_path / "heard"
+    config = parse_config({"mcpServers": {"s": {"command": sys.executable, "args": [HEARD, str(heard)]}}}, source="t")
+    async with prestarting(config, os.environ) as prestarted:
+        source = build_sources(config, environ=os.environ, prestarted=prestarted)["s"]
+        await run_once(source)
+        assert [tool["name"] for tool in source.tools] == ["noop"]
+    assert heard.read_text().split() == ["initialize", "notifications/initialized", "tools/list"]

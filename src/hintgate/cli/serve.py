@@ -770,7 +770,8 @@ async def starting(
 
     1. Spawn the upstreams: every enabled stdio server's process starts now (`sources.processes.prestarting`),
        unless the caller spawned them already (`prestarted`: on stdio they start before the stored state is
-       read ahead). They import their own code while the gateway imports its own.
+       read ahead). Each is given hintgate's `initialize` request as it starts: they import their own code and
+       answer it while the gateway imports its own.
     2. Build the result scan's patterns now, when `scan_ahead` (an HTTP gateway: `build_result_scan`), before
        anything else is loaded.
     3. Import in the background: `imports` (the SDK's server side, the web stack) on a thread, meanwhile.

@@ -69,10 +69,18 @@ class MessageChannel(Protocol):
 class StdioChannel:
     """A child process speaking newline-delimited JSON-RPC on its stdin and stdout."""
 
-    def __init__(self, process: asyncio.subprocess.Process, server: str, redact: Redactor) -> None:
+    def __init__(
+        self,
+        process: asyncio.subprocess.Process,
+        server: str,
+        redact: Redactor,
+        sent_ahead: dict[str, Any] | None = None,
+    ) -> None:
         self._process = process
         self._server = server
         self._redact = redact
+        self.sent_ahead = sent_ahead
+        """The request the process was given as it was spawned ahead (`processes.Prestarted`), else None."""
         self.stderr_tail: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
 
@@ -157,10 +165,13 @@ async def open_stdio(
     server: str,
     redact: Redactor,
     prestarted: processes.Prestarted | None = None,
+    first: dict[str, Any] | None = None,
 ) -> AsyncIterator[StdioChannel]:
+    """A channel to `spec`'s process: the one spawned ahead from exactly this definition and given `first` (the
+    connection's first request) as it started, if any (`sources.processes.prestarting`), else one spawned now."""
     command = spec.command
-    # Started ahead of the gateway, from exactly this definition (`sources.processes.prestarting`).
-    process = prestarted.take(spec, env) if prestarted is not None else None
+    process = prestarted.take(spec, env, first) if prestarted is not None else None
+    sent_ahead = first if process is not None else None
     if process is None:
         if not processes.findable(spec, env):
             raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)
@@ -168,7 +179,7 @@ async def open_stdio(
             process = await processes.spawn(spec, env)
         except OSError as exc:
             raise UpstreamStartError(f"could not start {command!r}: {exc.strerror or exc}", server=server) from exc
-    channel = StdioChannel(process, server, redact)
+    channel = StdioChannel(process, server, redact, sent_ahead)
     try:
         yield channel
     finally:

@@ -19,7 +19,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hintgate import __version__
 from hintgate.config.model import HttpTransport, StdioTransport
 from hintgate.deadlines import Deadlines
 from hintgate.errors import (
@@ -32,7 +31,8 @@ from hintgate.errors import (
     UpstreamTimeout,
 )
 from hintgate.redaction import Redactor
-from hintgate.sources.channels import HttpChannel, MessageChannel, open_http, open_stdio
+from hintgate.sources.channels import HttpChannel, MessageChannel, StdioChannel, open_http, open_stdio
+from hintgate.sources.handshake import HANDSHAKE_VERSION, initialize_request
 from hintgate.sources.notifications import DEFAULT_LIMIT, NotificationQueue
 
 if TYPE_CHECKING:
@@ -49,9 +49,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-HANDSHAKE_VERSION = "2025-11-25"
-"""The protocol revision hintgate asks upstreams for (the newest reachable by the initialize handshake)."""
 
 NotificationHandler = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 RequestHandler = Callable[[str, dict[str, Any] | None], Awaitable[dict[str, Any]]]
@@ -126,16 +123,21 @@ class McpConnection:
         """
         if self._closed is not None:
             raise self._closed
-        request_id = next(self._ids)
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}
         if params is not None:
             message["params"] = params
+        return await self._exchange(message, timeout=timeout)
+
+    async def _exchange(self, message: dict[str, Any], *, timeout: float, sent: bool = False) -> dict[str, Any]:
+        """Send the request `message` (unless it was `sent` already) and wait at most `timeout` s for its result."""
+        method, request_id = message["method"], message["id"]
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[request_id] = future
         deadline: asyncio.TimerHandle | None = None
         try:
-            await self._channel.send(message)
+            if not sent:
+                await self._channel.send(message)
             # The deadline fails the answer's own future: no waiter future around it, one wake-up fewer.
             deadline = self._deadlines.at(loop, loop.time() + timeout, request_id)
             return await future
@@ -263,17 +265,22 @@ class McpConnection:
         with contextlib.suppress(UpstreamError):
             await self._channel.send(reply)
 
-    async def initialize(self, *, capabilities: dict[str, Any] | None = None, timeout: float) -> ServerInfo:
-        """The initialize handshake; stores and returns what the server said."""
-        result = await self.request(
-            "initialize",
-            {
-                "protocolVersion": HANDSHAKE_VERSION,
-                "capabilities": capabilities or {},
-                "clientInfo": {"name": "hintgate", "version": __version__},
-            },
-            timeout=timeout,
-        )
+    async def initialize(
+        self,
+        *,
+        capabilities: dict[str, Any] | None = None,
+        timeout: float,
+        sent_ahead: dict[str, Any] | None = None,
+    ) -> ServerInfo:
+        """The initialize handshake; stores and returns what the server said.
+
+        `sent_ahead` is the request the server's process was given as it was spawned (`processes.Prestarted`):
+        when it is this connection's own, the answer to it is awaited and it is not sent again.
+        """
+        if self._closed is not None:
+            raise self._closed
+        request = initialize_request(capabilities or {}, next(self._ids))
+        result = await self._exchange(request, timeout=timeout, sent=request == sent_ahead)
         server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
         assert isinstance(server_info, dict)
         version = result.get("protocolVersion")
@@ -352,7 +359,8 @@ async def connect(
     redact = redact or Redactor()
     opener: contextlib.AbstractAsyncContextManager[Any]
     if isinstance(spec, StdioTransport):
-        opener = open_stdio(spec, env if env is not None else {}, server, redact, prestarted)
+        first = initialize_request(capabilities or {})  # a process spawned ahead was given it already
+        opener = open_stdio(spec, env if env is not None else {}, server, redact, prestarted, first)
     else:
         opener = open_http(spec, server, startup_timeout, redact, auth)
     async with opener as channel:
@@ -367,7 +375,8 @@ async def connect(
         reader = asyncio.ensure_future(connection.run())
         try:
             try:
-                await connection.initialize(capabilities=capabilities, timeout=startup_timeout)
+                sent_ahead = channel.sent_ahead if isinstance(channel, StdioChannel) else None
+                await connection.initialize(capabilities=capabilities, timeout=startup_timeout, sent_ahead=sent_ahead)
             except UpstreamTimeout as exc:
                 raise UpstreamStartError(
                     f"did not answer initialize within {startup_timeout:g} s; {channel.describe_exit()}",

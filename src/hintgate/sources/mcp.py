@@ -37,10 +37,11 @@ from hintgate.sources.base import (
     upstream_down,
 )
 from hintgate.sources.connection import McpConnection, NotificationHandler, RequestHandler, ServerInfo, connect
+from hintgate.sources.handshake import CLIENT_CAPABILITIES
 from hintgate.sources.oauth import NOT_LOGGED_IN, Credentials, GatewayAuth, gateway_auth, oauth_of
 from hintgate.sources.personal import PersonalConnections
 from hintgate.sources.processes import Prestarted
-from hintgate.sources.resolution import RESOLUTION, offers_resolution
+from hintgate.sources.resolution import offers_resolution
 from hintgate.sources.tasks import offers_tasks, tasks_declared
 
 __all__ = ["PERSON_LOGIN_WAIT", "REFRESH_INTERVAL", "McpUpstream"]
@@ -81,15 +82,6 @@ PERSON_LOGIN_WAIT = 300.0
 
 _LOGIN_REQUEST = "login"
 """The key a 2026-07-28 client's login question and its answer travel under."""
-
-_CLIENT_CAPABILITIES: dict[str, Any] = {
-    # hintgate relays these requests to the client whose call caused them.
-    "elicitation": {"form": {}, "url": {}},
-    "sampling": {},
-    "roots": {"listChanged": True},
-    # So a server that resolves per call marks its tools and answers tools/resolve (the draft's handshake form).
-    "extensions": {RESOLUTION: {}},
-}
 
 
 class McpUpstream(ConfiguredSource):
@@ -559,7 +551,7 @@ class McpUpstream(ConfiguredSource):
             server=self.name,
             env=self._env,
             startup_timeout=self.config.startup_timeout,
-            capabilities=_CLIENT_CAPABILITIES,
+            capabilities=CLIENT_CAPABILITIES,
             on_notification=on_notification,
             on_request=on_request,
             redact=self.redact,

@@ -12,19 +12,27 @@ spawning one. Only a process started from exactly the same command, arguments,
 working directory and environment is taken, once; a server whose definition
 changed in between (stored runtime changes laid over the file) starts its
 own, and whatever was not taken is stopped (`Prestarted.discard`, and on exit).
+
+Each process spawned ahead is given hintgate's `initialize` request on its stdin as it starts
+(`hintgate.sources.handshake`): a server answers it once it has imported its code, while the gateway
+imports its own, rather than after the gateway is built. The answer waits in the pipe for the connection
+that takes the process, and a process is taken only by a connection that would have sent that same request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import shutil
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from typing import Any
 
 from hintgate.config.model import GatewayConfig, ServerConfig, StdioTransport, child_environment
+from hintgate.sources.handshake import CLIENT_CAPABILITIES, initialize_request
 
 __all__ = ["LINE_LIMIT", "Prestarted", "findable", "prestarting", "spawn", "stop"]
 
@@ -80,13 +88,15 @@ async def stop(process: asyncio.subprocess.Process) -> None:
 
 
 class Prestarted:
-    """Processes spawned before the sources that will run them exist, by what they were started from."""
+    """Processes spawned before the sources that will run them exist, by what they were started from, each
+    with the request it was given first."""
 
     def __init__(self) -> None:
-        self._waiting: dict[Key, asyncio.subprocess.Process] = {}
+        self._waiting: dict[Key, tuple[asyncio.subprocess.Process, dict[str, Any] | None]] = {}
 
-    async def start(self, server: ServerConfig, env: Mapping[str, str]) -> None:
-        """Spawn `server`'s child now (a stdio server that can be found); a failure is left to its source."""
+    async def start(self, server: ServerConfig, env: Mapping[str, str], first: dict[str, Any] | None = None) -> None:
+        """Spawn `server`'s child now (a stdio server that can be found), and write `first` to its stdin (one
+        JSON-RPC message, None for none); a failure is left to its source."""
         spec = server.transport
         if not isinstance(spec, StdioTransport) or not findable(spec, env):
             return
@@ -94,17 +104,30 @@ class Prestarted:
         if key in self._waiting:  # two servers with one definition: the second starts its own
             return
         try:
-            self._waiting[key] = await spawn(spec, env)
+            process = await spawn(spec, env)
         except OSError:
             return  # its source tries again and says why
+        self._waiting[key] = (process, first)
+        if first is not None and process.stdin is not None:
+            process.stdin.write(json.dumps(first, separators=(",", ":"), ensure_ascii=False).encode() + b"\n")
+            with contextlib.suppress(OSError):  # it ended already: its source finds it so and says why
+                await process.stdin.drain()
 
-    def take(self, spec: StdioTransport, env: Mapping[str, str]) -> asyncio.subprocess.Process | None:
-        """The process started from exactly `spec` and `env`, handed out once; None when there is none."""
-        return self._waiting.pop(_key(spec, env), None)
+    def take(
+        self, spec: StdioTransport, env: Mapping[str, str], first: dict[str, Any] | None = None
+    ) -> asyncio.subprocess.Process | None:
+        """The process started from exactly `spec` and `env` and given exactly `first`, handed out once; None
+        when there is none (one given another request first is left to be stopped)."""
+        key = _key(spec, env)
+        waiting = self._waiting.get(key)
+        if waiting is None or waiting[1] != first:
+            return None
+        del self._waiting[key]
+        return waiting[0]
 
     async def discard(self) -> None:
         """Stop every process not taken."""
-        waiting = list(self._waiting.values())
+        waiting = [process for process, _first in self._waiting.values()]
         self._waiting.clear()
         if waiting:
             logger.debug("stopping %d upstream processes started ahead and not used", len(waiting))
@@ -113,16 +136,18 @@ class Prestarted:
 
 @asynccontextmanager
 async def prestarting(config: GatewayConfig, environ: Mapping[str, str]) -> AsyncIterator[Prestarted]:
-    """Spawn every enabled stdio server of `config` now; the processes, for the sources built within to take.
+    """Spawn every enabled stdio server of `config` now, each given hintgate's `initialize` request; the
+    processes, for the sources built within to take.
 
     `environ` is what the gateway will be given: each child gets the environment its source would give it.
     Any process not taken is stopped on exit.
     """
     prestarted = Prestarted()
+    first = initialize_request(CLIENT_CAPABILITIES)
     try:
         for server in config.servers.values():
             if server.enabled:
-                await prestarted.start(server, child_environment(server, config, environ))
+                await prestarted.start(server, child_environment(server, config, environ), first)
         yield prestarted
     finally:
         await prestarted.discard()
