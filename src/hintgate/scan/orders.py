@@ -2283,7 +2283,24 @@ def _required(sentence: str) -> bool:
         or re.search(r"(?:받은\s*후|を得てから|后再|後再|dopo\s+aver|después\s+de|após|nach\s+der)", sentence)
         is not None
         or _REQUIRED.search(sentence) is not None
+        or _NOT_WITHOUT.search(sentence) is not None
     )
+
+
+# Up to 60 characters of one clause: no stop, colon, comma or conjunction that opens another act.
+_ONE_CLAUSE = r"(?:(?!\b(?:and|but|then|or|y|pero|e|mas|et|mais|ma|ou)\b)[^.!?\n;:,]){0,60}"
+# A modal prohibition of an act done without the approval, in one clause: the approval made the act's condition ("the
+# assistant should not send it without the owner's consent", "no debe publicarla sin la aprobación del editor").
+_NOT_WITHOUT = compiled(
+    rf"(?:\b(?:must\s+not|mustn't|should\s+not|shouldn't|may\s+not|shall\s+not|cannot|can't|will\s+not|won't|"
+    rf"(?:is|are)\s+not\s+to)\b{_ONE_CLAUSE}\bwithout"
+    rf"|\bno\s+(?:debe|deben|debes|puede|pueden|puedes|ha\s+de|han\s+de)\b{_ONE_CLAUSE}\bsin"
+    rf"|\bn[ãa]o\s+(?:deve|devem|pode|podem)\b{_ONE_CLAUSE}\bsem"
+    rf"|\bne\s+(?:doit|doivent|peut|peuvent)\s+pas\b{_ONE_CLAUSE}\bsans"
+    rf"|\bnon\s+(?:deve|devono|può|possono)\b{_ONE_CLAUSE}\bsenza)"
+    rf"\b[^.!?\n;:,]{{0,30}}?" + _CONFIRM,
+    re.IGNORECASE,
+)
 
 
 # An approval said to be required, in the commonest languages: "requiere la autorización", "需要用户本人授权",
