@@ -84,3 +84,30 @@ async def test_a_servers_own_json_rpc_error_is_raised_as_it_came_and_not_retried
         await _stage(source, []).forward(call, {}, attempt)
     assert len(source.calls) == 1
     assert attempt.upstream_ms is not None
+
+
+async def test_an_answer_that_is_no_tool_result_is_a_tool_error_naming_the_tool_the_server_and_the_place(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    source = notes(read_notes=lambda arguments: {"content": "a bare string"})
+    call = decided(entry_of(source, "read_notes"), {"query": "x"}, None)
+    attempt = CallAttempt(call.decision, time.perf_counter(), datetime.now(UTC))
+    result = await _stage(source, []).forward(call, {}, attempt)
+    assert result["isError"] is True
+    assert result["content"][0]["text"] == (
+        "The tool 'notes_read_notes' failed: server 'notes' answered with something that is not a tool result "
+        "($.content: expected a list, got str)."
+    )
+    assert "server 'notes': tools/call of 'read_notes'" in caplog.text
+
+
+async def test_a_well_formed_answer_and_a_task_handle_pass_untouched() -> None:
+    answers = [
+        {"content": [{"type": "text", "text": "ok"}, {"type": "future_block", "x": 1}], "isError": False},
+        {"resultType": "task", "taskId": "t1"},
+    ]
+    for answer in answers:
+        source = notes(read_notes=lambda arguments, answer=answer: answer)
+        call = decided(entry_of(source, "read_notes"), {"query": "x"}, None)
+        attempt = CallAttempt(call.decision, time.perf_counter(), datetime.now(UTC))
+        assert await _stage(source, []).forward(call, {}, attempt) is answer

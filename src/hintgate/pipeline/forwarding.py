@@ -9,6 +9,7 @@ Other failures become tool errors that say what failed; a server's own JSON-RPC 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -18,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.policy.decide import failure_kind, should_retry
-from hintgate.results import server_down_error, tool_error
+from hintgate.results import result_problem, server_down_error, tool_error
 from hintgate.sources.base import SourceState
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from hintgate.outcome import CallAttempt
@@ -96,6 +99,19 @@ class Forwarding:
                     )
                 return tool_error(f"The tool {name!r} failed: server {entry.server!r} {exc.detail}.")
             attempt.add_upstream_time(began)
+            problem = result_problem(result)
+            if problem is not None:
+                # Passed on, it would fail in the client with an error that names neither the tool nor the server.
+                logger.warning(
+                    "server %r: tools/call of %r: the answer is not a CallToolResult: %s",
+                    entry.server,
+                    entry.upstream_name,
+                    problem,
+                )
+                return tool_error(
+                    f"The tool {name!r} failed: server {entry.server!r} answered with something that is not "
+                    f"a tool result ({problem})."
+                )
             return result
         raise AssertionError("unreachable")  # pragma: no cover
 
