@@ -75,6 +75,25 @@ async def test_a_tool_listed_twice_in_one_listing_is_not_served_and_is_the_serve
     assert kept.problems_of("files") == []
 
 
+async def test_a_hint_of_the_wrong_type_is_logged_once_naming_the_tool_and_the_hint_and_the_rest_is_served(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    odd = {**tool("get_note"), "annotations": {"readOnlyHint": "yes", "openWorldHint": False, "title": 5}}
+    notes = FakeSource("notes", tools=[odd, tool("list_notes")])
+    kept = keeper(notes)
+    kept.rebuild([notes])
+    assert sorted(kept.catalog.entries) == ["notes_get_note", "notes_list_notes"]
+    assert kept.catalog.entries["notes_get_note"].tool.parsed.annotations.open_world is False, "its other hints count"
+    [said] = [r.getMessage() for r in caplog.records if "declares" in r.getMessage()]
+    assert said == (
+        "notes: tool 'get_note' declares readOnlyHint \"yes\", not true or false: taken as not declared; "
+        "tool 'get_note' declares title 5, not a string: taken as not declared"
+    )
+    kept.rebuild([notes])
+    assert caplog.text.count("declares readOnlyHint") == 1, "said once, not at every rebuild"
+    assert not kept.any_listing_problems(), "every tool is served: the server's health is not degraded"
+
+
 async def test_a_held_tools_line_says_where_to_accept_it() -> None:
     notes = FakeSource("notes", tools=[tool("get_note")])
     kept = keeper(notes)

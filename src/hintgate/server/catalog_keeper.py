@@ -100,6 +100,7 @@ class CatalogKeeper:
         # Each source's listing as checked against the limits: (the list object, the limits, tools served, problems).
         self._served_of: dict[str, tuple[object, ListingLimits, list[Mapping[str, Any]], list[str]]] = {}
         self._problems_said: dict[str, list[str]] = {}
+        self._wrong_said: dict[str, list[str]] = {}  # per server: the hints of the wrong type last logged
         self._preparing = asyncio.Lock()
         self.dashboard_url: str | None = None
         self.store_flag = ""
@@ -287,6 +288,11 @@ class CatalogKeeper:
                     resolved.append(self.resolve(source, raw))
                 except HintgateError as exc:
                     logger.warning("%s: tool %r skipped: %s", source.name, name, exc)
+            # Served all the same (the hint taken as not declared): said once per change, the health unmoved.
+            wrong = [said for tool in resolved for said in _wrong_types(tool)]
+            if wrong and self._wrong_said.get(source.name) != wrong:
+                logger.warning("%s: %s", source.name, "; ".join(wrong))
+            self._wrong_said[source.name] = wrong
             groups.append((source.name, source.prefix, resolved))
         self.resolved.done()
         bound = self._pins.bound(self._sources)
@@ -498,3 +504,14 @@ class _Preparation:
             self.long.append(raw)
         else:
             self.scanned.append((raw, scan_tool(raw), named_words(raw)))
+
+
+def _wrong_types(tool: ResolvedTool) -> list[str]:
+    """What a tool declares with the wrong type (`readOnlyHint: "yes"`), each said with what is done instead."""
+    said = []
+    for key, value in tool.parsed.invalid.items():
+        shown = json.dumps(value, default=str)
+        shown = shown if len(shown) <= 40 else f"{shown[:39]}…"
+        wanted = "a string" if key == "title" else "true or false"
+        said.append(f"tool {tool.name!r} declares {key} {shown}, not {wanted}: taken as not declared")
+    return said
