@@ -164,6 +164,17 @@ async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
     monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
 
 
+def test_every_module_a_start_up_imports_ahead_exists() -> None:
+    """The background imports stop at the first that fails: a module renamed away would leave the rest to be
+    imported after the upstreams' first listing (anyio's backend is named by its private module)."""
+    import importlib.util
+
+    from hintgate.cli.serve import STDIO_MODULES, WEB_MODULES
+
+    missing = [name for name in (*STDIO_MODULES, *WEB_MODULES) if importlib.util.find_spec(name) is None]
+    assert missing == []
+
+
 # The cryptography, and the two modules that import it: the SDK's requestState boundary and PyJWT.
 CRYPTOGRAPHY = ["cryptography", "mcp.server.request_state", "jwt"]
 

@@ -685,9 +685,14 @@ STDIO_MODULES = (
     "hintgate.server.stdio",
     "mcp.server.lowlevel",
     "mcp.server.caching",
+    "hintgate.server.gateway",
+    "hintgate.sources.mcp",
+    "anyio._backends._asyncio",
 )
 """What serving stdio imports once the gateway is up: the SDK (its server side: the low-level `Server` the MCP face
-builds), the MCP face, the stdio transport. Imported while the upstreams start, not after their first listing."""
+builds), the MCP face, the stdio transport, the gateway and its parts (its sources' connections), and anyio's
+asyncio backend (which the stdio transport's task group loads at its first use). Imported while the upstreams
+start, not after their first listing."""
 
 
 class BackgroundImports:
