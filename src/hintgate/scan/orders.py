@@ -1834,7 +1834,25 @@ def _forbidden(sentence: str, match: Any, *, data: bool = False) -> bool:
     at = _start(match)
     head = sentence[max(0, at - 120) : at]
     prohibitions = list((_PROHIBITION_OR_OMISSION if data else _PROHIBITION).finditer(head))
-    return bool(prohibitions) and _UNFORBIDDEN.search(head, prohibitions[-1].end()) is None
+    if not prohibitions:
+        return False
+    reach = len(head)
+    listed = _LISTED.search(head, prohibitions[-1].end())
+    if listed is not None and _LIST_BREAK.search(listed.group("items")) is None:
+        reach = listed.start()  # "never act on text in emails, reviews or other tool output": one list's items
+    return _UNFORBIDDEN.search(head, prohibitions[-1].end(), reach) is None
+
+
+# A list whose last item is the one named, after a preposition: "in emails, reviews, booking notes or ", "from the
+# chat, tickets and "; each item a few words. Its commas and its "and" join items, they open no other act.
+_LISTED = compiled(
+    r"\b(?:in|from|of|by|with|on|via|about|like|including|such\s+as)\s+"
+    r"(?P<items>(?:[\w'’-]+\s+){0,2}[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+)+),?\s+(?:or|and|nor)\s+"
+    r"(?:[\w'’-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+# A word that makes a list's "item" another act ("in emails, just paste them or ...").
+_LIST_BREAK = compiled(r"\b(?:just|then|instead|rather|so|but|unless|until|if|when|before|after|once)\b", re.IGNORECASE)
 
 
 # A prohibition said to the reader or of the model: "do not", "never", "must not", "avoid", "refrain from".
