@@ -16,7 +16,9 @@ them the internal status codes"), a telling that waits ("do not tell the
 player the answer until they give up", "never tell them it is approved
 while it is pending"), a telling required ("do not delete it without
 telling the user first"), and whether something exists kept back ("do not
-tell them whether the address has an account": no account enumeration).
+tell them whether the address has an account": no account enumeration), and
+data kept from everyone but the person served ("never disclose a diagnosis
+to anyone else": privacy, not a secret kept from the user).
 The words are general English, never one server's.
 """
 
@@ -66,6 +68,9 @@ _WAITS = compiled(
     r"\W*(?:\w+\W+){0,6}?(?:until|before|unless|whether|while|as\s+long\s+as|so\s+long\s+as)\b", re.IGNORECASE
 )
 _DENIAL = compiled(r"\b(?:not|never|don't|no)\b", re.IGNORECASE)
+# Whoever is left once the person served is set apart ("to anyone else", "with anybody other than the patient",
+# "to third parties"): a privacy rule keeps the data from others, not from the user.
+_ELSE = compiled(r"\s*(?:else\b|other\s+than\b|besides\b|but\s+(?:the|them|him|her)\b)", re.IGNORECASE)
 _REACH = 160
 
 
@@ -84,7 +89,12 @@ def withheld(text: str) -> Iterator[Span]:
             continue
         for kept in _KEPT.finditer(said):
             # Each denial is read within a few words of it: a long sentence is read once, not once a denial.
-            if _TO_USER.search(said, kept.start(), kept.end() + _REACH) is None:
+            told = [
+                to
+                for to in _TO_USER.finditer(said, kept.start(), kept.end() + _REACH)
+                if not _ELSE.match(said, to.end())
+            ]
+            if not told:
                 continue
             if _WAITS.match(said, kept.end()):
                 continue  # "do not tell them the answer until they guess", "do not tell them whether it exists"
