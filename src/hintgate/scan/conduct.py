@@ -106,6 +106,14 @@ _ASK_FIRST = compiled(
     r"|\bunless\s+the\s+user\b|\bif\s+the\s+user\s+(?:asks|wants|requests)\b",
     re.IGNORECASE,
 )
+# The choice left to the user: "let the user choose", "wait for the user to confirm", "until the user approves" (the
+# user so named is not spoken of; another mention in the sentence still is).
+_LEFT_TO_USER = compiled(
+    r"\blet\s+(?:the\s+)?users?\s+(?:choose|decide|pick|select|confirm|review|approve)\b"
+    r"|\b(?:wait\s+for|until)\s+the\s+users?\s+(?:to\s+)?(?:chooses?|decides?|picks?|confirms?|approves?|"
+    r"repl(?:y|ies))\b",
+    re.IGNORECASE,
+)
 
 
 # A report in the first person, after its speaker's label or none ("Assistant: I have sorted ..."): the speaker's own
@@ -147,7 +155,11 @@ def user_spoken_of(sentence: str) -> Any:
     """The user named in the third person, when the sentence asks more than to ask them first, or None."""
     if _ASK_FIRST.search(sentence):
         return None
-    return _USER.search(sentence)
+    left = [(m.start(), m.end()) for m in _LEFT_TO_USER.finditer(sentence)]
+    for user in _USER.finditer(sentence):
+        if not any(start <= user.start() < end for start, end in left):
+            return user
+    return None
 
 
 def asked(sentence: str) -> tuple[str, Any, str] | None:
