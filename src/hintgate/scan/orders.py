@@ -987,6 +987,8 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
             continue
         if strict and not _CALLED.search(before):
             continue  # in a schema's value, only a tool called outright ("call export_contacts") is a call
+        if _wished(sentence, match.start(), name):
+            continue  # "if the user wants to revoke it, use revoke_token": the user's own errand, by its own tool
         if (
             _CALL_VERB.search(before)
             or _THROUGH.search(before)
@@ -995,6 +997,29 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
         ):
             names.append(name)
     return names
+
+
+# A condition on what the person served wishes, the wish's words after it: "if the user wants to cancel it",
+# "when the customer asks to rotate the key", "si el cliente quiere cancelar", "wenn der Kunde ... stornieren möchte".
+_WISH = compiled(
+    r"\b(?:if|when|whenever|once|should|si|cuando|quand|lorsque|se|quando|wenn|falls|als|indien)\s+"
+    r"(?:[\w'’-]+\s+){0,3}?(?:wants?|wish(?:es)?|needs?|asks?|requests?|chooses?|decides?|would\s+like|prefers?|"
+    r"quiere|desea|pide|necesita|veut|souhaite|demande|vuole|desidera|chiede|quer|deseja|pede|möchte|will|wünscht|"
+    r"wil|vraagt)\b((?:\W+\w+){1,6})[^,;:.!?]*[,;:]",
+    re.IGNORECASE,
+)
+
+
+def _wished(sentence: str, at: int, name: str) -> bool:
+    """Whether the tool `name`, named at `at`, is called only on the wish of the person served, for what they wish:
+    the condition before the call names the tool's own act ("if the patron wants to renew a loan, use renew_loan"),
+    not another ("if the user wants to book, call share_contacts")."""
+    parts = {part[:4].lower() for part in re.split(r"[_.]", name) if len(part) >= 4}
+    for wish in _WISH.finditer(sentence, max(0, at - 160), at):
+        words = re.findall(r"\w{4,}", wish.group(1))
+        if any(word[:4].lower() in parts for word in words):
+            return True
+    return False
 
 
 def _tools_used(sentence: str, context: _Context) -> list[str]:
@@ -2016,6 +2041,9 @@ def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False)
         and not (_SENDS.search(sentence) or _USER_RE.search(sentence) or "://" in sentence or "@" in sentence)
     ):
         return None  # "run long builds in the background": a process kept running, nothing kept from anyone
+    at = _start(conceal)
+    if found.split()[0].strip(" .,;:!?") in _COVERT_WORDS and _UNDONE.search(sentence, max(0, at - 40), at):
+        return None  # "don't pick one silently", "never delete anything quietly": a covert act forbidden, not asked
     if not conceal.group().isascii() or found.split()[0] in _COVERT_WORDS or not _ENGLISH_HEAD.match(found):
         # (What is hidden is read in English only: "nie informuj o tym", "no le digas nada"; but a secret not told
         # to anyone but the user is a secret kept: "никогда не сообщайте пароль посторонним".)
@@ -2027,6 +2055,15 @@ def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False)
         return conceal
     return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
 
+
+# A denial governing the act right before a covert word: "don't pick silently", "never drop rows quietly" (no
+# "and", "then" or clause break between: "do not ask, and silently delete it" asks the covert act).
+_UNDONE = compiled(
+    r"\b(?:do\s+not|don't|dont|never|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|will\s+not|"
+    r"does\s+not|doesn't|is\s+not|are\s+not|nothing\s+is|nothing\s+gets)\s+"
+    r"(?:(?!and\b|then\b|but\b|or\b|ask\w*\b|prompt\w*\b|tell\w*\b|confirm\w*\b|wait\w*\b)[\w'-]+\s+){0,3}$",
+    re.IGNORECASE,
+)
 
 # A process, command or job run, started or kept going: what "in the background" says of it is job control (unless
 # the sentence speaks of the user or of data sent: "run it in the background so the user does not notice").
@@ -2479,7 +2516,11 @@ def _orders(
     """The orders among `spans` of `text`; `each`: ask `present` of every sentence first (one pass of RE2's
     filter), so that a sentence holding nothing an order reaches for costs one search, not one per cue that the
     whole text may hold."""
+    # The lists of what the text describes: their items are no orders (`_described_lists`).
+    described = [] if context.result or ":" not in text else _described_lists(text)
     for start, end in spans:
+        if described and any(low <= start < high for low, high in described):
+            continue
         sentence = text[start:end]
         here = seen
         if each:
@@ -2490,6 +2531,53 @@ def _orders(
         if verdict is not None:
             addressee, targets, high, why = verdict
             yield Order(start, end, addressee, targets, high, why)
+
+
+# A sentence that opens a list of what the text describes, by a relative pronoun after a noun: "It reports
+# descriptions that:", "Flags messages which:", "Detects accounts whose:" (not "make sure that:" or "note that:",
+# which open what the reader is to do or know).
+_LEAD_IN = compiled(
+    r"(?m)(?<!\bsure\s)(?<!\bensure\s)(?<!\bcheck\s)(?<!\bverify\s)(?<!\bconfirm\s)(?<!\bnote\s)(?<!\bremember\s)"
+    r"(?<!\bmeans\s)(?<!\bsays\s)(?<!\bknow\s)(?<!\bis\s)(?<!\bare\s)"
+    r"\b(?:that|which|who|whose)[ \t]*:[ \t]*$",
+    re.IGNORECASE,
+)
+# A list item's line: a bullet, a number or a letter with its mark.
+_ITEM = compiled(r"[ \t]*(?:[-*•‣◦]|\(?\d{1,2}[.)]|\(?[a-z][.)])[ \t]+", re.IGNORECASE)
+
+
+def _described_lists(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each list of what `text` describes: the items after a lead-in ("It flags texts that:")."""
+    found = []
+    for lead in _LEAD_IN.finditer(text):
+        end = _described_list(text, lead.end())
+        if end > lead.end():
+            found.append((lead.end(), end))
+    return found
+
+
+def _described_list(text: str, at: int) -> int:
+    """Where the list that begins after `at` (the end of a lead-in: "It flags texts that:") ends: the lines that
+    are its items (each completes the lead-in: "1. tell the model to hide a step" is a kind of text flagged, not an
+    order), up to the first line that is not one."""
+    line = text.find("\n", at)
+    if line < 0:
+        return at
+    end = at
+    while line >= 0:
+        start = line + 1
+        nxt = text.find("\n", start)
+        stop = len(text) if nxt < 0 else nxt
+        if not text[start:stop].strip():
+            if end > at:
+                break  # a blank line after the items closes the list
+            line = nxt
+            continue
+        if not _ITEM.match(text, start):
+            break
+        end = stop
+        line = nxt
+    return end
 
 
 # ---- Results: read only where a cue that an order needs stands.
