@@ -168,7 +168,8 @@ def test_heap_freed_at_start_up_is_given_back_to_the_system() -> None:
 
 
 # In a fresh process: how many of the scan's and the hints' deferred patterns are compiled before and after
-# `prepare_first_listing`, and which wire models have their validators built after it.
+# `prepare_first_listing`, and which wire models have their validators built after it (and the MCP face's model of
+# `tools/resolve` made).
 PREPARE_AND_REPORT = textwrap.dedent(
     """
     import json
@@ -187,7 +188,9 @@ PREPARE_AND_REPORT = textwrap.dedent(
     defer_wire_validators()
     import mcp_types._v2025_11_25 as handshake
     import mcp_types._v2026_07_28 as modern
+    from mcp_types import methods
     from hintgate.cli.serve import prepare_first_listing
+    from hintgate.server.resolution import resolve_params_model
 
     def compiled():
         return sum("search" in pattern.__dict__ for pattern in made)
@@ -199,7 +202,9 @@ PREPARE_AND_REPORT = textwrap.dedent(
         "before": before,
         "after": compiled(),
         "initialize": handshake.InitializeRequest.__pydantic_complete__,
+        "initialize_answer": methods._adapter(handshake.InitializeResult).pydantic_complete,
         "modern_listing": modern.ListToolsRequest.__pydantic_complete__,
+        "resolve_model": resolve_params_model.cache_info().currsize,
     }))
     """
 )
@@ -213,4 +218,6 @@ def test_what_a_first_listing_uses_is_made_ready_ahead_and_nothing_of_the_other_
     assert seen["before"] == 0  # importing compiles none of them
     assert 0 < seen["after"] < seen["made"]  # a plain definition's resolution and scan reach some, not all
     assert seen["initialize"] is True  # a handshake-era client's first message is checked without a build
+    assert seen["initialize_answer"] is True  # and the answer to it shaped without one
+    assert seen["resolve_model"] == 1  # the MCP face's model of tools/resolve is made already
     assert seen["modern_listing"] is False

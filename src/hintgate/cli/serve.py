@@ -836,16 +836,19 @@ def prepare_first_listing() -> None:
     A first listing resolves and scans each definition its upstreams list, and answers a client that has just
     shaken hands: the patterns of the scan and of the hints' inference compile where a text first needs them
     (`hintgate.scan.deferred`), and the SDK's wire models build their validators at their first message
-    (`hintgate.server.sdk.defer_wire_validators`). Made there, after the upstreams listed their tools, they
-    held up the answer (0.03-0.05 s of CPU); made here, on the background imports' thread, they are made while
-    the upstreams start. One plain definition, resolved and scanned, compiles what any definition reaches; what
-    only some texts reach still compiles when one does.
+    (`hintgate.server.sdk.defer_wire_validators`, the answer to `initialize` too), as does the MCP face's model
+    of `tools/resolve`. Made there, after the upstreams listed their tools, they held up the answer (0.05-0.08 s
+    of CPU); made here, on the background imports' thread, they are made while the upstreams start. One plain
+    definition, resolved and scanned, compiles what any definition reaches; what only some texts reach still
+    compiles when one does.
     """
     from hintgate.hints.catalog import resolve_tool
     from hintgate.scan.poisoning import named_words, scan_tool
+    from hintgate.server.resolution import resolve_params_model
     from hintgate.server.sdk import build_handshake_validators
 
     build_handshake_validators()
+    resolve_params_model()  # the MCP face's model of `tools/resolve`, made as the face is built
     schema = {"type": "object", "properties": {"id": {"type": "string", "description": "The item's id."}}}
     plain = {"name": "get_item", "description": "Get an item by its id.", "inputSchema": schema}
     resolve_tool(plain)

@@ -96,12 +96,13 @@ def defer_wire_validators() -> None:
 
 def build_handshake_validators() -> None:
     """Build now the validators a client of the handshake era checks its first messages with (`initialize`,
-    `notifications/initialized`, `tools/list`), which `defer_wire_validators` left for their first use.
+    `notifications/initialized`, `tools/list`) and the answer to its `initialize` is shaped with, which
+    `defer_wire_validators` left for their first use.
 
     Called while the upstreams start (`hintgate.cli.serve.prepare_first_listing`): built at the first message,
     they held up the first listing, which the gateway answers only once its upstreams have listed their tools.
     """
-    from mcp_types.methods import validate_client_notification, validate_client_request
+    from mcp_types.methods import serialize_server_result, validate_client_notification, validate_client_request
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
     version = HANDSHAKE_PROTOCOL_VERSIONS[-1]  # every handshake version is checked by the same models
@@ -109,6 +110,8 @@ def build_handshake_validators() -> None:
     validate_client_request("initialize", version, hello)
     validate_client_notification("notifications/initialized", version, None)
     validate_client_request("tools/list", version, None)
+    welcome = {"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "hintgate", "version": "0"}}
+    serialize_server_result("initialize", version, welcome)
 
 
 # -- a request's session -------------------------------------------------------
