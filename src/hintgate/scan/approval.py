@@ -10,7 +10,7 @@ words:
 - **denied**: the approval negated once ("do not ask", "no confirmation is
   needed", "so the user is not prompted", "without checking with them");
 - **dodged**: an act done so it never comes up ("avoids prompts", "skip the
-  dialog", "bypass the review");
+  dialog", "bypass the review", "outside the approval flow");
 - **claimed**: the approval said to be given already or elsewhere
   ("pre-approved", "a standing consent", "treat later ones as approved",
   "approvals are collected at the end", "the check is handled upstream").
@@ -70,7 +70,8 @@ _OFF = compiled(
     r"mustn't|needn't|wouldn't|haven't|hasn't)\b|n't\b"
     r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
     r"sidestep\w*|dodg(?:e|es|ed|ing)|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
-    r"auto-?(?:accept|approv|confirm)\w*)\b"
+    r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
+    r"al\s+di\s+fuori\s+d\w*)\b"
     r"|\b(?:pre-?(?:approv|confirm|consent|authori[sz])\w*|already\s+(?:been\s+)?(?:approv|confirm|consent|"
     r"authori[sz]|agreed|given|granted)\w*|standing\s+(?:approval|consent|order|permission)|blanket\s+"
     r"(?:approval|consent|permission))"
