@@ -405,3 +405,18 @@ async def test_the_start_sequence_opens_the_store_before_the_gateway_unless_the_
             assert started.late.store is None  # it opens once that listing is out (`LateStore.opened`)
             assert "get_current_time" in started.gateway.catalog.entries
     assert said.getvalue().count("server 'time' is up") == 2
+
+
+def test_the_start_counts_one_tool_in_the_singular() -> None:
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from hintgate.cli.serve import report_start
+
+    for tools, said in (([{"name": "only"}], "serving 1 tool\n"), ([{}, {}], "serving 2 tools\n")):
+        console = Console(record=True, width=80, file=io.StringIO())
+        gateway = SimpleNamespace(servers=lambda: [], tools=lambda tools=tools: tools)
+        report_start(gateway, console)  # type: ignore[arg-type]
+        assert console.export_text().endswith(said)

@@ -32,11 +32,12 @@ def save(name: str, text: str) -> None:
 
 
 def assert_fits(text: str, whole_words: set[str]) -> None:
-    """No line over 80 cells, and every name shown whole on one line (never split over two)."""
+    """No line over 80 cells or ending in spaces, and every name shown whole on one line (never split over two)."""
     lines = text.splitlines()
     assert lines
-    too_long = [line for line in lines if len(line.rstrip()) > 80]
+    too_long = [line for line in lines if len(line) > 80]
     assert too_long == []
+    assert [line for line in lines if line != line.rstrip()] == []
     words = {word for line in lines for word in line.split()}
     missing = sorted(w for w in whole_words if w not in words)
     assert missing == []

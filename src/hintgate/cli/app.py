@@ -487,11 +487,15 @@ def policy_explain(
     else:
         table = explain_text(rows, modes, detailed=bool(mode), configured=settings.mode, width=console.width, wide=wide)
         print_wide(console, table, wide)
+        from rich.text import Text
+
+        from hintgate.cli.layout import Trimmed
+
         shown = {row.server for row in rows}
         for source in sources:
             note = trust_note(source.name, source.trust, source.trust_from) if source.name in shown else None
             if note is not None:
-                console.print(f"server {note}", highlight=False, style="dim")
+                console.print(Trimmed(Text(f"server {note}", style="dim")))
 
 
 def _json_object(text: str, option: str) -> dict[str, Any]:

@@ -177,12 +177,15 @@ DbOpt = Annotated[
 
 
 def print_wide(console: Console, renderable: Any, wide: bool) -> None:
-    """Print a fitted table; with `--wide`, at whatever width it takes rather than the console's."""
+    """Print a fitted table; with `--wide`, at whatever width it takes rather than the console's; no line ends in
+    spaces (a wrapped note or a padded title would otherwise)."""
+    from hintgate.cli.layout import Trimmed
+
     if wide:
         # Fitted tables fix their own column widths; a wide console just keeps Rich from squeezing them.
-        Console(file=console.file, width=100_000, soft_wrap=False).print(renderable)
+        Console(file=console.file, width=100_000, soft_wrap=False).print(Trimmed(renderable))
     else:
-        console.print(renderable)
+        console.print(Trimmed(renderable))
 
 
 def emit_rows(rows: list[dict[str, Any]], output: OutputFormat, render: Any, wide: bool = False) -> None:

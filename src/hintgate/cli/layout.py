@@ -122,9 +122,9 @@ def fit_table(
         table.add_row(*(row[i] for i in keep))
     hidden = [columns[i].header for i in range(len(columns)) if i not in keep and any(row[i].plain for row in texts)]
     if not hidden:
-        return table
+        return Trimmed(table)
     note = Text(f"(hidden: {', '.join(hidden)}; --wide shows all)", style="dim")
-    return Group(table, note)
+    return Trimmed(Group(table, note))
 
 
 class Trimmed:

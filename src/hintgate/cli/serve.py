@@ -50,6 +50,7 @@ __all__ = [
     "open_store",
     "python_config",
     "read_ahead",
+    "report_start",
     "run_http",
     "run_stdio",
     "serve_while_store_opens",
@@ -211,7 +212,8 @@ def _report_recording(console: Console, recording: str | None) -> None:
         console.print(f"hintgate: recording to {recording}", highlight=False, soft_wrap=True)
 
 
-def _report_start(gateway: Gateway, console: Console) -> None:
+def report_start(gateway: Gateway, console: Console) -> None:
+    """The lines `serve` prints once its servers are started: each one's state and trust, and the tools served."""
     for source in gateway.servers():
         status = source.status
         detail = f": {status.reason}" if status.reason else ""
@@ -220,7 +222,8 @@ def _report_start(gateway: Gateway, console: Console) -> None:
         note = trust_note(source.name, source.trust, source.trust_from)
         if note is not None:
             console.print(f"hintgate: server {note}", highlight=False, soft_wrap=True)
-    console.print(f"hintgate: serving {len(gateway.tools())} tools", highlight=False)
+    count = len(gateway.tools())
+    console.print(f"hintgate: serving {count} tool{'' if count == 1 else 's'}", highlight=False)
 
 
 @contextlib.asynccontextmanager
@@ -808,7 +811,7 @@ async def starting(
         )
         await stack.enter_async_context(gateway)  # 6. the gateway: sources started, first catalog built
         await prestarted.discard()  # 7. the processes no source took
-        _report_start(gateway, console)  # 8. report
+        report_start(gateway, console)  # 8. report
         yield Started(gateway, store, late, whereabouts)
 
 
