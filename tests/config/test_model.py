@@ -462,6 +462,13 @@ def test_trust_must_be_trusted_local_or_untrusted(tmp_path: Path) -> None:
     assert expected in problems(path)
 
 
+def test_a_trust_level_of_another_type_names_the_levels_not_quoting(tmp_path: Path) -> None:
+    path = write(tmp_path, "servers.yaml", "mcpServers:\n  github:\n    command: x\n    trust: 5\n")
+    expected = 'servers.yaml:4:12: mcpServers.github.trust: expected one of "trusted", "local", "untrusted", got 5'
+    assert expected in problems(path)
+    assert "quote it" not in problems(path)
+
+
 def test_non_boolean_hint_override_is_an_error(tmp_path: Path) -> None:
     path = write(
         tmp_path,

@@ -384,11 +384,14 @@ class Reader:
 
     def trust(self, value: Any, path: tuple[Key, ...]) -> Trust | None:
         """A `trust` key's level; None (and a problem) when it is not one."""
+        levels = ", ".join(f'"{member.value}"' for member in Trust)
+        if not isinstance(value, str):  # a word is wanted: "quote it" would not make 5 or true one
+            self.error(path, f"expected one of {levels}, got {shown(value)}")
+            return None
         text = self.string(value, path)
         if text is None:
             return None
         if text not in {member.value for member in Trust}:
-            levels = ", ".join(f'"{member.value}"' for member in Trust)
             self.error(path, f"expected one of {levels}, got {json.dumps(text)}")
             return None
         return Trust(text)
