@@ -124,6 +124,9 @@ _CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
 # The approval's and the limit's patterns less their lookarounds, searched by RE2 (`scan.cues`): where they find
 # nothing, Python's engine, which tries every alternative at every position, would find nothing either.
 _MAY_APPROVE = Cue(without_lookarounds(_APPROVAL.pattern), re.IGNORECASE)
+# The approval's end less its anchors: it matches wherever a word of the end stands, which `_ENDED` cannot match
+# without (one search of RE2, where Python's engine weighs every way the first words can be counted).
+_MAY_BE_ENDED = Cue(_ENDED.pattern.replace("|^", "|").removeprefix("^"), re.IGNORECASE)
 
 
 def may_deny(text: str) -> bool:
@@ -147,12 +150,17 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
     for clause in _CLAUSE.finditer(text):
         said = clause.group()
+        # A clause without a word of the approval (one search of RE2; most clauses of a text that holds one) has
+        # nothing to turn off.
+        if _MAY_APPROVE.search(said) is None:
+            continue
         if _WRONG.search(said) is not None or _DUTY.search(said) is not None:
             continue
         for approval in _APPROVAL.finditer(said):
             if approval.group().lower()[:6] in own or _WAITED.search(said, 0, approval.start()) is not None:
                 continue
-            ended = _ENDED.search(said[approval.end() :]) is not None
+            rest = said[approval.end() :]
+            ended = _MAY_BE_ENDED.search(rest) is not None and _ENDED.search(rest) is not None
             if (len(_OFF.findall(said, 0, approval.end())) + ended) % 2 == 1:
                 yield Span(clause.start(), clause.end(), "turns the user's approval off")
                 break

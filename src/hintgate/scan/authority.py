@@ -125,7 +125,7 @@ def shift_places(text: str) -> list[tuple[int, int]] | None:
 def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
     """The clauses of `text` (a definition's) that move the authority over the model away from its host or user."""
     rules = [
-        (rule, why, upto_end)
+        (rule, why, upto_end, may)
         for rule, why, upto_end, may in (
             (_RANKED, "ranks something above the model's rules or its user", True, _MAY_RANK),
             (_ENDED, "switches the model's rules off", False, _MAY_END),
@@ -138,7 +138,10 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
     for clause in _CLAUSE.finditer(text):
         said = clause.group()
-        for rule, why, upto_end in rules:
+        for rule, why, upto_end, may in rules:
+            # The rule's word looked for in the clause first (one search of RE2): most clauses hold none.
+            if may.search(said) is None:
+                continue
             found = rule.search(said)
             if found is None:
                 continue
