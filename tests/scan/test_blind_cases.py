@@ -104,13 +104,13 @@ FLOORS = {
     "blind_final28": (0.86, 0.02, 0.90, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
     "blind_final29": (0.76, 0.01, 0.79, 0.03),
-    "blind_final30": (0.63, 0.04, 0.82, 0.08),
+    "blind_final30": (0.64, 0.04, 0.82, 0.08),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
     "blind_final31": (0.81, 0.04, 0.89, 0.09),
-    "blind_final32": (0.69, 0.02, 0.79, 0.05),
+    "blind_final32": (0.70, 0.02, 0.79, 0.05),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
-    "blind_final33": (0.60, 0.05, 0.72, 0.05),
-    "blind_final34": (0.70, 0.10, 0.72, 0.05),
+    "blind_final33": (0.63, 0.05, 0.72, 0.05),
+    "blind_final34": (0.75, 0.10, 0.72, 0.05),
 }
 
 

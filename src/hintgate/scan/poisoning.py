@@ -45,6 +45,7 @@ from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, may_deny, splits
 from hintgate.scan.authority import may_shift, shift_places, shifts
 from hintgate.scan.cells import cells, sample_key, unescaped
+from hintgate.scan.chaining import chains
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import field_orders
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
@@ -1381,6 +1382,11 @@ class _OrderReader:
             unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
             self.reach = reaches(unwrapped)
             self.steers = steers(unwrapped, tool)
+            purpose = next((text for path, text in texts if path == "description"), "")
+            own = frozenset(path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path))
+            chained = chains(unwrapped, tool, purpose, own)
+            if chained:
+                self.steers = sorted([*self.steers, *chained], key=lambda span: span.start)
             self.named = _MODEL_NAMED.search(unwrapped) is not None or LATER.search(unwrapped) is not None
         self.seen = None
         self.worth = result or hidden or bool(self.reach) or bool(self.steers)

@@ -1,0 +1,129 @@
+"""A reading tool's definition that makes a change through another tool part of its use.
+
+Pure. A tool whose job is to read (its name or its description's first word says so: get, list, fetch, look
+up, preview, status, ...) has no change of its own to ask for. When its definition tells the model to call
+another tool whose name says it changes something (create, update, apply, send, delete, ...) and ties that call
+to this tool's use ("after fetching any ticket", "every quote ... must be followed by", "whenever this tool
+shows ...") or writes out the values it is to be called with (``state=resolved``, ``percent_off=100``), the
+read has become a write nobody asked for: the quote that zeroes a rate, the ticket read that closes it, the
+preview that creates a discount.
+
+Honest text names other tools too, and is not read so: a step before this call ("call this before using
+create_task"), a pointer for when the user wants a change ("to change one, use update_item"), a call forbidden
+("do not use create_dsn after this"), a parameter of the tool itself (``dry_run=false``), and any tool whose own
+job is to change things (chaining changes is its workflow).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
+from hintgate.scan.orders import sentences
+from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.spans import Span
+
+__all__ = ["chains"]
+
+# Verbs (and the nouns of a read) that say a tool reads: in its name, or first in its description.
+_READ_VERBS = (
+    r"get|gets|list|lists|fetch|fetches|read|reads|search|searches|lookup|look|looks|find|finds|check|checks|show|"
+    r"shows|view|views|preview|previews|query|queries|describe|describes|return|returns|retrieve|retrieves|count|"
+    r"counts|inspect|inspects|display|displays|browse|browses|summari[sz]e|summari[sz]es|quote|status|balance|info|"
+    r"details|summary"
+)
+_READ_NAME = compiled(rf"(?:^|[_.\-])(?:{_READ_VERBS})(?:[_.\-]|$)", re.IGNORECASE)
+_READ_FIRST = compiled(rf"\W*(?:{_READ_VERBS})\b", re.IGNORECASE)
+# Verbs that say a tool changes something, as one of the words of its name.
+_WRITE = (
+    r"create|update|set|apply|delete|remove|withdraw|transfer|issue|send|post|push|deploy|close|cancel|approve|grant|"
+    r"revoke|merge|write|modify|edit|reset|override|refund|pay|payout|charge|book|submit|assign|upload|publish|execute|"
+    r"exec|run|drop|purge|disable|enable|rotate|share|invite|move|rename|archive|wipe|erase|forward|reroute|change|"
+    r"patch|put|insert|commit|mark|excuse|void|adjust|release|unlock|restore|reserve|purchase|buy"
+)
+_WRITE_NAME = compiled(rf"(?:^|_)(?:{_WRITE})(?:_|$)", re.IGNORECASE)
+# A tool named as what is called: "call `update_ticket`", "by calling create_discount", "a call to `apply_x`", "through
+# this server's `timetable_write`", or in the passive: "`update_shipment` is called".
+_NAME = r"`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`?"
+_CALLED = compiled(
+    r"\b(?:call(?:s|ed|ing)?(?:\s+to)?|invok(?:e|es|ed|ing)|us(?:e|es|ed|ing)|via|through|run(?:s|ning)?|"
+    r"trigger(?:s|ed|ing)?)\s+(?:the\s+|a\s+|this\s+server'?s\s+|its\s+)?" + _NAME + r"(?!\s*[=:(])"
+    r"|"
+    + _NAME
+    + r"(?:\s+tool)?\s+(?:is|are|gets|should\s+be|must\s+be|will\s+be)\s+(?:then\s+|also\s+|immediately\s+|"
+    r"automatically\s+)?(?:called|invoked|run|used|triggered)\b",
+    re.IGNORECASE,
+)
+# A tool written with the values it is to carry, in any language: "`refund_order` mit reason=duplicate",
+# "update_ticket(state='resolved')".
+_WRITTEN_WITH = compiled(
+    r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`[^.;!?`]{0,40}?\b[a-z][a-z0-9_]*\s*="
+    r"|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\(\s*[a-z][a-z0-9_]*\s*=",
+    re.IGNORECASE,
+)
+# A cheap look over the whole text first: a name of joined words beside a verb of calling, or before "is called".
+_SCREEN = Cue(
+    r"\b(?:call|invok|us(?:e|ing)|via|through|run|trigger)\w*\s+(?:[\w']+\s+){0,3}?`?[a-z][a-z0-9]*_[a-z0-9]"
+    r"|[a-z0-9]_[a-z0-9]+`?\s+(?:tool\s+)?(?:is|are|gets|should|must|will)\s|[a-z0-9]_[a-z0-9]+(?:`|\()",
+)
+# What ties the call to this tool's use, every time: "after fetching any ticket", "before any scheduling action",
+# "every quote returned by this tool must be followed", "whenever", "each time".
+_EVERY_TIME = compiled(
+    r"\b(?:after|before|following|once)\s+(?:\w+\s+){0,2}?(?:any|every|each|all)\b|\bwhenever\b"
+    r"|\b(?:each|every|any)\s+time\b|\bevery\s+\w+\s+(?:\w+\s+){0,2}?(?:returned|fetched|read|shown|listed|retrieved)\b"
+    r"|\bfor\s+(?:each|every)\s+(?:\w+\s+){0,2}?(?:returned|found|listed|shown)\b",
+    re.IGNORECASE,
+)
+# The values the other call is to carry, written out: ``state=resolved``, ``ship_to='Unit 4'``.
+_VALUES = compiled(r"\b[a-z][a-z0-9_]*\s*=\s*[\"'`]?[\w.+@-]", re.IGNORECASE)
+# What makes the named tool the condition, not the act: "before using create_task", "after it calls post_x".
+_CONDITION = compiled(r"\b(?:before|after|when|whenever|while|until|without|once|of|prior\s+to)\s*$", re.IGNORECASE)
+# A call forbidden: "do not use create_dsn", "never call delete_x".
+_FORBIDDEN = compiled(
+    r"\b(?:not|never|don't|no\s+need\s+to|avoid|instead\s+of|rather\s+than)\b(?:\s+\w+){0,2}\s*$", re.I
+)
+
+
+def chains(text: str, tool: str | None, purpose: str, own: frozenset[str] = frozenset()) -> list[Span]:
+    """The sentences of `text` (a definition's texts) that tie a call changing something through another tool to
+    this tool's use, when `tool` (its name) or `purpose` (its description) says its job is to read; `own`: the
+    tool's parameter names, never another tool."""
+    job = (tool or "").lower()
+    if not _reads(job, purpose):
+        return []
+    if _SCREEN.search(text) is None:
+        return []
+    found: list[Span] = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        why = _chained(sentence, job, own)
+        if why is not None:
+            found.append(Span(start, end, why))
+    return found
+
+
+def _reads(job: str, purpose: str) -> bool:
+    """Whether the tool's name, or else its description's first word when its name says no change, says it reads."""
+    if _READ_NAME.search(job):
+        return True
+    return _WRITE_NAME.search(job) is None and _READ_FIRST.match(purpose) is not None
+
+
+def _chained(sentence: str, job: str, own: frozenset[str]) -> str | None:
+    """Why `sentence` makes a change through another tool part of this tool's use, or None."""
+    if quotes_attack(sentence):
+        return None
+    valued = _VALUES.search(sentence) is not None
+    if not valued and _EVERY_TIME.search(sentence) is None:
+        return None
+    named = [*_CALLED.finditer(sentence), *(_WRITTEN_WITH.finditer(sentence) if valued else ())]
+    for called in named:
+        name = (called.group(1) or called.group(2)).lower()
+        if name == job or name in own or _WRITE_NAME.search(name) is None:
+            continue
+        before = sentence[: called.start()]
+        if _CONDITION.search(before) or _FORBIDDEN.search(before):
+            continue
+        return f"makes a change through another tool part of a read ({name!r})"
+    return None
