@@ -20,7 +20,8 @@ off (a negation, a dodge, a claim, a state such as "disabled") are counted in
 the clause that names it, and an odd count turns it off while an even one
 affirms it ("never act without their consent", "do not skip the review",
 "the user has not approved" under "never call"). A clause that waits for a
-condition ("until", "unless", "before", "only"), makes it a duty ("must be
+condition ("until", "unless", "before", "only", "if": "returns 403 if there is no
+consent", but not "even if" nor an act done "anyway"), makes it a duty ("must be
 pre-approved by an editor", "requires confirmation") or warns ("without
 permission is illegal") keeps it. The words are those of the approval flow in English
 and the commonest languages, never one server's.
@@ -116,6 +117,17 @@ _DUTY = compiled(
     r"sign-?off|permission)",
     re.IGNORECASE,
 )
+# The approval's absence as a condition the tool answers ("returns 403 if there is no consent", "se não houver
+# autorização"), not "even if" it is missing, nor an act done "anyway" when it is.
+_IF = compiled(
+    r"(?<![\w-])(?<!even\s)(?<!mesmo\s)(?<!même\s)(?<!auch\s)(?:if|se|si|wenn|falls|jika|eğer|jeśli|jeżeli)\b",
+    re.IGNORECASE,
+)
+_ANYWAY = compiled(
+    r"\b(?:anyway|regardless|nonetheless|nevertheless|still|de\s+qualquer\s+(?:forma|modo)|mesmo\s+assim|"
+    r"igualmente|de\s+todos\s+modos|quand\s+même|trotzdem|dennoch|comunque|tetap)\b",
+    re.IGNORECASE,
+)
 _WRONG = compiled(r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I)
 # A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
 _CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
@@ -159,6 +171,8 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
         for approval in _APPROVAL.finditer(said):
             if approval.group().lower()[:6] in own or _WAITED.search(said, 0, approval.start()) is not None:
                 continue
+            if _IF.search(said, 0, approval.start()) is not None and _ANYWAY.search(text) is None:
+                continue  # "returns an error if there is no consent": what the tool does without it
             rest = said[approval.end() :]
             ended = _MAY_BE_ENDED.search(rest) is not None and _ENDED.search(rest) is not None
             if (len(_OFF.findall(said, 0, approval.end())) + ended) % 2 == 1:
