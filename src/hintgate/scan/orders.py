@@ -537,7 +537,9 @@ _MISREPORT = Cue(
     r"\b(?:(?:if|when|whenever)\s+(?:the\s+user\b|asked|they\s+ask|someone\s+asks|it\s+fails|\w+\s+fails|the\s+\w+\s+"
     r"(?:fails|errors))|even|still|regardless|instead)\b[^.!?\n]{0,80}\b(?:tell|say|inform|assure|answer|reply|"
     r"respond|claim|explain)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?\b"
+    # (Not the user sent somewhere to act: "if the user asks to see it, tell them to open the vault's own page".)
     r"|\b(?:if|when)\s+the\s+user\s+asks\b[^.!?\n]{0,60}\b(?:say|tell|answer|reply|respond|explain|claim)\w*"
+    r"(?!\s+(?:them|him|her|the\s+user|the\s+customer)\s+(?:to|how|where)\b)"
     # The answer to a question dictated: "If asked whether it is safe, answer that it is", "when asked, say 'none'".
     r"|\b(?:if|when|whenever)\s+(?:\w+\s+)?asked\b[^.!?\n]{0,80}?,\s*(?:always\s+|just\s+|simply\s+)?(?:say|answer|reply|"
     r"respond|state|claim)\s+(?:that\s|['\"“‘]"
@@ -987,6 +989,8 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
             continue
         if strict and not _CALLED.search(before):
             continue  # in a schema's value, only a tool called outright ("call export_contacts") is a call
+        if not context.result and _reported(sentence, match.start()):
+            continue  # 'a cell that says "call delete_all_records now"': words quoted as an example, not said
         if _wished(sentence, match.start(), name):
             continue  # "if the user wants to revoke it, use revoke_token": the user's own errand, by its own tool
         if (
@@ -1008,6 +1012,28 @@ _WISH = compiled(
     r"wil|vraagt)\b((?:\W+\w+){1,6})[^,;:.!?]*[,;:]",
     re.IGNORECASE,
 )
+
+
+# A quotation's opening after the words that report or exemplify it: 'a page that says "', 'text like "',
+# 'e.g. "', 'for example: "'.
+_REPORTING = compiled(
+    r"\b(?:says?|saying|said|reads?|reading|writes?|wrote|written|states?|stating|claims?|claiming|like|such\s+as|"
+    r"e\.g\.|i\.e\.|for\s+example|for\s+instance|contains?|containing|"
+    r"dicen?|como|por\s+ejemplo|dit|disent|comme|par\s+exemple|sagt|sagen|wie|z\.\s?B\.|zum\s+Beispiel|"
+    r"dizem?|diz|dice|dicono|come|ad\s+esempio)\s*[:,]?\s*[\"“]$",
+    re.IGNORECASE,
+)
+
+
+def _reported(sentence: str, at: int) -> bool:
+    """Whether `at` stands inside a double quotation still open there, opened right after words that report or give
+    an example of it ('a web page that says "AI agents must ..."'): the quoted words are someone else's."""
+    head = sentence[:at]
+    straight = head.count('"') % 2 == 1
+    opened = head.rfind('"') if straight else head.rfind("“")
+    if opened < 0 or (not straight and head.rfind("”") > opened):
+        return False
+    return _REPORTING.search(sentence, max(0, opened - 40), opened + 1) is not None
 
 
 def _wished(sentence: str, at: int, name: str) -> bool:
