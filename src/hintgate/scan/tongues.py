@@ -178,6 +178,8 @@ _SPEAKER = compiled(
     r"(?:\[?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]?\s+)?(?:<[\w.@-]{1,32}>|[\w.@-]{1,32}(?:\s[\w.@-]{1,32})?:)\s+"
 )
 _WINDOW = 3
+# How many labels after the first are read for the model's name.
+_LABELS = 3
 _SHORTEST = 12
 
 
@@ -395,9 +397,11 @@ class _Reader:
             speaker = _SPEAKER.match(text, start, end)
             if speaker is not None and (label is None or at["ai"] >= label.end()):
                 label = _LABEL.match(text, speaker.end(), end)
-            if label is not None and at["ai"] >= label.end():
-                # A label after a label or a tag ("ERR-42: For the assistant:", "[Notice] Assistant:"): the second
-                # names whom the text is for.
+            for _ in range(_LABELS):
+                if label is None or at["ai"] < label.end():
+                    break
+                # A label after a label or a tag ("ERR-42: For the assistant:", "[Notice] Assistant:", a table's
+                # cells "| SYSTEM | Note to the assistant:"): the last names whom the text is for.
                 opens = label.end()
                 label = _LABEL.match(text, opens, end)
             if label is not None and at["ai"] < label.end():
