@@ -105,12 +105,14 @@ def assert_nothing_ruled_out_that_matches(text: str) -> int:
     return checked
 
 
-def test_every_phrase_that_matches_a_labelled_text_in_any_form_is_left_possible() -> None:
+@pytest.mark.parametrize("quarter", range(4))
+def test_every_phrase_that_matches_a_labelled_text_in_any_form_is_left_possible(quarter: int) -> None:
+    # In quarters (every fourth text), as the corpus below: the whole took over 120 s on a loaded machine.
     checked = 0
-    for text in case_texts():
+    for text in case_texts()[quarter::4]:
         for variant in variants(text):
             checked += assert_nothing_ruled_out_that_matches(variant)
-    assert checked > 300
+    assert checked > 300 // 4
 
 
 def test_every_phrase_that_matches_a_labelled_text_inside_prose_beyond_ascii_is_left_possible() -> None:
