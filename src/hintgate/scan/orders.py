@@ -45,6 +45,7 @@ from typing import Any
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
+from hintgate.scan.duties import laid_on_model
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
@@ -1582,6 +1583,10 @@ def _judge_sentence(
     if behalf is not None and _ours(sentence, behalf):
         behalf = None  # "we now tell the user why": the writers' own conduct, not a go-between's errand
     spoken = _spoken_of(sentence, seen) if context.result and not named and behalf is None else None
+    # The model named in the third person as the one who must change someone's records, money or access.
+    laid = _said(sentence, laid_on_model(sentence), data=True) if context.result else None
+    if laid is not None and quotes_attack(sentence):
+        laid = None  # a page about attacks quoting what one asks of any assistant
     skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
     if behalf or spoken or proxied:
         # A data value's own quotation mark (a CSV cell, a JSON string) quotes nothing: only words that quote do.
@@ -1606,6 +1611,7 @@ def _judge_sentence(
         or skipped
         or dormant
         or own
+        or laid
     ):
         return None
     if skipped and not bypass:
@@ -1776,6 +1782,12 @@ def _judge_sentence(
         # The model named as the one by whom something "is to be made public": an act asked in the passive.
         targets.append("act")
         why.append("asks the model named in someone else's text to act (in the passive)")
+    if laid is not None:
+        # Someone else's text laying on the model, by its role, a change to someone's records: asked of the model.
+        if not targets:
+            targets.append("act")
+            why.append(f"lays on the model, named in the third person, an act on someone's records ({laid.group()!r})")
+        addressee = "model"
     if destroy is not None and context.result and (tools or approval is not None or hidden or named):
         # A command that destroys data, given to another tool, with the user's say skipped or kept from them.
         targets.append("destroy")
