@@ -42,6 +42,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hintgate.scan.calls import asked_call, written_out
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
@@ -1587,6 +1588,13 @@ def _judge_sentence(
     laid = _said(sentence, laid_on_model(sentence), data=True) if context.result else None
     if laid is not None and quotes_attack(sentence):
         laid = None  # a page about attacks quoting what one asks of any assistant
+    # Another tool's call asked by its name beside what no chore needs (the user's say claimed, the act hidden, an
+    # outside address, every record undone at once), in a sentence that names the model or is said to it.
+    call = _said(sentence, asked_call(sentence), data=True) if context.result else None
+    if call is not None and (
+        quotes_attack(sentence) or not (addressed or proxied or written_out(call) or _NAMES_MODEL.search(sentence))
+    ):
+        call = None
     skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
     if behalf or spoken or proxied:
         # A data value's own quotation mark (a CSV cell, a JSON string) quotes nothing: only words that quote do.
@@ -1612,6 +1620,7 @@ def _judge_sentence(
         or dormant
         or own
         or laid
+        or call
     ):
         return None
     if skipped and not bypass:
@@ -1782,6 +1791,11 @@ def _judge_sentence(
         # The model named as the one by whom something "is to be made public": an act asked in the passive.
         targets.append("act")
         why.append("asks the model named in someone else's text to act (in the passive)")
+    if call is not None:
+        if "tool" not in targets:
+            targets.append("tool")
+            why.append(f"asks for another tool's call beside what no chore needs ({call.group('tool')!r})")
+        addressee = "model"
     if laid is not None:
         # Someone else's text laying on the model, by its role, a change to someone's records: asked of the model.
         if not targets:
@@ -1844,6 +1858,12 @@ def _judge_sentence(
         # person reading a page ("call the delete tool now, without asking the user").
         high = True
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
+
+
+# The model named by its role, anywhere in a sentence: "assistant", "AI", "bot", "agents" (with `scan.calls`' reach).
+_NAMES_MODEL = compiled(
+    r"\b(?:(?-i:AI|LLMs?)|assistants?|chatbots?|copilots?|bots?|agents?|language\s+models?)\b", re.IGNORECASE
+)
 
 
 def _instrument(sentence: str, noun: Any) -> bool:
