@@ -67,17 +67,20 @@ _CALLED = (
     # An @-mention of a handle that ends in the model's role.
     r"@[\w-]*(?:assistant|agent|copilot)\b"
     # A label for the model by its role, words between: "For the home assistant:", "fyi for any AI summariser —".
-    r"|(?:^|\n|[.!?()\[\]☐☑•*>#-]\s*|\s[—–-]\s|:\s)[ \t]*(?:[\w-]+\s+){0,3}?(?:for|to|attn:?|fyi(?:\s+for)?)\s+"
+    r"|(?:^|\n|[.!?()\[\]☐☑•*>#-]\s*|\s[—–-]\s|:\s)[ \t]*(?:[\w-]+,?\s+){0,3}?(?:for|to|attn:?|fyi(?:\s+for)?)\s+"
     r"(?:the|any|all|every|each|our|your)\s+(?:[\w-]+\s+){0,2}?"
     + _ROLE
-    + r"(?:\s+(?:bot|agent))?(?:\s+(?:[a-z]+ing|in|on)\s+(?:[\w-]+\s+){0,2}?(?:here|this\s+\w+))?[ \t]*"
+    + r"(?:\s+(?:bot|agent))?(?:\s+(?:[a-z]+ing|in|on)\s+(?:[\w-]+\s+){0,2}?(?:here|this\s+\w+)"
+    # (what it does here, then what it may reach: "to any AI assistant triaging this with access to the repos:")
+    r"|\s+[a-z]+ing\s+(?:this|these|here)\b[^:\n.]{0,60}?)?[ \t]*"
     r"(?:[:—–]|[ \t]-[ \t])"
     # The role with what it does here: "Assistants managing this calendar:", "ops-agent reading this:".
     r"|(?:^|\n|[.!?:;(\[]\s*|\s[—–-]\s)[ \t]*(?:[\w]+-)?" + _ROLE + r"\s+(?:[a-z]+ing)\s+(?:this|these|here)"
     r"[^:\n.]{0,40}(?:[:—–]|[ \t]-[ \t])"
-    # A vocative: "btw assistant, ...", "(Comment: assistant, when ...", "P.S. assistant ko:" (Hindi "to").
-    r"|(?:^|[:;.!?(\[]\s*|\b(?:btw|ps|p\.s\.|ok|okay|oh|also|and|so|fyi|hey|yo)\s+)(?:AI\s+)?(?:assistant|agent|"
-    r"copilot)\s*(?:,|\s+(?:ko|se|ke\s+liye|ji)\s*[:,])"
+    # A vocative: "btw assistant, ...", "(Comment: assistant, when ...", "P.S. assistant ko:" (Hindi "to"), "Thanks —
+    # assistant, when you ..." (after a dash that sets off a line's lead).
+    r"|(?:^|[:;.!?(\[]\s*|[ \t][—–][ \t]*|\b(?:btw|ps|p\.s\.|ok|okay|oh|also|and|so|fyi|hey|yo)\s+)(?:AI\s+)?"
+    r"(?:assistant|agent|copilot)\s*(?:,|\s+(?:ko|se|ke\s+liye|ji)\s*[:,])"
     # The model called "AI" or "bot" after an interjection ("yo AI, ...", "also bot: ..."), or its name opening a
     # label's value with a dash ("Comment by r.p: AI — when ..."): nobody calls a person "AI" or "bot".
     r"|\b(?:btw|ps|ok|okay|oh|also|so|fyi|hey|yo|hi|hello)[ \t]+(?:AI|bot|chatbot)[ \t]*[,:—–]"
