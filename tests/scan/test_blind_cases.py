@@ -89,10 +89,10 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 # written down in docs/security.md as not meeting the goals.
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
-    "blind_dev": (0.92, 0.01, 0.93, 0.03),
+    "blind_dev": (0.92, 0.01, 0.94, 0.03),
     "blind_dev2": (0.88, 0.01, 0.94, 0.03),
     "blind_dev3": (0.80, 0.01, 0.85, 0.10),
-    "blind_dev4": (0.95, 0.01, 0.85, 0.02),
+    "blind_dev4": (0.95, 0.01, 0.88, 0.02),
     "blind_final21": (0.96, 0.01, 0.89, 0.01),
     "blind_final22": (0.92, 0.01, 0.75, 0.04),
     "blind_final23": (0.78, 0.04, 0.87, 0.02),
@@ -100,17 +100,17 @@ FLOORS = {
     "blind_final25": (0.64, 0.05, 0.82, 0.04),
     "blind_final26": (0.69, 0.05, 0.77, 0.04),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
-    "blind_final27": (0.78, 0.01, 0.86, 0.10),
-    "blind_final28": (0.86, 0.02, 0.90, 0.04),
+    "blind_final27": (0.78, 0.01, 0.87, 0.10),
+    "blind_final28": (0.86, 0.02, 0.91, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
-    "blind_final29": (0.76, 0.01, 0.79, 0.03),
-    "blind_final30": (0.64, 0.04, 0.82, 0.08),
+    "blind_final29": (0.76, 0.01, 0.80, 0.03),
+    "blind_final30": (0.64, 0.04, 0.85, 0.08),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
     "blind_final31": (0.81, 0.04, 0.89, 0.09),
     "blind_final32": (0.70, 0.02, 0.79, 0.05),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
-    "blind_final33": (0.63, 0.05, 0.72, 0.05),
-    "blind_final34": (0.75, 0.10, 0.72, 0.05),
+    "blind_final33": (0.63, 0.05, 0.76, 0.05),
+    "blind_final34": (0.75, 0.10, 0.76, 0.05),
 }
 
 
