@@ -86,18 +86,22 @@ def asked_call(sentence: str) -> re.Match[str] | None:
     """A call of a tool by its name that `sentence` asks for (group `tool` its name) beside what no chore needs (the
     user's say claimed or skipped, the act hidden, an outside address, every record undone or granted at once, what
     the user is told dictated), or None."""
+    if not (
+        any(
+            not _CONDITION.search(sentence, max(0, claim.start() - 60), claim.start())
+            for claim in _CLAIMED.finditer(sentence)
+        )
+        or _HIDDEN.search(sentence)
+        or _ADDRESS.search(sentence)
+        or _TOLD.search(sentence)
+        or (_EVERY.search(sentence) and _UNDOES_OR_GRANTS.search(sentence))
+    ):
+        return None
     for found in _CALL.finditer(sentence):
         if found.group("lead") is None and found.group("args") is None:
             continue
-        clause = max((m.end() for m in _CLAUSE_START.finditer(sentence, 0, found.start())), default=0)
-        if _DESCRIBED.search(sentence, clause, found.start()):
-            continue
-        if (
-            any(not _CONDITION.search(sentence, 0, claim.start()) for claim in _CLAIMED.finditer(sentence))
-            or _HIDDEN.search(sentence)
-            or _ADDRESS.search(sentence)
-            or _TOLD.search(sentence)
-            or (_EVERY.search(sentence) and _UNDOES_OR_GRANTS.search(sentence))
-        ):
+        window = max(0, found.start() - 200)  # the clause's start is looked for near the call only
+        clause = max((m.end() for m in _CLAUSE_START.finditer(sentence, window, found.start())), default=window)
+        if not _DESCRIBED.search(sentence, clause, found.start()):
             return found
     return None

@@ -30,13 +30,17 @@ _MODEL = (
     r"(?:(?:AI|LLM|A\.I\.)(?:[\s-]+[\w-]+){0,2}?|(?:automated|virtual|digital)\s+(?:assistant|agent|system|reader|"
     r"summari[sz]er|helper)s?|(?<![\w-])(?:assistants?|chatbots?|copilots?|summari[sz]ers?|(?:AI|chat)[\s-]*bots?))"
 )
+# A person's job named before "assistant" or "AI": "the dental assistant", "the executive assistant" are people.
+_JOBS = (
+    r"(?:dental|medical|legal|administrative|admin|executive|personal|teaching|lab|nursing|physician|office|sales|"
+    r"store|shop|research|program|marketing|editorial|production|graduate|veterinary|pharmacy|care|home|camera|"
+    r"retail|library|classroom|kitchen)"
+)
 # Whose model: an article or a determiner, and up to three words of its job ("the front-desk chatbot"), none of them
-# a person's job ("the dental assistant", "the executive assistant": a person).
+# a person's job.
 _DETERMINER = (
     r"(?:\b(?:the|an?|any|each|every|all|your|whichever|whatever|this|our|its|[\w-]+(?:'s|’s))\s+)?"
-    r"(?:(?!(?:dental|medical|legal|administrative|admin|executive|personal|teaching|lab|nursing|physician|office|"
-    r"sales|store|shop|research|program|marketing|editorial|production|graduate|veterinary|pharmacy|care|home|"
-    r"camera|store|retail|library|classroom|shop|kitchen)\b)[\w-]+\s+){0,3}?"
+    r"(?:(?!" + _JOBS + r"\b)[\w-]+\s+){0,3}?"
 )
 # A run of words within a sentence (a dot inside an address or a name, "j.doe@x.example", ends nothing).
 _RUN = r"(?:[^.;!?\n]|\.(?=\w))"
@@ -82,7 +86,15 @@ def _act(inflected: str) -> str:
     )
 
 
-_LAID_ON = compiled(_DETERMINER + _MODEL + _BETWEEN + _DUTY + r"\s+" + _act(""), re.IGNORECASE)
+# Where the model's name may start: the duty's pattern is tried there alone (anchored), not at every character.
+_NAME_START = compiled(
+    r"(?<![\w.-])(?:AI|LLM|A\.I\.|automated|virtual|digital|assistants?|chatbots?|copilots?|summari[sz]ers?|"
+    r"chat[\s-]*bots?)(?![\w-])",
+    re.IGNORECASE,
+)
+_FROM_NAME = compiled(_MODEL + _BETWEEN + _DUTY + r"\s+" + _act(""), re.IGNORECASE)
+# A person's job in the words before the name ("the dental assistant", "our office AI helper").
+_JOB_BEFORE = compiled(r"\b" + _JOBS + r"\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 # "It is required that the assistant closes ...", "it is expected that any AI agent will waive ...".
 _REQUIRED_THAT = compiled(
     r"\bit\s+is\s+(?:required|expected|mandatory|necessary|essential|imperative)\s+that\s+"
@@ -105,8 +117,13 @@ def laid_on_model(sentence: str) -> re.Match[str] | None:
     """The words that lay on the model, named in the third person, a duty to act on someone's records, money or
     access (group `act` the verb), or None when the act waits on someone's say (a duty denied, "must not
     delete", is no match: only adverbs of manner or time stand between the duty and its act)."""
-    for found in (*_LAID_ON.finditer(sentence), *_REQUIRED_THAT.finditer(sentence)):
-        if _WAITS.search(sentence, found.end(), found.end() + 120):
+    for name in _NAME_START.finditer(sentence):
+        found = _FROM_NAME.match(sentence, name.start())
+        if found is None or _JOB_BEFORE.search(sentence, max(0, name.start() - 60), name.start()):
             continue
-        return found
+        if not _WAITS.search(sentence, found.end(), found.end() + 120):
+            return found
+    for found in _REQUIRED_THAT.finditer(sentence):
+        if not _WAITS.search(sentence, found.end(), found.end() + 120):
+            return found
     return None
