@@ -42,12 +42,12 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hintgate.scan.calls import asked_call, written_out
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
+from hintgate.scan.toolcalls import asked_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
 
@@ -1860,7 +1860,7 @@ def _judge_sentence(
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
 
 
-# The model named by its role, anywhere in a sentence: "assistant", "AI", "bot", "agents" (with `scan.calls`' reach).
+# The model named by its role anywhere in a sentence: "assistant", "AI", "bot" (with `scan.toolcalls`' reach).
 _NAMES_MODEL = compiled(
     r"\b(?:(?-i:AI|LLMs?)|assistants?|chatbots?|copilots?|bots?|agents?|language\s+models?)\b", re.IGNORECASE
 )

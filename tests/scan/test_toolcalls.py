@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hintgate.scan.calls import asked_call, written_out
 from hintgate.scan.orders import judge_result
+from hintgate.scan.toolcalls import asked_call, written_out
 
 
 def flagged(text: str) -> bool:
