@@ -42,18 +42,12 @@ def test_a_quotation_inside_a_sentence_is_no_value_of_data() -> None:
     assert list(cells('The label on the crate said "handle with great care" in red.')) == []
 
 
-@pytest.mark.parametrize(
-    "key",
-    ["payload", "attack_samples", "matchedPattern", "examples", "injectionText", "prompt", "model_output", "regexHit",
-     "probe_text", "quoted_words", "canary"],
-)  # fmt: skip
+@pytest.mark.parametrize("key", ["payload", "attack_samples", "matchedPattern", "examples", "injectionText"])
 def test_a_key_naming_someone_elses_words_as_a_sample_is_a_sample_key(key: str) -> None:
     assert sample_key(key)
 
 
-@pytest.mark.parametrize(
-    "key", ["note", "message", "gift_message", "description", "snippet", "comment", "excerpt", "readme_excerpt"]
-)
+@pytest.mark.parametrize("key", ["note", "message", "gift_message", "description", "snippet", "comment"])
 def test_a_key_naming_an_ordinary_field_is_no_sample_key(key: str) -> None:
     assert not sample_key(key)
 

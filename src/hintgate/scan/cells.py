@@ -37,16 +37,13 @@ _UNQUOTED = re.compile(
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\n", '"': '"', "\\": "\\", "/": "/", "b": " ", "f": " "}
 # Shorter values hold no sentence to read.
 _SHORTEST = 12
-# A key naming its value as a sample of someone else's words (a scanner's payload, a dataset's example, a test's
-# prompt and the model's output, a rule's regex or trigger): what the value says is shown, not said. The one list for
-# both readings of a key, a value written as data here and a quotation's data value in `scan.poisoning`. A search
-# hit's snippet or a page's excerpt is the page's own text, not a sample.
+# A key naming its value as a sample of someone else's words (a scanner's payload, a dataset's example): what the
+# value says is shown, not said.
 _SAMPLE_WORDS = frozenset(
     {"sample", "samples", "example", "examples", "payload", "payloads", "attack", "attacks", "pattern", "patterns"}
     | {"evidence", "signature", "signatures", "indicator", "indicators", "jailbreak", "jailbreaks", "matched"}
 )
-_SAMPLE_STEMS: tuple[str, ...] = ("inject", "detect", "match", "prompt", "quot", "input", "output", "string", "regex")
-_SAMPLE_STEMS += ("probe", "canary", "trigger")
+_SAMPLE_STEMS = ("inject", "detect")
 # A key's words: split at separators and where a lower-case letter meets a capital ("matchedPattern").
 _KEY_WORD = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+")
 

@@ -2967,6 +2967,12 @@ class _Marks:
 # start, an array's or an object's opening. Such a mark quotes nothing: the value is said by the data it is in (a list
 # of strings in prose, "...", "...", quotes them: the strings after the first are left to the quotation's reading).
 _DATA_VALUE = re.compile(r"(?:\"([^\"\n]*)\"|^[ \t]*([-\w.]+))[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
+# A key that names its value as a sample of someone's words: a payload, an example, a match, a prompt, an excerpt.
+_SAMPLE_KEY = re.compile(
+    r"payload|example|sample|match|prompt|pattern|quot|evidence|excerpt|snippet|input|output|string|regex|"
+    r"signature|attack|inject|probe|canary|trigger",
+    re.IGNORECASE,
+)
 
 
 # How far before a value's opening quotation mark its key and colon are looked for: a key is a name, not a passage, and
@@ -2981,7 +2987,7 @@ def _data_value(text: str, start: int, mark: int) -> bool:
     if data is None:
         return False
     key = data.group(1) or data.group(2)
-    return key is None or not sample_key(key)
+    return key is None or _SAMPLE_KEY.search(key) is None
 
 
 def _ends_with_cue(window: str) -> bool:
