@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -12,8 +13,8 @@ from typing import Any
 
 import anyio
 import pytest
+from anyio.abc import Process
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 from hintgate.testing import running_gateway
 
@@ -110,22 +111,54 @@ async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_colle
 
 
 async def stdio_report(tmp_path: Path, time_cmd: list[str], *args: str) -> dict[str, Any]:
-    """What a stdio gateway serving the time server (`args` added to `serve`) reported as it exited after one call."""
+    """What a stdio gateway serving the time server (`args` added to `serve`) reported as it exited after one call
+    and its first listing.
+
+    The test owns the gateway's process: it closes its stdin and waits for it to exit. The SDK's stdio client
+    would SIGTERM it 2 s after closing its stdin, then SIGKILL it 2 s later, and under load (10+ on 2 cores) a
+    gateway still stopping its upstream then died before its report was written.
+    """
     config = time_config(tmp_path, time_cmd)
     report = tmp_path / "report.json"
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-c", SERVE_AND_REPORT_FROZEN, str(report), "serve", "--config", str(config), *args],
-        env={"HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)},
-        cwd=str(tmp_path),
-    )
+    command = [sys.executable, "-c", SERVE_AND_REPORT_FROZEN, str(report), "serve", "--config", str(config), *args]
+    env = {**os.environ, "HINTGATE_DATA_DIR": str(tmp_path / "data"), "HOME": str(tmp_path)}
+    buffer = bytearray()
     with anyio.fail_after(90):
-        async with Client(params, mode="legacy") as client:
-            answer = await client.call_tool("time_get_current_time", {"timezone": "UTC"})
-        assert not answer.is_error
-        while not report.exists():  # written as the gateway exits, once its client closed its stdin
-            await anyio.sleep(0.05)
+        async with await anyio.open_process(command, env=env, cwd=tmp_path, stderr=None) as process:
+            client = {"name": "heap", "version": "1"}
+            hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client}
+            await send(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+            await receive(process, buffer, 1)
+            await send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+            arguments = {"timezone": "UTC"}
+            call = {"name": "time_get_current_time", "arguments": arguments}
+            await send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+            answer = await receive(process, buffer, 2)
+            assert not answer["result"].get("isError"), answer
+            await send(process, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
+            assert (await receive(process, buffer, 3))["result"]["tools"]
+            await process.stdin.aclose()  # the client leaves: the gateway stops, writing its report as it exits
+            assert await process.wait() == 0
     return dict(json.loads(report.read_text()))
+
+
+async def send(process: Process, message: dict[str, Any]) -> None:
+    """Write one JSON-RPC message to the gateway's stdin."""
+    assert process.stdin is not None
+    await process.stdin.send(json.dumps(message).encode() + b"\n")
+
+
+async def receive(process: Process, buffer: bytearray, request_id: int) -> dict[str, Any]:
+    """The gateway's answer to request `request_id` (messages before it are passed over)."""
+    assert process.stdout is not None
+    while True:
+        while b"\n" in buffer:
+            line, _, rest = bytes(buffer).partition(b"\n")
+            buffer[:] = rest
+            message: dict[str, Any] = json.loads(line)
+            if message.get("id") == request_id:
+                return message
+        buffer.extend(await process.stdout.receive())
 
 
 async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_open_out_of_the_collectors_passes(
