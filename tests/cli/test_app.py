@@ -298,6 +298,60 @@ def test_config_check_reads_local_openapi_documents_naming_what_would_be_down_or
     assert lines[-1].endswith("servers.yaml: 3 servers")
 
 
+def shop_with_a_skip_and_a_compromise(tmp_path: Path) -> Path:
+    """A config serving one OpenAPI document: one operation skipped (a Swagger body in 3.0), one read with a
+    compromise (an operationId that is not a string)."""
+    (tmp_path / "shop.yaml").write_text(
+        "openapi: 3.0.0\ninfo: {title: shop, version: '1'}\nservers: [{url: 'http://127.0.0.1:9'}]\npaths:\n"
+        "  /items:\n    get: {operationId: 12, responses: {'200': {description: ok}}}\n"
+        "    post:\n      operationId: addItem\n      parameters: [{name: x, in: body}]\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    config = tmp_path / "servers.yaml"
+    config.write_text("openapi:\n  shop: {document: ./shop.yaml}\n")
+    return config
+
+
+def test_tools_warns_on_stderr_of_each_operation_an_openapi_document_skipped_and_each_compromise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = shop_with_a_skip_and_a_compromise(tmp_path)
+    result = runner.invoke(app, ["tools", "--config", str(config)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "shop_get_items" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert warnings == [
+        'warning: OpenAPI source "shop" (shop.yaml): skipped $.paths./items.post.parameters[0]: parameter "in" must '
+        "be path, query, header or cookie, got 'body'",
+        'warning: OpenAPI source "shop" (shop.yaml): $.paths./items.get.operationId: expected a string, got int 12; '
+        "the tool is named from its method and path",
+    ]
+    assert "skipped" not in result.stdout
+
+
+def test_tools_json_keeps_stdout_json_and_gives_what_an_openapi_document_skipped_under_its_keys(
+    tmp_path: Path,
+) -> None:
+    config = shop_with_a_skip_and_a_compromise(tmp_path)
+    result = runner.invoke(app, ["tools", "--config", str(config), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.stdout)
+    document = str(tmp_path / "shop.yaml")
+    assert listing["skipped"] == [
+        {
+            "server": "shop",
+            "document": document,
+            "pointer": "$.paths./items.post.parameters[0]",
+            "message": "parameter \"in\" must be path, query, header or cookie, got 'body'",
+        }
+    ]
+    assert [(w["server"], w["document"], w["pointer"]) for w in listing["warnings"]] == [
+        ("shop", document, "$.paths./items.get.operationId")
+    ]
+    assert "warning:" not in result.stderr
+
+
 def test_python_dash_m_hintgate_runs_the_cli() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "hintgate", "version"], capture_output=True, text=True, timeout=60, check=False

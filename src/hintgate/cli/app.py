@@ -296,6 +296,7 @@ def _document_notes(loaded: GatewayConfig, file: str) -> list[str]:
     """What a config's local OpenAPI documents deserve a look for: one that cannot be read or converted (the
     source would be down), each operation that would be skipped and each part read with a compromise, with its
     JSON path. URLs are not fetched."""
+    from hintgate.cli.reports import document_notes
     from hintgate.sources.openapi.source import load_toolset
 
     notes = []
@@ -307,11 +308,7 @@ def _document_notes(loaded: GatewayConfig, file: str) -> list[str]:
         except HintgateError as exc:
             notes.append(f"{file}: OpenAPI source {json.dumps(name)} would be down: {exc}")
             continue
-        document = Path(toolset.source)
-        shown = document.relative_to(Path.cwd()) if document.is_relative_to(Path.cwd()) else document
-        source = f"{file}: OpenAPI source {json.dumps(name)} ({shown})"
-        notes.extend(f"{source}: skipped {problem}" for problem in toolset.skipped)
-        notes.extend(f"{source}: {problem}" for problem in toolset.warnings)
+        notes.extend(f"{file}: {note}" for note in document_notes(name, toolset))
     return notes
 
 
@@ -333,9 +330,18 @@ def tools(
 ) -> None:
     """Start every configured server, and print the resolved catalog: names, titles, tiers, hints, provenance.
 
+    The operations an OpenAPI document's source skipped, and the parts it read with a compromise, are warnings on
+    stderr (with `--format json`, under its top-level `skipped` and `warnings` keys).
     Exits 3 when a server did not start (after printing what the others serve).
     """
-    from hintgate.cli.reports import catalog_json, catalog_text, print_json, usage_rows, usage_text
+    from hintgate.cli.reports import (
+        catalog_json,
+        catalog_text,
+        gateway_document_notes,
+        print_json,
+        usage_rows,
+        usage_text,
+    )
     from hintgate.cli.serve import collect_catalog
 
     loaded = config_or_demo(config, demo)
@@ -355,6 +361,10 @@ def tools(
         print_json(console, catalog_json(gateway))
     else:
         print_wide(console, catalog_text(gateway, width=console.width, wide=wide), wide)
+    if output is not OutputFormat.JSON:
+        warn = Console(stderr=True)
+        for note in gateway_document_notes(gateway):
+            warn.print(f"warning: {note}", markup=False, highlight=False, soft_wrap=True)
     down = [u.name for u in gateway.servers() if u.status.state.value != "up"]
     if down:
         fail(f"{len(down)} of {len(gateway.sources)} servers are not up: {', '.join(down)}", EXIT_TARGET)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
@@ -25,14 +27,18 @@ from hintgate.policy.settings import Mode
 if TYPE_CHECKING:
     from hintgate.server.discovery import ListingCost
     from hintgate.server.gateway import Gateway
+    from hintgate.sources.openapi.operations import ToolSet
 
 __all__ = [
     "call_outcome",
     "calls_text",
     "catalog_json",
     "catalog_text",
+    "document_json",
+    "document_notes",
     "explain_json",
     "explain_text",
+    "gateway_document_notes",
     "infer_json",
     "infer_table",
     "listing_text",
@@ -153,9 +159,58 @@ def catalog_json(gateway: Gateway) -> str:
             "tools": [entry.to_json() for entry in gateway.tools()],
             "problems": list(gateway.catalog.problems),
             "listing": [cost.to_json() for cost in gateway.listing_costs()],
+            **document_json(gateway),
         },
         indent=2,
     )
+
+
+def _toolsets(gateway: Gateway) -> list[tuple[str, ToolSet]]:
+    """(server name, the document it converted) for each OpenAPI source of the gateway that read its document."""
+    from hintgate.sources.openapi.source import OpenApiSource
+
+    return [
+        (name, source.toolset)
+        for name, source in gateway.sources.items()
+        if isinstance(source, OpenApiSource) and source.toolset is not None
+    ]
+
+
+def _shown_document(document: str) -> str:
+    """A document as a person finds it: a file under the working directory relative to it, else as given."""
+    if urlsplit(document).scheme in {"http", "https"}:
+        return document
+    path = Path(document)
+    return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)
+
+
+def document_notes(name: str, toolset: ToolSet) -> list[str]:
+    """What an OpenAPI source's document deserves a look for, a line each: every operation it skipped and every
+    part it read with a compromise, naming the source, its document, the JSON path and why.
+
+    `OpenAPI source "shop" (shop.yaml): skipped $.paths./items.post.parameters[0]: ...`
+    """
+    label = f"OpenAPI source {json.dumps(name)} ({_shown_document(toolset.source)})"
+    return [f"{label}: skipped {p}" for p in toolset.skipped] + [f"{label}: {p}" for p in toolset.warnings]
+
+
+def gateway_document_notes(gateway: Gateway) -> list[str]:
+    """`document_notes` for every OpenAPI source of a gateway that read its document."""
+    return [note for name, toolset in _toolsets(gateway) for note in document_notes(name, toolset)]
+
+
+def document_json(gateway: Gateway) -> dict[str, list[dict[str, str]]]:
+    """The OpenAPI sources' skipped operations and compromises, as `hintgate openapi --format json` gives them,
+    each with its server and document: `{"skipped": [...], "warnings": [...]}`."""
+
+    def entries(kind: str) -> list[dict[str, str]]:
+        return [
+            {"server": name, "document": toolset.source, "pointer": p.pointer, "message": p.message}
+            for name, toolset in _toolsets(gateway)
+            for p in getattr(toolset, kind)
+        ]
+
+    return {"skipped": entries("skipped"), "warnings": entries("warnings")}
 
 
 def trust_cell(trust: Trust, trust_from: TrustFrom) -> str:

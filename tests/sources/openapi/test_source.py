@@ -822,6 +822,36 @@ async def test_a_document_that_fails_to_load_marks_the_source_down_with_the_reas
         assert source.tools == []
 
 
+async def test_a_served_document_logs_each_skipped_operation_and_each_compromise_as_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    document = tmp_path / "shop.json"
+    ok = {"200": {"description": "ok"}}
+    paths = {
+        "/items": {
+            "get": {"operationId": 12, "responses": ok},
+            "post": {"operationId": "addItem", "parameters": [{"name": "x", "in": "body"}], "responses": ok},
+        }
+    }
+    document.write_text(json.dumps({"openapi": "3.0.0", "info": {"title": "shop", "version": "1"}, "paths": paths}))
+    caplog.set_level(logging.DEBUG, logger="hintgate.sources.openapi.source")
+    async with running(source_for("http://127.0.0.1:9", document)):
+        pass
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if str(document) in r.getMessage()]
+    assert said == [
+        (
+            logging.WARNING,
+            f'api: {document}: $.paths./items.post.parameters[0]: parameter "in" must be path, '
+            "query, header or cookie, got 'body': operation skipped",
+        ),
+        (
+            logging.WARNING,
+            f"api: {document}: $.paths./items.get.operationId: expected a string, got int 12; "
+            "the tool is named from its method and path",
+        ),
+    ]
+
+
 async def test_include_and_exclude_select_operations_by_tag_path_method_and_name(tmp_path: Path) -> None:
     config = parse_config(
         {

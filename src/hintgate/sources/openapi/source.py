@@ -279,8 +279,8 @@ class OpenApiSource(ConfiguredSource):
         self._base_url = base_url_of(self.config, toolset)
         for problem in toolset.skipped:
             logger.warning("%s: %s: %s: operation skipped", self.name, toolset.source, problem)
-        for problem in toolset.warnings:
-            logger.info("%s: %s: %s", self.name, toolset.source, problem)
+        for problem in toolset.warnings:  # what a person should look at, as a skip is: the same level
+            logger.warning("%s: %s: %s", self.name, toolset.source, problem)
 
     async def run(self) -> None:
         """Load the document (retrying with backoff while it fails), then hold the HTTP client until cancelled."""
