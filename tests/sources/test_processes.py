@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -60,15 +59,15 @@ async def test_a_process_started_ahead_is_taken_once_by_exactly_its_definition(
     spec, env = transport_and_env(config)
     other_args = StdioTransport(command=spec.command, args=(*spec.args, "--extra"), env=spec.env, cwd=spec.cwd)
     async with prestarting(config, os.environ) as prestarted:
-        assert prestarted.take(other_args, env, FIRST) is None
-        assert prestarted.take(spec, {**env, "EXTRA": "1"}, FIRST) is None
-        assert prestarted.take(spec, env, initialize_request({})) is None  # given another first request
-        process = prestarted.take(spec, env, FIRST)
-        assert process is not None
-        assert prestarted.take(spec, env, FIRST) is None  # handed out once
+        assert await prestarted.take(other_args, env, FIRST) is None
+        assert await prestarted.take(spec, {**env, "EXTRA": "1"}, FIRST) is None
+        assert await prestarted.take(spec, env, initialize_request({})) is None  # given another first request
+        ahead = await prestarted.take(spec, env, FIRST)
+        assert ahead is not None
+        assert await prestarted.take(spec, env, FIRST) is None  # handed out once
         [pid] = await launched(launches)
-        assert process.pid == pid
-        await processes.stop(process)
+        assert ahead.process.pid == pid
+        await processes.stop(ahead.process)
     assert not alive(pid)
 
 
@@ -98,8 +97,8 @@ async def test_a_disabled_server_or_one_whose_command_is_missing_is_not_started_
     missing = parse_config({"mcpServers": {"time": {"command": "no-such-command-here"}}}, source="test")
     async with prestarting(disabled, os.environ) as none, prestarting(missing, os.environ) as prestarted:
         spec, env = transport_and_env(missing)
-        assert prestarted.take(spec, env, FIRST) is None
-        assert none.take(*transport_and_env(disabled), FIRST) is None
+        assert await prestarted.take(spec, env, FIRST) is None
+        assert await none.take(*transport_and_env(disabled), FIRST) is None
     assert not launches.exists()
 
 
@@ -127,27 +126,62 @@ async def test_a_source_takes_the_process_started_ahead_only_when_it_is_handed_t
         assert not alive(ahead)  # and stopped it when it stopped
 
 
+def heard_config(heard: Path, *args: str) -> GatewayConfig:
+    """One stdio server (`heard_server.py`) that writes down each message it hears in `heard`."""
+    server = {"command": sys.executable, "args": [HEARD, str(heard), *args]}
+    return parse_config({"mcpServers": {"s": server}}, source="test")
+
+
+async def heard_lines(heard: Path, count: int) -> list[str]:
+    """What the server heard, once it heard `count` messages (bounded)."""
+    with anyio.fail_after(30):
+        while len(heard.read_text().split() if heard.exists() else []) < count:
+            await anyio.sleep(0.01)
+    return heard.read_text().split()
+
+
 async def test_a_process_started_ahead_is_asked_to_initialize_before_any_source_exists(tmp_path: Path) -> None:
     heard = tmp_path / "heard"
-    config = parse_config({"mcpServers": {"s": {"command": sys.executable, "args": [HEARD, str(heard)]}}}, source="t")
-    server = config.servers["s"]
-    assert isinstance(server.transport, StdioTransport)
-    async with prestarting(config, os.environ) as prestarted:
-        process = prestarted.take(server.transport, child_environment(server, config, os.environ), FIRST)
-        assert process is not None
-        assert process.stdout is not None
-        with anyio.fail_after(30):
-            answer = json.loads(await process.stdout.readline())
-        assert answer["id"] == FIRST["id"]
-        assert answer["result"]["serverInfo"]["name"] == "heard"
-        await processes.stop(process)
-    assert heard.read_text().split() == ["initialize"]
+    async with prestarting(heard_config(heard), os.environ):
+        assert (await heard_lines(heard, 1))[0] == "initialize"
+
+
+async def test_a_process_started_ahead_is_asked_for_its_tools_as_soon_as_it_answers_initialize(tmp_path: Path) -> None:
+    heard = tmp_path / "heard"
+    async with prestarting(heard_config(heard), os.environ):
+        # No source exists: the handshake's end and the first listing were sent on the answer.
+        assert await heard_lines(heard, 3) == ["initialize", "notifications/initialized", "tools/list"]
+
+
+async def test_a_process_started_ahead_without_tools_is_told_the_handshake_ended_and_asked_nothing(
+    tmp_path: Path,
+) -> None:
+    heard = tmp_path / "heard"
+    async with prestarting(heard_config(heard, "--no-tools"), os.environ) as prestarted:
+        assert await heard_lines(heard, 2) == ["initialize", "notifications/initialized"]
+        source = build_sources(heard_config(heard, "--no-tools"), environ=os.environ, prestarted=prestarted)["s"]
+        await run_once(source)
+        assert source.tools == []
+    assert heard.read_text().split() == ["initialize", "notifications/initialized"]
 
 
 async def test_a_source_taking_a_process_started_ahead_does_not_initialize_it_twice(tmp_path: Path) -> None:
     heard = tmp_path / "heard"
-    config = parse_config({"mcpServers": {"s": {"command": sys.executable, "args": [HEARD, str(heard)]}}}, source="t")
+    config = heard_config(heard)
     async with prestarting(config, os.environ) as prestarted:
+        source = build_sources(config, environ=os.environ, prestarted=prestarted)["s"]
+        await run_once(source)
+        assert [tool["name"] for tool in source.tools] == ["noop"]
+    assert heard.read_text().split() == ["initialize", "notifications/initialized", "tools/list"]
+
+
+async def test_a_source_taking_a_process_that_listed_its_tools_ahead_reads_that_listing_and_sends_nothing_twice(
+    tmp_path: Path,
+) -> None:
+    heard = tmp_path / "heard"
+    config = heard_config(heard)
+    async with prestarting(config, os.environ) as prestarted:
+        await heard_lines(heard, 3)  # answered and listed before the source exists
         source = build_sources(config, environ=os.environ, prestarted=prestarted)["s"]
         await run_once(source)
         assert [tool["name"] for tool in source.tools] == ["noop"]

@@ -65,22 +65,32 @@ class MessageChannel(Protocol):
     def describe_exit(self) -> str:
         """Why the channel ended, for error messages (exit code, last stderr lines)."""
 
+    def written_ahead(self, request_id: object) -> bool:
+        """Whether the request `request_id` was written ahead of its connection, which has not sent it yet: its
+        answer may come first (`processes.Prestarted`)."""
+
 
 class StdioChannel:
-    """A child process speaking newline-delimited JSON-RPC on its stdin and stdout."""
+    """A child process speaking newline-delimited JSON-RPC on its stdin and stdout.
+
+    A process spawned ahead (`processes.Prestarted`) comes with what was written to it and read from it before
+    it was taken (`processes.Ahead`): those lines are received first, and those messages, when the connection
+    sends them in that order, are not written again.
+    """
 
     def __init__(
         self,
         process: asyncio.subprocess.Process,
         server: str,
         redact: Redactor,
-        sent_ahead: dict[str, Any] | None = None,
+        ahead: processes.Ahead | None = None,
     ) -> None:
         self._process = process
         self._server = server
         self._redact = redact
-        self.sent_ahead = sent_ahead
-        """The request the process was given as it was spawned ahead (`processes.Prestarted`), else None."""
+        self.sent_ahead: deque[dict[str, Any]] = deque(ahead.sent if ahead is not None else ())
+        """What was written to the process ahead and the connection has not sent yet, in order."""
+        self._read_ahead: deque[bytes | Exception] = deque(ahead.read if ahead is not None else ())
         self.stderr_tail: deque[str] = deque(maxlen=_STDERR_LINES)
         self._stderr_task = asyncio.ensure_future(self._drain_stderr())
 
@@ -96,6 +106,11 @@ class StdioChannel:
                     logger.debug("%s stderr: %s", self._server, text)
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self.sent_ahead:
+            if message == self.sent_ahead[0]:
+                self.sent_ahead.popleft()  # written to the process ahead already
+                return
+            self.sent_ahead.clear()  # the connection went another way: nothing more was said ahead for it
         stdin = self._process.stdin
         assert stdin is not None
         data = _ENCODER.encode(message).encode() + b"\n"
@@ -110,7 +125,7 @@ class StdioChannel:
         assert stdout is not None
         while True:
             try:
-                line = await stdout.readline()
+                line = await self._readline(stdout)
             except (ValueError, asyncio.LimitOverrunError) as exc:
                 raise UpstreamProtocolError(
                     f"sent a line longer than {processes.LINE_LIMIT} bytes", server=self._server
@@ -126,6 +141,18 @@ class StdioChannel:
             if not line.strip():
                 continue
             return _decode(line, self._server, self._redact)
+
+    def written_ahead(self, request_id: object) -> bool:
+        return any("method" in message and message.get("id") == request_id for message in self.sent_ahead)
+
+    async def _readline(self, stdout: asyncio.StreamReader) -> bytes:
+        """The next line: one read ahead, in order (its error raised again), then the pipe's."""
+        if self._read_ahead:
+            item = self._read_ahead.popleft()
+            if isinstance(item, Exception):
+                raise item
+            return item
+        return await stdout.readline()
 
     def describe_exit(self) -> str:
         code = self._process.returncode
@@ -170,8 +197,8 @@ async def open_stdio(
     """A channel to `spec`'s process: the one spawned ahead from exactly this definition and given `first` (the
     connection's first request) as it started, if any (`sources.processes.prestarting`), else one spawned now."""
     command = spec.command
-    process = prestarted.take(spec, env, first) if prestarted is not None else None
-    sent_ahead = first if process is not None else None
+    ahead = await prestarted.take(spec, env, first) if prestarted is not None else None
+    process = ahead.process if ahead is not None else None
     if process is None:
         if not processes.findable(spec, env):
             raise UpstreamStartError(f"command {command!r} was not found on PATH", server=server)
@@ -179,7 +206,7 @@ async def open_stdio(
             process = await processes.spawn(spec, env)
         except OSError as exc:
             raise UpstreamStartError(f"could not start {command!r}: {exc.strerror or exc}", server=server) from exc
-    channel = StdioChannel(process, server, redact, sent_ahead)
+    channel = StdioChannel(process, server, redact, ahead)
     try:
         yield channel
     finally:
@@ -289,6 +316,9 @@ class HttpChannel:
                     f"{self._lost_streams} responses from {self.url} in a row were lost ({text})",
                     server=self.server,
                 )
+
+    def written_ahead(self, request_id: object) -> bool:
+        return False  # nothing is written ahead over HTTP
 
     def describe_exit(self) -> str:
         return f"the HTTP connection to {self.url} ended"

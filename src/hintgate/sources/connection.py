@@ -31,7 +31,7 @@ from hintgate.errors import (
     UpstreamTimeout,
 )
 from hintgate.redaction import Redactor
-from hintgate.sources.channels import HttpChannel, MessageChannel, StdioChannel, open_http, open_stdio
+from hintgate.sources.channels import HttpChannel, MessageChannel, open_http, open_stdio
 from hintgate.sources.handshake import HANDSHAKE_VERSION, initialize_request
 from hintgate.sources.notifications import DEFAULT_LIMIT, NotificationQueue
 
@@ -98,6 +98,8 @@ class McpConnection:
         self._deadlines: Deadlines[int | str] = Deadlines(self._pending.__contains__, self._time_out)
         """Pending requests' deadlines: one timer for them all, armed for the first."""
         self._closed: UpstreamError | None = None
+        self._answered_ahead: dict[int | str, dict[str, Any]] = {}
+        """Answers to requests written ahead of this connection, read before it sent them, by id."""
         self.info: ServerInfo | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._ended = asyncio.Event()
@@ -128,16 +130,18 @@ class McpConnection:
             message["params"] = params
         return await self._exchange(message, timeout=timeout)
 
-    async def _exchange(self, message: dict[str, Any], *, timeout: float, sent: bool = False) -> dict[str, Any]:
-        """Send the request `message` (unless it was `sent` already) and wait at most `timeout` s for its result."""
+    async def _exchange(self, message: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        """Send the request `message` and wait at most `timeout` s for its result."""
         method, request_id = message["method"], message["id"]
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._pending[request_id] = future
         deadline: asyncio.TimerHandle | None = None
         try:
-            if not sent:
-                await self._channel.send(message)
+            await self._channel.send(message)
+            answered = self._answered_ahead.pop(request_id, None)
+            if answered is not None:
+                self._dispatch(answered)
             # The deadline fails the answer's own future: no waiter future around it, one wake-up fewer.
             deadline = self._deadlines.at(loop, loop.time() + timeout, request_id)
             return await future
@@ -221,6 +225,10 @@ class McpConnection:
                 self._notifications.put(message["method"], params)
             return
         future = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+        if future is None and self._channel.written_ahead(message.get("id")):
+            # The answer to a request written ahead (`processes.Prestarted`), before this connection sent it.
+            self._answered_ahead[message["id"]] = message
+            return
         if future is None or future.done():
             logger.debug("%s: response to an unknown request id %r", self.server, message.get("id"))
             return
@@ -265,22 +273,16 @@ class McpConnection:
         with contextlib.suppress(UpstreamError):
             await self._channel.send(reply)
 
-    async def initialize(
-        self,
-        *,
-        capabilities: dict[str, Any] | None = None,
-        timeout: float,
-        sent_ahead: dict[str, Any] | None = None,
-    ) -> ServerInfo:
+    async def initialize(self, *, capabilities: dict[str, Any] | None = None, timeout: float) -> ServerInfo:
         """The initialize handshake; stores and returns what the server said.
 
-        `sent_ahead` is the request the server's process was given as it was spawned (`processes.Prestarted`):
-        when it is this connection's own, the answer to it is awaited and it is not sent again.
+        A process spawned ahead (`processes.Prestarted`) was given the request already, and perhaps what follows
+        it: its channel does not write them again (`channels.StdioChannel`).
         """
         if self._closed is not None:
             raise self._closed
         request = initialize_request(capabilities or {}, next(self._ids))
-        result = await self._exchange(request, timeout=timeout, sent=request == sent_ahead)
+        result = await self._exchange(request, timeout=timeout)
         server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else {}
         assert isinstance(server_info, dict)
         version = result.get("protocolVersion")
@@ -375,8 +377,7 @@ async def connect(
         reader = asyncio.ensure_future(connection.run())
         try:
             try:
-                sent_ahead = channel.sent_ahead if isinstance(channel, StdioChannel) else None
-                await connection.initialize(capabilities=capabilities, timeout=startup_timeout, sent_ahead=sent_ahead)
+                await connection.initialize(capabilities=capabilities, timeout=startup_timeout)
             except UpstreamTimeout as exc:
                 raise UpstreamStartError(
                     f"did not answer initialize within {startup_timeout:g} s; {channel.describe_exit()}",
