@@ -527,7 +527,7 @@ def _schema_strings(
             continue
         if key not in _KEYWORDS:
             texts.append((f"{path}[key {key!r}]", key))
-        if _vocabulary(key, value, schema):
+        if key in _VOCABULARY_KEYS and _vocabulary(key, value, schema):
             continue
         if preset is not None and key in PRESET_KEYS and value:
             preset.append((path, key, value))
@@ -589,6 +589,10 @@ _FORMATS = frozenset(
     ]
 )
 _SCHEMA_URI = re.compile(r"https?://json-schema\.org/[A-Za-z0-9/._-]*#?")
+
+
+_VOCABULARY_KEYS = frozenset({"type", "format", "$schema", "required"})
+"""The keywords `_vocabulary` may clear, asked first: most of a schema's keys are none of them (a call each)."""
 
 
 def _vocabulary(key: str, value: Any, schema: Mapping[str, Any]) -> bool:
@@ -1378,12 +1382,12 @@ class _OrderReader:
         # Whether some text may name the model as the one spoken to ("NOTE TO AI:", "hey bot,", "OJO asistente:"):
         # such a note is read as a result's would be (`_noted`).
         self.named = False
+        self.own = own = frozenset(path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path))
         if not result:
             unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
             self.reach = reaches(unwrapped)
             self.steers = steers(unwrapped, tool)
             purpose = next((text for path, text in texts if path == "description"), "")
-            own = frozenset(path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path))
             chained = chains(unwrapped, tool, purpose, own)
             if chained:
                 self.steers = sorted([*self.steers, *chained], key=lambda span: span.start)
@@ -1395,7 +1399,6 @@ class _OrderReader:
         for path, text in texts:
             self.offsets[path] = at
             at += len(text) + 1
-        self.own = frozenset(path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path))
         prose = " ".join(text for path, text in texts if path in ("description", "title"))
         self.script = main_script(prose) if prose else None
 
@@ -1713,6 +1716,18 @@ def _steer_finding(path: str, steer: Span, tool: str | None) -> ScanFinding:
 
 @functools.lru_cache(maxsize=4096)  # asked of each text several times per scan; the paths of schemas repeat
 def _is_property_name(path: str) -> bool:
+    # Remembered for short paths: each text's path is asked about six times a scan (the passes and the sentence
+    # judge), and paths repeat from tool to tool (`inputSchema.properties.path`); a long one (a result's key) is
+    # not kept.
+    return _property_path(path) if len(path) <= _REMEMBERED else _property_path.__wrapped__(path)
+
+
+_REMEMBERED = 256
+"""The longest path or name `_is_property_name` and `_as_words` remember (8,192 of each at most)."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _property_path(path: str) -> bool:
     if path.endswith("]") and not path.endswith("]]"):
         bracket = path.rfind("[")
         return path[bracket + 1 : bracket + 2] in "'\"" and path[:bracket].endswith(".properties")
@@ -1753,6 +1768,13 @@ def judge(path: str, text: str, tool: str | None = None, *, is_key: bool = False
 
 def _as_words(name: str) -> str:
     """A property name as the phrases are matched on it: `readSshKey` and `read_ssh_key` as "read Ssh Key"."""
+    # Remembered for short names: a name is read so twice a scan (the prefilter's pass, then its own judgement),
+    # and names repeat from tool to tool.
+    return _name_as_words(name) if len(name) <= _REMEMBERED else _name_as_words.__wrapped__(name)
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_as_words(name: str) -> str:
     return _CAMEL.sub(" ", name).translate(_NAME_SPACES)
 
 

@@ -464,7 +464,25 @@ def as_written(text: str, possible: frozenset[str]) -> bool:
     ASCII, spells no letters out, opens no comment, and holds none of the disguises `possible` (what a pass of the
     prefilter left possible in a text holding this one, `disguises` of it: one ruled out there is in none of its
     parts)."""
-    return text.isascii() and "<!--" not in text and _SPACED_HINT.search(text) is None and not disguises(text, possible)
+    return text.isascii() and "<!--" not in text and _SPACED_HINT.search(text) is None and not _hides(text, possible)
+
+
+def _hides(text: str, possible: frozenset[str]) -> bool:
+    """Whether `disguises(text, possible)` finds any, for ASCII `text`: the same checks, stopping at the first (most
+    texts of a definition are short, and most of them hold none)."""
+    if "&" in text and ";" in text:
+        return True
+    if not possible:
+        return False
+    if any(how in possible and _may_hold(how, text) for how, _, _ in _ENCODINGS):
+        return True
+    if "leet" in possible and leet_words(text):
+        return True
+    # A comment is ruled out by the caller; rot13 last: it lowers the text.
+    if "rot13" in possible:
+        low = text.lower()
+        return any(word in low for word in ROT13_WORDS)
+    return False
 
 
 def leet_words(text: str) -> bool:
