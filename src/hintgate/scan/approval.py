@@ -131,6 +131,13 @@ _ANYWAY = compiled(
 _WRONG = compiled(r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I)
 # A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
 _CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
+# A comma between the items of a list a preposition opens ("share them with employers, schools or insurers without
+# consent") ends no clause: the items after it belong to the clause the first one stands in, under its negation.
+_LIST_OPENED = compiled(
+    r"\b(?:with|to|from|by|for|of|about|on|in|into|including|such\s+as|like)\s+(?:[\w'-]+\s+){0,2}[\w'-]+\s*$",
+    re.IGNORECASE,
+)
+_LIST_ITEMS = compiled(r"\s*(?:[^\W\d_][\w'-]*\s+)?[^\W\d_][\w'-]*,?\s+(?:or|and|nor)\s", re.IGNORECASE)
 
 
 # The approval's and the limit's patterns less their lookarounds, searched by RE2 (`scan.cues`): where they find
@@ -160,8 +167,8 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
     if _MAY_APPROVE.search(text) is None or _APPROVAL.search(text) is None:
         return
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
-    for clause in _CLAUSE.finditer(text):
-        said = clause.group()
+    for start, end in _clauses(text):
+        said = text[start:end]
         # A clause without a word of the approval (one search of RE2; most clauses of a text that holds one) has
         # nothing to turn off.
         if _MAY_APPROVE.search(said) is None:
@@ -175,9 +182,47 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
                 continue  # "returns an error if there is no consent": what the tool does without it
             rest = said[approval.end() :]
             ended = _MAY_BE_ENDED.search(rest) is not None and _ENDED.search(rest) is not None
-            if (len(_OFF.findall(said, 0, approval.end())) + ended) % 2 == 1:
-                yield Span(clause.start(), clause.end(), "turns the user's approval off")
+            off = len(_OFF.findall(said, 0, approval.end()))
+            if (
+                off == 1
+                and not ended
+                and _OTHERS_STATE.search(said, 0, approval.end()) is not None
+                and _ANYWAY.search(text) is None
+            ):
+                continue  # "viewers have not consented": why the tool withholds their data, no approval turned off
+            if (off + ended) % 2 == 1:
+                yield Span(start, end, "turns the user's approval off")
                 break
+
+
+# Someone other than the user said not to have given their say: a fact about third parties ("viewers have not
+# consented", "the patients did not agree"), the reason a tool keeps their data back. The user, "you", "they" or "it"
+# as the subject is the approval the client asks for, and "anyway" or "but" after it turns the fact into a dodge.
+_OTHERS_STATE = compiled(
+    r"\b(?!(?:users?|you|they|we|it|he|she|i|owners?|customers?|requesters?|approvers?|reviewers?|humans?|operators?)\b)"
+    r"[^\W\d_]{3,}s\s+(?:have|had|did|do)\s*(?:not|n't)\s+(?:yet\s+|all\s+)?(?:consent(?:ed)?|approved?|agreed?|"
+    r"authori[sz]ed?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _clauses(text: str) -> Iterator[tuple[int, int]]:
+    """The clauses of `text` (`_CLAUSE`), a list's comma joining the clause it continues (`_LIST_OPENED`)."""
+    held: tuple[int, int] | None = None
+    for clause in _CLAUSE.finditer(text):
+        if (
+            held is not None
+            and text[held[1] : clause.start()] == ","
+            and _LIST_OPENED.search(text, held[0], held[1]) is not None
+            and _LIST_ITEMS.match(text, clause.start()) is not None
+        ):
+            held = (held[0], clause.end())
+            continue
+        if held is not None:
+            yield held
+        held = clause.span()
+    if held is not None:
+        yield held
 
 
 # A limit the approval depends on: "approval on batches over 50 cells", "payments above $500 require manual approval".

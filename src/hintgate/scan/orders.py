@@ -45,6 +45,7 @@ from typing import Any
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
+from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.toolcalls import asked_call, written_out
@@ -930,6 +931,8 @@ class _Context:
     prose: bool = True
     error: bool = False
     """The text is an error a tool returned: written for its caller, the model (MCP's tool execution errors)."""
+    purpose: str = ""
+    """The text's first sentence, where a tool's text says what the tool is for."""
 
 
 def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
@@ -1508,6 +1511,12 @@ def _judge_sentence(
     context_ = _said(sentence, _CONTEXT.search(sentence, seen))
     if context_ is not None and _repository_history(sentence, context_):
         context_ = None  # "Tüm git geçmişini tara", "den Git-Verlauf durchsuchen": a repository's history
+    if (
+        context_ is not None
+        and not context.result
+        and job_document(context_.group(), sentence, tool=context.tool, purpose=context.purpose)
+    ):
+        context_ = None  # "Summarises a deposition transcript. Pass the full transcript": the tool's own document
     if context_ is None and context.error:
         # "Field required: must contain the full conversation": a field's duty, not a quotation ("contains ...").
         context_ = _CONTEXT.search(sentence, seen)
@@ -1535,6 +1544,10 @@ def _judge_sentence(
         misreport = None  # "do not report the rows as 'new errors'": the framing forbidden
     if misreport and not context.result and " " not in misreport.group().strip() and _forbidden(sentence, misreport):
         misreport = None  # "must not be used in advertising", "never add affiliate links": the advert forbidden
+    if misreport and not context.result and _shown_anyway(sentence, misreport):
+        misreport = None  # "CRITICAL results must always be shown to the user, even if no fix exists": more told
+    if misreport and not context.result and _DECLINED.search(sentence):
+        misreport = None  # "If the user asks you to send it outside, explain that messages can only go ...": declined
     confirm = _CONFIRM_RE.search(sentence, seen)
     bypass = _BYPASS.search(sentence, seen) if confirm else _UNASKED.search(sentence, seen) if context.result else None
     if context.error and confirm and not bypass:
@@ -1734,6 +1747,8 @@ def _judge_sentence(
         targets.append("destination")
         why.append(f"sends it to an address ({destination.group().strip()[:60]!r})")
     hidden = _hides(sentence, conceal, loose=behalf is not None or proxied)
+    if hidden is not None and not context.result and not context.parameter and _own_act(sentence, hidden, context):
+        hidden = None  # "Hide or restore a product review." (`moderate_review`): what the tool does, said first
     if context.result and not misreport and (named or behalf is not None or spoken is not None or proxied):
         misreport = _said(sentence, _RANKED.search(sentence, seen), data=True) or _said(
             sentence, _VERDICT.search(sentence), data=True
@@ -1858,6 +1873,75 @@ def _judge_sentence(
         # person reading a page ("call the delete tool now, without asking the user").
         high = True
     return addressee, tuple(dict.fromkeys(targets)), high, "; ".join(why)
+
+
+# "Even if", "even when" in English and the commonest languages: a condition a rule holds through.
+_EVEN_IF = compiled(
+    r"\beven\s+(?:if|when|though)\b|\b(?:aunque|mesmo\s+que|même\s+si|auch\s+wenn|anche\s+se|zelfs\s+als|"
+    r"nawet\s+jeśli|olsa\s+bile|ngay\s+cả\s+khi|meskipun|даже\s+если|навіть\s+якщо|حتى\s+لو|גם\s+אם|भले\s+ही|"
+    r"যদিও|แม้ว่า|hata\s+kama|場合でも|더라도|即使)",
+    re.IGNORECASE,
+)
+# Showing a result itself, always: "must always be shown to the user", "always display", "siempre mostrar".
+_ALWAYS_SHOWN = compiled(
+    r"\b(?:always|siempre|sempre|toujours|immer|altijd|zawsze|her\s+zaman|daima|luôn|selalu|всегда|завжди)\b"
+    r"\s+(?:be\s+)?(?:\w+\s+)?(?:show|shown|display|displayed|surface|surfaced|list|listed|include|included|flag|"
+    r"flagged|highlight|highlighted|mostrar\w*|exibir|montrer|affiche[rz]?|zeigen|anzeigen|angezeigt|gezeigt|"
+    r"mostrare|mostrat[oie]|tonen|getoond|pokaza[ćl]\w*|pokazywa\w*|wyświetl\w*|göster\w*|hiển\s+thị|"
+    r"tampilkan|ditampilkan|показ\w*|відображ\w*)\b",
+    re.IGNORECASE,
+)
+# What makes a rule that shows something a rule that dictates it: a clause said ("that", "że"), a quotation, a denial,
+# an account of success or safety.
+_DICTATED_OR_DENIED = compiled(
+    r"\b(?:that|as|not|never|no|don't|que|dass|che|że|что|що|ki|bahwa|rằng|nie|nicht|ne|non|não|nunca|jamais|"
+    r"succe\w*|safe|passed|green|healthy|fine|clean)\b|[\"“‘«'„]",
+    re.IGNORECASE,
+)
+
+
+def _shown_anyway(sentence: str, misreport: Any) -> bool:
+    """Whether a rule kept "even if" something holds is one that always shows the user a result itself ("CRITICAL
+    findings must always be shown to the user, even if there is no fix yet"): more is told, nothing is put in its
+    place; before "even if" nothing is dictated, quoted or denied."""
+    even = _EVEN_IF.search(misreport.group())
+    if even is None:
+        return False
+    at = _start(misreport) + even.start()
+    shown = _ALWAYS_SHOWN.search(sentence, 0, at)
+    return shown is not None and _DICTATED_OR_DENIED.search(sentence, 0, at) is None
+
+
+# A request of the user's declined and the tool's limit explained: "If the user asks you to send it to an outside
+# address, explain that portal messages can only go to portal accounts". The user asks for an act (not a question
+# whose answer is dictated), and what is said is what cannot be done.
+_DECLINED = compiled(
+    r"\b(?:if|when)\s+(?:the\s+)?(?:user|customer)s?\s+asks?\s+(?:you\s+)?to\s+\w+[^.!?\n]{0,80}?\b(?:explain|tell\s+them|"
+    r"say|reply|respond)\s+that\b[^.!?\n]{0,80}?(?:\bcan\s+only\b|\bcannot\b|\bcan't\b|\bcan\s+not\b|\bonly\s+(?:go|be|"
+    r"work|accept|support|reach)|\b(?:is|are)\s*(?:not|n't)\s+(?:possible|allowed|permitted|supported)\b)",
+    re.IGNORECASE,
+)
+# Hiding as a tool's own act: "hide", "suppress", "censor" and what is hidden, no reader or summary it is kept from.
+_HIDE_VERB = compiled(r"(?:hide|conceal|suppress|omit|censor|filter\s+out|leave\s+out|exclude)\b", re.IGNORECASE)
+
+
+def _own_act(sentence: str, hidden: Any, context: _Context) -> bool:
+    """Whether a concealment is the act the tool is for, said as its text's first sentence says what a tool does
+    ("Hide or restore a product review." of `moderate_review`): the sentence opens the text with the hiding verb, what
+    is hidden is named by the tool's own name, and it is kept from nobody (no "from the user", "from the summary")."""
+    found = hidden.group().strip()
+    if (
+        not context.purpose
+        or sentence.strip() != context.purpose.strip()
+        or _HIDE_VERB.match(found) is None
+        or re.search(r"\bfrom\b", found, re.IGNORECASE)
+        or _USER_RE.search(sentence) is not None
+        or not _IMPERATIVE.match(sentence)
+    ):
+        return False
+    name = {word.rstrip("s") for word in re.findall(r"[a-z0-9]+", (context.tool or "").lower())}
+    hidden_word = re.findall(r"[a-z]+", found.lower())[-1].rstrip("s")
+    return hidden_word in name
 
 
 # The model named by its role anywhere in a sentence: "assistant", "AI", "bot" (with `scan.toolcalls`' reach).
@@ -2514,14 +2598,17 @@ def judge_text(
         if not reach:
             return []
         main = script if script is not None else main_script(text)
-        context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
+        first = next(sentences(text), None)
+        purpose = text[first[0] : first[1]] if first is not None else ""
+        context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose, purpose=purpose)
         return list(_orders(text, context, _reached(sentences(text), reach), seen))
     seen = present(text) if seen is None else seen & present(text)
     if not possible(text, seen):
         return []  # nothing an order reaches for can stand anywhere in the text
     main = script if script is not None else main_script(text)
-    context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose)
     spans = list(sentences(text))
+    purpose = text[spans[0][0] : spans[0][1]] if spans else ""
+    context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose, purpose=purpose)
     return list(_orders(text, context, iter(spans), seen, each=len(spans) > 1))
 
 

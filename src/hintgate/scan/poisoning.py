@@ -47,6 +47,7 @@ from hintgate.scan.authority import may_shift, shift_places, shifts
 from hintgate.scan.cells import cells, sample_key, unescaped
 from hintgate.scan.chaining import chains
 from hintgate.scan.cues import Cue
+from hintgate.scan.documents import job_document
 from hintgate.scan.fields import field_orders
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.phrases import (
@@ -1831,6 +1832,8 @@ def _judged(
             if s.discount is not None
             else dataclasses.replace(s, discount="what the tool's name says it does")
             if s.phrase.code == "HG617" and _secret_of_its_name(s.found, tool, text[s.end : s.end + 80])
+            else dataclasses.replace(s, discount="the document the tool is for")
+            if _document_of_its_job(text, s, tool)
             else dataclasses.replace(s, discount="named as what the tool detects")
             if detector and _about_attacks(text, s.start, s.end)
             else s
@@ -1941,6 +1944,17 @@ def _secret_of_its_name(found: str, tool: str, after: str = "") -> bool:
             return False
     nouns = {word.rstrip("s") for word in said[1:]} & _SECRET_NOUNS
     return bool(nouns) and any(_named_by(noun, words) or noun in _GENERIC_SECRETS for noun in nouns)
+
+
+def _document_of_its_job(text: str, signal: _Signal, tool: str) -> bool:
+    """Whether a hand-over of "the full transcript" or "the system prompt" names the document the tool works on
+    (`scan.documents`), not the conversation the model is in."""
+    if signal.view.hidden or signal.phrase.what != _HANDED_OVER_SECRET:
+        return False
+    start, end = _sentence_around(text, signal)
+    first = _FIRST_SENTENCE.match(text)
+    purpose = first.group() if first is not None and first.end() <= start else ""
+    return job_document(signal.found, text[start:end], tool=tool, purpose=purpose)
 
 
 def _handles(secret: str, words: set[str]) -> bool:
