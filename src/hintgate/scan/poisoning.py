@@ -898,7 +898,10 @@ def scan_strings(
     a JSON string, a log line's `key="value"`: `scan.cells`) is read as a text
     of its own too, but under a key naming a sample (`payload`) or amid a
     report on attacks; a value under such a key in structured data is shown,
-    not said. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
+    not said. No key makes a sample of the strongest order, though: the model
+    or its reader addressed, a secret taken, and it sent to an address or put
+    into a call (`_blatant`) stands high under any key, an upstream choosing
+    its keys as it likes. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
     not text the engines read) is read as U+FFFD, one character for one, so
     every finding's span holds in the original; texts the scan fails on count
     as flagged, whole.
@@ -967,16 +970,24 @@ def _scan_strings(
         shown = _shown(path, part, found, invisible, tool, off, warnings)
         kept: list[tuple[int, int]] = []  # the spans high or shown as quoted: a value there is read already
         sample = _keyed_sample(location)
+        blatant: list[ScanFinding] = []
+        if sample:
+            # A value its key names a sample of ("payload", "examples") is shown, not said: but for what no key makes
+            # a sample of (`_blatant`), which stands high.
+            high = [f for f in found if _result_level(f, invisible) is Level.HIGH]
+            blatant = _blatant_findings(path, part, high, tool)
+        standing = {id(f) for f in blatant}
         for f in found:
             level = _result_level(f, invisible)
             if level is Level.HIGH:
                 kept.append((f.start, max(f.end, f.start + 1)))
                 if shown is not None and shown.quoted(f):
                     level = Level.WARNING  # an attack a write-up shows as quoted material, not said to its reader
-                elif sample and f.code in _WORDING and f.decoded is None:
-                    level = Level.WARNING  # a value its key names a sample of ("payload", "examples"): shown, not said
+                elif sample and f.code in _WORDING and f.decoded is None and id(f) not in standing:
+                    level = Level.WARNING  # a value its key names a sample of: shown, not said
             if warnings or level is Level.HIGH:
                 findings.append(dataclasses.replace(f, location=location, severity=level))
+        findings.extend(dataclasses.replace(f, location=location) for f in blatant if not any(f is g for g in found))
         if judged and not sample:
             # Its values have what is left of the budget, or at least the time the text itself took: together they
             # hold no more than its characters.
@@ -1020,6 +1031,85 @@ def _keyed_sample(location: Location) -> bool:
     return any(isinstance(step, str) and sample_key(step) for step in location)
 
 
+# ---- What no key makes a sample of. An upstream picks its own keys: a key that names its value a sample ("example",
+# "matched", "payload") lowers what the value's words weigh, but the strongest order the scan knows stands whatever the
+# key: the model or its reader addressed, a secret taken, and it sent to an address or put into a call, close together.
+# Each is read in the value on its own (no key before it), by the phrases and by the sentence judge.
+
+# Each phrase by its key (`ScanFinding.phrase`): its kind and what it is.
+_PHRASE_OF = {phrase.key: phrase for phrase in (SECRET_FILES, ENV_FILES, *PHRASES)}
+# The phrases of HG617 that ask for a secret or the conversation itself, not for where it goes.
+_ASKED_SECRET = frozenset({"an order to hand over secrets or the conversation"})
+# What an order reaches for when it sends something out or hands it to a call.
+_SENT_TARGETS = frozenset({"destination", "tool"})
+# An address to send to, written in a value: a URL or an e-mail address.
+_DESTINATION = re.compile(r"\b(?:https?|ftp|wss?)://[^\s\"'<>]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _blatant(text: str, high: Sequence[ScanFinding]) -> list[tuple[int, int]]:
+    """The stretches of `text` (a value read on its own; `high`: its high findings) where it says what no key makes
+    a sample of: an address to the model or its reader (a role marker, an order to the assistant, a sentence the judge
+    reads as addressed), a secret (a file that holds secrets, an order to hand one over, an order that takes one) and a
+    place it goes (an outside address, another tool, an order that sends it or puts it into a call, a URL or an e-mail
+    address), each within `_NEAR` characters of the secret. None when `high` holds no finding of wording."""
+    if not any(f.code in _WORDING for f in high):
+        return []
+    addressed: list[tuple[int, int]] = []
+    secret: list[tuple[int, int]] = []
+    sent: list[tuple[int, int]] = []
+    for finding in high:
+        span = (finding.start, max(finding.end, finding.start + 1))
+        phrase = _PHRASE_OF.get(finding.phrase or "")
+        if finding.code in ("HG611", "HG612") or (phrase is not None and phrase.kind == BOTH):
+            addressed.append(span)
+        if finding.code == "HG613" or (finding.code == "HG617" and phrase is not None and phrase.what in _ASKED_SECRET):
+            secret.append(span)
+        elif finding.code in ("HG617", "HG618"):
+            sent.append(span)
+    for order in judge_result(text):
+        span = (order.start, order.end)
+        if order.high and order.addressee != "none":
+            addressed.append(span)
+        if "secret" in order.targets:
+            secret.append(span)
+        if _SENT_TARGETS.intersection(order.targets):
+            sent.append(span)
+    if not (addressed and secret):
+        return []
+    sent.extend(match.span() for match in _DESTINATION.finditer(text))
+    stretches: list[tuple[int, int]] = []
+    for start, end in secret:
+        near_address = [span for span in addressed if _apart(span, (start, end)) <= _NEAR]
+        near_sent = [span for span in sent if _apart(span, (start, end)) <= _NEAR]
+        if near_address and near_sent:
+            spans = [(start, end), *near_address, *near_sent]
+            stretches.append((min(s for s, _ in spans), max(e for _, e in spans)))
+    return stretches
+
+
+def _apart(one: tuple[int, int], other: tuple[int, int]) -> int:
+    """How many characters stand between two spans (0 when they overlap)."""
+    return max(0, other[0] - one[1], one[0] - other[1])
+
+
+def _blatant_findings(path: str, text: str, high: list[ScanFinding], tool: str | None) -> list[ScanFinding]:
+    """The findings of `high` (of `text` read on its own) that stand in a stretch `_blatant` finds, or one finding
+    over each such stretch that none of them covers."""
+    stretches = _blatant(text, high)
+    if not stretches:
+        return []
+    within = _Overlaps(list(stretches))
+    kept = [f for f in high if f.code in _WORDING and within.overlap(f.start, max(f.end, f.start + 1))]
+    covered = _Overlaps([(f.start, max(f.end, f.start + 1)) for f in kept])
+    why = "addresses the model, takes a secret and sends it out or into a call, whatever its key calls it"
+    kept.extend(
+        ScanFinding("HG619", f"{path} {why}", path, start, end, tool, severity=Level.HIGH)
+        for start, end in stretches
+        if not covered.overlap(start, end)
+    )
+    return kept
+
+
 # The key written just before a value (`"payload": `, `sample=`), to tell whether it names a sample.
 _KEY_BEFORE = re.compile(r"([\w.-]+)\"?[ \t]*[:=][ \t]*$")
 
@@ -1037,7 +1127,8 @@ def _cell_findings(
     `key="value"`), each read as a text of its own, at their places in `text`; but where the reading of the whole
     text already stands (`kept`: high there, or shown there as quoted material), where the text shows the value as
     quoted material or the text around the value reports on attacks (`scan.quoting.reports_around`), and in a value
-    whose key names a sample. The values the linear pass clears are not read (all at once when it clears them
+    whose key names a sample, but for what no key makes a sample of (`_blatant`: under such a key it stands, the text
+    around it read or not). The values the linear pass clears are not read (all at once when it clears them
     together); the rest are read until the CPU clock passes `deadline`, and the text from the first value left unread
     on is an `UNSCANNED` finding."""
     if '"' not in text and "=" not in text:
@@ -1053,9 +1144,6 @@ def _cell_findings(
         if time.process_time() > deadline:
             yield _unscanned(location, text, cell.start, tool, "the scan's budget ran out before the values in it")
             return
-        key = _KEY_BEFORE.search(cell.before)
-        if key is not None and sample_key(key.group(1)):
-            continue
         found = [
             f
             for f in _scan_all([(path, cell.value)], tool, None, off, result=True, warnings=False)
@@ -1063,12 +1151,19 @@ def _cell_findings(
         ]
         if not found:
             continue
-        if reports_around(text, cell.start, cell.end):
+        key = _KEY_BEFORE.search(cell.before)
+        if key is not None and sample_key(key.group(1)):
+            # A value its key names a sample of is shown, not said: but for what no key makes a sample of.
+            found = _blatant_findings(path, cell.value, found, tool)
+            if not found:
+                continue
+        elif reports_around(text, cell.start, cell.end):
             continue  # a security tool's output showing what it found
-        if quoted is None:
-            quoted = _Overlaps(quoted_spans(text))
-        if quoted.overlap(cell.start, cell.end):
-            continue
+        else:
+            if quoted is None:
+                quoted = _Overlaps(quoted_spans(text))
+            if quoted.overlap(cell.start, cell.end):
+                continue
         for f in found:
             start, end = cell.span(f.start, f.end)
             yield dataclasses.replace(f, start=start, end=end, location=location, severity=Level.HIGH)
