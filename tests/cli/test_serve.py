@@ -19,6 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from tests import configs
 from tests.configs import entry
+from tests.waiting import until
 from typer.testing import CliRunner
 
 from hintgate.cli.app import app
@@ -273,6 +274,57 @@ async def test_sigterm_mid_call_records_the_call_in_flight_before_the_gateway_ex
     assert call["tool_name"] == "every_trigger-long-running-operation"
     assert call["arguments"] == {"duration": 60, "steps": 60}
     assert "cancelled" in call["error"]
+
+
+LINGERING = str(Path(__file__).parents[1] / "fixtures" / "lingering_server.py")
+
+
+async def test_sigterm_while_a_stdio_gateway_stops_after_its_client_left_still_writes_what_it_recorded(
+    tmp_path: Path,
+) -> None:
+    # An MCP client closes the gateway's stdin, then SIGTERMs it while it still stops its upstreams (here one slow
+    # to close). Fast commits every 60 s: the call and the session's end are written only as the store closes.
+    db = tmp_path / "history.db"
+    notes = tmp_path / "upstream.txt"
+    config = config_file(tmp_path, {"slow": entry([sys.executable, LINGERING, str(notes)], trust="trusted")})
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "HINTGATE_DATA_DIR": str(tmp_path / "data"),
+        "HINTGATE_COMMIT": "fast",
+        "HINTGATE_COMMIT_INTERVAL": "60",
+    }
+    command = [sys.executable, "-m", "hintgate", "serve", "--config", str(config), "--db", f"sqlite:///{db}"]
+    buffer = bytearray()
+    with anyio.fail_after(90):
+        async with await anyio.open_process(command, env=env, stderr=None) as process:
+            hello = {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "leaving", "version": "1"},
+            }
+            await _send(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+            await _receive_until(process, buffer, lambda m: m.get("id") == 1)
+            await _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+            call = {"name": "slow_noop", "arguments": {}}
+            await _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+            answer = await _receive_until(process, buffer, lambda m: m.get("id") == 2)
+            assert answer["result"]["content"] == [{"type": "text", "text": "done"}], answer
+            await process.stdin.aclose()  # the client leaves
+            # The gateway has stopped serving and waits for its upstream to leave: the client's SIGTERM comes now.
+            await anyio.to_thread.run_sync(lambda: until(notes.exists, "the upstream's stdin closed", within=30))
+            process.send_signal(signal.SIGTERM)
+            status = await process.wait()
+
+    async with await Store.open(f"sqlite:///{db}", recover=False) as store:
+        sessions = await store.recent_sessions(10)
+        recorded = await store.calls()
+    assert (len(sessions), len(recorded)) == (1, 1)
+    [session] = sessions
+    assert session["client_name"] == "leaving"
+    assert session["status"] == "closed"
+    assert recorded[0]["tool_name"] == "slow_noop"
+    assert status == 0
 
 
 async def test_sigterm_to_an_http_gateway_mid_call_records_the_call_before_it_exits(

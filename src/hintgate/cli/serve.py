@@ -14,7 +14,7 @@ import shlex
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -906,12 +906,18 @@ async def _then_settled(opening: Coroutine[Any, Any, None]) -> None:
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
-    """Run `work` until it ends, or until SIGTERM cancels it.
+    """Run `work` until it ends, or until SIGTERM cancels it; SIGTERM and SIGINT then hurry the shutdown.
 
     SIGTERM's default would end the process on the spot, losing the calls in
     flight and what the recorder has not committed yet. Cancelled instead, the
     calls in flight end (each recorded as cancelled), the caller's `async with`
     blocks stop the servers and drain the store, and the process exits 0.
+
+    Once `work` has ended (the client closed stdin, or the first SIGTERM), the gateway is still stopping:
+    an MCP client SIGTERMs it 2 s after closing its stdin, and its upstreams may take that long to leave.
+    Every later SIGTERM or SIGINT then makes the upstreams' stops hurry (`sources.processes.hurry`) and never
+    ends the process before the store is drained; the caller removes the handlers once the gateway has
+    stopped (`_signals_held`).
     """
     task = asyncio.ensure_future(work)
     loop = asyncio.get_running_loop()
@@ -919,6 +925,9 @@ async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
 
     def terminate() -> None:
         nonlocal terminated
+        if terminated:
+            _hurry()
+            return
         terminated = True
         task.cancel()
 
@@ -934,7 +943,29 @@ async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
             raise
         logger.info("SIGTERM: stopped serving; recording the calls in flight")
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, _hurry)
+
+
+def _hurry() -> None:
+    """A signal during shutdown: the upstreams are stopped without waiting for them to leave on their own."""
+    from hintgate.sources.processes import hurry
+
+    logger.info("signalled while stopping: stopping the upstreams at once; the store is still drained")
+    hurry()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Give SIGTERM and SIGINT back their defaults on exit, once the gateway within has stopped (its store
+    drained): `_until_terminated` keeps them handled until then."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(signum)
 
 
 async def run_http(
@@ -955,7 +986,7 @@ async def run_http(
 
     console = _log_to_stderr()
     # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
-    with bind_listener(host, port) as sock:
+    with bind_listener(host, port) as sock, _signals_held():
         _report_recording(console, recording)
         async with starting(
             config, settings, imports=WEB_MODULES, console=console, dashboard=_base_url(host, sock), scan_ahead=True
@@ -999,7 +1030,7 @@ async def run_stdio(
     console = _log_to_stderr(logging.WARNING)
     # Stderr is the client's log: warnings only, but a call waiting for a person says so, and how it ended.
     logging.getLogger(APPROVAL_LOG).setLevel(logging.INFO)
-    with contextlib.ExitStack() as sockets:
+    with contextlib.ExitStack() as sockets, _signals_held():
         # Bound before any upstream starts: a busy port fails at once, with nothing to undo.
         web_sock = sockets.enter_context(bind_listener(*dashboard)) if dashboard is not None else None
         scrape_sock = sockets.enter_context(bind_listener(*metrics)) if metrics is not None else None
