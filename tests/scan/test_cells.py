@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.scan.cells import cells, sample_key
+from hintgate.scan.cells import Headers, cells, sample_key
 from hintgate.scan.poisoning import Level, scan_result
 
 
@@ -40,6 +40,38 @@ def test_an_unquoted_value_of_several_words_after_a_key_ends_where_the_next_key_
 
 def test_a_quotation_inside_a_sentence_is_no_value_of_data() -> None:
     assert list(cells('The label on the crate said "handle with great care" in red.')) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "header"),
+    [
+        ('id,example\n7,"a value of several words"\n', "example"),
+        ('id;note;seen\n6;short;x\n7;"a value of several words";y\n', "note"),
+        ('id\tpayload\n7\t"a value of several words"\n', "payload"),
+        ('| id | matched text |\n|---|---|\n| 7 | "a value of several words" |\n', "matched text"),
+        ('sample,id\n"a value of several words",7\n', "sample"),
+        ('id,"a, b",remark\n1,"c, d and e",  "a value of several words"\n', "remark"),
+        ('Two tables.\n\nid,comment\n7,"a value of several words"\n', "comment"),
+    ],
+)
+def test_a_quoted_value_in_a_tables_row_has_its_columns_header(text: str, header: str) -> None:
+    headers = Headers(text)
+    assert [headers.of(cell) for cell in cells(text) if cell.value == "a value of several words"] == [header]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'id,"a value of several words"\n',  # in the header line itself
+        'note="a value of several words"\n',  # a key's value, not a column's
+        '{"note": "a value of several words"}',
+        'Logged at noon, "a value of several words"\n7,"a value of several words"\n',  # a sentence, no header
+        'id,note\n7,x,y,"a value of several words"\n',  # past the header's columns
+    ],
+)
+def test_a_value_outside_a_tables_row_or_its_headers_columns_has_no_header(text: str) -> None:
+    headers = Headers(text)
+    assert [headers.of(cell) for cell in cells(text)] == [None] * len(list(cells(text)))
 
 
 @pytest.mark.parametrize("key", ["payload", "attack_samples", "matchedPattern", "examples", "injectionText"])

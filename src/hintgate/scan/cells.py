@@ -10,17 +10,20 @@ any text and reports what it finds at the value's place in the text.
 A value is data by where it stands: a quoted string that opens a line, follows a separator (`,` `;` a tab `|` `[`
 `{` `(`), a key and `=`, or a key and `:` (a JSON member's `"key":`, a config's `key:` at its line's start); or an
 unquoted value of several words after a key and `=` (`OU=Sales team, CN=...`), up to the next such key or the line's
-end. A quotation in a sentence (`he wrote "..."`) is none of these.
+end. A quotation in a sentence (`he wrote "..."`) is none of these. A quoted value in a table's row has its column's
+header (`Headers`), as a value after `key=` has its key.
 """
 
 from __future__ import annotations
 
+import bisect
+import csv
 import re
 from collections.abc import Iterator
 
 from hintgate.jsontext import replace_lone_surrogates
 
-__all__ = ["Cell", "cells", "sample_key", "unescaped"]
+__all__ = ["Cell", "Headers", "cells", "sample_key", "unescaped"]
 
 # A quoted value in a data position: after a line's break or a separator, after `=`, or after a key and ':' (a JSON
 # member's quoted name, or a name at its line's start). Escapes as JSON writes them, or a CSV cell's "". The mark
@@ -143,3 +146,76 @@ def cells(text: str) -> Iterator[Cell]:
             continue
         start = match.start(1) - 1
         yield Cell(raw, start, match.end(1), text)
+
+
+# What separates a table's cells: a CSV's comma, a TSV's tab, a semicolon, a Markdown table's bar.
+_SEPARATORS = (",", "\t", ";", "|")
+# A column's header: a name of a few words, not a sentence.
+_HEADER = re.compile(r"[A-Za-z][\w.-]{0,40}(?: [\w.-]{1,20}){0,3}")
+# A blank line: a table's block of lines ends there.
+_BLANK = re.compile(r"\n[ \t]*(?=\n)")
+# How much of a row before a value is read to count its column; past it, its column is not told.
+_ROW_READ = 4000
+
+
+class Headers:
+    """The column headers of the tables written in a text (a CSV, a TSV, a Markdown table): the header of a quoted
+    value is the cell of its column in the first line of its block of lines (no blank line between), that line split
+    by the separator it holds most of, the value's row split as it is up to the value."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._blocks: list[int] | None = None  # where each block of lines starts
+        self._split: dict[int, tuple[str, list[str]] | None] = {}  # a block's separator and header line, by its start
+
+    def of(self, cell: Cell) -> str | None:
+        """The header of `cell`'s column, or None: the cell is not quoted, not in a table's row, or its column's
+        header is no name."""
+        text = self._text
+        opened = cell.start - 1  # its opening quotation mark
+        if opened < 0 or text[opened] != '"':
+            return None
+        line = text.rfind("\n", 0, opened) + 1
+        if opened - line > _ROW_READ:
+            return None
+        if self._blocks is None:
+            self._blocks = [0, *(blank.end() + 1 for blank in _BLANK.finditer(text))]
+        block = self._blocks[bisect.bisect_right(self._blocks, line) - 1]
+        if block == line:
+            return None  # the value is in the header line itself
+        if block not in self._split:
+            self._split[block] = _header_line(text, block)
+        split = self._split[block]
+        if split is None:
+            return None
+        separator, header = split
+        row = text[line:opened]
+        if row.strip():
+            if not row.rstrip(" ").endswith(separator):
+                return None
+            try:
+                column = len(next(csv.reader([row], delimiter=separator))) - 1
+            except (csv.Error, StopIteration):
+                return None
+        else:
+            column = 0
+        if column >= len(header):
+            return None
+        name = header[column].strip().strip('"').strip()
+        return name if _HEADER.fullmatch(name) else None
+
+
+def _header_line(text: str, start: int) -> tuple[str, list[str]] | None:
+    """The separator of the header line that starts at `start` and its cells, or None when it holds no separator."""
+    end = text.find("\n", start)
+    line = text[start : end if end >= 0 else len(text)]
+    if len(line) > _ROW_READ:
+        return None
+    counts = [(line.count(separator), separator) for separator in _SEPARATORS]
+    count, separator = max(counts, key=lambda pair: pair[0])
+    if not count:
+        return None
+    try:
+        return separator, next(csv.reader([line], delimiter=separator))
+    except (csv.Error, StopIteration):
+        return None

@@ -44,7 +44,7 @@ from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, may_deny, splits
 from hintgate.scan.authority import may_shift, shift_places, shifts
-from hintgate.scan.cells import cells, sample_key, unescaped
+from hintgate.scan.cells import Headers, cells, sample_key, unescaped
 from hintgate.scan.chaining import chains
 from hintgate.scan.cues import Cue
 from hintgate.scan.documents import job_document
@@ -69,7 +69,7 @@ from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
-from hintgate.scan.quoting import cited_title, quoted_spans, quotes_attack, reports_around
+from hintgate.scan.quoting import cited_title, names_report, quoted_spans, quotes_attack, reports_around
 from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
@@ -900,8 +900,9 @@ def scan_strings(
     report on attacks; a value under such a key in structured data is shown,
     not said. No key makes a sample of the strongest order, though: the model
     or its reader addressed, a secret taken, and it sent to an address or put
-    into a call (`_blatant`) stands high under any key, an upstream choosing
-    its keys as it likes. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
+    into a call (`_blatant`) stands high under any key or column header (a
+    value's own key is no report on attacks that quotes it), an upstream
+    choosing its keys as it likes. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
     not text the engines read) is read as U+FFFD, one character for one, so
     every finding's span holds in the original; texts the scan fails on count
     as flagged, whole.
@@ -968,7 +969,8 @@ def _scan_strings(
         found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings)
         invisible = sorted(f.start for f in found if f.code == "HG601")
         shown = _shown(path, part, found, invisible, tool, off, warnings)
-        kept: list[tuple[int, int]] = []  # the spans high or shown as quoted: a value there is read already
+        kept: list[tuple[int, int]] = []  # the spans high: a value there is read already
+        lowered: list[tuple[int, int]] = []  # the spans high but shown as quoted: a value there is read for `_blatant`
         sample = _keyed_sample(location)
         blatant: list[ScanFinding] = []
         if sample:
@@ -980,11 +982,11 @@ def _scan_strings(
         for f in found:
             level = _result_level(f, invisible)
             if level is Level.HIGH:
-                kept.append((f.start, max(f.end, f.start + 1)))
                 if shown is not None and shown.quoted(f):
                     level = Level.WARNING  # an attack a write-up shows as quoted material, not said to its reader
                 elif sample and f.code in _WORDING and f.decoded is None and id(f) not in standing:
                     level = Level.WARNING  # a value its key names a sample of: shown, not said
+                (kept if level is Level.HIGH else lowered).append((f.start, max(f.end, f.start + 1)))
             if warnings or level is Level.HIGH:
                 findings.append(dataclasses.replace(f, location=location, severity=level))
         findings.extend(dataclasses.replace(f, location=location) for f in blatant if not any(f is g for g in found))
@@ -993,7 +995,7 @@ def _scan_strings(
             # hold no more than its characters.
             now = time.process_time()
             deadline = max(started + seconds, now + (now - begun))
-            findings.extend(_cell_findings(path, location, part, kept, tool, off, deadline))
+            findings.extend(_cell_findings(path, location, part, (kept, lowered), tool, off, deadline))
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
             findings.append(
                 _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
@@ -1118,29 +1120,40 @@ def _cell_findings(
     path: str,
     location: Location,
     text: str,
-    kept: list[tuple[int, int]],
+    spans: tuple[list[tuple[int, int]], list[tuple[int, int]]],
     tool: str | None,
     off: frozenset[str],
     deadline: float,
 ) -> Iterator[ScanFinding]:
     """The high findings in the values `text` holds as data (`scan.cells`: a CSV cell, a JSON string, a log line's
     `key="value"`), each read as a text of its own, at their places in `text`; but where the reading of the whole
-    text already stands (`kept`: high there, or shown there as quoted material), where the text shows the value as
-    quoted material or the text around the value reports on attacks (`scan.quoting.reports_around`), and in a value
-    whose key names a sample, but for what no key makes a sample of (`_blatant`: under such a key it stands, the text
-    around it read or not). The values the linear pass clears are not read (all at once when it clears them
-    together); the rest are read until the CPU clock passes `deadline`, and the text from the first value left unread
-    on is an `UNSCANNED` finding."""
+    text already stands (`spans`: where it is high, then where it shows what is high as quoted material), where the
+    text shows the value as quoted material or the text around the value reports on attacks
+    (`scan.quoting.reports_around`), and in a value whose key names a sample. What no key makes a sample of
+    (`_blatant`) stands in a value whose key or column header (`scan.cells.Headers`) names a sample or is a word of a
+    report on attacks (`example`, `payload`, `incident`): a value's own key is no report that quotes it, whatever the
+    text around it. The values the linear pass clears are not read (all at once when it clears them together); the
+    rest are read until the CPU clock passes `deadline`, and the text from the first value left unread on is an
+    `UNSCANNED` finding."""
     if '"' not in text and "=" not in text:
         return
-    read = _Overlaps(kept)
+    said, lowered = spans
+    read = _Overlaps(said)
     held = [cell for cell in cells(text) if not read.overlap(cell.start, cell.end)]
     if not held or _cleared("\n".join(cell.value for cell in held), judged=True):
         return
+    shown = _Overlaps(lowered)
+    headers = Headers(text)
     quoted: _Overlaps | None = None
     for cell in held:
         if _cleared(cell.value, judged=True):
             continue
+        key = _KEY_BEFORE.search(cell.before)
+        sample = key is not None and sample_key(key.group(1))
+        named = key.group(1) if key is not None else headers.of(cell)
+        own = named is not None and (sample_key(named) or names_report(named))  # its own key would quote it
+        if shown.overlap(cell.start, cell.end) and not own:
+            continue  # the whole text's reading shows it as quoted material
         if time.process_time() > deadline:
             yield _unscanned(location, text, cell.start, tool, "the scan's budget ran out before the values in it")
             return
@@ -1151,19 +1164,20 @@ def _cell_findings(
         ]
         if not found:
             continue
-        key = _KEY_BEFORE.search(cell.before)
-        if key is not None and sample_key(key.group(1)):
-            # A value its key names a sample of is shown, not said: but for what no key makes a sample of.
+        if shown.overlap(cell.start, cell.end):
+            sample = True
+        elif not sample:
+            around = reports_around(text, cell.start, cell.end)
+            if not around:
+                if quoted is None:
+                    quoted = _Overlaps(quoted_spans(text))
+                around = quoted.overlap(cell.start, cell.end)
+            if around and not own:
+                continue  # a security tool's output showing what it found, or a write-up quoting it
+            sample = around
+        if sample:
+            # A value shown, not said: but for what no key makes a sample of.
             found = _blatant_findings(path, cell.value, found, tool)
-            if not found:
-                continue
-        elif reports_around(text, cell.start, cell.end):
-            continue  # a security tool's output showing what it found
-        else:
-            if quoted is None:
-                quoted = _Overlaps(quoted_spans(text))
-            if quoted.overlap(cell.start, cell.end):
-                continue
         for f in found:
             start, end = cell.span(f.start, f.end)
             yield dataclasses.replace(f, start=start, end=end, location=location, severity=Level.HIGH)

@@ -22,7 +22,7 @@ import re
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["cited_title", "quotation_open", "quoted_spans", "quotes_attack", "reports_around"]
+__all__ = ["cited_title", "names_report", "quotation_open", "quoted_spans", "quotes_attack", "reports_around"]
 
 # Words that make a sentence about attack wording rather than a use of it: an example introduced, or attacks, their
 # detection or classification named.
@@ -181,6 +181,16 @@ def reports_around(text: str, start: int, end: int) -> bool:
         _REPORTS.search(text, max(0, start - _BEFORE), start) is not None
         or _REPORTS.search(text, end, _sentence_end(text, end)) is not None
     )
+
+
+# A key's words: split at separators and where a lower-case letter meets a capital ("incidentReport").
+_KEY_WORD = compiled(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+")
+
+
+def names_report(key: str) -> bool:
+    """Whether a data value's key or column header (`attack_sample`, `incident`) is a word of a report on attacks,
+    incidents or samples (`_REPORTS`): the word that `reports_around` and `quoted_spans` find before the value."""
+    return _REPORTS.search(" ".join(_KEY_WORD.findall(key))) is not None
 
 
 def _sentence_end(text: str, at: int) -> int:
