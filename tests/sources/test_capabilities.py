@@ -8,7 +8,7 @@ import pytest
 
 from hintgate.config.model import OpenApiConfig, PythonConfig, ServerConfig, StdioTransport
 from hintgate.sources.base import Source
-from hintgate.sources.capabilities import Forwards, LogsIn, Resolves, RunsTasks, ServesPrompts
+from hintgate.sources.capabilities import ConvertsDocument, Forwards, LogsIn, Resolves, RunsTasks, ServesPrompts
 from hintgate.sources.mcp import McpUpstream
 from hintgate.sources.openapi.source import OpenApiSource
 from hintgate.sources.python import PythonSource
@@ -41,6 +41,16 @@ def test_an_mcp_server_has_every_capability() -> None:
 )
 def test_an_openapi_document_and_a_python_registry_have_tools_only(source: Source) -> None:
     assert [c.__name__ for c in CAPABILITIES if isinstance(source, c)] == []
+
+
+def test_only_an_openapi_source_converts_a_document() -> None:
+    openapi = OpenApiSource(OpenApiConfig(name="api", document="openapi.json", base_url="http://127.0.0.1:9"))
+    python = PythonSource(PythonConfig(name="functions", registry="no_such_module_here:registry"))
+    assert isinstance(openapi, ConvertsDocument)
+    assert openapi.toolset is None
+    assert not isinstance(_mcp(), ConvertsDocument)
+    assert not isinstance(python, ConvertsDocument)
+    assert not isinstance(FakeSource("fake"), ConvertsDocument)
 
 
 def test_the_test_double_forwards_and_lists_prompts_but_logs_in_to_nothing() -> None:

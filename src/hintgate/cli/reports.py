@@ -167,12 +167,12 @@ def catalog_json(gateway: Gateway) -> str:
 
 def _toolsets(gateway: Gateway) -> list[tuple[str, ToolSet]]:
     """(server name, the document it converted) for each OpenAPI source of the gateway that read its document."""
-    from hintgate.sources.openapi.source import OpenApiSource
+    from hintgate.sources.capabilities import ConvertsDocument
 
     return [
         (name, source.toolset)
         for name, source in gateway.sources.items()
-        if isinstance(source, OpenApiSource) and source.toolset is not None
+        if isinstance(source, ConvertsDocument) and source.toolset is not None
     ]
 
 

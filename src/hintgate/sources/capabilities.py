@@ -14,6 +14,7 @@ Capabilities:
     Resolves: may answer `tools/resolve` for its tools (the Tool Resolution extension).
     RunsTasks: may answer a call with a task handle (the Tasks extension).
     LogsIn: sits behind an OAuth login, shared or per person.
+    ConvertsDocument: built from a document it converted (an OpenAPI description), with what it skipped.
 
 They are runtime-checkable protocols: `isinstance` looks for their members
 (Python 3.11 reads each one; keep the checks off a call's common path, after
@@ -30,8 +31,9 @@ from hintgate.sources.base import CallContext
 if TYPE_CHECKING:
     from hintgate.config.model import ServerConfig
     from hintgate.sources.oauth import Credentials
+    from hintgate.sources.openapi.operations import ToolSet
 
-__all__ = ["Forwards", "LogsIn", "Resolves", "RunsTasks", "ServesPrompts"]
+__all__ = ["ConvertsDocument", "Forwards", "LogsIn", "Resolves", "RunsTasks", "ServesPrompts"]
 
 
 @runtime_checkable
@@ -121,3 +123,13 @@ class LogsIn(Protocol):
 
     def person_logged_out(self, person: str) -> None:
         """The person with key `person` logged out: their own connection closes."""
+
+
+@runtime_checkable
+class ConvertsDocument(Protocol):
+    """A source built from a document it converted into tools (an OpenAPI description)."""
+
+    @property
+    def toolset(self) -> ToolSet | None:
+        """The document as converted: its operations, what it skipped and what it read with a compromise (None
+        until the document is read)."""
