@@ -558,3 +558,39 @@ def test_the_wait_for_check_finds_both_spellings(tmp_path: Path) -> None:
         "        await event.wait()\n"
     )
     assert wait_for_calls(source) == ["4: asyncio.wait_for(event.wait(), 1)", "5: wait_for(event.wait(), 2)"]
+
+
+METHODS_BEFORE_A_REASON = 25
+
+
+def crowded_classes(path: Path) -> list[str]:
+    """The classes of a module with more than 25 methods whose docstring does not say why they are one concept.
+
+    A method is any function defined in the class body (properties included); a class says why in a paragraph
+    of its docstring that opens "One concept".
+    """
+    crowded = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef):
+            methods = sum(isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef) for member in node.body)
+            reason = re.search(r"(?m)^One concept", ast.get_docstring(node) or "")
+            if methods > METHODS_BEFORE_A_REASON and reason is None:
+                crowded.append(f"{node.lineno}: {node.name} ({methods} methods)")
+    return crowded
+
+
+def test_no_class_has_more_than_25_methods_unless_its_docstring_says_why_it_is_one_concept() -> None:
+    crowded = {name: classes for name, path in modules().items() if (classes := crowded_classes(path))}
+    assert crowded == {}
+
+
+def test_the_method_count_check_finds_a_crowded_class_and_accepts_one_that_gives_its_reason(tmp_path: Path) -> None:
+    methods = "".join(f"    def m{index}(self): ...\n" for index in range(26))
+    source = tmp_path / "m.py"
+    source.write_text(
+        f'class Crowded:\n    """Many things."""\n{methods}'
+        f'class Reasoned:\n    """Many things.\n\n    One concept: each method is a step of one life.\n'
+        f'    """\n{methods}'
+        f"class Small:\n{methods.replace('    def m25(self): ...' + chr(10), '')}"
+    )
+    assert crowded_classes(source) == ["1: Crowded (26 methods)"]
