@@ -22,7 +22,7 @@ upstream child is not included), the client's CPU per call, and calls/s
 relative to FastMCP's, and calls that failed on a dropped connection. Numbers only; nothing here asserts timings.
 
 Usage: python bench/http_throughput.py [--peers-python PATH] [--calls N] [--sessions 16 64] [--passes 2] [--identity]
-                                     [--baseline CHECKOUT]
+                                     [--baseline CHECKOUT] [--format text|json]
 
 `--baseline CHECKOUT` runs every hintgate target a second time from CHECKOUT's `src` (labelled `base:`),
 in the same passes: a change measured against the code before it, back to back.
@@ -329,10 +329,9 @@ def _targets(opts: argparse.Namespace, work: Path) -> list[Target]:
     return targets
 
 
-def _report(results: list[Result]) -> None:
-    """One line per target and concurrency: medians over passes, the range of calls/s, ratios to FastMCP."""
-    columns = ("sessions", "calls/s", "range", "p50 ms", "+p50 ms", "p90 ms", "cpu/call", "client", "RSS MB")
-    print(f"{'target':20} " + " ".join(f"{c:>9}" for c in (*columns, "x fastmcp", "errors")))
+def summary(results: list[Result]) -> list[dict[str, Any]]:
+    """One row per target and concurrency: medians over passes, the range of calls/s, ratios to FastMCP."""
+    rows: list[dict[str, Any]] = []
     for sessions in sorted({r.sessions for r in results}):
         group = [r for r in results if r.sessions == sessions]
         labels = list(dict.fromkeys(r.label for r in group))
@@ -345,23 +344,46 @@ def _report(results: list[Result]) -> None:
             rate = statistics.median(r.rate for r in runs)
             latencies = [lat for r in runs for lat in r.latencies]
             p50 = statistics.median(latencies) * 1000
-            p90 = sorted(latencies)[int(0.9 * len(latencies))] * 1000
-            cpu = sum(r.server_cpu for r in runs) / sum(r.calls for r in runs) * 1000
-            client = sum(r.client_cpu for r in runs) / sum(r.calls for r in runs) * 1000
-            cells = (
-                sessions,
-                f"{rate:.0f}",
-                f"{min(r.rate for r in runs):.0f}-{max(r.rate for r in runs):.0f}",
-                f"{p50:.1f}",
-                f"{p50 - direct_p50:+.1f}" if direct_p50 is not None else "-",
-                f"{p90:.1f}",
-                f"{cpu:.2f}ms",
-                f"{client:.2f}ms",
-                max(r.peak_rss_mb for r in runs),
-                f"{rate / ref_rate:.2f}" if ref_rate else "-",
-                sum(r.errors for r in runs),
+            rows.append(
+                {
+                    "target": label,
+                    "sessions": sessions,
+                    "calls_per_s": rate,
+                    "calls_per_s_min": min(r.rate for r in runs),
+                    "calls_per_s_max": max(r.rate for r in runs),
+                    "p50_ms": p50,
+                    "added_p50_ms": p50 - direct_p50 if direct_p50 is not None else None,
+                    "p90_ms": sorted(latencies)[int(0.9 * len(latencies))] * 1000,
+                    "cpu_per_call_ms": sum(r.server_cpu for r in runs) / sum(r.calls for r in runs) * 1000,
+                    "client_cpu_per_call_ms": sum(r.client_cpu for r in runs) / sum(r.calls for r in runs) * 1000,
+                    "peak_rss_mb": max(r.peak_rss_mb for r in runs),
+                    "rate_to_fastmcp": rate / ref_rate if ref_rate else None,
+                    "errors": sum(r.errors for r in runs),
+                }
             )
-            print(f"{label:20} " + " ".join(f"{c:>9}" for c in cells))
+    return rows
+
+
+def _report(rows: list[dict[str, Any]]) -> None:
+    """The rows of `summary` as a table."""
+    columns = ("sessions", "calls/s", "range", "p50 ms", "+p50 ms", "p90 ms", "cpu/call", "client", "RSS MB")
+    print(f"{'target':20} " + " ".join(f"{c:>9}" for c in (*columns, "x fastmcp", "errors")))
+    for row in rows:
+        added, ratio = row["added_p50_ms"], row["rate_to_fastmcp"]
+        cells = (
+            row["sessions"],
+            f"{row['calls_per_s']:.0f}",
+            f"{row['calls_per_s_min']:.0f}-{row['calls_per_s_max']:.0f}",
+            f"{row['p50_ms']:.1f}",
+            f"{added:+.1f}" if added is not None else "-",
+            f"{row['p90_ms']:.1f}",
+            f"{row['cpu_per_call_ms']:.2f}ms",
+            f"{row['client_cpu_per_call_ms']:.2f}ms",
+            row["peak_rss_mb"],
+            f"{ratio:.2f}" if ratio else "-",
+            row["errors"],
+        )
+        print(f"{row['target']:20} " + " ".join(f"{c:>9}" for c in cells))
 
 
 async def _main(opts: argparse.Namespace) -> int:
@@ -402,7 +424,11 @@ async def _measure(opts: argparse.Namespace) -> int:
                     result = await _drive(target, sessions, opts.calls)
                     print(f"  pass {run + 1} {target.label} x{sessions}: {result.rate:.0f} calls/s", file=sys.stderr)
                     results.append(result)
-        _report(results)
+        rows = summary(results)
+        if opts.format == "json":
+            print(json.dumps({"load_average": os.getloadavg(), "rows": rows}, indent=2))
+        else:
+            _report(rows)
     return 0
 
 
@@ -448,6 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--baseline", metavar="CHECKOUT", help="also run every hintgate target from CHECKOUT's src (before/after)"
     )
     parser.add_argument("--only", nargs="+", metavar="TARGET", help="run only these targets (labels as printed)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument(
         "--identity",
         action="store_true",
