@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -186,3 +188,50 @@ async def test_a_source_taking_a_process_that_listed_its_tools_ahead_reads_that_
         await run_once(source)
         assert [tool["name"] for tool in source.tools] == ["noop"]
     assert heard.read_text().split() == ["initialize", "notifications/initialized", "tools/list"]
+
+
+STUBBORN = (
+    "import signal, sys, time\n"
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(120)\n"
+)
+"""A child that outlives the closing of its stdin and ignores SIGTERM: only SIGKILL ends it."""
+
+
+async def stubborn_child() -> asyncio.subprocess.Process:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", STUBBORN, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    assert process.stdout is not None
+    with anyio.fail_after(30):
+        assert await process.stdout.readline() == b"ready\n"  # its SIGTERM handler is in place
+    return process
+
+
+@pytest.fixture
+def patient_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stops that would wait a minute at each step unless hurried; this process not hurried yet, nor after."""
+    monkeypatch.setattr(processes, "STOP_PATIENCE", 60.0)
+    monkeypatch.setattr(processes._STOPS, "hurried", False)
+
+
+@pytest.mark.usefixtures("patient_stops")
+async def test_a_stop_under_way_ends_its_wait_and_kills_the_child_once_the_gateway_is_told_to_hurry() -> None:
+    process = await stubborn_child()
+    stopping = asyncio.ensure_future(processes.stop(process))
+    await asyncio.sleep(0)  # the stop has closed stdin and waits
+    assert not stopping.done()
+    processes.hurry()
+    with anyio.fail_after(30):  # unhurried, the stop would wait 60 s after stdin and 60 s after SIGTERM
+        await stopping
+    assert process.returncode == -signal.SIGKILL
+
+
+@pytest.mark.usefixtures("patient_stops")
+async def test_a_stop_begun_after_the_gateway_was_told_to_hurry_is_hurried_from_its_start() -> None:
+    processes.hurry()
+    process = await stubborn_child()
+    with anyio.fail_after(30):
+        await processes.stop(process)
+    assert process.returncode == -signal.SIGKILL
