@@ -29,6 +29,7 @@ from hintgate.hints.annotations import (
 from hintgate.hints.calls import ArgumentJudge
 from hintgate.hints.facts import ToolFacts
 from hintgate.hints.inference import infer
+from hintgate.hints.names import sanitize
 from hintgate.hints.titles import TitleOrigin, title_from_name
 from hintgate.hints.trust import Trust
 
@@ -314,7 +315,6 @@ SEPARATOR = "_"
 """Between a server's prefix and its tool's name: `time_get_current_time` (the common convention)."""
 OPENAPI_META = "hintgate/openapi"
 """The `_meta` key an OpenAPI source puts on its tools (method, path, operationId)."""
-_INVALID = re.compile(r"[^A-Za-z0-9_.\-]")
 
 
 def public_name(prefix: str, name: str, *, limit: int = NAME_MAX_STRICT) -> str:
@@ -325,7 +325,7 @@ def public_name(prefix: str, name: str, *, limit: int = NAME_MAX_STRICT) -> str:
     unique and is the same on every run.
     """
     joined = f"{prefix}{SEPARATOR}{name}" if prefix else name
-    cleaned = _INVALID.sub("_", joined) or "_"
+    cleaned = sanitize(joined) or "_"
     if len(cleaned) <= limit:
         return cleaned
     digest = hashlib.sha256(joined.encode()).hexdigest()[:8]
