@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from hintgate.scan.cells import Headers, cells, sample_key
+from hintgate.scan.cells import Headers, cells, key_words, sample_key
 from hintgate.scan.poisoning import Level, scan_result
 
 
@@ -72,6 +72,22 @@ def test_a_quoted_value_in_a_tables_row_has_its_columns_header(text: str, header
 def test_a_value_outside_a_tables_row_or_its_headers_columns_has_no_header(text: str) -> None:
     headers = Headers(text)
     assert [headers.of(cell) for cell in cells(text)] == [None] * len(list(cells(text)))
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("attack_sample", ["attack", "sample"]),
+        ("matchedPattern", ["matched", "Pattern"]),
+        ("HTTPStatus", ["HTTP", "Status"]),
+        ("log-line2text", ["log", "line", "text"]),
+        ("Incident Report", ["Incident", "Report"]),
+    ],
+)
+def test_a_keys_words_split_at_separators_digits_and_where_a_lower_case_letter_meets_a_capital(
+    key: str, words: list[str]
+) -> None:
+    assert key_words(key) == words
 
 
 @pytest.mark.parametrize("key", ["payload", "attack_samples", "matchedPattern", "examples", "injectionText"])

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from hintgate.jsontext import replace_lone_surrogates
 
-__all__ = ["Cell", "Headers", "cells", "sample_key", "unescaped"]
+__all__ = ["Cell", "Headers", "cells", "key_words", "sample_key", "unescaped"]
 
 # A quoted value in a data position: after a line's break or a separator, after `=`, or after a key and ':' (a JSON
 # member's quoted name, or a name at its line's start). Escapes as JSON writes them, or a CSV cell's "". The mark
@@ -47,13 +47,18 @@ _SAMPLE_WORDS = frozenset(
     | {"evidence", "signature", "signatures", "indicator", "indicators", "jailbreak", "jailbreaks", "matched"}
 )
 _SAMPLE_STEMS = ("inject", "detect")
-# A key's words: split at separators and where a lower-case letter meets a capital ("matchedPattern").
 _KEY_WORD = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+")
+
+
+def key_words(key: str) -> list[str]:
+    """The words of a data value's key or column header: split at separators and digits, and where a lower-case
+    letter meets a capital (`matchedPattern`: `matched`, `Pattern`; `HTTPStatus`: `HTTP`, `Status`)."""
+    return _KEY_WORD.findall(key)
 
 
 def sample_key(key: str) -> bool:
     """Whether `key` names its value as a sample of someone else's words (`payload`, `attack_sample`, `examples`)."""
-    for word in _KEY_WORD.findall(key):
+    for word in key_words(key):
         low = word.lower()
         if low in _SAMPLE_WORDS or low.startswith(_SAMPLE_STEMS):
             return True

@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from hintgate.scan.cells import key_words
 from hintgate.scan.deferred import compiled
 
 __all__ = ["cited_title", "names_report", "quotation_open", "quoted_spans", "quotes_attack", "reports_around"]
@@ -183,14 +184,10 @@ def reports_around(text: str, start: int, end: int) -> bool:
     )
 
 
-# A key's words: split at separators and where a lower-case letter meets a capital ("incidentReport").
-_KEY_WORD = compiled(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+")
-
-
 def names_report(key: str) -> bool:
     """Whether a data value's key or column header (`attack_sample`, `incident`) is a word of a report on attacks,
     incidents or samples (`_REPORTS`): the word that `reports_around` and `quoted_spans` find before the value."""
-    return _REPORTS.search(" ".join(_KEY_WORD.findall(key))) is not None
+    return _REPORTS.search(" ".join(key_words(key))) is not None
 
 
 def _sentence_end(text: str, at: int) -> int:
