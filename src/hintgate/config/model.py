@@ -78,7 +78,6 @@ carry credentials. Add them, or anything else, with `env: {allow: [...]}`.
 """
 
 PREFIX_RE = re.compile(r"[A-Za-z0-9_.-]*")
-_ENV_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 GLOB_CHARS = frozenset("*?[")
 
 
