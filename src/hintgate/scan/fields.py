@@ -20,6 +20,7 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from hintgate.scan.orders import Order, judge_result
 from hintgate.scan.vocatives import KEYED
@@ -98,16 +99,14 @@ def for_the_model(key: str) -> bool:
     return any(i > 0 and words[i - 1] in _TOWARD for i in roles)
 
 
+@dataclass(frozen=True, slots=True)
 class FieldOrder:
     """An order in a value whose key names the model: its span in the text, the key, and the order judged."""
 
-    __slots__ = ("end", "key", "order", "start")
-
-    def __init__(self, start: int, end: int, key: str, order: Order) -> None:
-        self.start = start
-        self.end = end
-        self.key = key
-        self.order = order
+    start: int
+    end: int
+    key: str
+    order: Order
 
 
 def _value_end(text: str, at: int) -> int:
