@@ -16,14 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from hintgate.hints.calls.argv_words import has, option_value, subcommand
 from hintgate.hints.calls.judgement import Act, Judgement
 from hintgate.hints.calls.verbs import verb_act
+from hintgate.hints.calls.word_tables import word_set
 
 __all__ = ["CLI_TOOLS"]
 
 R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
-
-
-def _names(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 def _judged(act: Act, shown: str, program: str, open_world: bool | None = None) -> Judgement:
@@ -137,7 +134,7 @@ def _dbt(program: str, args: list[str], shown: str) -> Judgement:
 # ---------------------------------------------------------------- infrastructure
 
 
-_KUSTOMIZE_READ = _names("build version help completion cfg docs-fn docs-fn-spec docs-io-annotations docs-merge")
+_KUSTOMIZE_READ = word_set("build version help completion cfg docs-fn docs-fn-spec docs-io-annotations docs-merge")
 
 
 def _kustomize(program: str, args: list[str], shown: str) -> Judgement:
@@ -154,7 +151,7 @@ def _kustomize(program: str, args: list[str], shown: str) -> Judgement:
     return _judged(A if sub in {"create", "init", "localize"} else D, shown, program, False)
 
 
-_PULUMI_READ = _names("preview whoami version about logs help console")
+_PULUMI_READ = word_set("preview whoami version about logs help console")
 
 
 def _pulumi(program: str, args: list[str], shown: str) -> Judgement:
@@ -177,7 +174,7 @@ def _pulumi(program: str, args: list[str], shown: str) -> Judgement:
     return _judged(D, shown, program, True)
 
 
-_RCLONE_READ = _names(
+_RCLONE_READ = word_set(
     """
     ls lsd lsl lsf lsjson cat size about check cryptcheck checksum md5sum sha1sum hashsum tree ncdu
     listremotes version help obscure completion
@@ -247,7 +244,7 @@ def _skopeo(program: str, args: list[str], shown: str) -> Judgement:
     return _judged(D, shown, program, True)
 
 
-_TRIVY_SCANS = _names("image i filesystem fs rootfs repository repo config conf sbom vm kubernetes k8s aws")
+_TRIVY_SCANS = word_set("image i filesystem fs rootfs repository repo config conf sbom vm kubernetes k8s aws")
 
 
 def _trivy(program: str, args: list[str], shown: str) -> Judgement:
@@ -270,8 +267,8 @@ _ETCD_VALUED = frozenset(
     {"--endpoints", "--cacert", "--cert", "--key", "--user", "--password", "--dial-timeout", "--command-timeout"}
     | {"-w", "--write-out"}
 )
-_ETCD_READ = _names("get watch version help check")
-_ETCD_GROUP_READS = _names("list get status health hashkv timetolive")
+_ETCD_READ = word_set("get watch version help check")
+_ETCD_GROUP_READS = word_set("list get status health hashkv timetolive")
 
 
 def _etcdctl(program: str, args: list[str], shown: str) -> Judgement:

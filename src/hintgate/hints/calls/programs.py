@@ -30,13 +30,8 @@ from hintgate.hints.calls.argv_words import subcommand as _subcommand
 from hintgate.hints.calls.cli_tools import CLI_TOOLS
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
 from hintgate.hints.calls.verbs import verb_act
+from hintgate.hints.calls.word_tables import word_set
 from hintgate.scan.deferred import compiled
-
-
-def _names(text: str) -> frozenset[str]:
-    """The words of a table written as text, one set."""
-    return frozenset(text.split())
-
 
 __all__ = ["READ_PROGRAMS", "ShellText", "judge_argv", "knows", "program_of", "runs_code_from"]
 
@@ -45,7 +40,7 @@ ShellText = Callable[[str], Judgement]
 
 R, A, D = Act.READ, Act.ADDITIVE, Act.DESTRUCTIVE
 
-READ_PROGRAMS = _names(
+READ_PROGRAMS = word_set(
     """
     ls ll dir vdir cat tac head tail less more grep egrep fgrep rg ag ack wc cut tr nl rev fold fmt column
     paste join expand unexpand seq echo printf pwd whoami id groups who w users date cal uname hostname arch
@@ -68,12 +63,12 @@ READ_PROGRAMS = _names(
 )
 """Programs that read, or whose writing forms are told apart below (`sed -i`, `sort -o`, `curl -d`...)."""
 
-_ADDITIVE = _names(
+_ADDITIVE = word_set(
     """
     mkdir touch install mktemp mkfifo mknod ln link zip
     """
 )
-_DESTRUCTIVE = _names(
+_DESTRUCTIVE = word_set(
     """
     rm rmdir shred dd mkfs mkswap wipefs fdisk sfdisk parted gdisk mv chmod chown chgrp chattr setfacl kill
     pkill killall skill reboot shutdown halt poweroff init telinit truncate unlink crontab useradd userdel
@@ -84,12 +79,12 @@ _DESTRUCTIVE = _names(
 )
 _PREFIXES = frozenset({"sudo", "doas", "nice", "ionice", "nohup", "time", "stdbuf", "command", "builtin", "exec"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "ash", "busybox"})
-_INTERPRETERS = _names(
+_INTERPRETERS = word_set(
     """
     python python2 python3 node nodejs deno bun ruby perl php lua Rscript R osascript pwsh powershell
     """
 )
-_NETWORK = _names(
+_NETWORK = word_set(
     """
     curl wget http https xh httpie ping ping6 traceroute tracepath mtr dig nslookup host whois ssh scp sftp
     ftp nc ncat netcat socat rsync telnet
@@ -97,14 +92,14 @@ _NETWORK = _names(
 )
 
 
-_CODE_VARIABLES = _names(
+_CODE_VARIABLES = word_set(
     """
     PATH BASH_ENV ENV PROMPT_COMMAND IFS SHELLOPTS BASHOPTS PS4 LESSOPEN LESSCLOSE PAGER EDITOR VISUAL
     SHELL BROWSER PERL5OPT PERL5LIB PERLLIB PYTHONSTARTUP PYTHONPATH PYTHONHOME NODE_OPTIONS RUBYOPT
     RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS GIT_EXTERNAL_DIFF GIT_SSH GIT_PROXY_COMMAND
     """
 )
-_COMMAND_VARIABLES = _names("PAGER EDITOR VISUAL SHELL BROWSER PROMPT_COMMAND GIT_EXTERNAL_DIFF GIT_SSH")
+_COMMAND_VARIABLES = word_set("PAGER EDITOR VISUAL SHELL BROWSER PROMPT_COMMAND GIT_EXTERNAL_DIFF GIT_SSH")
 _COMMAND_SUFFIXES = ("_COMMAND", "_CMD", "PAGER", "EDITOR", "_SHELL", "ASKPASS", "_SSH", "_PROGRAM", "_HOOK")
 _CODE_PREFIXES = ("LD_", "DYLD_", "GIT_CONFIG")
 _CODE_SUFFIXES = ("PATH", *_COMMAND_SUFFIXES)
@@ -656,14 +651,14 @@ _SQL_CLIENTS: Mapping[str, tuple[str, frozenset[str]]] = {
     "snowsql": ("snowflake", frozenset({"-q", "--query"})),
 }
 # Options of those clients that take a value (so the value is not taken for a database or a statement).
-_SQL_CLIENT_VALUES = _names(
+_SQL_CLIENT_VALUES = word_set(
     """
     -U -h -p -d -W --username --host --port --dbname -u -P -D --user --password --database -S -d -H -F -v
     --set -o --output -s -w -t -R --separator -nullvalue -separator -newline
     """
 )
 # sqlite3's and duckdb's own dot-commands that only show something.
-_READ_DOT_COMMANDS = _names(
+_READ_DOT_COMMANDS = word_set(
     """
     .tables .schema .indexes .indices .databases .dump .show .help .mode .headers .header .width .timer
     .fullschema .dbinfo .stats
@@ -841,14 +836,14 @@ def _ffmpeg(args: list[str], shown: str, _shell: ShellText | None, _depth: int) 
 
 # ffmpeg's options that print and exit (`-version`, `-codecs`), that only quiet its log, and that take a value
 # but name no output (an input, the log level, the next input's format).
-_FFMPEG_INFO = _names(
+_FFMPEG_INFO = word_set(
     """
     -version -buildconf -formats -demuxers -muxers -devices -codecs -decoders -encoders -bsfs -protocols -filters
     -pix_fmts -layouts -sample_fmts -colors -hwaccels -h -help --help -L
     """
 )
-_FFMPEG_QUIET = _names("-hide_banner -nostdin -nostats -stats")
-_FFMPEG_VALUED = _names("-i -loglevel -v -f")
+_FFMPEG_QUIET = word_set("-hide_banner -nostdin -nostats -stats")
+_FFMPEG_VALUED = word_set("-i -loglevel -v -f")
 
 
 def _ffmpeg_no_output(args: list[str]) -> bool:
@@ -1125,7 +1120,7 @@ def _by_verb(word: str, shown: str, rule: str, *, open_world: bool | None = None
 
 
 _GIT_GLOBAL = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"})
-_GIT_READ = _names(
+_GIT_READ = word_set(
     """
     status log show diff blame annotate ls-files ls-tree rev-parse rev-list describe shortlog grep cat-file
     reflog whatchanged name-rev merge-base for-each-ref show-ref show-branch count-objects fsck
@@ -1133,7 +1128,7 @@ _GIT_READ = _names(
     format-patch bugreport
     """
 )
-_GIT_ADDITIVE = _names(
+_GIT_ADDITIVE = word_set(
     """
     add commit init stage notes bundle
     """
@@ -1279,13 +1274,13 @@ def _git(_program: str, args: list[str], shown: str) -> Judgement:
 _KUBE_GLOBAL = frozenset(
     {"-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s", "--server", "--token", "-l"}
 )
-_KUBE_READ = _names(
+_KUBE_READ = word_set(
     """
     get describe logs log top explain api-resources api-versions version cluster-info diff events wait
     completion help plugin kustomize
     """
 )
-_KUBE_ADDITIVE = _names(
+_KUBE_ADDITIVE = word_set(
     """
     create expose run autoscale port-forward proxy
     """
@@ -1334,19 +1329,19 @@ def _dry_run(args: Sequence[str]) -> bool:
 
 
 _DOCKER_GLOBAL = frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"})
-_DOCKER_READ = _names(
+_DOCKER_READ = word_set(
     """
     ps images inspect logs version info stats top history diff events port search help ls
     """
 )
-_DOCKER_ADDITIVE = _names(
+_DOCKER_ADDITIVE = word_set(
     """
     pull build create tag commit login save import load start
     """
 )
 """Docker commands that add (starting a stopped container loses nothing, like `docker compose start`)."""
 # `docker run` options that take no value (the others take one: `-p 8080:80`, `--name web`).
-_RUN_SWITCHES = _names(
+_RUN_SWITCHES = word_set(
     """
     -d --detach --rm -i --interactive -t --tty -it -ti -itd -dit -P --publish-all --privileged --init
     --read-only --no-healthcheck --oom-kill-disable -q --quiet --sig-proxy
@@ -1465,20 +1460,20 @@ def _docker(program: str, args: list[str], shown: str) -> Judgement:
     return Judgement(D, shown, rule)
 
 
-_PKG_READ = _names(
+_PKG_READ = word_set(
     """
     ls list ll la view info show outdated search whoami help version explain fund doctor ping why query
     freeze check config-get get prefix root bin owner dist-tag docs repo bugs tree metadata
     """
 )
-_PKG_ADDITIVE = _names(
+_PKG_ADDITIVE = word_set(
     """
     install i add link init create publish pack download wheel
     """
 )
 
 
-_PKG_GROUPS = _names("owner author dist-tag dist-tags access team org token profile hook")
+_PKG_GROUPS = word_set("owner author dist-tag dist-tags access team org token profile hook")
 
 
 def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
@@ -1522,7 +1517,7 @@ def _package_manager(program: str, args: list[str], shown: str) -> Judgement:
     return Judgement(D, shown, rule)
 
 
-_SERVICE_READ = _names(
+_SERVICE_READ = word_set(
     """
     status show list-units list-unit-files list-timers list-sockets list-dependencies is-active is-enabled
     is-failed cat help get-default
@@ -1542,7 +1537,7 @@ def _systemctl(program: str, args: list[str], shown: str) -> Judgement:
 
 
 # launchctl's subcommands that only show (its manual page): the domain and service printers and listings.
-_LAUNCHCTL_READS = _names(
+_LAUNCHCTL_READS = word_set(
     """
     list print print-cache print-disabled blame dumpstate dumpjpcategory procinfo hostinfo resolveport version
     help getenv managerpid manageruid managername error plist
@@ -1621,7 +1616,7 @@ def _terraform(program: str, args: list[str], shown: str) -> Judgement:
     return Judgement(D, shown, rule, None, True)
 
 
-_APT_READ = _names(
+_APT_READ = word_set(
     """
     list search show showpkg policy depends rdepends madison changelog info query
     """
@@ -1693,7 +1688,7 @@ def _gh_graphql(args: Sequence[str]) -> Judgement | None:
     return judge_graphql({"query": fields["query"], "operationName": fields.get("operationName")})
 
 
-_CLOUD_GLOBAL = _names(
+_CLOUD_GLOBAL = word_set(
     """
     --profile --region --output --query --endpoint-url --color --ca-bundle --cli-read-timeout
     --cli-connect-timeout --project --account --configuration --format --verbosity --impersonate-service-account

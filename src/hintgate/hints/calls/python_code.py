@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from hintgate.hints.calls.judgement import Act, Judgement, shorten
+from hintgate.hints.calls.word_tables import word_set
 
 __all__ = ["judge_python"]
 
@@ -41,12 +42,7 @@ _FORBIDDEN_NAMES = frozenset(
 
 
 # Methods and module functions that compute, parse or print, whatever they are called on.
-def _names(text: str) -> frozenset[str]:
-    """The words of a table written as text, one set."""
-    return frozenset(text.split())
-
-
-_METHODS = _names(
+_METHODS = word_set(
     """
     load loads dumps dump_to_string reader DictReader writer DictWriter writerow writerows writeheader
     read readline readlines keys values items get split rsplit strip lstrip rstrip lower upper title join format

@@ -46,6 +46,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, shorten
+from hintgate.hints.calls.word_tables import word_set
 from hintgate.scan.deferred import compiled
 
 __all__ = ["LANGUAGES", "judge_language", "language_named"]
@@ -258,7 +259,7 @@ def _mongo(document: Mapping[Any, Any]) -> Judgement:
 
 def _lowered(text: str) -> frozenset[str]:
     """The words of a table written as text, lower case."""
-    return frozenset(text.lower().split())
+    return word_set(text.lower())
 
 
 _MONGOSH_READS = _lowered(

@@ -53,19 +53,14 @@ from hintgate.hints.calls.programs import knows, program_of
 from hintgate.hints.calls.query_languages import language_named
 from hintgate.hints.calls.sql import dialect_named
 from hintgate.hints.calls.verbs import verb_act
+from hintgate.hints.calls.word_tables import word_set
 from hintgate.hints.inference.naming import parse_name, tokenize
 from hintgate.hints.inference.schema import exec_surface
 from hintgate.scan.deferred import compiled
 
-
-def _names(text: str) -> frozenset[str]:
-    """The words of a table written as text, one set."""
-    return frozenset(text.split())
-
-
 __all__ = ["PROGRAMS", "Role", "roles_of"]
 
-PROGRAMS = _names(
+PROGRAMS = word_set(
     """
     git kubectl oc helm docker podman npm pnpm yarn pip uv cargo gh terraform systemctl apt brew aws gcloud az
     redis-cli valkey-cli launchctl ffmpeg magick rsync
@@ -594,7 +589,7 @@ _CLI_NAME = compiled(r"\b(azure|github|google cloud|aws)\s+cli\b", re.I)
 
 # Words of a parameter's name that say it names or places something (a path, a database, a server, an id,
 # a time-out) rather than holding the free text a call runs.
-_NAMING_WORDS = _names(
+_NAMING_WORDS = word_set(
     """
     path paths file files filename dir directory folder cwd workdir id ids name names db database databases server
     host hostname port cluster project projectid warehouse role user username account schema keyspace catalog region

@@ -39,13 +39,8 @@ from collections.abc import Callable
 from typing import Any
 
 from hintgate.hints.calls.judgement import Act, Judgement, riskiest, shorten
+from hintgate.hints.calls.word_tables import word_set
 from hintgate.scan.deferred import compiled
-
-
-def _names(text: str) -> frozenset[str]:
-    """The words of a table written as text, one set."""
-    return frozenset(text.split())
-
 
 __all__ = ["DIALECTS", "MAX_SQL", "Command", "dialect_named", "judge_sql", "opens_a_write"]
 
@@ -883,7 +878,7 @@ _CREATED_FROM = compiled(r"\bAS\s+(\(?\s*(?:SELECT|WITH|VALUES|TABLE|FROM)\b.*)"
 
 _MAINTENANCE = frozenset({"VACUUM", "REINDEX", "OPTIMIZE", "CHECKPOINT", "ANALYZE", "ANALYSE"})
 # System procedures of SQL Server that only report (their documented purpose).
-_READ_PROCEDURES = _names(
+_READ_PROCEDURES = word_set(
     """
     sp_who sp_who2 sp_help sp_helptext sp_helpindex sp_helpdb sp_helpfile sp_columns sp_tables sp_databases
     sp_spaceused sp_lock sp_helprotect sp_helpuser sp_helprole sp_server_info sp_statistics
