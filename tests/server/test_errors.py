@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcp.shared.exceptions import MCPError
 
 from hintgate.errors import UpstreamRequestError, UpstreamTimeout
-from hintgate.server.errors import UnknownName, to_mcp_error
+from hintgate.server.errors import UnknownName, mcp_error, to_mcp_error
 
 
 def test_an_upstream_json_rpc_error_passes_through_with_its_own_code_message_and_data() -> None:
@@ -29,3 +29,16 @@ def test_an_unknown_name_is_invalid_params_and_anything_else_an_internal_error()
     assert isinstance(other, MCPError)
     assert (unknown.error.code, unknown.error.message) == (-32602, "Unknown tool: x")
     assert (other.error.code, other.error.message) == (-32603, "server 's': no answer")
+
+
+def test_an_error_a_handler_names_by_its_code_carries_that_code_message_and_data() -> None:
+    named = mcp_error(-32001, "Failed to retrieve task: Task not found", {"taskId": "t1"})
+    bare = mcp_error(-32602, "Unknown tool: x")
+    assert isinstance(named, MCPError)
+    assert isinstance(bare, MCPError)
+    assert (named.error.code, named.error.message, named.error.data) == (
+        -32001,
+        "Failed to retrieve task: Task not found",
+        {"taskId": "t1"},
+    )
+    assert (bare.error.code, bare.error.message, bare.error.data) == (-32602, "Unknown tool: x", None)

@@ -40,6 +40,7 @@ from hintgate.hints.calls.bound import draft_bounded
 from hintgate.hints.catalog import Catalog, CatalogEntry
 from hintgate.policy.decide import CallFacts, denied_by_rule
 from hintgate.request_context import RequestContext
+from hintgate.server.errors import mcp_error
 from hintgate.sources.capabilities import Resolves
 from hintgate.sources.resolution import RESOLUTION, marked
 
@@ -74,12 +75,6 @@ def resolve_params_model() -> type[Any]:
         arguments: dict[str, Any]
 
     return ResolveToolParams
-
-
-def _error(code: int, message: str, data: Any = None) -> Exception:
-    from mcp.shared.exceptions import MCPError
-
-    return MCPError(code=code, message=message, data=data)
 
 
 def resolvable(gateway: Gateway, entry: CatalogEntry) -> bool:
@@ -140,7 +135,7 @@ class ToolResolution:
     async def resolve(self, ctx: RequestContext, params: Mapping[str, Any]) -> dict[str, Any]:
         """Answer `tools/resolve`: the four hints of this exact call, nothing executed."""
         if not self.declared(ctx):
-            raise _error(
+            raise mcp_error(
                 _MISSING_CAPABILITY,
                 "Missing required client capability",
                 {"requiredCapabilities": {"extensions": {RESOLUTION: {}}}},
@@ -149,7 +144,7 @@ class ToolResolution:
         name = params.get("name")
         arguments = params.get("arguments")
         if not isinstance(name, str) or not isinstance(arguments, Mapping):
-            raise _error(_INVALID_PARAMS, "tools/resolve needs the tool's name and the call's complete arguments")
+            raise mcp_error(_INVALID_PARAMS, "tools/resolve needs the tool's name and the call's complete arguments")
         session = gateway.sessions.for_request(ctx)
         _listing, view = gateway.listing(ctx)
         entry = gateway.catalog.get(name)
@@ -159,12 +154,12 @@ class ToolResolution:
         if entry is None or (
             who is not None and denied_by_rule(CallFacts.from_entry(entry, None, who), gateway.calls.rules)
         ):
-            raise _error(_INVALID_PARAMS, f"Unknown tool: {name}")
+            raise mcp_error(_INVALID_PARAMS, f"Unknown tool: {name}")
         if not resolvable(gateway, entry):
-            raise _error(_INVALID_PARAMS, f"Tool {name} is not marked resolvable: its static annotations stand")
+            raise mcp_error(_INVALID_PARAMS, f"Tool {name} is not marked resolvable: its static annotations stand")
         problem = argument_problem(entry.tool.raw.get("inputSchema"), arguments)
         if problem is not None:
-            raise _error(_INVALID_PARAMS, f"The arguments do not match the tool's input schema: {problem}")
+            raise mcp_error(_INVALID_PARAMS, f"The arguments do not match the tool's input schema: {problem}")
         facts = await gateway.calls.facts(ctx, entry, arguments, session.principal)
         static = entry.tool.resolution
         answered = draft_bounded(static, facts.resolution)

@@ -62,7 +62,7 @@ from hintgate.pipeline import HandedOff, TaskFinish
 from hintgate.request_context import RequestContext
 from hintgate.results import tool_error
 from hintgate.server.client_call import ClientCall
-from hintgate.server.errors import to_mcp_error
+from hintgate.server.errors import mcp_error, to_mcp_error
 from hintgate.server.sessions import SessionTracker
 from hintgate.session import ClientSession
 from hintgate.sources.base import Source
@@ -159,12 +159,6 @@ def _refused(client: ClientCall, answer: Mapping[str, Any]) -> str | None:
         if refusal is not None:
             return f"the task's server asked for {method}, but {refusal}; the task was cancelled"
     return None
-
-
-def _error(code: int, message: str, data: Any = None) -> Exception:
-    from mcp.shared.exceptions import MCPError
-
-    return MCPError(code=code, message=message, data=data)
 
 
 def _failure(answer: Mapping[str, Any]) -> str:
@@ -382,7 +376,7 @@ class TaskRoutes:
     async def request(self, ctx: RequestContext, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """Answer one of the extension's requests for the client, from the server that issued the task."""
         if not self.declared(ctx):
-            raise _error(
+            raise mcp_error(
                 MISSING_CAPABILITY,
                 "Missing required client capability",
                 {"requiredCapabilities": {"extensions": {TASKS: {}}}},
@@ -390,11 +384,11 @@ class TaskRoutes:
         task_id = params.get("taskId")
         with self._sessions.serving(ctx) as session:
             if not isinstance(task_id, str):
-                raise _error(NOT_FOUND, "Failed to retrieve task: Task not found")
+                raise mcp_error(NOT_FOUND, "Failed to retrieve task: Task not found")
             now = datetime.now(UTC)
             record = await self._read(task_key(task_id), now)
             if record is None or record.owner != owner_of(session):
-                raise _error(NOT_FOUND, "Failed to retrieve task: Task not found")
+                raise mcp_error(NOT_FOUND, "Failed to retrieve task: Task not found")
             if now - record.touched_at >= _TOUCH_EVERY:
                 await self._quietly(self.book.touch(record.key, now), "note a task's poll")
             if method == "tasks/get" and not record.unfinished:
@@ -413,19 +407,19 @@ class TaskRoutes:
         try:
             return await self.book.get(key, now)
         except StoreError as exc:
-            raise _error(-32603, f"The gateway cannot read its tasks now: {exc}") from exc
+            raise mcp_error(-32603, f"The gateway cannot read its tasks now: {exc}") from exc
 
     async def _forward(
         self, ctx: RequestContext, task: TaskRecord, method: str, params: dict[str, Any]
     ) -> dict[str, Any]:
         source = self._sources.get(task.server)
         if source is None:
-            raise _error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} is no longer configured")
+            raise mcp_error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} is no longer configured")
         if not isinstance(source, RunsTasks):
-            raise _error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} no longer runs tasks")
+            raise mcp_error(NOT_FOUND, f"Failed to retrieve task: its server {task.server!r} no longer runs tasks")
         if task.replica != self.replica and not _outlives_its_gateway(source):
             # A stdio server is a child of each replica: only the one that started the task has it.
-            raise _error(
+            raise mcp_error(
                 NOT_FOUND,
                 f"Failed to retrieve task: its server {task.server!r} runs as a child of the gateway replica "
                 f"{task.replica!r}, which started it; ask that replica",
