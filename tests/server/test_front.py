@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +229,22 @@ asyncio.run(main())
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert done.stdout.split() == ["['mcp',", "'mcp.client',", "'mcp.server',", "'mcp_types',", "'mcp_types.version']"]
+
+
+def test_a_client_that_lists_and_leaves_at_once_still_has_its_session_recorded(tmp_path: Path) -> None:
+    hello = {**HELLO, "clientInfo": {"name": "quick", "version": "1"}}
+    lines = [_initialize(hello), INITIALIZED, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    db = tmp_path / "calls.db"
+    served = subprocess.run(
+        [sys.executable, "-m", "hintgate", "serve", "--config", str(_demo_config(tmp_path)), "--db", f"sqlite:///{db}"],
+        input="".join(json.dumps(line) + "\n" for line in lines),  # stdin ends with the listing
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    answers = [json.loads(line) for line in served.stdout.splitlines()]
+    assert [answer["id"] for answer in answers] == [1, 2]
+    with closing(sqlite3.connect(db)) as connection:
+        sessions = connection.execute("SELECT client_name, status FROM sessions").fetchall()
+    assert sessions == [("quick", "closed")]
