@@ -48,6 +48,7 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
+from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.toolcalls import asked_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
@@ -1532,6 +1533,8 @@ def _judge_sentence(
     persist = _said(sentence, _PERSIST.search(sentence, seen)) if context.result else None
     # A rule for later turns that waits on the user's words or the chat's course: said to the model, named or not.
     dormant = _said(sentence, standing_rule(sentence), data=True) if context.result and persist is None else None
+    # The model's answer to its user scripted, or something kept from the user: only the model has a user it answers.
+    relayed = _said(sentence, answers_user(sentence), data=True) if context.result else None
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
     if (
         misreport is not None
@@ -1631,6 +1634,7 @@ def _judge_sentence(
         or persist
         or skipped
         or dormant
+        or relayed
         or own
         or laid
         or call
@@ -1786,6 +1790,11 @@ def _judge_sentence(
     if dormant is not None and "persist" not in targets:
         targets.append("persist")
         why.append(f"sets a rule for the model's later turns ({dormant.group().strip()[:60]!r})")
+        addressee = "model"
+    if relayed is not None:
+        if "user-view" not in targets:
+            targets.append("user-view")
+        why.append(f"scripts what the model answers its user ({relayed.group().strip()[:60]!r})")
         addressee = "model"
     go_between = behalf if behalf is not None else spoken
     # (An error is said to its caller already: what its next step may reach is its own rule, `_is_high`.)
@@ -2844,7 +2853,7 @@ def result_cue(text: str) -> bool:
 # (`CALLED`, `KEYED`) in one automaton with the others outgrows its memory on varied text (real pages), which it
 # then reads at a few microseconds a character instead of a few nanoseconds (4.8 s instead of 0.05 s for 380
 # READMEs in ASCII).
-_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES), (CALLED, KEYED))
+_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER), (CALLED, KEYED))
 
 
 # A sentence's end after a cue: what ends there is no heading or label.
@@ -2865,7 +2874,13 @@ def judge_result(text: str) -> list[Order]:
     proxied: set[int] = set()  # the starts of sentences after one that names a go-between (`_go_between`)
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
-    found = (_RESULT_CUES.finditer(text), LATER.finditer(text), CALLED.finditer(text), _MORE_CUES.finditer(text))
+    found = (
+        _RESULT_CUES.finditer(text),
+        LATER.finditer(text),
+        CALLED.finditer(text),
+        _MORE_CUES.finditer(text),
+        MAY_ANSWER_USER.finditer(text),
+    )
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)

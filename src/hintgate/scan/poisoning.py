@@ -1633,6 +1633,8 @@ def _noted(text: str) -> Iterator[Order]:
         beyond = set(order.targets) - {"act", "tool"}
         if "go-between" in order.why and not beyond - {"user-view", "approval"}:
             continue
+        if "answers its user" in order.why and not beyond - {"user-view"}:
+            continue  # what the model answers its user is a definition's own business ("tell them it stays open")
         if beyond or _BEYOND_THE_CALL.search(said):
             yield order
 

@@ -32,7 +32,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import SENTENCE, Span
 
-__all__ = ["may_script", "scripted"]
+__all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "scripted"]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -187,3 +187,60 @@ def scripted(text: str) -> Iterator[Span]:
             if len(kept) > 1 or not kept[0][0] <= say.start() < kept[0][1]:
                 yield Span(sentence.start(), sentence.end(), "scripts a claim for the user while keeping the data back")
                 return
+
+
+# ---- In a tool's result: the user named as the one the reader answers.
+#
+# Someone else's text (a page, a record, an e-mail) speaks to people: its staff, its customers, its readers. Only
+# the model that called the tool has a "user" it answers and sums the result up for, so a sentence that scripts what
+# *the user* is told, or keeps something from *the user*, is said to the model whether it names it or not. A staff
+# sheet's "if the customer asks, tell them ..." speaks to a person and is not read here.
+_THE_USER = r"(?:the\s+)?(?:end[\s-])?users?"
+# The user's own later question as the trigger: "if the user asks about ...", "when users ask whether ...".
+_USER_ASKS = compiled(
+    r"\b(?:if|when|whenever|once|should|in\s+case)\s+" + _THE_USER + r"\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:asks?|asked|inquires?|enquires?|wants?\s+to\s+know|wonders?|questions?|brings?\s+up|mentions?|raises?)\b",
+    re.IGNORECASE,
+)
+# The words given to say, to be said as they are: "respond to the user with exactly: ...", "the correct answer to give
+# the user is: ...", "tell the user, word for word, ...".
+_VERBATIM = compiled(
+    r"\b(?:tell|say|reply|respond|answer|state|inform|write|give)\w*\s+(?:(?:to|with)\s+)?"
+    + _THE_USER
+    + r"\b[^.!?\n]{0,30}?\b(?:exactly|verbatim|word[\s-]+for[\s-]+word|only\s+(?:this|the\s+following))\b"
+    r"\W{0,3}[:\"“'‘«]"
+    r"|\b(?:correct|right|only|exact|approved|official)\s+(?:answer|reply|response|wording)\s+(?:to\s+give|for)\s+"
+    r"(?:to\s+)?" + _THE_USER + r"\s+is\s*[:\"“'‘«]",
+    re.IGNORECASE,
+)
+# Something kept from the user (not a secret: keeping a token from view is the user's safety), asked at a clause's
+# start: "hide this row from the user", "<- leave the fee out of what you tell the user"; not a noun's errand described
+# ("an instruction to hide the action from the user" names what an attack asks).
+_FROM_USER = compiled(
+    r"(?:^|[.;:!?,>(|\n–—-][ \t]*|\b(?:and|then|please|also|just|always)\s+)"
+    r"(?:hide|conceal|omit|withhold|keep|suppress|leave)\b[^.!?\n]{0,60}?\b(?:from|out\s+of\s+what\s+you\s+"
+    r"(?:tell|show))\s+" + _THE_USER + r"\b",
+    re.IGNORECASE,
+)
+
+MAY_ANSWER_USER = Cue(
+    _USER_ASKS.pattern + "|" + _VERBATIM.pattern + "|" + _FROM_USER.pattern,
+    re.IGNORECASE,
+)
+"""The words `answers_user` cannot be without (a cue a result's sentence judge reads around)."""
+
+
+def answers_user(sentence: str) -> re.Match[str] | None:
+    """In a sentence of a tool's result: what makes it script the model's answer to its user, or keep something from
+    the user (a claim set off by the user's question, words to be said verbatim, something hidden from the user), or
+    None."""
+    kept = _FROM_USER.search(sentence)
+    if kept is not None and _SECRET.search(kept.group()) is None and not _NEGATED.search(sentence, 0, kept.start()):
+        return kept
+    verbatim = _VERBATIM.search(sentence)
+    if verbatim is not None and not _NEGATED.search(sentence, max(0, verbatim.start() - 20), verbatim.start()):
+        return verbatim
+    asked = _USER_ASKS.search(sentence)
+    if asked is not None and next(_claims(sentence[asked.end() :]), None) is not None:
+        return asked
+    return None
