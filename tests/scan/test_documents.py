@@ -25,6 +25,11 @@ def test_the_document_named_by_the_tools_name_or_first_sentence_is_its_own() -> 
     assert job_document("Pass the full new system prompt", "Pass it.", tool="prompt_update", purpose="")
 
 
+def test_a_document_named_in_the_plural_or_in_camel_case_by_the_tools_name_is_its_own() -> None:
+    assert job_document("Pass the full history", "Pass the full history.", tool="import_chat_histories", purpose="")
+    assert job_document("Pass the full transcript", "Pass it.", tool="summarizeTranscripts", purpose="")
+
+
 @pytest.mark.parametrize(
     ("found", "sentence"),
     [

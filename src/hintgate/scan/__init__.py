@@ -48,5 +48,10 @@ names) serves policy globs, config and discovery as much as the scan, which
 only borrows its folding; `others` (the tools of every server but one) is a
 view of the catalog that pins and quarantine build and hand to the scan;
 `quarantine` and `lint` hold tools and report findings, using the scan's
-answer as one input among others.
+answer as one input among others; `inference.naming` (the words of a tool's
+name, their singulars, and the verb lexicon that classes a name's action:
+read, create, update, delete, send, ...) is the annotation inference's, and
+the scan asks it what a tool's name says (`chaining`, `toolcalls`,
+`documents`, `orders`, `poisoning`) rather than keep word splits and verb
+lists of its own.
 """

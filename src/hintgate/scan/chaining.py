@@ -1,12 +1,13 @@
 """A reading tool's definition that makes a change through another tool part of its use.
 
-Pure. A tool whose job is to read (its name or its description's first word says so: get, list, fetch, look
-up, preview, status, ...) has no change of its own to ask for. When its definition tells the model to call
-another tool whose name says it changes something (create, update, apply, send, delete, ...) and ties that call
-to this tool's use ("after fetching any ticket", "every quote ... must be followed by", "whenever this tool
-shows ...") or writes out the values it is to be called with (``state=resolved``, ``percent_off=100``), the
-read has become a write nobody asked for: the quote that zeroes a rate, the ticket read that closes it, the
-preview that creates a discount.
+Pure. A tool whose job is to read (a read's word in its name: get, list, fetch, look up, preview, browse, a
+status, a quote, ...; or, when nothing in its name changes things, its description's opening verb: the annotation
+inference's verb lexicon, `hints.inference.naming`) has no change of its own to ask for. When its
+definition tells the model to call another tool whose name says it changes something (create, update, apply, send,
+delete, ...) and ties that call to this tool's use ("after fetching any ticket", "every quote ... must be followed
+by", "whenever this tool shows ...") or writes out the values it is to be called with (``state=resolved``,
+``percent_off=100``), the read has become a write nobody asked for: the quote that zeroes a rate, the ticket read
+that closes it, the preview that creates a discount.
 
 Honest text names other tools too, and is not read so: a step before this call ("call this before using
 create_task"), a pointer for when the user wants a change ("to change one, use update_item"), a call forbidden
@@ -18,6 +19,18 @@ from __future__ import annotations
 
 import re
 
+from hintgate.hints.inference.naming import (
+    NAVIGATE,
+    READ_NOUNS,
+    VERBS,
+    VerbClass,
+    lookup_verb,
+    noun_like,
+    parse_name,
+    singular,
+    tokenize,
+)
+from hintgate.hints.inference.text import lead, lead_verbs
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.orders import sentences
@@ -26,23 +39,6 @@ from hintgate.scan.spans import Span
 
 __all__ = ["chains"]
 
-# Verbs (and the nouns of a read) that say a tool reads: in its name, or first in its description.
-_READ_VERBS = (
-    r"get|gets|list|lists|fetch|fetches|read|reads|search|searches|lookup|look|looks|find|finds|check|checks|show|"
-    r"shows|view|views|preview|previews|query|queries|describe|describes|return|returns|retrieve|retrieves|count|"
-    r"counts|inspect|inspects|display|displays|browse|browses|summari[sz]e|summari[sz]es|quote|status|balance|info|"
-    r"details|summary"
-)
-_READ_NAME = compiled(rf"(?:^|[_.\-])(?:{_READ_VERBS})(?:[_.\-]|$)", re.IGNORECASE)
-_READ_FIRST = compiled(rf"\W*(?:{_READ_VERBS})\b", re.IGNORECASE)
-# Verbs that say a tool changes something, as one of the words of its name.
-_WRITE = (
-    r"create|update|set|apply|delete|remove|withdraw|transfer|issue|send|post|push|deploy|close|cancel|approve|grant|"
-    r"revoke|merge|write|modify|edit|reset|override|refund|pay|payout|charge|book|submit|assign|upload|publish|execute|"
-    r"exec|run|drop|purge|disable|enable|rotate|share|invite|move|rename|archive|wipe|erase|forward|reroute|change|"
-    r"patch|put|insert|commit|mark|excuse|void|adjust|release|unlock|restore|reserve|purchase|buy"
-)
-_WRITE_NAME = compiled(rf"(?:^|_)(?:{_WRITE})(?:_|$)", re.IGNORECASE)
 # A tool named as what is called: "call `update_ticket`", "by calling create_discount", "a call to `apply_x`", "through
 # this server's `timetable_write`", or in the passive: "`update_shipment` is called".
 _NAME = r"`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`?"
@@ -90,7 +86,7 @@ def chains(text: str, tool: str | None, purpose: str, own: frozenset[str] = froz
     this tool's use, when `tool` (its name) or `purpose` (its description) says its job is to read; `own`: the
     tool's parameter names, never another tool."""
     job = (tool or "").lower()
-    if not _reads(job, purpose):
+    if not _reads(tool or "", purpose):
         return []
     if _SCREEN.search(text) is None:
         return []
@@ -103,11 +99,39 @@ def chains(text: str, tool: str | None, purpose: str, own: frozenset[str] = froz
     return found
 
 
-def _reads(job: str, purpose: str) -> bool:
-    """Whether the tool's name, or else its description's first word when its name says no change, says it reads."""
-    if _READ_NAME.search(job):
+def _reads(name: str, purpose: str) -> bool:
+    """Whether the tool's name says it reads (its action, `crop_record_search`, or a read's word anywhere in it:
+    `order_status`, `run_query`), or else, when its name's action changes nothing, its description's opening
+    word does."""
+    words = tokenize(name)
+    if parse_name(name).reads or any(_read_word(word) for word in words):
         return True
-    return _WRITE_NAME.search(job) is None and _READ_FIRST.match(purpose) is not None
+    if any(_changes(word) for word in words):
+        return False
+    opening = lead_verbs(lead(purpose.lower()))
+    if opening:
+        return _reading(opening[0][1])
+    first = purpose.split(maxsplit=1)
+    return bool(first) and _read_word(first[0].strip(".,:;").lower())
+
+
+def _read_word(word: str) -> bool:
+    """Whether a word of a name is a read's: a verb that reads or browses, in a description's forms too (`returns`),
+    or a noun of what a read gives back (`status`, `quotes`)."""
+    cls = lookup_verb(word, description=True)
+    return (cls is not None and _reading(cls)) or word in READ_NOUNS or singular(word) in READ_NOUNS
+
+
+def _changes(word: str) -> bool:
+    """Whether a word of a name is a verb that changes something and is seldom a noun there (`update`, not
+    `snapshot` or `flag`)."""
+    cls = VERBS.get(word)
+    return cls is not None and not cls.reads and not cls.opaque and not noun_like(word)
+
+
+def _reading(cls: VerbClass) -> bool:
+    """Whether a verb's class is a read's: it only reads, or it browses (navigate, visit, browse)."""
+    return cls.reads or cls is NAVIGATE
 
 
 def _chained(sentence: str, job: str, own: frozenset[str]) -> str | None:
@@ -120,7 +144,7 @@ def _chained(sentence: str, job: str, own: frozenset[str]) -> str | None:
     named = [*_CALLED.finditer(sentence), *(_WRITTEN_WITH.finditer(sentence) if valued else ())]
     for called in named:
         name = (called.group(1) or called.group(2)).lower()
-        if name == job or name in own or _WRITE_NAME.search(name) is None:
+        if name == job or name in own or not parse_name(name).may_write:
             continue
         before = sentence[: called.start()]
         if _CONDITION.search(before) or _FORBIDDEN.search(before):

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from hintgate.hints.inference.naming import name_words
+
 __all__ = ["job_document"]
 
 
@@ -28,8 +30,6 @@ _OURS = re.compile(
     r"instructions)|assistants?|agents?|AI|LLMs?|models?|bots?|GPT|Claude)\b|@|://",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def job_document(found: str, sentence: str, *, tool: str | None, purpose: str) -> bool:
@@ -39,7 +39,6 @@ def job_document(found: str, sentence: str, *, tool: str | None, purpose: str) -
     things = {match.group(1).lower() for match in _THING.finditer(found)}
     if not things or _SECRET.search(found) is not None or _OURS.search(sentence) is not None:
         return False
-    name = set(_WORD.findall(_CAMEL.sub("_", tool or "").lower()))
-    name |= {word.rstrip("s") for word in name}
+    name = name_words(tool or "")
     said = "" if sentence.strip() in purpose else purpose.lower()
     return any(thing in name or re.search(rf"\b{thing}s?\b", said) is not None for thing in things)

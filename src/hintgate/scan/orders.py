@@ -42,6 +42,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hintgate.hints.inference.naming import name_words, singular
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
@@ -1948,9 +1949,8 @@ def _own_act(sentence: str, hidden: Any, context: _Context) -> bool:
         or not _IMPERATIVE.match(sentence)
     ):
         return False
-    name = {word.rstrip("s") for word in re.findall(r"[a-z0-9]+", (context.tool or "").lower())}
-    hidden_word = re.findall(r"[a-z]+", found.lower())[-1].rstrip("s")
-    return hidden_word in name
+    hidden_word = re.findall(r"[a-z]+", found.lower())[-1]
+    return singular(hidden_word) in name_words(context.tool or "")
 
 
 # The model named by its role anywhere in a sentence: "assistant", "AI", "bot" (with `scan.toolcalls`' reach).

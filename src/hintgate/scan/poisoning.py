@@ -39,6 +39,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict, TypeGuard, TypeVar, Unpack
 
+from hintgate.hints.inference.naming import name_words, singular
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
@@ -1681,13 +1682,13 @@ def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
         return True  # "remove all messages from a queue": the messages the tool handles, not the conversation's
     if order.targets == ("secret",) and tool:
         named = _SECRET_NAMED.search(order.why)
-        if named is not None and _handles(named.group(1).lower(), _name_words(tool)) and not _HANDED_OVER.search(said):
+        if named is not None and _handles(named.group(1).lower(), name_words(tool)) and not _HANDED_OVER.search(said):
             return True  # the tool reads it; handed to the call ("include it in `auth`") it passes through the model
     if order.targets in (("context",), ("destination",)) and tool:
         # What it reaches is what the tool's own name says it handles: `set_system_prompt` and "the system prompt"
         # (another bot's), `post_webhook` and "the webhook" (the address the user gives).
         reach = _REACH_QUOTED.search(order.why)
-        words = set(re.split(r"[^a-z0-9]+", tool.lower())) - {""}
+        words = name_words(tool)
         reached = set(re.split(r"[^a-z0-9]+", reach.group(1).lower())) - {""} if reach is not None else set()
         if reached and reached <= words:
             return True
@@ -2043,15 +2044,15 @@ def _secret_of_its_name(found: str, tool: str, after: str = "") -> bool:
     hands it on through the model (include, paste, send), which another tool's argument or an outside place would
     receive, unless what follows (`after`) says it goes where the tool keeps secrets ("add a private key to the
     keyring")."""
-    words = _name_words(tool)
+    words = name_words(tool)
     said = re.findall(r"[a-z0-9]+", found.lower())
     if len(said) < 2 or not words & _SECRET_HOLDERS:
         return False
     verb = said[0]
-    own_verb = verb in words or verb.rstrip("s") in words
+    own_verb = verb in words or singular(verb) in words
     if not own_verb and _HANDED_OVER.fullmatch(verb):
         into = _INTO.match(after)
-        if into is None or not ({into.group(1).lower(), into.group(1).lower().rstrip("s")} & (words | _SECRET_STORES)):
+        if into is None or not ({into.group(1).lower(), singular(into.group(1).lower())} & (words | _SECRET_STORES)):
             return False
     nouns = {word.rstrip("s") for word in said[1:]} & _SECRET_NOUNS
     return bool(nouns) and any(_named_by(noun, words) or noun in _GENERIC_SECRETS for noun in nouns)
@@ -2068,7 +2069,7 @@ def _document_of_its_job(text: str, signal: _Signal, tool: str) -> bool:
     return job_document(signal.found, text[start:end], tool=tool, purpose=purpose)
 
 
-def _handles(secret: str, words: set[str]) -> bool:
+def _handles(secret: str, words: frozenset[str]) -> bool:
     """Whether a tool whose name has `words` handles the secret its text names by the word `secret`: the name names
     it (`read_env_file` and `.env`; `load_dotenv` and `.env`; `ssh_add_key` and `~/.ssh`), or the name says the tool
     handles secrets and the text names secrets in general or a store of them (`env_set` and "production secrets",
@@ -2084,7 +2085,7 @@ def _detects_attacks(tool: str, text: str) -> bool:
     """Whether a tool's job is to find attacks on models (a scanner, an auditor, a classifier, a red team's
     generator): its name says so (`scan_prompt_injection`, `mcp_tool_audit`, `redteam_generate`), or its text's
     first sentence names detecting them ("Audit the tool definitions ... for prompt injection")."""
-    words = _name_words(tool)
+    words = name_words(tool)
     if words & _DETECTORS or (words & _ATTACK_WORDS and words & _DETECTING):
         return True
     first = _FIRST_SENTENCE.match(text)
@@ -2166,12 +2167,6 @@ _DETECTION = re.compile(
 # Where a sentence ends: a full stop, a question or exclamation mark before a space (not "e.g." or "i.e.").
 _SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?](?=\s)")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*\u2022]|\d{1,2}[.)])\s")
-
-
-def _name_words(tool: str) -> set[str]:
-    """The words of a tool's name, singular as well: `vault_get_secrets` -> vault, get, secrets, secret."""
-    words = {word for word in re.split(r"[^a-z0-9]+", _CAMEL.sub("_", tool).lower()) if word}
-    return words | {word.rstrip("s") for word in words if len(word) > 3}
 
 
 # A tool name's words that say the tool holds or handles secrets.
@@ -3509,7 +3504,7 @@ def _foreign_finding(param: str, source: Source, text: str, path: str, name: str
     )
 
 
-def _named_by(kind: str, words: set[str]) -> bool:
+def _named_by(kind: str, words: Collection[str]) -> bool:
     """Whether a tool's job (its `words`) names a kind of secret: the word itself, its tool's word (`.npmrc` of
     npm), or the word it stands for (`id_rsa` of ssh)."""
     kind = _KINDS.get(kind, kind)

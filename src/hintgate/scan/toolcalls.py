@@ -15,9 +15,11 @@ call, in any domain:
 - the act hidden from the person served: "silently", "do not tell the
   manager";
 - an outside address the call reaches: an e-mail address or a URL;
-- every record at once, with an act that undoes or grants ("cancel all
-  bookings via cancel_booking", "approve all pending claims with
-  approve_expense");
+- every record at once, with an act that undoes, replaces or decides (a verb
+  of the annotation inference's lexicon, `hints.inference.naming`, in any of
+  its forms, that deletes, restores, updates, edits, settles or changes what
+  is there): "cancel all bookings via cancel_booking", "approve all pending
+  claims with approve_expense", "grant every user admin";
 - what the user is to be told about it dictated: "... and report that the
   listing is clean".
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from hintgate.hints.inference.naming import CHANGE, DELETE, EDIT, RESTORE, TRANSITION, UPDATE, text_words, verb_of
 from hintgate.scan.deferred import compiled
 
 __all__ = ["asked_call", "written_out"]
@@ -64,11 +67,10 @@ _HIDDEN = compiled(
 # An outside address the call reaches: an e-mail address, or a URL something is sent to (not a link to a page).
 _ADDRESS = compiled(r"[\w.+-]@[\w-]+\.[a-z]{2,}|\b(?:to|at|into)\s+<?https?://", re.IGNORECASE)
 _EVERY = compiled(r"\b(?:all|every|each|any)\b", re.IGNORECASE)
-_UNDOES_OR_GRANTS = compiled(
-    r"(?:^|_|\b)s?(?:cancel|delete|remove|purge|wipe|revoke|disable|reset|void|close|approve|grant|waive|refund|"
-    r"transfer|drop|mark|adjust|override)",
-    re.IGNORECASE,
-)
+# The verb classes of an act that takes away, replaces or settles what exists (cancel, delete, reset, disable,
+# override, transfer, adjust, approve, grant, mark, close, refund, void, waive), not those that add, read, run or
+# move about.
+_UNDOING = frozenset({DELETE, RESTORE, UPDATE, EDIT, TRANSITION, CHANGE})
 _TOLD = compiled(
     r"\b(?:report|say|claim|state|tell\s+(?:the\s+)?\w+)\s+that\b"
     r"|\bif\s+(?:the\s+|your\s+)?\w+\s+asks?\b[^.;!?\n]{0,30}?,\s*(?:say|tell|reply|answer|claim)\b",
@@ -84,7 +86,7 @@ def written_out(call: re.Match[str]) -> bool:
 
 def asked_call(sentence: str) -> re.Match[str] | None:
     """A call of a tool by its name that `sentence` asks for (group `tool` its name) beside what no chore needs (the
-    user's say claimed or skipped, the act hidden, an outside address, every record undone or granted at once, what
+    user's say claimed or skipped, the act hidden, an outside address, every record undone or decided at once, what
     the user is told dictated), or None."""
     if not (
         any(
@@ -94,7 +96,7 @@ def asked_call(sentence: str) -> re.Match[str] | None:
         or _HIDDEN.search(sentence)
         or _ADDRESS.search(sentence)
         or _TOLD.search(sentence)
-        or (_EVERY.search(sentence) and _UNDOES_OR_GRANTS.search(sentence))
+        or (_EVERY.search(sentence) and _undoes(sentence))
     ):
         return None
     for found in _CALL.finditer(sentence):
@@ -105,3 +107,9 @@ def asked_call(sentence: str) -> re.Match[str] | None:
         if not _DESCRIBED.search(sentence, clause, found.start()):
             return found
     return None
+
+
+def _undoes(sentence: str) -> bool:
+    """Whether a word of `sentence`, or of a tool's name in it (`cancel_booking`, `voidInvoice`), is a verb of
+    undoing or deciding in any of its forms (cancel, cancelled, cancellation)."""
+    return any(verb_of(word) in _UNDOING for word in text_words(sentence))

@@ -10,7 +10,7 @@ import pytest
 
 from hintgate.hints.annotations import Hint, Inferred
 from hintgate.hints.inference import infer
-from hintgate.hints.inference.naming import VERBS, parse_name, tokenize
+from hintgate.hints.inference.naming import VERBS, name_words, parse_name, singular, tokenize, verb_of
 from hintgate.hints.inference.schema import schema_facts
 from hintgate.hints.inference.text import lead, lead_verbs
 
@@ -146,6 +146,139 @@ def test_soft_qualifier_makes_a_delete_not_destructive() -> None:
 def test_force_qualifier_makes_a_tool_destructive() -> None:
     found = infer("force_push_branch")
     assert found[D] == Inferred(True, "name.qualifier.force")
+
+
+@pytest.mark.parametrize(
+    ("name", "action"),
+    [
+        ("crop_record_search", "search"),
+        ("cropRecordSearch", "search"),
+        ("plc_register_read", "read"),
+        ("mailing_list_add", "add"),
+        ("message_delete", "delete"),
+        ("schedule_list", "list"),
+    ],
+)
+def test_a_thing_kept_before_a_final_verb_is_its_object(name: str, action: str) -> None:
+    parts = parse_name(name)
+    assert parts.verb == action
+    assert parts.later_writes == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "action"),
+    [("batch_release_status", "status"), ("app_link_check", "check"), ("run_query", "run"), ("copy_file_list", "copy")],
+)
+def test_a_noun_like_verb_after_another_word_is_the_object_of_a_final_verb_but_first_it_acts(
+    name: str, action: str
+) -> None:
+    assert parse_name(name).verb == action
+
+
+@pytest.mark.parametrize("name", ["port_berth_schedule", "arc_flash_label", "blog_post"])
+def test_a_thing_kept_named_last_after_other_words_is_no_action(name: str) -> None:
+    assert parse_name(name).verb is None
+
+
+@pytest.mark.parametrize("name", ["crop_record_search", "plc_register_read", "get_register", "read_register"])
+def test_a_record_or_register_read_is_read_only(name: str) -> None:
+    assert infer(name)[RO] == Inferred(True, "name.verb.read")
+
+
+@pytest.mark.parametrize(
+    ("name", "action"),
+    [("record_audio", "record"), ("register_user", "register"), ("list_record", "list"), ("list_data_set", "list")],
+)
+def test_a_thing_kept_that_stands_alone_or_last_keeps_the_first_verb(name: str, action: str) -> None:
+    assert parse_name(name).verb == action
+
+
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("adjust_inventory", "name.verb.edit"),
+        ("reroute_shipment", "name.verb.edit"),
+        ("override_rate", "name.verb.update"),
+        ("change_plan", "name.verb.update"),
+        ("void_invoice", "name.verb.delete"),
+        ("waive_fee", "name.verb.change"),
+        ("withdraw_funds", "name.verb.change"),
+        ("release_payment", "name.verb.change"),
+        ("buy_ticket", "name.verb.change"),
+        ("purchase_license", "name.verb.change"),
+        ("forward_email", "name.verb.send"),
+        ("push_changes", "name.verb.send"),
+        ("excuse_absence", "name.verb.transition"),
+        ("grant_role", "name.verb.transition"),
+    ],
+)
+def test_verbs_of_changing_records_money_and_access_are_writing_actions(name: str, rule: str) -> None:
+    parts = parse_name(name)
+    assert (parts.writes, parts.reads) == (True, False)
+    assert infer(name)[RO] == Inferred(False, rule)
+
+
+@pytest.mark.parametrize("name", ["get_override", "list_push_subscriptions", "get_forward_rules", "get_release"])
+def test_those_verbs_after_a_read_verb_are_its_object(name: str) -> None:
+    parts = parse_name(name)
+    assert (parts.reads, parts.writes) == (True, False)
+
+
+@pytest.mark.parametrize(
+    ("name", "may_write"), [("process_order", False), ("order_summary", False), ("process_refund", True)]
+)
+def test_a_name_whose_action_is_opaque_or_missing_neither_reads_nor_writes(name: str, may_write: bool) -> None:
+    parts = parse_name(name)
+    assert (parts.reads, parts.writes, parts.may_write) == (False, False, may_write)
+
+
+@pytest.mark.parametrize(
+    ("word", "one"),
+    [
+        ("secrets", "secret"),
+        ("policies", "policy"),
+        ("addresses", "address"),
+        ("patches", "patch"),
+        ("cookies", "cookie"),
+        ("status", "status"),
+        ("class", "class"),
+        ("analysis", "analysis"),
+        ("ids", "ids"),
+    ],
+)
+def test_a_plural_has_its_regular_singular(word: str, one: str) -> None:
+    assert singular(word) == one
+
+
+def test_a_names_words_are_its_tokens_and_their_singulars() -> None:
+    assert name_words("vault_getSecrets") == {"vault", "get", "secrets", "secret"}
+    assert {"history", "ssh"} <= name_words("readSSHChatHistories")
+
+
+@pytest.mark.parametrize(
+    ("word", "rule"),
+    [
+        ("cancels", "name.verb.delete"),
+        ("cancelled", "name.verb.delete"),
+        ("cancellation", "name.verb.delete"),
+        ("removal", "name.verb.delete"),
+        ("dismissal", "name.verb.transition"),
+        ("approved", "name.verb.transition"),
+        ("closing", "name.verb.change"),
+        ("modified", "name.verb.edit"),
+        ("adjustment", "name.verb.edit"),
+        ("dropped", "name.verb.delete"),
+    ],
+)
+def test_a_verb_is_known_in_its_regular_forms(word: str, rule: str) -> None:
+    found = verb_of(word)
+    assert found is not None
+    assert found.rule == rule
+
+
+@pytest.mark.parametrize("word", ["signal", "general", "market", "marketing", "closely", "settings", "wedding"])
+def test_a_word_that_only_looks_inflected_is_no_verb(word: str) -> None:
+    assert verb_of(word) is None
 
 
 def test_verb_table_has_no_word_in_two_classes() -> None:

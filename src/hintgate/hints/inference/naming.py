@@ -24,7 +24,7 @@ the same arguments has no additional effect". Rule ids and what they set
 |---|---|---|---|---|---|
 | name.verb.read | get list read search find query show describe fetch view count check | T | F | T | |
 | | diff status validate explain verify analyze render preview wait parse extract research | | | | |
-| name.verb.create | create add insert append upload record build grant register | F | F | F | |
+| name.verb.create | create add insert append upload record build register | F | F | F | |
 | name.verb.export | export download: a copy of what exists comes back to the caller | T | F | T | |
 | name.verb.artifact | convert generate synthesize compile backup snapshot unzip | F | F | | |
 | name.verb.import | import: what comes in may overwrite what is there | F | T | | |
@@ -41,7 +41,7 @@ the same arguments has no additional effect". Rule ids and what they set
 | name.verb.lifecycle | stop pause resume restart reboot: an existing thing changes state | F | | | |
 | name.verb.session | connect disconnect switch activate checkout login | F | F | | |
 | name.verb.toggle | toggle | F | F | F | |
-| name.verb.transition | approve submit complete dismiss acknowledge archive; markers: mark tag pin star | F | F | T | |
+| name.verb.transition | approve grant submit complete dismiss acknowledge archive; mark tag pin star | F | F | T | |
 | name.verb.change | close install manage handle reject refund pay | F | | | |
 | name.verbs.mixed | several actions (``get_or_create``): per hint the riskiest | F | | | |
 | name.agent-noun | a writing agent noun ending a verbless name (``log_writer``): cautious values only | F | | | |
@@ -67,7 +67,23 @@ the action and the first its object (``backup_status`` reads the status of a
 backup, ``snapshot_delete`` deletes one). When the last word is such a noun
 too (``backup_download``, ``download_backup``, ``backup_import``) either may
 be the action: the description's opening verb settles which (`settle`), and
-without one both count and the riskier wins.
+without one both count and the riskier wins. A thing a tool keeps (``record``,
+``register``, ``list``, ``schedule``, ``message``, ``comment``, ``post``,
+``email``, ``tag``, ``label``) is a verb too, but before a final verb that is
+no such noun it is that verb's object (``crop_record_search`` searches,
+``plc_register_read`` reads, ``mailing_list_add`` adds); alone or last it keeps
+its own reading (``record_audio``, ``list_record``), and named last after
+other words it is no action at all (``port_berth_schedule``). A verb that is
+as often a noun (``release``, ``link``) after another word is the object of a
+final verb too (``batch_release_status``), while first in a name it stays the
+action (``run_query``). ``log``, ``report`` and ``order`` are no verbs of the
+lexicon: objects wherever they stand.
+
+The scan reads tool names with this module too (one tokenizer, one lexicon):
+`name_words` (a name's words and their `singular`), `text_words` (a
+sentence's words, a tool name's inside it split apart), `verb_of` (a verb in
+any regular form: ``cancelled``, ``approval``, ``cancellation``) and
+`NameParts.reads`, `.writes` and `.may_write`.
 
 Agent nouns: a name without a verb that ends in an agent noun made from a
 writing verb of the lexicon acts through it (``log_writer`` writes, never an
@@ -94,16 +110,21 @@ from hintgate.scan.deferred import compiled
 
 __all__ = [
     "NAME_QUALIFIERS",
+    "READ_NOUNS",
     "VERBS",
     "NameParts",
     "VerbClass",
     "by_object",
     "lookup_verb",
     "name_effect",
+    "name_words",
     "noun_like",
     "parse_name",
     "settle",
+    "singular",
+    "text_words",
     "tokenize",
+    "verb_of",
 ]
 
 
@@ -152,31 +173,31 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
         "get list ls read search find query show describe fetch view lookup count check inspect "
         "diff status validate verify explain preview retrieve analyze analyse audit compare "
         "summarize summarise estimate calculate compute echo ping whoami wait poll discover "
-        "explore lint print display take capture scan aggregate render parse extract research",
+        "explore lint print display take capture scan aggregate render parse extract research look",
     ),
-    (CREATE, "create add insert append upload record build grant invite new clone copy fork duplicate register enroll"),
+    (CREATE, "create add insert append upload record build invite new clone copy fork duplicate register enroll"),
     (EXPORT, "export download"),
     (
         ARTIFACT,
         "convert generate synthesize synthesise compile package bundle backup snapshot unzip unpack untar decompress",
     ),
     (IMPORT, "import"),
-    (SEND, "send post publish notify email reply comment share message broadcast"),
+    (SEND, "send post publish notify email reply comment share message broadcast forward push"),
     (
         UPDATE,
         "update set put upsert write save configure assign unassign enable disable store "
-        "block unblock ban unban rotate scale resize",
+        "block unblock ban unban rotate scale resize override change",
     ),
     (
         EDIT,
         "edit modify patch move rename replace apply deploy merge rebase upgrade downgrade transfer attach "
-        "link reorder",
+        "link reorder adjust reroute",
     ),
     (RESTORE, "restore revert rollback reset overwrite sync reimport undo"),
     (
         DELETE,
         "delete del remove rm drop purge destroy truncate wipe clear revoke kill terminate cancel "
-        "uninstall unset erase prune evict flush discard abort detach unlink unregister deprovision invalidate",
+        "uninstall unset erase prune evict flush discard abort detach unlink unregister deprovision invalidate void",
     ),
     (EXECUTE, "run execute exec eval evaluate invoke call"),
     (INTERACT, "click type press hover drag fill scroll tap swipe focus select"),
@@ -187,11 +208,14 @@ _TABLE: tuple[tuple[VerbClass, str], ...] = (
     (TOGGLE, "toggle"),
     (
         TRANSITION,
-        "control complete accept approve submit finalize dismiss acknowledge ack snooze escalate "
+        "control complete accept approve grant submit finalize dismiss acknowledge ack snooze escalate "
         "archive unarchive reopen mark unmark flag unflag label pin unpin star unstar tag untag "
-        "subscribe unsubscribe mute unmute follow unfollow lock unlock",
+        "subscribe unsubscribe mute unmute follow unfollow lock unlock excuse",
     ),
-    (CHANGE, "close install manage handle reject refund charge pay book reserve sign"),
+    (
+        CHANGE,
+        "close install manage handle reject refund charge pay book reserve sign waive withdraw buy purchase release",
+    ),
     (OPAQUE, "load open resolve simulate perform process confirm make do use review"),
 )
 
@@ -235,6 +259,7 @@ _NOUNISH = frozenset(
         *("snapshot", "backup", "export", "import", "download", "package", "bundle", "block", "lock", "link"),
         *("label", "flag", "pin", "star", "schedule", "archive", "patch", "sign", "charge", "book", "transfer"),
         *("review", "mark", "scale", "sync", "reset", "snooze", "release", "deploy", "merge", "refund", "stop"),
+        *("override", "forward", "push", "change", "purchase", "register"),
     }
 )
 # Read words that are as often nouns, or states, at the end of a name (request_status, page_count).
@@ -248,7 +273,15 @@ _JOB_NOUNS = frozenset(
     {"backup", "snapshot", "export", "import", "download", "upload", "archive", "build", "package", "bundle"}
     | {"deploy", "sync", "merge"}
 )
+# Verbs that name a thing kept as often as an action (a record, a register, a list, a schedule, a message): before a
+# final verb that is no such word they are its object (crop_record_search, plc_register_read, mailing_list_add).
+# Nouns of the same kind that are no verbs of the lexicon (log, report, order) are objects wherever they stand.
+_OBJECT_NOUNS = frozenset(
+    {"record", "register", "list", "schedule", "message", "comment", "post", "email", "tag", "label"}
+)
 _PREPOSITIONS = frozenset({"by", "for", "from", "in", "into", "of", "on", "to", "with", "at", "as"})
+# Nouns that name what a read gives back: a name without an action that holds one reads (account_balance).
+READ_NOUNS = frozenset({"status", "balance", "info", "details", "summary", "quote"})
 
 # Verbs whose effect depends on their object, in general English: extracting
 # facts from a page reads, extracting an archive writes its files out;
@@ -269,7 +302,6 @@ _IDENTIFIERS = frozenset(
     | {"dns", "url", "uri", "path", "alias", "reference", "ref", "symbol", "handle"}
 )
 
-_SPLIT = compiled(r"[^A-Za-z0-9]+")
 _WORDS = compiled(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 
@@ -282,20 +314,50 @@ def tokenize(name: str) -> tuple[str, ...]:
     stay with the word they end (``auth0``, ``s3``), so vendor names survive.
     Cached: parameter names such as ``pageId`` recur across a server's tools.
     """
+    return text_words(name)
+
+
+def text_words(text: str) -> tuple[str, ...]:
+    """`tokenize` for a text that seldom recurs (a sentence), uncached: its words and the words of the tool names in
+    it (``cancel_booking``, ``cancelBooking``), lower-case."""
     words: list[str] = []
-    for part in _SPLIT.split(name):
-        if not part:
-            continue
-        pieces = _WORDS.findall(part)
-        merged: list[str] = []
-        for piece in pieces:
-            # A digit run glued to the end of a word is part of it (auth0, s3, v2).
-            if piece.isdigit() and merged and not merged[-1].isdigit():
-                merged[-1] += piece
-            else:
-                merged.append(piece)
-        words.extend(p.lower() for p in merged)
+    end = -1
+    for piece in _WORDS.finditer(text):
+        word = piece.group()
+        # A digit run glued to the end of a word is part of it (auth0, s3, v2).
+        if piece.start() == end and word.isdigit() and not words[-1].isdigit():
+            words[-1] += word
+        else:
+            words.append(word.lower())
+        end = piece.end()
     return tuple(words)
+
+
+def singular(word: str) -> str:
+    """The singular of a lower-case plural by English's regular rules (``policies`` -> ``policy``, ``addresses`` ->
+    ``address``, ``secrets`` -> ``secret``); a word of three letters or fewer, or one ending in -ss, -us or -is
+    (``class``, ``status``, ``analysis``), is itself."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4 and word[:-1] not in _IE_NOUNS:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return word[:-2]
+    return word[:-1]
+
+
+# Nouns ending in -ie, whose plural is no -y word's: cookies, movies.
+_IE_NOUNS = frozenset(
+    {"cookie", "movie", "calorie", "selfie", "zombie", "rookie", "brownie", "smoothie", "hoodie", "newbie", "genie"}
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def name_words(name: str) -> frozenset[str]:
+    """The words of a tool's name (`tokenize`) and their singulars: ``vault_getSecrets`` -> vault, get, secrets,
+    secret. What the scan compares a text's words with to tell the tool's own job."""
+    words = tokenize(name)
+    return frozenset(words) | {singular(word) for word in words}
 
 
 def noun_like(word: str) -> bool:
@@ -322,6 +384,32 @@ def lookup_verb(word: str, *, description: bool = False) -> VerbClass | None:
         if found is not None:
             return found
     return None
+
+
+@functools.lru_cache(maxsize=16384)
+def verb_of(word: str) -> VerbClass | None:
+    """The class of a lower-case word that is a verb of the lexicon in any regular form of English: as it stands or
+    as a description opens with it (`lookup_verb`), in the past or the -ing form (``cancelled``, ``approved``,
+    ``closing``, ``modified``), or made a noun of the act (``removal``, ``cancellation``, ``adjustment``)."""
+    found = lookup_verb(word, description=True)
+    if found is not None:
+        return found
+    for stem in _inflected_stems(word):
+        found = VERBS.get(stem)
+        if found is not None:
+            return found
+    return None
+
+
+def _inflected_stems(word: str) -> tuple[str, ...]:
+    for ending, back in (("ied", "y"), ("ed", ""), ("ing", ""), ("al", ""), ("ation", ""), ("ment", "")):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)] + back
+            if ending == "al":  # approval, removal, dismissal: never signal, general
+                return (stem + "e", stem) if stem.endswith("ss") else (stem + "e",)
+            doubled = (stem[:-1],) if len(stem) > 3 and stem[-1] == stem[-2] else ()
+            return (stem, stem + "e", *doubled)
+    return ()
 
 
 def _stems(word: str) -> tuple[str, ...]:
@@ -361,6 +449,29 @@ class NameParts:
     reader_head: bool = False
     candidates: tuple[str, ...] = ()
 
+    @property
+    def reads(self) -> bool:
+        """Whether the name's action only reads and no later action writes (``get_user``, ``crop_record_search``)."""
+        return self.verb_class is not None and self.verb_class.reads and not self.later_writes
+
+    @property
+    def writes(self) -> bool:
+        """Whether an action of the name changes something (``update_ticket``, ``get_or_create``); an opaque
+        action (``process_order``) says neither."""
+        cls = self.verb_class
+        return (cls is not None and not cls.reads and not cls.opaque) or bool(self.later_writes)
+
+    @property
+    def may_write(self) -> bool:
+        """`writes`, or the action is opaque and a word after it is a writing verb (``process_refund``,
+        ``confirm_transfer``): what a name whose action does not read may change."""
+        if self.writes:
+            return True
+        if self.verb is None or self.verb_class is None or not self.verb_class.opaque:
+            return False
+        after = self.tokens[self.tokens.index(self.verb) + 1 :]
+        return any((cls := VERBS.get(word)) is not None and not cls.reads and not cls.opaque for word in after)
+
 
 def parse_name(name: str) -> NameParts:
     """Tokenise `name` and find its action verb, object, qualifiers and any further actions.
@@ -384,6 +495,12 @@ def parse_name(name: str) -> NameParts:
         final = VERBS.get(rest[-1]) if rest and token in _JOB_NOUNS else None
         if final is not None and not final.opaque and rest[-1] not in _JOB_NOUNS:
             # "backup_status", "snapshot_delete": the job noun is the object of the final verb.
+            return settle(NameParts(tokens, token, cls, (), qualifiers, ()), rest[-1])
+        if index > 0 and not rest and token in _OBJECT_NOUNS and not cls.reads:
+            continue  # "port_berth_schedule", "arc_flash_label": a thing kept, named last after others, is no action
+        if rest and (token in _OBJECT_NOUNS or (index > 0 and token in _NOUNISH)) and _final_action(rest[-1]):
+            # "crop_record_search", "batch_release_status": a thing kept, or a noun-like verb after another word,
+            # is the object of the final verb.
             return settle(NameParts(tokens, token, cls, (), qualifiers, ()), rest[-1])
         cls = by_object(token, cls, rest)
         candidates = (token, rest[-1]) if final is not None and rest[-1] in _JOB_NOUNS else ()
@@ -413,6 +530,13 @@ def parse_name(name: str) -> NameParts:
         obj = tuple(t for t in tokens[:-1] if t not in NAME_QUALIFIERS)
         return NameParts(tokens, tokens[-1], _agent_class(head), obj, qualifiers, ())
     return NameParts(tokens, None, None, (), qualifiers, ())
+
+
+def _final_action(word: str) -> bool:
+    """Whether `word`, last in a name after a noun of a thing kept, is its action: a verb that acts on something
+    (not opaque) and no verb as often a noun there (``list_record`` and ``list_data_set`` keep their first verb)."""
+    found = VERBS.get(word)
+    return found is not None and not found.opaque and word not in _JOB_NOUNS and word not in _NOUNISH
 
 
 def settle(parts: NameParts, word: str) -> NameParts:
