@@ -13,7 +13,12 @@ credential's name, an IBAN, a phone number, a tool's snake_case name):
   agent,") or the model as the subject of a duty ("the assistant must ..."),
   followed within two sentences by an ask that reaches beyond the tool:
   sending, a secret, an outside address, keeping something from the user,
-  skipping the user's say, a verdict fixed whatever the data says;
+  skipping the user's say, a verdict fixed whatever the data says; or,
+  when the model is named in a heading that a colon or a bracket ends
+  ("Note for the AI assistant:", "[For the AI]"), the user named past a
+  sentence's label within two sentences ("tell the user ..."): a note to the
+  model about how to treat its user, which no tool's data has to say (the
+  user as a chat line's speaker, "User: ...", is not such a mention);
 - keeping something from the user ("do not tell the user", "the user need
   not be informed") beside an ask of that kind;
 - skipping the user's say ("do not ask for confirmation", "already
@@ -168,16 +173,18 @@ _SECRET_NAME = compiled(
 # A sentence ends at its stop, a line break or a closing full stop of the scripts that have their own (Chinese and
 # Japanese, Arabic, the Indic scripts, Urdu, Armenian, Ethiopic, Burmese, Khmer).
 _STOP = compiled(r"[.!?;\u0e46]\s+|\n+|[。！？؟।۔։።။។]")
-# A label: up to seventy characters from a sentence's start to its colon (Ethiopic's too), comma or dash (the note's
-# addressee; not a web address's scheme nor a time of day), a bracketed tag's close ("[Note to the agent]"), or a
-# greeting that is a sentence of its own ("Dear assistant!").
-_LABEL = compiled(r"(?:[^:：፦,،、—\n]|:(?=\d)){0,70}?(?:[:：፦](?!//|\d)|[,،、!](?:\s|$)|\s[—–-]\s|(?<=\S)[\]】])")
+# A label: up to seventy characters from a sentence's start to its colon (Ethiopic's and Khmer's too), comma or dash
+# (the note's addressee; not a web address's scheme nor a time of day), a bracketed tag's close ("[Note to the
+# agent]"), or a greeting that is a sentence of its own ("Dear assistant!").
+_LABEL = compiled(r"(?:[^:：፦៖,،、—\n]|:(?=\d)){0,70}?(?:[:：፦៖](?!//|\d)|[,،、!](?:\s|$)|\s[—–-]\s|(?<=\S)[\]】])")
 # Who said a line of a chat log or a transcript, before what they said: a time stamp, a handle or a name and a colon
 # ("[12:10] jorge.b: ", "10:42 <raj> ", "Amit: "). What they said opens after it, and so does its label.
 _SPEAKER = compiled(
     r"(?:\[?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\]?\s+)?(?:<[\w.@-]{1,32}>|[\w.@-]{1,32}(?:\s[\w.@-]{1,32})?:)\s+"
 )
 _WINDOW = 3
+# What ends a label that may be a clause of the sentence rather than its heading.
+_CLAUSE_ENDS = frozenset(",،、!")
 # How many labels after the first are read for the model's name.
 _LABELS = 3
 _SHORTEST = 12
@@ -189,6 +196,11 @@ class _Sentence:
     end: int
     found: frozenset[str]
     addressed: bool
+    # The model named in a heading that ends in a colon or a bracket ("Note for the AI assistant:", "[For the AI]"),
+    # not in a clause that a comma ends ("The model cannot tell, ...").
+    noted: bool = False
+    # The user named past the sentence's label ("tell the user ..."), not as a chat line's speaker ("User: ...").
+    told: bool = False
 
 
 def may_hold(text: str) -> bool:
@@ -390,7 +402,7 @@ class _Reader:
         found = set(at)
         if "send" in found and "unsent" in found and not _sent(text, start, end, patterns):
             found.discard("send")  # "do not share the code with anyone": the sending forbidden, nothing sent
-        addressed = False
+        addressed = noted = False
         if "ai" in found:
             label = _LABEL.match(text, start, end)
             opens = start
@@ -409,13 +421,37 @@ class _Reader:
                 # The model named in a label ("Note for the assistant:") or greeted at the sentence's start ("AI,
                 # ..."), not a product's name ("Home Assistant") nor a quotation's word.
                 addressed = not quotation_open(text[start:ai]) and not _PRODUCT.search(text[max(opens, ai - 40) : ai])
+                head = label.group()
+                noted = addressed and head.rstrip()[-1:] not in _CLAUSE_ENDS and not _placeholder(head)
             if not addressed and "duty" in found:
                 addressed = True  # "the assistant must ...": the model as the subject of a duty
         if "override" in found and (
             quotation_open(text[start : at["override"]]) or _single_quoted(text, start, at["override"])
         ):
             found.discard("override")  # an attack quoted as the subject of a warning or a report
-        return _Sentence(start, end, frozenset(found), addressed)
+        told = "user" in found and _past_label(text, start, end, at["user"])
+        return _Sentence(start, end, frozenset(found), addressed, noted, told)
+
+
+def _placeholder(label: str) -> bool:
+    """Whether a label ends in a usage line's placeholder in capitals ("\\dt [MODÈLE]", "[PATTERN]"), not a heading
+    to the model; an acronym ("[AI]", "[KI]") is shorter."""
+    head = label.rstrip()
+    if not head.endswith("]") or "[" not in head:
+        return False
+    word = head[head.rfind("[") + 1 : -1]
+    return len(word) >= 4 and word.isupper() and not any(c.isspace() for c in word)
+
+
+def _past_label(text: str, start: int, end: int, at: int) -> bool:
+    """Whether `at` stands past the label that opens `text[start:end]` (after a chat line's speaker), or in a sentence
+    with no label: not the label itself ("Usuario: ...", "[10:02] Benutzer: ...")."""
+    speaker = _SPEAKER.match(text, start, end)
+    if speaker is not None and at < speaker.end():
+        return False
+    label = _LABEL.match(text, start if speaker is None else speaker.end(), end)
+    # (A clause a comma ends is no label here: "Tell the user, ...".)
+    return label is None or at >= label.end() or label.group().rstrip()[-1:] in _CLAUSE_ENDS
 
 
 def _single_quoted(text: str, start: int, at: int) -> bool:
@@ -477,7 +513,9 @@ def _judged(sentences: Sequence[_Sentence], i: int) -> tuple[int, int, str] | No
     if "override" in here.found:
         return i, i, "tells the model to drop its previous instructions"
     if here.addressed:
-        asks = [_reaches(s.found) for s in after]
+        # A note headed to the model that goes on to the user ("Note for the AI assistant: tell the user ...") rules
+        # how the model treats its user: no data a tool returns has that to say.
+        asks = [_reaches(s.found) | ({"user"} if here.noted and s.told else set()) for s in after]
         if any(asks):
             end = i + max(k for k, ask in enumerate(asks) if ask)
             return i, end, "addresses the model and asks it to " + _asked(set().union(*asks))
@@ -530,4 +568,6 @@ def _asked(reach: set[str]) -> str:
         return "send data to an address or another tool"
     if "fixed" in reach:
         return "tell the user a verdict fixed in advance"
+    if "user" in reach:
+        return "say or do to the user what the note dictates"
     return "send data on"
