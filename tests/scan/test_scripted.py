@@ -124,11 +124,12 @@ def test_a_results_sentence_that_tells_the_user_what_to_do_or_protects_them_is_n
 
 def test_a_definition_that_says_what_to_answer_its_user_is_not_read_as_a_note_to_the_model() -> None:
     # What the model tells its user is a definition's own business: the result rule does not reach it through the
-    # reading of notes to the model (agents named nearby).
+    # reading of notes to the model (`poisoning._noted`, cued by "another system").
     description = (
-        "Run a batch of SQL statements in one transaction. Agents should group the statements first. If the user "
-        "asks for one to be held open, tell them first that it stays open until they close it, then get their "
-        "agreement."
+        "Runs statements in one transaction, which holds locks and can block other writers. Group the statements "
+        "first, then run them with nothing in between: no waiting on the user, no waiting on another system. If the "
+        "user asks for one to be held open across that, tell them first that it stays open until they close it and "
+        "may block other writers, then get their agreement."
     )
     tool = {"name": "run_batch", "description": description}
     assert not any(f.level is Level.HIGH for f in scan_tool(tool))

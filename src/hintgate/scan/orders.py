@@ -1792,7 +1792,8 @@ def _judge_sentence(
         targets.append("persist")
         why.append(f"sets a rule for the model's later turns ({dormant.group().strip()[:60]!r})")
         addressee = "model"
-    if relayed is not None:
+    if relayed is not None and addressee != "model":
+        # (Said where this alone makes the model the one addressed; `poisoning._noted` reads the words.)
         if "user-view" not in targets:
             targets.append("user-view")
         why.append(f"scripts what the model answers its user ({relayed.group().strip()[:60]!r})")
