@@ -45,7 +45,7 @@ from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, may_deny, splits
 from hintgate.scan.authority import may_shift, shift_places, shifts
-from hintgate.scan.cells import Headers, cells, sample_key, unescaped
+from hintgate.scan.cells import Cell, Headers, cells, sample_key, unescaped
 from hintgate.scan.chaining import chains
 from hintgate.scan.cues import Cue
 from hintgate.scan.documents import job_document
@@ -899,8 +899,11 @@ def scan_strings(
     a JSON string, a log line's `key="value"`: `scan.cells`) is read as a text
     of its own too, but under a key naming a sample (`payload`) or amid a
     report on attacks; a value under such a key in structured data is shown,
-    not said. No key makes a sample of the strongest order, though: the model
-    or its reader addressed, a secret taken, and it sent to an address or put
+    not said, and so is a table's value under a column header naming a sample
+    (a firewall log's `payload_excerpt`) and every data value of a tool whose
+    name says it finds attacks (`waf_blocked`, `scan_prompt_injection`). No
+    key makes a sample of the strongest order, though: the model or its
+    reader addressed, a secret taken, and it sent to an address or put
     into a call (`_blatant`) stands high under any key or column header (a
     value's own key is no report on attacks that quotes it), an upstream
     choosing its keys as it likes. A lone surrogate (a JSON `"\\ud800"`: valid in a Python string,
@@ -957,6 +960,9 @@ def _scan_strings(
         if text and (not _cleared(text, judged=judged) or (judged and _escapes_hide(text))):
             pending.append((len(text), order, location, text))
     pending.sort()  # shortest first: as many texts as the budget allows are read whole
+    # A tool whose name says its job is finding attacks (`waf_blocks`, `scan_prompt_injection`) returns the attacks it
+    # found as its data: each value it holds as data is a sample, as under a key that names one.
+    detector = tool is not None and _detects_attacks(tool, "")
     started = time.process_time() if pending else 0.0
     left = characters
     for _, _, location, text in pending:
@@ -969,10 +975,11 @@ def _scan_strings(
         begun = time.process_time()
         found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings)
         invisible = sorted(f.start for f in found if f.code == "HG601")
-        shown = _shown(path, part, found, invisible, tool, off, warnings)
+        shown = _shown(path, part, found, invisible, tool, off, warnings, detector=detector)
         kept: list[tuple[int, int]] = []  # the spans high: a value there is read already
         lowered: list[tuple[int, int]] = []  # the spans high but shown as quoted: a value there is read for `_blatant`
-        sample = _keyed_sample(location)
+        # Structured data's values: a sample under a key naming one, or any of a detector's.
+        sample = _keyed_sample(location) or (detector and location[:1] == ("structuredContent",))
         blatant: list[ScanFinding] = []
         if sample:
             # A value its key names a sample of ("payload", "examples") is shown, not said: but for what no key makes
@@ -996,7 +1003,7 @@ def _scan_strings(
             # hold no more than its characters.
             now = time.process_time()
             deadline = max(started + seconds, now + (now - begun))
-            findings.extend(_cell_findings(path, location, part, (kept, lowered), tool, off, deadline))
+            findings.extend(_cell_findings(path, location, part, (kept, lowered), tool, off, deadline, detector))
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
             findings.append(
                 _unscanned(location, text, len(part), tool, f"past the {characters} characters it reads in full")
@@ -1004,7 +1011,7 @@ def _scan_strings(
     if judged:
         unread = {location for _, _, location, _ in pending}
         findings.extend(_field_findings(texts, unread, findings, tool))
-        findings.extend(_turn_findings(texts, unread, findings, tool))
+        findings.extend(_turn_findings(texts, unread, findings, tool, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1125,6 +1132,7 @@ def _cell_findings(
     tool: str | None,
     off: frozenset[str],
     deadline: float,
+    detector: bool = False,
 ) -> Iterator[ScanFinding]:
     """The high findings in the values `text` holds as data (`scan.cells`: a CSV cell, a JSON string, a log line's
     `key="value"`), each read as a text of its own, at their places in `text`; but where the reading of the whole
@@ -1146,14 +1154,29 @@ def _cell_findings(
     shown = _Overlaps(lowered)
     headers = Headers(text)
     quoted: _Overlaps | None = None
+
+    def amid_report(cell: Cell) -> bool:
+        nonlocal quoted
+        if reports_around(text, cell.start, cell.end):
+            return True
+        if quoted is None:
+            quoted = _Overlaps(quoted_spans(text))
+        return quoted.overlap(cell.start, cell.end)
+
     for cell in held:
         if _cleared(cell.value, judged=True):
             continue
         key = _KEY_BEFORE.search(cell.before)
-        sample = key is not None and sample_key(key.group(1))
         named = key.group(1) if key is not None else headers.of(cell)
-        own = named is not None and (sample_key(named) or names_report(named))  # its own key would quote it
-        if shown.overlap(cell.start, cell.end) and not own:
+        sample = named is not None and sample_key(named)  # a column's header names its values as a key does
+        own = sample or (named is not None and names_report(named))  # its own key would quote it
+        if detector and not own:
+            # A detector's value is a sample (a detector's name is no key of the value's own): amid a report on
+            # attacks it is skipped as any value is, elsewhere what no key makes a sample of stands.
+            if amid_report(cell):
+                continue
+            sample = True
+        elif shown.overlap(cell.start, cell.end) and not own:
             continue  # the whole text's reading shows it as quoted material
         if time.process_time() > deadline:
             yield _unscanned(location, text, cell.start, tool, "the scan's budget ran out before the values in it")
@@ -1168,11 +1191,7 @@ def _cell_findings(
         if shown.overlap(cell.start, cell.end):
             sample = True
         elif not sample:
-            around = reports_around(text, cell.start, cell.end)
-            if not around:
-                if quoted is None:
-                    quoted = _Overlaps(quoted_spans(text))
-                around = quoted.overlap(cell.start, cell.end)
+            around = amid_report(cell)
             if around and not own:
                 continue  # a security tool's output showing what it found, or a write-up quoting it
             sample = around
@@ -1201,14 +1220,27 @@ def _field_findings(
 
 
 def _turn_findings(
-    texts: Sequence[tuple[Location, str]], read: Collection[Location], found: list[ScanFinding], tool: str | None
+    texts: Sequence[tuple[Location, str]],
+    read: Collection[Location],
+    found: list[ScanFinding],
+    tool: str | None,
+    detector: bool = False,
 ) -> Iterator[ScanFinding]:
     """The orders under a label of the chat's roles (`scan.turns`) in the texts the linear pass did not clear
-    (`read`: such labels are among its phrases), but where a high finding of the same text already stands."""
+    (`read`: such labels are among its phrases), but where a high finding of the same text already stands, and in a
+    sample (a value of structured data or one written as data in a text, under a key naming one, or any of a
+    `detector`'s): a forged turn there is shown, and what no key makes a sample of was read in it already
+    (`_blatant`)."""
     for location, text in texts:
         if location not in read or (location and isinstance(location[-1], Key)):
             continue
-        for span in _clear_of_high(turn_orders(text[:RESULT_LINEAR_CHARACTERS]), found, location):
+        if _keyed_sample(location) or (detector and location[:1] == ("structuredContent",)):
+            continue
+        spans = _clear_of_high(turn_orders(text[:RESULT_LINEAR_CHARACTERS]), found, location)
+        if spans:
+            samples = _Overlaps(list(_sample_cells(text, every=detector)))
+            spans = [span for span in spans if not samples.overlap(span.start, span.end)]
+        for span in spans:
             what = "forges a message of the chat's system, developer or operator that asks the model to act"
             yield _beyond_job(what, span.why, location, span.start, span.end, tool)
 
@@ -1439,13 +1471,15 @@ def _shown(
     tool: str | None,
     off: frozenset[str],
     warnings: bool,
+    *,
+    detector: bool = False,
 ) -> _Shown | None:
     """How `text` reads without the attacks it quotes, when a high finding of wording stands in one (else None): the
     text is scanned again with the quotations' words blanked out."""
     high = [f for f in found if f.code in _WORDING and f.decoded is None and _result_level(f, invisible) is Level.HIGH]
     if not high:
         return None
-    spans = quoted_spans(text)
+    spans = [*quoted_spans(text), *_sample_cells(text, every=detector)]
     quotes = _Overlaps(list(spans))
     if not any(quotes.overlap(f.start, max(f.end, f.start + 1)) for f in high):
         return None
@@ -1458,6 +1492,22 @@ def _shown(
     invisible_again = sorted(f.start for f in again if f.code == "HG601")
     said = [(f.start, max(f.end, f.start + 1)) for f in again if _result_level(f, invisible_again) is Level.HIGH]
     return _Shown(spans, said)
+
+
+def _sample_cells(text: str, *, every: bool = False) -> Iterator[tuple[int, int]]:
+    """The spans (with the marks around them) of the values `text` holds as data whose own key or column header names
+    them a sample of someone else's words (`payload`, `matched_text`, a log's `sample=`, a CSV's `payload_excerpt`
+    column), or of every such value when `every` (a detector's output): a firewall's log row or a classifier's record
+    shows the attack it caught, it does not say it. What no key makes a sample of (`_blatant`) stands in such a value
+    all the same (`_cell_findings` reads it on its own)."""
+    headers = Headers(text)
+    for cell in cells(text):
+        key = _KEY_BEFORE.search(cell.before)
+        # A dotted key is a path: its value is named by its last part (a webhook's `payload.message` is a message, the
+        # `example.com:` of an address before a line's quotation no key at all).
+        named = key.group(1).rsplit(".", 1)[-1] if key is not None else headers.of(cell)
+        if every or (named is not None and sample_key(named)):
+            yield cell.start - 1, cell.end + 1
 
 
 class _Overlaps:
