@@ -20,21 +20,35 @@ from hintgate.testing import running_gateway
 
 pytestmark = pytest.mark.anyio
 
-# `python -m hintgate ARGS...`, writing as it exits how many objects the collector leaves out of its passes
-# and whether the store's tables are still in them.
+# `python -m hintgate ARGS...`, writing as it exits how many objects the collector leaves out of its passes,
+# whether the store's tables are still in them, how many scan warm-ups it started and, once they ended, how many
+# of the scan's patterns were still to compile.
 SERVE_AND_REPORT_FROZEN = textwrap.dedent(
     """
     import atexit, gc, json, runpy, sys
+    import hintgate.cli.serve as serve
 
     reported = sys.argv.pop(1)
+    warm_ups = []
+    start_scan_warmup = serve.start_scan_warmup
+
+    def recorded():
+        warm_ups.append(start_scan_warmup())
+        return warm_ups[-1]
+
+    serve.start_scan_warmup = recorded
 
     def write_report():
+        from hintgate.scan.deferred import pending
         from hintgate.store.tables import tool_calls
 
+        for thread in warm_ups:
+            thread.join()
         walked = {id(o) for o in gc.get_objects()}
         with open(reported, "w") as out:
             report = {"frozen": gc.get_freeze_count(), "tables_walked": id(tool_calls) in walked}
-            json.dump({**report, "collecting": gc.isenabled()}, out)
+            warmed = {"warm_ups": len(warm_ups), "pending": len(pending())}
+            json.dump({**report, "collecting": gc.isenabled(), **warmed}, out)
 
     atexit.register(write_report)
     runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
@@ -108,6 +122,8 @@ async def test_a_listening_gateway_keeps_what_it_built_to_start_out_of_the_colle
     # The modules, the SDK's models and the scan's phrases alone are tens of thousands of objects.
     assert seen["frozen"] > 10_000
     assert seen["collecting"] is True  # `serve` starts with the collector off: on again once it listens
+    # The result scan was warmed up on a thread of its own: no pattern is left for a result to compile on the loop.
+    assert (seen["warm_ups"], seen["pending"]) == (1, 0)
 
 
 async def stdio_report(tmp_path: Path, time_cmd: list[str], *args: str) -> dict[str, Any]:
@@ -169,6 +185,7 @@ async def test_a_stdio_gateway_keeps_what_it_built_to_start_and_its_store_once_o
     # The store opened after the first listing (its state was read ahead): its tables were set aside then.
     assert seen["tables_walked"] is False
     assert seen["collecting"] is True  # `serve` starts with the collector off: on again once the store opened
+    assert (seen["warm_ups"], seen["pending"]) == (1, 0)  # once the store opened, after the first listing
 
 
 async def test_a_stdio_gateway_without_a_store_collects_again_once_it_answered_its_first_listing(
@@ -177,6 +194,7 @@ async def test_a_stdio_gateway_without_a_store_collects_again_once_it_answered_i
     seen = await stdio_report(tmp_path, time_cmd, "--no-record")
     assert seen["frozen"] > 10_000
     assert seen["collecting"] is True
+    assert (seen["warm_ups"], seen["pending"]) == (1, 0)  # once the first listing was written
 
 
 async def test_an_http_gateway_builds_the_result_scan_before_its_first_result(

@@ -56,3 +56,19 @@ def test_a_deferred_pattern_keeps_its_own_special_methods() -> None:
     with pytest.raises(AttributeError):
         lazy.__missing_special__  # noqa: B018 - read for its error
     assert "a+" in repr(lazy)
+
+
+def test_compile_pending_compiles_every_stand_in_no_text_has_used_yet() -> None:
+    used, unused, broken = compiled(r"\bused\b"), compiled(r"\bunused\b"), compiled(r"(unclosed")
+    assert used.search("it was used") is not None
+    waiting = deferred.pending()
+    assert unused in waiting
+    assert used not in waiting
+    assert deferred.compile_pending() > 0
+    assert unused not in deferred.pending()
+    assert broken in deferred.pending()  # left to raise where it is used
+    assert "search" in vars(unused)  # compiled: its methods are the compiled pattern's own from now on
+    assert unused.search("the unused one") is not None
+    assert deferred.compile_pending() == 0  # only patterns that do not compile are left
+    with pytest.raises(re.error):
+        broken.search("text")

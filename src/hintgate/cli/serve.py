@@ -15,6 +15,7 @@ import shlex
 import signal
 import socket
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -835,6 +836,35 @@ def build_result_scan() -> None:
     give_back_freed_heap()  # what the build needed only while it built, before the imports pile up above it
 
 
+def warm_result_scan() -> int:
+    """Compile what the result scan compiles where a text first needs it (`scan.deferred.compile_pending`), and
+    build the sets prose needs (`warm` of `scan.cues`, `scan.anchors`, `scan.tongues`); the number of patterns
+    compiled. About 5 MB: what costs more for what fewer texts need (the cues' engines one by one, 3.6 MB; the
+    punctuation's stand-ins, 2.3 MB; every language's forms, 6 MB) is still built at first use.
+
+    A serving gateway runs it on a thread of its own (`start_scan_warmup`): a result of 8 KB or less is scanned on
+    the event loop, and the first prose result (a man page) compiled hundreds of patterns there (1.6-2.3 s of CPU,
+    every other client waiting).
+    """
+    from hintgate.scan import anchors, cues, tongues
+    from hintgate.scan.deferred import compile_pending
+
+    count = compile_pending()
+    cues.warm()
+    anchors.warm()
+    tongues.warm()
+    give_back_freed_heap()  # what the sets needed only while they were built
+    return count
+
+
+def start_scan_warmup() -> threading.Thread:
+    """Run `warm_result_scan` on a daemon thread (the event loop compiles nothing then; the GIL interleaves the two
+    in short slices); the thread, started."""
+    thread = threading.Thread(target=warm_result_scan, name="hintgate-scan-warmup", daemon=True)
+    thread.start()
+    return thread
+
+
 def prepare_first_listing(*, sdk: bool = True) -> None:
     """Make ready what every first listing uses and is made on its first use, while the upstreams start.
 
@@ -901,15 +931,19 @@ def _settle_start_up() -> None:
 
 
 async def _settled_after_first_answer(gateway: Gateway) -> None:
-    """`_settle_start_up` once a stdio gateway's first listing is written out (or `FIRST_ANSWER_GRACE` passed)."""
+    """`_settle_start_up` once a stdio gateway's first listing is written out (or `FIRST_ANSWER_GRACE` passed), then
+    the result scan's warm-up (`start_scan_warmup`)."""
     await gateway.first_answer.written(FIRST_ANSWER_GRACE)
     _settle_start_up()
+    start_scan_warmup()  # after the first answer: its CPU is not the start's
 
 
 async def _then_settled(opening: Coroutine[Any, Any, None]) -> None:
-    """Await `opening` (the late store's), then `_settle_start_up` again: the store's modules and tables."""
+    """Await `opening` (the late store's), then `_settle_start_up` again (the store's modules and tables) and start
+    the result scan's warm-up (`start_scan_warmup`)."""
     await opening
     _settle_start_up()
+    start_scan_warmup()  # after the first answer, and after the store's opening
 
 
 async def _until_terminated(work: Coroutine[Any, Any, None]) -> None:
@@ -999,6 +1033,7 @@ async def run_http(
             config, settings, imports=WEB_MODULES, console=console, dashboard=_base_url(host, sock), scan_ahead=True
         ) as started:
             gateway, store = started.gateway, started.store
+            start_scan_warmup()
             async with reloading(gateway, watch=watch):
                 await _until_terminated(
                     _serve_web(gateway, store, settings, started.whereabouts, host=host, sock=sock, console=console)

@@ -35,7 +35,7 @@ from collections.abc import Collection, Iterator
 from hintgate.scan.patterns import branches, closing
 from hintgate.scan.phrases import PHRASES, Phrase
 
-__all__ = ["GATED_LENGTH", "anchors", "lowered", "searched", "starting"]
+__all__ = ["GATED_LENGTH", "anchors", "lowered", "searched", "starting", "warm"]
 
 GATED_LENGTH = 4096
 """Texts at least this long are gated; shorter ones are walked word by word (cheaper than a search per word)."""
@@ -236,3 +236,9 @@ def _apart() -> re.Pattern[str]:
 
 def _folds_apart(text: str) -> bool:
     return _apart().search(text) is not None
+
+
+def warm() -> None:
+    """Build now the letters whose case folds apart, read at the first long text beyond ASCII
+    (`hintgate.cli.serve.warm_result_scan`, on a thread of its own)."""
+    _apart()

@@ -48,7 +48,7 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open
 from hintgate.scan.spans import Span
 
-__all__ = ["foreign_asks", "may_hold"]
+__all__ = ["foreign_asks", "may_hold", "warm"]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -571,3 +571,12 @@ def _asked(reach: set[str]) -> str:
     if "user" in reach:
         return "say or do to the user what the note dictates"
     return "send data on"
+
+
+def warm() -> None:
+    """Compile now the forms of the languages written in ASCII and their finder, compiled at the first text that
+    may be in one of them (`hintgate.cli.serve.warm_result_scan`, on a thread of its own). Every language's forms
+    (6 MB more) are still compiled at the first text beyond ASCII that needs them."""
+    _patterns(_ASCII_LANGUAGES)
+    _anchored(_ASCII_LANGUAGES)
+    _finder(_ASCII_LANGUAGES, _ANCHORS)
