@@ -56,12 +56,17 @@ class Case:
     why: str = ""
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML was built with it: the same data as `yaml.safe_load`, read ten times faster
+(the blind sets are 5 MB of YAML)."""
+
+
 def load(folder: Path) -> list[Case]:
     """Every case under `folder`, in either layout."""
     cases: list[Case] = []
     paths = [*folder.glob(f"{DEFINITIONS}/*/*.yaml"), *folder.glob(f"{RESULTS}/*/*.yaml"), *folder.glob("*/*.yaml")]
     for path in sorted(paths):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
         if not isinstance(data, Mapping) or "cases" not in data:
             continue
         parts = path.relative_to(folder).parts

@@ -7,10 +7,11 @@ blind_final22 (written on 2026-11-29), blind_final23 and blind_final24, blind_fi
 then blind_final27 and blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30
 (its fourth round), blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final34 (its
 sixth), then blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on
-2026-12-01) were held out while the rules of their round were written and are released since; blind_dev5,
-written blind in the seventh round for honest tool definitions, was read while that round's rules were
-written. The floors below sit one case under what the scan scored on each when it was added or at a round's
-end (raised as the rules improved, never lowered), so a change that loses a class there fails.
+2026-12-01), then blind_final39 and blind_final40 (its second round) were held out while the rules of their
+round were written and are released since; blind_dev5, written blind in the seventh round for honest tool
+definitions, was read while that round's rules were written. The floors below sit one case under what the
+scan scored on each when it was added or at a round's end (raised as the rules improved, never lowered), so a
+change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ SIZES = {
     "blind_dev5": 300,
     "blind_final37": 310,
     "blind_final38": 310,
+    "blind_final39": 310,
+    "blind_final40": 310,
 }
 SETS = tuple(SIZES)
 
@@ -102,30 +105,33 @@ FLOORS = {
     "blind_dev4": (0.95, 0.01, 0.88, 0.02),
     "blind_final21": (0.96, 0.01, 0.89, 0.01),
     "blind_final22": (0.92, 0.01, 0.75, 0.03),
-    "blind_final23": (0.78, 0.04, 0.87, 0.02),
+    "blind_final23": (0.78, 0.04, 0.89, 0.02),
     "blind_final24": (0.83, 0.01, 0.85, 0.03),
     "blind_final25": (0.64, 0.04, 0.82, 0.04),
-    "blind_final26": (0.69, 0.04, 0.77, 0.04),
+    "blind_final26": (0.69, 0.04, 0.78, 0.04),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
     "blind_final27": (0.78, 0.01, 0.87, 0.10),
-    "blind_final28": (0.86, 0.02, 0.91, 0.04),
+    "blind_final28": (0.86, 0.02, 0.92, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
     "blind_final29": (0.76, 0.01, 0.80, 0.03),
-    "blind_final30": (0.64, 0.04, 0.85, 0.08),
+    "blind_final30": (0.67, 0.04, 0.86, 0.06),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
-    "blind_final31": (0.81, 0.02, 0.89, 0.09),
+    "blind_final31": (0.81, 0.02, 0.91, 0.09),
     "blind_final32": (0.70, 0.02, 0.79, 0.05),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
-    "blind_final33": (0.63, 0.02, 0.76, 0.05),
-    "blind_final34": (0.75, 0.07, 0.76, 0.05),
+    "blind_final33": (0.64, 0.02, 0.76, 0.04),
+    "blind_final34": (0.75, 0.07, 0.78, 0.05),
     # Held out through the seventh round of 2026-11-30, added at what its last rules scored.
     "blind_final35": (0.60, 0.09, 0.63, 0.09),
-    "blind_final36": (0.52, 0.17, 0.67, 0.09),
+    "blind_final36": (0.52, 0.17, 0.68, 0.09),
     # Written blind in the seventh round of 2026-11-30 for honest tool definitions, read while its rules were written.
     "blind_dev5": (0.60, 0.02, 0.85, 0.03),
     # Held out through the round of 2026-12-01, added at what its last rules scored.
-    "blind_final37": (0.64, 0.05, 0.62, 0.04),
-    "blind_final38": (0.69, 0.05, 0.72, 0.06),
+    "blind_final37": (0.64, 0.05, 0.63, 0.04),
+    "blind_final38": (0.69, 0.05, 0.74, 0.05),
+    # Held out through the second round of 2026-12-01, added at what its last rules scored.
+    "blind_final39": (0.66, 0.05, 0.79, 0.10),
+    "blind_final40": (0.61, 0.05, 0.75, 0.06),
 }
 
 
