@@ -498,7 +498,9 @@ def parse_name(name: str) -> NameParts:
             return settle(NameParts(tokens, token, cls, (), qualifiers, ()), rest[-1])
         if index > 0 and not rest and token in _OBJECT_NOUNS and not cls.reads:
             continue  # "port_berth_schedule", "arc_flash_label": a thing kept, named last after others, is no action
-        if rest and (token in _OBJECT_NOUNS or (index > 0 and token in _NOUNISH)) and _final_action(rest[-1]):
+        # "memos.mark_read": a final "read" after such a verb is the state it sets, not a read.
+        nounish = index > 0 and token in _NOUNISH and tuple(rest[-1:]) != ("read",)
+        if rest and (token in _OBJECT_NOUNS or nounish) and _final_action(rest[-1]):
             # "crop_record_search", "batch_release_status": a thing kept, or a noun-like verb after another word,
             # is the object of the final verb.
             return settle(NameParts(tokens, token, cls, (), qualifiers, ()), rest[-1])
