@@ -11,10 +11,21 @@ growth of this process's resident memory across one scan of every corpus tool
 (``<corpus>/tools`` and ``<corpus>/unannotated``), as a gateway with many
 upstreams holds after its first listing.
 
+With ``--real``, real prose nobody here wrote instead of the shapes: manual pages
+(``man -P cat``, 80 columns, overstrike removed) and the installed packages' pages
+(`bench/scan_pages.py`'s), cut into results of 8,000 characters (the size of
+result the gateway scans on its event loop) and of 100 KB; the CPU of each
+result's scan, warm (every result scanned once before any clock) as p50 / p95 /
+max, and cold: the first scan in a new process (after its imports), the lazy
+sets and forms built on first use included, in ``--cold`` processes of each size;
+the synthetic "prose" shape beside them, and the resident memory once every real
+result was scanned.
+
 Usage::
 
     python bench/scan_shapes.py [--rounds N] [--only SUBSTRING] [--hostile] [--rss --corpus DIR]
         [--format text|json]
+    python bench/scan_shapes.py --real [--cold N] [--format text|json]
 """
 
 from __future__ import annotations
@@ -23,7 +34,11 @@ import argparse
 import base64
 import codecs
 import json
+import os
 import random
+import re
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -167,6 +182,144 @@ def rss_growth(corpus: Path) -> tuple[int, float, float]:
     return len(tools), _rss_mb() - before, time.process_time() - start
 
 
+MAN_PAGES = (
+    "bash", "git-config", "curl", "gpg", "tmux", "wget", "find", "systemctl", "jq", "zip", "top", "grep", "sed",
+    "rsync", "ssh", "tar", "less", "make", "python3", "git-log",
+)  # fmt: skip
+"""Manual pages read as real prose, when installed: long, and written by people who never saw this scan."""
+REAL_SIZES = {"8 KB": 8_000, "100 KB": 102_400}
+"""Result sizes for `--real`: 8,000 characters is the longest prose result the gateway scans on its loop."""
+_OVERSTRIKE = re.compile(".\x08")
+
+
+def _man(name: str) -> str:
+    """Manual page `name` as `man` prints it to a pipe (80 columns), without overstrike; empty when missing."""
+    env = {**os.environ, "MANWIDTH": "80", "MAN_KEEP_FORMATTING": "", "LANG": "C.UTF-8"}
+    try:
+        done = subprocess.run(["man", "-P", "cat", name], capture_output=True, env=env, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return _OVERSTRIKE.sub("", done.stdout.decode("utf-8", errors="replace")) if done.returncode == 0 else ""
+
+
+def real_texts() -> dict[str, str]:
+    """Two streams of real prose: the manual pages of `MAN_PAGES` and the installed packages' pages, each joined."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from scan_pages import default_roots, pages
+
+    return {
+        "man": "\n\n".join(text for text in map(_man, MAN_PAGES) if text),
+        "pages": "\n\n".join(text for _, text in pages(default_roots())),
+    }
+
+
+def real_results(streams: dict[str, str], size: int, count: int) -> list[tuple[str, str]]:
+    """Up to `count` results of `size` characters: consecutive slices of each stream in turn, (where, text)."""
+    cut = {
+        name: [text[at : at + size] for at in range(0, len(text) - size + 1, size)] for name, text in streams.items()
+    }
+    out: list[tuple[str, str]] = []
+    for i in range(max(map(len, cut.values()), default=0)):
+        out.extend((f"{name}[{i}]", pieces[i]) for name, pieces in cut.items() if i < len(pieces))
+    return out[:count]
+
+
+def _cpu_ms(text: str) -> float:
+    fresh = {"content": [{"type": "text", "text": text}]}
+    start = time.process_time()
+    scan_result(fresh, warnings=False, seconds=1e9)
+    return (time.process_time() - start) * 1e3
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    at = lambda q: ordered[min(len(ordered) - 1, int(len(ordered) * q))]  # noqa: E731
+    return {
+        "n": len(ordered),
+        "p50_ms": round(at(0.5), 2),
+        "p95_ms": round(at(0.95), 2),
+        "max_ms": round(ordered[-1], 2),
+    }
+
+
+_COLD = """
+import json, sys, time
+start = time.process_time()
+from hintgate.scan.poisoning import scan_result
+imported = time.process_time() - start
+text = json.load(sys.stdin)
+start = time.process_time()
+scan_result({"content": [{"type": "text", "text": text}]}, warnings=False, seconds=1e9)
+first = time.process_time() - start
+start = time.process_time()
+scan_result({"content": [{"type": "text", "text": text}]}, warnings=False, seconds=1e9)
+second = time.process_time() - start
+rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmRSS:")) / 1024
+print(json.dumps({"import_ms": imported * 1e3, "first_ms": first * 1e3, "second_ms": second * 1e3, "rss_mb": rss}))
+"""
+
+
+def cold(text: str) -> dict[str, float]:
+    """The first scan of `text` in a new process (CPU ms, after the imports), its second, and the RSS after."""
+    done = subprocess.run(
+        [sys.executable, "-c", _COLD], input=json.dumps(text), capture_output=True, text=True, check=True, timeout=600
+    )
+    return json.loads(done.stdout)
+
+
+def real(colds: int) -> dict[str, Any]:
+    """Warm and cold CPU per real-prose result of each size, beside the synthetic prose shape at the same size."""
+    streams = real_texts()
+    report: dict[str, Any] = {"characters": {name: len(text) for name, text in streams.items()}, "sizes": {}}
+    chosen = {label: real_results(streams, size, 60 if size < 50_000 else 16) for label, size in REAL_SIZES.items()}
+    for results in chosen.values():  # every result once before any clock: the warm figures are warm
+        for _, text in results:
+            _cpu_ms(text)
+    for label, size in REAL_SIZES.items():
+        results = chosen[label]
+        warm = [_cpu_ms(text) for _, text in results]
+        slowest = sorted(zip(warm, (where for where, _ in results), strict=True), reverse=True)[:3]
+        synthetic = min(_cpu_ms(SHAPES["prose"](size)) for _ in range(5))
+        firsts = [cold(results[i * len(results) // colds][1]) for i in range(colds)] if colds else []
+        report["sizes"][label] = {
+            "characters": size,
+            "warm": _percentiles(warm),
+            "slowest": [f"{where} {ms:.1f}" for ms, where in slowest],
+            "man_p50_ms": round(
+                statistics.median(w for w, (n, _) in zip(warm, results, strict=True) if n[0] == "m"), 2
+            ),
+            "pages_p50_ms": round(
+                statistics.median(w for w, (n, _) in zip(warm, results, strict=True) if n[0] == "p"), 2
+            ),
+            "synthetic_prose_ms": round(synthetic, 2),
+            "cold": _percentiles([c["first_ms"] for c in firsts]) if firsts else None,
+            "cold_rss_mb": round(max(c["rss_mb"] for c in firsts), 1) if firsts else None,
+        }
+    report["rss_mb_after_all"] = round(_rss_mb(), 1)
+    return report
+
+
+def print_real(report: dict[str, Any]) -> None:
+    """The `--real` report as text."""
+    chars = ", ".join(f"{name} {n:,}" for name, n in report["characters"].items())
+    print(f"real prose ({chars} characters), scan_result CPU per result, ms")
+    print(f"{'size':8} {'n':>3} {'p50':>8} {'p95':>8} {'max':>8} {'man p50':>8} {'pages p50':>9} {'synthetic':>9}")
+    for label, row in report["sizes"].items():
+        warm = row["warm"]
+        print(
+            f"{label:8} {warm['n']:>3} {warm['p50_ms']:>8} {warm['p95_ms']:>8} {warm['max_ms']:>8} "
+            f"{row['man_p50_ms']:>8} {row['pages_p50_ms']:>9} {row['synthetic_prose_ms']:>9}   warm"
+        )
+        if row["cold"]:
+            c = row["cold"]
+            print(
+                f"{'':8} {c['n']:>3} {c['p50_ms']:>8} {c['p95_ms']:>8} {c['max_ms']:>8}   cold (first scan in a "
+                f"process), RSS {row['cold_rss_mb']} MB"
+            )
+        print(f"{'':8} slowest: {'; '.join(row['slowest'])}")
+    print(f"RSS after every real result scanned: {report['rss_mb_after_all']} MB")
+
+
 def main() -> int:
     """Print each shape's cost at 100 KB and its growth from 25 KB."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -176,7 +329,17 @@ def main() -> int:
     parser.add_argument("--rss", action="store_true", help="first: RSS growth across the corpus tools' scan")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--real", action="store_true", help="real prose (manual pages, packages' pages) instead")
+    parser.add_argument("--cold", type=int, default=5, help="with --real: new processes per size for the cold scan")
     args = parser.parse_args()
+    if args.real:
+        real_report = real(args.cold)
+        if args.format == "json":
+            json.dump(real_report, sys.stdout, indent=2)
+            print()
+        else:
+            print_real(real_report)
+        return 0
     report: dict[str, Any] = {}
     if args.rss:
         count, grown, seconds = rss_growth(args.corpus)
