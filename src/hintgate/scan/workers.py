@@ -3,9 +3,9 @@
 A tool's result or definition is someone else's text, and reading it costs
 time linear in its length (`tests/scan/test_scan_cost.py`). Pure-Python
 regex work holds the GIL for as long as one match runs, so a thread would
-still hold up every other client: a text longer than `INLINE_CHARACTERS`
-(its JSON) is scanned in a worker process instead, and the event loop only
-waits for the answer. At most `workers` texts are scanned at once (the
+still hold up every other client: a result longer than `INLINE_CHARACTERS`
+(its JSON; a definition longer than `DEFINITION_CHARACTERS`) is scanned in a
+worker process instead, and the event loop only waits for the answer. At most `workers` texts are scanned at once (the
 machine's cores, at most 2); more wait their turn. A scan that has not
 answered within `deadline` seconds of wall-clock time is stopped (its worker
 killed, a new one started for the next) and its text counts as unread, so as
@@ -47,13 +47,17 @@ from hintgate.scan.poisoning import (
     scan_tool,
 )
 
-__all__ = ["DEADLINE", "INLINE_CHARACTERS", "Scanner", "serve_worker"]
+__all__ = ["DEADLINE", "DEFINITION_CHARACTERS", "INLINE_CHARACTERS", "Scanner", "serve_worker"]
 
 logger = logging.getLogger(__name__)
 
-INLINE_CHARACTERS = 8192
-"""A text whose JSON is at most this long is scanned on the event loop (a few ms at worst, linear); a longer one
-in a worker process."""
+INLINE_CHARACTERS = 1024
+"""A result (or the texts of `Scanner.strings`) whose job's JSON is at most this long is scanned on the event loop; a
+longer one in a worker process. Real prose costs far more than synthetic (`bench/scan_shapes.py --real`, warm, at
+load 1.6): 1,000 characters p50 0.22 ms, p95 1.3, max 1.5; 2,000 p50 1.3, p95 4.5, max 20; 8,000 (the earlier
+bound) p50 8-16, p95 47-63, max 123-149: a result past this bound would stall every other client."""
+DEFINITION_CHARACTERS = 8192
+"""A definition whose JSON is at most this long is scanned on the loop (or the catalog's thread) by default."""
 DEADLINE = 10.0
 """Seconds of wall-clock time a worker has to scan one text by default (`integrity.scanDeadline`)."""
 _START_TIMEOUT = 60.0  # seconds a new worker has to import the scan and say it is ready
@@ -67,12 +71,25 @@ class Scanner:
     Args:
         deadline: seconds of wall-clock time one scan in a worker may take.
         workers: how many worker processes at most (the machine's cores, at most 2, when not given).
-        inline: the JSON length up to which a text is scanned on the loop.
+        inline: the JSON length up to which a result is scanned on the loop (`INLINE_CHARACTERS`), and a definition
+            too when `definitions` is not given.
+        definitions: the JSON length up to which a definition is scanned on the loop (`DEFINITION_CHARACTERS`, or
+            `inline` when that is given).
     """
 
-    def __init__(self, *, deadline: float = DEADLINE, workers: int | None = None, inline: int = INLINE_CHARACTERS):
+    def __init__(
+        self,
+        *,
+        deadline: float = DEADLINE,
+        workers: int | None = None,
+        inline: int | None = None,
+        definitions: int | None = None,
+    ):
         self.deadline = deadline
-        self.inline = inline
+        self.inline = INLINE_CHARACTERS if inline is None else inline
+        self.definitions = (
+            definitions if definitions is not None else inline if inline is not None else DEFINITION_CHARACTERS
+        )
         count = workers if workers is not None else min(2, os.cpu_count() or 1)
         self._idle: asyncio.Queue[_Worker] | None = None
         self._count = max(1, count)
@@ -118,7 +135,7 @@ class Scanner:
         (`named_words`); a high `UNSCANNED` finding when the deadline passed. With `long_only`, None for a
         definition short enough to be scanned on the loop (the caller's catalog scans it)."""
         payload = _dumps({"kind": "tool", "raw": raw})
-        if len(payload) <= self.inline:
+        if len(payload) <= self.definitions:
             return None if long_only else (scan_tool(raw), named_words(raw))
         answer = await self._run(payload)
         if answer is None:

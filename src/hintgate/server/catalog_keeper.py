@@ -254,7 +254,7 @@ class CatalogKeeper:
                             accepted.append((ref, pin.accepted_definition, held_inputs, raw))
             if not (resolutions or scans or accepted):
                 return
-            work = _Preparation(resolutions, scans, accepted, inline=self._scanner.inline)
+            work = _Preparation(resolutions, scans, accepted, inline=self._scanner.definitions)
             await asyncio.to_thread(work.run)
             # A long definition is scanned in a worker process, under the scan's deadline (`hintgate.scan.workers`):
             # on a thread, one long regex call would still hold the GIL, and so the event loop.
