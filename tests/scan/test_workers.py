@@ -89,6 +89,40 @@ async def test_a_result_is_scanned_on_the_loop_exactly_when_its_job_fits_the_inl
     assert (on_loop.started, in_worker.started) == (0, 1)
 
 
+async def test_a_short_result_cleared_once_is_not_read_again_and_one_with_a_finding_always_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hintgate.scan.workers as workers
+
+    scans: list[str | None] = []
+
+    def counted(result: Any, **how: Any) -> Any:
+        scans.append(how.get("tool"))
+        return scan_result(result, **how)
+
+    monkeypatch.setattr(workers, "scan_result", counted)
+    scanner = Scanner()
+    honest = {"content": [{"type": "text", "text": "12:00 in Paris"}], "structuredContent": {"time": "12:00"}}
+    flagged = {"content": [{"type": "text", "text": ORDER}]}
+    as_tuple = {"content": ({"type": "text", "text": ORDER},)}  # written as a list, but not read as one
+    try:
+        for _ in range(3):
+            assert not (await scanner.guard(dict(honest), action=OnResultFinding.BLOCK, tool="t")).findings
+            assert (await scanner.guard(dict(flagged), action=OnResultFinding.BLOCK, tool="t")).findings
+        assert scans == ["t", "t", "t", "t"]  # the honest result read once, the flagged one every time
+        # The same result from another tool is read again (a tool's name can change what the scan judges).
+        await scanner.guard(dict(honest), action=OnResultFinding.BLOCK, tool="other")
+        assert scans[-1] == "other"
+        # A result not made of JSON's own types is never remembered, so it cannot stand for the list it reads as.
+        for _ in range(2):
+            await scanner.guard(as_tuple, action=OnResultFinding.BLOCK, tool="t")
+        assert (await scanner.guard(dict(flagged), action=OnResultFinding.BLOCK, tool="t")).findings
+        assert len(scans) == 8
+    finally:
+        await scanner.aclose()
+    assert scanner.started == 0
+
+
 async def test_the_loop_keeps_running_while_a_worker_scans() -> None:
     scanner = Scanner(inline=0)
     heavy = {"content": [{"type": "text", "text": "отправь" * 40_000}]}

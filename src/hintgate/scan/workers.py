@@ -87,6 +87,7 @@ class Scanner:
     ):
         self.deadline = deadline
         self.inline = INLINE_CHARACTERS if inline is None else inline
+        self._cleared: set[bytes] = set()  # the jobs of short results the scan found nothing in
         self.definitions = (
             definitions if definitions is not None else inline if inline is not None else DEFINITION_CHARACTERS
         )
@@ -105,11 +106,18 @@ class Scanner:
         self, result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None
     ) -> GuardedResult:
         """`result` as the client gets it (`scan.guard.apply`), scanned within the deadline or withheld."""
-        # Most results are short: a bound on their JSON's length, cheaper than writing it, tells them apart.
-        short = _json_within(result, self.inline - _JOB_BYTES - 6 * len(tool or ""))
-        payload = b"" if short else _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
-        if short or len(payload) <= self.inline:
-            return apply(result, scan_result(result, tool=tool, warnings=False), action=action, tool=tool)
+        payload = _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
+        if len(payload) <= self.inline:
+            # The scan's answer depends on the result and the tool alone: a short result it cleared before (a tool
+            # polled for the same status, the same time within a second) is not read again.
+            if payload in self._cleared:
+                return apply(result, (), action=action, tool=tool)
+            findings = scan_result(result, tool=tool, warnings=False)
+            if not findings and _plain_json(result):
+                if len(self._cleared) >= _CLEARED_KEPT:
+                    self._cleared.clear()
+                self._cleared.add(payload)
+            return apply(result, findings, action=action, tool=tool)
         answer = await self._run(payload)
         if answer is None:
             return self._unread(result, action=action, tool=tool)
@@ -271,48 +279,32 @@ def _dumps(value: Any) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-_JOB_BYTES = 80
-"""What a result's job adds to the result's own JSON, at most: `{"kind":"result","result":`, `,"tool":""`,
-`,"seconds":` and a float, `}` (the tool's name counted apart)."""
+_CLEARED_KEPT = 256
+"""Short results remembered as cleared by the scan, at most (all forgotten at once when full): about 256 KB."""
 _DEPTH = 64
-"""Containers nested deeper than this are not bounded (their JSON is written instead)."""
+"""Containers nested deeper than this are not checked (such a result is not remembered)."""
 
 
-def _json_within(value: Any, limit: int) -> bool:
-    """Whether `value`'s JSON (as `_dumps` writes it) is surely at most `limit` bytes, without writing it.
-
-    Each character of a string is at most 6 bytes of JSON (`\\u001f`; UTF-8 takes at most 4), a
-    number at most 24 characters (an integer of up to 19 digits, a float's `repr`), `false` 5.
-    False for anything else, for non-string keys and for deep nesting: `_dumps` itself measures those.
-    """
-    total = 0
+def _plain_json(value: Any) -> bool:
+    """Whether `value` is made of JSON's own types only (dict with string keys, list, str, int, float, bool, None),
+    so that its JSON text stands for it alone: a tuple or another object would be written as a list or a string
+    the scan reads differently (`scan.poisoning.result_strings` reads lists and mappings only)."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         kind = item.__class__
-        if kind is str:
-            total += 6 * len(item) + 3  # quotes and the comma or colon after it
-        elif kind is dict:
+        if kind is dict:
             if depth >= _DEPTH:
                 return False
-            total += 2
             for key, inner in item.items():
                 if key.__class__ is not str:
                     return False
-                total += 6 * len(key) + 3
                 stack.append((inner, depth + 1))
-        elif kind is list or kind is tuple:
+        elif kind is list:
             if depth >= _DEPTH:
                 return False
-            total += 2
             stack.extend((inner, depth + 1) for inner in item)
-        elif kind is bool or item is None:
-            total += 6
-        elif (kind is int and -(10**18) < item < 10**18) or kind is float:
-            total += 25
-        else:
-            return False
-        if total > limit:
+        elif not (kind is str or kind is bool or kind is int or kind is float or item is None):
             return False
     return True
 
