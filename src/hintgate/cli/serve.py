@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import gc
 import getpass
 import importlib
@@ -683,20 +684,18 @@ WEB_MODULES = ("mcp.server", "hintgate.server.http_fast", "hintgate.web.app", "u
 """What serving the web app imports: the SDK's server side, the fast path, the FastAPI app and its routes, uvicorn."""
 
 STDIO_MODULES = (
-    "mcp.server.subscriptions",
-    "hintgate.server.face",
+    "hintgate.server.front",
     "hintgate.server.direct",
     "hintgate.server.stdio",
-    "mcp.server.lowlevel",
-    "mcp.server.caching",
     "hintgate.server.gateway",
     "hintgate.sources.mcp",
     "anyio._backends._asyncio",
 )
-"""What serving stdio imports once the gateway is up: the SDK (its server side: the low-level `Server` the MCP face
-builds), the MCP face, the stdio transport, the gateway and its parts (its sources' connections), and anyio's
+"""What serving stdio imports before its first listing: the opening that answers the handshake and that listing
+(`hintgate.server.front`), the stdio transport, the gateway and its parts (its sources' connections), and anyio's
 asyncio backend (which the stdio transport's task group loads at its first use). Imported while the upstreams
-start, not after their first listing."""
+start. The SDK's server side (the low-level `Server` the MCP face builds, its types) is imported once the first
+listing is out."""
 
 
 class BackgroundImports:
@@ -783,7 +782,9 @@ async def starting(
        answer it while the gateway imports its own.
     2. Build the result scan's patterns now, when `scan_ahead` (an HTTP gateway: `build_result_scan`), before
        anything else is loaded.
-    3. Import in the background: `imports` (the SDK's server side, the web stack) on a thread, meanwhile.
+    3. Import in the background: `imports` (the gateway's modules; over HTTP the SDK's server side and the web
+       stack, which a stdio gateway imports once its first listing is out: `hintgate.server.front`) on a
+       thread, meanwhile.
     4. Open the store and check it, unless the state the first listing depends on was read ahead (`early`):
        then the first listing is answered from it and the store opens after (`Started.late`).
     5. Wait for the background imports: nothing else may import from the SDK while they run.
@@ -804,7 +805,8 @@ async def starting(
         if scan_ahead:  # 2. the result scan's patterns
             build_result_scan()
         # 3. import in the background, and make ready what the first listing uses
-        background = await stack.enter_async_context(BackgroundImports(imports, then=prepare_first_listing))
+        prepare = functools.partial(prepare_first_listing, sdk="mcp.server" in imports)  # the SDK imported ahead?
+        background = await stack.enter_async_context(BackgroundImports(imports, then=prepare))
         store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 4. the store
         await background.done()  # 5. wait for the imports
         gateway, whereabouts = _gateway(
@@ -863,7 +865,7 @@ def start_scan_warmup() -> threading.Thread:
     return thread
 
 
-def prepare_first_listing() -> None:
+def prepare_first_listing(*, sdk: bool = True) -> None:
     """Make ready what every first listing uses and is made on its first use, while the upstreams start.
 
     A first listing resolves and scans each definition its upstreams list, and answers a client that has just
@@ -874,14 +876,19 @@ def prepare_first_listing() -> None:
     of CPU); made here, on the background imports' thread, they are made while the upstreams start. One plain
     definition, resolved and scanned, compiles what any definition reaches; what only some texts reach still
     compiles when one does.
+
+    Without `sdk` (a stdio gateway: its opening answers the handshake and first listing before the SDK is
+    imported, `hintgate.server.front`), the SDK's models are left for after that listing.
     """
     from hintgate.hints.catalog import resolve_tool
     from hintgate.scan.poisoning import named_words, scan_tool
-    from hintgate.server.resolution import resolve_params_model
-    from hintgate.server.sdk import build_handshake_validators
 
-    build_handshake_validators()
-    resolve_params_model()  # the MCP face's model of `tools/resolve`, made as the face is built
+    if sdk:
+        from hintgate.server.resolution import resolve_params_model
+        from hintgate.server.sdk import build_handshake_validators
+
+        build_handshake_validators()
+        resolve_params_model()  # the MCP face's model of `tools/resolve`, made as the face is built
     schema = {"type": "object", "properties": {"id": {"type": "string", "description": "The item's id."}}}
     plain = {"name": "get_item", "description": "Get an item by its id.", "inputSchema": schema}
     resolve_tool(plain)
@@ -1107,16 +1114,21 @@ async def run_stdio(
                     gateway, settings, started.whereabouts, host=metrics[0], sock=scrape_sock, console=console
                 )
                 side.append(asyncio.create_task(scrape))
-            from hintgate.server.face import serve_stdio  # imported ahead, on a thread (STDIO_MODULES)
+            from hintgate.server.front import serve_stdio  # imported ahead, on a thread (STDIO_MODULES)
+
+            def sdk_server() -> Any:  # the SDK is imported once the first listing is out
+                from hintgate.server.face import build_server
+
+                return gateway.mcp_server or build_server(gateway)
 
             try:
                 async with reloading(gateway, watch=watch):
                     if late is None:
-                        await _until_terminated(serve_stdio(gateway))
+                        await _until_terminated(serve_stdio(gateway, sdk_server))
                     else:
                         # The first listing from the state read ahead; the store (SQLAlchemy) opens once it is out.
                         opening = _then_settled(late.opened(gateway))
-                        await _until_terminated(serve_while_store_opens(serve_stdio(gateway), opening))
+                        await _until_terminated(serve_while_store_opens(serve_stdio(gateway, sdk_server), opening))
             finally:
                 for task in side:
                     task.cancel()

@@ -64,6 +64,8 @@ class Broadcast:
         task.add_done_callback(self._sending.discard)
 
     async def _send(self, kinds: Sequence[str]) -> None:
+        if self.bus is None and not self._sessions.connections():
+            return  # nobody to tell yet: a stdio gateway's first listing is answered before the SDK is imported
         from mcp.server.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
 
         events = {"tools": ToolsListChanged, "prompts": PromptsListChanged, "resources": ResourcesListChanged}
@@ -77,6 +79,8 @@ class Broadcast:
 
     async def resource_updated(self, uri: str) -> None:
         """`notifications/resources/updated` for one resource."""
+        if self.bus is None and not self._sessions.connections():
+            return  # nobody to tell yet (nothing of the SDK imported for nobody)
         from mcp.server.subscriptions import ResourceUpdated
 
         if self.bus is not None:

@@ -12,8 +12,6 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from mcp.server.session import ServerSession
-
 __all__ = ["DirectContext", "DirectStdioCalls"]
 
 logger = logging.getLogger(__name__)
@@ -77,6 +75,8 @@ class DirectContext:
         token = meta.get("progressToken") if isinstance(meta, Mapping) else None
         self.protocol_version: str = connection.protocol_version
         self.request_id = request.get("id")
+        from mcp.server.session import ServerSession  # loaded by the first call (`server.front` answers before it)
+
         self.session = ServerSession(_DirectOutbound(connection, token, write), connection)  # type: ignore[arg-type]
 
 

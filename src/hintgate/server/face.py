@@ -23,6 +23,7 @@ from hintgate.server import sdk
 from hintgate.server.client_call import ClientCall
 from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.server.errors import to_mcp_error
+from hintgate.server.front import DESCRIPTION, NAME
 from hintgate.server.resolution import RESOLVE, ToolResolution, resolve_params_model
 from hintgate.server.routing import list_page
 from hintgate.server.state_boundary import LazyStateBoundary
@@ -35,7 +36,7 @@ from hintgate.sources.trust_annotations import TRUST
 if TYPE_CHECKING:
     from hintgate.server.gateway import Gateway
 
-__all__ = ["MODERN_VERSIONS", "build_server", "complete", "mcp_routes", "sdk_server", "serve_stdio"]
+__all__ = ["MODERN_VERSIONS", "build_server", "complete", "mcp_routes", "sdk_server"]
 
 
 Handler = Callable[[RequestContext, Any], Awaitable[dict[str, Any]]]
@@ -201,10 +202,10 @@ def sdk_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     # The catalog changes live (overrides, upstream restarts): never fresh.
     never_fresh: dict[Any, CacheHint] = {method: CacheHint(ttl_ms=0, scope="private") for method in CACHEABLE_METHODS}
     server = _Server(
-        "hintgate",
+        NAME,
         version=__version__,
-        title="hintgate",
-        description="An MCP gateway that makes tool annotations complete, explainable and enforced.",
+        title=NAME,
+        description=DESCRIPTION,
         cache_hints=never_fresh,
         **handlers,
     )
@@ -227,7 +228,7 @@ def sdk_server(gateway: Gateway, *, bus: Any, state_key: str | None) -> Any:
     return server
 
 
-# -- the transports: stdio, and the routes of streamable HTTP ------------------
+# -- the transports: the routes of streamable HTTP (stdio: `server.front`) -----
 
 
 def build_server(gateway: Gateway) -> Any:
@@ -237,17 +238,6 @@ def build_server(gateway: Gateway) -> Any:
     gateway.broadcast.bus = InMemorySubscriptionBus()
     gateway.mcp_server = sdk_server(gateway, bus=gateway.broadcast.bus, state_key=gateway.state_key)
     return gateway.mcp_server
-
-
-async def serve_stdio(gateway: Gateway) -> None:
-    """Serve a gateway's MCP on this process's stdin and stdout until the client closes them."""
-    from hintgate.server.direct import DirectStdioCalls
-    from hintgate.server.stdio import stdio_streams
-
-    server = gateway.mcp_server or build_server(gateway)
-    direct = DirectStdioCalls(lambda: gateway.stdio_connection, gateway.call_tool, modern_versions=MODERN_VERSIONS)
-    async with stdio_streams(direct=direct, written=gateway.first_answer.answer_written) as (read, write):
-        await server.run(read, write, server.create_initialization_options())
 
 
 @asynccontextmanager

@@ -11,8 +11,9 @@ One exception, the direct calls: a `tools/call` on a connection that finished
 the 2025-11-25 handshake can go to a `DirectCalls` handler straight from the
 parsed line, skipping the SDK's dispatcher and its model validation both ways
 (measured: about half the CPU the gateway spent per call). Its cancellation
-(`notifications/cancelled`) is honoured here too; everything else, the
-handshake included, is the SDK's.
+(`notifications/cancelled`) is honoured here too; everything else is the
+SDK's, but for an opening (`server.front`) that answers the handshake and the
+first listing before the SDK is imported and then hands the SDK what it read.
 
 Input is checked before anything runs, and every broken request is answered
 as the HTTP transport answers it rather than dropped: a line longer than
@@ -37,21 +38,21 @@ import os
 import stat
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import anyio
-from mcp.shared.message import SessionMessage
-from mcp_types import jsonrpc_message_adapter
-from pydantic import ValidationError
 
 from hintgate import jsontext
 from hintgate.server.request_ids import id_refusal
 
-__all__ = ["LINE_LIMIT", "DirectCalls", "stdio_streams"]
+__all__ = ["LINE_LIMIT", "DirectCalls", "Opening", "Replay", "stdio_streams"]
 
 logger = logging.getLogger(__name__)
 
 Write = Callable[[dict[str, Any]], Awaitable[None]]
+Read = Callable[[], Awaitable[dict[str, Any] | None]]
+"""The next message from the client that passed the transport's checks (None at the end of input)."""
 
 
 class DirectCalls(Protocol):
@@ -62,6 +63,27 @@ class DirectCalls(Protocol):
 
     async def call(self, request: dict[str, Any], write: Write) -> dict[str, Any]:
         """Run one tools/call request; returns the JSON-RPC response message to send."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What the SDK is handed once an opening has answered the client's first requests itself.
+
+    Attributes:
+        messages: the messages read, in order, that the SDK gets before anything else read from stdin.
+        dropped: the ids of requests among them whose answers were written already: the SDK's answers to them
+            are not written again.
+    """
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    dropped: frozenset[Any] = frozenset()
+
+
+class Opening(Protocol):
+    """Answers a client's first requests before the SDK serves the connection (`hintgate.server.front`)."""
+
+    async def answer(self, read: Read, write: Write) -> Replay:
+        """Read and answer the first messages; what the SDK is then handed."""
 
 
 LINE_LIMIT = 16 * 1024 * 1024
@@ -130,7 +152,12 @@ def _pipeable(fd: int) -> bool:
 
 @asynccontextmanager
 async def stdio_streams(
-    direct: DirectCalls | None = None, *, line_limit: int = LINE_LIMIT, written: Callable[[], None] | None = None
+    direct: DirectCalls | None = None,
+    *,
+    line_limit: int = LINE_LIMIT,
+    written: Callable[[], None] | None = None,
+    opening: Opening | None = None,
+    handed_over: Callable[[], None] | None = None,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """Yield (read stream, write stream) of `SessionMessage`s over stdin/stdout.
 
@@ -138,9 +165,14 @@ async def stdio_streams(
         direct: takes handshake-era tools/call off the pipe directly (`server.direct`), if given.
         line_limit: the most bytes one line on stdin may hold.
         written: called after each message of the SDK's is written out (not on the SDK's own transport).
+        opening: answers the client's first requests before anything of the SDK is imported
+            (`server.front`); the SDK is then handed what it read (`Replay`) before the rest of stdin.
+        handed_over: called once the SDK has answered every request the opening answered before it (its
+            answers not written): from then on the SDK holds the client's session as if it had served it from
+            the start. Called as soon as the SDK is handed what was read when the opening answered nothing.
 
     Falls back to the SDK's threaded transport when stdin or stdout is not a
-    pipe, socket or terminal (a regular file cannot be polled).
+    pipe, socket or terminal (a regular file cannot be polled); no opening answers there.
     """
     if not (_pipeable(0) and _pipeable(1)):
         from mcp.server.stdio import stdio_server
@@ -161,9 +193,6 @@ async def stdio_streams(
     read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), in_file)
     write_transport, write_protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out_file)
     writer = asyncio.StreamWriter(write_transport, write_protocol, None, loop)
-    to_server, from_stdin = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    to_stdout, from_server = anyio.create_memory_object_stream[SessionMessage](0)
-
     in_flight: dict[Any, asyncio.Task[None]] = {}
 
     async def write(message: dict[str, Any]) -> None:
@@ -197,8 +226,18 @@ async def stdio_streams(
         logger.warning("stdio: %s", text)
         await write(_error(request_id, code, text))
 
-    async def take(line: bytes) -> SessionMessage | None:
-        """The message a line holds, for the SDK; None when it was answered or taken here."""
+    async def accepted(line: bytes | int) -> dict[str, Any] | None:
+        """The message a line holds, once it passed the checks; None when it was answered (refused) or skipped."""
+        if isinstance(line, int):
+            await refuse(
+                None,
+                _INVALID_REQUEST,
+                f"Invalid Request: a line of {line:,} bytes is over the stdio limit of "
+                f"{line_limit:,} bytes; it was skipped unread",
+            )
+            return None
+        if not line.strip():
+            return None
         try:
             message = jsontext.loads(line)
         except ValueError as exc:  # invalid JSON, or bytes that are not UTF-8
@@ -212,6 +251,46 @@ async def stdio_streams(
             else:  # a broken response: JSON-RPC answers no response
                 logger.warning("stdio: message skipped: %s", text)
             return None
+        return message  # type: ignore[no-any-return]
+
+    async def read() -> dict[str, Any] | None:
+        """The next message that passed the checks, for an opening; None at the end of input."""
+        while line := await _read_line(reader):
+            message = await accepted(line)
+            if message is not None:
+                return message
+        return None
+
+    async def close() -> None:
+        for task in in_flight.values():
+            task.cancel()
+        read_transport.close()
+        with contextlib.suppress(Exception):
+            await writer.drain()
+        write_transport.close()
+        os.dup2(saved_in, 0)
+        os.dup2(saved_out, 1)
+        os.close(saved_in)
+        os.close(saved_out)
+
+    try:
+        replay = await opening.answer(read, write) if opening is not None else Replay()
+    except BaseException:  # cancelled (SIGTERM) or failed before the SDK took over: the pipes as they were
+        await close()
+        raise
+    # Only now the SDK's types: an opening answers the first requests before they are imported.
+    from mcp.shared.message import SessionMessage
+    from mcp_types import JSONRPCError, JSONRPCResponse, jsonrpc_message_adapter
+    from pydantic import ValidationError
+
+    to_server, from_stdin = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_stdout, from_server = anyio.create_memory_object_stream[SessionMessage](0)
+    dropped = set(replay.dropped)
+    if not dropped and handed_over is not None:
+        handed_over()
+
+    async def take(message: Any) -> SessionMessage | None:
+        """The message for the SDK; None when it was answered or taken here."""
         if take_directly(message):
             return None
         try:
@@ -230,24 +309,26 @@ async def stdio_streams(
 
     async def pump_in() -> None:
         async with to_server:
-            while line := await _read_line(reader):
-                if isinstance(line, int):
-                    await refuse(
-                        None,
-                        _INVALID_REQUEST,
-                        f"Invalid Request: a line of {line:,} bytes is over the stdio limit of "
-                        f"{line_limit:,} bytes; it was skipped unread",
-                    )
-                    continue
-                if not line.strip():
-                    continue
-                item = await take(line)
+            for held in replay.messages:
+                item = await take(held)
+                if item is not None:
+                    await to_server.send(item)
+            while (message := await read()) is not None:
+                item = await take(message)
                 if item is not None:
                     await to_server.send(item)
 
     async def pump_out() -> None:
         async with from_server:
             async for message in from_server:
+                answer = message.message
+                if dropped and isinstance(answer, JSONRPCResponse | JSONRPCError) and answer.id in dropped:
+                    dropped.discard(answer.id)  # the opening wrote its answer already
+                    if isinstance(answer, JSONRPCError):
+                        logger.warning("stdio: the SDK refused a request answered before it: %s", answer.error)
+                    if not dropped and handed_over is not None:
+                        handed_over()
+                    continue
                 data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                 writer.write(data.encode() + b"\n")
                 await writer.drain()
@@ -263,13 +344,4 @@ async def stdio_streams(
             finally:
                 tasks.cancel_scope.cancel()
     finally:
-        for task in in_flight.values():
-            task.cancel()
-        read_transport.close()
-        with contextlib.suppress(Exception):
-            await writer.drain()
-        write_transport.close()
-        os.dup2(saved_in, 0)
-        os.dup2(saved_out, 1)
-        os.close(saved_in)
-        os.close(saved_out)
+        await close()
