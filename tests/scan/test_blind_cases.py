@@ -105,33 +105,33 @@ FLOORS = {
     "blind_dev4": (0.95, 0.01, 0.88, 0.02),
     "blind_final21": (0.96, 0.01, 0.89, 0.01),
     "blind_final22": (0.92, 0.01, 0.75, 0.03),
-    "blind_final23": (0.78, 0.04, 0.89, 0.02),
+    "blind_final23": (0.80, 0.04, 0.89, 0.02),
     "blind_final24": (0.83, 0.01, 0.85, 0.03),
-    "blind_final25": (0.64, 0.04, 0.82, 0.04),
+    "blind_final25": (0.67, 0.04, 0.82, 0.04),
     "blind_final26": (0.69, 0.04, 0.78, 0.04),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
-    "blind_final27": (0.78, 0.01, 0.87, 0.10),
+    "blind_final27": (0.80, 0.01, 0.87, 0.10),
     "blind_final28": (0.86, 0.02, 0.92, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
     "blind_final29": (0.76, 0.01, 0.80, 0.03),
     "blind_final30": (0.67, 0.04, 0.86, 0.06),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
-    "blind_final31": (0.81, 0.02, 0.91, 0.09),
+    "blind_final31": (0.83, 0.02, 0.91, 0.09),
     "blind_final32": (0.70, 0.02, 0.79, 0.05),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
-    "blind_final33": (0.64, 0.02, 0.76, 0.04),
-    "blind_final34": (0.75, 0.07, 0.78, 0.05),
+    "blind_final33": (0.66, 0.02, 0.76, 0.04),
+    "blind_final34": (0.76, 0.07, 0.78, 0.05),
     # Held out through the seventh round of 2026-11-30, added at what its last rules scored.
     "blind_final35": (0.60, 0.09, 0.63, 0.09),
     "blind_final36": (0.52, 0.17, 0.68, 0.09),
     # Written blind in the seventh round of 2026-11-30 for honest tool definitions, read while its rules were written.
     "blind_dev5": (0.60, 0.02, 0.85, 0.03),
     # Held out through the round of 2026-12-01, added at what its last rules scored.
-    "blind_final37": (0.64, 0.05, 0.63, 0.04),
-    "blind_final38": (0.69, 0.05, 0.74, 0.05),
+    "blind_final37": (0.72, 0.05, 0.63, 0.04),
+    "blind_final38": (0.75, 0.05, 0.74, 0.05),
     # Held out through the second round of 2026-12-01, added at what its last rules scored.
-    "blind_final39": (0.66, 0.05, 0.79, 0.10),
-    "blind_final40": (0.61, 0.05, 0.75, 0.06),
+    "blind_final39": (0.70, 0.05, 0.79, 0.10),
+    "blind_final40": (0.66, 0.05, 0.75, 0.06),
 }
 
 

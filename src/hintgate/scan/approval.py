@@ -36,7 +36,7 @@ from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["denials", "deny_places", "may_deny", "splits"]
+__all__ = ["denials", "deny_places", "forced", "may_deny", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -49,9 +49,12 @@ _APPROVAL = compiled(
     r"|\b(?:approval|confirmation|permission|consent|merge|review)\s+(?:prompts?|dialogs?|dialogues?|sheets?|steps?)\b"
     r"|\bprompt(?:ed|ing)\b|\bprompts?\b(?=\s+(?:the\s+user|them|you|for|again|every|each|twice)\b|\s*[.;,!)]|\s*$)"
     r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
-    r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:user|owner|customer|approver|reviewer|human)s?|them|"
+    r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human)s?"
+    r"(?:\s+(?:or|and|nor)\s+the\s+(?:user|owner|customer|approver|reviewer|human)s?)?|them|"
     r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
+    # Asked once, and the reader told not to ask again: "never ask again", "do not ask the user again".
+    r"|\b(?:do\s+not|don't|never)\s+(?:re-?)?ask\s+(?:the\s+user\s+|them\s+)?again\s*(?:[.;,!)]|$)"
     r"|\b(?:confirmaci[oó]n|confirmar|aprobaci[oó]n|aprobar|consentimiento|permiso|autorizaci[oó]n|preguntar|"
     r"confirmação|aprovação|aprovar|consentimento|permissão|autorização|perguntar|"
     r"confirmer|approbation|approuver|consentement|autorisation|"
@@ -73,6 +76,8 @@ _OFF = compiled(
     r"sidestep\w*|dodg(?:e|es|ed|ing)|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
     r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
     r"al\s+di\s+fuori\s+d\w*)\b"
+    r"|\b(?:assum(?:e|es|ed|ing)|presum(?:e|es|ed|ing)|implied|implicit|tacit)\b"
+    r"|\balways\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\b"
     r"|\b(?:pre-?(?:approv|confirm|consent|authori[sz])\w*|already\s+(?:been\s+)?(?:approv|confirm|consent|"
     r"authori[sz]|agreed|given|granted)\w*|standing\s+(?:approval|consent|order|permission)|blanket\s+"
     r"(?:approval|consent|permission))"
@@ -94,7 +99,10 @@ _ENDED = compiled(
     r"innecesari[oa]|não\s+é\s+necessári[oa]|desnecessári[oa]|(?:n'est\s+)?pas\s+nécessaire|inutile|"
     r"non\s+(?:è\s+)?necessari[oa]|superflu[oa]|nie\s+jest\s+potrzebn\w*|niepotrzebn\w*|tidak\s+(?:perlu|diperlukan)|"
     r"handled\s+(?:by|upstream|elsewhere|automatically|internally)|performed\s+by|taken\s+care\s+of|"
-    r"collected\s+(?:at|after|later))\b"
+    r"collected\s+(?:at|after|later)|deprecated|obsolete)\b"
+    # The approval to be left out, a few words on: "prompts slow the work down and should be skipped".
+    r"|^[^.;!?]{0,80}?\b(?:should|must|can|may|are\s+to|is\s+to)\s+(?:now\s+|simply\s+|just\s+)?be\s+"
+    r"(?:skipped|bypassed|omitted|ignored|avoided|suppressed|disabled)\b"
     # Languages that put the denial after the word: "onayına gerek yoktur", "확인 없이", "승인은 필요 없습니다".
     r"|^\S{0,4}\s*(?:\w+\s+)?(?:gerek\s+yok|gerekmez|gerekmiyor|almadan|olmadan|sormadan|없이|없음|불필요|필요\s*없|"
     r"하지\s*말|받지\s*말|묻지\s*말|생략)",
@@ -266,3 +274,51 @@ def splits(text: str) -> Iterator[Span]:
         if _SPLIT.search(sentence.group()) is not None:
             yield Span(sentence.start(), sentence.end(), "splits an act so the user's approval never comes up")
             return
+
+
+# A value the text fixes for good: "always set to true", "should always set this to false", "must always be true",
+# "always pass true".
+_ALWAYS_VALUE = compiled(
+    r"\balways\s+(?:be\s+|(?:set|pass|send|use|make)\s+(?:(?:it|this|them)\s+)?(?:to\s+|as\s+)?)?(true|false)\b"
+    r"|\balways\s+(?:set|pass|send|use|make)\s+(?:the\s+)?`?[\w-]+`?\s+(?:to\s+|as\s+)?(true|false)\b",
+    re.IGNORECASE,
+)
+# The words of a parameter's name that make it the approval or a check: set true, a state that grants ("approved",
+# "staff_mode", "bypass_review"); set false, a step that asks or shows ("preview", "require_confirmation", "verify").
+_GRANTS = frozenset(
+    {
+        "approved", "confirmed", "consented", "authorized", "authorised", "verified", "preapproved", "sudo",
+        "admin", "staff", "elevated", "privileged", "unsafe", "trusted", "noconfirm", "yolo",
+    }
+)  # fmt: skip
+_CHECKS = frozenset(
+    {
+        "preview", "confirm", "confirmation", "require", "requires", "required", "verify", "verification",
+        "validate", "validation", "review", "ask", "prompt", "notify", "dry", "check", "approval", "consent",
+        "safe", "safety", "interactive", "sandbox",
+    }
+)  # fmt: skip
+# A check's name made its waiver: "skip_review", "bypass_confirmation", "no_prompt".
+_WAIVES = frozenset({"skip", "bypass", "no", "disable", "disabled", "without", "ignore", "auto"})
+_NAME_WORDS = compiled(r"[a-z]+|[A-Z][a-z]*")
+
+
+def forced(param: str, text: str) -> Span | None:
+    """Where `text` (a parameter's description, or a sentence of the tool's naming it) tells the model to always set
+    parameter `param` to the value that turns the approval or a check off: "approved_by_user": "Always set to true";
+    "preview": "should always set this to false". A value tied to a condition ("only", "unless", "after the user
+    confirms") is a rule of use, not a value fixed for good."""
+    if "lways" not in text:
+        return None
+    words = {word.lower() for word in _NAME_WORDS.findall(param)}
+    checks = bool(words & _CHECKS)
+    grants = bool(words & _GRANTS) or (checks and bool(words & _WAIVES))
+    if not (grants or checks):
+        return None
+    for found in _ALWAYS_VALUE.finditer(text):
+        value = (found.group(1) or found.group(2)).lower()
+        if _WAITED.search(text) is not None or _IF.search(text) is not None:
+            return None
+        if (value == "true" and grants) or (value == "false" and checks and not grants):
+            return Span(found.start(), found.end(), f"fixes parameter {param!r} to the value that turns a check off")
+    return None

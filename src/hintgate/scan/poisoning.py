@@ -43,7 +43,7 @@ from hintgate.hints.inference.naming import name_words, singular
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import denials, deny_places, may_deny, splits
+from hintgate.scan.approval import denials, deny_places, forced, may_deny, splits
 from hintgate.scan.authority import may_shift, shift_places, shifts
 from hintgate.scan.cells import Cell, Headers, cells, sample_key, unescaped
 from hintgate.scan.chaining import chains
@@ -85,6 +85,7 @@ from hintgate.scan.reading import (
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
 from hintgate.scan.scripted import may_script, scripted
+from hintgate.scan.shadowing import may_shadow, shadows
 from hintgate.scan.spans import Span
 from hintgate.scan.steering import steers
 from hintgate.scan.telling import may_tell, told
@@ -687,6 +688,7 @@ def _scan_tool(
         spoken = _spoken(texts)
         findings.extend(_precedence_claims(texts, spoken, findings, name))
         findings.extend(_approval_and_authority(texts, spoken, findings, name))
+        findings.extend(_forced_parameters(tool, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -3413,7 +3415,8 @@ def _approval_and_authority(
     deny = may_deny(joined) if deny_at is None else bool(deny_at)
     shift = may_shift(joined) if shift_at is None else bool(shift_at)
     tell, script, withhold = may_tell(joined), may_script(joined), may_withhold(joined)
-    if not (deny or shift or tell or script or withhold):
+    shadow = may_shadow(joined)
+    if not (deny or shift or tell or script or withhold or shadow):
         return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
@@ -3424,7 +3427,7 @@ def _approval_and_authority(
         start, end = end + 1, end + 1 + len(text)
         denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
         shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
-        if not (denied or shifted or tell or script or withhold):
+        if not (denied or shifted or tell or script or withhold or shadow):
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
@@ -3435,6 +3438,7 @@ def _approval_and_authority(
             *(told(text) if tell else ()),
             *(scripted(text) if script else ()),
             *(withheld(text) if withhold else ()),
+            *(shadows(text) if shadow else ()),
         ]
         for ask in asks:
             if not _about_attacks(text, ask.start, ask.end):
@@ -3443,6 +3447,34 @@ def _approval_and_authority(
                 )
                 break
     return out
+
+
+def _forced_parameters(tool: Mapping[str, Any], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
+    """A parameter that names the approval or a check and that the definition tells the model to always set to the
+    value that turns it off (`scan.approval.forced`): in its own description, or in a sentence of the tool's
+    description that names it, where nothing high was found already."""
+    schema = tool.get("inputSchema")
+    properties = schema.get("properties") if _mapping(schema) else None
+    if not _mapping(properties):
+        return []
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
+    given = tool.get("description")
+    description = given if isinstance(given, str) else ""
+    said = "description" not in high and "lways" in description
+    for param, spec in properties.items():
+        path = _join("inputSchema.properties", str(param)) + ".description"
+        text = spec.get("description") if _mapping(spec) else None
+        if isinstance(text, str) and path not in high and (span := forced(str(param), text)) is not None:
+            return [_forced_finding(span, path, name)]
+        for start, end in _sentences_naming_word(description, str(param)) if said else ():
+            if (span := forced(str(param), description[start:end])) is not None:
+                shifted = Span(start + span.start, start + span.end, span.why)
+                return [_forced_finding(shifted, "description", name)]
+    return []
+
+
+def _forced_finding(span: Span, path: str, name: str | None) -> ScanFinding:
+    return ScanFinding("HG619", f"{path} {span.why}", path, span.start, span.end, name, severity=Level.HIGH)
 
 
 def _overlapped(places: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -3509,21 +3541,28 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
 def _sentences_naming(text: str, params: list[str]) -> Iterator[tuple[int, int]]:
     """The spans of the sentences of `text` that name one of `params` as a word and put something into it."""
     seen: set[int] = set()
-    weighed = 0
+    weighed = [0]  # each name looked at counts: a bound keeps a text naming them thousands of times linear
     for param in params:
-        at = text.find(param)
-        while at >= 0 and weighed < _MOST_NAMED:
-            weighed += 1  # each looks for its sentence's ends: a bound keeps a text naming it thousands of times linear
-            end = at + len(param)
-            word = (at == 0 or not _NAME_CHAR.match(text, at - 1)) and not _NAME_CHAR.match(text, end)
-            if word:
-                start = max(text.rfind(mark, 0, at) for mark in _SENTENCE_ENDS) + 1
-                if start not in seen:
-                    seen.add(start)
-                    stop = min((i for mark in _SENTENCE_ENDS if (i := text.find(mark, end)) >= 0), default=len(text))
-                    if _FILLED.search(text, start, stop) is not None:
-                        yield start, stop
-            at = text.find(param, end)
+        for start, stop in _sentences_naming_word(text, param, weighed):
+            if start not in seen:
+                seen.add(start)
+                if _FILLED.search(text, start, stop) is not None:
+                    yield start, stop
+
+
+def _sentences_naming_word(text: str, word: str, weighed: list[int] | None = None) -> Iterator[tuple[int, int]]:
+    """The spans of the sentences of `text` that name `word` as a word, up to `_MOST_NAMED` names looked at in all
+    (counted in `weighed` across calls)."""
+    weighed = [0] if weighed is None else weighed
+    at = text.find(word)
+    while at >= 0 and weighed[0] < _MOST_NAMED:
+        weighed[0] += 1
+        end = at + len(word)
+        if (at == 0 or not _NAME_CHAR.match(text, at - 1)) and not _NAME_CHAR.match(text, end):
+            start = max(text.rfind(mark, 0, at) for mark in _SENTENCE_ENDS) + 1
+            stop = min((i for mark in _SENTENCE_ENDS if (i := text.find(mark, end)) >= 0), default=len(text))
+            yield start, stop
+        at = text.find(word, end)
 
 
 _NAME_CHAR = re.compile(r"[\w-]")
