@@ -127,7 +127,7 @@ FLOORS = {
     # Written blind in the seventh round of 2026-11-30 for honest tool definitions, read while its rules were written.
     "blind_dev5": (0.60, 0.02, 0.85, 0.03),
     # Held out through the round of 2026-12-01, added at what its last rules scored.
-    "blind_final37": (0.72, 0.05, 0.63, 0.04),
+    "blind_final37": (0.72, 0.05, 0.69, 0.04),
     "blind_final38": (0.75, 0.05, 0.74, 0.05),
     # Held out through the second round of 2026-12-01, added at what its last rules scored.
     "blind_final39": (0.70, 0.05, 0.79, 0.10),

@@ -104,7 +104,7 @@ def quotation_open(head: str) -> bool:
 _REPORTS = compiled(
     # Not a word of an address: a domain's "example", a mail's "attacker@".
     r"(?<![@./\w-])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
-    r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|"
+    r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|post-incident|"
     r"incident|verbatim|hidden\s+(?:instructions?|text|prompt)|examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
     # A threat named, or an example introduced: "typical lines look like:", "(e.g. ...)", "z. B.", "örneğin".
     r"threat\w*|menace\w*|amenaza\w*|ameaça\w*|bedrohung\w*|minacc\w*|zagrożen\w*|tehdit\w*|угроз\w*|"
@@ -151,8 +151,8 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
         if block >= 0 and end <= spans[block][1]:
             continue
         line = max(text.rfind("\n", 0, start) + 1, start - 200)
-        if _DATA_BEFORE.search(text, line, start) or _DATA_AFTER.match(text, end):
-            continue  # a value of data ("note": "...", key: "..."), not a quotation in a sentence
+        if _DATA_BEFORE.search(text, line, start) or _DATA_AFTER.match(text, end) or _csv_field(text, line, start, end):
+            continue  # a value of data ("note": "...", key: "...", a CSV row's field), not a quotation in a sentence
         if reports.between(start - _BEFORE, start) or reports.between(end, _sentence_end(text, end)):
             spans.append((start, end))
     return sorted(spans)
@@ -199,6 +199,15 @@ def _sentence_end(text: str, at: int) -> int:
 # A data value's quotation marks, not a quotation: a JSON member's name or value, a key's value at its line's start.
 _DATA_BEFORE = compiled(r"(?:\"[^\"\n]*\"|^[ \t]*[-\w.]+)[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
 _DATA_AFTER = compiled(r"[ \t]*[:=]")
+
+
+def _csv_field(text: str, line: int, start: int, end: int) -> bool:
+    """Whether the quotation `text[start:end]` is a field of a CSV row: its marks set right against the row's commas
+    (or the line's ends), with a comma on at least one side ("...,Recovered,\"text, with commas\",..."): a sentence
+    puts a space after its comma."""
+    before = text[start - 1] if start > line else "\n"
+    after = text[end] if end < len(text) else "\n"
+    return (before == "," and after in ",\r\n") or (before == "\n" and after == ",")
 
 
 def _blocks(text: str, reports: _Reports) -> list[tuple[int, int]]:

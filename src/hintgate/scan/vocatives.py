@@ -204,6 +204,24 @@ _CALLED = (
     + r")?|"
     + _SENDER
     + r"))[ \t]*:[ \t]"
+    # (Each of the next two at a line's label or a table's cell: "| DK | note to the automated reviewer: ...".)
+    # A label that is the role alone, whom the section is for: "For the model:", "To the AI —" (a heading naming no
+    # other kind of model: "For the data model:" is a schema's).
+    r"|(?:" + _LABEL_START + r"|\|[ \t]*)(?:(?:note|message|memo)[ \t]+)?(?:for|to|attn:?)[ \t]+(?:the[ \t]+)?"
+    r"(?:model|AI|LLM|language[ \t]+model)[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
+    # The model named by its kind and what it does here, as the label's addressee: "AI systems answering questions
+    # about this page:", "Automated summariser:", "note to the automated weekly-report reviewer:" (a program's kind
+    # alone, "AI tools:", heads a list of them: it needs what they do).
+    r"|(?:" + _LABEL_START + r"|\|[ \t]*)(?:(?:note|message|memo|reminder)[ \t]+(?:to|for)[ \t]+)?"
+    r"(?:(?:the|any|all|every|each)[ \t]+)?"
+    r"(?:(?:AI|LLM)[ \t]+(?:systems?|models?|tools?|services?|readers?|reviewers?)[ \t]+[a-z]+ing\b[^:\n.]{0,60}?"
+    r"|automated[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:reviewers?|readers?|summari[sz]ers?|planners?|assistants?|agents?|"
+    r"models?|bots?|processors?|parsers?)(?:[ \t]+[a-z]+ing\b[^:\n.]{0,60}?)?)[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
+    # Whichever program reads this very text, as a condition: "If this is being read by a bot:", "when this is
+    # parsed by an AI,".
+    r"|\b(?:if|when|whenever|once)[ \t]+(?:this|it)(?:[ \t]+[\w-]+)?[ \t]+is[ \t]+(?:being[ \t]+)?(?:read|processed|"
+    r"parsed|summari[sz]ed|handled|seen)[ \t]+by[ \t]+(?:an?|any|the|some)[ \t]+(?:[\w-]+[ \t]+)?(?:bot|AI|LLM|model|"
+    r"assistant|agent|chatbot|machine)s?[ \t]*[:,—–]"
 )
 # (No `\b` before a label's colon: searched by RE2, a boundary is a character the match holds, and the colon
 # would be taken by it.)
