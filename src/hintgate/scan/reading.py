@@ -499,19 +499,35 @@ def _plain(text: str) -> View:
     table = _invisible_table()
     if unicodedata.is_normalized("NFKC", text) and _invisible_class().search(text) is None:
         return View(text, "plain", False)  # one search: `str.translate` costs 4 ms on 100 KB of such text
+    # Each distinct character that changes (invisible, or NFKC makes it another), and what it becomes: the runs
+    # between them are kept as they are, a segment each (a step per character cost 0.15 s for 100 KB).
+    changed: dict[str, str] = {}
+    for char in set(text):
+        if ord(char) in table:
+            changed[char] = ""
+        elif not char.isascii():
+            folded = unicodedata.normalize("NFKC", char).translate(table)
+            if folded != char:
+                changed[char] = folded
     # Map each output character to the original one it came from (only for text that changes).
     out: list[str] = []
     segments: list[tuple[int, int, int, bool]] = []
-    size = 0
-    for i, char in enumerate(text):
-        if ord(char) in table:
-            continue
-        folded = char if char.isascii() else unicodedata.normalize("NFKC", char).translate(table)
-        if not folded:
-            continue
-        out.append(folded)
-        segments.append((size, i, i + 1, len(folded) == 1))
-        size += len(folded)
+    size = last = 0
+    for match in re.finditer("[" + "".join(map(re.escape, changed)) + "]", text) if changed else ():
+        at = match.start()
+        if at > last:
+            out.append(text[last:at])
+            segments.append((size, last, at, True))
+            size += at - last
+        last = at + 1
+        folded = changed[match.group()]
+        if folded:
+            out.append(folded)
+            segments.append((size, at, last, len(folded) == 1))
+            size += len(folded)
+    if last < len(text):
+        out.append(text[last:])
+        segments.append((size, last, len(text), True))
     return View("".join(out), "plain", False, tuple(_merge(segments)))
 
 
