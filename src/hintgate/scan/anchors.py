@@ -7,12 +7,11 @@ A long text (a tool's result: a web page, a file, a log) would cost a Python
 step for every word and a regex call for every common one ("you", "in",
 "run"), most of which start nothing; it is gated instead, in C:
 
-- the distinct words of the lowercased text are collected with one
-  `str.translate` and `str.split` (a regex for text that is not ASCII);
-- for each of those words that some phrase can start with, one compiled gate
-  finds, with the regex engine's fast literal search, the places where the
-  word stands alone *and* one of the alternatives that can start with it
-  matches there (the alternatives lowercased, matched on the lowercased text);
+- the words of the lowercased text are read in one pass, and each distinct
+  word's phrases and gate are looked up once;
+- where a word that some phrase can start with stands, its gate (the
+  alternatives that can start with it, lowercased) is matched on the
+  lowercased text;
 - only those places (few, in honest text) are handed back to the scan, which
   matches each phrase there exactly as it would have in the word walk.
 
