@@ -1,17 +1,17 @@
 """The scan on the blind sets kept in the project, scored by bench/scan_cases.py.
 
-Each set was written by someone who never read the scan, in styles of their own choosing, each by
-another writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cases.py` scores any
-directory in their layout (the lead runs it on held-out sets nobody here has read). blind_final21 and
-blind_final22 (written on 2026-11-29), blind_final23 and blind_final24, blind_final25 and blind_final26,
-then blind_final27 and blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30
-(its fourth round), blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final34 (its
-sixth), then blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on
-2026-12-01), then blind_final39 and blind_final40 (its second round) were held out while the rules of their
-round were written and are released since; blind_dev5, written blind in the seventh round for honest tool
-definitions, was read while that round's rules were written. The floors below sit one case under what the
-scan scored on each when it was added or at a round's end (raised as the rules improved, never lowered), so a
-change that loses a class there fails.
+Each set was written by someone who never read the scan, in styles of their own choosing, each by another
+writer (tests/scan/scan_cases/blind_*: see each README); `bench/scan_cases.py` scores any directory in their
+layout (the lead runs it on held-out sets nobody here has read). blind_final21 and blind_final22 (written on
+2026-11-29), blind_final23 and blind_final24, blind_final25 and blind_final26, then blind_final27 and
+blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30 (its fourth round),
+blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final34 (its sixth), then
+blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on 2026-12-01),
+then blind_final39 and blind_final40 (its second round), then blind_final41 and blind_final42 (its third) were
+held out while the rules of their round were written and are released since; blind_dev5, written blind in the
+seventh round for honest tool definitions, was read while that round's rules were written. The floors below
+sit one case under what the scan scored on each when it was added or at a round's end (raised as the rules
+improved, never lowered), so a change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ SIZES = {
     "blind_final38": 310,
     "blind_final39": 310,
     "blind_final40": 310,
+    "blind_final41": 310,
+    "blind_final42": 310,
 }
 SETS = tuple(SIZES)
 
@@ -132,6 +134,9 @@ FLOORS = {
     # Held out through the second round of 2026-12-01, added at what its last rules scored.
     "blind_final39": (0.70, 0.05, 0.79, 0.10),
     "blind_final40": (0.66, 0.05, 0.75, 0.06),
+    # Held out through the round of the night of 2026-12-01, added at what its last rules scored.
+    "blind_final41": (0.67, 0.02, 0.81, 0.08),
+    "blind_final42": (0.78, 0.04, 0.88, 0.05),
 }
 
 
