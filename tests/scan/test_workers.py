@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
+from hintgate.scan import cues, prefilter
 from hintgate.scan.guard import UNSCANNED_META, OnResultFinding
 from hintgate.scan.poisoning import UNSCANNED, Level, named_words, scan_result, scan_tool
 from hintgate.scan.workers import Scanner
@@ -203,3 +206,23 @@ async def test_a_scan_whose_call_went_away_leaves_no_answer_for_the_next() -> No
     finally:
         await scanner.aclose()
     assert {f.location for f in guarded.findings} == {("content", 1, "text")}
+
+
+def test_only_a_scan_worker_gives_the_utf8_engines_room_for_long_prose() -> None:
+    """The gateway's own process reads short texts and no limit bounds its memory: its UTF-8 engines keep the small
+    budget. A worker, whose address space is bounded, raises it before it builds anything."""
+    assert cues.UTF8_MEMORY == 32 << 20
+    assert prefilter.WIDE_MEMORY == 64 << 20
+    assert cues.WORKER_UTF8_MEMORY > cues.UTF8_MEMORY
+    assert prefilter.WORKER_WIDE_MEMORY > prefilter.WIDE_MEMORY
+    script = (
+        "import sys\n"
+        "from hintgate.scan import cues, prefilter, workers\n"
+        "workers.serve_worker()\n"  # its stdin is empty: it gets ready, then returns
+        "print(cues.UTF8_MEMORY, prefilter.WIDE_MEMORY, file=sys.stderr)\n"
+    )
+    done = subprocess.run(  # its environment is the test's: HOME and the data directory are temporary
+        [sys.executable, "-c", script], check=False, stdin=subprocess.DEVNULL, capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stderr.decode().split() == [str(cues.WORKER_UTF8_MEMORY), str(prefilter.WORKER_WIDE_MEMORY)]

@@ -602,11 +602,16 @@ def _is_letter(char: str) -> bool:
     return char.isalpha() or unicodedata.category(char).startswith("M")
 
 
-_UTF8_MEMORY = 256 << 20
-"""RE2's budget for a cue's UTF-8 engine: its program and the DFA states it builds as texts need them. A large cue's
-program (each `\\pL` a UTF-8 automaton) leaves 32 MB too little room for states: the DFA then resets on every few
-hundred bytes and gives way to the NFA, and one pass of a cue over 100 KB of prose with a few letters beyond ASCII
-cost 0.2-1.1 s instead of 0.6-2.7 ms. The states are built only as texts need them."""
+UTF8_MEMORY = 32 << 20
+"""RE2's budget for a cue's UTF-8 engine built from now on: its program and the DFA states it builds as texts need
+them. In the gateway's own process, which reads only short texts (a result's JSON of at most 1 KB, a definition of
+at most 8 KB) and whose memory no limit bounds, 32 MB; a scan worker, whose address space is bounded
+(`scan.workers.serve_worker`), raises it to `WORKER_UTF8_MEMORY` before it builds anything."""
+
+WORKER_UTF8_MEMORY = 256 << 20
+"""The same budget in a scan worker. A large cue's program (each `\\pL` a UTF-8 automaton) leaves 32 MB too little
+room for states on long prose: the DFA then resets every few hundred bytes and gives way to the NFA, and one pass of
+a cue over 100 KB of prose with a few letters beyond ASCII cost 0.2-1.1 s instead of 0.6-2.7 ms."""
 
 
 def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
@@ -617,7 +622,7 @@ def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
     options = re2.Options()
     options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.case_sensitive = not flags & re.IGNORECASE
-    options.max_mem = 32 << 20 if latin1 else _UTF8_MEMORY
+    options.max_mem = 32 << 20 if latin1 else UTF8_MEMORY
     if latin1:
         options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     if flags & re.MULTILINE:

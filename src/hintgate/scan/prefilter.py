@@ -269,9 +269,15 @@ LONG = 4096
 """From this many characters on, a text is read by the whole set (`seen`)."""
 _MEMORY = 64 << 20
 """RE2's memory budget for the set: its program and the DFA states it builds as texts need them."""
-_WIDE_MEMORY = 128 << 20
-"""The same for the wide set (UTF-8), whose program leaves 64 MB too little room for states: on 100 KB of real pages
-with a few letters beyond ASCII its DFA reset over and over, 0.19-0.62 s a text instead of 5-11 ms."""
+WIDE_MEMORY = _MEMORY
+"""The same for the wide set (UTF-8) built from now on: 64 MB in the gateway's own process, whose memory no limit
+bounds; a scan worker, whose address space is bounded (`scan.workers.serve_worker`), raises it to
+`WORKER_WIDE_MEMORY` before it builds anything."""
+
+WORKER_WIDE_MEMORY = 128 << 20
+"""The wide set's budget in a scan worker: at 64 MB its program leaves too little room for states on long prose,
+and on 100 KB of real pages with a few letters beyond ASCII its DFA reset over and over, 0.19-0.62 s a text instead
+of 5-11 ms."""
 
 
 class _Building:
@@ -289,7 +295,7 @@ class _Building:
         if latin1:
             options.encoding = re2.Options.Encoding.LATIN1
         options.log_errors = False
-        options.max_mem = _MEMORY if latin1 else _WIDE_MEMORY
+        options.max_mem = _MEMORY if latin1 else WIDE_MEMORY
         self._re2 = re2
         self._encoding = encoding
         self._set = re2.Set.SearchSet(options)

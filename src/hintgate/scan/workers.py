@@ -372,12 +372,23 @@ def _answer(job: dict[str, Any]) -> dict[str, Any]:
     return {"findings": [_finding_json(f) for f in found]}
 
 
+def widen_engines() -> None:
+    """Give the UTF-8 engines built from now on a worker's budgets (`cues.WORKER_UTF8_MEMORY`,
+    `prefilter.WORKER_WIDE_MEMORY`): room for the states long prose needs, in a process whose address space is
+    bounded (`serve_worker`); the gateway's own process, which reads only short texts, keeps the small ones."""
+    from hintgate.scan import cues, prefilter
+
+    cues.UTF8_MEMORY = cues.WORKER_UTF8_MEMORY
+    prefilter.WIDE_MEMORY = prefilter.WORKER_WIDE_MEMORY
+
+
 def serve_worker() -> None:
     """A worker's loop: jobs on stdin, answers on stdout, until stdin closes."""
     with contextlib.suppress(ImportError, ValueError, OSError):
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
+    widen_engines()
     from hintgate.scan import screens
     from hintgate.scan.prefilter import prepare
     from hintgate.scan.reading import ROT13_WORDS
