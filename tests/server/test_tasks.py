@@ -214,14 +214,20 @@ async def test_a_client_that_takes_no_task_handles_gets_the_tool_s_result_once_t
 async def test_a_client_that_takes_no_handles_and_cancels_its_call_stops_the_task_upstream(tmp_path: Path) -> None:
     log = tmp_path / "cancels.log"
     with http_gateway(tmp_path, log) as running, anyio.fail_after(90):
-        async with client(running, "waiter", mode="legacy") as legacy, client(running, "signaller") as other:
-            async with anyio.create_task_group() as group:
-                group.start_soon(legacy.call_tool, "builds_build", {"target": "lambda"})
-                await other.call_tool("builds_created", {"target": "lambda"})
-                group.cancel_scope.cancel()
-            with anyio.fail_after(30):  # polled on this loop: the client sends its cancellation on it
-                while not cancels(log):
-                    await anyio.sleep(0.05)
+        try:
+            async with client(running, "waiter", mode="legacy") as legacy, client(running, "signaller") as other:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(legacy.call_tool, "builds_build", {"target": "lambda"})
+                    await other.call_tool("builds_created", {"target": "lambda"})
+                    group.cancel_scope.cancel()
+                with anyio.fail_after(30):  # polled on this loop: the client sends its cancellation on it
+                    while not cancels(log):
+                        await anyio.sleep(0.05)
+        except* anyio.ClosedResourceError:
+            # The gateway answers the cancelled call's POST once the task is stopped upstream; when that answer
+            # reaches the SDK's HTTP client while the client closes, the client raises on its own closed stream
+            # (`_handle_json_response`). That is the test's client, not the gateway: the upstream is checked below.
+            pass
     (line,) = cancels(log)
     assert line.endswith(" lambda")
 
