@@ -313,12 +313,10 @@ def forced(param: str, text: str) -> Span | None:
     words = {word.lower() for word in _NAME_WORDS.findall(param)}
     checks = bool(words & _CHECKS)
     grants = bool(words & _GRANTS) or (checks and bool(words & _WAIVES))
-    if not (grants or checks):
+    if not (grants or checks) or _WAITED.search(text) is not None or _IF.search(text) is not None:
         return None
     for found in _ALWAYS_VALUE.finditer(text):
         value = (found.group(1) or found.group(2)).lower()
-        if _WAITED.search(text) is not None or _IF.search(text) is not None:
-            return None
         if (value == "true" and grants) or (value == "false" and checks and not grants):
             return Span(found.start(), found.end(), f"fixes parameter {param!r} to the value that turns a check off")
     return None
