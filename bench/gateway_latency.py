@@ -20,6 +20,7 @@ Usage::
 
     python bench/gateway_latency.py [--calls 300] [--quick] [--format text|json]
                                     [--peers-python PATH] [--skip-fastmcp]
+                                    [--baseline CHECKOUT] [--breakdown]
                                     [--profile [--profile-calls 2000]]
 
 FastMCP needs its own environment (see ``bench/README.md``): by default
@@ -355,12 +356,16 @@ class Options:
     profile: bool
     profile_calls: int
     workdir: Path
+    baseline: str | None = None
+    breakdown: bool = False
 
 
-def _hintgate_argv(config: Path, db: Path | None = None) -> list[str]:
-    """hintgate over stdio; recording to `db` when given, else with recording off."""
+def _hintgate_argv(config: Path, db: Path | None = None, *, stamps: Path | None = None) -> list[str]:
+    """hintgate over stdio; recording to `db` when given, else with recording off; with every call's stages
+    stamped into `stamps` when given (`bench/call_stamps.py`)."""
     record = ["--db", f"sqlite:///{db}"] if db is not None else ["--no-record"]
-    return [sys.executable, "-m", "hintgate", "serve", "--config", str(config), *record]
+    command = ["-m", "hintgate"] if stamps is None else [str(BENCH / "call_stamps.py"), str(stamps)]
+    return [sys.executable, *command, "serve", "--config", str(config), *record]
 
 
 def _fastmcp_argv(peers_python: str, config: Path) -> list[str]:
@@ -445,6 +450,22 @@ async def bench_call_latency(opts: Options, log: Callable[[str], None]) -> dict[
             env={**env, "HINTGATE_COMMIT": "fast"},
         ),
     ]
+    if opts.baseline:
+        # The same two configurations from another checkout's `src`, in the same rounds (before/after).
+        base_env = dict(env, PYTHONPATH=str(Path(opts.baseline).resolve() / "src"))
+        clients += [
+            StdioClient("base:hintgate", _hintgate_argv(hg_config), env=base_env),
+            StdioClient("base:hintgate+record", _hintgate_argv(hg_config, opts.workdir / "base.db"), env=base_env),
+        ]
+    stamped: dict[str, Path] = {}
+    if opts.breakdown:
+        for label, db in (("hintgate", None), ("hintgate+record", opts.workdir / "stamped.db")):
+            stamped[f"stamped:{label}"] = opts.workdir / f"stamps-{label}.json"
+            clients.append(
+                StdioClient(
+                    f"stamped:{label}", _hintgate_argv(hg_config, db, stamps=stamped[f"stamped:{label}"]), env=env
+                )
+            )
     if opts.peers_python:
         clients.append(StdioClient("fastmcp", _fastmcp_argv(opts.peers_python, fm_config), env=env))
     samples: dict[str, list[float]] = {c.label: [] for c in clients}
@@ -473,6 +494,7 @@ async def bench_call_latency(opts: Options, log: Callable[[str], None]) -> dict[
                     if result.get("isError"):
                         raise BenchError(f"{client.label}: a timed call failed: {json.dumps(result)[:300]}")
     stats = {label: summarize(values) for label, values in samples.items()}
+    breakdown = {label: _stages(path) for label, path in stamped.items()}
     direct = stats["direct"]
     added = {
         label: {"median": s["median"] - direct["median"], "p90": s["p90"] - direct["p90"]}
@@ -480,6 +502,8 @@ async def bench_call_latency(opts: Options, log: Callable[[str], None]) -> dict[
         if label != "direct"
     }
     out: dict[str, Any] = {"stats_ms": stats, "added_ms": added, "goals": {}}
+    if breakdown:
+        out["breakdown_ms"] = breakdown
     hg_added = added["hintgate"]["median"]
     out["goals"]["hintgate_added_median_le_1ms"] = {"value": hg_added, "bound": GOAL_ADDED_MS, "met": hg_added <= 1}
     # Durable recording (the default) waits for its commit; fast mode records off the call path.
@@ -504,6 +528,19 @@ async def bench_call_latency(opts: Options, log: Callable[[str], None]) -> dict[
             "met": ratio <= GOAL_FRACTION_OF_FASTMCP,
         }
     return out
+
+
+def _stages(path: Path) -> dict[str, float]:
+    """The median of each stage of the calls a stamped gateway wrote to `path` (ms), with how many calls."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import call_stamps
+    finally:
+        sys.path.remove(str(BENCH))
+    if not path.exists():
+        raise BenchError(f"the stamped gateway wrote no stamps to {path}")
+    calls = call_stamps.segments(json.loads(path.read_text()))
+    return {**call_stamps.summary(calls), "calls": float(len(calls))}
 
 
 # -- part 2: tools/list with many upstreams ------------------------------------------
@@ -845,6 +882,16 @@ def render(report: dict[str, Any]) -> None:
                 f"hintgate-added / fastmcp-added: median {_fmt(ratio['median'])}, p90 {_fmt(ratio['p90'])}",
                 highlight=False,
             )
+        for label, stages in lat.get("breakdown_ms", {}).items():
+            table = Table(
+                title=f"{label}: where each call's time goes in the gateway, median ms of {stages['calls']:.0f}"
+            )
+            table.add_column("stage")
+            table.add_column("ms", justify="right")
+            for stage, value in stages.items():
+                if stage != "calls":
+                    table.add_row(stage, _fmt(value, 3))
+            console.print(table)
         for name, goal in lat["goals"].items():
             mark = "[green]met[/]" if goal["met"] else "[red]MISSED[/]"
             console.print(f"goal {name}: {_fmt(goal['value'])} (bound {goal['bound']}) {mark}")
@@ -928,6 +975,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--peers-python", default=DEFAULT_PEERS_PYTHON, help="python of the venv with fastmcp")
     parser.add_argument("--skip-fastmcp", action="store_true", help="measure without the FastMCP peer")
     parser.add_argument("--only", choices=("all", "latency", "list"), default="all", help="run one part only")
+    parser.add_argument(
+        "--baseline", metavar="CHECKOUT", help="also run hintgate, and with recording, from CHECKOUT's src"
+    )
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also run stamped gateways: where each call's time goes"
+    )
     parser.add_argument("--profile", action="store_true", help="also sample hintgate's forward path with py-spy")
     parser.add_argument("--profile-calls", type=int, default=2000, help="calls while sampling (default 2000)")
     parser.add_argument("--serve-fastmcp-proxy", metavar="CONFIG", help=argparse.SUPPRESS)
@@ -960,6 +1013,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             profile=args.profile,
             profile_calls=min(args.profile_calls, 200) if quick else args.profile_calls,
             workdir=Path(tmp),
+            baseline=args.baseline,
+            breakdown=args.breakdown,
         )
         report["options"] = {
             k: (str(v) if isinstance(v, Path) else v) for k, v in opts.__dict__.items() if k != "workdir"
