@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from hintgate.observers.recording import AS_OUTCOME, call_record
+import anyio
+import pytest
+
+from hintgate.observers.recording import AS_OUTCOME, Recording, call_record
 from hintgate.outcome import CallOutcome
 from hintgate.redaction import Redactor
-from hintgate.store.rows import CallRecord, call_row
+from hintgate.store import Store
+from hintgate.store import recorder as recorder_module
+from hintgate.store.rows import CallRecord, call_row, prepare
 
 
 def _outcome(arguments: Any, result: Any) -> Any:
@@ -74,3 +81,41 @@ def test_a_record_keeps_the_outcome_s_own_fields_as_they_were() -> None:
     outcome = _outcome({"query": "q"}, None)
     record = call_record(outcome)
     assert {name: getattr(record, name) for name in AS_OUTCOME} == {name: getattr(outcome, name) for name in AS_OUTCOME}
+
+
+def test_a_call_without_a_secret_to_mask_has_its_json_written_once_as_one_with_a_secret_has() -> None:
+    arguments = {"timezone": "UTC"}
+    result = {"content": [{"type": "text", "text": "12:00"}], "isError": False}
+    record = call_record(_outcome(arguments, result))
+    assert record.arguments_json is not None
+    assert record.response_json is not None
+    assert (json.loads(record.arguments_json), json.loads(record.response_json)) == (arguments, result)
+
+
+@pytest.mark.anyio
+async def test_a_stdio_gateways_recorded_calls_are_committed_on_the_event_loops_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stdio gateway has no API token to mask: its records were each handed to the writer's thread and back.
+    threads: list[threading.Thread] = []
+
+    def noting(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread())
+        return prepare(*args, **kwargs)
+
+    monkeypatch.setattr(recorder_module, "prepare", noting)
+    store = await Store.open(f"sqlite:///{tmp_path / 'hintgate.db'}", replica="test")
+    try:
+        recording = Recording(store)
+        assert not recording.redact  # nothing to mask
+        for n in range(4):
+            outcome = _outcome({"timezone": "UTC"}, {"content": [{"type": "text", "text": f"12:0{n}"}]})
+            outcome.call_id, outcome.task = f"call-{n}", False
+            waiting = recording.call_finished(outcome)
+            assert waiting is not None
+            with anyio.fail_after(10):
+                assert await waiting
+    finally:
+        await store.close()
+    # The first batch opens the loop's connection on the writer's thread; every later one is committed on the loop.
+    assert threads[-3:] == [threading.current_thread()] * 3
