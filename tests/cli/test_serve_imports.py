@@ -123,6 +123,62 @@ async def test_a_stdio_gateway_answers_its_first_listing_without_argument_checke
     assert loaded(modules, ["typer", "hintgate.cli.common", "hintgate.cli.serve_command"]) == []
 
 
+# `python -m hintgate ARGS...`, writing the names of the modules it had imported to a file as it answers its first
+# `tools/list` (`FirstAnswer.listing_served`: the answer is on its way out).
+SERVE_AND_LIST_MODULES_AT_FIRST_ANSWER = textwrap.dedent(
+    """
+    import json, runpy, sys
+
+    from hintgate.server.first_answer import FirstAnswer
+
+    listing = sys.argv.pop(1)
+    served = FirstAnswer.listing_served
+
+    def listing_served(self):
+        if not self._listing_served:
+            with open(listing, "w") as out:
+                json.dump(sorted(sys.modules), out)
+        served(self)
+
+    FirstAnswer.listing_served = listing_served
+    runpy.run_module("hintgate", run_name="__main__", alter_sys=True)
+    """
+)
+
+
+@pytest.mark.parametrize("recording", ["existing", "first", "off"])
+async def test_a_stdio_gateway_answers_its_first_listing_before_it_imports_pydantic(
+    tmp_path: Path, time_cmd: list[str], recording: str
+) -> None:
+    """Nothing before the first listing needs pydantic (the SDK's models, the HTTP path's JSON reader): imported,
+    it took about 0.1 s of a stdio start's CPU. An existing database is read ahead; a first start makes one."""
+    from mcp.client.stdio import StdioServerParameters
+
+    config = tmp_path / "hintgate.json"
+    server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
+    config.write_text(json.dumps({"mcpServers": {"time": server}}))
+    database = f"sqlite:///{tmp_path / 'calls.db'}"
+    store = {"existing": ["--db", database], "first": [], "off": ["--no-record"]}[recording]
+    listing = tmp_path / "modules.json"
+    env = {"HOME": str(tmp_path), "HINTGATE_DATA_DIR": str(tmp_path / "data"), **_python_path()}
+    starts = 2 if recording == "existing" else 1  # the first start makes the database, the second reads it ahead
+    for _ in range(starts):
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-c", SERVE_AND_LIST_MODULES_AT_FIRST_ANSWER, str(listing), "serve", "--config", str(config), *store],
+            env=env,
+        )
+        with anyio.fail_after(60):
+            async with Client(params, mode="legacy") as client:
+                listed = await client.list_tools()
+        assert {tool.name for tool in listed.tools} == {"time_get_current_time", "time_convert_time"}
+    modules = set(json.loads(listing.read_text()))
+    assert "hintgate.server.front" in modules
+    if recording == "existing":
+        assert "hintgate.stored_state" in modules  # the state was read ahead
+    assert loaded(modules, ["pydantic", "pydantic_core", "mcp_types._types", "mcp_types._wire_base"]) == []
+
+
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

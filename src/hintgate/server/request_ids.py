@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import pydantic_core
-
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -51,9 +49,13 @@ class RequestIdGuard:
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
+        # Imported here, on the HTTP path: a stdio gateway reads `id_refusal` before its first listing without it.
+        from pydantic_core import from_json
+
         self.app = app
         """The endpoint behind it."""
         self._limit = limit
+        self._decode = from_json
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -76,7 +78,7 @@ class RequestIdGuard:
         body = b"".join(chunks)
         if not more:
             try:
-                decoded = pydantic_core.from_json(body)
+                decoded = self._decode(body)
             except ValueError:
                 decoded = None  # the endpoint answers the parse error
             scope[MESSAGE_KEY] = decoded

@@ -86,8 +86,9 @@ def defer_wire_validators() -> None:
     The SDK checks a message against the wire model of the version its client speaks: a client of one era never
     uses the other era's models, nor most of its own. Built as the classes are made, both eras' validators were
     about half of importing the SDK's types (0.08 s of CPU of 0.16 s), on the path to a gateway's first listing.
-    Called before the SDK's types are imported (`hintgate.cli.serve`'s background imports); called after, it
-    changes nothing. What a model validates is the same either way.
+    Called before the SDK's types are imported (`hintgate.cli.serve`'s background imports when they import the
+    SDK, else the stdio transport as it first imports them: `hintgate.server.stdio`); called after, it changes
+    nothing. What a model validates is the same either way.
     """
     from mcp_types._wire_base import WireModel
 

@@ -278,7 +278,11 @@ async def stdio_streams(
     except BaseException:  # cancelled (SIGTERM) or failed before the SDK took over: the pipes as they were
         await close()
         raise
-    # Only now the SDK's types: an opening answers the first requests before they are imported.
+    # Only now the SDK's types: an opening answers the first requests before they are imported. Their validators
+    # are built at first use (`defer_wire_validators`, before the types are first imported).
+    from hintgate.server.sdk import defer_wire_validators
+
+    defer_wire_validators()
     from mcp.shared.message import SessionMessage
     from mcp_types import JSONRPCError, JSONRPCResponse, jsonrpc_message_adapter
     from pydantic import ValidationError

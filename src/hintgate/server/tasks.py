@@ -42,8 +42,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ConfigDict, Field
-
 from hintgate.errors import StoreError, UpstreamError, UpstreamRequestError
 from hintgate.handles import (
     CANCELLED,
@@ -113,6 +111,7 @@ _TOUCH_EVERY = timedelta(seconds=1)  # a client polling fast is noted at most th
 def task_params_model() -> type[Any]:
     """The params model of the extension's requests: a `taskId`, and whatever else the request carries."""
     from mcp_types import RequestParams
+    from pydantic import ConfigDict, Field
 
     class TaskRequestParams(RequestParams):
         model_config = ConfigDict(extra="allow", populate_by_name=True)
