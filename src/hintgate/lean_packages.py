@@ -20,9 +20,11 @@ import importlib.util
 import sys
 import threading
 from collections.abc import Mapping, Sequence
-from importlib.abc import Loader
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # `importlib.abc` imports `importlib.resources`: 0.02 s of CPU before a gateway spawns its upstreams
+    from importlib.abc import Loader
 
 __all__ = ["lean_package"]
 

@@ -472,3 +472,22 @@ def test_the_start_counts_one_tool_in_the_singular() -> None:
         gateway = SimpleNamespace(servers=lambda: [], tools=lambda tools=tools: tools)
         report_start(gateway, console)  # type: ignore[arg-type]
         assert console.export_text().endswith(said)
+
+
+def test_the_start_report_off_a_terminal_shows_a_servers_name_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """A stdio gateway's stderr is its client's log: the lines go there as they are, brackets and `:name:` codes
+    in a name or a reason included (Rich read them as markup and emoji, and dropped or replaced them)."""
+    from types import SimpleNamespace
+
+    from hintgate.cli.plain_console import PlainConsole
+    from hintgate.cli.serve import report_start
+    from hintgate.hints.trust import Trust, TrustFrom
+    from hintgate.sources.base import SourceState
+
+    status = SimpleNamespace(state=SourceState.DOWN, reason="exited: [bold]oops[/bold] :warning:")
+    server = SimpleNamespace(name="[red]web", status=status, trust=Trust.TRUSTED, trust_from=next(iter(TrustFrom)))
+    gateway = SimpleNamespace(servers=lambda: [server], tools=lambda: [])
+    report_start(gateway, PlainConsole())  # type: ignore[arg-type]
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == "hintgate: server '[red]web' is down: exited: [bold]oops[/bold] :warning:"
+    assert said[-1] == "hintgate: serving 0 tools"

@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
-from rich.console import Console
-from rich.logging import RichHandler
 
+from hintgate.cli.plain_console import Lines, PlainConsole
 from hintgate.config.loading import parse_config
 from hintgate.config.model import GatewayConfig, IdentityConfig
 from hintgate.config.settings import Settings
@@ -183,19 +182,27 @@ class PlainLogFormatter(logging.Formatter):
         return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _log_to_stderr(level: int = logging.INFO) -> Console:
-    """Log to stderr: Rich's columns for a person at a terminal, plain lines otherwise.
+def _log_to_stderr(level: int = logging.INFO) -> Lines:
+    """Log to stderr: Rich's columns for a person at a terminal, plain lines otherwise; where to print lines.
 
     Piped into a file, journald or a collector, Rich's layout would wrap a line
     at 80 columns and show a time without a date: each record is one line
-    with an ISO timestamp instead, and the console's own lines are not wrapped.
+    with an ISO timestamp instead, and the console's own lines are written as
+    they are, without Rich (`hintgate.cli.plain_console`: a stdio gateway's
+    stderr is its client's log, and Rich is not imported before its first listing).
     """
     terminal = sys.stderr.isatty()
-    console = Console(stderr=True, soft_wrap=not terminal)
+    console: Lines
     handler: logging.Handler
     if terminal:
-        handler = RichHandler(console=console, show_path=False, rich_tracebacks=False, markup=False)
+        from rich.console import Console
+        from rich.logging import RichHandler
+
+        terminal_console = Console(stderr=True)
+        console = terminal_console
+        handler = RichHandler(console=terminal_console, show_path=False, rich_tracebacks=False, markup=False)
     else:
+        console = PlainConsole()
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(PlainLogFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.set_name(_HANDLER)
@@ -209,12 +216,12 @@ def _log_to_stderr(level: int = logging.INFO) -> Console:
 _HANDLER = "hintgate-stderr"
 
 
-def _report_recording(console: Console, recording: str | None) -> None:
+def _report_recording(console: Lines, recording: str | None) -> None:
     if recording is not None:
         console.print(f"hintgate: recording to {recording}", highlight=False, soft_wrap=True)
 
 
-def report_start(gateway: Gateway, console: Console) -> None:
+def report_start(gateway: Gateway, console: Lines) -> None:
     """The lines `serve` prints once its servers are started: each one's state and trust, and the tools served."""
     for source in gateway.servers():
         status = source.status
@@ -415,7 +422,7 @@ async def _serve_web(
     *,
     host: str,
     sock: socket.socket,
-    console: Console,
+    console: Lines,
     private: bool = False,
 ) -> None:
     """Serve MCP, the REST API, /metrics and the dashboard on the bound socket until cancelled.
@@ -469,7 +476,7 @@ async def _serve_web(
 
 
 def _print_client_setup(
-    console: Console,
+    console: Lines,
     base: str,
     token: str,
     code: str,
@@ -521,7 +528,7 @@ async def _verifier(identity: IdentityConfig | None) -> Any:
 
 
 def _token(
-    settings: Settings, host: str, console: Console, *, identity: bool = False
+    settings: Settings, host: str, console: Lines, *, identity: bool = False
 ) -> tuple[str | None, TokenReference | None]:
     """The API token requests must carry, and where it is kept when this start did not make it.
 
@@ -582,7 +589,7 @@ async def _reaching(host: str) -> tuple[str, ...]:
 
 
 async def _serve_metrics(
-    gateway: Gateway, settings: Settings, whereabouts: Whereabouts, *, host: str, sock: socket.socket, console: Console
+    gateway: Gateway, settings: Settings, whereabouts: Whereabouts, *, host: str, sock: socket.socket, console: Lines
 ) -> None:
     """Serve /metrics alone on the bound socket until cancelled, under the same rules as the REST API."""
     from starlette.applications import Starlette
@@ -624,7 +631,7 @@ async def _serve_app(
     app: Any,
     host: str,
     sock: socket.socket,
-    console: Console,
+    console: Lines,
     *shown: tuple[str, str],
     on_listening: Callable[[str, int], None] | None = None,
     settings: Settings,
@@ -771,7 +778,7 @@ async def starting(
     settings: Settings,
     *,
     imports: Sequence[str],
-    console: Console,
+    console: Lines,
     early: StoredState | None = None,
     prestarted: Prestarted | None = None,
     dashboard: str | None = None,
@@ -1149,6 +1156,8 @@ async def collect_catalog(config: GatewayConfig, *, progress: bool = True) -> Ga
 
     # One shot: a down server's restarts ("restarting in 1 s") are noise; its reason is in the report.
     _log_to_stderr(logging.ERROR)
+    from rich.console import Console
+
     console = Console(stderr=True)
     async with contextlib.AsyncExitStack() as stack:
         credentials = None
