@@ -7,9 +7,11 @@ and, when a text earns a high finding or was left unread, does what
 
 - `mark`: the result passes unchanged but for `_meta["hintgate/findings"]`
   (and `_meta["hintgate/unscanned"]` for what the scan did not read);
-- `redact` (the default): each flagged sentence (or, in a sentence longer
-  than `SENTENCE_LIMIT`, the span of the finding itself) and each span left
-  unread is replaced by a marker saying what was removed and why; the text
+- `redact` (the default): the smallest unit holding each finding (its
+  sentence, never more; in a data value, a table's cell, or a sentence longer
+  than `scan.passages.NORMAL`, the value, the cell, the element's text or the
+  clause: `scan.passages`) and each span left unread is replaced by a marker
+  saying what was removed and why; the text
   between two of them, the rest of the result, and every result without a
   high finding reach the client unchanged. A flagged place that cannot be
   replaced (it is not a string where the scan found one) withholds the result;
@@ -26,20 +28,18 @@ error's message, a task's status) the same way.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import enum
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hintgate.results import tool_error
-from hintgate.scan.poisoning import UNSCANNED, Key, Location, ScanFinding, high_findings, scan_result
+from hintgate.scan.passages import NORMAL, Passages
+from hintgate.scan.poisoning import UNSCANNED, Key, Location, ScanFinding, high_findings, scan_result, scan_strings
 
 __all__ = [
     "FINDINGS_META",
-    "SENTENCE_LIMIT",
     "UNSCANNED_META",
     "GuardedResult",
     "OnResultFinding",
@@ -105,7 +105,7 @@ def apply(
     if action is OnResultFinding.BLOCK:
         return GuardedResult(_withheld(found, meta, tool, "it speaks to the model"), found)
     if action is OnResultFinding.REDACT:
-        changed = _redact(out, found)
+        changed = _redact(out, found, tool)
         if changed is None:
             return GuardedResult(_withheld(found, meta, tool, "a flagged place in it could not be replaced"), found)
         out = changed
@@ -147,7 +147,7 @@ def _withheld(found: Sequence[ScanFinding], meta: dict[str, Any], tool: str | No
     return blocked
 
 
-def _redact(value: Mapping[str, Any], found: Sequence[ScanFinding]) -> dict[str, Any] | None:
+def _redact(value: Mapping[str, Any], found: Sequence[ScanFinding], tool: str | None = None) -> dict[str, Any] | None:
     """A copy of `value` (containers copied along the changed places only, each once) with every finding's place
     redacted; None when one cannot be."""
     by_place: dict[Location, list[ScanFinding]] = {}
@@ -183,9 +183,9 @@ def _redact(value: Mapping[str, Any], found: Sequence[ScanFinding]) -> dict[str,
             if isinstance(step, Key):
                 if not isinstance(parent, dict) or step.name not in parent:
                     raise _Unchangeable
-                renames.setdefault(tuple(above), {})[step.name] = _redacted_text(step.name, findings)
+                renames.setdefault(tuple(above), {})[step.name] = _redacted_text(step.name, findings, tool)
             else:
-                parent[step] = _replaced(_at(parent, step), findings)
+                parent[step] = _replaced(_at(parent, step), findings, tool)
         # Keys last, deepest first: a value under a key is reached by the key it had when the scan read it.
         for prefix in sorted(renames, key=len, reverse=True):
             node, new = copies[prefix], renames[prefix]
@@ -214,12 +214,12 @@ class _Unchangeable(Exception):
     """A place the findings name is not what they say (no such key or index, not a string)."""
 
 
-def _replaced(value: Any, findings: list[ScanFinding]) -> Any:
+def _replaced(value: Any, findings: list[ScanFinding], tool: str | None) -> Any:
     if not isinstance(value, str):
         if all(f.code == UNSCANNED and f.start == f.end == 0 for f in findings):  # content nested too deep
             return f"[hintgate removed content it could not scan ({_why(findings[0])})]"
         raise _Unchangeable
-    return _redacted_text(value, findings)
+    return _redacted_text(value, findings, tool)
 
 
 def _why(finding: ScanFinding) -> str:
@@ -227,23 +227,36 @@ def _why(finding: ScanFinding) -> str:
     return finding.message.rpartition("was not scanned: ")[2]
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n|</[A-Za-z_-]+>")
+# A finding's span longer than a sentence of normal length may be a document the sentence judge read as one
+# sentence (a JSON document on one line, a CSV block): each of its parts is read alone, and only the parts that
+# speak to the model are removed. Up to this many characters of a text: the reading runs where the redaction does,
+# on the event loop for a result a worker scanned (a few ms for 4,000 characters).
+_REREAD = 4_000
 
 
-def _redacted_text(text: str, findings: list[ScanFinding]) -> str:
-    """`text` with each finding's sentence (or span) replaced by a marker; the text between them kept."""
-    # Where sentences end: after the mark (the space that follows stays), at every line break (a list's item or a
-    # table's row is a line, whatever opens the next), or after a closing tag.
-    ends = [m.end() if m.group().startswith("</") else m.start() + 1 for m in _SENTENCE_END.finditer(text)]
+def _redacted_text(text: str, findings: list[ScanFinding], tool: str | None = None) -> str:
+    """`text` with the passage holding each finding (`scan.passages`) replaced by a marker; the text between them
+    kept."""
+    passages = Passages(text)
     spans: list[tuple[int, int, ScanFinding]] = []
+    reread = 0
     inside = [(f.start, f.end) for f in findings if f.code != "HG604"]
     for finding in findings:
         start, end = max(0, min(finding.start, len(text))), max(0, min(finding.end, len(text)))
         if finding.code == "HG604" and any(start <= s and e <= end for s, e in inside):
             continue  # a summary of disguised orders, each found on its own: the text between them is not theirs
-        if finding.code != UNSCANNED:
-            start, end = _sentence(text, ends, start, end)
-        spans.append((start, end, finding))
+        if finding.code == UNSCANNED:
+            spans.append((start, end, finding))
+            continue
+        found: list[tuple[int, int]] = []
+        if end - start > NORMAL and reread + end - start <= _REREAD:
+            reread += end - start
+            for clauses in (False, True):  # sentences, values and elements first; clauses only when none is found
+                parts = passages.parts(start, end, clauses=clauses)
+                found = _parts_found(text, parts, tool) if len(parts) > 1 else []
+                if found:
+                    break
+        spans.extend((*passages.holding(s, e), finding) for s, e in found or [(start, end)])
     spans.sort(key=lambda span: (span[0], span[1]))
     merged: list[tuple[int, int, list[ScanFinding]]] = []
     for start, end, finding in spans:
@@ -262,20 +275,16 @@ def _redacted_text(text: str, findings: list[ScanFinding]) -> str:
     return "".join(out)
 
 
-def _sentence(text: str, ends: list[int], start: int, end: int) -> tuple[int, int]:
-    """The sentence (or sentences) holding `text[start:end]`; the span itself when that is longer than the limit."""
-    i = bisect.bisect_right(ends, start) - 1
-    first = ends[i] if i >= 0 else 0
-    if end > 0 and text[end - 1] in ".!?>":  # a finding that ends a sentence or a tag ends the passage
-        last = end
-    else:
-        j = bisect.bisect_left(ends, end)
-        last = ends[j] if j < len(ends) else len(text)
-    if last - first > SENTENCE_LIMIT:
-        return start, end
-    while first < start and text[first].isspace():  # the space before a sentence stays with the one before
-        first += 1
-    return first, last
+def _parts_found(text: str, parts: list[tuple[int, int]], tool: str | None) -> list[tuple[int, int]]:
+    """The spans (in `text`) of the high findings the scan makes in each of `parts` read alone."""
+    found = scan_strings([((i,), text[s:e]) for i, (s, e) in enumerate(parts)], tool=tool, warnings=False)
+    spans = []
+    for f in high_findings(found):
+        if f.code == UNSCANNED or not f.location or not isinstance(f.location[0], int):
+            continue
+        at = parts[f.location[0]][0]
+        spans.append((at + f.start, at + f.end))
+    return spans
 
 
 def _marker(removed: str, findings: list[ScanFinding]) -> str:
