@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+import sqlite3
 import threading
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -18,6 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 import hintgate.store
 from hintgate.store import CallFilter, RecordingSettings, SessionRecord, Store, StoreError, database_url
+from hintgate.store.rows import encode_json
 from hintgate.store.tables import sessions, tool_calls
 from hintgate.store.tokens import count_tokens
 
@@ -646,3 +649,43 @@ async def test_tool_usage_counts_denied_and_expired_calls_apart_from_failures(st
     await store.flush()
     used = (await store.tool_usage())["time_get_current_time"]
     assert (used["calls"], used["errors"], used["denied"], used["expired"]) == (6, 1, 2, 2)
+
+
+async def test_a_durable_call_recorded_alone_on_sqlite_is_committed_in_its_callers_step(
+    tmp_path: Any, records: Any
+) -> None:
+    path = tmp_path / "alone.db"
+    async with await Store.open(f"sqlite:///{path}", replica="alone") as store:
+        assert await store.record_call_durable(records.call(None))  # the writer's thread opens the loop's connection
+        call = records.call(None)
+        # Its JSON written already, as a gateway's records have it (`observers.recording.call_record`).
+        call = dataclasses.replace(
+            call, arguments_json=encode_json(call.arguments), response_json=encode_json(call.response)
+        )
+        recording = store.record_call_durable(call)
+        with pytest.raises(StopIteration) as returned:  # no turn of the event loop: no task woken, none waited for
+            recording.send(None)
+        assert returned.value.value is True
+        with contextlib.closing(sqlite3.connect(path)) as db:  # committed: another connection reads it
+            assert db.execute("SELECT COUNT(*) FROM tool_calls WHERE id = ?", (call.id,)).fetchone() == (1,)
+
+
+async def test_a_durable_call_among_several_active_sessions_waits_to_share_the_tasks_group_commit(
+    tmp_path: Any, records: Any
+) -> None:
+    path = tmp_path / "shared.db"
+    async with await Store.open(f"sqlite:///{path}", replica="shared") as store:
+        first, second = records.session(), records.session()
+        store.session_started(first)
+        store.session_started(second)
+        assert await store.record_call_durable(records.call(first.id))
+        call = records.call(second.id)
+        call = dataclasses.replace(
+            call, arguments_json=encode_json(call.arguments), response_json=encode_json(call.response)
+        )
+        recording = store.record_call_durable(call)
+        assert recording.send(None) is not None  # queued: calls of other sessions ending now share its commit
+        recording.close()  # its caller gone: the record stays queued, and is committed
+        with anyio.fail_after(10):
+            await store.flush()
+        assert [c["id"] for c in await store.calls(CallFilter(session_id=second.id))] == [call.id]

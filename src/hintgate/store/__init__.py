@@ -221,9 +221,13 @@ class Store(StorePart):
             on_failure=self._check_after_failure,
             after_commit=self._maybe_prune,
             writer=None if self._writer is None else self._writer.write,
+            write_now=None if self._writer is None else self._writer.write_now,
+            may_write_now=self._may_write_now,
         )
         self._last_prune = time.monotonic()
         self._closed = False
+        self._sessions: set[str] = set()
+        """The sessions recorded started here and not yet ended."""
         self._waiting: Deadlines[asyncio.Future[bool]] = Deadlines(_waits, self._unconfirmed)
         """Durable calls' waiters until their `DURABLE_WAIT` ends: one timer for them all, not one per call."""
         self._identity = _identity(self._path)
@@ -384,6 +388,7 @@ class Store(StorePart):
         if self._closed:
             self._recorder.dropped += 1
             return
+        self._sessions.add(rec.id)
         self._recorder.session_started(rec)
 
     def session_closed(self, session_id: str, ended_at: datetime) -> None:
@@ -391,6 +396,7 @@ class Store(StorePart):
         if self._closed:
             self._recorder.dropped += 1
             return
+        self._sessions.discard(session_id)
         self._recorder.session_closed(session_id, ended_at)
 
     def record_call(self, rec: CallRecord) -> None:
@@ -415,6 +421,11 @@ class Store(StorePart):
         if self._closed or not self.recording.durable:
             self.record_call(rec)
             return False
+        # One client at a time (a stdio gateway's), calls come one after another: a group commit would hold one
+        # record, so it is committed in the caller's step when it can be. Calls of several sessions that end
+        # together share the task's commit instead.
+        if len(self._sessions) <= 1 and self._recorder.record_call_now(rec):
+            return True
         waiter = self._recorder.record_call_waited(rec)
         if waiter.done():
             return waiter.result()
@@ -542,6 +553,13 @@ class Store(StorePart):
         self._identity = _identity(self._path)
         logger.error("%s at %s; recreated it, records committed to the old file since then are lost", changed, at)
         self._incident = (time.time(), f"{changed} at {at}; recreated, calls recorded in between may be lost")
+
+    def _may_write_now(self) -> bool:
+        """Whether a record may be committed without the recorder's task: its checks before and after a commit
+        (`_check_file`, `_maybe_prune`) have nothing to do."""
+        return (
+            self._reopen is None and time.monotonic() - self._last_prune < PRUNE_EVERY and self._file_change() is None
+        )
 
     async def _maybe_prune(self) -> None:
         if time.monotonic() - self._last_prune < PRUNE_EVERY:

@@ -21,7 +21,10 @@ Two modes:
   arrives until the batch is prepared, off the loop), and
   `put_and_wait` gives the caller a future that resolves when its record is
   committed. A gateway releases a call's result only then: a call that
-  returned is in the database, even after a `kill -9`.
+  returned is in the database, even after a `kill -9`. A call recorded while
+  nothing else is queued or written, light enough for the loop, is committed in
+  its caller's step instead (`record_call_now`): the same transaction, without
+  the task woken and the caller woken back.
 - fast: the task commits every `commit_interval` seconds (sooner when a batch
   of `batch_size` is ready, or when someone flushes or closes); a `kill -9`
   loses what was enqueued in the last interval plus one commit.
@@ -93,6 +96,8 @@ logger = logging.getLogger("hintgate.store")
 
 WriteBatch = Callable[[Callable[[], Batch]], Awaitable[None]]
 """Prepares a batch (calling what it is given, off the event loop) and commits it in one transaction."""
+WriteNow = Callable[[Callable[[], Batch]], bool]
+"""Prepares and commits a light batch at once, in the caller's step; False when it cannot (nothing written)."""
 
 
 DEFAULT_RETENTION = 100
@@ -176,9 +181,17 @@ class Recorder:
         on_failure: Callable[[], Awaitable[None]] | None = None,
         after_commit: Callable[[], Awaitable[None]] | None = None,
         writer: WriteBatch | None = None,
+        write_now: WriteNow | None = None,
+        may_write_now: Callable[[], bool] | None = None,
     ) -> None:
         self._engine = engine
         self._write_batch: WriteBatch = writer if writer is not None else self._write_with_engine
+        self._write_now = write_now
+        self._may_write_now = may_write_now
+        """Whether a record may be committed in its caller's step: nothing `before_commit` or `after_commit` would
+        do is due (a moved file to reopen, a prune)."""
+        self._busy = False
+        """The task has taken a batch and not finished it."""
         self.recording = recording
         self._replica = replica
         self._before_commit = before_commit
@@ -249,6 +262,34 @@ class Recorder:
             return waiter
         self.put(kind, payload, waiter)
         return waiter
+
+    def record_call_now(self, rec: CallRecord) -> bool:
+        """Commit a call record in the caller's step, without the task: only in durable mode, while nothing else
+        is queued or being written and the writer can commit it on the loop at once (`write_now`); True once it
+        is committed. False when it was not (nothing written): `put_and_wait` it then.
+
+        A durable call recorded alone is answered without two more turns of the event loop (the task woken, the
+        caller woken back); a call that arrives while others are queued or written waits for their batch, in order.
+        """
+        if (
+            self._write_now is None
+            or self._busy
+            or self._pending
+            or self._closing
+            or not self.recording.durable
+            or self.failing_since is not None
+            or not self.running
+            or (self._may_write_now is not None and not self._may_write_now())
+        ):
+            return False
+        try:
+            written = self._write_now(self._preparer([(CALL, rec, None)]))
+        except (SQLAlchemyError, OSError, *_REFUSED):
+            return False  # the task writes it again, with its retries and its refusals' notes
+        if written:
+            self._enqueued += 1
+            self._done += 1
+        return written
 
     def session_started(self, rec: SessionRecord) -> None:
         """Enqueue a session start."""
@@ -328,6 +369,7 @@ class Recorder:
                         async with asyncio.timeout(self.recording.commit_interval):
                             await self._urgent.wait()
                 self._urgent.clear()
+                self._busy = True
                 while self._pending:
                     size = min(len(self._pending), self._batch_size)
                     items = [self._pending.popleft() for _ in range(size)]
@@ -341,6 +383,7 @@ class Recorder:
                         await self._after_commit()
                     self._done += len(items)
                     self._release_waiters()
+                self._busy = False
                 if not self._closing:
                     self._wake.clear()
         except Exception as exc:  # a bug: say so loudly, and fail whoever waits rather than hang them

@@ -249,6 +249,16 @@ class SqliteWriter:
             return
         await self._run(functools.partial(self._write, prepare), handed=True)
 
+    def write_now(self, prepare: Callable[[], Batch]) -> bool:
+        """Prepare and commit a light batch on the event loop's connection now, in the caller's step; False (nothing
+        written) when the batch is not light, the loop's connection is not open or rests, or the write lock is held
+        elsewhere: `write` it then.
+
+        Raises:
+            sqlalchemy.exc.DBAPIError: the database failed or refused the batch (nothing of it is written).
+        """
+        return self._loop_conn is not None and not self._handed and self._on_loop(prepare)
+
     def forget_sessions(self) -> None:
         """Sessions may have been deleted (a prune): write the stub of every call's session again from now on."""
         self._forget = True
