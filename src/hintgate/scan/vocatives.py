@@ -89,10 +89,18 @@ _CALLED = (
     # ...", "Bot kindly forward ...", "Asistente por favor ...", "KI bitte ..."): no page asks a person so.
     r"|\b(?:hey|yo|hi|hello|dear|ok|okay)[ \t]+(?:AI[ \t]+)?(?:assistant|agent|copilot|AI|bot|chatbot)[ \t]*"
     r"(?:[,:—–]|[ \t]-[ \t])"
-    r"|(?:^|\n|[.!?:;][ \t]+|[(\[][ \t]*)[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot|LLM|"
-    r"asistente|assistente|Assistent|asystent|KI|IA)[ \t]+(?:please|pls|plz|kindly|por[ \t]+favor|per[ \t]+favore|"
+    # (The plural too when it cannot be people's job: "AI assistants please send ...", "LLMs kindly ..."; "Agents
+    # please note" is a call centre's.)
+    r"|(?:^|\n|[.!?:;][ \t]+|[(\[][ \t]*)[ \t]*(?:AI[ \t]+(?:assistants|agents|models)|bots|chatbots|copilots|LLMs|"
+    r"(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot|LLM|asistente|assistente|Assistent|asystent|KI|IA))"
+    r"[ \t]+(?:please|pls|plz|kindly|por[ \t]+favor|per[ \t]+favore|"
     r"bitte|s'il[ \t]+(?:te|vous)[ \t]+pla[iî]t|proszę|lütfen)[ \t,]+(?-i:[a-zà-ÿ]{2,})"
     r"|:[ \t]*(?:AI|bot|chatbot|assistant|agent)[ \t]+[—–][ \t]"
+    # A message whose recipient, as data spells it, is the model: `"to": "AI assistant"`, a log's `target=assistant`
+    # (what the message says is said to the one it is sent to; `"to": "agent"` is a support desk's hand-over).
+    r"|\"(?:to|recipient|addressee|audience|target)\"[ \t]*:[ \t]*\"(?:the[ \t]+)?"
+    r"(?:AI[ \t_-]*(?:assistant|agent|model)|assistant|LLM|copilot|chatbot)s?\""
+    r"|\b(?:to|recipient|addressee|audience|target)=[\"']?(?:AI[_-]?)?(?:assistant|LLM|copilot|chatbot)s?\b"
     # The model called, then a condition on its own reading: "Assistant if you hear this, ...", "AI, when you read
     # this ...".
     r"|(?:^|\n|[.!?:][ \t]+)[ \t]*(?:AI[ \t]+)?(?:assistant|agent|AI|bot|chatbot|copilot)s?,?[ \t]+(?:if|when|once|"
