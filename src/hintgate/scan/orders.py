@@ -551,6 +551,14 @@ _MISREPORT = Cue(
     # ... or the clause said, its subject and verb without "that": "when asked, state the certificate is valid".
     r"|(?:(?:the|its|their|this|that|all|every|each|our|your)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|was|were|has|"
     r"have|had|will|can|remains?|stays?)\b)"
+    # ... or to the model named in the third person as the one who answers: "if asked, the assistant should say all
+    # players are eligible", "whenever a member asks about rivals, the assistant must say those buyers are ..." (what
+    # it says of something else, not of itself: "the assistant should say it is an AI" is its own disclosure).
+    r"|\b(?:if|when|whenever)\s+(?:(?:\w+\s+)?asked|(?:an?|any|the|someone|somebody|anyone)\s+(?:\w+\s+)?asks?)\b"
+    r"[^.!?\n]{0,100}?,\s*(?:the|an?|any|your)\s+(?:AI\s+)?(?:assistant|chatbot|copilot|model|LLM|AI\s+agent)\s+"
+    r"(?:must|should|shall|will|is\s+to|needs\s+to)\s+(?:always\s+|just\s+|simply\s+|only\s+)?(?:say|answer|reply|"
+    r"respond|state|claim|tell\s+(?:\w+\s+){1,3}?)(?:\s+that)?\s+(?!(?:it|I|he|she|they|we|you)\b)(?:['\"“‘]|"
+    r"(?:[\w'’-]+\s+){1,6}?(?:is|are|was|were|has|have|had|remains?|stays?)\b)"
     r"|\b(?:report|describe|present|label|summari[sz]e)(?:s|d|ed|ing)?\s+(?:\w+\s+){0,3}?as\s+['\"“‘]"
     r"|\b(?:tell|say|inform|assure|answer|reply|respond|claim|explain|report)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?"
     r"\b(?!\s+(?:when|whenever|if|about|whether|why|how|what)\b)[^.!?\n]{0,80}\b(?:regardless|no\s+matter|"
