@@ -697,7 +697,11 @@ _ROT13 = str.maketrans(
 # Words an order or a secret is hardly written without: rot13 is decoded only when the text has one in rot13
 # (and none as written, so that plain text is not read twice).
 _PLAIN_WORDS = ("ignore", "instruction", "previous", "the user", " you ", ".ssh", "id_rsa", "password", "secret")
-ROT13_WORDS = tuple(word.translate(_ROT13) for word in _PLAIN_WORDS)
+# The words an order to the model is put together with, whatever it asks (the model by its role, "the", "and", "do
+# not"): in rot13 they are no word of any language ("nffvfgnag", " gur ", " naq "), so they only make a text worth
+# decoding; as written they are every English text's, and say nothing of whether the text is plain.
+_ORDER_WORDS = ("assistant", " the ", " and ", " do not ")
+ROT13_WORDS = tuple(word.translate(_ROT13) for word in (*_PLAIN_WORDS, *_ORDER_WORDS))
 """The words whose rot13 form makes a text worth decoding as rot13 (lowercase)."""
 
 # What an encoded run cannot be without, per encoding: checked before the run's own (slower) pattern is searched.
