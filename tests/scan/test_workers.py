@@ -9,11 +9,12 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import pytest
 
-from hintgate.scan import cues, prefilter
+from hintgate.scan import cues, prefilter, workers
 from hintgate.scan.guard import UNSCANNED_META, OnResultFinding
 from hintgate.scan.poisoning import UNSCANNED, Level, named_words, scan_result, scan_tool
 from hintgate.scan.workers import Scanner
@@ -43,6 +44,27 @@ async def test_a_long_result_is_scanned_in_a_worker_with_the_findings_the_scan_m
     assert "API key" not in guarded.result["content"][1]["text"]
     assert short.findings  # scanned on the loop: no second worker for it
     assert scanner.started == 1
+
+
+async def test_a_long_result_a_worker_flagged_is_redacted_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[int] = []
+    real = workers.apply
+
+    def noting(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(workers, "apply", noting)
+    scanner = Scanner(inline=1000)
+    try:
+        async with asyncio.timeout(120):
+            guarded = await scanner.guard(page(), action=OnResultFinding.REDACT, tool="t")
+    finally:
+        await scanner.aclose()
+    assert guarded.findings
+    assert "API key" not in guarded.result["content"][1]["text"]
+    assert threads
+    assert threading.get_ident() not in threads  # the redaction may read spans again: not on the loop
 
 
 def shapes(order: str = ORDER) -> dict[str, Any]:

@@ -230,7 +230,8 @@ def _why(finding: ScanFinding) -> str:
 # A finding's span longer than a sentence of normal length may be a document the sentence judge read as one
 # sentence (a JSON document on one line, a CSV block): each of its parts is read alone, and only the parts that
 # speak to the model are removed. Up to this many characters of a text: the reading runs where the redaction does,
-# on the event loop for a result a worker scanned (a few ms for 4,000 characters).
+# on a thread for a result a worker scanned (`scan.workers`), never on the event loop (a few ms for 4,000
+# characters); a result short enough to be scanned on the loop is redacted there.
 _REREAD = 4_000
 
 

@@ -121,7 +121,11 @@ class Scanner:
         answer = await self._run(payload)
         if answer is None:
             return self._unread(result, action=action, tool=tool)
-        return apply(result, [_finding(f) for f in answer["findings"]], action=action, tool=tool)
+        findings = [_finding(f) for f in answer["findings"]]
+        if not findings:
+            return apply(result, (), action=action, tool=tool)
+        # A redaction may read parts of a long flagged span again (`scan.guard`): on a thread, not the loop.
+        return await asyncio.to_thread(apply, result, findings, action=action, tool=tool)
 
     async def strings(
         self, texts: Sequence[tuple[Location, str]], *, tool: str | None = None
