@@ -248,3 +248,20 @@ def test_only_a_scan_worker_gives_the_utf8_engines_room_for_long_prose() -> None
     )
     assert done.returncode == 0, done.stderr.decode()
     assert done.stderr.decode().split() == [str(cues.WORKER_UTF8_MEMORY), str(prefilter.WORKER_WIDE_MEMORY)]
+
+
+def test_only_a_scan_worker_gives_the_cues_ascii_engines_room_for_long_prose() -> None:
+    """The cues' ASCII engines too: at the gateway's budget their DFAs reset over and over on long prose."""
+    assert cues.ASCII_MEMORY == 32 << 20
+    assert cues.WORKER_ASCII_MEMORY > cues.ASCII_MEMORY
+    script = (
+        "import sys\n"
+        "from hintgate.scan import cues, workers\n"
+        "workers.serve_worker()\n"
+        "print(cues.ASCII_MEMORY, file=sys.stderr)\n"
+    )
+    done = subprocess.run(  # its environment is the test's: HOME and the data directory are temporary
+        [sys.executable, "-c", script], check=False, stdin=subprocess.DEVNULL, capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stderr.decode().split() == [str(cues.WORKER_ASCII_MEMORY)]

@@ -156,7 +156,7 @@ def _any_set(cues: tuple[Cue, ...]) -> Any:
     options = re2.Options()
     options.log_errors = False
     options.case_sensitive = not ignore_case.pop()
-    options.max_mem = 32 << 20
+    options.max_mem = ASCII_MEMORY
     options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     regex_set = re2.Set.SearchSet(options)
     try:
@@ -362,7 +362,7 @@ def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
     options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     options.case_sensitive = False  # a superset of a case-sensitive cue's matches is what is asked
-    options.max_mem = 32 << 20
+    options.max_mem = ASCII_MEMORY
     try:
         return re2.compile("|".join(parts).encode("ascii"), options)
     except re2.error:  # pragma: no cover - each part was read by the filter
@@ -387,7 +387,7 @@ def _filter() -> tuple[Any, list[int], frozenset[int]] | None:
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     options.log_errors = False
-    options.max_mem = 32 << 20
+    options.max_mem = ASCII_MEMORY
     regex_filter = re2.Filter()
     regex_filter.Add(re.escape(_MARK.decode("ascii")).encode("ascii"), options)
     gated: list[int] = [-1]
@@ -443,7 +443,7 @@ def _literal_set(words: list[str]) -> Any:
         return re.compile("|".join(re.escape(word) for word in words))
     options = re2.Options()
     options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
-    options.max_mem = 32 << 20
+    options.max_mem = ASCII_MEMORY
     literals = re2.Set.SearchSet(options)
     for word in words:
         literals.Add(re.escape(word))
@@ -613,6 +613,18 @@ WORKER_UTF8_MEMORY = 256 << 20
 room for states on long prose: the DFA then resets every few hundred bytes and gives way to the NFA, and one pass of
 a cue over 100 KB of prose with a few letters beyond ASCII cost 0.2-1.1 s instead of 0.6-2.7 ms."""
 
+ASCII_MEMORY = 32 << 20
+"""RE2's budget for the ASCII (Latin-1) engines and sets of the cues built from now on: 32 MB in the gateway's own
+process, which reads only short texts; a scan worker raises it to `WORKER_ASCII_MEMORY` before it builds anything."""
+
+WORKER_ASCII_MEMORY = 128 << 20
+"""The same budget in a scan worker. At 32 MB the largest cues' DFAs (`orders._RESULT_CUES`, `vocatives.CALLED`, each
+a program of thousands of instructions searched over a whole result) fill their cache within a few texts of prose and
+reset it from then on: a pass of `CALLED` over 100 KB of real prose it had read before cost 70-90 ms instead of
+1.3-1.8 ms (it needs 64 MB on `bench/scan_shapes.py --real`'s results; 48 MB still resets), and those 16 results of
+100 KB 6.2-7.1 s of CPU in all instead of 3.8-4.5 s. The states are built as texts need them: the RSS after every
+real result grew by about 20 MB."""
+
 
 def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
     try:
@@ -622,7 +634,7 @@ def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
     options = re2.Options()
     options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
     options.case_sensitive = not flags & re.IGNORECASE
-    options.max_mem = 32 << 20 if latin1 else UTF8_MEMORY
+    options.max_mem = ASCII_MEMORY if latin1 else UTF8_MEMORY
     if latin1:
         options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
     if flags & re.MULTILINE:

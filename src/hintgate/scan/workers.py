@@ -377,12 +377,13 @@ def _answer(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def widen_engines() -> None:
-    """Give the UTF-8 engines built from now on a worker's budgets (`cues.WORKER_UTF8_MEMORY`,
+    """Give the engines built from now on a worker's budgets (`cues.WORKER_UTF8_MEMORY`, `cues.WORKER_ASCII_MEMORY`,
     `prefilter.WORKER_WIDE_MEMORY`): room for the states long prose needs, in a process whose address space is
     bounded (`serve_worker`); the gateway's own process, which reads only short texts, keeps the small ones."""
     from hintgate.scan import cues, prefilter
 
     cues.UTF8_MEMORY = cues.WORKER_UTF8_MEMORY
+    cues.ASCII_MEMORY = cues.WORKER_ASCII_MEMORY
     prefilter.WIDE_MEMORY = prefilter.WORKER_WIDE_MEMORY
 
 
