@@ -7,9 +7,10 @@ layout (the lead runs it on held-out sets nobody here has read). blind_final21 a
 blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30 (its fourth round),
 blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final34 (its sixth), then
 blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on 2026-12-01),
-then blind_final39 and blind_final40 (its second round), then blind_final41 and blind_final42 (its third) were
-held out while the rules of their round were written and are released since; blind_dev5, written blind in the
-seventh round for honest tool definitions, was read while that round's rules were written. The floors below
+then blind_final39 and blind_final40 (its second round), then blind_final41 and blind_final42 (its third),
+then blind_final43 and blind_final44 (written on 2026-12-02) were held out while the rules of their round were
+written and are released since; blind_dev5, written blind in the seventh round for honest tool definitions, was
+read while that round's rules were written. The floors below
 sit one case under what the scan scored on each when it was added or at a round's end (raised as the rules
 improved, never lowered), so a change that loses a class there fails.
 """
@@ -54,6 +55,8 @@ SIZES = {
     "blind_final40": 310,
     "blind_final41": 310,
     "blind_final42": 310,
+    "blind_final43": 310,
+    "blind_final44": 310,
 }
 SETS = tuple(SIZES)
 
@@ -135,8 +138,11 @@ FLOORS = {
     "blind_final39": (0.70, 0.05, 0.79, 0.10),
     "blind_final40": (0.66, 0.05, 0.75, 0.06),
     # Held out through the round of the night of 2026-12-01, added at what its last rules scored.
-    "blind_final41": (0.67, 0.02, 0.81, 0.08),
-    "blind_final42": (0.78, 0.04, 0.88, 0.05),
+    "blind_final41": (0.67, 0.02, 0.87, 0.08),
+    "blind_final42": (0.78, 0.04, 0.89, 0.05),
+    # Held out through the round of 2026-12-02, added at what its last rules scored.
+    "blind_final43": (0.84, 0.09, 0.75, 0.10),
+    "blind_final44": (0.69, 0.04, 0.79, 0.11),
 }
 
 
