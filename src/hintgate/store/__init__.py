@@ -52,6 +52,7 @@ import socket
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -222,7 +223,7 @@ class Store(StorePart):
             after_commit=self._maybe_prune,
             writer=None if self._writer is None else self._writer.write,
             write_now=None if self._writer is None else self._writer.write_now,
-            may_write_now=self._may_write_now,
+            may_write_now=partial(_nothing_to_check, self),
         )
         self._last_prune = time.monotonic()
         self._closed = False
@@ -554,13 +555,6 @@ class Store(StorePart):
         logger.error("%s at %s; recreated it, records committed to the old file since then are lost", changed, at)
         self._incident = (time.time(), f"{changed} at {at}; recreated, calls recorded in between may be lost")
 
-    def _may_write_now(self) -> bool:
-        """Whether a record may be committed without the recorder's task: its checks before and after a commit
-        (`_check_file`, `_maybe_prune`) have nothing to do."""
-        return (
-            self._reopen is None and time.monotonic() - self._last_prune < PRUNE_EVERY and self._file_change() is None
-        )
-
     async def _maybe_prune(self) -> None:
         if time.monotonic() - self._last_prune < PRUNE_EVERY:
             return
@@ -584,3 +578,10 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     except OSError:
         return None
     return (found.st_dev, found.st_ino)
+
+
+def _nothing_to_check(store: Store) -> bool:
+    """Whether `store`'s recorder may commit a record without its task: the checks it runs before and after a
+    commit (`Store._check_file`, `Store._maybe_prune`) have nothing to do. It only reads the store's state; kept
+    beside the class, whose methods are the store's parts and their upkeep (tests/test_architecture.py caps them)."""
+    return store._reopen is None and time.monotonic() - store._last_prune < PRUNE_EVERY and store._file_change() is None
