@@ -105,9 +105,7 @@ class Passages:
         for low, high in reversed(self._cells[max(0, i - 64) : i]):  # the innermost is among the last to open
             if end <= high:
                 return low, high
-        line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", end)
-        line_end = len(text) if line_end < 0 else line_end
+        line_start, line_end = _line(text, start, end)
         line = text[line_start:line_end]
         bar = _MARKDOWN_ROW.fullmatch(line) is not None and line.count("|") >= 3
         if bar or line.count("\t") >= 2:
@@ -132,6 +130,12 @@ class Passages:
         return first, max(min(last, high), end)
 
 
+def _line(text: str, start: int, end: int) -> tuple[int, int]:
+    """The start and end of the line (or lines) holding `text[start:end]`, line breaks left out."""
+    line_end = text.find("\n", end)
+    return text.rfind("\n", 0, start) + 1, len(text) if line_end < 0 else line_end
+
+
 def _element(text: str, start: int, end: int, first: int, last: int) -> tuple[int, int]:
     """The text between the last tag before the span and the first after it, within `first`:`last`."""
     if "<" not in text[first:last]:
@@ -143,9 +147,7 @@ def _element(text: str, start: int, end: int, first: int, last: int) -> tuple[in
 
 def _field(text: str, start: int, end: int, first: int, last: int) -> tuple[int, int]:
     """A CSV row's field holding the span, when the passage is a row of several fields, within `first`:`last`."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
+    line_start, line_end = _line(text, start, end)
     row = text[line_start:line_end]
     if row.count(",") < 2 or '"' in row:  # a quoted field is a data value, found before
         return first, last
