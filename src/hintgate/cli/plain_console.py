@@ -10,22 +10,12 @@ emoji). At a terminal `serve` prints with Rich's `Console` as before; both are a
 from __future__ import annotations
 
 import sys
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["Lines", "PlainConsole"]
-
-
-class Lines(Protocol):
-    """Where `serve` prints its lines: Rich's `Console` at a terminal, `PlainConsole` otherwise."""
-
-    def print(
-        self,
-        *objects: Any,
-        highlight: bool | None = None,
-        markup: bool | None = None,
-        soft_wrap: bool | None = None,
-    ) -> None:
-        """Print `objects` as one line (the options are Rich's; `PlainConsole` has no use for them)."""
 
 
 class PlainConsole:
@@ -42,3 +32,7 @@ class PlainConsole:
         stream = sys.stderr
         stream.write(" ".join(str(each) for each in objects) + "\n")
         stream.flush()
+
+
+Lines: TypeAlias = "Console | PlainConsole"
+"""Where `serve` prints its lines: Rich's `Console` at a terminal, `PlainConsole` otherwise."""
