@@ -7,14 +7,35 @@ the user, an order in another language) each answer the spans they judged; the s
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["SENTENCE", "Span"]
+__all__ = ["SENTENCE", "Searcher", "Span", "sentences_with"]
 
 SENTENCE = compiled(r"[^.!?\n]+")
 """A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
+
+
+class Searcher(Protocol):
+    """What finds something in a text or not: a compiled pattern, or a `scan.cues.Cue`."""
+
+    def search(self, text: str, /) -> object:
+        """What it found in `text`, None when nothing."""
+
+
+def sentences_with(cue: Searcher, text: str) -> Iterator[tuple[re.Match[str], str]]:
+    """The sentences of `text` in which `cue` finds something, each with its words; none when `cue` finds nothing
+    in the whole text (a sentence rule's first question, asked once of the text before any of its sentences)."""
+    if cue.search(text) is None:
+        return
+    for sentence in SENTENCE.finditer(text):
+        said = sentence.group()
+        if cue.search(said) is not None:
+            yield sentence, said
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import SENTENCE, Span
+from hintgate.scan.spans import Span, sentences_with
 
 __all__ = ["may_tell", "told"]
 
@@ -56,12 +56,7 @@ def may_tell(text: str) -> bool:
 
 def told(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that script a claim for the user that holds whatever the data says."""
-    if _AGAINST.search(text) is None:
-        return
-    for sentence in SENTENCE.finditer(text):
-        said = sentence.group()
-        if _AGAINST.search(said) is None:
-            continue
+    for sentence, said in sentences_with(_AGAINST, text):
         for tell in _TELL.finditer(said):
             if _CLAIM.search(said[tell.end() :]) is None:
                 continue

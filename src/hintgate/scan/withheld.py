@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import SENTENCE, Span
+from hintgate.scan.spans import Span, sentences_with
 
 __all__ = ["may_withhold", "withheld"]
 
@@ -81,11 +81,8 @@ def may_withhold(text: str) -> bool:
 
 def withheld(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that have the model keep what the tool does or finds from its user."""
-    if _MAY_KEEP.search(text) is None:
-        return
-    for sentence in SENTENCE.finditer(text):
-        said = sentence.group()
-        if _MAY_KEEP.search(said) is None or _FOR_THE_USER.search(said) is not None:
+    for sentence, said in sentences_with(_MAY_KEEP, text):
+        if _FOR_THE_USER.search(said) is not None:
             continue
         for kept in _KEPT.finditer(said):
             # Each denial is read within a few words of it: a long sentence is read once, not once a denial.
