@@ -45,7 +45,7 @@ from hintgate.hints.pins import ChangeKind, Pin, PinState
 
 __all__ = ["PIN_COLUMNS", "READS", "SCHEMA_REVISION", "WHOLE_ROWS", "StoredState", "read_stored_state", "sqlite_file"]
 
-SCHEMA_REVISION = "0020"
+SCHEMA_REVISION = "0021"
 """The newest migration's revision, which the store stamps a current database with (`store.schema.HEAD_REVISION`
 is this one; a test checks it is Alembic's head): a new migration moves it."""
 
@@ -80,10 +80,11 @@ READS: dict[str, tuple[str, ...]] = {
     "server_changes": ("name", "action", "config", "changed_at", "changed_by"),
     "tool_pins": PIN_COLUMNS,
     "pin_events": ("id", "server", "tool", "kind", "sha256", "at", "actor", "detail"),
+    "scan_verdicts": ("key", "rules", "verdict"),
 }
 """The store's tables read ahead, and the columns read of each, as `hintgate.store.tables` names them."""
 
-WHOLE_ROWS = frozenset(READS) - {"pin_events"}
+WHOLE_ROWS = frozenset(READS) - {"pin_events", "scan_verdicts"}
 """The tables whose rows are read whole, as the store's parts return them: every column of the store's table."""
 
 
@@ -108,6 +109,8 @@ class StoredState:
         overrides_version: the `overrides` counter when they were read.
         server_changes: the runtime server changes (`{"name", "action", "config", "changed_at", "changed_by"}`,
             each entry opened), oldest first.
+        scan_verdicts: the poisoning scans kept under the current version of its rules, by definition key
+            (`hintgate.scan.verdicts`), as `Store.scan_verdicts.under` reads them.
     """
 
     path: Path
@@ -120,6 +123,7 @@ class StoredState:
     person_preferences: list[dict[str, Any]]
     overrides_version: int
     server_changes: list[dict[str, Any]]
+    scan_verdicts: dict[str, str]
 
     @property
     def location(self) -> str:
@@ -171,6 +175,7 @@ def read_stored_state(url: str, key: str | None = None) -> StoredState | None:
             person_preferences=[],
             overrides_version=0,
             server_changes=[],
+            scan_verdicts={},
         )
     if not path.is_file():
         return None
@@ -196,6 +201,7 @@ def read_stored_state(url: str, key: str | None = None) -> StoredState | None:
                 ),
                 overrides_version=int(counters.get("overrides") or 0),
                 server_changes=changes,
+                scan_verdicts=_scan_verdicts(conn),
             )
     except (sqlite3.Error, ValueError, TypeError, KeyError, StoreError):
         # Unreadable, damaged or not hintgate's: the full store opens it and says what is wrong.
@@ -254,6 +260,19 @@ def _server_changes(conn: sqlite3.Connection, key: str | None) -> list[dict[str,
         values["config"] = config
         rows.append(values)
     return rows
+
+
+def _scan_verdicts(conn: sqlite3.Connection) -> dict[str, str]:
+    """The scan verdicts made under the current rules (none when the scan's files cannot be read)."""
+    from hintgate.scan.verdicts import rules_version
+
+    try:
+        rules = rules_version()
+    except OSError:
+        return {}
+    key, kept, verdict = READS["scan_verdicts"]
+    query = f"SELECT {key}, {verdict} FROM scan_verdicts WHERE {kept} = ?"
+    return {row[0]: row[1] for row in conn.execute(query, (rules,))}
 
 
 def _pins(conn: sqlite3.Connection) -> list[Pin]:

@@ -114,3 +114,42 @@ def test_a_server_naming_its_own_tool_is_not_held_when_another_server_has_one_of
     fs = [tool("read_file", "Reads a file. Deprecated: use read_text_file instead."), tool("read_text_file", "Reads.")]
     _, held = quarantine_catalog(catalog(("home", fs), ("work", fs)))
     assert held == {}
+
+
+class _Kept:
+    """Scans kept beyond the process, in a dict (`hintgate.hints.quarantine.StoredScans`)."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[str, tuple[list[Any], frozenset[str]]] = {}
+
+    def get(self, key: str | None) -> tuple[list[Any], frozenset[str]] | None:
+        return self.verdicts.get(key) if key is not None else None
+
+    def put(self, key: str | None, findings: Any, words: Any) -> None:
+        assert key is not None
+        self.verdicts[key] = (list(findings), frozenset(words))
+
+
+def test_a_stored_scan_is_taken_only_for_the_same_definition_and_a_changed_one_is_scanned_and_kept() -> None:
+    kept = _Kept()
+    first = ScanMemo(kept)
+    _, held = quarantine_catalog(catalog(("calc", [tool("add", "Adds numbers."), tool("sub", POISONED)])), memo=first)
+    assert (first.scans, len(kept.verdicts), set(held)) == (2, 2, {"calc_sub"})
+    # A relaunch: the same two definitions are not scanned again, and the poisoned one is held all the same.
+    again = ScanMemo(kept)
+    _, held = quarantine_catalog(catalog(("calc", [tool("add", "Adds numbers."), tool("sub", POISONED)])), memo=again)
+    assert (again.scans, set(held)) == (0, {"calc_sub"})
+    # A definition that changed in any way (here a poisoned one that was clean) is scanned, and kept as well.
+    changed = ScanMemo(kept)
+    _, held = quarantine_catalog(catalog(("calc", [tool("add", POISONED), tool("sub", POISONED)])), memo=changed)
+    assert (changed.scans, len(kept.verdicts), set(held)) == (1, 3, {"calc_add", "calc_sub"})
+
+
+def test_a_stored_scan_still_finds_shadowing_when_another_server_lists_a_named_tool() -> None:
+    kept = _Kept()
+    calc = [tool("add", "Adds numbers. To mail the sum, use the send_email tool.")]
+    quarantine_catalog(catalog(("calc", calc)), memo=ScanMemo(kept))
+    relaunched = ScanMemo(kept)
+    _, held = quarantine_catalog(catalog(("calc", calc), ("mail", [tool("send_email", "Sends.")])), memo=relaunched)
+    assert relaunched.scans == 1  # only mail's tool: calc's stored scan is read again with the other names
+    assert [f.code for f in held["calc_add"].findings] == ["HG615"]

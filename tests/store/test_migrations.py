@@ -107,6 +107,7 @@ async def test_a_fresh_database_is_migrated_to_head_and_a_second_open_is_a_no_op
             "person_preferences",
             "pin_events",
             "policy_settings",
+            "scan_verdicts",
             "server_changes",
             "sessions",
             "tasks",

@@ -816,7 +816,9 @@ async def starting(
         if scan_ahead:  # 2. the result scan's patterns
             build_result_scan()
         # 3. import in the background, and make ready what the first listing uses
-        prepare = functools.partial(prepare_first_listing, sdk="mcp.server" in imports)  # the SDK imported ahead?
+        # The SDK imported ahead? Scans kept in the store (its upstreams likely list what they listed before)?
+        kept = early is not None and bool(early.scan_verdicts)
+        prepare = functools.partial(prepare_first_listing, sdk="mcp.server" in imports, scan=not kept)
         background = await stack.enter_async_context(BackgroundImports(imports, then=prepare))
         store = await stack.enter_async_context(open_store(settings)) if late is None else None  # 4. the store
         await background.done()  # 5. wait for the imports
@@ -876,7 +878,7 @@ def start_scan_warmup() -> threading.Thread:
     return thread
 
 
-def prepare_first_listing(*, sdk: bool = True) -> None:
+def prepare_first_listing(*, sdk: bool = True, scan: bool = True) -> None:
     """Make ready what every first listing uses and is made on its first use, while the upstreams start.
 
     A first listing resolves and scans each definition its upstreams list, and answers a client that has just
@@ -889,7 +891,10 @@ def prepare_first_listing(*, sdk: bool = True) -> None:
     compiles when one does.
 
     Without `sdk` (a stdio gateway: its opening answers the handshake and first listing before the SDK is
-    imported, `hintgate.server.front`), the SDK's models are left for after that listing.
+    imported, `hintgate.server.front`), the SDK's models are left for after that listing. Without `scan` (a start
+    whose store keeps the scans of its upstreams' definitions under the current rules, `hintgate.scan.verdicts`)
+    the scan's patterns are left for the warm-up after that listing (`start_scan_warmup`): the definitions listed
+    as before are not scanned (0.15-0.2 s of CPU saved), and one that is new compiles what it needs as it is.
     """
     from hintgate.hints.catalog import resolve_tool
     from hintgate.scan.poisoning import named_words, scan_tool
@@ -903,8 +908,9 @@ def prepare_first_listing(*, sdk: bool = True) -> None:
     schema = {"type": "object", "properties": {"id": {"type": "string", "description": "The item's id."}}}
     plain = {"name": "get_item", "description": "Get an item by its id.", "inputSchema": schema}
     resolve_tool(plain)
-    scan_tool(plain)
-    named_words(plain)
+    if scan:
+        scan_tool(plain)
+        named_words(plain)
 
 
 def give_back_freed_heap() -> None:

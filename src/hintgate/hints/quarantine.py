@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from hintgate.hints.catalog import META_PREFIX, Catalog, CatalogEntry
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pins import SCAN_HOLD, canonical_json, pin_hash
 from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_tool
+from hintgate.scan.verdicts import definition_key
 
-__all__ = ["HELD_META", "OnFinding", "Quarantine", "ScanMemo", "quarantine_catalog", "scan_catalog"]
+__all__ = ["HELD_META", "OnFinding", "Quarantine", "ScanMemo", "StoredScans", "quarantine_catalog", "scan_catalog"]
 
 HELD_META = META_PREFIX + "held"
 """The `_meta` key of a held tool served with its accepted definition: why it is held, in a few words."""
@@ -102,6 +103,16 @@ class Quarantine:
         )
 
 
+class StoredScans(Protocol):
+    """Scans of definitions kept beyond the process, by definition key (`hintgate.scan.verdicts.definition_key`)."""
+
+    def get(self, key: str | None) -> tuple[list[ScanFinding], frozenset[str]] | None:
+        """The kept `scan_tool(raw)` and `named_words(raw)` of the definition of `key`; None: scan it."""
+
+    def put(self, key: str | None, findings: Iterable[ScanFinding], words: Iterable[str]) -> None:
+        """Keep a scan just made of the definition of `key`."""
+
+
 class ScanMemo:
     """Scans of tool definitions kept from one catalog to the next, by the definition object itself.
 
@@ -110,19 +121,29 @@ class ScanMemo:
     tool are kept; a later catalog scans it again, with the others, only when
     one of those words is now another server's tool. `scans` counts the
     definitions scanned, here or elsewhere (`prime`), for tests and benches.
+
+    Args:
+        stored: scans kept beyond the process (a relaunched gateway's store): a definition whose scan it holds is
+            not scanned again, and each new scan is given to it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, stored: StoredScans | None = None) -> None:
         self._kept: dict[int, tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = {}
         self._next: dict[int, tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = {}
         self.scans = 0
+        self.stored = stored
 
     def findings(self, raw: Mapping[str, Any], others: Mapping[str, str]) -> list[ScanFinding]:
         """What `scan_tool(raw, others=others)` finds."""
         kept = self._kept.get(id(raw)) or self._next.get(id(raw))
         if kept is None or kept[0] is not raw:  # the object is held, so an equal id is the same object
-            self.scans += 1
-            kept = (raw, scan_tool(raw), named_words(raw))
+            key = definition_key(raw) if self.stored is not None else None
+            found = self.stored.get(key) if self.stored is not None else None
+            if found is None:
+                self.prime(raw, scan_tool(raw), named_words(raw), key=key)
+            else:
+                self.prime(raw, *found, scanned=False)
+            kept = self._next[id(raw)]
         self._next[id(raw)] = kept
         if any(word in others for word in kept[2]):
             return scan_tool(raw, others=others)
@@ -137,10 +158,24 @@ class ScanMemo:
         kept = self._kept.get(id(raw)) or self._next.get(id(raw))
         return kept is None or kept[0] is not raw
 
-    def prime(self, raw: Mapping[str, Any], findings: list[ScanFinding], words: frozenset[str]) -> None:
+    def prime(
+        self,
+        raw: Mapping[str, Any],
+        findings: list[ScanFinding],
+        words: frozenset[str],
+        *,
+        key: str | None = None,
+        scanned: bool = True,
+    ) -> None:
         """Keep a scan of `raw` made elsewhere (`scan_tool(raw)` and `named_words(raw)`, off the event loop), so
-        that the next catalog takes it instead of scanning `raw` again."""
-        self.scans += 1
+        that the next catalog takes it instead of scanning `raw` again.
+
+        `scanned`: it was scanned now (counted, and given to `stored` under `key`), not taken from `stored`.
+        """
+        if scanned:
+            self.scans += 1
+            if self.stored is not None:
+                self.stored.put(key, findings, words)
         self._next[id(raw)] = (raw, findings, words)
 
 

@@ -33,8 +33,9 @@ from hintgate.hints.catalog import (
 from hintgate.hints.listing import served
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
-from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, quarantine_catalog, scan_catalog
+from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, StoredScans, quarantine_catalog, scan_catalog
 from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_texts, scan_tool
+from hintgate.scan.verdicts import definition_key
 from hintgate.scan.workers import Scanner
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
 from hintgate.server.pins import PinKeeper, source_texts
@@ -55,6 +56,7 @@ class CatalogKeeper:
         scanner: runs the poisoning scan of long definitions off the event loop.
         config: gives the config in force (limits, inference profile, pin modes, what a finding does).
         changed: rebuilds the catalog and tells clients, after an operator accepted, blocked or overrode tools.
+        stored_scans: definitions' scans kept beyond the process (the store's): what it holds is not scanned again.
 
     Attributes:
         catalog: the catalog clients are listed (held tools left out or served as last accepted).
@@ -78,6 +80,7 @@ class CatalogKeeper:
         scanner: Scanner,
         config: Callable[[], GatewayConfig],
         changed: Callable[[], Awaitable[None]],
+        stored_scans: StoredScans | None = None,
     ) -> None:
         self._sources = sources
         self._pins = pins
@@ -88,7 +91,7 @@ class CatalogKeeper:
         self.catalog = Catalog({})
         self._built = Catalog({})  # the catalog before quarantine, reused entry by entry by the next build
         self.resolved = ResolveMemo()
-        self.scans = ScanMemo()
+        self.scans = ScanMemo(stored_scans)
         self._last_server_of: dict[str, str] = {}
         self.quarantined: dict[str, Quarantine] = {}
         self._held_said: dict[str, tuple[object, ...]] = {}  # what was logged of each held tool, so once per change
@@ -254,18 +257,20 @@ class CatalogKeeper:
                             accepted.append((ref, pin.accepted_definition, held_inputs, raw))
             if not (resolutions or scans or accepted):
                 return
-            work = _Preparation(resolutions, scans, accepted, inline=self._scanner.definitions)
+            work = _Preparation(
+                resolutions, scans, accepted, inline=self._scanner.definitions, stored=self.scans.stored
+            )
             await asyncio.to_thread(work.run)
             # A long definition is scanned in a worker process, under the scan's deadline (`hintgate.scan.workers`):
             # on a thread, one long regex call would still hold the GIL, and so the event loop.
-            long = await asyncio.gather(*(self._scanner.tool(raw) for raw in work.long))
+            long = await asyncio.gather(*(self._scanner.tool(raw) for raw, _ in work.long))
             for memo_key, raw, inputs, tool in work.resolved:
                 self.resolved.prime(memo_key, raw, inputs, tool)
-            for raw, findings, words in work.scanned:
-                self.scans.prime(raw, findings, words)
-            for raw, scan in zip(work.long, long, strict=True):
+            for raw, findings, words, digest, scanned in work.scanned:
+                self.scans.prime(raw, findings, words, key=digest, scanned=scanned)
+            for (raw, digest), scan in zip(work.long, long, strict=True):
                 if scan is not None:
-                    self.scans.prime(raw, *scan)
+                    self.scans.prime(raw, *scan, key=digest)
             self._accepted_raws.update(work.accepted_raws)
 
     def rebuild(self, up: Sequence[Source]) -> None:
@@ -473,13 +478,16 @@ class _Preparation:
         accepted: list[tuple[tuple[str, str, str | None], str, _Inputs, Mapping[str, Any]]],
         *,
         inline: int,
+        stored: StoredScans | None = None,
     ) -> None:
         self._resolutions, self._scans, self._accepted = resolutions, scans, accepted
         self._inline = inline
+        self._stored = stored
         self.resolved: list[tuple[Hashable, Mapping[str, Any], _Inputs, ResolvedTool]] = []
-        self.scanned: list[tuple[Mapping[str, Any], list[ScanFinding], frozenset[str]]] = []
-        self.long: list[Mapping[str, Any]] = []
-        """Definitions too long to scan here: for a worker process (`hintgate.scan.workers`)."""
+        self.scanned: list[tuple[Mapping[str, Any], list[ScanFinding], frozenset[str], str | None, bool]] = []
+        """(definition, findings, named words, its key, whether it was scanned now rather than taken as stored)."""
+        self.long: list[tuple[Mapping[str, Any], str | None]] = []
+        """Definitions too long to scan here, with their keys: for a worker process (`hintgate.scan.workers`)."""
         self.accepted_raws: dict[tuple[str, str, str | None], Mapping[str, Any]] = {}
 
     def run(self) -> None:
@@ -500,10 +508,14 @@ class _Preparation:
                 self.resolved.append((("accepted", *ref), accepted, inputs, _resolve(accepted, inputs)))
 
     def _scan(self, raw: Mapping[str, Any]) -> None:
-        if len(json.dumps(raw, ensure_ascii=False, default=str)) > self._inline:
-            self.long.append(raw)
+        key = definition_key(raw) if self._stored is not None else None
+        found = self._stored.get(key) if self._stored is not None else None
+        if found is not None:
+            self.scanned.append((raw, *found, key, False))
+        elif len(json.dumps(raw, ensure_ascii=False, default=str)) > self._inline:
+            self.long.append((raw, key))
         else:
-            self.scanned.append((raw, scan_tool(raw), named_words(raw)))
+            self.scanned.append((raw, scan_tool(raw), named_words(raw), key, True))
 
 
 def _wrong_types(tool: ResolvedTool) -> list[str]:

@@ -51,6 +51,7 @@ from hintgate.server.overrides import StoredOverrides
 from hintgate.server.pins import PinKeeper
 from hintgate.server.policy_keeper import PolicyKeeper
 from hintgate.server.routing import Routes
+from hintgate.server.scan_verdicts import KeptScans
 from hintgate.server.sessions import SessionObservers, SessionsBeforeStore, SessionTracker
 from hintgate.server.tasks import TaskRoutes
 from hintgate.server.view_endpoint import VIEW_KEY
@@ -137,6 +138,7 @@ class Gateway:
         self.routes = Routes()
         manual = frozenset(n for n, c in config.sources.items() if getattr(c, "pin", "auto") == "manual")
         self.pins = PinKeeper(store, manual=manual)
+        self._kept_scans = KeptScans(store)  # the definitions' scans kept for the next start
         self.catalog_keeper = CatalogKeeper(
             self.sources,
             pins=self.pins,
@@ -144,6 +146,7 @@ class Gateway:
             scanner=self.scanner,
             config=lambda: self.config,
             changed=self.tools_changed,
+            stored_scans=self._kept_scans,
         )
         """The catalog and what it is made from: served listings, resolutions, scans, held tools."""
         self.store = store
@@ -247,12 +250,14 @@ class Gateway:
             )
             self.policy.refresh()
             self.pins.load_pins(self._early.pins, self._early.pins_version, store_coming=True)
+            self._kept_scans.load_rows(self._early.scan_verdicts, store_coming=True)
             if self._built_from_config and self.config.source is not None:
                 self.config = self.server_set.load_rows(self._early.server_changes)  # the file with them over it
         if self.store is not None:
             await self.overrides.load()
             self.policy.refresh()
             await self.pins.load()
+            await self._kept_scans.load()
             self._tasks.append(asyncio.create_task(self._follow_overrides(), name="overrides"))
             if self._built_from_config and self.server_set.persisted:
                 self._tasks.append(asyncio.create_task(self.server_set.follow(), name="server-changes"))
@@ -303,6 +308,7 @@ class Gateway:
         if changed:
             self.rebuild(("tools",))
         await self.pins.flush()
+        await self._kept_scans.attach(store)
         self._wire_store(store)
         if self._sessions_before_store is not None:
             self.session_observers.remove(self._sessions_before_store)
@@ -341,6 +347,7 @@ class Gateway:
         self._tasks.clear()
         self._source_tasks.clear()
         await self.pins.close()
+        await self._kept_scans.close()
         await self.scanner.aclose()
 
     # -- the running sources -------------------------------------------------

@@ -90,6 +90,7 @@ from hintgate.store.recorder import (
     RecordingSettings,
     SessionRecord,
 )
+from hintgate.store.scan_verdicts import ScanVerdicts
 from hintgate.store.schema import upgrade
 from hintgate.store.server_changes import ServerChanges
 from hintgate.store.stopping import STOP_WAIT, ended_within
@@ -179,7 +180,7 @@ class Store(StorePart):
 
     Open with `await Store.open(url)`. Sessions and calls are its own (recorded off the call path, read by
     its query methods); the rest are parts built from its engine, each one concept: `overrides`, `pins`,
-    `credentials`, `server_changes`, `approvals`, `login_waits` and `used_nonces`.
+    `credentials`, `server_changes`, `approvals`, `login_waits`, `used_nonces` and `scan_verdicts`.
 
     Attributes:
         replica: this gateway instance's id, stamped on the sessions it serves.
@@ -209,6 +210,8 @@ class Store(StorePart):
         """The tasks clients hold handles of, shared by every replica (`hintgate.handles.TaskBook`)."""
         self.used_nonces = StoredNonces(engine, url)
         """Answers to 2026-07-28 approval questions already used, for every replica (`hintgate.store.used_nonces`)."""
+        self.scan_verdicts = ScanVerdicts(engine, url)
+        """The poisoning scans of the definitions listed, for the next start (`hintgate.store.scan_verdicts`)."""
         self._path: Path | None = None
         self._writer: SqliteWriter | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):

@@ -58,6 +58,7 @@ __all__ = [
     "person_preferences",
     "pin_events",
     "policy_settings",
+    "scan_verdicts",
     "server_changes",
     "sessions",
     "tasks",
@@ -331,6 +332,17 @@ pin_events = Table(
     Index(None, "server", "tool", "id"),
 )
 """Each pin's history: first sight, changes (accepted or quarantined), acceptances, removals."""
+
+scan_verdicts = Table(
+    "scan_verdicts",
+    metadata,
+    Column("key", String(64), primary_key=True),  # the SHA-256 of the definition's JSON as listed
+    Column("rules", String(64), nullable=False),  # the version of the scan's rules that made it
+    Column("verdict", Text, nullable=False),  # its findings and the words that could name another server's tool
+    Column("scanned_at", UTCDateTime, nullable=False),
+)
+"""The poisoning scan of each tool definition listed, written by the gateway that scanned it and read by the next
+start under the same rules (`hintgate.scan.verdicts`)."""
 
 oauth_credentials = Table(
     "oauth_credentials",

@@ -1,0 +1,53 @@
+"""The poisoning scans of tool definitions kept in the store: `Store.scan_verdicts`.
+
+Written by the gateway that scanned the definitions, read by its next start under the same version of the scan's
+rules (`hintgate.scan.verdicts`): only this table is read for them, never anything imported or given by a client.
+The verdicts of other versions are deleted as new ones are written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select
+
+from hintgate.store.part import StorePart
+from hintgate.store.tables import scan_verdicts, upsert
+
+__all__ = ["ScanVerdicts"]
+
+
+class ScanVerdicts(StorePart):
+    """Scan verdicts by definition key (`hintgate.scan.verdicts.definition_key`), under one rules version.
+
+    Made with the store's engine and URL (`StorePart`).
+    """
+
+    async def under(self, rules: str) -> dict[str, str]:
+        """The stored verdicts made under `rules`, by definition key.
+
+        Raises:
+            StoreError: the database cannot be read.
+        """
+        query = select(scan_verdicts.c.key, scan_verdicts.c.verdict).where(scan_verdicts.c.rules == rules)
+        async with self.reading("read scan verdicts from") as conn:
+            return {str(key): str(verdict) for key, verdict in (await conn.execute(query)).all()}
+
+    async def save(self, rules: str, verdicts: Mapping[str, str]) -> None:
+        """Keep `verdicts` (by definition key) as made under `rules`; those of every other version are deleted.
+
+        Raises:
+            StoreError: the database cannot be written.
+        """
+        if not verdicts:
+            return
+        now = datetime.now(UTC)
+        async with self.writing("write scan verdicts to") as conn:
+            await conn.execute(delete(scan_verdicts).where(scan_verdicts.c.rules != rules))
+            for key, verdict in verdicts.items():
+                insert = upsert(scan_verdicts, conn.dialect.name).values(
+                    key=key, rules=rules, verdict=verdict, scanned_at=now
+                )
+                changed = {"rules": rules, "verdict": verdict, "scanned_at": now}
+                await conn.execute(insert.on_conflict_do_update(index_elements=[scan_verdicts.c.key], set_=changed))
