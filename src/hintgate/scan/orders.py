@@ -48,6 +48,7 @@ from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
 from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
+from hintgate.scan.openings import OPENINGS
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.toolcalls import asked_call, written_out
@@ -2861,8 +2862,9 @@ def result_cue(text: str) -> bool:
 # The cues `result_cue` looks for, in two sets of one pass each: the model called by its role or keyed as a label
 # (`CALLED`, `KEYED`) in one automaton with the others outgrows its memory on varied text (real pages), which it
 # then reads at a few microseconds a character instead of a few nanoseconds (4.8 s instead of 0.05 s for 380
-# READMEs in ASCII).
-_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER), (CALLED, KEYED))
+# READMEs in ASCII). A forged opening of the chat (`scan.openings`) is read by `scan.turns`, not here: it is only
+# looked for.
+_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS), (CALLED, KEYED))
 
 
 # A sentence's end after a cue: what ends there is no heading or label.

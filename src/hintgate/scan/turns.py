@@ -9,6 +9,20 @@ tag, or as a bracket after a sentence's end; with a space after its colon, dash 
 is a name). A label shown rather than said (a quoted bracket, inline code, a line about attack wording: a sample a
 write-up shows) is left alone. The same words heading
 data ("Operating system: Linux", "Operator: J. Ruiz") ask nothing: `scan.orders` finds no order in them.
+
+A result forges the chat in three more ways, each read the same (`forged_openings`):
+
+- **its own end**: a line saying the tool's output, result or document ends ("[END OF TOOL OUTPUT]", "--- END OF
+  DOCUMENT ---", "</tool_output>") with text after it: per the MCP spec a result is the tool's content whole, so what
+  follows claims to be the conversation (a user's turn, a new tool's output). What it asks beyond a chore counts;
+- **a chat message as data**: a member `"role": "system"` (or `"developer"`) and its `"content"`, the shape of a
+  chat API's message, written into a result that is no such API's log: its content is said as the system's;
+- **a notice from the model's maker**: an update, a notice or instructions said to come from the model's provider,
+  vendor, developer or safety team ("Instruction update from your model provider"): no page speaks for the model's
+  maker.
+
+Each is left alone where it is shown: inside a fenced code block (an API's documentation showing the message
+format), quoted, or on a line about attack wording.
 """
 
 from __future__ import annotations
@@ -17,6 +31,7 @@ import re
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
+from hintgate.scan.openings import MAKER, OPENINGS
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
 
@@ -30,6 +45,9 @@ _LABEL = Cue(
     r"[ \t>*#|-]*(?:\[[ \t]*|<\|?[ \t]*|\([ \t]*)?"
     r"(?:[\w-]+[ \t]+){0,2}?"
     r"(?:system|developer|operator)(?:[ \t_-]+(?:message|note|prompt|update|notice|override|rules?|instructions?))?"
+    # (whom the note is for, when it is the model: "SYSTEM UPDATE FOR THE HR ASSISTANT:")
+    r"(?:[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+)?(?:[\w-]+[ \t]+){0,2}?(?:AI|LLM|assistant|agent|model|"
+    r"bot|copilot)s?)?"
     r"[ \t]*(?:\]|\|>|>|\))?[ \t]*[:\]-][ \t]+\S",
     re.IGNORECASE,
 )
@@ -79,6 +97,49 @@ def turn_orders(text: str) -> list[Span]:
                 Span(start + leave.start(), start + leave.end(), _LEAVE_WHY)
                 for leave in _LEAVE.finditer(text[start:end])
             )
+    found.extend(_opened_orders(text))
+    return found
+
+
+_STRING = {'"': re.compile(r'(?:[^"\\]|\\.)*'), "'": re.compile(r"(?:[^'\\]|\\.)*")}
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+
+
+def _fenced(text: str, at: int) -> bool:
+    """Whether `at` is inside a fenced code block of `text` (an odd number of fences open before it)."""
+    return len(_FENCE.findall(text, 0, at)) % 2 == 1
+
+
+def _opened_orders(text: str) -> list[Span]:
+    """The orders said after a forged opening of the chat (`OPENINGS`): after the output's end, what asks beyond a
+    chore; in a system message or a notice from the model's maker, any act."""
+    found: list[Span] = []
+    for count, opening in enumerate(OPENINGS.finditer(text)):
+        if count >= _MOST_LABELS:
+            break
+        if _fenced(text, opening.start()) or _shown(text, opening.start(), opening.end()):
+            continue
+        ended = opening.group().endswith("\n") and MAKER.search(opening.group()) is None  # a line of its own
+        message = opening.group().endswith(("'", '"'))
+        # After the output's end, what follows; in a message, its content; a notice from the maker, with its heading
+        # (which names the model as its reader).
+        start = opening.end() if ended or message else opening.start()
+        while ended and start < len(text) and text[start] in " \t\r\n":
+            start += 1  # what follows the end, past its blank lines
+        end = min(len(text), start + _LONGEST_NOTE)
+        if message:
+            content = _STRING[opening.group()[-1]].match(text, start, end)  # a message's content: its string
+            end = end if content is None else content.end()
+        for stop in ("\n\n", "\\n\\n"):
+            at = text.find(stop, start, end)
+            end = end if at < 0 else at
+        why = "after the tool's output said to end" if ended else "in a message forged as the system's or the maker's"
+        for s, e, order in note_orders(text[start:end]):
+            if not message and order.targets == ("act",):
+                # "=== END OF LOG ===\nNext run at 02:00; call the on-call if it fails", a provider's mail to its
+                # customers ("Update your SDK before June"): a chore, no reach of its own
+                continue
+            found.append(Span(start + s, start + e, f"{order.why} ({why})"))
     return found
 
 
