@@ -181,6 +181,36 @@ async def test_a_stdio_gateway_answers_its_first_listing_before_it_imports_pydan
     assert loaded(modules, ["rich"]) == []
 
 
+async def test_a_stdio_gateway_relaunched_on_the_scans_its_store_keeps_lists_before_it_imports_the_scan(
+    tmp_path: Path, time_cmd: list[str]
+) -> None:
+    """The first start scans the time server's two definitions and keeps the scans in its new database; the next
+    takes them from there (`hintgate.scan.verdicts`) and answers its first listing without the scan's modules and
+    patterns (about 0.25 s of CPU), which load after it."""
+    from mcp.client.stdio import StdioServerParameters
+
+    config = tmp_path / "hintgate.json"
+    server = {"command": time_cmd[0], "args": time_cmd[1:], "trust": "trusted"}
+    config.write_text(json.dumps({"mcpServers": {"time": server}}))
+    env = {"HOME": str(tmp_path), "HINTGATE_DATA_DIR": str(tmp_path / "data"), **_python_path()}
+    modules = []
+    for start in ("first", "relaunch"):
+        listing = tmp_path / f"{start}.json"
+        serve = ["serve", "--config", str(config), "--db", f"sqlite:///{tmp_path / 'calls.db'}"]
+        params = StdioServerParameters(
+            command=sys.executable, args=["-c", SERVE_AND_LIST_MODULES_AT_FIRST_ANSWER, str(listing), *serve], env=env
+        )
+        with anyio.fail_after(60):
+            async with Client(params, mode="legacy") as client:
+                listed = await client.list_tools()
+        assert {tool.name for tool in listed.tools} == {"time_get_current_time", "time_convert_time"}
+        modules.append(set(json.loads(listing.read_text())))
+    first, relaunch = modules
+    assert "hintgate.scan.poisoning" in first  # nothing kept yet: the definitions were scanned
+    assert "hintgate.stored_state" in relaunch
+    assert loaded(relaunch, ["hintgate.scan.poisoning", "hintgate.scan.phrases", "re2"]) == []
+
+
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 async def test_what_imports_the_sdk_waits_until_the_background_imports_are_done(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

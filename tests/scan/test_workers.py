@@ -117,7 +117,7 @@ async def test_a_result_is_scanned_on_the_loop_exactly_when_its_job_fits_the_inl
 async def test_a_short_result_cleared_once_is_not_read_again_and_one_with_a_finding_always_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import hintgate.scan.workers as workers
+    from hintgate.scan import poisoning
 
     scans: list[str | None] = []
 
@@ -125,7 +125,7 @@ async def test_a_short_result_cleared_once_is_not_read_again_and_one_with_a_find
         scans.append(how.get("tool"))
         return scan_result(result, **how)
 
-    monkeypatch.setattr(workers, "scan_result", counted)
+    monkeypatch.setattr(poisoning, "scan_result", counted)  # the worker imports it where it scans
     scanner = Scanner()
     honest = {"content": [{"type": "text", "text": "12:00 in Paris"}], "structuredContent": {"time": "12:00"}}
     flagged = {"content": [{"type": "text", "text": ORDER}]}

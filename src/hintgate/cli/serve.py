@@ -897,7 +897,6 @@ def prepare_first_listing(*, sdk: bool = True, scan: bool = True) -> None:
     as before are not scanned (0.15-0.2 s of CPU saved), and one that is new compiles what it needs as it is.
     """
     from hintgate.hints.catalog import resolve_tool
-    from hintgate.scan.poisoning import named_words, scan_tool
 
     if sdk:
         from hintgate.server.resolution import resolve_params_model
@@ -909,6 +908,8 @@ def prepare_first_listing(*, sdk: bool = True, scan: bool = True) -> None:
     plain = {"name": "get_item", "description": "Get an item by its id.", "inputSchema": schema}
     resolve_tool(plain)
     if scan:
+        from hintgate.scan.poisoning import named_words, scan_tool
+
         scan_tool(plain)
         named_words(plain)
 

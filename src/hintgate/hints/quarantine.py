@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from hintgate.hints.catalog import META_PREFIX, Catalog, CatalogEntry
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pins import SCAN_HOLD, canonical_json, pin_hash
-from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_tool
+from hintgate.scan.findings import ScanFinding, high_findings
 from hintgate.scan.verdicts import definition_key
 
 __all__ = ["HELD_META", "OnFinding", "Quarantine", "ScanMemo", "StoredScans", "quarantine_catalog", "scan_catalog"]
@@ -140,12 +140,16 @@ class ScanMemo:
             key = definition_key(raw) if self.stored is not None else None
             found = self.stored.get(key) if self.stored is not None else None
             if found is None:
+                from hintgate.scan.poisoning import named_words, scan_tool  # loaded where a definition is scanned
+
                 self.prime(raw, scan_tool(raw), named_words(raw), key=key)
             else:
                 self.prime(raw, *found, scanned=False)
             kept = self._next[id(raw)]
         self._next[id(raw)] = kept
         if any(word in others for word in kept[2]):
+            from hintgate.scan.poisoning import scan_tool
+
             return scan_tool(raw, others=others)
         return kept[1]
 
@@ -206,9 +210,12 @@ def scan_catalog(
         if name in reviewed and reviewed[name] == (fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))):
             continue
         others = OtherTools(owners, by_server[entry.server])
-        scanned = (
-            memo.findings(entry.tool.raw, others) if memo is not None else scan_tool(entry.tool.raw, others=others)
-        )
+        if memo is not None:
+            scanned = memo.findings(entry.tool.raw, others)
+        else:
+            from hintgate.scan.poisoning import scan_tool  # its modules load where a definition is first scanned
+
+            scanned = scan_tool(entry.tool.raw, others=others)
         if high := high_findings(scanned):
             found[name] = tuple(high)
     if memo is not None:

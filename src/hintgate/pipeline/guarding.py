@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.errors import UpstreamRequestError
+from hintgate.scan.findings import UNSCANNED, Key, Level, Location, ScanFinding, high_findings
 from hintgate.scan.guard import OnResultFinding, redacted
-from hintgate.scan.poisoning import UNSCANNED, Key, Level, Location, ScanFinding, high_findings
 from hintgate.sources.trust_annotations import TRUST, annotated
 from hintgate.sources.trust_annotations import claims as trust_claims
 

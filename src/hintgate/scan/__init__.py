@@ -4,8 +4,11 @@ What reads untrusted text lives here; what the gateway makes of tools lives in
 `hintgate.hints` (the annotation model: annotations, inference, the catalog,
 pins, quarantine, lint). The package is pure but for `workers`:
 
-- `poisoning`: the scan itself, its rules and findings (`scan_tool`,
-  `scan_texts`, `scan_result`), over the parts below;
+- `poisoning`: the scan itself (`scan_tool`, `scan_texts`, `scan_result`),
+  over the parts below; `findings`: its vocabulary without it (its rules, a
+  finding and its level, where a text is in a JSON value), for what holds,
+  records or acts on findings; `verdicts`: a definition's scan kept beyond
+  the process (its key, the rules' version, its stored form);
 - `reading`: the text as the model reads it, every disguise undone;
 - `phrases`: the phrases that address the model and reach beyond a tool's job;
 - `orders` and `cues`: the sentence judge, whom a sentence addresses and what

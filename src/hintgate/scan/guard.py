@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.results import tool_error
+from hintgate.scan.findings import UNSCANNED, Key, Location, ScanFinding, high_findings
 from hintgate.scan.passages import NORMAL, Passages
-from hintgate.scan.poisoning import UNSCANNED, Key, Location, ScanFinding, high_findings, scan_result, scan_strings
 
 __all__ = [
     "FINDINGS_META",
@@ -86,6 +86,8 @@ class GuardedResult:
 
 def guard(result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None) -> GuardedResult:
     """Scan `result`; with a high finding or text left unread, mark, redact or block it as `action` says."""
+    from hintgate.scan.poisoning import scan_result  # the scan's modules load where a text is first scanned
+
     return apply(result, scan_result(result, tool=tool, warnings=False), action=action, tool=tool)
 
 
@@ -278,6 +280,8 @@ def _redacted_text(text: str, findings: list[ScanFinding], tool: str | None = No
 
 def _parts_found(text: str, parts: list[tuple[int, int]], tool: str | None) -> list[tuple[int, int]]:
     """The spans (in `text`) of the high findings the scan makes in each of `parts` read alone."""
+    from hintgate.scan.poisoning import scan_strings
+
     found = scan_strings([((i,), text[s:e]) for i, (s, e) in enumerate(parts)], tool=tool, warnings=False)
     spans = []
     for f in high_findings(found):

@@ -19,7 +19,8 @@ What makes a kept verdict safe to serve as scanned:
 - only the scan without the other servers' names is kept, with the words that could name one (`named_words`); a
   definition that names another server's tool is scanned again with them, as before.
 
-Nothing here imports the scan: the stored state is read before the gateway's modules load.
+Nothing here imports the scan (`hintgate.scan.findings` is its vocabulary alone): the stored state is read before
+the gateway's modules load.
 """
 
 from __future__ import annotations
@@ -32,10 +33,9 @@ import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from hintgate.scan.poisoning import ScanFinding
+from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Level, ScanFinding
 
 __all__ = ["RULES_FILES", "definition_key", "read_verdict", "rules_files", "rules_version", "verdict_text"]
 
@@ -111,8 +111,6 @@ def definition_key(raw: Mapping[str, Any]) -> str | None:
 def verdict_text(findings: Iterable[ScanFinding], words: Iterable[str]) -> str | None:
     """The stored form of `scan_tool(raw)` and `named_words(raw)`; None when the scan did not finish (`UNSCANNED`)
     or a finding is not a definition's (it has a location in a JSON value)."""
-    from hintgate.scan.poisoning import UNSCANNED
-
     kept = []
     for finding in findings:
         if finding.code == UNSCANNED or finding.location is not None:
@@ -135,7 +133,6 @@ def verdict_text(findings: Iterable[ScanFinding], words: Iterable[str]) -> str |
 
 def read_verdict(text: str) -> tuple[list[ScanFinding], frozenset[str]] | None:
     """The findings and named words of a stored verdict (`verdict_text`); None when it does not read as one."""
-    from hintgate.scan.poisoning import SCAN_RULES, UNSCANNED, Level, ScanFinding
 
     try:
         value = json.loads(text)

@@ -32,20 +32,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hintgate.results import tool_error
+from hintgate.scan.findings import UNSCANNED, Key, Level, Location, ScanFinding
 from hintgate.scan.guard import GuardedResult, OnResultFinding, apply
-from hintgate.scan.poisoning import (
-    RESULT_SECONDS,
-    UNSCANNED,
-    Key,
-    Level,
-    Location,
-    ScanFinding,
-    named_words,
-    result_strings,
-    scan_result,
-    scan_strings,
-    scan_tool,
-)
+
+# The scan itself (`hintgate.scan.poisoning`: its modules and patterns) is imported where a text is first scanned
+# here, not with this module: a gateway relaunched on the scans its store keeps lists its tools without it.
 
 __all__ = ["DEADLINE", "DEFINITION_CHARACTERS", "INLINE_CHARACTERS", "Scanner", "serve_worker"]
 
@@ -112,6 +103,8 @@ class Scanner:
             # polled for the same status, the same time within a second) is not read again.
             if payload in self._cleared:
                 return apply(result, (), action=action, tool=tool)
+            from hintgate.scan.poisoning import scan_result
+
             findings = scan_result(result, tool=tool, warnings=False)
             if not findings and _plain_json(result):
                 if len(self._cleared) >= _CLEARED_KEPT:
@@ -136,6 +129,8 @@ class Scanner:
             {"kind": "strings", "texts": [[_location(p), t] for p, t in texts], "tool": tool, "seconds": self._seconds}
         )
         if len(payload) <= self.inline:
+            from hintgate.scan.poisoning import scan_strings
+
             return scan_strings(texts, tool=tool, warnings=False)
         answer = await self._run(payload)
         return None if answer is None else [_finding(f) for f in answer["findings"]]
@@ -148,7 +143,11 @@ class Scanner:
         definition short enough to be scanned on the loop (the caller's catalog scans it)."""
         payload = _dumps({"kind": "tool", "raw": raw})
         if len(payload) <= self.definitions:
-            return None if long_only else (scan_tool(raw), named_words(raw))
+            if long_only:
+                return None
+            from hintgate.scan.poisoning import named_words, scan_tool
+
+            return scan_tool(raw), named_words(raw)
         answer = await self._run(payload)
         if answer is None:
             message = f"the definition was not scanned within {self.deadline:g} s: it is held until reviewed"
@@ -159,6 +158,8 @@ class Scanner:
     def _seconds(self) -> float:
         # The CPU a worker spends on full readings before the texts left get the linear pass only: well inside
         # the deadline, so that a slow machine still answers in time.
+        from hintgate.scan.poisoning import RESULT_SECONDS
+
         return min(RESULT_SECONDS, self.deadline / 4)
 
     def _unread(self, result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None) -> GuardedResult:
@@ -363,6 +364,8 @@ def _finding(row: list[Any]) -> ScanFinding:
 
 def _answer(job: dict[str, Any]) -> dict[str, Any]:
     """A worker's answer to one job."""
+    from hintgate.scan.poisoning import named_words, result_strings, scan_strings, scan_tool
+
     kind = job["kind"]
     if kind == "tool":
         raw = job["raw"]
@@ -395,6 +398,7 @@ def serve_worker() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
     widen_engines()
     from hintgate.scan import screens
+    from hintgate.scan.poisoning import scan_tool
     from hintgate.scan.prefilter import prepare
     from hintgate.scan.reading import ROT13_WORDS
 

@@ -34,7 +34,7 @@ from hintgate.hints.listing import served
 from hintgate.hints.others import OtherTools, tool_owners
 from hintgate.hints.pins import Pin, canonical_json, classify, pin_hash
 from hintgate.hints.quarantine import OnFinding, Quarantine, ScanMemo, StoredScans, quarantine_catalog, scan_catalog
-from hintgate.scan.poisoning import ScanFinding, high_findings, named_words, scan_texts, scan_tool
+from hintgate.scan.findings import ScanFinding, high_findings
 from hintgate.scan.verdicts import definition_key
 from hintgate.scan.workers import Scanner
 from hintgate.server.overrides import KEEP, Keep, StoredOverrides
@@ -437,6 +437,8 @@ class CatalogKeeper:
                     by_server.setdefault(entry.server, set()).add(entry.upstream_name)
                 owners = tool_owners(by_server)
             others = OtherTools(owners, by_server.get(source.name, set()))
+            from hintgate.scan.poisoning import scan_texts  # loaded where a text is first scanned
+
             found = high_findings(scan_texts(texts, others=others))
             if found and found != self.server_findings.get(source.name):
                 shown = "; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in found)
@@ -515,6 +517,8 @@ class _Preparation:
         elif len(json.dumps(raw, ensure_ascii=False, default=str)) > self._inline:
             self.long.append((raw, key))
         else:
+            from hintgate.scan.poisoning import named_words, scan_tool  # loaded where a definition is first scanned
+
             self.scanned.append((raw, scan_tool(raw), named_words(raw), key, True))
 
 

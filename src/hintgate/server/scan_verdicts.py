@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from hintgate.scan.verdicts import read_verdict, rules_version, verdict_text
 
 if TYPE_CHECKING:
-    from hintgate.scan.poisoning import ScanFinding
+    from hintgate.scan.findings import ScanFinding
     from hintgate.store import Store
 
 __all__ = ["KeptScans"]
