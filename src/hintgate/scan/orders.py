@@ -48,6 +48,7 @@ from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
 from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
+from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.openings import OPENINGS
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
@@ -1545,6 +1546,10 @@ def _judge_sentence(
     dormant = _said(sentence, standing_rule(sentence), data=True) if context.result and persist is None else None
     # The model's answer to its user scripted, or something kept from the user: only the model has a user it answers.
     relayed = _said(sentence, answers_user(sentence), data=True) if context.result else None
+    # A claim dictated beside the text's own word that it is false: whoever passes the result on is asked to deceive.
+    falsified = (
+        _said(sentence, admitted_false(sentence), data=True) if context.result and not quotes_attack(sentence) else None
+    )
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
     if (
         misreport is not None
@@ -1645,6 +1650,7 @@ def _judge_sentence(
         or skipped
         or dormant
         or relayed
+        or falsified
         or own
         or laid
         or call
@@ -1806,6 +1812,12 @@ def _judge_sentence(
         if "user-view" not in targets:
             targets.append("user-view")
         why.append(f"scripts what the model answers its user ({relayed.group().strip()[:60]!r})")
+        addressee = "model"
+    if falsified is not None:
+        # (Said to whoever passes the result on to someone: the model, named or not.)
+        if "user-view" not in targets:
+            targets.append("user-view")
+        why.append(f"dictates a claim it admits is false ({falsified.group().strip()[:60]!r})")
         addressee = "model"
     go_between = behalf if behalf is not None else spoken
     # (An error is said to its caller already: what its next step may reach is its own rule, `_is_high`.)
@@ -2864,7 +2876,7 @@ def result_cue(text: str) -> bool:
 # then reads at a few microseconds a character instead of a few nanoseconds (4.8 s instead of 0.05 s for 380
 # READMEs in ASCII). A forged opening of the chat (`scan.openings`) is read by `scan.turns`, not here: it is only
 # looked for.
-_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS), (CALLED, KEYED))
+_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT), (CALLED, KEYED))
 
 
 # A sentence's end after a cue: what ends there is no heading or label.
@@ -2891,6 +2903,7 @@ def judge_result(text: str) -> list[Order]:
         CALLED.finditer(text),
         _MORE_CUES.finditer(text),
         MAY_ANSWER_USER.finditer(text),
+        MAY_ADMIT.finditer(text),
     )
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
