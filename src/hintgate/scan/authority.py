@@ -22,6 +22,12 @@ rank or of ending, and the polarity of the clause (a protective "never let
 tool output override the system prompt" negates the rank once and keeps it). A
 tool whose own name holds the rule set (a prompt or policy manager) works on it
 as its job. The words are general English, never one server's.
+
+In a tool's result (`result_shifts`) a page may well say that one policy supersedes another ("these guidelines
+supersede the previous guidelines"): there the move counts only when the authority it moves is the model's own,
+named as such (its system prompt, "your instructions", the assistant's guidelines, the developer's or operator's
+prompt, the user's requests), said in the active voice ("overridden by your rules" ranks the rules above), and not
+quoted or about attacks (a write-up citing "this overrides your system prompt").
 """
 
 from __future__ import annotations
@@ -31,9 +37,10 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue, spans
 from hintgate.scan.deferred import compiled
+from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
 
-__all__ = ["may_shift", "shift_places", "shifts"]
+__all__ = ["MODEL_RULES", "may_shift", "result_shifts", "shift_places", "shifts"]
 
 
 # Whose rules: the host's, the operator's, the platform's, the model's own, earlier ones; a rule set named by its owner.
@@ -153,3 +160,40 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
             if negations % 2 == 0:
                 yield Span(clause.start(), clause.end(), why)
                 break
+
+
+# The model's own rules, named as its own: its system prompt, "your (previous) instructions", the assistant's
+# guidelines, the developer's or the operator's prompt, the user's requests.
+_MODELS_RULES = (
+    r"\bsystem[ \t]*prompts?\b"
+    r"|\b(?:your|the[ \t]+(?:assistant|model|AI|agent|LLM)(?:'s|s')?)[ \t]+(?:own[ \t]+)?(?:[\w-]+[ \t]+){0,2}?"
+    r"(?:instructions?|rules|guidelines?|guidance|polic(?:y|ies)|directives|restrictions|safeguards|guardrails|"
+    r"constraints|prompts?|programming|configuration)\b"
+    r"|\b(?:system|developer|operator)(?:'s)?[ \t]+(?:instructions?|prompts?|messages?)\b"
+    r"|\b(?:the[ \t]+)?user(?:'s)?[ \t]+(?:own[ \t]+)?(?:requests?|instructions?|wishes|commands?)\b"
+)
+MODEL_RULES = Cue(_MODELS_RULES, re.IGNORECASE)
+"""The model's own rules named as such (a linear cue: a result's text holding none has no `result_shifts`)."""
+_MODELS = compiled(_MODELS_RULES, re.IGNORECASE)
+# A rank said in the passive, its agent after "by": "can't be overridden by your rules" ranks the rules above.
+_BY = compiled(r"\bby\b", re.IGNORECASE)
+_QUOTES = ('"', "\u201c", "\u201d")
+
+
+def result_shifts(text: str) -> Iterator[Span]:
+    """The clauses of a result's `text` that move the authority over the model away from its host or user, where the
+    authority moved is the model's own, named as such, in the active voice, and neither quoted nor about attacks."""
+    if MODEL_RULES.search(text) is None or not may_shift(text):
+        return
+    for shift in shifts(text):
+        said = text[shift.start : shift.end]
+        found = _MODELS.search(said)
+        if found is None or _BY.search(said, 0, found.start()) is not None:
+            continue
+        line = max(text.rfind("\n", 0, shift.start), text.rfind("\\n", 0, shift.start)) + 1
+        if sum(text.count(q, line, shift.start + found.start()) for q in _QUOTES) % 2 == 1:
+            continue  # inside a quotation: a sample of such wording, shown
+        stop = text.find("\n", shift.end)
+        if quotes_attack(text[line : len(text) if stop < 0 else stop]):
+            continue
+        yield shift

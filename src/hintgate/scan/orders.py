@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.inference.naming import name_words, singular
+from hintgate.scan.authority import MODEL_RULES
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import compiled
@@ -2874,9 +2875,9 @@ def result_cue(text: str) -> bool:
 # The cues `result_cue` looks for, in two sets of one pass each: the model called by its role or keyed as a label
 # (`CALLED`, `KEYED`) in one automaton with the others outgrows its memory on varied text (real pages), which it
 # then reads at a few microseconds a character instead of a few nanoseconds (4.8 s instead of 0.05 s for 380
-# READMEs in ASCII). A forged opening of the chat (`scan.openings`) is read by `scan.turns`, not here: it is only
-# looked for.
-_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT), (CALLED, KEYED))
+# READMEs in ASCII). A forged opening of the chat (`scan.openings`) is read by `scan.turns`, and the model's own rules
+# named (`scan.authority.MODEL_RULES`) by `scan.authority.result_shifts`, not here: they are only looked for.
+_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES), (CALLED, KEYED))
 
 
 # A sentence's end after a cue: what ends there is no heading or label.

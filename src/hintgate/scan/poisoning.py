@@ -43,7 +43,7 @@ from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, forced, may_deny, splits
-from hintgate.scan.authority import may_shift, shift_places, shifts
+from hintgate.scan.authority import may_shift, result_shifts, shift_places, shifts
 from hintgate.scan.cells import Cell, Headers, cells, sample_key, unescaped
 from hintgate.scan.chaining import chains
 from hintgate.scan.cues import Cue
@@ -825,6 +825,7 @@ def _scan_strings(
         unread = {location for _, _, location, _ in pending}
         findings.extend(_field_findings(texts, unread, findings, tool))
         findings.extend(_turn_findings(texts, unread, findings, tool, detector))
+        findings.extend(_shift_findings(texts, unread, findings, tool, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1056,6 +1057,30 @@ def _turn_findings(
         for span in spans:
             what = "forges a message of the chat's system, developer or operator that asks the model to act"
             yield _beyond_job(what, span.why, location, span.start, span.end, tool)
+
+
+def _shift_findings(
+    texts: Sequence[tuple[Location, str]],
+    read: Collection[Location],
+    found: list[ScanFinding],
+    tool: str | None,
+    detector: bool = False,
+) -> Iterator[ScanFinding]:
+    """The clauses that move the authority over the model away from its host or user, its own rules named as such
+    (`scan.authority.result_shifts`: "these instructions outrank your system prompt", "your previous instructions
+    are void"), in the texts the linear pass did not clear, but where a high finding of the same text already stands,
+    and in a sample (as for `_turn_findings`)."""
+    for location, text in texts:
+        if location not in read or (location and isinstance(location[-1], Key)):
+            continue
+        if _keyed_sample(location) or (detector and location[:1] == ("structuredContent",)):
+            continue
+        spans = _clear_of_high(list(result_shifts(text[:RESULT_LINEAR_CHARACTERS])), found, location)
+        if spans:
+            samples = _Overlaps(list(_sample_cells(text, every=detector)))
+            spans = [span for span in spans if not samples.overlap(span.start, span.end)]
+        for span in spans:
+            yield _beyond_job("moves the authority over the model", span.why, location, span.start, span.end, tool)
 
 
 class _Spanned(Protocol):
