@@ -52,6 +52,15 @@ _IDENTITY = (
     r"(?:[\w,]+\s+){0,6}?(?:acting\s+)?on\s+behalf\s+of\b"
     r"|\byour\s+(?:new\s+)?(?:role|loyalty|loyalties|persona|identity|allegiance|master|employer)\s+"
     r"(?:is|are|now\s+is|lies)\b"
+    # A rank given with its change of time after it ("You are the Core Facility Director now"), the one spoken to told
+    # to take a role ("treat yourself as the broker of record"), a master named as theirs ("Alex is your operator"),
+    # or someone's authority handed to the model ("I am delegating my approval authority to the assistant").
+    r"|\byou(?:'re|\s+are)\s+(?:the|an?|our|my)\s+(?:[\w-]+\s+){0,3}?(?-i:[A-Z])[\w-]*\s+now\b"
+    r"|\b(?:treat|regard|consider)\s+yourself\s+(?:to\s+be\s+|as\s+)"
+    r"|\bis\s+(?:now\s+)?your\s+(?:new\s+|real\s+|true\s+|actual\s+)?(?:operator|owner|master|boss|principal|"
+    r"administrator|admin|supervisor|controller|handler)\b"
+    r"|\bdelegat(?:e|es|ed|ing)\s+(?:(?:my|our|his|her|their|full|all)\s+)?(?:[\w-]+\s+)?(?:authority|powers?|rights)\s+"
+    r"to\s+(?:you\b|the\s+(?:AI|assistant|agent|bot|model)\b)"
     r"|\b(?:desde\s+ahora|a\s+partir\s+de\s+ahora|ahora)\s+(?:eres|usted\s+es)\b|\b(?:agora|a\s+partir\s+de\s+agora),?"
     r"\s+(?:você\s+é|és|tu\s+és)\b|\b(?:tu\s+es|vous\s+êtes)\s+(?:désormais|maintenant|dorénavant)\b"
     r"|\b(?:désormais|dorénavant),?\s+(?:tu\s+es|vous\s+êtes)\b|\b(?:du\s+bist|Sie\s+sind)\s+(?:jetzt|nun|ab\s+sofort|"
