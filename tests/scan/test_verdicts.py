@@ -101,3 +101,9 @@ def test_the_rules_version_moves_with_any_file_of_the_scan(tmp_path: Path, monke
     assert rules_version.__wrapped__() == before
     naming.write_text(naming.read_text(encoding="utf-8") + "# another word\n", encoding="utf-8")
     assert rules_version.__wrapped__() != before
+
+
+def test_a_scan_whose_stored_form_is_too_long_is_not_kept() -> None:
+    words = {f"word{n}" for n in range(verdicts.VERDICT_CHARS_AT_MOST // 8)}
+    assert verdict_text([], words) is None  # scanned again at the next start, never kept cut short
+    assert verdict_text([], {"word"}) is not None

@@ -10,7 +10,9 @@ from tests import tools
 
 from hintgate.config.loading import parse_config
 from hintgate.scan.verdicts import definition_key, rules_version
+from hintgate.server import scan_verdicts
 from hintgate.server.gateway import Gateway
+from hintgate.server.scan_verdicts import KeptScans
 from hintgate.store import Store
 from hintgate.stored_state import read_stored_state
 from hintgate.testing import FakeSource
@@ -78,3 +80,18 @@ async def test_a_gateway_without_a_store_scans_every_start(tmp_path: Path) -> No
         gateway = _gateway([CLEAN, POISONED])
         async with gateway:
             assert gateway.catalog_keeper.scans.scans == 2
+
+
+async def test_an_upstream_listing_new_definitions_without_end_keeps_a_bounded_number_of_scans(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scan_verdicts, "KEPT_AT_MOST", 3)
+    async with await Store.open(f"sqlite:///{tmp_path / 'hintgate.db'}", replica="test") as store:
+        kept = KeptScans(store)
+        await kept.load()
+        keys = [f"{n:064x}" for n in range(8)]
+        for key in keys:
+            kept.put(key, [], frozenset())
+        await kept.close()
+        assert [key for key in keys if kept.get(key) is not None] == keys[-3:]  # in memory: the newest three
+        assert set(await store.scan_verdicts.under(rules_version())) == set(keys[-3:])  # and in the store

@@ -10,10 +10,19 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_verdicts_are_read_under_the_rules_that_made_them_and_a_new_version_drops_the_old(store: Store) -> None:
-    await store.scan_verdicts.save("rules-a", {"k1": '{"findings":[],"words":[]}', "k2": "v2"})
-    await store.scan_verdicts.save("rules-a", {"k2": "v2 again"})
+    await store.scan_verdicts.save("rules-a", {"k1": '{"findings":[],"words":[]}', "k2": "v2"}, at_most=10)
+    await store.scan_verdicts.save("rules-a", {"k2": "v2 again"}, at_most=10)
     assert await store.scan_verdicts.under("rules-a") == {"k1": '{"findings":[],"words":[]}', "k2": "v2 again"}
     assert await store.scan_verdicts.under("rules-b") == {}
-    await store.scan_verdicts.save("rules-b", {"k1": "made under b"})
+    await store.scan_verdicts.save("rules-b", {"k1": "made under b"}, at_most=10)
     assert await store.scan_verdicts.under("rules-b") == {"k1": "made under b"}
     assert await store.scan_verdicts.under("rules-a") == {}  # another version's are gone, not kept beside
+
+
+async def test_the_store_keeps_no_more_verdicts_than_it_is_told_and_the_oldest_written_go_first(store: Store) -> None:
+    for batch in range(4):  # an upstream listing new definitions at every start
+        await store.scan_verdicts.save("rules-a", {f"k{batch}a": "v", f"k{batch}b": "v"}, at_most=5)
+    kept = await store.scan_verdicts.under("rules-a")
+    assert len(kept) == 5
+    assert {"k3a", "k3b", "k2a", "k2b"} <= set(kept)  # the last two batches whole
+    assert not {"k0a", "k0b"} & set(kept)  # the first batch gone

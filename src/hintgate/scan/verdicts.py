@@ -37,7 +37,24 @@ from typing import Any
 
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Level, ScanFinding
 
-__all__ = ["RULES_FILES", "definition_key", "read_verdict", "rules_files", "rules_version", "verdict_text"]
+__all__ = [
+    "KEPT_AT_MOST",
+    "RULES_FILES",
+    "VERDICT_CHARS_AT_MOST",
+    "definition_key",
+    "read_verdict",
+    "rules_files",
+    "rules_version",
+    "verdict_text",
+]
+
+KEPT_AT_MOST = 20_000
+"""How many definitions' scans are kept, in the store and in the gateway's memory: an upstream that lists new
+definitions without end has the oldest kept scans replaced, never the table or the process grown."""
+
+VERDICT_CHARS_AT_MOST = 65_536
+"""The longest stored form of a scan that is kept; a longer one (a definition with a great many findings or words
+that could name a tool) is not kept, and the definition is scanned again at the next start."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # hintgate/
 
@@ -109,8 +126,9 @@ def definition_key(raw: Mapping[str, Any]) -> str | None:
 
 
 def verdict_text(findings: Iterable[ScanFinding], words: Iterable[str]) -> str | None:
-    """The stored form of `scan_tool(raw)` and `named_words(raw)`; None when the scan did not finish (`UNSCANNED`)
-    or a finding is not a definition's (it has a location in a JSON value)."""
+    """The stored form of `scan_tool(raw)` and `named_words(raw)`; None when the scan did not finish (`UNSCANNED`),
+    a finding is not a definition's (it has a location in a JSON value) or the form is longer than
+    `VERDICT_CHARS_AT_MOST`."""
     kept = []
     for finding in findings:
         if finding.code == UNSCANNED or finding.location is not None:
@@ -128,7 +146,8 @@ def verdict_text(findings: Iterable[ScanFinding], words: Iterable[str]) -> str |
                 "phrase": finding.phrase,
             }
         )
-    return json.dumps({"findings": kept, "words": sorted(words)}, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps({"findings": kept, "words": sorted(words)}, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= VERDICT_CHARS_AT_MOST else None
 
 
 def read_verdict(text: str) -> tuple[list[ScanFinding], frozenset[str]] | None:

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from hintgate.scan.verdicts import read_verdict, rules_version, verdict_text
+from hintgate.scan.verdicts import KEPT_AT_MOST, read_verdict, rules_version, verdict_text
 
 if TYPE_CHECKING:
     from hintgate.scan.findings import ScanFinding
@@ -72,8 +72,13 @@ class KeptScans:
         text = verdict_text(findings, words)
         if text is None or self._stored.get(key) == text:
             return
+        self._stored.pop(key, None)  # a key kept again is the newest
         self._stored[key] = text
+        while len(self._stored) > KEPT_AT_MOST:  # the oldest go first, as in the store
+            del self._stored[next(iter(self._stored))]
         self._pending[key] = text
+        while len(self._pending) > KEPT_AT_MOST:
+            del self._pending[next(iter(self._pending))]
         if self._store is None:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: written at the next flush
@@ -96,7 +101,7 @@ class KeptScans:
                 return
             pending, self._pending = self._pending, {}
             try:
-                await self._store.scan_verdicts.save(self._rules, pending)
+                await self._store.scan_verdicts.save(self._rules, pending, at_most=KEPT_AT_MOST)
             except Exception as exc:
                 logger.warning("writing scan verdicts to the store failed (retried at the next scan): %s", exc)
                 self._pending = {**pending, **self._pending}

@@ -2,7 +2,8 @@
 
 Written by the gateway that scanned the definitions, read by its next start under the same version of the scan's
 rules (`hintgate.scan.verdicts`): only this table is read for them, never anything imported or given by a client.
-The verdicts of other versions are deleted as new ones are written.
+The verdicts of other versions are deleted as new ones are written, and beyond the number the writer gives
+(`hintgate.scan.verdicts.KEPT_AT_MOST`) the oldest written go first.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from hintgate.store.part import StorePart
 from hintgate.store.tables import scan_verdicts, upsert
@@ -34,8 +35,9 @@ class ScanVerdicts(StorePart):
         async with self.reading("read scan verdicts from") as conn:
             return {str(key): str(verdict) for key, verdict in (await conn.execute(query)).all()}
 
-    async def save(self, rules: str, verdicts: Mapping[str, str]) -> None:
-        """Keep `verdicts` (by definition key) as made under `rules`; those of every other version are deleted.
+    async def save(self, rules: str, verdicts: Mapping[str, str], *, at_most: int) -> None:
+        """Keep `verdicts` (by definition key) as made under `rules`; those of every other version are deleted, and
+        beyond `at_most` the oldest written.
 
         Raises:
             StoreError: the database cannot be written.
@@ -51,3 +53,12 @@ class ScanVerdicts(StorePart):
                 )
                 changed = {"rules": rules, "verdict": verdict, "scanned_at": now}
                 await conn.execute(insert.on_conflict_do_update(index_elements=[scan_verdicts.c.key], set_=changed))
+            count = (await conn.execute(select(func.count()).select_from(scan_verdicts))).scalar_one()
+            if count > at_most:
+                oldest = (
+                    select(scan_verdicts.c.key)
+                    .order_by(scan_verdicts.c.scanned_at, scan_verdicts.c.key)
+                    .limit(count - at_most)
+                    .scalar_subquery()
+                )
+                await conn.execute(delete(scan_verdicts).where(scan_verdicts.c.key.in_(oldest)))
