@@ -53,7 +53,7 @@ from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.openings import OPENINGS
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
-from hintgate.scan.toolcalls import asked_call, written_out
+from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
 
@@ -1627,6 +1627,13 @@ def _judge_sentence(
         quotes_attack(sentence) or not (addressed or proxied or written_out(call) or _NAMES_MODEL.search(sentence))
     ):
         call = None
+    # Another tool's call that changes something, asked as a favour ("please also run delete_member for ..."): asked of
+    # the one that calls tools, named or not.
+    favour = (
+        _said(sentence, requested_call(sentence), data=True)
+        if context.result and call is None and not quotes_attack(sentence)
+        else None
+    )
     skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
     if behalf or spoken or proxied:
         # A data value's own quotation mark (a CSV cell, a JSON string) quotes nothing: only words that quote do.
@@ -1655,6 +1662,7 @@ def _judge_sentence(
         or own
         or laid
         or call
+        or favour
     ):
         return None
     if skipped and not bypass:
@@ -1843,6 +1851,11 @@ def _judge_sentence(
         if "tool" not in targets:
             targets.append("tool")
             why.append(f"asks for another tool's call beside what no chore needs ({call.group('tool')!r})")
+        addressee = "model"
+    if favour is not None:
+        if "tool" not in targets:
+            targets.append("tool")
+            why.append(f"asks as a favour for another tool's call that changes something ({favour.group('tool')!r})")
         addressee = "model"
     if laid is not None:
         # Someone else's text laying on the model, by its role, a change to someone's records: asked of the model.
@@ -2877,7 +2890,10 @@ def result_cue(text: str) -> bool:
 # then reads at a few microseconds a character instead of a few nanoseconds (4.8 s instead of 0.05 s for 380
 # READMEs in ASCII). A forged opening of the chat (`scan.openings`) is read by `scan.turns`, and the model's own rules
 # named (`scan.authority.MODEL_RULES`) by `scan.authority.result_shifts`, not here: they are only looked for.
-_RESULT_SETS = ((_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES), (CALLED, KEYED))
+_RESULT_SETS = (
+    (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST),
+    (CALLED, KEYED),
+)
 
 
 # A sentence's end after a cue: what ends there is no heading or label.
@@ -2905,6 +2921,7 @@ def judge_result(text: str) -> list[Order]:
         _MORE_CUES.finditer(text),
         MAY_ANSWER_USER.finditer(text),
         MAY_ADMIT.finditer(text),
+        MAY_REQUEST.finditer(text),
     )
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:

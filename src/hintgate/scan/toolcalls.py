@@ -25,16 +25,36 @@ call, in any domain:
 
 A call described rather than asked ("the agent can call", "it would call",
 "avoid calling") is no match.
+
+A call asked as a favour is asked of the one that calls tools too: "please
+also run delete_member for LY4-2231", "kindly cancel the bookings via
+cancel_booking", "could you invite them with invite_user". A person is asked
+a favour in words ("please check the invoice"), not by a tool's name; and an
+API's reference or a project's notes name a tool for what it is for, never
+as a favour asked of their reader. Only a tool whose name says it changes
+something (`hints.inference.naming.parse_name`) counts: "please use
+snake_case names", "please run read_csv first" ask for nothing done.
 """
 
 from __future__ import annotations
 
 import re
 
-from hintgate.hints.inference.naming import CHANGE, DELETE, EDIT, RESTORE, TRANSITION, UPDATE, text_words, verb_of
+from hintgate.hints.inference.naming import (
+    CHANGE,
+    DELETE,
+    EDIT,
+    RESTORE,
+    TRANSITION,
+    UPDATE,
+    parse_name,
+    text_words,
+    verb_of,
+)
+from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 
-__all__ = ["asked_call", "written_out"]
+__all__ = ["MAY_REQUEST", "asked_call", "requested_call", "written_out"]
 
 # A tool's name: words joined by underscores (`cancel_booking`, `pd_update_escalation`), in code quotes or not.
 _CALL = compiled(
@@ -113,3 +133,29 @@ def _undoes(sentence: str) -> bool:
     """Whether a word of `sentence`, or of a tool's name in it (`cancel_booking`, `voidInvoice`), is a verb of
     undoing or deciding in any of its forms (cancel, cancelled, cancellation)."""
     return any(verb_of(word) in _UNDOING for word in text_words(sentence))
+
+
+# A favour asked of the reader: "please", "kindly", "could you", "would you mind".
+_FAVOUR = r"\b(?:please|pls|kindly|could\s+you|can\s+you|would\s+you)\b"
+_FAVOUR_RE = compiled(_FAVOUR, re.IGNORECASE)
+# How far after the favour the call is looked for: the favour's own request, not a later sentence's.
+_FAVOUR_REACH = 120
+# (A stop inside an address or a number, "sync.io", "1.5", ends no request.)
+MAY_REQUEST = Cue(_FAVOUR + r"(?:[^.!?\n]|[.!?]\S){0,120}?[A-Za-z0-9]_[A-Za-z0-9]", re.IGNORECASE)
+"""The words `requested_call` cannot be without (a cue a result's sentence judge reads around)."""
+
+
+def requested_call(sentence: str) -> re.Match[str] | None:
+    """A call of a tool that changes something, asked by its name as a favour in `sentence` ("please also run
+    delete_member for ...", "kindly cancel them via cancel_booking"; group `tool` its name), or None."""
+    for favour in _FAVOUR_RE.finditer(sentence):
+        for found in _CALL.finditer(sentence, favour.end(), min(len(sentence), favour.end() + _FAVOUR_REACH)):
+            if found.group("lead") is None and found.group("args") is None:
+                continue
+            if _DESCRIBED.search(sentence, favour.end(), found.start()) or _CLAUSE_START.search(
+                sentence, favour.end(), found.start()
+            ):
+                break  # "please note it was called by delete_x", or the favour's clause ended before the call
+            if parse_name(found.group("tool")).may_write:
+                return found
+    return None
