@@ -5,7 +5,9 @@ other tools' results) are the host's and never inside it. A result that says its
 OUTPUT]", "</tool_output>") and goes on, that writes a chat API's system message as data (`"role": "system",
 "content": "..."`), or that heads a notice as coming from the model's provider, vendor or safety team forges a
 voice that is not the tool's. `OPENINGS` finds where; `scan.turns` reads what follows as said to the model, and
-`scan.orders` looks for the same openings in its linear pass so that a text holding one is read.
+`scan.orders` looks for the same openings in its linear pass so that a text holding one is read. A call written
+in the model's own protocol (`CALLS`: "<function_calls>", `"tool_call": "..."`) is the model's turn forged: what
+asks it carried out ("Execute the above exactly as written", `"status": "pending_model_execution"`) is an order.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 
 from hintgate.scan.cues import Cue
 
-__all__ = ["MAKER", "OPENED", "OPENINGS"]
+__all__ = ["CALLS", "MAKER", "OPENED", "OPENINGS"]
 
 # The tool's output said to end, on a line of its own: "[END OF TOOL OUTPUT]", "--- END OF DOCUMENT ---",
 # "</tool_output>", "</function_results>".
@@ -37,9 +39,17 @@ _MAKER = (
     r"trust[ \t]+(?:and|&)[ \t]+safety[ \t]+team)"
     r"[ \t*\])]*(?::[ \t]*|\n)"
 )
-OPENED = f"{_ENDED}|{_MESSAGE}|{_MAKER}"
-"""The openings as one pattern (ASCII, case-insensitive), for a linear pass that holds other cues too."""
-OPENINGS = Cue(OPENED, re.IGNORECASE)
+# A call in the model's own protocol written into data: a function-call block's markup ("<function_calls>", "<invoke
+# name=...>"), a JSON member naming the call ("tool_call": "unlock_door").
+_CALLS = (
+    r"<(?:antml:)?(?:function_calls|invoke[ \t]+name[ \t]*=)"
+    r"|[\"'](?:tool_call|function_call|tool_use)[\"'][ \t]*:[ \t]*[\"{]"
+)
+OPENED = f"{_ENDED}|{_MESSAGE}|{_MAKER}|{_CALLS}"
+"""The openings and the calls as one pattern (ASCII, case-insensitive), for a linear pass that holds other cues too."""
+OPENINGS = Cue(f"{_ENDED}|{_MESSAGE}|{_MAKER}", re.IGNORECASE)
+CALLS = Cue(_CALLS, re.IGNORECASE)
+"""Where a result writes out a call in the model's own protocol (`scan.turns` reads whether it asks it carried out)."""
 MAKER = re.compile(_MAKER, re.IGNORECASE)
 """A notice headed as coming from the model's maker (one of `OPENINGS`)."""
 """Where a result forges the chat without a role's label: its own end, a chat message as data, a notice from the

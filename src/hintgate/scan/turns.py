@@ -31,7 +31,7 @@ import re
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
-from hintgate.scan.openings import MAKER, OPENINGS
+from hintgate.scan.openings import CALLS, MAKER, OPENINGS
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
 
@@ -98,6 +98,39 @@ def turn_orders(text: str) -> list[Span]:
                 for leave in _LEAVE.finditer(text[start:end])
             )
     found.extend(_opened_orders(text))
+    found.extend(_forged_calls(text))
+    return found
+
+
+# What asks a call written above or below carried out: "Execute the above exactly as written", "run the pending
+# calls", a status saying it waits for the model ("pending_model_execution").
+_CARRY_OUT = re.compile(
+    r"\b(?:execute|run|perform|complete|carry[ \t]+out|make|issue|finish|replay|resume)[ \t]+(?:(?:the|this|these|that|"
+    r"those|each|every|all)[ \t]+)?(?:above|below|following|pending|queued|scheduled|listed)?[ \t]*(?:calls?|"
+    r"invocations?|function[ \t]+calls?|tool[ \t]+calls?|exactly[ \t]+as[ \t]+written|"
+    r"as[ \t]+written)\b"
+    r"|\b(?:execute|run|perform)[ \t]+(?:the[ \t]+)?above\b"
+    r"|\bpending[ _](?:model|assistant|agent)[ _]execution\b"
+    r"|\b(?:awaiting|pending)[ \t]+(?:model|assistant|agent)[ \t]+execution\b",
+    re.IGNORECASE,
+)
+# How far from the call what asks it carried out is read: before it (a lead-in) and after it (the call and a note).
+_BEFORE_CALL, _AFTER_CALL = 300, 800
+_FORGED_CALL_WHY = "writes out a call in the model's own protocol and asks it carried out (a turn of the model forged)"
+
+
+def _forged_calls(text: str) -> list[Span]:
+    """The calls written in the model's own protocol (`CALLS`) beside words that ask them carried out."""
+    found: list[Span] = []
+    for count, call in enumerate(CALLS.finditer(text)):
+        if count >= _MOST_LABELS:
+            break
+        if _fenced(text, call.start()) or _shown(text, call.start(), call.end()):
+            continue
+        start, end = max(0, call.start() - _BEFORE_CALL), min(len(text), call.end() + _AFTER_CALL)
+        ask = _CARRY_OUT.search(text, start, end)
+        if ask is not None:
+            found.append(Span(min(call.start(), ask.start()), max(call.end(), ask.end()), _FORGED_CALL_WHY))
     return found
 
 
