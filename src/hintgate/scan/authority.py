@@ -178,6 +178,15 @@ _MODELS = compiled(_MODELS_RULES, re.IGNORECASE)
 # A rank said in the passive, its agent after "by": "can't be overridden by your rules" ranks the rules above.
 _BY = compiled(r"\bby\b", re.IGNORECASE)
 _QUOTES = ('"', "\u201c", "\u201d")
+# A quotation's close right after the words it quotes, before the clause goes on: `"this overrides your system
+# prompt"`, `“... system prompt”,` (a JSON string's closing quote, far after, closes a value, not a quotation).
+_CLOSED = compiled(r"[ \t]*[.!?,;:]?[ \t]*[\"\u201d]")
+
+
+def _quoted(text: str, line: int, at: int) -> bool:
+    """Whether the words of `text` before `at` are quoted: a quotation open on their line and closed right after."""
+    opened = sum(text.count(q, line, at) for q in _QUOTES) % 2 == 1
+    return opened and _CLOSED.match(text, at) is not None
 
 
 def result_shifts(text: str) -> Iterator[Span]:
@@ -191,7 +200,7 @@ def result_shifts(text: str) -> Iterator[Span]:
         if found is None or _BY.search(said, 0, found.start()) is not None:
             continue
         line = max(text.rfind("\n", 0, shift.start), text.rfind("\\n", 0, shift.start)) + 1
-        if sum(text.count(q, line, shift.start + found.start()) for q in _QUOTES) % 2 == 1:
+        if _quoted(text, line, shift.start + found.end()):
             continue  # inside a quotation: a sample of such wording, shown
         stop = text.find("\n", shift.end)
         if quotes_attack(text[line : len(text) if stop < 0 else stop]):
