@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import bisect
 import csv
+import itertools
 import re
 from collections.abc import Iterator
 
 from hintgate.jsontext import replace_lone_surrogates
 
-__all__ = ["Cell", "Headers", "cells", "key_words", "sample_key", "unescaped"]
+__all__ = ["Cell", "Headers", "cells", "key_words", "sample_key", "table_cells", "unescaped"]
 
 # A quoted value in a data position: after a line's break or a separator, after `=`, or after a key and ':' (a JSON
 # member's quoted name, or a name at its line's start). Escapes as JSON writes them, or a CSV cell's "". The mark
@@ -224,3 +225,56 @@ def _header_line(text: str, start: int) -> tuple[str, list[str]] | None:
         return separator, next(csv.reader([line], delimiter=separator))
     except (csv.Error, StopIteration):
         return None
+
+
+# A Markdown table's delimiter row under its header row: `|---|:---:|`, the outer bars optional.
+_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*")
+# A bar that separates a row's cells (an escaped one, `\|`, is a cell's character).
+_BAR = re.compile(r"(?<!\\)\|")
+
+
+def table_cells(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each cell of the Markdown tables written in `text` (a header row, a delimiter row, then rows, the outer bars
+    optional), unquoted as such a table writes them: its span (the spaces around it left out) and the header of its
+    column. A table ends at the first line without a bar."""
+    if "|" not in text or "---" not in text:
+        return
+    lines: list[tuple[int, int]] = []
+    at = 0
+    for line in text.split("\n"):
+        lines.append((at, at + len(line)))
+        at += len(line) + 1
+    i = 1
+    while i < len(lines):
+        start, end = lines[i]
+        if not _DELIMITER.fullmatch(text, start, end):
+            i += 1
+            continue
+        names = [text[a:b] for a, b in _row(text, *lines[i - 1])]
+        i += 1
+        while i < len(lines) and "|" in text[lines[i][0] : lines[i][1]]:
+            for column, (a, b) in enumerate(_row(text, *lines[i])):
+                if column < len(names) and a < b:
+                    yield a, b, names[column]
+            i += 1
+
+
+def _row(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of a table row's cells, the spaces around each left out."""
+    bars = [m.start() for m in _BAR.finditer(text, start, end)]
+    line = text[start:end]
+    edges = [start - 1, *bars, end]
+    spans = list(itertools.pairwise(edges))
+    if line.lstrip().startswith("|"):
+        spans = spans[1:]
+    if line.rstrip().endswith("|") and spans:
+        spans = spans[:-1]
+    out = []
+    for before, after in spans:
+        first, last = before + 1, after
+        while first < last and text[first] in " \t":
+            first += 1
+        while last > first and text[last - 1] in " \t":
+            last -= 1
+        out.append((first, last))
+    return out

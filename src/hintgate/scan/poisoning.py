@@ -44,7 +44,7 @@ from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, forced, may_deny, splits
 from hintgate.scan.authority import may_shift, result_shifts, shift_places, shifts
-from hintgate.scan.cells import Cell, Headers, cells, sample_key, unescaped
+from hintgate.scan.cells import Cell, Headers, cells, sample_key, table_cells, unescaped
 from hintgate.scan.chaining import chains
 from hintgate.scan.cues import Cue
 from hintgate.scan.documents import job_document
@@ -1318,6 +1318,9 @@ def _shown(
     if not high:
         return None
     spans = [*quoted_spans(text), *_sample_cells(text, every=detector)]
+    # Shown by where they stand, read for what no key makes a sample of here (no value's own reading finds them).
+    shown_by_place = list(_sample_columns(text))
+    spans.extend(_unless_blatant(path, text, shown_by_place, high, tool, off))
     quotes = _Overlaps(list(spans))
     if not any(quotes.overlap(f.start, max(f.end, f.start + 1)) for f in high):
         return None
@@ -1346,6 +1349,35 @@ def _sample_cells(text: str, *, every: bool = False) -> Iterator[tuple[int, int]
         named = key.group(1).rsplit(".", 1)[-1] if key is not None else headers.of(cell)
         if every or (named is not None and sample_key(named)):
             yield cell.start - 1, cell.end + 1
+
+
+def _sample_columns(text: str) -> Iterator[tuple[int, int]]:
+    """The spans (with a character either side) of the cells of Markdown tables in `text` whose column's header names
+    them samples ("Payload (abridged)", "example"): a red team's table of the payloads it tried shows them."""
+    for start, end, header in table_cells(text):
+        if sample_key(header):
+            yield max(0, start - 1), min(len(text), end + 1)
+
+
+def _unless_blatant(
+    path: str,
+    text: str,
+    spans: Iterable[tuple[int, int]],
+    high: Sequence[ScanFinding],
+    tool: str | None,
+    off: frozenset[str],
+) -> Iterator[tuple[int, int]]:
+    """The spans of `spans` that show their words, not say them: each holding a finding of `high` is read on its own,
+    and one that says what no key makes a sample of (`_blatant`) is left out. (A quoted value's own reading,
+    `_cell_findings`, does not reach a table's unquoted cell.)"""
+    found = _Overlaps([(f.start, max(f.end, f.start + 1)) for f in high])
+    for start, end in spans:
+        if found.overlap(start, end):
+            part = text[start:end]
+            own = _scan_all([(path, part)], tool, None, off, result=True, warnings=False)
+            if _blatant(part, [f for f in own if _result_level(f, ()) is Level.HIGH]):
+                continue
+        yield start, end
 
 
 class _Overlaps:
