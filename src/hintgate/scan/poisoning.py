@@ -1319,7 +1319,7 @@ def _shown(
         return None
     spans = [*quoted_spans(text), *_sample_cells(text, every=detector)]
     # Shown by where they stand, read for what no key makes a sample of here (no value's own reading finds them).
-    shown_by_place = list(_sample_columns(text))
+    shown_by_place = [*_sample_columns(text), *_quoted_in_values(text)]
     spans.extend(_unless_blatant(path, text, shown_by_place, high, tool, off))
     quotes = _Overlaps(list(spans))
     if not any(quotes.overlap(f.start, max(f.end, f.start + 1)) for f in high):
@@ -1359,6 +1359,16 @@ def _sample_columns(text: str) -> Iterator[tuple[int, int]]:
             yield max(0, start - 1), min(len(text), end + 1)
 
 
+def _quoted_in_values(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the quotations that the values `text` holds as data show as quoted material about attacks
+    (`scan.quoting.quoted_spans` in each value as read: a JSON string's quotation marks are escaped as written, `\\"`),
+    at their places in `text`."""
+    for cell in cells(text):
+        if '"' in cell.value or "“" in cell.value or "«" in cell.value:
+            for start, end in quoted_spans(cell.value):
+                yield cell.span(start, end)
+
+
 def _unless_blatant(
     path: str,
     text: str,
@@ -1369,7 +1379,7 @@ def _unless_blatant(
 ) -> Iterator[tuple[int, int]]:
     """The spans of `spans` that show their words, not say them: each holding a finding of `high` is read on its own,
     and one that says what no key makes a sample of (`_blatant`) is left out. (A quoted value's own reading,
-    `_cell_findings`, does not reach a table's unquoted cell.)"""
+    `_cell_findings`, does not reach a table's unquoted cell or a quotation inside a value.)"""
     found = _Overlaps([(f.start, max(f.end, f.start + 1)) for f in high])
     for start, end in spans:
         if found.overlap(start, end):
