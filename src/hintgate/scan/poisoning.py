@@ -70,7 +70,14 @@ from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
-from hintgate.scan.quoting import cited_title, names_report, quoted_spans, quotes_attack, reports_around
+from hintgate.scan.quoting import (
+    cited_title,
+    framed_spans,
+    names_report,
+    quoted_spans,
+    quotes_attack,
+    reports_around,
+)
 from hintgate.scan.reading import (
     ROT13_WORDS,
     UNREAD,
@@ -1319,7 +1326,7 @@ def _shown(
         return None
     spans = [*quoted_spans(text), *_sample_cells(text, every=detector)]
     # Shown by where they stand, read for what no key makes a sample of here (no value's own reading finds them).
-    shown_by_place = [*_sample_columns(text), *_quoted_in_values(text)]
+    shown_by_place = [*_sample_columns(text), *_quoted_in_values(text), *framed_spans(text)]
     spans.extend(_unless_blatant(path, text, shown_by_place, high, tool, off))
     quotes = _Overlaps(list(spans))
     if not any(quotes.overlap(f.start, max(f.end, f.start + 1)) for f in high):
@@ -1379,7 +1386,7 @@ def _unless_blatant(
 ) -> Iterator[tuple[int, int]]:
     """The spans of `spans` that show their words, not say them: each holding a finding of `high` is read on its own,
     and one that says what no key makes a sample of (`_blatant`) is left out. (A quoted value's own reading,
-    `_cell_findings`, does not reach a table's unquoted cell or a quotation inside a value.)"""
+    `_cell_findings`, does not reach a table's unquoted cell, a quotation inside a value or a block between rules.)"""
     found = _Overlaps([(f.start, max(f.end, f.start + 1)) for f in high])
     for start, end in spans:
         if found.overlap(start, end):

@@ -23,7 +23,15 @@ import re
 from hintgate.scan.cells import key_words
 from hintgate.scan.deferred import compiled
 
-__all__ = ["cited_title", "names_report", "quotation_open", "quoted_spans", "quotes_attack", "reports_around"]
+__all__ = [
+    "cited_title",
+    "framed_spans",
+    "names_report",
+    "quotation_open",
+    "quoted_spans",
+    "quotes_attack",
+    "reports_around",
+]
 
 # Words that make a sentence about attack wording rather than a use of it: an example introduced, or attacks, their
 # detection or classification named.
@@ -236,6 +244,49 @@ def _blocks(text: str, reports: _Reports) -> list[tuple[int, int]]:
             spans.append(block)
         i = last + 1
     return spans
+
+
+def framed_spans(text: str) -> list[tuple[int, int]]:
+    """The blocks of `text` between a banner that names what they hold a report's sample ("----- quoted phishing
+    email -----": its own words report on attacks) and the rule that closes them, in order."""
+    if "---" not in text and "===" not in text and "~~~" not in text and "***" not in text and "###" not in text:
+        return []
+    lines: list[tuple[int, int]] = []
+    at = 0
+    for line in text.split("\n"):
+        lines.append((at, at + len(line)))
+        at += len(line) + 1
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines):
+        framed = _framed(text, lines, i)
+        if framed is None:
+            i += 1
+            continue
+        spans.append(framed[0])
+        i = framed[1] + 1
+    return spans
+
+
+# A banner that opens a block between rules and names what it holds ("----- quoted phishing email -----",
+# "=== Suspicious message (verbatim) ==="), and the rule that closes it.
+_BANNER = compiled(r"[ \t]*([-=~*_#]{3,})[ \t]*(\S[^\n]{0,80}?)[ \t]*\1[ \t]*")
+_RULE = compiled(r"[ \t]*[-=~*_#]{3,}[ \t]*")
+# How many lines a block between rules holds at most: a quoted message, not the rest of a page.
+_FRAMED_LINES = 60
+
+
+def _framed(text: str, lines: list[tuple[int, int]], first: int) -> tuple[tuple[int, int], int] | None:
+    """The block that line `first` opens as a banner naming it a report's sample (its own words report on attacks:
+    "quoted phishing email"), up to the rule that closes it: its span and its last line; None when the line is no
+    such banner or no rule closes the block soon enough."""
+    banner = _BANNER.fullmatch(text, *lines[first])
+    if banner is None or _REPORTS.search(banner.group(2)) is None:
+        return None
+    for k in range(first + 1, min(len(lines), first + 1 + _FRAMED_LINES)):
+        if _RULE.fullmatch(text, *lines[k]):
+            return ((lines[first + 1][0], lines[k - 1][1]), k) if k > first + 1 else None
+    return None
 
 
 def _block_end(text: str, lines: list[tuple[int, int]], first: int) -> int | None:
