@@ -50,6 +50,7 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
+from hintgate.scan.handed import MAY_HAND, handed_secret
 from hintgate.scan.openings import OPENINGS
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
@@ -1634,6 +1635,15 @@ def _judge_sentence(
         if context.result and call is None and not quotes_attack(sentence)
         else None
     )
+    # A secret handed to another tool's call through an argument not named for it: asked of the one that calls tools.
+    handed = (
+        handed_secret(
+            sentence,
+            [(_start(m), m.end()) for cue in (_SECRET_PATH, _SECRET_NOUN) for m in cue.finditer(sentence)],
+        )
+        if context.result and not quotes_attack(sentence)
+        else None
+    )
     skipped = _skipped(sentence) if (named or behalf or spoken or proxied) and confirm and not bypass else None
     if behalf or spoken or proxied:
         # A data value's own quotation mark (a CSV cell, a JSON string) quotes nothing: only words that quote do.
@@ -1663,6 +1673,7 @@ def _judge_sentence(
         or laid
         or call
         or favour
+        or handed
     ):
         return None
     if skipped and not bypass:
@@ -1851,6 +1862,10 @@ def _judge_sentence(
         if "tool" not in targets:
             targets.append("tool")
             why.append(f"asks for another tool's call beside what no chore needs ({call.group('tool')!r})")
+        addressee = "model"
+    if handed is not None:
+        targets.extend(t for t in ("secret", "tool") if t not in targets)
+        why.append(f"hands a secret to another tool's call ({handed.group().strip()[:60]!r})")
         addressee = "model"
     if favour is not None:
         if "tool" not in targets:
@@ -2891,7 +2906,7 @@ def result_cue(text: str) -> bool:
 # READMEs in ASCII). A forged opening of the chat (`scan.openings`) is read by `scan.turns`, and the model's own rules
 # named (`scan.authority.MODEL_RULES`) by `scan.authority.result_shifts`, not here: they are only looked for.
 _RESULT_SETS = (
-    (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST),
+    (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST, MAY_HAND),
     (CALLED, KEYED),
 )
 
@@ -2922,6 +2937,7 @@ def judge_result(text: str) -> list[Order]:
         MAY_ANSWER_USER.finditer(text),
         MAY_ADMIT.finditer(text),
         MAY_REQUEST.finditer(text),
+        MAY_HAND.finditer(text),
     )
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
