@@ -54,7 +54,18 @@ from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
 from hintgate.scan.reading import SPACED_HINT, disguises, is_invisible, replaced
 
-__all__ = ["DISGUISES", "LONG", "WIDE_BUILD", "Seen", "ascii_stand_in", "prepare", "relaxed", "relaxed_wide", "seen"]
+__all__ = [
+    "DISGUISES",
+    "LONG",
+    "WIDE_BUILD",
+    "Seen",
+    "ascii_stand_in",
+    "prepare",
+    "relaxed",
+    "relaxed_in_place",
+    "relaxed_wide",
+    "seen",
+]
 
 DISGUISES = ("leet", "entities", "comment", "base64", "hex", "percent", "rot13", "invisible", "seam")
 """What `Seen.may` can answer for: a disguise the text may hold (`rot13`: one of rot13's words; `invisible` and
@@ -200,8 +211,20 @@ def relaxed(pattern: str) -> str | None:
     return _relax(_Parser(pattern))
 
 
-def _relax(parser: _Parser) -> str | None:
-    """The parser's pattern parsed and written out as RE2's, each atom as the parser relaxes it."""
+def relaxed_in_place(pattern: str) -> str | None:
+    """`relaxed(pattern)` whose every match starts where one of the pattern's may: a lookbehind that opens the
+    match is dropped, not consumed (dropping one only lets more texts in), so that each place where the pattern
+    matches ASCII text is a place where this matches (`scan.anchors` reads where a phrase may start).
+
+    Raises:
+        ValueError: a construct the relaxation does not read.
+    """
+    return _relax(_Parser(pattern), lead=False)
+
+
+def _relax(parser: _Parser, *, lead: bool = True) -> str | None:
+    """The parser's pattern parsed and written out as RE2's, each atom as the parser relaxes it; with `lead`, a
+    lookbehind that opens the match is consumed."""
     pattern = parser.pattern
     try:
         re.compile(pattern)
@@ -210,7 +233,7 @@ def _relax(parser: _Parser) -> str | None:
     tree = parser.alternation()
     if parser.at < len(pattern):
         raise ValueError(f"unbalanced ')' at {parser.at} in {pattern!r}")
-    return _emit_alternation(tree, lead=True, trail=True)
+    return _emit_alternation(tree, lead=lead, trail=True)
 
 
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -603,7 +626,7 @@ def _emit(item: Any, *, lead: bool, trail: bool) -> str | None:
 # again), RE2 matches too.
 
 
-def relaxed_wide(pattern: str, *, ignorecase: bool = False, folds: bool = True) -> str | None:
+def relaxed_wide(pattern: str, *, ignorecase: bool = False, folds: bool = True, in_place: bool = False) -> str | None:
     """`pattern` (Python's syntax) as an RE2 pattern for UTF-8 text that matches wherever Python's matches on the
     text or on the text with its look-alike letters folded (`hints.names.fold_lookalikes`); None when it never can.
 
@@ -616,11 +639,12 @@ def relaxed_wide(pattern: str, *, ignorecase: bool = False, folds: bool = True) 
         pattern: the pattern, in Python's syntax.
         ignorecase: whether Python's engine matches it with case ignored.
         folds: whether it is matched on the look-alike view too (False: on the text as written only).
+        in_place: a lookbehind that opens the match is dropped, not consumed (`relaxed_in_place`).
 
     Raises:
         ValueError: a construct the relaxation does not read (the pattern is then left out of the set).
     """
-    return _relax(_WideParser(pattern, ignorecase=ignorecase, folds=folds))
+    return _relax(_WideParser(pattern, ignorecase=ignorecase, folds=folds), lead=not in_place)
 
 
 def _seen_beyond_ascii(text: str, words: tuple[str, ...], *, build: bool) -> Seen | None:
