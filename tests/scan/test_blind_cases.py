@@ -8,11 +8,11 @@ blind_final28 (three rounds of 2026-11-30), then blind_final29 and blind_final30
 blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final34 (its sixth), then
 blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on 2026-12-01),
 then blind_final39 and blind_final40 (its second round), then blind_final41 and blind_final42 (its third),
-then blind_final43 and blind_final44 (written on 2026-12-02) were held out while the rules of their round were
-written and are released since; blind_dev5, written blind in the seventh round for honest tool definitions, was
-read while that round's rules were written. The floors below
-sit one case under what the scan scored on each when it was added or at a round's end (raised as the rules
-improved, never lowered), so a change that loses a class there fails.
+then blind_final43 and blind_final44 (written on 2026-12-02), then blind_final45 and blind_final46 (its third
+round) were held out while the rules of their round were written and are released since; blind_dev5, written
+blind in the seventh round for honest tool definitions, was read while that round's rules were written. The
+floors below sit one case under what the scan scored on each when it was added or at a round's end (raised as
+the rules improved, never lowered), so a change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ SIZES = {
     "blind_final42": 310,
     "blind_final43": 310,
     "blind_final44": 310,
+    "blind_final45": 310,
+    "blind_final46": 310,
 }
 SETS = tuple(SIZES)
 
@@ -104,45 +106,48 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 # written down in docs/security.md as not meeting the issue's goals.
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
-    "blind_dev": (0.92, 0.01, 0.94, 0.03),
+    "blind_dev": (0.92, 0.01, 0.95, 0.03),
     "blind_dev2": (0.88, 0.01, 0.94, 0.03),
     "blind_dev3": (0.80, 0.01, 0.85, 0.10),
     "blind_dev4": (0.95, 0.01, 0.88, 0.02),
-    "blind_final21": (0.96, 0.01, 0.89, 0.01),
-    "blind_final22": (0.92, 0.01, 0.75, 0.03),
-    "blind_final23": (0.80, 0.04, 0.89, 0.02),
+    "blind_final21": (0.96, 0.01, 0.90, 0.01),
+    "blind_final22": (0.92, 0.01, 0.76, 0.03),
+    "blind_final23": (0.80, 0.04, 0.90, 0.02),
     "blind_final24": (0.83, 0.01, 0.85, 0.03),
-    "blind_final25": (0.67, 0.04, 0.82, 0.04),
-    "blind_final26": (0.69, 0.04, 0.78, 0.04),
+    "blind_final25": (0.67, 0.04, 0.83, 0.04),
+    "blind_final26": (0.69, 0.04, 0.78, 0.02),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
     "blind_final27": (0.80, 0.01, 0.87, 0.10),
     "blind_final28": (0.86, 0.02, 0.92, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
-    "blind_final29": (0.76, 0.01, 0.80, 0.03),
-    "blind_final30": (0.67, 0.04, 0.86, 0.06),
+    "blind_final29": (0.76, 0.01, 0.81, 0.03),
+    "blind_final30": (0.67, 0.04, 0.86, 0.04),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
     "blind_final31": (0.83, 0.02, 0.91, 0.09),
-    "blind_final32": (0.70, 0.02, 0.79, 0.05),
+    "blind_final32": (0.70, 0.02, 0.80, 0.04),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
     "blind_final33": (0.66, 0.02, 0.76, 0.04),
-    "blind_final34": (0.76, 0.07, 0.78, 0.05),
+    "blind_final34": (0.76, 0.07, 0.80, 0.05),
     # Held out through the seventh round of 2026-11-30, added at what its last rules scored.
-    "blind_final35": (0.60, 0.09, 0.63, 0.09),
-    "blind_final36": (0.52, 0.17, 0.68, 0.09),
+    "blind_final35": (0.60, 0.09, 0.63, 0.07),
+    "blind_final36": (0.52, 0.17, 0.68, 0.07),
     # Written blind in the seventh round of 2026-11-30 for honest tool definitions, read while its rules were written.
     "blind_dev5": (0.60, 0.02, 0.85, 0.03),
     # Held out through the round of 2026-12-01, added at what its last rules scored.
-    "blind_final37": (0.72, 0.05, 0.69, 0.04),
-    "blind_final38": (0.75, 0.05, 0.74, 0.05),
+    "blind_final37": (0.72, 0.05, 0.72, 0.04),
+    "blind_final38": (0.75, 0.05, 0.79, 0.05),
     # Held out through the second round of 2026-12-01, added at what its last rules scored.
-    "blind_final39": (0.70, 0.05, 0.79, 0.10),
-    "blind_final40": (0.66, 0.05, 0.75, 0.06),
+    "blind_final39": (0.70, 0.05, 0.82, 0.08),
+    "blind_final40": (0.66, 0.05, 0.77, 0.06),
     # Held out through the round of the night of 2026-12-01, added at what its last rules scored.
-    "blind_final41": (0.67, 0.02, 0.87, 0.08),
+    "blind_final41": (0.67, 0.02, 0.90, 0.08),
     "blind_final42": (0.78, 0.04, 0.89, 0.05),
     # Held out through the round of 2026-12-02, added at what its last rules scored.
-    "blind_final43": (0.84, 0.09, 0.75, 0.10),
+    "blind_final43": (0.84, 0.09, 0.76, 0.10),
     "blind_final44": (0.69, 0.04, 0.79, 0.11),
+    # Held out through the third round of 2026-12-02, added at what its last rules scored.
+    "blind_final45": (0.70, 0.08, 0.82, 0.07),
+    "blind_final46": (0.87, 0.03, 0.86, 0.06),
 }
 
 
