@@ -831,8 +831,8 @@ def _scan_strings(
     if judged:
         unread = {location for _, _, location, _ in pending}
         findings.extend(_field_findings(texts, unread, findings, tool))
-        findings.extend(_turn_findings(texts, unread, findings, tool, detector))
-        findings.extend(_shift_findings(texts, unread, findings, tool, detector))
+        findings.extend(_said_findings(texts, unread, findings, tool, turn_orders, _FORGED_TURN, detector))
+        findings.extend(_said_findings(texts, unread, findings, tool, result_shifts, _SHIFTED, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1040,54 +1040,37 @@ def _field_findings(
             yield _beyond_job(what, order.order.why, location, order.start, order.end, tool)
 
 
-def _turn_findings(
+_FORGED_TURN = "forges a message of the chat's system, developer or operator that asks the model to act"
+_SHIFTED = "moves the authority over the model"
+
+
+def _said_findings(
     texts: Sequence[tuple[Location, str]],
     read: Collection[Location],
     found: list[ScanFinding],
     tool: str | None,
+    rule: Callable[[str], Iterable[Span]],
+    what: str,
     detector: bool = False,
 ) -> Iterator[ScanFinding]:
-    """The orders under a label of the chat's roles (`scan.turns`) in the texts the linear pass did not clear
-    (`read`: such labels are among its phrases), but where a high finding of the same text already stands, and in a
+    """What `rule` finds said to the model, as `what` it does, in the texts the linear pass did not clear (`read`:
+    the rule's words are among its phrases), but where a high finding of the same text already stands, and in a
     sample (a value of structured data or one written as data in a text, under a key naming one, or any of a
-    `detector`'s): a forged turn there is shown, and what no key makes a sample of was read in it already
-    (`_blatant`)."""
+    `detector`'s): what is said there is shown, and what no key makes a sample of was read in it already
+    (`_blatant`). The rules: the orders under a label of the chat's roles (`scan.turns.turn_orders`, a forged
+    turn) and the clauses that move the authority over the model away from its host or user, its own rules named
+    as such (`scan.authority.result_shifts`: "these instructions outrank your system prompt")."""
     for location, text in texts:
         if location not in read or (location and isinstance(location[-1], Key)):
             continue
         if _keyed_sample(location) or (detector and location[:1] == ("structuredContent",)):
             continue
-        spans = _clear_of_high(turn_orders(text[:RESULT_LINEAR_CHARACTERS]), found, location)
+        spans = _clear_of_high(list(rule(text[:RESULT_LINEAR_CHARACTERS])), found, location)
         if spans:
             samples = _Overlaps(list(_sample_cells(text, every=detector)))
             spans = [span for span in spans if not samples.overlap(span.start, span.end)]
         for span in spans:
-            what = "forges a message of the chat's system, developer or operator that asks the model to act"
             yield _beyond_job(what, span.why, location, span.start, span.end, tool)
-
-
-def _shift_findings(
-    texts: Sequence[tuple[Location, str]],
-    read: Collection[Location],
-    found: list[ScanFinding],
-    tool: str | None,
-    detector: bool = False,
-) -> Iterator[ScanFinding]:
-    """The clauses that move the authority over the model away from its host or user, its own rules named as such
-    (`scan.authority.result_shifts`: "these instructions outrank your system prompt", "your previous instructions
-    are void"), in the texts the linear pass did not clear, but where a high finding of the same text already stands,
-    and in a sample (as for `_turn_findings`)."""
-    for location, text in texts:
-        if location not in read or (location and isinstance(location[-1], Key)):
-            continue
-        if _keyed_sample(location) or (detector and location[:1] == ("structuredContent",)):
-            continue
-        spans = _clear_of_high(list(result_shifts(text[:RESULT_LINEAR_CHARACTERS])), found, location)
-        if spans:
-            samples = _Overlaps(list(_sample_cells(text, every=detector)))
-            spans = [span for span in spans if not samples.overlap(span.start, span.end)]
-        for span in spans:
-            yield _beyond_job("moves the authority over the model", span.why, location, span.start, span.end, tool)
 
 
 class _Spanned(Protocol):
