@@ -230,6 +230,9 @@ async def test_a_call_this_process_waits_on_is_listed_even_when_the_ledger_does_
     for waiting in (shared, kept_here):
         waiting.cancel()
     await asyncio.gather(shared, kept_here, return_exceptions=True)
+    with anyio.fail_after(30):
+        while queue._background or (await _only_row(store))["state"] == "pending":  # the withdrawals written
+            await asyncio.sleep(0.02)
 
 
 async def test_a_wait_that_times_out_is_expired_in_the_store_and_a_late_answer_says_so(store: Store) -> None:
