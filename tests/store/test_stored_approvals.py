@@ -15,7 +15,6 @@ import anyio
 import pytest
 import sqlalchemy as sa
 
-from hintgate.errors import StoreError
 from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, Outcome, PendingApproval, Settlement
 from hintgate.store import Store
 
@@ -205,34 +204,6 @@ async def test_a_waiting_call_learns_an_answer_made_by_another_process(store: St
             outcome = await waiting
     assert outcome.approved
     assert (outcome.answer, outcome.actor) == (Answer.APPROVE_SESSION, "alice")
-
-
-async def test_a_call_this_process_waits_on_is_listed_even_when_the_ledger_does_not_hold_it(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    queue = ApprovalQueue(ledger=store.approvals)
-    shared = _waiting(queue)
-    with anyio.fail_after(30):
-        while not await store.approvals.pending():
-            await asyncio.sleep(0.02)
-
-    async def refused(_approval: PendingApproval) -> None:
-        raise StoreError("the database is locked")
-
-    monkeypatch.setattr(store.approvals, "add", refused)
-    kept_here = _waiting(queue)  # its write fails: it stays in this process only
-    with anyio.fail_after(30):
-        while len(queue) < 2:
-            await asyncio.sleep(0.02)
-        listed = await queue.listing()
-    assert [p.id for p in listed] == [p.id for p in queue.pending()]  # both, oldest first: someone can answer it
-    assert len(listed) == 2
-    for waiting in (shared, kept_here):
-        waiting.cancel()
-    await asyncio.gather(shared, kept_here, return_exceptions=True)
-    with anyio.fail_after(30):
-        while queue._background or (await _only_row(store))["state"] == "pending":  # the withdrawals written
-            await asyncio.sleep(0.02)
 
 
 async def test_a_wait_that_times_out_is_expired_in_the_store_and_a_late_answer_says_so(store: Store) -> None:

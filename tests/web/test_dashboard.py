@@ -57,8 +57,9 @@ async def mcp_client(dash: Dashboard, **kwargs: Any) -> AsyncIterator[Client]:
 
 
 async def wait_for_pending(dash: Dashboard, count: int = 1) -> None:
+    """Until `count` calls wait, as the pages list them: in the shared ledger once the gateway has a store."""
     with anyio.fail_after(10):
-        while len(dash.gateway.calls.approvals) < count:
+        while len(dash.gateway.calls.approvals) < count or len(await dash.gateway.calls.approvals.listing()) < count:
             await asyncio.sleep(0.01)
 
 

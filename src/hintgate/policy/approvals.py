@@ -257,19 +257,16 @@ class ApprovalQueue:
         return sorted(self._pending.values(), key=lambda p: p.created_at)
 
     async def listing(self) -> list[PendingApproval]:
-        """What waits on every replica sharing the ledger, and on this process (its own, also those not in the
-        ledger yet or kept out of it by a failed write), oldest first.
+        """What waits on every replica sharing the ledger (this process's own without one), oldest first.
 
         Raises:
             HintgateError: the ledger cannot be read.
         """
         if self.ledger is None:
             return self.pending()
-        shared = await self.ledger.pending()
-        self._shared = len(shared)
-        found = {p.id: self._pending.get(p.id, p) for p in shared}
-        found.update((p.id, p) for p in self._pending.values() if p.id not in found)
-        return sorted(found.values(), key=lambda p: p.created_at)
+        found = [self._pending.get(p.id, p) for p in await self.ledger.pending()]
+        self._shared = len(found)
+        return found
 
     def get(self, approval_id: str) -> PendingApproval | None:
         """A pending approval by id."""
