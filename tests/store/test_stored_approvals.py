@@ -15,6 +15,7 @@ import anyio
 import pytest
 import sqlalchemy as sa
 
+from hintgate.errors import HintgateError
 from hintgate.policy.approvals import Answer, ApprovalQueue, Ended, Outcome, PendingApproval, Settlement
 from hintgate.store import Store
 
@@ -435,4 +436,34 @@ async def test_a_call_cancelled_while_its_approval_is_being_written_is_withdrawn
     assert ended is not None
     assert (ended.state, ended.won) == ("withdrawn", False)
     assert row["state"] == "withdrawn"
+    assert await queue.listing() == []
+
+
+class _RefusingWrites:
+    """A ledger that cannot take new approvals (its `add` fails), and reads and settles as the store does."""
+
+    def __init__(self, ledger: Any) -> None:
+        self._ledger = ledger
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ledger, name)
+
+    async def add(self, approval: PendingApproval) -> None:
+        raise HintgateError("the store refused the write (test)")
+
+
+async def test_an_approval_the_store_could_not_take_is_listed_and_answered_by_its_own_process(store: Store) -> None:
+    # It waits in this process only: hiding it would leave its caller waiting on something nobody can answer.
+    queue = ApprovalQueue(ledger=_RefusingWrites(store.approvals))  # type: ignore[arg-type]
+    waiting = _waiting(queue)
+    with anyio.fail_after(30):
+        while not (found := await queue.listing()):
+            await asyncio.sleep(0.02)
+        [listed] = found
+        ended = await queue.respond(listed.id, Answer.APPROVE_ONCE, actor="alice", via="api")
+        outcome = await waiting
+    assert ended is not None
+    assert (ended.state, ended.won) == ("approved", True)
+    assert (outcome.approved, outcome.actor) == (True, "alice")
+    assert await store.approvals.pending() == []
     assert await queue.listing() == []

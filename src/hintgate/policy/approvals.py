@@ -246,6 +246,8 @@ class ApprovalQueue:
         self.ledger = ledger
         self._shared = 0
         self._background: set[asyncio.Task[Any]] = set()
+        # Waiting here, though the ledger could not take them: listed and answered by this process alone.
+        self._unshared: set[str] = set()
 
     @property
     def known(self) -> int:
@@ -259,6 +261,8 @@ class ApprovalQueue:
     async def listing(self) -> list[PendingApproval]:
         """What waits on every replica sharing the ledger (this process's own without one), oldest first.
 
+        An approval of this process that the ledger could not take is listed too: it waits here only.
+
         Raises:
             HintgateError: the ledger cannot be read.
         """
@@ -266,7 +270,8 @@ class ApprovalQueue:
             return self.pending()
         found = [self._pending.get(p.id, p) for p in await self.ledger.pending()]
         self._shared = len(found)
-        return found
+        unshared = [self._pending[key] for key in self._unshared if key in self._pending]
+        return sorted(found + unshared, key=lambda p: p.created_at) if unshared else found
 
     def get(self, approval_id: str) -> PendingApproval | None:
         """A pending approval by id."""
@@ -348,6 +353,8 @@ class ApprovalQueue:
         stored = self.ledger is not None
         try:
             shared = stored = await self._share(approval)
+            if not shared and self.ledger is not None:
+                self._unshared.add(approval.id)
             self._changed()
             outcome = await self._await_answer(approval, timeout)
             if shared and self.ledger is not None:
@@ -375,6 +382,7 @@ class ApprovalQueue:
             if not taken.done():
                 taken.set_result(ended)
             self._pending.pop(approval.id, None)
+            self._unshared.discard(approval.id)
             self._ended[approval.id] = ended
             while len(self._ended) > _REMEMBERED:
                 self._ended.popitem(last=False)
@@ -485,6 +493,8 @@ class ApprovalQueue:
     ) -> Ended | None:
         """Answer an approval waiting on any replica sharing the ledger (this process's own without one).
 
+        An approval the ledger could not take is answered here, where alone it waits.
+
         Args:
             approval_id: the approval's id.
             answer: the person's answer.
@@ -521,7 +531,7 @@ class ApprovalQueue:
         if local is None and gone is not None and gone.state == "withdrawn":
             # Its wait ended here; the ledger may not have been told yet (that is written in the background).
             return gone
-        if self.ledger is None:
+        if self.ledger is None or approval_id in self._unshared:  # none holds it but this process
             if self.answer(approval_id, answer, actor=actor, note=note):
                 won = Ended(state, f"{state} by {actor}", won=True, note=note, answer=answer, actor=actor)
                 return await self._taken_as(local, won)
