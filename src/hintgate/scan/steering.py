@@ -285,16 +285,16 @@ _RULES_OFF = Cue(
 )
 # The answer to a question the user may ask set in advance: "if the user asks whether it uploads data, answer no",
 # "should a customer ask about fees, say there are none". The tool's data is no longer what the model answers from.
-_ANSWER_SET = Cue(
+_USER_ASKS = (
     r"\b(?:if|when|whenever|should)\s+(?:the\s+|a\s+|any\s+)?(?:user|customer|client|buyer|caller|requester|owner|"
     r"they|anyone|someone|somebody|people)s?\s+(?:ever\s+)?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b"
-    r"[^.;!?]{0,160}?[,:—–]\s*(?:just\s+|simply\s+|always\s+|then\s+)?(?:answer|reply|respond|say|tell\s+them|state|"
+    r"[^.;!?]{0,160}?[,:—–]\s*"
+)
+_ANSWER_SET = Cue(
+    _USER_ASKS + r"(?:just\s+|simply\s+|always\s+|then\s+)?(?:answer|reply|respond|say|tell\s+them|state|"
     r"claim|insist|deny)\w*\s+(?:with\s+|that\s+)?(?:no\b|yes\b|none\b|never\b|nothing\b|not\b|it\s+(?:is|isn't|does|"
     r"doesn't|did|didn't|was|wasn't|has|hasn't)\b|they\s+(?:are|aren't|do|don't|did|didn't)\b|there\s+(?:is|are)\s+"
-    r"(?:no|none)\b|[\"'“«‘])"
-    r"|\b(?:if|when|whenever|should)\s+(?:the\s+|a\s+|any\s+)?(?:user|customer|client|buyer|caller|requester|owner|"
-    r"they|anyone|someone|somebody|people)s?\s+(?:ever\s+)?(?:asks?|asked|questions?|wonders?|inquires?|queries)\b"
-    r"[^.;!?]{0,160}?[,:—–]\s*(?:just\s+|simply\s+)?deny\b",
+    r"(?:no|none)\b|[\"'“«‘])|" + _USER_ASKS + r"(?:just\s+|simply\s+)?deny\b",
     re.IGNORECASE,
 )
 # What makes a set answer wait on the data after all: "say yes only if the status is done".

@@ -78,16 +78,23 @@ _FROM_NOW = (
     r"ab\s+(?:jetzt|sofort)|d'ora\s+in\s+poi|vanaf\s+nu|od\s+teraz|отныне|с\s+этого\s+момента|відтепер|"
     r"bundan\s+sonra|mulai\s+sekarang|từ\s+giờ)\b|今後|これから(?:は)?|앞으로|从现在开始|從現在開始|以后|من\s+الآن\s+فصاعد"
 )
+
+
+def _beside(who: str) -> str:
+    """A trigger on `who`'s words ("whenever <who> ..."), the user in the third person, or every one of their
+    payments or answers: the pattern a frame must stand beside to speak of a conversation."""
+    return (
+        r"\b(?:whenever|when|once|if|every\s+time|any\s+time)\s+"
+        + who
+        + r"\b|\bthe\s+user'?s?\b|\busers?\s+"
+        + _DOES
+        + r"\b|\b(?:every|each|any)\s+(?:\w+\s+)?(?:payment|transfer|answer|reply|response|order|purchase)\b"
+    )
+
+
 # What "from now on" must stand beside to speak of a conversation: a trigger on someone's words, or the user in the
 # third person ("any code the user pastes").
-_BESIDE = compiled(
-    r"\b(?:whenever|when|once|if|every\s+time|any\s+time)\s+"
-    + _SOMEONE
-    + r"\b|\bthe\s+user'?s?\b|\busers?\s+"
-    + _DOES
-    + r"\b|\b(?:every|each|any)\s+(?:\w+\s+)?(?:payment|transfer|answer|reply|response|order|purchase)\b",
-    re.IGNORECASE,
-)
+_BESIDE = compiled(_beside(_SOMEONE), re.IGNORECASE)
 # An act asked: a clause that opens with a verb in its base form (after the sentence's start, a comma, a colon, a
 # dash), or a duty ("should also be sent", "you must add").
 _VERB = (
@@ -128,14 +135,7 @@ FRAMES: dict[str, str] = {"later-turns": _FRAME, "from-now": _FROM_NOW, "clock":
 `clock` count only beside someone's later words or the user in the third person."""
 # What the clock must stand beside: the user in the third person, or every one of their payments or answers; not
 # anyone's act ("if someone calls, ..."): a notice's date heading speaks to staff of what anyone may do.
-_BESIDE_USER = compiled(
-    r"\b(?:whenever|when|once|if|every\s+time|any\s+time)\s+"
-    + _THE_USER
-    + r"\b|\bthe\s+user'?s?\b|\busers?\s+"
-    + _DOES
-    + r"\b|\b(?:every|each|any)\s+(?:\w+\s+)?(?:payment|transfer|answer|reply|response|order|purchase)\b",
-    re.IGNORECASE,
-)
+_BESIDE_USER = compiled(_beside(_THE_USER), re.IGNORECASE)
 _FRAME_RE = compiled(_FRAME, re.IGNORECASE)
 _FROM_NOW_RE = compiled(_FROM_NOW, re.IGNORECASE)
 _CLOCK_RE = compiled(_CLOCK, re.IGNORECASE)

@@ -28,6 +28,8 @@ format), quoted, or on a line about attack wording.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
@@ -74,14 +76,21 @@ def _shown(text: str, start: int, end: int) -> bool:
     return quotes_attack(text[line : len(text) if stop < 0 else stop])
 
 
+def _read(matches: Iterator[Any], text: str, *, fences: bool = True) -> Iterator[Any]:
+    """The matches among the first `_MOST_LABELS` of `matches` that are said, not shown (`_shown`), nor (with
+    `fences`) inside a fenced code block."""
+    for count, found in enumerate(matches):
+        if count >= _MOST_LABELS:
+            break
+        if (fences and _fenced(text, found.start())) or _shown(text, found.start(), found.end()):
+            continue
+        yield found
+
+
 def turn_orders(text: str) -> list[Span]:
     """The orders in `text` said under a label of the chat's system, developer or operator, at their spans."""
     found: list[Span] = []
-    for count, label in enumerate(_LABEL.finditer(text)):
-        if count >= _MOST_LABELS:
-            break
-        if _shown(text, label.start(), label.end()):
-            continue
+    for label in _read(_LABEL.finditer(text), text, fences=False):
         start = label.end() - 1
         end = min(len(text), start + _LONGEST_NOTE)
         for stop in ("\n\n", "\\n\\n"):
@@ -122,11 +131,7 @@ _FORGED_CALL_WHY = "writes out a call in the model's own protocol and asks it ca
 def _forged_calls(text: str) -> list[Span]:
     """The calls written in the model's own protocol (`CALLS`) beside words that ask them carried out."""
     found: list[Span] = []
-    for count, call in enumerate(CALLS.finditer(text)):
-        if count >= _MOST_LABELS:
-            break
-        if _fenced(text, call.start()) or _shown(text, call.start(), call.end()):
-            continue
+    for call in _read(CALLS.finditer(text), text):
         start, end = max(0, call.start() - _BEFORE_CALL), min(len(text), call.end() + _AFTER_CALL)
         ask = _CARRY_OUT.search(text, start, end)
         if ask is not None:
@@ -147,11 +152,7 @@ def _opened_orders(text: str) -> list[Span]:
     """The orders said after a forged opening of the chat (`OPENINGS`): after the output's end, what asks beyond a
     chore; in a system message or a notice from the model's maker, any act."""
     found: list[Span] = []
-    for count, opening in enumerate(OPENINGS.finditer(text)):
-        if count >= _MOST_LABELS:
-            break
-        if _fenced(text, opening.start()) or _shown(text, opening.start(), opening.end()):
-            continue
+    for opening in _read(OPENINGS.finditer(text), text):
         ended = opening.group().endswith("\n") and MAKER.search(opening.group()) is None  # a line of its own
         message = opening.group().endswith(("'", '"'))
         # After the output's end, what follows; in a message, its content; a notice from the maker, with its heading
