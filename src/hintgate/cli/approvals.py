@@ -52,6 +52,8 @@ UrlOpt = Annotated[
         "(default: the database directly, as the machine's user).",
     ),
 ]
+ApprovalIdArg = Annotated[str, typer.Argument(metavar="ID", help="The approval's id, or a unique prefix of it.")]
+"""The waiting call that `approve` and `deny` answer."""
 TokenOpt = Annotated[
     str | None,
     typer.Option(
@@ -205,7 +207,7 @@ def _expires_in(value: Any, now: datetime) -> str:
 @approvals_app.command("approve", epilog=_EXITS)
 def approve(
     ctx: typer.Context,
-    approval_id: Annotated[str, typer.Argument(metavar="ID", help="The approval's id, or a unique prefix of it.")],
+    approval_id: ApprovalIdArg,
     for_session: Annotated[
         bool,
         typer.Option(
@@ -226,7 +228,7 @@ def approve(
 @approvals_app.command("deny", epilog=_EXITS)
 def deny(
     ctx: typer.Context,
-    approval_id: Annotated[str, typer.Argument(metavar="ID", help="The approval's id, or a unique prefix of it.")],
+    approval_id: ApprovalIdArg,
     reason: Annotated[
         str | None, typer.Option("--reason", help="Why, in words: the caller (the model) is told.")
     ] = None,

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, FormatOpt, OutputFormat, fail, out
+from hintgate.cli.common import EXIT_TARGET, EXIT_USAGE, FormatOpt, OutputFormat, ToolArg, fail, out
 from hintgate.cli.gateway_api import DEFAULT_URL, TokenOpt, UrlOpt, api_token, unreachable
 
 __all__ = ["EXIT_TOOL_ERROR", "call", "hint_words", "parse_arguments", "print_result"]
@@ -53,7 +53,7 @@ def parse_arguments(pairs: list[str], given_json: str | None) -> dict[str, Any]:
 
 
 def call(
-    tool: Annotated[str | None, typer.Argument(help="The tool's name as the gateway lists it.")] = None,
+    tool: ToolArg = None,
     pairs: Annotated[
         list[str] | None,
         typer.Argument(metavar="[KEY=VALUE]...", help="Arguments; a value that reads as JSON is that JSON."),

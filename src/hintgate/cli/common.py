@@ -39,6 +39,7 @@ __all__ = [
     "FormatOpt",
     "OutputFormat",
     "StoreListing",
+    "ToolArg",
     "WideOpt",
     "command_line",
     "emit_rows",
@@ -64,6 +65,8 @@ class OutputFormat(enum.StrEnum):
 
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 """`--format text|json`, which every listing takes."""
+ToolArg = Annotated[str | None, typer.Argument(help="The tool's name as the gateway lists it.")]
+"""The tool a command acts on, when it may be left out (`call` lists the tools, `pins accept` takes `--server`)."""
 
 
 def name_values(values: list[str] | None, option: str) -> dict[str, str]:

@@ -19,7 +19,18 @@ import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from hintgate.cli.common import EXIT_USAGE, DbOpt, FormatOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
+from hintgate.cli.common import (
+    EXIT_USAGE,
+    DbOpt,
+    FormatOpt,
+    OutputFormat,
+    ToolArg,
+    WideOpt,
+    emit_rows,
+    fail,
+    out,
+    with_store,
+)
 from hintgate.cli.gateway_api import TokenOpt, call_api
 from hintgate.cli.quarantine import held_tools
 from hintgate.hints.pins import find_pins
@@ -141,7 +152,7 @@ def pins_show(
 
 @pins_app.command("accept")
 def pins_accept(
-    tool: Annotated[str | None, typer.Argument(help="The tool's name as the gateway lists it.")] = None,
+    tool: ToolArg = None,
     server: Annotated[str | None, typer.Option("--server", help="Every held tool of this server (or TOOL's).")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every held tool.")] = False,
     actor: Annotated[str, typer.Option("--by", help="Who accepts, recorded with the pin.")] = "cli",
