@@ -39,6 +39,7 @@ from typing import Any
 from hintgate.scan.patterns import branches, closing
 from hintgate.scan.phrases import PHRASES, Phrase
 from hintgate.scan.prefilter import ascii_stand_in, relaxed_in_place, relaxed_wide, seen
+from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.reading import ROT13_WORDS
 
 __all__ = ["GATED_LENGTH", "anchors", "lowered", "places", "searched", "starting", "starts", "warm"]
@@ -271,14 +272,8 @@ def _engine(source: str, flags: int, *, wide: bool) -> Any:
         return _NEVER
     import re2
 
-    options = re2.Options()
-    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
-    options.max_mem = _MEMORY
-    if wide:
-        options.case_sensitive = True  # `relaxed_wide` spells case out as Python's engine compares letters
-    else:
-        options.case_sensitive = not ignorecase
-        options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    # Wide, case spelt out (`relaxed_wide` spells it as Python's engine compares letters); else a byte a character.
+    options = quiet_options(latin1=not wide, case_sensitive=wide or not ignorecase, max_mem=_MEMORY)
     written: Any = pattern if wide else pattern.encode("latin-1")
     try:
         engine = re2.compile(written, options)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
+from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.reading import replaced
 
 __all__ = ["Cue", "any_match", "present", "spans", "spelled", "stand_in", "warm", "without_lookarounds"]
@@ -153,11 +154,7 @@ def _any_set(cues: tuple[Cue, ...]) -> Any:
         return None
     import re2
 
-    options = re2.Options()
-    options.log_errors = False
-    options.case_sensitive = not ignore_case.pop()
-    options.max_mem = ASCII_MEMORY
-    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    options = quiet_options(latin1=True, case_sensitive=not ignore_case.pop(), max_mem=ASCII_MEMORY)
     regex_set = re2.Set.SearchSet(options)
     try:
         regex_set.Add(rb"\z")
@@ -246,13 +243,8 @@ def _atoms(count: int) -> tuple[Any, dict[frozenset[int], str]] | None:
     for cue in _ALL[:count]:
         if _LOOKAROUND.search(cue.pattern) is None and for_ascii(_rewritten(cue.pattern)) is not None:
             atoms.update(piece for _, piece in pieces(_rewritten(cue.pattern)))
-    options = re2.Options()
-    options.log_errors = False
-    wide = re2.Set.FullMatchSet(options)
-    latin1 = re2.Options()
-    latin1.log_errors = False
-    latin1.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
-    narrow = re2.Set.FullMatchSet(latin1)
+    wide = re2.Set.FullMatchSet(quiet_options())
+    narrow = re2.Set.FullMatchSet(quiet_options(latin1=True))
     for atom in sorted(atoms):
         narrow_atom = for_ascii(atom)
         for flags in ("", "(?i)"):
@@ -358,11 +350,8 @@ def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
         if pattern is not None:
             parts.append(f"(?:{pattern})")
     parts.extend(re.escape(literal) for literal in literals)
-    options = re2.Options()
-    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
-    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
-    options.case_sensitive = False  # a superset of a case-sensitive cue's matches is what is asked
-    options.max_mem = ASCII_MEMORY
+    # Case ignored: a superset of a case-sensitive cue's matches is what is asked.
+    options = quiet_options(latin1=True, case_sensitive=False, max_mem=ASCII_MEMORY)
     try:
         return re2.compile("|".join(parts).encode("ascii"), options)
     except re2.error:  # pragma: no cover - each part was read by the filter
@@ -384,10 +373,7 @@ def _filter() -> tuple[Any, list[int], frozenset[int]] | None:
         return None
     from hintgate.scan.prefilter import relaxed
 
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
-    options.log_errors = False
-    options.max_mem = ASCII_MEMORY
+    options = quiet_options(latin1=True, max_mem=ASCII_MEMORY)
     regex_filter = re2.Filter()
     regex_filter.Add(re.escape(_MARK.decode("ascii")).encode("ascii"), options)
     gated: list[int] = [-1]
@@ -441,10 +427,7 @@ def _literal_set(words: list[str]) -> Any:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return re.compile("|".join(re.escape(word) for word in words))
-    options = re2.Options()
-    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
-    options.max_mem = ASCII_MEMORY
-    literals = re2.Set.SearchSet(options)
+    literals = re2.Set.SearchSet(quiet_options(max_mem=ASCII_MEMORY))
     for word in words:
         literals.Add(re.escape(word))
     literals.Compile()
@@ -631,12 +614,9 @@ def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
-    options = re2.Options()
-    options.log_errors = False  # a DFA cache that runs out falls back to the NFA: correct, nothing to log
-    options.case_sensitive = not flags & re.IGNORECASE
-    options.max_mem = ASCII_MEMORY if latin1 else UTF8_MEMORY
-    if latin1:
-        options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    options = quiet_options(
+        latin1=latin1, case_sensitive=not flags & re.IGNORECASE, max_mem=ASCII_MEMORY if latin1 else UTF8_MEMORY
+    )
     if flags & re.MULTILINE:
         pattern = f"(?m:{pattern})"
     try:

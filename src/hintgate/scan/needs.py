@@ -18,6 +18,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
+from hintgate.scan.re2_options import quiet_options
+
 __all__ = ["Needs"]
 
 K = TypeVar("K")
@@ -43,10 +45,7 @@ class Needs(Generic[K]):
             import re2
         except ImportError:  # pragma: no cover - google-re2 is a dependency
             return None
-        options = re2.Options()
-        options.log_errors = False
-        options.max_mem = 8 << 20
-        literals = re2.Set.SearchSet(options)
+        literals = re2.Set.SearchSet(quiet_options(max_mem=8 << 20))
         for word in self._words:
             literals.Add(re.escape(word))
         literals.Compile()

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hintgate.hints.names import fold_lookalikes
+from hintgate.scan.re2_options import quiet_options
 
 if TYPE_CHECKING:
     from hintgate.scan.prefilter import Seen
@@ -421,9 +422,7 @@ def _spaced_finder() -> tuple[Any, Any] | None:
         return None
     space = r"\t\n\x0b\x0c\r\x1c-\x1f "  # Python's whitespace in ASCII: RE2's `\s` lacks \x0b and \x1c-\x1f
     run = rf"(?:[^{space}](?: |[{space}]{{2,6}})){{11,}}[^{space}](?:[{space}]|$)"
-    options = re2.Options()
-    options.log_errors = False
-    options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+    options = quiet_options(latin1=True)
     return (
         re2.compile(rf"(?:^|[{space}]){run}".encode("ascii"), options),
         re2.compile(rf"[{space}]{run}".encode("ascii"), options),

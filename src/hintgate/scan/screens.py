@@ -27,6 +27,7 @@ import re
 from typing import Any, Protocol
 
 from hintgate.scan.patterns import for_ascii, pieces
+from hintgate.scan.re2_options import quiet_options
 
 __all__ = ["Screen", "prepare"]
 
@@ -79,9 +80,7 @@ class Screen:
             import re2
         except ImportError:  # pragma: no cover - google-re2 is a dependency
             return None
-        options = re2.Options()
-        options.log_errors = False
-        options.encoding = re2.Options.Encoding.LATIN1  # type: ignore[attr-defined]  # missing from the stubs
+        options = quiet_options(latin1=True)
         regex_filter = re2.Filter()
         try:
             regex_filter.Add(re.escape(_MARK.decode("ascii")), options)

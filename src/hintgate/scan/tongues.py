@@ -46,6 +46,7 @@ from typing import Any
 
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open
+from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.spans import Span
 
 __all__ = ["foreign_asks", "may_hold", "warm"]
@@ -313,10 +314,7 @@ def _gate(pattern: str) -> Any:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
-    options = re2.Options()
-    options.log_errors = False
-    options.case_sensitive = False
-    return re2.compile(pattern, options)
+    return re2.compile(pattern, quiet_options(case_sensitive=False))
 
 
 _ANCHORS = ("ai", "hide", "noask", "override")
@@ -337,9 +335,7 @@ def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> A
                 continue
             for category in categories:
                 parts.extend(_loose(fragment) for fragment in table.get(category, ()))
-    options = re2.Options()
-    options.log_errors = False
-    options.max_mem = 32 << 20
+    options = quiet_options(max_mem=32 << 20)
     try:
         return re2.compile("|".join(parts) or "$^", options)
     except re2.error:  # pragma: no cover - every fragment is RE2's syntax once its lookarounds are gone
@@ -353,8 +349,7 @@ def _target_finder() -> Any:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
-    options = re2.Options()
-    options.log_errors = False
+    options = quiet_options()
     try:
         return re2.compile("(?i)" + _LOOKAROUND.sub("", _TARGET.pattern), options)
     except re2.error:  # pragma: no cover - the pattern is RE2's syntax once its lookbehind is gone
