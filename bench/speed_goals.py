@@ -9,15 +9,16 @@ Runs three benches one after the other, each as a child process with `--format j
   call over streamable HTTP with identity, the result scan and durable recording on (goal ≤ 0.2× FastMCP's)
   and its peak resident memory (goal ≤ 120 MB);
 - `startup.py`: stdio start to the first `tools/list` on an existing SQLite database (goal ≤ +0.6 s over
-  the upstream alone) and on a first start with no database yet (goal ≤ +0.8 s), FastMCP's proxy in the
-  same interleaved rounds.
+  the upstream alone, at load 3-4 too) and on a first start with no database yet (goal ≤ +0.8 s), FastMCP's
+  proxy in the same interleaved rounds; `--load N` runs it with N busy loops beside (`startup.py --load`),
+  e.g. 3 on this 2-core machine for the goal's load 3-4.
 
 Prints one table of the figures, their goals, FastMCP's figure and the ratio, and the load average the
 bench ran at (`--format json`: the same, with each bench's whole report). Numbers only: nothing here
 asserts timings, and a figure measured on a loaded machine says so through its load.
 
 Usage: python bench/speed_goals.py [--peers-python PATH] [--calls 300] [--http-calls 1000] [--passes 2]
-                                   [--starts 5] [--format text|json]
+                                   [--starts 5] [--load N] [--format text|json]
 """
 
 from __future__ import annotations
@@ -185,11 +186,20 @@ def main(argv: Sequence[str] | None = None, bench: Callable[[str, Sequence[str]]
     parser.add_argument("--http-calls", type=int, default=1000, help="HTTP calls per pass (default 1000)")
     parser.add_argument("--passes", type=int, default=2, help="HTTP passes, targets in rotating order (default 2)")
     parser.add_argument("--starts", type=int, default=5, help="timed starts per target (default 5)")
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N busy loops beside the start-up bench (startup.py --load), e.g. 3 for load 3-4 (default 0)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     opts = parser.parse_args(argv)
     for name in ("calls", "http_calls", "passes", "starts"):
         if getattr(opts, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, not {getattr(opts, name)}")
+    if opts.load < 0:
+        parser.error(f"--load must be at least 0, not {opts.load}")
     peers = ["--peers-python", opts.peers_python] if Path(opts.peers_python).exists() else []
     if not peers:
         print(f"no FastMCP at {opts.peers_python} (see bench/README.md): ratios are left out", file=sys.stderr)
@@ -211,7 +221,9 @@ def main(argv: Sequence[str] | None = None, bench: Callable[[str, Sequence[str]]
             *peers,
         ],
     )
-    startup = bench("startup.py", ["--starts", str(opts.starts), *(peers or ["--skip-fastmcp"])])
+    startup = bench(
+        "startup.py", ["--starts", str(opts.starts), "--load", str(opts.load), *(peers or ["--skip-fastmcp"])]
+    )
     table = figures(latency, http, startup)
     if opts.format == "json":
         reports = {"gateway_latency": latency.report, "http_throughput": http.report, "startup": startup.report}

@@ -30,8 +30,14 @@ load than the wall clock. HOME and
 HINTGATE_DATA_DIR of every child are a temporary directory. Numbers only;
 nothing here asserts them. Every wait is bounded.
 
+`--load N` runs N busy loops (each a Python process spinning in `while True:
+pass`) from before the warm-up until the last start, so that a figure "at
+load 3-4" is measured on purpose rather than by chance; they are stopped by
+their process ids. The one-minute load average (/proc/loadavg) is printed
+from before they start and from the end.
+
 Usage: python bench/startup.py [--starts 5] [--peers-python PATH] [--skip-fastmcp] [--format text|json]
-                               [--baseline CHECKOUT]
+                               [--baseline CHECKOUT] [--load N]
 """
 
 from __future__ import annotations
@@ -43,10 +49,12 @@ import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,6 +141,36 @@ def _child_cpu() -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def load_average() -> float:
+    """The one-minute load average, as /proc/loadavg says it."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+BUSY_LOOP = "while True:\n    pass\n"
+
+
+@contextmanager
+def busy_loops(count: int) -> Iterator[list[int]]:
+    """`count` Python processes spinning on the CPU while the block runs; their process ids.
+
+    Each is stopped by its own id when the block ends (and on an error), then waited for.
+    """
+    loops: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(count):
+            loops.append(subprocess.Popen([sys.executable, "-c", BUSY_LOOP], stdin=subprocess.DEVNULL))
+        yield [loop.pid for loop in loops]
+    finally:
+        for loop in loops:
+            loop.terminate()
+        for loop in loops:
+            try:
+                loop.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                loop.kill()
+                loop.wait(timeout=5)
+
+
 async def first_listing(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
     """(seconds from spawning `argv` until its first `tools/list` answer holds the time tool, its CPU seconds then)."""
     import anyio
@@ -153,9 +191,12 @@ async def first_listing(argv: Sequence[str], env: dict[str, str]) -> tuple[float
     return seconds, cpu
 
 
-async def run(starts: int, peers_python: str | None, log: Any, baseline: Path | None = None) -> dict[str, Any]:
-    """Every target once untimed, then `starts` interleaved rounds; the summary."""
-    with tempfile.TemporaryDirectory(prefix="hintgate-startup-") as tmp:
+async def run(
+    starts: int, peers_python: str | None, log: Any, baseline: Path | None = None, load: int = 0
+) -> dict[str, Any]:
+    """Every target once untimed, then `starts` interleaved rounds, with `load` busy loops beside; the summary."""
+    load_before = load_average()
+    with tempfile.TemporaryDirectory(prefix="hintgate-startup-") as tmp, busy_loops(load):
         work = Path(tmp)
         env = _env(work)
         Path(env["HINTGATE_DATA_DIR"]).mkdir()
@@ -186,6 +227,8 @@ async def run(starts: int, peers_python: str | None, log: Any, baseline: Path | 
     recording = summaries["hintgate, recording to SQLite"]["minus_direct"]
     return {
         "starts": starts,
+        "busy_loops": load,
+        "load_before": load_before,
         "load_average": os.getloadavg(),
         "python": platform.python_version(),
         "targets": summaries,
@@ -211,9 +254,15 @@ def render(report: dict[str, Any]) -> str:
     lines += [
         "",
         f"goal: hintgate recording to SQLite within {goal['recording_minus_direct_at_most_s']} s of direct: {verdict}",
+        f"busy loops beside: {report.get('busy_loops', 0)}; one-minute load average before: "
+        f"{report.get('load_before', math.nan):.2f}",
         "load average at the end: " + ", ".join(f"{x:.2f}" for x in report["load_average"]),
     ]
     return "\n".join(lines)
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -228,12 +277,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="another checkout of hintgate (e.g. `git worktree add /tmp/base COMMIT`): its serve runs too, "
         "from its src/ with this venv, for a before/after under the same load",
     )
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run N busy loops (Python processes spinning on the CPU) beside the starts, from before the "
+        "warm-up to the last start, e.g. 3 on 2 cores for the goal's load 3-4 (default 0)",
+    )
     opts = parser.parse_args(argv)
+    if opts.load < 0:
+        parser.error(f"--load must be at least 0, not {opts.load}")
     peers: str | None = None if opts.skip_fastmcp else opts.peers_python
     if peers is not None and not Path(peers).exists():
         print(f"no FastMCP: {peers} does not exist (see bench/README.md); running without it", file=sys.stderr)
         peers = None
-    report = asyncio.run(run(opts.starts, peers, lambda text: print(text, file=sys.stderr, flush=True), opts.baseline))
+    report = asyncio.run(run(opts.starts, peers, _progress, opts.baseline, opts.load))
     print(json.dumps(report, indent=2) if opts.format == "json" else render(report))
     return 0
 

@@ -1,5 +1,6 @@
 """The speed-goals bench reads its three benches' reports into five figures, judges each against its goal,
-prints them within 80 columns or as JSON, and refuses a count under one by its option's name."""
+prints them within 80 columns or as JSON, and refuses a count under one by its option's name; its load
+option runs the start-up bench beside busy loops that stop with it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ REPO = Path(__file__).parents[1]
 
 bench = load_script(REPO / "bench" / "speed_goals.py", "speed_goals_bench")
 throughput = load_script(REPO / "bench" / "http_throughput.py", "http_throughput_bench")
+startup = load_script(REPO / "bench" / "startup.py", "startup_bench")
 
 
 def _reports(*, stdio: float, cpu: float, rss: int, start: float, first: float) -> dict[str, Any]:
@@ -100,3 +102,26 @@ def test_the_throughput_summary_gives_each_target_its_cpu_per_call_and_its_rate_
     assert by_target["fastmcp"]["cpu_per_call_ms"] == pytest.approx(4.0)
     assert by_target["hintgate"]["rate_to_fastmcp"] == pytest.approx(2.0)
     assert by_target["hintgate"]["added_p50_ms"] == pytest.approx(0.0)
+
+
+def test_the_load_option_reaches_the_start_up_bench_only() -> None:
+    reports = _reports(stdio=0.9, cpu=0.8, rss=110, start=0.5, first=0.7)
+    given: dict[str, list[str]] = {}
+
+    def fake(script: str, args: Sequence[str]) -> Any:
+        given[script] = list(args)
+        return _measured(reports, script)
+
+    assert bench.main(["--load", "3", "--peers-python", "/nonexistent/python"], bench=fake) == 0
+    assert given["startup.py"][given["startup.py"].index("--load") + 1] == "3"
+    assert "--load" not in given["gateway_latency.py"] + given["http_throughput.py"]
+
+
+def test_busy_loops_spin_while_the_block_runs_and_are_stopped_after() -> None:
+    with startup.busy_loops(2) as pids:
+        assert len(pids) == 2
+        for pid in pids:
+            assert Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in {"R", "S"}
+    for pid in pids:
+        stat = Path(f"/proc/{pid}/stat")
+        assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] in {"Z", "X"}
