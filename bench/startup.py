@@ -53,7 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,10 +131,11 @@ def _targets(work: Path, peers_python: str | None, baseline: Path | None) -> lis
     return targets
 
 
-def _child_cpu() -> float:
-    """CPU seconds (user + system) the one child of this process has used so far (Linux /proc)."""
+def _child_cpu(busy: Collection[int] = ()) -> float:
+    """CPU seconds (user + system) the one child of this process, besides the busy loops `busy`, has used so far
+    (Linux /proc)."""
     pid = os.getpid()
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    children = [c for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split() if int(c) not in busy]
     if len(children) != 1:
         return math.nan
     fields = Path(f"/proc/{children[0]}/stat").read_text().rsplit(")", 1)[1].split()
@@ -171,8 +172,9 @@ def busy_loops(count: int) -> Iterator[list[int]]:
                 loop.wait(timeout=5)
 
 
-async def first_listing(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
-    """(seconds from spawning `argv` until its first `tools/list` answer holds the time tool, its CPU seconds then)."""
+async def first_listing(argv: Sequence[str], env: dict[str, str], busy: Collection[int] = ()) -> tuple[float, float]:
+    """(seconds from spawning `argv` until its first `tools/list` answer holds the time tool, its CPU seconds then);
+    `busy`: the busy loops' process ids, children of this process too."""
     import anyio
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -184,7 +186,7 @@ async def first_listing(argv: Sequence[str], env: dict[str, str]) -> tuple[float
             async with Client(stdio_client(params, errlog=sink), mode="legacy") as client:
                 tools = (await client.list_tools()).tools
                 seconds = time.perf_counter() - started
-                cpu = _child_cpu()
+                cpu = _child_cpu(busy)
     names = {tool.name for tool in tools}
     if TOOL not in names:
         raise RuntimeError(f"{argv[2:5]}: tools/list has no {TOOL!r}: {sorted(names)}")
@@ -196,7 +198,7 @@ async def run(
 ) -> dict[str, Any]:
     """Every target once untimed, then `starts` interleaved rounds, with `load` busy loops beside; the summary."""
     load_before = load_average()
-    with tempfile.TemporaryDirectory(prefix="hintgate-startup-") as tmp, busy_loops(load):
+    with tempfile.TemporaryDirectory(prefix="hintgate-startup-") as tmp, busy_loops(load) as busy:
         work = Path(tmp)
         env = _env(work)
         Path(env["HINTGATE_DATA_DIR"]).mkdir()
@@ -211,11 +213,11 @@ async def run(
 
         for target in targets:
             log(f"warm-up: {target.label}")
-            await first_listing(target.argv, env_of(target))
+            await first_listing(target.argv, env_of(target), busy)
         for round_ in range(starts):
             shift = round_ % len(targets)
             for target in targets[shift:] + targets[:shift]:
-                seconds, cpu = await first_listing(target.argv, env_of(target))
+                seconds, cpu = await first_listing(target.argv, env_of(target), busy)
                 target.seconds.append(seconds)
                 target.cpu.append(cpu)
             log(f"round {round_ + 1}/{starts}: " + ", ".join(f"{t.label} {t.seconds[-1]:.2f} s" for t in targets))

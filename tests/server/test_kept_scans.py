@@ -1,10 +1,14 @@
-"""A relaunched gateway takes the scans its store keeps for unchanged definitions, under the same rules only."""
+"""A relaunched gateway takes the scans its store keeps for unchanged definitions, under the same rules only, and
+once its first listing is out deletes those of other rules and of definitions no server lists any more."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
+import anyio
 import pytest
 from tests import tools
 
@@ -95,3 +99,47 @@ async def test_an_upstream_listing_new_definitions_without_end_keeps_a_bounded_n
         await kept.close()
         assert [key for key in keys if kept.get(key) is not None] == keys[-3:]  # in memory: the newest three
         assert set(await store.scan_verdicts.under(rules_version())) == set(keys[-3:])  # and in the store
+
+
+async def _kept_rows(
+    path: Path, *, within: float, until: Callable[[list[tuple[str, str]]], bool]
+) -> list[tuple[str, str]]:
+    """The (key, rules) rows of the SQLite file's `scan_verdicts` once `until` holds of them; fails after `within` s."""
+    with anyio.fail_after(within):
+        while True:
+            with closing(sqlite3.connect(path)) as conn:
+                rows = sorted(conn.execute("SELECT key, rules FROM scan_verdicts").fetchall())
+            if until(rows):
+                return rows
+            await anyio.sleep(0.02)
+
+
+@pytest.mark.parametrize("down", [False, True])
+async def test_once_the_first_listing_is_out_kept_scans_of_other_rules_and_of_unlisted_definitions_are_deleted(
+    tmp_path: Path, down: bool
+) -> None:
+    path = tmp_path / "hintgate.db"
+    url = f"sqlite:///{path}"
+    async with await Store.open(url, replica="test") as store, _gateway([CLEAN, POISONED], store=store):
+        pass
+    with sqlite3.connect(path) as conn:  # a verdict a gateway of other rules left
+        conn.execute(
+            "INSERT INTO scan_verdicts SELECT ?, ?, verdict, scanned_at FROM scan_verdicts LIMIT 1",
+            ("0" * 64, "1" * 64),
+        )
+    early = read_stored_state(url)
+    assert early is not None
+    source = FakeSource("s", tools=[CLEAN])  # the poisoned definition is no longer listed
+    other = FakeSource("t", tools=[])
+    async with await Store.open(url, replica="test") as store:
+        relaunched = Gateway(parse_config({"mcpServers": {}}), sources={"s": source, "t": other}, early=early)
+        async with relaunched:
+            await relaunched.attach_store(store)
+            if down:
+                other.go_down()  # one server lists nothing now: what it listed before may be listed again
+            relaunched.first_answer.listing_served()
+            relaunched.first_answer.answer_written()
+            rules = rules_version()
+            kept = await _kept_rows(path, within=5, until=lambda rows: all(r == rules for _, r in rows))
+    expected = {definition_key(CLEAN), definition_key(POISONED)} if down else {definition_key(CLEAN)}
+    assert {key for key, _ in kept} == expected

@@ -74,6 +74,12 @@ logger = logging.getLogger(__name__)
 
 _STANDARD_KINDS = ("tools", "prompts", "resources")
 
+PRUNE_AFTER_FIRST_ANSWER = 10.0
+"""Seconds the kept scans' pruning waits for the first listing to be written out before it runs anyway."""
+
+_LISTED_AS_THEY_ARE = (SourceState.UP, SourceState.DISABLED)
+"""Source states whose listing is the whole of what the server lists now (a disabled one lists nothing)."""
+
 
 class FastPathCounts(Protocol):
     """What the gateway shows of the HTTP fast path (`hintgate.server.http_fast.HttpFastPath`)."""
@@ -287,6 +293,8 @@ class Gateway:
         # The pins of the first full listing are stored before any client is served; read ahead, before any
         # call runs (`attach_store`).
         await self.pins.flush()
+        if self.store is not None:
+            self._tasks.append(asyncio.create_task(self._prune_kept_scans(), name="kept-scans"))
         return self
 
     async def attach_store(self, store: Store) -> None:
@@ -323,6 +331,14 @@ class Gateway:
         self.first_answer.store_opened()
         if changed:
             await self.broadcast.lists_changed(("tools",))
+        self._tasks.append(asyncio.create_task(self._prune_kept_scans(), name="kept-scans"))
+
+    async def _prune_kept_scans(self) -> None:
+        """Once the first listing is out, delete the kept scans no longer needed (`KeptScans.prune`): those of other
+        rules versions, and, when every server listed as it is, those of definitions none of them listed."""
+        await self.first_answer.written(PRUNE_AFTER_FIRST_ANSWER)
+        every = all(source.status.state in _LISTED_AS_THEY_ARE for source in self.sources.values())
+        await self._kept_scans.prune(every_server_listed=every)
 
     async def _cancel_left_behind(self, store: Store) -> None:
         """Cancel upstream, in the background, the tasks an earlier run of this replica left unfinished."""

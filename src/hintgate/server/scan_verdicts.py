@@ -4,6 +4,11 @@ A relaunched gateway whose upstreams list what they listed before takes their de
 (`hintgate.scan.verdicts` says what makes one safe to take): it neither scans them nor builds the scan's patterns
 before its first listing. The scans it makes are written back as they are made, off the catalog's path, and a
 failure to write one costs only a scan at the next start.
+
+Once a start has listed (`prune`, after the first listing is out), the store's verdicts of other rules versions
+are deleted, and, when every server listed, those of the definitions none of them listed this time: a server
+that changed its tools leaves no verdicts behind that only the bound (`KEPT_AT_MOST`) would end. Deleting one
+costs a scan at most, never a verdict served that should not be.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class KeptScans:
         self._store_coming = False  # read ahead of the store: new scans wait for it (`attach`)
         self._stored: dict[str, str] = {}
         self._pending: dict[str, str] = {}
+        self._listed: set[str] = set()  # the definitions asked for since the start (`prune` keeps theirs)
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self._rules = _current_rules() if store is not None else None
@@ -61,7 +67,10 @@ class KeptScans:
 
     def get(self, key: str | None) -> tuple[list[ScanFinding], frozenset[str]] | None:
         """The scan stored for the definition of `key`, under the current rules; None: it must be scanned."""
-        text = self._stored.get(key) if key is not None else None
+        if key is None:
+            return None
+        self._listed.add(key)
+        text = self._stored.get(key)
         return read_verdict(text) if text is not None else None
 
     def put(self, key: str | None, findings: Iterable[ScanFinding], words: Iterable[str]) -> None:
@@ -69,6 +78,7 @@ class KeptScans:
         finish is not kept."""
         if key is None or self._rules is None or (self._store is None and not self._store_coming):
             return
+        self._listed.add(key)
         text = verdict_text(findings, words)
         if text is None or self._stored.get(key) == text:
             return
@@ -105,6 +115,23 @@ class KeptScans:
             except Exception as exc:
                 logger.warning("writing scan verdicts to the store failed (retried at the next scan): %s", exc)
                 self._pending = {**pending, **self._pending}
+
+    async def prune(self, *, every_server_listed: bool) -> None:
+        """Delete the stored verdicts of other rules versions and, when `every_server_listed`, those of the
+        definitions not listed since the start (in the store and here); a failure is logged, nothing else."""
+        if self._store is None or self._rules is None:
+            return
+        async with self._lock:  # not between a flush's choice of what to write and its writing
+            listed = frozenset(self._listed) if every_server_listed else None
+            try:
+                deleted = await self._store.scan_verdicts.prune(self._rules, listed)
+            except Exception as exc:
+                logger.warning("pruning the scan verdicts kept in the store failed (they stay): %s", exc)
+                return
+            if listed is not None:
+                self._stored = {key: text for key, text in self._stored.items() if key in listed}
+        if deleted:
+            logger.info("%d scan verdicts no longer needed deleted from the store", deleted)
 
     async def close(self) -> None:
         """Write what is pending."""

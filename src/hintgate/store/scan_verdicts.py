@@ -3,12 +3,13 @@
 Written by the gateway that scanned the definitions, read by its next start under the same version of the scan's
 rules (`hintgate.scan.verdicts`): only this table is read for them, never anything imported or given by a client.
 The verdicts of other versions are deleted as new ones are written, and beyond the number the writer gives
-(`hintgate.scan.verdicts.KEPT_AT_MOST`) the oldest written go first.
+(`hintgate.scan.verdicts.KEPT_AT_MOST`) the oldest written go first. `prune` deletes, besides those of other
+versions, the verdicts of definitions no server lists any more (the gateway says which it listed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
 
 from sqlalchemy import delete, func, select
@@ -17,6 +18,9 @@ from hintgate.store.part import StorePart
 from hintgate.store.tables import scan_verdicts, upsert
 
 __all__ = ["ScanVerdicts"]
+
+_DELETED_AT_ONCE = 500
+"""Keys named in one `DELETE ... IN (...)`: well under SQLite's 32,766 bound parameters, and PostgreSQL's."""
 
 
 class ScanVerdicts(StorePart):
@@ -62,3 +66,22 @@ class ScanVerdicts(StorePart):
                     .scalar_subquery()
                 )
                 await conn.execute(delete(scan_verdicts).where(scan_verdicts.c.key.in_(oldest)))
+
+    async def prune(self, rules: str, listed: Collection[str] | None = None) -> int:
+        """Delete the verdicts made under rules other than `rules` and, with `listed`, those of every definition
+        whose key is not in it (no server lists it any more); how many were deleted.
+
+        Raises:
+            StoreError: the database cannot be written.
+        """
+        async with self.writing("prune scan verdicts in") as conn:
+            deleted = (await conn.execute(delete(scan_verdicts).where(scan_verdicts.c.rules != rules))).rowcount
+            if listed is not None:
+                keys = (await conn.execute(select(scan_verdicts.c.key))).scalars().all()
+                gone = [key for key in keys if key not in listed]
+                for start in range(0, len(gone), _DELETED_AT_ONCE):
+                    batch = gone[start : start + _DELETED_AT_ONCE]
+                    deleted += (
+                        await conn.execute(delete(scan_verdicts).where(scan_verdicts.c.key.in_(batch)))
+                    ).rowcount
+        return max(deleted, 0)
