@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -548,6 +550,24 @@ def test_duplicate_prefixes_name_both_servers(tmp_path: Path) -> None:
 def test_duplicate_server_names_are_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "c.json", '{"mcpServers": {\n"a": {"command": "x"},\n"a": {"command": "y"}}}')
     assert "c.json:3:1: mcpServers.a: duplicate key (first given on line 2)" in problems(path)
+
+
+def test_a_json_file_that_loads_is_read_without_pyyaml_and_one_with_a_problem_still_says_where(
+    tmp_path: Path,
+) -> None:
+    fine = write(tmp_path, "fine.json", '{"mcpServers": {\n  "a": {"command": "x"}\n}}')
+    wrong = write(tmp_path, "wrong.json", '{"mcpServers": {\n  "a": {"command": "x",\n    "trust": "yes"}\n}}')
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from hintgate.config.loading import load_config
+        load_config({str(fine)!r})
+        print("yaml" in sys.modules)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.split() == ["False"]  # a start's config, read before its upstreams are spawned
+    assert "wrong.json:3:14: mcpServers.a.trust:" in problems(wrong)  # located once there is a problem to say
 
 
 def test_unknown_transport_type_is_an_error_naming_every_known_type(tmp_path: Path) -> None:

@@ -66,6 +66,13 @@ WIRE_KEYS = ("description", "inputSchema", "outputSchema", "icons", "execution")
 the gateway's): what the MCP spec defines for a tool, all of them pinned."""
 
 
+class _NotYet:
+    """A value not worked out yet."""
+
+
+_NOT_YET = _NotYet()
+
+
 @dataclass(frozen=True, slots=True)
 class ResolvedTool:
     """One tool with its hints resolved.
@@ -80,8 +87,6 @@ class ResolvedTool:
         http_method: the HTTP method behind the tool (an OpenAPI operation's), else None.
         category: its category, from a source that files its tools (a Python registry), else None.
         tags: its tags, from such a source.
-        judge: judges each call from its arguments (`hintgate.hints.calls`), when a parameter decides
-            what a call does (SQL, a command, an HTTP method, an action); None otherwise.
     """
 
     name: str
@@ -94,14 +99,27 @@ class ResolvedTool:
     category: str | None = None
     tags: tuple[str, ...] = ()
     title: str = field(init=False, compare=False)
-    judge: ArgumentJudge | None = field(init=False, compare=False, repr=False)
+    _judge: ArgumentJudge | _NotYet | None = field(init=False, compare=False, repr=False, default=_NOT_YET)
 
     def __post_init__(self) -> None:
         title = self.title_override or self.declared_title or title_from_name(self.name) or self.name
         object.__setattr__(self, "title", title)
-        # An OpenAPI operation has one method and fixed parameters: its hints are its method's, per call too.
-        judge = None if self.http_method is not None else ArgumentJudge.of(self.raw)
-        object.__setattr__(self, "judge", judge)
+
+    @property
+    def judge(self) -> ArgumentJudge | None:
+        """Judges each call from its arguments (`hintgate.hints.calls`), when a parameter decides what a call does
+        (SQL, a command, an HTTP method, an action); None otherwise.
+
+        Worked out at its first use (a call, or a listing that marks resolvable tools), not as the tool is
+        resolved: a first listing needs none, and reading the parameters' roles compiled the judges' patterns
+        before it (20-50 ms of a start's CPU); they compile after it now (`scan.deferred.compile_pending`).
+        """
+        judge = self._judge
+        if isinstance(judge, _NotYet):
+            # An OpenAPI operation has one method and fixed parameters: its hints are its method's, per call too.
+            judge = None if self.http_method is not None else ArgumentJudge.of(self.raw)
+            object.__setattr__(self, "_judge", judge)
+        return judge
 
     @property
     def resolvable(self) -> bool:
