@@ -47,6 +47,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "hintgate.jsontext",
             # Dependencies' packages set up without their `__init__` (standard library only).
             "hintgate.lean_packages",
+            # Random identifiers without `uuid`'s import of `platform` (standard library only).
+            "hintgate.random_ids",
             # Pure YAML position helpers (policy rules cite key paths with them), kept beside the config reader.
             "hintgate.config.yamlpos",
         ),

@@ -151,8 +151,8 @@ async def test_a_stdio_gateway_answers_its_first_listing_before_it_imports_pydan
     tmp_path: Path, time_cmd: list[str], recording: str
 ) -> None:
     """Nothing before the first listing needs pydantic (the SDK's models, the HTTP path's JSON reader): imported,
-    it took about 0.1 s of a stdio start's CPU; nor Rich, off a terminal (0.03-0.05 s). An existing database is
-    read ahead; a first start makes one."""
+    it took about 0.1 s of a stdio start's CPU; nor Rich, off a terminal (0.03-0.05 s); nor PyYAML and `platform`
+    (15-25 and 10-12 ms). An existing database is read ahead; a first start makes one."""
     from mcp.client.stdio import StdioServerParameters
 
     config = tmp_path / "hintgate.json"
@@ -179,6 +179,8 @@ async def test_a_stdio_gateway_answers_its_first_listing_before_it_imports_pydan
         assert "hintgate.stored_state" in modules  # the state was read ahead
     assert loaded(modules, ["pydantic", "pydantic_core", "mcp_types._types", "mcp_types._wire_base"]) == []
     assert loaded(modules, ["rich"]) == []
+    # A JSON config that loads is read without PyYAML; identifiers are made without `uuid`, which imports `platform`.
+    assert loaded(modules, ["yaml", "uuid", "platform"]) == []
 
 
 async def test_a_stdio_gateway_relaunched_on_the_scans_its_store_keeps_lists_before_it_imports_the_scan(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hintgate.errors import UpstreamClosed, UpstreamDown, UpstreamError, UpstreamRequestError, UpstreamTimeout
 from hintgate.policy.decide import failure_kind, should_retry
+from hintgate.random_ids import random_id
 from hintgate.results import result_problem, server_down_error, tool_error
 from hintgate.sources.base import SourceState
 
@@ -86,7 +86,7 @@ class Forwarding:
                     # The failed attempt is a call of its own on record; the retry names it as its parent.
                     retried = self.recording.outcome(call, None, f"{exc} (retried)", attempt)
                     await self.recording.record(call.session, retried)
-                    attempt.parent_call_id, attempt.call_id = attempt.call_id, str(uuid.uuid4())
+                    attempt.parent_call_id, attempt.call_id = attempt.call_id, random_id()
                     attempt.execution_type, attempt.upstream_ms = "retry", None
                     attempt.started, attempt.started_at = time.perf_counter(), datetime.now(UTC)
                     continue

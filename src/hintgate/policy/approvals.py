@@ -25,7 +25,6 @@ import dataclasses
 import enum
 import logging
 import time
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from typing import Any, Protocol
 
 from hintgate.errors import HintgateError, NotAnApprover
 from hintgate.policy.principal import Approvers, Principal
+from hintgate.random_ids import random_id
 
 __all__ = [
     "Answer",
@@ -323,7 +323,7 @@ class ApprovalQueue:
         future: asyncio.Future[tuple[Answer, str, str | None]] = loop.create_future()
         taken: asyncio.Future[Ended] = loop.create_future()
         approval = PendingApproval(
-            id=str(uuid.uuid4()),
+            id=random_id(),
             tool=tool,
             title=title,
             server=server,

@@ -20,11 +20,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hintgate import __version__
+from hintgate.random_ids import random_hex
 from hintgate.server.eras import MODERN_VERSIONS
 from hintgate.server.routing import list_page
 from hintgate.server.stdio import Read, Replay, Write
@@ -120,7 +120,7 @@ class FirstAnswers:
 
     def __init__(self, gateway: Gateway) -> None:
         self._gateway = gateway
-        self._tag = f"hintgate-opening-{uuid.uuid4().hex}"
+        self._tag = f"hintgate-opening-{random_hex()}"
         self.handing_over = False
         """Whether the opening answered requests and ended: the SDK is to be handed them before serving stops."""
 

@@ -20,13 +20,13 @@ import hashlib
 import json
 import logging
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from hintgate.policy.principal import Principal, principal_of
+from hintgate.random_ids import random_id
 from hintgate.server import sdk
 from hintgate.server.errors import UnknownName, to_mcp_error
 from hintgate.session import ClientSession
@@ -201,7 +201,7 @@ class SessionTracker:
     def _open(self, ctx: Any, version: str, connection: Any) -> ClientSession:
         name, client_version = _client_info(ctx)
         session = ClientSession(
-            id=str(uuid.uuid4()),
+            id=random_id(),
             client_name=name,
             client_version=client_version,
             user=principal.name if (principal := _principal(ctx)) is not None else None,

@@ -12,7 +12,6 @@ import contextlib
 import functools
 import itertools
 import logging
-import uuid
 from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -27,6 +26,7 @@ from hintgate.errors import (
     UpstreamTimeout,
 )
 from hintgate.policy.principal import Principal, PrincipalKind
+from hintgate.random_ids import random_hex
 from hintgate.results import tool_error
 from hintgate.sources.base import (
     CallContext,
@@ -660,7 +660,7 @@ class McpUpstream(ConfiguredSource):
             return accepted and await self.personal.wait_for_login(
                 person, credentials, PERSON_LOGIN_WAIT, poll=self._login_poll
             )
-        elicitation = uuid.uuid4().hex
+        elicitation = random_hex()
         ask = {"mode": "url", "message": text, "url": self.login_page, "elicitationId": elicitation}
         try:
             answer = await context.client_request("elicitation/create", ask)
