@@ -9,7 +9,6 @@ replica's or the CLI's writes are noticed through the store's `pins` counter
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
@@ -17,6 +16,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hintgate.hints.pins import ChangeKind, Pin, PinState, Reconciled, canonical_json, pin_hash, reconcile
+from hintgate.server.flushes import BackgroundFlushes
 from hintgate.sources.capabilities import ServesPrompts
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class PinKeeper:
         self._version = 0
         self._store_coming = False  # read ahead of the store: changes are queued for it (`attach`)
         self._lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._flushes = BackgroundFlushes(self.flush)
         self.fingerprints: dict[str, str] = {}
         """Public name → SHA-256 of the canonical form of the tool listed under it (as last observed)."""
         # Canonical forms by the definition object a source listed, kept from one listing to the next.
@@ -178,10 +178,7 @@ class PinKeeper:
         if self._store is None and not self._store_coming:
             return
         self._pending.append(found)
-        with contextlib.suppress(RuntimeError):  # no running loop: written at the next flush
-            task = asyncio.get_running_loop().create_task(self.flush())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        self._flushes.start()
 
     async def flush(self) -> None:
         """Write the queued changes, in order; a failure is logged and the changes kept for the next try."""
@@ -264,10 +261,7 @@ class PinKeeper:
 
     async def close(self) -> None:
         """Write what is queued."""
-        for task in list(self._tasks):
-            with contextlib.suppress(Exception):
-                await task
-        await self.flush()
+        await self._flushes.close()
 
 
 def source_texts(source: Source) -> list[tuple[str, str]]:

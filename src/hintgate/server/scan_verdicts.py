@@ -14,12 +14,12 @@ costs a scan at most, never a verdict served that should not be.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from hintgate.scan.verdicts import KEPT_AT_MOST, read_verdict, rules_version, verdict_text
+from hintgate.server.flushes import BackgroundFlushes
 
 if TYPE_CHECKING:
     from hintgate.scan.findings import ScanFinding
@@ -43,7 +43,7 @@ class KeptScans:
         self._stored: dict[str, str] = {}
         self._pending: dict[str, str] = {}
         self._listed: set[str] = set()  # the definitions asked for since the start (`prune` keeps theirs)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._flushes = BackgroundFlushes(self.flush)
         self._lock = asyncio.Lock()
         self._rules = _current_rules() if store is not None else None
 
@@ -91,10 +91,7 @@ class KeptScans:
             del self._pending[next(iter(self._pending))]
         if self._store is None:
             return
-        with contextlib.suppress(RuntimeError):  # no running loop: written at the next flush
-            task = asyncio.get_running_loop().create_task(self.flush())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        self._flushes.start()
 
     async def attach(self, store: Store) -> None:
         """Keep the scans in `store` from now on; those made meanwhile are written now."""
@@ -135,10 +132,7 @@ class KeptScans:
 
     async def close(self) -> None:
         """Write what is pending."""
-        for task in list(self._tasks):
-            with contextlib.suppress(Exception):
-                await task
-        await self.flush()
+        await self._flushes.close()
 
 
 def _current_rules() -> str | None:
