@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterator
 
 from hintgate.jsontext import replace_lone_surrogates
+from hintgate.scan.spans import line_bounds
 
 __all__ = ["Cell", "Headers", "cells", "key_words", "sample_key", "table_cells", "unescaped"]
 
@@ -239,11 +240,7 @@ def table_cells(text: str) -> Iterator[tuple[int, int, str]]:
     column. A table ends at the first line without a bar."""
     if "|" not in text or "---" not in text:
         return
-    lines: list[tuple[int, int]] = []
-    at = 0
-    for line in text.split("\n"):
-        lines.append((at, at + len(line)))
-        at += len(line) + 1
+    lines = line_bounds(text)
     i = 1
     while i < len(lines):
         start, end = lines[i]

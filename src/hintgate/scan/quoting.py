@@ -22,6 +22,7 @@ import re
 
 from hintgate.scan.cells import key_words
 from hintgate.scan.deferred import compiled
+from hintgate.scan.spans import line_bounds
 
 __all__ = [
     "cited_title",
@@ -218,19 +219,9 @@ def _csv_field(text: str, line: int, start: int, end: int) -> bool:
     return (before == "," and after in ",\r\n") or (before == "\n" and after == ",")
 
 
-def _line_bounds(text: str) -> list[tuple[int, int]]:
-    """Each line's start and end in `text` (its line break not included)."""
-    lines: list[tuple[int, int]] = []
-    at = 0
-    for line in text.split("\n"):
-        lines.append((at, at + len(line)))
-        at += len(line) + 1
-    return lines
-
-
 def _blocks(text: str, reports: _Reports) -> list[tuple[int, int]]:
     """The blocks set apart after a line that introduces them, whose surroundings report on attacks."""
-    lines = _line_bounds(text)
+    lines = line_bounds(text)
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(lines):
@@ -257,7 +248,7 @@ def framed_spans(text: str) -> list[tuple[int, int]]:
     email -----": its own words report on attacks) and the rule that closes them, in order."""
     if "---" not in text and "===" not in text and "~~~" not in text and "***" not in text and "###" not in text:
         return []
-    lines = _line_bounds(text)
+    lines = line_bounds(text)
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(lines):

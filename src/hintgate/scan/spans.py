@@ -14,7 +14,7 @@ from typing import Protocol
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["SENTENCE", "Searcher", "Span", "sentences_with"]
+__all__ = ["SENTENCE", "Searcher", "Span", "line_bounds", "sentences_with"]
 
 SENTENCE = compiled(r"[^.!?\n]+")
 """A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
@@ -45,3 +45,13 @@ class Span:
     start: int
     end: int
     why: str
+
+
+def line_bounds(text: str) -> list[tuple[int, int]]:
+    """Each line's start and end in `text` (its line break not included)."""
+    lines: list[tuple[int, int]] = []
+    at = 0
+    for line in text.split("\n"):
+        lines.append((at, at + len(line)))
+        at += len(line) + 1
+    return lines
