@@ -474,8 +474,10 @@ def _sort(args: list[str], shown: str, _shell: ShellText | None, _depth: int) ->
     return Judgement(R, shown, "shell", True)
 
 
-def _uniq(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
-    if len(_positional(args)) >= 2:  # uniq INPUT OUTPUT writes OUTPUT
+def _output_operand(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
+    """A filter whose second operand is its output (`uniq INPUT OUTPUT`, `xxd INFILE OUTFILE`): two operands write
+    the second; with one file or none it prints."""
+    if len(_positional(args)) >= 2:
         return Judgement(D, f"{shown} (writes its output to a file)", "shell")
     return Judgement(R, shown, "shell", True)
 
@@ -947,13 +949,6 @@ def _dump(args: list[str], shown: str, _shell: ShellText | None, _depth: int) ->
     return Judgement(R, shown, "shell", True)
 
 
-def _xxd(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
-    """xxd INFILE OUTFILE writes OUTFILE; with one file or none it prints."""
-    if len(_positional(args)) >= 2:
-        return Judgement(D, f"{shown} (writes its output to a file)", "shell")
-    return Judgement(R, shown, "shell", True)
-
-
 def _dd(args: list[str], shown: str, _shell: ShellText | None, _depth: int) -> Judgement:
     """dd copies its input (`if=`) to its output: standard output unless `of=` names a file, which it
     overwrites (a device, a disk image)."""
@@ -1071,7 +1066,7 @@ _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgeme
     **dict.fromkeys(("make", "gmake"), _make),
     **dict.fromkeys(("ansible", "ansible-playbook"), _ansible),
     **dict.fromkeys(("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump"), _dump),
-    "xxd": _xxd,
+    "xxd": _output_operand,
     "cp": _cp,
     "tar": _archive,
     "gzip": _compressor,
@@ -1086,7 +1081,7 @@ _SPECIAL: Mapping[str, Callable[[list[str], str, ShellText | None, int], Judgeme
     "sed": _sed,
     "gsed": _sed,
     "sort": _sort,
-    "uniq": _uniq,
+    "uniq": _output_operand,
     "awk": _awk,
     "gawk": _awk,
     "mawk": _awk,
