@@ -280,7 +280,7 @@ def test_a_text_re2_gives_up_on_is_scanned_in_full(monkeypatch: pytest.MonkeyPat
             return [1]
 
     slots = [("phrase", PHRASES[0]), ("phrase", PHRASES[1]), ("sentinel", None)]
-    matcher = prefilter._Matcher(GaveUp(), slots, 2, frozenset())
+    matcher = prefilter._Matcher([(GaveUp(), 0)], slots, frozenset())
     assert matcher.seen("any long text at all") is None
     monkeypatch.setitem(prefilter._BUILT, ROT13_WORDS, matcher)
     assert seen("any short text", words=ROT13_WORDS) is None

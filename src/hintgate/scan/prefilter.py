@@ -3,8 +3,9 @@
 Pure. The poisoning scan tries dozens of phrases and half a dozen decoders on
 every text it reads; a 100 KB tool result would cost one pass of the regex
 engine per phrase word and per decoder (about 8 ms). Most of those passes find
-nothing. This module asks one question of a text instead, in a single pass of
-RE2's DFA (`google-re2`, a set of patterns matched together): which of the
+nothing. This module asks one question of a text instead, in one pass of RE2's
+DFA over it per set (`google-re2`: patterns matched together; a few sets of a
+few patterns each, whose automata stay small on new text: `_Building`): which of the
 phrases *can* match here, which of the strings the phrases need are present,
 and which disguises (entities, comments, encoded runs, leetspeak, rot13) the
 text can hold. The scan then runs exactly as before, on those only.
@@ -251,39 +252,43 @@ def _spelled() -> frozenset[str]:
 
 
 class _Matcher:
-    def __init__(
-        self,
-        regex_set: Any,
-        slots: list[tuple[str, Any]],
-        sentinel: int,
-        always: frozenset[Phrase],
-    ):
-        self._set = regex_set
+    """Compiled sets (`_Building.matcher`): each searched over the text in turn, their hits read together.
+
+    Args:
+        parts: each set with the number of slots before its first, its last slot its sentinel.
+        slots: what a hit on each pattern means, over every part.
+        always: the phrases no set holds.
+    """
+
+    def __init__(self, parts: Sequence[tuple[Any, int]], slots: list[tuple[str, Any]], always: frozenset[Phrase]):
+        ends = [offset for _, offset in parts[1:]] + [len(slots)]
+        pairs = zip(parts, ends, strict=True)
+        self._parts = [(regex_set, offset, end - 1 - offset) for (regex_set, offset), end in pairs]
         self._slots = slots
-        self._sentinel = sentinel
         self._always = always
 
     def seen(self, text: str) -> Seen | None:
         return self.seen_bytes(text.encode("ascii"))
 
     def seen_bytes(self, text: bytes) -> Seen | None:
-        hits = self._set.Match(text)
-        if not hits or self._sentinel not in hits:
-            return None  # RE2 gave up on this text
         phrases: set[Phrase] = set(self._always)
         needs: set[tuple[str, ...]] = set()
         disguises: set[str] = set()
         spaced = False
-        for hit in hits:
-            kind, what = self._slots[hit]
-            if kind == "phrase":
-                phrases.add(what)
-            elif kind == "needs":
-                needs.add(what)
-            elif kind == "disguise":
-                disguises.add(what)
-            elif kind == "spaced":
-                spaced = True
+        for regex_set, offset, sentinel in self._parts:
+            hits = regex_set.Match(text)
+            if not hits or sentinel not in hits:
+                return None  # RE2 gave up on this text
+            for hit in hits:
+                kind, what = self._slots[offset + hit]
+                if kind == "phrase":
+                    phrases.add(what)
+                elif kind == "needs":
+                    needs.add(what)
+                elif kind == "disguise":
+                    disguises.add(what)
+                elif kind == "spaced":
+                    spaced = True
         return Seen(frozenset(phrases), frozenset(needs), frozenset(disguises), spaced)
 
 
@@ -291,7 +296,12 @@ _BUILT: dict[tuple[str, ...], _Matcher | None] = {}
 LONG = 4096
 """From this many characters on, a text is read by the whole set (`seen`)."""
 _MEMORY = 64 << 20
-"""RE2's memory budget for the set: its program and the DFA states it builds as texts need them."""
+"""RE2's memory budget for the sets of ASCII text, shared out among them (`_SHARES`)."""
+_PART_BYTES = 8000
+"""How many bytes of pattern each of the sets of ASCII text holds (six sets; see `_Building`): one set of them all
+took 30-50 ms a new 100 KB text of manual pages, six 8-12 ms (3 ms either, a text read before)."""
+_SHARES = 8
+"""Each set of ASCII text's budget is `_MEMORY` over this: 8 MB."""
 WIDE_MEMORY = _MEMORY
 """The same for the wide set (UTF-8) built from now on: 64 MB in the gateway's own process, whose memory no limit
 bounds; a scan worker, whose address space is bounded (`scan.workers.serve_worker`), raises it to
@@ -301,51 +311,91 @@ WORKER_WIDE_MEMORY = 128 << 20
 """The wide set's budget in a scan worker: at 64 MB its program leaves too little room for states on long prose,
 and on 100 KB of real pages with a few letters beyond ASCII its DFA reset over and over, 0.19-0.62 s a text instead
 of 5-11 ms."""
+WIDE_PART_BYTES = 48_000
+"""How many bytes of pattern each of the wide sets holds (its 655 KB of patterns, the longest 37 KB, make 14 sets;
+see `_Building`)."""
+WIDE_SHARES = 8
+"""Each wide set's budget is `WIDE_MEMORY` over this (16 MB in a worker: a set's program and states, one text's
+worth, fit in it; 8 MB each from eight sets on took 15-40 ms a new 100 KB text against 0.3-0.7 s for one set, and
+30 % more than 16 MB each)."""
 
 
 class _Building:
-    """An RE2 search set being filled: each pattern added beside what a hit on it means (its slot), the phrases
+    """RE2 search sets being filled: each pattern added beside what a hit on it means (its slot), the phrases
     it cannot hold gathered in `always`, then compiled into a `_Matcher`.
+
+    With `part_bytes`, the patterns are dealt out in order to sets of at most that many bytes of pattern each
+    (a longer pattern alone), each with `memory` bytes: the DFA of one set of every wide pattern builds a state
+    for nearly every byte of a 100 KB text it has not read before, whose letters beyond ASCII make each state
+    differ (0.3-0.7 s a text; its 128 MB filled within two texts, so the next text's states were built again),
+    while sets of a few patterns each find their states again within the text (14 sets: 15-40 ms a new text).
 
     Args:
         re2: the RE2 module.
         encoding: how a pattern is given to RE2; one it cannot encode is refused like one RE2 refuses.
         latin1: read texts byte for byte (Latin-1) instead of as UTF-8.
+        memory: RE2's budget for each set: its program and the DFA states it builds as texts need them.
+        part_bytes: how many bytes of pattern a set holds at most; None: one set holds them all.
     """
 
-    def __init__(self, re2: Any, encoding: str, *, latin1: bool = False) -> None:
+    def __init__(
+        self, re2: Any, encoding: str, *, latin1: bool = False, memory: int, part_bytes: int | None = None
+    ) -> None:
         options = re2.Options()
         if latin1:
             options.encoding = re2.Options.Encoding.LATIN1
         options.log_errors = False
-        options.max_mem = _MEMORY if latin1 else WIDE_MEMORY
+        options.max_mem = memory
         self._re2 = re2
+        self._options = options
         self._encoding = encoding
-        self._set = re2.Set.SearchSet(options)
+        self._part_bytes = part_bytes
+        self._parts: list[tuple[Any, int]] = []
+        self._filled = 0
         self._slots: list[tuple[str, Any]] = []
         self.always: set[Phrase] = set()
         """The phrases the set cannot rule out: always to be matched in full."""
+        self._open()
+
+    def _open(self) -> None:
+        self._parts.append((self._re2.Set.SearchSet(self._options), len(self._slots)))
+        self._filled = 0
 
     def add(self, pattern: str, slot: tuple[str, Any]) -> bool:
         """Add `pattern` for `slot`; False when RE2 refuses it (or it cannot be encoded)."""
         try:
-            self._set.Add(pattern.encode(self._encoding))
-        except (self._re2.error, UnicodeEncodeError):
+            encoded = pattern.encode(self._encoding)
+        except UnicodeEncodeError:
+            return False
+        held = len(self._slots) - self._parts[-1][1]
+        if self._part_bytes is not None and held and self._filled + len(encoded) > self._part_bytes:
+            if not self._add(rb"\z", ("sentinel", None)):
+                return False
+            self._open()
+        if not self._add(encoded, slot):
+            return False
+        self._filled += len(encoded)
+        return True
+
+    def _add(self, encoded: bytes, slot: tuple[str, Any]) -> bool:
+        try:
+            self._parts[-1][0].Add(encoded)
+        except self._re2.error:
             return False
         self._slots.append(slot)
         return True
 
     def matcher(self) -> _Matcher | None:
-        """The set compiled, with a last pattern every text matches at its end (a text RE2 gave up on lacks it);
-        None when RE2 refuses the set."""
-        sentinel = len(self._slots)
-        if not self.add(r"\z", ("sentinel", None)):
+        """The sets compiled, each with a last pattern every text matches at its end (a text RE2 gave up on lacks
+        it); None when RE2 refuses a set."""
+        if not self._add(rb"\z", ("sentinel", None)):
             return None
         try:
-            self._set.Compile()
+            for regex_set, _ in self._parts:
+                regex_set.Compile()
         except self._re2.error:
             return None
-        return _Matcher(self._set, self._slots, sentinel, frozenset(self.always))
+        return _Matcher(self._parts, self._slots, frozenset(self.always))
 
 
 def _matcher(words: tuple[str, ...]) -> _Matcher | None:
@@ -356,7 +406,7 @@ def _matcher(words: tuple[str, ...]) -> _Matcher | None:
         return None
     # The texts are ASCII (or stand-ins that are): read byte for byte, a class is a byte range, not a UTF-8
     # automaton, and the DFA stays a fraction of the size.
-    building = _Building(re2, "ascii", latin1=True)
+    building = _Building(re2, "ascii", latin1=True, memory=_MEMORY // _SHARES, part_bytes=_PART_BYTES)
     add, always = building.add, building.always
     phrases = (SECRET_FILES, ENV_FILES, *PHRASES)
     for phrase in phrases:
@@ -947,7 +997,7 @@ def _wide_matcher(words: tuple[str, ...]) -> _Matcher | None:
         import re2
     except ImportError:
         return None
-    building = _Building(re2, "utf-8")
+    building = _Building(re2, "utf-8", memory=WIDE_MEMORY // WIDE_SHARES, part_bytes=WIDE_PART_BYTES)
     add, always = building.add, building.always
     phrases = (SECRET_FILES, ENV_FILES, *PHRASES)
     for phrase in phrases:
