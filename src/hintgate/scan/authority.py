@@ -33,7 +33,7 @@ quoted or about attacks (a write-up citing "this overrides your system prompt").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from hintgate.scan.cues import Cue, spans
 from hintgate.scan.deferred import compiled
@@ -143,11 +143,14 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
     if not rules:
         return
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
-    for clause in _CLAUSE.finditer(text):
-        said = clause.group()
-        for rule, why, upto_end, may in rules:
-            # The rule's word looked for in the clause first (one search of RE2): most clauses hold none.
-            if may.search(said) is None:
+    clauses = [(clause.start(), clause.end()) for clause in _CLAUSE.finditer(text)]
+    # The clauses where each rule's word stands (`_holding`): most clauses hold none.
+    holding = [_holding(may, text, clauses) for _, _, _, may in rules]
+    for i in sorted(set().union(*holding)):
+        start, end = clauses[i]
+        said = text[start:end]
+        for (rule, why, upto_end, _), held in zip(rules, holding, strict=True):
+            if i not in held:
                 continue
             found = rule.search(said)
             if found is None:
@@ -158,8 +161,29 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
             # end is read by what stands before the rule set ("never assume the policy is void").
             negations = len(_NEGATION.findall(said, 0, found.end() if upto_end else found.start()))
             if negations % 2 == 0:
-                yield Span(clause.start(), clause.end(), why)
+                yield Span(start, end, why)
                 break
+
+
+def _holding(may: Cue, text: str, clauses: Sequence[tuple[int, int]]) -> set[int]:
+    """The indices of the `clauses` of `text` in which `may` matches, each clause searched alone, as before: but
+    a run of clauses is first searched whole, and split in two only where it holds a match (a 100 KB page has
+    thousands of clauses, one search each cost 0.2 s). Exact: a cue has no lookaround, and a clause's neighbours
+    in the run are the characters that end a clause, none of them part of a word, so a match in a clause alone is
+    one in any run of clauses holding it."""
+    held: set[int] = set()
+    runs = [(0, len(clauses))] if clauses else []
+    while runs:
+        first, stop = runs.pop()
+        found = may.search(text[clauses[first][0] : clauses[stop - 1][1]])
+        if found is None:
+            continue
+        if stop - first == 1:
+            held.add(first)
+        else:
+            middle = (first + stop) // 2
+            runs += [(middle, stop), (first, middle)]
+    return held
 
 
 # The model's own rules, named as its own: its system prompt, "your (previous) instructions", the assistant's
