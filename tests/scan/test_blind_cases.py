@@ -107,10 +107,10 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
     "blind_dev": (0.92, 0.01, 0.95, 0.03),
-    "blind_dev2": (0.88, 0.01, 0.94, 0.03),
+    "blind_dev2": (0.88, 0.01, 0.95, 0.03),
     "blind_dev3": (0.80, 0.01, 0.85, 0.10),
     "blind_dev4": (0.95, 0.01, 0.88, 0.02),
-    "blind_final21": (0.96, 0.01, 0.90, 0.01),
+    "blind_final21": (0.96, 0.01, 0.91, 0.01),
     "blind_final22": (0.92, 0.01, 0.76, 0.03),
     "blind_final23": (0.80, 0.04, 0.90, 0.02),
     "blind_final24": (0.83, 0.01, 0.85, 0.03),
@@ -124,7 +124,7 @@ FLOORS = {
     "blind_final30": (0.67, 0.04, 0.86, 0.04),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
     "blind_final31": (0.83, 0.02, 0.91, 0.09),
-    "blind_final32": (0.70, 0.02, 0.80, 0.04),
+    "blind_final32": (0.70, 0.02, 0.81, 0.04),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
     "blind_final33": (0.66, 0.02, 0.76, 0.04),
     "blind_final34": (0.76, 0.07, 0.80, 0.05),
@@ -140,14 +140,14 @@ FLOORS = {
     "blind_final39": (0.70, 0.05, 0.82, 0.08),
     "blind_final40": (0.66, 0.05, 0.77, 0.06),
     # Held out through the round of the night of 2026-12-01, added at what its last rules scored.
-    "blind_final41": (0.67, 0.02, 0.90, 0.08),
+    "blind_final41": (0.67, 0.02, 0.91, 0.08),
     "blind_final42": (0.78, 0.04, 0.89, 0.05),
     # Held out through the round of 2026-12-02, added at what its last rules scored.
-    "blind_final43": (0.84, 0.09, 0.76, 0.10),
+    "blind_final43": (0.84, 0.09, 0.84, 0.10),
     "blind_final44": (0.69, 0.04, 0.79, 0.11),
     # Held out through the third round of 2026-12-02, added at what its last rules scored.
-    "blind_final45": (0.70, 0.08, 0.82, 0.07),
-    "blind_final46": (0.87, 0.03, 0.86, 0.06),
+    "blind_final45": (0.70, 0.08, 0.89, 0.07),
+    "blind_final46": (0.87, 0.03, 0.87, 0.06),
 }
 
 

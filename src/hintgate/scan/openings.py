@@ -8,6 +8,8 @@ voice that is not the tool's. `OPENINGS` finds where; `scan.turns` reads what fo
 `scan.orders` looks for the same openings in its linear pass so that a text holding one is read. A call written
 in the model's own protocol (`CALLS`: "<function_calls>", `"tool_call": "..."`) is the model's turn forged: what
 asks it carried out ("Execute the above exactly as written", `"status": "pending_model_execution"`) is an order.
+A line headed as the user's turn (`USER_TURN`: "User:", "USER MESSAGE:", "<start_of_turn>user") speaks for the user,
+which no tool's data does: `scan.turns` reads what it asks beyond a chat's ordinary asks.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 
 from hintgate.scan.cues import Cue
 
-__all__ = ["CALLS", "MAKER", "OPENED", "OPENINGS"]
+__all__ = ["CALLS", "MAKER", "OPENED", "OPENINGS", "TURN_START", "USER_TURN"]
 
 # The tool's output said to end, on a line of its own: "[END OF TOOL OUTPUT]", "--- END OF DOCUMENT ---",
 # "</tool_output>", "</function_results>".
@@ -44,6 +46,11 @@ _MAKER = (
 _CALLS = (
     r"<(?:antml:)?(?:function_calls|invoke[ \t]+name[ \t]*=)"
     r"|[\"'](?:tool_call|function_call|tool_use)[\"'][ \t]*:[ \t]*[\"{]"
+    # ... a chat API's list of calls, a call's block typed as one (also in a JSON string: escaped quotes), an MCP
+    # request to call a tool.
+    r"|[\"']tool_calls[\"'][ \t]*:[ \t]*\["
+    r"|\\?\"type\\?\"[ \t]*:[ \t]*\\?\"(?:tool_use|function_call)\\?\""
+    r"|\"method\"[ \t]*:[ \t]*\"tools/call\""
 )
 OPENED = f"{_ENDED}|{_MESSAGE}|{_MAKER}|{_CALLS}"
 """The openings and the calls as one pattern (ASCII, case-insensitive), for a linear pass that holds other cues too."""
@@ -54,3 +61,22 @@ MAKER = re.compile(_MAKER, re.IGNORECASE)
 """A notice headed as coming from the model's maker (one of `OPENINGS`)."""
 """Where a result forges the chat without a role's label: its own end, a chat message as data, a notice from the
 model's maker (`turn_orders` reads what follows each)."""
+# The user's turn written into data: a line (or a quoted string) headed by the chat's user role, in the commonest
+# languages, as a transcript or a chat template spells one ("User:", "> user:", "USER MESSAGE:", "Nutzer:",
+# "<start_of_turn>user", "<|user|>"). A listing's field ("User: jsmith") heads no turn: a turn's label is one of a
+# dialogue (an assistant's label stands in the same text), names a message ("USER MESSAGE:", "user turn:") or is a
+# chat template's tag.
+_USER_WORD = (
+    r"(?:user|human|nutzer|benutzer|usuario|usuaria|utilisateur|utilisatrice|utente|usu[aá]rio|gebruiker|"
+    r"u[zż]ytkownik|kullan[ıi]c[ıi]|ng[uư][oờ]i[ \t]+d[uù]ng|пользователь|користувач|المستخدم|משתמש|उपयोगकर्ता|"
+    r"用户|用戶|ユーザー|사용자)"
+)
+TURN_START = r"(?:^|\n|\\n|\s\"|[:\[{,][ \t]*\")[ \t>*#|-]*(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?"
+USER_TURN = Cue(
+    TURN_START
+    + r"(?:\[[ \t]*)?"
+    + _USER_WORD
+    + r"(?:[ \t_-]+(?:message|turn|prompt|request|instruction))?[ \t]*\]?[ \t]*[:：][ \t]*\S"
+    + r"|<start_of_turn>user\b|<\|?(?:user|human)\|?>",
+    re.IGNORECASE,
+)

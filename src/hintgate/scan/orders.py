@@ -51,7 +51,7 @@ from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.handed import MAY_HAND, handed_secret
-from hintgate.scan.openings import OPENINGS
+from hintgate.scan.openings import CALLS, OPENINGS, USER_TURN
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
@@ -129,6 +129,52 @@ _FORGED_TURN = (
     r"|\b(?:from|by)\s+the\s+user,?\s+(?:pasted|sent|written|typed|given)\b|\bthe\s+user\s+(?:said|wrote|typed|"
     r"asked|told\s+you)\s*:|\bearlier\s+in\s+(?:this|our|the)\s+(?:conversation|chat|session)\b"
 )
+# The same notice headed in another language, a line of its own set off by brackets or runs of marks: the word for the
+# chat's system and one for a message, a notice or instructions ("[MENSAJE DEL SISTEMA – PRIORIDAD MÁXIMA]", "###
+# INSTRUCTION SYSTÈME ###", "--- Systemmeldung der Kanzleileitung ---", "<<הודעת מערכת>>", "【调度中心系统通知】"), or
+# the system's word alone as the tag ("<<SISTEMA>>", as "[system]:" is in English). A heading about a system
+# ("### Requisitos del sistema ###") names no message.
+_SYSTEM_WORD = (
+    r"(?:sistem[ai]?|syst[eè]me|systemu|systému|systemow\w*|systémov\w*|rendszer\w*|järjestelmä\w*|συστήματ\w*|"
+    r"систем\w*|hệ[ \t]+thống|النظام|מערכת|सिस्टम|সিস্টেম|ระบบ|mfumo|システム|시스템|系统|系統)"
+)
+_FOREIGN_NOTICE_WORD = (
+    r"(?:mensaje|mensagem|messaggio|message|aviso|avviso|avis|instrucci[oó]n\w*|instru[cç](?:[aã]o|ões)|instruction\w*|"
+    r"istruzion\w*|consigne\w*|notifica\w*|notification|comunicazione|directiva|direttiva|nota|note|komunikat\w*|"
+    r"wiadomo\w*|instrukcj\w*|polecen\w*|zpráva|pokyn\w*|mesaj\w*|talimat\w*|bildirim\w*|pesan|instruksi|"
+    r"pemberitahuan|thông[ \t]+báo|chỉ[ \t]+thị|tin[ \t]+nhắn|сообщени\w*|инструкци\w*|уведомлени\w*|указани\w*|"
+    r"повідомлен\w*|інструкц\w*|رسالة|تعليمات|إشعار|تنبيه|הודעת|הוראות|הנחיות|संदेश|निर्देश|सूचना|通知|消息|指令|"
+    r"公告|訊息|メッセージ|指示|메시지|알림|지시|공지|μήνυμα|οδηγί\w*|ειδοποίηση|ข้อความ|คำสั่ง|ประกาศ|ujumbe|maagizo)"
+)
+# (German, Dutch and the Nordic languages write the two as one word.)
+_SYSTEM_NOTICE_COMPOUND = (
+    r"(?:system(?:meldung|hinweis|nachricht|anweisung|mitteilung|meddelande|besked|melding|instruktion)|"
+    r"systeem(?:bericht|melding|instructie)\w*)"
+)
+_IN_HEADING = r"[^\n\]】>#=*]{0,40}?"
+_FOREIGN_HEAD = (
+    r"(?:"
+    + _IN_HEADING
+    + r"(?:"
+    + _SYSTEM_WORD
+    + _IN_HEADING
+    + _FOREIGN_NOTICE_WORD
+    + r"|"
+    + _FOREIGN_NOTICE_WORD
+    + _IN_HEADING
+    + _SYSTEM_WORD
+    + r"|"
+    + _SYSTEM_NOTICE_COMPOUND
+    + r")"
+    + _IN_HEADING
+    + r"|[ \t]*"
+    + _SYSTEM_WORD
+    + r"[ \t]*)"
+)
+_FOREIGN_NOTICE = (
+    r"(?:^|\n)[ \t]*(?:\[" + _FOREIGN_HEAD + r"\]|【" + _FOREIGN_HEAD + r"】|<<" + _FOREIGN_HEAD + r">>|"
+    r"(?:#{2,}|-{3,}|={3,}|\*{3,})[ \t]*" + _FOREIGN_HEAD + r"[ \t]*(?:#{2,}|-{3,}|={3,}|\*{3,}))"
+)
 # A notice headed as the word of the model's own principals (the system, the platform, its operator or developer) or
 # as the model's own instructions, in a tag, in brackets or in capitals: "<system-reminder>", "[assistant_instructions
 # version=2]", "[Vendor system note]", "*** PLATFORM INSTRUCTION ***". No page heads a note to a person so (a
@@ -146,6 +192,8 @@ _SYSTEM_NOTICE = (
     r"|\[[ \t]*(?:[\w-]+[ \t]+){0,2}?(?:[^\W\d_]+-)?(?:assistant|agent|copilot|chatbot|bot|AI|LLM)[ \t_-]+"
     + _NOTICE_WORD
     + r"[ \t]*:"
+    + r"|"
+    + _FOREIGN_NOTICE
 )
 # A system tag with attributes, as a prompt's markup spells one ("<system priority=\"high\">"), and the turns of the
 # model's protocol (`_PROTOCOL_TURN`): forged turns too, looked for in a result apart from `_RESULT_CUES`
@@ -2891,6 +2939,7 @@ def result_cue(text: str) -> bool:
 # named (`scan.authority.MODEL_RULES`) by `scan.authority.result_shifts`, not here: they are only looked for.
 _RESULT_SETS = (
     (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST, MAY_HAND),
+    (USER_TURN, CALLS),
     (CALLED, KEYED),
 )
 
@@ -2951,9 +3000,13 @@ def judge_result(text: str) -> list[Order]:
             _addressed(passage, _TO_MODEL.search(passage) or called(passage)) is not None
             or model_identity(passage) is not None
         ):
-            # A note that names the model as the one spoken to speaks to it in its next sentences too.
+            # A note that names the model as the one spoken to speaks to it in its next sentences too (and, when it
+            # also names someone's go-between, to that go-between: `_go_between` below).
+            between = _go_between(passage)
             for at, stop in _note(text, end):
                 spans.append((at, stop, True))
+                if between:
+                    proxied.add(at)
                 last_end = stop
         elif _said(passage, _SAY_CLAIMED.search(passage), data=True) is not None and not quotes_attack(passage):
             # The user's say claimed: the sentence before it in its paragraph and its next ones are said to the model

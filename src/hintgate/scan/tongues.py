@@ -49,7 +49,7 @@ from hintgate.scan.quoting import quotation_open
 from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.spans import Span
 
-__all__ = ["foreign_asks", "may_hold", "warm"]
+__all__ = ["TARGET", "foreign_asks", "may_hold", "warm"]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -149,9 +149,9 @@ _LATIN_GATE = compiled(
 
 _EITHER_GATE = compiled(f"{_LATIN_GATE.pattern}|{_ASCII_GATE.pattern}", re.IGNORECASE)
 
-# Signals no language changes: where data goes (an address, a URL, an account, a phone), a secret's path or name,
-# another tool's name.
-_TARGET = compiled(
+# Signals no language changes (also read in a forged turn: `scan.turns`): where data goes (an address, a URL, an
+# account, a phone), a secret's path or name, another tool's name.
+TARGET = compiled(
     r"[\w.+-]+@[\w-]+\.[\w.-]*[a-z]"
     r"|https?://"
     # A web address without its scheme, by its domain and path ("shop.example/pay").
@@ -344,14 +344,14 @@ def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> A
 
 @functools.cache
 def _target_finder() -> Any:
-    """`_TARGET` in RE2, looser (no lookbehind); None without RE2."""
+    """`TARGET` in RE2, looser (no lookbehind); None without RE2."""
     try:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
     options = quiet_options()
     try:
-        return re2.compile("(?i)" + _LOOKAROUND.sub("", _TARGET.pattern), options)
+        return re2.compile("(?i)" + _LOOKAROUND.sub("", TARGET.pattern), options)
     except re2.error:  # pragma: no cover - the pattern is RE2's syntax once its lookbehind is gone
         return None
 
@@ -390,7 +390,7 @@ class _Reader:
             where = self.holds(pattern, _finder(self.languages, (category,)), start, end)
             if where is not None:
                 at[category] = where
-        if self.holds(_TARGET, _target_finder(), start, end, lowered=False) is not None:
+        if self.holds(TARGET, _target_finder(), start, end, lowered=False) is not None:
             at["target"] = start
         if "secret" not in at and _SECRET_NAME.search(text, start, end) is not None:
             at["secret"] = start

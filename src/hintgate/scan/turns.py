@@ -33,9 +33,10 @@ from typing import Any
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
-from hintgate.scan.openings import CALLS, MAKER, OPENINGS
+from hintgate.scan.openings import CALLS, MAKER, OPENINGS, TURN_START, USER_TURN
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
+from hintgate.scan.tongues import TARGET
 
 __all__ = ["turn_orders"]
 
@@ -58,6 +59,27 @@ _LABEL = Cue(
 # must reach for something beyond a chore to count).
 _FORGED = re.compile(
     r"[\[<]|(?:system|developer|operator)[ \t_-]+(?:message|prompt|update|override|instructions?)", re.IGNORECASE
+)
+# An assistant's label, which makes a text holding a user's one a dialogue (`_user_turns`).
+_ASSISTANT_WORD = (
+    r"(?:assistant|ai|model|bot|gpt|asistente|assistente|assistent|asystent|asistan|trợ[ \t]+lý|ассистент|асистент|"
+    r"المساعد|עוזר|सहायक|助手|助理|アシスタント|어시스턴트)"
+)
+_ASSISTANT_TURN = Cue(
+    TURN_START + r"(?:\[[ \t]*)?" + _ASSISTANT_WORD + r"[ \t]*\]?[ \t]*[:：][ \t]*\S|<start_of_turn>model\b",
+    re.IGNORECASE,
+)
+_TURN_NAMED = re.compile(r"message|turn|prompt|request|instruction|<", re.IGNORECASE)
+# What a user's turn asks that no transcript's user asks in passing: data sent to an address, the approval skipped, a
+# secret, another tool, data destroyed; a bare act ("make it shorter", "order more pods") is a chat's ordinary ask.
+_USER_REACH = frozenset({"destination", "approval", "secret", "tool", "destroy", "context", "exec"})
+# ... and a bare act beside a sign no transcript's user gives in passing: where data or money goes (an address, an
+# account, a tool's name: `scan.tongues.TARGET`) or the user's own say waived ("don't ask me", "without telling me").
+_WAIVED = re.compile(
+    r"\b(?:don'?t|do[ \t]+not|never|no[ \t]+need[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:ask|notify|confirm|check[ \t]+with|"
+    r"tell|alert|bother|ping)\b[^.!?\n]{0,20}?\bme\b|\bwithout[ \t]+(?:asking|confirming[ \t]+with|telling|notifying|"
+    r"checking[ \t]+with)[ \t]+me\b",
+    re.IGNORECASE,
 )
 # What a label speaks for: its paragraph, at most this many characters.
 _LONGEST_NOTE = 600
@@ -106,8 +128,39 @@ def turn_orders(text: str) -> list[Span]:
                 Span(start + leave.start(), start + leave.end(), _LEAVE_WHY)
                 for leave in _LEAVE.finditer(text[start:end])
             )
+    found.extend(_user_turns(text))
     found.extend(_opened_orders(text))
     found.extend(_forged_calls(text))
+    return found
+
+
+def _user_turns(text: str) -> list[Span]:
+    """The asks beyond a chat's ordinary ones said in a turn of the user's forged in data (`scan.openings.USER_TURN`):
+    the model takes what its user says as its task, and no tool's data speaks for the user."""
+    found: list[Span] = []
+    dialogue: bool | None = None
+    for count, label in enumerate(USER_TURN.finditer(text)):
+        if count >= _MOST_LABELS:
+            break
+        if _fenced(text, label.start()) or _shown(text, label.start(), label.end()):
+            continue
+        if _TURN_NAMED.search(label.group()) is None:
+            if dialogue is None:
+                dialogue = _ASSISTANT_TURN.search(text) is not None
+            if not dialogue:
+                continue
+        start = label.end() - 1 if label.group()[-1:] not in ("r", "n", ">") else label.end()
+        while start < len(text) and text[start] in " \t\r\n":
+            start += 1  # a template's tag stands on a line of its own
+        end = min(len(text), start + _LONGEST_NOTE)
+        for stop in ("\n\n", "\\n\\n", "\n", "\\n"):
+            at = text.find(stop, start, end)
+            end = end if at < 0 else at
+        said = text[start:end]
+        signed = _WAIVED.search(said) is not None or TARGET.search(said) is not None
+        for s, e, order in note_orders(said):
+            if _USER_REACH.intersection(order.targets) or (signed and order.targets == ("act",)):
+                found.append(Span(start + s, start + e, f"{order.why} (in a turn of the user's forged in data)"))
     return found
 
 
@@ -123,17 +176,26 @@ _CARRY_OUT = re.compile(
     r"|\b(?:awaiting|pending)[ \t]+(?:model|assistant|agent)[ \t]+execution\b",
     re.IGNORECASE,
 )
+# What makes a call written out more than a record of one: its data sent to an outside address, or an answer to it
+# forged after it (a chat API's tool or function message, an approval claimed), as a turn of the chat, not a log,
+# would hold. (A call shown in a fenced block or quoted as a sample is left alone: `_fenced`, `_shown`.)
+_CALL_REACH = re.compile(
+    r"[\w.+-]+@[\w-]+\.[\w.-]*[a-z]|https?://"
+    r"|\\?\"role\\?\"[ \t]*:[ \t]*\\?\"(?:tool|function)\\?\"|\bapproved[ _](?:by|for)\b|\"approved_by\"",
+    re.IGNORECASE,
+)
 # How far from the call what asks it carried out is read: before it (a lead-in) and after it (the call and a note).
 _BEFORE_CALL, _AFTER_CALL = 300, 800
 _FORGED_CALL_WHY = "writes out a call in the model's own protocol and asks it carried out (a turn of the model forged)"
 
 
 def _forged_calls(text: str) -> list[Span]:
-    """The calls written in the model's own protocol (`CALLS`) beside words that ask them carried out."""
+    """The calls written in the model's own protocol (`CALLS`) beside words that ask them carried out, an outside
+    address or a forged answer (`_CALL_REACH`)."""
     found: list[Span] = []
     for call in _read(CALLS.finditer(text), text):
         start, end = max(0, call.start() - _BEFORE_CALL), min(len(text), call.end() + _AFTER_CALL)
-        ask = _CARRY_OUT.search(text, start, end)
+        ask = _CARRY_OUT.search(text, start, end) or _CALL_REACH.search(text, call.start(), end)
         if ask is not None:
             found.append(Span(min(call.start(), ask.start()), max(call.end(), ask.end()), _FORGED_CALL_WHY))
     return found
