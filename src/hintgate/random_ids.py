@@ -1,9 +1,9 @@
 """Random identifiers (sessions, approvals, calls, a handshake's tag): version 4 UUIDs, as text.
 
 Written as `str(uuid.uuid4())` and `uuid.uuid4().hex` write them, from the same 16 random bytes of the operating
-system, without importing `uuid`: on Linux it imports `platform` to ask the system's name, 10-12 ms of the CPU a
-stdio start spends before its first listing, for identifiers the start makes there (its opening's tag, the
-client's session).
+system, without importing `uuid`: on Linux it imports `platform` to ask the system's name (about 2 ms of CPU once
+the rest of a start is imported, 10-12 ms in a bare interpreter), before a stdio start's first listing, for
+identifiers the start makes there (its opening's tag, the client's session).
 """
 
 from __future__ import annotations

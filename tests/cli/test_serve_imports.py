@@ -152,7 +152,7 @@ async def test_a_stdio_gateway_answers_its_first_listing_before_it_imports_pydan
 ) -> None:
     """Nothing before the first listing needs pydantic (the SDK's models, the HTTP path's JSON reader): imported,
     it took about 0.1 s of a stdio start's CPU; nor Rich, off a terminal (0.03-0.05 s); nor PyYAML and `platform`
-    (15-25 and 10-12 ms). An existing database is read ahead; a first start makes one."""
+    (15-17 and about 2 ms). An existing database is read ahead; a first start makes one."""
     from mcp.client.stdio import StdioServerParameters
 
     config = tmp_path / "hintgate.json"

@@ -20,7 +20,7 @@ character where it was so reported columns still match the file.
 A JSON file whose keys are each given once is located only when a position is
 first asked for (a problem or a warning to report): the config a client
 launches the gateway with is read before its upstreams are spawned, and PyYAML's
-import and composer cost that start 15-25 ms of CPU for nothing when the file
+import and composer cost that start 15-17 ms of CPU for nothing when the file
 is fine. A duplicated key (`json`'s pairs say so) is located at once.
 """
 

@@ -112,7 +112,7 @@ class ResolvedTool:
 
         Worked out at its first use (a call, or a listing that marks resolvable tools), not as the tool is
         resolved: a first listing needs none, and reading the parameters' roles compiled the judges' patterns
-        before it (20-50 ms of a start's CPU); they compile after it now (`scan.deferred.compile_pending`).
+        before it (2-5 ms of a start's CPU); they compile after it now (`scan.deferred.compile_pending`).
         """
         judge = self._judge
         if isinstance(judge, _NotYet):
