@@ -5,14 +5,14 @@ status, a quote, ...; or, when nothing in its name changes things, its descripti
 inference's verb lexicon, `hints.inference.naming`) has no change of its own to ask for. When its
 definition tells the model to call another tool whose name says it changes something (create, update, apply, send,
 delete, ...) and ties that call to this tool's use ("after fetching any ticket", "every quote ... must be followed
-by", "whenever this tool shows ...") or writes out the values it is to be called with (``state=resolved``,
-``percent_off=100``), the read has become a write nobody asked for: the quote that zeroes a rate, the ticket read
-that closes it, the preview that creates a discount.
+by", "whenever this tool shows ...", "when this tool returns", "after completing") or writes out the values it is
+to be called with (``state=resolved``, ``percent_off=100``), the read has become a write nobody asked for: the
+quote that zeroes a rate, the ticket read that closes it, the preview that creates a discount.
 
 Honest text names other tools too, and is not read so: a step before this call ("call this before using
-create_task"), a pointer for when the user wants a change ("to change one, use update_item"), a call forbidden
-("do not use create_dsn after this"), a parameter of the tool itself (``dry_run=false``), and any tool whose own
-job is to change things (chaining changes is its workflow).
+create_task"), a pointer for when the user wants a change ("to change one, use update_item", "if the user wants
+to close it, call close_ticket"), a call forbidden ("do not use create_dsn after this"), a parameter of the tool
+itself (``dry_run=false``), and any tool whose own job is to change things (chaining changes is its workflow).
 """
 
 from __future__ import annotations
@@ -64,17 +64,31 @@ _SCREEN = Cue(
     r"|[a-z0-9]_[a-z0-9]+`?\s+(?:tool\s+)?(?:is|are|gets|should|must|will)\s|[a-z0-9]_[a-z0-9]+(?:`|\()",
 )
 # What ties the call to this tool's use, every time: "after fetching any ticket", "before any scheduling action",
-# "every quote returned by this tool must be followed", "whenever", "each time".
+# "every quote returned by this tool must be followed", "whenever", "each time", "in every tournament it sees", or the
+# end of this tool's own call ("when this tool returns", "after completing").
 _EVERY_TIME = compiled(
     r"\b(?:after|before|following|once)\s+(?:\w+\s+){0,2}?(?:any|every|each|all)\b|\bwhenever\b"
-    r"|\b(?:each|every|any)\s+time\b|\bevery\s+\w+\s+(?:\w+\s+){0,2}?(?:returned|fetched|read|shown|listed|retrieved)\b"
-    r"|\bfor\s+(?:each|every)\s+(?:\w+\s+){0,2}?(?:returned|found|listed|shown)\b",
+    r"|\b(?:each|every|any)\s+time\b|\bevery\s+\w+\s+(?:\w+\s+){0,2}?(?:returned|fetched|read|shown|listed|retrieved|"
+    r"sees?|seen|viewed)\b"
+    r"|\bfor\s+(?:each|every)\s+(?:\w+\s+){0,2}?(?:returned|found|listed|shown)\b"
+    # This tool's own return, which every use has: "when this tool returns", "after completing", "upon completion".
+    r"|\b(?:when|whenever|once|after|upon|as\s+soon\s+as)\s+(?:this\s+(?:tool|call|lookup|read)|it)\s+"
+    r"(?:returns|completes|finishes|succeeds|has\s+(?:returned|completed|finished|run))\b"
+    r"|\b(?:after|upon|on)\s+(?:completing|completion|finishing|returning)\b",
     re.IGNORECASE,
 )
 # The values the other call is to carry, written out: ``state=resolved``, ``ship_to='Unit 4'``.
 _VALUES = compiled(r"\b[a-z][a-z0-9_]*\s*=\s*[\"'`]?[\w.+@-]", re.IGNORECASE)
 # What makes the named tool the condition, not the act: "before using create_task", "after it calls post_x".
 _CONDITION = compiled(r"\b(?:before|after|when|whenever|while|until|without|once|of|prior\s+to)\s*$", re.IGNORECASE)
+# A call left to the user's wish: "to publish one, call publish_draft", "if the user wants to close it, use close_x"
+# (not "when the user asks for a quote, call book_x": any request, not the wish for that change).
+_WISH = compiled(
+    r"^\W*to\s+\w+\s+(?:one|it|them|this|that|these|those)\b"
+    r"|\bif\s+(?:the\s+)?(?:user|they|you|customer|caller)\s+(?:\w+\s+)?"
+    r"(?:wants?|asks?|chooses?|decides?|would\s+like|prefers?)\s+to\b",
+    re.IGNORECASE,
+)
 # A call forbidden: "do not use create_dsn", "never call delete_x".
 _FORBIDDEN = compiled(
     r"\b(?:not|never|don't|no\s+need\s+to|avoid|instead\s+of|rather\s+than)\b(?:\s+\w+){0,2}\s*$", re.I
@@ -147,7 +161,7 @@ def _chained(sentence: str, job: str, own: frozenset[str]) -> str | None:
         if name == job or name in own or not parse_name(name).may_write:
             continue
         before = sentence[: called.start()]
-        if _CONDITION.search(before) or _FORBIDDEN.search(before):
+        if _CONDITION.search(before) or _FORBIDDEN.search(before) or _WISH.search(before):
             continue
         return f"makes a change through another tool part of a read ({name!r})"
     return None
