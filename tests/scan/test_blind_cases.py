@@ -9,8 +9,9 @@ blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final3
 blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on 2026-12-01),
 then blind_final39 and blind_final40 (its second round), then blind_final41 and blind_final42 (its third),
 then blind_final43 and blind_final44 (written on 2026-12-02), then blind_final45 and blind_final46 (its third
-round), then blind_final47 and blind_final48 (its fourth) were held out while the rules of their round were written and are released since; blind_dev5, written
-blind in the seventh round for honest tool definitions, was read while that round's rules were written. The
+round), then blind_final47 and blind_final48 (its fourth) were held out while the rules of their round were
+written and are released since; blind_dev5, written blind in the seventh round for honest tool definitions, was
+read while that round's rules were written. The
 floors below sit one case under what the scan scored on each when it was added or at a round's end (raised as
 the rules improved, never lowered), so a change that loses a class there fails.
 """
