@@ -123,14 +123,14 @@ def test_result_shifts_reads_only_the_models_own_rules() -> None:
 
 
 def test_the_clauses_holding_a_rules_word_are_those_each_clause_searched_alone_finds() -> None:
-    from hintgate.scan.authority import _CLAUSE, _MAY, _holding
+    from hintgate.scan.authority import CLAUSE, RULE_WORDS, clauses_holding
 
     text = (
         "Setup.\nThis order overrides nothing; it is not void! Commands are executed.\n\nA system\nmessage here? "
         "Système: l'ordre prévaut. Plain words, then a directive.ordered;applies\n" * 40
     )
-    clauses = [(clause.start(), clause.end()) for clause in _CLAUSE.finditer(text)]
-    for may in _MAY:
+    clauses = [(clause.start(), clause.end()) for clause in CLAUSE.finditer(text)]
+    for may in RULE_WORDS:
         alone = {i for i, (start, end) in enumerate(clauses) if may.search(text[start:end]) is not None}
-        assert _holding(may, text, clauses) == alone
+        assert clauses_holding(may, text, clauses) == alone
         assert alone  # each rule's word stands in some clause

@@ -40,7 +40,16 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
 
-__all__ = ["MODEL_RULES", "may_shift", "result_shifts", "shift_places", "shifts"]
+__all__ = [
+    "CLAUSE",
+    "MODEL_RULES",
+    "RULE_WORDS",
+    "clauses_holding",
+    "may_shift",
+    "result_shifts",
+    "shift_places",
+    "shifts",
+]
 
 
 # Whose rules: the host's, the operator's, the platform's, the model's own, earlier ones; a rule set named by its owner.
@@ -98,7 +107,7 @@ _NEGATION = compiled(
     r"\b(?:not|no|never|none|nor|nothing|nobody|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|mustn't|without)\b|n't\b",
     re.IGNORECASE,
 )
-_CLAUSE = compiled(r"[^.;!?\n]+")
+CLAUSE = compiled(r"[^.;!?\n]+")
 _WORD = compiled(r"[^\W\d_]{4,}")
 # Words each rule cannot match without, searched by RE2 (`scan.cues`) over the whole text first: a rule is skipped
 # where its word is not, which is most texts. Each is one group after a word boundary (and before one where the rule
@@ -114,19 +123,19 @@ _MAY_OBEY = Cue(
     r"\b(?:system\s*message|instruction|command|order|directive|executed|obeyed|carried|acted|followed)",
     re.IGNORECASE,
 )
-_MAY = (_MAY_RANK, _MAY_END, _MAY_OBEY)
+RULE_WORDS = (_MAY_RANK, _MAY_END, _MAY_OBEY)
 
 
 def may_shift(text: str) -> bool:
     """Whether `shifts` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return any(may.search(text) is not None for may in _MAY)
+    return any(may.search(text) is not None for may in RULE_WORDS)
 
 
 def shift_places(text: str) -> list[tuple[int, int]] | None:
     """Where in `text` (texts joined) a word `shifts` cannot match without may stand, in one pass of RE2 (perhaps a
     few places more): a text of those joined that none overlaps holds nothing `shifts` finds. None where the one
     pass cannot tell (text beyond ASCII, a long one): `may_shift` answers then."""
-    return spans(_MAY, text)
+    return spans(RULE_WORDS, text)
 
 
 def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
@@ -143,9 +152,9 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
     if not rules:
         return
     own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
-    clauses = [(clause.start(), clause.end()) for clause in _CLAUSE.finditer(text)]
-    # The clauses where each rule's word stands (`_holding`): most clauses hold none.
-    holding = [_holding(may, text, clauses) for _, _, _, may in rules]
+    clauses = [(clause.start(), clause.end()) for clause in CLAUSE.finditer(text)]
+    # The clauses where each rule's word stands (`clauses_holding`): most clauses hold none.
+    holding = [clauses_holding(may, text, clauses) for _, _, _, may in rules]
     for i in sorted(set().union(*holding)):
         start, end = clauses[i]
         said = text[start:end]
@@ -165,7 +174,7 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
                 break
 
 
-def _holding(may: Cue, text: str, clauses: Sequence[tuple[int, int]]) -> set[int]:
+def clauses_holding(may: Cue, text: str, clauses: Sequence[tuple[int, int]]) -> set[int]:
     """The indices of the `clauses` of `text` in which `may` matches, each clause searched alone, as before: but
     a run of clauses is first searched whole, and split in two only where it holds a match (a 100 KB page has
     thousands of clauses, one search each cost 0.2 s). Exact: a cue has no lookaround, and a clause's neighbours
