@@ -9,7 +9,6 @@ while it runs.
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Awaitable, Mapping
 from contextlib import AbstractContextManager
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from hintgate.policy.decide import CallFacts, Decision
 from hintgate.policy.rules import Verdict
+from hintgate.random_ids import random_id
 
 if TYPE_CHECKING:
     from hintgate.hints.catalog import CatalogEntry
@@ -140,18 +140,6 @@ class CallOutcome:
         }
 
 
-_VERSION_4 = (0x4000 << 64) | (0x8000 << 48)
-"""A random UUID's version (4) and variant (RFC 9562) bits."""
-_RANDOM_BITS = ~((0xF000 << 64) | (0xC000 << 48))
-
-
-def _new_call_id() -> str:
-    """A new call's id: a random (version 4) UUID's text, as `str(uuid.uuid4())` spells it, made without
-    the `UUID` object (half its cost, once per call)."""
-    digits = f"{int.from_bytes(os.urandom(16)) & _RANDOM_BITS | _VERSION_4:032x}"
-    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
-
-
 @dataclass(slots=True)
 class CallAttempt:
     """What one call went through so far (mutable while it runs; frozen into a `CallOutcome`)."""
@@ -159,7 +147,7 @@ class CallAttempt:
     decision: Decision
     started: float  # a perf_counter reading
     started_at: datetime
-    call_id: str = field(default_factory=_new_call_id)
+    call_id: str = field(default_factory=random_id)  # a random UUID's text, without the `UUID` object
     parent_call_id: str | None = None
     execution_type: str = "direct"
     actor: str | None = None

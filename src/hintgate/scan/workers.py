@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -158,9 +159,7 @@ class Scanner:
     def _seconds(self) -> float:
         # The CPU a worker spends on full readings before the texts left get the linear pass only: well inside
         # the deadline, so that a slow machine still answers in time.
-        from hintgate.scan.poisoning import RESULT_SECONDS
-
-        return min(RESULT_SECONDS, self.deadline / 4)
+        return min(_result_seconds(), self.deadline / 4)
 
     def _unread(self, result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None) -> GuardedResult:
         """A result the scan could not read in time: every text of it is unread, so flagged."""
@@ -277,6 +276,15 @@ async def _read(stream: asyncio.StreamReader) -> bytes:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+@functools.cache
+def _result_seconds() -> float:
+    """`scan.poisoning.RESULT_SECONDS`, imported on first use (the scan's patterns load with it), then kept: every
+    result the gateway guards asks for it."""
+    from hintgate.scan.poisoning import RESULT_SECONDS
+
+    return RESULT_SECONDS
 
 
 def _dumps(value: Any) -> bytes:

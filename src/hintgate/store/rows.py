@@ -185,7 +185,8 @@ def _clean(text: str | None) -> str | None:
         return None
     if "\x00" in text:
         text = text.replace("\x00", "\ufffd")
-    return replace_lone_surrogates(text)
+    # ASCII holds no surrogate: most texts (ids, names, tiers) are, and are kept without one more call.
+    return text if text.isascii() else replace_lone_surrogates(text)
 
 
 # One encoder for every record: `json.dumps` with options builds a new one per call.
