@@ -46,6 +46,7 @@ from hintgate.scan.approval import denials, deny_places, forced, may_deny, split
 from hintgate.scan.authority import may_shift, result_shifts, shift_places, shifts
 from hintgate.scan.cells import Cell, Headers, cells, sample_key, table_cells, unescaped
 from hintgate.scan.chaining import chains
+from hintgate.scan.contradicted import contradicted_claims
 from hintgate.scan.cues import Cue
 from hintgate.scan.documents import job_document
 from hintgate.scan.fields import field_orders
@@ -833,6 +834,9 @@ def _scan_strings(
         findings.extend(_field_findings(texts, unread, findings, tool))
         findings.extend(_said_findings(texts, unread, findings, tool, turn_orders, _FORGED_TURN, detector))
         findings.extend(_said_findings(texts, unread, findings, tool, result_shifts, _SHIFTED, detector))
+        # A reply dictated against the result's own data needs no word the linear pass knows: every text is read.
+        every = {location for location, _ in texts}
+        findings.extend(_said_findings(texts, every, findings, tool, contradicted_claims, _CONTRADICTED, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1042,6 +1046,7 @@ def _field_findings(
 
 _FORGED_TURN = "forges a message of the chat's system, developer or operator that asks the model to act"
 _SHIFTED = "moves the authority over the model"
+_CONTRADICTED = "scripts the model's reply to its user against the result's own data"
 
 
 def _said_findings(
