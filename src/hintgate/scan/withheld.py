@@ -19,6 +19,13 @@ telling the user first"), and whether something exists kept back ("do not
 tell them whether the address has an account": no account enumeration), and
 data kept from everyone but the person served ("never disclose a diagnosis
 to anyone else": privacy, not a secret kept from the user).
+A second shape keeps part of the findings out of what a named reader is
+shown: a leaving-out ("omit", "leave them out", "hide", "must not appear",
+"do not quote") in a sentence that names who reads the result ("summaries
+shown to the client", "the summary you give the pilot", "when summarising
+for the user", "to the reporter"). Honest text leaves out noise or a
+secret (kept apart as above), a protected "it" ("never show it to the
+user"), or keeps data from anyone but the person served.
 The words are general English, never one server's.
 """
 
@@ -72,11 +79,43 @@ _DENIAL = compiled(r"\b(?:not|never|don't|no)\b", re.IGNORECASE)
 # "to third parties"): a privacy rule keeps the data from others, not from the user.
 _ELSE = compiled(r"\s*(?:else\b|other\s+than\b|besides\b|but\s+(?:the|them|him|her)\b)", re.IGNORECASE)
 _REACH = 160
+# A leaving-out: an omission ordered, or a showing denied of something other than a protected "it".
+_LEFT_OUT = compiled(
+    r"\b(?:omit(?:s|ted|ting)?|leave\s+(?:\w+\s+){0,4}?out|left\s+out|drop|hide|suppress(?:es|ed)?|"
+    r"filter\s+(?:\w+\s+){0,2}?out)\b"
+    r"|\b(?:do\s+not|don't|never|must\s+not|should\s+not|not)\s+(?:ever\s+)?(?:say|says|display|quote|include|show|list|"
+    r"mention|reveal|disclose|report|appear)\b(?!\s+it\b)",
+    re.IGNORECASE,
+)
+_MAY_LEAVE_OUT = Cue(
+    r"omit|leave|left\s+out|drop|hide|suppress|filter|say|display|quote|include|show|list|mention|reveal|disclose|report|"
+    r"appear",
+    re.IGNORECASE,
+)
+# Who reads what the model gives: a reader named by role, or the summary or answer shown or given to one.
+_READERS = (
+    r"(?:users?|customers?|clients?|callers?|requesters?|buyers?|owners?(?:'s\s+representatives?)?|patients?|students?|"
+    r"teachers?|parents?|members?|visitors?|employees?|managers?|reviewers?|people|persons?|engineers?|pilots?|"
+    r"reporters?|patrons?|artists?|growers?|farmers?|residents?|officers?|investors?|donors?|riders?|guests?|"
+    r"players?|landlords?|tenants?|claimants?|applicants?|recruiters?|auditors?|regulators?|inspectors?|"
+    r"architects?|operators?|drivers?|passengers?|travell?ers?|funders?|shoppers?|subscribers?)"
+)
+_READER = compiled(
+    r"\b(?:to|for|with|tell|give|shows?|inform)\s+(?:the\s+|a\s+|an\s+|any\s+|your\s+|their\s+)?(?:\w+\s+)?"
+    + _READERS
+    + r"\b|\b(?:summar(?:y|ies)|answers?|repl(?:y|ies)|briefings?|responses?)\s+"
+    r"(?:shown|given|sent|presented|you\s+give)\b"
+    r"|\byour\s+(?:answer|reply|response|summary)\b|\bwhen\s+(?:summari[sz]\w*|presenting|reporting|writing)\s+(?:for|to)\b",
+    re.IGNORECASE,
+)
+# What honest text leaves out for the reader's sake beyond `_FOR_THE_USER`: gaps, repeats and personal data.
+_NOISE = compiled(r"\b(?:null|empty|blank|duplicates?|personal|pii|private|sensitive)\b", re.IGNORECASE)
+_OTHERS_THAN = compiled(r"\b(?:anyone|anybody|someone)\s+(?:else|other\s+than)\b|\bother\s+than\s+the\b", re.IGNORECASE)
 
 
 def may_withhold(text: str) -> bool:
     """Whether `withheld` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return _MAY_KEEP.search(text) is not None
+    return _MAY_KEEP.search(text) is not None or _MAY_LEAVE_OUT.search(text) is not None
 
 
 def withheld(text: str) -> Iterator[Span]:
@@ -100,4 +139,18 @@ def withheld(text: str) -> Iterator[Span]:
                 if _DENIAL.search(before[max(before.rfind(","), before.rfind(";")) + 1 :]):
                     continue  # "do not delete it without telling the user first": the telling required
             yield Span(sentence.start(), sentence.end(), "keeps from the user what the tool does or finds")
+            return
+    yield from _left_out(text)
+
+
+def _left_out(text: str) -> Iterator[Span]:
+    """The first sentence of `text` that leaves part of the findings out of what a named reader is shown."""
+    for sentence, said in sentences_with(_LEFT_OUT, text):
+        if (
+            _READER.search(said) is not None
+            and _FOR_THE_USER.search(said) is None
+            and _NOISE.search(said) is None
+            and _OTHERS_THAN.search(said) is None
+        ):
+            yield Span(sentence.start(), sentence.end(), "leaves findings out of what the user is shown")
             return
