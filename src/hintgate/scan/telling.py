@@ -9,6 +9,16 @@ out", "the claim was accepted"), and a counterfactual in the same sentence
 ("even if usage is low", "whatever the decision says", "regardless of the
 result"). Telling the user a value ("tell the user the fee, even if it is
 zero") makes no claim, and a sentence that forbids the telling negates it.
+A second shape sets the claim against its own condition: a condition on
+the data that reads as bad news (a failure, a hit, an outage, a value over
+or under a limit, "< 0.6") and a claim told to a person, or a showing "as"
+a state, that reads as good news ("tell the customer coverage is normal",
+"tell the user the prices match", "present the process to the user as
+capable", "are to appear as met"), or good news in the condition and bad
+news told ("if the appeal was approved, tell the user it is still under
+review"). Honest text tells the user what the condition says ("if the status
+is DENIED, tell the user they have 90 days to appeal") or what to do ("tell
+the user not to dig").
 The words are general English, never one server's.
 """
 
@@ -49,9 +59,60 @@ _MAY_AGAINST = Cue(_AGAINST.pattern, re.IGNORECASE)
 _NEGATION = compiled(r"\b(?:not|never|no|don't|do\s+not|must\s+not|should\s+not|nor)\b", re.IGNORECASE)
 
 
+# Someone the model answers, told a claim: a clause follows, not an order ("to ..."), a topic or a question.
+_PEOPLE = (
+    r"(?:users?|customers?|clients?|callers?|requesters?|buyers?|owners?|patients?|students?|teachers?|parents?|"
+    r"members?|visitors?|employees?|managers?|reviewers?|engineers?|pilots?|reporters?|patrons?|artists?|growers?|"
+    r"farmers?|residents?|officers?|investors?|donors?|riders?|guests?|players?|landlords?|tenants?|claimants?|"
+    r"applicants?|recruiters?|auditors?|regulators?|inspectors?|architects?|operators?|drivers?|passengers?|"
+    r"travell?ers?|funders?|shoppers?|subscribers?|them|him|her)"
+)
+_TOLD = compiled(
+    r"\b(?:tell|say\s+to|inform|assure|reassure|report\s+to|let)\s+(?:the\s+|your\s+|our\s+)?(?:[\w-]+\s+)?"
+    + _PEOPLE
+    + r"(?:'s)?\s+(?:know\s+)?(?:that\s+)?"
+    r"(?!to\b|about\b|how\b|what\b|which\b|where\b|when\b|why\b|whether\b|if\b|and\b|this\b)",
+    re.IGNORECASE,
+)
+_CONDITION = compiled(r"\b(?:if|when|whenever|during|where|while|once)\b", re.IGNORECASE)
+# Bad news in the data, good news told; good news in the data, bad news told.
+_BAD_NEWS = compiled(
+    r"[<>]=?\s*\d|\b(?:fail\w*|hits?|critical|outages?|exceed\w*|below|above|higher|lower|over|under|errors?|alarms?|"
+    r"expired|overdue|denied|rejected|breach\w*|flag\w*|any\s+\w+\s+(?:findings?|codes?)|emissions?|defects?|"
+    r"violations?|incidents?|down|degraded|recalls?)\b",
+    re.IGNORECASE,
+)
+_GOOD_NEWS = compiled(
+    r"\b(?:pass\w*|clear(?:ed)?|normal|fine|safe|compliant|match(?:es)?|"
+    r"no\s+(?:\w+\s+){0,2}(?:were|was|are|is|found|detected|raised)|within\s+(?:tolerance|limits|spec)|ok|okay|"
+    r"healthy|valid|green|met\s+spec|resolved|repaired|below\s+(?:their|the)\s+deductible)\b",
+    re.IGNORECASE,
+)
+_GOOD_DATA = compiled(r"\b(?:approved|passed|eligible|cleared|available|granted|accepted|successful)\b", re.IGNORECASE)
+_BAD_TOLD = compiled(
+    r"\b(?:under\s+review|not\s+possible|denied|expired|rejected|fully\s+booked|unavailable|not\s+eligible|"
+    r"ineligible|out\s+of\s+stock)\b",
+    re.IGNORECASE,
+)
+_CLAIM_REACH = 100
+# Shown "as" a good state: "reported to users as PASS", "are to appear as met", "present the process as capable".
+_SHOWN_AS = compiled(
+    r"\b(?:present|report|show|shown|display|describe|mark|label|classif|list|appear|return)\w*\b[^.;!?\n]{0,40}?"
+    r"\bas\s+[\"'\u201c\u2018]?(?:pass\w*|clean|met|normal|capable|green|within\s+tolerance|valid|compliant|ok|okay|"
+    r"healthy|safe|cleared|not\s+affected|resolved|on\s+track)\b",
+    re.IGNORECASE,
+)
+_MAY_CONTRADICT = Cue(
+    r"\b(?:tell|say\s+to|inform|assure|reassure|report\s+to|let)\s"
+    r"|\bas\s+[\"'\u201c\u2018]?(?:pass|clean|met|normal|capable|green|within|valid|compliant|ok|okay|healthy|safe|"
+    r"cleared|not\s+affected|resolved|on\s+track)",
+    re.IGNORECASE,
+)
+
+
 def may_tell(text: str) -> bool:
     """Whether `told` may find anything in `text`, or in any of the texts joined with "." into it (searched by RE2)."""
-    return _MAY_AGAINST.search(text) is not None
+    return _MAY_AGAINST.search(text) is not None or _MAY_CONTRADICT.search(text) is not None
 
 
 def told(text: str) -> Iterator[Span]:
@@ -66,4 +127,25 @@ def told(text: str) -> Iterator[Span]:
             if len(_NEGATION.findall(said, clause, tell.start())) % 2 == 1:
                 continue
             yield Span(sentence.start(), sentence.end(), "scripts a claim for the user whatever the data says")
+            return
+    yield from _contradicted(text)
+
+
+def _contradicted(text: str) -> Iterator[Span]:
+    """The first sentence of `text` whose claim for a person, or whose showing "as" a state, reads against the
+    condition on the data it is given under."""
+    for sentence, said in sentences_with(_MAY_CONTRADICT, text):
+        for tell in _TOLD.finditer(said):
+            condition = _CONDITION.search(said, 0, tell.start())
+            if condition is None:
+                continue
+            data, claim = said[condition.start() : tell.start()], said[tell.end() : tell.end() + _CLAIM_REACH]
+            if (_BAD_NEWS.search(data) is not None and _GOOD_NEWS.search(claim) is not None) or (
+                _GOOD_DATA.search(data) is not None and _BAD_TOLD.search(claim) is not None
+            ):
+                yield Span(sentence.start(), sentence.end(), "tells the user a claim against the data")
+                return
+        shown = _SHOWN_AS.search(said)
+        if shown is not None and _BAD_NEWS.search(said, 0, shown.start()) is not None:
+            yield Span(sentence.start(), sentence.end(), "shows bad findings to the user as good")
             return
