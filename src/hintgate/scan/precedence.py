@@ -93,12 +93,20 @@ _ROLE_NOUN = (
     r"(?:assistant|agent|advis[oe]r|expert|specialist|reviewer|bot|consultant|analyst|concierge|representative|"
     r"officer|manager|coach|guide|persona|character|authority|lead|head|director|scientist|engineer|auditor|planner|"
     r"broker|counsel|lawyer|attorney|doctor|physician|pharmacist|banker|accountant|spokes(?:person|man|woman)|"
-    r"ambassador)s?"
+    r"ambassador|moderator|registrar|clerk|supervisor|executive|dispatcher|controller|chair|"
+    r"superuser|editor)s?"
+)
+# A lead-in that sets the identity from now on: "From this point on, you are ...", "For this session you are ...".
+_FROM_NOW = (
+    r"(?:(?:from\s+(?:now|here|this\s+point)(?:\s+on(?:wards?)?)?|henceforth|starting\s+now|"
+    r"for\s+(?:the\s+rest\s+of\s+)?this\s+(?:session|conversation|chat))\s*,?\s*)"
 )
 # "You are FinBot, a senior advisor", "You are now the company's chief analyst", "As the lead reviewer here, you ...",
 # "Introduce yourself as Dana from sales", "Speak as a certified planner would".
 _IDENTITY = compiled(
-    r"(?:^|(?<=[.!?;:\n]))\s*(?:you\s+are|you're)\s+(?:now\s+|henceforth\s+|actually\s+|really\s+)?"
+    r"(?:^|(?<=[.!?;:\n]))\s*" + _FROM_NOW + r"(?:you\s+are|you're)\s+(?:now\s+)?[\"\u201c']?(?-i:[A-Z][\w-]+)"
+    r"|(?:^|(?<=[.!?;:\n]))\s*(?:you\s+are|you're)\s+(?:now\s+)?[\"\u201c](?-i:[A-Z])"
+    r"|(?:^|(?<=[.!?;:\n]))\s*" + _FROM_NOW + r"?(?:you\s+are|you're)\s+(?:now\s+|henceforth\s+|actually\s+|really\s+)?"
     r"(?:(?-i:[A-Z][\w-]+)(?:,|\s+-|\s+—)\s+)?(?:a|an|the|our|(?-i:[A-Z][\w-]+)'s|\w+'s)\s+(?:[\w'-]+\s+){0,4}?"
     + _ROLE_NOUN
     + r"\b"
@@ -107,6 +115,7 @@ _IDENTITY = compiled(
     r"\s+you\b"
     r"|\b(?:introduce|present|refer\s+to|describe|identify)\s+yourself\s+as\b"
     r"|\b(?:speak|respond|answer|reply|write|act)\s+as\s+(?:a|an|the|our)\s+(?:[\w'-]+\s+){0,4}?" + _ROLE_NOUN + r"\b"
+    r"|\b(?:speak|respond|answer|reply|write|act|sign)\s+as\s+[\"\u201c](?-i:[A-Z])"
     r"|\b(?:du\s+bist|eres|tu\s+es|você\s+é)\s+(?:jetzt\s+|ahora\s+|maintenant\s+|agora\s+)?(?:ein\w*|una?|le|la|l'|o|a)"
     r"\s+(?:\w+\s+){0,3}?(?:\w*(?:assistent|berater|experte)\w*|asistente|asesor\w*|experto|assistant\w*|conseill\w*|"
     r"expert\w*|assistente|consultor\w*|especialista)\b",
@@ -162,7 +171,7 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (
         _IDENTITY,
         "tells the model who it is",
-        ("you are|you're|yourself|as a |as an |as the |as our |bist|eres|tu es|você",),
+        ("you are|you're|yourself|as a |as an |as the |as our |as \"|as \u201c|bist|eres|tu es|você",),
     ),
     (
         _RANKED,
