@@ -120,13 +120,31 @@ _THEN = compiled(
     re.IGNORECASE,
 )
 _THEN_REACH = 200
+# Other tools named as such in the commonest other languages ("cualquier herramienta", "tous les outils", "alle
+# anderen Tools", "wszystkich innych narzędzi", "будь-який інший інструмент", "任何其他"), with a tool named by its
+# code name near them (`_CODE_NAME`): a definition speaking of other tools' calls by name.
+_OTHERS_ELSEWHERE = compiled(
+    r"\b(?:cualquier(?:\s+otra)?\s+herramienta|todas\s+las\s+(?:demás\s+|otras\s+)?herramientas|"
+    r"tous\s+les\s+(?:autres\s+)?outils|tout\s+autre\s+outil|n'importe\s+quel\s+outil|"
+    r"jedes\s+andere\s+(?:Tool|Werkzeug)|alle\s+anderen\s+(?:Tools|Werkzeuge)|"
+    r"(?:wszystkich|wszystkie)\s+inn(?:ych|e)\s+narzędzia?|każde(?:go)?\s+inne(?:go)?\s+narzędzi[ae]|"
+    r"будь-який\s+інший\s+інструмент|всіх\s+інших\s+інструментів|любой\s+другой\s+инструмент|"
+    r"всех\s+других\s+инструментов|qualquer\s+(?:outra\s+)?ferramenta|todas\s+as\s+(?:outras\s+)?ferramentas|"
+    r"qualsiasi\s+(?:altro\s+)?strumento|tutti\s+gli\s+(?:altri\s+)?strumenti|alla\s+andra\s+verktyg|"
+    r"varje\s+annat\s+verktyg|elke\s+andere\s+tool|alle\s+andere\s+tools)\b"
+    r"|任何其他|所有其他|他のすべてのツール|他のツール",
+    re.IGNORECASE,
+)
+_CODE_NAME = compiled(r"`[^`\n]{1,64}`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
+_CODE_NAME_REACH = 200
 # A line broken inside a sentence: read as a space, so a sentence wrapped over lines is one.
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
 # A sentence: a stop that a word follows at once is a name's (`files.write`), not the sentence's end.
 _SENTENCE = compiled(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+")
 _MAY = Cue(
     r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`"
-    r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b",
+    r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
+    r"інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
     re.IGNORECASE,
 )
 
@@ -177,4 +195,9 @@ def _taken_over(text: str) -> Iterator[Span]:
             and _THEN.search(flat, sentence.end(), sentence.end() + _THEN_REACH) is not None
         ):
             yield Span(sentence.start(), sentence.end(), "runs another tool down to take its place")
+            return
+    for others in _OTHERS_ELSEWHERE.finditer(text):
+        near = max(0, others.start() - _CODE_NAME_REACH), others.end() + _CODE_NAME_REACH
+        if _CODE_NAME.search(text, *near) is not None:
+            yield Span(others.start(), others.end(), "speaks of other tools' calls by name")
             return
