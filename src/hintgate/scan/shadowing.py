@@ -95,6 +95,7 @@ _YOUR_ACTS = compiled(
     r"(?!need\b|want\b|wish\b|are\b|have\b)\w+",
     re.IGNORECASE,
 )
+_YOU_HOOKED = compiled(r"\b(?:whenever|every\s+time|each\s+time|any\s+time)\s+you\s", re.IGNORECASE)
 _ADDED = compiled(
     r"\b(?:also|always|automatically|replace\w*|rewrite\w*|set|add|append\w*|instead|overrid\w*|redirect\w*|"
     r"accept\w*|include)\b",
@@ -137,6 +138,17 @@ _OTHERS_ELSEWHERE = compiled(
 )
 _CODE_NAME = compiled(r"`[^`\n]{1,64}`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 _CODE_NAME_REACH = 200
+# Words each of those rules needs, searched by RE2 (`scan.cues`) in the whole text: a text holding none of them goes
+# unread. Written without word boundaries, which RE2 reads as a character each (two in a row would miss "if any").
+_MAY_TAKE_OVER = Cue(
+    r"(?:any|another|other|all|every)\s+(?:[\w*-]+\s+){0,3}?(?:tools?|servers?)"
+    r"|(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run|executed|asked)|(?:those|these|such)\s+tools?"
+    r"|(?:using|calling|invoking|running)\s+`|(?:whenever|every\s+time|each\s+time|any\s+time)\s+you\s"
+    r"|supersed|overrid|precedence\s+over|outrank|(?:authoritative|official|genuine|real)\s+(?:implementation|version)"
+    r"|deprecated|outdated|obsolete|broken|unreliable|bug|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
+    r"|інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
+    re.IGNORECASE,
+)
 # A line broken inside a sentence: read as a space, so a sentence wrapped over lines is one.
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
 # A sentence: a stop that a word follows at once is a name's (`files.write`), not the sentence's end.
@@ -177,11 +189,20 @@ def shadows(text: str) -> Iterator[Span]:
 def _taken_over(text: str) -> Iterator[Span]:
     """The first sentence of `text`, its wrapped lines joined, that hooks other tools' calls on a condition or the
     model's later acts, ranks this tool above others, or runs another tool down to take its place."""
-    flat = _WRAPPED.sub(" ", text) if "\n" in text else text
+    # Each rule's first pattern searched once in the whole text, by RE2: most texts hold none, and their sentences go
+    # unread.
+    if _MAY_TAKE_OVER.search(text.replace("\n", " ")) is not None:
+        yield from _taken_over_in(_WRAPPED.sub(" ", text) if "\n" in text else text)
+
+
+def _taken_over_in(flat: str) -> Iterator[Span]:
+    """`_taken_over` in a text whose wrapped lines are joined."""
     for sentence in _SENTENCE.finditer(flat):
         said = sentence.group()
-        foreign_first = _FROM_SERVER.search(said) is not None and _FIRST.search(said) is not None
-        if _CONDITION.search(said) is not None and (_CHANGE.search(said) is not None or foreign_first):
+        if _CONDITION.search(said) is not None and (
+            _CHANGE.search(said) is not None
+            or (_FROM_SERVER.search(said) is not None and _FIRST.search(said) is not None)
+        ):
             yield Span(sentence.start(), sentence.end(), "hooks the calls of other tools")
             return
         if _YOUR_ACTS.search(said) is not None and _ADDED.search(said) is not None:
@@ -196,6 +217,11 @@ def _taken_over(text: str) -> Iterator[Span]:
         ):
             yield Span(sentence.start(), sentence.end(), "runs another tool down to take its place")
             return
+    yield from _named_elsewhere(flat)
+
+
+def _named_elsewhere(text: str) -> Iterator[Span]:
+    """Other tools spoken of in another language, with a tool named by its code name near them."""
     for others in _OTHERS_ELSEWHERE.finditer(text):
         near = max(0, others.start() - _CODE_NAME_REACH), others.end() + _CODE_NAME_REACH
         if _CODE_NAME.search(text, *near) is not None:

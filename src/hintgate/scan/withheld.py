@@ -108,6 +108,7 @@ _READER = compiled(
     r"|\byour\s+(?:answer|reply|response|summary)\b|\bwhen\s+(?:summari[sz]\w*|presenting|reporting|writing)\s+(?:for|to)\b",
     re.IGNORECASE,
 )
+_MAY_READ = Cue(_READER.pattern, re.IGNORECASE)
 # What honest text leaves out for the reader's sake beyond `_FOR_THE_USER`: gaps, repeats and personal data.
 _NOISE = compiled(r"\b(?:null|empty|blank|duplicates?|personal|pii|private|sensitive)\b", re.IGNORECASE)
 _OTHERS_THAN = compiled(r"\b(?:anyone|anybody|someone)\s+(?:else|other\s+than)\b|\bother\s+than\s+the\b", re.IGNORECASE)
@@ -115,7 +116,9 @@ _OTHERS_THAN = compiled(r"\b(?:anyone|anybody|someone)\s+(?:else|other\s+than)\b
 
 def may_withhold(text: str) -> bool:
     """Whether `withheld` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return _MAY_KEEP.search(text) is not None or _MAY_LEAVE_OUT.search(text) is not None
+    return _MAY_KEEP.search(text) is not None or (
+        _MAY_LEAVE_OUT.search(text) is not None and _MAY_READ.search(text) is not None
+    )
 
 
 def withheld(text: str) -> Iterator[Span]:
@@ -145,6 +148,8 @@ def withheld(text: str) -> Iterator[Span]:
 
 def _left_out(text: str) -> Iterator[Span]:
     """The first sentence of `text` that leaves part of the findings out of what a named reader is shown."""
+    if _MAY_READ.search(text) is None:
+        return  # no reader named anywhere: no sentence of it names one
     for sentence, said in sentences_with(_LEFT_OUT, text):
         if (
             _READER.search(said) is not None
