@@ -104,7 +104,7 @@ _SHOWN_AS = compiled(
 )
 _MAY_CONTRADICT = Cue(
     r"\b(?:tell|say\s+to|inform|assure|reassure|report\s+to|let)\s"
-    r"|\bas\s+[\"'\u201c\u2018]?(?:pass|clean|met|normal|capable|green|within|valid|compliant|ok|okay|healthy|safe|"
+    r"|\bas\s+\S?(?:pass|clean|met|normal|capable|green|within|valid|compliant|ok|okay|healthy|safe|"
     r"cleared|not\s+affected|resolved|on\s+track)",
     re.IGNORECASE,
 )
