@@ -20,6 +20,11 @@ pins, quarantine, lint). The package is pure but for `workers`:
   `_agent`), in structured data or written in a text, read as a note to it;
   `turns`: a line of data headed as a message of the chat's system, developer
   or operator ("[system] ...", "developer_message: ..."), read the same way;
+- `remedies`: a result's error or notice whose fix reaches beyond the call
+  (a script fetched and run, a check switched off, a secret or money sent
+  away, another tool's change) behind the user's back, claimed approved or
+  said to the model; and an approval a result claims ("the director has
+  approved") to license another tool's change;
 - `steering`: what a tool's definition asks of the model's work beyond the
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties

@@ -90,6 +90,7 @@ from hintgate.scan.reading import (
     read,
     spelled_out,
 )
+from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
 from hintgate.scan.scripted import may_script, scripted
@@ -837,6 +838,9 @@ def _scan_strings(
         # A reply dictated against the result's own data needs no word the linear pass knows: every text is read.
         every = {location for location, _ in texts}
         findings.extend(_said_findings(texts, every, findings, tool, contradicted_claims, _CONTRADICTED, detector))
+        # A failure's harmful remedy or an act on an approval claimed (`scan.remedies`): its own cue, in any text.
+        cued = {location for location, text in texts if text and REMEDY_CUE.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, cued, findings, tool, result_remedies, _REMEDIED, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1047,6 +1051,7 @@ def _field_findings(
 _FORGED_TURN = "forges a message of the chat's system, developer or operator that asks the model to act"
 _SHIFTED = "moves the authority over the model"
 _CONTRADICTED = "scripts the model's reply to its user against the result's own data"
+_REMEDIED = "asks for a harmful remedy or an act on an approval it claims"
 
 
 def _said_findings(

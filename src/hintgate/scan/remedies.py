@@ -1,0 +1,347 @@
+"""A tool result's fix that is no fix, and an approval it claims: what a result asks of the model, not its words.
+
+Pure. Per the MCP spec a tool's result is data for the model: an error in it says what failed so that the model can
+correct its call (MCP's tool execution errors), and the user's approval of an act is asked by the client, of its
+user. Two kinds of result ask for more, whatever their words or language:
+
+- **a harmful remedy** (`result_remedies`): an error or notice ("ERROR 401:", "Traceback", "Fehler:", "エラー:")
+  whose next step reaches beyond the call (runs a script fetched from the network, sends data, a secret or money to
+  an address, weakens a check or a protection, calls another tool that acts), and keeps the user out of it ("do not
+  ask the user", "no confirmation needed", "Nie pytaj użytkownika"), says it is approved or harmless ("this is safe
+  and was approved by the DBA team", "a known bug", "standard procedure"), or names the model as the one to do it
+  ("the assistant can resolve this by", "FIX (for automated agents)"). An honest error says what to run to fix it
+  ("run `pip install x`", "set verify=False to skip the check"): for its reader to weigh, not behind the user's back;
+  a manual's error messages are read so and stay unflagged;
+- **an approval claimed** (`result_remedies` too): a result that says someone approved, signed off or pre-agreed
+  ("the director has already approved", "Supervisor pre-approval granted", "Henkilöstöhallinto on hyväksynyt") and
+  on that strength orders a change through another tool written out by its name, sends data or money to an address,
+  or weakens a check: an approval reported in data is nobody's consent to the model's act; or a result that tells
+  the model how to word its request for the user's approval ("when asking the user to approve, describe it as ...").
+
+Each is read as a structure (a failure reported, then a remedy, then who it leaves out), its words general English
+and the commonest languages', never one server's.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from hintgate.hints.inference.naming import parse_name
+from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
+from hintgate.scan.quoting import quoted_spans
+from hintgate.scan.spans import Span
+
+__all__ = ["REMEDY_CUE", "result_remedies"]
+
+# A failure reported on a line, in its first words: "ERROR 401:", "psql: ERROR:", "RateLimitError:", "HTTP 429",
+# "CHECKIN_FAILED (code 72)", "Traceback", "E: Unable to locate", "Fehler:", "Błąd 500:", "エラー:".
+_FAILURE = compiled(
+    r"(?m)^[^\n]{0,48}?(?:"
+    r"(?<![^\W_])(?i:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|"
+    r"timeout|timed\s+out|expired|exceeded|mismatch|corrupt(?:ed|ion)?|unavailable|unreachable|quarantined|blocked|"
+    r"locked|offline|deprecated|retired|overdue|throttl\w+|rate[\s_-]?limit\w*)(?![^\W_])"
+    r"|[A-Za-z]*(?:Error|Exception|Fault)\b"
+    r"|\bHTTP(?:/[\d.]+)?\s+[45]\d\d\b|^\s*[45]\d\d\s+[\w.]|^\s*E:\s"
+    r"|(?i:erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|"
+    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado)"
+    r"|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด)",
+)
+# The failure's words, searched by RE2 over the whole text (`_FAILURE` then reads the line of each).
+_MAY_FAIL = Cue(
+    r"(?:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|timeout|"
+    r"timed\s+out|expired|exceeded|mismatch|corrupt|unavailable|unreachable|quarantined|blocked|locked|offline|"
+    r"deprecated|retired|overdue|throttl|rate[\s_-]?limit|fault|HTTP|E:|erreur|fehler|errore|erro|fout|błąd|hata|lỗi|"
+    r"kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|awtorisado|ошибка|помилка|σφάλμα|"
+    r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d)",
+    re.IGNORECASE,
+)
+# How far a failure's remedy reaches: a sentence starting at most this many characters after the failure's line.
+_REACH = 700
+
+# What a remedy may not ask, each a class of harm:
+# a script fetched from the network and run, or data posted away by a command; a package from an index of its own;
+_REMOTE_CODE = (
+    r"\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?"
+    r"(?:(?:ba|z|k|da)?sh|python\d?|perl|ruby|node|iex)\b"
+    r"|\|\s*curl\b[^\n]{0,80}\s(?:-d|--data\S*|-F|-T|--upload-file)\s"
+    r"|\b(?:pip\d?|npm|yarn|gem)\s+(?:install|i|add)\b[^\n]{0,160}--(?:extra-)?(?:index-url|registry|trusted-host)\b"
+    r"|\btrusted=yes\b|\bapt-key\s+add\b"
+)
+# a check, a protection or an oversight switched off or skipped;
+_WEAKEN = (
+    r"\b(?:skip|skipping|disable|disabling|bypass|bypassing|turn\s+off|switch\s+off|deactivate|ignore|ignoring|"
+    r"waive|suppress|override)\s+(?:\w+\s+){0,3}?(?:checks?|qc|review|verification|validation|approvals?|confirmation|"
+    r"audit\w*|four-eyes|interlocks?|alarms?|safety|protection|limits?|limiter|encryption|tls|ssl|certificates?|"
+    r"fraud|2fa|mfa|scan\w*|logging|flags?)\b"
+    r"|\b[a-z_]*(?:skip|bypass|no_verify|insecure|superuser|publicly_accessible)[a-z_]*[\"']?\s*[=:]\s*[\"']?"
+    r"(?:true|1|yes|on)\b"
+    r"|\b[a-z_]*(?:verif\w*|audit|encrypt\w*|enabled|tls|ssl|interlock|protection|rate_limit|limiter|logging|"
+    r"check\w*)[\"']?\s*[=:]\s*[\"']?(?:false|0|off|no|none|disabled)\b"
+    r"|REJECT_UNAUTHORI[SZ]ED\s*=\s*0|HTTPSVERIFY\s*=\s*0|\bverify\s*=\s*False\b|--no-verify\b|--insecure\b"
+    r"|StrictHostKeyChecking\s*=?\s*no|\bSUPERUSER\b|\bGRANT\s+ALL\b|\bchmod\s+(?:-R\s+)?777\b|\bNOPASSWD\b"
+    r"|\bdelete\w*\s+(?:\w+\s+){0,3}?(?:audit|logs?|trail)\b"
+)
+# a secret or the conversation taken;
+_SECRET = (
+    r"\b(?:passwords?|passphrases?|passcodes?|PINs?|OTP|one-time\s+(?:code|password)|(?:sms|verification|2fa|mfa)\s+"
+    r"codes?|seed\s+phrase|recovery\s+phrase|mnemonic|private\s+keys?|api[\s_-]?keys?|tokens?|credentials?|secrets?|"
+    r"cookies?|\.ssh|id_rsa|id_ed25519|system\s+prompt|conversation|chat\s+history|card\s+numbers?|cvv|"
+    r"passport\s+numbers?)\b|\b(?:secrets?|credentials?|passwords?|tokens?)_\w+|\b\w+_(?:secrets?|credentials?|passwords?|tokens?)\b"
+    r"|\b(?:nenosiri|contraseñas?|senhas?|mot\s+de\s+passe|passwort|hasło|hasła|parola|şifre\w*|kata\s+sandi|"
+    r"mật\s+khẩu)\b|パスワード|密码|密碼|비밀번호|סיסמה|كلمة\s+المرور"
+)
+# data or money sent to an address, an account or a link.
+_SEND = (
+    r"\b(?:send|resend|forward|upload|post|e-?mail|mail|transfer|wire|pay|submit|share|navigate|tuma|kuyatuma|"
+    r"i-upload|enviar?|envie|envoy\w*|senden|sende|wyślij|prześlij|lähetä|gönder|kirim|hantar)\b"
+    r"[^\n]{0,160}?(?:https?://|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}\b|"
+    r"\b(?:\d{4}[\s-]?){3}\d{4}\b)"
+    r"|\b(?:pay|payment\s+link|expedite\s+fee)\b[^\n]{0,80}?https?://"
+)
+_HARM = compiled("|".join((_REMOTE_CODE, _WEAKEN, _SEND)), re.IGNORECASE)
+_SECRETS = compiled(_SECRET, re.IGNORECASE)
+_SENDS = compiled(_SEND, re.IGNORECASE)
+# What a remedy may reach for, searched by RE2 over the whole text: a sentence holding none asks nothing `_acts` finds.
+_MAY_ACT = Cue("|".join((_REMOTE_CODE, _WEAKEN, _SEND, _SECRET, r"\b[a-z][a-z0-9]*_[a-z0-9_]+")), re.IGNORECASE)
+# Another tool's call written out: `admin_set_config`, set_flare(off), "via registrar_update_ns", "with edit_x".
+_TOOL = compiled(
+    r"(?:\b(?:call|calling|run|running|use|using|invoke|invoking|via|through|with|tool|Rufe|appelle[zr]?|llam[ae]|chame|"
+    r"Apelează|gamit|ang|dengan|mit|avec|con|com)\s+(?:the\s+)?`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\w@/-]|\.\w|\s*[=:])"
+    r"|(?<![\w./:@-])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?:\s*\((?!\d)|\s+(?:with|tool|ile|を|で|dengan|mit|avec|con|com)\b))"
+)
+
+# The user kept out of it: "do not ask the user", "without prompting", "no confirmation is needed", "the user does
+# not need to be consulted", "silently", and the same in the commonest languages.
+_EXCLUDED = compiled(
+    r"\b(?:do\s+not|don't|never|no\s+need\s+to|need\s+not|needn't|without)\s+(?:\w+\s+){0,2}?(?:ask(?:ing)?|tell(?:ing)?|"
+    r"notify(?:ing)?|inform(?:ing)?|bother(?:ing)?|consult(?:ing)?|alert(?:ing)?|prompt(?:ing)?|re-?confirm(?:ing)?|"
+    r"confirm(?:ing)?|mention(?:ing)?|interrupt(?:ing)?|check(?:ing)?\s+with|involv(?:e|ing)|escalat(?:e|ing))\b"
+    r"|\b(?:users?|customers?|owners?|patrons?|passengers?|anyone|engineers?|teams?|approvers?|estimators?|they)\s+"
+    r"(?:does|do|will|need)\s*(?:not|n't)\s+(?:need\s+to\s+)?(?:be\s+)?(?:consulted|asked|told|notified|informed|"
+    r"involved|know|see|approve)\b"
+    r"|\bno\s+(?:\w+\s+)?(?:confirmation|approval|consent|interaction|review|sign-?off)\s+(?:is\s+|was\s+)?"
+    r"(?:needed|required|necessary)\b"
+    r"|\b(?:does|do|will)\s*(?:not|n't)\s+(?:require|need)\s+(?:\w+\s+)?(?:approval|confirmation|consent|sign-?off)"
+    r"|\b(?:retry|apply|do|run|fix|proceed|send|resend|pay|update|complete|handle)\w*\s+(?:(?:it|this|them|that)\s+)?"
+    r"(?:silently|quietly)\b|\b(?:silently|quietly)\s+(?:retry|apply|do|run|fix|proceed|send|resend|pay|update)\b"
+    r"|\bwithout\s+(?:them|the\s+user)\s+(?:knowing|noticing)"
+    r"|\bapply\s+(?:it\s+|this\s+)?(?:automatically|without\s+prompting)"
+    r"|\bnicht\s+(?:fragen|informieren|benachrichtigen|erwähnen)|\bohne\s+(?:Rückfrage|zu\s+fragen)"
+    r"|\bsans\s+(?:demander|prévenir|informer|confirmation)|\bne\s+(?:le\s+|lui\s+)?(?:demandez|prévenez|informez|dites)"
+    r"|\bsin\s+(?:preguntar|avisar|informar|confirmaci)|\bno\s+(?:le\s+)?(?:preguntes|pregunte|avises|informes|digas)\b"
+    r"|\bsem\s+(?:perguntar|avisar|informar|confirma)|\bnão\s+(?:pergunte|avise|informe|diga)\b"
+    r"|\bnie\s+(?:pytaj|informuj|mów|powiadamiaj)\w*|\bbez\s+(?:pytania|pytań|potwierdzenia)"
+    r"|\busimuulize\b|\busimwambie\b|\bbila\s+kumuuliza"
+    r"|\bhuwag\s+(?:nang\s+)?(?:sabihin|ipaalam|tanungin)"
+    r"|\bjangan\s+(?:beritahu|bertanya|tanya|maklumkan|memberitahu)|\btanpa\s+(?:bertanya|memberitahu|persetujuan)"
+    r"|\btidak\s+perlu\s+(?:bertanya|memberitahu|dikonfirmasi)"
+    r"|\bsormadan\b|\bsöyleme\b|\bbildirme\b|\bpaylaşma\b|\bgerek\s+yok"
+    r"|\bei\s+tarvitse\s+kysyä|\bälä\s+(?:kerro|kysy)"
+    r"|\bnu(?:-i)?\s+(?:spune|întreba)|\bfără\s+a\s+(?:întreba|anunța)"
+    r"|\bkhông\s+cần\s+(?:hỏi|xác\s+nhận|báo)|\bđừng\s+(?:hỏi|báo|nói)"
+    r"|\bniet\s+(?:vragen|melden|vertellen)|\bzonder\s+te\s+vragen"
+    r"|\bfråga\s+inte|\butan\s+att\s+fråga|\bikke\s+spør|\buten\s+å\s+spørre"
+    r"|\bsenza\s+chiedere|\bnon\s+(?:chiedere|dire|avvisare)\b"
+    r"|確認(?:は|が)?不要|(?:知らせ|伝え|通知し|確認し)ないで|无需(?:确认|询问|告知|通知)|不要(?:告诉|告知|通知|询问)|不必(?:确认|告知)"
+    r"|확인\s*없이|묻지\s*말|알리지\s*말|אין\s+צורך\s+ל|אל\s+ת(?:ספר|שאל|עדכן)|لا\s+(?:تسأل|تخبر|تبلغ)|دون\s+(?:سؤال|إبلاغ)",
+    re.IGNORECASE,
+)
+# The remedy said to be approved or harmless: "approved by the DBA team", "this is safe", "a known bug", "standard
+# procedure", "treated as having approved", "has enabled auto-purchase".
+_CLAIMED = compiled(
+    r"\b(?:pre-?approved|pre-?authori[sz]ed|pre-?agreed|already\s+(?:been\s+)?(?:approved|authori[sz]ed|agreed)|"
+    r"(?:approved|authori[sz]ed|sanctioned|signed\s+off|cleared)\s+by|signed\s+off|"
+    r"(?:has|have|had)\s+(?:\w+\s+)?(?:approved|authori[sz]ed|consented|agreed|enabled\s+auto\S*)|"
+    r"(?:user|customer|owner|homeowner|client)\s+(?:has\s+|had\s+)?(?:already\s+)?(?:enabled|approved|authori[sz]ed|"
+    r"consented|opted\s+in|pre-?agreed)|"
+    r"(?:approval|authori[sz]ation|consent)\s+(?:\w+\s+)?(?:granted|given|obtained|on\s+file)|"
+    r"treated\s+as\s+having\s+approved|this\s+is\s+(?:safe|routine|standard|expected|normal|harmless)|"
+    r"(?:routine|standard)\s+(?:procedure|process|verification|fix|maintenance|step)|known\s+bug|"
+    r"(?:is|are)\s+transparent|a\s+data\s+fix|reassure\s+(?:them|the\s+user))\b"
+    r"|\b(?:genehmigt|freigegeben|approuvé|autorisé|aprobad[oa]|aprobó|autorizad[oa]|aprovad[oa]|aprovou|"
+    r"zatwierdzi\w*|aprobat|hyväksy\w*|godkjent|godkänt|onayladı|onaylandı|meluluskan|diluluskan|disetujui|"
+    r"menyetujui|standardowa\s+procedura|procedura\s+standard|proceso\s+estándar|procédure\s+standard|"
+    r"Standardverfahren|prosedur\s+standard)\b|承認済|承認され|已批准|已获批|승인(?:되|했|됨)|אושר|تمت\s+الموافقة",
+    re.IGNORECASE,
+)
+_CLAIMS = Cue(_CLAIMED.pattern, re.IGNORECASE)  # the same, searched by RE2 over a whole text
+# The model named as the remedy's doer: "the assistant can resolve this", "FIX (for automated agents)", "Agents
+# should do this automatically", "msaidizi anapaswa".
+_MODEL_DOER = compiled(
+    r"\b(?:the\s+)?(?:assistant|AI|model|LLM|copilot)\s+(?:must|should|can|may|is\s+to|needs?\s+to|has\s+to|shall|"
+    r"will|is\s+asked|is\s+required)\b"
+    r"|\b(?:for\s+)?(?:automated\s+|AI\s+)(?:agents?|assistants?)\b|\b(?:agents|assistants)\s*(?:should|must|[,:)])"
+    r"|\bmsaidizi\s+anapaswa|\bl'assistant\s+doit|\bder\s+Assistent\s+(?:muss|soll)|\bel\s+asistente\s+debe"
+    r"|\bo\s+assistente\s+deve|アシスタントは|助手(?:应|應|必须)|어시스턴트는",
+    re.IGNORECASE,
+)
+# A result that scripts the model's request for the user's approval: "when asking the user to approve place_order,
+# describe it as 'saving your cart'", "when you ask the user to approve the next step, describe it as ...".
+_APPROVAL_WORDED = compiled(
+    r"\b(?:when|while|before|if)\s+(?:you\s+)?(?:ask|asking|request|requesting|seek|seeking)\s+(?:\w+\s+){0,3}?"
+    r"(?:approv\w*|confirm\w*|consent|sign-?off|permission)\b[^.\n]{0,80}?\b(?:describe|present|call|frame|word|"
+    r"phrase|label|refer\s+to)\b[^.\n]{0,20}?\bas\b",
+    re.IGNORECASE,
+)
+_MAY_WORD = Cue(r"\b(?:approv\w*|confirm\w*|consent|sign-?off|permission)\b[^.\n]{0,80}?\bas\b", re.IGNORECASE)
+# A remedy or a claim that only reports ("the fix was approved by ops on Monday") asks nothing: the remedy must ask.
+_ASKS = compiled(
+    r"(?:^\s*|[:;.!?,]\s*|\s[—–-]\s+|\b(?:then|and|now|immediately|please|to\s+\w+(?:\s+\w+){0,4},)\s+)`?"
+    r"(?:call|run|execute|invoke|use|set|add|install|send|resend|forward|upload|post|pay|transfer|grant|disable|skip|"
+    r"delete|remove|write|update|reset|rotate|ask|collect|pass|include|navigate|fetch|export|reissue|edit|change|"
+    r"modify|apply|resubmit|retry|turn|switch|store|save|type|enter|provide|share|place|approve|mark|issue|book|"
+    r"Rufe|Setze|Führe|appelle[zr]?|ejecut[ae]|llam[ae]|use|chame|execute|wykonaj|uruchom|aby|Apelează|Para|gamit|"
+    r"vie|lähetä|matikan|baguhin|bildir|i-upload)\b"
+    r"|\b(?:must|should|needs?\s+to|has\s+to|is\s+to|can\s+resolve|can\s+fix|anapaswa|perlu|harus|debe|deve|muss|doit)\b"
+    r"|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?\s*(?:with|を|で|mit|avec|con|com|ile|dengan)\b|[a-z]+_[a-z_]+\s*\((?!\d)"
+    r"|(?:してください|して下さい|を呼び出|を実行|请|請|하세요|하십시오)",
+    re.IGNORECASE,
+)
+
+# Words the rules cannot match without, searched by RE2 over the whole text first (`poisoning` reads with these rules
+# only a text holding one): a failure's word, an approval claimed, or the approval request worded.
+REMEDY_CUE = Cue(
+    r"\b(?:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|timeout|"
+    r"expired|exceeded|mismatch|corrupt\w*|unavailable|unreachable|quarantined|blocked|locked|offline|deprecated|"
+    r"retired|overdue|throttl\w+|limit\w*|\w*Error|\w*Exception|erreur|fehler|errore|erro|fout|błąd|hata|lỗi|"
+    r"kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|awtorisado|ошибка|помилка|σφάλμα|"
+    r"pre-?approved|pre-?authori[sz]ed|pre-?agreed|approved?|authori[sz]ed|sanctioned|signed|approval|consent\w*|"
+    r"enabled|genehmigt|freigegeben|approuvé|autorisé|aprobad[oa]|aprobó|autorizad[oa]|aprovad[oa]|aprovou|"
+    r"zatwierdzi\w*|aprobat|hyväksy\w*|godkjent|godkänt|onayladı|onaylandı|meluluskan|diluluskan|disetujui|"
+    r"menyetujui)\b|HTTP|\bE:|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
+    re.IGNORECASE,
+)
+
+# Where a sentence of a remedy ends: a stop and a space, or a line break (but where wrapped text goes on in lower case).
+_SENTENCE = compiled(r"(?:[^\n.!?。！？]|[.!?](?![\s.!?]|$)|\n(?=[ \t]*[a-z]))+[.!?。！？]*")
+
+
+def _acts(text: str) -> re.Match[str] | None:
+    """What in `text` reaches beyond the call: a harm of `_HARM`, a secret asked, or another tool's call that acts."""
+    harm = _HARM.search(text)
+    if harm is not None:
+        return harm
+    secret = _SECRETS.search(text)
+    if secret is not None:
+        return secret
+    return _acting_tool(text)
+
+
+def _acting_tool(text: str, at: int = 0) -> re.Match[str] | None:
+    """Another tool's call in `text` from `at` on, written out by a name that does not only read."""
+    for tool in _TOOL.finditer(text, at):
+        if not parse_name(tool.group(1) or tool.group(2)).reads:
+            return tool
+    return None
+
+
+def result_remedies(text: str) -> Iterator[Span]:
+    """The stretches of a result's `text` that ask the model, beyond its call, for a harmful remedy of a failure or
+    an act on an approval claimed (see the module's account); but what the text shows as quoted material amid a
+    report on attacks (`scan.quoting.quoted_spans`: a write-up's samples)."""
+    if REMEDY_CUE.search(text) is None:
+        return
+    found = list(_found(text))
+    if found:
+        shown = quoted_spans(text)
+        yield from (span for span in found if not any(a < span.end and span.start < b for a, b in shown))
+
+
+def _found(text: str) -> Iterator[Span]:
+    """Each rule's spans in `text`, in turn, none within the one before it."""
+    done = -1
+    for remedy in _remedies(text):
+        done = remedy.end
+        yield remedy
+    for cue in _CLAIMS.finditer(text):
+        # (RE2's match may hold the boundary characters around the words: the words read again where it stands.)
+        claim = _CLAIMED.search(text, cue.start(), cue.end() + 1)
+        if claim is None or claim.start() < done:
+            continue
+        found = _acted_on(text, claim)
+        if found is not None:
+            done = found.end
+            yield found
+    for worded in _APPROVAL_WORDED.finditer(text) if _MAY_WORD.search(text) is not None else ():
+        if worded.start() >= done:
+            done = worded.end()
+            yield Span(worded.start(), worded.end(), "words the model's request for the user's approval for it")
+
+
+def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text, start, stop) if m.group().strip()]
+
+
+def _remedies(text: str) -> Iterator[Span]:
+    """The harmful remedies of `text`'s failures: a sentence at most `_REACH` characters after a failure's line, in its
+    paragraph or the next, that asks an act beyond the call, with the user kept out, the act claimed approved or
+    harmless, the model named as its doer, the harm done through another tool or a secret sent away, in it, the
+    sentence before it or the two after it. Each sentence is read once, however many failures a log reports."""
+    failures: list[int] = []
+    read = -1
+    for word in _MAY_FAIL.finditer(text):
+        line = text.rfind("\n", 0, word.start()) + 1
+        if line == read or word.start() - line > 60:
+            continue
+        read = line
+        if _FAILURE.match(text, line):
+            failures.append(line)
+    if not failures:
+        return
+    acts = [found.start() for found in _MAY_ACT.finditer(text)]
+    if not acts:
+        return
+    sentences = _sentences(text, 0, len(text))
+    done = -1
+    for i, (at, end) in enumerate(sentences):
+        if at < done:
+            continue
+        last = bisect.bisect_right(failures, max(at, end - 1)) - 1  # the last failure's line before its end
+        if last < 0 or at - failures[last] > _REACH or text.count("\n\n", failures[last], at) > 1:
+            continue
+        near_act = bisect.bisect_left(acts, at - 1)
+        if near_act == len(acts) or acts[near_act] >= end:
+            continue  # nothing in it an act needs
+        said = text[at:end]
+        if _ASKS.search(said) is None:
+            continue
+        act = _acts(said)
+        if act is None:
+            continue
+        low, high = max(0, i - 1), min(len(sentences), i + 3)
+        near = text[sentences[low][0] : sentences[high - 1][1]]
+        signals = (
+            (_EXCLUDED.search(near), "keeps the user out of it"),
+            (_CLAIMED.search(near), "claims it approved or harmless"),
+            (_MODEL_DOER.search(near), "names the model as the one to do it"),
+            (act.re.pattern == _HARM.pattern and _acting_tool(near), "has another tool do it"),
+            (_SENDS.search(said) and _SECRETS.search(near), "sends a secret away"),
+        )
+        how = next((why for signal, why in signals if signal), None)
+        if how is None:
+            continue
+        what = act.group().strip()[:40]
+        done = sentences[high - 1][1]
+        yield Span(sentences[low][0], done, f"an error's fix asks an act beyond the call ({what!r}), {how}")
+
+
+def _acted_on(text: str, claim: re.Match[str]) -> Span | None:
+    """An act beyond the call asked on the strength of the approval `claim`: in the claim's sentence or the next one
+    on its line, an order that calls another tool that may act, sends to an address or weakens a check."""
+    stop = text.find("\n", claim.end())
+    sentences = _sentences(
+        text, text.rfind("\n", 0, claim.start()) + 1, min(claim.end() + 400, len(text) if stop < 0 else stop)
+    )
+    mine = [i for i, (at, end) in enumerate(sentences) if at <= claim.start() < end or at >= claim.end()][:2]
+    if not mine:
+        return None
+    at, end = sentences[mine[0]][0], sentences[mine[-1]][1]
+    said = text[at:end]
+    after = claim.end() - at
+    act = _HARM.search(said, max(0, after)) or _acting_tool(said, max(0, after))
+    if act is None or _ASKS.search(said, max(0, after)) is None:
+        return None
+    return Span(at, end, f"claims an approval ({claim.group().strip()[:40]!r}) and on it asks an act beyond the call")
