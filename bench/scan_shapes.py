@@ -19,6 +19,9 @@ a worker, with its engines' larger budgets: `scan.workers.widen_engines`); the C
 result's scan, warm (every result scanned once before any clock) as p50 / p95 /
 max, and cold: the first scan in a new process (after its imports), the lazy
 sets and forms built on first use included, in ``--cold`` processes of each size;
+with ``--new N``, N results of 100 KB of package pages the process has not read
+(what a worker pays for a page new to it: the automata's states it has not built),
+each scanned at its first read and then again, as p50 / p90;
 the synthetic "prose" shape beside them, and the resident memory once every real
 result was scanned.
 
@@ -26,7 +29,7 @@ Usage::
 
     python bench/scan_shapes.py [--rounds N] [--only SUBSTRING] [--hostile] [--rss --corpus DIR]
         [--format text|json]
-    python bench/scan_shapes.py --real [--cold N] [--format text|json]
+    python bench/scan_shapes.py --real [--cold N] [--new N] [--format text|json]
 """
 
 from __future__ import annotations
@@ -271,8 +274,10 @@ def cold(text: str) -> dict[str, float]:
     return json.loads(done.stdout)
 
 
-def real(colds: int) -> dict[str, Any]:
-    """Warm and cold CPU per real-prose result of each size, beside the synthetic prose shape at the same size."""
+def real(colds: int, news: int = 0) -> dict[str, Any]:
+    """Warm and cold CPU per real-prose result of each size, beside the synthetic prose shape at the same size;
+    with `news`, that many results of 100 KB of package pages the process has not read, each scanned at its first
+    read and again."""
     widen_engines()  # a result of more than 1 KB is scanned in a worker, with a worker's engines
     streams = real_texts()
     report: dict[str, Any] = {"characters": {name: len(text) for name, text in streams.items()}, "sizes": {}}
@@ -300,8 +305,30 @@ def real(colds: int) -> dict[str, Any]:
             "cold": _percentiles([c["first_ms"] for c in firsts]) if firsts else None,
             "cold_rss_mb": round(max(c["rss_mb"] for c in firsts), 1) if firsts else None,
         }
+    if news:
+        size = REAL_SIZES["100 KB"]
+        text = streams["pages"]
+        fresh = [text[at : at + size] for at in range(0, len(text) - size + 1, size)][8 : 8 + news]
+        first = [_cpu_ms(page) for page in fresh]  # (the first 8 are among the warm results above)
+        again = [_cpu_ms(page) for page in fresh]
+        report["new_100kb"] = {"new": _tail(first), "read_again": _tail(again)}
     report["rss_mb_after_all"] = round(_rss_mb(), 1)
+    report["peak_rss_mb"] = round(_peak_rss_mb(), 1)
     return report
+
+
+def _tail(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "n": len(ordered),
+        "p50_ms": round(statistics.median(ordered), 2),
+        "p90_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))], 2),
+    }
+
+
+def _peak_rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
 
 
 def print_real(report: dict[str, Any]) -> None:
@@ -322,7 +349,12 @@ def print_real(report: dict[str, Any]) -> None:
                 f"process), RSS {row['cold_rss_mb']} MB"
             )
         print(f"{'':8} slowest: {'; '.join(row['slowest'])}")
-    print(f"RSS after every real result scanned: {report['rss_mb_after_all']} MB")
+    if "new_100kb" in report:
+        for label, row in report["new_100kb"].items():
+            print(
+                f"100 KB package pages not read before, {label}: n {row['n']} p50 {row['p50_ms']} p90 {row['p90_ms']}"
+            )
+    print(f"RSS after every real result scanned: {report['rss_mb_after_all']} MB (peak {report['peak_rss_mb']} MB)")
 
 
 def main() -> int:
@@ -336,9 +368,10 @@ def main() -> int:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--real", action="store_true", help="real prose (manual pages, packages' pages) instead")
     parser.add_argument("--cold", type=int, default=5, help="with --real: new processes per size for the cold scan")
+    parser.add_argument("--new", type=int, default=0, help="with --real: 100 KB results of pages not read before")
     args = parser.parse_args()
     if args.real:
-        real_report = real(args.cold)
+        real_report = real(args.cold, args.new)
         if args.format == "json":
             json.dump(real_report, sys.stdout, indent=2)
             print()

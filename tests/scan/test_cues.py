@@ -193,3 +193,57 @@ def test_a_group_of_cues_is_read_in_one_pass_where_their_ascii_engines_read() ->
     assert cues._any_set(group) is not None
     honest = "Install the package, then restart the service. " * 2000
     assert cues.any_match(group, honest) is False
+
+
+def _long_texts() -> list[str]:
+    """Texts of more than `cues.SPLIT_LENGTH` characters, which a large cue is searched in by its parts: the
+    cases' texts joined, in ASCII, with typographic punctuation and beyond Latin-1."""
+    texts = _ascii_sentences()
+    joined = ["\n\n".join(texts[at : at + 200]) for at in range(0, len(texts), 997)]
+    joined = [text for text in joined if len(text) >= 4 * cues.SPLIT_LENGTH][:6]
+    return [
+        *joined,
+        *(_typographic(text) for text in joined[:2]),
+        *(text.replace(" the ", " \u0434\u0430 ").replace("e", "\u00e9") for text in joined[:3]),
+        "AI assistant, " * 400 + "\u00e9",  # a match at every few characters
+        "\n" * 3000 + "caf\u00e9",
+    ]
+
+
+def test_a_long_text_is_searched_by_a_large_cues_parts_with_every_match_the_whole_finds() -> None:
+    # A cue of many branches reads a long text by runs of its branches (each automaton's states few enough to be
+    # kept from one page to the next), then its whole pattern where the first of them starts: the same matches,
+    # groups and positions as one search of the whole.
+    large = [cue for cue in cues._ALL if cue._utf8_parts]
+    assert orders._RESULT_CUES in large
+    assert orders.CALLED in large
+    for cue in large:
+        for text in _long_texts():
+            assert len(text) >= cues.SPLIT_LENGTH
+            engine, read = cue._for(text)
+            found = [(m.span(), m.pos, m.endpos, m.groups()) for m in cue.finditer(text)]
+            whole = [(m.span(), m.pos, m.endpos, m.groups()) for m in engine.finditer(read)]
+            assert found == whole, (cue.pattern[:60], text[:60])
+            first, expected = cue.search(text), engine.search(read)
+            assert (first and (first.span(), first.groups())) == (expected and (expected.span(), expected.groups()))
+
+
+def test_a_long_ascii_text_is_searched_by_parts_without_building_a_cues_utf8_automaton() -> None:
+    cue = copy.copy(orders.CALLED)
+    for name in ("_engine", "_ascii", "_utf8_parts", "_ascii_parts"):
+        cue.__dict__.pop(name, None)
+    text = "Install the package, then restart the service. " * 100 + "Hey agent, archive the folder."
+    assert [m.span() for m in cue.finditer(text)] == [m.span() for m in cue._ascii.finditer(text)]
+    assert cue._ascii_parts
+    assert "_engine" not in cue.__dict__
+    assert "_utf8_parts" not in cue.__dict__
+
+
+def test_a_long_text_has_a_cue_of_a_group_exactly_when_one_of_them_matches() -> None:
+    from hintgate.scan.triggers import LATER
+
+    group = (orders.CALLED, LATER, orders._RESULT_CUES)
+    assert cues._any_set(group) is not None
+    for text in _long_texts():
+        for shown in (text, text.replace("AI", "A.I.").replace("agent", "a.gent")):
+            assert cues.any_match(group, shown) == any(cue.search(shown) is not None for cue in group), shown[:60]

@@ -24,6 +24,7 @@ judgement, slower).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -67,6 +68,24 @@ class Cue:
         pattern = for_ascii(_rewritten(self.pattern))
         return None if pattern is None else _re2(pattern, self.flags, latin1=True)
 
+    @functools.cached_property
+    def _utf8_parts(self) -> tuple[Any, ...]:
+        """RE2 engines of runs of the top-level branches of `_engine`'s pattern, which a long text is searched by
+        (`_split_matches`); empty where there are none (`_split`)."""
+        return _split(self._engine, self.flags, latin1=False)
+
+    @functools.cached_property
+    def _ascii_parts(self) -> tuple[Any, ...]:
+        """The same of `_ascii`'s pattern."""
+        return _split(self._ascii, self.flags, latin1=True)
+
+    def _parts(self, engine: Any, read: str | bytes) -> tuple[Any, ...]:
+        """The parts `read` is searched by with `engine` (one of the cue's): none for a text shorter than
+        `SPLIT_LENGTH`, whose states the whole automaton keeps."""
+        if len(read) < SPLIT_LENGTH:
+            return ()
+        return self._ascii_parts if engine is self._ascii else self._utf8_parts
+
     def _for(self, text: str) -> tuple[Any, str | bytes]:
         """The engine for `text` and the text it reads: the ASCII engine reads ASCII text, and text whose only
         characters beyond ASCII are ones every cue reads as it reads NUL, through its stand-in (`stand_in`)."""
@@ -87,6 +106,9 @@ class Cue:
         engine, read = self._for(text)
         if engine is self._ascii and not _found(engine, read):
             return None
+        parts = self._parts(engine, read)
+        if parts:
+            return _on(next(_split_matches(engine, parts, read), None), text, read)
         return _on(engine.search(read), text, read)
 
     def match(self, text: str) -> Any:
@@ -99,9 +121,119 @@ class Cue:
         engine, read = self._for(text)
         if engine is self._ascii and not _found(engine, read):
             return iter(())
+        parts = self._parts(engine, read)
+        if parts:
+            found = _split_matches(engine, parts, read)
+            return found if read is text else (_on(match, text, read) for match in found)
         if read is text:
             return iter(engine.finditer(text))
         return (_on(found, text, read) for found in engine.finditer(read))
+
+
+SPLIT_LENGTH = 2048
+"""From this length on, a text is searched for a large cue by its parts (`Cue._parts`, `_split_matches`)."""
+
+SPLIT_PATTERN = 4000
+"""The shortest cue pattern (RE2's, in characters or bytes) split into parts. A part more is a pass more over the
+text: on text whose states the whole automaton keeps (a page read again, a repeated shape) the parts cost more
+than the whole, so only the largest cues are split (7 of them, 66 parts for UTF-8)."""
+
+PART_BYTES = 800
+"""The most pattern a part of a cue holds (its branches', in bytes; a longer branch is a part alone). RE2's DFA
+state for an alternation is the product of its branches' states: a branch that counts the words since a line's
+start (`(?:[\\w-]+\\s+){0,3}?`) or reads on to a character (`[^.\\n]{0,60}?`) runs beside all the others, and on
+prose the joined automaton of `orders._RESULT_CUES` or `vocatives.CALLED` (92 and 38 branches) meets states it has
+not built on every new page: 30-45 ms of CPU a new 100 KB page each, against 2 ms for one it has read. Parts of
+a few branches each meet states they have built: the same page read by all of them, 2.6-4.4 ms."""
+
+
+def _split(engine: Any, flags: int, *, latin1: bool) -> tuple[Any, ...]:
+    """RE2 engines, each of a run of the top-level branches of RE2's `engine`'s pattern (together, every branch in
+    order), compiled as `engine` is; empty when `engine` is not RE2's, when its pattern is shorter than
+    `SPLIT_PATTERN` or has too few branches to split, or when a branch sets a flag for those after it (`(?i)`
+    alone: a part would not read them so)."""
+    pattern = getattr(engine, "_pattern", None)
+    if pattern is None or not hasattr(engine, "_regexp") or len(pattern) < SPLIT_PATTERN:
+        return ()
+    source = pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern
+    if flags & re.MULTILINE:
+        source = source[len("(?m:") : -1]
+    if _BARE_FLAGS.search(source):
+        return ()
+    runs: list[str] = []
+    for branch in branches(source):
+        size = len(branch.encode("utf-8"))
+        if runs and len(runs[-1].encode("utf-8")) + 1 + size <= PART_BYTES:
+            runs[-1] += "|" + branch
+        else:
+            runs.append(branch)
+    if len(runs) < 2:
+        return ()
+    parts = tuple(_re2(run, flags, latin1=latin1) for run in runs)
+    return () if any(part is None for part in parts) else parts
+
+
+_BARE_FLAGS = re.compile(r"\(\?[a-zA-Z-]*\)")
+
+
+def _split_matches(engine: Any, parts: tuple[Any, ...], read: str | bytes) -> Iterator[Any]:
+    """What `engine.finditer(read)` yields, the same matches (RE2's binding's own loop, its spans and offsets),
+    with each search from a position made by `parts`: the leftmost start any part matches at from there (each
+    part's next start kept while it lies ahead), then `engine`'s match anchored at that start. The union of the
+    parts is `engine`'s pattern, so a match starts nowhere before that start, and RE2's match there is the one its
+    search from the position would give (the leftmost start, and the branch it prefers there)."""
+    import re2
+    from re2 import _re2  # type: ignore[attr-defined]  # the compiled binding, missing from the stubs
+
+    match: Any = re2._Match  # the binding's match (its constructor typed apart in the stubs)
+    unanchored, anchored = _re2.RE2.Anchor.UNANCHORED, _re2.RE2.Anchor.ANCHOR_START
+    wide = isinstance(read, str)
+    raw = read.encode("utf-8") if isinstance(read, str) else read
+    end = len(raw)
+    none = end + 1  # a part that matches nowhere from where it was searched
+    ahead = [-1] * len(parts)  # each part's leftmost start from where it was last searched (valid while >= pos)
+    pos = 0
+    decoded = {0: 0}
+    last = 0
+    while True:
+        start = none
+        for i, part in enumerate(parts):
+            if ahead[i] < pos:
+                ahead[i] = part._regexp.Match(unanchored, raw, pos, end)[0][0]
+                if ahead[i] < 0:
+                    ahead[i] = none
+            start = min(start, ahead[i])
+        if start == none:
+            return
+        spans = engine._regexp.Match(anchored, raw, start, end)
+        if spans[0] == _NULL_SPAN:  # pragma: no cover - a part matches there, so the whole does
+            spans = engine._regexp.Match(unanchored, raw, pos, end)
+            if spans[0] == _NULL_SPAN:
+                return
+        if wide:
+            offsets = sorted(set(itertools.chain(*spans)))
+            if offsets[0] == -1:
+                offsets = offsets[1:]
+            decoded = {last: decoded[last]}
+            for offset in offsets:
+                decoded[offset] = decoded[last] + _re2.BytesToCharLen(raw, last, offset)
+                last = offset
+            yield match(engine, read, 0, len(read), [_decoded(span, decoded) for span in spans])
+        else:
+            yield match(engine, read, pos, len(read), spans)  # (the binding's loop over bytes gives its position)
+        if pos == end:
+            return
+        if pos == spans[0][1]:
+            pos += _re2.CharLenToBytes(raw, pos, 1) if wide else 1
+        else:
+            pos = spans[0][1]
+
+
+_NULL_SPAN = (-1, -1)
+
+
+def _decoded(span: tuple[int, int], decoded: dict[int, int]) -> tuple[int, int]:
+    return span if span == _NULL_SPAN else (decoded[span[0]], decoded[span[1]])
 
 
 def _found(engine: Any, read: str | bytes) -> bool:
