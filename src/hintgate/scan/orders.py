@@ -57,6 +57,7 @@ from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
+from hintgate.scan.voice import SERVES
 
 __all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 
@@ -2940,7 +2941,7 @@ def result_cue(text: str) -> bool:
 _RESULT_SETS = (
     (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST, MAY_HAND),
     (USER_TURN, CALLS),
-    (CALLED, KEYED),
+    (CALLED, KEYED, SERVES),
 )
 
 
@@ -2953,13 +2954,37 @@ _SAMPLE_MEMBER = compiled(
 )
 
 
-def judge_result(text: str) -> list[Order]:
-    """The sentences of a tool result judged orders to the model, read around each cue an order needs."""
+def _quoted_at(text: str, at: int) -> bool:
+    """Whether a quotation is open at `at` in its line (`"ignore your instructions"` is quoted, not said)."""
+    return quotation_open(text[text.rfind("\n", 0, at) + 1 : at])
+
+
+# What a passage that turns to its reader as the model (`scan.voice`) must ask for an order: a reach beyond the text.
+_VOICED_REACH = frozenset({"secret", "context", "destination", "tool", "approval", "user-view", "exec", "destroy"})
+
+
+def _voiced(passage: str, context: _Context, *, proxied: bool) -> tuple[str, tuple[str, ...], bool, str] | None:
+    """A passage that turns to its reader as the model serving a user (`scan.voice`), judged as said to the model,
+    when what it asks reaches beyond the text (`_VOICED_REACH`): its reader's conduct alone (an act, its user or its
+    reply spoken of) is what a page asks a person too."""
+    verdict = _judge_sentence(passage, context, addressed=True, proxied=proxied)
+    if verdict is None or not verdict[2] or not set(verdict[1]) & _VOICED_REACH:
+        return None
+    if verdict[3].startswith("speaks to the model about its"):
+        return None
+    return "model", verdict[1], True, f"{verdict[3]}; turns to its reader as the model serving a user"
+
+
+def judge_result(text: str, *, voiced: bool = True) -> list[Order]:
+    """The sentences of a tool result judged orders to the model, read around each cue an order needs (`voiced`:
+    also where a passage turns to its reader as the model serving a user, `scan.voice`: a result's change of voice,
+    which a definition, written for the model, has none of)."""
     text = _unemphasised(_words_joined_apart(text))
     error = _is_error(text)
     context = _Context(None, frozenset(), True, None, False, error=error)
     spans: list[tuple[int, int, bool]] = []
     proxied: set[int] = set()  # the starts of sentences after one that names a go-between (`_go_between`)
+    turned: set[int] = set()  # the starts of passages that turn to their reader as the model (`scan.voice`)
     last_end = -1
     fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
     found = (
@@ -2971,6 +2996,7 @@ def judge_result(text: str) -> list[Order]:
         MAY_ADMIT.finditer(text),
         MAY_REQUEST.finditer(text),
         MAY_HAND.finditer(text),
+        (m for m in SERVES.finditer(text) if voiced and not _quoted_at(text, m.start())),
     )
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
@@ -2996,6 +3022,8 @@ def judge_result(text: str) -> list[Order]:
         spans.append((start, end, False))
         last_end = end
         passage = text[start:end]
+        if voiced and any(not _quoted_at(passage, m.start()) for m in SERVES.finditer(passage)):
+            turned.add(start)
         if (
             _addressed(passage, _TO_MODEL.search(passage) or called(passage)) is not None
             or model_identity(passage) is not None
@@ -3037,6 +3065,8 @@ def judge_result(text: str) -> list[Order]:
     orders = []
     for start, end, addressed in spans:
         verdict = _judge_sentence(text[start:end], context, addressed=addressed, proxied=start in proxied)
+        if start in turned and not addressed and (verdict is None or not verdict[2]):
+            verdict = _voiced(text[start:end], context, proxied=start in proxied) or verdict
         if verdict is not None:
             addressee, targets, high, why = verdict
             orders.append(Order(start, end, addressee, targets, high, why))

@@ -1581,7 +1581,7 @@ def _judged_near_the_model(text: str) -> Iterator[Order]:
         else:
             stretches.append([start, end])
     for start, end in stretches:
-        for order in judge_result(text[start:end]):
+        for order in judge_result(text[start:end], voiced=False):
             yield dataclasses.replace(order, start=order.start + start, end=order.end + start)
 
 
