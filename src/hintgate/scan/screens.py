@@ -121,7 +121,7 @@ def _relaxed(pattern: str, flags: int) -> str | None:
     if flags & ~_KEPT_FLAGS:
         return None
     out: list[str] = []
-    pattern_text = _UNICODE_ESCAPE.sub(lambda m: f"\\x{{{m.group(1)}}}", pattern)
+    pattern_text = _UNICODE_ESCAPE.sub(_unescaped, pattern)
     items = list(pieces(pattern_text))
     i = 0
     while i < len(items):
@@ -202,6 +202,16 @@ _DROPPED = frozenset({"^", "$", "\\b", "\\B", "\\A", "\\Z", "\\z"})
 # Python's ASCII whitespace: RE2's `\s` is [\t\n\f\r ].
 _SPACE = r"\t-\r\x1c-\x1f "
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    """A `\\uXXXX` escape as RE2 reads it: an ASCII code point as `\\x{..}`, any other as the character itself, so
+    that it is read as Latin-1 as a character written out is (one beyond Latin-1 cannot match in ASCII text and is
+    read as a byte that stands for it; as `\\x{..}` it made RE2 refuse the whole family's screen)."""
+    code = int(escape.group(1), 16)
+    return f"\\x{{{escape.group(1)}}}" if code < 0x80 else chr(code)
+
+
 _REPEAT = re.compile(r"\{(\d+)(?:,(\d*))?\}")
 # Letters beyond ASCII that Python's engine, ignoring case, matches with ASCII letters: as those letters (in ASCII
 # text they can only match those; a pattern not ignoring case then reads a little more than it should).
