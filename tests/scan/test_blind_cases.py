@@ -9,11 +9,11 @@ blind_final31 and blind_final32 (its fifth), then blind_final33 and blind_final3
 blind_final35 and blind_final36 (its seventh), then blind_final37 and blind_final38 (written on 2026-12-01),
 then blind_final39 and blind_final40 (its second round), then blind_final41 and blind_final42 (its third),
 then blind_final43 and blind_final44 (written on 2026-12-02), then blind_final45 and blind_final46 (its third
-round), then blind_final47 and blind_final48 (its fourth) were held out while the rules of their round were
-written and are released since; blind_dev5, written blind in the seventh round for honest tool definitions, was
-read while that round's rules were written. The
-floors below sit one case under what the scan scored on each when it was added or at a round's end (raised as
-the rules improved, never lowered), so a change that loses a class there fails.
+round), then blind_final47 and blind_final48 (its fourth), then blind_final49 and blind_final50 (its fifth) were
+held out while the rules of their round were written and are released since; blind_dev5, written blind in the
+seventh round for honest tool definitions, was read while that round's rules were written. The floors below sit
+one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
+never lowered), so a change that loses a class there fails.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ SIZES = {
     "blind_final46": 310,
     "blind_final47": 310,
     "blind_final48": 310,
+    "blind_final49": 310,
+    "blind_final50": 310,
 }
 SETS = tuple(SIZES)
 
@@ -154,6 +156,9 @@ FLOORS = {
     # Held out through the fourth round of 2026-12-02, added at what its last rules scored.
     "blind_final47": (0.72, 0.04, 0.75, 0.04),
     "blind_final48": (0.67, 0.05, 0.62, 0.05),
+    # Held out through the fifth round of 2026-12-02, added at what its last rules scored.
+    "blind_final49": (0.66, 0.08, 0.60, 0.03),
+    "blind_final50": (0.53, 0.06, 0.49, 0.03),
 }
 
 
