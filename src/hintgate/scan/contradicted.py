@@ -267,7 +267,8 @@ def _denied(claim: str, rest: str) -> str | None:
     None."""
     for denial in _DENIAL.finditer(claim):
         word = denial.group("what")
-        if word.lower() in _LITTLE:
+        contrast = denial.group().lower().startswith("not") and _CONTRAST.search(claim, 0, denial.start()) is not None
+        if word.lower() in _LITTLE or contrast:
             continue
         stem = re.escape(word[: max(_STEM + 1, len(word) - 3)])
         for found in re.finditer(rf"(?<![^\W\d_]){stem}", rest, re.IGNORECASE):
@@ -276,6 +277,9 @@ def _denied(claim: str, rest: str) -> str | None:
     return None
 
 
+# A "not" set after a comma contrasts what it follows with another ("use their procedures, not Mozilla's"): it denies
+# nothing the data could affirm.
+_CONTRAST = compiled(r",\s*$")
 # A denial just before a word: the data says it is not so too ("no detentions", "not shared").
 _NEGATED_BEFORE = compiled(
     r"(?:\b(?:no|never|not|none|nothing|zero|without|ningún|ninguna|nunca|nessun[oa]?|mai|kein(?:e|en)?|nie)\b|"
