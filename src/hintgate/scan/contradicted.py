@@ -189,10 +189,10 @@ _MAY_HIDE = Cue(
 _NEAR = 200
 """How far after a saying a showing forbidden is its own (the same sentence or the next)."""
 _REACH = 1500
-_LINE = 400
-"""How far back a saying's line is read for a quotation open or words about attacks (a line can be a whole text)."""
 """How far on either side of a saying its data is read: the record it stands in (a page's far parts are other
 records, and reading them for every saying would cost a long text's length for each)."""
+_LINE = 400
+"""How far back a saying's line is read for a quotation open or words about attacks (a line can be a whole text)."""
 
 
 def contradicted_claims(text: str) -> Iterator[Span]:
