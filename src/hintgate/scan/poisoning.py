@@ -3382,16 +3382,7 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
     description = tool.get("description") if isinstance(tool.get("description"), str) else ""
     job = f"{head} {description}"
     high = {finding.path for finding in findings if finding.level is Level.HIGH}
-    said: list[tuple[str, str, str]] = []  # (parameter, path, text)
-    for param, spec in properties.items():
-        if not _mapping(spec):
-            continue
-        for key in ("description", "title"):
-            if not isinstance(spec.get(key), str):
-                continue
-            path = _join("inputSchema.properties", str(param)) + f".{key}"
-            if path not in high:
-                said.append((str(param), path, spec[key]))
+    said = [(param, path, text) for param, path, text in _parameter_texts(properties) if path not in high]
     out = []
     # One look at the parameters' texts joined: most name no place beyond the call in any of them.
     if said and may_name_a_place("\n".join(text for _, _, text in said)):
@@ -3414,6 +3405,35 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
                 out.append(_foreign_finding("", shifted, description, "description", name))
                 break
     return out
+
+
+def _parameter_texts(
+    properties: Mapping[Any, Any], prefix: str = "inputSchema.properties", depth: int = 0
+) -> Iterator[tuple[str, str, str]]:
+    """(parameter, path, text) of each text that says what a parameter carries: its description and title, and the
+    values it shows as its default or examples (a value is what the model copies into the call); then the same of
+    the properties of an object parameter, or of its array's items, down to `_PARAMETER_DEPTH` levels."""
+    for param, spec in properties.items():
+        if not _mapping(spec):
+            continue
+        here = _join(prefix, str(param))
+        for key in ("description", "title", "default"):
+            if isinstance(spec.get(key), str):
+                yield str(param), f"{here}.{key}", spec[key]
+        examples = spec.get("examples")
+        if isinstance(examples, list):
+            for at, example in enumerate(examples):
+                if isinstance(example, str):
+                    yield str(param), f"{here}.examples[{at}]", example
+        if depth >= _PARAMETER_DEPTH:
+            continue
+        items = spec.get("items")
+        for inner, under in ((spec, here), (items, f"{here}.items")):
+            if _mapping(inner) and _mapping(inner.get("properties")):
+                yield from _parameter_texts(inner["properties"], f"{under}.properties", depth + 1)
+
+
+_PARAMETER_DEPTH = 3
 
 
 def _sentences_naming(text: str, params: list[str]) -> Iterator[tuple[int, int]]:

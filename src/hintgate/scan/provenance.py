@@ -14,7 +14,11 @@ user's request:
   saw during the task;
 - **the process environment**: its environment variables (`printenv`);
 - **the user's secrets**: their password, session cookies, refresh token or
-  seed phrase, as the value of a geocoder's key or a chart's option.
+  seed phrase, as the value of a geocoder's key or a chart's option;
+- **the model's instructions**: its system prompt, its instructions or its
+  tool list, named as the model's ("your system prompt", "the guidance you
+  were given", "the tools available to you"): the model's context, never a
+  value of the user's request.
 
 A tool whose own job (its name, title and description) speaks of that place
 takes such data honestly: a chat exporter takes the conversation, an
@@ -70,6 +74,13 @@ _CONVERSATION = (
     r"|\b(?:en|de)\s+(?:la|esta|cette|le)\s+(?:conversación|conversation|conversa|charla|chat)\b"
     r"|\b(?:im|in\s+diesem|aus\s+dem)\s+(?:Gespräch|Chat|Chatverlauf|Verlauf)\b|\bChatverlauf\b|\bhistorial\s+del?\s+chat\b"
     r"|\bnella\s+conversazione\b|\bna\s+conversa\b"
+    # the session's content by a noun for it: "the message history of this session", "the last 20 messages of the
+    # current conversation", "every memo or email from this conversation"
+    r"|\b(?:messages?|history|histories|contents?|texts?|transcripts?|logs?|turns|exchanges|e-?mails?|memos?|"
+    r"documents?|everything)\s+(?:\w+\s+){0,2}?(?:of|from|in)\s+(?:this|the\s+current|the\s+ongoing|the\s+present|our)"
+    r"\s+(?:\w+\s+)?(?:conversation|chat|session|dialog(?:ue)?|thread)\b"
+    r"|\b(?:last|latest|most\s+recent|recent)\s+(?:\d+\s+|\w+\s+)?(?:user\s+)?(?:messages|turns|prompts|exchanges)\s+"
+    r"(?:of|from|in)\s+(?:the|this|our)\b"
 )
 # Another tool's or server's output: "returned by any tool", "the response of the previous call", "other servers'".
 _TOOLS = (
@@ -95,6 +106,18 @@ _ENVIRONMENT = (
     r"|\b(?:process|shell|system)(?:'s)?\s+environment\b|\bUmgebungsvariablen\b|\bvariables?\s+de\s+entorno\b"
     r"|\bvariables?\s+d'environnement\b"
 )
+# The model's own instructions and tools, which no tool's parameter carries: they are the model's context, not the
+# user's request. Named as the model's ("your system prompt", "the system guidance you were given", "the tools
+# available to you"); a system prompt the user wrote, or one for a bot the tool configures, is not the model's.
+_INSTRUCTIONS = (
+    r"\byour\s+(?:own\s+|full\s+|current\s+|complete\s+|original\s+|hidden\s+|initial\s+|exact\s+)*"
+    r"(?:system\s+(?:prompts?|messages?|instructions|guidance|rules)|(?:initial|original|hidden)\s+instructions|"
+    r"tool\s+(?:list|inventory|catalog(?:ue)?|definitions|schemas?)|(?:list\s+of\s+)?(?:available\s+)?tools)\b"
+    r"|\b(?:system|deployment|developer|operator)\s+(?:\w+\s+)?(?:prompts?|messages?|instructions|guidance|rules)\s+"
+    r"(?:that\s+)?you\s+(?:were|have\s+been|are)\s+(?:given|provided|told|sent|running\s+with)\b"
+    r"|\b(?:names?|list|inventory|catalog(?:ue)?)\s+of\s+(?:all\s+)?(?:the\s+|your\s+)?(?:\w+\s+)?tools\s+"
+    r"(?:available\s+to\s+you|you\s+(?:have|can\s+(?:use|call|see)))\b"
+)
 # The user's secrets, which no call needs as its input unless the tool's job is to handle them.
 _SECRETS = (
     r"\b(?:the\s+)?(?:user|customer|account\s+holder|owner|client)'?s?'?\s+(?:own\s+|current\s+|full\s+|active\s+|"
@@ -109,6 +132,7 @@ _PLACES = (
     ("tools", compiled(_TOOLS, re.IGNORECASE)),
     ("working set", compiled(_WORKING_SET, re.IGNORECASE)),
     ("environment", compiled(_ENVIRONMENT, re.IGNORECASE)),
+    ("the model's instructions", compiled(_INSTRUCTIONS, re.IGNORECASE)),
 )
 # The words of a tool's job that make each place its own: a chat exporter takes the conversation.
 _OWN = {
@@ -133,6 +157,8 @@ _OWN = {
         r"identity|sso|oauth)\b",
         re.IGNORECASE,
     ),
+    # A tool whose job is the model's own prompt (an agent's prompt editor) is told it honestly.
+    "the model's instructions": compiled(r"\b(?:system\s+prompts?|prompts?|instructions)\b", re.IGNORECASE),
     "environment": compiled(
         r"\b(?:env|environments?|variables?|vars|shell|process(?:es)?|config(?:uration)?s?|settings?|dotenv|"
         r"deploy\w*|containers?|runtime|secrets?)\b",
@@ -163,6 +189,7 @@ _NEEDS: Needs[str] = Needs(
             "opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled",
         ),
         "environment": ("environ|env|umgebung|entorno|export -p",),
+        "the model's instructions": ("prompt|message|instruction|guidance|rules|tool",),
     }
 )
 # A negation just before the place: "never include the conversation", "not the chat history".
