@@ -36,15 +36,17 @@ a status), never one server's.
 
 from __future__ import annotations
 
+import bisect
 import re
+import time
 from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quotes_attack
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import Span, Unread
 
-__all__ = ["MAY_DICTATE", "contradicted_claims"]
+__all__ = ["MAY_DICTATE", "READ_FLOOR", "READ_PER_CHARACTER", "contradicted_claims"]
 
 # Whom a reply is dictated for: a person the data is about or for (the user, a customer, a caller ...), or a pronoun.
 _PERSON = (
@@ -191,65 +193,164 @@ _NEAR = 200
 _REACH = 1500
 """How far on either side of a saying its data is read: the record it stands in (a page's far parts are other
 records, and reading them for every saying would cost a long text's length for each)."""
+_SAYING_REACH = 1024
+"""How far from its verb a saying is read (its claim is 200 characters at most; its person a few words)."""
 _LINE = 400
 """How far back a saying's line is read for a quotation open or words about attacks (a line can be a whole text)."""
 
 
-def contradicted_claims(text: str) -> Iterator[Span]:
+READ_PER_CHARACTER = 16
+"""How many characters the judge may read around sayings for each character of a text (`READ_FLOOR` at least): the
+data a saying's claim may deny or a showing forbidden may name is read again for every such saying, and a text
+dense with them (a hostile one) would cost its length times `_REACH`. Past it, the rest of the text is not judged
+(`Unread`: it counts as flagged). Honest text reads a fraction of it: the most any text of the released sets or of
+the installed packages' pages read is 7,328 characters, well under `READ_FLOOR`."""
+READ_FLOOR = 256 * 1024
+"""The characters read around sayings any text may spend, however short."""
+_TIMED_OUT = "the scan's budget ran out before the replies it dictates were judged"
+_SPENT = f"the replies it dictates ask more than {READ_PER_CHARACTER} readings of each of its characters"
+
+
+def contradicted_claims(text: str, deadline: float | None = None) -> Iterator[Span | Unread]:
     """The sayings in `text` (a tool result's text) that dictate a claim its own data (within `_REACH` of the
-    saying) contradicts, or that come with a showing forbidden of what the data holds."""
-    families = [i for i, found in enumerate(_FOUND) if found.search(text) is not None]  # what the data may give
-    hiding = _MAY_HIDE.search(text) is not None
+    saying) contradicts, or that come with a showing forbidden of what the data holds; and, when the characters it
+    may read around sayings (`READ_PER_CHARACTER`) are spent or the CPU clock passes `deadline`
+    (`time.process_time`), where it stopped (`Unread`, last)."""
+    data = _Data(text)
+    budget = max(READ_FLOOR, READ_PER_CHARACTER * len(text))
     for verb in MAY_DICTATE.finditer(text):
         start = verb.start()
         if not text[start].isalnum():
             start += 1  # RE2 reads a word's boundary as the character before it (`scan.cues`)
-        saying = _DICTATED.match(text, start)
-        if saying is None or _STARTS.search(text, max(0, start - _BEFORE), start) is None:
+        if _STARTS.search(text, max(0, start - _BEFORE), start) is None:
             continue
+        saying = _DICTATED.match(text, start, start + _SAYING_REACH)
+        if saying is None:
+            continue
+        if deadline is not None and time.process_time() > deadline:
+            yield Unread(start, _TIMED_OUT)
+            return
+        if data.read > budget:
+            yield Unread(start, _SPENT)
+            return
         claim, clause = next((g, name.startswith("c")) for name, g in saying.groupdict().items() if g)
-        rest = text[max(0, start - _REACH) : start] + "\n" + text[saying.end() : saying.end() + _REACH]
-        why = _against(claim, rest, families)
-        if why is None and hiding:
-            why = _hides(text, saying.end(), rest)
+        data.read += saying.end() - start
+        why = _against(claim, data, start, saying.end())
+        if why is None and data.hiding:
+            why = _hides(data, start, saying.end())
         if why is None and clause:
-            why = _denied(claim, rest)
+            why = _denied(claim, data, start, saying.end())
         if why is None:
             continue
         line = text.rfind("\n", max(0, start - _LINE), start) + 1 or max(0, start - _LINE)
         head = text[line:start]
+        data.read += saying.end() - line
         if (_MEMBER.search(head) is None and quotation_open(head)) or quotes_attack(text[line : saying.end()]):
             continue  # a quotation, or words about attacks: shown, not said
         yield Span(start, saying.end(), why)
+
+
+class _Data:
+    """A text read as the data around its sayings: what it holds of each status family (read once, where a claim
+    first needs it), whether it may hold a showing forbidden, and how many characters the judge read around sayings."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.read = 0
+        self._found: dict[int, tuple[list[int], list[tuple[int, int, str]]]] = {}
+        self._hiding: bool | None = None
+
+    @property
+    def hiding(self) -> bool:
+        """Whether the text holds a word `_HIDDEN` cannot be without."""
+        if self._hiding is None:
+            self._hiding = _MAY_HIDE.search(self.text) is not None
+        return self._hiding
+
+    def found(self, family: int) -> tuple[list[int], list[tuple[int, int, str]]]:
+        """Where the text gives the opposite of `family`'s claim: each word's start, and (start, end, word), in
+        order. RE2 reads a word's boundary as the character before and after it (`scan.cues`): the word's own span
+        is kept, and two words one boundary apart are found as the first alone (the second starts where the
+        first's boundary ended: `_opposite` reads the text again where that matters)."""
+        held = self._found.get(family)
+        if held is None:
+            self.read += len(self.text)
+            words = []
+            for match in _FOUND[family].finditer(self.text):
+                start, end = match.span()
+                if start < end and not _word_character(self.text[start]):
+                    start += 1
+                if start < end and not _word_character(self.text[end - 1]):
+                    end -= 1
+                words.append((start, end, match.group()))
+            held = ([start for start, _, _ in words], words)
+            self._found[family] = held
+        return held
+
+    def rest(self, start: int, end: int) -> str:
+        """The data around a saying (`start` to `end`): `_REACH` characters on either side, apart."""
+        self.read += 2 * _REACH
+        return self.text[max(0, start - _REACH) : start] + "\n" + self.text[end : end + _REACH]
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 # What RE2 reads as a word's boundary around a match (`scan.cues`): not part of the word found.
 _EDGES = " \t\n.,;:!?()[]{}\"'-|/"
 
 
-def _against(claim: str, rest: str, families: list[int]) -> str | None:
-    """Which status the data elsewhere gives opposite to the claim's, or None (`families`: the indexes of those whose
-    opposite the whole text holds)."""
-    for family in families:
-        (name, claimed), found = _CLAIMED[family], _FOUND[family]
-        if claimed.search(claim) is not None and found.search(claim) is None:
-            opposite = found.search(rest)
-            if opposite is not None:
-                return f"dictates a claim ({name}) its own data contradicts ({opposite.group().strip(_EDGES)!r})"
+def _against(claim: str, data: _Data, start: int, end: int) -> str | None:
+    """Which status the data around a saying (`start` to `end`) gives opposite to its claim's, or None."""
+    for family, ((name, claimed), found) in enumerate(zip(_CLAIMED, _FOUND, strict=True)):
+        if claimed.search(claim) is None or found.search(claim) is not None:
+            continue
+        if not data.found(family)[0]:
+            continue  # the whole text never says otherwise
+        opposite = _opposite(data, family, max(0, start - _REACH), start)
+        if opposite is None:
+            opposite = _opposite(data, family, end, end + _REACH)
+        if opposite is not None:
+            return f"dictates a claim ({name}) its own data contradicts ({opposite.strip(_EDGES)!r})"
     return None
 
 
-def _hides(text: str, end: int, rest: str) -> str | None:
-    """The object of a showing forbidden just after a saying, when the data elsewhere holds it, or None."""
+def _opposite(data: _Data, family: int, low: int, high: int) -> str | None:
+    """The first word the text holds between `low` and `high` that gives the opposite of `family`'s claim, or None.
+    A word the text's reading cut at `low` (it starts before) hides the word one boundary after it: that stretch
+    is read again on its own."""
+    starts, words = data.found(family)
+    at = bisect.bisect_left(starts, low)
+    if at > 0 and words[at - 1][1] + 1 >= low:
+        data.read += high - low
+        again = _FOUND[family].search(data.text[low:high])
+        return None if again is None else again.group()
+    if at < len(words) and words[at][1] <= high:
+        return words[at][2]
+    return None
+
+
+def _hides(data: _Data, start: int, end: int) -> str | None:
+    """The object of a showing forbidden just after a saying (`start` to `end`), when the data around it holds it,
+    or None."""
+    text = data.text
+    rest: str | None = None
+    data.read += _NEAR
     for hidden in _HIDDEN.finditer(text, end, min(len(text), end + _NEAR)):
         if _PUBLIC.search(hidden.group("what")) is not None:
             continue  # kept from the press or the public: a rule for staff, not a reply to the one served
+        if rest is None:
+            rest = data.rest(start, end)
         outside = rest.replace(hidden.group(), " ")
         for word in _WORD.findall(hidden.group("what")):
             if word.lower() in _LITTLE:
                 continue
             stem = word[:_STEM] if len(word) > _STEM else word.removesuffix("s")
-            if len(stem) >= 3 and re.search(rf"(?<![^\W\d_]){re.escape(stem)}", outside, re.IGNORECASE) is not None:
+            if len(stem) < 3:
+                continue
+            data.read += len(outside)
+            if re.search(rf"(?<![^\W\d_]){re.escape(stem)}", outside, re.IGNORECASE) is not None:
                 return f"dictates a reply and keeps back what its own data holds ({word!r})"
     return None
 
@@ -262,16 +363,21 @@ _DENIAL = compiled(
 )
 
 
-def _denied(claim: str, rest: str) -> str | None:
-    """What the claim denies that the data elsewhere affirms (its word there, with no denial just before it), or
-    None."""
+def _denied(claim: str, data: _Data, start: int, end: int) -> str | None:
+    """What the claim of a saying (`start` to `end`) denies that the data around it affirms (its word there, with no
+    denial just before it), or None."""
+    rest: str | None = None
     for denial in _DENIAL.finditer(claim):
         word = denial.group("what")
         contrast = denial.group().lower().startswith("not") and _CONTRAST.search(claim, 0, denial.start()) is not None
         if word.lower() in _LITTLE or contrast:
             continue
+        if rest is None:
+            rest = data.rest(start, end)
         stem = re.escape(word[: max(_STEM + 1, len(word) - 3)])
+        data.read += len(rest)
         for found in re.finditer(rf"(?<![^\W\d_]){stem}", rest, re.IGNORECASE):
+            data.read += _NEGATION_REACH
             if _NEGATED_BEFORE.search(rest, max(0, found.start() - _NEGATION_REACH), found.start()) is None:
                 return f"dictates a denial its own data contradicts ({found.group()!r})"
     return None

@@ -95,7 +95,7 @@ from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
 from hintgate.scan.scripted import may_script, scripted
 from hintgate.scan.shadowing import may_shadow, shadows
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
 from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
@@ -835,9 +835,12 @@ def _scan_strings(
         findings.extend(_field_findings(texts, unread, findings, tool))
         findings.extend(_said_findings(texts, unread, findings, tool, turn_orders, _FORGED_TURN, detector))
         findings.extend(_said_findings(texts, unread, findings, tool, result_shifts, _SHIFTED, detector))
-        # A reply dictated against the result's own data needs no word the linear pass knows: every text is read.
+        # A reply dictated against the result's own data needs no word the linear pass knows: every text is read,
+        # with what is left of the budget or at least a quarter of it; a text it runs out in is unread from there.
         every = {location for location, _ in texts}
-        findings.extend(_said_findings(texts, every, findings, tool, contradicted_claims, _CONTRADICTED, detector))
+        judged_by = max(started + seconds if pending else 0.0, time.process_time() + seconds / 4)
+        contradicted = functools.partial(contradicted_claims, deadline=judged_by)
+        findings.extend(_said_findings(texts, every, findings, tool, contradicted, _CONTRADICTED, detector))
         # A failure's harmful remedy or an act on an approval claimed (`scan.remedies`): its own cue, in any text.
         cued = {location for location, text in texts if text and REMEDY_CUE.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, cued, findings, tool, result_remedies, _REMEDIED, detector))
@@ -1059,7 +1062,7 @@ def _said_findings(
     read: Collection[Location],
     found: list[ScanFinding],
     tool: str | None,
-    rule: Callable[[str], Iterable[Span]],
+    rule: Callable[[str], Iterable[Span | Unread]],
     what: str,
     detector: bool = False,
 ) -> Iterator[ScanFinding]:
@@ -1075,7 +1078,11 @@ def _said_findings(
             continue
         if _keyed_sample(location) or (detector and location[:1] == ("structuredContent",)):
             continue
-        spans = _clear_of_high(list(rule(text[:RESULT_LINEAR_CHARACTERS])), found, location)
+        judged = list(rule(text[:RESULT_LINEAR_CHARACTERS]))
+        for unread in judged:
+            if isinstance(unread, Unread):  # the rule's budget ran out there: the rest of the text is not judged
+                yield _unscanned(location, text, unread.start, tool, unread.why)
+        spans = _clear_of_high([span for span in judged if isinstance(span, Span)], found, location)
         if spans:
             samples = _Overlaps(list(_sample_cells(text, every=detector)))
             spans = [span for span in spans if not samples.overlap(span.start, span.end)]

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["SENTENCE", "Searcher", "Span", "line_bounds", "sentences_with"]
+__all__ = ["SENTENCE", "Searcher", "Span", "Unread", "line_bounds", "sentences_with"]
 
 SENTENCE = compiled(r"[^.!?\n]+")
 """A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
@@ -44,6 +44,15 @@ class Span:
 
     start: int
     end: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    """Where a rule stopped reading a text, its budget spent (`why`): the text from `start` on is not judged, and
+    counts as flagged (an `UNSCANNED` finding)."""
+
+    start: int
     why: str
 
 
