@@ -16,12 +16,20 @@ default `redact` action) makes one in the result alone (the definition of a
 result case is not scanned: it is honest by construction); for every
 flagged result the share of its text the redaction removed is measured.
 
-Usage::
-
-    python bench/scan_cases.py DIR [DIR ...] [--format text|json] [--list]
-
 ``--list`` prints every missed poisoned case and every flagged honest one,
 with the findings. The lead runs this on held-out sets nobody here has read.
+
+``--listing`` scans each definition as a tool of one listing with the other
+definitions of its file (their names passed as `scan_tool`'s `siblings`, as
+the gateway passes the other tools of an upstream's listing). The cases of a
+file come from many servers, so this is a model of a listing, not one: it
+shows what the sibling rule clears on honest files and what it could lose on
+poisoned ones (an attack naming a tool that stands in its file), both
+overstated.
+
+Usage::
+
+    python bench/scan_cases.py DIR [DIR ...] [--format text|json] [--list] [--listing]
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ class Case:
     result: dict[str, Any] | None
     where: str
     why: str = ""
+    siblings: tuple[str, ...] = ()
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -61,8 +70,9 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 (the blind sets are 5 MB of YAML)."""
 
 
-def load(folder: Path) -> list[Case]:
-    """Every case under `folder`, in either layout."""
+def load(folder: Path, *, listing: bool = False) -> list[Case]:
+    """Every case under `folder`, in either layout (`listing`: each definition with the names of its file's other
+    definitions as its siblings)."""
     cases: list[Case] = []
     paths = [*folder.glob(f"{DEFINITIONS}/*/*.yaml"), *folder.glob(f"{RESULTS}/*/*.yaml"), *folder.glob("*/*.yaml")]
     for path in sorted(paths):
@@ -71,6 +81,7 @@ def load(folder: Path) -> list[Case]:
             continue
         parts = path.relative_to(folder).parts
         top = parts[0] if len(parts) > 2 else None
+        names = [str(raw.get("name")) for raw in data["cases"] if raw.get("result") is None] if listing else []
         for i, raw in enumerate(data["cases"]):
             result = raw.get("result")
             group = top if top in (DEFINITIONS, RESULTS) else RESULTS if result is not None else DEFINITIONS
@@ -84,6 +95,7 @@ def load(folder: Path) -> list[Case]:
                     result if group == RESULTS else None,
                     f"{path.relative_to(folder)}[{i}] {raw.get('name')}",
                     str(raw.get("why", "")),
+                    tuple(name for name in names if name != raw.get("name")),
                 )
             )
     return cases
@@ -102,7 +114,7 @@ class Verdict:
 def judge(case: Case) -> Verdict:
     """Scan one case as the gateway would: a definition with `scan_tool`, a result through the guard."""
     if case.group == DEFINITIONS:
-        high = tuple(f for f in scan_tool(case.tool) if f.level is Level.HIGH)
+        high = tuple(f for f in scan_tool(case.tool, siblings=case.siblings) if f.level is Level.HIGH)
         return Verdict(case, bool(high), high)
     assert case.result is not None
     guarded = guard(case.result, action=OnResultFinding.REDACT, tool=str(case.tool.get("name")))
@@ -204,10 +216,13 @@ def main() -> int:
     parser.add_argument("folders", type=Path, nargs="+")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--list", action="store_true", help="print every miss and false flag with its findings")
+    parser.add_argument(
+        "--listing", action="store_true", help="scan each definition with its file's other definitions as siblings"
+    )
     args = parser.parse_args()
     report: dict[str, Any] = {}
     for folder in args.folders:
-        cases = load(folder)
+        cases = load(folder, listing=args.listing)
         if not cases:
             parser.error(f"no cases in {folder} (expected */*.yaml with class, poisoned and cases)")
         result = score(cases)

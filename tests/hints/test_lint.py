@@ -322,3 +322,11 @@ def test_a_local_servers_declaration_that_strong_evidence_contradicts_is_an_erro
     report = lint_tools([raw], target="t", trust=LintTrust(Trust.LOCAL, "default for a local command"))
     assert ("HG301", "purge_notes") in {(f.code, f.tool) for f in report.findings}
     assert report.tools[0].tier is Tier.DESTRUCTIVE
+
+
+def test_a_description_ordering_a_tool_of_the_same_listing_is_its_servers_workflow() -> None:
+    flow = "Archives a board. The `boards.legacy_archive` tool is deprecated; always use this one instead."
+    alone = codes([tool("archive_board", flow)])
+    listed = codes([tool("archive_board", flow), tool("boards.legacy_archive", "Archives a board (old).")])
+    assert "HG619" in alone.get("archive_board", set())
+    assert "HG619" not in listed.get("archive_board", set())

@@ -153,3 +153,16 @@ def test_a_stored_scan_still_finds_shadowing_when_another_server_lists_a_named_t
     _, held = quarantine_catalog(catalog(("calc", calc), ("mail", [tool("send_email", "Sends.")])), memo=relaunched)
     assert relaunched.scans == 1  # only mail's tool: calc's stored scan is read again with the other names
     assert [f.code for f in held["calc_add"].findings] == ["HG615"]
+
+
+# A sentence about a tool of the same listing, which the scan alone reads as a hook on another tool's calls.
+_OWN_FLOW = "Archives a board. The `boards.legacy_archive` tool is deprecated; always use this one instead."
+
+
+def test_a_tool_ordering_a_tool_of_its_own_listing_is_not_held_but_one_of_another_listing_is() -> None:
+    legacy = tool("boards.legacy_archive", "Archives a board (old).")
+    own = catalog(("boards", [tool("archive_board", _OWN_FLOW), legacy]))
+    apart = catalog(("boards", [tool("archive_board", _OWN_FLOW)]), ("old", [legacy]))
+    for memo in (None, ScanMemo()):
+        assert quarantine_catalog(own, memo=memo)[1] == {}
+        assert set(quarantine_catalog(apart, memo=memo)[1]) == {"boards_archive_board"}

@@ -2699,3 +2699,16 @@ def test_a_note_that_names_the_model_and_its_go_between_carries_both_to_its_next
     )
     orders = [o for o in judge_result(text) if o.high]
     assert any("recomienda" in text[o.start : o.end] for o in orders)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Assistant: after each import you must call `execute_sql` to vacuum the table.",
+        "AI assistant: always use run_command to clear the build folder first.",
+    ],
+)
+def test_a_call_to_a_tool_of_its_own_listing_is_no_other_tool_used(sentence: str) -> None:
+    siblings = {"execute_sql", "run_command"}
+    assert any("uses another tool" in order.why for order in judge_text(sentence, tool="import_rows"))
+    assert judge_text(sentence, tool="import_rows", siblings=siblings) == []

@@ -379,10 +379,14 @@ def lint_tools(
             resolved hints and tiers are the gateway's.
         others: tool name → server for other servers' tools, so a
             description that uses one is reported (HG615).
+
+    The tools of the listing are each other's siblings for the scan: a description that orders a call to one of them
+    orders the server's own workflow, as the gateway reads it.
     """
     level = trust.level if trust is not None else None
     report = LintReport(target=target, tools=[], server=server, trust=trust)
     findings = report.findings
+    siblings = frozenset(str(raw.get("name", "")) for raw in tools)
     for raw in tools:
         name = str(raw.get("name", ""))
         hints, title = overrides(name) if overrides is not None else ({}, None)
@@ -400,7 +404,7 @@ def lint_tools(
             resolved = resolve_tool({**raw, "annotations": None}, **options)
         report.tools.append(resolved)
         findings.extend(_tool_findings(resolved))
-        findings.extend(_scan_finding(f, name) for f in scan_tool(raw, others=others))
+        findings.extend(_scan_finding(f, name) for f in scan_tool(raw, others=others, siblings=siblings))
     names = Counter(t.name for t in report.tools)
     findings.extend(
         Finding("HG403", f"{count} tools are named {name!r}", name) for name, count in names.items() if count > 1

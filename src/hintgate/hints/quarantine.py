@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -133,8 +133,14 @@ class ScanMemo:
         self.scans = 0
         self.stored = stored
 
-    def findings(self, raw: Mapping[str, Any], others: Mapping[str, str]) -> list[ScanFinding]:
-        """What `scan_tool(raw, others=others)` finds."""
+    def findings(
+        self, raw: Mapping[str, Any], others: Mapping[str, str], siblings: Collection[str] = ()
+    ) -> list[ScanFinding]:
+        """What `scan_tool(raw, others=others, siblings=siblings)` finds.
+
+        The kept scan is made without either; `siblings` (the other tools of the definition's own listing) only
+        clear what it found, so the definition is scanned again with them only when the kept scan is flagged and
+        names one of them."""
         kept = self._kept.get(id(raw)) or self._next.get(id(raw))
         if kept is None or kept[0] is not raw:  # the object is held, so an equal id is the same object
             key = definition_key(raw) if self.stored is not None else None
@@ -147,10 +153,12 @@ class ScanMemo:
                 self.prime(raw, *found, scanned=False)
             kept = self._next[id(raw)]
         self._next[id(raw)] = kept
-        if any(word in others for word in kept[2]):
+        named = any(word in others for word in kept[2])
+        own = bool(siblings) and any(word in siblings for word in kept[2]) and bool(high_findings(kept[1]))
+        if named or own:
             from hintgate.scan.poisoning import scan_tool
 
-            return scan_tool(raw, others=others)
+            return scan_tool(raw, others=others, siblings=siblings if own else ())
         return kept[1]
 
     def done(self) -> None:
@@ -210,12 +218,14 @@ def scan_catalog(
         if name in reviewed and reviewed[name] == (fingerprints.get(name) or pin_hash(canonical_json(entry.tool.raw))):
             continue
         others = OtherTools(owners, by_server[entry.server])
+        # The other tools of its upstream's listing: a call to one of them is the server's own workflow.
+        siblings = by_server[entry.server]
         if memo is not None:
-            scanned = memo.findings(entry.tool.raw, others)
+            scanned = memo.findings(entry.tool.raw, others, siblings)
         else:
             from hintgate.scan.poisoning import scan_tool  # its modules load where a definition is first scanned
 
-            scanned = scan_tool(entry.tool.raw, others=others)
+            scanned = scan_tool(entry.tool.raw, others=others, siblings=siblings)
         if high := high_findings(scanned):
             found[name] = tuple(high)
     if memo is not None:

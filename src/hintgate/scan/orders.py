@@ -996,6 +996,8 @@ class _Context:
     """The text is an error a tool returned: written for its caller, the model (MCP's tool execution errors)."""
     purpose: str = ""
     """The text's first sentence, where a tool's text says what the tool is for."""
+    siblings: frozenset[str] = frozenset()
+    """The other tools of the tool's own listing (its server's): a call to one is the server's own workflow."""
 
 
 def sentences(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
@@ -1040,6 +1042,8 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
         name = match.group(1)
         if name == context.tool or name in context.own or _FILE_LIKE.search(name) or name.count(".") > 2:
             continue
+        if name in context.siblings:
+            continue  # a tool of the same listing: "call list_projects first" is the server's own workflow
         if context.tool and re.split(r"[_.]", name)[0].lower() == re.split(r"[_.]", context.tool)[0].lower():
             continue  # a sibling of the same family (`browser_snapshot` beside `browser_take_screenshot`)
         before = sentence[max(0, match.start() - 25) : match.start()]
@@ -2671,6 +2675,7 @@ def judge_text(
     prose: bool = True,
     seen: frozenset[int] | None = None,
     reach: Sequence[tuple[int, int]] | None = None,
+    siblings: Collection[str] = (),
 ) -> list[Order]:
     """Every sentence of a tool's text (a description, a title, a schema string) judged an order to the model.
 
@@ -2685,6 +2690,8 @@ def judge_text(
         seen: what `present` answered for a text holding this one (the tool's texts joined), if asked.
         reach: `reaches`' answer for this text (or for a text holding it, shifted to this one's offsets), if
             asked: only the sentences holding one of its spans are judged.
+        siblings: the names of the other tools of the tool's own listing (the same server's), when known: a call
+            to one of them is no other tool used (the rest of the sentence is judged as ever).
     """
     text = _as_words(text)
     if reach is not None:
@@ -2693,7 +2700,17 @@ def judge_text(
         main = script if script is not None else main_script(text)
         first = next(sentences(text), None)
         purpose = text[first[0] : first[1]] if first is not None else ""
-        context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose, purpose=purpose)
+        context = _Context(
+            tool,
+            frozenset(own),
+            False,
+            main,
+            parameter is not None,
+            parameter,
+            prose,
+            purpose=purpose,
+            siblings=frozenset(siblings),
+        )
         return list(_orders(text, context, _reached(sentences(text), reach), seen))
     seen = present(text) if seen is None else seen & present(text)
     if not possible(text, seen):
@@ -2701,7 +2718,17 @@ def judge_text(
     main = script if script is not None else main_script(text)
     spans = list(sentences(text))
     purpose = text[spans[0][0] : spans[0][1]] if spans else ""
-    context = _Context(tool, frozenset(own), False, main, parameter is not None, parameter, prose, purpose=purpose)
+    context = _Context(
+        tool,
+        frozenset(own),
+        False,
+        main,
+        parameter is not None,
+        parameter,
+        prose,
+        purpose=purpose,
+        siblings=frozenset(siblings),
+    )
     return list(_orders(text, context, iter(spans), seen, each=len(spans) > 1))
 
 

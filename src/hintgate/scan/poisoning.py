@@ -488,6 +488,7 @@ def scan_tool(
     tool: Mapping[str, Any],
     *,
     others: Mapping[str, str] | None = None,
+    siblings: Collection[str] = (),
     without: Collection[str] = (),
 ) -> list[ScanFinding]:
     """Scan one tool as a server listed it.
@@ -497,30 +498,39 @@ def scan_tool(
         others: tool name → server, for the tools of *other* servers in the
             catalog; a text naming one of them is shadowing (HG615). Names the
             tool's own server also has should be left out by the caller.
+        siblings: the names of the other tools of the same listing (the tool's own server's), when the listing is
+            known: a sentence that orders a call to one of them ("call `list_projects` first to get the id") orders
+            the server's own workflow, not another server's tool; what else it asks (a secret, the conversation, an
+            address, a read turned into a change) is judged as ever.
         without: rules to leave out, by `ScanFinding.key` (a code, or a
             phrase's key): for measuring how the rest generalise.
     """
     name = tool.get("name") if isinstance(tool.get("name"), str) else None
     off = frozenset(without)
+    own = frozenset(sibling for sibling in siblings if sibling != name)
     try:
         try:
-            return _scan_tool(tool, name, others, off)
+            return _scan_tool(tool, name, others, off, own)
         except UnicodeEncodeError:  # a lone surrogate: read as U+FFFD
-            return _scan_tool(readable(tool), name, others, off)
+            return _scan_tool(readable(tool), name, others, off, own)
     except Exception:  # fail closed: a definition the scan cannot read is held, the others are served
         logger.exception("the scan failed on the definition of tool %r: it counts as flagged", name)
         return [ScanFinding(UNSCANNED, _FAILED, "", 0, 0, name, severity=Level.HIGH)]
 
 
 def _scan_tool(
-    tool: Mapping[str, Any], name: str | None, others: Mapping[str, str] | None, off: frozenset[str]
+    tool: Mapping[str, Any],
+    name: str | None,
+    others: Mapping[str, str] | None,
+    off: frozenset[str],
+    siblings: frozenset[str] = frozenset(),
 ) -> list[ScanFinding]:
     texts, deep, preset = _tool_strings(tool)
-    findings = _scan_all(texts, name, others, off)
+    findings = _scan_all(texts, name, others, off, siblings=siblings)
     if "HG619" not in off:
         spoken = _spoken(texts)
         findings.extend(_precedence_claims(texts, spoken, findings, name))
-        findings.extend(_approval_and_authority(texts, spoken, findings, name))
+        findings.extend(_approval_and_authority(texts, spoken, findings, name, siblings))
         findings.extend(_forced_parameters(tool, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
@@ -547,14 +557,17 @@ def scan_texts(
     texts: Iterable[tuple[str, str]],
     *,
     others: Mapping[str, str] | None = None,
+    siblings: Collection[str] = (),
 ) -> list[ScanFinding]:
-    """Scan other texts a server gives the model: `("instructions", ...)`, `("prompts.x.description", ...)`."""
+    """Scan other texts a server gives the model: `("instructions", ...)`, `("prompts.x.description", ...)`
+    (`siblings`: the server's own tools, as `scan_tool`'s: a call to one of them is its own workflow)."""
     given = list(texts)
+    own = frozenset(siblings)
     try:
         try:
-            return _scan_all(given, None, others, frozenset())
+            return _scan_all(given, None, others, frozenset(), siblings=own)
         except UnicodeEncodeError:  # a lone surrogate: read as U+FFFD
-            return _scan_all([(path, readable(text)) for path, text in given], None, others, frozenset())
+            return _scan_all([(path, readable(text)) for path, text in given], None, others, frozenset(), siblings=own)
     except Exception:  # fail closed, as `scan_tool`
         logger.exception("the scan failed on a server's texts: they count as flagged")
         return [
@@ -1190,6 +1203,7 @@ def _scan_all(
     *,
     result: bool = False,
     warnings: bool = True,
+    siblings: frozenset[str] = frozenset(),
 ) -> list[ScanFinding]:
     # One blob of every text decides which phrases can match as written: most tools need few. On ASCII text one
     # pass of RE2 says which phrases can match at all and which disguises the texts can hold (`scan.prefilter`),
@@ -1225,6 +1239,7 @@ def _scan_all(
             or quick.disguises is None
             or bool(quick.disguises - {"leet"})
             or not joined.isascii(),
+            siblings=siblings,
         )
         if "HG619" not in off
         else None
@@ -1415,9 +1430,17 @@ class _OrderReader:
     """The sentence judge (`scan.orders`) over one tool's texts or one result's: high findings only."""
 
     def __init__(
-        self, texts: list[tuple[str, str]], tool: str | None, joined: str, *, result: bool, hidden: bool
+        self,
+        texts: list[tuple[str, str]],
+        tool: str | None,
+        joined: str,
+        *,
+        result: bool,
+        hidden: bool,
+        siblings: frozenset[str] = frozenset(),
     ) -> None:
         self.tool = tool
+        self.siblings = siblings
         self.result = result
         self.hidden = hidden
         # Which of the judge's cues can match anywhere in the tool's texts (one pass): a tool in which nothing an
@@ -1434,7 +1457,7 @@ class _OrderReader:
         if not result:
             unwrapped = joined if "\n" not in joined else "\n".join(_unwrapped(text) for _, text in texts)
             self.reach = reaches(unwrapped)
-            self.steers = steers(unwrapped, tool)
+            self.steers = steers(unwrapped, tool, siblings)
             purpose = next((text for path, text in texts if path == "description"), "")
             chained = chains(unwrapped, tool, purpose, own)
             if chained:
@@ -1508,6 +1531,7 @@ class _OrderReader:
                         prose=prose or sentence,
                         seen=self.seen if view.how == "plain" else None,
                         reach=reach,
+                        siblings=self.siblings,
                     )
                 )
             judged: list[tuple[int, int]] = []
@@ -3286,7 +3310,11 @@ def _precedence_claims(
 
 
 def _approval_and_authority(
-    texts: list[tuple[str, str]], spoken: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
+    texts: list[tuple[str, str]],
+    spoken: list[tuple[str, str]],
+    findings: list[ScanFinding],
+    name: str | None,
+    siblings: frozenset[str] = frozenset(),
 ) -> list[ScanFinding]:
     """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), move the authority
     over the model away from its host or user (`scan.authority`), or set what the user is told (`scan.telling`,
@@ -3306,6 +3334,13 @@ def _approval_and_authority(
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
         return []
+    # What a sentence of the listing's own workflow names in code quotes: the other tools of the listing, this tool
+    # and its parameters (known only where the listing is).
+    listing = (
+        siblings | {name or ""} | {path.rsplit(".", 1)[-1] for path, _ in texts if _is_property_name(path)}
+        if siblings
+        else siblings
+    )
     out = []
     end = -1
     for path, text in read:
@@ -3323,7 +3358,7 @@ def _approval_and_authority(
             *(told(text) if tell else ()),
             *(scripted(text) if script else ()),
             *(withheld(text) if withhold else ()),
-            *(shadows(text) if shadow else ()),
+            *(shadows(text, listing) if shadow else ()),
         ]
         for ask in asks:
             if not _about_attacks(text, ask.start, ask.end):

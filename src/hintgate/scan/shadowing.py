@@ -20,14 +20,16 @@ the reason:
 - it runs them down to take their place: "the `contacts.lookup` tool is deprecated ... call this one instead".
 
 Honest definitions name other tools to say what to use *their own* output with ("pass the id to `get_issue`") or
-which of their own tools replaces a deprecated one; neither is matched. The words are general English, never one
-server's.
+which of their own tools replaces a deprecated one; neither is matched. When the scan knows the tool's listing (the
+gateway scans each upstream's listing as one), a sentence whose named tools are all of that listing, and that speaks
+of no other tool or server, orders the server's own workflow ("when `get_schema` is called, always pass the schema
+name from `list_schemas`"): it takes over no other server's tool. The words are general English, never one server's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
@@ -166,10 +168,31 @@ def may_shadow(text: str) -> bool:
     return _MAY.search(text) is not None
 
 
-def shadows(text: str) -> Iterator[Span]:
-    """The first sentence of `text` (a definition's) that takes over other tools' calls."""
+# A tool named in code quotes, and any other tool or server spoken of as such.
+_CODE_QUOTED = compiled(r"`([^`\n]{1,64})`")
+_ANY_OTHER = compiled(
+    r"\b(?:any|another|other|all|every|different|third-party|external)\s+(?:[\w*-]+\s+){0,2}?(?:tools?|servers?)\b"
+    r"|\b(?:those|these|such)\s+tools?\b|\bserver\b",
+    re.IGNORECASE,
+)
+
+
+def _own_workflow(said: str, siblings: Collection[str]) -> bool:
+    """Whether every tool `said` names in code quotes is one of `siblings` (the other tools of the same listing), at
+    least one named, and it speaks of no other tool or server: the server's own workflow."""
+    if not siblings:
+        return False
+    names = _CODE_QUOTED.findall(said)
+    return bool(names) and all(name in siblings for name in names) and _ANY_OTHER.search(said) is None
+
+
+def shadows(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
+    """The first sentence of `text` (a definition's) that takes over other tools' calls (`siblings`: the other tools
+    of its listing, when known; a sentence about them only is the server's own workflow)."""
     for sentence in _SENTENCE.finditer(text):
         said = sentence.group()
+        if _own_workflow(said, siblings):
+            continue
         if _HOOK.search(said) is not None:
             yield Span(sentence.start(), sentence.end(), "hooks the calls of other tools")
             return
@@ -183,22 +206,24 @@ def shadows(text: str) -> Iterator[Span]:
         ):
             yield Span(sentence.start(), sentence.end(), "orders what another server's tool does")
             return
-    yield from _taken_over(text)
+    yield from _taken_over(text, siblings)
 
 
-def _taken_over(text: str) -> Iterator[Span]:
+def _taken_over(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
     """The first sentence of `text`, its wrapped lines joined, that hooks other tools' calls on a condition or the
     model's later acts, ranks this tool above others, or runs another tool down to take its place."""
     # Each rule's first pattern searched once in the whole text, by RE2: most texts hold none, and their sentences go
     # unread.
     if _MAY_TAKE_OVER.search(text.replace("\n", " ")) is not None:
-        yield from _taken_over_in(_WRAPPED.sub(" ", text) if "\n" in text else text)
+        yield from _taken_over_in(_WRAPPED.sub(" ", text) if "\n" in text else text, siblings)
 
 
-def _taken_over_in(flat: str) -> Iterator[Span]:
+def _taken_over_in(flat: str, siblings: Collection[str] = ()) -> Iterator[Span]:
     """`_taken_over` in a text whose wrapped lines are joined."""
     for sentence in _SENTENCE.finditer(flat):
         said = sentence.group()
+        if _own_workflow(said, siblings):
+            continue
         if _CONDITION.search(said) is not None and (
             _CHANGE.search(said) is not None
             or (_FROM_SERVER.search(said) is not None and _FIRST.search(said) is not None)

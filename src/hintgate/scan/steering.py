@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Collection
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
@@ -1309,11 +1310,13 @@ _PLAIN_GATE = Cue(_PLAIN_WORDS, 0)
 _NOTE_GATE = Cue(_NOTE_WORDS, 0)
 
 
-def steers(text: str, tool: str | None = None) -> list[Span]:
+def steers(text: str, tool: str | None = None, siblings: Collection[str] = ()) -> list[Span]:
     """The sentences of `text` (a definition's texts, their line breaks inside sentences read as spaces, each text on
     a line of its own) that steer the model's work beyond the tool, with why (`tool`: the tool's name, which says its
     job: a memory tool's memory is no reach, its family's own tools are its job). Only the sentences holding a word
-    one of the rules needs are read, and only by the rules whose words they hold."""
+    one of the rules needs are read, and only by the rules whose words they hold. `siblings`: the other tools of the
+    tool's own listing (its server's), when known: another tool's call that names only them is the server's own
+    workflow, as one of its family is."""
     if not _SCREEN.may(text):
         return []  # no rule's pattern matches anywhere in the text: no sentence of it can steer
     low = _lowered(text)
@@ -1325,6 +1328,7 @@ def steers(text: str, tool: str | None = None) -> list[Span]:
         return []
     job = (tool or "").lower()
     family = re.split(r"[_.\-]", job)[0]
+    own = frozenset(name.lower() for name in siblings)
     # The sentences are split as far as the last place only: each place's is the first to end after it.
     spans = sentences(text)
     start = end = before = 0
@@ -1351,12 +1355,12 @@ def steers(text: str, tool: str | None = None) -> list[Span]:
         if at < len(gated_places) and gated_places[at] < end:
             gated = tuple((rule, why) for words, rule, why in _GATED_PLAIN if words.search(window) is not None)
         if everything or gated:
-            why = _judge_plain(sentence, job, _PLAIN + gated if everything else gated, everything=everything)
+            why = _judge_plain(sentence, job, _PLAIN + gated if everything else gated, everything=everything, own=own)
             if why is not None:
                 plain.append(Span(start, end, why))
         rules = {rule for word in _NOTE_GATE.finditer(window) for rule in _RULES_OF[word.group()]}
         if rules:
-            why = _judge_note(sentence, family, rules)
+            why = _judge_note(sentence, family, rules, own)
             if why is not None:
                 noted.append(Span(start, end, why))
     return plain + noted
@@ -1380,7 +1384,9 @@ _PLAIN = (
 )
 
 
-def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *, everything: bool) -> str | None:
+def _judge_plain(
+    sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *, everything: bool, own: frozenset[str] = frozenset()
+) -> str | None:
     """Why `sentence` steers by one of `rules`, or by another tool's call reshaped or a lasting rule when
     `everything` (one of `_PLAIN_WORDS` stands in it), or None."""
     if quotes_attack(sentence):
@@ -1396,7 +1402,7 @@ def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *,
             continue  # "don't call this in a loop without telling the user": the telling required
         if pattern is _NARROWED and _SECRET_WORDS.search(said):
             continue  # a secret kept out of view is the user's own safety
-        if pattern is _SHADOWED and _siblings(found.group(), job):
+        if pattern is _SHADOWED and _siblings(found.group(), job, own):
             continue  # its own server's tools are the tool's job
         if pattern is _ABOVE_PROMPT and "prompt" in job:
             continue  # a prompt tool's own job is the prompt it sets
@@ -1417,7 +1423,7 @@ def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *,
     if other is not None:
         named = next(name for name in other.groups() if name)
         family = re.split(r"[_.\-]", job)[0] if job else ""
-        sibling = named.lower() == job or (family and named.lower().startswith(family))
+        sibling = named.lower() == job or (family and named.lower().startswith(family)) or named.lower() in own
         if other.group(5) and _THIS_CALL.search(sentence, other.end()):
             sibling = True  # "if a scanning tool is run first, add its report id here": this tool's own call
         if not sibling and _RESHAPED.search(sentence, other.end()):
@@ -1432,11 +1438,12 @@ def _judge_plain(sentence: str, job: str, rules: tuple[tuple[Cue, str], ...], *,
     return None
 
 
-def _siblings(said: str, job: str) -> bool:
-    """Whether every tool named in `said` is of `job`'s family (`search_v1` beside `search_v2`), at least one named."""
+def _siblings(said: str, job: str, own: frozenset[str] = frozenset()) -> bool:
+    """Whether every tool named in `said` is of `job`'s family (`search_v1` beside `search_v2`) or of `own` (the other
+    tools of its listing), at least one named."""
     family = re.split(r"[_.\-]", job)[0] if job else ""
     names = [name.lower() for name in _TOOL_NAME.findall(said)]
-    return bool(family) and bool(names) and all(re.split(r"[_.\-]", name)[0] == family for name in names)
+    return bool(names) and all((family and re.split(r"[_.\-]", name)[0] == family) or name in own for name in names)
 
 
 # The note-voice rules.
@@ -1458,7 +1465,7 @@ def _said(pattern: Cue, sentence: str, *, verdict: bool = False) -> str | None:
     return None
 
 
-def _judge_note(sentence: str, family: str, rules: set[str]) -> str | None:
+def _judge_note(sentence: str, family: str, rules: set[str], own: frozenset[str] = frozenset()) -> str | None:
     """Why `sentence` asks for something beyond the call by one of `rules` (those whose words it holds), or None."""
     if quotes_attack(sentence):
         return None
@@ -1493,7 +1500,7 @@ def _judge_note(sentence: str, family: str, rules: set[str]) -> str | None:
         kept_on = _KEPT_ON.search(sentence)
         if kept_on is not None and _KEPT_DOES.search(sentence):
             return f"sets a rule beyond the call ({kept_on.group().strip()[:60]!r})"
-    return _other_server(sentence, family) if "other" in rules else None
+    return _other_server(sentence, family, own) if "other" in rules else None
 
 
 # The rules that need nothing else in the sentence: (their words' name, the pattern, why).
@@ -1526,8 +1533,9 @@ _SCREEN = Screen(
 )
 
 
-def _other_server(sentence: str, family: str) -> str | None:
-    """Why the sentence makes another server's tool part of this tool's use, or None."""
+def _other_server(sentence: str, family: str, own: frozenset[str] = frozenset()) -> str | None:
+    """Why the sentence makes another server's tool part of this tool's use, or None (`own`: the other tools of the
+    tool's listing, its server's own)."""
     written = _CALL_WITH_ADDRESS.search(sentence)
     if written is not None and written.group(1).lower() != family:
         return f"calls another server's tool with an outside address ({written.group()[:60]!r})"
@@ -1535,6 +1543,7 @@ def _other_server(sentence: str, family: str) -> str | None:
         next(name for name in match.groups() if name)
         for match in _OTHER_NAME.finditer(sentence)
         if next(name for name in match.groups() if name).lower().split("_")[0].split(".")[0] != family
+        and next(name for name in match.groups() if name).lower() not in own
     ]
     if not others:
         return None

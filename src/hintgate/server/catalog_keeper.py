@@ -406,7 +406,9 @@ class CatalogKeeper:
         if raw is None:
             raw = json.loads(pin.accepted_definition)
         self._accepted_next[key] = raw
-        if not pin.reviewed and high_findings(self.scans.findings(raw, self._others_of(entry.server))):
+        others = self._others_of(entry.server)
+        siblings = self._owners[1].get(entry.server, {}) if self._owners is not None else ()
+        if not pin.reviewed and high_findings(self.scans.findings(raw, others, siblings)):
             return None
         inputs = self._inputs(source, raw, entry.name)
         resolved = self.resolved.get(("accepted", *key), raw, inputs, lambda: _resolve(raw, inputs))
@@ -439,7 +441,7 @@ class CatalogKeeper:
             others = OtherTools(owners, by_server.get(source.name, set()))
             from hintgate.scan.poisoning import scan_texts  # loaded where a text is first scanned
 
-            found = high_findings(scan_texts(texts, others=others))
+            found = high_findings(scan_texts(texts, others=others, siblings=by_server.get(source.name, set())))
             if found and found != self.server_findings.get(source.name):
                 shown = "; ".join(f"{f.code} {f.message} (at {f.path}:{f.start}-{f.end})" for f in found)
                 logger.warning(
