@@ -131,3 +131,36 @@ async def test_only_a_few_records_with_their_json_encoded_and_tokens_estimated_m
     assert not await light([encoded() for _ in range(LIGHT_RECORDS + 1)])
     assert not await light([encoded(response={"content": [{"type": "text", "text": "x" * LIGHT_TEXT}]})])
     assert not await light([encoded()], RecordingSettings(tokens="exact"))
+
+
+def test_a_decision_stored_again_is_the_same_json_and_one_with_other_values_is_its_own() -> None:
+    from datetime import UTC, datetime
+
+    from hintgate.store.rows import CallRecord, call_row
+
+    def stored(decision: dict[str, Any]) -> str:
+        rec = CallRecord(
+            id="c1",
+            session_id=None,
+            server_id="s",
+            server_name=None,
+            tool_name="t",
+            upstream_tool="t",
+            arguments=None,
+            response=None,
+            error=None,
+            started_at=datetime.now(UTC),
+            duration_ms=1.0,
+            request_id=None,
+            client_name=None,
+            client_version=None,
+            decision=decision,
+        )
+        return str(call_row(rec, 1000)["decision"])
+
+    plain = {"verdict": "allow", "reason": "read-only", "source": "mode:default", "approver": None, "waited_ms": None}
+    assert stored(dict(plain)) == stored(dict(plain)) == encode_json(plain)
+    assert stored({**plain, "waited_ms": 1.0}) == encode_json({**plain, "waited_ms": 1.0})
+    assert stored({**plain, "waited_ms": 1}) == encode_json({**plain, "waited_ms": 1})  # not 1.0's JSON
+    findings = {**plain, "result_findings": [{"code": "x"}]}
+    assert stored(findings) == encode_json(findings)

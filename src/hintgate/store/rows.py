@@ -230,6 +230,27 @@ def _hints_json(hints: Mapping[str, Any]) -> Encoded:
     return text
 
 
+# A decision's JSON by its items: most calls are decided alike (a tool's rule, no approver, no wait), and each call
+# builds its own mapping of the same values. Only mappings whose values are all text or None are kept: no
+# `1 == 1.0 == True` can stand one value's JSON for another's.
+_DECISIONS_JSON: dict[tuple[tuple[str, str | None], ...], Encoded] = {}
+_DECISIONS_KEPT = 1024
+
+
+def _decision_json(decision: Mapping[str, Any]) -> Encoded:
+    items = tuple(decision.items())
+    for _, value in items:
+        if value is not None and value.__class__ is not str:
+            return Encoded(_dumps(decision))
+    cached = _DECISIONS_JSON.get(items)
+    if cached is None:
+        cached = Encoded(_dumps(decision))
+        if len(_DECISIONS_JSON) >= _DECISIONS_KEPT:
+            _DECISIONS_JSON.clear()
+        _DECISIONS_JSON[items] = cached
+    return cached
+
+
 # Session ids seen valid: checked once each, not on every call.
 _SESSION_IDS: set[str] = set()
 _SESSION_IDS_KEPT = 4096
@@ -299,7 +320,7 @@ def call_row(rec: CallRecord, cap: int, *, safe: bool = False, exact_tokens: boo
         "execution_type": _clean(rec.execution_type) or "direct",
         "hints": None if rec.hints is None else _hints_json(rec.hints),
         "tier": _clean(rec.tier),
-        "decision": None if rec.decision is None else Encoded(_dumps(rec.decision)),
+        "decision": None if rec.decision is None else _decision_json(rec.decision),
         "verdict": _clean(rec.verdict),
         "input_tokens": input_count.tokens,
         "output_tokens": output_count.tokens,
