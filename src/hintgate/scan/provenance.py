@@ -119,12 +119,34 @@ _INSTRUCTIONS = (
     r"(?:available\s+to\s+you|you\s+(?:have|can\s+(?:use|call|see)))\b"
 )
 # The user's secrets, which no call needs as its input unless the tool's job is to handle them.
+_SECRET_NOUN = (
+    r"(?:passwords?|passphrases?|passcodes?|pins?|pin\s+codes?|refresh\s+tokens?|access\s+tokens?|bearer\s+tokens?|"
+    r"session\s+(?:tokens?|cookies?|ids?)|cookies|seed\s+phrases?|recovery\s+(?:phrases?|codes?|words)|private\s+keys?|"
+    r"2fa\s+codes?|backup\s+codes?|one-time\s+(?:codes?|passwords?)|otp|security\s+(?:answers?|codes?)|"
+    r"card\s+numbers?|cvv|cvc|login\s+(?:details|credentials)|credentials|api\s+keys?|"
+    r"(?:bank\s+)?(?:routing|account)\s+(?:and\s+account\s+)?numbers?)"
+)
+# Whose a secret is: a person's ("the applicant's", "the authenticated user's", "their"), never a system's (the
+# service's API key is the tool's own business).
+_PERSON_OWNER = (
+    r"(?:(?:the\s+)?(?!(?:service|server|app|application|bot|tool|platform|api|system|project|repo|repository|"
+    r"organi[sz]ation|org|company|team|workspace|gateway|provider|vendor|merchant|store|site|device|integration|"
+    r"connector|plugin|cluster|database|instance)'s)[\w-]+'s|(?:the\s+)?[\w-]+s'|their|his|her)"
+)
+_PERSON = (
+    r"(?:user|applicant|customer|account\s+holder|holder|tenant|guest|donor|patient|member|employee|owner|client|payer|"
+    r"importer|caller|student|buyer|seller|traveller|traveler|passenger|driver|subscriber|cardholder|claimant)s?"
+)
 _SECRETS = (
     r"\b(?:the\s+)?(?:user|customer|account\s+holder|owner|client)'?s?'?\s+(?:own\s+|current\s+|full\s+|active\s+|"
     r"saved\s+|stored\s+|[\w-]+\s+){0,3}?(?:passwords?|passphrases?|passcodes?|pins?|refresh\s+tokens?|"
     r"access\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|cookies|seed\s+phrases?|recovery\s+(?:phrases?|codes?)|"
     r"private\s+keys?|2fa\s+codes?|one-time\s+(?:codes?|passwords?)|otp|security\s+answers?|card\s+numbers?|"
     r"cvv|cvc|login\s+(?:details|credentials)|credentials)\b"
+    # anyone's secret: "the importer's CDS password", "their password or one-time code", "the card number of the
+    # applicant"
+    rf"|\b{_PERSON_OWNER}\s+(?:[\w/-]+\s+){{0,3}}?{_SECRET_NOUN}\b"
+    rf"|\b{_SECRET_NOUN}(?:[,\s]+(?:and\s+|or\s+)?[\w-]+){{0,4}}?\s+of\s+the\s+(?:\w+\s+)?{_PERSON}\b"
 )
 _PLACES = (
     ("conversation", compiled(_CONVERSATION, re.IGNORECASE)),
@@ -177,8 +199,9 @@ _NEEDS: Needs[str] = Needs(
         ),
         "secrets": (
             "password|passphrase|passcode|pin|token|cookie|seed|recovery|private key|2fa|one-time|otp|"
-            "security answer|card number|cvv|cvc|login|credential|session",
-            "user|customer|holder|owner|client",
+            "security answer|security code|card number|cvv|cvc|login|credential|session|backup code|api key|routing|"
+            "account number|bearer",
+            "user|customer|holder|owner|client|'s|s'|their|his |her | of the ",
         ),
         "tools": (
             "tool|call|server|function|plugin|integration",
