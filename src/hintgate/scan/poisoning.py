@@ -93,7 +93,7 @@ from hintgate.scan.reading import (
 from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
-from hintgate.scan.scripted import may_script, scripted
+from hintgate.scan.scripted import may_script, result_scripts, scripted
 from hintgate.scan.shadowing import may_shadow, shadows
 from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
@@ -857,6 +857,9 @@ def _scan_strings(
         # A failure's harmful remedy or an act on an approval claimed (`scan.remedies`): its own cue, in any text.
         cued = {location for location, text in texts if text and REMEDY_CUE.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, cued, findings, tool, result_remedies, _REMEDIED, detector))
+        # An answer scripted for whoever asks, or a claim made while the data is kept back (`scan.scripted`).
+        scripting = {location for location, text in texts if text and may_script(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, scripting, findings, tool, result_scripts, _SCRIPTED, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1068,6 +1071,7 @@ _FORGED_TURN = "forges a message of the chat's system, developer or operator tha
 _SHIFTED = "moves the authority over the model"
 _CONTRADICTED = "scripts the model's reply to its user against the result's own data"
 _REMEDIED = "asks for a harmful remedy or an act on an approval it claims"
+_SCRIPTED = "scripts the model's answer before it reads the data"
 
 
 def _said_findings(

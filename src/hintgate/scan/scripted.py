@@ -30,9 +30,10 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
+from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.spans import SENTENCE, Span
 
-__all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "scripted"]
+__all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "result_scripts", "scripted"]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -187,6 +188,36 @@ def scripted(text: str) -> Iterator[Span]:
             if len(kept) > 1 or not kept[0][0] <= say.start() < kept[0][1]:
                 yield Span(sentence.start(), sentence.end(), "scripts a claim for the user while keeping the data back")
                 return
+
+
+def result_scripts(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a tool's result) that script a claim for whoever asks, as `scripted` reads a
+    definition's: an answer set against a person's question ("when the inspector asks, say no incidents were logged"),
+    or a claim made while the data is kept back ("state the lot passed and do not list the results"). A result's
+    own data is what the model answers from; words that fix the answer before the data is read, or hide part of it
+    behind a claim, are said to whoever sums it up. A sentence shown as quoted material (an example of an attack, a
+    quotation still open before it, a write-up that names attacks) says nothing (`scan.quoting`)."""
+    if not may_script(text):
+        return
+    quoted = quoted_spans(text)
+    for span in _every_script(text):
+        if any(start < span.end and span.start < end for start, end in quoted):
+            continue
+        line = text.rfind("\n", 0, span.start) + 1
+        if quotation_open(text[line : span.start]) or quotes_attack(text[line : span.end]):
+            continue
+        yield span
+
+
+def _every_script(text: str) -> Iterator[Span]:
+    """Every sentence of `text` that `scripted` would flag, not only the first."""
+    at = 0
+    while at < len(text):
+        span = next(scripted(text[at:]), None)
+        if span is None:
+            return
+        yield Span(at + span.start, at + span.end, span.why)
+        at += max(span.end, 1)
 
 
 # ---- In a tool's result: the user named as the one the reader answers.
