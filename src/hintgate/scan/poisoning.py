@@ -97,6 +97,7 @@ from hintgate.scan.scripted import may_script, result_scripts, scripted
 from hintgate.scan.shadowing import may_shadow, shadows
 from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
+from hintgate.scan.switched import switched
 from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
@@ -532,6 +533,7 @@ def _scan_tool(
         findings.extend(_precedence_claims(texts, spoken, findings, name))
         findings.extend(_approval_and_authority(texts, spoken, findings, name, siblings))
         findings.extend(_forced_parameters(tool, findings, name))
+        findings.extend(_switched_script(tool, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -3279,6 +3281,22 @@ def _spoken(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         (path, text)
         for path, text in texts
         if not (path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
+    ]
+
+
+def _switched_script(tool: Mapping[str, Any], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
+    """A later paragraph of the description in another script than its English lead (`scan.switched`), where
+    nothing high was found in the description already."""
+    description = tool.get("description")
+    if not isinstance(description, str) or description.isascii():
+        return []
+    if any(finding.path == "description" and finding.level is Level.HIGH for finding in findings):
+        return []
+    span = switched(name or "", description)
+    if span is None:
+        return []
+    return [
+        ScanFinding("HG619", f"description {span.why}", "description", span.start, span.end, name, severity=Level.HIGH)
     ]
 
 
