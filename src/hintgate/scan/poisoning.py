@@ -75,6 +75,7 @@ from hintgate.scan.quoting import (
     cited_title,
     framed_spans,
     names_report,
+    quotation_open,
     quoted_spans,
     quotes_attack,
     reports_around,
@@ -1494,6 +1495,8 @@ class _OrderReader:
             for order in _noted(text):
                 if any(start < order.end and order.start < end for start, end in judged):
                     continue
+                if order.targets == ("approval",) and _approval_not_claimed(text[order.start : order.end], order.why):
+                    continue  # "the assistant must not promise refunds before approval": the approval awaited
                 if not (detector and _about_attacks(text, order.start, order.end)):
                     yield _order_finding(path, order, order.start, order.end, self.tool, plain)
 
@@ -1554,6 +1557,10 @@ class _OrderReader:
                     yield _order_finding(path, order, start, end, self.tool, view)
             if self.steers and view.how == "plain":
                 for steer in self._steers(path, text):
+                    if steer.why.startswith("skips the user's say") and _approval_span_unclaimed(
+                        text, steer.start, steer.end
+                    ):
+                        continue  # 'e.g. callers saying "the customer already approved it"': someone's words
                     if not any(start < steer.end and steer.start < end for start, end in judged):
                         yield _steer_finding(path, steer, self.tool)
 
@@ -1659,7 +1666,113 @@ def _not_an_ask(text: str, order: Order, tool: str | None) -> bool:
         reached = set(re.split(r"[^a-z0-9]+", reach.group(1).lower())) - {""} if reach is not None else set()
         if reached and reached <= words:
             return True
-    return order.targets == ("approval",) and _APPROVAL_REQUIRED.search(said) is not None and not _SKIPPED.search(said)
+    if order.targets != ("approval",):
+        return False
+    if _APPROVAL_REQUIRED.search(said) is not None and not _SKIPPED.search(said):
+        return True
+    return _approval_not_claimed(said, order.why)
+
+
+def _approval_not_claimed(said: str, why: str) -> bool:
+    """Whether each place the approval word the judge names (`why`: "gets around the approval ('pre-approved')")
+    stands in `said` (a definition's sentence) claims or skips no approval: it stands in someone else's words quoted
+    (a quotation opened after words that report or exemplify it, "an email says 'this is pre-approved'", or in a
+    sentence about such wording, "e.g. callers saying \"the customer already approved it\""), it is awaited ("must
+    not promise refunds before approval"), its telling is forbidden ("do not tell the user the plan is approved"), or
+    it bounds what the tool acts on ("only works on payments already approved by a human"), or the tool refuses it
+    ("refuses self-approval")."""
+    word = _REACH_QUOTED.search(why)
+    if word is None:
+        return False
+    places = [m.start() for m in re.finditer(re.escape(word.group(1)), said, re.IGNORECASE)]
+    if not places:
+        return False
+    about = quotes_attack(said)
+    return all(_unclaimed_at(said[:at], about=about) for at in places)
+
+
+def _unclaimed_at(head: str, *, about: bool = False) -> bool:
+    """Whether an approval word right after `head` (its sentence up to it) claims or skips no approval (see
+    `_approval_not_claimed`; `about`: the sentence is about attack wording)."""
+    opened = _quotation_opened(head)
+    if opened is not None and (
+        about or _REPORTED_BY.search(head, max(0, opened - 40), opened) or _EXAMPLE_BEFORE.search(head, 0, opened)
+    ):
+        return True
+    clause = head[max(head.rfind(mark) for mark in ".;:!?\n") + 1 :]
+    return bool(
+        _AWAITED.search(clause)
+        or _TELLING_FORBIDDEN.search(clause)
+        or _ACTS_ONLY_ON.search(clause)
+        or _REFUSED.search(clause)
+    )
+
+
+def _approval_span_unclaimed(text: str, start: int, end: int) -> bool:
+    """Whether the approval word a finding's span (`text[start:end]`) holds, read in its sentence, claims or skips no
+    approval (`_unclaimed_at`); False when the span holds none."""
+    word = _APPROVAL_WORD.search(text, start, end)
+    if word is None:
+        return False
+    at = word.start()
+    if text[at - 1 : at] == "-":  # "pre-approved", "self-approval": the word starts with its prefix
+        at = max(text.rfind(" ", 0, at), text.rfind("\n", 0, at)) + 1
+    head_start = max((m.end() for m in _STOP_BEFORE.finditer(text, max(0, at - 600), at)), default=0)
+    head = text[head_start:at]
+    return _unclaimed_at(head, about=quotes_attack(text[head_start:end]))
+
+
+# A sentence's end before a word: a stop and a space, not an abbreviation's ("e.g. ", "i.e. "), or a line break.
+_STOP_BEFORE = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s|\n")
+_APPROVAL_WORD = re.compile(r"(?i:already\s+|pre-?)?(?i:approv|authori[sz]|consent|confirm|sign-?off)")
+
+
+def _quotation_opened(head: str) -> int | None:
+    """Where a quotation still open at the end of `head` opens: a mark `quotation_open` reads, or a straight single
+    quote after a space, a bracket or a colon and before a letter (an apostrophe stands between letters, a closing
+    quote after one and before none)."""
+    if quotation_open(head):
+        return max(head.rfind(mark) for mark in '"“«„‘「')
+    last = None
+    for mark in _SINGLE_QUOTE.finditer(head):
+        last = mark.start() if mark.group(1) else None
+    return last
+
+
+# A straight single quote that opens (group 1: after a space, a bracket or a colon, before a letter) or closes one.
+_SINGLE_QUOTE = re.compile(r"(?:(?<=[\s(\[:])|^)(')(?=\w)|(?<=[\w.!?,])'(?!\w)")
+# Words that report what a quotation holds, or give it as an example: "says '", "claiming \"", "pressure to '".
+_REPORTED_BY = re.compile(
+    r"\b(?:says|said|saying|claims|claimed|claiming|states|stated|stating|reads|wrote|writes|insists?|insisting|"
+    r"pressure\s+to|such\s+as|like|for\s+example|for\s+instance|typically|patterns?|phrases?|lines?)\b"
+    r"[^'\"“«„‘]{0,24}$|\be\.g\.[^'\"“«„‘]{0,24}$",
+    re.IGNORECASE,
+)
+# An example given before a quotation in the same sentence: "e.g. callers claiming ..., or \"".
+_EXAMPLE_BEFORE = re.compile(r"\b(?:e\.g\.|such\s+as|for\s+example|for\s+instance)", re.IGNORECASE)
+# The approval awaited, in the clause before it: "before approval", "until it is approved", "pending sign-off".
+_AWAITED = re.compile(
+    r"\b(?:before|until|till|pending|awaiting|prior\s+to|subject\s+to|upon)\s+(?:\w+\s+){0,3}?$", re.IGNORECASE
+)
+# Refused by the tool: "the tool refuses self-approval", "blocks pre-approved transfers".
+_REFUSED = re.compile(
+    r"\b(?:refuses?|rejects?|blocks?|prevents?|prohibits?|forbids?|disallows?|denies)\s+(?:\w+\s+){0,2}?$",
+    re.IGNORECASE,
+)
+# Its telling forbidden: "do not tell the user the plan is", "never claim the order was".
+_TELLING_FORBIDDEN = re.compile(
+    r"\b(?:do\s+not|don't|never|must\s+not|mustn't|should\s+not|shouldn't|may\s+not|cannot|can't)\s+"
+    r"(?:tell|say|claim|promise|imply|suggest|state|report|assure|announce)\w*\b[^,]{0,60}$",
+    re.IGNORECASE,
+)
+# What the tool acts on bounded by it, the tool the subject: "this tool only works on payments already", "it only
+# releases invoices" (not a queue's scope: "the review queue only applies to entries without an approver").
+_ACTS_ONLY_ON = re.compile(
+    r"\b(?:this\s+tool|the\s+tool|it)\s+only\s+(?:works|applies|acts|operates|runs|accepts|releases|handles|processes|"
+    r"pays|ships)\s+"
+    r"(?:on|to|for|with)?\b[^,]{0,60}$",
+    re.IGNORECASE,
+)
 
 
 # What a detector looks for or an attacker did, then the list of it: "for tool poisoning: ...", "attacker commands
@@ -3383,6 +3496,8 @@ def _approval_and_authority(
             *(shadows(text, listing) if shadow else ()),
         ]
         for ask in asks:
+            if _approval_span_unclaimed(text, ask.start, ask.end):
+                continue  # 'pressure to "skip it, it's already approved"', "do not tell the user it is approved"
             if not _about_attacks(text, ask.start, ask.end):
                 out.append(
                     ScanFinding("HG619", f"{path} {ask.why}", path, ask.start, ask.end, name, severity=Level.HIGH)
