@@ -535,6 +535,7 @@ def _scan_tool(
         findings.extend(_approval_and_authority(texts, spoken, findings, name, siblings))
         findings.extend(_forced_parameters(tool, findings, name))
         findings.extend(_switched_script(tool, findings, name))
+        findings.extend(_choices_that_ask(tool, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -3395,6 +3396,62 @@ def _spoken(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         for path, text in texts
         if not (path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
     ]
+
+
+def _choices_that_ask(tool: Mapping[str, Any], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
+    """An `enum` or `const` value of the input schema that holds a clause asking for an act: per JSON Schema a choice
+    is a value the model passes on, a token or a label ("read_only", "Prefer not to say"), never a sentence of its
+    own; one of six words or more with a verb of acting on other data ("first call ...", "forward the folio to ...")
+    or another tool's name speaks to its reader, whatever value it leads with."""
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
+    out = []
+    for path, value in _schema_choices(tool.get("inputSchema"), "inputSchema", 0):
+        if path in high or len(_WORDS.findall(value)) < _CLAUSE_WORDS:
+            continue
+        asks = _CHOICE_ASKS.search(value)
+        if asks is not None:
+            out.append(
+                ScanFinding(
+                    "HG619",
+                    f"{path} is a choice that asks its reader to act: {asks.group()!r}",
+                    path,
+                    asks.start(),
+                    asks.end(),
+                    name,
+                    severity=Level.HIGH,
+                )
+            )
+    return out
+
+
+def _schema_choices(schema: Any, path: str, depth: int) -> Iterator[tuple[str, str]]:
+    """(path, value) of each string of an `enum` or a `const` in `schema`, down to `_SCHEMA_DEPTH` levels."""
+    if depth > _SCHEMA_DEPTH or not _mapping(schema):
+        return
+    for key, value in schema.items():
+        here = _join(path, str(key))
+        if key == "enum" and isinstance(value, list):
+            yield from ((f"{here}[{at}]", item) for at, item in enumerate(value) if isinstance(item, str))
+        elif key == "const" and isinstance(value, str):
+            yield here, value
+        elif _mapping(value):
+            yield from _schema_choices(value, here, depth + 1)
+        elif isinstance(value, list):
+            for at, item in enumerate(value):
+                yield from _schema_choices(item, f"{here}[{at}]", depth + 1)
+
+
+_WORDS = re.compile(r"\w+")
+_CLAUSE_WORDS = 6
+# What makes a choice a step of its own: an order in time ("first call ...", "after this call forward ...", "before
+# answering"), an address to send to, or another call written out.
+_CHOICE_ASKS = re.compile(
+    r"\b(?:first|then|afterwards|and\s+then)\s+(?:call|run|invoke|read|send|forward|set|put|switch|turn|disable|"
+    r"delete|remove|upload|post|e-?mail|copy|paste|fetch|export|share|reveal|grant|add)\b"
+    r"|\b(?:before\s+answering|before\s+replying|after\s+(?:this|each|every|the)\s+call)\b"
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*\(|[\w.+-]+@[\w-]+\.[a-z]{2,}",
+    re.IGNORECASE,
+)
 
 
 def _switched_script(tool: Mapping[str, Any], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
