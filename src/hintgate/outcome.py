@@ -77,6 +77,8 @@ class CallOutcome:
             provenance, tier, what it does, and the tool's static hints beside them); None: the tool's.
         task: the call became a task its client holds a handle of: its record is written by the task book
             when the handle goes out and when the task ends (`hintgate.server.tasks`), not by the recorder.
+        result_json: `result`'s JSON as the result scan wrote it (`GuardedResult.json`), for its record to reuse;
+            None: not written.
     """
 
     call_id: str
@@ -106,6 +108,7 @@ class CallOutcome:
     result_action: str | None = None
     hints: Mapping[str, Any] | None = None
     task: bool = False
+    result_json: str | None = None
 
     @property
     def snapshot(self) -> Mapping[str, Any]:
@@ -159,6 +162,9 @@ class CallAttempt:
     result_action: str | None = None
     refusal: str | None = None
     hints: Mapping[str, Any] | None = None
+    written: tuple[Mapping[str, Any], str] | None = None
+    """The result the guard let out and its JSON as the scan wrote it (`GuardedResult.json`): the record reuses the
+    JSON when that very result is the call's."""
 
     def add_upstream_time(self, began: float) -> None:
         """Count the time since `began` (a `perf_counter` reading) as the source's."""

@@ -21,7 +21,7 @@ from hintgate.store import recorder as recorder_module
 from hintgate.store.rows import CallRecord, call_row, prepare
 
 
-def _outcome(arguments: Any, result: Any) -> Any:
+def _outcome(arguments: Any, result: Any, result_json: str | None = None) -> Any:
     entry = SimpleNamespace(server="echo", name="echo_say", upstream_name="say")
     return SimpleNamespace(
         entry=entry,
@@ -44,6 +44,7 @@ def _outcome(arguments: Any, result: Any) -> Any:
         tier="read-only",
         decision_json=lambda: {"verdict": "allow"},
         verdict="allow",
+        result_json=result_json,
     )
 
 
@@ -90,6 +91,19 @@ def test_a_call_without_a_secret_to_mask_has_its_json_written_once_as_one_with_a
     assert record.arguments_json is not None
     assert record.response_json is not None
     assert (json.loads(record.arguments_json), json.loads(record.response_json)) == (arguments, result)
+
+
+def test_a_result_the_scan_wrote_is_stored_from_its_json_and_a_secret_in_it_still_masked() -> None:
+    result = {"content": [{"type": "text", "text": "12:00 \u0000 \ud800"}], "isError": False}
+    written = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    reused = call_record(_outcome(None, result, written))
+    assert reused.response is result
+    assert reused.response_json == call_record(_outcome(None, result)).response_json
+    secret = "a-secret-value"
+    shown = {"content": [{"type": "text", "text": f"[{secret}]"}], "isError": False}
+    masked = call_record(_outcome(None, shown, json.dumps(shown, separators=(",", ":"))), Redactor([secret]))
+    assert masked.response == {"content": [{"type": "text", "text": "[***]"}], "isError": False}
+    assert secret not in str(masked.response_json)
 
 
 @pytest.mark.anyio

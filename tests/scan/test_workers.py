@@ -114,6 +114,32 @@ async def test_a_result_is_scanned_on_the_loop_exactly_when_its_job_fits_the_inl
     assert (on_loop.started, in_worker.started) == (0, 1)
 
 
+async def test_a_result_that_goes_out_as_it_came_carries_its_json_for_the_record_and_no_other_does() -> None:
+    from hintgate.store.rows import encode_json, encoded_from
+
+    honest = {"content": [{"type": "text", "text": "12:00 à Paris \ud800 \x00"}], "isError": False}
+    long_honest = {"content": [{"type": "text", "text": "The time in Paris. " * 20}]}
+    scanner, in_worker = Scanner(), Scanner(inline=50)
+    try:
+        async with asyncio.timeout(120):
+            for each in (scanner, in_worker):
+                for result in (honest, long_honest):
+                    guarded = await each.guard(dict(result), action=OnResultFinding.BLOCK, tool="t")
+                    assert guarded.json is not None
+                    assert json.loads(guarded.json) == guarded.result
+                    assert encoded_from(guarded.json) == encode_json(guarded.result)
+            with_meta = await scanner.guard({**honest, "_meta": {"k": 1}}, action=OnResultFinding.BLOCK, tool="t")
+            flagged = await scanner.guard({"content": [{"type": "text", "text": ORDER}]}, action=OnResultFinding.MARK)
+    finally:
+        await scanner.aclose()
+        await in_worker.aclose()
+    assert with_meta.json is None
+    assert "_meta" not in with_meta.result
+    assert flagged.findings
+    assert flagged.json is None
+    assert encoded_from('{"n":NaN}') is None  # written again by the store, which keeps no NaN
+
+
 async def test_a_short_result_cleared_once_is_not_read_again_and_one_with_a_finding_always_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from hintgate.outcome import CallOutcome
 from hintgate.redaction import Redactor
 from hintgate.store.recorder import CallRecord, SessionRecord
-from hintgate.store.rows import Encoded, encode_json
+from hintgate.store.rows import Encoded, encode_json, encoded_from
 
 if TYPE_CHECKING:
     from hintgate.session import ClientSession
@@ -57,7 +57,7 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_pat
     # of a stdio gateway (which has no API token to mask) waited for a hop there and back: 0.5-3 ms at load 6.
     redact = redact or _NO_SECRETS
     arguments, arguments_json = _masked(arguments, redact)
-    result, response_json = _masked(result, redact)
+    result, response_json = _masked(result, redact, outcome.result_json)
     error = redact.text(error) if error is not None else None
     return CallRecord(
         id=outcome.call_id,
@@ -78,15 +78,15 @@ def call_record(outcome: CallOutcome, redact: Redactor | None = None, config_pat
     )
 
 
-def _masked(value: Any, redact: Redactor) -> tuple[Any, Encoded | None]:
+def _masked(value: Any, redact: Redactor, written: str | None = None) -> tuple[Any, Encoded | None]:
     """`value` with `redact`'s secrets masked, and its JSON as the store keeps it.
 
-    The JSON is written once (in C), and the value is walked to mask a secret only when one's
-    encoding is in it: a secret in any string of `value` is in its JSON (`encode_json`).
+    The JSON is written once (in C; `written`: by the result scan already), and the value is walked to mask a
+    secret only when one's encoding is in it: a secret in any string of `value` is in its JSON (`encode_json`).
     """
     if value is None:
         return None, None
-    text = encode_json(value)
+    text = (encoded_from(written) if written is not None else None) or encode_json(value)
     for form in _encoded(redact.secrets):
         if form in text:
             value = redact.value(value)

@@ -102,6 +102,8 @@ class ResultGuard:
                 {"mark": "marked", "redact": "redacted", "block": "withheld"}[action.value],
             )
         result = guarded.result
+        if guarded.json is not None:
+            attempt.written = (result, guarded.json)
         if returned or guarded.findings or upstream:
             self._taint(call, guarded.summary(), upstream.said() or None)
         if client is not None and client.declares(TRUST):

@@ -97,6 +97,7 @@ class Recording:
         source = self.sources.get(entry.server)
         info = getattr(source, "info", None)
         request_id = call.ctx.request_id if call.ctx is not None else None
+        written = attempt.written
         return CallOutcome(
             call_id=attempt.call_id,
             entry=entry,
@@ -125,6 +126,7 @@ class Recording:
             result_action=attempt.result_action,
             hints=attempt.hints,
             task=task,
+            result_json=written[1] if written is not None and written[0] is result else None,
         )
 
     def _tell(self, outcome: CallOutcome, observers: Sequence[CallObserver]) -> list[Awaitable[object]]:

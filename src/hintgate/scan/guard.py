@@ -70,6 +70,10 @@ class GuardedResult:
 
     result: dict[str, Any]
     findings: tuple[ScanFinding, ...]
+    json: str | None = None
+    """`result`'s JSON as the scan's job wrote it (compact, non-ASCII kept), when the result goes out as it came in
+    (nothing found, no `_meta` of the upstream's taken out): the call's record reuses it (`store.rows.encoded_from`).
+    None: not written, or not this result's."""
 
     def summary(self) -> str | None:
         """The findings in a phrase (codes and the first message), None when there are none."""

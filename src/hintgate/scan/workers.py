@@ -98,12 +98,16 @@ class Scanner:
         self, result: Mapping[str, Any], *, action: OnResultFinding, tool: str | None = None
     ) -> GuardedResult:
         """`result` as the client gets it (`scan.guard.apply`), scanned within the deadline or withheld."""
-        payload = _dumps({"kind": "result", "result": result, "tool": tool, "seconds": self._seconds})
+        # The job's JSON is the `_dumps` of {"kind", "result", "tool", "seconds"}, written around the result's own,
+        # which the call's record keeps as it is when the result goes out unchanged (`GuardedResult.json`).
+        written = _ENCODER.encode(result)
+        rest = f',"tool":{_ENCODER.encode(tool)},"seconds":{_ENCODER.encode(self._seconds)}}}'
+        payload = f'{{"kind":"result","result":{written}{rest}'.encode("utf-8", "surrogatepass")
         if len(payload) <= self.inline:
             # The scan's answer depends on the result and the tool alone: a short result it cleared before (a tool
             # polled for the same status, the same time within a second) is not read again.
             if payload in self._cleared:
-                return apply(result, (), action=action, tool=tool)
+                return _as_written(apply(result, (), action=action, tool=tool), result, written)
             from hintgate.scan.poisoning import scan_result
 
             findings = scan_result(result, tool=tool, warnings=False)
@@ -111,13 +115,13 @@ class Scanner:
                 if len(self._cleared) >= _CLEARED_KEPT:
                     self._cleared.clear()
                 self._cleared.add(payload)
-            return apply(result, findings, action=action, tool=tool)
+            return _as_written(apply(result, findings, action=action, tool=tool), result, written)
         answer = await self._run(payload)
         if answer is None:
             return self._unread(result, action=action, tool=tool)
         findings = [_finding(f) for f in answer["findings"]]
         if not findings:
-            return apply(result, (), action=action, tool=tool)
+            return _as_written(apply(result, (), action=action, tool=tool), result, written)
         # A redaction may read parts of a long flagged span again (`scan.guard`): on a thread, not the loop.
         return await asyncio.to_thread(apply, result, findings, action=action, tool=tool)
 
@@ -285,6 +289,13 @@ def _result_seconds() -> float:
     from hintgate.scan.poisoning import RESULT_SECONDS
 
     return RESULT_SECONDS
+
+
+def _as_written(guarded: GuardedResult, result: Mapping[str, Any], written: str) -> GuardedResult:
+    """`guarded` with `written` (`result`'s JSON) as its own, when it is: nothing found, nothing taken out."""
+    if guarded.findings or "_meta" in result:
+        return guarded
+    return GuardedResult(guarded.result, (), written)
 
 
 def _dumps(value: Any) -> bytes:

@@ -213,6 +213,18 @@ def encode_json(value: Any) -> Encoded:
     return Encoded(_dumps(value))
 
 
+def encoded_from(written: str) -> Encoded | None:
+    """What `encode_json` writes of a value, from its JSON as `json.JSONEncoder(ensure_ascii=False,
+    separators=(",", ":"), default=str)` wrote it (the result scan's); None when it may hold a number JSON has
+    not (`NaN`, `Infinity`: `encode_json` writes a note instead), so the value is to be encoded again."""
+    if "NaN" in written or "Infinity" in written:
+        return None
+    text = replace_lone_surrogates(written)
+    if "\\u0000" in text:
+        text = _NUL_ESCAPE.sub(r"\1\\ufffd", text)
+    return Encoded(text)
+
+
 # The hints in force are one mapping per tool until the catalog changes: encoded once per mapping.
 # Each entry keeps its mapping alive, so that its id cannot name another one meanwhile.
 _HINTS_JSON: dict[int, tuple[Mapping[str, Any], Encoded]] = {}
