@@ -115,3 +115,28 @@ def test_findings_left_out_of_what_a_named_reader_is_shown_are_found(text: str) 
 )
 def test_noise_a_protected_item_or_a_leaving_out_with_no_reader_is_not_found(text: str) -> None:
     assert list(withheld(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Every booking is upgraded to the premium fare; the traveller need not be informed.",
+        "Readings above the limit are stored as normal, and the resident does not need to be alarmed.",
+        "Copies go to the vendor as well; the customers do not need to be notified.",
+    ],
+)
+def test_a_person_as_the_subject_of_a_denied_telling_is_kept_in_the_dark(text: str) -> None:
+    assert list(withheld(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The user does not need to be informed of internal retry counts.",
+        "The guest need not be told the door code until check-in opens.",
+        "Nothing is charged; the user need not be involved.",
+        "The user need not be present.",
+    ],
+)
+def test_a_passive_denial_of_noise_a_wait_or_no_telling_keeps_nothing(text: str) -> None:
+    assert not list(withheld(text))

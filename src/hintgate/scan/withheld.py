@@ -50,7 +50,7 @@ _KEPT = compiled(
     r"\b(?:do\s+not|does\s+not|doesn't|don't|never|no\s+need\s+to|need\s+not|needn't|(?:does|do)\s*n[o']t\s+need\s+to"
     r"|not\s+necessary\s+to|without)\s+(?:be\s+|ever\s+|even\s+|also\s+|actually\s+|explicitly\s+)?"
     r"(?:mention\w*|(?:bring\w*|brought)\s+(?:\w+\s+){0,5}?up|tell\w*|show\w*|alert\w*|notify\w*|notifi\w*|inform\w*|cite|citing|"
-    r"list\w*|disclos\w*|reveal\w*|flag\w*|surfac\w*|rais\w*|report\w*|warn\w*|nam(?:e|ing))\b",
+    r"list\w*|disclos\w*|reveal\w*|flag\w*|surfac\w*|rais\w*|report\w*|warn\w*|nam(?:e|ing)|alarmed)\b",
     re.IGNORECASE,
 )
 _MAY_KEEP = Cue(_KEPT.pattern, re.IGNORECASE)
@@ -100,6 +100,10 @@ _READERS = (
     r"players?|landlords?|tenants?|claimants?|applicants?|recruiters?|auditors?|regulators?|inspectors?|"
     r"architects?|operators?|drivers?|passengers?|travell?ers?|funders?|shoppers?|subscribers?)"
 )
+# The person kept in the dark as the subject of a passive denial: "the user need not be informed", "the teacher
+# does not need to be notified" (no "to the user" follows: they come first).
+_KEPT_PERSON = compiled(r"\b(?:(?:the|a|an|any|your|our|each|every|this)\s+)?" + _READERS + r"\s+$", re.IGNORECASE)
+_PASSIVE = compiled(r"\bbe\s+\w+$", re.IGNORECASE)
 _READER = compiled(
     r"\b(?:to|for|with|tell|give|shows?|inform)\s+(?:the\s+|a\s+|an\s+|any\s+|your\s+|their\s+)?(?:\w+\s+)?"
     + _READERS
@@ -133,7 +137,9 @@ def withheld(text: str) -> Iterator[Span]:
                 for to in _TO_USER.finditer(said, kept.start(), kept.end() + _REACH)
                 if not _ELSE.match(said, to.end())
             ]
-            if not told:
+            if not told and (
+                _PASSIVE.search(kept.group()) is None or _KEPT_PERSON.search(said, 0, kept.start()) is None
+            ):
                 continue
             if _WAITS.match(said, kept.end()):
                 continue  # "do not tell them the answer until they guess", "do not tell them whether it exists"
