@@ -37,7 +37,7 @@ from hintgate.scan.orders import sentences
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.spans import Span
 
-__all__ = ["chains"]
+__all__ = ["chains", "fixed_calls"]
 
 # A tool named as what is called: "call `update_ticket`", "by calling create_discount", "a call to `apply_x`", "through
 # this server's `timetable_write`", or in the passive: "`update_shipment` is called".
@@ -165,3 +165,43 @@ def _chained(sentence: str, job: str, own: frozenset[str]) -> str | None:
             continue
         return f"makes a change through another tool part of a read ({name!r})"
     return None
+
+
+# A call ordered of a tool with its arguments written out by the text: "call name(arg=\"value\")", "call name with
+# arg=value", "invoke the sibling tool `name` with arg=value and ...". A placeholder (`<id>`, `{user}`, `[...]`) is the
+# caller's to fill, not a value fixed; "use `name(arg=...)`" shows how a call is written (a reference's example).
+_FIXED_CALL = compiled(
+    r"\b(?:call|invoke|run|trigger|execute)\s+(?:the\s+(?:[\w-]+\s+){0,2}?)?(?:tool\s+)?`?"
+    r"(?P<name>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)`?(?:\s+tool)?\s*"
+    r"(?:\(\s*[a-z_]+\s*=\s*[^<{\[\s)]|with\s+`?[a-z_]+`?\s*[=:]\s*[^<{\[\s]|with\s+(?:\w+\s+){0,2}[a-z_]+\s*=\s*[^<{\[\s])",
+    re.IGNORECASE,
+)
+_FIXED_CUE = Cue(r"\b(?:call|invoke|run|trigger|execute)\s", re.IGNORECASE)
+# The call is shown to the user before it counts (a preview), or is forbidden.
+_PREVIEWED = compiled(
+    r"\b(?:show|present|display)\w*\s+(?:\w+\s+){0,6}?(?:to\s+)?the\s+(?:user|customer|requester)\b"
+    r"|\b(?:ask|confirm\w*\s+with|get\s+approval\s+from)\s+the\s+(?:user|customer|requester)\b"
+    r"|\b(?:user|customer|requester)'?s?\s+(?:explicit\s+)?(?:approval|confirmation|consent)\b",
+    re.IGNORECASE,
+)
+_FORBIDDEN = compiled(r"\b(?:not|never|don't|no)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
+
+
+def fixed_calls(text: str) -> list[Span]:
+    """The sentences of `text` (a definition's) that order a call of a tool with its arguments written out: the
+    definition, not the user's request, decides what the call does ("call set_safety_zone with mode=\"off\"",
+    "subscribe_member(plan=\"premium_trial\")"). A call shown to the user first, a call forbidden, and attack wording
+    quoted are not read so."""
+    if _FIXED_CUE.search(text) is None:
+        return []
+    found: list[Span] = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        for call in _FIXED_CALL.finditer(sentence):
+            if _FORBIDDEN.search(sentence, 0, call.start()) is not None:
+                continue
+            if _PREVIEWED.search(sentence) is not None or quotes_attack(sentence):
+                break
+            found.append(Span(start, end, f"orders a call with its arguments written out ({call.group()!r})"))
+            break
+    return found

@@ -45,7 +45,7 @@ from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
 from hintgate.scan.approval import denials, deny_places, forced, may_deny, splits
 from hintgate.scan.authority import may_shift, result_shifts, shift_places, shifts
 from hintgate.scan.cells import Cell, Headers, cells, sample_key, table_cells, unescaped
-from hintgate.scan.chaining import chains
+from hintgate.scan.chaining import chains, fixed_calls
 from hintgate.scan.contradicted import contradicted_claims
 from hintgate.scan.cues import Cue
 from hintgate.scan.documents import job_document
@@ -536,6 +536,7 @@ def _scan_tool(
         findings.extend(_forced_parameters(tool, findings, name))
         findings.extend(_switched_script(tool, findings, name))
         findings.extend(_choices_that_ask(tool, findings, name))
+        findings.extend(_fixed_calls(texts, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -3396,6 +3397,25 @@ def _spoken(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         for path, text in texts
         if not (path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
     ]
+
+
+def _fixed_calls(texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
+    """The sentences of a definition's texts that order a call with its arguments written out (`scan.chaining`),
+    where nothing high was found in that text already; a tool that detects attacks quotes them as its job."""
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
+    description = next((text for path, text in texts if path == "description"), "")
+    if name is not None and _detects_attacks(name, description):
+        return []
+    out = []
+    for path, text in texts:
+        if path in high:
+            continue
+        for span in fixed_calls(text):
+            out.append(
+                ScanFinding("HG618", f"{path} {span.why}", path, span.start, span.end, name, severity=Level.HIGH)
+            )
+            break
+    return out
 
 
 def _choices_that_ask(tool: Mapping[str, Any], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
