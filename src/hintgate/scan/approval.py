@@ -36,7 +36,7 @@ from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["denials", "deny_places", "forced", "may_deny", "splits"]
+__all__ = ["denials", "deny_places", "filled_for", "forced", "may_deny", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -320,3 +320,42 @@ def forced(param: str, text: str) -> Span | None:
         if (value == "true" and grants) or (value == "false" and checks and not grants):
             return Span(found.start(), found.end(), f"fixes parameter {param!r} to the value that turns a check off")
     return None
+
+
+# The words of a parameter's name that make its value a person's act: an approval, a sign-off, a consent, a
+# confirming person, a one-time code only that person holds.
+_PERSONS_ACT = frozenset(
+    {
+        "approver", "approved", "approval", "signoff", "signature", "acknowledge", "acknowledgement", "ack",
+        "confirmed", "confirmation", "consent", "reviewer", "clinician", "witness", "authorizer", "authoriser",
+        "authorization", "authorisation", "otp", "mfa", "totp",
+    }
+)  # fmt: skip
+# A literal the text has the model put in it: "fill this with \"attorney-approved\" yourself", "use the value
+# \"APPROVED-BY-ADMIN\"", "use '000000'", "pass clinician_id=\"AUTO\"".
+_LITERAL_FILL = compiled(
+    r"\b(?:fill|populate|complete|set|enter|use|pass|put|write)\b[^.;\n]{0,30}?(?:[\"“‘]|(?<![\w])')"
+    r"[^\"'”’\n<>{}]{1,40}(?:[\"”’]|'(?![\w]))",
+    re.IGNORECASE,
+)
+# The person's own act named: "the code the user typed", "as the user provides it", "only after the user confirms".
+_THEIR_ACT = compiled(
+    r"\b(?:user|customer|requester|approver|reviewer|signer|clinician|prescriber|manager)s?'?\s+(?:\w+\s+)?(?:typed|"
+    r"types|type|enters|entered|says|said|gives|gave|provides|provided|supplies|supplied|confirms|confirmed|"
+    r"writes|wrote|reads|read\s+out)\b|\b(?:typed|entered|given|provided|supplied)\s+by\s+the\b|\be\.g\.|\bfor\s+example\b",
+    re.IGNORECASE,
+)
+
+
+def filled_for(param: str, text: str) -> Span | None:
+    """Where `text` (a parameter's description) has the model fill parameter `param`, whose name makes its value a
+    person's act (an approver, a sign-off, a consent, a one-time code), with a literal of the text's choosing: the
+    model signs in the person's place. A literal the person gives ("the phrase the user typed"), an example
+    ("e.g. 'jane@corp'") or a value tied to a wait ("only after they confirm") is theirs."""
+    words = {word.lower() for word in _NAME_WORDS.findall(param)}
+    if not words & _PERSONS_ACT:
+        return None
+    found = _LITERAL_FILL.search(text)
+    if found is None or _THEIR_ACT.search(text) is not None or _WAITED.search(text) is not None:
+        return None
+    return Span(found.start(), found.end(), f"has the model fill parameter {param!r}, a person's act, itself")

@@ -42,7 +42,7 @@ from hintgate.hints.inference.naming import name_words, singular
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import denials, deny_places, forced, may_deny, splits
+from hintgate.scan.approval import denials, deny_places, filled_for, forced, may_deny, splits
 from hintgate.scan.authority import may_shift, result_shifts, shift_places, shifts
 from hintgate.scan.cells import Cell, Headers, cells, sample_key, table_cells, unescaped
 from hintgate.scan.chaining import chains, fixed_calls
@@ -3599,6 +3599,8 @@ def _forced_parameters(tool: Mapping[str, Any], findings: list[ScanFinding], nam
         path = _join("inputSchema.properties", str(param)) + ".description"
         text = spec.get("description") if _mapping(spec) else None
         if isinstance(text, str) and path not in high and (span := forced(str(param), text)) is not None:
+            return [_forced_finding(span, path, name)]
+        if isinstance(text, str) and path not in high and (span := filled_for(str(param), text)) is not None:
             return [_forced_finding(span, path, name)]
         for start, end in _sentences_naming_word(description, str(param)) if said else ():
             if (span := forced(str(param), description[start:end])) is not None:
