@@ -52,6 +52,7 @@ from hintgate.scan.documents import job_document
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
 from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
+from hintgate.scan.outbound import MAY_ASK_OUT, asked_out
 from hintgate.scan.phrases import (
     ADDRESS,
     BOTH,
@@ -103,7 +104,7 @@ from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 from hintgate.scan.turns import turn_orders
-from hintgate.scan.withheld import may_withhold, withheld
+from hintgate.scan.withheld import may_withhold, result_withheld, withheld
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -865,6 +866,11 @@ def _scan_strings(
         # An answer scripted for whoever asks, or a claim made while the data is kept back (`scan.scripted`).
         scripting = {location for location, text in texts if text and may_script(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, scripting, findings, tool, result_scripts, _SCRIPTED, detector))
+        # Private data asked of the machine reading the result, to be sent out (`scan.outbound`).
+        machine = {location for location, text in texts if text and MAY_ASK_OUT.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, machine, findings, tool, asked_out, _ASKED_OUT, detector))
+        # Data kept from the person the model answers, a machine named beside it (`scan.withheld`).
+        findings.extend(_said_findings(texts, machine, findings, tool, result_withheld, _WITHHELD, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1077,6 +1083,8 @@ _SHIFTED = "moves the authority over the model"
 _CONTRADICTED = "scripts the model's reply to its user against the result's own data"
 _REMEDIED = "asks for a harmful remedy or an act on an approval it claims"
 _SCRIPTED = "scripts the model's answer before it reads the data"
+_ASKED_OUT = "asks for private data to be sent out"
+_WITHHELD = "keeps data from the person the model answers"
 
 
 def _said_findings(

@@ -1,0 +1,136 @@
+"""Private data asked of the machine that reads a result: a favour, a note or a step that sends it out.
+
+Pure. Per the MCP spec a tool's result is data for the model; the model acts for
+its user, and what it holds (the user's keys and codes, the conversation, its own
+instructions, other people's personal data) leaves only when the user asks. A
+poisoned result asks the reader for it in a sentence built the same way whatever
+its tone (a favour, an IT note, a compliance step):
+
+- **a machine reader asked**: an AI, an assistant, a bot, a copilot, a summariser or
+  an automated system, as the subject of a duty or a request ("assistants reading
+  this should ...", "the assistant is asked to ...", "AI clients must ...") or as the
+  one a request is made of ("could your automated assistant ...", "have your AI
+  system ...", "please, assistant, ...");
+- **a sending** right after it: send, forward, e-mail, post, upload, share, include,
+  paste, attach, append, export, reveal, disclose, read out, reply with;
+- **something private** as what is sent: a key, a token, a password, a PIN, a code
+  that opens something (door, alarm, verification), a cookie, the conversation or its
+  messages, the system prompt, card or passport numbers, a home address, phone numbers,
+  contacts.
+
+A sending denied before it ("assistants must never paste passwords") is a rule that
+protects; a sentence shown as quoted material (an attack quoted in a write-up) says
+nothing (`scan.quoting`); a machine named only as a noun's modifier ("the bot token")
+asks nothing. The words are general English, never one server's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import compiled
+from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
+from hintgate.scan.spans import Span
+
+__all__ = ["MACHINE", "MAY_ASK_OUT", "asked_out", "quoted_before"]
+
+MACHINE = (
+    r"(?:AI|A\.I\.|assistants?|chatbots?|bots?|copilots?|LLMs?|language\s+models?|summari[sz]ers?|"
+    r"automated\s+[\w-]+|AI\s+[\w-]+)"
+)
+"""A machine that reads text: an AI, an assistant, a bot, a copilot, a summariser, an automated system."""
+_MACHINE = MACHINE
+# The machine asked: the subject of a duty or a request, or the one a request is made of.
+_ASKED = compiled(
+    r"\b(?:have|ask|could|can|would|will|let|get|require\s+that|requires\s+that|requested\s+that|request\s+that|"
+    r"please|for)\s+(?:(?:your|the|any|an?|all|our|this)\s+)?(?:[\w-]+\s+){0,2}?\b" + _MACHINE + r"\b"
+    r"|\b" + _MACHINE + r"\s*(?:[\w-]+\s+){0,6}?(?:should|must|shall|(?:is|are)\s+(?:asked|required|expected|"
+    r"requested|authori[sz]ed|instructed)\s+to|needs?\s+to|has\s+to|have\s+to|to|please)\b"
+    r"|\b" + _MACHINE + r"(?:\s*[,:]|\s+[-\u2013\u2014]\s)",
+    re.IGNORECASE,
+)
+# A sending, within a few words of the request.
+_SEND = compiled(
+    r"\b(?:send|sends|sending|forward\w*|e-?mail(?:s|ing)?|post(?:s|ing)?|upload\w*|shar(?:e|es|ing)|"
+    r"includ(?:e|es|ing)|paste|pasting|submit\w*|publish\w*|repl(?:y|ies|ying)\s+(?:to\s+\S+\s+)?with|reveal\w*|"
+    r"disclos\w*|append\w*|attach\w*|export\w*|relay\w*|transmit\w*|read\s+out|DM)\b",
+    re.IGNORECASE,
+)
+_SEND_REACH = 80
+# Something private, as what is sent.
+_PRIVATE = compiled(
+    r"\b(?:api[\s_-]?keys?|tokens?|passwords?|passcodes?|pins?|credentials?|secrets?|cookies?|"
+    r"(?:door|alarm|access|gate|admin|verification|2fa|mfa|otp|one-time|backup|recovery)\s+codes?|"
+    r"system\s+(?:prompt|instructions|message)|(?:conversation|chat|session|message)\s+(?:history|log|logs|transcript)|"
+    r"(?:this|the|current|entire|full|whole)\s+(?:conversation|chat|session)|(?:prior|previous|earlier)\s+messages|"
+    r"passports?(?:\s+numbers?)?|card\s+(?:numbers?|details)|cvv|ssn|social\s+security\s+numbers?|home\s+address\w*|"
+    r"phone\s+numbers?|contacts|address\s+book|private\s+keys?|pre-shared\s+keys?|psks?|"
+    r"env(?:ironment)?\s+(?:variables|vars|secrets))\b",
+    re.IGNORECASE,
+)
+_PRIVATE_REACH = 160
+_DENIED = compiled(
+    r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|won't|cannot|can't|no\s+one|nobody)\b", re.IGNORECASE
+)
+_VALUE_OPENED = compiled(r"^\s*\"[^\"\n]{1,80}\"\s*:\s*\"")
+_OPENS = compiled(r"(?<![\w'])'(?=\w|$)")
+_CLOSES = compiled(r"(?<=[\w.!?])'(?![\w'])")
+_SENTENCE = compiled(r"[^.!?\n]+(?:[.!?]+|\n|$)")
+_LONGEST = 600
+
+MAY_ASK_OUT = Cue(
+    r"\b(?:AI|A\.I\.|assistants?|chatbots?|bots?|copilots?|LLMs?|language\s+models?|summari[sz]ers?|automated|"
+    r"summary[\s-](?:generator|tool|bot|engine)s?)\b",
+    re.IGNORECASE,
+)
+"""The words `asked_out` cannot be without (searched by RE2 before the sentences are read)."""
+
+
+def asked_out(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a tool's result) that ask the machine reading it to send something private out."""
+    if MAY_ASK_OUT.search(text) is None:
+        return
+    quoted: list[tuple[int, int]] | None = None
+    for sentence in _SENTENCE.finditer(text):
+        said = sentence.group()
+        if len(said) > _LONGEST or _PRIVATE.search(said) is None:
+            continue
+        asked = _ask(said)
+        if asked is None:
+            continue
+        start, end = sentence.start(), sentence.end()
+        if quoted is None:
+            quoted = quoted_spans(text)
+        if any(low < end and start < high for low, high in quoted):
+            continue
+        line = text.rfind("\n", 0, start) + 1
+        head = text[line : start + asked]
+        if quoted_before(head) or quotes_attack(said):
+            continue  # a quotation, or words about attacks: shown, not said
+        yield Span(start, end, "asks the machine reading it to send private data out")
+
+
+def quoted_before(head: str) -> bool:
+    """Whether a quotation is open at the end of `head` (a line's text up to a request), in double or single quotes;
+    a data value opened after its key (`"note": "...`) is data, not a quotation."""
+    head = _VALUE_OPENED.sub("", head, count=1)
+    return quotation_open(head) or single_quote_open(head)
+
+
+def single_quote_open(head: str) -> bool:
+    """Whether a quotation in straight single quotes is open at the end of `head` (an apostrophe inside a word, or
+    closing one, is no opening)."""
+    return len(_OPENS.findall(head)) > len(_CLOSES.findall(head))
+
+
+def _ask(said: str) -> int | None:
+    """Where in `said` a machine is asked to send something private (its request's start), or None."""
+    for ask in _ASKED.finditer(said):
+        send = _SEND.search(said, ask.end(), ask.end() + _SEND_REACH)
+        if send is None or _DENIED.search(said, ask.start(), send.start()) is not None:
+            continue
+        if _PRIVATE.search(said, send.end(), send.end() + _PRIVATE_REACH) is not None:
+            return ask.start()
+    return None
