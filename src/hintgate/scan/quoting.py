@@ -112,9 +112,11 @@ def quotation_open(head: str) -> bool:
 # Words of a text that reports on attacks or shows samples of them, in the commonest languages.
 _REPORTS = compiled(
     # Not a word of an address: a domain's "example", a mail's "attacker@".
-    r"(?<![@./\w-])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
+    # A word of an identifier counts ("hidden_instruction", "llm_injection_9001"): an underscore joins words.
+    r"(?<![@./-])(?<![^\W_])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
     r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|post-incident|"
-    r"incident|verbatim|hidden\s+(?:instructions?|text|prompt)|examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
+    r"incident|verbatim|hidden[\s_]+(?:instructions?|text|prompt)|quarantin\w*|"
+    r"examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
     # A threat named, or an example introduced: "typical lines look like:", "(e.g. ...)", "z. B.", "örneğin".
     r"threat\w*|menace\w*|amenaza\w*|ameaça\w*|bedrohung\w*|minacc\w*|zagrożen\w*|tehdit\w*|угроз\w*|"
     r"typical(?:ly)?|typique\w*|típic\w*|typisch\w*|tipic\w*|typow\w*|типичн\w*|e\.g|z\.\s?B|p\.\s?ej|например|"
