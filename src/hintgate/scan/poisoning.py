@@ -538,6 +538,7 @@ def _scan_tool(
         findings.extend(_switched_script(tool, findings, name))
         findings.extend(_choices_that_ask(tool, findings, name))
         findings.extend(_fixed_calls(texts, findings, name))
+        findings.extend(_system_turns(texts, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -3405,6 +3406,43 @@ def _spoken(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         for path, text in texts
         if not (path == "name" or _is_property_name(path) or _A_VALUE.search(path) is not None)
     ]
+
+
+def _system_turns(texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
+    """A system turn opened inside a definition's text: a chat template's system header (`<|im_start|>system`,
+    `<|start_header_id|>system`, `<<SYS>>`), a message object of the system role (`{"role": "system", ...}`) or a
+    `[system]` block. Per the MCP spec a definition is the tool's text; a turn in the host's voice inside it forges
+    that voice. A tool whose job is chat formats or prompts (a template, a tokenizer, a dataset of messages) writes
+    them as its data, and a tool that detects attacks quotes them; neither is read so."""
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
+    description = next((text for path, text in texts if path == "description"), "")
+    job = f"{(name or '').replace('_', ' ')} {description[:200]}"
+    if (name is not None and _detects_attacks(name, description)) or _FORMAT_JOB.search(job) is not None:
+        return []
+    out = []
+    for path, text in texts:
+        if path in high or not _MAY_TURN.search(text):
+            continue
+        turn = _SYSTEM_TURN.search(text)
+        if turn is not None:
+            why = f"{path} opens a system turn inside the definition: {turn.group()!r}"
+            out.append(ScanFinding("HG619", why, path, turn.start(), turn.end(), name, severity=Level.HIGH))
+    return out
+
+
+_MAY_TURN = re.compile(r"system|SYS", re.IGNORECASE)
+_SYSTEM_TURN = re.compile(
+    r"<\|im_start\|>\s*system\b|<\|start_header_id\|>\s*system\b|<<SYS>>"
+    r"|\{\s*[\"']role[\"']\s*:\s*[\"']system[\"']\s*,\s*[\"']content[\"']\s*:"
+    r"|\[system\](?=[^\[\]]{8,}\[/system\])",
+    re.IGNORECASE,
+)
+# A job whose data is chat formats or prompts.
+_FORMAT_JOB = re.compile(
+    r"\b(?:templates?|tokeni[sz]\w*|prompts?|chat\s+(?:completions?|formats?|messages?)|llms?|fine-?tun\w*|jsonl|"
+    r"datasets?|conversations?|transcripts?|messages\s+array|completions?)\b",
+    re.IGNORECASE,
+)
 
 
 def _fixed_calls(texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
