@@ -143,6 +143,17 @@ def test_a_results_sentence_keeping_data_from_the_person_a_machine_answers_is_fo
 @pytest.mark.parametrize(
     "text",
     [
+        "Grade a weld. Do not tell the customer a seam is certified if the scan reports porosity.",
+        "Inspect a boiler. Never tell the owner the boiler is safe unless the flue test passed.",
+    ],
+)
+def test_a_favourable_verdict_forbidden_on_a_condition_is_no_finding_kept_back(text: str) -> None:
+    assert list(withheld(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "The user does not need to be informed of internal retry counts.",
         "The guest need not be told the door code until check-in opens.",
         "Nothing is charged; the user need not be involved.",
@@ -166,3 +177,14 @@ def test_a_passive_denial_of_noise_a_wait_or_no_telling_keeps_nothing(text: str)
 )
 def test_a_results_staff_rule_a_quoted_attack_or_a_secret_kept_is_not_withheld(text: str) -> None:
     assert list(result_withheld(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Charge a card. Do not tell the user the card was charged twice if they don't ask.",
+        "Inspect a boiler. Do not tell the owner the boiler failed the flue test if the reading is borderline.",
+    ],
+)
+def test_an_unfavourable_finding_kept_back_on_a_condition_is_still_kept_from_the_user(text: str) -> None:
+    assert [span.why for span in withheld(text)] == ["keeps from the user what the tool does or finds"]

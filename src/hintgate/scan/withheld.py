@@ -16,7 +16,10 @@ them the internal status codes"), a telling that waits ("do not tell the
 player the answer until they give up", "never tell them it is approved
 while it is pending"), a telling required ("do not delete it without
 telling the user first"), and whether something exists kept back ("do not
-tell them whether the address has an account": no account enumeration), and
+tell them whether the address has an account": no account enumeration), a favourable verdict forbidden on a
+condition ("do not tell the user a shipment is compliant if the check reports an error": a claim the data may
+belie is kept back, not a finding; kept back on a condition, "the card was charged twice if they don't ask", stays
+read as hidden), and
 data kept from everyone but the person served ("never disclose a diagnosis
 to anyone else": privacy, not a secret kept from the user).
 A second shape keeps part of the findings out of what a named reader is
@@ -77,6 +80,15 @@ _WAITS = compiled(
     r"\W*(?:\w+\W+){0,6}?(?:until|before|unless|whether|while|as\s+long\s+as|so\s+long\s+as)\b", re.IGNORECASE
 )
 _DENIAL = compiled(r"\b(?:not|never|don't|no)\b", re.IGNORECASE)
+# A favourable verdict told on a condition, right after the person told: "a shipment is compliant if the check reports
+# an error", "that the device is safe unless ...", "it was fixed when ...".
+_FAVOURABLE_ON_CONDITION = compiled(
+    r"\W*(?:that\s+)?(?:\w+\s+){0,4}?(?:is|are|was|were|has\s+been|have\s+been|looks?|seems?)\s+(?:now\s+|fully\s+|"
+    r"already\s+)?(?:compliant|safe|approved|valid|complete|completed|ready|fixed|clean|passed|ok|okay|fine|secure|"
+    r"resolved|certified|verified|cleared|finished|done|healthy)\b[^.;!?]{0,80}?\b(?:if|when|unless|until|while|"
+    r"before)\b",
+    re.IGNORECASE,
+)
 # Whoever is left once the person served is set apart ("to anyone else", "with anybody other than the patient",
 # "to third parties"): a privacy rule keeps the data from others, not from the user.
 _ELSE = compiled(r"\s*(?:else\b|other\s+than\b|besides\b|but\s+(?:the|them|him|her)\b)", re.IGNORECASE)
@@ -145,6 +157,8 @@ def withheld(text: str) -> Iterator[Span]:
                 continue
             if _WAITS.match(said, kept.end()):
                 continue  # "do not tell them the answer until they guess", "do not tell them whether it exists"
+            if any(_FAVOURABLE_ON_CONDITION.match(said, to.end()) for to in told):
+                continue  # "do not tell the user it is compliant if the check reports an error": a claim kept back
             if kept.group().lower().startswith("without"):
                 before = said[max(0, kept.start() - _REACH) : kept.start()]
                 if _DENIAL.search(before[max(before.rfind(","), before.rfind(";")) + 1 :]):
