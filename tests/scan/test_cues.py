@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
 from hintgate.scan import cues, orders
+from hintgate.scan.cues import Cue
 from hintgate.scan.guard import OnResultFinding, guard
 from hintgate.scan.orders import sentences
 
@@ -247,3 +249,36 @@ def test_a_long_text_has_a_cue_of_a_group_exactly_when_one_of_them_matches() -> 
     for text in _long_texts():
         for shown in (text, text.replace("AI", "A.I.").replace("agent", "a.gent")):
             assert cues.any_match(group, shown) == any(cue.search(shown) is not None for cue in group), shown[:60]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "note to bob",
+        "note to the bob",
+        "note\vto bob\n",  # Python's \s reads a vertical tab; its $ stands before a last line break
+        "a note\x1cto bob\n",
+        "a note to bob.",
+        "nothing to see here",
+    ],
+)
+def test_a_cue_with_lookarounds_finds_in_ascii_text_what_pythons_engine_does(text: str) -> None:
+    cue = Cue(r"\bnote\s+to\s+(?!the\b)\w+$")
+    assert cue._gate is not None
+    assert (cue.search(text) is None) == (re.search(cue.pattern, text, re.IGNORECASE) is None), text
+
+
+def test_pythons_engine_is_not_run_on_ascii_text_a_cue_with_lookarounds_cannot_match() -> None:
+    cue = Cue(r"\bnote\s+to\s+(?!the\b)\w+")
+    searched: list[str] = []
+    engine = cue._engine
+
+    class Counted:
+        def search(self, text: str) -> object:
+            searched.append(text)
+            return engine.search(text)
+
+    cue.__dict__["_engine"] = Counted()
+    assert cue.search("Tell the customer the permit is approved. " * 100) is None
+    assert cue.search("a note to bob") is not None
+    assert searched == ["a note to bob"]

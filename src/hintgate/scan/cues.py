@@ -79,6 +79,17 @@ class Cue:
         """The same of `_ascii`'s pattern."""
         return _split(self._ascii, self.flags, latin1=True)
 
+    @functools.cached_property
+    def _gate(self) -> Any:
+        """For a cue Python's engine searches (its pattern has lookarounds): an RE2 engine for ASCII text of its
+        pattern without them (`_relaxed`), which matches wherever the cue does (a lookaround only narrows a match);
+        in an ASCII text it finds nothing in, the cue finds nothing, and Python's engine is not run (many times
+        slower on a long pattern, and most searches find nothing). None where there is none."""
+        if _LOOKAROUND.search(self.pattern) is None:
+            return None
+        pattern = for_ascii(_rewritten(_relaxed(self.pattern, self.flags)))
+        return None if pattern is None else _re2(pattern, self.flags, latin1=True)
+
     def _parts(self, engine: Any, read: str | bytes) -> tuple[Any, ...]:
         """The parts `read` is searched by with `engine` (one of the cue's): none for a text shorter than
         `SPLIT_LENGTH`, whose states the whole automaton keeps."""
@@ -103,6 +114,10 @@ class Cue:
         `present` answered for a text holding this one) says the cue cannot match."""
         if seen is not None and self.index not in seen:
             return None
+        if self._ascii is None and text.isascii():
+            gate = self._gate
+            if gate is not None and not _found(gate, text):
+                return None
         engine, read = self._for(text)
         if engine is self._ascii and not _found(engine, read):
             return None
@@ -758,6 +773,31 @@ def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
 
 
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")
+
+
+def _relaxed(pattern: str, flags: int) -> str:
+    """`pattern` (Python's syntax) without its lookarounds and its word boundaries, matching ASCII text in RE2
+    wherever `pattern` matches it in Python's engine: also where Python's `\\s` reads a vertical tab or an
+    information separator (RE2's does not) and, without `re.MULTILINE`, where its `$` stands before a last line
+    break."""
+    out: list[str] = []
+    for _, piece in pieces(without_lookarounds(pattern)):
+        if piece in _ASSERTIONS:
+            continue  # RE2 reads `\\b` as a character (`_rewritten`), which a `\\s+` after it would then miss
+        if piece == "\\s":
+            out.append(_SPACES)
+        elif piece[0] == "[" and not piece.startswith("[^") and "\\s" in piece:
+            out.append(piece.replace("\\s", _SPACES[1:-1]))
+        elif piece == "$" and not flags & re.MULTILINE:
+            out.append("(?:\\n?$)")
+        else:
+            out.append(piece)
+    return "".join(out)
+
+
+_ASSERTIONS = frozenset({"\\b", "\\B", "\\A", "\\Z"})
+_SPACES = r"[\s\x0b\x1c-\x1f]"
+"""What Python's `\\s` matches in ASCII text, as RE2 reads a class."""
 
 
 def _rewritten(pattern: str) -> str:
