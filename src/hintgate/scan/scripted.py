@@ -30,7 +30,8 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
+from hintgate.scan.outbound import quoted_before
+from hintgate.scan.quoting import quoted_spans, quotes_attack
 from hintgate.scan.spans import SENTENCE, Span
 
 __all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "result_scripts", "scripted"]
@@ -204,7 +205,7 @@ def result_scripts(text: str) -> Iterator[Span]:
         if any(start < span.end and span.start < end for start, end in quoted):
             continue
         line = text.rfind("\n", 0, span.start) + 1
-        if quotation_open(text[line : span.start]) or quotes_attack(text[line : span.end]):
+        if quoted_before(text[line : span.start]) or quotes_attack(text[span.start : span.end]):
             continue
         yield span
 
