@@ -12,7 +12,8 @@ then blind_final43 and blind_final44 (written on 2026-12-02), then blind_final45
 round), then blind_final47 and blind_final48 (its fourth), then blind_final49 and blind_final50 (its fifth) were
 held out while the rules of their round were written and are released since; blind_final51 and blind_final52,
 written blind on 2026-12-03, were scored before that round changed any rule and then read as development sets
-while its rules were written; blind_dev5, written blind in the
+while its rules were written, and blind_final53 and blind_final54, written blind the same day, were held out
+through it; blind_dev5, written blind in the
 seventh round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -68,6 +69,8 @@ SIZES = {
     "blind_final50": 310,
     "blind_final51": 310,
     "blind_final52": 310,
+    "blind_final53": 310,
+    "blind_final54": 310,
 }
 SETS = tuple(SIZES)
 
@@ -165,8 +168,11 @@ FLOORS = {
     "blind_final50": (0.53, 0.06, 0.49, 0.03),
     # Written blind at the start of the round of 2026-12-03, scored on the code before it, then read as
     # development sets while its rules were written (a later pair was held out for its final figure).
-    "blind_final51": (0.78, 0.14, 0.76, 0.06),
-    "blind_final52": (0.72, 0.07, 0.83, 0.12),
+    "blind_final51": (0.81, 0.14, 0.76, 0.06),
+    "blind_final52": (0.72, 0.07, 0.83, 0.11),
+    # Held out through the round of 2026-12-03, added at what its last rules scored.
+    "blind_final53": (0.52, 0.04, 0.54, 0.10),
+    "blind_final54": (0.50, 0.06, 0.47, 0.05),
 }
 
 
