@@ -2694,13 +2694,11 @@ def judge_text(
             to one of them is no other tool used (the rest of the sentence is judged as ever).
     """
     text = _as_words(text)
-    if reach is not None:
-        if not reach:
-            return []
+
+    def made(purpose: str) -> _Context:
+        """The definition's context, its first sentence the tool's purpose."""
         main = script if script is not None else main_script(text)
-        first = next(sentences(text), None)
-        purpose = text[first[0] : first[1]] if first is not None else ""
-        context = _Context(
+        return _Context(
             tool,
             frozenset(own),
             False,
@@ -2711,24 +2709,18 @@ def judge_text(
             purpose=purpose,
             siblings=frozenset(siblings),
         )
+
+    if reach is not None:
+        if not reach:
+            return []
+        first = next(sentences(text), None)
+        context = made(text[first[0] : first[1]] if first is not None else "")
         return list(_orders(text, context, _reached(sentences(text), reach), seen))
     seen = present(text) if seen is None else seen & present(text)
     if not possible(text, seen):
         return []  # nothing an order reaches for can stand anywhere in the text
-    main = script if script is not None else main_script(text)
     spans = list(sentences(text))
-    purpose = text[spans[0][0] : spans[0][1]] if spans else ""
-    context = _Context(
-        tool,
-        frozenset(own),
-        False,
-        main,
-        parameter is not None,
-        parameter,
-        prose,
-        purpose=purpose,
-        siblings=frozenset(siblings),
-    )
+    context = made(text[spans[0][0] : spans[0][1]] if spans else "")
     return list(_orders(text, context, iter(spans), seen, each=len(spans) > 1))
 
 
