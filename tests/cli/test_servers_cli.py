@@ -9,16 +9,11 @@ from typer.testing import CliRunner
 
 from hintgate.cli.app import app
 from hintgate.cli.common import OutputFormat
-from hintgate.cli.servers import report_change, server_entry
+from hintgate.cli.servers import EntryOptions, report_change
 
 
 def entry(command: list[str] | None = None, **options: object) -> dict[str, object]:
-    given = {
-        "server_url": None, "headers": None, "env": None, "trusted": False,
-        "prefix": None, "sse": False, "disabled": False, "entry": None,
-    }  # fmt: skip
-    given.update(options)
-    return server_entry(command, **given)  # type: ignore[arg-type]
+    return EntryOptions(command, **options).body()  # type: ignore[arg-type]
 
 
 def test_a_command_after_the_double_dash_is_a_local_server_with_its_env() -> None:
@@ -32,7 +27,7 @@ def test_a_command_after_the_double_dash_is_a_local_server_with_its_env() -> Non
 
 
 def test_a_lone_url_is_a_remote_server_with_its_headers() -> None:
-    made = entry(["https://docs.example/mcp"], headers=["Authorization=Bearer ${T}"], prefix="", disabled=True)
+    made = entry(["https://docs.example/mcp"], header=["Authorization=Bearer ${T}"], prefix="", disabled=True)
     assert made == {
         "url": "https://docs.example/mcp",
         "headers": {"Authorization": "Bearer ${T}"},
@@ -51,7 +46,7 @@ def test_a_whole_entry_is_taken_as_json() -> None:
     [
         (None, {}, "give exactly one of"),
         (["node"], {"server_url": "https://x.example"}, "give exactly one of"),
-        (["node"], {"headers": ["A=b"]}, "--header and --sse are for a remote server"),
+        (["node"], {"header": ["A=b"]}, "--header and --sse are for a remote server"),
         (None, {"server_url": "https://x.example", "env": ["A=b"]}, "--env is for a local server"),
         (["node"], {"env": ["novalue"]}, "expected NAME=VALUE"),
         (None, {"entry": "[1]"}, "must be a JSON object"),

@@ -20,7 +20,7 @@ from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, WideOpt, fa
 from hintgate.cli.gateway_api import TokenOpt, UrlOpt, call_api, quoted
 from hintgate.cli.registry_lookup import RegistryUrlOpt, RemoteOpt, UseOpt
 
-__all__ = ["report_change", "servers_app", "trust_command"]
+__all__ = ["EntryOptions", "report_change", "servers_app", "trust_command"]
 
 servers_app = typer.Typer(
     help="The servers of a running gateway: list, add, edit, remove, enable, disable.", no_args_is_help=True
@@ -60,60 +60,6 @@ def _request(method: str, url: str, path: str, token: str | None, body: Any = No
     return call_api(method, url, path, token, body, timeout=120, refused="the server")
 
 
-def server_entry(
-    command: list[str] | None,
-    server_url: str | None,
-    headers: list[str] | None,
-    env: list[str] | None,
-    trusted: bool,
-    prefix: str | None,
-    sse: bool,
-    disabled: bool,
-    entry: str | None,
-    *,
-    bare: bool = False,
-) -> dict[str, Any]:
-    """The mcpServers entry the options describe (with `bare`, only trust, prefix and enabled)."""
-    if command and len(command) == 1 and command[0].startswith(("http://", "https://")) and server_url is None:
-        server_url, command = command[0], None  # `add NAME https://...`: a remote server
-    if entry is not None:
-        if command or server_url or headers or env or trusted or prefix is not None or sse or disabled:
-            fail("--entry gives the whole entry; leave out -- COMMAND, --server-url and the other options", EXIT_USAGE)
-        try:
-            parsed = json.loads(entry)
-        except json.JSONDecodeError as exc:
-            fail(f"--entry is not JSON: {exc}", EXIT_USAGE)
-        if not isinstance(parsed, dict):
-            fail("--entry must be a JSON object (an mcpServers entry)", EXIT_USAGE)
-        return parsed
-    body: dict[str, Any]
-    if bare:
-        body = {}
-    elif bool(command) == (server_url is not None):
-        fail("give exactly one of -- COMMAND [ARG...] (a local server) and --server-url URL (a remote one)", EXIT_USAGE)
-    elif command:
-        if headers or sse:
-            fail("--header and --sse are for a remote server (--server-url)", EXIT_USAGE)
-        body = {"command": command[0], "args": command[1:]}
-        if env:
-            body["env"] = name_values(env, "--env")
-    else:
-        if env:
-            fail("--env is for a local server (-- COMMAND)", EXIT_USAGE)
-        body = {"url": server_url}
-        if headers:
-            body["headers"] = name_values(headers, "--header")
-        if sse:
-            body["type"] = "sse"
-    if trusted:
-        body["trust"] = "trusted"
-    if prefix is not None:
-        body["prefix"] = prefix
-    if disabled:
-        body["enabled"] = False
-    return body
-
-
 @dataclasses.dataclass(frozen=True)
 class EntryOptions:
     """The options that describe a server's entry, the same for `servers add` and `servers edit`."""
@@ -129,19 +75,53 @@ class EntryOptions:
     entry: EntryOpt = None
 
     def body(self, *, bare: bool = False) -> dict[str, Any]:
-        """The mcpServers entry they describe (`server_entry`)."""
-        return server_entry(
-            self.command,
-            self.server_url,
-            self.header,
-            self.env,
-            self.trusted,
-            self.prefix,
-            self.sse,
-            self.disabled,
-            self.entry,
-            bare=bare,
-        )
+        """The mcpServers entry they describe (with `bare`, only trust, prefix and enabled)."""
+        command, server_url = self.command, self.server_url
+        if command and len(command) == 1 and command[0].startswith(("http://", "https://")) and server_url is None:
+            server_url, command = command[0], None  # `add NAME https://...`: a remote server
+        if self.entry is not None:
+            given = self.header or self.env or self.trusted or self.prefix is not None or self.sse or self.disabled
+            if command or server_url or given:
+                fail(
+                    "--entry gives the whole entry; leave out -- COMMAND, --server-url and the other options",
+                    EXIT_USAGE,
+                )
+            try:
+                parsed = json.loads(self.entry)
+            except json.JSONDecodeError as exc:
+                fail(f"--entry is not JSON: {exc}", EXIT_USAGE)
+            if not isinstance(parsed, dict):
+                fail("--entry must be a JSON object (an mcpServers entry)", EXIT_USAGE)
+            return parsed
+        body: dict[str, Any]
+        if bare:
+            body = {}
+        elif bool(command) == (server_url is not None):
+            fail(
+                "give exactly one of -- COMMAND [ARG...] (a local server) and --server-url URL (a remote one)",
+                EXIT_USAGE,
+            )
+        elif command:
+            if self.header or self.sse:
+                fail("--header and --sse are for a remote server (--server-url)", EXIT_USAGE)
+            body = {"command": command[0], "args": command[1:]}
+            if self.env:
+                body["env"] = name_values(self.env, "--env")
+        else:
+            if self.env:
+                fail("--env is for a local server (-- COMMAND)", EXIT_USAGE)
+            body = {"url": server_url}
+            if self.header:
+                body["headers"] = name_values(self.header, "--header")
+            if self.sse:
+                body["type"] = "sse"
+        if self.trusted:
+            body["trust"] = "trusted"
+        if self.prefix is not None:
+            body["prefix"] = self.prefix
+        if self.disabled:
+            body["enabled"] = False
+        return body
 
 
 def _trust_line(server: dict[str, Any]) -> str:
