@@ -8,14 +8,16 @@ with a dash. Either way the command, its options, help and errors are the same.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from hintgate.cli.common import spelt_out
 from hintgate.cli.serving import serve_with
 
-__all__ = ["ConfigFile", "DemoFlag", "serve"]
+__all__ = ["ConfigFile", "DemoFlag", "ServeOptions", "serve"]
 
 
 ConfigFile = Annotated[Path | None, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
@@ -27,42 +29,43 @@ DemoFlag = Annotated[
 ]
 
 
-def serve(
-    config: ConfigFile = None,
-    demo: DemoFlag = False,
+@dataclasses.dataclass(frozen=True)
+class ServeOptions:
+    """`serve`'s options, each the keyword argument of `serving.serve_with` of its name."""
+
+    config: ConfigFile = None
+    demo: DemoFlag = False
     http: Annotated[
         str | None,
         typer.Option(
             "--http", help="Serve streamable HTTP on HOST:PORT (MCP at /mcp, dashboard at /) instead of stdio."
         ),
-    ] = None,
-    stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP on stdin/stdout (the default).")] = False,
+    ] = None
+    stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP on stdin/stdout (the default).")] = False
     dashboard: Annotated[
         str | None, typer.Option("--dashboard", help="With stdio: also serve the dashboard and REST API on HOST:PORT.")
-    ] = None,
+    ] = None
     db: Annotated[
         str | None,
         typer.Option(
             "--db", help="Database URL (sqlite:///PATH or postgresql://...); default: a SQLite file in the data dir."
         ),
-    ] = None,
-    no_record: Annotated[bool, typer.Option("--no-record", help="Record no sessions or calls.")] = False,
+    ] = None
+    no_record: Annotated[bool, typer.Option("--no-record", help="Record no sessions or calls.")] = False
     python: Annotated[
         str | None,
         typer.Option("--python", help="Serve a Python tool registry alone: MODULE:ATTRIBUTE (instead of --config)."),
-    ] = None,
+    ] = None
     metrics: Annotated[
         str | None, typer.Option("--metrics", help="With stdio: serve Prometheus metrics at HOST:PORT/metrics.")
-    ] = None,
-    tracing: Annotated[
-        bool, typer.Option("--tracing", help="Trace calls with OpenTelemetry (the otel extra).")
-    ] = False,
+    ] = None
+    tracing: Annotated[bool, typer.Option("--tracing", help="Trace calls with OpenTelemetry (the otel extra).")] = False
     watch: Annotated[
         bool,
         typer.Option(
             "--watch", help="Reload the config file when it changes (SIGHUP always does), applying the difference."
         ),
-    ] = False,
+    ] = False
     require_token: Annotated[
         bool | None,
         typer.Option(
@@ -72,7 +75,7 @@ def serve(
             "--no-require-token (or HINTGATE_REQUIRE_TOKEN=0) serves loopback without one, with a warning.",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     view: Annotated[
         str | None,
         typer.Option(
@@ -80,21 +83,10 @@ def serve(
             help="With stdio: serve one view of the catalog (read-only, or one the config's views define). "
             "Over HTTP each view has its own endpoint, /mcp/NAME.",
         ),
-    ] = None,
-) -> None:
+    ] = None
+
+
+@spelt_out
+def serve(options: ServeOptions) -> None:
     """Run the gateway: one MCP endpoint over every configured server, with the dashboard."""
-    serve_with(
-        config=config,
-        demo=demo,
-        http=http,
-        stdio=stdio,
-        dashboard=dashboard,
-        db=db,
-        no_record=no_record,
-        python=python,
-        metrics=metrics,
-        tracing=tracing,
-        watch=watch,
-        require_token=require_token,
-        view=view,
-    )
+    serve_with(**vars(options))
