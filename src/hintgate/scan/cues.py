@@ -32,7 +32,7 @@ from typing import Any
 
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
 from hintgate.scan.re2_options import quiet_options
-from hintgate.scan.reading import replaced
+from hintgate.scan.reading import replaced, stand_ins
 
 __all__ = ["Cue", "any_match", "present", "spans", "spelled", "stand_in", "warm", "without_lookarounds"]
 
@@ -336,25 +336,14 @@ def stand_in(text: str) -> bytes | None:
     UTF-8 one's in size and in the memory its states take, reads English written with typographic punctuation,
     and the UTF-8 engines are compiled only for text that needs them.
     """
-    first = _NOT_ASCII.search(text)
-    if first is not None and _stand_in_for(first.group()) is None:
-        return None  # prose in another script says so at once: its characters are not gathered
-    table: dict[int, str] = {}
-    for char in set(_NOT_ASCII.findall(text)):
-        stand = _stand_in_for(char)
-        if stand is None:
-            return None
-        table[ord(char)] = stand
-    return replaced(text, table).encode("latin-1")
+    table = stand_ins(text, _stand_in_for)
+    return None if table is None else replaced(text, table).encode("latin-1")
 
 
 @functools.lru_cache(maxsize=8)
 def _stand_in(text: str) -> bytes | None:
     """`stand_in`, remembered for the last texts asked (each cue of the judge asks for the same sentence)."""
     return stand_in(text)
-
-
-_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -53,7 +53,7 @@ from typing import Any
 from hintgate.hints.names import fold_lookalikes
 from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
-from hintgate.scan.reading import SPACED_HINT, disguises, is_invisible, replaced
+from hintgate.scan.reading import SPACED_HINT, disguises, is_invisible, replaced, stand_ins
 
 __all__ = [
     "DISGUISES",
@@ -190,16 +190,18 @@ def ascii_stand_in(text: str) -> str | None:
     changes is read as it is, without the prefilter (`scan.reading` reads
     such text through other views than the text as written).
     """
-    first = _NOT_ASCII.search(text)
-    if first is not None and first.group().isalnum():
-        return None  # prose in another script says so at once: its characters are not gathered
-    others = set(_NOT_ASCII.findall(text))
-    for char in others:
-        if char.isalnum() or char in _spelled() or is_invisible(char) or fold_lookalikes(char) != char:
-            return None
-    if not unicodedata.is_normalized("NFKC", text):
+    table = stand_ins(text, _stand_in_for)
+    if table is None or not unicodedata.is_normalized("NFKC", text):
         return None
-    return replaced(text, {ord(char): " " if char.isspace() else "\x00" for char in others})
+    return replaced(text, table)
+
+
+def _stand_in_for(char: str) -> str | None:
+    """What a character beyond ASCII is read as in the ASCII text (`ascii_stand_in`): a space for a space, else a
+    control character; None for one the phrases would read otherwise."""
+    if char.isalnum() or char in _spelled() or is_invisible(char) or fold_lookalikes(char) != char:
+        return None
+    return " " if char.isspace() else "\x00"
 
 
 def relaxed(pattern: str) -> str | None:
@@ -235,9 +237,6 @@ def _relax(parser: _Parser, *, lead: bool = True) -> str | None:
     if parser.at < len(pattern):
         raise ValueError(f"unbalanced ')' at {parser.at} in {pattern!r}")
     return _emit_alternation(tree, lead=lead, trail=True)
-
-
-_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 @functools.cache

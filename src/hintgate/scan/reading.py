@@ -54,6 +54,7 @@ __all__ = [
     "normalized",
     "read",
     "replaced",
+    "stand_ins",
 ]
 
 # Code points that are invisible yet not of category Cf: fillers drawn as nothing (Hangul, braille
@@ -543,6 +544,27 @@ def replaced(text: str, table: dict[int, str]) -> str:
 
 _FEW = 16
 """The most characters `replaced` replaces by a pass each."""
+
+
+def stand_ins(text: str, stand_in: Callable[[str], str | None]) -> dict[int, str] | None:
+    """What `stand_in` puts for each character of `text` beyond ASCII, by code point (a table for `replaced`), or
+    None when it has none for one of them. The first such character is asked before the others are gathered:
+    prose in another script says so at once."""
+    first = _NOT_ASCII.search(text)
+    if first is None:
+        return {}
+    if stand_in(first.group()) is None:
+        return None
+    table: dict[int, str] = {}
+    for char in set(_NOT_ASCII.findall(text)):
+        stand = stand_in(char)
+        if stand is None:
+            return None
+        table[ord(char)] = stand
+    return table
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def normalized(text: str) -> str:
