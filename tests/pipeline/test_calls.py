@@ -704,3 +704,33 @@ async def test_a_connectionless_requests_decision_is_not_handed_on_since_its_ses
     await calls(ctx, entry, arguments, {"name": entry.name, "arguments": arguments}, ahead)  # type: ignore[arg-type]
     assert len(decided) == 2
     assert outcomes[0].decision is decided[1]
+
+
+async def test_the_calls_running_are_counted_until_their_answer_leaves_and_the_store_reads_the_count(
+    tmp_path: Path,
+) -> None:
+    from hintgate.server.gateway import Gateway
+    from hintgate.store import Store
+
+    seen: list[int] = []
+    gateway_ref: list[Any] = []
+    source = FakeSource(
+        "notes", tools=NOTES, handlers={"get_note": lambda a: seen.append(gateway_ref[0].calls.running) or "n"}
+    )
+    async with await Store.open(f"sqlite:///{tmp_path / 'running.db'}", replica="running") as store:
+        config = parse_config({"mcpServers": {}, "policy": {"rules": [{"allow": {"tool": "notes_get_note"}}]}})
+        gateway = Gateway(config, sources={source.name: source}, store=store)
+        gateway_ref.append(gateway)
+        async with gateway:
+            from mcp import Client
+
+            from hintgate.server.face import build_server
+
+            async with Client(build_server(gateway), mode="legacy") as client:
+                assert store.calls_running is not None
+                assert store.calls_running() == 0
+                with anyio.fail_after(10):
+                    result = await client.call_tool("notes_get_note", {"id": 1})
+                assert result.is_error is not True
+                assert seen == [1]  # its own call, while it ran
+                assert store.calls_running() == 0

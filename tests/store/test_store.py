@@ -670,6 +670,91 @@ async def test_a_durable_call_recorded_alone_on_sqlite_is_committed_in_its_calle
             assert db.execute("SELECT COUNT(*) FROM tool_calls WHERE id = ?", (call.id,)).fetchone() == (1,)
 
 
+def _counting_commits(store: Store) -> list[int]:
+    """Counts the recorder's commits (the records in each) from now on."""
+    recorder = store._recorder
+    commits: list[int] = []
+    write_batch, write_now = recorder._write_batch, recorder._write_now
+
+    async def counted(prepared: Any) -> None:
+        await write_batch(prepared)
+        commits.append(len(prepared._items))
+
+    def counted_now(prepared: Any) -> bool:
+        assert write_now is not None
+        written = write_now(prepared)
+        if written:
+            commits.append(len(prepared._items))
+        return written
+
+    recorder._write_batch = counted
+    recorder._write_now = counted_now
+    return commits
+
+
+async def test_records_of_concurrent_calls_share_one_commit_and_all_land(tmp_path: Any, records: Any) -> None:
+    path = tmp_path / "gathered.db"
+    async with await Store.open(f"sqlite:///{path}", replica="gathered") as store:
+        running = [0]
+        store.calls_running = lambda: running[0]
+        store._recorder._window = 5.0  # ends when the last of them is recorded, long before this
+        commits = _counting_commits(store)
+        calls = [records.call(None) for _ in range(4)]
+
+        async def call(index: int) -> bool:
+            try:
+                await asyncio.sleep(0.002 * index)  # they end one after another, as calls on one server do
+                return await store.record_call_durable(calls[index])
+            finally:
+                running[0] -= 1
+
+        running[0] = len(calls)
+        started = asyncio.get_running_loop().time()
+        with anyio.fail_after(4):
+            committed = await asyncio.gather(*(call(index) for index in range(len(calls))))
+        assert committed == [True] * len(calls)
+        assert asyncio.get_running_loop().time() - started < 4
+        assert commits == [len(calls)]  # one commit, not one per call
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            assert db.execute("SELECT COUNT(*) FROM tool_calls").fetchone() == (len(calls),)
+
+
+async def test_a_record_held_for_calls_still_running_is_committed_once_the_window_ends(
+    tmp_path: Any, records: Any
+) -> None:
+    async with await Store.open(f"sqlite:///{tmp_path / 'held.db'}", replica="held") as store:
+        store.calls_running = lambda: 5  # four other calls run, none of them ends
+        store._recorder._window = 0.2
+        commits = _counting_commits(store)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with anyio.fail_after(10):
+            assert await store.record_call_durable(records.call(None)) is True
+        held = loop.time() - started
+        assert 0.2 <= held < 5  # held for the window, not for the calls that still run
+        assert commits == [1]
+
+
+async def test_a_durable_call_running_alone_among_several_sessions_is_committed_in_its_callers_step(
+    tmp_path: Any, records: Any
+) -> None:
+    path = tmp_path / "alone_among.db"
+    async with await Store.open(f"sqlite:///{path}", replica="alone-among") as store:
+        first, second = records.session(), records.session()
+        store.session_started(first)
+        store.session_started(second)
+        store.calls_running = lambda: 1  # two sessions, one call running: its own
+        assert await store.record_call_durable(records.call(first.id))
+        call = records.call(second.id)
+        call = dataclasses.replace(
+            call, arguments_json=encode_json(call.arguments), response_json=encode_json(call.response)
+        )
+        recording = store.record_call_durable(call)
+        with pytest.raises(StopIteration) as returned:  # no group commit to wait for: nothing else runs
+            recording.send(None)
+        assert returned.value.value is True
+
+
 async def test_a_durable_call_among_several_active_sessions_waits_to_share_the_tasks_group_commit(
     tmp_path: Any, records: Any
 ) -> None:

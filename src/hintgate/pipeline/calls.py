@@ -184,6 +184,8 @@ class ToolCalls:
         scanner: Scanner | None = None,
     ) -> None:
         self._sessions = sessions
+        self.running = 0
+        """Calls in progress (from their start until their answer leaves, their record's commit waited for)."""
         self._tracer: Tracer = tracer if tracer is not None else NO_TRACER
         self._modern = modern_versions
         self._client_for: Callable[[RequestContext | None], CallContext] = client_for or _no_client
@@ -250,14 +252,18 @@ class ToolCalls:
         `decided`: the call decided ahead (`decided_now`), used when it still stands for this call
         (`Decided.stands_for`); otherwise the call is decided here.
         """
-        with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
-            started, started_at = time.perf_counter(), datetime.now(UTC)
-            stands = decided is not None and decided.stands_for(
-                ctx, entry, arguments, self._policy.settings_for(decided.facts.who), self._policy.rules
-            )
-            if decided is None or not stands:
-                decided = await self._deciding.decide(ctx, entry, arguments)
-            return await self._run(decided, params, started, started_at)
+        self.running += 1
+        try:
+            with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
+                started, started_at = time.perf_counter(), datetime.now(UTC)
+                stands = decided is not None and decided.stands_for(
+                    ctx, entry, arguments, self._policy.settings_for(decided.facts.who), self._policy.rules
+                )
+                if decided is None or not stands:
+                    decided = await self._deciding.decide(ctx, entry, arguments)
+                return await self._run(decided, params, started, started_at)
+        finally:
+            self.running -= 1
 
     async def _run(
         self, decided: Decided, params: Mapping[str, Any], started: float, started_at: datetime

@@ -242,6 +242,8 @@ class Gateway:
         # An answer used on one replica is used on all of them (`hintgate.store.used_nonces`).
         self._seals = ApprovalSeals(store.used_nonces)
         self.metrics.attach_recorder(store)
+        # Concurrent calls' records share a commit: the store waits a little for those still running.
+        store.calls_running = lambda: self.calls.running
 
     async def __aenter__(self) -> Gateway:
         if self._early is not None:

@@ -17,10 +17,11 @@ replicas starting together migrate once).
 Recording is off the call path (`hintgate.store.recorder`): `record_call`
 appends to a deque and a background task commits, as its `RecordingSettings`
 say. With `commit="durable"` (the default) it commits as soon as it is free,
-batching whatever arrived meanwhile (a group commit), and
-`await record_call_durable(rec)` returns once that record is committed: a
-gateway releases a call's result only then, so after a `kill -9` every call
-that returned is in the database. If the database cannot take the record (down,
+batching whatever arrived meanwhile (a group commit; while other calls of
+the gateway still run, `calls_running`, it waits up to `COMMIT_WINDOW`, 3 ms,
+for their records), and `await record_call_durable(rec)` returns once that
+record is committed: a gateway releases a call's result only then, so after a
+`kill -9` every call that returned is in the database. If the database cannot take the record (down,
 failing), the wait ends at the first failed attempt or after `DURABLE_WAIT`
 seconds and the call goes on (availability first): the record stays queued
 and is retried, and the miss is counted in `health()`. With `commit="fast"`
@@ -50,6 +51,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -81,6 +83,7 @@ from hintgate.store.part import StorePart
 from hintgate.store.pins import Pins
 from hintgate.store.recorder import (
     COMMIT_MODES,
+    COMMIT_WINDOW,
     DEFAULT_COMMIT_INTERVAL,
     DEFAULT_RESPONSE_CAP,
     DEFAULT_RETENTION,
@@ -100,6 +103,7 @@ from hintgate.store.writer import SqliteWriter
 
 __all__ = [
     "COMMIT_MODES",
+    "COMMIT_WINDOW",
     "DEFAULT_COMMIT_INTERVAL",
     "DEFAULT_RESPONSE_CAP",
     "DEFAULT_RETENTION",
@@ -186,6 +190,7 @@ class Store(StorePart):
         replica: this gateway instance's id, stamped on the sessions it serves.
         url: the database URL, password masked.
         recording: what it keeps of sessions and calls, how it commits them and counts their tokens.
+        calls_running: how many calls the gateway has in progress (set by the gateway; None: not known).
     """
 
     def __init__(self, engine: AsyncEngine, url: URL, recording: RecordingSettings, *, replica: str) -> None:
@@ -227,8 +232,13 @@ class Store(StorePart):
             writer=None if self._writer is None else self._writer.write,
             write_now=None if self._writer is None else self._writer.write_now,
             may_write_now=partial(_nothing_to_check, self),
+            siblings=partial(_calls_running, self),
         )
         self._last_prune = time.monotonic()
+        self.calls_running: Callable[[], int] | None = None
+        """How many calls the gateway has in progress, their records waited for included (None: not known). A
+        durable record waits up to `COMMIT_WINDOW` for the records of the others, to share their commit; a call
+        recorded while no other runs is committed at once, in its caller's step."""
         self._closed = False
         self._sessions: set[str] = set()
         """The sessions recorded started here and not yet ended."""
@@ -425,10 +435,12 @@ class Store(StorePart):
         if self._closed or not self.recording.durable:
             self.record_call(rec)
             return False
-        # One client at a time (a stdio gateway's), calls come one after another: a group commit would hold one
-        # record, so it is committed in the caller's step when it can be. Calls of several sessions that end
-        # together share the task's commit instead.
-        if len(self._sessions) <= 1 and self._recorder.record_call_now(rec):
+        # A call recorded while no other runs (a stdio gateway's, one client's at a time) would be alone in a group
+        # commit, so it is committed in the caller's step when it can be. Concurrent calls share the task's commit
+        # instead, which waits a little for those still running (`Recorder`, `COMMIT_WINDOW`).
+        running = self.calls_running
+        alone = running() <= 1 if running is not None else len(self._sessions) <= 1
+        if alone and self._recorder.record_call_now(rec):
             return True
         waiter = self._recorder.record_call_waited(rec)
         if waiter.done():
@@ -581,6 +593,12 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     except OSError:
         return None
     return (found.st_dev, found.st_ino)
+
+
+def _calls_running(store: Store) -> int:
+    """`store.calls_running()`, 0 when not known (the recorder holds no batch then)."""
+    running = store.calls_running
+    return running() if running is not None else 0
 
 
 def _nothing_to_check(store: Store) -> bool:

@@ -24,7 +24,14 @@ Two modes:
   returned is in the database, even after a `kill -9`. A call recorded while
   nothing else is queued or written, light enough for the loop, is committed in
   its caller's step instead (`record_call_now`): the same transaction, without
-  the task woken and the caller woken back.
+  the task woken and the caller woken back. While other calls still run
+  (`siblings`, the gateway's count of calls in progress), the task holds a
+  batch up to `window` (`COMMIT_WINDOW`, 3 ms) for their records, so that
+  concurrent calls share one commit rather than one each: their answers wait
+  for it as before, so a `kill -9` still loses no call that returned; what the
+  window costs is latency (a held call's answer leaves up to `window` later)
+  and, for a call that ran upstream but whose answer had not left yet, up to
+  `window` more of the time in which a kill leaves it off the record.
 - fast: the task commits every `commit_interval` seconds (sooner when a batch
   of `batch_size` is ready, or when someone flushes or closes); a `kill -9`
   loses what was enqueued in the last interval plus one commit.
@@ -80,6 +87,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMMIT_MODES",
+    "COMMIT_WINDOW",
     "DEFAULT_COMMIT_INTERVAL",
     "DEFAULT_RESPONSE_CAP",
     "DEFAULT_RETENTION",
@@ -106,6 +114,8 @@ DEFAULT_RESPONSE_CAP = 65536
 """Bytes of a call's response (and arguments) JSON kept; the rest is cut and the original size recorded."""
 DEFAULT_COMMIT_INTERVAL = 0.05
 """Seconds between the recorder's commits in fast mode: the window a `kill -9` can lose."""
+COMMIT_WINDOW = 0.003
+"""Seconds a durable batch is held at most for the records of calls still running (see the module)."""
 COMMIT_MODES = ("durable", "fast")
 """durable: a call returns once its record is committed (group commit); fast: commits every interval."""
 
@@ -183,6 +193,8 @@ class Recorder:
         writer: WriteBatch | None = None,
         write_now: WriteNow | None = None,
         may_write_now: Callable[[], bool] | None = None,
+        siblings: Callable[[], int] | None = None,
+        window: float = COMMIT_WINDOW,
     ) -> None:
         self._engine = engine
         self._write_batch: WriteBatch = writer if writer is not None else self._write_with_engine
@@ -192,6 +204,11 @@ class Recorder:
         do is due (a moved file to reopen, a prune)."""
         self._busy = False
         """The task has taken a batch and not finished it."""
+        self._siblings = siblings
+        """How many calls are in progress (their records waited for included); None: not known, never held."""
+        self._window = window
+        self._gathering = False
+        """The task holds a durable batch for the records of calls still running (`_gather`)."""
         self.recording = recording
         self._replica = replica
         self._before_commit = before_commit
@@ -249,6 +266,8 @@ class Recorder:
                 _resolve((pending[0],), False)
         pending.append((kind, payload, waiter))
         self._enqueued += 1
+        if self._gathering:
+            self._urgent.set()  # the held batch looks again: was it the last record it waited for?
 
     def put_and_wait(self, kind: int, payload: Any) -> asyncio.Future[bool]:
         """Enqueue one item; the future resolves True once it is committed, False if that could not be confirmed.
@@ -369,6 +388,8 @@ class Recorder:
                         async with asyncio.timeout(self.recording.commit_interval):
                             await self._urgent.wait()
                 self._urgent.clear()
+                if self._siblings is not None and self.recording.durable and not self._closing:
+                    await self._gather()
                 self._busy = True
                 while self._pending:
                     size = min(len(self._pending), self._batch_size)
@@ -391,6 +412,28 @@ class Recorder:
             self.last_error = f"the recorder stopped: {exc!r}"
             self._release_waiters(RecorderFailed(f"the store's recorder stopped: {exc!r}"))
             self.unconfirmed += _resolve(self._pending, False)
+
+    async def _gather(self) -> None:
+        """Hold the batch up to `window` while calls that did not record yet are running, so that their records
+        share its commit; end as soon as none is left, a batch is full, or someone flushes or closes."""
+        siblings, pending = self._siblings, self._pending
+        assert siblings is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._window
+        self._gathering = True
+        try:
+            while not (self._closing or self._waiters or len(pending) >= self._batch_size):
+                waiting = sum(1 for item in pending if item[2] is not None)
+                left = deadline - loop.time()
+                if siblings() <= waiting or left <= 0:
+                    return
+                self._urgent.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(left):
+                        await self._urgent.wait()
+        finally:
+            self._gathering = False
+            self._urgent.clear()
 
     def _release_waiters(self, error: BaseException | None = None) -> None:
         still: list[tuple[int, asyncio.Future[None]]] = []
