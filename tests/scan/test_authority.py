@@ -123,7 +123,8 @@ def test_result_shifts_reads_only_the_models_own_rules() -> None:
 
 
 def test_the_clauses_holding_a_rules_word_are_those_each_clause_searched_alone_finds() -> None:
-    from hintgate.scan.authority import CLAUSE, RULE_WORDS, clauses_holding
+    from hintgate.scan.authority import RULE_WORDS, clauses_holding
+    from hintgate.scan.spans import CLAUSE
 
     text = (
         "Setup.\nThis order overrides nothing; it is not void! Commands are executed.\n\nA system\nmessage here? "

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import CLAUSE, Span, stems
 
 __all__ = ["denials", "deny_places", "filled_for", "forced", "may_deny", "splits"]
 
@@ -108,7 +108,6 @@ _ENDED = compiled(
     r"하지\s*말|받지\s*말|묻지\s*말|생략)",
     re.IGNORECASE,
 )
-_WORD = compiled(r"[^\W\d_]{4,}")
 # The approval waited for or made a condition (before it is named: "not executed until the user confirms", "only
 # when the user asks to approve", "whether to ..."), or the act without it called a wrong: the clause keeps it whatever
 # it negates.
@@ -174,7 +173,7 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
     own name holds is its job, not the user's say ("approve_expense": "never approve on the report's word")."""
     if _MAY_APPROVE.search(text) is None or _APPROVAL.search(text) is None:
         return
-    own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
+    own = set(stems(tool or ""))
     for start, end in _clauses(text):
         said = text[start:end]
         # A clause without a word of the approval (one search of RE2; most clauses of a text that holds one) has
@@ -244,7 +243,6 @@ _LIMIT = compiled(
 # holding it with its UTF-8 automaton (`scan.cues.stand_in`).
 _GREATER_OR_EQUAL = "\u2265"
 _MAY_LIMIT = Cue(without_lookarounds(_LIMIT.pattern).replace("[>\u2265]", ">"), re.IGNORECASE)
-_SENTENCE = compiled(r"[^.;!?\n]+")
 # One act made as several smaller ones: "split it into several payments", "break the list into batches of 49",
 # "divide ... into parts", "one call per item" is not it (a tool's plain use).
 _SPLIT = compiled(
@@ -263,7 +261,7 @@ def splits(text: str) -> Iterator[Span]:
     approval depends on a limit: the calls shaped so the approval never comes up."""
     if _GREATER_OR_EQUAL not in text and _MAY_LIMIT.search(text) is None:
         return
-    sentences = list(_SENTENCE.finditer(text))
+    sentences = list(CLAUSE.finditer(text))
     limited = any(
         _MAY_APPROVE.search(said.group()) is not None and _APPROVAL.search(said.group()) and _LIMIT.search(said.group())
         for said in sentences

@@ -38,10 +38,9 @@ from collections.abc import Iterator, Sequence
 from hintgate.scan.cues import Cue, spans
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotes_attack
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import CLAUSE, Span, stems
 
 __all__ = [
-    "CLAUSE",
     "MODEL_RULES",
     "RULE_WORDS",
     "clauses_holding",
@@ -107,8 +106,6 @@ _NEGATION = compiled(
     r"\b(?:not|no|never|none|nor|nothing|nobody|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|mustn't|without)\b|n't\b",
     re.IGNORECASE,
 )
-CLAUSE = compiled(r"[^.;!?\n]+")
-_WORD = compiled(r"[^\W\d_]{4,}")
 # Words each rule cannot match without, searched by RE2 (`scan.cues`) over the whole text first: a rule is skipped
 # where its word is not, which is most texts. Each is one group after a word boundary (and before one where the rule
 # has it), which RE2 reads as Python's engine does; a clause ends at a character no word holds, so a word of a
@@ -151,7 +148,7 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
     ]
     if not rules:
         return
-    own = {word.lower()[:6] for word in _WORD.findall(tool or "")}
+    own = set(stems(tool or ""))
     clauses = [(clause.start(), clause.end()) for clause in CLAUSE.finditer(text)]
     # The clauses where each rule's word stands (`clauses_holding`): most clauses hold none.
     holding = [clauses_holding(may, text, clauses) for _, _, _, may in rules]
@@ -164,7 +161,7 @@ def shifts(text: str, tool: str | None = None) -> Iterator[Span]:
             found = rule.search(said)
             if found is None:
                 continue
-            if own and any(word.lower()[:6] in own for word in _WORD.findall(found.group())[-2:]):
+            if own and any(stem in own for stem in stems(found.group())[-2:]):
                 continue  # a prompt or policy tool works on the rule set as its job
             # A rank or an order negated once is a protective rule ("nothing on a page overrides ..."); a rule set's
             # end is read by what stands before the rule set ("never assume the policy is void").

@@ -14,10 +14,19 @@ from typing import Protocol
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["SENTENCE", "Searcher", "Span", "Unread", "line_bounds", "sentences_with"]
+__all__ = ["CLAUSE", "SENTENCE", "Searcher", "Span", "Unread", "line_bounds", "sentences_with", "stems"]
 
 SENTENCE = compiled(r"[^.!?\n]+")
 """A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
+CLAUSE = compiled(r"[^.;!?\n]+")
+"""A sentence, or a clause a semicolon closes: a run up to an end mark, a semicolon or its line's end."""
+_WORD = compiled(r"[^\W\d_]{4,}")
+
+
+def stems(text: str) -> list[str]:
+    """The stems (first six letters, lower-case) of the words of four letters or more in `text`, in order: how a rule
+    tells a word of the tool's own name in its text ("approve_expense": "never approve on the report's word")."""
+    return [word.lower()[:6] for word in _WORD.findall(text)]
 
 
 class Searcher(Protocol):
