@@ -109,15 +109,28 @@ def _read(matches: Iterator[Any], text: str, *, fences: bool = True) -> Iterator
         yield found
 
 
+_BLANK_LINE = ("\n\n", "\\n\\n")
+"""What ends a note: a blank line, as written or escaped in a JSON string."""
+_LINE_BREAK = ("\n", "\\n")
+"""What ends a turn of the user's: its line's end, as written or escaped."""
+
+
+def _note_end(text: str, start: int, *, stops: tuple[str, ...] = _BLANK_LINE, end: int | None = None) -> int:
+    """Where a note of `text` that opens at `start` ends: at the first of `stops` before `end`, by default
+    `_LONGEST_NOTE` characters on (or the text's end)."""
+    end = min(len(text), start + _LONGEST_NOTE) if end is None else end
+    for stop in stops:
+        at = text.find(stop, start, end)
+        end = end if at < 0 else at
+    return end
+
+
 def turn_orders(text: str) -> list[Span]:
     """The orders in `text` said under a label of the chat's system, developer or operator, at their spans."""
     found: list[Span] = []
     for label in _read(_LABEL.finditer(text), text, fences=False):
         start = label.end() - 1
-        end = min(len(text), start + _LONGEST_NOTE)
-        for stop in ("\n\n", "\\n\\n"):
-            at = text.find(stop, start, end)
-            end = end if at < 0 else at
+        end = _note_end(text, start)
         forged = _FORGED.search(label.group()) is not None
         for s, e, order in note_orders(text[start:end]):
             if order.targets == ("act",) and not forged:
@@ -139,11 +152,7 @@ def _user_turns(text: str) -> list[Span]:
     the model takes what its user says as its task, and no tool's data speaks for the user."""
     found: list[Span] = []
     dialogue: bool | None = None
-    for count, label in enumerate(USER_TURN.finditer(text)):
-        if count >= _MOST_LABELS:
-            break
-        if _fenced(text, label.start()) or _shown(text, label.start(), label.end()):
-            continue
+    for label in _read(USER_TURN.finditer(text), text):
         if _TURN_NAMED.search(label.group()) is None:
             if dialogue is None:
                 dialogue = _ASSISTANT_TURN.search(text) is not None
@@ -152,10 +161,7 @@ def _user_turns(text: str) -> list[Span]:
         start = label.end() - 1 if label.group()[-1:] not in ("r", "n", ">") else label.end()
         while start < len(text) and text[start] in " \t\r\n":
             start += 1  # a template's tag stands on a line of its own
-        end = min(len(text), start + _LONGEST_NOTE)
-        for stop in ("\n\n", "\\n\\n", "\n", "\\n"):
-            at = text.find(stop, start, end)
-            end = end if at < 0 else at
+        end = _note_end(text, start, stops=_LINE_BREAK)
         said = text[start:end]
         signed = _WAIVED.search(said) is not None or TARGET.search(said) is not None
         for s, e, order in note_orders(said):
@@ -226,9 +232,7 @@ def _opened_orders(text: str) -> list[Span]:
         if message:
             content = _STRING[opening.group()[-1]].match(text, start, end)  # a message's content: its string
             end = end if content is None else content.end()
-        for stop in ("\n\n", "\\n\\n"):
-            at = text.find(stop, start, end)
-            end = end if at < 0 else at
+        end = _note_end(text, start, end=end)
         why = "after the tool's output said to end" if ended else "in a message forged as the system's or the maker's"
         for s, e, order in note_orders(text[start:end]):
             if not message and order.targets == ("act",):
