@@ -168,11 +168,7 @@ class ToolDefinition:
 
     def to_mcp_schema(self) -> dict[str, Any]:
         """The MCP tool JSON with every hint explicit: name, description, inputSchema, annotations."""
-        annotations: dict[str, Any] = {}
-        if self.title is not None:
-            annotations["title"] = self.title
-        for hint in Hint:
-            annotations[hint.value] = self.hint(hint)
+        annotations = self._annotations((hint, self.hint(hint)) for hint in Hint)
         return {
             "name": self.name,
             "description": self.description,
@@ -182,12 +178,7 @@ class ToolDefinition:
 
     def to_mcp_tool(self) -> dict[str, Any]:
         """The tool as a gateway source lists it: only the declared hints (the gateway infers the rest itself)."""
-        annotations: dict[str, Any] = {}
-        if self.title is not None:
-            annotations["title"] = self.title
-        for hint in Hint:
-            if hint in self.declared:
-                annotations[hint.value] = self.declared[hint]
+        annotations = self._annotations((hint, self.declared[hint]) for hint in Hint if hint in self.declared)
         out: dict[str, Any] = {"name": self.name, "description": self.description, "inputSchema": self.input_schema}
         if annotations:
             out["annotations"] = annotations
@@ -199,6 +190,12 @@ class ToolDefinition:
         if meta:
             out["_meta"] = {PYTHON_META: meta}
         return out
+
+    def _annotations(self, hints: Iterable[tuple[Hint, bool]]) -> dict[str, Any]:
+        """An MCP tool's annotations: the title, when there is one, and `hints` by their wire names."""
+        annotations: dict[str, Any] = {} if self.title is None else {"title": self.title}
+        annotations.update((hint.value, value) for hint, value in hints)
+        return annotations
 
     # -- calling
 
