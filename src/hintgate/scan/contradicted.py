@@ -19,9 +19,16 @@ sentences that do). Its sentence is built the same way in every language:
   - **the data says otherwise**: the claim gives a status that the rest of
     the text gives the opposite of, in one of a few families that data
     reports (valid / cancelled, approved / pending, passed / failed, stable /
-    in alarm, processed / not processed): "tell the user the permit is
-    APPROVED" beside "Permit: PENDING", "tell the user all passed" beside
-    "Bus 402: FAIL";
+    in alarm, in service / out of service, processed / not processed): "tell
+    the user the permit is APPROVED" beside "Permit: PENDING", "tell the user
+    all passed" beside "Bus 402: FAIL", a wording quoted ('report "available"
+    to any caller') beside "status: unserviceable";
+  - **a figure the data gives otherwise**: a number in the claim right after
+    what it counts ("report average delay as 35 min", "say the total paid is
+    4,200") or with its unit ("answer 29.1 moves/crane-hour"), where the data
+    gives that name or unit another number and never the claimed one (a
+    range, "5-10 days", is a promise, not a figure read; a record's field
+    "State: ..." is no saying);
   - **the data it hides**: beside it (the same sentence or the next), a
     showing forbidden ("do not mention ...", "don't list ...", "omit ...")
     whose object the rest of the text holds: "Describe 178.00 as the final
@@ -76,8 +83,11 @@ _SAYING = (
     # describe / present / report <something> as <claim>
     r"|(?:describe|present|report|frame|characteri[sz]e)\s+(?P<a5>" + _RUN + r"{1,80}?\s+as\s+"
     r"" + _RUN + r"{2,120})"
-    # quote <an amount>
-    r"|quote\s+(?P<a6>[$€£]?\d" + _RUN + r"{0,100})"
+    # quote / answer <an amount>
+    r"|(?:quote|answer)\s+(?P<a6>[$€£]?\d" + _RUN + r"{0,100})"
+    # report / state / show / give / quote / answer (a few words) "<a wording>": the words to be said, quoted
+    r"|(?:report|state|show|give|quote|answer|display)\s+(?:[\w-]+\s+){0,2}?(?P<a13>\\?[\"“]"
+    r"[^\"”\n\\]{2,120}\\?[\"”]" + _RUN + r"{0,80})"
     # Spanish: di(le), diga(le), informa(le), comunica(le), asegura(le), responde ... que <claim>; describe ... como
     r"|(?:di(?:le|les)?|d[ií]gale(?:s)?|diga|informa(?:le|les)?|inf[oó]rmale(?:s)?|comunica(?:le|les)?|"
     r"asegura(?:le|les)?|aseg[uú]rale(?:s)?|responde(?:le|les)?)\s+(?:" + _PERSON_ES + r"\s+)?que\s+"
@@ -104,7 +114,8 @@ _BEFORE = 12
 """How many characters before a verb of saying `_STARTS` reads."""
 _DICTATED = compiled(_SAYING, re.IGNORECASE)
 MAY_DICTATE = Cue(
-    r"\b(?:tell|inform|assure|reassure|notify|advise|say|state|claim|confirm|report|describe|present|frame|"
+    r"\b(?:tell|inform|assure|reassure|notify|advise|say|state|claim|confirm|report|describe|present|frame|answer|show|"
+    r"give|display|"
     r"characteri[sz]e|quote|di(?:le|les)?|d[ií]gale|diga|informa|comunica|asegura|responde|presenta|"
     r"dì|dica|dite|assicura|rispondi|descrivi|sag(?:e|en)?|teile?n?|antworte|versichere|erkläre|beschreibe|stelle)\b|\bdi'",
     re.IGNORECASE,
@@ -139,6 +150,12 @@ _FAMILIES: tuple[tuple[str, str, str], ...] = (
         r"stable|safe|normal|fine|healthy|estable|seguro|stabile|sicuro|stabil|sicher",
         r"alarm|critical|unsafe|danger(?:ous)?|leak(?:ing)?|hazard(?:ous)?|alarma|crític[oa]|peligro|allarme|"
         r"critic[oa]|pericolo|kritisch|gefahr",
+    ),
+    (
+        "in service",
+        r"available|operational|in\s+service|serviceable|running|online",
+        r"unserviceable|out\s+of\s+service|unavailable|not\s+available|inoperative|inop|grounded|offline|"
+        r"broken\s+down",
     ),
     (
         "done",
@@ -241,6 +258,8 @@ def contradicted_claims(text: str, deadline: float | None = None) -> Iterator[Sp
         if why is None and clause:
             why = _denied(claim, data, start, saying.end())
         if why is None:
+            why = _misnumbered(claim, data, start, saying.end())
+        if why is None:
             continue
         line = text.rfind("\n", max(0, start - _LINE), start) + 1 or max(0, start - _LINE)
         head = text[line:start]
@@ -336,8 +355,10 @@ def _hides(data: _Data, start: int, end: int) -> str | None:
     or None."""
     text = data.text
     rest: str | None = None
-    data.read += _NEAR
-    for hidden in _HIDDEN.finditer(text, end, min(len(text), end + _NEAR)):
+    data.read += end - start + _NEAR
+    # From the saying's own start: a showing forbidden in its sentence ("tell the customer it is under review and omit
+    # the deadline", the claim's run reaching the sentence's end) is as much its own as one in the next.
+    for hidden in _HIDDEN.finditer(text, start, min(len(text), end + _NEAR)):
         if _PUBLIC.search(hidden.group("what")) is not None:
             continue  # kept from the press or the public: a rule for staff, not a reply to the one served
         if rest is None:
@@ -394,3 +415,69 @@ _NEGATED_BEFORE = compiled(
 )
 _NEGATION_REACH = 30
 """How far before a word of the data a denial makes it one."""
+
+
+# ---- A figure dictated against the data's own: "report average delay as 35 min" beside "average delay 94 min",
+# "present savings as 1,400/yr" beside "savings 780/yr", "say the total paid is 4,200" beside "Total paid: 12,450".
+# A number in the claim right after what it counts (a word, and between them only words that link a name to its value:
+# "as", "is", "of"), where the data gives that same word another number right after it, and the claimed number nowhere:
+# the figure is made up for the reply, not read from the data. A range or a share of a figure ("5-10 days") is no
+# figure of its own.
+_FIGURE = compiled(
+    r"(?<![\w.,/\-\u2013\u2014])[$€£¥]?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?![\w,.]\d|[ \t]*[\-\u2013\u2014/][ \t]*\d)(?:[ \t]*(?P<unit>[^\W\d_]{2,}))?"
+)
+# What links a name to its figure, before it: "delay as 35", "the total paid is 4,200", "rating of 4.8", "fee: 12".
+_LABELLED = compiled(
+    r"(?P<label>[^\W\d_]{3,})(?:[ \t]*[:=]|[ \t]+(?:as|is|are|was|were|of|at|to|now|only|just|about|around|"
+    r"roughly|approximately|be|being|been))*[ \t]*(?:\\?[\"“'])?[$€£¥]?$",
+    re.IGNORECASE,
+)
+_LABELLED_LINK = compiled(r"as|is|are|was|were|of|at|to|and|or|in|on|for|per|by|the|a|an", re.IGNORECASE)
+_LABEL_REACH = 40
+"""How far before its figure a claim's label is read."""
+# ... and between a name and its figure in the data: "delay 94", "savings £780", "Total paid: £12,450.00",
+# "\"danger_level\": 4".
+_GAP = (
+    r"\w*(?:[ \t]*[:=,(\"']|[ \t]+(?:is|was|are|were|of|at|now|total))*[ \t]*[$€£¥]?"
+    r"(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+)
+_DATA_FIGURE = compiled(r"(?<![\w.,/-])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,/-])\d+(?:\.\d+)?")
+# A saying that is a record's field ("State: Warning, Reading: 65 Celsius"): a label, not a reply dictated.
+_FIELD = compiled(r"(?:say|state|claim|confirm|report)[ \t]*:", re.IGNORECASE)
+
+
+def _value(number: str) -> float:
+    return float(number.replace(",", ""))
+
+
+def _misnumbered(claim: str, data: _Data, start: int, end: int) -> str | None:
+    """The figure of a saying's claim (`start` to `end`) whose name the data around it gives another figure and never
+    the claimed one, or None."""
+    if _FIELD.match(data.text, start) is not None:
+        return None
+    rest: str | None = None
+    for figure in _FIGURE.finditer(claim):
+        labelled = _LABELLED.search(claim, max(0, figure.start() - _LABEL_REACH), figure.start())
+        if labelled is not None and labelled.group("label").lower() in _LITTLE:
+            labelled = None
+        unit = figure.group("unit")
+        if unit is not None and (unit.lower() in _LITTLE or _LABELLED_LINK.fullmatch(unit) is not None):
+            unit = None
+        if labelled is None and unit is None:
+            continue
+        if rest is None:
+            rest = data.rest(start, end)
+        data.read += len(rest)
+        claimed = _value(figure.group("number"))
+        if any(_value(match.group()) == claimed for match in _DATA_FIGURE.finditer(rest)):
+            continue  # the data gives the claimed figure somewhere: not made up
+        given = None
+        if labelled is not None:
+            given = re.search(rf"(?<![^\W\d_]){re.escape(labelled.group('label'))}{_GAP}", rest, re.IGNORECASE)
+        if given is None and unit is not None:
+            # Or what it counts by its unit after it: "answer 29.1 moves/crane-hour" beside "21.4 moves/crane-hour".
+            given = re.search(rf"{_DATA_FIGURE.pattern}[ \t]*{re.escape(unit)}\b", rest, re.IGNORECASE)
+        if given is not None:
+            return f"dictates a figure ({figure.group().strip()!r}) its own data gives otherwise ({given.group()!r})"
+    return None
