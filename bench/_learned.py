@@ -172,6 +172,12 @@ def pieces(texts: Iterable[str], characters: int | None = None) -> Iterator[tupl
             yield index, offset, part
 
 
+def stream(texts: Iterable[str], characters: int | None = None) -> str:
+    """What the model reads of `texts` as one text (one token stream per tool or result): the `pieces`, in
+    order, a line apart."""
+    return "\n".join(part for _, _, part in pieces(texts, characters))
+
+
 def read(
     learned: LearnedModel, texts: Iterable[str], kind: str, *, characters: int | None = None
 ) -> list[tuple[int, Passage]]:

@@ -30,12 +30,19 @@ tools. Rules are scored on sets they were tuned on (all but the newest), so
 "rules alone" is flattering there; the sets named by ``--held-out`` were never
 seen by the rules either and are printed apart.
 
+With ``--validation SETS`` (and ``--newest SETS``) there are no outer folds: the model is trained on the
+other sets and on the pages and tools of folds 1-3, its thresholds chosen from a 3-fold inner
+cross-validation of those, and it is tested on each named scope and on the pages and tools of fold 0
+(``--scores`` writes every score). The project's own honest cases (the set `tests/scan/scan_cases`) count
+with pages and tools: none may be newly flagged.
+
 ``--write`` then trains on everything and writes the shipped weights with the
 thresholds chosen the same way from the outer folds' scores.
 
 Usage::
 
     python bench/scan_learned.py SETS... [--held-out NAME ...] [--cache FILE] [--write]
+    python bench/scan_learned.py SETS... --validation NAME... [--newest NAME...] [--budget 0.005] [--scores FILE]
 """
 
 from __future__ import annotations
@@ -88,7 +95,8 @@ class Doc:
 
 
 def _tokenised(texts: Sequence[tuple[str, str]], characters: int | None) -> list[list[str]]:
-    return [learned.tokens(part) for _, _, part in learned.pieces([text for _, text in texts], characters)]
+    """One token stream per tool or result: the parts read, in order (`learned.stream`)."""
+    return [learned.tokens(learned.stream([text for _, text in texts], characters))]
 
 
 def _fold(name: str) -> int:
@@ -110,13 +118,13 @@ def extract(sets: Sequence[Path]) -> list[Doc]:
     docs: list[Doc] = []
     for folder in sets:
         for case in scan_cases.load(folder):
+            # The rules as `scan_cases.py` judges them (a definition by `scan_tool`, a result by the guard).
+            flagged = scan_cases.judge(case).flagged
             if case.group == scan_cases.DEFINITIONS:
                 texts, budget = list(tool_texts(case.tool)), None
-                flagged = _rules_flag_tool(case.tool)
             else:
                 assert case.result is not None
                 texts, budget = list(result_texts(case.result)), learned.RESULT_CHARACTERS
-                flagged = _rules_flag_result(case.result, str(case.tool.get("name")))
             docs.append(
                 Doc(
                     "case",
@@ -282,7 +290,7 @@ def pick(docs: Sequence[Doc], scores: Sequence[float], group: str) -> int:
     `group` and no page or corpus tool the rules let pass."""
     honest = [(d, s) for d, s in zip(docs, scores, strict=True) if not d.poisoned and d.group == group]
     cases = sum(d.source == "case" for d, _ in honest)
-    real = max((s for d, s in honest if d.source != "case" and not d.rules), default=-(10**9))
+    real = max((s for d, s in honest if (d.source != "case" or d.set in OWN) and not d.rules), default=-(10**9))
     for threshold in sorted({s + 1 for _, s in honest if s + 1 > real} | {real + 1}):
         if sum(_added(d, s, threshold) for d, s in honest if d.source == "case") <= BUDGET * cases:
             return int(threshold)
@@ -327,12 +335,54 @@ def cross_validate(docs: list[Doc]) -> dict[str, Any]:
 
 
 HELD_OUT: set[str] = set()
+OWN = {"scan_cases"}
+"""The set of the project's own cases (tests/scan/scan_cases: its honest ones are benign/): like pages and corpus
+tools, none may be newly flagged."""
+
+
+def split_validate(docs: list[Doc], tests: dict[str, set[str]]) -> dict[str, Any]:
+    """Train on every set not in `tests` and on pages and corpus tools outside fold 0; thresholds from an inner
+    cross-validation of the training sets (three folds of whole sets, pages and tools by their folds 1-3); then
+    rules vs rules OR model on each test scope, and on the pages and tools of fold 0."""
+    held = set().union(*tests.values())
+    train_sets = sorted({d.set for d in docs if d.source == "case" and d.set not in held})
+    for doc in docs:
+        if doc.source == "case" and doc.set not in held:
+            doc.fold = 1 + train_sets.index(doc.set) * (FOLDS - 1) // len(train_sets)
+    train = [d for d in docs if d.fold and (d.source != "case" or d.set not in held)]
+    start = time.perf_counter()
+    inner = out_of_fold(train, list(range(1, FOLDS)))
+    print(f"  inner folds in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    thresholds = {g: pick(train, inner, g) for g in ("results", "definitions")}
+    model = fit(train)
+    table: Counter[str] = Counter()
+    scored: list[tuple[Doc, int]] = []
+
+    def count(scope: str, doc: Doc, score: float) -> None:
+        key = f"{scope}|{doc.group}|{doc.source}|{'poisoned' if doc.poisoned else 'honest'}"
+        table[key + "|n"] += 1
+        table[key + "|rules"] += doc.rules
+        table[key + "|both"] += doc.rules or score >= thresholds[doc.group]
+
+    for doc, score in zip(train, inner, strict=True):
+        count("train-oof", doc, score)
+    for doc in docs:
+        scope = next((name for name, sets in tests.items() if doc.set in sets), "")
+        if not scope and (doc.source == "case" or doc.fold):
+            continue
+        score = model.score(doc)
+        scored.append((doc, score))
+        count(scope or "held-real", doc, score)
+    return {"table": table, "thresholds": thresholds, "model": model, "scored": scored, "inner": inner, "train": train}
+
+
+SCOPES = ["train-oof", "validation", "newest", "held-real"]
 
 
 def report(table: Counter[str]) -> list[str]:
     """The table as text lines."""
-    lines = [f"{'scope':9} {'group':11} {'what':16} {'rules alone':>18} {'rules OR model':>18}"]
-    scopes = ["all", *(f"fold{k}" for k in range(FOLDS)), "held-out"]
+    lines = [f"{'scope':10} {'group':11} {'what':16} {'rules alone':>18} {'rules OR model':>18}"]
+    scopes = ["all", *(f"fold{k}" for k in range(FOLDS)), "held-out", *SCOPES]
     for scope in scopes:
         for group in ("results", "definitions"):
             for what in ("case|poisoned", "case|honest", "page|honest", "corpus|honest"):
@@ -342,13 +392,17 @@ def report(table: Counter[str]) -> list[str]:
                     continue
                 r, b = table[key + "|rules"], table[key + "|both"]
                 what_ = what.replace("|", " ")
-                lines.append(f"{scope:9} {group:11} {what_:16} {r:5}/{n:<5} {r / n:6.1%} {b:5}/{n:<5} {b / n:6.1%}")
+                lines.append(f"{scope:10} {group:11} {what_:16} {r:5}/{n:<5} {r / n:6.1%} {b:5}/{n:<5} {b / n:6.1%}")
     return lines
 
 
 def write(docs: list[Doc], thresholds: dict[str, int], path: Path) -> learned.LearnedModel:
     """Train on everything and write the shipped weights with `thresholds`."""
-    model = fit(docs)
+    return write_model(fit(docs), thresholds, path)
+
+
+def write_model(model: Model, thresholds: dict[str, int], path: Path) -> learned.LearnedModel:
+    """Write `model`'s weights with `thresholds`."""
     header = {
         "format": learned.FORMAT,
         "window": WINDOW,
@@ -377,7 +431,7 @@ def cost(path: Path, rounds: int) -> dict[str, float]:
         best = [float("inf"), float("inf")]
         for _ in range(rounds):
             start = time.process_time()
-            learned.read(model, texts, learned.DEFINITION)
+            model.best(learned.tokens(learned.stream(texts)))
             best[0] = min(best[0], time.process_time() - start)
             start = time.process_time()
             scan_tool(tool)
@@ -396,7 +450,7 @@ def cost(path: Path, rounds: int) -> dict[str, float]:
         spent = float("inf")
         for _ in range(rounds):
             start = time.process_time()
-            learned.read(model, [text], learned.RESULT, characters=learned.RESULT_CHARACTERS)
+            model.best(learned.tokens(learned.stream([text], learned.RESULT_CHARACTERS)))
             spent = min(spent, time.process_time() - start)
         out[f"model_result_{name}_us"] = spent * 1e6
     return out
@@ -404,6 +458,7 @@ def cost(path: Path, rounds: int) -> dict[str, float]:
 
 def main() -> int:
     """Extract, cross-validate, print; with --write, train on all and write the weights."""
+    global BUDGET  # noqa: PLW0603 - a bench's knob
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", type=Path, nargs="+")
     parser.add_argument("--held-out", nargs="*", default=[], help="sets the rules were never tuned on")
@@ -412,6 +467,10 @@ def main() -> int:
     parser.add_argument("--features", type=int, default=FEATURES, help="features kept (the largest weights)")
     parser.add_argument("--out", type=Path, default=Path("learned.weights"), help="where --write writes the weights")
     parser.add_argument("--cost", type=int, metavar="ROUNDS", help="only measure what the model in --out costs")
+    parser.add_argument("--validation", nargs="*", default=[], help="with --newest: test sets instead of 4 folds")
+    parser.add_argument("--newest", nargs="*", default=[], help="a second scope of test sets (the newest writers)")
+    parser.add_argument("--scores", type=Path, help="with --validation: write every scored text's score here (JSON)")
+    parser.add_argument("--budget", type=float, default=BUDGET, help="share of honest cases the model may add")
     args = parser.parse_args()
     if args.cost:
         print(json.dumps({k: round(v, 1) for k, v in cost(args.out, args.cost).items()}))
@@ -430,6 +489,23 @@ def main() -> int:
         if doc.source == "case":
             doc.fold = [p.name for p in args.sets].index(doc.set) * FOLDS // len(args.sets)
     print(f"{len(docs)} docs in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    BUDGET = args.budget
+    if args.validation or args.newest:
+        for doc in docs:
+            doc.fold = doc.fold if doc.source != "case" else 0
+        split = split_validate(docs, {"validation": set(args.validation), "newest": set(args.newest)})
+        print("\n".join(report(split["table"])))
+        print(f"thresholds: {split['thresholds']}")
+        if args.scores:
+            rows = [(d, s, "train-oof") for d, s in zip(split["train"], split["inner"], strict=True)]
+            rows += [(d, s, "test") for d, s in split["scored"]]
+            keep = ("source", "group", "poisoned", "rules", "where", "set", "fold")
+            out = [{**{k: getattr(d, k) for k in keep}, "score": s, "scope": scope} for d, s, scope in rows]
+            args.scores.write_text(json.dumps({"thresholds": split["thresholds"], "scores": out}), encoding="utf-8")
+        if args.write:
+            write_model(split["model"], split["thresholds"], args.out)
+            print(f"wrote {args.out} (the model trained on the training sets)")
+        return 0
     result = cross_validate(docs)
     print("\n".join(report(result["table"])))
     print(f"thresholds per fold: {result['thresholds']}")
