@@ -32,7 +32,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.outbound import quoted_before
 from hintgate.scan.quoting import quoted_spans, quotes_attack
-from hintgate.scan.spans import SENTENCE, Span
+from hintgate.scan.spans import Span, sentences_with
 
 __all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "result_scripts", "scripted"]
 
@@ -170,10 +170,7 @@ def scripted(text: str) -> Iterator[Span]:
     while the data is kept back."""
     if not may_script(text):
         return
-    for sentence in SENTENCE.finditer(text):
-        said = sentence.group()
-        if _MAY_SAY.search(said) is None:
-            continue
+    for sentence, said in sentences_with(_MAY_SAY, text):
         # What the sentence holds besides its sayings is read once: the user's question, the data kept back.
         asked = _MAY_ASKED.search(said) is not None and _OVERRIDE.search(said) is not None
         kept = []
