@@ -150,17 +150,9 @@ def _split(text: str, dialect: str) -> tuple[list[list[str]], list[tuple[str, st
         elif char == "#" and not started:
             newline = text.find("\n", at)
             at = size if newline < 0 else newline
-        elif char == "`":
-            close = text.find("`", at + 1)
-            if close < 0:
-                raise _Unread("a backtick left open")
-            substitutions.append(text[at + 1 : close])
-            word.append("$SUBSTITUTED")
-            started = True
-            at = close + 1
-        elif char == "$" and text[at + 1 : at + 2] == "(":
-            close = _matching(text, at + 1)
-            substitutions.append(text[at + 2 : close])
+        elif char == "`" or (char == "$" and text[at + 1 : at + 2] == "("):
+            close, command = _substitution(text, at)
+            substitutions.append(command)
             word.append("$SUBSTITUTED")
             started = True
             at = close + 1
@@ -256,20 +248,24 @@ def _double_quote(text: str, at: int) -> tuple[int, list[str]]:
             continue
         if char == '"':
             return cursor, inside
-        if char == "$" and text[cursor + 1 : cursor + 2] == "(":
-            close = _matching(text, cursor + 1)
-            inside.append(text[cursor + 2 : close])
-            cursor = close + 1
-            continue
-        if char == "`":
-            close = text.find("`", cursor + 1)
-            if close < 0:
-                raise _Unread("a backtick left open")
-            inside.append(text[cursor + 1 : close])
+        if char == "`" or (char == "$" and text[cursor + 1 : cursor + 2] == "("):
+            close, command = _substitution(text, cursor)
+            inside.append(command)
             cursor = close + 1
             continue
         cursor += 1
     raise _Unread("a quote left open")
+
+
+def _substitution(text: str, at: int) -> tuple[int, str]:
+    """Where the command substitution opened at `at` (a backtick or `$(`) closes, and the command it runs."""
+    if text[at] == "`":
+        close = text.find("`", at + 1)
+        if close < 0:
+            raise _Unread("a backtick left open")
+        return close, text[at + 1 : close]
+    close = _matching(text, at + 1)
+    return close, text[at + 2 : close]
 
 
 def _matching(text: str, at: int) -> int:
