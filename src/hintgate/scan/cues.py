@@ -6,10 +6,14 @@ dark, ...), each a large alternation over a dozen languages. Python's engine
 tries every alternative at every position: about 0.3 ms a pattern for one
 300-character sentence. Two things make it cheap:
 
-- a `Cue` is searched with RE2 when its pattern has no lookaround, rewritten so
-  that RE2 reads it as Python does (`\\b` a boundary character or an edge,
-  which the match then holds: it may start one character early; `\\w` any
-  Unicode letter, mark or digit); a few microseconds a sentence;
+- a `Cue` is searched with RE2 when its pattern has no lookaround, with the
+  matches, groups and spans Python's engine gives: ASCII text (and text whose
+  other characters are punctuation, through a stand-in) by a Latin-1 automaton
+  of the pattern as Python reads ASCII (RE2's own `\\b`, `\\w`, `\\d`;
+  Python's `\\s`), a few microseconds a sentence; other text by a UTF-8
+  automaton of the pattern widened (`\\b` dropped, which RE2 reads in ASCII
+  only), which says where a match may start, and Python's engine anchored
+  there;
 - a *gated* cue (what an order reaches for: a secret, the user's view, the
   approval flow, ...) is searched only where `present` saw one of its words:
   every alternative of such a pattern spells a run of letters, and one search
@@ -37,7 +41,6 @@ from hintgate.scan.reading import replaced, stand_ins
 __all__ = ["Cue", "any_match", "present", "spans", "spelled", "stand_in", "warm", "without_lookarounds"]
 
 _ALL: list[Cue] = []
-_BOUNDARY = r"(?:^|$|[^\pL\pM\pN_])"
 
 
 class Cue:
@@ -51,32 +54,47 @@ class Cue:
         _ALL.append(self)
 
     @functools.cached_property
-    def _engine(self) -> Any:
-        if _LOOKAROUND.search(self.pattern) is None:
-            fast = _re2(_rewritten(self.pattern), self.flags)
-            if fast is not None:
-                return fast
+    def _python(self) -> re.Pattern[str]:
+        """Python's engine of the cue: what every match is (the engines below find the same, faster)."""
         return re.compile(self.pattern, self.flags)
 
     @functools.cached_property
+    def _engine(self) -> Any:
+        """RE2's engine of the cue's pattern widened (`_wide`): every match of the cue starts where one of it does,
+        and Python's engine is asked there (`_exact`); Python's engine itself where RE2 has none (lookaround)."""
+        if _LOOKAROUND.search(self.pattern) is None:
+            fast = _re2(_wide(self.pattern, self.flags), self.flags)
+            if fast is not None:
+                return fast
+        return self._python
+
+    @functools.cached_property
     def _ascii(self) -> Any:
-        """The RE2 engine for ASCII text: the cue's pattern read as Latin-1 (`patterns.for_ascii`), whose automaton
-        is a fraction of the UTF-8 one's, in size and in the memory its states take as it reads; None where there is
-        none (the cue is searched by Python's engine, or spells a character beyond Latin-1 that folds to ASCII)."""
+        """The RE2 engine for ASCII text: the cue's pattern as Python's engine reads ASCII text (`_narrow`, RE2's
+        own `\\b`), read as Latin-1 (`patterns.for_ascii`), whose automaton is a fraction of the UTF-8 one's, in
+        size and in the memory its states take as it reads; None where there is none (lookaround, or a character
+        beyond Latin-1 that folds to ASCII)."""
         if _LOOKAROUND.search(self.pattern) is not None:
             return None
-        pattern = for_ascii(_rewritten(self.pattern))
+        narrow = _narrow(self.pattern, self.flags)
+        pattern = None if narrow is None else for_ascii(narrow)
         return None if pattern is None else _re2(pattern, self.flags, latin1=True)
 
     @functools.cached_property
+    def _line_end(self) -> bool:
+        """Whether the pattern holds `$` read at the text's end only: Python's also stands before a last line
+        break, RE2's does not (a text ending with one is not read by the ASCII engine)."""
+        return not self.flags & re.MULTILINE and any(piece == "$" for _, piece in pieces(self.pattern))
+
+    @functools.cached_property
     def _utf8_parts(self) -> tuple[Any, ...]:
-        """RE2 engines of runs of the top-level branches of `_engine`'s pattern, which a long text is searched by
-        (`_split_matches`); empty where there are none (`_split`)."""
+        """RE2 engines of runs of the top-level branches of `_engine`'s pattern, by which a long text is searched
+        for where a match may start (`_exact`); empty where there are none (`_split`)."""
         return _split(self._engine, self.flags, latin1=False)
 
     @functools.cached_property
     def _ascii_parts(self) -> tuple[Any, ...]:
-        """The same of `_ascii`'s pattern."""
+        """The same of `_ascii`'s pattern (`_split_matches`)."""
         return _split(self._ascii, self.flags, latin1=True)
 
     @functools.cached_property
@@ -87,7 +105,8 @@ class Cue:
         slower on a long pattern, and most searches find nothing). None where there is none."""
         if _LOOKAROUND.search(self.pattern) is None:
             return None
-        pattern = for_ascii(_rewritten(_relaxed(self.pattern, self.flags)))
+        narrow = _narrow(_relaxed(self.pattern, self.flags), self.flags)
+        pattern = None if narrow is None else for_ascii(narrow)
         return None if pattern is None else _re2(pattern, self.flags, latin1=True)
 
     def _parts(self, engine: Any, read: str | bytes) -> tuple[Any, ...]:
@@ -98,19 +117,35 @@ class Cue:
         return self._ascii_parts if engine is self._ascii else self._utf8_parts
 
     def _for(self, text: str) -> tuple[Any, str | bytes]:
-        """The engine for `text` and the text it reads: the ASCII engine reads ASCII text, and text whose only
-        characters beyond ASCII are ones every cue reads as it reads NUL, through its stand-in (`stand_in`)."""
+        """The ASCII engine and the text it reads, for ASCII text and text whose only characters beyond ASCII are
+        ones every cue reads as it reads their stand-in (`stand_in`); (None, `text`) for any other text, which
+        `_exact` reads."""
         quick = self._ascii
-        if quick is not None:
+        if quick is not None and not (self._line_end and text.endswith("\n")):
             if text.isascii():
                 return quick, text
             stand_in = _stand_in(text)
             if stand_in is not None:
                 return quick, stand_in
-        return self._engine, text
+        return None, text
+
+    def _exact(self, text: str) -> Iterator[Any]:
+        """Python's matches of the cue in `text` (`re.finditer`'s), asked of Python's engine only where RE2's
+        widened engine (`_engine`, or its parts in a long text) finds that one may start."""
+        exact: re.Pattern[str] = self._python
+        engine = self._engine
+        if engine is exact:
+            found: Iterator[re.Match[str]] = exact.finditer(text)
+            return found
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: RE2 reads none
+            return exact.finditer(text)
+        parts = self._utf8_parts if len(text) >= SPLIT_LENGTH else ()
+        return _confirmed(exact, parts or (engine,), text, raw)
 
     def search(self, text: str, seen: frozenset[int] | None = None) -> Any:
-        """The first match in `text` (an `re.Match` or RE2's), or None; at once None when `seen` (what
+        """The first match in `text` (an `re.Match` or RE2's: Python's), or None; at once None when `seen` (what
         `present` answered for a text holding this one) says the cue cannot match."""
         if seen is not None and self.index not in seen:
             return None
@@ -119,7 +154,9 @@ class Cue:
             if gate is not None and not _found(gate, text):
                 return None
         engine, read = self._for(text)
-        if engine is self._ascii and not _found(engine, read):
+        if engine is None:
+            return next(self._exact(text), None)
+        if not _found(engine, read):
             return None
         parts = self._parts(engine, read)
         if parts:
@@ -129,12 +166,23 @@ class Cue:
     def match(self, text: str) -> Any:
         """A match at the start of `text`, or None."""
         engine, read = self._for(text)
+        if engine is None:
+            wide = self._engine
+            if wide is not self._python:
+                try:
+                    if not _starts_at(wide, text.encode("utf-8"), 0):
+                        return None
+                except UnicodeEncodeError:  # a lone surrogate: RE2 reads none
+                    pass
+            return self._python.match(text)
         return _on(engine.match(read), text, read)
 
     def finditer(self, text: str) -> Iterator[Any]:
         """Every match in `text`."""
         engine, read = self._for(text)
-        if engine is self._ascii and not _found(engine, read):
+        if engine is None:
+            return self._exact(text)
+        if not _found(engine, read):
             return iter(())
         parts = self._parts(engine, read)
         if parts:
@@ -247,6 +295,51 @@ def _split_matches(engine: Any, parts: tuple[Any, ...], read: str | bytes) -> It
 _NULL_SPAN = (-1, -1)
 
 
+def _confirmed(exact: re.Pattern[str], engines: tuple[Any, ...], text: str, raw: bytes) -> Iterator[re.Match[str]]:
+    """What `exact.finditer(text)` yields (`raw`: `text` in UTF-8): from the last match's end, the leftmost place
+    where one of RE2's `engines` starts a match (together they match wherever `exact` does, from where it starts,
+    and perhaps elsewhere: `_wide`), each start kept while it lies ahead; there `exact`'s match anchored, or the
+    next such place when it has none there. Python's engine reads one place a candidate, RE2 the text between."""
+    from re2 import _re2  # type: ignore[attr-defined]  # the compiled binding, missing from the stubs
+
+    unanchored = _re2.RE2.Anchor.UNANCHORED
+    end = len(raw)
+    none = end + 1
+    ahead = [-1] * len(engines)
+    pos = 0  # in bytes
+    known = (0, 0)  # a byte offset and its character offset, at or before every offset still to be read
+    while True:
+        start = none
+        for i, engine in enumerate(engines):
+            if ahead[i] < pos:
+                ahead[i] = engine._regexp.Match(unanchored, raw, pos, end)[0][0]
+                if ahead[i] < 0:
+                    ahead[i] = none
+            start = min(start, ahead[i])
+        if start == none:
+            return
+        at = known[1] + _re2.BytesToCharLen(raw, known[0], start)
+        known = (start, at)
+        found = exact.match(text, at)
+        if found is None:
+            if start == end:
+                return
+            pos = start + _re2.CharLenToBytes(raw, start, 1)
+            continue
+        if found.end() == at:  # empty: Python's engine then asks the next match at the same place for more
+            yield from (later for later in exact.finditer(text) if later.start() >= at)
+            return
+        yield found
+        pos = start + _re2.CharLenToBytes(raw, start, found.end() - at)
+
+
+def _starts_at(engine: Any, raw: bytes, pos: int) -> bool:
+    """Whether RE2's `engine` matches in `raw` (UTF-8) at `pos`."""
+    from re2 import _re2  # type: ignore[attr-defined]  # the compiled binding, missing from the stubs
+
+    return bool(engine._regexp.Match(_re2.RE2.Anchor.ANCHOR_START, raw, pos, len(raw))[0] != _NULL_SPAN)
+
+
 def _decoded(span: tuple[int, int], decoded: dict[int, int]) -> tuple[int, int]:
     return span if span == _NULL_SPAN else (decoded[span[0]], decoded[span[1]])
 
@@ -276,7 +369,7 @@ def any_match(cues: tuple[Cue, ...], text: str) -> bool:
     of RE2's set of those engines' patterns instead of one search each (a long text none of them matches is read
     once, not once a cue); otherwise, or when the set gives up, each cue is searched in turn."""
     matcher = _any_set(cues)
-    if matcher is not None:
+    if matcher is not None and not (text.endswith("\n") and any(cue._line_end for cue in cues)):
         read = text.encode("ascii") if text.isascii() else _stand_in(text)
         if read is not None:
             hits = matcher.Match(read)
@@ -306,7 +399,8 @@ def _any_set(cues: tuple[Cue, ...]) -> Any:
     try:
         regex_set.Add(rb"\z")
         for cue in cues:
-            pattern = for_ascii(_rewritten(cue.pattern))
+            narrow = _narrow(cue.pattern, cue.flags)
+            pattern = None if narrow is None else for_ascii(narrow)
             if pattern is None:  # pragma: no cover - the cue has an ASCII engine
                 return None
             regex_set.Add(pattern.encode("latin-1"))
@@ -350,52 +444,50 @@ def _stand_in(text: str) -> bytes | None:
 def _stand_in_for(char: str) -> str | None:
     """A Latin-1 character, neither a word character nor a line end, that every atom of every cue with an ASCII
     engine (a class, a literal, an escape, `.`; with case ignored and not) matches in its ASCII form exactly when
-    its UTF-8 form matches `char`; None when there is none, or `char` is a letter, a digit or a mark (which
-    RE2's `\\b` and the cues' `\\w` read apart from every such character)."""
-    if unicodedata.category(char)[0] in "LMN":
-        return None
+    Python's engine matches `char` with it; None when there is none, or `char` is a letter, a digit or a mark
+    (which `\\b` and `\\w` read apart from every such character)."""
+    if unicodedata.category(char)[0] in "LMN" or unicodedata.category(char) == "Cs":
+        return None  # (a lone surrogate: no UTF-8 engine reads it either)
     atoms = _atoms(len(_ALL))
     if atoms is None:
         return None
     wide, stand_ins = atoms
-    try:
-        return stand_ins.get(_hits(wide, char.encode("utf-8")))
-    except UnicodeEncodeError:  # a lone surrogate
-        return None
+    return stand_ins.get(frozenset(i for i, atom in enumerate(wide) if atom.fullmatch(char)))
 
 
 @functools.lru_cache(maxsize=1)
-def _atoms(count: int) -> tuple[Any, dict[frozenset[int], str]] | None:
-    """An RE2 set of every distinct atom of the first `count` cues that have an ASCII engine, each whole
-    (anchored at both ends), with case ignored and not, read as UTF-8; and for each set of those atoms a byte
-    (neither a word character nor a line end) matches in their ASCII forms (`patterns.for_ascii`, read as
-    Latin-1), the first such byte as a character. None without RE2, or when an atom that is not an operator
-    cannot be read alone (no character then has a stand-in)."""
+def _atoms(count: int) -> tuple[list[re.Pattern[str]], dict[frozenset[int], str]] | None:
+    """Every distinct atom of the first `count` cues that have an ASCII engine, compiled by Python's engine, with
+    case ignored and not; and for each set of those atoms a byte (neither a word character nor a line end) matches
+    whole in their ASCII forms (`_narrow`, `patterns.for_ascii`, read as Latin-1 by RE2), the first such byte as a
+    character. None without RE2, or when an atom that is not an operator cannot be read alone (no character then
+    has a stand-in)."""
     try:
         import re2
     except ImportError:  # pragma: no cover - google-re2 is a dependency
         return None
     atoms: set[str] = set()
     for cue in _ALL[:count]:
-        if _LOOKAROUND.search(cue.pattern) is None and for_ascii(_rewritten(cue.pattern)) is not None:
-            atoms.update(piece for _, piece in pieces(_rewritten(cue.pattern)))
-    wide = re2.Set.FullMatchSet(quiet_options())
+        narrow_cue = _narrow(cue.pattern, cue.flags) if _LOOKAROUND.search(cue.pattern) is None else None
+        if narrow_cue is not None and for_ascii(narrow_cue) is not None:
+            atoms.update(piece for _, piece in pieces(cue.pattern))
+    wide: list[re.Pattern[str]] = []
     narrow = re2.Set.FullMatchSet(quiet_options(latin1=True))
     for atom in sorted(atoms):
-        narrow_atom = for_ascii(atom)
-        for flags in ("", "(?i)"):
+        for flags in (0, re.IGNORECASE):
             try:
-                wide.Add(flags + atom)
-            except re2.error:
+                wide.append(re.compile(atom, flags))
+            except re.error:
                 if atom in _OPERATORS:
                     break
                 return None
+            narrow_atom = _narrow(atom, flags)
+            ascii_atom = None if narrow_atom is None else for_ascii(narrow_atom)
             try:
-                narrow.Add((flags + (narrow_atom or "")).encode("latin-1"))
+                narrow.Add((("(?i)" if flags else "") + (ascii_atom or "")).encode("latin-1"))
             except (re2.error, UnicodeEncodeError):
                 return None
     try:
-        wide.Compile()
         narrow.Compile()
     except re2.error:  # pragma: no cover - every atom was read above
         return None
@@ -413,7 +505,7 @@ def _hits(regex_set: Any, text: bytes) -> frozenset[int]:
 
 
 _OPERATORS = frozenset("()*+?")
-"""The pieces of a pattern that are no atom and RE2 cannot read alone."""
+"""The pieces of a pattern that are no atom and Python's engine cannot read alone."""
 
 
 def present(text: str, low: str | None = None, *, potential: bool = False) -> frozenset[int]:
@@ -765,42 +857,132 @@ _LOOKAROUND = re.compile(r"\(\?<?[=!]")
 
 
 def _relaxed(pattern: str, flags: int) -> str:
-    """`pattern` (Python's syntax) without its lookarounds and its word boundaries, matching ASCII text in RE2
-    wherever `pattern` matches it in Python's engine: also where Python's `\\s` reads a vertical tab or an
-    information separator (RE2's does not) and, without `re.MULTILINE`, where its `$` stands before a last line
-    break."""
+    """`pattern` (Python's syntax) without its lookarounds, matching wherever `pattern` does (a lookaround only
+    narrows a match): also, without `re.MULTILINE`, where its `$` stands before a last line break (read by
+    `_narrow`, as Python's engine reads ASCII text)."""
     out: list[str] = []
     for _, piece in pieces(without_lookarounds(pattern)):
-        if piece in _ASSERTIONS:
-            continue  # RE2 reads `\\b` as a character (`_rewritten`), which a `\\s+` after it would then miss
-        if piece == "\\s":
-            out.append(_SPACES)
-        elif piece[0] == "[" and not piece.startswith("[^") and "\\s" in piece:
-            out.append(piece.replace("\\s", _SPACES[1:-1]))
-        elif piece == "$" and not flags & re.MULTILINE:
+        if piece in ("\\A", "\\Z"):
+            continue
+        if piece == "$" and not flags & re.MULTILINE:
             out.append("(?:\\n?$)")
         else:
             out.append(piece)
     return "".join(out)
 
 
-_ASSERTIONS = frozenset({"\\b", "\\B", "\\A", "\\Z"})
-_SPACES = r"[\s\x0b\x1c-\x1f]"
-"""What Python's `\\s` matches in ASCII text, as RE2 reads a class."""
+_SPACE = "\\t\\n\\v\\f\\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Python's whitespace (`\\s` of a str pattern), as members of an RE2 class: RE2's `\\s` is `[\\t\\n\\f\\r ]`."""
+
+_SPACE_LATIN1 = "\\t\\n\\v\\f\\r\x1c-\x20\xa0"
+"""The same in Latin-1 text, less U+0085: its byte stands for the ellipsis there (`patterns.PAGE`)."""
+
+_WORD = "\\pL\\pN_"
+"""Python's word characters (`\\w` of a str pattern: letters, numbers, the underscore; not marks), as members of an
+RE2 class."""
+
+# Letters beyond ASCII that Python's engine, ignoring case, matches with `i` and `I` (and one another); RE2 does not.
+_DOTTED = "\u0130\u0131"
+_DOTTED_ALL = "iI" + _DOTTED
 
 
-def _rewritten(pattern: str) -> str:
-    """`pattern` as RE2 reads it like Python: `\\b` a boundary character or an edge, `\\w` any Unicode word
-    character, `\\W` any other (inside a character class, `\\w` the same letters)."""
+def _class_members(piece: str) -> tuple[bool, list[str]]:
+    """A character class (`[...]`, Python's syntax) as whether it is negated and its members: each escape
+    (`\\s`) whole, each other character alone."""
+    negated = piece.startswith("[^")
+    body = piece[2 if negated else 1 : -1]
+    members: list[str] = []
+    i = 0
+    while i < len(body):
+        end = i + 2 if body[i] == "\\" else i + 1
+        members.append(body[i:end])
+        i = end
+    return negated, members
+
+
+def _narrow(pattern: str, flags: int) -> str | None:
+    """`pattern` (Python's syntax) as an RE2 pattern that, read as Latin-1, matches ASCII text (and the stand-ins of
+    `stand_in`, which are neither word characters nor digits) exactly where Python's engine matches it: `\\b`,
+    `\\w`, `\\d` and their negations RE2's own (ASCII's, as Python's are in ASCII text), `\\s` Python's, and
+    `\u0130` and `\u0131` the `i` and `I` they match when case is ignored. None when there is none (`\\S` in a
+    class)."""
+    folded = bool(flags & re.IGNORECASE)
     out: list[str] = []
     for _, piece in pieces(pattern):
-        if piece[0] == "[":
-            out.append(piece.replace("\\w", "\\pL\\pM\\pN_"))
-        elif piece[0] == "\\" and len(piece) > 1:
-            out.append({"b": _BOUNDARY, "w": "[\\pL\\pM\\pN_]", "W": "[^\\pL\\pM\\pN_]"}.get(piece[1], piece))
+        if piece[0] == "[" and len(piece) > 1:
+            negated, members = _class_members(piece)
+            if "\\S" in members:
+                return None
+            kept = [
+                _SPACE_LATIN1 if member == "\\s" else "iI" if folded and member in _DOTTED else member
+                for member in members
+            ]
+            out.append(("[^" if negated else "[") + "".join(kept) + "]")
+        elif piece == "\\s":
+            out.append(f"[{_SPACE_LATIN1}]")
+        elif piece == "\\S":
+            out.append(f"[^{_SPACE_LATIN1}]")
+        elif folded and piece in _DOTTED:
+            out.append("[iI]")
         else:
             out.append(piece)
     return "".join(out)
+
+
+def _wide(pattern: str, flags: int) -> str:
+    """`pattern` (Python's syntax) as an RE2 pattern, read as UTF-8, that matches wherever Python's engine matches
+    it and perhaps elsewhere, starting where it starts: `\\b` and `\\B` dropped (RE2's are ASCII's), `$` at any
+    line's end, `\\w`, `\\s`, `\\d` Python's, a class holding `\\W`, `\\S` or `\\D` read wider, and `i` the
+    letters Python's engine matches with it when case is ignored. Each match is then asked of Python's engine
+    (`Cue._exact`)."""
+    folded = bool(flags & re.IGNORECASE)
+    out: list[str] = []
+    opening = 0  # the end of a group's opening (`(?-i:`, `(?P<name>`), whose letters are no atoms
+    for at, piece in pieces(pattern):
+        if at < opening:
+            out.append(piece)
+            continue
+        if piece == "(":
+            spelled = _OPENING.match(pattern, at)
+            opening = at if spelled is None else spelled.end()
+        if piece[0] == "[" and len(piece) > 1:
+            out.append(_wide_class(piece, folded))
+        elif piece in ("\\b", "\\B"):
+            continue
+        elif piece == "$" and not flags & re.MULTILINE:
+            out.append("(?m:$)")
+        elif folded and piece in _DOTTED_ALL:
+            out.append(f"[{_DOTTED_ALL}]")
+        else:
+            out.append(_WIDE_ESCAPES.get(piece, piece))
+    return "".join(out)
+
+
+_OPENING = re.compile(r"\(\?(?:P<\w+>|P=\w+|[a-zA-Z-]+(?=[:)])|<?[=!]|#)")
+"""What opens a group after its `(`: a name, flags, a lookaround, a comment."""
+
+_WIDE_ESCAPES = {
+    "\\w": f"[{_WORD}]",
+    "\\W": f"[^{_WORD}]",
+    "\\s": f"[{_SPACE}]",
+    "\\S": f"[^{_SPACE}]",
+    "\\d": "\\p{Nd}",
+    "\\D": "\\P{Nd}",
+}
+_WIDE_IN_CLASS = {"\\w": _WORD, "\\s": _SPACE, "\\d": "\\p{Nd}"}
+# A negated escape in a negated class: the class is within what the escape negates.
+_WITHIN = {"\\W": f"[{_WORD}]", "\\S": f"[{_SPACE}]", "\\D": "\\p{Nd}"}
+
+
+def _wide_class(piece: str, folded: bool) -> str:
+    negated, members = _class_members(piece)
+    within = [member for member in members if member in _WITHIN]
+    if within:
+        return _WITHIN[within[0]] if negated else "(?s:.)"
+    wide = [_WIDE_IN_CLASS.get(member, member) for member in members]
+    if folded and not negated and any(re.fullmatch(piece, char, re.IGNORECASE) for char in _DOTTED_ALL):
+        wide.insert(members[:1] == ["]"], _DOTTED_ALL)  # (not after a `-`, which would make it a range)
+    return ("[^" if negated else "[") + "".join(wide) + "]"
 
 
 def without_lookarounds(pattern: str) -> str:

@@ -1656,6 +1656,11 @@ def _judge_sentence(
     mention = address is not None and (
         sentence[_start(address) : _start(address) + 1] == "@" or _PROTOCOL.search(address.group()) is not None
     )
+    # A page's heading whose title names the models as whom its section is for ("## For AI coding assistants", the
+    # call ending its line; not a code comment that goes on to speak): a page written for them (a project's notes to
+    # its coding agents) asks them its own chores, as a definition does; like an @-mention, it must ask an act beyond
+    # them.
+    heading = address is not None and _heading_call(sentence, address)
     # The model named by the note's label before: "AGENT: the schema is corrupt. Run DROP TABLE ...".
     carried = (
         not named
@@ -1933,7 +1938,7 @@ def _judge_sentence(
     if (
         named
         and not targets
-        and (_OUTWARD if carried or mention else _ACTION).search(sentence, seen)
+        and (_OUTWARD if carried or mention or heading else _ACTION).search(sentence, seen)
         and not (address is not None and _own_turn(sentence, address))
     ):
         _found(targets, why, "act", "asks the model named in someone else's text to act")
@@ -2206,7 +2211,7 @@ _OUTWARD = Cue(
     r"\b(?:merge|approve|delete|remove|drop|grant|invite|transfer|wire|pay|refund|buy|purchase|send|forward|share|"
     r"publish|upload|email|disable|push|recommend|ignore|omit|hide|collect|provide|give|reveal|export|dm|dismiss|"
     r"ban|whitelist|accept|decline|append|download|log\s+in|revoke|reset|submit|cancel|archive|flush|overwrite|"
-    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell|check\s*out)\b"
+    r"execute|purge|wipe|erase|skip|bypass|call|invoke|mark|reply|respond|tell|say|check\s*out)\b"
     # Money spent: "add the X200 bundle to the cart", "complete checkout".
     r"|\bto\s+(?:the\s+|your\s+|their\s+)?(?:shopping\s+)?(?:cart|basket)\b"
     # Rights raised: "update her role to 'admin'", "set his access level to owner", "make the guest an admin".
@@ -2215,6 +2220,24 @@ _OUTWARD = Cue(
     + _ACTS_ELSEWHERE,
     gated=True,
 )
+
+
+# A Markdown heading's opening (ATX): one to six `#` and a space.
+_MARKDOWN_HEADING = compiled(r"[ \t]{0,3}#{1,6}[ \t]")
+
+
+def _heading_call(sentence: str, call: Any) -> bool:
+    """Whether `call` (where the model is called) is a Markdown heading's title, which ends its line: "## For AI
+    coding assistants" over its section (not a code comment that goes on to speak: "# AI agents building this: pass
+    ...")."""
+    line = sentence.rfind("\n", 0, _start(call)) + 1
+    end = sentence.find("\n", line)
+    return (
+        end >= 0
+        and _MARKDOWN_HEADING.match(sentence, line) is not None
+        and int(call.end()) <= end + 1  # (the call may hold its line's break)
+        and sentence[int(call.end()) : end].strip() == ""
+    )
 
 
 # What may stand before an imperative's verb: marks, and the adverbs that order steps ("Now wipe ...", "Then push").
@@ -2622,7 +2645,7 @@ def _destination_is_the_secret(sentence: str, secret: re.Match[str]) -> bool:
     """Whether the secret is where something is written ("add this to your claude_desktop_config.json")."""
     before = sentence[max(0, secret.start() - 30) : secret.start()]
     return re.search(
-        r"\b(?:to|into|in|under|inside)\s+(?:the\s+|your\s+|a\s+)?[`'\"]?\S*$", before
+        r"\b(?:to|into|in|under|inside)\s+(?:the\s+|your\s+|a\s+)?[`'\"]?\S*\s*$", before
     ) is not None and not re.search(
         r"\b(?:read|cat|contents?|value|upload|send)\b", sentence[: secret.start()], re.IGNORECASE
     )
@@ -3022,13 +3045,12 @@ def judge_result(text: str, *, voiced: bool = True) -> list[Order]:
             continue  # already read, or inside a code block (what a program says, not a person)
         start = max(_boundary_before(text, _opening(cue)), cue.start() - 400)
         end = min(_boundary_after(text, cue.end()), cue.end() + 400)
-        if (end - cue.end() < 3 or text[cue.end() : end].strip(" :*#-\n") == "") and not _STOP.search(
-            text,
-            max(cue.start(), cue.end() - 1),
-            end,  # (RE2's match may end with the mark it read as a boundary)
+        if text[cue.end() : end].strip(" :*#-\n") == "" and not _STOP.search(
+            text, max(cue.start(), cue.end() - 1), end
         ):
             # A heading or a label ("## Note for AI assistants", "AI agents:") speaks for what follows it; a sentence
-            # that ends with the model's name ("... into the assistant.") is neither.
+            # that ends with the model's name ("... into the assistant."), or a JSON string that does (`"role":
+            # "assistant",`), is neither.
             paragraph = text.find("\n\n", end)
             end = min(len(text) if paragraph < 0 else paragraph, end + 400)
         start = max(start, last_end, 0)
