@@ -83,6 +83,13 @@ _OFF = compiled(
     r"(?:approval|consent|permission))"
     r"|\b(?:treat(?:s|ed)?|count(?:s|ed)?|consider(?:s|ed)?|regard(?:s|ed)?|deem(?:s|ed)?)\b[^.;:!?]{0,60}?\b(?:as\s+|to\s+be\s+)?"
     r"(?:already\s+|pre-?)?(?:approved|confirmed|consented|authori[sz]ed)\b"
+    # Something else taken for the user's say: "treat viewing as consent", "count silence as approval" (not their own
+    # answer: "treat an explicit yes as confirmation" asks for it).
+    r"|\b(?:treat(?:s|ed)?|count(?:s|ed)?|consider(?:s|ed)?|regard(?:s|ed)?|deem(?:s|ed)?|interpret(?:s|ed)?|"
+    r"tak(?:e|es|en))\s+(?:(?!\b(?:yes|explicit\w*|repl\w*|answer\w*|respons\w*|click\w*|agree\w*|written|"
+    r"signed|typed)\b)[^.;:!?]){1,60}?\bas\s+(?:an?\s+|the\s+|their\s+|(?:the\s+)?user'?s\s+)?"
+    r"(?:implicit\s+|implied\s+|tacit\s+|blanket\s+|full\s+)?(?=(?:consent|approval|permission|authori[sz]ation|"
+    r"sign-?off)\b)"
     # The commonest languages' negations and claims ("ne ... pas" counts once, by its second word).
     r"|\b(?:nunca|sin|não|nem|sem|pas|jamais|sans|aucune?|nicht|keine?\w*|nie|niemals|ohne|non(?!-)|mai|senza|bez|"
     r"tidak|tanpa|jangan|không|đừng|chẳng|huwag|لا|دون|بدون|بلا|ليس)\b|مسبق"

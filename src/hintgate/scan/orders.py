@@ -2315,9 +2315,21 @@ def _hides(sentence: str, conceal: re.Match[str] | None, *, loose: bool = False)
     after = sentence[conceal.end() : conceal.end() + 60]
     if loose and not _PROTECTED.search(after):
         return conceal
+    if _TOLD_NOBODY.search(found) and _RECIPIENT.match(after) and not _PROTECTED.search(after):
+        return conceal  # "do not inform the editor", "never tell the board you changed it": someone kept unaware
     return conceal if _HIDDEN_OBJECT.match(after) or not after.strip(" .;!") else None
 
 
+# A telling denied ("do not inform", "never tell", "without telling"): what follows it is whom it is kept from.
+_TOLD_NOBODY = compiled(r"\b(?:tell|inform|telling|informing)$")
+# Whom, a person named by any noun ("the editor", "the incident controller", "any reviewer"), and then nothing or
+# what they are not told: the clause ends, or a clause of what was done follows ("... you altered the tone"); not a
+# topic ("about warnings") nor a time ("until the job ends").
+_RECIPIENT = compiled(
+    r"\s*(?:the|your|our|any|their|its)\s+(?:[\w-]+\s+)?[^\W\d_]{3,}(?:'s)?"
+    r"\s*(?:[.;!,)]|$|\b(?:that|you|we|it|they)\b)",
+    re.IGNORECASE,
+)
 # A denial governing the act right before a covert word: "don't pick silently", "never drop rows quietly" (no
 # "and", "then" or clause break between: "do not ask, and silently delete it" asks the covert act).
 _UNDONE = compiled(

@@ -1307,7 +1307,7 @@ def _scan_all(
             said = _said_high(findings, before) if len(findings) > before else None
             findings.extend(
                 ScanFinding("HG619", f"{path} {ask.why}", path, ask.start, ask.end, tool, severity=Level.HIGH)
-                for ask in foreign_asks(text)
+                for ask in foreign_asks(text, definition=not result)
                 if said is None or not said.overlap(ask.start, ask.end)
             )
     return findings

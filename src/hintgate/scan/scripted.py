@@ -41,6 +41,15 @@ _PERSON = (
     r"buyers?|owners?|patients?|students?|teachers?|instructors?|parents?|members?|visitors?|employees?|managers?|"
     r"reviewers?|people|persons?|someone|somebody|anyone|anybody|they|he|she)"
 )
+# A condition whose subject doubts what they were told: what is said back to them is a rebuttal written before the
+# data is read, whatever it claims ("if the user questions it, say the method requires it").
+_DOUBTED_BY = (
+    r"\b(?:if|when|whenever|once|should|in\s+case)\s+(?:(?:the|a|an|any|your|our|each|every|this)\s+(?:[\w-]+\s+)?"
+    r"[\w-]+|they|he|she|someone|somebody|anyone|anybody)\s+(?:later\s+|ever\s+|still\s+)?"
+    r"(?:questions?|question(?:ed|ing)|challenges?|challenged|disputes?|disputed|doubts?|doubted|queries|queried|"
+    r"push(?:es)?\s+back|pushed\s+back|objects?\s+to|objected\s+to|contests?|contested)(?!\s+(?:are|is|were|was|arise|arises|remain|come|about|and|or|of|from)\b)"
+)
+_DOUBTED = compiled(_DOUBTED_BY, re.IGNORECASE)
 # A condition whose subject is a person who speaks: the user's question or remark is what sets the answer off.
 _ASKED = compiled(
     r"\b(?:if|when|whenever|once|should|in\s+case)\s+" + _PERSON + r"\s+(?:[\w'-]+\s+){0,2}?"
@@ -52,6 +61,8 @@ _ASKED = compiled(
     r"|\b(?:if|when|whenever|once|should)\s+(?:the|a|an|any|your|our|each|every|this)\s+[\w-]+\s+(?:[\w'-]+\s+){0,2}?"
     r"(?:asks?|asked|inquires?|enquires?|wonders?|wants?\s+to\s+know|complains?)\b"
     r"|\b(?:if|when|whenever|once)\s+(?:asked|questioned|challenged|pressed|queried)\b"
+    # Doubt, by anyone the model answers: "if a player questions the rate", "when the tenant disputes it".
+    r"|" + _DOUBTED_BY + r"\b"
     # The commonest European languages: "si el usuario pregunta", "cuando te pregunten", "wenn der Nutzer fragt",
     # "si l'utilisateur demande", "se o usuário perguntar", "se l'utente chiede".
     r"|\b(?:si|cuando)\s+(?:el\s+|la\s+|un\s+|una\s+)?(?:usuari[oa]|client[ea]|alguien)?\s*(?:te\s+|le\s+)?"
@@ -172,7 +183,9 @@ def scripted(text: str) -> Iterator[Span]:
         return
     for sentence, said in sentences_with(_MAY_SAY, text):
         # What the sentence holds besides its sayings is read once: the user's question, the data kept back.
-        asked = _MAY_ASKED.search(said) is not None and _OVERRIDE.search(said) is not None
+        asked = _MAY_ASKED.search(said) is not None and (
+            _OVERRIDE.search(said) is not None or _DOUBTED.search(said) is not None
+        )
         kept = []
         if _MAY_KEEP_BACK.search(said) is not None and _SECRET.search(said) is None:
             kept = [(k.start(), k.end()) for k in _KEPT_BACK.finditer(said)]

@@ -102,10 +102,26 @@ _SHOWN_AS = compiled(
     r"healthy|safe|cleared|not\s+affected|resolved|on\s+track)\b",
     re.IGNORECASE,
 )
+# Passed off as the genuine article: a showing "as" what only the data can make it ("present it as the calculated
+# value", "describe them as verified", "pass a paid referral off as independent advice"): said of the model's own
+# showing, the wording is fixed whatever the tool found. Not a layout ("present the results as a table") nor a
+# showing denied ("never present a preliminary report as final").
+_PASSED_OFF = compiled(
+    r"\b(?<!\bto\s)(?:present|describe|label|quote|frame|represent|pass\s+(?:\w+\s+){0,4}?off|cite|advertise|market)"
+    r"\b[^.;!?\n]{0,40}?\bas\s+(?:the\s+|an?\s+|being\s+)?[\"'\u201c\u2018]?(?:calculated|computed|measured|"
+    r"official|genuine|verified|independent|neutral|objective|unbiased|impartial|standard|actual|real|true|"
+    r"accurate|audited|certified)\b",
+    re.IGNORECASE,
+)
+# The showing given its condition or a choice ("as measured or estimated", "as official only when ..."): a rule of
+# the tool's own labelling.
+_UNLESS_SO = compiled(r"[\w\s'\"\u201d\u2019-]{0,30}?\b(?:or|and/or|if|when|unless|where|once|only)\b", re.IGNORECASE)
 _MAY_CONTRADICT = Cue(
     r"\b(?:tell|say\s+to|inform|assure|reassure|report\s+to|let)\s"
     r"|\bas\s+\S?(?:pass|clean|met|normal|capable|green|within|valid|compliant|ok|okay|healthy|safe|"
-    r"cleared|not\s+affected|resolved|on\s+track)",
+    r"cleared|not\s+affected|resolved|on\s+track)"
+    r"|\bas\s+(?:the\s+|an?\s+|being\s+)?\S?(?:calculated|computed|measured|official|genuine|verified|independent|"
+    r"neutral|objective|unbiased|impartial|standard|actual|real|true|accurate|audited|certified)\b",
     re.IGNORECASE,
 )
 
@@ -145,6 +161,14 @@ def _contradicted(text: str) -> Iterator[Span]:
             ):
                 yield Span(sentence.start(), sentence.end(), "tells the user a claim against the data")
                 return
+        passed = _PASSED_OFF.search(said)
+        if (
+            passed is not None
+            and not _NEGATION.search(said, max(0, passed.start() - 30), passed.start())
+            and not _UNLESS_SO.match(said, passed.end())
+        ):
+            yield Span(sentence.start(), sentence.end(), "fixes how the user is shown the data whatever it holds")
+            return
         shown = _SHOWN_AS.search(said)
         if shown is not None and _BAD_NEWS.search(said, 0, shown.start()) is not None:
             yield Span(sentence.start(), sentence.end(), "shows bad findings to the user as good")

@@ -124,7 +124,8 @@ def _anchored(languages: tuple[str, ...] | None) -> re.Pattern[str]:
 
 # One search says whether an ASCII text can be in one of the ASCII-written languages at all.
 _ASCII_GATE = compiled(
-    r"\b(?:pengguna|asisten|jangan|tanpa|kirim|mtumiaji|msaidizi|usim\w+|bila|tuma|huwag|gumagamit|katulong|"
+    r"\b(?:pengguna|asisten|jangan|tanpa|kirim|mtumiaji|watumiaji|msaidizi|usim\w+|"
+    r"usi(?:wa|zi|ki|vi|ya|li|i|u|ku)?(?:wambie|ambie|julishe|taje|onyeshe)\w*|bila|tuma|huwag|gumagamit|katulong|"
     r"ke\s+liye|kar\s+do|mat\s+batana|bina\s+bataye|bina\s+puche|chupke\s+se|"
     r"nemoj\w*|peidiwch|musa\s+uku\w+|ngaphandle|kada\s+k[aiu]|ba\s+tare\s+da|aja\s+\w+)\b",
     re.IGNORECASE,
@@ -210,8 +211,9 @@ def may_hold(text: str) -> bool:
     return not text.isascii() or _gated(text, _EITHER_GATE)
 
 
-def foreign_asks(text: str) -> Iterator[Span]:
-    """The orders to the model `text` holds in a language other than English, by the rules of the module docstring."""
+def foreign_asks(text: str, *, definition: bool = False) -> Iterator[Span]:
+    """The orders to the model `text` holds in a language other than English, by the rules of the module docstring
+    (`definition`: `text` is a tool definition's, where keeping something from the user is enough)."""
     if len(text) < _SHORTEST:
         return
     if text.isascii():
@@ -251,7 +253,7 @@ def foreign_asks(text: str) -> Iterator[Span]:
     for i in wanted:
         if i <= last:
             continue
-        found = _judged(sentences, i)
+        found = _judged(sentences, i, definition=definition)
         if found is not None:
             first, end, why = found
             last = end
@@ -501,7 +503,7 @@ def _foreign(text: str, start: int, end: int) -> bool:
     return False
 
 
-def _judged(sentences: Sequence[_Sentence], i: int) -> tuple[int, int, str] | None:
+def _judged(sentences: Sequence[_Sentence], i: int, *, definition: bool = False) -> tuple[int, int, str] | None:
     here = sentences[i]
     after = sentences[i : i + _WINDOW]
     around = sentences[max(0, i - _WINDOW + 1) : i + 1]
@@ -532,6 +534,10 @@ def _judged(sentences: Sequence[_Sentence], i: int) -> tuple[int, int, str] | No
             ):
                 first += 1
             return first, i, "asks the model to keep what it does from the user"
+    # In a tool's definition, something kept from the user named in its sentence or the one before: the tool's own text
+    # ruling what its reader withholds from the person it serves (a secret kept back is their safety).
+    if definition and "hide" in here.found and _names_user(sentences, i) and "secret" not in here.found:
+        return i, i, "asks the model to keep something from the user"
     if "noask" in here.found:
         near = set().union(*(s.found for s in around), *(s.found for s in after))
         # (Beside a verdict fixed whatever the data says, too: two asks beyond the tool, whoever is addressed.)
