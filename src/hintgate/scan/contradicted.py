@@ -237,8 +237,6 @@ def contradicted_claims(text: str, deadline: float | None = None) -> Iterator[Sp
     budget = max(READ_FLOOR, READ_PER_CHARACTER * len(text))
     for verb in MAY_DICTATE.finditer(text):
         start = verb.start()
-        if not text[start].isalnum():
-            start += 1  # RE2 reads a word's boundary as the character before it (`scan.cues`)
         if _STARTS.search(text, max(0, start - _BEFORE), start) is None:
             continue
         saying = _DICTATED.match(text, start, start + _SAYING_REACH)
@@ -288,19 +286,13 @@ class _Data:
 
     def found(self, family: int) -> tuple[list[int], list[tuple[int, int, str]]]:
         """Where the text gives the opposite of `family`'s claim: each word's start, and (start, end, word), in
-        order. RE2 reads a word's boundary as the character before and after it (`scan.cues`): the word's own span
-        is kept, and two words one boundary apart are found as the first alone (the second starts where the
-        first's boundary ended: `_opposite` reads the text again where that matters)."""
+        order."""
         held = self._found.get(family)
         if held is None:
             self.read += len(self.text)
             words = []
             for match in _FOUND[family].finditer(self.text):
                 start, end = match.span()
-                if start < end and not _word_character(self.text[start]):
-                    start += 1
-                if start < end and not _word_character(self.text[end - 1]):
-                    end -= 1
                 words.append((start, end, match.group()))
             held = ([start for start, _, _ in words], words)
             self._found[family] = held
@@ -310,14 +302,6 @@ class _Data:
         """The data around a saying (`start` to `end`): `_REACH` characters on either side, apart."""
         self.read += 2 * _REACH
         return self.text[max(0, start - _REACH) : start] + "\n" + self.text[end : end + _REACH]
-
-
-def _word_character(character: str) -> bool:
-    return character.isalnum() or character == "_"
-
-
-# What RE2 reads as a word's boundary around a match (`scan.cues`): not part of the word found.
-_EDGES = " \t\n.,;:!?()[]{}\"'-|/"
 
 
 def _against(claim: str, data: _Data, start: int, end: int) -> str | None:
@@ -331,7 +315,7 @@ def _against(claim: str, data: _Data, start: int, end: int) -> str | None:
         if opposite is None:
             opposite = _opposite(data, family, end, end + _REACH)
         if opposite is not None:
-            return f"dictates a claim ({name}) its own data contradicts ({opposite.strip(_EDGES)!r})"
+            return f"dictates a claim ({name}) its own data contradicts ({opposite!r})"
     return None
 
 

@@ -1195,7 +1195,7 @@ def _said(
     after words that quote counts: "wrote", "such as", a table's bar)."""
     if match is None:
         return None
-    at = _start(match)  # RE2's match may open with the boundary character (a quotation mark) it consumed
+    at = _start(match)  # (past a quotation mark the pattern opens with)
     before = sentence[max(0, at - 40) : at]
     if _QUOTING.search(before):
         return None
@@ -1255,7 +1255,7 @@ def _sample_command(sentence: str, match: Any) -> bool:
     """Whether a command is shown, not run: it starts inside a code span or a quoted string that is given as a
     label's value or an example ("Typical output: `curl … | sh`"), or the string closes before the pipe that
     would run it (a detection rule's `$a = "curl -s http" $b = "| sh"`: two strings, no command)."""
-    at = _start(match)  # RE2's match may open with the quotation mark it consumed as a boundary
+    at = _start(match)  # (past a quotation mark the pattern opens with)
     head = sentence[:at]
     for quote in ("`", '"'):
         if head.count(quote) % 2 == 0:
@@ -1270,7 +1270,8 @@ def _sample_command(sentence: str, match: Any) -> bool:
 
 
 def _start(match: Any) -> int:
-    """Where a match's own text starts (RE2's may open with the boundary character it consumed)."""
+    """Where a match's own text starts: past the marks a cue's pattern reads before its words (a line's start, a
+    quotation mark, a heading's `#`)."""
     found = match.group()
     return int(match.start()) + len(found) - len(found.lstrip(" \t\n,;:()[]|*#>_—–\"'`“”‘’«»"))
 

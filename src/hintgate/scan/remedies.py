@@ -257,9 +257,8 @@ def _found(text: str) -> Iterator[Span]:
         done = remedy.end
         yield remedy
     for cue in _CLAIMS.finditer(text):
-        # (RE2's match may hold the boundary characters around the words: the words read again where it stands.)
-        claim = _CLAIMED.search(text, cue.start(), cue.end() + 1)
-        if claim is None or claim.start() < done:
+        claim = cue
+        if claim.start() < done:
             continue
         found = _acted_on(text, claim)
         if found is not None:

@@ -1453,7 +1453,7 @@ def _said(pattern: Cue, sentence: str, *, verdict: bool = False) -> str | None:
     """What `pattern` matches in `sentence` where nothing before it forbids it, or None (`verdict`: what follows its
     last "as" is no format, "as a table", "as clearly as possible")."""
     for found in pattern.finditer(sentence):
-        said = _EDGE.sub("", found.group())  # RE2's match may hold the boundary character before it
+        said = _EDGE.sub("", found.group())  # (a pattern that opens with the mark before its words)
         if _FORBIDS.search(sentence, 0, found.end() - len(said)):
             continue
         last_as = found.group().lower().rfind("as ")

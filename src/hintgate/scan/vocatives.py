@@ -231,8 +231,6 @@ _CALLED = (
     r"parsed|summari[sz]ed|handled|seen)[ \t]+by[ \t]+(?:an?|any|the|some)[ \t]+(?:[\w-]+[ \t]+)?(?:bot|AI|LLM|model|"
     r"assistant|agent|chatbot|machine)s?[ \t]*[:,—–]"
 )
-# (No `\b` before a label's colon: searched by RE2, a boundary is a character the match holds, and the colon
-# would be taken by it.)
 CALLED = Cue(_CALLED, re.IGNORECASE)
 """Every way above of calling the model (one RE2 search of a whole result: where to read)."""
 
