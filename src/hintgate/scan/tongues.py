@@ -538,6 +538,10 @@ def _judged(sentences: Sequence[_Sentence], i: int, *, definition: bool = False)
     # ruling what its reader withholds from the person it serves (a secret kept back is their safety).
     if definition and "hide" in here.found and _names_user(sentences, i) and "secret" not in here.found:
         return i, i, "asks the model to keep something from the user"
+    # The same for the user's say skipped where the user is named: the definition rules how its reader acts for them
+    # (not beside a sending forbidden or a secret: "do not share it without the user's consent" protects them).
+    if definition and "noask" in here.found and "user" in here.found and not here.found & {"unsent", "secret"}:
+        return i, i, "asks the model to act without the user's say"
     if "noask" in here.found:
         near = set().union(*(s.found for s in around), *(s.found for s in after))
         # (Beside a verdict fixed whatever the data says, too: two asks beyond the tool, whoever is addressed.)
