@@ -38,6 +38,7 @@ import bisect
 import heapq
 import itertools
 import re
+import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,7 @@ from hintgate.scan.handed import MAY_HAND, handed_secret
 from hintgate.scan.openings import CALLS, OPENINGS, USER_TURN
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
+from hintgate.scan.spans import Unread
 from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
@@ -3030,10 +3032,27 @@ def _voiced(passage: str, context: _Context, *, proxied: bool) -> tuple[str, tup
     return "model", verdict[1], True, f"{verdict[3]}; turns to its reader as the model serving a user"
 
 
-def judge_result(text: str, *, voiced: bool = True) -> list[Order]:
+JUDGED_PER_CHARACTER = 4
+"""How many characters of passages `judge_result` may judge for each character of a result's text (`JUDGED_FLOOR`
+at least): a passage is read around every cue and sentences after a note are read again, so a text dense with cues
+(a hostile one) would be judged many times over. Past it, or past the caller's CPU deadline, the rest of the text is
+not judged (`Unread`: it counts as flagged)."""
+JUDGED_FLOOR = 256 * 1024
+"""The characters of passages any text may have judged, however short."""
+_JUDGE_TIMED_OUT = "the scan's budget ran out before its sentences were judged"
+_JUDGE_SPENT = f"its sentences ask more than {JUDGED_PER_CHARACTER} readings of each of its characters"
+
+
+def judge_result(
+    text: str, *, voiced: bool = True, deadline: float | None = None, unread: list[Unread] | None = None
+) -> list[Order]:
     """The sentences of a tool result judged orders to the model, read around each cue an order needs (`voiced`:
     also where a passage turns to its reader as the model serving a user, `scan.voice`: a result's change of voice,
-    which a definition, written for the model, has none of)."""
+    which a definition, written for the model, has none of). When the characters it may judge
+    (`JUDGED_PER_CHARACTER`) are spent or the CPU clock passes `deadline` (`time.process_time`), it stops and, when
+    `unread` is given, appends where (the orders found before it stand)."""
+    budget = max(JUDGED_FLOOR, JUDGED_PER_CHARACTER * len(text))
+    read = 0
     text = _unemphasised(_words_joined_apart(text))
     error = _is_error(text)
     context = _Context(None, frozenset(), True, None, False, error=error)
@@ -3056,6 +3075,8 @@ def judge_result(text: str, *, voiced: bool = True) -> list[Order]:
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)
+        if deadline is not None and time.process_time() > deadline:
+            return _stopped(unread, 0, _JUDGE_TIMED_OUT)  # (no sentence judged yet)
         start = max(_boundary_before(text, _opening(cue)), cue.start() - 400)
         end = min(_boundary_after(text, cue.end()), cue.end() + 400)
         if text[cue.end() : end].strip(" :*#-\n") == "" and not _STOP.search(
@@ -3116,8 +3137,13 @@ def judge_result(text: str, *, voiced: bool = True) -> list[Order]:
         # An error is read whole, sentence by sentence: its next steps are said to the model that made the call,
         # named or not (and the sentences carried after a label that names it stay carried).
         spans = _with_error_sentences(text, spans)
-    orders = []
+    orders: list[Order] = []
     for start, end, addressed in spans:
+        read += end - start
+        timed_out = deadline is not None and time.process_time() > deadline
+        if timed_out or read > budget:
+            _stopped(unread, start, _JUDGE_TIMED_OUT if timed_out else _JUDGE_SPENT)
+            return orders
         verdict = _judge_sentence(text[start:end], context, addressed=addressed, proxied=start in proxied)
         if start in turned and not addressed and (verdict is None or not verdict[2]):
             verdict = _voiced(text[start:end], context, proxied=start in proxied) or verdict
@@ -3126,6 +3152,13 @@ def judge_result(text: str, *, voiced: bool = True) -> list[Order]:
             orders.append(Order(start, end, addressee, targets, high, why))
     orders.extend(_backwards(text, context))
     return orders
+
+
+def _stopped(unread: list[Unread] | None, at: int, why: str) -> list[Order]:
+    """No orders, and where `judge_result` stopped (`why`) noted in `unread`."""
+    if unread is not None:
+        unread.append(Unread(at, why))
+    return []
 
 
 # English words as they read backwards ("eht", "uoy", "resu"): a line of them is a sentence written right to left.

@@ -591,6 +591,11 @@ deadline: 1 M characters of honest text beyond ASCII (which the linear pass cann
 RESULT_SECONDS = 1.0
 """How much CPU time `scan_result` spends on full readings of one result by default; the texts left then have the
 linear pass only. The caller's wall-clock deadline (`hintgate.scan.workers`) bounds the whole scan."""
+JUDGE_SECONDS_PER_CHARACTER = 2.5e-6
+"""The CPU time a result's sentence judge (`orders.judge_result`) may take for each character of a text, past the
+scan's deadline: 2.5 s a million characters (an honest page of 880 K characters took 1.3 s on a loaded machine, the
+first read; one dense with notes to the model, 3-5 s). Past it the rest of the text is unread, and counts as
+flagged."""
 RESULT_DEPTH = 32
 """How deep in a result's JSON the scan reads: content nested deeper is not read, and counts as flagged."""
 RESULT_LINEAR_CHARACTERS = 16 * 1024 * 1024
@@ -815,7 +820,9 @@ def _scan_strings(
         left -= len(part)
         path = path_text(location)
         begun = time.process_time()
-        found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings)
+        # The sentence judge stops at the budget's end, or later on a long text (`JUDGE_SECONDS_PER_CHARACTER`).
+        judge_by = started + seconds
+        found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings, deadline=judge_by)
         invisible = sorted(f.start for f in found if f.code == "HG601")
         shown = _shown(path, part, found, invisible, tool, off, warnings, detector=detector)
         kept: list[tuple[int, int]] = []  # the spans high: a value there is read already
@@ -1222,6 +1229,7 @@ def _scan_all(
     result: bool = False,
     warnings: bool = True,
     siblings: frozenset[str] = frozenset(),
+    deadline: float | None = None,
 ) -> list[ScanFinding]:
     # One blob of every text decides which phrases can match as written: most tools need few. On ASCII text one
     # pass of RE2 says which phrases can match at all and which disguises the texts can hold (`scan.prefilter`),
@@ -1258,6 +1266,7 @@ def _scan_all(
             or bool(quick.disguises - {"leet"})
             or not joined.isascii(),
             siblings=siblings,
+            deadline=deadline,
         )
         if "HG619" not in off
         else None
@@ -1456,8 +1465,10 @@ class _OrderReader:
         result: bool,
         hidden: bool,
         siblings: frozenset[str] = frozenset(),
+        deadline: float | None = None,
     ) -> None:
         self.tool = tool
+        self.deadline = deadline  # when a result's sentence judge stops (`time.process_time`), its text then unread
         self.siblings = siblings
         self.result = result
         self.hidden = hidden
@@ -1490,6 +1501,13 @@ class _OrderReader:
             at += len(text) + 1
         prose = " ".join(text for path, text in texts if path in ("description", "title"))
         self.script = main_script(prose) if prose else None
+
+    def _judge_by(self, text: str) -> float | None:
+        """When the sentence judge stops reading a result's `text`: the scan's deadline, or later, as long as honest
+        text of its length takes at most (`JUDGE_SECONDS_PER_CHARACTER`) from now."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline, time.process_time() + JUDGE_SECONDS_PER_CHARACTER * len(text))
 
     def findings(self, path: str, text: str, *, written: bool = False) -> Iterator[ScanFinding]:
         """The orders in one text (`written`: `read` gives it no view but the text as written)."""
@@ -1527,13 +1545,31 @@ class _OrderReader:
             if self.result:
                 # Besides the text as written, the judge reads letters spelled out and hidden as tag characters:
                 # words nobody writes that way by accident (an encoded run may be any data; those stay unjudged).
+                # Where its budget ran out the rest of the text is unread, and counts as flagged.
+                unread: list[Unread] = []
                 orders = (
-                    judge_result(view.text)
+                    judge_result(view.text, deadline=self._judge_by(view.text), unread=unread)
                     if view.how in _JUDGED_VIEWS
-                    else [o for o in judge_result(view.text) if o.targets and o.addressee != "none"]
+                    else [
+                        o
+                        for o in judge_result(view.text, deadline=self._judge_by(view.text), unread=unread)
+                        if o.targets and o.addressee != "none"
+                    ]
                     if view.how in _ENCODED_VIEWS and view.text
                     else []
                 )
+                for stop in unread:
+                    at = view.origin(stop.start, stop.start)[0] if stop.start else 0
+                    shown = f"{path} from character {at} on" if at else path
+                    yield ScanFinding(
+                        UNSCANNED,
+                        f"{shown} was not scanned: {stop.why}",
+                        path,
+                        at,
+                        len(text),
+                        self.tool,
+                        severity=Level.HIGH,
+                    )
             else:
                 # A value of words joined by underscores is read as words (`judge_text`), where the reach was not
                 # looked for: it is judged whole.
