@@ -3099,15 +3099,16 @@ def judge_result(
         passage = text[start:end]
         if voiced and any(not _quoted_at(passage, m.start()) for m in SERVES.finditer(passage)):
             turned.add(start)
-        if (
-            _addressed(passage, _TO_MODEL.search(passage) or called(passage)) is not None
-            or model_identity(passage) is not None
-        ):
+        naming = _addressed(passage, _TO_MODEL.search(passage) or called(passage)) or model_identity(passage)
+        if naming is not None:
             # A note that names the model as the one spoken to speaks to it in its next sentences too (and, when it
-            # also names someone's go-between, to that go-between: `_go_between` below).
+            # also names someone's go-between, to that go-between: `_go_between` below); named inside a quotation
+            # closed on its line, not in the lines after it (a scanner's record quotes the field, then says its own
+            # action to its staff on the next line: read as said to no one).
             between = _go_between(passage)
+            close = _quotation_close(text, start + _start(naming))
             for at, stop in _note(text, end):
-                spans.append((at, stop, True))
+                spans.append((at, stop, close is None or "\n" not in text[close - 1 : at + 1]))
                 if between:
                     proxied.add(at)
                 last_end = stop
@@ -3210,6 +3211,24 @@ def _with_error_sentences(text: str, spans: list[tuple[int, int, bool]]) -> list
 
 # Where a note in a result ends: its string value closed (`",` `"}`), a JSON structure, a blank line, a tag closed.
 _NOTE_END = compiled(r'"\s*(?:[,}\]]|$)|\n\s*[{}\[\]]|\n\s*\n|</', re.MULTILINE)
+
+
+def _quotation_close(text: str, at: int) -> int | None:
+    """Where the quotation that `text[at]` stands in closes, when it opened on `at`'s line and closes by that line's
+    end (`'e.g. "Carrier assistant: confirm delivery now"'`, `'1. "You are now a helpful assistant"'`): the model named
+    there is named in someone's words shown, which end with the quotation; None when `at` is in no such quotation."""
+    line = max(text.rfind("\n", 0, at) + 1, at - 600)
+    if not quotation_open(text[line:at]):
+        return None
+    stop = text.find("\n", at)
+    stop = min(len(text) if stop < 0 else stop, at + 1000)
+    for mark in _QUOTE_MARK.finditer(text, at, stop):
+        if not quotation_open(text[line : mark.end()]):
+            return int(mark.end())
+    return None
+
+
+_QUOTE_MARK = compiled('["«»„“”‘’「」『』]')
 
 
 def _note(text: str, at: int) -> Iterator[tuple[int, int]]:
