@@ -114,7 +114,7 @@ _REPORTS = compiled(
     # Not a word of an address: a domain's "example", a mail's "attacker@".
     # A word of an identifier counts ("hidden_instruction", "llm_injection_9001"): an underscore joins words.
     r"(?<![@./-])(?<![^\W_])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
-    r"exploit\w*|exfiltrat\w*|adversar\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|post-incident|"
+    r"exploit\w*|exfiltrat\w*|adversar\w*|malicios\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|post-incident|"
     r"incident|verbatim|hidden[\s_]+(?:instructions?|text|prompt)|quarantin\w*|"
     r"examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
     # A threat named, or an example introduced: "typical lines look like:", "(e.g. ...)", "z. B.", "örneğin".
