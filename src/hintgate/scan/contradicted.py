@@ -442,6 +442,8 @@ def _misnumbered(claim: str, data: _Data, start: int, end: int) -> str | None:
         return None
     rest: str | None = None
     for figure in _FIGURE.finditer(claim):
+        if claim.count("(", 0, figure.start()) > claim.count(")", 0, figure.start()):
+            continue  # a figure in an aside ("(it can take up to 10 days)") adds to the claim, is not its figure
         labelled = _LABELLED.search(claim, max(0, figure.start() - _LABEL_REACH), figure.start())
         if labelled is not None and labelled.group("label").lower() in _LITTLE:
             labelled = None
