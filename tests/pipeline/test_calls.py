@@ -734,3 +734,39 @@ async def test_the_calls_running_are_counted_until_their_answer_leaves_and_the_s
                 assert result.is_error is not True
                 assert seen == [1]  # its own call, while it ran
                 assert store.calls_running() == 0
+
+
+async def test_a_call_waiting_for_a_persons_answer_does_not_hold_back_another_calls_record(tmp_path: Path) -> None:
+    from hintgate.server.face import build_server
+    from hintgate.server.gateway import Gateway
+    from hintgate.store import Store
+
+    asked, answer = asyncio.Event(), asyncio.Event()
+
+    async def person(context: Any, params: Any) -> types.ElicitResult:
+        asked.set()
+        await answer.wait()
+        return types.ElicitResult(action="accept", content={"decision": "deny"})
+
+    source = notes_source()
+    async with await Store.open(f"sqlite:///{tmp_path / 'parked.db'}", replica="parked") as store:
+        # Held for the calls counted as running, a record would wait the whole window: far beyond the bound below.
+        store._recorder._window = 60.0
+        config = parse_config({"mcpServers": {}, "policy": {"rules": [{"allow": {"tool": "notes_get_note"}}]}})
+        gateway = Gateway(config, sources={source.name: source}, store=store)
+        async with gateway, Client(build_server(gateway), mode="legacy", elicitation_callback=person) as client:
+            parked = asyncio.ensure_future(client.call_tool("notes_delete_note", {"id": 1}))
+            try:
+                with anyio.fail_after(10):
+                    await asked.wait()  # the person is asked, and does not answer yet
+                with anyio.fail_after(10):
+                    result = await client.call_tool("notes_get_note", {"id": 2})
+                assert result.is_error is not True
+                # Committed before its answer left, not given up on after `DURABLE_WAIT`.
+                assert store.health().unconfirmed == 0
+            finally:
+                answer.set()
+                with anyio.fail_after(10):
+                    denied = await parked
+        assert denied.is_error is True
+        assert source.calls == [("get_note", {"id": 2})]

@@ -185,7 +185,9 @@ class ToolCalls:
     ) -> None:
         self._sessions = sessions
         self.running = 0
-        """Calls in progress (from their start until their answer leaves, their record's commit waited for)."""
+        """Calls past their ask stage (forwarded, their result guarded, recorded) until their answer leaves, their
+        record's commit waited for. A call waiting for a person's answer is not counted: the store holds no record
+        for it (`COMMIT_WINDOW`), since it may wait minutes."""
         self._tracer: Tracer = tracer if tracer is not None else NO_TRACER
         self._modern = modern_versions
         self._client_for: Callable[[RequestContext | None], CallContext] = client_for or _no_client
@@ -252,18 +254,14 @@ class ToolCalls:
         `decided`: the call decided ahead (`decided_now`), used when it still stands for this call
         (`Decided.stands_for`); otherwise the call is decided here.
         """
-        self.running += 1
-        try:
-            with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
-                started, started_at = time.perf_counter(), datetime.now(UTC)
-                stands = decided is not None and decided.stands_for(
-                    ctx, entry, arguments, self._policy.settings_for(decided.facts.who), self._policy.rules
-                )
-                if decided is None or not stands:
-                    decided = await self._deciding.decide(ctx, entry, arguments)
-                return await self._run(decided, params, started, started_at)
-        finally:
-            self.running -= 1
+        with self._tracer.span("hintgate.call", {"tool": entry.name, "server": entry.server}):
+            started, started_at = time.perf_counter(), datetime.now(UTC)
+            stands = decided is not None and decided.stands_for(
+                ctx, entry, arguments, self._policy.settings_for(decided.facts.who), self._policy.rules
+            )
+            if decided is None or not stands:
+                decided = await self._deciding.decide(ctx, entry, arguments)
+            return await self._run(decided, params, started, started_at)
 
     async def _run(
         self, decided: Decided, params: Mapping[str, Any], started: float, started_at: datetime
@@ -281,6 +279,7 @@ class ToolCalls:
         error: str | None = None
         deferred = False  # a task's call is recorded when the task ends
         approved_now = False  # approved in this request: a question that follows carries the approval
+        running = False  # past the ask stage: counted in `self.running` until its answer leaves
         try:
             if verdict is Verdict.ASK:
                 with self._tracer.span("hintgate.ask", {"tool": entry.name}):
@@ -296,6 +295,8 @@ class ToolCalls:
                 return result
             elif facts.idempotent and not facts.read_only:
                 state.record_approval(entry.name, arguments or {}, decided.now, call_id=attempt.call_id)
+            self.running += 1
+            running = True
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
                 result = await self._forwarding.forward(decided, params, attempt)
             if is_task(result):
@@ -325,8 +326,13 @@ class ToolCalls:
             error = WITHDRAWN if attempt.approval == "withdrawn" else CANCELLED
             raise
         finally:
-            if not deferred and (result is not None or error is not None):
-                await self._recording.record(decided.session, self._recording.outcome(decided, result, error, attempt))
+            try:
+                if not deferred and (result is not None or error is not None):
+                    outcome = self._recording.outcome(decided, result, error, attempt)
+                    await self._recording.record(decided.session, outcome)
+            finally:
+                if running:
+                    self.running -= 1
 
     async def _hand_off(
         self, decided: Decided, handle: dict[str, Any], attempt: CallAttempt

@@ -190,7 +190,8 @@ class Store(StorePart):
         replica: this gateway instance's id, stamped on the sessions it serves.
         url: the database URL, password masked.
         recording: what it keeps of sessions and calls, how it commits them and counts their tokens.
-        calls_running: how many calls the gateway has in progress (set by the gateway; None: not known).
+        calls_running: how many calls of the gateway are past their ask stage and not answered yet (set by the
+            gateway; None: not known). A call waiting for a person's answer is not one of them.
     """
 
     def __init__(self, engine: AsyncEngine, url: URL, recording: RecordingSettings, *, replica: str) -> None:
@@ -236,7 +237,8 @@ class Store(StorePart):
         )
         self._last_prune = time.monotonic()
         self.calls_running: Callable[[], int] | None = None
-        """How many calls the gateway has in progress, their records waited for included (None: not known). A
+        """How many calls of the gateway are past their ask stage (forwarded, their result guarded, their record
+        waited for) and not answered yet (None: not known); one waiting for a person's answer is not counted. A
         durable record waits up to `COMMIT_WINDOW` for the records of the others, to share their commit; a call
         recorded while no other runs is committed at once, in its caller's step."""
         self._closed = False
