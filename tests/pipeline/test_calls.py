@@ -706,34 +706,24 @@ async def test_a_connectionless_requests_decision_is_not_handed_on_since_its_ses
     assert outcomes[0].decision is decided[1]
 
 
-async def test_the_calls_running_are_counted_until_their_answer_leaves_and_the_store_reads_the_count(
-    tmp_path: Path,
-) -> None:
+async def test_a_call_is_counted_running_in_its_store_until_its_answer_leaves(tmp_path: Path) -> None:
+    from hintgate.server.face import build_server
     from hintgate.server.gateway import Gateway
     from hintgate.store import Store
 
-    seen: list[int] = []
-    gateway_ref: list[Any] = []
-    source = FakeSource(
-        "notes", tools=NOTES, handlers={"get_note": lambda a: seen.append(gateway_ref[0].calls.running) or "n"}
-    )
+    seen: list[int | None] = []
     async with await Store.open(f"sqlite:///{tmp_path / 'running.db'}", replica="running") as store:
+        running = store.running_calls
+        source = FakeSource("notes", tools=NOTES, handlers={"get_note": lambda a: seen.append(running.count) or "n"})
         config = parse_config({"mcpServers": {}, "policy": {"rules": [{"allow": {"tool": "notes_get_note"}}]}})
         gateway = Gateway(config, sources={source.name: source}, store=store)
-        gateway_ref.append(gateway)
-        async with gateway:
-            from mcp import Client
-
-            from hintgate.server.face import build_server
-
-            async with Client(build_server(gateway), mode="legacy") as client:
-                assert store.calls_running is not None
-                assert store.calls_running() == 0
-                with anyio.fail_after(10):
-                    result = await client.call_tool("notes_get_note", {"id": 1})
-                assert result.is_error is not True
-                assert seen == [1]  # its own call, while it ran
-                assert store.calls_running() == 0
+        async with gateway, Client(build_server(gateway), mode="legacy") as client:
+            assert running.count is None  # no call counted yet
+            with anyio.fail_after(10):
+                result = await client.call_tool("notes_get_note", {"id": 1})
+            assert result.is_error is not True
+            assert seen == [1]  # its own call, while it ran
+            assert running.count == 0
 
 
 async def test_a_call_waiting_for_a_persons_answer_does_not_hold_back_another_calls_record(tmp_path: Path) -> None:

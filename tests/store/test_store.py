@@ -695,8 +695,7 @@ def _counting_commits(store: Store) -> list[int]:
 async def test_records_of_concurrent_calls_share_one_commit_and_all_land(tmp_path: Any, records: Any) -> None:
     path = tmp_path / "gathered.db"
     async with await Store.open(f"sqlite:///{path}", replica="gathered") as store:
-        running = [0]
-        store.calls_running = lambda: running[0]
+        running = store.running_calls
         store._recorder._window = 5.0  # ends when the last of them is recorded, long before this
         commits = _counting_commits(store)
         calls = [records.call(None) for _ in range(4)]
@@ -706,9 +705,10 @@ async def test_records_of_concurrent_calls_share_one_commit_and_all_land(tmp_pat
                 await asyncio.sleep(0.002 * index)  # they end one after another, as calls on one server do
                 return await store.record_call_durable(calls[index])
             finally:
-                running[0] -= 1
+                running.leave()
 
-        running[0] = len(calls)
+        for _ in calls:
+            running.enter()
         started = asyncio.get_running_loop().time()
         with anyio.fail_after(4):
             committed = await asyncio.gather(*(call(index) for index in range(len(calls))))
@@ -723,7 +723,8 @@ async def test_a_record_held_for_calls_still_running_is_committed_once_the_windo
     tmp_path: Any, records: Any
 ) -> None:
     async with await Store.open(f"sqlite:///{tmp_path / 'held.db'}", replica="held") as store:
-        store.calls_running = lambda: 5  # four other calls run, none of them ends
+        for _ in range(5):  # four other calls run, none of them ends
+            store.running_calls.enter()
         store._recorder._window = 0.2
         commits = _counting_commits(store)
         loop = asyncio.get_running_loop()
@@ -743,7 +744,7 @@ async def test_a_durable_call_running_alone_among_several_sessions_is_committed_
         first, second = records.session(), records.session()
         store.session_started(first)
         store.session_started(second)
-        store.calls_running = lambda: 1  # two sessions, one call running: its own
+        store.running_calls.enter()  # two sessions, one call running: its own
         assert await store.record_call_durable(records.call(first.id))
         call = records.call(second.id)
         call = dataclasses.replace(

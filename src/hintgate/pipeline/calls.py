@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from hintgate.request_context import RequestContext
     from hintgate.sources.base import CallContext, Source
 
-__all__ = ["HandedOff", "TaskFinish", "TaskHandoff", "ToolCalls"]
+__all__ = ["CallsRunning", "HandedOff", "TaskFinish", "TaskHandoff", "ToolCalls"]
 
 _T = TypeVar("_T")
 
@@ -130,6 +130,17 @@ class TaskHandoff(Protocol):
         """
 
 
+class CallsRunning(Protocol):
+    """Counts the calls past their ask stage until their answer leaves (the store's `RunningCalls`: a durable
+    record waits a little for the records of the others, to share their commit)."""
+
+    def enter(self) -> None:
+        """A call is forwarded."""
+
+    def leave(self) -> None:
+        """A call entered has answered, its record waited for."""
+
+
 class ToolCalls:
     """Runs tools/call under a policy, over its sources, telling its observers how each call ended.
 
@@ -159,6 +170,9 @@ class ToolCalls:
             questions go (elicitation). Without it, calls have no client to reach.
         scanner: runs the poisoning scan of results, errors and task texts (off the event loop for long
             ones, within its deadline); one with the defaults when not given.
+        running: gives what counts the calls past their ask stage (forwarded, their result guarded, their
+            record waited for) until their answer leaves, None while nothing counts them; read anew by every
+            call. A call waiting for a person's answer is not counted: it may wait minutes.
 
     Nothing is assigned into it or its stages once built: what the gateway learns later (its store, its
     listeners) comes through the providers it was given.
@@ -182,12 +196,10 @@ class ToolCalls:
         caller_probe: Callable[[RequestContext], Callable[[], bool] | None] | None = None,
         client_for: Callable[[RequestContext | None], CallContext] | None = None,
         scanner: Scanner | None = None,
+        running: Callable[[], CallsRunning | None] | None = None,
     ) -> None:
         self._sessions = sessions
-        self.running = 0
-        """Calls past their ask stage (forwarded, their result guarded, recorded) until their answer leaves, their
-        record's commit waited for. A call waiting for a person's answer is not counted: the store holds no record
-        for it (`COMMIT_WINDOW`), since it may wait minutes."""
+        self._running = running if running is not None else _fixed(None)
         self._tracer: Tracer = tracer if tracer is not None else NO_TRACER
         self._modern = modern_versions
         self._client_for: Callable[[RequestContext | None], CallContext] = client_for or _no_client
@@ -279,7 +291,7 @@ class ToolCalls:
         error: str | None = None
         deferred = False  # a task's call is recorded when the task ends
         approved_now = False  # approved in this request: a question that follows carries the approval
-        running = False  # past the ask stage: counted in `self.running` until its answer leaves
+        running: CallsRunning | None = None  # past the ask stage: counted until its answer leaves
         try:
             if verdict is Verdict.ASK:
                 with self._tracer.span("hintgate.ask", {"tool": entry.name}):
@@ -295,8 +307,9 @@ class ToolCalls:
                 return result
             elif facts.idempotent and not facts.read_only:
                 state.record_approval(entry.name, arguments or {}, decided.now, call_id=attempt.call_id)
-            self.running += 1
-            running = True
+            running = self._running()
+            if running is not None:
+                running.enter()
             with self._tracer.span("hintgate.upstream_call", {"tool": entry.upstream_name, "server": entry.server}):
                 result = await self._forwarding.forward(decided, params, attempt)
             if is_task(result):
@@ -331,8 +344,8 @@ class ToolCalls:
                     outcome = self._recording.outcome(decided, result, error, attempt)
                     await self._recording.record(decided.session, outcome)
             finally:
-                if running:
-                    self.running -= 1
+                if running is not None:
+                    running.leave()
 
     async def _hand_off(
         self, decided: Decided, handle: dict[str, Any], attempt: CallAttempt

@@ -212,6 +212,8 @@ class Gateway:
             caller_probe=lambda ctx: caller_probe(self.mcp_server, ctx),
             client_for=ClientCall,
             scanner=self.scanner,
+            # Concurrent calls' records share a commit: the store waits a little for those still running.
+            running=lambda: self.store.running_calls if self.store is not None else None,
         )
         self.session_observers.append(self.tasks)
         self._tasks: list[asyncio.Task[None]] = []
@@ -242,8 +244,6 @@ class Gateway:
         # An answer used on one replica is used on all of them (`hintgate.store.used_nonces`).
         self._seals = ApprovalSeals(store.used_nonces)
         self.metrics.attach_recorder(store)
-        # Concurrent calls' records share a commit: the store waits a little for those still running.
-        store.calls_running = lambda: self.calls.running
 
     async def __aenter__(self) -> Gateway:
         if self._early is not None:

@@ -18,7 +18,7 @@ Recording is off the call path (`hintgate.store.recorder`): `record_call`
 appends to a deque and a background task commits, as its `RecordingSettings`
 say. With `commit="durable"` (the default) it commits as soon as it is free,
 batching whatever arrived meanwhile (a group commit; while other calls of
-the gateway still run, `calls_running`, it waits up to `COMMIT_WINDOW`, 3 ms,
+the gateway still run, `running_calls`, it waits up to `COMMIT_WINDOW`, 3 ms,
 for their records), and `await record_call_durable(rec)` returns once that
 record is committed: a gateway releases a call's result only then, so after a
 `kill -9` every call that returned is in the database. If the database cannot take the record (down,
@@ -51,7 +51,6 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -91,6 +90,7 @@ from hintgate.store.recorder import (
     Recorder,
     RecorderFailed,
     RecordingSettings,
+    RunningCalls,
     SessionRecord,
 )
 from hintgate.store.scan_verdicts import ScanVerdicts
@@ -113,6 +113,7 @@ __all__ = [
     "CallFilter",
     "CallRecord",
     "RecordingSettings",
+    "RunningCalls",
     "SessionFilters",
     "SessionRecord",
     "Store",
@@ -190,12 +191,13 @@ class Store(StorePart):
         replica: this gateway instance's id, stamped on the sessions it serves.
         url: the database URL, password masked.
         recording: what it keeps of sessions and calls, how it commits them and counts their tokens.
-        calls_running: how many calls of the gateway are past their ask stage and not answered yet (set by the
-            gateway; None: not known). A call waiting for a person's answer is not one of them.
+        running_calls: the gateway's calls past their ask stage and not answered yet, entered and left by its
+            pipeline (`RunningCalls`); a durable record waits a little for the records of the others.
     """
 
     def __init__(self, engine: AsyncEngine, url: URL, recording: RecordingSettings, *, replica: str) -> None:
         super().__init__(engine, url)
+        self.running_calls = RunningCalls()
         self.url = url.render_as_string(hide_password=True)
         self.replica = replica
         self.recording = recording
@@ -233,14 +235,9 @@ class Store(StorePart):
             writer=None if self._writer is None else self._writer.write,
             write_now=None if self._writer is None else self._writer.write_now,
             may_write_now=partial(_nothing_to_check, self),
-            siblings=partial(_calls_running, self),
+            siblings=self.running_calls.how_many,
         )
         self._last_prune = time.monotonic()
-        self.calls_running: Callable[[], int] | None = None
-        """How many calls of the gateway are past their ask stage (forwarded, their result guarded, their record
-        waited for) and not answered yet (None: not known); one waiting for a person's answer is not counted. A
-        durable record waits up to `COMMIT_WINDOW` for the records of the others, to share their commit; a call
-        recorded while no other runs is committed at once, in its caller's step."""
         self._closed = False
         self._sessions: set[str] = set()
         """The sessions recorded started here and not yet ended."""
@@ -440,8 +437,8 @@ class Store(StorePart):
         # A call recorded while no other runs (a stdio gateway's, one client's at a time) would be alone in a group
         # commit, so it is committed in the caller's step when it can be. Concurrent calls share the task's commit
         # instead, which waits a little for those still running (`Recorder`, `COMMIT_WINDOW`).
-        running = self.calls_running
-        alone = running() <= 1 if running is not None else len(self._sessions) <= 1
+        running = self.running_calls.count
+        alone = running <= 1 if running is not None else len(self._sessions) <= 1
         if alone and self._recorder.record_call_now(rec):
             return True
         waiter = self._recorder.record_call_waited(rec)
@@ -595,12 +592,6 @@ def _identity(path: Path | None) -> tuple[int, int] | None:
     except OSError:
         return None
     return (found.st_dev, found.st_ino)
-
-
-def _calls_running(store: Store) -> int:
-    """`store.calls_running()`, 0 when not known (the recorder holds no batch then)."""
-    running = store.calls_running
-    return running() if running is not None else 0
 
 
 def _nothing_to_check(store: Store) -> bool:

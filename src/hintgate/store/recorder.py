@@ -96,6 +96,7 @@ __all__ = [
     "Recorder",
     "RecorderFailed",
     "RecordingSettings",
+    "RunningCalls",
     "SessionRecord",
     "json_serializer",
 ]
@@ -163,6 +164,40 @@ class RecordingSettings:
     def durable(self) -> bool:
         """Whether a call's record is committed before the call returns (`commit="durable"`)."""
         return self.commit == "durable"
+
+
+class RunningCalls:
+    """The gateway's calls past their ask stage (forwarded, their result guarded, their record waited for) and not
+    answered yet: the pipeline enters each as it is forwarded and leaves it once its answer has left.
+
+    A durable record waits up to `COMMIT_WINDOW` for the records of the others, to share their commit; a call
+    recorded while no other runs is committed at once, in its caller's step. A call waiting for a person's answer
+    is not entered: it may wait minutes, and no record would come from it meanwhile.
+    """
+
+    __slots__ = ("_count",)
+
+    def __init__(self) -> None:
+        self._count: int | None = None
+
+    @property
+    def count(self) -> int | None:
+        """How many run now; None until the first one entered (a store written without a gateway that counts its
+        calls: not known)."""
+        return self._count
+
+    def enter(self) -> None:
+        """A call is forwarded: it runs until `leave`."""
+        self._count = (self._count or 0) + 1
+
+    def leave(self) -> None:
+        """A call entered has answered (its record committed, or given up on)."""
+        assert self._count, "a call left that never entered"
+        self._count -= 1
+
+    def how_many(self) -> int:
+        """How many run now, 0 when not known (a recorder holds no batch for them then)."""
+        return self._count or 0
 
 
 class RecorderFailed(RuntimeError):
