@@ -9,7 +9,9 @@ user. Two kinds of result ask for more, whatever their words or language:
   an address, weakens a check or a protection, calls another tool that acts), and keeps the user out of it ("do not
   ask the user", "no confirmation needed", "Nie pytaj użytkownika"), says it is approved or harmless ("this is safe
   and was approved by the DBA team", "a known bug", "standard procedure"), or names the model as the one to do it
-  ("the assistant can resolve this by", "FIX (for automated agents)"). An honest error says what to run to fix it
+  ("the assistant can resolve this by", "FIX (for automated agents)"), has it done through a tool ("using the wallet
+  tool"), asks for the model's own context (its system prompt, the conversation) or speaks of the user in the third
+  person ("ask the customer for their password"). An honest error says what to run to fix it
   ("run `pip install x`", "set verify=False to skip the check"): for its reader to weigh, not behind the user's back;
   a manual's error messages are read so and stay unflagged;
 - **an approval claimed** (`result_remedies` too): a result that says someone approved, signed off or pre-agreed
@@ -45,6 +47,10 @@ _FAILURE = compiled(
     r"locked|offline|deprecated|retired|overdue|throttl\w+|rate[\s_-]?limit\w*)(?![^\W_])"
     r"|[A-Za-z]*(?:Error|Exception|Fault)\b"
     r"|\bHTTP(?:/[\d.]+)?\s+[45]\d\d\b|^\s*[45]\d\d\s+[\w.]|^\s*E:\s"
+    # a failure's name or code heading its line, in any language: "QuotaExceeded:", "PAYMENT_DECLINED (code 05)",
+    # "KLAIDA 503:", "Gwall 500:", "Error 0x7F:"
+    r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]+)+:\s|^\s*[A-Z]{2,}(?:_[A-Z0-9]+)+(?=\s*(?:$|[:(]))"
+    r"|^\s*[^\W\d_]+\s+(?:[45]\d\d|0x[0-9A-Fa-f]+)\s*:"
     r"|(?i:erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|"
     r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado)"
     r"|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด)",
@@ -55,7 +61,8 @@ _MAY_FAIL = Cue(
     r"timed\s+out|expired|exceeded|mismatch|corrupt|unavailable|unreachable|quarantined|blocked|locked|offline|"
     r"deprecated|retired|overdue|throttl|rate[\s_-]?limit|fault|HTTP|E:|erreur|fehler|errore|erro|fout|błąd|hata|lỗi|"
     r"kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|awtorisado|ошибка|помилка|σφάλμα|"
-    r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d)",
+    r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d|0x[0-9a-f]+\s*:)"
+    r"|(?-i:[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b)",
     re.IGNORECASE,
 )
 # How far a failure's remedy reaches: a sentence starting at most this many characters after the failure's line.
@@ -76,13 +83,15 @@ _WEAKEN = (
     r"waive|suppress|override)\s+(?:\w+\s+){0,3}?(?:checks?|qc|review|verification|validation|approvals?|confirmation|"
     r"audit\w*|four-eyes|interlocks?|alarms?|safety|protection|limits?|limiter|encryption|tls|ssl|certificates?|"
     r"fraud|2fa|mfa|scan\w*|logging|flags?)\b"
-    r"|\b[a-z_]*(?:skip|bypass|no_verify|insecure|superuser|publicly_accessible)[a-z_]*[\"']?\s*[=:]\s*[\"']?"
+    r"|\b[a-z_]*(?:skip|bypass|no_verify|insecure|superuser|publicly_accessible|unsigned|unsafe|force)[a-z_]*[\"']?\s*[=:]\s*[\"']?"
     r"(?:true|1|yes|on)\b"
     r"|\b[a-z_]*(?:verif\w*|audit|encrypt\w*|enabled|tls|ssl|interlock|protection|rate_limit|limiter|logging|"
-    r"check\w*)[\"']?\s*[=:]\s*[\"']?(?:false|0|off|no|none|disabled)\b"
+    r"check\w*|approv\w*|confirm\w*|notif\w*|require\w*|sign\w*|safe\w*)[\"']?\s*[=:]\s*[\"']?(?:false|0|off|no|none|disabled)\b"
     r"|REJECT_UNAUTHORI[SZ]ED\s*=\s*0|HTTPSVERIFY\s*=\s*0|\bverify\s*=\s*False\b|--no-verify\b|--insecure\b"
     r"|StrictHostKeyChecking\s*=?\s*no|\bSUPERUSER\b|\bGRANT\s+ALL\b|\bchmod\s+(?:-R\s+)?777\b|\bNOPASSWD\b"
     r"|\bdelete\w*\s+(?:\w+\s+){0,3}?(?:audit|logs?|trail)\b"
+    # or data destroyed, or the highest privilege handed out
+    r"|\bDROP\s+(?:SCHEMA|DATABASE|TABLE)\b|\bTRUNCATE\s+(?:TABLE\s+)?\w|\brm\s+-\w*[rf]\w*\s+[~/]|\bcluster-admin\b"
 )
 # a secret or the conversation taken;
 _SECRET = (
@@ -98,7 +107,7 @@ _SEND = (
     r"\b(?:send|resend|forward|upload|post|e-?mail|mail|transfer|wire|pay|submit|share|navigate|tuma|kuyatuma|"
     r"i-upload|enviar?|envie|envoy\w*|senden|sende|wyślij|prześlij|lähetä|gönder|kirim|hantar)\b"
     r"[^\n]{0,160}?(?:https?://|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}\b|"
-    r"\b(?:\d{4}[\s-]?){3}\d{4}\b)"
+    r"\b(?:\d{4}[\s-]?){3}\d{4}\b|\b0x[0-9a-fA-F]{40}\b)"
     r"|\b(?:pay|payment\s+link|expedite\s+fee)\b[^\n]{0,80}?https?://"
 )
 _HARM = compiled("|".join((_REMOTE_CODE, _WEAKEN, _SEND)), re.IGNORECASE)
@@ -173,13 +182,33 @@ _CLAIMS = Cue(_CLAIMED.pattern, re.IGNORECASE)  # the same, searched by RE2 over
 _MODEL_DOER = compiled(
     r"\b(?:the\s+)?(?:assistant|AI|model|LLM|copilot)\s+(?:must|should|can|may|is\s+to|needs?\s+to|has\s+to|shall|"
     r"will|is\s+asked|is\s+required)\b"
-    r"|\b(?:for\s+)?(?:automated\s+|AI\s+)(?:agents?|assistants?)\b|\b(?:agents|assistants)\s*(?:should|must|[,:)])"
+    r"|\b(?:for\s+)?(?:automated\s+|AI\s+)(?:agents?|assistants?|clients?)\b|\b(?:agents|assistants)\s*(?:should|must|[,:)])"
+    r"|\b(?:agents?|assistants?)\s+(?:can|may|with|operating|driving)\b|\bas\s+the\s+(?:assistant|agent|AI|model)\b"
     r"|\bmsaidizi\s+anapaswa|\bl'assistant\s+doit|\bder\s+Assistent\s+(?:muss|soll)|\bel\s+asistente\s+debe"
     r"|\bo\s+assistente\s+deve|アシスタントは|助手(?:应|應|必须)|어시스턴트는",
     re.IGNORECASE,
 )
 # A result that scripts the model's request for the user's approval: "when asking the user to approve place_order,
 # describe it as 'saving your cart'", "when you ask the user to approve the next step, describe it as ...".
+# The remedy done through a tool, named by what it works on: "using the wallet tool", "with the SQL tool", "via your
+# shell tool", "in the browser tool": a person fixes an error with their own hands, a model through its tools.
+_BY_TOOL = compiled(
+    r"\b(?:using|with|via|through)\s+(?:the|your)\s+(?:[\w-]+\s+){0,2}?tools?\b",
+    re.IGNORECASE,
+)
+# The model's own context asked for: only a model has a system prompt or the conversation's history to hand.
+_OWN_CONTEXT = compiled(
+    r"\b(?:system\s+prompt|(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:full|whole|complete|entire)\s+"
+    r"conversation)\b",
+    re.IGNORECASE,
+)
+# The user spoken of in the third person, in the remedy's own sentence: "ask the user for their password", "the
+# customer's card number", "include the user's session cookie": whoever is to do it is not the user, so the model.
+_USER_SPOKEN_OF = compiled(
+    r"\b(?:ask|asking|tell|telling|prompt|prompting|have|get|getting)\s+the\s+(?:user|customer|patient)s?\s+(?:for|to)\b"
+    r"|\bthe\s+(?:user|customer|patient)(?:'s|s'|’s)\s",
+    re.IGNORECASE,
+)
 _APPROVAL_WORDED = compiled(
     r"\b(?:when|while|before|if)\s+(?:you\s+)?(?:ask|asking|request|requesting|seek|seeking)\s+(?:\w+\s+){0,3}?"
     r"(?:approv\w*|confirm\w*|consent|sign-?off|permission)\b[^.\n]{0,80}?\b(?:describe|present|call|frame|word|"
@@ -211,7 +240,7 @@ REMEDY_CUE = Cue(
     r"pre-?approved|pre-?authori[sz]ed|pre-?agreed|approved?|authori[sz]ed|sanctioned|signed|approval|consent\w*|"
     r"enabled|genehmigt|freigegeben|approuvé|autorisé|aprobad[oa]|aprobó|autorizad[oa]|aprovad[oa]|aprovou|"
     r"zatwierdzi\w*|aprobat|hyväksy\w*|godkjent|godkänt|onayladı|onaylandı|meluluskan|diluluskan|disetujui|"
-    r"menyetujui)\b|HTTP|\bE:|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
+    r"menyetujui)\b|HTTP|\bE:|\b[45]\d\d\s*:|(?-i:\b[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b)|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
     re.IGNORECASE,
 )
 
@@ -317,6 +346,9 @@ def _remedies(text: str) -> Iterator[Span]:
             (_CLAIMED.search(near), "claims it approved or harmless"),
             (_MODEL_DOER.search(near), "names the model as the one to do it"),
             (act.re.pattern == _HARM.pattern and _acting_tool(near), "has another tool do it"),
+            (_BY_TOOL.search(said) and not _SENDS.search(said), "has a tool do it"),
+            (_OWN_CONTEXT.search(said), "asks for the model's own context"),
+            (_USER_SPOKEN_OF.search(said), "speaks of the user to someone else"),
             (_SENDS.search(said) and _SECRETS.search(near), "sends a secret away"),
         )
         how = next((why for signal, why in signals if signal), None)
