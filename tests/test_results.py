@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from hintgate.results import ERROR_TEXT_LIMIT, error_text, result_problem, server_down_error, tool_error
+from hintgate.results import (
+    ERROR_TEXT_LIMIT,
+    WrittenResult,
+    error_text,
+    result_problem,
+    server_down_error,
+    tool_error,
+)
 
 
 def test_a_tool_error_is_one_text_block_marked_as_an_error() -> None:
@@ -46,3 +53,12 @@ def test_results_of_the_spec_and_answers_of_another_result_type_have_no_fault() 
     assert result_problem(tool_error("no")) is None
     assert result_problem({"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}]}) is None
     assert result_problem({"resultType": "input_required", "inputRequests": {}}) is None
+
+
+def test_a_written_result_is_the_result_with_its_json_and_a_copy_is_a_plain_dict() -> None:
+    result = {"content": [{"type": "text", "text": "ok"}]}
+    written = WrittenResult(result, '{"content":[{"type":"text","text":"ok"}]}')
+    assert written == result
+    assert written.json == '{"content":[{"type":"text","text":"ok"}]}'
+    assert type(dict(written)) is dict  # a changed copy carries no JSON
+    assert type({**written, "isError": True}) is dict

@@ -10,10 +10,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ERROR_TEXT_LIMIT", "error_text", "result_problem", "server_down_error", "tool_error"]
+__all__ = ["ERROR_TEXT_LIMIT", "WrittenResult", "error_text", "result_problem", "server_down_error", "tool_error"]
 
 ERROR_TEXT_LIMIT = 2000
 """Characters of a failed result's text kept as the call's error."""
+
+
+class WrittenResult(dict[str, Any]):
+    """A tool's result as it goes out, with its JSON as the result scan wrote it (`json`: compact, not ASCII-only):
+    a transport writes that text instead of encoding the result again, and the call's record keeps it.
+
+    Nothing changes a result in place once it is guarded (a change makes a new dict, which carries no JSON), so
+    the text stays the result's.
+    """
+
+    __slots__ = ("json",)
+
+    def __init__(self, result: Mapping[str, Any], json: str) -> None:
+        super().__init__(result)
+        self.json = json
 
 
 def tool_error(text: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@ is marked, redacted or withheld, tainting the session."""
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +18,7 @@ from hintgate.pipeline.guarding import ResultGuard, TaskCall, withheld_unread
 from hintgate.policy.decide import CallFacts
 from hintgate.policy.in_force import PolicyInForce
 from hintgate.policy.rules import PolicySettings
+from hintgate.results import WrittenResult
 from hintgate.scan.guard import OnResultFinding
 from hintgate.scan.workers import Scanner
 from hintgate.testing import text_result
@@ -55,6 +57,21 @@ async def test_a_plain_read_only_result_from_a_closed_world_tool_reaches_the_cli
     assert result["content"] == [{"type": "text", "text": "Buy milk."}]
     assert attempt.result_findings == ()
     assert session.policy.tainted_by is None
+
+
+async def test_a_result_that_goes_out_as_it_came_carries_its_json_and_a_redacted_one_does_not() -> None:
+    session = OneSession().session
+    call = decided(entry_of(notes(), "read_notes"), {"query": "x"}, session)
+    guard = _guard(OnResultFinding.REDACT)
+    attempt = _attempt(call)
+    came = text_result("Buy milk, ünïcode.")
+    result = await guard.result(came, call, attempt)
+    assert isinstance(result, WrittenResult)
+    assert result == came
+    assert json.loads(result.json) == came  # the scan's text, which the answer and the record reuse
+    assert attempt.written == (result, result.json)
+    redacted = await guard.result(text_result(f"Your notes. {POISONED}"), call, _attempt(call))
+    assert not isinstance(redacted, WrittenResult)
 
 
 async def test_a_servers_error_that_speaks_to_the_model_is_withheld_when_the_action_is_block() -> None:

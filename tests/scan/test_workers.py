@@ -143,7 +143,7 @@ async def test_a_result_that_goes_out_as_it_came_carries_its_json_for_the_record
 async def test_a_short_result_cleared_once_is_not_read_again_and_one_with_a_finding_always_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from hintgate.scan import poisoning
+    from hintgate.scan import workers
 
     scans: list[str | None] = []
 
@@ -151,7 +151,7 @@ async def test_a_short_result_cleared_once_is_not_read_again_and_one_with_a_find
         scans.append(how.get("tool"))
         return scan_result(result, **how)
 
-    monkeypatch.setattr(poisoning, "scan_result", counted)  # the worker imports it where it scans
+    monkeypatch.setattr(workers, "_scan_result", lambda: counted)  # the scanner takes it there, imported once
     scanner = Scanner()
     honest = {"content": [{"type": "text", "text": "12:00 in Paris"}], "structuredContent": {"time": "12:00"}}
     flagged = {"content": [{"type": "text", "text": ORDER}]}

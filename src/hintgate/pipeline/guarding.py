@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hintgate.errors import UpstreamRequestError
+from hintgate.results import WrittenResult
 from hintgate.scan.findings import UNSCANNED, Key, Level, Location, ScanFinding, high_findings
 from hintgate.scan.guard import OnResultFinding, redacted
 from hintgate.sources.trust_annotations import TRUST, annotated
@@ -103,6 +104,7 @@ class ResultGuard:
             )
         result = guarded.result
         if guarded.json is not None:
+            result = WrittenResult(result, guarded.json)  # written once: the answer and the record reuse it
             attempt.written = (result, guarded.json)
         if returned or guarded.findings or upstream:
             self._taint(call, guarded.summary(), upstream.said() or None)

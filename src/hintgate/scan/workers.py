@@ -29,7 +29,7 @@ import os
 import struct
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hintgate.results import tool_error
@@ -108,9 +108,7 @@ class Scanner:
             # polled for the same status, the same time within a second) is not read again.
             if payload in self._cleared:
                 return _as_written(apply(result, (), action=action, tool=tool), result, written)
-            from hintgate.scan.poisoning import scan_result
-
-            findings = scan_result(result, tool=tool, warnings=False)
+            findings = _scan_result()(result, tool=tool, warnings=False)
             if not findings and _plain_json(result):
                 if len(self._cleared) >= _CLEARED_KEPT:
                     self._cleared.clear()
@@ -289,6 +287,15 @@ def _result_seconds() -> float:
     from hintgate.scan.poisoning import RESULT_SECONDS
 
     return RESULT_SECONDS
+
+
+@functools.cache
+def _scan_result() -> Callable[..., list[ScanFinding]]:
+    """`scan.poisoning.scan_result`, imported on first use, then kept: every short result is scanned with it on the
+    loop, and an import statement run at each call costs more than the lookup."""
+    from hintgate.scan.poisoning import scan_result
+
+    return scan_result
 
 
 def _as_written(guarded: GuardedResult, result: Mapping[str, Any], written: str) -> GuardedResult:

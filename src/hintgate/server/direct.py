@@ -8,9 +8,14 @@ classes give such a call the request context fields hintgate reads
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from mcp.server.session import ServerSession
+    from mcp.shared.exceptions import MCPError
 
 __all__ = ["DirectContext", "DirectStdioCalls"]
 
@@ -20,6 +25,21 @@ Write = Callable[[dict[str, Any]], Awaitable[None]]
 """Writes one JSON-RPC message to the client."""
 CallTool = Callable[[Any, Mapping[str, Any] | None], Awaitable[dict[str, Any]]]
 """Runs one tools/call: (request context, params) → result JSON."""
+
+
+class _Sdk(NamedTuple):
+    ServerSession: type[ServerSession]
+    MCPError: type[MCPError]
+
+
+@functools.cache
+def _sdk() -> _Sdk:
+    """The SDK's types a direct call uses, imported by the first call (`server.front` answers before the SDK is
+    loaded), then kept: an import statement run at every call costs more than the call's lookup."""
+    from mcp.server.session import ServerSession
+    from mcp.shared.exceptions import MCPError
+
+    return _Sdk(ServerSession, MCPError)
 
 
 class _DirectOutbound:
@@ -75,9 +95,7 @@ class DirectContext:
         token = meta.get("progressToken") if isinstance(meta, Mapping) else None
         self.protocol_version: str = connection.protocol_version
         self.request_id = request.get("id")
-        from mcp.server.session import ServerSession  # loaded by the first call (`server.front` answers before it)
-
-        self.session = ServerSession(_DirectOutbound(connection, token, write), connection)  # type: ignore[arg-type]
+        self.session = _sdk().ServerSession(_DirectOutbound(connection, token, write), connection)  # type: ignore[arg-type]
 
 
 class DirectStdioCalls:
@@ -105,12 +123,10 @@ class DirectStdioCalls:
 
     async def call(self, request: dict[str, Any], write: Write) -> dict[str, Any]:
         """Answer one tools/call request: the JSON-RPC response to write."""
-        from mcp.shared.exceptions import MCPError
-
         ctx = DirectContext(self._connection(), request, write)
         try:
             result = await self._call_tool(ctx, ctx.params)
-        except MCPError as exc:
+        except _sdk().MCPError as exc:
             return {"jsonrpc": "2.0", "id": request["id"], "error": exc.error.model_dump(exclude_none=True)}
         except Exception as exc:
             logger.exception("tools/call failed")

@@ -53,6 +53,7 @@ from starlette.requests import Request
 
 from hintgate import jsontext
 from hintgate.pipeline import Decided
+from hintgate.results import WrittenResult
 from hintgate.server import sdk
 from hintgate.server.http_request import HttpRequest
 from hintgate.server.request_ids import replay
@@ -583,9 +584,11 @@ def _response(request_id: Any, result: Any) -> JSONRPCResponse | str:
     """A handshake-era success answer, as `JSONRPCResponse.model_dump_json` writes it.
 
     A plain dict result (every handler's) is written straight by the same serializer,
-    without building and validating the model around it first.
+    without building and validating the model around it first (a `WrittenResult` too: its text, written by the
+    result scan, may hold NaN, which this serializer writes as null).
     """
-    if type(result) is dict:
+    kind = type(result)
+    if kind is dict or kind is WrittenResult:
         body = {"jsonrpc": "2.0", "id": request_id, "result": result}
         return pydantic_core.to_json(body, inf_nan_mode="null").decode()
     return JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result)

@@ -44,9 +44,12 @@ from typing import Any, Protocol
 import anyio
 
 from hintgate import jsontext
+from hintgate.results import WrittenResult
 from hintgate.server.request_ids import id_refusal
 
-__all__ = ["LINE_LIMIT", "DirectCalls", "Opening", "Replay", "stdio_streams"]
+__all__ = ["LINE_LIMIT", "DirectCalls", "Opening", "Replay", "encoded_line", "stdio_streams"]
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 logger = logging.getLogger(__name__)
 
@@ -196,7 +199,7 @@ async def stdio_streams(
     in_flight: dict[Any, asyncio.Task[None]] = {}
 
     async def write(message: dict[str, Any]) -> None:
-        writer.write(json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n")
+        writer.write(encoded_line(message))
         await writer.drain()
 
     async def run_direct(request: dict[str, Any]) -> None:
@@ -349,3 +352,17 @@ async def stdio_streams(
                 tasks.cancel_scope.cancel()
     finally:
         await close()
+
+
+def encoded_line(message: dict[str, Any]) -> bytes:
+    """`message` as one line: a response whose result the result scan wrote already (`WrittenResult`) around that
+    text, the rest encoded here."""
+    result = message.get("result")
+    if type(result) is WrittenResult and message.keys() == _RESPONSE_KEYS:
+        text = f'{{"jsonrpc":"2.0","id":{_ENCODER.encode(message["id"])},"result":{result.json}}}'
+    else:
+        text = _ENCODER.encode(message)
+    return text.encode() + b"\n"
+
+
+_RESPONSE_KEYS = {"jsonrpc", "id", "result"}
