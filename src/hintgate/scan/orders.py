@@ -61,7 +61,7 @@ from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
 from hintgate.scan.voice import SERVES
 
-__all__ = ["Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
+__all__ = ["PROHIBITION", "Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -2127,12 +2127,13 @@ _LISTED = compiled(
 _LIST_BREAK = compiled(r"\b(?:just|then|instead|rather|so|but|unless|until|if|when|before|after|once)\b", re.IGNORECASE)
 
 
-# A prohibition said to the reader or of the model: "do not", "never", "must not", "avoid", "refrain from".
-_PROHIBITION = compiled(
-    r"\b(?:do\s+not|does\s+not|don't|doesn't|dont|never|must\s+not|mustn't|should\s+not|shouldn't|may\s+not|"
-    r"shall\s+not|cannot|can't|avoid|refrain\s+from)\b",
-    re.IGNORECASE,
+PROHIBITION = (
+    r"do\s+not|does\s+not|don't|doesn't|dont|never|must\s+not|mustn't|should\s+not|shouldn't|may\s+not|shall\s+not|"
+    r"cannot|can't|avoid|refrain\s+from"
 )
+"""The words of a prohibition said to the reader or of the model: "do not", "never", "must not", "avoid", "refrain
+from" (a pattern's alternatives)."""
+_PROHIBITION = compiled(rf"\b(?:{PROHIBITION})\b", re.IGNORECASE)
 _PROHIBITION_OR_OMISSION = compiled(
     _PROHIBITION.pattern + r"|\b(?:omit|exclude|leave\s+out|redact|strip\s+out|mask)\b", re.IGNORECASE
 )

@@ -38,8 +38,21 @@ __all__ = [
     "QUOTE_ENDINGS",
     "REACH",
     "SECRET_FILES",
+    "SYSTEM_HEADER",
     "Phrase",
 ]
+
+# A chat template's markup, the model's own prompt and never a tool's text: ChatML's tokens (`<|im_start|>`,
+# `<|im_end|>`, a role's `<|system|>`, `<|endoftext|>`), Llama 3's turn header (`<|start_header_id|>`) and Llama 2's
+# system block (`<<SYS>>`). HG612 reads ChatML's and Llama 2's as tags addressed to the model (`_CHAT_TOKENS`);
+# `scan.poisoning` reads a turn opened as the system's in any of the three (`SYSTEM_HEADER`) as one forged.
+_CHATML_START = r"<\|im_start\|>"
+_LLAMA3_HEADER = r"<\|start_header_id\|>"
+_SYS_OPENS = "<<SYS>>"
+_CHAT_TOKENS = rf"{_CHATML_START}|<\|(?:im_end|system|assistant|user|endoftext)\|>|{_SYS_OPENS}|<</SYS>>"
+SYSTEM_HEADER = rf"(?:{_CHATML_START}|{_LLAMA3_HEADER})\s*system\b|{_SYS_OPENS}"
+"""A chat template's header opening the system's turn: `<|im_start|>system`, `<|start_header_id|>system`, `<<SYS>>`
+(a pattern's text)."""
 
 ADDRESS = "address"
 REACH = "reach"
@@ -326,7 +339,7 @@ PHRASES: tuple[Phrase, ...] = (
         r"</?\s*(?:system|system[-_ ]?(?:prompt|message|note)|instructions?|secret|hidden|admin|override|sudo|"
         r"developer|im_start|im_end)\s*/?>",
         r"\[/?\s*(?:system|instructions?|inst|admin|sys|assistant)\s*\]",
-        r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|<</?SYS>>",
+        _CHAT_TOKENS,
         r"(?<!#)##+\s*(?:system|instructions?|new\s+instructions?)\b",
         needs=("<", "[", "##"),
     ),

@@ -51,7 +51,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.documents import job_document
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
-from hintgate.scan.orders import Order, judge_result, judge_text, main_script, reaches, result_cue
+from hintgate.scan.orders import PROHIBITION, Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.outbound import MAY_ASK_OUT, asked_out
 from hintgate.scan.phrases import (
     ADDRESS,
@@ -63,6 +63,7 @@ from hintgate.scan.phrases import (
     QUOTE_ENDINGS,
     REACH,
     SECRET_FILES,
+    SYSTEM_HEADER,
     Phrase,
 )
 from hintgate.scan.precedence import claims, may_claim
@@ -1806,10 +1807,9 @@ _REFUSED = re.compile(
     r"\b(?:refuses?|rejects?|blocks?|prevents?|prohibits?|forbids?|disallows?|denies)\s+(?:\w+\s+){0,2}?$",
     re.IGNORECASE,
 )
-# Its telling forbidden: "do not tell the user the plan is", "never claim the order was".
+# Its telling forbidden (`scan.orders.PROHIBITION`): "do not tell the user the plan is", "never claim the order was".
 _TELLING_FORBIDDEN = re.compile(
-    r"\b(?:do\s+not|don't|never|must\s+not|mustn't|should\s+not|shouldn't|may\s+not|cannot|can't)\s+"
-    r"(?:tell|say|claim|promise|imply|suggest|state|report|assure|announce)\w*\b[^,]{0,60}$",
+    rf"\b(?:{PROHIBITION})\s+(?:tell|say|claim|promise|imply|suggest|state|report|assure|announce)\w*\b[^,]{{0,60}}$",
     re.IGNORECASE,
 )
 # What the tool acts on bounded by it, the tool the subject: "this tool only works on payments already", "it only
@@ -3468,8 +3468,7 @@ def _system_turns(texts: list[tuple[str, str]], findings: list[ScanFinding], nam
 
 _MAY_TURN = re.compile(r"system|SYS", re.IGNORECASE)
 _SYSTEM_TURN = re.compile(
-    r"<\|im_start\|>\s*system\b|<\|start_header_id\|>\s*system\b|<<SYS>>"
-    r"|\{\s*[\"']role[\"']\s*:\s*[\"']system[\"']\s*,\s*[\"']content[\"']\s*:"
+    SYSTEM_HEADER + r"|\{\s*[\"']role[\"']\s*:\s*[\"']system[\"']\s*,\s*[\"']content[\"']\s*:"
     r"|\[system\](?=[^\[\]]{8,}\[/system\])",
     re.IGNORECASE,
 )
