@@ -334,7 +334,8 @@ def _remedies(text: str) -> Iterator[Span]:
         if near_act == len(acts) or acts[near_act] >= end:
             continue  # nothing in it an act needs
         said = text[at:end]
-        if _ASKS.search(said) is None:
+        asks = _ASKS.search(said)
+        if asks is None:
             continue
         act = _acts(said)
         if act is None:
@@ -347,7 +348,7 @@ def _remedies(text: str) -> Iterator[Span]:
             (_MODEL_DOER.search(near), "names the model as the one to do it"),
             (act.re.pattern == _HARM.pattern and _acting_tool(near), "has another tool do it"),
             (_BY_TOOL.search(said) and not _SENDS.search(said), "has a tool do it"),
-            (_OWN_CONTEXT.search(said), "asks for the model's own context"),
+            (at > failures[last] and _OWN_CONTEXT.search(said, asks.end()), "asks for the model's own context"),
             (_USER_SPOKEN_OF.search(said), "speaks of the user to someone else"),
             (_SENDS.search(said) and _SECRETS.search(near), "sends a secret away"),
         )
