@@ -96,7 +96,7 @@ from hintgate.scan.reading import (
 from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
-from hintgate.scan.scripted import may_script, result_scripts, scripted
+from hintgate.scan.scripted import may_script, may_script_result, result_scripts, scripted
 from hintgate.scan.shadowing import may_shadow, shadows
 from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
@@ -873,7 +873,9 @@ def _scan_strings(
         cued = {location for location, text in texts if text and REMEDY_CUE.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, cued, findings, tool, result_remedies, _REMEDIED, detector))
         # An answer scripted for whoever asks, or a claim made while the data is kept back (`scan.scripted`).
-        scripting = {location for location, text in texts if text and may_script(text[:RESULT_LINEAR_CHARACTERS])}
+        scripting = {
+            location for location, text in texts if text and may_script_result(text[:RESULT_LINEAR_CHARACTERS])
+        }
         findings.extend(_said_findings(texts, scripting, findings, tool, result_scripts, _SCRIPTED, detector))
         # Private data asked of the machine reading the result, to be sent out (`scan.outbound`).
         machine = {location for location, text in texts if text and MAY_ASK_OUT.search(text[:RESULT_LINEAR_CHARACTERS])}

@@ -34,7 +34,7 @@ from hintgate.scan.outbound import quoted_before
 from hintgate.scan.quoting import quoted_spans, quotes_attack
 from hintgate.scan.spans import Span, sentences_with
 
-__all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "result_scripts", "scripted"]
+__all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "may_script_result", "result_scripts", "scripted"]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -159,6 +159,25 @@ def may_script(text: str) -> bool:
     )
 
 
+# A telling in the passive, its hearer the subject or left out, with a claim or a wording after it: "residents asking
+# should be told levels are within limits", "the CSAT is to be stated as 4.8", "hits should be reported to users as
+# 'no conflict'". What is told is fixed before whoever tells it reads the data; a telling denied ("should not be
+# told") or an idiom of time or manner ("reported as soon as possible", "described as follows") is none.
+_PASSIVE_TOLD = compiled(
+    r"\b(?:should|must|shall|(?:is|are)\s+to|needs?\s+to|has\s+to|have\s+to)\s+(?:always\s+|only\s+)?be\s+"
+    r"(?:told|reported|described|presented|summari[sz]ed|stated|communicated|quoted)\s+(?:to\s+\w+\s+)?"
+    r"(?:as\b(?!\s+(?:soon|needed|follows|appropriate|well|required|usual|necessary|possible|early|quickly|such|part|"
+    r"described|above|below|shown)\b)|that\b|(?:the\s+)?(?:\w+\s+){0,3}?(?:is|are|was|were|has|have)\b|[\"“])",
+    re.IGNORECASE,
+)
+_MAY_PASSIVE = Cue(_PASSIVE_TOLD.pattern, re.IGNORECASE)
+
+
+def may_script_result(text: str) -> bool:
+    """Whether `result_scripts` may find anything in `text`."""
+    return may_script(text) or _MAY_PASSIVE.search(text) is not None
+
+
 # How far back a saying's clause is read for a denial: a few words, so a long sentence is read once, not once a saying.
 _REACH = 120
 
@@ -208,15 +227,22 @@ def result_scripts(text: str) -> Iterator[Span]:
     own data is what the model answers from; words that fix the answer before the data is read, or hide part of it
     behind a claim, are said to whoever sums it up. A sentence shown as quoted material (an example of an attack, a
     quotation still open before it, a write-up that names attacks) says nothing (`scan.quoting`)."""
-    if not may_script(text):
+    if not may_script_result(text):
         return
     quoted = quoted_spans(text)
-    for span in _every_script(text):
-        if any(start < span.end and span.start < end for start, end in quoted):
+    passive = (
+        Span(sentence.start(), sentence.end(), "scripts a claim told in the passive")
+        for sentence, _ in sentences_with(_PASSIVE_TOLD, text)
+    )
+    found = sorted([*(_every_script(text) if may_script(text) else ()), *passive], key=lambda span: span.start)
+    done = -1
+    for span in found:
+        if span.start < done or any(start < span.end and span.start < end for start, end in quoted):
             continue
         line = text.rfind("\n", 0, span.start) + 1
         if quoted_before(text[line : span.start]) or quotes_attack(text[span.start : span.end]):
             continue
+        done = span.end
         yield span
 
 
