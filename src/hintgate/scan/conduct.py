@@ -33,15 +33,62 @@ from typing import Any
 from hintgate.scan.cues import Cue, without_lookarounds
 from hintgate.scan.deferred import compiled
 
-__all__ = ["IDENTITY", "asked", "call_written", "identity", "model_identity", "user_spoken_of"]
+__all__ = ["IDENTITY", "IDENTITY_ELSEWHERE", "asked", "call_written", "identity", "model_identity", "user_spoken_of"]
 
 # What a person is told they now are: a state ("logged in", "ready", "billed monthly", "in the queue"), not who.
 _NOT_A_STATE = (
     r"(?!,?\s+(?:\w+ed|ready|able|free|welcome|all|set|done|on|at|part|eligible|responsible|\w+ing|subscribed|"
     r"signed|logged|registered|up|good|here|there|able|allowed|now|also|in(?!\s+(?:\w+\s+){0,2}?mode))\b)"
 )
-# A copula in the second person with a change of time: who the one spoken to is from now on. English, then the
-# commonest languages (the pronoun and "now"/"from now on"/"no longer", or the verb's own person ending).
+# The same in other languages than English: the pronoun and "now" / "from now on" / "no longer", or the verb's own
+# person ending (Spanish to Korean first, the commonest; then more, by family). Shared with `scan.precedence`.
+IDENTITY_ELSEWHERE = (
+    r"\b(?:desde\s+ahora|a\s+partir\s+de\s+ahora|ahora)\s+(?:eres|usted\s+es)\b|\b(?:agora|a\s+partir\s+de\s+agora),?"
+    r"\s+(?:você\s+é|és|tu\s+és)\b|\b(?:tu\s+es|vous\s+êtes)\s+(?:désormais|maintenant|dorénavant)\b"
+    r"|\b(?:désormais|dorénavant),?\s+(?:tu\s+es|vous\s+êtes)\b|\b(?:du\s+bist|Sie\s+sind)\s+(?:jetzt|nun|ab\s+sofort|"
+    r"ab\s+heute|nicht\s+mehr)\b|\bab\s+(?:jetzt|sofort|heute),?\s+(?:bist\s+du|sind\s+Sie)\b"
+    r"|\b(?:ora|da\s+ora\s+in\s+poi|d'ora\s+in\s+poi)\s+sei\b|\b(?:vanaf\s+nu|nu)\s+ben\s+je\b|\bje\s+bent\s+nu\b"
+    r"|\bod\s+(?:teraz|dziś)\s+jesteś\b|\bartık\s+(?:\w+\s+){0,3}?\w+(?:sin|sın|sun|sün)\b"
+    r"|\b(?:từ\s+(?:giờ|bây\s+giờ|nay)|bây\s+giờ)\s+bạn\s+là\b|\b(?:mulai\s+)?sekarang\s+(?:kamu|anda)\s+(?:adalah|"
+    r"menjadi)\b|\b(?:теперь|отныне)\s+ты\b|\bты\s+теперь\b|\b(?:тепер|відтепер)\s+ти\b"
+    r"|מעתה\s+את(?:ה|)|מעכשיו\s+את(?:ה|)|את(?:ה|)\s+עכשיו|أنت\s+الآن|من\s+الآن\s+(?:فصاعدا\s+)?أنت"
+    r"|अब\s+से\s+(?:तुम|आप)|अब\s+(?:तुम|आप)\s|এখন\s+থেকে\s+(?:তুমি|আপনি)"
+    r"|从现在(?:起|开始)你|從現在(?:起|開始)你|你现在是|你現在是|今から(?:あなた|君)は|あなたは今|"
+    r"(?:이제부터|지금부터|이제)\s*(?:너는|당신은)"
+    # More languages, the same two parts (the pronoun or the verb's second person, and "now" / "from now on"):
+    # Nordic, Baltic and Finnic; Slavic; Romance; Greek, Albanian, Celtic, Basque, Hungarian; Afrikaans;
+    # Austronesian, Swahili, Shona, Somali, Kurdish; Persian, Urdu; Indic and Dravidian; Thai; Caucasus and
+    # Central Asia.
+    r"|\b(?:du\s+(?:är|er)\s+(?:nu|nå)|(?:nu|nå)\s+(?:är|er)\s+du|från\s+och\s+med\s+nu\s+är\s+du"
+    r"|fra\s+(?:nu\s+af|nå\s+av)\s+er\s+du|þú\s+ert\s+(?:nú|núna)|nú\s+ert\s+þú|(?:sinä\s+)?olet\s+nyt"
+    r"|nyt\s+olet|tästä\s+(?:lähtien|eteenpäin)\s+olet|(?:sa|sina)\s+oled\s+nüüd|nüüd(?:sest)?\s+oled\s+sa"
+    r"|tu\s+tagad\s+esi|tagad\s+tu\s+esi|(?:tu\s+)?dabar\s+(?:tu\s+)?esi|nuo\s+(?:šiol|dabar)\s+(?:tu\s+)?esi"
+    r"|(?:ty\s+)?(?:jsi\s+(?:nyní|teď)|(?:nyní|teď|od\s+teď|od\s+nynějška)\s+jsi)"
+    r"|(?:ty\s+)?(?:si\s+teraz|(?:teraz|odteraz)\s+si)|jesteś\s+teraz|teraz\s+jesteś"
+    r"|ti\s+si\s+(?:zdaj|sedaj|sada|sad)|(?:zdaj|sedaj|od\s+zdaj|odslej|sada|sad|od\s+sada)\s+si"
+    r"|(?:de\s+)?acum(?:\s+înainte)?\s+ești|ești\s+acum|(?:a\s+partir\s+d'ara|ara)\s+ets|ets\s+ara"
+    r"|(?:adesso|ormai)\s+sei|sei\s+ora|eres\s+ahora|(?:dende|desde)\s+agora\s+es"
+    r"|(?:nga\s+)?tani\s+(?:ti\s+)?je|ti\s+je\s+tani|is\s+tusa\s+anois|tá\s+tú\s+anois"
+    r"|(?:rwyt\s+ti|rydych\s+chi)\s+(?:nawr|bellach)|orain\s+(?:\w+\s+){0,3}?zara"
+    r"|mostantól\s+(?:te\s+)?(?:\w+\s+){0,3}?vagy|te\s+most\s+(?:\w+\s+){0,3}?vagy"
+    r"|(?:jy|u)\s+is\s+nou|van\s+nou\s+af\s+is\s+jy"
+    r"|ikaw\s+(?:na\s+)?(?:ngayon|karon)|(?:ngayon|karon)\s+ikaw|(?:anda|kamu|awak)\s+kini"
+    r"|(?:kuanzia\s+)?sasa\s+wewe\s+ni|wewe\s+sasa\s+ni|ndiwe\s+zvino|zvino\s+ndiwe"
+    r"|waxaad\s+hadda\s+tahay|hadda\s+waxaad\s+tahay|tu\s+(?:êdî|niha)|(?:artıq|indi)\s+sən|sən\s+(?:artıq|indi)"
+    r"|(?:endi|hozir)\s+(?:sen|siz)|(?:sen|siz)\s+endi)\b"
+    r"|είσαι\s+τώρα|τώρα\s+είσαι|από\s+τώρα(?:\s+και\s+στο\s+εξής)?\s+είσαι"
+    r"|(?:сега|отсега|сада|од\s+сада|од\s+сега)\s+си|ти\s+си\s+(?:сега|сада)|(?:цяпер|адсюль)\s+ты|ты\s+цяпер"
+    r"|(?:енді|қазір)\s+сен|сен\s+енді|одоо(?:ноос)?\s+чи|чи\s+одоо"
+    r"|ახლა\s+შენ|შენ\s+ახლა|(?:հիմա|այսուհետ)\s+դու|դու\s+հիմա"
+    r"|(?:تو|شما)\s+(?:اکنون|حالا)|(?:اکنون|حالا|از\s+این\s+پس)\s+(?:تو|شما)|اب\s+(?:آپ|تم)\s|(?:آپ|تم)\s+اب\s"
+    r"|(?:நீங்கள்|நீ)\s+இப்போது|(?:இப்போது|இனிமேல்)\s+(?:நீங்கள்|நீ)|ఇప్పుడు\s+మీరు|మీరు\s+ఇప్పుడు"
+    r"|आता\s+तुम्ही|तुम्ही\s+आता|(?:अब|अबदेखि)\s+(?:तिमी|तपाईं)|(?:तिमी|तपाईं)\s+अब|(?:আপনি|তুমি)\s+এখন"
+    r"|હવે\s+તમે|તમે\s+હવે|ಈಗ\s+ನೀವು|ನೀವು\s+ಈಗ|ഇപ്പോൾ\s+നിങ്ങൾ|നിങ്ങൾ\s+ഇപ്പോൾ|ਹੁਣ\s+ਤੁਸੀਂ|ਤੁਸੀਂ\s+ਹੁਣ"
+    r"|ඔබ\s+දැන්|දැන්\s+ඔබ|(?:ตอนนี้|จากนี้ไป|นับจากนี้)\s*คุณ(?:คือ|เป็น)"
+    r"|(?:这时起|今后|从今以后|从今往后)你|你从(?:现在|今)(?:起|开始|以后)|您现在是|从现在(?:起|开始)您|これからあなたは"
+)
+# A copula in the second person with a change of time: who the one spoken to is from now on. English, then
+# `IDENTITY_ELSEWHERE`.
 _IDENTITY = (
     r"\byou(?:'re|\s+are)\s+(?:now|no\s+longer|henceforth|from\s+now\s+on)\b" + _NOT_A_STATE + r"|\b(?:from\s+now\s+on|"
     r"as\s+of\s+(?:now|today|this\s+\w+)|henceforth|going\s+forward),?\s+you(?:'re|\s+are)\b"
@@ -60,19 +107,7 @@ _IDENTITY = (
     r"|\bis\s+(?:now\s+)?your\s+(?:new\s+|real\s+|true\s+|actual\s+)?(?:operator|owner|master|boss|principal|"
     r"administrator|admin|supervisor|controller|handler)\b"
     r"|\bdelegat(?:e|es|ed|ing)\s+(?:(?:my|our|his|her|their|full|all)\s+)?(?:[\w-]+\s+)?(?:authority|powers?|rights)\s+"
-    r"to\s+(?:you\b|the\s+(?:AI|assistant|agent|bot|model)\b)"
-    r"|\b(?:desde\s+ahora|a\s+partir\s+de\s+ahora|ahora)\s+(?:eres|usted\s+es)\b|\b(?:agora|a\s+partir\s+de\s+agora),?"
-    r"\s+(?:você\s+é|és|tu\s+és)\b|\b(?:tu\s+es|vous\s+êtes)\s+(?:désormais|maintenant|dorénavant)\b"
-    r"|\b(?:désormais|dorénavant),?\s+(?:tu\s+es|vous\s+êtes)\b|\b(?:du\s+bist|Sie\s+sind)\s+(?:jetzt|nun|ab\s+sofort|"
-    r"ab\s+heute|nicht\s+mehr)\b|\bab\s+(?:jetzt|sofort|heute),?\s+(?:bist\s+du|sind\s+Sie)\b"
-    r"|\b(?:ora|da\s+ora\s+in\s+poi|d'ora\s+in\s+poi)\s+sei\b|\b(?:vanaf\s+nu|nu)\s+ben\s+je\b|\bje\s+bent\s+nu\b"
-    r"|\bod\s+(?:teraz|dziś)\s+jesteś\b|\bartık\s+(?:\w+\s+){0,3}?\w+(?:sin|sın|sun|sün)\b"
-    r"|\b(?:từ\s+(?:giờ|bây\s+giờ|nay)|bây\s+giờ)\s+bạn\s+là\b|\b(?:mulai\s+)?sekarang\s+(?:kamu|anda)\s+(?:adalah|"
-    r"menjadi)\b|\b(?:теперь|отныне)\s+ты\b|\bты\s+теперь\b|\b(?:тепер|відтепер)\s+ти\b"
-    r"|מעתה\s+את(?:ה|)|מעכשיו\s+את(?:ה|)|את(?:ה|)\s+עכשיו|أنت\s+الآن|من\s+الآن\s+(?:فصاعدا\s+)?أنت"
-    r"|अब\s+से\s+(?:तुम|आप)|अब\s+(?:तुम|आप)\s|এখন\s+থেকে\s+(?:তুমি|আপনি)"
-    r"|从现在(?:起|开始)你|從現在(?:起|開始)你|你现在是|你現在是|今から(?:あなた|君)は|あなたは今|"
-    r"(?:이제부터|지금부터|이제)\s*(?:너는|당신은)"
+    r"to\s+(?:you\b|the\s+(?:AI|assistant|agent|bot|model)\b)" + r"|" + IDENTITY_ELSEWHERE
 )
 _IDENTITY_RE = compiled(_IDENTITY, re.IGNORECASE)
 IDENTITY = Cue(without_lookarounds(_IDENTITY), re.IGNORECASE)

@@ -33,6 +33,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from hintgate.scan.conduct import IDENTITY_ELSEWHERE
 from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open, quotes_attack
@@ -125,6 +126,8 @@ _IDENTITY = compiled(
     r"expert\w*|assistente|consultor\w*|especialista)\b",
     re.IGNORECASE,
 )
+# The same in other languages: "Sa oled nüüd ...", "Ti si zdaj ...", "Waxaad hadda tahay ...", "நீங்கள் இப்போது".
+_IDENTITY_ELSEWHERE = compiled(IDENTITY_ELSEWHERE, re.IGNORECASE)
 _USER_WORD = (
     r"(?:the\s+)?(?:user|customer|requester|human)'?s?'?\s+(?:own\s+)?(?:instructions|requests|wishes|commands|orders|"
     r"objections|instruction|request|word|decisions)"
@@ -213,6 +216,20 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
         _IDENTITY,
         "tells the model who it is",
         ("you are|you're|yourself|as a |as an |as the |as our |as \"|as \u201c|bist|eres|tu es|você",),
+    ),
+    (
+        _IDENTITY_ELSEWHERE,
+        "tells the model who it now is",
+        (
+            "ahora|agora|désormais|maintenant|dorénavant|du bist|sie sind|bist du|sind sie|ora sei|d'ora|sei ora|"
+            "adesso|ormai|ben je|je bent|teraz|dziś|artık|bạn là|sekarang|теперь|отныне|тепер|відтепер|מעתה|מעכשיו|"
+            "עכשיו|الآن|अब|এখন|现在|現在|今|이제|지금|nå|nú|olet nyt|nyt olet|sinä olet|lähtien|eteenpäin|nüüd|tagad|"
+            "dabar|šiol|nyní|teď|nynějška|zdaj|sedaj|sad si|sada|odslej|acum|ara ets|ets ara|d'ara|tani je|tani ti|"
+            "ti je tani|anois|nawr|bellach|orain|mostantól|te most|ngayon|karon|kini|sasa|zvino|hadda|êdî|tu niha|sən|"
+            "endi sen|endi siz|hozir sen|hozir siz|sen endi|siz endi|si sad|از این پس|这时起|du er|du är|"
+            "er du|är du|is nou|nou af|þú ert|τώρα|сега|сада|цяпер|адсюль|енді|қазір|одоо|ახლა|հիմա|այսուհետ|اکنون|"
+            "حالا|اب|இப்போது|இனிமேல்|ఇప్పుడు|आता|હવે|ಈಗ|ഇപ്പോൾ|ਹੁਣ|දැන්|ตอนนี้|จากนี้ไป|นับจากนี้|これから",
+        ),
     ),
     (
         _RANKED,

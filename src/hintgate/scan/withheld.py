@@ -40,10 +40,10 @@ from collections.abc import Iterator
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.outbound import MACHINE, quoted_before
-from hintgate.scan.quoting import quoted_spans, quotes_attack
+from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.spans import Span, sentences_with
 
-__all__ = ["may_withhold", "result_withheld", "withheld"]
+__all__ = ["may_withhold", "result_withheld", "unmentioned", "withheld"]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -181,6 +181,38 @@ def _left_out(text: str) -> Iterator[Span]:
         ):
             yield Span(sentence.start(), sentence.end(), "leaves findings out of what the user is shown")
             return
+
+
+# A mention denied with no reader named: in a tool's own text, what the model is not to mention can only be kept from
+# the one it answers ("Don't mention the seed contract.", "do not mention the Basic package"); a protected "it", a
+# secret or noise, a mention that waits, or one kept from others than the user stay apart as above.
+_UNMENTIONED = compiled(
+    r"\b(?:do\s+not|don't|never)\s+(?:ever\s+)?mention\b(?!\s+(?:it|this\s+tool|the\s+tool)\b)", re.IGNORECASE
+)
+
+_UNLESS = compiled(r"\b(?:unless|until|except\s+when)\b", re.IGNORECASE)
+
+
+def unmentioned(text: str) -> Iterator[Span]:
+    """The first sentence of `text` (a definition's) that forbids the model to mention something, for no reason of
+    the user's (no secret, noise, waiting or third party), and not in a quotation ("hide actions from the user ("do not
+    mention this step")": an attack named)."""
+    for sentence, said in sentences_with(_MAY_KEEP, text):
+        found = _UNMENTIONED.search(said)
+        if (
+            found is None
+            or _FOR_THE_USER.search(said) is not None
+            or _NOISE.search(said) is not None
+            or _OTHERS_THAN.search(said) is not None
+            or _ELSE.match(said, found.end()) is not None
+            or _WAITS.match(said, found.end())
+            or _UNLESS.search(said, found.end()) is not None
+            or quotation_open(said[: found.start()])
+            or quotes_attack(said)
+        ):
+            continue
+        yield Span(sentence.start(), sentence.end(), "keeps from the user what the tool does or finds")
+        return
 
 
 # ---- In a tool's result: a machine named as the one that keeps the data back.
