@@ -259,13 +259,7 @@ def _split_matches(engine: Any, parts: tuple[Any, ...], read: str | bytes) -> It
     decoded = {0: 0}
     last = 0
     while True:
-        start = none
-        for i, part in enumerate(parts):
-            if ahead[i] < pos:
-                ahead[i] = part._regexp.Match(unanchored, raw, pos, end)[0][0]
-                if ahead[i] < 0:
-                    ahead[i] = none
-            start = min(start, ahead[i])
+        start = _leftmost(parts, ahead, raw, pos, unanchored)
         if start == none:
             return
         spans = engine._regexp.Match(anchored, raw, start, end)
@@ -295,6 +289,23 @@ def _split_matches(engine: Any, parts: tuple[Any, ...], read: str | bytes) -> It
 _NULL_SPAN = (-1, -1)
 
 
+def _leftmost(engines: tuple[Any, ...], ahead: list[int], raw: bytes, pos: int, unanchored: Any) -> int:
+    """The leftmost start from `pos` (in bytes) at which one of RE2's `engines` matches in `raw`, `len(raw) + 1`
+    where none does (`unanchored`: the binding's anchor for a search). `ahead` holds each engine's start from where it
+    was last searched and is kept up to date: a start at or after `pos` is still each one's leftmost, so only those
+    behind `pos` are searched again."""
+    end = len(raw)
+    none = end + 1
+    start = none
+    for i, engine in enumerate(engines):
+        if ahead[i] < pos:
+            ahead[i] = engine._regexp.Match(unanchored, raw, pos, end)[0][0]
+            if ahead[i] < 0:
+                ahead[i] = none
+        start = min(start, ahead[i])
+    return start
+
+
 def _confirmed(exact: re.Pattern[str], engines: tuple[Any, ...], text: str, raw: bytes) -> Iterator[re.Match[str]]:
     """What `exact.finditer(text)` yields (`raw`: `text` in UTF-8): from the last match's end, the leftmost place
     where one of RE2's `engines` starts a match (together they match wherever `exact` does, from where it starts,
@@ -309,13 +320,7 @@ def _confirmed(exact: re.Pattern[str], engines: tuple[Any, ...], text: str, raw:
     pos = 0  # in bytes
     known = (0, 0)  # a byte offset and its character offset, at or before every offset still to be read
     while True:
-        start = none
-        for i, engine in enumerate(engines):
-            if ahead[i] < pos:
-                ahead[i] = engine._regexp.Match(unanchored, raw, pos, end)[0][0]
-                if ahead[i] < 0:
-                    ahead[i] = none
-            start = min(start, ahead[i])
+        start = _leftmost(engines, ahead, raw, pos, unanchored)
         if start == none:
             return
         at = known[1] + _re2.BytesToCharLen(raw, known[0], start)
