@@ -54,6 +54,7 @@ from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.handed import MAY_HAND, handed_secret
 from hintgate.scan.openings import CALLS, OPENINGS, USER_TURN
 from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
+from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.spans import Unread
 from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
@@ -1450,6 +1451,16 @@ def _own_turn(sentence: str, said: Any) -> bool:
     return _SPEECH.match(words) is not None or words.rstrip(" \"'”»").endswith("?")
 
 
+def _recorded_span(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` lies whole in turns of a dialogue written down (`recorded_turn`): where it starts
+    and at each turn it holds."""
+    at = start + len(text[start:end]) - len(text[start:end].lstrip())
+    if at >= end or not recorded_turn(text, at):
+        return False
+    turns = itertools.islice(TURN_LABEL.finditer(text, at + 1, end), 16)
+    return all(recorded_turn(text, turn.start()) for turn in turns)
+
+
 # A speaker's label: the role's name and a colon (with the marks a transcript puts around it).
 _SPEAKER = compiled(
     r"[\]\s#*>_-]*(?:AI\s+)?(?:assistant|agent|bot|copilot|claude|chatgpt|gemini)[\s*_]*:", re.IGNORECASE
@@ -1561,11 +1572,13 @@ def _judge_sentence(
     *,
     addressed: bool = False,
     proxied: bool = False,
+    whole: tuple[str, int] | None = None,
 ) -> tuple[str, tuple[str, ...], bool, str] | None:
     """(addressee, targets, high, why) for one sentence, or None when it targets nothing an order needs (`seen`:
     what `present` answered for a text holding the sentence; `addressed`: a sentence just before it, in the same
     note, named the model as the one spoken to, so an imperative here is said to the model too; `proxied`: one
-    before it named a go-between, `_go_between`)."""
+    before it named a go-between, `_go_between`; `whole`: the text the sentence is from and where it starts in it,
+    for the turns of a dialogue around it, `recorded_turn`)."""
     targets: list[str] = []
     why: list[str] = []
     seen = spelled(sentence) if seen is None else seen
@@ -1942,7 +1955,13 @@ def _judge_sentence(
         named
         and not targets
         and (_OUTWARD if carried or mention or heading else _ACTION).search(sentence, seen)
-        and not (address is not None and _own_turn(sentence, address))
+        and not (
+            address is not None
+            and (
+                _own_turn(sentence, address)
+                or (whole is not None and recorded_turn(whole[0], whole[1] + address.start()))
+            )
+        )
     ):
         _found(targets, why, "act", "asks the model named in someone else's text to act")
     if named and not targets and (conduct := _conduct(sentence)) is not None:
@@ -3098,9 +3117,14 @@ def judge_result(
         spans.append((start, end, False))
         last_end = end
         passage = text[start:end]
-        if voiced and any(not _quoted_at(passage, m.start()) for m in SERVES.finditer(passage)):
+        if voiced and any(
+            not _quoted_at(passage, m.start()) and not recorded_turn(text, start + m.start())
+            for m in SERVES.finditer(passage)
+        ):
             turned.add(start)
         naming = _addressed(passage, _TO_MODEL.search(passage) or called(passage)) or model_identity(passage)
+        if naming is not None and recorded_turn(text, start + naming.start()):
+            naming = None  # a turn of a dialogue written down speaks to no one reading it, nor do the lines after it
         if naming is not None:
             # A note that names the model as the one spoken to speaks to it in its next sentences too (and, when it
             # also names someone's go-between, to that go-between: `_go_between` below); named inside a quotation
@@ -3146,9 +3170,13 @@ def judge_result(
         if timed_out or read > budget:
             _stopped(unread, start, _JUDGE_TIMED_OUT if timed_out else _JUDGE_SPENT)
             return orders
-        verdict = _judge_sentence(text[start:end], context, addressed=addressed, proxied=start in proxied)
+        verdict = _judge_sentence(
+            text[start:end], context, addressed=addressed, proxied=start in proxied, whole=(text, start)
+        )
         if start in turned and not addressed and (verdict is None or not verdict[2]):
             verdict = _voiced(text[start:end], context, proxied=start in proxied) or verdict
+        if verdict is not None and _recorded_span(text, start, end):
+            verdict = None  # turns of a dialogue written down, each answered: a record of what was said then
         if verdict is not None:
             addressee, targets, high, why = verdict
             orders.append(Order(start, end, addressee, targets, high, why))

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
+from hintgate.scan.records import recorded_turn
 from hintgate.scan.spans import Span
 
 __all__ = ["MACHINE", "MAY_ASK_OUT", "asked_out", "quoted_before"]
@@ -107,8 +108,8 @@ def asked_out(text: str) -> Iterator[Span]:
             continue
         line = text.rfind("\n", 0, start) + 1
         head = text[line : start + asked]
-        if quoted_before(head) or quotes_attack(said):
-            continue  # a quotation, or words about attacks: shown, not said
+        if quoted_before(head) or quotes_attack(said) or recorded_turn(text, start + asked):
+            continue  # a quotation, words about attacks, a turn of a dialogue written down: shown, not said
         yield Span(start, end, "asks the machine reading it to send private data out")
 
 

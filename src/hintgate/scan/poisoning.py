@@ -93,6 +93,7 @@ from hintgate.scan.reading import (
     read,
     spelled_out,
 )
+from hintgate.scan.records import recorded_turn
 from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
@@ -1058,6 +1059,8 @@ def _cell_findings(
         ]
         if not found:
             continue
+        if recorded_turn(text, cell.start):
+            continue  # a message of a dialogue written down (a chat export's, a fine-tuning set's): said then, answered
         if shown.overlap(cell.start, cell.end):
             sample = True
         elif not sample:
@@ -2099,6 +2102,7 @@ def _judged(
             ("what an option or a command does", _term_described),
             ("a message reported to its sender's own desk", _reported),
             ("what a fraud asks of its victims, described", _fraud_asks),
+            ("a turn of a dialogue written down", _recorded),
         )
         signals = [_discounted(text, s, readings) for s in signals]
     live = [s for s in signals if s.discount is None]
@@ -2545,6 +2549,17 @@ def _reported(text: str, signal: _Signal) -> bool:
 
 
 _SENT_OUT = "data sent to an outside address"
+
+
+def _recorded(text: str, signal: _Signal) -> bool:
+    """Whether a role's label or an address stands in a turn of a dialogue written down (`orders.recorded_turn`): a
+    transcript's, a chat export's or an eval log's turns are a record of what was said then, answered by the model's
+    turns in it, not a turn said to the model now. A reach keeps its own reading."""
+    return (
+        not signal.view.hidden
+        and (signal.phrase.kind == ADDRESS or signal.phrase.what in _ROLE_TAGS)
+        and recorded_turn(text, signal.start)
+    )
 
 
 def _fraud_asks(text: str, signal: _Signal) -> bool:

@@ -35,6 +35,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
 from hintgate.scan.openings import CALLS, MAKER, OPENINGS, TURN_START, USER_TURN
 from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.records import recorded_turn
 from hintgate.scan.spans import Span
 from hintgate.scan.tongues import TARGET
 
@@ -129,6 +130,8 @@ def turn_orders(text: str) -> list[Span]:
     """The orders in `text` said under a label of the chat's system, developer or operator, at their spans."""
     found: list[Span] = []
     for label in _read(_LABEL.finditer(text), text, fences=False):
+        if recorded_turn(text, label.end() - 1):
+            continue  # a turn of a dialogue written down, answered by the model's turn after it: said then
         start = label.end() - 1
         end = _note_end(text, start)
         forged = _FORGED.search(label.group()) is not None
@@ -158,6 +161,8 @@ def _user_turns(text: str) -> list[Span]:
                 dialogue = _ASSISTANT_TURN.search(text) is not None
             if not dialogue:
                 continue
+        if recorded_turn(text, label.end() - 1):
+            continue  # the user's turn of a dialogue written down, answered by the model's turn after it
         start = label.end() - 1 if label.group()[-1:] not in ("r", "n", ">") else label.end()
         while start < len(text) and text[start] in " \t\r\n":
             start += 1  # a template's tag stands on a line of its own
