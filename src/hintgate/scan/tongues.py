@@ -49,7 +49,7 @@ from hintgate.scan.quoting import quotation_open
 from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.spans import Span
 
-__all__ = ["TARGET", "foreign_asks", "may_hold", "warm"]
+__all__ = ["TARGET", "foreign_asks", "may_hold", "role_words", "turn_reach", "warm"]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -205,6 +205,30 @@ class _Sentence:
     told: bool = False
 
 
+def role_words() -> str:
+    """The words of every table for the user (`user`), as one alternation: the chat's user as a speaker, in the
+    languages read here (`scan.turns` reads a line headed by one as a turn of the chat)."""
+    spaced = [f for table in _SPACED.values() for f in table.get("user", ())]
+    unspaced = [f for table in _UNSPACED.values() for f in table.get("user", ())]
+    return "|".join([*spaced, *unspaced])
+
+
+def turn_reach(text: str) -> frozenset[str]:
+    """What `text` (one turn of a chat) asks beyond a chat's ordinary asks, in any language of the tables: the user's
+    say skipped (`noask`), something kept from the user (`hide`), previous instructions dropped (`override`), or
+    sending (`send`) beside a place data goes or a secret (`TARGET`, a secret's name)."""
+    finder = _finder(None, _REACHES)
+    if finder is not None and finder.search(text.lower()) is None:
+        return frozenset()  # one RE2 pass: no form of any of them stands (its forms are looser than Python's)
+    patterns = _patterns(None)
+    found = {category for category in ("noask", "hide", "override") if patterns[category].search(text)}
+    if patterns["send"].search(text) and (
+        TARGET.search(text) or _SECRET_NAME.search(text) or patterns["secret"].search(text)
+    ):
+        found.add("send")
+    return frozenset(found)
+
+
 def may_hold(text: str) -> bool:
     """Whether `text` (a tool's texts joined, say) can hold an order `foreign_asks` finds: it has a letter beyond
     ASCII or a word of the languages written in ASCII. One search, so that an English tool costs little more."""
@@ -320,6 +344,7 @@ def _gate(pattern: str) -> Any:
 
 
 _ANCHORS = ("ai", "hide", "noask", "override")
+_REACHES = ("noask", "hide", "override", "send")
 
 
 @functools.cache

@@ -21,6 +21,12 @@ A result forges the chat in three more ways, each read the same (`forged_opening
   vendor, developer or safety team ("Instruction update from your model provider"): no page speaks for the model's
   maker.
 
+A line headed as a turn of the chat's user, model, system or developer in any language `scan.tongues` reads
+("Korisnik: ...", "USER (verified by phone): ...", "### Developer message" on a line of its own) speaks for a role no
+tool's data speaks for: what it asks beyond a chat's ordinary asks (the user's say skipped or claimed given, something
+kept from the user, previous instructions dropped or a persona set, data sent to an address or a secret sent) counts
+(`_spoken_turns`); a record's turns ask none of that.
+
 Each is left alone where it is shown: inside a fenced code block (an API's documentation showing the message
 format), quoted, or on a line about attack wording.
 """
@@ -37,7 +43,7 @@ from hintgate.scan.openings import CALLS, MAKER, OPENINGS, TURN_START, USER_TURN
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.records import recorded_turn
 from hintgate.scan.spans import Span
-from hintgate.scan.tongues import TARGET
+from hintgate.scan.tongues import TARGET, role_words, turn_reach
 
 __all__ = ["turn_orders"]
 
@@ -145,6 +151,7 @@ def turn_orders(text: str) -> list[Span]:
                 for leave in _LEAVE.finditer(text[start:end])
             )
     found.extend(_user_turns(text))
+    found.extend(_spoken_turns(text))
     found.extend(_opened_orders(text))
     found.extend(_forged_calls(text))
     return found
@@ -266,3 +273,86 @@ _LEAVE = re.compile(
     re.IGNORECASE,
 )
 _LEAVE_WHY = "grants the model leave to hand over secrets (under a forged label of the chat's system)"
+
+
+# A line headed as a turn of the chat's user, model, system or developer, in any language the tables of
+# `scan.tongues` read (their words for the user and the model) or its word for a system: after a list's number or a
+# quote, a time stamp, a sender (a phone number, a handle: "[18:05] +44 7700 900456: assistant: ..."), a bracket or a
+# template's tag, "Message from the"; with a parenthesis on the role ("USER (verified ...):") and its colon, bracket
+# or line's end ("[Korisnik]:", "### Developer message" on a line of its own).
+_SYSTEM_WORD = (
+    r"system|sys|developer|sistema|sistem|syst[eè]me|syst[eé]m|systeem|rendszer|j[aä]rjestelm[aä]|σύστημα|система|"
+    r"mfumo|sustav|sistemi|系统|系統|システム|시스템|النظام|מערכת|सिस्टम"
+)
+_ROLE_LINE = re.compile(
+    r"(?:^|\n)[ \t*#|_-]*(?:\d{1,3}[.)][ \t]+)?"
+    r"(?:\[?\d[\d:./T -]{3,24}\]?[ \t]+)?"
+    r"(?:[+\w.@-]+(?:[ \t][+\w.@-]+){0,3}:[ \t]+)?"
+    r"(?:[\[(<]{1,2}[ \t]*)?"
+    r"(?:(?:message|note|reply|request|turn|instructions?)[ \t]+(?:from|of|by)[ \t]+(?:the[ \t]+|your[ \t]+)?)?"
+    r"(?<!\w)(?:human|" + _SYSTEM_WORD + "|" + _ASSISTANT_WORD[3:-1] + "|" + role_words() + r")(?:[ \t_-]+[\w-]+){0,2}?"
+    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：][ \t]*|(?<=[\])>])[ \t]*|\n)(?=\S)",
+    re.IGNORECASE,
+)
+_ROLE_WORD = Cue(
+    r"(?:human|" + _SYSTEM_WORD + "|" + _ASSISTANT_WORD[3:-1] + "|" + role_words() + r")(?:[ \t_-]+[\w-]+){0,2}"
+    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：\]>]|\n)",
+    re.IGNORECASE,
+)
+"""A role's word as a label's end has it (`_ROLE_LINE` is read only on the lines where one stands)."""
+# What a turn asks beyond a chat's ordinary asks, in English (`scan.tongues.turn_reach` reads the other languages):
+# the user's say skipped or claimed given, something kept from the user, previous instructions dropped or a new
+# persona set, something sent to an address or a secret sent.
+_TURN_REACH = re.compile(
+    r"\bwithout[ \t]+(?:asking|confirming|checking|confirmation|approval|verif\w+|review\w*|prompting)\b"
+    r"|\b(?:don'?t|do[ \t]+not|never|no[ \t]+need[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:ask|confirm|check|verify|prompt|"
+    r"tell|mention|inform|notify|show|reveal|disclose)\b"
+    r"|\bskip(?:ping)?[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+)?(?:confirmation|approval|verification|review|check)"
+    r"|\b(?:already|pre-?)[ \t]*(?:been[ \t]+)?(?:approved|confirmed|authori[sz]ed|verified)\b"
+    r"|\bI[ \t]+(?:hereby[ \t]+)?(?:authori[sz]e|approve|consent[ \t]+to)[ \t]+(?:this|it|that|the|all)\b"
+    r"|\byou[ \t]+have[ \t]+my[ \t]+(?:approval|consent|permission|authori[sz]ation)\b"
+    r"|\b(?:notify|tell)[ \t]+no[ \t]?one\b"
+    r"|\b(?:ignore|disregard|forget)[ \t]+(?:all[ \t]+|any[ \t]+|my[ \t]+|the[ \t]+|your[ \t]+)*(?:previous|prior|"
+    r"earlier|above|preceding|original|operator'?s?|system)[ \t]+(?:\w+[ \t]+)?(?:instructions|request|rules|"
+    r"guidelines|prompt|messages?)\b"
+    r"|\b(?:you[ \t]+are|you'?re)[ \t]+now[ \t]+(?:an?[ \t]+|the[ \t]+|acting|operating|in)\b",
+    re.IGNORECASE,
+)
+_SEND = re.compile(r"\b(?:send|forward|e-?mail|post|upload|share|transfer|wire|refund|pay|export)\b", re.IGNORECASE)
+# A label on a line of its own heads a turn when it is a bracket or a template's tag ("[user]", "<system>") or names
+# a message ("### Developer message").
+_HEADED = re.compile(r"[\])>][ \t]*\n$|[ \t](?:message|prompt|instructions?|turn)[ \t]*[\])>]*[ \t]*\n$", re.I)
+_MOST_TURNS = 64
+_SPOKEN_WHY = "a turn of the chat forged in data asks beyond a chat's ordinary asks"
+
+
+def _spoken_turns(text: str) -> list[Span]:
+    """What a turn of the chat's user, model, system or developer written into data (`_ROLE_LINE`) asks beyond a chat's
+    ordinary asks (`_TURN_REACH`, `scan.tongues.turn_reach`): no tool's data speaks for the chat's roles, and what the
+    line asks of the model is said as theirs. A label shown rather than said (quoted, in code, fenced) is left
+    alone."""
+    found: list[Span] = []
+    starts: list[int] = []  # the lines a role's word heads as a label (one RE2 pass: most texts hold none)
+    for word in _ROLE_WORD.finditer(text):
+        line = max(text.rfind("\n", 0, word.start()), 0)
+        if not starts or starts[-1] != line:
+            starts.append(line)
+        if len(starts) >= _MOST_TURNS:
+            break
+    for at in starts:
+        label = _ROLE_LINE.match(text, at)
+        if label is None:
+            continue
+        if _fenced(text, label.start()) or _shown(text, label.start(), label.end()):
+            continue
+        start = label.end()
+        own_line = label.group().endswith("\n")
+        if own_line and _HEADED.search(label.group()) is None:
+            continue  # a line of a role's word alone ("#ai-chat", "bot-bait") heads a channel or a list, not a turn
+        end = _note_end(text, start, stops=_BLANK_LINE if own_line else _LINE_BREAK)
+        said = text[start:end]
+        english = _TURN_REACH.search(said)
+        sent = _SEND.search(said) is not None and TARGET.search(said) is not None
+        if english is not None or sent or turn_reach(said):
+            found.append(Span(start, end, _SPOKEN_WHY))
+    return found
