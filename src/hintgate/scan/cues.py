@@ -60,13 +60,12 @@ class Cue:
 
     @functools.cached_property
     def _engine(self) -> Any:
-        """RE2's engine of the cue's pattern widened (`_wide`): every match of the cue starts where one of it does,
-        and Python's engine is asked there (`_exact`); Python's engine itself where RE2 has none (lookaround)."""
-        if _LOOKAROUND.search(self.pattern) is None:
-            fast = _re2(_wide(self.pattern, self.flags), self.flags)
-            if fast is not None:
-                return fast
-        return self._python
+        """RE2's engine of the cue's pattern widened (`_wide`; a pattern with lookarounds without them, `_relaxed`:
+        a lookaround only narrows a match, and takes no character): every match of the cue starts where one of it
+        does, and Python's engine is asked there (`_exact`); Python's engine itself where RE2 has none."""
+        pattern = self.pattern if _LOOKAROUND.search(self.pattern) is None else _relaxed(self.pattern, self.flags)
+        fast = _re2(_wide(pattern, self.flags), self.flags)
+        return self._python if fast is None else fast
 
     @functools.cached_property
     def _ascii(self) -> Any:
@@ -162,6 +161,31 @@ class Cue:
         if parts:
             return _on(next(_split_matches(engine, parts, read), None), text, read)
         return _on(engine.search(read), text, read)
+
+    def places(self, text: str) -> list[tuple[int, int]] | None:
+        """Where in `text` the cue may match any piece of it (a sentence): the spans of its widened engine's matches
+        (`_engine`, lookarounds and `\\b` dropped), one search of the whole text; None where there is none (Python's
+        engine, or a pattern with `^`, `$`, `\\A` or `\\Z`, read at a piece's edges otherwise than in the text).
+
+        The widened pattern reads no character around its match, so where the cue matches in a piece of `text` from
+        some place, the widened one matches in `text` from the same place; and a search from the left whose next
+        match would start past that place finds one starting at it or before it instead: some span found holds
+        that place (an empty one counted as holding its start). A piece of `text` that overlaps none of the spans
+        holds no match of the cue."""
+        if self._anchored:
+            return None
+        engine = self._engine
+        if engine is self._python:
+            return None
+        try:
+            return [found.span() for found in engine.finditer(text)]
+        except UnicodeEncodeError:  # a lone surrogate: RE2 reads none
+            return None
+
+    @functools.cached_property
+    def _anchored(self) -> bool:
+        """Whether the pattern holds `^`, `$`, `\\A` or `\\Z` (`places` reads none of them)."""
+        return any(piece in ("^", "$", "\\A", "\\Z") for _, piece in pieces(self.pattern))
 
     def match(self, text: str) -> Any:
         """A match at the start of `text`, or None."""

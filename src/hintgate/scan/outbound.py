@@ -33,7 +33,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.records import recorded_turn
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import Span, overlapping
 
 __all__ = ["MACHINE", "MAY_ASK_OUT", "asked_out", "quoted_before"]
 
@@ -71,6 +71,8 @@ _PRIVATE = compiled(
     r"env(?:ironment)?\s+(?:variables|vars|secrets))\b",
     re.IGNORECASE,
 )
+# The same, searched by RE2 in a whole text: where it may match a sentence (`Cue.places`).
+_PRIVATE_PLACES = Cue(_PRIVATE.pattern, re.IGNORECASE)
 _PRIVATE_REACH = 160
 _DENIED = compiled(
     r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|won't|cannot|can't|no\s+one|nobody)\b", re.IGNORECASE
@@ -94,7 +96,10 @@ def asked_out(text: str) -> Iterator[Span]:
     if MAY_ASK_OUT.search(text) is None:
         return
     quoted: list[tuple[int, int]] | None = None
+    private = overlapping(_PRIVATE_PLACES, text)  # where private data may be named: other sentences name none
     for sentence in _SENTENCE.finditer(text):
+        if private is not None and not private(*sentence.span()):
+            continue
         said = sentence.group()
         if len(said) > _LONGEST or _PRIVATE.search(said) is None:
             continue

@@ -25,6 +25,8 @@ languages, never one server's.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Iterator
 
@@ -32,7 +34,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.outbound import quoted_before
 from hintgate.scan.quoting import quoted_spans, quotes_attack
-from hintgate.scan.spans import Span, sentences_with
+from hintgate.scan.spans import SENTENCE, Span, sentences_with
 
 __all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "may_script_result", "result_scripts", "scripted"]
 
@@ -152,8 +154,10 @@ _MAY_ASKED = Cue(_ASKED.pattern, re.IGNORECASE)
 _MAY_KEEP_BACK = Cue(_KEPT_BACK.pattern, re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4)
 def may_script(text: str) -> bool:
-    """Whether `scripted` may find anything in `text`, or in any of the texts joined with "." into it."""
+    """Whether `scripted` may find anything in `text`, or in any of the texts joined with "." into it (remembered for
+    the last few texts: a result's text is asked by the scan, by `result_scripts` and by `_every_script` in turn)."""
     return _MAY_SAY.search(text) is not None and (
         _MAY_ASKED.search(text) is not None or _MAY_KEEP_BACK.search(text) is not None
     )
@@ -201,23 +205,30 @@ def scripted(text: str) -> Iterator[Span]:
     if not may_script(text):
         return
     for sentence, said in sentences_with(_MAY_SAY, text):
-        # What the sentence holds besides its sayings is read once: the user's question, the data kept back.
-        asked = _MAY_ASKED.search(said) is not None and (
-            _OVERRIDE.search(said) is not None or _DOUBTED.search(said) is not None
-        )
-        kept = []
-        if _MAY_KEEP_BACK.search(said) is not None and _SECRET.search(said) is None:
-            kept = [(k.start(), k.end()) for k in _KEPT_BACK.finditer(said)]
-        if not asked and not kept:
-            continue
-        for say in _claims(said):
-            if asked:
-                yield Span(sentence.start(), sentence.end(), "scripts the answer to the user's question")
-                return
-            # A denial that is not the saying itself (at most one of them holds it).
-            if len(kept) > 1 or not kept[0][0] <= say.start() < kept[0][1]:
-                yield Span(sentence.start(), sentence.end(), "scripts a claim for the user while keeping the data back")
-                return
+        why = _script(said)
+        if why is not None:
+            yield Span(sentence.start(), sentence.end(), why)
+            return
+
+
+def _script(said: str) -> str | None:
+    """Why the sentence `said` (holding a saying) scripts a claim for the user, or None."""
+    # What the sentence holds besides its sayings is read once: the user's question, the data kept back.
+    asked = _MAY_ASKED.search(said) is not None and (
+        _OVERRIDE.search(said) is not None or _DOUBTED.search(said) is not None
+    )
+    kept = []
+    if _MAY_KEEP_BACK.search(said) is not None and _SECRET.search(said) is None:
+        kept = [(k.start(), k.end()) for k in _KEPT_BACK.finditer(said)]
+    if not asked and not kept:
+        return None
+    for say in _claims(said):
+        if asked:
+            return "scripts the answer to the user's question"
+        # A denial that is not the saying itself (at most one of them holds it).
+        if len(kept) > 1 or not kept[0][0] <= say.start() < kept[0][1]:
+            return "scripts a claim for the user while keeping the data back"
+    return None
 
 
 def result_scripts(text: str) -> Iterator[Span]:
@@ -247,14 +258,34 @@ def result_scripts(text: str) -> Iterator[Span]:
 
 
 def _every_script(text: str) -> Iterator[Span]:
-    """Every sentence of `text` that `scripted` would flag, not only the first."""
+    """Every sentence of `text` that `scripted` would flag, not only the first: `scripted` asked again of the text
+    after each sentence it flags, each sentence read once. `_MAY_SAY` is searched once in the whole text: its matches
+    are words (no end mark or line break in one, no lookaround, `\\b` read alike at a sentence's edge, which an end
+    mark or a line break stands beside), so a sentence it finds something in holds one of them."""
+    says = [say.start() for say in _MAY_SAY.finditer(text)]
     at = 0
     while at < len(text):
-        span = next(scripted(text[at:]), None)
-        if span is None:
+        if not may_script(text[at:]):
             return
-        yield Span(at + span.start, at + span.end, span.why)
-        at += max(span.end, 1)
+        found = None
+        for sentence in SENTENCE.finditer(text, at):
+            start, end = sentence.span()
+            first = bisect.bisect_left(says, start)
+            if first == len(says):
+                break  # no saying from here on: no sentence left holds one
+            if says[first] >= end:
+                continue
+            said = sentence.group()
+            if _MAY_SAY.search(said) is None:
+                continue
+            why = _script(said)
+            if why is not None:
+                found = Span(start, end, why)
+                break
+        if found is None:
+            return
+        yield found
+        at += max(found.end - at, 1)
 
 
 # ---- In a tool's result: the user named as the one the reader answers.

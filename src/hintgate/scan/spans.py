@@ -7,14 +7,27 @@ the user, an order in another language) each answer the spans they judged; the s
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["CLAUSE", "SENTENCE", "Searcher", "Span", "Unread", "line_bounds", "sentences_with", "stems"]
+__all__ = [
+    "CLAUSE",
+    "SENTENCE",
+    "Placed",
+    "Searcher",
+    "Span",
+    "Unread",
+    "line_bounds",
+    "overlapping",
+    "sentences_with",
+    "stems",
+]
 
 SENTENCE = compiled(r"[^.!?\n]+")
 """A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
@@ -36,15 +49,45 @@ class Searcher(Protocol):
         """What it found in `text`, None when nothing."""
 
 
-def sentences_with(cue: Searcher, text: str) -> Iterator[tuple[re.Match[str], str]]:
+def sentences_with(cue: Searcher, text: str, places: Placed | None = None) -> Iterator[tuple[re.Match[str], str]]:
     """The sentences of `text` in which `cue` finds something, each with its words; none when `cue` finds nothing
-    in the whole text (a sentence rule's first question, asked once of the text before any of its sentences)."""
+    in the whole text (a sentence rule's first question, asked once of the text before any of its sentences).
+
+    `places` (or `cue`, when it tells them: a `scan.cues.Cue`) finds where `cue` may match a piece of the text, in one
+    search (`Cue.places`): only a sentence that overlaps one of them is searched."""
     if cue.search(text) is None:
         return
+    where = overlapping(places if places is not None else cue, text)
     for sentence in SENTENCE.finditer(text):
+        if where is not None and not where(*sentence.span()):
+            continue
         said = sentence.group()
         if cue.search(said) is not None:
             yield sentence, said
+
+
+class Placed(Protocol):
+    """What tells where it may match in any piece of a text (`scan.cues.Cue.places`), None when it cannot tell."""
+
+    def places(self, text: str, /) -> list[tuple[int, int]] | None:
+        """The spans of `text` that every match in a piece of it overlaps."""
+
+
+def overlapping(placed: object, text: str) -> Callable[[int, int], bool] | None:
+    """Whether a piece `start`:`end` of `text` overlaps a place of `placed` (`Placed.places`), asked of pieces in
+    order; None when `placed` tells no places."""
+    places = getattr(placed, "places", None)
+    spans = places(text) if places is not None else None
+    if spans is None:
+        return None
+    ends = list(itertools.accumulate((max(end, start + 1) for start, end in spans), max))
+    starts = [start for start, _ in spans]
+
+    def overlaps(start: int, end: int) -> bool:
+        first = bisect.bisect_left(starts, end)  # the places that start before the piece ends
+        return first > 0 and ends[first - 1] > start
+
+    return overlaps
 
 
 @dataclass(frozen=True, slots=True)

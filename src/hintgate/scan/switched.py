@@ -34,8 +34,13 @@ _PARAGRAPHS = compiled(r"[^\n]+")
 _QUOTES = "\"'“”«»「」『』`"
 
 
+# A run of characters of the Latin ranges (`_LATIN`): what `_foreign_letters` leaves out before it counts.
+_LATIN_RUN = compiled("[" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _LATIN) + "]+")
+
+
 def _foreign_letters(text: str) -> int:
-    return sum(1 for char in text if char.isalpha() and not any(low <= ord(char) <= high for low, high in _LATIN))
+    """How many letters of `text` are beyond the Latin script: its Latin runs dropped at once, the rest counted."""
+    return sum(1 for char in _LATIN_RUN.sub("", text) if char.isalpha())
 
 
 def switched(name: str, description: str) -> Span | None:

@@ -133,7 +133,7 @@ def may_tell(text: str) -> bool:
 
 def told(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that script a claim for the user that holds whatever the data says."""
-    for sentence, said in sentences_with(_AGAINST, text):
+    for sentence, said in sentences_with(_AGAINST, text, _MAY_AGAINST):
         for tell in _TELL.finditer(said):
             if _CLAIM.search(said[tell.end() :]) is None:
                 continue

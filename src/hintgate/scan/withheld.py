@@ -101,6 +101,8 @@ _LEFT_OUT = compiled(
     r"mention|reveal|disclose|report|appear)\b(?!\s+it\b)",
     re.IGNORECASE,
 )
+# The same, searched by RE2 in a whole text: where it may match a sentence (`Cue.places`).
+_LEFT_OUT_PLACES = Cue(_LEFT_OUT.pattern, re.IGNORECASE)
 _MAY_LEAVE_OUT = Cue(
     r"omit|leave|left\s+out|drop|hide|suppress|filter|say|display|quote|include|show|list|mention|reveal|disclose|report|"
     r"appear",
@@ -172,7 +174,7 @@ def _left_out(text: str) -> Iterator[Span]:
     """The first sentence of `text` that leaves part of the findings out of what a named reader is shown."""
     if _MAY_READ.search(text) is None:
         return  # no reader named anywhere: no sentence of it names one
-    for sentence, said in sentences_with(_LEFT_OUT, text):
+    for sentence, said in sentences_with(_LEFT_OUT, text, _LEFT_OUT_PLACES):
         if (
             _READER.search(said) is not None
             and _FOR_THE_USER.search(said) is None
