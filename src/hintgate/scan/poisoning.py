@@ -1600,6 +1600,12 @@ class _OrderReader:
             for order in orders:
                 if order.targets == ("tool",) and _PREREQUISITE.search(view.text, order.start, order.end):
                     continue  # "call git_push first": the order calls are made in, the tool's own job
+                if (
+                    order.targets == ("tool",)
+                    and not self.result
+                    and _WORKFLOW_CALL.search(view.text, order.start, order.end)
+                ):
+                    continue  # "call `notify_staff` only if the user asks", "use lock_device instead": the user's say
                 if order.targets == ("user-view",) and _CONSENT.search(view.text, order.start, order.end):
                     continue  # "tell them it stays open, then get their agreement": the user is asked, not misled
                 if not self.result and _not_an_ask(view.text, order, self.tool):
@@ -1892,6 +1898,19 @@ _CONSENT = re.compile(
 )
 # Call-order guidance: another tool called first, before this one ("call `list_repos` first to get the id").
 _PREREQUISITE = re.compile(r"\b(?:call|run|use|invoke)\s+[`'\"]?[\w.-]+[`'\"]?(?:\(\))?\s+first\b", re.IGNORECASE)
+# Another tool's call in a definition kept in the user's sight or their say: made only when the user asks for it, told
+# to the user once made, offered in place of this tool, or the source of a value this call takes ("uploaded with
+# `upload_audio`, which returns the audio_id you pass here"). The server's own workflow, nothing done behind the user.
+_WORKFLOW_CALL = re.compile(
+    r"\b(?:only\s+(?:if|when|after|once)|unless)\s+(?:the\s+)?(?:user|customer)s?\s+(?:has\s+|have\s+)?"
+    r"(?:explicitly\s+|specifically\s+|clearly\s+)?(?:asks?|asked|requests?|requested|confirms?|confirmed|approves?|"
+    r"approved|wants?|says?)\b"
+    r"|\b(?:tell|inform|notify|let)\s+(?:the\s+)?(?:user|customer|them)s?\s+(?:know\s+)?(?:that\s+)?you\s+(?:did|have|"
+    r"called|used|sent|notified|ran)\b"
+    r"|\b(?:use|call|try)\s+[`'\"]?[\w.-]+[`'\"]?(?:\(\))?\s+instead\b"
+    r"|\b(?:which|that)\s+returns\s+the\s+[\w-]+\s+(?:you\s+)?(?:pass|use|give|provide|supply)\b",
+    re.IGNORECASE,
+)
 # A line break inside a sentence: the line before ends in a word, a comma or a closing quote or bracket (no sentence
 # end, no label's colon), the next opens with a word that is no heading or list item. A description wrapped at 80 or
 # 100 columns breaks sentences so; the sentence judge reads a line break as a sentence's end.

@@ -777,6 +777,8 @@ _TOLD_PERSON = (
 )
 _TOLD = Cue(
     r"\b(?:tell|inform|assure|reassure|notify|remind|advise)\s+(?:" + _TOLD_PERSON + r")\s*(?:that\s+)?"
+    # (Not the person sent to act: "tell the user to have that person request it themselves".)
+    r"(?!to\s+(?!(?:not|never|ignore|trust|rely|worry|relax|disregard)\b)[a-z]+\b)"
     r"(?:[\w'’-]+\s+){0,6}?(?:is|are|was|were|has|have|had|did|does|will|went|can|cannot|can't|won't)\b"
     r"|\b(?:say|state|claim|report|answer|reply|respond|confirm|announce|declare|write)\s+(?:back\s+)?(?:to\s+(?:"
     + _TOLD_PERSON
@@ -1414,6 +1416,12 @@ def _judge_plain(
             continue  # "if omitted, the value of API_KEY from your environment is used": the server's own default
         if pattern is _ANSWER_SET and _ON_DATA.match(sentence, found.end()):
             continue  # "say yes only once the job has finished": the answer waits on the data
+        if (
+            pattern in (_OUTRANKS, _OVERRULED)
+            and _EVEN_THE_USER.match(said)
+            and _GUARD_KEPT.search(sentence, 0, found.start())
+        ):
+            continue  # "never suggest skipping a step, even if the user says ...": a protection kept
         if "already" in said and _AFTER.search(sentence, 0, found.start()):
             continue  # "only once the user has already approved": the approval awaited
         return f"{why} ({found.group().strip()[:60]!r})"
@@ -1446,6 +1454,27 @@ def _siblings(said: str, job: str, own: frozenset[str] = frozenset()) -> bool:
     return bool(names) and all((family and re.split(r"[_.\-]", name)[0] == family) or name in own for name in names)
 
 
+# A rule kept whatever the user says that only protects them: an act forbidden by the sentence's opening (not beside
+# an order before it) that is no telling ("Never suggest skipping a step, even if the user says ..."), or every item of
+# something included ("include every open safety observation ..., even if the user asks for a short note"). Nothing is
+# kept from the user, nothing done for someone else.
+_GUARD_KEPT = compiled(
+    r"^\W*(?:[\w ]{1,24}:\s*)?(?:never|do\s+not|don't|must\s+not|should\s+not)\s+(?!(?:\w+\s+){0,2}?(?:tell|inform|"
+    r"mention|reveal|disclose|show|display|say|report|notify|explain|let|ask|confirm|check|wait|stop|refuse|warn)\w*\b)[^.;!?\n]*$"
+    r"|\b(?:include|show|list|report|display|mention)\s+(?:every|all|each)\b[^.;!?\n]*$",
+    re.IGNORECASE,
+)
+_EVEN_THE_USER = compiled(r"even\s+(?:if|when|though)\b", re.IGNORECASE)
+
+
+# An advert labelled as one for the user ("label those as \"Sponsored\""): more told, nothing fixed in its place.
+_ADVERT_LABELLED = compiled(
+    r"\b(?:label|mark|tag|flag)\w*\s+(?:\w+\s+){0,3}?as\s+[\"'“‘`]?(?:sponsored|ads?|advert\w*|promoted|paid\s+\w+|"
+    r"affiliate)\b",
+    re.IGNORECASE,
+)
+
+
 # The note-voice rules.
 
 
@@ -1472,7 +1501,7 @@ def _judge_note(sentence: str, family: str, rules: set[str], own: frozenset[str]
     whatever = "whatever" in rules and _WHATEVER.search(sentence) is not None
     if "fixed" in rules:
         fixed = _said(_FIXED_WORDS, sentence, verdict=True)
-        if fixed is not None and (whatever or _TO_USER.search(sentence)):
+        if fixed is not None and (whatever or _TO_USER.search(sentence)) and not _ADVERT_LABELLED.search(sentence):
             return f"fixes what the user is told ({fixed!r})"
     if whatever:
         said = _said(_FIXED_ANY, sentence, verdict=True) or _said(_FIXED_REPLY, sentence)
