@@ -212,6 +212,7 @@ def _long_texts() -> list[str]:
     ]
 
 
+@pytest.mark.timeout(600)  # 22 cues over ten long texts on Python's engine too: 112 s alone at load 13
 def test_a_long_text_is_searched_by_a_large_cues_parts_with_every_match_the_whole_finds() -> None:
     # A cue of many branches reads a long text by runs of its branches (each automaton's states few enough to be
     # kept from one page to the next), then its whole pattern (or Python's engine, in text beyond what the ASCII
