@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.scan.manual import honest
 
+from hintgate.scan import cues, prefilter, reading
 from hintgate.scan import poisoning as scan_module
-from hintgate.scan import prefilter, reading
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES
 from hintgate.scan.poisoning import result_texts, scan_result, scan_tool, tool_texts
 from hintgate.scan.prefilter import LONG, ascii_stand_in, relaxed, relaxed_wide, seen
@@ -291,6 +291,10 @@ def test_without_re2_nothing_is_prefiltered_and_the_scan_finds_the_same(monkeypa
     expected = scan_tool(poisoned)
     monkeypatch.setitem(sys.modules, "re2", None)
     monkeypatch.setattr(prefilter, "_BUILT", {})
+    for cue in cues._ALL:  # a process without RE2 never built a cue's engines: each is built again, Python's
+        for engine in ("_engine", "_ascii", "_utf8_parts", "_ascii_parts", "_gate"):
+            if engine in cue.__dict__:
+                monkeypatch.delitem(cue.__dict__, engine)
     assert seen(honest(5000), build=True) is None
     assert scan_tool(poisoned) == expected
     assert any(f.level.value == "high" for f in expected)
