@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from hintgate.cli.common import EXIT_USAGE, FormatOpt, OutputFormat, fail, load_or_fail, out, print_wide, with_store
+from hintgate.cli.common import (
+    EXIT_USAGE,
+    GATEWAY_CONFIG,
+    FormatOpt,
+    OutputFormat,
+    fail,
+    load_or_fail,
+    out,
+    print_wide,
+    with_store,
+)
 
 if TYPE_CHECKING:
     from hintgate.config.model import GatewayConfig, ServerConfig
@@ -32,7 +42,7 @@ auth_app = typer.Typer(help="Log in to servers behind OAuth, see their logins, l
 
 T = TypeVar("T")
 
-ConfigOpt = Annotated[Path, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+ConfigOpt = Annotated[Path, GATEWAY_CONFIG]
 ServerArg = Annotated[str, typer.Argument(help="The server's name in the config.")]
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "EXIT_FINDINGS",
     "EXIT_TARGET",
     "EXIT_USAGE",
+    "GATEWAY_CONFIG",
     "DbOpt",
     "FormatOpt",
     "OutputFormat",
@@ -65,6 +66,9 @@ class OutputFormat(enum.StrEnum):
 
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format.")]
 """`--format text|json`, which every listing takes."""
+GATEWAY_CONFIG = typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")
+"""`--config`/`-c` of the commands that read the gateway's config (`serve`, `tools`, `policy explain`,
+`auth login`/`status`): optional where `--demo` or the default config may stand in, required where not."""
 ToolArg = Annotated[str | None, typer.Argument(help="The tool's name as the gateway lists it.")]
 """The tool a command acts on, when it may be left out (`call` lists the tools, `pins accept` takes `--server`)."""
 

@@ -14,13 +14,13 @@ from typing import Annotated
 
 import typer
 
-from hintgate.cli.common import spelt_out
+from hintgate.cli.common import GATEWAY_CONFIG, spelt_out
 from hintgate.cli.serving import serve_with
 
 __all__ = ["ConfigFile", "DemoFlag", "ServeOptions", "serve"]
 
 
-ConfigFile = Annotated[Path | None, typer.Option("--config", "-c", help="The gateway config file (YAML or JSON).")]
+ConfigFile = Annotated[Path | None, GATEWAY_CONFIG]
 DemoFlag = Annotated[
     bool,
     typer.Option(
