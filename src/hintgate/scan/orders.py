@@ -53,7 +53,7 @@ from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.handed import MAY_HAND, handed_secret
 from hintgate.scan.openings import CALLS, OPENINGS, USER_TURN
-from hintgate.scan.quoting import cited_title, quotation_open, quotes_attack
+from hintgate.scan.quoting import QUOTE_MARK, cited_title, quotation_open, quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.spans import Unread
@@ -3326,13 +3326,10 @@ def _quotation_close(text: str, at: int) -> int | None:
         return None
     stop = text.find("\n", at)
     stop = min(len(text) if stop < 0 else stop, at + 1000)
-    for mark in _QUOTE_MARK.finditer(text, at, stop):
+    for mark in QUOTE_MARK.finditer(text, at, stop):
         if not quotation_open(text[line : mark.end()]):
             return int(mark.end())
     return None
-
-
-_QUOTE_MARK = compiled('["«»„“”‘’「」『』]')
 
 
 def _note(text: str, at: int) -> Iterator[tuple[int, int]]:

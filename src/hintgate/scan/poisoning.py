@@ -74,6 +74,7 @@ from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
 from hintgate.scan.quoting import (
+    DATA_BEFORE,
     cited_title,
     framed_spans,
     names_report,
@@ -3268,10 +3269,6 @@ class _Marks:
         return False
 
 
-# What stands before a data value's opening quotation mark: a JSON member's name and its colon, a key at its line's
-# start, an array's or an object's opening. Such a mark quotes nothing: the value is said by the data it is in (a list
-# of strings in prose, "...", "...", quotes them: the strings after the first are left to the quotation's reading).
-_DATA_VALUE = re.compile(r"(?:\"([^\"\n]*)\"|^[ \t]*([-\w.]+))[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
 # A key that names its value as a sample of someone's words: a payload, an example, a match, a prompt, an excerpt.
 _SAMPLE_KEY = re.compile(
     r"payload|example|sample|match|prompt|pattern|quot|evidence|excerpt|snippet|input|output|string|regex|"
@@ -3288,7 +3285,7 @@ _KEY_REACH = 256
 def _data_value(text: str, start: int, mark: int) -> bool:
     """Whether the quotation mark at `mark` opens a data value (`start`: its line's start) whose key does not name it
     a sample of someone's words ("payload": "..." shows an attack, "note": "..." says what it says)."""
-    data = _DATA_VALUE.search(text, max(start, mark - _KEY_REACH), mark)
+    data = DATA_BEFORE.search(text, max(start, mark - _KEY_REACH), mark)
     if data is None:
         return False
     key = data.group(1) or data.group(2)

@@ -26,6 +26,8 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import line_bounds
 
 __all__ = [
+    "DATA_BEFORE",
+    "QUOTE_MARK",
     "cited_title",
     "framed_spans",
     "names_report",
@@ -58,7 +60,8 @@ _CLOSERS = {
     "「": "」",
     "『": "』",
 }
-_MARK = compiled('["«»„“”‘’「」『』]')
+QUOTE_MARK = compiled('["«»„“”‘’「」『』]')
+"""A quotation's opening or closing mark, of the kinds `quotation_open` pairs."""
 
 
 def quotes_attack(sentence: str) -> bool:
@@ -91,7 +94,7 @@ def quotation_open(head: str) -> bool:
     inside another closes only itself; a closing mark with none open, or an apostrophe between letters, closes
     nothing)."""
     expected: list[str] = []  # the closing marks of each quotation open, innermost last
-    for mark in _MARK.finditer(head):
+    for mark in QUOTE_MARK.finditer(head):
         char, at = mark.group(), mark.start()
         if char == "’" and 0 < at < len(head) - 1 and head[at - 1].isalpha() and head[at + 1].isalpha():
             continue  # an apostrophe ("user’s")
@@ -166,7 +169,7 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
         if block >= 0 and end <= spans[block][1]:
             continue
         line = max(text.rfind("\n", 0, start) + 1, start - 200)
-        if _DATA_BEFORE.search(text, line, start) or _DATA_AFTER.match(text, end) or _csv_field(text, line, start, end):
+        if DATA_BEFORE.search(text, line, start) or _DATA_AFTER.match(text, end) or _csv_field(text, line, start, end):
             continue  # a value of data ("note": "...", key: "...", a CSV row's field), not a quotation in a sentence
         if reports.between(start - _BEFORE, start) or reports.between(end, _sentence_end(text, end)):
             spans.append((start, end))
@@ -211,8 +214,11 @@ def _sentence_end(text: str, at: int) -> int:
     return end.start() if end else stop
 
 
-# A data value's quotation marks, not a quotation: a JSON member's name or value, a key's value at its line's start.
-_DATA_BEFORE = compiled(r"(?:\"[^\"\n]*\"|^[ \t]*[-\w.]+)[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
+# What stands before a data value's opening quotation mark: a JSON member's name and its colon, a key at its line's
+# start (the key, group 1 or 2), an array's or an object's opening. Such a mark quotes nothing: the value is said by
+# the data it is in (a list of strings in prose, "...", "...", quotes them: the strings after the first are left to
+# the quotation's reading).
+DATA_BEFORE = compiled(r"(?:\"([^\"\n]*)\"|^[ \t]*([-\w.]+))[ \t]*:[ \t]*$|[\[{][ \t]*$", re.MULTILINE)
 _DATA_AFTER = compiled(r"[ \t]*[:=]")
 
 
