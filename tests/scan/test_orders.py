@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hintgate.scan.orders import judge_result, judge_text
+from hintgate.scan.orders import advert_labelled, judge_result, judge_text
 from hintgate.scan.poisoning import Level, scan_result, scan_tool
 
 
@@ -2848,3 +2848,21 @@ def test_the_result_judge_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch)
 def test_a_definition_that_adds_disclosure_protection_or_the_users_say_is_not_high(name: str, description: str) -> None:
     tool = {"name": name, "description": description, "inputSchema": {"type": "object", "properties": {}}}
     assert not [f for f in scan_tool(tool) if f.level is Level.HIGH]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "labelled"),
+    [
+        ('Paid listings carry `promoted: true`; label those as "Sponsored" for the user.', True),
+        ("Mark each such row as `ad` in the list you show.", True),
+        ("Tag partner offers as affiliate links.", True),
+        ("Report the failed rows as 'new errors'.", False),
+        ("Mark the message as read.", False),
+        ("Never show sponsored offers.", False),
+    ],
+)
+def test_an_advert_labelled_as_one_is_read_once_for_both_voices(sentence: str, labelled: bool) -> None:
+    assert advert_labelled(sentence) is labelled
+    at = sentence.lower().find("label") if "label" in sentence else -1
+    if at >= 0:
+        assert advert_labelled(sentence, at) is labelled

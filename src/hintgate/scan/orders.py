@@ -62,7 +62,17 @@ from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
 from hintgate.scan.voice import SERVES
 
-__all__ = ["PROHIBITION", "Order", "judge_result", "judge_text", "main_script", "possible", "reaches", "result_cue"]
+__all__ = [
+    "PROHIBITION",
+    "Order",
+    "advert_labelled",
+    "judge_result",
+    "judge_text",
+    "main_script",
+    "possible",
+    "reaches",
+    "result_cue",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -2100,19 +2110,27 @@ _MARKED = compiled(
     r"(?:\s+[\w-]+){0,2}?\s+(?:are|is)\s+(?:always\s+|clearly\s+)?(?:marked|labell?ed|tagged|flagged|badged|disclosed)\b",
     re.IGNORECASE,
 )
-_LABELLED_AS = compiled(r"(?:label|mark|tag|flag)\w*\s", re.IGNORECASE)
-_ADVERT_WORD = compiled(r"[\s\"'“‘`]*(?:sponsored|paid\s+\w+|affiliate|advert\w*|promotion)\b", re.IGNORECASE)
+# An advert's own word: sponsored, an ad or advert, promoted or a promotion, a paid placement, an affiliate link.
+_ADVERT = r"(?:sponsored|ads?|advert\w*|promot(?:ed|ion)|paid\s+\w+|affiliate)\b"
+_ADVERT_WORD = compiled(r"[\s\"'“‘`]*" + _ADVERT, re.IGNORECASE)
+# An advert labelled as one: a verb that labels, at most three words, "as" and the advert's own word.
+_ADVERT_LABELLED = compiled(r"\b(?:label|mark|tag|flag)\w*\s+(?:\w+\s+){0,3}?as\s+[\s\"'“‘`]*" + _ADVERT, re.IGNORECASE)
+
+
+def advert_labelled(sentence: str, at: int | None = None) -> bool:
+    """Whether `sentence` labels an advert as one for the user ("label those as \"Sponsored\""): anywhere in it, or
+    (`at`) by the verb that starts there. The user is told more, and nothing is fixed in its place (read by
+    `_advert_disclosed` and by `scan.steering`'s note-voice rules)."""
+    if at is None:
+        return _ADVERT_LABELLED.search(sentence) is not None
+    return _ADVERT_LABELLED.match(sentence, at) is not None
 
 
 def _advert_disclosed(sentence: str, misreport: Any) -> bool:
     """Whether the advert `misreport` names is labelled as one ("label those as \"Sponsored\"") or ignored ("Ignore the
     `sponsored` array"): the user is told more, or shown no advert."""
     if _ADVERT_WORD.fullmatch(misreport.group()) is None:
-        # "label those as \"Sponsored\"": the framing is the advert's own label
-        return (
-            _LABELLED_AS.match(misreport.group().strip()) is not None
-            and _ADVERT_WORD.match(sentence, misreport.end()) is not None
-        )
+        return advert_labelled(sentence, _start(misreport))  # the framing is the advert's own label
     if _MARKED.match(sentence, misreport.end()):
         return True  # "Sponsored placements are marked `sponsored: true`"
     return (

@@ -67,7 +67,7 @@ from collections.abc import Collection
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.orders import sentences
+from hintgate.scan.orders import advert_labelled, sentences
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.screens import Screen
 from hintgate.scan.spans import Span
@@ -1467,14 +1467,6 @@ _GUARD_KEPT = compiled(
 _EVEN_THE_USER = compiled(r"even\s+(?:if|when|though)\b", re.IGNORECASE)
 
 
-# An advert labelled as one for the user ("label those as \"Sponsored\""): more told, nothing fixed in its place.
-_ADVERT_LABELLED = compiled(
-    r"\b(?:label|mark|tag|flag)\w*\s+(?:\w+\s+){0,3}?as\s+[\"'“‘`]?(?:sponsored|ads?|advert\w*|promoted|paid\s+\w+|"
-    r"affiliate)\b",
-    re.IGNORECASE,
-)
-
-
 # The note-voice rules.
 
 
@@ -1501,7 +1493,7 @@ def _judge_note(sentence: str, family: str, rules: set[str], own: frozenset[str]
     whatever = "whatever" in rules and _WHATEVER.search(sentence) is not None
     if "fixed" in rules:
         fixed = _said(_FIXED_WORDS, sentence, verdict=True)
-        if fixed is not None and (whatever or _TO_USER.search(sentence)) and not _ADVERT_LABELLED.search(sentence):
+        if fixed is not None and (whatever or _TO_USER.search(sentence)) and not advert_labelled(sentence):
             return f"fixes what the user is told ({fixed!r})"
     if whatever:
         said = _said(_FIXED_ANY, sentence, verdict=True) or _said(_FIXED_REPLY, sentence)
