@@ -25,7 +25,8 @@ A line headed as a turn of the chat's user, model, system or developer in any la
 ("Korisnik: ...", "USER (verified by phone): ...", "### Developer message" on a line of its own) speaks for a role no
 tool's data speaks for: what it asks beyond a chat's ordinary asks (the user's say skipped or claimed given, something
 kept from the user, previous instructions dropped or a persona set, data sent to an address or a secret sent) counts
-(`_spoken_turns`); a record's turns ask none of that.
+(`_spoken_turns`), unless it is a turn of a dialogue written down (`scan.records`: the model's turn answering a
+person's, a person's the model's turns answer in a record of many): that was said then, not to the model now.
 
 Each is left alone where it is shown: inside a fenced code block (an API's documentation showing the message
 format), quoted, or on a line about attack wording.
@@ -41,7 +42,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
 from hintgate.scan.openings import CALLS, MAKER, OPENINGS, TURN_START, USER_TURN
 from hintgate.scan.quoting import quotes_attack
-from hintgate.scan.records import recorded_turn
+from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.spans import Span
 from hintgate.scan.tongues import TARGET, role_words, turn_reach
 
@@ -326,6 +327,14 @@ _MOST_TURNS = 64
 _SPOKEN_WHY = "a turn of the chat forged in data asks beyond a chat's ordinary asks"
 
 
+def _recorded(text: str, label: re.Match[str]) -> bool:
+    """Whether the turn `label` heads is one of a dialogue written down (`scan.records.recorded_turn`), read only
+    where `scan.records` reads this line's own label as a turn's (`TURN_LABEL`): a label of a language it does not
+    read is not taken for a line of the record's turn before it."""
+    own = TURN_LABEL.search(text, label.start(), label.end())
+    return own is not None and recorded_turn(text, label.end() - 1)
+
+
 def _spoken_turns(text: str) -> list[Span]:
     """What a turn of the chat's user, model, system or developer written into data (`_ROLE_LINE`) asks beyond a chat's
     ordinary asks (`_TURN_REACH`, `scan.tongues.turn_reach`): no tool's data speaks for the chat's roles, and what the
@@ -349,6 +358,8 @@ def _spoken_turns(text: str) -> list[Span]:
         own_line = label.group().endswith("\n")
         if own_line and _HEADED.search(label.group()) is None:
             continue  # a line of a role's word alone ("#ai-chat", "bot-bait") heads a channel or a list, not a turn
+        if _recorded(text, label):
+            continue  # a turn of a dialogue written down (the model's answering a person's): said then, not now
         end = _note_end(text, start, stops=_BLANK_LINE if own_line else _LINE_BREAK)
         said = text[start:end]
         english = _TURN_REACH.search(said)
