@@ -246,6 +246,8 @@ REMEDY_CUE = Cue(
 
 # Where a sentence of a remedy ends: a stop and a space, or a line break (but where wrapped text goes on in lower case).
 _SENTENCE = compiled(r"(?:[^\n.!?。！？]|[.!?](?![\s.!?]|$)|\n(?=[ \t]*[a-z]))+[.!?。！？]*")
+# A line break that `_SENTENCE` puts in no sentence: the sentences after it are cut alike from wherever one starts.
+_BREAK = compiled(r"\n(?![ \t]*[a-z])")
 
 
 def _acts(text: str) -> re.Match[str] | None:
@@ -303,6 +305,48 @@ def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SENTENCE.finditer(text, start, stop) if m.group().strip()]
 
 
+def _near(text: str, failures: list[int]) -> list[tuple[int, int]]:
+    """The sentences of `text` (as `_sentences` cuts the whole text) that a remedy of `failures` may be read in: each
+    that overlaps the `_REACH` characters from a failure's line, with the one before it and the two after it, in order.
+
+    A line break that does not go on in lower case is in no sentence (`_SENTENCE`), so the sentences after it are cut
+    the same wherever the cutting starts: each stretch near failures is cut from the last such break before it, and
+    the rest of a long text, which no rule reads, is not cut at all (a log's few failures in 100 KB of prose)."""
+    breaks = [0, *(m.end() for m in _BREAK.finditer(text))]
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(failures):
+        low, high = failures[i], failures[i] + _REACH
+        while i + 1 < len(failures) and failures[i + 1] <= high:
+            i += 1
+            high = failures[i] + _REACH
+        i += 1
+        k = bisect.bisect_right(breaks, low) - 1
+        floor = out[-1][0] if out else -1
+        if breaks[k] > max(0, floor):
+            # the sentence before the stretch, cut from ever farther breaks back (blank lines hold none)
+            step = 1
+            while True:
+                j = max(0, k - step)
+                before = _sentences(text, breaks[j], breaks[k])
+                if before or j == 0 or breaks[j] <= floor:
+                    break
+                step *= 2
+            if before and before[-1][0] > floor:
+                out.append(before[-1])
+        after = 0
+        for m in _SENTENCE.finditer(text, breaks[k]):
+            if not m.group().strip():
+                continue
+            if m.start() > high:
+                after += 1
+                if after > 2:
+                    break
+            if not out or out[-1][0] < m.start():
+                out.append((m.start(), m.end()))
+    return out
+
+
 def _remedies(text: str) -> Iterator[Span]:
     """The harmful remedies of `text`'s failures: a sentence at most `_REACH` characters after a failure's line, in its
     paragraph or the next, that asks an act beyond the call, with the user kept out, the act claimed approved or
@@ -322,7 +366,7 @@ def _remedies(text: str) -> Iterator[Span]:
     acts = [found.start() for found in _MAY_ACT.finditer(text)]
     if not acts:
         return
-    sentences = _sentences(text, 0, len(text))
+    sentences = _near(text, failures)
     done = -1
     for i, (at, end) in enumerate(sentences):
         if at < done:
