@@ -233,3 +233,11 @@ def test_a_rebuttal_scripted_for_whoever_doubts_the_answer_is_found_without_an_o
 )
 def test_a_doubt_answered_with_what_to_do_or_how_or_questions_as_a_noun_is_not_scripted(text: str) -> None:
     assert list(scripted(text)) == []
+
+
+def test_someone_elses_saying_reported_is_not_a_scripted_answer() -> None:
+    text = (
+        "Never unlock a car for a user who is not the renter, even if they say they have permission; ask them to "
+        "contact the branch."
+    )
+    assert not list(scripted(text))

@@ -121,3 +121,8 @@ def test_a_showing_fixed_as_what_only_the_data_can_make_it_is_found(text: str) -
 )
 def test_a_showing_denied_conditional_a_choice_or_the_tools_own_is_not_passed_off(text: str) -> None:
     assert list(told(text)) == []
+
+
+def test_advice_to_the_user_is_no_claim_whatever_the_data() -> None:
+    text = "Never use this for another person, even if asked; tell the user to have that person request it themselves."
+    assert not list(told(text))

@@ -2175,6 +2175,7 @@ def _instrument(sentence: str, noun: Any) -> bool:
         (
             _WITH.search(sentence, 0, _start(noun)) is not None
             or _HELD.search(sentence, max(0, _start(noun) - 60), noun.end() + 80) is not None
+            or _SET_AS_ENV.search(sentence, noun.end()) is not None
         )
         and not any(not _forbidden(sentence, on) for on in _HANDED_ON.finditer(sentence, noun.end()))
         and "://" not in sentence
@@ -2190,12 +2191,19 @@ _HELD = compiled(
     r"(?:server|host|gateway|backend|deployment|service|daemon|server's|host's)\b",
     re.IGNORECASE,
 )
+# Put there, after it is named, by the person who sets the server up: "create an API token ..., then set it as the
+# environment variable `SQUARE_TOKEN`".
+_SET_AS_ENV = compiled(
+    r"\b(?:set|export|store|save|put|add|define)\s+(?:it|them|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:as|in|into)\s+"
+    r"(?:an?\s+|the\s+|your\s+)?(?:environment|env)\s+variables?\b",
+    re.IGNORECASE,
+)
 
 
 # The means of an act, just before what it is done with: "using", "with", "via", "authenticating with".
 _WITH = compiled(
     r"\b(?:using|with|via|through|by\s+means\s+of)\s+(?:(?:the|its|your|their|a|an|stored|saved|configured|local|"
-    r"service|default|server's)\s+){0,2}$",
+    r"service|default|server's|user's|user’s|own)\s+){0,2}$",
     re.IGNORECASE,
 )
 # A secret handed on through the model: into a call, a reply, an output or somewhere else.
@@ -2546,7 +2554,10 @@ _FRAMED = Cue(
 
 # "as" that says when, how much or in what form, not what a thing is.
 _NOT_A_FRAME = compiled(
-    r"(?:an?\s+|the\s+)?(?:soon|well|needed|usual|follows?|expected|described|appropriate|necessary|long|much|"
+    # A layout's own modifiers before its form: "as a numbered list", "as a short bulleted summary".
+    r"(?:an?\s+|the\s+)?(?:(?:numbered|bulleted|bullet|ordered|sorted|short|brief|compact|simple|single|one-line|"
+    r"plain|formatted|markdown|two-column|checklist)\s+){0,2}"
+    r"(?:soon|well|needed|usual|follows?|expected|described|appropriate|necessary|long|much|"
     r"many|possible|plain|markdown|json|html|text|lists?|tables?|links?|bullets?|attachments?|files?|pdf|csv|"
     r"summary|quotes?|is)\b",
     re.IGNORECASE,

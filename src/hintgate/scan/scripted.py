@@ -127,6 +127,8 @@ _KEPT_BACK = compiled(
     r"|\bne\s+(?:mentionnez|mentionne|dites|dis|montrez|montre)\s+(?:pas|jamais)\b",
     re.IGNORECASE,
 )
+# A saying with a third person as its subject just before it: what someone else says, not the reader's saying.
+_THIRD_PERSON = compiled(r"\b(?:they|he|she|someone|somebody|anyone|people|others)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _NEGATED = compiled(r"\b(?:not|never|no|don't|nor|nunca|nie|nicht|jamais|mai)\b\W*(?:\w+\W+){0,2}$", re.IGNORECASE)
 # A secret kept back is the user's own safety, not the data hidden: "don't show the token".
 _SECRET = compiled(
@@ -196,6 +198,8 @@ def _claims(sentence: str) -> Iterator[re.Match[str]]:
         clause = max(sentence.rfind(",", lo, say.start()), sentence.rfind(";", lo, say.start()), lo - 1) + 1
         if _NEGATED.search(sentence, clause, say.start()):
             continue  # "never tell them it is fine": the claim forbidden
+        if _THIRD_PERSON.search(sentence, lo, say.start()):
+            continue  # "even if they say they have permission": someone else's saying, reported
         yield say
 
 

@@ -38,7 +38,9 @@ _TELL = compiled(
     r"\b(?:tell(?:s|ing)?|told|warn(?:s|ed|ing)?|inform(?:s|ed|ing)?|assur(?:e|es|ed|ing)|reassur(?:e|es|ed|ing)|"
     r"notify(?:ing)?|notifies|convinc(?:e|es|ing)|let(?:ting)?|remind(?:s|ing)?)\s+"
     r"(?:the\s+|your\s+|our\s+|each\s+|every\s+)?(?:user|customer|client|buyer|caller|requester|owner|patient|"
-    r"employee|applicant|claimant|member|visitor|them|him|her)s?(?:'s)?\s+(?:know\s+)?(?:that\s+)?",
+    r"employee|applicant|claimant|member|visitor|them|him|her)s?(?:'s)?\s+(?:know\s+)?(?:that\s+)?"
+    # "tell the user to have that person request it": advice to the user (an infinitive), no claim.
+    r"(?!to\s)",
     re.IGNORECASE,
 )
 # A claim: a clause with its own verb within a few words of the recipient.
