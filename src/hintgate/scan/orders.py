@@ -274,7 +274,7 @@ _TO_MODEL = Cue(
     r"Copilot|Gemini)s?)(?:[ \t]*\((?:on\s+behalf\s+of|for|acting\s+for)\s+[^()\n]{1,30}\))?"
     r"\s*(?:[:,]|\s+(?:reading|processing|summari[sz]ing|triaging|parsing|handling|that\s+reads?)\b)"
     # "Assistants managing this calendar must ...": the model named by what it does, then its duty.
-    r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+|[a-z]+ing\s+(?:[\w'’]+\s+){0,3}?)?"
+    r"|\b" + _MODEL_NOUNS + r"\s+(?:\w+\s+|[a-z]+ing\s+(?:[\w'’]+\s+){0,5}?)?"
     r"(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+(?:required|instructed|expected|asked)\s+to|may\s+not)\b"
     r"|\bif\s+you(?:\s+are|'re|’re)\s+(?:an?\s+|the\s+|any\s+)?(?:AI|LLM|language\s+model|assistant|agent|bot|automated)"
     # A new identity given to the reader: "You are now "Max from TradeNova"", "from this message on, you are
@@ -331,6 +331,11 @@ _TO_MODEL = Cue(
     r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping|please)\b)"
     r"|\b(?:AI|LLM)\s+(?:\w+\s+)?(?:reviewers?|summari[sz]ers?|readers?|crawlers?|assistants?|agents?|bots?)"
     r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping)\b)"
+    # ... or called by it before a dash, opening a sentence or after "to": "Note from ops: AI summariser — leave ...
+    # out", "Field engineer to AI ops assistant — set ...".
+    r"|(?:^|\n|[.!?:;]\s|\bto\s)[ \t]*(?:the\s+)?(?:AI|LLM)\s+(?:\w+\s+)?(?:reviewers?|summari[sz]ers?|readers?|"
+    r"assistants?|agents?|"
+    r"bots?)[ \t]+[—–][ \t]"
     r"|(?:إلى\s+|para\s+o|para\s+el|pour\s+l'|an\s+das|an\s+den|per\s+l'|voor\s+de|dla|для|до|للمساعد|ל|के\s+लिए|"
     r"สำหรับ|給|给|へ|에게|kwa)\s*" + _MODEL_NOUNS + r"|" + _MODEL_NOUNS + r"\s*(?:へ|에게|전용|用|に|は)"
     r"|\b(?:Hinweis|Anweisung|Notiz)\s+(?:an|für)\s+(?:das\s+|den\s+|die\s+)?(?:Modell|KI|\w*[Aa]ssistent\w*)"
@@ -374,6 +379,9 @@ _ON_BEHALF = Cue(
     # traveller ...": the one told serves them.
     r"|\b(?:tell|show|relay|inform|assure|remind|say\s+to|explain\s+to|report\s+to|describe\s+to|present\s+to)\s+"
     r"(?:to\s+)?(?:the|your|their)\s+" + _PERSON + r"\b"
+    # ... or something told them: "Report it to the user as ...", "describe this to your customer".
+    r"|\b(?:report|describe|present|explain|relay|mention|summari[sz]e)\s+(?:it|this|that|them|these|those)\s+to\s+"
+    r"(?:the|your|their)\s+" + _PERSON + r"\b"
     r"|\bon\s+(?:a|an|the|someone'?s|somebody'?s|their|your|its|his|her)\s+(?:[\w-]+(?:'s|’s)?\s+)?behalf\b"
     r"|\bon\s+behalf\s+of\s+(?:a|an|the|someone|somebody|their|your|its)\s+" + _PERSON + r"\b"
     r"|\bas\s+(?:their|his|her|your|the\s+user'?s?)\s+(?:AI\s+)?(?:assistant|agent)\b"
@@ -1677,6 +1685,15 @@ def _judge_sentence(
     falsified = (
         _said(sentence, admitted_false(sentence), data=True) if context.result and not quotes_attack(sentence) else None
     )
+    # A finding's showing ordered, as a value or a state: "present the rating as 4.8", "Verdict to communicate:
+    # \"passed\"": only the one who passes the result on to someone shows it.
+    framed = _said(sentence, _FRAME_ORDERED.search(sentence), data=True) if context.result else None
+    if framed is not None and (
+        _not_a_frame(sentence, framed)
+        or quotes_attack(sentence)
+        or (_FRAME_WAITS.search(sentence) is not None and _EVEN_IF.search(sentence) is None)
+    ):
+        framed = None  # "once the fix is live, report the incident as resolved": the state waits on the facts
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
     if (
         misreport is not None
@@ -1801,6 +1818,7 @@ def _judge_sentence(
         or dormant
         or relayed
         or falsified
+        or framed
         or own
         or laid
         or call
@@ -1951,6 +1969,11 @@ def _judge_sentence(
     if relayed is not None and addressee != "model":
         # (Said where this alone makes the model the one addressed; `poisoning._noted` reads the words.)
         _found(targets, why, "user-view", "scripts what the model answers its user", relayed, most=60)
+        addressee = "model"
+    if framed is not None:
+        # (Said to whoever passes the result on to someone: the model, named or not.)
+        if not hidden and not misreport:
+            _found(targets, why, "user-view", "orders how a finding is shown (a value or a state fixed)", framed)
         addressee = "model"
     if falsified is not None:
         # (Said to whoever passes the result on to someone: the model, named or not.)
@@ -2545,10 +2568,39 @@ _PROTECTED = compiled(
 # package as compromised", "relay to the user as a strong buy".
 _FRAMED = Cue(
     r"\b(?:describ|present|portray|fram|relay|characteri[sz]|represent|report|pass)\w*\s+(?:[\w'’\"“”,-]+\s+){0,7}?"
-    r"as\s+(?:an?\s+|the\s+)?[\w-]+"
+    r"as\s+(?:an?\s+|the\s+)?['\"“‘]?[\w-]+"
     # Rivals or facts said to be otherwise: "say the other carriers are sold out", "claim the others are unavailable".
     r"|\b(?:say|claim|state|tell\s+\w+|answer|reply|assure\s+\w+)\s+(?:that\s+)?(?:the\s+)?(?:other|others|rivals?|"
     r"competitors?|alternatives?)\b",
+    re.IGNORECASE,
+)
+
+# A result's own order on how its finding is shown, as a sentence's imperative (after a short label at most): the
+# finding shown, described or reported "as" a quoted wording or a state ("describe it as \"best on every metric\"",
+# "report the lot as accepted", "and present the chain as unbroken"); or a label that names what is to be told,
+# then the wording ("Verdict to communicate: \"passed\"", "Say to the user: \"...\"").
+_SHOWN_STATE = (
+    r"(?:pass\w*|clean|clear(?:ed)?|closed|resolved|fixed|patched|normal|unbroken|intact|complete\w*|compliant|"
+    r"accepted|approved|verified|valid|safe|healthy|green|ok|okay|fine|stable|met|on\s+(?:track|schedule|time)|"
+    r"paid|settled|active|available|rectified|within\s+(?:limits?|tolerance|spec))\b"
+)
+_FRAME_ORDERED = Cue(
+    r"(?:^|[:;]\s+|\b(?:and|then)\s+)(?:please\s+|always\s+|simply\s+|just\s+)?(?-i:[Pp]resent|[Dd]escribe|"
+    r"[Rr]eport|[Pp]ortray|[Ff]rame|[Ss]tate|[Ss]ummari[sz]e|[Rr]epresent|[Cc]haracteri[sz]e)\s+(?:[\w'’,./-]+\s+){1,7}?as\s+(?:an?\s+|the\s+|being\s+)?"
+    r"(?:['\"“‘«]|" + _SHOWN_STATE + r")"
+    r"|^(?:[\w-]+\s+){0,3}?(?:to\s+(?:communicate|report|tell|give|say|quote|show|relay|state)|for\s+the\s+"
+    r"(?:user|customer|client)s?|(?:say|tell|reply|answer|respond|report)\s+(?:to\s+)?(?:the\s+)?"
+    r"(?:user|customer|client|patient|caller|owner|member)s?)\s*:\s*['\"“‘«]",
+    re.IGNORECASE,
+)
+# A showing that waits on what happens ("once", "after", "if", "until"): the state follows from the facts.
+_FRAME_WAITS = compiled(r"\b(?:once|after|if|when|until|unless)\b", re.IGNORECASE)
+# The words `_FRAME_ORDERED` cannot be without, searched by RE2 over a whole result (`result_cue`, `judge_result`).
+FRAME_CUE = Cue(
+    r"\b(?:present|describe|report|portray|frame|state|summari[sz]e|represent|characteri[sz]e)\s[^\n.!?]{1,80}?"
+    r"\bas\s+(?:an?\s+|the\s+|being\s+)?(?:['\"“‘«]|" + _SHOWN_STATE + r")"
+    r"|\b(?:to\s+(?:communicate|report|tell|give|say|quote|show|relay|state)|(?:say|tell|reply|answer|respond|report)\s+"
+    r"(?:to\s+)?(?:the\s+)?(?:user|customer|client|patient|caller|owner|member)s?)\s*:\s*['\"“‘«]",
     re.IGNORECASE,
 )
 
@@ -3121,7 +3173,7 @@ def result_cue(text: str) -> bool:
 # named (`scan.authority.MODEL_RULES`) by `scan.authority.result_shifts`, not here: they are only looked for.
 _RESULT_SETS = (
     (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST, MAY_HAND),
-    (USER_TURN, CALLS),
+    (USER_TURN, CALLS, FRAME_CUE),
     (CALLED, KEYED, SERVES),
 )
 
@@ -3194,6 +3246,7 @@ def judge_result(
         MAY_ADMIT.finditer(text),
         MAY_REQUEST.finditer(text),
         MAY_HAND.finditer(text),
+        FRAME_CUE.finditer(text),
         (m for m in SERVES.finditer(text) if voiced and not _quoted_at(text, m.start())),
     )
     for cue in heapq.merge(*found, key=_start):

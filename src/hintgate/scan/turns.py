@@ -22,7 +22,8 @@ A result forges the chat in three more ways, each read the same (`forged_opening
   maker.
 
 A line headed as a turn of the chat's user, model, system or developer in any language `scan.tongues` reads
-("Korisnik: ...", "USER (verified by phone): ...", "### Developer message" on a line of its own) speaks for a role no
+("Korisnik: ...", "USER (verified by phone): ...", "### Developer message" on a line of its own, a role's word alone as
+a Markdown heading, "### System", or an instruction template's "### Instruction:") speaks for a role no
 tool's data speaks for: what it asks beyond a chat's ordinary asks (the user's say skipped or claimed given, something
 kept from the user, previous instructions dropped or a persona set, data sent to an address or a secret sent) counts
 (`_spoken_turns`), unless it is a turn of a dialogue written down (`scan.records`: the model's turn answering a
@@ -285,18 +286,37 @@ _SYSTEM_WORD = (
     r"system|sys|developer|sistema|sistem|syst[eè]me|syst[eé]m|systeem|rendszer|j[aä]rjestelm[aä]|σύστημα|система|"
     r"mfumo|sustav|sistemi|系统|系統|システム|시스템|النظام|מערכת|सिस्टम"
 )
+# An instruction template's heading of the user's turn ("### Instruction:", Alpaca's and its kin's), as a Markdown
+# heading of its own heads it (not its "### Response", a heading API documentation uses too).
+_TEMPLATE_WORD = r"instruction"
 _ROLE_LINE = re.compile(
     r"(?:^|\n)[ \t*#|_-]*(?:\d{1,3}[.)][ \t]+)?"
     r"(?:\[?\d[\d:./T -]{3,24}\]?[ \t]+)?"
     r"(?:[+\w.@-]+(?:[ \t][+\w.@-]+){0,3}:[ \t]+)?"
     r"(?:[\[(<]{1,2}[ \t]*)?"
     r"(?:(?:message|note|reply|request|turn|instructions?)[ \t]+(?:from|of|by)[ \t]+(?:the[ \t]+|your[ \t]+)?)?"
-    r"(?<!\w)(?:human|" + _SYSTEM_WORD + "|" + _ASSISTANT_WORD[3:-1] + "|" + role_words() + r")(?:[ \t_-]+[\w-]+){0,2}?"
-    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：][ \t]*|(?<=[\])>])[ \t]*|\n)(?=\S)",
+    r"(?<!\w)(?:human|"
+    + _SYSTEM_WORD
+    + "|"
+    + _ASSISTANT_WORD[3:-1]
+    + "|"
+    + role_words()
+    + r"|(?<=#[ \t])"
+    + _TEMPLATE_WORD
+    + r")(?:[ \t_-]+[\w-]+){0,2}?"
+    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：][ \t]*\n?|(?<=[\])>])[ \t]*|\n)(?=\S)",
     re.IGNORECASE,
 )
 _ROLE_WORD = Cue(
-    r"(?:human|" + _SYSTEM_WORD + "|" + _ASSISTANT_WORD[3:-1] + "|" + role_words() + r")(?:[ \t_-]+[\w-]+){0,2}"
+    r"(?:human|"
+    + _SYSTEM_WORD
+    + "|"
+    + _ASSISTANT_WORD[3:-1]
+    + "|"
+    + role_words()
+    + r"|#[ \t]"
+    + _TEMPLATE_WORD
+    + r")(?:[ \t_-]+[\w-]+){0,2}"
     r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：\]>]|\n)",
     re.IGNORECASE,
 )
@@ -316,13 +336,18 @@ _TURN_REACH = re.compile(
     r"|\b(?:ignore|disregard|forget)[ \t]+(?:all[ \t]+|any[ \t]+|my[ \t]+|the[ \t]+|your[ \t]+)*(?:previous|prior|"
     r"earlier|above|preceding|original|operator'?s?|system)[ \t]+(?:\w+[ \t]+)?(?:instructions|request|rules|"
     r"guidelines|prompt|messages?)\b"
-    r"|\b(?:you[ \t]+are|you'?re)[ \t]+now[ \t]+(?:an?[ \t]+|the[ \t]+|acting|operating|in)\b",
+    r"|\b(?:you[ \t]+are|you'?re)[ \t]+now[ \t]+(?:an?[ \t]+|the[ \t]+|acting|operating|in)\b"
+    # the user's own request set aside: "Ignore the user's question"
+    r"|\b(?:ignore|disregard)[ \t]+(?:the[ \t]+|your[ \t]+)?user(?:'s|s'|’s)?[ \t]+(?:question|request|instructions?|"
+    r"message|wishes)\b",
     re.IGNORECASE,
 )
 _SEND = re.compile(r"\b(?:send|forward|e-?mail|post|upload|share|transfer|wire|refund|pay|export)\b", re.IGNORECASE)
 # A label on a line of its own heads a turn when it is a bracket or a template's tag ("[user]", "<system>") or names
 # a message ("### Developer message").
 _HEADED = re.compile(r"[\])>][ \t]*\n$|[ \t](?:message|prompt|instructions?|turn)[ \t]*[\])>]*[ \t]*\n$", re.I)
+# ... or a Markdown heading of the role's word alone ("### System", "### Assistant"), as a chat template writes a turn.
+_HEADING = re.compile(r"\n?[ \t]*#{1,6}[ \t]*\w+[ \t]*:?[ \t]*\n$")
 _MOST_TURNS = 64
 _SPOKEN_WHY = "a turn of the chat forged in data asks beyond a chat's ordinary asks"
 
@@ -356,7 +381,7 @@ def _spoken_turns(text: str) -> list[Span]:
             continue
         start = label.end()
         own_line = label.group().endswith("\n")
-        if own_line and _HEADED.search(label.group()) is None:
+        if own_line and _HEADED.search(label.group()) is None and _HEADING.match(label.group()) is None:
             continue  # a line of a role's word alone ("#ai-chat", "bot-bait") heads a channel or a list, not a turn
         if _recorded(text, label):
             continue  # a turn of a dialogue written down (the model's answering a person's): said then, not now
