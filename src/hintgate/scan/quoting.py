@@ -115,7 +115,7 @@ def quotation_open(head: str) -> bool:
 
 # Words of a text that reports on attacks or shows samples of them, in the commonest languages.
 _REPORTS = compiled(
-    # Not a word of an address: a domain's "example", a mail's "attacker@"; nor code's name ("payload["coupon"]").
+    # Not a word of an address: a domain's "example", a mail's "attacker@".
     # A word of an identifier counts ("hidden_instruction", "llm_injection_9001"): an underscore joins words.
     r"(?<![@./-])(?<![^\W_])(?:inject\w*|attack\w*|payloads?|malicious|poison\w*|jailbreak\w*|red[\s-]?team\w*|phishing|"
     r"exploit\w*|exfiltrat\w*|adversar\w*|malicios\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|post-incident|"
@@ -126,9 +126,7 @@ _REPORTS = compiled(
     r"typical(?:ly)?|typique\w*|típic\w*|typisch\w*|tipic\w*|typow\w*|типичн\w*|e\.g|z\.\s?B|p\.\s?ej|например|"
     r"saldır\w*|enjeksiyon\w*|örne[kğ]\w*|"
     r"ataque\w*|atacante\w*|angriff\w*|angreifer\w*|inyecci\w+|injeç\w+|iniezion\w+|exemple\w*|ejemplo\w*|"
-    r"exemplo\w*|beispiel\w*|esempi\w*|przykład\w*|атак\w*|инъекц\w*|пример\w*)\b(?![\w-]*\.[a-z]|[\w.-]*@|[\[(])"
-    # ("prompt-injection", "tool-poisoning": a hyphen joins the attack's name to what it targets.)
-    r"|(?<=\w-)(?:inject\w*|poison\w*|jailbreak\w*)\b(?![\w-]*\.[a-z]|[\w.-]*@)"
+    r"exemplo\w*|beispiel\w*|esempi\w*|przykład\w*|атак\w*|инъекц\w*|пример\w*)\b(?![\w-]*\.[a-z]|[\w.-]*@)"
     r"|攻击|攻撃|注入|例えば|例如|示例|威胁|脅威|공격|인젝션|예시|위협|هجوم|حقن|تهديد|מתקפה|הזרקה|איום",
     re.IGNORECASE,
 )
@@ -148,13 +146,10 @@ _QUOTED_LINE = compiled(
     r"[ \t]*(?:(?:[-*+\u2022]|[A-Za-z]?\d+(?:\.\d+)*[.)]?|[A-Z]\.\d+)[ \t]+)?"
     r"(?:\"[^\"\n]+\"|“[^”\n]+[”\"]|«[^»\n]+»|„[^“”\"\n]+[“”\"]|「[^」\n]+」|»[^«\n]+«)[ \t]*[.,;]?[ \t]*$"
 )
-# A quotation or a code span inside a line. In single quotation marks too ('...', ‘...’): a mark opens one after no
-# letter and closes it before none, and a mark between letters inside is an apostrophe ("the reporter's number").
+# A quotation or a code span inside a line.
 _INLINE = compiled(
     r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|»[^«\n]{3,400}«|„[^“”\"\n]{3,400}[“”\"]|「[^」\n]{3,400}」"
     r"|`[^`\n]{3,400}`"
-    r"|(?<![\w'’])'(?![\s'])(?:[^'\n]|(?<=\w)'(?=\w)){3,400}?(?<!\s)'(?!\w)"
-    r"|(?<![\w'’])‘(?![\s’])(?:[^’\n]|(?<=\w)’(?=\w)){3,400}?(?<!\s)’(?!\w)"
 )
 # Where an inline quotation's sentence starts and ends.
 _SENTENCE_END = compiled(r"[.!?。！？](?=\s)|\n")
