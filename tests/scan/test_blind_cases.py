@@ -13,8 +13,9 @@ round), then blind_final47 and blind_final48 (its fourth), then blind_final49 an
 held out while the rules of their round were written and are released since; blind_final51 and blind_final52,
 written blind on 2026-12-03, were scored before that round changed any rule and then read as development sets
 while its rules were written, and blind_final53 and blind_final54, written blind the same day, were held out
-through it, as blind_final55 and blind_final56 were through its second round; blind_dev5, written blind in the
-seventh round for honest tool definitions, was read while that round's rules were written. The floors below sit
+through it, as blind_final55 and blind_final56 were through its second round and blind_final59 and
+blind_final60 through its fourth (its third round's pair was not kept); blind_dev5, written blind in the seventh
+round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
 """
@@ -73,6 +74,8 @@ SIZES = {
     "blind_final54": 310,
     "blind_final55": 310,
     "blind_final56": 310,
+    "blind_final59": 310,
+    "blind_final60": 310,
 }
 SETS = tuple(SIZES)
 
@@ -178,6 +181,9 @@ FLOORS = {
     # Held out through the second round of 2026-12-03, added at what its last rules scored.
     "blind_final55": (0.81, 0.09, 0.78, 0.11),
     "blind_final56": (0.69, 0.07, 0.75, 0.08),
+    # Held out through the fourth round of 2026-12-03, added at what its last rules scored.
+    "blind_final59": (0.75, 0.09, 0.85, 0.10),
+    "blind_final60": (0.61, 0.06, 0.74, 0.09),
 }
 
 
