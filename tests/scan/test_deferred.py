@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -72,3 +73,33 @@ def test_compile_pending_compiles_every_stand_in_no_text_has_used_yet() -> None:
     assert deferred.compile_pending() == 0  # only patterns that do not compile are left
     with pytest.raises(re.error):
         broken.search("text")
+
+
+def _spin(seconds: float) -> None:
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def test_the_time_a_build_takes_is_left_out_of_the_scans_clock_once_even_when_builds_nest() -> None:
+    @deferred.built
+    def inner() -> None:
+        _spin(0.05)
+
+    @deferred.built
+    def outer() -> None:
+        _spin(0.05)
+        inner()
+
+    before, cpu = deferred.clock(), time.process_time()
+    outer()
+    spent = time.process_time() - cpu
+    assert spent >= 0.1
+    assert deferred.clock() - before < spent - 0.09  # both builds left out, the inner one not twice
+    assert deferred.clock() - before > -0.01
+
+
+def test_time_spent_outside_a_build_counts_on_the_scans_clock() -> None:
+    before = deferred.clock()
+    _spin(0.05)
+    assert deferred.clock() - before >= 0.045

@@ -2831,13 +2831,11 @@ def test_the_result_judge_stops_where_the_characters_it_may_judge_are_spent(monk
 
 
 def test_the_result_judge_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
-
-    from hintgate.scan import orders
+    from hintgate.scan import deferred, orders
 
     judged = _counted_judge(monkeypatch)
     unread: list[orders.Unread] = []
-    assert orders.judge_result(_DENSE, deadline=time.process_time() - 1, unread=unread) == []
+    assert orders.judge_result(_DENSE, deadline=deferred.clock() - 1, unread=unread) == []
     assert judged == []
     assert [u.start for u in unread] == [0]
 

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -2076,3 +2077,35 @@ def test_a_system_turn_opened_in_a_definition_is_high(description: str) -> None:
 def test_a_system_turn_as_a_formats_data_or_a_quoted_attack_is_not_high(name: str, description: str) -> None:
     tool = {"name": name, "description": description, "inputSchema": {"type": "object", "properties": {}}}
     assert not [f for f in scan_tool(tool) if f.level is Level.HIGH]
+
+
+def test_a_text_is_not_withheld_as_unscanned_for_the_time_the_scan_spends_building_its_own_engines() -> None:
+    # The cues' engines are built where a text first needs them: a first page of prose after the warm-up paid
+    # seconds of building inside its sentence judge and ran out of its budget, withheld as unscanned though honest.
+    from hintgate.scan import cues, deferred
+
+    text = (
+        "## Contributing\n\nInstall the package with pip, then run the tests with pytest. A note for AI "
+        "assistants: the tests live in the tests folder and mirror the source tree.\n\n"
+    ) * 3
+    result = {"content": [{"type": "text", "text": text}]}
+    warm = [f.message for f in scan_result(result)]  # everything it needs built
+
+    def cold_scan(seconds: float) -> tuple[list[str], float]:
+        """The scan as a new process makes it (the cues' engines built again where this text needs them, and
+        Python's engine compiling their patterns again), and the CPU time its builds took."""
+        for cue in cues._ALL:
+            for name in ("_python", "_engine", "_ascii", "_utf8_parts", "_ascii_parts", "_gate"):
+                cue.__dict__.pop(name, None)
+        re.purge()
+        clock, cpu = deferred.clock(), time.process_time()
+        messages = [f.message for f in scan_result(result, seconds=seconds)]
+        return messages, (time.process_time() - cpu) - (deferred.clock() - clock)
+
+    cold_scan(60.0)  # what only a first build of these engines builds besides them
+    _, building = cold_scan(60.0)
+    budget = building / 3  # the builds alone take three times the budget; the text's own work, a fraction of it
+    cold, built = cold_scan(budget)
+    assert built > budget
+    assert cold == warm
+    assert not any("not scanned" in message for message in cold)

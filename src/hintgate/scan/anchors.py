@@ -36,6 +36,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
+from hintgate.scan.deferred import built
 from hintgate.scan.patterns import branches, closing
 from hintgate.scan.phrases import PHRASES, Phrase
 from hintgate.scan.prefilter import ascii_stand_in, relaxed_in_place, relaxed_wide, seen
@@ -147,6 +148,7 @@ def _found_at(search: re.Pattern[str], low: str, places: list[int]) -> Iterator[
 
 
 @functools.cache
+@built
 def _lowercase(phrase: Phrase) -> re.Pattern[str] | None:
     if phrase.regex.flags & ~(re.IGNORECASE | re.UNICODE) or not phrase.regex.flags & re.IGNORECASE:
         return None
@@ -255,6 +257,7 @@ _NEVER = object()
 
 
 @functools.lru_cache(maxsize=1024)  # the phrases and their lowercase forms, for either text: a few hundred
+@built
 def _engine(source: str, flags: int, *, wide: bool) -> Any:
     """RE2's compiled pattern of `source` relaxed in place, for ASCII text (Latin-1) or, `wide`, UTF-8 text;
     `_NEVER` when it cannot match such text; None when the relaxation does not read it or RE2 refuses it."""
@@ -289,6 +292,7 @@ _MEMORY = 16 << 20
 
 
 @functools.cache
+@built
 def _unanchored() -> Any:
     """RE2's flag for a search anywhere in the text; None without RE2."""
     try:
@@ -343,6 +347,7 @@ def _gate(word: str, phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
 
 
 @functools.cache  # one entry a phrase
+@built
 def _branches(phrase: Phrase) -> tuple[tuple[tuple[str, ...] | None, str], ...]:
     """Each branch of the `phrase`'s alternatives, in order: the letters it must start with (`_leads`) and its
     pattern lowercased (`_lowered`), read once a phrase rather than once a gate (a new word's gate read them all
@@ -402,6 +407,7 @@ def _lowered(pattern: str) -> str:
 
 
 @functools.cache
+@built
 def _apart() -> re.Pattern[str]:
     # Letters whose `str.lower` is not what case-insensitive matching compares them as: their case partner
     # lowercases to another letter (ſ, ı, ς, ϐ, µ, ẛ, ...), or the lowercase depends on the letters around

@@ -45,11 +45,10 @@ from __future__ import annotations
 
 import bisect
 import re
-import time
 from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
-from hintgate.scan.deferred import compiled
+from hintgate.scan.deferred import clock, compiled
 from hintgate.scan.quoting import quotation_open, quotes_attack
 from hintgate.scan.spans import Span, Unread
 
@@ -232,7 +231,7 @@ def contradicted_claims(text: str, deadline: float | None = None) -> Iterator[Sp
     """The sayings in `text` (a tool result's text) that dictate a claim its own data (within `_REACH` of the
     saying) contradicts, or that come with a showing forbidden of what the data holds; and, when the characters it
     may read around sayings (`READ_PER_CHARACTER`) are spent or the CPU clock passes `deadline`
-    (`time.process_time`), where it stopped (`Unread`, last)."""
+    (`scan.deferred.clock`), where it stopped (`Unread`, last)."""
     data = _Data(text)
     budget = max(READ_FLOOR, READ_PER_CHARACTER * len(text))
     for verb in MAY_DICTATE.finditer(text):
@@ -242,7 +241,7 @@ def contradicted_claims(text: str, deadline: float | None = None) -> Iterator[Sp
         saying = _DICTATED.match(text, start, start + _SAYING_REACH)
         if saying is None:
             continue
-        if deadline is not None and time.process_time() > deadline:
+        if deadline is not None and clock() > deadline:
             yield Unread(start, _TIMED_OUT)
             return
         if data.read > budget:

@@ -34,6 +34,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from hintgate.scan.deferred import built
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
 from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.reading import replaced, stand_ins
@@ -54,11 +55,13 @@ class Cue:
         _ALL.append(self)
 
     @functools.cached_property
+    @built
     def _python(self) -> re.Pattern[str]:
         """Python's engine of the cue: what every match is (the engines below find the same, faster)."""
         return re.compile(self.pattern, self.flags)
 
     @functools.cached_property
+    @built
     def _engine(self) -> Any:
         """RE2's engine of the cue's pattern widened (`_wide`; a pattern with lookarounds without them, `_relaxed`:
         a lookaround only narrows a match, and takes no character): every match of the cue starts where one of it
@@ -68,6 +71,7 @@ class Cue:
         return self._python if fast is None else fast
 
     @functools.cached_property
+    @built
     def _ascii(self) -> Any:
         """The RE2 engine for ASCII text: the cue's pattern as Python's engine reads ASCII text (`_narrow`, RE2's
         own `\\b`), read as Latin-1 (`patterns.for_ascii`), whose automaton is a fraction of the UTF-8 one's, in
@@ -86,17 +90,20 @@ class Cue:
         return not self.flags & re.MULTILINE and any(piece == "$" for _, piece in pieces(self.pattern))
 
     @functools.cached_property
+    @built
     def _utf8_parts(self) -> tuple[Any, ...]:
         """RE2 engines of runs of the top-level branches of `_engine`'s pattern, by which a long text is searched
         for where a match may start (`_exact`); empty where there are none (`_split`)."""
         return _split(self._engine, self.flags, latin1=False)
 
     @functools.cached_property
+    @built
     def _ascii_parts(self) -> tuple[Any, ...]:
         """The same of `_ascii`'s pattern (`_split_matches`)."""
         return _split(self._ascii, self.flags, latin1=True)
 
     @functools.cached_property
+    @built
     def _gate(self) -> Any:
         """For a cue Python's engine searches (its pattern has lookarounds): an RE2 engine for ASCII text of its
         pattern without them (`_relaxed`), which matches wherever the cue does (a lookaround only narrows a match);
@@ -386,6 +393,7 @@ def _found(engine: Any, read: str | bytes) -> bool:
 
 
 @functools.cache
+@built
 def _unanchored() -> Any:
     """RE2's flag for a search anywhere in the text (the binding is imported where an engine is first built)."""
     from re2 import _re2  # type: ignore[attr-defined]  # the compiled binding, missing from the stubs
@@ -485,6 +493,7 @@ def _stand_in_for(char: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1)
+@built
 def _atoms(count: int) -> tuple[list[re.Pattern[str]], dict[frozenset[int], str]] | None:
     """Every distinct atom of the first `count` cues that have an ASCII engine, compiled by Python's engine, with
     case ignored and not; and for each set of those atoms a byte (neither a word character nor a line end) matches
@@ -620,6 +629,7 @@ _MARK = b"\x00hintgate cues mark"
 
 
 @functools.cache
+@built
 def _filter() -> tuple[Any, list[int], frozenset[int]] | None:
     """RE2's filter of every gated cue as ASCII text can match it (`scan.prefilter.relaxed`), read as Latin-1
     (a byte a character: the automaton stays small); the cue of each of its patterns; the cues it cannot read
@@ -661,6 +671,7 @@ def _filter() -> tuple[Any, list[int], frozenset[int]] | None:
 
 
 @functools.cache
+@built
 def _words() -> tuple[Any, list[str], frozenset[int]]:
     """One matcher of the words of every gated cue (an RE2 set of literals: one pass answers all of them), the
     words in its order (`_CUES_OF` says whose each is), and the cues searched wherever asked (not gated, or with

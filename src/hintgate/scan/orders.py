@@ -38,7 +38,6 @@ import bisect
 import heapq
 import itertools
 import re
-import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +46,7 @@ from hintgate.hints.inference.naming import name_words, singular
 from hintgate.scan.authority import MODEL_RULES
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
-from hintgate.scan.deferred import compiled
+from hintgate.scan.deferred import clock, compiled
 from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
@@ -3225,7 +3224,7 @@ def judge_result(
     """The sentences of a tool result judged orders to the model, read around each cue an order needs (`voiced`:
     also where a passage turns to its reader as the model serving a user, `scan.voice`: a result's change of voice,
     which a definition, written for the model, has none of). When the characters it may judge
-    (`JUDGED_PER_CHARACTER`) are spent or the CPU clock passes `deadline` (`time.process_time`), it stops and, when
+    (`JUDGED_PER_CHARACTER`) are spent or the CPU clock passes `deadline` (`scan.deferred.clock`), it stops and, when
     `unread` is given, appends where (the orders found before it stand)."""
     budget = max(JUDGED_FLOOR, JUDGED_PER_CHARACTER * len(text))
     read = 0
@@ -3252,7 +3251,7 @@ def judge_result(
     for cue in heapq.merge(*found, key=_start):
         if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
             continue  # already read, or inside a code block (what a program says, not a person)
-        if deadline is not None and time.process_time() > deadline:
+        if deadline is not None and clock() > deadline:
             return _stopped(unread, 0, _JUDGE_TIMED_OUT)  # (no sentence judged yet)
         start = max(_boundary_before(text, _opening(cue)), cue.start() - 400)
         end = min(_boundary_after(text, cue.end()), cue.end() + 400)
@@ -3323,7 +3322,7 @@ def judge_result(
     orders: list[Order] = []
     for start, end, addressed in spans:
         read += end - start
-        timed_out = deadline is not None and time.process_time() > deadline
+        timed_out = deadline is not None and clock() > deadline
         if timed_out or read > budget:
             _stopped(unread, start, _JUDGE_TIMED_OUT if timed_out else _JUDGE_SPENT)
             return orders

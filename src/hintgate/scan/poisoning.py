@@ -32,7 +32,6 @@ import heapq
 import itertools
 import logging
 import re
-import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from hintgate.scan.cells import Cell, Headers, cells, sample_key, table_cells, u
 from hintgate.scan.chaining import chains, fixed_calls
 from hintgate.scan.contradicted import contradicted_claims
 from hintgate.scan.cues import Cue
+from hintgate.scan.deferred import clock
 from hintgate.scan.documents import job_document
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
@@ -813,16 +813,16 @@ def _scan_strings(
     # A tool whose name says its job is finding attacks (`waf_blocks`, `scan_prompt_injection`) returns the attacks it
     # found as its data: each value it holds as data is a sample, as under a key that names one.
     detector = tool is not None and _detects_attacks(tool, "")
-    started = time.process_time() if pending else 0.0
+    started = clock() if pending else 0.0
     left = characters
     for _, _, location, text in pending:
-        if left <= 0 or time.process_time() - started > seconds:
+        if left <= 0 or clock() - started > seconds:
             findings.append(_unscanned(location, text, 0, tool, "the scan's budget ran out before it"))
             continue
         part = text[:left]
         left -= len(part)
         path = path_text(location)
-        begun = time.process_time()
+        begun = clock()
         # The sentence judge stops at the budget's end, or later on a long text (`JUDGE_SECONDS_PER_CHARACTER`).
         judge_by = started + seconds
         found = _scan_all([(path, part)], tool, None, off, result=True, warnings=warnings, deadline=judge_by)
@@ -853,7 +853,7 @@ def _scan_strings(
         if judged and not sample:
             # Its values have what is left of the budget, or at least the time the text itself took: together they
             # hold no more than its characters.
-            now = time.process_time()
+            now = clock()
             deadline = max(started + seconds, now + (now - begun))
             findings.extend(_cell_findings(path, location, part, (kept, lowered), tool, off, deadline, detector))
         if len(part) < len(text) and not _cleared(text[max(0, len(part) - _OVERLAP) :], judged=judged):
@@ -868,7 +868,7 @@ def _scan_strings(
         # A reply dictated against the result's own data needs no word the linear pass knows: every text is read,
         # with what is left of the budget or at least a quarter of it; a text it runs out in is unread from there.
         every = {location for location, _ in texts}
-        judged_by = max(started + seconds if pending else 0.0, time.process_time() + seconds / 4)
+        judged_by = max(started + seconds if pending else 0.0, clock() + seconds / 4)
         contradicted = functools.partial(contradicted_claims, deadline=judged_by)
         findings.extend(_said_findings(texts, every, findings, tool, contradicted, _CONTRADICTED, detector))
         # A failure's harmful remedy or an act on an approval claimed (`scan.remedies`): its own cue, in any text.
@@ -1050,7 +1050,7 @@ def _cell_findings(
             sample = True
         elif shown.overlap(cell.start, cell.end) and not own:
             continue  # the whole text's reading shows it as quoted material
-        if time.process_time() > deadline:
+        if clock() > deadline:
             yield _unscanned(location, text, cell.start, tool, "the scan's budget ran out before the values in it")
             return
         found = [
@@ -1475,7 +1475,7 @@ class _OrderReader:
         deadline: float | None = None,
     ) -> None:
         self.tool = tool
-        self.deadline = deadline  # when a result's sentence judge stops (`time.process_time`), its text then unread
+        self.deadline = deadline  # when a result's sentence judge stops (`scan.deferred.clock`), its text then unread
         self.siblings = siblings
         self.result = result
         self.hidden = hidden
@@ -1514,7 +1514,7 @@ class _OrderReader:
         text of its length takes at most (`JUDGE_SECONDS_PER_CHARACTER`) from now."""
         if self.deadline is None:
             return None
-        return max(self.deadline, time.process_time() + JUDGE_SECONDS_PER_CHARACTER * len(text))
+        return max(self.deadline, clock() + JUDGE_SECONDS_PER_CHARACTER * len(text))
 
     def findings(self, path: str, text: str, *, written: bool = False) -> Iterator[ScanFinding]:
         """The orders in one text (`written`: `read` gives it no view but the text as written)."""

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.names import fold_lookalikes
+from hintgate.scan.deferred import built
 from hintgate.scan.patterns import class_end
 from hintgate.scan.phrases import ENV_FILES, PHRASES, SECRET_FILES, Phrase
 from hintgate.scan.reading import SPACED_HINT, disguises, is_invisible, replaced, stand_ins
@@ -240,6 +241,7 @@ def _relax(parser: _Parser, *, lead: bool = True) -> str | None:
 
 
 @functools.cache
+@built
 def _spelled() -> frozenset[str]:
     """Every character beyond ASCII the phrases or their needed strings spell, in either case (on first use)."""
     chars: set[str] = set()
@@ -777,6 +779,7 @@ class _Tables:
 
 
 @functools.cache
+@built
 def _tables() -> _Tables:
     # The planes that hold cased letters, digits, spaces and look-alikes (0 and 1); the rest have none of them.
     chars = "".join(map(chr, range(0x20000)))
@@ -871,6 +874,7 @@ def _equivalents(char: str) -> set[str]:
 
 
 @functools.cache
+@built
 def _extra_cases() -> dict[int, tuple[int, ...]]:
     # The letters `re` matches as one another although their lowercase differs (i and dotless i, s and long s,
     # ...): its own table, read where this Python keeps it.

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hintgate.scan.deferred import compiled
+from hintgate.scan.deferred import built, compiled
 from hintgate.scan.quoting import quotation_open
 from hintgate.scan.re2_options import quiet_options
 from hintgate.scan.spans import Span
@@ -101,6 +101,7 @@ def _compiled(tables: Mapping[str, Table], languages: Sequence[str], category: s
 
 
 @functools.cache
+@built
 def _patterns(languages: tuple[str, ...] | None) -> dict[str, re.Pattern[str]]:
     """Each category's forms in `languages` (all when None), compiled when a text first needs them: most texts are
     English and never do, and compiling them all cost a gateway's start a tenth of a second."""
@@ -117,6 +118,7 @@ def _patterns(languages: tuple[str, ...] | None) -> dict[str, re.Pattern[str]]:
 
 
 @functools.cache
+@built
 def _anchored(languages: tuple[str, ...] | None) -> re.Pattern[str]:
     """Every rule needs one of these in the sentence it starts from."""
     patterns = _patterns(languages)
@@ -339,6 +341,7 @@ def _gated(text: str, gate: re.Pattern[str]) -> bool:
 
 
 @functools.cache
+@built
 def _gate(pattern: str) -> Any:
     """A gate's pattern in RE2 (ignoring case); None without RE2."""
     try:
@@ -353,6 +356,7 @@ _REACHES = ("noask", "hide", "override", "send")
 
 
 @functools.cache
+@built
 def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> Any:
     """One RE2 pattern of the forms of `categories` in `languages` (all when None), to search the lowered text with,
     looser than Python's forms (a match of Python's starts where one of these does); None without RE2."""
@@ -375,6 +379,7 @@ def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> A
 
 
 @functools.cache
+@built
 def _target_finder() -> Any:
     """`TARGET` in RE2, looser (no lookbehind); None without RE2."""
     try:
