@@ -278,7 +278,8 @@ class ConfiguredSource:
         that stayed up a while) and is restarting. An attempt that returns
         None waited for what makes trying again at once worthwhile (a login):
         the next one starts at once, with the backoff started over. A disabled
-        source is never attempted.
+        source is never attempted. Once stopped, a source that failed reads
+        down with its last reason: nothing restarts it any more.
 
         Args:
             attempt: one start and serve of the source; returns why it ended.
@@ -289,15 +290,20 @@ class ConfiguredSource:
             return
         clock = asyncio.get_running_loop().time
         backoff = Backoff()
-        while True:
-            started = clock()
-            reason = await attempt()
-            if reason is None:
-                backoff = Backoff()
-                continue
-            delay = backoff.next_delay(up_for=clock() - started)
-            await self.wait_to_retry(reason, delay, restarts=self._status.restarts, verb=verb)
-            await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
+        try:
+            while True:
+                started = clock()
+                reason = await attempt()
+                if reason is None:
+                    backoff = Backoff()
+                    continue
+                delay = backoff.next_delay(up_for=clock() - started)
+                await self.wait_to_retry(reason, delay, restarts=self._status.restarts, verb=verb)
+                await self._set_status(SourceStatus(SourceState.RESTARTING, reason, restarts=self._status.restarts + 1))
+        finally:
+            # Stopped: no restart is under way or planned any more; a failed source is down, with its last reason.
+            if self._status.state is SourceState.RESTARTING or self._status.retry_at is not None:
+                self._status = dataclasses.replace(self._status, state=SourceState.DOWN, retry_at=None)
 
     async def wait_to_retry(self, reason: str, delay: float, *, restarts: int, verb: str = "restarting") -> None:
         """Mark the source down with `reason`, say when it is retried, and wait `delay` s."""
