@@ -29,7 +29,18 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from hintgate.cli.approval_queues import EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_SETTLED, GatewayQueue, Queue, StoreQueue
-from hintgate.cli.common import EXIT_USAGE, DbOpt, FormatOpt, OutputFormat, WideOpt, emit_rows, fail, out, with_store
+from hintgate.cli.common import (
+    EXIT_USAGE,
+    DbOpt,
+    FormatOpt,
+    OutputFormat,
+    WideOpt,
+    emit_rows,
+    fail,
+    out,
+    spelt_out,
+    with_store,
+)
 
 __all__ = ["EXIT_NOT_FOUND", "EXIT_REFUSED", "EXIT_SETTLED", "approvals_app"]
 
@@ -67,9 +78,11 @@ TokenOpt = Annotated[
 
 @dataclass(frozen=True)
 class _Where:
-    db: str | None = None
-    url: str | None = None
-    token: str | None = None
+    """Which queue a command reads and answers: `--db`, `--url` and `--token`, declared once for all four."""
+
+    db: DbOpt = None
+    url: UrlOpt = None
+    token: TokenOpt = None
 
     def under(self, parent: Any) -> _Where:
         """These options, with what they leave out taken from the group's (`approvals --url U approve ID`)."""
@@ -102,12 +115,11 @@ def _with_queue(where: _Where, work: Callable[[Queue], Awaitable[Any]]) -> Any:
 
 
 @approvals_app.callback()
+@spelt_out
 def approvals(
     ctx: typer.Context,
     output: FormatOpt = OutputFormat.TEXT,
-    db: DbOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
+    where: _Where = _Where(),
     wide: WideOpt = False,
 ) -> None:
     """Calls waiting for a person: list them, approve or deny one, or watch them arrive.
@@ -124,7 +136,6 @@ def approvals(
     Without it they read and answer the database, as the machine's user, who may not answer a call
     whose approvers name people.
     """
-    where = _Where(db, url, token)
     if ctx.invoked_subcommand is not None:
         ctx.obj = where  # `hintgate approvals --db URL approve ID` means that database too
         return
@@ -205,6 +216,7 @@ def _expires_in(value: Any, now: datetime) -> str:
 
 
 @approvals_app.command("approve", epilog=_EXITS)
+@spelt_out
 def approve(
     ctx: typer.Context,
     approval_id: ApprovalIdArg,
@@ -214,34 +226,31 @@ def approve(
             "--for-session", "--session", help="Approve this tool for the rest of the caller's session, not once."
         ),
     ] = False,
-    db: DbOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
+    where: _Where = _Where(),
 ) -> None:
     """Approve a waiting call: it runs, and its result goes to the caller."""
     from hintgate.policy.approvals import Answer
 
     answer = Answer.APPROVE_SESSION if for_session else Answer.APPROVE_ONCE
-    _answer(approval_id, answer, None, _Where(db, url, token).under(ctx.obj))
+    _answer(approval_id, answer, None, where.under(ctx.obj))
 
 
 @approvals_app.command("deny", epilog=_EXITS)
+@spelt_out
 def deny(
     ctx: typer.Context,
     approval_id: ApprovalIdArg,
     reason: Annotated[
         str | None, typer.Option("--reason", help="Why, in words: the caller (the model) is told.")
     ] = None,
-    db: DbOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
+    where: _Where = _Where(),
 ) -> None:
     """Deny a waiting call: it never runs, and the caller is told it was denied."""
     from hintgate.policy.approvals import Answer
 
     if reason is not None and len(reason) > 1000:
         fail("--reason: at most 1000 characters", EXIT_USAGE)
-    _answer(approval_id, Answer.DENY, reason, _Where(db, url, token).under(ctx.obj))
+    _answer(approval_id, Answer.DENY, reason, where.under(ctx.obj))
 
 
 def _answer(prefix: str, answer: Any, note: str | None, where: _Where) -> None:
@@ -261,15 +270,14 @@ def _answer(prefix: str, answer: Any, note: str | None, where: _Where) -> None:
 
 
 @approvals_app.command("watch")
+@spelt_out
 def watch(
     ctx: typer.Context,
     timeout: Annotated[
         float | None, typer.Option("--timeout", min=0, help="Stop after this many seconds (default: until Ctrl-C).")
     ] = None,
     output: FormatOpt = OutputFormat.TEXT,
-    db: DbOpt = None,
-    url: UrlOpt = None,
-    token: TokenOpt = None,
+    where: _Where = _Where(),
 ) -> None:
     """Show approvals as they arrive; on a terminal, answer each with a key: a, s or d.
 
@@ -283,7 +291,7 @@ def watch(
         await _watch(queue, timeout=timeout, output=output, keys=keys)
 
     with contextlib.suppress(KeyboardInterrupt), _keys_at_once(keys):
-        _with_queue(_Where(db, url, token).under(ctx.obj), work)
+        _with_queue(where.under(ctx.obj), work)
 
 
 @contextlib.contextmanager
