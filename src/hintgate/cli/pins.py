@@ -58,6 +58,8 @@ ToolServerOpt = Annotated[str | None, typer.Option("--server", help="Its server 
 """`--server` of the commands that name one tool (`show`, `block`)."""
 ServerToolsOpt = Annotated[str | None, typer.Option("--server", help="Only this server's tools.")]
 """`--server` of the commands that take many tools (`list`, `export`)."""
+ActorOpt = Annotated[str, typer.Option("--by", help="Who decides, recorded with each pin.")]
+"""`--by` of the commands that decide on held definitions (`accept`, `block`, `import`)."""
 
 
 def _rows(pins: Sequence[Pin]) -> list[dict[str, Any]]:
@@ -155,7 +157,7 @@ def pins_accept(
     tool: ToolArg = None,
     server: Annotated[str | None, typer.Option("--server", help="Every held tool of this server (or TOOL's).")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every held tool.")] = False,
-    actor: Annotated[str, typer.Option("--by", help="Who accepts, recorded with the pin.")] = "cli",
+    actor: ActorOpt = "cli",
     db: DbOpt = None,
     url: Annotated[
         str | None,
@@ -209,7 +211,7 @@ def pins_block(
     tool: Annotated[str, typer.Argument(help="The held tool's name as the gateway lists it.")],
     server: ToolServerOpt = None,
     reason: Annotated[str, typer.Option("--reason", help="Why, recorded in the tool's history.")] = "",
-    actor: Annotated[str, typer.Option("--by", help="Who decides, recorded with the pin.")] = "cli",
+    actor: ActorOpt = "cli",
     db: DbOpt = None,
 ) -> None:
     """Keep a held tool blocked: it stays held and leaves the review list until its definition changes again."""
@@ -258,7 +260,7 @@ def pins_export(
 @pins_app.command("import")
 def pins_import(
     file: Annotated[Path, typer.Argument(help="A pins file (from pins export).")],
-    actor: Annotated[str, typer.Option("--by", help="Who accepts, recorded with each pin.")] = "",
+    actor: ActorOpt = "",
     db: DbOpt = None,
 ) -> None:
     """Accept the definitions of a pins file; a tool listed otherwise now stays held until it matches."""

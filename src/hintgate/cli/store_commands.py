@@ -40,6 +40,10 @@ NamesOpt = Annotated[
         "moving from it).",
     ),
 ]
+RecordedUserOpt = Annotated[
+    str | None, typer.Option("--user", help="Only this person's (as recorded: email, api-token).")
+]
+"""`--user` of `sessions` and `calls`: whose records, by the name they were recorded under."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,9 +81,7 @@ def sessions(
     replica: Annotated[
         str | None, typer.Option("--replica", help="Only sessions this replica served (gateways sharing a database).")
     ] = None,
-    user: Annotated[
-        str | None, typer.Option("--user", help="Only sessions this person opened (as recorded: email, api-token).")
-    ] = None,
+    user: RecordedUserOpt = None,
     *,
     listing: RecordListing,
 ) -> None:
@@ -120,9 +122,7 @@ def calls(
     verdict: Annotated[
         str | None, typer.Option("--verdict", help="allow, deny, approved, denied, expired, withdrawn.")
     ] = None,
-    user: Annotated[
-        str | None, typer.Option("--user", help="Only calls this person made (as recorded: email, api-token).")
-    ] = None,
+    user: RecordedUserOpt = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="How many.")] = 50,
     *,
     listing: RecordListing,
