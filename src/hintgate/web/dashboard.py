@@ -32,7 +32,7 @@ from hintgate.web import api
 from hintgate.web.approvals_api import visible_to
 from hintgate.web.auth import COOKIE, local_page, token_matches
 from hintgate.web.permissions import Access, AccessDep, access_of
-from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS
+from hintgate.web.tool_filter import ORIGINS, TRUST_LEVELS, ToolFilter
 
 if TYPE_CHECKING:
     from fastapi.templating import Jinja2Templates
@@ -226,18 +226,19 @@ async def catalog(
 ) -> HTMLResponse:
     """The catalog: every tool with its badges, filters, counts per tier and hint coverage."""
     given = {"readOnly": read_only, "destructive": destructive, "idempotent": idempotent, "openWorld": open_world}
-    hints = {name: _one_of(name, value, ("true", "false")) == "true" for name, value in given.items() if value}
-    filters = pages.CatalogFilters(
-        _one_of("tier", tier, pages.TIERS),
-        server or None,
-        q or None,
-        _one_of("review", review, ("1",)) == "1",
+    hints = {h: _one_of(n, given[n], ("true", "false")) == "true" for n, h in pages.HINT_FILTERS if given[n]}
+    chosen, review_only = _one_of("tier", tier, pages.TIERS), _one_of("review", review, ("1",)) == "1"
+    wanted = ToolFilter(
+        tier=chosen,
+        server=server or None,
+        q=q or None,
         category=category or None,
-        tag=tag or None,
+        tags=(tag,) if tag else (),
         hints=hints,
         trust=_one_of("trust", trust, TRUST_LEVELS),
         provenance=_one_of("provenance", provenance, ORIGINS),
     )
+    filters = pages.CatalogFilters(wanted, review=review_only)
     usage = await store.tool_usage(owner=access.owner) if store is not None else None
     page = pages.catalog_page(gateway, filters, usage, lambda entry: api.reachable(gateway, entry, access))
     return _render(request, "catalog.html", dataclasses.replace(page, layout=await _with_mine(request, page.layout)))

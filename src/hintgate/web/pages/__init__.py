@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hintgate.web.pages.approvals import ApprovalItem, ApprovalsPage, approvals_page, approvals_version
 from hintgate.web.pages.catalog import (
+    HINT_FILTERS,
     TIERS,
     CatalogFilters,
     CatalogPage,
@@ -54,6 +55,7 @@ from hintgate.web.pages.tool import HintRow, ToolPage, tool_page
 
 __all__ = [
     "CALLS_PER_PAGE",
+    "HINT_FILTERS",
     "SESSION_STATUSES",
     "TIERS",
     "VERDICTS",

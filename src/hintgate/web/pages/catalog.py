@@ -202,52 +202,35 @@ HINT_FILTERS: tuple[tuple[str, Hint], ...] = (
 
 @dataclass(frozen=True, slots=True)
 class CatalogFilters:
-    """The catalog's filters as given (None: not filtering)."""
+    """The catalog's filters as given: those of `GET /api/tools` (`tools`, one tag at most), and `review`."""
 
-    tier: str | None = None
-    server: str | None = None
-    q: str | None = None
+    tools: ToolFilter = dataclasses.field(default_factory=ToolFilter)
     review: bool = False
     """Only tools that need review."""
-    category: str | None = None
-    tag: str | None = None
-    hints: Mapping[str, bool] = dataclasses.field(default_factory=dict)
-    """Query parameter of a hint (`readOnly`...) → the value it must have."""
-    trust: str | None = None
-    provenance: str | None = None
 
     @property
     def active(self) -> bool:
         """Whether any filter is set."""
-        return self.review or self.tool_filter.active
+        return self.review or self.tools.active
 
     @property
-    def tool_filter(self) -> ToolFilter:
-        """These filters as the API applies them (all but `review`)."""
-        by_name = dict(HINT_FILTERS)
-        return ToolFilter(
-            tier=self.tier,
-            server=self.server,
-            q=self.q,
-            category=self.category,
-            tags=(self.tag,) if self.tag else (),
-            hints={by_name[name]: value for name, value in self.hints.items()},
-            trust=self.trust,
-            provenance=self.provenance,
-        )
+    def tag(self) -> str | None:
+        """The tag filtered by, if any."""
+        return self.tools.tags[0] if self.tools.tags else None
 
     def query(self, **changed: str | None) -> str:
         """The catalog's URL with these filters, some `changed` (None takes one off)."""
+        tools = self.tools
         pairs: dict[str, str | None] = {
-            "tier": self.tier,
-            "server": self.server,
-            "q": self.q,
+            "tier": tools.tier,
+            "server": tools.server,
+            "q": tools.q,
             "review": "1" if self.review else None,
-            "category": self.category,
+            "category": tools.category,
             "tag": self.tag,
-            **{name: str(value).lower() for name, value in self.hints.items()},
-            "trust": self.trust,
-            "provenance": self.provenance,
+            **{name: str(tools.hints[hint]).lower() for name, hint in HINT_FILTERS if hint in tools.hints},
+            "trust": tools.trust,
+            "provenance": tools.provenance,
         }
         pairs.update(changed)
         given = {k: v for k, v in pairs.items() if v}
@@ -365,7 +348,7 @@ def catalog_page(
     tools `visible` keeps when given (a person's: those their rules leave them)."""
     entries = [e for e in gateway.tools() if visible is None or visible(e)]
     everything = [api.tool_out(gateway, entry) for entry in entries]
-    wanted = filters.tool_filter
+    wanted = filters.tools
     shown = [t for t in everything if wanted.matches(t) and (not filters.review or t.review)]
     counts = dict.fromkeys(TIERS, 0)
     for t in everything:
@@ -396,17 +379,17 @@ def catalog_page(
                 tier,
                 TIER_LABELS[tier],
                 counts[tier],
-                link(None if filters.tier == tier else tier),
-                filters.tier == tier,
+                link(None if wanted.tier == tier else tier),
+                wanted.tier == tier,
             )
             for tier in TIERS
         ],
-        tier_choices=[Choice("", "Every tier", filters.tier is None)]
-        + [Choice(t, TIER_LABELS[t], filters.tier == t) for t in TIERS],
-        server_choices=[Choice("", "Every server", filters.server is None)]
-        + [Choice(s, s, filters.server == s) for s in servers],
-        category_choices=[Choice("", "Every category", filters.category is None)]
-        + [Choice(c, c, filters.category == c) for c in categories]
+        tier_choices=[Choice("", "Every tier", wanted.tier is None)]
+        + [Choice(t, TIER_LABELS[t], wanted.tier == t) for t in TIERS],
+        server_choices=[Choice("", "Every server", wanted.server is None)]
+        + [Choice(s, s, wanted.server == s) for s in servers],
+        category_choices=[Choice("", "Every category", wanted.category is None)]
+        + [Choice(c, c, wanted.category == c) for c in categories]
         if categories
         else [],
         tag_choices=[Choice("", "Any tag", filters.tag is None)] + [Choice(t, t, filters.tag == t) for t in tags]
@@ -417,18 +400,18 @@ def catalog_page(
                 name,
                 HINT_NAMES[hint],
                 [
-                    Choice("", "Any", name not in filters.hints),
-                    Choice("true", "Yes", filters.hints.get(name) is True),
-                    Choice("false", "No", filters.hints.get(name) is False),
+                    Choice("", "Any", hint not in wanted.hints),
+                    Choice("true", "Yes", wanted.hints.get(hint) is True),
+                    Choice("false", "No", wanted.hints.get(hint) is False),
                 ],
             )
             for name, hint in HINT_FILTERS
         ],
-        trust_choices=[Choice("", "Any trust", filters.trust is None)]
-        + [Choice(t, t, filters.trust == t) for t in TRUST_LEVELS],
-        provenance_choices=[Choice("", "Any origin", filters.provenance is None)]
+        trust_choices=[Choice("", "Any trust", wanted.trust is None)]
+        + [Choice(t, t, wanted.trust == t) for t in TRUST_LEVELS],
+        provenance_choices=[Choice("", "Any origin", wanted.provenance is None)]
         + [
-            Choice(o, f"a hint {o}" if o != "override" else "a hint overridden", filters.provenance == o)
+            Choice(o, f"a hint {o}" if o != "override" else "a hint overridden", wanted.provenance == o)
             for o in ORIGINS
         ],
         coverage=_coverage(everything),
